@@ -1,0 +1,46 @@
+import type { Role } from '../roles';
+import type { ServiceName } from '../services';
+
+/** A JSON Schema (draft 2020-12 subset that Ajv compiles). */
+export type JsonSchema = { [keyword: string]: unknown };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * How the gateway authenticates an operation:
+ * - `token`: credentials required and one of `roles` (the default);
+ * - `public`: no credentials (probes, login, docs).
+ */
+export type AuthMode = 'token' | 'public';
+
+/** One operation of the platform, reachable on the bus and, when `http` is set, over HTTP. */
+export interface OperationDef {
+  /** `<service>.<operation>`, for example `workflow.startJobWithOptions`. The bus subject derives from it. */
+  id: string;
+  service: ServiceName;
+  /** Operation name as the spec writes it (`startJobWithOptions`, `RunCommandTemplate`). */
+  name: string;
+  summary: string;
+  /** Express-style path with `:params`; absent for bus-only operations. */
+  http?: { method: HttpMethod; path: string };
+  /** Roles allowed to call it; exact where the spec's Authentication table lists the route. */
+  roles: readonly Role[];
+  auth?: AuthMode;
+  /**
+   * JSON Schemas of the request parts. `query` describes the flat query string the gateway receives
+   * (bracketed members such as `equals[status]` arrive as nested objects) after type coercion.
+   */
+  request: { params?: JsonSchema; query?: JsonSchema; body?: JsonSchema };
+  /** Status and JSON Schema of the success body. */
+  response: { status: number; body?: JsonSchema; contentType?: string };
+  /** Bus request timeout; the gateway answers 504 when the service is later than this. */
+  timeoutMs: number;
+  /** True for routes this platform adds to the spec (login helpers, job envelope, SSE, …). */
+  addition?: boolean;
+  /** Content types accepted for the body; defaults to `application/json`. */
+  accepts?: readonly string[];
+  /** Free text for OpenAPI; where the spec leaves something open, what was decided. */
+  notes?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;

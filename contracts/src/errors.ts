@@ -1,0 +1,131 @@
+/**
+ * The one table of error codes. Every error the platform answers carries one of these codes; the
+ * HTTP status comes from here, never from the code that throws.
+ */
+export const ERROR_CODES = {
+  // generic
+  VALIDATION_FAILED: { status: 400, retryable: false, description: 'The request does not match the operation schema; details list every problem.' },
+  BAD_REQUEST: { status: 400, retryable: false, description: 'The request is malformed (bad JSON, bad query string).' },
+  UNAUTHENTICATED: { status: 401, retryable: false, description: 'No credentials, or credentials that are wrong, expired or revoked.' },
+  FORBIDDEN: { status: 403, retryable: false, description: 'The caller holds no role the operation allows.' },
+  GROUP_ACCESS_DENIED: { status: 403, retryable: false, description: 'The caller is in none of the groups the resource is shared with.' },
+  NOT_FOUND: { status: 404, retryable: false, description: 'No route or resource of that name.' },
+  METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: 'The route exists but not with this method.' },
+  CONFLICT: { status: 409, retryable: false, description: 'The request conflicts with the current state.' },
+  PAYLOAD_TOO_LARGE: { status: 413, retryable: false, description: 'The request body is larger than the configured limit.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, description: 'The request body has a media type the operation does not accept.' },
+  UNPROCESSABLE: { status: 422, retryable: false, description: 'A well-formed request that the domain refuses.' },
+  INTERNAL: { status: 500, retryable: false, description: 'An unexpected failure inside the platform; the log holds the cause under the request id.' },
+  NOT_IMPLEMENTED: { status: 501, retryable: false, description: 'The operation is part of the interface but not built yet.' },
+  UPSTREAM_FAILED: { status: 502, retryable: true, description: 'A device or an upstream system failed.' },
+  SERVICE_UNAVAILABLE: { status: 503, retryable: true, description: 'The service that owns the operation does not answer (no responders).' },
+  STORE_DUPLICATE_KEY: { status: 409, retryable: false, description: 'A write would break a unique index; details name the index and key.' },
+  STORE_UNAVAILABLE: { status: 503, retryable: true, description: 'The service store cannot be reached.' },
+  TIMEOUT: { status: 504, retryable: true, description: 'The owning service did not answer within the operation timeout.' },
+  // admin
+  ACCOUNT_NOT_FOUND: { status: 404, retryable: false, description: 'No account with that id.' },
+  ACCOUNT_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An account with that username exists.' },
+  GROUP_NOT_FOUND: { status: 404, retryable: false, description: 'No group with that id.' },
+  GROUP_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A group with that name exists.' },
+  GROUP_IN_USE: { status: 409, retryable: false, description: 'The group cannot be changed that way while accounts rely on it.' },
+  ACCOUNT_PROTECTED: { status: 422, retryable: false, description: 'The change would leave the platform without an administrator.' },
+  // workflow / studio
+  WORKFLOW_NOT_FOUND: { status: 404, retryable: false, description: 'No workflow with that name or id.' },
+  WORKFLOW_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A workflow with that name exists.' },
+  WORKFLOW_INVALID: { status: 400, retryable: false, description: 'The workflow document is not a valid graph.' },
+  JOB_NOT_FOUND: { status: 404, retryable: false, description: 'No job with that id.' },
+  JOB_STATE_CONFLICT: { status: 409, retryable: false, description: 'The job is not in a state that allows the operation.' },
+  TASK_NOT_FOUND: { status: 404, retryable: false, description: 'No task with that id in the job.' },
+  AUTOMATION_NOT_FOUND: { status: 404, retryable: false, description: 'No automation with that id.' },
+  AUTOMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An automation with that name exists.' },
+  FORM_NOT_FOUND: { status: 404, retryable: false, description: 'No form with that id or name.' },
+  // mop
+  TEMPLATE_NOT_FOUND: { status: 404, retryable: false, description: 'No template with that id or name.' },
+  TEMPLATE_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A template with that name exists.' },
+  // devices
+  DEVICE_NOT_FOUND: { status: 404, retryable: false, description: 'No inventory device of that name.' },
+  DEVICE_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An inventory device of that name exists.' },
+  DEVICE_SSH_AUTH_FAILED: { status: 502, retryable: false, description: 'The device refused the login.' },
+  DEVICE_UNREACHABLE: { status: 502, retryable: true, description: 'The device address does not answer or refuses the connection.' },
+  DEVICE_TIMEOUT: { status: 504, retryable: true, description: 'The device did not answer within the timeout.' },
+  DEVICE_PROMPT_NOT_DETECTED: { status: 502, retryable: false, description: 'The device prompt could not be recognised.' },
+  DEVICE_HOST_KEY_CHANGED: { status: 502, retryable: false, description: 'The device host key differs from the trusted one.' },
+  DEVICE_COMMAND_FAILED: { status: 502, retryable: false, description: 'The device reported an error for a command.' },
+  // orchestrator
+  ADAPTER_NOT_FOUND: { status: 404, retryable: false, description: 'No adapter instance of that name.' },
+  ADAPTER_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An adapter of that name exists.' },
+} as const satisfies Record<string, { status: number; retryable: boolean; description: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** One problem found in a request, as listed in `details` of a 400. */
+export interface ValidationProblem {
+  /** Where the problem is: `body.options.variables`, `query.limit`, `params.workflow`. */
+  member: string;
+  message: string;
+  keyword?: string;
+}
+
+/** The body of every error response of the HTTP interface and of every error reply on the bus. */
+export interface ErrorBody {
+  status: 'error';
+  code: string;
+  message: string;
+  details?: unknown;
+  requestId?: string;
+}
+
+export interface AppErrorOptions {
+  details?: unknown;
+  cause?: unknown;
+  /** Overrides the status of the code table; only for codes forwarded from another system. */
+  status?: number;
+}
+
+/** An error with a code from {@link ERROR_CODES}; the only kind of error handlers should throw. */
+export class AppError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode | string, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = options.status ?? (isErrorCode(code) ? ERROR_CODES[code].status : 500);
+    if (options.details !== undefined) this.details = options.details;
+  }
+
+  toBody(requestId?: string): ErrorBody {
+    const body: ErrorBody = { status: 'error', code: this.code, message: this.message };
+    if (this.details !== undefined) body.details = this.details;
+    if (requestId !== undefined) body.requestId = requestId;
+    return body;
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}
+
+/** True when `e` is an {@link AppError} with the given code. */
+export function hasCode(e: unknown, code: ErrorCode): boolean {
+  return isAppError(e) && e.code === code;
+}
+
+/** True when the error is worth retrying (timeouts, unavailable services, flaky devices). */
+export function isRetryable(e: unknown): boolean {
+  return isAppError(e) && isErrorCode(e.code) && ERROR_CODES[e.code].retryable;
+}
+
+export function notFound(code: ErrorCode, message: string): AppError {
+  return new AppError(code, message);
+}
+
+export function notImplemented(operationId: string): AppError {
+  return new AppError('NOT_IMPLEMENTED', `Operation ${operationId} is part of the interface but is not built yet`);
+}

@@ -1,0 +1,34 @@
+// One jest run over the whole workspace. Sources are compiled by swc on the fly (no build needed
+// for in-process tests); tests that spawn processes use the built dist/ (npm test builds first).
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
+
+const packageDirs = {
+  contracts: 'contracts',
+  bus: 'packages/bus',
+  store: 'packages/store',
+  telemetry: 'packages/telemetry',
+  testing: 'packages/testing',
+  gateway: 'gateway',
+  standalone: 'deploy/standalone',
+  workflow: 'services/workflow',
+  mop: 'services/mop',
+  'gateway-devices': 'services/gateway-devices',
+  'orch-proxy': 'services/orch-proxy',
+  admin: 'services/admin',
+  studio: 'services/studio',
+};
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(packageDirs).map(([name, dir]) => [`^@nap/${name}$`, `<rootDir>/${dir}/src/index.ts`]),
+);
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper,
+  testMatch: ['<rootDir>/**/src/**/*.test.ts', '<rootDir>/**/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/bench/'],
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+  testTimeout: 30_000,
+};

@@ -1,0 +1,142 @@
+/** Message headers; single-valued. Names are case-sensitive as NATS treats them. */
+export type BusHeaders = Record<string, string>;
+
+/** A message as a subscriber sees it. */
+export interface BusMessage {
+  subject: string;
+  data: Uint8Array;
+  headers: BusHeaders;
+}
+
+/** A reply received for a request. */
+export interface BusReply {
+  data: Uint8Array;
+  headers: BusHeaders;
+}
+
+export interface RequestOptions {
+  /** Time to wait for a reply; then the request fails with `TIMEOUT`. */
+  timeoutMs: number;
+  headers?: BusHeaders;
+}
+
+/** A request as a service endpoint receives it; answer exactly once. */
+export interface IncomingRequest extends BusMessage {
+  respond(data: Uint8Array, headers?: BusHeaders): void;
+  /**
+   * Answers an error the services framework way: headers `Nats-Service-Error-Code` (an HTTP-like
+   * status) and `Nats-Service-Error` (the message) and counts it in the endpoint's stats.
+   */
+  respondError(status: number, message: string, data: Uint8Array, headers?: BusHeaders): void;
+}
+
+export interface Subscription {
+  unsubscribe(): Promise<void>;
+}
+
+export interface EndpointDef {
+  /** Endpoint name as discovery shows it (the operation name). */
+  name: string;
+  subject: string;
+  handler: (req: IncomingRequest) => void;
+  metadata?: Record<string, string>;
+}
+
+export interface ServiceRegistration {
+  name: string;
+  version: string;
+  description?: string;
+  metadata?: Record<string, string>;
+  /** Queue group shared by the replicas of the service; defaults to the service name. */
+  queue?: string;
+  endpoints: EndpointDef[];
+}
+
+/** What `$SRV.INFO` tells of one running instance. */
+export interface ServiceInfo {
+  name: string;
+  id: string;
+  version: string;
+  description?: string;
+  metadata: Record<string, string>;
+  endpoints: { name: string; subject: string; queue_group?: string }[];
+}
+
+/** What `$SRV.STATS` tells of one running instance. */
+export interface ServiceStats {
+  name: string;
+  id: string;
+  version: string;
+  /** ISO timestamp of the start of the instance. */
+  started: string;
+  endpoints: {
+    name: string;
+    subject: string;
+    num_requests: number;
+    num_errors: number;
+    /** Nanoseconds, as NATS reports them. */
+    processing_time: number;
+    average_processing_time: number;
+    last_error?: string;
+  }[];
+}
+
+export interface RegisteredService {
+  readonly id: string;
+  readonly info: ServiceInfo;
+  stop(): Promise<void>;
+}
+
+/** A durable event as a consumer receives it. */
+export interface BusEvent extends BusMessage {
+  /** Position in the event stream (JetStream sequence), increasing. */
+  seq: number;
+  /** Epoch ms when the event was stored. */
+  timestamp: number;
+}
+
+export type EventDelivery = 'all' | 'new' | { startSeq: number } | { startTimeMs: number };
+
+export interface EventConsumerOptions {
+  /** Where a new consumer starts; a durable consumer that exists resumes where it stopped. */
+  deliver: EventDelivery;
+  /** Named consumers remember their position across restarts and share the stream between replicas. */
+  durableName?: string;
+}
+
+/**
+ * The message bus: request/reply with timeouts and queue groups, publish/subscribe, service
+ * discovery, and durable events. `NatsBus` and `MemoryBus` implement it with the same semantics.
+ *
+ * Errors: `request` rejects with `AppError` code `TIMEOUT` when no reply comes in time and
+ * `SERVICE_UNAVAILABLE` when no subscriber listens on the subject (no responders).
+ */
+export interface Bus {
+  readonly kind: 'nats' | 'memory';
+  request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusReply>;
+  publish(subject: string, data: Uint8Array, headers?: BusHeaders): void;
+  /** Plain subscription; with `queue`, each message goes to one member of the group. */
+  subscribe(subject: string, handler: (msg: BusMessage & { reply?: (data: Uint8Array, headers?: BusHeaders) => void }) => void, options?: { queue?: string }): Subscription;
+  /** Registers a service (NATS services framework) with its endpoints; replicas share its queue group. */
+  addService(registration: ServiceRegistration): Promise<RegisteredService>;
+  /** `$SRV.INFO` of every running instance (or of one service name), gathered for `timeoutMs`. */
+  discover(name?: string, timeoutMs?: number): Promise<ServiceInfo[]>;
+  /** `$SRV.STATS` of every running instance (or of one service name). */
+  stats(name?: string, timeoutMs?: number): Promise<ServiceStats[]>;
+  /** Stores an event durably (JetStream stream `NAP_EVENTS` on NATS) and delivers it to subscribers. */
+  publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }>;
+  /** Consumes durable events whose subject matches `filter` (NATS wildcards `*` and `>`). */
+  consumeEvents(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription>;
+  isConnected(): boolean;
+  /** Calls `listener` when the connection state changes (NatsBus: disconnect/reconnect). */
+  onStatus(listener: (status: 'connected' | 'disconnected') => void): void;
+  /** Drains subscriptions and closes. */
+  close(): Promise<void>;
+}
+
+/** Prefix of every request subject: `nap.rpc.<service>.<operation>`. */
+export const RPC_PREFIX = 'nap.rpc';
+/** Prefix of every event subject: `nap.evt.<service>.<entity>.<id>.<event>`. */
+export const EVENT_PREFIX = 'nap.evt';
+/** JetStream stream that keeps `nap.evt.>`. */
+export const EVENT_STREAM = 'NAP_EVENTS';

@@ -1,0 +1,82 @@
+/** A stored document: plain JSON-like data with a string `_id`. */
+export type Doc = { _id: string } & Record<string, unknown>;
+
+/** A MongoDB query filter (`$eq`, `$in`, `$gt`, `$and`, `$or`, `$regex`, dotted paths, …). */
+export type Filter = Record<string, unknown>;
+
+/** A MongoDB update document (`$set`, `$unset`, `$inc`, `$push`, `$pull`, `$addToSet`, …). */
+export type Update = Record<string, unknown>;
+
+export type SortSpec = Record<string, 1 | -1>;
+
+/** Inclusion (`{ a: 1 }`) or exclusion (`{ a: 0 }`) projection, as in MongoDB. */
+export type Projection = Record<string, 0 | 1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+  projection?: Projection;
+}
+
+export interface IndexSpec {
+  /** Defaults to MongoDB's naming: `field_1_other_-1`. */
+  name?: string;
+  keys: Record<string, 1 | -1>;
+  unique?: boolean;
+  /** Unique indexes skip documents that lack the field. */
+  sparse?: boolean;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  upsertedId?: string;
+}
+
+export interface FindOneAndUpdateOptions {
+  returnDocument?: 'before' | 'after';
+  upsert?: boolean;
+  sort?: SortSpec;
+  projection?: Projection;
+}
+
+/**
+ * One collection with MongoDB semantics. Every method returns plain objects with string ids; no
+ * driver type escapes. Errors are `AppError`s: `STORE_DUPLICATE_KEY` details name the index
+ * (status 409, repositories translate it to their own `<DOMAIN>_ALREADY_EXISTS`), and
+ * `STORE_UNAVAILABLE` (503) when the store cannot be reached.
+ */
+export interface Collection<T extends Doc = Doc> {
+  readonly name: string;
+  /** Inserts; `_id` is generated (UUID v4) when absent. Returns the stored document. */
+  insertOne(doc: Omit<T, '_id'> & { _id?: string }): Promise<T>;
+  insertMany(docs: (Omit<T, '_id'> & { _id?: string })[]): Promise<T[]>;
+  findOne(filter: Filter, options?: FindOptions): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  countDocuments(filter?: Filter): Promise<number>;
+  updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Replaces the whole document except `_id`. */
+  replaceOne(filter: Filter, doc: Omit<T, '_id'> & { _id?: string }, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  /** Atomic: no other write to the collection interleaves between the find and the update. */
+  findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<T | null>;
+  findOneAndDelete(filter: Filter): Promise<T | null>;
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+  /** Creates indexes that do not exist yet; fails with `STORE_DUPLICATE_KEY` if existing data breaks a unique one. */
+  createIndexes(specs: IndexSpec[]): Promise<void>;
+  /** The indexes of the collection, `_id` excluded. */
+  listIndexes(): Promise<(IndexSpec & { name: string })[]>;
+}
+
+/** A database of one service. */
+export interface Store {
+  readonly kind: 'mongo' | 'embedded';
+  collection<T extends Doc = Doc>(name: string): Collection<T>;
+  /** Names of the collections that hold data or indexes. */
+  listCollections(): Promise<string[]>;
+  /** Resolves when the store answers; rejects with `STORE_UNAVAILABLE` otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
