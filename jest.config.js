@@ -8,6 +8,7 @@ const packageDirs = {
   store: 'packages/store',
   telemetry: 'packages/telemetry',
   testing: 'packages/testing',
+  runtime: 'packages/runtime',
   gateway: 'gateway',
   standalone: 'deploy/standalone',
   workflow: 'services/workflow',

@@ -1,4 +1,6 @@
-import { AppError, ERROR_CODES, hasCode, isRetryable } from './errors';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { AppError, ERROR_CODES, hasCode, isRetryable, renderErrorsMarkdown } from './errors';
 
 describe('error table', () => {
   it('gives every code an HTTP status, a flag and a description', () => {
@@ -17,5 +19,14 @@ describe('error table', () => {
     expect(isRetryable(e)).toBe(true);
     expect(isRetryable(new AppError('VALIDATION_FAILED', 'bad'))).toBe(false);
     expect(e.toBody('r1')).toEqual({ status: 'error', code: 'TIMEOUT', message: 'too late', requestId: 'r1' });
+  });
+});
+
+describe('docs/errors.md', () => {
+  it('matches the table', () => {
+    const file = path.join(__dirname, '../../docs/errors.md');
+    const expected = renderErrorsMarkdown();
+    if (process.env.UPDATE_DOCS === '1') writeFileSync(file, expected);
+    expect(existsSync(file) ? readFileSync(file, 'utf8') : '(missing: run UPDATE_DOCS=1 npx jest contracts/src/errors.test.ts)').toBe(expected);
   });
 });

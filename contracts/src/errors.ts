@@ -129,3 +129,20 @@ export function notFound(code: ErrorCode, message: string): AppError {
 export function notImplemented(operationId: string): AppError {
   return new AppError('NOT_IMPLEMENTED', `Operation ${operationId} is part of the interface but is not built yet`);
 }
+
+/** `docs/errors.md`: the error table as a newcomer reads it; a test keeps the file in step. */
+export function renderErrorsMarkdown(): string {
+  const rows = Object.entries(ERROR_CODES).map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.retryable ? 'yes' : 'no'} | ${e.description} |`);
+  return [
+    '# Error codes',
+    '',
+    'Generated from `contracts/src/errors.ts` (a test fails when this file is out of step; regenerate with',
+    '`UPDATE_DOCS=1 npx jest contracts/src/errors.test.ts`). Every error response has the body',
+    '`{ "status": "error", "code", "message", "details"?, "requestId" }`.',
+    '',
+    '| code | HTTP status | retryable | meaning |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}

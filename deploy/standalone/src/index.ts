@@ -1,1 +1,2 @@
-export {};
+export { startPlatform } from './platform';
+export type { Platform, PlatformOptions } from './platform';

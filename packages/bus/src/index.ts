@@ -1,1 +1,4 @@
 export * from './types';
+export * from './codec';
+export * from './client';
+export * from './serve';

@@ -1,1 +1,7 @@
 export * from './types';
+export { createStore, type StoreConfig } from './create-store';
+export { createEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } from './internal/embedded/embedded-store';
+export type { QueryStats } from './internal/embedded/query-exec';
+export { createMongoStore, type MongoStoreOptions } from './internal/mongo/mongo-store';
+export type { DuplicateKeyDetails } from './internal/errors';
+export { runStoreContractSuite, type StoreSuiteTarget } from './contract-suite';

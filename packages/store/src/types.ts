@@ -7,18 +7,22 @@ export type Filter = Record<string, unknown>;
 /** A MongoDB update document (`$set`, `$unset`, `$inc`, `$push`, `$pull`, `$addToSet`, …). */
 export type Update = Record<string, unknown>;
 
+/** Sort keys in order of precedence: field path → 1 (ascending) or -1 (descending). */
 export type SortSpec = Record<string, 1 | -1>;
 
 /** Inclusion (`{ a: 1 }`) or exclusion (`{ a: 0 }`) projection, as in MongoDB. */
 export type Projection = Record<string, 0 | 1>;
 
+/** Options of `find` and `findOne`. Without a sort, the order of results is unspecified. */
 export interface FindOptions {
   sort?: SortSpec;
   skip?: number;
+  /** At most this many documents; 0 or absent means no limit, as in MongoDB. */
   limit?: number;
   projection?: Projection;
 }
 
+/** A secondary index: `createIndexes` takes these, `listIndexes` returns them with names filled in. */
 export interface IndexSpec {
   /** Defaults to MongoDB's naming: `field_1_other_-1`. */
   name?: string;
@@ -28,13 +32,18 @@ export interface IndexSpec {
   sparse?: boolean;
 }
 
+/** Outcome of `updateOne`, `updateMany` and `replaceOne`. */
 export interface UpdateResult {
   matchedCount: number;
+  /** Documents that changed; an update that leaves a document as it was does not count. */
   modifiedCount: number;
+  /** `_id` of the document an upsert inserted. */
   upsertedId?: string;
 }
 
+/** Options of `findOneAndUpdate`. */
 export interface FindOneAndUpdateOptions {
+  /** Which version of the document to return; `'before'` when absent, as in MongoDB. */
   returnDocument?: 'before' | 'after';
   upsert?: boolean;
   sort?: SortSpec;

@@ -1,1 +1,3 @@
-export {};
+export * from './logger';
+export * from './metrics';
+export * from './tracing';

@@ -1,1 +1,3 @@
-export {};
+// Test helpers of the workspace. One module per helper; add a line per module.
+export * from './nats-server';
+export * from './platform';

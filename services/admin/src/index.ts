@@ -1,1 +1,4 @@
-export {};
+export { createAdminService } from './service';
+export type { AdminServiceOptions } from './service';
+export { AdminDomain } from './domain/admin';
+export { hashPassword, verifyPassword } from './domain/password';

@@ -1,1 +1,1 @@
-export {};
+export { createGatewayDevicesService } from './service';

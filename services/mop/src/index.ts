@@ -1,1 +1,1 @@
-export {};
+export { createMopService } from './service';

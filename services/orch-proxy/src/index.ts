@@ -1,1 +1,1 @@
-export {};
+export { createOrchProxyService } from './service';

@@ -1,1 +1,1 @@
-export {};
+export { createStudioService } from './service';

@@ -1,1 +1,1 @@
-export {};
+export { createWorkflowService } from './service';

@@ -1,0 +1,402 @@
+import { ROLE_NAMES, ROLE_SETS } from '../roles';
+import {
+  acknowledgement,
+  anyObject,
+  arr,
+  closed,
+  embed,
+  int,
+  name,
+  obj,
+  resultsOf,
+  str,
+  strings,
+} from '../schemas/common';
+import { createdResultSchema } from '../schemas/automation';
+import {
+  authenticateBodySchema,
+  identitySchema,
+  loginBodySchema,
+  loginResultSchema,
+  oauthTokenBodySchema,
+  oauthTokenResultSchema,
+  resolveSessionBodySchema,
+  sessionSchema,
+  tokenKeysSchema,
+  whoamiSchema,
+} from '../schemas/auth';
+import { integrationListSchema, integrationRecordSchema, loggerPropsSchema } from '../schemas/integration';
+import { prebuiltDescriptorSchema } from '../schemas/prebuilt';
+import { listQuerySchema, queryOptionsSchema } from '../schemas/query';
+import type { JsonSchema } from './types';
+import type { OperationSpec } from './define';
+import { defineOperations, TIMEOUTS_MS } from './define';
+
+const ADMIN = ROLE_SETS.admin;
+
+/** A record whose fields the spec does not show. */
+function record(description: string): JsonSchema {
+  return anyObject(description);
+}
+
+function listOf(description: string): JsonSchema {
+  return resultsOf(record(description));
+}
+
+/** `{ <member>: object }` with the member required: a body that carries one named document. */
+function carrying(member: string, document: JsonSchema): JsonSchema {
+  return obj({ [member]: document }, [member]);
+}
+
+function properties(required: readonly string[] = []): JsonSchema {
+  return carrying('properties', obj(required.length > 0 ? { [required[0] as string]: name() } : {}, required, { description: 'service configuration' }));
+}
+
+const loggingBody = obj(
+  {
+    transport: { type: 'string', enum: ['console', 'file', 'syslog'], description: 'which log output to change; all when absent' },
+    level: name('log level, for example error, warn, info, debug, trace, spam'),
+  },
+  ['level'],
+);
+
+const groupRecord = obj(
+  { _id: str(), name: str(), description: str(), roles: arr({ type: 'string', enum: [...ROLE_NAMES] }), provenance: str() },
+  [],
+  { description: 'group record' },
+);
+
+const accountRecord = obj(
+  {
+    _id: str(),
+    username: str(),
+    firstname: str(),
+    lastname: str(),
+    email: str(),
+    groups: strings({ description: 'group ids' }),
+    inactive: { type: 'boolean' },
+    provenance: str(),
+  },
+  [],
+  { description: 'account record; never carries a password or its hash' },
+);
+
+const health = record('health record: status and details');
+const changelogs = resultsOf(obj({ version: str(), date: str(), changes: str() }));
+const lifecycle = obj({ name: str(), state: str({ description: 'RUNNING, STOPPED, …' }) }, [], { description: 'state after the change' });
+
+/** Platform administration: one line per route of the spec's table, payloads designed where not shown. */
+const TABLE: OperationSpec[] = [
+  // indexes
+  { name: 'checkIndexes', summary: 'Status of predefined indexes of a collection', http: { method: 'GET', path: '/indexes/:collection/status' }, roles: ADMIN, response: obj({ collection: str(), indexes: arr(obj({ name: str(), present: { type: 'boolean' } })) }) },
+  { name: 'createIndexes', summary: 'Create the predefined indexes of a collection', http: { method: 'POST', path: '/indexes/:collection' }, roles: ADMIN, response: obj({ collection: str(), created: strings() }), timeoutMs: TIMEOUTS_MS.device },
+  { name: 'getIndexes', summary: 'All predefined indexes', http: { method: 'GET', path: '/indexes' }, roles: ADMIN, response: listOf('collection and its predefined indexes') },
+  // accounts
+  {
+    name: 'createAccount',
+    summary: 'Create a service account',
+    http: { method: 'POST', path: '/user-management/accounts' },
+    roles: ADMIN,
+    body: carrying(
+      'account',
+      obj(
+        {
+          username: name('unique login name'),
+          password: { type: 'string', minLength: 8, description: 'stored as a scrypt hash, never returned' },
+          firstname: str(),
+          lastname: str(),
+          email: str(),
+          groups: strings({ description: 'group ids' }),
+        },
+        ['username', 'password'],
+      ),
+    ),
+    response: createdResultSchema('nap:schemas/account-created', accountRecord),
+  },
+  { name: 'deleteAccount', summary: 'Delete an account', http: { method: 'DELETE', path: '/user-management/accounts/:accountId' }, roles: ADMIN, response: acknowledgement() },
+  { name: 'getAccount', summary: 'Get an account', http: { method: 'GET', path: '/user-management/accounts/:accountId' }, roles: ADMIN, response: accountRecord },
+  { name: 'getAccounts', summary: 'All accounts', http: { method: 'GET', path: '/user-management/accounts' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(accountRecord) },
+  {
+    name: 'setAccountGroups',
+    summary: 'Set groups of an account',
+    http: { method: 'PUT', path: '/user-management/accounts/:accountId/groups' },
+    roles: ADMIN,
+    body: carrying('groups', strings({ uniqueItems: true, description: 'group ids; replaces the account\'s groups' })),
+    response: accountRecord,
+  },
+  {
+    name: 'setAccountPassword',
+    summary: 'Change password of an account',
+    http: { method: 'PUT', path: '/user-management/accounts/:accountId/password' },
+    roles: ADMIN,
+    body: carrying('password', { type: 'string', minLength: 8, description: 'the new password; revokes the account\'s sessions' }),
+    response: acknowledgement(),
+  },
+  {
+    name: 'updateAccount',
+    summary: 'Update an account',
+    http: { method: 'PATCH', path: '/authorization/accounts/:accountId' },
+    roles: ADMIN,
+    body: { ...closed({ firstname: str(), lastname: str(), email: str(), inactive: { type: 'boolean' } }, []), minProperties: 1, description: 'members to change; an inactive account cannot log in and its sessions end' },
+    response: accountRecord,
+  },
+  // groups
+  {
+    name: 'createGroup',
+    summary: 'Create a group',
+    http: { method: 'POST', path: '/user-management/groups' },
+    roles: ['admin'],
+    body: closed({ group: obj({ name: name('group name, unique'), description: str(), roles: arr({ type: 'string', enum: [...ROLE_NAMES] }) }, ['name']) }, ['group']),
+    response: createdResultSchema('nap:schemas/group-created', {
+      anyOf: [groupRecord, embed(prebuiltDescriptorSchema)],
+      description: 'the created group (the spec\'s example shows a prebuilt descriptor here)',
+    }),
+    notes: '"No other member" applies to the top level; other members of group (description, roles) are accepted.',
+  },
+  { name: 'deleteGroup', summary: 'Delete a group', http: { method: 'DELETE', path: '/user-management/groups/:groupId' }, roles: ADMIN, response: acknowledgement() },
+  { name: 'getGroup', summary: 'Get a group', http: { method: 'GET', path: '/user-management/groups/:groupId' }, roles: ADMIN, response: groupRecord },
+  { name: 'getGroups', summary: 'All groups', http: { method: 'GET', path: '/user-management/groups' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(groupRecord) },
+  {
+    name: 'setGroupRoles',
+    summary: 'Set roles of a group',
+    http: { method: 'PUT', path: '/user-management/groups/:groupId/roles' },
+    roles: ADMIN,
+    body: carrying('roles', arr({ type: 'string', enum: [...ROLE_NAMES] }, { uniqueItems: true, description: 'replaces the group\'s roles' })),
+    response: groupRecord,
+  },
+  { name: 'getAssignableRoles', summary: 'All assignable roles', http: { method: 'GET', path: '/user-management/roles' }, roles: ADMIN, response: resultsOf(obj({ name: str(), description: str() }, ['name'])) },
+  // adapters
+  { name: 'createAdapter', summary: 'Create an adapter', http: { method: 'POST', path: '/adapters' }, roles: ADMIN, body: properties(['name']), response: record('adapter') },
+  { name: 'deleteAdapter', summary: 'Delete an adapter', http: { method: 'DELETE', path: '/adapters/:name' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.lifecycle },
+  { name: 'exportAdapter', summary: 'Export an adapter', http: { method: 'GET', path: '/adapters/:name/export' }, roles: ADMIN, response: record('exported adapter') },
+  { name: 'getAdapter', summary: 'Get an adapter', http: { method: 'GET', path: '/adapters/:name' }, roles: ADMIN, response: record('adapter') },
+  { name: 'getAdapters', summary: 'All adapters', http: { method: 'GET', path: '/adapters' }, roles: ADMIN, query: listQuerySchema, response: listOf('adapter') },
+  { name: 'getAdapterChangelogs', summary: 'Changelogs of an adapter', http: { method: 'GET', path: '/adapters/:name/changelogs' }, roles: ADMIN, response: changelogs },
+  { name: 'getAdapterModelTypes', summary: 'Available adapter model types', http: { method: 'GET', path: '/adapter-models/types' }, roles: ADMIN, response: resultsOf(str()) },
+  { name: 'getAdapterSchema', summary: 'Adapter schema', http: { method: 'GET', path: '/schema/adapters/:name' }, roles: ADMIN, response: record('JSON Schema of the adapter properties') },
+  { name: 'getBrokerMap', summary: 'Mapping between brokers and adapters', http: { method: 'GET', path: '/adapters/brokers/mapping' }, roles: ADMIN, response: record('broker name to adapter names') },
+  { name: 'importAdapter', summary: 'Import an adapter', http: { method: 'POST', path: '/adapters/import' }, roles: ADMIN, body: carrying('adapter', record('an exported adapter')), response: record('adapter') },
+  { name: 'restartAdapter', summary: 'Restart an adapter', http: { method: 'PUT', path: '/adapters/:name/restart' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
+  { name: 'startAdapter', summary: 'Start an adapter', http: { method: 'PUT', path: '/adapters/:name/start' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
+  { name: 'stopAdapter', summary: 'Stop an adapter', http: { method: 'PUT', path: '/adapters/:name/stop' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
+  { name: 'updateAdapter', summary: 'Update an adapter', http: { method: 'PUT', path: '/adapters/:name' }, roles: ADMIN, body: properties(), response: record('adapter') },
+  { name: 'updateAdapterLogging', summary: 'Update log levels of an adapter', http: { method: 'PUT', path: '/adapters/:name/loglevel' }, roles: ADMIN, body: loggingBody, response: embed(loggerPropsSchema) },
+  { name: 'updateAdapterProperties', summary: 'Update properties of an adapter', http: { method: 'PUT', path: '/adapters/:name/properties' }, roles: ADMIN, body: properties(), response: record('adapter') },
+  { name: 'getAdapterHealth', summary: 'Health of one adapter', http: { method: 'GET', path: '/health/adapters/:name' }, roles: ADMIN, response: health, timeoutMs: TIMEOUTS_MS.short },
+  // operation 8
+  {
+    name: 'getAdaptersHealth',
+    summary: 'Health of all adapters',
+    http: { method: 'GET', path: '/health/adapters' },
+    roles: ['admin', 'apiread'],
+    query: queryOptionsSchema,
+    response: obj({ results: arr(health), total: int({ minimum: 0 }) }, [], { description: 'the adapters health data' }),
+    timeoutMs: TIMEOUTS_MS.short,
+    notes: 'queryOptions arrive as flat query members. The spec does not show the shape of results; the service answers { results: [...], total } like GET /integrations.',
+  },
+  // applications
+  { name: 'getApplication', summary: 'Get an application', http: { method: 'GET', path: '/applications/:name' }, roles: ADMIN, response: record('application'), timeoutMs: TIMEOUTS_MS.short },
+  { name: 'getApplications', summary: 'All applications', http: { method: 'GET', path: '/applications' }, roles: ADMIN, query: listQuerySchema, response: listOf('application'), timeoutMs: TIMEOUTS_MS.short },
+  { name: 'getApplicationChangelogs', summary: 'Changelogs of an application', http: { method: 'GET', path: '/applications/:name/changelogs' }, roles: ADMIN, response: changelogs },
+  { name: 'getApplicationSchema', summary: 'Application schema', http: { method: 'GET', path: '/schema/applications/:name' }, roles: ADMIN, response: record('JSON Schema of the application properties') },
+  { name: 'restartApplication', summary: 'Restart an application', http: { method: 'PUT', path: '/applications/:name/restart' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
+  { name: 'startApplication', summary: 'Start an application', http: { method: 'PUT', path: '/applications/:name/start' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
+  { name: 'stopApplication', summary: 'Stop an application', http: { method: 'PUT', path: '/applications/:name/stop' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
+  { name: 'updateApplication', summary: 'Update an application', http: { method: 'PUT', path: '/applications/:name' }, roles: ADMIN, body: properties(), response: record('application') },
+  { name: 'updateApplicationLogging', summary: 'Update log levels of an application', http: { method: 'PUT', path: '/applications/:name/loglevel' }, roles: ADMIN, body: loggingBody, response: embed(loggerPropsSchema) },
+  { name: 'updateApplicationProperties', summary: 'Update properties of an application', http: { method: 'PUT', path: '/applications/:name/properties' }, roles: ADMIN, body: properties(), response: record('application') },
+  { name: 'getApplicationHealth', summary: 'Health of one application', http: { method: 'GET', path: '/health/applications/:name' }, roles: ADMIN, response: health, timeoutMs: TIMEOUTS_MS.short },
+  { name: 'getApplicationsHealth', summary: 'Health of all applications', http: { method: 'GET', path: '/health/applications' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(health), timeoutMs: TIMEOUTS_MS.short },
+  // integrations
+  { name: 'createIntegration', summary: 'Create an integration', http: { method: 'POST', path: '/integrations' }, roles: ADMIN, body: properties(['name']), response: embed(integrationRecordSchema) },
+  { name: 'deleteIntegration', summary: 'Delete an integration', http: { method: 'DELETE', path: '/integrations/:name' }, roles: ADMIN, response: acknowledgement() },
+  { name: 'getIntegration', summary: 'Get an integration', http: { method: 'GET', path: '/integrations/:name' }, roles: ADMIN, response: embed(integrationRecordSchema) },
+  // operation 9
+  {
+    name: 'getIntegrations',
+    summary: 'All integrations',
+    http: { method: 'GET', path: '/integrations' },
+    roles: ADMIN,
+    query: queryOptionsSchema,
+    response: integrationListSchema,
+    notes: 'queryOptions arrive as flat query members.',
+  },
+  { name: 'getIntegrationSchema', summary: 'Integration schema', http: { method: 'GET', path: '/schema/integrations/:name' }, roles: ADMIN, response: record('JSON Schema of the integration properties') },
+  { name: 'updateIntegration', summary: 'Update an integration', http: { method: 'PUT', path: '/integrations/:name' }, roles: ADMIN, body: properties(), response: embed(integrationRecordSchema) },
+  { name: 'updateIntegrationProperties', summary: 'Update properties of an integration', http: { method: 'PUT', path: '/integrations/:name/properties' }, roles: ADMIN, body: properties(), response: embed(integrationRecordSchema) },
+  // integration models
+  { name: 'createIntegrationModel', summary: 'Create an integration model', http: { method: 'POST', path: '/integration-models' }, roles: ADMIN, body: carrying('model', record('OpenAPI document of the model')), response: record('integration model') },
+  { name: 'deleteIntegrationModel', summary: 'Delete an integration model', http: { method: 'DELETE', path: '/integration-models/:name' }, roles: ADMIN, response: acknowledgement() },
+  { name: 'exportIntegrationModel', summary: 'Export the open API spec of a model', http: { method: 'GET', path: '/integration-models/:name/export' }, roles: ADMIN, response: record('OpenAPI document') },
+  { name: 'getIntegrationModel', summary: 'Get a model', http: { method: 'GET', path: '/integration-models/:name' }, roles: ADMIN, response: record('integration model') },
+  { name: 'getIntegrationModels', summary: 'All models', http: { method: 'GET', path: '/integration-models' }, roles: ADMIN, query: listQuerySchema, response: listOf('integration model') },
+  { name: 'updateIntegrationModel', summary: 'Update a model', http: { method: 'PUT', path: '/integration-models' }, roles: ADMIN, body: carrying('model', record('OpenAPI document of the model')), response: record('integration model') },
+  { name: 'validateIntegrationModel', summary: 'Validate a model', http: { method: 'PUT', path: '/integration-models/validation' }, roles: ADMIN, body: carrying('model', record('OpenAPI document of the model')), response: obj({ valid: { type: 'boolean' }, errors: strings() }, ['valid']) },
+  // external links
+  {
+    name: 'createLink',
+    summary: 'Create a link',
+    http: { method: 'POST', path: '/external-links' },
+    roles: ADMIN,
+    body: carrying('link', obj({ name: name(), address: name('URL'), description: str() }, ['name', 'address'])),
+    response: record('link'),
+  },
+  { name: 'deleteLink', summary: 'Delete a link', http: { method: 'DELETE', path: '/external-links/:linkId' }, roles: ADMIN, response: acknowledgement() },
+  { name: 'getLink', summary: 'Get a link', http: { method: 'GET', path: '/external-links/:linkId' }, roles: ADMIN, response: record('link') },
+  { name: 'getLinks', summary: 'All links', http: { method: 'GET', path: '/external-links' }, roles: ADMIN, query: listQuerySchema, response: listOf('link') },
+  { name: 'updateLink', summary: 'Update a link', http: { method: 'PATCH', path: '/external-links/:linkId' }, roles: ADMIN, body: carrying('link', obj({ name: name(), address: name('URL'), description: str() })), response: record('link') },
+  // profiles
+  { name: 'createProfile', summary: 'Create a profile', http: { method: 'POST', path: '/profiles' }, roles: ADMIN, body: properties(['id']), response: record('profile') },
+  { name: 'deleteProfile', summary: 'Delete a profile', http: { method: 'DELETE', path: '/profiles/:id' }, roles: ADMIN, response: acknowledgement() },
+  { name: 'exportProfile', summary: 'Export a profile', http: { method: 'GET', path: '/profiles/:id/export' }, roles: ADMIN, response: record('exported profile') },
+  { name: 'getProfile', summary: 'Get a profile', http: { method: 'GET', path: '/profiles/:id' }, roles: ADMIN, response: record('profile') },
+  { name: 'getProfiles', summary: 'All profiles', http: { method: 'GET', path: '/profiles' }, roles: ADMIN, query: listQuerySchema, response: listOf('profile') },
+  { name: 'getProfileSchema', summary: 'Profile schema', http: { method: 'GET', path: '/schema/profiles' }, roles: ADMIN, response: record('JSON Schema of a profile') },
+  { name: 'importProfile', summary: 'Import a profile', http: { method: 'POST', path: '/profiles/import' }, roles: ADMIN, body: carrying('profile', record('an exported profile')), response: record('profile') },
+  { name: 'switchActiveProfile', summary: 'Switch the active profile', http: { method: 'PUT', path: '/profiles/:id/active' }, roles: ADMIN, response: record('the now active profile') },
+  { name: 'updateProfile', summary: 'Update a profile', http: { method: 'PUT', path: '/profiles/:id' }, roles: ADMIN, body: properties(), response: record('profile') },
+  // prebuilts
+  { name: 'exportPrebuilt', summary: 'Export a prebuilt', http: { method: 'GET', path: '/prebuilts/:id/export' }, roles: ADMIN, response: embed(prebuiltDescriptorSchema), timeoutMs: TIMEOUTS_MS.device },
+  { name: 'getPrebuilt', summary: 'Get a prebuilt', http: { method: 'GET', path: '/prebuilts/:id' }, roles: ADMIN, response: embed(prebuiltDescriptorSchema) },
+  { name: 'getPrebuilts', summary: 'All prebuilts', http: { method: 'GET', path: '/prebuilts' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(embed(prebuiltDescriptorSchema)) },
+  {
+    name: 'importPrebuilt',
+    summary: 'Import a prebuilt',
+    http: { method: 'POST', path: '/prebuilts/import' },
+    roles: ADMIN,
+    body: obj({ prebuilt: embed(prebuiltDescriptorSchema), options: obj({ overwrite: { type: 'boolean', default: false } }) }, ['prebuilt']),
+    response: embed(prebuiltDescriptorSchema),
+    timeoutMs: TIMEOUTS_MS.long,
+  },
+  { name: 'removePrebuilt', summary: 'Remove a prebuilt', http: { method: 'DELETE', path: '/prebuilts/:id' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.device },
+  { name: 'updatePrebuilt', summary: 'Update a prebuilt', http: { method: 'PUT', path: '/prebuilts/:id' }, roles: ADMIN, body: carrying('prebuilt', embed(prebuiltDescriptorSchema)), response: embed(prebuiltDescriptorSchema), timeoutMs: TIMEOUTS_MS.long },
+  {
+    name: 'validatePrebuilt',
+    summary: 'Validate the data structure of a prebuilt',
+    http: { method: 'PUT', path: '/prebuilts/import/validation' },
+    roles: ADMIN,
+    body: carrying('prebuilt', embed(prebuiltDescriptorSchema)),
+    response: obj({ valid: { type: 'boolean' }, errors: strings() }, ['valid']),
+  },
+  // prebuilt repository configurations
+  {
+    name: 'createRepositoryConfig',
+    summary: 'Create a repository configuration',
+    http: { method: 'POST', path: '/prebuilts-repository/configs' },
+    roles: ADMIN,
+    body: carrying('config', obj({ name: name(), type: str({ description: 'for example hostedRepo, gitlab' }), hostname: str(), path: str(), credentials: anyObject('never returned') }, ['name'])),
+    response: record('repository configuration, without credentials'),
+  },
+  { name: 'deleteRepositoryConfig', summary: 'Delete a repository configuration', http: { method: 'DELETE', path: '/prebuilts-repository/configs/:name' }, roles: ADMIN, response: acknowledgement() },
+  { name: 'getRepositoryConfigs', summary: 'All repository configurations', http: { method: 'GET', path: '/prebuilts-repository/configs' }, roles: ADMIN, query: listQuerySchema, response: listOf('repository configuration, without credentials') },
+  {
+    name: 'updateRepositoryConfig',
+    summary: 'Update a repository configuration',
+    http: { method: 'PATCH', path: '/prebuilts-repository/configs/:name' },
+    roles: ADMIN,
+    body: carrying('config', anyObject('members to change')),
+    response: record('repository configuration, without credentials'),
+  },
+  {
+    name: 'getRepositoryPrebuilts',
+    summary: 'All prebuilts of a repository',
+    http: { method: 'GET', path: '/prebuilts-repository' },
+    roles: ADMIN,
+    query: { ...listQuerySchema, properties: { ...(listQuerySchema.properties as Record<string, JsonSchema>), config: str({ description: 'repository configuration name; the default one when absent' }) } },
+    response: resultsOf(embed(prebuiltDescriptorSchema)),
+    timeoutMs: TIMEOUTS_MS.device,
+  },
+  // metrics and health
+  {
+    name: 'getExporterMetrics',
+    summary: 'Build and return all metrics',
+    http: { method: 'GET', path: '/exporter_metrics' },
+    roles: ADMIN,
+    response: { type: 'string', description: 'Prometheus text exposition format' },
+    contentType: 'text/plain; version=0.0.4',
+    timeoutMs: TIMEOUTS_MS.short,
+  },
+  { name: 'getServerHealth', summary: 'Health of the server', http: { method: 'GET', path: '/health/server' }, roles: ADMIN, response: obj({ release: str({ description: 'YYYY.N.P' }), uptime: { type: 'number', description: 'seconds' } }), timeoutMs: TIMEOUTS_MS.short },
+  { name: 'getSystemHealth', summary: 'Health of the system', http: { method: 'GET', path: '/health/system' }, roles: ADMIN, response: record('system health: platform, memory, load, dependencies'), timeoutMs: TIMEOUTS_MS.short },
+];
+
+/** Routes and bus operations of authentication that this platform adds to the spec. */
+const AUTH_ADDITIONS: OperationSpec[] = [
+  {
+    name: 'login',
+    summary: 'Log in with a username and password; answers the token',
+    http: { method: 'POST', path: '/login' },
+    roles: [],
+    auth: 'public',
+    body: loginBodySchema,
+    response: loginResultSchema,
+    timeoutMs: 10_000,
+    addition: true,
+    notes: 'Body { user: { username, password } } or flat { username, password }. The token is answered as a bare JSON string and set as an HttpOnly token cookie.',
+  },
+  {
+    name: 'oauthToken',
+    summary: 'Get an access token with the client credentials grant',
+    http: { method: 'POST', path: '/oauth/token' },
+    roles: [],
+    auth: 'public',
+    accepts: ['application/x-www-form-urlencoded'],
+    body: oauthTokenBodySchema,
+    response: oauthTokenResultSchema,
+    timeoutMs: 10_000,
+    addition: true,
+    notes: 'Form-encoded body only; a JSON body is 415.',
+  },
+  { name: 'whoami', summary: 'The calling account', http: { method: 'GET', path: '/whoami' }, roles: ROLE_SETS.any, response: whoamiSchema, timeoutMs: TIMEOUTS_MS.short, addition: true },
+  { name: 'mySession', summary: 'The session of the calling credentials', http: { method: 'GET', path: '/mySession' }, roles: ROLE_SETS.any, response: sessionSchema, timeoutMs: TIMEOUTS_MS.short, addition: true },
+  {
+    name: 'logout',
+    summary: 'End the session of the calling token',
+    http: { method: 'GET', path: '/logout' },
+    roles: ROLE_SETS.any,
+    response: acknowledgement(),
+    timeoutMs: TIMEOUTS_MS.short,
+    addition: true,
+    notes: 'Revokes the session (event sessionRevoked) and clears the token cookie.',
+  },
+  {
+    name: 'authenticate',
+    summary: 'Check a username and password; answers the identity',
+    roles: [],
+    auth: 'public',
+    body: authenticateBodySchema,
+    response: identitySchema,
+    timeoutMs: 10_000,
+    addition: true,
+    notes: 'Bus-only, called by the gateway for /login and Basic credentials. Wrong credentials: 401 UNAUTHENTICATED, without saying which part was wrong.',
+  },
+  {
+    name: 'resolveSession',
+    summary: 'Resolve a session id to the identity behind it',
+    roles: [],
+    auth: 'public',
+    body: resolveSessionBodySchema,
+    response: identitySchema,
+    timeoutMs: TIMEOUTS_MS.short,
+    addition: true,
+    notes: 'Bus-only. An unknown, expired or revoked session: 401 UNAUTHENTICATED.',
+  },
+  {
+    name: 'getTokenKeys',
+    summary: 'Public keys that verify tokens',
+    roles: [],
+    auth: 'public',
+    body: { type: 'object', properties: {}, additionalProperties: false },
+    response: tokenKeysSchema,
+    timeoutMs: TIMEOUTS_MS.short,
+    addition: true,
+    notes: 'Bus-only. The gateway verifies tokens locally with these keys and refetches them on an unknown kid.',
+  },
+];
+
+/**
+ * Operations of the `admin` service: accounts, groups and roles, adapters, applications,
+ * integrations and their models, profiles, prebuilts and repositories, external links, indexes,
+ * health, metrics, and authentication.
+ */
+export const ADMIN_OPERATIONS = defineOperations('admin', [...TABLE, ...AUTH_ADDITIONS]);

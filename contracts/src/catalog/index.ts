@@ -1,0 +1,129 @@
+import type { ServiceName } from '../services';
+import { SERVICE_NAMES } from '../services';
+import type { OperationDef } from './types';
+import { ADMIN_OPERATIONS } from './admin';
+import { GATEWAY_DEVICES_OPERATIONS } from './gateway-devices';
+import { MOP_OPERATIONS } from './mop';
+import { ORCH_PROXY_OPERATIONS } from './orch-proxy';
+import { STUDIO_OPERATIONS } from './studio';
+import { WORKFLOW_OPERATIONS } from './workflow';
+
+export { TIMEOUTS_MS, pathParams } from './define';
+export { ADMIN_OPERATIONS, GATEWAY_DEVICES_OPERATIONS, MOP_OPERATIONS, ORCH_PROXY_OPERATIONS, STUDIO_OPERATIONS, WORKFLOW_OPERATIONS };
+
+/** Every operation of the platform, HTTP and bus-only, grouped by service in {@link SERVICE_NAMES} order. */
+export const CATALOG: readonly OperationDef[] = Object.freeze([
+  ...WORKFLOW_OPERATIONS,
+  ...MOP_OPERATIONS,
+  ...GATEWAY_DEVICES_OPERATIONS,
+  ...ORCH_PROXY_OPERATIONS,
+  ...ADMIN_OPERATIONS,
+  ...STUDIO_OPERATIONS,
+]);
+
+/**
+ * Ids of the operations this platform adds beyond the spec: authentication, the job envelope,
+ * job control and its event stream, studio reads and deletion, template run history, device template
+ * management, and the bus-only helpers of authentication and the workflow engine. Every one has
+ * `addition: true`; every HTTP route of the catalog that the spec does not name is here.
+ */
+export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
+  'admin.login',
+  'admin.oauthToken',
+  'admin.whoami',
+  'admin.mySession',
+  'admin.logout',
+  'admin.authenticate',
+  'admin.resolveSession',
+  'admin.getTokenKeys',
+  'workflow.getJob',
+  'workflow.finishTask',
+  'workflow.cancelJobs',
+  'workflow.pauseJob',
+  'workflow.resumeJob',
+  'workflow.watchJobEvents',
+  'studio.getAutomations',
+  'studio.getAutomation',
+  'studio.deleteAutomation',
+  'studio.getWorkflow',
+  'mop.getTemplateRuns',
+  'mop.getTemplateRun',
+  'gateway-devices.createDeviceTemplate',
+  'gateway-devices.getDeviceTemplate',
+  'gateway-devices.updateDeviceTemplate',
+  'gateway-devices.deleteDeviceTemplate',
+  'gateway-devices.renderDeviceTemplate',
+]);
+
+const BY_ID: ReadonlyMap<string, OperationDef> = new Map(CATALOG.map((op) => [op.id, op]));
+
+/** The operation with this id (`<service>.<name>`). Throws an `Error` naming the id when there is none. */
+export function getOperation(id: string): OperationDef {
+  const op = BY_ID.get(id);
+  if (op === undefined) throw new Error(`Unknown operation "${id}": no catalog entry has this id (ids are <service>.<name>)`);
+  return op;
+}
+
+/** True when the catalog has an operation with this id. */
+export function hasOperation(id: string): boolean {
+  return BY_ID.has(id);
+}
+
+/** The operations a service owns and serves, in catalog order. */
+export function operationsOf(service: ServiceName): readonly OperationDef[] {
+  return CATALOG.filter((op) => op.service === service);
+}
+
+/**
+ * The bus subject of an operation, `nap.rpc.<service>.<name>`. Given an id, the operation must
+ * exist (throws otherwise), so a typo never becomes a subject nobody serves.
+ */
+export function subjectOf(idOrDef: string | Pick<OperationDef, 'service' | 'name'>): string {
+  const op = typeof idOrDef === 'string' ? getOperation(idOrDef) : idOrDef;
+  return `nap.rpc.${op.service}.${op.name}`;
+}
+
+function rolesCell(op: OperationDef): string {
+  if (op.auth === 'public') return 'public';
+  return op.roles.join(', ');
+}
+
+function kindCell(op: OperationDef): string {
+  if (op.http === undefined) return op.addition === true ? 'bus-only, addition' : 'bus-only';
+  return op.addition === true ? 'addition' : 'spec';
+}
+
+/**
+ * `docs/catalog.md`: a table of every operation (id, method, route, roles, timeout, kind) per
+ * service. A test keeps the file equal to this output.
+ */
+export function renderCatalogMarkdown(): string {
+  const lines: string[] = [
+    '# Operation catalog',
+    '',
+    '<!-- Generated from contracts/src/catalog by renderCatalogMarkdown(); do not edit by hand.',
+    '     Update: UPDATE_DOCS=1 npx jest contracts/test/catalog-docs -->',
+    '',
+    'Every operation of the platform. The bus subject of an operation is `nap.rpc.<service>.<name>`;',
+    'kind `spec` is a route of the HTTP interface, `addition` a route this platform adds, `bus-only` an',
+    'operation with no HTTP route. Roles `public` need no credentials. Timeouts are in milliseconds.',
+    '',
+  ];
+  const http = CATALOG.filter((op) => op.http !== undefined);
+  lines.push(
+    `${CATALOG.length} operations: ${http.filter((op) => op.addition !== true).length} spec routes, ` +
+      `${http.filter((op) => op.addition === true).length} added routes, ${CATALOG.length - http.length} bus-only.`,
+    '',
+  );
+  for (const service of SERVICE_NAMES) {
+    const ops = operationsOf(service);
+    lines.push(`## ${service}`, '', '| id | method | route | roles | timeout | kind |', '|---|---|---|---|---|---|');
+    for (const op of ops) {
+      const method = op.http?.method ?? '';
+      const route = op.http === undefined ? '' : `\`${op.http.path}\``;
+      lines.push(`| ${op.id} | ${method} | ${route} | ${rolesCell(op)} | ${op.timeoutMs} | ${kindCell(op)} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}

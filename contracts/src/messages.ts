@@ -1,0 +1,36 @@
+import type { Role } from './roles';
+
+/** Who is calling: set by the gateway from the verified token, forwarded on every bus hop. */
+export interface Caller {
+  /** Account id; `system` for work the platform does on its own. */
+  id: string;
+  username: string;
+  roles: Role[];
+  /** Group ids of the account. */
+  groups: string[];
+  /** Session id of the token, when the call came from a token. */
+  sid?: string;
+}
+
+/** The system caller: the platform acting on its own (start-up tasks, scheduled work). */
+export const SYSTEM_CALLER: Caller = { id: 'system', username: 'system', roles: ['admin'], groups: [] };
+
+/** The payload of every bus request (architecture section 4). */
+export interface OperationInput<TBody = unknown, TParams = Record<string, string>, TQuery = Record<string, unknown>> {
+  params: TParams;
+  query: TQuery;
+  body: TBody;
+  caller: Caller;
+}
+
+/** Header names of bus messages. */
+export const HEADERS = {
+  requestId: 'nap-request-id',
+  deadline: 'nap-deadline',
+  status: 'nap-status',
+  /** Set by the gateway once it validated the request against the catalog; services skip validating again. */
+  validated: 'nap-validated',
+  errorCode: 'Nats-Service-Error-Code',
+  errorMessage: 'Nats-Service-Error',
+  contentType: 'nap-content-type',
+} as const;

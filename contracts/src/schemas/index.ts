@@ -1,0 +1,18 @@
+/**
+ * Shared JSON Schemas of the catalog and the TypeScript types that go with them. The small schema
+ * builders of common.ts stay internal to the contracts package.
+ */
+export { UUID_V4_PATTERN, embed } from './common';
+export type { Acknowledgement, Page, Results } from './common';
+export * from './query';
+export * from './job';
+export * from './automation';
+export * from './mop';
+export * from './device-template';
+export * from './form';
+export * from './integration';
+export * from './prebuilt';
+export * from './orch';
+export * from './ssh';
+export * from './auth';
+export * from './studio';

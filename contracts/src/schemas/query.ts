@@ -1,0 +1,120 @@
+import type { JsonSchema } from '../catalog/types';
+import { int, sortOrder, str } from './common';
+
+/**
+ * Query-string schemas. A GET parameter that the spec groups into an object (`queryOptions`,
+ * `queryParameters`) arrives as flat query-string members; bracketed operators are parsed by `qs`
+ * into nested objects (`equals[status]=running` gives `{ equals: { status: 'running' } }`). The
+ * params/query validator coerces strings to numbers and booleans before these schemas apply.
+ */
+
+/** Members of the shared query options (operations 8 and 9). */
+export interface QueryOptions {
+  contains?: string;
+  containsField?: string;
+  equals?: string;
+  equalsField?: string;
+  startsWith?: string;
+  startsWithField?: string;
+  skip?: number;
+  limit?: number;
+  sort?: string;
+  order?: 1 | -1;
+}
+
+function queryOptionsProperties(): Record<string, JsonSchema> {
+  return {
+    contains: str({ description: 'substring match value' }),
+    containsField: str({ description: 'field the contains match applies to' }),
+    equals: str({ description: 'exact match value' }),
+    equalsField: str({ description: 'field the equals match applies to' }),
+    startsWith: str({ description: 'prefix match value' }),
+    startsWithField: str({ description: 'field the prefix match applies to' }),
+    skip: int({ minimum: 0, description: 'number of items to skip' }),
+    limit: int({ minimum: 0, description: 'maximum number of items; the service clamps large values' }),
+    sort: str({ description: 'field to sort by' }),
+    order: sortOrder(),
+  };
+}
+
+/**
+ * The shared query options of `GET /health/adapters` and `GET /integrations`, as flat query members.
+ * No other member is accepted.
+ */
+export const queryOptionsSchema: JsonSchema = {
+  $id: 'nap:schemas/query-options',
+  type: 'object',
+  properties: queryOptionsProperties(),
+  additionalProperties: false,
+};
+
+/**
+ * The same members for the list routes whose query the spec does not show; unknown members are
+ * accepted (and ignored by the services) there.
+ */
+export const listQuerySchema: JsonSchema = {
+  $id: 'nap:schemas/list-query',
+  type: 'object',
+  properties: queryOptionsProperties(),
+};
+
+/** Members of the job query of `GET /operations-manager/jobs` (operation 4). */
+export interface JobQueryParameters {
+  limit?: number;
+  skip?: number;
+  order?: 1 | -1;
+  sort?: string;
+  include?: string;
+  exclude?: string;
+  in?: Record<string, string>;
+  'not-in'?: Record<string, string>;
+  equals?: Record<string, string>;
+  contains?: Record<string, string>;
+  'starts-with'?: Record<string, string>;
+  'ends-with'?: Record<string, string>;
+  dereference?: string;
+  gt?: Record<string, string>;
+  gte?: Record<string, string>;
+  lt?: Record<string, string>;
+  lte?: Record<string, string>;
+  q?: string;
+}
+
+function fieldFilter(description: string): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: `${description}; written field-wise on the wire, for example equals[status]=running`,
+  };
+}
+
+/**
+ * The query of operation 4 as the gateway receives it: `?limit=10&skip=0&equals[status]=running`.
+ * Operators are objects of field name to value text (`in`/`not-in` values are comma-separated lists);
+ * the service clamps `limit` and explains clamping in the page's `hints`. No other member.
+ */
+export const jobQueryParametersSchema: JsonSchema = {
+  $id: 'nap:schemas/job-query-parameters',
+  type: 'object',
+  properties: {
+    limit: int({ minimum: 0, description: 'page size; the service clamps large values and says so in hints' }),
+    skip: int({ minimum: 0, description: 'items to skip' }),
+    order: sortOrder(),
+    sort: str({ description: 'field to sort by' }),
+    include: str({ description: 'comma-separated field names to include' }),
+    exclude: str({ description: 'comma-separated field names to exclude' }),
+    in: fieldFilter('field value is one of a comma-separated list'),
+    'not-in': fieldFilter('field value is none of a comma-separated list'),
+    equals: fieldFilter('field equals the value'),
+    contains: fieldFilter('field contains the value'),
+    'starts-with': fieldFilter('field starts with the value'),
+    'ends-with': fieldFilter('field ends with the value'),
+    dereference: str({ description: 'dereference selection' }),
+    gt: fieldFilter('field is greater than the value'),
+    gte: fieldFilter('field is greater than or equal to the value'),
+    lt: fieldFilter('field is less than the value'),
+    lte: fieldFilter('field is less than or equal to the value'),
+    q: str({ description: 'free-text query' }),
+  },
+  additionalProperties: false,
+};

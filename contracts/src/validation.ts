@@ -1,0 +1,223 @@
+import Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { JsonSchema, OperationDef } from './catalog/types';
+import type { ValidationProblem } from './errors';
+import type { EventDef } from './events';
+
+/** The parts of a request as the gateway has parsed them. */
+export interface RequestParts {
+  /** Path parameters (strings). */
+  params?: Record<string, unknown>;
+  /** Query-string members as `qs` parsed them (strings, nested objects for bracketed members). */
+  query?: Record<string, unknown>;
+  /** The parsed JSON (or form) body. */
+  body?: unknown;
+}
+
+type Part = 'params' | 'query' | 'body' | 'response';
+
+let bodyAjv: Ajv | undefined;
+let inputAjv: Ajv | undefined;
+
+/** Bodies: no type coercion (JSON carries types); defaults filled in; unknown keywords such as `example` allowed. */
+function bodyValidator(): Ajv {
+  if (bodyAjv === undefined) {
+    bodyAjv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false });
+    addFormats(bodyAjv);
+  }
+  return bodyAjv;
+}
+
+/** Path parameters and query strings: everything arrives as text, so scalars are coerced to the schema's type. */
+function inputValidator(): Ajv {
+  if (inputAjv === undefined) {
+    inputAjv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: true, strict: false });
+    addFormats(inputAjv);
+  }
+  return inputAjv;
+}
+
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+function validatorFor(schema: JsonSchema, part: Part): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    const ajv = part === 'params' || part === 'query' ? inputValidator() : bodyValidator();
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/**
+ * Compiles every schema of an operation now (validation otherwise compiles each on first use). The
+ * gateway and the services call it at start so that a broken schema stops the process, not a request.
+ * Throws the Ajv error of the first schema that does not compile, prefixed with the operation id.
+ */
+export function compileOperation(op: OperationDef): void {
+  const parts: [Part, JsonSchema | undefined][] = [
+    ['params', op.request.params],
+    ['query', op.request.query],
+    ['body', op.request.body],
+    ['response', op.response.body],
+  ];
+  for (const [part, schema] of parts) {
+    if (schema === undefined) continue;
+    try {
+      validatorFor(schema, part);
+    } catch (e) {
+      throw new Error(`Operation ${op.id}: the ${part} schema does not compile: ${(e as Error).message}`, { cause: e });
+    }
+  }
+}
+
+/**
+ * Validates a request against its operation's schemas and answers every problem found; an empty
+ * array means valid. `parts` is changed in place: params and query members are coerced to the schema
+ * types (`'10'` → `10`, `'true'` → `true`), defaults are filled in (`connection_options.port` = 22),
+ * and a missing params/query/body becomes `{}` when the operation has a schema for it.
+ *
+ * The gateway removes credentials it accepted from the query (`token`) before calling this.
+ * Problems name the member as a dotted path prefixed by the part (`body.options.adapterMap`,
+ * `query.limit`, `body.automations[0].name`); they become `details` of a 400 `VALIDATION_FAILED`.
+ */
+export function validateRequest(op: OperationDef, parts: RequestParts): ValidationProblem[] {
+  const problems: ValidationProblem[] = [];
+  if (op.request.params !== undefined) {
+    parts.params ??= {};
+    problems.push(...check(op.request.params, 'params', parts.params));
+  }
+  if (op.request.query !== undefined) {
+    parts.query ??= {};
+    problems.push(...check(op.request.query, 'query', parts.query));
+  }
+  if (op.request.body !== undefined) {
+    parts.body ??= {};
+    problems.push(...check(op.request.body, 'body', parts.body));
+  }
+  return problems;
+}
+
+/**
+ * Validates a success body against the operation's response schema (for tests and for services that
+ * check what they answer). Does not change `body`. An operation without a response schema accepts anything.
+ */
+export function validateResponse(op: OperationDef, body: unknown): ValidationProblem[] {
+  if (op.response.body === undefined) return [];
+  return check(op.response.body, 'response', body);
+}
+
+/**
+ * Validates any value against a schema of the contracts (event payloads, shared documents) with the
+ * body rules: no coercion, defaults filled in. `label` prefixes the member paths of the problems.
+ */
+export function validateAgainst(schema: JsonSchema, value: unknown, label = 'value'): ValidationProblem[] {
+  return check(schema, 'body', value, label);
+}
+
+function check(schema: JsonSchema, part: Part, data: unknown, label: string = part): ValidationProblem[] {
+  const validate = validatorFor(schema, part);
+  if (validate(data)) return [];
+  return toProblems(label, validate.errors ?? [], data);
+}
+
+function segmentsOf(instancePath: string): string[] {
+  if (instancePath === '') return [];
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** `body` + `/options/automations/0` → `body.options.automations[0]` (indices only where the data is an array). */
+function memberPath(label: string, segments: readonly string[], data: unknown): string {
+  let path = label;
+  let current: unknown = data;
+  for (const segment of segments) {
+    if (Array.isArray(current)) {
+      path += `[${segment}]`;
+      current = current[Number(segment)];
+    } else {
+      path += `.${segment}`;
+      current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[segment] : undefined;
+    }
+  }
+  return path;
+}
+
+function quote(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+}
+
+function describe(label: string, e: ErrorObject, data: unknown): ValidationProblem {
+  const at = memberPath(label, segmentsOf(e.instancePath), data);
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': {
+      const missing = String(params.missingProperty);
+      return { member: `${at}.${missing}`, message: `${at} must have required property '${missing}'`, keyword: e.keyword };
+    }
+    case 'additionalProperties': {
+      const extra = String(params.additionalProperty);
+      return { member: `${at}.${extra}`, message: `${at} must NOT have additional property '${extra}'`, keyword: e.keyword };
+    }
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).map(quote).join(', ');
+      return { member: at, message: `${at} must be one of ${allowed}`, keyword: e.keyword };
+    }
+    case 'const':
+      return { member: at, message: `${at} must be ${quote(params.allowedValue)}`, keyword: e.keyword };
+    default:
+      return { member: at, message: `${at} ${e.message ?? 'is invalid'}`, keyword: e.keyword };
+  }
+}
+
+/**
+ * For an `anyOf` whose branches only require members ("at least one of _id or name"), one problem
+ * that names the alternatives; undefined when the branches failed for other reasons.
+ */
+function describeAnyOf(label: string, anyOf: ErrorObject, branchErrors: readonly ErrorObject[], data: unknown): ValidationProblem | undefined {
+  const branches = new Map<string, string[]>();
+  for (const e of branchErrors) {
+    if (e.keyword !== 'required' || e.instancePath !== anyOf.instancePath) return undefined;
+    const branch = e.schemaPath.slice(anyOf.schemaPath.length + 1).split('/')[0] ?? '';
+    const missing = branches.get(branch) ?? [];
+    missing.push(String((e.params as Record<string, unknown>).missingProperty));
+    branches.set(branch, missing);
+  }
+  const at = memberPath(label, segmentsOf(anyOf.instancePath), data);
+  const alternatives = [...branches.values()].map((names) =>
+    names.length === 1 ? `property '${names[0] as string}'` : `properties ${names.map((n) => `'${n}'`).join(' and ')}`,
+  );
+  return { member: at, message: `${at} must have required ${alternatives.join(' or ')}`, keyword: 'anyOf' };
+}
+
+function toProblems(label: string, errors: readonly ErrorObject[], data: unknown): ValidationProblem[] {
+  const handled = new Set<ErrorObject>();
+  const problems: ValidationProblem[] = [];
+  for (const e of errors) {
+    if (e.keyword !== 'anyOf') continue;
+    const branchErrors = errors.filter((b) => b !== e && b.schemaPath.startsWith(`${e.schemaPath}/`));
+    const problem = describeAnyOf(label, e, branchErrors, data);
+    if (problem === undefined) continue;
+    problems.push(problem);
+    handled.add(e);
+    for (const b of branchErrors) handled.add(b);
+  }
+  for (const e of errors) {
+    if (!handled.has(e)) problems.push(describe(label, e, data));
+  }
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.member}\u0000${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Validates an event payload against its schema from `EVENTS` (events.ts); problems are prefixed `payload`. */
+export function validateEvent(def: Pick<EventDef, 'schema'>, payload: unknown): ValidationProblem[] {
+  return check(def.schema, 'body', payload, 'payload');
+}

@@ -1,0 +1,21 @@
+import { loadConfig, onShutdown } from '@nap/runtime';
+import { createLogger, initTracing } from '@nap/telemetry';
+import { startPlatform } from './platform';
+
+/** `npm start`: the whole platform in one process. */
+async function run(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ name: 'nap', level: config.logLevel });
+  const tracing = initTracing({ serviceName: 'nap-standalone' });
+  const platform = await startPlatform({ config, logger });
+  logger.info({ url: platform.url, dataDir: config.dataDir, bus: platform.bus.kind }, `NAP is listening on ${platform.url} (API docs at ${platform.url}/docs)`);
+  onShutdown(logger, async () => {
+    await platform.stop();
+    await tracing.shutdown();
+  });
+}
+
+run().catch((err: unknown) => {
+  process.stderr.write(`NAP failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

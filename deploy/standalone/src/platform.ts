@@ -1,0 +1,95 @@
+import { SERVICE_NAMES } from '@nap/contracts';
+import type { ServiceName } from '@nap/contracts';
+import { createMemoryBus, createNatsBus } from '@nap/bus';
+import type { Bus } from '@nap/bus';
+import { createGateway, listen } from '@nap/gateway';
+import type { Gateway } from '@nap/gateway';
+import { createStore } from '@nap/store';
+import type { Store } from '@nap/store';
+import { createClient, offerProcessMetrics } from '@nap/runtime';
+import type { RunningService, RuntimeConfig, ServiceDeps, ServiceModule } from '@nap/runtime';
+import { createLogger, createMetrics } from '@nap/telemetry';
+import type { Logger, PlatformMetrics } from '@nap/telemetry';
+import { createAdminService } from '@nap/admin';
+import type { AdminServiceOptions } from '@nap/admin';
+import { createGatewayDevicesService } from '@nap/gateway-devices';
+import { createMopService } from '@nap/mop';
+import { createOrchProxyService } from '@nap/orch-proxy';
+import { createStudioService } from '@nap/studio';
+import { createWorkflowService } from '@nap/workflow';
+
+export interface PlatformOptions {
+  config: RuntimeConfig;
+  logger?: Logger;
+  /** An existing bus (tests); otherwise NATS when `config.natsUrl` is set, else the in-process bus. */
+  bus?: Bus;
+  admin?: AdminServiceOptions;
+  /** Which services to run in this process; all six by default. */
+  services?: readonly ServiceName[];
+}
+
+export interface Platform {
+  url: string;
+  port: number;
+  bus: Bus;
+  gateway: Gateway;
+  metrics: PlatformMetrics;
+  stores: Map<ServiceName, Store>;
+  stop(): Promise<void>;
+}
+
+const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOptions) => ServiceModule> = {
+  admin: (deps, options) => createAdminService(deps, options.admin ?? {}),
+  workflow: (deps) => createWorkflowService(deps),
+  mop: (deps) => createMopService(deps),
+  'gateway-devices': (deps) => createGatewayDevicesService(deps),
+  'orch-proxy': (deps) => createOrchProxyService(deps),
+  studio: (deps) => createStudioService(deps),
+};
+
+/**
+ * Every service and the gateway in one process: what `npm start` runs, and what tests start.
+ * Stores are embedded under `config.dataDir` unless `config.mongoUrl` is set.
+ */
+export async function startPlatform(options: PlatformOptions): Promise<Platform> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ name: 'nap', level: config.logLevel });
+  const metrics = createMetrics({ defaultLabels: { component: 'standalone' } });
+  const bus = options.bus ?? (config.natsUrl ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone' }) : createMemoryBus());
+  const client = createClient(bus, metrics);
+  const stores = new Map<ServiceName, Store>();
+  const running: RunningService[] = [];
+  try {
+    for (const name of options.services ?? SERVICE_NAMES) {
+      const store = await createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName: `nap_${name.replace('-', '_')}`, dataDir: config.dataDir });
+      stores.set(name, store);
+      const deps: ServiceDeps = { bus, store, logger: logger.child({ service: name }), metrics, client, config };
+      running.push(await FACTORIES[name](deps, options).start());
+    }
+    const metricsService = await offerProcessMetrics(bus, metrics, 'standalone');
+    const gateway = createGateway({ bus, client, logger: logger.child({ component: 'gateway' }), metrics, bodyLimit: config.bodyLimitBytes, requiredServices: options.services ?? SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
+    await gateway.start();
+    const server = await listen(gateway.app, config.host, config.port);
+    return {
+      url: server.url,
+      port: server.port,
+      bus,
+      gateway,
+      metrics,
+      stores,
+      async stop() {
+        await server.close();
+        await gateway.stop();
+        for (const service of running.reverse()) await service.stop();
+        await metricsService.stop();
+        await bus.close();
+        for (const store of stores.values()) await store.close();
+      },
+    };
+  } catch (err) {
+    for (const service of running.reverse()) await service.stop().catch(() => undefined);
+    for (const store of stores.values()) await store.close().catch(() => undefined);
+    if (!options.bus) await bus.close().catch(() => undefined);
+    throw err;
+  }
+}

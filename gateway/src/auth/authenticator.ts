@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { AppError, SYSTEM_CALLER, peekToken, publicKeyFromPem, verifyTokenSignature } from '@nap/contracts';
+import type { Caller, TokenClaims, TokenPublicKey } from '@nap/contracts';
+import { EVENT_PREFIX } from '@nap/bus';
+import type { Bus, BusClient, Subscription } from '@nap/bus';
+import type { Logger } from '@nap/telemetry';
+
+/** Credentials as a request presents them. */
+export type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; username: string; password: string };
+
+export interface AuthenticatorOptions {
+  bus: Bus;
+  client: BusClient;
+  logger: Logger;
+  /** How long a resolved session is trusted without asking the admin service again. Events revoke sooner. */
+  sessionTtlMs?: number;
+  /** How long a Basic login is remembered (keyed by a hash of the header, never the password). */
+  basicTtlMs?: number;
+}
+
+interface CachedIdentity {
+  caller: Caller | undefined;
+  until: number;
+  /** Reason shown when `caller` is undefined (revoked, deleted). */
+  reason?: string;
+}
+
+const MAX_CACHED_TOKENS = 10_000;
+
+/**
+ * Verifies credentials at the gateway. Tokens are checked locally (Ed25519 signature, expiry) and
+ * their session resolved once per `sessionTtlMs` through the admin service; revocation and account
+ * changes arrive as events and take effect at the next request. Basic credentials are checked by
+ * the admin service and remembered briefly.
+ */
+export class Authenticator {
+  private readonly keys = new Map<string, KeyObject>();
+  private readonly verifiedTokens = new Map<string, TokenClaims>();
+  private readonly sessions = new Map<string, CachedIdentity>();
+  private readonly basic = new Map<string, CachedIdentity>();
+  private readonly inflight = new Map<string, Promise<CachedIdentity>>();
+  private keysFetch: Promise<void> | undefined;
+  private lastKeysFetch = 0;
+  private subscription: Subscription | undefined;
+  private readonly sessionTtlMs: number;
+  private readonly basicTtlMs: number;
+
+  constructor(private readonly options: AuthenticatorOptions) {
+    this.sessionTtlMs = options.sessionTtlMs ?? 60_000;
+    this.basicTtlMs = options.basicTtlMs ?? 10_000;
+  }
+
+  /** Subscribes to the admin service's revocation events. */
+  async start(): Promise<void> {
+    this.subscription = await this.options.bus.consumeEvents(`${EVENT_PREFIX}.admin.>`, (event) => this.onEvent(event.subject), { deliver: 'new' });
+    this.options.bus.onStatus((status) => {
+      // events may have been missed while disconnected: trust nothing cached from before
+      if (status === 'connected') this.clear();
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.unsubscribe();
+  }
+
+  clear(): void {
+    this.sessions.clear();
+    this.basic.clear();
+  }
+
+  /** Resolves credentials to a caller; rejects with 401 `UNAUTHENTICATED` when they do not hold. */
+  async authenticate(credentials: Credentials): Promise<Caller> {
+    return credentials.kind === 'token' ? this.fromToken(credentials.token) : this.fromBasic(credentials.username, credentials.password);
+  }
+
+  private async fromToken(token: string): Promise<Caller> {
+    let claims = this.verifiedTokens.get(token);
+    if (!claims) {
+      const peeked = peekToken(token);
+      if (!peeked) throw unauthenticated('The token is malformed');
+      const key = await this.key(peeked.kid);
+      if (!key || !verifyTokenSignature(token, key)) throw unauthenticated('The token signature is not valid');
+      claims = peeked;
+      if (this.verifiedTokens.size >= MAX_CACHED_TOKENS) this.verifiedTokens.clear();
+      this.verifiedTokens.set(token, claims);
+    }
+    if (claims.exp * 1000 <= Date.now()) throw unauthenticated('The token has expired; log in again');
+    const identity = await this.cached(this.sessions, `s:${claims.sid}`, claims.sid, async () => {
+      const { body } = await this.options.client.call<Caller>('admin.resolveSession', { body: { sid: claims.sid } }, { caller: SYSTEM_CALLER });
+      return body;
+    }, this.sessionTtlMs);
+    if (!identity.caller) throw unauthenticated(identity.reason ?? 'The session is no longer valid; log in again');
+    return identity.caller;
+  }
+
+  private async fromBasic(username: string, password: string): Promise<Caller> {
+    const key = createHash('sha256').update(`${username}\u0000${password}`).digest('base64');
+    const identity = await this.cached(this.basic, `b:${key}`, key, async () => {
+      const { body } = await this.options.client.call<Caller>('admin.authenticate', { body: { username, password } }, { caller: SYSTEM_CALLER });
+      return body;
+    }, this.basicTtlMs);
+    if (!identity.caller) throw unauthenticated(identity.reason ?? `The username or password of "${username}" is wrong`);
+    return identity.caller;
+  }
+
+  private async cached(map: Map<string, CachedIdentity>, flightKey: string, key: string, resolve: () => Promise<Caller>, ttlMs: number): Promise<CachedIdentity> {
+    const hit = map.get(key);
+    if (hit && hit.until > Date.now()) return hit;
+    let pending = this.inflight.get(flightKey);
+    if (!pending) {
+      pending = (async () => {
+        try {
+          const caller = await resolve();
+          const entry: CachedIdentity = { caller, until: Date.now() + ttlMs };
+          map.set(key, entry);
+          return entry;
+        } catch (err) {
+          if (err instanceof AppError && err.status === 401) {
+            const entry: CachedIdentity = { caller: undefined, until: Date.now() + Math.min(ttlMs, 5_000), reason: err.message };
+            map.set(key, entry);
+            return entry;
+          }
+          throw err;
+        } finally {
+          this.inflight.delete(flightKey);
+        }
+      })();
+      this.inflight.set(flightKey, pending);
+    }
+    return pending;
+  }
+
+  private async key(kid: string): Promise<KeyObject | undefined> {
+    const known = this.keys.get(kid);
+    if (known) return known;
+    // an unknown key id: ask the admin service, at most once a second
+    if (!this.keysFetch && Date.now() - this.lastKeysFetch > 1_000) {
+      this.lastKeysFetch = Date.now();
+      this.keysFetch = this.options.client
+        .call<{ keys: TokenPublicKey[] }>('admin.getTokenKeys', { body: {} }, { caller: SYSTEM_CALLER })
+        .then(({ body }) => {
+          for (const k of body.keys) this.keys.set(k.kid, publicKeyFromPem(k.publicKeyPem));
+        })
+        .finally(() => {
+          this.keysFetch = undefined;
+        });
+    }
+    if (this.keysFetch) await this.keysFetch;
+    return this.keys.get(kid);
+  }
+
+  private onEvent(subject: string): void {
+    // nap.evt.admin.<entity>.<id>.<event>
+    const [, , , entity, id] = subject.split('.');
+    if (!id) return;
+    if (entity === 'session') {
+      this.sessions.set(id, { caller: undefined, until: Date.now() + this.sessionTtlMs, reason: 'The session has ended; log in again' });
+    } else if (entity === 'account') {
+      for (const map of [this.sessions, this.basic]) {
+        for (const [key, entry] of map) if (entry.caller?.id === id) map.delete(key);
+      }
+    } else if (entity === 'group') {
+      this.clear();
+    }
+  }
+}
+
+function unauthenticated(message: string): AppError {
+  return new AppError('UNAUTHENTICATED', message);
+}
+
+/** Finds credentials in a request: `Authorization: Bearer|Basic`, `?token=`, or the `token` cookie. */
+export function readCredentials(headers: { authorization?: string | undefined; cookie?: string | undefined }, queryToken: unknown): Credentials | undefined {
+  const authorization = headers.authorization;
+  if (authorization) {
+    const space = authorization.indexOf(' ');
+    const scheme = authorization.slice(0, space).toLowerCase();
+    const value = authorization.slice(space + 1).trim();
+    if (scheme === 'bearer' && value) return { kind: 'token', token: value };
+    if (scheme === 'basic' && value) {
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon > 0) return { kind: 'basic', username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+    }
+    throw unauthenticated('The Authorization header is neither "Bearer <token>" nor "Basic <credentials>"');
+  }
+  if (typeof queryToken === 'string' && queryToken) return { kind: 'token', token: queryToken };
+  const cookie = headers.cookie ? readCookie(headers.cookie, 'token') : undefined;
+  if (cookie) return { kind: 'token', token: cookie };
+  return undefined;
+}
+
+function readCookie(header: string, name: string): string | undefined {
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}

@@ -1,0 +1,126 @@
+import { startTestPlatform, TEST_ADMIN } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+
+let platform: TestPlatform;
+let adminToken: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  adminToken = await platform.login();
+});
+
+afterAll(async () => {
+  await platform.stop();
+});
+
+const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+
+describe('ways in', () => {
+  it('logs in with a nested body and answers the token as a bare JSON string plus an HttpOnly cookie', async () => {
+    const res = await fetch(`${platform.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: TEST_ADMIN }) });
+    expect(res.status).toBe(200);
+    const token = (await res.json()) as unknown;
+    expect(typeof token).toBe('string');
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(new RegExp(`^token=${String(token)};`));
+    expect(cookie).toMatch(/HttpOnly/i);
+  });
+
+  it('logs in with a flat body', async () => {
+    const res = await platform.http('POST', '/login', { body: TEST_ADMIN });
+    expect(res.status).toBe(200);
+    expect(typeof res.body).toBe('string');
+  });
+
+  it('accepts the token as Bearer, ?token=, cookie, and Basic credentials', async () => {
+    const viaBearer = await platform.http('GET', '/whoami', { token: adminToken });
+    const viaQuery = await platform.http('GET', `/whoami?token=${encodeURIComponent(adminToken)}`);
+    const viaCookie = await platform.http('GET', '/whoami', { headers: { cookie: `other=1; token=${adminToken}` } });
+    const viaBasic = await platform.http('GET', '/whoami', { headers: { authorization: basic(TEST_ADMIN.username, TEST_ADMIN.password) } });
+    for (const res of [viaBearer, viaQuery, viaCookie, viaBasic]) {
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ username: 'admin', roles: ['admin'] });
+      expect(JSON.stringify(res.body)).not.toMatch(/password/i);
+    }
+  });
+
+  it('issues OAuth client-credentials tokens from a form body and refuses JSON there with 415', async () => {
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: TEST_ADMIN.username, client_secret: TEST_ADMIN.password });
+    const res = await fetch(`${platform.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { access_token: string; token_type: string; expires_in: number };
+    expect(body.token_type).toBe('Bearer');
+    expect(body.expires_in).toBeGreaterThan(0);
+    expect((await platform.http('GET', '/whoami', { token: body.access_token })).status).toBe(200);
+
+    const json = await platform.http('POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: 'admin', client_secret: TEST_ADMIN.password } });
+    expect(json.status).toBe(415);
+    expect(json.body).toMatchObject({ status: 'error', code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('tells the session and ends it on logout, for every gateway view of it', async () => {
+    const token = await platform.login();
+    const session = await platform.http('GET', '/mySession', { token });
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ method: 'login', account: { username: 'admin' } });
+    expect((await platform.http('GET', '/logout', { token })).status).toBe(200);
+    const after = await platform.http('GET', '/whoami', { token });
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+});
+
+describe('ways to fail', () => {
+  it('answers 401 without credentials, with a wrong password, a forged or malformed token', async () => {
+    const none = await platform.http('GET', '/whoami');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/Bearer/);
+    expect((await platform.http('POST', '/login', { body: { user: { username: 'admin', password: 'wrong-password' } } })).status).toBe(401);
+    expect((await platform.http('POST', '/login', { body: { user: { username: 'nobody', password: 'whatever-it-is' } } })).status).toBe(401);
+    expect((await platform.http('GET', '/whoami', { headers: { authorization: basic('admin', 'wrong') } })).status).toBe(401);
+    expect((await platform.http('GET', '/whoami', { token: 'not-a-token' })).status).toBe(401);
+    const [prefix, payload, signature] = adminToken.split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>;
+    const forged = `${prefix}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url')}.${signature}`;
+    expect((await platform.http('GET', '/whoami', { token: forged })).status).toBe(401);
+    expect((await platform.http('GET', '/whoami', { headers: { authorization: 'Digest abc' } })).status).toBe(401);
+  });
+
+  it('decides 401 and 403 before looking at the body', async () => {
+    const unauth = await platform.http('POST', '/user-management/groups', { body: { nonsense: true } });
+    expect(unauth.status).toBe(401);
+    expect(JSON.stringify(unauth.body)).not.toMatch(/group/);
+    const reader = await createUserWithRole('apiread');
+    const forbidden = await platform.http('POST', '/user-management/groups', { token: reader, body: { nonsense: true } });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toMatchObject({ code: 'FORBIDDEN' });
+    expect(JSON.stringify(forbidden.body)).not.toMatch(/nonsense|required/);
+  });
+
+  it('refuses an expired token', async () => {
+    const expiring = await startTestPlatform({ config: { tokenTtlSeconds: 1 } });
+    try {
+      const token = await expiring.login();
+      expect((await expiring.http('GET', '/whoami', { token })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 2_100));
+      const res = await expiring.http('GET', '/whoami', { token });
+      expect(res.status).toBe(401);
+      expect((res.body as { message: string }).message).toMatch(/expired/);
+    } finally {
+      await expiring.stop();
+    }
+  });
+});
+
+let counter = 0;
+/** An account in a group holding exactly one role; returns its token. */
+async function createUserWithRole(role: string): Promise<string> {
+  counter += 1;
+  const group = await platform.http('POST', '/user-management/groups', { token: adminToken, body: { group: { name: `g-${role}-${counter}` } } });
+  const groupId = (group.body as { data: { _id: string } }).data._id;
+  expect((await platform.http('PUT', `/user-management/groups/${groupId}/roles`, { token: adminToken, body: { roles: [role] } })).status).toBe(200);
+  const username = `u-${role}-${counter}`;
+  const created = await platform.http('POST', '/user-management/accounts', { token: adminToken, body: { account: { username, password: 'password-123', groups: [groupId] } } });
+  expect(created.status).toBe(201);
+  return platform.login(username, 'password-123');
+}

@@ -1,0 +1,108 @@
+import { AppError, HEADERS, getOperation, subjectOf } from '@nap/contracts';
+import type { Caller, ErrorBody, OperationDef } from '@nap/contracts';
+import { SpanKind, injectTraceHeaders, withSpan } from '@nap/telemetry';
+import type { PlatformMetrics } from '@nap/telemetry';
+import { decodeJson, encodeJson } from './codec';
+import type { Bus, BusHeaders, BusReply } from './types';
+
+export interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface CallOptions {
+  caller: Caller;
+  requestId?: string;
+  /** Epoch ms after which the answer is useless; the earlier of it and the operation timeout applies. */
+  deadline?: number;
+  /** Overrides the catalog timeout. */
+  timeoutMs?: number;
+  /** The request was validated against the catalog already (the gateway does); the service skips it. */
+  validated?: boolean;
+}
+
+/** A reply as bytes, for callers that forward it untouched (the gateway). */
+export interface RawResult {
+  status: number;
+  data: Uint8Array;
+  headers: BusHeaders;
+}
+
+export interface CallResult<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** Calls catalog operations over the bus: subjects, timeouts, headers and errors handled once, here. */
+export interface BusClient {
+  /** Sends the request and returns the reply bytes; error replies reject with `AppError`. */
+  callRaw(operation: string | OperationDef, input: CallInput, options: CallOptions): Promise<RawResult>;
+  /** Like `callRaw`, with the body decoded from JSON. */
+  call<T = unknown>(operation: string | OperationDef, input: CallInput, options: CallOptions): Promise<CallResult<T>>;
+}
+
+export interface BusClientOptions {
+  bus: Bus;
+  metrics?: PlatformMetrics;
+}
+
+/** Reads an error reply (services-framework headers plus `{ code, message, details }`) into an `AppError`. */
+export function errorFromReply(reply: BusReply, operationId: string): AppError | undefined {
+  const statusHeader = reply.headers[HEADERS.errorCode];
+  if (statusHeader === undefined) return undefined;
+  const status = Number(statusHeader) || 500;
+  let body: Partial<ErrorBody> | undefined;
+  try {
+    body = decodeJson<Partial<ErrorBody>>(reply.data);
+  } catch {
+    body = undefined;
+  }
+  const message = body?.message ?? reply.headers[HEADERS.errorMessage] ?? `Operation ${operationId} failed`;
+  return new AppError(body?.code ?? 'INTERNAL', message, { status, details: body?.details });
+}
+
+export function createBusClient(options: BusClientOptions): BusClient {
+  const { bus, metrics } = options;
+
+  async function callRaw(operation: string | OperationDef, input: CallInput, callOptions: CallOptions): Promise<RawResult> {
+    const op = typeof operation === 'string' ? getOperation(operation) : operation;
+    const now = Date.now();
+    const timeoutMs = Math.max(1, Math.min(callOptions.timeoutMs ?? op.timeoutMs, (callOptions.deadline ?? Infinity) - now));
+    const headers: BusHeaders = { [HEADERS.deadline]: String(now + timeoutMs) };
+    if (callOptions.requestId) headers[HEADERS.requestId] = callOptions.requestId;
+    if (callOptions.validated) headers[HEADERS.validated] = '1';
+    const payload = encodeJson({ params: input.params ?? {}, query: input.query ?? {}, body: input.body, caller: callOptions.caller });
+    const subject = subjectOf(op);
+    return withSpan(`${op.id} send`, SpanKind.CLIENT, { 'messaging.system': 'nats', 'messaging.destination.name': subject }, async () => {
+      injectTraceHeaders(headers);
+      let outcome = 'error';
+      try {
+        const reply = await bus.request(subject, payload, { timeoutMs, headers });
+        const err = errorFromReply(reply, op.id);
+        if (err) {
+          outcome = String(err.status);
+          throw err;
+        }
+        const status = Number(reply.headers[HEADERS.status] ?? op.response.status);
+        outcome = String(status);
+        return { status, data: reply.data, headers: reply.headers };
+      } catch (err) {
+        if (err instanceof AppError) outcome = String(err.status);
+        throw err;
+      } finally {
+        metrics?.busClientRequests.inc({ operation: op.id, outcome });
+      }
+    });
+  }
+
+  return {
+    callRaw,
+    async call<T>(operation: string | OperationDef, input: CallInput, callOptions: CallOptions): Promise<CallResult<T>> {
+      const raw = await callRaw(operation, input, callOptions);
+      const contentType = raw.headers[HEADERS.contentType];
+      const body = contentType !== undefined && !contentType.includes('json') ? Buffer.from(raw.data).toString('utf8') : decodeJson(raw.data);
+      return { status: raw.status, body: body as T };
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import type { BusHeaders } from '../types';
+import { subjectMatches } from '../subject-match';
+
+/** One event as the in-memory stream keeps it. */
+export interface StoredEvent {
+  seq: number;
+  subject: string;
+  data: Uint8Array;
+  headers: BusHeaders;
+  timestamp: number;
+  /** Bytes counted against `maxBytes`, as JetStream's file store counts a message. */
+  size: number;
+}
+
+/**
+ * Size of a message the way JetStream's file store accounts it: a 22-byte record header, the
+ * subject, the encoded NATS headers, the payload and an 8-byte checksum.
+ */
+export function storedSize(subject: string, headers: BusHeaders, data: Uint8Array): number {
+  const entries = Object.entries(headers);
+  const headerBytes =
+    entries.length === 0 ? 0 : 'NATS/1.0\r\n'.length + entries.reduce((n, [k, v]) => n + Buffer.byteLength(k) + 2 + Buffer.byteLength(v) + 2, 0) + 2;
+  return 22 + Buffer.byteLength(subject) + headerBytes + data.length + 8;
+}
+
+/**
+ * The in-memory counterpart of the JetStream stream `NAP_EVENTS` with limits retention and
+ * discard-old: increasing sequences from 1, events older than `maxAgeMs` expire, and the oldest go
+ * when the bytes exceed `maxBytes`. Expiry is applied whenever the log is read or written, which a
+ * reader cannot tell from JetStream's periodic expiry.
+ */
+export class EventLog {
+  private entries: StoredEvent[] = [];
+  private head = 0;
+  private lastSeq = 0;
+  private bytes = 0;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly maxAgeMs: number,
+    private readonly maxBytes: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Sequence of the last event ever stored (0 when none). */
+  get lastSequence(): number {
+    return this.lastSeq;
+  }
+
+  /** Events currently kept, oldest first (copies of the records, sharing the stored bytes). */
+  snapshot(): StoredEvent[] {
+    this.expire();
+    return this.entries.slice(this.head);
+  }
+
+  /** Total bytes kept, as counted against `maxBytes`. */
+  get size(): number {
+    this.expire();
+    return this.bytes;
+  }
+
+  /** Calls `listener` after each append; returns the function that removes it. */
+  onAppend(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stores an event (the caller passes bytes and headers it no longer touches) and returns it. */
+  append(subject: string, data: Uint8Array, headers: BusHeaders): StoredEvent {
+    this.expire();
+    const event: StoredEvent = { seq: ++this.lastSeq, subject, data, headers, timestamp: this.now(), size: storedSize(subject, headers, data) };
+    this.entries.push(event);
+    this.bytes += event.size;
+    while (this.bytes > this.maxBytes && this.head < this.entries.length) this.dropHead();
+    this.compact();
+    for (const listener of this.listeners) listener();
+    return event;
+  }
+
+  /** The first kept event with `seq >= fromSeq` whose subject matches `filter`. */
+  next(fromSeq: number, filter: string): StoredEvent | undefined {
+    this.expire();
+    for (let i = this.indexOf(fromSeq); i < this.entries.length; i++) {
+      const event = this.entries[i];
+      if (event !== undefined && subjectMatches(filter, event.subject)) return event;
+    }
+    return undefined;
+  }
+
+  /** The kept event with sequence `seq`, if it has not expired. */
+  get(seq: number): StoredEvent | undefined {
+    this.expire();
+    const event = this.entries[this.indexOf(seq)];
+    return event?.seq === seq ? event : undefined;
+  }
+
+  /** Sequence of the first kept event stored at or after `timeMs`, else the next sequence to come. */
+  firstSeqAtOrAfter(timeMs: number): number {
+    this.expire();
+    for (let i = this.head; i < this.entries.length; i++) {
+      const event = this.entries[i];
+      if (event !== undefined && event.timestamp >= timeMs) return event.seq;
+    }
+    return this.lastSeq + 1;
+  }
+
+  /** Index of the first kept entry with `seq >= seq` (binary search; sequences increase). */
+  private indexOf(seq: number): number {
+    let lo = this.head;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const event = this.entries[mid];
+      if (event !== undefined && event.seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private expire(): void {
+    const oldest = this.now() - this.maxAgeMs;
+    let dropped = false;
+    while (this.head < this.entries.length && (this.entries[this.head]?.timestamp ?? Infinity) < oldest) {
+      this.dropHead();
+      dropped = true;
+    }
+    if (dropped) this.compact();
+  }
+
+  private dropHead(): void {
+    const event = this.entries[this.head];
+    if (event !== undefined) this.bytes -= event.size;
+    this.head++;
+  }
+
+  /** Reclaims the dropped prefix once it is large, keeping appends and drops O(1) amortised. */
+  private compact(): void {
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

@@ -1,0 +1,350 @@
+import type {
+  Bus,
+  BusEvent,
+  BusHeaders,
+  BusMessage,
+  BusReply,
+  EndpointDef,
+  EventConsumerOptions,
+  IncomingRequest,
+  RegisteredService,
+  RequestOptions,
+  ServiceInfo,
+  ServiceRegistration,
+  ServiceStats,
+  Subscription,
+} from './types';
+import { isValidPattern, isValidSubject } from './subject-match';
+import { closedError, invalidArgument, noRespondersError, timeoutError } from './internal/errors';
+import { EventLog } from './internal/event-log';
+import type { StoredEvent } from './internal/event-log';
+import {
+  assertEventFilter,
+  assertEventSubject,
+  checkConsumerOptions,
+  resolveConsumerSettings,
+  resolveStreamLimits,
+} from './internal/events';
+import type { EventConsumerSettings, EventStreamLimits, ResolvedConsumerSettings } from './internal/events';
+import { assertValidHeaders, copyBytes, copyHeaders } from './internal/headers';
+import { InFlight } from './internal/in-flight';
+import { SILENT_LOGGER } from './internal/logger';
+import type { BusLogger } from './internal/logger';
+import { DurableState, OrderedWorker, startSequence } from './internal/memory-events';
+import type { EventWorker } from './internal/memory-events';
+import { MemoryRouter, MemorySubscription } from './internal/memory-router';
+import { MemoryService } from './internal/memory-service';
+import {
+  DEFAULT_DISCOVER_TIMEOUT_MS,
+  assertName,
+  assertValidRegistration,
+  byNameThenId,
+  errorReplyHeaders,
+  handlerFailureBody,
+  toServiceInfo,
+  toServiceStats,
+} from './internal/services';
+import { isPromiseLike } from './internal/signal';
+
+export type { BusLogger } from './internal/logger';
+export type { EventConsumerSettings, EventStreamLimits } from './internal/events';
+
+/** Options of {@link createMemoryBroker}. */
+export interface MemoryBrokerOptions {
+  /** Limits of the in-memory event stream. Defaults: 7 days, 1 GiB. */
+  stream?: EventStreamLimits;
+}
+
+/** Options of {@link createMemoryBus}. */
+export interface MemoryBusOptions {
+  /** The broker to join; buses on one broker see each other like clients of one NATS server. Defaults to a new broker. */
+  broker?: MemoryBroker;
+  /** Limits of the event stream when a new broker is created (ignored with `broker`). */
+  stream?: EventStreamLimits;
+  /** Redelivery of events whose handler threw. */
+  events?: EventConsumerSettings;
+  /** How long `close()` (and `RegisteredService.stop()`) wait for requests in flight. Defaults to 15 000 ms. */
+  drainTimeoutMs?: number;
+  logger?: BusLogger;
+}
+
+const DEFAULT_DRAIN_TIMEOUT_MS = 15_000;
+
+/**
+ * The in-process "server" of memory buses: subject routing with queue groups, the registry that
+ * discovery reads, the event stream and its durable consumers. Several {@link MemoryBus}es on one
+ * broker behave like several NATS connections to one server.
+ */
+export class MemoryBroker {
+  /** @internal */
+  readonly router = new MemoryRouter();
+  /** @internal */
+  readonly services = new Map<string, MemoryService>();
+  /** @internal */
+  readonly durables = new Map<string, DurableState>();
+  /** @internal */
+  readonly log: EventLog;
+
+  constructor(options: MemoryBrokerOptions = {}) {
+    const limits = resolveStreamLimits(options.stream);
+    this.log = new EventLog(limits.maxAgeMs, limits.maxBytes);
+  }
+
+  /** Sequence of the last event stored (0 when none). */
+  get lastEventSeq(): number {
+    return this.log.lastSequence;
+  }
+
+  /** Number of events the stream keeps now (after age and size limits). */
+  get eventCount(): number {
+    return this.log.snapshot().length;
+  }
+
+  /** Bytes the stream keeps now, counted as JetStream's file store counts them. */
+  get eventBytes(): number {
+    return this.log.size;
+  }
+}
+
+/** Creates an empty broker to share between memory buses. */
+export function createMemoryBroker(options: MemoryBrokerOptions = {}): MemoryBroker {
+  return new MemoryBroker(options);
+}
+
+/**
+ * Creates an in-process bus with the semantics of {@link NatsBus}. Pass `broker` (for example
+ * `otherBus.broker`) to put several buses, such as service replicas, on one broker.
+ */
+export function createMemoryBus(options: MemoryBusOptions = {}): MemoryBus {
+  return new MemoryBus(options);
+}
+
+type StatusListener = (status: 'connected' | 'disconnected') => void;
+
+/**
+ * The bus in process, with the semantics of {@link NatsBus}: subject wildcards, queue groups,
+ * request timeouts and no-responders errors, the services framework's discovery and stats, and a
+ * durable event stream with ordered and durable consumers. Create it with {@link createMemoryBus}.
+ */
+export class MemoryBus implements Bus {
+  readonly kind = 'memory' as const;
+  /** The broker this bus is on; pass it to {@link createMemoryBus} to add another bus to it. */
+  readonly broker: MemoryBroker;
+
+  private readonly logger: BusLogger;
+  private readonly consumerSettings: ResolvedConsumerSettings;
+  private readonly drainTimeoutMs: number;
+  private readonly listeners: StatusListener[] = [];
+  private readonly services = new Set<MemoryService>();
+  private readonly subscriptions = new Set<MemorySubscription>();
+  private readonly workers = new Set<EventWorker>();
+  private readonly pendingRequests = new Set<(err: Error) => void>();
+  private closing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(options: MemoryBusOptions = {}) {
+    this.broker = options.broker ?? new MemoryBroker({ stream: options.stream });
+    this.logger = options.logger ?? SILENT_LOGGER;
+    this.consumerSettings = resolveConsumerSettings(options.events);
+    this.drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+  }
+
+  isConnected(): boolean {
+    return !this.closed;
+  }
+
+  /** Called with `disconnected` once the bus has closed; a memory bus never loses its broker otherwise. */
+  onStatus(listener: StatusListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Resolves at once: the broker has everything sent so far. Present to match {@link NatsBus.flush}. */
+  async flush(): Promise<void> {
+    if (this.closed) throw closedError('flush');
+  }
+
+  // ---- request / publish / subscribe ---------------------------------------------------------
+
+  request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusReply> {
+    try {
+      if (!isValidSubject(subject)) throw invalidArgument(`Request subject "${subject}" is not valid`);
+      if (!Number.isFinite(options.timeoutMs) || options.timeoutMs < 1) throw invalidArgument(`timeoutMs must be >= 1, got ${options.timeoutMs}`);
+      assertValidHeaders(options.headers);
+      if (this.closed) throw closedError(`send a request on "${subject}"`);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const { timeoutMs } = options;
+    return new Promise<BusReply>((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const settle = (outcome: () => void): void => {
+        if (settled) return;
+        settled = true;
+        if (timer !== undefined) clearTimeout(timer);
+        this.pendingRequests.delete(cancel);
+        // like a reply off a socket: never inside the responder's call stack
+        setImmediate(outcome);
+      };
+      const cancel = (err: Error): void => settle(() => reject(err));
+      const reply = (replyData: Uint8Array, replyHeaders?: BusHeaders): void => {
+        assertValidHeaders(replyHeaders);
+        const answer: BusReply = { data: copyBytes(replyData), headers: copyHeaders(replyHeaders) };
+        settle(() => resolve(answer));
+      };
+      this.pendingRequests.add(cancel);
+      const receivers = this.broker.router.route(subject, data, options.headers, reply);
+      if (receivers === 0) {
+        cancel(noRespondersError(subject));
+        return;
+      }
+      timer = setTimeout(() => cancel(timeoutError(subject, timeoutMs)), timeoutMs);
+    });
+  }
+
+  publish(subject: string, data: Uint8Array, headers?: BusHeaders): void {
+    if (!isValidSubject(subject)) throw invalidArgument(`Publish subject "${subject}" is not valid`);
+    assertValidHeaders(headers);
+    if (this.closed) throw closedError(`publish on "${subject}"`);
+    this.broker.router.route(subject, data, headers);
+  }
+
+  subscribe(
+    subject: string,
+    handler: (msg: BusMessage & { reply?: (data: Uint8Array, headers?: BusHeaders) => void }) => void,
+    options: { queue?: string } = {},
+  ): Subscription {
+    if (!isValidPattern(subject)) throw invalidArgument(`Subscription subject "${subject}" is not valid`);
+    if (options.queue !== undefined && (options.queue === '' || /\s/.test(options.queue))) {
+      throw invalidArgument(`Queue group "${options.queue}" is not valid`);
+    }
+    if (this.closing !== undefined) throw closedError(`subscribe to "${subject}"`);
+    const sub = new MemorySubscription(subject, options.queue, (d) => {
+      const message: BusMessage & { reply?: (data: Uint8Array, headers?: BusHeaders) => void } = {
+        subject: d.subject,
+        data: d.data,
+        headers: d.headers,
+      };
+      if (d.reply !== undefined) message.reply = d.reply;
+      try {
+        const result: unknown = handler(message);
+        if (isPromiseLike(result)) {
+          result.then(undefined, (err: unknown) => this.logger.error({ err, subject: d.subject, pattern: subject }, 'subscriber failed'));
+        }
+      } catch (err) {
+        this.logger.error({ err, subject: d.subject, pattern: subject }, 'subscriber threw');
+      }
+    });
+    this.broker.router.add(sub);
+    this.subscriptions.add(sub);
+    return {
+      unsubscribe: async () => {
+        this.subscriptions.delete(sub);
+        this.broker.router.remove(sub);
+        await sub.drain();
+      },
+    };
+  }
+
+  // ---- services ------------------------------------------------------------------------------
+
+  async addService(registration: ServiceRegistration): Promise<RegisteredService> {
+    assertValidRegistration(registration);
+    if (this.closing !== undefined) throw closedError(`add service "${registration.name}"`);
+    const service: MemoryService = new MemoryService(registration, this.broker, this.drainTimeoutMs, this.logger, () => this.services.delete(service));
+    this.services.add(service);
+    return service;
+  }
+
+  async discover(name?: string, timeoutMs: number = DEFAULT_DISCOVER_TIMEOUT_MS): Promise<ServiceInfo[]> {
+    return (await this.instances(name, timeoutMs)).map((s) => toServiceInfo(s.info)).sort(byNameThenId);
+  }
+
+  async stats(name?: string, timeoutMs: number = DEFAULT_DISCOVER_TIMEOUT_MS): Promise<ServiceStats[]> {
+    return (await this.instances(name, timeoutMs)).map((s) => s.stats()).sort(byNameThenId);
+  }
+
+  private async instances(name: string | undefined, timeoutMs: number): Promise<MemoryService[]> {
+    if (name !== undefined) assertName('Service', name);
+    if (!Number.isFinite(timeoutMs) || timeoutMs < 1) throw invalidArgument(`timeoutMs must be >= 1, got ${timeoutMs}`);
+    if (this.closed) throw closedError('discover services');
+    // answers come back on a later turn, as replies off the network do
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return [...this.broker.services.values()].filter((s) => name === undefined || s.info.name === name);
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  async publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }> {
+    assertEventSubject(subject);
+    assertValidHeaders(headers);
+    if (this.closed) throw closedError(`publish an event on "${subject}"`);
+    const event: StoredEvent = this.broker.log.append(subject, copyBytes(data), copyHeaders(headers));
+    return { seq: event.seq };
+  }
+
+  async consumeEvents(
+    filter: string,
+    handler: (event: BusEvent) => Promise<void> | void,
+    options: EventConsumerOptions,
+  ): Promise<Subscription> {
+    assertEventFilter(filter);
+    const delivery = checkConsumerOptions(options);
+    if (this.closing !== undefined) throw closedError(`consume events on "${filter}"`);
+    const { log, durables } = this.broker;
+    let worker: EventWorker;
+    const name = options.durableName;
+    if (name === undefined) {
+      worker = new OrderedWorker(log, filter, startSequence(log, delivery), handler, this.consumerSettings, this.logger);
+    } else {
+      let state = durables.get(name);
+      if (state === undefined) {
+        state = new DurableState(name, filter, startSequence(log, delivery), log, this.consumerSettings, this.logger);
+        durables.set(name, state);
+      }
+      state.assertFilter(filter);
+      worker = state.join(handler);
+    }
+    this.workers.add(worker);
+    return {
+      unsubscribe: async () => {
+        this.workers.delete(worker);
+        await worker.stop();
+      },
+    };
+  }
+
+  // ---- close ---------------------------------------------------------------------------------
+
+  /**
+   * Drains: stops services, subscriptions and event consumers (messages already routed are
+   * handled), waits up to `drainTimeoutMs` for requests in flight to be answered, then closes.
+   * Requests and publishes still work while in-flight work finishes.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.doClose();
+    return this.closing;
+  }
+
+  private async doClose(): Promise<void> {
+    await Promise.allSettled([...this.services].map((s) => s.stop()));
+    await Promise.allSettled(
+      [...this.subscriptions].map((s) => {
+        this.broker.router.remove(s);
+        return s.drain();
+      }),
+    );
+    this.subscriptions.clear();
+    await Promise.allSettled([...this.workers].map((w) => w.stop()));
+    this.workers.clear();
+    this.closed = true;
+    for (const cancel of [...this.pendingRequests]) cancel(closedError('wait for a reply'));
+    for (const listener of this.listeners) {
+      try {
+        listener('disconnected');
+      } catch (err) {
+        this.logger.error({ err }, 'bus status listener threw');
+      }
+    }
+  }
+}

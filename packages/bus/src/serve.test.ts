@@ -1,0 +1,120 @@
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { AppError, SYSTEM_CALLER, subjectOf, getOperation } from '@nap/contracts';
+import { createLogger, createMetrics, initTracing, SpanKind } from '@nap/telemetry';
+import type { Tracing } from '@nap/telemetry';
+import { startNatsServer } from '@nap/testing';
+import type { NatsServer } from '@nap/testing';
+import { createBusClient } from './client';
+import { createMemoryBus } from './memory-bus';
+import { createNatsBus } from './nats-bus';
+import { serve } from './serve';
+import type { Bus, RegisteredService } from './types';
+
+const logger = createLogger({ name: 'serve-test', level: 'silent' });
+const exporter = new InMemorySpanExporter();
+let tracing: Tracing;
+let nats: NatsServer;
+
+beforeAll(async () => {
+  tracing = initTracing({ serviceName: 'serve-test', exporter, simple: true });
+  nats = await startNatsServer({ jetstream: true });
+});
+
+afterAll(async () => {
+  await tracing.shutdown();
+  await nats.stop();
+});
+
+const implementations: [string, () => Promise<Bus>][] = [
+  ['MemoryBus', async () => createMemoryBus()],
+  ['NatsBus', async () => createNatsBus({ servers: nats.url, name: 'serve-test' })],
+];
+
+describe.each(implementations)('serve() on %s', (_name, makeBus) => {
+  let bus: Bus;
+  let service: RegisteredService;
+  const metrics = createMetrics({ processMetrics: false });
+  let calls = 0;
+
+  beforeAll(async () => {
+    bus = await makeBus();
+    service = await serve({
+      bus,
+      service: 'admin',
+      version: '0.0.0-test',
+      logger,
+      metrics,
+      handlers: {
+        getGroup: async (input: { params: { groupId: string } }) => {
+          calls += 1;
+          if (input.params.groupId === 'boom') throw new Error('secret internal detail');
+          if (input.params.groupId === 'missing') throw new AppError('GROUP_NOT_FOUND', 'No group with id "missing"');
+          if (input.params.groupId === 'slow') await new Promise((r) => setTimeout(r, 500));
+          return { _id: input.params.groupId, name: 'g' };
+        },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await service.stop();
+    await bus.close();
+  });
+
+  const client = () => createBusClient({ bus });
+  const call = (groupId: string, timeoutMs?: number) =>
+    client().call('admin.getGroup', { params: { groupId } }, { caller: SYSTEM_CALLER, ...(timeoutMs ? { timeoutMs } : {}) });
+
+  it('answers with the handler result and the catalog status', async () => {
+    await expect(call('g1')).resolves.toEqual({ status: 200, body: { _id: 'g1', name: 'g' } });
+  });
+
+  it('turns a thrown AppError into its status and code', async () => {
+    await expect(call('missing')).rejects.toMatchObject({ status: 404, code: 'GROUP_NOT_FOUND' });
+  });
+
+  it('turns an unknown throw into 500 INTERNAL without its message, and keeps serving', async () => {
+    const err = await call('boom').catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 500, code: 'INTERNAL' });
+    expect((err as Error).message).not.toContain('secret internal detail');
+    await expect(call('after-boom')).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('answers 501 NOT_IMPLEMENTED for an operation without a handler', async () => {
+    await expect(client().call('admin.getAccounts', {}, { caller: SYSTEM_CALLER })).rejects.toMatchObject({ status: 501, code: 'NOT_IMPLEMENTED' });
+  });
+
+  it('validates input that did not come through the gateway', async () => {
+    const err = await client().call('admin.createGroup', { body: { group: {} } }, { caller: SYSTEM_CALLER }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    expect(JSON.stringify((err as AppError).details)).toContain('body.group.name');
+  });
+
+  it('times out as 504 and reports no responders as 503', async () => {
+    await expect(call('slow', 100)).rejects.toMatchObject({ status: 504, code: 'TIMEOUT' });
+    await expect(client().call('studio.getTemplates', {}, { caller: SYSTEM_CALLER })).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it('registers every catalog operation of the service for discovery', async () => {
+    const [info] = await bus.discover('admin', 500);
+    expect(info?.endpoints.map((e) => e.subject)).toContain(subjectOf(getOperation('admin.getAccounts')));
+  });
+
+  it('records metrics per operation and outcome', async () => {
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/nap_bus_requests_total\{operation="admin.getGroup",outcome="200"\} \d+/);
+    expect(text).toMatch(/nap_bus_requests_total\{operation="admin.getGroup",outcome="500"\} \d+/);
+  });
+
+  it('carries the trace context: the SERVER span is a child of the CLIENT span', async () => {
+    exporter.reset();
+    await call('traced');
+    const spans = exporter.getFinishedSpans();
+    const server = spans.find((s) => s.kind === SpanKind.SERVER && s.name === 'admin.getGroup');
+    const clientSpan = spans.find((s) => s.kind === SpanKind.CLIENT && s.name.startsWith('admin.getGroup'));
+    expect(server).toBeDefined();
+    expect(clientSpan).toBeDefined();
+    expect(server?.spanContext().traceId).toBe(clientSpan?.spanContext().traceId);
+    expect(server?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
+  });
+});

@@ -1,0 +1,172 @@
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { JetStreamManager } from '@nats-io/jetstream';
+// The bus tests need only the nats-server helper; `@nap/testing`'s index also loads the whole
+// platform harness (which depends on this package), so the helper module is imported directly.
+import { startNatsServer } from '../../testing/src/nats-server';
+import type { NatsServer } from '../../testing/src/nats-server';
+import { createNatsBus } from '../src/nats-bus';
+import type { NatsBus, NatsBusOptions } from '../src/nats-bus';
+import { EVENT_STREAM } from '../src/types';
+import { runBusSuite } from './bus-suite';
+import { Collector, bytes, eventually, expectAppError, text } from './helpers';
+
+const NANOS_PER_MS = 1_000_000;
+
+/** A JetStream manager on its own connection, to look at the server as a bystander. */
+async function inspect(server: NatsServer): Promise<{ jsm: JetStreamManager; nc: NatsConnection }> {
+  const nc = await connect({ servers: server.url });
+  return { jsm: await jetstreamManager(nc), nc };
+}
+
+runBusSuite({
+  name: 'NatsBus',
+  async createWorld(options) {
+    const server = await startNatsServer({ jetstream: true });
+    const buses: NatsBus[] = [];
+    let bystander: { jsm: JetStreamManager; nc: NatsConnection } | undefined;
+    return {
+      async connect(connectOptions) {
+        const bus = await createNatsBus({
+          servers: server.url,
+          name: 'bus-suite',
+          stream: options?.stream,
+          events: connectOptions?.events,
+          reconnectTimeWaitMs: 100,
+        });
+        buses.push(bus);
+        return bus;
+      },
+      async storedEvents() {
+        bystander ??= await inspect(server);
+        return (await bystander.jsm.streams.info(EVENT_STREAM)).state.messages;
+      },
+      async close() {
+        await Promise.allSettled(buses.map((bus) => bus.close()));
+        await bystander?.nc.close();
+        await server.stop();
+      },
+    };
+  },
+});
+
+describe('NatsBus specifics', () => {
+  let server: NatsServer | undefined;
+  const buses: NatsBus[] = [];
+  const open = async (options: Partial<NatsBusOptions> = {}): Promise<NatsBus> => {
+    if (server === undefined) throw new Error('start the server first');
+    const bus = await createNatsBus({ servers: server.url, name: 'nats-specifics', reconnectTimeWaitMs: 100, ...options });
+    buses.push(bus);
+    return bus;
+  };
+  afterEach(async () => {
+    await Promise.allSettled(buses.splice(0).map((bus) => bus.close()));
+    await server?.stop();
+    server = undefined;
+  });
+
+  test('connecting ensures the stream NAP_EVENTS on nap.evt.> with file storage and the limits', async () => {
+    server = await startNatsServer({ jetstream: true });
+    await open();
+    const { jsm, nc } = await inspect(server);
+    try {
+      const { config } = await jsm.streams.info(EVENT_STREAM);
+      expect(config).toMatchObject({
+        name: 'NAP_EVENTS',
+        subjects: ['nap.evt.>'],
+        storage: 'file',
+        retention: 'limits',
+        discard: 'old',
+        max_age: 7 * 24 * 60 * 60 * 1000 * NANOS_PER_MS,
+        max_bytes: 1024 * 1024 * 1024,
+      });
+
+      // another process with other limits brings the stream to them
+      await open({ stream: { maxAgeMs: 60 * 60 * 1000, maxBytes: 64 * 1024 * 1024 } });
+      const updated = await jsm.streams.info(EVENT_STREAM);
+      expect(updated.config.max_age).toBe(60 * 60 * 1000 * NANOS_PER_MS);
+      expect(updated.config.max_bytes).toBe(64 * 1024 * 1024);
+    } finally {
+      await nc.close();
+    }
+  });
+
+  test('a durable consumer acks each handled event at the server', async () => {
+    server = await startNatsServer({ jetstream: true });
+    const bus = await open();
+    const got = new Collector<number>();
+    await bus.consumeEvents('nap.evt.>', (e) => got.push(e.seq), { deliver: 'all', durableName: 'acker' });
+    for (let i = 0; i < 5; i++) await bus.publishEvent(`nap.evt.mop.t.t${i}.done`, bytes(''));
+    await got.waitFor(5);
+    const { jsm, nc } = await inspect(server);
+    try {
+      await eventually('acks at the server', async () => {
+        const info = await jsm.consumers.info(EVENT_STREAM, 'acker');
+        return info.ack_floor.stream_seq === 5 && info.num_ack_pending === 0;
+      });
+      const info = await jsm.consumers.info(EVENT_STREAM, 'acker');
+      expect(info.config).toMatchObject({ durable_name: 'acker', ack_policy: 'explicit', filter_subject: 'nap.evt.>', max_deliver: 10 });
+    } finally {
+      await nc.close();
+    }
+  });
+
+  test('after a nats-server restart the bus reports disconnect and reconnect and works again', async () => {
+    server = await startNatsServer({ jetstream: true });
+    const serverBus = await open();
+    const client = await open();
+    const statuses: string[] = [];
+    client.onStatus((s) => statuses.push(s));
+    await serverBus.addService({
+      name: 'orch-proxy',
+      version: '1.0.0',
+      endpoints: [{ name: 'ping', subject: 'nap.rpc.orch-proxy.ping', handler: (req) => req.respond(bytes('pong')) }],
+    });
+    const events = new Collector<string>();
+    await serverBus.consumeEvents('nap.evt.>', (e) => events.push(text(e.data)), { deliver: 'all', durableName: 'survivor' });
+    await client.publishEvent('nap.evt.orch.a.1.before', bytes('before'));
+    await events.waitFor(1);
+
+    await server.restart();
+    await eventually('disconnect and reconnect', () => statuses.join(',') === 'disconnected,connected', 15_000);
+    expect(client.isConnected()).toBe(true);
+    await eventually('the service bus to reconnect', () => serverBus.isConnected(), 15_000);
+
+    const reply = await client.request('nap.rpc.orch-proxy.ping', bytes(''), { timeoutMs: 5000 });
+    expect(text(reply.data)).toBe('pong');
+    await client.publishEvent('nap.evt.orch.a.1.after', bytes('after'));
+    expect(await events.waitFor(2, 20_000)).toEqual(['before', 'after']);
+  });
+
+  test('a request while the server is down fails with TIMEOUT or SERVICE_UNAVAILABLE, never a raw error', async () => {
+    server = await startNatsServer({ jetstream: true });
+    const bus = await open();
+    await server.kill();
+    await eventually('the disconnect', () => !bus.isConnected());
+    let caught: unknown;
+    try {
+      await bus.request('nap.rpc.any.op', bytes(''), { timeoutMs: 300 });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeDefined();
+    expect(['TIMEOUT', 'SERVICE_UNAVAILABLE']).toContain((caught as { code?: string }).code);
+  });
+
+  test('without JetStream or without a server, createNatsBus fails with SERVICE_UNAVAILABLE naming the cause', async () => {
+    server = await startNatsServer({ jetstream: false });
+    const noJs = await expectAppError(createNatsBus({ servers: server.url, name: 'no-js' }), 'SERVICE_UNAVAILABLE');
+    expect(noJs.message).toContain('-js');
+    // the bus still works for request/reply when the stream is not required
+    const bus = await open({ ensureStream: false });
+    bus.subscribe('nap.rpc.plain.echo', (m) => m.reply?.(m.data));
+    expect(text((await bus.request('nap.rpc.plain.echo', bytes('hi'), { timeoutMs: 5000 })).data)).toBe('hi');
+
+    const port = server.port;
+    await server.stop();
+    server = undefined;
+    const down = await expectAppError(createNatsBus({ servers: `nats://127.0.0.1:${port}`, name: 'down', connectTimeoutMs: 2000 }), 'SERVICE_UNAVAILABLE');
+    expect(down.message).toContain(`127.0.0.1:${port}`);
+  });
+});

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+
+/** Configuration of every NAP process, from `NAP_*` environment variables. */
+export interface RuntimeConfig {
+  /** NATS servers; unset in standalone mode, which uses the in-process bus. */
+  natsUrl?: string;
+  /** MongoDB URL; unset means the embedded store under `dataDir`. */
+  mongoUrl?: string;
+  dataDir: string;
+  host: string;
+  port: number;
+  logLevel: string;
+  adminUsername: string;
+  adminPassword?: string;
+  /** Secret that encrypts secrets at rest (signing keys, device passwords). */
+  secretKey: string;
+  tokenTtlSeconds: number;
+  bodyLimitBytes: number;
+}
+
+const ENV_SCHEMA = {
+  type: 'object',
+  properties: {
+    NAP_NATS_URL: { type: 'string', minLength: 1 },
+    NAP_MONGO_URL: { type: 'string', pattern: '^mongodb(\\+srv)?://' },
+    NAP_DATA_DIR: { type: 'string', minLength: 1 },
+    NAP_HOST: { type: 'string', minLength: 1 },
+    NAP_PORT: { type: 'integer', minimum: 0, maximum: 65535 },
+    NAP_LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    NAP_ADMIN_USERNAME: { type: 'string', minLength: 1 },
+    NAP_ADMIN_PASSWORD: { type: 'string', minLength: 8 },
+    NAP_SECRET_KEY: { type: 'string', minLength: 16 },
+    NAP_TOKEN_TTL_SECONDS: { type: 'integer', minimum: 60 },
+    NAP_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024 },
+  },
+} as const;
+
+/** A configuration problem stops the process with every problem listed. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Settings that a distributed process cannot do without (`NAP_NATS_URL`, …). */
+  require?: string[];
+}
+
+/**
+ * Parses `NAP_*` variables once against a schema. Without `NAP_SECRET_KEY` a key is generated once
+ * and kept in `<dataDir>/secret.key` (mode 0600), which suits a single machine.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): RuntimeConfig {
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(ENV_SCHEMA.properties)) {
+    const raw = env[key];
+    if (raw !== undefined && raw !== '') values[key] = raw;
+  }
+  const ajv = new Ajv({ allErrors: true, coerceTypes: true });
+  const validate = ajv.compile(ENV_SCHEMA);
+  const problems: string[] = [];
+  if (!validate(values)) {
+    for (const e of validate.errors ?? []) problems.push(`${e.instancePath.slice(1) || 'environment'} ${e.message ?? 'is invalid'}`);
+  }
+  for (const key of options.require ?? []) if (values[key] === undefined) problems.push(`${key} is required`);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const dataDir = path.resolve(String(values.NAP_DATA_DIR ?? './data'));
+  const config: RuntimeConfig = {
+    dataDir,
+    host: String(values.NAP_HOST ?? '127.0.0.1'),
+    port: Number(values.NAP_PORT ?? 3000),
+    logLevel: String(values.NAP_LOG_LEVEL ?? 'info'),
+    adminUsername: String(values.NAP_ADMIN_USERNAME ?? 'admin'),
+    secretKey: values.NAP_SECRET_KEY === undefined ? localSecret(dataDir) : String(values.NAP_SECRET_KEY),
+    tokenTtlSeconds: Number(values.NAP_TOKEN_TTL_SECONDS ?? 43_200),
+    bodyLimitBytes: Number(values.NAP_BODY_LIMIT_BYTES ?? 1_048_576),
+  };
+  if (values.NAP_NATS_URL !== undefined) config.natsUrl = String(values.NAP_NATS_URL);
+  if (values.NAP_MONGO_URL !== undefined) config.mongoUrl = String(values.NAP_MONGO_URL);
+  if (values.NAP_ADMIN_PASSWORD !== undefined) config.adminPassword = String(values.NAP_ADMIN_PASSWORD);
+  return config;
+}
+
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}

@@ -1,0 +1,5 @@
+export * from './config';
+export * from './service';
+export * from './process';
+export * from './secret-box';
+export * from './main';

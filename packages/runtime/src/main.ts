@@ -1,0 +1,33 @@
+import type { ServiceName } from '@nap/contracts';
+import { createNatsBus } from '@nap/bus';
+import { createStore } from '@nap/store';
+import { createLogger, createMetrics, initTracing } from '@nap/telemetry';
+import { loadConfig } from './config';
+import { onShutdown } from './process';
+import { createClient, offerProcessMetrics } from './service';
+import type { ServiceDeps, ServiceModule } from './service';
+
+/**
+ * The composition root of one service process in distributed mode: configuration, telemetry,
+ * NATS, the service's own store, serve, signals. Each `services/<name>/src/main.ts` calls it.
+ */
+export async function runServiceProcess(name: ServiceName, create: (deps: ServiceDeps) => ServiceModule): Promise<void> {
+  const config = loadConfig(process.env, { require: ['NAP_NATS_URL'] });
+  const logger = createLogger({ name: `nap-${name}`, level: config.logLevel });
+  const tracing = initTracing({ serviceName: `nap-${name}` });
+  const metrics = createMetrics({ defaultLabels: { component: name } });
+  if (!config.mongoUrl) logger.warn({ dataDir: config.dataDir }, 'NAP_MONGO_URL is not set: using the embedded store, which suits one replica per data directory');
+  const bus = await createNatsBus({ servers: config.natsUrl ?? '', name: `nap-${name}` });
+  const store = await createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName: `nap_${name.replace('-', '_')}`, dataDir: config.dataDir });
+  const client = createClient(bus, metrics);
+  const running = await create({ bus, store, logger, metrics, client, config }).start();
+  const metricsService = await offerProcessMetrics(bus, metrics, name);
+  logger.info({ nats: config.natsUrl, store: store.kind }, `Service ${name} is serving`);
+  onShutdown(logger, async () => {
+    await running.stop();
+    await metricsService.stop();
+    await bus.close();
+    await store.close();
+    await tracing.shutdown();
+  });
+}

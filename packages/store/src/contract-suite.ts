@@ -1,0 +1,575 @@
+/// <reference types="jest" />
+/**
+ * The behaviour every Store implementation must show, as one jest suite. Call
+ * `runStoreContractSuite` from a test file; it registers its tests with jest's globals and does
+ * nothing when merely imported.
+ */
+import type { Doc, IndexSpec, Store } from './types';
+
+/** What the contract suite needs from an implementation. */
+export interface StoreSuiteTarget {
+  /** Opens a store on a fresh, empty database that no other test uses. */
+  open(): Promise<Store>;
+  /** Opens the database of `store` again after `store.close()`, for persistence checks. */
+  reopen(store: Store): Promise<Store>;
+  /** Releases what the target holds (containers, directories); called once after the suite. */
+  dispose?(): Promise<void>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function ids(docs: Doc[]): string[] {
+  return docs.map((d) => d._id);
+}
+
+function sortedIds(docs: Doc[]): string[] {
+  return ids(docs).sort();
+}
+
+/** A small deterministic pseudo-random sequence, so data sets are the same on every run. */
+function sequence(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/**
+ * Registers the Store contract tests under `describe(name)`. `setup` runs once before the tests
+ * (it may start a server; it gets `setupTimeoutMs`, default 120 s) and returns the target that
+ * opens a fresh store per test.
+ */
+export function runStoreContractSuite(
+  name: string,
+  setup: () => Promise<StoreSuiteTarget>,
+  options: { setupTimeoutMs?: number } = {},
+): void {
+  describe(name, () => {
+    let target: StoreSuiteTarget | undefined;
+    const opened: Store[] = [];
+
+    beforeAll(async () => {
+      target = await setup();
+    }, options.setupTimeoutMs ?? 120_000);
+
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((s) => s.close().catch(() => undefined)));
+    });
+
+    afterAll(async () => {
+      await target?.dispose?.();
+    });
+
+    async function fresh(): Promise<Store> {
+      if (!target) throw new Error(`${name}: the suite setup did not provide a target`);
+      const store = await target.open();
+      opened.push(store);
+      return store;
+    }
+
+    async function reopen(store: Store): Promise<Store> {
+      if (!target) throw new Error(`${name}: the suite setup did not provide a target`);
+      await store.close();
+      const again = await target.reopen(store);
+      opened.push(again);
+      return again;
+    }
+
+    describe('documents', () => {
+      it('generates a UUID _id when absent and returns a copy of the stored document', async () => {
+        const items = (await fresh()).collection('items');
+        const input: Record<string, unknown> = { name: 'core-1', nested: { port: 22 }, at: new Date('2026-01-02T03:04:05.000Z') };
+        const stored = await items.insertOne(input);
+        expect(stored._id).toMatch(UUID);
+        expect(stored).toEqual({ _id: stored._id, name: 'core-1', nested: { port: 22 }, at: new Date('2026-01-02T03:04:05.000Z') });
+        expect(input._id).toBeUndefined();
+        (input.nested as Record<string, unknown>).port = 23;
+        (stored.nested as Record<string, unknown>).port = 24;
+        const found = await items.findOne({ _id: stored._id });
+        expect(found).toEqual({ _id: stored._id, name: 'core-1', nested: { port: 22 }, at: new Date('2026-01-02T03:04:05.000Z') });
+        (found?.nested as Record<string, unknown>).port = 25;
+        expect((await items.findOne({ name: 'core-1' }))?.nested).toEqual({ port: 22 });
+      });
+
+      it('keeps a given string _id and refuses a second document with the same _id', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertOne({ _id: 'dev-1', n: 1 });
+        await expect(items.insertOne({ _id: 'dev-1', n: 2 })).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          status: 409,
+          details: { index: '_id_', key: { _id: 'dev-1' } },
+        });
+        expect(await items.find({})).toEqual([{ _id: 'dev-1', n: 1 }]);
+      });
+
+      it('inserts many, then finds, counts and deletes', async () => {
+        const items = (await fresh()).collection('items');
+        const inserted = await items.insertMany([{ _id: 'a', n: 1 }, { _id: 'b', n: 2 }, { n: 3 }]);
+        expect(inserted).toHaveLength(3);
+        expect(inserted[2]?._id).toMatch(UUID);
+        expect(await items.countDocuments()).toBe(3);
+        expect(await items.countDocuments({ n: { $gte: 2 } })).toBe(2);
+        expect(await items.findOne({ n: 99 })).toBeNull();
+        expect(await items.deleteOne({ n: { $gte: 2 } })).toBe(1);
+        expect(await items.countDocuments()).toBe(2);
+        expect(await items.findOneAndDelete({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
+        expect(await items.findOneAndDelete({ _id: 'a' })).toBeNull();
+        expect(await items.deleteMany({})).toBe(1);
+        expect(await items.countDocuments()).toBe(0);
+        expect(await items.deleteMany({})).toBe(0);
+        expect(await items.insertMany([])).toEqual([]);
+      });
+
+      it('replaces a whole document but keeps its _id', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertOne({ _id: 'r1', a: 1, b: 2 });
+        expect(await items.replaceOne({ a: 1 }, { c: 3 })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(await items.findOne({ _id: 'r1' })).toEqual({ _id: 'r1', c: 3 });
+        expect(await items.replaceOne({ a: 1 }, { c: 4 })).toEqual({ matchedCount: 0, modifiedCount: 0 });
+        const upserted = await items.replaceOne({ kind: 'x' }, { kind: 'x', d: 5 }, { upsert: true });
+        expect(upserted.matchedCount).toBe(0);
+        expect(upserted.upsertedId).toMatch(UUID);
+        expect(await items.findOne({ _id: upserted.upsertedId as string })).toEqual({ _id: upserted.upsertedId, kind: 'x', d: 5 });
+        const pinned = await items.replaceOne({ _id: 'r2' }, { e: 6 }, { upsert: true });
+        expect(pinned.upsertedId).toBe('r2');
+        expect(await items.findOne({ _id: 'r2' })).toEqual({ _id: 'r2', e: 6 });
+      });
+
+      it('answers ping', async () => {
+        await expect((await fresh()).ping()).resolves.toBeUndefined();
+      });
+    });
+
+    describe('queries', () => {
+      const data: Doc[] = [
+        { _id: 'a', n: 1, s: 'alpha', tags: ['x', 'y'], nested: { k: 1, arr: [{ v: 1, w: 'p' }, { v: 2, w: 'q' }] }, flag: true },
+        { _id: 'b', n: 2, s: 'beta', tags: ['y'], nested: { k: 2, arr: [{ v: 3, w: 'p' }] }, flag: false },
+        { _id: 'c', n: 3, s: 'gamma', tags: [], nested: { k: 3 }, opt: null },
+        { _id: 'd', n: 4, s: 'Delta', tags: 'x', opt: 'set' },
+        { _id: 'e', s: 'epsilon' },
+      ];
+      const cases: [string, Record<string, unknown>, string[]][] = [
+        ['equality', { n: 2 }, ['b']],
+        ['dotted path', { 'nested.k': 3 }, ['c']],
+        ['scalar in array', { tags: 'x' }, ['a', 'd']],
+        ['whole array', { tags: ['y'] }, ['b']],
+        ['array position', { 'tags.0': 'x' }, ['a']],
+        ['path through an array of objects', { 'nested.arr.v': 3 }, ['b']],
+        ['$elemMatch', { 'nested.arr': { $elemMatch: { v: 1, w: 'p' } } }, ['a']],
+        ['$elemMatch on one element only', { 'nested.arr': { $elemMatch: { v: 1, w: 'q' } } }, []],
+        ['$exists true', { opt: { $exists: true } }, ['c', 'd']],
+        ['$exists false', { opt: { $exists: false } }, ['a', 'b', 'e']],
+        ['null matches missing', { opt: null }, ['a', 'b', 'c', 'e']],
+        ['range', { n: { $gt: 1, $lte: 3 } }, ['b', 'c']],
+        ['$in', { n: { $in: [1, 4] } }, ['a', 'd']],
+        ['$nin', { n: { $nin: [1, 4] } }, ['b', 'c', 'e']],
+        ['$ne', { n: { $ne: 2 } }, ['a', 'c', 'd', 'e']],
+        ['$regex string', { s: { $regex: '^[a-d]' } }, ['a', 'b']],
+        ['$regex with $options', { s: { $regex: '^d', $options: 'i' } }, ['d']],
+        ['RegExp value', { s: /ta$/ }, ['b', 'd']],
+        ['$and', { $and: [{ n: { $gte: 2 } }, { flag: false }] }, ['b']],
+        ['$or', { $or: [{ n: 1 }, { s: 'gamma' }] }, ['a', 'c']],
+        ['$nor', { $nor: [{ n: 1 }, { n: 2 }] }, ['c', 'd', 'e']],
+        ['$not', { n: { $not: { $gt: 2 } } }, ['a', 'b', 'e']],
+        ['$size', { tags: { $size: 0 } }, ['c']],
+        ['$all', { tags: { $all: ['x', 'y'] } }, ['a']],
+        ['boolean', { flag: true }, ['a']],
+        ['$in on _id', { _id: { $in: ['b', 'e', 'zz'] } }, ['b', 'e']],
+        ['_id range', { _id: { $gte: 'b', $lt: 'd' } }, ['b', 'c']],
+      ];
+
+      it.each(cases)('matches %s', async (_label, filter, expected) => {
+        const items = (await fresh()).collection('items');
+        await items.insertMany(data);
+        expect(sortedIds(await items.find(filter))).toEqual(expected);
+        expect(await items.countDocuments(filter)).toBe(expected.length);
+      });
+
+      it('refuses an unknown query operator with BAD_REQUEST', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertOne({ n: 1 });
+        await expect(items.find({ n: { $nope: 1 } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      });
+
+      it('projects by inclusion and exclusion', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertMany(data);
+        expect(await items.findOne({ _id: 'a' }, { projection: { n: 1, s: 1 } })).toEqual({ _id: 'a', n: 1, s: 'alpha' });
+        expect(await items.findOne({ _id: 'a' }, { projection: { n: 1, _id: 0 } })).toEqual({ n: 1 });
+        expect(await items.findOne({ _id: 'a' }, { projection: { 'nested.k': 1 } })).toEqual({ _id: 'a', nested: { k: 1 } });
+        expect(await items.findOne({ _id: 'b' }, { projection: { nested: 0, tags: 0, flag: 0 } })).toEqual({ _id: 'b', n: 2, s: 'beta' });
+        expect(await items.find({ n: { $lte: 2 } }, { projection: { s: 1 }, sort: { n: 1 } })).toEqual([
+          { _id: 'a', s: 'alpha' },
+          { _id: 'b', s: 'beta' },
+        ]);
+        await expect(items.find({}, { projection: { n: 1, s: 0 } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      });
+
+      it('sorts on several keys, then skips and limits', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertMany([
+          { _id: '1', g: 'b', n: 1 },
+          { _id: '2', g: 'a', n: 5 },
+          { _id: '3', g: 'b', n: 7 },
+          { _id: '4', g: 'a', n: 2 },
+          { _id: '5', g: 'c', n: 0 },
+          { _id: '6', g: 'a', n: 9 },
+        ]);
+        expect(ids(await items.find({}, { sort: { g: 1, n: -1 } }))).toEqual(['6', '2', '4', '3', '1', '5']);
+        expect(ids(await items.find({}, { sort: { g: -1, n: 1 } }))).toEqual(['5', '1', '3', '4', '2', '6']);
+        expect(ids(await items.find({}, { sort: { g: 1, n: -1 }, skip: 2, limit: 3 }))).toEqual(['4', '3', '1']);
+        expect(ids(await items.find({ g: { $ne: 'c' } }, { sort: { n: 1 }, limit: 2 }))).toEqual(['1', '4']);
+        expect(ids(await items.find({}, { sort: { n: 1 }, skip: 5 }))).toEqual(['6']);
+        expect(ids(await items.find({}, { sort: { n: 1 }, skip: 10 }))).toEqual([]);
+        expect((await items.findOne({ g: 'a' }, { sort: { n: -1 } }))?._id).toBe('6');
+      });
+
+      it('orders values of different types as MongoDB does', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertMany([
+          { _id: 'date', v: new Date(0) },
+          { _id: 'str-b', v: 'b' },
+          { _id: 'true', v: true },
+          { _id: 'num-2', v: 2 },
+          { _id: 'missing' },
+          { _id: 'str-a', v: 'a' },
+          { _id: 'num-1', v: 1 },
+          { _id: 'null', v: null },
+          { _id: 'false', v: false },
+        ]);
+        const ascending = ['missing', 'null', 'num-1', 'num-2', 'str-a', 'str-b', 'false', 'true', 'date'];
+        expect(ids(await items.find({}, { sort: { v: 1, _id: 1 } }))).toEqual(ascending);
+        expect(ids(await items.find({}, { sort: { v: -1, _id: -1 } }))).toEqual([...ascending].reverse());
+      });
+    });
+
+    describe('updates', () => {
+      async function one(update: Record<string, unknown>, doc: Record<string, unknown> = { _id: 'u', n: 1, tags: ['a', 'b'], nested: { k: 1 } }) {
+        const items = (await fresh()).collection('items');
+        await items.insertOne(doc);
+        const result = await items.updateOne({ _id: 'u' }, update);
+        return { result, doc: await items.findOne({ _id: 'u' }), items };
+      }
+
+      it('applies $set on dotted paths and $unset', async () => {
+        const { result, doc } = await one({ $set: { 'nested.k': 2, 'deep.er.x': true, s: 'v' }, $unset: { n: '' } });
+        expect(result).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(doc).toEqual({ _id: 'u', tags: ['a', 'b'], nested: { k: 2 }, deep: { er: { x: true } }, s: 'v' });
+      });
+
+      it('applies $inc to existing and missing fields', async () => {
+        const { doc } = await one({ $inc: { n: 4, 'nested.k': -1, fresh: 2 } });
+        expect(doc).toEqual({ _id: 'u', n: 5, tags: ['a', 'b'], nested: { k: 0 }, fresh: 2 });
+      });
+
+      it('applies $push, with $each', async () => {
+        const { doc, items } = await one({ $push: { tags: 'c', list: 1 } });
+        expect(doc).toMatchObject({ tags: ['a', 'b', 'c'], list: [1] });
+        await items.updateOne({ _id: 'u' }, { $push: { tags: { $each: ['d', 'a'] } } });
+        expect((await items.findOne({ _id: 'u' }))?.tags).toEqual(['a', 'b', 'c', 'd', 'a']);
+      });
+
+      it('applies $pull by value and by condition', async () => {
+        const { doc, items } = await one({ $pull: { tags: 'a' } }, { _id: 'u', tags: ['a', 'b', 'a'], nums: [1, 5, 9], objs: [{ k: 1 }, { k: 2 }] });
+        expect(doc?.tags).toEqual(['b']);
+        await items.updateOne({ _id: 'u' }, { $pull: { nums: { $gt: 4 }, objs: { k: 2 } } });
+        expect(await items.findOne({ _id: 'u' })).toEqual({ _id: 'u', tags: ['b'], nums: [1], objs: [{ k: 1 }] });
+      });
+
+      it('applies $addToSet, with $each', async () => {
+        const { doc, items } = await one({ $addToSet: { tags: 'a' } });
+        expect(doc?.tags).toEqual(['a', 'b']);
+        await items.updateOne({ _id: 'u' }, { $addToSet: { tags: { $each: ['b', 'c', 'c'] } } });
+        expect((await items.findOne({ _id: 'u' }))?.tags).toEqual(['a', 'b', 'c']);
+      });
+
+      it('counts matched and modified documents', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertMany([{ _id: '1', g: 1, v: 0 }, { _id: '2', g: 1, v: 1 }, { _id: '3', g: 2, v: 1 }]);
+        expect(await items.updateMany({ g: 1 }, { $set: { v: 1 } })).toEqual({ matchedCount: 2, modifiedCount: 1 });
+        expect(await items.updateOne({ g: 1 }, { $set: { v: 1 } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.updateOne({ g: 9 }, { $set: { v: 1 } })).toEqual({ matchedCount: 0, modifiedCount: 0 });
+        expect(await items.updateMany({}, { $inc: { v: 1 } })).toEqual({ matchedCount: 3, modifiedCount: 3 });
+        expect(sortedIds(await items.find({ v: 2 }))).toEqual(['1', '2', '3']);
+      });
+
+      it('ignores $setOnInsert on a match and applies it on an upsert, seeded from the filter equalities', async () => {
+        const items = (await fresh()).collection('items');
+        const filter = { name: 'n1', 'meta.kind': 'x', score: { $gt: 5 }, $and: [{ zone: { $eq: 'z1' } }] };
+        const first = await items.updateOne(filter, { $set: { v: 1 }, $setOnInsert: { created: true } }, { upsert: true });
+        expect(first.matchedCount).toBe(0);
+        expect(first.upsertedId).toMatch(UUID);
+        const inserted = await items.findOne({ _id: first.upsertedId as string });
+        expect(inserted).toEqual({ _id: first.upsertedId, name: 'n1', meta: { kind: 'x' }, zone: 'z1', v: 1, created: true });
+        await items.updateOne({ _id: first.upsertedId as string }, { $set: { score: 6 } });
+        const second = await items.updateOne(filter, { $set: { v: 2 }, $setOnInsert: { created: false } }, { upsert: true });
+        expect(second).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(await items.findOne({ name: 'n1' }, { projection: { v: 1, created: 1, _id: 0 } })).toEqual({ v: 2, created: true });
+        const pinned = await items.updateOne({ _id: 'given' }, { $inc: { n: 1 } }, { upsert: true });
+        expect(pinned.upsertedId).toBe('given');
+        expect(await items.findOne({ _id: 'given' })).toEqual({ _id: 'given', n: 1 });
+      });
+
+      it('refuses malformed updates with BAD_REQUEST and changes nothing', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertOne({ _id: 'u', n: 1, s: 'text' });
+        await expect(items.updateOne({ _id: 'u' }, { $nope: { n: 2 } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+        await expect(items.updateOne({ _id: 'u' }, { n: 2 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+        await expect(items.updateOne({ _id: 'u' }, { $inc: { s: 1 } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+        await expect(items.updateOne({ _id: 'u' }, { $set: { _id: 'other' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+        expect(await items.find({})).toEqual([{ _id: 'u', n: 1, s: 'text' }]);
+      });
+    });
+
+    describe('findOneAndUpdate', () => {
+      it('returns the document before or after, picks by sort, projects, and returns null without a match', async () => {
+        const jobs = (await fresh()).collection('jobs');
+        await jobs.insertMany([
+          { _id: 'j1', state: 'ready', priority: 2 },
+          { _id: 'j2', state: 'ready', priority: 1 },
+          { _id: 'j3', state: 'done', priority: 0 },
+        ]);
+        const before = await jobs.findOneAndUpdate({ state: 'ready' }, { $set: { state: 'running' } }, { sort: { priority: 1 } });
+        expect(before).toEqual({ _id: 'j2', state: 'ready', priority: 1 });
+        const after = await jobs.findOneAndUpdate(
+          { state: 'ready' },
+          { $set: { state: 'running' } },
+          { sort: { priority: 1 }, returnDocument: 'after', projection: { state: 1 } },
+        );
+        expect(after).toEqual({ _id: 'j1', state: 'running' });
+        expect(await jobs.findOneAndUpdate({ state: 'ready' }, { $set: { state: 'running' } })).toBeNull();
+        expect(await jobs.countDocuments({ state: 'running' })).toBe(2);
+      });
+
+      it('upserts, returning the new document after and null before', async () => {
+        const items = (await fresh()).collection('items');
+        const after = await items.findOneAndUpdate({ key: 'k1' }, { $inc: { n: 1 } }, { upsert: true, returnDocument: 'after' });
+        expect(after).toEqual({ _id: expect.stringMatching(UUID), key: 'k1', n: 1 });
+        expect(await items.findOneAndUpdate({ key: 'k2' }, { $inc: { n: 1 } }, { upsert: true })).toBeNull();
+        expect(await items.countDocuments({})).toBe(2);
+        expect((await items.findOne({ key: 'k2' }))?._id).toMatch(UUID);
+      });
+
+      it('is atomic: 50 concurrent increments give 50, each sees a distinct value', async () => {
+        const counters = (await fresh()).collection('counters');
+        await counters.insertOne({ _id: 'c', n: 0 });
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () => counters.findOneAndUpdate({ _id: 'c' }, { $inc: { n: 1 } }, { returnDocument: 'after' })),
+        );
+        expect((await counters.findOne({ _id: 'c' }))?.n).toBe(50);
+        expect(new Set(results.map((r) => r?.n)).size).toBe(50);
+      });
+
+      it('hands each queued job to exactly one of many concurrent claimers', async () => {
+        const jobs = (await fresh()).collection('jobs');
+        await jobs.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: `job-${i}`, state: 'ready' })));
+        const claims = await Promise.all(
+          Array.from({ length: 40 }, (_, worker) =>
+            jobs.findOneAndUpdate({ state: 'ready' }, { $set: { state: 'taken', worker } }, { returnDocument: 'after' }),
+          ),
+        );
+        const taken = claims.filter((c): c is Doc => c !== null);
+        expect(taken).toHaveLength(20);
+        expect(new Set(taken.map((c) => c._id)).size).toBe(20);
+        expect(await jobs.countDocuments({ state: 'ready' })).toBe(0);
+      });
+    });
+
+    describe('indexes', () => {
+      it('creates, names and lists indexes; creating them again changes nothing', async () => {
+        const store = await fresh();
+        const items = store.collection('items');
+        const specs: IndexSpec[] = [
+          { keys: { email: 1 }, unique: true },
+          { keys: { group: 1, n: -1 } },
+          { name: 'custom', keys: { x: 1 }, unique: true, sparse: true },
+        ];
+        await items.createIndexes(specs);
+        await items.createIndexes(specs);
+        const listed = (await items.listIndexes()).sort((a, b) => a.name.localeCompare(b.name));
+        expect(listed).toEqual([
+          { name: 'custom', keys: { x: 1 }, unique: true, sparse: true },
+          { name: 'email_1', keys: { email: 1 }, unique: true, sparse: false },
+          { name: 'group_1_n_-1', keys: { group: 1, n: -1 }, unique: false, sparse: false },
+        ]);
+        expect(await store.collection('untouched').listIndexes()).toEqual([]);
+      });
+
+      it('lists collections that hold documents or indexes', async () => {
+        const store = await fresh();
+        await store.collection('alpha').insertOne({ a: 1 });
+        await store.collection('beta').createIndexes([{ keys: { b: 1 } }]);
+        store.collection('gamma');
+        const names = await store.listCollections();
+        expect(names).toEqual(expect.arrayContaining(['alpha', 'beta']));
+        expect(names).not.toContain('gamma');
+      });
+
+      it('refuses a duplicate key on insert, update, upsert, replace and findOneAndUpdate, writing nothing', async () => {
+        const users = (await fresh()).collection('users');
+        await users.createIndexes([{ keys: { email: 1 }, unique: true }]);
+        await users.insertMany([
+          { _id: 'u1', email: 'a@example.com', name: 'A' },
+          { _id: 'u2', email: 'b@example.com', name: 'B' },
+        ]);
+        const duplicate = { code: 'STORE_DUPLICATE_KEY', status: 409, details: { index: 'email_1', key: { email: 'a@example.com' } } };
+        await expect(users.insertOne({ email: 'a@example.com', name: 'C' })).rejects.toMatchObject(duplicate);
+        await expect(users.updateOne({ _id: 'u2' }, { $set: { email: 'a@example.com', name: 'changed' } })).rejects.toMatchObject(duplicate);
+        await expect(users.updateOne({ name: 'Z' }, { $set: { email: 'a@example.com' } }, { upsert: true })).rejects.toMatchObject(duplicate);
+        await expect(users.replaceOne({ _id: 'u2' }, { email: 'a@example.com', name: 'R' })).rejects.toMatchObject(duplicate);
+        await expect(
+          users.findOneAndUpdate({ _id: 'u2' }, { $set: { email: 'a@example.com', name: 'F' } }, { returnDocument: 'after' }),
+        ).rejects.toMatchObject(duplicate);
+        expect(await users.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'u1', email: 'a@example.com', name: 'A' },
+          { _id: 'u2', email: 'b@example.com', name: 'B' },
+        ]);
+        // The refused writes left no index entry behind: the old key is still taken, the new one free.
+        await expect(users.insertOne({ email: 'b@example.com' })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+        await users.updateOne({ _id: 'u2' }, { $set: { email: 'c@example.com' } });
+        await users.insertOne({ _id: 'u3', email: 'b@example.com' });
+        expect(await users.countDocuments({})).toBe(3);
+      });
+
+      it('enforces compound, multikey, sparse and non-sparse unique indexes', async () => {
+        const store = await fresh();
+        const pairs = store.collection('pairs');
+        await pairs.createIndexes([{ keys: { a: 1, b: 1 }, unique: true }]);
+        await pairs.insertMany([{ a: 1, b: 1 }, { a: 1, b: 2 }, { a: 2, b: 1 }]);
+        await expect(pairs.insertOne({ a: 1, b: 1 })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY', details: { key: { a: 1, b: 1 } } });
+
+        const tagged = store.collection('tagged');
+        await tagged.createIndexes([{ keys: { tags: 1 }, unique: true }]);
+        await tagged.insertOne({ tags: ['a', 'b'] });
+        await tagged.insertOne({ tags: ['c', 'c'] });
+        await expect(tagged.insertOne({ tags: ['d', 'b'] })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY', details: { key: { tags: 'b' } } });
+
+        const sparse = store.collection('sparse');
+        await sparse.createIndexes([{ keys: { code: 1 }, unique: true, sparse: true }]);
+        await sparse.insertMany([{ name: 'x' }, { name: 'y' }, { code: 'k1' }]);
+        await expect(sparse.insertOne({ code: 'k1' })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+
+        const dense = store.collection('dense');
+        await dense.createIndexes([{ keys: { code: 1 }, unique: true }]);
+        await dense.insertOne({ name: 'x' });
+        await expect(dense.insertOne({ name: 'y' })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY', details: { key: { code: null } } });
+      });
+
+      it('refuses a unique index over existing duplicates and does not create it', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertMany([{ k: 1 }, { k: 2 }, { k: 1 }]);
+        await expect(items.createIndexes([{ keys: { k: 1 }, unique: true }])).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+        expect(await items.listIndexes()).toEqual([]);
+        await items.insertOne({ k: 2 });
+        expect(await items.countDocuments({ k: 2 })).toBe(2);
+      });
+
+      it('gives the same results with indexes as without', async () => {
+        const store = await fresh();
+        const indexed = store.collection('indexed');
+        const plain = store.collection('plain');
+        await indexed.createIndexes([
+          { keys: { n: 1 } },
+          { keys: { s: 1 } },
+          { keys: { tags: 1 } },
+          { keys: { grp: 1, n: -1 } },
+          { keys: { at: -1 } },
+          { keys: { 'nested.k': 1 } },
+          { keys: { flag: 1, s: -1 } },
+        ]);
+        const random = sequence(42);
+        const words = ['alpha', 'beta', 'Gamma', 'delta', 'é-accent', 'zeta', ''];
+        const long = 'L'.repeat(1500);
+        const docs = Array.from({ length: 300 }, (_, i) => {
+          const doc: Record<string, unknown> = { _id: `d${String(i).padStart(3, '0')}` };
+          if (random() < 0.9) doc.n = Math.floor(random() * 40) - 5;
+          if (random() < 0.1) doc.n = random() < 0.5 ? null : 2.5;
+          doc.s = random() < 0.05 ? `${long}${Math.floor(random() * 3)}` : (words[Math.floor(random() * words.length)] as string);
+          if (random() < 0.7) doc.tags = words.filter(() => random() < 0.3);
+          doc.grp = `g${Math.floor(random() * 4)}`;
+          doc.at = new Date(Date.UTC(2026, 0, 1 + Math.floor(random() * 30)));
+          if (random() < 0.8) doc.nested = { k: Math.floor(random() * 10) };
+          doc.flag = random() < 0.5;
+          return doc;
+        });
+        await indexed.insertMany(docs);
+        await plain.insertMany(docs);
+        const queries: [Record<string, unknown>, { sort?: Record<string, 1 | -1>; skip?: number; limit?: number }][] = [
+          [{ n: 7 }, {}],
+          [{ n: { $in: [1, 2, 3, null] } }, {}],
+          [{ n: { $gte: 10, $lt: 20 } }, { sort: { n: 1, _id: 1 } }],
+          [{ n: { $gt: 30 } }, { sort: { n: -1, _id: 1 }, limit: 5 }],
+          [{ n: null }, {}],
+          [{ s: 'beta' }, { sort: { _id: -1 } }],
+          [{ s: { $gt: 'b', $lte: 'delta' } }, { sort: { s: 1, _id: 1 } }],
+          [{ s: `${long}1` }, {}],
+          [{ s: { $gte: long } }, { sort: { s: -1, _id: 1 } }],
+          [{ tags: 'zeta' }, { sort: { n: 1, _id: 1 } }],
+          [{ tags: { $in: ['alpha', 'beta'] } }, {}],
+          [{ grp: 'g1' }, { sort: { n: -1, _id: 1 }, skip: 3, limit: 7 }],
+          [{ grp: 'g2', n: { $lt: 10 } }, { sort: { n: -1, _id: 1 } }],
+          [{ grp: { $in: ['g0', 'g3'] } }, { sort: { grp: 1, n: -1, _id: 1 }, limit: 20 }],
+          [{}, { sort: { at: -1, _id: 1 }, skip: 10, limit: 10 }],
+          [{ at: { $gte: new Date(Date.UTC(2026, 0, 10)) } }, { sort: { at: 1, _id: 1 } }],
+          [{ 'nested.k': { $lte: 3 } }, { sort: { 'nested.k': -1, _id: 1 } }],
+          [{ flag: true }, { sort: { s: -1, _id: 1 }, limit: 15 }],
+          [{ flag: false, s: { $ne: 'beta' } }, { sort: { s: 1, _id: 1 } }],
+          [{ $and: [{ n: { $gte: 0 } }, { n: { $lte: 5 } }], grp: 'g0' }, { sort: { _id: 1 } }],
+          [{ $or: [{ n: 1 }, { s: 'zeta' }] }, { sort: { _id: 1 } }],
+          [{ n: { $gt: 5 }, tags: { $size: 2 } }, { sort: { n: 1, _id: 1 } }],
+          [{}, { sort: { n: 1, _id: 1 }, limit: 40 }],
+          [{}, { sort: { s: 1, _id: 1 }, skip: 250 }],
+          [{ n: 3, s: 'nothing-like-this' }, {}],
+        ];
+        for (const [filter, options] of queries) {
+          const fromIndex = await indexed.find(filter, options);
+          const fromScan = await plain.find(filter, options);
+          const sorted = options.sort !== undefined;
+          expect({ filter, options, ids: sorted ? ids(fromIndex) : sortedIds(fromIndex) }).toEqual({
+            filter,
+            options,
+            ids: sorted ? ids(fromScan) : sortedIds(fromScan),
+          });
+          expect(await indexed.countDocuments(filter)).toBe(await plain.countDocuments(filter));
+        }
+        // Updates keep the indexes in step.
+        await indexed.updateMany({ grp: 'g1' }, { $inc: { n: 100 }, $push: { tags: 'new' } });
+        await plain.updateMany({ grp: 'g1' }, { $inc: { n: 100 }, $push: { tags: 'new' } });
+        await indexed.deleteMany({ grp: 'g2' });
+        await plain.deleteMany({ grp: 'g2' });
+        for (const [filter, options] of [
+          [{ n: { $gt: 90 } }, { sort: { n: 1, _id: 1 } }],
+          [{ tags: 'new' }, { sort: { _id: 1 } }],
+          [{ grp: 'g2' }, {}],
+          [{}, { sort: { grp: 1, n: -1, _id: 1 } }],
+        ] as const) {
+          expect(ids(await indexed.find(filter, options))).toEqual(ids(await plain.find(filter, options)));
+        }
+      });
+    });
+
+    describe('persistence', () => {
+      it('keeps documents, collections and indexes across a reopen', async () => {
+        const store = await fresh();
+        const users = store.collection('users');
+        await users.createIndexes([{ keys: { email: 1 }, unique: true }, { keys: { age: -1 } }]);
+        await users.insertMany([
+          { _id: 'u1', email: 'a@example.com', age: 30 },
+          { _id: 'u2', email: 'b@example.com', age: 40 },
+        ]);
+        await users.updateOne({ _id: 'u1' }, { $set: { age: 31 } });
+        const again = await reopen(store);
+        const reopened = again.collection('users');
+        expect(await again.listCollections()).toContain('users');
+        expect((await reopened.listIndexes()).map((i) => i.name).sort()).toEqual(['age_-1', 'email_1']);
+        expect(await reopened.find({}, { sort: { age: -1 } })).toEqual([
+          { _id: 'u2', email: 'b@example.com', age: 40 },
+          { _id: 'u1', email: 'a@example.com', age: 31 },
+        ]);
+        await expect(reopened.insertOne({ email: 'a@example.com' })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+        expect(await reopened.countDocuments({ age: { $gt: 30 } })).toBe(2);
+      });
+    });
+  });
+}

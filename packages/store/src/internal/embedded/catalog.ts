@@ -1,0 +1,44 @@
+/**
+ * The catalog: which collections and indexes a store holds. It lives in the `meta` database and is
+ * read and written inside the same LMDB transactions as the data, so a reader's snapshot always
+ * pairs the catalog with the entries it describes.
+ */
+
+/** One field of an index, in key order. */
+export interface IndexField {
+  path: string;
+  direction: 1 | -1;
+}
+
+/** A secondary index as stored in the catalog. */
+export interface IndexDef {
+  name: string;
+  /** Key prefix number of the index's entries in the `idx` database. */
+  no: number;
+  fields: IndexField[];
+  unique: boolean;
+  sparse: boolean;
+  /** Set once any document produced more than one entry (an array value), as MongoDB does. */
+  multikey: boolean;
+}
+
+export interface CollectionDef {
+  name: string;
+  /** Key prefix number of the collection's documents in the `docs` database. */
+  no: number;
+  indexes: IndexDef[];
+  /** Number of documents, kept in step with every write. */
+  count: number;
+}
+
+export interface Catalog {
+  version: 1;
+  nextNo: number;
+  collections: Record<string, CollectionDef>;
+}
+
+export const CATALOG_KEY = 'catalog';
+
+export function emptyCatalog(): Catalog {
+  return { version: 1, nextNo: 1, collections: {} };
+}

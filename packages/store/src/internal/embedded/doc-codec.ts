@@ -1,0 +1,120 @@
+/**
+ * Document encoding for the embedded store: JSON text, with the values JSON cannot carry (dates,
+ * regular expressions, binary, non-finite numbers) tagged and listed by path so decoding revives
+ * them without walking the whole document.
+ *
+ * Encoding and cloning happen in this module's own JavaScript realm on purpose: under jest the
+ * test's objects live in a VM context, and a codec loaded elsewhere (lmdb's msgpack) would not
+ * recognise their Dates. Functions and symbols are dropped, `undefined` object members are
+ * dropped and `undefined` array elements become null, as the MongoDB driver stores them.
+ */
+import type { Doc } from '../../types';
+import { isBinary, isDate, isRegExp } from './values';
+
+type Path = (string | number)[];
+type Tagged =
+  | { t: 'date'; v: number | null }
+  | { t: 're'; s: string; f: string }
+  | { t: 'bin'; v: string }
+  | { t: 'num'; v: 'NaN' | 'Infinity' | '-Infinity' };
+
+const PLAIN = 'J';
+const WITH_SPECIALS = 'T';
+
+function special(value: unknown): Tagged | undefined {
+  if (isDate(value)) {
+    const time = value.getTime();
+    return { t: 'date', v: Number.isNaN(time) ? null : time };
+  }
+  if (isRegExp(value)) return { t: 're', s: value.source, f: value.flags };
+  if (isBinary(value)) return { t: 'bin', v: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') };
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    return { t: 'num', v: Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity' };
+  }
+  return undefined;
+}
+
+function revive(tag: Tagged): unknown {
+  switch (tag.t) {
+    case 'date':
+      return new Date(tag.v ?? Number.NaN);
+    case 're':
+      return new RegExp(tag.s, tag.f);
+    case 'bin':
+      return Buffer.from(tag.v, 'base64');
+    case 'num':
+      return Number(tag.v);
+  }
+}
+
+/** A JSON-safe copy of `value` with specials replaced by tags; their paths go to `paths`. */
+function toJsonSafe(value: unknown, path: Path, paths: Path[]): unknown {
+  const tag = special(value);
+  if (tag) {
+    paths.push(path);
+    return tag;
+  }
+  if (Array.isArray(value)) return value.map((v, i) => toJsonSafe(v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v, [...path, i], paths));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      out[k] = toJsonSafe(v, [...path, k], paths);
+    }
+    return out;
+  }
+  if (typeof value === 'bigint') return Number(value);
+  return value;
+}
+
+function hasSpecials(value: unknown): boolean {
+  if (special(value)) return true;
+  if (Array.isArray(value)) return value.some(hasSpecials);
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) if (hasSpecials(v)) return true;
+  }
+  return typeof value === 'bigint';
+}
+
+/** Encodes a document for storage. */
+export function encodeDoc(doc: Doc): string {
+  if (!hasSpecials(doc)) return PLAIN + JSON.stringify(doc);
+  const paths: Path[] = [];
+  const safe = toJsonSafe(doc, [], paths);
+  return WITH_SPECIALS + JSON.stringify([paths, safe]);
+}
+
+/** Decodes a stored document into fresh objects of this realm. */
+export function decodeDoc(text: string): Doc {
+  if (text.startsWith(PLAIN)) return JSON.parse(text.slice(1)) as Doc;
+  const [paths, doc] = JSON.parse(text.slice(1)) as [Path[], Doc];
+  for (const path of paths) {
+    let parent: Record<string | number, unknown> = doc;
+    for (let i = 0; i < path.length - 1; i++) parent = parent[path[i] as string | number] as Record<string | number, unknown>;
+    const last = path[path.length - 1] as string | number;
+    parent[last] = revive(parent[last] as Tagged);
+  }
+  return doc;
+}
+
+/**
+ * A deep copy made of this realm's objects, normalised as storage would (functions, symbols and
+ * undefined members dropped).
+ */
+export function cloneValue<T>(value: T): T {
+  if (isDate(value)) return new Date(value.getTime()) as T;
+  if (isRegExp(value)) return new RegExp(value.source, value.flags) as T;
+  if (isBinary(value)) return Buffer.from(value) as unknown as T;
+  if (Array.isArray(value)) {
+    return value.map((v: unknown) => (v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : cloneValue(v))) as T;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      out[k] = cloneValue(v);
+    }
+    return out as T;
+  }
+  return value;
+}

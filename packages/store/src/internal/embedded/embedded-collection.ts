@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto';
+import { isEqual } from 'mingo/util';
+import type {
+  Collection,
+  Doc,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexSpec,
+  Update,
+  UpdateResult,
+} from '../../types';
+import { badRequest } from '../errors';
+import { isIdIndex, normalizeIndexSpec } from '../index-spec';
+import type { EmbeddedEngine } from './engine';
+import { MAX_ID_BYTES } from './key-codec';
+import { cloneValue } from './doc-codec';
+import {
+  applyUpdate,
+  projectDocs,
+  seedFromFilter,
+  validateReplacement,
+  validateUpdate,
+} from './mongo-semantics';
+import { runQuery } from './query-exec';
+import { isPlainObject } from './values';
+import { keysOf } from './write-txn';
+
+type NewDoc = Omit<Doc, '_id'> & { _id?: string };
+
+function checkId(id: unknown): string {
+  if (typeof id !== 'string') throw badRequest(`_id must be a string; got ${typeof id}`);
+  if (id === '') throw badRequest('_id must not be empty');
+  if (Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) throw badRequest(`_id must be at most ${MAX_ID_BYTES} bytes of UTF-8`);
+  return id;
+}
+
+function copy<T>(value: T): T {
+  return cloneValue(value);
+}
+
+/** A private copy of a document to insert, with its `_id` (generated when absent). */
+function prepareNew(doc: NewDoc): Doc {
+  if (!isPlainObject(doc)) throw badRequest('A document must be an object');
+  const out = copy(doc) as Record<string, unknown>;
+  const id = out._id === undefined ? randomUUID() : checkId(out._id);
+  // `_id` first, as MongoDB stores it.
+  const { _id: _ignored, ...rest } = out;
+  return { _id: id, ...rest };
+}
+
+function filterId(filter: Filter): string | undefined {
+  const id = filter._id;
+  if (typeof id === 'string') return id;
+  if (isPlainObject(id) && typeof id.$eq === 'string') return id.$eq;
+  return undefined;
+}
+
+function withId(id: string, doc: Record<string, unknown>): Doc {
+  const { _id: _ignored, ...rest } = doc;
+  return { _id: id, ...rest };
+}
+
+/** One collection of an embedded store. */
+export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): Collection<Doc> {
+  const findMany = (filter: Filter, options: FindOptions = {}): Promise<Doc[]> =>
+    engine.read((dbs, catalog) => projectDocs(runQuery(dbs, catalog.collections[name], filter, options), options.projection));
+
+  const collection: Collection<Doc> = {
+    name,
+
+    async insertOne(doc) {
+      const prepared = prepareNew(doc);
+      await engine.write((txn) => txn.insert(txn.ensureCollection(name), prepared));
+      return copy(prepared);
+    },
+
+    async insertMany(docs) {
+      if (!Array.isArray(docs)) throw badRequest('insertMany needs an array of documents');
+      const prepared = docs.map(prepareNew);
+      if (prepared.length === 0) return [];
+      await engine.write((txn) => {
+        const target = txn.ensureCollection(name);
+        for (const doc of prepared) txn.insert(target, doc);
+      });
+      return copy(prepared);
+    },
+
+    find: (filter, options) => findMany(filter ?? {}, options),
+
+    async findOne(filter, options = {}) {
+      const [doc] = await findMany(filter ?? {}, { ...options, limit: 1 });
+      return doc ?? null;
+    },
+
+    countDocuments(filter = {}) {
+      return engine.read((dbs, catalog) => {
+        const target = catalog.collections[name];
+        if (!target) return 0;
+        if (isPlainObject(filter) && Object.keys(filter).length === 0) return target.count;
+        return runQuery(dbs, target, filter).length;
+      });
+    },
+
+    async updateOne(filter, update, options = {}) {
+      validateUpdate(update);
+      return engine.write((txn): UpdateResult => {
+        const target = txn.collection(name);
+        const [before] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
+        if (target && before) {
+          const after = copy(before);
+          if (!applyUpdate(after, update, filter, false)) return { matchedCount: 1, modifiedCount: 0 };
+          txn.replace(target, before, withId(before._id, after));
+          return { matchedCount: 1, modifiedCount: 1 };
+        }
+        if (!options.upsert) return { matchedCount: 0, modifiedCount: 0 };
+        const inserted = upsertDoc(filter, update);
+        txn.insert(txn.ensureCollection(name), inserted);
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
+      });
+    },
+
+    async updateMany(filter, update) {
+      validateUpdate(update);
+      return engine.write((txn): UpdateResult => {
+        const target = txn.collection(name);
+        if (!target) return { matchedCount: 0, modifiedCount: 0 };
+        const matched = runQuery(txn.dbs, target, filter);
+        let modifiedCount = 0;
+        for (const before of matched) {
+          const after = copy(before);
+          if (!applyUpdate(after, update, filter, false)) continue;
+          txn.replace(target, before, withId(before._id, after));
+          modifiedCount++;
+        }
+        return { matchedCount: matched.length, modifiedCount };
+      });
+    },
+
+    async replaceOne(filter, doc, options = {}) {
+      validateReplacement(doc);
+      const replacement = copy(doc) as Record<string, unknown>;
+      if (replacement._id !== undefined) checkId(replacement._id);
+      return engine.write((txn): UpdateResult => {
+        const target = txn.collection(name);
+        const [before] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
+        if (target && before) {
+          if (replacement._id !== undefined && replacement._id !== before._id) {
+            throw badRequest(`A replacement must not change _id "${before._id}"`);
+          }
+          const after = withId(before._id, replacement);
+          if (isEqual(before, after)) return { matchedCount: 1, modifiedCount: 0 };
+          txn.replace(target, before, after);
+          return { matchedCount: 1, modifiedCount: 1 };
+        }
+        if (!options.upsert) return { matchedCount: 0, modifiedCount: 0 };
+        const id = (replacement._id as string | undefined) ?? filterId(filter) ?? randomUUID();
+        const inserted = withId(checkId(id), replacement);
+        txn.insert(txn.ensureCollection(name), inserted);
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
+      });
+    },
+
+    async findOneAndUpdate(filter, update, options: FindOneAndUpdateOptions = {}) {
+      validateUpdate(update);
+      const result = await engine.write((txn): Doc | null => {
+        const target = txn.collection(name);
+        const sort = options.sort;
+        const [before] = target ? runQuery(txn.dbs, target, filter, sort ? { sort, limit: 1 } : { limit: 1 }) : [];
+        if (target && before) {
+          const after = withId(before._id, copy(before));
+          if (applyUpdate(after, update, filter, false)) txn.replace(target, before, after);
+          return options.returnDocument === 'after' ? after : before;
+        }
+        if (!options.upsert) return null;
+        const inserted = upsertDoc(filter, update);
+        txn.insert(txn.ensureCollection(name), inserted);
+        return options.returnDocument === 'after' ? copy(inserted) : null;
+      });
+      if (!result) return null;
+      const [projected] = projectDocs([result], options.projection);
+      return projected ?? null;
+    },
+
+    async findOneAndDelete(filter) {
+      return engine.write((txn): Doc | null => {
+        const target = txn.collection(name);
+        const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
+        if (!target || !doc) return null;
+        txn.remove(target, doc);
+        return doc;
+      });
+    },
+
+    async deleteOne(filter) {
+      return engine.write((txn) => {
+        const target = txn.collection(name);
+        const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
+        if (!target || !doc) return 0;
+        txn.remove(target, doc);
+        return 1;
+      });
+    },
+
+    async deleteMany(filter) {
+      return engine.write((txn) => {
+        const target = txn.collection(name);
+        if (!target) return 0;
+        const docs = runQuery(txn.dbs, target, filter);
+        for (const doc of docs) txn.remove(target, doc);
+        return docs.length;
+      });
+    },
+
+    async createIndexes(specs: IndexSpec[]) {
+      if (!Array.isArray(specs)) throw badRequest('createIndexes needs an array of index specs');
+      const normalized = specs.map(normalizeIndexSpec).filter((spec) => !isIdIndex(spec));
+      if (normalized.length === 0) return;
+      await engine.write((txn) => {
+        const target = txn.ensureCollection(name);
+        for (const spec of normalized) txn.createIndex(target, spec);
+      });
+    },
+
+    listIndexes() {
+      return engine.read((_, catalog) =>
+        (catalog.collections[name]?.indexes ?? []).map((index) => ({
+          name: index.name,
+          keys: keysOf(index),
+          unique: index.unique,
+          sparse: index.sparse,
+        })),
+      );
+    },
+  };
+  return collection;
+}
+
+/** The document an upsert inserts: the filter's equality fields, then the update with `$setOnInsert`. */
+function upsertDoc(filter: Filter, update: Update): Doc {
+  const seeded = seedFromFilter(filter) as Record<string, unknown>;
+  const seededId = seeded._id;
+  delete seeded._id;
+  applyUpdate(seeded as Doc, update, filter, true);
+  const setId = seeded._id;
+  const id = setId !== undefined ? setId : seededId !== undefined ? seededId : randomUUID();
+  return withId(checkId(id), seeded);
+}

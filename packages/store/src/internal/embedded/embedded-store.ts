@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { AppError } from '@nap/contracts';
+import { open, type RootDatabase } from 'lmdb';
+import type { Collection, Doc, Filter, FindOptions, Store } from '../../types';
+import { badRequest, conflict } from '../errors';
+import { createEmbeddedCollection } from './embedded-collection';
+import { EmbeddedEngine } from './engine';
+import type { QueryStats } from './query-exec';
+
+/** Options of {@link createEmbeddedStore}. */
+export interface EmbeddedStoreOptions {
+  /** Directory of the database; created when missing. One open store per directory and process. */
+  path: string;
+}
+
+/** The embedded store, with a query-plan hook for tests and diagnostics. */
+export interface EmbeddedStore extends Store {
+  readonly kind: 'embedded';
+  /** Absolute path of the database directory. */
+  readonly path: string;
+  /**
+   * Runs a query like `find` and reports how: which plan and index it used and how many index
+   * keys and documents it read. For tests and diagnostics.
+   */
+  explain(collection: string, filter?: Filter, options?: FindOptions): Promise<QueryStats>;
+}
+
+const openPaths = new Set<string>();
+
+function validateCollectionName(name: string): void {
+  if (typeof name !== 'string' || name === '' || name.includes('\0') || name.includes('$') || name.startsWith('system.')) {
+    throw badRequest(`"${String(name)}" is not a valid collection name`);
+  }
+}
+
+/**
+ * Opens (creating if needed) an embedded store: MongoDB semantics over LMDB on local disk.
+ * Writes resolve once committed and flushed, so they survive a crash or `kill -9`.
+ *
+ * Throws `CONFLICT` when the directory is already open in this process (one store per path), and
+ * `STORE_UNAVAILABLE` when the database cannot be opened.
+ */
+export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore {
+  const path = resolvePath(options.path);
+  if (openPaths.has(path)) throw conflict(`The embedded store at "${path}" is already open in this process; share that store or close it first`);
+  let root: RootDatabase;
+  try {
+    mkdirSync(path, { recursive: true });
+    root = open({ path, maxDbs: 4 });
+  } catch (e) {
+    throw new AppError('STORE_UNAVAILABLE', `Cannot open the embedded store at "${path}": ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  openPaths.add(path);
+  const engine = new EmbeddedEngine(path, root, () => openPaths.delete(path));
+  const collections = new Map<string, Collection<Doc>>();
+  return {
+    kind: 'embedded',
+    path,
+    collection<T extends Doc = Doc>(name: string): Collection<T> {
+      validateCollectionName(name);
+      let collection = collections.get(name);
+      if (!collection) {
+        collection = createEmbeddedCollection(engine, name);
+        collections.set(name, collection);
+      }
+      return collection as unknown as Collection<T>;
+    },
+    listCollections: () => engine.listCollections(),
+    ping: () => engine.ping(),
+    close: () => engine.close(),
+    explain: (collection, filter, findOptions) => engine.explain(collection, filter, findOptions),
+  };
+}

@@ -1,0 +1,101 @@
+import { isAppError } from '@nap/contracts';
+import type { RootDatabase } from 'lmdb';
+import type { Filter, FindOptions } from '../../types';
+import { storeUnavailable } from '../errors';
+import { CATALOG_KEY, emptyCatalog, type Catalog } from './catalog';
+import { runQuery, type QueryStats, type StoreDbs } from './query-exec';
+import { WriteTxn, type WriteDbs } from './write-txn';
+
+/**
+ * The store's engine, shared by its collections: LMDB databases, the catalog, and the read and
+ * write paths with error translation.
+ */
+export class EmbeddedEngine {
+  private closed = false;
+  readonly dbs: WriteDbs;
+
+  constructor(
+    readonly path: string,
+    private readonly root: RootDatabase,
+    private readonly onClose: () => void,
+  ) {
+    this.dbs = {
+      meta: root.openDB<unknown, string>('meta', {}),
+      docs: root.openDB<string, Buffer>('docs', { keyEncoding: 'binary', encoding: 'string' }),
+      idx: root.openDB<Buffer, Buffer>('idx', { keyEncoding: 'binary', encoding: 'binary' }),
+    };
+  }
+
+  private catalog(): Catalog {
+    const stored = this.dbs.meta.get(CATALOG_KEY) as Catalog | undefined;
+    return stored ?? emptyCatalog();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw storeUnavailable(`The embedded store at "${this.path}" is closed`);
+  }
+
+  private translate(e: unknown): unknown {
+    if (isAppError(e)) return e;
+    if (this.closed) return storeUnavailable(`The embedded store at "${this.path}" is closed`, e);
+    if (e instanceof RangeError || e instanceof TypeError) return e;
+    return storeUnavailable(`The embedded store at "${this.path}" failed: ${e instanceof Error ? e.message : String(e)}`, e);
+  }
+
+  /** Runs `fn` against the current snapshot, synchronously. */
+  async read<R>(fn: (dbs: StoreDbs, catalog: Catalog) => R): Promise<R> {
+    this.assertOpen();
+    try {
+      return fn(this.dbs, this.catalog());
+    } catch (e) {
+      throw this.translate(e);
+    }
+  }
+
+  /**
+   * Runs `fn` in an abortable child transaction of the next write batch and resolves once that
+   * batch is committed and flushed to disk: an acknowledged write survives a crash. `fn` is
+   * synchronous, so nothing interleaves between its reads and writes; if it throws, its writes
+   * are rolled back.
+   */
+  async write<R>(fn: (txn: WriteTxn) => R): Promise<R> {
+    this.assertOpen();
+    let result: R;
+    try {
+      result = await this.root.childTransaction(() => {
+        const txn = new WriteTxn(this.dbs, this.catalog());
+        const out = fn(txn);
+        txn.finish();
+        return out;
+      });
+      await this.root.flushed;
+    } catch (e) {
+      throw this.translate(e);
+    }
+    return result;
+  }
+
+  async ping(): Promise<void> {
+    await this.read(() => undefined);
+  }
+
+  async listCollections(): Promise<string[]> {
+    return this.read((_, catalog) => Object.keys(catalog.collections).sort());
+  }
+
+  async explain(collection: string, filter?: Filter, options: FindOptions = {}): Promise<QueryStats> {
+    return this.read((dbs, catalog) => {
+      const stats: QueryStats = { plan: 'empty', sortedByIndex: false, keysExamined: 0, docsExamined: 0, returned: 0 };
+      runQuery(dbs, catalog.collections[collection], filter, options, stats);
+      return stats;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.onClose();
+    await this.root.close();
+  }
+}
+

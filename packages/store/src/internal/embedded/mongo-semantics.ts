@@ -1,0 +1,178 @@
+/**
+ * MongoDB query, update, projection and sort semantics for the embedded store, delegated to
+ * mingo. mingo errors (unknown operators, mixed projections, …) become `BAD_REQUEST`.
+ */
+import { Query, find as mingoFind } from 'mingo';
+import { update as mingoUpdate } from 'mingo/updater';
+import { MingoError, isEqual, setValue } from 'mingo/util';
+import type { Doc, Filter, Projection, SortSpec, Update } from '../../types';
+import { badRequest } from '../errors';
+import { cloneValue } from './doc-codec';
+import { isPlainObject, isRegExp } from './values';
+
+type AnyRecord = Record<string, unknown>;
+
+
+function translate(e: unknown, what: string): never {
+  if (e instanceof MingoError) throw badRequest(`${what}: ${e.message}`, e);
+  throw e;
+}
+
+/** A compiled filter. */
+export type Matcher = (doc: Doc) => boolean;
+
+export function compileFilter(filter: Filter | undefined): Matcher {
+  if (filter === undefined || filter === null) return () => true;
+  if (!isPlainObject(filter)) throw badRequest('A filter must be an object');
+  if (Object.keys(filter).length === 0) return () => true;
+  try {
+    const query = new Query(filter);
+    return (doc) => query.test(doc);
+  } catch (e) {
+    return translate(e, 'Invalid filter');
+  }
+}
+
+export function validateSort(sort: SortSpec | undefined): void {
+  if (sort === undefined) return;
+  if (!isPlainObject(sort)) throw badRequest('A sort must be an object of field → 1 or -1');
+  for (const [field, direction] of Object.entries(sort)) {
+    if (direction !== 1 && direction !== -1) throw badRequest(`Sort field "${field}" has direction ${String(direction)}; use 1 or -1`);
+  }
+}
+
+/** Stable sort with MongoDB ordering as mingo implements it. */
+export function sortDocs(docs: Doc[], sort: SortSpec | undefined): Doc[] {
+  if (sort === undefined || Object.keys(sort).length === 0 || docs.length < 2) return docs;
+  try {
+    return mingoFind(docs, {}).sort(sort).all() as Doc[];
+  } catch (e) {
+    return translate(e, 'Invalid sort');
+  }
+}
+
+export function projectDocs(docs: Doc[], projection: Projection | undefined): Doc[] {
+  if (projection === undefined || Object.keys(projection).length === 0 || docs.length === 0) return docs;
+  try {
+    return mingoFind(docs, {}, projection).all() as Doc[];
+  } catch (e) {
+    return translate(e, 'Invalid projection');
+  }
+}
+
+const KNOWN_UPDATE_OPERATORS = new Set([
+  '$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename', '$push', '$pull', '$pullAll', '$addToSet',
+  '$pop', '$currentDate', '$bit', '$setOnInsert',
+]);
+
+/** Throws `BAD_REQUEST` unless `update` is a non-empty document of update operators. */
+export function validateUpdate(update: Update): void {
+  if (!isPlainObject(update)) throw badRequest('An update must be an object of update operators such as $set');
+  const keys = Object.keys(update);
+  if (keys.length === 0) throw badRequest('An update must hold at least one update operator such as $set');
+  for (const key of keys) {
+    if (!KNOWN_UPDATE_OPERATORS.has(key)) {
+      throw badRequest(
+        key.startsWith('$')
+          ? `Unknown update operator "${key}"`
+          : `An update must hold only update operators; found the field "${key}" (use replaceOne to replace a document)`,
+      );
+    }
+    if (!isPlainObject(update[key])) throw badRequest(`Update operator "${key}" needs an object of field paths`);
+  }
+}
+
+/** Throws `BAD_REQUEST` for a replacement that holds update operators. */
+export function validateReplacement(doc: AnyRecord): void {
+  if (!isPlainObject(doc)) throw badRequest('A replacement document must be an object');
+  for (const key of Object.keys(doc)) {
+    if (key.startsWith('$')) throw badRequest(`A replacement document must not hold update operators; found "${key}"`);
+  }
+}
+
+/** The value at a dotted path when every step is a plain object; `undefined` otherwise. */
+function resolveThroughObjects(doc: AnyRecord, path: string): unknown {
+  let current: unknown = doc;
+  for (const segment of path.split('.')) {
+    if (!isPlainObject(current)) return undefined;
+    current = current[segment];
+  }
+  return current;
+}
+
+function checkOperandTypes(doc: Doc, modifier: AnyRecord): void {
+  const numeric = ['$inc', '$mul'];
+  const arrays = ['$push', '$addToSet', '$pull', '$pullAll', '$pop'];
+  for (const op of [...numeric, ...arrays]) {
+    const fields = modifier[op];
+    if (!isPlainObject(fields)) continue;
+    for (const [path, operand] of Object.entries(fields)) {
+      if (numeric.includes(op) && typeof operand !== 'number') {
+        throw badRequest(`${op} needs a number for "${path}"; got ${JSON.stringify(operand) ?? String(operand)}`);
+      }
+      const current = resolveThroughObjects(doc, path);
+      if (current === undefined || current === null) continue;
+      if (numeric.includes(op) && typeof current !== 'number') {
+        throw badRequest(`Cannot apply ${op} to the non-numeric field "${path}"`);
+      }
+      if (arrays.includes(op) && !Array.isArray(current)) {
+        throw badRequest(`Cannot apply ${op} to the non-array field "${path}"`);
+      }
+    }
+  }
+}
+
+/**
+ * Applies update operators to `doc` in place. `$setOnInsert` applies only when `inserting`.
+ * Returns true when the document changed.
+ */
+export function applyUpdate(doc: Doc, update: Update, filter: Filter, inserting: boolean): boolean {
+  const modifier: AnyRecord = { ...update };
+  const onInsert = modifier.$setOnInsert;
+  delete modifier.$setOnInsert;
+  if (inserting && isPlainObject(onInsert)) {
+    modifier.$set = { ...(isPlainObject(modifier.$set) ? modifier.$set : {}), ...onInsert };
+  }
+  if (Object.keys(modifier).length === 0) return false;
+  checkOperandTypes(doc, modifier);
+  try {
+    // The filter is passed as the condition so positional `$` paths resolve; an inserted document
+    // need not match the filter, so it gets none.
+    const changed = mingoUpdate(doc, modifier, undefined, inserting ? undefined : filter, { cloneMode: 'deep' });
+    return changed.length > 0;
+  } catch (e) {
+    return translate(e, 'Invalid update');
+  }
+}
+
+function seed(filter: AnyRecord, out: AnyRecord): void {
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const clause of value) if (isPlainObject(clause)) seed(clause, out);
+      continue;
+    }
+    if (key.startsWith('$')) continue;
+    if (isPlainObject(value)) {
+      const ops = Object.keys(value);
+      if (ops.length > 0 && ops.every((op) => op.startsWith('$'))) {
+        if ('$eq' in value) setValue(out, key, cloneValue(value.$eq));
+        continue;
+      }
+    }
+    if (isRegExp(value)) continue;
+    setValue(out, key, cloneValue(value));
+  }
+}
+
+/** The document an upsert starts from: the filter's equality fields, as MongoDB seeds it. */
+export function seedFromFilter(filter: Filter): Doc {
+  const out: AnyRecord = {};
+  if (isPlainObject(filter)) seed(filter, out);
+  return out as Doc;
+}
+
+/** Value equality for unique keys: MongoDB treats a missing field as null. */
+export function sameKeyValue(a: unknown, b: unknown): boolean {
+  if ((a === undefined || a === null) && (b === undefined || b === null)) return true;
+  return isEqual(a, b);
+}

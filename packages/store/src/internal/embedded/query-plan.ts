@@ -1,0 +1,417 @@
+/**
+ * Query planning for the embedded store: which key ranges to read for a filter and sort.
+ *
+ * Only the top-level conjunction of a filter (and `$and` clauses) is used for bounds: equality,
+ * `$eq`, `$in` of scalars and `$gt/$gte/$lt/$lte`. Every candidate a plan yields is still tested
+ * against the whole filter, so a plan only has to return a superset of the matches; the
+ * executor also keeps results in the order a full scan plus sort would give.
+ */
+import type { Filter, SortSpec } from '../../types';
+import type { CollectionDef, IndexDef } from './catalog';
+import { directed, encodeComponent, invert, maxStringBytes, numberPrefix, successor, type Component } from './key-codec';
+import { isDate, isPlainObject } from './values';
+
+type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
+
+/** One usable condition on a field path. */
+export type Predicate =
+  | { kind: 'points'; values: unknown[] }
+  | { kind: 'range'; op: RangeOp; value: unknown };
+
+const RANGE_OPS: readonly RangeOp[] = ['$gt', '$gte', '$lt', '$lte'];
+
+function isPointValue(value: unknown): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return !Number.isNaN(value);
+    case 'object':
+      return isDate(value) && !Number.isNaN(value.getTime());
+    default:
+      return false;
+  }
+}
+
+function isRangeValue(value: unknown): boolean {
+  return value !== null && isPointValue(value);
+}
+
+function addPredicate(out: Map<string, Predicate[]>, path: string, predicate: Predicate): void {
+  const list = out.get(path);
+  if (list) list.push(predicate);
+  else out.set(path, [predicate]);
+}
+
+function extractInto(filter: Record<string, unknown>, out: Map<string, Predicate[]>): void {
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and') {
+      if (Array.isArray(value)) for (const clause of value) if (isPlainObject(clause)) extractInto(clause, out);
+      continue;
+    }
+    if (key.startsWith('$')) continue;
+    if (isPlainObject(value)) {
+      const ops = Object.keys(value);
+      if (ops.length === 0 || !ops.every((op) => op.startsWith('$'))) continue;
+      for (const op of ops) {
+        const arg = value[op];
+        if (op === '$eq' && isPointValue(arg)) addPredicate(out, key, { kind: 'points', values: [arg] });
+        else if (op === '$in' && Array.isArray(arg) && arg.every(isPointValue)) addPredicate(out, key, { kind: 'points', values: arg });
+        else if ((RANGE_OPS as readonly string[]).includes(op) && isRangeValue(arg)) addPredicate(out, key, { kind: 'range', op: op as RangeOp, value: arg });
+      }
+      continue;
+    }
+    if (isPointValue(value)) addPredicate(out, key, { kind: 'points', values: [value] });
+  }
+}
+
+/** The usable conditions of a filter, by field path. */
+export function extractPredicates(filter: Filter | undefined): Map<string, Predicate[]> {
+  const out = new Map<string, Predicate[]>();
+  if (filter && isPlainObject(filter)) extractInto(filter, out);
+  return out;
+}
+
+/** A half-open key range `[start, end)` of the `idx` database. */
+export interface KeyRange {
+  start: Buffer;
+  end: Buffer;
+}
+
+interface Bound {
+  bytes: Buffer;
+  inclusive: boolean;
+}
+
+/** Bounds on one field, on ascending component encodings. */
+type FieldBounds =
+  | { kind: 'none' }
+  | { kind: 'empty' }
+  | { kind: 'points'; points: Component[] }
+  | { kind: 'range'; type: number; lo?: Bound; hi?: Bound };
+
+function pointsOf(values: unknown[], maxBytes: number): Component[] {
+  const byTag = new Map<string, Component>();
+  for (const value of values) {
+    const component = encodeComponent(value, maxBytes);
+    byTag.set(component.bytes.toString('latin1'), component);
+  }
+  return [...byTag.values()].sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+}
+
+function rangeOf(op: RangeOp, value: unknown, maxBytes: number): FieldBounds {
+  const component = encodeComponent(value, maxBytes);
+  // A value cut to a prefix stands for longer values too: keep its class in range.
+  const inclusive = op === '$gte' || op === '$lte' || !component.exact;
+  const bound = { bytes: component.bytes, inclusive };
+  const type = component.bytes[0] as number;
+  return op === '$gt' || op === '$gte' ? { kind: 'range', type, lo: bound } : { kind: 'range', type, hi: bound };
+}
+
+function inRange(point: Buffer, range: { type: number; lo?: Bound; hi?: Bound }): boolean {
+  if (point[0] !== range.type) return false;
+  if (range.lo) {
+    const c = Buffer.compare(point, range.lo.bytes);
+    if (c < 0 || (c === 0 && !range.lo.inclusive)) return false;
+  }
+  if (range.hi) {
+    const c = Buffer.compare(point, range.hi.bytes);
+    if (c > 0 || (c === 0 && !range.hi.inclusive)) return false;
+  }
+  return true;
+}
+
+function tighter(a: Bound | undefined, b: Bound | undefined, pick: 1 | -1): Bound | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const c = Buffer.compare(a.bytes, b.bytes) * pick;
+  if (c > 0) return a;
+  if (c < 0) return b;
+  return { bytes: a.bytes, inclusive: a.inclusive && b.inclusive };
+}
+
+function intersect(a: FieldBounds, b: FieldBounds): FieldBounds {
+  if (a.kind === 'none') return b;
+  if (b.kind === 'none') return a;
+  if (a.kind === 'empty' || b.kind === 'empty') return { kind: 'empty' };
+  if (a.kind === 'points' && b.kind === 'points') {
+    const tags = new Set(b.points.map((p) => p.bytes.toString('latin1')));
+    const points = a.points.filter((p) => tags.has(p.bytes.toString('latin1')));
+    return points.length > 0 ? { kind: 'points', points } : { kind: 'empty' };
+  }
+  if (a.kind === 'points' || b.kind === 'points') {
+    const points = a.kind === 'points' ? a : (b as { kind: 'points'; points: Component[] });
+    const range = (a.kind === 'range' ? a : b) as { kind: 'range'; type: number; lo?: Bound; hi?: Bound };
+    const kept = points.points.filter((p) => inRange(p.bytes, range));
+    return kept.length > 0 ? { kind: 'points', points: kept } : { kind: 'empty' };
+  }
+  if (a.kind === 'range' && b.kind === 'range') {
+    if (a.type !== b.type) return { kind: 'empty' };
+    const lo = tighter(a.lo, b.lo, 1);
+    const hi = tighter(a.hi, b.hi, -1);
+    if (lo && hi) {
+      const c = Buffer.compare(lo.bytes, hi.bytes);
+      if (c > 0 || (c === 0 && !(lo.inclusive && hi.inclusive))) return { kind: 'empty' };
+    }
+    const out: FieldBounds = { kind: 'range', type: a.type };
+    if (lo) out.lo = lo;
+    if (hi) out.hi = hi;
+    return out;
+  }
+  return { kind: 'none' };
+}
+
+function boundsOf(predicate: Predicate, maxBytes: number): FieldBounds {
+  return predicate.kind === 'points'
+    ? predicate.values.length === 0
+      ? { kind: 'empty' }
+      : { kind: 'points', points: pointsOf(predicate.values, maxBytes) }
+    : rangeOf(predicate.op, predicate.value, maxBytes);
+}
+
+function fieldBounds(predicates: Predicate[] | undefined, index: IndexDef, maxBytes: number): FieldBounds {
+  if (!predicates) return { kind: 'none' };
+  // A sparse index lacks documents without the field, which null matches.
+  const usable = index.sparse
+    ? predicates.filter((p) => p.kind === 'range' || !p.values.some((v) => v === null))
+    : predicates;
+  if (usable.length === 0) return { kind: 'none' };
+  if (index.multikey) {
+    // Conditions on an array field may be met by different elements: use one of them only.
+    const chosen = usable.find((p) => p.kind === 'points') ?? (usable[0] as Predicate);
+    return boundsOf(chosen, maxBytes);
+  }
+  return usable.reduce<FieldBounds>((acc, p) => intersect(acc, boundsOf(p, maxBytes)), { kind: 'none' });
+}
+
+/** Where an index narrows a filter. */
+export interface IndexBounds {
+  ranges: KeyRange[];
+  /** Leading fields bound to one single value each. */
+  singlePointFields: number;
+  /** Fields with any bound. */
+  boundFields: number;
+  hasRange: boolean;
+  /** Higher is more selective. */
+  score: number;
+}
+
+const MAX_RANGES = 256;
+
+function rangeFor(prefix: Buffer, bounds: { type: number; lo?: Bound; hi?: Bound }, direction: 1 | -1): KeyRange {
+  const typeByte = (t: number): Buffer => Buffer.from([direction === 1 ? t : 0xff - t]);
+  let start: Buffer;
+  let end: Buffer;
+  if (direction === 1) {
+    start = bounds.lo ? (bounds.lo.inclusive ? bounds.lo.bytes : (successor(bounds.lo.bytes) as Buffer)) : typeByte(bounds.type);
+    end = bounds.hi ? (bounds.hi.inclusive ? (successor(bounds.hi.bytes) as Buffer) : bounds.hi.bytes) : typeByte(bounds.type + 1);
+  } else {
+    start = bounds.hi
+      ? bounds.hi.inclusive ? invert(bounds.hi.bytes) : (successor(invert(bounds.hi.bytes)) ?? typeByte(bounds.type - 1))
+      : typeByte(bounds.type);
+    end = bounds.lo
+      ? bounds.lo.inclusive ? (successor(invert(bounds.lo.bytes)) ?? typeByte(bounds.type - 1)) : invert(bounds.lo.bytes)
+      : typeByte(bounds.type - 1);
+  }
+  return { start: Buffer.concat([prefix, start]), end: Buffer.concat([prefix, end]) };
+}
+
+/** The whole key space of an index. */
+export function wholeIndex(index: IndexDef): KeyRange {
+  const start = numberPrefix(index.no);
+  return { start, end: successor(start) as Buffer };
+}
+
+/** The key ranges of `index` that hold every match of the predicates, or undefined if it does not help. */
+export function indexBounds(index: IndexDef, predicates: Map<string, Predicate[]>): IndexBounds | undefined {
+  const maxBytes = maxStringBytes(index.fields.length);
+  let prefixes = [numberPrefix(index.no)];
+  let singlePointFields = 0;
+  let stillSingle = true;
+  let boundFields = 0;
+  let ranges: KeyRange[] | undefined;
+  for (const field of index.fields) {
+    const bounds = fieldBounds(predicates.get(field.path), index, maxBytes);
+    if (bounds.kind === 'none') break;
+    if (bounds.kind === 'empty') {
+      return { ranges: [], singlePointFields, boundFields: boundFields + 1, hasRange: false, score: 1000 };
+    }
+    if (bounds.kind === 'points') {
+      if (prefixes.length * bounds.points.length > MAX_RANGES) break;
+      prefixes = prefixes.flatMap((prefix) => bounds.points.map((p) => Buffer.concat([prefix, directed(p.bytes, field.direction)])));
+      if (bounds.points.length === 1 && stillSingle) singlePointFields++;
+      else stillSingle = false;
+      boundFields++;
+      continue;
+    }
+    ranges = prefixes.map((prefix) => rangeFor(prefix, bounds, field.direction));
+    boundFields++;
+    break;
+  }
+  if (boundFields === 0) return undefined;
+  const hasRange = ranges !== undefined;
+  const finalRanges = (ranges ?? prefixes.map((prefix) => ({ start: prefix, end: successor(prefix) as Buffer }))).sort((a, b) =>
+    Buffer.compare(a.start, b.start),
+  );
+  const allPoints = !hasRange && boundFields === index.fields.length;
+  const score = (index.unique && allPoints && finalRanges.length === 1 ? 100 : 0) + boundFields * 4 - (hasRange ? 2 : 0) + singlePointFields;
+  return { ranges: finalRanges, singlePointFields, boundFields, hasRange, score };
+}
+
+/** How an index scan yields documents in sort order. */
+export interface IndexOrder {
+  reverse: boolean;
+  /** Leading key components that make up a group of equal sort values. */
+  groupComponents: number;
+  /** The sort has keys the index does not cover: each group is sorted by them. */
+  sortsWithinGroups: boolean;
+  /** No index field follows the group components, so a group is already in `_id` order. */
+  groupsEndKey: boolean;
+  /** Index of the first grouping component (the fields before it are bound to one value). */
+  firstGroupComponent: number;
+}
+
+/**
+ * How `index` yields the sort order when its first `constantFields` fields are bound to single
+ * values; undefined when it cannot.
+ */
+export function indexOrder(index: IndexDef, sort: [string, 1 | -1][], constantFields: number): IndexOrder | undefined {
+  if (index.multikey || index.sparse || sort.length === 0) return undefined;
+  const constant = new Set(index.fields.slice(0, constantFields).map((f) => f.path));
+  const rest = sort.filter(([field]) => !constant.has(field));
+  const first = rest[0];
+  const firstField = index.fields[constantFields];
+  if (!first || !firstField || firstField.path !== first[0]) return undefined;
+  const relative = first[1] * firstField.direction;
+  let covered = 1;
+  for (;;) {
+    const next = rest[covered];
+    const field = index.fields[constantFields + covered];
+    if (!next || !field || next[0] !== field.path || next[1] * field.direction !== relative) break;
+    covered++;
+  }
+  return {
+    reverse: relative === -1,
+    groupComponents: constantFields + covered,
+    sortsWithinGroups: rest.length > covered,
+    groupsEndKey: constantFields + covered === index.fields.length,
+    firstGroupComponent: constantFields,
+  };
+}
+
+/** Bounds on `_id`, which is the key of the `docs` database. */
+export interface IdBounds {
+  lo?: Bound;
+  hi?: Bound;
+  empty: boolean;
+}
+
+/** A plan for one query. */
+export type Plan =
+  | { kind: 'empty' }
+  | { kind: 'ids'; ids: string[] }
+  | { kind: 'primary'; reverse: boolean; ordered: boolean; bounds: IdBounds }
+  | { kind: 'index'; index: IndexDef; ranges: KeyRange[]; order?: IndexOrder };
+
+function idPoints(predicates: Predicate[] | undefined): string[] | undefined {
+  let ids: Set<string> | undefined;
+  for (const p of predicates ?? []) {
+    if (p.kind !== 'points') continue;
+    const strings = new Set(p.values.filter((v): v is string => typeof v === 'string'));
+    ids = ids ? new Set([...ids].filter((id) => strings.has(id))) : strings;
+  }
+  return ids ? [...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))) : undefined;
+}
+
+function idBounds(predicates: Predicate[] | undefined): IdBounds {
+  const out: IdBounds = { empty: false };
+  for (const p of predicates ?? []) {
+    if (p.kind !== 'range') continue;
+    if (typeof p.value !== 'string') return { empty: true };
+    const bound = { bytes: Buffer.from(p.value), inclusive: p.op === '$gte' || p.op === '$lte' };
+    if (p.op === '$gt' || p.op === '$gte') {
+      const lo = tighter(out.lo, bound, 1);
+      if (lo) out.lo = lo;
+    } else {
+      const hi = tighter(out.hi, bound, -1);
+      if (hi) out.hi = hi;
+    }
+  }
+  return out;
+}
+
+export interface PlanInput {
+  collection: CollectionDef;
+  filter: Filter | undefined;
+  sort: SortSpec | undefined;
+  skip: number;
+  limit: number;
+  /** Counts the keys of `ranges`, stopping at `cap`. */
+  countKeys(ranges: KeyRange[], cap: number): number;
+}
+
+/** Picks the plan for a query. */
+export function choosePlan(input: PlanInput): Plan {
+  const predicates = extractPredicates(input.filter);
+  const sort = Object.entries(input.sort ?? {}) as [string, 1 | -1][];
+  const ids = idPoints(predicates.get('_id'));
+  if (ids) return ids.length === 0 ? { kind: 'empty' } : { kind: 'ids', ids };
+  const primaryBounds = idBounds(predicates.get('_id'));
+  if (primaryBounds.empty) return { kind: 'empty' };
+  const idSort = sort[0]?.[0] === '_id' ? sort[0] : undefined;
+
+  const filterPlans: { index: IndexDef; bounds: IndexBounds }[] = [];
+  for (const index of input.collection.indexes) {
+    const bounds = indexBounds(index, predicates);
+    if (bounds) filterPlans.push({ index, bounds });
+  }
+  filterPlans.sort((a, b) => b.bounds.score - a.bounds.score || a.bounds.ranges.length - b.bounds.ranges.length);
+  const emptyPlan = filterPlans.find((p) => p.bounds.ranges.length === 0);
+  if (emptyPlan) return { kind: 'empty' };
+
+  const bestFilter = filterPlans[0];
+  if (sort.length === 0) {
+    if (bestFilter) return { kind: 'index', index: bestFilter.index, ranges: bestFilter.bounds.ranges };
+    return { kind: 'primary', reverse: false, ordered: false, bounds: primaryBounds };
+  }
+
+  // Candidates for reading in sort order: an index that also narrows the filter, else `_id`
+  // order, else any index that yields the order.
+  let sortPlan: Plan | undefined;
+  for (const { index, bounds } of filterPlans) {
+    if (bounds.ranges.length !== 1) continue;
+    const order = indexOrder(index, sort, bounds.singlePointFields);
+    if (order) {
+      if (index === bestFilter?.index) return { kind: 'index', index, ranges: bounds.ranges, order };
+      sortPlan = { kind: 'index', index, ranges: bounds.ranges, order };
+      break;
+    }
+  }
+  if (!sortPlan && idSort) {
+    sortPlan = { kind: 'primary', reverse: idSort[1] === -1, ordered: true, bounds: primaryBounds };
+  }
+  if (!sortPlan) {
+    for (const index of input.collection.indexes) {
+      const order = indexOrder(index, sort, 0);
+      if (order) {
+        sortPlan = { kind: 'index', index, ranges: [wholeIndex(index)], order };
+        break;
+      }
+    }
+  }
+  if (bestFilter && sortPlan) {
+    // Reading in sort order until the page is full costs about (skip + limit) × total / matches
+    // documents; reading the matches costs `matches`. The sort order wins when matches exceed
+    // √((skip + limit) × total), so count index keys only that far.
+    const filterPlan: Plan = { kind: 'index', index: bestFilter.index, ranges: bestFilter.bounds.ranges };
+    if (!Number.isFinite(input.limit)) return filterPlan;
+    const cap = Math.ceil(Math.sqrt((input.skip + input.limit) * Math.max(1, input.collection.count))) + 1;
+    const matches = input.countKeys(bestFilter.bounds.ranges, cap);
+    return matches >= cap ? sortPlan : filterPlan;
+  }
+  if (sortPlan) return sortPlan;
+  if (bestFilter) return { kind: 'index', index: bestFilter.index, ranges: bestFilter.bounds.ranges };
+  return { kind: 'primary', reverse: false, ordered: false, bounds: primaryBounds };
+}

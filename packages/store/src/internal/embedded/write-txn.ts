@@ -1,0 +1,172 @@
+/**
+ * Document and index writes inside one LMDB transaction. Every check (unique keys, `_id`
+ * clashes, parallel arrays) for a document runs before any of its keys is written, and the whole
+ * operation runs in an abortable child transaction, so a refused write leaves nothing behind.
+ */
+import type { Database } from 'lmdb';
+import type { Doc } from '../../types';
+import { conflict, duplicateKey } from '../errors';
+import { sameKeys, type NormalizedIndexSpec } from '../index-spec';
+import { CATALOG_KEY, type Catalog, type CollectionDef, type IndexDef } from './catalog';
+import { decodeDoc, encodeDoc } from './doc-codec';
+import { collectValues, indexEntries, type Entry } from './index-entries';
+import { numberPrefix, successor } from './key-codec';
+import { sameKeyValue } from './mongo-semantics';
+import { docKey, type StoreDbs } from './query-exec';
+
+const EMPTY = Buffer.alloc(0);
+
+/** The databases a write touches. */
+export interface WriteDbs extends StoreDbs {
+  meta: Database<unknown, string>;
+}
+
+export function keysOf(index: IndexDef): Record<string, 1 | -1> {
+  return Object.fromEntries(index.fields.map((f) => [f.path, f.direction]));
+}
+
+function entryKey(entry: Entry, id: string): Buffer {
+  return Buffer.concat([entry.prefix, Buffer.from(id, 'utf8')]);
+}
+
+/** True when two documents share a key of `index` (missing counts as null). */
+function shareKey(a: Doc, b: Doc, index: IndexDef): boolean {
+  return index.fields.every((field) => {
+    const va = collectValues(a, field.path).values;
+    const vb = collectValues(b, field.path).values;
+    return va.some((x) => vb.some((y) => sameKeyValue(x, y)));
+  });
+}
+
+interface IndexChange {
+  index: IndexDef;
+  remove: Entry[];
+  add: Entry[];
+  multikey: boolean;
+}
+
+export class WriteTxn {
+  private dirty = false;
+
+  constructor(
+    readonly dbs: WriteDbs,
+    readonly catalog: Catalog,
+  ) {}
+
+  collection(name: string): CollectionDef | undefined {
+    return this.catalog.collections[name];
+  }
+
+  ensureCollection(name: string): CollectionDef {
+    const existing = this.catalog.collections[name];
+    if (existing) return existing;
+    const created: CollectionDef = { name, no: this.catalog.nextNo++, indexes: [], count: 0 };
+    this.catalog.collections[name] = created;
+    this.dirty = true;
+    return created;
+  }
+
+  /** Writes the catalog if the operation changed it; call last. */
+  finish(): void {
+    if (this.dirty) this.dbs.meta.putSync(CATALOG_KEY, this.catalog);
+  }
+
+  private checkUnique(collection: CollectionDef, index: IndexDef, entry: Entry, doc: Doc): void {
+    const end = successor(entry.prefix) as Buffer;
+    for (const key of this.dbs.idx.getKeys({ start: entry.prefix, end })) {
+      const otherId = key.toString('utf8', entry.prefix.length);
+      if (otherId === doc._id) continue;
+      if (!entry.exact) {
+        const stored = this.dbs.docs.get(docKey(collection, otherId));
+        if (stored === undefined || !shareKey(doc, decodeDoc(stored), index)) continue;
+      }
+      const keyValue = Object.fromEntries(index.fields.map((f, i) => [f.path, entry.values[i] ?? null]));
+      throw duplicateKey(collection.name, { index: index.name, key: keyValue });
+    }
+  }
+
+  /** Computes the entry changes of every index for `before` → `after` and checks them; writes nothing. */
+  private planIndexes(collection: CollectionDef, before: Doc | undefined, after: Doc | undefined): IndexChange[] {
+    const changes: IndexChange[] = [];
+    for (const index of collection.indexes) {
+      const old = before ? indexEntries(before, index).entries : [];
+      const next = after ? indexEntries(after, index) : { entries: [], multikey: false };
+      const oldTags = new Set(old.map((e) => e.prefix.toString('latin1')));
+      const nextTags = new Set(next.entries.map((e) => e.prefix.toString('latin1')));
+      const remove = old.filter((e) => !nextTags.has(e.prefix.toString('latin1')));
+      const add = next.entries.filter((e) => !oldTags.has(e.prefix.toString('latin1')));
+      if (index.unique && after) for (const entry of add) this.checkUnique(collection, index, entry, after);
+      changes.push({ index, remove, add, multikey: next.multikey });
+    }
+    return changes;
+  }
+
+  private applyIndexes(id: string, changes: IndexChange[]): void {
+    for (const change of changes) {
+      for (const entry of change.remove) this.dbs.idx.removeSync(entryKey(entry, id));
+      for (const entry of change.add) this.dbs.idx.putSync(entryKey(entry, id), EMPTY);
+      if (change.multikey && !change.index.multikey) {
+        change.index.multikey = true;
+        this.dirty = true;
+      }
+    }
+  }
+
+  insert(collection: CollectionDef, doc: Doc): void {
+    const key = docKey(collection, doc._id);
+    if (this.dbs.docs.doesExist(key)) throw duplicateKey(collection.name, { index: '_id_', key: { _id: doc._id } });
+    const changes = this.planIndexes(collection, undefined, doc);
+    this.applyIndexes(doc._id, changes);
+    this.dbs.docs.putSync(key, encodeDoc(doc));
+    collection.count++;
+    this.dirty = true;
+  }
+
+  replace(collection: CollectionDef, before: Doc, after: Doc): void {
+    const changes = this.planIndexes(collection, before, after);
+    this.applyIndexes(after._id, changes);
+    this.dbs.docs.putSync(docKey(collection, after._id), encodeDoc(after));
+  }
+
+  remove(collection: CollectionDef, doc: Doc): void {
+    const changes = this.planIndexes(collection, doc, undefined);
+    this.applyIndexes(doc._id, changes);
+    this.dbs.docs.removeSync(docKey(collection, doc._id));
+    collection.count--;
+    this.dirty = true;
+  }
+
+  /** Creates an index over the existing documents; returns false when it already exists. */
+  createIndex(collection: CollectionDef, spec: NormalizedIndexSpec): boolean {
+    const same = collection.indexes.find((i) => i.name === spec.name);
+    if (same) {
+      if (sameKeys(keysOf(same), spec.keys) && same.unique === spec.unique && same.sparse === spec.sparse) return false;
+      throw conflict(`Collection "${collection.name}" already has an index named "${spec.name}" with other keys or options`);
+    }
+    const twin = collection.indexes.find((i) => sameKeys(keysOf(i), spec.keys));
+    if (twin) {
+      throw conflict(`Collection "${collection.name}" already has the index "${twin.name}" on the same keys as "${spec.name}"`);
+    }
+    const index: IndexDef = {
+      name: spec.name,
+      no: this.catalog.nextNo++,
+      fields: Object.entries(spec.keys).map(([path, direction]) => ({ path, direction })),
+      unique: spec.unique,
+      sparse: spec.sparse,
+      multikey: false,
+    };
+    const prefix = numberPrefix(collection.no);
+    for (const { value } of this.dbs.docs.getRange({ start: prefix, end: successor(prefix) as Buffer })) {
+      const doc = decodeDoc(value);
+      const { entries, multikey } = indexEntries(doc, index);
+      for (const entry of entries) {
+        if (index.unique) this.checkUnique(collection, index, entry, doc);
+        this.dbs.idx.putSync(entryKey(entry, doc._id), EMPTY);
+      }
+      if (multikey) index.multikey = true;
+    }
+    collection.indexes.push(index);
+    this.dirty = true;
+    return true;
+  }
+}

@@ -1,0 +1,108 @@
+import { context, propagation, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { Context, Span, TextMapGetter, TextMapSetter, Attributes } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { NodeTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+
+export { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+export type { Span, Context } from '@opentelemetry/api';
+
+const TRACER_NAME = '@nap/telemetry';
+
+export interface TracingOptions {
+  serviceName: string;
+  /** Exporter to use; defaults to OTLP over HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, else none. */
+  exporter?: SpanExporter;
+  /** Export each span at once (tests) instead of batching. */
+  simple?: boolean;
+}
+
+export interface Tracing {
+  /** False when no exporter is configured: spans are not recorded, only context is propagated. */
+  readonly enabled: boolean;
+  shutdown(): Promise<void>;
+}
+
+let installed: NodeTracerProvider | undefined;
+
+/**
+ * Installs the tracer provider and the W3C propagator for this process. Called once by `main.ts`.
+ * Without an exporter and without `OTEL_EXPORTER_OTLP_ENDPOINT`, tracing stays a no-op.
+ */
+export function initTracing(options: TracingOptions): Tracing {
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const exporter = options.exporter ?? (process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? new OTLPTraceExporter() : undefined);
+  if (!exporter) return { enabled: false, shutdown: async () => {} };
+  if (installed) throw new Error('Tracing is already initialised in this process');
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': options.serviceName }),
+    spanProcessors: [options.simple ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
+  });
+  provider.register({ propagator: new W3CTraceContextPropagator() });
+  installed = provider;
+  return {
+    enabled: true,
+    shutdown: async () => {
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+      installed = undefined;
+    },
+  };
+}
+
+const headerSetter: TextMapSetter<Record<string, string>> = {
+  set: (carrier, key, value) => {
+    carrier[key] = value;
+  },
+};
+
+const headerGetter: TextMapGetter<Record<string, string>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => carrier[key],
+};
+
+/** Writes `traceparent`/`tracestate` of `ctx` (default: the active context) into headers. */
+export function injectTraceHeaders(headers: Record<string, string>, ctx: Context = context.active()): void {
+  propagation.inject(ctx, headers, headerSetter);
+}
+
+/** Reads the trace context carried in headers. */
+export function extractTraceContext(headers: Record<string, string>): Context {
+  return propagation.extract(context.active(), headers, headerGetter);
+}
+
+/**
+ * Runs `fn` inside a new span, child of `parent` (default: active context). The span ends when
+ * `fn` settles; a thrown error with status >= 500 (or without a status) marks the span failed.
+ */
+export async function withSpan<T>(
+  name: string,
+  kind: SpanKind,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+  parent: Context = context.active(),
+): Promise<T> {
+  const tracer = trace.getTracer(TRACER_NAME);
+  const span = tracer.startSpan(name, { kind, attributes }, parent);
+  const ctx = trace.setSpan(parent, span);
+  try {
+    return await context.with(ctx, () => fn(span));
+  } catch (err) {
+    markSpanError(span, err);
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+/** 4xx leaves a span unset; 5xx (or an unknown throw) marks it failed. */
+export function markSpanError(span: Span, err: unknown): void {
+  const status = typeof err === 'object' && err !== null && 'status' in err ? Number((err as { status: unknown }).status) : 500;
+  if (status >= 500) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+    if (err instanceof Error) span.recordException(err);
+  }
+}

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Bus } from '@nap/bus';
+import { loadConfig } from '@nap/runtime';
+import type { RuntimeConfig } from '@nap/runtime';
+import { startPlatform } from '@nap/standalone';
+import type { Platform } from '@nap/standalone';
+import { createLogger } from '@nap/telemetry';
+
+export const TEST_ADMIN = { username: 'admin', password: 'admin-password-for-tests' } as const;
+
+export interface TestPlatform extends Platform {
+  dataDir: string;
+  /** Logs in and returns the token. */
+  login(username?: string, password?: string): Promise<string>;
+  /** fetch against the platform with a token (or none). */
+  http(method: string, route: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: unknown; headers: Headers }>;
+}
+
+export interface TestPlatformOptions {
+  bus?: Bus;
+  config?: Partial<RuntimeConfig>;
+  /** Keep the data directory (for restart tests); removed on stop otherwise. */
+  dataDir?: string;
+}
+
+/** The whole platform in this process on a free port with a fresh data directory and a known admin. */
+export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'nap-test-'));
+  const config: RuntimeConfig = {
+    ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: TEST_ADMIN.password, NAP_SECRET_KEY: 'test-secret-key-of-32-characters' }),
+    logLevel: process.env.NAP_LOG_LEVEL ?? 'silent',
+    ...options.config,
+  };
+  const logger = createLogger({ name: 'nap-test', level: config.logLevel, destination: process.stderr });
+  const platform = await startPlatform({ config, logger, ...(options.bus ? { bus: options.bus } : {}) });
+  const http: TestPlatform['http'] = async (method, route, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${platform.url}${route}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  return {
+    ...platform,
+    dataDir,
+    http,
+    async login(username: string = TEST_ADMIN.username, password: string = TEST_ADMIN.password) {
+      const res = await http('POST', '/login', { body: { user: { username, password } } });
+      if (res.status !== 200 || typeof res.body !== 'string') throw new Error(`Login of ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+    async stop() {
+      await platform.stop();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

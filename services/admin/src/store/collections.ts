@@ -1,0 +1,15 @@
+import type { IndexSpec, Store } from '@nap/store';
+
+/** Collections of the admin service and their indexes, created at start. */
+export const ADMIN_COLLECTIONS = {
+  accounts: [{ keys: { username: 1 }, unique: true }, { keys: { groups: 1 } }],
+  groups: [{ keys: { name: 1 }, unique: true }],
+  sessions: [{ keys: { accountId: 1 } }, { keys: { expiresAt: 1 } }],
+  keys: [],
+} as const satisfies Record<string, readonly IndexSpec[]>;
+
+export async function ensureCollections(store: Store): Promise<void> {
+  for (const [name, indexes] of Object.entries(ADMIN_COLLECTIONS)) {
+    if (indexes.length > 0) await store.collection(name).createIndexes(indexes.map((spec) => ({ ...spec, keys: { ...spec.keys } })));
+  }
+}
