@@ -90,7 +90,7 @@ export function defineOperations(service: ServiceName, inputs: readonly Operatio
     if (input.query !== undefined) request.query = withId(`nap:${id}/query`, input.query);
     if (input.body !== undefined) request.body = withId(`nap:${id}/body`, input.body);
 
-    const response: OperationDef['response'] = { status: input.status ?? 200 };
+    const response: OperationDef['response'] = { status: input.status ?? defaultStatus(input) };
     if (input.response !== undefined) response.body = withId(`nap:${id}/response`, input.response);
     if (input.contentType !== undefined) response.contentType = input.contentType;
 
@@ -112,6 +112,16 @@ export function defineOperations(service: ServiceName, inputs: readonly Operatio
     return op;
   });
   return deepFreeze(ops);
+}
+
+/**
+ * Creations over HTTP answer 201 (`{ status: 'Created', message, data }` where the spec shows it);
+ * create-or-update routes and index creation answer 200. Everything else 200.
+ */
+const NOT_CREATIONS = new Set(['createInventoryDevice', 'createIndexes']);
+
+function defaultStatus(input: OperationSpec): number {
+  return input.http?.method === 'POST' && /^create/.test(input.name) && !NOT_CREATIONS.has(input.name) ? 201 : 200;
 }
 
 /** A query schema that accepts no member ("No parameters"). */

@@ -49,7 +49,7 @@ export async function offerProcessMetrics(bus: Bus, metrics: PlatformMetrics, co
     version: RELEASE,
     description: 'Metrics registry of one NAP process',
     metadata: { component },
-    queue: `${METRICS_SERVICE}.${instance}`,
+    queue: `${METRICS_SERVICE}-${instance}`,
     endpoints: [
       {
         name: 'metrics',

@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmbeddedStore, runStoreContractSuite, type EmbeddedStore, type Store } from './index';
+import { createEmbeddedStore, createStore, runStoreContractSuite, type EmbeddedStore, type Store } from './index';
 
 runStoreContractSuite('EmbeddedStore contract', async () => {
   const root = mkdtempSync(join(tmpdir(), 'nap-store-contract-'));
@@ -11,4 +11,158 @@ runStoreContractSuite('EmbeddedStore contract', async () => {
     reopen: async (store: Store) => createEmbeddedStore({ path: (store as EmbeddedStore).path }),
     dispose: async () => rmSync(root, { recursive: true, force: true }),
   };
+});
+
+describe('EmbeddedStore', () => {
+  let root: string;
+  const stores: Store[] = [];
+  const open = (name = `db-${stores.length}`): EmbeddedStore => {
+    const store = createEmbeddedStore({ path: join(root, name) });
+    stores.push(store);
+    return store;
+  };
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'nap-store-embedded-'));
+  });
+
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  describe('query plans', () => {
+    let store: EmbeddedStore;
+    beforeEach(async () => {
+      store = open();
+      const items = store.collection('items');
+      await items.createIndexes([{ keys: { n: 1 } }, { keys: { grp: 1 } }, { keys: { grp: 1, at: -1 } }, { keys: { tags: 1 } }]);
+      await items.insertMany(
+        Array.from({ length: 500 }, (_, i) => ({
+          _id: `i${String(i).padStart(3, '0')}`,
+          n: i,
+          grp: `g${i % 5}`,
+          at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+          tags: [`t${i % 7}`, `t${i % 11}`],
+          s: `s${i}`,
+        })),
+      );
+    });
+
+    it('reads only the matching documents for equality, $in and ranges on an indexed field', async () => {
+      expect(await store.explain('items', { n: 42 })).toMatchObject({ plan: 'index', index: 'n_1', docsExamined: 1, returned: 1 });
+      expect(await store.explain('items', { n: { $in: [1, 2, 3, 999] } })).toMatchObject({ plan: 'index', index: 'n_1', docsExamined: 3, returned: 3 });
+      expect(await store.explain('items', { n: { $gte: 100, $lt: 110 } })).toMatchObject({ plan: 'index', index: 'n_1', docsExamined: 10, returned: 10 });
+      expect(await store.explain('items', { tags: 't3', n: { $lt: 0 } })).toMatchObject({ plan: 'index', docsExamined: 0, returned: 0 });
+      expect(await store.explain('items', { _id: { $in: ['i001', 'i002'] } })).toMatchObject({ plan: 'ids', docsExamined: 2 });
+      expect(await store.explain('items', { n: { $in: [] } })).toMatchObject({ plan: 'empty', docsExamined: 0 });
+    });
+
+    it('pages through an index in sort order without reading every document', async () => {
+      expect(await store.explain('items', {}, { sort: { n: -1 }, skip: 10, limit: 5 })).toMatchObject({
+        plan: 'index',
+        index: 'n_1',
+        sortedByIndex: true,
+        docsExamined: 15,
+        returned: 5,
+      });
+      expect(await store.explain('items', { grp: 'g2' }, { sort: { at: -1 }, limit: 3 })).toMatchObject({
+        plan: 'index',
+        index: 'grp_1_at_-1',
+        sortedByIndex: true,
+        docsExamined: 3,
+      });
+      const filteredBySort = await store.explain('items', { s: { $regex: '1$' } }, { sort: { n: 1 }, limit: 4 });
+      expect(filteredBySort).toMatchObject({ plan: 'index', index: 'n_1', sortedByIndex: true, returned: 4 });
+      expect(filteredBySort.docsExamined).toBeLessThan(40);
+    });
+
+    it('scans every document only when no index helps', async () => {
+      expect(await store.explain('items', { s: 's7' })).toMatchObject({ plan: 'primary', docsExamined: 500, returned: 1 });
+      expect(await store.explain('items', {}, { sort: { s: 1 }, limit: 1 })).toMatchObject({ plan: 'primary', sortedByIndex: false, docsExamined: 500 });
+      // A multikey index narrows filters but cannot give a sort order.
+      expect(await store.explain('items', {}, { sort: { tags: 1 }, limit: 1 })).toMatchObject({ plan: 'primary', docsExamined: 500 });
+    });
+
+    it('answers an unknown collection with nothing', async () => {
+      expect(await store.explain('nothing-here', { n: 1 })).toMatchObject({ plan: 'empty', returned: 0 });
+      expect(await store.collection('nothing-here').find({})).toEqual([]);
+      expect(await store.collection('nothing-here').countDocuments()).toBe(0);
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('allows one open store per path, and several stores at different paths', async () => {
+      const first = open('a');
+      const second = open('b');
+      expect(() => createEmbeddedStore({ path: join(root, 'a') })).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
+      await first.collection('c').insertOne({ _id: 'x', v: 1 });
+      await second.collection('c').insertOne({ _id: 'x', v: 2 });
+      expect(await first.collection('c').findOne({ _id: 'x' })).toEqual({ _id: 'x', v: 1 });
+      expect(await second.collection('c').findOne({ _id: 'x' })).toEqual({ _id: 'x', v: 2 });
+      await first.close();
+      const again = open('a');
+      expect(await again.collection('c').findOne({ _id: 'x' })).toEqual({ _id: 'x', v: 1 });
+    });
+
+    it('answers STORE_UNAVAILABLE once closed', async () => {
+      const store = open();
+      const items = store.collection('items');
+      await items.insertOne({ v: 1 });
+      await store.close();
+      await expect(items.find({})).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', status: 503 });
+      await expect(items.insertOne({ v: 2 })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      await expect(store.ping()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      await store.close();
+    });
+
+    it('is what createStore gives without a MongoDB URL, at <dataDir>/<dbName>', async () => {
+      const store = createStore({ dataDir: root, dbName: 'svc' });
+      stores.push(store);
+      expect(store.kind).toBe('embedded');
+      expect((store as EmbeddedStore).path).toBe(join(root, 'svc'));
+      await store.collection('c').insertOne({ v: 1 });
+      expect(existsSync(join(root, 'svc', 'data.mdb'))).toBe(true);
+      const mongo = createStore({ dataDir: root, dbName: 'svc', mongoUrl: 'mongodb://127.0.0.1:1' });
+      expect(mongo.kind).toBe('mongo');
+      await mongo.close();
+    });
+  });
+
+  describe('edge cases', () => {
+    it('keeps unique long strings apart when only their beginnings are equal', async () => {
+      const docs = open().collection('docs');
+      await docs.createIndexes([{ keys: { body: 1 }, unique: true }, { keys: { meta: 1 }, unique: true, sparse: true }]);
+      const head = 'x'.repeat(3000);
+      await docs.insertOne({ body: `${head}a` });
+      await docs.insertOne({ body: `${head}b` });
+      await expect(docs.insertOne({ body: `${head}a` })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+      expect(await docs.countDocuments({ body: `${head}b` })).toBe(1);
+      expect(await docs.countDocuments({ body: { $gt: `${head}a` } })).toBe(1);
+      await docs.insertOne({ body: 'm1', meta: { a: 1 } });
+      await docs.insertOne({ body: 'm2', meta: { a: 2 } });
+      await expect(docs.insertOne({ body: 'm3', meta: { a: 1 } })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+    });
+
+    it('refuses ids it cannot store and parallel arrays in a compound index', async () => {
+      const docs = open().collection('docs');
+      await expect(docs.insertOne({ _id: 7 as unknown as string })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      await expect(docs.insertOne({ _id: '' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      await expect(docs.insertOne({ _id: 'i'.repeat(600) })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      await docs.createIndexes([{ keys: { a: 1, b: 1 } }]);
+      await docs.insertOne({ a: [1, 2], b: 3 });
+      await expect(docs.insertOne({ a: [1, 2], b: [3, 4] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      expect(await docs.countDocuments()).toBe(1);
+    });
+
+    it('stores dates, regular expressions, binary and non-finite numbers', async () => {
+      const docs = open().collection('docs');
+      const doc = { _id: 'v', at: new Date(5), re: /ab+c/i, bin: Buffer.from([1, 2, 3]), inf: Number.POSITIVE_INFINITY, list: [new Date(7), 1] };
+      await docs.insertOne(doc);
+      const back = await docs.findOne({ _id: 'v' });
+      expect(back).toEqual({ _id: 'v', at: new Date(5), re: /ab+c/i, bin: Buffer.from([1, 2, 3]), inf: Number.POSITIVE_INFINITY, list: [new Date(7), 1] });
+      expect(back?.at).toBeInstanceOf(Date);
+      expect(await docs.countDocuments({ at: { $lt: new Date(6) } })).toBe(1);
+    });
+  });
 });

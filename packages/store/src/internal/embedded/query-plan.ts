@@ -199,6 +199,8 @@ export interface IndexBounds {
 }
 
 const MAX_RANGES = 256;
+/** Keys counted at most when comparing candidate indexes. */
+const MAX_RACE_KEYS = 100_000;
 
 function rangeFor(prefix: Buffer, bounds: { type: number; lo?: Bound; hi?: Bound }, direction: 1 | -1): KeyRange {
   const typeByte = (t: number): Buffer => Buffer.from([direction === 1 ? t : 0xff - t]);
@@ -371,6 +373,22 @@ export function choosePlan(input: PlanInput): Plan {
   const emptyPlan = filterPlans.find((p) => p.bounds.ranges.length === 0);
   if (emptyPlan) return { kind: 'empty' };
 
+  // Several indexes narrow the filter: count their keys (natively, stopping at the best count so
+  // far) and keep the one with the fewest, as MongoDB races its candidate plans.
+  if (filterPlans.length > 1) {
+    let best = filterPlans[0] as (typeof filterPlans)[number];
+    let bestCount = input.countKeys(best.bounds.ranges, MAX_RACE_KEYS);
+    for (const candidate of filterPlans.slice(1)) {
+      if (bestCount === 0) break;
+      const count = input.countKeys(candidate.bounds.ranges, bestCount);
+      if (count < bestCount) {
+        best = candidate;
+        bestCount = count;
+      }
+    }
+    filterPlans.splice(filterPlans.indexOf(best), 1);
+    filterPlans.unshift(best);
+  }
   const bestFilter = filterPlans[0];
   if (sort.length === 0) {
     if (bestFilter) return { kind: 'index', index: bestFilter.index, ranges: bestFilter.bounds.ranges };

@@ -1,0 +1,136 @@
+import { CATALOG, getOperation } from '@nap/contracts';
+import type { RequestParts } from '@nap/contracts';
+import { startTestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+import { CASES, without, withExtra } from '../../contracts/test/operation-examples';
+
+let platform: TestPlatform;
+let token: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ config: { bodyLimitBytes: 64 * 1024 } });
+  token = await platform.login();
+});
+
+afterAll(async () => {
+  await platform.stop();
+});
+
+/** Flattens a query object the way clients send it: `equals[status]=running`. */
+function queryString(query: Record<string, unknown> | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== null && typeof value === 'object') {
+      for (const [inner, v] of Object.entries(value as Record<string, unknown>)) params.append(`${key}[${inner}]`, String(v));
+    } else if (value !== undefined) {
+      params.append(key, String(value));
+    }
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+async function send(opId: string, parts: RequestParts) {
+  const op = getOperation(opId);
+  if (!op.http) throw new Error(`${opId} has no route`);
+  const params = (parts.params ?? {}) as Record<string, string>;
+  const path = op.http.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? `test-${name}`));
+  return platform.http(op.http.method, `${path}${queryString(parts.query as Record<string, unknown> | undefined)}`, {
+    token,
+    ...(parts.body !== undefined ? { body: parts.body } : {}),
+  });
+}
+
+type ErrorBody = { status: string; code: string; message: string; details?: { member: string }[]; requestId: string };
+
+const httpCases = CASES.filter((c) => getOperation(c.op).http !== undefined);
+
+describe.each(httpCases.map((c) => [c.op, c] as const))('%s over HTTP', (_op, c) => {
+  it('lets the valid example through validation', async () => {
+    const res = await send(c.op, c.valid[0] as RequestParts);
+    expect(res.status).not.toBe(400);
+    expect([401, 403]).not.toContain(res.status);
+  });
+
+  if (c.required.filter((m) => !m.startsWith('params.')).length > 0) {
+    it.each(c.required.filter((m) => !m.startsWith('params.')))('answers 400 naming %s when it is left out', async (member) => {
+      const res = await send(c.op, without(c.valid[0] as RequestParts, member));
+      expect(res.status).toBe(400);
+      const body = res.body as ErrorBody;
+      expect(body).toMatchObject({ status: 'error', code: 'VALIDATION_FAILED', requestId: expect.any(String) });
+      expect(body.details?.map((d) => d.member)).toContain(member);
+    });
+  }
+
+  // an extra path parameter cannot be written in a URL; the contracts test covers it
+  const closedOverHttp = c.closed.filter((object) => object !== 'params');
+  if (closedOverHttp.length > 0) {
+    it.each(closedOverHttp)('answers 400 naming the extra member in %s', async (object) => {
+      const res = await send(c.op, withExtra(c.valid[0] as RequestParts, object));
+      expect(res.status).toBe(400);
+      expect((res.body as ErrorBody).details?.map((d) => d.member)).toContain(`${object}.extra`);
+    });
+  }
+});
+
+describe('the gateway', () => {
+  it('answers 413 for a body over the limit', async () => {
+    const res = await platform.http('POST', '/mop/diff', { token, body: { value_a: 'x'.repeat(100 * 1024), value_b: '' } });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    const res = await platform.http('POST', '/user-management/groups', { token, body: 'name=x', headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('answers 400 for malformed JSON', async () => {
+    const res = await platform.http('POST', '/user-management/groups', { token, body: '{"group":', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('answers 501 NOT_IMPLEMENTED for an operation that is not built yet', async () => {
+    const res = await platform.http('GET', '/automation-studio/templates', { token });
+    expect(res.status).toBe(501);
+    expect(res.body).toMatchObject({ status: 'error', code: 'NOT_IMPLEMENTED', message: expect.stringContaining('studio.getTemplates') });
+  });
+
+  it('answers 404 as JSON for an unknown route, after authentication', async () => {
+    expect((await platform.http('GET', '/no/such/route', { token })).body).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('echoes a request id, or makes one', async () => {
+    const given = await platform.http('GET', '/whoami', { token, headers: { 'x-request-id': 'trace-me-1' } });
+    expect(given.headers.get('x-request-id')).toBe('trace-me-1');
+    const made = await platform.http('GET', '/whoami', { token });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves the OpenAPI document with every catalog route, and the docs page from local assets', async () => {
+    const res = await platform.http('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body as { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const op of CATALOG) {
+      if (!op.http) continue;
+      const path = op.http.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      expect(doc.paths[path]?.[op.http.method.toLowerCase()]?.operationId).toBe(op.id);
+    }
+    const page = await platform.http('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('swagger-ui-bundle.js');
+    expect(String(page.body)).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+    const bundle = await fetch(`${platform.url}/docs/assets/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+  });
+
+  it('answers the probes without credentials', async () => {
+    expect((await platform.http('GET', '/health/live')).status).toBe(200);
+    const ready = await platform.http('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'ready', missing: [] });
+  });
+});
