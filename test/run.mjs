@@ -4,6 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
+process.env.TURBO_TELEMETRY_DISABLED = '1';
+
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
   if (r.status !== 0) {

@@ -9,7 +9,7 @@ import type { Logger, PlatformMetrics } from '@nap/telemetry';
 import { Authenticator, readCredentials } from './auth/authenticator';
 import { buildOpenApi } from './openapi';
 import { mountDocs } from './docs';
-import { routeOrder } from './routes';
+import { RouteTable } from './routes';
 
 export interface GatewayOptions {
   bus: Bus;
@@ -62,6 +62,19 @@ export function createGateway(options: GatewayOptions): Gateway {
     next();
   });
 
+  // catalog operations first: they are nearly all the traffic
+  const routes = new RouteTable(CATALOG);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const found = routes.find(req.method, req.path);
+    if (!found) {
+      next();
+      return;
+    }
+    (res.locals as Locals).op = found.op;
+    const bodyParser = (found.op.accepts ?? JSON_TYPES).includes(FORM_TYPE) ? formParser : jsonParser;
+    handleOperation(found.op, found.params, req, res, bodyParser).catch(next);
+  });
+
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -86,18 +99,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   mountDocs(app);
 
-  for (const op of routeOrder(CATALOG)) {
-    const http = op.http;
-    if (!http) continue;
-    const method = http.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    const bodyParser = (op.accepts ?? JSON_TYPES).includes(FORM_TYPE) ? formParser : jsonParser;
-    app[method](http.path, (req: Request, res: Response, next: NextFunction) => {
-      (res.locals as Locals).op = op;
-      handleOperation(op, req, res, bodyParser).catch(next);
-    });
-  }
-
-  async function handleOperation(op: OperationDef, req: Request, res: Response, bodyParser: express.RequestHandler): Promise<void> {
+  async function handleOperation(op: OperationDef, params: Record<string, string>, req: Request, res: Response, bodyParser: express.RequestHandler): Promise<void> {
     const started = process.hrtime.bigint();
     const locals = res.locals as Locals;
     res.on('finish', () => {
@@ -121,7 +123,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       await readBody(op, req, res, bodyParser);
       const query = { ...(req.query as Record<string, unknown>) };
       if (op.auth !== 'public') delete query.token;
-      const params = { ...(req.params as Record<string, string>) };
       const parts = { params, query, body: req.body as unknown };
       const problems = validateRequest(op, parts);
       if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
@@ -169,6 +170,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   app.use((req: Request, res: Response) => {
+    const allowed = routes.allowed(req.path);
+    if (allowed.length > 0) {
+      res.setHeader('allow', allowed.join(', '));
+      sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.path} answers ${allowed.join(', ')}, not ${req.method}`));
+      return;
+    }
     sendError(res, new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`));
   });
 

@@ -102,6 +102,19 @@ describe('the gateway', () => {
     expect((await platform.http('GET', '/no/such/route', { token })).body).toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('answers 405 with the allowed methods for a known path and another method', async () => {
+    const res = await platform.http('DELETE', '/user-management/roles', { token });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.body).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
+  });
+
+  it('decodes path parameters', async () => {
+    const res = await platform.http('GET', `/user-management/groups/${encodeURIComponent('no such/group')}`, { token });
+    expect(res.status).toBe(404);
+    expect((res.body as { message: string }).message).toContain('no such/group');
+  });
+
   it('echoes a request id, or makes one', async () => {
     const given = await platform.http('GET', '/whoami', { token, headers: { 'x-request-id': 'trace-me-1' } });
     expect(given.headers.get('x-request-id')).toBe('trace-me-1');

@@ -56,7 +56,7 @@ export async function ensureLabPackages(packages: readonly LabPackage[] = ['open
       if (missing.length === 0) return;
       try {
         await run('apt-get', ['update', '-qq'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, maxBuffer: 64 * 1024 * 1024 });
-        await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+        await run('apt-get', ['install', '-y', '-qq', ...missing], {
           env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
           maxBuffer: 64 * 1024 * 1024,
         });
@@ -76,6 +76,6 @@ export async function ensureLabPackages(packages: readonly LabPackage[] = ['open
 /** Throws, naming what needs root, unless this process is root. */
 export function requireRoot(what: string): void {
   if (!isRoot()) {
-    throw new Error(`The device lab must run as root to ${what} (useradd, chpasswd and sshd with password logins need it); run the tests as root, as CI does`);
+    throw new Error(`The device lab must run as root to ${what}; run the tests as root, as CI does`);
   }
 }

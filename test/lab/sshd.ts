@@ -136,6 +136,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<LabSshd> {
         '',
       ].join('\n'),
     );
+    await rm(logFile, { force: true });
     const child = spawnTracked('/usr/sbin/sshd', ['-D', '-f', configFile, '-E', logFile]);
     try {
       await waitUntil(`sshd on 127.0.0.1:${port}`, () => canConnect(port), {

@@ -4,9 +4,7 @@ import type {
   BusHeaders,
   BusMessage,
   BusReply,
-  EndpointDef,
   EventConsumerOptions,
-  IncomingRequest,
   RegisteredService,
   RequestOptions,
   ServiceInfo,
@@ -27,7 +25,6 @@ import {
 } from './internal/events';
 import type { EventConsumerSettings, EventStreamLimits, ResolvedConsumerSettings } from './internal/events';
 import { assertValidHeaders, copyBytes, copyHeaders } from './internal/headers';
-import { InFlight } from './internal/in-flight';
 import { SILENT_LOGGER } from './internal/logger';
 import type { BusLogger } from './internal/logger';
 import { DurableState, OrderedWorker, startSequence } from './internal/memory-events';
@@ -39,10 +36,7 @@ import {
   assertName,
   assertValidRegistration,
   byNameThenId,
-  errorReplyHeaders,
-  handlerFailureBody,
   toServiceInfo,
-  toServiceStats,
 } from './internal/services';
 import { isPromiseLike } from './internal/signal';
 
@@ -177,7 +171,6 @@ export class MemoryBus implements Bus {
     const { timeoutMs } = options;
     return new Promise<BusReply>((resolve, reject) => {
       let settled = false;
-      let timer: NodeJS.Timeout | undefined;
       const settle = (outcome: () => void): void => {
         if (settled) return;
         settled = true;
@@ -193,12 +186,10 @@ export class MemoryBus implements Bus {
         settle(() => resolve(answer));
       };
       this.pendingRequests.add(cancel);
+      // deliveries run on a later turn, so nothing settles before the timer exists
       const receivers = this.broker.router.route(subject, data, options.headers, reply);
-      if (receivers === 0) {
-        cancel(noRespondersError(subject));
-        return;
-      }
-      timer = setTimeout(() => cancel(timeoutError(subject, timeoutMs)), timeoutMs);
+      const timer = receivers === 0 ? undefined : setTimeout(() => cancel(timeoutError(subject, timeoutMs)), timeoutMs);
+      if (receivers === 0) cancel(noRespondersError(subject));
     });
   }
 
@@ -251,7 +242,8 @@ export class MemoryBus implements Bus {
   async addService(registration: ServiceRegistration): Promise<RegisteredService> {
     assertValidRegistration(registration);
     if (this.closing !== undefined) throw closedError(`add service "${registration.name}"`);
-    const service: MemoryService = new MemoryService(registration, this.broker, this.drainTimeoutMs, this.logger, () => this.services.delete(service));
+    const copy: ServiceRegistration = { ...registration, metadata: { ...registration.metadata }, endpoints: [...registration.endpoints] };
+    const service: MemoryService = new MemoryService(copy, this.broker, this.drainTimeoutMs, this.logger, () => this.services.delete(service));
     this.services.add(service);
     return service;
   }

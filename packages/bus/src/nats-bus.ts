@@ -23,6 +23,7 @@ import type {
   JsMsg,
   OrderedConsumerOptions,
   StreamConfig,
+  StreamInfo,
 } from '@nats-io/jetstream';
 import { Svcm } from '@nats-io/services';
 import type { Service, ServiceMsg } from '@nats-io/services';
@@ -89,8 +90,10 @@ export interface NatsBusOptions {
   servers: string | string[];
   /** Connection name as the server shows it (the service name). */
   name: string;
+  /** User and password, when the server requires them. */
   user?: string;
   pass?: string;
+  /** Token, when the server requires one. */
   token?: string;
   /** Wait between reconnect attempts; the bus reconnects forever. Defaults to 2000 ms. */
   reconnectTimeWaitMs?: number;
@@ -483,18 +486,24 @@ export class NatsBus implements Bus {
     };
     try {
       const jsm = await this.manager();
-      try {
-        const info = await jsm.streams.info(EVENT_STREAM);
-        const c = info.config;
-        if (c.max_age !== wanted.max_age || c.max_bytes !== wanted.max_bytes || c.subjects.length !== 1 || c.subjects[0] !== EVENT_SUBJECTS) {
-          await jsm.streams.update(EVENT_STREAM, { ...c, subjects: [EVENT_SUBJECTS], max_age: nanos(maxAgeMs), max_bytes: maxBytes });
+      // replicas starting together race to create it: whoever loses finds it on the next round
+      for (let attempt = 1; ; attempt++) {
+        let info: StreamInfo | undefined;
+        try {
+          info = await jsm.streams.info(EVENT_STREAM);
+        } catch (err) {
+          if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err;
         }
-        if (c.storage !== wanted.storage) {
-          this.logger.warn({ stream: EVENT_STREAM, storage: c.storage }, 'event stream storage differs from the configured one and cannot be changed');
+        try {
+          if (info === undefined) {
+            await jsm.streams.add(wanted);
+          } else {
+            await this.alignStream(jsm, info, wanted);
+          }
+          return;
+        } catch (err) {
+          if (attempt >= 3) throw err;
         }
-      } catch (err) {
-        if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err;
-        await jsm.streams.add(wanted);
       }
     } catch (err) {
       throw new AppError(
@@ -502,6 +511,17 @@ export class NatsBus implements Bus {
         `Cannot ensure the JetStream stream ${EVENT_STREAM} (is JetStream enabled? start nats-server with -js): ${messageOf(err)}`,
         { cause: err },
       );
+    }
+  }
+
+  /** Brings an existing stream's subjects and limits to the configured ones. */
+  private async alignStream(jsm: JetStreamManager, info: StreamInfo, wanted: Partial<StreamConfig>): Promise<void> {
+    const c = info.config;
+    if (c.max_age !== wanted.max_age || c.max_bytes !== wanted.max_bytes || c.subjects.length !== 1 || c.subjects[0] !== EVENT_SUBJECTS) {
+      await jsm.streams.update(EVENT_STREAM, { ...c, subjects: [EVENT_SUBJECTS], max_age: wanted.max_age, max_bytes: wanted.max_bytes });
+    }
+    if (c.storage !== wanted.storage) {
+      this.logger.warn({ stream: EVENT_STREAM, storage: c.storage }, 'event stream storage differs from the configured one and cannot be changed');
     }
   }
 
@@ -542,12 +562,20 @@ export class NatsBus implements Bus {
     }
     const messages = await consumer.consume({ max_messages: durable === undefined ? ORDERED_PULL_BATCH : DURABLE_PULL_BATCH });
     const worker = new NatsEventWorker(messages, handler, durable !== undefined, this.consumerSettings, this.logger, filter);
-    const handle: EventConsumerHandle = { stop: () => worker.stop() };
+    let stopping: Promise<void> | undefined;
+    const handle: EventConsumerHandle = {
+      stop: () =>
+        (stopping ??= (async () => {
+          await worker.stop();
+          // an ordered consumer is of no use to anyone else; the server would drop it after 5 minutes
+          if (durable === undefined && !this.nc.isClosed()) await consumer.delete().catch(() => undefined);
+        })()),
+    };
     this.consumers.add(handle);
     return {
       unsubscribe: async () => {
         this.consumers.delete(handle);
-        await worker.stop();
+        await handle.stop();
       },
     };
   }

@@ -95,7 +95,9 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
     const requestId = req.headers[HEADERS.requestId] ?? randomUUID();
     const deadline = Number(req.headers[HEADERS.deadline]) || Date.now() + op.timeoutMs;
     let outcome = '500';
-    const log = logger.child({ requestId, operation: op.id });
+    // a child logger costs an allocation per request; make it only when something is logged
+    let child: Logger | undefined;
+    const log = () => (child ??= logger.child({ requestId, operation: op.id }));
     try {
       await withSpan(op.id, SpanKind.SERVER, { 'messaging.system': 'nats', 'messaging.destination.name': req.subject, 'nap.request_id': requestId }, async (span) => {
         try {
@@ -105,7 +107,7 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
           if (result.contentType) headers[HEADERS.contentType] = result.contentType;
           req.respond(encodeBody(result.body, result.contentType), headers);
         } catch (err) {
-          const appError = toAppError(err, log, requestId);
+          const appError = toAppError(err, log(), requestId);
           outcome = String(appError.status);
           span.setAttribute('nap.error_code', appError.code);
           req.respondError(appError.status, appError.message, encodeJson({ code: appError.code, message: appError.message, details: appError.details }));
@@ -127,9 +129,8 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
     op: OperationDef,
     handler: Handler | undefined,
     req: IncomingRequest,
-    meta: { requestId: string; deadline: number; log: Logger },
+    meta: { requestId: string; deadline: number; log: () => Logger },
   ): Promise<{ status: number; body: unknown; contentType?: string }> {
-    if (!handler) throw notImplemented(op.id);
     let input: OperationInput<unknown, Record<string, string>, Record<string, unknown>>;
     try {
       input = decodeJson(req.data);
@@ -147,6 +148,7 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
         throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
       }
     }
+    if (!handler) throw notImplemented(op.id);
     if (Date.now() > meta.deadline) throw new AppError('TIMEOUT', `The request to ${op.id} expired before it was handled`);
     const caller = input.caller;
     const ctx: HandlerContext = {
@@ -154,7 +156,9 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
       caller,
       requestId: meta.requestId,
       deadline: meta.deadline,
-      log: meta.log,
+      get log() {
+        return meta.log();
+      },
       call: async <T>(operationId: string, callInput: CallInput) =>
         (await client.call<T>(operationId, callInput, { caller, requestId: meta.requestId, deadline: meta.deadline })).body,
       publishEvent: async (subject, payload) => {

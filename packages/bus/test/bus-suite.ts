@@ -360,6 +360,8 @@ export function runBusSuite(target: BusSuiteTarget): void {
           version: '1.0.0',
           endpoints: [
             { name: 'sync', subject: 'nap.rpc.broken.sync', handler: () => { throw new Error('boom'); } },
+            // a handler typed `void` that is async anyway: its rejection must become a 500 too
+            // eslint-disable-next-line @typescript-eslint/no-misused-promises
             { name: 'async', subject: 'nap.rpc.broken.async', handler: async () => { await sleep(1); throw new Error('later'); } },
           ],
         });

@@ -24,11 +24,12 @@ runBusSuite({
   name: 'NatsBus',
   async createWorld(options) {
     const server = await startNatsServer({ jetstream: true });
-    const buses: NatsBus[] = [];
+    // every connect, even one still pending when a test fails, is closed with the world
+    const buses: Promise<NatsBus>[] = [];
     let bystander: { jsm: JetStreamManager; nc: NatsConnection } | undefined;
     return {
-      async connect(connectOptions) {
-        const bus = await createNatsBus({
+      connect(connectOptions) {
+        const bus = createNatsBus({
           servers: server.url,
           name: 'bus-suite',
           stream: options?.stream,
@@ -43,7 +44,7 @@ runBusSuite({
         return (await bystander.jsm.streams.info(EVENT_STREAM)).state.messages;
       },
       async close() {
-        await Promise.allSettled(buses.map((bus) => bus.close()));
+        await Promise.allSettled(buses.map(async (bus) => (await bus).close()));
         await bystander?.nc.close();
         await server.stop();
       },

@@ -186,10 +186,11 @@ export function runStoreContractSuite(
         expect(await items.countDocuments(filter)).toBe(expected.length);
       });
 
-      it('refuses an unknown query operator with BAD_REQUEST', async () => {
+      it('refuses an unknown query operator or a bad pattern with BAD_REQUEST', async () => {
         const items = (await fresh()).collection('items');
         await items.insertOne({ n: 1 });
         await expect(items.find({ n: { $nope: 1 } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+        await expect(items.find({ s: { $regex: '([' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
       });
 
       it('projects by inclusion and exclusion', async () => {
@@ -521,6 +522,8 @@ export function runStoreContractSuite(
           [{}, { sort: { n: 1, _id: 1 }, limit: 40 }],
           [{}, { sort: { s: 1, _id: 1 }, skip: 250 }],
           [{ n: 3, s: 'nothing-like-this' }, {}],
+          [{}, { sort: { _id: -1 }, skip: 5, limit: 5 }],
+          [{ grp: 'g3' }, { sort: { n: -1, _id: 1 }, skip: 40 }],
         ];
         for (const [filter, options] of queries) {
           const fromIndex = await indexed.find(filter, options);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbeddedStore, createStore, runStoreContractSuite, type EmbeddedStore, type Store } from './index';
@@ -59,12 +59,21 @@ describe('EmbeddedStore', () => {
     });
 
     it('pages through an index in sort order without reading every document', async () => {
-      expect(await store.explain('items', {}, { sort: { n: -1 }, skip: 10, limit: 5 })).toMatchObject({
-        plan: 'index',
-        index: 'n_1',
-        sortedByIndex: true,
-        docsExamined: 15,
-        returned: 5,
+      // The index answers the (empty) filter exactly, so skipped rows cost keys, not documents.
+      const deep = await store.explain('items', {}, { sort: { n: -1 }, skip: 10, limit: 5 });
+      expect(deep).toMatchObject({ plan: 'index', index: 'n_1', sortedByIndex: true, docsExamined: 5, returned: 5 });
+      // A reverse scan reads one key ahead to find where a group of equal values ends.
+      expect(deep.keysExamined).toBeLessThanOrEqual(16);
+      expect(await store.explain('items', { grp: 'g2' }, { sort: { at: -1 }, skip: 50, limit: 3 })).toMatchObject({
+        index: 'grp_1_at_-1',
+        keysExamined: 53,
+        docsExamined: 3,
+      });
+      // A condition the index does not answer needs each skipped document read and tested.
+      expect(await store.explain('items', { grp: 'g2', s: { $ne: 'x' } }, { sort: { at: -1 }, skip: 50, limit: 3 })).toMatchObject({
+        index: 'grp_1_at_-1',
+        docsExamined: 53,
+        returned: 3,
       });
       expect(await store.explain('items', { grp: 'g2' }, { sort: { at: -1 }, limit: 3 })).toMatchObject({
         plan: 'index',
@@ -103,6 +112,14 @@ describe('EmbeddedStore', () => {
       await first.close();
       const again = open('a');
       expect(await again.collection('c').findOne({ _id: 'x' })).toEqual({ _id: 'x', v: 1 });
+    });
+
+    it('answers STORE_UNAVAILABLE when the directory cannot be opened', () => {
+      const file = join(root, 'a-file');
+      writeFileSync(file, 'not a database');
+      expect(() => createEmbeddedStore({ path: file })).toThrow(expect.objectContaining({ code: 'STORE_UNAVAILABLE' }));
+      // The failed open leaves the path free.
+      expect(() => createEmbeddedStore({ path: file })).toThrow(expect.objectContaining({ code: 'STORE_UNAVAILABLE' }));
     });
 
     it('answers STORE_UNAVAILABLE once closed', async () => {
@@ -153,6 +170,16 @@ describe('EmbeddedStore', () => {
       await docs.insertOne({ a: [1, 2], b: 3 });
       await expect(docs.insertOne({ a: [1, 2], b: [3, 4] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
       expect(await docs.countDocuments()).toBe(1);
+    });
+
+    it('treats names of Object.prototype members as ordinary names', async () => {
+      const store = open();
+      const odd = store.collection('constructor');
+      await odd.createIndexes([{ keys: { constructor: 1 } as const }, { keys: { toString: 1 } as const, unique: true, sparse: true }]);
+      await odd.insertMany([{ _id: 'a', constructor: 1 }, { _id: 'b' }, { _id: 'c', toString: 'x' }]);
+      expect((await odd.find({ constructor: null })).map((d) => d._id).sort()).toEqual(['b', 'c']);
+      expect((await odd.find({ constructor: 1 })).map((d) => d._id)).toEqual(['a']);
+      expect(await store.listCollections()).toEqual(['constructor']);
     });
 
     it('stores dates, regular expressions, binary and non-finite numbers', async () => {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { MongoDBContainer } from '@testcontainers/mongodb';
 import { MongoClient, MongoServerError } from 'mongodb';
 import { createMongoStore, runStoreContractSuite, type Store, type StoreSuiteTarget } from '../src/index';
 import { translateMongoError } from '../src/internal/mongo/translate-error';
@@ -83,7 +84,7 @@ if (source.kind === 'url') {
   runStoreContractSuite(
     `MongoStore contract (testcontainers at ${source.endpoint})`,
     async () => {
-      let module: typeof import('@testcontainers/mongodb');
+      let module: { MongoDBContainer: typeof MongoDBContainer };
       try {
         module = await import('@testcontainers/mongodb');
       } catch (e) {
@@ -94,7 +95,8 @@ if (source.kind === 'url') {
         );
       }
       const container = await new module.MongoDBContainer('mongo:8').start();
-      const url = `${container.getConnectionString()}?directConnection=true`;
+      const base = container.getConnectionString();
+      const url = base.includes('?') ? `${base}&directConnection=true` : `${base}/?directConnection=true`;
       return mongoTarget(url, async () => {
         await container.stop();
       });

@@ -12,8 +12,10 @@ export interface Delivery {
 }
 
 /**
- * One subscription on the in-memory router. Deliveries are queued and dispatched on a later
- * macrotask, in order, so a publisher is never re-entered by its subscribers (as with a socket).
+ * One subscription on the in-memory router. Deliveries are queued and dispatched on a microtask,
+ * in order, so a publisher is never re-entered by its subscribers (as with a socket); a microtask
+ * rather than a macrotask because a request crosses the router twice and each hop would
+ * otherwise wait for the next turn of the event loop.
  */
 export class MemorySubscription {
   private pending: Delivery[] = [];
@@ -33,7 +35,7 @@ export class MemorySubscription {
     this.pending.push(delivery);
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      queueMicrotask(() => this.flush());
     }
     return true;
   }
@@ -66,30 +68,44 @@ export class MemorySubscription {
 export class MemoryRouter {
   private readonly subscriptions: MemorySubscription[] = [];
   private readonly turns = new Map<string, number>();
+  /** Subject → who matches it, so a hot subject is not matched against every pattern each time. */
+  private readonly matches = new Map<string, { plain: MemorySubscription[]; groups: Map<string, MemorySubscription[]> }>();
 
   add(subscription: MemorySubscription): void {
     this.subscriptions.push(subscription);
+    this.matches.clear();
   }
 
   remove(subscription: MemorySubscription): void {
     const i = this.subscriptions.indexOf(subscription);
     if (i >= 0) this.subscriptions.splice(i, 1);
+    this.matches.clear();
+  }
+
+  private match(subject: string): { plain: MemorySubscription[]; groups: Map<string, MemorySubscription[]> } {
+    let found = this.matches.get(subject);
+    if (found) return found;
+    found = { plain: [], groups: new Map() };
+    for (const sub of this.subscriptions) {
+      if (!subjectMatches(sub.pattern, subject)) continue;
+      if (sub.queue === undefined) {
+        found.plain.push(sub);
+        continue;
+      }
+      const members = found.groups.get(sub.queue);
+      if (members === undefined) found.groups.set(sub.queue, [sub]);
+      else members.push(sub);
+    }
+    // subjects are unbounded (inboxes, event ids): keep the cache small
+    if (this.matches.size >= 4096) this.matches.clear();
+    this.matches.set(subject, found);
+    return found;
   }
 
   /** Routes a message (copied for each receiver) and returns how many subscriptions got it. */
   route(subject: string, data: Uint8Array, headers: BusHeaders | undefined, reply?: Delivery['reply']): number {
-    const groups = new Map<string, MemorySubscription[]>();
-    const targets: MemorySubscription[] = [];
-    for (const sub of this.subscriptions) {
-      if (!subjectMatches(sub.pattern, subject)) continue;
-      if (sub.queue === undefined) {
-        targets.push(sub);
-        continue;
-      }
-      const members = groups.get(sub.queue);
-      if (members === undefined) groups.set(sub.queue, [sub]);
-      else members.push(sub);
-    }
+    const { plain, groups } = this.match(subject);
+    const targets: MemorySubscription[] = [...plain];
     for (const [queue, members] of groups) {
       const turn = this.turns.get(queue) ?? 0;
       this.turns.set(queue, turn + 1);

@@ -19,10 +19,13 @@ interface Waiter {
 }
 
 // CSI sequences (colours, cursor moves, erase line) and the two-byte charset selections VT100s send.
+// Terminal control characters are exactly what these patterns are about.
+/* eslint-disable no-control-regex */
 const ANSI_ESCAPE = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]/g;
 const ANSI_INCOMPLETE_TAIL = /\x1b(?:\[[0-9;?]*[ -/]*)?$|\x1b[()]$/;
 // What IOS prints after a key press at `--More--` to wipe the pager text off the line.
 const PAGER_ERASE = /^(?:\x08+[ ]*\x08*)+/;
+/* eslint-enable no-control-regex */
 
 /**
  * Reads an interactive channel as text and waits, event-driven and bounded, until the text read so
@@ -109,7 +112,7 @@ export class ChannelReader {
       this.pendingEscape = tail[0];
       chunk = chunk.slice(0, tail.index);
     }
-    chunk = chunk.replace(ANSI_ESCAPE, '').replace(/\r/g, '').replace(/\x00/g, '');
+    chunk = chunk.replace(ANSI_ESCAPE, '').replace(/\r/g, '').replaceAll('\u0000', '');
     if (this.justPaged && chunk.length > 0) {
       chunk = chunk.replace(PAGER_ERASE, '');
       if (chunk.length > 0) this.justPaged = false;

@@ -54,6 +54,11 @@ export interface DeviceTypeProfile {
   readonly privilegedTerminators: readonly string[];
   /** True when the prompt (mode group or terminator) says configuration mode. */
   readonly isConfigPrompt: (prompt: PromptMatch) => boolean;
+  /**
+   * Devices that can log a user in at an OS shell rather than the CLI (Junos `root` lands at
+   * `root@r1:RE:0% `): when the first prompt ends with one of `shellTerminators`, `command` starts the CLI.
+   */
+  readonly cliFromShell?: { readonly command: string; readonly shellTerminators: readonly string[] };
   /** Sent at session start to turn paging off and widen the terminal; their errors are ignored. */
   readonly sessionPreparation: readonly string[];
   /** A pager waiting for a key (`--More--`, `---(more 40%)---`) at the end of the output. */
@@ -99,9 +104,9 @@ export interface PromptMatch {
 // art such as `#####` or `-->` is not taken for a prompt.
 const CISCO_PROMPT = /^(?<base>[A-Za-z0-9_][\w.\-/:]*?)(?<mode>(?:\([^()\r\n]*\))*)(?<term>[>#])\s*$/;
 // Junos: `user@host> ` operational, `user@host# ` configuration, `user@host:RE:0% ` / `root@host% ` shell.
-const JUNOS_PROMPT = /^(?<base>[\w.\-]+@[\w.\-]+)(?<mode>(?::[\w.\-:~/]*)?)\s?(?<term>[>#%])\s?$/;
+const JUNOS_PROMPT = /^(?<base>[\w.-]+@[\w.-]+)(?<mode>(?::[\w.:~/-]*)?)\s?(?<term>[>#%])\s?$/;
 // Linux shells: `user@host:~$ `, `[user@host dir]# `, `host# `.
-const LINUX_PROMPT = /^(?<base>\[?[\w.\-]+(?:@[\w.\-]+)?)(?<mode>(?:[: ][^\s$#]*\]?)?)\s?(?<term>[$#])\s?$/;
+const LINUX_PROMPT = /^(?<base>\[?[\w.-]+(?:@[\w.-]+)?)(?<mode>(?:[: ][^\s$#]*\]?)?)\s?(?<term>[$#])\s?$/;
 const GENERIC_PROMPT = /^(?<base>[\w.\-@]+)(?<mode>(?:\([^()\r\n]*\))*)(?<term>[>#$%])\s?$/;
 
 const CISCO_ERRORS: readonly RegExp[] = [
@@ -215,6 +220,7 @@ const PROFILES: Readonly<Record<DeviceType, DeviceTypeProfile>> = {
     // In Junos `#` is the configuration prompt; operational mode (`>`) is already fully privileged.
     privilegedTerminators: ['>', '#'],
     isConfigPrompt: (prompt) => prompt.term === '#',
+    cliFromShell: { command: 'cli', shellTerminators: ['%'] },
     sessionPreparation: ['set cli screen-length 0', 'set cli screen-width 511', 'set cli complete-on-space off'],
     pagerPattern: /\s*---\(more(?: \d+%)?\)---\s*$/,
     configCommand: 'configure',

@@ -16,7 +16,7 @@ import {
   replyMessageId,
 } from './netconf-xml';
 import type { NetconfRpcError } from './netconf-xml';
-import { describeTarget, openSshConnection } from './ssh-connection';
+import { boundedBy, describeTarget, openSshConnection } from './ssh-connection';
 import type { SshConnection, SshTarget } from './ssh-connection';
 
 /** How to reach a NETCONF agent: SSH target (port usually 830) plus timeouts. */
@@ -161,15 +161,20 @@ class NetconfClientSession implements NetconfSession {
     const connection = this.connection;
     if (connection === undefined) throw new AppError('INTERNAL', 'not connected');
     const user = this.options.username;
-    this.channel = await new Promise<ClientChannel>((resolve, reject) => {
-      connection.client.subsys('netconf', (err, stream) => {
-        if (err !== undefined && err !== null) {
-          reject(new AppError('DEVICE_UNREACHABLE', `${this.label} offers no NETCONF subsystem to user "${user}"`, { cause: err }));
-        } else {
-          resolve(stream);
-        }
-      });
-    });
+    const timeoutMs = this.options.helloTimeoutMs ?? this.options.readyTimeoutMs ?? 10_000;
+    this.channel = await boundedBy(
+      new Promise<ClientChannel>((resolve, reject) => {
+        connection.client.subsys('netconf', (err, stream) => {
+          if (err !== undefined && err !== null) {
+            reject(new AppError('DEVICE_UNREACHABLE', `${this.label} offers no NETCONF subsystem to user "${user}"`, { cause: err }));
+          } else {
+            resolve(stream);
+          }
+        });
+      }),
+      timeoutMs,
+      () => new AppError('DEVICE_TIMEOUT', `${this.label} did not open the NETCONF subsystem for user "${user}" within ${timeoutMs} ms`, { details: { timeoutMs } }),
+    );
     const channel = this.channel;
     channel.stderr.on('data', () => undefined);
     channel.on('data', (data: Buffer) => this.onData(data));
@@ -177,7 +182,6 @@ class NetconfClientSession implements NetconfSession {
 
     const versions = this.options.baseVersions ?? ['1.0', '1.1'];
     const offered = versions.map((v) => (v === '1.1' ? NETCONF_BASE_1_1 : NETCONF_BASE_1_0));
-    const timeoutMs = this.options.helloTimeoutMs ?? this.options.readyTimeoutMs ?? 10_000;
     const serverHello = new Promise<string>((resolve, reject) => {
       this.hello = { resolve, reject };
     });
@@ -190,19 +194,15 @@ class NetconfClientSession implements NetconfSession {
         'eom',
       ),
     );
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new AppError('DEVICE_TIMEOUT', `${this.label} sent no NETCONF hello within ${timeoutMs} ms (user "${user}")`, { details: { timeoutMs } })),
-        timeoutMs,
-      );
-    });
     try {
-      const helloXml = await Promise.race([serverHello, timeout]);
+      const helloXml = await boundedBy(
+        serverHello,
+        timeoutMs,
+        () => new AppError('DEVICE_TIMEOUT', `${this.label} sent no NETCONF hello within ${timeoutMs} ms (user "${user}")`, { details: { timeoutMs } }),
+      );
       this.caps = parseCapabilities(helloXml);
       this.id = elementText(helloXml, 'session-id');
     } finally {
-      clearTimeout(timer);
       this.hello = undefined;
     }
     if (this.caps.includes(NETCONF_BASE_1_1) && versions.includes('1.1')) this.decoder.setFraming('chunked');

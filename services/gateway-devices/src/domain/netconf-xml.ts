@@ -19,8 +19,9 @@ export interface NetconfRpcError {
 
 /** Base 1.0 namespace of NETCONF. */
 export const NETCONF_BASE_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
-/** Capability URNs of the two framings. */
+/** Capability of base:1.0 (end-of-message framing). */
 export const NETCONF_BASE_1_0 = 'urn:ietf:params:netconf:base:1.0';
+/** Capability of base:1.1 (chunked framing). */
 export const NETCONF_BASE_1_1 = 'urn:ietf:params:netconf:base:1.1';
 
 const PREFIX = '(?:[A-Za-z_][\\w.-]*:)?';

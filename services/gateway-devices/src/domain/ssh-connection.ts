@@ -66,6 +66,18 @@ export function describeTarget(target: Pick<SshTarget, 'deviceName' | 'host' | '
   return target.deviceName === undefined || target.deviceName === '' ? `device ${address}` : `device "${target.deviceName}" (${address})`;
 }
 
+/**
+ * Rejects with `onTimeout()` when `promise` has not settled within `timeoutMs`. For steps ssh2 leaves
+ * unbounded (opening a channel), so a device that stops answering costs at most its timeout.
+ */
+export function boundedBy<T>(promise: Promise<T>, timeoutMs: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), Math.max(0, timeoutMs));
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 interface NodeSystemError extends Error {
   code?: string | number;
   level?: string;
@@ -83,7 +95,11 @@ function connectSocket(target: SshTarget, label: string, timeoutMs: number): Pro
     const socket = connectTcp({ host: target.host, port });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new AppError('DEVICE_UNREACHABLE', `${label} did not accept a TCP connection within ${timeoutMs} ms`, { details: { host: target.host, port, timeoutMs } }));
+      reject(
+        new AppError('DEVICE_UNREACHABLE', `${label} did not accept a TCP connection within ${timeoutMs} ms (user "${target.username}")`, {
+          details: { host: target.host, port, timeoutMs },
+        }),
+      );
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -103,7 +119,7 @@ function connectSocket(target: SshTarget, label: string, timeoutMs: number): Pro
             : errno === 'EHOSTUNREACH' || errno === 'ENETUNREACH'
               ? 'cannot be reached (no route to host)'
               : `cannot be reached (${errno ?? err.message})`;
-      reject(new AppError('DEVICE_UNREACHABLE', `${label} ${why}`, { cause: err, details: { host: target.host, port, errno } }));
+      reject(new AppError('DEVICE_UNREACHABLE', `${label} ${why} (user "${target.username}")`, { cause: err, details: { host: target.host, port, errno } }));
     });
   });
 }

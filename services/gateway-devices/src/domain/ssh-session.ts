@@ -4,7 +4,7 @@ import { ChannelReader } from './channel-reader';
 import type { ReadMatcher } from './channel-reader';
 import { DEVICE_TRANSPORTS, findErrorLines, getDeviceTypeProfile, matchPrompt } from './device-types';
 import type { DeviceTypeProfile, PromptMatch } from './device-types';
-import { describeTarget, openSshConnection } from './ssh-connection';
+import { boundedBy, describeTarget, openSshConnection } from './ssh-connection';
 import type { SshConnection, SshTarget } from './ssh-connection';
 
 /** How to reach and drive one device over SSH. */
@@ -260,23 +260,27 @@ class CliSession implements SshSession {
 
   private async openShell(): Promise<void> {
     const connection = this.requireConnection();
-    const channel = await new Promise<ClientChannel>((resolve, reject) => {
-      // A wide terminal keeps devices from wrapping long lines into the output.
-      connection.client.shell({ term: 'vt100', cols: 511, rows: 24 }, (err, stream) => {
-        if (err !== undefined && err !== null) {
-          reject(new AppError('DEVICE_UNREACHABLE', `${this.label} refused an interactive shell for user "${this.user}"`, { cause: err }));
-        } else {
-          resolve(stream);
-        }
-      });
-    });
+    const timeoutMs = this.options.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
+    const channel = await boundedBy(
+      new Promise<ClientChannel>((resolve, reject) => {
+        // A wide terminal keeps devices from wrapping long lines into the output.
+        connection.client.shell({ term: 'vt100', cols: 511, rows: 24 }, (err, stream) => {
+          if (err !== undefined && err !== null) {
+            reject(new AppError('DEVICE_UNREACHABLE', `${this.label} refused an interactive shell for user "${this.user}"`, { cause: err }));
+          } else {
+            resolve(stream);
+          }
+        });
+      }),
+      timeoutMs,
+      () => new AppError('DEVICE_TIMEOUT', `${this.label} did not open an interactive shell for user "${this.user}" within ${timeoutMs} ms`, { details: { timeoutMs } }),
+    );
     channel.stderr.on('data', () => undefined);
     this.reader = new ChannelReader(channel, {
       pagerPattern: this.profile.pagerPattern,
       closedError: () => this.markBroken(new AppError('DEVICE_UNREACHABLE', `${this.label} closed the SSH session of user "${this.user}"`)),
     });
-    const timeoutMs = this.options.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS;
-    const deadline = Date.now() + timeoutMs;
     const notDetected = (): AppError =>
       new AppError(
         'DEVICE_PROMPT_NOT_DETECTED',
@@ -287,7 +291,7 @@ class CliSession implements SshSession {
     // half-way, as netmiko's find_prompt sends one.
     let text: string;
     try {
-      text = await this.reader.readUntil(this.anyPromptMatcher(), Math.floor(timeoutMs / 2), notDetected);
+      text = await this.reader.readUntil(this.anyPromptMatcher(), Math.floor((deadline - Date.now()) / 2), notDetected);
     } catch (err) {
       if (!hasCode(err, 'DEVICE_PROMPT_NOT_DETECTED')) throw err;
       this.reader.write('\n');
@@ -295,6 +299,20 @@ class CliSession implements SshSession {
     }
     this.updatePrompt(text);
     this.base = this.current?.base ?? '';
+
+    const cli = this.profile.cliFromShell;
+    if (cli !== undefined && this.current !== undefined && cli.shellTerminators.includes(this.current.term)) {
+      await this.exchange(cli.command, {
+        normalize: true,
+        cmdVerify: true,
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        until: (t) => {
+          const m = matchPrompt(this.profile, lastLineOf(t));
+          return m !== undefined && !cli.shellTerminators.includes(m.term) ? t.length : undefined;
+        },
+      });
+      this.base = this.current?.base ?? this.base;
+    }
 
     if (this.options.disablePaging !== false) {
       for (const command of this.profile.sessionPreparation) {

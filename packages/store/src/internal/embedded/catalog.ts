@@ -42,3 +42,8 @@ export const CATALOG_KEY = 'catalog';
 export function emptyCatalog(): Catalog {
   return { version: 1, nextNo: 1, collections: {} };
 }
+
+/** The catalog entry of a collection, if it exists (never an inherited property). */
+export function collectionDef(catalog: Catalog, name: string): CollectionDef | undefined {
+  return Object.hasOwn(catalog.collections, name) ? catalog.collections[name] : undefined;
+}

@@ -10,11 +10,13 @@ import type {
   Update,
   UpdateResult,
 } from '../../types';
+import { cloneValue } from '../clone';
 import { badRequest } from '../errors';
 import { isIdIndex, normalizeIndexSpec } from '../index-spec';
+import { isPlainObject } from '../values';
+import { collectionDef } from './catalog';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';
-import { cloneValue } from './doc-codec';
 import {
   applyUpdate,
   projectDocs,
@@ -22,8 +24,7 @@ import {
   validateReplacement,
   validateUpdate,
 } from './mongo-semantics';
-import { runQuery } from './query-exec';
-import { isPlainObject } from './values';
+import { countQuery, runQuery } from './query-exec';
 import { keysOf } from './write-txn';
 
 type NewDoc = Omit<Doc, '_id'> & { _id?: string };
@@ -35,14 +36,10 @@ function checkId(id: unknown): string {
   return id;
 }
 
-function copy<T>(value: T): T {
-  return cloneValue(value);
-}
-
 /** A private copy of a document to insert, with its `_id` (generated when absent). */
 function prepareNew(doc: NewDoc): Doc {
   if (!isPlainObject(doc)) throw badRequest('A document must be an object');
-  const out = copy(doc) as Record<string, unknown>;
+  const out = cloneValue(doc) as Record<string, unknown>;
   const id = out._id === undefined ? randomUUID() : checkId(out._id);
   // `_id` first, as MongoDB stores it.
   const { _id: _ignored, ...rest } = out;
@@ -64,7 +61,7 @@ function withId(id: string, doc: Record<string, unknown>): Doc {
 /** One collection of an embedded store. */
 export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): Collection<Doc> {
   const findMany = (filter: Filter, options: FindOptions = {}): Promise<Doc[]> =>
-    engine.read((dbs, catalog) => projectDocs(runQuery(dbs, catalog.collections[name], filter, options), options.projection));
+    engine.read((dbs, catalog) => projectDocs(runQuery(dbs, collectionDef(catalog, name), filter, options), options.projection));
 
   const collection: Collection<Doc> = {
     name,
@@ -72,7 +69,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     async insertOne(doc) {
       const prepared = prepareNew(doc);
       await engine.write((txn) => txn.insert(txn.ensureCollection(name), prepared));
-      return copy(prepared);
+      return cloneValue(prepared);
     },
 
     async insertMany(docs) {
@@ -83,7 +80,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const target = txn.ensureCollection(name);
         for (const doc of prepared) txn.insert(target, doc);
       });
-      return copy(prepared);
+      return cloneValue(prepared);
     },
 
     find: (filter, options) => findMany(filter ?? {}, options),
@@ -94,12 +91,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     },
 
     countDocuments(filter = {}) {
-      return engine.read((dbs, catalog) => {
-        const target = catalog.collections[name];
-        if (!target) return 0;
-        if (isPlainObject(filter) && Object.keys(filter).length === 0) return target.count;
-        return runQuery(dbs, target, filter).length;
-      });
+      return engine.read((dbs, catalog) => countQuery(dbs, collectionDef(catalog, name), filter));
     },
 
     async updateOne(filter, update, options = {}) {
@@ -108,7 +100,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const target = txn.collection(name);
         const [before] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
         if (target && before) {
-          const after = copy(before);
+          const after = cloneValue(before);
           if (!applyUpdate(after, update, filter, false)) return { matchedCount: 1, modifiedCount: 0 };
           txn.replace(target, before, withId(before._id, after));
           return { matchedCount: 1, modifiedCount: 1 };
@@ -128,7 +120,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const matched = runQuery(txn.dbs, target, filter);
         let modifiedCount = 0;
         for (const before of matched) {
-          const after = copy(before);
+          const after = cloneValue(before);
           if (!applyUpdate(after, update, filter, false)) continue;
           txn.replace(target, before, withId(before._id, after));
           modifiedCount++;
@@ -139,7 +131,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
 
     async replaceOne(filter, doc, options = {}) {
       validateReplacement(doc);
-      const replacement = copy(doc) as Record<string, unknown>;
+      const replacement = cloneValue(doc) as Record<string, unknown>;
       if (replacement._id !== undefined) checkId(replacement._id);
       return engine.write((txn): UpdateResult => {
         const target = txn.collection(name);
@@ -168,14 +160,14 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const sort = options.sort;
         const [before] = target ? runQuery(txn.dbs, target, filter, sort ? { sort, limit: 1 } : { limit: 1 }) : [];
         if (target && before) {
-          const after = withId(before._id, copy(before));
+          const after = withId(before._id, cloneValue(before));
           if (applyUpdate(after, update, filter, false)) txn.replace(target, before, after);
           return options.returnDocument === 'after' ? after : before;
         }
         if (!options.upsert) return null;
         const inserted = upsertDoc(filter, update);
         txn.insert(txn.ensureCollection(name), inserted);
-        return options.returnDocument === 'after' ? copy(inserted) : null;
+        return options.returnDocument === 'after' ? cloneValue(inserted) : null;
       });
       if (!result) return null;
       const [projected] = projectDocs([result], options.projection);
@@ -224,7 +216,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
 
     listIndexes() {
       return engine.read((_, catalog) =>
-        (catalog.collections[name]?.indexes ?? []).map((index) => ({
+        (collectionDef(catalog, name)?.indexes ?? []).map((index) => ({
           name: index.name,
           keys: keysOf(index),
           unique: index.unique,

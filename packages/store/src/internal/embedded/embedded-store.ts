@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { AppError } from '@nap/contracts';
-import { open, type RootDatabase } from 'lmdb';
+import { open } from 'lmdb';
 import type { Collection, Doc, Filter, FindOptions, Store } from '../../types';
-import { badRequest, conflict } from '../errors';
+import { badRequest, conflict, storeUnavailable } from '../errors';
 import { createEmbeddedCollection } from './embedded-collection';
 import { EmbeddedEngine } from './engine';
 import type { QueryStats } from './query-exec';
@@ -29,7 +28,7 @@ export interface EmbeddedStore extends Store {
 const openPaths = new Set<string>();
 
 function validateCollectionName(name: string): void {
-  if (typeof name !== 'string' || name === '' || name.includes('\0') || name.includes('$') || name.startsWith('system.')) {
+  if (typeof name !== 'string' || name === '' || name === '__proto__' || name.includes('\0') || name.includes('$') || name.startsWith('system.')) {
     throw badRequest(`"${String(name)}" is not a valid collection name`);
   }
 }
@@ -44,15 +43,22 @@ function validateCollectionName(name: string): void {
 export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore {
   const path = resolvePath(options.path);
   if (openPaths.has(path)) throw conflict(`The embedded store at "${path}" is already open in this process; share that store or close it first`);
-  let root: RootDatabase;
+  let engine: EmbeddedEngine;
   try {
     mkdirSync(path, { recursive: true });
-    root = open({ path, maxDbs: 4 });
+    // LMDB's default durability (no noSync / noMetaSync); the engine resolves a write only
+    // once its batch is committed and `flushed`, so overlapping sync (the Linux default) is safe.
+    const root = open({ path, maxDbs: 4 });
+    try {
+      engine = new EmbeddedEngine(path, root, () => openPaths.delete(path));
+    } catch (e) {
+      void root.close();
+      throw e;
+    }
   } catch (e) {
-    throw new AppError('STORE_UNAVAILABLE', `Cannot open the embedded store at "${path}": ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw storeUnavailable(`Cannot open the embedded store at "${path}": ${e instanceof Error ? e.message : String(e)}`, e);
   }
   openPaths.add(path);
-  const engine = new EmbeddedEngine(path, root, () => openPaths.delete(path));
   const collections = new Map<string, Collection<Doc>>();
   return {
     kind: 'embedded',

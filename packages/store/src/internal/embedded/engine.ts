@@ -2,7 +2,7 @@ import { isAppError } from '@nap/contracts';
 import type { RootDatabase } from 'lmdb';
 import type { Filter, FindOptions } from '../../types';
 import { storeUnavailable } from '../errors';
-import { CATALOG_KEY, emptyCatalog, type Catalog } from './catalog';
+import { CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalog';
 import { runQuery, type QueryStats, type StoreDbs } from './query-exec';
 import { WriteTxn, type WriteDbs } from './write-txn';
 
@@ -26,9 +26,19 @@ export class EmbeddedEngine {
     };
   }
 
+  /**
+   * The committed catalog, decoded once and kept until the next write commits: reads are the hot
+   * path and the catalog changes only with writes. Writes read it inside their transaction.
+   */
+  private committedCatalog: Catalog | undefined;
+
   private catalog(): Catalog {
     const stored = this.dbs.meta.get(CATALOG_KEY) as Catalog | undefined;
     return stored ?? emptyCatalog();
+  }
+
+  private readCatalog(): Catalog {
+    return (this.committedCatalog ??= this.catalog());
   }
 
   private assertOpen(): void {
@@ -38,7 +48,8 @@ export class EmbeddedEngine {
   private translate(e: unknown): unknown {
     if (isAppError(e)) return e;
     if (this.closed) return storeUnavailable(`The embedded store at "${this.path}" is closed`, e);
-    if (e instanceof RangeError || e instanceof TypeError) return e;
+    // Programming errors stay what they are; LMDB reports I/O and environment failures as Error.
+    if (e instanceof RangeError || e instanceof TypeError || e instanceof SyntaxError) return e;
     return storeUnavailable(`The embedded store at "${this.path}" failed: ${e instanceof Error ? e.message : String(e)}`, e);
   }
 
@@ -46,7 +57,7 @@ export class EmbeddedEngine {
   async read<R>(fn: (dbs: StoreDbs, catalog: Catalog) => R): Promise<R> {
     this.assertOpen();
     try {
-      return fn(this.dbs, this.catalog());
+      return fn(this.dbs, this.readCatalog());
     } catch (e) {
       throw this.translate(e);
     }
@@ -69,7 +80,9 @@ export class EmbeddedEngine {
         return out;
       });
       await this.root.flushed;
+      this.committedCatalog = undefined;
     } catch (e) {
+      this.committedCatalog = undefined;
       throw this.translate(e);
     }
     return result;
@@ -86,7 +99,7 @@ export class EmbeddedEngine {
   async explain(collection: string, filter?: Filter, options: FindOptions = {}): Promise<QueryStats> {
     return this.read((dbs, catalog) => {
       const stats: QueryStats = { plan: 'empty', sortedByIndex: false, keysExamined: 0, docsExamined: 0, returned: 0 };
-      runQuery(dbs, catalog.collections[collection], filter, options, stats);
+      runQuery(dbs, collectionDef(catalog, collection), filter, options, stats);
       return stats;
     });
   }

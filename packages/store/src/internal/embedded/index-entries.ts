@@ -2,7 +2,7 @@ import type { Doc } from '../../types';
 import { badRequest } from '../errors';
 import type { IndexDef } from './catalog';
 import { directed, encodeComponent, maxStringBytes, numberPrefix } from './key-codec';
-import { isBinary, isDate, isRegExp } from './values';
+import { isBinary, isDate, isRegExp } from '../values';
 
 /** One index entry of a document, without the trailing `_id`. */
 export interface Entry {
@@ -63,7 +63,7 @@ function walk(value: unknown, segments: string[], at: number, out: Collected): v
     return;
   }
   if (isTraversable(value)) {
-    walk(value[segment], segments, at + 1, out);
+    walk(Object.hasOwn(value, segment) ? value[segment] : undefined, segments, at + 1, out);
     return;
   }
   out.values.push(undefined);

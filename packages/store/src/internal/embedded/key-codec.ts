@@ -5,13 +5,14 @@
  * is self-delimiting and prefix-free, so byte order of whole keys is the order of the component
  * tuples, then of the ids, and a component can be inverted byte by byte for descending fields.
  *
- * Component type bytes follow mingo's (and, apart from missing vs null, MongoDB's) type order:
- * null/missing < numbers < strings < objects < arrays < binary < booleans < dates < regexps.
+ * Component type bytes follow the type order of MongoDB and mingo: null and missing (one class) <
+ * numbers < strings < objects < arrays < binary < booleans < dates < regexps.
  * Some components are *inexact*: objects, long strings cut to a prefix, regexps, binary and
  * anything unusual. An inexact component stands for a class of values, so the index only narrows
  * candidates; every candidate is still tested against the full filter, and unique checks compare
  * the real values.
  */
+import { isBinary, isDate, isPlainObject, isRegExp } from '../values';
 
 export const KEY_TYPE = {
   NULL: 0x02,
@@ -33,8 +34,6 @@ export const MAX_KEY_BYTES = 1978;
 export const MAX_ID_BYTES = 512;
 /** Bytes left for the components of one index key. */
 const COMPONENT_BUDGET_BYTES = MAX_KEY_BYTES - 4 - MAX_ID_BYTES - 32;
-
-import { isBinary, isDate, isPlainObject, isRegExp } from './values';
 
 const STRING_END = 0x01;
 const STRING_END_TRUNCATED = 0x02;

@@ -6,15 +6,15 @@ import { Query, find as mingoFind } from 'mingo';
 import { update as mingoUpdate } from 'mingo/updater';
 import { MingoError, isEqual, setValue } from 'mingo/util';
 import type { Doc, Filter, Projection, SortSpec, Update } from '../../types';
+import { cloneValue } from '../clone';
 import { badRequest } from '../errors';
-import { cloneValue } from './doc-codec';
-import { isPlainObject, isRegExp } from './values';
+import { isPlainObject, isRegExp } from '../values';
 
 type AnyRecord = Record<string, unknown>;
 
-
 function translate(e: unknown, what: string): never {
-  if (e instanceof MingoError) throw badRequest(`${what}: ${e.message}`, e);
+  // mingo reports bad operators with MingoError, and a bad `$regex` pattern with SyntaxError.
+  if (e instanceof MingoError || e instanceof SyntaxError) throw badRequest(`${what}: ${e.message}`, e);
   throw e;
 }
 
@@ -24,10 +24,22 @@ export type Matcher = (doc: Doc) => boolean;
 export function compileFilter(filter: Filter | undefined): Matcher {
   if (filter === undefined || filter === null) return () => true;
   if (!isPlainObject(filter)) throw badRequest('A filter must be an object');
-  if (Object.keys(filter).length === 0) return () => true;
+  const keys = Object.keys(filter);
+  if (keys.length === 0) return () => true;
+  // `{ _id: '<id>' }`, the commonest filter: ids are strings, so equality is the whole semantics
+  if (keys.length === 1 && typeof filter._id === 'string') {
+    const id = filter._id;
+    return (doc) => doc._id === id;
+  }
   try {
     const query = new Query(filter);
-    return (doc) => query.test(doc);
+    return (doc) => {
+      try {
+        return query.test(doc);
+      } catch (e) {
+        return translate(e, 'Invalid filter');
+      }
+    };
   } catch (e) {
     return translate(e, 'Invalid filter');
   }
@@ -94,7 +106,7 @@ export function validateReplacement(doc: AnyRecord): void {
 function resolveThroughObjects(doc: AnyRecord, path: string): unknown {
   let current: unknown = doc;
   for (const segment of path.split('.')) {
-    if (!isPlainObject(current)) return undefined;
+    if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return undefined;
     current = current[segment];
   }
   return current;

@@ -67,9 +67,10 @@ class Reader {
   }
 
   countKeys(ranges: KeyRange[], cap: number): number {
+    // Iterated rather than `getKeysCount`, which counts the whole range whatever its limit.
     let n = 0;
     for (const range of ranges) {
-      n += this.dbs.idx.getKeysCount({ start: range.start, end: range.end, limit: cap - n });
+      for (const _ of this.dbs.idx.getKeys({ start: range.start, end: range.end, limit: cap - n })) n++;
       if (n >= cap) break;
     }
     return n;
@@ -82,13 +83,13 @@ class Reader {
     }
   }
 
-  *primary(bounds: IdBounds, reverse: boolean): Iterable<Doc> {
+  *primary(bounds: IdBounds, reverse: boolean, offset = 0): Iterable<Doc> {
     const prefix = numberPrefix(this.collection.no);
     const lo = bounds.lo ? Buffer.concat([prefix, bounds.lo.bytes]) : prefix;
     const hi = bounds.hi ? Buffer.concat([prefix, bounds.hi.bytes]) : (successor(prefix) as Buffer);
     const range = reverse
-      ? { start: hi, end: lo, reverse: true, exclusiveStart: !bounds.hi?.inclusive, inclusiveEnd: bounds.lo ? bounds.lo.inclusive : true }
-      : { start: lo, end: hi, exclusiveStart: bounds.lo ? !bounds.lo.inclusive : false, inclusiveEnd: bounds.hi?.inclusive === true };
+      ? { start: hi, end: lo, reverse: true, exclusiveStart: !bounds.hi?.inclusive, inclusiveEnd: bounds.lo ? bounds.lo.inclusive : true, offset }
+      : { start: lo, end: hi, exclusiveStart: bounds.lo ? !bounds.lo.inclusive : false, inclusiveEnd: bounds.hi?.inclusive === true, offset };
     for (const { value } of this.dbs.docs.getRange(range)) {
       this.stats.docsExamined++;
       yield decodeDoc(value);
@@ -97,7 +98,8 @@ class Reader {
 
   /** Documents of an index's key ranges in key order; each document once. */
   *indexUnordered(index: IndexDef, ranges: KeyRange[]): Iterable<Doc> {
-    const seen = index.multikey || ranges.length > 1 ? new Set<string>() : undefined;
+    // A document has one key in an index unless the index is multikey.
+    const seen = index.multikey ? new Set<string>() : undefined;
     for (const range of ranges) {
       for (const key of this.dbs.idx.getKeys({ start: range.start, end: range.end })) {
         this.stats.keysExamined++;
@@ -112,69 +114,76 @@ class Reader {
     }
   }
 
-  private firstKey(lo: Buffer, hi: Buffer, reverse: boolean): Buffer | undefined {
-    const range = reverse
-      ? { start: hi, end: lo, reverse: true, exclusiveStart: true, inclusiveEnd: true, limit: 1 }
-      : { start: lo, end: hi, limit: 1 };
-    for (const key of this.dbs.idx.getKeys(range)) return key;
-    return undefined;
-  }
-
   /**
-   * Documents of one key range in sort order. The range is read group by group (a group holds
-   * the keys with equal sort components); within a group documents follow `_id` order, as the
-   * stable sort of a full scan would leave them, and are sorted by the sort keys the index does not
-   * cover.
+   * Documents of one key range in sort order, read with one cursor. Keys with equal sort
+   * components form a group; within a group documents follow `_id` order, as the stable sort of
+   * a full scan leaves them, and are sorted by the sort keys the index does not cover. A group
+   * of exact components needing no such sort streams straight through in forward scans.
    */
-  *indexOrdered(index: IndexDef, range: KeyRange, order: IndexOrder, sort: SortSpec): Iterable<Doc> {
-    let lo = range.start;
-    let hi = range.end;
-    for (;;) {
-      const head = this.firstKey(lo, hi, order.reverse);
-      if (!head) return;
+  *indexOrdered(index: IndexDef, range: KeyRange, order: IndexOrder, sort: SortSpec, skip = 0): Iterable<Doc> {
+    // `skip` > 0 only when every key is a match: skipped keys need no document.
+    let toSkip = skip;
+    const keys = order.reverse
+      ? this.dbs.idx.getKeys({ start: range.end, end: range.start, reverse: true, exclusiveStart: true, inclusiveEnd: true })
+      : this.dbs.idx.getKeys({ start: range.start, end: range.end });
+    const streams = !order.reverse && !order.sortsWithinGroups && order.groupsEndKey;
+    let group: Buffer | undefined;
+    let groupExact = true;
+    let pending: Buffer[] = [];
+
+    const flush = function* (this: Reader): Iterable<Doc> {
+      const ids = pending;
+      pending = [];
+      if (ids.length === 0) return;
+      if (ids.length <= toSkip) {
+        toSkip -= ids.length;
+        return;
+      }
+      if (order.groupsEndKey && order.reverse) ids.reverse();
+      else if (!order.groupsEndKey) ids.sort(Buffer.compare);
+      if (groupExact && !order.sortsWithinGroups) {
+        for (const id of ids.slice(toSkip)) {
+          const doc = this.doc(id.toString('utf8'));
+          if (doc) yield doc;
+        }
+      } else {
+        const docs: Doc[] = [];
+        for (const id of ids) {
+          const doc = this.doc(id.toString('utf8'));
+          if (doc) docs.push(doc);
+        }
+        yield* sortDocs(docs, sort).slice(toSkip);
+      }
+      toSkip = 0;
+    }.bind(this);
+
+    for (const key of keys) {
+      this.stats.keysExamined++;
       let at = 4;
       let exact = true;
       for (let i = 0; i < order.groupComponents; i++) {
         const field = index.fields[i] as IndexDef['fields'][number];
-        const end = componentEnd(head, at, field.direction);
-        if (i >= order.firstGroupComponent && !isExactComponent(head, at, end, field.direction)) exact = false;
+        const end = componentEnd(key, at, field.direction);
+        if (i >= order.firstGroupComponent && !isExactComponent(key, at, end, field.direction)) exact = false;
         at = end;
       }
-      const group = Buffer.from(head.subarray(0, at));
-      const groupEnd = successor(group) as Buffer;
-      const start = Buffer.compare(group, lo) > 0 ? group : lo;
-      const end = Buffer.compare(groupEnd, hi) < 0 ? groupEnd : hi;
-      const keys = this.dbs.idx.getKeys({ start, end });
-      if (exact && !order.sortsWithinGroups && order.groupsEndKey) {
-        for (const key of keys) {
-          this.stats.keysExamined++;
-          const doc = this.doc(idOfIndexKey(index, key));
-          if (doc) yield doc;
-        }
-      } else {
-        const ids: Buffer[] = [];
-        for (const key of keys) {
-          this.stats.keysExamined++;
-          ids.push(Buffer.from(idBytesOfIndexKey(index, key)));
-        }
-        if (!order.groupsEndKey) ids.sort(Buffer.compare);
-        if (exact && !order.sortsWithinGroups) {
-          for (const id of ids) {
-            const doc = this.doc(id.toString('utf8'));
-            if (doc) yield doc;
-          }
-        } else {
-          const docs: Doc[] = [];
-          for (const id of ids) {
-            const doc = this.doc(id.toString('utf8'));
-            if (doc) docs.push(doc);
-          }
-          yield* sortDocs(docs, sort);
-        }
+      if (group === undefined || group.length !== at || key.compare(group, 0, at, 0, at) !== 0) {
+        yield* flush();
+        group = Buffer.from(key.subarray(0, at));
+        groupExact = exact;
       }
-      if (order.reverse) hi = group;
-      else lo = groupEnd;
+      if (streams && groupExact) {
+        if (toSkip > 0) {
+          toSkip--;
+          continue;
+        }
+        const doc = this.doc(idOfIndexKey(index, key));
+        if (doc) yield doc;
+      } else {
+        pending.push(Buffer.from(idBytesOfIndexKey(index, key)));
+      }
     }
+    yield* flush();
   }
 }
 
@@ -184,21 +193,33 @@ interface Execution {
   sorted: boolean;
   /** Documents come in `_id` order (what a full scan gives). */
   idOrder: boolean;
+  /** The skip was applied to keys already. */
+  skipped: boolean;
 }
 
-function execute(reader: Reader, plan: Plan, sort: SortSpec | undefined): Execution {
+function execute(reader: Reader, plan: Plan, sort: SortSpec | undefined, skip: number): Execution {
   switch (plan.kind) {
     case 'empty':
-      return { docs: [], sorted: true, idOrder: true };
+      return { docs: [], sorted: true, idOrder: true, skipped: true };
     case 'ids':
-      return { docs: reader.ids(plan.ids), sorted: false, idOrder: true };
-    case 'primary':
-      return { docs: reader.primary(plan.bounds, plan.reverse), sorted: plan.ordered, idOrder: !plan.reverse };
+      return { docs: reader.ids(plan.ids), sorted: false, idOrder: true, skipped: false };
+    case 'primary': {
+      // Without a sort, a full scan is in `_id` order too; an exact one can skip natively.
+      const inOrder = plan.ordered || !sort;
+      const skipHere = plan.exact && inOrder ? skip : 0;
+      return { docs: reader.primary(plan.bounds, plan.reverse, skipHere), sorted: plan.ordered, idOrder: !plan.reverse, skipped: skipHere > 0 };
+    }
     case 'index':
       if (plan.order && sort && plan.ranges.length === 1) {
-        return { docs: reader.indexOrdered(plan.index, plan.ranges[0] as KeyRange, plan.order, sort), sorted: true, idOrder: false };
+        const skipHere = plan.exact ? skip : 0;
+        return {
+          docs: reader.indexOrdered(plan.index, plan.ranges[0] as KeyRange, plan.order, sort, skipHere),
+          sorted: true,
+          idOrder: false,
+          skipped: skipHere > 0,
+        };
       }
-      return { docs: reader.indexUnordered(plan.index, plan.ranges), sorted: false, idOrder: false };
+      return { docs: reader.indexUnordered(plan.index, plan.ranges), sorted: false, idOrder: false, skipped: false };
   }
 }
 
@@ -238,12 +259,12 @@ export function runQuery(
   });
   stats.plan = plan.kind;
   if (plan.kind === 'index') stats.index = plan.index.name;
-  const execution = execute(reader, plan, sort);
+  const execution = execute(reader, plan, sort, skip);
   stats.sortedByIndex = sort !== undefined && execution.sorted;
 
   const out: Doc[] = [];
   if (!sort || execution.sorted) {
-    let skipped = 0;
+    let skipped = execution.skipped ? skip : 0;
     if (limit === 0) return out;
     for (const doc of execution.docs) {
       if (!matches(doc)) continue;
@@ -262,4 +283,28 @@ export function runQuery(
   const page = sortDocs(out, sort).slice(skip, skip + limit);
   stats.returned = page.length;
   return page;
+}
+
+/**
+ * The number of documents that match `filter`. When an index answers the filter exactly, only
+ * its keys are counted; otherwise the matches are read.
+ */
+export function countQuery(dbs: StoreDbs, collection: CollectionDef | undefined, filter: Filter | undefined): number {
+  compileFilter(filter);
+  if (!collection) return 0;
+  if (filter === undefined || filter === null || Object.keys(filter).length === 0) return collection.count;
+  const reader = new Reader(dbs, collection, { plan: 'empty', sortedByIndex: false, keysExamined: 0, docsExamined: 0, returned: 0 });
+  const plan = choosePlan({
+    collection,
+    filter,
+    sort: undefined,
+    skip: 0,
+    limit: Number.POSITIVE_INFINITY,
+    countKeys: (ranges, cap) => reader.countKeys(ranges, cap),
+  });
+  if (plan.kind === 'empty') return 0;
+  if (plan.kind === 'index' && plan.exact) {
+    return plan.ranges.reduce((n, range) => n + dbs.idx.getKeysCount({ start: range.start, end: range.end }), 0);
+  }
+  return runQuery(dbs, collection, filter).length;
 }

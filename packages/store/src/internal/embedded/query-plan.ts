@@ -9,7 +9,7 @@
 import type { Filter, SortSpec } from '../../types';
 import type { CollectionDef, IndexDef } from './catalog';
 import { directed, encodeComponent, invert, maxStringBytes, numberPrefix, successor, type Component } from './key-codec';
-import { isDate, isPlainObject } from './values';
+import { isDate, isPlainObject } from '../values';
 
 type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
 
@@ -45,32 +45,51 @@ function addPredicate(out: Map<string, Predicate[]>, path: string, predicate: Pr
   else out.set(path, [predicate]);
 }
 
-function extractInto(filter: Record<string, unknown>, out: Map<string, Predicate[]>): void {
+/** The usable conditions of a filter by field path, and whether they are all of it. */
+export interface Predicates {
+  byPath: Map<string, Predicate[]>;
+  /** True when the filter is nothing but these conditions (no `$or`, `$ne`, object equality, …). */
+  complete: boolean;
+}
+
+function extractInto(filter: Record<string, unknown>, out: Predicates): void {
   for (const [key, value] of Object.entries(filter)) {
-    if (key === '$and') {
-      if (Array.isArray(value)) for (const clause of value) if (isPlainObject(clause)) extractInto(clause, out);
-      continue;
-    }
-    if (key.startsWith('$')) continue;
-    if (isPlainObject(value)) {
-      const ops = Object.keys(value);
-      if (ops.length === 0 || !ops.every((op) => op.startsWith('$'))) continue;
-      for (const op of ops) {
-        const arg = value[op];
-        if (op === '$eq' && isPointValue(arg)) addPredicate(out, key, { kind: 'points', values: [arg] });
-        else if (op === '$in' && Array.isArray(arg) && arg.every(isPointValue)) addPredicate(out, key, { kind: 'points', values: arg });
-        else if ((RANGE_OPS as readonly string[]).includes(op) && isRangeValue(arg)) addPredicate(out, key, { kind: 'range', op: op as RangeOp, value: arg });
+    if (key === '$and' && Array.isArray(value)) {
+      for (const clause of value) {
+        if (isPlainObject(clause)) extractInto(clause, out);
+        else out.complete = false;
       }
       continue;
     }
-    if (isPointValue(value)) addPredicate(out, key, { kind: 'points', values: [value] });
+    if (key.startsWith('$')) {
+      out.complete = false;
+      continue;
+    }
+    if (isPlainObject(value)) {
+      const ops = Object.keys(value);
+      if (ops.length === 0 || !ops.every((op) => op.startsWith('$'))) {
+        out.complete = false;
+        continue;
+      }
+      for (const op of ops) {
+        const arg = value[op];
+        if (op === '$eq' && isPointValue(arg)) addPredicate(out.byPath, key, { kind: 'points', values: [arg] });
+        else if (op === '$in' && Array.isArray(arg) && arg.every(isPointValue)) addPredicate(out.byPath, key, { kind: 'points', values: arg });
+        else if ((RANGE_OPS as readonly string[]).includes(op) && isRangeValue(arg)) addPredicate(out.byPath, key, { kind: 'range', op: op as RangeOp, value: arg });
+        else out.complete = false;
+      }
+      continue;
+    }
+    if (isPointValue(value)) addPredicate(out.byPath, key, { kind: 'points', values: [value] });
+    else out.complete = false;
   }
 }
 
-/** The usable conditions of a filter, by field path. */
-export function extractPredicates(filter: Filter | undefined): Map<string, Predicate[]> {
-  const out = new Map<string, Predicate[]>();
+/** The usable conditions of a filter. */
+export function extractPredicates(filter: Filter | undefined): Predicates {
+  const out: Predicates = { byPath: new Map(), complete: true };
   if (filter && isPlainObject(filter)) extractInto(filter, out);
+  else if (filter !== undefined && filter !== null) out.complete = false;
   return out;
 }
 
@@ -171,19 +190,31 @@ function boundsOf(predicate: Predicate, maxBytes: number): FieldBounds {
     : rangeOf(predicate.op, predicate.value, maxBytes);
 }
 
-function fieldBounds(predicates: Predicate[] | undefined, index: IndexDef, maxBytes: number): FieldBounds {
-  if (!predicates) return { kind: 'none' };
+function boundsExact(bounds: FieldBounds): boolean {
+  if (bounds.kind === 'points') return bounds.points.every((p) => p.exact);
+  if (bounds.kind === 'range') {
+    // A bound cut from a long string was made inclusive to keep its class: not exact.
+    const cut = (b: Bound | undefined) => b !== undefined && b.bytes[0] === 0x04 && b.bytes[b.bytes.length - 1] === 0x02;
+    return !cut(bounds.lo) && !cut(bounds.hi);
+  }
+  return true;
+}
+
+/** Bounds on one field; `exact` when every key in them matches all the field's conditions. */
+function fieldBounds(predicates: Predicate[] | undefined, index: IndexDef, maxBytes: number): { bounds: FieldBounds; exact: boolean } {
+  if (!predicates) return { bounds: { kind: 'none' }, exact: true };
   // A sparse index lacks documents without the field, which null matches.
   const usable = index.sparse
     ? predicates.filter((p) => p.kind === 'range' || !p.values.some((v) => v === null))
     : predicates;
-  if (usable.length === 0) return { kind: 'none' };
+  if (usable.length === 0) return { bounds: { kind: 'none' }, exact: false };
   if (index.multikey) {
     // Conditions on an array field may be met by different elements: use one of them only.
     const chosen = usable.find((p) => p.kind === 'points') ?? (usable[0] as Predicate);
-    return boundsOf(chosen, maxBytes);
+    return { bounds: boundsOf(chosen, maxBytes), exact: false };
   }
-  return usable.reduce<FieldBounds>((acc, p) => intersect(acc, boundsOf(p, maxBytes)), { kind: 'none' });
+  const bounds = usable.reduce<FieldBounds>((acc, p) => intersect(acc, boundsOf(p, maxBytes)), { kind: 'none' });
+  return { bounds, exact: usable.length === predicates.length && boundsExact(bounds) };
 }
 
 /** Where an index narrows a filter. */
@@ -196,11 +227,14 @@ export interface IndexBounds {
   hasRange: boolean;
   /** Higher is more selective. */
   score: number;
+  /**
+   * Every key in the ranges belongs to a match and each match has one key: the filter is fully
+   * answered by the index (counts need no documents).
+   */
+  exact: boolean;
 }
 
 const MAX_RANGES = 256;
-/** Keys counted at most when comparing candidate indexes. */
-const MAX_RACE_KEYS = 100_000;
 
 function rangeFor(prefix: Buffer, bounds: { type: number; lo?: Bound; hi?: Bound }, direction: 1 | -1): KeyRange {
   const typeByte = (t: number): Buffer => Buffer.from([direction === 1 ? t : 0xff - t]);
@@ -227,21 +261,26 @@ export function wholeIndex(index: IndexDef): KeyRange {
 }
 
 /** The key ranges of `index` that hold every match of the predicates, or undefined if it does not help. */
-export function indexBounds(index: IndexDef, predicates: Map<string, Predicate[]>): IndexBounds | undefined {
+export function indexBounds(index: IndexDef, filter: Predicates): IndexBounds | undefined {
+  const predicates = filter.byPath;
   const maxBytes = maxStringBytes(index.fields.length);
+  let exact = filter.complete && !index.multikey;
   let prefixes = [numberPrefix(index.no)];
   let singlePointFields = 0;
   let stillSingle = true;
   let boundFields = 0;
   let ranges: KeyRange[] | undefined;
+  const usedPaths = new Set<string>();
   for (const field of index.fields) {
-    const bounds = fieldBounds(predicates.get(field.path), index, maxBytes);
+    const { bounds, exact: fieldExact } = fieldBounds(predicates.get(field.path), index, maxBytes);
     if (bounds.kind === 'none') break;
     if (bounds.kind === 'empty') {
-      return { ranges: [], singlePointFields, boundFields: boundFields + 1, hasRange: false, score: 1000 };
+      return { ranges: [], singlePointFields, boundFields: boundFields + 1, hasRange: false, score: 1000, exact: true };
     }
+    if (bounds.kind === 'points' && prefixes.length * bounds.points.length > MAX_RANGES) break;
+    exact &&= fieldExact;
+    usedPaths.add(field.path);
     if (bounds.kind === 'points') {
-      if (prefixes.length * bounds.points.length > MAX_RANGES) break;
       prefixes = prefixes.flatMap((prefix) => bounds.points.map((p) => Buffer.concat([prefix, directed(p.bytes, field.direction)])));
       if (bounds.points.length === 1 && stillSingle) singlePointFields++;
       else stillSingle = false;
@@ -253,13 +292,14 @@ export function indexBounds(index: IndexDef, predicates: Map<string, Predicate[]
     break;
   }
   if (boundFields === 0) return undefined;
+  for (const path of predicates.keys()) if (!usedPaths.has(path)) exact = false;
   const hasRange = ranges !== undefined;
   const finalRanges = (ranges ?? prefixes.map((prefix) => ({ start: prefix, end: successor(prefix) as Buffer }))).sort((a, b) =>
     Buffer.compare(a.start, b.start),
   );
   const allPoints = !hasRange && boundFields === index.fields.length;
   const score = (index.unique && allPoints && finalRanges.length === 1 ? 100 : 0) + boundFields * 4 - (hasRange ? 2 : 0) + singlePointFields;
-  return { ranges: finalRanges, singlePointFields, boundFields, hasRange, score };
+  return { ranges: finalRanges, singlePointFields, boundFields, hasRange, score, exact };
 }
 
 /** How an index scan yields documents in sort order. */
@@ -314,8 +354,8 @@ export interface IdBounds {
 export type Plan =
   | { kind: 'empty' }
   | { kind: 'ids'; ids: string[] }
-  | { kind: 'primary'; reverse: boolean; ordered: boolean; bounds: IdBounds }
-  | { kind: 'index'; index: IndexDef; ranges: KeyRange[]; order?: IndexOrder };
+  | { kind: 'primary'; reverse: boolean; ordered: boolean; bounds: IdBounds; exact: boolean }
+  | { kind: 'index'; index: IndexDef; ranges: KeyRange[]; order?: IndexOrder; exact: boolean };
 
 function idPoints(predicates: Predicate[] | undefined): string[] | undefined {
   let ids: Set<string> | undefined;
@@ -354,82 +394,98 @@ export interface PlanInput {
   countKeys(ranges: KeyRange[], cap: number): number;
 }
 
+/** Keys counted at most when racing candidate indexes against each other. */
+const RACE_KEYS = 200;
+
+interface Candidate {
+  index: IndexDef;
+  bounds: IndexBounds;
+  /** Keys counted so far and the cap they were counted to. */
+  counted?: { keys: number; cap: number };
+}
+
 /** Picks the plan for a query. */
 export function choosePlan(input: PlanInput): Plan {
   const predicates = extractPredicates(input.filter);
+  const byPath = predicates.byPath;
   const sort = Object.entries(input.sort ?? {}) as [string, 1 | -1][];
-  const ids = idPoints(predicates.get('_id'));
+  const ids = idPoints(byPath.get('_id'));
   if (ids) return ids.length === 0 ? { kind: 'empty' } : { kind: 'ids', ids };
-  const primaryBounds = idBounds(predicates.get('_id'));
+  const primaryBounds = idBounds(byPath.get('_id'));
   if (primaryBounds.empty) return { kind: 'empty' };
   const idSort = sort[0]?.[0] === '_id' ? sort[0] : undefined;
+  // An empty filter: every document matches, so whole scans can skip without reading documents.
+  const matchesAll = predicates.complete && byPath.size === 0;
 
-  const filterPlans: { index: IndexDef; bounds: IndexBounds }[] = [];
+  const candidates: Candidate[] = [];
   for (const index of input.collection.indexes) {
     const bounds = indexBounds(index, predicates);
-    if (bounds) filterPlans.push({ index, bounds });
+    if (bounds) candidates.push({ index, bounds });
   }
-  filterPlans.sort((a, b) => b.bounds.score - a.bounds.score || a.bounds.ranges.length - b.bounds.ranges.length);
-  const emptyPlan = filterPlans.find((p) => p.bounds.ranges.length === 0);
-  if (emptyPlan) return { kind: 'empty' };
+  if (candidates.some((c) => c.bounds.ranges.length === 0)) return { kind: 'empty' };
+  const count = (c: Candidate, cap: number): number => {
+    if (c.counted && (c.counted.keys < c.counted.cap || c.counted.cap >= cap)) return Math.min(c.counted.keys, cap);
+    const keys = input.countKeys(c.bounds.ranges, cap);
+    c.counted = { keys, cap };
+    return keys;
+  };
+  const orderOf = (c: Candidate): IndexOrder | undefined =>
+    sort.length > 0 && c.bounds.ranges.length === 1 ? indexOrder(c.index, sort, c.bounds.singlePointFields) : undefined;
+  const indexPlan = (c: Candidate, order?: IndexOrder): Plan =>
+    order ? { kind: 'index', index: c.index, ranges: c.bounds.ranges, order, exact: c.bounds.exact } : { kind: 'index', index: c.index, ranges: c.bounds.ranges, exact: c.bounds.exact };
 
-  // Several indexes narrow the filter: count their keys (natively, stopping at the best count so
-  // far) and keep the one with the fewest, as MongoDB races its candidate plans.
-  if (filterPlans.length > 1) {
-    let best = filterPlans[0] as (typeof filterPlans)[number];
-    let bestCount = input.countKeys(best.bounds.ranges, MAX_RACE_KEYS);
-    for (const candidate of filterPlans.slice(1)) {
-      if (bestCount === 0) break;
-      const count = input.countKeys(candidate.bounds.ranges, bestCount);
-      if (count < bestCount) {
-        best = candidate;
-        bestCount = count;
-      }
-    }
-    filterPlans.splice(filterPlans.indexOf(best), 1);
-    filterPlans.unshift(best);
+  // Several indexes narrow the filter: count their keys, up to a small cap, and prefer the
+  // fewest, then one that also gives the sort order, then the most fields bound — a cheap form
+  // of MongoDB's plan racing.
+  if (candidates.length > 1 && !candidates.some((c) => c.bounds.score >= 100)) {
+    for (const c of candidates) count(c, RACE_KEYS);
   }
-  const bestFilter = filterPlans[0];
+  candidates.sort(
+    (a, b) =>
+      (a.counted?.keys ?? 0) - (b.counted?.keys ?? 0) ||
+      Number(orderOf(b) !== undefined) - Number(orderOf(a) !== undefined) ||
+      b.bounds.score - a.bounds.score ||
+      a.bounds.ranges.length - b.bounds.ranges.length,
+  );
+  const best = candidates[0];
   if (sort.length === 0) {
-    if (bestFilter) return { kind: 'index', index: bestFilter.index, ranges: bestFilter.bounds.ranges };
-    return { kind: 'primary', reverse: false, ordered: false, bounds: primaryBounds };
+    if (best) return indexPlan(best);
+    return { kind: 'primary', reverse: false, ordered: false, bounds: primaryBounds, exact: matchesAll };
+  }
+  if (best) {
+    const order = orderOf(best);
+    if (order) return indexPlan(best, order);
   }
 
-  // Candidates for reading in sort order: an index that also narrows the filter, else `_id`
-  // order, else any index that yields the order.
+  // Reading in sort order: an index that also narrows the filter, else `_id` order, else any
+  // index that gives the order.
   let sortPlan: Plan | undefined;
-  for (const { index, bounds } of filterPlans) {
-    if (bounds.ranges.length !== 1) continue;
-    const order = indexOrder(index, sort, bounds.singlePointFields);
+  for (const c of candidates) {
+    const order = orderOf(c);
     if (order) {
-      if (index === bestFilter?.index) return { kind: 'index', index, ranges: bounds.ranges, order };
-      sortPlan = { kind: 'index', index, ranges: bounds.ranges, order };
+      sortPlan = indexPlan(c, order);
       break;
     }
   }
-  if (!sortPlan && idSort) {
-    sortPlan = { kind: 'primary', reverse: idSort[1] === -1, ordered: true, bounds: primaryBounds };
-  }
+  if (!sortPlan && idSort) sortPlan = { kind: 'primary', reverse: idSort[1] === -1, ordered: true, bounds: primaryBounds, exact: matchesAll };
   if (!sortPlan) {
     for (const index of input.collection.indexes) {
       const order = indexOrder(index, sort, 0);
       if (order) {
-        sortPlan = { kind: 'index', index, ranges: [wholeIndex(index)], order };
+        sortPlan = { kind: 'index', index, ranges: [wholeIndex(index)], order, exact: matchesAll };
         break;
       }
     }
   }
-  if (bestFilter && sortPlan) {
+  if (best && sortPlan) {
     // Reading in sort order until the page is full costs about (skip + limit) × total / matches
     // documents; reading the matches costs `matches`. The sort order wins when matches exceed
-    // √((skip + limit) × total), so count index keys only that far.
-    const filterPlan: Plan = { kind: 'index', index: bestFilter.index, ranges: bestFilter.bounds.ranges };
-    if (!Number.isFinite(input.limit)) return filterPlan;
+    // √((skip + limit) × total), so count keys only that far.
+    if (!Number.isFinite(input.limit)) return indexPlan(best);
     const cap = Math.ceil(Math.sqrt((input.skip + input.limit) * Math.max(1, input.collection.count))) + 1;
-    const matches = input.countKeys(bestFilter.bounds.ranges, cap);
-    return matches >= cap ? sortPlan : filterPlan;
+    return count(best, cap) >= cap ? sortPlan : indexPlan(best);
   }
   if (sortPlan) return sortPlan;
-  if (bestFilter) return { kind: 'index', index: bestFilter.index, ranges: bestFilter.bounds.ranges };
-  return { kind: 'primary', reverse: false, ordered: false, bounds: primaryBounds };
+  if (best) return indexPlan(best);
+  return { kind: 'primary', reverse: false, ordered: false, bounds: primaryBounds, exact: matchesAll };
 }

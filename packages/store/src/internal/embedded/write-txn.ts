@@ -7,7 +7,7 @@ import type { Database } from 'lmdb';
 import type { Doc } from '../../types';
 import { conflict, duplicateKey } from '../errors';
 import { sameKeys, type NormalizedIndexSpec } from '../index-spec';
-import { CATALOG_KEY, type Catalog, type CollectionDef, type IndexDef } from './catalog';
+import { CATALOG_KEY, collectionDef, type Catalog, type CollectionDef, type IndexDef } from './catalog';
 import { decodeDoc, encodeDoc } from './doc-codec';
 import { collectValues, indexEntries, type Entry } from './index-entries';
 import { numberPrefix, successor } from './key-codec';
@@ -54,11 +54,11 @@ export class WriteTxn {
   ) {}
 
   collection(name: string): CollectionDef | undefined {
-    return this.catalog.collections[name];
+    return collectionDef(this.catalog, name);
   }
 
   ensureCollection(name: string): CollectionDef {
-    const existing = this.catalog.collections[name];
+    const existing = collectionDef(this.catalog, name);
     if (existing) return existing;
     const created: CollectionDef = { name, no: this.catalog.nextNo++, indexes: [], count: 0 };
     this.catalog.collections[name] = created;

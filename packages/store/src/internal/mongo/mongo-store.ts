@@ -18,8 +18,10 @@ import type {
   Update,
   UpdateResult,
 } from '../../types';
+import { cloneValue } from '../clone';
 import { badRequest } from '../errors';
 import { isIdIndex, normalizeIndexSpec } from '../index-spec';
+import { isPlainObject } from '../values';
 import { translateMongoError } from './translate-error';
 
 /** Options of {@link createMongoStore}. */
@@ -40,13 +42,9 @@ export interface MongoStoreOptions {
 type MongoDoc = { _id: string } & Record<string, unknown>;
 type NewDoc = Omit<Doc, '_id'> & { _id?: string };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
 function withId(doc: NewDoc): MongoDoc {
   if (!isPlainObject(doc)) throw badRequest('A document must be an object');
-  const copy = structuredClone(doc) as Record<string, unknown>;
+  const copy = cloneValue(doc) as Record<string, unknown>;
   const id = copy._id === undefined ? randomUUID() : copy._id;
   if (typeof id !== 'string' || id === '') throw badRequest('_id must be a non-empty string');
   const { _id: _ignored, ...rest } = copy;
@@ -110,7 +108,7 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
     insertOne: (doc) =>
       run(async () => {
         const prepared = withId(doc);
-        await driver.insertOne(structuredClone(prepared));
+        await driver.insertOne(cloneValue(prepared));
         return prepared;
       }),
 
@@ -118,7 +116,7 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
       run(async () => {
         if (!Array.isArray(docs)) throw badRequest('insertMany needs an array of documents');
         const prepared = docs.map(withId);
-        if (prepared.length > 0) await driver.insertMany(structuredClone(prepared), { ordered: true });
+        if (prepared.length > 0) await driver.insertMany(cloneValue(prepared), { ordered: true });
         return prepared;
       }),
 
@@ -147,7 +145,7 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
     replaceOne: (filter, doc, options = {}) =>
       run(async (): Promise<UpdateResult> => {
         if (!isPlainObject(doc)) throw badRequest('A replacement document must be an object');
-        const replacement = structuredClone(doc) as Record<string, unknown>;
+        const replacement = cloneValue(doc) as Record<string, unknown>;
         if (!options.upsert || replacement._id !== undefined || filterPinsId(filter)) {
           const result = await driver.replaceOne(asFilter(filter), replacement, { upsert: options.upsert === true });
           const out: UpdateResult = { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
@@ -234,6 +232,8 @@ export function createMongoStore(options: MongoStoreOptions): Store {
   try {
     client = new MongoClient(options.url, {
       serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 10_000,
+      // Binary data comes back as Buffers, so no BSON type escapes the store.
+      promoteBuffers: true,
       ...options.clientOptions,
     });
   } catch (e) {

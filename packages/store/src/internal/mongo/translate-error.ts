@@ -42,6 +42,7 @@ const BAD_REQUEST_CODES = new Set([
   171, // CannotIndexParallelArrays
   31253, // inclusion in an exclusion projection
   31254, // exclusion in an inclusion projection
+  51091, // invalid regular expression
 ]);
 
 const INDEX_CONFLICT_CODES = new Set([

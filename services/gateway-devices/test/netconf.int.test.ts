@@ -1,0 +1,90 @@
+import { startNetconfLab } from '../../../test/lab';
+import type { NetconfLab } from '../../../test/lab';
+import { NETCONF_BASE_1_1, createMemoryKnownHostsStore, createNetconfSession, withNetconfSession } from '../src/domain';
+import type { NetconfOptions, NetconfSession } from '../src/domain';
+import { expectAppError } from './helpers';
+
+// Starting the lab may install openssh-server and netconfd on a clean machine (apt-get).
+const SETUP_TIMEOUT_MS = 10 * 60_000;
+const SYSTEM_NS = 'urn:ietf:params:xml:ns:yang:ietf-system';
+
+describe('NETCONF client against yuma123 netconfd', () => {
+  let lab: NetconfLab;
+  let target: NetconfOptions;
+  let session: NetconfSession;
+
+  beforeAll(async () => {
+    lab = await startNetconfLab();
+    target = {
+      deviceName: 'lab-netconf',
+      host: lab.sshd.host,
+      port: lab.sshd.port,
+      username: lab.sshd.username,
+      password: lab.sshd.password,
+      knownHosts: createMemoryKnownHostsStore(),
+      readyTimeoutMs: 10_000,
+      rpcTimeoutMs: 10_000,
+    };
+    session = createNetconfSession(target);
+    await session.connect();
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await session?.close();
+    await lab?.stop();
+  });
+
+  it('exchanges hellos and switches to base:1.1 chunked framing', () => {
+    expect(session.capabilities()).toContain(NETCONF_BASE_1_1);
+    expect(session.hasCapability('urn:ietf:params:netconf:capability:candidate:1.0')).toBe(true);
+    expect(session.framing()).toBe('chunked');
+    expect(session.sessionId()).toMatch(/^\d+$/);
+  });
+
+  it('gets the running configuration', async () => {
+    const data = await session.getConfig({ source: 'running' });
+    expect(data).toContain('<nacm xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-acm">');
+  });
+
+  it('edits the candidate under a lock, commits, and reads the change back with a filter', async () => {
+    await session.editConfig({
+      config: `<system xmlns="${SYSTEM_NS}"><contact>noc@nap.example</contact><location>lab rack 7</location></system>`,
+      defaultOperation: 'merge',
+      lock: true,
+    });
+    const data = await session.getConfig({ source: 'running', filter: `<system xmlns="${SYSTEM_NS}"/>` });
+    expect(data).toMatch(/<contact>noc@nap\.example<\/contact>/);
+    expect(data).toMatch(/<location>lab rack 7<\/location>/);
+    expect(data).not.toContain('nacm');
+    // The lock was released: another session can take it.
+    await withNetconfSession(target, async (other) => {
+      await other.lock('candidate');
+      await other.unlock('candidate');
+    });
+  });
+
+  it('answers <get> with state data', async () => {
+    const data = await session.get({ filter: '<netconf-state xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring"><sessions/></netconf-state>' });
+    expect(data).toContain('<session-id>');
+  });
+
+  it('turns an rpc-error into DEVICE_COMMAND_FAILED naming error-tag and error-message', async () => {
+    const err = await expectAppError(session.rpc('<frobnicate xmlns="urn:example:nap"/>'), 'DEVICE_COMMAND_FAILED');
+    expect(err.message).toBe('device "lab-netconf" (127.0.0.1:' + String(lab.sshd.port) + ') answered NETCONF <frobnicate> with rpc-error unknown-namespace: unknown namespace');
+    expect(err.details).toMatchObject({ operation: 'frobnicate', errors: [{ type: 'rpc', tag: 'unknown-namespace', severity: 'error' }] });
+    // The session is still usable after an rpc-error.
+    await expect(session.getConfig()).resolves.toContain('nacm');
+  });
+
+  it('reports a datastore the agent does not have', async () => {
+    const err = await expectAppError(session.getConfig({ source: 'startup' }), 'DEVICE_COMMAND_FAILED');
+    expect(err.message).toContain('rpc-error');
+  });
+
+  it('speaks base:1.0 end-of-message framing when only 1.0 is offered', async () => {
+    await withNetconfSession({ ...target, baseVersions: ['1.0'] }, async (s) => {
+      expect(s.framing()).toBe('eom');
+      await expect(s.getConfig()).resolves.toContain('nacm');
+    });
+  });
+});

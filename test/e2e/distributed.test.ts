@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startNatsServer } from '@nap/testing';
+import type { NatsServer } from '@nap/testing';
+import { startNapProcess } from '../support/processes';
+import type { NapProcess } from '../support/processes';
+
+/**
+ * Distributed mode: a real nats-server, the admin service and the gateway as separate processes.
+ * The other services are not started, so their operations answer 503 (no responders).
+ */
+let nats: NatsServer;
+let admin: NapProcess | undefined;
+let gateway: NapProcess;
+let dataDir: string;
+let url: string;
+const password = 'distributed-admin-password';
+
+function env(): Record<string, string> {
+  return { NAP_NATS_URL: nats.url, NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: password, NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!', NAP_PORT: '0' };
+}
+
+const startAdmin = () => startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/);
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-'));
+  nats = await startNatsServer({ jetstream: true });
+  admin = await startAdmin();
+  gateway = await startNapProcess('gateway/dist/main.js', env(), /Gateway listening/);
+  const match = /"url":"(http:\/\/[^"]+)"/.exec(gateway.output());
+  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
+  url = match[1];
+}, 60_000);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await admin?.stop();
+  await nats?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function login(): Promise<Response> {
+  return fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password } }) });
+}
+
+it('logs in and manages groups through the gateway and the admin process over NATS', async () => {
+  const res = await login();
+  expect(res.status).toBe(200);
+  const token = (await res.json()) as string;
+  const created = await fetch(`${url}/user-management/groups`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ group: { name: 'distributed' } }) });
+  expect(created.status).toBe(201);
+  const id = ((await created.json()) as { data: { _id: string } }).data._id;
+  const got = await fetch(`${url}/user-management/groups/${id}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(await got.json()).toMatchObject({ name: 'distributed' });
+});
+
+it('answers 503 for a service that is not running', async () => {
+  const token = (await (await login()).json()) as string;
+  const res = await fetch(`${url}/automation-studio/templates`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(503);
+  expect(await res.json()).toMatchObject({ status: 'error', code: 'SERVICE_UNAVAILABLE' });
+});
+
+it('answers 503 while the admin process is down and recovers when it is back', async () => {
+  await admin?.stop();
+  admin = undefined;
+  const started = Date.now();
+  const down = await login();
+  expect(down.status).toBe(503);
+  expect(Date.now() - started).toBeLessThan(10_000);
+  expect(await down.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+
+  admin = await startAdmin();
+  const back = await login();
+  expect(back.status).toBe(200);
+  // the data of the first run is still there
+  const token = (await back.json()) as string;
+  const groups = await fetch(`${url}/user-management/groups`, { headers: { authorization: `Bearer ${token}` } });
+  expect(JSON.stringify(await groups.json())).toContain('distributed');
+});

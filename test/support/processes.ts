@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+
+/** A NAP process started from its built entry point. */
+export interface NapProcess {
+  child: ChildProcess;
+  output(): string;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL, no clean-up. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts `node <entry>` (a built `dist/main.js`) with the given environment; resolves once `ready`
+ * matches its output. Fails naming `npm run build` when the entry is missing.
+ */
+export async function startNapProcess(entry: string, env: Record<string, string>, ready: RegExp, timeoutMs = 20_000): Promise<NapProcess> {
+  const file = path.join(REPO_ROOT, entry);
+  if (!existsSync(file)) throw new Error(`${entry} is missing: run \`npm run build\` first (npm test does)`);
+  const child = spawn(process.execPath, [file], { env: { ...process.env, NAP_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not become ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${String(code)} before it was ready:\n${output}`));
+    });
+  });
+  return {
+    child,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
