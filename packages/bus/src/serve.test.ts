@@ -34,7 +34,6 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
   let bus: Bus;
   let service: RegisteredService;
   const metrics = createMetrics({ processMetrics: false });
-  let calls = 0;
 
   beforeAll(async () => {
     bus = await makeBus();
@@ -46,7 +45,6 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
       metrics,
       handlers: {
         getGroup: async (input: { params: { groupId: string } }) => {
-          calls += 1;
           if (input.params.groupId === 'boom') throw new Error('secret internal detail');
           if (input.params.groupId === 'missing') throw new AppError('GROUP_NOT_FOUND', 'No group with id "missing"');
           if (input.params.groupId === 'slow') await new Promise((r) => setTimeout(r, 500));

@@ -1,5 +1,5 @@
-import { context, propagation, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { Context, Span, TextMapGetter, TextMapSetter, Attributes } from '@opentelemetry/api';
+import { context, propagation, trace, SpanStatusCode } from '@opentelemetry/api';
+import type { Context, Span, SpanKind, TextMapGetter, TextMapSetter, Attributes } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NodeTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
