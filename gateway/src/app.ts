@@ -107,6 +107,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       const labels = { operation: op.id, method: req.method, status: String(res.statusCode) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
+      // one line per request at debug level (NAP_LOG_LEVEL=debug); never the query string, which may hold ?token=
+      if (logger.isLevelEnabled('debug')) {
+        logger.debug({ requestId: locals.requestId, operation: op.id, method: req.method, route: op.http?.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, user: locals.caller?.username }, 'request');
+      }
     });
     await withSpan(`${req.method} ${op.http?.path ?? op.id}`, SpanKind.SERVER, { 'http.request.method': req.method, 'http.route': op.http?.path ?? '', 'nap.request_id': locals.requestId }, async (span) => {
       // who is calling and may they? decided before the body is read or validated

@@ -13,8 +13,10 @@ import type { NapProcess } from '../support/processes';
 let nats: NatsServer;
 let admin: NapProcess | undefined;
 let gateway: NapProcess;
+let gateway2: NapProcess;
 let dataDir: string;
 let url: string;
+let url2: string;
 const password = 'distributed-admin-password';
 
 function env(): Record<string, string> {
@@ -27,13 +29,22 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-'));
   nats = await startNatsServer({ jetstream: true });
   admin = await startAdmin();
-  gateway = await startNapProcess('gateway/dist/main.js', env(), /Gateway listening/);
-  const match = /"url":"(http:\/\/[^"]+)"/.exec(gateway.output());
-  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
-  url = match[1];
+  [gateway, gateway2] = await Promise.all([
+    startNapProcess('gateway/dist/main.js', env(), /Gateway listening/),
+    startNapProcess('gateway/dist/main.js', env(), /Gateway listening/),
+  ]);
+  url = gatewayUrl(gateway);
+  url2 = gatewayUrl(gateway2);
 }, 60_000);
 
+function gatewayUrl(process: NapProcess): string {
+  const match = /"url":"(http:\/\/[^"]+)"/.exec(process.output());
+  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${process.output()}`);
+  return match[1];
+}
+
 afterAll(async () => {
+  await gateway2?.stop();
   await gateway?.stop();
   await admin?.stop();
   await nats?.stop();
@@ -53,6 +64,41 @@ it('logs in and manages groups through the gateway and the admin process over NA
   const id = ((await created.json()) as { data: { _id: string } }).data._id;
   const got = await fetch(`${url}/user-management/groups/${id}`, { headers: { authorization: `Bearer ${token}` } });
   expect(await got.json()).toMatchObject({ name: 'distributed' });
+});
+
+it('revokes on every gateway replica within a second', async () => {
+  const admin = (await (await login()).json()) as string;
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${admin}` };
+  const post = async (base: string, route: string, body: unknown, method = 'POST') => fetch(`${base}${route}`, { method, headers, body: JSON.stringify(body) });
+  const group = ((await (await post(url, '/user-management/groups', { group: { name: 'replicas' } })).json()) as { data: { _id: string } }).data;
+  await post(url, `/user-management/groups/${group._id}/roles`, { roles: ['admin'] }, 'PUT');
+  await post(url, '/user-management/accounts', { account: { username: 'replica-user', password: 'password-123', groups: [group._id] } });
+  const token = (await (await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'replica-user', password: 'password-123' }) })).json()) as string;
+  const asUser = (base: string) => fetch(`${base}/user-management/roles`, { headers: { authorization: `Bearer ${token}` } });
+  // both replicas have resolved and cached the session
+  expect((await asUser(url)).status).toBe(200);
+  expect((await asUser(url2)).status).toBe(200);
+
+  // the role goes away through replica 1; replica 2 refuses within a second
+  await post(url, `/user-management/groups/${group._id}/roles`, { roles: ['apiread'] }, 'PUT');
+  const changed = Date.now();
+  let status = 0;
+  while (Date.now() - changed < 1_000) {
+    status = (await asUser(url2)).status;
+    if (status === 403) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  expect(status).toBe(403);
+
+  // logout through replica 2 ends the session on replica 1
+  expect((await fetch(`${url2}/logout`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  const loggedOut = Date.now();
+  while (Date.now() - loggedOut < 1_000) {
+    status = (await asUser(url)).status;
+    if (status === 401) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  expect(status).toBe(401);
 });
 
 it('answers 503 for a service that is not running', async () => {
