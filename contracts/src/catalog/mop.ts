@@ -1,6 +1,14 @@
 import { ROLE_SETS } from '../roles';
-import { acknowledgement, anyObject, arr, bool, embed, int, name, obj, pageOf, str } from '../schemas/common';
-import { analyticTemplateSchema, commandTemplateSchema, createAnalyticTemplateBodySchema, templateRunSchema } from '../schemas/mop';
+import { acknowledgement, anyObject, arr, bool, embed, int, name, num, obj, pageOf, str } from '../schemas/common';
+import {
+  analyticRunResultSchema,
+  analyticTemplateSchema,
+  commandTemplateSchema,
+  createAnalyticTemplateBodySchema,
+  reattemptResultSchema,
+  templateRunResultSchema,
+  templateRunSchema,
+} from '../schemas/mop';
 import { listQuerySchema } from '../schemas/query';
 import type { JsonSchema } from './types';
 import type { OperationSpec } from './define';
@@ -14,13 +22,34 @@ function devices(): JsonSchema {
   return arr(name(), { minItems: 1, description: 'inventory device names' });
 }
 
-/** What a run answers per device: the device, its pass/fail and the command results. */
-function runResult(): JsonSchema {
-  return obj({
-    _id: str({ description: 'id of the stored run (see GET /mop/runs/:id)' }),
-    passRule: bool({ description: 'overall result' }),
-    results: arr(obj({ device: str(), passRule: bool(), commands: arr({ type: 'object' }), error: str() }, ['device'])),
-  });
+/** Values of the `<!name!>` variables: strings, numbers, booleans, or arrays of them (the command runs once per element). */
+function variables(): JsonSchema {
+  return anyObject('values of the <!name!> variables; an array value runs the command once per element');
+}
+
+/** `{ status, message, data }`: what a creation answers (as operations 3 and 10). */
+function created(data: JsonSchema): JsonSchema {
+  return obj({ status: str({ description: 'Created' }), message: str(), data }, ['status', 'message', 'data']);
+}
+
+/** One command run on one device without rules. */
+function commandOutput(): JsonSchema {
+  return obj(
+    {
+      raw: str({ description: 'the command as given' }),
+      evaluated: str({ description: 'the command sent (variables substituted)' }),
+      device: str(),
+      response: str({ description: 'raw output of the device' }),
+      parameters: anyObject('values of the variables the command used'),
+      error: str({ description: 'why the command failed on this device' }),
+    },
+    ['raw', 'evaluated', 'device'],
+  );
+}
+
+/** Inventory devices as the gateway lists them. */
+function deviceList(): JsonSchema {
+  return arr(obj({ name: str() }, ['name']));
 }
 
 /** Manual workflow tasks: `GET /mop/task/<name>` presents what a person needs to decide. */
@@ -80,7 +109,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/createAnalyticTemplate' },
     roles: ['admin', 'apiwrite'],
     body: createAnalyticTemplateBodySchema,
-    response: anyObject('result of the creation; shape not shown by the spec (the service answers the stored template)'),
+    response: created(analyticTemplate),
+    notes: 'The spec shows the result as an object of unshown shape; it is { status: "Created", message, data: the stored template }, as createTemplate.',
   },
   {
     name: 'createTemplate',
@@ -88,7 +118,10 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/createTemplate' },
     roles: ROLE_SETS.write,
     body: obj({ mop: commandTemplate }, ['mop']),
-    response: commandTemplate,
+    response: created(commandTemplate),
+    notes:
+      'Names are unique (409 TEMPLATE_ALREADY_EXISTS). The service sets _id, created and lastUpdated (epoch ms), createdBy and ' +
+      'lastUpdatedBy (the caller); every other member is stored as given.',
   },
   {
     name: 'deleteAnalyticTemplate',
@@ -113,7 +146,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
       { options: obj({ name: name('template name'), type: { type: 'string', enum: ['template', 'analytic'], default: 'template' } }, ['name']) },
       ['options'],
     ),
-    response: anyObject('the template document, command or analytic'),
+    response: anyObject('the template document, command or analytic, as stored'),
     notes: 'A read although it is a POST.',
   },
   {
@@ -126,6 +159,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
       ['template'],
     ),
     response: anyObject('the stored template'),
+    notes: 'A template whose name exists is stored as "name (n)" with the next free n. The _id and the authorship members of the document are replaced.',
   },
   {
     name: 'GetBootFlash',
@@ -133,8 +167,9 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/GetBootFlash' },
     roles: ROLE_SETS.run,
     body: obj({ device: name('inventory device name') }, ['device']),
-    response: obj({ device: str(), image: str({ description: 'boot image file name' }) }),
+    response: obj({ device: str(), image: str({ description: 'boot image path, as the device reports it' }), response: str() }, ['device', 'image']),
     timeoutMs: TIMEOUTS_MS.device,
+    notes: 'Reads the boot image through the device CLI (show boot / show version / show bootvar, by device type).',
   },
   {
     name: 'getDeviceObjectsFiltered',
@@ -142,10 +177,10 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/deviceObjects' },
     roles: ROLE_SETS.read,
     body: obj({
-      substring: str({ description: 'substring of the device name' }),
-      options: obj({ start: int({ minimum: 0 }), limit: int({ minimum: 0 }), filter: anyObject() }),
+      substring: str({ description: 'substring of the device name (case-insensitive)' }),
+      options: obj({ start: int({ minimum: 0 }), limit: int({ minimum: 0 }), filter: anyObject('device variable name to value') }),
     }),
-    response: arr({ type: 'object' }),
+    response: deviceList(),
     notes: 'A read although it is a POST.',
   },
   {
@@ -153,22 +188,41 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     summary: 'Devices whose name matches the string',
     http: { method: 'GET', path: '/mop/devices/:substring' },
     roles: ROLE_SETS.read,
-    response: arr({ type: 'object' }),
+    response: deviceList(),
   },
   {
     name: 'getDevicesFilteredDetailedResults',
     summary: 'Devices whose name matches the string (as getDevicesFiltered), plus number of results found and returned',
     http: { method: 'GET', path: '/mop/devices/detailed/:substring' },
     roles: ROLE_SETS.read,
-    response: obj({ total: int({ minimum: 0 }), returned: int({ minimum: 0 }), list: arr({ type: 'object' }) }, ['total', 'returned', 'list']),
+    response: obj({ total: int({ minimum: 0 }), returned: int({ minimum: 0 }), list: deviceList() }, ['total', 'returned', 'list']),
   },
   {
     name: 'getDiff',
     summary: 'Diff of two configuration strings',
     http: { method: 'POST', path: '/mop/diff' },
     roles: ROLE_SETS.read,
-    body: obj({ value: str({ description: 'original configuration' }), newValue: str({ description: 'changed configuration' }) }, ['value', 'newValue']),
-    response: obj({ diff: arr(obj({ type: { type: 'string', enum: ['equal', 'insert', 'delete'] }, text: str() }, ['type', 'text'])) }, ['diff']),
+    body: obj({ value_a: str({ description: 'original configuration' }), value_b: str({ description: 'changed configuration' }) }, ['value_a', 'value_b']),
+    response: obj(
+      {
+        diff: arr(
+          obj(
+            {
+              type: { type: 'string', enum: ['unchanged', 'added', 'removed'] },
+              value: str({ description: 'the lines of this part, newline-terminated' }),
+              count: int({ minimum: 0, description: 'number of lines' }),
+            },
+            ['type', 'value', 'count'],
+          ),
+          { description: 'parts of the line diff, in order' },
+        ),
+        added: int({ minimum: 0, description: 'lines added' }),
+        removed: int({ minimum: 0, description: 'lines removed' }),
+        unified: str({ description: 'the diff as unified text' }),
+      },
+      ['diff', 'added', 'removed', 'unified'],
+    ),
+    notes: 'A read although it is a POST.',
   },
   {
     name: 'listAnalyticTemplates',
@@ -206,7 +260,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/passThru/:device' },
     roles: ROLE_SETS.run,
     body: obj({ command: name('command text sent to the device as is') }, ['command']),
-    response: obj({ device: str(), command: str(), response: str() }),
+    response: obj({ device: str(), command: str(), response: str() }, ['device', 'command', 'response']),
     timeoutMs: TIMEOUTS_MS.device,
   },
   {
@@ -214,9 +268,19 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     summary: 'Re-attempt after n minutes',
     http: { method: 'POST', path: '/mop/reattempt' },
     roles: ROLE_SETS.run,
-    body: obj({ minutes: { type: 'number', minimum: 0, description: 'minutes to wait before the next attempt' } }, ['minutes']),
-    response: obj({ minutes: { type: 'number' }, reattemptAt: int({ description: 'epoch milliseconds of the next attempt' }) }, ['reattemptAt']),
-    notes: 'Answers at once with the time of the next attempt; waiting is the workflow engine\'s job, not a held request.',
+    body: obj(
+      {
+        minutes: num({ minimum: 0, description: 'minutes to wait before the next attempt' }),
+        job_id: str({ description: 'job whose step is re-attempted' }),
+        attemptID: str({ description: 'name of the step being re-attempted, counted per job' }),
+        attempts: int({ minimum: 1, description: 'most attempts allowed; one more answers 422 MOP_REATTEMPTS_EXHAUSTED' }),
+      },
+      ['minutes'],
+    ),
+    response: reattemptResultSchema,
+    notes:
+      'Answers at once with the time of the next attempt; the attempt is stored (durable across restarts) and counted per job_id and ' +
+      'attemptID. Waiting until reattemptAt is the workflow engine\'s job, not a held request.',
   },
   {
     name: 'runAnalyticsTemplate',
@@ -224,37 +288,47 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/runAnalyticsTemplate' },
     roles: ROLE_SETS.run,
     body: obj(
-      { template: name('analytic template name'), pre: anyObject('command results before the change'), post: anyObject('command results after the change') },
-      ['template', 'pre', 'post'],
+      {
+        analytic_template_name: name('analytic template name'),
+        pre: anyObject('a RunCommandTemplate result taken before the change'),
+        post: anyObject('a RunCommandTemplate result taken after the change'),
+        variables: variables(),
+      },
+      ['analytic_template_name', 'pre', 'post'],
     ),
-    response: runResult(),
+    response: analyticRunResultSchema,
     timeoutMs: TIMEOUTS_MS.device,
+    notes:
+      'Pairs the commands_results of pre and post by device and command (preRawCommand, postRawCommand) and evaluates each pair\'s rules: ' +
+      'regex (preRegex and postRegex capture values compared by evaluation), matches and !matches (what the pattern finds in pre and post is the same / differs).',
   },
   {
     name: 'runAnalyticsTemplateDevices',
     summary: 'Run an analytic template for devices',
     http: { method: 'POST', path: '/mop/runAnalyticsTemplateDevices' },
     roles: ROLE_SETS.run,
-    body: obj({ template: name('analytic template name'), devices: devices(), variables: anyObject() }, ['template', 'devices']),
-    response: runResult(),
+    body: obj({ analytic_template_name: name('analytic template name'), devices: devices(), variables: variables() }, ['analytic_template_name', 'devices']),
+    response: analyticRunResultSchema,
     timeoutMs: TIMEOUTS_MS.device,
+    notes: 'Runs each preRawCommand and postRawCommand on the devices itself, then compares as runAnalyticsTemplate.',
   },
   {
     name: 'RunCommand',
     summary: 'Run a command against a device',
     http: { method: 'POST', path: '/mop/RunCommand' },
     roles: ROLE_SETS.run,
-    body: obj({ command: name(), device: name('inventory device name') }, ['command', 'device']),
-    response: obj({ device: str(), command: str(), response: str() }),
+    body: obj({ command: name(), variables: variables(), device: name('inventory device name') }, ['command', 'device']),
+    response: commandOutput(),
     timeoutMs: TIMEOUTS_MS.device,
+    notes: 'One command: a variable without a value or with an array value answers 422 MOP_VARIABLE_MISSING / MOP_VARIABLE_INVALID.',
   },
   {
     name: 'RunCommandDevices',
     summary: 'Run a command against devices',
     http: { method: 'POST', path: '/mop/RunCommandDevices' },
     roles: ROLE_SETS.run,
-    body: obj({ command: name(), devices: devices() }, ['command', 'devices']),
-    response: arr(obj({ device: str(), command: str(), response: str(), error: str() }, ['device'])),
+    body: obj({ command: name(), variables: variables(), devices: devices() }, ['command', 'devices']),
+    response: arr(commandOutput(), { description: 'one entry per device (per array element of a variable)' }),
     timeoutMs: TIMEOUTS_MS.device,
   },
   {
@@ -262,12 +336,13 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     summary: 'Run a command template against devices',
     http: { method: 'POST', path: '/mop/RunCommandTemplate' },
     roles: ROLE_SETS.run,
-    body: obj({ template: name('command template name'), variables: anyObject('values of the template variables'), devices: devices() }, [
-      'template',
-      'devices',
-    ]),
-    response: runResult(),
+    body: obj({ template: name('command template name'), variables: variables(), devices: devices() }, ['template', 'devices']),
+    response: templateRunResultSchema,
     timeoutMs: TIMEOUTS_MS.device,
+    notes:
+      'One commands_results entry per command per device (per array element of a variable). Devices run in parallel, commands of a ' +
+      'device in order. A command whose variable has no value is skipped (skipped: true, result false); a rule whose variable has no ' +
+      'value fails naming it; a pattern that runs too long fails its rule. The run is kept: GET /mop/runs/:runId.',
   },
   {
     name: 'RunCommandTemplateSingleCommand',
@@ -278,12 +353,12 @@ export const MOP_OPERATIONS = defineOperations('mop', [
       {
         templateId: name('command template name or id'),
         commandIndex: int({ minimum: 0, description: 'index of the command in the template' }),
-        variables: anyObject(),
+        variables: variables(),
         devices: devices(),
       },
       ['templateId', 'commandIndex', 'devices'],
     ),
-    response: runResult(),
+    response: templateRunResultSchema,
     timeoutMs: TIMEOUTS_MS.device,
   },
   {
@@ -293,6 +368,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     roles: ROLE_SETS.write,
     body: obj({ template: analyticTemplate }, ['template']),
     response: analyticTemplate,
+    notes: 'Replaces the template; created and createdBy are kept, lastUpdated and lastUpdatedBy set.',
   },
   {
     name: 'updateTemplate',
@@ -301,6 +377,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     roles: ROLE_SETS.write,
     body: obj({ mop: commandTemplate }, ['mop']),
     response: commandTemplate,
+    notes: 'Replaces the template; created and createdBy are kept, lastUpdated and lastUpdatedBy set.',
   },
   ...manualTaskOperations,
   // additions
@@ -320,6 +397,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     },
     response: pageOf(embed(templateRunSchema)),
     addition: true,
+    notes: 'Newest first; skip and limit page (limit at most 100, 20 by default).',
   },
   {
     name: 'getTemplateRun',

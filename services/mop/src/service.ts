@@ -1,19 +1,125 @@
 import { serve } from '@nap/bus';
 import type { HandlerMap } from '@nap/bus';
 import { RELEASE } from '@nap/contracts';
+import type { AnalyticTemplate, CommandTemplate } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
+import type { MopContext } from './deps';
+import { createAnalyticTemplate } from './handlers/create-analytic-template';
+import { createTemplate } from './handlers/create-template';
+import { deleteAnalyticTemplate } from './handlers/delete-analytic-template';
+import { deleteTemplate } from './handlers/delete-template';
+import { exportTemplate } from './handlers/export-template';
+import { getBootFlash } from './handlers/get-boot-flash';
+import { getDeviceObjectsFiltered } from './handlers/get-device-objects-filtered';
+import { getDevicesFiltered } from './handlers/get-devices-filtered';
+import { getDevicesFilteredDetailedResults } from './handlers/get-devices-filtered-detailed-results';
+import { getDiff } from './handlers/get-diff';
+import { getTemplateRun } from './handlers/get-template-run';
+import { getTemplateRuns } from './handlers/get-template-runs';
+import { importTemplate } from './handlers/import-template';
+import { listAnAnalyticTemplate } from './handlers/list-an-analytic-template';
+import { listATemplate } from './handlers/list-a-template';
+import { listAnalyticTemplates } from './handlers/list-analytic-templates';
+import { listTemplates } from './handlers/list-templates';
+import { manualTaskHandlers } from './handlers/manual-tasks';
+import { passThru } from './handlers/pass-thru';
+import { reattempt } from './handlers/reattempt';
+import { runAnalyticsTemplate } from './handlers/run-analytics-template';
+import { runAnalyticsTemplateDevices } from './handlers/run-analytics-template-devices';
+import { runCommand } from './handlers/run-command';
+import { runCommandDevices } from './handlers/run-command-devices';
+import { runCommandTemplate } from './handlers/run-command-template';
+import { runCommandTemplateSingleCommand } from './handlers/run-command-template-single-command';
+import { updateAnalyticTemplate } from './handlers/update-analytic-template';
+import { updateTemplate } from './handlers/update-template';
+import { createRegexPool } from './internal/regex-pool';
+import { ReattemptScheduler } from './reattempt-scheduler';
+import { ensureCollections } from './store/collections';
+import { ReattemptRepository } from './store/reattempts';
+import { RunRepository } from './store/runs';
+import { TemplateRepository } from './store/templates';
+
+/** Tuning of the mop service. */
+export interface MopServiceOptions {
+  /** Longest one user-written pattern may run, in ms; default 1000. */
+  regexTimeoutMs?: number;
+  /** Worker threads evaluating patterns; default the number of cores, at most 4. */
+  regexWorkers?: number;
+  /** Devices one run works on at once; default 25 (the device gateway applies its own per-device limits). */
+  deviceConcurrency?: number;
+}
 
 /**
- * The mop service: methods of procedure: command and analytic templates.
- * Every catalog operation of the service is registered; those without a handler answer 501 NOT_IMPLEMENTED.
+ * The mop service: methods of procedure. Command and analytic templates, runs of them against
+ * inventory devices through gateway-devices, the run history, diffs, re-attempts, manual tasks.
  */
-export function createMopService(deps: ServiceDeps): ServiceModule {
-  const { bus, logger, metrics, client } = deps;
-  const handlers: HandlerMap = {};
+export function createMopService(deps: ServiceDeps, options: MopServiceOptions = {}): ServiceModule {
+  const { bus, store, logger, metrics, client } = deps;
   return {
     async start(): Promise<RunningService> {
-      const registered = await serve({ bus, service: 'mop', version: RELEASE, logger, metrics, client, handlers });
-      return { name: 'mop', stop: () => registered.stop() };
+      await ensureCollections(store);
+      const pool = createRegexPool({ jobTimeoutMs: options.regexTimeoutMs ?? 1_000, ...(options.regexWorkers !== undefined ? { size: options.regexWorkers } : {}) });
+      const reattempts = new ReattemptRepository(store);
+      const scheduler = new ReattemptScheduler(reattempts, bus, logger);
+      const mop: MopContext = {
+        templates: new TemplateRepository<CommandTemplate>(store, 'template'),
+        analytics: new TemplateRepository<AnalyticTemplate>(store, 'analytic'),
+        runs: new RunRepository(store),
+        reattempts,
+        scheduler,
+        engine: pool,
+        ruleOptions: { describeTimeout: () => `The pattern ran longer than ${pool.jobTimeoutMs} ms and was stopped; simplify it (nested quantifiers such as (a+)+ backtrack without end)` },
+        deviceConcurrency: options.deviceConcurrency ?? 25,
+        logger,
+      };
+      const resumed = await scheduler.resume();
+      if (resumed > 0) logger.info({ resumed }, 'Resumed waiting re-attempts');
+      const handlers: HandlerMap = {
+        createTemplate: createTemplate(mop),
+        updateTemplate: updateTemplate(mop),
+        deleteTemplate: deleteTemplate(mop),
+        listATemplate: listATemplate(mop),
+        listTemplates: listTemplates(mop),
+        createAnalyticTemplate: createAnalyticTemplate(mop),
+        updateAnalyticTemplate: updateAnalyticTemplate(mop),
+        deleteAnalyticTemplate: deleteAnalyticTemplate(mop),
+        listAnAnalyticTemplate: listAnAnalyticTemplate(mop),
+        listAnalyticTemplates: listAnalyticTemplates(mop),
+        exportTemplate: exportTemplate(mop),
+        importTemplate: importTemplate(mop),
+        RunCommand: runCommand(),
+        RunCommandDevices: runCommandDevices(mop),
+        RunCommandTemplate: runCommandTemplate(mop),
+        RunCommandTemplateSingleCommand: runCommandTemplateSingleCommand(mop),
+        runAnalyticsTemplate: runAnalyticsTemplate(mop),
+        runAnalyticsTemplateDevices: runAnalyticsTemplateDevices(mop),
+        passThru: passThru(),
+        GetBootFlash: getBootFlash(),
+        reattempt: reattempt(mop),
+        getDiff: getDiff(),
+        getDeviceObjectsFiltered: getDeviceObjectsFiltered(),
+        getDevicesFiltered: getDevicesFiltered(),
+        getDevicesFilteredDetailedResults: getDevicesFilteredDetailedResults(),
+        getTemplateRuns: getTemplateRuns(mop),
+        getTemplateRun: getTemplateRun(mop),
+        ...manualTaskHandlers(),
+      };
+      let registered;
+      try {
+        registered = await serve({ bus, service: 'mop', version: RELEASE, logger, metrics, client, handlers });
+      } catch (err) {
+        scheduler.stop();
+        await pool.close();
+        throw err;
+      }
+      return {
+        name: 'mop',
+        async stop() {
+          await registered.stop();
+          scheduler.stop();
+          await pool.close();
+        },
+      };
     },
   };
 }

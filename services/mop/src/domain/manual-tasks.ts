@@ -1,0 +1,116 @@
+import type { JobDocument, Task } from '@nap/contracts';
+import { diffConfigs } from './diff';
+import type { ConfigDiff } from './diff';
+
+/**
+ * What the manual tasks of a workflow show a person: pure functions from the job document and the
+ * task's incoming variables (references `$var.job.x` and `$var.<taskId>.<out>` resolved) to a view.
+ */
+
+/** Resolves a `$var.job.<name>` or `$var.<taskId>.<outgoing>[.<path>]` reference against the job; other values unchanged. */
+export function resolveReference(job: JobDocument, value: unknown): unknown {
+  if (typeof value !== 'string' || !value.startsWith('$var.')) return value;
+  const [scope, name, ...path] = value.slice(5).split('.');
+  if (scope === undefined || name === undefined) return value;
+  let current: unknown;
+  if (scope === 'job') current = (job.variables as Record<string, unknown> | undefined)?.[name];
+  else current = job.tasks[scope]?.variables?.outgoing?.[name];
+  for (const key of path) current = typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[key] : undefined;
+  return current;
+}
+
+/** The task's incoming variables with references resolved. */
+export function incomingOf(job: JobDocument, task: Task): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(task.variables?.incoming ?? {})) out[key] = resolveReference(job, value);
+  return out;
+}
+
+interface CommandEntry {
+  device?: unknown;
+  raw?: unknown;
+  evaluated?: unknown;
+  response?: unknown;
+  result?: unknown;
+  skipped?: unknown;
+  message?: unknown;
+  rules?: { rule?: unknown; eval?: unknown; severity?: unknown; result?: unknown; message?: unknown }[];
+}
+
+function entries(value: unknown): CommandEntry[] {
+  const results = (value as { commands_results?: unknown } | null)?.commands_results;
+  return Array.isArray(results) ? (results as CommandEntry[]) : [];
+}
+
+/** viewTemplateResults: per device, whether it passed and which rules failed. */
+export function templateResultsView(results: unknown): Record<string, unknown> {
+  const all = entries(results);
+  const devices = [...new Set(all.map((e) => String(e.device ?? '')))];
+  return {
+    name: (results as { name?: unknown } | null)?.name ?? null,
+    result: (results as { result?: unknown } | null)?.result ?? null,
+    devices: devices.map((device) => {
+      const mine = all.filter((e) => String(e.device ?? '') === device);
+      return {
+        device,
+        passed: mine.every((e) => e.result === true),
+        commands: mine.map((e) => ({
+          command: e.evaluated ?? e.raw,
+          result: e.result === true,
+          ...(e.skipped === true ? { skipped: true } : {}),
+          ...(typeof e.message === 'string' ? { message: e.message } : {}),
+          failedRules: (e.rules ?? []).filter((r) => r.result !== true).map((r) => ({ rule: r.rule, eval: r.eval, severity: r.severity, ...(r.message !== undefined ? { message: r.message } : {}) })),
+          response: e.response,
+        })),
+      };
+    }),
+  };
+}
+
+/** runTemplatesDiff: the diff of each command's output before and after, per device. */
+export function templatesDiffView(pre: unknown, post: unknown): Record<string, unknown> {
+  const before = entries(pre);
+  const after = entries(post);
+  const pairs: { device: string; command: string; diff: ConfigDiff }[] = [];
+  const used = new Set<CommandEntry>();
+  for (const a of before) {
+    const b = after.find((x) => !used.has(x) && x.device === a.device && (x.raw === a.raw || x.evaluated === a.evaluated));
+    if (b !== undefined) used.add(b);
+    pairs.push({ device: String(a.device ?? ''), command: String(a.evaluated ?? a.raw ?? ''), diff: diffConfigs(String(a.response ?? ''), String(b?.response ?? ''), { a: 'pre', b: 'post' }) });
+  }
+  for (const b of after.filter((x) => !used.has(x))) {
+    pairs.push({ device: String(b.device ?? ''), command: String(b.evaluated ?? b.raw ?? ''), diff: diffConfigs('', String(b.response ?? ''), { a: 'pre', b: 'post' }) });
+  }
+  return { pre: templateResultsView(pre), post: templateResultsView(post), diffs: pairs, changed: pairs.filter((p) => p.diff.added + p.diff.removed > 0).length };
+}
+
+/** The first two text values of an object, for diffConfig when the names are not the usual ones. */
+function twoTexts(incoming: Record<string, unknown>): [string, string] {
+  const named = [
+    ['value_a', 'value_b'],
+    ['original', 'new'],
+    ['pre', 'post'],
+    ['before', 'after'],
+    ['currentConfig', 'newConfig'],
+  ] as const;
+  for (const [a, b] of named) if (typeof incoming[a] === 'string' && typeof incoming[b] === 'string') return [incoming[a], incoming[b]];
+  const texts = Object.values(incoming).filter((v): v is string => typeof v === 'string');
+  return [texts[0] ?? '', texts[1] ?? ''];
+}
+
+/** diffConfig: the line diff of the two configurations the task received. */
+export function diffConfigView(incoming: Record<string, unknown>): Record<string, unknown> {
+  const [a, b] = twoTexts(incoming);
+  return { ...diffConfigs(a, b), incoming };
+}
+
+/** reviewSummary: the job's summary, task metrics and runtime data. */
+export function reviewSummaryView(job: JobDocument): Record<string, unknown> {
+  return {
+    job: { _id: job._id, name: job.name, status: job.status, created: job.created, created_by: job.created_by, metrics: job.metrics, error: job.error ?? [] },
+    tasks: Object.entries(job.tasks)
+      .filter(([id]) => !['workflow_start', 'workflow_end', 'error_handler'].includes(id))
+      .map(([id, t]) => ({ id, name: t.name, summary: t.summary, app: t.app, type: t.type, status: t.status, metrics: t.metrics })),
+    variables: job.variables ?? {},
+  };
+}

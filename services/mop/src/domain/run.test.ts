@@ -1,0 +1,191 @@
+import type { AnalyticTemplate, CommandTemplate } from '@nap/contracts';
+import { runAnalyticTemplate } from './analytic';
+import { diffConfigs } from './diff';
+import { nextFreeName } from './names';
+import { createInlineRegexEngine } from './regex-engine';
+import { mapLimit, runCommandTemplate } from './run';
+import type { CommandRunner } from './run';
+import { expandCommand, substitute, variablesIn } from './variables';
+
+const engine = createInlineRegexEngine();
+
+/** Device outputs by device and command, as a lab would answer; unknown commands fail like a device error. */
+function outputs(table: Record<string, Record<string, string>>, sent: string[] = []): CommandRunner {
+  return (device, command) => {
+    sent.push(`${device}: ${command}`);
+    const out = table[device]?.[command];
+    return out === undefined ? Promise.reject(new Error(`% Invalid input "${command}"`)) : Promise.resolve(out);
+  };
+}
+
+describe('variables', () => {
+  it('finds, substitutes and expands <!name!>', () => {
+    expect(variablesIn('show interfaces <!type!> <!id!> <!type!>')).toEqual(['type', 'id']);
+    expect(substitute('ping <!address!> repeat <!repeat!>', { address: '192.0.2.1', repeat: 5 })).toEqual({ text: 'ping 192.0.2.1 repeat 5', missing: [], invalid: [] });
+    expect(substitute('<!a!><!b!>', { a: true })).toEqual({ text: 'true<!b!>', missing: ['b'], invalid: [] });
+  });
+
+  it('runs a command once per element of an array (product of several arrays, in order)', () => {
+    expect(expandCommand('show vlan <!vlan!>', { vlan: [10, 20] })).toEqual({
+      kind: 'run',
+      expansions: [
+        { evaluated: 'show vlan 10', parameters: { vlan: 10 } },
+        { evaluated: 'show vlan 20', parameters: { vlan: 20 } },
+      ],
+    });
+    const both = expandCommand('show int <!t!><!n!>', { t: ['Gi', 'Te'], n: ['0/1', '0/2'] });
+    expect(both.kind === 'run' ? both.expansions.map((e) => e.evaluated) : []).toEqual(['show int Gi0/1', 'show int Gi0/2', 'show int Te0/1', 'show int Te0/2']);
+  });
+
+  it('skips a command whose variable is missing, empty or an object, naming it', () => {
+    expect(expandCommand('dir <!flash!>/<!image!>', { flash: 'flash:' })).toMatchObject({ kind: 'skip', message: expect.stringContaining('"image"') });
+    expect(expandCommand('show vlan <!vlan!>', { vlan: [] })).toMatchObject({ kind: 'skip', message: expect.stringContaining('empty list') });
+    expect(expandCommand('show vlan <!vlan!>', { vlan: { id: 1 } })).toMatchObject({ kind: 'skip', message: expect.stringContaining('"vlan"') });
+  });
+});
+
+describe('runCommandTemplate', () => {
+  const template: CommandTemplate = {
+    name: 'VLAN checks',
+    passRule: true,
+    commands: [
+      { command: 'show vlan <!vlan!>', passRule: true, rules: [{ rule: 'active', eval: 'contains', severity: 'error' }] },
+      { command: 'show version', passRule: true, rules: [{ rule: 'Version <!version!>', eval: 'contains' }] },
+      { command: 'dir <!image!>', passRule: true, rules: [{ rule: 'No such file', eval: '!contains' }] },
+    ],
+  };
+  const table = {
+    r1: { 'show vlan 10': '10 users active', 'show vlan 20': '20 voice active', 'show version': 'Version 15.9' },
+    r2: { 'show vlan 10': '10 users suspended', 'show vlan 20': '20 voice active', 'show version': 'Version 15.9' },
+  };
+
+  it('answers one entry per command per device per element, in device then command order, with the exact shape', async () => {
+    const out = await runCommandTemplate(template, ['r1', 'r2'], { vlan: [10, 20], version: '15.9' }, { engine, runCommand: outputs(table) });
+    expect(Object.keys(out).sort()).toEqual(['all_pass_flag', 'commands_results', 'name', 'result']);
+    expect(out.commands_results.map((r) => `${r.device} ${r.evaluated} ${r.result}`)).toEqual([
+      'r1 show vlan 10 true',
+      'r1 show vlan 20 true',
+      'r1 show version true',
+      'r1 dir <!image!> false',
+      'r2 show vlan 10 false',
+      'r2 show vlan 20 true',
+      'r2 show version true',
+      'r2 dir <!image!> false',
+    ]);
+    const first = out.commands_results[0];
+    expect(first).toEqual({
+      raw: 'show vlan <!vlan!>',
+      evaluated: 'show vlan 10',
+      device: 'r1',
+      response: '10 users active',
+      result: true,
+      all_pass_flag: true,
+      parameters: { vlan: 10 },
+      rules: [{ rule: 'active', eval: 'contains', severity: 'error', result: true }],
+    });
+    expect(out.commands_results[3]).toMatchObject({ skipped: true, result: false, message: expect.stringContaining('"image"') });
+    expect(out).toMatchObject({ name: 'VLAN checks', all_pass_flag: true, result: false });
+  });
+
+  it('passes with passRule false when one command of every device passes, and reports device errors per command', async () => {
+    const sent: string[] = [];
+    const out = await runCommandTemplate({ ...template, passRule: false }, ['r1', 'r2', 'r3'], { vlan: 10, version: '15.9', image: 'x.bin' }, { engine, runCommand: outputs(table, sent) });
+    const r3 = out.commands_results.filter((r) => r.device === 'r3');
+    expect(r3.every((r) => r.result === false && /failed on device "r3"/.test(String(r.message)))).toBe(true);
+    expect(out.result).toBe(false);
+    const twoDevices = await runCommandTemplate({ ...template, passRule: false }, ['r1', 'r2'], { vlan: 10, version: '15.9', image: 'x.bin' }, { engine, runCommand: outputs(table) });
+    expect(twoDevices.result).toBe(true);
+    expect(sent.filter((s) => s.startsWith('r3'))).toEqual(['r3: show vlan 10', 'r3: show version', 'r3: dir x.bin']);
+  });
+
+  it('runs devices in parallel within the limit and each device in command order', async () => {
+    let running = 0;
+    let most = 0;
+    const order: string[] = [];
+    const runner: CommandRunner = async (device, command) => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 5));
+      running -= 1;
+      order.push(`${device}:${command}`);
+      return 'ok';
+    };
+    const devices = Array.from({ length: 12 }, (_, i) => `d${i}`);
+    const t: CommandTemplate = { name: 't', commands: [{ command: 'a' }, { command: 'b' }] };
+    await runCommandTemplate(t, devices, {}, { engine, runCommand: runner, concurrency: 4 });
+    expect(most).toBe(4);
+    for (const d of devices) expect(order.indexOf(`${d}:a`)).toBeLessThan(order.indexOf(`${d}:b`));
+    expect(await mapLimit([3, 1, 2], 2, async (n) => n * 2)).toEqual([6, 2, 4]);
+  });
+});
+
+describe('analytic templates', () => {
+  const pre = {
+    name: 'pre',
+    commands_results: [
+      { raw: 'show ip route summary', evaluated: 'show ip route summary', device: 'r1', response: 'Total routes: 120\nConnected 4\nStatic 2' },
+      { raw: 'show vlan', evaluated: 'show vlan', device: 'r1', response: 'VLAN 10 active\nVLAN 20 active' },
+    ],
+  };
+  const post = {
+    name: 'post',
+    commands_results: [
+      { raw: 'show ip route summary', evaluated: 'show ip route summary', device: 'r1', response: 'Total routes: 118\nConnected 4\nStatic 2' },
+      { raw: 'show vlan', evaluated: 'show vlan', device: 'r1', response: 'VLAN 10 active\nVLAN 20 active\nVLAN 30 active' },
+    ],
+  };
+  const analytic = (rules: AnalyticTemplate['prepostCommands']): AnalyticTemplate => ({ name: 'compare', passRule: true, prepostCommands: rules ?? [] });
+
+  const cases: [string, NonNullable<AnalyticTemplate['prepostCommands']>[number]['rules'], boolean][] = [
+    ['regex = fails when the route count changed', [{ type: 'regex', preRegex: 'Total routes: (\\d+)', postRegex: 'Total routes: (\\d+)', evaluation: '=' }], false],
+    ['regex >= passes (post 118 <= pre 120 read as pre >= post)', [{ type: 'regex', preRegex: 'Total routes: (\\d+)', postRegex: 'Total routes: (\\d+)', evaluation: '>=' }], true],
+    ['regex with postRegex absent uses preRegex', [{ type: 'regex', preRegex: 'Static (\\d+)', evaluation: '=' }], true],
+    ['matches passes when the pattern finds the same', [{ type: 'matches', rule: 'Connected \\d+' }], true],
+    ['!matches passes when the pattern finds something else', [{ type: '!matches', rule: 'Total routes: \\d+' }], true],
+    ['matches fails when the pattern finds something else', [{ type: 'matches', preRegex: 'Total routes: \\d+' }], false],
+    ['unknown type fails', [{ type: 'fuzzy' }], false],
+  ];
+  it.each(cases)('%s', async (_what, rules, expected) => {
+    const out = await runAnalyticTemplate(analytic([{ preRawCommand: 'show ip route summary', postRawCommand: 'show ip route summary', passRule: true, rules }]), pre, post, {}, engine);
+    expect(out.result).toBe(expected);
+    expect(out.commands_results).toHaveLength(1);
+  });
+
+  it('pairs commands by device and reports values, and a missing side fails naming it', async () => {
+    const out = await runAnalyticTemplate(
+      analytic([
+        { preRawCommand: 'show vlan', postRawCommand: 'show vlan', rules: [{ type: 'matches', rule: 'VLAN \\d+ active', severity: 'warning' }] },
+        { preRawCommand: 'show clock', postRawCommand: 'show clock', rules: [{ type: 'matches' }] },
+      ]),
+      pre,
+      post,
+      {},
+      engine,
+    );
+    expect(out.commands_results[0]).toMatchObject({ device: 'r1', result: false, rules: [{ type: 'matches', severity: 'warning', result: false, preValue: ['VLAN 10 active', 'VLAN 20 active'] }] });
+    expect(out.commands_results[1]).toMatchObject({ result: false, message: expect.stringContaining('show clock') });
+    const ignoring = await runAnalyticTemplate({ ...analytic([{ preRawCommand: 'show vlan', postRawCommand: 'show vlan', rules: [{ type: 'matches', rule: 'VLAN \\d+', severity: 'warning' }] }]), ignoreWarnings: true }, pre, post, {}, engine);
+    expect(ignoring.result).toBe(true);
+  });
+});
+
+describe('diff and names', () => {
+  it('diffs lines in order with counts and a unified form', () => {
+    const d = diffConfigs('hostname r1\nvlan 10\nvlan 20\n', 'hostname r1\nvlan 10\nvlan 30\n');
+    expect(d.diff).toEqual([
+      { type: 'unchanged', value: 'hostname r1\nvlan 10\n', count: 2 },
+      { type: 'removed', value: 'vlan 20\n', count: 1 },
+      { type: 'added', value: 'vlan 30\n', count: 1 },
+    ]);
+    expect(d).toMatchObject({ added: 1, removed: 1 });
+    expect(d.unified).toContain('-vlan 20');
+    expect(d.unified).toContain('+vlan 30');
+    expect(diffConfigs('a\n', 'a\n')).toMatchObject({ added: 0, removed: 0 });
+  });
+
+  it('picks the next free "name (n)"', () => {
+    expect(nextFreeName('t', new Set())).toBe('t');
+    expect(nextFreeName('t', new Set(['t']))).toBe('t (1)');
+    expect(nextFreeName('t', new Set(['t', 't (1)', 't (3)']))).toBe('t (2)');
+  });
+});

@@ -1,0 +1,15 @@
+import type { Handler } from '@nap/bus';
+import { matching } from './get-device-objects-filtered';
+import { listInventory } from './devices';
+
+/** Most devices one answer lists; `total` says how many matched. */
+export const MAX_DEVICES_LISTED = 1_000;
+
+/** `GET /mop/devices/detailed/:substring`: the matches plus how many were found and returned. */
+export function getDevicesFilteredDetailedResults(): Handler {
+  return (async (input: { params: { substring: string } }, ctx) => {
+    const found = matching(await listInventory(ctx), input.params.substring);
+    const list = found.slice(0, MAX_DEVICES_LISTED);
+    return { total: found.length, returned: list.length, list };
+  }) as Handler;
+}

@@ -1,0 +1,8 @@
+import type { Handler } from '@nap/bus';
+import { matching } from './get-device-objects-filtered';
+import { listInventory } from './devices';
+
+/** `GET /mop/devices/:substring`. */
+export function getDevicesFiltered(): Handler {
+  return (async (input: { params: { substring: string } }, ctx) => matching(await listInventory(ctx), input.params.substring)) as Handler;
+}

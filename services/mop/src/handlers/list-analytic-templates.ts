@@ -1,0 +1,7 @@
+import type { Handler } from '@nap/bus';
+import type { MopContext } from '../deps';
+
+/** `GET /mop/listAnalyticTemplates`. */
+export function listAnalyticTemplates(mop: MopContext): Handler {
+  return (async () => mop.analytics.list()) as Handler;
+}

@@ -1,0 +1,32 @@
+import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
+import type { MopContext } from '../deps';
+
+/**
+ * `POST /mop/reattempt`: counts one more attempt of (job_id, attemptID), stores when it is due and
+ * answers at once; 422 MOP_REATTEMPTS_EXHAUSTED past `attempts`.
+ */
+export function reattempt(mop: MopContext): Handler {
+  return (async (input: { body: { minutes: number; job_id?: string; attemptID?: string; attempts?: number } }) => {
+    const { minutes } = input.body;
+    const jobId = input.body.job_id ?? 'none';
+    const attemptID = input.body.attemptID ?? 'default';
+    const attempts = input.body.attempts ?? 0;
+    const scheduled = await mop.reattempts.schedule(jobId, attemptID, minutes, attempts);
+    if (attempts > 0 && scheduled.attempt > attempts) {
+      await mop.reattempts.uncount(scheduled._id);
+      throw new AppError('MOP_REATTEMPTS_EXHAUSTED', `Step "${attemptID}" of job "${jobId}" was re-attempted ${attempts} times, as many as allowed`);
+    }
+    mop.scheduler.schedule(scheduled);
+    const at = new Date(scheduled.reattemptAt).toISOString();
+    return {
+      response: `Attempt ${scheduled.attempt}${attempts > 0 ? ` of ${attempts}` : ''} of "${attemptID}" runs again at ${at} (in ${minutes} minutes)`,
+      jobId,
+      attemptID,
+      attempt: scheduled.attempt,
+      ...(attempts > 0 ? { attempts } : {}),
+      minutes,
+      reattemptAt: scheduled.reattemptAt,
+    };
+  }) as Handler;
+}

@@ -1,0 +1,28 @@
+import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
+import type { MopContext } from '../deps';
+import { runCommandTemplate as runTemplate } from '../domain/run';
+import { recordRun } from '../runs';
+import { busCommandRunner } from './devices';
+
+/** `POST /mop/RunCommandTemplateSingleCommand`: command `commandIndex` of a template (by id or name) on devices. */
+export function runCommandTemplateSingleCommand(mop: MopContext): Handler {
+  return (async (input: { body: { templateId: string; commandIndex: number; devices: string[]; variables?: Record<string, unknown> } }, ctx) => {
+    const started = Date.now();
+    const template = await mop.templates.getByIdOrName(input.body.templateId);
+    const count = template.commands?.length ?? 0;
+    if (input.body.commandIndex >= count) {
+      throw new AppError('MOP_COMMAND_INDEX_OUT_OF_RANGE', `Command template "${template.name}" has ${count} commands; commandIndex ${input.body.commandIndex} is not one of them`);
+    }
+    const variables = input.body.variables ?? {};
+    const output = await runTemplate(
+      template,
+      input.body.devices,
+      variables,
+      { engine: mop.engine, runCommand: busCommandRunner(ctx), concurrency: mop.deviceConcurrency, ruleOptions: mop.ruleOptions },
+      [input.body.commandIndex],
+    );
+    const runId = await recordRun(mop.runs, { kind: 'command', template: template.name, devices: input.body.devices, variables, started, caller: ctx.caller, output });
+    return { ...output, runId };
+  }) as Handler;
+}

@@ -1,0 +1,50 @@
+import { createRegexPool } from '../src';
+
+describe('the regular expression worker pool', () => {
+  it('stops a catastrophic pattern at the limit, answers the other jobs of the batch and keeps serving', async () => {
+    const pool = createRegexPool({ size: 2, jobTimeoutMs: 300 });
+    try {
+      const input = `${'a'.repeat(40)}!`;
+      const started = Date.now();
+      const out = await pool.run([input, 'interface Gi0/1 is up'], [
+        { pattern: 'a+!', flags: '', input: 0, mode: 'test' },
+        { pattern: '(a+)+$', flags: '', input: 0, mode: 'test' },
+        { pattern: 'Gi(\\S+)', flags: '', input: 1, mode: 'capture' },
+        { pattern: '(', flags: '', input: 1, mode: 'test' },
+      ]);
+      expect(out).toEqual([
+        { ok: true, value: true },
+        { ok: false, timedOut: true, error: expect.stringContaining('300 ms') },
+        { ok: true, value: '0/1' },
+        { ok: false, error: expect.stringContaining('Invalid regular expression') },
+      ]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(pool.replaced).toBe(1);
+      const [after] = await pool.run(['x y x'], [{ pattern: 'x', flags: '', input: 0, mode: 'all' }]);
+      expect(after).toEqual({ ok: true, value: ['x', 'x'] });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('runs many batches at once across its workers while one is stuck', async () => {
+    const pool = createRegexPool({ size: 2, jobTimeoutMs: 500 });
+    try {
+      const stuck = pool.run([`${'a'.repeat(40)}!`], [{ pattern: '(a+)+$', flags: '', input: 0, mode: 'test' }]);
+      const quick = await Promise.all(Array.from({ length: 50 }, (_, i) => pool.run([`line ${i}`], [{ pattern: 'line (\\d+)', flags: '', input: 0, mode: 'capture' }])));
+      expect(quick.map((o) => o[0])).toEqual(Array.from({ length: 50 }, (_, i) => ({ ok: true, value: String(i) })));
+      expect((await stuck)[0]).toMatchObject({ ok: false, timedOut: true });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('answers pending jobs when closed and refuses new ones', async () => {
+    const pool = createRegexPool({ size: 1, jobTimeoutMs: 5_000 });
+    const pending = pool.run([`${'a'.repeat(40)}!`], [{ pattern: '(a+)+$', flags: '', input: 0, mode: 'test' }]);
+    await new Promise((r) => setTimeout(r, 50));
+    await pool.close();
+    expect((await pending)[0]).toMatchObject({ ok: false, error: expect.stringContaining('stopping') });
+    await expect(pool.run(['x'], [{ pattern: 'x', flags: '', input: 0, mode: 'test' }])).rejects.toThrow('closed');
+  });
+});

@@ -1,0 +1,210 @@
+import { startTestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+import { fixtureTemplates, withoutOwned } from './fixtures';
+
+let platform: TestPlatform;
+let token: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  token = await platform.login();
+});
+
+afterAll(async () => {
+  await platform.stop();
+});
+
+type Stored = Record<string, unknown> & { _id: string; name: string; created: number; lastUpdated: number; createdBy: string; lastUpdatedBy: string };
+
+const http = (method: string, route: string, body?: unknown) => platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
+
+async function create(mop: Record<string, unknown>): Promise<Stored> {
+  const res = await http('POST', '/mop/createTemplate', { mop });
+  expect(res.status).toBe(201);
+  return (res.body as { data: Stored }).data;
+}
+
+describe('command templates', () => {
+  it('creates with 201 { status, message, data }, epoch ms and the caller as author, and refuses a duplicate name with 409', async () => {
+    const before = Date.now();
+    const res = await http('POST', '/mop/createTemplate', { mop: { name: 'crud-1', os: 'cisco_ios', passRule: true, commands: [{ command: 'show version', passRule: true, rules: [{ rule: 'IOS', eval: 'contains' }] }] } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'Created', message: expect.stringContaining('crud-1'), data: { _id: expect.any(String), name: 'crud-1', createdBy: 'admin', lastUpdatedBy: 'admin' } });
+    const data = (res.body as { data: Stored }).data;
+    expect(Number.isInteger(data.created) && data.created >= before && data.created <= Date.now()).toBe(true);
+    expect(data.lastUpdated).toBe(data.created);
+    const dup = await http('POST', '/mop/createTemplate', { mop: { name: 'crud-1' } });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ code: 'TEMPLATE_ALREADY_EXISTS', message: expect.stringContaining('crud-1') });
+  });
+
+  it('updates by id (keeping created and createdBy), lists one by name as an array, deletes by id', async () => {
+    const t = await create({ name: 'crud-2', commands: [] });
+    await new Promise((r) => setTimeout(r, 5));
+    const up = await http('POST', `/mop/updateTemplate/${t._id}`, { mop: { name: 'crud-2', passRule: false, commands: [{ command: 'show clock', rules: [] }], created: 1, createdBy: 'mallory' } });
+    expect(up.status).toBe(200);
+    expect(up.body).toMatchObject({ _id: t._id, name: 'crud-2', passRule: false, created: t.created, createdBy: 'admin', lastUpdatedBy: 'admin' });
+    expect((up.body as Stored).lastUpdated).toBeGreaterThan(t.created);
+    const one = await http('GET', '/mop/listATemplate/crud-2');
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual([up.body]);
+    expect((await http('GET', '/mop/listATemplate/no-such')).body).toEqual([]);
+    expect((await http('POST', '/mop/updateTemplate/no-such-id', { mop: { name: 'x' } })).status).toBe(404);
+    const del = await http('POST', `/mop/deleteTemplate/${t._id}`);
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ status: 'success', message: expect.stringContaining('crud-2') });
+    expect((await http('POST', `/mop/deleteTemplate/${t._id}`)).body).toMatchObject({ code: 'TEMPLATE_NOT_FOUND' });
+    expect((await http('GET', '/mop/listATemplate/crud-2')).body).toEqual([]);
+  });
+
+  it('refuses an update that takes the name of another template', async () => {
+    await create({ name: 'crud-3a' });
+    const b = await create({ name: 'crud-3b' });
+    expect((await http('POST', `/mop/updateTemplate/${b._id}`, { mop: { name: 'crud-3a' } })).status).toBe(409);
+  });
+
+  it('exports one template as JSON and imports it as "name (n)" when the name is taken', async () => {
+    const t = await create({ name: 'port checks', tags: ['x'], commands: [{ command: 'show interfaces <!intf!>', rules: [{ rule: 'up', eval: 'contains' }] }] });
+    const exported = await http('POST', '/mop/export', { options: { name: 'port checks' } });
+    expect(exported.status).toBe(200);
+    expect(exported.body).toEqual(t);
+    const first = await http('POST', '/mop/import', { template: exported.body });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ name: 'port checks (1)', tags: ['x'] });
+    expect((first.body as Stored)._id).not.toBe(t._id);
+    const second = await http('POST', '/mop/import', { template: exported.body });
+    expect((second.body as Stored).name).toBe('port checks (2)');
+    expect(withoutOwned(second.body as Stored)).toEqual({ ...withoutOwned(t), name: 'port checks (2)' });
+    expect((await http('POST', '/mop/export', { options: { name: 'nothing here' } })).status).toBe(404);
+  });
+
+  it('creates each fixture command template through HTTP and lists it with operation 13 unchanged', async () => {
+    const { templates, missing } = fixtureTemplates();
+    if (missing !== undefined) {
+      process.stderr.write(`\n*** CONFORMANCE NOT RUN: ${missing}; the 26 fixture command templates were not checked ***\n\n`);
+      expect(missing).toBe('present: the fixtures must be beside the repository for this conformance test');
+      return;
+    }
+    expect(templates).toHaveLength(26);
+    // names repeat across projects (four "File Verification"): one project at a time, as a user imports them
+    const projects = [...new Set(templates.map((t) => t.project))];
+    for (const project of projects) {
+      const mine = templates.filter((t) => t.project === project);
+      const ids: string[] = [];
+      for (const t of mine) ids.push((await create(t.document))._id);
+      const listed = (await http('GET', '/mop/listTemplates')).body as Stored[];
+      for (const t of mine) {
+        const stored = listed.find((l) => l.name === t.document.name) as Stored;
+        expect({ project, ...withoutOwned(stored) }).toEqual({ project, ...withoutOwned(t.document) });
+        expect(stored).toMatchObject({ createdBy: 'admin', lastUpdatedBy: 'admin', created: expect.any(Number) });
+      }
+      for (const id of ids) expect((await http('POST', `/mop/deleteTemplate/${id}`)).status).toBe(200);
+    }
+  });
+});
+
+describe('analytic templates', () => {
+  it('creates (operation 14 body only), updates, lists and deletes', async () => {
+    const template = { name: 'routes-compare', passRule: true, prepostCommands: [{ preRawCommand: 'show ip route', postRawCommand: 'show ip route', passRule: true, rules: [{ type: 'regex', preRegex: 'Total (\\d+)', postRegex: 'Total (\\d+)', evaluation: '=' }] }] };
+    const res = await http('POST', '/mop/createAnalyticTemplate', { template });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'Created', data: { ...template, createdBy: 'admin' } });
+    const id = (res.body as { data: Stored }).data._id;
+    expect((await http('POST', '/mop/createAnalyticTemplate', { template, extra: 1 })).status).toBe(400);
+    expect((await http('POST', '/mop/createAnalyticTemplate', { template })).status).toBe(409);
+    const up = await http('POST', `/mop/updateAnalyticTemplate/${id}`, { template: { ...template, passRule: false } });
+    expect(up.body).toMatchObject({ _id: id, passRule: false });
+    expect((await http('GET', '/mop/listAnAnalyticTemplate/routes-compare')).body).toEqual([up.body]);
+    expect((await http('GET', '/mop/listAnalyticTemplates')).body).toEqual(expect.arrayContaining([up.body]));
+    const exported = await http('POST', '/mop/export', { options: { name: 'routes-compare', type: 'analytic' } });
+    expect(exported.body).toEqual(up.body);
+    expect((await http('POST', '/mop/import', { template: exported.body, type: 'analytic' })).body).toMatchObject({ name: 'routes-compare (1)' });
+    expect((await http('POST', `/mop/deleteAnalyticTemplate/${id}`)).status).toBe(200);
+    expect((await http('GET', '/mop/listAnAnalyticTemplate/routes-compare')).body).toEqual([]);
+  });
+
+  it('runs over given pre and post results, keeps the run, and a catastrophic pattern fails its rule while the service keeps serving', async () => {
+    const rules = [
+      { type: 'regex', preRegex: 'Total routes: (\\d+)', postRegex: 'Total routes: (\\d+)', evaluation: '>=' },
+      { type: 'matches', rule: '(a+)+$', severity: 'error' },
+    ];
+    await http('POST', '/mop/createAnalyticTemplate', { template: { name: 'slow-pattern', prepostCommands: [{ preRawCommand: 'show x', postRawCommand: 'show x', rules }] } });
+    const long = `${'a'.repeat(40)}!`;
+    const result = (response: string) => ({ name: 't', all_pass_flag: true, result: true, commands_results: [{ raw: 'show x', evaluated: 'show x', device: 'r1', response, result: true, all_pass_flag: true, parameters: {}, rules: [] }] });
+    const started = Date.now();
+    const [run, other] = await Promise.all([
+      http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'slow-pattern', pre: result(`Total routes: 12\n${long}`), post: result(`Total routes: 10\n${long}`) }),
+      (async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        return http('POST', '/mop/diff', { value_a: 'a\n', value_b: 'b\n' });
+      })(),
+    ]);
+    expect(other.status).toBe(200);
+    expect(run.status).toBe(200);
+    const body = run.body as { result: boolean; runId: string; commands_results: { rules: { result: boolean; message?: string }[] }[] };
+    expect(body.result).toBe(false);
+    expect(body.commands_results[0]?.rules[0]).toMatchObject({ result: true, preValue: '12', postValue: '10' });
+    expect(body.commands_results[0]?.rules[1]).toMatchObject({ result: false, message: expect.stringContaining('ran longer than') });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const kept = await http('GET', `/mop/runs/${body.runId}`);
+    expect(kept.body).toMatchObject({ _id: body.runId, kind: 'analytic', template: 'slow-pattern', result: false, createdBy: 'admin', devices: ['r1'] });
+    const page = await http('GET', '/mop/runs?kind=analytic&template=slow-pattern');
+    expect(page.body).toMatchObject({ total: 1, items: [{ _id: body.runId }] });
+    expect((await http('GET', '/mop/runs/nope')).body).toMatchObject({ code: 'MOP_RUN_NOT_FOUND' });
+    const bad = await http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'slow-pattern', pre: {}, post: result('x') });
+    expect(bad).toMatchObject({ status: 422, body: { code: 'MOP_ANALYTIC_INPUT_INVALID' } });
+  });
+});
+
+describe('diff and reattempt', () => {
+  it('answers the line diff in order and the unified text', async () => {
+    const res = await http('POST', '/mop/diff', { value_a: 'hostname r1\ninterface Gi0/1\n shutdown\n', value_b: 'hostname r1\ninterface Gi0/1\n no shutdown\n' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      diff: [
+        { type: 'unchanged', value: 'hostname r1\ninterface Gi0/1\n', count: 2 },
+        { type: 'removed', value: ' shutdown\n', count: 1 },
+        { type: 'added', value: ' no shutdown\n', count: 1 },
+      ],
+      added: 1,
+      removed: 1,
+      unified: expect.stringContaining('+ no shutdown'),
+    });
+  });
+
+  it('counts attempts per job and step and refuses one past the limit', async () => {
+    const ask = () => http('POST', '/mop/reattempt', { job_id: 'job-r1', attemptID: 'fwRetry', attempts: 2, minutes: 5 });
+    const first = await ask();
+    expect(first.status).toBe(200);
+    const b = first.body as { attempt: number; reattemptAt: number; response: string };
+    expect(b.attempt).toBe(1);
+    expect(Math.abs(b.reattemptAt - (Date.now() + 5 * 60_000))).toBeLessThan(10_000);
+    expect(b.response).toContain('fwRetry');
+    expect(((await ask()).body as { attempt: number }).attempt).toBe(2);
+    expect(await ask()).toMatchObject({ status: 422, body: { code: 'MOP_REATTEMPTS_EXHAUSTED' } });
+  });
+});
+
+describe('manual tasks', () => {
+  it('reads the job from the workflow engine and names a job it does not have', async () => {
+    const res = await http('GET', '/mop/task/viewTemplateResults?jobId=no-such-job&taskId=a1');
+    // the workflow engine answers for the job: a job it does not have is 404, never a canned view
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.body)).toContain('no-such-job');
+    expect((await http('GET', '/mop/task/reviewSummary?jobId=x')).status).toBe(400);
+  });
+});
+
+describe('run history', () => {
+  it('masks the values of secret-looking variables in the stored run', async () => {
+    await http('POST', '/mop/createAnalyticTemplate', { template: { name: 'secret-run', prepostCommands: [{ preRawCommand: 'copy ftp://u:<!password!>@h/f', postRawCommand: 'copy ftp://u:<!password!>@h/f', rules: [{ type: 'matches' }] }] } });
+    const side = { commands_results: [{ raw: 'copy ftp://u:<!password!>@h/f', evaluated: 'copy ftp://u:s3cret-pw@h/f', device: 'r1', response: 'ok s3cret-pw' }] };
+    const res = await http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'secret-run', pre: side, post: side, variables: { password: 's3cret-pw', user: 'u' } });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).toContain('s3cret-pw');
+    const stored = await http('GET', `/mop/runs/${(res.body as { runId: string }).runId}`);
+    expect(stored.status).toBe(200);
+    expect(JSON.stringify(stored.body)).not.toContain('s3cret-pw');
+    expect(stored.body).toMatchObject({ variables: { password: '********', user: 'u' } });
+  });
+});
