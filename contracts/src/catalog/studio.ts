@@ -1,32 +1,50 @@
 import { ROLE_SETS } from '../roles';
-import { acknowledgement, anyObject, arr, embed, name, obj, pageOf, str } from '../schemas/common';
-import { importResultItemSchema, importResultSchema } from '../schemas/automation';
+import { acknowledgement, anyObject, arr, bool, embed, name, nullable, obj, pageOf, str } from '../schemas/common';
+import { createdResultSchema } from '../schemas/automation';
 import { exportFormBodySchema, formSchema } from '../schemas/form';
 import { listQuerySchema } from '../schemas/query';
-import { workflowDocumentSchema, workflowInputSchema } from '../schemas/studio';
+import {
+  componentGroupInputSchema,
+  componentGroupSchema,
+  formInputSchema,
+  storedFormSchema,
+  studioTemplateInputSchema,
+  studioTemplateSchema,
+  workflowDocumentSchema,
+  workflowInputSchema,
+  workflowProblemSchema,
+  workflowSaveResultSchema,
+} from '../schemas/studio';
 import type { JsonSchema } from './types';
-import { defineOperations } from './define';
+import { TIMEOUTS_MS, defineOperations } from './define';
 
-/** A studio document whose fields the spec does not show: a name and anything else. */
-function namedDocument(description: string): JsonSchema {
-  return obj({ name: name() }, ['name'], { description });
-}
-
-/** A stored studio document: an id and a name, other fields open. */
-function storedDocument(): JsonSchema {
-  return obj({ _id: str(), name: str() }, ['_id', 'name']);
-}
-
-function importResult(id: string, item: JsonSchema): JsonSchema {
-  return importResultSchema(id, importResultItemSchema(item, storedDocument()));
+/**
+ * An import result (`{ status: 'success', message, imported }`) whose items carry the submitted
+ * document in `original` and the stored one (or null) in `created`; `extra` adds item members.
+ */
+function importResult(id: string, created: JsonSchema, extra: Record<string, JsonSchema> = {}): JsonSchema {
+  const item = obj(
+    { success: bool({ description: 'outcome for this item' }), message: str(), original: anyObject('the submitted document'), created: nullable(created), ...extra },
+    ['success', 'message', 'original', 'created'],
+  );
+  return { $id: id, ...obj({ status: { const: 'success' }, message: str({ description: 'how many were imported' }), imported: arr(item) }, ['status', 'message', 'imported']) };
 }
 
 const workflow = embed(workflowDocumentSchema);
 const workflowInput = embed(workflowInputSchema);
+const problem = embed(workflowProblemSchema);
+const template = embed(studioTemplateSchema);
+const templateInput = embed(studioTemplateInputSchema);
+const componentGroup = embed(componentGroupSchema);
+const componentGroupInput = embed(componentGroupInputSchema);
+const storedForm = embed(storedFormSchema);
 
 /**
  * Operations of the `studio` service: workflow documents (`/automation-studio/automations`), studio
  * templates, component groups, JSON-form helpers, JST transformations and forms (`/formbuilder/*`).
+ *
+ * Access: a workflow or form whose `groups` is not empty is seen and changed only by members of one
+ * of those groups and by callers with the admin role; lists leave out what the caller may not see.
  */
 export const STUDIO_OPERATIONS = defineOperations('studio', [
   {
@@ -35,18 +53,25 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'POST', path: '/automation-studio/automations' },
     roles: ROLE_SETS.write,
     body: obj({ automation: workflowInput }, ['automation']),
-    response: obj({ created: workflow, edit: str({ description: 'path of the editor view' }) }, ['created']),
-    notes: 'Payload not shown by the spec; the body carries the workflow under automation and the answer the stored document under created.',
+    response: workflowSaveResultSchema('nap:schemas/workflow-created', 'Created'),
+    notes:
+      'Payload not shown by the spec. Answers { status: Created, message, data: <stored workflow>, warnings }. The graph is validated: ' +
+      'transitions name existing tasks, workflow_start and workflow_end exist, every task is reachable from workflow_start, states and types are known; ' +
+      'a problem answers 400 WORKFLOW_INVALID whose details list each one; what is legal but risky comes back in warnings. Names are unique (409 WORKFLOW_ALREADY_EXISTS). ' +
+      'A submitted _id made of letters, digits, _ and - (up to 64) is kept, so references survive an export; the audit fields are always the service\'s.',
   },
   {
     name: 'importAutomations',
     summary: 'Import workflow documents',
     http: { method: 'POST', path: '/automation-studio/automations/import' },
     roles: ROLE_SETS.write,
-    body: obj({ automations: arr(workflowInput, { minItems: 1 }) }, ['automations']),
-    response: importResult('nap:schemas/workflow-import-result', workflowInput),
-    timeoutMs: 120_000,
-    notes: 'Reports per item like the other import routes.',
+    body: obj({ automations: arr({ type: 'object', description: 'a workflow document' }, { minItems: 1 }) }, ['automations']),
+    response: importResult('nap:schemas/workflow-import-result', workflow, {
+      warnings: arr(problem, { description: 'legal but risky findings (imported items)' }),
+      problems: arr(problem, { description: 'why the item was refused (failed items)' }),
+    }),
+    timeoutMs: TIMEOUTS_MS.long,
+    notes: 'Reports per item like the other import routes: a refused item has success false, a message, created null and its problems; the response status stays success.',
   },
   {
     name: 'updateAutomation',
@@ -54,15 +79,16 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'PUT', path: '/automation-studio/automations/:id' },
     roles: ROLE_SETS.write,
     body: obj({ update: workflowInput }, ['update']),
-    response: obj({ updated: workflow, edit: str() }, ['updated']),
+    response: workflowSaveResultSchema('nap:schemas/workflow-updated', 'success'),
+    notes: 'Replaces the whole document (created and created_by stay); validated as on creation.',
   },
   {
     name: 'createComponentGroup',
     summary: 'Create a component group document',
     http: { method: 'POST', path: '/automation-studio/component-groups' },
     roles: ROLE_SETS.write,
-    body: obj({ componentGroup: namedDocument('component group: name and members') }, ['componentGroup']),
-    response: storedDocument(),
+    body: obj({ componentGroup: componentGroupInput }, ['componentGroup']),
+    response: createdResultSchema('nap:schemas/component-group-created', componentGroup),
   },
   {
     name: 'deleteComponentGroup',
@@ -76,7 +102,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Get one component group',
     http: { method: 'GET', path: '/automation-studio/component-groups/:id' },
     roles: ROLE_SETS.read,
-    response: storedDocument(),
+    response: componentGroup,
   },
   {
     name: 'getComponentGroups',
@@ -84,31 +110,33 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'GET', path: '/automation-studio/component-groups' },
     roles: ROLE_SETS.read,
     query: listQuerySchema,
-    response: pageOf(storedDocument()),
+    response: pageOf(componentGroup),
   },
   {
     name: 'importComponentGroups',
     summary: 'Import component groups',
     http: { method: 'POST', path: '/automation-studio/component-groups/import' },
     roles: ROLE_SETS.write,
-    body: obj({ componentGroups: arr(namedDocument('component group'), { minItems: 1 }) }, ['componentGroups']),
-    response: importResult('nap:schemas/component-group-import-result', namedDocument('component group')),
+    body: obj({ componentGroups: arr({ type: 'object', description: 'a component group' }, { minItems: 1 }) }, ['componentGroups']),
+    response: importResult('nap:schemas/component-group-import-result', componentGroup),
+    timeoutMs: TIMEOUTS_MS.long,
   },
   {
     name: 'updateComponentGroup',
     summary: 'Replace a component group',
     http: { method: 'PUT', path: '/automation-studio/component-groups/:id' },
     roles: ROLE_SETS.write,
-    body: obj({ update: namedDocument('component group') }, ['update']),
-    response: storedDocument(),
+    body: obj({ update: componentGroupInput }, ['update']),
+    response: componentGroup,
   },
   {
     name: 'createTemplate',
     summary: 'Create a template document',
     http: { method: 'POST', path: '/automation-studio/templates' },
     roles: ROLE_SETS.write,
-    body: obj({ template: namedDocument('studio template (text or JST document)') }, ['template']),
-    response: storedDocument(),
+    body: obj({ template: templateInput }, ['template']),
+    response: createdResultSchema('nap:schemas/studio-template-created', template),
+    notes: 'A studio template is a jinja2 or textfsm text with sample data; names are unique (409 TEMPLATE_ALREADY_EXISTS).',
   },
   {
     name: 'deleteTemplate',
@@ -122,14 +150,15 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Export a template',
     http: { method: 'GET', path: '/automation-studio/templates/:id/export' },
     roles: ROLE_SETS.read,
-    response: storedDocument(),
+    response: template,
+    notes: 'The stored document, as importTemplates takes it back.',
   },
   {
     name: 'getTemplate',
     summary: 'Get one template',
     http: { method: 'GET', path: '/automation-studio/templates/:id' },
     roles: ROLE_SETS.read,
-    response: storedDocument(),
+    response: template,
   },
   {
     name: 'getTemplates',
@@ -137,31 +166,33 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'GET', path: '/automation-studio/templates' },
     roles: ROLE_SETS.read,
     query: listQuerySchema,
-    response: pageOf(storedDocument()),
+    response: pageOf(template),
   },
   {
     name: 'importTemplates',
     summary: 'Import templates',
     http: { method: 'POST', path: '/automation-studio/templates/import' },
     roles: ROLE_SETS.write,
-    body: obj({ templates: arr(namedDocument('studio template'), { minItems: 1 }) }, ['templates']),
-    response: importResult('nap:schemas/template-import-result', namedDocument('studio template')),
+    body: obj({ templates: arr({ type: 'object', description: 'a studio template' }, { minItems: 1 }) }, ['templates']),
+    response: importResult('nap:schemas/template-import-result', template),
+    timeoutMs: TIMEOUTS_MS.long,
   },
   {
     name: 'updateTemplate',
     summary: 'Replace a template',
     http: { method: 'PUT', path: '/automation-studio/templates/:id' },
     roles: ROLE_SETS.write,
-    body: obj({ update: namedDocument('studio template') }, ['update']),
-    response: storedDocument(),
+    body: obj({ update: templateInput }, ['update']),
+    response: template,
   },
   {
     name: 'getMethodOptions',
     summary: 'List all available REST calls',
     http: { method: 'GET', path: '/automation-studio/json-forms/method-options' },
     roles: ROLE_SETS.read,
-    response: arr(obj({ name: str(), app: str(), path: str(), method: str() })),
-    timeoutMs: 5_000,
+    response: arr(obj({ name: str(), app: str(), path: str(), method: str() }, ['name', 'app', 'path', 'method'])),
+    timeoutMs: TIMEOUTS_MS.short,
+    notes: 'The HTTP routes of the catalog that the caller\'s roles allow; app is the owning service.',
   },
   {
     name: 'getReferencesTo',
@@ -169,10 +200,28 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'GET', path: '/automation-studio/references-to' },
     roles: ROLE_SETS.read,
     query: obj(
-      { target: name('id or name of the referenced document'), type: str({ description: 'kind of the referenced document, for example workflow, template, form' }) },
+      {
+        target: name('id or name of the referenced document'),
+        type: { type: 'string', enum: ['workflow', 'transformation', 'template', 'mopTemplate', 'form'], description: 'kind of the referenced document; every kind when absent' },
+      },
       ['target'],
     ),
-    response: obj({ references: arr(obj({ type: str(), _id: str(), name: str() })), total: { type: 'integer', minimum: 0 } }, ['references']),
+    response: obj(
+      {
+        references: arr(
+          obj({ type: str({ description: 'kind of the referring document: workflow or componentGroup' }), _id: str(), name: str(), tasks: arr(str(), { description: 'referring task ids (workflows)' }) }, [
+            'type',
+            '_id',
+            'name',
+          ]),
+        ),
+        total: { type: 'integer', minimum: 0 },
+      },
+      ['references', 'total'],
+    ),
+    notes:
+      'Workflows refer to a workflow by childJob workflow, to a JST by transformation tr_id or childJob transformation, to a studio template by TemplateBuilder name or template, ' +
+      'to a command template by MOP template; component groups refer by member id or name. A target that is the id of a stored workflow, template or form also matches its name.',
   },
   {
     name: 'runTransformation',
@@ -181,6 +230,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     roles: ROLE_SETS.run,
     body: obj({ incoming: anyObject('input data, by the transformation\'s incoming names'), options: anyObject() }, ['incoming']),
     response: anyObject('outgoing data, by the transformation\'s outgoing names'),
+    notes: 'Answers 501 until the JST engine is built.',
   },
   // operation 19
   {
@@ -190,7 +240,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     roles: ['admin', 'apiread'],
     body: exportFormBodySchema,
     response: formSchema,
-    notes: '"No other member" is applied both to the top level (only options) and to options (only _id and name).',
+    notes: '"No other member" is applied both to the top level (only options) and to options (only _id and name). With both _id and name, both must match.',
   },
   // additions
   {
@@ -201,6 +251,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     query: listQuerySchema,
     response: pageOf(workflow),
     addition: true,
+    notes: 'Filter fields: _id, name, description, type, created_by, last_updated_by; sort also by created and last_updated. Default limit 50, at most 500.',
   },
   {
     name: 'getAutomation',
@@ -225,6 +276,51 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     body: obj({ name: name(), id: name() }, [], { anyOf: [{ required: ['name'] }, { required: ['id'] }] }),
     response: workflow,
     addition: true,
-    notes: 'Bus-only; the workflow engine reads the document it starts a job from.',
+    notes: 'Bus-only; the workflow engine reads the document it starts a job from. With both name and id, both must match. 404 WORKFLOW_NOT_FOUND, 403 GROUP_ACCESS_DENIED.',
+  },
+  {
+    name: 'createForm',
+    summary: 'Create a form',
+    http: { method: 'POST', path: '/formbuilder/forms' },
+    roles: ROLE_SETS.write,
+    body: obj({ form: embed(formInputSchema) }, ['form']),
+    response: createdResultSchema('nap:schemas/form-created', storedForm),
+    addition: true,
+    notes: 'Names are unique (409 FORM_ALREADY_EXISTS); _id is a UUID v4, kept when the form brings one.',
+  },
+  {
+    name: 'importForms',
+    summary: 'Import forms',
+    http: { method: 'POST', path: '/formbuilder/forms/import' },
+    roles: ROLE_SETS.write,
+    body: obj({ forms: arr({ type: 'object', description: 'a form (formbuilder or JSON form)' }, { minItems: 1 }) }, ['forms']),
+    response: importResult('nap:schemas/form-import-result', storedForm),
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+  },
+  {
+    name: 'getForms',
+    summary: 'Get a page of forms',
+    http: { method: 'GET', path: '/formbuilder/forms' },
+    roles: ROLE_SETS.read,
+    query: listQuerySchema,
+    response: pageOf(storedForm),
+    addition: true,
+  },
+  {
+    name: 'getForm',
+    summary: 'Get one form',
+    http: { method: 'GET', path: '/formbuilder/forms/:id' },
+    roles: ROLE_SETS.read,
+    response: storedForm,
+    addition: true,
+  },
+  {
+    name: 'deleteForm',
+    summary: 'Delete a form',
+    http: { method: 'DELETE', path: '/formbuilder/forms/:id' },
+    roles: ROLE_SETS.write,
+    response: acknowledgement(),
+    addition: true,
   },
 ]);

@@ -1,1 +1,3 @@
 export { createStudioService } from './service';
+export { validateWorkflow, isValidTaskId, WORKFLOW_ERRORS, WORKFLOW_WARNINGS } from './domain/workflow-validation';
+export type { WorkflowCheck, WorkflowErrorCode, WorkflowWarningCode } from './domain/workflow-validation';

@@ -1,0 +1,51 @@
+import type { Handler } from '@nap/bus';
+import { accessFilter } from '../domain/access';
+import { REFERENCE_KINDS, isGroupMember, referringTasks } from '../domain/references';
+import type { ReferenceKind } from '../domain/references';
+import type { NamedDoc, NamedDocuments } from '../store/documents';
+import type { StoredWorkflow, StudioDeps } from './deps';
+
+/** One document that refers to the target. */
+export interface Reference {
+  /** Kind of the referring document: `workflow` or `componentGroup`. */
+  type: string;
+  _id: string;
+  name: string;
+  /** Referring task ids (workflows). */
+  tasks?: string[];
+}
+
+async function aliases<T extends NamedDoc>(repo: NamedDocuments<T>, target: string): Promise<string[]> {
+  const doc = (await repo.findById(target)) ?? (await repo.findByName(target));
+  return doc === null ? [] : [doc._id, doc.name];
+}
+
+/**
+ * `GET /automation-studio/references-to?target=&type=`: the workflows (that the caller may see) and
+ * component groups that refer to a document, by id or name. A target that is the id of a stored
+ * workflow, template or form also matches its name, since tasks refer to those by name.
+ */
+export function getReferencesTo(deps: StudioDeps): Handler<unknown, Record<string, string>, { target: string; type?: ReferenceKind }> {
+  return async (input): Promise<{ references: Reference[]; total: number }> => {
+    const { target, type } = input.query;
+    const kinds: readonly ReferenceKind[] = type === undefined ? REFERENCE_KINDS : [type];
+    const targets = new Set([target]);
+    const lookups: Promise<string[]>[] = [];
+    if (kinds.includes('workflow')) lookups.push(aliases(deps.workflows, target));
+    if (kinds.includes('template')) lookups.push(aliases(deps.templates, target));
+    if (kinds.includes('form')) lookups.push(aliases(deps.forms, target));
+    for (const names of await Promise.all(lookups)) for (const n of names) targets.add(n);
+
+    const references: Reference[] = [];
+    const workflows: StoredWorkflow[] = await deps.workflows.scan(accessFilter(input.caller), ['name', 'tasks']);
+    for (const wf of workflows) {
+      const tasks = referringTasks(wf, targets, kinds);
+      if (tasks.length > 0) references.push({ type: 'workflow', _id: wf._id, name: wf.name, tasks });
+    }
+    for (const group of await deps.componentGroups.scan({}, ['name', 'members'])) {
+      if (isGroupMember(group.members, targets, kinds)) references.push({ type: 'componentGroup', _id: group._id, name: group.name });
+    }
+    references.sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name));
+    return { references, total: references.length };
+  };
+}

@@ -1,0 +1,37 @@
+import { isAppError } from '@nap/contracts';
+import type { ImportResult, ImportResultItem } from '@nap/contracts';
+
+/** What saving one item of an import gives: the stored document and members to add to its result item. */
+export interface Saved {
+  created: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * Runs `save` for each item in order and reports per item, as the spec's import routes do: a refused
+ * item has `success: false`, the reason in `message` (and its `details` under `detailsKey`), and
+ * `created: null`; the answer's `status` stays `success` and its message says how many were
+ * imported. An error that is not an `AppError` (a bug) is not swallowed.
+ */
+export async function importEach(
+  items: readonly Record<string, unknown>[],
+  label: { one: string; many: string },
+  save: (item: Record<string, unknown>, index: number) => Promise<Saved>,
+  detailsKey = 'problems',
+): Promise<ImportResult> {
+  const imported: ImportResultItem[] = [];
+  for (const [index, item] of items.entries()) {
+    try {
+      const saved = await save(item, index);
+      const name = typeof saved.created.name === 'string' ? saved.created.name : String(index);
+      imported.push({ success: true, message: `Imported ${label.one} "${name}"`, original: item, created: saved.created, ...(saved.extra ?? {}) });
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      const failed: ImportResultItem & Record<string, unknown> = { success: false, message: err.message, original: item, created: null };
+      if (err.details !== undefined) failed[detailsKey] = err.details;
+      imported.push(failed);
+    }
+  }
+  const count = imported.filter((i) => i.success).length;
+  return { status: 'success', message: `Imported ${count} of ${items.length} ${items.length === 1 ? label.one : label.many}`, imported };
+}

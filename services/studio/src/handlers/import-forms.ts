@@ -1,0 +1,13 @@
+import type { Handler } from '@nap/bus';
+import type { ImportResult } from '@nap/contracts';
+import type { StudioDeps } from './deps';
+import { createStoredForm } from './form-save';
+import { importEach } from './import-each';
+
+/** `POST /formbuilder/forms/import` (addition): store each form on its own, reporting per item. */
+export function importForms(deps: StudioDeps): Handler<{ forms: Record<string, unknown>[] }> {
+  return async (input): Promise<ImportResult> =>
+    importEach(input.body.forms, { one: 'form', many: 'forms' }, async (item, index) => ({
+      created: await createStoredForm(deps, item, input.caller, `body.forms[${index}]`),
+    }));
+}

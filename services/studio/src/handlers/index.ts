@@ -1,0 +1,69 @@
+import type { HandlerMap } from '@nap/bus';
+import { createAutomation } from './create-automation';
+import { createComponentGroup } from './create-component-group';
+import { createForm } from './create-form';
+import { createTemplate } from './create-template';
+import { deleteAutomation } from './delete-automation';
+import { deleteComponentGroup } from './delete-component-group';
+import { deleteForm } from './delete-form';
+import { deleteTemplate } from './delete-template';
+import type { StudioDeps } from './deps';
+import { exportForm } from './export-form';
+import { exportTemplate } from './export-template';
+import { getAutomation } from './get-automation';
+import { getAutomations } from './get-automations';
+import { getComponentGroup } from './get-component-group';
+import { getComponentGroups } from './get-component-groups';
+import { getForm } from './get-form';
+import { getForms } from './get-forms';
+import { getMethodOptions } from './get-method-options';
+import { getReferencesTo } from './get-references-to';
+import { getTemplate } from './get-template';
+import { getTemplates } from './get-templates';
+import { getWorkflow } from './get-workflow';
+import { importAutomations } from './import-automations';
+import { importComponentGroups } from './import-component-groups';
+import { importForms } from './import-forms';
+import { importTemplates } from './import-templates';
+import { updateAutomation } from './update-automation';
+import { updateComponentGroup } from './update-component-group';
+import { updateTemplate } from './update-template';
+
+export type { StudioDeps, StoredWorkflow } from './deps';
+
+/**
+ * Handlers of the studio operations by catalog name. `runTransformation` has none and answers 501
+ * until the JST engine is built.
+ */
+export function studioHandlers(deps: StudioDeps): HandlerMap {
+  return {
+    createAutomation: createAutomation(deps),
+    importAutomations: importAutomations(deps),
+    updateAutomation: updateAutomation(deps),
+    getAutomations: getAutomations(deps),
+    getAutomation: getAutomation(deps),
+    deleteAutomation: deleteAutomation(deps),
+    getWorkflow: getWorkflow(deps),
+    createComponentGroup: createComponentGroup(deps),
+    importComponentGroups: importComponentGroups(deps),
+    updateComponentGroup: updateComponentGroup(deps),
+    getComponentGroup: getComponentGroup(deps),
+    getComponentGroups: getComponentGroups(deps),
+    deleteComponentGroup: deleteComponentGroup(deps),
+    createTemplate: createTemplate(deps),
+    importTemplates: importTemplates(deps),
+    updateTemplate: updateTemplate(deps),
+    getTemplate: getTemplate(deps),
+    getTemplates: getTemplates(deps),
+    deleteTemplate: deleteTemplate(deps),
+    exportTemplate: exportTemplate(deps),
+    getMethodOptions: getMethodOptions(),
+    getReferencesTo: getReferencesTo(deps),
+    exportForm: exportForm(deps),
+    createForm: createForm(deps),
+    importForms: importForms(deps),
+    getForms: getForms(deps),
+    getForm: getForm(deps),
+    deleteForm: deleteForm(deps),
+  };
+}

@@ -1,0 +1,15 @@
+import type { ListFields } from '../domain/list-query';
+
+/** Filter and sort fields of the template and component group lists. */
+export const CAMEL_LIST_FIELDS: ListFields = {
+  filter: ['name', '_id', 'description', 'type', 'group', 'createdBy', 'lastUpdatedBy'],
+  sort: ['name', '_id', 'created', 'lastUpdated'],
+  defaultSort: { name: 1 },
+};
+
+/** Filter and sort fields of the form list. */
+export const FORM_LIST_FIELDS: ListFields = {
+  filter: ['name', '_id', 'description', 'created_by', 'last_updated_by'],
+  sort: ['name', '_id', 'created', 'last_updated'],
+  defaultSort: { name: 1 },
+};

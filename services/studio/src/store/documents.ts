@@ -1,0 +1,112 @@
+import { AppError, hasCode } from '@nap/contracts';
+import type { ErrorCode } from '@nap/contracts';
+import type { Collection, Doc, Filter, Store } from '@nap/store';
+import type { ListQuery } from '../domain/list-query';
+import type { StudioCollection } from './collections';
+
+/** How one kind of named document speaks about itself in errors. */
+export interface DocumentKind {
+  collection: StudioCollection;
+  /** `workflow`, `template`, `component group`, `form`. */
+  label: string;
+  notFound: ErrorCode;
+  exists: ErrorCode;
+}
+
+export const KINDS = {
+  workflow: { collection: 'workflows', label: 'workflow', notFound: 'WORKFLOW_NOT_FOUND', exists: 'WORKFLOW_ALREADY_EXISTS' },
+  template: { collection: 'templates', label: 'template', notFound: 'TEMPLATE_NOT_FOUND', exists: 'TEMPLATE_ALREADY_EXISTS' },
+  componentGroup: { collection: 'componentGroups', label: 'component group', notFound: 'COMPONENT_GROUP_NOT_FOUND', exists: 'COMPONENT_GROUP_ALREADY_EXISTS' },
+  form: { collection: 'forms', label: 'form', notFound: 'FORM_NOT_FOUND', exists: 'FORM_ALREADY_EXISTS' },
+} as const satisfies Record<string, DocumentKind>;
+
+export type NamedDoc = Doc & { name: string };
+
+/**
+ * A repository of named studio documents: plain objects with string ids, unique names. Duplicate
+ * keys become the kind's `<DOMAIN>_ALREADY_EXISTS` (409) naming the name or id; a missing document
+ * its `<DOMAIN>_NOT_FOUND` (404). Filters are built by the service from validated values only.
+ */
+export class NamedDocuments<T extends NamedDoc> {
+  private readonly docs: Collection<T>;
+
+  constructor(
+    store: Store,
+    readonly kind: DocumentKind,
+  ) {
+    this.docs = store.collection<T>(kind.collection);
+  }
+
+  async insert(doc: T): Promise<T> {
+    try {
+      return await this.docs.insertOne(doc);
+    } catch (err) {
+      throw this.translate(err, doc);
+    }
+  }
+
+  /** Replaces the document with id `doc._id`; 404 when it is gone, 409 when the new name is taken. */
+  async replace(doc: T): Promise<T> {
+    let matched: number;
+    try {
+      ({ matchedCount: matched } = await this.docs.replaceOne({ _id: doc._id }, doc));
+    } catch (err) {
+      throw this.translate(err, doc);
+    }
+    if (matched === 0) throw this.notFound(doc._id);
+    return doc;
+  }
+
+  async findById(id: string): Promise<T | null> {
+    return this.docs.findOne({ _id: id });
+  }
+
+  async findByName(name: string): Promise<T | null> {
+    return this.docs.findOne({ name: { $eq: name } });
+  }
+
+  /** The document with this id; 404 otherwise. */
+  async get(id: string): Promise<T> {
+    const doc = await this.findById(id);
+    if (doc === null) throw this.notFound(id);
+    return doc;
+  }
+
+  /** The document with this id or, failing that, this name; 404 otherwise. */
+  async getByIdOrName(idOrName: string): Promise<T> {
+    const doc = (await this.findById(idOrName)) ?? (await this.findByName(idOrName));
+    if (doc === null) throw this.notFound(idOrName, 'id or name');
+    return doc;
+  }
+
+  async delete(id: string): Promise<void> {
+    if ((await this.docs.deleteOne({ _id: id })) === 0) throw this.notFound(id);
+  }
+
+  /** A page of the documents matching `query.filter` and `scope` (access), with the total. */
+  async page(query: ListQuery, scope: Filter = {}): Promise<{ items: T[]; total: number; skip: number; limit: number }> {
+    const filter = Object.keys(scope).length === 0 ? query.filter : Object.keys(query.filter).length === 0 ? scope : { $and: [query.filter, scope] };
+    const [items, total] = await Promise.all([this.docs.find(filter, { sort: query.sort, skip: query.skip, limit: query.limit }), this.docs.countDocuments(filter)]);
+    return { items, total, skip: query.skip, limit: query.limit };
+  }
+
+  /** Every document matching `filter`, with only the members of `fields` (and `_id`). */
+  async scan(filter: Filter, fields: readonly string[]): Promise<T[]> {
+    return this.docs.find(filter, { projection: Object.fromEntries(fields.map((f) => [f, 1 as const])) });
+  }
+
+  notFound(key: string, what = 'id'): AppError {
+    return new AppError(this.kind.notFound, `No ${this.kind.label} with ${what} "${key}"`);
+  }
+
+  private translate(err: unknown, doc: T): unknown {
+    if (!hasCode(err, 'STORE_DUPLICATE_KEY')) return err;
+    const details = (err as AppError).details as { index?: string } | undefined;
+    const byId = details?.index === '_id_' || details?.index === '_id';
+    return new AppError(
+      this.kind.exists,
+      byId ? `A ${this.kind.label} with id "${doc._id}" already exists` : `A ${this.kind.label} named "${doc.name}" already exists; names are unique`,
+      { cause: err },
+    );
+  }
+}
