@@ -9,6 +9,8 @@ const run = promisify(execFile);
 export const LAB_PACKAGES = {
   'openssh-server': ['/usr/sbin/sshd', '/usr/bin/ssh-keygen'],
   netconfd: ['/usr/sbin/netconfd', '/usr/sbin/netconf-subsystem'],
+  // Runners of the device gateway (playbooks, modules, roles, collections).
+  'ansible-core': ['/usr/bin/ansible-playbook', '/usr/bin/ansible'],
 } as const;
 
 /** A package of {@link LAB_PACKAGES}. */

@@ -58,6 +58,7 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'gateway-devices.updateDeviceTemplate',
   'gateway-devices.deleteDeviceTemplate',
   'gateway-devices.renderDeviceTemplate',
+  'gateway-devices.getConfigBackups',
 ]);
 
 const BY_ID: ReadonlyMap<string, OperationDef> = new Map(CATALOG.map((op) => [op.id, op]));

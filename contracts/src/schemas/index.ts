@@ -9,6 +9,7 @@ export * from './job';
 export * from './automation';
 export * from './mop';
 export * from './device-template';
+export * from './devices';
 export * from './form';
 export * from './integration';
 export * from './prebuilt';

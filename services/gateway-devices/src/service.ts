@@ -1,18 +1,74 @@
 import { serve } from '@nap/bus';
-import type { HandlerMap } from '@nap/bus';
 import { RELEASE } from '@nap/contracts';
+import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
+import { loadGatewayConfig } from './config';
+import type { GatewayConfig } from './config';
+import { DeviceAccess } from './device-access';
+import { createSessionLimiter } from './domain/session-limiter';
+import type { SessionLimiter } from './domain/session-limiter';
+import type { GatewayContext } from './handlers/context';
+import { deviceGroupHandlers } from './handlers/device-groups';
+import { deviceOperationHandlers } from './handlers/device-operations';
+import { deviceTemplateHandlers } from './handlers/device-templates';
+import { httpRequestHandlers } from './handlers/http-request';
+import { inventoryHandlers } from './handlers/inventory';
+import { netconfHandlers } from './handlers/netconf';
+import { platformHandlers } from './handlers/platform';
+import { runnerHandlers } from './handlers/runners';
+import { sshHandlers } from './handlers/ssh';
+import { RunnerCatalog } from './runners';
+import { ensureCollections, gatewayCollections } from './store/collections';
+import { InventoryRepository } from './store/inventory-repository';
+import { createStoreKnownHosts } from './store/known-hosts-repository';
+import { TemplateRepository } from './store/template-repository';
+
+/** Options of {@link createGatewayDevicesService}; tests and tools may pass settings instead of `NAP_GW_*`. */
+export interface GatewayDevicesServiceOptions {
+  gateway?: GatewayConfig;
+}
 
 /**
- * The gateway-devices service: the device gateway: inventory, SSH, NETCONF, HTTP, runners, device templates.
- * Every catalog operation of the service is registered; those without a handler answer 501 NOT_IMPLEMENTED.
+ * The gateway-devices service: inventory, SSH, NETCONF, HTTP, runners, device templates. One
+ * session limiter per process is shared by every request; trusted host keys live in the store.
  */
-export function createGatewayDevicesService(deps: ServiceDeps): ServiceModule {
-  const { bus, logger, metrics, client } = deps;
-  const handlers: HandlerMap = {};
+export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayDevicesServiceOptions = {}): ServiceModule & { limiter: SessionLimiter } {
+  const { bus, store, logger, metrics, client, config } = deps;
+  const gateway = options.gateway ?? loadGatewayConfig(config.dataDir);
+  const collections = gatewayCollections(store);
+  const inventory = new InventoryRepository(collections, createSecretBox(config.secretKey));
+  const templates = new TemplateRepository(collections);
+  const knownHosts = createStoreKnownHosts(collections);
+  const limiter = createSessionLimiter({ perDeviceLimit: gateway.deviceSessionLimit, globalLimit: gateway.globalSessionLimit, queueTimeoutMs: gateway.sessionQueueTimeoutMs });
+  const access = new DeviceAccess(inventory, limiter, knownHosts, gateway);
+  const runners = new RunnerCatalog(gateway, inventory);
+  const context: GatewayContext = { inventory, templates, access, limiter, runners, config: gateway, knownHostFingerprint: (hostPort) => knownHosts.fingerprintOf(hostPort), logger };
+
   return {
+    limiter,
     async start(): Promise<RunningService> {
-      const registered = await serve({ bus, service: 'gateway-devices', version: RELEASE, logger, metrics, client, handlers });
+      await ensureCollections(collections);
+      for (const device of await inventory.sessionLimits()) access.trackSessionLimit(device.name, device.variables);
+      await runners.ensureDirectories();
+      const registered = await serve({
+        bus,
+        service: 'gateway-devices',
+        version: RELEASE,
+        logger,
+        metrics,
+        client,
+        handlers: {
+          ...inventoryHandlers(context),
+          ...deviceGroupHandlers(context),
+          ...sshHandlers(context),
+          ...deviceOperationHandlers(context),
+          ...netconfHandlers(context),
+          ...httpRequestHandlers(context),
+          ...deviceTemplateHandlers(context),
+          ...runnerHandlers(context),
+          ...platformHandlers(context),
+        },
+      });
       return { name: 'gateway-devices', stop: () => registered.stop() };
     },
   };

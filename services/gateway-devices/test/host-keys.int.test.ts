@@ -36,7 +36,7 @@ describe('host key checking', () => {
     const sim = await startCliSimulator({ deviceType: 'arista_eos' });
     try {
       const empty = createMemoryKnownHostsStore();
-      const err = await expectAppError(withSshSession(simulatorTarget(sim, { hostKeyChecking: 'strict' }, empty), () => Promise.resolve()), 'DEVICE_HOST_KEY_CHANGED');
+      const err = await expectAppError(withSshSession(simulatorTarget(sim, { hostKeyChecking: 'strict' }, empty), () => Promise.resolve()), 'DEVICE_HOST_KEY_UNKNOWN');
       expect(err.message).toContain('not trusted');
       expect(empty.entries()).toEqual({});
 

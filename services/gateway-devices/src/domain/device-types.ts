@@ -38,6 +38,8 @@ export interface DeviceTypeCommands {
   readonly operational: Readonly<Record<OperationalQuery, string>>;
   /** Saves the running configuration (IOS `write memory`); absent where commit persists (Junos). */
   readonly saveConfig?: string;
+  /** Output that lists the interfaces' MAC addresses (`getDeviceInfo`). */
+  readonly macAddresses: string;
 }
 
 /** Everything the session needs to drive one device type. */
@@ -149,6 +151,7 @@ const IOS_COMMANDS: DeviceTypeCommands = {
     version: 'show version',
   },
   saveConfig: 'write memory',
+  macAddresses: 'show interfaces',
 };
 
 function ciscoLike(deviceType: DeviceType, overrides: Partial<DeviceTypeProfile>): DeviceTypeProfile {
@@ -193,6 +196,7 @@ const PROFILES: Readonly<Record<DeviceType, DeviceTypeProfile>> = {
         version: 'show version',
       },
       saveConfig: 'copy running-config startup-config',
+      macAddresses: 'show interface',
     },
   }),
   arista_eos: ciscoLike('arista_eos', {
@@ -211,6 +215,7 @@ const PROFILES: Readonly<Record<DeviceType, DeviceTypeProfile>> = {
         version: 'show version',
       },
       saveConfig: 'copy running-config startup-config',
+      macAddresses: 'show interfaces',
     },
   }),
   juniper_junos: {
@@ -244,6 +249,7 @@ const PROFILES: Readonly<Record<DeviceType, DeviceTypeProfile>> = {
         clock: 'show system uptime',
         version: 'show version',
       },
+      macAddresses: 'show interfaces',
     },
   },
   linux: {
@@ -269,6 +275,7 @@ const PROFILES: Readonly<Record<DeviceType, DeviceTypeProfile>> = {
         clock: 'date -u +%Y-%m-%dT%H:%M:%SZ',
         version: 'uname -a',
       },
+      macAddresses: 'cat /sys/class/net/*/address',
     },
   },
   generic: {

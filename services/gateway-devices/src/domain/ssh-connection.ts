@@ -132,7 +132,8 @@ type HostKeyProblem = { kind: 'changed'; expected: string; actual: string } | { 
  * - `DEVICE_UNREACHABLE`: refused, unresolvable, no route, no TCP answer, or dropped during the handshake;
  * - `DEVICE_TIMEOUT`: TCP accepted but the handshake and login did not finish in time;
  * - `DEVICE_SSH_AUTH_FAILED`: every authentication method was refused;
- * - `DEVICE_HOST_KEY_CHANGED`: the key differs from the trusted one, or (strict) no key is trusted.
+ * - `DEVICE_HOST_KEY_CHANGED`: the key differs from the trusted one;
+ * - `DEVICE_HOST_KEY_UNKNOWN`: strict checking and no key is trusted.
  * Messages name the device and the user, never the password.
  */
 export async function openSshConnection(target: SshTarget): Promise<SshConnection> {
@@ -277,7 +278,7 @@ function translateLoginError(err: NodeSystemError, ctx: LoginContext): AppError 
   }
   if (problem?.kind === 'unknown') {
     return new AppError(
-      'DEVICE_HOST_KEY_CHANGED',
+      'DEVICE_HOST_KEY_UNKNOWN',
       `${label} presented host key ${problem.actual}, which is not trusted (strict host key checking and no known key); ` +
         'add the key to the known hosts or connect once with trust on first use',
       { cause: err, details: { hostPort: ctx.hostPort, expected: null, actual: problem.actual } },

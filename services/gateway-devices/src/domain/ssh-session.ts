@@ -151,7 +151,7 @@ export interface SshSession {
   readonly profile: DeviceTypeProfile;
   /**
    * Logs in, finds the prompt, disables paging and enters privileged mode when asked.
-   * Errors: `DEVICE_UNREACHABLE`, `DEVICE_TIMEOUT`, `DEVICE_SSH_AUTH_FAILED`, `DEVICE_HOST_KEY_CHANGED`,
+   * Errors: `DEVICE_UNREACHABLE`, `DEVICE_TIMEOUT`, `DEVICE_SSH_AUTH_FAILED`, `DEVICE_HOST_KEY_CHANGED`, `DEVICE_HOST_KEY_UNKNOWN`,
    * `DEVICE_PROMPT_NOT_DETECTED`.
    */
   connect(): Promise<void>;

@@ -1,0 +1,193 @@
+import { AppError } from '@nap/contracts';
+import { HOST_KEY_CHECKING } from './known-hosts';
+import type { HostKeyChecking } from './known-hosts';
+
+/** What a secret variable is answered as. */
+export const SECRET_MASK = '********';
+
+/** Variables that always hold secrets: sealed at rest, masked in answers, refused in filters. */
+export const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'gw_password',
+  'gw_become_pass',
+  'gw_ssh_private_key',
+  'gw_ssh_passphrase',
+  'gw_http_password',
+  'ansible_password',
+  'ansible_become_pass',
+  'ansible_become_password',
+  'ansible_ssh_pass',
+]);
+
+const KEY_MATERIAL = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+
+/** True when the variable holds a secret: by name, or because its value is private key material. */
+export function isSecretVariable(name: string, value: unknown): boolean {
+  return SECRET_VARIABLES.has(name) || (typeof value === 'string' && KEY_MATERIAL.test(value));
+}
+
+const INTEGER_VARIABLES: Readonly<Record<string, { min: number; max: number }>> = {
+  gw_port: { min: 1, max: 65535 },
+  gw_netconf_port: { min: 1, max: 65535 },
+  gw_session_limit: { min: 1, max: 1000 },
+};
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * Checks and normalises gateway variables: names are identifiers, ports and the session limit are
+ * whole numbers in range (numeric strings accepted), `gw_http_base_url` is an http(s) URL.
+ * `null` values are kept (they mean "remove" in an update). Throws `VALIDATION_FAILED` listing every problem.
+ */
+export function normalizeVariables(variables: Record<string, unknown>): Record<string, unknown> {
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(variables)) {
+    if (!VARIABLE_NAME.test(key) || key.startsWith('$')) {
+      problems.push(`variable name "${key}" is not an identifier`);
+      continue;
+    }
+    let value = raw;
+    const range = INTEGER_VARIABLES[key];
+    if (range !== undefined && value !== null) {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < range.min || n > range.max) {
+        problems.push(`${key} must be a whole number from ${range.min} to ${range.max}`);
+        continue;
+      }
+      value = n;
+    }
+    if (key === 'gw_http_base_url' && value !== null) {
+      if (typeof value !== 'string' || !/^https?:\/\/[^\s/]+/i.test(value)) {
+        problems.push('gw_http_base_url must be an http:// or https:// URL');
+        continue;
+      }
+    }
+    if (isSecretVariable(key, value) && value !== null && typeof value !== 'string') {
+      problems.push(`${key} must be a string`);
+      continue;
+    }
+    out[key] = value;
+  }
+  if (problems.length > 0) {
+    throw new AppError('VALIDATION_FAILED', `Invalid device variables: ${problems.join('; ')}`, {
+      details: problems.map((message) => ({ member: 'body.variables', message })),
+    });
+  }
+  return out;
+}
+
+/** The spec's createDevice mapping of deviceVars to gateway variables, exactly. */
+export const DEVICE_VARS_MAPPING: Readonly<Record<string, string>> = {
+  'device-type': 'gw_connection',
+  ipaddress: 'gw_host',
+  port: 'gw_port',
+  ostype: 'gw_network_os',
+  gwOS: 'gw_os',
+  user: 'gw_user',
+  sshKey: 'gw_ssh_private_key_file',
+  hostKeyChecking: 'host_key_checking',
+  provider: 'gw_provider',
+  password: 'gw_password',
+  become: 'gw_become',
+  become_method: 'gw_become_method',
+  become_pass: 'gw_become_pass',
+};
+
+/** Maps createDevice `deviceVars` to gateway variables; a member outside the mapping is refused. */
+export function mapDeviceVars(deviceVars: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(deviceVars)) {
+    const target = DEVICE_VARS_MAPPING[key];
+    if (target === undefined) unknown.push(key);
+    else out[target] = value;
+  }
+  if (unknown.length > 0) {
+    throw new AppError('VALIDATION_FAILED', `deviceVars has members the mapping does not know: ${unknown.join(', ')}; use createDeviceRaw for gateway variables`);
+  }
+  return out;
+}
+
+/** Reads a boolean-ish variable (`true`, `"yes"`, `"True"`, `1`). */
+export function truthy(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'string') return ['true', 'yes', 'on', '1'].includes(value.trim().toLowerCase());
+  return false;
+}
+
+/**
+ * `host_key_checking` (or a request's override) as a mode: `true`/`"tofu"`/absent → trust on first
+ * use, `"strict"` → strict, `false`/`"off"`/`"no"` → off.
+ */
+export function hostKeyCheckingOf(value: unknown): HostKeyChecking {
+  if (value === undefined || value === null || value === true) return HOST_KEY_CHECKING.TOFU;
+  if (value === false) return HOST_KEY_CHECKING.OFF;
+  const text = String(value).trim().toLowerCase();
+  if (text === 'strict') return HOST_KEY_CHECKING.STRICT;
+  if (['off', 'false', 'no', '0'].includes(text)) return HOST_KEY_CHECKING.OFF;
+  if (['tofu', 'true', 'yes', '1', 'accept-new'].includes(text)) return HOST_KEY_CHECKING.TOFU;
+  throw new AppError('VALIDATION_FAILED', `host_key_checking "${String(value)}" is not one of true, "tofu", "strict", false, "off"`);
+}
+
+/** Replaces every secret by the mask. */
+export function maskVariables(plain: Record<string, unknown>, secretNames: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...plain };
+  for (const name of secretNames) out[name] = SECRET_MASK;
+  return out;
+}
+
+/** A store filter and sort built from validated request values only (values are data, never operators). */
+export interface DeviceQuery {
+  filter: Record<string, unknown>;
+  sort: Record<string, 1 | -1>;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function fieldPath(member: string, what: 'filter' | 'sort'): string {
+  if (member === 'name' || member === 'created' || member === 'updated' || member === 'groups') return member;
+  const variable = member.startsWith('variables.') ? member.slice('variables.'.length) : member;
+  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(variable)) {
+    throw new AppError('VALIDATION_FAILED', `Cannot ${what} devices by "${member}": use name, group or a variable name`, { details: [{ member: `body.${what}`, message: `unknown member ${member}` }] });
+  }
+  if (isSecretVariable(variable, undefined)) {
+    throw new AppError('VALIDATION_FAILED', `Cannot ${what} devices by the secret variable "${variable}"`, { details: [{ member: `body.${what}`, message: `secret member ${member}` }] });
+  }
+  return `variables.${variable}`;
+}
+
+/**
+ * Builds the store query of the inventory lists. `filter`: `name` (substring, case-insensitive),
+ * `group`/`groups` (membership), anything else a non-secret variable compared for equality; every
+ * value must be a string, number or boolean. `sort`: `"name"`, `"-name"` or `{ name: 1 }`.
+ */
+export function buildDeviceQuery(filter: Record<string, unknown> | undefined, sort: unknown): DeviceQuery {
+  const query: Record<string, unknown> = {};
+  for (const [member, value] of Object.entries(filter ?? {})) {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw new AppError('VALIDATION_FAILED', `Filter member "${member}" must be a string, number or boolean`, { details: [{ member: `body.filter.${member}`, message: 'must be a scalar' }] });
+    }
+    if (member === 'name') {
+      query.name = { $regex: escapeRegExp(String(value)), $options: 'i' };
+    } else if (member === 'group' || member === 'groups') {
+      query.groups = { $eq: String(value) };
+    } else {
+      query[fieldPath(member, 'filter')] = { $eq: value };
+    }
+  }
+  const order: Record<string, 1 | -1> = {};
+  if (typeof sort === 'string' && sort !== '') {
+    const descending = sort.startsWith('-');
+    order[fieldPath(descending ? sort.slice(1) : sort, 'sort')] = descending ? -1 : 1;
+  } else if (sort !== null && typeof sort === 'object') {
+    for (const [member, direction] of Object.entries(sort as Record<string, unknown>)) {
+      if (direction !== 1 && direction !== -1) throw new AppError('VALIDATION_FAILED', `Sort direction of "${member}" must be 1 or -1`);
+      order[fieldPath(member, 'sort')] = direction;
+    }
+  }
+  if (order.name === undefined) order.name = 1;
+  return { filter: query, sort: order };
+}

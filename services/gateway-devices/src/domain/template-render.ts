@@ -1,0 +1,49 @@
+import nunjucks from 'nunjucks';
+import { AppError } from '@nap/contracts';
+
+// One environment: autoescape off (configuration text, not HTML); throwOnUndefined so printing an
+// undefined value fails instead of leaving a blank in a device configuration.
+const env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true, trimBlocks: true, lstripBlocks: true });
+
+/**
+ * Renders a device template: `{{ name }}` placeholders (and nunjucks tags) filled from `variables`.
+ * Strict: a placeholder that would print an undefined value fails with
+ * `DEVICE_TEMPLATE_RENDER_FAILED` naming the variable(s) the template prints and was not given; undefined names in conditions
+ * (`{% if x %}`, `x is defined`) and behind the `default` filter are allowed. Syntax errors fail
+ * with the same code and nunjucks' line and column.
+ */
+export function renderTemplate(templateName: string, text: string, variables: Record<string, unknown>): string {
+  try {
+    return env.renderString(text, variables);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/undefined value/.test(message)) {
+      const names = printedNames(text).filter((n) => !(n in variables));
+      throw new AppError(
+        'DEVICE_TEMPLATE_RENDER_FAILED',
+        `Device template "${templateName}" needs ${names.length === 0 ? 'a variable that was not given' : names.map((n) => `"${n}"`).join(', ')}: give ${names.length === 1 ? 'it' : 'them'} in variables`,
+        { details: { missing: names } },
+      );
+    }
+    throw new AppError('DEVICE_TEMPLATE_RENDER_FAILED', `Device template "${templateName}" cannot be rendered: ${message.replace(/\s+/g, ' ').trim()}`, { cause: err });
+  }
+}
+
+/**
+ * Top-level names the template prints (`{{ name }}`, `{{ name.attr | upper }}`), minus names the
+ * template binds itself (`for`, `set`, `macro`) and expressions that have a `default`.
+ */
+export function printedNames(text: string): string[] {
+  const bound = new Set<string>(['loop', 'true', 'false', 'none', 'True', 'False', 'None', 'range', 'cycler', 'joiner', 'caller']);
+  for (const m of text.matchAll(/\{%-?\s*for\s+([\w\s,]+?)\s+in\b/g)) for (const n of (m[1] ?? '').split(',')) bound.add(n.trim());
+  for (const m of text.matchAll(/\{%-?\s*set\s+([A-Za-z_]\w*)/g)) bound.add(m[1] ?? '');
+  for (const m of text.matchAll(/\{%-?\s*macro\s+\w+\(([^)]*)\)/g)) for (const n of (m[1] ?? '').split(',')) bound.add((n.split('=')[0] ?? '').trim());
+  const names: string[] = [];
+  for (const m of text.matchAll(/\{\{-?\s*([\s\S]*?)\s*-?\}\}/g)) {
+    const expr = m[1] ?? '';
+    if (/\|\s*(?:default|d)\b/.test(expr)) continue;
+    const name = /^([A-Za-z_]\w*)/.exec(expr)?.[1];
+    if (name !== undefined && !bound.has(name) && !names.includes(name)) names.push(name);
+  }
+  return names;
+}

@@ -1,0 +1,92 @@
+import type { Collection, Doc, Store } from '@nap/store';
+
+/** Collections of the gateway-devices service. */
+export const COLLECTIONS = {
+  devices: 'devices',
+  deviceGroups: 'device_groups',
+  knownHosts: 'known_hosts',
+  configBackups: 'config_backups',
+  deviceTemplates: 'device_templates',
+} as const;
+
+/** An inventory device as stored: secrets sealed apart from the plain variables. */
+export interface DeviceDoc extends Doc {
+  name: string;
+  /** Non-secret variables. */
+  variables: Record<string, unknown>;
+  /** Secret variables, each sealed with the service secret box. */
+  secrets: Record<string, string>;
+  groups: string[];
+  created: string;
+  updated: string;
+  createdBy: string;
+  updatedBy: string;
+}
+
+/** Metadata of a device group; membership lives on the devices (`groups`). */
+export interface DeviceGroupDoc extends Doc {
+  name: string;
+  description: string;
+  created: string;
+  updated: string;
+  createdBy: string;
+  updatedBy: string;
+}
+
+/** A trusted SSH host key. `_id` is `host:port`. */
+export interface KnownHostDoc extends Doc {
+  fingerprint: string;
+  created: string;
+}
+
+/** A configuration backup of a device. */
+export interface ConfigBackupDoc extends Doc {
+  device: string;
+  created: string;
+  reason: string;
+  config: string;
+  createdBy: string;
+}
+
+/** A device template of the configuration manager; `_id` is its id. */
+export interface DeviceTemplateDoc extends Doc {
+  name: string;
+  template: string;
+  variables: Record<string, unknown>;
+  created: string;
+  updated: string;
+  createdBy: string;
+  updatedBy: string;
+  gbac: { read: string[]; write: string[] };
+}
+
+/** Typed handles on the service's collections. */
+export interface GatewayCollections {
+  devices: Collection<DeviceDoc>;
+  deviceGroups: Collection<DeviceGroupDoc>;
+  knownHosts: Collection<KnownHostDoc>;
+  configBackups: Collection<ConfigBackupDoc>;
+  deviceTemplates: Collection<DeviceTemplateDoc>;
+}
+
+/** Opens the collections. */
+export function gatewayCollections(store: Store): GatewayCollections {
+  return {
+    devices: store.collection<DeviceDoc>(COLLECTIONS.devices),
+    deviceGroups: store.collection<DeviceGroupDoc>(COLLECTIONS.deviceGroups),
+    knownHosts: store.collection<KnownHostDoc>(COLLECTIONS.knownHosts),
+    configBackups: store.collection<ConfigBackupDoc>(COLLECTIONS.configBackups),
+    deviceTemplates: store.collection<DeviceTemplateDoc>(COLLECTIONS.deviceTemplates),
+  };
+}
+
+/** Creates the indexes (idempotent). */
+export async function ensureCollections(c: GatewayCollections): Promise<void> {
+  await c.devices.createIndexes([
+    { keys: { name: 1 }, unique: true },
+    { keys: { groups: 1 } },
+  ]);
+  await c.deviceGroups.createIndexes([{ keys: { name: 1 }, unique: true }]);
+  await c.configBackups.createIndexes([{ keys: { device: 1, created: -1 } }]);
+  await c.deviceTemplates.createIndexes([{ keys: { name: 1 }, unique: true }]);
+}

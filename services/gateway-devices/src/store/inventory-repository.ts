@@ -1,0 +1,303 @@
+import { AppError, hasCode } from '@nap/contracts';
+import type { SecretBox } from '@nap/runtime';
+import { SECRET_MASK, buildDeviceQuery, isSecretVariable, maskVariables, normalizeVariables } from '../domain/device-variables';
+import type { ConfigBackupDoc, DeviceDoc, DeviceGroupDoc, GatewayCollections } from './collections';
+
+/** An inventory device as answered: secrets masked. */
+export interface DeviceView {
+  name: string;
+  variables: Record<string, unknown>;
+  groups: string[];
+  created: string;
+  updated: string;
+  createdBy: string;
+  updatedBy: string;
+}
+
+/** An inventory device with its secrets opened, for connecting; never answered or logged. */
+export interface ResolvedDevice {
+  name: string;
+  variables: Record<string, unknown>;
+  groups: string[];
+}
+
+/** A group with its members. */
+export interface GroupView {
+  name: string;
+  description: string;
+  devices: string[];
+  created?: string;
+  updated?: string;
+}
+
+/** How a write treats an existing or missing device. */
+export type UpsertMode = 'create' | 'update' | 'createOrUpdate';
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function uniqueStrings(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+/**
+ * The inventory: devices (unique name, variables with secrets sealed apart), device groups, config
+ * backups. Plain objects in, plain objects out; secrets leave only through {@link resolve}.
+ */
+export class InventoryRepository {
+  constructor(
+    private readonly c: GatewayCollections,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** The answer form of a stored device. */
+  view(doc: DeviceDoc): DeviceView {
+    return {
+      name: doc.name,
+      variables: maskVariables(doc.variables, Object.keys(doc.secrets ?? {})),
+      groups: doc.groups ?? [],
+      created: doc.created,
+      updated: doc.updated,
+      createdBy: doc.createdBy,
+      updatedBy: doc.updatedBy,
+    };
+  }
+
+  async find(name: string): Promise<DeviceDoc | null> {
+    return this.c.devices.findOne({ name: { $eq: name } });
+  }
+
+  async get(name: string): Promise<DeviceDoc> {
+    const doc = await this.find(name);
+    if (doc === null) throw new AppError('DEVICE_NOT_FOUND', `No inventory device named "${name}"`, { details: { name } });
+    return doc;
+  }
+
+  /** The device with secrets opened; `undefined` when no device has that name. */
+  async resolve(name: string): Promise<ResolvedDevice | undefined> {
+    const doc = await this.find(name);
+    if (doc === null) return undefined;
+    const variables: Record<string, unknown> = { ...doc.variables };
+    for (const [key, sealed] of Object.entries(doc.secrets ?? {})) {
+      try {
+        variables[key] = this.secrets.open(sealed);
+      } catch (err) {
+        throw new AppError('INTERNAL', `The secret ${key} of device "${name}" cannot be opened; was NAP_SECRET_KEY changed?`, { cause: err });
+      }
+    }
+    return { name: doc.name, variables, groups: doc.groups ?? [] };
+  }
+
+  /**
+   * Creates and/or updates a device. Given variables are merged in: `null` removes one, a secret
+   * equal to the mask keeps the stored one. `groups`, when given, replace the device's groups.
+   * Atomic per device (one update document, no read-modify-write).
+   */
+  async upsert(
+    name: string,
+    input: { variables?: Record<string, unknown>; groups?: string[] },
+    mode: UpsertMode,
+    by: string,
+  ): Promise<{ doc: DeviceDoc; created: boolean }> {
+    const variables = normalizeVariables(input.variables ?? {});
+    const set: Record<string, unknown> = { updated: now(), updatedBy: by };
+    const unset: Record<string, ''> = {};
+    const plain: Record<string, unknown> = {};
+    const sealed: Record<string, string> = {};
+    for (const [key, value] of Object.entries(variables)) {
+      if (value === null) {
+        unset[`variables.${key}`] = '';
+        unset[`secrets.${key}`] = '';
+      } else if (isSecretVariable(key, value)) {
+        if (value === SECRET_MASK) continue;
+        sealed[key] = this.secrets.seal(String(value));
+        set[`secrets.${key}`] = sealed[key];
+        unset[`variables.${key}`] = '';
+      } else {
+        plain[key] = value;
+        set[`variables.${key}`] = value;
+        unset[`secrets.${key}`] = '';
+      }
+    }
+    if (input.groups !== undefined) set.groups = uniqueStrings(input.groups);
+    const update: Record<string, unknown> = { $set: set };
+    if (Object.keys(unset).length > 0) update.$unset = unset;
+
+    const tryUpdate = async (): Promise<DeviceDoc | null> => this.c.devices.findOneAndUpdate({ name: { $eq: name } }, update, { returnDocument: 'after' });
+    if (mode !== 'create') {
+      const updated = await tryUpdate();
+      if (updated !== null) return { doc: updated, created: false };
+      if (mode === 'update') throw new AppError('DEVICE_NOT_FOUND', `No inventory device named "${name}"`, { details: { name } });
+    }
+    const stamp = now();
+    try {
+      const doc = await this.c.devices.insertOne({
+        name,
+        variables: plain,
+        secrets: sealed,
+        groups: uniqueStrings(input.groups ?? []),
+        created: stamp,
+        updated: stamp,
+        createdBy: by,
+        updatedBy: by,
+      });
+      return { doc, created: true };
+    } catch (err) {
+      if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
+      if (mode === 'create') throw new AppError('DEVICE_ALREADY_EXISTS', `An inventory device named "${name}" exists`, { cause: err, details: { name } });
+      // Created by a concurrent request between our update and insert: update it now.
+      const updated = await tryUpdate();
+      if (updated === null) throw err;
+      return { doc: updated, created: false };
+    }
+  }
+
+  async delete(name: string): Promise<void> {
+    const removed = await this.c.devices.deleteOne({ name: { $eq: name } });
+    if (removed === 0) throw new AppError('DEVICE_NOT_FOUND', `No inventory device named "${name}"`, { details: { name } });
+    await this.c.configBackups.deleteMany({ device: { $eq: name } });
+  }
+
+  /** A page of devices; see {@link buildDeviceQuery} for filter and sort. */
+  async list(options: { filter?: Record<string, unknown>; sort?: unknown; skip?: number; limit?: number }): Promise<{ items: DeviceView[]; total: number }> {
+    const query = buildDeviceQuery(options.filter, options.sort);
+    const [docs, total] = await Promise.all([
+      this.c.devices.find(query.filter, { sort: query.sort, skip: options.skip ?? 0, limit: options.limit ?? 0 }),
+      this.c.devices.countDocuments(query.filter),
+    ]);
+    return { items: docs.map((d) => this.view(d)), total };
+  }
+
+  async listByNames(names: readonly string[] | undefined): Promise<DeviceDoc[]> {
+    const filter = names === undefined ? {} : { name: { $in: [...names] } };
+    return this.c.devices.find(filter, { sort: { name: 1 } });
+  }
+
+  /** Every device's session limit, to prime the limiter at start. */
+  async sessionLimits(): Promise<{ name: string; variables: Record<string, unknown> }[]> {
+    return (await this.c.devices.find({}, { projection: { name: 1, variables: 1 } })).map((d) => ({ name: d.name, variables: d.variables ?? {} }));
+  }
+
+  // ---- groups: metadata in device_groups, membership on the devices ----
+
+  private async requireDevices(names: readonly string[]): Promise<void> {
+    const found = await this.c.devices.find({ name: { $in: [...names] } }, { projection: { name: 1 } });
+    const known = new Set(found.map((d) => d.name));
+    const missing = names.filter((n) => !known.has(n));
+    if (missing.length > 0) throw new AppError('DEVICE_NOT_FOUND', `No inventory device named ${missing.map((m) => `"${m}"`).join(', ')}`, { details: { missing } });
+  }
+
+  private async members(group: string): Promise<string[]> {
+    return (await this.c.devices.find({ groups: { $eq: group } }, { projection: { name: 1 }, sort: { name: 1 } })).map((d) => d.name);
+  }
+
+  private groupView(name: string, meta: DeviceGroupDoc | null, devices: string[]): GroupView {
+    const view: GroupView = { name, description: meta?.description ?? '', devices };
+    if (meta !== null) {
+      view.created = meta.created;
+      view.updated = meta.updated;
+    }
+    return view;
+  }
+
+  async getGroup(name: string): Promise<GroupView> {
+    const [meta, devices] = await Promise.all([this.c.deviceGroups.findOne({ name: { $eq: name } }), this.members(name)]);
+    if (meta === null && devices.length === 0) throw new AppError('DEVICE_GROUP_NOT_FOUND', `No device group named "${name}"`, { details: { name } });
+    return this.groupView(name, meta, devices);
+  }
+
+  /** Every group: those with metadata and those only named by devices, with their members. */
+  async listGroups(): Promise<GroupView[]> {
+    const [metas, devices] = await Promise.all([this.c.deviceGroups.find({}), this.c.devices.find({}, { projection: { name: 1, groups: 1 } })]);
+    const members = new Map<string, string[]>();
+    for (const meta of metas) members.set(meta.name, []);
+    for (const d of devices) for (const g of d.groups ?? []) (members.get(g) ?? members.set(g, []).get(g))?.push(d.name);
+    const byName = new Map(metas.map((m) => [m.name, m]));
+    return [...members.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, names]) => this.groupView(name, byName.get(name) ?? null, names.sort()));
+  }
+
+  async createGroup(name: string, description: string, devices: string[], by: string): Promise<GroupView> {
+    if (devices.length > 0) await this.requireDevices(devices);
+    const stamp = now();
+    try {
+      await this.c.deviceGroups.insertOne({ name, description, created: stamp, updated: stamp, createdBy: by, updatedBy: by });
+    } catch (err) {
+      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('DEVICE_GROUP_ALREADY_EXISTS', `A device group named "${name}" exists`, { cause: err, details: { name } });
+      throw err;
+    }
+    if (devices.length > 0) await this.c.devices.updateMany({ name: { $in: devices } }, { $addToSet: { groups: name } });
+    return this.getGroup(name);
+  }
+
+  async updateGroup(name: string, changes: { description?: string; devices?: string[] }, by: string): Promise<GroupView> {
+    const existing = await this.getGroup(name);
+    if (changes.devices !== undefined) await this.requireDevices(changes.devices);
+    const set: Record<string, unknown> = { updated: now(), updatedBy: by };
+    if (changes.description !== undefined) set.description = changes.description;
+    await this.c.deviceGroups.updateOne(
+      { name: { $eq: name } },
+      { $set: set, $setOnInsert: { name, created: now(), createdBy: by, ...(changes.description === undefined ? { description: existing.description } : {}) } },
+      { upsert: true },
+    );
+    if (changes.devices !== undefined) {
+      const wanted = uniqueStrings(changes.devices);
+      const leaving = existing.devices.filter((d) => !wanted.includes(d));
+      if (leaving.length > 0) await this.c.devices.updateMany({ name: { $in: leaving } }, { $pull: { groups: name } });
+      if (wanted.length > 0) await this.c.devices.updateMany({ name: { $in: wanted } }, { $addToSet: { groups: name } });
+    }
+    return this.getGroup(name);
+  }
+
+  async deleteGroup(name: string): Promise<void> {
+    await this.getGroup(name);
+    await this.c.deviceGroups.deleteOne({ name: { $eq: name } });
+    await this.c.devices.updateMany({ groups: { $eq: name } }, { $pull: { groups: name } });
+  }
+
+  async addToGroup(name: string, devices: string[]): Promise<GroupView> {
+    await this.getGroup(name);
+    await this.requireDevices(devices);
+    await this.c.devices.updateMany({ name: { $in: devices } }, { $addToSet: { groups: name } });
+    return this.getGroup(name);
+  }
+
+  async removeFromGroup(name: string, devices: string[]): Promise<GroupView> {
+    const group = await this.getGroup(name);
+    const notMembers = devices.filter((d) => !group.devices.includes(d));
+    if (notMembers.length > 0) {
+      throw new AppError('DEVICE_NOT_FOUND', `${notMembers.map((m) => `"${m}"`).join(', ')} ${notMembers.length === 1 ? 'is' : 'are'} not in device group "${name}"`, { details: { missing: notMembers } });
+    }
+    await this.c.devices.updateMany({ name: { $in: devices } }, { $pull: { groups: name } });
+    // Keep the group itself even when it has no member left.
+    await this.c.deviceGroups.updateOne({ name: { $eq: name } }, { $setOnInsert: { name, description: group.description, created: now(), updated: now(), createdBy: 'system', updatedBy: 'system' } }, { upsert: true });
+    return this.getGroup(name);
+  }
+
+  // ---- configuration backups ----
+
+  async addBackup(device: string, config: string, reason: string, by: string): Promise<ConfigBackupDoc> {
+    return this.c.configBackups.insertOne({ device, config, reason, created: now(), createdBy: by });
+  }
+
+  async getBackup(device: string, id: string | undefined): Promise<ConfigBackupDoc> {
+    const doc =
+      id === undefined
+        ? await this.c.configBackups.findOne({ device: { $eq: device } }, { sort: { created: -1 } })
+        : await this.c.configBackups.findOne({ _id: { $eq: id }, device: { $eq: device } });
+    if (doc === null) {
+      throw new AppError('DEVICE_BACKUP_NOT_FOUND', id === undefined ? `Device "${device}" has no configuration backup` : `Device "${device}" has no configuration backup "${id}"`, {
+        details: { device, id },
+      });
+    }
+    return doc;
+  }
+
+  async listBackups(device: string, skip: number, limit: number): Promise<{ results: ConfigBackupDoc[]; total: number }> {
+    const filter = { device: { $eq: device } };
+    const [results, total] = await Promise.all([this.c.configBackups.find(filter, { sort: { created: -1 }, skip, limit }), this.c.configBackups.countDocuments(filter)]);
+    return { results, total };
+  }
+}

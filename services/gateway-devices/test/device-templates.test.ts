@@ -1,0 +1,77 @@
+import { startGatewayPlatform } from './platform';
+import type { GatewayPlatform } from './platform';
+
+let gw: GatewayPlatform;
+
+beforeAll(async () => {
+  gw = await startGatewayPlatform();
+});
+
+afterAll(async () => {
+  await gw?.stop();
+});
+
+type Template = { id: string; name: string; template: string; variables: Record<string, unknown>; created: string; updated: string; createdBy: string; updatedBy: string; gbac: { read: string[]; write: string[] } };
+
+describe('configuration manager device templates', () => {
+  let edge: Template;
+
+  it('creates templates (201) and refuses a duplicate name (409)', async () => {
+    const res = await gw.http('POST', '/configuration_manager/templates', {
+      name: 'edge-base',
+      template: 'hostname {{ hostname }}\n{% for i in interfaces %}interface {{ i }}\n description {{ description | default("uplink") }}\n{% endfor %}',
+      variables: { hostname: 'default-host', interfaces: ['Gi0/0'] },
+    });
+    expect(res.status).toBe(201);
+    edge = res.body as Template;
+    expect(edge).toMatchObject({ name: 'edge-base', variables: { hostname: 'default-host' }, createdBy: 'admin', updatedBy: 'admin', gbac: { read: [], write: [] } });
+    expect(edge.id).toEqual(expect.any(String));
+    expect(Number.isNaN(Date.parse(edge.created))).toBe(false);
+    expect((await gw.http('POST', '/configuration_manager/templates', { name: 'core-base', template: 'router-id {{ rid }}' })).status).toBe(201);
+    const dup = await gw.http('POST', '/configuration_manager/templates', { name: 'edge-base', template: 'x' });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ code: 'DEVICE_TEMPLATE_ALREADY_EXISTS' });
+  });
+
+  it('searches as operation 12: { total, list } by name, options accepted', async () => {
+    const res = await gw.http('POST', '/configuration_manager/templates/search', { name: 'EDGE', options: {} });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ total: 1, list: [edge] });
+    const all = await gw.http('POST', '/configuration_manager/templates/search', { name: '', options: { limit: 1 } });
+    expect(all.body).toMatchObject({ total: 2, list: [{ name: 'core-base' }] });
+    const literal = await gw.http('POST', '/configuration_manager/templates/search', { name: '.*', options: {} });
+    expect(literal.body).toEqual({ total: 0, list: [] });
+    expect((await gw.http('POST', '/configuration_manager/templates/search', { name: 'x' })).status).toBe(400);
+  });
+
+  it('gets, replaces and renders with {{ name }} placeholders, variables overriding defaults', async () => {
+    expect((await gw.http('GET', `/configuration_manager/templates/${edge.id}`)).body).toEqual(edge);
+    const rendered = await gw.http('POST', `/configuration_manager/templates/${edge.id}/render`, { variables: { hostname: 'edge-7', interfaces: ['Gi0/1', 'Gi0/2'] } });
+    expect(rendered).toEqual({ status: 200, body: { rendered: 'hostname edge-7\ninterface Gi0/1\n description uplink\ninterface Gi0/2\n description uplink\n' } });
+    // Autoescape is off: configuration text is not HTML.
+    const put = await gw.http('PUT', `/configuration_manager/templates/${edge.id}`, { name: 'edge-base', template: 'banner motd {{ banner }}' });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ id: edge.id, template: 'banner motd {{ banner }}', variables: {} });
+    const raw = await gw.http('POST', `/configuration_manager/templates/${edge.id}/render`, { variables: { banner: '<Authorised & logged>' } });
+    expect(raw.body).toEqual({ rendered: 'banner motd <Authorised & logged>' });
+  });
+
+  it('fails a render with 422 naming the missing variable, and on a syntax error', async () => {
+    const res = await gw.http('POST', '/configuration_manager/templates/core-base/render', { variables: {} });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'DEVICE_TEMPLATE_RENDER_FAILED', message: 'Device template "core-base" needs "rid": give it in variables', details: { missing: ['rid'] } });
+    const broken = await gw.http('POST', '/configuration_manager/templates', { name: 'broken', template: 'x {% if %}' });
+    const id = (broken.body as Template).id;
+    const syntax = await gw.http('POST', `/configuration_manager/templates/${id}/render`, { variables: {} });
+    expect(syntax.status).toBe(422);
+    expect(syntax.body).toMatchObject({ code: 'DEVICE_TEMPLATE_RENDER_FAILED' });
+  });
+
+  it('deletes, then answers 404', async () => {
+    const del = await gw.http('DELETE', `/configuration_manager/templates/${edge.id}`);
+    expect(del).toEqual({ status: 200, body: { status: 'success', message: 'Device template "edge-base" deleted' } });
+    const again = await gw.http('GET', `/configuration_manager/templates/${edge.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ code: 'DEVICE_TEMPLATE_NOT_FOUND' });
+  });
+});

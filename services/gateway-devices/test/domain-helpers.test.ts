@@ -1,0 +1,98 @@
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isAppError } from '@nap/contracts';
+import { buildDeviceQuery, hostKeyCheckingOf, mapDeviceVars, normalizeVariables } from '../src/domain/device-variables';
+import { configLines, findMacAddresses, parseCpu, parseMemory } from '../src/domain/device-reports';
+import { deviceUrl } from '../src/domain/http-request';
+import { resolveInside } from '../src/domain/process-run';
+import { printedNames } from '../src/domain/template-render';
+import { parseInventory } from '../src/handlers/inventory';
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return isAppError(err) ? err.code : 'not-an-app-error';
+  }
+  return undefined;
+}
+
+describe('device variables', () => {
+  it('normalises ports and refuses bad names and values', () => {
+    expect(normalizeVariables({ gw_port: '22', gw_session_limit: 3, x: null })).toEqual({ gw_port: 22, gw_session_limit: 3, x: null });
+    expect(codeOf(() => normalizeVariables({ 'a.b': 1 }))).toBe('VALIDATION_FAILED');
+    expect(codeOf(() => normalizeVariables({ gw_port: 0 }))).toBe('VALIDATION_FAILED');
+    expect(codeOf(() => normalizeVariables({ gw_password: 5 }))).toBe('VALIDATION_FAILED');
+  });
+
+  it('maps deviceVars as the spec lists and nothing else', () => {
+    expect(mapDeviceVars({ 'device-type': 'network_cli', become_pass: 'x' })).toEqual({ gw_connection: 'network_cli', gw_become_pass: 'x' });
+    expect(codeOf(() => mapDeviceVars({ host: 'x' }))).toBe('VALIDATION_FAILED');
+  });
+
+  it('reads host_key_checking', () => {
+    expect([undefined, true, 'tofu', false, 'off', 'strict'].map((v) => hostKeyCheckingOf(v))).toEqual(['tofu', 'tofu', 'tofu', 'off', 'off', 'strict']);
+    expect(codeOf(() => hostKeyCheckingOf('maybe'))).toBe('VALIDATION_FAILED');
+  });
+
+  it('builds filters from allowed members with values as data', () => {
+    expect(buildDeviceQuery({ name: 'a.b', group: 'g', gw_os: 'ios', 'variables.gw_port': 22 }, '-updated')).toEqual({
+      filter: { name: { $regex: 'a\\.b', $options: 'i' }, groups: { $eq: 'g' }, 'variables.gw_os': { $eq: 'ios' }, 'variables.gw_port': { $eq: 22 } },
+      sort: { updated: -1, name: 1 },
+    });
+    expect(codeOf(() => buildDeviceQuery({ $or: 'x' }, undefined))).toBe('VALIDATION_FAILED');
+    expect(codeOf(() => buildDeviceQuery({ 'variables.$where': 'x' }, undefined))).toBe('VALIDATION_FAILED');
+    expect(codeOf(() => buildDeviceQuery({ gw_become_pass: 'x' }, undefined))).toBe('VALIDATION_FAILED');
+    expect(codeOf(() => buildDeviceQuery({ name: { $gt: '' } as unknown as string }, undefined))).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('device reports', () => {
+  it('reads CPU and memory of Linux', () => {
+    expect(parseCpu('0.50 0.40 0.30 1/200 999')).toEqual({ loadAverage: [0.5, 0.4, 0.3] });
+    expect(parseMemory('MemTotal:       2000 kB\nMemFree:         500 kB\nMemAvailable:   1000 kB')).toEqual({ totalBytes: 2048000, freeBytes: 1024000, usedBytes: 1024000, utilizationPercent: 50 });
+  });
+
+  it('finds MAC addresses in both notations, once each', () => {
+    expect(findMacAddresses('address is 5254.0012.3456 (bia 5254.0012.3456)\nlink/ether 52:54:00:ab:cd:ef\n00:00:00:00:00:00')).toEqual(['52:54:00:12:34:56', '52:54:00:ab:cd:ef']);
+  });
+
+  it('keeps the configuration lines of a saved configuration', () => {
+    expect(configLines('Building configuration...\n\nCurrent configuration : 10 bytes\n!\nversion 15.9\nhostname r1\ninterface Lo0\n ip address 10.0.0.1 255.255.255.255\n!\nend\n')).toEqual([
+      'hostname r1',
+      'interface Lo0',
+      ' ip address 10.0.0.1 255.255.255.255',
+    ]);
+  });
+});
+
+describe('templates, inventory files, HTTP targets and runner paths', () => {
+  it('names the variables a template prints, not the ones it binds or defaults', () => {
+    expect(printedNames('{{ a }} {{ b.c | upper }} {% for i in items %}{{ i }}{% endfor %} {{ d | default("x") }} {% set e = 1 %}{{ e }}')).toEqual(['a', 'b']);
+  });
+
+  it('reads both JSON inventory layouts', () => {
+    const dynamic = parseInventory(JSON.stringify({ core: { hosts: ['r1'], vars: { gw_user: 'ops' } }, _meta: { hostvars: { r1: { gw_host: '10.0.0.1' } } } }), 'inv.json');
+    expect(dynamic).toEqual([{ name: 'r1', groups: ['core'], variables: { gw_user: 'ops', gw_host: '10.0.0.1' } }]);
+    expect(codeOf(() => parseInventory('[1]', 'inv.json'))).toBe('DEVICE_INVENTORY_INVALID');
+  });
+
+  it('keeps HTTP requests on the device origin', () => {
+    expect(deviceUrl('https://10.0.0.1:8443/api/', '/v1/x?y=1', { z: 2 }, 'r1').toString()).toBe('https://10.0.0.1:8443/api/v1/x?y=1&z=2');
+    expect(codeOf(() => deviceUrl('https://10.0.0.1/api', 'https://10.0.0.2/api', undefined, 'r1'))).toBe('DEVICE_HTTP_NOT_CONFIGURED');
+    expect(codeOf(() => deviceUrl('https://10.0.0.1/api', '//evil.example/x', undefined, 'r1'))).toBe('DEVICE_HTTP_NOT_CONFIGURED');
+  });
+
+  it('resolves runner names inside their directory only', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'nap-gw-paths-'));
+    mkdirSync(path.join(root, 'sub'));
+    writeFileSync(path.join(root, 'sub', 'ok.sh'), 'true');
+    symlinkSync(os.tmpdir(), path.join(root, 'out'));
+    expect(resolveInside(root, 'sub/ok.sh', 'script')).toBe(path.join(root, 'sub', 'ok.sh'));
+    expect(codeOf(() => resolveInside(root, '../x', 'script'))).toBe('RUNNER_PATH_REFUSED');
+    expect(codeOf(() => resolveInside(root, 'sub/../../x', 'script'))).toBe('RUNNER_PATH_REFUSED');
+    expect(codeOf(() => resolveInside(root, 'out', 'script'))).toBe('RUNNER_PATH_REFUSED');
+    expect(codeOf(() => resolveInside(root, 'missing.sh', 'script'))).toBe('RUNNER_NOT_FOUND');
+  });
+});

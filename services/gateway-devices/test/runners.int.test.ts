@@ -1,0 +1,160 @@
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ensureLabPackages } from '../../../test/lab';
+import { startGatewayPlatform } from './platform';
+import type { GatewayPlatform } from './platform';
+
+// Installing ansible-core (apt-get) on a clean machine takes longer than a test.
+const SETUP_TIMEOUT_MS = 10 * 60_000;
+const RUN_TIMEOUT_MS = 120_000;
+
+let gw: GatewayPlatform;
+
+type Outcome = { status: string; name: string; exitCode: number | null; stdout: string; stderr: string; durationMs: number; timedOut: boolean; result?: unknown };
+
+async function file(p: string, text: string, mode = 0o644): Promise<void> {
+  await mkdir(path.dirname(p), { recursive: true });
+  await writeFile(p, text);
+  await chmod(p, mode);
+}
+
+const NEW_STYLE_MODULE = (name: string) => `#!/usr/bin/python3
+# ${name}: echoes its message, as a device module would answer
+from ansible.module_utils.basic import AnsibleModule
+
+def main():
+    module = AnsibleModule(argument_spec=dict(message=dict(type='str', required=True)))
+    module.exit_json(changed=False, echoed=module.params['message'].upper())
+
+if __name__ == '__main__':
+    main()
+`;
+
+beforeAll(async () => {
+  await ensureLabPackages(['ansible-core']);
+  gw = await startGatewayPlatform();
+  const d = gw.dirs;
+  await file(path.join(d.scripts, 'hello.sh'), '#!/bin/sh\n# Greets the arguments\necho "args: $*"\necho "site: ${SITE:-none}"\n', 0o755);
+  await file(path.join(d.scripts, 'tools/fail.sh'), 'echo "about to fail" >&2\nexit 3\n');
+  await file(path.join(d.scripts, 'slow.sh'), '#!/bin/sh\nsleep 30\n', 0o755);
+  await file(path.join(d.scripts, 'report.py'), 'import json, sys\nprint(json.dumps({"argv": sys.argv[1:]}))\n');
+  await symlink('/etc/passwd', path.join(d.scripts, 'escape.sh'));
+  await file(path.join(d.runnerModules, 'sum.py'), '#!/usr/bin/env python3\nimport json, sys\nargs = json.load(sys.stdin)\nprint(json.dumps({"sum": sum(args["numbers"])}))\n', 0o755);
+  await file(
+    path.join(d.playbooks, 'site.yml'),
+    '- name: NAP lab play\n  hosts: localhost\n  gather_facts: false\n  tasks:\n    - name: say\n      debug:\n        msg: "hello {{ who | default(\'nobody\') }}"\n    - name: touch\n      command: /bin/true\n',
+  );
+  await file(path.join(d.modules, 'nap_echo.py'), NEW_STYLE_MODULE('nap_echo'));
+  await file(path.join(d.roles, 'greet/tasks/main.yml'), '- name: greet\n  debug:\n    msg: "greetings {{ greeting }}"\n');
+  const coll = path.join(d.collections, 'ansible_collections/naplab/tools');
+  await file(path.join(coll, 'galaxy.yml'), 'namespace: naplab\nname: tools\nversion: 1.0.0\n');
+  await file(path.join(coll, 'plugins/modules/shout.py'), NEW_STYLE_MODULE('shout'));
+  await file(path.join(coll, 'roles/wave/tasks/main.yml'), '- name: wave\n  debug:\n    msg: "wave {{ to }}"\n');
+  await file(
+    path.join(d.iac, 'probe/main.tf'),
+    '# A local-only module: terraform_data needs no provider download\nvariable "label" {\n  type    = string\n  default = "none"\n}\nresource "terraform_data" "probe" {\n  input = var.label\n}\noutput "label" {\n  value = terraform_data.probe.output\n}\n',
+  );
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  await gw?.stop();
+});
+
+describe('scripts from the configured directory', () => {
+  it('discovers scripts and shows one', async () => {
+    const list = await gw.call<{ results: { name: string; description: string }[] }>('getScripts', {});
+    // The symbolic link leading out of the directory is not listed.
+    expect(list.results.map((s) => s.name)).toEqual(['hello.sh', 'report.py', 'slow.sh', 'tools/fail.sh']);
+    expect(list.results.find((s) => s.name === 'hello.sh')?.description).toBe('Greets the arguments');
+    expect(await gw.call('getScript', { name: 'hello.sh' })).toMatchObject({ name: 'hello.sh', content: expect.stringContaining('echo "args: $*"') as unknown });
+  });
+
+  it('runs with arguments and environment: output, exit status, duration', async () => {
+    const run = await gw.call<Outcome>('runScript', { name: 'hello.sh', args: ['a', 'b c'] });
+    expect(run).toMatchObject({ status: 'success', exitCode: 0, stdout: 'args: a b c\nsite: none\n', timedOut: false });
+    expect(run.durationMs).toBeGreaterThanOrEqual(0);
+    const env = await gw.call<Outcome>('runScriptEnv', { name: 'hello.sh', args: { dry: true }, env: { SITE: 'lab-7' } });
+    expect(env.stdout).toBe('args: --dry=true\nsite: lab-7\n');
+    const failed = await gw.call<Outcome>('runScript', { name: 'tools/fail.sh' });
+    expect(failed).toMatchObject({ status: 'error', exitCode: 3, stderr: 'about to fail\n' });
+    const json = await gw.call<Outcome>('runScript', { name: 'report.py', args: ['x'] });
+    expect(json.result).toEqual({ argv: ['x'] });
+  });
+
+  it('stops a run at its time limit with 504 RUNNER_TIMEOUT', async () => {
+    const started = Date.now();
+    expect(await gw.callError('runScript', { name: 'slow.sh', timeout: 0.5 })).toMatchObject({ code: 'RUNNER_TIMEOUT', status: 504 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('refuses anything outside the directory (400 RUNNER_PATH_REFUSED) and answers 404 for the unknown', async () => {
+    expect(await gw.callError('runScript', { name: '../../../../etc/passwd' })).toMatchObject({ code: 'RUNNER_PATH_REFUSED', status: 400 });
+    expect(await gw.callError('runScript', { name: '/bin/sh' })).toMatchObject({ code: 'RUNNER_PATH_REFUSED' });
+    expect(await gw.callError('runScript', { name: 'escape.sh' })).toMatchObject({ code: 'RUNNER_PATH_REFUSED' });
+    expect(await gw.callError('getScript', { name: 'escape.sh' })).toMatchObject({ code: 'RUNNER_PATH_REFUSED' });
+    expect(await gw.callError('runScript', { name: 'nothing.sh' })).toMatchObject({ code: 'RUNNER_NOT_FOUND', status: 404 });
+    expect(await gw.callError('runPlaybook', { name: '../scripts/hello.sh' })).toMatchObject({ code: 'RUNNER_PATH_REFUSED' });
+  });
+
+  it('runs a runner module with its arguments as JSON on stdin', async () => {
+    expect((await gw.call<{ results: { name: string }[] }>('getRunnerModules', {})).results.map((m) => m.name)).toEqual(['sum.py']);
+    expect(await gw.call('runRunnerModule', { name: 'sum.py', args: { numbers: [1, 2, 3] } })).toMatchObject({ status: 'success', result: { sum: 6 } });
+  });
+});
+
+describe('Ansible playbooks, modules, roles and collections', () => {
+  it('discovers them', async () => {
+    expect((await gw.call<{ results: { name: string; description: string }[] }>('getPlaybooks', {})).results).toEqual([{ name: 'site.yml', path: 'site.yml', description: 'NAP lab play' }]);
+    expect((await gw.call<{ results: { name: string }[] }>('getModules', {})).results.map((m) => m.name)).toEqual(['nap_echo']);
+    expect((await gw.call<{ results: { name: string }[] }>('getRoles', {})).results.map((m) => m.name)).toEqual(['greet']);
+    expect((await gw.call<{ results: { name: string }[] }>('getCollections', {})).results.map((m) => m.name)).toEqual(['naplab.tools']);
+    expect((await gw.call<{ results: { name: string }[] }>('getCollectionModules', { collection: 'naplab.tools' })).results.map((m) => m.name)).toEqual(['naplab.tools.shout']);
+    expect((await gw.call<{ results: { name: string }[] }>('getCollectionRoles', { collection: 'naplab.tools' })).results.map((m) => m.name)).toEqual(['naplab.tools.wave']);
+    expect(await gw.call('getCollectionModule', { collection: 'naplab.tools', name: 'shout' })).toMatchObject({ name: 'naplab.tools.shout' });
+    expect(await gw.call('getRole', { name: 'greet' })).toMatchObject({ files: ['tasks/main.yml'] });
+    await file(path.join(gw.dirs.playbooks, 'later.yml'), '- hosts: localhost\n  tasks: []\n');
+    expect((await gw.call<{ results: unknown[] }>('refreshPlaybooks', {})).results).toHaveLength(2);
+  });
+
+  it('runs a playbook with extra variables, and in check mode', async () => {
+    const run = await gw.call<Outcome & { result: { stats: Record<string, { ok: number; failures: number }>; plays: { tasks: { hosts: Record<string, { msg?: string }> }[] }[] } }>('runPlaybook', { name: 'site.yml', args: { who: 'nap' } });
+    expect(run).toMatchObject({ status: 'success', exitCode: 0 });
+    expect(run.result.stats.localhost).toMatchObject({ ok: 2, failures: 0 });
+    expect(run.result.plays[0]?.tasks[0]?.hosts.localhost?.msg).toBe('hello nap');
+    const dry = await gw.call<Outcome & { result: { stats: Record<string, { skipped: number }> } }>('dryRunPlaybook', { name: 'site.yml' });
+    expect(dry.status).toBe('success');
+    // command tasks do not run in check mode.
+    expect(dry.result.stats.localhost?.skipped).toBe(1);
+  }, RUN_TIMEOUT_MS);
+
+  it('runs a module, a role, a collection module and a collection role on localhost', async () => {
+    const mod = await gw.call<Outcome>('runModule', { name: 'nap_echo', args: { message: 'hi there' } });
+    expect(mod).toMatchObject({ status: 'success', exitCode: 0 });
+    expect(mod.stdout).toContain('HI THERE');
+    const role = await gw.call<Outcome>('runRole', { name: 'greet', args: { greeting: 'from nap' } });
+    expect(role.status).toBe('success');
+    expect(role.stdout).toContain('greetings from nap');
+    const cmod = await gw.call<Outcome>('runCollectionModule', { collection: 'naplab.tools', name: 'shout', args: { message: 'loud' } });
+    expect(cmod.stdout).toContain('LOUD');
+    const crole = await gw.call<Outcome>('runCollectionRole', { collection: 'naplab.tools', name: 'wave', args: { to: 'the lab' } });
+    expect(crole.stdout).toContain('wave the lab');
+    const missing = await gw.call<Outcome>('runModule', { name: 'nap_echo', args: {} });
+    expect(missing).toMatchObject({ status: 'error' });
+    expect(missing.exitCode).not.toBe(0);
+  }, RUN_TIMEOUT_MS);
+});
+
+describe('infrastructure as code (tofu or terraform on PATH)', () => {
+  it('inits, plans, applies with variables and destroys a local-only module', async () => {
+    expect((await gw.call<{ results: { name: string }[] }>('getIacs', {})).results).toEqual([{ name: 'probe', path: 'probe/', description: 'A local-only module: terraform_data needs no provider download' }]);
+    expect(await gw.call('getIac', { name: 'probe' })).toMatchObject({ files: ['main.tf'] });
+    const init = await gw.call<Outcome>('initIac', { name: 'probe' });
+    expect(init).toMatchObject({ status: 'success', exitCode: 0 });
+    const plan = await gw.call<Outcome>('planIac', { name: 'probe', args: { label: 'planned' } });
+    expect(plan.stdout).toContain('1 to add');
+    const apply = await gw.call<Outcome>('applyIac', { name: 'probe', args: { label: 'applied' } });
+    expect(apply).toMatchObject({ status: 'success', result: { label: { value: 'applied' } } });
+    const destroy = await gw.call<Outcome>('destroyIac', { name: 'probe', args: { label: 'applied' } });
+    expect(destroy.stdout).toContain('1 destroyed');
+  }, RUN_TIMEOUT_MS);
+});
