@@ -67,7 +67,7 @@ import {
   assertName,
   assertValidRegistration,
   byNameThenId,
-  handlerFailureBody,
+  invokeEndpoint,
   toServiceInfo,
   toServiceStats,
 } from './internal/services';
@@ -426,16 +426,7 @@ export class NatsBus implements Bus {
         }
       },
     };
-    const fail = (err: unknown): void => {
-      this.logger.error({ err, endpoint: endpoint.name, subject: msg.subject }, 'endpoint handler threw');
-      request.respondError(500, `The handler of endpoint "${endpoint.name}" failed`, handlerFailureBody(endpoint.name));
-    };
-    try {
-      const result: unknown = endpoint.handler(request);
-      if (isPromiseLike(result)) result.then(undefined, fail);
-    } catch (err) {
-      fail(err);
-    }
+    invokeEndpoint(endpoint, request, this.logger);
   }
 
   async discover(name?: string, timeoutMs: number = DEFAULT_DISCOVER_TIMEOUT_MS): Promise<ServiceInfo[]> {

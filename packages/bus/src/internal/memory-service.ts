@@ -5,7 +5,7 @@ import { InFlight } from './in-flight';
 import type { BusLogger } from './logger';
 import { MemorySubscription } from './memory-router';
 import type { Delivery, MemoryRouter } from './memory-router';
-import { errorReplyHeaders, handlerFailureBody, toServiceInfo, toServiceStats } from './services';
+import { errorReplyHeaders, invokeEndpoint, toServiceInfo, toServiceStats } from './services';
 import { isPromiseLike } from './signal';
 
 /** A service-instance id like the NATS services framework's (22 characters). */
@@ -107,16 +107,7 @@ export class MemoryService implements RegisteredService {
         delivery.reply?.(data, errorReplyHeaders(status, message, headers));
       },
     };
-    const fail = (err: unknown): void => {
-      this.logger.error({ err, endpoint: endpoint.name, subject: delivery.subject }, 'endpoint handler threw');
-      request.respondError(500, `The handler of endpoint "${endpoint.name}" failed`, handlerFailureBody(endpoint.name));
-    };
-    try {
-      const result: unknown = endpoint.handler(request);
-      if (isPromiseLike(result)) result.then(undefined, fail);
-    } catch (err) {
-      fail(err);
-    }
+    invokeEndpoint(endpoint, request, this.logger);
   }
 
   /** Leaves discovery, stops taking requests (queued ones are still handled) and waits for those in flight. */

@@ -1,4 +1,6 @@
-import type { BusHeaders, ServiceInfo, ServiceRegistration, ServiceStats } from '../types';
+import type { BusHeaders, EndpointDef, IncomingRequest, ServiceInfo, ServiceRegistration, ServiceStats } from '../types';
+import type { BusLogger } from './logger';
+import { isPromiseLike } from './signal';
 import { isValidPattern } from '../subject-match';
 import { invalidArgument } from './errors';
 import { toHeaderValue } from './headers';
@@ -106,4 +108,21 @@ export function toServiceStats(raw: unknown): ServiceStats {
 /** Stable order for discovery results: by service name, then instance id. */
 export function byNameThenId(a: { name: string; id: string }, b: { name: string; id: string }): number {
   return a.name === b.name ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.name < b.name ? -1 : 1;
+}
+
+/**
+ * Runs an endpoint handler on a request; a handler that throws (or whose promise rejects) is
+ * logged and answered with a 500 error reply, so no request is left without an answer.
+ */
+export function invokeEndpoint(endpoint: EndpointDef, request: IncomingRequest, logger: BusLogger): void {
+  const fail = (err: unknown): void => {
+    logger.error({ err, endpoint: endpoint.name, subject: request.subject }, 'endpoint handler threw');
+    request.respondError(500, `The handler of endpoint "${endpoint.name}" failed`, handlerFailureBody(endpoint.name));
+  };
+  try {
+    const result: unknown = endpoint.handler(request);
+    if (isPromiseLike(result)) result.then(undefined, fail);
+  } catch (err) {
+    fail(err);
+  }
 }
