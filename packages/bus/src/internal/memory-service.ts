@@ -6,7 +6,6 @@ import type { BusLogger } from './logger';
 import { MemorySubscription } from './memory-router';
 import type { Delivery, MemoryRouter } from './memory-router';
 import { errorReplyHeaders, invokeEndpoint, toServiceInfo, toServiceStats } from './services';
-import { isPromiseLike } from './signal';
 
 /** A service-instance id like the NATS services framework's (22 characters). */
 function instanceId(): string {
