@@ -10,6 +10,7 @@ import { Authenticator, readCredentials } from './auth/authenticator';
 import { buildOpenApi } from './openapi';
 import { mountDocs } from './docs';
 import { RouteTable } from './routes';
+import { createJobEventStream } from './sse';
 
 export interface GatewayOptions {
   bus: Bus;
@@ -64,6 +65,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // catalog operations first: they are nearly all the traffic
   const routes = new RouteTable(CATALOG);
+  const streamJobEvents = createJobEventStream({ bus, client, authenticator, logger });
   app.use((req: Request, res: Response, next: NextFunction) => {
     const found = routes.find(req.method, req.path);
     if (!found) {
@@ -71,6 +73,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       return;
     }
     (res.locals as Locals).op = found.op;
+    // server-sent events are streamed by the gateway itself (sse.ts)
+    if (found.op.response.contentType === 'text/event-stream') {
+      streamJobEvents(found.op, found.params, req, res, (res.locals as Locals).requestId).catch(next);
+      return;
+    }
     const bodyParser = (found.op.accepts ?? JSON_TYPES).includes(FORM_TYPE) ? formParser : jsonParser;
     handleOperation(found.op, found.params, req, res, bodyParser).catch(next);
   });

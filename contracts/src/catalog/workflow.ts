@@ -68,7 +68,11 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: jobPageSchema,
     notes:
       'queryParameters arrive as flat query members; operators are bracketed per field (equals[status]=running, in[status]=running,complete). ' +
-      'The service clamps limit and says so in hints.',
+      'Default limit 25, at most 500 (a larger limit is clamped and hints says so); sorted by metrics.start_time, newest first, unless sort/order say otherwise; ' +
+      'nextPageSkip and previousPageSkip are null at the ends. q is a JSON expression {"and":[…]}, {"or":[…]}, {"not":…} or a leaf {"<operator>":{"<field>":value}} ' +
+      'with the operators above, or free text searched in name and description. dereference=ancestors,parent replaces job ids by { _id, name, status }. ' +
+      'Field names are dotted paths of letters, digits, "_" and "-" (400 JOB_QUERY_INVALID otherwise); values are always data, never operators. ' +
+      'Non-admin callers see jobs without groups, jobs of their groups and jobs they started.',
   },
   // operation 15
   {
@@ -78,6 +82,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     roles: ROLE_SETS.run,
     body: retryTaskBodySchema,
     response: jobDocumentSchema,
+    notes: 'Only for a job in status error (409 otherwise): the task runs again with its incoming variables replaced by the given values, and the job goes on from there.',
   },
   // operation 16
   {
@@ -128,7 +133,9 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     body: closed({ variables: anyObject('outgoing variables of the task') }, ['variables']),
     response: jobDocumentSchema,
     addition: true,
-    notes: 'The manual-task routes GET /mop/task/<name> show what a person needs to decide; this route finishes the task.',
+    notes:
+      'The manual-task routes GET /mop/task/<name> show what a person needs to decide; this route finishes the task. ' +
+      'variables become the task\'s outgoing; variables.finish_state (success, the default, or failure) chooses the transitions. 409 when the task is not a manual task waiting.',
   },
   {
     name: 'cancelJobs',

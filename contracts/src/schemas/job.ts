@@ -1,5 +1,24 @@
 import type { JsonSchema } from '../catalog/types';
-import { arr, bool, embed, epochMs, int, mapOf, num, obj, str, strings, timestamp } from './common';
+import { arr, bool, embed, epochMs, int, mapOf, nullable, num, obj, str, strings, timestamp } from './common';
+
+/** Statuses of a job. `paused` jobs start no task until resumed; the last three are final. */
+export const JOB_STATUSES = ['running', 'paused', 'complete', 'error', 'canceled'] as const;
+/** One of {@link JOB_STATUSES}. */
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/**
+ * Statuses of a task of a job: `incomplete` (not reached), `pending` (reached, waiting for the other
+ * branches of a join), `running` (in flight, or a manual task or child job waiting), `complete`
+ * (finished with finish_state success or failure), `error`, `canceled`.
+ */
+export const TASK_STATUSES = ['incomplete', 'pending', 'running', 'complete', 'error', 'canceled'] as const;
+/** One of {@link TASK_STATUSES}. */
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** Finish states of a task (`metrics.finish_state`): the state of the transitions it takes. */
+export const FINISH_STATES = ['success', 'failure', 'error', 'canceled'] as const;
+/** One of {@link FINISH_STATES}. */
+export type FinishState = (typeof FINISH_STATES)[number];
 
 /** Metrics of a job or a task. Times are epoch milliseconds. */
 export interface Metrics {
@@ -59,7 +78,8 @@ export interface Task {
   deprecated?: boolean;
   scheduled?: boolean;
   iterations?: string[];
-  variables?: { incoming?: Record<string, unknown>; outgoing?: Record<string, unknown>; error?: string; decorators?: Decorator[] };
+  /** `resolved` holds the incoming values a manual task was shown (references resolved). */
+  variables?: { incoming?: Record<string, unknown>; outgoing?: Record<string, unknown>; error?: string; decorators?: Decorator[]; resolved?: Record<string, unknown> };
   childJobs?: { _id: string; name?: string; iteration?: number }[];
   retrySettings?: RetrySettings;
   [member: string]: unknown;
@@ -101,8 +121,10 @@ export interface JobPage {
   hints: string[];
   skip: number;
   limit: number;
-  nextPageSkip?: number;
-  previousPageSkip?: number;
+  /** Null on the last page. */
+  nextPageSkip: number | null;
+  /** Null on the first page. */
+  previousPageSkip: number | null;
 }
 
 /** Job list of `getJobList` (operation 18). */
@@ -247,8 +269,8 @@ export const jobPageSchema: JsonSchema = {
       hints: strings({ description: 'context-sensitive messages, for example that limit was clamped' }),
       skip: int({ minimum: 0 }),
       limit: int({ minimum: 0 }),
-      nextPageSkip: int({ minimum: 0 }),
-      previousPageSkip: int({ minimum: 0 }),
+      nextPageSkip: nullable(int({ minimum: 0, description: 'skip of the next page; null on the last page' })),
+      previousPageSkip: nullable(int({ minimum: 0, description: 'skip of the previous page; null on the first page' })),
     },
     ['items', 'total', 'currentPageSize', 'hints', 'skip', 'limit'],
   ),

@@ -1,19 +1,64 @@
 import { serve } from '@nap/bus';
-import type { HandlerMap } from '@nap/bus';
+import type { Subscription } from '@nap/bus';
 import { RELEASE } from '@nap/contracts';
+import type { WorkflowDocument } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
+import { AutomationDomain } from './domain/automations';
+import { JobEngine } from './domain/engine';
+import type { EngineOptions } from './domain/engine';
+import type { JobRecord } from './domain/job-model';
+import { workflowHandlers } from './handlers';
+import { ensureCollections } from './store/collections';
 
 /**
- * The workflow service: the workflow engine: jobs, the operations manager, the automation catalog.
- * Every catalog operation of the service is registered; those without a handler answer 501 NOT_IMPLEMENTED.
+ * Subject on which engine replicas tell each other that a job changed in the store (a manual task
+ * was finished, a job paused, resumed or canceled, a child job ended): the owner reloads it. Plain
+ * publish/subscribe: every replica hears it, only the owner acts.
  */
-export function createWorkflowService(deps: ServiceDeps): ServiceModule {
-  const { bus, logger, metrics, client } = deps;
-  const handlers: HandlerMap = {};
+export const WORKFLOW_WAKE_SUBJECT = 'nap.sys.workflow.wake';
+
+/** Settings of the workflow service: those of its engine (server id, lease). */
+export type WorkflowServiceOptions = EngineOptions;
+
+/**
+ * The workflow service: the workflow engine (jobs), the operations manager and the automation
+ * catalog. On start it resumes every running job whose owner is gone.
+ */
+export function createWorkflowService(deps: ServiceDeps, options: WorkflowServiceOptions = {}): ServiceModule & { engine: JobEngine } {
+  const { bus, store, logger, metrics, client } = deps;
+  const jobs = store.collection<JobRecord>('jobs');
+  const engine = new JobEngine(
+    {
+      jobs,
+      getWorkflow: async (name, caller) => (await client.call<WorkflowDocument>('studio.getWorkflow', { body: { name } }, { caller })).body,
+      call: async (operationId, input, caller) => (await client.call(operationId, input, { caller })).body,
+      publishEvent: async (subject, payload) => {
+        await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)));
+      },
+      broadcastWake: (jobId) => bus.publish(WORKFLOW_WAKE_SUBJECT, Buffer.from(jobId)),
+      logger: logger.child({ component: 'workflow-engine' }),
+    },
+    options,
+  );
+  const automations = new AutomationDomain(store.collection('automations'), store.collection('catalog_automations'));
+
   return {
+    engine,
     async start(): Promise<RunningService> {
-      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers });
-      return { name: 'workflow', stop: () => registered.stop() };
+      await ensureCollections(store);
+      const wake: Subscription = bus.subscribe(WORKFLOW_WAKE_SUBJECT, (msg) => engine.wake(Buffer.from(msg.data).toString('utf8')));
+      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers: workflowHandlers({ engine, jobs, automations }) });
+      await engine.start();
+      logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs }, 'Workflow engine started');
+      return {
+        name: 'workflow',
+        stop: async () => {
+          await registered.stop();
+          await engine.stop();
+          await engine.flushEvents();
+          await wake.unsubscribe();
+        },
+      };
     },
   };
 }

@@ -1,0 +1,103 @@
+import type { ReferenceScope } from '../references';
+
+/** What a built-in task gets: its incoming variables with references resolved, and the job around it. */
+export interface BuiltinInput {
+  /** Incoming variables, top-level references resolved. */
+  incoming: Record<string, unknown>;
+  /** For structured operands (`{ task, variable }`) that builtins resolve themselves. */
+  scope: ReferenceScope;
+  /** When the task started (epoch ms): a delay resumed after a restart waits only what is left. */
+  startedAt: number;
+  /** Aborted when the job is canceled or the engine stops. */
+  signal: AbortSignal;
+}
+
+/** The outcome of a built-in task that did not throw. */
+export interface BuiltinResult {
+  /** `success` or `failure`: which transitions the task takes. */
+  finishState: 'success' | 'failure' | 'error';
+  /** Outgoing variables by name. */
+  outgoing: Record<string, unknown>;
+  /** Job variables to set (newVariable, push, pop). */
+  setVariables?: Record<string, unknown>;
+  /** Error message when `finishState` is `error` (a stub of type error). */
+  error?: string;
+}
+
+/** A built-in task. Throws {@link TaskInputError} (or any error) to finish the task with state `error`. */
+export type Builtin = (input: BuiltinInput) => BuiltinResult | Promise<BuiltinResult>;
+
+/** A bad argument of a built-in task; its message names the argument and what was expected. */
+export class TaskInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TaskInputError';
+  }
+}
+
+export function success(outgoing: Record<string, unknown>, setVariables?: Record<string, unknown>): BuiltinResult {
+  return setVariables ? { finishState: 'success', outgoing, setVariables } : { finishState: 'success', outgoing };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `value` as an array, or a {@link TaskInputError} naming the argument. Arrays given as JSON text are parsed. */
+export function needArray(value: unknown, name: string): unknown[] {
+  const parsed = typeof value === 'string' ? tryJson(value) : value;
+  if (!Array.isArray(parsed)) throw new TaskInputError(`Incoming "${name}" must be an array, not ${describeType(value)}`);
+  return parsed;
+}
+
+/** `value` as a string, or a {@link TaskInputError}; numbers and booleans become text. */
+export function needString(value: unknown, name: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new TaskInputError(`Incoming "${name}" must be a string, not ${describeType(value)}`);
+}
+
+/** An optional integer argument: `''`, null and undefined mean absent. */
+export function optionalInt(value: unknown, name: string): number | undefined {
+  if (value === '' || value === null || value === undefined) return undefined;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n)) throw new TaskInputError(`Incoming "${name}" must be an integer, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'nothing';
+  return `${typeof value === 'object' ? 'an object' : `a ${typeof value}`} (${JSON.stringify(value)?.slice(0, 60) ?? ''})`;
+}
+
+/** Deep equality of JSON values; a number and its decimal text are equal, as users compare them. */
+export function looseEqual(a: unknown, b: unknown): boolean {
+  if (a === undefined) a = null;
+  if (b === undefined) b = null;
+  if (a === b) return true;
+  if ((typeof a === 'number' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'number')) {
+    return String(a).trim() !== '' && String(b).trim() !== '' && Number(a) === Number(b);
+  }
+  if ((typeof a === 'boolean' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'boolean')) return String(a) === String(b);
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => looseEqual(item, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && looseEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** A deep copy of JSON data. */
+export function cloneJson<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}

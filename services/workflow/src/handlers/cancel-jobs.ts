@@ -1,0 +1,23 @@
+import { isAppError } from '@nap/contracts';
+import type { Handler } from '@nap/bus';
+import type { CancelJobsResult } from '@nap/contracts';
+import type { WorkflowHandlerContext } from './context';
+import { visibleJob } from './context';
+
+/** Cancels jobs, reporting each: a job that already ended, is unknown or hidden is reported with success false. */
+export function cancelJobs(c: WorkflowHandlerContext): Handler<{ jobIds: string[] }> {
+  return async (input, ctx): Promise<CancelJobsResult> => {
+    const results: CancelJobsResult['results'] = [];
+    for (const jobId of input.body.jobIds) {
+      try {
+        const job = await visibleJob(c.jobs, jobId, ctx.caller);
+        const canceled = await c.engine.cancelJob(jobId, ctx.caller.username);
+        results.push(canceled ? { jobId, success: true, message: `Job "${jobId}" canceled` } : { jobId, success: false, message: `Job "${jobId}" is ${job.status}; only running or paused jobs can be canceled` });
+      } catch (err) {
+        if (!isAppError(err)) throw err;
+        results.push({ jobId, success: false, message: err.message });
+      }
+    }
+    return { results };
+  };
+}

@@ -1,0 +1,22 @@
+import { AppError } from '@nap/contracts';
+import type { Caller } from '@nap/contracts';
+import type { Collection } from '@nap/store';
+import type { AutomationDomain } from '../domain/automations';
+import type { JobEngine } from '../domain/engine';
+import type { JobRecord } from '../domain/job-model';
+import { canSeeJob } from '../domain/job-model';
+
+/** What the handlers of the workflow service share. */
+export interface WorkflowHandlerContext {
+  engine: JobEngine;
+  jobs: Collection<JobRecord>;
+  automations: AutomationDomain;
+}
+
+/** The job, when it exists and the caller may see it: 404 JOB_NOT_FOUND, 403 GROUP_ACCESS_DENIED otherwise. */
+export async function visibleJob(jobs: Collection<JobRecord>, jobId: string, caller: Caller): Promise<JobRecord> {
+  const job = await jobs.findOne({ _id: jobId });
+  if (job === null) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
+  if (!canSeeJob(job, caller)) throw new AppError('GROUP_ACCESS_DENIED', `Job "${jobId}" belongs to groups the caller "${caller.username}" is not in`);
+  return job;
+}

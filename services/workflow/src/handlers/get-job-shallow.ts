@@ -1,0 +1,9 @@
+import type { Handler } from '@nap/bus';
+import { toShallowJob } from '../domain/job-model';
+import type { WorkflowHandlerContext } from './context';
+import { visibleJob } from './context';
+
+/** Operation 16: the job without the tasks' app, incoming, outgoing and error data. */
+export function getJobShallow(c: WorkflowHandlerContext): Handler<never, { job_data: string }> {
+  return async (input, ctx) => toShallowJob(await visibleJob(c.jobs, input.params.job_data, ctx.caller));
+}

@@ -1,0 +1,22 @@
+import type { Handler } from '@nap/bus';
+import type { StartJobWithOptionsBody, WorkflowDocument } from '@nap/contracts';
+import { assertMayRun, toPublicJob } from '../domain/job-model';
+import type { WorkflowHandlerContext } from './context';
+
+/** Operation 17: starts a job of the named workflow; answers the job as it starts (status running). */
+export function startJobWithOptions(c: WorkflowHandlerContext): Handler<StartJobWithOptionsBody, { workflow: string }> {
+  return async (input, ctx) => {
+    const workflow = await ctx.call<WorkflowDocument>('studio.getWorkflow', { body: { name: input.params.workflow } });
+    assertMayRun(workflow, ctx.caller);
+    const { options } = input.body;
+    const job = await c.engine.startJob({
+      workflow,
+      caller: ctx.caller,
+      ...(options.variables !== undefined ? { variables: options.variables } : {}),
+      ...(options.description !== undefined ? { description: options.description } : {}),
+      ...(options.type !== undefined ? { type: options.type } : {}),
+      ...(options.groups !== undefined ? { groups: options.groups } : {}),
+    });
+    return toPublicJob(job);
+  };
+}

@@ -1,0 +1,96 @@
+import { NO_TRANSITION_MESSAGE } from '../src/domain/engine';
+import type { EngineHarness } from './support/harness';
+import { builtin, startEngineHarness, workflow } from './support/harness';
+
+let h: EngineHarness;
+
+beforeAll(async () => {
+  h = await startEngineHarness();
+});
+
+afterAll(async () => {
+  await h.stop();
+});
+
+describe('job engine', () => {
+  it('runs a linear workflow, writing outgoing values to job variables', async () => {
+    const wf = workflow(
+      'linear',
+      {
+        a1: builtin('newVariable', { name: 'greeting', value: 'hello' }, { value: null }),
+        b2: builtin('stringConcat', { str: '$var.job.greeting', stringN: ' world' }, { combinedStrings: '$var.job.sentence' }),
+      },
+      [
+        ['workflow_start', 'a1'],
+        ['a1', 'b2'],
+        ['b2', 'workflow_end'],
+      ],
+    );
+    const started = await h.run(wf, { who: 'me' });
+    expect(started.status).toBe('running');
+    const job = await h.waitFor(started._id, ['complete', 'error']);
+    expect(job.status).toBe('complete');
+    expect(job.variables).toMatchObject({ who: 'me', greeting: 'hello', sentence: 'hello world', _id: job._id, initiator: 'system' });
+    expect(job.tasks.b2).toMatchObject({ status: 'complete', metrics: { finish_state: 'success' }, variables: { outgoing: { combinedStrings: 'hello world' } } });
+    expect(job.metrics).toMatchObject({ finish_state: 'complete' });
+    expect(job.error).toEqual([]);
+  });
+
+  it('ends in error naming the task when no transition can be taken', async () => {
+    const wf = workflow('dead-end', { c3: builtin('query', { pass_on_null: false, query: 'missing', obj: {} }, { return_data: null }) }, [
+      ['workflow_start', 'c3'],
+      ['c3', 'workflow_end'],
+    ]);
+    const job = await h.waitFor((await h.run(wf))._id, ['complete', 'error']);
+    expect(job.status).toBe('error');
+    expect(job.tasks.c3).toMatchObject({ status: 'complete', metrics: { finish_state: 'failure' } });
+    expect(job.error).toEqual([{ task: 'c3', message: NO_TRANSITION_MESSAGE, timestamp: expect.any(Number) }]);
+  });
+
+  it('fails a task with an unresolved reference, naming it, and follows the error transition', async () => {
+    const wf = workflow(
+      'unresolved',
+      {
+        d4: builtin('arrayLength', { arr: '$var.job.nothing' }, { length: null }),
+        e5: builtin('newVariable', { name: 'handled', value: true }),
+      },
+      [
+        ['workflow_start', 'd4'],
+        ['d4', 'workflow_end'],
+        ['d4', 'e5', 'error'],
+        ['e5', 'workflow_end'],
+      ],
+    );
+    const job = await h.waitFor((await h.run(wf))._id, ['complete', 'error']);
+    expect(job.status).toBe('complete');
+    expect(job.tasks.d4).toMatchObject({ status: 'error', metrics: { finish_state: 'error' } });
+    expect(job.tasks.d4?.variables?.error).toContain('$var.job.nothing');
+    expect(job.variables.handled).toBe(true);
+  });
+
+  it('runs parallel branches concurrently and joins when every branch arrived', async () => {
+    const wf = workflow(
+      'fork-join',
+      {
+        f1: builtin('delay', { time: 0.2 }, { time_in_milliseconds: null }),
+        f2: builtin('delay', { time: 0.2 }, { time_in_milliseconds: null }),
+        j3: builtin('newVariable', { name: 'joined', value: 'yes' }),
+      },
+      [
+        ['workflow_start', 'f1'],
+        ['workflow_start', 'f2'],
+        ['f1', 'j3'],
+        ['f2', 'j3'],
+        ['j3', 'workflow_end'],
+      ],
+    );
+    const job = await h.waitFor((await h.run(wf))._id, ['complete', 'error']);
+    expect(job.status).toBe('complete');
+    const f1 = job.tasks.f1?.metrics;
+    const f2 = job.tasks.f2?.metrics;
+    const j3 = job.tasks.j3?.metrics;
+    // both branches were in flight at once, and the join started after both ended
+    expect(Math.max(f1?.start_time ?? 0, f2?.start_time ?? 0)).toBeLessThan(Math.min(f1?.end_time ?? 0, f2?.end_time ?? 0));
+    expect(j3?.start_time).toBeGreaterThanOrEqual(Math.max(f1?.end_time ?? 0, f2?.end_time ?? 0));
+  });
+});

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AppError, SYSTEM_CALLER } from '@nap/contracts';
+import type { Caller, WorkflowDocument } from '@nap/contracts';
+import type { CallInput } from '@nap/bus';
+import { createEmbeddedStore } from '@nap/store';
+import type { EmbeddedStore } from '@nap/store';
+import { createLogger } from '@nap/telemetry';
+import { JobEngine } from '../../src/domain/engine';
+import type { EngineOptions } from '../../src/domain/engine';
+import type { JobRecord } from '../../src/domain/job-model';
+import { ensureCollections } from '../../src/store/collections';
+
+export interface PublishedEvent {
+  subject: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * The engine on a real embedded store with workflows kept in memory (the studio service's part), for
+ * domain tests that need no bus. Calls to other services go to `services` (operation id → handler).
+ */
+export interface EngineHarness {
+  engine: JobEngine;
+  store: EmbeddedStore;
+  workflows: Map<string, WorkflowDocument>;
+  services: Map<string, (input: CallInput, caller: Caller) => Promise<unknown>>;
+  events: PublishedEvent[];
+  /** Stores the workflow and starts a job of it as the system caller. */
+  run(workflow: WorkflowDocument, variables?: Record<string, unknown>, caller?: Caller): Promise<JobRecord>;
+  /** Waits (bounded) until the job is in one of the statuses; returns it. */
+  waitFor(jobId: string, statuses: string[], timeoutMs?: number): Promise<JobRecord>;
+  /** Waits (bounded) until `check` holds for the job. */
+  waitUntil(jobId: string, check: (job: JobRecord) => boolean, what: string, timeoutMs?: number): Promise<JobRecord>;
+  stop(): Promise<void>;
+}
+
+export async function startEngineHarness(options: EngineOptions = {}, shared?: { store: EmbeddedStore; workflows: Map<string, WorkflowDocument>; wake: (id: string) => void }): Promise<EngineHarness> {
+  const dir = shared ? undefined : mkdtempSync(path.join(os.tmpdir(), 'nap-wf-'));
+  const store = shared?.store ?? createEmbeddedStore({ path: path.join(dir as string, 'db') });
+  await ensureCollections(store);
+  const workflows = shared?.workflows ?? new Map<string, WorkflowDocument>();
+  const services = new Map<string, (input: CallInput, caller: Caller) => Promise<unknown>>();
+  const events: PublishedEvent[] = [];
+  const jobs = store.collection<JobRecord>('jobs');
+  const holder: { engine?: JobEngine } = {};
+  const engine = new JobEngine(
+    {
+      jobs,
+      getWorkflow: async (name) => {
+        const wf = workflows.get(name);
+        if (!wf) throw new AppError('WORKFLOW_NOT_FOUND', `No workflow named "${name}"`);
+        return wf;
+      },
+      call: async (operationId, input, caller) => {
+        const handler = services.get(operationId);
+        if (!handler) throw new AppError('SERVICE_UNAVAILABLE', `No service answers ${operationId}`);
+        return handler(input, caller);
+      },
+      publishEvent: async (subject, payload) => {
+        events.push({ subject, payload: payload as Record<string, unknown> });
+      },
+      broadcastWake: (jobId) => (shared ? shared.wake(jobId) : holder.engine?.wake(jobId)),
+      logger: createLogger({ name: 'engine-test', level: process.env.NAP_LOG_LEVEL ?? 'silent' }),
+    },
+    options,
+  );
+  holder.engine = engine;
+  await engine.start();
+  const ready = engine;
+
+  async function waitUntil(jobId: string, check: (job: JobRecord) => boolean, what: string, timeoutMs = 10_000): Promise<JobRecord> {
+    const deadline = Date.now() + timeoutMs;
+    let last: JobRecord | null = null;
+    while (Date.now() < deadline) {
+      last = await jobs.findOne({ _id: jobId });
+      if (last && check(last)) return last;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`Job ${jobId} did not reach ${what} within ${timeoutMs} ms; it is ${last?.status ?? 'missing'}: ${JSON.stringify(last?.error ?? [])} tasks ${JSON.stringify(Object.fromEntries(Object.entries(last?.tasks ?? {}).map(([id, t]) => [id, t.status])))}`);
+  }
+
+  return {
+    engine: ready,
+    store,
+    workflows,
+    services,
+    events,
+    async run(workflow, variables = {}, caller = SYSTEM_CALLER) {
+      workflows.set(workflow.name, workflow);
+      return ready.startJob({ workflow, variables, caller });
+    },
+    waitFor: (jobId, statuses, timeoutMs) => waitUntil(jobId, (j) => statuses.includes(j.status), statuses.join(' or '), timeoutMs),
+    waitUntil,
+    async stop() {
+      await ready.stop();
+      await ready.flushEvents();
+      if (!shared) {
+        await store.close();
+        rmSync(dir as string, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+type TaskSpec = Record<string, unknown> & { name: string };
+
+/**
+ * A workflow document in the shape existing workflows have: `workflow_start` and `workflow_end`
+ * with only name and groups, tasks by short hex ids, transitions from → to → { state, type }.
+ * `edges` are `[from, to, state?, type?]`.
+ */
+export function workflow(name: string, tasks: Record<string, TaskSpec>, edges: [string, string, string?, string?][], extra: Partial<WorkflowDocument> = {}): WorkflowDocument {
+  const all: Record<string, Record<string, unknown>> = {
+    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
+    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
+  };
+  for (const [id, spec] of Object.entries(tasks)) {
+    all[id] = { app: 'WorkFlowEngine', type: 'automatic', summary: spec.name, description: '', groups: [], variables: { incoming: {}, outgoing: {}, error: '', decorators: [] }, ...spec };
+  }
+  const transitions: WorkflowDocument['transitions'] = {};
+  for (const id of Object.keys(all)) transitions[id] = {};
+  for (const [from, to, state = 'success', type = 'standard'] of edges) (transitions[from] ??= {})[to] = { state, type };
+  return { _id: `wf-${name}`, name, type: 'automation', tasks: all, transitions, groups: [], ...extra };
+}
+
+/** A built-in task spec. */
+export function builtin(name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): TaskSpec {
+  return { name, app: 'WorkFlowEngine', type: 'automatic', variables: { incoming, outgoing, error: '', decorators: [] }, ...extra };
+}

@@ -1,0 +1,155 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { JobDocument } from '@nap/contracts';
+import { startNatsServer } from '@nap/testing';
+import type { NatsServer } from '@nap/testing';
+import { startNapProcess } from '../support/processes';
+import type { NapProcess } from '../support/processes';
+
+/**
+ * Crash recovery of the workflow engine in distributed mode: a real nats-server and every process
+ * the jobs need (admin, studio, workflow, gateway) started from their built dist/. The engine
+ * process is killed with SIGKILL while a task is in flight; the next engine process resumes the
+ * job, running the interrupted task again (at-least-once), and a second replica takes over the
+ * jobs of one that dies. The replicas share the embedded store's data directory (LMDB serializes
+ * writers across processes; MongoDB takes that part in production).
+ */
+
+const LEASE_MS = 1_500;
+let nats: NatsServer;
+let dataDir: string;
+let admin: NapProcess;
+let studio: NapProcess;
+let gateway: NapProcess;
+const engines: NapProcess[] = [];
+let url: string;
+let token: string;
+const password = 'workflow-distributed-password';
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return { NAP_NATS_URL: nats.url, NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: password, NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!', NAP_PORT: '0', NAP_WORKFLOW_LEASE_MS: String(LEASE_MS), ...extra };
+}
+
+async function startEngine(): Promise<NapProcess> {
+  const engine = await startNapProcess('services/workflow/dist/main.js', env(), /Service workflow is serving/);
+  engines.push(engine);
+  return engine;
+}
+
+function serverIdOf(engine: NapProcess): string {
+  const m = /"serverId":"([^"]+)"/.exec(engine.output());
+  if (!m?.[1]) throw new Error(`The engine did not log its server id:\n${engine.output()}`);
+  return m[1];
+}
+
+async function api(method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${url}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+async function job(id: string): Promise<JobDocument> {
+  const res = await api('GET', `/operations-manager/jobs/${id}`);
+  if (res.status !== 200) throw new Error(`GET job ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: JobDocument }).data;
+}
+
+async function until(id: string, check: (j: JobDocument) => boolean, what: string, timeoutMs = 30_000): Promise<JobDocument> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let current: JobDocument | undefined;
+    try {
+      current = await job(id);
+      if (check(current)) return current;
+    } catch (err) {
+      // the workflow service may be down for a moment on purpose
+      if (Date.now() > deadline) throw err;
+    }
+    if (Date.now() > deadline) throw new Error(`Job ${id} did not reach ${what}: ${JSON.stringify(current?.status)} ${JSON.stringify(current?.tasks)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-wf-e2e-'));
+  nats = await startNatsServer({ jetstream: true });
+  admin = await startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/);
+  studio = await startNapProcess('services/studio/dist/main.js', env(), /Service studio is serving/);
+  gateway = await startNapProcess('gateway/dist/main.js', env(), /Gateway listening/);
+  const match = /"url":"(http:\/\/[^"]+)"/.exec(gateway.output());
+  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
+  url = match[1];
+  const login = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password } }) });
+  token = (await login.json()) as string;
+  const created = await api('POST', '/automation-studio/automations', {
+    automation: {
+      name: 'crash-me',
+      type: 'automation',
+      groups: [],
+      tasks: {
+        workflow_start: { name: 'workflow_start', groups: [] },
+        workflow_end: { name: 'workflow_end', groups: [] },
+        a1: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { name: 'before', value: 'yes' }, outgoing: { value: null } } },
+        d2: { name: 'delay', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { time: 2 }, outgoing: { time_in_milliseconds: null } } },
+        p3: { name: 'push', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { job_variable: 'after', item_to_push: 'done' }, outgoing: { job_variable_value: null } } },
+      },
+      transitions: {
+        workflow_start: { a1: { state: 'success', type: 'standard' } },
+        a1: { d2: { state: 'success', type: 'standard' } },
+        d2: { p3: { state: 'success', type: 'standard' } },
+        p3: { workflow_end: { state: 'success', type: 'standard' } },
+        workflow_end: {},
+      },
+    },
+  });
+  expect(created.status).toBe(201);
+}, 90_000);
+
+afterAll(async () => {
+  for (const engine of engines) if (engine.child.exitCode === null && engine.child.signalCode === null) await engine.stop();
+  await gateway?.stop();
+  await studio?.stop();
+  await admin?.stop();
+  await nats?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+it('resumes a job after the engine is killed with SIGKILL mid-task', async () => {
+  const first = await startEngine();
+  const started = await api('POST', '/workflow_engine/startJobWithOptions/crash-me', { options: { variables: {} } });
+  expect(started.status).toBe(200);
+  const id = (started.body as JobDocument)._id;
+  const inFlight = await until(id, (j) => j.tasks.d2?.status === 'running', 'd2 in flight');
+  expect(inFlight.tasks.d2?.metrics?.server_id).toBe(serverIdOf(first));
+  await first.kill();
+
+  const second = await startEngine();
+  const done = await until(id, (j) => j.status === 'complete', 'complete');
+  // the interrupted delay ran again on the new engine, and the tasks after it ran once
+  expect(done.tasks.d2?.metrics?.server_id).toBe(serverIdOf(second));
+  expect(done.metrics?.server_id).toBe(serverIdOf(second));
+  expect(done.variables).toMatchObject({ before: 'yes', after: ['done'] });
+}, 60_000);
+
+it('a second replica takes over the jobs of one that dies', async () => {
+  const [survivor] = [await startEngine()];
+  const victim = engines[1] as NapProcess;
+  const ids: string[] = [];
+  const victimId = serverIdOf(victim);
+  let victimOwns = 0;
+  // the queue group spreads starts over both replicas; go on until the victim owns some (bounded)
+  for (let i = 0; i < 40 && (ids.length < 6 || victimOwns === 0); i += 1) {
+    const res = await api('POST', '/workflow_engine/startJobWithOptions/crash-me', { options: { variables: { i } } });
+    expect(res.status).toBe(200);
+    const started = res.body as JobDocument;
+    ids.push(started._id);
+    if (started.metrics?.server_id === victimId) victimOwns += 1;
+  }
+  expect(victimOwns).toBeGreaterThan(0);
+  await Promise.all(ids.map((id) => until(id, (j) => j.tasks.d2?.status === 'running' || j.status === 'complete', 'd2 in flight')));
+  await victim.kill();
+  const done = await Promise.all(ids.map((id) => until(id, (j) => j.status === 'complete', 'complete')));
+  expect(done.every((j) => j.metrics?.server_id === serverIdOf(survivor as NapProcess))).toBe(true);
+  expect(done.every((j) => JSON.stringify((j.variables as { after: string[] }).after) === '["done"]')).toBe(true);
+}, 60_000);

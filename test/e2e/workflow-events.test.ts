@@ -1,0 +1,117 @@
+import type { JobDocument } from '@nap/contracts';
+import { startTestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+
+/**
+ * Following one job live: GET /operations-manager/jobs/:jobId/events as server-sent events, through
+ * the whole platform. The first event is the job as it is; then the job's events until it ends.
+ */
+
+let platform: TestPlatform;
+let token: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  token = await platform.login();
+  const res = await platform.http('POST', '/automation-studio/automations', {
+    token,
+    body: {
+      automation: {
+        name: 'sse-manual',
+        type: 'automation',
+        groups: [],
+        tasks: {
+          workflow_start: { name: 'workflow_start', groups: [] },
+          workflow_end: { name: 'workflow_end', groups: [] },
+          v1: { name: 'ViewData', app: 'WorkFlowEngine', type: 'manual', groups: [], variables: { incoming: { header: 'h', message: 'm', body: 'b', variables: '', btn_success: 'ok', btn_failure: '' }, outgoing: {} } },
+          n2: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { name: 'done', value: true }, outgoing: { value: null } } },
+        },
+        transitions: { workflow_start: { v1: { state: 'success', type: 'standard' } }, v1: { n2: { state: 'success', type: 'standard' } }, n2: { workflow_end: { state: 'success', type: 'standard' } }, workflow_end: {} },
+      },
+    },
+  });
+  expect(res.status).toBe(201);
+});
+
+afterAll(async () => {
+  await platform.stop();
+});
+
+interface Frame {
+  event: string;
+  data: Record<string, unknown>;
+  id?: string;
+}
+
+/** Reads server-sent events until the server ends the stream (bounded). */
+async function readEvents(res: Response, onFrame: (frame: Frame) => void, timeoutMs = 15_000): Promise<void> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const timer = setTimeout(() => void reader.cancel(), timeoutMs);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith(':')) continue;
+        const frame: Frame = { event: 'message', data: {} };
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) frame.event = line.slice(7);
+          else if (line.startsWith('id: ')) frame.id = line.slice(4);
+          else if (line.startsWith('data: ')) data.push(line.slice(6));
+        }
+        frame.data = JSON.parse(data.join('\n')) as Record<string, unknown>;
+        onFrame(frame);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+it('streams the job as its first event, then its events until it ends', async () => {
+  const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/sse-manual', { token, body: { options: {} } });
+  const jobId = (started.body as JobDocument)._id;
+  const deadline = Date.now() + 10_000;
+  while (((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status !== 'running') {
+    if (Date.now() > deadline) throw new Error('v1 did not start');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const res = await fetch(`${platform.url}/operations-manager/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  const frames: Frame[] = [];
+  const reading = readEvents(res, (frame) => {
+    frames.push(frame);
+    if (frames.length === 1) {
+      void platform.http('POST', `/operations-manager/jobs/${jobId}/tasks/v1/finish`, { token, body: { variables: {} } });
+    }
+  });
+  await reading;
+  expect(frames[0]).toMatchObject({ event: 'snapshot', data: { _id: jobId, status: 'running', tasks: { v1: { status: 'running' } } } });
+  const names = frames.slice(1).map((f) => `${f.event}${f.data.taskId ? `:${String(f.data.taskId)}` : ''}`);
+  expect(names).toEqual(['taskFinish:v1', 'taskStart:n2', 'taskFinish:n2', 'jobComplete']);
+  expect(frames.at(-1)).toMatchObject({ data: { jobId, name: 'sse-manual', status: 'complete', finishState: 'complete', timestamp: expect.any(Number) } });
+  expect(frames.slice(1).every((f) => f.id !== undefined)).toBe(true);
+});
+
+it('ends at once for a job that already ended, and answers errors as JSON before streaming', async () => {
+  const unauth = await fetch(`${platform.url}/operations-manager/jobs/abc/events`);
+  expect(unauth.status).toBe(401);
+  const missing = await fetch(`${platform.url}/operations-manager/jobs/ffffffffffffffffffffffff/events`, { headers: { authorization: `Bearer ${token}` } });
+  expect(missing.status).toBe(404);
+  expect(await missing.json()).toMatchObject({ code: 'JOB_NOT_FOUND' });
+  const jobs = (await platform.http('GET', '/operations-manager/jobs?equals[status]=complete&limit=1', { token })).body as { items: JobDocument[] };
+  const done = jobs.items[0] as JobDocument;
+  const res = await fetch(`${platform.url}/operations-manager/jobs/${done._id}/events`, { headers: { authorization: `Bearer ${token}` } });
+  const frames: Frame[] = [];
+  await readEvents(res, (f) => frames.push(f));
+  expect(frames).toHaveLength(1);
+  expect(frames[0]).toMatchObject({ event: 'snapshot', data: { _id: done._id, status: 'complete' } });
+});

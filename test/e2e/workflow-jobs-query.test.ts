@@ -1,0 +1,241 @@
+import type { ImportResult, JobDocument, JobList, JobPage } from '@nap/contracts';
+import { startTestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+import { FIXTURES_PRESENT, fixtureAutomations, warnFixturesAbsent } from '../../services/workflow/test/fixtures';
+
+/**
+ * The query language of GET /operations-manager/jobs (operation 4) and getJobList (operation 18),
+ * injection attempts included, group visibility of jobs, and the automation operations 1–3.
+ */
+
+let platform: TestPlatform;
+let admin: string;
+const jobIds: string[] = [];
+let groupId: string;
+let insider: string;
+let outsider: string;
+
+async function call(method: string, route: string, body?: unknown, token = admin) {
+  return platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
+}
+
+async function page(query: string, token = admin): Promise<JobPage> {
+  const res = await call('GET', `/operations-manager/jobs?${query}`, undefined, token);
+  if (res.status !== 200) throw new Error(`GET jobs?${query} answered ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as JobPage;
+}
+
+async function account(username: string, groups: string[]): Promise<string> {
+  const res = await call('POST', '/user-management/accounts', { account: { username, password: 'password-123', firstname: 'A', lastname: 'B', email: `${username}@example.net`, groups } });
+  expect(res.status).toBe(201);
+  return platform.login(username, 'password-123');
+}
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  admin = await platform.login();
+  const group = await call('POST', '/user-management/groups', { group: { name: 'wf-query-team' } });
+  groupId = (group.body as { data: { _id: string } }).data._id;
+  expect((await call('PUT', `/user-management/groups/${groupId}/roles`, { roles: ['operations'] })).status).toBe(200);
+  const others = await call('POST', '/user-management/groups', { group: { name: 'wf-query-others' } });
+  const othersId = (others.body as { data: { _id: string } }).data._id;
+  expect((await call('PUT', `/user-management/groups/${othersId}/roles`, { roles: ['operations'] })).status).toBe(200);
+  insider = await account('wf-insider', [groupId]);
+  outsider = await account('wf-outsider', [othersId]);
+
+  const wf = (name: string, ok: boolean) => ({
+    name,
+    type: 'automation',
+    groups: [],
+    tasks: {
+      workflow_start: { name: 'workflow_start', groups: [] },
+      workflow_end: { name: 'workflow_end', groups: [] },
+      a1: { name: 'query', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { pass_on_null: false, query: ok ? 'n' : 'absent', obj: '$var.job.data' }, outgoing: { return_data: null } } },
+    },
+    transitions: { workflow_start: { a1: { state: 'success', type: 'standard' } }, a1: { workflow_end: { state: 'success', type: 'standard' } }, workflow_end: {} },
+  });
+  for (const [name, ok] of [
+    ['q-alpha', true],
+    ['q-beta', false],
+  ] as const) {
+    expect((await call('POST', '/automation-studio/automations', { automation: wf(name, ok) })).status).toBe(201);
+  }
+  for (let i = 0; i < 30; i += 1) {
+    const name = i % 3 === 2 ? 'q-beta' : 'q-alpha';
+    const groups = i < 4 ? [groupId] : [];
+    const res = await call('POST', `/workflow_engine/startJobWithOptions/${name}`, { options: { description: `job number ${i}`, variables: { data: { n: i } }, groups } });
+    expect(res.status).toBe(200);
+    jobIds.push((res.body as JobDocument)._id);
+  }
+  const deadline = Date.now() + 20_000;
+  while ((await page('equals[status]=running&limit=1')).total > 0 || (await page('limit=1')).total < 30) {
+    if (Date.now() > deadline) throw new Error('The seed jobs did not finish');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+});
+
+afterAll(async () => {
+  await platform.stop();
+});
+
+describe('GET /operations-manager/jobs', () => {
+  it('answers a page with the default limit of 25 and page links that are null at the ends', async () => {
+    const first = await page('');
+    expect(first).toMatchObject({ total: 30, currentPageSize: 25, skip: 0, limit: 25, previousPageSkip: null, nextPageSkip: 25, hints: [] });
+    const last = await page('skip=25');
+    expect(last).toMatchObject({ currentPageSize: 5, skip: 25, previousPageSkip: 0, nextPageSkip: null });
+    const ids = [...first.items, ...last.items].map((j) => j._id);
+    expect(new Set(ids).size).toBe(30);
+    // newest first by default
+    const starts = first.items.map((j) => (j.metrics as { start_time: number }).start_time);
+    expect([...starts].sort((a, b) => b - a)).toEqual(starts);
+    expect(first.items.every((j) => !('runAs' in j))).toBe(true);
+  });
+
+  it('clamps the limit to the maximum and says so in hints', async () => {
+    const res = await page('limit=100000');
+    expect(res.limit).toBe(500);
+    expect(res.hints[0]).toContain('500');
+  });
+
+  it('filters with equals, in, not-in, contains, starts-with, ends-with and comparisons', async () => {
+    expect((await page('equals[status]=error')).total).toBe(10);
+    expect((await page('equals[status]=complete&equals[name]=q-alpha')).total).toBe(20);
+    expect((await page('in[status]=error,canceled')).total).toBe(10);
+    expect((await page('not-in[name]=q-beta')).total).toBe(20);
+    expect((await page('contains[description]=NUMBER 1')).total).toBe(11);
+    expect((await page('starts-with[name]=q-b')).total).toBe(10);
+    expect((await page('ends-with[description]=number 7')).total).toBe(1);
+    expect((await page('equals[variables.data.n]=7')).total).toBe(1);
+    expect((await page('gte[variables.data.n]=25')).total).toBe(5);
+    expect((await page('gt[variables.data.n]=25&lt[variables.data.n]=28')).total).toBe(2);
+    expect((await page('lte[variables.data.n]=1')).total).toBe(2);
+  });
+
+  it('sorts, orders, skips and projects', async () => {
+    const asc = await page('sort=variables.data.n&order=1&limit=3&include=name,variables');
+    expect(asc.items.map((j) => (j.variables as { data: { n: number } }).data.n)).toEqual([0, 1, 2]);
+    expect(Object.keys(asc.items[0] ?? {}).sort()).toEqual(['_id', 'name', 'variables']);
+    const desc = await page('sort=variables.data.n&order=-1&skip=1&limit=2&exclude=tasks,transitions');
+    expect(desc.items.map((j) => (j.variables as { data: { n: number } }).data.n)).toEqual([28, 27]);
+    expect(desc.items[0]).not.toHaveProperty('tasks');
+    expect(desc.items[0]).toHaveProperty('status');
+  });
+
+  it('takes q as a JSON expression with and, or and not, or as free text', async () => {
+    const q = (expr: unknown) => page(`q=${encodeURIComponent(JSON.stringify(expr))}`);
+    expect((await q({ and: [{ equals: { name: 'q-alpha' } }, { lt: { 'variables.data.n': 6 } }] })).total).toBe(4);
+    expect((await q({ or: [{ equals: { 'variables.data.n': 0 } }, { equals: { 'variables.data.n': 29 } }] })).total).toBe(2);
+    expect((await q({ not: { equals: { status: 'complete' } } })).total).toBe(10);
+    expect((await q({ and: [{ not: { in: { name: ['q-beta'] } } }, { gte: { 'variables.data.n': 27 } }] })).total).toBe(2);
+    expect((await page('q=number 2')).total).toBe(11);
+  });
+
+  it('dereferences ancestors', async () => {
+    const res = await page(`equals[_id]=${jobIds[0] as string}&dereference=ancestors`);
+    expect(res.items[0]?.ancestors).toEqual([]);
+    const bad = await call('GET', '/operations-manager/jobs?dereference=everything');
+    expect(bad.status).toBe(400);
+  });
+
+  it('never lets a user value reach the store as an operator', async () => {
+    // operator-looking field names are refused
+    for (const query of ['equals[$where]=1', 'equals[name.$ne]=x', 'sort=$natural', 'include=$where', 'gt[$expr]=1', 'equals[runAs.roles]=admin']) {
+      const res = await call('GET', `/operations-manager/jobs?${query}`);
+      expect({ query, status: res.status, code: (res.body as { code: string }).code }).toEqual({ query, status: 400, code: 'JOB_QUERY_INVALID' });
+    }
+    // operator-looking values are data: they match nothing, they do not widen the query
+    expect((await page(`equals[name]=${encodeURIComponent('{"$ne":null}')}`)).total).toBe(0);
+    expect((await page(`contains[name]=${encodeURIComponent('.*')}`)).total).toBe(0);
+    expect((await page(`in[status]=${encodeURIComponent('$ne,$gt')}`)).total).toBe(0);
+    const q = (expr: unknown) => call('GET', `/operations-manager/jobs?q=${encodeURIComponent(JSON.stringify(expr))}`);
+    for (const expr of [{ $where: 'sleep(100)' }, { name: { $ne: null } }, { equals: { name: { $ne: null } } }, { equals: { $where: '1' } }, { or: { $gt: '' } }, { in: { status: { $exists: true } } }]) {
+      const res = await q(expr);
+      expect({ expr, status: res.status }).toEqual({ expr, status: 400 });
+    }
+    // nested brackets do not build objects either
+    expect((await call('GET', '/operations-manager/jobs?equals[name][$ne]=x')).status).toBe(400);
+    expect((await call('GET', '/operations-manager/jobs?q=%7Bbroken')).status).toBe(400);
+  });
+
+  it('shows a job with groups only to its groups (admins see everything)', async () => {
+    expect((await page('limit=100')).total).toBe(30);
+    expect((await page('limit=100', insider)).total).toBe(30);
+    expect((await page('limit=100', outsider)).total).toBe(26);
+    const hidden = jobIds[0] as string;
+    expect((await call('GET', `/operations-manager/jobs/${hidden}`, undefined, outsider)).status).toBe(403);
+    expect((await call('GET', `/operations-manager/jobs/${hidden}`, undefined, insider)).status).toBe(200);
+    expect((await call('GET', `/workflow_engine/getJobShallow/${hidden}`, undefined, outsider)).status).toBe(403);
+    const cancel = await call('POST', '/operations-manager/jobs/cancel', { jobIds: [hidden] }, outsider);
+    expect((cancel.body as { results: { success: boolean }[] }).results[0]?.success).toBe(false);
+    const list = await call('POST', '/workflow_engine/getJobList/all', { options: { page: { limit: 100 } } }, outsider);
+    expect((list.body as JobList).total).toBe(26);
+  });
+});
+
+describe('getJobList', () => {
+  it('lists by status with filter, page and sort', async () => {
+    const res = await call('POST', '/workflow_engine/getJobList/error', { options: { filter: { name: 'q-beta' }, page: { skip: 2, limit: 3 }, sort: { field: 'variables.data.n', direction: -1 } } });
+    expect(res.status).toBe(200);
+    const list = res.body as JobList;
+    expect(list).toMatchObject({ total: 10, skip: 2, limit: 3 });
+    expect(list.results.map((j) => (j.variables as { data: { n: number } }).data.n)).toEqual([23, 20, 17]);
+    expect((await call('POST', '/workflow_engine/getJobList/all', { options: {} })).body).toMatchObject({ total: 30 });
+    expect((await call('POST', '/workflow_engine/getJobList/sleeping', { options: {} })).status).toBe(400);
+    expect((await call('POST', '/workflow_engine/getJobList/all', { options: { filter: { $where: 'x' } } })).status).toBe(400);
+    expect((await call('POST', '/workflow_engine/getJobList/all', { options: { filter: { name: { $ne: 'x' } } } })).status).toBe(400);
+  });
+});
+
+describe('automations (operations 1–3)', () => {
+  it('creates an automation and refuses a second of the same name', async () => {
+    const res = await call('POST', '/operations-manager/automations', { automation: { name: 'nightly-backup', description: 'back up configs', componentType: 'workflows', gbac: { read: [groupId], write: [] } } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'Created', message: expect.stringContaining('nightly-backup'), data: { _id: expect.any(String), name: 'nightly-backup', gbac: { read: [groupId], write: [] }, createdBy: 'admin', created: expect.any(String) } });
+    const dup = await call('POST', '/operations-manager/automations', { automation: { name: 'nightly-backup' } });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ code: 'AUTOMATION_ALREADY_EXISTS' });
+    expect((await call('POST', '/operations-manager/automations', { automation: { name: 'x' }, extra: 1 })).status).toBe(400);
+  });
+
+  it('imports automations item by item (operation 2)', async () => {
+    const res = await call('PUT', '/operations-manager/automations', { automations: [{ name: 'imp-1' }, { description: 'no name' }, { name: 'nightly-backup' }], options: {} });
+    expect(res.status).toBe(200);
+    const body = res.body as ImportResult;
+    expect(body.status).toBe('success');
+    expect(body.message).toBe('Imported 1 of 3 automations');
+    expect(body.imported.map((i) => [i.success, i.created === null])).toEqual([
+      [true, false],
+      [false, true],
+      [false, true],
+    ]);
+    expect(body.imported[2]?.message).toContain('nightly-backup');
+  });
+
+  it('imports exported automations into the catalog with group names as ids (operation 1)', async () => {
+    const item = (name: string, group: string) => ({ _id: `cat-${name}`, name, data: { gbac: { read: [{ provenance: 'Local', name: group, description: '' }], write: [] }, description: 'd', workflowId: 'w1', formId: 'f1' }, repeatInterval: '2 weeks' });
+    const res = await call('POST', '/automation_catalog/automations/import', { automations: [item('cat-a', 'wf-query-team'), item('cat-b', 'no-such-group')], options: { adapterMap: {} } });
+    expect(res.status).toBe(200);
+    const body = res.body as ImportResult;
+    expect(body.message).toBe('Imported 1 of 2 automations');
+    expect(body.imported[0]).toMatchObject({ success: true, created: { _id: 'cat-cat-a', data: { gbac: { read: [groupId], write: [] } } } });
+    expect(body.imported[1]).toMatchObject({ success: false, created: null, message: expect.stringContaining('no-such-group') });
+  });
+
+  if (FIXTURES_PRESENT) {
+    it('imports the 7 automation documents of the fixtures as they are (operation 2)', async () => {
+      const docs = fixtureAutomations();
+      expect(docs).toHaveLength(7);
+      const res = await call('PUT', '/operations-manager/automations', { automations: docs, options: {} });
+      expect(res.status).toBe(200);
+      const body = res.body as ImportResult;
+      expect(body.message).toBe('Imported 7 of 7 automations');
+      expect(body.imported.every((i) => i.success && (i.created as { _id: string; name: string })._id === (i.original as { _id: string })._id)).toBe(true);
+    });
+  } else {
+    it('did NOT import the fixture automations: the fixtures folder is absent', () => {
+      warnFixturesAbsent('the import of the 7 automation documents');
+      expect(FIXTURES_PRESENT).toBe(false);
+    });
+  }
+});
