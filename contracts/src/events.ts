@@ -161,6 +161,25 @@ export const EVENTS: readonly EventDef[] = Object.freeze([
     summary: 'A group changed (roles, deletion); accounts in it get new roles',
     schema: { $id: 'nap:evt/admin.group.groupChanged', ...closed({ groupId: name('group id') }, ['groupId']) },
   },
+  {
+    service: 'mop',
+    entity: 'reattempt',
+    event: 'reattemptDue',
+    summary: 'A re-attempt scheduled by mop.reattempt is due; the job that asked for it may run again',
+    schema: {
+      $id: 'nap:evt/mop.reattempt.reattemptDue',
+      ...obj(
+        {
+          jobId: str(),
+          attemptID: str(),
+          attempt: int({ minimum: 1 }),
+          attempts: int({ minimum: 1 }),
+          reattemptAt: int({ minimum: 0, description: 'epoch ms' }),
+        },
+        ['attempt', 'attempts', 'reattemptAt'],
+      ),
+    },
+  },
 ] satisfies EventDef[]);
 
 const TOKEN = /^[^\s.*>]+$/;

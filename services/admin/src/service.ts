@@ -1,6 +1,6 @@
 import { serve } from '@nap/bus';
 import type { RegisteredService } from '@nap/bus';
-import { RELEASE, eventSubject } from '@nap/contracts';
+import { AppError, RELEASE, eventSubject, getEvent, validateEvent } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { AdminDomain } from './domain/admin';
@@ -24,6 +24,9 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     secrets: createSecretBox(config.secretKey),
     tokenTtlSeconds: config.tokenTtlSeconds,
     emit: async (entity, id, event, payload) => {
+      // the payload schemas of contracts are the promise to subscribers: never publish one that breaks it
+      const problems = validateEvent(getEvent('admin', entity, event), payload);
+      if (problems.length > 0) throw new AppError('INTERNAL', `Event ${entity}.${event} does not match its schema: ${problems.map((p) => p.message).join('; ')}`);
       await bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
     },
   });

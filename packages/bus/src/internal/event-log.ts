@@ -77,14 +77,19 @@ export class EventLog {
     return event;
   }
 
-  /** The first kept event with `seq >= fromSeq` whose subject matches `filter`. */
-  next(fromSeq: number, filter: string): StoredEvent | undefined {
+  /**
+   * The first kept event with `seq >= fromSeq` whose subject matches `filter`, and the sequence
+   * to scan from next time. Without a match that is past the last event: a consumer must not
+   * rescan events it has already passed over, or every append would cost a scan of the whole log
+   * for each consumer whose filter rarely matches.
+   */
+  next(fromSeq: number, filter: string): { event: StoredEvent | undefined; nextSeq: number } {
     this.expire();
     for (let i = this.indexOf(fromSeq); i < this.entries.length; i++) {
       const event = this.entries[i];
-      if (event !== undefined && subjectMatches(filter, event.subject)) return event;
+      if (event !== undefined && subjectMatches(filter, event.subject)) return { event, nextSeq: event.seq + 1 };
     }
-    return undefined;
+    return { event: undefined, nextSeq: Math.max(fromSeq, this.lastSeq + 1) };
   }
 
   /** The kept event with sequence `seq`, if it has not expired. */

@@ -56,12 +56,12 @@ export class OrderedWorker implements EventWorker {
 
   private async run(): Promise<void> {
     while (!this.abort.signal.aborted) {
-      const event = this.log.next(this.cursor, this.filter);
+      const { event, nextSeq } = this.log.next(this.cursor, this.filter);
+      this.cursor = nextSeq;
       if (event === undefined) {
         await this.wake.wait();
         continue;
       }
-      this.cursor = event.seq + 1;
       for (let delivery = 1; ; delivery++) {
         try {
           await this.handler(toBusEvent(event));
@@ -155,9 +155,9 @@ export class DurableState {
       this.deliveries.set(seq, previous + 1);
       return { event, delivery: previous + 1 };
     }
-    const event = this.log.next(this.cursor, this.filter);
+    const { event, nextSeq } = this.log.next(this.cursor, this.filter);
+    this.cursor = nextSeq;
     if (event === undefined) return undefined;
-    this.cursor = event.seq + 1;
     this.deliveries.set(event.seq, 1);
     return { event, delivery: 1 };
   }

@@ -7,8 +7,13 @@ import type { SecretBox } from '@nap/runtime';
 import type { AccountRecord, AccountView, GroupRecord, KeyRecord, SessionRecord } from '../store/records';
 import { hashPassword, verifyPassword } from './password';
 
-/** Publishes an admin event (`nap.evt.admin.<entity>.<id>.<event>`); gateways revoke on it. */
-export type EmitEvent = (entity: 'account' | 'group' | 'session', id: string, event: string, payload: Record<string, unknown>) => Promise<void>;
+/** Publishes an admin event (`nap.evt.admin.<entity>.<id>.<event>`, payloads in contracts' EVENTS); gateways revoke on it. */
+export type EmitEvent = (
+  entity: 'account' | 'group' | 'session',
+  id: string,
+  event: 'accountChanged' | 'groupChanged' | 'sessionRevoked',
+  payload: Record<string, unknown>,
+) => Promise<void>;
 
 export interface AdminDomainOptions {
   store: Store;
@@ -103,7 +108,7 @@ export class AdminDomain {
     const updated = await this.accounts.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
     if (!updated) throw accountNotFound(id);
     if (patch.inactive === true) await this.endSessions(id);
-    await this.options.emit('account', id, 'changed', { accountId: id, reason: 'updated' });
+    await this.options.emit('account', id, 'accountChanged', { accountId: id, reason: 'updated' });
     return this.view(updated);
   }
 
@@ -113,7 +118,7 @@ export class AdminDomain {
     await this.keepAnAdmin(current._id, current.groups, groups);
     const updated = await this.accounts.findOneAndUpdate({ _id: id }, { $set: { groups, lastUpdated: new Date().toISOString(), lastUpdatedBy: by } }, { returnDocument: 'after' });
     if (!updated) throw accountNotFound(id);
-    await this.options.emit('account', id, 'changed', { accountId: id, reason: 'groups' });
+    await this.options.emit('account', id, 'accountChanged', { accountId: id, reason: 'groups' });
     return this.view(updated);
   }
 
@@ -126,7 +131,7 @@ export class AdminDomain {
     );
     if (!updated) throw accountNotFound(id);
     await this.endSessions(id);
-    await this.options.emit('account', id, 'changed', { accountId: id, reason: 'password' });
+    await this.options.emit('account', id, 'accountChanged', { accountId: id, reason: 'password' });
     return this.view(updated);
   }
 
@@ -137,7 +142,7 @@ export class AdminDomain {
     const view = await this.view(current);
     await this.accounts.deleteOne({ _id: id });
     await this.endSessions(id);
-    await this.options.emit('account', id, 'deleted', { accountId: id, reason: 'deleted' });
+    await this.options.emit('account', id, 'accountChanged', { accountId: id, reason: 'deleted' });
     return view;
   }
 
@@ -181,7 +186,7 @@ export class AdminDomain {
     if (group.roles.includes('admin') && !roles.includes('admin')) await this.keepAdminRole(id);
     const updated = await this.groups.findOneAndUpdate({ _id: id }, { $set: { roles: [...new Set(roles)], lastUpdated: new Date().toISOString(), lastUpdatedBy: by } }, { returnDocument: 'after' });
     if (!updated) throw new AppError('GROUP_NOT_FOUND', `No group with id "${id}"`);
-    await this.options.emit('group', id, 'changed', { groupId: id });
+    await this.options.emit('group', id, 'groupChanged', { groupId: id });
     return updated;
   }
 
@@ -190,7 +195,7 @@ export class AdminDomain {
     if (group.roles.includes('admin')) await this.keepAdminRole(id);
     await this.groups.deleteOne({ _id: id });
     await this.accounts.updateMany({ groups: id }, { $pull: { groups: id } });
-    await this.options.emit('group', id, 'deleted', { groupId: id });
+    await this.options.emit('group', id, 'groupChanged', { groupId: id });
     return group;
   }
 
@@ -233,7 +238,7 @@ export class AdminDomain {
 
   async endSession(sid: string): Promise<void> {
     const session = await this.sessions.findOneAndUpdate({ _id: sid }, { $set: { revoked: true } });
-    if (session) await this.options.emit('session', sid, 'revoked', { sid, exp: Math.floor(session.expiresAt / 1000) });
+    if (session) await this.options.emit('session', sid, 'sessionRevoked', { sid, exp: Math.floor(session.expiresAt / 1000) });
   }
 
   async publicKeys(): Promise<TokenPublicKey[]> {
