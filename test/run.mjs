@@ -33,5 +33,5 @@ if (!existsSync('node_modules')) run('npm', ['ci', '--no-audit', '--no-fund']);
 run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
 run('npx', ['tsc', '-p', 'tsconfig.json']);
 run('npx', ['eslint', '.', '--max-warnings=0']);
-const jestArgs = ['jest', '--ci', `--maxWorkers=${process.env.NAP_TEST_WORKERS ?? '3'}`, ...process.argv.slice(2)];
+const jestArgs = ['jest', '--ci', `--maxWorkers=${process.env.NAP_TEST_WORKERS ?? '2'}`, ...process.argv.slice(2)];
 run('npx', jestArgs);

@@ -5,6 +5,10 @@ import type { NetconfLab } from '../../../test/lab';
 import { startGatewayPlatform } from './platform';
 import type { GatewayPlatform } from './platform';
 
+// netconfd answers through sshd, PAM and its own datastore writes: on a loaded 2-core CI machine a
+// lock-edit-commit round trip can take far longer than jest's default 30 s, which is no failure of ours.
+jest.setTimeout(90_000);
+
 // Starting the lab may install openssh-server and netconfd on a clean machine (apt-get).
 const SETUP_TIMEOUT_MS = 10 * 60_000;
 const SYSTEM_NS = 'urn:ietf:params:xml:ns:yang:ietf-system';

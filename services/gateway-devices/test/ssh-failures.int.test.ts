@@ -145,9 +145,11 @@ describe('one session limiter shared by every request', () => {
       }
       expect(sim.maxConcurrentSessions).toBeLessThanOrEqual(2);
       expect(sim.maxConcurrentSessions).toBeGreaterThanOrEqual(1);
-      // Answers come back in the order the device ran the commands (per-device FIFO).
+      // Every request ran once on the device and was answered. The order in which answers reach this
+      // client over separate sockets and the bus is not the order they were sent (under load they
+      // cross), so FIFO is asserted where it is decided: the limiter's own tests.
       const ran = sim.commandLog().filter((c) => c.startsWith('show version | i marker-'));
-      expect(finished).toEqual(ran);
+      expect([...finished].sort()).toEqual([...ran].sort());
       expect(ran).toHaveLength(20);
     });
   });

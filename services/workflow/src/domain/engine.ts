@@ -355,6 +355,9 @@ export class JobEngine {
     }
     const res = await this.deps.jobs.updateOne({ _id: jobId, status: { $in: [...ACTIVE_STATUSES] } }, { $set: set });
     if (res.matchedCount === 0) return false;
+    // A step of this job's runner may have written just before the cancel and be about to publish
+    // what it did; let it, so that jobCancel is the job's last event.
+    await this.runners.get(jobId)?.settled();
     const canceled = { ...job, status: 'canceled' };
     this.emitJob(canceled, 'jobCancel', { by, finishState: 'canceled' });
     this.wake(jobId);
@@ -604,6 +607,14 @@ export class JobRunner {
     for (const a of this.aborts.values()) a.abort();
     this.aborts.clear();
     this.engine.release(this.job._id, this);
+  }
+
+  /** Resolves once the step in progress (if any) has written and published. */
+  settled(): Promise<void> {
+    return this.chain.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Runs `fn` as one serialized step, then schedules, writes and launches. */
