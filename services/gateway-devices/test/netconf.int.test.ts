@@ -4,6 +4,8 @@ import { NETCONF_BASE_1_1, createMemoryKnownHostsStore, createNetconfSession, wi
 import type { NetconfOptions, NetconfSession } from '../src/domain';
 import { expectAppError } from './helpers';
 
+jest.setTimeout(90_000);
+
 // Starting the lab may install openssh-server and netconfd on a clean machine (apt-get).
 const SETUP_TIMEOUT_MS = 10 * 60_000;
 const SYSTEM_NS = 'urn:ietf:params:xml:ns:yang:ietf-system';
@@ -22,8 +24,9 @@ describe('NETCONF client against yuma123 netconfd', () => {
       username: lab.sshd.username,
       password: lab.sshd.password,
       knownHosts: createMemoryKnownHostsStore(),
-      readyTimeoutMs: 10_000,
-      rpcTimeoutMs: 10_000,
+      // netconfd is one process behind sshd and PAM: on a loaded 2-core CI machine it can be slow
+      readyTimeoutMs: 30_000,
+      rpcTimeoutMs: 30_000,
     };
     session = createNetconfSession(target);
     await session.connect();
