@@ -2,18 +2,8 @@ import { AppError, hasCode } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { DeviceTemplateDoc, GatewayCollections } from './collections';
 
-/** A device template as answered (the spec's Device template record). */
-export interface DeviceTemplateView {
-  id: string;
-  name: string;
-  template: string;
-  variables: Record<string, unknown>;
-  created: string;
-  updated: string;
-  createdBy: string;
-  updatedBy: string;
-  gbac: { read: string[]; write: string[] };
-}
+/** A device template as answered (the spec's Device template record): the stored one with `id` for `_id`. */
+export type DeviceTemplateView = { id: string } & Pick<DeviceTemplateDoc, 'name' | 'template' | 'variables' | 'created' | 'updated' | 'createdBy' | 'updatedBy' | 'gbac'>;
 
 /** Input of create and replace. */
 export interface DeviceTemplateInput {
