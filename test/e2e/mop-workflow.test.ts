@@ -1,0 +1,296 @@
+import type { AnalyticRunResult, JobDocument, TemplateRunResult, WorkflowDocument } from '@nap/contracts';
+import { startTestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+import { addSimulator } from '../../services/mop/test/lab-devices';
+import { startCliSimulator } from '../lab';
+import type { CliSimulator } from '../lab';
+
+/**
+ * Methods of procedure inside workflows, through the HTTP interface of the whole platform: mop
+ * tasks (`app: 'MOP'`) and a gateway configuration change (`app: 'GatewayDevices'`) run against a
+ * Cisco IOS simulator, and a mop manual task shows a waiting job's template results.
+ */
+
+let platform: TestPlatform;
+let token: string;
+const sims: CliSimulator[] = [];
+
+/** The interface the change works on and the description it gives it. */
+const INTERFACE = 'GigabitEthernet0/1';
+const DESCRIPTION = 'customer-A uplink';
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  token = await platform.login();
+  for (const name of ['wf-ios-1', 'wf-ios-2']) {
+    const sim = await startCliSimulator({ deviceType: 'cisco_ios', hostname: name.replace(/-/g, ''), startPrivileged: true });
+    sims.push(sim);
+    await addSimulator(platform, token, name, sim);
+  }
+  // checks that hold only after the change: the interface carries the description
+  const checks = {
+    name: 'wf-interface-checks',
+    os: 'cisco_ios',
+    passRule: true,
+    commands: [
+      { command: 'show running-config interface <!intf!>', passRule: true, rules: [{ rule: 'description <!desc!>', eval: 'contains', severity: 'error' }] },
+      { command: 'show interfaces <!intf!>', passRule: true, rules: [{ rule: 'line protocol is', eval: 'contains', severity: 'error' }] },
+    ],
+  };
+  expect((await http('POST', '/mop/createTemplate', { mop: checks })).status).toBe(201);
+  const analytic = {
+    name: 'wf-interface-compare',
+    os: 'cisco_ios',
+    passRule: true,
+    prepostCommands: [
+      {
+        // passes because of the change: the description appears, the addressing stays as it was
+        preRawCommand: 'show running-config interface <!intf!>',
+        postRawCommand: 'show running-config interface <!intf!>',
+        passRule: true,
+        rules: [
+          { type: '!matches', rule: 'description .*' },
+          { type: 'matches', rule: 'ip address.*' },
+        ],
+      },
+      {
+        // fails because of the change: it expects the interface's description lines to stay the same
+        preRawCommand: 'show interfaces <!intf!>',
+        postRawCommand: 'show interfaces <!intf!>',
+        passRule: true,
+        rules: [
+          { type: 'matches', rule: 'Description: .*' },
+          { type: 'regex', preRegex: 'line protocol is (\\w+)', postRegex: 'line protocol is (\\w+)', evaluation: '=' },
+        ],
+      },
+    ],
+  };
+  expect((await http('POST', '/mop/createAnalyticTemplate', { template: analytic })).status).toBe(201);
+}, 60_000);
+
+afterAll(async () => {
+  for (const sim of sims) await sim.stop();
+  await platform?.stop();
+});
+
+function http(method: string, route: string, body?: unknown): ReturnType<TestPlatform['http']> {
+  return platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
+}
+
+type Edge = [string, string, string?];
+
+function task(app: string, name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name, app, type: 'automatic', summary: name, description: name, groups: [], variables: { incoming, outgoing, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 }, ...extra };
+}
+
+function workflowDoc(name: string, tasks: Record<string, Record<string, unknown>>, edges: Edge[]): Partial<WorkflowDocument> {
+  const all: Record<string, Record<string, unknown>> = {
+    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
+    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
+    ...tasks,
+  };
+  const transitions: Record<string, Record<string, { state: string; type: string }>> = {};
+  for (const id of Object.keys(all)) transitions[id] = {};
+  for (const [from, to, state = 'success'] of edges) (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type: 'standard' };
+  return { name, description: `mop: ${name}`, type: 'automation', tasks: all, transitions, groups: [] };
+}
+
+async function create(doc: Partial<WorkflowDocument>): Promise<void> {
+  const res = await http('POST', '/automation-studio/automations', { automation: doc });
+  if (res.status !== 201) throw new Error(`Creating workflow ${String(doc.name)} failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+async function start(name: string, variables: Record<string, unknown>): Promise<string> {
+  const res = await http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(name)}`, { options: { description: 'mop workflow', type: 'automation', variables } });
+  expect(res.status).toBe(200);
+  const job = res.body as JobDocument;
+  expect(job).toMatchObject({ name, status: 'running' });
+  return job._id;
+}
+
+async function getJob(id: string): Promise<JobDocument> {
+  const res = await http('GET', `/operations-manager/jobs/${id}`);
+  expect(res.status).toBe(200);
+  return (res.body as { data: JobDocument }).data;
+}
+
+/** Polls the job (bounded) until `check` holds; the error names every task's state. */
+async function until(id: string, check: (job: JobDocument) => boolean, what: string, timeoutMs = 20_000): Promise<JobDocument> {
+  const deadline = Date.now() + timeoutMs;
+  let job = await getJob(id);
+  while (!check(job)) {
+    if (Date.now() > deadline) {
+      const tasks = Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]]));
+      throw new Error(`Job ${id} did not reach ${what} in ${timeoutMs} ms: ${JSON.stringify({ status: job.status, error: job.error, tasks })}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+    job = await getJob(id);
+  }
+  return job;
+}
+
+const ended = (job: JobDocument): boolean => ['complete', 'error', 'canceled'].includes(job.status);
+
+const runTemplate = (outgoingTarget: string): Record<string, unknown> =>
+  task('MOP', 'RunCommandTemplate', { template: 'wf-interface-checks', variables: '$var.job.checkVariables', devices: '$var.job.devices' }, { mop_template_results: outgoingTarget });
+
+describe('a method of procedure as a workflow', () => {
+  it('runs a command template before and after a configuration change and compares them with an analytic template', async () => {
+    await create(
+      workflowDoc(
+        'mop-wf-change',
+        {
+          pre1: runTemplate('$var.job.preResults'),
+          chg2: task('GatewayDevices', 'setConfig', { name: '$var.job.device', config: '$var.job.change' }, { result: '$var.job.changeResult' }),
+          post3: runTemplate('$var.job.postResults'),
+          cmp4: task('MOP', 'runAnalyticsTemplate', { analytic_template_name: 'wf-interface-compare', pre: '$var.pre1.mop_template_results', post: '$var.post3.mop_template_results', variables: '$var.job.checkVariables' }, { analytic_results: '$var.job.analysis' }),
+        },
+        [
+          ['workflow_start', 'pre1'],
+          ['pre1', 'chg2'],
+          ['chg2', 'post3'],
+          ['post3', 'cmp4'],
+          ['cmp4', 'workflow_end'],
+        ],
+      ),
+    );
+    const checkVariables = { intf: INTERFACE, desc: DESCRIPTION };
+    const id = await start('mop-wf-change', { device: 'wf-ios-1', devices: ['wf-ios-1'], checkVariables, change: [`interface ${INTERFACE}`, `description ${DESCRIPTION}`] });
+    const job = await until(id, ended, 'an end');
+
+    expect(job).toMatchObject({ status: 'complete', error: [] });
+    for (const taskId of ['workflow_start', 'pre1', 'chg2', 'post3', 'cmp4', 'workflow_end']) {
+      expect({ taskId, status: job.tasks[taskId]?.status }).toEqual({ taskId, status: 'complete' });
+    }
+    for (const taskId of ['pre1', 'chg2', 'post3', 'cmp4']) expect(job.tasks[taskId]?.metrics).toMatchObject({ finish_state: 'success' });
+
+    // before: the description is missing, so the check fails; after: it holds
+    const pre = job.tasks.pre1?.variables?.outgoing?.mop_template_results as TemplateRunResult;
+    const post = job.tasks.post3?.variables?.outgoing?.mop_template_results as TemplateRunResult;
+    expect(job.variables).toMatchObject({ preResults: pre, postResults: post });
+    expect(pre).toMatchObject({
+      name: 'wf-interface-checks',
+      result: false,
+      commands_results: [
+        { device: 'wf-ios-1', evaluated: `show running-config interface ${INTERFACE}`, result: false, rules: [{ rule: `description ${DESCRIPTION}`, result: false }] },
+        { device: 'wf-ios-1', evaluated: `show interfaces ${INTERFACE}`, result: true },
+      ],
+    });
+    expect(pre.commands_results[0]?.response).not.toContain('description');
+    expect(post).toMatchObject({
+      name: 'wf-interface-checks',
+      result: true,
+      commands_results: [
+        { device: 'wf-ios-1', evaluated: `show running-config interface ${INTERFACE}`, result: true, response: expect.stringContaining(`description ${DESCRIPTION}`), rules: [{ rule: `description ${DESCRIPTION}`, result: true }] },
+        { device: 'wf-ios-1', evaluated: `show interfaces ${INTERFACE}`, result: true, response: expect.stringContaining(`Description: ${DESCRIPTION}`) },
+      ],
+    });
+    expect(pre.runId).toEqual(expect.any(String));
+    expect(post.runId).not.toBe(pre.runId);
+
+    // the change itself, as the gateway reported it
+    const variables = job.variables as Record<string, unknown>;
+    expect(variables.changeResult).toMatchObject({ status: 'success', name: 'wf-ios-1', failed: false, errors: [] });
+
+    // the analytic result: the first pair passes because of the change, the second fails because of it
+    const analysis = job.tasks.cmp4?.variables?.outgoing?.analytic_results as AnalyticRunResult;
+    expect(variables.analysis).toEqual(analysis);
+    expect(analysis).toMatchObject({
+      name: 'wf-interface-compare',
+      result: false,
+      commands_results: [
+        {
+          device: 'wf-ios-1',
+          preRawCommand: 'show running-config interface <!intf!>',
+          result: true,
+          rules: [
+            { type: '!matches', result: true, preValue: [], postValue: [`description ${DESCRIPTION}`] },
+            { type: 'matches', result: true, preValue: ['ip address'], postValue: ['ip address'] },
+          ],
+        },
+        {
+          device: 'wf-ios-1',
+          preRawCommand: 'show interfaces <!intf!>',
+          result: false,
+          rules: [
+            { type: 'matches', result: false, preValue: [], postValue: [`Description: ${DESCRIPTION}`] },
+            { type: 'regex', result: true, preValue: 'down', postValue: 'down' },
+          ],
+        },
+      ],
+    });
+    expect(analysis.commands_results).toHaveLength(2);
+
+    // the other simulator was not touched by the job
+    const untouched = await http('POST', '/mop/RunCommandTemplate', { template: 'wf-interface-checks', variables: checkVariables, devices: ['wf-ios-2'] });
+    expect(untouched).toMatchObject({ status: 200, body: { result: false } });
+  });
+
+  it('waits at a mop manual task that shows the template results, and completes once the task is finished', async () => {
+    await create(
+      workflowDoc(
+        'mop-wf-review',
+        {
+          run1: runTemplate('$var.job.results'),
+          view2: {
+            name: 'viewTemplateResults',
+            app: 'MOP',
+            type: 'manual',
+            summary: 'Review the template results',
+            groups: [],
+            variables: { incoming: { mop_template_results: '$var.run1.mop_template_results' }, outgoing: { reviewed: '$var.job.reviewed' }, error: '', decorators: [] },
+            view: '/mop/task/viewTemplateResults',
+            nodeLocation: { x: 0, y: 0 },
+          },
+        },
+        [
+          ['workflow_start', 'run1'],
+          ['run1', 'view2'],
+          ['view2', 'workflow_end'],
+        ],
+      ),
+    );
+    const id = await start('mop-wf-review', { devices: ['wf-ios-1', 'wf-ios-2'], checkVariables: { intf: 'GigabitEthernet0/0', desc: 'uplink to core' } });
+    const waiting = await until(id, (j) => j.tasks.view2?.status === 'running' || ended(j), 'view2 waiting');
+    expect(waiting).toMatchObject({ status: 'running', tasks: { run1: { status: 'complete' }, view2: { status: 'running' }, workflow_end: { status: 'incomplete' } } });
+
+    const shown = await http('GET', `/mop/task/viewTemplateResults?jobId=${id}&taskId=view2`);
+    expect(shown.status).toBe(200);
+    const command = (name: string, response: string) => ({ command: name, result: true, failedRules: [], response: expect.stringContaining(response) });
+    expect(shown.body).toEqual({
+      jobId: id,
+      taskId: 'view2',
+      task: 'viewTemplateResults',
+      status: 'running',
+      finish: { method: 'POST', path: `/operations-manager/jobs/${id}/tasks/view2/finish` },
+      view: {
+        name: 'wf-interface-checks',
+        result: true,
+        decide: expect.any(String),
+        devices: ['wf-ios-1', 'wf-ios-2'].map((device) => ({
+          device,
+          passed: true,
+          commands: [command('show running-config interface GigabitEthernet0/0', 'description uplink to core'), command('show interfaces GigabitEthernet0/0', 'Description: uplink to core')],
+        })),
+      },
+    });
+    // what the view shows is the run the job holds
+    const held = waiting.tasks.run1?.variables?.outgoing?.mop_template_results as TemplateRunResult;
+    expect((shown.body as { view: { devices: { commands: { response: string }[] }[] } }).view.devices.flatMap((d) => d.commands.map((c) => c.response))).toEqual(held.commands_results.map((r) => r.response));
+
+    const wrongTask = await http('GET', `/mop/task/viewTemplateResults?jobId=${id}&taskId=no-such-task`);
+    expect(wrongTask.status).toBe(404);
+
+    const finish = await http('POST', `/operations-manager/jobs/${id}/tasks/view2/finish`, { variables: { reviewed: true } });
+    expect(finish.status).toBe(200);
+    const job = await until(id, ended, 'an end');
+    expect(job).toMatchObject({
+      status: 'complete',
+      error: [],
+      variables: { reviewed: true, results: held },
+      tasks: { run1: { status: 'complete' }, view2: { status: 'complete', metrics: { finish_state: 'success' }, variables: { outgoing: { reviewed: true } } }, workflow_end: { status: 'complete' } },
+    });
+    const after = await http('GET', `/mop/task/viewTemplateResults?jobId=${id}&taskId=view2`);
+    expect(after).toMatchObject({ status: 200, body: { status: 'complete' } });
+  });
+});
