@@ -149,10 +149,6 @@ export function isRetryable(e: unknown): boolean {
   return isAppError(e) && isErrorCode(e.code) && ERROR_CODES[e.code].retryable;
 }
 
-export function notFound(code: ErrorCode, message: string): AppError {
-  return new AppError(code, message);
-}
-
 export function notImplemented(operationId: string): AppError {
   return new AppError('NOT_IMPLEMENTED', `Operation ${operationId} is part of the interface but is not built yet`);
 }

@@ -41,6 +41,8 @@ export class Authenticator {
   private readonly basic = new Map<string, CachedIdentity>();
   private readonly inflight = new Map<string, Promise<CachedIdentity>>();
   private keysFetch: Promise<void> | undefined;
+  /** Why the last key fetch failed, while it is the latest word on the keys. */
+  private keysError: AppError | undefined;
   private lastKeysFetch = 0;
   private subscription: Subscription | undefined;
   private readonly sessionTtlMs: number;
@@ -140,14 +142,21 @@ export class Authenticator {
       this.keysFetch = this.options.client
         .call<{ keys: TokenPublicKey[] }>('admin.getTokenKeys', { body: {} }, { caller: SYSTEM_CALLER })
         .then(({ body }) => {
+          this.keysError = undefined;
           for (const k of body.keys) this.keys.set(k.kid, publicKeyFromPem(k.publicKeyPem));
+        })
+        .catch((err: unknown) => {
+          this.keysError = err instanceof AppError ? err : new AppError('SERVICE_UNAVAILABLE', 'The admin service did not hand out its token keys', { cause: err });
         })
         .finally(() => {
           this.keysFetch = undefined;
         });
     }
     if (this.keysFetch) await this.keysFetch;
-    return this.keys.get(kid);
+    const key = this.keys.get(kid);
+    // without the admin service's keys nothing can be said of the token: that is a 503, not a forged token
+    if (!key && this.keysError) throw this.keysError;
+    return key;
   }
 
   private onEvent(subject: string): void {

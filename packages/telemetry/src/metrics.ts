@@ -36,9 +36,3 @@ export function createMetrics(options: MetricsOptions = {}): PlatformMetrics {
     busClientRequests: new Counter({ name: 'nap_bus_client_requests_total', help: 'Bus requests sent, by outcome', labelNames: ['operation', 'outcome'], registers: [registry] }),
   };
 }
-
-/** Merges the text expositions of several registries (the gateway's and every service's). */
-export async function mergeMetricsText(registries: Registry[]): Promise<string> {
-  const merged = Registry.merge(registries);
-  return merged.metrics();
-}
