@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parse as parseCookie } from 'cookie';
 import type { KeyObject } from 'node:crypto';
 import { AppError, SYSTEM_CALLER, peekToken, publicKeyFromPem, verifyTokenSignature } from '@nap/contracts';
 import type { Caller, TokenClaims, TokenPublicKey } from '@nap/contracts';
@@ -195,15 +196,7 @@ export function readCredentials(headers: { authorization?: string | undefined; c
     throw unauthenticated('The Authorization header is neither "Bearer <token>" nor "Basic <credentials>"');
   }
   if (typeof queryToken === 'string' && queryToken) return { kind: 'token', token: queryToken };
-  const cookie = headers.cookie ? readCookie(headers.cookie, 'token') : undefined;
+  const cookie = headers.cookie ? parseCookie(headers.cookie).token : undefined;
   if (cookie) return { kind: 'token', token: cookie };
-  return undefined;
-}
-
-function readCookie(header: string, name: string): string | undefined {
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
   return undefined;
 }
