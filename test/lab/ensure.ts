@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants as fsConstants } from 'node:fs';
 import { promisify } from 'node:util';
+import { isExecutable } from '@nap/testing';
 import { withMachineLock } from './lock';
 
 const run = promisify(execFile);
@@ -15,15 +15,6 @@ export const LAB_PACKAGES = {
 
 /** A package of {@link LAB_PACKAGES}. */
 export type LabPackage = keyof typeof LAB_PACKAGES;
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** True when this process runs as root (useradd, sshd on behalf of other users, netconfd need it). */
 export function isRoot(): boolean {

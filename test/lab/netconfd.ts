@@ -1,7 +1,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureLabPackages, requireRoot } from './ensure';
-import { isRunning, spawnTracked, stopChild, tailFile, waitUntil } from './process';
+import { isRunning, spawnTracked, stopChild, tailFile, waitUntil } from '@nap/testing';
 import { startSshd } from './sshd';
 import type { LabSshd, SshdOptions } from './sshd';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ensureLabPackages, requireRoot } from './ensure';
 import { LAB_STATE_DIR, withMachineLock } from './lock';
-import { canConnect, freePort, isRunning, spawnTracked, stopChild, tailFile, waitUntil } from './process';
+import { canConnect, freePort, isRunning, spawnTracked, stopChild, tailFile, waitUntil } from '@nap/testing';
 
 const run = promisify(execFile);
 

@@ -1,3 +1,4 @@
 // Test helpers of the workspace. One module per helper; add a line per module.
 export * from './nats-server';
+export * from './process';
 export * from './platform';

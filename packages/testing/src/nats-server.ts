@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants as fsConstants } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { isExecutable, spawnTracked } from './process';
 
 /** Options of {@link startNatsServer}. */
 export interface NatsServerOptions {
@@ -40,27 +39,6 @@ export interface NatsServer {
 const DEFAULT_START_TIMEOUT_MS = 15_000;
 const STOP_GRACE_MS = 5_000;
 const LOG_TAIL_CHARS = 4_000;
-
-/** Every child still running, killed when the test process exits so no server outlives its test. */
-const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
-  });
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Finds the nats-server binary: the explicit path, `NAP_NATS_SERVER_BIN`, `/usr/sbin/nats-server`,
@@ -122,8 +100,7 @@ interface Running {
 }
 
 function spawnServer(binary: string, args: string[]): Running {
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
+  const child = spawnTracked(binary, args);
   let tail = '';
   const keep = (chunk: Buffer): void => {
     tail = (tail + chunk.toString('utf8')).slice(-LOG_TAIL_CHARS);
@@ -131,13 +108,9 @@ function spawnServer(binary: string, args: string[]): Running {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => {
-      running.delete(child);
-      resolve();
-    });
+    child.once('exit', () => resolve());
     child.once('error', (err) => {
       tail += `\nspawn failed: ${err.message}`;
-      running.delete(child);
       resolve();
     });
   });
@@ -170,7 +143,6 @@ async function terminate(proc: Running, signal: NodeJS.Signals): Promise<void> {
  */
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServer> {
   const binary = findNatsServerBinary(options.binary);
-  installExitHook();
   const jetstream = options.jetstream ?? true;
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const dir = await mkdtemp(join(tmpdir(), 'nap-nats-'));

@@ -1,5 +1,10 @@
+/**
+ * Child processes of tests (servers, device peers): tracked so that none outlives the test process,
+ * stopped gracefully, waited for with a bound.
+ */
 import { spawn } from 'node:child_process';
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import { accessSync, constants as fsConstants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 
@@ -13,6 +18,16 @@ function installExitHook(): void {
   process.once('exit', () => {
     for (const child of running) child.kill('SIGKILL');
   });
+}
+
+/** True when `path` is a file this process may execute. */
+export function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Spawns a child that is killed when this process exits. */
