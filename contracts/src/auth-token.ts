@@ -1,5 +1,6 @@
 import { createPublicKey, sign, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import type { TokenKeys } from './schemas/auth';
 
 /**
  * The access token format, a contract between the admin service (which signs) and the gateway
@@ -18,11 +19,8 @@ export interface TokenClaims {
   kid: string;
 }
 
-/** A public key as the admin service hands it to gateways: PEM (SPKI). */
-export interface TokenPublicKey {
-  kid: string;
-  publicKeyPem: string;
-}
+/** A public key as the admin service hands it to gateways: PEM (SPKI); its schema is `tokenKeysSchema`. */
+export type TokenPublicKey = TokenKeys['keys'][number];
 
 const PREFIX = 'nap1';
 

@@ -1,12 +1,14 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { JsonSchema } from './catalog/types';
 import type { ServiceName } from './services';
-import { isServiceName } from './services';
-import { arr, closed, embed, epochMs, int, name, obj, str } from './schemas/common';
-import { jobErrorEntrySchema, type JobErrorEntry } from './schemas/job';
+import { arr, closed, embed, epochMs, int, name, obj, oneOf, str, withId } from './schemas/common';
+import { jobErrorEntrySchema } from './schemas/job';
 
 /**
- * Domain events. Services publish them to `nap.evt.<service>.<entity>.<id>.<event>` (JetStream
- * stream `NAP_EVENTS` on NATS); the payload of each is described by a schema here.
+ * Domain events. Services publish them to `nap.evt.<service>.<entity>.<id>.<event>` (subjects from
+ * `eventSubject` of subjects.ts; JetStream stream `NAP_EVENTS` on NATS); the payload of each is
+ * described by a schema here, and its TypeScript type is derived from that schema
+ * ({@link EventPayloadOf}), so the two cannot drift.
  */
 
 /** Names of the job events of the workflow engine (entity `job`, id the job id). */
@@ -19,83 +21,131 @@ export const ACCOUNT_CHANGE_REASONS = ['groups', 'password', 'deleted', 'updated
 /** One of {@link ACCOUNT_CHANGE_REASONS}. */
 export type AccountChangeReason = (typeof ACCOUNT_CHANGE_REASONS)[number];
 
-/** Members every job event carries. */
-export interface JobEventBase {
-  jobId: string;
-  /** Workflow name of the job. */
-  name: string;
-  /** Job status after the event: running, complete, error, canceled, paused. */
-  status: string;
-  /** When it happened, epoch milliseconds (like job error entries). */
-  timestamp: number;
-}
-
-/** Payload of a job-level event. */
-export interface JobEvent extends JobEventBase {
-  /** Account that caused the event (start, cancel, pause, resume), when a person or client did. */
-  by?: string;
-  /** Finish state of the job (jobComplete, jobError, jobCancel). */
-  finishState?: string;
-  /** Error entries of the job (jobError). */
-  error?: JobErrorEntry[];
-}
-
-/** Payload of `taskStart` and `taskFinish`. */
-export interface TaskEvent extends JobEventBase {
-  taskId: string;
-  /** Task name (`name` is the workflow's). */
-  taskName: string;
-  /** Task status after the event. */
-  taskStatus: string;
-  /** Finish state of the task (taskFinish): success, error, failure. */
-  finishState?: string;
-}
-
-/** Payload of `sessionRevoked` (entity `session`, id the session id). */
-export interface SessionRevokedEvent {
-  sid: string;
-  /** Expiry of the revoked token, epoch seconds: the revocation can be forgotten after it. */
-  exp: number;
-}
-
-/** Payload of `accountChanged` (entity `account`, id the account id). */
-export interface AccountChangedEvent {
-  accountId: string;
-  reason: AccountChangeReason;
-}
-
-/** Payload of `groupChanged` (entity `group`, id the group id). */
-export interface GroupChangedEvent {
-  groupId: string;
-}
-
-function jobBase(): Record<string, JsonSchema> {
+function jobBase() {
   return {
     jobId: name('job id'),
     name: str({ description: 'workflow name of the job' }),
-    status: str({ description: 'job status after the event' }),
-    timestamp: epochMs(),
+    status: str({ description: 'job status after the event: running, complete, error, canceled, paused' }),
+    timestamp: epochMs('when it happened, epoch milliseconds (like job error entries)'),
   };
 }
 
-const JOB_BASE_REQUIRED = ['jobId', 'name', 'status', 'timestamp'] as const;
-
-function jobEventSchema(event: JobEventName, extra: Record<string, JsonSchema> = {}, required: readonly string[] = []): JsonSchema {
-  return {
-    $id: `nap:evt/workflow.job.${event}`,
-    ...obj({ ...jobBase(), by: str({ description: 'account id of who caused it' }), ...extra }, [...JOB_BASE_REQUIRED, ...required]),
-  };
+/** The `$id` of the payload schema of an event. */
+function eventId(service: ServiceName, entity: string, event: string): string {
+  return `nap:evt/${service}.${entity}.${event}`;
 }
 
-function taskEventSchema(event: JobEventName, extra: Record<string, JsonSchema> = {}): JsonSchema {
-  return {
-    $id: `nap:evt/workflow.job.${event}`,
-    ...obj(
-      { ...jobBase(), taskId: name('task id within the job'), taskName: str(), taskStatus: str(), ...extra },
-      [...JOB_BASE_REQUIRED, 'taskId', 'taskName', 'taskStatus'],
+/** A job-level event: the members every job event carries, `by`, and the event's own members (`required` of them required). */
+function jobEventSchema<X extends Record<string, TSchema>, const R extends readonly (keyof X & string)[]>(event: JobEventName, extra: X, required: R) {
+  const properties = { ...jobBase(), by: str({ description: 'account id of who caused it (start, cancel, pause, resume), when a person or client did' }), ...extra };
+  return withId(eventId('workflow', 'job', event), obj(properties, ['jobId', 'name', 'status', 'timestamp', ...required]));
+}
+
+/** A task event: the members every job event carries and the task's id, name and status. */
+function taskEventSchema<X extends Record<string, TSchema>>(event: JobEventName, extra: X) {
+  return withId(
+    eventId('workflow', 'job', event),
+    obj(
+      {
+        ...jobBase(),
+        taskId: name('task id within the job'),
+        taskName: str({ description: 'task name (name is the workflow\'s)' }),
+        taskStatus: str({ description: 'task status after the event' }),
+        ...extra,
+      },
+      ['jobId', 'name', 'status', 'timestamp', 'taskId', 'taskName', 'taskStatus'],
     ),
-  };
+  );
 }
+
+/**
+ * The payload schema of every event, by service, entity and event name. Payload schemas accept
+ * members they do not name (consumers ignore them), except the admin events, which are exact.
+ */
+export const EVENT_SCHEMAS = {
+  workflow: {
+    job: {
+      jobStart: jobEventSchema('jobStart', {}, []),
+      jobComplete: jobEventSchema('jobComplete', { finishState: str({ description: 'finish state of the job' }) }, []),
+      jobError: jobEventSchema('jobError', { finishState: str({ description: 'finish state of the job' }), error: arr(embed(jobErrorEntrySchema)) }, ['error']),
+      jobCancel: jobEventSchema('jobCancel', { finishState: str({ description: 'finish state of the job' }) }, []),
+      jobPause: jobEventSchema('jobPause', {}, []),
+      jobResume: jobEventSchema('jobResume', {}, []),
+      taskStart: taskEventSchema('taskStart', {}),
+      taskFinish: taskEventSchema('taskFinish', { finishState: str({ description: 'success, error or failure' }) }),
+    },
+  },
+  admin: {
+    session: {
+      sessionRevoked: withId(
+        eventId('admin', 'session', 'sessionRevoked'),
+        closed({ sid: name('session id'), exp: int({ minimum: 0, description: 'token expiry, epoch seconds: the revocation can be forgotten after it' }) }, ['sid', 'exp']),
+      ),
+    },
+    account: {
+      accountChanged: withId(eventId('admin', 'account', 'accountChanged'), closed({ accountId: name('account id'), reason: oneOf(ACCOUNT_CHANGE_REASONS) }, ['accountId', 'reason'])),
+    },
+    group: {
+      groupChanged: withId(eventId('admin', 'group', 'groupChanged'), closed({ groupId: name('group id') }, ['groupId'])),
+    },
+  },
+  mop: {
+    reattempt: {
+      reattemptDue: withId(
+        eventId('mop', 'reattempt', 'reattemptDue'),
+        obj(
+          {
+            jobId: str(),
+            attemptID: str(),
+            attempt: int({ minimum: 1 }),
+            attempts: int({ minimum: 1 }),
+            reattemptAt: int({ minimum: 0, description: 'epoch ms' }),
+          },
+          ['attempt', 'attempts', 'reattemptAt'],
+        ),
+      ),
+    },
+  },
+} satisfies Partial<Record<ServiceName, Record<string, Record<string, TSchema>>>>;
+
+type EventSchemas = typeof EVENT_SCHEMAS;
+/** Services that publish events. */
+export type EventService = keyof EventSchemas;
+/** Entities of the events of service `S`. */
+export type EventEntityOf<S extends EventService> = keyof EventSchemas[S] & string;
+/** Names of the events of entity `E` of service `S`. */
+export type EventNameOf<S extends EventService, E extends EventEntityOf<S>> = keyof EventSchemas[S][E] & string;
+
+/**
+ * The payload type of an event, derived from its schema: `EventPayloadOf<'workflow', 'job', 'jobComplete'>`.
+ * A publisher that types its payload with it fails to compile when payload and schema disagree.
+ */
+export type EventPayloadOf<S extends EventService, E extends EventEntityOf<S>, N extends EventNameOf<S, E>> =
+  EventSchemas[S][E][N] extends TSchema ? Static<EventSchemas[S][E][N]> : never;
+
+/** Names of the job-level events (the others of {@link JOB_EVENTS} are task events). */
+export type JobLevelEventName = Exclude<JobEventName, 'taskStart' | 'taskFinish'>;
+
+/** Members every job event carries: job id, workflow name, job status after the event, epoch-ms timestamp. */
+export type JobEventBase = Pick<EventPayloadOf<'workflow', 'job', 'jobStart'>, 'jobId' | 'name' | 'status' | 'timestamp'>;
+
+/** Payload of a job-level event (`by`: who caused it; `finishState` and `error` on the events that carry them). */
+export type JobEvent = { [N in JobLevelEventName]: EventPayloadOf<'workflow', 'job', N> }[JobLevelEventName];
+
+/** Payload of `taskStart` and `taskFinish` (`finishState` of the task on taskFinish: success, error, failure). */
+export type TaskEvent = EventPayloadOf<'workflow', 'job', 'taskStart' | 'taskFinish'>;
+
+/** Payload of `sessionRevoked` (entity `session`, id the session id). */
+export type SessionRevokedEvent = EventPayloadOf<'admin', 'session', 'sessionRevoked'>;
+
+/** Payload of `accountChanged` (entity `account`, id the account id). */
+export type AccountChangedEvent = EventPayloadOf<'admin', 'account', 'accountChanged'>;
+
+/** Payload of `groupChanged` (entity `group`, id the group id). */
+export type GroupChangedEvent = EventPayloadOf<'admin', 'group', 'groupChanged'>;
+
+/** Payload of `reattemptDue` (entity `reattempt`, id the re-attempt id). */
+export type ReattemptDueEvent = EventPayloadOf<'mop', 'reattempt', 'reattemptDue'>;
 
 /** One kind of event: who publishes it, on which entity, and its payload schema. */
 export interface EventDef {
@@ -106,113 +156,45 @@ export interface EventDef {
   summary: string;
 }
 
-/** Every event of the platform. Payload schemas accept members they do not name (consumers ignore them). */
+/** Every event of the platform, with its payload schema from {@link EVENT_SCHEMAS}. */
 export const EVENTS: readonly EventDef[] = Object.freeze([
-  { service: 'workflow', entity: 'job', event: 'jobStart', summary: 'A job was created and started', schema: jobEventSchema('jobStart') },
-  {
-    service: 'workflow',
-    entity: 'job',
-    event: 'jobComplete',
-    summary: 'A job reached workflow_end',
-    schema: jobEventSchema('jobComplete', { finishState: str() }),
-  },
-  {
-    service: 'workflow',
-    entity: 'job',
-    event: 'jobError',
-    summary: 'A job stopped on an error it could not handle',
-    schema: jobEventSchema('jobError', { finishState: str(), error: arr(embed(jobErrorEntrySchema)) }, ['error']),
-  },
-  { service: 'workflow', entity: 'job', event: 'jobCancel', summary: 'A job was canceled', schema: jobEventSchema('jobCancel', { finishState: str() }) },
-  { service: 'workflow', entity: 'job', event: 'jobPause', summary: 'A job was paused', schema: jobEventSchema('jobPause') },
-  { service: 'workflow', entity: 'job', event: 'jobResume', summary: 'A paused job was resumed', schema: jobEventSchema('jobResume') },
-  { service: 'workflow', entity: 'job', event: 'taskStart', summary: 'A task of a job started', schema: taskEventSchema('taskStart') },
-  {
-    service: 'workflow',
-    entity: 'job',
-    event: 'taskFinish',
-    summary: 'A task of a job finished',
-    schema: taskEventSchema('taskFinish', { finishState: str({ description: 'success, error or failure' }) }),
-  },
+  { service: 'workflow', entity: 'job', event: 'jobStart', summary: 'A job was created and started', schema: EVENT_SCHEMAS.workflow.job.jobStart },
+  { service: 'workflow', entity: 'job', event: 'jobComplete', summary: 'A job reached workflow_end', schema: EVENT_SCHEMAS.workflow.job.jobComplete },
+  { service: 'workflow', entity: 'job', event: 'jobError', summary: 'A job stopped on an error it could not handle', schema: EVENT_SCHEMAS.workflow.job.jobError },
+  { service: 'workflow', entity: 'job', event: 'jobCancel', summary: 'A job was canceled', schema: EVENT_SCHEMAS.workflow.job.jobCancel },
+  { service: 'workflow', entity: 'job', event: 'jobPause', summary: 'A job was paused', schema: EVENT_SCHEMAS.workflow.job.jobPause },
+  { service: 'workflow', entity: 'job', event: 'jobResume', summary: 'A paused job was resumed', schema: EVENT_SCHEMAS.workflow.job.jobResume },
+  { service: 'workflow', entity: 'job', event: 'taskStart', summary: 'A task of a job started', schema: EVENT_SCHEMAS.workflow.job.taskStart },
+  { service: 'workflow', entity: 'job', event: 'taskFinish', summary: 'A task of a job finished', schema: EVENT_SCHEMAS.workflow.job.taskFinish },
   {
     service: 'admin',
     entity: 'session',
     event: 'sessionRevoked',
     summary: 'A session was ended (logout, password change, account deleted); its tokens are no longer accepted',
-    schema: {
-      $id: 'nap:evt/admin.session.sessionRevoked',
-      ...closed({ sid: name('session id'), exp: int({ minimum: 0, description: 'token expiry, epoch seconds' }) }, ['sid', 'exp']),
-    },
+    schema: EVENT_SCHEMAS.admin.session.sessionRevoked,
   },
   {
     service: 'admin',
     entity: 'account',
     event: 'accountChanged',
     summary: 'An account changed in a way that affects its tokens (groups, roles, password, deletion, other update)',
-    schema: {
-      $id: 'nap:evt/admin.account.accountChanged',
-      ...closed({ accountId: name('account id'), reason: { type: 'string', enum: [...ACCOUNT_CHANGE_REASONS] } }, ['accountId', 'reason']),
-    },
+    schema: EVENT_SCHEMAS.admin.account.accountChanged,
   },
   {
     service: 'admin',
     entity: 'group',
     event: 'groupChanged',
     summary: 'A group changed (roles, deletion); accounts in it get new roles',
-    schema: { $id: 'nap:evt/admin.group.groupChanged', ...closed({ groupId: name('group id') }, ['groupId']) },
+    schema: EVENT_SCHEMAS.admin.group.groupChanged,
   },
   {
     service: 'mop',
     entity: 'reattempt',
     event: 'reattemptDue',
     summary: 'A re-attempt scheduled by mop.reattempt is due; the job that asked for it may run again',
-    schema: {
-      $id: 'nap:evt/mop.reattempt.reattemptDue',
-      ...obj(
-        {
-          jobId: str(),
-          attemptID: str(),
-          attempt: int({ minimum: 1 }),
-          attempts: int({ minimum: 1 }),
-          reattemptAt: int({ minimum: 0, description: 'epoch ms' }),
-        },
-        ['attempt', 'attempts', 'reattemptAt'],
-      ),
-    },
+    schema: EVENT_SCHEMAS.mop.reattempt.reattemptDue,
   },
 ] satisfies EventDef[]);
-
-const TOKEN = /^[^\s.*>]+$/;
-
-function assertToken(what: string, value: string): void {
-  if (!TOKEN.test(value)) {
-    throw new Error(`Event subject ${what} "${value}" must be one non-empty token without spaces, ".", "*" or ">"`);
-  }
-}
-
-/**
- * The subject of an event, `nap.evt.<service>.<entity>.<id>.<event>`, for example
- * `nap.evt.workflow.job.<jobId>.jobComplete`. Throws when a part is empty or would split the
- * subject (contains `.`, `*`, `>` or white space), or when `service` is not a service.
- */
-export function eventSubject(service: ServiceName, entity: string, id: string, event: string): string {
-  if (!isServiceName(service)) throw new Error(`Event subject service "${String(service)}" is not a service of the platform`);
-  assertToken('entity', entity);
-  assertToken('id', id);
-  assertToken('event', event);
-  return `nap.evt.${service}.${entity}.${id}.${event}`;
-}
-
-/**
- * A subscription pattern over event subjects: every event of an entity id
- * (`nap.evt.workflow.job.<jobId>.*`), or of every id when `id` is omitted (`nap.evt.workflow.job.*.*`).
- */
-export function eventPattern(service: ServiceName, entity: string, id?: string): string {
-  if (!isServiceName(service)) throw new Error(`Event pattern service "${String(service)}" is not a service of the platform`);
-  assertToken('entity', entity);
-  if (id !== undefined) assertToken('id', id);
-  return `nap.evt.${service}.${entity}.${id ?? '*'}.*`;
-}
 
 /** The definition of an event by service, entity and name. Throws an `Error` naming it when unknown. */
 export function getEvent(service: ServiceName, entity: string, event: string): EventDef {

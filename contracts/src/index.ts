@@ -7,4 +7,6 @@ export * from './catalog/types';
 export * from './catalog';
 export * from './validation';
 export * from './events';
+export * from './subjects';
+export * from './secrets';
 export * from './schemas';

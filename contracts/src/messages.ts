@@ -1,16 +1,10 @@
-import type { Role } from './roles';
+import type { Identity } from './schemas/auth';
 
-/** Who is calling: set by the gateway from the verified token, forwarded on every bus hop. */
-export interface Caller {
-  /** Account id; `system` for work the platform does on its own. */
-  id: string;
-  username: string;
-  roles: Role[];
-  /** Group ids of the account. */
-  groups: string[];
-  /** Session id of the token, when the call came from a token. */
-  sid?: string;
-}
+/**
+ * Who is calling: set by the gateway from the verified token, forwarded on every bus hop. The type of
+ * `identitySchema` (what `admin.authenticate` and `admin.resolveSession` answer).
+ */
+export type Caller = Identity;
 
 /** The system caller: the platform acting on its own (start-up tasks, scheduled work). */
 export const SYSTEM_CALLER: Caller = { id: 'system', username: 'system', roles: ['admin'], groups: [] };
@@ -33,4 +27,6 @@ export const HEADERS = {
   errorCode: 'Nats-Service-Error-Code',
   errorMessage: 'Nats-Service-Error',
   contentType: 'nap-content-type',
+  /** Set with `nap-content-type` when the answer is a file to save: the HTTP `Content-Disposition`. */
+  contentDisposition: 'nap-content-disposition',
 } as const;

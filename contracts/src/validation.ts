@@ -1,7 +1,9 @@
 import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { JsonSchema, OperationDef } from './catalog/types';
+import { AppError } from './errors';
 import type { ValidationProblem } from './errors';
 import type { EventDef } from './events';
 
@@ -114,6 +116,25 @@ export function validateResponse(op: OperationDef, body: unknown): ValidationPro
  */
 export function validateAgainst(schema: JsonSchema, value: unknown, label = 'value'): ValidationProblem[] {
   return check(schema, 'body', value, label);
+}
+
+/**
+ * True when `value` is valid against `schema` (body rules: no coercion, defaults filled in), which
+ * narrows it to the schema's type: the typed way to trust data read from a store, a file or another
+ * system.
+ */
+export function isValid<T extends TSchema>(schema: T, value: unknown): value is Static<T> {
+  return validatorFor(schema, 'body')(value);
+}
+
+/**
+ * `value` typed by `schema` once it is valid against it; otherwise throws `VALIDATION_FAILED` (400)
+ * with every problem, member paths prefixed by `label`.
+ */
+export function parseAs<T extends TSchema>(schema: T, value: unknown, label = 'value'): Static<T> {
+  if (isValid(schema, value)) return value;
+  const problems = check(schema, 'body', value, label);
+  throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
 }
 
 function check(schema: JsonSchema, part: Part, data: unknown, label: string = part): ValidationProblem[] {

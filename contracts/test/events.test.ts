@@ -1,4 +1,5 @@
-import { ACCOUNT_CHANGE_REASONS, EVENTS, JOB_EVENTS, eventPattern, eventSubject, getEvent } from '../src/events';
+import { ACCOUNT_CHANGE_REASONS, EVENTS, JOB_EVENTS, getEvent } from '../src/events';
+import { eventPattern, eventSubject } from '../src/subjects';
 import { validateEvent } from '../src/validation';
 
 describe('event subjects', () => {

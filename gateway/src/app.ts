@@ -151,6 +151,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         return;
       }
       res.setHeader('content-type', contentType ?? 'application/json; charset=utf-8');
+      const disposition = result.headers[HEADERS.contentDisposition];
+      if (disposition !== undefined) res.setHeader('content-disposition', disposition);
       res.end(Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength));
     }, extractTraceContext(req.headers as Record<string, string>));
   }

@@ -66,7 +66,7 @@ export function buildOpenApi(): OpenApiDoc {
       responses: {
         [String(op.response.status)]: {
           description: 'Success',
-          ...(op.response.body ? { content: { [op.response.contentType ?? 'application/json']: { schema: clean(op.response.body) } } } : {}),
+          ...(op.response.body ? { content: { [op.response.contentType ?? 'application/json']: { schema: responseSchema(op) } } } : {}),
         },
         default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
@@ -85,4 +85,14 @@ export function buildOpenApi(): OpenApiDoc {
       },
     },
   };
+}
+
+/**
+ * The schema of a success body as HTTP clients see it. An event stream's catalog schema describes the
+ * first event (the snapshot the service answers over the bus); over HTTP the body is the stream itself.
+ */
+function responseSchema(op: OperationDef): unknown {
+  const body = clean(op.response.body);
+  if (op.response.contentType !== 'text/event-stream') return body;
+  return { type: 'string', description: 'text/event-stream: the first event (snapshot) carries `snapshotSchema`; then one event per job or task event', 'x-snapshotSchema': body };
 }

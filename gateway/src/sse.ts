@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { AppError, eventPattern } from '@nap/contracts';
-import type { Caller, OperationDef } from '@nap/contracts';
+import type { Caller, OperationDef, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import type { Authenticator } from './auth/authenticator';
@@ -55,9 +55,9 @@ export function createJobEventStream(options: EventStreamOptions): (op: Operatio
       subscription.unsubscribe().catch((err: unknown) => logger.warn({ err, jobId }, 'Ending a job event subscription failed'));
       if (res.headersSent && !res.writableEnded) res.end();
     };
-    let job: { status?: string };
+    let job: ResponseOf<'workflow.watchJobEvents'>;
     try {
-      job = (await client.call<{ status?: string }>(op, { params, query: {} }, { caller, requestId })).body;
+      job = (await client.call('workflow.watchJobEvents', { params: { jobId } }, { caller, requestId })).body;
     } catch (err) {
       close();
       throw err;

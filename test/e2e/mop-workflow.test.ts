@@ -1,4 +1,4 @@
-import type { AnalyticRunResult, JobDocument, TemplateRunResult, WorkflowDocument } from '@nap/contracts';
+import type { AnalyticRunResult, JobDocument, TemplateRunResult } from '@nap/contracts';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
 import { addSimulator } from '../../services/mop/test/lab-devices';
@@ -83,7 +83,7 @@ function task(app: string, name: string, incoming: Record<string, unknown>, outg
   return { name, app, type: 'automatic', summary: name, description: name, groups: [], variables: { incoming, outgoing, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 }, ...extra };
 }
 
-function workflowDoc(name: string, tasks: Record<string, Record<string, unknown>>, edges: Edge[]): Partial<WorkflowDocument> {
+function workflowDoc(name: string, tasks: Record<string, Record<string, unknown>>, edges: Edge[]): Record<string, unknown> {
   const all: Record<string, Record<string, unknown>> = {
     workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
     workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
@@ -95,7 +95,7 @@ function workflowDoc(name: string, tasks: Record<string, Record<string, unknown>
   return { name, description: `mop: ${name}`, type: 'automation', tasks: all, transitions, groups: [] };
 }
 
-async function create(doc: Partial<WorkflowDocument>): Promise<void> {
+async function create(doc: Record<string, unknown>): Promise<void> {
   const res = await http('POST', '/automation-studio/automations', { automation: doc });
   if (res.status !== 201) throw new Error(`Creating workflow ${String(doc.name)} failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
@@ -280,6 +280,13 @@ describe('a method of procedure as a workflow', () => {
 
     const wrongTask = await http('GET', `/mop/task/viewTemplateResults?jobId=${id}&taskId=no-such-task`);
     expect(wrongTask.status).toBe(404);
+
+    // the summary's download is the job document itself, as a file to save (not a JSON string of it)
+    const download = await http('GET', `/mop/task/reviewSummary?jobId=${id}&taskId=view2&download=true`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toContain('application/json');
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="job-${id}.json"; filename*=UTF-8''job-${id}.json`);
+    expect(download.body).toMatchObject({ _id: id, name: 'mop-wf-review', tasks: { view2: { status: 'running' } } });
 
     const finish = await http('POST', `/operations-manager/jobs/${id}/tasks/view2/finish`, { variables: { reviewed: true } });
     expect(finish.status).toBe(200);

@@ -96,6 +96,9 @@ it('streams the job as its first event, then its events until it ends', async ()
   await reading;
   expect(frames[0]).toMatchObject({ event: 'snapshot', data: { _id: jobId, status: 'running', tasks: { v1: { status: 'running' } } } });
   const names = frames.slice(1).map((f) => `${f.event}${f.data.taskId ? `:${String(f.data.taskId)}` : ''}`);
+  // events follow the store write they describe, so v1's taskStart may still be on its way when the
+  // snapshot (which already shows v1 running) is read: the stream may repeat it, never lose one
+  if (names[0] === 'taskStart:v1') names.shift();
   expect(names).toEqual(['taskFinish:v1', 'taskStart:n2', 'taskFinish:n2', 'jobComplete']);
   expect(frames.at(-1)).toMatchObject({ data: { jobId, name: 'sse-manual', status: 'complete', finishState: 'complete', timestamp: expect.any(Number) } });
   expect(frames.slice(1).every((f) => f.id !== undefined)).toBe(true);

@@ -1,13 +1,18 @@
+import type { TProperties } from '@sinclair/typebox';
 import { ROLE_NAMES, ROLE_SETS } from '../roles';
 import {
+  Type,
   acknowledgement,
   anyObject,
   arr,
+  bool,
   closed,
   embed,
   int,
   name,
+  num,
   obj,
+  oneOf,
   resultsOf,
   str,
   strings,
@@ -28,40 +33,39 @@ import {
 import { integrationListSchema, integrationRecordSchema, loggerPropsSchema } from '../schemas/integration';
 import { prebuiltDescriptorSchema } from '../schemas/prebuilt';
 import { listQuerySchema, queryOptionsSchema } from '../schemas/query';
-import type { JsonSchema } from './types';
-import type { OperationSpec } from './define';
 import { defineOperations, TIMEOUTS_MS } from './define';
 
 const ADMIN = ROLE_SETS.admin;
 
 /** A record whose fields the spec does not show. */
-function record(description: string): JsonSchema {
+function record(description: string) {
   return anyObject(description);
 }
 
-function listOf(description: string): JsonSchema {
+function listOf(description: string) {
   return resultsOf(record(description));
 }
 
-/** `{ <member>: object }` with the member required: a body that carries one named document. */
-function carrying(member: string, document: JsonSchema): JsonSchema {
-  return obj({ [member]: document }, [member]);
+/** `{ properties: { … } }`: the service configuration of an adapter, application, integration or profile. */
+function configuration<P extends TProperties, const R extends readonly (keyof P & string)[] = []>(members: P, required?: R) {
+  return obj({ properties: obj(members, required, { description: 'service configuration' }) }, ['properties']);
 }
 
-function properties(required: readonly string[] = []): JsonSchema {
-  return carrying('properties', obj(required.length > 0 ? { [required[0] as string]: name() } : {}, required, { description: 'service configuration' }));
+/** `{ valid, errors }` of the validation routes. */
+function validity() {
+  return obj({ valid: bool(), errors: strings() }, ['valid']);
 }
 
 const loggingBody = obj(
   {
-    transport: { type: 'string', enum: ['console', 'file', 'syslog'], description: 'which log output to change; all when absent' },
+    transport: oneOf(['console', 'file', 'syslog'], { description: 'which log output to change; all when absent' }),
     level: name('log level, for example error, warn, info, debug, trace, spam'),
   },
   ['level'],
 );
 
 const groupRecord = obj(
-  { _id: str(), name: str(), description: str(), roles: arr({ type: 'string', enum: [...ROLE_NAMES] }), provenance: str() },
+  { _id: str(), name: str(), description: str(), roles: arr(oneOf(ROLE_NAMES)), provenance: str() },
   [],
   { description: 'group record' },
 );
@@ -74,7 +78,7 @@ const accountRecord = obj(
     lastname: str(),
     email: str(),
     groups: strings({ description: 'group ids' }),
-    inactive: { type: 'boolean' },
+    inactive: bool(),
     provenance: str(),
   },
   [],
@@ -85,10 +89,16 @@ const health = record('health record: status and details');
 const changelogs = resultsOf(obj({ version: str(), date: str(), changes: str() }));
 const lifecycle = obj({ name: str(), state: str({ description: 'RUNNING, STOPPED, …' }) }, [], { description: 'state after the change' });
 
-/** Platform administration: one line per route of the spec's table, payloads designed where not shown. */
-const TABLE: OperationSpec[] = [
+/**
+ * Operations of the `admin` service: accounts, groups and roles, adapters, applications,
+ * integrations and their models, profiles, prebuilts and repositories, external links, indexes,
+ * health, metrics, and authentication. Platform administration has one line per route of the spec's
+ * table, with payloads designed where the spec shows none; the authentication routes and bus
+ * operations at the end are additions of this platform.
+ */
+export const ADMIN_OPERATIONS = defineOperations('admin', [
   // indexes
-  { name: 'checkIndexes', summary: 'Status of predefined indexes of a collection', http: { method: 'GET', path: '/indexes/:collection/status' }, roles: ADMIN, response: obj({ collection: str(), indexes: arr(obj({ name: str(), present: { type: 'boolean' } })) }) },
+  { name: 'checkIndexes', summary: 'Status of predefined indexes of a collection', http: { method: 'GET', path: '/indexes/:collection/status' }, roles: ADMIN, response: obj({ collection: str(), indexes: arr(obj({ name: str(), present: bool() })) }) },
   { name: 'createIndexes', summary: 'Create the predefined indexes of a collection', http: { method: 'POST', path: '/indexes/:collection' }, roles: ADMIN, response: obj({ collection: str(), created: strings() }), timeoutMs: TIMEOUTS_MS.device },
   { name: 'getIndexes', summary: 'All predefined indexes', http: { method: 'GET', path: '/indexes' }, roles: ADMIN, response: listOf('collection and its predefined indexes') },
   // accounts
@@ -97,19 +107,21 @@ const TABLE: OperationSpec[] = [
     summary: 'Create a service account',
     http: { method: 'POST', path: '/user-management/accounts' },
     roles: ADMIN,
-    body: carrying(
-      'account',
-      obj(
-        {
-          username: name('unique login name'),
-          password: { type: 'string', minLength: 8, description: 'stored as a scrypt hash, never returned' },
-          firstname: str(),
-          lastname: str(),
-          email: str(),
-          groups: strings({ description: 'group ids' }),
-        },
-        ['username', 'password'],
-      ),
+    body: obj(
+      {
+        account: obj(
+          {
+            username: name('unique login name'),
+            password: str({ minLength: 8, description: 'stored as a scrypt hash, never returned' }),
+            firstname: str(),
+            lastname: str(),
+            email: str(),
+            groups: strings({ description: 'group ids' }),
+          },
+          ['username', 'password'],
+        ),
+      },
+      ['account'],
     ),
     response: createdResultSchema('nap:schemas/account-created', accountRecord),
   },
@@ -121,7 +133,7 @@ const TABLE: OperationSpec[] = [
     summary: 'Set groups of an account',
     http: { method: 'PUT', path: '/user-management/accounts/:accountId/groups' },
     roles: ADMIN,
-    body: carrying('groups', strings({ uniqueItems: true, description: 'group ids; replaces the account\'s groups' })),
+    body: obj({ groups: strings({ uniqueItems: true, description: 'group ids; replaces the account\'s groups' }) }, ['groups']),
     response: accountRecord,
   },
   {
@@ -129,7 +141,7 @@ const TABLE: OperationSpec[] = [
     summary: 'Change password of an account',
     http: { method: 'PUT', path: '/user-management/accounts/:accountId/password' },
     roles: ADMIN,
-    body: carrying('password', { type: 'string', minLength: 8, description: 'the new password; revokes the account\'s sessions' }),
+    body: obj({ password: str({ minLength: 8, description: 'the new password; revokes the account\'s sessions' }) }, ['password']),
     response: acknowledgement(),
   },
   {
@@ -137,7 +149,10 @@ const TABLE: OperationSpec[] = [
     summary: 'Update an account',
     http: { method: 'PATCH', path: '/authorization/accounts/:accountId' },
     roles: ADMIN,
-    body: { ...closed({ firstname: str(), lastname: str(), email: str(), inactive: { type: 'boolean' } }, []), minProperties: 1, description: 'members to change; an inactive account cannot log in and its sessions end' },
+    body: closed({ firstname: str(), lastname: str(), email: str(), inactive: bool() }, [], {
+      minProperties: 1,
+      description: 'members to change; an inactive account cannot log in and its sessions end',
+    }),
     response: accountRecord,
   },
   // groups
@@ -146,11 +161,11 @@ const TABLE: OperationSpec[] = [
     summary: 'Create a group',
     http: { method: 'POST', path: '/user-management/groups' },
     roles: ['admin'],
-    body: closed({ group: obj({ name: name('group name, unique'), description: str(), roles: arr({ type: 'string', enum: [...ROLE_NAMES] }) }, ['name']) }, ['group']),
-    response: createdResultSchema('nap:schemas/group-created', {
-      anyOf: [groupRecord, embed(prebuiltDescriptorSchema)],
-      description: 'the created group (the spec\'s example shows a prebuilt descriptor here)',
-    }),
+    body: closed({ group: obj({ name: name('group name, unique'), description: str(), roles: arr(oneOf(ROLE_NAMES)) }, ['name']) }, ['group']),
+    response: createdResultSchema(
+      'nap:schemas/group-created',
+      Type.Union([groupRecord, embed(prebuiltDescriptorSchema)], { description: 'the created group (the spec\'s example shows a prebuilt descriptor here)' }),
+    ),
     notes: '"No other member" applies to the top level; other members of group (description, roles) are accepted.',
   },
   { name: 'deleteGroup', summary: 'Delete a group', http: { method: 'DELETE', path: '/user-management/groups/:groupId' }, roles: ADMIN, response: acknowledgement() },
@@ -161,12 +176,12 @@ const TABLE: OperationSpec[] = [
     summary: 'Set roles of a group',
     http: { method: 'PUT', path: '/user-management/groups/:groupId/roles' },
     roles: ADMIN,
-    body: carrying('roles', arr({ type: 'string', enum: [...ROLE_NAMES] }, { uniqueItems: true, description: 'replaces the group\'s roles' })),
+    body: obj({ roles: arr(oneOf(ROLE_NAMES), { uniqueItems: true, description: 'replaces the group\'s roles' }) }, ['roles']),
     response: groupRecord,
   },
   { name: 'getAssignableRoles', summary: 'All assignable roles', http: { method: 'GET', path: '/user-management/roles' }, roles: ADMIN, response: resultsOf(obj({ name: str(), description: str() }, ['name'])) },
   // adapters
-  { name: 'createAdapter', summary: 'Create an adapter', http: { method: 'POST', path: '/adapters' }, roles: ADMIN, body: properties(['name']), response: record('adapter') },
+  { name: 'createAdapter', summary: 'Create an adapter', http: { method: 'POST', path: '/adapters' }, roles: ADMIN, body: configuration({ name: name() }, ['name']), response: record('adapter') },
   { name: 'deleteAdapter', summary: 'Delete an adapter', http: { method: 'DELETE', path: '/adapters/:name' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.lifecycle },
   { name: 'exportAdapter', summary: 'Export an adapter', http: { method: 'GET', path: '/adapters/:name/export' }, roles: ADMIN, response: record('exported adapter') },
   { name: 'getAdapter', summary: 'Get an adapter', http: { method: 'GET', path: '/adapters/:name' }, roles: ADMIN, response: record('adapter') },
@@ -175,13 +190,13 @@ const TABLE: OperationSpec[] = [
   { name: 'getAdapterModelTypes', summary: 'Available adapter model types', http: { method: 'GET', path: '/adapter-models/types' }, roles: ADMIN, response: resultsOf(str()) },
   { name: 'getAdapterSchema', summary: 'Adapter schema', http: { method: 'GET', path: '/schema/adapters/:name' }, roles: ADMIN, response: record('JSON Schema of the adapter properties') },
   { name: 'getBrokerMap', summary: 'Mapping between brokers and adapters', http: { method: 'GET', path: '/adapters/brokers/mapping' }, roles: ADMIN, response: record('broker name to adapter names') },
-  { name: 'importAdapter', summary: 'Import an adapter', http: { method: 'POST', path: '/adapters/import' }, roles: ADMIN, body: carrying('adapter', record('an exported adapter')), response: record('adapter') },
+  { name: 'importAdapter', summary: 'Import an adapter', http: { method: 'POST', path: '/adapters/import' }, roles: ADMIN, body: obj({ adapter: record('an exported adapter') }, ['adapter']), response: record('adapter') },
   { name: 'restartAdapter', summary: 'Restart an adapter', http: { method: 'PUT', path: '/adapters/:name/restart' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
   { name: 'startAdapter', summary: 'Start an adapter', http: { method: 'PUT', path: '/adapters/:name/start' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
   { name: 'stopAdapter', summary: 'Stop an adapter', http: { method: 'PUT', path: '/adapters/:name/stop' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
-  { name: 'updateAdapter', summary: 'Update an adapter', http: { method: 'PUT', path: '/adapters/:name' }, roles: ADMIN, body: properties(), response: record('adapter') },
+  { name: 'updateAdapter', summary: 'Update an adapter', http: { method: 'PUT', path: '/adapters/:name' }, roles: ADMIN, body: configuration({}), response: record('adapter') },
   { name: 'updateAdapterLogging', summary: 'Update log levels of an adapter', http: { method: 'PUT', path: '/adapters/:name/loglevel' }, roles: ADMIN, body: loggingBody, response: embed(loggerPropsSchema) },
-  { name: 'updateAdapterProperties', summary: 'Update properties of an adapter', http: { method: 'PUT', path: '/adapters/:name/properties' }, roles: ADMIN, body: properties(), response: record('adapter') },
+  { name: 'updateAdapterProperties', summary: 'Update properties of an adapter', http: { method: 'PUT', path: '/adapters/:name/properties' }, roles: ADMIN, body: configuration({}), response: record('adapter') },
   { name: 'getAdapterHealth', summary: 'Health of one adapter', http: { method: 'GET', path: '/health/adapters/:name' }, roles: ADMIN, response: health, timeoutMs: TIMEOUTS_MS.short },
   // operation 8
   {
@@ -202,13 +217,13 @@ const TABLE: OperationSpec[] = [
   { name: 'restartApplication', summary: 'Restart an application', http: { method: 'PUT', path: '/applications/:name/restart' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
   { name: 'startApplication', summary: 'Start an application', http: { method: 'PUT', path: '/applications/:name/start' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
   { name: 'stopApplication', summary: 'Stop an application', http: { method: 'PUT', path: '/applications/:name/stop' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
-  { name: 'updateApplication', summary: 'Update an application', http: { method: 'PUT', path: '/applications/:name' }, roles: ADMIN, body: properties(), response: record('application') },
+  { name: 'updateApplication', summary: 'Update an application', http: { method: 'PUT', path: '/applications/:name' }, roles: ADMIN, body: configuration({}), response: record('application') },
   { name: 'updateApplicationLogging', summary: 'Update log levels of an application', http: { method: 'PUT', path: '/applications/:name/loglevel' }, roles: ADMIN, body: loggingBody, response: embed(loggerPropsSchema) },
-  { name: 'updateApplicationProperties', summary: 'Update properties of an application', http: { method: 'PUT', path: '/applications/:name/properties' }, roles: ADMIN, body: properties(), response: record('application') },
+  { name: 'updateApplicationProperties', summary: 'Update properties of an application', http: { method: 'PUT', path: '/applications/:name/properties' }, roles: ADMIN, body: configuration({}), response: record('application') },
   { name: 'getApplicationHealth', summary: 'Health of one application', http: { method: 'GET', path: '/health/applications/:name' }, roles: ADMIN, response: health, timeoutMs: TIMEOUTS_MS.short },
   { name: 'getApplicationsHealth', summary: 'Health of all applications', http: { method: 'GET', path: '/health/applications' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(health), timeoutMs: TIMEOUTS_MS.short },
   // integrations
-  { name: 'createIntegration', summary: 'Create an integration', http: { method: 'POST', path: '/integrations' }, roles: ADMIN, body: properties(['name']), response: embed(integrationRecordSchema) },
+  { name: 'createIntegration', summary: 'Create an integration', http: { method: 'POST', path: '/integrations' }, roles: ADMIN, body: configuration({ name: name() }, ['name']), response: embed(integrationRecordSchema) },
   { name: 'deleteIntegration', summary: 'Delete an integration', http: { method: 'DELETE', path: '/integrations/:name' }, roles: ADMIN, response: acknowledgement() },
   { name: 'getIntegration', summary: 'Get an integration', http: { method: 'GET', path: '/integrations/:name' }, roles: ADMIN, response: embed(integrationRecordSchema) },
   // operation 9
@@ -222,39 +237,39 @@ const TABLE: OperationSpec[] = [
     notes: 'queryOptions arrive as flat query members.',
   },
   { name: 'getIntegrationSchema', summary: 'Integration schema', http: { method: 'GET', path: '/schema/integrations/:name' }, roles: ADMIN, response: record('JSON Schema of the integration properties') },
-  { name: 'updateIntegration', summary: 'Update an integration', http: { method: 'PUT', path: '/integrations/:name' }, roles: ADMIN, body: properties(), response: embed(integrationRecordSchema) },
-  { name: 'updateIntegrationProperties', summary: 'Update properties of an integration', http: { method: 'PUT', path: '/integrations/:name/properties' }, roles: ADMIN, body: properties(), response: embed(integrationRecordSchema) },
+  { name: 'updateIntegration', summary: 'Update an integration', http: { method: 'PUT', path: '/integrations/:name' }, roles: ADMIN, body: configuration({}), response: embed(integrationRecordSchema) },
+  { name: 'updateIntegrationProperties', summary: 'Update properties of an integration', http: { method: 'PUT', path: '/integrations/:name/properties' }, roles: ADMIN, body: configuration({}), response: embed(integrationRecordSchema) },
   // integration models
-  { name: 'createIntegrationModel', summary: 'Create an integration model', http: { method: 'POST', path: '/integration-models' }, roles: ADMIN, body: carrying('model', record('OpenAPI document of the model')), response: record('integration model') },
+  { name: 'createIntegrationModel', summary: 'Create an integration model', http: { method: 'POST', path: '/integration-models' }, roles: ADMIN, body: obj({ model: record('OpenAPI document of the model') }, ['model']), response: record('integration model') },
   { name: 'deleteIntegrationModel', summary: 'Delete an integration model', http: { method: 'DELETE', path: '/integration-models/:name' }, roles: ADMIN, response: acknowledgement() },
   { name: 'exportIntegrationModel', summary: 'Export the open API spec of a model', http: { method: 'GET', path: '/integration-models/:name/export' }, roles: ADMIN, response: record('OpenAPI document') },
   { name: 'getIntegrationModel', summary: 'Get a model', http: { method: 'GET', path: '/integration-models/:name' }, roles: ADMIN, response: record('integration model') },
   { name: 'getIntegrationModels', summary: 'All models', http: { method: 'GET', path: '/integration-models' }, roles: ADMIN, query: listQuerySchema, response: listOf('integration model') },
-  { name: 'updateIntegrationModel', summary: 'Update a model', http: { method: 'PUT', path: '/integration-models' }, roles: ADMIN, body: carrying('model', record('OpenAPI document of the model')), response: record('integration model') },
-  { name: 'validateIntegrationModel', summary: 'Validate a model', http: { method: 'PUT', path: '/integration-models/validation' }, roles: ADMIN, body: carrying('model', record('OpenAPI document of the model')), response: obj({ valid: { type: 'boolean' }, errors: strings() }, ['valid']) },
+  { name: 'updateIntegrationModel', summary: 'Update a model', http: { method: 'PUT', path: '/integration-models' }, roles: ADMIN, body: obj({ model: record('OpenAPI document of the model') }, ['model']), response: record('integration model') },
+  { name: 'validateIntegrationModel', summary: 'Validate a model', http: { method: 'PUT', path: '/integration-models/validation' }, roles: ADMIN, body: obj({ model: record('OpenAPI document of the model') }, ['model']), response: validity() },
   // external links
   {
     name: 'createLink',
     summary: 'Create a link',
     http: { method: 'POST', path: '/external-links' },
     roles: ADMIN,
-    body: carrying('link', obj({ name: name(), address: name('URL'), description: str() }, ['name', 'address'])),
+    body: obj({ link: obj({ name: name(), address: name('URL'), description: str() }, ['name', 'address']) }, ['link']),
     response: record('link'),
   },
   { name: 'deleteLink', summary: 'Delete a link', http: { method: 'DELETE', path: '/external-links/:linkId' }, roles: ADMIN, response: acknowledgement() },
   { name: 'getLink', summary: 'Get a link', http: { method: 'GET', path: '/external-links/:linkId' }, roles: ADMIN, response: record('link') },
   { name: 'getLinks', summary: 'All links', http: { method: 'GET', path: '/external-links' }, roles: ADMIN, query: listQuerySchema, response: listOf('link') },
-  { name: 'updateLink', summary: 'Update a link', http: { method: 'PATCH', path: '/external-links/:linkId' }, roles: ADMIN, body: carrying('link', obj({ name: name(), address: name('URL'), description: str() })), response: record('link') },
+  { name: 'updateLink', summary: 'Update a link', http: { method: 'PATCH', path: '/external-links/:linkId' }, roles: ADMIN, body: obj({ link: obj({ name: name(), address: name('URL'), description: str() }) }, ['link']), response: record('link') },
   // profiles
-  { name: 'createProfile', summary: 'Create a profile', http: { method: 'POST', path: '/profiles' }, roles: ADMIN, body: properties(['id']), response: record('profile') },
+  { name: 'createProfile', summary: 'Create a profile', http: { method: 'POST', path: '/profiles' }, roles: ADMIN, body: configuration({ id: name() }, ['id']), response: record('profile') },
   { name: 'deleteProfile', summary: 'Delete a profile', http: { method: 'DELETE', path: '/profiles/:id' }, roles: ADMIN, response: acknowledgement() },
   { name: 'exportProfile', summary: 'Export a profile', http: { method: 'GET', path: '/profiles/:id/export' }, roles: ADMIN, response: record('exported profile') },
   { name: 'getProfile', summary: 'Get a profile', http: { method: 'GET', path: '/profiles/:id' }, roles: ADMIN, response: record('profile') },
   { name: 'getProfiles', summary: 'All profiles', http: { method: 'GET', path: '/profiles' }, roles: ADMIN, query: listQuerySchema, response: listOf('profile') },
   { name: 'getProfileSchema', summary: 'Profile schema', http: { method: 'GET', path: '/schema/profiles' }, roles: ADMIN, response: record('JSON Schema of a profile') },
-  { name: 'importProfile', summary: 'Import a profile', http: { method: 'POST', path: '/profiles/import' }, roles: ADMIN, body: carrying('profile', record('an exported profile')), response: record('profile') },
+  { name: 'importProfile', summary: 'Import a profile', http: { method: 'POST', path: '/profiles/import' }, roles: ADMIN, body: obj({ profile: record('an exported profile') }, ['profile']), response: record('profile') },
   { name: 'switchActiveProfile', summary: 'Switch the active profile', http: { method: 'PUT', path: '/profiles/:id/active' }, roles: ADMIN, response: record('the now active profile') },
-  { name: 'updateProfile', summary: 'Update a profile', http: { method: 'PUT', path: '/profiles/:id' }, roles: ADMIN, body: properties(), response: record('profile') },
+  { name: 'updateProfile', summary: 'Update a profile', http: { method: 'PUT', path: '/profiles/:id' }, roles: ADMIN, body: configuration({}), response: record('profile') },
   // prebuilts
   { name: 'exportPrebuilt', summary: 'Export a prebuilt', http: { method: 'GET', path: '/prebuilts/:id/export' }, roles: ADMIN, response: embed(prebuiltDescriptorSchema), timeoutMs: TIMEOUTS_MS.device },
   { name: 'getPrebuilt', summary: 'Get a prebuilt', http: { method: 'GET', path: '/prebuilts/:id' }, roles: ADMIN, response: embed(prebuiltDescriptorSchema) },
@@ -264,19 +279,19 @@ const TABLE: OperationSpec[] = [
     summary: 'Import a prebuilt',
     http: { method: 'POST', path: '/prebuilts/import' },
     roles: ADMIN,
-    body: obj({ prebuilt: embed(prebuiltDescriptorSchema), options: obj({ overwrite: { type: 'boolean', default: false } }) }, ['prebuilt']),
+    body: obj({ prebuilt: embed(prebuiltDescriptorSchema), options: obj({ overwrite: bool({ default: false }) }) }, ['prebuilt']),
     response: embed(prebuiltDescriptorSchema),
     timeoutMs: TIMEOUTS_MS.long,
   },
   { name: 'removePrebuilt', summary: 'Remove a prebuilt', http: { method: 'DELETE', path: '/prebuilts/:id' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.device },
-  { name: 'updatePrebuilt', summary: 'Update a prebuilt', http: { method: 'PUT', path: '/prebuilts/:id' }, roles: ADMIN, body: carrying('prebuilt', embed(prebuiltDescriptorSchema)), response: embed(prebuiltDescriptorSchema), timeoutMs: TIMEOUTS_MS.long },
+  { name: 'updatePrebuilt', summary: 'Update a prebuilt', http: { method: 'PUT', path: '/prebuilts/:id' }, roles: ADMIN, body: obj({ prebuilt: embed(prebuiltDescriptorSchema) }, ['prebuilt']), response: embed(prebuiltDescriptorSchema), timeoutMs: TIMEOUTS_MS.long },
   {
     name: 'validatePrebuilt',
     summary: 'Validate the data structure of a prebuilt',
     http: { method: 'PUT', path: '/prebuilts/import/validation' },
     roles: ADMIN,
-    body: carrying('prebuilt', embed(prebuiltDescriptorSchema)),
-    response: obj({ valid: { type: 'boolean' }, errors: strings() }, ['valid']),
+    body: obj({ prebuilt: embed(prebuiltDescriptorSchema) }, ['prebuilt']),
+    response: validity(),
   },
   // prebuilt repository configurations
   {
@@ -284,7 +299,7 @@ const TABLE: OperationSpec[] = [
     summary: 'Create a repository configuration',
     http: { method: 'POST', path: '/prebuilts-repository/configs' },
     roles: ADMIN,
-    body: carrying('config', obj({ name: name(), type: str({ description: 'for example hostedRepo, gitlab' }), hostname: str(), path: str(), credentials: anyObject('never returned') }, ['name'])),
+    body: obj({ config: obj({ name: name(), type: str({ description: 'for example hostedRepo, gitlab' }), hostname: str(), path: str(), credentials: anyObject('never returned') }, ['name']) }, ['config']),
     response: record('repository configuration, without credentials'),
   },
   { name: 'deleteRepositoryConfig', summary: 'Delete a repository configuration', http: { method: 'DELETE', path: '/prebuilts-repository/configs/:name' }, roles: ADMIN, response: acknowledgement() },
@@ -294,7 +309,7 @@ const TABLE: OperationSpec[] = [
     summary: 'Update a repository configuration',
     http: { method: 'PATCH', path: '/prebuilts-repository/configs/:name' },
     roles: ADMIN,
-    body: carrying('config', anyObject('members to change')),
+    body: obj({ config: anyObject('members to change') }, ['config']),
     response: record('repository configuration, without credentials'),
   },
   {
@@ -302,7 +317,7 @@ const TABLE: OperationSpec[] = [
     summary: 'All prebuilts of a repository',
     http: { method: 'GET', path: '/prebuilts-repository' },
     roles: ADMIN,
-    query: { ...listQuerySchema, properties: { ...(listQuerySchema.properties as Record<string, JsonSchema>), config: str({ description: 'repository configuration name; the default one when absent' }) } },
+    query: obj({ ...listQuerySchema.properties, config: str({ description: 'repository configuration name; the default one when absent' }) }),
     response: resultsOf(embed(prebuiltDescriptorSchema)),
     timeoutMs: TIMEOUTS_MS.device,
   },
@@ -312,16 +327,13 @@ const TABLE: OperationSpec[] = [
     summary: 'Build and return all metrics',
     http: { method: 'GET', path: '/exporter_metrics' },
     roles: ADMIN,
-    response: { type: 'string', description: 'Prometheus text exposition format' },
+    response: str({ description: 'Prometheus text exposition format' }),
     contentType: 'text/plain; version=0.0.4',
     timeoutMs: TIMEOUTS_MS.short,
   },
-  { name: 'getServerHealth', summary: 'Health of the server', http: { method: 'GET', path: '/health/server' }, roles: ADMIN, response: obj({ release: str({ description: 'YYYY.N.P' }), uptime: { type: 'number', description: 'seconds' } }), timeoutMs: TIMEOUTS_MS.short },
+  { name: 'getServerHealth', summary: 'Health of the server', http: { method: 'GET', path: '/health/server' }, roles: ADMIN, response: obj({ release: str({ description: 'YYYY.N.P' }), uptime: num({ description: 'seconds' }) }), timeoutMs: TIMEOUTS_MS.short },
   { name: 'getSystemHealth', summary: 'Health of the system', http: { method: 'GET', path: '/health/system' }, roles: ADMIN, response: record('system health: platform, memory, load, dependencies'), timeoutMs: TIMEOUTS_MS.short },
-];
-
-/** Routes and bus operations of authentication that this platform adds to the spec. */
-const AUTH_ADDITIONS: OperationSpec[] = [
+  // authentication (additions)
   {
     name: 'login',
     summary: 'Log in with a username and password; answers the token',
@@ -386,17 +398,10 @@ const AUTH_ADDITIONS: OperationSpec[] = [
     summary: 'Public keys that verify tokens',
     roles: [],
     auth: 'public',
-    body: { type: 'object', properties: {}, additionalProperties: false },
+    body: closed({}),
     response: tokenKeysSchema,
     timeoutMs: TIMEOUTS_MS.short,
     addition: true,
     notes: 'Bus-only. The gateway verifies tokens locally with these keys and refetches them on an unknown kid.',
   },
-];
-
-/**
- * Operations of the `admin` service: accounts, groups and roles, adapters, applications,
- * integrations and their models, profiles, prebuilts and repositories, external links, indexes,
- * health, metrics, and authentication.
- */
-export const ADMIN_OPERATIONS = defineOperations('admin', [...TABLE, ...AUTH_ADDITIONS]);
+]);

@@ -1,8 +1,9 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { AuthMode, HttpMethod, JsonSchema, OperationDef } from './types';
 import { DEFAULT_TIMEOUT_MS } from './types';
 import type { Role } from '../roles';
 import type { ServiceName } from '../services';
-import { embed } from '../schemas/common';
+import { closed, withId } from '../schemas/common';
 
 /**
  * Bus timeouts by kind of operation, in milliseconds: `short` for health, discovery and credential
@@ -26,11 +27,11 @@ export interface OperationSpec {
   roles: readonly Role[];
   auth?: AuthMode;
   /** Schemas of path parameters that need more than a non-empty string (descriptions, patterns). */
-  params?: Record<string, JsonSchema>;
-  query?: JsonSchema;
-  body?: JsonSchema;
+  params?: Record<string, TSchema>;
+  query?: TSchema;
+  body?: TSchema;
   /** Schema of the success body. */
-  response?: JsonSchema;
+  response?: TSchema;
   /** Success status; 200 unless given. */
   status?: number;
   /** Media type of the success body when it is not JSON. */
@@ -41,6 +42,56 @@ export interface OperationSpec {
   notes?: string;
 }
 
+/** Names of the `:params` of an Express-style path, as a union of string literals. */
+export type PathParamNames<P extends string> = P extends `${string}:${infer Param}/${infer Rest}`
+  ? Param | PathParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Param}`
+    ? Param
+    : never;
+
+/** The types an operation's schemas describe: what a handler receives and answers. */
+export interface OperationTypes {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  response: unknown;
+}
+
+type ParamsType<S extends OperationSpec> = S['http'] extends { path: infer P extends string }
+  ? { [K in PathParamNames<P>]: string }
+  : Record<string, never>;
+type QueryType<S extends OperationSpec> = S['query'] extends TSchema ? Static<S['query']> : Record<string, unknown>;
+type BodyType<S extends OperationSpec> = S['body'] extends TSchema ? Static<S['body']> : undefined;
+type ResponseType<S extends OperationSpec> = S['response'] extends TSchema ? Static<S['response']> : unknown;
+
+/** The types of the operation a spec describes. */
+export type TypesOf<S extends OperationSpec> = {
+  params: ParamsType<S>;
+  query: QueryType<S>;
+  body: BodyType<S>;
+  response: ResponseType<S>;
+};
+
+declare const TYPES: unique symbol;
+
+/**
+ * A catalog entry together with the types of its request and answer. The types exist for the
+ * compiler only (the member is never set): handler maps, the bus client and tests read them through
+ * `InputOf`, `BodyOf` and `ResponseOf` in `@nap/contracts`.
+ */
+export interface TypedOperation<Id extends string = string, T extends OperationTypes = OperationTypes> extends OperationDef {
+  readonly id: Id;
+  readonly [TYPES]?: T;
+}
+
+/** The types carried by a {@link TypedOperation}. */
+export type TypesOfOperation<O> = O extends TypedOperation<string, infer T> ? T : never;
+
+/** The entries {@link defineOperations} returns for `Specs`, keyed by operation id. */
+export type DefinedOperations<S extends ServiceName, Specs extends readonly OperationSpec[]> = {
+  readonly [E in Specs[number] as `${S}.${E['name']}`]: TypedOperation<`${S}.${E['name']}`, TypesOf<E>>;
+};
+
 const PATH_PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
 
 /** Names of the `:params` of an Express-style path, in order. */
@@ -48,20 +99,15 @@ export function pathParams(path: string): string[] {
   return [...path.matchAll(PATH_PARAM)].map((m) => m[1] as string);
 }
 
-/** `schema` as a top-level schema of its own, with the given `$id` (any `$id` it had is replaced). */
-function withId(id: string, schema: JsonSchema): JsonSchema {
-  return { $id: id, ...embed(schema) };
-}
-
-function paramsSchema(id: string, path: string, overrides: Record<string, JsonSchema>): JsonSchema | undefined {
+function paramsSchema(id: string, path: string, overrides: Record<string, TSchema>): JsonSchema | undefined {
   const names = pathParams(path);
   for (const key of Object.keys(overrides)) {
     if (!names.includes(key)) throw new Error(`Catalog entry ${id}: params schema names "${key}", which is not a parameter of ${path}`);
   }
   if (names.length === 0) return undefined;
-  const properties: Record<string, JsonSchema> = {};
-  for (const n of names) properties[n] = { type: 'string', minLength: 1, ...overrides[n] };
-  return { $id: `nap:${id}/params`, type: 'object', properties, required: names, additionalProperties: false };
+  const properties: Record<string, TSchema> = {};
+  for (const n of names) properties[n] = { type: 'string', minLength: 1, ...overrides[n] } as TSchema;
+  return withId(`nap:${id}/params`, closed(properties, names));
 }
 
 function deepFreeze<T>(value: T): T {
@@ -73,13 +119,19 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Builds the catalog entries of one service: ids `<service>.<name>`, a params schema from the path's
- * `:params`, `$id`s `nap:<id>/params|query|body|response`, default timeout and status. The result is
- * deeply frozen: the catalog is shared data, copy a schema before changing it.
+ * Builds the catalog entries of one service, keyed by operation id: ids `<service>.<name>`, a params
+ * schema from the path's `:params`, `$id`s `nap:<id>/params|query|body|response`, default timeout and
+ * status. The entries are deeply frozen: the catalog is shared data, copy a schema before changing
+ * it. The result's type carries each operation's request and answer types.
  */
-export function defineOperations(service: ServiceName, inputs: readonly OperationSpec[]): readonly OperationDef[] {
-  const ops = inputs.map((input): OperationDef => {
+export function defineOperations<S extends ServiceName, const Specs extends readonly OperationSpec[]>(
+  service: S,
+  inputs: Specs,
+): DefinedOperations<S, Specs> {
+  const out: Record<string, OperationDef> = {};
+  for (const input of inputs) {
     const id = `${service}.${input.name}`;
+    if (id in out) throw new Error(`Catalog entry ${id} is defined twice`);
     const request: OperationDef['request'] = {};
     if (input.http !== undefined) {
       const params = paramsSchema(id, input.http.path, input.params ?? {});
@@ -109,9 +161,10 @@ export function defineOperations(service: ServiceName, inputs: readonly Operatio
     if (input.addition === true) op.addition = true;
     if (input.accepts !== undefined) op.accepts = [...input.accepts];
     if (input.notes !== undefined) op.notes = input.notes;
-    return op;
-  });
-  return deepFreeze(ops);
+    out[id] = deepFreeze(op);
+  }
+  // the keys are exactly `${service}.${name}` of the inputs, which is what the mapped type says
+  return Object.freeze(out) as DefinedOperations<S, Specs>;
 }
 
 /**
@@ -125,6 +178,6 @@ function defaultStatus(input: OperationSpec): number {
 }
 
 /** A query schema that accepts no member ("No parameters"). */
-export function noQuery(): JsonSchema {
-  return { type: 'object', properties: {}, additionalProperties: false };
+export function noQuery() {
+  return closed({});
 }

@@ -1,6 +1,7 @@
+import type { TProperties, TSchema } from '@sinclair/typebox';
 import { ROLE_SETS } from '../roles';
 import type { Role } from '../roles';
-import { acknowledgement, anyObject, arr, bool, closed, embed, int, mapOf, name, obj, pageOf, resultsOf, str, strings } from '../schemas/common';
+import { Type, acknowledgement, anyObject, arr, bool, closed, embed, int, mapOf, name, num, obj, oneOf, resultsOf, str, strings } from '../schemas/common';
 import {
   deviceTemplateInputSchema,
   deviceTemplateSchema,
@@ -18,6 +19,7 @@ import {
   hostsMember,
   inventoryDeviceSchema,
   runBodyMembers,
+  runCommandBody,
   runCommandResultSchema,
   runOutcomeSchema,
   sendCommandParameters,
@@ -26,43 +28,38 @@ import {
   sendRequestResultSchema,
 } from '../schemas/devices';
 import { sshSendCommandBodySchema, sshSendCommandResultSchema } from '../schemas/ssh';
-import type { JsonSchema } from './types';
-import type { OperationSpec } from './define';
 import { defineOperations, TIMEOUTS_MS } from './define';
 
-function device(): JsonSchema {
+function device() {
   return obj({ name: name('inventory device name') }, ['name']);
 }
 
-function deviceWith(properties: Record<string, JsonSchema>, required: readonly string[]): JsonSchema {
+function deviceWith<P extends TProperties, const R extends readonly (keyof P & string)[]>(properties: P, required: R) {
   return obj({ name: name('inventory device name'), ...properties }, ['name', ...required]);
 }
 
-function named(what: string): JsonSchema {
+function named(what: string) {
   return obj({ name: name(what) }, ['name']);
 }
 
-function run(what: string, extra: Record<string, JsonSchema> = {}): JsonSchema {
-  return obj({ name: name(what), ...runBodyMembers, ...extra }, ['name']);
+function run(what: string) {
+  return obj({ name: name(what), ...runBodyMembers }, ['name']);
 }
 
-function inCollection(what: string, runnable = false): JsonSchema {
-  return obj(
-    {
-      collection: name('collection name, namespace.collection'),
-      name: name(what),
-      ...(runnable ? { ...runBodyMembers, hosts: hostsMember } : {}),
-    },
-    ['collection', 'name'],
-  );
+function runOnHosts(what: string) {
+  return obj({ name: name(what), ...runBodyMembers, hosts: hostsMember }, ['name']);
 }
 
-function nothing(): JsonSchema {
-  return { type: 'object', properties: {}, additionalProperties: false };
+function inCollection(what: string) {
+  return obj({ collection: name('collection name, namespace.collection'), name: name(what) }, ['collection', 'name']);
+}
+
+function runInCollection(what: string) {
+  return obj({ collection: name('collection name, namespace.collection'), name: name(what), ...runBodyMembers, hosts: hostsMember }, ['collection', 'name']);
 }
 
 const anything = anyObject();
-const list = resultsOf({ type: 'object' });
+const list = resultsOf(anyObject());
 const runOutcome = embed(runOutcomeSchema);
 const deviceView = embed(inventoryDeviceSchema);
 const deviceList = resultsOf(embed(inventoryDeviceSchema));
@@ -75,8 +72,18 @@ type Kind = 'read' | 'write' | 'run' | 'long';
 const ROLES_OF: Record<Kind, readonly Role[]> = { read: ROLE_SETS.read, write: ROLE_SETS.write, run: ROLE_SETS.run, long: ROLE_SETS.run };
 const TIMEOUT_OF: Record<Kind, number> = { read: TIMEOUTS_MS.default, write: TIMEOUTS_MS.default, run: TIMEOUTS_MS.device, long: TIMEOUTS_MS.long };
 
-/** A gateway method with no HTTP route: `[name, summary, kind, body, response, notes?]`. */
-type BusMethod = readonly [string, string, Kind, JsonSchema, JsonSchema, string?];
+/** A gateway method with no HTTP route (section "Gateway operations" of the spec). */
+function bus<const N extends string, B extends TSchema, R extends TSchema>(opName: N, summary: string, kind: Kind, body: B, response: R, notes?: string) {
+  return {
+    name: opName,
+    summary,
+    roles: ROLES_OF[kind],
+    body,
+    response,
+    timeoutMs: TIMEOUT_OF[kind],
+    notes: `Bus-only: a gateway method with no HTTP route; payload not shown by the spec.${notes === undefined ? '' : ` ${notes}`}`,
+  };
+}
 
 const DEVICE_VARS = closed(
   {
@@ -87,10 +94,10 @@ const DEVICE_VARS = closed(
     gwOS: str({ description: 'to gw_os' }),
     user: str({ description: 'to gw_user' }),
     sshKey: str({ description: 'to gw_ssh_private_key_file' }),
-    hostKeyChecking: { type: ['boolean', 'string'], description: 'to host_key_checking' },
+    hostKeyChecking: booleanOrString('to host_key_checking'),
     provider: str({ description: 'to gw_provider' }),
     password: str({ description: 'to gw_password; never returned' }),
-    become: { type: ['boolean', 'string'], description: 'to gw_become' },
+    become: booleanOrString('to gw_become'),
     become_method: str({ description: 'to gw_become_method' }),
     become_pass: str({ description: 'to gw_become_pass; never returned' }),
   },
@@ -98,98 +105,93 @@ const DEVICE_VARS = closed(
   { description: 'device variables, mapped to gateway variables exactly as the spec lists; no other member' },
 );
 
+/** `{ type: ['boolean', 'string'] }`: a flag given as a boolean or as a word ("tofu", "strict", "off"). */
+function booleanOrString(description: string) {
+  return Type.Unsafe<boolean | string>({ type: ['boolean', 'string'], description });
+}
+
 const listPage = { skip: int({ minimum: 0 }), limit: int({ minimum: 0, description: '0 or absent: no limit' }) };
 const sshDeviceNote = 'Sessions go through the process-wide session limiter (gw_session_limit per device, default 2).';
 
 /** The gateway methods the spec lists without an HTTP route (section "Gateway operations"). */
-const BUS_METHODS: readonly BusMethod[] = [
+const BUS_METHODS = [
   // devices
-  ['createDevice', 'Create a device, mapping deviceVars to gateway variables', 'write', deviceWith({ deviceVars: DEVICE_VARS, groups: strings() }, ['deviceVars']), deviceView,
-    'deviceVars map as the spec says: device-type→gw_connection, ipaddress→gw_host, port→gw_port, ostype→gw_network_os, gwOS→gw_os, user→gw_user, sshKey→gw_ssh_private_key_file, hostKeyChecking→host_key_checking, provider→gw_provider, password→gw_password, become→gw_become, become_method→gw_become_method, become_pass→gw_become_pass. 409 DEVICE_ALREADY_EXISTS when the name exists.'],
-  ['createDeviceRaw', 'Create a device with gateway variables as given', 'write', deviceWith({ variables, groups: strings() }, ['variables']), deviceView, 'Variables are stored unchanged (secrets sealed). 409 when the name exists.'],
-  ['updateDevice', 'Update the variables of a device', 'write', deviceWith({ variables: anyObject('variables to set; null removes one'), groups: strings() }, ['variables']), deviceView],
-  ['deleteDevice', 'Delete a device', 'write', device(), acknowledgement()],
-  ['getDevice', 'Get a device', 'read', device(), deviceView],
-  ['getDevices', 'Get all devices', 'read', obj({ ...listPage }), deviceList],
-  ['getDevicesFiltered', 'Get devices filtered by criteria', 'read', obj({ filter, ...listPage, sort: embed(deviceSortSchema) }, ['filter']), deviceList],
-  ['getDeviceDetailsRaw', 'Get the raw details of a device', 'read', device(), anything, 'The stored record (secrets masked) with the trusted host key fingerprint.'],
-  ['getDevicesDetailsRaw', 'Get the raw details of devices', 'read', obj({ names: strings({ description: 'device names; all devices when absent' }) }), list],
-  ['getDeviceHealth', 'Get memory and cpu utilization of a device', 'run', device(), obj({ name: str(), cpu: anything, memory: anything, outputs: arr(embed(commandOutputSchema)) }, ['name', 'cpu', 'memory']), sshDeviceNote],
-  ['getDeviceInfo', 'Get type and mac addresses of a device', 'run', device(), obj({ name: str(), type: str(), macAddresses: strings(), outputs: arr(embed(commandOutputSchema)) }, ['name', 'type', 'macAddresses']), sshDeviceNote],
-  ['connectDevice', 'Connect to a device and report its status', 'run', device(), obj({ name: str(), connected: bool(), prompt: str(), hostKeyFingerprint: str() }, ['name', 'connected']), 'Connection failures answer their own error code (DEVICE_SSH_AUTH_FAILED, DEVICE_UNREACHABLE, …).'],
-  ['isAlive', 'Report whether a device answers', 'run', device(), obj({ name: str(), alive: bool(), code: str({ description: 'error code when not alive' }), message: str() }, ['alive']), 'Never fails for a device that does not answer: alive false with the error code.'],
-  ['getOperationalData', 'Get operational data of a device', 'run', deviceWith({ filter: { anyOf: [str(), strings()], description: 'interfaces, routes, arp, neighbors, clock, version; all when absent' } }, []), obj({ name: str(), data: mapOf({ type: 'string' }) }, ['name', 'data']), sshDeviceNote],
+  bus('createDevice', 'Create a device, mapping deviceVars to gateway variables', 'write', deviceWith({ deviceVars: DEVICE_VARS, groups: strings() }, ['deviceVars']), deviceView,
+    'deviceVars map as the spec says: device-type→gw_connection, ipaddress→gw_host, port→gw_port, ostype→gw_network_os, gwOS→gw_os, user→gw_user, sshKey→gw_ssh_private_key_file, hostKeyChecking→host_key_checking, provider→gw_provider, password→gw_password, become→gw_become, become_method→gw_become_method, become_pass→gw_become_pass. 409 DEVICE_ALREADY_EXISTS when the name exists.'),
+  bus('createDeviceRaw', 'Create a device with gateway variables as given', 'write', deviceWith({ variables, groups: strings() }, ['variables']), deviceView, 'Variables are stored unchanged (secrets sealed). 409 when the name exists.'),
+  bus('updateDevice', 'Update the variables of a device', 'write', deviceWith({ variables: anyObject('variables to set; null removes one'), groups: strings() }, ['variables']), deviceView),
+  bus('deleteDevice', 'Delete a device', 'write', device(), acknowledgement()),
+  bus('getDevice', 'Get a device', 'read', device(), deviceView),
+  bus('getDevices', 'Get all devices', 'read', obj({ ...listPage }), deviceList),
+  bus('getDevicesFiltered', 'Get devices filtered by criteria', 'read', obj({ filter, ...listPage, sort: embed(deviceSortSchema) }, ['filter']), deviceList),
+  bus('getDeviceDetailsRaw', 'Get the raw details of a device', 'read', device(), anything, 'The stored record (secrets masked) with the trusted host key fingerprint.'),
+  bus('getDevicesDetailsRaw', 'Get the raw details of devices', 'read', obj({ names: strings({ description: 'device names; all devices when absent' }) }), list),
+  bus('getDeviceHealth', 'Get memory and cpu utilization of a device', 'run', device(), obj({ name: str(), cpu: anything, memory: anything, outputs: arr(embed(commandOutputSchema)) }, ['name', 'cpu', 'memory']), sshDeviceNote),
+  bus('getDeviceInfo', 'Get type and mac addresses of a device', 'run', device(), obj({ name: str(), type: str(), macAddresses: strings(), outputs: arr(embed(commandOutputSchema)) }, ['name', 'type', 'macAddresses']), sshDeviceNote),
+  bus('connectDevice', 'Connect to a device and report its status', 'run', device(), obj({ name: str(), connected: bool(), prompt: str(), hostKeyFingerprint: str() }, ['name', 'connected']), 'Connection failures answer their own error code (DEVICE_SSH_AUTH_FAILED, DEVICE_UNREACHABLE, …).'),
+  bus('isAlive', 'Report whether a device answers', 'run', device(), obj({ name: str(), alive: bool(), code: str({ description: 'error code when not alive' }), message: str() }, ['alive']), 'Never fails for a device that does not answer: alive false with the error code.'),
+  bus('getOperationalData', 'Get operational data of a device', 'run', deviceWith({ filter: Type.Union([str(), strings()], { description: 'interfaces, routes, arp, neighbors, clock, version; all when absent' }) }, []), obj({ name: str(), data: mapOf(str()) }, ['name', 'data']), sshDeviceNote),
   // device groups
-  ['createDeviceGroup', 'Create a device group', 'write', obj({ name: name('group name'), description: str(), devices: strings() }, ['name']), anything],
-  ['updateDeviceGroup', 'Update a device group', 'write', obj({ name: name('group name'), description: str(), devices: strings({ description: 'replaces the members when given' }) }, ['name']), anything],
-  ['deleteDeviceGroup', 'Delete a device group', 'write', named('group name'), acknowledgement()],
-  ['getDeviceGroup', 'Get a device group', 'read', named('group name'), anything],
-  ['getDeviceGroups', 'Get all device groups', 'read', obj(), list],
-  ['addDeviceToDeviceGroup', 'Add devices to a device group', 'write', obj({ group: name('group name'), devices: strings({ minItems: 1 }) }, ['group', 'devices']), anything],
-  ['deleteDeviceFromDeviceGroup', 'Remove devices from a device group', 'write', obj({ group: name('group name'), devices: strings({ minItems: 1 }) }, ['group', 'devices']), anything],
+  bus('createDeviceGroup', 'Create a device group', 'write', obj({ name: name('group name'), description: str(), devices: strings() }, ['name']), anything),
+  bus('updateDeviceGroup', 'Update a device group', 'write', obj({ name: name('group name'), description: str(), devices: strings({ description: 'replaces the members when given' }) }, ['name']), anything),
+  bus('deleteDeviceGroup', 'Delete a device group', 'write', named('group name'), acknowledgement()),
+  bus('getDeviceGroup', 'Get a device group', 'read', named('group name'), anything),
+  bus('getDeviceGroups', 'Get all device groups', 'read', obj({}), list),
+  bus('addDeviceToDeviceGroup', 'Add devices to a device group', 'write', obj({ group: name('group name'), devices: strings({ minItems: 1 }) }, ['group', 'devices']), anything),
+  bus('deleteDeviceFromDeviceGroup', 'Remove devices from a device group', 'write', obj({ group: name('group name'), devices: strings({ minItems: 1 }) }, ['group', 'devices']), anything),
   // configuration
-  ['getConfig', 'Get the configuration of a device', 'run', deviceWith({ backup: bool({ default: false, description: 'also keep it as a backup' }) }, []), obj({ name: str(), config: str(), backupId: str() }, ['name', 'config']), sshDeviceNote],
-  ['setConfig', 'Apply configuration lines to a device', 'run', deviceWith({ config: { anyOf: [strings({ minItems: 1 }), str()], description: 'configuration lines' }, ...sendConfigSetParameters }, ['config']), embed(configChangeResultSchema), 'A backup of the running configuration is kept before the change.'],
-  ['loadConfig', 'Load raw configuration lines onto a device', 'run', deviceWith({ config: str({ description: 'raw configuration text' }), commit: bool({ default: true, description: 'Junos: commit' }) }, ['config']), embed(configChangeResultSchema), 'Comment lines (!, #), blank lines, "end" and show headers are dropped; the rest is sent in configuration mode. A backup is kept first.'],
-  ['restoreConfig', 'Restore a configuration onto a device', 'run', deviceWith({ backupId: str({ description: 'a backup of the device; the latest when neither backupId nor config is given' }), config: str({ description: 'configuration text to restore' }) }, []), embed(configChangeResultSchema), 'Merges the saved lines (lines added since are not removed). A backup of the current configuration is kept first.'],
-  ['runCommand', 'Run a command on a device', 'run', obj({ device: name('inventory device name'), command: name('command text'), ...sendCommandParameters }, ['device', 'command']), embed(runCommandResultSchema),
-    'What the mop service runs commands through. response holds the raw output as a string; a device error line sets status error and failed true, it is not thrown.'],
+  bus('getConfig', 'Get the configuration of a device', 'run', deviceWith({ backup: bool({ default: false, description: 'also keep it as a backup' }) }, []), obj({ name: str(), config: str(), backupId: str() }, ['name', 'config']), sshDeviceNote),
+  bus('setConfig', 'Apply configuration lines to a device', 'run', deviceWith({ config: Type.Union([strings({ minItems: 1 }), str()], { description: 'configuration lines' }), ...sendConfigSetParameters }, ['config']), embed(configChangeResultSchema), 'A backup of the running configuration is kept before the change.'),
+  bus('loadConfig', 'Load raw configuration lines onto a device', 'run', deviceWith({ config: str({ description: 'raw configuration text' }), commit: bool({ default: true, description: 'Junos: commit' }) }, ['config']), embed(configChangeResultSchema), 'Comment lines (!, #), blank lines, "end" and show headers are dropped; the rest is sent in configuration mode. A backup is kept first.'),
+  bus('restoreConfig', 'Restore a configuration onto a device', 'run', deviceWith({ backupId: str({ description: 'a backup of the device; the latest when neither backupId nor config is given' }), config: str({ description: 'configuration text to restore' }) }, []), embed(configChangeResultSchema), 'Merges the saved lines (lines added since are not removed). A backup of the current configuration is kept first.'),
+  bus('runCommand', 'Run a command on a device', 'run', runCommandBody(), embed(runCommandResultSchema),
+    'What the mop service runs commands through. response holds the raw output as a string; a device error line sets status error and failed true, it is not thrown.'),
   // playbooks
-  ['getPlaybook', 'Get a playbook', 'read', named('playbook name'), anything],
-  ['getPlaybooks', 'Get all playbooks', 'read', obj(), runnerList],
-  ['runPlaybook', 'Run a playbook', 'long', run('playbook name', { hosts: hostsMember }), runOutcome],
-  ['dryRunPlaybook', 'Run a playbook in check mode', 'long', run('playbook name', { hosts: hostsMember }), runOutcome],
-  ['refreshPlaybooks', 'Rescan the playbooks', 'run', nothing(), runnerList],
+  bus('getPlaybook', 'Get a playbook', 'read', named('playbook name'), anything),
+  bus('getPlaybooks', 'Get all playbooks', 'read', obj({}), runnerList),
+  bus('runPlaybook', 'Run a playbook', 'long', runOnHosts('playbook name'), runOutcome),
+  bus('dryRunPlaybook', 'Run a playbook in check mode', 'long', runOnHosts('playbook name'), runOutcome),
+  bus('refreshPlaybooks', 'Rescan the playbooks', 'run', closed({}), runnerList),
   // modules
-  ['getModule', 'Get a module', 'read', named('module name'), anything],
-  ['getModules', 'Get all modules', 'read', obj(), runnerList],
-  ['runModule', 'Run a module', 'long', run('module name', { hosts: hostsMember }), runOutcome],
-  ['refreshModules', 'Rescan the modules', 'run', nothing(), runnerList],
-  ['getRunnerModule', 'Get a runner module', 'read', named('runner module name'), anything],
-  ['getRunnerModules', 'Get all runner modules', 'read', obj(), runnerList],
-  ['runRunnerModule', 'Run a runner module', 'long', run('runner module name'), runOutcome],
-  ['refreshRunnerModules', 'Rescan the runner modules', 'run', nothing(), runnerList],
+  bus('getModule', 'Get a module', 'read', named('module name'), anything),
+  bus('getModules', 'Get all modules', 'read', obj({}), runnerList),
+  bus('runModule', 'Run a module', 'long', runOnHosts('module name'), runOutcome),
+  bus('refreshModules', 'Rescan the modules', 'run', closed({}), runnerList),
+  bus('getRunnerModule', 'Get a runner module', 'read', named('runner module name'), anything),
+  bus('getRunnerModules', 'Get all runner modules', 'read', obj({}), runnerList),
+  bus('runRunnerModule', 'Run a runner module', 'long', run('runner module name'), runOutcome),
+  bus('refreshRunnerModules', 'Rescan the runner modules', 'run', closed({}), runnerList),
   // roles
-  ['getRole', 'Get a role', 'read', named('role name'), anything],
-  ['getRoles', 'Get all roles', 'read', obj(), runnerList],
-  ['runRole', 'Run a role', 'long', run('role name', { hosts: hostsMember }), runOutcome],
-  ['refreshRoles', 'Rescan the roles', 'run', nothing(), runnerList],
+  bus('getRole', 'Get a role', 'read', named('role name'), anything),
+  bus('getRoles', 'Get all roles', 'read', obj({}), runnerList),
+  bus('runRole', 'Run a role', 'long', runOnHosts('role name'), runOutcome),
+  bus('refreshRoles', 'Rescan the roles', 'run', closed({}), runnerList),
   // collections
-  ['getCollections', 'Get all collections', 'read', obj(), runnerList],
-  ['getCollectionModule', 'Get a module of a collection', 'read', inCollection('module name'), anything],
-  ['getCollectionModules', 'Get the modules of a collection', 'read', obj({ collection: name('collection name') }, ['collection']), runnerList],
-  ['getCollectionRole', 'Get a role of a collection', 'read', inCollection('role name'), anything],
-  ['getCollectionRoles', 'Get the roles of a collection', 'read', obj({ collection: name('collection name') }, ['collection']), runnerList],
-  ['runCollectionModule', 'Run a module of a collection', 'long', inCollection('module name', true), runOutcome],
-  ['runCollectionRole', 'Run a role of a collection', 'long', inCollection('role name', true), runOutcome],
-  ['refreshCollections', 'Rescan the collections', 'run', nothing(), runnerList],
+  bus('getCollections', 'Get all collections', 'read', obj({}), runnerList),
+  bus('getCollectionModule', 'Get a module of a collection', 'read', inCollection('module name'), anything),
+  bus('getCollectionModules', 'Get the modules of a collection', 'read', obj({ collection: name('collection name') }, ['collection']), runnerList),
+  bus('getCollectionRole', 'Get a role of a collection', 'read', inCollection('role name'), anything),
+  bus('getCollectionRoles', 'Get the roles of a collection', 'read', obj({ collection: name('collection name') }, ['collection']), runnerList),
+  bus('runCollectionModule', 'Run a module of a collection', 'long', runInCollection('module name'), runOutcome),
+  bus('runCollectionRole', 'Run a role of a collection', 'long', runInCollection('role name'), runOutcome),
+  bus('refreshCollections', 'Rescan the collections', 'run', closed({}), runnerList),
   // scripts
-  ['getScript', 'Get a script', 'read', named('script name'), anything],
-  ['getScripts', 'Get all scripts', 'read', obj(), runnerList],
-  ['runScript', 'Run a script', 'long', run('script name'), runOutcome],
-  ['runScriptEnv', 'Run a script with optional environment variables', 'long', run('script name', { env: mapOf({ type: 'string' }, { description: 'environment variables' }) }), runOutcome],
-  ['refreshScripts', 'Rescan the scripts', 'run', nothing(), runnerList],
+  bus('getScript', 'Get a script', 'read', named('script name'), anything),
+  bus('getScripts', 'Get all scripts', 'read', obj({}), runnerList),
+  bus('runScript', 'Run a script', 'long', run('script name'), runOutcome),
+  bus('runScriptEnv', 'Run a script with optional environment variables', 'long', obj({ name: name('script name'), ...runBodyMembers, env: mapOf(str(), { description: 'environment variables' }) }, ['name']), runOutcome),
+  bus('refreshScripts', 'Rescan the scripts', 'run', closed({}), runnerList),
   // infrastructure as code
-  ['getIac', 'Get an infrastructure-as-code module', 'read', named('module name'), anything],
-  ['getIacs', 'Get all infrastructure-as-code modules', 'read', obj(), runnerList],
-  ['initIac', 'Initialise an infrastructure-as-code module', 'long', run('module name'), runOutcome],
-  ['planIac', 'Plan an infrastructure-as-code module', 'long', run('module name'), runOutcome],
-  ['applyIac', 'Apply an infrastructure-as-code module', 'long', run('module name'), runOutcome],
-  ['destroyIac', 'Destroy the resources of an infrastructure-as-code module', 'long', run('module name'), runOutcome],
+  bus('getIac', 'Get an infrastructure-as-code module', 'read', named('module name'), anything),
+  bus('getIacs', 'Get all infrastructure-as-code modules', 'read', obj({}), runnerList),
+  bus('initIac', 'Initialise an infrastructure-as-code module', 'long', run('module name'), runOutcome),
+  bus('planIac', 'Plan an infrastructure-as-code module', 'long', run('module name'), runOutcome),
+  bus('applyIac', 'Apply an infrastructure-as-code module', 'long', run('module name'), runOutcome),
+  bus('destroyIac', 'Destroy the resources of an infrastructure-as-code module', 'long', run('module name'), runOutcome),
   // inventory and descriptor
-  ['refreshInventory', 'Reload the device inventory', 'run', nothing(), deviceList, 'Reads the inventory file (NAP_GW_INVENTORY_FILE, JSON in the Ansible inventory layout) and creates or updates its devices.'],
-  ['getPlatformJson', 'Get the descriptor file of the gateway', 'read', nothing(), anything],
-];
-
-const busOperations: OperationSpec[] = BUS_METHODS.map(([opName, summary, kind, body, response, notes]) => ({
-  name: opName,
-  summary,
-  roles: ROLES_OF[kind],
-  body,
-  response,
-  timeoutMs: TIMEOUT_OF[kind],
-  notes: `Bus-only: a gateway method with no HTTP route; payload not shown by the spec.${notes === undefined ? '' : ` ${notes}`}`,
-}));
+  bus('refreshInventory', 'Reload the device inventory', 'run', closed({}), deviceList, 'Reads the inventory file (NAP_GW_INVENTORY_FILE, JSON in the Ansible inventory layout) and creates or updates its devices.'),
+  bus('getPlatformJson', 'Get the descriptor file of the gateway', 'read', closed({}), anything),
+] as const;
 
 const connectionOptions = embed(deviceConnectionOptionsSchema);
 const netconfTarget = {
@@ -199,14 +201,35 @@ const netconfTarget = {
       port: int({ minimum: 1, maximum: 65535, description: 'default gw_netconf_port, else 830' }),
       username: str(),
       password: str({ description: 'never logged or returned' }),
-      timeout: { type: 'number', exclusiveMinimum: 0, description: 'seconds per RPC, default 30' },
-      hostkey_verify: { type: ['boolean', 'string'], description: 'true/"tofu", "strict", false/"off"' },
+      timeout: num({ exclusiveMinimum: 0, description: 'seconds per RPC, default 30' }),
+      hostkey_verify: booleanOrString('true/"tofu", "strict", false/"off"'),
     },
     [],
     { description: 'what the inventory device does not give, or overrides' },
   ),
 };
-const netconfResult = obj({ status: str(), host: str(), data: str({ description: 'XML' }), reply: str({ description: 'whole rpc-reply XML' }) }, ['status', 'host']);
+/** A page of inventory devices as `getInventoryDevices` answers it: every member always present. */
+const inventoryPage = obj(
+  {
+    items: arr(embed(inventoryDeviceSchema)),
+    total: int({ minimum: 0, description: 'number of documents matching the query' }),
+    skip: int({ minimum: 0 }),
+    limit: int({ minimum: 0 }),
+  },
+  ['items', 'total', 'skip', 'limit'],
+);
+const netconfResult = obj(
+  {
+    status: str(),
+    host: str(),
+    data: str({ description: 'XML' }),
+    reply: str({ description: 'whole rpc-reply XML' }),
+    source: str({ description: 'get_config: the datastore read (running, candidate, startup)' }),
+    target: str({ description: 'set_config: the datastore edited (candidate when the device has one, else running)' }),
+    committed: bool({ description: 'set_config: whether the candidate was committed' }),
+  },
+  ['status', 'host'],
+);
 const sshTarget = { host: name('inventory device name or address'), connection_options: connectionOptions };
 
 /**
@@ -220,7 +243,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     http: { method: 'POST', path: '/gw/createInventoryDevice' },
     roles: ROLE_SETS.write,
     body: obj({ name: name('device name'), variables, groups: strings({ description: 'inventory groups; replace the device groups when given' }) }, ['name']),
-    response: obj({ name: str(), variables: anyObject('secrets masked'), groups: strings(), created: { type: 'boolean', description: 'false when an existing device was updated' } }, ['name', 'variables', 'groups', 'created']),
+    response: obj({ name: str(), variables: anyObject('secrets masked'), groups: strings(), created: bool({ description: 'false when an existing device was updated' }) }, ['name', 'variables', 'groups', 'created']),
     notes:
       'The spec gives createInventoryDevice and updateInventoryDevice the same route; it is one route that creates the device ' +
       'or updates it when the name exists (given variables are merged in, null removes one, a masked secret "********" keeps the stored one). ' +
@@ -257,7 +280,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     http: { method: 'POST', path: '/gw/getInventoryDevices' },
     roles: ROLE_SETS.read,
     body: obj({ filter, ...listPage, sort: embed(deviceSortSchema) }),
-    response: pageOf(embed(inventoryDeviceSchema)),
+    response: inventoryPage,
     notes: 'Filter values are data, never operators: allowed members are name (substring), group, and non-secret variables (exact value).',
   },
   {
@@ -287,7 +310,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     body: obj(
       {
         ...netconfTarget,
-        source: { type: 'string', enum: ['running', 'candidate', 'startup'], default: 'running' },
+        source: oneOf(['running', 'candidate', 'startup'], { default: 'running' }),
         filter: str({ description: 'subtree filter XML, or an XPath expression' }),
       },
       ['host'],
@@ -304,8 +327,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
       {
         ...netconfTarget,
         config: name('configuration XML, with or without <config>'),
-        target: { type: 'string', enum: ['running', 'candidate'], description: 'candidate when the agent has it, else running' },
-        default_operation: { type: 'string', enum: ['merge', 'replace', 'none'] },
+        target: oneOf(['running', 'candidate'], { description: 'candidate when the agent has it, else running' }),
+        default_operation: oneOf(['merge', 'replace', 'none']),
         lock: bool({ default: false }),
         commit: bool({ description: 'default true for the candidate' }),
       },
@@ -333,7 +356,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     summary: 'send_config_set',
     http: { method: 'POST', path: '/gw/sshSendConfigSet' },
     roles: ROLE_SETS.run,
-    body: obj({ ...sshTarget, config_commands: { anyOf: [strings({ minItems: 1 }), name()], description: 'configuration commands' }, ...sendConfigSetParameters }, ['host', 'config_commands']),
+    body: obj({ ...sshTarget, config_commands: Type.Union([strings({ minItems: 1 }), name()], { description: 'configuration commands' }), ...sendConfigSetParameters }, ['host', 'config_commands']),
     response: embed(sshSendCommandResultSchema),
     timeoutMs: TIMEOUTS_MS.device,
     notes: 'Accepts every parameter of netmiko send_config_set with its default; result is { output, errors, failed }.',
@@ -429,5 +452,5 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     addition: true,
     notes: 'Bus-only, beyond the spec: backups are taken by getConfig (backup true) and before setConfig, loadConfig and restoreConfig; newest first.',
   },
-  ...busOperations,
+  ...BUS_METHODS,
 ]);

@@ -1,6 +1,8 @@
 import type { ServiceName } from '../services';
 import { SERVICE_NAMES } from '../services';
+import { rpcSubject } from '../subjects';
 import type { OperationDef } from './types';
+import type { TypesOfOperation } from './define';
 import { ADMIN_OPERATIONS } from './admin';
 import { GATEWAY_DEVICES_OPERATIONS } from './gateway-devices';
 import { MOP_OPERATIONS } from './mop';
@@ -9,17 +11,42 @@ import { STUDIO_OPERATIONS } from './studio';
 import { WORKFLOW_OPERATIONS } from './workflow';
 
 export { TIMEOUTS_MS, pathParams } from './define';
+export type { OperationSpec, OperationTypes, PathParamNames, TypedOperation, TypesOfOperation } from './define';
 export { ADMIN_OPERATIONS, GATEWAY_DEVICES_OPERATIONS, MOP_OPERATIONS, ORCH_PROXY_OPERATIONS, STUDIO_OPERATIONS, WORKFLOW_OPERATIONS };
 
-/** Every operation of the platform, HTTP and bus-only, grouped by service in {@link SERVICE_NAMES} order. */
-export const CATALOG: readonly OperationDef[] = Object.freeze([
+/** Every operation of the platform keyed by id; its type carries each operation's request and answer types. */
+export const OPERATIONS = Object.freeze({
   ...WORKFLOW_OPERATIONS,
   ...MOP_OPERATIONS,
   ...GATEWAY_DEVICES_OPERATIONS,
   ...ORCH_PROXY_OPERATIONS,
   ...ADMIN_OPERATIONS,
   ...STUDIO_OPERATIONS,
-]);
+});
+
+/** The operations of the platform by id, as the compiler sees them. */
+export type Operations = typeof OPERATIONS;
+/** The id of a catalog operation, `<service>.<name>`. */
+export type OperationId = keyof Operations & string;
+/** The ids of the operations `S` serves. */
+export type OperationIdOf<S extends ServiceName> = Extract<OperationId, `${S}.${string}`>;
+/** The operation name of an id (`mop.createTemplate` → `createTemplate`). */
+export type OperationNameOf<Id extends string> = Id extends `${string}.${infer Name}` ? Name : never;
+/** The names of the operations `S` serves (the keys of its handler map). */
+export type OperationNamesOf<S extends ServiceName> = OperationNameOf<OperationIdOf<S>>;
+/** The id of the operation named `N` of service `S`. */
+export type OperationIdFor<S extends ServiceName, N extends string> = Extract<OperationIdOf<S>, `${S}.${N}`>;
+/** Path parameters of an operation, after validation. */
+export type ParamsOf<Id extends OperationId> = TypesOfOperation<Operations[Id]>['params'];
+/** Query members of an operation, after validation (coerced, defaults filled in). */
+export type QueryOf<Id extends OperationId> = TypesOfOperation<Operations[Id]>['query'];
+/** The request body of an operation (`undefined` when it has none). */
+export type BodyOf<Id extends OperationId> = TypesOfOperation<Operations[Id]>['body'];
+/** The success body of an operation. */
+export type ResponseOf<Id extends OperationId> = TypesOfOperation<Operations[Id]>['response'];
+
+/** Every operation of the platform, HTTP and bus-only, grouped by service in {@link SERVICE_NAMES} order. */
+export const CATALOG: readonly OperationDef[] = Object.freeze(Object.values<OperationDef>(OPERATIONS));
 
 /**
  * Ids of the operations this platform adds beyond the spec: authentication, the job envelope,
@@ -64,6 +91,8 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
 const BY_ID: ReadonlyMap<string, OperationDef> = new Map(CATALOG.map((op) => [op.id, op]));
 
 /** The operation with this id (`<service>.<name>`). Throws an `Error` naming the id when there is none. */
+export function getOperation<Id extends OperationId>(id: Id): Operations[Id];
+export function getOperation(id: string): OperationDef;
 export function getOperation(id: string): OperationDef {
   const op = BY_ID.get(id);
   if (op === undefined) throw new Error(`Unknown operation "${id}": no catalog entry has this id (ids are <service>.<name>)`);
@@ -71,7 +100,7 @@ export function getOperation(id: string): OperationDef {
 }
 
 /** True when the catalog has an operation with this id. */
-export function hasOperation(id: string): boolean {
+export function hasOperation(id: string): id is OperationId {
   return BY_ID.has(id);
 }
 
@@ -86,8 +115,17 @@ export function operationsOf(service: ServiceName): readonly OperationDef[] {
  */
 export function subjectOf(idOrDef: string | Pick<OperationDef, 'service' | 'name'>): string {
   const op = typeof idOrDef === 'string' ? getOperation(idOrDef) : idOrDef;
-  return `nap.rpc.${op.service}.${op.name}`;
+  const key = `${op.service}.${op.name}`;
+  let subject = SUBJECTS.get(key);
+  if (subject === undefined) {
+    subject = rpcSubject(op.service, op.name);
+    SUBJECTS.set(key, subject);
+  }
+  return subject;
 }
+
+/** Subjects by operation id: built once, looked up on every request. */
+const SUBJECTS = new Map<string, string>();
 
 function rolesCell(op: OperationDef): string {
   if (op.auth === 'public') return 'public';

@@ -1,6 +1,8 @@
 import { ROLE_SETS } from '../roles';
-import { acknowledgement, anyObject, arr, bool, embed, int, name, num, obj, pageOf, str } from '../schemas/common';
+import { acknowledgement, anyObject, arr, bool, closed, embed, int, name, num, obj, oneOf, open, pageOf, str } from '../schemas/common';
+import type { TSchema } from '../schemas/common';
 import {
+  TEMPLATE_RUN_KINDS,
   analyticRunResultSchema,
   analyticTemplateSchema,
   commandTemplateSchema,
@@ -10,30 +12,29 @@ import {
   templateRunSchema,
 } from '../schemas/mop';
 import { listQuerySchema } from '../schemas/query';
-import type { JsonSchema } from './types';
-import type { OperationSpec } from './define';
 import { defineOperations, noQuery, TIMEOUTS_MS } from './define';
 
 const commandTemplate = embed(commandTemplateSchema);
 const analyticTemplate = embed(analyticTemplateSchema);
+const TEMPLATE_TYPES = ['template', 'analytic'] as const;
 
 /** Devices targeted by a run: inventory device names. */
-function devices(): JsonSchema {
+function devices() {
   return arr(name(), { minItems: 1, description: 'inventory device names' });
 }
 
 /** Values of the `<!name!>` variables: strings, numbers, booleans, or arrays of them (the command runs once per element). */
-function variables(): JsonSchema {
+function variables() {
   return anyObject('values of the <!name!> variables; an array value runs the command once per element');
 }
 
 /** `{ status, message, data }`: what a creation answers (as operations 3 and 10). */
-function created(data: JsonSchema): JsonSchema {
+function created<T extends TSchema>(data: T) {
   return obj({ status: str({ description: 'Created' }), message: str(), data }, ['status', 'message', 'data']);
 }
 
 /** One command run on one device without rules. */
-function commandOutput(): JsonSchema {
+function commandOutput() {
   return obj(
     {
       raw: str({ description: 'the command as given' }),
@@ -48,40 +49,23 @@ function commandOutput(): JsonSchema {
 }
 
 /** Inventory devices as the gateway lists them. */
-function deviceList(): JsonSchema {
+function deviceList() {
   return arr(obj({ name: str() }, ['name']));
 }
 
-/** Manual workflow tasks: `GET /mop/task/<name>` presents what a person needs to decide. */
-const MANUAL_TASKS: readonly { name: string; summary: string; download?: boolean }[] = [
-  { name: 'chooseDevice', summary: 'Manual task: choose the device to work on' },
-  { name: 'diffConfig', summary: 'Manual task: review the difference between two configurations' },
-  { name: 'reloadFailed', summary: 'Manual task: decide what to do after a device reload failed' },
-  {
-    name: 'reviewSummary',
-    summary: 'Manual task: review job summary, task metrics and runtime data, optionally download the job data as JSON',
-    download: true,
-  },
-  { name: 'runTemplatesDiff', summary: 'Manual task: review the difference between two template runs' },
-  { name: 'verifyConfig', summary: 'Manual task: verify a configuration before it is applied' },
-  { name: 'viewTemplateResults', summary: 'Manual task: review the results of a template run' },
-];
+/** The members every manual-task query has: the job and the task. */
+function manualTaskIds() {
+  return { jobId: name('job the task belongs to'), taskId: name('task id within the job') };
+}
 
-const manualTaskOperations: OperationSpec[] = MANUAL_TASKS.map((task) => ({
-  name: task.name,
-  summary: task.summary,
-  http: { method: 'GET', path: `/mop/task/${task.name}` },
-  roles: ROLE_SETS.read,
-  query: obj(
-    {
-      jobId: name('job the task belongs to'),
-      taskId: name('task id within the job'),
-      ...(task.download === true ? { download: bool({ default: false, description: 'answer the job data as a JSON attachment' }) } : {}),
-    },
-    ['jobId', 'taskId'],
-    { additionalProperties: false },
-  ),
-  response: obj(
+const MANUAL_TASK_NOTES = [
+  'Part of the spec, which names the route but not its method: GET was chosen because the route only presents data.',
+  'The person finishes the task through POST /operations-manager/jobs/:jobId/tasks/:taskId/finish.',
+] as const;
+
+/** What a manual task answers: the job and task, the data the person decides on, and how to finish. */
+function manualTaskAnswer() {
+  return open(
     {
       jobId: str(),
       taskId: str(),
@@ -92,13 +76,36 @@ const manualTaskOperations: OperationSpec[] = MANUAL_TASKS.map((task) => ({
       }),
     },
     ['jobId', 'taskId', 'task', 'view'],
-  ),
-  notes: [
-    'Part of the spec, which names the route but not its method: GET was chosen because the route only presents data.',
-    'The person finishes the task through POST /operations-manager/jobs/:jobId/tasks/:taskId/finish.',
-    ...(task.download === true ? ['With download=true the job data is answered as a JSON attachment (Content-Disposition: attachment).'] : []),
-  ].join(' '),
-}));
+  );
+}
+
+/** A manual workflow task, `GET /mop/task/<name>`: presents what a person needs to decide. */
+function manualTaskSpec<const N extends string, Q extends TSchema, R extends TSchema>(taskName: N, summary: string, query: Q, response: R, notes: readonly string[]) {
+  return {
+    name: taskName,
+    summary,
+    http: { method: 'GET', path: `/mop/task/${taskName}` },
+    roles: ROLE_SETS.read,
+    query,
+    response,
+    notes: notes.join(' '),
+  } as const;
+}
+
+/** A manual task whose query is the job and the task. */
+function manualTask<const N extends string>(taskName: N, summary: string) {
+  return manualTaskSpec(taskName, summary, closed(manualTaskIds(), ['jobId', 'taskId']), manualTaskAnswer(), MANUAL_TASK_NOTES);
+}
+
+/** A manual task that also answers the job data as a JSON attachment with `download=true`. */
+function downloadableManualTask<const N extends string>(taskName: N, summary: string) {
+  const query = closed({ ...manualTaskIds(), download: bool({ default: false, description: 'answer the job data as a JSON attachment' }) }, ['jobId', 'taskId']);
+  // with download=true the answer is the job document as a JSON attachment (a raw reply), not this view
+  return manualTaskSpec(taskName, summary, query, manualTaskAnswer(), [
+    ...MANUAL_TASK_NOTES,
+    'With download=true the job data is answered as a JSON attachment (Content-Disposition: attachment).',
+  ]);
+}
 
 /** Operations of the `mop` service: command and analytic templates, runs against devices, manual tasks. */
 export const MOP_OPERATIONS = defineOperations('mop', [
@@ -143,7 +150,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/export' },
     roles: ROLE_SETS.read,
     body: obj(
-      { options: obj({ name: name('template name'), type: { type: 'string', enum: ['template', 'analytic'], default: 'template' } }, ['name']) },
+      { options: obj({ name: name('template name'), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['name']) },
       ['options'],
     ),
     response: anyObject('the template document, command or analytic, as stored'),
@@ -155,7 +162,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/import' },
     roles: ROLE_SETS.write,
     body: obj(
-      { template: obj({ name: name() }, ['name']), type: { type: 'string', enum: ['template', 'analytic'], default: 'template' } },
+      { template: open({ name: name() }, ['name']), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) },
       ['template'],
     ),
     response: anyObject('the stored template'),
@@ -208,7 +215,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
         diff: arr(
           obj(
             {
-              type: { type: 'string', enum: ['unchanged', 'added', 'removed'] },
+              type: oneOf(['unchanged', 'added', 'removed']),
               value: str({ description: 'the lines of this part, newline-terminated' }),
               count: int({ minimum: 0, description: 'number of lines' }),
             },
@@ -379,22 +386,29 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     response: commandTemplate,
     notes: 'Replaces the template; created and createdBy are kept, lastUpdated and lastUpdatedBy set.',
   },
-  ...manualTaskOperations,
+  // manual workflow tasks
+  manualTask('chooseDevice', 'Manual task: choose the device to work on'),
+  manualTask('diffConfig', 'Manual task: review the difference between two configurations'),
+  manualTask('reloadFailed', 'Manual task: decide what to do after a device reload failed'),
+  downloadableManualTask(
+    'reviewSummary',
+    'Manual task: review job summary, task metrics and runtime data, optionally download the job data as JSON',
+  ),
+  manualTask('runTemplatesDiff', 'Manual task: review the difference between two template runs'),
+  manualTask('verifyConfig', 'Manual task: verify a configuration before it is applied'),
+  manualTask('viewTemplateResults', 'Manual task: review the results of a template run'),
   // additions
   {
     name: 'getTemplateRuns',
     summary: 'Get a page of template runs (history of command and analytic template runs)',
     http: { method: 'GET', path: '/mop/runs' },
     roles: ROLE_SETS.read,
-    query: {
-      ...listQuerySchema,
-      properties: {
-        ...(listQuerySchema.properties as Record<string, JsonSchema>),
-        template: str({ description: 'only runs of this template' }),
-        kind: { type: 'string', enum: ['command', 'analytic'] },
-        device: str({ description: 'only runs that touched this device' }),
-      },
-    },
+    query: obj({
+      ...listQuerySchema.properties,
+      template: str({ description: 'only runs of this template' }),
+      kind: oneOf(TEMPLATE_RUN_KINDS),
+      device: str({ description: 'only runs that touched this device' }),
+    }),
     response: pageOf(embed(templateRunSchema)),
     addition: true,
     notes: 'Newest first; skip and limit page (limit at most 100, 20 by default).',

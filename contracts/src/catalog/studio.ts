@@ -1,5 +1,6 @@
 import { ROLE_SETS } from '../roles';
-import { acknowledgement, anyObject, arr, bool, embed, name, nullable, obj, pageOf, str } from '../schemas/common';
+import type { TProperties, TSchema } from '@sinclair/typebox';
+import { acknowledgement, anyObject, arr, bool, embed, int, literal, name, nullable, obj, oneOf, pageOf, str, withId, withOneOf } from '../schemas/common';
 import { createdResultSchema } from '../schemas/automation';
 import { exportFormBodySchema, formSchema } from '../schemas/form';
 import { listQuerySchema } from '../schemas/query';
@@ -15,19 +16,18 @@ import {
   workflowProblemSchema,
   workflowSaveResultSchema,
 } from '../schemas/studio';
-import type { JsonSchema } from './types';
 import { TIMEOUTS_MS, defineOperations } from './define';
 
 /**
  * An import result (`{ status: 'success', message, imported }`) whose items carry the submitted
  * document in `original` and the stored one (or null) in `created`; `extra` adds item members.
  */
-function importResult(id: string, created: JsonSchema, extra: Record<string, JsonSchema> = {}): JsonSchema {
+function importResult<C extends TSchema, X extends TProperties>(id: string, created: C, extra: X) {
   const item = obj(
     { success: bool({ description: 'outcome for this item' }), message: str(), original: anyObject('the submitted document'), created: nullable(created), ...extra },
     ['success', 'message', 'original', 'created'],
   );
-  return { $id: id, ...obj({ status: { const: 'success' }, message: str({ description: 'how many were imported' }), imported: arr(item) }, ['status', 'message', 'imported']) };
+  return withId(id, obj({ status: literal('success'), message: str({ description: 'how many were imported' }), imported: arr(item) }, ['status', 'message', 'imported']));
 }
 
 const workflow = embed(workflowDocumentSchema);
@@ -65,7 +65,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Import workflow documents',
     http: { method: 'POST', path: '/automation-studio/automations/import' },
     roles: ROLE_SETS.write,
-    body: obj({ automations: arr({ type: 'object', description: 'a workflow document' }, { minItems: 1 }) }, ['automations']),
+    body: obj({ automations: arr(anyObject('a workflow document'), { minItems: 1 }) }, ['automations']),
     response: importResult('nap:schemas/workflow-import-result', workflow, {
       warnings: arr(problem, { description: 'legal but risky findings (imported items)' }),
       problems: arr(problem, { description: 'why the item was refused (failed items)' }),
@@ -117,8 +117,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Import component groups',
     http: { method: 'POST', path: '/automation-studio/component-groups/import' },
     roles: ROLE_SETS.write,
-    body: obj({ componentGroups: arr({ type: 'object', description: 'a component group' }, { minItems: 1 }) }, ['componentGroups']),
-    response: importResult('nap:schemas/component-group-import-result', componentGroup),
+    body: obj({ componentGroups: arr(anyObject('a component group'), { minItems: 1 }) }, ['componentGroups']),
+    response: importResult('nap:schemas/component-group-import-result', componentGroup, {}),
     timeoutMs: TIMEOUTS_MS.long,
   },
   {
@@ -173,8 +173,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Import templates',
     http: { method: 'POST', path: '/automation-studio/templates/import' },
     roles: ROLE_SETS.write,
-    body: obj({ templates: arr({ type: 'object', description: 'a studio template' }, { minItems: 1 }) }, ['templates']),
-    response: importResult('nap:schemas/template-import-result', template),
+    body: obj({ templates: arr(anyObject('a studio template'), { minItems: 1 }) }, ['templates']),
+    response: importResult('nap:schemas/template-import-result', template, {}),
     timeoutMs: TIMEOUTS_MS.long,
   },
   {
@@ -202,7 +202,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     query: obj(
       {
         target: name('id or name of the referenced document'),
-        type: { type: 'string', enum: ['workflow', 'transformation', 'template', 'mopTemplate', 'form'], description: 'kind of the referenced document; every kind when absent' },
+        type: oneOf(['workflow', 'transformation', 'template', 'mopTemplate', 'form'], { description: 'kind of the referenced document; every kind when absent' }),
       },
       ['target'],
     ),
@@ -215,7 +215,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
             'name',
           ]),
         ),
-        total: { type: 'integer', minimum: 0 },
+        total: int({ minimum: 0 }),
       },
       ['references', 'total'],
     ),
@@ -273,7 +273,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     name: 'getWorkflow',
     summary: 'Get a workflow document by name or id (for the workflow engine)',
     roles: ROLE_SETS.read,
-    body: obj({ name: name(), id: name() }, [], { anyOf: [{ required: ['name'] }, { required: ['id'] }] }),
+    body: withOneOf(obj({ name: name(), id: name() }), ['name', 'id']),
     response: workflow,
     addition: true,
     notes: 'Bus-only; the workflow engine reads the document it starts a job from. With both name and id, both must match. 404 WORKFLOW_NOT_FOUND, 403 GROUP_ACCESS_DENIED.',
@@ -293,8 +293,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Import forms',
     http: { method: 'POST', path: '/formbuilder/forms/import' },
     roles: ROLE_SETS.write,
-    body: obj({ forms: arr({ type: 'object', description: 'a form (formbuilder or JSON form)' }, { minItems: 1 }) }, ['forms']),
-    response: importResult('nap:schemas/form-import-result', storedForm),
+    body: obj({ forms: arr(anyObject('a form (formbuilder or JSON form)'), { minItems: 1 }) }, ['forms']),
+    response: importResult('nap:schemas/form-import-result', storedForm, {}),
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
   },

@@ -142,7 +142,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'Cancel jobs',
     http: { method: 'POST', path: '/operations-manager/jobs/cancel' },
     roles: ROLE_SETS.run,
-    body: closed({ jobIds: arr({ type: 'string', minLength: 1 }, { minItems: 1, uniqueItems: true }) }, ['jobIds']),
+    body: closed({ jobIds: arr(name(), { minItems: 1, uniqueItems: true }) }, ['jobIds']),
     response: cancelJobsResultSchema,
     addition: true,
     notes: 'Reports per job; a job that is already finished is reported with success false.',
@@ -168,12 +168,13 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'Stream the events of a job as server-sent events',
     http: { method: 'GET', path: '/operations-manager/jobs/:jobId/events' },
     roles: ROLE_SETS.read,
-    response: { type: 'string', description: 'text/event-stream: one event per job or task event, data the event payload' },
+    response: jobDocumentSchema,
     contentType: 'text/event-stream',
     addition: true,
     notes:
       'Over the bus this operation answers the current job document after checking that the job exists and the caller may read it; ' +
       'the gateway sends that document as the first event (snapshot), then relays nap.evt.workflow.job.<jobId>.* ' +
-      '(event name = the job event, data = its payload) until the job ends or the client leaves.',
+      '(event name = the job event, data = its payload) until the job ends or the client leaves. ' +
+      'Delivery is at least once: an event the snapshot already reflects (the start of a task it shows running) may follow it.',
   },
 ]);

@@ -1,9 +1,10 @@
 /**
- * Shared JSON Schemas of the catalog and the TypeScript types that go with them. The small schema
- * builders of common.ts stay internal to the contracts package.
+ * Shared JSON Schemas of the catalog and the TypeScript types derived from them. The small schema
+ * builders of common.ts stay internal to the contracts package; `Static` and `TSchema` are exported
+ * so that services can write generic code over schemas (`parseAs(schema, value)` answers `Static<T>`).
  */
 export { UUID_V4_PATTERN, embed } from './common';
-export type { Acknowledgement, Page, Results } from './common';
+export type { Acknowledgement, Page, Results, Static, TSchema } from './common';
 export * from './query';
 export * from './job';
 export * from './automation';

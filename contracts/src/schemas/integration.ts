@@ -1,68 +1,10 @@
-import type { JsonSchema } from '../catalog/types';
-import { arr, bool, embed, int, obj, str, strings } from './common';
+import type { Static } from '@sinclair/typebox';
+import { arr, bool, embed, int, obj, open, str, strings, withId } from './common';
 
-/** Logger properties of an integration or adapter. */
-export interface LoggerProps {
-  log_max_files?: number;
-  log_max_file_size?: number;
-  /** Values that occur: info, debug, spam. */
-  log_level?: string;
-  log_directory?: string;
-  log_filename?: string;
-  console_level?: string;
-  description?: string;
-  log_timezone_offset?: number;
-  metrics_filename?: string;
-  metrics_max_files?: number;
-  metrics_rotation_interval?: string;
-  metrics_rotation_size?: string;
-  syslog?: {
-    level?: string;
-    facility?: string;
-    /** For example BSD or 5424. */
-    type?: string;
-    host?: string;
-    port?: number;
-    protocol?: string;
-    path?: string;
-    pid?: string;
-    localhost?: string;
-    app_name?: string;
-    eol?: string;
-    [member: string]: unknown;
-  };
-  [member: string]: unknown;
-}
-
-/** An integration record, item of `GET /integrations` (operation 9). */
-export interface IntegrationRecord {
-  metadata?: { isActive?: boolean; activeSync?: boolean; [member: string]: unknown };
-  data?: {
-    loggerProps?: LoggerProps;
-    isEncrypted?: boolean;
-    model?: string;
-    name?: string;
-    type?: string;
-    properties?: { id?: string; type?: string; brokers?: string[]; groups?: string[]; [member: string]: unknown };
-    profiling?: boolean;
-    virtual?: boolean;
-    systemProps?: { maxOldSpaceSize?: number; [member: string]: unknown };
-    eventDeduplication?: { active?: boolean; cacheTtl?: number; algorithm?: string; uniqueProps?: string[]; [member: string]: unknown };
-    [member: string]: unknown;
-  };
-  [member: string]: unknown;
-}
-
-/** `{ results, total }` of `GET /integrations`. */
-export interface IntegrationList {
-  results: IntegrationRecord[];
-  total: number;
-}
-
-/** Logger properties. */
-export const loggerPropsSchema: JsonSchema = {
-  $id: 'nap:schemas/logger-props',
-  ...obj({
+/** Logger properties of an integration or adapter; members beyond these are kept as given. */
+export const loggerPropsSchema = withId(
+  'nap:schemas/logger-props',
+  open({
     log_max_files: int({ minimum: 0 }),
     log_max_file_size: int({ minimum: 0 }),
     log_level: str({ description: 'values that occur: info, debug, spam' }),
@@ -75,7 +17,7 @@ export const loggerPropsSchema: JsonSchema = {
     metrics_max_files: int({ minimum: 0 }),
     metrics_rotation_interval: str(),
     metrics_rotation_size: str(),
-    syslog: obj({
+    syslog: open({
       level: str(),
       facility: str(),
       type: str({ description: 'for example BSD or 5424' }),
@@ -89,24 +31,26 @@ export const loggerPropsSchema: JsonSchema = {
       eol: str(),
     }),
   }),
-};
+);
+/** Logger properties of an integration or adapter. */
+export type LoggerProps = Static<typeof loggerPropsSchema>;
 
-/** Integration record. */
-export const integrationRecordSchema: JsonSchema = {
-  $id: 'nap:schemas/integration-record',
-  ...obj({
-    metadata: obj({ isActive: bool(), activeSync: bool({ description: 'on some items only' }) }, ['isActive']),
-    data: obj({
+/** An integration record, item of `GET /integrations` (operation 9). */
+export const integrationRecordSchema = withId(
+  'nap:schemas/integration-record',
+  open({
+    metadata: open({ isActive: bool(), activeSync: bool({ description: 'on some items only' }) }, ['isActive']),
+    data: open({
       loggerProps: embed(loggerPropsSchema),
       isEncrypted: bool(),
       model: str(),
       name: str(),
       type: str({ description: 'value Application in examples' }),
-      properties: obj({ id: str(), type: str(), brokers: strings(), groups: strings({ description: 'group ids' }) }),
+      properties: open({ id: str(), type: str(), brokers: strings(), groups: strings({ description: 'group ids' }) }),
       profiling: bool(),
       virtual: bool(),
-      systemProps: obj({ maxOldSpaceSize: int() }),
-      eventDeduplication: obj({
+      systemProps: open({ maxOldSpaceSize: int() }),
+      eventDeduplication: open({
         active: bool(),
         cacheTtl: int(),
         algorithm: str({ description: 'for example md5' }),
@@ -114,10 +58,14 @@ export const integrationRecordSchema: JsonSchema = {
       }),
     }),
   }),
-};
+);
+/** An integration record, item of `GET /integrations` (operation 9). */
+export type IntegrationRecord = Static<typeof integrationRecordSchema>;
 
 /** `{ results, total }` of `GET /integrations` (operation 9). */
-export const integrationListSchema: JsonSchema = {
-  $id: 'nap:schemas/integration-list',
-  ...obj({ results: arr(embed(integrationRecordSchema)), total: int({ minimum: 0 }) }, ['results', 'total']),
-};
+export const integrationListSchema = withId(
+  'nap:schemas/integration-list',
+  obj({ results: arr(embed(integrationRecordSchema)), total: int({ minimum: 0 }) }, ['results', 'total']),
+);
+/** `{ results, total }` of `GET /integrations`. */
+export type IntegrationList = Static<typeof integrationListSchema>;

@@ -1,37 +1,11 @@
-import type { JsonSchema } from '../catalog/types';
-import { arr, int, obj, str, strings } from './common';
+import type { Static } from '@sinclair/typebox';
+import { arr, int, obj, open, str, strings, withId } from './common';
 
-/** A prebuilt descriptor (the example `data` of group creation, operation 10). */
-export interface PrebuiltDescriptor {
-  metadata?: {
-    name?: string;
-    version?: string;
-    description?: string;
-    author?: string;
-    license?: string;
-    repository?: { type?: string; url?: string };
-    keywords?: string[];
-    hostedRepoId?: number;
-    [member: string]: unknown;
-  };
-  manifest?: {
-    bundleName?: string;
-    fingerprint?: string;
-    createdEpoch?: string;
-    artifacts?: { id?: string; name?: string; type?: string; location?: string; [member: string]: unknown }[];
-    [member: string]: unknown;
-  };
-  /** Bundle types that occur: json-forms, workflow, mop-template, service-catalog, golden-config. */
-  bundles?: { type?: string; [member: string]: unknown }[];
-  readme?: string;
-  [member: string]: unknown;
-}
-
-/** Prebuilt descriptor. */
-export const prebuiltDescriptorSchema: JsonSchema = {
-  $id: 'nap:schemas/prebuilt-descriptor',
-  ...obj({
-    metadata: obj({
+/** A prebuilt descriptor (the example `data` of group creation, operation 10); members beyond these are kept as given. */
+export const prebuiltDescriptorSchema = withId(
+  'nap:schemas/prebuilt-descriptor',
+  open({
+    metadata: open({
       name: str(),
       version: str(),
       description: str(),
@@ -41,13 +15,15 @@ export const prebuiltDescriptorSchema: JsonSchema = {
       keywords: strings(),
       hostedRepoId: int(),
     }),
-    manifest: obj({
+    manifest: open({
       bundleName: str(),
       fingerprint: str(),
       createdEpoch: str(),
-      artifacts: arr(obj({ id: str(), name: str(), type: str(), location: str() })),
+      artifacts: arr(open({ id: str(), name: str(), type: str(), location: str() })),
     }),
-    bundles: arr(obj({ type: str({ description: 'values that occur: json-forms, workflow, mop-template, service-catalog, golden-config' }) })),
+    bundles: arr(open({ type: str({ description: 'values that occur: json-forms, workflow, mop-template, service-catalog, golden-config' }) })),
     readme: str(),
   }),
-};
+);
+/** A prebuilt descriptor (the example `data` of group creation, operation 10). */
+export type PrebuiltDescriptor = Static<typeof prebuiltDescriptorSchema>;

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../catalog/types';
-import { int, sortOrder, str } from './common';
+import type { Static } from '@sinclair/typebox';
+import { closed, int, mapOf, obj, sortOrder, str, withId } from './common';
 
 /**
  * Query-string schemas. A GET parameter that the spec groups into an object (`queryOptions`,
@@ -8,21 +8,7 @@ import { int, sortOrder, str } from './common';
  * params/query validator coerces strings to numbers and booleans before these schemas apply.
  */
 
-/** Members of the shared query options (operations 8 and 9). */
-export interface QueryOptions {
-  contains?: string;
-  containsField?: string;
-  equals?: string;
-  equalsField?: string;
-  startsWith?: string;
-  startsWithField?: string;
-  skip?: number;
-  limit?: number;
-  sort?: string;
-  order?: 1 | -1;
-}
-
-function queryOptionsProperties(): Record<string, JsonSchema> {
+function queryOptionsProperties() {
   return {
     contains: str({ description: 'substring match value' }),
     containsField: str({ description: 'field the contains match applies to' }),
@@ -41,51 +27,18 @@ function queryOptionsProperties(): Record<string, JsonSchema> {
  * The shared query options of `GET /health/adapters` and `GET /integrations`, as flat query members.
  * No other member is accepted.
  */
-export const queryOptionsSchema: JsonSchema = {
-  $id: 'nap:schemas/query-options',
-  type: 'object',
-  properties: queryOptionsProperties(),
-  additionalProperties: false,
-};
+export const queryOptionsSchema = withId('nap:schemas/query-options', closed(queryOptionsProperties()));
+/** Members of the shared query options (operations 8 and 9). */
+export type QueryOptions = Static<typeof queryOptionsSchema>;
 
 /**
  * The same members for the list routes whose query the spec does not show; unknown members are
  * accepted (and ignored by the services) there.
  */
-export const listQuerySchema: JsonSchema = {
-  $id: 'nap:schemas/list-query',
-  type: 'object',
-  properties: queryOptionsProperties(),
-};
+export const listQuerySchema = withId('nap:schemas/list-query', obj(queryOptionsProperties()));
 
-/** Members of the job query of `GET /operations-manager/jobs` (operation 4). */
-export interface JobQueryParameters {
-  limit?: number;
-  skip?: number;
-  order?: 1 | -1;
-  sort?: string;
-  include?: string;
-  exclude?: string;
-  in?: Record<string, string>;
-  'not-in'?: Record<string, string>;
-  equals?: Record<string, string>;
-  contains?: Record<string, string>;
-  'starts-with'?: Record<string, string>;
-  'ends-with'?: Record<string, string>;
-  dereference?: string;
-  gt?: Record<string, string>;
-  gte?: Record<string, string>;
-  lt?: Record<string, string>;
-  lte?: Record<string, string>;
-  q?: string;
-}
-
-function fieldFilter(description: string): JsonSchema {
-  return {
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    description: `${description}; written field-wise on the wire, for example equals[status]=running`,
-  };
+function fieldFilter(description: string) {
+  return mapOf(str(), { description: `${description}; written field-wise on the wire, for example equals[status]=running` });
 }
 
 /**
@@ -93,10 +46,9 @@ function fieldFilter(description: string): JsonSchema {
  * Operators are objects of field name to value text (`in`/`not-in` values are comma-separated lists);
  * the service clamps `limit` and explains clamping in the page's `hints`. No other member.
  */
-export const jobQueryParametersSchema: JsonSchema = {
-  $id: 'nap:schemas/job-query-parameters',
-  type: 'object',
-  properties: {
+export const jobQueryParametersSchema = withId(
+  'nap:schemas/job-query-parameters',
+  closed({
     limit: int({ minimum: 0, description: 'page size; the service clamps large values and says so in hints' }),
     skip: int({ minimum: 0, description: 'items to skip' }),
     order: sortOrder(),
@@ -115,6 +67,7 @@ export const jobQueryParametersSchema: JsonSchema = {
     lt: fieldFilter('field is less than the value'),
     lte: fieldFilter('field is less than or equal to the value'),
     q: str({ description: 'free-text query' }),
-  },
-  additionalProperties: false,
-};
+  }),
+);
+/** Members of the job query of `GET /operations-manager/jobs` (operation 4). */
+export type JobQueryParameters = Static<typeof jobQueryParametersSchema>;

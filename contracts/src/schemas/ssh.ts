@@ -1,44 +1,13 @@
-import type { JsonSchema } from '../catalog/types';
-import { embed, int, name, obj, str, strings } from './common';
+import type { Static } from '@sinclair/typebox';
+import { anyValue, embed, int, name, obj, open, str, strings, withId } from './common';
 
 /** The SSH port used when `connection_options.port` is absent (the spec's only stated constant). */
 export const DEFAULT_SSH_PORT = 22;
 
-/** Connection options of the SSH wrappers. */
-export interface SshConnectionOptions {
-  /** Network OS driver name, for example `cisco_ios`. */
-  device_type: string;
-  username?: string;
-  password?: string;
-  /** Defaults to 22; validation fills it in. */
-  port?: number;
-  [member: string]: unknown;
-}
-
-/** Body of `POST /gw/ssh/send_command` (operation 11). */
-export interface SshSendCommandBody {
-  sshSendCommandParameters: {
-    host: string;
-    commands: string[];
-    connection_options: SshConnectionOptions;
-    [member: string]: unknown;
-  };
-  [member: string]: unknown;
-}
-
-/** Result of operation 11: status, code and the command output. */
-export interface SshSendCommandResult {
-  status: string;
-  code: number;
-  /** Output per command, in the order sent. */
-  result?: unknown;
-  [member: string]: unknown;
-}
-
 /** Connection options: `device_type` required, `port` an integer defaulting to 22. Driver options pass through. */
-export const sshConnectionOptionsSchema: JsonSchema = {
-  $id: 'nap:schemas/ssh-connection-options',
-  ...obj(
+export const sshConnectionOptionsSchema = withId(
+  'nap:schemas/ssh-connection-options',
+  open(
     {
       device_type: name('network OS driver, for example cisco_ios'),
       username: str(),
@@ -47,12 +16,14 @@ export const sshConnectionOptionsSchema: JsonSchema = {
     },
     ['device_type'],
   ),
-};
+);
+/** Connection options of the SSH wrappers; `port` is filled in with 22 by validation when absent. */
+export type SshConnectionOptions = Static<typeof sshConnectionOptionsSchema>;
 
 /** Body of operation 11. */
-export const sshSendCommandBodySchema: JsonSchema = {
-  $id: 'nap:schemas/ssh-send-command-body',
-  ...obj(
+export const sshSendCommandBodySchema = withId(
+  'nap:schemas/ssh-send-command-body',
+  obj(
     {
       sshSendCommandParameters: obj(
         {
@@ -65,17 +36,21 @@ export const sshSendCommandBodySchema: JsonSchema = {
     },
     ['sshSendCommandParameters'],
   ),
-};
+);
+/** Body of `POST /gw/ssh/send_command` (operation 11). */
+export type SshSendCommandBody = Static<typeof sshSendCommandBodySchema>;
 
 /** Result of operation 11. */
-export const sshSendCommandResultSchema: JsonSchema = {
-  $id: 'nap:schemas/ssh-send-command-result',
-  ...obj(
+export const sshSendCommandResultSchema = withId(
+  'nap:schemas/ssh-send-command-result',
+  obj(
     {
       status: str({ description: 'success or error' }),
       code: int({ description: 'status code of the exchange' }),
-      result: { description: 'output of each command, in the order sent' },
+      result: anyValue({ description: 'output of each command, in the order sent' }),
     },
     ['status', 'code'],
   ),
-};
+);
+/** Result of operation 11: status, code and the output per command, in the order sent. */
+export type SshSendCommandResult = Static<typeof sshSendCommandResultSchema>;

@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../catalog/types';
-import { arr, bool, embed, int, mapOf, name, nullable, num, obj, str, strings, timestamp } from './common';
-import type { Decorator, RetrySettings } from './job';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { OpenStatic } from './common';
+import { anyObject, anyValue, arr, bool, embed, int, literal, mapOf, name, nullable, num, obj, oneOf, open, str, strings, timestamp, withId } from './common';
 
 /**
  * The workflow document of the studio service (`/automation-studio/automations`): a graph of tasks
@@ -30,127 +30,13 @@ export const TASK_TYPES = ['automatic', 'operation', 'manual'] as const;
 /** One of {@link TASK_TYPES}. */
 export type TaskType = (typeof TASK_TYPES)[number];
 
-/** Variables of a workflow task. */
-export interface WorkflowTaskVariables {
-  /** Input name to value; strings such as `$var.job.device` or `$var.<taskId>.<outgoing>` are references. */
-  incoming?: Record<string, unknown>;
-  /** Output name to value; `"$var.job.<name>"` writes the output to a job variable. */
-  outgoing?: Record<string, unknown>;
-  /** Where the error of the task goes, for example `$var.job.netboxError`. */
-  error?: unknown;
-  decorators?: Decorator[];
-  [member: string]: unknown;
-}
-
-/**
- * A task of a workflow (member of `tasks`). `workflow_start` and `workflow_end` of real documents
- * carry only `name`, `groups` and `nodeLocation`; canvas positions are `x`/`y` or `nodeLocation`.
- */
-export interface WorkflowTask {
-  /** The method: `childJob`, `RunCommandTemplate`, `workflow_start`, … */
-  name: string;
-  /** Application or adapter that runs the method: `WorkFlowEngine`, `MOP`, `NetboxV33`, … */
-  app?: string;
-  type?: TaskType | string;
-  summary?: string;
-  description?: string;
-  displayName?: string;
-  variables?: WorkflowTaskVariables;
-  groups?: string[];
-  x?: number;
-  y?: number;
-  nodeLocation?: { x?: number; y?: number };
-  retrySettings?: RetrySettings | null;
-  [member: string]: unknown;
-}
-
-/** A transition between two tasks: taken when the from-task finishes in `state`. */
-export interface WorkflowTransition {
-  state: TransitionState;
-  type: TransitionType;
-  [member: string]: unknown;
-}
-
-/**
- * A stored workflow document. Members beyond those named are kept as submitted. The studio service
- * always sets `description`, `type`, `groups`, `inputSchema`, `outputSchema`, `decorators` and the
- * audit fields; they are optional here so that other code can build workflow-shaped values (tests,
- * the engine's copies). Each task has the shape of {@link WorkflowTask} and each transition of
- * {@link WorkflowTransition} once the studio service has accepted the document.
- */
-export interface WorkflowDocument {
-  _id: string;
-  name: string;
-  description?: string;
-  /** `automation`. */
-  type?: string;
-  /** Task id (`workflow_start`, `workflow_end`, `error_handler` or a short hex id) to task. */
-  tasks: Record<string, Record<string, unknown>>;
-  /** From-task id to to-task id to `{ state, type }`. */
-  transitions: Record<string, Record<string, { type?: string; state?: string }>>;
-  /** Group ids that may see and change the workflow; empty means every caller with the route's role. */
-  groups?: string[];
-  /** JSON Schema of the job variables a job of this workflow starts with. */
-  inputSchema?: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  font_size?: number;
-  canvasVersion?: number;
-  /** Job-variable decorators, for example `{ type: 'encryption', pointer: '/variables/password' }`. */
-  decorators?: Decorator[];
-  created?: string;
-  created_by?: string;
-  last_updated?: string;
-  last_updated_by?: string;
-  [member: string]: unknown;
-}
-
-/** A workflow document as the studio service stores and answers it: every member it sets is present. */
-export type StoredWorkflowDocument = WorkflowDocument &
-  Required<Pick<WorkflowDocument, 'description' | 'type' | 'groups' | 'inputSchema' | 'outputSchema' | 'decorators' | 'created' | 'created_by' | 'last_updated' | 'last_updated_by'>>;
-
-/** A workflow as a client submits it: a name and the graph; `_id` and the audit fields are the service's. */
-export interface WorkflowInput {
-  _id?: string;
-  name: string;
-  description?: string;
-  type?: string;
-  tasks?: Record<string, WorkflowTask>;
-  transitions?: Record<string, Record<string, Partial<WorkflowTransition>>>;
-  groups?: string[];
-  inputSchema?: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  font_size?: number;
-  canvasVersion?: number;
-  decorators?: Decorator[];
-  [member: string]: unknown;
-}
-
-/**
- * One problem (or warning) found in a workflow. `member` is the dotted path inside the workflow
- * (`transitions.6f52.2cd3.state`); `task` and `transition` name the parts of the graph involved.
- */
-export interface WorkflowProblem {
-  /** Kind of problem, for example `TRANSITION_TO_UNKNOWN_TASK` or `TASK_WITHOUT_ERROR_TRANSITION`. */
-  code: string;
-  member: string;
-  message: string;
-  task?: string;
-  transition?: { from: string; to: string };
-}
-
-/** Answer of a workflow creation or replacement: the stored workflow and the risky-but-legal findings. */
-export interface WorkflowSaveResult {
-  status: string;
-  message: string;
-  data: StoredWorkflowDocument;
-  warnings: WorkflowProblem[];
-}
-
-function decorator(): JsonSchema {
+function decorator() {
   return obj({ type: str(), pointer: str({ description: 'JSON pointer into the job, for example /variables/password' }) });
 }
+/** A decorator of a workflow or of its task, for example `{ type: 'encryption', pointer: '/variables/password' }`. */
+export type WorkflowDecorator = Static<ReturnType<typeof decorator>>;
 
-function retrySettings(): JsonSchema {
+function retrySettings() {
   return nullable(
     obj({
       autoRetry: bool(),
@@ -160,60 +46,118 @@ function retrySettings(): JsonSchema {
     }),
   );
 }
+/** Retry settings of a workflow task (`null` in documents whose editor cleared them). */
+export type WorkflowRetrySettings = Static<ReturnType<typeof retrySettings>>;
 
-function taskSchema(): JsonSchema {
-  return obj(
-    {
-      name: str({ description: 'the method (workflow_start and workflow_end for those tasks)' }),
-      app: str(),
-      type: str({ description: 'automatic, operation or manual' }),
-      summary: str(),
-      description: str(),
-      displayName: str(),
-      variables: obj({ incoming: { type: 'object' }, outgoing: { type: 'object' }, decorators: arr(decorator()) }),
-      groups: strings(),
-      x: num(),
-      y: num(),
-      nodeLocation: obj({ x: num(), y: num() }),
-      retrySettings: retrySettings(),
-    },
-    [],
-    { description: 'task; members beyond these are kept' },
-  );
-}
-
-function transitionSchema(checked: boolean): JsonSchema {
-  if (checked) return obj({ state: { type: 'string', enum: [...TRANSITION_STATES] }, type: { type: 'string', enum: [...TRANSITION_TYPES] } }, ['state', 'type']);
-  return obj({ state: str({ description: TRANSITION_STATES.join(', ') }), type: str({ description: TRANSITION_TYPES.join(', ') }) });
-}
-
-function workflowProperties(checked: boolean): Record<string, JsonSchema> {
-  // stored: the service's values; submitted: whatever another system wrote there, replaced on save
-  const owned = (schema: JsonSchema): JsonSchema => (checked ? schema : { description: 'set by the service; a submitted value is replaced' });
-  return {
-    _id: checked ? str() : { description: 'kept when it is a word of letters, digits, _ and - (up to 64); made otherwise' },
-    name: name('workflow name, unique'),
-    description: str(),
-    type: str({ description: 'automation' }),
-    tasks: mapOf(taskSchema(), { description: 'task id to task; workflow_start and workflow_end are the entry and exit' }),
-    transitions: mapOf(mapOf(transitionSchema(checked)), { description: 'from-task id to to-task id to { state, type }' }),
-    groups: strings({ description: 'group ids that may see and change the workflow; empty: everyone with the role' }),
-    inputSchema: { type: 'object', description: 'JSON Schema of the job variables' },
-    outputSchema: { type: 'object' },
-    font_size: num(),
-    canvasVersion: num(),
+function taskVariables() {
+  return open({
+    incoming: anyObject('input name to value; strings such as $var.job.device or $var.<taskId>.<outgoing> are references'),
+    outgoing: anyObject('output name to value; "$var.job.<name>" writes the output to a job variable'),
     decorators: arr(decorator()),
-    created: owned(timestamp()),
-    created_by: owned(str()),
-    last_updated: owned(timestamp()),
-    last_updated_by: owned(str()),
+  });
+}
+/**
+ * Variables of a workflow task: `incoming` (input name to value, references as `$var.job.device`),
+ * `outgoing` (output name to value, `"$var.job.<name>"` writes a job variable), `decorators`; other
+ * members such as `error` (where the error of the task goes, `$var.job.netboxError`) are kept.
+ */
+export type WorkflowTaskVariables = Static<ReturnType<typeof taskVariables>>;
+
+function taskProperties() {
+  return {
+    name: str({ description: 'the method (workflow_start and workflow_end for those tasks)' }),
+    app: str({ description: 'application or adapter that runs the method: WorkFlowEngine, MOP, NetboxV33, …' }),
+    type: str({ description: 'automatic, operation or manual' }),
+    summary: str(),
+    description: str(),
+    displayName: str(),
+    variables: taskVariables(),
+    groups: strings(),
+    x: num(),
+    y: num(),
+    nodeLocation: obj({ x: num(), y: num() }),
+    retrySettings: retrySettings(),
   };
 }
 
-/** A stored workflow document; transitions hold only the states and types of the engine. */
-export const workflowDocumentSchema: JsonSchema = {
-  $id: 'nap:schemas/workflow-document',
-  ...obj(workflowProperties(true), [
+/** A task of a stored workflow: the service refuses a task without a name (the method it runs). */
+function storedTask() {
+  return open(taskProperties(), ['name'], { description: 'task; members beyond these are kept' });
+}
+
+/** A task as submitted: its name is checked by the service (TASK_NAME_MISSING), not by the schema. */
+function submittedTask() {
+  return open(taskProperties(), [], { description: 'task; members beyond these are kept' });
+}
+
+/**
+ * A task of a workflow (member of `tasks`). `workflow_start` and `workflow_end` of real documents
+ * carry only `name`, `groups` and `nodeLocation`; canvas positions are `x`/`y` or `nodeLocation`.
+ * `type` is one of {@link TASK_TYPES} or another string the engine runs as automatic.
+ */
+export type WorkflowTask = Static<ReturnType<typeof storedTask>>;
+
+function checkedTransition() {
+  return open({ state: oneOf(TRANSITION_STATES), type: oneOf(TRANSITION_TYPES) }, ['state', 'type']);
+}
+
+function submittedTransition() {
+  return open({ state: str({ description: TRANSITION_STATES.join(', ') }), type: str({ description: TRANSITION_TYPES.join(', ') }) });
+}
+
+/** A transition between two tasks of a stored workflow: taken when the from-task finishes in `state`. */
+export type WorkflowTransition = Static<ReturnType<typeof checkedTransition>>;
+
+function graphProperties<Task extends TSchema, Transition extends TSchema>(task: Task, transition: Transition) {
+  return {
+    name: name('workflow name, unique'),
+    description: str(),
+    type: str({ description: 'automation' }),
+    tasks: mapOf(task, { description: 'task id to task; workflow_start and workflow_end are the entry and exit' }),
+    transitions: mapOf(mapOf(transition), { description: 'from-task id to to-task id to { state, type }' }),
+    groups: strings({ description: 'group ids that may see and change the workflow; empty: everyone with the role' }),
+    inputSchema: anyObject('JSON Schema of the job variables'),
+    outputSchema: anyObject(),
+    font_size: num(),
+    canvasVersion: num(),
+    decorators: arr(decorator()),
+  };
+}
+
+/** Members of a stored workflow: the service's values in `_id` and the audit fields. */
+function storedWorkflowProperties() {
+  return {
+    _id: str(),
+    ...graphProperties(storedTask(), checkedTransition()),
+    created: timestamp(),
+    created_by: str(),
+    last_updated: timestamp(),
+    last_updated_by: str(),
+  };
+}
+
+/** Members of a submitted workflow: whatever another system wrote in the service's members is accepted, and replaced on save. */
+function submittedWorkflowProperties() {
+  const owned = () => anyValue({ description: 'set by the service; a submitted value is replaced' });
+  return {
+    _id: anyValue({ description: 'kept when it is a word of letters, digits, _ and - (up to 64); made otherwise' }),
+    ...graphProperties(submittedTask(), submittedTransition()),
+    created: owned(),
+    created_by: owned(),
+    last_updated: owned(),
+    last_updated_by: owned(),
+  };
+}
+
+/**
+ * A stored workflow document, as the studio service stores and answers it (`studio.getWorkflow`,
+ * `GET /automation-studio/automations/:id`): every member the service sets is present, each task has
+ * a name, transitions hold only the states and types of the engine. Members beyond those named are
+ * kept as submitted.
+ */
+export const workflowDocumentSchema = withId(
+  'nap:schemas/workflow-document',
+  open(storedWorkflowProperties(), [
     '_id',
     'name',
     'description',
@@ -229,24 +173,32 @@ export const workflowDocumentSchema: JsonSchema = {
     'last_updated',
     'last_updated_by',
   ]),
-};
+);
+/** A workflow document as the studio service stores and answers it: every member it sets is present. */
+export type StoredWorkflowDocument = Static<typeof workflowDocumentSchema>;
+
+/**
+ * A workflow-shaped value: the members of {@link StoredWorkflowDocument}, of which only `_id`,
+ * `name`, `tasks` and `transitions` are required, so that other code can build workflows (tests, the
+ * engine's copies). Every stored workflow is one.
+ */
+export type WorkflowDocument = OpenStatic<ReturnType<typeof storedWorkflowProperties>, '_id' | 'name' | 'tasks' | 'transitions'>;
 
 /**
  * A workflow document as a client submits it: a name is required; the shape of the graph is checked
  * here, its meaning (known tasks, reachable tasks, states and types) by the service, which answers
  * 400 `WORKFLOW_INVALID` naming each problem.
  */
-export const workflowInputSchema: JsonSchema = {
-  $id: 'nap:schemas/workflow-input',
-  ...obj(workflowProperties(false), ['name']),
-};
+export const workflowInputSchema = withId('nap:schemas/workflow-input', open(submittedWorkflowProperties(), ['name']));
+/** A workflow as a client submits it: a name and the graph; `_id` and the audit fields are the service's. */
+export type WorkflowInput = Static<typeof workflowInputSchema>;
 
 /** One problem or warning about a workflow. */
-export const workflowProblemSchema: JsonSchema = {
-  $id: 'nap:schemas/workflow-problem',
-  ...obj(
+export const workflowProblemSchema = withId(
+  'nap:schemas/workflow-problem',
+  obj(
     {
-      code: str(),
+      code: str({ description: 'kind of problem, for example TRANSITION_TO_UNKNOWN_TASK or TASK_WITHOUT_ERROR_TRANSITION' }),
       member: str({ description: 'dotted path inside the workflow' }),
       message: str(),
       task: str({ description: 'task id' }),
@@ -254,20 +206,27 @@ export const workflowProblemSchema: JsonSchema = {
     },
     ['code', 'member', 'message'],
   ),
-};
+);
+/**
+ * One problem (or warning) found in a workflow. `member` is the dotted path inside the workflow
+ * (`transitions.6f52.2cd3.state`); `task` and `transition` name the parts of the graph involved.
+ */
+export type WorkflowProblem = Static<typeof workflowProblemSchema>;
 
 /** `{ status, message, data: <stored workflow>, warnings }`; `status` is the given constant. */
-export function workflowSaveResultSchema(id: string, status: string): JsonSchema {
-  return {
-    $id: id,
-    ...obj(
+export function workflowSaveResultSchema<const S extends string>(id: string, status: S) {
+  return withId(
+    id,
+    obj(
       {
-        status: { const: status },
+        status: literal(status),
         message: str(),
         data: embed(workflowDocumentSchema),
         warnings: arr(embed(workflowProblemSchema), { description: 'legal but risky: a task without an error transition, an unreachable workflow_end, …' }),
       },
       ['status', 'message', 'data', 'warnings'],
     ),
-  };
+  );
 }
+/** Answer of a workflow creation or replacement: the stored workflow and the risky-but-legal findings. */
+export type WorkflowSaveResult = Static<ReturnType<typeof workflowSaveResultSchema>>;

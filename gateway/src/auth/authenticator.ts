@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { parse as parseCookie } from 'cookie';
 import type { KeyObject } from 'node:crypto';
-import { AppError, SYSTEM_CALLER, peekToken, publicKeyFromPem, verifyTokenSignature } from '@nap/contracts';
-import type { Caller, TokenClaims, TokenPublicKey } from '@nap/contracts';
-import { EVENT_PREFIX } from '@nap/bus';
+import { AppError, SYSTEM_CALLER, eventPattern, parseEventSubject, peekToken, publicKeyFromPem, verifyTokenSignature } from '@nap/contracts';
+import type { Caller, TokenClaims } from '@nap/contracts';
 import type { Bus, BusClient, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 
@@ -56,7 +55,7 @@ export class Authenticator {
 
   /** Subscribes to the admin service's revocation events. */
   async start(): Promise<void> {
-    this.subscription = await this.options.bus.consumeEvents(`${EVENT_PREFIX}.admin.>`, (event) => this.onEvent(event.subject), { deliver: 'new' });
+    this.subscription = await this.options.bus.consumeEvents(eventPattern('admin'), (event) => this.onEvent(event.subject), { deliver: 'new' });
     this.options.bus.onStatus((status) => {
       // events may have been missed while disconnected: trust nothing cached from before
       if (status === 'connected') this.clear();
@@ -90,7 +89,7 @@ export class Authenticator {
     }
     if (claims.exp * 1000 <= Date.now()) throw unauthenticated('The token has expired; log in again');
     const identity = await this.cached(this.sessions, `s:${claims.sid}`, claims.sid, async () => {
-      const { body } = await this.options.client.call<Caller>('admin.resolveSession', { body: { sid: claims.sid } }, { caller: SYSTEM_CALLER });
+      const { body } = await this.options.client.call('admin.resolveSession', { body: { sid: claims.sid } }, { caller: SYSTEM_CALLER });
       return body;
     }, this.sessionTtlMs);
     if (!identity.caller) throw unauthenticated(identity.reason ?? 'The session is no longer valid; log in again');
@@ -100,7 +99,7 @@ export class Authenticator {
   private async fromBasic(username: string, password: string): Promise<Caller> {
     const key = createHash('sha256').update(`${username}\u0000${password}`).digest('base64');
     const identity = await this.cached(this.basic, `b:${key}`, key, async () => {
-      const { body } = await this.options.client.call<Caller>('admin.authenticate', { body: { username, password } }, { caller: SYSTEM_CALLER });
+      const { body } = await this.options.client.call('admin.authenticate', { body: { username, password } }, { caller: SYSTEM_CALLER });
       return body;
     }, this.basicTtlMs);
     if (!identity.caller) throw unauthenticated(identity.reason ?? `The username or password of "${username}" is wrong`);
@@ -141,7 +140,7 @@ export class Authenticator {
     if (!this.keysFetch && Date.now() - this.lastKeysFetch > 1_000) {
       this.lastKeysFetch = Date.now();
       this.keysFetch = this.options.client
-        .call<{ keys: TokenPublicKey[] }>('admin.getTokenKeys', { body: {} }, { caller: SYSTEM_CALLER })
+        .call('admin.getTokenKeys', { body: {} }, { caller: SYSTEM_CALLER })
         .then(({ body }) => {
           this.keysError = undefined;
           for (const k of body.keys) this.keys.set(k.kid, publicKeyFromPem(k.publicKeyPem));
@@ -161,9 +160,9 @@ export class Authenticator {
   }
 
   private onEvent(subject: string): void {
-    // nap.evt.admin.<entity>.<id>.<event>
-    const [, , , entity, id] = subject.split('.');
-    if (!id) return;
+    const parts = parseEventSubject(subject);
+    if (parts === undefined) return;
+    const { entity, id } = parts;
     if (entity === 'session') {
       this.sessions.set(id, { caller: undefined, until: Date.now() + this.sessionTtlMs, reason: 'The session has ended; log in again' });
     } else if (entity === 'account') {

@@ -1,15 +1,23 @@
 import { AppError, HEADERS, getOperation, subjectOf } from '@nap/contracts';
-import type { Caller, ErrorBody, OperationDef } from '@nap/contracts';
+import type { BodyOf, Caller, ErrorBody, OperationDef, OperationId, ParamsOf, QueryOf, ResponseOf } from '@nap/contracts';
 import { SpanKind, injectTraceHeaders, withSpan } from '@nap/telemetry';
 import type { PlatformMetrics } from '@nap/telemetry';
 import { decodeJson, encodeJson } from './codec';
 import type { Bus, BusHeaders, BusReply } from './types';
 
+/** The parts of a request as any operation takes them, unchecked: for callers that forward input (the gateway). */
 export interface CallInput {
   params?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: unknown;
 }
+
+/**
+ * The request of operation `Id`, typed from its catalog schemas: `body` is required when the
+ * operation has one, `params` when its route has `:params`; `query` is always optional.
+ */
+export type CallInputOf<Id extends OperationId> = (BodyOf<Id> extends undefined ? { body?: undefined } : { body: BodyOf<Id> }) &
+  (Record<string, never> extends ParamsOf<Id> ? { params?: ParamsOf<Id> } : { params: ParamsOf<Id> }) & { query?: Partial<QueryOf<Id>> };
 
 export interface CallOptions {
   caller: Caller;
@@ -38,8 +46,17 @@ export interface CallResult<T = unknown> {
 export interface BusClient {
   /** Sends the request and returns the reply bytes; error replies reject with `AppError`. */
   callRaw(operation: string | OperationDef, input: CallInput, options: CallOptions): Promise<RawResult>;
-  /** Like `callRaw`, with the body decoded from JSON. */
-  call<T = unknown>(operation: string | OperationDef, input: CallInput, options: CallOptions): Promise<CallResult<T>>;
+  /**
+   * Calls operation `Id` with a request typed by its catalog schemas and answers its success body,
+   * typed likewise (JSON decoded; text for operations that answer another content type).
+   */
+  call<Id extends OperationId>(operation: Id, input: CallInputOf<Id>, options: CallOptions): Promise<CallResult<ResponseOf<Id>>>;
+  /**
+   * Calls an operation named at run time (a workflow task's `app.method`, a test's table): the
+   * request is validated by the service against the catalog, and the answer is `unknown` until the
+   * caller checks it.
+   */
+  callDynamic(operation: string | OperationDef, input: CallInput, options: CallOptions): Promise<CallResult<unknown>>;
 }
 
 export interface BusClientOptions {
@@ -96,13 +113,18 @@ export function createBusClient(options: BusClientOptions): BusClient {
     });
   }
 
+  async function callDynamic(operation: string | OperationDef, input: CallInput, callOptions: CallOptions): Promise<CallResult<unknown>> {
+    const raw = await callRaw(operation, input, callOptions);
+    const contentType = raw.headers[HEADERS.contentType];
+    const body: unknown = contentType !== undefined && !contentType.includes('json') ? Buffer.from(raw.data).toString('utf8') : decodeJson(raw.data);
+    return { status: raw.status, body };
+  }
+
   return {
     callRaw,
-    async call<T>(operation: string | OperationDef, input: CallInput, callOptions: CallOptions): Promise<CallResult<T>> {
-      const raw = await callRaw(operation, input, callOptions);
-      const contentType = raw.headers[HEADERS.contentType];
-      const body = contentType !== undefined && !contentType.includes('json') ? Buffer.from(raw.data).toString('utf8') : decodeJson(raw.data);
-      return { status: raw.status, body: body as T };
-    },
+    callDynamic,
+    call: <Id extends OperationId>(operation: Id, input: CallInputOf<Id>, callOptions: CallOptions) =>
+      // the one place a reply gets its type: the handler behind this subject was compiled against the same ResponseOf<Id>
+      callDynamic(operation, input, callOptions) as Promise<CallResult<ResponseOf<Id>>>,
   };
 }

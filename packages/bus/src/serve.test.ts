@@ -83,7 +83,7 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
   });
 
   it('validates input that did not come through the gateway', async () => {
-    const err = await client().call('admin.createGroup', { body: { group: {} } }, { caller: SYSTEM_CALLER }).catch((e: unknown) => e);
+    const err = await client().callDynamic('admin.createGroup', { body: { group: {} } }, { caller: SYSTEM_CALLER }).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
     expect(JSON.stringify((err as AppError).details)).toContain('body.group.name');
   });

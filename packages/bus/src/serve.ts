@@ -1,10 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, HEADERS, isAppError, notImplemented, operationsOf, subjectOf, validateRequest } from '@nap/contracts';
-import type { Caller, OperationDef, OperationInput, ServiceName } from '@nap/contracts';
+import type {
+  BodyOf,
+  Caller,
+  OperationDef,
+  OperationId,
+  OperationIdFor,
+  OperationInput,
+  OperationNamesOf,
+  ParamsOf,
+  QueryOf,
+  ResponseOf,
+  ServiceName,
+} from '@nap/contracts';
 import { SpanKind, extractTraceContext, withSpan } from '@nap/telemetry';
 import type { Logger, PlatformMetrics } from '@nap/telemetry';
 import { createBusClient } from './client';
-import type { BusClient, CallInput } from './client';
+import type { BusClient, CallInput, CallInputOf } from './client';
 import { decodeJson, encodeJson } from './codec';
 import type { Bus, BusHeaders, IncomingRequest, RegisteredService } from './types';
 
@@ -16,47 +28,94 @@ export interface HandlerContext {
   /** Epoch ms after which the caller no longer waits. */
   deadline: number;
   log: Logger;
-  /** Calls another catalog operation as the same caller, within this request's deadline; returns its body. */
-  call<T = unknown>(operationId: string, input: CallInput): Promise<T>;
+  /** Calls another catalog operation as the same caller, within this request's deadline; returns its body, typed by the catalog. */
+  call<Id extends OperationId>(operationId: Id, input: CallInputOf<Id>): Promise<ResponseOf<Id>>;
+  /** Like `call`, for an operation named at run time (a workflow task's `app.method`); the answer is `unknown`. */
+  callDynamic(operationId: string, input: CallInput): Promise<unknown>;
   /** Publishes a durable event (`nap.evt.…`) with the current trace context. */
   publishEvent(subject: string, payload: unknown): Promise<void>;
 }
 
-/**
- * A handler: plain async input → output. The returned value is the success body, answered with
- * the catalog's status; return {@link reply} to choose the status or content type.
- */
-export type Handler<TBody = never, TParams = never, TQuery = never> = (
-  input: OperationInput<TBody, TParams, TQuery>,
-  ctx: HandlerContext,
-) => Promise<unknown>;
+/** What the handler of operation `Id` receives: params, query and body typed by the catalog (validated before the call). */
+export type InputOf<Id extends OperationId> = OperationInput<BodyOf<Id>, ParamsOf<Id>, QueryOf<Id>>;
 
-/** Handlers of a service by operation name. Operations without one answer 501 `NOT_IMPLEMENTED`. */
-export type HandlerMap = Partial<Record<string, Handler>>;
+/**
+ * The handler of operation `Id`: plain async input → output, both typed by the operation's catalog
+ * schemas. The returned value is the success body, answered with the catalog's status; return
+ * {@link reply} to choose the status or content type.
+ */
+// `in out`: a handler belongs to exactly one operation (without it, the compiler may measure Id as
+// unused through the catalog's conditional types and let one operation's handler stand for another's)
+export type Handler<in out Id extends OperationId> = (input: InputOf<Id>, ctx: HandlerContext) => Promise<ResponseOf<Id> | Reply<ResponseOf<Id>> | RawReply>;
+
+/**
+ * Handlers of service `S` keyed by operation name; each is typed by its own operation, so a handler
+ * under the wrong name or with the wrong input or answer does not compile. Operations without one
+ * answer 501 `NOT_IMPLEMENTED`.
+ */
+export type HandlerMap<S extends ServiceName> = { [N in OperationNamesOf<S>]?: Handler<OperationIdFor<S, N>> };
+
+/**
+ * Any handler, as `serve` holds them after checking names against the catalog. A method signature
+ * (parameters bivariant) lets every `Handler<Id>` stand here: serve validates each request against
+ * the operation's schemas before the call, which is what makes the handler's input type true.
+ */
+interface AnyHandler {
+  handle(input: OperationInput<unknown, unknown, unknown>, ctx: HandlerContext): Promise<unknown>;
+}
 
 const REPLY = Symbol('nap.reply');
 
-/** A reply with an explicit status and, optionally, a content type other than JSON. */
-export interface Reply {
-  [REPLY]: true;
+/** A JSON reply with an explicit status. */
+export interface Reply<T = unknown> {
+  [REPLY]: 'json';
   status: number;
-  body: unknown;
-  contentType?: string;
+  body: T;
 }
 
-export function reply(status: number, body: unknown, contentType?: string): Reply {
-  return contentType === undefined ? { [REPLY]: true, status, body } : { [REPLY]: true, status, body, contentType };
+/** An answer in another representation than the operation's JSON body: text, or a file to download. */
+export interface RawReply {
+  [REPLY]: 'raw';
+  status: number;
+  /** The bytes of the answer, as text. */
+  body: string;
+  contentType: string;
+  /** Answered as an attachment with this file name (`Content-Disposition`). */
+  filename?: string;
 }
 
-function isReply(value: unknown): value is Reply {
+/** The operation's JSON body with another status than the catalog's (201 for a create-or-update that created, …). */
+export function reply<T>(status: number, body: T): Reply<T> {
+  return { [REPLY]: 'json', status, body };
+}
+
+/**
+ * An answer as text of the given media type, sent as it is (Prometheus exposition, a JSON document to
+ * download): with `filename`, clients are told to save it as that file.
+ */
+export function rawReply(body: string, contentType: string, options: { status?: number; filename?: string } = {}): RawReply {
+  const out: RawReply = { [REPLY]: 'raw', status: options.status ?? 200, body, contentType };
+  if (options.filename !== undefined) out.filename = options.filename;
+  return out;
+}
+
+function isReply(value: unknown): value is Reply | RawReply {
   return typeof value === 'object' && value !== null && REPLY in value;
 }
 
-export interface ServeOptions {
+/** What `run` hands back to be answered. */
+interface Outcome {
+  status: number;
+  data: Uint8Array;
+  contentType?: string;
+  filename?: string;
+}
+
+export interface ServeOptions<S extends ServiceName> {
   bus: Bus;
-  service: ServiceName;
+  service: S;
   version: string;
-  handlers: HandlerMap;
+  handlers: HandlerMap<S>;
   logger: Logger;
   metrics?: PlatformMetrics;
   /** Extra discovery metadata. */
@@ -72,13 +131,15 @@ export interface ServeOptions {
  * logged with its stack, never sent), and records metrics and a SERVER span. The only code that
  * touches bus subscriptions for requests.
  */
-export async function serve(options: ServeOptions): Promise<RegisteredService> {
-  const { bus, service, handlers, logger, metrics } = options;
+export async function serve<S extends ServiceName>(options: ServeOptions<S>): Promise<RegisteredService> {
+  const { bus, service, logger, metrics } = options;
   const client = options.client ?? createBusClient({ bus, ...(metrics ? { metrics } : {}) });
   const operations = operationsOf(service);
   const known = new Set(operations.map((op) => op.name));
-  for (const name of Object.keys(handlers)) {
+  const handlers = new Map<string, AnyHandler['handle']>();
+  for (const [name, handler] of Object.entries<AnyHandler['handle'] | undefined>(options.handlers)) {
     if (!known.has(name)) throw new Error(`Handler "${name}" of service ${service} matches no catalog operation`);
+    if (handler !== undefined) handlers.set(name, handler);
   }
 
   const endpoints = operations.map((op) => ({
@@ -86,11 +147,11 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
     subject: subjectOf(op),
     metadata: { operation: op.id, ...(op.http ? { route: `${op.http.method} ${op.http.path}` } : {}) },
     handler: (req: IncomingRequest) => {
-      void handle(op, handlers[op.name], req);
+      void handle(op, handlers.get(op.name), req);
     },
   }));
 
-  async function handle(op: OperationDef, handler: Handler | undefined, req: IncomingRequest): Promise<void> {
+  async function handle(op: OperationDef, handler: AnyHandler['handle'] | undefined, req: IncomingRequest): Promise<void> {
     const started = process.hrtime.bigint();
     const requestId = req.headers[HEADERS.requestId] ?? randomUUID();
     const deadline = Number(req.headers[HEADERS.deadline]) || Date.now() + op.timeoutMs;
@@ -104,8 +165,9 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
           const result = await run(op, handler, req, { requestId, deadline, log });
           outcome = String(result.status);
           const headers: BusHeaders = { [HEADERS.status]: String(result.status) };
-          if (result.contentType) headers[HEADERS.contentType] = result.contentType;
-          req.respond(encodeBody(result.body, result.contentType), headers);
+          if (result.contentType !== undefined) headers[HEADERS.contentType] = result.contentType;
+          if (result.filename !== undefined) headers[HEADERS.contentDisposition] = contentDisposition(result.filename);
+          req.respond(result.data, headers);
         } catch (err) {
           const appError = toAppError(err, log(), requestId);
           outcome = String(appError.status);
@@ -127,10 +189,10 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
 
   async function run(
     op: OperationDef,
-    handler: Handler | undefined,
+    handler: AnyHandler['handle'] | undefined,
     req: IncomingRequest,
     meta: { requestId: string; deadline: number; log: () => Logger },
-  ): Promise<{ status: number; body: unknown; contentType?: string }> {
+  ): Promise<Outcome> {
     let input: OperationInput<unknown, Record<string, string>, Record<string, unknown>>;
     try {
       input = decodeJson(req.data);
@@ -159,15 +221,20 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
       get log() {
         return meta.log();
       },
-      call: async <T>(operationId: string, callInput: CallInput) =>
-        (await client.call<T>(operationId, callInput, { caller, requestId: meta.requestId, deadline: meta.deadline })).body,
+      call: async <Id extends OperationId>(operationId: Id, callInput: CallInputOf<Id>) =>
+        (await client.call(operationId, callInput, { caller, requestId: meta.requestId, deadline: meta.deadline })).body,
+      callDynamic: async (operationId: string, callInput: CallInput) =>
+        (await client.callDynamic(operationId, callInput, { caller, requestId: meta.requestId, deadline: meta.deadline })).body,
       publishEvent: async (subject, payload) => {
         await bus.publishEvent(subject, encodeJson(payload), { [HEADERS.requestId]: meta.requestId });
       },
     };
-    const result = await handler(input as OperationInput<never, never, never>, ctx);
-    if (isReply(result)) return result.contentType === undefined ? { status: result.status, body: result.body } : { status: result.status, body: result.body, contentType: result.contentType };
-    return { status: op.response.status, body: result };
+    const result = await handler(input, ctx);
+    if (!isReply(result)) return { status: op.response.status, data: encodeJson(result) };
+    if (result[REPLY] === 'json') return { status: result.status, data: encodeJson(result.body) };
+    const out: Outcome = { status: result.status, data: Buffer.from(result.body, 'utf8'), contentType: result.contentType };
+    if (result.filename !== undefined) out.filename = result.filename;
+    return out;
   }
 
   return bus.addService({
@@ -180,10 +247,10 @@ export async function serve(options: ServeOptions): Promise<RegisteredService> {
   });
 }
 
-/** JSON unless the reply chose another content type and gave a string (Prometheus text, a download). */
-function encodeBody(body: unknown, contentType: string | undefined): Uint8Array {
-  if (contentType !== undefined && !contentType.includes('json') && typeof body === 'string') return Buffer.from(body, 'utf8');
-  return encodeJson(body);
+/** `attachment; filename="…"` with the name made safe for a header (RFC 6266: ASCII fallback, UTF-8 form). */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 function toAppError(err: unknown, log: Logger, requestId: string): AppError {

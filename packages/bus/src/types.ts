@@ -134,9 +134,5 @@ export interface Bus {
   close(): Promise<void>;
 }
 
-/** Prefix of every request subject: `nap.rpc.<service>.<operation>`. */
-export const RPC_PREFIX = 'nap.rpc';
-/** Prefix of every event subject: `nap.evt.<service>.<entity>.<id>.<event>`. */
-export const EVENT_PREFIX = 'nap.evt';
 /** JetStream stream that keeps `nap.evt.>`. */
 export const EVENT_STREAM = 'NAP_EVENTS';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RELEASE } from '@nap/contracts';
+import { RELEASE, systemSubject } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createBusClient, encodeJson, decodeJson } from '@nap/bus';
 import type { Bus, BusClient, RegisteredService } from '@nap/bus';
@@ -53,7 +53,7 @@ export async function offerProcessMetrics(bus: Bus, metrics: PlatformMetrics, co
     endpoints: [
       {
         name: 'metrics',
-        subject: `nap.sys.metrics.${instance}`,
+        subject: systemSubject('metrics', instance),
         handler: (req) => {
           metrics.registry
             .getMetricsAsJSON()

@@ -1,21 +1,8 @@
 import pino from 'pino';
 import type { Logger } from 'pino';
+import { redactSecrets } from '@nap/contracts';
 
 export type { Logger } from 'pino';
-
-/**
- * Paths whose values never reach a log line: passwords, tokens, client secrets, device secrets.
- * pino redacts them wherever they appear at these depths.
- */
-export const REDACTED_PATHS = [
-  'password', '*.password', '*.*.password', '*.*.*.password',
-  'token', '*.token', 'access_token', '*.access_token',
-  'client_secret', '*.client_secret', '*.*.client_secret',
-  'authorization', '*.authorization', '*.headers.authorization', '*.headers.cookie',
-  'gw_password', '*.gw_password', '*.*.gw_password', '*.*.*.gw_password',
-  'gw_become_pass', '*.gw_become_pass', '*.*.gw_become_pass', '*.*.*.gw_become_pass',
-  'privateKey', '*.privateKey', 'passwordHash', '*.passwordHash',
-];
 
 export interface LoggerOptions {
   /** Component name, logged as `name` on every line. */
@@ -26,16 +13,21 @@ export interface LoggerOptions {
   destination?: pino.DestinationStream;
 }
 
-/** A structured JSON logger with secrets redacted. */
+/**
+ * A structured JSON logger with secrets redacted by the platform's one secret policy
+ * (`redactSecrets` of `@nap/contracts`): every member whose name is a secret, at any depth, and
+ * private key material anywhere in the logged object is written as the mask.
+ */
 export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
       name: options.name,
       level: options.level ?? process.env.NAP_LOG_LEVEL ?? 'info',
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      formatters: { log: (object) => redactSecrets(object) },
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     options.destination ?? pino.destination({ sync: false }),
   );
 }
+

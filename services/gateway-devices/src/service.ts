@@ -4,20 +4,13 @@ import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { loadGatewayConfig } from './config';
 import type { GatewayConfig } from './config';
+import type { GatewayContext } from './context';
 import { DeviceAccess } from './device-access';
+import { DeviceInventory } from './device-inventory';
 import { createSessionLimiter } from './domain/session-limiter';
 import type { SessionLimiter } from './domain/session-limiter';
-import type { GatewayContext } from './handlers/context';
-import { deviceGroupHandlers } from './handlers/device-groups';
-import { deviceOperationHandlers } from './handlers/device-operations';
-import { deviceTemplateHandlers } from './handlers/device-templates';
-import { httpRequestHandlers } from './handlers/http-request';
-import { inventoryHandlers } from './handlers/inventory';
-import { netconfHandlers } from './handlers/netconf';
-import { platformHandlers } from './handlers/platform';
-import { runnerHandlers } from './handlers/runners';
-import { sshHandlers } from './handlers/ssh';
-import { RunnerCatalog } from './runners';
+import { gatewayHandlers } from './handler-map';
+import { createRunners } from './runners';
 import { ensureCollections, gatewayCollections } from './store/collections';
 import { InventoryRepository } from './store/inventory-repository';
 import { createStoreKnownHosts } from './store/known-hosts-repository';
@@ -37,38 +30,28 @@ export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayD
   const gateway = options.gateway ?? loadGatewayConfig(config.dataDir);
   const collections = gatewayCollections(store);
   const inventory = new InventoryRepository(collections, createSecretBox(config.secretKey));
-  const templates = new TemplateRepository(collections);
   const knownHosts = createStoreKnownHosts(collections);
   const limiter = createSessionLimiter({ perDeviceLimit: gateway.deviceSessionLimit, globalLimit: gateway.globalSessionLimit, queueTimeoutMs: gateway.sessionQueueTimeoutMs });
   const access = new DeviceAccess(inventory, limiter, knownHosts, gateway);
-  const runners = new RunnerCatalog(gateway, inventory);
-  const context: GatewayContext = { inventory, templates, access, limiter, runners, config: gateway, knownHostFingerprint: (hostPort) => knownHosts.fingerprintOf(hostPort), logger };
+  const runners = createRunners(gateway, inventory);
+  const context: GatewayContext = {
+    inventory,
+    devices: new DeviceInventory(inventory, access, (hostPort) => knownHosts.fingerprintOf(hostPort), logger),
+    templates: new TemplateRepository(collections),
+    access,
+    limiter,
+    runners,
+    config: gateway,
+    logger,
+  };
 
   return {
     limiter,
     async start(): Promise<RunningService> {
       await ensureCollections(collections);
       for (const device of await inventory.sessionLimits()) access.trackSessionLimit(device.name, device.variables);
-      await runners.ensureDirectories();
-      const registered = await serve({
-        bus,
-        service: 'gateway-devices',
-        version: RELEASE,
-        logger,
-        metrics,
-        client,
-        handlers: {
-          ...inventoryHandlers(context),
-          ...deviceGroupHandlers(context),
-          ...sshHandlers(context),
-          ...deviceOperationHandlers(context),
-          ...netconfHandlers(context),
-          ...httpRequestHandlers(context),
-          ...deviceTemplateHandlers(context),
-          ...runnerHandlers(context),
-          ...platformHandlers(context),
-        },
-      });
+      await runners.catalog.ensureDirectories();
+      const registered = await serve({ bus, service: 'gateway-devices', version: RELEASE, logger, metrics, client, handlers: gatewayHandlers(context) });
       return { name: 'gateway-devices', stop: () => registered.stop() };
     },
   };

@@ -2,8 +2,9 @@ import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { startCliSimulator } from '../../../test/lab';
 import type { CliSimulator } from '../../../test/lab';
-import { createMemoryKnownHostsStore, createNetconfSession, createSshSession, withNetconfSession, withSshSession } from '../src/domain';
-import type { SshSession } from '../src/domain';
+import { createNetconfSession, createSshSession, withNetconfSession, withSshSession } from '../src/clients';
+import type { SshSession } from '../src/clients';
+import { createMemoryKnownHostsStore } from '../src/domain';
 import { expectAppError, simulatorTarget } from './helpers';
 
 describe('SSH session against a cisco_ios simulator', () => {

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { isAppError } from '@nap/contracts';
 import { buildDeviceQuery, hostKeyCheckingOf, mapDeviceVars, normalizeVariables } from '../src/domain/device-variables';
 import { configLines, findMacAddresses, parseCpu, parseMemory } from '../src/domain/device-reports';
-import { deviceUrl } from '../src/domain/http-request';
-import { resolveInside } from '../src/domain/process-run';
+import { deviceUrl } from '../src/domain/device-url';
+import { resolveInside } from '../src/runners/files';
 import { printedNames } from '../src/domain/template-render';
-import { parseInventory } from '../src/handlers/inventory';
+import { parseInventory } from '../src/domain/inventory-file';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

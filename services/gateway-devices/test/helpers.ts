@@ -1,7 +1,8 @@
 import { isAppError } from '@nap/contracts';
 import type { CliSimulator } from '../../../test/lab';
+import type { SshSessionOptions } from '../src/clients';
 import { createMemoryKnownHostsStore } from '../src/domain';
-import type { KnownHostsStore, SshSessionOptions } from '../src/domain';
+import type { KnownHostsStore } from '../src/domain';
 
 /** Session options for a simulator, with a fresh trust-on-first-use store unless one is given. */
 export function simulatorTarget(sim: CliSimulator, extra: Partial<SshSessionOptions> = {}, knownHosts: KnownHostsStore = createMemoryKnownHostsStore()): SshSessionOptions {

@@ -1,5 +1,6 @@
 import { startCliSimulator } from '../../../test/lab';
-import { createMemoryKnownHostsStore, knownHostsKey, withSshSession } from '../src/domain';
+import { withSshSession } from '../src/clients';
+import { createMemoryKnownHostsStore, knownHostsKey } from '../src/domain';
 import { expectAppError, simulatorTarget } from './helpers';
 
 describe('host key checking', () => {

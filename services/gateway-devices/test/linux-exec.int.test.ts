@@ -1,7 +1,8 @@
 import { startCliSimulator, startSshd } from '../../../test/lab';
 import type { LabSshd } from '../../../test/lab';
-import { createMemoryKnownHostsStore, createSshSession, withSshSession } from '../src/domain';
-import type { SshSession, SshSessionOptions } from '../src/domain';
+import { createSshSession, withSshSession } from '../src/clients';
+import type { SshSession, SshSessionOptions } from '../src/clients';
+import { createMemoryKnownHostsStore } from '../src/domain';
 import { expectAppError } from './helpers';
 
 // Starting sshd may install openssh-server on a clean machine (apt-get), which takes longer than a test.

@@ -1,4 +1,5 @@
-import { FramingDecoder, NetconfFramingError, encodeMessage, extractData, parseCapabilities, parseRpcErrors, replyMessageId } from '../src/domain';
+import { FramingDecoder, NetconfFramingError, encodeMessage } from '../src/clients';
+import { extractData, parseCapabilities, parseRpcErrors, replyMessageId } from '../src/domain';
 
 describe('NETCONF framing', () => {
   it('decodes base:1.0 end-of-message framing split anywhere', () => {

@@ -1,7 +1,10 @@
+import { Client } from 'ssh2';
+import type { ClientCallback, ClientChannel } from 'ssh2';
 import { startNetconfLab } from '../../../test/lab';
 import type { NetconfLab } from '../../../test/lab';
-import { NETCONF_BASE_1_1, createMemoryKnownHostsStore, createNetconfSession, withNetconfSession } from '../src/domain';
-import type { NetconfOptions, NetconfSession } from '../src/domain';
+import { createNetconfSession, withNetconfSession } from '../src/clients';
+import type { NetconfOptions, NetconfSession } from '../src/clients';
+import { NETCONF_BASE_1_1, createMemoryKnownHostsStore } from '../src/domain';
 import { expectAppError } from './helpers';
 
 jest.setTimeout(90_000);
@@ -9,6 +12,27 @@ jest.setTimeout(90_000);
 // Starting the lab may install openssh-server and netconfd on a clean machine (apt-get).
 const SETUP_TIMEOUT_MS = 10 * 60_000;
 const SYSTEM_NS = 'urn:ietf:params:xml:ns:yang:ietf-system';
+
+/**
+ * Makes the channel deliver the client's hello together with its first RPC, as a loaded agent
+ * reads them when both arrive before it gets to read the hello.
+ */
+function holdHelloUntilFirstRpc(channel: ClientChannel): void {
+  const write = channel.write.bind(channel);
+  let hello: string | undefined;
+  let sentBoth = false;
+  channel.write = ((chunk: string) => {
+    if (hello === undefined && chunk.includes('<hello')) {
+      hello = chunk;
+      return true;
+    }
+    if (hello !== undefined && !sentBoth) {
+      sentBoth = true;
+      return write(hello + chunk);
+    }
+    return write(chunk);
+  }) as ClientChannel['write'];
+}
 
 describe('NETCONF client against yuma123 netconfd', () => {
   let lab: NetconfLab;
@@ -82,6 +106,23 @@ describe('NETCONF client against yuma123 netconfd', () => {
   it('reports a datastore the agent does not have', async () => {
     const err = await expectAppError(session.getConfig({ source: 'startup' }), 'DEVICE_COMMAND_FAILED');
     expect(err.message).toContain('rpc-error');
+  });
+
+  // yuma123 netconfd holds an RPC that reaches it in the same read as the client's hello until more
+  // input arrives; the client's probe after its first RPC is that input (before, the RPC timed out).
+  it('answers the first RPC even when the agent reads it together with the hello', async () => {
+    const subsys = Client.prototype.subsys;
+    const spy = jest.spyOn(Client.prototype, 'subsys').mockImplementation(function (this: Client, name: string, callback: ClientCallback) {
+      return subsys.call(this, name, (err, channel) => {
+        if (err === undefined) holdHelloUntilFirstRpc(channel);
+        callback(err, channel);
+      });
+    });
+    try {
+      await expect(withNetconfSession({ ...target, rpcTimeoutMs: 10_000 }, (s) => s.getConfig())).resolves.toContain('nacm');
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('speaks base:1.0 end-of-message framing when only 1.0 is offered', async () => {

@@ -97,10 +97,11 @@ export async function startGatewayPlatform(env: Record<string, string> = {}): Pr
     inventoryFile: env.NAP_GW_INVENTORY_FILE ?? path.join(base, 'inventory.json'),
     logs: () => lines.join(''),
     http: (method, route, body, t = token) => http(method, route, body, t),
-    call: async <T>(operation: string, body: unknown) => (await client.call<T>(`gateway-devices.${operation}`, { body }, { caller })).body,
+    // Tests name operations at run time and read answers as the shapes they assert: the untyped door.
+    call: async <T>(operation: string, body: unknown) => (await client.callDynamic(`gateway-devices.${operation}`, { body }, { caller })).body as T,
     callError: async (operation, body) => {
       try {
-        await client.call(`gateway-devices.${operation}`, { body }, { caller });
+        await client.callDynamic(`gateway-devices.${operation}`, { body }, { caller });
       } catch (err) {
         const e = err as { code: string; status: number; message: string; details?: unknown };
         return { code: e.code, status: e.status, message: e.message, details: e.details };

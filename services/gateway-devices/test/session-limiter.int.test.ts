@@ -1,6 +1,7 @@
 import { startCliSimulator } from '../../../test/lab';
 import type { CliSimulator } from '../../../test/lab';
-import { createMemoryKnownHostsStore, createSessionLimiter, withSshSession } from '../src/domain';
+import { withSshSession } from '../src/clients';
+import { createMemoryKnownHostsStore, createSessionLimiter } from '../src/domain';
 import { simulatorTarget } from './helpers';
 
 describe('per-device session limit against a simulator', () => {

@@ -9,9 +9,11 @@ import type { ReattemptRepository } from './store/reattempts';
 const MAX_TIMER_MS = 2_147_483_647;
 
 /**
- * Fires stored re-attempts when they are due: marks them due and publishes
- * `nap.evt.mop.reattempt.<id>.reattemptDue`. Waiting attempts are loaded again at start, so a
- * restart resumes them (one already overdue fires at once).
+ * Fires stored re-attempts when they are due: marks them due and publishes the `reattemptDue` event
+ * of the re-attempt (`eventSubject('mop', 'reattempt', id, 'reattemptDue')`). Waiting attempts are
+ * loaded again at start, so a restart resumes them (one already overdue fires at once). An attempt
+ * never fires before its `reattemptAt`: a timer that wakes early (timers round to the millisecond)
+ * waits again for the rest.
  */
 export class ReattemptScheduler {
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -36,7 +38,8 @@ export class ReattemptScheduler {
     const wait = Math.max(0, attempt.reattemptAt - Date.now());
     const timer = setTimeout(() => {
       this.timers.delete(attempt._id);
-      if (wait > MAX_TIMER_MS) this.schedule(attempt);
+      // a long wait is chained, and a timer may wake a millisecond early: wait again for what is left
+      if (Date.now() < attempt.reattemptAt) this.schedule(attempt);
       else void this.fire(attempt);
     }, Math.min(wait, MAX_TIMER_MS));
     timer.unref();

@@ -1,29 +1,46 @@
-import type { AnalyticRunResult, Caller, TemplateRunResult } from '@nap/contracts';
-import { MASK, isSecretName } from './domain/names';
+import { SECRET_MASK, isSecretKey, redactSecrets } from '@nap/contracts';
+import type { AnalyticRunResult, Caller, TemplateRunKind, TemplateRunResult } from '@nap/contracts';
 import type { RunRepository } from './store/runs';
 
-/** Secret values among the variables (names like password, secret, token, key, community). */
+/** Shortest secret value searched for in texts: shorter ones would mask unrelated text. */
+const MIN_SECRET_LENGTH = 3;
+
+/** The values of the secret variables (by the platform's secret policy), longest first. */
 function secretValues(variables: Readonly<Record<string, unknown>>): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(variables)) {
-    if (!isSecretName(name)) continue;
-    for (const v of Array.isArray(value) ? value : [value]) if ((typeof v === 'string' || typeof v === 'number') && String(v).length >= 3) out.push(String(v));
+    if (!isSecretKey(name)) continue;
+    for (const v of Array.isArray(value) ? value : [value]) if ((typeof v === 'string' || typeof v === 'number') && String(v).length >= MIN_SECRET_LENGTH) out.push(String(v));
   }
   return out.sort((a, b) => b.length - a.length);
 }
 
-/** `value` with every secret variable value replaced by a mask, and secret-named members masked. */
-export function maskSecrets<T>(value: T, variables: Readonly<Record<string, unknown>>): T {
-  const secrets = secretValues(variables);
-  let text = JSON.stringify(value);
-  for (const secret of secrets) text = text.split(JSON.stringify(secret).slice(1, -1)).join(MASK);
-  return JSON.parse(text, (key, v: unknown) => (key !== '' && isSecretName(key) && (typeof v === 'string' || typeof v === 'number') ? MASK : v)) as T;
+/** `value` with every occurrence of a secret value inside its strings replaced by the mask. */
+function maskValues(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return secrets.reduce((text, secret) => text.split(secret).join(SECRET_MASK), value);
+  if (Array.isArray(value)) return value.map((item) => maskValues(item, secrets));
+  if (value !== null && typeof value === 'object') return maskMembers(Object.entries(value), secrets);
+  return value;
+}
+
+function maskMembers(members: Iterable<[string, unknown]>, secrets: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of members) out[key] = maskValues(member, secrets);
+  return out;
+}
+
+/**
+ * A copy of `document` with the values of the secret `variables` masked wherever a text holds them
+ * (commands, rules, device output) and every secret-named member masked (the contracts' policy).
+ */
+export function maskSecrets(document: Readonly<Record<string, unknown>>, variables: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return redactSecrets(maskMembers(Object.entries(document), secretValues(variables)));
 }
 
 /** Keeps a run in the history (secrets masked) and answers its id. */
 export async function recordRun(
   runs: RunRepository,
-  run: { kind: 'command' | 'analytic'; template: string; devices: string[]; variables: Record<string, unknown>; started: number; caller: Caller; output: TemplateRunResult | AnalyticRunResult },
+  run: { kind: TemplateRunKind; template: string; devices: string[]; variables: Record<string, unknown>; started: number; caller: Caller; output: TemplateRunResult | AnalyticRunResult },
 ): Promise<string> {
   const stored = await runs.record({
     kind: run.kind,

@@ -1,7 +1,6 @@
 import { serve } from '@nap/bus';
 import type { HandlerMap } from '@nap/bus';
-import { RELEASE } from '@nap/contracts';
-import type { AnalyticTemplate, CommandTemplate } from '@nap/contracts';
+import { RELEASE, analyticTemplateSchema, commandTemplateSchema, parseAs } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import type { MopContext } from './deps';
 import { createAnalyticTemplate } from './handlers/create-analytic-template';
@@ -62,8 +61,8 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
       const reattempts = new ReattemptRepository(store);
       const scheduler = new ReattemptScheduler(reattempts, bus, logger);
       const mop: MopContext = {
-        templates: new TemplateRepository<CommandTemplate>(store, 'template'),
-        analytics: new TemplateRepository<AnalyticTemplate>(store, 'analytic'),
+        templates: new TemplateRepository(store, 'template', (doc, label) => parseAs(commandTemplateSchema, doc, label)),
+        analytics: new TemplateRepository(store, 'analytic', (doc, label) => parseAs(analyticTemplateSchema, doc, label)),
         runs: new RunRepository(store),
         reattempts,
         scheduler,
@@ -74,7 +73,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
       };
       const resumed = await scheduler.resume();
       if (resumed > 0) logger.info({ resumed }, 'Resumed waiting re-attempts');
-      const handlers: HandlerMap = {
+      const handlers: HandlerMap<'mop'> = {
         createTemplate: createTemplate(mop),
         updateTemplate: updateTemplate(mop),
         deleteTemplate: deleteTemplate(mop),

@@ -9,7 +9,7 @@ import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
  */
 export function createOrchProxyService(deps: ServiceDeps): ServiceModule {
   const { bus, logger, metrics, client } = deps;
-  const handlers: HandlerMap = {};
+  const handlers: HandlerMap<'orch-proxy'> = {};
   return {
     async start(): Promise<RunningService> {
       const registered = await serve({ bus, service: 'orch-proxy', version: RELEASE, logger, metrics, client, handlers });

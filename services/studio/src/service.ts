@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { serve } from '@nap/bus';
 import { RELEASE } from '@nap/contracts';
+import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { studioHandlers } from './handlers';
-import type { StoredWorkflow, StudioDeps } from './handlers';
+import type { StudioDeps } from './handlers';
 import { ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
-import type { NamedDoc } from './store/documents';
 
 /**
  * The studio service: studio documents: workflows, templates, component groups, forms. Workflows
@@ -16,10 +16,10 @@ import type { NamedDoc } from './store/documents';
 export function createStudioService(deps: ServiceDeps): ServiceModule {
   const { bus, store, logger, metrics, client } = deps;
   const studio: StudioDeps = {
-    workflows: new NamedDocuments<StoredWorkflow>(store, KINDS.workflow),
-    templates: new NamedDocuments<NamedDoc>(store, KINDS.template),
-    componentGroups: new NamedDocuments<NamedDoc>(store, KINDS.componentGroup),
-    forms: new NamedDocuments<NamedDoc>(store, KINDS.form),
+    workflows: new NamedDocuments<StoredWorkflowDocument>(store, KINDS.workflow),
+    templates: new NamedDocuments<StudioTemplate>(store, KINDS.template),
+    componentGroups: new NamedDocuments<ComponentGroup>(store, KINDS.componentGroup),
+    forms: new NamedDocuments<StoredForm>(store, KINDS.form),
     newId: () => randomUUID(),
     now: () => new Date().toISOString(),
   };

@@ -127,7 +127,7 @@ if (!present) {
         .find((w): w is string => typeof w === 'string' && w.startsWith('@') && workflows.some((x) => x.doc.name === w));
       expect(child).toBeDefined();
       const bus = createBusClient({ bus: platform.bus });
-      const res = await bus.call<WorkflowDocument>('studio.getWorkflow', { body: { name: child } }, { caller: { id: 'engine', username: 'engine', roles: ['operations'], groups: [] } });
+      const res = await bus.call('studio.getWorkflow', { body: { name: child ?? '' } }, { caller: { id: 'engine', username: 'engine', roles: ['operations'], groups: [] } });
       expect(res.body.name).toBe(child);
       expect(res.body.tasks.workflow_start).toBeDefined();
     });

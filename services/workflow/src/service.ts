@@ -1,13 +1,13 @@
 import { serve } from '@nap/bus';
 import type { Subscription } from '@nap/bus';
-import { RELEASE } from '@nap/contracts';
-import type { WorkflowDocument } from '@nap/contracts';
+import { RELEASE, systemSubject } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { AutomationDomain } from './domain/automations';
-import { JobEngine } from './domain/engine';
-import type { EngineOptions } from './domain/engine';
 import type { JobRecord } from './domain/job-model';
+import { JobEngine } from './engine/job-engine';
+import type { EngineOptions } from './engine/job-engine';
 import { workflowHandlers } from './handlers';
+import { AutomationRepository } from './store/automation-repository';
 import { ensureCollections } from './store/collections';
 
 /**
@@ -15,7 +15,7 @@ import { ensureCollections } from './store/collections';
  * was finished, a job paused, resumed or canceled, a child job ended): the owner reloads it. Plain
  * publish/subscribe: every replica hears it, only the owner acts.
  */
-export const WORKFLOW_WAKE_SUBJECT = 'nap.sys.workflow.wake';
+export const WORKFLOW_WAKE_SUBJECT = systemSubject('workflow', 'wake');
 
 /** Settings of the workflow service: those of its engine (server id, lease). */
 export type WorkflowServiceOptions = EngineOptions;
@@ -26,12 +26,11 @@ export type WorkflowServiceOptions = EngineOptions;
  */
 export function createWorkflowService(deps: ServiceDeps, options: WorkflowServiceOptions = {}): ServiceModule & { engine: JobEngine } {
   const { bus, store, logger, metrics, client } = deps;
-  const jobs = store.collection<JobRecord>('jobs');
   const engine = new JobEngine(
     {
-      jobs,
-      getWorkflow: async (name, caller) => (await client.call<WorkflowDocument>('studio.getWorkflow', { body: { name } }, { caller })).body,
-      call: async (operationId, input, caller) => (await client.call(operationId, input, { caller })).body,
+      jobs: store.collection<JobRecord>('jobs'),
+      getWorkflow: async (name, caller) => (await client.call('studio.getWorkflow', { body: { name } }, { caller })).body,
+      call: async (operationId, input, caller) => (await client.callDynamic(operationId, input, { caller })).body,
       publishEvent: async (subject, payload) => {
         await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)));
       },
@@ -40,14 +39,15 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     },
     options,
   );
-  const automations = new AutomationDomain(store.collection('automations'), store.collection('catalog_automations'));
+  const automations = new AutomationDomain(new AutomationRepository(store));
 
   return {
     engine,
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       const wake: Subscription = bus.subscribe(WORKFLOW_WAKE_SUBJECT, (msg) => engine.wake(Buffer.from(msg.data).toString('utf8')));
-      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers: workflowHandlers({ engine, jobs, automations }) });
+      const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, client });
+      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers });
       await engine.start();
       logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs }, 'Workflow engine started');
       return {

@@ -1,8 +1,8 @@
-import type { Task, WorkflowDocument } from '@nap/contracts';
+import type { WorkflowDocument, WorkflowTask } from '@nap/contracts';
 import { BUILTINS } from '../src/domain/builtins';
 import type { ReferenceScope } from '../src/domain/references';
 import { FIXTURES_PRESENT, fixtureWorkflows, warnFixturesAbsent } from './fixtures';
-import type { EngineHarness } from './support/harness';
+import type { Edge, EngineHarness } from './support/harness';
 import { startEngineHarness, workflow } from './support/harness';
 
 /**
@@ -14,13 +14,13 @@ import { startEngineHarness, workflow } from './support/harness';
 interface Use {
   workflow: string;
   taskId: string;
-  task: Task;
+  task: WorkflowTask;
 }
 
 function firstUses(): Map<string, Use> {
   const uses = new Map<string, Use>();
   for (const wf of fixtureWorkflows()) {
-    for (const [taskId, task] of Object.entries(wf.tasks) as [string, Task][]) {
+    for (const [taskId, task] of Object.entries(wf.tasks)) {
       if (task.app !== 'WorkFlowEngine' || task.name === 'transformation' || uses.has(String(task.name))) continue;
       uses.set(String(task.name), { workflow: wf.name, taskId, task });
     }
@@ -129,8 +129,8 @@ if (!FIXTURES_PRESENT) {
     });
 
     /** Runs one fixture task inside a workflow of its own, in the engine. */
-    function around(use: Use, name: string, extraTasks: WorkflowDocument['tasks'] = {}, extraEdges: [string, string, string?, string?][] = []): WorkflowDocument {
-      return workflow(name, { [use.taskId]: use.task as Task & { name: string }, ...(extraTasks as Record<string, Task & { name: string }>) }, [['workflow_start', use.taskId], [use.taskId, 'workflow_end'], ...extraEdges]);
+    function around(use: Use, name: string, extraTasks: WorkflowDocument['tasks'] = {}, extraEdges: Edge[] = []): WorkflowDocument {
+      return workflow(name, { [use.taskId]: use.task, ...extraTasks }, [['workflow_start', use.taskId], [use.taskId, 'workflow_end'], ...extraEdges]);
     }
 
     it.each(['ViewData', 'ViewDiff'])('%s waits for a person and finishes with what they answered', async (name) => {
@@ -164,7 +164,7 @@ if (!FIXTURES_PRESENT) {
         'fixture-forEach',
         {
           [source[1] as string]: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { name: 'unused', value: [{ n: 1 }, { n: 2 }] }, outgoing: { value: null } } },
-          [use.taskId]: use.task as Task & { name: string },
+          [use.taskId]: use.task,
           b1: { name: 'push', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { job_variable: 'seen', item_to_push: `$var.${use.taskId}.current_item` }, outgoing: {} } },
         },
         [
@@ -175,7 +175,7 @@ if (!FIXTURES_PRESENT) {
         ],
       );
       // the fixture reads return_data of a query; a newVariable answers as value, so point it there
-      wf.tasks[use.taskId] = { ...wf.tasks[use.taskId], variables: { ...(use.task.variables ?? {}), incoming: { data_array: `$var.${source[1]}.value` } } };
+      wf.tasks[use.taskId] = { ...(wf.tasks[use.taskId] ?? use.task), variables: { ...(use.task.variables ?? {}), incoming: { data_array: `$var.${source[1]}.value` } } };
       const job = await h.waitFor((await h.run(wf))._id, ['complete', 'error']);
       expect(job.status).toBe('complete');
       expect(job.variables.seen).toEqual([{ n: 1 }, { n: 2 }]);
@@ -194,7 +194,7 @@ if (!FIXTURES_PRESENT) {
         'fixture-childJob',
         {
           [sourceTask]: { name: 'stub', app: 'WorkFlowEngine', type: 'automatic', variables: { incoming: { type: 'success', delay: '', response: [{ port: 22 }, { port: 443 }] }, outgoing: { response: null } } },
-          [use.taskId]: use.task as Task & { name: string },
+          [use.taskId]: use.task,
         },
         [
           ['workflow_start', sourceTask],

@@ -1,4 +1,4 @@
-import { NO_TRANSITION_MESSAGE } from '../src/domain/engine';
+import { NO_TRANSITION_MESSAGE } from '../src';
 import type { EngineHarness } from './support/harness';
 import { builtin, startEngineHarness, workflow } from './support/harness';
 

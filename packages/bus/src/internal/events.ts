@@ -1,11 +1,11 @@
-import { EVENT_PREFIX } from '../types';
+import { ALL_EVENTS, EVENT_PREFIX } from '@nap/contracts';
 import type { EventConsumerOptions, EventDelivery } from '../types';
 import { isSubsetPattern, isValidPattern, isValidSubject } from '../subject-match';
 import { invalidArgument } from './errors';
 import { assertName } from './services';
 
 /** Subjects the event stream keeps. */
-export const EVENT_SUBJECTS = `${EVENT_PREFIX}.>`;
+export const EVENT_SUBJECTS = ALL_EVENTS;
 
 /** Limits of the event stream; the oldest events go first when one is reached. */
 export interface EventStreamLimits {

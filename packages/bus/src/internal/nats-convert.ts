@@ -36,10 +36,15 @@ export function isNoResponders(err: unknown): boolean {
   return false;
 }
 
-/** True when a nats.js error says the connection is closed, closing or lost. */
+/**
+ * True when a nats.js error says the connection is closed, closing or lost. nats.js raises a
+ * `RequestError` with a `cause` for failures it got from the server (no responders, permissions) and
+ * one without a cause when the connection went away under the request (closed, disconnected, the
+ * request cancelled by a drain), so the type and the cause decide, never the message.
+ */
 export function isConnectionGone(err: unknown): boolean {
   if (err instanceof ClosedConnectionError || err instanceof DrainingConnectionError) return true;
-  return err instanceof RequestError && /connection (closed|disconnected)|cancelled/.test(err.message);
+  return err instanceof RequestError && err.cause === undefined;
 }
 
 /**

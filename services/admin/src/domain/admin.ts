@@ -1,13 +1,13 @@
 import { generateKeyPairSync, createPrivateKey, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { AppError, hasCode, isRole, signToken } from '@nap/contracts';
-import type { Caller, Role, TokenPublicKey } from '@nap/contracts';
+import type { BodyOf, Caller, Role, TokenPublicKey } from '@nap/contracts';
 import type { Collection, Store } from '@nap/store';
 import type { SecretBox } from '@nap/runtime';
 import type { AccountRecord, AccountView, GroupRecord, KeyRecord, SessionRecord } from '../store/records';
 import { hashPassword, verifyPassword } from './password';
 
-/** Publishes an admin event (`nap.evt.admin.<entity>.<id>.<event>`, payloads in contracts' EVENTS); gateways revoke on it. */
+/** Publishes an admin event (subject from contracts' `eventSubject`, payload schemas in contracts' EVENTS); gateways revoke on it. */
 export type EmitEvent = (
   entity: 'account' | 'group' | 'session',
   id: string,
@@ -22,21 +22,14 @@ export interface AdminDomainOptions {
   emit: EmitEvent;
 }
 
-export interface NewAccount {
-  username: string;
-  password: string;
-  firstname?: string;
-  lastname?: string;
-  email?: string;
-  groups?: string[];
-}
+/** An account to create, as `POST /user-management/accounts` carries it. */
+export type NewAccount = BodyOf<'admin.createAccount'>['account'];
 
-export interface AccountPatch {
-  firstname?: string;
-  lastname?: string;
-  email?: string;
-  inactive?: boolean;
-}
+/** Members of an account to change, as `PATCH /authorization/accounts/:accountId` carries them. */
+export type AccountPatch = BodyOf<'admin.updateAccount'>;
+
+/** A group to create, as `POST /user-management/groups` carries it. */
+export type NewGroup = BodyOf<'admin.createGroup'>['group'];
 
 export interface IssuedToken {
   token: string;
@@ -148,7 +141,7 @@ export class AdminDomain {
 
   // ---- groups ----
 
-  async createGroup(input: { name: string; description?: string; roles?: Role[] }, by: string): Promise<GroupRecord> {
+  async createGroup(input: NewGroup, by: string): Promise<GroupRecord> {
     const now = new Date().toISOString();
     try {
       return await this.groups.insertOne({
@@ -322,10 +315,23 @@ export class AdminDomain {
     return this.viewWith(account, groups);
   }
 
+  /** The members an account shows, named one by one: whatever else a stored record holds (its password hash) stays in the store. */
   private viewWith(account: AccountRecord, groups: Map<string, GroupRecord>): AccountView {
-    const { passwordHash: _hidden, ...rest } = account;
     const roles = [...new Set(account.groups.flatMap((id) => groups.get(id)?.roles ?? []))].sort();
-    return { ...rest, groups: [...account.groups], roles } as AccountView;
+    return {
+      _id: account._id,
+      username: account.username,
+      ...(account.firstname !== undefined ? { firstname: account.firstname } : {}),
+      ...(account.lastname !== undefined ? { lastname: account.lastname } : {}),
+      ...(account.email !== undefined ? { email: account.email } : {}),
+      groups: [...account.groups],
+      inactive: account.inactive,
+      created: account.created,
+      createdBy: account.createdBy,
+      lastUpdated: account.lastUpdated,
+      lastUpdatedBy: account.lastUpdatedBy,
+      roles,
+    };
   }
 
   private async checkGroups(ids: string[], member: string): Promise<string[]> {

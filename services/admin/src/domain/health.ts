@@ -2,7 +2,7 @@ import os from 'node:os';
 import { AppError, RELEASE, SERVICE_NAMES, isServiceName } from '@nap/contracts';
 import type { Bus, ServiceInfo, ServiceStats } from '@nap/bus';
 
-export interface InstanceHealth {
+export type InstanceHealth = {
   id: string;
   version: string;
   started: string;
@@ -11,9 +11,10 @@ export interface InstanceHealth {
   errors: number;
   /** Mean handling time over all endpoints, ms. */
   averageProcessingMs: number;
-}
+};
 
-export interface ApplicationHealth {
+/** Health of one service; a type (not an interface) so that it is a health record of the catalog, `Record<string, unknown>`. */
+export type ApplicationHealth = {
   id: string;
   name: string;
   type: 'Application';
@@ -22,7 +23,7 @@ export interface ApplicationHealth {
   version: string | null;
   instances: InstanceHealth[];
   endpoints: number;
-}
+};
 
 /** Health of the six services, from `$SRV.INFO` and `$SRV.STATS` of every running instance. */
 export async function applicationsHealth(bus: Bus, only?: string): Promise<ApplicationHealth[]> {
@@ -30,6 +31,13 @@ export async function applicationsHealth(bus: Bus, only?: string): Promise<Appli
   const [infos, stats] = await Promise.all([bus.discover(only, 400), bus.stats(only, 400)]);
   const names = only ? [only] : [...SERVICE_NAMES];
   return names.map((name) => toHealth(name, infos.filter((i) => i.name === name), stats.filter((s) => s.name === name)));
+}
+
+/** Health of one service by name; 404 `NOT_FOUND` when no service has that name. */
+export async function applicationHealth(bus: Bus, name: string): Promise<ApplicationHealth> {
+  const [health] = await applicationsHealth(bus, name);
+  if (health === undefined) throw new AppError('NOT_FOUND', `No application named "${name}"`);
+  return health;
 }
 
 function toHealth(name: string, infos: ServiceInfo[], stats: ServiceStats[]): ApplicationHealth {
@@ -58,7 +66,7 @@ function toHealth(name: string, infos: ServiceInfo[], stats: ServiceStats[]): Ap
 }
 
 /** `/health/server`: this platform's version and release, and the answering process. */
-export function serverHealth(bus: Bus, storeKind: string): Record<string, unknown> {
+export function serverHealth(bus: Bus, storeKind: string) {
   const memory = process.memoryUsage();
   return {
     version: RELEASE,
@@ -76,7 +84,7 @@ export function serverHealth(bus: Bus, storeKind: string): Record<string, unknow
 }
 
 /** `/health/system`: the host. */
-export function systemHealth(): Record<string, unknown> {
+export function systemHealth() {
   const cpus = os.cpus();
   return {
     arch: os.arch(),

@@ -2,17 +2,15 @@ import { AppError } from '@nap/contracts';
 import type { HandlerMap } from '@nap/bus';
 import type { AdminDomain } from '../domain/admin';
 
-type LoginBody = { user: { username: string; password: string } } | { username: string; password: string };
-
 /** `/login`, `/oauth/token`, `/whoami`, `/mySession`, `/logout` and the bus-only token helpers of gateways. */
-export function authHandlers(domain: AdminDomain): HandlerMap {
+export function authHandlers(domain: AdminDomain): HandlerMap<'admin'> {
   return {
-    login: async (input: { body: LoginBody }) => {
+    login: async (input) => {
       const { username, password } = 'user' in input.body ? input.body.user : input.body;
       const caller = await domain.authenticate(username, password);
       return (await domain.issueToken(caller, 'login')).token;
     },
-    oauthToken: async (input: { body: { grant_type: string; client_id: string; client_secret: string } }) => {
+    oauthToken: async (input) => {
       const caller = await domain.authenticate(input.body.client_id, input.body.client_secret);
       const issued = await domain.issueToken(caller, 'oauth');
       return { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn };
@@ -32,8 +30,8 @@ export function authHandlers(domain: AdminDomain): HandlerMap {
       await domain.endSession(ctx.caller.sid);
       return { status: 'success', message: 'Logged out' };
     },
-    authenticate: async (input: { body: { username: string; password: string } }) => domain.authenticate(input.body.username, input.body.password),
-    resolveSession: async (input: { body: { sid: string } }) => domain.resolveSession(input.body.sid),
+    authenticate: async (input) => domain.authenticate(input.body.username, input.body.password),
+    resolveSession: async (input) => domain.resolveSession(input.body.sid),
     getTokenKeys: async () => ({ keys: await domain.publicKeys() }),
-  } as HandlerMap;
+  };
 }

@@ -5,20 +5,20 @@
  */
 
 /** CPU figures found in the outputs; `utilizationPercent` is the most recent busy share. */
-export interface CpuReport {
+export type CpuReport = {
   utilizationPercent?: number;
   oneMinutePercent?: number;
   fiveMinutePercent?: number;
   loadAverage?: number[];
-}
+};
 
 /** Memory figures in bytes, where the outputs give them. */
-export interface MemoryReport {
+export type MemoryReport = {
   totalBytes?: number;
   usedBytes?: number;
   freeBytes?: number;
   utilizationPercent?: number;
-}
+};
 
 function num(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -112,4 +112,15 @@ export function configLines(text: string): string[] {
     .split(/\r?\n/)
     .map((l) => l.replace(/\s+$/, ''))
     .filter((l) => l.trim() !== '' && !NOT_CONFIG.some((p) => p.test(l)));
+}
+
+/** One command's output as the gateway answers it (`exitCode` only for exec-channel devices). */
+export function commandOutput(r: { command: string; output: string; errorLines: string[]; failed: boolean; exitCode?: number }): {
+  command: string;
+  output: string;
+  errorLines: string[];
+  failed: boolean;
+  exitCode?: number;
+} {
+  return { command: r.command, output: r.output, errorLines: r.errorLines, failed: r.failed, ...(r.exitCode === undefined ? {} : { exitCode: r.exitCode }) };
 }

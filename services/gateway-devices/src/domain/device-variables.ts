@@ -1,29 +1,6 @@
-import { AppError } from '@nap/contracts';
+import { AppError, SECRET_MASK, isSecret, isSecretKey } from '@nap/contracts';
 import { HOST_KEY_CHECKING } from './known-hosts';
 import type { HostKeyChecking } from './known-hosts';
-
-/** What a secret variable is answered as. */
-export const SECRET_MASK = '********';
-
-/** Variables that always hold secrets: sealed at rest, masked in answers, refused in filters. */
-export const SECRET_VARIABLES: ReadonlySet<string> = new Set([
-  'gw_password',
-  'gw_become_pass',
-  'gw_ssh_private_key',
-  'gw_ssh_passphrase',
-  'gw_http_password',
-  'ansible_password',
-  'ansible_become_pass',
-  'ansible_become_password',
-  'ansible_ssh_pass',
-]);
-
-const KEY_MATERIAL = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
-
-/** True when the variable holds a secret: by name, or because its value is private key material. */
-export function isSecretVariable(name: string, value: unknown): boolean {
-  return SECRET_VARIABLES.has(name) || (typeof value === 'string' && KEY_MATERIAL.test(value));
-}
 
 const INTEGER_VARIABLES: Readonly<Record<string, { min: number; max: number }>> = {
   gw_port: { min: 1, max: 65535 },
@@ -62,7 +39,7 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
         continue;
       }
     }
-    if (isSecretVariable(key, value) && value !== null && typeof value !== 'string') {
+    if (isSecret(key, value) && value !== null && typeof value !== 'string') {
       problems.push(`${key} must be a string`);
       continue;
     }
@@ -130,7 +107,7 @@ export function hostKeyCheckingOf(value: unknown): HostKeyChecking {
   throw new AppError('VALIDATION_FAILED', `host_key_checking "${String(value)}" is not one of true, "tofu", "strict", false, "off"`);
 }
 
-/** Replaces every secret by the mask. */
+/** Replaces every secret by the mask ({@link SECRET_MASK} of the platform's secret policy). */
 export function maskVariables(plain: Record<string, unknown>, secretNames: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...plain };
   for (const name of secretNames) out[name] = SECRET_MASK;
@@ -147,13 +124,18 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Objects (arrays included: their members are refused as names by {@link fieldPath}). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 function fieldPath(member: string, what: 'filter' | 'sort'): string {
   if (member === 'name' || member === 'created' || member === 'updated' || member === 'groups') return member;
   const variable = member.startsWith('variables.') ? member.slice('variables.'.length) : member;
   if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(variable)) {
     throw new AppError('VALIDATION_FAILED', `Cannot ${what} devices by "${member}": use name, group or a variable name`, { details: [{ member: `body.${what}`, message: `unknown member ${member}` }] });
   }
-  if (isSecretVariable(variable, undefined)) {
+  if (isSecretKey(variable)) {
     throw new AppError('VALIDATION_FAILED', `Cannot ${what} devices by the secret variable "${variable}"`, { details: [{ member: `body.${what}`, message: `secret member ${member}` }] });
   }
   return `variables.${variable}`;
@@ -182,8 +164,8 @@ export function buildDeviceQuery(filter: Record<string, unknown> | undefined, so
   if (typeof sort === 'string' && sort !== '') {
     const descending = sort.startsWith('-');
     order[fieldPath(descending ? sort.slice(1) : sort, 'sort')] = descending ? -1 : 1;
-  } else if (sort !== null && typeof sort === 'object') {
-    for (const [member, direction] of Object.entries(sort as Record<string, unknown>)) {
+  } else if (isRecord(sort)) {
+    for (const [member, direction] of Object.entries(sort)) {
       if (direction !== 1 && direction !== -1) throw new AppError('VALIDATION_FAILED', `Sort direction of "${member}" must be 1 or -1`);
       order[fieldPath(member, 'sort')] = direction;
     }

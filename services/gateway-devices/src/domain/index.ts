@@ -1,9 +1,7 @@
-// The device I/O library of the gateway: no bus, no store. Handlers import from here.
+// The gateway's pure logic: device types and their command tables, host keys, the session limiter,
+// NETCONF XML, connection settings. No I/O; the protocol clients are in ../clients.
 export * from './device-types';
 export * from './known-hosts';
-export * from './ssh-connection';
-export * from './ssh-session';
 export * from './session-limiter';
-export * from './netconf-framing';
 export * from './netconf-xml';
-export * from './netconf-client';
+export * from './connection-settings';

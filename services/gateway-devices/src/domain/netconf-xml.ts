@@ -1,8 +1,11 @@
+import { XMLParser } from 'fast-xml-parser';
+
 /**
- * The little XML the NETCONF client must read: capabilities and session id of a hello, the
- * message-id of a reply, `<ok/>`, the content of `<data>`, and `<rpc-error>` elements. No XML parser
- * is installed in the workspace, so these are narrow, namespace-prefix-tolerant patterns over
- * well-formed agent output; payloads (configuration) are passed through as text, never rewritten.
+ * The XML the NETCONF client reads: capabilities and session id of a hello, the message-id, data
+ * and `<rpc-error>`s of a reply, the operation of an RPC. Parsed with fast-xml-parser, element and
+ * attribute names by their local name (namespace prefixes dropped); payloads (`<data>`,
+ * `<error-info>`, the inside of a caller's `<rpc>`) are kept as the raw XML text the peer sent,
+ * never rebuilt, so their namespace declarations and formatting pass through unchanged.
  */
 
 /** One `<rpc-error>` of a reply (RFC 6241 §4.3). */
@@ -17,6 +20,22 @@ export interface NetconfRpcError {
   info?: string;
 }
 
+/** What a hello says. */
+export interface NetconfHello {
+  capabilities: string[];
+  sessionId?: string;
+}
+
+/** What an `<rpc-reply>` says. */
+export interface NetconfReply {
+  /** The `message-id` attribute; `undefined` when the agent sent none. */
+  messageId?: string;
+  /** Every `<rpc-error>`, warnings included. */
+  errors: NetconfRpcError[];
+  /** Raw XML content of `<data>`, trimmed; '' for `<data/>` or no data. */
+  data: string;
+}
+
 /** Base 1.0 namespace of NETCONF. */
 export const NETCONF_BASE_NS = 'urn:ietf:params:xml:ns:netconf:base:1.0';
 /** Capability of base:1.0 (end-of-message framing). */
@@ -24,10 +43,76 @@ export const NETCONF_BASE_1_0 = 'urn:ietf:params:netconf:base:1.0';
 /** Capability of base:1.1 (chunked framing). */
 export const NETCONF_BASE_1_1 = 'urn:ietf:params:netconf:base:1.1';
 
-const PREFIX = '(?:[A-Za-z_][\\w.-]*:)?';
+const ATTRIBUTE = '@_';
+const TEXT = '#text';
 
-function elementPattern(name: string, flags = 'g'): RegExp {
-  return new RegExp(`<${PREFIX}${name}(?:\\s[^>]*)?>([\\s\\S]*?)</${PREFIX}${name}\\s*>`, flags);
+const COMMON = {
+  ignoreAttributes: false,
+  attributeNamePrefix: ATTRIBUTE,
+  textNodeName: TEXT,
+  removeNSPrefix: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  // Values are text: a session id or capability is never turned into a number.
+  parseTagValue: false,
+  parseAttributeValue: false,
+  // `&#x41;` and the like are resolved as well as the five predefined entities.
+  htmlEntities: true,
+} as const;
+
+/** Hellos and replies; the raw XML text of `<data>` and `<error-info>`, as sent. */
+const parser = new XMLParser({
+  ...COMMON,
+  stopNodes: ['rpc-reply.data', 'rpc-reply.rpc-error.error-info'],
+  isArray: (_name: string, jPath: unknown) => jPath === 'hello.capabilities.capability' || jPath === 'rpc-reply.rpc-error',
+});
+
+/** Top-level elements only, each with its content as raw XML text: names an RPC's operation without reading its payload. */
+const topLevel = new XMLParser({ ...COMMON, stopNodes: ['*'] });
+
+/** A parsed element: text, or members (child elements, `@_` attributes, `#text`). */
+type XmlValue = string | XmlElement | XmlValue[];
+interface XmlElement {
+  [member: string]: XmlValue | undefined;
+}
+
+function isElement(value: XmlValue | undefined): value is XmlElement {
+  return typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The document as parsed; `{}` when the text is not XML fast-xml-parser can read. */
+function parse(xml: string, reader: XMLParser = parser): XmlElement {
+  try {
+    const doc: unknown = reader.parse(xml);
+    return typeof doc === 'object' && doc !== null ? toElement(doc) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** fast-xml-parser answers plain objects, arrays and strings; this types them without a cast. */
+function toValue(value: unknown): XmlValue {
+  if (Array.isArray(value)) return value.map(toValue);
+  if (typeof value === 'object' && value !== null) return toElement(value);
+  return typeof value === 'string' ? value : String(value);
+}
+
+function toElement(value: object): XmlElement {
+  const out: XmlElement = {};
+  for (const [key, member] of Object.entries(value)) out[key] = toValue(member);
+  return out;
+}
+
+/** The text of an element (`<a>x</a>` or `<a lang="en">x</a>`), trimmed; `undefined` when absent. */
+function textOf(value: XmlValue | undefined): string | undefined {
+  if (typeof value === 'string') return value.trim();
+  if (isElement(value)) return textOf(value[TEXT]) ?? '';
+  return undefined;
+}
+
+function elements(value: XmlValue | undefined): XmlElement[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map((v) => (isElement(v) ? v : { [TEXT]: v }));
 }
 
 /** Escapes text for an element or attribute value. */
@@ -35,61 +120,66 @@ export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
-/** Resolves the predefined entities and character references of element text. */
-export function unescapeXml(text: string): string {
-  return text
-    .replace(/&#x([0-9a-fA-F]+);/g, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#([0-9]+);/g, (_m, dec: string) => String.fromCodePoint(parseInt(dec, 10)))
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
+/** Capabilities and session id of a `<hello>`; none when the document is not a hello. */
+export function parseHello(helloXml: string): NetconfHello {
+  const hello = parse(helloXml).hello;
+  if (!isElement(hello)) return { capabilities: [] };
+  const capabilities = isElement(hello.capabilities) ? elements(hello.capabilities.capability).map((c) => textOf(c) ?? '') : [];
+  const out: NetconfHello = { capabilities: capabilities.filter((c) => c !== '') };
+  const sessionId = textOf(hello['session-id']);
+  if (sessionId !== undefined) out.sessionId = sessionId;
+  return out;
 }
 
-/** Text of the first `name` element in `xml`, unescaped and trimmed; `undefined` when absent. */
-export function elementText(xml: string, name: string): string | undefined {
-  const m = elementPattern(name, '').exec(xml);
-  return m?.[1] === undefined ? undefined : unescapeXml(m[1].trim());
+const ERROR_FIELDS: readonly [Exclude<keyof NetconfRpcError, 'info'>, string][] = [
+  ['type', 'error-type'],
+  ['tag', 'error-tag'],
+  ['severity', 'error-severity'],
+  ['appTag', 'error-app-tag'],
+  ['path', 'error-path'],
+  ['message', 'error-message'],
+];
+
+function rpcError(element: XmlElement): NetconfRpcError {
+  const error: NetconfRpcError = {};
+  for (const [key, name] of ERROR_FIELDS) {
+    const value = textOf(element[name]);
+    if (value !== undefined) error[key] = value;
+  }
+  const info = textOf(element['error-info']);
+  if (info !== undefined) error.info = info;
+  return error;
+}
+
+/** The reply a document is, or `undefined` when it is no `<rpc-reply>` (a notification, say). */
+export function parseReply(replyXml: string): NetconfReply | undefined {
+  const reply = parse(replyXml)['rpc-reply'];
+  if (reply === undefined) return undefined;
+  const element = isElement(reply) ? reply : {};
+  const out: NetconfReply = { errors: elements(element['rpc-error']).map(rpcError), data: textOf(element.data) ?? '' };
+  const messageId = textOf(element[`${ATTRIBUTE}message-id`]);
+  if (messageId !== undefined) out.messageId = messageId;
+  return out;
 }
 
 /** The capability URIs a hello lists. */
 export function parseCapabilities(helloXml: string): string[] {
-  return [...helloXml.matchAll(elementPattern('capability'))].map((m) => unescapeXml((m[1] ?? '').trim())).filter((c) => c !== '');
+  return parseHello(helloXml).capabilities;
 }
 
 /** The `message-id` attribute of an `<rpc-reply>`, or `undefined` (e.g. a notification). */
 export function replyMessageId(replyXml: string): string | undefined {
-  const m = new RegExp(`<${PREFIX}rpc-reply\\b[^>]*?\\bmessage-id\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(replyXml);
-  return m === null ? undefined : (m[2] ?? m[3]);
+  return parseReply(replyXml)?.messageId;
 }
 
 /** True when the document is an `<rpc-reply>`. */
 export function isRpcReply(xml: string): boolean {
-  return new RegExp(`<${PREFIX}rpc-reply\\b`).test(xml);
+  return parseReply(xml) !== undefined;
 }
 
 /** The `<rpc-error>` elements of a reply. */
 export function parseRpcErrors(replyXml: string): NetconfRpcError[] {
-  return [...replyXml.matchAll(elementPattern('rpc-error'))].map((m) => {
-    const body = m[1] ?? '';
-    const error: NetconfRpcError = {};
-    const fields: [keyof NetconfRpcError, string][] = [
-      ['type', 'error-type'],
-      ['tag', 'error-tag'],
-      ['severity', 'error-severity'],
-      ['appTag', 'error-app-tag'],
-      ['path', 'error-path'],
-      ['message', 'error-message'],
-    ];
-    for (const [key, element] of fields) {
-      const value = elementText(body, element);
-      if (value !== undefined) error[key] = value;
-    }
-    const info = elementPattern('error-info', '').exec(body)?.[1];
-    if (info !== undefined) error.info = info.trim();
-    return error;
-  });
+  return parseReply(replyXml)?.errors ?? [];
 }
 
 /**
@@ -97,15 +187,20 @@ export function parseRpcErrors(replyXml: string): NetconfRpcError[] {
  * kept, those inherited from `<rpc-reply>` are not re-declared); '' for `<data/>` or no data.
  */
 export function extractData(replyXml: string): string {
-  const open = new RegExp(`<(${PREFIX})data(\\s[^>]*)?(/?)>`).exec(replyXml);
-  if (open === null || open[3] === '/') return '';
-  const start = open.index + open[0].length;
-  const close = replyXml.lastIndexOf(`</${open[1] ?? ''}data`);
-  return close < start ? '' : replyXml.slice(start, close).trim();
+  return parseReply(replyXml)?.data ?? '';
 }
 
-/** The local name of the first element of an XML fragment (the RPC operation), for messages. */
+/** The local name of the first element of an XML fragment (the RPC operation), for messages; `rpc` when there is none. */
 export function firstElementName(xml: string): string {
-  const m = /<(?![?!])(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/.exec(xml);
-  return m?.[1] ?? 'rpc';
+  const first = Object.keys(parse(xml, topLevel)).find((key) => key !== TEXT && !key.startsWith(ATTRIBUTE));
+  return first ?? 'rpc';
+}
+
+/** The operation inside an `<rpc>` element when `xml` is a whole `<rpc>`; otherwise `xml` itself, trimmed. */
+export function rpcOperation(xml: string): string {
+  const doc = parse(xml, topLevel);
+  const names = Object.keys(doc).filter((key) => key !== TEXT);
+  const rpc = doc.rpc;
+  if (names.length !== 1 || rpc === undefined) return xml.trim();
+  return textOf(rpc) ?? '';
 }

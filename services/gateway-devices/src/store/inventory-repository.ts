@@ -1,10 +1,10 @@
-import { AppError, hasCode } from '@nap/contracts';
+import { AppError, SECRET_MASK, hasCode, isSecret } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
-import { SECRET_MASK, buildDeviceQuery, isSecretVariable, maskVariables, normalizeVariables } from '../domain/device-variables';
+import { buildDeviceQuery, maskVariables, normalizeVariables } from '../domain/device-variables';
 import type { ConfigBackupDoc, DeviceDoc, DeviceGroupDoc, GatewayCollections } from './collections';
 
 /** An inventory device as answered: secrets masked. */
-export interface DeviceView {
+export type DeviceView = {
   name: string;
   variables: Record<string, unknown>;
   groups: string[];
@@ -12,7 +12,7 @@ export interface DeviceView {
   updated: string;
   createdBy: string;
   updatedBy: string;
-}
+};
 
 /** An inventory device with its secrets opened, for connecting; never answered or logged. */
 export interface ResolvedDevice {
@@ -22,13 +22,13 @@ export interface ResolvedDevice {
 }
 
 /** A group with its members. */
-export interface GroupView {
+export type GroupView = {
   name: string;
   description: string;
   devices: string[];
   created?: string;
   updated?: string;
-}
+};
 
 /** How a write treats an existing or missing device. */
 export type UpsertMode = 'create' | 'update' | 'createOrUpdate';
@@ -109,7 +109,7 @@ export class InventoryRepository {
       if (value === null) {
         unset[`variables.${key}`] = '';
         unset[`secrets.${key}`] = '';
-      } else if (isSecretVariable(key, value)) {
+      } else if (isSecret(key, value)) {
         if (value === SECRET_MASK) continue;
         sealed[key] = this.secrets.seal(String(value));
         set[`secrets.${key}`] = sealed[key];

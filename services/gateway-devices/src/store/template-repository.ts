@@ -1,17 +1,9 @@
 import { AppError, hasCode } from '@nap/contracts';
-import type { Caller } from '@nap/contracts';
+import type { Caller, DeviceTemplateInput } from '@nap/contracts';
 import type { DeviceTemplateDoc, GatewayCollections } from './collections';
 
 /** A device template as answered (the spec's Device template record): the stored one with `id` for `_id`. */
 export type DeviceTemplateView = { id: string } & Pick<DeviceTemplateDoc, 'name' | 'template' | 'variables' | 'created' | 'updated' | 'createdBy' | 'updatedBy' | 'gbac'>;
-
-/** Input of create and replace. */
-export interface DeviceTemplateInput {
-  name: string;
-  template: string;
-  variables?: Record<string, unknown>;
-  gbac?: { read?: string[]; write?: string[] };
-}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

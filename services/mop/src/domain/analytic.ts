@@ -1,4 +1,4 @@
-import type { AnalyticCommandResult, AnalyticRule, AnalyticRuleResult, AnalyticRunResult, AnalyticTemplate, CommandResult } from '@nap/contracts';
+import type { AnalyticCommandResult, AnalyticRule, AnalyticRuleResult, AnalyticRunResult, AnalyticTemplate } from '@nap/contracts';
 import type { RegexEngine, RegexJob, RegexOutcome } from './regex-engine';
 import { combine, compareValues, counts, jsFlags, severityOf } from './rules';
 import type { RuleOptions } from './rules';
@@ -11,14 +11,39 @@ import { substitute } from './variables';
  * outputs are compared when there is no pattern) and `!matches` (they differ).
  */
 
-/** The member of a run result the analytic reads. */
-export interface RunOutputs {
-  commands_results: Pick<CommandResult, 'raw' | 'evaluated' | 'device' | 'response'>[];
+/** What the analytic reads of one commands_results entry: the device, its output, and the command (raw or evaluated). */
+export interface RunOutput {
+  raw?: string;
+  evaluated?: string;
+  device: string;
+  response: string;
 }
 
-/** True when `value` has a commands_results array (a RunCommandTemplate result). */
+/** The member of a run result the analytic reads. */
+export interface RunOutputs {
+  commands_results: RunOutput[];
+}
+
+function ownMember(value: object, key: string): unknown {
+  const member: unknown = Object.getOwnPropertyDescriptor(value, key)?.value;
+  return member;
+}
+
+function isRunOutput(value: unknown): value is RunOutput {
+  if (typeof value !== 'object' || value === null) return false;
+  const text = (key: string) => typeof ownMember(value, key) === 'string';
+  const textOrAbsent = (key: string) => ownMember(value, key) === undefined || text(key);
+  return text('device') && text('response') && textOrAbsent('raw') && textOrAbsent('evaluated');
+}
+
+/**
+ * True when `value` is a RunCommandTemplate result as the analytic reads it: a commands_results
+ * array whose entries name their device and output (and their command, raw or evaluated, as text).
+ */
 export function isRunOutputs(value: unknown): value is RunOutputs {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { commands_results?: unknown }).commands_results);
+  if (typeof value !== 'object' || value === null) return false;
+  const results = ownMember(value, 'commands_results');
+  return Array.isArray(results) && results.every(isRunOutput);
 }
 
 function describe(outcome: RegexOutcome | undefined, pattern: string, options: RuleOptions): string | undefined {

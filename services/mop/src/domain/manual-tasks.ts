@@ -7,15 +7,22 @@ import type { ConfigDiff } from './diff';
  * task's incoming variables (references `$var.job.x` and `$var.<taskId>.<out>` resolved) to a view.
  */
 
+/** The own member `key` of `value` when it is an object or array; undefined otherwise. Job data is read with it, never cast. */
+function memberOf(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const member: unknown = Object.getOwnPropertyDescriptor(value, key)?.value;
+  return member;
+}
+
 /** Resolves a `$var.job.<name>` or `$var.<taskId>.<outgoing>[.<path>]` reference against the job; other values unchanged. */
 export function resolveReference(job: JobDocument, value: unknown): unknown {
   if (typeof value !== 'string' || !value.startsWith('$var.')) return value;
   const [scope, name, ...path] = value.slice(5).split('.');
   if (scope === undefined || name === undefined) return value;
   let current: unknown;
-  if (scope === 'job') current = (job.variables as Record<string, unknown> | undefined)?.[name];
+  if (scope === 'job') current = memberOf(job.variables, name);
   else current = job.tasks[scope]?.variables?.outgoing?.[name];
-  for (const key of path) current = typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[key] : undefined;
+  for (const key of path) current = memberOf(current, key);
   return current;
 }
 
@@ -26,20 +33,42 @@ export function incomingOf(job: JobDocument, task: Task): Record<string, unknown
   return out;
 }
 
+/** One commands_results entry of a run result found in a job, each member as found (job data is not checked). */
 interface CommandEntry {
-  device?: unknown;
-  raw?: unknown;
-  evaluated?: unknown;
-  response?: unknown;
-  result?: unknown;
-  skipped?: unknown;
-  message?: unknown;
-  rules?: { rule?: unknown; eval?: unknown; severity?: unknown; result?: unknown; message?: unknown }[];
+  device: unknown;
+  raw: unknown;
+  evaluated: unknown;
+  response: unknown;
+  result: unknown;
+  skipped: unknown;
+  message: unknown;
+  rules: unknown;
 }
 
 function entries(value: unknown): CommandEntry[] {
-  const results = (value as { commands_results?: unknown } | null)?.commands_results;
-  return Array.isArray(results) ? (results as CommandEntry[]) : [];
+  const results = memberOf(value, 'commands_results');
+  if (!Array.isArray(results)) return [];
+  return results.map((e: unknown) => ({
+    device: memberOf(e, 'device'),
+    raw: memberOf(e, 'raw'),
+    evaluated: memberOf(e, 'evaluated'),
+    response: memberOf(e, 'response'),
+    result: memberOf(e, 'result'),
+    skipped: memberOf(e, 'skipped'),
+    message: memberOf(e, 'message'),
+    rules: memberOf(e, 'rules'),
+  }));
+}
+
+/** The rules of an entry that did not pass, as the views show them. */
+function failedRules(rules: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(rules)) return [];
+  return rules
+    .filter((r: unknown) => memberOf(r, 'result') !== true)
+    .map((r: unknown) => {
+      const message = memberOf(r, 'message');
+      return { rule: memberOf(r, 'rule'), eval: memberOf(r, 'eval'), severity: memberOf(r, 'severity'), ...(message !== undefined ? { message } : {}) };
+    });
 }
 
 /** viewTemplateResults: per device, whether it passed and which rules failed. */
@@ -47,8 +76,8 @@ export function templateResultsView(results: unknown): Record<string, unknown> {
   const all = entries(results);
   const devices = [...new Set(all.map((e) => String(e.device ?? '')))];
   return {
-    name: (results as { name?: unknown } | null)?.name ?? null,
-    result: (results as { result?: unknown } | null)?.result ?? null,
+    name: memberOf(results, 'name') ?? null,
+    result: memberOf(results, 'result') ?? null,
     devices: devices.map((device) => {
       const mine = all.filter((e) => String(e.device ?? '') === device);
       return {
@@ -59,7 +88,7 @@ export function templateResultsView(results: unknown): Record<string, unknown> {
           result: e.result === true,
           ...(e.skipped === true ? { skipped: true } : {}),
           ...(typeof e.message === 'string' ? { message: e.message } : {}),
-          failedRules: (e.rules ?? []).filter((r) => r.result !== true).map((r) => ({ rule: r.rule, eval: r.eval, severity: r.severity, ...(r.message !== undefined ? { message: r.message } : {}) })),
+          failedRules: failedRules(e.rules),
           response: e.response,
         })),
       };

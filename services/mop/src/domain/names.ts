@@ -11,12 +11,3 @@ export function nextFreeName(name: string, taken: ReadonlySet<string>): string {
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
-
-const SECRET_NAME = /pass|secret|token|key|community|credential/i;
-
-/** True for variable names whose values are secrets (password, secret, token, key, community). */
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
-}
-
-export const MASK = '********';

@@ -1,11 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { CommandTemplate } from '@nap/contracts';
 import type { MopContext } from '../deps';
 
 /** `POST /mop/createTemplate`: `{ mop }` → 201 `{ status: 'Created', message, data }`. */
-export function createTemplate(mop: MopContext): Handler {
-  return (async (input: { body: { mop: CommandTemplate } }, ctx) => {
+export function createTemplate(mop: MopContext): Handler<'mop.createTemplate'> {
+  return async (input, ctx) => {
     const data = await mop.templates.create(input.body.mop, ctx.caller.username);
     return { status: 'Created', message: `Command template "${data.name}" created`, data };
-  }) as Handler;
+  };
 }

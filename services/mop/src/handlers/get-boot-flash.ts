@@ -23,12 +23,12 @@ export function bootImageOf(output: string): string | undefined {
 }
 
 /** `POST /mop/GetBootFlash`: the boot image of a device, read from `show version`. */
-export function getBootFlash(): Handler {
-  return (async (input: { body: { device: string } }, ctx) => {
+export function getBootFlash(): Handler<'mop.GetBootFlash'> {
+  return async (input, ctx) => {
     const { device } = input.body;
     const response = await busCommandRunner(ctx)(device, 'show version');
     const image = bootImageOf(response);
     if (image === undefined) throw new AppError('UPSTREAM_FAILED', `The "show version" output of device "${device}" names no boot image`, { details: { response: response.slice(0, 2_000) } });
     return { device, image, response };
-  }) as Handler;
+  };
 }

@@ -1,4 +1,5 @@
 import type { Handler } from '@nap/bus';
+import { deviceFilterSchema, parseAs } from '@nap/contracts';
 import { listInventory } from './devices';
 import type { InventoryDevice } from './devices';
 
@@ -9,11 +10,13 @@ export function matching(devices: readonly InventoryDevice[], substring: string)
 }
 
 /** `POST /mop/deviceObjects`: inventory devices matching a name substring, a variable filter, a window. */
-export function getDeviceObjectsFiltered(): Handler {
-  return (async (input: { body: { substring?: string; options?: { start?: number; limit?: number; filter?: Record<string, unknown> } } }, ctx) => {
+export function getDeviceObjectsFiltered(): Handler<'mop.getDeviceObjectsFiltered'> {
+  return async (input, ctx) => {
     const options = input.body.options ?? {};
-    const found = matching(await listInventory(ctx, options.filter), input.body.substring ?? '');
+    // the device gateway takes scalar filter values only; say so in terms of this route's body
+    const filter = options.filter === undefined ? undefined : parseAs(deviceFilterSchema, options.filter, 'body.options.filter');
+    const found = matching(await listInventory(ctx, filter), input.body.substring ?? '');
     const start = options.start ?? 0;
     return options.limit === undefined || options.limit === 0 ? found.slice(start) : found.slice(start, start + options.limit);
-  }) as Handler;
+  };
 }

@@ -6,10 +6,10 @@ import { listInventory } from './devices';
 export const MAX_DEVICES_LISTED = 1_000;
 
 /** `GET /mop/devices/detailed/:substring`: the matches plus how many were found and returned. */
-export function getDevicesFilteredDetailedResults(): Handler {
-  return (async (input: { params: { substring: string } }, ctx) => {
+export function getDevicesFilteredDetailedResults(): Handler<'mop.getDevicesFilteredDetailedResults'> {
+  return async (input, ctx) => {
     const found = matching(await listInventory(ctx), input.params.substring);
     const list = found.slice(0, MAX_DEVICES_LISTED);
     return { total: found.length, returned: list.length, list };
-  }) as Handler;
+  };
 }

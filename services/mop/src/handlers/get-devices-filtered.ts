@@ -3,6 +3,6 @@ import { matching } from './get-device-objects-filtered';
 import { listInventory } from './devices';
 
 /** `GET /mop/devices/:substring`. */
-export function getDevicesFiltered(): Handler {
-  return (async (input: { params: { substring: string } }, ctx) => matching(await listInventory(ctx), input.params.substring)) as Handler;
+export function getDevicesFiltered(): Handler<'mop.getDevicesFiltered'> {
+  return async (input, ctx) => matching(await listInventory(ctx), input.params.substring);
 }

@@ -2,10 +2,10 @@ import type { Handler } from '@nap/bus';
 import { busCommandRunner } from './devices';
 
 /** `POST /mop/passThru/:device`: the command as given, no variables, no rules. */
-export function passThru(): Handler {
-  return (async (input: { params: { device: string }; body: { command: string } }, ctx) => {
+export function passThru(): Handler<'mop.passThru'> {
+  return async (input, ctx) => {
     const { device } = input.params;
     const response = await busCommandRunner(ctx)(device, input.body.command);
     return { device, command: input.body.command, response };
-  }) as Handler;
+  };
 }

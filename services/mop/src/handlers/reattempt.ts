@@ -6,8 +6,8 @@ import type { MopContext } from '../deps';
  * `POST /mop/reattempt`: counts one more attempt of (job_id, attemptID), stores when it is due and
  * answers at once; 422 MOP_REATTEMPTS_EXHAUSTED past `attempts`.
  */
-export function reattempt(mop: MopContext): Handler {
-  return (async (input: { body: { minutes: number; job_id?: string; attemptID?: string; attempts?: number } }) => {
+export function reattempt(mop: MopContext): Handler<'mop.reattempt'> {
+  return async (input) => {
     const { minutes } = input.body;
     const jobId = input.body.job_id ?? 'none';
     const attemptID = input.body.attemptID ?? 'default';
@@ -28,5 +28,5 @@ export function reattempt(mop: MopContext): Handler {
       minutes,
       reattemptAt: scheduled.reattemptAt,
     };
-  }) as Handler;
+  };
 }

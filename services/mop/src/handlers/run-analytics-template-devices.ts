@@ -7,15 +7,18 @@ import { recordRun } from '../runs';
 import { busCommandRunner } from './devices';
 
 /** `POST /mop/runAnalyticsTemplateDevices`: runs the pre and post commands on the devices, then compares them. */
-export function runAnalyticsTemplateDevices(mop: MopContext): Handler {
-  return (async (input: { body: { analytic_template_name: string; devices: string[]; variables?: Record<string, unknown> } }, ctx) => {
+export function runAnalyticsTemplateDevices(mop: MopContext): Handler<'mop.runAnalyticsTemplateDevices'> {
+  return async (input, ctx) => {
     const started = Date.now();
-    const template = await mop.analytics.getByName(input.body.analytic_template_name);
+    const template = mop.analytics.checked(await mop.analytics.getByName(input.body.analytic_template_name));
     const variables = input.body.variables ?? {};
     const pairs = template.prepostCommands ?? [];
     const side = (member: 'preRawCommand' | 'postRawCommand'): CommandTemplate => ({
       name: `${template.name} (${member === 'preRawCommand' ? 'pre' : 'post'})`,
-      commands: pairs.map((p) => ({ command: typeof p[member] === 'string' ? p[member] : '', rules: [] })),
+      commands: pairs.map((p) => {
+        const command = p[member];
+        return { command: typeof command === 'string' ? command : '', rules: [] };
+      }),
     });
     const run = { engine: mop.engine, runCommand: busCommandRunner(ctx), concurrency: mop.deviceConcurrency, ruleOptions: mop.ruleOptions };
     const pre = await runCommandTemplate(side('preRawCommand'), input.body.devices, variables, run);
@@ -23,5 +26,5 @@ export function runAnalyticsTemplateDevices(mop: MopContext): Handler {
     const output = await runAnalyticTemplate(template, pre, post, variables, mop.engine, mop.ruleOptions);
     const runId = await recordRun(mop.runs, { kind: 'analytic', template: template.name, devices: input.body.devices, variables, started, caller: ctx.caller, output });
     return { ...output, runId };
-  }) as Handler;
+  };
 }

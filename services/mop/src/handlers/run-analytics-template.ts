@@ -5,19 +5,17 @@ import { isRunOutputs, runAnalyticTemplate } from '../domain/analytic';
 import { recordRun } from '../runs';
 
 /** `POST /mop/runAnalyticsTemplate`: compares two RunCommandTemplate results with an analytic template. */
-export function runAnalyticsTemplate(mop: MopContext): Handler {
-  return (async (input: { body: { analytic_template_name: string; pre: unknown; post: unknown; variables?: Record<string, unknown> } }, ctx) => {
+export function runAnalyticsTemplate(mop: MopContext): Handler<'mop.runAnalyticsTemplate'> {
+  return async (input, ctx) => {
     const started = Date.now();
     const { pre, post } = input.body;
-    for (const [which, value] of [['pre', pre], ['post', post]] as const) {
-      if (!isRunOutputs(value)) throw new AppError('MOP_ANALYTIC_INPUT_INVALID', `${which} must be a RunCommandTemplate result with commands_results`);
-    }
-    if (!isRunOutputs(pre) || !isRunOutputs(post)) throw new AppError('MOP_ANALYTIC_INPUT_INVALID', 'pre and post must be RunCommandTemplate results');
-    const template = await mop.analytics.getByName(input.body.analytic_template_name);
+    if (!isRunOutputs(pre)) throw new AppError('MOP_ANALYTIC_INPUT_INVALID', 'pre must be a RunCommandTemplate result with commands_results (each entry with device and response texts)');
+    if (!isRunOutputs(post)) throw new AppError('MOP_ANALYTIC_INPUT_INVALID', 'post must be a RunCommandTemplate result with commands_results (each entry with device and response texts)');
+    const template = mop.analytics.checked(await mop.analytics.getByName(input.body.analytic_template_name));
     const variables = input.body.variables ?? {};
     const output = await runAnalyticTemplate(template, pre, post, variables, mop.engine, mop.ruleOptions);
     const devices = [...new Set(output.commands_results.map((r) => r.device))];
     const runId = await recordRun(mop.runs, { kind: 'analytic', template: template.name, devices, variables, started, caller: ctx.caller, output });
     return { ...output, runId };
-  }) as Handler;
+  };
 }

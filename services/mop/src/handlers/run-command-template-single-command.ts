@@ -6,10 +6,10 @@ import { recordRun } from '../runs';
 import { busCommandRunner } from './devices';
 
 /** `POST /mop/RunCommandTemplateSingleCommand`: command `commandIndex` of a template (by id or name) on devices. */
-export function runCommandTemplateSingleCommand(mop: MopContext): Handler {
-  return (async (input: { body: { templateId: string; commandIndex: number; devices: string[]; variables?: Record<string, unknown> } }, ctx) => {
+export function runCommandTemplateSingleCommand(mop: MopContext): Handler<'mop.RunCommandTemplateSingleCommand'> {
+  return async (input, ctx) => {
     const started = Date.now();
-    const template = await mop.templates.getByIdOrName(input.body.templateId);
+    const template = mop.templates.checked(await mop.templates.getByIdOrName(input.body.templateId));
     const count = template.commands?.length ?? 0;
     if (input.body.commandIndex >= count) {
       throw new AppError('MOP_COMMAND_INDEX_OUT_OF_RANGE', `Command template "${template.name}" has ${count} commands; commandIndex ${input.body.commandIndex} is not one of them`);
@@ -24,5 +24,5 @@ export function runCommandTemplateSingleCommand(mop: MopContext): Handler {
     );
     const runId = await recordRun(mop.runs, { kind: 'command', template: template.name, devices: input.body.devices, variables, started, caller: ctx.caller, output });
     return { ...output, runId };
-  }) as Handler;
+  };
 }

@@ -18,11 +18,11 @@ export function singleCommand(command: string, variables: Readonly<Record<string
 }
 
 /** `POST /mop/RunCommand`: one command on one device. */
-export function runCommand(): Handler {
-  return (async (input: { body: { command: string; device: string; variables?: Record<string, unknown> } }, ctx) => {
+export function runCommand(): Handler<'mop.RunCommand'> {
+  return async (input, ctx) => {
     const { command, device } = input.body;
     const { evaluated, parameters } = singleCommand(command, input.body.variables ?? {});
     const response = await busCommandRunner(ctx)(device, evaluated);
     return { raw: command, evaluated, device, response, parameters };
-  }) as Handler;
+  };
 }

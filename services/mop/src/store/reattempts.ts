@@ -18,7 +18,9 @@ export class ReattemptRepository {
       { $inc: { attempt: 1 }, $set: { attempts, minutes, reattemptAt, status: 'waiting' } },
       { upsert: true, returnDocument: 'after' },
     );
-    return doc as Reattempt;
+    // an upsert that returns the document after the update always finds one
+    if (doc === null) throw new Error(`The re-attempt of step "${attemptID}" of job "${jobId}" was not stored`);
+    return doc;
   }
 
   /** Takes back the count of an attempt that was refused. */

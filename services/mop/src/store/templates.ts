@@ -6,26 +6,37 @@ import { COLLECTIONS } from './collections';
 /** Which kind of template a repository holds. */
 export type TemplateKind = 'template' | 'analytic';
 
-type TemplateDoc = Doc & { name: string };
+/**
+ * A template as stored: a document with a name and the authorship the service sets. Everything else
+ * is stored as given (an import takes any document with a name), so it is typed only by its name.
+ */
+export type StoredTemplate = Doc & { name: string };
 
 /** Members the service owns; the rest of a template is stored as given. */
 const OWNED = ['_id', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy'] as const;
 
-function content(doc: Record<string, unknown>): Record<string, unknown> {
+function content(doc: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) if (!(OWNED as readonly string[]).includes(key)) out[key] = value;
   return out;
 }
 
-/** Command or analytic templates: unique names, authorship set by the service. */
+/** Types a stored template by its schema (`parseAs`), naming it by `label` in the problems; throws when it does not match. */
+export type TemplateCheck<T> = (doc: StoredTemplate, label: string) => T;
+
+/**
+ * Command or analytic templates: unique names, authorship set by the service. Reads answer the
+ * documents as stored; {@link TemplateRepository.checked} types one as `T` before the service runs it.
+ */
 export class TemplateRepository<T extends { name: string }> {
-  private readonly collection: Collection<TemplateDoc>;
+  private readonly collection: Collection<StoredTemplate>;
 
   constructor(
     store: Store,
     readonly kind: TemplateKind,
+    private readonly check: TemplateCheck<T>,
   ) {
-    this.collection = store.collection<TemplateDoc>(kind === 'template' ? COLLECTIONS.templates : COLLECTIONS.analyticTemplates);
+    this.collection = store.collection<StoredTemplate>(kind === 'template' ? COLLECTIONS.templates : COLLECTIONS.analyticTemplates);
   }
 
   private get label(): string {
@@ -36,10 +47,10 @@ export class TemplateRepository<T extends { name: string }> {
     return new AppError('TEMPLATE_ALREADY_EXISTS', `A ${this.label} named "${name}" exists; choose another name`, { cause: err });
   }
 
-  async create(doc: Record<string, unknown> & { name: string }, username: string): Promise<T> {
+  async create(doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
     const now = Date.now();
     try {
-      return (await this.collection.insertOne({ ...content(doc), name: doc.name, created: now, createdBy: username, lastUpdated: now, lastUpdatedBy: username })) as unknown as T;
+      return await this.collection.insertOne({ ...content(doc), name: doc.name, created: now, createdBy: username, lastUpdated: now, lastUpdatedBy: username });
     } catch (err) {
       if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw this.duplicate(doc.name, err);
       throw err;
@@ -47,7 +58,7 @@ export class TemplateRepository<T extends { name: string }> {
   }
 
   /** Replaces the template with id `id`; created and createdBy are kept. */
-  async update(id: string, doc: Record<string, unknown> & { name: string }, username: string): Promise<T> {
+  async update(id: string, doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
     const existing = await this.collection.findOne({ _id: id });
     if (existing === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} has id "${id}"`);
     const next = { ...content(doc), name: doc.name, created: existing.created, createdBy: existing.createdBy, lastUpdated: Date.now(), lastUpdatedBy: username };
@@ -57,40 +68,48 @@ export class TemplateRepository<T extends { name: string }> {
       if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw this.duplicate(doc.name, err);
       throw err;
     }
-    return { _id: id, ...next } as unknown as T;
+    return { _id: id, ...next };
   }
 
-  async delete(id: string): Promise<T> {
+  async delete(id: string): Promise<StoredTemplate> {
     const gone = await this.collection.findOneAndDelete({ _id: id });
     if (gone === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} has id "${id}"`);
-    return gone as unknown as T;
+    return gone;
   }
 
-  async list(): Promise<T[]> {
-    return (await this.collection.find({}, { sort: { name: 1 } })) as unknown as T[];
+  async list(): Promise<StoredTemplate[]> {
+    return this.collection.find({}, { sort: { name: 1 } });
   }
 
-  async findByName(name: string): Promise<T | null> {
-    return (await this.collection.findOne({ name })) as unknown as T | null;
+  async findByName(name: string): Promise<StoredTemplate | null> {
+    return this.collection.findOne({ name });
   }
 
-  async getByName(name: string): Promise<T> {
+  async getByName(name: string): Promise<StoredTemplate> {
     const found = await this.findByName(name);
     if (found === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} is named "${name}"`);
     return found;
   }
 
   /** By id, or by name when no id matches. */
-  async getByIdOrName(key: string): Promise<T> {
+  async getByIdOrName(key: string): Promise<StoredTemplate> {
     const byId = await this.collection.findOne({ _id: key });
-    if (byId !== null) return byId as unknown as T;
+    if (byId !== null) return byId;
     const byName = await this.findByName(key);
     if (byName === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} has id or name "${key}"`);
     return byName;
   }
 
+  /**
+   * A stored template typed by its schema, to run it. One that does not match (an import stores any
+   * document with a name) answers 400 `VALIDATION_FAILED` naming the members at fault.
+   */
+  checked(doc: StoredTemplate): T {
+    return this.check(doc, `${this.label} "${doc.name}"`);
+  }
+
   /** Stores an exported template; a taken name becomes `name (n)` with the next free n. */
-  async import(doc: Record<string, unknown> & { name: string }, username: string): Promise<T> {
+  async import(doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const similar = await this.collection.find({ name: { $regex: `^${escapeRegex(doc.name)}( \\(\\d+\\))?$` } }, { projection: { name: 1 } });
       const name = nextFreeName(doc.name, new Set(similar.map((d) => d.name)));

@@ -1,4 +1,4 @@
-import type { StoredWorkflowDocument, WorkflowDocument, WorkflowInput } from '@nap/contracts';
+import type { ComponentGroup, ComponentGroupInput, FormInput, StoredForm, StudioTemplate, StudioTemplateInput, WorkflowInput } from '@nap/contracts';
 
 /**
  * Building stored studio documents from what clients submit. Pure: ids and times come in. Members
@@ -29,14 +29,6 @@ export function keepableId(value: unknown): string | undefined {
   return typeof value === 'string' && KEEPABLE_ID.test(value) ? value : undefined;
 }
 
-function without(input: Record<string, unknown>, owned: readonly string[]): Record<string, unknown> {
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) if (!owned.includes(key)) rest[key] = value;
-  return rest;
-}
-
-const WORKFLOW_OWNED = ['_id', 'created', 'created_by', 'last_updated', 'last_updated_by'] as const;
-
 /** Default job-variable schema: any object. */
 function openSchema(): Record<string, unknown> {
   return { type: 'object', properties: {}, required: [] };
@@ -45,24 +37,26 @@ function openSchema(): Record<string, unknown> {
 /**
  * The stored form of a workflow that passed validation: the submitted members, the defaults of the
  * members the engine reads (`type`, `description`, `groups`, `transitions`, schemas, `decorators`,
- * canvas settings) and the audit fields. `original` keeps the creation stamp on a replacement.
+ * canvas settings) and the audit fields. `original` keeps the creation stamp on a replacement. The
+ * caller checks the result against the stored workflow schema (the graph's meaning was checked by
+ * `validateWorkflow`, which the submitted schema cannot say).
  */
-export function toStoredWorkflow(input: WorkflowInput, id: string, stamp: SaveStamp, original?: OriginalStamp): StoredWorkflowDocument {
-  const rest = without(input, WORKFLOW_OWNED);
+export function toStoredWorkflow(input: WorkflowInput, id: string, stamp: SaveStamp, original?: OriginalStamp) {
+  const { _id: _submittedId, created: _created, created_by: _createdBy, last_updated: _lastUpdated, last_updated_by: _lastUpdatedBy, ...rest } = input;
   return {
     ...rest,
     _id: original?._id ?? id,
     name: input.name,
-    description: typeof input.description === 'string' ? input.description : '',
-    type: typeof input.type === 'string' ? input.type : 'automation',
+    description: input.description ?? '',
+    type: input.type ?? 'automation',
     tasks: input.tasks ?? {},
-    transitions: (input.transitions ?? {}) as WorkflowDocument['transitions'],
-    groups: Array.isArray(input.groups) ? input.groups : [],
+    transitions: input.transitions ?? {},
+    groups: input.groups ?? [],
     inputSchema: input.inputSchema ?? openSchema(),
     outputSchema: input.outputSchema ?? openSchema(),
-    font_size: typeof input.font_size === 'number' ? input.font_size : 12,
-    canvasVersion: typeof input.canvasVersion === 'number' ? input.canvasVersion : 3,
-    decorators: Array.isArray(input.decorators) ? input.decorators : [],
+    font_size: input.font_size ?? 12,
+    canvasVersion: input.canvasVersion ?? 3,
+    decorators: input.decorators ?? [],
     created: original?.created ?? stamp.at,
     created_by: original?.createdBy ?? stamp.by,
     last_updated: stamp.at,
@@ -70,12 +64,9 @@ export function toStoredWorkflow(input: WorkflowInput, id: string, stamp: SaveSt
   };
 }
 
-const CAMEL_OWNED = ['_id', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy'] as const;
-
-/** A stored studio template or component group: submitted members plus id and camel-case audit fields. */
-export function toStoredCamel<T extends Record<string, unknown>>(input: T, id: string, stamp: SaveStamp, original?: OriginalStamp): Record<string, unknown> & { _id: string } {
+/** The id and camel-case audit fields of a stored studio template or component group. */
+function camelStamp(id: string, stamp: SaveStamp, original?: OriginalStamp) {
   return {
-    ...without(input, CAMEL_OWNED),
     _id: original?._id ?? id,
     created: original?.created ?? stamp.at,
     createdBy: original?.createdBy ?? stamp.by,
@@ -84,19 +75,40 @@ export function toStoredCamel<T extends Record<string, unknown>>(input: T, id: s
   };
 }
 
-const FORM_OWNED = ['_id', 'created', 'created_by', 'last_updated', 'last_updated_by', 'createdBy', 'lastUpdated', 'lastUpdatedBy'] as const;
+/** A stored studio template: the submitted members (defaults for the optional ones the editor shows), id and audit fields. */
+export function toStoredTemplate(input: StudioTemplateInput, id: string, stamp: SaveStamp, original?: OriginalStamp): StudioTemplate {
+  const { _id: _submittedId, created: _created, createdBy: _createdBy, lastUpdated: _lastUpdated, lastUpdatedBy: _lastUpdatedBy, ...rest } = input;
+  return { description: '', group: '', data: '', command: '', tags: [], ...rest, ...camelStamp(id, stamp, original) };
+}
+
+/** A stored component group: the submitted members (no members by default), id and audit fields. */
+export function toStoredComponentGroup(input: ComponentGroupInput, id: string, stamp: SaveStamp, original?: OriginalStamp): ComponentGroup {
+  const { _id: _submittedId, created: _created, createdBy: _createdBy, lastUpdated: _lastUpdated, lastUpdatedBy: _lastUpdatedBy, ...rest } = input;
+  return { description: '', members: [], ...rest, ...camelStamp(id, stamp, original) };
+}
 
 /**
  * A stored form: the form's content, `groups` (default empty) and the snake-case audit fields of the
  * spec's Form. JSON forms exported elsewhere carry camel-case audit fields; those are the other
  * system's and are replaced.
  */
-export function toStoredForm(input: Record<string, unknown> & { name: string }, id: string, stamp: SaveStamp): Record<string, unknown> & { _id: string; name: string } {
+export function toStoredForm(input: FormInput, id: string, stamp: SaveStamp): StoredForm {
+  const {
+    _id: _submittedId,
+    created: _created,
+    created_by: _createdBy,
+    last_updated: _lastUpdated,
+    last_updated_by: _lastUpdatedBy,
+    createdBy: _camelCreatedBy,
+    lastUpdated: _camelLastUpdated,
+    lastUpdatedBy: _camelLastUpdatedBy,
+    ...rest
+  } = input;
   return {
-    ...without(input, FORM_OWNED),
+    ...rest,
     _id: id,
     name: input.name,
-    groups: Array.isArray(input.groups) ? input.groups : [],
+    groups: input.groups ?? [],
     created: stamp.at,
     created_by: stamp.by,
     last_updated: stamp.at,

@@ -57,5 +57,5 @@ export function toListQuery(query: QueryOptions, fields: ListFields): ListQuery 
     sort = { [query.sort]: query.order === -1 ? -1 : 1, _id: 1 };
   }
   const limit = Math.min(query.limit === undefined || query.limit === 0 ? DEFAULT_LIST_LIMIT : query.limit, MAX_LIST_LIMIT);
-  return { filter: clauses.length === 0 ? {} : clauses.length === 1 ? (clauses[0] as Filter) : { $and: clauses }, sort, skip: query.skip ?? 0, limit };
+  return { filter: clauses.length > 1 ? { $and: clauses } : (clauses[0] ?? {}), sort, skip: query.skip ?? 0, limit };
 }

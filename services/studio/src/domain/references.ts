@@ -51,7 +51,7 @@ export function isGroupMember(members: unknown, targets: ReadonlySet<string>, ki
   return members.some(
     (m) =>
       isObject(m) &&
-      (typeof m.type !== 'string' || (kinds as readonly string[]).includes(m.type)) &&
+      (typeof m.type !== 'string' || kinds.some((kind) => kind === m.type)) &&
       ((typeof m.id === 'string' && targets.has(m.id)) || (typeof m.name === 'string' && targets.has(m.name))),
   );
 }

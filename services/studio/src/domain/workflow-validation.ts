@@ -179,11 +179,12 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
       }
     }
     for (const id of reached) {
-      if (FRAME_TASKS.has(id) || !isObject(tasks[id])) continue;
+      const task = tasks[id];
+      if (FRAME_TASKS.has(id) || !isObject(task)) continue;
       const out = edges.get(id) ?? [];
       if (out.length === 0) {
         warn({ code: WORKFLOW_WARNINGS.TASK_DEAD_END, member: `transitions.${id}`, task: id, message: `Task ${quote(id)} has no transition out of it; a job that reaches it ends in error` });
-      } else if ((tasks[id] as Record<string, unknown>).type !== 'manual' && !out.some((e) => e.state === 'error')) {
+      } else if (task.type !== 'manual' && !out.some((e) => e.state === 'error')) {
         warn({
           code: WORKFLOW_WARNINGS.TASK_WITHOUT_ERROR_TRANSITION,
           member: `transitions.${id}`,
@@ -247,7 +248,7 @@ function checkRetrySettings(id: string, settings: unknown, error: (p: WorkflowPr
   };
   if (!isObject(settings)) return bad('not an object { autoRetry, limit, delay, state }');
   if (settings.autoRetry !== undefined && typeof settings.autoRetry !== 'boolean') bad('autoRetry is not a boolean');
-  if (settings.limit !== undefined && !(Number.isInteger(settings.limit) && (settings.limit as number) >= 0)) bad('limit is not a whole number of retries (0 or more)');
+  if (settings.limit !== undefined && !(typeof settings.limit === 'number' && Number.isInteger(settings.limit) && settings.limit >= 0)) bad('limit is not a whole number of retries (0 or more)');
   if (settings.delay !== undefined && !(typeof settings.delay === 'number' && settings.delay >= 0)) bad('delay is not a number of milliseconds (0 or more)');
   if (settings.state !== undefined && !(Array.isArray(settings.state) && settings.state.every((s) => typeof s === 'string' && STATES.has(s)))) {
     bad(`state is not a list of finish states among ${TRANSITION_STATES.join(', ')}`);

@@ -1,11 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { Acknowledgement } from '@nap/contracts';
 import { assertAccess } from '../domain/access';
 import type { StudioDeps } from './deps';
 
 /** `DELETE /automation-studio/automations/:id`: delete a workflow document (jobs already started keep their copy). */
-export function deleteAutomation(deps: StudioDeps): Handler<unknown, { id: string }> {
-  return async (input): Promise<Acknowledgement> => {
+export function deleteAutomation(deps: StudioDeps): Handler<'studio.deleteAutomation'> {
+  return async (input) => {
     const doc = await deps.workflows.get(input.params.id);
     assertAccess(input.caller, doc, 'workflow');
     await deps.workflows.delete(doc._id);

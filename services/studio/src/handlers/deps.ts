@@ -1,14 +1,12 @@
-import type { StoredWorkflowDocument } from '@nap/contracts';
-import type { NamedDoc, NamedDocuments } from '../store/documents';
-
-export type StoredWorkflow = StoredWorkflowDocument & NamedDoc;
+import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate } from '@nap/contracts';
+import type { NamedDocuments } from '../store/documents';
 
 /** What the studio handlers share: the repositories, and the sources of ids and time (injectable for tests). */
 export interface StudioDeps {
-  workflows: NamedDocuments<StoredWorkflow>;
-  templates: NamedDocuments<NamedDoc>;
-  componentGroups: NamedDocuments<NamedDoc>;
-  forms: NamedDocuments<NamedDoc>;
+  workflows: NamedDocuments<StoredWorkflowDocument>;
+  templates: NamedDocuments<StudioTemplate>;
+  componentGroups: NamedDocuments<ComponentGroup>;
+  forms: NamedDocuments<StoredForm>;
   /** A new document id (UUID v4). */
   newId(): string;
   /** Now, ISO 8601. */

@@ -1,23 +1,21 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import type { ExportFormBody } from '@nap/contracts';
 import { assertAccess } from '../domain/access';
-import type { NamedDoc } from '../store/documents';
 import type { StudioDeps } from './deps';
 
 /**
  * `POST /formbuilder/forms/export` (operation 19): the form with this `_id` and/or `name` (both must
  * match when both are given); 404 `FORM_NOT_FOUND` otherwise.
  */
-export function exportForm(deps: StudioDeps): Handler<ExportFormBody> {
-  return async (input): Promise<NamedDoc> => {
+export function exportForm(deps: StudioDeps): Handler<'studio.exportForm'> {
+  return async (input) => {
     const { _id: id, name } = input.body.options;
     // ids are stored in lower case; the schema accepts either case
     const form = id !== undefined ? await deps.forms.findById(id.toLowerCase()) : name !== undefined ? await deps.forms.findByName(name) : null;
     if (form === null || (name !== undefined && form.name !== name)) {
       throw new AppError('FORM_NOT_FOUND', `No form with ${[id !== undefined ? `_id "${id}"` : '', name !== undefined ? `name "${name}"` : ''].filter(Boolean).join(' and ')}`);
     }
-    assertAccess(input.caller, form as { name: string; groups?: string[] }, 'form');
+    assertAccess(input.caller, form, 'form');
     return form;
   };
 }

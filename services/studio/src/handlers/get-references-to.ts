@@ -1,19 +1,13 @@
 import type { Handler } from '@nap/bus';
+import type { ResponseOf } from '@nap/contracts';
 import { accessFilter } from '../domain/access';
 import { REFERENCE_KINDS, isGroupMember, referringTasks } from '../domain/references';
 import type { ReferenceKind } from '../domain/references';
 import type { NamedDoc, NamedDocuments } from '../store/documents';
-import type { StoredWorkflow, StudioDeps } from './deps';
+import type { StudioDeps } from './deps';
 
-/** One document that refers to the target. */
-export interface Reference {
-  /** Kind of the referring document: `workflow` or `componentGroup`. */
-  type: string;
-  _id: string;
-  name: string;
-  /** Referring task ids (workflows). */
-  tasks?: string[];
-}
+/** One document that refers to the target: kind (`workflow` or `componentGroup`), id, name and, for workflows, the referring task ids. */
+type Reference = ResponseOf<'studio.getReferencesTo'>['references'][number];
 
 async function aliases<T extends NamedDoc>(repo: NamedDocuments<T>, target: string): Promise<string[]> {
   const doc = (await repo.findById(target)) ?? (await repo.findByName(target));
@@ -25,8 +19,8 @@ async function aliases<T extends NamedDoc>(repo: NamedDocuments<T>, target: stri
  * component groups that refer to a document, by id or name. A target that is the id of a stored
  * workflow, template or form also matches its name, since tasks refer to those by name.
  */
-export function getReferencesTo(deps: StudioDeps): Handler<unknown, Record<string, string>, { target: string; type?: ReferenceKind }> {
-  return async (input): Promise<{ references: Reference[]; total: number }> => {
+export function getReferencesTo(deps: StudioDeps): Handler<'studio.getReferencesTo'> {
+  return async (input) => {
     const { target, type } = input.query;
     const kinds: readonly ReferenceKind[] = type === undefined ? REFERENCE_KINDS : [type];
     const targets = new Set([target]);
@@ -37,8 +31,7 @@ export function getReferencesTo(deps: StudioDeps): Handler<unknown, Record<strin
     for (const names of await Promise.all(lookups)) for (const n of names) targets.add(n);
 
     const references: Reference[] = [];
-    const workflows: StoredWorkflow[] = await deps.workflows.scan(accessFilter(input.caller), ['name', 'tasks']);
-    for (const wf of workflows) {
+    for (const wf of await deps.workflows.scan(accessFilter(input.caller), ['name', 'tasks'])) {
       const tasks = referringTasks(wf, targets, kinds);
       if (tasks.length > 0) references.push({ type: 'workflow', _id: wf._id, name: wf.name, tasks });
     }

@@ -2,8 +2,8 @@ import { isAppError } from '@nap/contracts';
 import type { ImportResult, ImportResultItem } from '@nap/contracts';
 
 /** What saving one item of an import gives: the stored document and members to add to its result item. */
-export interface Saved {
-  created: Record<string, unknown>;
+export interface Saved<C> {
+  created: C;
   extra?: Record<string, unknown>;
 }
 
@@ -13,21 +13,20 @@ export interface Saved {
  * `created: null`; the answer's `status` stays `success` and its message says how many were
  * imported. An error that is not an `AppError` (a bug) is not swallowed.
  */
-export async function importEach(
+export async function importEach<C extends { name: string }>(
   items: readonly Record<string, unknown>[],
   label: { one: string; many: string },
-  save: (item: Record<string, unknown>, index: number) => Promise<Saved>,
+  save: (item: Record<string, unknown>, index: number) => Promise<Saved<C>>,
   detailsKey = 'problems',
-): Promise<ImportResult> {
-  const imported: ImportResultItem[] = [];
+): Promise<ImportResult<Record<string, unknown>, C>> {
+  const imported: ImportResultItem<Record<string, unknown>, C>[] = [];
   for (const [index, item] of items.entries()) {
     try {
       const saved = await save(item, index);
-      const name = typeof saved.created.name === 'string' ? saved.created.name : String(index);
-      imported.push({ success: true, message: `Imported ${label.one} "${name}"`, original: item, created: saved.created, ...(saved.extra ?? {}) });
+      imported.push({ success: true, message: `Imported ${label.one} "${saved.created.name}"`, original: item, created: saved.created, ...(saved.extra ?? {}) });
     } catch (err) {
       if (!isAppError(err)) throw err;
-      const failed: ImportResultItem & Record<string, unknown> = { success: false, message: err.message, original: item, created: null };
+      const failed: ImportResultItem<Record<string, unknown>, C> & Record<string, unknown> = { success: false, message: err.message, original: item, created: null };
       if (err.details !== undefined) failed[detailsKey] = err.details;
       imported.push(failed);
     }

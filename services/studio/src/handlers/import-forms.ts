@@ -1,12 +1,11 @@
 import type { Handler } from '@nap/bus';
-import type { ImportResult } from '@nap/contracts';
 import type { StudioDeps } from './deps';
 import { createStoredForm } from './form-save';
 import { importEach } from './import-each';
 
 /** `POST /formbuilder/forms/import` (addition): store each form on its own, reporting per item. */
-export function importForms(deps: StudioDeps): Handler<{ forms: Record<string, unknown>[] }> {
-  return async (input): Promise<ImportResult> =>
+export function importForms(deps: StudioDeps): Handler<'studio.importForms'> {
+  return async (input) =>
     importEach(input.body.forms, { one: 'form', many: 'forms' }, async (item, index) => ({
       created: await createStoredForm(deps, item, input.caller, `body.forms[${index}]`),
     }));

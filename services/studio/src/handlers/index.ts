@@ -29,13 +29,13 @@ import { updateAutomation } from './update-automation';
 import { updateComponentGroup } from './update-component-group';
 import { updateTemplate } from './update-template';
 
-export type { StudioDeps, StoredWorkflow } from './deps';
+export type { StudioDeps } from './deps';
 
 /**
  * Handlers of the studio operations by catalog name. `runTransformation` has none and answers 501
  * until the JST engine is built.
  */
-export function studioHandlers(deps: StudioDeps): HandlerMap {
+export function studioHandlers(deps: StudioDeps): HandlerMap<'studio'> {
   return {
     createAutomation: createAutomation(deps),
     importAutomations: importAutomations(deps),

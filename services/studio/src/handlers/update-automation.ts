@@ -1,11 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { WorkflowSaveResult } from '@nap/contracts';
 import type { StudioDeps } from './deps';
 import { replaceWorkflow } from './workflow-save';
 
 /** `PUT /automation-studio/automations/:id`: validate and replace a workflow document. */
-export function updateAutomation(deps: StudioDeps): Handler<{ update: unknown }, { id: string }> {
-  return async (input): Promise<WorkflowSaveResult> => {
+export function updateAutomation(deps: StudioDeps): Handler<'studio.updateAutomation'> {
+  return async (input) => {
     const { doc, warnings } = await replaceWorkflow(deps, input.params.id, input.body.update, input.caller, 'body.update');
     return { status: 'success', message: `Workflow "${doc.name}" updated`, data: doc, warnings };
   };

@@ -1,4 +1,4 @@
-import { AppError, hasCode } from '@nap/contracts';
+import { AppError, isAppError } from '@nap/contracts';
 import type { ErrorCode } from '@nap/contracts';
 import type { Collection, Doc, Filter, Store } from '@nap/store';
 import type { ListQuery } from '../domain/list-query';
@@ -26,6 +26,8 @@ export type NamedDoc = Doc & { name: string };
  * A repository of named studio documents: plain objects with string ids, unique names. Duplicate
  * keys become the kind's `<DOMAIN>_ALREADY_EXISTS` (409) naming the name or id; a missing document
  * its `<DOMAIN>_NOT_FOUND` (404). Filters are built by the service from validated values only.
+ * `T` is the stored document's type: the service writes only documents of that type (checked
+ * against their schemas on save), so what it reads back has it.
  */
 export class NamedDocuments<T extends NamedDoc> {
   private readonly docs: Collection<T>;
@@ -91,7 +93,7 @@ export class NamedDocuments<T extends NamedDoc> {
   }
 
   /** Every document matching `filter`, with only the members of `fields` (and `_id`). */
-  async scan(filter: Filter, fields: readonly string[]): Promise<T[]> {
+  async scan<K extends keyof T & string>(filter: Filter, fields: readonly K[]): Promise<Pick<T, '_id' | K>[]> {
     return this.docs.find(filter, { projection: Object.fromEntries(fields.map((f) => [f, 1 as const])) });
   }
 
@@ -100,9 +102,9 @@ export class NamedDocuments<T extends NamedDoc> {
   }
 
   private translate(err: unknown, doc: T): unknown {
-    if (!hasCode(err, 'STORE_DUPLICATE_KEY')) return err;
-    const details = (err as AppError).details as { index?: string } | undefined;
-    const byId = details?.index === '_id_' || details?.index === '_id';
+    if (!isAppError(err) || err.code !== 'STORE_DUPLICATE_KEY') return err;
+    const index = typeof err.details === 'object' && err.details !== null && 'index' in err.details ? err.details.index : undefined;
+    const byId = index === '_id_' || index === '_id';
     return new AppError(
       this.kind.exists,
       byId ? `A ${this.kind.label} with id "${doc._id}" already exists` : `A ${this.kind.label} named "${doc.name}" already exists; names are unique`,

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, hasCode } from '@nap/contracts';
+import { AppError } from '@nap/contracts';
 import type { AutomationDocument, Caller, CatalogAutomationDocument, ExportedAutomation, ImportResult, ImportResultItem } from '@nap/contracts';
-import type { Collection } from '@nap/store';
 
-type StoredAutomation = AutomationDocument & { _id: string; name: string };
-type StoredCatalogAutomation = CatalogAutomationDocument & { _id: string; name: string };
+/** An automation of the operations manager as stored. */
+export type StoredAutomation = AutomationDocument & { _id: string; name: string };
+/** An automation of the automation catalog as stored. */
+export type StoredCatalogAutomation = CatalogAutomationDocument & { _id: string; name: string };
+
+/** Where automations are kept; both inserts fail with 409 AUTOMATION_ALREADY_EXISTS for a name or id in use. */
+export interface AutomationStore {
+  insertAutomation(doc: StoredAutomation): Promise<StoredAutomation>;
+  insertCatalogAutomation(doc: StoredCatalogAutomation): Promise<StoredCatalogAutomation>;
+}
 
 /** Resolves group names of an export to group ids here; undefined for a name that does not exist. */
 export type GroupResolver = () => Promise<Map<string, string>>;
@@ -15,16 +22,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function groupIds(value: unknown, where: string): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((g) => typeof g === 'string')) throw new AppError('VALIDATION_FAILED', `${where} must be an array of group ids`);
-  return [...(value as string[])];
+  if (!Array.isArray(value) || !value.every((g): g is string => typeof g === 'string')) throw new AppError('VALIDATION_FAILED', `${where} must be an array of group ids`);
+  return [...value];
 }
 
 /** Automations of the operations manager and of the automation catalog (operations 1–3). */
 export class AutomationDomain {
-  constructor(
-    private readonly automations: Collection<StoredAutomation>,
-    private readonly catalog: Collection<StoredCatalogAutomation>,
-  ) {}
+  constructor(private readonly store: AutomationStore) {}
 
   private prepare(input: Record<string, unknown>, caller: Caller, keepId: boolean): StoredAutomation {
     const name = typeof input.name === 'string' ? input.name.trim() : '';
@@ -47,20 +51,9 @@ export class AutomationDomain {
     };
   }
 
-  private async insert(doc: StoredAutomation): Promise<StoredAutomation> {
-    try {
-      return await this.automations.insertOne(doc);
-    } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) {
-        throw new AppError('AUTOMATION_ALREADY_EXISTS', `An automation named "${doc.name}" (or with id "${doc._id}") exists`, { cause: err });
-      }
-      throw err;
-    }
-  }
-
   /** Operation 3: creates one automation; 409 AUTOMATION_ALREADY_EXISTS for a name in use. */
   async create(input: AutomationDocument, caller: Caller): Promise<StoredAutomation> {
-    return this.insert(this.prepare(input, caller, false));
+    return this.store.insertAutomation(this.prepare(input, caller, false));
   }
 
   /** Operation 2: imports automation documents, each reported on its own. */
@@ -68,7 +61,7 @@ export class AutomationDomain {
     const imported: ImportResultItem<Record<string, unknown>, StoredAutomation>[] = [];
     for (const [i, item] of items.entries()) {
       try {
-        const created = await this.insert(this.prepare(item, caller, true));
+        const created = await this.store.insertAutomation(this.prepare(item, caller, true));
         imported.push({ success: true, message: `Automation "${created.name}" imported`, original: item, created });
       } catch (err) {
         imported.push({ success: false, message: `automations[${i}]: ${err instanceof Error ? err.message : String(err)}`, original: item, created: null });
@@ -111,13 +104,7 @@ export class AutomationDomain {
           data: { ...data, gbac: { write: await toIds(gbac.write, 'write'), read: await toIds(gbac.read, 'read') } },
           lastModifiedBy: caller.username,
         };
-        let created: StoredCatalogAutomation;
-        try {
-          created = await this.catalog.insertOne(doc);
-        } catch (err) {
-          if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('AUTOMATION_ALREADY_EXISTS', `An automation named "${name}" (or with id "${doc._id}") exists in the catalog`, { cause: err });
-          throw err;
-        }
+        const created = await this.store.insertCatalogAutomation(doc);
         imported.push({ success: true, message: `Automation "${name}" imported`, original: item, created });
       } catch (err) {
         imported.push({ success: false, message: `automations[${i}]: ${err instanceof Error ? err.message : String(err)}`, original: item, created: null });

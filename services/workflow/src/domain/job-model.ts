@@ -1,7 +1,20 @@
-import { AppError } from '@nap/contracts';
-import type { Caller, JobDocument, JobErrorEntry, Task, WorkflowDocument } from '@nap/contracts';
+import { AppError, RELEASE } from '@nap/contracts';
+import type { Caller, Decorator, JobDocument, JobErrorEntry, Task, WorkflowDocument } from '@nap/contracts';
+import { MANUAL_BUILTINS } from './builtins';
+import { cloneJson } from './builtins/types';
 import { END, START } from './graph';
 import { jobVariableOf } from './references';
+
+/** Job statuses in which the engine owns and drives the job. */
+export const ACTIVE_STATUSES = ['running', 'paused'] as const;
+
+/** True when a job in this status is driven by an engine (running or paused). */
+export function isActiveStatus(status: string): boolean {
+  return ACTIVE_STATUSES.some((active) => active === status);
+}
+
+/** The message of the error entry of a job that can go no further. */
+export const NO_TRANSITION_MESSAGE = 'No transition available from the completed tasks';
 
 /** Where a child job reports: the parent job, its childJob task and the iteration. */
 export interface ParentLink {
@@ -10,8 +23,51 @@ export interface ParentLink {
   iteration: number;
 }
 
+/** A manual task's answer waiting for the engine: written by finishTask, consumed by the owner. */
+export interface FinishRequest {
+  variables: Record<string, unknown>;
+  finishState: 'success' | 'failure';
+  by: string;
+  at: number;
+}
+
+/** The job variables that a task's outgoing values (by name) and its error are written to. */
+export interface TaskWrites {
+  outgoing?: Record<string, string>;
+  error?: string;
+}
+
+/** The items of a running forEach and the one its body runs for now. */
+export interface LoopState {
+  items: unknown[];
+  index: number;
+}
+
+/** The child jobs a childJob task runs: one per input, all at once or one after the other. */
+export interface ChildRun {
+  workflow: string;
+  sequential: boolean;
+  /** No data_array: `job_details` is the one child, not a list. */
+  single: boolean;
+  inputs: Record<string, unknown>[];
+}
+
+/** What the engine keeps on a task of a stored job besides the task itself; never part of a workflow. */
+export interface TaskBookkeeping {
+  finishRequest?: FinishRequest;
+  loop?: LoopState;
+  childRun?: ChildRun;
+  writes?: TaskWrites;
+  /** Epoch ms before which a task waiting for its automatic retry does not start. */
+  retryAt?: number;
+}
+
+/** A task of a stored job. */
+export type JobTask = Task & TaskBookkeeping;
+
 /** A job as stored: the job document plus the engine's own members (`runAs` never leaves the service). */
 export interface JobRecord extends JobDocument {
+  tasks: Record<string, JobTask>;
   variables: Record<string, unknown>;
   error: JobErrorEntry[];
   ancestors: string[];
@@ -23,22 +79,73 @@ export interface JobRecord extends JobDocument {
   workflow?: { _id?: string; name: string };
 }
 
-/** A manual task's answer waiting for the engine: written by finishTask, consumed by the owner. */
-export interface FinishRequest {
+/** What a new job is made of (see {@link newJobRecord}). */
+export interface NewJob {
+  id: string;
+  workflow: WorkflowDocument;
+  /** Checked against the workflow's inputSchema already. */
   variables: Record<string, unknown>;
-  finishState: 'success' | 'failure';
-  by: string;
-  at: number;
+  caller: Caller;
+  /** The engine that owns the job from the start. */
+  serverId: string;
+  /** Epoch ms. */
+  now: number;
+  description?: string;
+  type?: string;
+  groups?: string[];
+  parent?: { link: ParentLink; ancestors: string[]; groups: string[] };
 }
 
-/** Members that never leave the service. */
-const INTERNAL_MEMBERS = ['runAs'] as const;
+/**
+ * The decorators of a workflow or task that a job can carry: those with a `type` and a `pointer`
+ * (the studio stores decorators without checking their members; every real one has both).
+ */
+export function jobDecorators(decorators: readonly { type?: string; pointer?: string }[] | undefined): Decorator[] {
+  return (decorators ?? []).filter((d): d is Decorator => typeof d.type === 'string' && typeof d.pointer === 'string');
+}
 
-/** The job as the interface shows it: internal members left out. */
+/** A new running job of a workflow, claimed by `serverId`: its tasks copied (see {@link copyTasks}), its variables with `_id` and `initiator`. */
+export function newJobRecord(input: NewJob): JobRecord {
+  const { workflow, caller, id, now: t } = input;
+  const iso = new Date(t).toISOString();
+  const job: JobRecord = {
+    _id: id,
+    name: workflow.name,
+    description: input.description ?? workflow.description ?? '',
+    type: input.type ?? workflow.type ?? 'automation',
+    tasks: copyTasks(workflow),
+    transitions: cloneJson(workflow.transitions ?? {}),
+    font_size: typeof workflow.font_size === 'number' ? workflow.font_size : 12,
+    created: iso,
+    created_by: caller.username,
+    last_updated: iso,
+    last_updated_by: caller.username,
+    groups: input.groups ?? input.parent?.groups ?? (Array.isArray(workflow.groups) ? [...workflow.groups] : []),
+    watchers: [caller.username],
+    metrics: { owner: caller.username, start_time: t, server_id: input.serverId, claim_time: t, app: { id: 'WorkFlowEngine', version: RELEASE } },
+    status: 'running',
+    lastUpdatedVersion: RELEASE,
+    canvasVersion: typeof workflow.canvasVersion === 'number' ? workflow.canvasVersion : 3,
+    decorators: Array.isArray(workflow.decorators) ? jobDecorators(cloneJson(workflow.decorators)) : [],
+    ancestors: input.parent ? [...input.parent.ancestors, input.parent.link.job] : [],
+    error: [],
+    variables: { ...input.variables, _id: id, initiator: caller.username },
+    workflow: { ...(workflow._id ? { _id: String(workflow._id) } : {}), name: workflow.name },
+    runAs: { id: caller.id, username: caller.username, roles: [...caller.roles], groups: [...caller.groups] },
+  };
+  if (input.parent) job.parent = input.parent.link;
+  return job;
+}
+
+/** The job as the interface shows it: the members that never leave the service (`runAs`) left out. */
 export function toPublicJob(job: JobRecord): JobDocument {
-  const out: Record<string, unknown> = { ...job };
-  for (const member of INTERNAL_MEMBERS) delete out[member];
-  return out as JobDocument;
+  const { runAs: _runAs, ...out } = job;
+  return out;
+}
+
+/** True for a task that waits for a person: type manual, or a manual built-in (ViewData, ViewDiff). */
+export function isManual(task: Task): boolean {
+  return task.type === 'manual' || (task.app === 'WorkFlowEngine' && MANUAL_BUILTINS.has(String(task.name)));
 }
 
 /**
@@ -67,18 +174,17 @@ const SAFE_TASK_ID = /^[A-Za-z0-9_-]+$/;
  * the `$var.job.<name>` targets of outgoing and error kept in `writes`. Throws WORKFLOW_INVALID when
  * the graph lacks its entry or exit or has an id that cannot be stored.
  */
-export function copyTasks(workflow: WorkflowDocument): Record<string, Task> {
+export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
   const source = workflow.tasks ?? {};
   if (!Object.hasOwn(source, START) || !Object.hasOwn(source, END)) {
     throw new AppError('WORKFLOW_INVALID', `Workflow "${workflow.name}" has no ${Object.hasOwn(source, START) ? END : START} task`);
   }
-  const tasks: Record<string, Task> = {};
+  const tasks: Record<string, JobTask> = {};
   for (const [id, original] of Object.entries(source)) {
     if (!SAFE_TASK_ID.test(id)) throw new AppError('WORKFLOW_INVALID', `Workflow "${workflow.name}" has a task id "${id}" that is not letters, digits, "_" or "-"`);
-    const task = JSON.parse(JSON.stringify(original ?? {})) as Task;
-    const variables = (task.variables ?? {}) as NonNullable<Task['variables']>;
+    const { variables = {}, ...copy } = cloneJson(original);
     const outgoing: Record<string, unknown> = {};
-    const writes: { outgoing?: Record<string, string>; error?: string } = {};
+    const writes: TaskWrites = {};
     for (const [name, target] of Object.entries(variables.outgoing ?? {})) {
       outgoing[name] = null;
       const jobVariable = jobVariableOf(target);
@@ -86,7 +192,11 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, Task> {
     }
     const errorTarget = jobVariableOf(variables.error);
     if (errorTarget !== undefined) writes.error = errorTarget;
-    task.variables = { ...variables, incoming: variables.incoming ?? {}, outgoing, error: '' };
+    const { decorators, ...others } = variables;
+    const task: JobTask = {
+      ...copy,
+      variables: { ...others, ...(decorators !== undefined ? { decorators: jobDecorators(decorators) } : {}), incoming: variables.incoming ?? {}, outgoing, error: '' },
+    };
     if (writes.outgoing !== undefined || writes.error !== undefined) task.writes = writes;
     task.status = 'incomplete';
     tasks[id] = task;

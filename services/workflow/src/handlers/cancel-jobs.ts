@@ -5,8 +5,8 @@ import type { WorkflowHandlerContext } from './context';
 import { visibleJob } from './context';
 
 /** Cancels jobs, reporting each: a job that already ended, is unknown or hidden is reported with success false. */
-export function cancelJobs(c: WorkflowHandlerContext): Handler<{ jobIds: string[] }> {
-  return async (input, ctx): Promise<CancelJobsResult> => {
+export function cancelJobs(c: WorkflowHandlerContext): Handler<'workflow.cancelJobs'> {
+  return async (input, ctx) => {
     const results: CancelJobsResult['results'] = [];
     for (const jobId of input.body.jobIds) {
       try {

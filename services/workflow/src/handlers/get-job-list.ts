@@ -1,5 +1,4 @@
 import { AppError, JOB_STATUSES } from '@nap/contracts';
-import type { GetJobListBody, JobList } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import type { Filter } from '@nap/store';
 import { JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT, checkField, listFilter } from '../domain/job-query';
@@ -7,10 +6,10 @@ import { toPublicJob, visibilityFilter } from '../domain/job-model';
 import type { WorkflowHandlerContext } from './context';
 
 /** Operation 18: jobs of a status (or `all`) with options filter, page and sort. */
-export function getJobList(c: WorkflowHandlerContext): Handler<GetJobListBody, { status: string }> {
-  return async (input, ctx): Promise<JobList> => {
+export function getJobList(c: WorkflowHandlerContext): Handler<'workflow.getJobList'> {
+  return async (input, ctx) => {
     const { status } = input.params;
-    if (status !== 'all' && !(JOB_STATUSES as readonly string[]).includes(status)) {
+    if (status !== 'all' && !JOB_STATUSES.some((known) => known === status)) {
       throw new AppError('VALIDATION_FAILED', `Status "${status}" is unknown; use all or one of ${JOB_STATUSES.join(', ')}`);
     }
     const { filter, page, sort } = input.body.options;
@@ -22,10 +21,7 @@ export function getJobList(c: WorkflowHandlerContext): Handler<GetJobListBody, {
     const skip = page?.skip ?? 0;
     const limit = Math.min(page?.limit || JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT);
     const field = sort?.field ? checkField(sort.field, 'options.sort.field') : 'metrics.start_time';
-    const [jobs, total] = await Promise.all([
-      c.jobs.find(where, { sort: { [field]: sort?.direction ?? -1 }, skip, limit }),
-      c.jobs.countDocuments(where),
-    ]);
+    const { jobs, total } = await c.jobs.list({ filter: where, sort: { [field]: sort?.direction ?? -1 }, skip, limit });
     return { results: jobs.map(toPublicJob), skip, limit, total };
   };
 }

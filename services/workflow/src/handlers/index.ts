@@ -18,7 +18,7 @@ import { watchJobEvents } from './watch-job-events';
 export type { WorkflowHandlerContext } from './context';
 
 /** Every operation of the workflow service, by catalog name. */
-export function workflowHandlers(c: WorkflowHandlerContext): HandlerMap {
+export function workflowHandlers(c: WorkflowHandlerContext): HandlerMap<'workflow'> {
   return {
     importCatalogAutomations: importCatalogAutomations(c),
     importAutomations: importAutomations(c),
@@ -34,5 +34,5 @@ export function workflowHandlers(c: WorkflowHandlerContext): HandlerMap {
     pauseJob: pauseJob(c),
     resumeJob: resumeJob(c),
     watchJobEvents: watchJobEvents(c),
-  } as HandlerMap;
+  };
 }

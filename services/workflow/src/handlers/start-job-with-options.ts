@@ -1,12 +1,11 @@
 import type { Handler } from '@nap/bus';
-import type { StartJobWithOptionsBody, WorkflowDocument } from '@nap/contracts';
 import { assertMayRun, toPublicJob } from '../domain/job-model';
 import type { WorkflowHandlerContext } from './context';
 
 /** Operation 17: starts a job of the named workflow; answers the job as it starts (status running). */
-export function startJobWithOptions(c: WorkflowHandlerContext): Handler<StartJobWithOptionsBody, { workflow: string }> {
+export function startJobWithOptions(c: WorkflowHandlerContext): Handler<'workflow.startJobWithOptions'> {
   return async (input, ctx) => {
-    const workflow = await ctx.call<WorkflowDocument>('studio.getWorkflow', { body: { name: input.params.workflow } });
+    const workflow = await ctx.call('studio.getWorkflow', { body: { name: input.params.workflow } });
     assertMayRun(workflow, ctx.caller);
     const { options } = input.body;
     const job = await c.engine.startJob({

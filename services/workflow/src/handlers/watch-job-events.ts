@@ -4,6 +4,6 @@ import type { WorkflowHandlerContext } from './context';
 import { visibleJob } from './context';
 
 /** Bus side of `GET /operations-manager/jobs/:jobId/events`: the job as it is now, after the access check; the gateway streams the rest. */
-export function watchJobEvents(c: WorkflowHandlerContext): Handler<never, { jobId: string }> {
+export function watchJobEvents(c: WorkflowHandlerContext): Handler<'workflow.watchJobEvents'> {
   return async (input, ctx) => toPublicJob(await visibleJob(c.jobs, input.params.jobId, ctx.caller));
 }

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError, SYSTEM_CALLER } from '@nap/contracts';
-import type { Caller, WorkflowDocument } from '@nap/contracts';
+import type { Caller, TransitionState, TransitionType, WorkflowDocument, WorkflowTask } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import { createEmbeddedStore } from '@nap/store';
 import type { EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
-import { JobEngine } from '../../src/domain/engine';
-import type { EngineOptions } from '../../src/domain/engine';
+import { JobEngine } from '../../src';
+import type { EngineOptions } from '../../src';
 import type { JobRecord } from '../../src/domain/job-model';
 import { ensureCollections } from '../../src/store/collections';
 
@@ -104,15 +104,16 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: {
   };
 }
 
-type TaskSpec = Record<string, unknown> & { name: string };
+/** A transition of a test workflow: `[from, to, state?, type?]`. */
+export type Edge = [string, string, TransitionState?, TransitionType?];
 
 /**
  * A workflow document in the shape existing workflows have: `workflow_start` and `workflow_end`
  * with only name and groups, tasks by short hex ids, transitions from → to → { state, type }.
  * `edges` are `[from, to, state?, type?]`.
  */
-export function workflow(name: string, tasks: Record<string, TaskSpec>, edges: [string, string, string?, string?][], extra: Partial<WorkflowDocument> = {}): WorkflowDocument {
-  const all: Record<string, Record<string, unknown>> = {
+export function workflow(name: string, tasks: Record<string, WorkflowTask>, edges: Edge[], extra: Partial<WorkflowDocument> = {}): WorkflowDocument {
+  const all: Record<string, WorkflowTask> = {
     workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
     workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
   };
@@ -126,6 +127,6 @@ export function workflow(name: string, tasks: Record<string, TaskSpec>, edges: [
 }
 
 /** A built-in task spec. */
-export function builtin(name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): TaskSpec {
+export function builtin(name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown> = {}, extra: Partial<WorkflowTask> = {}): WorkflowTask {
   return { name, app: 'WorkFlowEngine', type: 'automatic', variables: { incoming, outgoing, error: '', decorators: [] }, ...extra };
 }

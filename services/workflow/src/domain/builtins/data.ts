@@ -1,17 +1,17 @@
 import { runJsonQuery } from '../json-query';
 import { resolveOperand } from '../references';
-import type { Builtin } from './types';
+import type { SyncBuiltin } from './types';
 import { TaskInputError, cloneJson, isPlainObject, needString, success, tryJson } from './types';
 
 /** newVariable: `name`, `value` → job variable `name` set; outgoing `value`. */
-export const newVariable: Builtin = ({ incoming }) => {
+export const newVariable: SyncBuiltin = ({ incoming }) => {
   const name = needString(incoming.name, 'name');
   if (name.trim() === '') throw new TaskInputError('Incoming "name" of newVariable must not be empty');
   return success({ value: incoming.value }, { [name]: incoming.value });
 };
 
 /** query: `query` over `obj` → `return_data`; `failure` when nothing is found unless `pass_on_null`. */
-export const query: Builtin = ({ incoming }) => {
+export const query: SyncBuiltin = ({ incoming }) => {
   const text = incoming.query === undefined || incoming.query === null ? '' : needString(incoming.query, 'query');
   const obj = typeof incoming.obj === 'string' ? tryJson(incoming.obj) : incoming.obj;
   let found: unknown;
@@ -25,7 +25,7 @@ export const query: Builtin = ({ incoming }) => {
   return success({ return_data: found ?? null });
 };
 
-function mergeItems(items: unknown, scope: Parameters<Builtin>[0]['scope']): Record<string, unknown> {
+function mergeItems(items: unknown, scope: Parameters<SyncBuiltin>[0]['scope']): Record<string, unknown> {
   if (!Array.isArray(items)) throw new TaskInputError('Incoming "data_to_merge" must be an array of { key, value }');
   const out: Record<string, unknown> = {};
   for (const [i, item] of items.entries()) {
@@ -38,7 +38,7 @@ function mergeItems(items: unknown, scope: Parameters<Builtin>[0]['scope']): Rec
 }
 
 /** merge: `data_to_merge` ([{ key, value: { task, variable } }]) → `merged_object`. */
-export const merge: Builtin = ({ incoming, scope }) => success({ merged_object: mergeItems(incoming.data_to_merge, scope) });
+export const merge: SyncBuiltin = ({ incoming, scope }) => success({ merged_object: mergeItems(incoming.data_to_merge, scope) });
 
 function deepMergeInto(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(source)) {
@@ -52,7 +52,7 @@ function deepMergeInto(target: Record<string, unknown>, source: Record<string, u
  * deepmerge: `data_to_merge` as for merge (values under the same key are merged deeply), or an array
  * of objects merged deeply in order → `merged_object`.
  */
-export const deepmerge: Builtin = ({ incoming, scope }) => {
+export const deepmerge: SyncBuiltin = ({ incoming, scope }) => {
   const items = incoming.data_to_merge;
   if (Array.isArray(items) && items.every((item) => isPlainObject(item) && !('key' in item))) {
     return success({ merged_object: items.reduce<Record<string, unknown>>((acc, item) => deepMergeInto(acc, item as Record<string, unknown>), {}) });
@@ -71,7 +71,7 @@ export const deepmerge: Builtin = ({ incoming, scope }) => {
 const PLACEHOLDER = /<!([^!<>]+)!>/g;
 
 /** makeData: `input` with `<!name!>` placeholders filled from `variables`, converted to `outputType` → `output`. */
-export const makeData: Builtin = ({ incoming }) => {
+export const makeData: SyncBuiltin = ({ incoming }) => {
   const input = needString(incoming.input, 'input');
   const variables = typeof incoming.variables === 'string' ? tryJson(incoming.variables) : (incoming.variables ?? {});
   if (!isPlainObject(variables) && variables !== '') throw new TaskInputError('Incoming "variables" of makeData must be an object of placeholder values');
@@ -138,7 +138,7 @@ function setAt(root: unknown, path: (string | number)[], value: unknown): unknow
 }
 
 /** setObjectKey: `obj`, `path` (array of keys), `value` → `object`, a copy of obj with value set at path. */
-export const setObjectKey: Builtin = ({ incoming }) => {
+export const setObjectKey: SyncBuiltin = ({ incoming }) => {
   const obj = typeof incoming.obj === 'string' ? tryJson(incoming.obj) : incoming.obj;
   if (obj !== undefined && obj !== null && obj !== '' && typeof obj !== 'object') throw new TaskInputError('Incoming "obj" of setObjectKey must be an object');
   const path = pathOf(incoming.path, 'path');
@@ -147,7 +147,7 @@ export const setObjectKey: Builtin = ({ incoming }) => {
 };
 
 /** modify: `object_to_update`, `query` (path; empty for the whole value), `new_value` → `updated_object`. */
-export const modify: Builtin = ({ incoming }) => {
+export const modify: SyncBuiltin = ({ incoming }) => {
   const path = pathOf(incoming.query ?? '', 'query');
   return success({ updated_object: setAt(incoming.object_to_update, path, incoming.new_value) });
 };

@@ -1,7 +1,7 @@
 import { runJsonQuery } from '../json-query';
 import { resolveOperand, resolveValue } from '../references';
 import type { ReferenceScope } from '../references';
-import type { Builtin } from './types';
+import type { SyncBuiltin } from './types';
 import { TaskInputError, isPlainObject, looseEqual, tryJson } from './types';
 
 /** Operators of the evaluation task. */
@@ -79,7 +79,7 @@ function flag(value: unknown): boolean {
  * `query`/`rightQuery` applied to each operand); a group holds when all (`all_true_flag`) or any of
  * its evaluations hold, the task when all or any group holds → `return_value`, state success or failure.
  */
-export const evaluation: Builtin = ({ incoming, scope }) => {
+export const evaluation: SyncBuiltin = ({ incoming, scope }) => {
   const groups = incoming.evaluation_groups;
   if (!Array.isArray(groups) || groups.length === 0) throw new TaskInputError('Incoming "evaluation_groups" must be a non-empty array');
   const results = groups.map((group, g) => {

@@ -3,17 +3,18 @@ import { arrayIncludes, arrayIndexOf, arrayLength, arrayPush, join, numberToStri
 import { delay, restCall, stub } from './control';
 import { evaluation } from './evaluation';
 import { calculateTimeDiff, getTime } from './time';
-import type { Builtin } from './types';
+import type { Builtin, SyncBuiltin } from './types';
 
-export type { Builtin, BuiltinInput, BuiltinResult } from './types';
+export type { Builtin, BuiltinInput, BuiltinResult, SyncBuiltin } from './types';
 export { TaskInputError } from './types';
 
 /**
- * The built-in tasks of the engine (app `WorkFlowEngine`) that compute their result at once. The
- * engine handles `childJob`, `forEach`, the manual tasks (`ViewData`, `ViewDiff`) and the graph
- * markers itself.
+ * Built-in tasks without side effects outside the job, computed synchronously: the engine runs them
+ * inside its step, so a chain of them costs one store write. Were the engine to die mid-chain, the
+ * store still holds the state before the chain and the chain runs again, which changes nothing
+ * outside the job.
  */
-export const BUILTINS: Readonly<Record<string, Builtin>> = Object.freeze({
+export const INLINE_BUILTINS: Readonly<Record<string, SyncBuiltin>> = Object.freeze({
   newVariable,
   query,
   evaluation,
@@ -22,9 +23,6 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = Object.freeze({
   makeData,
   modify,
   setObjectKey,
-  delay,
-  stub,
-  restCall,
   push,
   pop,
   arrayLength,
@@ -40,6 +38,13 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = Object.freeze({
   getTime,
   calculateTimeDiff,
 });
+
+/**
+ * The built-in tasks of the engine (app `WorkFlowEngine`) that compute their result at once: the
+ * inline ones and those with effects outside the job (`delay`, `stub`, `restCall`). The engine
+ * handles `childJob`, `forEach`, the manual tasks (`ViewData`, `ViewDiff`) and the graph markers itself.
+ */
+export const BUILTINS: Readonly<Record<string, Builtin>> = Object.freeze({ ...INLINE_BUILTINS, delay, stub, restCall });
 
 /** Built-in tasks that wait for a person (the job waits until they are finished over HTTP). */
 export const MANUAL_BUILTINS: ReadonlySet<string> = new Set(['ViewData', 'ViewDiff']);

@@ -1,4 +1,4 @@
-import type { Builtin } from './types';
+import type { SyncBuiltin } from './types';
 import { TaskInputError, isPlainObject, needString, success } from './types';
 
 const UNIT_MS: Record<string, number> = {
@@ -86,7 +86,7 @@ export function formatTime(epochMs: number, offset: number, format: string): str
 }
 
 /** getTime: `timezone` (offset), `offsetDuration`, `format` → `time`, now shifted by the offset duration. */
-export const getTime: Builtin = ({ incoming }) => {
+export const getTime: SyncBuiltin = ({ incoming }) => {
   const offset = offsetMinutes(incoming.timezone);
   const at = Date.now() + durationMs(incoming.offsetDuration);
   const format = incoming.format === undefined || incoming.format === null ? '' : needString(incoming.format, 'format');
@@ -104,5 +104,5 @@ function toEpoch(value: unknown, name: string): number {
 }
 
 /** calculateTimeDiff: `firstTime`, `secondTime` → `timeDiff`, secondTime minus firstTime in milliseconds. */
-export const calculateTimeDiff: Builtin = ({ incoming }) =>
+export const calculateTimeDiff: SyncBuiltin = ({ incoming }) =>
   success({ timeDiff: toEpoch(incoming.secondTime, 'secondTime') - toEpoch(incoming.firstTime, 'firstTime') });

@@ -27,6 +27,9 @@ export interface BuiltinResult {
 /** A built-in task. Throws {@link TaskInputError} (or any error) to finish the task with state `error`. */
 export type Builtin = (input: BuiltinInput) => BuiltinResult | Promise<BuiltinResult>;
 
+/** A built-in task that answers at once, without side effects outside the job. */
+export type SyncBuiltin = (input: BuiltinInput) => BuiltinResult;
+
 /** A bad argument of a built-in task; its message names the argument and what was expected. */
 export class TaskInputError extends Error {
   constructor(message: string) {

@@ -1,0 +1,116 @@
+/**
+ * The platform's one secret policy. Which member names hold secrets is decided here and nowhere
+ * else: the logger redacts by it, device variables are sealed and masked by it, run histories and
+ * job documents mask by it.
+ *
+ * A member holds a secret when its name, compared without case, `_` or `-`, is one of the secret
+ * names (`password`, `token`, `authorization`, …) or ends with a secret suffix (`gw_password`,
+ * `gw_become_pass`, `gw_ssh_private_key`, `ansible_ssh_pass`, `client_secret`, `x_api_key`), or when
+ * its value is private key material, whatever the name.
+ */
+
+/** What a secret is answered, logged and shown as. */
+export const SECRET_MASK = '********';
+
+/** Names that are secrets as a whole (normalised: lower case, no `_` or `-`). */
+const SECRET_NAMES: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'secret',
+  'token',
+  'passwd',
+  'password',
+  'passphrase',
+  'community',
+  'credential',
+  'credentials',
+]);
+
+/** Suffixes that make a name a secret (normalised as above). */
+const SECRET_SUFFIXES: readonly string[] = [
+  'password',
+  'passwd',
+  'passphrase',
+  'becomepass',
+  'sshpass',
+  'secret',
+  'token',
+  'privatekey',
+  'apikey',
+  'passwordhash',
+  'community',
+];
+
+const KEY_MATERIAL = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+
+function normalise(name: string): string {
+  return name.toLowerCase().replace(/[_-]/g, '');
+}
+
+/** True when a member of this name holds a secret (see the module comment for the rule). */
+export function isSecretKey(name: string): boolean {
+  const n = normalise(name);
+  if (SECRET_NAMES.has(n)) return true;
+  for (const suffix of SECRET_SUFFIXES) if (n.endsWith(suffix)) return true;
+  return false;
+}
+
+/** True when a value is private key material (PEM), whatever member holds it. */
+export function isSecretValue(value: unknown): boolean {
+  return typeof value === 'string' && KEY_MATERIAL.test(value);
+}
+
+/** True when the member `name` with this value holds a secret: by name, or because the value is key material. */
+export function isSecret(name: string, value: unknown): boolean {
+  return isSecretKey(name) || isSecretValue(value);
+}
+
+/** Deepest level {@link redactSecrets} walks; below it, objects are replaced by the mask. */
+const MAX_DEPTH = 32;
+
+/**
+ * A copy of `value` with every secret replaced by {@link SECRET_MASK}: members whose name is secret
+ * (strings, numbers and objects, which are masked whole; `null`, `undefined` and booleans say nothing
+ * secret and stay) and key material anywhere.
+ * Arrays and objects are copied; other values are returned as they are. `value` is not changed.
+ */
+export function redactSecrets<T>(value: T): T {
+  return redact(value, 0) as T;
+}
+
+function redact(value: unknown, depth: number): unknown {
+  if (isSecretValue(value)) return SECRET_MASK;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return SECRET_MASK;
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    out[key] = holdsValue(member) && isSecretKey(key) ? SECRET_MASK : redact(member, depth + 1);
+  }
+  return out;
+}
+
+/** A value a secret could be: not null, undefined or a boolean (`passwordSet: true` tells nothing). */
+function holdsValue(value: unknown): boolean {
+  return value !== null && value !== undefined && typeof value !== 'boolean';
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** True when `value` holds a secret anywhere: a member with a secret name holding a value, or key material. */
+export function containsSecret(value: unknown, depth = 0): boolean {
+  if (isSecretValue(value)) return true;
+  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => containsSecret(item, depth + 1));
+  for (const [key, member] of Object.entries(value)) {
+    if (holdsValue(member) && isSecretKey(key)) return true;
+    if (containsSecret(member, depth + 1)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,11 @@
+import type { Handler } from '@nap/bus';
+import { mapDeviceVars } from '../domain/device-variables';
+import type { GatewayContext } from '../context';
+
+/** Creates a device from the spec's `deviceVars`, mapped to gateway variables. */
+export function createDevice(g: GatewayContext): Handler<'gateway-devices.createDevice'> {
+  return async (input) => {
+    const { name, deviceVars, groups } = input.body;
+    return g.devices.writeView(name, { variables: mapDeviceVars(deviceVars), ...(groups === undefined ? {} : { groups }) }, 'create', input.caller);
+  };
+}

@@ -1,0 +1,22 @@
+import type { Handler } from '@nap/bus';
+import type { GatewayContext } from '../context';
+
+/** The configuration backups of a device, newest first, with their text when asked. */
+export function getConfigBackups(g: GatewayContext): Handler<'gateway-devices.getConfigBackups'> {
+  return async (input) => {
+    const { name, skip = 0, limit = 0, withConfig = false } = input.body;
+    await g.inventory.get(name);
+    const page = await g.inventory.listBackups(name, skip, limit);
+    return {
+      results: page.results.map((b) => ({
+        id: b._id,
+        device: b.device,
+        created: b.created,
+        reason: b.reason,
+        createdBy: b.createdBy,
+        ...(withConfig ? { config: b.config } : {}),
+      })),
+      total: page.total,
+    };
+  };
+}

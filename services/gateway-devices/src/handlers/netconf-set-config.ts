@@ -1,0 +1,27 @@
+import type { Handler } from '@nap/bus';
+import { CAPABILITY_CANDIDATE } from '../clients/netconf-client';
+import type { GatewayContext } from '../context';
+
+/** `POST /gw/netconf/set_config/execute`: `<edit-config>` (the candidate when the agent has one, then commit), optionally under a lock. */
+export function netconfSetConfig(g: GatewayContext): Handler<'gateway-devices.netconfSetConfig'> {
+  return async (input, ctx) => {
+    const b = input.body;
+    const outcome = await g.access.withNetconf(
+      { host: b.host, options: b.connection_options ?? {} },
+      async (session) => {
+        const target = b.target ?? (session.hasCapability(CAPABILITY_CANDIDATE) ? 'candidate' : 'running');
+        const commit = b.commit ?? target === 'candidate';
+        await session.editConfig({
+          config: b.config,
+          target,
+          commit,
+          lock: b.lock ?? false,
+          ...(b.default_operation === undefined ? {} : { defaultOperation: b.default_operation }),
+        });
+        return { target, committed: commit && target === 'candidate' };
+      },
+      { deadline: ctx.deadline },
+    );
+    return { status: 'success', host: b.host, ...outcome };
+  };
+}

@@ -1,0 +1,14 @@
+import type { Handler } from '@nap/bus';
+import { applyConfigChange } from '../config-changes';
+import { configLines } from '../domain/device-reports';
+import type { GatewayContext } from '../context';
+
+/** Merges a backup (the latest unless named) or given text back onto a device, after a backup. */
+export function restoreConfig(g: GatewayContext): Handler<'gateway-devices.restoreConfig'> {
+  return async (input, ctx) => {
+    const { name, backupId, config } = input.body;
+    const text = config !== undefined && backupId === undefined ? config : (await g.inventory.getBackup(name, backupId)).config;
+    const reason = `restoreConfig${backupId === undefined ? '' : ` ${backupId}`}`;
+    return applyConfigChange(g, { name, lines: configLines(text), options: { commit: true }, reason, caller: input.caller }, { deadline: ctx.deadline });
+  };
+}

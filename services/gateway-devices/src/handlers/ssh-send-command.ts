@@ -1,0 +1,20 @@
+import type { Handler } from '@nap/bus';
+import { DEFAULT_SSH_PORT } from '@nap/contracts';
+import type { GatewayContext } from '../context';
+
+/** Operation 11 (`POST /gw/ssh/send_command`): the commands in order in one session, `{ command, output }` each. */
+export function sshSendCommand(g: GatewayContext): Handler<'gateway-devices.sshSendCommand'> {
+  return async (input, ctx) => {
+    const p = input.body.sshSendCommandParameters;
+    const result = await g.access.withCli(
+      { host: p.host, options: p.connection_options, portIsDefault: p.connection_options.port === DEFAULT_SSH_PORT },
+      async (session) => {
+        const outputs: { command: string; output: string }[] = [];
+        for (const command of p.commands) outputs.push({ command, output: (await session.sendCommand(command)).output });
+        return outputs;
+      },
+      { deadline: ctx.deadline },
+    );
+    return { status: 'success', code: 200, result };
+  };
+}

@@ -1,0 +1,146 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { findOnPath } from '../clients/process-run';
+import type { ProcessOutcome } from '../clients/process-run';
+import type { GatewayConfig } from '../config';
+import type { InventoryRepository, ResolvedDevice } from '../store/inventory-repository';
+import type { RunnerCatalog } from './catalog';
+import { baseEnv, objectArgs } from './runs';
+import type { RunProgram, RunRequest } from './runs';
+
+/** Maps an inventory device to Ansible host variables (its own variables are kept as given). */
+function ansibleHostVars(device: ResolvedDevice): Record<string, unknown> {
+  const v = device.variables;
+  const out: Record<string, unknown> = { ...v };
+  const map: [string, string][] = [
+    ['gw_host', 'ansible_host'],
+    ['gw_port', 'ansible_port'],
+    ['gw_user', 'ansible_user'],
+    ['gw_password', 'ansible_password'],
+    ['gw_connection', 'ansible_connection'],
+    ['gw_network_os', 'ansible_network_os'],
+    ['gw_become', 'ansible_become'],
+    ['gw_become_method', 'ansible_become_method'],
+    ['gw_become_pass', 'ansible_become_password'],
+    ['gw_ssh_private_key_file', 'ansible_ssh_private_key_file'],
+  ];
+  for (const [from, to] of map) if (v[from] !== undefined && out[to] === undefined) out[to] = v[from];
+  return out;
+}
+
+/**
+ * Ansible runs: playbooks (`ansible-playbook`), modules ad hoc (`ansible -m`) and roles (a generated
+ * play), with an inventory of the gateway's devices written for the run and removed after it.
+ */
+export class AnsibleRunner {
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly catalog: RunnerCatalog,
+    private readonly inventory: InventoryRepository,
+    private readonly run: RunProgram,
+  ) {}
+
+  /** Runs a playbook of the playbooks directory, in check mode when `check`. */
+  async runPlaybook(req: RunRequest, check: boolean): Promise<ProcessOutcome> {
+    const { file } = await this.catalog.find('playbooks', req.name);
+    return this.playbook(`playbook ${req.name}`, file, req, check);
+  }
+
+  /** Runs a role of the roles directory on `hosts` (localhost when absent). */
+  async runRole(req: RunRequest): Promise<ProcessOutcome> {
+    await this.catalog.find('roles', req.name);
+    return this.roleRun(req.name, req, `role ${req.name}`);
+  }
+
+  /** Runs a role of a collection. */
+  async runCollectionRole(collection: string, req: RunRequest): Promise<ProcessOutcome> {
+    const item = await this.catalog.collectionItem(collection, 'roles', req.name);
+    return this.roleRun(item.name, req, `role ${item.name}`);
+  }
+
+  /** Runs a module of the modules directory ad hoc on `hosts` (localhost when absent). */
+  async runModule(req: RunRequest): Promise<ProcessOutcome> {
+    await this.catalog.find('modules', req.name);
+    return this.adHoc(req.name, req, `module ${req.name}`);
+  }
+
+  /** Runs a module of a collection ad hoc. */
+  async runCollectionModule(collection: string, req: RunRequest): Promise<ProcessOutcome> {
+    const item = await this.catalog.collectionItem(collection, 'modules', req.name);
+    return this.adHoc(item.name, req, `module ${item.name}`);
+  }
+
+  private env(): NodeJS.ProcessEnv {
+    return baseEnv({
+      ANSIBLE_NOCOLOR: '1',
+      ANSIBLE_RETRY_FILES_ENABLED: '0',
+      ANSIBLE_HOST_KEY_CHECKING: 'False',
+      ANSIBLE_LIBRARY: this.config.dirs.modules,
+      ANSIBLE_ROLES_PATH: this.config.dirs.roles,
+      ANSIBLE_COLLECTIONS_PATH: this.config.dirs.collections,
+      ANSIBLE_COLLECTIONS_PATHS: this.config.dirs.collections,
+      ANSIBLE_STDOUT_CALLBACK: 'json',
+      ANSIBLE_LOAD_CALLBACK_PLUGINS: '1',
+      ANSIBLE_DEPRECATION_WARNINGS: 'False',
+      ANSIBLE_LOCALHOST_WARNING: 'False',
+    });
+  }
+
+  /** A temp dir with an inventory of the gateway's devices (mode 0600, removed after the run). */
+  private async withWorkDir<T>(fn: (dir: string, inventoryFile: string) => Promise<T>): Promise<T> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nap-gw-run-'));
+    try {
+      const devices = await this.inventory.listByNames(undefined);
+      const hosts: Record<string, Record<string, unknown>> = {
+        localhost: { ansible_connection: 'local', ansible_python_interpreter: findOnPath('python3', '/usr/bin:/bin') ?? 'python3' },
+      };
+      const children: Record<string, { hosts: Record<string, Record<string, never>> }> = {};
+      for (const doc of devices) {
+        const device = await this.inventory.resolve(doc.name);
+        if (device === undefined) continue;
+        hosts[device.name] = ansibleHostVars(device);
+        for (const group of device.groups) (children[group] ??= { hosts: {} }).hosts[device.name] = {};
+      }
+      const inventoryFile = path.join(dir, 'inventory.json');
+      await writeFile(inventoryFile, JSON.stringify({ all: { hosts, children } }), { mode: 0o600 });
+      return await fn(dir, inventoryFile);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async playbook(name: string, file: string, req: RunRequest, check: boolean): Promise<ProcessOutcome> {
+    return this.withWorkDir(async (dir, inventoryFile) => {
+      const extra = path.join(dir, 'extra-vars.json');
+      await writeFile(extra, JSON.stringify(objectArgs(req.args, 'playbook')), { mode: 0o600 });
+      const args = ['-i', inventoryFile, file, '-e', `@${extra}`];
+      if (req.hosts !== undefined && req.hosts.length > 0) args.push('--limit', req.hosts.join(':'));
+      if (check) args.push('--check');
+      return this.run({ name, command: 'ansible-playbook', args, cwd: path.dirname(file), env: this.env() }, req);
+    });
+  }
+
+  private async roleRun(role: string, req: RunRequest, name: string): Promise<ProcessOutcome> {
+    return this.withWorkDir(async (dir) => {
+      const file = path.join(dir, 'role.yml');
+      const hosts = req.hosts !== undefined && req.hosts.length > 0 ? req.hosts.join(':') : 'localhost';
+      // JSON is YAML: the generated play needs no YAML writer.
+      await writeFile(file, JSON.stringify([{ hosts, gather_facts: false, roles: [{ role, vars: objectArgs(req.args, 'role') }] }]));
+      return this.playbook(name, file, { ...req, args: {}, hosts: [] }, false);
+    });
+  }
+
+  private async adHoc(module: string, req: RunRequest, name: string): Promise<ProcessOutcome> {
+    return this.withWorkDir(async (_dir, inventoryFile) => {
+      const pattern = req.hosts !== undefined && req.hosts.length > 0 ? req.hosts.join(':') : 'localhost';
+      const args = objectArgs(req.args, 'module');
+      const moduleArgs = Object.entries(args)
+        .map(([k, v]) => `${k}=${JSON.stringify(typeof v === 'string' ? v : JSON.stringify(v))}`)
+        .join(' ');
+      const command = [pattern, '-i', inventoryFile, '-m', module];
+      if (moduleArgs !== '') command.push('-a', moduleArgs);
+      return this.run({ name, command: 'ansible', args: command, cwd: this.config.dirs.modules, env: this.env() }, req);
+    });
+  }
+}

@@ -1,0 +1,24 @@
+import { AppError, isAppError } from '@nap/contracts';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `name` of a submitted document for messages, `(no name)` when it has none. */
+export function nameOf(input: unknown): string {
+  return isObject(input) && typeof input.name === 'string' ? input.name : '(no name)';
+}
+
+/**
+ * What `parse` answers (a `parseAs` of the document's input schema); its 400 `VALIDATION_FAILED`
+ * is thrown again with a message that names the document (`The template "x" is not valid: …`), the
+ * same `details`.
+ */
+export function checked<T>(label: string, input: unknown, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (!isAppError(err) || err.code !== 'VALIDATION_FAILED') throw err;
+    throw new AppError('VALIDATION_FAILED', `The ${label} "${nameOf(input)}" is not valid: ${err.message}`, { details: err.details, cause: err });
+  }
+}

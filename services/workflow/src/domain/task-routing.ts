@@ -1,0 +1,70 @@
+import { getOperation, hasOperation, pathParams } from '@nap/contracts';
+import type { ServiceName, Task } from '@nap/contracts';
+import type { CallInput } from '@nap/bus';
+import { TaskInputError } from './builtins';
+import { isPlainObject } from './builtins/types';
+
+/**
+ * Task apps and the service whose catalog operations run them; `WorkFlowEngine` tasks are built in.
+ * The task's `name` is the operation name.
+ */
+export const APP_SERVICES: Readonly<Record<string, ServiceName>> = Object.freeze({
+  MOP: 'mop',
+  GatewayDevices: 'gateway-devices',
+  AutomationGateway: 'gateway-devices',
+  AGManager: 'gateway-devices',
+  ConfigurationManager: 'gateway-devices',
+  OrchManager: 'orch-proxy',
+  AutomationStudio: 'studio',
+  TemplateBuilder: 'studio',
+  JsonForms: 'studio',
+  FormBuilder: 'studio',
+  AdminEssentials: 'admin',
+});
+
+/** Built-in task names that the engine forwards to another service's operation. */
+const FORWARDED_BUILTINS: Readonly<Record<string, string>> = Object.freeze({ transformation: 'studio.runTransformation' });
+
+/** The catalog operation that runs a task (`app` → service, `name` → operation), or a {@link TaskInputError} naming what is missing. */
+export function operationFor(task: Task): string {
+  const app = String(task.app ?? '');
+  const name = String(task.name ?? '');
+  if (app === 'WorkFlowEngine') {
+    const forwarded = FORWARDED_BUILTINS[name];
+    if (forwarded) return forwarded;
+    throw new TaskInputError(`WorkFlowEngine has no built-in task "${name}"`);
+  }
+  const service = APP_SERVICES[app];
+  if (service === undefined) throw new TaskInputError(`No service of this platform runs tasks of app "${app}"`);
+  const id = `${service}.${name}`;
+  if (!hasOperation(id)) throw new TaskInputError(`App "${app}" (service ${service}) has no operation "${name}"`);
+  return id;
+}
+
+/** The input of a catalog call made from a task's resolved incoming variables. */
+export function callInputFor(operationId: string, incoming: Record<string, unknown>): CallInput {
+  const op = getOperation(operationId);
+  if (operationId === 'studio.runTransformation') {
+    return { params: { transformationId: String(incoming.tr_id ?? '') }, body: { incoming: isPlainObject(incoming.variableMap) ? incoming.variableMap : {}, options: isPlainObject(incoming.options) ? incoming.options : {} } };
+  }
+  const params: Record<string, string> = {};
+  const rest: Record<string, unknown> = { ...incoming };
+  for (const p of op.http ? pathParams(op.http.path) : []) {
+    if (rest[p] !== undefined) {
+      params[p] = String(rest[p]);
+      delete rest[p];
+    }
+  }
+  const method = op.http?.method;
+  if (method === 'GET' || method === 'DELETE') return { params, query: rest };
+  return { params, body: rest };
+}
+
+/** Outgoing variables from an operation's answer: members of the answer by name, or the whole answer under the only name. */
+export function outgoingFrom(names: string[], body: unknown): Record<string, unknown> {
+  const [only, ...others] = names;
+  if (only === undefined) return {};
+  if (isPlainObject(body) && names.every((n) => Object.hasOwn(body, n))) return Object.fromEntries(names.map((n) => [n, body[n]]));
+  if (others.length === 0) return { [only]: body ?? null };
+  return Object.fromEntries(names.map((n) => [n, isPlainObject(body) && Object.hasOwn(body, n) ? body[n] : null]));
+}

@@ -1,0 +1,149 @@
+import { SYSTEM_CALLER } from '@nap/contracts';
+import type { Caller, WorkflowDocument } from '@nap/contracts';
+import { TaskInputError } from '../domain/builtins';
+import { isPlainObject, needArray } from '../domain/builtins/types';
+import { newJobId } from '../domain/ids';
+import type { ChildRun } from '../domain/job-model';
+import { resolveOperand } from '../domain/references';
+import { errorMessage, errorOutcome } from '../domain/task-outcome';
+import type { ChildJobSummary, JobRepository } from '../store/job-repository';
+import type { StartJobInput } from './job-lifecycle';
+import type { JobState, RunStep } from './job-state';
+
+/** What child jobs need from the engine around the job. */
+export interface ChildJobHost {
+  repository: JobRepository;
+  /** Reads a workflow document by name as the given caller; WORKFLOW_NOT_FOUND when absent. */
+  getWorkflow(name: string, caller: Caller): Promise<WorkflowDocument>;
+  /** Creates and starts a job (here, a child under an id its parent recorded). */
+  startJob(input: StartJobInput): Promise<unknown>;
+}
+
+/** A child job as the childJob task's `job_details` shows it; `incomplete` for one not created yet. */
+type ChildDetail = ChildJobSummary | { _id: string; name?: string; status: 'incomplete' };
+
+function ended(status: string): boolean {
+  return status === 'complete' || status === 'error' || status === 'canceled';
+}
+
+function failedStatus(status: string): boolean {
+  return status === 'error' || status === 'canceled';
+}
+
+/**
+ * childJob: runs a workflow as child jobs of the job, one per item of `data_array` (or one without
+ * it), all at once or one after the other (`loopType` sequential). Each child's id is recorded in
+ * the parent before the child is created, so a resumed parent never creates one twice. The task
+ * finishes when its children have ended (error as soon as one fails, sequentially), with their
+ * `job_details`; a child that ends wakes its parent's owner.
+ */
+export class ChildJobs {
+  constructor(
+    private readonly state: JobState,
+    private readonly host: ChildJobHost,
+    private readonly step: RunStep,
+  ) {}
+
+  /** Starts a childJob task with its resolved incoming values. */
+  start(id: string, incoming: Record<string, unknown>): void {
+    const task = this.state.task(id);
+    try {
+      const workflow = typeof incoming.workflow === 'string' ? incoming.workflow.trim() : '';
+      if (workflow === '') throw new TaskInputError('Incoming "workflow" of childJob must name a workflow');
+      const raw = (task.variables?.incoming ?? {}).variables;
+      const given = isPlainObject(raw) ? raw : isPlainObject(incoming.variables) ? incoming.variables : {};
+      const base: Record<string, unknown> = {};
+      for (const [name, operand] of Object.entries(given)) base[name] = resolveOperand(operand, this.state.scope());
+      const dataArray = incoming.data_array;
+      const looped = Array.isArray(dataArray) || (typeof dataArray === 'string' && dataArray !== '');
+      const inputs = looped ? needArray(dataArray, 'data_array').map((item) => ({ ...base, ...(isPlainObject(item) ? item : { item }) })) : [base];
+      const run: ChildRun = { workflow, sequential: incoming.loopType === 'sequential', single: !looped, inputs };
+      if (inputs.length === 0) {
+        this.state.complete(id, { finishState: 'success', outgoing: { job_details: [] } });
+        return;
+      }
+      task.childRun = run;
+      task.childJobs = inputs.map((_, iteration) => ({ _id: newJobId(), name: workflow, iteration }));
+      this.state.markTask(id);
+      this.state.later(() => this.spawn(id));
+    } catch (err) {
+      this.state.complete(id, errorOutcome(errorMessage(err)));
+    }
+  }
+
+  /** Creates the child jobs of a childJob task that should run now and do not exist yet (a resumed task too). */
+  spawn(id: string): void {
+    const task = this.state.task(id);
+    const run = task.childRun;
+    const planned = task.childJobs ?? [];
+    if (!run || planned.length === 0) return;
+    const parentJob = this.state.job;
+    void (async () => {
+      try {
+        const existing = await this.host.repository.statusesOf(planned.map((c) => c._id));
+        const caller = parentJob.runAs ?? SYSTEM_CALLER;
+        let workflow: WorkflowDocument | undefined;
+        for (const child of planned) {
+          if (existing.has(child._id)) {
+            if (run.sequential && existing.get(child._id) !== 'complete') break;
+            continue;
+          }
+          workflow ??= await this.host.getWorkflow(run.workflow, caller);
+          await this.host.startJob({
+            workflow,
+            variables: run.inputs[child.iteration ?? 0] ?? {},
+            caller,
+            jobId: child._id,
+            parent: { link: { job: parentJob._id, task: id, iteration: child.iteration ?? 0 }, ancestors: parentJob.ancestors ?? [], groups: parentJob.groups ?? [] },
+          });
+          if (run.sequential) break;
+        }
+      } catch (err) {
+        void this.step(() => {
+          if (this.state.job.tasks[id]?.status !== 'running') return;
+          this.state.complete(id, errorOutcome(`Child job of workflow "${run.workflow}" could not start: ${errorMessage(err)}`, { job_details: null }));
+        });
+      }
+    })();
+  }
+
+  /** After a (re)load: looks at the children of every waiting childJob task in a step of its own. */
+  checkSoon(): void {
+    const waiting = Object.entries(this.state.job.tasks).filter(([, t]) => t.status === 'running' && t.name === 'childJob' && isPlainObject(t.childRun));
+    if (waiting.length === 0) return;
+    this.state.later(() => {
+      void this.step(async () => {
+        for (const [id] of waiting) await this.check(id);
+      });
+    });
+  }
+
+  /** Finishes a childJob task when its children ended, or starts the next one of a sequential loop. */
+  private async check(id: string): Promise<void> {
+    const task = this.state.job.tasks[id];
+    const run = task?.childRun;
+    if (!task || task.status !== 'running' || !run) return;
+    const planned = task.childJobs ?? [];
+    const found = new Map((await this.host.repository.childSummaries(planned.map((c) => c._id))).map((d) => [d._id, d]));
+    const details: ChildDetail[] = planned.map((c) => {
+      const doc = found.get(c._id);
+      return doc ? { _id: doc._id, name: doc.name, status: doc.status, variables: doc.variables, ...(doc.error?.length ? { error: doc.error } : {}) } : { _id: c._id, name: c.name, status: 'incomplete' };
+    });
+    const failed = details.some((d) => failedStatus(d.status));
+    const allEnded = details.every((d) => ended(d.status));
+    if (run.sequential && !failed && !allEnded) {
+      const next = details.findIndex((d) => !ended(d.status));
+      if (next >= 0 && !found.has(planned[next]?._id ?? '')) this.state.later(() => this.spawn(id));
+      return;
+    }
+    if (!allEnded && !(run.sequential && failed)) return;
+    delete task.childRun;
+    const jobDetails = run.single ? (details[0] ?? null) : details;
+    if (failed) {
+      const bad = details.find((d) => failedStatus(d.status));
+      this.state.complete(id, errorOutcome(`Child job ${bad?._id ?? ''} of workflow "${run.workflow}" ended with status ${bad?.status ?? 'error'}`, { job_details: jobDetails }));
+    } else {
+      this.state.complete(id, { finishState: 'success', outgoing: { job_details: jobDetails } });
+    }
+  }
+}

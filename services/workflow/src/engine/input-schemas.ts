@@ -1,0 +1,47 @@
+import { AppError, validateAgainst } from '@nap/contracts';
+import type { JsonSchema, WorkflowDocument } from '@nap/contracts';
+import { cloneJson, isPlainObject } from '../domain/builtins/types';
+import { errorMessage } from '../domain/task-outcome';
+
+/** Workflow versions whose inputSchema stays compiled at most. */
+const CACHED_SCHEMAS = 500;
+
+/**
+ * Checks the variables of a new job against its workflow's `inputSchema`. Each schema is copied
+ * once per workflow version (without `$id` and `$schema`, which would clash between workflows) and
+ * kept, so that the validator compiled for it is reused; the oldest is dropped beyond 500.
+ */
+export class InputSchemaCache {
+  private readonly schemas = new Map<string, JsonSchema>();
+
+  /** Throws JOB_VARIABLES_INVALID naming every problem, or WORKFLOW_INVALID when the inputSchema is not a usable JSON Schema. */
+  check(workflow: WorkflowDocument, variables: Record<string, unknown>): void {
+    const schema = workflow.inputSchema;
+    if (!isPlainObject(schema) || Object.keys(schema).length === 0) return;
+    const key = `${String(workflow._id)}@${String(workflow.last_updated ?? '')}@${JSON.stringify(schema).length}`;
+    let compiled = this.schemas.get(key);
+    if (compiled === undefined) {
+      compiled = cloneJson(schema);
+      delete compiled.$id;
+      delete compiled.$schema;
+      this.schemas.set(key, compiled);
+      if (this.schemas.size > CACHED_SCHEMAS) this.dropOldest();
+    }
+    let problems;
+    try {
+      problems = validateAgainst(compiled, variables, 'variables');
+    } catch (err) {
+      throw new AppError('WORKFLOW_INVALID', `The inputSchema of workflow "${workflow.name}" is not a usable JSON Schema: ${errorMessage(err)}`);
+    }
+    if (problems.length > 0) {
+      throw new AppError('JOB_VARIABLES_INVALID', `The variables do not match the inputSchema of workflow "${workflow.name}": ${problems.map((p) => p.message).join('; ')}`, { details: problems });
+    }
+  }
+
+  private dropOldest(): void {
+    for (const key of this.schemas.keys()) {
+      this.schemas.delete(key);
+      return;
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import { AppError } from '@nap/contracts';
+import type { Caller, WorkflowDocument } from '@nap/contracts';
+import { cloneJson } from '../domain/builtins/types';
+import { newJobId } from '../domain/ids';
+import { isActiveStatus, isManual, newJobRecord } from '../domain/job-model';
+import type { FinishRequest, JobRecord, JobTask, ParentLink } from '../domain/job-model';
+import type { JobRepository } from '../store/job-repository';
+import type { InputSchemaCache } from './input-schemas';
+import type { JobEventPublisher } from './job-events';
+
+/** A job to create: the workflow it copies, its variables and options, the caller it acts as. */
+export interface StartJobInput {
+  workflow: WorkflowDocument;
+  variables?: Record<string, unknown>;
+  description?: string;
+  type?: string;
+  groups?: string[];
+  caller: Caller;
+  /** For a child job: where it reports, and its parent's ancestors and groups. */
+  parent?: { link: ParentLink; ancestors: string[]; groups: string[] };
+  /** An id chosen beforehand (a child job's, recorded in its parent); a new one otherwise. */
+  jobId?: string;
+}
+
+/** What job control needs from the engine that drives jobs. */
+export interface LifecycleHost {
+  serverId: string;
+  repository: JobRepository;
+  events: JobEventPublisher;
+  schemas: InputSchemaCache;
+  /** Starts driving a job this engine owns. */
+  adopt(job: JobRecord, resumed: boolean): void;
+  /** Claims a job if no live engine owns it and drives it here; true when this engine owns it now. */
+  tryAdopt(jobId: string): Promise<boolean>;
+  /** Tells the owner of a job (this engine or another) that the job changed in the store. */
+  wakeOwner(jobId: string): void;
+  /** Resolves once the step in progress of the job's runner here (if any) is written and published. */
+  settled(jobId: string): Promise<void>;
+  /** Tells the owner of a job's parent that the job ended. */
+  notifyParent(job: JobRecord): void;
+}
+
+/**
+ * Changes to jobs that callers ask for: start a job, cancel, pause and resume it, finish a manual
+ * task, retry a task of a job in error. Each changes the job in the store (conditionally, so that a
+ * change that lost a race answers 409), announces it, and wakes the job's owner, which applies it.
+ */
+export class JobLifecycle {
+  constructor(private readonly host: LifecycleHost) {}
+
+  /** Creates a job from a workflow, stores it claimed by this engine, and runs it. Returns the stored job. */
+  async startJob(input: StartJobInput): Promise<JobRecord> {
+    const { workflow, caller } = input;
+    const variables = cloneJson(input.variables ?? {});
+    this.host.schemas.check(workflow, variables);
+    const job = newJobRecord({
+      id: input.jobId ?? newJobId(),
+      workflow,
+      variables,
+      caller,
+      serverId: this.host.serverId,
+      now: Date.now(),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.type !== undefined ? { type: input.type } : {}),
+      ...(input.groups !== undefined ? { groups: input.groups } : {}),
+      ...(input.parent !== undefined ? { parent: input.parent } : {}),
+    });
+    await this.host.repository.insert(job);
+    this.host.events.emitJob(job, 'jobStart', { by: caller.username });
+    // the runner drives its own copy; the caller gets the job as it started
+    this.host.adopt(cloneJson(job), false);
+    return job;
+  }
+
+  /** Cancels an active job (and its active children); false when it was not active. */
+  async cancelJob(jobId: string, by: string): Promise<boolean> {
+    const { repository } = this.host;
+    const job = await repository.findById(jobId);
+    if (job === null || !isActiveStatus(job.status)) return false;
+    if (!(await repository.cancel(job, by, Date.now()))) return false;
+    // A step of this job's runner may have written just before the cancel and be about to publish
+    // what it did; let it, so that jobCancel is the job's last event.
+    await this.host.settled(jobId);
+    const canceled = { ...job, status: 'canceled' };
+    this.host.events.emitJob(canceled, 'jobCancel', { by, finishState: 'canceled' });
+    this.host.wakeOwner(jobId);
+    for (const childId of await repository.activeChildIds(jobId)) await this.cancelJob(childId, by);
+    this.host.notifyParent(canceled);
+    return true;
+  }
+
+  /** Pauses a running job: tasks in flight finish, no new task starts. Returns the job after the change. */
+  async pauseJob(jobId: string, by: string): Promise<JobRecord> {
+    const job = await this.changeStatus(jobId, 'running', 'paused', by);
+    this.host.events.emitJob(job, 'jobPause', { by });
+    return job;
+  }
+
+  /** Resumes a paused job. Returns the job after the change. */
+  async resumeJob(jobId: string, by: string): Promise<JobRecord> {
+    const job = await this.changeStatus(jobId, 'paused', 'running', by);
+    this.host.events.emitJob(job, 'jobResume', { by });
+    if (!(await this.host.tryAdopt(jobId))) this.host.wakeOwner(jobId);
+    return job;
+  }
+
+  private async changeStatus(jobId: string, from: string, to: string, by: string): Promise<JobRecord> {
+    const { repository } = this.host;
+    const job = await repository.changeStatus(jobId, from, to, by);
+    if (job === null) {
+      const current = await repository.statusOf(jobId);
+      if (current === undefined) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
+      throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${current}, not ${from}`);
+    }
+    this.host.wakeOwner(jobId);
+    return job;
+  }
+
+  /**
+   * Finishes a waiting manual task with the variables a person supplied (its outgoing);
+   * `finish_state` among them chooses success (default) or failure. The owner applies it.
+   */
+  async finishTask(job: JobRecord, taskId: string, variables: Record<string, unknown>, by: string): Promise<JobRecord> {
+    const task = job.tasks[taskId];
+    if (task === undefined) throw new AppError('TASK_NOT_FOUND', `Job "${job._id}" has no task "${taskId}"`);
+    if (!isManual(task)) throw new AppError('JOB_STATE_CONFLICT', `Task "${taskId}" of job "${job._id}" is not a manual task`);
+    const { finish_state: finishState, ...outgoing } = variables;
+    if (finishState !== undefined && finishState !== 'success' && finishState !== 'failure') {
+      throw new AppError('VALIDATION_FAILED', `variables.finish_state must be success or failure, not ${JSON.stringify(finishState)}`);
+    }
+    const request: FinishRequest = { variables: outgoing, finishState: finishState ?? 'success', by, at: Date.now() };
+    const updated = await this.host.repository.requestFinish(job._id, taskId, request);
+    if (updated === null) throw new AppError('JOB_STATE_CONFLICT', `Task "${taskId}" of job "${job._id}" is not waiting to be finished (task ${String(task.status)}, job ${job.status})`);
+    this.host.wakeOwner(job._id);
+    return updated;
+  }
+
+  /**
+   * Runs a task of a job that ended in error again, with replacement incoming variables; the job
+   * goes on from there, driven by this engine. Returns the job as it restarts.
+   */
+  async retryTask(jobId: string, taskId: string, variables: Record<string, { value: unknown }>, by: string): Promise<JobRecord> {
+    const job = await this.host.repository.findById(jobId);
+    if (job === null) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
+    const task = job.tasks[taskId];
+    if (task === undefined) throw new AppError('TASK_NOT_FOUND', `Job "${jobId}" has no task "${taskId}"`);
+    if (job.status !== 'error') throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${job.status}; only a job in error can retry a task`);
+    const incoming = { ...(task.variables?.incoming ?? {}) };
+    for (const [name, v] of Object.entries(variables)) incoming[name] = v.value;
+    const retried: JobTask = { ...task, status: 'pending', variables: { ...(task.variables ?? {}), incoming, error: '' } };
+    delete retried.retryAt;
+    if (retried.retrySettings) retried.retrySettings = { ...retried.retrySettings, count: 0 };
+    const updated = await this.host.repository.restartTask(jobId, taskId, retried, this.host.serverId, Date.now(), by);
+    if (updated === null) throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" changed while its task was being retried; try again`);
+    this.host.events.emitJob(updated, 'jobResume', { by });
+    this.host.adopt(cloneJson(updated), true);
+    return updated;
+  }
+}

@@ -1,0 +1,182 @@
+import type { JobEventName } from '@nap/contracts';
+import type { Logger } from '@nap/telemetry';
+import { START } from '../domain/graph';
+import { isActiveStatus, isManual } from '../domain/job-model';
+import type { JobRecord } from '../domain/job-model';
+import { isPlainObject } from '../domain/builtins/types';
+import type { JobRepository } from '../store/job-repository';
+import { ChildJobs } from './child-jobs';
+import type { ChildJobHost } from './child-jobs';
+import { JobState } from './job-state';
+import { Loops } from './loops';
+import { Retries } from './retries';
+import { Scheduler } from './scheduler';
+import { TaskDispatcher } from './task-dispatch';
+import type { DispatchHost } from './task-dispatch';
+
+/** What a runner needs from its engine. */
+export interface RunnerHost extends ChildJobHost, DispatchHost {
+  serverId: string;
+  repository: JobRepository;
+  log: Logger;
+  /** Publishes an event of the job after its earlier ones. */
+  publish(jobId: string, event: JobEventName, payload: Record<string, unknown>): void;
+  /** The runner stopped driving its job (it ended, was canceled, or another engine owns it now). */
+  release(jobId: string, runner: JobRunner): void;
+  /** Tells the owner of a job's parent that the job ended. */
+  notifyParent(job: JobRecord): void;
+}
+
+/**
+ * Drives one job on its owning engine. All changes to the job happen in serialized steps; each step
+ * ends by starting the tasks that became ready, writing the changed parts of the job in one store
+ * update (only while this engine still owns the job and it is active), publishing the step's events
+ * and then launching the started tasks, so the store says a task runs before it does.
+ */
+export class JobRunner {
+  private readonly state: JobState;
+  private readonly dispatch: TaskDispatcher;
+  private readonly retries: Retries;
+  private readonly children: ChildJobs;
+  private readonly scheduler: Scheduler;
+  private chain: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private reloadQueued = false;
+
+  constructor(
+    private readonly host: RunnerHost,
+    job: JobRecord,
+  ) {
+    const step = (fn: () => void | Promise<void>) => this.step(fn);
+    this.state = new JobState(job, host.serverId, host.log);
+    this.retries = new Retries(this.state, step);
+    this.dispatch = new TaskDispatcher(this.state, this.retries, step, host);
+    this.children = new ChildJobs(this.state, host, step);
+    this.scheduler = new Scheduler(this.state, this.dispatch, new Loops(this.state), this.children, (ended) => host.notifyParent(ended));
+  }
+
+  private get jobId(): string {
+    return this.state.job._id;
+  }
+
+  /** Starts driving: a new job starts at workflow_start; a resumed one re-runs its in-flight tasks. */
+  begin(resumed: boolean): void {
+    void this.step(() => {
+      if (!resumed) {
+        this.state.activate(START);
+        return;
+      }
+      this.retries.resumeTimers();
+      for (const [id, task] of Object.entries(this.state.job.tasks)) {
+        if (task.status !== 'running') continue;
+        if (task.name === 'forEach' && isPlainObject(task.loop)) continue;
+        if (task.name === 'childJob' && isPlainObject(task.childRun)) {
+          this.children.spawn(id);
+          continue;
+        }
+        if (isManual(task)) continue;
+        // at-least-once: the task was in flight when its previous owner stopped
+        task.status = 'pending';
+        this.state.markTask(id);
+      }
+      this.applyFinishRequests();
+      this.children.checkSoon();
+    });
+  }
+
+  /** Stops the runner without touching the store (shutdown, lost claim). */
+  async halt(): Promise<void> {
+    this.stopped = true;
+    this.dispatch.abortAll();
+    await this.chain;
+  }
+
+  /** Reloads the job from the store in the next step (coalesced). */
+  reloadSoon(): void {
+    if (this.reloadQueued || this.stopped) return;
+    this.reloadQueued = true;
+    void this.step(async () => {
+      this.reloadQueued = false;
+      await this.reload();
+    });
+  }
+
+  /** Resolves once the step in progress (if any) has written and published. */
+  settled(): Promise<void> {
+    return this.chain.then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /** Takes the job as stored; stops when it ended or another engine owns it, else applies what handlers left on it. */
+  private async reload(): Promise<void> {
+    const fresh = await this.host.repository.findById(this.jobId);
+    if (fresh === null) {
+      this.stop();
+      return;
+    }
+    this.state.replace(fresh);
+    if (!isActiveStatus(fresh.status) || fresh.metrics?.server_id !== this.host.serverId) {
+      this.stop();
+      return;
+    }
+    this.applyFinishRequests();
+    this.children.checkSoon();
+  }
+
+  /** Applies the answers that finishTask left on waiting manual tasks. */
+  private applyFinishRequests(): void {
+    for (const [id, task] of Object.entries(this.state.job.tasks)) {
+      const request = task.finishRequest;
+      if (task.status !== 'running' || request === undefined) continue;
+      delete task.finishRequest;
+      this.state.complete(id, { finishState: request.finishState, outgoing: request.variables });
+    }
+  }
+
+  private stop(): void {
+    this.stopped = true;
+    this.dispatch.abortAll();
+    this.host.release(this.jobId, this);
+  }
+
+  /** Runs `fn` as one serialized step, then schedules, writes, publishes and launches. */
+  private step(fn: () => void | Promise<void>): Promise<void> {
+    const next = this.chain.then(async () => {
+      if (this.stopped) return;
+      this.dispatch.newStep();
+      try {
+        await fn();
+        if (this.stopped) return;
+        this.scheduler.schedule();
+        await this.flush();
+        if (this.stopped) return;
+        for (const [event, payload] of this.state.takeEvents()) this.host.publish(this.jobId, event, payload);
+        for (const launch of this.state.takeLaunches()) launch();
+        if (this.state.finished) this.stop();
+      } catch (err) {
+        this.host.log.error({ err, jobId: this.jobId }, 'Job step failed; the job is reloaded from the store');
+        this.state.discardAll();
+        try {
+          await this.reload();
+        } catch {
+          this.stop();
+        }
+      }
+    });
+    this.chain = next;
+    return next;
+  }
+
+  /** Writes the step's changes while this engine owns the job; when it no longer does, drops them and stops. */
+  private async flush(): Promise<void> {
+    const set = this.state.takeChanges();
+    if (set === undefined) return;
+    if (await this.host.repository.writeClaimed(this.jobId, this.host.serverId, set)) return;
+    // canceled, or claimed by another engine: what we did is dropped
+    this.state.discardOutputs();
+    await this.reload();
+    if (!this.stopped) this.stop();
+  }
+}

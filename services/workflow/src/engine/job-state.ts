@@ -1,0 +1,196 @@
+import type { JobEventName } from '@nap/contracts';
+import type { Logger } from '@nap/telemetry';
+import { END, JobGraph, START } from '../domain/graph';
+import { NO_TRANSITION_MESSAGE } from '../domain/job-model';
+import type { JobRecord, JobTask } from '../domain/job-model';
+import type { ReferenceScope } from '../domain/references';
+import type { TaskOutcome } from '../domain/task-outcome';
+import { jobEventPayload } from './job-events';
+
+/** Runs `fn` as a later serialized step of the job's runner (a task's outcome, a timer, a child job's news). */
+export type RunStep = (fn: () => void | Promise<void>) => Promise<void>;
+
+/** Members of a job that a step writes whole when it changed them (tasks are written one by one). */
+export type JobField = 'variables' | 'error' | 'status' | 'metrics';
+
+/**
+ * The working copy of a job on its owning engine, and what the current step did to it: the tasks
+ * and members it changed (written in one store update when the step ends), the events it produced
+ * (published after that write) and the work it queued (launched after the write, so that the store
+ * says a task runs before it does). It also applies what a finished task means for the graph: its
+ * record, the job variables it writes and the transitions it takes.
+ */
+export class JobState {
+  job: JobRecord;
+  graph: JobGraph;
+  /** The job ended in this step (complete or error). */
+  finished = false;
+  private readonly dirtyTasks = new Set<string>();
+  private readonly dirtyFields = new Set<JobField>();
+  private events: [JobEventName, Record<string, unknown>][] = [];
+  private launches: (() => void)[] = [];
+
+  constructor(
+    job: JobRecord,
+    readonly serverId: string,
+    private readonly log: Logger,
+  ) {
+    this.job = job;
+    this.graph = new JobGraph(job.tasks, job.transitions);
+  }
+
+  /** Takes the job as stored as the working copy (after a reload). */
+  replace(job: JobRecord): void {
+    this.job = job;
+    this.graph = new JobGraph(job.tasks, job.transitions);
+  }
+
+  /** The task `id` of the job; throws when the job has none (an engine bug, not a user error). */
+  task(id: string): JobTask {
+    const task = this.job.tasks[id];
+    if (task === undefined) throw new Error(`Job "${this.job._id}" has no task "${id}"`);
+    return task;
+  }
+
+  markTask(id: string): void {
+    this.dirtyTasks.add(id);
+  }
+
+  markField(field: JobField): void {
+    this.dirtyFields.add(field);
+  }
+
+  /** Queues work to start once the step's write is done. */
+  later(launch: () => void): void {
+    this.launches.push(launch);
+  }
+
+  /** Queues an event of the job, published once the step's write is done. */
+  emitJob(event: JobEventName, extra: Record<string, unknown>): void {
+    this.events.push([event, jobEventPayload(this.job, extra)]);
+  }
+
+  emitTask(event: 'taskStart' | 'taskFinish', id: string, finishState?: string): void {
+    const task = this.task(id);
+    this.events.push([
+      event,
+      {
+        jobId: this.job._id,
+        name: this.job.name,
+        status: this.job.status,
+        timestamp: Date.now(),
+        taskId: id,
+        taskName: String(task.name ?? id),
+        taskStatus: String(task.status),
+        ...(finishState ? { finishState } : {}),
+      },
+    ]);
+  }
+
+  /** What references in incoming values resolve against. */
+  scope(): ReferenceScope {
+    return { variables: this.job.variables, tasks: this.job.tasks };
+  }
+
+  /** The job has an error entry: it starts nothing more and ends in error once nothing is in flight. */
+  isFailing(): boolean {
+    return this.job.error.length > 0;
+  }
+
+  /** Marks a task reached (pending), unless it is running. */
+  activate(id: string): void {
+    const task = this.job.tasks[id];
+    if (task === undefined || task.status === 'running') return;
+    task.status = 'pending';
+    this.markTask(id);
+  }
+
+  setVariable(name: string, value: unknown): void {
+    this.job.variables[name] = value;
+    this.markField('variables');
+  }
+
+  addError(task: string, message: string): void {
+    this.job.error = [...this.job.error, { task, message, timestamp: Date.now() }];
+    this.markField('error');
+  }
+
+  /** Records how a task finished: status, metrics, outgoing and error, and the job variables its `writes` name. */
+  recordFinish(id: string, finishState: TaskOutcome['finishState'], outgoing: Record<string, unknown>, error?: string): void {
+    const task = this.task(id);
+    const t = Date.now();
+    const start = task.metrics?.start_time ?? t;
+    task.status = finishState === 'error' ? 'error' : 'complete';
+    task.metrics = { ...(task.metrics ?? {}), start_time: start, end_time: t, run_time: t - start, finish_state: finishState, server_id: this.serverId };
+    const variables = (task.variables ??= {});
+    variables.outgoing = { ...(variables.outgoing ?? {}), ...outgoing };
+    if (error !== undefined) variables.error = error;
+    const writes = task.writes;
+    if (writes?.outgoing) {
+      for (const [name, jobVariable] of Object.entries(writes.outgoing)) {
+        if (Object.hasOwn(outgoing, name)) this.setVariable(jobVariable, outgoing[name]);
+      }
+    }
+    if (writes?.error && error !== undefined) this.setVariable(writes.error, error);
+    this.markTask(id);
+  }
+
+  /** Records a finished task and takes its transitions. */
+  complete(id: string, outcome: TaskOutcome): void {
+    const task = this.task(id);
+    this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error);
+    for (const [name, value] of Object.entries(outcome.setVariables ?? {})) this.setVariable(name, value);
+    if (id !== START) this.emitTask('taskFinish', id, outcome.finishState);
+    const targets = this.graph.next(id, outcome.finishState);
+    for (const to of targets) this.activate(to);
+    if (targets.length === 0) this.deadEnd(id, outcome.finishState, task);
+  }
+
+  /** A task took no transition: the end of a loop iteration, or the job can go no further. */
+  private deadEnd(id: string, state: string, task: JobTask): void {
+    if (id === END) return;
+    const inLoop = this.graph.loopsOf(id).some((loop) => this.job.tasks[loop]?.status === 'running');
+    if (inLoop && state !== 'error') return;
+    this.addError(id, NO_TRANSITION_MESSAGE);
+    if (task.status === 'error') this.log.debug({ jobId: this.job._id, taskId: id }, 'Task error without an error transition');
+  }
+
+  /**
+   * The changes of the step as one `$set` by store path (changed tasks whole, changed members, and
+   * `last_updated`, which the working copy takes too); undefined when the step changed nothing.
+   */
+  takeChanges(): Record<string, unknown> | undefined {
+    if (this.dirtyTasks.size === 0 && this.dirtyFields.size === 0) return undefined;
+    const set: Record<string, unknown> = {};
+    for (const id of this.dirtyTasks) set[`tasks.${id}`] = this.job.tasks[id];
+    for (const field of this.dirtyFields) set[field] = this.job[field];
+    this.job.last_updated = new Date().toISOString();
+    set.last_updated = this.job.last_updated;
+    this.dirtyTasks.clear();
+    this.dirtyFields.clear();
+    return set;
+  }
+
+  /** The step's events, in order, to publish now. */
+  takeEvents(): [JobEventName, Record<string, unknown>][] {
+    return this.events.splice(0);
+  }
+
+  /** The step's queued work, to launch now. */
+  takeLaunches(): (() => void)[] {
+    return this.launches.splice(0);
+  }
+
+  /** Drops what the step produced and did not write (its write failed or was refused). */
+  discardOutputs(): void {
+    this.events = [];
+    this.launches = [];
+  }
+
+  /** Drops everything the step did (it threw): changes, events and queued work. */
+  discardAll(): void {
+    this.discardOutputs();
+    this.dirtyTasks.clear();
+    this.dirtyFields.clear();
+  }
+}

@@ -1,0 +1,137 @@
+import { SYSTEM_CALLER, isAppError } from '@nap/contracts';
+import type { Caller } from '@nap/contracts';
+import type { CallInput } from '@nap/bus';
+import type { Logger } from '@nap/telemetry';
+import { BUILTINS, INLINE_BUILTINS } from '../domain/builtins';
+import { cloneJson } from '../domain/builtins/types';
+import type { JobTask } from '../domain/job-model';
+import type { ReferenceScope } from '../domain/references';
+import { errorMessage, errorOutcome } from '../domain/task-outcome';
+import type { TaskOutcome } from '../domain/task-outcome';
+import { callInputFor, operationFor, outgoingFrom } from '../domain/task-routing';
+import type { JobState, RunStep } from './job-state';
+import type { Retries } from './retries';
+
+/** Inline tasks per step at most, so that a loop of them never holds the event loop. */
+const INLINE_PER_STEP = 64;
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/** What task dispatch needs from the engine. */
+export interface DispatchHost {
+  /**
+   * Calls the catalog operation named at run time by a task (`app` and `name`) as the given caller;
+   * answers its body, which the task's outgoing names pick from; throws AppError.
+   */
+  call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
+  log: Logger;
+}
+
+/**
+ * Runs the tasks of a job where they live: side-effect-free built-ins ({@link INLINE_BUILTINS})
+ * within the step, other built-ins and catalog operations (`app` → service, `name` → operation,
+ * called as the job's initiator with the resolved incoming values) after the step's store write.
+ * Each execution in flight holds a token: an outcome whose token was dropped (the job ended, the
+ * task was canceled) is ignored.
+ */
+export class TaskDispatcher {
+  private readonly tokens = new Map<string, symbol>();
+  private readonly aborts = new Map<string, AbortController>();
+  private inlineBudget = INLINE_PER_STEP;
+
+  constructor(
+    private readonly state: JobState,
+    private readonly retries: Retries,
+    private readonly step: RunStep,
+    private readonly host: DispatchHost,
+  ) {}
+
+  /** A new step may run {@link INLINE_PER_STEP} inline tasks again. */
+  newStep(): void {
+    this.inlineBudget = INLINE_PER_STEP;
+  }
+
+  /** Runs a started task with its resolved incoming values: inline when it can, otherwise once the step is written. */
+  run(id: string, task: JobTask, incoming: Record<string, unknown>): void {
+    const name = String(task.name);
+    if (task.app === 'WorkFlowEngine' && Object.hasOwn(INLINE_BUILTINS, name) && this.inlineBudget > 0) {
+      this.inlineBudget -= 1;
+      this.runInline(id, task, name, incoming);
+      return;
+    }
+    this.launch(id, task, incoming);
+  }
+
+  /** True while the execution of the task is in flight. */
+  isInFlight(id: string): boolean {
+    return this.tokens.has(id);
+  }
+
+  /** Stops the execution of a task and forgets its outcome (the job ended). */
+  cancel(id: string): void {
+    this.aborts.get(id)?.abort();
+    this.tokens.delete(id);
+  }
+
+  /** Stops every execution in flight (the runner stops). */
+  abortAll(): void {
+    for (const a of this.aborts.values()) a.abort();
+    this.aborts.clear();
+  }
+
+  private runInline(id: string, task: JobTask, name: string, incoming: Record<string, unknown>): void {
+    const startedAt = task.metrics?.start_time ?? Date.now();
+    let outcome: TaskOutcome;
+    try {
+      const builtin = INLINE_BUILTINS[name];
+      outcome = builtin ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED }) : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
+    } catch (err) {
+      outcome = errorOutcome(errorMessage(err));
+    }
+    if (this.retries.retryIfAsked(id, task, outcome)) return;
+    this.state.complete(id, outcome);
+  }
+
+  /** Queues the execution of a task to begin after the step's store write; its outcome is applied in a later step. */
+  private launch(id: string, task: JobTask, incoming: Record<string, unknown>): void {
+    const token = Symbol(id);
+    this.tokens.set(id, token);
+    const startedAt = task.metrics?.start_time ?? Date.now();
+    const job = this.state.job;
+    const scope: ReferenceScope = { variables: cloneJson(job.variables), tasks: job.tasks };
+    const caller = job.runAs ?? SYSTEM_CALLER;
+    this.state.later(() => {
+      const abort = new AbortController();
+      this.aborts.set(id, abort);
+      this.execute(task, incoming, scope, caller, startedAt, abort.signal)
+        .then((outcome) => {
+          if (this.aborts.get(id) === abort) this.aborts.delete(id);
+          void this.step(() => this.apply(id, token, outcome));
+        })
+        .catch((err: unknown) => this.host.log.error({ err, jobId: job._id, taskId: id }, 'Task execution failed unexpectedly'));
+    });
+  }
+
+  private async execute(task: JobTask, incoming: Record<string, unknown>, scope: ReferenceScope, caller: Caller, startedAt: number, signal: AbortSignal): Promise<TaskOutcome> {
+    try {
+      const name = String(task.name ?? '');
+      const builtin = task.app === 'WorkFlowEngine' && Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
+      if (builtin) return await builtin({ incoming, scope, startedAt, signal });
+      const operationId = operationFor(task);
+      const body = await this.host.call(operationId, callInputFor(operationId, incoming), caller);
+      return { finishState: 'success', outgoing: outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), body) };
+    } catch (err) {
+      if (signal.aborted) return errorOutcome('The task was stopped');
+      return errorOutcome(isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err));
+    }
+  }
+
+  /** Applies the outcome of an execution unless the task moved on meanwhile. */
+  private apply(id: string, token: symbol, outcome: TaskOutcome): void {
+    const task = this.state.job.tasks[id];
+    if (task === undefined || this.tokens.get(id) !== token || task.status !== 'running') return;
+    this.tokens.delete(id);
+    if (this.retries.retryIfAsked(id, task, outcome)) return;
+    this.state.complete(id, outcome);
+  }
+}

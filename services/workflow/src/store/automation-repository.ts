@@ -1,0 +1,36 @@
+import { AppError, hasCode } from '@nap/contracts';
+import type { Collection, Store } from '@nap/store';
+import type { AutomationStore, StoredAutomation, StoredCatalogAutomation } from '../domain/automations';
+
+/** Rethrows a duplicate key as 409 AUTOMATION_ALREADY_EXISTS with `message`; anything else as it is. */
+function translateDuplicate(err: unknown, message: string): never {
+  if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('AUTOMATION_ALREADY_EXISTS', message, { cause: err });
+  throw err;
+}
+
+/** The `automations` (operations manager) and `catalog_automations` (automation catalog) collections; names are unique in each. */
+export class AutomationRepository implements AutomationStore {
+  private readonly automations: Collection<StoredAutomation>;
+  private readonly catalog: Collection<StoredCatalogAutomation>;
+
+  constructor(store: Store) {
+    this.automations = store.collection<StoredAutomation>('automations');
+    this.catalog = store.collection<StoredCatalogAutomation>('catalog_automations');
+  }
+
+  async insertAutomation(doc: StoredAutomation): Promise<StoredAutomation> {
+    try {
+      return await this.automations.insertOne(doc);
+    } catch (err) {
+      return translateDuplicate(err, `An automation named "${doc.name}" (or with id "${doc._id}") exists`);
+    }
+  }
+
+  async insertCatalogAutomation(doc: StoredCatalogAutomation): Promise<StoredCatalogAutomation> {
+    try {
+      return await this.catalog.insertOne(doc);
+    } catch (err) {
+      return translateDuplicate(err, `An automation named "${doc.name}" (or with id "${doc._id}") exists in the catalog`);
+    }
+  }
+}
