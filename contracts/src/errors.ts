@@ -46,6 +46,12 @@ export const ERROR_CODES = {
   COMPONENT_GROUP_NOT_FOUND: { status: 404, retryable: false, description: 'No component group with that id.' },
   COMPONENT_GROUP_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A component group with that name exists.' },
   FORM_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A form with that name or id exists.' },
+  TRANSFORMATION_NOT_FOUND: { status: 404, retryable: false, description: 'No JST transformation with that id or name; the message names it.' },
+  TRANSFORMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A transformation with that name or id exists.' },
+  TRANSFORMATION_INVALID: { status: 400, retryable: false, description: 'The transformation cannot run as written (unknown method, broken assign, cycle); details list each problem with its path.' },
+  TRANSFORMATION_INCOMING_INVALID: { status: 400, retryable: false, description: 'validateIncoming: an incoming value does not match its schema; the message names the field.' },
+  TRANSFORMATION_STEP_FAILED: { status: 422, retryable: false, description: 'A step of the transformation failed at run time; the message names the step id and method.' },
+  TRANSFORMATION_LIMIT_EXCEEDED: { status: 422, retryable: false, description: 'A run went past a limit (steps, time, output size, regex time) and was stopped; the message names the limit and the step.' },
   // mop
   TEMPLATE_NOT_FOUND: { status: 404, retryable: false, description: 'No template with that id or name.' },
   TEMPLATE_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A template with that name exists.' },

@@ -18,3 +18,4 @@ export * from './orch';
 export * from './ssh';
 export * from './auth';
 export * from './studio';
+export * from './transformation';
