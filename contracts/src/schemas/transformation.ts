@@ -1,5 +1,5 @@
 import type { Static } from './common';
-import { anyObject, anyValue, arr, bool, name, obj, open, str, withId } from './common';
+import { anyObject, anyValue, arr, bool, embed, name, obj, open, str, withId } from './common';
 
 /**
  * JST transformations (JSON Schema Transformations): documents that wire library methods, user
@@ -62,7 +62,7 @@ export const transformationRunBodySchema = withId(
   obj({
     incoming: anyObject("input values by the transformation's incoming $id"),
     data: anyObject('taken as incoming when incoming is absent'),
-    options: transformationRunOptionsSchema,
+    options: embed(transformationRunOptionsSchema),
   }),
 );
 export type TransformationRunBody = Static<typeof transformationRunBodySchema>;

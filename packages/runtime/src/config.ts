@@ -19,6 +19,12 @@ export interface RuntimeConfig {
   secretKey: string;
   tokenTtlSeconds: number;
   bodyLimitBytes: number;
+  /**
+   * How many times faster than real time the platform's waits pass: workflow `delay` (and `stub`
+   * delay) tasks and MOP re-attempt waits. 1 (real time) unless `NAP_TIME_SCALE` says otherwise; a
+   * test setting, like Temporal's time-skipping test environment, never for production.
+   */
+  timeScale: number;
 }
 
 const ENV_SCHEMA = {
@@ -35,6 +41,7 @@ const ENV_SCHEMA = {
     NAP_SECRET_KEY: { type: 'string', minLength: 16 },
     NAP_TOKEN_TTL_SECONDS: { type: 'integer', minimum: 60 },
     NAP_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024 },
+    NAP_TIME_SCALE: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
   },
 } as const;
 
@@ -79,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     secretKey: values.NAP_SECRET_KEY === undefined ? localSecret(dataDir) : String(values.NAP_SECRET_KEY),
     tokenTtlSeconds: Number(values.NAP_TOKEN_TTL_SECONDS ?? 43_200),
     bodyLimitBytes: Number(values.NAP_BODY_LIMIT_BYTES ?? 1_048_576),
+    timeScale: Number(values.NAP_TIME_SCALE ?? 1),
   };
   if (values.NAP_NATS_URL !== undefined) config.natsUrl = String(values.NAP_NATS_URL);
   if (values.NAP_MONGO_URL !== undefined) config.mongoUrl = String(values.NAP_MONGO_URL);

@@ -45,7 +45,9 @@ export function operationFor(task: Task): string {
 export function callInputFor(operationId: string, incoming: Record<string, unknown>): CallInput {
   const op = getOperation(operationId);
   if (operationId === 'studio.runTransformation') {
-    return { params: { transformationId: String(incoming.tr_id ?? '') }, body: { incoming: isPlainObject(incoming.variableMap) ? incoming.variableMap : {}, options: isPlainObject(incoming.options) ? incoming.options : {} } };
+    // the task's outgoing variables are the JST's outgoing $ids, so the result always comes keyed by them
+    const options = isPlainObject(incoming.options) ? incoming.options : {};
+    return { params: { transformationId: String(incoming.tr_id ?? '') }, body: { incoming: isPlainObject(incoming.variableMap) ? incoming.variableMap : {}, options: { ...options, extractOutput: false } } };
   }
   const params: Record<string, string> = {};
   const rest: Record<string, unknown> = { ...incoming };
@@ -58,6 +60,25 @@ export function callInputFor(operationId: string, incoming: Record<string, unkno
   const method = op.http?.method;
   if (method === 'GET' || method === 'DELETE') return { params, query: rest };
   return { params, body: rest };
+}
+
+/**
+ * When a task whose operation answered `body` finishes: MOP `reattempt` answers at once with
+ * `reattemptAt` (epoch ms, on mop's scaled clock), and the task waits until then, as a re-attempt in
+ * a workflow does; other tasks finish when they answer (undefined).
+ */
+export function finishAt(operationId: string, body: unknown): number | undefined {
+  if (operationId !== 'mop.reattempt' || !isPlainObject(body) || typeof body.reattemptAt !== 'number') return undefined;
+  return body.reattemptAt;
+}
+
+/**
+ * Outgoing variables from an operation's answer. A transformation answers its outgoing $ids, which
+ * are the task's outgoing names: each takes its member (null when the JST assigned nothing to it).
+ */
+export function outgoingOf(operationId: string, names: string[], body: unknown): Record<string, unknown> {
+  if (operationId !== 'studio.runTransformation') return outgoingFrom(names, body);
+  return Object.fromEntries(names.map((n) => [n, isPlainObject(body) && Object.hasOwn(body, n) ? body[n] : null]));
 }
 
 /** Outgoing variables from an operation's answer: members of the answer by name, or the whole answer under the only name. */

@@ -8,7 +8,8 @@ import type { JobTask } from '../domain/job-model';
 import type { ReferenceScope } from '../domain/references';
 import { errorMessage, errorOutcome } from '../domain/task-outcome';
 import type { TaskOutcome } from '../domain/task-outcome';
-import { callInputFor, operationFor, outgoingFrom } from '../domain/task-routing';
+import { sleep } from '../domain/builtins/control';
+import { callInputFor, finishAt, operationFor, outgoingOf } from '../domain/task-routing';
 import type { JobState, RunStep } from './job-state';
 import type { Retries } from './retries';
 
@@ -25,6 +26,8 @@ export interface DispatchHost {
    */
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
   log: Logger;
+  /** How many times faster than real time waits pass (1: real time). */
+  readonly timeScale: number;
 }
 
 /**
@@ -84,7 +87,7 @@ export class TaskDispatcher {
     let outcome: TaskOutcome;
     try {
       const builtin = INLINE_BUILTINS[name];
-      outcome = builtin ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED }) : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
+      outcome = builtin ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED, timeScale: this.host.timeScale }) : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
     } catch (err) {
       outcome = errorOutcome(errorMessage(err));
     }
@@ -116,12 +119,16 @@ export class TaskDispatcher {
     try {
       const name = String(task.name ?? '');
       const builtin = task.app === 'WorkFlowEngine' && Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
-      if (builtin) return await builtin({ incoming, scope, startedAt, signal });
+      if (builtin) return await builtin({ incoming, scope, startedAt, signal, timeScale: this.host.timeScale });
       const operationId = operationFor(task);
       const body = await this.host.call(operationId, callInputFor(operationId, incoming), caller);
-      return { finishState: 'success', outgoing: outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), body) };
+      const until = finishAt(operationId, body);
+      if (until !== undefined) await sleep(until - Date.now(), signal);
+      return { finishState: 'success', outgoing: outgoingOf(operationId, Object.keys(task.variables?.outgoing ?? {}), body) };
     } catch (err) {
       if (signal.aborted) return errorOutcome('The task was stopped');
+      // a missing asset is not a failure the workflow's error path can handle: the job ends, naming it
+      if (isAppError(err) && err.code === 'TRANSFORMATION_NOT_FOUND') return { ...errorOutcome(`${err.code}: ${err.message}`), endsJob: true };
       return errorOutcome(isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err));
     }
   }
