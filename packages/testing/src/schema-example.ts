@@ -1,3 +1,11 @@
+/** Exports store `.` and `$` in schema texts as `%2E` and `%24` (MongoDB's reserved characters): the example meant the plain ones. */
+function unescaped(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/%2E/g, '.').replace(/%24/g, '$');
+  if (Array.isArray(value)) return value.map(unescaped);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unescaped(v)]));
+  return value;
+}
+
 /**
  * A value made from a JSON Schema's own examples, for running real documents (transformations,
  * workflows) on the inputs their authors described: `examples[0]`, else `default`, else `const` or
@@ -7,7 +15,7 @@
 export function exampleOf(schema: unknown, depth = 0): unknown {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > 20) return null;
   const s = schema as Record<string, unknown>;
-  if (Array.isArray(s.examples) && s.examples.length > 0) return structuredClone(s.examples[0]);
+  if (Array.isArray(s.examples) && s.examples.length > 0) return unescaped(structuredClone(s.examples[0]));
   if (s.default !== undefined) return structuredClone(s.default);
   if (s.const !== undefined) return structuredClone(s.const);
   if (Array.isArray(s.enum) && s.enum.length > 0) return structuredClone(s.enum[0]);
