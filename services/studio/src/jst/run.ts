@@ -45,7 +45,6 @@ export interface RunDeps {
   validateIncoming?: IncomingValidator;
 }
 
-const NOT_RUN = 0;
 const DONE = 1;
 const SKIPPED = 2;
 
@@ -118,7 +117,7 @@ class Run implements NodeContext {
   private runScope(scope: ScopePlan, inputs: Obj): Obj {
     const n = scope.nodes.length;
     const values: unknown[] = new Array<unknown>(n);
-    const state = new Uint8Array(n);
+    const state = new Uint8Array(n); // 0 not run yet, DONE, SKIPPED
     let out: Obj = {};
     const read = (source: Source): unknown => (source.node < 0 ? getIn(member(inputs, source.name), source.tokens) : getIn(values[source.node], source.tokens));
     const gatesOpen = (gates: readonly Gate[]): boolean => {
