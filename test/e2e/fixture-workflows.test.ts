@@ -128,7 +128,7 @@ if (!present) {
     function outcomeOf(j: JobDocument | undefined, wf: Workflow): string {
       if (j === undefined) return 'did not end within 20 s (canceled)';
       if (j.status === 'complete') return 'complete';
-      const first = j.error[0] as { task?: string; message?: string } | undefined;
+      const first = j.error?.[0] as { task?: string; message?: string } | undefined;
       const task = first?.task === undefined ? undefined : wf.tasks[first.task];
       const where = first?.task === undefined ? '' : ` at ${first.task} (${task?.app ?? ''} ${task?.name ?? ''}${task?.summary ? `: ${task.summary}` : ''})`;
       const taskError = first?.task === undefined ? '' : String(j.tasks[first.task]?.variables?.error ?? '');
@@ -216,7 +216,7 @@ if (!present) {
         const res = await platform.http('POST', `/workflow_engine/startJobWithOptions/${name}`, { token, body: { options: { variables: {} } } });
         const ended = await runToEnd((res.body as JobDocument)._id);
         expect(ended?.status).toBe('error');
-        expect(ended?.error[0]).toMatchObject({ task: id, message: `TRANSFORMATION_NOT_FOUND: No transformation with id or name "${String(t.variables?.incoming?.tr_id)}"` });
+        expect(ended?.error?.[0]).toMatchObject({ task: id, message: `TRANSFORMATION_NOT_FOUND: No transformation with id or name "${String(t.variables?.incoming?.tr_id)}"` });
       }
     }, 300_000);
   });
