@@ -132,7 +132,8 @@ if (!present) {
       const task = first?.task === undefined ? undefined : wf.tasks[first.task];
       const where = first?.task === undefined ? '' : ` at ${first.task} (${task?.app ?? ''} ${task?.name ?? ''}${task?.summary ? `: ${task.summary}` : ''})`;
       const taskError = first?.task === undefined ? '' : String(j.tasks[first.task]?.variables?.error ?? '');
-      const reason = (taskError !== '' && taskError !== 'undefined' ? taskError : (first?.message ?? '')).split('\n')[0] ?? '';
+      // job ids differ from run to run: the table keeps what a reader needs, not them
+      const reason = ((taskError !== '' && taskError !== 'undefined' ? taskError : (first?.message ?? '')).split('\n')[0] ?? '').replace(/Child job [0-9a-f]{24} /, 'Child job ');
       return `error${where}: ${reason.length > 160 ? `${reason.slice(0, 157)}...` : reason}`;
     }
 
