@@ -5,21 +5,32 @@ import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { studioHandlers } from './handlers';
 import type { StudioDeps } from './handlers';
+import { createTemplateRenderer, loadTemplateRendererConfig } from './internal/template-renderer';
+import type { TemplateRendererConfig } from './internal/template-renderer';
 import { ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
+
+/** Tuning of the studio service. */
+export interface StudioServiceOptions {
+  /** The Python template renderer; from `NAP_PYTHON` and `NAP_TEMPLATE_*` when absent. */
+  templates?: TemplateRendererConfig;
+}
 
 /**
  * The studio service: studio documents: workflows, templates, component groups, forms. Workflows
  * are validated on save and served to the workflow engine over the bus (`studio.getWorkflow`).
+ * Jinja2 and TextFSM templates run in a pool of Python workers that starts with the first render.
  * Every catalog operation of the service is registered; those without a handler answer 501 NOT_IMPLEMENTED.
  */
-export function createStudioService(deps: ServiceDeps): ServiceModule {
+export function createStudioService(deps: ServiceDeps, options: StudioServiceOptions = {}): ServiceModule {
   const { bus, store, logger, metrics, client } = deps;
+  const renderer = createTemplateRenderer(options.templates ?? loadTemplateRendererConfig(), logger.child({ component: 'template-workers' }));
   const studio: StudioDeps = {
     workflows: new NamedDocuments<StoredWorkflowDocument>(store, KINDS.workflow),
     templates: new NamedDocuments<StudioTemplate>(store, KINDS.template),
     componentGroups: new NamedDocuments<ComponentGroup>(store, KINDS.componentGroup),
     forms: new NamedDocuments<StoredForm>(store, KINDS.form),
+    renderer,
     newId: () => randomUUID(),
     now: () => new Date().toISOString(),
   };
@@ -27,7 +38,13 @@ export function createStudioService(deps: ServiceDeps): ServiceModule {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, handlers: studioHandlers(studio) });
-      return { name: 'studio', stop: () => registered.stop() };
+      return {
+        name: 'studio',
+        async stop() {
+          await registered.stop();
+          await renderer.close();
+        },
+      };
     },
   };
 }
