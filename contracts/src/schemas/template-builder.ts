@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, anyValue, arr, bool, closed, literal, mapOf, name, nullable, num, obj, oneOf, str, strings, withId, withOneOf } from './common';
+import { anyObject, anyValue, bool, closed, literal, mapOf, name, nullable, num, obj, oneOf, str, strings, withId, withOneOf } from './common';
 
 /**
  * The template builder: studio templates rendered with Python's Jinja2 and parsed with Google's

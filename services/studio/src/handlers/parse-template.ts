@@ -16,6 +16,6 @@ export function parseTemplate(deps: StudioDeps): Handler<'studio.parseTemplate'>
       const stored = await findTemplate(deps, name, 'textfsm');
       return deps.renderer.parseTextFsm({ template: stored.template, text, subject: `Template "${stored.name}"` });
     }
-    return deps.renderer.parseTextFsm({ template: template ?? '', text, subject: 'The TextFSM template' });
+    return deps.renderer.parseTextFsm({ template: template ?? '', text, subject: 'The template' });
   };
 }
