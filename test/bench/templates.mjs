@@ -10,10 +10,8 @@
 // the cost of the round trip itself (JSON over a pipe to Python and back) without any Jinja2.
 // 3. The same steady rate through HTTP (gateway → bus → studio → worker), with an HTTP baseline of
 //    GET /automation-studio/templates/:id (gateway → bus → studio → store).
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createRequire } from 'node:module';
+import { startBenchPlatform } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
 const RATE = Number(process.env.NAP_BENCH_TEMPLATE_RATE ?? 200);
@@ -129,20 +127,8 @@ async function throughPool() {
 }
 
 async function throughHttp() {
-  const { startPlatform } = require('../../deploy/standalone/dist/index.js');
-  const { loadConfig } = require('../../packages/runtime/dist/index.js');
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-templates-'));
-  const password = 'bench-admin-password';
-  const config = { ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: password, NAP_SECRET_KEY: 'bench-secret-key-of-32-characters' }), logLevel: 'warn' };
-  const platform = await startPlatform({ config });
+  const { call, token, stop } = await startBenchPlatform('templates');
   try {
-    const call = async (method, route, body, token) => {
-      const res = await fetch(`${platform.url}${route}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 500)}`);
-      return text ? JSON.parse(text) : undefined;
-    };
-    const token = await call('POST', '/login', { user: { username: 'admin', password } });
     const created = await call('POST', '/automation-studio/templates', { template: { name: 'bench', type: 'jinja2', template: TEMPLATE, data: '{}' } }, token);
     const id = created.data._id;
     const render = () => call('POST', '/template_builder/templates/bench/renderJinja', { context: CONTEXT }, token);
@@ -155,8 +141,7 @@ async function throughHttp() {
     line('POST /template_builder/templates/:name/renderJinja', rendered);
     console.log(`  ratio render / get p50: ${(rendered.p50 / base.p50).toFixed(2)}`);
   } finally {
-    await platform.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 
