@@ -19,7 +19,8 @@ export async function findTemplate(deps: StudioDeps, key: string, type: StudioTe
 }
 
 async function projectMember(deps: StudioDeps, key: string): Promise<StudioTemplate> {
-  const members = key.startsWith('@') ? [] : await deps.templates.scan({ name: { $regex: `^@[^:]+: ${escapeRegex(key)}$` } }, ['name']);
+  const found = key.startsWith('@') ? [] : await deps.templates.scan({ name: { $regex: `^@[^:]+: ${escapeRegex(key)}$` } }, ['name']);
+  const members = found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const [only, ...others] = members;
   if (only === undefined) throw deps.templates.notFound(key, 'name or id');
   if (others.length > 0) {
