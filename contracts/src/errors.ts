@@ -61,6 +61,14 @@ export const ERROR_CODES = {
   MOP_VARIABLE_INVALID: { status: 422, retryable: false, description: 'A variable value has a type the command cannot use there (object, or array for a single command).' },
   MOP_REATTEMPTS_EXHAUSTED: { status: 422, retryable: false, description: 'The step was re-attempted as many times as allowed.' },
   MOP_ANALYTIC_INPUT_INVALID: { status: 422, retryable: false, description: 'pre or post is not a command template run result (no commands_results).' },
+  // templates: the Python Jinja2 / TextFSM renderer of the studio service
+  TEMPLATE_TYPE_MISMATCH: { status: 422, retryable: false, description: 'The template is of the other kind: jinja2 templates render, textfsm templates parse.' },
+  TEMPLATE_RENDER_FAILED: { status: 422, retryable: false, description: 'The Jinja2 template does not compile or fails while rendering; the message gives the line, details the missing variables of a strict render.' },
+  TEMPLATE_PARSE_FAILED: { status: 422, retryable: false, description: 'The TextFSM template is not valid, or it raised an Error action on the text.' },
+  TEMPLATE_TIMEOUT: { status: 422, retryable: false, description: 'The template ran longer than the time limit (NAP_TEMPLATE_TIMEOUT_MS) and was stopped.' },
+  TEMPLATE_OUTPUT_TOO_LARGE: { status: 422, retryable: false, description: 'The rendered text or the parsed records exceed the output limit (NAP_TEMPLATE_MAX_OUTPUT_BYTES).' },
+  TEMPLATE_SANDBOX_VIOLATION: { status: 400, retryable: false, description: 'The template reached for Python internals (an attribute such as __class__), which the sandbox refuses.' },
+  TEMPLATE_RENDERER_UNAVAILABLE: { status: 503, retryable: true, description: 'No template worker can take the request: Python or its jinja2/textfsm module is missing, or the worker died and is restarting.' },
   // devices
   DEVICE_NOT_FOUND: { status: 404, retryable: false, description: 'No inventory device of that name.' },
   DEVICE_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An inventory device of that name exists.' },

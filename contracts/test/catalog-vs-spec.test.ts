@@ -49,6 +49,7 @@ const OWNER_BY_FIRST_SEGMENT: Record<string, ServiceName> = {
   'operations-manager': 'workflow',
   automation_catalog: 'workflow',
   'automation-studio': 'studio',
+  template_builder: 'studio',
   formbuilder: 'studio',
   transformations: 'studio',
   mop: 'mop',

@@ -18,6 +18,7 @@ import {
 } from '../schemas/studio';
 import { transformationInputSchema, transformationRunBodySchema, transformationSchema, transformationValidationSchema } from '../schemas/transformation';
 import { TIMEOUTS_MS, defineOperations } from './define';
+import { TEMPLATE_BUILDER_OPERATIONS } from './template-builder';
 
 /**
  * An import result (`{ status: 'success', message, imported }`) whose items carry the submitted
@@ -286,6 +287,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     addition: true,
     notes: 'Bus-only; the workflow engine reads the document it starts a job from. With both name and id, both must match. 404 WORKFLOW_NOT_FOUND, 403 GROUP_ACCESS_DENIED.',
   },
+  ...TEMPLATE_BUILDER_OPERATIONS,
   {
     name: 'createForm',
     summary: 'Create a form',

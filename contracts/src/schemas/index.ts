@@ -10,6 +10,7 @@ export * from './job';
 export * from './automation';
 export * from './mop';
 export * from './device-template';
+export * from './template-builder';
 export * from './devices';
 export * from './form';
 export * from './integration';

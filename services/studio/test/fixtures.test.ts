@@ -5,6 +5,7 @@ import { UUID_V4_PATTERN, getOperation, validateRequest, validateResponse } from
 import type { ImportResult, WorkflowDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
+import { describeWithPython, referencePython } from './python';
 
 /**
  * Conformance with what users already have: every workflow, studio template and JSON form of the
@@ -182,6 +183,19 @@ if (!present) {
         expect(exported.body).toMatchObject({ _id: created._id, name: original.name, id: original.id, struct: original.struct, schema: original.schema, uiSchema: original.uiSchema });
         expect(validateResponse(getOperation('studio.exportForm'), exported.body)).toEqual([]);
       }
+    });
+
+    describeWithPython('the 14 jinja2 templates', () => {
+      it('render with their own data byte for byte as Python Jinja2 renders them', async () => {
+        const templates = membersOf(all, 'template').map(({ doc }) => ({ name: doc.name, template: String(doc.template), context: JSON.parse(String(doc.data)) as Record<string, unknown> }));
+        const expected = referencePython('import json, sys, jinja2\nprint(json.dumps([jinja2.Template(t["template"]).render(t["context"]) for t in json.load(sys.stdin)]))', templates) as string[];
+        expect(expected).toHaveLength(14);
+        expect(expected.filter((text) => text.trim() === '')).toEqual([]);
+        for (const [i, t] of templates.entries()) {
+          const res = await platform.http('POST', `/template_builder/templates/${encodeURIComponent(t.name)}/renderJinja`, { token: admin, body: { context: t.context } });
+          expect({ name: t.name, status: res.status, body: res.body }).toEqual({ name: t.name, status: 200, body: { renderedTemplate: expected[i] } });
+        }
+      });
     });
   });
 }

@@ -25,6 +25,9 @@ import { importAutomations } from './import-automations';
 import { importComponentGroups } from './import-component-groups';
 import { importForms } from './import-forms';
 import { importTemplates } from './import-templates';
+import { parseTemplate } from './parse-template';
+import { renderJinjaTemplate } from './render-jinja-template';
+import { renderJinjaText } from './render-jinja-text';
 import { updateAutomation } from './update-automation';
 import { updateComponentGroup } from './update-component-group';
 import { updateTemplate } from './update-template';
@@ -49,6 +52,9 @@ export function studioHandlers(deps: StudioDeps): HandlerMap<'studio'> {
     getAutomation: getAutomation(deps),
     deleteAutomation: deleteAutomation(deps),
     getWorkflow: getWorkflow(deps),
+    renderJinjaTemplate: renderJinjaTemplate(deps),
+    parseTemplate: parseTemplate(deps),
+    renderJinjaText: renderJinjaText(deps),
     createComponentGroup: createComponentGroup(deps),
     importComponentGroups: importComponentGroups(deps),
     updateComponentGroup: updateComponentGroup(deps),
