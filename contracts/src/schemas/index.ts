@@ -13,6 +13,7 @@ export * from './device-template';
 export * from './devices';
 export * from './form';
 export * from './integration';
+export * from './adapter';
 export * from './prebuilt';
 export * from './orch';
 export * from './ssh';
