@@ -1,4 +1,4 @@
-import { SYSTEM_CALLER, isAppError } from '@nap/contracts';
+import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -8,7 +8,7 @@ import type { JobTask } from '../domain/job-model';
 import type { ReferenceScope } from '../domain/references';
 import { errorMessage, errorOutcome } from '../domain/task-outcome';
 import type { TaskOutcome } from '../domain/task-outcome';
-import { callInputFor, operationFor, outgoingFrom } from '../domain/task-routing';
+import { OUTSIDE_TASK_OPERATION, callInputFor, operationFor, outgoingFrom, pinFor, resultOf } from '../domain/task-routing';
 import type { JobState, RunStep } from './job-state';
 import type { Retries } from './retries';
 
@@ -51,8 +51,14 @@ export class TaskDispatcher {
     this.inlineBudget = INLINE_PER_STEP;
   }
 
-  /** Runs a started task with its resolved incoming values: inline when it can, otherwise once the step is written. */
+  /** Runs a started task with its resolved incoming values: its pin when the job has one, inline when it can, otherwise once the step is written. */
   run(id: string, task: JobTask, incoming: Record<string, unknown>): void {
+    const pin = pinFor(this.state.job.pinned, id, task);
+    if (pin !== undefined) {
+      task.pinned = true;
+      this.state.complete(id, { finishState: 'success', outgoing: cloneJson(pin) });
+      return;
+    }
     const name = String(task.name);
     if (task.app === 'WorkFlowEngine' && Object.hasOwn(INLINE_BUILTINS, name) && this.inlineBudget > 0) {
       this.inlineBudget -= 1;
@@ -118,10 +124,14 @@ export class TaskDispatcher {
       const builtin = task.app === 'WorkFlowEngine' && Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
       if (builtin) return await builtin({ incoming, scope, startedAt, signal });
       const operationId = operationFor(task);
-      const body = await this.host.call(operationId, callInputFor(operationId, incoming), caller);
-      return { finishState: 'success', outgoing: outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), body) };
+      const body = await this.host.call(operationId, callInputFor(operationId, incoming, task), caller);
+      return { finishState: 'success', outgoing: outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), operationId === OUTSIDE_TASK_OPERATION ? resultOf(body) : body) };
     } catch (err) {
       if (signal.aborted) return errorOutcome('The task was stopped');
+      if (hasCode(err, 'INTEGRATION_CALL_FAILED') && isAppError(err)) {
+        // the system's answer (status, headers, body) is the task's result, so the error transition can read it
+        return errorOutcome(`${err.code}: ${err.message}`, outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), err.details ?? null));
+      }
       return errorOutcome(isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err));
     }
   }
