@@ -272,9 +272,13 @@ export class IntegrationDomain {
     const request = builder.build(variables);
     const settings = openSettings(doc.settings, this.secrets) as IntegrationSettings;
     const bound = timeoutMs ?? settings.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    // a model whose paths already carry the base path (GitLab's /api/v4/…) is called at the server's
+    // root; one whose server URL held it (PSIRT's /security/advisories/v2) below the base path
+    const base = normalizeBasePath(settings.server?.base_path);
+    const path = base !== '' && (request.path === base || request.path.startsWith(`${base}/`)) ? request.path : `${base}${request.path}`;
     const answer = await this.http.send(
-      { label: `integration "${name}"`, cacheKey: `integration:${doc.name}@${doc.version}`, baseUrl: serverUrl(settings), authentication: settings.authentication, tls: settings.tls },
-      { method: request.method, path: request.path, headers: request.headers, body: request.body, timeoutMs: bound },
+      { label: `integration "${name}"`, cacheKey: `integration:${doc.name}@${doc.version}`, baseUrl: serverUrl({ server: { ...settings.server, base_path: '' } }), authentication: settings.authentication, tls: settings.tls },
+      { method: request.method, path, headers: request.headers, body: request.body, timeoutMs: bound },
     );
     if (answer.status < 200 || answer.status >= 300) {
       throw new AppError('INTEGRATION_CALL_FAILED', `Integration "${name}" answered ${answer.status} to ${method}`, { details: answer });

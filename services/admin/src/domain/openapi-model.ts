@@ -27,12 +27,54 @@ function isObject(v: unknown): v is Json {
 const PARSER_OPTIONS = { resolve: { external: false, file: false, http: false } } as const;
 
 /**
- * Response schemas are never used to validate anything (the platform validates what it sends, not
- * what it receives), so findings inside them are reported as warnings rather than refusing real
- * documents such as GitLab's (`type: text` in a response model).
+ * Responses are never validated (the platform checks what it sends, not what it receives), so
+ * findings that lie only in responses, or in component schemas that no parameter or request body
+ * reaches, are reported as warnings rather than refusing real documents such as GitLab's
+ * (`type: text` in response models).
  */
-function isResponseSchemaFinding(path: string): boolean {
-  return /\/responses\/[^/]+\/content\/[^/]+\/schema(\/|$)/.test(path) || /^\/components\/responses\//.test(path);
+function isResponseOnlyFinding(path: string, requestSchemas: ReadonlySet<string>): boolean {
+  // the branches Ajv tried for a response object (Response or Reference) are reported on the response itself
+  if (/^\/paths\/[^/]+\/[^/]+\/responses(\/|$)/.test(path) || /^\/components\/responses(\/|$)/.test(path)) return true;
+  const m = /^\/components\/schemas\/([^/]+)/.exec(path);
+  return m !== null && !requestSchemas.has(decodePointer(m[1] ?? ''));
+}
+
+function decodePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Names of the component schemas that parameters and request bodies reach, through any number of `$ref`s. */
+function requestSchemaNames(openapi: Json): Set<string> {
+  const names = new Set<string>();
+  const components = isObject(openapi.components) ? openapi.components : {};
+  const seen = new Set<unknown>();
+  const walk = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v);
+      return;
+    }
+    const ref = (value as Json).$ref;
+    if (typeof ref === 'string') {
+      const m = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref);
+      if (m !== null) {
+        const kind = m[1] ?? '';
+        const name = decodePointer(m[2] ?? '');
+        if (kind === 'schemas') names.add(name);
+        const group = components[kind];
+        if (isObject(group)) walk(group[name]);
+      }
+    }
+    for (const v of Object.values(value)) walk(v);
+  };
+  const paths = isObject(openapi.paths) ? openapi.paths : {};
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue;
+    walk(item.parameters);
+    for (const [member, op] of Object.entries(item)) if (isHttpMethod(member) && isObject(op)) walk([op.parameters, op.requestBody]);
+  }
+  return names;
 }
 
 interface ParserDetail {
@@ -87,8 +129,9 @@ export async function checkModel(document: Json): Promise<ModelCheck> {
     return { valid: true, errors: [], warnings: [], openapi, specification };
   } catch (err) {
     const findings = findingsOf(err);
-    const errors = findings.filter((f) => !isResponseSchemaFinding(f.path));
-    const warnings = findings.filter((f) => isResponseSchemaFinding(f.path));
+    const requestSchemas = requestSchemaNames(openapi);
+    const errors = findings.filter((f) => !isResponseOnlyFinding(f.path, requestSchemas));
+    const warnings = findings.filter((f) => isResponseOnlyFinding(f.path, requestSchemas));
     // the structure the platform calls with is sound when every finding lies in response schemas;
     // a parser finding without a path (a broken reference, a duplicate operationId) always refuses
     return { valid: errors.length === 0, errors: errors.slice(0, MAX_FINDINGS), warnings: warnings.slice(0, MAX_FINDINGS), openapi, specification };
