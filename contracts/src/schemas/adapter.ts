@@ -19,7 +19,7 @@ export const ADAPTER_CONNECTIONS = ['ONLINE', 'OFFLINE', 'UNKNOWN'] as const;
 export const healthcheckSettingsSchema = withId(
   'nap:schemas/healthcheck-settings',
   closed({
-    path: str({ description: 'path requested below the server (HTTP: below base_path); default / (HTTP) or /restconf (NSO)' }),
+    path: str({ description: 'path requested from the server\'s root (not below base_path); default / (HTTP) or /restconf (NSO)' }),
     intervalSeconds: num({ minimum: 0.05, maximum: 3600, description: 'default 30' }),
     failuresBeforeDead: int({ minimum: 1, maximum: 100, description: 'consecutive failed checks that make a RUNNING adapter DEAD; default 3' }),
   }),

@@ -298,7 +298,7 @@ export class AdapterDomain {
     const failuresBeforeDead = typeof hc.failuresBeforeDead === 'number' ? hc.failuresBeforeDead : DEFAULT_FAILURES_BEFORE_DEAD;
     let problem: string | undefined;
     try {
-      const answer = await this.http.send(this.target(doc), { method: 'GET', path, timeoutMs });
+      const answer = await this.http.send(this.target(doc, true), { method: 'GET', path, timeoutMs });
       if (answer.status >= 500) problem = `the health path ${path} answered ${answer.status}`;
       else if (answer.status === 401 || answer.status === 403) problem = `the system refused the adapter's credentials (${answer.status} on ${path})`;
     } catch (err) {
