@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, anyValue, arr, bool, closed, embed, int, mapOf, name, nullable, num, obj, oneOf, open, str, strings, withId } from './common';
+import { anyObject, anyValue, bool, closed, embed, int, mapOf, name, nullable, num, obj, oneOf, open, str, strings, withId } from './common';
 import { authenticationSchema, loggerPropsSchema, serverSettingsSchema, tlsSettingsSchema } from './integration';
 
 /** Adapter model types (`GET /adapter-models/types`): a generic HTTP system, and the orchestrator (NSO) that orch-proxy uses. */
