@@ -4,7 +4,7 @@ import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 import type { OutboundHttp } from '../clients/outbound-http';
-import type { IntegrationDoc, ModelDoc } from '../store/records';
+import type { IntegrationDoc, ModelDoc, ModelSourceDoc } from '../store/records';
 import { appName, methodName, normalizeBasePath } from './method-names';
 import { checkModel, defaultServer, dereferenceModel, methodsOf, operationsOf } from './openapi-model';
 import type { Json, ModelCheck } from './openapi-model';
@@ -37,6 +37,7 @@ function same(a: string, b: string): boolean {
  */
 export class IntegrationDomain {
   private readonly models: Collection<ModelDoc>;
+  private readonly sources: Collection<ModelSourceDoc>;
   private readonly integrations: Collection<IntegrationDoc>;
   /** Dereferenced documents by versionId and `lastUpdated`, built on first call. */
   private readonly dereferenced = new Map<string, Promise<Json>>();
@@ -49,6 +50,7 @@ export class IntegrationDomain {
     private readonly http: OutboundHttp,
   ) {
     this.models = store.collection<ModelDoc>('integration_models');
+    this.sources = store.collection<ModelSourceDoc>('integration_model_sources');
     this.integrations = store.collection<IntegrationDoc>('integrations');
   }
 
@@ -61,14 +63,18 @@ export class IntegrationDomain {
   }
 
   async createModel(document: Json, by: string): Promise<IntegrationModel> {
-    const doc = this.modelDoc(document, await this.checked(document), by);
+    const check = await this.checked(document);
+    const doc = this.modelDoc(document, check, by);
+    if ((await this.models.countDocuments({ _id: doc._id })) > 0) throw modelExists(doc._id);
     try {
+      // the sources first: a record is never there without them
+      await this.sources.replaceOne({ _id: doc._id }, { document, openapi: check.openapi }, { upsert: true });
       await this.models.insertOne(doc);
     } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('INTEGRATION_MODEL_ALREADY_EXISTS', `An integration model "${doc._id}" exists; a new version (info.version) is a new model`, { cause: err });
+      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw modelExists(doc._id, err);
       throw err;
     }
-    return modelView(doc, false);
+    return modelView(doc);
   }
 
   async updateModel(document: Json, by: string): Promise<IntegrationModel> {
@@ -77,32 +83,41 @@ export class IntegrationDomain {
     const current = await this.modelDocument(versionId);
     await this.refuseWhileUsed(versionId, 'replaced');
     const doc = { ...this.modelDoc(document, check, by), created: current.created, createdBy: current.createdBy };
+    await this.sources.replaceOne({ _id: versionId }, { document, openapi: check.openapi }, { upsert: true });
     await this.models.replaceOne({ _id: versionId }, doc);
     this.dereferenced.delete(versionId);
-    return modelView(doc, false);
+    return modelView(doc);
   }
 
   async deleteModel(versionId: string): Promise<IntegrationModel> {
     const current = await this.modelDocument(versionId);
     await this.refuseWhileUsed(versionId, 'deleted');
     await this.models.deleteOne({ _id: versionId });
+    await this.sources.deleteOne({ _id: versionId });
     this.dereferenced.delete(versionId);
-    return modelView(current, false);
+    return modelView(current);
   }
 
   async getModel(versionId: string): Promise<IntegrationModel> {
-    return modelView(await this.modelDocument(versionId), true);
+    const doc = await this.modelDocument(versionId);
+    return { ...modelView(doc), methods: methodsOf((await this.source(versionId)).openapi, doc.defaultBasePath) };
   }
 
   async exportModel(versionId: string): Promise<Json> {
-    return (await this.modelDocument(versionId)).document;
+    await this.modelDocument(versionId);
+    return (await this.source(versionId)).document;
+  }
+
+  private async source(versionId: string): Promise<ModelSourceDoc> {
+    const source = await this.sources.findOne({ _id: versionId });
+    if (source === null) throw new AppError('INTEGRATION_MODEL_NOT_FOUND', `No integration model "${versionId}"`);
+    return source;
   }
 
   async listModels(query: QueryOptions): Promise<{ results: IntegrationModel[]; total: number }> {
     const q = toListQuery(query, { filter: ['versionId', 'title', 'version', 'app'], sort: ['versionId', 'title', 'version', 'created', 'lastUpdated'], defaultSort: { versionId: 1 } });
-    const projection = { document: 0, openapi: 0 } as const;
-    const [docs, total] = await Promise.all([this.models.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit, projection }), this.models.countDocuments(q.filter)]);
-    return { results: docs.map((d) => modelView(d, false)), total };
+    const [docs, total] = await Promise.all([this.models.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.models.countDocuments(q.filter)]);
+    return { results: docs.map((d) => modelView(d)), total };
   }
 
   private async checked(document: Json): Promise<ModelCheck & { openapi: Json }> {
@@ -130,8 +145,7 @@ export class IntegrationDomain {
       defaultBasePath: server.base_path,
       methodCount: operationsOf(check.openapi).length,
       warnings: check.warnings,
-      document,
-      openapi: check.openapi,
+      server,
       created: now,
       createdBy: by,
       lastUpdated: now,
@@ -201,15 +215,15 @@ export class IntegrationDomain {
     return {
       ...(integrationPropertiesSchema as unknown as Json),
       title: `Properties of integration "${name}" (model ${model.versionId})`,
-      examples: [{ name, model: model.versionId, type: doc.type, properties: { server: { ...defaultServer(model.openapi) } } }],
+      examples: [{ name, model: model.versionId, type: doc.type, properties: { server: { ...model.server } } }],
     };
   }
 
   private async integrationDoc(name: string, modelId: string, type: string | undefined, given: IntegrationSettings, current: IntegrationDoc | undefined, by: string): Promise<IntegrationDoc> {
     const settings = parseAs(integrationSettingsSchema, given);
-    const model = await this.models.findOne({ _id: modelId }, { projection: { document: 0 } });
+    const model = await this.models.findOne({ _id: modelId });
     if (model === null) throw invalid('body.properties.model', `names no integration model ("${modelId}"); create it with POST /integration-models`);
-    const fallback = defaultServer(model.openapi);
+    const fallback = model.server;
     const server = { ...fallback, ...(settings.server ?? {}) };
     if (server.host === undefined) throw invalid('body.properties.properties.server.host', `is required: model "${modelId}" names no absolute server`);
     checkAuthentication(settings.authentication, 'body.properties.properties.authentication');
@@ -314,16 +328,11 @@ export class IntegrationDomain {
   private dereferencedModel(versionId: string): Promise<Json> {
     let doc = this.dereferenced.get(versionId);
     if (doc === undefined) {
-      doc = this.modelDocument(versionId).then((m) => dereferenceModel(m.openapi));
+      doc = this.source(versionId).then((m) => dereferenceModel(m.openapi));
       this.dereferenced.set(versionId, doc);
       doc.catch(() => this.dereferenced.delete(versionId));
     }
     return doc;
-  }
-
-  /** The methods of a model for a base path (for GET /integration-models/:name). */
-  static methodsFor(doc: ModelDoc, basePath: string): ReturnType<typeof methodsOf> {
-    return methodsOf(doc.openapi, basePath);
   }
 }
 
@@ -356,13 +365,17 @@ export function checkAuthentication(auth: IntegrationSettings['authentication'],
   }
 }
 
+function modelExists(versionId: string, cause?: unknown): AppError {
+  return new AppError('INTEGRATION_MODEL_ALREADY_EXISTS', `An integration model "${versionId}" exists; a new version (info.version) is a new model`, cause === undefined ? {} : { cause });
+}
+
 function invalid(member: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', `${member} ${message}`, { details: [{ member, message }] });
 }
 
-function modelView(doc: ModelDoc, withMethods: boolean): IntegrationModel {
-  const { _id, document: _document, openapi: _openapi, ...rest } = doc;
-  return withMethods && doc.openapi !== undefined ? { ...rest, methods: IntegrationDomain.methodsFor(doc, doc.defaultBasePath) } : rest;
+function modelView(doc: ModelDoc): IntegrationModel {
+  const { _id, server: _server, ...rest } = doc;
+  return rest;
 }
 
 function integrationView(doc: IntegrationDoc): IntegrationRecord {

@@ -7,6 +7,7 @@ export const ADMIN_COLLECTIONS = {
   sessions: [{ keys: { accountId: 1 } }, { keys: { expiresAt: 1 } }],
   keys: [],
   integration_models: [{ keys: { app: 1 } }],
+  integration_model_sources: [],
   integrations: [{ keys: { model: 1 } }],
   adapters: [{ keys: { state: 1 } }],
 } as const satisfies Record<string, readonly IndexSpec[]>;

@@ -81,14 +81,25 @@ export interface ModelDoc {
   defaultBasePath: string;
   methodCount: number;
   warnings: { path: string; message: string }[];
-  /** As imported; `GET …/export` answers it. */
-  document: Record<string, unknown>;
-  /** OpenAPI 3.x (a 2.0 document converted), not dereferenced. */
-  openapi: Record<string, unknown>;
+  /** The first server of the document as settings: what an integration's `server` defaults to. */
+  server: { protocol?: 'http' | 'https'; host?: string; port?: number; base_path: string };
   created: string;
   createdBy: string;
   lastUpdated: string;
   lastUpdatedBy: string;
+}
+
+/**
+ * The documents of a model, apart from its record so that listing models and resolving a task's app
+ * never read megabytes (the GitLab document is 1.4 MB, twice).
+ */
+export interface ModelSourceDoc {
+  _id: string;
+  [key: string]: unknown;
+  /** As imported; `GET …/export` answers it. */
+  document: Record<string, unknown>;
+  /** OpenAPI 3.x (a 2.0 document converted), not dereferenced. */
+  openapi: Record<string, unknown>;
 }
 
 /** An integration as stored: its connection settings with secrets sealed. */
