@@ -92,9 +92,21 @@ export const ERROR_CODES = {
   RUNNER_PATH_REFUSED: { status: 400, retryable: false, description: 'The name leads outside the configured directory (path traversal).' },
   RUNNER_TOOL_MISSING: { status: 503, retryable: false, description: 'The program the run needs (ansible-playbook, ansible, tofu/terraform) is not installed.' },
   RUNNER_TIMEOUT: { status: 504, retryable: true, description: 'The run did not finish within its time limit and was stopped.' },
-  // orchestrator
+  // adapters and integrations
   ADAPTER_NOT_FOUND: { status: 404, retryable: false, description: 'No adapter instance of that name.' },
   ADAPTER_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An adapter of that name exists.' },
+  ADAPTER_STATE_CONFLICT: { status: 409, retryable: false, description: 'The adapter is not in a state that allows the change (start of a DELETED adapter).' },
+  ADAPTER_NOT_RUNNING: { status: 409, retryable: true, description: 'A call through an adapter that is not RUNNING; start it, or restart a DEAD one once its system answers.' },
+  INTEGRATION_MODEL_INVALID: { status: 400, retryable: false, description: 'The OpenAPI document is not valid; details list the parser\'s findings (path and message).' },
+  INTEGRATION_MODEL_NOT_FOUND: { status: 404, retryable: false, description: 'No integration model with that versionId.' },
+  INTEGRATION_MODEL_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A model with that versionId (<info.title>:<info.version>) exists; a new version is a new model.' },
+  INTEGRATION_MODEL_IN_USE: { status: 409, retryable: false, description: 'An integration uses the model; delete or move it first.' },
+  INTEGRATION_NOT_FOUND: { status: 404, retryable: false, description: 'No integration of that name.' },
+  INTEGRATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An integration of that name exists.' },
+  TASK_APP_UNKNOWN: { status: 404, retryable: false, description: 'No integration or adapter answers to the task\'s app (or several do and adapter_id names none of them).' },
+  TASK_METHOD_UNKNOWN: { status: 404, retryable: false, description: 'The integration or adapter has no method of the task\'s name.' },
+  TASK_INPUT_INVALID: { status: 400, retryable: false, description: 'The task\'s incoming variables do not match the operation\'s parameters or body; nothing was sent.' },
+  INTEGRATION_CALL_FAILED: { status: 502, retryable: false, description: 'The outside system answered with a status other than 2xx; details hold status, headers and body.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

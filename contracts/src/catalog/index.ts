@@ -63,6 +63,8 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'admin.authenticate',
   'admin.resolveSession',
   'admin.getTokenKeys',
+  'admin.callAdapter',
+  'admin.runTask',
   'workflow.getJob',
   'workflow.finishTask',
   'workflow.cancelJobs',

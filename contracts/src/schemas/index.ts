@@ -14,6 +14,7 @@ export * from './template-builder';
 export * from './devices';
 export * from './form';
 export * from './integration';
+export * from './adapter';
 export * from './prebuilt';
 export * from './orch';
 export * from './ssh';

@@ -1,6 +1,6 @@
 import { AppError } from '@nap/contracts';
 import type { StudioTemplate, StudioTemplateType } from '@nap/contracts';
-import { escapeRegex } from '../domain/list-query';
+import { escapeRegex } from '@nap/store';
 import type { StudioDeps } from './deps';
 
 /**

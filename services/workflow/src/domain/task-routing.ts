@@ -22,6 +22,12 @@ export const APP_SERVICES: Readonly<Record<string, ServiceName>> = Object.freeze
   AdminEssentials: 'admin',
 });
 
+/**
+ * Tasks whose app is no service of the platform call an integration or an adapter: the admin
+ * service, which holds their credentials, runs them (`admin.runTask`) and answers the result.
+ */
+export const OUTSIDE_TASK_OPERATION = 'admin.runTask';
+
 /** Built-in task names that the engine forwards to another service's operation. */
 const FORWARDED_BUILTINS: Readonly<Record<string, string>> = Object.freeze({ transformation: 'studio.runTransformation' });
 
@@ -34,15 +40,20 @@ export function operationFor(task: Task): string {
     if (forwarded) return forwarded;
     throw new TaskInputError(`WorkFlowEngine has no built-in task "${name}"`);
   }
+  if (app === '') throw new TaskInputError('The task names no app');
   const service = APP_SERVICES[app];
-  if (service === undefined) throw new TaskInputError(`No service of this platform runs tasks of app "${app}"`);
+  if (service === undefined) return OUTSIDE_TASK_OPERATION;
   const id = `${service}.${name}`;
   if (!hasOperation(id)) throw new TaskInputError(`App "${app}" (service ${service}) has no operation "${name}"`);
   return id;
 }
 
 /** The input of a catalog call made from a task's resolved incoming variables. */
-export function callInputFor(operationId: string, incoming: Record<string, unknown>): CallInput {
+export function callInputFor(operationId: string, incoming: Record<string, unknown>, task: Task): CallInput {
+  if (operationId === OUTSIDE_TASK_OPERATION) {
+    const timeoutMs = typeof task.timeout === 'number' && task.timeout > 0 ? Math.min(task.timeout, getOperation(OUTSIDE_TASK_OPERATION).timeoutMs - 5_000) : undefined;
+    return { body: { app: String(task.app), method: String(task.name ?? ''), incoming, ...(timeoutMs !== undefined ? { timeoutMs } : {}) } };
+  }
   const op = getOperation(operationId);
   if (operationId === 'studio.runTransformation') {
     // the task's outgoing variables are the JST's outgoing $ids, so the result always comes keyed by them
@@ -88,4 +99,15 @@ export function outgoingFrom(names: string[], body: unknown): Record<string, unk
   if (isPlainObject(body) && names.every((n) => Object.hasOwn(body, n))) return Object.fromEntries(names.map((n) => [n, body[n]]));
   if (others.length === 0) return { [only]: body ?? null };
   return Object.fromEntries(names.map((n) => [n, isPlainObject(body) && Object.hasOwn(body, n) ? body[n] : null]));
+}
+
+/** The `result` of an `admin.runTask` answer (status, headers, body): what the task's outgoing names pick from. */
+export function resultOf(answer: unknown): unknown {
+  return isPlainObject(answer) && Object.hasOwn(answer, 'result') ? answer.result : answer;
+}
+
+/** The pin of a task in a job's `pinned`: by task id first, then by `app.method`. */
+export function pinFor(pinned: Record<string, Record<string, unknown>> | undefined, id: string, task: Task): Record<string, unknown> | undefined {
+  if (pinned === undefined) return undefined;
+  return pinned[id] ?? pinned[`${String(task.app ?? '')}.${String(task.name ?? '')}`];
 }

@@ -1,4 +1,4 @@
-import { SYSTEM_CALLER, isAppError } from '@nap/contracts';
+import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -9,7 +9,7 @@ import type { ReferenceScope } from '../domain/references';
 import { errorMessage, errorOutcome } from '../domain/task-outcome';
 import type { TaskOutcome } from '../domain/task-outcome';
 import { sleep } from '../domain/builtins/control';
-import { callInputFor, finishAt, operationFor, outgoingOf } from '../domain/task-routing';
+import { OUTSIDE_TASK_OPERATION, callInputFor, finishAt, operationFor, outgoingFrom, outgoingOf, pinFor, resultOf } from '../domain/task-routing';
 import type { JobState, RunStep } from './job-state';
 import type { Retries } from './retries';
 
@@ -54,8 +54,14 @@ export class TaskDispatcher {
     this.inlineBudget = INLINE_PER_STEP;
   }
 
-  /** Runs a started task with its resolved incoming values: inline when it can, otherwise once the step is written. */
+  /** Runs a started task with its resolved incoming values: its pin when the job has one, inline when it can, otherwise once the step is written. */
   run(id: string, task: JobTask, incoming: Record<string, unknown>): void {
+    const pin = pinFor(this.state.job.pinned, id, task);
+    if (pin !== undefined) {
+      task.pinned = true;
+      this.state.complete(id, { finishState: 'success', outgoing: cloneJson(pin) });
+      return;
+    }
     const name = String(task.name);
     if (task.app === 'WorkFlowEngine' && Object.hasOwn(INLINE_BUILTINS, name) && this.inlineBudget > 0) {
       this.inlineBudget -= 1;
@@ -121,14 +127,19 @@ export class TaskDispatcher {
       const builtin = task.app === 'WorkFlowEngine' && Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
       if (builtin) return await builtin({ incoming, scope, startedAt, signal, timeScale: this.host.timeScale });
       const operationId = operationFor(task);
-      const body = await this.host.call(operationId, callInputFor(operationId, incoming), caller);
+      const body = await this.host.call(operationId, callInputFor(operationId, incoming, task), caller);
       const until = finishAt(operationId, body);
       if (until !== undefined) await sleep(until - Date.now(), signal);
-      return { finishState: 'success', outgoing: outgoingOf(operationId, Object.keys(task.variables?.outgoing ?? {}), body) };
+      const names = Object.keys(task.variables?.outgoing ?? {});
+      return { finishState: 'success', outgoing: operationId === OUTSIDE_TASK_OPERATION ? outgoingFrom(names, resultOf(body)) : outgoingOf(operationId, names, body) };
     } catch (err) {
       if (signal.aborted) return errorOutcome('The task was stopped');
       // a missing asset is not a failure the workflow's error path can handle: the job ends, naming it
-      if (isAppError(err) && err.code === 'TRANSFORMATION_NOT_FOUND') return { ...errorOutcome(`${err.code}: ${err.message}`), endsJob: true };
+      if (hasCode(err, 'TRANSFORMATION_NOT_FOUND') && isAppError(err)) return { ...errorOutcome(`${err.code}: ${err.message}`), endsJob: true };
+      if (hasCode(err, 'INTEGRATION_CALL_FAILED') && isAppError(err)) {
+        // the system's answer (status, headers, body) is the task's result, so the error transition can read it
+        return errorOutcome(`${err.code}: ${err.message}`, outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), err.details ?? null));
+      }
       return errorOutcome(isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err));
     }
   }
