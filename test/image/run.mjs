@@ -96,7 +96,7 @@ async function freePort() {
  */
 async function startContainer(name, { env = {}, volume = true, secrets = false, image = IMAGE, command = [] }) {
   const full = `${PREFIX}-${name}`;
-  const args = ['run', '-d', '--name', full, '--network=host', '--read-only', '--tmpfs', '/tmp', '--tmpfs', '/home/node', '--cap-drop=ALL', '--security-opt', 'no-new-privileges'];
+  const args = ['run', '-d', '--name', full, '--network=host', '--read-only', '--tmpfs', '/tmp', '--tmpfs', '/home/node:rw,U', '--cap-drop=ALL', '--security-opt', 'no-new-privileges'];
   if (volume) {
     volumes.push(`${full}-data`);
     args.push('-v', `${full}-data:/data`);
@@ -285,7 +285,7 @@ async function main() {
       'ssh -V 2>&1',
       'touch /probe-root 2>/dev/null && echo "root file system writable" || echo "root file system read-only"',
     ].join('\n');
-    const { stdout } = await podman(['run', '--rm', '--network=host', '--read-only', '--tmpfs', '/tmp', '--tmpfs', '/home/node', '--cap-drop=ALL', IMAGE, 'sh', '-c', script]);
+    const { stdout } = await podman(['run', '--rm', '--network=host', '--read-only', '--tmpfs', '/tmp', '--tmpfs', '/home/node:rw,U', '--cap-drop=ALL', IMAGE, 'sh', '-c', script]);
     const lines = stdout.trim().split('\n');
     for (const line of lines) note(line);
     const expect = [/^uid 1000$/, /^node v24\./, /^python 3\.\d+.* jinja2 \S+ textfsm ok$/, /^ansible \[core /, /^OpenSSH_/, /^root file system read-only$/];
