@@ -150,7 +150,7 @@ async function cleanUp() {
     console.log(`\n--keep: containers ${containers.join(', ')} and volumes ${volumes.join(', ')} are left in place`);
     return;
   }
-  if (containers.length > 0) await podman(['rm', '-f', '-t', '5', ...containers], { allowFail: true });
+  if (containers.length > 0) await podman(['rm', '-f', '-v', '-t', '5', ...containers], { allowFail: true });
   if (volumes.length > 0) await podman(['volume', 'rm', '-f', ...volumes], { allowFail: true });
   if (secretsDir) rmSync(secretsDir, { recursive: true, force: true });
 }
