@@ -364,12 +364,13 @@ async function main() {
         const env = { ...common, NAP_HEALTH_PORT: String(p.health), ...(p.port ? { NAP_PORT: String(p.port) } : {}) };
         const name = await startContainer(p.name, { env, secrets: true, volume: !p.port, command: p.command });
         await waitReady(name, `http://127.0.0.1:${p.health}/health/ready`);
+        p.readySeconds = (performance.now() - t1) / 1000;
         p.container = name;
         if (p.port) gateways.push({ ...p, base: `http://127.0.0.1:${p.port}` });
       }),
     );
     figures.distributedStartSeconds = (performance.now() - t1) / 1000;
-    note(`6 services and 2 gateways ready ${figures.distributedStartSeconds.toFixed(1)} s after podman run (in parallel)`);
+    note(`6 services and 2 gateways ready ${figures.distributedStartSeconds.toFixed(1)} s after podman run (in parallel): ${processes.map((p) => `${p.name} ${p.readySeconds.toFixed(1)} s`).join(', ')}`);
     figures.distributed = processes;
   });
   await step('distributed: the gateways see every service; the image HEALTHCHECK of a service', async () => {
