@@ -27,7 +27,7 @@ import type {
 } from '@nats-io/jetstream';
 import { Svcm } from '@nats-io/services';
 import type { Service, ServiceMsg } from '@nats-io/services';
-import { EVENT_STREAM } from './types';
+import { EVENT_STREAM, PAUSED_METADATA_KEY } from './types';
 import type {
   Bus,
   BusEvent,
@@ -40,6 +40,7 @@ import type {
   RegisteredService,
   RequestOptions,
   ServiceInfo,
+  ServiceInstanceState,
   ServiceRegistration,
   ServiceStats,
   Subscription,
@@ -72,6 +73,7 @@ import {
   toServiceStats,
 } from './internal/services';
 import { isPromiseLike, sleep } from './internal/signal';
+import { SerialTransitions } from './internal/transitions';
 
 export type { BusLogger } from './internal/logger';
 export type { EventConsumerSettings, EventStreamLimits } from './internal/events';
@@ -355,17 +357,35 @@ export class NatsBus implements Bus {
     assertValidRegistration(registration);
     if (this.closing !== undefined) throw closedError(`add service "${registration.name}"`);
     const inFlight = new InFlight();
+    const service = await this.registerService(registration, inFlight, false);
+    const registered: NatsRegisteredService = new NatsRegisteredService(
+      service,
+      (paused) => this.registerService(registration, inFlight, paused),
+      inFlight,
+      this.drainTimeoutMs,
+      this.logger,
+      () => this.services.delete(registered),
+    );
+    this.services.add(registered);
+    return registered;
+  }
+
+  /**
+   * One registration with the services framework: every endpoint, or (paused) none and metadata
+   * `paused: 'true'`, so that the instance answers discovery but takes no requests.
+   */
+  private async registerService(registration: ServiceRegistration, inFlight: InFlight, paused: boolean): Promise<Service> {
     let service: Service | undefined;
     try {
       service = await this.svcm.add({
         name: registration.name,
         version: registration.version,
         description: registration.description,
-        metadata: { ...registration.metadata },
+        metadata: { ...registration.metadata, ...(paused ? { [PAUSED_METADATA_KEY]: 'true' } : {}) },
         queue: registration.queue ?? registration.name,
       });
       const svc = service;
-      for (const endpoint of registration.endpoints) {
+      for (const endpoint of paused ? [] : registration.endpoints) {
         let counters: EndpointCounters | undefined;
         svc.addEndpoint(endpoint.name, {
           subject: endpoint.subject,
@@ -386,9 +406,7 @@ export class NatsBus implements Bus {
       await service?.stop().catch(() => undefined);
       throw closedError(`add service "${registration.name}"`, err);
     }
-    const registered = new NatsRegisteredService(service, inFlight, this.drainTimeoutMs, this.logger, () => this.services.delete(registered));
-    this.services.add(registered);
-    return registered;
+    return service;
   }
 
   private handleServiceRequest(endpoint: EndpointDef, msg: ServiceMsg, counters: EndpointCounters, inFlight: InFlight): void {
@@ -672,32 +690,72 @@ export class NatsBus implements Bus {
   }
 }
 
-/** One registered service instance on NATS. */
+/**
+ * One registered service instance on NATS. Pausing and resuming register anew with the services
+ * framework (its endpoints are required subscriptions: draining one ends the registration), the
+ * new registration first, so that the instance never drops out of discovery.
+ */
 class NatsRegisteredService implements RegisteredService {
-  readonly id: string;
-  readonly info: ServiceInfo;
+  private paused = false;
+  private readonly transitions = new SerialTransitions();
   private stopping: Promise<void> | undefined;
 
   constructor(
-    private readonly service: Service,
+    private service: Service,
+    private readonly register: (paused: boolean) => Promise<Service>,
     private readonly inFlight: InFlight,
     private readonly drainTimeoutMs: number,
     private readonly logger: BusLogger,
     private readonly onStop: () => void,
-  ) {
-    this.id = service.info().id;
-    this.info = toServiceInfo(service.info());
+  ) {}
+
+  get id(): string {
+    return this.service.info().id;
+  }
+
+  get info(): ServiceInfo {
+    return toServiceInfo(this.service.info());
+  }
+
+  get state(): ServiceInstanceState {
+    return this.paused ? 'paused' : 'running';
+  }
+
+  private async drained(): Promise<void> {
+    if (!(await this.inFlight.idle(this.drainTimeoutMs))) {
+      this.logger.warn({ service: this.service.info().name, inFlight: this.inFlight.size }, 'service instance drained with requests still unanswered');
+    }
+  }
+
+  pause(): Promise<void> {
+    return this.transitions.run(async () => {
+      if (this.paused || this.stopping !== undefined) return;
+      const running = this.service;
+      this.service = await this.register(true);
+      this.paused = true;
+      // drains the endpoint subscriptions: requests already received are handled
+      await running.stop();
+      await this.drained();
+    });
+  }
+
+  resume(): Promise<void> {
+    return this.transitions.run(async () => {
+      if (!this.paused || this.stopping !== undefined) return;
+      const paused = this.service;
+      this.service = await this.register(false);
+      this.paused = false;
+      await paused.stop();
+    });
   }
 
   /** Stops taking requests (drains the endpoints) and waits up to `drainTimeoutMs` for its requests in flight. */
   stop(): Promise<void> {
-    this.stopping ??= (async () => {
+    this.stopping ??= this.transitions.run(async () => {
       this.onStop();
       await this.service.stop();
-      if (!(await this.inFlight.idle(this.drainTimeoutMs))) {
-        this.logger.warn({ service: this.info.name, inFlight: this.inFlight.size }, 'service stopped with requests still unanswered');
-      }
-    })();
+      await this.drained();
+    });
     return this.stopping;
   }
 }

@@ -81,9 +81,35 @@ export interface ServiceStats {
   }[];
 }
 
+/** Whether a service instance takes requests (`running`) or has left its queue group (`paused`). */
+export type ServiceInstanceState = 'running' | 'paused';
+
+/**
+ * Metadata member a paused instance shows in discovery (`'true'`): it still answers `$SRV.PING/INFO/STATS`,
+ * with no endpoints, so an operator sees a replica that is alive but takes no work.
+ */
+export const PAUSED_METADATA_KEY = 'paused';
+
 export interface RegisteredService {
+  /**
+   * Instance id in discovery. The services framework knows an instance by its registration, so
+   * pausing and resuming register anew and the id changes (as after a restart).
+   */
   readonly id: string;
+  /** What discovery tells of the instance now (no endpoints while paused). */
   readonly info: ServiceInfo;
+  readonly state: ServiceInstanceState;
+  /**
+   * Stops taking new requests: the endpoints leave the queue group (requests already received are
+   * handled), then waits up to the bus's drain timeout for requests in flight. The instance stays
+   * in discovery, paused: no endpoints and metadata `paused: 'true'`. Requests to its subjects go
+   * to the other replicas, or fail at once with `SERVICE_UNAVAILABLE` when none is running.
+   * Nothing happens when it is paused already.
+   */
+  pause(): Promise<void>;
+  /** Takes requests again (joins the queue group with every endpoint). Nothing happens when it is running. */
+  resume(): Promise<void>;
+  /** Leaves discovery, stops taking requests and waits for those in flight; for good. */
   stop(): Promise<void>;
 }
 

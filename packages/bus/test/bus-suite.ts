@@ -433,6 +433,97 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect(await client.discover('admin', 300)).toEqual([]);
       });
 
+      test('a paused instance leaves the queue group but stays in discovery, paused; resume brings it back', async () => {
+        await open();
+        const [busA, busB, client] = await Promise.all([world.connect(), world.connect(), world.connect()]);
+        const handledBy = { a: 0, b: 0 };
+        const replica = (bus: TestBus, label: 'a' | 'b') =>
+          bus.addService({
+            name: 'studio',
+            version: '1.0.0',
+            metadata: { instance: label },
+            endpoints: [{ name: 'render', subject: 'nap.rpc.studio.render', handler: (req) => { handledBy[label]++; req.respond(bytes(label)); } }],
+          });
+        const a = await replica(busA, 'a');
+        const b = await replica(busB, 'b');
+        const runningId = a.id;
+        expect(a.state).toBe('running');
+
+        await a.pause();
+        expect(a.state).toBe('paused');
+        expect(a.id).not.toBe(runningId);
+        const replies = await Promise.all(Array.from({ length: 20 }, () => client.request('nap.rpc.studio.render', bytes(''), { timeoutMs: 5000 })));
+        expect(replies.map((r) => text(r.data))).toEqual(Array(20).fill('b'));
+        expect(handledBy.a).toBe(0);
+
+        const instances = await client.discover('studio');
+        expect(instances).toHaveLength(2);
+        const paused = instances.find((i) => i.metadata.instance === 'a');
+        expect(paused).toMatchObject({ id: a.id, endpoints: [], metadata: { instance: 'a', paused: 'true' } });
+        expect(a.info).toEqual(paused);
+        expect(instances.find((i) => i.metadata.instance === 'b')?.endpoints).toHaveLength(1);
+        expect((await client.stats('studio')).find((s) => s.id === a.id)?.endpoints).toEqual([]);
+
+        // with every replica paused nobody answers, at once
+        await b.pause();
+        await b.pause();
+        await expectAppError(client.request('nap.rpc.studio.render', bytes(''), { timeoutMs: 60_000 }), 'SERVICE_UNAVAILABLE');
+        expect(await client.discover('studio')).toHaveLength(2);
+
+        await a.resume();
+        await a.resume();
+        expect(a.state).toBe('running');
+        expect(text((await client.request('nap.rpc.studio.render', bytes(''), { timeoutMs: 5000 })).data)).toBe('a');
+        const back = (await client.discover('studio')).find((i) => i.metadata.instance === 'a');
+        expect(back?.metadata.paused).toBeUndefined();
+        expect(back?.endpoints).toEqual([{ name: 'render', subject: 'nap.rpc.studio.render', queue_group: 'studio' }]);
+
+        // stopping a paused instance takes it out of discovery
+        await b.stop();
+        expect((await client.discover('studio')).map((i) => i.id)).toEqual([a.id]);
+      });
+
+      test('pause waits for requests in flight and answers them; requests after it go elsewhere', async () => {
+        await open();
+        const server = await world.connect();
+        const client = await world.connect();
+        const gate = new Gate();
+        const started = new Collector<string>();
+        const registered = await server.addService({
+          name: 'mop',
+          version: '1.0.0',
+          endpoints: [
+            {
+              name: 'run',
+              subject: 'nap.rpc.mop.run',
+              handler: (req) => {
+                started.push(text(req.data));
+                void gate.opened.then(() => req.respond(bytes(`done ${text(req.data)}`)));
+              },
+            },
+          ],
+        });
+        const inFlight = client.request('nap.rpc.mop.run', bytes('first'), { timeoutMs: 10_000 });
+        await started.waitFor(1);
+        let pausedAt = 0;
+        const pausing = registered.pause().then(() => {
+          pausedAt = Date.now();
+        });
+        // once discovery shows only the paused registration, the endpoints have left the queue group
+        await eventually('the instance to show paused, and only paused', async () => {
+          const instances = await client.discover('mop', 300);
+          return instances.length === 1 && instances[0]?.metadata.paused === 'true';
+        });
+        await expectAppError(client.request('nap.rpc.mop.run', bytes('late'), { timeoutMs: 5000 }), 'SERVICE_UNAVAILABLE');
+        expect(pausedAt).toBe(0);
+        const releasedAt = Date.now();
+        gate.release();
+        expect(text((await inFlight).data)).toBe('done first');
+        await pausing;
+        expect(pausedAt).toBeGreaterThanOrEqual(releasedAt);
+        expect(started.items).toEqual(['first']);
+      });
+
       test('registrations the services framework refuses fail with INTERNAL', async () => {
         await open();
         const bus = await world.connect();

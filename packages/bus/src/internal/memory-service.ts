@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { EndpointDef, IncomingRequest, RegisteredService, ServiceInfo, ServiceRegistration, ServiceStats } from '../types';
+import type { EndpointDef, IncomingRequest, RegisteredService, ServiceInfo, ServiceInstanceState, ServiceRegistration, ServiceStats } from '../types';
+import { PAUSED_METADATA_KEY } from '../types';
 import { assertValidHeaders } from './headers';
 import { InFlight } from './in-flight';
 import type { BusLogger } from './logger';
 import { MemorySubscription } from './memory-router';
 import type { Delivery, MemoryRouter } from './memory-router';
+import { SerialTransitions } from './transitions';
 import { errorReplyHeaders, invokeEndpoint, toServiceInfo, toServiceStats } from './services';
 
 /** A service-instance id like the NATS services framework's (22 characters). */
@@ -20,50 +22,98 @@ interface EndpointCounters {
   last_error?: string;
 }
 
-/** One registered service instance on a memory broker. */
+/** One registration of the instance on the broker: what discovery sees, as the services framework registers it. */
+interface Registration {
+  id: string;
+  info: ServiceInfo;
+  started: string;
+  endpoints: EndpointDef[];
+  counters: Map<string, EndpointCounters>;
+  subscriptions: MemorySubscription[];
+}
+
+type Broker = { router: MemoryRouter; services: Map<string, MemoryService> };
+
+/**
+ * One registered service instance on a memory broker. Pausing and resuming register anew (a new
+ * id, fresh stats), as the NATS services framework does, so both buses show the same discovery.
+ */
 export class MemoryService implements RegisteredService {
-  readonly id = instanceId();
-  readonly info: ServiceInfo;
-  private readonly started = new Date().toISOString();
-  private readonly counters = new Map<string, EndpointCounters>();
-  private readonly subscriptions: MemorySubscription[] = [];
+  private current: Registration;
+  private paused = false;
   private readonly inFlight = new InFlight();
+  private readonly transitions = new SerialTransitions();
   private stopping: Promise<void> | undefined;
 
   constructor(
     private readonly registration: ServiceRegistration,
-    private readonly broker: { router: MemoryRouter; services: Map<string, MemoryService> },
+    private readonly broker: Broker,
     private readonly drainTimeoutMs: number,
     private readonly logger: BusLogger,
     private readonly onStop: () => void,
   ) {
+    this.current = this.register(false);
+  }
+
+  get id(): string {
+    return this.current.id;
+  }
+
+  get info(): ServiceInfo {
+    return this.current.info;
+  }
+
+  get state(): ServiceInstanceState {
+    return this.paused ? 'paused' : 'running';
+  }
+
+  private register(paused: boolean): Registration {
+    const { registration } = this;
     const queue = registration.queue ?? registration.name;
-    this.info = toServiceInfo({
-      name: registration.name,
-      id: this.id,
-      version: registration.version,
-      description: registration.description,
-      metadata: { ...registration.metadata },
-      endpoints: registration.endpoints.map((e) => ({ name: e.name, subject: e.subject, queue_group: queue })),
-    });
-    for (const endpoint of registration.endpoints) {
+    const endpoints = paused ? [] : registration.endpoints;
+    const id = instanceId();
+    const reg: Registration = {
+      id,
+      info: toServiceInfo({
+        name: registration.name,
+        id,
+        version: registration.version,
+        description: registration.description,
+        metadata: { ...registration.metadata, ...(paused ? { [PAUSED_METADATA_KEY]: 'true' } : {}) },
+        endpoints: endpoints.map((e) => ({ name: e.name, subject: e.subject, queue_group: queue })),
+      }),
+      started: new Date().toISOString(),
+      endpoints,
+      counters: new Map(),
+      subscriptions: [],
+    };
+    for (const endpoint of endpoints) {
       const counters: EndpointCounters = { num_requests: 0, num_errors: 0, processing_time: 0 };
-      this.counters.set(endpoint.name, counters);
+      reg.counters.set(endpoint.name, counters);
       const sub = new MemorySubscription(endpoint.subject, queue, (d) => this.handle(endpoint, counters, d));
-      this.subscriptions.push(sub);
-      broker.router.add(sub);
+      reg.subscriptions.push(sub);
+      this.broker.router.add(sub);
     }
-    broker.services.set(this.id, this);
+    this.broker.services.set(id, this);
+    return reg;
+  }
+
+  /** Leaves discovery and the queue group; resolves once queued deliveries are dispatched. */
+  private async unregister(reg: Registration): Promise<void> {
+    this.broker.services.delete(reg.id);
+    for (const sub of reg.subscriptions) this.broker.router.remove(sub);
+    await Promise.all(reg.subscriptions.map((s) => s.drain()));
   }
 
   stats(): ServiceStats {
+    const reg = this.current;
     return toServiceStats({
       name: this.registration.name,
-      id: this.id,
+      id: reg.id,
       version: this.registration.version,
-      started: this.started,
-      endpoints: this.registration.endpoints.map((e) => {
-        const c = this.counters.get(e.name) ?? { num_requests: 0, num_errors: 0, processing_time: 0 };
+      started: reg.started,
+      endpoints: reg.endpoints.map((e) => {
+        const c = reg.counters.get(e.name) ?? { num_requests: 0, num_errors: 0, processing_time: 0 };
         return {
           name: e.name,
           subject: e.subject,
@@ -109,17 +159,41 @@ export class MemoryService implements RegisteredService {
     invokeEndpoint(endpoint, request, this.logger);
   }
 
+  private async drained(): Promise<void> {
+    if (!(await this.inFlight.idle(this.drainTimeoutMs))) {
+      this.logger.warn({ service: this.registration.name, inFlight: this.inFlight.size }, 'service instance drained with requests still unanswered');
+    }
+  }
+
+  pause(): Promise<void> {
+    return this.transitions.run(async () => {
+      if (this.paused || this.stopping !== undefined) return;
+      const running = this.current;
+      // the paused registration shows first, so the instance never drops out of discovery
+      this.current = this.register(true);
+      this.paused = true;
+      await this.unregister(running);
+      await this.drained();
+    });
+  }
+
+  resume(): Promise<void> {
+    return this.transitions.run(async () => {
+      if (!this.paused || this.stopping !== undefined) return;
+      const paused = this.current;
+      this.current = this.register(false);
+      this.paused = false;
+      await this.unregister(paused);
+    });
+  }
+
   /** Leaves discovery, stops taking requests (queued ones are still handled) and waits for those in flight. */
   stop(): Promise<void> {
-    this.stopping ??= (async () => {
+    this.stopping ??= this.transitions.run(async () => {
       this.onStop();
-      this.broker.services.delete(this.id);
-      for (const sub of this.subscriptions) this.broker.router.remove(sub);
-      await Promise.all(this.subscriptions.map((s) => s.drain()));
-      if (!(await this.inFlight.idle(this.drainTimeoutMs))) {
-        this.logger.warn({ service: this.registration.name, inFlight: this.inFlight.size }, 'service stopped with requests still unanswered');
-      }
-    })();
+      await this.unregister(this.current);
+      await this.drained();
+    });
     return this.stopping;
   }
 }
