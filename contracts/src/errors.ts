@@ -107,6 +107,24 @@ export const ERROR_CODES = {
   TASK_METHOD_UNKNOWN: { status: 404, retryable: false, description: 'The integration or adapter has no method of the task\'s name.' },
   TASK_INPUT_INVALID: { status: 400, retryable: false, description: 'The task\'s incoming variables do not match the operation\'s parameters or body; nothing was sent.' },
   INTEGRATION_CALL_FAILED: { status: 502, retryable: false, description: 'The outside system answered with a status other than 2xx; details hold status, headers and body.' },
+  // platform administration
+  APPLICATION_NOT_FOUND: { status: 404, retryable: false, description: 'No application of that name; the message lists the applications.' },
+  APPLICATION_PROTECTED: { status: 409, retryable: false, description: 'AdminEssentials serves login and the administration routes; it cannot be stopped or restarted.' },
+  APPLICATION_CONTROL_FAILED: { status: 502, retryable: true, description: 'A replica of the application did not carry out the change; the others did. details name each replica and why.' },
+  PROFILE_NOT_FOUND: { status: 404, retryable: false, description: 'No profile with that id.' },
+  PROFILE_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A profile with that id exists.' },
+  PROFILE_ACTIVE: { status: 409, retryable: false, description: 'The active profile cannot be deleted; activate another one first.' },
+  LINK_NOT_FOUND: { status: 404, retryable: false, description: 'No external link with that id.' },
+  LINK_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An external link with that name exists.' },
+  PREBUILT_NOT_FOUND: { status: 404, retryable: false, description: 'No installed prebuilt with that id.' },
+  PREBUILT_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A prebuilt of that name is installed; upgrade it with PUT /prebuilts/:id.' },
+  PREBUILT_ARTIFACT_EXISTS: { status: 409, retryable: false, description: 'An artifact of the package has the name of one that exists (import with overwrite, unless it belongs to another prebuilt); nothing was installed.' },
+  PREBUILT_BUNDLE_UNSUPPORTED: { status: 422, retryable: false, description: 'The package has bundles of a type NAP does not have (service-catalog, golden-config, …); the message names each; nothing was installed.' },
+  PREBUILT_VERSION_NOT_NEWER: { status: 409, retryable: false, description: 'An upgrade must carry the same package name and a newer version.' },
+  REPOSITORY_CONFIG_NOT_FOUND: { status: 404, retryable: false, description: 'No prebuilt repository configuration of that name in the active profile.' },
+  REPOSITORY_CONFIG_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A prebuilt repository configuration of that name exists.' },
+  REPOSITORY_UNREACHABLE: { status: 502, retryable: true, description: 'The prebuilt repository cannot be read (a missing directory, a GitLab server that does not answer); the message names the repository and the cause.' },
+  INDEX_COLLECTION_NOT_FOUND: { status: 404, retryable: false, description: 'No service declares indexes for a collection of that name.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

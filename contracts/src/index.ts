@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './roles';
 export * from './services';
+export * from './applications';
 export * from './messages';
 export * from './auth-token';
 export * from './catalog/types';

@@ -99,3 +99,12 @@ export function systemPattern(area: string): string {
   assertToken('area', area);
   return `${SYSTEM_PREFIX}.${area}.*`;
 }
+
+/**
+ * The control subject of one replica of a service, `nap.sys.control.<instance>`: the admin service
+ * sends it commands (status, pause or resume, log level, live settings, indexes) and the replica
+ * answers, whether it takes requests or not.
+ */
+export function controlSubject(instance: string): string {
+  return systemSubject('control', instance);
+}

@@ -1,4 +1,3 @@
-import type { TProperties } from '@sinclair/typebox';
 import { ROLE_NAMES, ROLE_SETS } from '../roles';
 import {
   Type,
@@ -48,7 +47,21 @@ import {
   runTaskBodySchema,
   runTaskResultSchema,
 } from '../schemas/adapter';
-import { prebuiltDescriptorSchema } from '../schemas/prebuilt';
+import { prebuiltDescriptorSchema, prebuiltImportOptionsSchema, prebuiltPackageSchema, prebuiltRecordSchema, prebuiltValidationSchema } from '../schemas/prebuilt';
+import {
+  applicationChangeSchema,
+  applicationHealthSchema,
+  applicationLifecycleSchema,
+  applicationPropertiesBodySchema,
+  applicationRecordSchema,
+  applicationUpdateBodySchema,
+  declaredIndexesSchema,
+  indexCreationSchema,
+  indexStatusSchema,
+  logLevelBodySchema,
+} from '../schemas/application';
+import { profileChangeSchema, profileRecordSchema, profileSchema, repositoryConfigSchema, repositoryConfigViewSchema } from '../schemas/profile';
+import { linkInputSchema, linkPatchSchema, linkSchema } from '../schemas/link';
 import { listQuerySchema, queryOptionsSchema } from '../schemas/query';
 import { defineOperations, TIMEOUTS_MS } from './define';
 
@@ -58,28 +71,6 @@ const ADMIN = ROLE_SETS.admin;
 function record(description: string) {
   return anyObject(description);
 }
-
-function listOf(description: string) {
-  return resultsOf(record(description));
-}
-
-/** `{ properties: { … } }`: the service configuration of an adapter, application, integration or profile. */
-function configuration<P extends TProperties, const R extends readonly (keyof P & string)[] = []>(members: P, required?: R) {
-  return obj({ properties: obj(members, required, { description: 'service configuration' }) }, ['properties']);
-}
-
-/** `{ valid, errors }` of the validation routes. */
-function validity() {
-  return obj({ valid: bool(), errors: strings() }, ['valid']);
-}
-
-const loggingBody = obj(
-  {
-    transport: oneOf(['console', 'file', 'syslog'], { description: 'which log output to change; all when absent' }),
-    level: name('log level, for example error, warn, info, debug, trace, spam'),
-  },
-  ['level'],
-);
 
 const groupRecord = obj(
   { _id: str(), name: str(), description: str(), roles: arr(oneOf(ROLE_NAMES)), provenance: str() },
@@ -102,7 +93,6 @@ const accountRecord = obj(
   { description: 'account record; never carries a password or its hash' },
 );
 
-const health = record('health record: status and details');
 const adapterHealth = embed(adapterHealthSchema);
 const adapterRecord = embed(adapterRecordSchema);
 const adapterBody = obj({ properties: embed(adapterDataSchema) }, ['properties']);
@@ -110,7 +100,32 @@ const integrationBody = obj({ properties: embed(integrationPropertiesSchema) }, 
 const modelBody = obj({ model: record('OpenAPI 2.0, 3.0 or 3.1 document') }, ['model']);
 const integrationModel = embed(integrationModelSchema);
 const changelogs = resultsOf(obj({ version: str(), date: str(), changes: str() }));
-const lifecycle = obj({ name: str(), state: str({ description: 'RUNNING, STOPPED, …' }) }, [], { description: 'state after the change' });
+const logLevelBody = embed(logLevelBodySchema);
+const applicationRecord = embed(applicationRecordSchema);
+const applicationChange = embed(applicationChangeSchema);
+const applicationLifecycle = embed(applicationLifecycleSchema);
+const applicationHealth = embed(applicationHealthSchema);
+const link = embed(linkSchema);
+const profileBody = closed({ properties: embed(profileSchema) }, ['properties']);
+const profileRecord = embed(profileRecordSchema);
+const profileChange = embed(profileChangeSchema);
+const prebuiltPackage = embed(prebuiltPackageSchema);
+const prebuiltRecord = embed(prebuiltRecordSchema);
+const repositoryConfigView = embed(repositoryConfigViewSchema);
+const repositoryPrebuilt = obj(
+  {
+    repository: str({ description: 'the repository configuration it comes from' }),
+    metadata: anyObject('the package metadata'),
+    manifest: anyObject(),
+    readme: str(),
+    bundles: arr(anyObject(), { description: 'only when one package is asked for by name' }),
+    installed: Type.Union([Type.Null(), obj({ id: str(), version: str() }, ['id', 'version'])], { description: 'the installed prebuilt of that name, if any' }),
+  },
+  ['repository', 'metadata', 'installed'],
+);
+const APPLICATION_NOTES =
+  'Applications are the names the original platform gives its services (WorkFlowEngine, OperationsManager, AutomationStudio, TemplateBuilder, Jst, MOP, ConfigurationManager, AGManager, OrchManager, FormBuilder, JsonForms, AdminEssentials, …), each served by one NAP service; ' +
+  'state and instances come from live discovery of that service\'s replicas: RUNNING, STOPPED (stopped by an operator) or DEAD (no replica answers).';
 const adapterLifecycle = obj({ name: str(), state: str({ description: 'STARTING, STOPPING, …: the change has begun; GET /health/adapters/:name follows it' }) }, ['name', 'state']);
 
 /**
@@ -122,9 +137,27 @@ const adapterLifecycle = obj({ name: str(), state: str({ description: 'STARTING,
  */
 export const ADMIN_OPERATIONS = defineOperations('admin', [
   // indexes
-  { name: 'checkIndexes', summary: 'Status of predefined indexes of a collection', http: { method: 'GET', path: '/indexes/:collection/status' }, roles: ADMIN, response: obj({ collection: str(), indexes: arr(obj({ name: str(), present: bool() })) }) },
-  { name: 'createIndexes', summary: 'Create the predefined indexes of a collection', http: { method: 'POST', path: '/indexes/:collection' }, roles: ADMIN, response: obj({ collection: str(), created: strings() }), timeoutMs: TIMEOUTS_MS.device },
-  { name: 'getIndexes', summary: 'All predefined indexes', http: { method: 'GET', path: '/indexes' }, roles: ADMIN, response: listOf('collection and its predefined indexes') },
+  {
+    name: 'checkIndexes',
+    summary: 'Status of predefined indexes of a collection',
+    http: { method: 'GET', path: '/indexes/:collection/status' },
+    roles: ADMIN,
+    params: { collection: name('a collection some service declares indexes for (GET /indexes), or <service>.<collection>') },
+    response: embed(indexStatusSchema),
+    timeoutMs: TIMEOUTS_MS.lifecycle,
+    notes: 'Asked of a replica of the owning service, which compares its declared indexes with what its store (MongoDB or the embedded store) has.',
+  },
+  {
+    name: 'createIndexes',
+    summary: 'Create the predefined indexes of a collection',
+    http: { method: 'POST', path: '/indexes/:collection' },
+    roles: ADMIN,
+    params: { collection: name('a collection some service declares indexes for, or <service>.<collection>') },
+    response: embed(indexCreationSchema),
+    timeoutMs: TIMEOUTS_MS.long,
+    notes: 'Creates the missing declared indexes and makes misnamed ones again under their declared name; indexes nobody declared are left alone. Built before the answer (running is 0).',
+  },
+  { name: 'getIndexes', summary: 'All predefined indexes', http: { method: 'GET', path: '/indexes' }, roles: ADMIN, response: resultsOf(embed(declaredIndexesSchema)), timeoutMs: TIMEOUTS_MS.short, notes: 'What each running service declares, by collection.' },
   // accounts
   {
     name: 'createAccount',
@@ -219,7 +252,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
   { name: 'startAdapter', summary: 'Start an adapter', http: { method: 'PUT', path: '/adapters/:name/start' }, roles: ADMIN, response: adapterLifecycle, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Answers at once (STARTING); RUNNING once its first connection check has run.' },
   { name: 'stopAdapter', summary: 'Stop an adapter', http: { method: 'PUT', path: '/adapters/:name/stop' }, roles: ADMIN, response: adapterLifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
   { name: 'updateAdapter', summary: 'Update an adapter', http: { method: 'PUT', path: '/adapters/:name' }, roles: ADMIN, body: adapterBody, response: adapterRecord, notes: 'Replaces the document (the name stays); a RUNNING adapter restarts with it.' },
-  { name: 'updateAdapterLogging', summary: 'Update log levels of an adapter', http: { method: 'PUT', path: '/adapters/:name/loglevel' }, roles: ADMIN, body: loggingBody, response: embed(loggerPropsSchema) },
+  { name: 'updateAdapterLogging', summary: 'Update log levels of an adapter', http: { method: 'PUT', path: '/adapters/:name/loglevel' }, roles: ADMIN, body: logLevelBody, response: embed(loggerPropsSchema), notes: 'Body { properties: { transport, level } } as the Ansible collection sends it; an unknown level is 400.' },
   { name: 'updateAdapterProperties', summary: 'Update properties of an adapter', http: { method: 'PUT', path: '/adapters/:name/properties' }, roles: ADMIN, body: obj({ properties: record('connection settings of the adapter\'s type') }, ['properties']), response: adapterRecord, notes: 'Replaces data.properties.properties; secrets sent as ******** keep their stored value.' },
   { name: 'getAdapterHealth', summary: 'Health of one adapter', http: { method: 'GET', path: '/health/adapters/:name' }, roles: ADMIN, response: adapterHealth, timeoutMs: TIMEOUTS_MS.short },
   // operation 8
@@ -234,18 +267,26 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     notes: 'queryOptions arrive as flat query members. The spec does not show the shape of results; the service answers { results: [...], total } like GET /integrations.',
   },
   // applications
-  { name: 'getApplication', summary: 'Get an application', http: { method: 'GET', path: '/applications/:name' }, roles: ADMIN, response: record('application'), timeoutMs: TIMEOUTS_MS.short },
-  { name: 'getApplications', summary: 'All applications', http: { method: 'GET', path: '/applications' }, roles: ADMIN, query: listQuerySchema, response: listOf('application'), timeoutMs: TIMEOUTS_MS.short },
-  { name: 'getApplicationChangelogs', summary: 'Changelogs of an application', http: { method: 'GET', path: '/applications/:name/changelogs' }, roles: ADMIN, response: changelogs },
-  { name: 'getApplicationSchema', summary: 'Application schema', http: { method: 'GET', path: '/schema/applications/:name' }, roles: ADMIN, response: record('JSON Schema of the application properties') },
-  { name: 'restartApplication', summary: 'Restart an application', http: { method: 'PUT', path: '/applications/:name/restart' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
-  { name: 'startApplication', summary: 'Start an application', http: { method: 'PUT', path: '/applications/:name/start' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
-  { name: 'stopApplication', summary: 'Stop an application', http: { method: 'PUT', path: '/applications/:name/stop' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
-  { name: 'updateApplication', summary: 'Update an application', http: { method: 'PUT', path: '/applications/:name' }, roles: ADMIN, body: configuration({}), response: record('application') },
-  { name: 'updateApplicationLogging', summary: 'Update log levels of an application', http: { method: 'PUT', path: '/applications/:name/loglevel' }, roles: ADMIN, body: loggingBody, response: embed(loggerPropsSchema) },
-  { name: 'updateApplicationProperties', summary: 'Update properties of an application', http: { method: 'PUT', path: '/applications/:name/properties' }, roles: ADMIN, body: configuration({}), response: record('application') },
-  { name: 'getApplicationHealth', summary: 'Health of one application', http: { method: 'GET', path: '/health/applications/:name' }, roles: ADMIN, response: health, timeoutMs: TIMEOUTS_MS.short },
-  { name: 'getApplicationsHealth', summary: 'Health of all applications', http: { method: 'GET', path: '/health/applications' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(health), timeoutMs: TIMEOUTS_MS.short },
+  { name: 'getApplication', summary: 'Get an application', http: { method: 'GET', path: '/applications/:name' }, roles: ADMIN, response: applicationRecord, timeoutMs: TIMEOUTS_MS.short, notes: APPLICATION_NOTES },
+  { name: 'getApplications', summary: 'All applications', http: { method: 'GET', path: '/applications' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(applicationRecord), timeoutMs: TIMEOUTS_MS.short, notes: APPLICATION_NOTES },
+  { name: 'getApplicationChangelogs', summary: 'Changelogs of an application', http: { method: 'GET', path: '/applications/:name/changelogs' }, roles: ADMIN, response: changelogs, notes: 'Changes operators made to the application\'s service (state, log level, settings), newest first.' },
+  { name: 'getApplicationSchema', summary: 'Application schema', http: { method: 'GET', path: '/schema/applications/:name' }, roles: ADMIN, response: record('JSON Schema of the application\'s live settings'), notes: 'The schema PUT /applications/:name/properties validates with.' },
+  { name: 'restartApplication', summary: 'Restart an application', http: { method: 'PUT', path: '/applications/:name/restart' }, roles: ADMIN, response: applicationLifecycle, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Stops and starts every replica of the service. 409 APPLICATION_PROTECTED for AdminEssentials.' },
+  { name: 'startApplication', summary: 'Start an application', http: { method: 'PUT', path: '/applications/:name/start' }, roles: ADMIN, response: applicationLifecycle, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Every replica of the service takes requests again; the answer names every application of the service.' },
+  {
+    name: 'stopApplication',
+    summary: 'Stop an application',
+    http: { method: 'PUT', path: '/applications/:name/stop' },
+    roles: ADMIN,
+    response: applicationLifecycle,
+    timeoutMs: TIMEOUTS_MS.lifecycle,
+    notes: 'Every replica of the service leaves its queue group and finishes the requests it holds; its routes answer 503 until it starts, and replicas that start meanwhile stop too. The answer names every application of the service. 409 APPLICATION_PROTECTED for AdminEssentials.',
+  },
+  { name: 'updateApplication', summary: 'Update an application', http: { method: 'PUT', path: '/applications/:name' }, roles: ADMIN, body: embed(applicationUpdateBodySchema), response: applicationChange, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Changes the description, loggerProps and live settings (properties) of the application\'s service; name and model stay.' },
+  { name: 'updateApplicationLogging', summary: 'Update log levels of an application', http: { method: 'PUT', path: '/applications/:name/loglevel' }, roles: ADMIN, body: logLevelBody, response: embed(loggerPropsSchema), timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Body { properties: { transport, level } }; every replica of the service logs at the new level at once (spam is logged as trace).' },
+  { name: 'updateApplicationProperties', summary: 'Update properties of an application', http: { method: 'PUT', path: '/applications/:name/properties' }, roles: ADMIN, body: embed(applicationPropertiesBodySchema), response: applicationChange, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Replaces the live settings of the service (GET /schema/applications/:name); every replica applies them at once. A member that is no live setting is 400, naming it.' },
+  { name: 'getApplicationHealth', summary: 'Health of one application', http: { method: 'GET', path: '/health/applications/:name' }, roles: ADMIN, response: applicationHealth, timeoutMs: TIMEOUTS_MS.short },
+  { name: 'getApplicationsHealth', summary: 'Health of all applications', http: { method: 'GET', path: '/health/applications' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(applicationHealth), timeoutMs: TIMEOUTS_MS.short },
   // integrations
   { name: 'createIntegration', summary: 'Create an integration', http: { method: 'POST', path: '/integrations' }, roles: ADMIN, body: integrationBody, response: embed(integrationRecordSchema), notes: 'An instance of a model: server defaults to the model\'s first server; secrets are sealed and answered as ********.' },
   { name: 'deleteIntegration', summary: 'Delete an integration', http: { method: 'DELETE', path: '/integrations/:name' }, roles: ADMIN, response: acknowledgement() },
@@ -271,50 +312,59 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
   { name: 'updateIntegrationModel', summary: 'Update a model', http: { method: 'PUT', path: '/integration-models' }, roles: ADMIN, body: modelBody, response: integrationModel, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Replaces the document of the existing versionId; 409 INTEGRATION_MODEL_IN_USE while an integration uses it.' },
   { name: 'validateIntegrationModel', summary: 'Validate a model', http: { method: 'PUT', path: '/integration-models/validation' }, roles: ADMIN, body: modelBody, response: embed(modelValidationSchema), timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'The check of POST /integration-models without storing anything.' },
   // external links
-  {
-    name: 'createLink',
-    summary: 'Create a link',
-    http: { method: 'POST', path: '/external-links' },
-    roles: ADMIN,
-    body: obj({ link: obj({ name: name(), address: name('URL'), description: str() }, ['name', 'address']) }, ['link']),
-    response: record('link'),
-  },
+  { name: 'createLink', summary: 'Create a link', http: { method: 'POST', path: '/external-links' }, roles: ADMIN, body: embed(linkInputSchema), response: link, notes: 'Body { name, address, description }; address must be an http(s) URL; names are unique (409 LINK_ALREADY_EXISTS).' },
   { name: 'deleteLink', summary: 'Delete a link', http: { method: 'DELETE', path: '/external-links/:linkId' }, roles: ADMIN, response: acknowledgement() },
-  { name: 'getLink', summary: 'Get a link', http: { method: 'GET', path: '/external-links/:linkId' }, roles: ADMIN, response: record('link') },
-  { name: 'getLinks', summary: 'All links', http: { method: 'GET', path: '/external-links' }, roles: ADMIN, query: listQuerySchema, response: listOf('link') },
-  { name: 'updateLink', summary: 'Update a link', http: { method: 'PATCH', path: '/external-links/:linkId' }, roles: ADMIN, body: obj({ link: obj({ name: name(), address: name('URL'), description: str() }) }, ['link']), response: record('link') },
+  { name: 'getLink', summary: 'Get a link', http: { method: 'GET', path: '/external-links/:linkId' }, roles: ADMIN, response: link },
+  { name: 'getLinks', summary: 'All links', http: { method: 'GET', path: '/external-links' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(link), notes: 'Filter fields: name, address, description; sorted by name.' },
+  { name: 'updateLink', summary: 'Update a link', http: { method: 'PATCH', path: '/external-links/:linkId' }, roles: ADMIN, body: embed(linkPatchSchema), response: link, notes: 'Members given replace the stored ones.' },
   // profiles
-  { name: 'createProfile', summary: 'Create a profile', http: { method: 'POST', path: '/profiles' }, roles: ADMIN, body: configuration({ id: name() }, ['id']), response: record('profile') },
-  { name: 'deleteProfile', summary: 'Delete a profile', http: { method: 'DELETE', path: '/profiles/:id' }, roles: ADMIN, response: acknowledgement() },
-  { name: 'exportProfile', summary: 'Export a profile', http: { method: 'GET', path: '/profiles/:id/export' }, roles: ADMIN, response: record('exported profile') },
-  { name: 'getProfile', summary: 'Get a profile', http: { method: 'GET', path: '/profiles/:id' }, roles: ADMIN, response: record('profile') },
-  { name: 'getProfiles', summary: 'All profiles', http: { method: 'GET', path: '/profiles' }, roles: ADMIN, query: listQuerySchema, response: listOf('profile') },
-  { name: 'getProfileSchema', summary: 'Profile schema', http: { method: 'GET', path: '/schema/profiles' }, roles: ADMIN, response: record('JSON Schema of a profile') },
-  { name: 'importProfile', summary: 'Import a profile', http: { method: 'POST', path: '/profiles/import' }, roles: ADMIN, body: obj({ profile: record('an exported profile') }, ['profile']), response: record('profile') },
-  { name: 'switchActiveProfile', summary: 'Switch the active profile', http: { method: 'PUT', path: '/profiles/:id/active' }, roles: ADMIN, response: record('the now active profile') },
-  { name: 'updateProfile', summary: 'Update a profile', http: { method: 'PUT', path: '/profiles/:id' }, roles: ADMIN, body: configuration({}), response: record('profile') },
+  { name: 'createProfile', summary: 'Create a profile', http: { method: 'POST', path: '/profiles' }, roles: ADMIN, body: profileBody, response: profileRecord, notes: 'Body { properties: <profile> } with at least id; the server fills every member left out with its default. Created inactive.' },
+  { name: 'deleteProfile', summary: 'Delete a profile', http: { method: 'DELETE', path: '/profiles/:id' }, roles: ADMIN, response: acknowledgement(), notes: '409 PROFILE_ACTIVE for the active profile.' },
+  { name: 'exportProfile', summary: 'Export a profile', http: { method: 'GET', path: '/profiles/:id/export' }, roles: ADMIN, response: embed(profileSchema), notes: 'The profile document; repository tokens are answered as ******** and must be filled in before an import.' },
+  { name: 'getProfile', summary: 'Get a profile', http: { method: 'GET', path: '/profiles/:id' }, roles: ADMIN, response: profileRecord },
+  { name: 'getProfiles', summary: 'All profiles', http: { method: 'GET', path: '/profiles' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(profileRecord) },
+  { name: 'getProfileSchema', summary: 'Profile schema', http: { method: 'GET', path: '/schema/profiles' }, roles: ADMIN, response: record('the JSON Schema a profile is validated with') },
+  { name: 'importProfile', summary: 'Import a profile', http: { method: 'POST', path: '/profiles/import' }, roles: ADMIN, body: closed({ profile: embed(profileSchema) }, ['profile']), response: profileRecord, status: 201, notes: 'Body { profile: <an exported profile> }; defaults fill what it lacks; created inactive. A token still ******** is refused.' },
+  { name: 'switchActiveProfile', summary: 'Switch the active profile', http: { method: 'PUT', path: '/profiles/:id/active' }, roles: ADMIN, response: profileChange, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'One atomic switch: exactly one profile is active. Live settings apply at once on every replica; the answer lists them (applied) and those that take effect on restart (restartRequired).' },
+  { name: 'updateProfile', summary: 'Update a profile', http: { method: 'PUT', path: '/profiles/:id' }, roles: ADMIN, body: profileBody, response: profileChange, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Replaces the profile (its id stays; defaults fill what it lacks). For the active profile, live settings apply at once and the answer says which.' },
   // prebuilts
-  { name: 'exportPrebuilt', summary: 'Export a prebuilt', http: { method: 'GET', path: '/prebuilts/:id/export' }, roles: ADMIN, response: embed(prebuiltDescriptorSchema), timeoutMs: TIMEOUTS_MS.device },
-  { name: 'getPrebuilt', summary: 'Get a prebuilt', http: { method: 'GET', path: '/prebuilts/:id' }, roles: ADMIN, response: embed(prebuiltDescriptorSchema) },
-  { name: 'getPrebuilts', summary: 'All prebuilts', http: { method: 'GET', path: '/prebuilts' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(embed(prebuiltDescriptorSchema)) },
+  { name: 'exportPrebuilt', summary: 'Export a prebuilt', http: { method: 'GET', path: '/prebuilts/:id/export' }, roles: ADMIN, response: prebuiltPackage, timeoutMs: TIMEOUTS_MS.long, notes: 'The package rebuilt from its artifacts as they are now, read from their owning services; the manifest lists them.' },
+  { name: 'getPrebuilt', summary: 'Get a prebuilt', http: { method: 'GET', path: '/prebuilts/:id' }, roles: ADMIN, response: prebuiltRecord },
+  { name: 'getPrebuilts', summary: 'All prebuilts', http: { method: 'GET', path: '/prebuilts' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(prebuiltRecord), notes: 'Filter fields: metadata.name, metadata.version; sorted by name.' },
   {
     name: 'importPrebuilt',
     summary: 'Import a prebuilt',
     http: { method: 'POST', path: '/prebuilts/import' },
     roles: ADMIN,
-    body: obj({ prebuilt: embed(prebuiltDescriptorSchema), options: obj({ overwrite: bool({ default: false }) }) }, ['prebuilt']),
-    response: embed(prebuiltDescriptorSchema),
+    body: obj({ prebuilt: prebuiltPackage, options: embed(prebuiltImportOptionsSchema) }, ['prebuilt']),
+    response: prebuiltRecord,
+    status: 201,
     timeoutMs: TIMEOUTS_MS.long,
+    notes:
+      'Installs each bundle through the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template; workflow: automation), all or nothing: ' +
+      'on any failure the artifacts created are deleted (and those overwritten put back) and nothing is recorded. Bundle types NAP does not have are refused by name (422 PREBUILT_BUNDLE_UNSUPPORTED); ' +
+      'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite.',
   },
-  { name: 'removePrebuilt', summary: 'Remove a prebuilt', http: { method: 'DELETE', path: '/prebuilts/:id' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.device },
-  { name: 'updatePrebuilt', summary: 'Update a prebuilt', http: { method: 'PUT', path: '/prebuilts/:id' }, roles: ADMIN, body: obj({ prebuilt: embed(prebuiltDescriptorSchema) }, ['prebuilt']), response: embed(prebuiltDescriptorSchema), timeoutMs: TIMEOUTS_MS.long },
+  { name: 'removePrebuilt', summary: 'Remove a prebuilt', http: { method: 'DELETE', path: '/prebuilts/:id' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.long, notes: 'Deletes exactly the artifacts the prebuilt created, through their owning services, then the record.' },
+  {
+    name: 'updatePrebuilt',
+    summary: 'Update a prebuilt',
+    http: { method: 'PUT', path: '/prebuilts/:id' },
+    roles: ADMIN,
+    body: obj({ prebuilt: prebuiltPackage, options: embed(prebuiltImportOptionsSchema) }, ['prebuilt']),
+    response: prebuiltRecord,
+    timeoutMs: TIMEOUTS_MS.long,
+    notes: 'Upgrades to a newer version of the same package, all or nothing: the old artifacts give way to the new ones and come back if the upgrade fails. 409 PREBUILT_VERSION_NOT_NEWER.',
+  },
   {
     name: 'validatePrebuilt',
     summary: 'Validate the data structure of a prebuilt',
     http: { method: 'PUT', path: '/prebuilts/import/validation' },
     roles: ADMIN,
-    body: obj({ prebuilt: embed(prebuiltDescriptorSchema) }, ['prebuilt']),
-    response: validity(),
+    body: obj({ prebuilt: prebuiltPackage, options: embed(prebuiltImportOptionsSchema) }, ['prebuilt']),
+    response: embed(prebuiltValidationSchema),
+    timeoutMs: TIMEOUTS_MS.long,
+    notes: 'What the import would do, without installing: errors (unknown bundle types, name clashes, a package of that name installed) and warnings (dependencies of its workflows found neither in the package nor on the platform).',
   },
   // prebuilt repository configurations
   {
@@ -322,27 +372,29 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Create a repository configuration',
     http: { method: 'POST', path: '/prebuilts-repository/configs' },
     roles: ADMIN,
-    body: obj({ config: obj({ name: name(), type: str({ description: 'for example hostedRepo, gitlab' }), hostname: str(), path: str(), credentials: anyObject('never returned') }, ['name']) }, ['config']),
-    response: record('repository configuration, without credentials'),
+    body: closed({ config: closed({ name: name('unique repository name'), ...repositoryConfigSchema.properties }, ['name', 'type', 'path']) }, ['config']),
+    response: repositoryConfigView,
+    notes: 'Stored in the active profile (prebuiltProps.repoConfigs). Types: local (a directory of packages on the host) and gitlab (a group of a GitLab server; its token sealed, answered as ********).',
   },
   { name: 'deleteRepositoryConfig', summary: 'Delete a repository configuration', http: { method: 'DELETE', path: '/prebuilts-repository/configs/:name' }, roles: ADMIN, response: acknowledgement() },
-  { name: 'getRepositoryConfigs', summary: 'All repository configurations', http: { method: 'GET', path: '/prebuilts-repository/configs' }, roles: ADMIN, query: listQuerySchema, response: listOf('repository configuration, without credentials') },
+  { name: 'getRepositoryConfigs', summary: 'All repository configurations', http: { method: 'GET', path: '/prebuilts-repository/configs' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(repositoryConfigView), notes: 'Those of the active profile.' },
   {
     name: 'updateRepositoryConfig',
     summary: 'Update a repository configuration',
     http: { method: 'PATCH', path: '/prebuilts-repository/configs/:name' },
     roles: ADMIN,
-    body: obj({ config: anyObject('members to change') }, ['config']),
-    response: record('repository configuration, without credentials'),
+    body: closed({ config: closed(repositoryConfigSchema.properties, [], { minProperties: 1, description: 'members to change; a token sent as ******** keeps the stored one' }) }, ['config']),
+    response: repositoryConfigView,
   },
   {
     name: 'getRepositoryPrebuilts',
     summary: 'All prebuilts of a repository',
     http: { method: 'GET', path: '/prebuilts-repository' },
     roles: ADMIN,
-    query: obj({ ...listQuerySchema.properties, config: str({ description: 'repository configuration name; the default one when absent' }) }),
-    response: resultsOf(embed(prebuiltDescriptorSchema)),
+    query: obj({ ...listQuerySchema.properties, config: str({ description: 'repository configuration name; every enabled one when absent' }), name: str({ description: 'one package by metadata.name: answered with its bundles, ready for POST /prebuilts/import' }) }),
+    response: resultsOf(repositoryPrebuilt),
     timeoutMs: TIMEOUTS_MS.device,
+    notes: 'The packages the repositories offer: metadata, manifest and readme (bundles only with ?name=), the repository, and the installed version if any. 502 REPOSITORY_UNREACHABLE names a repository that cannot be read.',
   },
   // metrics and health
   {

@@ -21,3 +21,6 @@ export * from './ssh';
 export * from './auth';
 export * from './studio';
 export * from './transformation';
+export * from './application';
+export * from './profile';
+export * from './link';

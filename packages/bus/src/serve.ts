@@ -18,6 +18,8 @@ import type { Logger, PlatformMetrics } from '@nap/telemetry';
 import { createBusClient } from './client';
 import type { BusClient, CallInput, CallInputOf } from './client';
 import { decodeJson, encodeJson } from './codec';
+import { ReplicaControl } from './control';
+import type { IndexAdministration, LiveSettings } from './control';
 import type { Bus, BusHeaders, IncomingRequest, RegisteredService } from './types';
 
 /** What a handler gets besides its input. */
@@ -122,11 +124,17 @@ export interface ServeOptions<S extends ServiceName> {
   metadata?: Record<string, string>;
   /** A bus client to reuse (its metrics); one is created otherwise. */
   client?: BusClient;
+  /** The settings operators may change while the service runs (`PUT /applications/:name/properties`). */
+  settings?: LiveSettings;
+  /** The indexes the service declares, for `/indexes`. */
+  indexes?: IndexAdministration;
 }
 
 /**
  * Registers every catalog operation of `service` on the bus (NATS services framework, queue group
- * per service) and answers requests with `handlers`. It validates input that the gateway did not,
+ * per service) and answers requests with `handlers`. The replica also listens on its control subject
+ * (`nap.sys.control.<instance>`, the `instance` of its discovery metadata) for the admin service:
+ * status, pause and resume, log level, live settings and index commands. It validates input that the gateway did not,
  * awaits the handler, turns any throw into an error reply (an unknown throw becomes 500 `INTERNAL`,
  * logged with its stack, never sent), and records metrics and a SERVER span. The only code that
  * touches bus subscriptions for requests.
@@ -237,14 +245,35 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     return out;
   }
 
-  return bus.addService({
+  // the replica's own id: stable while the process runs, unlike the registration id (new on each pause and resume)
+  const instance = randomUUID();
+  const registered = await bus.addService({
     name: service,
     version: options.version,
     description: `NAP ${service} service`,
-    metadata: { started: new Date().toISOString(), ...(options.metadata ?? {}) },
+    metadata: { started: new Date().toISOString(), instance, ...(options.metadata ?? {}) },
     queue: service,
     endpoints,
   });
+  const control = new ReplicaControl(instance, { bus, service, logger, ...(options.settings ? { settings: options.settings } : {}), ...(options.indexes ? { indexes: options.indexes } : {}) }, () => registered);
+  control.listen();
+  return {
+    get id() {
+      return registered.id;
+    },
+    get info() {
+      return registered.info;
+    },
+    get state() {
+      return registered.state;
+    },
+    pause: () => registered.pause(),
+    resume: () => registered.resume(),
+    stop: async () => {
+      await control.close();
+      await registered.stop();
+    },
+  };
 }
 
 /** `attachment; filename="…"` with the name made safe for a header (RFC 6266: ASCII fallback, UTF-8 form). */

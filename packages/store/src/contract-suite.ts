@@ -397,6 +397,26 @@ export function runStoreContractSuite(
         expect(await store.collection('untouched').listIndexes()).toEqual([]);
       });
 
+      it('drops an index by name, its entries with it; an unknown name drops nothing', async () => {
+        const store = await fresh();
+        const items = store.collection('drop-items');
+        await items.createIndexes([{ keys: { email: 1 }, unique: true }, { name: 'by_group', keys: { group: 1 } }]);
+        await items.insertMany([{ email: 'a@example.com', group: 'g' }, { email: 'b@example.com', group: 'g' }]);
+        expect(await items.dropIndex('email_1')).toBe(true);
+        expect(await items.dropIndex('email_1')).toBe(false);
+        expect(await items.dropIndex('never-made')).toBe(false);
+        expect(await store.collection('no-such-collection').dropIndex('x_1')).toBe(false);
+        expect((await items.listIndexes()).map((i) => i.name)).toEqual(['by_group']);
+        // the unique constraint went with the index; the other index still answers queries
+        await items.insertOne({ email: 'a@example.com', group: 'h' });
+        expect(await items.countDocuments({ email: 'a@example.com' })).toBe(2);
+        expect(await items.countDocuments({ group: 'g' })).toBe(2);
+        // made again under another name over the same keys, it sees every document
+        await items.createIndexes([{ name: 'email_again', keys: { email: 1 } }]);
+        expect(await items.countDocuments({ email: 'a@example.com' })).toBe(2);
+        await expect(items.dropIndex('_id_')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      });
+
       it('lists collections that hold documents or indexes', async () => {
         const store = await fresh();
         await store.collection('alpha').insertOne({ a: 1 });

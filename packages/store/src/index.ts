@@ -6,3 +6,4 @@ export { createMongoStore, type MongoStoreOptions } from './internal/mongo/mongo
 export type { DuplicateKeyDetails } from './internal/errors';
 export { runStoreContractSuite, type StoreSuiteTarget } from './contract-suite';
 export { escapeRegex, toListQuery, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type ListFields, type ListQuery } from './list-query';
+export { DeclaredIndexes, type IndexDeclarations } from './declared-indexes';

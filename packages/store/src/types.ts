@@ -77,6 +77,8 @@ export interface Collection<T extends Doc = Doc> {
   createIndexes(specs: IndexSpec[]): Promise<void>;
   /** The indexes of the collection, `_id` excluded. */
   listIndexes(): Promise<(IndexSpec & { name: string })[]>;
+  /** Drops the index of that name; false when the collection has none of that name (`_id_` cannot be dropped). */
+  dropIndex(name: string): Promise<boolean>;
 }
 
 /** A database of one service. */

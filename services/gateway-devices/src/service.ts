@@ -11,7 +11,9 @@ import { createSessionLimiter } from './domain/session-limiter';
 import type { SessionLimiter } from './domain/session-limiter';
 import { gatewayHandlers } from './handler-map';
 import { createRunners } from './runners';
-import { ensureCollections, gatewayCollections } from './store/collections';
+import { DeclaredIndexes } from '@nap/store';
+import { liveSettings } from './live-settings';
+import { GATEWAY_INDEXES, ensureCollections, gatewayCollections } from './store/collections';
 import { InventoryRepository } from './store/inventory-repository';
 import { createStoreKnownHosts } from './store/known-hosts-repository';
 import { TemplateRepository } from './store/template-repository';
@@ -48,10 +50,20 @@ export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayD
   return {
     limiter,
     async start(): Promise<RunningService> {
-      await ensureCollections(collections);
+      await ensureCollections(store);
       for (const device of await inventory.sessionLimits()) access.trackSessionLimit(device.name, device.variables);
       await runners.catalog.ensureDirectories();
-      const registered = await serve({ bus, service: 'gateway-devices', version: RELEASE, logger, metrics, client, handlers: gatewayHandlers(context) });
+      const registered = await serve({
+        bus,
+        service: 'gateway-devices',
+        version: RELEASE,
+        logger,
+        metrics,
+        client,
+        handlers: gatewayHandlers(context),
+        indexes: new DeclaredIndexes(store, GATEWAY_INDEXES),
+        settings: liveSettings(gateway, limiter),
+      });
       return { name: 'gateway-devices', stop: () => registered.stop() };
     },
   };

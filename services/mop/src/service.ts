@@ -33,7 +33,8 @@ import { updateAnalyticTemplate } from './handlers/update-analytic-template';
 import { updateTemplate } from './handlers/update-template';
 import { createRegexPool } from './internal/regex-pool';
 import { ReattemptScheduler } from './reattempt-scheduler';
-import { ensureCollections } from './store/collections';
+import { DeclaredIndexes } from '@nap/store';
+import { MOP_INDEXES, ensureCollections } from './store/collections';
 import { ReattemptRepository } from './store/reattempts';
 import { RunRepository } from './store/runs';
 import { TemplateRepository } from './store/templates';
@@ -108,7 +109,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
       };
       let registered;
       try {
-        registered = await serve({ bus, service: 'mop', version: RELEASE, logger, metrics, client, handlers });
+        registered = await serve({ bus, service: 'mop', version: RELEASE, logger, metrics, client, handlers, indexes: new DeclaredIndexes(store, MOP_INDEXES) });
       } catch (err) {
         scheduler.stop();
         await pool.close();

@@ -7,7 +7,8 @@ import { studioHandlers } from './handlers';
 import type { StudioDeps } from './handlers';
 import { createTemplateRenderer, loadTemplateRendererConfig } from './internal/template-renderer';
 import type { TemplateRendererConfig } from './internal/template-renderer';
-import { ensureCollections } from './store/collections';
+import { DeclaredIndexes } from '@nap/store';
+import { STUDIO_COLLECTIONS, ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
 import { TransformationRunner } from './domain/transformations';
 import { createWorkerRegexRunner } from './jst';
@@ -48,7 +49,7 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, handlers: studioHandlers(studio) });
+      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, handlers: studioHandlers(studio), indexes: new DeclaredIndexes(store, STUDIO_COLLECTIONS) });
       return {
         name: 'studio',
         async stop() {

@@ -8,7 +8,8 @@ import { JobEngine } from './engine/job-engine';
 import type { EngineOptions } from './engine/job-engine';
 import { workflowHandlers } from './handlers';
 import { AutomationRepository } from './store/automation-repository';
-import { ensureCollections } from './store/collections';
+import { DeclaredIndexes } from '@nap/store';
+import { WORKFLOW_COLLECTIONS, ensureCollections } from './store/collections';
 
 /**
  * Subject on which engine replicas tell each other that a job changed in the store (a manual task
@@ -47,7 +48,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       await ensureCollections(store);
       const wake: Subscription = bus.subscribe(WORKFLOW_WAKE_SUBJECT, (msg) => engine.wake(Buffer.from(msg.data).toString('utf8')));
       const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, client });
-      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers });
+      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers, indexes: new DeclaredIndexes(store, WORKFLOW_COLLECTIONS) });
       await engine.start();
       logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs }, 'Workflow engine started');
       return {

@@ -7,6 +7,7 @@ import type { Logger } from '@nap/telemetry';
 import type { OutboundHttp, OutboundTarget } from '../clients/outbound-http';
 import type { AdapterDoc } from '../store/records';
 import { checkAuthentication, DEFAULT_CALL_TIMEOUT_MS, serverUrl } from './integrations';
+import { withLevel } from './logger-props';
 import { maskSettings, openSettings, sealSettings } from './sealed-settings';
 
 /** Publishes `adapterChanged` (entity adapter, id the adapter name). */
@@ -174,13 +175,9 @@ export class AdapterDomain {
 
   async setLogLevel(name: string, level: string, transport: 'console' | 'file' | 'syslog' | undefined): Promise<LoggerProps> {
     const doc = await this.document(name);
-    const current = isObject(doc.data.loggerProps) ? doc.data.loggerProps : {};
-    const next: Json = { ...current };
-    if (transport === undefined || transport === 'file') next.log_level = level;
-    if (transport === undefined || transport === 'console') next.console_level = level;
-    if (transport === undefined || transport === 'syslog') next.syslog = { ...(isObject(current.syslog) ? current.syslog : {}), level };
+    const next = withLevel(isObject(doc.data.loggerProps) ? doc.data.loggerProps : {}, level, transport);
     await this.adapters.updateOne({ _id: name }, { $set: { 'data.loggerProps': next } });
-    return next as LoggerProps;
+    return next;
   }
 
   async brokerMap(): Promise<Record<string, string[]>> {

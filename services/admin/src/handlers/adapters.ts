@@ -17,7 +17,7 @@ export function adapterHandlers(domain: AdapterDomain): HandlerMap<'admin'> {
       return { status: 'success', message: `Adapter "${input.params.name}" deleted` };
     },
     getAdapterChangelogs: async (input) => domain.changelogs(input.params.name),
-    updateAdapterLogging: async (input) => domain.setLogLevel(input.params.name, input.body.level, input.body.transport),
+    updateAdapterLogging: async (input) => domain.setLogLevel(input.params.name, input.body.properties.level, input.body.properties.transport),
     getBrokerMap: async () => domain.brokerMap(),
     getAdapterModelTypes: async () => ({ results: [...ADAPTER_TYPES], total: ADAPTER_TYPES.length }),
     getAdapterSchema: async (input) => domain.settingsSchema(input.params.name),

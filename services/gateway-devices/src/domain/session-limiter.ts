@@ -55,12 +55,19 @@ export interface SessionLimiter {
   run<T>(deviceKey: string, fn: () => Promise<T>, options?: RunOptions): Promise<T>;
   /** Sets (or with `undefined` clears) the limit of one device. */
   setDeviceLimit(deviceKey: string, limit: number | undefined): void;
+  /**
+   * Changes the limits while requests run (an operator's live settings): a raised limit lets waiting
+   * requests in at once; a lowered one lets sessions already open finish, and grants no more until
+   * fewer are open. A new queue timeout applies to requests that start waiting from now on.
+   */
+  setLimits(limits: SessionLimiterOptions): void;
   stats(): SessionLimiterStats;
 }
 
 interface Waiter {
   key: string;
-  limit: number;
+  /** The limit the request itself named (a device's inventory setting), if any. */
+  requested: number | undefined;
   grant: (release: ReleaseSlot) => void;
 }
 
@@ -73,9 +80,9 @@ interface DeviceState {
 
 /** Creates a limiter; one per process, shared by every request and job. */
 export function createSessionLimiter(options: SessionLimiterOptions = {}): SessionLimiter {
-  const perDeviceLimit = positive(options.perDeviceLimit ?? 2, 'perDeviceLimit');
-  const globalLimit = positive(options.globalLimit ?? 100, 'globalLimit');
-  const defaultQueueTimeoutMs = options.queueTimeoutMs ?? 60_000;
+  let perDeviceLimit = positive(options.perDeviceLimit ?? 2, 'perDeviceLimit');
+  let globalLimit = positive(options.globalLimit ?? 100, 'globalLimit');
+  let defaultQueueTimeoutMs = options.queueTimeoutMs ?? 60_000;
   const devices = new Map<string, DeviceState>();
   const deviceLimits = new Map<string, number>();
   // One queue in arrival order across devices; see pump().
@@ -124,7 +131,7 @@ export function createSessionLimiter(options: SessionLimiterOptions = {}): Sessi
         continue;
       }
       const s = state(w.key);
-      if (s.active >= w.limit) {
+      if (s.active >= limitOf(w.key, w.requested)) {
         blocked.add(w.key);
         still.push(w);
         continue;
@@ -149,7 +156,7 @@ export function createSessionLimiter(options: SessionLimiterOptions = {}): Sessi
       };
       const waiter: Waiter = {
         key: deviceKey,
-        limit,
+        requested: opts.limit,
         grant: (release) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
@@ -226,6 +233,12 @@ export function createSessionLimiter(options: SessionLimiterOptions = {}): Sessi
     setDeviceLimit(deviceKey, limit) {
       if (limit === undefined) deviceLimits.delete(deviceKey);
       else deviceLimits.set(deviceKey, positive(limit, 'limit'));
+      pump();
+    },
+    setLimits(limits) {
+      if (limits.perDeviceLimit !== undefined) perDeviceLimit = positive(limits.perDeviceLimit, 'perDeviceLimit');
+      if (limits.globalLimit !== undefined) globalLimit = positive(limits.globalLimit, 'globalLimit');
+      if (limits.queueTimeoutMs !== undefined) defaultQueueTimeoutMs = positive(limits.queueTimeoutMs, 'queueTimeoutMs');
       pump();
     },
     stats() {

@@ -1,4 +1,4 @@
-import type { Collection, Doc, Store } from '@nap/store';
+import type { Collection, Doc, IndexSpec, Store } from '@nap/store';
 
 /** Collections of the gateway-devices service. */
 export const COLLECTIONS = {
@@ -80,13 +80,17 @@ export function gatewayCollections(store: Store): GatewayCollections {
   };
 }
 
+/** The indexes of the service's collections, by collection name (listed by `/indexes`). */
+export const GATEWAY_INDEXES = {
+  [COLLECTIONS.devices]: [{ keys: { name: 1 }, unique: true }, { keys: { groups: 1 } }],
+  [COLLECTIONS.deviceGroups]: [{ keys: { name: 1 }, unique: true }],
+  [COLLECTIONS.configBackups]: [{ keys: { device: 1, created: -1 } }],
+  [COLLECTIONS.deviceTemplates]: [{ keys: { name: 1 }, unique: true }],
+} as const satisfies Record<string, readonly IndexSpec[]>;
+
 /** Creates the indexes (idempotent). */
-export async function ensureCollections(c: GatewayCollections): Promise<void> {
-  await c.devices.createIndexes([
-    { keys: { name: 1 }, unique: true },
-    { keys: { groups: 1 } },
-  ]);
-  await c.deviceGroups.createIndexes([{ keys: { name: 1 }, unique: true }]);
-  await c.configBackups.createIndexes([{ keys: { device: 1, created: -1 } }]);
-  await c.deviceTemplates.createIndexes([{ keys: { name: 1 }, unique: true }]);
+export async function ensureCollections(store: Store): Promise<void> {
+  for (const [name, indexes] of Object.entries(GATEWAY_INDEXES)) {
+    await store.collection(name).createIndexes(indexes.map((spec) => ({ ...spec, keys: { ...spec.keys } })));
+  }
 }

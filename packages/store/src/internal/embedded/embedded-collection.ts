@@ -214,6 +214,14 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       });
     },
 
+    async dropIndex(indexName: string) {
+      if (typeof indexName !== 'string' || indexName === '' || indexName === '_id_') throw badRequest(`Index "${String(indexName)}" cannot be dropped`);
+      return engine.write((txn) => {
+        const target = txn.collection(name);
+        return target ? txn.dropIndex(target, indexName) : false;
+      });
+    },
+
     listIndexes() {
       return engine.read((_, catalog) =>
         (collectionDef(catalog, name)?.indexes ?? []).map((index) => ({

@@ -136,6 +136,20 @@ export class WriteTxn {
     this.dirty = true;
   }
 
+  /** Drops an index and its entries; returns false when the collection has no index of that name. */
+  dropIndex(collection: CollectionDef, name: string): boolean {
+    const at = collection.indexes.findIndex((i) => i.name === name);
+    const index = collection.indexes[at];
+    if (index === undefined) return false;
+    const prefix = numberPrefix(index.no);
+    // collected first: the range is not changed while it is read
+    const keys = [...this.dbs.idx.getKeys({ start: prefix, end: successor(prefix) as Buffer })];
+    for (const key of keys) this.dbs.idx.removeSync(key);
+    collection.indexes.splice(at, 1);
+    this.dirty = true;
+    return true;
+  }
+
   /** Creates an index over the existing documents; returns false when it already exists. */
   createIndex(collection: CollectionDef, spec: NormalizedIndexSpec): boolean {
     const same = collection.indexes.find((i) => i.name === spec.name);

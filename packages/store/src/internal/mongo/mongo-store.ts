@@ -200,6 +200,20 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
         if (descriptions.length > 0) await driver.createIndexes(descriptions);
       }),
 
+    dropIndex: (indexName: string) =>
+      run(async () => {
+        if (typeof indexName !== 'string' || indexName === '' || indexName === '_id_') throw badRequest(`Index "${String(indexName)}" cannot be dropped`);
+        try {
+          await driver.dropIndex(indexName);
+          return true;
+        } catch (e) {
+          // IndexNotFound (27), NamespaceNotFound (26): nothing of that name to drop
+          const code = (e as { code?: unknown }).code;
+          if (code === 27 || code === 26) return false;
+          throw e;
+        }
+      }),
+
     listIndexes: () =>
       run(async () => {
         let indexes: Record<string, unknown>[];

@@ -1,0 +1,123 @@
+import type { Static } from '@sinclair/typebox';
+import { APPLICATION_NAMES } from '../applications';
+import { arr, bool, closed, embed, int, mapOf, name, num, obj, oneOf, open, str, strings, withId } from './common';
+import { loggerPropsSchema } from './integration';
+
+/** Kinds of prebuilt repository: a directory of packages on the platform's host, or a GitLab group. */
+export const REPOSITORY_TYPES = ['local', 'gitlab'] as const;
+/** A kind of prebuilt repository. */
+export type RepositoryType = (typeof REPOSITORY_TYPES)[number];
+
+/** A prebuilt repository configuration (`prebuiltProps.repoConfigs.<name>` of the active profile). */
+export const repositoryConfigSchema = withId(
+  'nap:schemas/repository-config',
+  closed(
+    {
+      type: oneOf(REPOSITORY_TYPES, { description: 'local: a directory of packages (JSON files) on the host; gitlab: the projects of a GitLab group' }),
+      enabled: bool({ description: 'listed by GET /prebuilts-repository; default true' }),
+      path: name('local: absolute directory; gitlab: the group path, for example itentialopensource/pre-built-automations'),
+      hostname: name('gitlab: host[:port] of the GitLab server, for example gitlab.com'),
+      protocol: oneOf(['https', 'http'], { description: 'gitlab: default https' }),
+      credentials: closed({ token: str({ description: 'gitlab: personal access token; sealed at rest, answered as ********' }) }),
+      description: str(),
+    },
+    ['type', 'path'],
+  ),
+);
+/** A prebuilt repository configuration. */
+export type RepositoryConfig = Static<typeof repositoryConfigSchema>;
+
+/** A repository configuration as the routes answer it: its name, never its token. */
+export const repositoryConfigViewSchema = withId(
+  'nap:schemas/repository-config-view',
+  obj(
+    {
+      name: str(),
+      type: oneOf(REPOSITORY_TYPES),
+      enabled: bool(),
+      path: str(),
+      hostname: str(),
+      protocol: str(),
+      credentials: obj({ token: str({ description: 'always ******** when set' }) }),
+      description: str(),
+    },
+    ['name', 'type', 'enabled', 'path'],
+  ),
+);
+
+/**
+ * The profile: the platform's configuration document, as the original platform keeps it. Exactly
+ * one profile is active. What NAP applies while it runs: `loggerProps` (log levels of every
+ * application), `authenticationProps.logoutTime` (minutes a session may stay unused),
+ * `integrationProps.timeout` (bound of integration and adapter calls) and `prebuiltProps.repoConfigs`
+ * (the prebuilt repositories); the rest is kept as the record of the platform's configuration and
+ * takes effect when the processes restart (NAP reads those settings from `NAP_*` variables).
+ */
+export const profileSchema = withId(
+  'nap:schemas/profile',
+  closed(
+    {
+      id: name('unique profile name'),
+      description: str(),
+      services: arr(oneOf(APPLICATION_NAMES), { uniqueItems: true, description: 'applications this profile runs' }),
+      uiProps: open({ description: str(), layout: str(), home: str(), login: str(), profile: str(), fav_icon: str() }),
+      authenticationProps: open({
+        description: str(),
+        logoutTime: int({ minimum: 1, maximum: 525_600, description: 'minutes a session may stay unused before it ends; applied at once' }),
+        uniqueSession: bool(),
+        admins: arr(open({ group: str(), provenance: str() })),
+        broker: str(),
+      }),
+      expressProps: open({
+        description: str(),
+        cacheControl: bool(),
+        timeout: int({ minimum: 0, description: 'ms; read at start' }),
+        access_control_allow_origin: str(),
+        express_http: open({ enable: bool(), port: int({ minimum: 0, maximum: 65535 }) }),
+        express_https: open({ enable: bool(), port: int({ minimum: 0, maximum: 65535 }), key: str(), passphrase: str(), cert: str(), secureProtocol: str(), ciphers: str(), client_reneg_limit: int() }),
+        allowedHttpOptionalVerbs: strings(),
+      }),
+      loggerProps: embed(loggerPropsSchema, { description: 'log_level and console_level (error, warn, info, debug, trace, spam) apply at once to every application that sets none of its own' }),
+      redisProps: open({ host: str(), port: int({ minimum: 0, maximum: 65535 }) }),
+      auditProps: open({ audit: bool(), brokerValidation: bool() }),
+      systemProps: open({ shutdownTimeout: num({ minimum: 0 }), servicesBlacklist: strings(), launchDelay: num({ minimum: 0 }), launchTimeout: num({ minimum: 0 }), deadProcessCheck: bool(), externalRequestTimeout: num({ minimum: 0 }) }),
+      integrationProps: open({ threadCount: int({ minimum: 1 }), timeout: int({ minimum: 1, maximum: 600_000, description: 'ms; bound of integration and adapter calls that name none; applied at once' }) }),
+      retryStrategy: open({ maxRetries: int({ minimum: 0 }), retryResetTimer: int({ minimum: 0 }) }),
+      serviceDirectory: str(),
+      adapterStrategy: open({ device: open({}), adapterTypes: strings() }),
+      applicationProps: open({ directory: str() }),
+      pathProps: open({ encrypted: bool() }),
+      alarmProps: arr(open({ ip: str(), community: str(), properties: open({}), type: str() })),
+      prebuiltProps: closed({ repoConfigs: mapOf(embed(repositoryConfigSchema), { description: 'repository configurations by name' }) }),
+    },
+    ['id'],
+  ),
+);
+/** The profile document. */
+export type Profile = Static<typeof profileSchema>;
+
+/** A profile record as the routes answer it: `{ metadata, profile }`, secrets answered as ********. */
+export const profileRecordSchema = withId(
+  'nap:schemas/profile-record',
+  obj(
+    {
+      metadata: obj({ isActive: bool(), activeSync: bool({ description: 'true when every running replica applied its live settings' }) }, ['isActive', 'activeSync']),
+      profile: embed(profileSchema),
+    },
+    ['metadata', 'profile'],
+  ),
+);
+
+/** What switching (or changing the active) profile did. */
+export const profileChangeSchema = withId(
+  'nap:schemas/profile-change',
+  obj(
+    {
+      metadata: obj({ isActive: bool(), activeSync: bool() }, ['isActive', 'activeSync']),
+      profile: embed(profileSchema),
+      applied: strings({ description: 'members applied at once on every replica' }),
+      restartRequired: strings({ description: 'members that changed and take effect when the processes restart' }),
+    },
+    ['metadata', 'profile', 'applied', 'restartRequired'],
+  ),
+);

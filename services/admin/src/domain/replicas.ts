@@ -1,0 +1,82 @@
+import { AppError, controlReplySchema, controlSubject, isAppError, isServiceName, parseAs } from '@nap/contracts';
+import type { ControlCommand, ServiceName } from '@nap/contracts';
+import { PAUSED_METADATA_KEY, decodeJson, encodeJson } from '@nap/bus';
+import type { Bus, ServiceInfo, ServiceStats } from '@nap/bus';
+
+/** One replica of a service as discovery shows it. */
+export interface Replica {
+  service: ServiceName;
+  /** Registration id (changes on pause and resume). */
+  id: string;
+  /** The replica's own id: its control subject. */
+  instance: string;
+  state: 'running' | 'paused';
+  version: string;
+  started: string;
+  endpoints: number;
+}
+
+/** The outcome of a command sent to one replica. */
+export type ReplicaOutcome<T> = { replica: Replica; ok: true; result: T } | { replica: Replica; ok: false; error: AppError };
+
+/** How long discovery gathers answers, ms. */
+const DISCOVER_MS = 400;
+
+/**
+ * The replicas of the platform's services, found by live discovery (`$SRV.INFO` on NATS, the
+ * broker's registry in memory), and their control channels (`nap.sys.control.<instance>`).
+ */
+export class Replicas {
+  constructor(private readonly bus: Bus) {}
+
+  /** Every replica of the six services (or of one), running or paused. */
+  async discover(service?: ServiceName): Promise<Replica[]> {
+    const infos = await this.bus.discover(service, DISCOVER_MS);
+    return infos.flatMap((info) => {
+      const replica = toReplica(info);
+      return replica === undefined ? [] : [replica];
+    });
+  }
+
+  /** `$SRV.STATS` of the replicas of the six services (or of one). */
+  async stats(service?: ServiceName): Promise<ServiceStats[]> {
+    return (await this.bus.stats(service, DISCOVER_MS)).filter((s) => isServiceName(s.name));
+  }
+
+  /** Sends one command to one replica; the answer's result, or the error the replica (or the bus) gave. */
+  async send(replica: Replica, command: ControlCommand, timeoutMs: number): Promise<unknown> {
+    const reply = await this.bus.request(controlSubject(replica.instance), encodeJson(command), { timeoutMs });
+    const answer = parseAs(controlReplySchema, decodeJson(reply.data), 'control reply');
+    if (answer.ok) return answer.result;
+    throw new AppError(answer.error.code, answer.error.message, answer.error.details === undefined ? {} : { details: answer.error.details });
+  }
+
+  /** Sends a command to every replica at once and gathers each outcome (never rejects). */
+  async sendAll(replicas: Replica[], command: ControlCommand, timeoutMs: number): Promise<ReplicaOutcome<unknown>[]> {
+    return Promise.all(
+      replicas.map(async (replica): Promise<ReplicaOutcome<unknown>> => {
+        try {
+          return { replica, ok: true, result: await this.send(replica, command, timeoutMs) };
+        } catch (err) {
+          return { replica, ok: false, error: isAppError(err) ? err : new AppError('INTERNAL', err instanceof Error ? err.message : String(err)) };
+        }
+      }),
+    );
+  }
+}
+
+function toReplica(info: ServiceInfo): Replica | undefined {
+  if (!isServiceName(info.name)) return undefined;
+  const instance = info.metadata.instance;
+  if (instance === undefined || instance === '') return undefined;
+  return {
+    service: info.name,
+    id: info.id,
+    instance,
+    state: info.metadata[PAUSED_METADATA_KEY] === 'true' ? 'paused' : 'running',
+    version: info.version,
+    started: info.metadata.started ?? '',
+    endpoints: info.endpoints.length,
+  };
+}
+
