@@ -1,0 +1,102 @@
+import { Writable } from 'node:stream';
+import { createNatsBus } from '@nap/bus';
+import type { Bus } from '@nap/bus';
+import { createMopService } from '@nap/mop';
+import { createClient, loadConfig } from '@nap/runtime';
+import type { RunningService } from '@nap/runtime';
+import { createLogger, createMetrics } from '@nap/telemetry';
+import type { Logger } from '@nap/telemetry';
+import { startNatsServer, startTestPlatform } from '@nap/testing';
+import type { NatsServer, TestPlatform } from '@nap/testing';
+
+/**
+ * Applications with several replicas over a real nats-server: the platform in this process, and
+ * more replicas of the MOP service on their own NATS connections (as separate processes would be).
+ * A log level reaches every replica; stop pauses every replica (leaving the queue group) and the
+ * gateway answers 503; a replica that starts while its application is stopped is stopped too.
+ */
+
+let nats: NatsServer;
+let platform: TestPlatform;
+let token: string;
+const extra: { bus: Bus; logger: Logger; service: RunningService }[] = [];
+
+const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+
+async function startReplica(name: string): Promise<{ logger: Logger }> {
+  const bus = await createNatsBus({ servers: nats.url, name });
+  const logger = createLogger({ name, level: 'info', destination: quiet() });
+  const metrics = createMetrics({ defaultLabels: { component: name } });
+  const store = platform.stores.get('mop');
+  if (store === undefined) throw new Error('the platform runs no mop store');
+  const module = createMopService({ bus, store, logger, metrics, client: createClient(bus, metrics), config: loadConfig({ NAP_DATA_DIR: platform.dataDir, NAP_SECRET_KEY: 'test-secret-key-of-32-characters' }) });
+  const service = await module.start();
+  extra.push({ bus, logger, service });
+  return { logger };
+}
+
+type MopRecord = { metadata: { state: string; isActive: boolean; activeSync: boolean }; instances: { state: string }[] };
+
+async function mop(): Promise<MopRecord> {
+  const res = await platform.http('GET', '/applications/MOP', { token });
+  expect(res.status).toBe(200);
+  return res.body as MopRecord;
+}
+
+async function until(check: (r: MopRecord) => boolean, what: string): Promise<MopRecord> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const record = await mop();
+    if (check(record)) return record;
+    if (Date.now() > deadline) throw new Error(`MOP did not become ${what}: ${JSON.stringify(record)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  nats = await startNatsServer({ jetstream: true });
+  const bus = await createNatsBus({ servers: nats.url, name: 'nap-platform' });
+  platform = await startTestPlatform({ bus, admin: { reconcileIntervalMs: 200 } });
+  token = await platform.login();
+}, 60_000);
+
+afterAll(async () => {
+  for (const r of extra) {
+    await r.service.stop().catch(() => undefined);
+    await r.bus.close().catch(() => undefined);
+  }
+  await platform?.stop();
+  await nats?.stop();
+});
+
+it('carries a log level to every replica, stops and starts them all, and stops a replica that starts while stopped', async () => {
+  const second = await startReplica('mop-replica-2');
+  const two = await until((r) => r.instances.length === 2, 'two replicas');
+  expect(two.metadata).toMatchObject({ state: 'RUNNING', activeSync: true });
+
+  const level = await platform.http('PUT', '/applications/MOP/loglevel', { token, body: { properties: { level: 'warn' } } });
+  expect(level.status).toBe(200);
+  expect(second.logger.level).toBe('warn');
+  // both replicas answer their control channel with the new level
+  expect((await mop()).metadata.activeSync).toBe(true);
+
+  expect((await platform.http('GET', '/mop/listAnalyticTemplates', { token })).status).toBe(200);
+  const stopped = await platform.http('PUT', '/applications/MOP/stop', { token });
+  expect(stopped.body).toEqual({ name: 'MOP', state: 'STOPPED', service: 'mop', applications: ['MOP'], replicas: 2 });
+  expect((await mop()).instances.map((i) => i.state)).toEqual(['paused', 'paused']);
+  const refused = await platform.http('GET', '/mop/listAnalyticTemplates', { token });
+  expect(refused.status).toBe(503);
+  expect(refused.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+
+  // a replica that starts now takes no request: reconciliation stops it, with the level set before
+  const third = await startReplica('mop-replica-3');
+  const three = await until((r) => r.instances.length === 3 && r.instances.every((i) => i.state === 'paused'), 'three paused replicas');
+  expect(three.metadata).toMatchObject({ state: 'STOPPED', isActive: false, activeSync: true });
+  expect(third.logger.level).toBe('warn');
+  expect((await platform.http('GET', '/mop/listAnalyticTemplates', { token })).status).toBe(503);
+
+  const started = await platform.http('PUT', '/applications/MOP/start', { token });
+  expect(started.body).toMatchObject({ state: 'RUNNING', replicas: 3 });
+  expect((await mop()).instances.map((i) => i.state)).toEqual(['running', 'running', 'running']);
+  expect((await platform.http('GET', '/mop/listAnalyticTemplates', { token })).status).toBe(200);
+}, 60_000);
