@@ -90,12 +90,13 @@ it('answers 404 for an unknown profile on every route', async () => {
 
 it('seals repository tokens, answers them as ********, and refuses an import that still carries the mask', async () => {
   const repo = { type: 'gitlab', path: 'itentialopensource/pre-built-automations', hostname: 'gitlab.com', credentials: { token: 'glpat-very-secret-token' } };
-  const created = await call('POST', '/profiles', { properties: { id: 'with-repo', prebuiltProps: { repoConfigs: { gitlab: repo } } } });
+  const alarm = { ip: '192.0.2.10', community: 'snmp-community-secret', type: 'snmp' };
+  const created = await call('POST', '/profiles', { properties: { id: 'with-repo', prebuiltProps: { repoConfigs: { gitlab: repo } }, alarmProps: [alarm] } });
   expect(created.status).toBe(201);
-  expect(JSON.stringify(created.body)).not.toContain('glpat-very-secret-token');
-  expect(created.body).toMatchObject({ profile: { prebuiltProps: { repoConfigs: { gitlab: { credentials: { token: '********' } } } } } });
+  expect(JSON.stringify(created.body)).not.toMatch(/glpat-very-secret-token|snmp-community-secret/);
+  expect(created.body).toMatchObject({ profile: { prebuiltProps: { repoConfigs: { gitlab: { credentials: { token: '********' } } } }, alarmProps: [{ ip: '192.0.2.10', community: '********' }] } });
   const stored = await platform.stores.get('admin')?.collection('profiles').findOne({ _id: 'with-repo' });
-  expect(JSON.stringify(stored)).not.toContain('glpat-very-secret-token');
+  expect(JSON.stringify(stored)).not.toMatch(/glpat-very-secret-token|snmp-community-secret/);
 
   const exported = await call('GET', '/profiles/with-repo/export');
   expect(exported.status).toBe(200);
@@ -104,7 +105,7 @@ it('seals repository tokens, answers them as ********, and refuses an import tha
   const refused = await call('POST', '/profiles/import', { profile: copy });
   expect(refused.status).toBe(400);
   expect(refused.body).toMatchObject({ message: expect.stringContaining('body.profile.prebuiltProps.repoConfigs.gitlab.credentials.token') });
-  const imported = await call('POST', '/profiles/import', { profile: { ...copy, prebuiltProps: { repoConfigs: { gitlab: repo } } } });
+  const imported = await call('POST', '/profiles/import', { profile: { ...copy, prebuiltProps: { repoConfigs: { gitlab: repo } }, alarmProps: [alarm] } });
   expect(imported.status).toBe(201);
   expect(imported.body).toMatchObject({ metadata: { isActive: false }, profile: { id: 'copy' } });
   // an update that sends the mask keeps the sealed token
