@@ -1,4 +1,4 @@
-import { ADAPTER_TYPES, AppError, LOG_LEVELS, adapterDataSchema, hasCode, httpAdapterSettingsSchema, nsoAdapterSettingsSchema, parseAs, validateAgainst } from '@nap/contracts';
+import { ADAPTER_TYPES, AppError, isLogLevel, adapterDataSchema, hasCode, httpAdapterSettingsSchema, nsoAdapterSettingsSchema, parseAs, validateAgainst } from '@nap/contracts';
 import type { AdapterChangedEvent, AdapterData, AdapterHealth, AdapterRecord, AdapterState, AdapterType, HttpAdapterSettings, LoggerProps, NsoAdapterSettings, OutboundResponse, QueryOptions } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
@@ -363,7 +363,7 @@ export class AdapterDomain {
   /** The adapter's own logger: at the level of its loggerProps (`PUT /adapters/:name/loglevel`), else the service's. */
   private loggerOf(doc: AdapterDoc): Logger {
     const props = isObject(doc.data.loggerProps) ? doc.data.loggerProps : {};
-    const level = [props.console_level, props.log_level].find((l): l is (typeof LOG_LEVELS)[number] => typeof l === 'string' && (LOG_LEVELS as readonly string[]).includes(l));
+    const level = [props.console_level, props.log_level].find(isLogLevel);
     return level === undefined ? this.log : this.log.child({}, { level: pinoLevel(level) });
   }
 

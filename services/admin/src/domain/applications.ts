@@ -9,6 +9,7 @@ import {
   SERVICE_SETTINGS_SCHEMAS,
   applicationsOfService,
   hasCode,
+  isLogLevel,
   instanceStatusSchema,
   isApplicationName,
   isValid,
@@ -81,10 +82,6 @@ export interface ApplicationDomainOptions {
 }
 
 const STATUS_TIMEOUT_MS = 1_500;
-
-function isLogLevel(value: unknown): value is LogLevel {
-  return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
-}
 
 /** The application of that name, or 404 listing the applications. */
 export function applicationNamed(name: string): ApplicationName {
