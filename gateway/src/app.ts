@@ -11,6 +11,7 @@ import { buildOpenApi } from './openapi';
 import { mountDocs } from './docs';
 import { RouteTable } from './routes';
 import { createJobEventStream } from './sse';
+import { UnavailableServices } from './unavailable';
 
 export interface GatewayOptions {
   bus: Bus;
@@ -47,6 +48,7 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 export function createGateway(options: GatewayOptions): Gateway {
   const { bus, client, logger, metrics } = options;
   const authenticator = options.authenticator ?? new Authenticator({ bus, client, logger });
+  const unavailable = new UnavailableServices(bus);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -137,11 +139,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       const parts = { params, query, body: req.body as unknown };
       const problems = validateRequest(op, parts);
       if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
-      const result = await client.callRaw(op, parts, {
-        caller: caller ?? { id: 'anonymous', username: 'anonymous', roles: [], groups: [] },
-        requestId: locals.requestId,
-        validated: true,
-      });
+      const result = await client
+        .callRaw(op, parts, {
+          caller: caller ?? { id: 'anonymous', username: 'anonymous', roles: [], groups: [] },
+          requestId: locals.requestId,
+          validated: true,
+        })
+        .catch(async (err: unknown) => {
+          throw isAppError(err) && err.code === 'SERVICE_UNAVAILABLE' ? await unavailable.explain(op.service, err) : err;
+        });
       span.setAttribute('http.response.status_code', result.status);
       afterOperation(op, result, res);
       const contentType = result.headers[HEADERS.contentType];

@@ -86,7 +86,7 @@ it('carries a log level to every replica, stops and starts them all, and stops a
   expect((await mop()).instances.map((i) => i.state)).toEqual(['paused', 'paused']);
   const refused = await platform.http('GET', '/mop/listAnalyticTemplates', { token });
   expect(refused.status).toBe(503);
-  expect(refused.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  expect(refused.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('stopped by an operator (application MOP)') });
 
   // a replica that starts now takes no request: reconciliation stops it, with the level set before
   const third = await startReplica('mop-replica-3');

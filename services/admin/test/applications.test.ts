@@ -159,7 +159,7 @@ describe('stop, start and restart', () => {
 
     const route = await get('/automation-studio/component-groups');
     expect(route.status).toBe(503);
-    expect(route.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(route.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('stopped by an operator (applications AutomationStudio, FormBuilder, JsonForms, Jst, TemplateBuilder)') });
     const studio = await app('AutomationStudio');
     expect(studio.metadata).toMatchObject({ isActive: false, state: 'STOPPED' });
     expect(studio.instances.map((i) => i.state)).toEqual(['paused']);
@@ -215,7 +215,9 @@ describe('a service with no replica answering', () => {
     const health = await partial.http('GET', '/health/applications', { token: partialToken });
     const states = Object.fromEntries((health.body as { results: { name: string; state: string }[] }).results.map((h) => [h.name, h.state]));
     expect(states).toMatchObject({ MOP: 'DEAD', Jst: 'DEAD', OrchManager: 'DEAD', WorkFlowEngine: 'RUNNING', AdminEssentials: 'RUNNING' });
-    expect((await partial.http('GET', '/mop/listAnalyticTemplates', { token: partialToken })).status).toBe(503);
+    const dead = await partial.http('GET', '/mop/listAnalyticTemplates', { token: partialToken });
+    expect(dead.status).toBe(503);
+    expect(dead.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.not.stringContaining('stopped by an operator') });
     // stopping a service none of whose replicas answers is recorded; the answer says it is DEAD
     const stopped = await partial.http('PUT', '/applications/MOP/stop', { token: partialToken });
     expect(stopped.body).toMatchObject({ state: 'DEAD', replicas: 0 });
