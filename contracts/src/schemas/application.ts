@@ -315,7 +315,7 @@ export const controlCommandSchema = withId(
         command: literal('configure'),
         revision: int({ minimum: 0, description: 'increases with every change an operator makes' }),
         paused: bool({ description: 'stop taking requests (true) or take them (false)' }),
-        logLevel: oneOf(LOG_LEVELS),
+        logLevel: nullable(oneOf(LOG_LEVELS, { description: 'null: back to the level the process started with (NAP_LOG_LEVEL)' })),
         settings: anyObject('live settings (replacing those applied before); validated by the service'),
       },
       ['command', 'revision'],

@@ -51,6 +51,8 @@ export function pinoLevel(level: LogLevel): string {
 export class ReplicaControl {
   private readonly started = new Date().toISOString();
   private logLevel: string;
+  /** The level the process started with: where `logLevel: null` goes back to. */
+  private readonly startLevel: string;
   private settings: Record<string, unknown>;
   private revision = 0;
   private subscription: Subscription | undefined;
@@ -61,6 +63,7 @@ export class ReplicaControl {
     private readonly registered: () => RegisteredService,
   ) {
     this.logLevel = options.logger.level;
+    this.startLevel = options.logger.level;
     this.settings = { ...(options.settings?.defaults ?? {}) };
   }
 
@@ -129,7 +132,10 @@ export class ReplicaControl {
         this.settings = values;
       }
     }
-    if (command.logLevel !== undefined) {
+    if (command.logLevel === null) {
+      this.options.logger.level = this.startLevel;
+      this.logLevel = this.startLevel;
+    } else if (command.logLevel !== undefined) {
       this.options.logger.level = pinoLevel(command.logLevel);
       this.logLevel = command.logLevel;
     }

@@ -141,6 +141,9 @@ it('switches the active profile in one step: exactly one active, live members ap
   const back = await call('PUT', '/profiles/default/active');
   expect(back.body).toMatchObject({ metadata: { isActive: true }, profile: { id: 'default' } });
   expect(await active()).toEqual(['default']);
+  // the default profile sets no level: every replica is back at the level it started with
+  const after = (await call('GET', '/applications/MOP')).body as { metadata: { activeSync: boolean }; data: { loggerProps: Record<string, unknown> } };
+  expect(after).toMatchObject({ metadata: { activeSync: true }, data: { loggerProps: { console_level: process.env.NAP_LOG_LEVEL ?? 'silent' } } });
   expect((await call('DELETE', '/profiles/strict')).status).toBe(200);
   expect((await call('GET', '/profiles/strict')).status).toBe(404);
 });

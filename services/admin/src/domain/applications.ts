@@ -457,7 +457,8 @@ function stateOf(replicas: Replica[], doc: ServiceDoc | undefined): ApplicationS
 }
 
 function configureCommand(want: Desired) {
-  return { command: 'configure' as const, revision: want.revision, paused: want.paused, settings: want.settings, ...(want.logLevel !== undefined ? { logLevel: want.logLevel } : {}) };
+  // no level set by an operator or the active profile: each replica goes back to the level it started with
+  return { command: 'configure' as const, revision: want.revision, paused: want.paused, settings: want.settings, logLevel: want.logLevel ?? null };
 }
 
 function invalid(member: string, message: string): AppError {
