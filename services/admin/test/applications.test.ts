@@ -110,6 +110,17 @@ describe('live settings and log levels', () => {
     expect(reset.body).toMatchObject({ changes: { applied: ['connectTimeoutMs', 'deviceSessionLimit'] }, data: { properties: {} } });
   });
 
+  it('gives new tokens the lifetime AdminEssentials is set to, at once', async () => {
+    const set = await put('/applications/AdminEssentials/properties', { properties: { tokenTtlSeconds: 120 } });
+    expect(set.body).toMatchObject({ changes: { applied: ['tokenTtlSeconds'], replicas: 1 } });
+    const short = await platform.login();
+    const session = (await platform.http('GET', '/mySession', { token: short })).body as { created: string; expires: string };
+    expect(Date.parse(session.expires) - Date.parse(session.created)).toBe(120_000);
+    await put('/applications/AdminEssentials/properties', { properties: {} });
+    const normal = (await platform.http('GET', '/mySession', { token: await platform.login() })).body as { created: string; expires: string };
+    expect(Date.parse(normal.expires) - Date.parse(normal.created)).toBe(43_200_000);
+  });
+
   it('sets the log level of every replica at once from { properties: { transport, level } }; an unknown level is 400', async () => {
     const res = await put('/applications/Jst/loglevel', { properties: { transport: 'console', level: 'error' } });
     expect(res.status).toBe(200);
