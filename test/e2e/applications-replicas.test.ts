@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { createNatsBus } from '@nap/bus';
+import { AppError, desiredStateSubject } from '@nap/contracts';
 import type { Bus } from '@nap/bus';
 import { createMopService } from '@nap/mop';
 import { createClient, loadConfig } from '@nap/runtime';
@@ -13,7 +14,7 @@ import type { NatsServer, TestPlatform } from '@nap/testing';
  * Applications with several replicas over a real nats-server: the platform in this process, and
  * more replicas of the MOP service on their own NATS connections (as separate processes would be).
  * A log level reaches every replica; stop pauses every replica (leaving the queue group) and the
- * gateway answers 503; a replica that starts while its application is stopped is stopped too.
+ * gateway answers 503; a replica that starts while its application is stopped starts paused.
  */
 
 let nats: NatsServer;
@@ -23,8 +24,25 @@ const extra: { bus: Bus; logger: Logger; service: RunningService }[] = [];
 
 const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
-async function startReplica(name: string): Promise<{ logger: Logger }> {
-  const bus = await createNatsBus({ servers: nats.url, name });
+/** A bus on which the question a replica asks before it registers goes unanswered (the admin service is down at that moment). */
+function deafToDesiredState(bus: Bus): Bus {
+  return new Proxy(bus, {
+    get(target, property, receiver) {
+      if (property === 'request') {
+        return async (subject: string, ...rest: Parameters<Bus['request']> extends [string, ...infer R] ? R : never) => {
+          if (subject === desiredStateSubject()) throw new AppError('SERVICE_UNAVAILABLE', 'no admin service answers (simulated)');
+          return target.request(subject, ...rest);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+async function startReplica(name: string, options: { deaf?: boolean } = {}): Promise<{ logger: Logger }> {
+  const connected = await createNatsBus({ servers: nats.url, name });
+  const bus = options.deaf === true ? deafToDesiredState(connected) : connected;
   const logger = createLogger({ name, level: 'info', destination: quiet() });
   const metrics = createMetrics({ defaultLabels: { component: name } });
   const store = platform.stores.get('mop');
@@ -88,15 +106,22 @@ it('carries a log level to every replica, stops and starts them all, and stops a
   expect(refused.status).toBe(503);
   expect(refused.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('stopped by an operator (application MOP)') });
 
-  // a replica that starts now takes no request: reconciliation stops it, with the level set before
+  // a replica that starts now asks the admin service first: it registers paused, at the level set before
   const third = await startReplica('mop-replica-3');
-  const three = await until((r) => r.instances.length === 3 && r.instances.every((i) => i.state === 'paused'), 'three paused replicas');
-  expect(three.metadata).toMatchObject({ state: 'STOPPED', isActive: false, activeSync: true });
   expect(third.logger.level).toBe('warn');
+  const three = await mop();
+  expect(three.instances.map((i) => i.state)).toEqual(['paused', 'paused', 'paused']);
+  expect(three.metadata).toMatchObject({ state: 'STOPPED', isActive: false, activeSync: true });
   expect((await platform.http('GET', '/mop/listAnalyticTemplates', { token })).status).toBe(503);
 
+  // one that could not ask (no admin service answered at its start) is stopped by reconciliation
+  const fourth = await startReplica('mop-replica-4', { deaf: true });
+  const four = await until((r) => r.instances.length === 4 && r.instances.every((i) => i.state === 'paused'), 'four paused replicas');
+  expect(four.metadata).toMatchObject({ state: 'STOPPED', activeSync: true });
+  expect(fourth.logger.level).toBe('warn');
+
   const started = await platform.http('PUT', '/applications/MOP/start', { token });
-  expect(started.body).toMatchObject({ state: 'RUNNING', replicas: 3 });
-  expect((await mop()).instances.map((i) => i.state)).toEqual(['running', 'running', 'running']);
+  expect(started.body).toMatchObject({ state: 'RUNNING', replicas: 4 });
+  expect((await mop()).instances.map((i) => i.state)).toEqual(['running', 'running', 'running', 'running']);
   expect((await platform.http('GET', '/mop/listAnalyticTemplates', { token })).status).toBe(200);
 }, 60_000);

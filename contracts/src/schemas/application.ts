@@ -328,6 +328,9 @@ export const controlCommandSchema = withId(
 /** A command on a replica's control subject. */
 export type ControlCommand = Static<typeof controlCommandSchema>;
 
+/** What a starting replica asks on `nap.sys.applications.desired`; the answer is a control reply whose result is a `configure` command. */
+export const desiredStateRequestSchema = withId('nap:schemas/desired-state-request', closed({ service: oneOf(SERVICE_NAMES) }, ['service']));
+
 /** The answer of a control command: `ok` with the result, or the error (code, message, details). */
 export const controlReplySchema = withId(
   'nap:schemas/control-reply',

@@ -8,7 +8,10 @@ import {
   SERVICE_NAMES,
   SERVICE_SETTINGS_SCHEMAS,
   applicationsOfService,
+  desiredStateRequestSchema,
+  desiredStateSubject,
   hasCode,
+  isAppError,
   isLogLevel,
   instanceStatusSchema,
   isApplicationName,
@@ -22,13 +25,15 @@ import type {
   ApplicationRecord,
   ApplicationState,
   BodyOf,
+  ControlReply,
   InstanceStatus,
   LogLevel,
   LoggerProps,
   QueryOptions,
   ServiceName,
 } from '@nap/contracts';
-import type { Bus } from '@nap/bus';
+import { decodeJson, encodeJson } from '@nap/bus';
+import type { Bus, Subscription } from '@nap/bus';
 import type { Collection, Store } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
 import { withLevel } from './logger-props';
@@ -102,11 +107,12 @@ export class ApplicationDomain {
   private readonly configured = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private reconciling: Promise<void> | undefined;
+  private desiredSubscription: Subscription | undefined;
   private readonly controlTimeoutMs: number;
 
   constructor(
     store: Store,
-    bus: Bus,
+    private readonly bus: Bus,
     private readonly log: Logger,
     private readonly options: ApplicationDomainOptions,
   ) {
@@ -125,15 +131,32 @@ export class ApplicationDomain {
         if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
       }
     }
+    // a replica asks before it registers: one of stopped application starts paused
+    this.desiredSubscription = this.bus.subscribe(desiredStateSubject(), (msg) => {
+      void this.answerDesired(msg.data).then((reply) => msg.reply?.(encodeJson(reply)));
+    }, { queue: 'admin' });
     const interval = this.options.reconcileIntervalMs ?? 2_000;
     this.timer = setInterval(() => void this.reconcile(), interval);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
+    await this.desiredSubscription?.unsubscribe();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.reconciling;
+  }
+
+  /** The answer to a starting replica: the `configure` command of its service's desired state. */
+  private async answerDesired(data: Uint8Array): Promise<ControlReply> {
+    try {
+      const { service } = parseAs(desiredStateRequestSchema, decodeJson(data), 'desired state request');
+      return { ok: true, result: configureCommand(await this.desired(service)) };
+    } catch (err) {
+      const error = isAppError(err) ? err : new AppError('INTERNAL', err instanceof Error ? err.message : String(err));
+      if (!isAppError(err)) this.log.error({ err }, 'Could not answer the desired state of a service');
+      return { ok: false, error: { code: error.code, message: error.message } };
+    }
   }
 
   // ---- reads ----
