@@ -1,4 +1,5 @@
 import type { HandlerMap } from '@nap/bus';
+import { AppError } from '@nap/contracts';
 import type { ApplicationDomain } from '../domain/applications';
 
 /** `/applications*`, `/schema/applications/:name` and `/health/applications*`. */
@@ -19,8 +20,9 @@ export function applicationHandlers(domain: ApplicationDomain): HandlerMap<'admi
       return { results, total: results.length };
     },
     getApplicationHealth: async (input) => {
+      // health() answers one entry for a known name and 404 APPLICATION_NOT_FOUND otherwise
       const [health] = await domain.health(input.params.name);
-      if (health === undefined) throw new Error(`No health for ${input.params.name}`);
+      if (health === undefined) throw new AppError('APPLICATION_NOT_FOUND', `No application named "${input.params.name}"`);
       return health;
     },
   };
