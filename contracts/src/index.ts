@@ -9,4 +9,5 @@ export * from './validation';
 export * from './events';
 export * from './subjects';
 export * from './secrets';
+export * from './json-limits';
 export * from './schemas';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { NextFunction, Request, Response, Express } from 'express';
-import { AppError, CATALOG, HEADERS, isAppError, validateRequest } from '@nap/contracts';
+import { AppError, CATALOG, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, HEADERS, isAppError, jsonTextExceedsDepth, jsonTooDeep, validateRequest } from '@nap/contracts';
 import type { Caller, OperationDef } from '@nap/contracts';
 import type { Bus, BusClient } from '@nap/bus';
 import { SpanKind, extractTraceContext, withSpan } from '@nap/telemetry';
@@ -19,6 +19,10 @@ export interface GatewayOptions {
   metrics: PlatformMetrics;
   /** Largest accepted body, in bytes or a size string (`1mb`). */
   bodyLimit?: string | number;
+  /** Deepest nesting of a JSON body (400 `JSON_TOO_DEEP` beyond); checked on the bytes before parsing. */
+  maxJsonDepth?: number;
+  /** Longest path parameter, in characters (400 `PARAMETER_TOO_LONG` beyond). */
+  maxParamLength?: number;
   /** Services that must answer discovery for `/health/ready`. */
   requiredServices?: readonly string[];
   authenticator?: Authenticator;
@@ -52,7 +56,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.set('query parser', 'extended');
   app.set('etag', false);
 
-  const jsonParser = express.json({ limit: options.bodyLimit ?? '1mb', type: JSON_TYPES, strict: false });
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  // the depth is checked on the raw bytes, before JSON.parse or anything after it walks the body
+  const jsonParser = express.json({
+    limit: options.bodyLimit ?? '1mb',
+    type: JSON_TYPES,
+    strict: false,
+    verify: (_req, _res, buf) => {
+      if (jsonTextExceedsDepth(buf, maxJsonDepth)) throw jsonTooDeep('The request body', maxJsonDepth);
+    },
+  });
   const formParser = express.urlencoded({ limit: options.bodyLimit ?? '1mb', extended: false, type: FORM_TYPE });
 
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -64,7 +77,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
 
   // catalog operations first: they are nearly all the traffic
-  const routes = new RouteTable(CATALOG);
+  const routes = new RouteTable(CATALOG, { maxParamLength: options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH });
   const streamJobEvents = createJobEventStream({ bus, client, authenticator, logger });
   app.use((req: Request, res: Response, next: NextFunction) => {
     const found = routes.find(req.method, req.path);
@@ -120,6 +133,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
     });
     await withSpan(`${req.method} ${op.http?.path ?? op.id}`, SpanKind.SERVER, { 'http.request.method': req.method, 'http.route': op.http?.path ?? '', 'nap.request_id': locals.requestId }, async (span) => {
+      // the bus knows it is disconnected (as /health/ready does): answer 503 at once rather than time out
+      if (!bus.isConnected()) throw new AppError('SERVICE_UNAVAILABLE', `The message bus is disconnected; ${req.method} ${op.http?.path} cannot reach the ${op.service} service until it reconnects`);
       // who is calling and may they? decided before the body is read or validated
       let caller: Caller | undefined;
       if (op.auth !== 'public') {

@@ -1,4 +1,4 @@
-import { SERVICE_NAMES } from '@nap/contracts';
+import { SERVICE_NAMES, configureJsonLimits } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createMemoryBus, createNatsBus } from '@nap/bus';
 import type { Bus } from '@nap/bus';
@@ -54,8 +54,9 @@ const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOption
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ name: 'nap', level: config.logLevel });
+  configureJsonLimits({ maxJsonDepth: config.maxJsonDepth });
   const metrics = createMetrics({ defaultLabels: { component: 'standalone' } });
-  const bus = options.bus ?? (config.natsUrl ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone' }) : createMemoryBus());
+  const bus = options.bus ?? (config.natsUrl ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone', logger: logger.child({ component: 'bus' }) }) : createMemoryBus());
   const client = createClient(bus, metrics);
   const stores = new Map<ServiceName, Store>();
   const running: RunningService[] = [];
@@ -67,9 +68,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       running.push(await FACTORIES[name](deps, options).start());
     }
     const metricsService = await offerProcessMetrics(bus, metrics, 'standalone');
-    const gateway = createGateway({ bus, client, logger: logger.child({ component: 'gateway' }), metrics, bodyLimit: config.bodyLimitBytes, requiredServices: options.services ?? SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
+    const gateway = createGateway({ bus, client, logger: logger.child({ component: 'gateway' }), metrics, bodyLimit: config.bodyLimitBytes, maxJsonDepth: config.maxJsonDepth, maxParamLength: config.maxParamLength, requiredServices: options.services ?? SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
     await gateway.start();
-    const server = await listen(gateway.app, config.host, config.port);
+    const server = await listen(gateway.app, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
     return {
       url: server.url,
       port: server.port,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, HEADERS, isAppError, notImplemented, operationsOf, subjectOf, validateRequest } from '@nap/contracts';
+import { AppError, HEADERS, assertJsonDepth, isAppError, notImplemented, operationsOf, subjectOf, validateRequest } from '@nap/contracts';
 import type {
   BodyOf,
   Caller,
@@ -205,6 +205,9 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     input.params ??= {};
     input.query ??= {};
     if (req.headers[HEADERS.validated] !== '1') {
+      // the gateway bounded the depth on the bytes already; other callers (services, tasks) are bounded here
+      assertJsonDepth(input.body, `The body of ${op.id}`);
+      assertJsonDepth(input.query, `The query of ${op.id}`);
       const problems = validateRequest(op, input);
       if (problems.length > 0) {
         throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });

@@ -192,4 +192,19 @@ describe('EmbeddedStore', () => {
       expect(await docs.countDocuments({ at: { $lt: new Date(6) } })).toBe(1);
     });
   });
+
+  describe('keys too long for LMDB', () => {
+    it('refuses over-long ids with 400 STORE_KEY_TOO_LONG on reads and writes, and keys long indexed values by a prefix', async () => {
+      const docs = open().collection('docs');
+      await docs.createIndexes([{ keys: { name: 1 }, unique: true }]);
+      const longId = 'i'.repeat(7_000);
+      await expect(docs.insertOne({ _id: longId })).rejects.toMatchObject({ code: 'STORE_KEY_TOO_LONG', status: 400 });
+      await expect(docs.findOne({ _id: longId })).rejects.toMatchObject({ code: 'STORE_KEY_TOO_LONG' });
+      expect(await docs.countDocuments({})).toBe(0);
+      // long indexed values are keyed by a prefix, so they store and query without a key error
+      await docs.insertOne({ _id: 'ok', name: 'n'.repeat(7_000) });
+      expect((await docs.find({ name: 'n'.repeat(7_000) })).map((d) => d._id)).toEqual(['ok']);
+      expect(await docs.countDocuments({})).toBe(1);
+    });
+  });
 });

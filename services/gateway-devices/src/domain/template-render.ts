@@ -1,5 +1,5 @@
 import nunjucks from 'nunjucks';
-import { AppError } from '@nap/contracts';
+import { AppError, assertJsonDepth } from '@nap/contracts';
 
 // Autoescape off (configuration text, not HTML). The strict environment throws when a placeholder
 // would print an undefined value, instead of leaving a blank in a device configuration; the lenient
@@ -34,6 +34,8 @@ function rendersLeniently(text: string, variables: Record<string, unknown>): boo
  * undefined-value check, never by their message text.
  */
 export function renderTemplate(templateName: string, text: string, variables: Record<string, unknown>): string {
+  // the renderer walks the context recursively: bound it like every other walk of user JSON
+  assertJsonDepth(variables, `The variables of device template "${templateName}"`);
   try {
     return strict.renderString(text, variables);
   } catch (err) {

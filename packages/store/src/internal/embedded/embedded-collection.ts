@@ -11,7 +11,7 @@ import type {
   UpdateResult,
 } from '../../types';
 import { cloneValue } from '../clone';
-import { badRequest } from '../errors';
+import { badRequest, keyTooLong } from '../errors';
 import { isIdIndex, normalizeIndexSpec } from '../index-spec';
 import { isPlainObject } from '../values';
 import { collectionDef } from './catalog';
@@ -32,7 +32,7 @@ type NewDoc = Omit<Doc, '_id'> & { _id?: string };
 function checkId(id: unknown): string {
   if (typeof id !== 'string') throw badRequest(`_id must be a string; got ${typeof id}`);
   if (id === '') throw badRequest('_id must not be empty');
-  if (Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) throw badRequest(`_id must be at most ${MAX_ID_BYTES} bytes of UTF-8`);
+  if (Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) throw keyTooLong(`The _id "${id.slice(0, 32)}…"`, { limitBytes: MAX_ID_BYTES });
   return id;
 }
 

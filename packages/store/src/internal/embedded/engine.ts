@@ -1,7 +1,7 @@
 import { isAppError } from '@nap/contracts';
 import type { RootDatabase } from 'lmdb';
 import type { Filter, FindOptions } from '../../types';
-import { storeUnavailable } from '../errors';
+import { isKeyTooLongError, keyTooLong, storeUnavailable } from '../errors';
 import { CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalog';
 import { runQuery, type QueryStats, type StoreDbs } from './query-exec';
 import { WriteTxn, type WriteDbs } from './write-txn';
@@ -48,6 +48,7 @@ export class EmbeddedEngine {
   private translate(e: unknown): unknown {
     if (isAppError(e)) return e;
     if (this.closed) return storeUnavailable(`The embedded store at "${this.path}" is closed`, e);
+    if (isKeyTooLongError(e)) return keyTooLong('An id or indexed value', { cause: e });
     // Programming errors stay what they are; LMDB reports I/O and environment failures as Error.
     if (e instanceof RangeError || e instanceof TypeError || e instanceof SyntaxError) return e;
     return storeUnavailable(`The embedded store at "${this.path}" failed: ${e instanceof Error ? e.message : String(e)}`, e);
