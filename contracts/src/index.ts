@@ -10,4 +10,5 @@ export * from './events';
 export * from './subjects';
 export * from './secrets';
 export * from './json-limits';
+export * from './deadline';
 export * from './schemas';

@@ -3,6 +3,7 @@ import express from 'express';
 import type { NextFunction, Request, Response, Express } from 'express';
 import { AppError, CATALOG, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, HEADERS, isAppError, jsonTextExceedsDepth, jsonTooDeep, validateRequest } from '@nap/contracts';
 import type { Caller, OperationDef } from '@nap/contracts';
+import { acceptsIdempotencyKey } from '@nap/bus';
 import type { Bus, BusClient } from '@nap/bus';
 import { SpanKind, extractTraceContext, withSpan } from '@nap/telemetry';
 import type { Logger, PlatformMetrics } from '@nap/telemetry';
@@ -152,15 +153,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       const parts = { params, query, body: req.body as unknown };
       const problems = validateRequest(op, parts);
       if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
+      const idempotencyKey = req.headers['idempotency-key'];
       const result = await client.callRaw(op, parts, {
         caller: caller ?? { id: 'anonymous', username: 'anonymous', roles: [], groups: [] },
         requestId: locals.requestId,
         validated: true,
+        // checked and honoured by the owning service (serve), where the key is kept with what it created
+        ...(typeof idempotencyKey === 'string' && acceptsIdempotencyKey(op) ? { idempotencyKey } : {}),
       });
       span.setAttribute('http.response.status_code', result.status);
       afterOperation(op, result, res);
       const contentType = result.headers[HEADERS.contentType];
       res.status(result.status);
+      if (result.headers[HEADERS.idempotentReplay] !== undefined) res.setHeader('idempotent-replayed', 'true');
       if (result.status === 204 || result.data.length === 0) {
         res.end();
         return;

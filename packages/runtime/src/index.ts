@@ -3,3 +3,4 @@ export * from './service';
 export * from './process';
 export * from './secret-box';
 export * from './main';
+export * from './idempotency';

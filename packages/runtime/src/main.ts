@@ -5,6 +5,7 @@ import { createStore } from '@nap/store';
 import { createLogger, createMetrics, initTracing } from '@nap/telemetry';
 import { loadConfig } from './config';
 import { onShutdown } from './process';
+import { createIdempotencyRecords } from './idempotency';
 import { createClient, offerProcessMetrics } from './service';
 import type { ServiceDeps, ServiceModule } from './service';
 
@@ -22,11 +23,14 @@ export async function runServiceProcess(name: ServiceName, create: (deps: Servic
   const bus = await createNatsBus({ servers: config.natsUrl ?? '', name: `nap-${name}`, logger: logger.child({ component: 'bus' }) });
   const store = await createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName: `nap_${name.replace('-', '_')}`, dataDir: config.dataDir });
   const client = createClient(bus, metrics);
-  const running = await create({ bus, store, logger, metrics, client, config }).start();
+  const idempotency = createIdempotencyRecords(store);
+  await idempotency.ready();
+  const running = await create({ bus, store, logger, metrics, client, config, idempotency }).start();
   const metricsService = await offerProcessMetrics(bus, metrics, name);
   logger.info({ nats: config.natsUrl, store: store.kind }, `Service ${name} is serving`);
   onShutdown(logger, async () => {
     await running.stop();
+    idempotency.stop();
     await metricsService.stop();
     await bus.close();
     await store.close();

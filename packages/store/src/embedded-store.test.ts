@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runWithDeadline } from '@nap/contracts';
 import { createEmbeddedStore, createStore, runStoreContractSuite, type EmbeddedStore, type Store } from './index';
 
 runStoreContractSuite('EmbeddedStore contract', async () => {
@@ -205,6 +206,24 @@ describe('EmbeddedStore', () => {
       await docs.insertOne({ _id: 'ok', name: 'n'.repeat(7_000) });
       expect((await docs.find({ name: 'n'.repeat(7_000) })).map((d) => d._id)).toEqual(['ok']);
       expect(await docs.countDocuments({})).toBe(1);
+    });
+  });
+
+  describe('the request deadline', () => {
+    it('refuses calls that would start past the deadline of the request in scope, and only while the request runs', async () => {
+      const docs = open().collection('docs');
+      await docs.insertOne({ _id: 'a' });
+      const expired = Date.now() - 1;
+      await expect(runWithDeadline(expired, () => docs.findOne({ _id: 'a' }))).rejects.toMatchObject({ code: 'TIMEOUT', status: 504 });
+      await expect(runWithDeadline(expired, () => docs.insertOne({ _id: 'b' }))).rejects.toMatchObject({ code: 'TIMEOUT' });
+      expect(await runWithDeadline(Date.now() + 60_000, () => docs.findOne({ _id: 'a' }))).toEqual({ _id: 'a' });
+      // work started by a request that outlives it (a job's runner) is no longer bound by it
+      let later: Promise<unknown> | undefined;
+      await runWithDeadline(Date.now() + 20, async () => {
+        later = new Promise((resolve) => setTimeout(resolve, 40)).then(() => docs.insertOne({ _id: 'c' }));
+      });
+      await expect(later).resolves.toEqual({ _id: 'c' });
+      expect(await docs.countDocuments({})).toBe(2);
     });
   });
 });

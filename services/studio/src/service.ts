@@ -26,7 +26,7 @@ export function createStudioService(deps: ServiceDeps): ServiceModule {
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, handlers: studioHandlers(studio) });
+      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers: studioHandlers(studio) });
       return { name: 'studio', stop: () => registered.stop() };
     },
   };

@@ -1,4 +1,4 @@
-import { isAppError } from '@nap/contracts';
+import { assertBeforeDeadline, isAppError } from '@nap/contracts';
 import type { RootDatabase } from 'lmdb';
 import type { Filter, FindOptions } from '../../types';
 import { isKeyTooLongError, keyTooLong, storeUnavailable } from '../errors';
@@ -57,6 +57,8 @@ export class EmbeddedEngine {
   /** Runs `fn` against the current snapshot, synchronously. */
   async read<R>(fn: (dbs: StoreDbs, catalog: Catalog) => R): Promise<R> {
     this.assertOpen();
+    // reads run synchronously: bounded by refusing to start past the request's deadline
+    assertBeforeDeadline(`A read of the embedded store`);
     try {
       return fn(this.dbs, this.readCatalog());
     } catch (e) {
@@ -72,6 +74,8 @@ export class EmbeddedEngine {
    */
   async write<R>(fn: (txn: WriteTxn) => R): Promise<R> {
     this.assertOpen();
+    // a write that started is not abandoned half-way (it commits with its batch); one that has not started past the deadline is refused
+    assertBeforeDeadline(`A write to the embedded store`);
     let result: R;
     try {
       result = await this.root.childTransaction(() => {
