@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { AppError, eventPattern } from '@nap/contracts';
+import { AppError, eventPattern, redactSecrets } from '@nap/contracts';
 import type { Caller, OperationDef, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -79,7 +79,8 @@ export function createJobEventStream(options: EventStreamOptions): (op: Operatio
       const name = event.subject.slice(event.subject.lastIndexOf('.') + 1);
       let payload: unknown;
       try {
-        payload = JSON.parse(Buffer.from(event.data).toString('utf8'));
+        // job events carry task inputs and outputs: masked by the platform's secret policy like the job itself
+        payload = redactSecrets(JSON.parse(Buffer.from(event.data).toString('utf8')));
       } catch {
         return;
       }

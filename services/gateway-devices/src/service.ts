@@ -33,7 +33,7 @@ export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayD
   const knownHosts = createStoreKnownHosts(collections);
   const limiter = createSessionLimiter({ perDeviceLimit: gateway.deviceSessionLimit, globalLimit: gateway.globalSessionLimit, queueTimeoutMs: gateway.sessionQueueTimeoutMs });
   const access = new DeviceAccess(inventory, limiter, knownHosts, gateway);
-  const runners = createRunners(gateway, inventory);
+  const runners = createRunners(gateway, inventory, knownHosts);
   const context: GatewayContext = {
     inventory,
     devices: new DeviceInventory(inventory, access, (hostPort) => knownHosts.fingerprintOf(hostPort), logger),
