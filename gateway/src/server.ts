@@ -1,11 +1,32 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { AppError } from '@nap/contracts';
 import type { Express } from 'express';
 
 export interface HttpServer {
   url: string;
   port: number;
   close(): Promise<void>;
+}
+
+/**
+ * Requests Node's HTTP parser refuses before express sees them (headers over 16 KiB, a client too
+ * slow, malformed HTTP) are answered with the platform's JSON error body, like every other error.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, error] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, new AppError('HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB; send long values in the body')]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, new AppError('REQUEST_TIMEOUT', 'The request was not sent in time; the connection is closed')]
+        : [400, new AppError('BAD_REQUEST', 'The request is not valid HTTP/1.1')];
+  const body = JSON.stringify(error.toBody());
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 export interface ListenOptions {
@@ -26,6 +47,7 @@ export async function listen(app: Express, host: string, port: number, options: 
   // Node checks these timeouts every connectionsCheckingInterval (30 s by default): check each second
   const server = http.createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 }, app);
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { AppError, eventPattern, redactSecrets } from '@nap/contracts';
+import { AppError, eventPattern, isSubjectToken, redactSecrets } from '@nap/contracts';
 import type { Caller, OperationDef, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -44,6 +44,8 @@ export function createJobEventStream(options: EventStreamOptions): (op: Operatio
       throw new AppError('FORBIDDEN', `${req.method} ${op.http?.path} needs one of the roles ${op.roles.join(', ')}; the caller has ${caller.roles.length ? caller.roles.join(', ') : 'none'}`);
     }
     const jobId = params.jobId ?? '';
+    // an id that cannot be a subject token (`a.b`, `../x`) names no job: answered before subscribing
+    if (!isSubjectToken(jobId)) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId.slice(0, 64)}"`);
     // subscribe first, so that nothing that happens between the snapshot and the subscription is lost
     const early: BusEvent[] = [];
     const stream: { live?: (event: BusEvent) => void; heartbeat?: NodeJS.Timeout; closed: boolean } = { closed: false };

@@ -166,7 +166,7 @@ describe('EmbeddedStore', () => {
       const docs = open().collection('docs');
       await expect(docs.insertOne({ _id: 7 as unknown as string })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
       await expect(docs.insertOne({ _id: '' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-      await expect(docs.insertOne({ _id: 'i'.repeat(600) })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      await expect(docs.insertOne({ _id: 'i'.repeat(600) })).rejects.toMatchObject({ code: 'STORE_KEY_TOO_LONG', status: 400 });
       await docs.createIndexes([{ keys: { a: 1, b: 1 } }]);
       await docs.insertOne({ a: [1, 2], b: 3 });
       await expect(docs.insertOne({ a: [1, 2], b: [3, 4] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
