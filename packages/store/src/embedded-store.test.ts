@@ -226,4 +226,32 @@ describe('EmbeddedStore', () => {
       expect(await docs.countDocuments({})).toBe(2);
     });
   });
+
+  describe('group commit', () => {
+    it('commits the writes of one turn together; one that fails leaves the others of its batch and nothing of its own', async () => {
+      const docs = open().collection('docs');
+      await docs.createIndexes([{ keys: { name: 1 }, unique: true }]);
+      await docs.insertOne({ _id: 'taken', name: 'taken' });
+      const results = await Promise.allSettled([
+        docs.insertOne({ _id: 'a', name: 'a' }),
+        docs.insertMany([{ _id: 'm1', name: 'm1' }, { _id: 'm2', name: 'taken' }]),
+        docs.updateOne({ _id: 'taken' }, { $set: { 'deep.er.value': 1 } }),
+        docs.insertOne({ _id: 'b', name: 'taken' }),
+        docs.insertOne({ _id: 'c', name: 'c' }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+      expect((await docs.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'c', 'taken']);
+      expect(await docs.findOne({ _id: 'taken' })).toEqual({ _id: 'taken', name: 'taken', deep: { er: { value: 1 } } });
+    });
+
+    it('applies $set and $unset of named paths as MongoDB does, and leaves other updates to the general path', async () => {
+      const docs = open().collection('docs');
+      await docs.insertOne({ _id: 'x', status: 'running', tags: ['a', 'b'], tasks: { t1: { status: 'incomplete' } }, n: 1, list: [{ v: 1 }] });
+      expect(await docs.updateOne({ _id: 'x', tags: 'b' }, { $set: { 'tasks.t1.status': 'complete', 'tasks.t2': { status: 'running' } }, $unset: { n: '' } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      expect(await docs.updateOne({ _id: 'x', status: 'running' }, { $set: { 'tasks.t1.status': 'complete' } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+      expect(await docs.updateOne({ _id: 'x', status: 'paused' }, { $set: { status: 'x' } })).toEqual({ matchedCount: 0, modifiedCount: 0 });
+      await docs.updateOne({ _id: 'x' }, { $set: { 'list.0.v': 2 } });
+      expect(await docs.findOne({ _id: 'x' })).toEqual({ _id: 'x', status: 'running', tags: ['a', 'b'], tasks: { t1: { status: 'complete' }, t2: { status: 'running' } }, list: [{ v: 2 }] });
+    });
+  });
 });
