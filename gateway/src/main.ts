@@ -17,7 +17,7 @@ async function run(): Promise<void> {
   const gateway = createGateway({ bus, client, logger, metrics, bodyLimit: config.bodyLimitBytes, maxJsonDepth: config.maxJsonDepth, maxParamLength: config.maxParamLength, requiredServices: SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
   await gateway.start();
   const metricsService = await offerProcessMetrics(bus, metrics, 'gateway');
-  const server = await listen(gateway.app, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
+  const server = await listen(gateway.handler, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
   logger.info({ url: server.url, nats: config.natsUrl }, 'Gateway listening');
   onShutdown(logger, async () => {
     await server.close();

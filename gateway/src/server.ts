@@ -2,7 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@nap/contracts';
-import type { Express } from 'express';
 
 export interface HttpServer {
   url: string;
@@ -41,7 +40,7 @@ export interface ListenOptions {
  * with header and request timeouts so that a slow client (a stalled body, headers sent a byte at a
  * time) is answered 408 and dropped instead of holding a connection for Node's default 300 s.
  */
-export async function listen(app: Express, host: string, port: number, options: ListenOptions = {}): Promise<HttpServer> {
+export async function listen(app: http.RequestListener, host: string, port: number, options: ListenOptions = {}): Promise<HttpServer> {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   // Node checks these timeouts every connectionsCheckingInterval (30 s by default): check each second

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, eventPattern, isSubjectToken, redactSecrets } from '@nap/contracts';
 import type { Caller, OperationDef, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, Subscription } from '@nap/bus';
@@ -32,12 +32,14 @@ function sseFrame(event: string, data: unknown, id?: number): string {
  * event is relayed (event name = the job event, data = its payload, id = its stream sequence) until
  * the job ends or the client leaves. Errors before the stream starts are thrown (answered as JSON).
  */
-export function createJobEventStream(options: EventStreamOptions): (op: OperationDef, params: Record<string, string>, req: Request, res: Response, requestId: string) => Promise<void> {
+export function createJobEventStream(
+  options: EventStreamOptions,
+): (op: OperationDef, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, requestId: string) => Promise<void> {
   const { bus, client, authenticator, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
-  return async (op, params, req, res, requestId) => {
-    const credentials = readCredentials(req.headers, (req.query as Record<string, unknown>).token);
+  return async (op, params, req, res, query, requestId) => {
+    const credentials = readCredentials(req.headers, query.token);
     if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
     const caller: Caller = await authenticator.authenticate(credentials);
     if (!op.roles.some((role) => caller.roles.includes(role))) {
@@ -64,7 +66,7 @@ export function createJobEventStream(options: EventStreamOptions): (op: Operatio
       close();
       throw err;
     }
-    res.status(200);
+    res.statusCode = 200;
     res.setHeader('content-type', 'text/event-stream; charset=utf-8');
     res.setHeader('cache-control', 'no-cache');
     res.setHeader('connection', 'keep-alive');

@@ -74,7 +74,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const metricsService = await offerProcessMetrics(bus, metrics, 'standalone');
     const gateway = createGateway({ bus, client, logger: logger.child({ component: 'gateway' }), metrics, bodyLimit: config.bodyLimitBytes, maxJsonDepth: config.maxJsonDepth, maxParamLength: config.maxParamLength, requiredServices: options.services ?? SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
     await gateway.start();
-    const server = await listen(gateway.app, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
+    const server = await listen(gateway.handler, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
     return {
       url: server.url,
       port: server.port,
