@@ -47,7 +47,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       await ensureCollections(store);
       const wake: Subscription = bus.subscribe(WORKFLOW_WAKE_SUBJECT, (msg) => engine.wake(Buffer.from(msg.data).toString('utf8')));
       const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, client });
-      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers });
+      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers });
       await engine.start();
       logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs }, 'Workflow engine started');
       return {
