@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createBusClient } from '@nap/bus';
 import { UUID_V4_PATTERN, getOperation, validateRequest, validateResponse } from '@nap/contracts';
 import type { ImportResult, WorkflowDocument } from '@nap/contracts';
