@@ -16,7 +16,8 @@ import { createGatewayDevicesService } from '@nap/gateway-devices';
 import { createMopService } from '@nap/mop';
 import { createOrchProxyService } from '@nap/orch-proxy';
 import { createStudioService } from '@nap/studio';
-import { createWorkflowService } from '@nap/workflow';
+import { createWorkflowService, persistentEngineId } from '@nap/workflow';
+import type { WorkflowServiceOptions } from '@nap/workflow';
 
 export interface PlatformOptions {
   config: RuntimeConfig;
@@ -24,6 +25,11 @@ export interface PlatformOptions {
   /** An existing bus (tests); otherwise NATS when `config.natsUrl` is set, else the in-process bus. */
   bus?: Bus;
   admin?: AdminServiceOptions;
+  /**
+   * Settings of the workflow engine (lease, renewal, scan, id). Without an id the engine takes the
+   * one kept in `<dataDir>/workflow-engine.id`, so a restarted process resumes its jobs at once.
+   */
+  workflow?: WorkflowServiceOptions;
   /** Which services to run in this process; all six by default. */
   services?: readonly ServiceName[];
 }
@@ -40,7 +46,7 @@ export interface Platform {
 
 const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOptions) => ServiceModule> = {
   admin: (deps, options) => createAdminService(deps, options.admin ?? {}),
-  workflow: (deps) => createWorkflowService(deps),
+  workflow: (deps, options) => createWorkflowService(deps, { serverId: persistentEngineId(deps.config.dataDir), ...options.workflow }),
   mop: (deps) => createMopService(deps),
   'gateway-devices': (deps) => createGatewayDevicesService(deps),
   'orch-proxy': (deps) => createOrchProxyService(deps),
