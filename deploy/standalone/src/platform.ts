@@ -54,6 +54,14 @@ const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOption
 };
 
 /**
+ * The services in the order they start: the workflow engine last, since it resumes the jobs it
+ * holds at once and their tasks call the other services.
+ */
+function startOrder(names: readonly ServiceName[]): ServiceName[] {
+  return [...names.filter((n) => n !== 'workflow'), ...names.filter((n) => n === 'workflow')];
+}
+
+/**
  * Every service and the gateway in one process: what `npm start` runs, and what tests start.
  * Stores are embedded under `config.dataDir` unless `config.mongoUrl` is set.
  */
@@ -66,7 +74,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const stores = new Map<ServiceName, Store>();
   const running: RunningService[] = [];
   try {
-    for (const name of options.services ?? SERVICE_NAMES) {
+    for (const name of startOrder(options.services ?? SERVICE_NAMES)) {
       const store = await createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName: `nap_${name.replace('-', '_')}`, dataDir: config.dataDir });
       stores.set(name, store);
       const deps: ServiceDeps = { bus, store, logger: logger.child({ service: name }), metrics, client, config };

@@ -1,4 +1,4 @@
-import { SYSTEM_CALLER } from '@nap/contracts';
+import { AppError, SYSTEM_CALLER } from '@nap/contracts';
 import type { WorkflowTask } from '@nap/contracts';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness, PublishedEvent } from './support/harness';
@@ -117,6 +117,38 @@ function streamOf(events: PublishedEvent[], jobId: string): { names: string[]; s
 }
 
 const COMPLETE_STREAM = ['jobStart', 'taskStart:m1', 'taskFinish:m1', 'taskStart:m2', 'taskFinish:m2', 'jobComplete'];
+
+describe('a task whose service is not up yet', () => {
+  it('is called again until the service answers (the request reached no service, so nothing ran twice)', async () => {
+    const h = await startEngineHarness({ serverId: 'patient', unavailableRetryMs: 10_000 });
+    harnesses.push(h);
+    const { runs, handler } = counter();
+    let refusals = 0;
+    // what the bus answers while no instance of the service listens (a restart, the platform starting)
+    h.services.set('mop.RunCommandTemplate', async (input) => {
+      if (refusals < 3) {
+        refusals += 1;
+        throw new AppError('SERVICE_UNAVAILABLE', 'No service listens on "nap.rpc.mop.RunCommandTemplate" (no responders)');
+      }
+      return handler(input);
+    });
+    const job = await h.waitFor((await h.run(twoRemote, { tag: 'patient' }))._id, ['complete', 'error']);
+    expect(job.status).toBe('complete');
+    expect(refusals).toBe(3);
+    expect(Object.fromEntries(runs)).toEqual({ 'patient/1': 1, 'patient/2': 1 });
+  });
+
+  it('fails once the service has not answered for the configured time', async () => {
+    const h = await startEngineHarness({ serverId: 'impatient', unavailableRetryMs: 300 });
+    harnesses.push(h);
+    h.services.set('mop.RunCommandTemplate', async () => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'No service listens on "nap.rpc.mop.RunCommandTemplate" (no responders)');
+    });
+    const job = await h.waitFor((await h.run(twoRemote, { tag: 'never' }))._id, ['complete', 'error']);
+    expect(job.status).toBe('error');
+    expect(job.tasks.m1?.variables?.error).toMatch(/^SERVICE_UNAVAILABLE: No service listens/);
+  });
+});
 
 describe('leases', () => {
   it('a live engine keeps its jobs: another engine scanning all along never takes them, and no task runs twice', async () => {

@@ -47,6 +47,8 @@ export interface EngineOptions {
   renewMs?: number;
   /** How often an engine looks for dead engines; leaseMs / 3 unless given. */
   scanMs?: number;
+  /** How long a task's call that no service answers (SERVICE_UNAVAILABLE) is tried again before the task fails; 60 s unless given. */
+  unavailableRetryMs?: number;
 }
 
 /**
@@ -65,6 +67,7 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   readonly leaseMs: number;
   readonly renewMs: number;
   readonly scanMs: number;
+  readonly unavailableRetryMs: number;
   readonly repository: JobRepository;
   readonly events: JobEventRelay;
   readonly schemas = new InputSchemaCache();
@@ -82,6 +85,7 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.renewMs = options.renewMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
     this.scanMs = options.scanMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
+    this.unavailableRetryMs = options.unavailableRetryMs ?? 60_000;
     this.repository = new JobRepository(deps.jobs);
     const connected = deps.busConnected?.bind(deps) ?? (() => true);
     this.events = new JobEventRelay(this.repository, { publish: deps.publishEvent, connected }, deps.logger);

@@ -1,4 +1,4 @@
-import { SYSTEM_CALLER, isAppError } from '@nap/contracts';
+import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -25,6 +25,24 @@ export interface DispatchHost {
    */
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
   log: Logger;
+  /** How long a call that reached no service (SERVICE_UNAVAILABLE) is tried again before the task fails, ms. */
+  unavailableRetryMs: number;
+}
+
+/** First wait before calling again an operation that no service answered; doubled up to {@link MAX_UNAVAILABLE_WAIT_MS}. */
+const FIRST_UNAVAILABLE_WAIT_MS = 200;
+const MAX_UNAVAILABLE_WAIT_MS = 2_000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
 }
 
 /**
@@ -118,11 +136,30 @@ export class TaskDispatcher {
       const builtin = task.app === 'WorkFlowEngine' && Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
       if (builtin) return await builtin({ incoming, scope, startedAt, signal });
       const operationId = operationFor(task);
-      const body = await this.host.call(operationId, callInputFor(operationId, incoming), caller);
+      const body = await this.callWhenAnswered(operationId, callInputFor(operationId, incoming), caller, signal);
       return { finishState: 'success', outgoing: outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), body) };
     } catch (err) {
       if (signal.aborted) return errorOutcome('The task was stopped');
       return errorOutcome(isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err));
+    }
+  }
+
+  /**
+   * Calls an operation; while no service answers it (SERVICE_UNAVAILABLE: the request reached no
+   * instance, so nothing ran), calls it again with a growing wait for up to `unavailableRetryMs`. A
+   * service restarting, or the platform still starting when the engine resumes its jobs, does not
+   * fail the task.
+   */
+  private async callWhenAnswered(operationId: string, input: CallInput, caller: Caller, signal: AbortSignal): Promise<unknown> {
+    const deadline = Date.now() + this.host.unavailableRetryMs;
+    for (let wait = FIRST_UNAVAILABLE_WAIT_MS; ; wait = Math.min(MAX_UNAVAILABLE_WAIT_MS, wait * 2)) {
+      try {
+        return await this.host.call(operationId, input, caller);
+      } catch (err) {
+        if (!hasCode(err, 'SERVICE_UNAVAILABLE') || signal.aborted || Date.now() + wait > deadline) throw err;
+        this.host.log.debug({ operationId, waitMs: wait }, 'No service answers the operation of a task yet; calling again');
+        await sleep(wait, signal);
+      }
     }
   }
 
