@@ -9,9 +9,9 @@ import path from 'node:path';
 import { createEmbeddedStore } from '@nap/store';
 import { DevicePeer } from './support/device-peer';
 import { figure, quantile } from './support/figures';
-import { COUNTED_TASKS, createCountingWorkflow, jobStatuses, judgeJobs, snapshotOf, startJobs } from './support/jobs';
+import { COUNTED_TASKS, createCountingWorkflow, judgeJobs, snapshotOf, startJobs, waitForJobsToEnd } from './support/jobs';
 import type { CrashSnapshot } from './support/jobs';
-import { Standalone, dataDirectory, progress, until } from './support/platform';
+import { Standalone, dataDirectory, progress } from './support/platform';
 
 const SCENARIO = '2 standalone engine kill -9, 50 jobs';
 const JOBS = 50;
@@ -67,18 +67,8 @@ it('finishes every job whose start was answered, each task once (or twice if in 
   await platform.launch();
   const readyAt = Date.now();
   const stored = [...snapshot.keys()];
-  const ended = await until(
-    'every stored job ends',
-    async () => {
-      const statuses = await jobStatuses(client, stored);
-      return [...statuses.values()].every((s) => s === 'complete' || s === 'error' || s === 'canceled') ? statuses : undefined;
-    },
-    180_000,
-    500,
-  );
-
   // every job stored at the kill, answered or not, runs to its end; the answered ones are all stored
-  const notComplete = [...ended].filter(([, s]) => s !== 'complete').map(([id, s]) => `${id}: ${s}`);
+  const { notComplete } = await waitForJobsToEnd(client, stored, 180_000);
   const lostStarts = acknowledged.filter((id) => !snapshot.has(id));
   const report = judgeJobs(peer, stored, killedAt, snapshot, () => true);
   const firstAfter = peer.executions.filter((e) => e.at >= restartAt).map((e) => e.at);

@@ -6,8 +6,8 @@
  */
 import { DevicePeer } from './support/device-peer';
 import { figure, quantile } from './support/figures';
-import { createCountingWorkflow, jobStatuses, judgeJobs, snapshotOf, startJobs } from './support/jobs';
-import { Distributed, dataDirectory, engineIdOf, progress, until } from './support/platform';
+import { createCountingWorkflow, judgeJobs, snapshotOf, startJobs, waitForJobsToEnd } from './support/jobs';
+import { Distributed, dataDirectory, engineIdOf, progress } from './support/platform';
 
 const SCENARIO = '3 distributed replica kill -9, 50 jobs';
 const JOBS = 50;
@@ -45,16 +45,7 @@ it('the surviving replica finishes every job of the dead one, each task once (or
   const victims = [...snapshot].filter(([, j]) => j.owner === victimId && (j.status === 'running' || j.status === 'paused')).map(([id]) => id);
   progress(`scenario 3: killed ${victim.name} holding ${victims.length} running jobs of ${ids.length}`);
 
-  const ended = await until(
-    'every job ends',
-    async () => {
-      const statuses = await jobStatuses(client, ids);
-      return [...statuses.values()].every((s) => s === 'complete' || s === 'error' || s === 'canceled') ? statuses : undefined;
-    },
-    180_000,
-    500,
-  );
-  const notComplete = [...ended].filter(([, s]) => s !== 'complete').map(([id, s]) => `${id}: ${s}`);
+  const { notComplete } = await waitForJobsToEnd(client, ids, 180_000);
   const report = judgeJobs(peer, ids, killedAt + IN_FLIGHT_GRACE_MS, snapshot, (id) => snapshot.get(id)?.owner === victimId);
   const resumed = survivor.loggedTimes('Resuming job').filter((t) => t >= killedAt).map((t) => t - killedAt);
   const serverErrors = starts.filter((s) => s.status >= 500 || s.status === 0);

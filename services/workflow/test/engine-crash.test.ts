@@ -179,7 +179,7 @@ describe('leases', () => {
     });
     a.workflows.set(twoRemote.name, twoRemote);
     const started = await a.engine.startJob({ workflow: twoRemote, variables: { tag: 'dying' }, caller: SYSTEM_CALLER });
-    await a.waitUntil(started._id, (j) => j.tasks.m1?.status === 'running', 'm1 in flight');
+    await a.waitUntil(started._id, (j) => j.tasks.m1?.status === 'running' && runs.get('dying/1') === 1, 'm1 in flight');
     crash.crashNow();
     harnesses.pop();
     a.abandon();

@@ -4,6 +4,7 @@
  * "a task ran twice" means, and how the campaign decides it, is here.
  */
 import type { Client } from './platform';
+import { until } from './platform';
 import type { DevicePeer, Execution } from './device-peer';
 
 /** The counted tasks of the workflow and the peer path each calls. */
@@ -137,4 +138,18 @@ export async function jobStatuses(client: Client, ids: string[]): Promise<Map<st
     out.set(id, res.status === 404 ? 'missing' : ((res.body as { data?: { status?: string } }).data?.status ?? `http ${res.status}`));
   }
   return out;
+}
+
+/** Waits (bounded) until every job has ended; the status of each, and those that are not `complete`. */
+export async function waitForJobsToEnd(client: Client, ids: string[], timeoutMs: number): Promise<{ statuses: Map<string, string>; notComplete: string[] }> {
+  const statuses = await until(
+    `${ids.length} jobs end`,
+    async () => {
+      const current = await jobStatuses(client, ids);
+      return [...current.values()].every((s) => s === 'complete' || s === 'error' || s === 'canceled') ? current : undefined;
+    },
+    timeoutMs,
+    500,
+  );
+  return { statuses, notComplete: [...statuses].filter(([, s]) => s !== 'complete').map(([id, s]) => `${id}: ${s}`) };
 }

@@ -176,27 +176,34 @@ export class LeaseManager {
       for (const holder of await this.jobs.leaseHolders(SCAN_LIMIT * 4)) {
         if (!known.has(holder) && this.isDead(holder, 'none', now)) dead.push({ id: holder });
       }
-      await this.resumeOwn();
     }
+    let taken = 0;
     for (const { id, beat } of dead) {
       if (this.stopped) return;
-      const held = await this.jobs.leasedTo(id, SCAN_LIMIT);
-      for (const job of held) await this.takeOver(job._id, id);
-      if (held.length === 0) {
+      const moved = await this.jobs.takeLeases(id, this.serverId, Date.now());
+      if (moved > 0) this.log.info({ from: id, jobs: moved }, 'Taking over the jobs of a dead engine');
+      taken += moved;
+      if (moved === 0) {
         await this.registry.removeDead(id, beat);
         this.seen.delete(id);
       }
     }
+    if (taken > 0 || thorough) await this.resumeOwn();
   }
 
   /** Jobs leased to this engine: active ones without a runner here are resumed, events left in the outboxes of the others published. */
   private async resumeOwn(): Promise<void> {
-    for (const job of await this.jobs.leasedTo(this.serverId, SCAN_LIMIT)) {
+    const held = (await this.jobs.leasedTo(this.serverId, SCAN_LIMIT)).filter((job) => !this.owner.owns(job._id));
+    const active = held.filter((job) => isActiveStatus(job.status)).map((job) => job._id);
+    for (const job of active.length > 0 ? await this.jobs.findByIds(active) : []) {
       if (this.stopped) return;
-      if (this.owner.owns(job._id)) continue;
-      if (isActiveStatus(job.status)) await this.takeOver(job._id, this.serverId);
-      else this.owner.drainEvents(job._id);
+      // the lease is this engine's already (taken over, or held before a restart): no write needed to drive it
+      if (this.owner.owns(job._id) || job.lease !== this.serverId || job.metrics?.server_id !== this.serverId || !isActiveStatus(job.status)) continue;
+      this.log.info({ jobId: job._id }, 'Resuming job');
+      this.owner.adopt(job, true);
+      this.owner.drainEvents(job._id);
     }
+    for (const job of held) if (!isActiveStatus(job.status)) this.owner.drainEvents(job._id);
   }
 
   /** Moves a job's lease from `from` to this engine; resumes it when active; publishes its outbox. */

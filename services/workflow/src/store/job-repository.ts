@@ -54,6 +54,11 @@ export class JobRepository {
     return found === null ? undefined : { _id: found._id, name: found.name, status: found.status };
   }
 
+  /** The jobs with these ids that exist. */
+  findByIds(ids: string[]): Promise<JobRecord[]> {
+    return this.jobs.find({ _id: { $in: ids } });
+  }
+
   /** The status of a job, or undefined when there is none with this id. */
   async statusOf(jobId: string): Promise<string | undefined> {
     const found = await this.jobs.findOne({ _id: jobId }, { projection: { status: 1 } });
@@ -102,6 +107,17 @@ export class JobRepository {
     );
     if (active !== null) return active;
     return this.jobs.findOneAndUpdate({ _id: jobId, lease: from }, { $set: { lease: to } }, { returnDocument: 'after' });
+  }
+
+  /**
+   * Moves every lease that engine `from` holds to `to` at `now` (active jobs also get `to` as their
+   * `metrics.server_id`); how many moved. Each job moves atomically, so two engines doing this at
+   * once split the jobs between them; each then resumes what is leased to it.
+   */
+  async takeLeases(from: string, to: string, now: number): Promise<number> {
+    const active = await this.jobs.updateMany({ lease: from, status: ACTIVE }, { $set: { lease: to, 'metrics.server_id': to, 'metrics.claim_time': now } });
+    const rest = await this.jobs.updateMany({ lease: from }, { $set: { lease: to } });
+    return active.modifiedCount + rest.modifiedCount;
   }
 
   /** Writes a runner's changes (`$set` by path) and its events while `serverId` still owns the active job; false when it does not. */
