@@ -27,6 +27,11 @@ export interface JobPageQuery {
 
 const ACTIVE = { $in: [...ACTIVE_STATUSES] };
 
+/** Matches the count of published events of a job (jobs stored before the count existed have none). */
+function publishedIs(published: number): unknown {
+  return published === 0 ? { $in: [0, null] } : published;
+}
+
 /**
  * The `jobs` collection: every query and update of job documents, the engine's leases and outbox
  * among them. A job with work for an engine carries that engine's id in `lease` (and, while active,
@@ -141,8 +146,20 @@ export class JobRepository {
    * published, unless another publisher did so first (the count is no longer `published`).
    */
   async ackOutbox(jobId: string, published: number, ids: string[]): Promise<boolean> {
-    const base = published === 0 ? { $in: [0, null] } : published;
-    const res = await this.jobs.updateOne({ _id: jobId, eventsPublished: base }, { $pull: { outbox: { id: { $in: ids } } }, $inc: { eventsPublished: ids.length } });
+    const res = await this.jobs.updateOne({ _id: jobId, eventsPublished: publishedIs(published) }, { $pull: { outbox: { id: { $in: ids } } }, $inc: { eventsPublished: ids.length } });
+    return res.matchedCount > 0;
+  }
+
+  /**
+   * For a job that ended: removes its last events, `ids` (the whole outbox as read), counts them as
+   * published and ends its lease, in one update; false when anything changed since the outbox was
+   * read (another publisher, a new event, the job running again), which `ackOutbox` then handles.
+   */
+  async ackLastEvents(jobId: string, published: number, ids: string[]): Promise<boolean> {
+    const res = await this.jobs.updateOne(
+      { _id: jobId, eventsPublished: publishedIs(published), status: { $nin: [...ACTIVE_STATUSES] }, outbox: { $size: ids.length } },
+      { $set: { outbox: [] }, $inc: { eventsPublished: ids.length }, $unset: { lease: '' } },
+    );
     return res.matchedCount > 0;
   }
 
