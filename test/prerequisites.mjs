@@ -28,6 +28,23 @@ export function ensureNatsServer() {
   }
 }
 
+/**
+ * Python's Jinja2 and TextFSM (Debian): the studio service renders templates with them. Installed as
+ * root; otherwise a developer machine runs the rest (the template tests say loudly that they did
+ * not run) and CI fails.
+ */
+export function ensurePythonTemplating() {
+  const python = process.env.NAP_PYTHON || (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
+  if (spawnSync(python, ['-I', '-c', 'import jinja2, textfsm'], { stdio: 'ignore' }).status === 0) return;
+  if (process.getuid?.() === 0 && !process.env.NAP_PYTHON) {
+    console.log('Installing python3-jinja2 and python3-textfsm (Debian packages) for the template renderer…');
+    run('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-jinja2 python3-textfsm']);
+  } else {
+    console.error(`${python} lacks jinja2 or textfsm: run \`sudo apt-get install python3-jinja2 python3-textfsm\` (or point NAP_PYTHON at a Python that has them); the template tests need them.`);
+    if (process.env.CI === 'true') process.exit(1);
+  }
+}
+
 /** Installs the workspace when it is not, then builds every package (turbo, errors only). */
 export function installAndBuild() {
   process.env.TURBO_TELEMETRY_DISABLED = '1';

@@ -1,4 +1,4 @@
-import type { ListFields } from '../domain/list-query';
+import type { ListFields } from '@nap/store';
 
 /** Filter and sort fields of the template and component group lists. */
 export const CAMEL_LIST_FIELDS: ListFields = {
@@ -11,5 +11,12 @@ export const CAMEL_LIST_FIELDS: ListFields = {
 export const FORM_LIST_FIELDS: ListFields = {
   filter: ['name', '_id', 'description', 'created_by', 'last_updated_by'],
   sort: ['name', '_id', 'created', 'last_updated'],
+  defaultSort: { name: 1 },
+};
+
+/** Filter and sort fields of the transformation list. */
+export const TRANSFORMATION_LIST_FIELDS: ListFields = {
+  filter: ['name', '_id', 'description', 'createdBy', 'lastUpdatedBy'],
+  sort: ['name', '_id', 'created', 'lastUpdated'],
   defaultSort: { name: 1 },
 };

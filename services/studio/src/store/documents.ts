@@ -1,13 +1,13 @@
 import { AppError, isAppError } from '@nap/contracts';
 import type { ErrorCode } from '@nap/contracts';
 import type { Collection, Doc, Filter, Store } from '@nap/store';
-import type { ListQuery } from '../domain/list-query';
+import type { ListQuery } from '@nap/store';
 import type { StudioCollection } from './collections';
 
 /** How one kind of named document speaks about itself in errors. */
 export interface DocumentKind {
   collection: StudioCollection;
-  /** `workflow`, `template`, `component group`, `form`. */
+  /** `workflow`, `template`, `component group`, `form`, `transformation`. */
   label: string;
   notFound: ErrorCode;
   exists: ErrorCode;
@@ -18,6 +18,7 @@ export const KINDS = {
   template: { collection: 'templates', label: 'template', notFound: 'TEMPLATE_NOT_FOUND', exists: 'TEMPLATE_ALREADY_EXISTS' },
   componentGroup: { collection: 'componentGroups', label: 'component group', notFound: 'COMPONENT_GROUP_NOT_FOUND', exists: 'COMPONENT_GROUP_ALREADY_EXISTS' },
   form: { collection: 'forms', label: 'form', notFound: 'FORM_NOT_FOUND', exists: 'FORM_ALREADY_EXISTS' },
+  transformation: { collection: 'transformations', label: 'transformation', notFound: 'TRANSFORMATION_NOT_FOUND', exists: 'TRANSFORMATION_ALREADY_EXISTS' },
 } as const satisfies Record<string, DocumentKind>;
 
 export type NamedDoc = Doc & { name: string };

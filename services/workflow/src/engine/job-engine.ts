@@ -49,6 +49,12 @@ export interface EngineOptions {
   scanMs?: number;
   /** How long a task's call that no service answers (SERVICE_UNAVAILABLE) is tried again before the task fails; 60 s unless given. */
   unavailableRetryMs?: number;
+  /**
+   * How many times faster than real time `delay` (and `stub` delay) waits pass: 1 (default) is real
+   * time; tests run the fixtures' 400 s delays on a scaled clock (NAP_TIME_SCALE), as Temporal's
+   * time-skipping test environment does.
+   */
+  timeScale?: number;
 }
 
 /**
@@ -68,6 +74,7 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   readonly renewMs: number;
   readonly scanMs: number;
   readonly unavailableRetryMs: number;
+  readonly timeScale: number;
   readonly repository: JobRepository;
   readonly events: JobEventRelay;
   readonly schemas = new InputSchemaCache();
@@ -86,6 +93,7 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
     this.renewMs = options.renewMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
     this.scanMs = options.scanMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
     this.unavailableRetryMs = options.unavailableRetryMs ?? 60_000;
+    this.timeScale = options.timeScale ?? 1;
     this.repository = new JobRepository(deps.jobs);
     const connected = deps.busConnected?.bind(deps) ?? (() => true);
     this.events = new JobEventRelay(this.repository, { publish: deps.publishEvent, connected }, deps.logger);

@@ -8,7 +8,8 @@ import type { JobTask } from '../domain/job-model';
 import type { ReferenceScope } from '../domain/references';
 import { errorMessage, errorOutcome } from '../domain/task-outcome';
 import type { TaskOutcome } from '../domain/task-outcome';
-import { callInputFor, operationFor, outgoingFrom } from '../domain/task-routing';
+import { sleep } from '../domain/builtins/control';
+import { OUTSIDE_TASK_OPERATION, callInputFor, finishAt, operationFor, outgoingFrom, outgoingOf, pinFor, resultOf } from '../domain/task-routing';
 import type { JobState, RunStep } from './job-state';
 import type { Retries } from './retries';
 
@@ -25,6 +26,8 @@ export interface DispatchHost {
    */
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
   log: Logger;
+  /** How many times faster than real time waits pass (1: real time). */
+  readonly timeScale: number;
   /** How long a call that reached no service (SERVICE_UNAVAILABLE) is tried again before the task fails, ms. */
   unavailableRetryMs: number;
 }
@@ -32,18 +35,6 @@ export interface DispatchHost {
 /** First wait before calling again an operation that no service answered; doubled up to {@link MAX_UNAVAILABLE_WAIT_MS}. */
 const FIRST_UNAVAILABLE_WAIT_MS = 200;
 const MAX_UNAVAILABLE_WAIT_MS = 2_000;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
-}
 
 /**
  * Runs the tasks of a job where they live: side-effect-free built-ins ({@link INLINE_BUILTINS})
@@ -69,8 +60,14 @@ export class TaskDispatcher {
     this.inlineBudget = INLINE_PER_STEP;
   }
 
-  /** Runs a started task with its resolved incoming values: inline when it can, otherwise once the step is written. */
+  /** Runs a started task with its resolved incoming values: its pin when the job has one, inline when it can, otherwise once the step is written. */
   run(id: string, task: JobTask, incoming: Record<string, unknown>): void {
+    const pin = pinFor(this.state.job.pinned, id, task);
+    if (pin !== undefined) {
+      task.pinned = true;
+      this.state.complete(id, { finishState: 'success', outgoing: cloneJson(pin) });
+      return;
+    }
     const name = String(task.name);
     if (task.app === 'WorkFlowEngine' && Object.hasOwn(INLINE_BUILTINS, name) && this.inlineBudget > 0) {
       this.inlineBudget -= 1;
@@ -102,7 +99,7 @@ export class TaskDispatcher {
     let outcome: TaskOutcome;
     try {
       const builtin = INLINE_BUILTINS[name];
-      outcome = builtin ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED }) : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
+      outcome = builtin ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED, timeScale: this.host.timeScale }) : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
     } catch (err) {
       outcome = errorOutcome(errorMessage(err));
     }
@@ -134,12 +131,21 @@ export class TaskDispatcher {
     try {
       const name = String(task.name ?? '');
       const builtin = task.app === 'WorkFlowEngine' && Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
-      if (builtin) return await builtin({ incoming, scope, startedAt, signal });
+      if (builtin) return await builtin({ incoming, scope, startedAt, signal, timeScale: this.host.timeScale });
       const operationId = operationFor(task);
-      const body = await this.callWhenAnswered(operationId, callInputFor(operationId, incoming), caller, signal);
-      return { finishState: 'success', outgoing: outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), body) };
+      const body = await this.callWhenAnswered(operationId, callInputFor(operationId, incoming, task), caller, signal);
+      const until = finishAt(operationId, body);
+      if (until !== undefined) await sleep(until - Date.now(), signal);
+      const names = Object.keys(task.variables?.outgoing ?? {});
+      return { finishState: 'success', outgoing: operationId === OUTSIDE_TASK_OPERATION ? outgoingFrom(names, resultOf(body)) : outgoingOf(operationId, names, body) };
     } catch (err) {
       if (signal.aborted) return errorOutcome('The task was stopped');
+      // a missing asset is not a failure the workflow's error path can handle: the job ends, naming it
+      if (hasCode(err, 'TRANSFORMATION_NOT_FOUND') && isAppError(err)) return { ...errorOutcome(`${err.code}: ${err.message}`), endsJob: true };
+      if (hasCode(err, 'INTEGRATION_CALL_FAILED') && isAppError(err)) {
+        // the system's answer (status, headers, body) is the task's result, so the error transition can read it
+        return errorOutcome(`${err.code}: ${err.message}`, outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), err.details ?? null));
+      }
       return errorOutcome(isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err));
     }
   }

@@ -15,6 +15,7 @@ export function startJobWithOptions(c: WorkflowHandlerContext): Handler<'workflo
       ...(options.description !== undefined ? { description: options.description } : {}),
       ...(options.type !== undefined ? { type: options.type } : {}),
       ...(options.groups !== undefined ? { groups: options.groups } : {}),
+      ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
     });
     return toPublicJob(job);
   };

@@ -1,9 +1,9 @@
 import { AppError } from '@nap/contracts';
 import type { QueryOptions } from '@nap/contracts';
-import type { Filter, SortSpec } from '@nap/store';
+import type { Filter, SortSpec } from './types';
 
 /**
- * Turns the list query of the studio list routes (`contains`/`containsField`, `equals`/`equalsField`,
+ * Turns the list query of the list routes (`contains`/`containsField`, `equals`/`equalsField`,
  * `startsWith`/`startsWithField`, `skip`, `limit`, `sort`, `order`) into a store query. Only fields of
  * an allow-list are filtered or sorted on, and values are matched as text: a value never becomes an
  * operator or a regular expression of the caller's making.
@@ -27,7 +27,8 @@ export interface ListQuery {
   limit: number;
 }
 
-function escapeRegex(text: string): string {
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
