@@ -9,4 +9,6 @@ export * from './validation';
 export * from './events';
 export * from './subjects';
 export * from './secrets';
+export * from './json-limits';
+export * from './deadline';
 export * from './schemas';

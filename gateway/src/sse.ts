@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
-import { AppError, eventPattern } from '@nap/contracts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError, eventPattern, isSubjectToken, redactSecrets } from '@nap/contracts';
 import type { Caller, OperationDef, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -34,18 +34,22 @@ function sseFrame(event: string, data: unknown, id?: number): string {
  * a repeat (a `seq` already sent) is not sent again. Errors before the stream starts are thrown
  * (answered as JSON).
  */
-export function createJobEventStream(options: EventStreamOptions): (op: OperationDef, params: Record<string, string>, req: Request, res: Response, requestId: string) => Promise<void> {
+export function createJobEventStream(
+  options: EventStreamOptions,
+): (op: OperationDef, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, requestId: string) => Promise<void> {
   const { bus, client, authenticator, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
-  return async (op, params, req, res, requestId) => {
-    const credentials = readCredentials(req.headers, (req.query as Record<string, unknown>).token);
+  return async (op, params, req, res, query, requestId) => {
+    const credentials = readCredentials(req.headers, query.token);
     if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
     const caller: Caller = await authenticator.authenticate(credentials);
     if (!op.roles.some((role) => caller.roles.includes(role))) {
       throw new AppError('FORBIDDEN', `${req.method} ${op.http?.path} needs one of the roles ${op.roles.join(', ')}; the caller has ${caller.roles.length ? caller.roles.join(', ') : 'none'}`);
     }
     const jobId = params.jobId ?? '';
+    // an id that cannot be a subject token (`a.b`, `../x`) names no job: answered before subscribing
+    if (!isSubjectToken(jobId)) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId.slice(0, 64)}"`);
     // subscribe first, so that nothing that happens between the snapshot and the subscription is lost
     const early: BusEvent[] = [];
     const stream: { live?: (event: BusEvent) => void; heartbeat?: NodeJS.Timeout; closed: boolean } = { closed: false };
@@ -64,7 +68,7 @@ export function createJobEventStream(options: EventStreamOptions): (op: Operatio
       close();
       throw err;
     }
-    res.status(200);
+    res.statusCode = 200;
     res.setHeader('content-type', 'text/event-stream; charset=utf-8');
     res.setHeader('cache-control', 'no-cache');
     res.setHeader('connection', 'keep-alive');
@@ -83,7 +87,8 @@ export function createJobEventStream(options: EventStreamOptions): (op: Operatio
       const name = event.subject.slice(event.subject.lastIndexOf('.') + 1);
       let payload: unknown;
       try {
-        payload = JSON.parse(Buffer.from(event.data).toString('utf8'));
+        // job events carry task inputs and outputs: masked by the platform's secret policy like the job itself
+        payload = redactSecrets(JSON.parse(Buffer.from(event.data).toString('utf8')));
       } catch {
         return;
       }

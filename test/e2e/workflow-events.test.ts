@@ -127,3 +127,31 @@ it('ends at once for a job that already ended, and answers errors as JSON before
   expect(frames).toHaveLength(1);
   expect(frames[0]).toMatchObject({ event: 'snapshot', data: { _id: done._id, status: 'complete' } });
 });
+
+it('masks secrets wherever a job is returned or streamed: job variables, a manual task finished with a secret', async () => {
+  const secret = 'hunter2-never-shown';
+  const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/sse-manual', { token, body: { options: { variables: { device_password: secret, api_token: secret, site: 'ams' } } } });
+  expect(started.status).toBe(200);
+  expect(JSON.stringify(started.body)).not.toContain(secret);
+  const jobId = (started.body as JobDocument)._id;
+  expect((started.body as JobDocument).variables).toMatchObject({ device_password: '********', api_token: '********', site: 'ams' });
+  const deadline = Date.now() + 10_000;
+  while (((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status !== 'running') {
+    if (Date.now() > deadline) throw new Error('v1 did not start');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const res = await fetch(`${platform.url}/operations-manager/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${token}` } });
+  const frames: Frame[] = [];
+  const reading = readEvents(res, (frame) => {
+    frames.push(frame);
+    if (frames.length === 1) void platform.http('POST', `/operations-manager/jobs/${jobId}/tasks/v1/finish`, { token, body: { variables: { password: secret } } });
+  });
+  await reading;
+  expect(frames.at(-1)?.event).toBe('jobComplete');
+  expect(JSON.stringify(frames)).not.toContain(secret);
+  for (const route of [`/operations-manager/jobs/${jobId}`, `/workflow_engine/getJobShallow/${jobId}`, '/operations-manager/jobs?limit=50']) {
+    const answer = await platform.http('GET', route, { token });
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.body)).not.toContain(secret);
+  }
+});

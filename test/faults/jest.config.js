@@ -16,6 +16,6 @@ module.exports = {
   testSequencer: '<rootDir>/test/faults/support/sequencer.js',
   globalSetup: '<rootDir>/test/faults/support/global-setup.js',
   reporters: ['default', ['<rootDir>/test/faults/support/figures-reporter.js', { file: process.env.NAP_FAULTS_FIGURES }]],
-  testTimeout: 600_000,
+  testTimeout: 900_000,
   maxWorkers: 1,
 };

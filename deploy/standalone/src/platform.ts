@@ -1,4 +1,4 @@
-import { SERVICE_NAMES } from '@nap/contracts';
+import { SERVICE_NAMES, configureJsonLimits } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createMemoryBus, createNatsBus } from '@nap/bus';
 import type { Bus } from '@nap/bus';
@@ -6,7 +6,7 @@ import { createGateway, listen } from '@nap/gateway';
 import type { Gateway } from '@nap/gateway';
 import { createStore } from '@nap/store';
 import type { Store } from '@nap/store';
-import { createClient, offerProcessMetrics } from '@nap/runtime';
+import { createClient, createIdempotencyRecords, offerProcessMetrics } from '@nap/runtime';
 import type { RunningService, RuntimeConfig, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { createLogger, createMetrics } from '@nap/telemetry';
 import type { Logger, PlatformMetrics } from '@nap/telemetry';
@@ -68,22 +68,27 @@ function startOrder(names: readonly ServiceName[]): ServiceName[] {
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ name: 'nap', level: config.logLevel });
+  configureJsonLimits({ maxJsonDepth: config.maxJsonDepth });
   const metrics = createMetrics({ defaultLabels: { component: 'standalone' } });
-  const bus = options.bus ?? (config.natsUrl ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone' }) : createMemoryBus());
+  const bus = options.bus ?? (config.natsUrl ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone', logger: logger.child({ component: 'bus' }) }) : createMemoryBus());
   const client = createClient(bus, metrics);
   const stores = new Map<ServiceName, Store>();
   const running: RunningService[] = [];
+  const keyRecords: { stop(): void }[] = [];
   try {
     for (const name of startOrder(options.services ?? SERVICE_NAMES)) {
       const store = await createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName: `nap_${name.replace('-', '_')}`, dataDir: config.dataDir });
       stores.set(name, store);
-      const deps: ServiceDeps = { bus, store, logger: logger.child({ service: name }), metrics, client, config };
+      const idempotency = createIdempotencyRecords(store);
+      await idempotency.ready();
+      keyRecords.push(idempotency);
+      const deps: ServiceDeps = { bus, store, logger: logger.child({ service: name }), metrics, client, config, idempotency };
       running.push(await FACTORIES[name](deps, options).start());
     }
     const metricsService = await offerProcessMetrics(bus, metrics, 'standalone');
-    const gateway = createGateway({ bus, client, logger: logger.child({ component: 'gateway' }), metrics, bodyLimit: config.bodyLimitBytes, requiredServices: options.services ?? SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
+    const gateway = createGateway({ bus, client, logger: logger.child({ component: 'gateway' }), metrics, bodyLimit: config.bodyLimitBytes, maxJsonDepth: config.maxJsonDepth, maxParamLength: config.maxParamLength, requiredServices: options.services ?? SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
     await gateway.start();
-    const server = await listen(gateway.app, config.host, config.port);
+    const server = await listen(gateway.handler, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
     return {
       url: server.url,
       port: server.port,
@@ -95,6 +100,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         await server.close();
         await gateway.stop();
         for (const service of running.reverse()) await service.stop();
+        for (const records of keyRecords) records.stop();
         await metricsService.stop();
         await bus.close();
         for (const store of stores.values()) await store.close();
@@ -102,6 +108,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     };
   } catch (err) {
     for (const service of running.reverse()) await service.stop().catch(() => undefined);
+    for (const records of keyRecords) records.stop();
     for (const store of stores.values()) await store.close().catch(() => undefined);
     if (!options.bus) await bus.close().catch(() => undefined);
     throw err;

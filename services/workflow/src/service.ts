@@ -56,7 +56,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       await engine.start();
       logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs, leaseMs: engine.leaseMs, renewMs: engine.renewMs, scanMs: engine.scanMs }, 'Workflow engine started');
       const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, client });
-      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers });
+      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers });
       return {
         name: 'workflow',
         stop: async () => {

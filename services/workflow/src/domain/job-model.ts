@@ -1,4 +1,4 @@
-import { AppError, RELEASE } from '@nap/contracts';
+import { AppError, RELEASE, redactSecrets } from '@nap/contracts';
 import type { Caller, Decorator, JobDocument, JobErrorEntry, JobEventName, Task, WorkflowDocument } from '@nap/contracts';
 import { MANUAL_BUILTINS } from './builtins';
 import { cloneJson } from './builtins/types';
@@ -176,10 +176,15 @@ export function newJobRecord(input: NewJob): JobRecord {
   return job;
 }
 
-/** The job as the interface shows it: the members that never leave the service ({@link INTERNAL_JOB_MEMBERS}) left out. */
+/**
+ * The job as the interface shows it: the members that never leave the service
+ * ({@link INTERNAL_JOB_MEMBERS}) left out, and every secret masked by the platform's secret policy
+ * (a task's password inputs, a token a task returned, job variables named as secrets), wherever the
+ * job is returned or streamed.
+ */
 export function toPublicJob(job: JobRecord): JobDocument {
   const { runAs: _runAs, lease: _lease, outbox: _outbox, eventsPublished: _published, ...out } = job;
-  return out;
+  return redactSecrets(out);
 }
 
 /** True for a task that waits for a person: type manual, or a manual built-in (ViewData, ViewDiff). */
@@ -194,7 +199,7 @@ export function isManual(task: Task): boolean {
 export function toShallowJob(job: JobRecord): JobDocument {
   const out = toPublicJob(job);
   const tasks: Record<string, Task> = {};
-  for (const [id, task] of Object.entries(job.tasks)) {
+  for (const [id, task] of Object.entries(out.tasks)) {
     const { app: _app, variables, finishRequest: _finish, childRun: _childRun, loop: _loop, ...rest } = task;
     void _app;
     void _finish;
