@@ -45,10 +45,13 @@ it('finishes every job whose start was answered, each task once (or twice if in 
   await createCountingWorkflow(client, peer, 'fault-counted');
 
   let killedAt = 0;
+  /** When the process was seen gone: a request it sent before that may still reach the device after the signal. */
+  let deadAt = 0;
   const kill = async () => {
     if (killedAt !== 0) return;
     killedAt = Date.now();
     await platform.kill();
+    deadAt = Date.now();
   };
   // start the jobs 10 at a time; the kill comes once half of them were answered, with tasks in flight
   let answered = 0;
@@ -70,7 +73,7 @@ it('finishes every job whose start was answered, each task once (or twice if in 
   // every job stored at the kill, answered or not, runs to its end; the answered ones are all stored
   const { notComplete } = await waitForJobsToEnd(client, stored, 180_000);
   const lostStarts = acknowledged.filter((id) => !snapshot.has(id));
-  const report = judgeJobs(peer, stored, killedAt, snapshot, () => true);
+  const report = judgeJobs(peer, stored, deadAt, snapshot, () => true);
   const firstAfter = peer.executions.filter((e) => e.at >= restartAt).map((e) => e.at);
   const resumeFromStart = firstAfter.length > 0 ? Math.min(...firstAfter) - restartAt : NaN;
   const firstResumedAt = platform.process?.loggedAt('Resuming job') ?? NaN;
@@ -100,6 +103,12 @@ it('finishes every job whose start was answered, each task once (or twice if in 
     progress(`scenario 2: a job that did not complete: ${JSON.stringify((first.body as { data?: unknown }).data).slice(0, 3_000)}`);
   }
   expect(notComplete).toEqual([]);
+  for (const line of report.duplicates) {
+    const jobId = /job (\S+)/.exec(line)?.[1] ?? '';
+    const logged = (platform.process?.output() ?? '').split('\n').filter((l) => l.includes(jobId));
+    const executions = Object.values(COUNTED_TASKS).flatMap((device) => peer.of(device, jobId).map((e) => `${device} +${e.at - killedAt} ms`));
+    progress(`scenario 2: ${line}\n  executions: ${executions.join(', ')}\n  logged: ${logged.join('\n  ')}`);
+  }
   expect(report.duplicates).toEqual([]);
   expect(report.neverRan).toEqual([]);
   expect(serverErrors).toEqual([]);
