@@ -29,8 +29,10 @@ function sseFrame(event: string, data: unknown, id?: number): string {
  * answers itself: the caller is authenticated and role-checked like any route, the catalog operation
  * (`workflow.watchJobEvents`) checks that the job exists and that the caller may see it and answers
  * the job, which is sent as the first event (`snapshot`); then every `nap.evt.workflow.job.<jobId>.*`
- * event is relayed (event name = the job event, data = its payload, id = its stream sequence) until
- * the job ends or the client leaves. Errors before the stream starts are thrown (answered as JSON).
+ * event is relayed (event name = the job event, data = its payload, id = its `seq`, the position in
+ * the job's stream) until the job ends or the client leaves. Job events are delivered at least once;
+ * a repeat (a `seq` already sent) is not sent again. Errors before the stream starts are thrown
+ * (answered as JSON).
  */
 export function createJobEventStream(
   options: EventStreamOptions,
@@ -78,6 +80,8 @@ export function createJobEventStream(
       close();
       return;
     }
+    // job events come at least once: a repeat (after an engine crash or a bus outage) has a seq already sent
+    let lastSeq = 0;
     const relay = (event: BusEvent) => {
       if (stream.closed) return;
       const name = event.subject.slice(event.subject.lastIndexOf('.') + 1);
@@ -88,7 +92,12 @@ export function createJobEventStream(
       } catch {
         return;
       }
-      res.write(sseFrame(name, payload, event.seq));
+      const seq = typeof payload === 'object' && payload !== null && 'seq' in payload && typeof payload.seq === 'number' ? payload.seq : undefined;
+      if (seq !== undefined) {
+        if (seq <= lastSeq) return;
+        lastSeq = seq;
+      }
+      res.write(sseFrame(name, payload, seq ?? event.seq));
       if (FINAL_EVENTS.has(name)) close();
     };
     for (const event of early.splice(0)) relay(event);

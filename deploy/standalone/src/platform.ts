@@ -16,7 +16,8 @@ import { createGatewayDevicesService } from '@nap/gateway-devices';
 import { createMopService } from '@nap/mop';
 import { createOrchProxyService } from '@nap/orch-proxy';
 import { createStudioService } from '@nap/studio';
-import { createWorkflowService } from '@nap/workflow';
+import { createWorkflowService, persistentEngineId } from '@nap/workflow';
+import type { WorkflowServiceOptions } from '@nap/workflow';
 
 export interface PlatformOptions {
   config: RuntimeConfig;
@@ -24,6 +25,11 @@ export interface PlatformOptions {
   /** An existing bus (tests); otherwise NATS when `config.natsUrl` is set, else the in-process bus. */
   bus?: Bus;
   admin?: AdminServiceOptions;
+  /**
+   * Settings of the workflow engine (lease, renewal, scan, id). Without an id the engine takes the
+   * one kept in `<dataDir>/workflow-engine.id`, so a restarted process resumes its jobs at once.
+   */
+  workflow?: WorkflowServiceOptions;
   /** Which services to run in this process; all six by default. */
   services?: readonly ServiceName[];
 }
@@ -40,12 +46,20 @@ export interface Platform {
 
 const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOptions) => ServiceModule> = {
   admin: (deps, options) => createAdminService(deps, options.admin ?? {}),
-  workflow: (deps) => createWorkflowService(deps),
+  workflow: (deps, options) => createWorkflowService(deps, { serverId: persistentEngineId(deps.config.dataDir), ...options.workflow }),
   mop: (deps) => createMopService(deps),
   'gateway-devices': (deps) => createGatewayDevicesService(deps),
   'orch-proxy': (deps) => createOrchProxyService(deps),
   studio: (deps) => createStudioService(deps),
 };
+
+/**
+ * The services in the order they start: the workflow engine last, since it resumes the jobs it
+ * holds at once and their tasks call the other services.
+ */
+function startOrder(names: readonly ServiceName[]): ServiceName[] {
+  return [...names.filter((n) => n !== 'workflow'), ...names.filter((n) => n === 'workflow')];
+}
 
 /**
  * Every service and the gateway in one process: what `npm start` runs, and what tests start.
@@ -62,7 +76,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const running: RunningService[] = [];
   const keyRecords: { stop(): void }[] = [];
   try {
-    for (const name of options.services ?? SERVICE_NAMES) {
+    for (const name of startOrder(options.services ?? SERVICE_NAMES)) {
       const store = await createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName: `nap_${name.replace('-', '_')}`, dataDir: config.dataDir });
       stores.set(name, store);
       const idempotency = createIdempotencyRecords(store);
