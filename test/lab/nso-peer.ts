@@ -397,7 +397,9 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       if (content !== null && !['config', 'nonconfig', 'all'].includes(content)) throw new RestconfError(400, 'invalid-value', `invalid value for content: "${content}"`);
       const target = locateData(running, rawPath);
       if (rawPath === '') {
-        send(res, 200, { 'ietf-restconf:data': depth !== null && depth !== 'unbounded' ? depthLimited(running, Number(depth)) : running });
+        // the datastore is depth 0: its top-level nodes are depth 1
+        const limited = depth !== null && depth !== 'unbounded' ? Object.fromEntries(Object.entries(running).map(([k, v]) => [k, depthLimited(v, Number(depth))])) : running;
+        send(res, 200, { 'ietf-restconf:data': limited });
         return;
       }
       if (target.kind === 'missing') {
@@ -427,8 +429,10 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       if (parent.kind === 'missing') throw new RestconfError(404, 'invalid-value', 'uri keypath not found', `/${rawPath}`);
       const container = rawPath === '' ? candidate : parent.value;
       if (!isObject(container)) throw new RestconfError(400, 'invalid-value', `/${rawPath} is a ${parent.kind}; POST creates a child of a container or list entry`);
-      const [member, value] = bodyMember(parsed);
-      const local = member.includes(':') ? (member.split(':')[1] ?? member) : member;
+      const [named, value] = bodyMember(parsed);
+      const local = named.includes(':') ? (named.split(':')[1] ?? named) : named;
+      // stored and addressed unqualified when the child is of its parent's module (RFC 7951)
+      const member = named.includes(':') && named.split(':')[0] === parent.module && rawPath !== '' ? local : named;
       const existing = Object.keys(container).find((k) => k === member || k.split(':').pop() === local);
       const key = existing ?? member;
       if (Array.isArray(value) && value.every(isObject) && (isKnownList(local) || Array.isArray(container[key]))) {
