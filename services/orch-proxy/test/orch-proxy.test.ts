@@ -1,3 +1,4 @@
+import { eventPattern } from '@nap/contracts';
 import { initTracing } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
 import { startTestPlatform } from '@nap/testing';
@@ -361,13 +362,23 @@ describe('adapters and an orchestrator that fails', () => {
   it('drops its cached record on adapterChanged: a stopped adapter is 409 at once, and works again once restarted', async () => {
     await addNsoAdapter(platform, token, 'nso-cycle', peer);
     expect((await query(`${DEVICE}/config/${IOS}:hostname`, 'yang-data+json', 'nso-cycle')).status).toBe(200);
+    const seen: string[] = [];
+    const events = await platform.bus.consumeEvents(eventPattern('admin', 'adapter', 'nso-cycle'), (e) => {
+      seen.push(String((JSON.parse(Buffer.from(e.data).toString('utf8')) as { state?: string }).state));
+    }, { deliver: 'new' });
     const stopped = await platform.http('PUT', '/adapters/nso-cycle/stop', { token });
     expect(stopped.status).toBe(200);
+    for (const deadline = Date.now() + 5_000; !seen.includes('STOPPED'); ) {
+      if (Date.now() > deadline) throw new Error(`no adapterChanged STOPPED event: ${seen.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await events.unsubscribe();
     const from = peer.requests.length;
-    // the event reaches orch-proxy shortly after the stop; until then admin itself refuses the call
+    // orch-proxy dropped its record on the event: it reads it again and refuses before calling admin
+    // (its own message names the start route; admin's would not)
     const refused = await query(`${DEVICE}/config/${IOS}:hostname`, 'yang-data+json', 'nso-cycle');
     expect(refused.status).toBe(409);
-    expect(errorOf(refused).code).toBe('ADAPTER_NOT_RUNNING');
+    expect(errorOf(refused)).toMatchObject({ code: 'ADAPTER_NOT_RUNNING', message: 'Adapter "nso-cycle" is STOPPED, not RUNNING; start it (PUT /adapters/nso-cycle/start), or restart it once the orchestrator answers' });
     expect(since(from)).toEqual([]);
     await startAdapter(platform, token, 'nso-cycle');
     expect((await query(`${DEVICE}/config/${IOS}:hostname`, 'yang-data+json', 'nso-cycle')).status).toBe(200);

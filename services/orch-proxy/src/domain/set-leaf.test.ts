@@ -21,6 +21,14 @@ describe('variables of set leaf', () => {
     ]);
   });
 
+  it('reads name=value when the first word holds the =, and keeps = inside a value otherwise', () => {
+    expect([...parseVariables('dev=r1\nvalue = 1\ndesc a=b c')]).toEqual([
+      ['dev', 'r1'],
+      ['value', '= 1'],
+      ['desc', 'a=b c'],
+    ]);
+  });
+
   it('reads a JSON object of scalars, and refuses nested values naming the variable', () => {
     expect([...parseVariables('{"dev": "C-IOS1", "lo": 100, "up": true}')]).toEqual([
       ['dev', 'C-IOS1'],

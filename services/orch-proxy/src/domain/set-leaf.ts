@@ -8,8 +8,8 @@ import type { SetLeafBody } from '@nap/contracts';
 
 /**
  * Parses `variables`: one `name value` pair per line (the value is the rest of the line after the
- * first run of blanks; a name alone is the empty value). Blank lines and lines starting with `#` are
- * skipped. A JSON object of scalars (`{"dev": "C-IOS1"}`) is read too.
+ * first run of blanks; a name alone is the empty value), or `name=value`. Blank lines and lines
+ * starting with `#` are skipped. A JSON object of scalars (`{"dev": "C-IOS1"}`) is read too.
  */
 export function parseVariables(text: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -34,8 +34,9 @@ export function parseVariables(text: string): Map<string, string> {
   for (const line of text.split(/\r?\n/)) {
     const l = line.trim();
     if (l === '' || l.startsWith('#')) continue;
-    const m = /^(\S+)(?:\s+(.*))?$/.exec(l);
-    if (m?.[1] !== undefined) out.set(m[1], m[2] ?? '');
+    // `name=value` is read too, when the first word holds the `=`
+    const m = /^([^\s=]+)=(.*)$/.exec(l) ?? /^(\S+)(?:\s+(.*))?$/.exec(l);
+    if (m?.[1] !== undefined) out.set(m[1], (m[2] ?? '').trim());
   }
   return out;
 }
