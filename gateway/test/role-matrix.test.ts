@@ -19,7 +19,8 @@ const AUTH_TABLE: { method: string; route: string; roles: string[]; body?: (role
         : name === 'restQuery'
           ? { params: { path: '/api', accept: 'application/yang-data+json' } }
           : { path: '/ncs:devices/device{!dev!}/config', value: '!value!', variables: 'dev=r1\nvalue=1', set: true, dryRun: false, options: 'dryrun' },
-    ran: (res: Answer) => expect(res).toMatchObject({ status: 501, body: { code: 'NOT_IMPLEMENTED' } }),
+    // the handler looked the adapter up: there is none by that name
+    ran: (res: Answer) => expect(res).toMatchObject({ status: 404, body: { code: 'ADAPTER_NOT_FOUND', message: expect.stringContaining('nso1') } }),
   })),
   {
     method: 'GET',
