@@ -160,7 +160,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** Cookies are HTTP's business, so login and logout get theirs here. */
   function afterOperation(op: OperationDef, result: { data: Uint8Array }, res: Response): void {
     if (op.id === 'admin.login') {
-      const token = JSON.parse(Buffer.from(result.data).toString('utf8')) as string;
+      // admin.login answers the bare token as text/plain
+      const token = Buffer.from(result.data).toString('utf8').trim();
       res.cookie('token', token, { httpOnly: true, sameSite: 'lax', secure: options.secureCookies ?? false, path: '/', maxAge: (options.cookieMaxAgeSeconds ?? 43_200) * 1000 });
     } else if (op.id === 'admin.logout') {
       res.clearCookie('token', { path: '/' });

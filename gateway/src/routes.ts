@@ -8,58 +8,89 @@ export interface RouteMatch {
 
 interface DynamicRoute {
   op: OperationDef;
+  /** Literal (`0`) or parameter (`1`) per segment: a smaller rank is a more literal route. */
+  rank: string;
   match: (path: string) => false | { params: Partial<Record<string, string | string[]>> };
+}
+
+function rankOf(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '1' : '0'))
+    .join('');
 }
 
 /**
  * The catalog's routes, looked up in one step: literal routes from a map, routes with `:params`
  * by their segment count, literal segments before parameters in the same place
  * (`/adapters/brokers/mapping` before `/adapters/:name`). Express's router would try every route
- * in turn on every request; with ~190 routes that was the gateway's largest cost after sockets.
+ * in turn on every request; with ~250 routes that was the gateway's largest cost after sockets.
+ *
+ * A path belongs to its most literal route, whatever the method: a route with a parameter where
+ * another method's route has a literal segment does not capture that path (`GET
+ * /operations-manager/jobs/:jobId` does not answer `GET /operations-manager/jobs/start`, which is
+ * the literal route `POST /operations-manager/jobs/start`: that is a 405 with `Allow: POST`).
  */
 export class RouteTable {
   private readonly literal = new Map<string, OperationDef>();
+  /** Literal path → its methods. */
+  private readonly literalPaths = new Map<string, string[]>();
   private readonly dynamic = new Map<string, DynamicRoute[]>();
-  /** Path shape → methods, for 405 and the Allow header. */
-  private readonly methods: { op: OperationDef; test: (path: string) => boolean }[] = [];
+  /** Segment count → the dynamic routes of every method, most literal first. */
+  private readonly dynamicAll = new Map<number, DynamicRoute[]>();
 
   constructor(catalog: readonly OperationDef[]) {
-    const rank = (path: string) => path.split('/').map((segment) => (segment.startsWith(':') ? '1' : '0')).join('');
-    const routed = catalog.filter((op) => op.http !== undefined).sort((a, b) => (rank(a.http?.path ?? '') < rank(b.http?.path ?? '') ? -1 : 1));
+    const routed = catalog.filter((op) => op.http !== undefined).sort((a, b) => (rankOf(a.http?.path ?? '') < rankOf(b.http?.path ?? '') ? -1 : 1));
     for (const op of routed) {
       const { method, path } = op.http as NonNullable<OperationDef['http']>;
-      const matcher = match(path, { decode: decodeURIComponent });
-      this.methods.push({ op, test: (p) => matcher(p) !== false });
       if (!path.includes(':')) {
         this.literal.set(`${method} ${path}`, op);
+        this.literalPaths.set(path, [...(this.literalPaths.get(path) ?? []), method]);
         continue;
       }
+      const route: DynamicRoute = { op, rank: rankOf(path), match: match(path, { decode: decodeURIComponent }) };
       const key = `${method} ${segmentCount(path)}`;
-      const list = this.dynamic.get(key) ?? [];
-      list.push({ op, match: matcher });
-      this.dynamic.set(key, list);
+      this.dynamic.set(key, [...(this.dynamic.get(key) ?? []), route]);
+      this.dynamicAll.set(segmentCount(path), [...(this.dynamicAll.get(segmentCount(path)) ?? []), route]);
     }
   }
 
   find(method: string, path: string): RouteMatch | undefined {
-    const normalized = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const normalized = normalize(path);
     const op = this.literal.get(`${method} ${normalized}`);
     if (op) return { op, params: {} };
+    // a literal path of another method is not a value of this method's parameter
+    if (this.literalPaths.has(normalized)) return undefined;
     for (const route of this.dynamic.get(`${method} ${segmentCount(normalized)}`) ?? []) {
       const found = route.match(normalized);
-      if (found) {
-        const params: Record<string, string> = {};
-        for (const [name, value] of Object.entries(found.params)) if (typeof value === 'string') params[name] = value;
-        return { op: route.op, params };
-      }
+      if (!found) continue;
+      if (this.bestRank(normalized) < route.rank) return undefined;
+      const params: Record<string, string> = {};
+      for (const [name, value] of Object.entries(found.params)) if (typeof value === 'string') params[name] = value;
+      return { op: route.op, params };
     }
     return undefined;
   }
 
-  /** Methods that the path answers to, for a 405. */
+  /** Methods that the path answers to (those of its most literal routes), for a 405. */
   allowed(path: string): string[] {
-    return [...new Set(this.methods.filter((m) => m.test(path)).map((m) => m.op.http?.method ?? ''))].sort();
+    const normalized = normalize(path);
+    const literal = this.literalPaths.get(normalized);
+    if (literal) return [...new Set(literal)].sort();
+    const best = this.bestRank(normalized);
+    const routes = (this.dynamicAll.get(segmentCount(normalized)) ?? []).filter((r) => r.rank === best && r.match(normalized) !== false);
+    return [...new Set(routes.map((r) => r.op.http?.method ?? ''))].sort();
   }
+
+  /** Rank of the most literal dynamic route of any method that matches the path. */
+  private bestRank(path: string): string {
+    for (const route of this.dynamicAll.get(segmentCount(path)) ?? []) if (route.match(path) !== false) return route.rank;
+    return '~';
+  }
+}
+
+function normalize(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function segmentCount(path: string): number {

@@ -55,7 +55,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...authHandlers(domain),
           ...accountHandlers(domain),
           ...groupHandlers(domain),
-          ...healthHandlers(bus, store.kind),
+          ...healthHandlers(bus, store.kind, () => store.ping()),
         },
       });
       return { name: 'admin', stop: () => registered.stop() };

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { accessFilter } from '../domain/access';
-import { toListQuery } from '../domain/list-query';
-import type { ListFields } from '../domain/list-query';
+import { toListQuery } from '@nap/store';
+import type { ListFields } from '@nap/store';
 import type { StudioDeps } from './deps';
 
 export const WORKFLOW_LIST_FIELDS: ListFields = {

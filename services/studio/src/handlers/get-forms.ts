@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { accessFilter } from '../domain/access';
-import { toListQuery } from '../domain/list-query';
+import { toListQuery } from '@nap/store';
 import type { StudioDeps } from './deps';
 import { FORM_LIST_FIELDS } from './list-fields';
 

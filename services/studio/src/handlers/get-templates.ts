@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { toListQuery } from '../domain/list-query';
+import { toListQuery } from '@nap/store';
 import type { StudioDeps } from './deps';
 import { CAMEL_LIST_FIELDS } from './list-fields';
 

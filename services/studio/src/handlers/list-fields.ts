@@ -1,4 +1,4 @@
-import type { ListFields } from '../domain/list-query';
+import type { ListFields } from '@nap/store';
 
 /** Filter and sort fields of the template and component group lists. */
 export const CAMEL_LIST_FIELDS: ListFields = {

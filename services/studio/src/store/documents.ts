@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '@nap/contracts';
 import type { ErrorCode } from '@nap/contracts';
 import type { Collection, Doc, Filter, Store } from '@nap/store';
-import type { ListQuery } from '../domain/list-query';
+import type { ListQuery } from '@nap/store';
 import type { StudioCollection } from './collections';
 
 /** How one kind of named document speaks about itself in errors. */
