@@ -124,10 +124,10 @@ export const jobTaskItemSchema = withId(
       metrics: embed(metricsSchema),
       job: obj({ _id: str(), name: str(), status: str() }, ['_id', 'name', 'status']),
     },
-    ['_id', 'id', 'job'],
+    ['_id'],
   ),
 );
-/** A task of a job in the task list. */
+/** A task of a job in the task list (with `include`, only the members asked for and `_id`). */
 export type JobTaskItem = Static<typeof jobTaskItemSchema>;
 
 /** `{ message, data, metadata }` page of tasks. */

@@ -58,6 +58,7 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   private readonly lease: LeaseManager;
   private readonly lifecycle: JobLifecycle;
   private readonly runners = new Map<string, JobRunner>();
+  private workers = { jobWorker: true, taskWorker: true };
 
   constructor(
     readonly deps: EngineDeps,
@@ -96,6 +97,29 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   /** Waits until the events published so far are on the bus (tests, shutdown). */
   async flushEvents(): Promise<void> {
     await this.events.flush();
+  }
+
+  // ---- workers --------------------------------------------------------------------------------
+
+  /** False while the job worker is deactivated: this engine claims no job (new jobs wait unclaimed). */
+  get claimsJobs(): boolean {
+    return this.workers.jobWorker;
+  }
+
+  /** False while the task worker is deactivated: tasks in flight finish, no task starts. */
+  get startsTasks(): boolean {
+    return this.workers.taskWorker;
+  }
+
+  /**
+   * Switches this engine's workers. Activating the task worker reloads every job this engine drives
+   * so that their ready tasks start; activating the job worker looks for jobs to claim at once.
+   */
+  setWorkers(workers: { jobWorker: boolean; taskWorker: boolean }): void {
+    const before = this.workers;
+    this.workers = { ...workers };
+    if (workers.taskWorker && !before.taskWorker) for (const runner of this.runners.values()) runner.reloadSoon();
+    if (workers.jobWorker && !before.jobWorker) this.scan().catch((err: unknown) => this.log.warn({ err }, 'Looking for jobs to claim failed'));
   }
 
   // ---- ownership ------------------------------------------------------------------------------

@@ -32,6 +32,8 @@ export interface LifecycleHost {
   adopt(job: JobRecord, resumed: boolean): void;
   /** Claims a job if no live engine owns it and drives it here; true when this engine owns it now. */
   tryAdopt(jobId: string): Promise<boolean>;
+  /** False while the job worker is deactivated: a new job is stored unclaimed and waits for a replica that claims jobs. */
+  readonly claimsJobs: boolean;
   /** Tells the owner of a job (this engine or another) that the job changed in the store. */
   wakeOwner(jobId: string): void;
   /** Resolves once the step in progress of the job's runner here (if any) is written and published. */
@@ -65,10 +67,12 @@ export class JobLifecycle {
       ...(input.groups !== undefined ? { groups: input.groups } : {}),
       ...(input.parent !== undefined ? { parent: input.parent } : {}),
     });
+    // with the job worker deactivated the job waits unclaimed (claim time 0) for a replica that claims jobs
+    if (!this.host.claimsJobs && job.metrics) job.metrics.claim_time = 0;
     await this.host.repository.insert(job);
     this.host.events.emitJob(job, 'jobStart', { by: caller.username });
     // the runner drives its own copy; the caller gets the job as it started
-    this.host.adopt(cloneJson(job), false);
+    if (this.host.claimsJobs) this.host.adopt(cloneJson(job), false);
     return job;
   }
 

@@ -25,6 +25,8 @@ export interface RunnerHost extends ChildJobHost, DispatchHost {
   release(jobId: string, runner: JobRunner): void;
   /** Tells the owner of a job's parent that the job ended. */
   notifyParent(job: JobRecord): void;
+  /** False while the task worker is deactivated: tasks in flight finish, no task starts. */
+  readonly startsTasks: boolean;
 }
 
 /**
@@ -62,7 +64,8 @@ export class JobRunner {
   /** Starts driving: a new job starts at workflow_start; a resumed one re-runs its in-flight tasks. */
   begin(resumed: boolean): void {
     void this.step(() => {
-      if (!resumed) {
+      // a job that never began (stored unclaimed while the job worker was deactivated) starts now
+      if (!resumed || this.state.job.tasks[START]?.status === 'incomplete') {
         this.state.activate(START);
         return;
       }
@@ -149,7 +152,8 @@ export class JobRunner {
       try {
         await fn();
         if (this.stopped) return;
-        this.scheduler.schedule();
+        // a deactivated task worker starts nothing (and ends nothing); activation reloads every job
+        if (this.host.startsTasks) this.scheduler.schedule();
         await this.flush();
         if (this.stopped) return;
         for (const [event, payload] of this.state.takeEvents()) this.host.publish(this.jobId, event, payload);

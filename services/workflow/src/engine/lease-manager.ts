@@ -23,6 +23,8 @@ export interface JobOwner {
   readonly ownedJobs: number;
   /** Starts driving a job this engine has just claimed. */
   adopt(job: JobRecord, resumed: boolean): void;
+  /** False while the job worker is deactivated: no job is claimed. */
+  readonly claimsJobs: boolean;
 }
 
 /**
@@ -76,7 +78,7 @@ export class LeaseManager {
 
   /** Claims every active job whose lease expired (or that names this engine) and resumes it. */
   async scan(): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.owner.claimsJobs) return;
     const candidates = await this.repository.claimableIds(this.serverId, Date.now() - this.timing.leaseMs, SCAN_LIMIT);
     for (const jobId of candidates) {
       if (!this.owner.owns(jobId)) await this.tryAdopt(jobId);
@@ -85,8 +87,8 @@ export class LeaseManager {
 
   /** Claims a job when its lease expired (or it is this engine's) and resumes it here; true when this engine owns it now. */
   async tryAdopt(jobId: string): Promise<boolean> {
-    if (this.stopped) return false;
     if (this.owner.owns(jobId)) return true;
+    if (this.stopped || !this.owner.claimsJobs) return false;
     const claimed = await this.repository.claim(jobId, this.serverId, Date.now(), this.timing.leaseMs);
     if (claimed === null || this.owner.owns(jobId)) return this.owner.owns(jobId);
     this.log.info({ jobId }, 'Resuming job');

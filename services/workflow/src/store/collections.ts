@@ -3,7 +3,9 @@ import type { IndexSpec, Store } from '@nap/store';
 /**
  * Collections of the workflow service and their indexes, created at start. The job indexes serve
  * the filtered pages of `GET /operations-manager/jobs` (status, name or owner, newest first), the
- * engine's lease scans (status + claim time, owner server) and child-job lookups.
+ * engine's lease scans (status + claim time, owner server) and child-job lookups. Trigger route names
+ * are unique; schedules are found by due time. `engine_settings` holds the platform-wide worker
+ * switches, `engine_replicas` each replica's heartbeat.
  */
 export const WORKFLOW_COLLECTIONS = {
   jobs: [
@@ -18,6 +20,14 @@ export const WORKFLOW_COLLECTIONS = {
   ],
   automations: [{ keys: { name: 1 }, unique: true }],
   catalog_automations: [{ keys: { name: 1 }, unique: true }],
+  triggers: [
+    { keys: { routeName: 1 }, unique: true, sparse: true },
+    { keys: { type: 1, enabled: 1, nextRunAt: 1 } },
+    { keys: { actionId: 1 } },
+    { keys: { name: 1 } },
+  ],
+  engine_settings: [],
+  engine_replicas: [],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export async function ensureCollections(store: Store): Promise<void> {
