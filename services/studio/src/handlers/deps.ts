@@ -1,4 +1,5 @@
 import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate } from '@nap/contracts';
+import type { ProjectRecord } from '../projects/projects';
 import type { NamedDocuments } from '../store/documents';
 
 /** What the studio handlers share: the repositories, and the sources of ids and time (injectable for tests). */
@@ -7,6 +8,7 @@ export interface StudioDeps {
   templates: NamedDocuments<StudioTemplate>;
   componentGroups: NamedDocuments<ComponentGroup>;
   forms: NamedDocuments<StoredForm>;
+  projectRecords: NamedDocuments<ProjectRecord>;
   /** A new document id (UUID v4). */
   newId(): string;
   /** Now, ISO 8601. */
