@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { NextFunction, Request, Response, Express } from 'express';
-import { AppError, CATALOG, HEADERS, isAppError, validateRequest } from '@nap/contracts';
+import { AppError, CATALOG, HEADERS, isAppError, renderAsyncApi, validateRequest } from '@nap/contracts';
 import type { Caller, OperationDef } from '@nap/contracts';
 import type { Bus, BusClient } from '@nap/bus';
 import { SpanKind, extractTraceContext, withSpan } from '@nap/telemetry';
@@ -10,7 +10,7 @@ import { Authenticator, readCredentials } from './auth/authenticator';
 import { buildOpenApi } from './openapi';
 import { mountDocs } from './docs';
 import { RouteTable } from './routes';
-import { createJobEventStream } from './sse';
+import { createEventStreams } from './sse';
 
 export interface GatewayOptions {
   bus: Bus;
@@ -65,7 +65,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // catalog operations first: they are nearly all the traffic
   const routes = new RouteTable(CATALOG);
-  const streamJobEvents = createJobEventStream({ bus, client, authenticator, logger });
+  const streams = createEventStreams({ bus, client, authenticator, logger });
   app.use((req: Request, res: Response, next: NextFunction) => {
     const found = routes.find(req.method, req.path);
     if (!found) {
@@ -74,8 +74,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     (res.locals as Locals).op = found.op;
     // server-sent events are streamed by the gateway itself (sse.ts)
-    if (found.op.response.contentType === 'text/event-stream') {
-      streamJobEvents(found.op, found.params, req, res, (res.locals as Locals).requestId).catch(next);
+    const stream = found.op.response.contentType === 'text/event-stream' ? streams[found.op.id] : undefined;
+    if (stream) {
+      stream(found.op, found.params, req, res, (res.locals as Locals).requestId).catch(next);
       return;
     }
     const bodyParser = (found.op.accepts ?? JSON_TYPES).includes(FORM_TYPE) ? formParser : jsonParser;
@@ -103,6 +104,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const openapi = buildOpenApi();
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
+  });
+  const asyncapi = renderAsyncApi();
+  app.get('/asyncapi.json', (_req, res) => {
+    res.json(asyncapi);
   });
   mountDocs(app);
 
