@@ -137,7 +137,7 @@ async function templateOnDevices() {
     const call = async (method, route, body, token) => {
       const res = await fetch(`${platform.url}${route}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
-      const parsed = text ? JSON.parse(text) : undefined;
+      const parsed = text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text || undefined;
       if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 500)}`);
       return parsed;
     };

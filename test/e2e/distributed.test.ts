@@ -58,7 +58,7 @@ async function login(): Promise<Response> {
 it('logs in and manages groups through the gateway and the admin process over NATS', async () => {
   const res = await login();
   expect(res.status).toBe(200);
-  const token = (await res.json()) as string;
+  const token = await res.text();
   const created = await fetch(`${url}/user-management/groups`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ group: { name: 'distributed' } }) });
   expect(created.status).toBe(201);
   const id = ((await created.json()) as { data: { _id: string } }).data._id;
@@ -73,7 +73,7 @@ it('revokes on every gateway replica within a second', async () => {
   const group = ((await (await post(url, '/user-management/groups', { group: { name: 'replicas' } })).json()) as { data: { _id: string } }).data;
   await post(url, `/user-management/groups/${group._id}/roles`, { roles: ['admin'] }, 'PUT');
   await post(url, '/user-management/accounts', { account: { username: 'replica-user', password: 'password-123', groups: [group._id] } });
-  const token = (await (await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'replica-user', password: 'password-123' }) })).json()) as string;
+  const token = await (await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'replica-user', password: 'password-123' }) })).text();
   const asUser = (base: string) => fetch(`${base}/user-management/roles`, { headers: { authorization: `Bearer ${token}` } });
   // both replicas have resolved and cached the session
   expect((await asUser(url)).status).toBe(200);

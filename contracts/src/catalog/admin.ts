@@ -375,7 +375,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     name: 'getHealthStatus',
     summary: 'Overall status: the bus, the store and the services',
     http: { method: 'GET', path: '/health/status' },
-    roles: ROLE_SETS.read,
+    roles: ADMIN,
     response: obj(
       {
         status: oneOf(['running', 'degraded'], { description: 'running when the bus is connected and every service answers' }),
