@@ -140,7 +140,11 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
     const visible = new Map<string, boolean>();
     const events = new Set(filter.events);
     const workflows = new Set(filter.workflows);
-    let queue: Promise<void> = Promise.resolve();
+    // events may arrive before the stream is open (a resumed stream gets the stored ones at once): they wait for it
+    const opening: { done?: () => void } = {};
+    let queue: Promise<void> = new Promise<void>((resolve) => {
+      opening.done = resolve;
+    });
     const state: { stream?: { closed: boolean } } = {};
 
     const mayShow = async (jobId: string): Promise<boolean> => {
@@ -173,6 +177,7 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
     const { stream, beat } = open(req, res, subscription, { stream: 'events' });
     state.stream = stream;
     res.write(': following job events\n\n');
+    opening.done?.();
     beat();
   };
 
