@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, anyValue, arr, bool, embed, epochMs, int, literal, name, nullable, oneOf, open, str, timestamp, withId } from './common';
+import { anyObject, anyValue, bool, embed, epochMs, int, literal, name, nullable, oneOf, open, str, timestamp, withId } from './common';
 import { envelopeOf, envelopePageOf } from './envelope';
 import { importResultItemSchema, importResultSchema } from './automation';
 

@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '@nap/contracts';
 import type { Caller, ImportResult, ImportResultItem, QueryOf, Trigger } from '@nap/contracts';
 import type { BusClient } from '@nap/bus';
-import { pageLinks, toListQuery } from '@nap/store';
+import { toListQuery } from '@nap/store';
 import type { Filter, ListFields } from '@nap/store';
 import { isPlainObject } from '../domain/builtins/types';
 import type { JobRecord } from '../domain/job-model';
