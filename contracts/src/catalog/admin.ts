@@ -370,7 +370,15 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     contentType: 'text/plain; version=0.0.4',
     timeoutMs: TIMEOUTS_MS.short,
   },
-  { name: 'getServerHealth', summary: 'Health of the server', http: { method: 'GET', path: '/health/server' }, roles: ADMIN, response: obj({ release: str({ description: 'YYYY.N.P' }), uptime: num({ description: 'seconds' }) }), timeoutMs: TIMEOUTS_MS.short },
+  {
+    name: 'getServerHealth',
+    summary: 'Health of the server',
+    http: { method: 'GET', path: '/health/server' },
+    roles: ROLE_SETS.any,
+    response: obj({ release: str({ description: 'YYYY.N.P' }), uptime: num({ description: 'seconds' }) }),
+    timeoutMs: TIMEOUTS_MS.short,
+    notes: 'Any authenticated caller: the platform\'s existing clients (the GitHub Actions, the MCP server) read release here to choose the routes they call, with the account they run automations with.',
+  },
   {
     name: 'getHealthStatus',
     summary: 'Overall status: the bus, the store and the services',
