@@ -1,7 +1,7 @@
 import type { JobDocument } from '@nap/contracts';
 import { TEST_ADMIN, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
-import { createAutomation, greetWorkflow, waitForJob } from '../support/automation';
+import { createAutomation, greetWorkflow, variablesOf, waitForJob } from '../support/automation';
 
 /**
  * The calls the platform's existing clients make, written the way they write them: Itential's
@@ -33,7 +33,7 @@ async function pollLikeTheAction(jobId: string, auth: { query?: string; headers?
     const res = await fetch(`${base}/operations-manager/jobs/${jobId}${auth.query ?? ''}`, { headers: auth.headers ?? {} });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: JobDocument };
-    if (body.data.status !== 'running' && body.data.status !== 'paused') return { status: body.data.status, output: body.data.variables ?? {} };
+    if (body.data.status !== 'running' && body.data.status !== 'paused') return { status: body.data.status, output: variablesOf(body.data) };
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`job ${jobId} still running`);
@@ -118,6 +118,8 @@ describe('routes those clients call', () => {
     expect(workflows).toMatchObject({ total: 1, items: [{ name: 'client-greet' }] });
     const templates = await platform.http('GET', '/automation-studio/templates?equals[type]=jinja2', { token });
     expect(templates).toMatchObject({ status: 200, body: { total: 0 } });
+    expect(await platform.http('GET', '/mop/runs?equals=nothing-ran&equalsField=template', { token })).toMatchObject({ status: 200, body: { total: 0, items: [] } });
+    expect(await platform.http('GET', '/mop/runs?equals=x&equalsField=variables', { token })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
   });
 
   it('answers /health/status and the /authorization names of the account routes', async () => {

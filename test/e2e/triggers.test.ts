@@ -1,7 +1,7 @@
 import type { JobDocument, Trigger } from '@nap/contracts';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
-import { createAutomation, eventually, greetWorkflow, waitForJob } from '../support/automation';
+import { createAutomation, eventually, greetWorkflow, variablesOf, waitForJob } from '../support/automation';
 
 /**
  * The operations manager's triggers through HTTP: records (create, list with the shared filters,
@@ -233,7 +233,7 @@ describe('eventSystem triggers', () => {
     const started = await platform.http('POST', '/operations-manager/triggers/endpoint/greet-me', { token, body: { who: 'chain' } });
     const first = (started.body as Envelope<JobDocument>).data._id;
     await waitForJob(platform, token, first);
-    const follower = await eventually('the chained job', async () => (await jobsOf('chained')).find((j) => j.variables?.jobId === first));
+    const follower = await eventually('the chained job', async () => (await jobsOf('chained')).find((j) => variablesOf(j).jobId === first));
     const done = await waitForJob(platform, token, follower._id);
     expect(done.status).toBe('complete');
     expect(done.variables).toMatchObject({ jobId: first, name: 'greet', status: 'complete', greeting: 'after greet' });
@@ -242,7 +242,7 @@ describe('eventSystem triggers', () => {
     const other = await platform.http('POST', '/operations-manager/jobs/start', { token, body: { workflow: 'greet-2', options: { variables: { who: 'x' } } } });
     await waitForJob(platform, token, (other.body as Envelope<JobDocument>).data._id);
     await new Promise((r) => setTimeout(r, 500));
-    expect((await jobsOf('chained')).filter((j) => j.variables?.name === 'greet-2')).toHaveLength(0);
+    expect((await jobsOf('chained')).filter((j) => variablesOf(j).name === 'greet-2')).toHaveLength(0);
     expect((await jobsOf('chained')).length).toBe(before);
   });
 });

@@ -78,7 +78,7 @@ it('ends at once for a job that already ended, and answers errors as JSON before
   const done = jobs.items[0] as JobDocument;
   const res = await fetch(`${platform.url}/operations-manager/jobs/${done._id}/events`, { headers: { authorization: `Bearer ${token}` } });
   const frames: Frame[] = [];
-  await readEvents(res, (f) => frames.push(f));
+  await readEvents(res, (f) => void frames.push(f));
   expect(frames).toHaveLength(1);
   expect(frames[0]).toMatchObject({ event: 'snapshot', data: { _id: done._id, status: 'complete' } });
 });

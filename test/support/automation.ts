@@ -61,3 +61,9 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
   }
   throw new Error(`${what} did not happen within ${timeoutMs} ms`);
 }
+
+/** The variables of a job, as a record (the job schema leaves their members open). */
+export function variablesOf(job: JobDocument): Record<string, unknown> {
+  const value: unknown = job.variables;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : {};
+}
