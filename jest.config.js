@@ -7,6 +7,7 @@ const packageDirs = {
   bus: 'packages/bus',
   store: 'packages/store',
   telemetry: 'packages/telemetry',
+  'json-query': 'packages/json-query',
   testing: 'packages/testing',
   runtime: 'packages/runtime',
   gateway: 'gateway',

@@ -29,6 +29,19 @@ if (!has('nats-server')) {
   }
 }
 
+// Python's Jinja2 and TextFSM (Debian): the studio service renders templates with them.
+const python = process.env.NAP_PYTHON || (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
+if (spawnSync(python, ['-I', '-c', 'import jinja2, textfsm'], { stdio: 'ignore' }).status !== 0) {
+  if (process.getuid?.() === 0 && !process.env.NAP_PYTHON) {
+    console.log('Installing python3-jinja2 and python3-textfsm (Debian packages) for the template renderer…');
+    run('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-jinja2 python3-textfsm']);
+  } else {
+    console.error(`${python} lacks jinja2 or textfsm: run \`sudo apt-get install python3-jinja2 python3-textfsm\` (or point NAP_PYTHON at a Python that has them); the template tests need them.`);
+    // a developer machine runs the rest, the template tests say loudly that they did not; CI fails
+    if (process.env.CI === 'true') process.exit(1);
+  }
+}
+
 if (!existsSync('node_modules')) run('npm', ['ci', '--no-audit', '--no-fund']);
 run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
 run('npx', ['tsc', '-p', 'tsconfig.json']);

@@ -51,6 +51,12 @@ export const ERROR_CODES = {
   FORM_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A form with that name or id exists.' },
   PROJECT_NOT_FOUND: { status: 404, retryable: false, description: 'No project with that id.' },
   PROJECT_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A project with that id or name exists.' },
+  TRANSFORMATION_NOT_FOUND: { status: 404, retryable: false, description: 'No JST transformation with that id or name; the message names it.' },
+  TRANSFORMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A transformation with that name or id exists.' },
+  TRANSFORMATION_INVALID: { status: 400, retryable: false, description: 'The transformation cannot run as written (unknown method, broken assign, cycle); details list each problem with its path.' },
+  TRANSFORMATION_INCOMING_INVALID: { status: 400, retryable: false, description: 'validateIncoming: an incoming value does not match its schema; the message names the field.' },
+  TRANSFORMATION_STEP_FAILED: { status: 422, retryable: false, description: 'A step of the transformation failed at run time; the message names the step id and method.' },
+  TRANSFORMATION_LIMIT_EXCEEDED: { status: 422, retryable: false, description: 'A run went past a limit (steps, time, output size, regex time) and was stopped; the message names the limit and the step.' },
   // mop
   TEMPLATE_NOT_FOUND: { status: 404, retryable: false, description: 'No template with that id or name.' },
   TEMPLATE_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A template with that name exists.' },
@@ -60,6 +66,14 @@ export const ERROR_CODES = {
   MOP_VARIABLE_INVALID: { status: 422, retryable: false, description: 'A variable value has a type the command cannot use there (object, or array for a single command).' },
   MOP_REATTEMPTS_EXHAUSTED: { status: 422, retryable: false, description: 'The step was re-attempted as many times as allowed.' },
   MOP_ANALYTIC_INPUT_INVALID: { status: 422, retryable: false, description: 'pre or post is not a command template run result (no commands_results).' },
+  // templates: the Python Jinja2 / TextFSM renderer of the studio service
+  TEMPLATE_TYPE_MISMATCH: { status: 422, retryable: false, description: 'The template is of the other kind: jinja2 templates render, textfsm templates parse.' },
+  TEMPLATE_RENDER_FAILED: { status: 422, retryable: false, description: 'The Jinja2 template does not compile or fails while rendering; the message gives the line, details the missing variables of a strict render.' },
+  TEMPLATE_PARSE_FAILED: { status: 422, retryable: false, description: 'The TextFSM template is not valid, or it raised an Error action on the text.' },
+  TEMPLATE_TIMEOUT: { status: 422, retryable: false, description: 'The template ran longer than the time limit (NAP_TEMPLATE_TIMEOUT_MS) and was stopped.' },
+  TEMPLATE_OUTPUT_TOO_LARGE: { status: 422, retryable: false, description: 'The rendered text or the parsed records exceed the output limit (NAP_TEMPLATE_MAX_OUTPUT_BYTES).' },
+  TEMPLATE_SANDBOX_VIOLATION: { status: 400, retryable: false, description: 'The template reached for Python internals (an attribute such as __class__), which the sandbox refuses.' },
+  TEMPLATE_RENDERER_UNAVAILABLE: { status: 503, retryable: true, description: 'No template worker can take the request: Python or its jinja2/textfsm module is missing, or the worker died and is restarting.' },
   // devices
   DEVICE_NOT_FOUND: { status: 404, retryable: false, description: 'No inventory device of that name.' },
   DEVICE_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An inventory device of that name exists.' },
@@ -83,9 +97,21 @@ export const ERROR_CODES = {
   RUNNER_PATH_REFUSED: { status: 400, retryable: false, description: 'The name leads outside the configured directory (path traversal).' },
   RUNNER_TOOL_MISSING: { status: 503, retryable: false, description: 'The program the run needs (ansible-playbook, ansible, tofu/terraform) is not installed.' },
   RUNNER_TIMEOUT: { status: 504, retryable: true, description: 'The run did not finish within its time limit and was stopped.' },
-  // orchestrator
+  // adapters and integrations
   ADAPTER_NOT_FOUND: { status: 404, retryable: false, description: 'No adapter instance of that name.' },
   ADAPTER_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An adapter of that name exists.' },
+  ADAPTER_STATE_CONFLICT: { status: 409, retryable: false, description: 'The adapter is not in a state that allows the change (start of a DELETED adapter).' },
+  ADAPTER_NOT_RUNNING: { status: 409, retryable: true, description: 'A call through an adapter that is not RUNNING; start it, or restart a DEAD one once its system answers.' },
+  INTEGRATION_MODEL_INVALID: { status: 400, retryable: false, description: 'The OpenAPI document is not valid; details list the parser\'s findings (path and message).' },
+  INTEGRATION_MODEL_NOT_FOUND: { status: 404, retryable: false, description: 'No integration model with that versionId.' },
+  INTEGRATION_MODEL_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A model with that versionId (<info.title>:<info.version>) exists; a new version is a new model.' },
+  INTEGRATION_MODEL_IN_USE: { status: 409, retryable: false, description: 'An integration uses the model; delete or move it first.' },
+  INTEGRATION_NOT_FOUND: { status: 404, retryable: false, description: 'No integration of that name.' },
+  INTEGRATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An integration of that name exists.' },
+  TASK_APP_UNKNOWN: { status: 404, retryable: false, description: 'No integration or adapter answers to the task\'s app (or several do and adapter_id names none of them).' },
+  TASK_METHOD_UNKNOWN: { status: 404, retryable: false, description: 'The integration or adapter has no method of the task\'s name.' },
+  TASK_INPUT_INVALID: { status: 400, retryable: false, description: 'The task\'s incoming variables do not match the operation\'s parameters or body; nothing was sent.' },
+  INTEGRATION_CALL_FAILED: { status: 502, retryable: false, description: 'The outside system answered with a status other than 2xx; details hold status, headers and body.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -16,6 +16,9 @@ export const JOB_EVENTS = ['jobStart', 'jobComplete', 'jobError', 'jobCancel', '
 /** One of {@link JOB_EVENTS}. */
 export type JobEventName = (typeof JOB_EVENTS)[number];
 
+/** Why an adapter changed: its document (created, updated, deleted) or its lifecycle state. */
+export const ADAPTER_CHANGE_REASONS = ['created', 'updated', 'deleted', 'state'] as const;
+
 /** Reasons of an `accountChanged` event. */
 export const ACCOUNT_CHANGE_REASONS = ['groups', 'password', 'deleted', 'updated', 'roles'] as const;
 /** One of {@link ACCOUNT_CHANGE_REASONS}. */
@@ -88,6 +91,12 @@ export const EVENT_SCHEMAS = {
     group: {
       groupChanged: withId(eventId('admin', 'group', 'groupChanged'), closed({ groupId: name('group id') }, ['groupId'])),
     },
+    adapter: {
+      adapterChanged: withId(
+        eventId('admin', 'adapter', 'adapterChanged'),
+        closed({ name: name('adapter name'), reason: oneOf(ADAPTER_CHANGE_REASONS), state: str({ description: 'lifecycle state after the change' }) }, ['name', 'reason']),
+      ),
+    },
   },
   mop: {
     reattempt: {
@@ -141,6 +150,9 @@ export type SessionRevokedEvent = EventPayloadOf<'admin', 'session', 'sessionRev
 /** Payload of `accountChanged` (entity `account`, id the account id). */
 export type AccountChangedEvent = EventPayloadOf<'admin', 'account', 'accountChanged'>;
 
+/** Payload of `adapterChanged` (entity `adapter`, id the adapter name). */
+export type AdapterChangedEvent = EventPayloadOf<'admin', 'adapter', 'adapterChanged'>;
+
 /** Payload of `groupChanged` (entity `group`, id the group id). */
 export type GroupChangedEvent = EventPayloadOf<'admin', 'group', 'groupChanged'>;
 
@@ -186,6 +198,13 @@ export const EVENTS: readonly EventDef[] = Object.freeze([
     event: 'groupChanged',
     summary: 'A group changed (roles, deletion); accounts in it get new roles',
     schema: EVENT_SCHEMAS.admin.group.groupChanged,
+  },
+  {
+    service: 'admin',
+    entity: 'adapter',
+    event: 'adapterChanged',
+    summary: 'An adapter was created, changed, deleted or changed state; services that cache adapter records drop theirs',
+    schema: EVENT_SCHEMAS.admin.adapter.adapterChanged,
   },
   {
     service: 'mop',

@@ -25,9 +25,9 @@ describe('event subjects', () => {
 });
 
 describe('event payloads', () => {
-  it('describe every job event and the three admin events, each schema with an $id', () => {
+  it('describe every job event and the admin events, each schema with an $id', () => {
     expect(EVENTS.filter((e) => e.entity === 'job').map((e) => e.event)).toEqual([...JOB_EVENTS]);
-    expect(EVENTS.filter((e) => e.service === 'admin').map((e) => e.event)).toEqual(['sessionRevoked', 'accountChanged', 'groupChanged']);
+    expect(EVENTS.filter((e) => e.service === 'admin').map((e) => e.event)).toEqual(['sessionRevoked', 'accountChanged', 'groupChanged', 'adapterChanged']);
     for (const e of EVENTS) expect(e.schema.$id).toBe(`nap:evt/${e.service}.${e.entity}.${e.event}`);
     expect(() => getEvent('workflow', 'job', 'jobExplode')).toThrow(/workflow.job.jobExplode/);
   });

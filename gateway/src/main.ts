@@ -1,6 +1,6 @@
 import { SERVICE_NAMES } from '@nap/contracts';
 import { createNatsBus } from '@nap/bus';
-import { createClient, loadConfig, offerProcessMetrics, onShutdown } from '@nap/runtime';
+import { busCheck, createClient, loadConfig, offerProcessMetrics, onShutdown, startHealthServer } from '@nap/runtime';
 import { createLogger, createMetrics, initTracing } from '@nap/telemetry';
 import { createGateway } from './app';
 import { listen } from './server';
@@ -17,8 +17,12 @@ async function run(): Promise<void> {
   await gateway.start();
   const metricsService = await offerProcessMetrics(bus, metrics, 'gateway');
   const server = await listen(gateway.app, config.host, config.port);
-  logger.info({ url: server.url, nats: config.natsUrl }, 'Gateway listening');
+  // the management listener's readiness is the gateway's own (its bus); /health/ready on the main
+  // port also waits for every service, which suits people, not a load balancer's probe
+  const health = config.healthPort === undefined ? undefined : await startHealthServer({ host: config.host, port: config.healthPort, checks: [busCheck(bus)], registry: metrics.registry });
+  logger.info({ url: server.url, nats: config.natsUrl, ...(health ? { health: health.url } : {}) }, 'Gateway listening');
   onShutdown(logger, async () => {
+    await health?.close();
     await server.close();
     await gateway.stop();
     await metricsService.stop();

@@ -93,9 +93,9 @@ describe('the gateway', () => {
   });
 
   it('answers 501 NOT_IMPLEMENTED for an operation that is not built yet', async () => {
-    const res = await platform.http('POST', '/automation-studio/json-forms/runTransformation/x', { token, body: { incoming: {} } });
+    const res = await platform.http('GET', '/adapters', { token });
     expect(res.status).toBe(501);
-    expect(res.body).toMatchObject({ status: 'error', code: 'NOT_IMPLEMENTED', message: expect.stringContaining('studio.runTransformation') });
+    expect(res.body).toMatchObject({ status: 'error', code: 'NOT_IMPLEMENTED', message: expect.stringContaining('admin.getAdapters') });
   });
 
   it('answers 404 as JSON for an unknown route, after authentication', async () => {

@@ -9,11 +9,12 @@
 // The simulators run in a child process so the memory figures are the platform's own.
 // Usage: node test/bench/devices.mjs [devices=100]
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { loadLab } from './load-lab.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -21,22 +22,6 @@ const require = createRequire(import.meta.url);
 const DEVICES = Number(process.argv[2] ?? process.env.NAP_BENCH_DEVICES ?? 100);
 const COMMANDS = ['show clock', 'show version', 'show ip interface brief'];
 const PASSWORD = 'bench-admin-password';
-
-// The lab is TypeScript; compile it once with swc into node_modules/.cache so its own imports
-// (ssh2) resolve from the workspace.
-function loadLab() {
-  const { transformFileSync } = require('@swc/core');
-  const out = path.join(root, 'node_modules/.cache/nap-bench-lab');
-  mkdirSync(out, { recursive: true });
-  for (const file of readdirSync(path.join(root, 'test/lab')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
-    const { code } = transformFileSync(path.join(root, 'test/lab', file), {
-      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-      module: { type: 'commonjs' },
-    });
-    writeFileSync(path.join(out, file.replace(/\.ts$/, '.js')), code);
-  }
-  return require(path.join(out, 'index.js'));
-}
 
 // ---- child: the simulators ----
 if (process.argv[2] === '--simulators') {

@@ -7,11 +7,11 @@
 //    child process, the standalone platform in this one): wall time (target under 8 s); baseline: the
 //    same 5 commands on the same devices with RunCommandDevices (no rules, no history), same run.
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { startBenchPlatform } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -127,21 +127,8 @@ async function templateOnDevices() {
     sims.once('message', resolve);
     sims.once('exit', (code) => reject(new Error(`the simulators exited with ${code}`)));
   });
-  const { startPlatform } = require('../../deploy/standalone/dist/index.js');
-  const { loadConfig } = require('../../packages/runtime/dist/index.js');
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-mop-'));
-  const password = 'bench-admin-password';
-  const config = { ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: password, NAP_SECRET_KEY: 'bench-secret-key-of-32-characters' }), logLevel: 'warn' };
-  const platform = await startPlatform({ config });
+  const { call, token, stop } = await startBenchPlatform('mop');
   try {
-    const call = async (method, route, body, token) => {
-      const res = await fetch(`${platform.url}${route}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      const parsed = text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text || undefined;
-      if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 500)}`);
-      return parsed;
-    };
-    const token = await call('POST', '/login', { user: { username: 'admin', password } });
     const devices = [];
     for (const [i, p] of ports.entries()) {
       const name = `bench-${i}`;
@@ -165,9 +152,8 @@ async function templateOnDevices() {
     console.log(`  RunCommandTemplate                              ${wall.toFixed(2)} s  (${entries} command results, ${entries * RULES.length} rules, ${failedOnDevice} failed on device)`);
     console.log(`  ratio template / baseline: ${(wall / baseline).toFixed(2)}   target < ${TARGET_S} s: ${wall < TARGET_S ? 'met' : 'NOT met'}`);
   } finally {
-    await platform.stop();
+    await stop();
     sims.send('stop');
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

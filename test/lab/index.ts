@@ -14,6 +14,8 @@ export type { LabSshd, SshdOptions } from './sshd';
 export { startNetconfLab, startNetconfd } from './netconfd';
 export type { LabNetconfd, NetconfLab, NetconfdOptions, NetconfdTarget } from './netconfd';
 export { startCliSimulator } from './cli-simulator';
+export { startOpenApiPeer } from './openapi-peer';
+export type { OpenApiPeer, OpenApiPeerOptions, ReceivedRequest } from './openapi-peer';
 export type { CliSimulator, CliSimulatorOptions, CommandOverride, SimulatedDeviceType } from './cli-simulator';
 
 /** The lab's helpers in one object: `lab.ensure()` installs what is missing (as root). */

@@ -30,7 +30,24 @@ import {
   tokenKeysSchema,
   whoamiSchema,
 } from '../schemas/auth';
-import { integrationListSchema, integrationRecordSchema, loggerPropsSchema } from '../schemas/integration';
+import {
+  integrationListSchema,
+  integrationModelSchema,
+  integrationPropertiesSchema,
+  integrationRecordSchema,
+  loggerPropsSchema,
+  modelValidationSchema,
+} from '../schemas/integration';
+import {
+  ADAPTER_TYPES,
+  adapterDataSchema,
+  adapterHealthSchema,
+  adapterRecordSchema,
+  callAdapterBodySchema,
+  outboundResponseSchema,
+  runTaskBodySchema,
+  runTaskResultSchema,
+} from '../schemas/adapter';
 import { prebuiltDescriptorSchema } from '../schemas/prebuilt';
 import { listQuerySchema, queryOptionsSchema } from '../schemas/query';
 import { defineOperations, TIMEOUTS_MS } from './define';
@@ -89,8 +106,15 @@ const accountRecord = obj(
 );
 
 const health = record('health record: status and details');
+const adapterHealth = embed(adapterHealthSchema);
+const adapterRecord = embed(adapterRecordSchema);
+const adapterBody = obj({ properties: embed(adapterDataSchema) }, ['properties']);
+const integrationBody = obj({ properties: embed(integrationPropertiesSchema) }, ['properties']);
+const modelBody = obj({ model: record('OpenAPI 2.0, 3.0 or 3.1 document') }, ['model']);
+const integrationModel = embed(integrationModelSchema);
 const changelogs = resultsOf(obj({ version: str(), date: str(), changes: str() }));
 const lifecycle = obj({ name: str(), state: str({ description: 'RUNNING, STOPPED, …' }) }, [], { description: 'state after the change' });
+const adapterLifecycle = obj({ name: str(), state: str({ description: 'STARTING, STOPPING, …: the change has begun; GET /health/adapters/:name follows it' }) }, ['name', 'state']);
 
 /**
  * Operations of the `admin` service: accounts, groups and roles, adapters, applications,
@@ -220,23 +244,23 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
   },
   { name: 'getAssignableRoles', summary: 'All assignable roles', http: { method: 'GET', path: '/user-management/roles' }, roles: ADMIN, response: resultsOf(obj({ name: str(), description: str() }, ['name'])) },
   // adapters
-  { name: 'createAdapter', summary: 'Create an adapter', http: { method: 'POST', path: '/adapters' }, roles: ADMIN, body: configuration({ name: name() }, ['name']), response: record('adapter') },
-  { name: 'deleteAdapter', summary: 'Delete an adapter', http: { method: 'DELETE', path: '/adapters/:name' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.lifecycle },
-  { name: 'exportAdapter', summary: 'Export an adapter', http: { method: 'GET', path: '/adapters/:name/export' }, roles: ADMIN, response: record('exported adapter') },
-  { name: 'getAdapter', summary: 'Get an adapter', http: { method: 'GET', path: '/adapters/:name' }, roles: ADMIN, response: record('adapter') },
-  { name: 'getAdapters', summary: 'All adapters', http: { method: 'GET', path: '/adapters' }, roles: ADMIN, query: listQuerySchema, response: listOf('adapter') },
-  { name: 'getAdapterChangelogs', summary: 'Changelogs of an adapter', http: { method: 'GET', path: '/adapters/:name/changelogs' }, roles: ADMIN, response: changelogs },
-  { name: 'getAdapterModelTypes', summary: 'Available adapter model types', http: { method: 'GET', path: '/adapter-models/types' }, roles: ADMIN, response: resultsOf(str()) },
-  { name: 'getAdapterSchema', summary: 'Adapter schema', http: { method: 'GET', path: '/schema/adapters/:name' }, roles: ADMIN, response: record('JSON Schema of the adapter properties') },
+  { name: 'createAdapter', summary: 'Create an adapter', http: { method: 'POST', path: '/adapters' }, roles: ADMIN, body: adapterBody, response: adapterRecord, notes: 'Body { properties: <the adapter document> }; created STOPPED.' },
+  { name: 'deleteAdapter', summary: 'Delete an adapter', http: { method: 'DELETE', path: '/adapters/:name' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Stops it first; its state becomes DELETED.' },
+  { name: 'exportAdapter', summary: 'Export an adapter', http: { method: 'GET', path: '/adapters/:name/export' }, roles: ADMIN, response: embed(adapterDataSchema), notes: 'The adapter document, secrets answered as ********; POST /adapters/import takes it back once the secrets are filled in.' },
+  { name: 'getAdapter', summary: 'Get an adapter', http: { method: 'GET', path: '/adapters/:name' }, roles: ADMIN, response: adapterRecord },
+  { name: 'getAdapters', summary: 'All adapters', http: { method: 'GET', path: '/adapters' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(adapterRecord) },
+  { name: 'getAdapterChangelogs', summary: 'Changelogs of an adapter', http: { method: 'GET', path: '/adapters/:name/changelogs' }, roles: ADMIN, response: changelogs, notes: 'One entry per change of the adapter document (create, update, import), newest first.' },
+  { name: 'getAdapterModelTypes', summary: 'Available adapter model types', http: { method: 'GET', path: '/adapter-models/types' }, roles: ADMIN, response: resultsOf(oneOf(ADAPTER_TYPES)) },
+  { name: 'getAdapterSchema', summary: 'Adapter schema', http: { method: 'GET', path: '/schema/adapters/:name' }, roles: ADMIN, response: record('JSON Schema of the adapter\'s connection settings'), notes: ':name is an adapter name or a model type (HTTP, NSO).' },
   { name: 'getBrokerMap', summary: 'Mapping between brokers and adapters', http: { method: 'GET', path: '/adapters/brokers/mapping' }, roles: ADMIN, response: record('broker name to adapter names') },
-  { name: 'importAdapter', summary: 'Import an adapter', http: { method: 'POST', path: '/adapters/import' }, roles: ADMIN, body: obj({ adapter: record('an exported adapter') }, ['adapter']), response: record('adapter') },
-  { name: 'restartAdapter', summary: 'Restart an adapter', http: { method: 'PUT', path: '/adapters/:name/restart' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
-  { name: 'startAdapter', summary: 'Start an adapter', http: { method: 'PUT', path: '/adapters/:name/start' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
-  { name: 'stopAdapter', summary: 'Stop an adapter', http: { method: 'PUT', path: '/adapters/:name/stop' }, roles: ADMIN, response: lifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
-  { name: 'updateAdapter', summary: 'Update an adapter', http: { method: 'PUT', path: '/adapters/:name' }, roles: ADMIN, body: configuration({}), response: record('adapter') },
+  { name: 'importAdapter', summary: 'Import an adapter', http: { method: 'POST', path: '/adapters/import' }, roles: ADMIN, body: adapterBody, response: adapterRecord, notes: 'Same body as POST /adapters. A secret still masked (********) is refused: an export carries none.' },
+  { name: 'restartAdapter', summary: 'Restart an adapter', http: { method: 'PUT', path: '/adapters/:name/restart' }, roles: ADMIN, response: adapterLifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
+  { name: 'startAdapter', summary: 'Start an adapter', http: { method: 'PUT', path: '/adapters/:name/start' }, roles: ADMIN, response: adapterLifecycle, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Answers at once (STARTING); RUNNING once its first connection check has run.' },
+  { name: 'stopAdapter', summary: 'Stop an adapter', http: { method: 'PUT', path: '/adapters/:name/stop' }, roles: ADMIN, response: adapterLifecycle, timeoutMs: TIMEOUTS_MS.lifecycle },
+  { name: 'updateAdapter', summary: 'Update an adapter', http: { method: 'PUT', path: '/adapters/:name' }, roles: ADMIN, body: adapterBody, response: adapterRecord, notes: 'Replaces the document (the name stays); a RUNNING adapter restarts with it.' },
   { name: 'updateAdapterLogging', summary: 'Update log levels of an adapter', http: { method: 'PUT', path: '/adapters/:name/loglevel' }, roles: ADMIN, body: loggingBody, response: embed(loggerPropsSchema) },
-  { name: 'updateAdapterProperties', summary: 'Update properties of an adapter', http: { method: 'PUT', path: '/adapters/:name/properties' }, roles: ADMIN, body: configuration({}), response: record('adapter') },
-  { name: 'getAdapterHealth', summary: 'Health of one adapter', http: { method: 'GET', path: '/health/adapters/:name' }, roles: ADMIN, response: health, timeoutMs: TIMEOUTS_MS.short },
+  { name: 'updateAdapterProperties', summary: 'Update properties of an adapter', http: { method: 'PUT', path: '/adapters/:name/properties' }, roles: ADMIN, body: obj({ properties: record('connection settings of the adapter\'s type') }, ['properties']), response: adapterRecord, notes: 'Replaces data.properties.properties; secrets sent as ******** keep their stored value.' },
+  { name: 'getAdapterHealth', summary: 'Health of one adapter', http: { method: 'GET', path: '/health/adapters/:name' }, roles: ADMIN, response: adapterHealth, timeoutMs: TIMEOUTS_MS.short },
   // operation 8
   {
     name: 'getAdaptersHealth',
@@ -244,7 +268,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'GET', path: '/health/adapters' },
     roles: ['admin', 'apiread'],
     query: queryOptionsSchema,
-    response: obj({ results: arr(health), total: int({ minimum: 0 }) }, [], { description: 'the adapters health data' }),
+    response: obj({ results: arr(adapterHealth), total: int({ minimum: 0 }) }, [], { description: 'the adapters health data' }),
     timeoutMs: TIMEOUTS_MS.short,
     notes: 'queryOptions arrive as flat query members. The spec does not show the shape of results; the service answers { results: [...], total } like GET /integrations.',
   },
@@ -262,10 +286,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
   { name: 'getApplicationHealth', summary: 'Health of one application', http: { method: 'GET', path: '/health/applications/:name' }, roles: ADMIN, response: health, timeoutMs: TIMEOUTS_MS.short },
   { name: 'getApplicationsHealth', summary: 'Health of all applications', http: { method: 'GET', path: '/health/applications' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(health), timeoutMs: TIMEOUTS_MS.short },
   // integrations
-  { name: 'createIntegration', summary: 'Create an integration', http: { method: 'POST', path: '/integrations' }, roles: ADMIN, body: configuration({ name: name() }, ['name']), response: embed(integrationRecordSchema) },
+  { name: 'createIntegration', summary: 'Create an integration', http: { method: 'POST', path: '/integrations' }, roles: ADMIN, body: integrationBody, response: embed(integrationRecordSchema), notes: 'An instance of a model: server defaults to the model\'s first server; secrets are sealed and answered as ********.' },
   { name: 'deleteIntegration', summary: 'Delete an integration', http: { method: 'DELETE', path: '/integrations/:name' }, roles: ADMIN, response: acknowledgement() },
   { name: 'getIntegration', summary: 'Get an integration', http: { method: 'GET', path: '/integrations/:name' }, roles: ADMIN, response: embed(integrationRecordSchema) },
-  // operation 9
   {
     name: 'getIntegrations',
     summary: 'All integrations',
@@ -273,19 +296,19 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     query: queryOptionsSchema,
     response: integrationListSchema,
-    notes: 'queryOptions arrive as flat query members.',
+    notes: 'queryOptions arrive as flat query members (operation 9).',
   },
-  { name: 'getIntegrationSchema', summary: 'Integration schema', http: { method: 'GET', path: '/schema/integrations/:name' }, roles: ADMIN, response: record('JSON Schema of the integration properties') },
-  { name: 'updateIntegration', summary: 'Update an integration', http: { method: 'PUT', path: '/integrations/:name' }, roles: ADMIN, body: configuration({}), response: embed(integrationRecordSchema) },
-  { name: 'updateIntegrationProperties', summary: 'Update properties of an integration', http: { method: 'PUT', path: '/integrations/:name/properties' }, roles: ADMIN, body: configuration({}), response: embed(integrationRecordSchema) },
+  { name: 'getIntegrationSchema', summary: 'Integration schema', http: { method: 'GET', path: '/schema/integrations/:name' }, roles: ADMIN, response: record('JSON Schema of the integration properties'), notes: ':name is an integration name; the schema of its properties, with the model\'s servers as examples.' },
+  { name: 'updateIntegration', summary: 'Update an integration', http: { method: 'PUT', path: '/integrations/:name' }, roles: ADMIN, body: integrationBody, response: embed(integrationRecordSchema), notes: 'Members given replace the stored ones (the name stays); secrets sent as ******** keep their stored value.' },
+  { name: 'updateIntegrationProperties', summary: 'Update properties of an integration', http: { method: 'PUT', path: '/integrations/:name/properties' }, roles: ADMIN, body: integrationBody, response: embed(integrationRecordSchema), notes: 'As PUT /integrations/:name.' },
   // integration models
-  { name: 'createIntegrationModel', summary: 'Create an integration model', http: { method: 'POST', path: '/integration-models' }, roles: ADMIN, body: obj({ model: record('OpenAPI document of the model') }, ['model']), response: record('integration model') },
-  { name: 'deleteIntegrationModel', summary: 'Delete an integration model', http: { method: 'DELETE', path: '/integration-models/:name' }, roles: ADMIN, response: acknowledgement() },
-  { name: 'exportIntegrationModel', summary: 'Export the open API spec of a model', http: { method: 'GET', path: '/integration-models/:name/export' }, roles: ADMIN, response: record('OpenAPI document') },
-  { name: 'getIntegrationModel', summary: 'Get a model', http: { method: 'GET', path: '/integration-models/:name' }, roles: ADMIN, response: record('integration model') },
-  { name: 'getIntegrationModels', summary: 'All models', http: { method: 'GET', path: '/integration-models' }, roles: ADMIN, query: listQuerySchema, response: listOf('integration model') },
-  { name: 'updateIntegrationModel', summary: 'Update a model', http: { method: 'PUT', path: '/integration-models' }, roles: ADMIN, body: obj({ model: record('OpenAPI document of the model') }, ['model']), response: record('integration model') },
-  { name: 'validateIntegrationModel', summary: 'Validate a model', http: { method: 'PUT', path: '/integration-models/validation' }, roles: ADMIN, body: obj({ model: record('OpenAPI document of the model') }, ['model']), response: validity() },
+  { name: 'createIntegrationModel', summary: 'Create an integration model', http: { method: 'POST', path: '/integration-models' }, roles: ADMIN, body: modelBody, response: integrationModel, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Validated with an OpenAPI parser (2.0 converted to 3.x first); 400 INTEGRATION_MODEL_INVALID lists the findings { path, message } in details.' },
+  { name: 'deleteIntegrationModel', summary: 'Delete an integration model', http: { method: 'DELETE', path: '/integration-models/:name' }, roles: ADMIN, response: acknowledgement(), notes: '409 INTEGRATION_MODEL_IN_USE while an integration uses it.' },
+  { name: 'exportIntegrationModel', summary: 'Export the open API spec of a model', http: { method: 'GET', path: '/integration-models/:name/export' }, roles: ADMIN, response: record('the OpenAPI document as imported') },
+  { name: 'getIntegrationModel', summary: 'Get a model', http: { method: 'GET', path: '/integration-models/:name' }, roles: ADMIN, response: integrationModel },
+  { name: 'getIntegrationModels', summary: 'All models', http: { method: 'GET', path: '/integration-models' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(integrationModel) },
+  { name: 'updateIntegrationModel', summary: 'Update a model', http: { method: 'PUT', path: '/integration-models' }, roles: ADMIN, body: modelBody, response: integrationModel, timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'Replaces the document of the existing versionId; 409 INTEGRATION_MODEL_IN_USE while an integration uses it.' },
+  { name: 'validateIntegrationModel', summary: 'Validate a model', http: { method: 'PUT', path: '/integration-models/validation' }, roles: ADMIN, body: modelBody, response: embed(modelValidationSchema), timeoutMs: TIMEOUTS_MS.lifecycle, notes: 'The check of POST /integration-models without storing anything.' },
   // external links
   {
     name: 'createLink',
@@ -471,5 +494,26 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     timeoutMs: TIMEOUTS_MS.short,
     addition: true,
     notes: 'Bus-only. The gateway verifies tokens locally with these keys and refetches them on an unknown kid.',
+  },
+  // outside systems (additions): admin holds the credentials, so other services ask it to call
+  {
+    name: 'callAdapter',
+    summary: 'Send one HTTP request through an adapter; the adapter adds its authentication',
+    roles: ADMIN,
+    body: callAdapterBodySchema,
+    response: embed(outboundResponseSchema),
+    timeoutMs: TIMEOUTS_MS.device,
+    addition: true,
+    notes: 'Bus-only, for orch-proxy and other services: the answer is whatever the system answered (any status); no secret crosses the bus. 409 ADAPTER_NOT_RUNNING unless the adapter is RUNNING.',
+  },
+  {
+    name: 'runTask',
+    summary: 'Run a workflow task whose app is an integration or an adapter',
+    roles: ADMIN,
+    body: runTaskBodySchema,
+    response: embed(runTaskResultSchema),
+    timeoutMs: TIMEOUTS_MS.device,
+    addition: true,
+    notes: 'Bus-only, for the workflow engine. A non-2xx answer is 502 INTEGRATION_CALL_FAILED with { status, headers, body } in details.',
   },
 ]);

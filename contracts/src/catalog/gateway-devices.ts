@@ -439,8 +439,10 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     response: obj({ rendered: str({ description: 'the template text with placeholders replaced' }) }, ['rendered']),
     addition: true,
     notes:
-      'nunjucks, autoescape off. Strict: a placeholder that would print an undefined value is a 422 DEVICE_TEMPLATE_RENDER_FAILED naming it; ' +
-      'undefined names in conditions and the default filter are allowed.',
+      'Rendered by the platform\'s one Jinja2 (Python Jinja2 3.1.2, sandboxed, in the studio service: studio.renderJinjaText, profile device): no autoescape, ' +
+      'trim_blocks, lstrip_blocks and keep_trailing_newline on. Strict: a variable the template prints, iterates or uses without a value is a 422 DEVICE_TEMPLATE_RENDER_FAILED naming it ' +
+      '(details.missing); tests in conditions ({% if x %}, x is defined) and the default filter are allowed. Syntax errors are 422 DEVICE_TEMPLATE_RENDER_FAILED with the line; ' +
+      'timeouts, sandbox refusals and an unavailable renderer answer as the template builder does (422 TEMPLATE_TIMEOUT, 400 TEMPLATE_SANDBOX_VIOLATION, 503 TEMPLATE_RENDERER_UNAVAILABLE).',
   },
   // additions: configuration backups
   {

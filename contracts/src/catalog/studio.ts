@@ -1,6 +1,6 @@
 import { ROLE_SETS } from '../roles';
 import type { TProperties, TSchema } from '@sinclair/typebox';
-import { acknowledgement, anyObject, arr, bool, embed, int, literal, name, nullable, obj, oneOf, pageOf, str, withId, withOneOf } from '../schemas/common';
+import { acknowledgement, anyObject, anyValue, arr, bool, embed, int, literal, name, nullable, obj, oneOf, pageOf, str, withId, withOneOf } from '../schemas/common';
 import { createdResultSchema } from '../schemas/automation';
 import { exportFormBodySchema, formSchema } from '../schemas/form';
 import { listQuerySchema } from '../schemas/query';
@@ -18,7 +18,9 @@ import {
   workflowProblemSchema,
   workflowSaveResultSchema,
 } from '../schemas/studio';
+import { transformationInputSchema, transformationRunBodySchema, transformationSchema, transformationValidationSchema } from '../schemas/transformation';
 import { TIMEOUTS_MS, defineOperations } from './define';
+import { TEMPLATE_BUILDER_OPERATIONS } from './template-builder';
 
 /**
  * An import result (`{ status: 'success', message, imported }`) whose items carry the submitted
@@ -40,6 +42,11 @@ const templateInput = embed(studioTemplateInputSchema);
 const componentGroup = embed(componentGroupSchema);
 const componentGroupInput = embed(componentGroupInputSchema);
 const storedForm = embed(storedFormSchema);
+const transformation = embed(transformationSchema);
+const transformationInput = embed(transformationInputSchema);
+const transformationRunBody = embed(transformationRunBodySchema);
+const transformationValidation = embed(transformationValidationSchema);
+const transformationProblem = transformationValidation.properties.errors.items;
 
 /**
  * Operations of the `studio` service: workflow documents (`/automation-studio/automations`), studio
@@ -230,9 +237,11 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Transform data with a JST transformation document',
     http: { method: 'POST', path: '/automation-studio/json-forms/runTransformation/:transformationId' },
     roles: ROLE_SETS.run,
-    body: obj({ incoming: anyObject('input data, by the transformation\'s incoming names'), options: anyObject() }, ['incoming']),
-    response: anyObject('outgoing data, by the transformation\'s outgoing names'),
-    notes: 'Answers 501 until the JST engine is built.',
+    body: transformationRunBody,
+    response: anyValue({ description: 'the result itself: an object keyed by outgoing $id, or any JSON value when extractOutput answers a bare one' }),
+    notes:
+      'Runs the JST (by id or name) on { incoming, options }; a body with data and no incoming runs with data as incoming. Answers the result with no envelope. ' +
+      '404 TRANSFORMATION_NOT_FOUND; 400 TRANSFORMATION_INCOMING_INVALID (validateIncoming); 422 TRANSFORMATION_STEP_FAILED naming the step id and method; 422 TRANSFORMATION_LIMIT_EXCEEDED.',
   },
   // operation 19
   {
@@ -280,6 +289,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     addition: true,
     notes: 'Bus-only; the workflow engine reads the document it starts a job from. With both name and id, both must match. 404 WORKFLOW_NOT_FOUND, 403 GROUP_ACCESS_DENIED.',
   },
+  ...TEMPLATE_BUILDER_OPERATIONS,
   {
     name: 'createForm',
     summary: 'Create a form',
@@ -388,5 +398,88 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
     notes: 'The shape POST /automation-studio/projects/import takes ({ project: <this> }): components with their documents as stored now, names without the project prefix.',
+  },
+  // JST transformations (additions, named as the original platform names them)
+  {
+    name: 'createTransformation',
+    summary: 'Create a JST transformation',
+    http: { method: 'POST', path: '/transformations' },
+    roles: ROLE_SETS.write,
+    body: transformationInput,
+    response: transformation,
+    status: 201,
+    addition: true,
+    notes:
+      'Takes the bare document and answers the stored one. Refused with 400 TRANSFORMATION_INVALID when a step cannot run (an unknown method names the step), with details { code, message, path }. ' +
+      'Transformations saved by older releases (callbacks with thisArg) are migrated to constantValue1. Names are unique (409 TRANSFORMATION_ALREADY_EXISTS); a plain-word _id is kept.',
+  },
+  {
+    name: 'getTransformations',
+    summary: 'Get a page of JST transformations',
+    http: { method: 'GET', path: '/transformations' },
+    roles: ROLE_SETS.read,
+    query: listQuerySchema,
+    response: pageOf(transformation),
+    addition: true,
+    notes: 'Filter fields: name, _id, description, createdBy, lastUpdatedBy; sort also by created and lastUpdated. Default limit 50, at most 500.',
+  },
+  {
+    name: 'getTransformation',
+    summary: 'Get one JST transformation',
+    http: { method: 'GET', path: '/transformations/:id' },
+    roles: ROLE_SETS.read,
+    response: transformation,
+    addition: true,
+  },
+  {
+    name: 'updateTransformation',
+    summary: 'Replace a JST transformation',
+    http: { method: 'PUT', path: '/transformations/:id' },
+    roles: ROLE_SETS.write,
+    body: transformationInput,
+    response: transformation,
+    addition: true,
+    notes: 'Takes the bare document; validated as on creation; created and createdBy stay.',
+  },
+  {
+    name: 'deleteTransformation',
+    summary: 'Delete a JST transformation',
+    http: { method: 'DELETE', path: '/transformations/:id' },
+    roles: ROLE_SETS.write,
+    response: acknowledgement(),
+    addition: true,
+  },
+  {
+    name: 'importTransformations',
+    summary: 'Import JST transformations',
+    http: { method: 'POST', path: '/transformations/import' },
+    roles: ROLE_SETS.write,
+    body: obj({ transformations: arr(anyObject('a transformation document'), { minItems: 1 }) }, ['transformations']),
+    response: importResult('nap:schemas/transformation-import-result', transformation, {
+      problems: arr(transformationProblem, { description: 'why the item was refused (failed items)' }),
+    }),
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes: 'Reports per item like the other import routes. _id and name are kept as exported, so the workflows that name a transformation by tr_id find it.',
+  },
+  {
+    name: 'validateTransformation',
+    summary: 'Validate a JST transformation without saving it',
+    http: { method: 'POST', path: '/transformations/validate' },
+    roles: ROLE_SETS.read,
+    body: anyObject('a transformation document'),
+    response: transformationValidation,
+    addition: true,
+    notes: 'Every problem found, not only the first: errors (it cannot run) and warnings (it runs, but an outgoing is never assigned, a step result is unused, …).',
+  },
+  {
+    name: 'runTransformationById',
+    summary: 'Run a JST transformation',
+    http: { method: 'POST', path: '/transformations/:id' },
+    roles: ROLE_SETS.run,
+    body: transformationRunBody,
+    response: anyValue({ description: 'the result itself: an object keyed by outgoing $id, or a bare value with extractOutput' }),
+    addition: true,
+    notes: 'The same engine and answers as runTransformation.',
   },
 ]);

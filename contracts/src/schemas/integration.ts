@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { arr, bool, embed, int, obj, open, str, strings, withId } from './common';
+import { arr, bool, closed, embed, int, name, obj, oneOf, open, str, strings, withId } from './common';
 
 /** Logger properties of an integration or adapter; members beyond these are kept as given. */
 export const loggerPropsSchema = withId(
@@ -69,3 +69,128 @@ export const integrationListSchema = withId(
 );
 /** `{ results, total }` of `GET /integrations`. */
 export type IntegrationList = Static<typeof integrationListSchema>;
+
+/** Authentication types of integrations and HTTP adapters. */
+export const AUTHENTICATION_TYPES = ['none', 'basic', 'bearer', 'apiKey', 'oauthClientCredentials'] as const;
+/** An authentication type. */
+export type AuthenticationType = (typeof AUTHENTICATION_TYPES)[number];
+
+/** Where an outside system is: protocol, host, port and the base path below which the model's paths lie. */
+export const serverSettingsSchema = withId(
+  'nap:schemas/server-settings',
+  closed({
+    protocol: oneOf(['http', 'https']),
+    host: name('host name or address'),
+    port: int({ minimum: 1, maximum: 65535 }),
+    base_path: str({ description: 'path prefix of every operation, for example /api; the model\'s first server gives the default' }),
+  }),
+);
+
+/**
+ * How calls authenticate. Which members are required depends on `type`: basic needs `username` and
+ * `password`; bearer `token`; apiKey `in`, `name` and `api_key`; oauthClientCredentials `token_url`,
+ * `client_id` and `client_secret` (`scope` optional). Secrets (`password`, `token`, `api_key`,
+ * `client_secret`) are sealed at rest and answered as `********`; send `********` to keep the stored one.
+ */
+export const authenticationSchema = withId(
+  'nap:schemas/authentication',
+  closed(
+    {
+      type: oneOf(AUTHENTICATION_TYPES),
+      username: str(),
+      password: str(),
+      token: str(),
+      in: oneOf(['header', 'query', 'cookie'], { description: 'apiKey: where the key goes' }),
+      name: str({ description: 'apiKey: name of the header, query member or cookie' }),
+      api_key: str(),
+      token_url: str({ description: 'oauthClientCredentials: the token endpoint (absolute URL)' }),
+      client_id: str(),
+      client_secret: str(),
+      scope: str(),
+    },
+    ['type'],
+  ),
+);
+/** How calls authenticate. */
+export type Authentication = Static<typeof authenticationSchema>;
+
+/** TLS of calls: `enabled` means https; `rejectUnauthorized` false accepts any certificate; `ca` a PEM bundle to trust. */
+export const tlsSettingsSchema = withId('nap:schemas/tls-settings', closed({ enabled: bool(), rejectUnauthorized: bool(), ca: str({ description: 'PEM' }) }));
+
+/** Connection settings of an integration (`data.properties`). */
+export const integrationSettingsSchema = withId(
+  'nap:schemas/integration-settings',
+  closed({
+    server: embed(serverSettingsSchema),
+    authentication: embed(authenticationSchema),
+    tls: embed(tlsSettingsSchema),
+    timeoutMs: int({ minimum: 1, maximum: 600_000, description: 'bound of one call when the task gives none; default 30000' }),
+  }),
+);
+/** Connection settings of an integration. */
+export type IntegrationSettings = Static<typeof integrationSettingsSchema>;
+
+/** `properties` of `POST /integrations` and `PUT /integrations/:name[/properties]`. */
+export const integrationPropertiesSchema = withId(
+  'nap:schemas/integration-properties',
+  obj(
+    {
+      name: name('integration name; tasks whose app is this name call it'),
+      model: name('versionId of the integration model: <info.title>:<info.version>'),
+      type: str({ description: 'default Application' }),
+      properties: embed(integrationSettingsSchema),
+    },
+    [],
+  ),
+);
+
+/** One finding of the OpenAPI parser: where (a JSON pointer into the document) and what. */
+export const modelFindingSchema = withId('nap:schemas/model-finding', obj({ path: str({ description: 'JSON pointer, "" for the whole document' }), message: str() }, ['path', 'message']));
+/** One finding of the OpenAPI parser. */
+export type ModelFinding = Static<typeof modelFindingSchema>;
+
+/** Answer of `PUT /integration-models/validation`. */
+export const modelValidationSchema = withId(
+  'nap:schemas/model-validation',
+  obj(
+    {
+      valid: bool(),
+      errors: arr(embed(modelFindingSchema), { description: 'what makes the document refused' }),
+      warnings: arr(embed(modelFindingSchema), { description: 'findings in response schemas only: reported, not refused (responses are never validated)' }),
+    },
+    ['valid', 'errors'],
+  ),
+);
+
+/** A method of a model: the generated name, the operationId, the HTTP method and path. */
+export const modelMethodSchema = withId(
+  'nap:schemas/model-method',
+  obj({ name: str({ description: 'HTTP method plus the PascalCase path segments below the base path' }), operationId: str(), method: str(), path: str() }, ['name', 'method', 'path']),
+);
+
+/** An integration model: an OpenAPI document named by `versionId`. */
+export const integrationModelSchema = withId(
+  'nap:schemas/integration-model',
+  obj(
+    {
+      versionId: str({ description: '<info.title>:<info.version>' }),
+      title: str(),
+      version: str(),
+      description: str(),
+      specification: str({ description: 'swagger 2.0 or openapi 3.x, as imported' }),
+      app: str({ description: 'info.title without anything but letters and digits: the task app that reaches an integration of this model' }),
+      servers: arr(obj({ url: str() })),
+      defaultBasePath: str(),
+      methodCount: int({ minimum: 0 }),
+      methods: arr(embed(modelMethodSchema), { description: 'on GET /integration-models/:name only, named for the default base path' }),
+      warnings: arr(embed(modelFindingSchema)),
+      created: str(),
+      createdBy: str(),
+      lastUpdated: str(),
+      lastUpdatedBy: str(),
+    },
+    ['versionId', 'title', 'version'],
+  ),
+);
+/** An integration model. */
+export type IntegrationModel = Static<typeof integrationModelSchema>;

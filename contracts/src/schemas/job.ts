@@ -231,6 +231,9 @@ export const startJobWithOptionsBodySchema = withId(
         type: str({ description: 'example Automation' }),
         variables: anyObject('job variables; structure not shown by the spec'),
         groups: strings({ description: 'group ids' }),
+        pinned: mapOf(anyObject('the task\'s outgoing variables, for example { result: {...} }'), {
+          description: 'pinned task outputs, keyed by task id or by app.method: a pinned task returns its pin without calling anything (also in child jobs), and the job records it',
+        }),
       }),
     },
     ['options'],

@@ -1,4 +1,4 @@
-import { loadConfig, onShutdown } from '@nap/runtime';
+import { busCheck, loadConfig, onShutdown, startHealthServer, storeCheck } from '@nap/runtime';
 import { createLogger, initTracing } from '@nap/telemetry';
 import { startPlatform } from './platform';
 
@@ -8,8 +8,11 @@ async function run(): Promise<void> {
   const logger = createLogger({ name: 'nap', level: config.logLevel });
   const tracing = initTracing({ serviceName: 'nap-standalone' });
   const platform = await startPlatform({ config, logger });
-  logger.info({ url: platform.url, dataDir: config.dataDir, bus: platform.bus.kind }, `NAP is listening on ${platform.url} (API docs at ${platform.url}/docs)`);
+  const checks = [busCheck(platform.bus), ...[...platform.stores].map(([name, store]) => storeCheck(store, `store:${name}`))];
+  const health = config.healthPort === undefined ? undefined : await startHealthServer({ host: config.host, port: config.healthPort, checks, registry: platform.metrics.registry });
+  logger.info({ url: platform.url, dataDir: config.dataDir, bus: platform.bus.kind, ...(health ? { health: health.url } : {}) }, `NAP is listening on ${platform.url} (API docs at ${platform.url}/docs)`);
   onShutdown(logger, async () => {
+    await health?.close();
     await platform.stop();
     await tracing.shutdown();
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config';
@@ -35,6 +35,48 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
     for (const name of ['NAP_PORT', 'NAP_MONGO_URL', 'NAP_ADMIN_PASSWORD', 'NAP_SECRET_KEY', 'NAP_NATS_URL']) expect(problems).toContain(name);
+  });
+});
+
+describe('settings read from files', () => {
+  it('reads NAP_*_FILE, drops one trailing newline, and keeps the value out of the environment', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-config-'));
+    writeFileSync(path.join(dir, 'key'), 'a-secret-key-from-a-file\n');
+    writeFileSync(path.join(dir, 'password'), 'pass word with spaces');
+    writeFileSync(path.join(dir, 'mongo'), 'mongodb://nap:s3cret@mongo:27017/?authSource=admin\n');
+    const env = { NAP_DATA_DIR: dir, NAP_SECRET_KEY_FILE: path.join(dir, 'key'), NAP_ADMIN_PASSWORD_FILE: path.join(dir, 'password'), NAP_MONGO_URL_FILE: path.join(dir, 'mongo'), NAP_HEALTH_PORT: '8081' };
+    const config = loadConfig(env);
+    expect(config.secretKey).toBe('a-secret-key-from-a-file');
+    expect(config.adminPassword).toBe('pass word with spaces');
+    expect(config.mongoUrl).toBe('mongodb://nap:s3cret@mongo:27017/?authSource=admin');
+    expect(config.healthPort).toBe(8081);
+    expect(env).not.toHaveProperty('NAP_SECRET_KEY');
+  });
+
+  it('refuses a file that is missing, empty or doubled by the variable, naming each and no value', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-config-'));
+    writeFileSync(path.join(dir, 'empty'), '');
+    writeFileSync(path.join(dir, 'short'), 'short\n');
+    let error: unknown;
+    try {
+      loadConfig({ NAP_DATA_DIR: dir, NAP_SECRET_KEY_FILE: path.join(dir, 'absent'), NAP_ADMIN_PASSWORD_FILE: path.join(dir, 'empty'), NAP_MONGO_URL: 'mongodb://a', NAP_MONGO_URL_FILE: path.join(dir, 'empty'), NAP_HEALTH_PORT: '70000' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        `NAP_SECRET_KEY_FILE cannot be read (ENOENT): ${path.join(dir, 'absent')}`,
+        `NAP_ADMIN_PASSWORD_FILE names an empty file: ${path.join(dir, 'empty')}`,
+        'NAP_MONGO_URL and NAP_MONGO_URL_FILE are both set: keep one',
+      ]),
+    );
+    expect(problems.join('\n')).toContain('NAP_HEALTH_PORT');
+    // a value read from a file is validated like the variable, and not shown
+    const short = () => loadConfig({ NAP_DATA_DIR: dir, NAP_ADMIN_PASSWORD_FILE: path.join(dir, 'short') });
+    expect(short).toThrow(/NAP_ADMIN_PASSWORD must NOT have fewer than 8 characters/);
+    expect(short).not.toThrow(/short/);
   });
 });
 

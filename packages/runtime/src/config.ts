@@ -12,6 +12,8 @@ export interface RuntimeConfig {
   dataDir: string;
   host: string;
   port: number;
+  /** `NAP_HEALTH_PORT`: the management listener (`/health/live`, `/health/ready`, `/metrics`); none when unset. */
+  healthPort?: number;
   logLevel: string;
   adminUsername: string;
   adminPassword?: string;
@@ -19,6 +21,12 @@ export interface RuntimeConfig {
   secretKey: string;
   tokenTtlSeconds: number;
   bodyLimitBytes: number;
+  /**
+   * How many times faster than real time the platform's waits pass: workflow `delay` (and `stub`
+   * delay) tasks and MOP re-attempt waits. 1 (real time) unless `NAP_TIME_SCALE` says otherwise; a
+   * test setting, like Temporal's time-skipping test environment, never for production.
+   */
+  timeScale: number;
 }
 
 const ENV_SCHEMA = {
@@ -29,12 +37,14 @@ const ENV_SCHEMA = {
     NAP_DATA_DIR: { type: 'string', minLength: 1 },
     NAP_HOST: { type: 'string', minLength: 1 },
     NAP_PORT: { type: 'integer', minimum: 0, maximum: 65535 },
+    NAP_HEALTH_PORT: { type: 'integer', minimum: 0, maximum: 65535 },
     NAP_LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     NAP_ADMIN_USERNAME: { type: 'string', minLength: 1 },
     NAP_ADMIN_PASSWORD: { type: 'string', minLength: 8 },
     NAP_SECRET_KEY: { type: 'string', minLength: 16 },
     NAP_TOKEN_TTL_SECONDS: { type: 'integer', minimum: 60 },
     NAP_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024 },
+    NAP_TIME_SCALE: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
   },
 } as const;
 
@@ -45,6 +55,13 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * Settings that may hold credentials: each can instead be read from the file named by
+ * `<NAME>_FILE` (compose and Kubernetes secrets mounted as files), so that the value never sits in
+ * the environment that child processes inherit.
+ */
+export const FILE_SETTINGS = ['NAP_SECRET_KEY', 'NAP_ADMIN_PASSWORD', 'NAP_MONGO_URL', 'NAP_NATS_URL'] as const;
 
 export interface LoadConfigOptions {
   /** Settings that a distributed process cannot do without (`NAP_NATS_URL`, …). */
@@ -61,9 +78,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     const raw = env[key];
     if (raw !== undefined && raw !== '') values[key] = raw;
   }
+  const problems: string[] = [];
+  for (const key of FILE_SETTINGS) {
+    const file = env[`${key}_FILE`];
+    if (file === undefined || file === '') continue;
+    if (values[key] !== undefined) {
+      problems.push(`${key} and ${key}_FILE are both set: keep one`);
+      continue;
+    }
+    try {
+      // a trailing newline is how editors and `echo` leave a secret file; it is not part of the value
+      const content = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      if (content !== '') values[key] = content;
+      else problems.push(`${key}_FILE names an empty file: ${file}`);
+    } catch (err) {
+      problems.push(`${key}_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): ${file}`);
+    }
+  }
   const ajv = new Ajv({ allErrors: true, coerceTypes: true });
   const validate = ajv.compile(ENV_SCHEMA);
-  const problems: string[] = [];
   if (!validate(values)) {
     for (const e of validate.errors ?? []) problems.push(`${e.instancePath.slice(1) || 'environment'} ${e.message ?? 'is invalid'}`);
   }
@@ -79,7 +112,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     secretKey: values.NAP_SECRET_KEY === undefined ? localSecret(dataDir) : String(values.NAP_SECRET_KEY),
     tokenTtlSeconds: Number(values.NAP_TOKEN_TTL_SECONDS ?? 43_200),
     bodyLimitBytes: Number(values.NAP_BODY_LIMIT_BYTES ?? 1_048_576),
+    timeScale: Number(values.NAP_TIME_SCALE ?? 1),
   };
+  if (values.NAP_HEALTH_PORT !== undefined) config.healthPort = Number(values.NAP_HEALTH_PORT);
   if (values.NAP_NATS_URL !== undefined) config.natsUrl = String(values.NAP_NATS_URL);
   if (values.NAP_MONGO_URL !== undefined) config.mongoUrl = String(values.NAP_MONGO_URL);
   if (values.NAP_ADMIN_PASSWORD !== undefined) config.adminPassword = String(values.NAP_ADMIN_PASSWORD);

@@ -3,3 +3,5 @@ export * from './service';
 export * from './process';
 export * from './secret-box';
 export * from './main';
+export * from './health';
+export * from './probe';

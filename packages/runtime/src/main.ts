@@ -3,6 +3,7 @@ import { createNatsBus } from '@nap/bus';
 import { createStore } from '@nap/store';
 import { createLogger, createMetrics, initTracing } from '@nap/telemetry';
 import { loadConfig } from './config';
+import { busCheck, startHealthServer, storeCheck } from './health';
 import { onShutdown } from './process';
 import { createClient, offerProcessMetrics } from './service';
 import type { ServiceDeps, ServiceModule } from './service';
@@ -22,8 +23,10 @@ export async function runServiceProcess(name: ServiceName, create: (deps: Servic
   const client = createClient(bus, metrics);
   const running = await create({ bus, store, logger, metrics, client, config }).start();
   const metricsService = await offerProcessMetrics(bus, metrics, name);
-  logger.info({ nats: config.natsUrl, store: store.kind }, `Service ${name} is serving`);
+  const health = config.healthPort === undefined ? undefined : await startHealthServer({ host: config.host, port: config.healthPort, checks: [busCheck(bus), storeCheck(store)], registry: metrics.registry });
+  logger.info({ nats: config.natsUrl, store: store.kind, ...(health ? { health: health.url } : {}) }, `Service ${name} is serving`);
   onShutdown(logger, async () => {
+    await health?.close();
     await running.stop();
     await metricsService.stop();
     await bus.close();

@@ -32,7 +32,8 @@ export interface ListQuery {
   limit: number;
 }
 
-function escapeRegex(text: string): string {
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

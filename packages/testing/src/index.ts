@@ -2,3 +2,4 @@
 export * from './nats-server';
 export * from './process';
 export * from './platform';
+export * from './schema-example';

@@ -3,9 +3,16 @@ import type { RegisteredService } from '@nap/bus';
 import { AppError, RELEASE, eventSubject, getEvent, validateEvent } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
+import { OutboundHttp } from './clients/outbound-http';
+import { AdapterDomain } from './domain/adapters';
 import { AdminDomain } from './domain/admin';
+import { IntegrationDomain } from './domain/integrations';
 import { generatePassword } from './domain/password';
 import { accountHandlers } from './handlers/accounts';
+import { adapterHandlers } from './handlers/adapters';
+import { integrationHandlers } from './handlers/integrations';
+import { integrationModelHandlers } from './handlers/integration-models';
+import { outsideCallHandlers } from './handlers/outside-calls';
 import { authHandlers } from './handlers/auth';
 import { groupHandlers } from './handlers/groups';
 import { healthHandlers } from './handlers/health';
@@ -16,23 +23,28 @@ export interface AdminServiceOptions {
   announcePassword?: (username: string, password: string) => void;
 }
 
-/** The admin service: accounts, groups, roles, authentication, platform health. */
-export function createAdminService(deps: ServiceDeps, options: AdminServiceOptions = {}): ServiceModule & { domain: AdminDomain } {
+/**
+ * The admin service: accounts, groups, roles, authentication, platform health, and the outside
+ * systems (integration models, integrations, adapters), whose credentials it alone holds.
+ */
+export function createAdminService(deps: ServiceDeps, options: AdminServiceOptions = {}): ServiceModule & { domain: AdminDomain; adapters: AdapterDomain; integrations: IntegrationDomain } {
   const { bus, store, logger, metrics, config, client } = deps;
-  const domain = new AdminDomain({
-    store,
-    secrets: createSecretBox(config.secretKey),
-    tokenTtlSeconds: config.tokenTtlSeconds,
-    emit: async (entity, id, event, payload) => {
-      // the payload schemas of contracts are the promise to subscribers: never publish one that breaks it
-      const problems = validateEvent(getEvent('admin', entity, event), payload);
-      if (problems.length > 0) throw new AppError('INTERNAL', `Event ${entity}.${event} does not match its schema: ${problems.map((p) => p.message).join('; ')}`);
-      await bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
-    },
-  });
+  const secrets = createSecretBox(config.secretKey);
+  const publish = async (entity: string, id: string, event: string, payload: object): Promise<void> => {
+    // the payload schemas of contracts are the promise to subscribers: never publish one that breaks it
+    const problems = validateEvent(getEvent('admin', entity, event), payload);
+    if (problems.length > 0) throw new AppError('INTERNAL', `Event ${entity}.${event} does not match its schema: ${problems.map((p) => p.message).join('; ')}`);
+    await bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
+  };
+  const domain = new AdminDomain({ store, secrets, tokenTtlSeconds: config.tokenTtlSeconds, emit: publish });
+  const http = new OutboundHttp();
+  const integrations = new IntegrationDomain(store, secrets, http);
+  const adapters = new AdapterDomain(store, secrets, http, (name, payload) => publish('adapter', name, 'adapterChanged', payload), logger);
 
   return {
     domain,
+    adapters,
+    integrations,
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       await domain.signingKey();
@@ -56,9 +68,21 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...accountHandlers(domain),
           ...groupHandlers(domain),
           ...healthHandlers(bus, store.kind, () => store.ping()),
+          ...integrationModelHandlers(integrations),
+          ...integrationHandlers(integrations),
+          ...adapterHandlers(adapters),
+          ...outsideCallHandlers(integrations, adapters),
         },
       });
-      return { name: 'admin', stop: () => registered.stop() };
+      await adapters.resume();
+      return {
+        name: 'admin',
+        stop: async () => {
+          await registered.stop();
+          await adapters.shutdown();
+          await http.close();
+        },
+      };
     },
   };
 }

@@ -67,6 +67,38 @@ describe('configuration manager device templates', () => {
     expect(syntax.body).toMatchObject({ code: 'DEVICE_TEMPLATE_RENDER_FAILED' });
   });
 
+  it('renders with the platform\'s Jinja2: block tags leave no blank lines, the final newline stays, conditions may test a missing variable', async () => {
+    const template = [
+      'hostname {{ hostname }}',
+      '{% if banner is defined %}',
+      'banner motd ^{{ banner }}^',
+      '{% endif %}',
+      '{% for vlan in vlans %}',
+      '  {% if vlan.id > 1 %}',
+      'vlan {{ vlan.id }}',
+      ' name {{ vlan.name | upper }}',
+      '  {% endif %}',
+      '{% endfor %}',
+      '{% if ntp %}ntp server {{ ntp }}{% endif %}',
+      'end',
+      '',
+    ].join('\n');
+    const created = await gw.http('POST', '/configuration_manager/templates', { name: 'whitespace', template, variables: { vlans: [] } });
+    const id = (created.body as Template).id;
+    const res = await gw.http('POST', `/configuration_manager/templates/${id}/render`, { variables: { hostname: 'r1', vlans: [{ id: 1, name: 'default' }, { id: 10, name: 'users' }] } });
+    expect(res).toEqual({ status: 200, body: { rendered: 'hostname r1\nvlan 10\n name USERS\nend\n' } });
+    const two = await gw.http('POST', `/configuration_manager/templates/${id}/render`, { variables: { vlans: [{ id: 2 }] } });
+    expect(two).toMatchObject({ status: 422, body: { code: 'DEVICE_TEMPLATE_RENDER_FAILED', message: 'Device template "whitespace" needs "hostname": give it in variables', details: { missing: ['hostname'] } } });
+    const field = await gw.http('POST', `/configuration_manager/templates/${id}/render`, { variables: { hostname: 'r1', vlans: [{ id: 2 }] } });
+    expect(field).toMatchObject({ status: 422, body: { code: 'DEVICE_TEMPLATE_RENDER_FAILED', message: 'Device template "whitespace" failed at line 8: \'dict object\' has no attribute \'name\'' } });
+  });
+
+  it('refuses a probe of Python internals in a device template with 400', async () => {
+    const created = await gw.http('POST', '/configuration_manager/templates', { name: 'probe', template: "{{ ''.__class__.__mro__ }}" });
+    const res = await gw.http('POST', `/configuration_manager/templates/${(created.body as Template).id}/render`, { variables: {} });
+    expect(res).toMatchObject({ status: 400, body: { code: 'TEMPLATE_SANDBOX_VIOLATION' } });
+  });
+
   it('deletes, then answers 404', async () => {
     const del = await gw.http('DELETE', `/configuration_manager/templates/${edge.id}`);
     expect(del).toEqual({ status: 200, body: { status: 'success', message: 'Device template "edge-base" deleted' } });

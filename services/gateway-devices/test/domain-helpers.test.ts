@@ -6,7 +6,6 @@ import { buildDeviceQuery, hostKeyCheckingOf, mapDeviceVars, normalizeVariables 
 import { configLines, findMacAddresses, parseCpu, parseMemory } from '../src/domain/device-reports';
 import { deviceUrl } from '../src/domain/device-url';
 import { resolveInside } from '../src/runners/files';
-import { printedNames } from '../src/domain/template-render';
 import { parseInventory } from '../src/domain/inventory-file';
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -67,11 +66,7 @@ describe('device reports', () => {
   });
 });
 
-describe('templates, inventory files, HTTP targets and runner paths', () => {
-  it('names the variables a template prints, not the ones it binds or defaults', () => {
-    expect(printedNames('{{ a }} {{ b.c | upper }} {% for i in items %}{{ i }}{% endfor %} {{ d | default("x") }} {% set e = 1 %}{{ e }}')).toEqual(['a', 'b']);
-  });
-
+describe('inventory files, HTTP targets and runner paths', () => {
   it('reads both JSON inventory layouts', () => {
     const dynamic = parseInventory(JSON.stringify({ core: { hosts: ['r1'], vars: { gw_user: 'ops' } }, _meta: { hostvars: { r1: { gw_host: '10.0.0.1' } } } }), 'inv.json');
     expect(dynamic).toEqual([{ name: 'r1', groups: ['core'], variables: { gw_user: 'ops', gw_host: '10.0.0.1' } }]);

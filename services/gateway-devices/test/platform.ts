@@ -14,7 +14,7 @@ const ADMIN_PASSWORD = 'gateway-devices-admin-password';
 /** The secret key of the test platforms; tests check nothing sealed with it leaks. */
 export const TEST_SECRET_KEY = 'gateway-devices-test-secret-key-32ch';
 
-/** The platform with the admin and gateway-devices services, every log line kept for inspection. */
+/** The platform with the admin, gateway-devices and studio (device templates render there) services, every log line kept for inspection. */
 export interface GatewayPlatform {
   platform: Platform;
   token: string;
@@ -57,7 +57,7 @@ export async function startGatewayPlatform(env: Record<string, string> = {}): Pr
   Object.assign(process.env, env);
   let platform: Platform;
   try {
-    platform = await startPlatform({ config, logger, services: ['admin', 'gateway-devices'] });
+    platform = await startPlatform({ config, logger, services: ['admin', 'gateway-devices', 'studio'] });
   } finally {
     for (const [key, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[key];

@@ -18,5 +18,7 @@ export interface MopContext {
   ruleOptions: RuleOptions;
   /** Devices worked on at once in one run. */
   deviceConcurrency: number;
+  /** How many times faster than real time re-attempt waits pass (NAP_TIME_SCALE; 1 is real time). */
+  timeScale: number;
   logger: Logger;
 }

@@ -46,6 +46,8 @@ export interface MopServiceOptions {
   regexWorkers?: number;
   /** Devices one run works on at once; default 25 (the device gateway applies its own per-device limits). */
   deviceConcurrency?: number;
+  /** How many times faster than real time re-attempt waits pass; default the platform's NAP_TIME_SCALE (1). */
+  timeScale?: number;
 }
 
 /**
@@ -69,6 +71,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
         engine: pool,
         ruleOptions: { describeTimeout: () => `The pattern ran longer than ${pool.jobTimeoutMs} ms and was stopped; simplify it (nested quantifiers such as (a+)+ backtrack without end)` },
         deviceConcurrency: options.deviceConcurrency ?? 25,
+        timeScale: options.timeScale ?? deps.config.timeScale,
         logger,
       };
       const resumed = await scheduler.resume();

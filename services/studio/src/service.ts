@@ -1,29 +1,51 @@
 import { randomUUID } from 'node:crypto';
 import { serve } from '@nap/bus';
 import { RELEASE, SYSTEM_CALLER } from '@nap/contracts';
-import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate } from '@nap/contracts';
+import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate, Transformation } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { studioHandlers } from './handlers';
 import type { StudioDeps } from './handlers';
+import { createTemplateRenderer, loadTemplateRendererConfig } from './internal/template-renderer';
+import type { TemplateRendererConfig } from './internal/template-renderer';
 import { componentKinds } from './projects/component-kinds';
 import { Projects } from './projects/projects';
 import type { ProjectRecord } from './projects/projects';
 import { ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
+import { TransformationRunner } from './domain/transformations';
+import { createWorkerRegexRunner } from './jst';
+import type { RunLimits } from './jst';
+
+/** Tuning of the studio service. */
+export interface StudioServiceOptions {
+  /** Bounds of one transformation run (steps, time, output size, value size, call depth). */
+  jstLimits?: Partial<RunLimits>;
+  /** Longest one regular expression of a transformation may run, in ms; default 1000. */
+  jstRegexTimeoutMs?: number;
+  /** The Python template renderer; from `NAP_PYTHON` and `NAP_TEMPLATE_*` when absent. */
+  templates?: TemplateRendererConfig;
+}
 
 /**
- * The studio service: studio documents: workflows, templates, component groups, forms, and
+ * The studio service: studio documents: workflows, templates, component groups, forms, JST
+ * transformations (checked on save, run in process with bounds; regular expressions in a worker), and
  * projects (imported and exported through each component's owning service). Workflows
  * are validated on save and served to the workflow engine over the bus (`studio.getWorkflow`).
+ * Jinja2 and TextFSM templates run in a pool of Python workers that starts with the first render.
  * Every catalog operation of the service is registered; those without a handler answer 501 NOT_IMPLEMENTED.
  */
-export function createStudioService(deps: ServiceDeps): ServiceModule {
+export function createStudioService(deps: ServiceDeps, options: StudioServiceOptions = {}): ServiceModule {
   const { bus, store, logger, metrics, client } = deps;
+  const regex = createWorkerRegexRunner({ timeoutMs: options.jstRegexTimeoutMs ?? 1_000 });
+  const renderer = createTemplateRenderer(options.templates ?? loadTemplateRendererConfig(), logger.child({ component: 'template-workers' }));
   const studio: StudioDeps = {
     workflows: new NamedDocuments<StoredWorkflowDocument>(store, KINDS.workflow),
     templates: new NamedDocuments<StudioTemplate>(store, KINDS.template),
     componentGroups: new NamedDocuments<ComponentGroup>(store, KINDS.componentGroup),
     forms: new NamedDocuments<StoredForm>(store, KINDS.form),
+    transformations: new NamedDocuments<Transformation>(store, KINDS.transformation),
+    jst: new TransformationRunner({ regex, ...(options.jstLimits ? { limits: options.jstLimits } : {}) }),
+    renderer,
     projectRecords: new NamedDocuments<ProjectRecord>(store, KINDS.project),
     newId: () => randomUUID(),
     now: () => new Date().toISOString(),
@@ -35,7 +57,14 @@ export function createStudioService(deps: ServiceDeps): ServiceModule {
       const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, handlers: studioHandlers(studio, projects) });
       // an import that a crash left half done is rolled back (as the platform: its components may belong to anyone)
       projects.recover(SYSTEM_CALLER).catch((err: unknown) => logger.warn({ err }, 'Rolling back unfinished project imports failed'));
-      return { name: 'studio', stop: () => registered.stop() };
+      return {
+        name: 'studio',
+        async stop() {
+          await registered.stop();
+          await regex.close();
+          await renderer.close();
+        },
+      };
     },
   };
 }

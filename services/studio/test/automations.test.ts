@@ -279,11 +279,3 @@ describe('group-based access to workflow documents', () => {
     expect((await platform.http('GET', '/automation-studio/automations', { token: reader.token })).status).toBe(200);
   });
 });
-
-describe('operations not built yet', () => {
-  it('answers 501 for runTransformation until the JST engine exists', async () => {
-    const res = await platform.http('POST', '/automation-studio/json-forms/runTransformation/61b0c093df69ba016dffc47f', { token: admin, body: { incoming: {} } });
-    expect(res.status).toBe(501);
-    expect(res.body).toMatchObject({ code: 'NOT_IMPLEMENTED' });
-  });
-});

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { createBusClient } from '@nap/bus';
 import { UUID_V4_PATTERN, getOperation, validateRequest, validateResponse } from '@nap/contracts';
 import type { ImportResult, WorkflowDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
+import { FIXTURES_DIR, FIXTURES_PRESENT, fixtureProjects, importBatches, projectMembers } from '../../../test/support/fixture-projects';
+import { describeWithPython, referencePython } from './python';
 
 /**
  * Conformance with what users already have: every workflow, studio template and JSON form of the
@@ -13,50 +14,11 @@ import type { TestPlatform } from '@nap/testing';
  * (childJob tasks, automations), which also keeps names unique across projects.
  */
 
-const REPO_ROOT = path.resolve(__dirname, '../../..');
-const FIXTURES = path.resolve(REPO_ROOT, '../shared/fixtures/itential-assets');
-const present = existsSync(FIXTURES);
-
-interface Component {
-  type: string;
-  document: Record<string, unknown> & { name: string };
-}
-interface Project {
-  _id: string;
-  name: string;
-  components: Component[];
-}
-
-function projects(): Project[] {
-  return readdirSync(FIXTURES)
-    .filter((f) => f.endsWith('.project.json'))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(FIXTURES, f), 'utf8')) as Project);
-}
-
-/** The documents of one component type, named as their project names them. */
-function membersOf(all: Project[], type: string): { project: string; doc: Record<string, unknown> & { name: string } }[] {
-  return all.flatMap((p) => p.components.filter((c) => c.type === type).map((c) => ({ project: p._id, doc: { ...c.document, name: `@${p._id}: ${c.document.name}` } })));
-}
-
-/** Splits documents into import requests under the gateway's 1 MiB body limit. */
-function batches<T>(items: T[], maxBytes = 700_000): T[][] {
-  const out: T[][] = [];
-  let current: T[] = [];
-  let size = 0;
-  for (const item of items) {
-    const bytes = Buffer.byteLength(JSON.stringify(item));
-    if (current.length > 0 && size + bytes > maxBytes) {
-      out.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(item);
-    size += bytes;
-  }
-  if (current.length > 0) out.push(current);
-  return out;
-}
+const FIXTURES = FIXTURES_DIR;
+const present = FIXTURES_PRESENT;
+const projects = fixtureProjects;
+const membersOf = projectMembers;
+const batches = importBatches;
 
 if (!present) {
   describe('conformance with the real itential-assets documents', () => {
@@ -182,6 +144,19 @@ if (!present) {
         expect(exported.body).toMatchObject({ _id: created._id, name: original.name, id: original.id, struct: original.struct, schema: original.schema, uiSchema: original.uiSchema });
         expect(validateResponse(getOperation('studio.exportForm'), exported.body)).toEqual([]);
       }
+    });
+
+    describeWithPython('the 14 jinja2 templates', () => {
+      it('render with their own data byte for byte as Python Jinja2 renders them', async () => {
+        const templates = membersOf(all, 'template').map(({ doc }) => ({ name: doc.name, template: String(doc.template), context: JSON.parse(String(doc.data)) as Record<string, unknown> }));
+        const expected = referencePython('import json, sys, jinja2\nprint(json.dumps([jinja2.Template(t["template"]).render(t["context"]) for t in json.load(sys.stdin)]))', templates) as string[];
+        expect(expected).toHaveLength(14);
+        expect(expected.filter((text) => text.trim() === '')).toEqual([]);
+        for (const [i, t] of templates.entries()) {
+          const res = await platform.http('POST', `/template_builder/templates/${encodeURIComponent(t.name)}/renderJinja`, { token: admin, body: { context: t.context } });
+          expect({ name: t.name, status: res.status, body: res.body }).toEqual({ name: t.name, status: 200, body: { renderedTemplate: expected[i] } });
+        }
+      });
     });
   });
 }

@@ -47,7 +47,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       broadcastWake: (jobId) => bus.publish(WORKFLOW_WAKE_SUBJECT, Buffer.from(jobId)),
       logger: logger.child({ component: 'workflow-engine' }),
     },
-    options,
+    { timeScale: deps.config.timeScale, ...options },
   );
   const automationStore = new AutomationRepository(store);
   const automations = new AutomationDomain(automationStore);

@@ -6,6 +6,10 @@ export const ADMIN_COLLECTIONS = {
   groups: [{ keys: { name: 1 }, unique: true }],
   sessions: [{ keys: { accountId: 1 } }, { keys: { expiresAt: 1 } }],
   keys: [],
+  integration_models: [{ keys: { app: 1 } }],
+  integration_model_sources: [],
+  integrations: [{ keys: { model: 1 } }],
+  adapters: [{ keys: { state: 1 } }],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export async function ensureCollections(store: Store): Promise<void> {

@@ -1,11 +1,20 @@
 import type { Handler } from '@nap/bus';
-import { renderTemplate } from '../domain/template-render';
+import { deviceRenderError } from '../domain/template-render';
 import type { GatewayContext } from '../context';
 
-/** Renders a device template with the given variables over its defaults (422 naming a missing one). */
+/**
+ * Renders a device template with the given variables over its defaults, through the platform's one
+ * Jinja2 (studio, profile `device`); 422 naming a missing variable.
+ */
 export function renderDeviceTemplate(g: GatewayContext): Handler<'gateway-devices.renderDeviceTemplate'> {
-  return async (input) => {
+  return async (input, ctx) => {
     const template = await g.templates.get(input.params.id, input.caller);
-    return { rendered: renderTemplate(template.name, template.template, { ...template.variables, ...input.body.variables }) };
+    const context = { ...template.variables, ...input.body.variables };
+    try {
+      const { rendered } = await ctx.call('studio.renderJinjaText', { body: { template: template.template, context, profile: 'device', label: `Device template "${template.name}"` } });
+      return { rendered };
+    } catch (err) {
+      throw deviceRenderError(template.name, err);
+    }
   };
 }

@@ -12,7 +12,7 @@ export function reattempt(mop: MopContext): Handler<'mop.reattempt'> {
     const jobId = input.body.job_id ?? 'none';
     const attemptID = input.body.attemptID ?? 'default';
     const attempts = input.body.attempts ?? 0;
-    const scheduled = await mop.reattempts.schedule(jobId, attemptID, minutes, attempts);
+    const scheduled = await mop.reattempts.schedule(jobId, attemptID, minutes, attempts, Date.now(), mop.timeScale);
     if (attempts > 0 && scheduled.attempt > attempts) {
       await mop.reattempts.uncount(scheduled._id);
       throw new AppError('MOP_REATTEMPTS_EXHAUSTED', `Step "${attemptID}" of job "${jobId}" was re-attempted ${attempts} times, as many as allowed`);

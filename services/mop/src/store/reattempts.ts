@@ -10,9 +10,12 @@ export class ReattemptRepository {
     this.collection = store.collection<Reattempt & Doc>(COLLECTIONS.reattempts);
   }
 
-  /** Counts one more attempt of (jobId, attemptID) and schedules it; answers the stored attempt. */
-  async schedule(jobId: string, attemptID: string, minutes: number, attempts: number, now = Date.now()): Promise<Reattempt> {
-    const reattemptAt = now + Math.round(minutes * 60_000);
+  /**
+   * Counts one more attempt of (jobId, attemptID) and schedules it; answers the stored attempt.
+   * `timeScale` (NAP_TIME_SCALE) makes the wait that many times shorter; `minutes` stays as asked.
+   */
+  async schedule(jobId: string, attemptID: string, minutes: number, attempts: number, now = Date.now(), timeScale = 1): Promise<Reattempt> {
+    const reattemptAt = now + Math.round((minutes * 60_000) / timeScale);
     const doc = await this.collection.findOneAndUpdate(
       { jobId, attemptID },
       { $inc: { attempt: 1 }, $set: { attempts, minutes, reattemptAt, status: 'waiting' } },

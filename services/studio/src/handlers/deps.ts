@@ -1,4 +1,6 @@
-import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate } from '@nap/contracts';
+import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate, Transformation } from '@nap/contracts';
+import type { TransformationRunner } from '../domain/transformations';
+import type { TemplateRenderer } from '../internal/template-renderer';
 import type { ProjectRecord } from '../projects/projects';
 import type { NamedDocuments } from '../store/documents';
 
@@ -9,6 +11,11 @@ export interface StudioDeps {
   componentGroups: NamedDocuments<ComponentGroup>;
   forms: NamedDocuments<StoredForm>;
   projectRecords: NamedDocuments<ProjectRecord>;
+  transformations: NamedDocuments<Transformation>;
+  /** Compiles and runs JST transformations. */
+  jst: TransformationRunner;
+  /** Python Jinja2 and TextFSM, in a pool of worker processes. */
+  renderer: TemplateRenderer;
   /** A new document id (UUID v4). */
   newId(): string;
   /** Now, ISO 8601. */

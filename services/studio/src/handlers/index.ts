@@ -32,16 +32,24 @@ import { importAutomations } from './import-automations';
 import { importComponentGroups } from './import-component-groups';
 import { importForms } from './import-forms';
 import { importTemplates } from './import-templates';
+import { parseTemplate } from './parse-template';
+import { renderJinjaTemplate } from './render-jinja-template';
+import { renderJinjaText } from './render-jinja-text';
 import { updateAutomation } from './update-automation';
 import { updateComponentGroup } from './update-component-group';
 import { updateTemplate } from './update-template';
+import { createTransformation } from './create-transformation';
+import { deleteTransformation } from './delete-transformation';
+import { getTransformation } from './get-transformation';
+import { getTransformations } from './get-transformations';
+import { importTransformations } from './import-transformations';
+import { runTransformation, runTransformationById } from './run-transformation';
+import { updateTransformation } from './update-transformation';
+import { validateTransformation } from './validate-transformation';
 
 export type { StudioDeps } from './deps';
 
-/**
- * Handlers of the studio operations by catalog name. `runTransformation` has none and answers 501
- * until the JST engine is built.
- */
+/** Handlers of the studio operations by catalog name; the project routes use `projects`. */
 export function studioHandlers(deps: StudioDeps, projects: Projects): HandlerMap<'studio'> {
   return {
     getWorkflows: getWorkflows(deps),
@@ -57,6 +65,9 @@ export function studioHandlers(deps: StudioDeps, projects: Projects): HandlerMap
     getAutomation: getAutomation(deps),
     deleteAutomation: deleteAutomation(deps),
     getWorkflow: getWorkflow(deps),
+    renderJinjaTemplate: renderJinjaTemplate(deps),
+    parseTemplate: parseTemplate(deps),
+    renderJinjaText: renderJinjaText(deps),
     createComponentGroup: createComponentGroup(deps),
     importComponentGroups: importComponentGroups(deps),
     updateComponentGroup: updateComponentGroup(deps),
@@ -78,5 +89,15 @@ export function studioHandlers(deps: StudioDeps, projects: Projects): HandlerMap
     getForms: getForms(deps),
     getForm: getForm(deps),
     deleteForm: deleteForm(deps),
+    // JST transformations
+    createTransformation: createTransformation(deps),
+    getTransformations: getTransformations(deps),
+    getTransformation: getTransformation(deps),
+    updateTransformation: updateTransformation(deps),
+    deleteTransformation: deleteTransformation(deps),
+    importTransformations: importTransformations(deps),
+    validateTransformation: validateTransformation(deps),
+    runTransformation: runTransformation(deps),
+    runTransformationById: runTransformationById(deps),
   };
 }

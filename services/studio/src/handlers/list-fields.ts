@@ -13,3 +13,10 @@ export const FORM_LIST_FIELDS: ListFields = {
   sort: ['name', '_id', 'created', 'last_updated'],
   defaultSort: { name: 1 },
 };
+
+/** Filter and sort fields of the transformation list. */
+export const TRANSFORMATION_LIST_FIELDS: ListFields = {
+  filter: ['name', '_id', 'description', 'createdBy', 'lastUpdatedBy'],
+  sort: ['name', '_id', 'created', 'lastUpdated'],
+  defaultSort: { name: 1 },
+};

@@ -7,6 +7,7 @@ export const STUDIO_COLLECTIONS = {
   componentGroups: [{ keys: { name: 1 }, unique: true }],
   forms: [{ keys: { name: 1 }, unique: true }, { keys: { groups: 1 } }],
   projects: [{ keys: { name: 1 }, unique: true }, { keys: { 'importing.startedAt': 1 } }],
+  transformations: [{ keys: { name: 1 }, unique: true }, { keys: { lastUpdated: -1 } }],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export type StudioCollection = keyof typeof STUDIO_COLLECTIONS;

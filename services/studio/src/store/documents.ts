@@ -7,7 +7,7 @@ import type { StudioCollection } from './collections';
 /** How one kind of named document speaks about itself in errors. */
 export interface DocumentKind {
   collection: StudioCollection;
-  /** `workflow`, `template`, `component group`, `form`. */
+  /** `workflow`, `template`, `component group`, `form`, `transformation`. */
   label: string;
   notFound: ErrorCode;
   exists: ErrorCode;
@@ -19,6 +19,7 @@ export const KINDS = {
   componentGroup: { collection: 'componentGroups', label: 'component group', notFound: 'COMPONENT_GROUP_NOT_FOUND', exists: 'COMPONENT_GROUP_ALREADY_EXISTS' },
   form: { collection: 'forms', label: 'form', notFound: 'FORM_NOT_FOUND', exists: 'FORM_ALREADY_EXISTS' },
   project: { collection: 'projects', label: 'project', notFound: 'PROJECT_NOT_FOUND', exists: 'PROJECT_ALREADY_EXISTS' },
+  transformation: { collection: 'transformations', label: 'transformation', notFound: 'TRANSFORMATION_NOT_FOUND', exists: 'TRANSFORMATION_ALREADY_EXISTS' },
 } as const satisfies Record<string, DocumentKind>;
 
 export type NamedDoc = Doc & { name: string };

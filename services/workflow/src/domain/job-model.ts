@@ -60,6 +60,8 @@ export interface TaskBookkeeping {
   writes?: TaskWrites;
   /** Epoch ms before which a task waiting for its automatic retry does not start. */
   retryAt?: number;
+  /** The task returned a pin of the job's `pinned` instead of running. */
+  pinned?: boolean;
 }
 
 /** A task of a stored job. */
@@ -77,6 +79,8 @@ export interface JobRecord extends JobDocument {
   parent?: ParentLink;
   /** The workflow the job was made from. */
   workflow?: { _id?: string; name: string };
+  /** Pinned task outputs by task id or `app.method` (`options.pinned` of the start; child jobs inherit them). */
+  pinned?: Record<string, Record<string, unknown>>;
 }
 
 /** What a new job is made of (see {@link newJobRecord}). */
@@ -94,6 +98,7 @@ export interface NewJob {
   type?: string;
   groups?: string[];
   parent?: { link: ParentLink; ancestors: string[]; groups: string[] };
+  pinned?: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -134,6 +139,7 @@ export function newJobRecord(input: NewJob): JobRecord {
     runAs: { id: caller.id, username: caller.username, roles: [...caller.roles], groups: [...caller.groups] },
   };
   if (input.parent) job.parent = input.parent.link;
+  if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = cloneJson(input.pinned);
   return job;
 }
 

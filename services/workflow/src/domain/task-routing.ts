@@ -22,6 +22,12 @@ export const APP_SERVICES: Readonly<Record<string, ServiceName>> = Object.freeze
   AdminEssentials: 'admin',
 });
 
+/**
+ * Tasks whose app is no service of the platform call an integration or an adapter: the admin
+ * service, which holds their credentials, runs them (`admin.runTask`) and answers the result.
+ */
+export const OUTSIDE_TASK_OPERATION = 'admin.runTask';
+
 /** Built-in task names that the engine forwards to another service's operation. */
 const FORWARDED_BUILTINS: Readonly<Record<string, string>> = Object.freeze({ transformation: 'studio.runTransformation' });
 
@@ -34,18 +40,25 @@ export function operationFor(task: Task): string {
     if (forwarded) return forwarded;
     throw new TaskInputError(`WorkFlowEngine has no built-in task "${name}"`);
   }
+  if (app === '') throw new TaskInputError('The task names no app');
   const service = APP_SERVICES[app];
-  if (service === undefined) throw new TaskInputError(`No service of this platform runs tasks of app "${app}"`);
+  if (service === undefined) return OUTSIDE_TASK_OPERATION;
   const id = `${service}.${name}`;
   if (!hasOperation(id)) throw new TaskInputError(`App "${app}" (service ${service}) has no operation "${name}"`);
   return id;
 }
 
 /** The input of a catalog call made from a task's resolved incoming variables. */
-export function callInputFor(operationId: string, incoming: Record<string, unknown>): CallInput {
+export function callInputFor(operationId: string, incoming: Record<string, unknown>, task: Task): CallInput {
+  if (operationId === OUTSIDE_TASK_OPERATION) {
+    const timeoutMs = typeof task.timeout === 'number' && task.timeout > 0 ? Math.min(task.timeout, getOperation(OUTSIDE_TASK_OPERATION).timeoutMs - 5_000) : undefined;
+    return { body: { app: String(task.app), method: String(task.name ?? ''), incoming, ...(timeoutMs !== undefined ? { timeoutMs } : {}) } };
+  }
   const op = getOperation(operationId);
   if (operationId === 'studio.runTransformation') {
-    return { params: { transformationId: String(incoming.tr_id ?? '') }, body: { incoming: isPlainObject(incoming.variableMap) ? incoming.variableMap : {}, options: isPlainObject(incoming.options) ? incoming.options : {} } };
+    // the task's outgoing variables are the JST's outgoing $ids, so the result always comes keyed by them
+    const options = isPlainObject(incoming.options) ? incoming.options : {};
+    return { params: { transformationId: String(incoming.tr_id ?? '') }, body: { incoming: isPlainObject(incoming.variableMap) ? incoming.variableMap : {}, options: { ...options, extractOutput: false } } };
   }
   const params: Record<string, string> = {};
   const rest: Record<string, unknown> = { ...incoming };
@@ -60,6 +73,25 @@ export function callInputFor(operationId: string, incoming: Record<string, unkno
   return { params, body: rest };
 }
 
+/**
+ * When a task whose operation answered `body` finishes: MOP `reattempt` answers at once with
+ * `reattemptAt` (epoch ms, on mop's scaled clock), and the task waits until then, as a re-attempt in
+ * a workflow does; other tasks finish when they answer (undefined).
+ */
+export function finishAt(operationId: string, body: unknown): number | undefined {
+  if (operationId !== 'mop.reattempt' || !isPlainObject(body) || typeof body.reattemptAt !== 'number') return undefined;
+  return body.reattemptAt;
+}
+
+/**
+ * Outgoing variables from an operation's answer. A transformation answers its outgoing $ids, which
+ * are the task's outgoing names: each takes its member (null when the JST assigned nothing to it).
+ */
+export function outgoingOf(operationId: string, names: string[], body: unknown): Record<string, unknown> {
+  if (operationId !== 'studio.runTransformation') return outgoingFrom(names, body);
+  return Object.fromEntries(names.map((n) => [n, isPlainObject(body) && Object.hasOwn(body, n) ? body[n] : null]));
+}
+
 /** Outgoing variables from an operation's answer: members of the answer by name, or the whole answer under the only name. */
 export function outgoingFrom(names: string[], body: unknown): Record<string, unknown> {
   const [only, ...others] = names;
@@ -67,4 +99,15 @@ export function outgoingFrom(names: string[], body: unknown): Record<string, unk
   if (isPlainObject(body) && names.every((n) => Object.hasOwn(body, n))) return Object.fromEntries(names.map((n) => [n, body[n]]));
   if (others.length === 0) return { [only]: body ?? null };
   return Object.fromEntries(names.map((n) => [n, isPlainObject(body) && Object.hasOwn(body, n) ? body[n] : null]));
+}
+
+/** The `result` of an `admin.runTask` answer (status, headers, body): what the task's outgoing names pick from. */
+export function resultOf(answer: unknown): unknown {
+  return isPlainObject(answer) && Object.hasOwn(answer, 'result') ? answer.result : answer;
+}
+
+/** The pin of a task in a job's `pinned`: by task id first, then by `app.method`. */
+export function pinFor(pinned: Record<string, Record<string, unknown>> | undefined, id: string, task: Task): Record<string, unknown> | undefined {
+  if (pinned === undefined) return undefined;
+  return pinned[id] ?? pinned[`${String(task.app ?? '')}.${String(task.name ?? '')}`];
 }

@@ -95,6 +95,7 @@ export class ChildJobs {
             caller,
             jobId: child._id,
             parent: { link: { job: parentJob._id, task: id, iteration: child.iteration ?? 0 }, ancestors: parentJob.ancestors ?? [], groups: parentJob.groups ?? [] },
+            ...(parentJob.pinned !== undefined ? { pinned: parentJob.pinned } : {}),
           });
           if (run.sequential) break;
         }

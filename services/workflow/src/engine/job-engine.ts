@@ -37,6 +37,12 @@ export interface EngineOptions {
   renewMs?: number;
   /** How often an engine looks for jobs without a live owner; leaseMs / 2 unless given. */
   scanMs?: number;
+  /**
+   * How many times faster than real time `delay` (and `stub` delay) waits pass: 1 (default) is real
+   * time; tests run the fixtures' 400 s delays on a scaled clock (NAP_TIME_SCALE), as Temporal's
+   * time-skipping test environment does.
+   */
+  timeScale?: number;
 }
 
 /**
@@ -52,6 +58,7 @@ export interface EngineOptions {
 export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   readonly serverId: string;
   readonly leaseMs: number;
+  readonly timeScale: number;
   readonly repository: JobRepository;
   readonly events: JobEventPublisher;
   readonly schemas = new InputSchemaCache();
@@ -66,6 +73,7 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   ) {
     this.serverId = options.serverId ?? `workflow-${randomUUID()}`;
     this.leaseMs = options.leaseMs ?? 15_000;
+    this.timeScale = options.timeScale ?? 1;
     const renewMs = options.renewMs ?? Math.max(50, Math.floor(this.leaseMs / 3));
     const scanMs = options.scanMs ?? Math.max(50, Math.floor(this.leaseMs / 2));
     this.repository = new JobRepository(deps.jobs);

@@ -20,6 +20,8 @@ export interface StartJobInput {
   parent?: { link: ParentLink; ancestors: string[]; groups: string[] };
   /** An id chosen beforehand (a child job's, recorded in its parent); a new one otherwise. */
   jobId?: string;
+  /** Pinned task outputs by task id or `app.method`. */
+  pinned?: Record<string, Record<string, unknown>>;
 }
 
 /** What job control needs from the engine that drives jobs. */
@@ -66,6 +68,7 @@ export class JobLifecycle {
       ...(input.type !== undefined ? { type: input.type } : {}),
       ...(input.groups !== undefined ? { groups: input.groups } : {}),
       ...(input.parent !== undefined ? { parent: input.parent } : {}),
+      ...(input.pinned !== undefined ? { pinned: input.pinned } : {}),
     });
     // with the job worker deactivated the job waits unclaimed (claim time 0) for a replica that claims jobs
     if (!this.host.claimsJobs && job.metrics) job.metrics.claim_time = 0;

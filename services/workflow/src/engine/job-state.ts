@@ -135,8 +135,14 @@ export class JobState {
     this.markTask(id);
   }
 
-  /** Records a finished task and takes its transitions. */
+  /** Records a finished task and takes its transitions; an outcome that ends the job takes none and records the job's error. */
   complete(id: string, outcome: TaskOutcome): void {
+    if (outcome.endsJob === true) {
+      this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error);
+      this.emitTask('taskFinish', id, outcome.finishState);
+      this.addError(id, outcome.error ?? 'The task cannot run');
+      return;
+    }
     const task = this.task(id);
     this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error);
     for (const [name, value] of Object.entries(outcome.setVariables ?? {})) this.setVariable(name, value);

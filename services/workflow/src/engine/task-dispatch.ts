@@ -1,4 +1,4 @@
-import { SYSTEM_CALLER, isAppError } from '@nap/contracts';
+import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -8,7 +8,8 @@ import type { JobTask } from '../domain/job-model';
 import type { ReferenceScope } from '../domain/references';
 import { errorMessage, errorOutcome } from '../domain/task-outcome';
 import type { TaskOutcome } from '../domain/task-outcome';
-import { callInputFor, operationFor, outgoingFrom } from '../domain/task-routing';
+import { sleep } from '../domain/builtins/control';
+import { OUTSIDE_TASK_OPERATION, callInputFor, finishAt, operationFor, outgoingFrom, outgoingOf, pinFor, resultOf } from '../domain/task-routing';
 import type { JobState, RunStep } from './job-state';
 import type { Retries } from './retries';
 
@@ -25,6 +26,8 @@ export interface DispatchHost {
    */
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
   log: Logger;
+  /** How many times faster than real time waits pass (1: real time). */
+  readonly timeScale: number;
 }
 
 /**
@@ -51,8 +54,14 @@ export class TaskDispatcher {
     this.inlineBudget = INLINE_PER_STEP;
   }
 
-  /** Runs a started task with its resolved incoming values: inline when it can, otherwise once the step is written. */
+  /** Runs a started task with its resolved incoming values: its pin when the job has one, inline when it can, otherwise once the step is written. */
   run(id: string, task: JobTask, incoming: Record<string, unknown>): void {
+    const pin = pinFor(this.state.job.pinned, id, task);
+    if (pin !== undefined) {
+      task.pinned = true;
+      this.state.complete(id, { finishState: 'success', outgoing: cloneJson(pin) });
+      return;
+    }
     const name = String(task.name);
     if (task.app === 'WorkFlowEngine' && Object.hasOwn(INLINE_BUILTINS, name) && this.inlineBudget > 0) {
       this.inlineBudget -= 1;
@@ -84,7 +93,7 @@ export class TaskDispatcher {
     let outcome: TaskOutcome;
     try {
       const builtin = INLINE_BUILTINS[name];
-      outcome = builtin ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED }) : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
+      outcome = builtin ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED, timeScale: this.host.timeScale }) : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
     } catch (err) {
       outcome = errorOutcome(errorMessage(err));
     }
@@ -116,12 +125,21 @@ export class TaskDispatcher {
     try {
       const name = String(task.name ?? '');
       const builtin = task.app === 'WorkFlowEngine' && Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
-      if (builtin) return await builtin({ incoming, scope, startedAt, signal });
+      if (builtin) return await builtin({ incoming, scope, startedAt, signal, timeScale: this.host.timeScale });
       const operationId = operationFor(task);
-      const body = await this.host.call(operationId, callInputFor(operationId, incoming), caller);
-      return { finishState: 'success', outgoing: outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), body) };
+      const body = await this.host.call(operationId, callInputFor(operationId, incoming, task), caller);
+      const until = finishAt(operationId, body);
+      if (until !== undefined) await sleep(until - Date.now(), signal);
+      const names = Object.keys(task.variables?.outgoing ?? {});
+      return { finishState: 'success', outgoing: operationId === OUTSIDE_TASK_OPERATION ? outgoingFrom(names, resultOf(body)) : outgoingOf(operationId, names, body) };
     } catch (err) {
       if (signal.aborted) return errorOutcome('The task was stopped');
+      // a missing asset is not a failure the workflow's error path can handle: the job ends, naming it
+      if (hasCode(err, 'TRANSFORMATION_NOT_FOUND') && isAppError(err)) return { ...errorOutcome(`${err.code}: ${err.message}`), endsJob: true };
+      if (hasCode(err, 'INTEGRATION_CALL_FAILED') && isAppError(err)) {
+        // the system's answer (status, headers, body) is the task's result, so the error transition can read it
+        return errorOutcome(`${err.code}: ${err.message}`, outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), err.details ?? null));
+      }
       return errorOutcome(isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err));
     }
   }

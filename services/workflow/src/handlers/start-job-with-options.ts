@@ -15,6 +15,7 @@ export async function startWithOptions(c: WorkflowHandlerContext, ctx: HandlerCo
     ...(options.description !== undefined ? { description: options.description } : {}),
     ...(options.type !== undefined ? { type: options.type } : {}),
     ...(options.groups !== undefined ? { groups: options.groups } : {}),
+    ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
   });
 }
 

@@ -27,19 +27,24 @@ function seconds(value: unknown, name: string): number {
   return n;
 }
 
+/** A nominal wait of `ms` as the engine's clock runs it: `ms / timeScale` of real time. */
+function scaled(ms: number, timeScale: number | undefined): number {
+  return timeScale === undefined || timeScale <= 0 ? ms : ms / timeScale;
+}
+
 /** delay: `time` in seconds → `time_in_milliseconds`; resumed after a restart it waits only what is left. */
-export const delay: Builtin = async ({ incoming, startedAt, signal }) => {
+export const delay: Builtin = async ({ incoming, startedAt, signal, timeScale }) => {
   const ms = seconds(incoming.time, 'time') * 1000;
-  await sleep(startedAt + ms - Date.now(), signal);
+  await sleep(startedAt + scaled(ms, timeScale) - Date.now(), signal);
   return success({ time_in_milliseconds: ms });
 };
 
 /** stub: `type` (success, failure or error), `delay` (seconds), `response` → `response`. */
-export const stub: Builtin = async ({ incoming, startedAt, signal }) => {
+export const stub: Builtin = async ({ incoming, startedAt, signal, timeScale }) => {
   const type = incoming.type === undefined || incoming.type === '' ? 'success' : incoming.type;
   if (type !== 'success' && type !== 'failure' && type !== 'error') throw new TaskInputError(`stub type ${JSON.stringify(type)} must be success, failure or error`);
   const wait = seconds(incoming.delay, 'delay') * 1000;
-  if (wait > 0) await sleep(startedAt + wait - Date.now(), signal);
+  if (wait > 0) await sleep(startedAt + scaled(wait, timeScale) - Date.now(), signal);
   const result: BuiltinResult = { finishState: type, outgoing: { response: incoming.response ?? null } };
   if (type === 'error') result.error = typeof incoming.response === 'string' && incoming.response !== '' ? incoming.response : 'The stub task finished with state error';
   return result;

@@ -1,4 +1,4 @@
-import { runJsonQuery } from '../json-query';
+import { runJsonQuery } from '@nap/json-query';
 import { resolveOperand } from '../references';
 import type { SyncBuiltin } from './types';
 import { TaskInputError, cloneJson, isPlainObject, needString, success, tryJson } from './types';

@@ -1,4 +1,4 @@
-import { runJsonQuery } from '../json-query';
+import { runJsonQuery } from '@nap/json-query';
 import { resolveOperand, resolveValue } from '../references';
 import type { ReferenceScope } from '../references';
 import type { SyncBuiltin } from './types';

@@ -10,6 +10,11 @@ export interface BuiltinInput {
   startedAt: number;
   /** Aborted when the job is canceled or the engine stops. */
   signal: AbortSignal;
+  /**
+   * How many times faster than real time waits pass (`delay`, the delay of `stub`); 1 unless the
+   * engine runs on a scaled clock (NAP_TIME_SCALE, for tests). What the task reports stays nominal.
+   */
+  timeScale?: number;
 }
 
 /** The outcome of a built-in task that did not throw. */
@@ -22,6 +27,11 @@ export interface BuiltinResult {
   setVariables?: Record<string, unknown>;
   /** Error message when `finishState` is `error` (a stub of type error). */
   error?: string;
+  /**
+   * The task cannot run as the workflow names it (a transformation that does not exist): the job
+   * ends with this error instead of taking the task's error transitions.
+   */
+  endsJob?: boolean;
 }
 
 /** A built-in task. Throws {@link TaskInputError} (or any error) to finish the task with state `error`. */

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Creates the secret files compose mounts (deploy/docker/secrets/), once; existing files are kept.
+# They are readable by the containers' user (uid 1000) and nobody else when run as root, else by
+# everyone on this host: keep the folder itself private.
+set -eu
+cd "$(dirname "$0")"
+mkdir -p secrets
+chmod 700 secrets
+random() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+[ -s secrets/secret-key ] || random 32 >secrets/secret-key
+[ -s secrets/admin-password ] || random 12 >secrets/admin-password
+[ -s secrets/mongo-password ] || random 24 >secrets/mongo-password
+[ -s secrets/mongo-url ] || printf 'mongodb://nap:%s@mongo:27017/?authSource=admin' "$(cat secrets/mongo-password)" >secrets/mongo-url
+if [ "$(id -u)" = 0 ]; then
+  chown 1000:1000 secrets/* && chmod 400 secrets/*
+else
+  chmod 444 secrets/*
+fi
+echo "secrets in $(pwd)/secrets; the admin password is in secrets/admin-password"

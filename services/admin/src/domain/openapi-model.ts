@@ -1,0 +1,215 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { convertObj } from 'swagger2openapi';
+import type { ModelFinding } from '@nap/contracts';
+import { isHttpMethod, methodName, normalizeBasePath } from './method-names';
+
+/** A JSON object of an OpenAPI document. */
+export type Json = Record<string, unknown>;
+
+/** What checking a document found: the 3.x form the platform calls with, findings that refuse it, and findings only reported. */
+export interface ModelCheck {
+  valid: boolean;
+  errors: ModelFinding[];
+  warnings: ModelFinding[];
+  /** The document as OpenAPI 3.x (a 2.0 document converted); present when it could be read at all. */
+  openapi?: Json;
+  /** `swagger 2.0`, `openapi 3.0.1`, … as imported. */
+  specification?: string;
+}
+
+const MAX_FINDINGS = 100;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The parser must never read files or URLs named by a document (`$ref: file:///…` or `http://…`): only internal references resolve. */
+const PARSER_OPTIONS = { resolve: { external: false, file: false, http: false } } as const;
+
+/**
+ * Responses are never validated (the platform checks what it sends, not what it receives), so
+ * findings that lie only in responses, or in component schemas that no parameter or request body
+ * reaches, are reported as warnings rather than refusing real documents such as GitLab's
+ * (`type: text` in response models).
+ */
+function isResponseOnlyFinding(path: string, requestSchemas: ReadonlySet<string>): boolean {
+  // the branches Ajv tried for a response object (Response or Reference) are reported on the response itself
+  if (/^\/paths\/[^/]+\/[^/]+\/responses(\/|$)/.test(path) || /^\/components\/responses(\/|$)/.test(path)) return true;
+  const m = /^\/components\/schemas\/([^/]+)/.exec(path);
+  return m !== null && !requestSchemas.has(decodePointer(m[1] ?? ''));
+}
+
+function decodePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Names of the component schemas that parameters and request bodies reach, through any number of `$ref`s. */
+function requestSchemaNames(openapi: Json): Set<string> {
+  const names = new Set<string>();
+  const components = isObject(openapi.components) ? openapi.components : {};
+  const seen = new Set<unknown>();
+  const walk = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v);
+      return;
+    }
+    const ref = (value as Json).$ref;
+    if (typeof ref === 'string') {
+      const m = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref);
+      if (m !== null) {
+        const kind = m[1] ?? '';
+        const name = decodePointer(m[2] ?? '');
+        if (kind === 'schemas') names.add(name);
+        const group = components[kind];
+        if (isObject(group)) walk(group[name]);
+      }
+    }
+    for (const v of Object.values(value)) walk(v);
+  };
+  const paths = isObject(openapi.paths) ? openapi.paths : {};
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue;
+    walk(item.parameters);
+    for (const [member, op] of Object.entries(item)) if (isHttpMethod(member) && isObject(op)) walk([op.parameters, op.requestBody]);
+  }
+  return names;
+}
+
+interface ParserDetail {
+  instancePath?: unknown;
+  message?: unknown;
+}
+
+function findingsOf(err: unknown): ModelFinding[] {
+  const details = isObject(err) && Array.isArray(err.details) ? (err.details as ParserDetail[]) : [];
+  if (details.length === 0) return [{ path: '', message: err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err) }];
+  const seen = new Set<string>();
+  const out: ModelFinding[] = [];
+  for (const d of details) {
+    const f = { path: typeof d.instancePath === 'string' ? d.instancePath : '', message: typeof d.message === 'string' ? d.message : 'is not valid' };
+    const key = `${f.path} ${f.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(f);
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks an OpenAPI 2.0, 3.0 or 3.1 document with a maintained parser (`@apidevtools/swagger-parser`),
+ * converting 2.0 to 3.0 first with `swagger2openapi` (which also patches the small errors such
+ * documents commonly carry, as the platforms that exported them accepted them). Findings carry a
+ * JSON pointer into the (converted) document.
+ */
+export async function checkModel(document: Json): Promise<ModelCheck> {
+  const info = isObject(document.info) ? document.info : undefined;
+  const basics: ModelFinding[] = [];
+  if (typeof document.swagger !== 'string' && typeof document.openapi !== 'string') basics.push({ path: '', message: 'must have a swagger (2.0) or openapi (3.x) member' });
+  if (typeof info?.title !== 'string' || info.title.trim() === '') basics.push({ path: '/info/title', message: 'must be a non-empty string: it names the model' });
+  if (info?.version === undefined || (typeof info.version !== 'string' && typeof info.version !== 'number')) basics.push({ path: '/info/version', message: 'must be a string: it names the model version' });
+  if (basics.length > 0) return { valid: false, errors: basics, warnings: [] };
+
+  let openapi: Json;
+  const specification = typeof document.swagger === 'string' ? `swagger ${document.swagger}` : `openapi ${String(document.openapi)}`;
+  if (typeof document.swagger === 'string') {
+    try {
+      const converted = await convertObj(structuredClone(document) as never, { patch: true, warnOnly: true, resolve: false } as never);
+      openapi = converted.openapi as unknown as Json;
+    } catch (err) {
+      return { valid: false, errors: [{ path: '', message: `cannot be converted to OpenAPI 3: ${err instanceof Error ? err.message : String(err)}` }], warnings: [], specification };
+    }
+  } else {
+    openapi = structuredClone(document);
+  }
+  try {
+    await SwaggerParser.validate(structuredClone(openapi) as never, PARSER_OPTIONS as never);
+    return { valid: true, errors: [], warnings: [], openapi, specification };
+  } catch (err) {
+    const findings = findingsOf(err);
+    const requestSchemas = requestSchemaNames(openapi);
+    const errors = findings.filter((f) => !isResponseOnlyFinding(f.path, requestSchemas));
+    const warnings = findings.filter((f) => isResponseOnlyFinding(f.path, requestSchemas));
+    // the structure the platform calls with is sound when every finding lies in response schemas;
+    // a parser finding without a path (a broken reference, a duplicate operationId) always refuses
+    return { valid: errors.length === 0, errors: errors.slice(0, MAX_FINDINGS), warnings: warnings.slice(0, MAX_FINDINGS), openapi, specification };
+  }
+}
+
+/** The document with every internal `$ref` replaced by what it points to; circular ones stay `$ref`. */
+export async function dereferenceModel(openapi: Json): Promise<Json> {
+  return (await SwaggerParser.dereference(structuredClone(openapi) as never, { ...PARSER_OPTIONS, dereference: { circular: 'ignore' } } as never)) as unknown as Json;
+}
+
+/** One operation of a model. */
+export interface ModelOperation {
+  /** Upper case. */
+  method: string;
+  path: string;
+  operationId?: string;
+  /** The operation object, dereferenced, with the path item's parameters merged in. */
+  operation: Json;
+}
+
+/** Every operation of a (dereferenced) 3.x document. */
+export function operationsOf(openapi: Json): ModelOperation[] {
+  const out: ModelOperation[] = [];
+  const paths = isObject(openapi.paths) ? openapi.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObject(item)) continue;
+    const shared = Array.isArray(item.parameters) ? item.parameters.filter(isObject) : [];
+    for (const [member, operation] of Object.entries(item)) {
+      if (!isHttpMethod(member) || !isObject(operation)) continue;
+      const own = Array.isArray(operation.parameters) ? operation.parameters.filter(isObject) : [];
+      const key = (p: Json) => `${String(p.in)}:${String(p.name)}`;
+      const ownKeys = new Set(own.map(key));
+      const parameters = [...shared.filter((p) => !ownKeys.has(key(p))), ...own];
+      out.push({
+        method: member.toUpperCase(),
+        path,
+        ...(typeof operation.operationId === 'string' ? { operationId: operation.operationId } : {}),
+        operation: { ...operation, parameters },
+      });
+    }
+  }
+  return out;
+}
+
+/** The first server of a document as settings: protocol, host, port, base path, its variables at their defaults. */
+export function defaultServer(openapi: Json): { protocol?: 'http' | 'https'; host?: string; port?: number; base_path: string } {
+  const servers = Array.isArray(openapi.servers) ? openapi.servers.filter(isObject) : [];
+  const first = servers[0];
+  if (first === undefined || typeof first.url !== 'string') return { base_path: '' };
+  let url = first.url;
+  const variables = isObject(first.variables) ? first.variables : {};
+  url = url.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const v = variables[name];
+    return isObject(v) && v.default !== undefined ? String(v.default) : '';
+  });
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : url.startsWith('//') ? `https:${url}` : undefined;
+  if (absolute === undefined) return { base_path: normalizeBasePath(url) };
+  try {
+    const parsed = new URL(absolute);
+    const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+    return {
+      protocol,
+      host: parsed.hostname,
+      port: parsed.port !== '' ? Number(parsed.port) : protocol === 'http' ? 80 : 443,
+      base_path: normalizeBasePath(decodeURI(parsed.pathname)),
+    };
+  } catch {
+    return { base_path: '' };
+  }
+}
+
+/** The methods a task can call, named for `basePath`: generated name, operationId, HTTP method and path. */
+export function methodsOf(openapi: Json, basePath: string): { name: string; operationId?: string; method: string; path: string }[] {
+  return operationsOf(openapi).map((op) => ({
+    name: methodName(op.method, op.path, basePath),
+    ...(op.operationId !== undefined ? { operationId: op.operationId } : {}),
+    method: op.method,
+    path: op.path,
+  }));
+}

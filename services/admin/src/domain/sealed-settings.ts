@@ -1,0 +1,63 @@
+import { AppError, SECRET_MASK, isSecretKey } from '@nap/contracts';
+import type { SecretBox } from '@nap/runtime';
+
+/**
+ * Connection settings with their secrets sealed. Every string member whose name the platform's
+ * secret policy calls secret (`password`, `passwd`, `token`, `api_key`, `client_secret`, …) is stored
+ * as `{ __sealed: <AES-GCM box> }`, answered as `********`, and opened only where a call is made.
+ */
+
+type Tree = Record<string, unknown>;
+
+/** How a sealed secret is stored. */
+interface SealedValue {
+  __sealed: string;
+}
+
+function isObject(v: unknown): v is Tree {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isSealed(v: unknown): v is SealedValue {
+  return isObject(v) && typeof v.__sealed === 'string' && Object.keys(v).length === 1;
+}
+
+/**
+ * Seals the secrets of `settings`. A secret given as `********` keeps the sealed value at the same
+ * place in `current` (an update that did not change it); with nothing to keep, it is refused,
+ * naming the member (`at` is the path of `settings` in the request, for the message).
+ */
+export function sealSettings(settings: Tree, box: SecretBox, current: Tree | undefined, at: string): Tree {
+  const out: Tree = {};
+  for (const [key, value] of Object.entries(settings)) {
+    const here = `${at}.${key}`;
+    const before = current?.[key];
+    if (isObject(value) && !isSealed(value)) {
+      out[key] = sealSettings(value, box, isObject(before) ? before : undefined, here);
+    } else if (isSecretKey(key) && typeof value === 'string') {
+      if (value === SECRET_MASK) {
+        if (!isSealed(before)) throw new AppError('VALIDATION_FAILED', `${here} is ${SECRET_MASK}, but no secret is stored to keep: give the secret itself`, { details: [{ member: here, message: 'give the secret itself' }] });
+        out[key] = before;
+      } else {
+        out[key] = { __sealed: box.seal(value) };
+      }
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/** The settings as answered: sealed secrets become `********`. */
+export function maskSettings(settings: Tree): Tree {
+  const out: Tree = {};
+  for (const [key, value] of Object.entries(settings)) out[key] = isSealed(value) ? SECRET_MASK : isObject(value) ? maskSettings(value) : value;
+  return out;
+}
+
+/** The settings with their secrets opened: only for making a call, never answered, logged or published. */
+export function openSettings(settings: Tree, box: SecretBox): Tree {
+  const out: Tree = {};
+  for (const [key, value] of Object.entries(settings)) out[key] = isSealed(value) ? box.open(value.__sealed) : isObject(value) ? openSettings(value, box) : value;
+  return out;
+}

@@ -1,0 +1,194 @@
+import { createBusClient } from '@nap/bus';
+import { SYSTEM_CALLER, eventPattern, isAppError } from '@nap/contracts';
+import { startTestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+import { startOpenApiPeer } from '../../../test/lab';
+import type { OpenApiPeer } from '../../../test/lab';
+
+/**
+ * Adapters against the lab peer: records with the original nesting, a lifecycle driven by a real
+ * periodic connection check, secrets never answered, export/import, events, and the bus-only call
+ * other services (orch-proxy) make through an adapter without seeing its credentials.
+ */
+
+let platform: TestPlatform;
+let token: string;
+let peer: OpenApiPeer;
+const events: { subject: string; payload: Record<string, unknown> }[] = [];
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  token = await platform.login();
+  peer = await startOpenApiPeer();
+  await platform.bus.consumeEvents(eventPattern('admin', 'adapter'), (e) => {
+    events.push({ subject: e.subject, payload: JSON.parse(Buffer.from(e.data).toString('utf8')) as Record<string, unknown> });
+  }, { deliver: 'new' });
+});
+
+afterAll(async () => {
+  await peer?.close();
+  await platform?.stop();
+});
+
+function httpAdapter(name: string, password: string): Record<string, unknown> {
+  return {
+    name,
+    type: 'Adapter',
+    model: '@nap/adapter-http',
+    properties: {
+      id: name,
+      type: 'HTTP',
+      brokers: ['ticketing'],
+      groups: [],
+      properties: {
+        server: { protocol: 'http', host: '127.0.0.1', port: peer.port, base_path: '/api/now' },
+        authentication: { type: 'basic', username: peer.user, password },
+        healthcheck: { path: '/stats.do', intervalSeconds: 0.1, failuresBeforeDead: 2 },
+      },
+    },
+  };
+}
+
+type Health = { name: string; state: string; connection: string; uptime: number; lastError: { message: string } | null };
+
+async function health(name: string): Promise<Health> {
+  const res = await platform.http('GET', `/health/adapters/${name}`, { token });
+  expect(res.status).toBe(200);
+  return res.body as Health;
+}
+
+async function until(name: string, check: (h: Health) => boolean, what: string): Promise<Health> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const h = await health(name);
+    if (check(h)) return h;
+    if (Date.now() > deadline) throw new Error(`Adapter ${name} did not become ${what}: ${JSON.stringify(h)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('HTTP adapter lifecycle against the lab peer', () => {
+  it('creates an adapter with the original nesting, never answering its secret', async () => {
+    const res = await platform.http('POST', '/adapters', { token, body: { properties: httpAdapter('snow-adapter', peer.password) } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      metadata: { isActive: false, state: 'STOPPED', connection: 'UNKNOWN' },
+      data: { name: 'snow-adapter', type: 'Adapter', isEncrypted: true, properties: { id: 'snow-adapter', type: 'HTTP', brokers: ['ticketing'], properties: { authentication: { type: 'basic', username: peer.user, password: '********' } } } },
+    });
+    for (const route of ['/adapters', '/adapters/snow-adapter', '/adapters/snow-adapter/export']) {
+      const got = await platform.http('GET', route, { token });
+      expect(got.status).toBe(200);
+      expect(JSON.stringify(got.body)).not.toContain(peer.password);
+    }
+    const stored = await platform.stores.get('admin')?.collection('adapters').findOne({ _id: 'snow-adapter' });
+    expect(JSON.stringify(stored)).not.toContain(peer.password);
+    expect((await platform.http('POST', '/adapters', { token, body: { properties: httpAdapter('snow-adapter', 'x') } })).status).toBe(409);
+    expect((await platform.http('GET', '/adapter-models/types', { token })).body).toEqual({ results: ['HTTP', 'NSO'], total: 2 });
+    expect((await platform.http('GET', '/adapters/brokers/mapping', { token })).body).toEqual({ ticketing: ['snow-adapter'] });
+    expect((await platform.http('GET', '/schema/adapters/snow-adapter', { token })).body).toMatchObject({ type: 'object', required: ['server'], properties: { healthcheck: { type: 'object' } } });
+    const bad = await platform.http('POST', '/adapters', { token, body: { properties: { ...httpAdapter('bad', 'x'), properties: { type: 'HTTP', properties: { server: { host: '' } } } } } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('body.properties.properties.properties.server.host');
+  });
+
+  it('goes RUNNING and ONLINE, OFFLINE then DEAD when the peer stops, and RUNNING after restart once it is back', async () => {
+    const start = await platform.http('PUT', '/adapters/snow-adapter/start', { token });
+    expect(start.status).toBe(200);
+    expect(start.body).toEqual({ name: 'snow-adapter', state: 'STARTING' });
+    const running = await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING and ONLINE');
+    expect(running.lastError).toBeNull();
+    expect(peer.received.some((r) => r.path === '/stats.do' && r.headers.authorization === `Basic ${Buffer.from(`${peer.user}:${peer.password}`).toString('base64')}`)).toBe(true);
+
+    await peer.stop();
+    await until('snow-adapter', (h) => h.connection === 'OFFLINE', 'OFFLINE');
+    const dead = await until('snow-adapter', (h) => h.state === 'DEAD', 'DEAD');
+    expect(dead).toMatchObject({ connection: 'OFFLINE', uptime: 0, lastError: { message: expect.stringContaining('could not be reached') } });
+    const list = await platform.http('GET', '/health/adapters', { token });
+    expect(list.body).toMatchObject({ total: 1, results: [{ name: 'snow-adapter', state: 'DEAD' }] });
+
+    await peer.restart();
+    const restart = await platform.http('PUT', '/adapters/snow-adapter/restart', { token });
+    expect(restart.body).toEqual({ name: 'snow-adapter', state: 'STARTING' });
+    await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING again');
+    const states = events.filter((e) => e.payload.reason === 'state').map((e) => e.payload.state);
+    expect(states).toEqual(expect.arrayContaining(['STARTING', 'RUNNING', 'DEAD']));
+    expect(events.every((e) => e.subject.startsWith('nap.evt.admin.adapter.snow-adapter.adapterChanged'))).toBe(true);
+  });
+
+  it('lets other services call through it over the bus, credentials added by admin', async () => {
+    const client = createBusClient({ bus: platform.bus });
+    peer.tables.set('incident', new Map([['abc', { sys_id: 'abc', number: 'INC001' }]]));
+    const answer = await client.call('admin.callAdapter', { body: { adapter: 'snow-adapter', method: 'GET', path: '/table/incident/abc', query: { sysparm_fields: 'number' } } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 });
+    expect(answer.body).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' }, body: { result: { number: 'INC001' } } });
+    const last = peer.received.filter((r) => r.path.startsWith('/api/now/table/')).at(-1);
+    expect(last).toMatchObject({ method: 'GET', path: '/api/now/table/incident/abc', query: 'sysparm_fields=number' });
+    expect(last?.headers.authorization).toMatch(/^Basic /);
+    // a status other than 2xx is answered as it is: the caller maps it
+    const missing = await client.call('admin.callAdapter', { body: { adapter: 'snow-adapter', method: 'GET', path: '/table/incident/nope' } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 });
+    expect(missing.body).toMatchObject({ status: 404 });
+    // a workflow task addressed to the adapter by name uses the generic request of the original adapters
+    const run = await client.call('admin.runTask', { body: { app: 'snow-adapter', method: 'genericAdapterRequestNoBasePath', incoming: { uriPath: '/api/now/table/incident', restMethod: 'GET', queryData: { sysparm_limit: '1' } } } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 });
+    expect(run.body).toMatchObject({ result: { status: 200, body: { result: [{ sys_id: 'abc' }] } } });
+  });
+
+  it('refuses calls while not RUNNING, and a task to it fails clearly instead of hanging', async () => {
+    const stop = await platform.http('PUT', '/adapters/snow-adapter/stop', { token });
+    expect(stop.body).toEqual({ name: 'snow-adapter', state: 'STOPPING' });
+    await until('snow-adapter', (h) => h.state === 'STOPPED', 'STOPPED');
+    const client = createBusClient({ bus: platform.bus });
+    const err = await client.call('admin.callAdapter', { body: { adapter: 'snow-adapter', method: 'GET', path: '/table/incident' } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 }).catch((e: unknown) => e);
+    expect(isAppError(err) && err.code).toBe('ADAPTER_NOT_RUNNING');
+    const task = await client.call('admin.runTask', { body: { app: 'snow-adapter', method: 'genericAdapterRequest', incoming: { uriPath: '/table/incident' } } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 }).catch((e: unknown) => e);
+    expect(isAppError(task) && task.message).toMatch(/Adapter "snow-adapter" is STOPPED, not RUNNING/);
+  });
+
+  it('exports and imports round-trip (secrets filled in again), and a deleted adapter cannot start', async () => {
+    const exported = (await platform.http('GET', '/adapters/snow-adapter/export', { token })).body as Record<string, unknown>;
+    expect(JSON.stringify(exported)).toContain('"password":"********"');
+    expect((await platform.http('DELETE', '/adapters/snow-adapter', { token })).status).toBe(200);
+    expect((await platform.http('GET', '/adapters/snow-adapter', { token })).status).toBe(404);
+    expect(await health('snow-adapter')).toMatchObject({ state: 'DELETED' });
+    const start = await platform.http('PUT', '/adapters/snow-adapter/start', { token });
+    expect(start.status).toBe(409);
+    expect(start.body).toMatchObject({ code: 'ADAPTER_STATE_CONFLICT' });
+    // an export carries no secret: importing it as it is names what to fill in
+    const masked = await platform.http('POST', '/adapters/import', { token, body: { properties: exported } });
+    expect(masked.status).toBe(400);
+    expect(masked.body).toMatchObject({ details: [{ member: 'body.properties.properties.properties.authentication.password' }] });
+    const filled = JSON.parse(JSON.stringify(exported).replace('"password":"********"', `"password":${JSON.stringify(peer.password)}`)) as Record<string, unknown>;
+    const imported = await platform.http('POST', '/adapters/import', { token, body: { properties: filled } });
+    expect(imported.status).toBe(200);
+    expect((await platform.http('GET', '/adapters/snow-adapter/export', { token })).body).toEqual(exported);
+    const changelog = await platform.http('GET', '/adapters/snow-adapter/changelogs', { token });
+    expect(changelog.body).toMatchObject({ total: 1, results: [{ version: '1', changes: 'imported by admin' }] });
+    // a properties update keeps the sealed secret when it is sent masked, and the adapter works with it
+    const props = (exported.properties as { properties: Record<string, unknown> }).properties;
+    const updated = await platform.http('PUT', '/adapters/snow-adapter/properties', { token, body: { properties: { ...props, timeoutMs: 5000 } } });
+    expect(updated.status).toBe(200);
+    expect((await platform.http('PUT', '/adapters/snow-adapter/start', { token })).status).toBe(200);
+    await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING with the kept secret');
+    const level = await platform.http('PUT', '/adapters/snow-adapter/loglevel', { token, body: { level: 'debug', transport: 'console' } });
+    expect(level.body).toEqual({ console_level: 'debug' });
+    expect((await platform.http('DELETE', '/adapters/snow-adapter', { token })).status).toBe(200);
+    expect(events.filter((e) => e.payload.reason !== 'state').map((e) => e.payload.reason)).toEqual(['created', 'deleted', 'created', 'updated', 'deleted']);
+  });
+
+  it('keeps an NSO adapter as the original NSO adapter does, checking /restconf with its credentials', async () => {
+    const nso = {
+      name: 'nso-lab',
+      type: 'Adapter',
+      model: '@itentialopensource/adapter-nso',
+      properties: { id: 'nso-lab', type: 'NSO', brokers: [], groups: [], properties: { http: { host: '127.0.0.1', port: peer.port }, ssl: { enabled: false, acceptInvalidCerts: false }, credentials: { user: peer.user, passwd: 'nso-secret' }, healthcheck: { intervalSeconds: 0.1, failuresBeforeDead: 2 } } },
+    };
+    const res = await platform.http('POST', '/adapters', { token, body: { properties: nso } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ data: { properties: { type: 'NSO', properties: { credentials: { user: peer.user, passwd: '********' } } } } });
+    await platform.http('PUT', '/adapters/nso-lab/start', { token });
+    await until('nso-lab', (h) => h.state === 'RUNNING', 'RUNNING');
+    // the peer is no NSO: /restconf is a 404 with wrong credentials (Basic nso-secret): still an answer, so ONLINE
+    const check = peer.received.filter((r) => r.path === '/restconf').at(-1);
+    expect(check?.headers.authorization).toBe(`Basic ${Buffer.from(`${peer.user}:nso-secret`).toString('base64')}`);
+    expect((await health('nso-lab')).connection).toBe('ONLINE');
+    expect((await platform.http('DELETE', '/adapters/nso-lab', { token })).status).toBe(200);
+  });
+});

@@ -1,0 +1,276 @@
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { startTestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+import { startOpenApiPeer } from '../../../test/lab';
+import type { OpenApiPeer } from '../../../test/lab';
+
+/**
+ * Integration models from the fixture OpenAPI documents, integrations calling a real HTTP peer
+ * (the ServiceNow Table API of the fixtures) from workflow tasks, and the secrets they hold.
+ */
+
+const OPENAPI_DIR = path.resolve(__dirname, '../../../../shared/fixtures/itential-assets/openapi');
+const FIXTURES_PRESENT = existsSync(OPENAPI_DIR);
+const SERVICENOW_TABLE = 'ServiceNow_OpenAPIs_table_latest.json';
+
+let platform: TestPlatform;
+let token: string;
+let peer: OpenApiPeer;
+
+function fixture(name: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(OPENAPI_DIR, name), 'utf8')) as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  if (!FIXTURES_PRESENT) {
+    const message = `INTEGRATION TESTS NOT RUN: ${OPENAPI_DIR} is absent; put the shared fixtures beside the repository`;
+    if (process.env.CI === 'true') throw new Error(message);
+    console.warn(`\n${'!'.repeat(100)}\n${message}\n${'!'.repeat(100)}\n`);
+  }
+  platform = await startTestPlatform({ config: { bodyLimitBytes: 8 * 1024 * 1024 } });
+  token = await platform.login();
+  peer = await startOpenApiPeer();
+});
+
+afterAll(async () => {
+  await peer?.close();
+  await platform?.stop();
+});
+
+const run = FIXTURES_PRESENT ? describe : describe.skip;
+
+async function createWorkflow(doc: Record<string, unknown>): Promise<void> {
+  const res = await platform.http('POST', '/automation-studio/automations', { token, body: { automation: doc } });
+  if (res.status !== 201) throw new Error(`Creating workflow failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+type Job = { _id: string; status: string; tasks: Record<string, { status: string; pinned?: boolean; variables?: { outgoing?: Record<string, unknown>; error?: unknown } }>; variables: Record<string, unknown>; pinned?: unknown };
+
+async function runJob(name: string, variables: Record<string, unknown> = {}, pinned?: Record<string, unknown>): Promise<Job> {
+  const res = await platform.http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(name)}`, { token, body: { options: { variables, ...(pinned ? { pinned } : {}) } } });
+  expect(res.status).toBe(200);
+  const id = (res.body as Job)._id;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const got = await platform.http('GET', `/operations-manager/jobs/${id}`, { token });
+    const job = (got.body as { data: Job }).data;
+    if (['complete', 'error', 'canceled'].includes(job.status)) return job;
+    if (Date.now() > deadline) throw new Error(`Job ${id} did not end: ${JSON.stringify(job.tasks)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function task(app: string, name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown> = { result: null }): Record<string, unknown> {
+  return { name, app, type: 'automatic', summary: name, description: name, groups: [], variables: { incoming, outgoing, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 } };
+}
+
+function workflow(name: string, tasks: Record<string, Record<string, unknown>>, edges: [string, string, string?][]): Record<string, unknown> {
+  const all: Record<string, Record<string, unknown>> = {
+    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
+    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
+    ...tasks,
+  };
+  const transitions: Record<string, Record<string, { state: string; type: string }>> = {};
+  for (const id of Object.keys(all)) transitions[id] = {};
+  for (const [from, to, state = 'success'] of edges) (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type: 'standard' };
+  return { name, description: name, type: 'automation', tasks: all, transitions, groups: [] };
+}
+
+run('integration models', () => {
+  it('imports all six fixture OpenAPI documents (2.0 converted), named <title>:<version>', async () => {
+    const ids: string[] = [];
+    for (const file of readdirSync(OPENAPI_DIR).sort()) {
+      const res = await platform.http('POST', '/integration-models', { token, body: { model: fixture(file) } });
+      expect({ file, status: res.status, body: res.status === 201 ? 'ok' : res.body }).toEqual({ file, status: 201, body: 'ok' });
+      ids.push((res.body as { versionId: string }).versionId);
+    }
+    expect(ids).toEqual(['Cisco ISE Network Device:1.0.0', 'Cisco PSIRT openVuln API:2.0.1', 'GitLab Cloud:v4', 'Infoblox WAPI:1.0.1', 'ServiceNow Change Management:latest', 'ServiceNow Table:latest']);
+    const list = await platform.http('GET', '/integration-models?limit=100', { token });
+    expect(list.body).toMatchObject({ total: 6 });
+    const gitlab = await platform.http('GET', `/integration-models/${encodeURIComponent('GitLab Cloud:v4')}`, { token });
+    expect(gitlab.body).toMatchObject({ specification: 'swagger 2.0', app: 'GitLabCloud', methodCount: expect.any(Number) });
+    // the document is answered as it was imported
+    const exported = await platform.http('GET', `/integration-models/${encodeURIComponent('ServiceNow Table:latest')}/export`, { token });
+    expect(exported.body).toEqual(fixture(SERVICENOW_TABLE));
+    const dup = await platform.http('POST', '/integration-models', { token, body: { model: fixture(SERVICENOW_TABLE) } });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ code: 'INTEGRATION_MODEL_ALREADY_EXISTS' });
+  });
+
+  it('refuses a broken document with the parser\'s findings, and validates without storing', async () => {
+    const broken = { openapi: '3.0.3', info: { title: 'Broken', version: '1' }, paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'text' } }], responses: { 200: { description: 'ok' } } } } } };
+    const res = await platform.http('POST', '/integration-models', { token, body: { model: broken } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'INTEGRATION_MODEL_INVALID', details: expect.arrayContaining([{ path: '/paths/~1a/get/parameters/0/schema/type', message: 'must be equal to one of the allowed values' }]) });
+    const check = await platform.http('PUT', '/integration-models/validation', { token, body: { model: broken } });
+    expect(check.status).toBe(200);
+    expect(check.body).toMatchObject({ valid: false, errors: expect.arrayContaining([{ path: '/paths/~1a/get/parameters/0/schema/type', message: 'must be equal to one of the allowed values' }]) });
+    const good = await platform.http('PUT', '/integration-models/validation', { token, body: { model: fixture('Cisco_ISE_OpenAPIs_network_device_3.2.json') } });
+    expect(good.body).toEqual({ valid: true, errors: [], warnings: [] });
+    const noTitle = await platform.http('PUT', '/integration-models/validation', { token, body: { model: { openapi: '3.0.0', info: { version: '1' }, paths: {} } } });
+    expect(noTitle.body).toMatchObject({ valid: false, errors: [{ path: '/info/title', message: expect.stringContaining('non-empty') }] });
+    expect((await platform.http('GET', '/integration-models/Broken:1', { token })).status).toBe(404);
+  });
+
+  it('names 9 of the 11 GitLab methods the fixture workflows call, once the base path is /api', async () => {
+    const called = [
+      'getV4ProjectsIdMergeRequestsMergeRequestIdVersions',
+      'getV4ProjectsIdRepositoryCommitsShaDiff',
+      'getV4ProjectsId',
+      'getV4ProjectsIdRepositoryBranchesBranch',
+      'getV4GroupsIdProjects',
+      'postV4Projects',
+      'getV4ProjectsIdRepositoryFiles',
+      'postV4ProjectsIdRepositoryBranches',
+      'postV4ProjectsIdMergeRequests',
+      'putV4ProjectsIdVariablesKey',
+      'postV4ProjectsIdRepositoryCommits',
+    ];
+    const res = await platform.http('POST', '/integrations', { token, body: { properties: { name: 'Gitlab', model: 'GitLab Cloud:v4', properties: { server: { base_path: '/api' } } } } });
+    expect(res.status).toBe(201);
+    // the server defaults to the model's first server (//gitlab.com)
+    expect(res.body).toMatchObject({ data: { properties: { server: { protocol: 'https', host: 'gitlab.com', port: 443, base_path: '/api' } } } });
+    const model = await platform.http('GET', `/integration-models/${encodeURIComponent('GitLab Cloud:v4')}`, { token });
+    const names = new Set((model.body as { methods: { name: string }[] }).methods.map((m) => m.name));
+    // the model's own default base path is its server's (none): the integration's /api is what makes the workflows' names
+    expect(names.has('getApiV4ProjectsId')).toBe(true);
+    const schema = await platform.http('GET', '/schema/integrations/Gitlab', { token });
+    expect(schema.body).toMatchObject({ type: 'object', properties: { properties: { type: 'object' } } });
+    // calls go to the lab peer (never to gitlab.com): it answers 404 to GitLab paths
+    const moved = await platform.http('PUT', '/integrations/Gitlab', { token, body: { properties: { properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port, base_path: '/api' } } } } });
+    expect(moved.status).toBe(200);
+    const tasks: Record<string, Record<string, unknown>> = {};
+    const edges: [string, string, string?][] = [];
+    called.forEach((name, i) => {
+      tasks[`t${i}`] = task('Gitlab', name, { id: 42, adapter_id: 'Gitlab' });
+      // every task fails (an unknown method, missing input, or the peer's 404 to a GitLab path): chain them by error
+      edges.push(i === 0 ? ['workflow_start', 't0'] : [`t${i - 1}`, `t${i}`, 'error']);
+    });
+    edges.push([`t${called.length - 1}`, 'workflow_end', 'error']);
+    await createWorkflow(workflow('gitlab-names', tasks, edges));
+    const job = await runJob('gitlab-names');
+    const unknown = called.filter((_name, i) => String(job.tasks[`t${i}`]?.variables?.error ?? '').startsWith('TASK_METHOD_UNKNOWN'));
+    // the document names these {merge_request_iid} and files/{file_path}: the two the rule cannot reach
+    expect(unknown).toEqual(['getV4ProjectsIdMergeRequestsMergeRequestIdVersions', 'getV4ProjectsIdRepositoryFiles']);
+    expect(job.tasks.t2?.variables?.error).toMatch(/^INTEGRATION_CALL_FAILED: Integration "Gitlab" answered 404/);
+    expect(peer.received.map((r) => r.path)).toContain('/api/v4/projects/42');
+    expect((await platform.http('DELETE', '/integrations/Gitlab', { token })).status).toBe(200);
+  });
+});
+
+run('integrations against the lab peer', () => {
+  it('creates an integration whose secrets are sealed and never answered, and keeps its model while used', async () => {
+    const res = await platform.http('POST', '/integrations', {
+      token,
+      body: { properties: { name: 'snow', model: 'ServiceNow Table:latest', properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port }, authentication: { type: 'basic', username: peer.user, password: peer.password } } } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ metadata: { isActive: true }, data: { name: 'snow', model: 'ServiceNow Table:latest', isEncrypted: true, properties: { authentication: { type: 'basic', username: peer.user, password: '********' } } } });
+    const all = await platform.http('GET', '/integrations?equalsField=name&equals=snow', { token });
+    expect(all.body).toMatchObject({ total: 1, results: [{ data: { name: 'snow' } }] });
+    expect(JSON.stringify(all.body)).not.toContain(peer.password);
+    // at rest: nothing of the admin store holds the password in clear
+    const stored = await platform.stores.get('admin')?.collection('integrations').findOne({ _id: 'snow' });
+    expect(JSON.stringify(stored)).not.toContain(peer.password);
+    expect((await platform.http('DELETE', `/integration-models/${encodeURIComponent('ServiceNow Table:latest')}`, { token })).status).toBe(409);
+    expect((await platform.http('PUT', '/integration-models', { token, body: { model: fixture(SERVICENOW_TABLE) } })).status).toBe(409);
+    // a masked secret keeps the stored one; a missing required member is named
+    const keep = await platform.http('PUT', '/integrations/snow/properties', {
+      token,
+      body: { properties: { properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port }, authentication: { type: 'basic', username: peer.user, password: '********' }, timeoutMs: 5000 } } },
+    });
+    expect(keep.status).toBe(200);
+    const bad = await platform.http('PUT', '/integrations/snow', { token, body: { properties: { properties: { authentication: { type: 'bearer' } } } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ details: [{ member: 'body.properties.properties.authentication.token' }] });
+  });
+
+  it('a workflow task makes a real call (auth, serialized parameters, body) and branches on the result', async () => {
+    await createWorkflow(
+      workflow(
+        'snow-incident',
+        {
+          c1: task('snow', 'postApiNowTableTableName', { tableName: 'incident', sysparmFields: 'sys_id,short_description,urgency', body: '$var.job.incident' }),
+          q2: task('ServiceNowTable', 'getApiNowTableTableName', { tableName: 'incident', sysparmQuery: 'urgency=2^short_description=core-1 down', sysparmLimit: 5 }),
+          g3: task('snow', 'getApiNowTableTableNameSysId', { tableName: 'incident', sysId: 'no-such-record' }),
+          ok: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', summary: 'found', description: '', groups: [], variables: { incoming: { name: 'branch', value: 'found' }, outgoing: { value: null }, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 } },
+          nf: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', summary: 'missing', description: '', groups: [], variables: { incoming: { name: 'branch', value: 'missing' }, outgoing: { value: null }, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 } },
+        },
+        [
+          ['workflow_start', 'c1'],
+          ['c1', 'q2'],
+          ['q2', 'g3'],
+          ['g3', 'ok'],
+          ['g3', 'nf', 'error'],
+          ['ok', 'workflow_end'],
+          ['nf', 'workflow_end'],
+        ],
+      ),
+    );
+    const before = peer.received.length;
+    const job = await runJob('snow-incident', { incident: { short_description: 'core-1 down', urgency: '2' } });
+    expect(job.status).toBe('complete');
+    expect(job.variables.branch).toBe('missing');
+    const created = job.tasks.c1?.variables?.outgoing?.result as { status: number; body: { result: { sys_id: string; short_description: string } } };
+    expect(created).toMatchObject({ status: 201, headers: { 'content-type': 'application/json' }, body: { result: { short_description: 'core-1 down', urgency: '2', sys_id: expect.any(String) } } });
+    expect(job.tasks.q2?.variables?.outgoing?.result).toMatchObject({ status: 200, body: { result: [{ sys_id: created.body.result.sys_id }] } });
+    expect(job.tasks.g3).toMatchObject({ status: 'error', variables: { error: expect.stringContaining('INTEGRATION_CALL_FAILED'), outgoing: { result: { status: 404, body: { error: { message: 'No Record found' } } } } } });
+    const seen = peer.received.slice(before);
+    const basic = `Basic ${Buffer.from(`${peer.user}:${peer.password}`).toString('base64')}`;
+    expect(seen.map((r) => [r.method, r.path, r.query, r.headers.authorization])).toEqual([
+      ['POST', '/api/now/table/incident', 'sysparm_fields=sys_id%2Cshort_description%2Curgency', basic],
+      ['GET', '/api/now/table/incident', 'sysparm_query=urgency%3D2%5Eshort_description%3Dcore-1%20down&sysparm_limit=5', basic],
+      ['GET', '/api/now/table/incident/no-such-record', '', basic],
+    ]);
+    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ short_description: 'core-1 down', urgency: '2' });
+    expect(seen[0]?.headers['content-type']).toBe('application/json');
+  });
+
+  it('refuses bad task input before sending anything, naming the variable', async () => {
+    await createWorkflow(workflow('snow-bad-input', { b1: task('snow', 'getApiNowTableTableName', { sysparmLimit: 5 }) }, [['workflow_start', 'b1'], ['b1', 'workflow_end'], ['b1', 'workflow_end', 'error']]));
+    const before = peer.received.length;
+    const job = await runJob('snow-bad-input');
+    expect(String(job.tasks.b1?.variables?.error)).toBe('TASK_INPUT_INVALID: snow.getApiNowTableTableName: incoming.tableName is required (path parameter "tableName")');
+    expect(peer.received.length).toBe(before);
+  });
+
+  it('fetches an OAuth 2 client-credentials token once and uses it until it expires', async () => {
+    const created = await platform.http('POST', '/integrations', {
+      token,
+      body: {
+        properties: {
+          name: 'snow-oauth',
+          model: 'ServiceNow Table:latest',
+          properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port }, authentication: { type: 'oauthClientCredentials', token_url: `${peer.url}/oauth_token.do`, client_id: peer.clientId, client_secret: peer.clientSecret } },
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(JSON.stringify(created.body)).not.toContain(peer.clientSecret);
+    await createWorkflow(workflow('snow-oauth-twice', { a1: task('snow-oauth', 'getApiNowTableTableName', { tableName: 'incident' }), a2: task('snow-oauth', 'getApiNowTableTableName', { tableName: 'problem' }) }, [['workflow_start', 'a1'], ['a1', 'a2'], ['a2', 'workflow_end']]));
+    const issued = peer.tokensIssued;
+    const job = await runJob('snow-oauth-twice');
+    expect(job.status).toBe('complete');
+    expect(peer.tokensIssued).toBe(issued + 1);
+    expect(peer.received.at(-1)?.headers.authorization).toMatch(/^Bearer [0-9a-f-]{36}$/);
+  });
+
+  it('fails a task of an unknown app or method clearly, and pinned tasks call nothing', async () => {
+    await createWorkflow(
+      workflow(
+        'unknowns',
+        { u1: task('NoSuchSystem', 'getThing', {}), u2: task('snow', 'getNoSuchMethod', {}), p3: task('NoSuchSystem', 'getPinned', {}) },
+        [['workflow_start', 'u1'], ['u1', 'u2', 'error'], ['u2', 'p3', 'error'], ['p3', 'workflow_end']],
+      ),
+    );
+    const before = peer.received.length;
+    const job = await runJob('unknowns', {}, { 'NoSuchSystem.getPinned': { result: { status: 200, body: { pinned: true } } } });
+    expect(job.status).toBe('complete');
+    expect(job.tasks.u1?.variables?.error).toMatch(/^TASK_APP_UNKNOWN: No integration or adapter answers to app "NoSuchSystem"/);
+    expect(job.tasks.u2?.variables?.error).toMatch(/^TASK_METHOD_UNKNOWN: Integration "snow" .* has no method "getNoSuchMethod"/);
+    expect(job.tasks.p3).toMatchObject({ status: 'complete', pinned: true, variables: { outgoing: { result: { status: 200, body: { pinned: true } } } } });
+    expect(job.pinned).toEqual({ 'NoSuchSystem.getPinned': { result: { status: 200, body: { pinned: true } } } });
+    expect(peer.received.length).toBe(before);
+  });
+});

@@ -1,0 +1,108 @@
+import { parseAs, transformationInputSchema, transformationSchema, validateAgainst } from '@nap/contracts';
+import type { JsonSchema, Transformation, TransformationInput, TransformationProblem, TransformationRunOptions } from '@nap/contracts';
+import { compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from '../jst';
+import type { IncomingValidator, RegexRunner, RunLimits, TransformationPlan } from '../jst';
+import type { OriginalStamp, SaveStamp } from './documents';
+
+/** What checking a submitted transformation gives: the migrated document, and its errors and warnings. */
+export interface TransformationCheck {
+  doc: TransformationInput;
+  errors: TransformationProblem[];
+  warnings: TransformationProblem[];
+}
+
+/**
+ * Migrates (older `thisArg` callbacks become `constantValueN`) and checks a submitted document. A
+ * migration is reported as a warning, so the client sees what changed.
+ */
+export function checkTransformation(input: TransformationInput): TransformationCheck {
+  const { doc, migrated } = migrateTransformation(input);
+  const { errors, warnings } = compileTransformation(doc);
+  const notes = migrated.map((m) => ({ code: 'MIGRATED_THIS_ARG', message: `function "${m.function}" read thisArg, as older releases wrote it; it reads ${m.to} now`, path: '/functions' }));
+  return { doc: parseAs(transformationInputSchema, doc, 'transformation'), errors, warnings: [...notes, ...warnings] };
+}
+
+/** The stored document: the (migrated) submitted members, defaults, the id and the camel-case audit fields. */
+export function toStoredTransformation(input: TransformationInput, id: string, stamp: SaveStamp, original?: OriginalStamp): Transformation {
+  const { _id: _submittedId, created: _created, createdBy: _createdBy, lastUpdated: _lastUpdated, lastUpdatedBy: _lastUpdatedBy, ...rest } = input;
+  return {
+    description: '',
+    incoming: [],
+    outgoing: [],
+    steps: [],
+    functions: [],
+    comments: [],
+    tags: [],
+    ...rest,
+    _id: original?._id ?? id,
+    created: original?.created ?? stamp.at,
+    createdBy: original?.createdBy ?? stamp.by,
+    lastUpdated: stamp.at,
+    lastUpdatedBy: stamp.by,
+  };
+}
+
+/** The stored transformation read back from the store, trusted through its schema. */
+export function storedTransformation(doc: unknown): Transformation {
+  return parseAs(transformationSchema, doc, 'transformation');
+}
+
+/** Settings of the runner. */
+export interface TransformationRunnerOptions {
+  regex: RegexRunner;
+  limits?: Partial<RunLimits>;
+  /** Compiled plans kept in memory; default 500. */
+  cacheSize?: number;
+}
+
+/**
+ * Runs stored transformations: compiles each document once (kept by id while its `lastUpdated`
+ * stays the same), checks incoming values with Ajv when asked, and runs the plan.
+ */
+export class TransformationRunner {
+  private readonly plans = new Map<string, { stamp: string; plan: TransformationPlan }>();
+  /** Incoming schemas without their `$id` (the variable name, which would clash between documents), by the stored schema. */
+  private readonly schemas = new WeakMap<object, JsonSchema>();
+  private readonly cacheSize: number;
+  private readonly validate: IncomingValidator;
+
+  constructor(private readonly options: TransformationRunnerOptions) {
+    this.cacheSize = options.cacheSize ?? 500;
+    this.validate = (schema, value) => {
+      let compiled = this.schemas.get(schema);
+      if (compiled === undefined) {
+        const { $id: _id, $schema: _dialect, ...rest } = schema;
+        compiled = rest;
+        this.schemas.set(schema, compiled);
+      }
+      // the platform's validator fills defaults in: check a copy, the run gets the value as given
+      const problems = validateAgainst(compiled, structuredClone(value), 'value');
+      return problems.length === 0 ? undefined : problems.map((p) => p.message.replace(/^value ?/, '')).join('; ');
+    };
+  }
+
+  /** The compiled plan of a stored document; 400 TRANSFORMATION_INVALID if it cannot run (stored by an older release of the checks). */
+  plan(doc: Transformation): TransformationPlan {
+    const cached = this.plans.get(doc._id);
+    if (cached !== undefined && cached.stamp === doc.lastUpdated) return cached.plan;
+    const { doc: migrated } = migrateTransformation(doc);
+    const result = compileTransformation(migrated);
+    if (result.plan === undefined) throw invalidTransformation(doc.name, result.errors);
+    if (this.plans.size >= this.cacheSize) {
+      const oldest = this.plans.keys().next().value;
+      if (oldest !== undefined) this.plans.delete(oldest);
+    }
+    this.plans.set(doc._id, { stamp: doc.lastUpdated, plan: result.plan });
+    return result.plan;
+  }
+
+  /** Runs `doc` on `incoming`; answers the result as JSON data (see runTransformationPlan). */
+  run(doc: Transformation, incoming: Record<string, unknown>, options: TransformationRunOptions = {}): unknown {
+    return runTransformationPlan(this.plan(doc), incoming, options, { regex: this.options.regex, validateIncoming: this.validate, ...(this.options.limits ? { limits: this.options.limits } : {}) });
+  }
+
+  /** Forgets the plan of a changed or deleted document. */
+  forget(id: string): void {
+    this.plans.delete(id);
+  }
+}

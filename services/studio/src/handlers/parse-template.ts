@@ -1,0 +1,21 @@
+import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
+import type { StudioDeps } from './deps';
+import { findTemplate } from './find-template';
+
+/** `POST /template_builder/parseTemplate` (and the task `TemplateBuilder.parseTemplate`): TextFSM records of `text`. */
+export function parseTemplate(deps: StudioDeps): Handler<'studio.parseTemplate'> {
+  return async (input) => {
+    const { name, template, text } = input.body;
+    if (name !== undefined && template !== undefined) {
+      throw new AppError('VALIDATION_FAILED', 'Give either name (a stored textfsm template) or template (a TextFSM text), not both', {
+        details: [{ member: 'body.template', message: 'body.template must be absent when body.name is given' }],
+      });
+    }
+    if (name !== undefined) {
+      const stored = await findTemplate(deps, name, 'textfsm');
+      return deps.renderer.parseTextFsm({ template: stored.template, text, subject: `Template "${stored.name}"` });
+    }
+    return deps.renderer.parseTextFsm({ template: template ?? '', text, subject: 'The template' });
+  };
+}

@@ -1,0 +1,303 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { AppError, isValid, templateWorkerNotReadySchema, templateWorkerReadySchema, templateWorkerReplySchema } from '@nap/contracts';
+import type { JinjaProfile, TemplateWorkerError } from '@nap/contracts';
+import type { Logger } from '@nap/telemetry';
+
+/** What a worker is asked to do (the `op` of a request line), with its members. */
+export type WorkerRequest =
+  | { op: 'render'; template: string; context: Record<string, unknown>; profile: JinjaProfile }
+  | { op: 'parse'; template: string; text: string }
+  | { op: 'echo'; value: unknown };
+
+/** A worker's answer: the value, or why it could not produce one. */
+export type WorkerReply = { ok: true; value: unknown } | { ok: false; error: TemplateWorkerError };
+
+/** Options of {@link createTemplatePool}. */
+export interface TemplatePoolOptions {
+  /** The Python interpreter (it needs the jinja2 and textfsm modules). */
+  python: string;
+  /** The worker script (`template_worker.py`). */
+  script: string;
+  /** Worker processes; each answers one request at a time. */
+  size: number;
+  /** Longest one request may run once a worker has it, in ms; the worker is then killed and replaced. */
+  timeoutMs: number;
+  /** Largest rendered text (UTF-8 bytes), or serialized TextFSM records. */
+  maxOutputBytes: number;
+  /** Address space a worker may use (RLIMIT_AS), in bytes. */
+  memoryBytes: number;
+  /** Requests waiting for a worker beyond which new ones are answered 503 at once. */
+  maxQueue: number;
+  /** Longest a starting worker may take to say it is ready, in ms. */
+  startTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/** A pool of long-lived Python processes that render Jinja2 and parse TextFSM (JSON lines over stdio). */
+export interface TemplatePool {
+  /**
+   * Sends one request to the next free worker. Resolves with the worker's reply; rejects with
+   * `TEMPLATE_TIMEOUT` (422) when the request ran longer than the limit (its worker is killed and
+   * replaced) and `TEMPLATE_RENDERER_UNAVAILABLE` (503) when no worker can take it: Python or a
+   * module is missing, the worker died with the request, the queue is full, the pool is closing.
+   */
+  request(req: WorkerRequest, subject: string): Promise<WorkerReply>;
+  /** Workers started to replace one that died or was killed, since the pool was created. */
+  readonly restarts: number;
+  /** Versions the workers reported (`python`, `jinja2`, `textfsm`), once one has started. */
+  readonly versions: Readonly<Record<string, string>> | undefined;
+  /** Kills the worker processes (for tests that show a dead worker is replaced). */
+  killWorkers(signal?: NodeJS.Signals): number;
+  close(): Promise<void>;
+}
+
+const INSTALL_HINT = 'install the Debian packages python3, python3-jinja2 and python3-textfsm (apt-get install python3-jinja2 python3-textfsm), or point NAP_PYTHON at a Python 3 that has the jinja2 and textfsm modules';
+/** Consecutive workers that die before they are ready, after which the pool stops trying for a while. */
+const FAILED_STARTS_LIMIT = 3;
+const RETRY_AFTER_MS = 5_000;
+const STDERR_TAIL = 2_000;
+
+interface Job {
+  id: number;
+  line: string;
+  /** How messages name what the request works on (`Template "x"`). */
+  subject: string;
+  resolve(reply: WorkerReply): void;
+  reject(err: AppError): void;
+}
+
+interface Worker {
+  child: ChildProcess;
+  ready: boolean;
+  /** Set once the pool gave up on this worker (killed, protocol error, exited): its output is ignored. */
+  gone: boolean;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+  buffer: string;
+  stderr: string;
+}
+
+function unavailable(message: string, cause?: unknown): AppError {
+  return new AppError('TEMPLATE_RENDERER_UNAVAILABLE', message, cause === undefined ? {} : { cause });
+}
+
+/**
+ * Starts (lazily, on the first request) `size` Python workers running `script`. A request goes to
+ * a free worker, or waits in a queue. A worker that runs longer than `timeoutMs` on one request is
+ * killed (SIGKILL) and replaced, and the request is answered `TEMPLATE_TIMEOUT`; a worker that dies
+ * is replaced, and the request it held is answered 503. When Python or a module is missing, or
+ * workers die on start three times in a row, requests are answered 503 saying what to install, and
+ * the pool tries again after five seconds.
+ */
+export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
+  const startTimeoutMs = options.startTimeoutMs ?? 10_000;
+  const workers: Worker[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+  let restarts = 0;
+  let started = false;
+  let closed = false;
+  let failedStarts = 0;
+  /** Why the pool cannot work right now, and until when it does not try again. */
+  let down: { reason: string; until: number } | undefined;
+  let versions: Record<string, string> | undefined;
+
+  function spawnWorker(): Worker {
+    const args = ['-I', options.script, '--max-output-bytes', String(options.maxOutputBytes), '--memory-bytes', String(options.memoryBytes)];
+    const child = spawn(options.python, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const worker: Worker = { child, ready: false, gone: false, buffer: '', stderr: '' };
+    worker.timer = setTimeout(() => giveUp(worker, `did not start within ${startTimeoutMs} ms`), startTimeoutMs);
+    child.stdout?.setEncoding('utf8');
+    child.stderr?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => onData(worker, chunk));
+    child.stderr?.on('data', (chunk: string) => {
+      worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
+    });
+    // A write to a worker that just died fails with EPIPE; its exit handler answers the request.
+    child.stdin?.on('error', () => undefined);
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      const reason = err.code === 'ENOENT' ? `Python was not found at "${options.python}": ${INSTALL_HINT}` : `Python at "${options.python}" could not be started (${err.message}): ${INSTALL_HINT}`;
+      markDown(reason);
+      retire(worker, reason);
+    });
+    child.on('exit', (code, signal) => onExit(worker, code, signal));
+    return worker;
+  }
+
+  function onData(worker: Worker, chunk: string): void {
+    if (worker.gone) return;
+    worker.buffer += chunk;
+    if (worker.buffer.length > options.maxOutputBytes * 6 + 65_536) {
+      giveUp(worker, 'answered more than the output limit allows');
+      return;
+    }
+    let newline = worker.buffer.indexOf('\n');
+    while (newline !== -1 && !worker.gone) {
+      const line = worker.buffer.slice(0, newline);
+      worker.buffer = worker.buffer.slice(newline + 1);
+      onLine(worker, line);
+      newline = worker.buffer.indexOf('\n');
+    }
+  }
+
+  function onLine(worker: Worker, line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      giveUp(worker, `wrote a line that is not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+    if (!worker.ready) {
+      if (isValid(templateWorkerReadySchema, message)) {
+        clearTimeout(worker.timer);
+        worker.ready = true;
+        failedStarts = 0;
+        down = undefined;
+        versions ??= { python: message.python, jinja2: message.jinja2, textfsm: message.textfsm };
+        dispatch();
+      } else if (isValid(templateWorkerNotReadySchema, message)) {
+        markDown(`Python at "${options.python}" lacks the module ${message.missing === null ? '' : `"${message.missing}" `}(${message.error}): ${INSTALL_HINT}`);
+        retire(worker, 'is missing a module');
+      } else giveUp(worker, 'did not say it was ready');
+      return;
+    }
+    const job = worker.job;
+    if (job === undefined || !isValid(templateWorkerReplySchema, message) || (message.id !== job.id && message.id !== null)) {
+      giveUp(worker, 'answered a request it was not given');
+      return;
+    }
+    clearTimeout(worker.timer);
+    worker.job = undefined;
+    if (message.ok === true) job.resolve({ ok: true, value: message.value });
+    else if (message.error !== undefined) job.resolve({ ok: false, error: message.error });
+    else job.reject(new AppError('INTERNAL', 'A template worker answered a failure without saying why'));
+    dispatch();
+  }
+
+  /** Kills a worker the pool no longer trusts; its exit starts a replacement. */
+  function giveUp(worker: Worker, why: string): void {
+    if (worker.gone) return;
+    options.logger?.warn({ why, stderr: worker.stderr }, 'Template worker killed');
+    retire(worker, `The template worker ${why}; it is being restarted, try again`);
+    worker.child.kill('SIGKILL');
+  }
+
+  /** Takes a worker out of service; the request it held is answered 503 with `reason`. */
+  function retire(worker: Worker, reason: string): void {
+    if (worker.gone) return;
+    worker.gone = true;
+    clearTimeout(worker.timer);
+    const index = workers.indexOf(worker);
+    if (index !== -1) workers.splice(index, 1);
+    const job = worker.job;
+    worker.job = undefined;
+    if (job !== undefined) job.reject(unavailable(reason));
+    if (!worker.ready) failedStarts += 1;
+    if (failedStarts >= FAILED_STARTS_LIMIT && down === undefined) markDown(`Template workers exit as they start (${worker.stderr.trim().split('\n').pop() ?? 'no output'}): ${INSTALL_HINT}`);
+    if (down !== undefined) {
+      failQueue(down.reason);
+      return;
+    }
+    replenish();
+  }
+
+  function onExit(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
+    if (!worker.gone) {
+      options.logger?.warn({ code, signal, stderr: worker.stderr }, 'Template worker exited');
+      retire(worker, `The template worker stopped (${signal ?? `exit code ${code ?? 'unknown'}`}) while working on this request; it is being restarted, try again`);
+    }
+  }
+
+  function markDown(reason: string): void {
+    down = { reason, until: Date.now() + RETRY_AFTER_MS };
+    options.logger?.error({ python: options.python }, reason);
+    failQueue(reason);
+  }
+
+  function failQueue(reason: string): void {
+    for (const job of queue.splice(0)) job.reject(unavailable(reason));
+  }
+
+  /** Starts workers until the pool has `size` again. */
+  function replenish(): void {
+    if (closed || down !== undefined) return;
+    while (workers.length < options.size) {
+      const replacing = started;
+      workers.push(spawnWorker());
+      if (replacing) restarts += 1;
+    }
+  }
+
+  function dispatch(): void {
+    for (const worker of workers) {
+      if (queue.length === 0) return;
+      if (!worker.ready || worker.gone || worker.job !== undefined) continue;
+      const job = queue.shift() as Job;
+      worker.job = job;
+      worker.timer = setTimeout(() => onTimeout(worker, job), options.timeoutMs);
+      worker.child.stdin?.write(job.line);
+    }
+  }
+
+  function onTimeout(worker: Worker, job: Job): void {
+    if (worker.job !== job) return;
+    worker.job = undefined;
+    job.reject(
+      new AppError('TEMPLATE_TIMEOUT', `${job.subject} ran longer than the limit of ${options.timeoutMs} ms (NAP_TEMPLATE_TIMEOUT_MS) and was stopped; look for a loop that does not end`, {
+        details: { limitMs: options.timeoutMs },
+      }),
+    );
+    // the worker counts as ready: its replacement is a restart, not a failed start
+    giveUp(worker, `ran longer than ${options.timeoutMs} ms`);
+  }
+
+  return {
+    get restarts() {
+      return restarts;
+    },
+    get versions() {
+      return versions;
+    },
+    request(req, subject) {
+      if (closed) return Promise.reject(unavailable('The template renderer is stopping'));
+      if (down !== undefined) {
+        if (Date.now() < down.until) return Promise.reject(unavailable(down.reason));
+        down = undefined;
+        failedStarts = 0;
+      }
+      if (queue.length >= options.maxQueue) return Promise.reject(unavailable(`The template renderer is busy: ${queue.length} requests wait for a worker; try again`));
+      replenish();
+      started = true;
+      return new Promise<WorkerReply>((resolve, reject) => {
+        const id = nextId++;
+        queue.push({ id, line: `${JSON.stringify({ id, ...req })}\n`, subject, resolve, reject });
+        dispatch();
+      });
+    },
+    killWorkers(signal = 'SIGKILL') {
+      let killed = 0;
+      for (const worker of workers) if (worker.child.kill(signal)) killed += 1;
+      return killed;
+    },
+    async close() {
+      closed = true;
+      failQueue('The template renderer is stopping');
+      const exits = workers.splice(0).map(async (worker) => {
+        const job = worker.job;
+        worker.job = undefined;
+        worker.gone = true;
+        clearTimeout(worker.timer);
+        job?.reject(unavailable('The template renderer is stopping'));
+        if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+        const exited = new Promise<void>((resolve) => worker.child.once('exit', () => resolve()));
+        worker.child.stdin?.end();
+        const kill = setTimeout(() => worker.child.kill('SIGKILL'), 1_000);
+        await exited;
+        clearTimeout(kill);
+      });
+      await Promise.all(exits);
+    },
+  };
+}

@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// Integration task benchmark (built dist/ code; `npm run build` first), against the lab's HTTP peer
+// (the ServiceNow Table API of the fixture OpenAPI document) running in a process of its own:
+//  1. Baseline measured in the same run: the peer's bare throughput, the same request
+//     (GET /api/now/table/incident?sysparm_limit=1 with Basic auth) sent straight with undici at the
+//     same concurrency.
+//  2. admin.runTask over the bus (what the engine sends for one integration task): method lookup,
+//     Ajv validation of the inputs, parameter serialization, credentials opened, the call.
+//  3. Integration task calls inside jobs: jobs of CHAIN integration tasks in a chain, CONCURRENT at
+//     once, through the whole engine (store writes before and after each task).
+// Prints calls per second of each and their ratio to the bare peer.
+import { fork } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadLab } from './load-lab.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const require = createRequire(import.meta.url);
+const MODEL = path.resolve(root, '../shared/fixtures/itential-assets/openapi/ServiceNow_OpenAPIs_table_latest.json');
+const CONCURRENCY = Number(process.env.NAP_BENCH_CONCURRENCY ?? 16);
+const CALLS = Number(process.env.NAP_BENCH_CALLS ?? 4000);
+const CHAIN = 10;
+const CONCURRENT = Number(process.env.NAP_BENCH_JOBS ?? 20);
+const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? 3);
+const PASSWORD = 'bench-admin-password';
+
+// ---- child: the peer ----
+if (process.argv[2] === '--peer') {
+  const peer = await loadLab().startOpenApiPeer();
+  peer.tables.set('incident', new Map([['abc', { sys_id: 'abc', number: 'INC0001', short_description: 'bench' }]]));
+  // the peer keeps what it received for tests; a benchmark would only grow it
+  setInterval(() => peer.received.splice(0), 1000).unref();
+  process.send({ ready: { port: peer.port, user: peer.user, password: peer.password } });
+  process.on('message', async (m) => {
+    if (m === 'stop') {
+      await peer.close();
+      process.exit(0);
+    }
+  });
+} else {
+  await main();
+}
+
+/** Runs `total` calls of `one` with `concurrency` in flight; answers calls per second. */
+async function saturate(total, concurrency, one) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next += 1;
+        await one();
+      }
+    }),
+  );
+  return (total / (performance.now() - started)) * 1000;
+}
+
+async function main() {
+  if (!existsSync(MODEL)) {
+    console.error(`The benchmark needs the fixture OpenAPI document ${MODEL} (../shared/fixtures beside the repository)`);
+    process.exit(2);
+  }
+  let standalone;
+  let runtime;
+  let bus;
+  let contracts;
+  let undici;
+  try {
+    standalone = require(path.join(root, 'deploy/standalone/dist/index.js'));
+    runtime = require(path.join(root, 'packages/runtime/dist/index.js'));
+    bus = require(path.join(root, 'packages/bus/dist/index.js'));
+    contracts = require(path.join(root, 'contracts/dist/index.js'));
+    undici = require(require.resolve('undici', { paths: [path.join(root, 'services/admin')] }));
+  } catch (err) {
+    console.error(`The benchmark uses built code: run \`npm run build\` first (${err.message})`);
+    process.exit(2);
+  }
+  const child = fork(fileURLToPath(import.meta.url), ['--peer'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const peer = await new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(m.ready));
+    child.once('exit', (code) => reject(new Error(`peer exited ${code}`)));
+  });
+  const peerUrl = `http://127.0.0.1:${peer.port}`;
+  const authorization = `Basic ${Buffer.from(`${peer.user}:${peer.password}`).toString('base64')}`;
+
+  // 1. the bare peer
+  const agent = new undici.Agent({ connections: CONCURRENCY });
+  const bare = async () => {
+    const res = await undici.request(`${peerUrl}/api/now/table/incident?sysparm_limit=1`, { headers: { authorization }, dispatcher: agent });
+    await res.body.json();
+    if (res.statusCode !== 200) throw new Error(`peer answered ${res.statusCode}`);
+  };
+  await saturate(500, CONCURRENCY, bare);
+  const bareRate = await saturate(CALLS, CONCURRENCY, bare);
+  await agent.close();
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-integrations-'));
+  const config = { ...runtime.loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: PASSWORD }), logLevel: 'warn' };
+  const platform = await standalone.startPlatform({ config });
+  let busRate;
+  let jobRate;
+  try {
+    const login = await fetch(`${platform.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
+    const token = await login.text();
+    const api = async (method, route, body) => {
+      const res = await fetch(`${platform.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const text = await res.text();
+      if (res.status >= 400) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+      return text ? JSON.parse(text) : undefined;
+    };
+    await api('POST', '/integration-models', { model: JSON.parse(readFileSync(MODEL, 'utf8')) });
+    await api('POST', '/integrations', { properties: { name: 'snow', model: 'ServiceNow Table:latest', properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port }, authentication: { type: 'basic', username: peer.user, password: peer.password } } } });
+
+    // 2. admin.runTask over the bus
+    const client = bus.createBusClient({ bus: platform.bus });
+    const runTask = async () => {
+      const res = await client.call('admin.runTask', { body: { app: 'snow', method: 'getApiNowTableTableName', incoming: { tableName: 'incident', sysparmLimit: 1 } } }, { caller: contracts.SYSTEM_CALLER });
+      if (res.body.result.status !== 200) throw new Error(`runTask answered ${res.body.result.status}`);
+    };
+    await saturate(500, CONCURRENCY, runTask);
+    busRate = await saturate(CALLS, CONCURRENCY, runTask);
+
+    // 3. jobs of integration tasks
+    const tasks = { workflow_start: { name: 'workflow_start', groups: [] }, workflow_end: { name: 'workflow_end', groups: [] } };
+    const transitions = { workflow_end: {} };
+    let previous = 'workflow_start';
+    for (let i = 0; i < CHAIN; i += 1) {
+      const id = `i${i}`;
+      tasks[id] = { name: 'getApiNowTableTableName', app: 'snow', type: 'automatic', groups: [], variables: { incoming: { tableName: 'incident', sysparmLimit: 1 }, outgoing: { result: null }, error: '', decorators: [] } };
+      transitions[previous] = { [id]: { state: 'success', type: 'standard' } };
+      previous = id;
+    }
+    transitions[previous] = { workflow_end: { state: 'success', type: 'standard' } };
+    await api('POST', '/automation-studio/automations', { automation: { name: 'bench-integration-chain', type: 'automation', groups: [], tasks, transitions } });
+    const ended = new Set();
+    let wake = () => {};
+    const sub = await platform.bus.consumeEvents('nap.evt.workflow.job.*.*', (event) => {
+      if (/\.(jobComplete|jobError|jobCancel)$/.test(event.subject)) {
+        ended.add(event.subject.split('.')[4]);
+        wake();
+      }
+    }, { deliver: 'new' });
+    const jobs = platform.stores.get('workflow').collection('jobs');
+    let elapsed = 0;
+    let calls = 0;
+    for (let round = 0; round <= ROUNDS; round += 1) {
+      const started = performance.now();
+      const ids = await Promise.all(Array.from({ length: CONCURRENT }, () => api('POST', '/workflow_engine/startJobWithOptions/bench-integration-chain', { options: {} }).then((j) => j._id)));
+      const deadline = Date.now() + 120_000;
+      while (!ids.every((id) => ended.has(id))) {
+        if (Date.now() > deadline) throw new Error('integration jobs did not finish');
+        await new Promise((r) => {
+          wake = r;
+          setTimeout(r, 100);
+        });
+      }
+      const took = performance.now() - started;
+      const done = await jobs.find({ _id: { $in: ids } });
+      const bad = done.filter((j) => j.status !== 'complete');
+      if (bad.length > 0) throw new Error(`${bad.length} jobs ended ${bad[0].status}: ${JSON.stringify(bad[0].error)}`);
+      if (round > 0) {
+        elapsed += took;
+        calls += CONCURRENT * CHAIN;
+      }
+    }
+    await sub.unsubscribe();
+    jobRate = (calls / elapsed) * 1000;
+  } finally {
+    await platform.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    child.send('stop');
+  }
+
+  const fmt = (n) => n.toFixed(0).padStart(7);
+  console.log(`\nIntegration task calls against the lab peer (${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${CALLS} calls; jobs: ${CONCURRENT} x ${CHAIN} tasks, ${ROUNDS} rounds)`);
+  console.log(`  bare peer (undici, same request)       ${fmt(bareRate)} calls/s   (baseline)`);
+  console.log(`  admin.runTask over the bus             ${fmt(busRate)} calls/s   ${(busRate / bareRate).toFixed(2)} x baseline`);
+  console.log(`  integration tasks in jobs (engine)     ${fmt(jobRate)} calls/s   ${(jobRate / bareRate).toFixed(2)} x baseline`);
+}

@@ -1,0 +1,278 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { parse, parseAllDocuments } from 'yaml';
+import { CHART_DIR, chartYaml, helm, stageChart } from './helm';
+
+/**
+ * The Helm chart, checked offline (no cluster here): values.yaml and every example values file
+ * against values.schema.json with ajv, then rendered by a real helm (lint, template, the schema
+ * as helm applies it at install) and the rendered objects checked for what an operator expects.
+ */
+
+type Values = Record<string, unknown>;
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  data?: Record<string, string>;
+}
+interface Container {
+  name: string;
+  args?: string[];
+  command?: string[];
+  env?: { name: string; value?: string }[];
+  ports?: { name: string; containerPort: number }[];
+  resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
+  securityContext?: Record<string, unknown> & { capabilities?: { drop?: string[] } };
+  livenessProbe?: { httpGet?: { path: string; port: string } };
+  readinessProbe?: { httpGet?: { path: string; port: string } };
+  startupProbe?: { httpGet?: { path: string; port: string } };
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+interface PodSpec {
+  containers: Container[];
+  securityContext?: Record<string, unknown>;
+  topologySpreadConstraints?: { topologyKey: string; labelSelector: { matchLabels: Record<string, string> } }[];
+  volumes?: { name: string; emptyDir?: unknown; projected?: { sources: { secret: { name: string; items: { key: string; path: string }[] } }[] } }[];
+  automountServiceAccountToken?: boolean;
+}
+
+const COMPONENTS = ['gateway', 'admin', 'workflow', 'mop', 'gateway-devices', 'orch-proxy', 'studio'];
+const schema = JSON.parse(readFileSync(path.join(CHART_DIR, 'values.schema.json'), 'utf8')) as object;
+const defaults = parse(readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as Values;
+const examples = readdirSync(path.join(CHART_DIR, 'examples')).filter((f) => f.endsWith('.yaml'));
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+const isObject = (v: unknown): v is Values => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Helm's merge of a values file over the defaults: maps merge, everything else replaces. */
+function merge(base: Values, over: Values): Values {
+  const out: Values = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const current = out[k];
+    out[k] = isObject(current) && isObject(v) ? merge(current, v) : v;
+  }
+  return out;
+}
+function errorsOf(values: Values): string {
+  return validate(values) ? '' : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`).join('\n');
+}
+
+describe('values.schema.json (ajv)', () => {
+  it('accepts values.yaml', () => {
+    expect(errorsOf(defaults)).toBe('');
+  });
+
+  it.each(examples)('accepts examples/%s over the defaults', (file) => {
+    const example = parse(readFileSync(path.join(CHART_DIR, 'examples', file), 'utf8')) as Values;
+    expect(errorsOf(merge(defaults, example))).toBe('');
+  });
+
+  const bad: [string, Values, RegExp][] = [
+    ['credentials in the external MongoDB URL', { mongodb: { enabled: false }, externalMongodb: { url: 'mongodb://nap:secret@mongo:27017' } }, /\/externalMongodb\/url must match pattern/],
+    ['credentials in the external NATS URL', { nats: { enabled: false }, externalNats: { url: 'nats://nap:secret@nats:4222' } }, /\/externalNats\/url must match pattern/],
+    ['no NATS at all', { nats: { enabled: false } }, /\/externalNats\/(url|existingSecret) must NOT have fewer than 1 characters/],
+    ['no MongoDB at all', { mongodb: { enabled: false } }, /\/externalMongodb\/(url|existingSecret) must NOT have fewer than 1 characters/],
+    ['JetStream off', { nats: { config: { jetstream: { enabled: false } } } }, /\/nats\/config\/jetstream\/enabled must be equal to constant/],
+    ['a NATS cluster of two', { nats: { config: { cluster: { enabled: true, replicas: 2 } } } }, /\/nats\/config\/cluster\/replicas must be >= 3/],
+    ['a MongoDB replica set of one', { mongodb: { architecture: 'replicaset', replicaCount: 1 } }, /\/mongodb\/replicaCount must be >= 3/],
+    ['pods as root', { podSecurityContext: { runAsNonRoot: false } }, /\/podSecurityContext\/runAsNonRoot must be equal to constant/],
+    ['privilege escalation', { containerSecurityContext: { allowPrivilegeEscalation: true } }, /\/containerSecurityContext\/allowPrivilegeEscalation must be equal to constant/],
+    ['capabilities kept', { containerSecurityContext: { capabilities: { drop: ['NET_RAW'] } } }, /\/containerSecurityContext\/capabilities\/drop must contain at least 1 valid item/],
+    ['a secret setting in clear', { config: { extraEnv: [{ name: 'NAP_ADMIN_PASSWORD', value: 'in-clear' }] } }, /\/config\/extraEnv\/0\/name must NOT be valid/],
+    ['the health port on the gateway port', { config: { healthPort: 3000 } }, /\/config\/healthPort must NOT be valid/],
+    ['no gateway replica', { gateway: { replicaCount: 0 } }, /\/gateway\/replicaCount must be >= 1/],
+    ['a misspelt key', { gatway: { replicaCount: 2 } }, /must NOT have additional properties/],
+    ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, /\/image\/pullPolicy must be equal to one of the allowed values/],
+    ['a memory limit that is no quantity', { services: { mop: { resources: { limits: { memory: 'a lot' } } } } }, /\/services\/mop\/resources\/limits\/memory/],
+  ];
+  it.each(bad)('refuses %s, naming the field', (_what, patch, expected) => {
+    expect(errorsOf(merge(defaults, patch))).toMatch(expected);
+  });
+});
+
+describe('README.md', () => {
+  it('has the values table that @bitnami/readme-generator-for-helm makes from values.yaml (npm run docs:helm)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-readme-'));
+    try {
+      copyFileSync(path.join(CHART_DIR, 'README.md'), path.join(dir, 'README.md'));
+      const cli = path.join(path.dirname(require.resolve('@bitnami/readme-generator-for-helm/package.json')), 'bin/index.js');
+      const r = spawnSync(process.execPath, [cli, '--values', path.join(CHART_DIR, 'values.yaml'), '--readme', path.join(dir, 'README.md')], { encoding: 'utf8' });
+      expect(r.stderr).not.toContain('ERROR');
+      expect(r.status).toBe(0);
+      expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe(readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the chart as helm renders it', () => {
+  let chart: string;
+  beforeAll(() => {
+    chart = stageChart();
+  });
+  afterAll(() => rmSync(path.dirname(chart), { recursive: true, force: true }));
+
+  function render(args: string[] = []): K8sObject[] {
+    const r = helm(['template', 'rel', chart, '--namespace', 'netops', ...args]);
+    if (r.status !== 0) throw new Error(`helm template ${args.join(' ')} failed:\n${r.stderr}`);
+    return parseAllDocuments(r.stdout)
+      .map((d) => d.toJS() as K8sObject | null)
+      .filter((d): d is K8sObject => d !== null);
+  }
+  const podSpecOf = (o: K8sObject) => (o.spec as { template: { spec: PodSpec } }).template.spec;
+  const named = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
+
+  it('declares NATS and MongoDB as switchable dependencies', () => {
+    const deps = chartYaml().dependencies ?? [];
+    expect(deps.find((d) => d.name === 'nats')).toMatchObject({ condition: 'nats.enabled', repository: expect.stringContaining('nats-io') });
+    expect(deps.find((d) => d.name === 'mongodb')).toMatchObject({ condition: 'mongodb.enabled' });
+  });
+
+  it.each(['values.yaml', ...examples.map((f) => `examples/${f}`)])('passes helm lint with %s', (file) => {
+    const args = file === 'values.yaml' ? [] : ['-f', path.join(CHART_DIR, file)];
+    const r = helm(['lint', chart, '--strict', ...args]);
+    expect(r.stderr + r.stdout).toContain('0 chart(s) failed');
+  });
+
+  it('refuses a bad value at install, naming it', () => {
+    const r = helm(['template', 'rel', chart, '--set', 'mongodb.enabled=false', '--set', 'externalMongodb.url=mongodb://u:p@mongo']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('/externalMongodb/url');
+  });
+
+  it('runs every component non-root on a read-only root file system, with probes, resources and spread', () => {
+    const deployments = named(render(), 'Deployment');
+    expect(deployments.map((d) => d.metadata.labels?.['app.kubernetes.io/component']).sort()).toEqual([...COMPONENTS].sort());
+    for (const d of deployments) {
+      const pod = podSpecOf(d);
+      const [c] = pod.containers;
+      if (!c) throw new Error(`${d.metadata.name} has no container`);
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+      expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+      expect(pod.automountServiceAccountToken).toBe(false);
+      // writable places a read-only root needs
+      expect(c.volumeMounts?.map((m) => m.mountPath).sort()).toEqual(['/data', '/home/node', '/run/secrets/nap', '/tmp']);
+      expect(c.livenessProbe?.httpGet).toEqual({ path: '/health/live', port: 'management' });
+      expect(c.readinessProbe?.httpGet).toEqual({ path: '/health/ready', port: 'management' });
+      expect(c.startupProbe?.httpGet).toEqual({ path: '/health/live', port: 'management' });
+      expect(c.ports?.find((p) => p.name === 'management')?.containerPort).toBe(8081);
+      expect(c.env?.find((e) => e.name === 'NAP_HEALTH_PORT')?.value).toBe('8081');
+      expect(c.resources?.requests).toHaveProperty('memory');
+      expect(c.resources?.limits).toHaveProperty('memory');
+      // args keep the image's tini entrypoint
+      expect(c.command).toBeUndefined();
+      expect(c.args?.[0]).toBe('node');
+      expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+      expect(pod.topologySpreadConstraints?.[0]?.labelSelector.matchLabels['app.kubernetes.io/component']).toBe(d.metadata.labels?.['app.kubernetes.io/component']);
+    }
+  });
+
+  it('keeps secrets in Secrets, mounted as files each process reads, never in clear', () => {
+    const objects = render();
+    for (const d of named(objects, 'Deployment')) {
+      const pod = podSpecOf(d);
+      const env = Object.fromEntries((pod.containers[0]?.env ?? []).map((e) => [e.name, e.value]));
+      for (const name of ['NAP_SECRET_KEY', 'NAP_ADMIN_PASSWORD', 'NAP_MONGO_URL']) expect(env).not.toHaveProperty(name);
+      expect(env.NAP_SECRET_KEY_FILE).toBe('/run/secrets/nap/secret-key');
+      const component = d.metadata.labels?.['app.kubernetes.io/component'];
+      const items = pod.volumes?.find((v) => v.name === 'secrets')?.projected?.sources.flatMap((s) => s.secret.items.map((i) => i.path));
+      // only admin gets the admin password; the gateway gets no store URL
+      expect(items?.includes('admin-password')).toBe(component === 'admin');
+      expect(items?.includes('mongo-url')).toBe(component !== 'gateway');
+      for (const e of pod.containers[0]?.env ?? []) expect(e.value ?? '').not.toMatch(/:\/\/[^/]*@/);
+    }
+    const secrets = named(objects, 'Secret');
+    expect(secrets.map((s) => s.metadata.name).sort()).toEqual(['rel-nap', 'rel-nap-mongodb']);
+    for (const s of secrets) expect(s.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
+    // generated once: the template reuses what `lookup` finds
+    expect(readFileSync(path.join(CHART_DIR, 'templates/secret.yaml'), 'utf8')).toMatch(/lookup "v1" "Secret"/);
+    const napSecret = secrets.find((s) => s.metadata.name === 'rel-nap');
+    const mongoSecret = secrets.find((s) => s.metadata.name === 'rel-nap-mongodb');
+    const mongoUrl = Buffer.from(napSecret?.data?.['mongo-url'] ?? '', 'base64').toString();
+    const rootPassword = Buffer.from(mongoSecret?.data?.['mongodb-root-password'] ?? '', 'base64').toString();
+    expect(rootPassword).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(mongoUrl).toBe(`mongodb://root:${rootPassword}@rel-mongodb.netops.svc:27017/?authSource=admin`);
+
+    // with an existing Secret the chart creates none of NAP's
+    const external = render(['-f', path.join(CHART_DIR, 'examples/external.yaml')]);
+    expect(named(external, 'Secret')).toEqual([]);
+    const admin = named(external, 'Deployment').find((d) => d.metadata.name === 'rel-nap-admin');
+    const sources = admin ? podSpecOf(admin).volumes?.find((v) => v.name === 'secrets')?.projected?.sources : undefined;
+    expect(sources?.map((s) => s.secret.name)).toEqual(['nap-secrets', 'nap-store', 'nap-bus']);
+    const env = Object.fromEntries((admin ? (podSpecOf(admin).containers[0]?.env ?? []) : []).map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({ NAP_MONGO_URL_FILE: '/run/secrets/nap/mongo-url', NAP_NATS_URL_FILE: '/run/secrets/nap/nats-url' });
+  });
+
+  it('points at the dependencies it installs, and at a replica set in production', () => {
+    const admin = named(render(), 'Deployment').find((d) => d.metadata.name === 'rel-nap-admin');
+    expect(admin && podSpecOf(admin).containers[0]?.env).toContainEqual({ name: 'NAP_NATS_URL', value: 'nats://rel-nats.netops.svc:4222' });
+    const production = render(['-f', path.join(CHART_DIR, 'examples/production.yaml')]);
+    const url = Buffer.from(named(production, 'Secret').find((s) => s.metadata.name === 'rel-nap')?.data?.['mongo-url'] ?? '', 'base64').toString();
+    expect(url).toMatch(/^mongodb:\/\/root:[A-Za-z0-9]{32}@rel-mongodb-0\.rel-mongodb-headless\.netops\.svc:27017,rel-mongodb-1\..*,rel-mongodb-2\..*\/\?authSource=admin&replicaSet=rs0$/);
+    expect(production.find((o) => o.kind === 'Deployment')).toBeDefined();
+  });
+
+  it('autoscales the gateway and the workflow engine, and budgets disruptions of what runs more than once', () => {
+    const objects = render();
+    const hpas = named(objects, 'HorizontalPodAutoscaler');
+    expect(hpas.map((h) => (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).sort()).toEqual(['rel-nap-gateway', 'rel-nap-workflow']);
+    for (const d of named(objects, 'Deployment')) {
+      const scaled = ['gateway', 'workflow'].includes(d.metadata.labels?.['app.kubernetes.io/component'] ?? '');
+      expect(d.spec?.replicas === undefined).toBe(scaled);
+    }
+    const pdbs = named(objects, 'PodDisruptionBudget').map((p) => p.metadata.name);
+    // orch-proxy runs one replica by default: a budget would block every drain
+    expect(pdbs.sort()).toEqual(COMPONENTS.filter((c) => c !== 'orch-proxy').map((c) => `rel-nap-${c}`).sort());
+    const minimal = render(['-f', path.join(CHART_DIR, 'examples/minimal.yaml')]);
+    expect(named(minimal, 'PodDisruptionBudget')).toEqual([]);
+    expect(named(minimal, 'HorizontalPodAutoscaler')).toEqual([]);
+  });
+
+  it('lets only the gateway take traffic from outside, and only NAP reach NATS', () => {
+    const policies = named(render(), 'NetworkPolicy');
+    const byName = Object.fromEntries(policies.map((p) => [p.metadata.name, p.spec as { podSelector: { matchLabels: Record<string, string> }; ingress: { from?: unknown[]; ports: { port: string | number }[] }[] }]));
+    const all = byName['rel-nap-default'];
+    expect(all?.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'nap', 'app.kubernetes.io/instance': 'rel' });
+    expect(all?.ingress.flatMap((r) => r.ports.map((p) => p.port))).toEqual(['management']);
+    expect(all?.ingress.every((r) => Array.isArray(r.from) && r.from.length > 0)).toBe(true);
+    const gateway = byName['rel-nap-gateway'];
+    expect(gateway?.podSelector.matchLabels['app.kubernetes.io/component']).toBe('gateway');
+    expect(gateway?.ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }] }]);
+    const nats = byName['rel-nap-nats'];
+    expect(nats?.ingress[0]?.ports).toEqual([{ port: 4222, protocol: 'TCP' }]);
+    expect(JSON.stringify(nats?.ingress[0]?.from)).toContain('"app.kubernetes.io/name":"nap"');
+  });
+
+  it('scrapes every process with a ServiceMonitor when asked, and sends traces where told', () => {
+    expect(named(render(), 'ServiceMonitor')).toEqual([]);
+    const production = render(['-f', path.join(CHART_DIR, 'examples/production.yaml')]);
+    const [monitor] = named(production, 'ServiceMonitor');
+    expect(monitor?.spec).toMatchObject({ selector: { matchLabels: { 'app.kubernetes.io/component': 'management' } }, endpoints: [{ port: 'management', path: '/metrics' }] });
+    const management = named(production, 'Service').find((s) => s.metadata.labels?.['app.kubernetes.io/component'] === 'management');
+    expect(management?.spec).toMatchObject({ clusterIP: 'None', ports: [{ name: 'management', port: 8081 }] });
+    for (const d of named(production, 'Deployment')) {
+      expect(podSpecOf(d).containers[0]?.env).toContainEqual({ name: 'OTEL_EXPORTER_OTLP_ENDPOINT', value: 'http://otel-collector.observability.svc:4318' });
+    }
+  });
+
+  it('has a helm test hook that logs in and checks /health/server, and NOTES that say how to reach it', () => {
+    const objects = render();
+    const pod = objects.find((o) => o.kind === 'Pod');
+    expect(pod?.metadata.annotations?.['helm.sh/hook']).toBe('test');
+    const spec = pod?.spec as unknown as PodSpec;
+    expect(spec.containers[0]?.args).toEqual(['node', '/test/helm-test.js']);
+    expect(spec.containers[0]?.env).toContainEqual({ name: 'NAP_URL', value: 'http://rel-nap-gateway.netops.svc:80' });
+    const script = objects.find((o) => o.kind === 'ConfigMap')?.data?.['helm-test.js'];
+    expect(script).toBe(readFileSync(path.join(CHART_DIR, 'files/helm-test.js'), 'utf8'));
+    expect(script).toContain('/health/server');
+    const install = helm(['install', 'rel', chart, '--namespace', 'netops', '--dry-run=client']);
+    expect(install.status).toBe(0);
+    expect(install.stdout).toContain('helm test rel -n netops');
+    expect(install.stdout).toContain("get secret rel-nap -o jsonpath='{.data.admin-password}'");
+  });
+});
