@@ -7,18 +7,14 @@ import type { TestPlatform } from '@nap/testing';
 /**
  * Projects through HTTP with the real exported projects of ../shared/fixtures/itential-assets:
  * imported together (their 32 recurring component names kept apart by the `@<project _id>: `
- * prefix), each component stored by its owning service (studio workflows, templates and forms; mop
- * command templates), exported again with the original names; and the import is all or nothing.
- *
- * Transformation (JST) components are imported by the JST service of issue 10; until it is merged
- * here they are taken out of the fixtures for the round trip, and a project that has them is
- * refused with 501 naming the type (tested below).
+ * prefix), each component stored by its owning service (studio workflows, transformations,
+ * templates and forms; mop command templates), exported again with the original names; and the
+ * import is all or nothing.
  */
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.resolve(REPO_ROOT, '../shared/fixtures/itential-assets');
 const present = existsSync(FIXTURES);
-const WITHOUT_JST = new Set(['workflow', 'template', 'mopCommandTemplate', 'jsonForm']);
 
 function fixtureProjects(): ExportedProject[] {
   return readdirSync(FIXTURES)
@@ -63,7 +59,7 @@ if (!present) {
 
     it('import together, each component under @<project _id>: <name>, and export again with the same components', async () => {
       for (const original of all) {
-        const project = { ...original, components: original.components.filter((c) => WITHOUT_JST.has(c.type)) };
+        const project = original;
         const res = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
         expect({ project: project.name, status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ project: project.name, status: 200, body: 'ok' });
         const stored = (res.body as Envelope<Project>).data;
@@ -85,26 +81,24 @@ if (!present) {
         const res = await platform.http('GET', `/automation-studio/projects/${original._id}/export`, { token });
         expect(res.status).toBe(200);
         const exported = res.body as ExportedProject;
-        const expected = original.components.filter((c) => WITHOUT_JST.has(c.type));
+        const expected = original.components;
         expect({ name: exported.name, components: exported.components.map(signature).sort() }).toEqual({ name: original.name, components: expected.map(signature).sort() });
         for (const c of exported.components) {
           const source = expected.find((e) => e.iid === c.iid);
           if (c.type === 'workflow') expect(Object.keys(c.document.tasks as object).sort()).toEqual(Object.keys(source?.document.tasks as object).sort());
           if (c.type === 'mopCommandTemplate') expect(c.document.commands).toEqual(source?.document.commands);
           if (c.type === 'template') expect(c.document.template).toEqual(source?.document.template);
+          if (c.type === 'transformation') expect({ id: c.document._id, steps: c.document.steps }).toEqual({ id: source?.document._id, steps: source?.document.steps });
         }
       }
     }, 240_000);
 
-    it('refuses a project with components of a type that cannot be imported yet, naming the type, and imports nothing', async () => {
-      const withJst = all.find((p) => p.components.some((c) => c.type === 'transformation')) as ExportedProject;
-      const project = { ...withJst, _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'with transformations' };
+    it('refuses a project with a component of an unknown type, naming the member, and imports nothing', async () => {
+      const project = { ...(all[0] as ExportedProject), _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'odd component', components: [{ iid: 0, type: 'playbook', document: { name: 'x' } }] };
       const res = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
-      expect(res.status).toBe(501);
-      expect(res.body).toMatchObject({ code: 'NOT_IMPLEMENTED', message: expect.stringContaining('transformation') });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.project.components[0].type' }] });
       expect((await platform.http('GET', `/automation-studio/projects/${project._id}`, { token })).status).toBe(404);
-      const leftovers = (await platform.http('GET', `/automation-studio/workflows?startsWith=${encodeURIComponent('@aaaaaaaaaaaaaaaaaaaaaaaa')}&startsWithField=name`, { token })).body as { total: number };
-      expect(leftovers.total).toBe(0);
     });
   });
 }

@@ -89,6 +89,35 @@ describe('endpoint triggers', () => {
     expect((await platform.http('POST', '/operations-manager/triggers/endpoint/greet-me', { token, body: { who: 'again' } })).status).toBe(200);
   });
 
+  it('transforms the body with the trigger\'s JST (by id, or as an exported document with its _id) before the job starts', async () => {
+    const shout = {
+      name: 'shout',
+      incoming: [{ $id: 'who', type: 'string' }],
+      outgoing: [{ $id: 'who', type: 'string' }],
+      steps: [
+        { id: 1, type: 'method', library: 'String', method: 'toUpperCase', args: [null] },
+        { id: 2, type: 'assign', from: { location: 'incoming', name: 'who', ptr: '' }, to: { location: 'method', name: 1, ptr: '/args/0/value' } },
+        { id: 3, type: 'assign', from: { location: 'method', name: 1, ptr: '/return' }, to: { location: 'outgoing', name: 'who', ptr: '' } },
+      ],
+      functions: [],
+    };
+    const jst = await platform.http('POST', '/transformations', { token, body: shout });
+    expect(jst.status).toBe(201);
+    const jstId = (jst.body as { _id: string })._id;
+    await createTrigger({ name: 'shouted greet', type: 'endpoint', actionId: greetId, routeName: 'shout-greet', jst: jstId, schema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] } });
+    await createTrigger({ name: 'shouted greet 2', type: 'endpoint', actionId: greetId, routeName: 'shout-greet-2', jst: { ...shout, _id: jstId } });
+    for (const route of ['shout-greet', 'shout-greet-2']) {
+      const res = await platform.http('POST', `/operations-manager/triggers/endpoint/${route}`, { token, body: { who: 'quiet' } });
+      expect(res.status).toBe(200);
+      const done = await waitForJob(platform, token, (res.body as Envelope<JobDocument>).data._id);
+      expect(done.variables).toMatchObject({ who: 'QUIET', greeting: 'hello QUIET' });
+    }
+    const missing = await createTrigger({ name: 'gone jst', type: 'endpoint', actionId: greetId, routeName: 'gone-jst', jst: 'no-such-transformation' });
+    const refused = await platform.http('POST', `/operations-manager/triggers/endpoint/${String(missing.routeName)}`, { token, body: { who: 'x' } });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ code: 'TRANSFORMATION_NOT_FOUND' });
+  });
+
   it('refuses bad records naming the member', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'no route', type: 'endpoint', actionId: greetId }, 'body.routeName'],

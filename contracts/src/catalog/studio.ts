@@ -383,10 +383,10 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
     notes:
-      'Components: workflow (studio), template (studio templates), jsonForm (studio forms), mopCommandTemplate (mop), transformation (the JST service). ' +
+      'Components: workflow, transformation (JST), template (studio templates), jsonForm (studio forms), mopCommandTemplate (mop). ' +
       'Each is stored under the name "@<project _id>: <name>" (the names the projects\' childJob tasks use), so projects with components of the same name do not clash. ' +
       'All or nothing: everything is checked before anything is written; if a component is refused, the ones already stored are deleted and the answer names the component ' +
-      '(its iid, type and name) with the owning service\'s code and status. A component type that cannot be imported yet answers 501 NOT_IMPLEMENTED naming it. ' +
+      '(its iid, type and name) with the owning service\'s code and status. ' +
       'A project whose _id or name exists: 409 PROJECT_ALREADY_EXISTS.',
   },
   {

@@ -6,13 +6,14 @@ import { checked } from '../handlers/checked';
 import type { StudioDeps } from '../handlers/deps';
 import { TEMPLATE_KIND, createCamel } from '../handlers/document-save';
 import { createStoredForm } from '../handlers/form-save';
+import { acceptTransformation, insertTransformation } from '../handlers/transformation-save';
 import { checkWorkflow, createWorkflow } from '../handlers/workflow-save';
 
 /**
  * How a project reaches the owning service of each kind of component: check a document without
  * writing anything, store it, delete it again (the import is all or nothing) and read it back for
- * an export. Studio documents (workflows, studio templates, JSON forms) are the studio's own; MOP
- * command templates belong to the mop service, reached over the bus as the caller.
+ * an export. Studio documents (workflows, JST transformations, studio templates, JSON forms) are the
+ * studio's own; MOP command templates belong to the mop service, reached over the bus as the caller.
  */
 export interface ComponentKind {
   /** Throws what storing the document would throw (invalid, name taken), writing nothing. */
@@ -46,6 +47,21 @@ export function componentKinds(deps: StudioDeps, client: BusClient): Partial<Rec
       create: async (doc, member, caller) => (await createWorkflow(deps, doc, caller, member)).doc._id,
       remove: (id) => ignoreMissing(() => deps.workflows.delete(id)),
       read: async (id) => deps.workflows.get(id),
+    },
+    transformation: {
+      async check(doc, member) {
+        const { doc: transformation } = acceptTransformation(doc, member);
+        if ((await deps.transformations.findByName(transformation.name)) !== null) throw new AppError('TRANSFORMATION_ALREADY_EXISTS', `A transformation named "${transformation.name}" already exists; names are unique`);
+        const id = keepableId(transformation._id);
+        if (id !== undefined && (await deps.transformations.findById(id)) !== null) throw new AppError('TRANSFORMATION_ALREADY_EXISTS', `A transformation with id "${id}" already exists`);
+      },
+      create: async (doc, member, caller) => (await insertTransformation(deps, doc, caller, member)).created._id,
+      remove: (id) =>
+        ignoreMissing(async () => {
+          await deps.transformations.delete(id);
+          deps.jst.forget(id);
+        }),
+      read: async (id) => deps.transformations.get(id),
     },
     template: {
       async check(doc, member) {

@@ -52,7 +52,11 @@ export class TriggerStarter {
       return body;
     }
     const incoming = isPlainObject(body) ? body : {};
-    return (await this.deps.client.call('studio.runTransformation', { params: { transformationId }, body: { incoming } }, { caller })).body;
+    const outgoing = (await this.deps.client.call('studio.runTransformation', { params: { transformationId }, body: { incoming } }, { caller })).body;
+    if (!isPlainObject(outgoing)) {
+      throw new AppError('UNPROCESSABLE', `The jst of trigger "${trigger.name}" (transformation "${transformationId}") answered ${Array.isArray(outgoing) ? 'an array' : typeof outgoing}; its outgoing values become the job variables, so it must answer an object`);
+    }
+    return outgoing;
   }
 
   /**
