@@ -21,6 +21,13 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: { status: 503, retryable: true, description: 'The service that owns the operation does not answer (no responders).' },
   STORE_DUPLICATE_KEY: { status: 409, retryable: false, description: 'A write would break a unique index; details name the index and key.' },
   STORE_UNAVAILABLE: { status: 503, retryable: true, description: 'The service store cannot be reached.' },
+  STORE_KEY_TOO_LONG: { status: 400, retryable: false, description: 'An id or an indexed value is longer than the store can key; details name the collection.' },
+  JSON_TOO_DEEP: { status: 400, retryable: false, description: 'A JSON document nests objects and arrays deeper than the configured limit (NAP_MAX_JSON_DEPTH).' },
+  REQUEST_TIMEOUT: { status: 408, retryable: true, description: 'The client did not send the whole request in time (NAP_HEADERS_TIMEOUT_MS, NAP_REQUEST_TIMEOUT_MS).' },
+  HEADERS_TOO_LARGE: { status: 431, retryable: false, description: 'The request line and headers are larger than the server accepts (16 KiB).' },
+  PARAMETER_TOO_LONG: { status: 400, retryable: false, description: 'A path parameter is longer than the configured limit (NAP_MAX_PARAM_LENGTH).' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, retryable: false, description: 'The Idempotency-Key was used before for a different request of the same operation and caller.' },
+  IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, retryable: true, description: 'A request with the same Idempotency-Key is still being handled; retry after it ends.' },
   TIMEOUT: { status: 504, retryable: true, description: 'The owning service did not answer within the operation timeout.' },
   // admin
   ACCOUNT_NOT_FOUND: { status: 404, retryable: false, description: 'No account with that id.' },

@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
-import { AppError, eventPattern, validateRequest } from '@nap/contracts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError, eventPattern, isSubjectToken, redactSecrets, validateRequest } from '@nap/contracts';
 import type { Caller, EventStreamFilter, OperationDef, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, EventDelivery, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -15,13 +15,13 @@ export interface EventStreamOptions {
   heartbeatMs?: number;
 }
 
-/** A stream the gateway answers itself: the catalog operation, its path parameters, the exchange. */
-export type EventStreamHandler = (op: OperationDef, params: Record<string, string>, req: Request, res: Response, requestId: string) => Promise<void>;
+/** A stream the gateway answers itself: the catalog operation, its path parameters, the exchange, the parsed query. */
+export type EventStreamHandler = (op: OperationDef, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, requestId: string) => Promise<void>;
 
 /** Job events after which nothing more happens to the job: the stream ends after sending one. */
 const FINAL_EVENTS = new Set(['jobComplete', 'jobError', 'jobCancel']);
 const FINAL_STATUSES = new Set(['complete', 'error', 'canceled']);
-/** Visibility answers a stream keeps at most (per connection). */
+/** Visibility answers, and last `seq` per job, a stream keeps at most (per connection). */
 const VISIBILITY_CACHE = 10_000;
 
 function sseFrame(event: string, data: unknown, id?: number): string {
@@ -37,32 +37,40 @@ function eventName(event: BusEvent): string {
   return event.subject.slice(event.subject.lastIndexOf('.') + 1);
 }
 
+/** The event's payload, masked by the platform's secret policy (job events carry task inputs and outputs, like the job itself). */
 function payloadOf(event: BusEvent): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(event.data).toString('utf8'));
-    return isRecord(parsed) ? parsed : undefined;
+    return isRecord(parsed) ? redactSecrets(parsed) : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** The event's position in its job's stream (`seq`): job events are delivered at least once, and a repeat has a `seq` already sent. */
+function jobSeqOf(payload: Record<string, unknown>): number | undefined {
+  return typeof payload.seq === 'number' ? payload.seq : undefined;
+}
+
 /**
  * The server-sent event streams, the routes the gateway answers itself. Both authenticate and
  * check roles like any route, ask the owning operation over the bus before the stream starts (its
- * errors are answered as JSON), subscribe to the job events, then relay them with the stream
- * position as event id, a comment line now and then to keep idle connections open, until the client leaves.
+ * errors are answered as JSON), subscribe to the job events, then relay them (payloads masked by
+ * the secret policy; a repeat of a job event already sent, by its `seq`, is not sent again), with a
+ * comment line now and then to keep idle connections open, until the client leaves.
  *
  * - `GET /operations-manager/jobs/:jobId/events` (`workflow.watchJobEvents`): the job first
- *   (`snapshot`), then its events until it ends.
+ *   (`snapshot`), then its events until it ends; the event id is the event's `seq` in the job's stream.
  * - `GET /operations-manager/events` (`workflow.watchEvents`): every job event the caller may see,
- *   filtered by workflow and event name; `Last-Event-ID` resumes after that position.
+ *   filtered by workflow and event name; the event id is the stream position, and `Last-Event-ID`
+ *   resumes after it.
  */
 export function createEventStreams(options: EventStreamOptions): Record<string, EventStreamHandler> {
   const { bus, client, authenticator, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
-  async function authorize(op: OperationDef, req: Request): Promise<Caller> {
-    const credentials = readCredentials(req.headers, (req.query as Record<string, unknown>).token);
+  async function authorize(op: OperationDef, req: IncomingMessage, query: Record<string, unknown>): Promise<Caller> {
+    const credentials = readCredentials(req.headers, query.token);
     if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
     const caller: Caller = await authenticator.authenticate(credentials);
     if (!op.roles.some((role) => caller.roles.includes(role))) {
@@ -72,7 +80,7 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
   }
 
   /** An open stream: headers sent, heartbeat running, closed once (client gone, job ended). */
-  function open(req: Request, res: Response, subscription: Subscription, context: Record<string, unknown>) {
+  function open(req: IncomingMessage, res: ServerResponse, subscription: Subscription, context: Record<string, unknown>) {
     const stream = { closed: false, heartbeat: undefined as NodeJS.Timeout | undefined };
     const close = () => {
       if (stream.closed) return;
@@ -81,7 +89,7 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
       subscription.unsubscribe().catch((err: unknown) => logger.warn({ err, ...context }, 'Ending an event subscription failed'));
       if (res.headersSent && !res.writableEnded) res.end();
     };
-    res.status(200);
+    res.statusCode = 200;
     res.setHeader('content-type', 'text/event-stream; charset=utf-8');
     res.setHeader('cache-control', 'no-cache');
     res.setHeader('connection', 'keep-alive');
@@ -95,9 +103,11 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
     return { stream, close, beat };
   }
 
-  const jobEvents: EventStreamHandler = async (op, params, req, res, requestId) => {
-    const caller = await authorize(op, req);
+  const jobEvents: EventStreamHandler = async (op, params, req, res, query, requestId) => {
+    const caller = await authorize(op, req, query);
     const jobId = params.jobId ?? '';
+    // an id that cannot be a subject token (`a.b`, `../x`) names no job: answered before subscribing
+    if (!isSubjectToken(jobId)) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId.slice(0, 64)}"`);
     // subscribe first, so that nothing that happens between the snapshot and the subscription is lost
     const early: BusEvent[] = [];
     const holder: { live?: (event: BusEvent) => void } = {};
@@ -115,12 +125,18 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
       close();
       return;
     }
+    let lastSeq = 0;
     const relay = (event: BusEvent) => {
       if (stream.closed) return;
       const payload = payloadOf(event);
       if (payload === undefined) return;
+      const seq = jobSeqOf(payload);
+      if (seq !== undefined) {
+        if (seq <= lastSeq) return;
+        lastSeq = seq;
+      }
       const name = eventName(event);
-      res.write(sseFrame(name, payload, event.seq));
+      res.write(sseFrame(name, payload, seq ?? event.seq));
       if (FINAL_EVENTS.has(name)) close();
     };
     for (const event of early.splice(0)) relay(event);
@@ -128,9 +144,9 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
     beat();
   };
 
-  const allEvents: EventStreamHandler = async (op, _params, req, res, requestId) => {
-    const caller = await authorize(op, req);
-    const query = { ...(req.query as Record<string, unknown>) };
+  const allEvents: EventStreamHandler = async (op, _params, req, res, rawQuery, requestId) => {
+    const caller = await authorize(op, req, rawQuery);
+    const query = { ...rawQuery };
     delete query.token;
     const parts = { params: {}, query };
     const problems = validateRequest(op, parts);
@@ -138,6 +154,7 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
     const filter: EventStreamFilter = (await client.call('workflow.watchEvents', { query: parts.query }, { caller, requestId })).body;
     const deliver = resumeFrom(req);
     const visible = new Map<string, boolean>();
+    const lastSeqs = new Map<string, number>();
     const events = new Set(filter.events);
     const workflows = new Set(filter.workflows);
     // events may arrive before the stream is open (a resumed stream gets the stored ones at once): they wait for it
@@ -163,7 +180,14 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
       const payload = payloadOf(event);
       if (payload === undefined) return;
       if (workflows.size > 0 && !workflows.has(String(payload.name))) return;
-      if (!(await mayShow(String(payload.jobId)))) return;
+      const jobId = String(payload.jobId);
+      if (!(await mayShow(jobId))) return;
+      const seq = jobSeqOf(payload);
+      if (seq !== undefined) {
+        if (seq <= (lastSeqs.get(jobId) ?? 0)) return;
+        if (lastSeqs.size >= VISIBILITY_CACHE) lastSeqs.clear();
+        lastSeqs.set(jobId, seq);
+      }
       if (!state.stream.closed) res.write(sseFrame(name, payload, event.seq));
     };
     // relayed one after the other, so that the order of the stream (and of each job's events) holds
@@ -185,7 +209,7 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
 }
 
 /** Where a stream starts: after the event a reconnecting client saw last (`Last-Event-ID`), or at new events. */
-function resumeFrom(req: Request): EventDelivery {
+function resumeFrom(req: IncomingMessage): EventDelivery {
   const header = req.headers['last-event-id'];
   const text = typeof header === 'string' ? header.trim() : '';
   if (text === '') return 'new';

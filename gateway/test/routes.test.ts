@@ -44,4 +44,16 @@ describe('the route table', () => {
     expect(table.allowed('/operations-manager/triggers/t1')).toEqual(['DELETE', 'GET', 'PATCH']);
     expect(table.find('GET', '/operations-manager/triggers/t1/')?.params).toEqual({ id: 't1' });
   });
+
+  it('decodes parameters only once the route is chosen: bad percent-encoding and over-long values are 400, a 405 stays a 405', () => {
+    expect(table.find('GET', '/operations-manager/triggers/a%20b')?.params).toEqual({ id: 'a b' });
+    expect(() => table.find('GET', '/operations-manager/triggers/%ff')).toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
+    // the shape of a path names its route whatever its encoding: another method's literal still wins
+    expect(table.find('GET', '/operations-manager/triggers/action/%ff')).toBeUndefined();
+    expect(table.allowed('/operations-manager/triggers/action/%ff')).toEqual(['DELETE']);
+    expect(table.allowed('/operations-manager/triggers/%ff')).toEqual(['DELETE', 'GET', 'PATCH']);
+    const short = new RouteTable(CATALOG, { maxParamLength: 8 });
+    expect(short.find('GET', '/operations-manager/triggers/12345678')?.params).toEqual({ id: '12345678' });
+    expect(() => short.find('GET', '/operations-manager/triggers/123456789')).toThrow(expect.objectContaining({ code: 'PARAMETER_TOO_LONG' }));
+  });
 });

@@ -1,4 +1,4 @@
-import { EVENTS } from '@nap/contracts';
+import { EVENTS, SECRET_MASK, eventSubject } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
@@ -76,6 +76,27 @@ it('resumes after the Last-Event-ID it is given, losing nothing that happened me
   });
   expect(after.map((f) => f.event)).toEqual(['taskStart', 'taskFinish', 'jobComplete']);
   expect(after.every((f) => f.data.jobId === job && Number(f.id) > Number(lastId))).toBe(true);
+});
+
+it('sends a job event published twice (same seq) once, and masks secrets in payloads', async () => {
+  const res = await follow('?workflow=stream-replayed');
+  expect(res.status).toBe(200);
+  const frames: Frame[] = [];
+  const reading = readEvents(res, (frame) => {
+    frames.push(frame);
+    return frame.event === 'jobComplete';
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  // what an engine that died between publishing and recording it leaves: the same event again, under the same seq
+  const publish = (event: string, seq: number, extra: Record<string, unknown> = {}) =>
+    platform.bus.publishEvent(eventSubject('workflow', 'job', 'replayed-job-1', event), Buffer.from(JSON.stringify({ jobId: 'replayed-job-1', name: 'stream-replayed', status: 'running', timestamp: Date.now(), seq, ...extra })));
+  await publish('jobStart', 1, { api_token: 'hunter2-in-an-event' });
+  await publish('jobStart', 1, { api_token: 'hunter2-in-an-event' });
+  await publish('jobComplete', 2, { status: 'complete' });
+  await reading;
+  expect(frames.map((f) => `${f.event} ${String(f.data.seq)}`)).toEqual(['jobStart 1', 'jobComplete 2']);
+  expect(JSON.stringify(frames)).not.toContain('hunter2');
+  expect(frames[0]?.data.api_token).toBe(SECRET_MASK);
 });
 
 it('shows a caller only the jobs it may see, and refuses a bad filter before streaming', async () => {

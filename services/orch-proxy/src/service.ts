@@ -12,7 +12,7 @@ export function createOrchProxyService(deps: ServiceDeps): ServiceModule {
   const handlers: HandlerMap<'orch-proxy'> = {};
   return {
     async start(): Promise<RunningService> {
-      const registered = await serve({ bus, service: 'orch-proxy', version: RELEASE, logger, metrics, client, handlers });
+      const registered = await serve({ bus, service: 'orch-proxy', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers });
       return { name: 'orch-proxy', stop: () => registered.stop() };
     },
   };

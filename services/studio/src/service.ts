@@ -54,7 +54,7 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, handlers: studioHandlers(studio, projects) });
+      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers: studioHandlers(studio, projects) });
       // an import that a crash left half done is rolled back (as the platform: its components may belong to anyone)
       projects.recover(SYSTEM_CALLER).catch((err: unknown) => logger.warn({ err }, 'Rolling back unfinished project imports failed'));
       return {

@@ -8,6 +8,7 @@ import { JobEngine } from './engine/job-engine';
 import type { EngineOptions } from './engine/job-engine';
 import { workflowHandlers } from './handlers';
 import { AutomationRepository } from './store/automation-repository';
+import type { EngineRecord } from './store/engine-registry';
 import { ensureCollections } from './store/collections';
 import { EventTriggers } from './triggers/event-triggers';
 import { ScheduleRunner } from './triggers/schedule-runner';
@@ -26,7 +27,7 @@ export const WORKFLOW_WAKE_SUBJECT = systemSubject('workflow', 'wake');
 /** Subject on which a replica tells the others that the worker setting changed: each reads it at once. */
 export const WORKFLOW_WORKERS_SUBJECT = systemSubject('workflow', 'workers');
 
-/** Settings of the workflow service: those of its engine (server id, lease). */
+/** Settings of the workflow service: those of its engine (server id, lease, renewal, scan). */
 export type WorkflowServiceOptions = EngineOptions;
 
 /**
@@ -39,11 +40,13 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
   const engine = new JobEngine(
     {
       jobs: store.collection<JobRecord>('jobs'),
+      engines: store.collection<EngineRecord>('engines'),
       getWorkflow: async (name, caller) => (await client.call('studio.getWorkflow', { body: { name } }, { caller })).body,
       call: async (operationId, input, caller) => (await client.callDynamic(operationId, input, { caller })).body,
-      publishEvent: async (subject, payload) => {
-        await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)));
+      publishEvent: async (subject, payload, headers) => {
+        await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)), headers);
       },
+      busConnected: () => bus.isConnected(),
       broadcastWake: (jobId) => bus.publish(WORKFLOW_WAKE_SUBJECT, Buffer.from(jobId)),
       logger: logger.child({ component: 'workflow-engine' }),
     },
@@ -66,14 +69,19 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       const wake: Subscription = bus.subscribe(WORKFLOW_WAKE_SUBJECT, (msg) => engine.wake(Buffer.from(msg.data).toString('utf8')));
+      bus.onStatus((status) => {
+        if (status === 'connected') engine.busReconnected();
+      });
+      // the worker setting first, so that the engine claims no job while the job worker is deactivated
       await workers.start();
       const workerNews: Subscription = bus.subscribe(WORKFLOW_WORKERS_SUBJECT, () => void workers.refresh().catch((err: unknown) => logger.warn({ err }, 'Reading the worker setting failed')));
-      const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, automationStore, triggers, workers, client });
-      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers });
+      // the engine registers its heartbeat and resumes its jobs before it takes requests
       await engine.start();
+      logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs, leaseMs: engine.leaseMs, renewMs: engine.renewMs, scanMs: engine.scanMs }, 'Workflow engine started');
+      const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, automationStore, triggers, workers, client });
+      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers });
       await eventTriggers.start();
       schedules.start();
-      logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs }, 'Workflow engine started');
       return {
         name: 'workflow',
         stop: async () => {

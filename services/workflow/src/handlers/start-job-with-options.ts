@@ -1,3 +1,4 @@
+import { assertJsonDepth } from '@nap/contracts';
 import type { Handler, HandlerContext } from '@nap/bus';
 import type { StartJobWithOptionsBody } from '@nap/contracts';
 import { assertMayRun, toPublicJob } from '../domain/job-model';
@@ -8,6 +9,8 @@ import type { WorkflowHandlerContext } from './context';
 export async function startWithOptions(c: WorkflowHandlerContext, ctx: HandlerContext, workflowName: string, options: StartJobWithOptionsBody['options']): Promise<JobRecord> {
   const workflow = await ctx.call('studio.getWorkflow', { body: { name: workflowName } });
   assertMayRun(workflow, ctx.caller);
+  // job variables are walked by the engine (references, templates, JSON queries) for the job's life
+  assertJsonDepth(options.variables, 'options.variables');
   return c.engine.startJob({
     workflow,
     caller: ctx.caller,
