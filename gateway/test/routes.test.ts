@@ -56,4 +56,24 @@ describe('the route table', () => {
     expect(short.find('GET', '/operations-manager/triggers/12345678')?.params).toEqual({ id: '12345678' });
     expect(() => short.find('GET', '/operations-manager/triggers/123456789')).toThrow(expect.objectContaining({ code: 'PARAMETER_TOO_LONG' }));
   });
+
+  it('tries a route whose first segment is a parameter for any first segment, in rank order with the others', () => {
+    const base = CATALOG[0] as OperationDef;
+    const op = (id: string, method: string, path: string): OperationDef => ({ ...base, id, http: { method, path } } as OperationDef);
+    const synthetic = new RouteTable([
+      op('t.get', 'GET', '/:tenant/items/:id'),
+      op('a.get', 'GET', '/admin/items/:id'),
+      op('a.special', 'DELETE', '/admin/items/special'),
+      op('a.tenant', 'PUT', '/admin/:section/x'),
+    ]);
+    expect(synthetic.find('GET', '/acme/items/7')).toMatchObject({ op: { id: 't.get' }, params: { tenant: 'acme', id: '7' } });
+    expect(synthetic.find('GET', '/admin/items/7')?.op.id).toBe('a.get');
+    expect(synthetic.find('GET', '/admin/items/special')).toBeUndefined();
+    expect(synthetic.allowed('/admin/items/special')).toEqual(['DELETE']);
+    // /admin/items/x: GET /admin/items/:id (a parameter last) is more literal than PUT /admin/:section/x (a parameter second)
+    expect(synthetic.find('PUT', '/admin/items/x')).toBeUndefined();
+    expect(synthetic.allowed('/admin/items/x')).toEqual(['GET']);
+    expect(synthetic.find('PUT', '/admin/things/x')?.op.id).toBe('a.tenant');
+    expect(synthetic.allowed('/acme/items/7')).toEqual(['GET']);
+  });
 });

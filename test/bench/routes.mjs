@@ -22,21 +22,31 @@ const requests = [
 const map = new Map(CATALOG.filter((op) => op.http).map((op) => [`${op.http.method} ${op.http.path}`, op]));
 const keys = requests.map(([m, p]) => `${m} ${p}`);
 
-function measure(label, fn, rounds = 2_000_000) {
-  for (let i = 0; i < 100_000; i++) fn(i); // warm-up
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < rounds; i++) fn(i);
-  const ns = Number(process.hrtime.bigint() - t0) / rounds;
-  console.log(`${label.padEnd(40)} ${ns.toFixed(1).padStart(8)} ns/lookup`);
-  return ns;
-}
-
+// the machine is shared: baseline and table are measured in alternating rounds, and the medians compared
+const ROUNDS = 9;
+const PER_ROUND = 300_000;
 let sink = 0;
-const base = measure('baseline: Map.get of the same keys', (i) => {
-  if (map.get(keys[i % keys.length]) !== undefined) sink++;
-});
-const found = measure(`RouteTable.find (${map.size} routes)`, (i) => {
-  const [method, path] = requests[i % requests.length];
-  if (table.find(method, path) !== undefined) sink++;
-});
+const cases = {
+  base: (i) => {
+    if (map.get(keys[i % keys.length]) !== undefined) sink++;
+  },
+  table: (i) => {
+    const [method, path] = requests[i % requests.length];
+    if (table.find(method, path) !== undefined) sink++;
+  },
+};
+for (const fn of Object.values(cases)) for (let i = 0; i < 100_000; i++) fn(i); // warm-up
+const samples = { base: [], table: [] };
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, fn] of Object.entries(cases)) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < PER_ROUND; i++) fn(i);
+    samples[name].push(Number(process.hrtime.bigint() - t0) / PER_ROUND);
+  }
+}
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+const base = median(samples.base);
+const found = median(samples.table);
+console.log(`${'baseline: Map.get of the same keys'.padEnd(40)} ${base.toFixed(1).padStart(8)} ns/lookup (median of ${ROUNDS} rounds)`);
+console.log(`${`RouteTable.find (${map.size} routes)`.padEnd(40)} ${found.toFixed(1).padStart(8)} ns/lookup (median of ${ROUNDS} rounds)`);
 console.log(`ratio RouteTable.find / Map.get: ${(found / base).toFixed(1)}x (${sink > 0 ? 'ok' : 'nothing found?'})`);
