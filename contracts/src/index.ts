@@ -12,3 +12,4 @@ export * from './secrets';
 export * from './json-limits';
 export * from './deadline';
 export * from './schemas';
+export * from './asyncapi';
