@@ -29,12 +29,13 @@ import type {
   InstanceStatus,
   LogLevel,
   LoggerProps,
-  QueryOptions,
+  ListQueryOptions,
   ServiceName,
 } from '@nap/contracts';
 import { decodeJson, encodeJson } from '@nap/bus';
 import type { Bus, Subscription } from '@nap/bus';
-import type { Collection, Store } from '@nap/store';
+import { MAX_LIST_LIMIT, listDocuments, toListQuery } from '@nap/store';
+import type { Collection, ListFields, Store } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
 import { withLevel } from './logger-props';
 import { Replicas } from './replicas';
@@ -87,6 +88,11 @@ export interface ApplicationDomainOptions {
 }
 
 const STATUS_TIMEOUT_MS = 1_500;
+
+/** What the application list filters and sorts on (every application on one page unless asked otherwise). */
+const APPLICATION_LIST_FIELDS: ListFields = { filter: ['name', 'state', 'service', 'isActive'], sort: ['name', 'state', 'service'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT };
+/** What the application health list filters and sorts on. */
+const HEALTH_LIST_FIELDS: ListFields = { filter: ['id', 'name', 'state', 'service', 'version', 'type'], sort: ['id', 'name', 'state', 'service'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT };
 
 /** The application of that name, or 404 listing the applications. */
 export function applicationNamed(name: string): ApplicationName {
@@ -161,13 +167,20 @@ export class ApplicationDomain {
 
   // ---- reads ----
 
-  async list(query: QueryOptions): Promise<{ results: ApplicationRecord[]; total: number }> {
-    const names = filterNames(query);
+  /** `GET /applications`: filtered and sorted on name, state, service and isActive with the shared list options. */
+  async list(query: ListQueryOptions): Promise<{ results: ApplicationRecord[]; total: number }> {
     const view = await this.view();
-    const all = await Promise.all(names.map((name) => this.record(name, view)));
-    const skip = query.skip ?? 0;
-    const results = query.limit ? all.slice(skip, skip + query.limit) : all.slice(skip);
-    return { results, total: all.length };
+    const all = await Promise.all(APPLICATION_NAMES.map((name) => this.record(name, view)));
+    const rows = all.map((record) => ({ _id: record.data.name, name: record.data.name, state: record.metadata.state, service: record.metadata.service, isActive: record.metadata.isActive, record }));
+    const { items, total } = listDocuments(rows, toListQuery(query, APPLICATION_LIST_FIELDS));
+    return { results: items.map((row) => row.record), total };
+  }
+
+  /** `GET /health/applications`: filtered and sorted on id, name, state, service, version and type with the shared list options. */
+  async healthList(query: ListQueryOptions): Promise<{ results: ApplicationHealth[]; total: number }> {
+    const rows = (await this.health()).map((health) => ({ ...health, _id: health.id }));
+    const { items, total } = listDocuments(rows, toListQuery(query, HEALTH_LIST_FIELDS));
+    return { results: items.map(({ _id: _drop, ...health }) => health), total };
   }
 
   async get(name: string): Promise<ApplicationRecord> {
@@ -504,8 +517,3 @@ function settingsOf(service: ServiceName, properties: Record<string, unknown>): 
   return typeof parsed === 'object' && parsed !== null ? { ...parsed } : {};
 }
 
-function filterNames(query: QueryOptions): ApplicationName[] {
-  const field = query.containsField ?? query.equalsField ?? 'name';
-  if (field !== 'name') return [...APPLICATION_NAMES];
-  return APPLICATION_NAMES.filter((n) => (query.contains === undefined || n.toLowerCase().includes(query.contains.toLowerCase())) && (query.equals === undefined || n === query.equals));
-}

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { APPLICATION_NAMES, AppError, hasCode, isLogLevel, parseAs, profileSchema } from '@nap/contracts';
-import type { Profile, QueryOptions } from '@nap/contracts';
+import type { ListQueryOptions, Profile } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
@@ -159,7 +159,7 @@ export class ProfileDomain {
 
   // ---- routes ----
 
-  async list(query: QueryOptions) {
+  async list(query: ListQueryOptions) {
     const q = toListQuery(query, { filter: ['id', 'description'], sort: ['id', 'created', 'lastUpdated'], defaultSort: { id: 1 } });
     const [docs, total, activeId] = await Promise.all([this.profiles.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.profiles.countDocuments(q.filter), this.activeId()]);
     const sync = docs.some((d) => d._id === activeId) ? await this.replicas.inSync() : false;

@@ -15,10 +15,7 @@ export function applicationHandlers(domain: ApplicationDomain): HandlerMap<'admi
     updateApplication: async (input, ctx) => domain.update(input.params.name, input.body.properties, ctx.caller.username),
     updateApplicationProperties: async (input, ctx) => domain.setProperties(input.params.name, input.body.properties, ctx.caller.username),
     updateApplicationLogging: async (input, ctx) => domain.setLogLevel(input.params.name, input.body.properties.level, input.body.properties.transport, ctx.caller.username),
-    getApplicationsHealth: async () => {
-      const results = await domain.health();
-      return { results, total: results.length };
-    },
+    getApplicationsHealth: async (input) => domain.healthList(input.query),
     getApplicationHealth: async (input) => {
       // health() answers one entry for a known name and 404 APPLICATION_NOT_FOUND otherwise
       const [health] = await domain.health(input.params.name);
