@@ -17,6 +17,8 @@ import { authHandlers } from './handlers/auth';
 import { groupHandlers } from './handlers/groups';
 import { healthHandlers } from './handlers/health';
 import { ensureCollections } from './store/collections';
+import { LinkDomain } from './domain/links';
+import { linkHandlers } from './handlers/links';
 
 export interface AdminServiceOptions {
   /** Where the generated first password is shown (once); stderr by default, never the log. */
@@ -72,6 +74,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...integrationHandlers(integrations),
           ...adapterHandlers(adapters),
           ...outsideCallHandlers(integrations, adapters),
+          ...linkHandlers(new LinkDomain(store)),
         },
       });
       await adapters.resume();
