@@ -16,9 +16,13 @@ import { outsideCallHandlers } from './handlers/outside-calls';
 import { authHandlers } from './handlers/auth';
 import { groupHandlers } from './handlers/groups';
 import { healthHandlers } from './handlers/health';
-import { ensureCollections } from './store/collections';
+import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
 import { LinkDomain } from './domain/links';
 import { linkHandlers } from './handlers/links';
+import { IndexAdministration } from './domain/indexes';
+import { Replicas } from './domain/replicas';
+import { indexHandlers } from './handlers/indexes';
+import { DeclaredIndexes } from '@nap/store';
 
 export interface AdminServiceOptions {
   /** Where the generated first password is shown (once); stderr by default, never the log. */
@@ -75,7 +79,9 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...adapterHandlers(adapters),
           ...outsideCallHandlers(integrations, adapters),
           ...linkHandlers(new LinkDomain(store)),
+          ...indexHandlers(new IndexAdministration(new Replicas(bus))),
         },
+        indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
       });
       await adapters.resume();
       return {
