@@ -22,6 +22,8 @@ import { linkHandlers } from './handlers/links';
 import { IndexAdministration } from './domain/indexes';
 import { Replicas } from './domain/replicas';
 import { indexHandlers } from './handlers/indexes';
+import { PrebuiltDomain } from './domain/prebuilts';
+import { prebuiltHandlers } from './handlers/prebuilts';
 import { DeclaredIndexes } from '@nap/store';
 
 export interface AdminServiceOptions {
@@ -80,6 +82,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...outsideCallHandlers(integrations, adapters),
           ...linkHandlers(new LinkDomain(store)),
           ...indexHandlers(new IndexAdministration(new Replicas(bus))),
+          ...prebuiltHandlers(new PrebuiltDomain(store, logger)),
         },
         indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
       });
