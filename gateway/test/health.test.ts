@@ -1,4 +1,4 @@
-import { RELEASE, SERVICE_NAMES } from '@nap/contracts';
+import { APPLICATION_NAMES, RELEASE, SERVICE_NAMES } from '@nap/contracts';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
 
@@ -28,16 +28,19 @@ describe('health and metrics', () => {
     expect(res.body).toMatchObject({ totalmem: expect.any(Number), loadavg: expect.any(Array) });
   });
 
-  it('finds every service through discovery, with request counts', async () => {
+  it('finds every application through discovery of its service, with request counts', async () => {
     await platform.http('GET', '/user-management/groups', { token });
     const res = await platform.http('GET', '/health/applications', { token });
-    const apps = (res.body as { results: { id: string; state: string; instances: { requests: number }[] }[] }).results;
-    expect(apps.map((a) => a.id).sort()).toEqual([...SERVICE_NAMES].sort());
+    const apps = (res.body as { results: { id: string; service: string; state: string; instances: { requests: number }[] }[] }).results;
+    expect(apps.map((a) => a.id)).toEqual([...APPLICATION_NAMES]);
+    expect(new Set(apps.map((a) => a.service))).toEqual(new Set(SERVICE_NAMES));
     for (const app of apps) expect(app.state).toBe('RUNNING');
-    expect(apps.find((a) => a.id === 'admin')?.instances[0]?.requests).toBeGreaterThan(0);
-    const one = await platform.http('GET', '/health/applications/mop', { token });
-    expect(one.body).toMatchObject({ id: 'mop', state: 'RUNNING' });
-    expect((await platform.http('GET', '/health/applications/nope', { token })).status).toBe(404);
+    expect(apps.find((a) => a.id === 'AdminEssentials')?.instances[0]?.requests).toBeGreaterThan(0);
+    const one = await platform.http('GET', '/health/applications/MOP', { token });
+    expect(one.body).toMatchObject({ id: 'MOP', service: 'mop', state: 'RUNNING' });
+    const unknown = await platform.http('GET', '/health/applications/nope', { token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'APPLICATION_NOT_FOUND', message: expect.stringContaining('WorkFlowEngine') });
   });
 
   it('answers Prometheus text for the whole platform on /exporter_metrics', async () => {

@@ -6,16 +6,21 @@ import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { OutboundHttp } from './clients/outbound-http';
 import { AdapterDomain } from './domain/adapters';
 import { AdminDomain } from './domain/admin';
+import { ApplicationDomain } from './domain/applications';
 import { IntegrationDomain } from './domain/integrations';
+import { AdminLiveSettings } from './domain/live-settings';
+import { ProfileDomain } from './domain/profiles';
 import { generatePassword } from './domain/password';
 import { accountHandlers } from './handlers/accounts';
 import { adapterHandlers } from './handlers/adapters';
+import { applicationHandlers } from './handlers/applications';
 import { integrationHandlers } from './handlers/integrations';
 import { integrationModelHandlers } from './handlers/integration-models';
 import { outsideCallHandlers } from './handlers/outside-calls';
 import { authHandlers } from './handlers/auth';
 import { groupHandlers } from './handlers/groups';
 import { healthHandlers } from './handlers/health';
+import { profileHandlers } from './handlers/profiles';
 import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
 import { LinkDomain } from './domain/links';
 import { linkHandlers } from './handlers/links';
@@ -29,13 +34,15 @@ import { DeclaredIndexes } from '@nap/store';
 export interface AdminServiceOptions {
   /** Where the generated first password is shown (once); stderr by default, never the log. */
   announcePassword?: (username: string, password: string) => void;
+  /** How often the applications' replicas are brought to their desired state, ms (new replicas, a missed change); 2000 by default. */
+  reconcileIntervalMs?: number;
 }
 
 /**
  * The admin service: accounts, groups, roles, authentication, platform health, and the outside
  * systems (integration models, integrations, adapters), whose credentials it alone holds.
  */
-export function createAdminService(deps: ServiceDeps, options: AdminServiceOptions = {}): ServiceModule & { domain: AdminDomain; adapters: AdapterDomain; integrations: IntegrationDomain } {
+export function createAdminService(deps: ServiceDeps, options: AdminServiceOptions = {}): ServiceModule & { domain: AdminDomain; adapters: AdapterDomain; integrations: IntegrationDomain; applications: ApplicationDomain; profiles: ProfileDomain; live: AdminLiveSettings } {
   const { bus, store, logger, metrics, config, client } = deps;
   const secrets = createSecretBox(config.secretKey);
   const publish = async (entity: string, id: string, event: string, payload: object): Promise<void> => {
@@ -44,17 +51,30 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     if (problems.length > 0) throw new AppError('INTERNAL', `Event ${entity}.${event} does not match its schema: ${problems.map((p) => p.message).join('; ')}`);
     await bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
   };
-  const domain = new AdminDomain({ store, secrets, tokenTtlSeconds: config.tokenTtlSeconds, emit: publish });
+  const live = new AdminLiveSettings({ tokenTtlSeconds: config.tokenTtlSeconds });
+  const domain = new AdminDomain({ store, secrets, sessions: live, emit: publish });
   const http = new OutboundHttp();
-  const integrations = new IntegrationDomain(store, secrets, http);
-  const adapters = new AdapterDomain(store, secrets, http, (name, payload) => publish('adapter', name, 'adapterChanged', payload), logger);
+  const integrations = new IntegrationDomain(store, secrets, http, live);
+  const adapters = new AdapterDomain(store, secrets, http, (name, payload) => publish('adapter', name, 'adapterChanged', payload), logger, live);
+  const profiles: ProfileDomain = new ProfileDomain(store, secrets, {
+    pushAll: async (): Promise<boolean> => (await applications.pushAll()).every((o) => o.ok),
+    inSync: () => applications.inSync(),
+  });
+  const applications: ApplicationDomain = new ApplicationDomain(store, bus, logger, {
+    profile: () => profiles.liveSettings(),
+    ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+  });
 
   return {
     domain,
     adapters,
     integrations,
+    applications,
+    profiles,
+    live,
     async start(): Promise<RunningService> {
       await ensureCollections(store);
+      await profiles.bootstrap();
       await domain.signingKey();
       const password = config.adminPassword ?? generatePassword();
       const { created } = await domain.bootstrap(config.adminUsername, password);
@@ -80,16 +100,21 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...integrationHandlers(integrations),
           ...adapterHandlers(adapters),
           ...outsideCallHandlers(integrations, adapters),
+          ...applicationHandlers(applications),
+          ...profileHandlers(profiles),
           ...linkHandlers(new LinkDomain(store)),
           ...indexHandlers(new IndexAdministration(new Replicas(bus))),
           ...prebuiltHandlers(new PrebuiltDomain(store, logger)),
         },
+        settings: live.live(),
         indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
       });
+      await applications.start();
       await adapters.resume();
       return {
         name: 'admin',
         stop: async () => {
+          await applications.stop();
           await registered.stop();
           await adapters.shutdown();
           await http.close();

@@ -167,8 +167,11 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     expect(updated.status).toBe(200);
     expect((await platform.http('PUT', '/adapters/snow-adapter/start', { token })).status).toBe(200);
     await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING with the kept secret');
-    const level = await platform.http('PUT', '/adapters/snow-adapter/loglevel', { token, body: { level: 'debug', transport: 'console' } });
+    const level = await platform.http('PUT', '/adapters/snow-adapter/loglevel', { token, body: { properties: { level: 'debug', transport: 'console' } } });
     expect(level.body).toEqual({ console_level: 'debug' });
+    const unknownLevel = await platform.http('PUT', '/adapters/snow-adapter/loglevel', { token, body: { properties: { level: 'verbose' } } });
+    expect(unknownLevel.status).toBe(400);
+    expect(unknownLevel.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('level') });
     expect((await platform.http('DELETE', '/adapters/snow-adapter', { token })).status).toBe(200);
     expect(events.filter((e) => e.payload.reason !== 'state').map((e) => e.payload.reason)).toEqual(['created', 'deleted', 'created', 'updated', 'deleted']);
   });

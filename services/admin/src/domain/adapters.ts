@@ -63,6 +63,8 @@ export class AdapterDomain {
     private readonly http: OutboundHttp,
     private readonly emit: EmitAdapterEvent,
     private readonly log: Logger,
+    /** The bound of a call that names none (the active profile's integrationProps.timeout; it changes while the service runs). */
+    private readonly calls: { readonly integrationTimeoutMs: number } = { integrationTimeoutMs: DEFAULT_CALL_TIMEOUT_MS },
   ) {
     this.adapters = store.collection<AdapterDoc>('adapters');
   }
@@ -350,7 +352,7 @@ export class AdapterDomain {
     }
     const query = req.query !== undefined && Object.keys(req.query).length > 0 ? new URLSearchParams(req.query).toString() : '';
     const path = query === '' ? req.path : `${req.path}${req.path.includes('?') ? '&' : '?'}${query}`;
-    const timeoutMs = req.timeoutMs ?? (typeof settings.timeoutMs === 'number' ? settings.timeoutMs : DEFAULT_CALL_TIMEOUT_MS);
+    const timeoutMs = req.timeoutMs ?? (typeof settings.timeoutMs === 'number' ? settings.timeoutMs : this.calls.integrationTimeoutMs);
     return this.http.send(this.target(doc, noBasePath), { method: req.method, path, headers, body, timeoutMs });
   }
 

@@ -18,9 +18,16 @@ export type EmitEvent = (
 export interface AdminDomainOptions {
   store: Store;
   secrets: SecretBox;
-  tokenTtlSeconds: number;
+  /** Token lifetime and session idle limit, read on every use (they change while the service runs). */
+  sessions: { readonly tokenTtlSeconds: number; readonly sessionIdleMinutes: number | undefined };
   emit: EmitEvent;
 }
+
+/**
+ * The gateway resolves a session at most once a minute (its session cache), so the admin service
+ * sees use of a busy session only that often: the idle limit allows this much on top.
+ */
+export const SESSION_USE_GRANULARITY_MS = 60_000;
 
 /** An account to create, as `POST /user-management/accounts` carries it. */
 export type NewAccount = BodyOf<'admin.createAccount'>['account'];
@@ -208,16 +215,25 @@ export class AdminDomain {
     const signing = await this.signingKey();
     const sid = randomUUID();
     const now = Date.now();
-    const expiresAt = now + this.options.tokenTtlSeconds * 1000;
-    await this.sessions.insertOne({ _id: sid, accountId: caller.id, username: caller.username, method, created: new Date(now).toISOString(), expiresAt, revoked: false });
+    const ttlSeconds = this.options.sessions.tokenTtlSeconds;
+    const expiresAt = now + ttlSeconds * 1000;
+    await this.sessions.insertOne({ _id: sid, accountId: caller.id, username: caller.username, method, created: new Date(now).toISOString(), expiresAt, lastUsed: now, revoked: false });
     const token = signToken({ sid, sub: caller.id, iat: Math.floor(now / 1000), exp: Math.floor(expiresAt / 1000), kid: signing.kid }, signing.key);
-    return { token, sid, expiresIn: this.options.tokenTtlSeconds };
+    return { token, sid, expiresIn: ttlSeconds };
   }
 
   /** The caller a live session stands for, with roles as they are now; 401 when it ended. */
   async resolveSession(sid: string): Promise<Caller> {
     const session = await this.sessions.findOne({ _id: sid });
-    if (!session || session.revoked || session.expiresAt <= Date.now()) throw new AppError('UNAUTHENTICATED', 'The session has ended; log in again');
+    const now = Date.now();
+    if (!session || session.revoked || session.expiresAt <= now) throw new AppError('UNAUTHENTICATED', 'The session has ended; log in again');
+    const idleMinutes = this.options.sessions.sessionIdleMinutes;
+    const lastUsed = session.lastUsed ?? Date.parse(session.created);
+    if (idleMinutes !== undefined && now - lastUsed > idleMinutes * 60_000 + SESSION_USE_GRANULARITY_MS) {
+      await this.endSession(sid);
+      throw new AppError('UNAUTHENTICATED', `The session was unused for more than ${idleMinutes} minutes (the active profile's authenticationProps.logoutTime); log in again`);
+    }
+    await this.sessions.updateOne({ _id: sid }, { $set: { lastUsed: now } });
     const account = await this.accounts.findOne({ _id: session.accountId });
     if (!account || account.inactive) throw new AppError('UNAUTHENTICATED', 'The account of this session no longer exists or is inactive');
     return { ...(await this.callerOf(account)), sid };

@@ -48,6 +48,8 @@ export class IntegrationDomain {
     store: Store,
     private readonly secrets: SecretBox,
     private readonly http: OutboundHttp,
+    /** The bound of a call that names none (the active profile's integrationProps.timeout; it changes while the service runs). */
+    private readonly calls: { readonly integrationTimeoutMs: number } = { integrationTimeoutMs: DEFAULT_CALL_TIMEOUT_MS },
   ) {
     this.models = store.collection<ModelDoc>('integration_models');
     this.sources = store.collection<ModelSourceDoc>('integration_model_sources');
@@ -285,7 +287,7 @@ export class IntegrationDomain {
     const { adapter_id: _instance, ...variables } = incoming;
     const request = builder.build(variables);
     const settings = openSettings(doc.settings, this.secrets) as IntegrationSettings;
-    const bound = timeoutMs ?? settings.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const bound = timeoutMs ?? settings.timeoutMs ?? this.calls.integrationTimeoutMs;
     // a model whose paths already carry the base path (GitLab's /api/v4/…) is called at the server's
     // root; one whose server URL held it (PSIRT's /security/advisories/v2) below the base path
     const base = normalizeBasePath(settings.server?.base_path);

@@ -38,6 +38,8 @@ export interface SessionRecord {
   created: string;
   /** Epoch ms. */
   expiresAt: number;
+  /** When the session was last resolved (epoch ms): the idle limit counts from here. Absent on sessions from before it was kept. */
+  lastUsed?: number;
   revoked: boolean;
 }
 
