@@ -29,6 +29,8 @@ import { Replicas } from './domain/replicas';
 import { indexHandlers } from './handlers/indexes';
 import { PrebuiltDomain } from './domain/prebuilts';
 import { prebuiltHandlers } from './handlers/prebuilts';
+import { RepositoryDomain } from './domain/repositories';
+import { repositoryHandlers } from './handlers/repositories';
 import { DeclaredIndexes } from '@nap/store';
 
 export interface AdminServiceOptions {
@@ -64,6 +66,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     profile: () => profiles.liveSettings(),
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
   });
+
+  const prebuilts = new PrebuiltDomain(store, logger);
 
   return {
     domain,
@@ -104,7 +108,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...profileHandlers(profiles),
           ...linkHandlers(new LinkDomain(store)),
           ...indexHandlers(new IndexAdministration(new Replicas(bus))),
-          ...prebuiltHandlers(new PrebuiltDomain(store, logger)),
+          ...prebuiltHandlers(prebuilts),
+          ...repositoryHandlers(new RepositoryDomain(profiles, (name) => prebuilts.installedByName(name), logger)),
         },
         settings: live.live(),
         indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),

@@ -76,6 +76,12 @@ export class PrebuiltDomain {
     return view(await this.installed(id));
   }
 
+  /** The installed prebuilt of a package name, if any (what the repository listing shows next to each package). */
+  async installedByName(name: string): Promise<{ id: string; version: string } | null> {
+    const found = await this.prebuilts.findOne({ 'metadata.name': name, installing: { $exists: false } });
+    return found === null ? null : { id: found._id, version: found.metadata.version };
+  }
+
   /** `PUT /prebuilts/import/validation`: what an import would refuse (errors) and what it would lack (warnings), installing nothing. */
   async validate(call: Call, pkg: PrebuiltPackage, options: PrebuiltOptions): Promise<PrebuiltValidation> {
     const { problems } = await this.analyse(call, pkg, options);
