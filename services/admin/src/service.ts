@@ -31,6 +31,7 @@ import { PrebuiltDomain } from './domain/prebuilts';
 import { prebuiltHandlers } from './handlers/prebuilts';
 import { RepositoryDomain } from './domain/repositories';
 import { repositoryHandlers } from './handlers/repositories';
+import { registerAdminMetrics } from './domain/platform-metrics';
 import { DeclaredIndexes } from '@nap/store';
 
 export interface AdminServiceOptions {
@@ -79,6 +80,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       await profiles.bootstrap();
+      registerAdminMetrics(metrics.registry, store, () => live.sessionIdleMinutes);
       await domain.signingKey();
       const password = config.adminPassword ?? generatePassword();
       const { created } = await domain.bootstrap(config.adminUsername, password);

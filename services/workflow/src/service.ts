@@ -5,6 +5,7 @@ import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { AutomationDomain } from './domain/automations';
 import type { JobRecord } from './domain/job-model';
 import { JobEngine } from './engine/job-engine';
+import { JobMetricsRecorder } from './engine/job-metrics-recorder';
 import type { EngineOptions } from './engine/job-engine';
 import { workflowHandlers } from './handlers';
 import { AutomationRepository } from './store/automation-repository';
@@ -27,6 +28,7 @@ export type WorkflowServiceOptions = EngineOptions;
  */
 export function createWorkflowService(deps: ServiceDeps, options: WorkflowServiceOptions = {}): ServiceModule & { engine: JobEngine } {
   const { bus, store, logger, metrics, client } = deps;
+  const jobMetrics = new JobMetricsRecorder(metrics.registry, store.collection<JobRecord>('jobs'));
   const engine = new JobEngine(
     {
       jobs: store.collection<JobRecord>('jobs'),
@@ -37,6 +39,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       },
       broadcastWake: (jobId) => bus.publish(WORKFLOW_WAKE_SUBJECT, Buffer.from(jobId)),
       logger: logger.child({ component: 'workflow-engine' }),
+      observe: (event, job, payload) => jobMetrics.observe(event, job, payload),
     },
     { timeScale: deps.config.timeScale, ...options },
   );

@@ -26,6 +26,8 @@ export interface EngineDeps {
   /** Tells every engine replica that a job changed in the store (the owner reloads it). */
   broadcastWake(jobId: string): void;
   logger: Logger;
+  /** Sees every event of a job with the job as it is then (the service's metrics). */
+  observe?: (event: JobEventName, job: JobRecord, payload: Record<string, unknown>) => void;
 }
 
 export interface EngineOptions {
@@ -163,6 +165,10 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   }
 
   // ---- what runners use -----------------------------------------------------------------------
+
+  observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void {
+    this.deps.observe?.(event, job, payload);
+  }
 
   publish(jobId: string, event: JobEventName, payload: Record<string, unknown>): void {
     this.events.publish(jobId, event, payload);

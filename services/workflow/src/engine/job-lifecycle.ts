@@ -1,5 +1,5 @@
 import { AppError } from '@nap/contracts';
-import type { Caller, WorkflowDocument } from '@nap/contracts';
+import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
 import { cloneJson } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
 import { isActiveStatus, isManual, newJobRecord } from '../domain/job-model';
@@ -36,6 +36,8 @@ export interface LifecycleHost {
   tryAdopt(jobId: string): Promise<boolean>;
   /** Tells the owner of a job (this engine or another) that the job changed in the store. */
   wakeOwner(jobId: string): void;
+  /** Sees an event of a job with the job as it is then (metrics). */
+  observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void;
   /** Resolves once the step in progress of the job's runner here (if any) is written and published. */
   settled(jobId: string): Promise<void>;
   /** Tells the owner of a job's parent that the job ended. */
@@ -86,6 +88,7 @@ export class JobLifecycle {
     await this.host.settled(jobId);
     const canceled = { ...job, status: 'canceled' };
     this.host.events.emitJob(canceled, 'jobCancel', { by, finishState: 'canceled' });
+    this.host.observe('jobCancel', canceled, {});
     this.host.wakeOwner(jobId);
     for (const childId of await repository.activeChildIds(jobId)) await this.cancelJob(childId, by);
     this.host.notifyParent(canceled);

@@ -21,6 +21,8 @@ export interface RunnerHost extends ChildJobHost, DispatchHost {
   log: Logger;
   /** Publishes an event of the job after its earlier ones. */
   publish(jobId: string, event: JobEventName, payload: Record<string, unknown>): void;
+  /** Sees every event of the job with the job as it is then (metrics). */
+  observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void;
   /** The runner stopped driving its job (it ended, was canceled, or another engine owns it now). */
   release(jobId: string, runner: JobRunner): void;
   /** Tells the owner of a job's parent that the job ended. */
@@ -152,7 +154,10 @@ export class JobRunner {
         this.scheduler.schedule();
         await this.flush();
         if (this.stopped) return;
-        for (const [event, payload] of this.state.takeEvents()) this.host.publish(this.jobId, event, payload);
+        for (const [event, payload] of this.state.takeEvents()) {
+          this.host.publish(this.jobId, event, payload);
+          this.host.observe(event, this.state.job, payload);
+        }
         for (const launch of this.state.takeLaunches()) launch();
         if (this.state.finished) this.stop();
       } catch (err) {
