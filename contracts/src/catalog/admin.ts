@@ -341,9 +341,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     status: 201,
     timeoutMs: TIMEOUTS_MS.long,
     notes:
-      'Installs each bundle through the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template; workflow: automation), all or nothing: ' +
+      'Installs each bundle through the import of the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template), all or nothing: ' +
       'on any failure the artifacts created are deleted (and those overwritten put back) and nothing is recorded. Bundle types NAP does not have are refused by name (422 PREBUILT_BUNDLE_UNSUPPORTED); ' +
-      'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite.',
+      'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite (never one of another prebuilt); an artifact its service refuses names the bundle. See docs/prebuilts.md.',
   },
   { name: 'removePrebuilt', summary: 'Remove a prebuilt', http: { method: 'DELETE', path: '/prebuilts/:id' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.long, notes: 'Deletes exactly the artifacts the prebuilt created, through their owning services, then the record.' },
   {
@@ -405,6 +405,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: str({ description: 'Prometheus text exposition format' }),
     contentType: 'text/plain; version=0.0.4',
     timeoutMs: TIMEOUTS_MS.short,
+    notes:
+      'Every process\'s registry, aggregated. Besides request and process metrics: nap_active_sessions, nap_unique_sessions, nap_total_api_calls, nap_active_jobs (the original platform\'s gauges), ' +
+      'nap_jobs{state}, nap_job_duration_seconds and nap_task_duration_seconds{workflow,state}, nap_device_sessions_open, nap_device_commands_total{protocol,outcome}, nap_mop_runs_total{kind,result}, nap_adapters{state}, nap_integrations. See docs/operator-tools.md.',
   },
   { name: 'getServerHealth', summary: 'Health of the server', http: { method: 'GET', path: '/health/server' }, roles: ADMIN, response: obj({ release: str({ description: 'YYYY.N.P' }), uptime: num({ description: 'seconds' }) }), timeoutMs: TIMEOUTS_MS.short },
   { name: 'getSystemHealth', summary: 'Health of the system', http: { method: 'GET', path: '/health/system' }, roles: ADMIN, response: record('system health: platform, memory, load, dependencies'), timeoutMs: TIMEOUTS_MS.short },

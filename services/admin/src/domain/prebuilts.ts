@@ -275,7 +275,8 @@ export class PrebuiltDomain {
       const at = { bundle: index, type: bundle.type, ...(name ? { name } : {}) };
       const kind = isBundleType(bundle.type) ? BUNDLE_KINDS[bundle.type] : undefined;
       if (!isBundleType(bundle.type) || kind === undefined) {
-        error('PREBUILT_BUNDLE_UNSUPPORTED', `${member}.type`, `bundle ${index} is of type ${bundle.type}${name ? ` ("${name}")` : ''}, which NAP does not have`, at);
+        const why = isBundleType(bundle.type) ? 'which NAP cannot install yet' : 'which NAP does not have';
+        error('PREBUILT_BUNDLE_UNSUPPORTED', `${member}.type`, `bundle ${index} is of type ${bundle.type}${name ? ` ("${name}")` : ''}, ${why}`, at);
         return;
       }
       if (name === '') {
