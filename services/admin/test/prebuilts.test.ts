@@ -251,6 +251,28 @@ describe('prebuilt installation', () => {
     expect(fine.body).toEqual({ valid: true, errors: [], warnings: [], problems: [] });
   });
 
+  it('rolls back an installation a crash left unfinished before the package is installed again, and never lists it', async () => {
+    const leftover = await platform.http('POST', '/transformations', { token, body: { name: 'crash: half', incoming: [], outgoing: [], steps: [], functions: [] } });
+    expect(leftover.status).toBe(201);
+    const leftoverId = (leftover.body as { _id: string })._id;
+    const prebuilts = platform.stores.get('admin')?.collection('prebuilts');
+    if (prebuilts === undefined) throw new Error('no admin store');
+    // the journal of an installation whose process died an hour ago, and of one running now
+    await prebuilts.insertOne({ metadata: { name: '@example/crashed', version: '1.0.0' }, manifest: {}, readme: '', components: [{ id: leftoverId, name: 'crash: half', type: 'transformation' }], installing: { startedAt: Date.now() - 3_600_000 } });
+    await prebuilts.insertOne({ metadata: { name: '@example/running', version: '1.0.0' }, manifest: {}, readme: '', components: [], installing: { startedAt: Date.now() } });
+    const listed = (await platform.http('GET', '/prebuilts?limit=500', { token })).body as { results: Installed[] };
+    expect(listed.results.map((p) => p.metadata.name)).not.toEqual(expect.arrayContaining(['@example/crashed']));
+    expect(listed.results.map((p) => p.metadata.name)).not.toEqual(expect.arrayContaining(['@example/running']));
+
+    const res = await install({ metadata: { name: '@example/crashed', version: '1.0.0' }, bundles: [transformation('crash: half'), transformation('crash: whole')] });
+    expect(res.status).toBe(201);
+    expect((await platform.http('GET', `/transformations/${leftoverId}`, { token })).status).toBe(404);
+    expect((res.body as Installed).components.map((c) => c.name).sort()).toEqual(['crash: half', 'crash: whole']);
+    // one still running is not touched: its name stays taken
+    expect((await install({ metadata: { name: '@example/running', version: '1.0.0' }, bundles: [] })).status).toBe(409);
+    expect((await platform.http('DELETE', `/prebuilts/${(res.body as Installed)._id}`, { token })).status).toBe(200);
+  });
+
   it('answers 400 naming the member for a malformed package and 404 for an unknown id', async () => {
     const noVersion = await install({ metadata: { name: '@example/bad' } as Package['metadata'], bundles: [] });
     expect(noVersion.status).toBe(400);

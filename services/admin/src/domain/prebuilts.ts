@@ -1,4 +1,4 @@
-import { AppError, BUNDLE_TYPES, hasCode, isAppError } from '@nap/contracts';
+import { AppError, BUNDLE_TYPES, TIMEOUTS_MS, hasCode, isAppError } from '@nap/contracts';
 import type { BundleType, ErrorCode, PrebuiltComponent, PrebuiltPackage, PrebuiltRecord, PrebuiltValidation, QueryOptions } from '@nap/contracts';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
@@ -96,6 +96,7 @@ export class PrebuiltDomain {
 
   /** `POST /prebuilts/import`: every bundle through its owning service; on any failure, nothing stays and nothing is recorded. */
   async import(call: Call, pkg: PrebuiltPackage, options: PrebuiltOptions, by: string): Promise<PrebuiltRecord> {
+    await this.rollBackStale(call, pkg.metadata.name);
     const { planned } = this.refuse(await this.analyse(call, pkg, options));
     const at = this.now();
     const record: PrebuiltDoc = {
@@ -186,6 +187,23 @@ export class PrebuiltDomain {
       bundles,
       readme: record.readme ?? '',
     };
+  }
+
+  /**
+   * An installation that a crash interrupted leaves its record (its journal) behind: once it is older
+   * than an import may run, the artifacts it lists are deleted and the record with them, so that the
+   * package can be installed again. (Artifacts it had overwritten cannot be put back: their copies
+   * were in the memory of the process that crashed.)
+   */
+  private async rollBackStale(call: Call, name: string): Promise<void> {
+    const stale = await this.prebuilts.find({ 'metadata.name': name, 'installing.startedAt': { $lt: Date.now() - TIMEOUTS_MS.long } });
+    for (const record of stale) {
+      this.log.warn({ prebuilt: record._id, name, components: record.components.length }, 'Rolling back a prebuilt installation that did not finish');
+      for (const c of [...record.components].reverse()) {
+        await kindOf(c.type).remove(call, c).catch((err: unknown) => this.log.error({ err, artifact: c }, 'An artifact of an unfinished prebuilt installation could not be deleted'));
+      }
+      await this.prebuilts.deleteOne({ _id: record._id });
+    }
   }
 
   private async installed(id: string): Promise<PrebuiltDoc> {
