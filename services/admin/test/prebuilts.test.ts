@@ -113,6 +113,8 @@ run('the 25 fixture projects as prebuilts', () => {
     const before = await inventory();
     for (const project of all) {
       const pkg = packageOf(project);
+      const check = await platform.http('PUT', '/prebuilts/import/validation', { token, body: { prebuilt: pkg } });
+      expect(check.body).toMatchObject({ valid: true, errors: [] });
       const res = await install(pkg);
       if (res.status !== 201) throw new Error(`${project.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 600)}`);
       const installed = res.body as Installed;
@@ -235,7 +237,11 @@ describe('prebuilt installation', () => {
 
   it('validates without installing: unknown types, clashes and missing child workflows', async () => {
     const before = await inventory();
-    const child = workflowBundle('val: parent', { abc1: { name: 'childJob', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { workflow: 'val: nowhere', variables: {} } }, groups: [] } });
+    const child = workflowBundle('val: parent', {
+      abc1: { name: 'childJob', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { workflow: 'val: nowhere', variables: {} } }, groups: [] },
+      abc2: { name: 'transformation', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { tr_id: 'no-such-transformation', variableMap: {} } }, groups: [] },
+      abc3: { name: 'transformation', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { tr_id: '$var.job.trId', variableMap: {} } }, groups: [] },
+    });
     const res = await platform.http('PUT', '/prebuilts/import/validation', {
       token,
       body: { prebuilt: { metadata: { name: '@example/validate', version: '1.0.0' }, bundles: [child, { type: 'golden-config', data: { name: 'gc' } }] } },
@@ -245,6 +251,8 @@ describe('prebuilt installation', () => {
     expect(validation.valid).toBe(false);
     expect(validation.errors.join(' ')).toContain('golden-config');
     expect(validation.warnings.join(' ')).toContain('"val: nowhere"');
+    expect(validation.warnings.join(' ')).toContain('"no-such-transformation"');
+    expect(validation.warnings).toHaveLength(2);
     expect(await inventory()).toEqual(before);
 
     const fine = await platform.http('PUT', '/prebuilts/import/validation', { token, body: { prebuilt: { metadata: { name: '@example/validate', version: '1.0.0' }, bundles: [transformation('val: t')] } } });

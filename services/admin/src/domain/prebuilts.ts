@@ -322,40 +322,60 @@ export class PrebuiltDomain {
       else error('PREBUILT_ARTIFACT_EXISTS', `${p.member}.name`, `${p.type} "${p.name}" exists in ${p.kind.service}; import with options.overwrite to replace it`, at);
     }
 
-    problems.push(...(await this.missingWorkflows(call, planned)));
+    problems.push(...(await this.missingDependencies(call, planned)));
     planned.sort((a, b) => INSTALL_ORDER.indexOf(a.type) - INSTALL_ORDER.indexOf(b.type) || a.index - b.index);
     return { problems, planned };
   }
 
-  /** Warnings for child-job tasks that name a workflow neither in the package nor on the platform. */
-  private async missingWorkflows(call: Call, planned: readonly Planned[]): Promise<Problem[]> {
+  /**
+   * Warnings for what the package's workflows need and neither the package nor the platform has:
+   * child-job workflows (by name) and JST transformations (by `tr_id`).
+   */
+  private async missingDependencies(call: Call, planned: readonly Planned[]): Promise<Problem[]> {
     const workflows = planned.filter((p) => p.type === 'workflow');
-    const inPackage = new Set(workflows.map((p) => p.name));
-    const named = new Map<string, Planned>();
-    for (const p of workflows) for (const child of childWorkflows(p.doc)) if (!inPackage.has(child) && !named.has(child)) named.set(child, p);
+    const names = new Set(workflows.map((p) => p.name));
+    const transformationIds = new Set(planned.filter((p) => p.type === 'transformation').flatMap((p) => (typeof p.doc._id === 'string' ? [p.doc._id] : [])));
+    const wanted = new Map<string, { p: Planned; kind: 'workflow' | 'transformation'; ref: string }>();
+    for (const p of workflows) {
+      for (const ref of referencesOf(p.doc)) {
+        const inPackage = ref.kind === 'workflow' ? names.has(ref.ref) : transformationIds.has(ref.ref);
+        const key = `${ref.kind}\u0000${ref.ref}`;
+        if (!inPackage && !wanted.has(key)) wanted.set(key, { p, ...ref });
+      }
+    }
     const out: Problem[] = [];
-    const kind = BUNDLE_KINDS.workflow;
-    if (kind === undefined) return out;
-    for (const [child, p] of named) {
-      if ((await kind.findByName(call, child)) !== undefined) continue;
-      out.push({ severity: 'warning', code: 'WORKFLOW_NOT_FOUND', member: `${p.member}.tasks`, bundle: p.index, type: p.type, name: p.name, message: `workflow "${p.name}" runs workflow "${child}" as a child job, which is neither in the package nor on the platform` });
+    for (const { p, kind, ref } of wanted.values()) {
+      if (kind === 'workflow' && (await BUNDLE_KINDS.workflow?.findByName(call, ref)) !== undefined) continue;
+      if (kind === 'transformation' && (await transformationExists(call, ref))) continue;
+      const what = kind === 'workflow' ? `runs workflow "${ref}" as a child job` : `runs JST transformation "${ref}" (tr_id)`;
+      out.push({ severity: 'warning', code: kind === 'workflow' ? 'WORKFLOW_NOT_FOUND' : 'TRANSFORMATION_NOT_FOUND', member: `${p.member}.tasks`, bundle: p.index, type: p.type, name: p.name, message: `workflow "${p.name}" ${what}, which is neither in the package nor on the platform` });
     }
     return out;
   }
 }
 
-/** Names of the workflows a workflow document starts as child jobs (static names only). */
-function childWorkflows(doc: Record<string, unknown>): string[] {
+async function transformationExists(call: Call, id: string): Promise<boolean> {
+  try {
+    await call('studio.getTransformation', { params: { id } });
+    return true;
+  } catch (err) {
+    if (isAppError(err) && err.status === 404) return false;
+    throw err;
+  }
+}
+
+/** What a workflow document's tasks name statically: child-job workflows and JST transformations (`$var` references resolve when the job runs). */
+function referencesOf(doc: Record<string, unknown>): { kind: 'workflow' | 'transformation'; ref: string }[] {
   const tasks = doc.tasks;
   if (typeof tasks !== 'object' || tasks === null) return [];
-  const out: string[] = [];
+  const out: { kind: 'workflow' | 'transformation'; ref: string }[] = [];
   for (const task of Object.values(tasks)) {
-    if (typeof task !== 'object' || task === null || !('name' in task) || task.name !== 'childJob' || !('variables' in task)) continue;
+    if (typeof task !== 'object' || task === null || !('name' in task) || !('variables' in task)) continue;
     const variables = task.variables;
     const incoming = typeof variables === 'object' && variables !== null && 'incoming' in variables ? variables.incoming : undefined;
-    const workflow = typeof incoming === 'object' && incoming !== null && 'workflow' in incoming ? incoming.workflow : undefined;
-    // a $var reference is resolved when the job runs
-    if (typeof workflow === 'string' && workflow !== '' && !workflow.startsWith('$')) out.push(workflow);
+    if (typeof incoming !== 'object' || incoming === null) continue;
+    const ref = task.name === 'childJob' && 'workflow' in incoming ? incoming.workflow : task.name === 'transformation' && 'tr_id' in incoming ? incoming.tr_id : undefined;
+    if (typeof ref === 'string' && ref !== '' && !ref.startsWith('$')) out.push({ kind: task.name === 'childJob' ? 'workflow' : 'transformation', ref });
   }
   return out;
 }
