@@ -21,7 +21,7 @@ beforeAll(async () => {
     if (process.env.CI === 'true') throw new Error(message);
     console.warn(`\n${'!'.repeat(100)}\n${message}\n${'!'.repeat(100)}\n`);
   }
-  platform = await startTestPlatform({ config: { bodyLimitBytes: 16 * 1024 * 1024 } });
+  platform = await startTestPlatform();
   token = await platform.login();
 });
 
