@@ -21,6 +21,13 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: { status: 503, retryable: true, description: 'The service that owns the operation does not answer (no responders).' },
   STORE_DUPLICATE_KEY: { status: 409, retryable: false, description: 'A write would break a unique index; details name the index and key.' },
   STORE_UNAVAILABLE: { status: 503, retryable: true, description: 'The service store cannot be reached.' },
+  STORE_KEY_TOO_LONG: { status: 400, retryable: false, description: 'An id or an indexed value is longer than the store can key; details name the collection.' },
+  JSON_TOO_DEEP: { status: 400, retryable: false, description: 'A JSON document nests objects and arrays deeper than the configured limit (NAP_MAX_JSON_DEPTH).' },
+  REQUEST_TIMEOUT: { status: 408, retryable: true, description: 'The client did not send the whole request in time (NAP_HEADERS_TIMEOUT_MS, NAP_REQUEST_TIMEOUT_MS).' },
+  HEADERS_TOO_LARGE: { status: 431, retryable: false, description: 'The request line and headers are larger than the server accepts (16 KiB).' },
+  PARAMETER_TOO_LONG: { status: 400, retryable: false, description: 'A path parameter is longer than the configured limit (NAP_MAX_PARAM_LENGTH).' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, retryable: false, description: 'The Idempotency-Key was used before for a different request of the same operation and caller.' },
+  IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, retryable: true, description: 'A request with the same Idempotency-Key is still being handled; retry after it ends.' },
   TIMEOUT: { status: 504, retryable: true, description: 'The owning service did not answer within the operation timeout.' },
   // admin
   ACCOUNT_NOT_FOUND: { status: 404, retryable: false, description: 'No account with that id.' },
@@ -39,6 +46,9 @@ export const ERROR_CODES = {
   AUTOMATION_NOT_FOUND: { status: 404, retryable: false, description: 'No automation with that id.' },
   AUTOMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An automation with that name exists.' },
   FORM_NOT_FOUND: { status: 404, retryable: false, description: 'No form with that id or name.' },
+  TRIGGER_NOT_FOUND: { status: 404, retryable: false, description: 'No trigger with that id (or no enabled endpoint trigger with that route name).' },
+  TRIGGER_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A trigger with that id, or an endpoint trigger with that route name, exists.' },
+  TRIGGER_DISABLED: { status: 409, retryable: false, description: 'The trigger is disabled; enable it to run it.' },
   // workflow engine
   JOB_VARIABLES_INVALID: { status: 400, retryable: false, description: "The job variables do not match the workflow's inputSchema; details list every problem." },
   JOB_QUERY_INVALID: { status: 400, retryable: false, description: 'A job query names a field or operator that is not allowed, or its q expression is malformed.' },
@@ -46,6 +56,8 @@ export const ERROR_CODES = {
   COMPONENT_GROUP_NOT_FOUND: { status: 404, retryable: false, description: 'No component group with that id.' },
   COMPONENT_GROUP_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A component group with that name exists.' },
   FORM_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A form with that name or id exists.' },
+  PROJECT_NOT_FOUND: { status: 404, retryable: false, description: 'No project with that id.' },
+  PROJECT_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A project with that id or name exists.' },
   TRANSFORMATION_NOT_FOUND: { status: 404, retryable: false, description: 'No JST transformation with that id or name; the message names it.' },
   TRANSFORMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A transformation with that name or id exists.' },
   TRANSFORMATION_INVALID: { status: 400, retryable: false, description: 'The transformation cannot run as written (unknown method, broken assign, cycle); details list each problem with its path.' },
@@ -126,6 +138,15 @@ export const ERROR_CODES = {
   REPOSITORY_CONFIG_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A prebuilt repository configuration of that name exists.' },
   REPOSITORY_UNREACHABLE: { status: 502, retryable: true, description: 'The prebuilt repository cannot be read (a missing directory, a GitLab server that does not answer); the message names the repository and the cause.' },
   INDEX_COLLECTION_NOT_FOUND: { status: 404, retryable: false, description: 'No service declares indexes for a collection of that name.' },
+  // orchestrator (orch-proxy)
+  ORCH_ADAPTER_NOT_NSO: { status: 422, retryable: false, description: 'The adapter is not of type NSO; the /orch_manager routes drive orchestrator (NSO) adapters only.' },
+  ORCH_VARIABLE_UNDEFINED: { status: 400, retryable: false, description: 'setLeaf: the path or value uses a variable (!name! or <!name!>) that variables does not define; details name it.' },
+  ORCH_BAD_REQUEST: { status: 400, retryable: false, description: 'The orchestrator refused the request as invalid (RESTCONF 400, JSON-RPC invalid params); details hold its status, error-tag and message.' },
+  ORCH_PATH_NOT_FOUND: { status: 404, retryable: false, description: 'The orchestrator has nothing at that path (RESTCONF 404 "uri keypath not found", JSON-RPC data.not_found); details hold its answer.' },
+  ORCH_CONFLICT: { status: 409, retryable: false, description: 'The orchestrator refused the change as conflicting (data-exists, a device out of sync, a lock); details hold its status, error-tag and message.' },
+  ORCH_REFUSED: { status: 422, retryable: false, description: 'The orchestrator refused the request with another 4xx status or a JSON-RPC error (validation failed, commit failed); details hold what it answered.' },
+  ORCH_AUTH_FAILED: { status: 502, retryable: false, description: "The orchestrator refused the adapter's credentials (401/403, or a failed JSON-RPC login); fix the adapter's credentials." },
+  ORCH_FAILED: { status: 502, retryable: true, description: 'The orchestrator failed (5xx) or answered something that is not RESTCONF or JSON-RPC; details hold its status and answer.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -60,7 +60,7 @@ async function startNats() {
 
 async function prepare(url) {
   const login = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
-  const token = await login.json();
+  const token = await login.text();
   const created = await fetch(`${url}/user-management/groups`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ group: { name: `bench-${Date.now()}` } }) });
   const { data } = await created.json();
   return { path: `/user-management/groups/${data._id}`, headers: { authorization: `Bearer ${token}` } };
@@ -108,5 +108,5 @@ for (const r of results) {
 }
 const sa = results[2];
 const dist = results[3];
-console.log(`\ntargets: standalone >= 0.6 of express (${(sa.rps / express.rps).toFixed(2)}), distributed >= 0.4 of express (${(dist.rps / express.rps).toFixed(2)})`);
+console.log(`\ntargets (issue 9): standalone >= 0.7 of express (${(sa.rps / express.rps).toFixed(2)}), distributed >= 0.5 of express (${(dist.rps / express.rps).toFixed(2)})`);
 process.exit(0);

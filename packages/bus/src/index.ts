@@ -8,3 +8,4 @@ export { createNatsBus, NatsBus } from './nats-bus';
 export type { NatsBusOptions, NatsEventStreamOptions, BusLogger, EventConsumerSettings, EventStreamLimits } from './nats-bus';
 export { ReplicaControl, pinoLevel } from './control';
 export type { IndexAdministration, LiveSettings, ControlOptions } from './control';
+export * from './idempotency';

@@ -97,11 +97,12 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
         logger,
         metrics,
         client,
+        idempotency: deps.idempotency,
         handlers: {
           ...authHandlers(domain),
           ...accountHandlers(domain),
           ...groupHandlers(domain),
-          ...healthHandlers(bus, store.kind),
+          ...healthHandlers(bus, store.kind, () => store.ping(), () => applications.health()),
           ...integrationModelHandlers(integrations),
           ...integrationHandlers(integrations),
           ...adapterHandlers(adapters),

@@ -36,7 +36,7 @@ export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayD
   const knownHosts = createStoreKnownHosts(collections);
   const limiter = createSessionLimiter({ perDeviceLimit: gateway.deviceSessionLimit, globalLimit: gateway.globalSessionLimit, queueTimeoutMs: gateway.sessionQueueTimeoutMs });
   const access = new DeviceAccess(inventory, limiter, knownHosts, gateway, registerDeviceMetrics(metrics.registry, limiter));
-  const runners = createRunners(gateway, inventory);
+  const runners = createRunners(gateway, inventory, knownHosts);
   const context: GatewayContext = {
     inventory,
     devices: new DeviceInventory(inventory, access, (hostPort) => knownHosts.fingerprintOf(hostPort), logger),
@@ -61,6 +61,7 @@ export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayD
         logger,
         metrics,
         client,
+        idempotency: deps.idempotency,
         handlers: gatewayHandlers(context),
         indexes: new DeclaredIndexes(store, GATEWAY_INDEXES),
         settings: liveSettings(gateway, limiter),

@@ -110,7 +110,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
       };
       let registered;
       try {
-        registered = await serve({ bus, service: 'mop', version: RELEASE, logger, metrics, client, handlers, indexes: new DeclaredIndexes(store, MOP_INDEXES) });
+        registered = await serve({ bus, service: 'mop', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers, indexes: new DeclaredIndexes(store, MOP_INDEXES) });
       } catch (err) {
         scheduler.stop();
         await pool.close();

@@ -24,7 +24,7 @@ import type {
   InstanceStatus,
   LogLevel,
   LoggerProps,
-  QueryOptions,
+  ListQueryOptions,
   ServiceName,
 } from '@nap/contracts';
 import type { Bus } from '@nap/bus';
@@ -141,7 +141,7 @@ export class ApplicationDomain {
 
   // ---- reads ----
 
-  async list(query: QueryOptions): Promise<{ results: ApplicationRecord[]; total: number }> {
+  async list(query: ListQueryOptions): Promise<{ results: ApplicationRecord[]; total: number }> {
     const names = filterNames(query);
     const view = await this.view();
     const all = await Promise.all(names.map((name) => this.record(name, view)));
@@ -483,8 +483,12 @@ function settingsOf(service: ServiceName, properties: Record<string, unknown>): 
   return typeof parsed === 'object' && parsed !== null ? { ...parsed } : {};
 }
 
-function filterNames(query: QueryOptions): ApplicationName[] {
+function filterNames(query: ListQueryOptions): ApplicationName[] {
   const field = query.containsField ?? query.equalsField ?? 'name';
   if (field !== 'name') return [...APPLICATION_NAMES];
-  return APPLICATION_NAMES.filter((n) => (query.contains === undefined || n.toLowerCase().includes(query.contains.toLowerCase())) && (query.equals === undefined || n === query.equals));
+  // the field-wise form (contains[name]=…) names the field itself
+  const text = (v: string | Record<string, string> | undefined): string | undefined => (typeof v === 'string' ? v : v?.name);
+  const contains = text(query.contains);
+  const equals = text(query.equals);
+  return APPLICATION_NAMES.filter((n) => (contains === undefined || n.toLowerCase().includes(contains.toLowerCase())) && (equals === undefined || n === equals));
 }

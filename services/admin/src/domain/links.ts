@@ -1,5 +1,5 @@
 import { AppError, hasCode } from '@nap/contracts';
-import type { BodyOf, Link, QueryOptions } from '@nap/contracts';
+import type { BodyOf, Link, ListQueryOptions } from '@nap/contracts';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 import { invalidMember } from './validation-error';
@@ -46,7 +46,7 @@ export class LinkDomain {
     return found;
   }
 
-  async list(query: QueryOptions): Promise<{ results: Link[]; total: number }> {
+  async list(query: ListQueryOptions): Promise<{ results: Link[]; total: number }> {
     const q = toListQuery(query, { filter: ['name', 'address', 'description'], sort: ['name', 'address'], defaultSort: { name: 1 } });
     const [results, total] = await Promise.all([this.links.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.links.countDocuments(q.filter)]);
     return { results, total };

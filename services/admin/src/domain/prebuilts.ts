@@ -1,5 +1,5 @@
 import { AppError, BUNDLE_TYPES, TIMEOUTS_MS, hasCode, isAppError } from '@nap/contracts';
-import type { BundleType, ErrorCode, PrebuiltComponent, PrebuiltPackage, PrebuiltRecord, PrebuiltValidation, QueryOptions } from '@nap/contracts';
+import type { BundleType, ErrorCode, ListQueryOptions, PrebuiltComponent, PrebuiltPackage, PrebuiltRecord, PrebuiltValidation } from '@nap/contracts';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
@@ -65,7 +65,7 @@ export class PrebuiltDomain {
     this.prebuilts = store.collection<PrebuiltDoc>(PREBUILTS_COLLECTION);
   }
 
-  async list(query: QueryOptions): Promise<{ results: PrebuiltRecord[]; total: number }> {
+  async list(query: ListQueryOptions): Promise<{ results: PrebuiltRecord[]; total: number }> {
     const q = toListQuery(query, { filter: ['metadata.name', 'metadata.version', 'metadata.description'], sort: ['metadata.name', 'metadata.version', 'installed'], defaultSort: { 'metadata.name': 1 } });
     const filter = { $and: [q.filter, { installing: { $exists: false } }] };
     const [docs, total] = await Promise.all([this.prebuilts.find(filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.prebuilts.countDocuments(filter)]);

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { APPLICATION_NAMES, AppError, LOG_LEVELS, hasCode, parseAs, profileSchema } from '@nap/contracts';
-import type { LogLevel, Profile, QueryOptions } from '@nap/contracts';
+import type { ListQueryOptions, LogLevel, Profile } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
@@ -163,7 +163,7 @@ export class ProfileDomain {
 
   // ---- routes ----
 
-  async list(query: QueryOptions) {
+  async list(query: ListQueryOptions) {
     const q = toListQuery(query, { filter: ['id', 'description'], sort: ['id', 'created', 'lastUpdated'], defaultSort: { id: 1 } });
     const [docs, total, activeId] = await Promise.all([this.profiles.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.profiles.countDocuments(q.filter), this.activeId()]);
     const sync = docs.some((d) => d._id === activeId) ? await this.replicas.inSync() : false;

@@ -1,24 +1,24 @@
 import { AppError, validateAgainst } from '@nap/contracts';
-import type { JsonSchema, WorkflowDocument } from '@nap/contracts';
+import type { JsonSchema, ValidationProblem, WorkflowDocument } from '@nap/contracts';
 import { cloneJson, isPlainObject } from '../domain/builtins/types';
 import { errorMessage } from '../domain/task-outcome';
 
-/** Workflow versions whose inputSchema stays compiled at most. */
+/** Schema versions kept compiled at most. */
 const CACHED_SCHEMAS = 500;
 
 /**
- * Checks the variables of a new job against its workflow's `inputSchema`. Each schema is copied
- * once per workflow version (without `$id` and `$schema`, which would clash between workflows) and
- * kept, so that the validator compiled for it is reused; the oldest is dropped beyond 500.
+ * JSON Schemas written by users (a workflow's `inputSchema`, a trigger's `schema`), each copied once
+ * per version (without `$id` and `$schema`, which would clash between documents) and kept, so that
+ * the validator compiled for it is reused; the oldest is dropped beyond 500.
  */
-export class InputSchemaCache {
+export class UserSchemas {
   private readonly schemas = new Map<string, JsonSchema>();
 
-  /** Throws JOB_VARIABLES_INVALID naming every problem, or WORKFLOW_INVALID when the inputSchema is not a usable JSON Schema. */
-  check(workflow: WorkflowDocument, variables: Record<string, unknown>): void {
-    const schema = workflow.inputSchema;
-    if (!isPlainObject(schema) || Object.keys(schema).length === 0) return;
-    const key = `${String(workflow._id)}@${String(workflow.last_updated ?? '')}@${JSON.stringify(schema).length}`;
+  /**
+   * Every problem of `value` against `schema` (kept under `key`, which names the document version),
+   * members prefixed by `label`. Throws the error of `unusable` when the schema does not compile.
+   */
+  problems(key: string, schema: Record<string, unknown>, value: unknown, label: string, unusable: (message: string) => AppError): ValidationProblem[] {
     let compiled = this.schemas.get(key);
     if (compiled === undefined) {
       compiled = cloneJson(schema);
@@ -27,14 +27,11 @@ export class InputSchemaCache {
       this.schemas.set(key, compiled);
       if (this.schemas.size > CACHED_SCHEMAS) this.dropOldest();
     }
-    let problems;
     try {
-      problems = validateAgainst(compiled, variables, 'variables');
+      return validateAgainst(compiled, value, label);
     } catch (err) {
-      throw new AppError('WORKFLOW_INVALID', `The inputSchema of workflow "${workflow.name}" is not a usable JSON Schema: ${errorMessage(err)}`);
-    }
-    if (problems.length > 0) {
-      throw new AppError('JOB_VARIABLES_INVALID', `The variables do not match the inputSchema of workflow "${workflow.name}": ${problems.map((p) => p.message).join('; ')}`, { details: problems });
+      this.schemas.delete(key);
+      throw unusable(errorMessage(err));
     }
   }
 
@@ -42,6 +39,22 @@ export class InputSchemaCache {
     for (const key of this.schemas.keys()) {
       this.schemas.delete(key);
       return;
+    }
+  }
+}
+
+/** Checks the variables of a new job against its workflow's `inputSchema`. */
+export class InputSchemaCache {
+  private readonly schemas = new UserSchemas();
+
+  /** Throws JOB_VARIABLES_INVALID naming every problem, or WORKFLOW_INVALID when the inputSchema is not a usable JSON Schema. */
+  check(workflow: WorkflowDocument, variables: Record<string, unknown>): void {
+    const schema = workflow.inputSchema;
+    if (!isPlainObject(schema) || Object.keys(schema).length === 0) return;
+    const key = `${String(workflow._id)}@${String(workflow.last_updated ?? '')}@${JSON.stringify(schema).length}`;
+    const problems = this.schemas.problems(key, schema, variables, 'variables', (message) => new AppError('WORKFLOW_INVALID', `The inputSchema of workflow "${workflow.name}" is not a usable JSON Schema: ${message}`));
+    if (problems.length > 0) {
+      throw new AppError('JOB_VARIABLES_INVALID', `The variables do not match the inputSchema of workflow "${workflow.name}": ${problems.map((p) => p.message).join('; ')}`, { details: problems });
     }
   }
 }
