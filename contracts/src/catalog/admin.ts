@@ -380,7 +380,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     status: 201,
     timeoutMs: TIMEOUTS_MS.long,
     notes:
-      'Installs each bundle through the import of the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template), all or nothing: ' +
+      'Installs each bundle through the import of the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template; workflow: automation with its triggers), all or nothing: ' +
       'on any failure the artifacts created are deleted (and those overwritten put back) and nothing is recorded. Bundle types NAP does not have are refused by name (422 PREBUILT_BUNDLE_UNSUPPORTED); ' +
       'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite (never one of another prebuilt); an artifact its service refuses names the bundle. See docs/prebuilts.md.',
   },
