@@ -416,7 +416,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     notes: 'Stored in the active profile (prebuiltProps.repoConfigs). Types: local (a directory of packages on the host) and gitlab (a group of a GitLab server; its token sealed, answered as ********).',
   },
   { name: 'deleteRepositoryConfig', summary: 'Delete a repository configuration', http: { method: 'DELETE', path: '/prebuilts-repository/configs/:name' }, roles: ADMIN, response: acknowledgement() },
-  { name: 'getRepositoryConfigs', summary: 'All repository configurations', http: { method: 'GET', path: '/prebuilts-repository/configs' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(repositoryConfigView), notes: 'Those of the active profile.' },
+  { name: 'getRepositoryConfigs', summary: 'All repository configurations', http: { method: 'GET', path: '/prebuilts-repository/configs' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(repositoryConfigView), notes: 'Those of the active profile. Filter fields: name, type, path, hostname, description; sorted by name.' },
   {
     name: 'updateRepositoryConfig',
     summary: 'Update a repository configuration',
@@ -433,7 +433,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     query: obj({ ...listQuerySchema.properties, config: str({ description: 'repository configuration name; every enabled one when absent' }), name: str({ description: 'one package by metadata.name: answered with its bundles, ready for POST /prebuilts/import' }) }),
     response: resultsOf(repositoryPrebuilt),
     timeoutMs: TIMEOUTS_MS.device,
-    notes: 'The packages the repositories offer: metadata, manifest and readme (bundles only with ?name=), the repository, and the installed version if any. 502 REPOSITORY_UNREACHABLE names a repository that cannot be read.',
+    notes: 'The packages the repositories offer: metadata, manifest and readme (bundles only with ?name=, local repositories), the repository, and the installed version if any. Filter fields: metadata.name, metadata.version, metadata.description, repository. 502 REPOSITORY_UNREACHABLE names a repository that cannot be read.',
   },
   // metrics and health
   {

@@ -80,6 +80,9 @@ describe('prebuilt repository configurations', () => {
 
     const list = (await platform.http('GET', '/prebuilts-repository/configs', { token })).body as { results: { name: string }[] };
     expect(list.results.map((c) => c.name)).toEqual(['opensource', 'shelf']);
+    expect((await platform.http('GET', '/prebuilts-repository/configs?equals=gitlab&equalsField=type', { token })).body).toMatchObject({ total: 1, results: [{ name: 'opensource' }] });
+    const badField = await platform.http('GET', '/prebuilts-repository/configs?contains=x&containsField=credentials.token', { token });
+    expect(badField.status).toBe(400);
     const profile = (await platform.http('GET', '/profiles/default', { token })).body as { metadata: { isActive: boolean }; profile: { prebuiltProps: { repoConfigs: Record<string, { credentials?: { token: string } }> } } };
     expect(profile.metadata.isActive).toBe(true);
     expect(Object.keys(profile.profile.prebuiltProps.repoConfigs).sort()).toEqual(['opensource', 'shelf']);
@@ -132,6 +135,10 @@ describe('GET /prebuilts-repository', () => {
       ['@example/beta', '2.1.0', null],
     ]);
     expect(results[0]?.bundles).toBeUndefined();
+    const filtered = (await platform.http('GET', '/prebuilts-repository?config=shelf&contains=alp&containsField=metadata.name', { token })).body as { results: Listed[]; total: number };
+    expect(filtered.results.map((p) => p.metadata.name)).toEqual(['@example/alpha']);
+    const paged = (await platform.http('GET', '/prebuilts-repository?config=shelf&skip=1&limit=1', { token })).body as { results: Listed[]; total: number };
+    expect({ names: paged.results.map((p) => p.metadata.name), total: paged.total }).toEqual({ names: ['@example/beta'], total: 2 });
 
     const one = (await platform.http('GET', '/prebuilts-repository?config=shelf&name=@example/beta', { token })).body as { results: (Listed & { manifest: unknown })[] };
     expect(one.results).toHaveLength(1);

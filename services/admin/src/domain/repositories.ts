@@ -1,7 +1,8 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, SECRET_MASK, isValid, prebuiltPackageSchema } from '@nap/contracts';
-import type { BodyOf, Profile, QueryOf, RepositoryConfig, ResponseOf } from '@nap/contracts';
+import type { BodyOf, ListQueryOptions, Profile, QueryOf, RepositoryConfig, ResponseOf } from '@nap/contracts';
+import { MAX_LIST_LIMIT, listDocuments, toListQuery } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
 import { invalidMember } from './validation-error';
 
@@ -37,9 +38,10 @@ export class RepositoryDomain {
     private readonly log: Logger,
   ) {}
 
-  async list(): Promise<{ results: RepositoryConfigView[]; total: number }> {
-    const results = Object.entries(await this.configs()).map(([name, c]) => view(name, c)).sort((a, b) => a.name.localeCompare(b.name));
-    return { results, total: results.length };
+  async list(query: ListQueryOptions): Promise<{ results: RepositoryConfigView[]; total: number }> {
+    const all = Object.entries(await this.configs()).map(([name, c]) => ({ _id: name, ...view(name, c) }));
+    const { items, total } = listDocuments(all, toListQuery(query, { filter: ['name', 'type', 'path', 'hostname', 'description'], sort: ['name', 'type'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT }));
+    return { results: items.map(({ _id: _name, ...config }) => config), total };
   }
 
   async create(input: BodyOf<'admin.createRepositoryConfig'>['config'], by: string): Promise<RepositoryConfigView> {
@@ -80,11 +82,10 @@ export class RepositoryDomain {
       const packages = config.type === 'local' ? await this.localPackages(name, config, query.name) : await gitlabPackages(name, config, query.name);
       for (const p of packages) all.push({ ...p, installed: await this.installed(String(p.metadata.name)) });
     }
-    const wanted = query.name === undefined ? all : all.filter((p) => p.metadata.name === query.name);
-    wanted.sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)) || a.repository.localeCompare(b.repository));
-    const skip = query.skip ?? 0;
-    const limit = query.limit === undefined || query.limit === 0 ? wanted.length : query.limit;
-    return { results: wanted.slice(skip, skip + limit), total: wanted.length };
+    const wanted = (query.name === undefined ? all : all.filter((p) => p.metadata.name === query.name)).map((p) => ({ _id: `${p.repository}\u0000${String(p.metadata.name)}`, ...p }));
+    const fields = { filter: ['metadata.name', 'metadata.version', 'metadata.description', 'repository'], sort: ['metadata.name', 'repository'], defaultSort: { 'metadata.name': 1, repository: 1 }, defaultLimit: MAX_LIST_LIMIT } as const;
+    const { items, total } = listDocuments(wanted, toListQuery(query, fields));
+    return { results: items.map(({ _id: _key, ...p }) => p), total };
   }
 
   private async configs(): Promise<Configs> {

@@ -4,7 +4,7 @@ import type { RepositoryDomain } from '../domain/repositories';
 /** `/prebuilts-repository*`: repository configurations of the active profile and the packages they offer. */
 export function repositoryHandlers(repositories: RepositoryDomain): HandlerMap<'admin'> {
   return {
-    getRepositoryConfigs: async () => repositories.list(),
+    getRepositoryConfigs: async (input) => repositories.list(input.query),
     createRepositoryConfig: async (input, ctx) => repositories.create(input.body.config, ctx.caller.username),
     updateRepositoryConfig: async (input, ctx) => repositories.update(input.params.name, input.body.config, ctx.caller.username),
     deleteRepositoryConfig: async (input, ctx) => {
