@@ -59,5 +59,10 @@ export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'trace', 'spam'] as
 /** One of {@link LOG_LEVELS}. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** True when `value` is one of {@link LOG_LEVELS}. */
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
+}
+
 /** Log outputs a level change names (`properties.transport`); NAP writes one log (JSON lines on stdout), which all of them set. */
 export const LOG_TRANSPORTS = ['console', 'file', 'syslog'] as const;

@@ -113,3 +113,12 @@ export function systemPattern(area: string): string {
 export function controlSubject(instance: string): string {
   return systemSubject('control', instance);
 }
+
+/**
+ * Where a replica asks, before it registers, what the admin service wants of its service (stopped,
+ * log level, live settings), `nap.sys.applications.desired`: a replica of a stopped application
+ * starts paused. One admin replica answers (queue group).
+ */
+export function desiredStateSubject(): string {
+  return systemSubject('applications', 'desired');
+}

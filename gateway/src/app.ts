@@ -17,6 +17,7 @@ import { buildOpenApi } from './openapi';
 import { mountDocs } from './docs';
 import { RouteTable } from './routes';
 import { createEventStreams } from './sse';
+import { UnavailableServices } from './unavailable';
 
 export interface GatewayOptions {
   bus: Bus;
@@ -72,6 +73,7 @@ function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
 export function createGateway(options: GatewayOptions): Gateway {
   const { bus, client, logger, metrics } = options;
   const authenticator = options.authenticator ?? new Authenticator({ bus, client, logger });
+  const unavailable = new UnavailableServices(bus);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -207,13 +209,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       const problems = validateRequest(op, parts);
       if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
       const idempotencyKey = req.headers['idempotency-key'];
-      const result = await client.callRaw(op, parts, {
-        caller: caller ?? { id: 'anonymous', username: 'anonymous', roles: [], groups: [] },
-        requestId: locals.requestId,
-        validated: true,
-        // checked and honoured by the owning service (serve), where the key is kept with what it created
-        ...(typeof idempotencyKey === 'string' && acceptsIdempotencyKey(op) ? { idempotencyKey } : {}),
-      });
+      const result = await client
+        .callRaw(op, parts, {
+          caller: caller ?? { id: 'anonymous', username: 'anonymous', roles: [], groups: [] },
+          requestId: locals.requestId,
+          validated: true,
+          // checked and honoured by the owning service (serve), where the key is kept with what it created
+          ...(typeof idempotencyKey === 'string' && acceptsIdempotencyKey(op) ? { idempotencyKey } : {}),
+        })
+        .catch(async (err: unknown) => {
+          throw isAppError(err) && err.code === 'SERVICE_UNAVAILABLE' ? await unavailable.explain(op.service, err) : err;
+        });
       span.setAttribute('http.response.status_code', result.status);
       afterOperation(op, result, res);
       const contentType = result.headers[HEADERS.contentType];

@@ -1,3 +1,4 @@
+import { APPLICATION_NAMES } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
 import { TEST_ADMIN, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
@@ -101,12 +102,12 @@ describe('routes those clients call', () => {
   });
 
   it('filters every list route with equals/equalsField, field-wise equals[field] and the other shared options', async () => {
-    const apps = await platform.http('GET', '/health/applications?equals=workflow&equalsField=id', { token });
+    const apps = await platform.http('GET', '/health/applications?equals=workflow&equalsField=service', { token });
     expect(apps.status).toBe(200);
-    expect((apps.body as { results: { id: string }[]; total: number }).results.map((a) => a.id)).toEqual(['workflow']);
+    expect((apps.body as { results: { id: string }[]; total: number }).results.map((a) => a.id)).toEqual(['AutomationCatalog', 'OperationsManager', 'WorkFlowEngine']);
     const running = (await platform.http('GET', '/applications?equals=RUNNING&equalsField=state&limit=2', { token })).body as { results: unknown[]; total: number };
     expect(running.results).toHaveLength(2);
-    expect(running.total).toBe(6);
+    expect(running.total).toBe(APPLICATION_NAMES.length);
     await platform.http('POST', '/user-management/groups', { token, body: { group: { name: 'netops' } } });
     const groups = (await platform.http('GET', '/authorization/groups?equals[name]=netops', { token })).body as { results: { name: string }[] };
     expect(groups.results.map((g) => g.name)).toEqual(['netops']);

@@ -315,7 +315,7 @@ export const controlCommandSchema = withId(
         command: literal('configure'),
         revision: int({ minimum: 0, description: 'increases with every change an operator makes' }),
         paused: bool({ description: 'stop taking requests (true) or take them (false)' }),
-        logLevel: oneOf(LOG_LEVELS),
+        logLevel: nullable(oneOf(LOG_LEVELS, { description: 'null: back to the level the process started with (NAP_LOG_LEVEL)' })),
         settings: anyObject('live settings (replacing those applied before); validated by the service'),
       },
       ['command', 'revision'],
@@ -327,6 +327,9 @@ export const controlCommandSchema = withId(
 );
 /** A command on a replica's control subject. */
 export type ControlCommand = Static<typeof controlCommandSchema>;
+
+/** What a starting replica asks on `nap.sys.applications.desired`; the answer is a control reply whose result is a `configure` command. */
+export const desiredStateRequestSchema = withId('nap:schemas/desired-state-request', closed({ service: oneOf(SERVICE_NAMES) }, ['service']));
 
 /** The answer of a control command: `ok` with the result, or the error (code, message, details). */
 export const controlReplySchema = withId(

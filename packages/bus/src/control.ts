@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { AppError, controlCommandSchema, controlSubject, isAppError, parseAs } from '@nap/contracts';
+import { AppError, controlCommandSchema, controlReplySchema, controlSubject, desiredStateSubject, hasCode, isAppError, parseAs } from '@nap/contracts';
 import type { ControlCommand, ControlReply, IndexCreation, IndexSpecDoc, IndexStatus, InstanceStatus, LogLevel, ServiceName, TSchema } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { decodeJson, encodeJson } from './codec';
@@ -51,6 +51,8 @@ export function pinoLevel(level: LogLevel): string {
 export class ReplicaControl {
   private readonly started = new Date().toISOString();
   private logLevel: string;
+  /** The level the process started with: where `logLevel: null` goes back to. */
+  private readonly startLevel: string;
   private settings: Record<string, unknown>;
   private revision = 0;
   private subscription: Subscription | undefined;
@@ -61,6 +63,7 @@ export class ReplicaControl {
     private readonly registered: () => RegisteredService,
   ) {
     this.logLevel = options.logger.level;
+    this.startLevel = options.logger.level;
     this.settings = { ...(options.settings?.defaults ?? {}) };
   }
 
@@ -68,6 +71,28 @@ export class ReplicaControl {
     this.subscription = this.options.bus.subscribe(controlSubject(this.instance), (msg) => {
       void this.answer(msg.data).then((reply) => msg.reply?.(encodeJson(reply)));
     });
+  }
+
+  /**
+   * Before the replica registers: asks the admin service what its service should be, and takes the
+   * log level and live settings at once. Answers whether to register paused (its application is
+   * stopped), so that a replica starting while its application is stopped never takes a request.
+   * With no admin service answering (it is starting too, or down) the replica starts as configured;
+   * the admin service's reconciliation brings it in line later.
+   */
+  async prepare(timeoutMs = 1_000): Promise<boolean> {
+    try {
+      const reply = await this.options.bus.request(desiredStateSubject(), encodeJson({ service: this.options.service }), { timeoutMs });
+      const answer = parseAs(controlReplySchema, decodeJson(reply.data), 'desired state');
+      if (!answer.ok) return false;
+      const command = parseAs(controlCommandSchema, answer.result, 'desired state');
+      if (command.command !== 'configure') return false;
+      await this.apply(command);
+      return command.paused === true;
+    } catch (err) {
+      if (!hasCode(err, 'SERVICE_UNAVAILABLE')) this.options.logger.warn({ err }, 'Could not learn the desired state of the service before starting; starting as configured');
+      return false;
+    }
   }
 
   async close(): Promise<void> {
@@ -117,6 +142,14 @@ export class ReplicaControl {
 
   /** Settings first (they may be refused, and then nothing changes), then the log level, then intake. */
   private async configure(command: Extract<ControlCommand, { command: 'configure' }>): Promise<InstanceStatus> {
+    await this.apply(command);
+    if (command.paused === true) await this.registered().pause();
+    else if (command.paused === false) await this.registered().resume();
+    return this.status();
+  }
+
+  /** The live settings and log level of a `configure` command (not its intake). */
+  private async apply(command: Extract<ControlCommand, { command: 'configure' }>): Promise<void> {
     if (command.settings !== undefined) {
       const live = this.options.settings;
       const schema = live?.schema;
@@ -130,14 +163,14 @@ export class ReplicaControl {
         this.settings = values;
       }
     }
-    if (command.logLevel !== undefined) {
+    if (command.logLevel === null) {
+      this.options.logger.level = this.startLevel;
+      this.logLevel = this.startLevel;
+    } else if (command.logLevel !== undefined) {
       this.options.logger.level = pinoLevel(command.logLevel);
       this.logLevel = command.logLevel;
     }
-    if (command.paused === true) await this.registered().pause();
-    else if (command.paused === false) await this.registered().resume();
     this.revision = Math.max(this.revision, command.revision);
-    return this.status();
   }
 
   private indexAdministration(): IndexAdministration {

@@ -359,9 +359,11 @@ export class NatsBus implements Bus {
     assertValidRegistration(registration);
     if (this.closing !== undefined) throw closedError(`add service "${registration.name}"`);
     const inFlight = new InFlight();
-    const service = await this.registerService(registration, inFlight, false);
+    const paused = registration.paused === true;
+    const service = await this.registerService(registration, inFlight, paused);
     const registered: NatsRegisteredService = new NatsRegisteredService(
       service,
+      paused,
       (paused) => this.registerService(registration, inFlight, paused),
       inFlight,
       this.drainTimeoutMs,
@@ -698,12 +700,12 @@ export class NatsBus implements Bus {
  * new registration first, so that the instance never drops out of discovery.
  */
 class NatsRegisteredService implements RegisteredService {
-  private paused = false;
   private readonly transitions = new SerialTransitions();
   private stopping: Promise<void> | undefined;
 
   constructor(
     private service: Service,
+    private paused: boolean,
     private readonly register: (paused: boolean) => Promise<Service>,
     private readonly inFlight: InFlight,
     private readonly drainTimeoutMs: number,

@@ -293,6 +293,9 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
 
   // the replica's own id: stable while the process runs, unlike the registration id (new on each pause and resume)
   const instance = randomUUID();
+  // the registration is read only once the control channel listens, after it is made
+  const control = new ReplicaControl(instance, { bus, service, logger, ...(options.settings ? { settings: options.settings } : {}), ...(options.indexes ? { indexes: options.indexes } : {}) }, () => registered);
+  const paused = await control.prepare();
   const registered = await bus.addService({
     name: service,
     version: options.version,
@@ -300,8 +303,8 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     metadata: { started: new Date().toISOString(), instance, ...(options.metadata ?? {}) },
     queue: service,
     endpoints,
+    paused,
   });
-  const control = new ReplicaControl(instance, { bus, service, logger, ...(options.settings ? { settings: options.settings } : {}), ...(options.indexes ? { indexes: options.indexes } : {}) }, () => registered);
   control.listen();
   return {
     get id() {

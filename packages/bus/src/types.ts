@@ -50,6 +50,8 @@ export interface ServiceRegistration {
   /** Queue group shared by the replicas of the service; defaults to the service name. */
   queue?: string;
   endpoints: EndpointDef[];
+  /** Register paused (in discovery, taking no requests until `resume()`): a replica of a service an operator stopped. */
+  paused?: boolean;
 }
 
 /** What `$SRV.INFO` tells of one running instance. */

@@ -483,6 +483,25 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect((await client.discover('studio')).map((i) => i.id)).toEqual([a.id]);
       });
 
+      test('an instance registered paused takes no request until it resumes', async () => {
+        await open();
+        const [bus, client] = await Promise.all([world.connect(), world.connect()]);
+        const registered = await bus.addService({
+          name: 'mop',
+          version: '1.0.0',
+          paused: true,
+          metadata: { instance: 'late' },
+          endpoints: [{ name: 'run', subject: 'nap.rpc.mop.run', handler: (req) => req.respond(bytes('ran')) }],
+        });
+        expect(registered.state).toBe('paused');
+        await expectAppError(client.request('nap.rpc.mop.run', bytes(''), { timeoutMs: 60_000 }), 'SERVICE_UNAVAILABLE');
+        expect(await client.discover('mop')).toEqual([expect.objectContaining({ endpoints: [], metadata: { instance: 'late', paused: 'true' } })]);
+        await registered.resume();
+        expect(registered.state).toBe('running');
+        expect(text((await client.request('nap.rpc.mop.run', bytes(''), { timeoutMs: 5000 })).data)).toBe('ran');
+        await registered.stop();
+      });
+
       test('pause waits for requests in flight and answers them; requests after it go elsewhere', async () => {
         await open();
         const server = await world.connect();

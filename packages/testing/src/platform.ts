@@ -6,7 +6,7 @@ import type { ServiceName } from '@nap/contracts';
 import { loadConfig } from '@nap/runtime';
 import type { RuntimeConfig } from '@nap/runtime';
 import { startPlatform } from '@nap/standalone';
-import type { Platform } from '@nap/standalone';
+import type { Platform, PlatformOptions } from '@nap/standalone';
 import { createLogger } from '@nap/telemetry';
 
 export const TEST_ADMIN = { username: 'admin', password: 'admin-password-for-tests' } as const;
@@ -24,8 +24,10 @@ export interface TestPlatformOptions {
   config?: Partial<RuntimeConfig>;
   /** Keep the data directory (for restart tests); removed on stop otherwise. */
   dataDir?: string;
-  /** Which services to run; all six by default. */
+  /** Which services to run; all six by default (leave one out to see it as no replica answering). */
   services?: readonly ServiceName[];
+  /** Options of the admin service (for example how often it reconciles the replicas). */
+  admin?: PlatformOptions['admin'];
 }
 
 /** The whole platform in this process on a free port with a fresh data directory and a known admin. */
@@ -37,7 +39,13 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     ...options.config,
   };
   const logger = createLogger({ name: 'nap-test', level: config.logLevel, destination: process.stderr });
-  const platform = await startPlatform({ config, logger, ...(options.bus ? { bus: options.bus } : {}), ...(options.services ? { services: options.services } : {}) });
+  const platform = await startPlatform({
+    config,
+    logger,
+    ...(options.bus ? { bus: options.bus } : {}),
+    ...(options.services ? { services: options.services } : {}),
+    ...(options.admin ? { admin: options.admin } : {}),
+  });
   const http: TestPlatform['http'] = async (method, route, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;

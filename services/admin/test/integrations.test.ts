@@ -1,4 +1,6 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
@@ -254,6 +256,32 @@ run('integrations against the lab peer', () => {
     expect(job.status).toBe('complete');
     expect(peer.tokensIssued).toBe(issued + 1);
     expect(peer.received.at(-1)?.headers.authorization).toMatch(/^Bearer [0-9a-f-]{36}$/);
+  });
+
+  it('bounds calls that name no timeout by the active profile\'s integrationProps.timeout, changed live', async () => {
+    // a real HTTP peer that takes the connection and never answers
+    const sockets = new Set<Socket>();
+    const hang = createServer(() => undefined);
+    hang.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => hang.listen(0, '127.0.0.1', resolve));
+    const port = (hang.address() as AddressInfo).port;
+    try {
+      const created = await platform.http('POST', '/integrations', {
+        token,
+        body: { properties: { name: 'snow-hang', model: 'ServiceNow Table:latest', properties: { server: { protocol: 'http', host: '127.0.0.1', port }, authentication: { type: 'basic', username: 'u', password: 'p' } } } },
+      });
+      expect(created.status).toBe(201);
+      await createWorkflow(workflow('snow-hang', { h1: task('snow-hang', 'getApiNowTableTableName', { tableName: 'incident' }) }, [['workflow_start', 'h1'], ['h1', 'workflow_end'], ['h1', 'workflow_end', 'error']]));
+      await platform.http('POST', '/profiles', { token, body: { properties: { id: 'fast-calls', integrationProps: { timeout: 300 } } } });
+      const switched = await platform.http('PUT', '/profiles/fast-calls/active', { token });
+      expect(switched.body).toMatchObject({ applied: ['integrationProps.timeout'] });
+      const job = await runJob('snow-hang');
+      expect(String(job.tasks.h1?.variables?.error)).toMatch(/DEVICE_TIMEOUT: .* did not answer .* within 300 ms/);
+    } finally {
+      await platform.http('PUT', '/profiles/default/active', { token });
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => hang.close(resolve));
+    }
   });
 
   it('fails a task of an unknown app or method clearly, and pinned tasks call nothing', async () => {

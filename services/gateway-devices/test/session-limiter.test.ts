@@ -56,6 +56,34 @@ describe('session limiter', () => {
     expect(order).toEqual(['a1', 'b1', 'a2', 'c1']);
   });
 
+  it('changes its limits while requests run: a raised limit lets waiters in at once, a lowered one grants no more until fewer are open', async () => {
+    const limiter = createSessionLimiter({ perDeviceLimit: 1 });
+    const started: number[] = [];
+    const gates = Array.from({ length: 4 }, () => gate());
+    const runs = gates.map((g, i) =>
+      limiter.run('r1', async () => {
+        started.push(i);
+        await g.promise;
+      }),
+    );
+    await settle();
+    expect(started).toEqual([0]);
+    limiter.setLimits({ perDeviceLimit: 3 });
+    await settle();
+    expect(started).toEqual([0, 1, 2]);
+    limiter.setLimits({ perDeviceLimit: 1 });
+    gates[0]?.open();
+    gates[1]?.open();
+    await settle();
+    // two of three finished: one is still open, which is the new limit, so the last one waits
+    expect(started).toEqual([0, 1, 2]);
+    gates[2]?.open();
+    await settle();
+    expect(started).toEqual([0, 1, 2, 3]);
+    gates[3]?.open();
+    await Promise.all(runs);
+  });
+
   it('honours a per-device limit', async () => {
     const limiter = createSessionLimiter({ perDeviceLimit: 1 });
     limiter.setDeviceLimit('big', 3);

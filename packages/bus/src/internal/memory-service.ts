@@ -52,7 +52,8 @@ export class MemoryService implements RegisteredService {
     private readonly logger: BusLogger,
     private readonly onStop: () => void,
   ) {
-    this.current = this.register(false);
+    this.paused = registration.paused === true;
+    this.current = this.register(this.paused);
   }
 
   get id(): string {

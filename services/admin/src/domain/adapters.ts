@@ -1,8 +1,9 @@
-import { ADAPTER_TYPES, AppError, adapterDataSchema, hasCode, httpAdapterSettingsSchema, nsoAdapterSettingsSchema, parseAs, validateAgainst } from '@nap/contracts';
+import { ADAPTER_TYPES, AppError, isLogLevel, adapterDataSchema, hasCode, httpAdapterSettingsSchema, nsoAdapterSettingsSchema, parseAs, validateAgainst } from '@nap/contracts';
 import type { AdapterChangedEvent, AdapterData, AdapterHealth, AdapterRecord, AdapterState, AdapterType, HttpAdapterSettings, LoggerProps, NsoAdapterSettings, OutboundResponse, ListQueryOptions } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
+import { pinoLevel } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import type { OutboundHttp, OutboundTarget } from '../clients/outbound-http';
 import type { AdapterDoc } from '../store/records';
@@ -314,7 +315,7 @@ export class AdapterDomain {
       rt.failures += 1;
       rt.connection = 'OFFLINE';
       rt.lastError = { message: problem, at: now };
-      this.log.warn({ adapter: doc.name, failures: rt.failures }, `Adapter connection check failed: ${problem}`);
+      this.loggerOf(doc).warn({ adapter: doc.name, failures: rt.failures }, `Adapter connection check failed: ${problem}`);
     }
     if (rt.state === 'STARTING') {
       rt.state = 'RUNNING';
@@ -353,7 +354,17 @@ export class AdapterDomain {
     const query = req.query !== undefined && Object.keys(req.query).length > 0 ? new URLSearchParams(req.query).toString() : '';
     const path = query === '' ? req.path : `${req.path}${req.path.includes('?') ? '&' : '?'}${query}`;
     const timeoutMs = req.timeoutMs ?? (typeof settings.timeoutMs === 'number' ? settings.timeoutMs : this.calls.integrationTimeoutMs);
-    return this.http.send(this.target(doc, noBasePath), { method: req.method, path, headers, body, timeoutMs });
+    const started = Date.now();
+    const answer = await this.http.send(this.target(doc, noBasePath), { method: req.method, path, headers, body, timeoutMs });
+    this.loggerOf(doc).debug({ adapter: name, method: req.method, path: req.path, status: answer.status, ms: Date.now() - started }, 'Adapter call answered');
+    return answer;
+  }
+
+  /** The adapter's own logger: at the level of its loggerProps (`PUT /adapters/:name/loglevel`), else the service's. */
+  private loggerOf(doc: AdapterDoc): Logger {
+    const props = isObject(doc.data.loggerProps) ? doc.data.loggerProps : {};
+    const level = [props.console_level, props.log_level].find(isLogLevel);
+    return level === undefined ? this.log : this.log.child({}, { level: pinoLevel(level) });
   }
 
   /** Names of the adapters a task's app answers to: by name, or by model (case-insensitive); deleted ones never. */

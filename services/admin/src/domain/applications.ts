@@ -8,7 +8,11 @@ import {
   SERVICE_NAMES,
   SERVICE_SETTINGS_SCHEMAS,
   applicationsOfService,
+  desiredStateRequestSchema,
+  desiredStateSubject,
   hasCode,
+  isAppError,
+  isLogLevel,
   instanceStatusSchema,
   isApplicationName,
   isValid,
@@ -21,14 +25,17 @@ import type {
   ApplicationRecord,
   ApplicationState,
   BodyOf,
+  ControlReply,
   InstanceStatus,
   LogLevel,
   LoggerProps,
   ListQueryOptions,
   ServiceName,
 } from '@nap/contracts';
-import type { Bus } from '@nap/bus';
-import type { Collection, Store } from '@nap/store';
+import { decodeJson, encodeJson } from '@nap/bus';
+import type { Bus, Subscription } from '@nap/bus';
+import { MAX_LIST_LIMIT, listDocuments, toListQuery } from '@nap/store';
+import type { Collection, ListFields, Store } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
 import { withLevel } from './logger-props';
 import { Replicas } from './replicas';
@@ -82,9 +89,10 @@ export interface ApplicationDomainOptions {
 
 const STATUS_TIMEOUT_MS = 1_500;
 
-function isLogLevel(value: unknown): value is LogLevel {
-  return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
-}
+/** What the application list filters and sorts on (every application on one page unless asked otherwise). */
+const APPLICATION_LIST_FIELDS: ListFields = { filter: ['name', 'state', 'service', 'isActive'], sort: ['name', 'state', 'service'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT };
+/** What the application health list filters and sorts on. */
+const HEALTH_LIST_FIELDS: ListFields = { filter: ['id', 'name', 'state', 'service', 'version', 'type'], sort: ['id', 'name', 'state', 'service'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT };
 
 /** The application of that name, or 404 listing the applications. */
 export function applicationNamed(name: string): ApplicationName {
@@ -105,11 +113,12 @@ export class ApplicationDomain {
   private readonly configured = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private reconciling: Promise<void> | undefined;
+  private desiredSubscription: Subscription | undefined;
   private readonly controlTimeoutMs: number;
 
   constructor(
     store: Store,
-    bus: Bus,
+    private readonly bus: Bus,
     private readonly log: Logger,
     private readonly options: ApplicationDomainOptions,
   ) {
@@ -128,26 +137,50 @@ export class ApplicationDomain {
         if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
       }
     }
+    // a replica asks before it registers: one of stopped application starts paused
+    this.desiredSubscription = this.bus.subscribe(desiredStateSubject(), (msg) => {
+      void this.answerDesired(msg.data).then((reply) => msg.reply?.(encodeJson(reply)));
+    }, { queue: 'admin' });
     const interval = this.options.reconcileIntervalMs ?? 2_000;
     this.timer = setInterval(() => void this.reconcile(), interval);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
+    await this.desiredSubscription?.unsubscribe();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.reconciling;
   }
 
+  /** The answer to a starting replica: the `configure` command of its service's desired state. */
+  private async answerDesired(data: Uint8Array): Promise<ControlReply> {
+    try {
+      const { service } = parseAs(desiredStateRequestSchema, decodeJson(data), 'desired state request');
+      return { ok: true, result: configureCommand(await this.desired(service)) };
+    } catch (err) {
+      const error = isAppError(err) ? err : new AppError('INTERNAL', err instanceof Error ? err.message : String(err));
+      if (!isAppError(err)) this.log.error({ err }, 'Could not answer the desired state of a service');
+      return { ok: false, error: { code: error.code, message: error.message } };
+    }
+  }
+
   // ---- reads ----
 
+  /** `GET /applications`: filtered and sorted on name, state, service and isActive with the shared list options. */
   async list(query: ListQueryOptions): Promise<{ results: ApplicationRecord[]; total: number }> {
-    const names = filterNames(query);
     const view = await this.view();
-    const all = await Promise.all(names.map((name) => this.record(name, view)));
-    const skip = query.skip ?? 0;
-    const results = query.limit ? all.slice(skip, skip + query.limit) : all.slice(skip);
-    return { results, total: all.length };
+    const all = await Promise.all(APPLICATION_NAMES.map((name) => this.record(name, view)));
+    const rows = all.map((record) => ({ _id: record.data.name, name: record.data.name, state: record.metadata.state, service: record.metadata.service, isActive: record.metadata.isActive, record }));
+    const { items, total } = listDocuments(rows, toListQuery(query, APPLICATION_LIST_FIELDS));
+    return { results: items.map((row) => row.record), total };
+  }
+
+  /** `GET /health/applications`: filtered and sorted on id, name, state, service, version and type with the shared list options. */
+  async healthList(query: ListQueryOptions): Promise<{ results: ApplicationHealth[]; total: number }> {
+    const rows = (await this.health()).map((health) => ({ ...health, _id: health.id }));
+    const { items, total } = listDocuments(rows, toListQuery(query, HEALTH_LIST_FIELDS));
+    return { results: items.map(({ _id: _drop, ...health }) => health), total };
   }
 
   async get(name: string): Promise<ApplicationRecord> {
@@ -460,7 +493,8 @@ function stateOf(replicas: Replica[], doc: ServiceDoc | undefined): ApplicationS
 }
 
 function configureCommand(want: Desired) {
-  return { command: 'configure' as const, revision: want.revision, paused: want.paused, settings: want.settings, ...(want.logLevel !== undefined ? { logLevel: want.logLevel } : {}) };
+  // no level set by an operator or the active profile: each replica goes back to the level it started with
+  return { command: 'configure' as const, revision: want.revision, paused: want.paused, settings: want.settings, logLevel: want.logLevel ?? null };
 }
 
 function invalid(member: string, message: string): AppError {
@@ -483,12 +517,3 @@ function settingsOf(service: ServiceName, properties: Record<string, unknown>): 
   return typeof parsed === 'object' && parsed !== null ? { ...parsed } : {};
 }
 
-function filterNames(query: ListQueryOptions): ApplicationName[] {
-  const field = query.containsField ?? query.equalsField ?? 'name';
-  if (field !== 'name') return [...APPLICATION_NAMES];
-  // the field-wise form (contains[name]=…) names the field itself
-  const text = (v: string | Record<string, string> | undefined): string | undefined => (typeof v === 'string' ? v : v?.name);
-  const contains = text(query.contains);
-  const equals = text(query.equals);
-  return APPLICATION_NAMES.filter((n) => (contains === undefined || n.toLowerCase().includes(contains.toLowerCase())) && (equals === undefined || n === equals));
-}

@@ -40,15 +40,12 @@ export function systemHealth() {
  * `/health/status`: one look at what the platform needs: the bus, this service's store and every
  * application. `running` when all answer, `degraded` otherwise.
  */
-/** The applications and their states (from live discovery: `ApplicationDomain.health`). */
-export type ApplicationStates = () => Promise<readonly { name: string; state: string }[]>;
-
-export async function healthStatus(bus: Bus, storeKind: string, pingStore: () => Promise<void>, applicationStates: ApplicationStates) {
+export async function healthStatus(bus: Bus, storeKind: string, pingStore: () => Promise<void>, applicationsHealth: () => Promise<{ name: string; state: string }[]>) {
   const storeUp = await pingStore().then(
     () => true,
     () => false,
   );
-  const applications = bus.isConnected() ? await applicationStates() : [];
+  const applications = bus.isConnected() ? await applicationsHealth() : [];
   const appsRunning = applications.length > 0 && applications.every((a) => a.state === 'RUNNING');
   const running = bus.isConnected() && storeUp && appsRunning;
   return {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { APPLICATION_NAMES, AppError, LOG_LEVELS, hasCode, parseAs, profileSchema } from '@nap/contracts';
-import type { ListQueryOptions, LogLevel, Profile } from '@nap/contracts';
+import { APPLICATION_NAMES, AppError, hasCode, isLogLevel, parseAs, profileSchema } from '@nap/contracts';
+import type { ListQueryOptions, Profile } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
@@ -70,10 +70,6 @@ export function profileDefaults(): Omit<Profile, 'id'> {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isLogLevel(value: unknown): value is LogLevel {
-  return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
 }
 
 /** The profile with every member it leaves out filled with its default (one level deep: a section given keeps only what it gives, plus defaults of that section). */

@@ -1,4 +1,5 @@
 import type { HandlerMap } from '@nap/bus';
+import { AppError } from '@nap/contracts';
 import type { ApplicationDomain } from '../domain/applications';
 
 /** `/applications*`, `/schema/applications/:name` and `/health/applications*`. */
@@ -14,13 +15,11 @@ export function applicationHandlers(domain: ApplicationDomain): HandlerMap<'admi
     updateApplication: async (input, ctx) => domain.update(input.params.name, input.body.properties, ctx.caller.username),
     updateApplicationProperties: async (input, ctx) => domain.setProperties(input.params.name, input.body.properties, ctx.caller.username),
     updateApplicationLogging: async (input, ctx) => domain.setLogLevel(input.params.name, input.body.properties.level, input.body.properties.transport, ctx.caller.username),
-    getApplicationsHealth: async () => {
-      const results = await domain.health();
-      return { results, total: results.length };
-    },
+    getApplicationsHealth: async (input) => domain.healthList(input.query),
     getApplicationHealth: async (input) => {
+      // health() answers one entry for a known name and 404 APPLICATION_NOT_FOUND otherwise
       const [health] = await domain.health(input.params.name);
-      if (health === undefined) throw new Error(`No health for ${input.params.name}`);
+      if (health === undefined) throw new AppError('APPLICATION_NOT_FOUND', `No application named "${input.params.name}"`);
       return health;
     },
   };
