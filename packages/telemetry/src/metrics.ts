@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CounterConfiguration, GaugeConfiguration, HistogramConfiguration } from 'prom-client';
 
-export { Counter, Gauge, Histogram, Registry } from 'prom-client';
+export { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 

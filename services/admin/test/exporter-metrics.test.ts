@@ -1,5 +1,7 @@
 import { freePort, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
+import { AggregatorRegistry, createMetrics } from '@nap/telemetry';
+import { registerAdminMetrics } from '../src/domain/platform-metrics';
 
 /**
  * `/exporter_metrics` through HTTP: the platform's own gauges and counters move with what happens
@@ -155,5 +157,20 @@ describe('/exporter_metrics', () => {
       // a UUID, a 24-hex job id or an address in a label would make the series unbounded
       expect(key).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-|"[0-9a-f]{24}"|127\.0\.0\.1/);
     }
+  });
+});
+
+describe('aggregation across replicas', () => {
+  it('counts what replicas read from their shared store once, not once per replica', async () => {
+    const store = platform.stores.get('admin');
+    if (store === undefined) throw new Error('no admin store');
+    // two admin replicas' registries over the same store, as /exporter_metrics aggregates them
+    const replicas = [createMetrics({ processMetrics: false }), createMetrics({ processMetrics: false })];
+    for (const m of replicas) registerAdminMetrics(m.registry, store, () => undefined);
+    const aggregated = AggregatorRegistry.aggregate(await Promise.all(replicas.map((m) => m.registry.getMetricsAsJSON())));
+    const one = await replicas[0]?.registry.getSingleMetric('nap_active_sessions')?.get();
+    const both = await aggregated.getSingleMetric('nap_active_sessions')?.get();
+    expect(one?.values[0]?.value).toBeGreaterThan(0);
+    expect(both?.values[0]?.value).toBe(one?.values[0]?.value);
   });
 });
