@@ -10,3 +10,4 @@ export * from './events';
 export * from './subjects';
 export * from './secrets';
 export * from './schemas';
+export * from './project-members';
