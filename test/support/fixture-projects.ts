@@ -1,10 +1,13 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { memberName } from '@nap/contracts';
+import type { TestPlatform } from '@nap/testing';
 
 /**
  * The exported projects of the shared fixtures (../shared/fixtures/itential-assets beside the
- * repository), read as the conformance tests need them. Project members are named
- * `@<project id>: <name>`, as the projects themselves refer to them (childJob tasks, automations).
+ * repository), read and imported as the conformance tests need them. Project members are named
+ * `@<project id>: <name>`, as the projects themselves refer to them (childJob tasks, templates named
+ * in childJob variables, automations).
  */
 
 export const FIXTURES_DIR = path.resolve(__dirname, '../../../shared/fixtures/itential-assets');
@@ -21,6 +24,12 @@ export interface FixtureProject {
   components: FixtureComponent[];
 }
 
+/** A project member as imported: the project it belongs to and its document, named as a member. */
+export interface ProjectMember {
+  project: string;
+  doc: Record<string, unknown> & { name: string };
+}
+
 /** Every exported project, by file name order. */
 export function fixtureProjects(): FixtureProject[] {
   return readdirSync(FIXTURES_DIR)
@@ -30,8 +39,8 @@ export function fixtureProjects(): FixtureProject[] {
 }
 
 /** The documents of one component type, named as their project names them. */
-export function projectMembers(all: FixtureProject[], type: string): { project: string; doc: Record<string, unknown> & { name: string } }[] {
-  return all.flatMap((p) => p.components.filter((c) => c.type === type).map((c) => ({ project: p._id, doc: { ...c.document, name: `@${p._id}: ${c.document.name}` } })));
+export function projectMembers(all: FixtureProject[], type: string): ProjectMember[] {
+  return all.flatMap((p) => p.components.filter((c) => c.type === type).map((c) => ({ project: p._id, doc: { ...c.document, name: memberName(p._id, c.document.name) } })));
 }
 
 /** Splits documents into import requests under the gateway's 1 MiB body limit. */
@@ -51,4 +60,28 @@ export function importBatches<T>(items: T[], maxBytes = 700_000): T[][] {
   }
   if (current.length > 0) out.push(current);
   return out;
+}
+
+/**
+ * Imports every workflow, JST transformation, Jinja2 template and MOP command template of the
+ * projects through the HTTP interface, each as a member of its project (`@<project id>: <name>`),
+ * ids as exported. Throws naming the part that was refused.
+ */
+export async function importFixtureProjects(platform: TestPlatform, token: string, all: FixtureProject[]): Promise<void> {
+  const bulk: [string, string, string][] = [
+    ['workflow', '/automation-studio/automations/import', 'automations'],
+    ['transformation', '/transformations/import', 'transformations'],
+    ['template', '/automation-studio/templates/import', 'templates'],
+  ];
+  for (const [type, route, member] of bulk) {
+    for (const batch of importBatches(projectMembers(all, type).map((m) => m.doc))) {
+      const res = await platform.http('POST', route, { token, body: { [member]: batch } });
+      const refused = ((res.body as { imported?: { success: boolean; message: string }[] }).imported ?? []).filter((item) => !item.success);
+      if (res.status !== 200 || refused.length > 0) throw new Error(`Importing the fixture ${type}s failed: ${res.status} ${JSON.stringify(refused.length > 0 ? refused.map((r) => r.message) : res.body).slice(0, 500)}`);
+    }
+  }
+  for (const { doc } of projectMembers(all, 'mopCommandTemplate')) {
+    const res = await platform.http('POST', '/mop/import', { token, body: { template: doc } });
+    if (res.status !== 200 && res.status !== 201) throw new Error(`Importing the MOP command template "${doc.name}" failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
 }
