@@ -30,7 +30,8 @@ module.exports = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper,
   testMatch: ['<rootDir>/**/src/**/*.test.ts', '<rootDir>/**/test/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/bench/'],
+  // the fault campaign runs on its own (npm run test:faults, test/faults/jest.config.js)
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/bench/', '<rootDir>/test/faults/'],
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   testTimeout: 30_000,
 };

@@ -21,6 +21,13 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: { status: 503, retryable: true, description: 'The service that owns the operation does not answer (no responders).' },
   STORE_DUPLICATE_KEY: { status: 409, retryable: false, description: 'A write would break a unique index; details name the index and key.' },
   STORE_UNAVAILABLE: { status: 503, retryable: true, description: 'The service store cannot be reached.' },
+  STORE_KEY_TOO_LONG: { status: 400, retryable: false, description: 'An id or an indexed value is longer than the store can key; details name the collection.' },
+  JSON_TOO_DEEP: { status: 400, retryable: false, description: 'A JSON document nests objects and arrays deeper than the configured limit (NAP_MAX_JSON_DEPTH).' },
+  REQUEST_TIMEOUT: { status: 408, retryable: true, description: 'The client did not send the whole request in time (NAP_HEADERS_TIMEOUT_MS, NAP_REQUEST_TIMEOUT_MS).' },
+  HEADERS_TOO_LARGE: { status: 431, retryable: false, description: 'The request line and headers are larger than the server accepts (16 KiB).' },
+  PARAMETER_TOO_LONG: { status: 400, retryable: false, description: 'A path parameter is longer than the configured limit (NAP_MAX_PARAM_LENGTH).' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, retryable: false, description: 'The Idempotency-Key was used before for a different request of the same operation and caller.' },
+  IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, retryable: true, description: 'A request with the same Idempotency-Key is still being handled; retry after it ends.' },
   TIMEOUT: { status: 504, retryable: true, description: 'The owning service did not answer within the operation timeout.' },
   // admin
   ACCOUNT_NOT_FOUND: { status: 404, retryable: false, description: 'No account with that id.' },
@@ -107,6 +114,15 @@ export const ERROR_CODES = {
   TASK_METHOD_UNKNOWN: { status: 404, retryable: false, description: 'The integration or adapter has no method of the task\'s name.' },
   TASK_INPUT_INVALID: { status: 400, retryable: false, description: 'The task\'s incoming variables do not match the operation\'s parameters or body; nothing was sent.' },
   INTEGRATION_CALL_FAILED: { status: 502, retryable: false, description: 'The outside system answered with a status other than 2xx; details hold status, headers and body.' },
+  // orchestrator (orch-proxy)
+  ORCH_ADAPTER_NOT_NSO: { status: 422, retryable: false, description: 'The adapter is not of type NSO; the /orch_manager routes drive orchestrator (NSO) adapters only.' },
+  ORCH_VARIABLE_UNDEFINED: { status: 400, retryable: false, description: 'setLeaf: the path or value uses a variable (!name! or <!name!>) that variables does not define; details name it.' },
+  ORCH_BAD_REQUEST: { status: 400, retryable: false, description: 'The orchestrator refused the request as invalid (RESTCONF 400, JSON-RPC invalid params); details hold its status, error-tag and message.' },
+  ORCH_PATH_NOT_FOUND: { status: 404, retryable: false, description: 'The orchestrator has nothing at that path (RESTCONF 404 "uri keypath not found", JSON-RPC data.not_found); details hold its answer.' },
+  ORCH_CONFLICT: { status: 409, retryable: false, description: 'The orchestrator refused the change as conflicting (data-exists, a device out of sync, a lock); details hold its status, error-tag and message.' },
+  ORCH_REFUSED: { status: 422, retryable: false, description: 'The orchestrator refused the request with another 4xx status or a JSON-RPC error (validation failed, commit failed); details hold what it answered.' },
+  ORCH_AUTH_FAILED: { status: 502, retryable: false, description: "The orchestrator refused the adapter's credentials (401/403, or a failed JSON-RPC login); fix the adapter's credentials." },
+  ORCH_FAILED: { status: 502, retryable: true, description: 'The orchestrator failed (5xx) or answered something that is not RESTCONF or JSON-RPC; details hold its status and answer.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -30,6 +30,11 @@ function jobBase() {
     name: str({ description: 'workflow name of the job' }),
     status: str({ description: 'job status after the event: running, complete, error, canceled, paused' }),
     timestamp: epochMs('when it happened, epoch milliseconds (like job error entries)'),
+    seq: int({
+      minimum: 1,
+      description:
+        'position of the event in the job\'s stream, from 1, without gaps. Job events are delivered at least once: a repeat carries the same seq, so drop an event whose seq you have seen',
+    }),
   };
 }
 
@@ -41,7 +46,7 @@ function eventId(service: ServiceName, entity: string, event: string): string {
 /** A job-level event: the members every job event carries, `by`, and the event's own members (`required` of them required). */
 function jobEventSchema<X extends Record<string, TSchema>, const R extends readonly (keyof X & string)[]>(event: JobEventName, extra: X, required: R) {
   const properties = { ...jobBase(), by: str({ description: 'account id of who caused it (start, cancel, pause, resume), when a person or client did' }), ...extra };
-  return withId(eventId('workflow', 'job', event), obj(properties, ['jobId', 'name', 'status', 'timestamp', ...required]));
+  return withId(eventId('workflow', 'job', event), obj(properties, ['jobId', 'name', 'status', 'timestamp', 'seq', ...required]));
 }
 
 /** A task event: the members every job event carries and the task's id, name and status. */
@@ -56,7 +61,7 @@ function taskEventSchema<X extends Record<string, TSchema>>(event: JobEventName,
         taskStatus: str({ description: 'task status after the event' }),
         ...extra,
       },
-      ['jobId', 'name', 'status', 'timestamp', 'taskId', 'taskName', 'taskStatus'],
+      ['jobId', 'name', 'status', 'timestamp', 'seq', 'taskId', 'taskName', 'taskStatus'],
     ),
   );
 }
@@ -135,8 +140,8 @@ export type EventPayloadOf<S extends EventService, E extends EventEntityOf<S>, N
 /** Names of the job-level events (the others of {@link JOB_EVENTS} are task events). */
 export type JobLevelEventName = Exclude<JobEventName, 'taskStart' | 'taskFinish'>;
 
-/** Members every job event carries: job id, workflow name, job status after the event, epoch-ms timestamp. */
-export type JobEventBase = Pick<EventPayloadOf<'workflow', 'job', 'jobStart'>, 'jobId' | 'name' | 'status' | 'timestamp'>;
+/** Members every job event carries: job id, workflow name, job status after the event, epoch-ms timestamp, position in the job's stream. */
+export type JobEventBase = Pick<EventPayloadOf<'workflow', 'job', 'jobStart'>, 'jobId' | 'name' | 'status' | 'timestamp' | 'seq'>;
 
 /** Payload of a job-level event (`by`: who caused it; `finishState` and `error` on the events that carry them). */
 export type JobEvent = { [N in JobLevelEventName]: EventPayloadOf<'workflow', 'job', N> }[JobLevelEventName];

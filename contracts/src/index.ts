@@ -9,5 +9,7 @@ export * from './validation';
 export * from './events';
 export * from './subjects';
 export * from './secrets';
+export * from './json-limits';
+export * from './deadline';
 export * from './schemas';
 export * from './project-members';

@@ -29,4 +29,8 @@ export const HEADERS = {
   contentType: 'nap-content-type',
   /** Set with `nap-content-type` when the answer is a file to save: the HTTP `Content-Disposition`. */
   contentDisposition: 'nap-content-disposition',
+  /** The client's `Idempotency-Key` of a POST, forwarded to the owning service. */
+  idempotencyKey: 'nap-idempotency-key',
+  /** Set on an answer replayed for an `Idempotency-Key` seen before. */
+  idempotentReplay: 'nap-idempotent-replayed',
 } as const;

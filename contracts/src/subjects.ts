@@ -21,6 +21,11 @@ export const ALL_EVENTS = `${EVENT_PREFIX}.>`;
 
 const TOKEN = /^[^\s.*>]+$/;
 
+/** True when `value` can stand as one token of a subject (an id in an event subject). */
+export function isSubjectToken(value: string): boolean {
+  return TOKEN.test(value);
+}
+
 function assertToken(what: string, value: string): void {
   if (!TOKEN.test(value)) {
     throw new Error(`Subject ${what} "${value}" must be one non-empty token without spaces, ".", "*" or ">"`);

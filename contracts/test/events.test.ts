@@ -33,7 +33,7 @@ describe('event payloads', () => {
   });
 
   it('accept well-formed job and task events and name what is missing', () => {
-    const base = { jobId: 'j1', name: 'Port turn-up', status: 'running', timestamp: 1735689600000 };
+    const base = { jobId: 'j1', name: 'Port turn-up', status: 'running', timestamp: 1735689600000, seq: 1 };
     expect(validateEvent(getEvent('workflow', 'job', 'jobStart'), { ...base, by: 'u1' })).toEqual([]);
     expect(validateEvent(getEvent('workflow', 'job', 'jobError'), { ...base, status: 'error', error: [{ task: 't1', message: 'boom', timestamp: 1 }] })).toEqual([]);
     expect(validateEvent(getEvent('workflow', 'job', 'jobError'), base).map((p) => p.member)).toEqual(['payload.error']);

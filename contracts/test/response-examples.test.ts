@@ -155,9 +155,12 @@ describe('response schemas', () => {
     expect(membersOf('orch-proxy.restAction', [{ result: '204 No Content' }])).toEqual([]);
     expect(membersOf('orch-proxy.restAction', { result: '204' })).toEqual(['response']);
     expect(membersOf('orch-proxy.restQuery', { instance_data: { name: 'r1', address: '10.0.0.1' } })).toEqual([]);
-    expect(membersOf('orch-proxy.restQuery', [{ name: 'r1' }])).toEqual([]);
+    expect(membersOf('orch-proxy.restQuery', [{ instance_data: { 'tailf-ncs:device': [{ name: 'r1' }] } }])).toEqual([]);
+    expect(membersOf('orch-proxy.restQuery', [{ name: 'r1' }])).not.toEqual([]);
     expect(membersOf('orch-proxy.restQuery', 'r1')).not.toEqual([]);
-    const leaf: SetLeafResultItem[] = [{ action: 'set', path_raw: '/d{!dev!}', path_evaluated: '/d{r1}', value_raw: '!v!', value_evaluated: '1' }];
+    const leaf: SetLeafResultItem[] = [{ action: 'update', path_raw: '/d{!dev!}', path_evaluated: '/d{r1}', value_raw: '!v!', value_evaluated: '1' }];
+    expect(membersOf('orch-proxy.setLeaf', [{ ...leaf[0], dry_run: { 'dry-run-result': { cli: { 'local-node': { data: '+hostname r1;' } } } } }])).toEqual([]);
+    expect(membersOf('orch-proxy.setLeaf', [{ ...leaf[0], action: 'set' }])).toEqual(['response[0].action']);
     expect(membersOf('orch-proxy.setLeaf', leaf)).toEqual([]);
     expect(membersOf('orch-proxy.setLeaf', [{ action: 'set' }])).toEqual(
       expect.arrayContaining(['response[0].path_raw', 'response[0].path_evaluated', 'response[0].value_raw', 'response[0].value_evaluated']),

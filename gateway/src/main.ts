@@ -1,4 +1,4 @@
-import { SERVICE_NAMES } from '@nap/contracts';
+import { SERVICE_NAMES, configureJsonLimits } from '@nap/contracts';
 import { createNatsBus } from '@nap/bus';
 import { busCheck, createClient, loadConfig, offerProcessMetrics, onShutdown, startHealthServer } from '@nap/runtime';
 import { createLogger, createMetrics, initTracing } from '@nap/telemetry';
@@ -9,14 +9,15 @@ import { listen } from './server';
 async function run(): Promise<void> {
   const config = loadConfig(process.env, { require: ['NAP_NATS_URL'] });
   const logger = createLogger({ name: 'nap-gateway', level: config.logLevel });
+  configureJsonLimits({ maxJsonDepth: config.maxJsonDepth });
   const tracing = initTracing({ serviceName: 'nap-gateway' });
   const metrics = createMetrics({ defaultLabels: { component: 'gateway' } });
-  const bus = await createNatsBus({ servers: config.natsUrl ?? '', name: 'nap-gateway' });
+  const bus = await createNatsBus({ servers: config.natsUrl ?? '', name: 'nap-gateway', logger: logger.child({ component: 'bus' }) });
   const client = createClient(bus, metrics);
-  const gateway = createGateway({ bus, client, logger, metrics, bodyLimit: config.bodyLimitBytes, requiredServices: SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
+  const gateway = createGateway({ bus, client, logger, metrics, bodyLimit: config.bodyLimitBytes, maxJsonDepth: config.maxJsonDepth, maxParamLength: config.maxParamLength, requiredServices: SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
   await gateway.start();
   const metricsService = await offerProcessMetrics(bus, metrics, 'gateway');
-  const server = await listen(gateway.app, config.host, config.port);
+  const server = await listen(gateway.handler, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
   // the management listener's readiness is the gateway's own (its bus); /health/ready on the main
   // port also waits for every service, which suits people, not a load balancer's probe
   const health = config.healthPort === undefined ? undefined : await startHealthServer({ host: config.host, port: config.healthPort, checks: [busCheck(bus)], registry: metrics.registry });

@@ -1,4 +1,5 @@
 import { match } from 'path-to-regexp';
+import { AppError, DEFAULT_MAX_PARAM_LENGTH } from '@nap/contracts';
 import type { OperationDef } from '@nap/contracts';
 
 export interface RouteMatch {
@@ -23,13 +24,18 @@ export class RouteTable {
   /** Path shape → methods, for 405 and the Allow header. */
   private readonly methods: { op: OperationDef; test: (path: string) => boolean }[] = [];
 
-  constructor(catalog: readonly OperationDef[]) {
+  private readonly maxParamLength: number;
+
+  constructor(catalog: readonly OperationDef[], options: { maxParamLength?: number } = {}) {
+    this.maxParamLength = options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH;
     const rank = (path: string) => path.split('/').map((segment) => (segment.startsWith(':') ? '1' : '0')).join('');
     const routed = catalog.filter((op) => op.http !== undefined).sort((a, b) => (rank(a.http?.path ?? '') < rank(b.http?.path ?? '') ? -1 : 1));
     for (const op of routed) {
       const { method, path } = op.http as NonNullable<OperationDef['http']>;
-      const matcher = match(path, { decode: decodeURIComponent });
-      this.methods.push({ op, test: (p) => matcher(p) !== false });
+      const matcher = match(path, { decode: decodeParam });
+      // for a 405 only the shape matters: a parameter that does not decode still names the route
+      const shape = match(path, { decode: false });
+      this.methods.push({ op, test: (p) => shape(p) !== false });
       if (!path.includes(':')) {
         this.literal.set(`${method} ${path}`, op);
         continue;
@@ -49,7 +55,13 @@ export class RouteTable {
       const found = route.match(normalized);
       if (found) {
         const params: Record<string, string> = {};
-        for (const [name, value] of Object.entries(found.params)) if (typeof value === 'string') params[name] = value;
+        for (const [name, value] of Object.entries(found.params)) {
+          if (typeof value !== 'string') continue;
+          if (value.length > this.maxParamLength) {
+            throw new AppError('PARAMETER_TOO_LONG', `Path parameter "${name}" is ${value.length} characters long; the limit is ${this.maxParamLength} (NAP_MAX_PARAM_LENGTH)`, { details: [{ parameter: name, limit: this.maxParamLength }] });
+          }
+          params[name] = value;
+        }
         return { op: route.op, params };
       }
     }
@@ -59,6 +71,15 @@ export class RouteTable {
   /** Methods that the path answers to, for a 405. */
   allowed(path: string): string[] {
     return [...new Set(this.methods.filter((m) => m.test(path)).map((m) => m.op.http?.method ?? ''))].sort();
+  }
+}
+
+/** `decodeURIComponent`, with malformed percent-encoding (`%ff`, `%zz`) a 400 instead of a `URIError`. */
+function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new AppError('BAD_REQUEST', `The path segment "${value.slice(0, 64)}" is not valid percent-encoding (a % must be followed by two hex digits of UTF-8)`);
   }
 }
 

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
+import type { Duplex } from 'node:stream';
+import { AppError } from '@nap/contracts';
 
 export interface HttpServer {
   url: string;
@@ -8,11 +9,44 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-/** Listens on host:port (0 picks a free port) with keep-alive tuned for proxies and load tests. */
-export async function listen(app: Express, host: string, port: number): Promise<HttpServer> {
-  const server = http.createServer(app);
+/**
+ * Requests Node's HTTP parser refuses before express sees them (headers over 16 KiB, a client too
+ * slow, malformed HTTP) are answered with the platform's JSON error body, like every other error.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, error] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, new AppError('HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB; send long values in the body')]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, new AppError('REQUEST_TIMEOUT', 'The request was not sent in time; the connection is closed')]
+        : [400, new AppError('BAD_REQUEST', 'The request is not valid HTTP/1.1')];
+  const body = JSON.stringify(error.toBody());
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+export interface ListenOptions {
+  /** Time a client has to send a request's headers, ms (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Time a client has to send a whole request, headers and body, ms (default 30 s). */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * Listens on host:port (0 picks a free port) with keep-alive tuned for proxies and load tests, and
+ * with header and request timeouts so that a slow client (a stalled body, headers sent a byte at a
+ * time) is answered 408 and dropped instead of holding a connection for Node's default 300 s.
+ */
+export async function listen(app: http.RequestListener, host: string, port: number, options: ListenOptions = {}): Promise<HttpServer> {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  // Node checks these timeouts every connectionsCheckingInterval (30 s by default): check each second
+  const server = http.createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 }, app);
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
-import { AppError, eventPattern } from '@nap/contracts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError, eventPattern, isSubjectToken, redactSecrets } from '@nap/contracts';
 import type { Caller, OperationDef, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -29,21 +29,27 @@ function sseFrame(event: string, data: unknown, id?: number): string {
  * answers itself: the caller is authenticated and role-checked like any route, the catalog operation
  * (`workflow.watchJobEvents`) checks that the job exists and that the caller may see it and answers
  * the job, which is sent as the first event (`snapshot`); then every `nap.evt.workflow.job.<jobId>.*`
- * event is relayed (event name = the job event, data = its payload, id = its stream sequence) until
- * the job ends or the client leaves. Errors before the stream starts are thrown (answered as JSON).
+ * event is relayed (event name = the job event, data = its payload, id = its `seq`, the position in
+ * the job's stream) until the job ends or the client leaves. Job events are delivered at least once;
+ * a repeat (a `seq` already sent) is not sent again. Errors before the stream starts are thrown
+ * (answered as JSON).
  */
-export function createJobEventStream(options: EventStreamOptions): (op: OperationDef, params: Record<string, string>, req: Request, res: Response, requestId: string) => Promise<void> {
+export function createJobEventStream(
+  options: EventStreamOptions,
+): (op: OperationDef, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, requestId: string) => Promise<void> {
   const { bus, client, authenticator, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
-  return async (op, params, req, res, requestId) => {
-    const credentials = readCredentials(req.headers, (req.query as Record<string, unknown>).token);
+  return async (op, params, req, res, query, requestId) => {
+    const credentials = readCredentials(req.headers, query.token);
     if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
     const caller: Caller = await authenticator.authenticate(credentials);
     if (!op.roles.some((role) => caller.roles.includes(role))) {
       throw new AppError('FORBIDDEN', `${req.method} ${op.http?.path} needs one of the roles ${op.roles.join(', ')}; the caller has ${caller.roles.length ? caller.roles.join(', ') : 'none'}`);
     }
     const jobId = params.jobId ?? '';
+    // an id that cannot be a subject token (`a.b`, `../x`) names no job: answered before subscribing
+    if (!isSubjectToken(jobId)) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId.slice(0, 64)}"`);
     // subscribe first, so that nothing that happens between the snapshot and the subscription is lost
     const early: BusEvent[] = [];
     const stream: { live?: (event: BusEvent) => void; heartbeat?: NodeJS.Timeout; closed: boolean } = { closed: false };
@@ -62,7 +68,7 @@ export function createJobEventStream(options: EventStreamOptions): (op: Operatio
       close();
       throw err;
     }
-    res.status(200);
+    res.statusCode = 200;
     res.setHeader('content-type', 'text/event-stream; charset=utf-8');
     res.setHeader('cache-control', 'no-cache');
     res.setHeader('connection', 'keep-alive');
@@ -74,16 +80,24 @@ export function createJobEventStream(options: EventStreamOptions): (op: Operatio
       close();
       return;
     }
+    // job events come at least once: a repeat (after an engine crash or a bus outage) has a seq already sent
+    let lastSeq = 0;
     const relay = (event: BusEvent) => {
       if (stream.closed) return;
       const name = event.subject.slice(event.subject.lastIndexOf('.') + 1);
       let payload: unknown;
       try {
-        payload = JSON.parse(Buffer.from(event.data).toString('utf8'));
+        // job events carry task inputs and outputs: masked by the platform's secret policy like the job itself
+        payload = redactSecrets(JSON.parse(Buffer.from(event.data).toString('utf8')));
       } catch {
         return;
       }
-      res.write(sseFrame(name, payload, event.seq));
+      const seq = typeof payload === 'object' && payload !== null && 'seq' in payload && typeof payload.seq === 'number' ? payload.seq : undefined;
+      if (seq !== undefined) {
+        if (seq <= lastSeq) return;
+        lastSeq = seq;
+      }
+      res.write(sseFrame(name, payload, seq ?? event.seq));
       if (FINAL_EVENTS.has(name)) close();
     };
     for (const event of early.splice(0)) relay(event);

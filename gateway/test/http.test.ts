@@ -1,4 +1,6 @@
-import { CATALOG, getOperation } from '@nap/contracts';
+import { CATALOG, SERVICE_NAMES, getOperation } from '@nap/contracts';
+import { createMemoryBus, serve } from '@nap/bus';
+import { createLogger } from '@nap/telemetry';
 import type { RequestParts } from '@nap/contracts';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
@@ -93,9 +95,19 @@ describe('the gateway', () => {
   });
 
   it('answers 501 NOT_IMPLEMENTED for an operation that is not built yet', async () => {
-    const res = await platform.http('GET', '/adapters', { token });
-    expect(res.status).toBe(501);
-    expect(res.body).toMatchObject({ status: 'error', code: 'NOT_IMPLEMENTED', message: expect.stringContaining('admin.getAdapters') });
+    // a replica of orch-proxy that registers the catalog's operations with no handlers: what a
+    // service answers for an operation it has not built
+    const bus = createMemoryBus();
+    const bare = await serve({ bus, service: 'orch-proxy', version: '0.0.1', handlers: {}, logger: createLogger({ name: 'bare', level: 'silent' }) });
+    const partial = await startTestPlatform({ bus, services: SERVICE_NAMES.filter((name) => name !== 'orch-proxy') });
+    try {
+      const res = await partial.http('POST', '/orch_manager/restQuery/nso', { token: await partial.login(), body: { params: { path: '/restconf/data', accept: 'application/yang-data+json' } } });
+      expect(res.status).toBe(501);
+      expect(res.body).toMatchObject({ status: 'error', code: 'NOT_IMPLEMENTED', message: expect.stringContaining('orch-proxy.restQuery') });
+    } finally {
+      await partial.stop();
+      await bare.stop();
+    }
   });
 
   it('answers 404 as JSON for an unknown route, after authentication', async () => {

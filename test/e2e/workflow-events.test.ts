@@ -1,3 +1,4 @@
+import { eventSubject } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
@@ -90,7 +91,12 @@ it('streams the job as its first event, then its events until it ends', async ()
   const reading = readEvents(res, (frame) => {
     frames.push(frame);
     if (frames.length === 1) {
-      void platform.http('POST', `/operations-manager/jobs/${jobId}/tasks/v1/finish`, { token, body: { variables: {} } });
+      void (async () => {
+        // events come at least once: a redelivered taskStart of v1 (seq 2, after jobStart) is sent to the client once at most
+        const again = { jobId, name: 'sse-manual', status: 'running', timestamp: Date.now(), seq: 2, taskId: 'v1', taskName: 'ViewData', taskStatus: 'running' };
+        for (let i = 0; i < 2; i += 1) await platform.bus.publishEvent(eventSubject('workflow', 'job', jobId, 'taskStart'), Buffer.from(JSON.stringify(again)));
+        await platform.http('POST', `/operations-manager/jobs/${jobId}/tasks/v1/finish`, { token, body: { variables: {} } });
+      })();
     }
   });
   await reading;
@@ -100,8 +106,11 @@ it('streams the job as its first event, then its events until it ends', async ()
   // snapshot (which already shows v1 running) is read: the stream may repeat it, never lose one
   if (names[0] === 'taskStart:v1') names.shift();
   expect(names).toEqual(['taskFinish:v1', 'taskStart:n2', 'taskFinish:n2', 'jobComplete']);
-  expect(frames.at(-1)).toMatchObject({ data: { jobId, name: 'sse-manual', status: 'complete', finishState: 'complete', timestamp: expect.any(Number) } });
-  expect(frames.slice(1).every((f) => f.id !== undefined)).toBe(true);
+  expect(frames.at(-1)).toMatchObject({ data: { jobId, name: 'sse-manual', status: 'complete', finishState: 'complete', timestamp: expect.any(Number), seq: 6 } });
+  // the id of each event is its seq in the job's stream: increasing, each once
+  const ids = frames.slice(1).map((f) => Number(f.id));
+  expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+  expect(ids.at(-1)).toBe(6);
 });
 
 it('ends at once for a job that already ended, and answers errors as JSON before streaming', async () => {
@@ -117,4 +126,32 @@ it('ends at once for a job that already ended, and answers errors as JSON before
   await readEvents(res, (f) => frames.push(f));
   expect(frames).toHaveLength(1);
   expect(frames[0]).toMatchObject({ event: 'snapshot', data: { _id: done._id, status: 'complete' } });
+});
+
+it('masks secrets wherever a job is returned or streamed: job variables, a manual task finished with a secret', async () => {
+  const secret = 'hunter2-never-shown';
+  const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/sse-manual', { token, body: { options: { variables: { device_password: secret, api_token: secret, site: 'ams' } } } });
+  expect(started.status).toBe(200);
+  expect(JSON.stringify(started.body)).not.toContain(secret);
+  const jobId = (started.body as JobDocument)._id;
+  expect((started.body as JobDocument).variables).toMatchObject({ device_password: '********', api_token: '********', site: 'ams' });
+  const deadline = Date.now() + 10_000;
+  while (((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status !== 'running') {
+    if (Date.now() > deadline) throw new Error('v1 did not start');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const res = await fetch(`${platform.url}/operations-manager/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${token}` } });
+  const frames: Frame[] = [];
+  const reading = readEvents(res, (frame) => {
+    frames.push(frame);
+    if (frames.length === 1) void platform.http('POST', `/operations-manager/jobs/${jobId}/tasks/v1/finish`, { token, body: { variables: { password: secret } } });
+  });
+  await reading;
+  expect(frames.at(-1)?.event).toBe('jobComplete');
+  expect(JSON.stringify(frames)).not.toContain(secret);
+  for (const route of [`/operations-manager/jobs/${jobId}`, `/workflow_engine/getJobShallow/${jobId}`, '/operations-manager/jobs?limit=50']) {
+    const answer = await platform.http('GET', route, { token });
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.body)).not.toContain(secret);
+  }
 });

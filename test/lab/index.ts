@@ -16,6 +16,8 @@ export type { LabNetconfd, NetconfLab, NetconfdOptions, NetconfdTarget } from '.
 export { startCliSimulator } from './cli-simulator';
 export { startOpenApiPeer } from './openapi-peer';
 export type { OpenApiPeer, OpenApiPeerOptions, ReceivedRequest } from './openapi-peer';
+export { seedTree, startNsoPeer } from './nso-peer';
+export type { NsoFault, NsoPeer, NsoPeerOptions, NsoRequest } from './nso-peer';
 export type { CliSimulator, CliSimulatorOptions, CommandOverride, SimulatedDeviceType } from './cli-simulator';
 
 /** The lab's helpers in one object: `lab.ensure()` installs what is missing (as root). */

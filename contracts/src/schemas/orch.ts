@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { Type, anyObject, arr, bool, closed, mapOf, obj, oneOf, open, str, withId } from './common';
+import { Type, anyObject, anyValue, arr, bool, closed, mapOf, obj, oneOf, open, str, withId } from './common';
 
 /** Body of operation 5: `params` and `body`, nothing else. */
 export const restActionBodySchema = withId(
@@ -74,20 +74,33 @@ export type RestActionResultItem = Static<ReturnType<typeof restActionResultItem
 /** Result of operation 5: array of `{ result }`. */
 export const restActionResultSchema = withId('nap:schemas/rest-action-result', arr(restActionResultItem()));
 
+function restQueryResultItem() {
+  return open({ instance_data: anyValue({ description: "the orchestrator's answer: its JSON, or its text when it answered another media type" }) }, ['instance_data']);
+}
+
 /**
  * Result of operation 6. The spec names an array of results, and its example body is an object with
- * `instance_data` (arbitrary member names, string values); both shapes are accepted.
+ * `instance_data` (arbitrary member names, string values). NAP answers the array form,
+ * `[{ instance_data: <the orchestrator's JSON> }]`; the object form stays valid for clients that
+ * were written against the example.
  */
 export const restQueryResultSchema = withId(
   'nap:schemas/rest-query-result',
-  Type.Union([Type.Unsafe<unknown[]>({ type: 'array' }), obj({ instance_data: mapOf(str()) })]),
+  Type.Union([arr(restQueryResultItem()), obj({ instance_data: mapOf(str()) }, ['instance_data'])]),
 );
 /** Result of `POST /orch_manager/restQuery/:adapterId` (operation 6). */
 export type RestQueryResult = Static<typeof restQueryResultSchema>;
 
 function setLeafResultItem() {
   return obj(
-    { action: str(), path_raw: str(), path_evaluated: str(), value_raw: str(), value_evaluated: str() },
+    {
+      action: oneOf(['update', 'delete'], { description: 'update when set is true, delete when it is false' }),
+      path_raw: str({ description: 'path as sent, variable markers included' }),
+      path_evaluated: str({ description: 'path with the variables substituted' }),
+      value_raw: str(),
+      value_evaluated: str(),
+      dry_run: anyValue({ description: "the orchestrator's dry-run result, present when a dry run was asked for (dryRun true or options dryrun)" }),
+    },
     ['action', 'path_raw', 'path_evaluated', 'value_raw', 'value_evaluated'],
   );
 }

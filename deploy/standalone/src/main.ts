@@ -1,13 +1,15 @@
 import { busCheck, loadConfig, onShutdown, startHealthServer, storeCheck } from '@nap/runtime';
 import { createLogger, initTracing } from '@nap/telemetry';
+import { engineOptionsFromEnv } from '@nap/workflow';
 import { startPlatform } from './platform';
 
 /** `npm start`: the whole platform in one process. */
 async function run(): Promise<void> {
   const config = loadConfig();
+  const workflow = engineOptionsFromEnv(process.env);
   const logger = createLogger({ name: 'nap', level: config.logLevel });
   const tracing = initTracing({ serviceName: 'nap-standalone' });
-  const platform = await startPlatform({ config, logger });
+  const platform = await startPlatform({ config, logger, workflow });
   const checks = [busCheck(platform.bus), ...[...platform.stores].map(([name, store]) => storeCheck(store, `store:${name}`))];
   const health = config.healthPort === undefined ? undefined : await startHealthServer({ host: config.host, port: config.healthPort, checks, registry: platform.metrics.registry });
   logger.info({ url: platform.url, dataDir: config.dataDir, bus: platform.bus.kind, ...(health ? { health: health.url } : {}) }, `NAP is listening on ${platform.url} (API docs at ${platform.url}/docs)`);

@@ -1,4 +1,4 @@
-import { SERVICE_NAMES } from '@nap/contracts';
+import { SERVICE_NAMES, configureJsonLimits } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createMemoryBus, createNatsBus } from '@nap/bus';
 import type { Bus } from '@nap/bus';
@@ -6,7 +6,7 @@ import { createGateway, listen } from '@nap/gateway';
 import type { Gateway } from '@nap/gateway';
 import { createStore } from '@nap/store';
 import type { Store } from '@nap/store';
-import { createClient, offerProcessMetrics } from '@nap/runtime';
+import { createClient, createIdempotencyRecords, offerProcessMetrics } from '@nap/runtime';
 import type { RunningService, RuntimeConfig, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { createLogger, createMetrics } from '@nap/telemetry';
 import type { Logger, PlatformMetrics } from '@nap/telemetry';
@@ -16,7 +16,8 @@ import { createGatewayDevicesService } from '@nap/gateway-devices';
 import { createMopService } from '@nap/mop';
 import { createOrchProxyService } from '@nap/orch-proxy';
 import { createStudioService } from '@nap/studio';
-import { createWorkflowService } from '@nap/workflow';
+import { createWorkflowService, persistentEngineId } from '@nap/workflow';
+import type { WorkflowServiceOptions } from '@nap/workflow';
 
 export interface PlatformOptions {
   config: RuntimeConfig;
@@ -24,6 +25,11 @@ export interface PlatformOptions {
   /** An existing bus (tests); otherwise NATS when `config.natsUrl` is set, else the in-process bus. */
   bus?: Bus;
   admin?: AdminServiceOptions;
+  /**
+   * Settings of the workflow engine (lease, renewal, scan, id). Without an id the engine takes the
+   * one kept in `<dataDir>/workflow-engine.id`, so a restarted process resumes its jobs at once.
+   */
+  workflow?: WorkflowServiceOptions;
   /** Which services to run in this process; all six by default. */
   services?: readonly ServiceName[];
 }
@@ -40,12 +46,20 @@ export interface Platform {
 
 const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOptions) => ServiceModule> = {
   admin: (deps, options) => createAdminService(deps, options.admin ?? {}),
-  workflow: (deps) => createWorkflowService(deps),
+  workflow: (deps, options) => createWorkflowService(deps, { serverId: persistentEngineId(deps.config.dataDir), ...options.workflow }),
   mop: (deps) => createMopService(deps),
   'gateway-devices': (deps) => createGatewayDevicesService(deps),
   'orch-proxy': (deps) => createOrchProxyService(deps),
   studio: (deps) => createStudioService(deps),
 };
+
+/**
+ * The services in the order they start: the workflow engine last, since it resumes the jobs it
+ * holds at once and their tasks call the other services.
+ */
+function startOrder(names: readonly ServiceName[]): ServiceName[] {
+  return [...names.filter((n) => n !== 'workflow'), ...names.filter((n) => n === 'workflow')];
+}
 
 /**
  * Every service and the gateway in one process: what `npm start` runs, and what tests start.
@@ -54,22 +68,27 @@ const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOption
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ name: 'nap', level: config.logLevel });
+  configureJsonLimits({ maxJsonDepth: config.maxJsonDepth });
   const metrics = createMetrics({ defaultLabels: { component: 'standalone' } });
-  const bus = options.bus ?? (config.natsUrl ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone' }) : createMemoryBus());
+  const bus = options.bus ?? (config.natsUrl ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone', logger: logger.child({ component: 'bus' }) }) : createMemoryBus());
   const client = createClient(bus, metrics);
   const stores = new Map<ServiceName, Store>();
   const running: RunningService[] = [];
+  const keyRecords: { stop(): void }[] = [];
   try {
-    for (const name of options.services ?? SERVICE_NAMES) {
+    for (const name of startOrder(options.services ?? SERVICE_NAMES)) {
       const store = await createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName: `nap_${name.replace('-', '_')}`, dataDir: config.dataDir });
       stores.set(name, store);
-      const deps: ServiceDeps = { bus, store, logger: logger.child({ service: name }), metrics, client, config };
+      const idempotency = createIdempotencyRecords(store);
+      await idempotency.ready();
+      keyRecords.push(idempotency);
+      const deps: ServiceDeps = { bus, store, logger: logger.child({ service: name }), metrics, client, config, idempotency };
       running.push(await FACTORIES[name](deps, options).start());
     }
     const metricsService = await offerProcessMetrics(bus, metrics, 'standalone');
-    const gateway = createGateway({ bus, client, logger: logger.child({ component: 'gateway' }), metrics, bodyLimit: config.bodyLimitBytes, requiredServices: options.services ?? SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
+    const gateway = createGateway({ bus, client, logger: logger.child({ component: 'gateway' }), metrics, bodyLimit: config.bodyLimitBytes, maxJsonDepth: config.maxJsonDepth, maxParamLength: config.maxParamLength, requiredServices: options.services ?? SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
     await gateway.start();
-    const server = await listen(gateway.app, config.host, config.port);
+    const server = await listen(gateway.handler, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
     return {
       url: server.url,
       port: server.port,
@@ -81,6 +100,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         await server.close();
         await gateway.stop();
         for (const service of running.reverse()) await service.stop();
+        for (const records of keyRecords) records.stop();
         await metricsService.stop();
         await bus.close();
         for (const store of stores.values()) await store.close();
@@ -88,6 +108,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     };
   } catch (err) {
     for (const service of running.reverse()) await service.stop().catch(() => undefined);
+    for (const records of keyRecords) records.stop();
     for (const store of stores.values()) await store.close().catch(() => undefined);
     if (!options.bus) await bus.close().catch(() => undefined);
     throw err;

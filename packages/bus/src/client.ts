@@ -28,6 +28,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** The request was validated against the catalog already (the gateway does); the service skips it. */
   validated?: boolean;
+  /** The client's `Idempotency-Key`: the owning service answers a retry with the first answer. */
+  idempotencyKey?: string;
 }
 
 /** A reply as bytes, for callers that forward it untouched (the gateway). */
@@ -89,6 +91,7 @@ export function createBusClient(options: BusClientOptions): BusClient {
     const headers: BusHeaders = { [HEADERS.deadline]: String(now + timeoutMs) };
     if (callOptions.requestId) headers[HEADERS.requestId] = callOptions.requestId;
     if (callOptions.validated) headers[HEADERS.validated] = '1';
+    if (callOptions.idempotencyKey !== undefined) headers[HEADERS.idempotencyKey] = callOptions.idempotencyKey;
     const payload = encodeJson({ params: input.params ?? {}, query: input.query ?? {}, body: input.body, caller: callOptions.caller });
     const subject = subjectOf(op);
     return withSpan(`${op.id} send`, SpanKind.CLIENT, { 'messaging.system': 'nats', 'messaging.destination.name': subject }, async () => {

@@ -6,3 +6,4 @@ export { createMemoryBus, createMemoryBroker, MemoryBus, MemoryBroker } from './
 export type { MemoryBusOptions, MemoryBrokerOptions } from './memory-bus';
 export { createNatsBus, NatsBus } from './nats-bus';
 export type { NatsBusOptions, NatsEventStreamOptions, BusLogger, EventConsumerSettings, EventStreamLimits } from './nats-bus';
+export * from './idempotency';

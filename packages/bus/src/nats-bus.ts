@@ -246,7 +246,7 @@ export class NatsBus implements Bus {
         this.logger.warn({ server: status.server }, 'NATS connection lost; reconnecting');
         this.setConnected(false);
       } else if (status.type === 'reconnect') {
-        this.logger.warn({ server: status.server }, 'NATS connection restored');
+        this.logger.info({ server: status.server }, 'NATS connection restored');
         this.setConnected(true);
         if ((this.options.ensureStream ?? true) && this.closing === undefined) {
           // a server that came back without its store needs the stream again
@@ -262,6 +262,8 @@ export class NatsBus implements Bus {
     if (!isValidSubject(subject)) throw invalidArgument(`Request subject "${subject}" is not valid`);
     const { timeoutMs } = options;
     if (!Number.isFinite(timeoutMs) || timeoutMs < 1) throw invalidArgument(`timeoutMs must be >= 1, got ${timeoutMs}`);
+    // while NATS is away nobody can answer: say so at once rather than after the whole timeout
+    if (!this.isConnected()) throw new AppError('SERVICE_UNAVAILABLE', `The message bus is disconnected; "${subject}" cannot be reached until it reconnects`);
     const headers = toNatsHeaders(options.headers);
     let reply: Msg;
     try {

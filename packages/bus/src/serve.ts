@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, HEADERS, isAppError, notImplemented, operationsOf, subjectOf, validateRequest } from '@nap/contracts';
+import { AppError, HEADERS, assertJsonDepth, isAppError, notImplemented, operationsOf, runWithDeadline, subjectOf, validateRequest } from '@nap/contracts';
 import type {
   BodyOf,
   Caller,
@@ -18,6 +18,8 @@ import type { Logger, PlatformMetrics } from '@nap/telemetry';
 import { createBusClient } from './client';
 import type { BusClient, CallInput, CallInputOf } from './client';
 import { decodeJson, encodeJson } from './codec';
+import { IDEMPOTENCY_TTL_MS, acceptsIdempotencyKey, checkIdempotencyKey, idempotencyRecordId, requestFingerprint } from './idempotency';
+import type { IdempotencyRecords, StoredOutcome } from './idempotency';
 import type { Bus, BusHeaders, IncomingRequest, RegisteredService } from './types';
 
 /** What a handler gets besides its input. */
@@ -109,6 +111,8 @@ interface Outcome {
   data: Uint8Array;
   contentType?: string;
   filename?: string;
+  /** The answer is a replay of the first answer to the same Idempotency-Key. */
+  replayed?: boolean;
 }
 
 export interface ServeOptions<S extends ServiceName> {
@@ -122,6 +126,12 @@ export interface ServeOptions<S extends ServiceName> {
   metadata?: Record<string, string>;
   /** A bus client to reuse (its metrics); one is created otherwise. */
   client?: BusClient;
+  /**
+   * Where the service remembers `Idempotency-Key`s (its own store). Without it, keys are ignored.
+   * With it, a POST sent again with the same key and request by the same caller answers the first
+   * success again and runs nothing; the same key with another request is 422.
+   */
+  idempotency?: IdempotencyRecords;
 }
 
 /**
@@ -167,6 +177,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
           const headers: BusHeaders = { [HEADERS.status]: String(result.status) };
           if (result.contentType !== undefined) headers[HEADERS.contentType] = result.contentType;
           if (result.filename !== undefined) headers[HEADERS.contentDisposition] = contentDisposition(result.filename);
+          if (result.replayed) headers[HEADERS.idempotentReplay] = 'true';
           req.respond(result.data, headers);
         } catch (err) {
           const appError = toAppError(err, log(), requestId);
@@ -205,6 +216,9 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     input.params ??= {};
     input.query ??= {};
     if (req.headers[HEADERS.validated] !== '1') {
+      // the gateway bounded the depth on the bytes already; other callers (services, tasks) are bounded here
+      assertJsonDepth(input.body, `The body of ${op.id}`);
+      assertJsonDepth(input.query, `The query of ${op.id}`);
       const problems = validateRequest(op, input);
       if (problems.length > 0) {
         throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
@@ -229,12 +243,44 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
         await bus.publishEvent(subject, encodeJson(payload), { [HEADERS.requestId]: meta.requestId });
       },
     };
-    const result = await handler(input, ctx);
-    if (!isReply(result)) return { status: op.response.status, data: encodeJson(result) };
-    if (result[REPLY] === 'json') return { status: result.status, data: encodeJson(result.body) };
-    const out: Outcome = { status: result.status, data: Buffer.from(result.body, 'utf8'), contentType: result.contentType };
-    if (result.filename !== undefined) out.filename = result.filename;
-    return out;
+    const key = req.headers[HEADERS.idempotencyKey];
+    const records = options.idempotency;
+    const invoke = async (): Promise<Outcome> => toOutcome(op, await runWithDeadline(meta.deadline, () => handler(input, ctx)));
+    if (key === undefined || records === undefined || !acceptsIdempotencyKey(op)) return invoke();
+    return once(records, idempotencyRecordId(op, caller, checkIdempotencyKey(key)), requestFingerprint({ params: input.params, query: input.query, body: input.body }), meta.deadline, op, invoke);
+  }
+
+  /**
+   * Runs `invoke` at most once per Idempotency-Key record: a success is kept and replayed to the
+   * same request again; a failure releases the key so that a retry runs (nothing was created, or the
+   * error says what was). The record lives in the service's own store, so replicas share it.
+   */
+  async function once(records: IdempotencyRecords, id: string, fingerprint: string, deadline: number, op: OperationDef, invoke: () => Promise<Outcome>): Promise<Outcome> {
+    const found = await records.begin(id, fingerprint, deadline);
+    if (found.state === 'done') {
+      const out: Outcome = { status: found.outcome.status, data: Buffer.from(found.outcome.data, 'base64'), replayed: true };
+      if (found.outcome.contentType !== undefined) out.contentType = found.outcome.contentType;
+      if (found.outcome.filename !== undefined) out.filename = found.outcome.filename;
+      return out;
+    }
+    if (found.state === 'mismatch') {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', `This Idempotency-Key was used within the last ${IDEMPOTENCY_TTL_MS / 3_600_000} hours for another request to ${op.id}; use a new key for a new request`);
+    }
+    if (found.state === 'busy') {
+      throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', `A request to ${op.id} with this Idempotency-Key is still being handled; retry once it has answered`);
+    }
+    let outcome: Outcome;
+    try {
+      outcome = await invoke();
+    } catch (err) {
+      await records.release(id).catch(() => undefined);
+      throw err;
+    }
+    const stored: StoredOutcome = { status: outcome.status, data: Buffer.from(outcome.data).toString('base64') };
+    if (outcome.contentType !== undefined) stored.contentType = outcome.contentType;
+    if (outcome.filename !== undefined) stored.filename = outcome.filename;
+    await records.complete(id, stored);
+    return outcome;
   }
 
   return bus.addService({
@@ -245,6 +291,14 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     queue: service,
     endpoints,
   });
+}
+
+function toOutcome(op: OperationDef, result: unknown): Outcome {
+  if (!isReply(result)) return { status: op.response.status, data: encodeJson(result) };
+  if (result[REPLY] === 'json') return { status: result.status, data: encodeJson(result.body) };
+  const out: Outcome = { status: result.status, data: Buffer.from(result.body, 'utf8'), contentType: result.contentType };
+  if (result.filename !== undefined) out.filename = result.filename;
+  return out;
 }
 
 /** `attachment; filename="…"` with the name made safe for a header (RFC 6266: ASCII fallback, UTF-8 form). */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH } from '@nap/contracts';
 
 /** Configuration of every NAP process, from `NAP_*` environment variables. */
 export interface RuntimeConfig {
@@ -27,6 +28,14 @@ export interface RuntimeConfig {
    * test setting, like Temporal's time-skipping test environment, never for production.
    */
   timeScale: number;
+  /** Deepest nesting of objects and arrays accepted in user JSON (400 `JSON_TOO_DEEP` beyond). */
+  maxJsonDepth: number;
+  /** Longest path parameter in characters (400 `PARAMETER_TOO_LONG` beyond). */
+  maxParamLength: number;
+  /** Time a client has to send a request's headers, ms. */
+  headersTimeoutMs: number;
+  /** Time a client has to send a whole request (headers and body), ms. */
+  requestTimeoutMs: number;
 }
 
 const ENV_SCHEMA = {
@@ -45,6 +54,10 @@ const ENV_SCHEMA = {
     NAP_TOKEN_TTL_SECONDS: { type: 'integer', minimum: 60 },
     NAP_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024 },
     NAP_TIME_SCALE: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
+    NAP_MAX_JSON_DEPTH: { type: 'integer', minimum: 8, maximum: 10_000 },
+    NAP_MAX_PARAM_LENGTH: { type: 'integer', minimum: 64, maximum: 1024 },
+    NAP_HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000 },
+    NAP_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000 },
   },
 } as const;
 
@@ -113,8 +126,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     tokenTtlSeconds: Number(values.NAP_TOKEN_TTL_SECONDS ?? 43_200),
     bodyLimitBytes: Number(values.NAP_BODY_LIMIT_BYTES ?? 1_048_576),
     timeScale: Number(values.NAP_TIME_SCALE ?? 1),
+    maxJsonDepth: Number(values.NAP_MAX_JSON_DEPTH ?? DEFAULT_MAX_JSON_DEPTH),
+    maxParamLength: Number(values.NAP_MAX_PARAM_LENGTH ?? DEFAULT_MAX_PARAM_LENGTH),
+    headersTimeoutMs: Number(values.NAP_HEADERS_TIMEOUT_MS ?? 10_000),
+    requestTimeoutMs: Number(values.NAP_REQUEST_TIMEOUT_MS ?? 30_000),
   };
   if (values.NAP_HEALTH_PORT !== undefined) config.healthPort = Number(values.NAP_HEALTH_PORT);
+  if (config.headersTimeoutMs > config.requestTimeoutMs) problems.push('NAP_HEADERS_TIMEOUT_MS must not exceed NAP_REQUEST_TIMEOUT_MS');
+  if (problems.length > 0) throw new ConfigError(problems);
   if (values.NAP_NATS_URL !== undefined) config.natsUrl = String(values.NAP_NATS_URL);
   if (values.NAP_MONGO_URL !== undefined) config.mongoUrl = String(values.NAP_MONGO_URL);
   if (values.NAP_ADMIN_PASSWORD !== undefined) config.adminPassword = String(values.NAP_ADMIN_PASSWORD);

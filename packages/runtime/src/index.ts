@@ -5,3 +5,4 @@ export * from './secret-box';
 export * from './main';
 export * from './health';
 export * from './probe';
+export * from './idempotency';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RELEASE, systemSubject } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createBusClient, encodeJson, decodeJson } from '@nap/bus';
-import type { Bus, BusClient, RegisteredService } from '@nap/bus';
+import type { Bus, BusClient, IdempotencyRecords, RegisteredService } from '@nap/bus';
 import type { Store } from '@nap/store';
 import { AggregatorRegistry } from 'prom-client';
 import type { Logger, PlatformMetrics } from '@nap/telemetry';
@@ -16,6 +16,8 @@ export interface ServiceDeps {
   metrics: PlatformMetrics;
   client: BusClient;
   config: RuntimeConfig;
+  /** The service's Idempotency-Key records (in `store`); without them, `serve` ignores the header. */
+  idempotency?: IdempotencyRecords;
 }
 
 /** A started service; `stop` stops intake and hands back in-flight work. */

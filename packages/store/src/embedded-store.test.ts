@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runWithDeadline } from '@nap/contracts';
 import { createEmbeddedStore, createStore, runStoreContractSuite, type EmbeddedStore, type Store } from './index';
 
 runStoreContractSuite('EmbeddedStore contract', async () => {
@@ -165,7 +166,7 @@ describe('EmbeddedStore', () => {
       const docs = open().collection('docs');
       await expect(docs.insertOne({ _id: 7 as unknown as string })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
       await expect(docs.insertOne({ _id: '' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-      await expect(docs.insertOne({ _id: 'i'.repeat(600) })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      await expect(docs.insertOne({ _id: 'i'.repeat(600) })).rejects.toMatchObject({ code: 'STORE_KEY_TOO_LONG', status: 400 });
       await docs.createIndexes([{ keys: { a: 1, b: 1 } }]);
       await docs.insertOne({ a: [1, 2], b: 3 });
       await expect(docs.insertOne({ a: [1, 2], b: [3, 4] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
@@ -190,6 +191,67 @@ describe('EmbeddedStore', () => {
       expect(back).toEqual({ _id: 'v', at: new Date(5), re: /ab+c/i, bin: Buffer.from([1, 2, 3]), inf: Number.POSITIVE_INFINITY, list: [new Date(7), 1] });
       expect(back?.at).toBeInstanceOf(Date);
       expect(await docs.countDocuments({ at: { $lt: new Date(6) } })).toBe(1);
+    });
+  });
+
+  describe('keys too long for LMDB', () => {
+    it('refuses over-long ids with 400 STORE_KEY_TOO_LONG on reads and writes, and keys long indexed values by a prefix', async () => {
+      const docs = open().collection('docs');
+      await docs.createIndexes([{ keys: { name: 1 }, unique: true }]);
+      const longId = 'i'.repeat(7_000);
+      await expect(docs.insertOne({ _id: longId })).rejects.toMatchObject({ code: 'STORE_KEY_TOO_LONG', status: 400 });
+      await expect(docs.findOne({ _id: longId })).rejects.toMatchObject({ code: 'STORE_KEY_TOO_LONG' });
+      expect(await docs.countDocuments({})).toBe(0);
+      // long indexed values are keyed by a prefix, so they store and query without a key error
+      await docs.insertOne({ _id: 'ok', name: 'n'.repeat(7_000) });
+      expect((await docs.find({ name: 'n'.repeat(7_000) })).map((d) => d._id)).toEqual(['ok']);
+      expect(await docs.countDocuments({})).toBe(1);
+    });
+  });
+
+  describe('the request deadline', () => {
+    it('refuses calls that would start past the deadline of the request in scope, and only while the request runs', async () => {
+      const docs = open().collection('docs');
+      await docs.insertOne({ _id: 'a' });
+      const expired = Date.now() - 1;
+      await expect(runWithDeadline(expired, () => docs.findOne({ _id: 'a' }))).rejects.toMatchObject({ code: 'TIMEOUT', status: 504 });
+      await expect(runWithDeadline(expired, () => docs.insertOne({ _id: 'b' }))).rejects.toMatchObject({ code: 'TIMEOUT' });
+      expect(await runWithDeadline(Date.now() + 60_000, () => docs.findOne({ _id: 'a' }))).toEqual({ _id: 'a' });
+      // work started by a request that outlives it (a job's runner) is no longer bound by it
+      let later: Promise<unknown> | undefined;
+      await runWithDeadline(Date.now() + 20, async () => {
+        later = new Promise((resolve) => setTimeout(resolve, 40)).then(() => docs.insertOne({ _id: 'c' }));
+      });
+      await expect(later).resolves.toEqual({ _id: 'c' });
+      expect(await docs.countDocuments({})).toBe(2);
+    });
+  });
+
+  describe('group commit', () => {
+    it('commits the writes of one turn together; one that fails leaves the others of its batch and nothing of its own', async () => {
+      const docs = open().collection('docs');
+      await docs.createIndexes([{ keys: { name: 1 }, unique: true }]);
+      await docs.insertOne({ _id: 'taken', name: 'taken' });
+      const results = await Promise.allSettled([
+        docs.insertOne({ _id: 'a', name: 'a' }),
+        docs.insertMany([{ _id: 'm1', name: 'm1' }, { _id: 'm2', name: 'taken' }]),
+        docs.updateOne({ _id: 'taken' }, { $set: { 'deep.er.value': 1 } }),
+        docs.insertOne({ _id: 'b', name: 'taken' }),
+        docs.insertOne({ _id: 'c', name: 'c' }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+      expect((await docs.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'c', 'taken']);
+      expect(await docs.findOne({ _id: 'taken' })).toEqual({ _id: 'taken', name: 'taken', deep: { er: { value: 1 } } });
+    });
+
+    it('applies $set and $unset of named paths as MongoDB does, and leaves other updates to the general path', async () => {
+      const docs = open().collection('docs');
+      await docs.insertOne({ _id: 'x', status: 'running', tags: ['a', 'b'], tasks: { t1: { status: 'incomplete' } }, n: 1, list: [{ v: 1 }] });
+      expect(await docs.updateOne({ _id: 'x', tags: 'b' }, { $set: { 'tasks.t1.status': 'complete', 'tasks.t2': { status: 'running' } }, $unset: { n: '' } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      expect(await docs.updateOne({ _id: 'x', status: 'running' }, { $set: { 'tasks.t1.status': 'complete' } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+      expect(await docs.updateOne({ _id: 'x', status: 'paused' }, { $set: { status: 'x' } })).toEqual({ matchedCount: 0, modifiedCount: 0 });
+      await docs.updateOne({ _id: 'x' }, { $set: { 'list.0.v': 2 } });
+      expect(await docs.findOne({ _id: 'x' })).toEqual({ _id: 'x', status: 'running', tags: ['a', 'b'], tasks: { t1: { status: 'complete' }, t2: { status: 'running' } }, list: [{ v: 2 }] });
     });
   });
 });

@@ -1,5 +1,6 @@
 import { context, propagation, trace, SpanStatusCode } from '@opentelemetry/api';
 import type { Context, Span, SpanKind, TextMapGetter, TextMapSetter, Attributes } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NodeTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -20,7 +21,7 @@ export interface TracingOptions {
 }
 
 export interface Tracing {
-  /** False when no exporter is configured: spans are not recorded, only context is propagated. */
+  /** False when no exporter is configured: spans are not recorded, only context is propagated (an incoming traceparent goes on unchanged). */
   readonly enabled: boolean;
   shutdown(): Promise<void>;
 }
@@ -34,7 +35,19 @@ let installed: NodeTracerProvider | undefined;
 export function initTracing(options: TracingOptions): Tracing {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const exporter = options.exporter ?? (process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? new OTLPTraceExporter() : undefined);
-  if (!exporter) return { enabled: false, shutdown: async () => {} };
+  if (!exporter) {
+    // no spans are recorded, but the incoming trace context must still follow each request through
+    // async code, so that it reaches the bus and outside systems (an orchestrator's traceparent)
+    const manager = new AsyncLocalStorageContextManager().enable();
+    const owned = context.setGlobalContextManager(manager);
+    return {
+      enabled: false,
+      shutdown: async () => {
+        if (owned) context.disable();
+        else manager.disable();
+      },
+    };
+  }
   if (installed) throw new Error('Tracing is already initialised in this process');
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),

@@ -3,3 +3,4 @@ export * from './nats-server';
 export * from './process';
 export * from './platform';
 export * from './schema-example';
+export * from './fixtures';

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Bus } from '@nap/bus';
+import type { ServiceName } from '@nap/contracts';
 import { loadConfig } from '@nap/runtime';
 import type { RuntimeConfig } from '@nap/runtime';
 import { startPlatform } from '@nap/standalone';
@@ -23,6 +24,8 @@ export interface TestPlatformOptions {
   config?: Partial<RuntimeConfig>;
   /** Keep the data directory (for restart tests); removed on stop otherwise. */
   dataDir?: string;
+  /** Which services to run; all six by default. */
+  services?: readonly ServiceName[];
 }
 
 /** The whole platform in this process on a free port with a fresh data directory and a known admin. */
@@ -34,7 +37,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     ...options.config,
   };
   const logger = createLogger({ name: 'nap-test', level: config.logLevel, destination: process.stderr });
-  const platform = await startPlatform({ config, logger, ...(options.bus ? { bus: options.bus } : {}) });
+  const platform = await startPlatform({ config, logger, ...(options.bus ? { bus: options.bus } : {}), ...(options.services ? { services: options.services } : {}) });
   const http: TestPlatform['http'] = async (method, route, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;

@@ -63,6 +63,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
         logger,
         metrics,
         client,
+        idempotency: deps.idempotency,
         handlers: {
           ...authHandlers(domain),
           ...accountHandlers(domain),

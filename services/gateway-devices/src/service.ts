@@ -33,7 +33,7 @@ export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayD
   const knownHosts = createStoreKnownHosts(collections);
   const limiter = createSessionLimiter({ perDeviceLimit: gateway.deviceSessionLimit, globalLimit: gateway.globalSessionLimit, queueTimeoutMs: gateway.sessionQueueTimeoutMs });
   const access = new DeviceAccess(inventory, limiter, knownHosts, gateway);
-  const runners = createRunners(gateway, inventory);
+  const runners = createRunners(gateway, inventory, knownHosts);
   const context: GatewayContext = {
     inventory,
     devices: new DeviceInventory(inventory, access, (hostPort) => knownHosts.fingerprintOf(hostPort), logger),
@@ -51,7 +51,7 @@ export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayD
       await ensureCollections(collections);
       for (const device of await inventory.sessionLimits()) access.trackSessionLimit(device.name, device.variables);
       await runners.catalog.ensureDirectories();
-      const registered = await serve({ bus, service: 'gateway-devices', version: RELEASE, logger, metrics, client, handlers: gatewayHandlers(context) });
+      const registered = await serve({ bus, service: 'gateway-devices', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers: gatewayHandlers(context) });
       return { name: 'gateway-devices', stop: () => registered.stop() };
     },
   };

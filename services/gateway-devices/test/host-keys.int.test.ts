@@ -1,6 +1,10 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { startCliSimulator } from '../../../test/lab';
-import { withSshSession } from '../src/clients';
-import { createMemoryKnownHostsStore, knownHostsKey } from '../src/domain';
+import { checkHostKey, scanHostKey, withSshSession } from '../src/clients';
+import { createMemoryKnownHostsStore, hostKeyFingerprint, knownHostsKey, knownHostsLine } from '../src/domain';
 import { expectAppError, simulatorTarget } from './helpers';
 
 describe('host key checking', () => {
@@ -56,6 +60,45 @@ describe('host key checking', () => {
       await withSshSession(simulatorTarget(sim, { hostKeyChecking: 'off' }, store), (s) => s.sendCommand('show version'));
       expect(store.entries()).toEqual({ [knownHostsKey(sim.host, sim.port)]: 'SHA256:someone-else' });
     } finally {
+      await sim.stop();
+    }
+  });
+
+  it('reads a key without logging in, records it with its blob, and writes a known_hosts line that OpenSSH trusts (what Ansible runs use)', async () => {
+    const sim = await startCliSimulator({ deviceType: 'cisco_ios' });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nap-known-hosts-'));
+    try {
+      const key = await scanHostKey(sim.host, sim.port, 5_000);
+      expect(key).toBeDefined();
+      if (key === undefined) return;
+      expect(hostKeyFingerprint(key)).toBe(sim.hostKeyFingerprint);
+      expect(sim.sessions()).toBe(0);
+      const store = createMemoryKnownHostsStore();
+      const hostPort = knownHostsKey(sim.host, sim.port);
+      expect(await checkHostKey(store, hostPort, key, 'tofu')).toBeUndefined();
+      expect(await store.get(hostPort)).toBe(sim.hostKeyFingerprint);
+      expect(await store.keyOf?.(hostPort)).toEqual(key);
+      // a changed key is refused and does not replace the trusted one
+      const other = createMemoryKnownHostsStore({ [hostPort]: 'SHA256:someone-else' });
+      expect(await checkHostKey(other, hostPort, key, 'tofu')).toMatchObject({ kind: 'changed' });
+      expect(await checkHostKey(createMemoryKnownHostsStore(), hostPort, key, 'strict')).toMatchObject({ kind: 'unknown' });
+
+      // OpenSSH with strict checking: the written line gets past host verification (to the login),
+      // an empty file stops it at "Host key verification failed"
+      const trusted = path.join(dir, 'trusted');
+      const empty = path.join(dir, 'empty');
+      await writeFile(trusted, `${knownHostsLine(sim.host, sim.port, key)}\n`);
+      await writeFile(empty, '');
+      const sshWith = (file: string) =>
+        new Promise<string>((resolve) => {
+          execFile('ssh', ['-o', `UserKnownHostsFile=${file}`, '-o', 'GlobalKnownHostsFile=/dev/null', '-o', 'StrictHostKeyChecking=yes', '-o', 'BatchMode=yes', '-o', 'PreferredAuthentications=none,publickey', '-p', String(sim.port), `nobody@${sim.host}`, 'true'], { timeout: 15_000 }, (_err, _stdout, stderr) => resolve(stderr));
+        });
+      expect(await sshWith(empty)).toContain('Host key verification failed');
+      const accepted = await sshWith(trusted);
+      expect(accepted).not.toContain('Host key verification failed');
+      expect(accepted).toMatch(/Permission denied|Authentication|no more authentication methods/i);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
       await sim.stop();
     }
   });

@@ -60,6 +60,17 @@ describe('inventory devices over HTTP', () => {
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
+  it('refuses credentials inside gw_http_base_url with 400 saying where they belong, without echoing them', async () => {
+    const res = await gw.http('POST', '/gw/createInventoryDevice', { name: 'creds-in-url', variables: { gw_http_base_url: 'https://netops:s3cret-pw@10.0.0.1:8443/api' } });
+    expect(res.status).toBe(400);
+    const text = JSON.stringify(res.body);
+    expect(text).toContain('gw_http_username');
+    expect(text).toContain('gw_http_password');
+    expect(text).not.toContain('s3cret-pw');
+    const missing = await gw.http('POST', '/gw/getInventoryDevice', { name: 'creds-in-url' });
+    expect(missing.status).toBe(404);
+  });
+
   it('lists with filters built from allowed fields only, values as data, sort, skip and limit', async () => {
     for (const [name, os, group] of [
       ['core-1', 'juniper_junos', 'core'],

@@ -108,7 +108,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
       };
       let registered;
       try {
-        registered = await serve({ bus, service: 'mop', version: RELEASE, logger, metrics, client, handlers });
+        registered = await serve({ bus, service: 'mop', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers });
       } catch (err) {
         scheduler.stop();
         await pool.close();

@@ -48,7 +48,7 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, handlers: studioHandlers(studio) });
+      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers: studioHandlers(studio) });
       return {
         name: 'studio',
         async stop() {

@@ -1,6 +1,7 @@
 export { createWorkflowService } from './service';
 export type { WorkflowServiceOptions } from './service';
-export { JobEngine } from './engine/job-engine';
+export { engineOptionsFromEnv, persistentEngineId } from './config';
+export { DEFAULT_LEASE_MS, JobEngine } from './engine/job-engine';
 export type { EngineDeps, EngineOptions } from './engine/job-engine';
 export type { StartJobInput } from './engine/job-lifecycle';
 export { NO_TRANSITION_MESSAGE } from './domain/job-model';

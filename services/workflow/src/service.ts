@@ -8,6 +8,7 @@ import { JobEngine } from './engine/job-engine';
 import type { EngineOptions } from './engine/job-engine';
 import { workflowHandlers } from './handlers';
 import { AutomationRepository } from './store/automation-repository';
+import type { EngineRecord } from './store/engine-registry';
 import { ensureCollections } from './store/collections';
 
 /**
@@ -17,7 +18,7 @@ import { ensureCollections } from './store/collections';
  */
 export const WORKFLOW_WAKE_SUBJECT = systemSubject('workflow', 'wake');
 
-/** Settings of the workflow service: those of its engine (server id, lease). */
+/** Settings of the workflow service: those of its engine (server id, lease, renewal, scan). */
 export type WorkflowServiceOptions = EngineOptions;
 
 /**
@@ -29,11 +30,13 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
   const engine = new JobEngine(
     {
       jobs: store.collection<JobRecord>('jobs'),
+      engines: store.collection<EngineRecord>('engines'),
       getWorkflow: async (name, caller, from) => (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body,
       call: async (operationId, input, caller) => (await client.callDynamic(operationId, input, { caller })).body,
-      publishEvent: async (subject, payload) => {
-        await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)));
+      publishEvent: async (subject, payload, headers) => {
+        await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)), headers);
       },
+      busConnected: () => bus.isConnected(),
       broadcastWake: (jobId) => bus.publish(WORKFLOW_WAKE_SUBJECT, Buffer.from(jobId)),
       logger: logger.child({ component: 'workflow-engine' }),
     },
@@ -46,10 +49,14 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       const wake: Subscription = bus.subscribe(WORKFLOW_WAKE_SUBJECT, (msg) => engine.wake(Buffer.from(msg.data).toString('utf8')));
-      const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, client });
-      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, handlers });
+      bus.onStatus((status) => {
+        if (status === 'connected') engine.busReconnected();
+      });
+      // the engine registers its heartbeat and resumes its jobs before it takes requests
       await engine.start();
-      logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs }, 'Workflow engine started');
+      logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs, leaseMs: engine.leaseMs, renewMs: engine.renewMs, scanMs: engine.scanMs }, 'Workflow engine started');
+      const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, client });
+      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers });
       return {
         name: 'workflow',
         stop: async () => {

@@ -88,7 +88,6 @@ if (!FIXTURES_PRESENT) {
   describe('built-in tasks as the fixtures use them', () => {
     it('did NOT run: the fixtures folder is absent', () => {
       warnFixturesAbsent('each built-in task with the incoming shape of the real workflows');
-      expect(FIXTURES_PRESENT).toBe(false);
     });
   });
 } else {

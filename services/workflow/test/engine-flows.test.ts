@@ -429,22 +429,26 @@ describe('durability', () => {
       ['a1', 'b2'],
       ['b2', 'workflow_end'],
     ]);
-    // what a dead engine leaves: a1 done, b2 in flight, claim long expired
+    // what a dead engine leaves: a1 done, b2 in flight, its heartbeat no longer moving
     const jobs = h.store.collection<JobRecord>('jobs');
     const started = await h.run(wf);
     await done(started._id);
     const stored = (await jobs.findOne({ _id: started._id })) as JobRecord;
+    await h.store.collection('engines').insertOne({ _id: 'dead-engine', instance: 'gone', beat: 7, at: 1, started: 1, host: 'elsewhere', pid: 1, leaseMs: 3000 });
     const orphan: JobRecord = {
       ...stored,
       _id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
       status: 'running',
       error: [],
       variables: { a: 1 },
+      lease: 'dead-engine',
+      outbox: [],
+      eventsPublished: 0,
       metrics: { ...stored.metrics, server_id: 'dead-engine', claim_time: 1, end_time: undefined, finish_state: undefined },
       tasks: { ...stored.tasks, b2: { ...stored.tasks.b2, status: 'running' }, workflow_end: { ...stored.tasks.workflow_end, status: 'incomplete' } },
     };
     await jobs.insertOne(orphan);
-    await h.engine.scan();
+    // taken over once the dead engine's heartbeat has stood still for a lease (the engine scans on its own)
     const job = await done(orphan._id);
     expect(job).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 }, metrics: { server_id: h.engine.serverId } });
   });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkflowDocument } from '@nap/contracts';
+import { fixturesAbsent } from '@nap/testing';
 
 /** The shared conformance fixtures, beside the repository. */
 export const FIXTURES_DIR = path.resolve(__dirname, '../../../../shared/fixtures/itential-assets');
@@ -27,7 +28,7 @@ export function fixtureAutomations(): Record<string, unknown>[] {
     .map((f) => JSON.parse(readFileSync(path.join(FIXTURES_DIR, f), 'utf8')) as Record<string, unknown>);
 }
 
-/** The loud notice of a conformance part that could not run. */
+/** A conformance part that could not run: a loud warning on a developer machine, a failure under CI=true. */
 export function warnFixturesAbsent(what: string): void {
-  console.warn(`\n${'!'.repeat(100)}\nCONFORMANCE NOT RUN: ${FIXTURES_DIR} is absent, so ${what} was not checked.\nPut the shared fixtures beside the repository (../shared/fixtures/itential-assets) to run it.\n${'!'.repeat(100)}\n`);
+  fixturesAbsent(FIXTURES_DIR, what);
 }

@@ -4,6 +4,7 @@
  */
 export interface BusLogger {
   debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
 }
@@ -13,4 +14,4 @@ function noop(): void {
 }
 
 /** Logs nothing; the default when no logger is given. */
-export const SILENT_LOGGER: BusLogger = { debug: noop, warn: noop, error: noop };
+export const SILENT_LOGGER: BusLogger = { debug: noop, info: noop, warn: noop, error: noop };

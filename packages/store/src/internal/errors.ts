@@ -36,3 +36,22 @@ export function badRequest(message: string, cause?: unknown): AppError {
 export function conflict(message: string): AppError {
   return new AppError('CONFLICT', message);
 }
+
+/** LMDB's largest key, in bytes (lmdb-js `maxKeySize`): a document key is the collection prefix and the `_id`. */
+export const MAX_KEY_BYTES = 1978;
+
+/** An id or indexed value too long to be a key of the embedded store. */
+export function keyTooLong(what: string, options: { collection?: string; limitBytes?: number; cause?: unknown } = {}): AppError {
+  const { collection, limitBytes = MAX_KEY_BYTES, cause } = options;
+  const where = collection === undefined ? '' : ` in collection "${collection}"`;
+  return new AppError('STORE_KEY_TOO_LONG', `${what}${where} is too long to be a key of the store (at most ${limitBytes} bytes of UTF-8); use a shorter value`, {
+    details: [{ ...(collection === undefined ? {} : { collection }), limitBytes }],
+    cause,
+  });
+}
+
+/** True for LMDB's refusals of an over-long key: a `RangeError` while encoding it, or the size check of a write. */
+export function isKeyTooLongError(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  return (e instanceof RangeError && /offset is out of bounds/.test(e.message)) || /larger than the maximum key size/.test(e.message);
+}

@@ -173,7 +173,8 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 
 function failure(target: OutboundTarget, method: string, url: string, err: unknown, timeoutMs: number): AppError {
   if (err instanceof AppError) return err;
-  const name = err instanceof Error ? err.name : '';
+  // read by property, not instanceof: undici's timeout is a DOMException, of another realm under test runners
+  const name = typeof err === 'object' && err !== null && 'name' in err ? String((err as { name: unknown }).name) : '';
   const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
   const where = `${method} ${new URL(url).pathname}`;
   if (name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {

@@ -124,7 +124,62 @@ function connectSocket(target: SshTarget, label: string, timeoutMs: number): Pro
   });
 }
 
-type HostKeyProblem = { kind: 'changed'; expected: string; actual: string } | { kind: 'unknown'; actual: string } | { kind: 'store'; error: unknown };
+/** Why a presented host key was refused. */
+export type HostKeyProblem = { kind: 'changed'; expected: string; actual: string } | { kind: 'unknown'; actual: string } | { kind: 'store'; error: unknown };
+
+/**
+ * Checks a presented host key against the known-hosts store under `checking` (tofu records a first
+ * key, with its blob; strict refuses an unknown one; both refuse a changed one); `undefined` when the
+ * key is trusted. Used by every SSH session and by the key scan before an Ansible run.
+ */
+export async function checkHostKey(knownHosts: KnownHostsStore, hostPort: string, key: Buffer, checking: HostKeyChecking): Promise<HostKeyProblem | undefined> {
+  const presented = hostKeyFingerprint(key);
+  try {
+    const trusted = await knownHosts.get(hostPort);
+    if (trusted === undefined) {
+      if (checking === HOST_KEY_CHECKING.STRICT) return { kind: 'unknown', actual: presented };
+      await knownHosts.set(hostPort, presented, key);
+      return undefined;
+    }
+    if (trusted !== presented) return { kind: 'changed', expected: trusted, actual: presented };
+    // trusted already: keep the blob too if only the fingerprint was known (entries made before keys were kept)
+    if (knownHosts.keyOf !== undefined && (await knownHosts.keyOf(hostPort)) === undefined) await knownHosts.set(hostPort, presented, key);
+    return undefined;
+  } catch (error) {
+    return { kind: 'store', error };
+  }
+}
+
+/**
+ * The host key a server presents, read from the start of an SSH handshake that is then broken off
+ * (no login is tried); `undefined` when the host does not answer within `timeoutMs`.
+ */
+export async function scanHostKey(host: string, port: number, timeoutMs: number): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const client = new Client();
+    let key: Buffer | undefined;
+    const done = () => {
+      client.end();
+      resolve(key);
+    };
+    client.on('error', done);
+    client.on('close', done);
+    try {
+      client.connect({
+        host,
+        port,
+        username: 'nap-host-key-scan',
+        readyTimeout: timeoutMs,
+        hostVerifier: (presented: Buffer, verify: VerifyCallback) => {
+          key = presented;
+          verify(false);
+        },
+      });
+    } catch {
+      done();
+    }
+  });
+}
 
 /**
  * Opens an authenticated SSH connection with a bounded login (`readyTimeout`), keepalives and a host
@@ -158,28 +213,10 @@ export async function openSshConnection(target: SshTarget): Promise<SshConnectio
       verify(true);
       return;
     }
-    knownHosts
-      .get(hostPort)
-      .then(async (trusted) => {
-        if (trusted === undefined) {
-          if (checking === HOST_KEY_CHECKING.STRICT) {
-            problem = { kind: 'unknown', actual: presented };
-            verify(false);
-            return;
-          }
-          await knownHosts.set(hostPort, presented);
-          verify(true);
-        } else if (trusted === presented) {
-          verify(true);
-        } else {
-          problem = { kind: 'changed', expected: trusted, actual: presented };
-          verify(false);
-        }
-      })
-      .catch((error: unknown) => {
-        problem = { kind: 'store', error };
-        verify(false);
-      });
+    void checkHostKey(knownHosts, hostPort, key, checking).then((found) => {
+      problem = found;
+      verify(found === undefined);
+    });
   };
 
   const client = new Client();

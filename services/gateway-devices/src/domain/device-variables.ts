@@ -38,6 +38,11 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
         problems.push('gw_http_base_url must be an http:// or https:// URL');
         continue;
       }
+      if (hasUrlCredentials(value)) {
+        // never echoed back: the message names where the credentials belong instead
+        problems.push('gw_http_base_url must not hold credentials (user:password@); put the user in gw_http_username and the password in gw_http_password, which are stored sealed and never returned');
+        continue;
+      }
     }
     if (isSecret(key, value) && value !== null && typeof value !== 'string') {
       problems.push(`${key} must be a string`);
@@ -172,4 +177,14 @@ export function buildDeviceQuery(filter: Record<string, unknown> | undefined, so
   }
   if (order.name === undefined) order.name = 1;
   return { filter: query, sort: order };
+}
+
+/** True when a URL carries `user[:password]@` before its host. */
+function hasUrlCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return /^[a-z]+:\/\/[^/?#]*@/i.test(value);
+  }
 }

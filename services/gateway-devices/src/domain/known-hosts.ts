@@ -7,8 +7,14 @@ import { createHash } from 'node:crypto';
 export interface KnownHostsStore {
   /** The trusted fingerprint (`SHA256:<base64>`) of `hostPort`, or `undefined` when none is known. */
   get(hostPort: string): Promise<string | undefined>;
-  /** Trusts `fingerprint` for `hostPort` from now on. */
-  set(hostPort: string, fingerprint: string): Promise<void>;
+  /**
+   * Trusts `fingerprint` for `hostPort` from now on (unless another key is trusted already). With
+   * `key` (the wire blob whose fingerprint it is), the key itself is kept too, so that programs that
+   * check host keys themselves (Ansible over OpenSSH or paramiko) get a known_hosts file.
+   */
+  set(hostPort: string, fingerprint: string, key?: Buffer): Promise<void>;
+  /** The trusted key blob of `hostPort`, when it was kept. */
+  keyOf?(hostPort: string): Promise<Buffer | undefined>;
 }
 
 /**
@@ -27,12 +33,15 @@ export function createMemoryKnownHostsStore(initial: Readonly<Record<string, str
   entries(): Record<string, string>;
 } {
   const keys = new Map<string, string>(Object.entries(initial));
+  const blobs = new Map<string, Buffer>();
   return {
     get: (hostPort) => Promise.resolve(keys.get(hostPort)),
-    set: (hostPort, fingerprint) => {
-      keys.set(hostPort, fingerprint);
+    set: (hostPort, fingerprint, key) => {
+      if (!keys.has(hostPort)) keys.set(hostPort, fingerprint);
+      if (key !== undefined && keys.get(hostPort) === fingerprint) blobs.set(hostPort, key);
       return Promise.resolve();
     },
+    keyOf: (hostPort) => Promise.resolve(blobs.get(hostPort)),
     entries: () => Object.fromEntries(keys),
   };
 }
@@ -44,6 +53,18 @@ export function createMemoryKnownHostsStore(initial: Readonly<Record<string, str
  */
 export function hostKeyFingerprint(keyBlob: Buffer): string {
   return `SHA256:${createHash('sha256').update(keyBlob).digest('base64').replace(/=+$/, '')}`;
+}
+
+/** The key type named inside a host key blob (`ssh-ed25519`, `ecdsa-sha2-nistp256`, `ssh-rsa`). */
+export function hostKeyType(keyBlob: Buffer): string {
+  const length = keyBlob.length >= 4 ? keyBlob.readUInt32BE(0) : 0;
+  return keyBlob.toString('latin1', 4, 4 + length);
+}
+
+/** One OpenSSH known_hosts line for `host:port` trusting `keyBlob`. */
+export function knownHostsLine(host: string, port: number, keyBlob: Buffer): string {
+  const pattern = port === 22 ? host : `[${host}]:${port}`;
+  return `${pattern} ${hostKeyType(keyBlob)} ${keyBlob.toString('base64')}`;
 }
 
 /** The key under which a host key is stored: `host:port`, brackets around IPv6 addresses. */

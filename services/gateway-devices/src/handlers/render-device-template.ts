@@ -1,4 +1,5 @@
 import type { Handler } from '@nap/bus';
+import { assertJsonDepth } from '@nap/contracts';
 import { deviceRenderError } from '../domain/template-render';
 import type { GatewayContext } from '../context';
 
@@ -10,6 +11,8 @@ export function renderDeviceTemplate(g: GatewayContext): Handler<'gateway-device
   return async (input, ctx) => {
     const template = await g.templates.get(input.params.id, input.caller);
     const context = { ...template.variables, ...input.body.variables };
+    // the renderer walks the context recursively: bound it like every other walk of user JSON
+    assertJsonDepth(context, `The variables of device template "${template.name}"`);
     try {
       const { rendered } = await ctx.call('studio.renderJinjaText', { body: { template: template.template, context, profile: 'device', label: `Device template "${template.name}"` } });
       return { rendered };

@@ -1,13 +1,20 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findOnPath } from '../clients/process-run';
+import { checkHostKey, scanHostKey } from '../clients/ssh-connection';
+import { hostKeyCheckingOf } from '../domain/device-variables';
+import { HOST_KEY_CHECKING, knownHostsKey, knownHostsLine } from '../domain/known-hosts';
+import type { HostKeyChecking, KnownHostsStore } from '../domain/known-hosts';
 import type { ProcessOutcome } from '../clients/process-run';
 import type { GatewayConfig } from '../config';
 import type { InventoryRepository, ResolvedDevice } from '../store/inventory-repository';
 import type { RunnerCatalog } from './catalog';
 import { baseEnv, objectArgs } from './runs';
 import type { RunProgram, RunRequest } from './runs';
+
+/** How long reading a device's host key before a run may take, ms. */
+const HOST_KEY_SCAN_TIMEOUT_MS = 5_000;
 
 /** Maps an inventory device to Ansible host variables (its own variables are kept as given). */
 function ansibleHostVars(device: ResolvedDevice): Record<string, unknown> {
@@ -39,6 +46,7 @@ export class AnsibleRunner {
     private readonly catalog: RunnerCatalog,
     private readonly inventory: InventoryRepository,
     private readonly run: RunProgram,
+    private readonly knownHosts: KnownHostsStore,
   ) {}
 
   /** Runs a playbook of the playbooks directory, in check mode when `check`. */
@@ -71,11 +79,13 @@ export class AnsibleRunner {
     return this.adHoc(item.name, req, `module ${item.name}`);
   }
 
-  private env(): NodeJS.ProcessEnv {
+  private env(dir: string): NodeJS.ProcessEnv {
     return baseEnv({
+      // paramiko (network_cli) reads ~/.ssh/known_hosts: the run's own, written from the platform's store
+      HOME: dir,
       ANSIBLE_NOCOLOR: '1',
       ANSIBLE_RETRY_FILES_ENABLED: '0',
-      ANSIBLE_HOST_KEY_CHECKING: 'False',
+      ANSIBLE_HOST_KEY_CHECKING: 'True',
       ANSIBLE_LIBRARY: this.config.dirs.modules,
       ANSIBLE_ROLES_PATH: this.config.dirs.roles,
       ANSIBLE_COLLECTIONS_PATH: this.config.dirs.collections,
@@ -87,10 +97,19 @@ export class AnsibleRunner {
     });
   }
 
-  /** A temp dir with an inventory of the gateway's devices (mode 0600, removed after the run). */
-  private async withWorkDir<T>(fn: (dir: string, inventoryFile: string) => Promise<T>): Promise<T> {
+  /**
+   * A temp dir with an inventory of the gateway's devices and a known_hosts file of the platform's
+   * trusted host keys (mode 0600, removed after the run). Ansible checks host keys against that file
+   * (OpenSSH with StrictHostKeyChecking=yes, paramiko through HOME), never accepting an unknown key:
+   * keys of the targeted devices that the store does not hold yet are read first and checked as SSH
+   * sessions check them (trust on first use, strict, or off per device).
+   */
+  private async withWorkDir<T>(targets: readonly string[], fn: (dir: string, inventoryFile: string) => Promise<T>): Promise<T> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'nap-gw-run-'));
     try {
+      const knownHostsFile = path.join(dir, '.ssh', 'known_hosts');
+      await mkdir(path.dirname(knownHostsFile), { recursive: true, mode: 0o700 });
+      const lines: string[] = [];
       const devices = await this.inventory.listByNames(undefined);
       const hosts: Record<string, Record<string, unknown>> = {
         localhost: { ansible_connection: 'local', ansible_python_interpreter: findOnPath('python3', '/usr/bin:/bin') ?? 'python3' },
@@ -99,9 +118,17 @@ export class AnsibleRunner {
       for (const doc of devices) {
         const device = await this.inventory.resolve(doc.name);
         if (device === undefined) continue;
-        hosts[device.name] = ansibleHostVars(device);
+        const vars = ansibleHostVars(device);
+        const targeted = targets.includes(device.name) || device.groups.some((g) => targets.includes(g)) || targets.includes('all');
+        const checking = hostKeyCheckingOf(device.variables.host_key_checking);
+        const line = await this.knownHostsLine(device, checking, targeted);
+        if (line !== undefined) lines.push(line);
+        vars.ansible_host_key_checking = checking !== HOST_KEY_CHECKING.OFF;
+        vars.ansible_ssh_common_args = `-o UserKnownHostsFile=${knownHostsFile} -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=${checking === HOST_KEY_CHECKING.OFF ? 'no' : 'yes'}`;
+        hosts[device.name] = vars;
         for (const group of device.groups) (children[group] ??= { hosts: {} }).hosts[device.name] = {};
       }
+      await writeFile(knownHostsFile, lines.length > 0 ? `${lines.join('\n')}\n` : '', { mode: 0o600 });
       const inventoryFile = path.join(dir, 'inventory.json');
       await writeFile(inventoryFile, JSON.stringify({ all: { hosts, children } }), { mode: 0o600 });
       return await fn(dir, inventoryFile);
@@ -110,29 +137,51 @@ export class AnsibleRunner {
     }
   }
 
-  private async playbook(name: string, file: string, req: RunRequest, check: boolean): Promise<ProcessOutcome> {
-    return this.withWorkDir(async (dir, inventoryFile) => {
+  /**
+   * The known_hosts line of a device's trusted key; when the store lacks it and the run targets the
+   * device, the key is read from the device and checked first.
+   */
+  private async knownHostsLine(device: ResolvedDevice, checking: HostKeyChecking, mayScan: boolean): Promise<string | undefined> {
+    const v = device.variables;
+    const connection = typeof v.gw_connection === 'string' ? v.gw_connection : undefined;
+    if (checking === HOST_KEY_CHECKING.OFF || connection === 'local' || typeof v.gw_host !== 'string') return undefined;
+    const port = Number(v.gw_port ?? 22) || 22;
+    const hostPort = knownHostsKey(v.gw_host, port);
+    let key = await this.knownHosts.keyOf?.(hostPort);
+    if (key === undefined) {
+      if (!mayScan) return undefined;
+      const presented = await scanHostKey(v.gw_host, port, HOST_KEY_SCAN_TIMEOUT_MS);
+      // unreachable, unknown under strict, or changed: no line, so Ansible refuses that host
+      if (presented === undefined || (await checkHostKey(this.knownHosts, hostPort, presented, checking)) !== undefined) return undefined;
+      key = presented;
+    }
+    return knownHostsLine(v.gw_host, port, key);
+  }
+
+  /** `targets`: the devices or groups the play runs on, whose host keys the run's known_hosts needs. */
+  private async playbook(name: string, file: string, req: RunRequest, check: boolean, targets: readonly string[] = req.hosts ?? []): Promise<ProcessOutcome> {
+    return this.withWorkDir(targets, async (dir, inventoryFile) => {
       const extra = path.join(dir, 'extra-vars.json');
       await writeFile(extra, JSON.stringify(objectArgs(req.args, 'playbook')), { mode: 0o600 });
       const args = ['-i', inventoryFile, file, '-e', `@${extra}`];
       if (req.hosts !== undefined && req.hosts.length > 0) args.push('--limit', req.hosts.join(':'));
       if (check) args.push('--check');
-      return this.run({ name, command: 'ansible-playbook', args, cwd: path.dirname(file), env: this.env() }, req);
+      return this.run({ name, command: 'ansible-playbook', args, cwd: path.dirname(file), env: this.env(dir) }, req);
     });
   }
 
   private async roleRun(role: string, req: RunRequest, name: string): Promise<ProcessOutcome> {
-    return this.withWorkDir(async (dir) => {
+    return this.withWorkDir([], async (dir) => {
       const file = path.join(dir, 'role.yml');
       const hosts = req.hosts !== undefined && req.hosts.length > 0 ? req.hosts.join(':') : 'localhost';
       // JSON is YAML: the generated play needs no YAML writer.
       await writeFile(file, JSON.stringify([{ hosts, gather_facts: false, roles: [{ role, vars: objectArgs(req.args, 'role') }] }]));
-      return this.playbook(name, file, { ...req, args: {}, hosts: [] }, false);
+      return this.playbook(name, file, { ...req, args: {}, hosts: [] }, false, req.hosts ?? []);
     });
   }
 
   private async adHoc(module: string, req: RunRequest, name: string): Promise<ProcessOutcome> {
-    return this.withWorkDir(async (_dir, inventoryFile) => {
+    return this.withWorkDir(req.hosts ?? [], async (dir, inventoryFile) => {
       const pattern = req.hosts !== undefined && req.hosts.length > 0 ? req.hosts.join(':') : 'localhost';
       const args = objectArgs(req.args, 'module');
       const moduleArgs = Object.entries(args)
@@ -140,7 +189,7 @@ export class AnsibleRunner {
         .join(' ');
       const command = [pattern, '-i', inventoryFile, '-m', module];
       if (moduleArgs !== '') command.push('-a', moduleArgs);
-      return this.run({ name, command: 'ansible', args: command, cwd: this.config.dirs.modules, env: this.env() }, req);
+      return this.run({ name, command: 'ansible', args: command, cwd: this.config.dirs.modules, env: this.env(dir) }, req);
     });
   }
 }

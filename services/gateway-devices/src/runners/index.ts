@@ -1,6 +1,7 @@
 import type { Logger } from '@nap/telemetry';
 import type { ProcessOutcome } from '../clients/process-run';
 import type { GatewayConfig } from '../config';
+import type { KnownHostsStore } from '../domain/known-hosts';
 import type { InventoryRepository } from '../store/inventory-repository';
 import { AnsibleRunner } from './ansible';
 import { RunnerCatalog } from './catalog';
@@ -22,12 +23,12 @@ export interface Runners {
 }
 
 /** Creates the runners of a gateway configuration; no I/O until used. */
-export function createRunners(config: GatewayConfig, inventory: InventoryRepository): Runners {
+export function createRunners(config: GatewayConfig, inventory: InventoryRepository, knownHosts: KnownHostsStore): Runners {
   const catalog = new RunnerCatalog(config);
   const run = createRunProgram(config);
   return {
     catalog,
-    ansible: new AnsibleRunner(config, catalog, inventory, run),
+    ansible: new AnsibleRunner(config, catalog, inventory, run, knownHosts),
     scripts: new ScriptRunner(catalog, run),
     iac: new IacRunner(config, catalog, run),
   };

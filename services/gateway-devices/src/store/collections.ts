@@ -37,6 +37,8 @@ export interface DeviceGroupDoc extends Doc {
 export interface KnownHostDoc extends Doc {
   fingerprint: string;
   created: string;
+  /** The trusted key blob, base64 (kept since the platform writes known_hosts files for Ansible). */
+  key?: string;
 }
 
 /** A configuration backup of a device. */

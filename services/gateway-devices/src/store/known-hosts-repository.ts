@@ -10,8 +10,14 @@ export function createStoreKnownHosts(c: GatewayCollections): KnownHostsStore & 
   return {
     get,
     fingerprintOf: get,
-    async set(hostPort, fingerprint) {
+    async set(hostPort, fingerprint, key) {
       await c.knownHosts.updateOne({ _id: { $eq: hostPort } }, { $setOnInsert: { fingerprint, created: new Date().toISOString() } }, { upsert: true });
+      // the key itself only for the fingerprint that is trusted, and only once
+      if (key !== undefined) await c.knownHosts.updateOne({ _id: { $eq: hostPort }, fingerprint: { $eq: fingerprint }, key: { $exists: false } }, { $set: { key: key.toString('base64') } });
+    },
+    async keyOf(hostPort) {
+      const key = (await c.knownHosts.findOne({ _id: { $eq: hostPort } }))?.key;
+      return key === undefined ? undefined : Buffer.from(key, 'base64');
     },
   };
 }

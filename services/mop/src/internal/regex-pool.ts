@@ -22,6 +22,8 @@ export interface RegexPool extends RegexEngine {
 
 // The worker answers one message per job, so the pool knows which job of a batch is running: a
 // job that answers nothing within the limit is the culprit; the rest of its batch is re-queued.
+// A worker gets work only once it said it is ready, so the time a thread takes to start (long on a
+// loaded machine) never counts against a pattern's limit.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const execRegexJob = ${execRegexJob.toString()};
@@ -37,6 +39,7 @@ parentPort.on('message', (batch) => {
     parentPort.postMessage(out);
   }
 });
+parentPort.postMessage({ ready: true });
 `;
 
 interface Batch {
@@ -52,6 +55,8 @@ interface Batch {
 
 interface Slot {
   worker: Worker;
+  /** The worker has started and listens for batches. */
+  ready: boolean;
   batch?: Batch;
   /** Jobs of the current batch answered so far. */
   answered: number;
@@ -59,6 +64,7 @@ interface Slot {
 }
 
 interface JobMessage {
+  ready?: true;
   id: number;
   index: number;
   ok: boolean;
@@ -81,7 +87,7 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
   let closed = false;
 
   function spawn(): Slot {
-    const slot: Slot = { worker: new Worker(WORKER_SOURCE, { eval: true }), answered: 0 };
+    const slot: Slot = { worker: new Worker(WORKER_SOURCE, { eval: true }), ready: false, answered: 0 };
     slot.worker.on('message', (msg: JobMessage) => onMessage(slot, msg));
     slot.worker.on('error', (err: Error) => onCrash(slot, err.message));
     slot.worker.unref();
@@ -101,7 +107,7 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
 
   function dispatch(): void {
     for (const slot of slots) {
-      if (slot.batch !== undefined) continue;
+      if (!slot.ready || slot.batch !== undefined) continue;
       const batch = queue.shift();
       if (batch === undefined) return;
       slot.batch = batch;
@@ -112,6 +118,11 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
   }
 
   function onMessage(slot: Slot, msg: JobMessage): void {
+    if (msg.ready) {
+      slot.ready = true;
+      dispatch();
+      return;
+    }
     const batch = slot.batch;
     if (batch === undefined || msg.id !== batch.id) return;
     slot.answered += 1;

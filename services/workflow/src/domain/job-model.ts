@@ -1,5 +1,5 @@
-import { AppError, RELEASE } from '@nap/contracts';
-import type { Caller, Decorator, JobDocument, JobErrorEntry, Task, WorkflowDocument } from '@nap/contracts';
+import { AppError, RELEASE, redactSecrets } from '@nap/contracts';
+import type { Caller, Decorator, JobDocument, JobErrorEntry, JobEventName, Task, WorkflowDocument } from '@nap/contracts';
 import { MANUAL_BUILTINS } from './builtins';
 import { cloneJson } from './builtins/types';
 import { END, START } from './graph';
@@ -67,7 +67,18 @@ export interface TaskBookkeeping {
 /** A task of a stored job. */
 export type JobTask = Task & TaskBookkeeping;
 
-/** A job as stored: the job document plus the engine's own members (`runAs` never leaves the service). */
+/**
+ * An event of a job written with the job state it describes (the outbox), published afterwards.
+ * `id` tells entries apart when they are acknowledged; the event's position in the job's stream
+ * (`seq`) is `eventsPublished` plus its place in the outbox, so it is the same on every delivery.
+ */
+export interface OutboxEntry {
+  id: string;
+  event: JobEventName;
+  payload: Record<string, unknown>;
+}
+
+/** A job as stored: the job document plus the engine's own members, which never leave the service. */
 export interface JobRecord extends JobDocument {
   tasks: Record<string, JobTask>;
   variables: Record<string, unknown>;
@@ -81,7 +92,20 @@ export interface JobRecord extends JobDocument {
   workflow?: { _id?: string; name: string };
   /** Pinned task outputs by task id or `app.method` (`options.pinned` of the start; child jobs inherit them). */
   pinned?: Record<string, Record<string, unknown>>;
+  /**
+   * The engine responsible for the job while it has work for one: running or paused, or events
+   * still to publish. Removed once the job ended and its events are out; an engine that finds the
+   * holder dead takes the lease (and `metrics.server_id` of an active job) over.
+   */
+  lease?: string;
+  /** Events written with the state they describe and not yet acknowledged by the bus, oldest first. */
+  outbox?: OutboxEntry[];
+  /** How many of the job's events the bus has acknowledged (they left the outbox). */
+  eventsPublished?: number;
 }
+
+/** Members of a stored job that never leave the service (not returned, queried, sorted or projected). */
+export const INTERNAL_JOB_MEMBERS = ['runAs', 'lease', 'outbox', 'eventsPublished'] as const;
 
 /** What a new job is made of (see {@link newJobRecord}). */
 export interface NewJob {
@@ -109,16 +133,22 @@ export function jobDecorators(decorators: readonly { type?: string; pointer?: st
   return (decorators ?? []).filter((d): d is Decorator => typeof d.type === 'string' && typeof d.pointer === 'string');
 }
 
-/** A new running job of a workflow, claimed by `serverId`: its tasks copied (see {@link copyTasks}), its variables with `_id` and `initiator`. */
+/**
+ * A new running job of a workflow, claimed by `serverId`: its tasks copied (see {@link copyTasks}),
+ * its variables with `_id` and `initiator`. `workflow_start` is stored `pending`: the job as first
+ * stored already says what runs next, so an engine that resumes it after a crash starts it.
+ */
 export function newJobRecord(input: NewJob): JobRecord {
   const { workflow, caller, id, now: t } = input;
   const iso = new Date(t).toISOString();
+  const tasks = copyTasks(workflow);
+  (tasks[START] as JobTask).status = 'pending';
   const job: JobRecord = {
     _id: id,
     name: workflow.name,
     description: input.description ?? workflow.description ?? '',
     type: input.type ?? workflow.type ?? 'automation',
-    tasks: copyTasks(workflow),
+    tasks,
     transitions: cloneJson(workflow.transitions ?? {}),
     font_size: typeof workflow.font_size === 'number' ? workflow.font_size : 12,
     created: iso,
@@ -137,16 +167,24 @@ export function newJobRecord(input: NewJob): JobRecord {
     variables: { ...input.variables, _id: id, initiator: caller.username },
     workflow: { ...(workflow._id ? { _id: String(workflow._id) } : {}), name: workflow.name },
     runAs: { id: caller.id, username: caller.username, roles: [...caller.roles], groups: [...caller.groups] },
+    lease: input.serverId,
+    outbox: [],
+    eventsPublished: 0,
   };
   if (input.parent) job.parent = input.parent.link;
   if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = cloneJson(input.pinned);
   return job;
 }
 
-/** The job as the interface shows it: the members that never leave the service (`runAs`) left out. */
+/**
+ * The job as the interface shows it: the members that never leave the service
+ * ({@link INTERNAL_JOB_MEMBERS}) left out, and every secret masked by the platform's secret policy
+ * (a task's password inputs, a token a task returned, job variables named as secrets), wherever the
+ * job is returned or streamed.
+ */
 export function toPublicJob(job: JobRecord): JobDocument {
-  const { runAs: _runAs, ...out } = job;
-  return out;
+  const { runAs: _runAs, lease: _lease, outbox: _outbox, eventsPublished: _published, ...out } = job;
+  return redactSecrets(out);
 }
 
 /** True for a task that waits for a person: type manual, or a manual built-in (ViewData, ViewDiff). */
@@ -161,7 +199,7 @@ export function isManual(task: Task): boolean {
 export function toShallowJob(job: JobRecord): JobDocument {
   const out = toPublicJob(job);
   const tasks: Record<string, Task> = {};
-  for (const [id, task] of Object.entries(job.tasks)) {
+  for (const [id, task] of Object.entries(out.tasks)) {
     const { app: _app, variables, finishRequest: _finish, childRun: _childRun, loop: _loop, ...rest } = task;
     void _app;
     void _finish;

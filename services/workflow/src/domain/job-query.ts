@@ -1,6 +1,7 @@
 import { AppError } from '@nap/contracts';
 import type { JobQueryParameters } from '@nap/contracts';
 import type { Filter, Projection, SortSpec } from '@nap/store';
+import { INTERNAL_JOB_MEMBERS } from './job-model';
 
 /** Page size of `GET /operations-manager/jobs` when none is given. */
 export const JOB_PAGE_DEFAULT_LIMIT = 25;
@@ -23,7 +24,9 @@ export const DEREFERENCEABLE = ['ancestors', 'parent'] as const;
  */
 const FIELD = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
 /** Members that never leave the service, so they cannot be queried, sorted or projected either. */
-const HIDDEN = /^runAs(\.|$)/;
+const HIDDEN = new RegExp(`^(${INTERNAL_JOB_MEMBERS.join('|')})(\\.|$)`);
+/** The projection that leaves them out. */
+const WITHOUT_HIDDEN: Projection = Object.fromEntries(INTERNAL_JOB_MEMBERS.map((m) => [m, 0] as const));
 
 function invalid(message: string): AppError {
   return new AppError('JOB_QUERY_INVALID', message);
@@ -206,12 +209,12 @@ export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): 
   const sort: SortSpec = { [sortField]: order };
 
   if (params.include !== undefined && params.exclude !== undefined) throw invalid('include and exclude cannot be used together; give one of them');
-  let projection: Projection = { runAs: 0 };
+  let projection: Projection = { ...WITHOUT_HIDDEN };
   if (params.include !== undefined) {
     const fields = fieldList(params.include, 'include');
     if (fields.length > 0) projection = Object.fromEntries([...fields.map((f) => [f, 1] as const), ['_id', 1] as const]);
   } else if (params.exclude !== undefined) {
-    projection = { ...Object.fromEntries(fieldList(params.exclude, 'exclude').map((f) => [f, 0] as const)), runAs: 0 };
+    projection = { ...Object.fromEntries(fieldList(params.exclude, 'exclude').map((f) => [f, 0] as const)), ...WITHOUT_HIDDEN };
   }
   const dereference = params.dereference === undefined ? [] : params.dereference.split(',').map((s) => s.trim()).filter((s) => s !== '');
   for (const d of dereference) {

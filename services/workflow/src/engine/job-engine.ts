@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
+import type { Caller, WorkflowDocument } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import type { Collection } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
 import type { JobRecord } from '../domain/job-model';
+import { EngineRegistry } from '../store/engine-registry';
+import type { EngineRecord } from '../store/engine-registry';
 import { JobRepository } from '../store/job-repository';
 import { InputSchemaCache } from './input-schemas';
-import { JobEventPublisher } from './job-events';
+import { JobEventRelay } from './job-events';
+import type { PublishEvent } from './job-events';
 import { JobLifecycle } from './job-lifecycle';
 import type { LifecycleHost, StartJobInput } from './job-lifecycle';
 import { JobRunner } from './job-runner';
@@ -17,6 +20,8 @@ import type { JobOwner } from './lease-manager';
 /** What the engine needs from the world; the service wires the bus and the store in. */
 export interface EngineDeps {
   jobs: Collection<JobRecord>;
+  /** One heartbeat document per engine process (see {@link EngineRegistry}). */
+  engines: Collection<EngineRecord>;
   /**
    * Reads a workflow document by name as the given caller; WORKFLOW_NOT_FOUND when absent. `from` is
    * the workflow whose childJob task names it (a plain name from a project member means that
@@ -25,22 +30,29 @@ export interface EngineDeps {
   getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument>;
   /** Calls a catalog operation named at run time (a task's app and name) as the given caller; returns its body, throws AppError. */
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
-  /** Publishes a durable event. */
-  publishEvent(subject: string, payload: unknown): Promise<void>;
+  /** Publishes a durable event (resolves once the bus stored it). */
+  publishEvent: PublishEvent;
+  /** False while the bus is known to be down: events wait in their outbox. Always up when absent. */
+  busConnected?(): boolean;
   /** Tells every engine replica that a job changed in the store (the owner reloads it). */
   broadcastWake(jobId: string): void;
   logger: Logger;
 }
 
+/** Lease defaults: a dead engine's jobs are taken over within about lease + scan (4 s). */
+export const DEFAULT_LEASE_MS = 3_000;
+
 export interface EngineOptions {
-  /** This engine's id in `metrics.server_id`; random per process unless given. */
+  /** This engine's id in `lease` and `metrics.server_id`; random per process unless given. A restart under the same id resumes its jobs at once. */
   serverId?: string;
-  /** A job whose owner has not renewed its claim for this long may be claimed by another engine. */
+  /** An engine whose heartbeat has not moved for this long is dead; its jobs are taken over. Default {@link DEFAULT_LEASE_MS}. */
   leaseMs?: number;
-  /** How often an engine renews the claims of its jobs; leaseMs / 3 unless given. */
+  /** How often an engine renews its heartbeat; leaseMs / 3 unless given. */
   renewMs?: number;
-  /** How often an engine looks for jobs without a live owner; leaseMs / 2 unless given. */
+  /** How often an engine looks for dead engines; leaseMs / 3 unless given. */
   scanMs?: number;
+  /** How long a task's call that no service answers (SERVICE_UNAVAILABLE) is tried again before the task fails; 60 s unless given. */
+  unavailableRetryMs?: number;
   /**
    * How many times faster than real time `delay` (and `stub` delay) waits pass: 1 (default) is real
    * time; tests run the fixtures' 400 s delays on a scaled clock (NAP_TIME_SCALE), as Temporal's
@@ -51,37 +63,46 @@ export interface EngineOptions {
 
 /**
  * The workflow engine: creates jobs, runs their tasks where they live, and keeps the job document
- * in the store up to date before and after each task. Each running job is owned by one engine
- * replica (a lease in `metrics.server_id` / `metrics.claim_time`, renewed while the owner lives);
- * a replica that starts, or finds a job whose owner stopped renewing, claims it and resumes it.
- * A task that was in flight when its owner died runs again (at-least-once).
+ * in the store up to date before and after each task, its events written with it (an outbox) and
+ * published afterwards. Each job with work for an engine is leased to one engine replica (`lease`,
+ * and `metrics.server_id` while active), whose heartbeat says it lives; a replica that starts, or
+ * finds an engine whose heartbeat stopped, takes its jobs over and resumes them. A task that was in
+ * flight when its engine died runs again (at-least-once).
  *
- * This class wires the parts together and keeps the runners of the jobs it owns: the lease manager
- * (claims), the job lifecycle (what callers ask for), the runners (one per job) and the event publisher.
+ * This class wires the parts together and keeps the runners of the jobs it owns: the lease manager,
+ * the job lifecycle (what callers ask for), the runners (one per job) and the event relay.
  */
 export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   readonly serverId: string;
   readonly leaseMs: number;
+  readonly renewMs: number;
+  readonly scanMs: number;
+  readonly unavailableRetryMs: number;
   readonly timeScale: number;
   readonly repository: JobRepository;
-  readonly events: JobEventPublisher;
+  readonly events: JobEventRelay;
   readonly schemas = new InputSchemaCache();
   private readonly lease: LeaseManager;
   private readonly lifecycle: JobLifecycle;
   private readonly runners = new Map<string, JobRunner>();
+  /** Jobs being created here: stored, their runner not registered yet. */
+  private readonly starting = new Set<string>();
 
   constructor(
     readonly deps: EngineDeps,
     readonly options: EngineOptions = {},
   ) {
     this.serverId = options.serverId ?? `workflow-${randomUUID()}`;
-    this.leaseMs = options.leaseMs ?? 15_000;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.renewMs = options.renewMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
+    this.scanMs = options.scanMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
+    this.unavailableRetryMs = options.unavailableRetryMs ?? 60_000;
     this.timeScale = options.timeScale ?? 1;
-    const renewMs = options.renewMs ?? Math.max(50, Math.floor(this.leaseMs / 3));
-    const scanMs = options.scanMs ?? Math.max(50, Math.floor(this.leaseMs / 2));
     this.repository = new JobRepository(deps.jobs);
-    this.events = new JobEventPublisher(deps.publishEvent, deps.logger);
-    this.lease = new LeaseManager(this.serverId, { leaseMs: this.leaseMs, renewMs, scanMs }, this.repository, this, deps.logger);
+    const connected = deps.busConnected?.bind(deps) ?? (() => true);
+    this.events = new JobEventRelay(this.repository, { publish: deps.publishEvent, connected }, deps.logger);
+    const timing = { leaseMs: this.leaseMs, renewMs: this.renewMs, scanMs: this.scanMs };
+    this.lease = new LeaseManager(this.serverId, timing, this.repository, new EngineRegistry(deps.engines), this, deps.logger);
     this.lifecycle = new JobLifecycle(this);
   }
 
@@ -91,23 +112,33 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
 
   // ---- lifetime -------------------------------------------------------------------------------
 
-  /** Resumes the jobs without a live owner and starts renewing and scanning. */
+  /** Registers this engine, resumes its own jobs and those of dead engines, and starts renewing and scanning. */
   async start(): Promise<void> {
     await this.lease.start();
   }
 
-  /** Stops every runner and hands its jobs back (claim time cleared) so another replica resumes them at once. */
-  async stop(): Promise<void> {
+  /**
+   * Stops every runner, gives the relay `drainMs` to publish what is pending, and says this engine
+   * stopped, so that another replica takes its jobs (and what is left in their outboxes) over at once.
+   */
+  async stop(drainMs = 2_000): Promise<void> {
     this.lease.stopTimers();
     const runners = [...this.runners.values()];
     this.runners.clear();
     await Promise.all(runners.map((r) => r.halt()));
-    if (runners.length > 0) await this.lease.handBack();
+    await this.events.idle(drainMs);
+    this.events.stop();
+    await this.lease.handBack();
   }
 
-  /** Waits until the events published so far are on the bus (tests, shutdown). */
-  async flushEvents(): Promise<void> {
-    await this.events.flush();
+  /** Waits until the events written so far are on the bus (tests; bounded by `timeoutMs` when given). */
+  async flushEvents(timeoutMs?: number): Promise<void> {
+    await this.events.idle(timeoutMs);
+  }
+
+  /** The bus is back after an outage: events waiting in outboxes are published now. */
+  busReconnected(): void {
+    this.events.busReconnected();
   }
 
   // ---- ownership ------------------------------------------------------------------------------
@@ -118,17 +149,33 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   }
 
   owns(jobId: string): boolean {
-    return this.runners.has(jobId);
+    return this.runners.has(jobId) || this.starting.has(jobId);
   }
 
-  /** Claims every active job whose lease expired (or that names this engine) and resumes it. */
-  scan(): Promise<void> {
-    return this.lease.scan();
+  reserve(jobId: string): () => void {
+    this.starting.add(jobId);
+    return () => this.starting.delete(jobId);
   }
 
-  /** Claims a job when its lease expired (or it is ours) and runs it here. Returns whether this engine owns it now. */
+  /** Takes over the jobs of dead engines now (tests; it also runs on a timer); `full` also looks for this engine's own undriven jobs. */
+  scan(full = false): Promise<void> {
+    return this.lease.scan(full);
+  }
+
+  /** Drives a job here when its lease is this engine's or its holder is dead. Returns whether this engine owns it now. */
   tryAdopt(jobId: string): Promise<boolean> {
     return this.lease.tryAdopt(jobId);
+  }
+
+  identityLost(): void {
+    const runners = [...this.runners.values()];
+    this.runners.clear();
+    for (const runner of runners) void runner.halt();
+    this.events.stop();
+  }
+
+  drainEvents(jobId: string): void {
+    this.events.drain(jobId);
   }
 
   /** Runs a job this engine has claimed. */
@@ -143,19 +190,18 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
     if (this.runners.get(jobId) === runner) this.runners.delete(jobId);
   }
 
-  /** Another replica (or a handler) changed the job in the store: its owner reloads it. */
+  /** Another replica (or a handler) changed the job in the store: its owner reloads it and publishes what its outbox holds. */
   wake(jobId: string): void {
-    this.runners.get(jobId)?.reloadSoon();
+    const runner = this.runners.get(jobId);
+    if (runner === undefined) return;
+    runner.reloadSoon();
+    this.events.drain(jobId);
   }
 
   /** Wakes the job's owner, here and on every other replica. */
   wakeOwner(jobId: string): void {
     this.wake(jobId);
     this.deps.broadcastWake(jobId);
-  }
-
-  async settled(jobId: string): Promise<void> {
-    await this.runners.get(jobId)?.settled();
   }
 
   /** Tells the owner of a job's parent that a child ended. */
@@ -167,10 +213,6 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   }
 
   // ---- what runners use -----------------------------------------------------------------------
-
-  publish(jobId: string, event: JobEventName, payload: Record<string, unknown>): void {
-    this.events.publish(jobId, event, payload);
-  }
 
   getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument> {
     return this.deps.getWorkflow(name, caller, from);

@@ -1,48 +1,237 @@
+import { randomUUID } from 'node:crypto';
 import { eventSubject } from '@nap/contracts';
 import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import type { JobRecord } from '../domain/job-model';
+import { isActiveStatus } from '../domain/job-model';
+import type { JobRecord, OutboxEntry } from '../domain/job-model';
+import type { JobRepository } from '../store/job-repository';
 
-/** Publishes a durable event; the service wires the bus in. */
-export type PublishEvent = (subject: string, payload: unknown) => Promise<void>;
+/** Publishes a durable event with headers; the service wires the bus in. */
+export type PublishEvent = (subject: string, payload: unknown, headers: Record<string, string>) => Promise<void>;
 
 /** The payload of a job-level event. */
-export function jobEventPayload(job: JobRecord, extra: Record<string, unknown>): Record<string, unknown> {
+export function jobEventPayload(job: Pick<JobRecord, '_id' | 'name' | 'status'>, extra: Record<string, unknown>): Record<string, unknown> {
   return { jobId: job._id, name: job.name, status: job.status, timestamp: Date.now(), ...extra };
 }
 
+/** An event to write into a job's outbox, with the state change it describes. */
+export function outboxEntry(event: JobEventName, payload: Record<string, unknown>): OutboxEntry {
+  return { id: randomUUID(), event, payload };
+}
+
+/** First wait after a failed publication, doubled up to {@link MAX_RETRY_MS}. */
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 2_000;
 /**
- * Publishes the events of jobs (`nap.evt.workflow.job.<jobId>.<event>`) in order per job, without
- * making the engine wait for the bus: each job has a chain of publications, and a failed one is
- * logged, not retried.
+ * How long published events of a running job may stay in its outbox before they are removed: one
+ * removal covers the events of every step in between (a job that ends is cleared at once). An engine
+ * that dies meanwhile leaves them to be published again, under the same seq.
  */
-export class JobEventPublisher {
-  private readonly chains = new Map<string, Promise<void>>();
+const ACK_DELAY_MS = 250;
+
+interface Drain {
+  /** Something was written to the job's outbox since the last read. */
+  dirty: boolean;
+  running: boolean;
+  retryMs: number;
+  retryTimer?: NodeJS.Timeout;
+  /** Events this relay published that are still in the outbox (their removal waits for {@link ACK_DELAY_MS}). */
+  sent: Set<string>;
+  ackTimer?: NodeJS.Timeout;
+  /** The removal of the published events is due. */
+  ackDue: boolean;
+}
+
+/** What the relay needs from the bus. */
+export interface RelayBus {
+  publish: PublishEvent;
+  /** False while the bus is known to be disconnected: no publication is tried then. */
+  connected(): boolean;
+}
+
+/**
+ * Publishes the events of jobs from their outbox (`nap.evt.workflow.job.<jobId>.<event>`), in order
+ * per job and at least once. Events are written into the job document in the same store update as
+ * the state they describe; the relay reads the outbox, publishes the entries it has not published
+ * yet in order, each with its position in the job's stream (`seq` in the payload, and `Nats-Msg-Id`
+ * `<jobId>.<seq>` so that JetStream drops a repeat within its duplicate window), and removes what
+ * the bus acknowledged (batched per job, see {@link ACK_DELAY_MS}; at once when the job ended, with
+ * its lease). A publication that fails (the bus is down) is retried with a growing wait, and at once
+ * when the bus is back; nothing is dropped. An engine that dies leaves the outbox in the store, and
+ * the engine that takes the job's lease over publishes it, so an event may be delivered twice (same
+ * `seq`): consumers drop a `seq` they have seen.
+ */
+export class JobEventRelay {
+  private readonly drains = new Map<string, Drain>();
+  private readonly idleWaiters: (() => void)[] = [];
+  private stopped = false;
 
   constructor(
-    private readonly publishEvent: PublishEvent,
+    private readonly repository: JobRepository,
+    private readonly bus: RelayBus,
     private readonly log: Logger,
   ) {}
 
-  /** Publishes a job-level event (ordered after the job's earlier events). */
-  emitJob(job: JobRecord, event: JobEventName, extra: Record<string, unknown> = {}): void {
-    this.publish(job._id, event, jobEventPayload(job, extra));
+  /** The outbox of the job changed (or may hold events): publish what it holds. */
+  drain(jobId: string): void {
+    if (this.stopped) return;
+    const d = this.stateOf(jobId);
+    d.dirty = true;
+    this.kick(jobId, d);
   }
 
-  /** Publishes an event of a job after the job's earlier events. */
-  publish(jobId: string, event: JobEventName, payload: Record<string, unknown>): void {
-    const previous = this.chains.get(jobId) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.publishEvent(eventSubject('workflow', 'job', jobId, event), payload))
-      .catch((err: unknown) => this.log.warn({ err, jobId, event }, 'Publishing a job event failed'));
-    this.chains.set(jobId, next);
-    void next.then(() => {
-      if (this.chains.get(jobId) === next) this.chains.delete(jobId);
+  /** The bus is back: every job waiting to publish tries again now. */
+  busReconnected(): void {
+    for (const [jobId, d] of this.drains) {
+      if (d.retryTimer === undefined) continue;
+      clearTimeout(d.retryTimer);
+      delete d.retryTimer;
+      d.retryMs = 0;
+      this.kick(jobId, d);
+    }
+  }
+
+  /** Jobs whose events are not all published and removed yet (as far as this engine knows). */
+  get pending(): number {
+    return this.drains.size;
+  }
+
+  /** Resolves once nothing is being published or waits to be (tests, shutdown); bounded by `timeoutMs` when given. */
+  idle(timeoutMs?: number): Promise<void> {
+    if (this.drains.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.idleWaiters.push(resolve);
+      if (timeoutMs !== undefined) setTimeout(resolve, timeoutMs).unref();
     });
   }
 
-  /** Resolves once the events published so far are on the bus (tests, shutdown). */
-  async flush(): Promise<void> {
-    await Promise.all([...this.chains.values()]);
+  /** Stops publishing; what is left stays in the outboxes for the next holder of each job's lease. */
+  stop(): void {
+    this.stopped = true;
+    for (const d of this.drains.values()) {
+      if (d.retryTimer) clearTimeout(d.retryTimer);
+      if (d.ackTimer) clearTimeout(d.ackTimer);
+    }
+    this.drains.clear();
+    this.settleIdle();
+  }
+
+  private stateOf(jobId: string): Drain {
+    let d = this.drains.get(jobId);
+    if (d === undefined) {
+      d = { dirty: false, running: false, retryMs: 0, sent: new Set(), ackDue: false };
+      this.drains.set(jobId, d);
+    }
+    return d;
+  }
+
+  private kick(jobId: string, d: Drain): void {
+    if (!d.running && d.retryTimer === undefined) void this.run(jobId, d);
+  }
+
+  private async run(jobId: string, d: Drain): Promise<void> {
+    d.running = true;
+    let failed = false;
+    while ((d.dirty || d.ackDue) && !this.stopped) {
+      d.dirty = false;
+      try {
+        await this.publishOutbox(jobId, d);
+        d.retryMs = 0;
+      } catch (err) {
+        d.dirty = true;
+        failed = true;
+        d.retryMs = Math.min(MAX_RETRY_MS, d.retryMs === 0 ? FIRST_RETRY_MS : d.retryMs * 2);
+        this.log.warn({ err, jobId, retryInMs: d.retryMs }, "Publishing job events failed; they stay in the job's outbox and are published again");
+        break;
+      }
+    }
+    d.running = false;
+    if (this.stopped) return;
+    if (failed) {
+      d.retryTimer = setTimeout(() => {
+        delete d.retryTimer;
+        void this.run(jobId, d);
+      }, d.retryMs);
+      d.retryTimer.unref();
+      return;
+    }
+    if (d.sent.size > 0) {
+      d.ackTimer ??= setTimeout(() => {
+        delete d.ackTimer;
+        d.ackDue = true;
+        this.kick(jobId, d);
+      }, ACK_DELAY_MS);
+      return;
+    }
+    if (this.drains.get(jobId) === d && !d.dirty) {
+      this.drains.delete(jobId);
+      if (this.drains.size === 0) this.settleIdle();
+    }
+  }
+
+  /**
+   * Publishes the outbox entries of the job this relay has not published yet, in order; removes the
+   * published ones when they are due (or the job ended); throws after the first failed publication.
+   */
+  private async publishOutbox(jobId: string, d: Drain): Promise<void> {
+    if (!this.bus.connected()) throw new Error('The bus is disconnected');
+    const box = await this.repository.outboxOf(jobId);
+    if (box === null) {
+      d.sent.clear();
+      d.ackDue = false;
+      return;
+    }
+    // what this relay published already is a prefix of the outbox (nothing else removes entries but an acknowledgement)
+    const published = box.outbox.findIndex((entry) => !d.sent.has(entry.id));
+    const from = published === -1 ? box.outbox.length : published;
+    const current = new Set(box.outbox.slice(0, from).map((e) => e.id));
+    for (const id of d.sent) if (!current.has(id)) d.sent.delete(id);
+    let failure: unknown;
+    for (let i = from; i < box.outbox.length; i += 1) {
+      const entry = box.outbox[i] as OutboxEntry;
+      const seq = box.published + i + 1;
+      try {
+        await this.bus.publish(eventSubject('workflow', 'job', jobId, entry.event), { ...entry.payload, seq }, { 'Nats-Msg-Id': `${jobId}.${seq}` });
+      } catch (err) {
+        failure = err;
+        break;
+      }
+      d.sent.add(entry.id);
+    }
+    const ended = !isActiveStatus(box.status);
+    const all = failure === undefined && d.sent.size === box.outbox.length;
+    if (ended && all) await this.removeLast(jobId, box.published, box.outbox, d);
+    else if (d.ackDue || ended) await this.remove(jobId, box.published, box.outbox, d);
+    if (failure !== undefined) throw failure;
+  }
+
+  /** Removes the published prefix of the outbox (read with `published` acknowledged before it). */
+  private async remove(jobId: string, published: number, outbox: OutboxEntry[], d: Drain): Promise<void> {
+    d.ackDue = false;
+    if (d.ackTimer) clearTimeout(d.ackTimer);
+    delete d.ackTimer;
+    const ids = outbox.filter((e) => d.sent.has(e.id)).map((e) => e.id);
+    if (ids.length === 0) return;
+    // refused when another publisher removed them first: it published them too
+    await this.repository.ackOutbox(jobId, published, ids);
+    d.sent.clear();
+  }
+
+  /** The job ended and every event in its outbox is published: clear it and end the lease. */
+  private async removeLast(jobId: string, published: number, outbox: OutboxEntry[], d: Drain): Promise<void> {
+    if (d.ackTimer) clearTimeout(d.ackTimer);
+    delete d.ackTimer;
+    d.ackDue = false;
+    const ids = outbox.map((e) => e.id);
+    d.sent.clear();
+    if (ids.length === 0 || (await this.repository.ackLastEvents(jobId, published, ids))) {
+      if (ids.length === 0) await this.repository.releaseLease(jobId);
+      return;
+    }
+    if (await this.repository.ackOutbox(jobId, published, ids)) await this.repository.releaseLease(jobId);
+  }
+
+  private settleIdle(): void {
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 }

@@ -6,7 +6,7 @@ import { isActiveStatus, isManual, newJobRecord } from '../domain/job-model';
 import type { FinishRequest, JobRecord, JobTask, ParentLink } from '../domain/job-model';
 import type { JobRepository } from '../store/job-repository';
 import type { InputSchemaCache } from './input-schemas';
-import type { JobEventPublisher } from './job-events';
+import { jobEventPayload, outboxEntry } from './job-events';
 
 /** A job to create: the workflow it copies, its variables and options, the caller it acts as. */
 export interface StartJobInput {
@@ -28,16 +28,17 @@ export interface StartJobInput {
 export interface LifecycleHost {
   serverId: string;
   repository: JobRepository;
-  events: JobEventPublisher;
   schemas: InputSchemaCache;
+  /** Marks a job as being started here until the returned function is called (no scan adopts it meanwhile). */
+  reserve(jobId: string): () => void;
   /** Starts driving a job this engine owns. */
   adopt(job: JobRecord, resumed: boolean): void;
   /** Claims a job if no live engine owns it and drives it here; true when this engine owns it now. */
   tryAdopt(jobId: string): Promise<boolean>;
   /** Tells the owner of a job (this engine or another) that the job changed in the store. */
   wakeOwner(jobId: string): void;
-  /** Resolves once the step in progress of the job's runner here (if any) is written and published. */
-  settled(jobId: string): Promise<void>;
+  /** Publishes what the job's outbox holds. */
+  drainEvents(jobId: string): void;
   /** Tells the owner of a job's parent that the job ended. */
   notifyParent(job: JobRecord): void;
 }
@@ -45,7 +46,8 @@ export interface LifecycleHost {
 /**
  * Changes to jobs that callers ask for: start a job, cancel, pause and resume it, finish a manual
  * task, retry a task of a job in error. Each changes the job in the store (conditionally, so that a
- * change that lost a race answers 409), announces it, and wakes the job's owner, which applies it.
+ * change that lost a race answers 409) together with the event that announces it (into the job's
+ * outbox), and wakes the job's owner, which applies it.
  */
 export class JobLifecycle {
   constructor(private readonly host: LifecycleHost) {}
@@ -72,10 +74,16 @@ export class JobLifecycle {
     // are not checked: the fixtures' workflows pass their children values the children's schemas do
     // not describe (null re-attempt settings where an integer is declared), and run so.
     if (input.parent === undefined) this.host.schemas.check(workflow, variables, { _id: job._id, initiator: caller.username });
-    await this.host.repository.insert(job);
-    this.host.events.emitJob(job, 'jobStart', { by: caller.username });
-    // the runner drives its own copy; the caller gets the job as it started
-    this.host.adopt(cloneJson(job), false);
+    job.outbox = [outboxEntry('jobStart', jobEventPayload(job, { by: caller.username }))];
+    const release = this.host.reserve(job._id);
+    try {
+      await this.host.repository.insert(job);
+      // the runner drives its own copy; the caller gets the job as it started
+      this.host.adopt(cloneJson(job), false);
+    } finally {
+      release();
+    }
+    this.host.drainEvents(job._id);
     return job;
   }
 
@@ -84,12 +92,11 @@ export class JobLifecycle {
     const { repository } = this.host;
     const job = await repository.findById(jobId);
     if (job === null || !isActiveStatus(job.status)) return false;
-    if (!(await repository.cancel(job, by, Date.now()))) return false;
-    // A step of this job's runner may have written just before the cancel and be about to publish
-    // what it did; let it, so that jobCancel is the job's last event.
-    await this.host.settled(jobId);
     const canceled = { ...job, status: 'canceled' };
-    this.host.events.emitJob(canceled, 'jobCancel', { by, finishState: 'canceled' });
+    // written with the cancel, after every event of the steps written before it: a step that writes
+    // after it is refused (the job is no longer active), so jobCancel is the job's last event
+    if (!(await repository.cancel(job, by, Date.now(), outboxEntry('jobCancel', jobEventPayload(canceled, { by, finishState: 'canceled' }))))) return false;
+    this.host.drainEvents(jobId);
     this.host.wakeOwner(jobId);
     for (const childId of await repository.activeChildIds(jobId)) await this.cancelJob(childId, by);
     this.host.notifyParent(canceled);
@@ -97,28 +104,24 @@ export class JobLifecycle {
   }
 
   /** Pauses a running job: tasks in flight finish, no new task starts. Returns the job after the change. */
-  async pauseJob(jobId: string, by: string): Promise<JobRecord> {
-    const job = await this.changeStatus(jobId, 'running', 'paused', by);
-    this.host.events.emitJob(job, 'jobPause', { by });
-    return job;
+  pauseJob(jobId: string, by: string): Promise<JobRecord> {
+    return this.changeStatus(jobId, 'running', 'paused', 'jobPause', by);
   }
 
   /** Resumes a paused job. Returns the job after the change. */
   async resumeJob(jobId: string, by: string): Promise<JobRecord> {
-    const job = await this.changeStatus(jobId, 'paused', 'running', by);
-    this.host.events.emitJob(job, 'jobResume', { by });
+    const job = await this.changeStatus(jobId, 'paused', 'running', 'jobResume', by);
     if (!(await this.host.tryAdopt(jobId))) this.host.wakeOwner(jobId);
     return job;
   }
 
-  private async changeStatus(jobId: string, from: string, to: string, by: string): Promise<JobRecord> {
+  private async changeStatus(jobId: string, from: string, to: string, event: 'jobPause' | 'jobResume', by: string): Promise<JobRecord> {
     const { repository } = this.host;
-    const job = await repository.changeStatus(jobId, from, to, by);
-    if (job === null) {
-      const current = await repository.statusOf(jobId);
-      if (current === undefined) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
-      throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${current}, not ${from}`);
-    }
+    const current = await repository.summaryOf(jobId);
+    if (current === undefined) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
+    const job = current.status === from ? await repository.changeStatus(jobId, from, to, by, outboxEntry(event, jobEventPayload({ ...current, status: to }, { by }))) : null;
+    if (job === null) throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${(await repository.statusOf(jobId)) ?? current.status}, not ${from}`);
+    this.host.drainEvents(jobId);
     this.host.wakeOwner(jobId);
     return job;
   }
@@ -157,10 +160,11 @@ export class JobLifecycle {
     const retried: JobTask = { ...task, status: 'pending', variables: { ...(task.variables ?? {}), incoming, error: '' } };
     delete retried.retryAt;
     if (retried.retrySettings) retried.retrySettings = { ...retried.retrySettings, count: 0 };
-    const updated = await this.host.repository.restartTask(jobId, taskId, retried, this.host.serverId, Date.now(), by);
+    const resumed = outboxEntry('jobResume', jobEventPayload({ ...job, status: 'running' }, { by }));
+    const updated = await this.host.repository.restartTask(jobId, taskId, retried, this.host.serverId, Date.now(), by, resumed);
     if (updated === null) throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" changed while its task was being retried; try again`);
-    this.host.events.emitJob(updated, 'jobResume', { by });
     this.host.adopt(cloneJson(updated), true);
+    this.host.drainEvents(jobId);
     return updated;
   }
 }

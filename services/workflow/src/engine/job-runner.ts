@@ -1,4 +1,3 @@
-import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { START } from '../domain/graph';
 import { isActiveStatus, isManual } from '../domain/job-model';
@@ -19,8 +18,8 @@ export interface RunnerHost extends ChildJobHost, DispatchHost {
   serverId: string;
   repository: JobRepository;
   log: Logger;
-  /** Publishes an event of the job after its earlier ones. */
-  publish(jobId: string, event: JobEventName, payload: Record<string, unknown>): void;
+  /** Publishes what the job's outbox holds (a step wrote events into it). */
+  drainEvents(jobId: string): void;
   /** The runner stopped driving its job (it ended, was canceled, or another engine owns it now). */
   release(jobId: string, runner: JobRunner): void;
   /** Tells the owner of a job's parent that the job ended. */
@@ -29,9 +28,10 @@ export interface RunnerHost extends ChildJobHost, DispatchHost {
 
 /**
  * Drives one job on its owning engine. All changes to the job happen in serialized steps; each step
- * ends by starting the tasks that became ready, writing the changed parts of the job in one store
- * update (only while this engine still owns the job and it is active), publishing the step's events
- * and then launching the started tasks, so the store says a task runs before it does.
+ * ends by starting the tasks that became ready, writing the changed parts of the job and the step's
+ * events (into the job's outbox) in one store update (only while this engine still owns the job and
+ * it is active), then launching the started tasks, so the store says a task runs before it does, and
+ * having the events published.
  */
 export class JobRunner {
   private readonly state: JobState;
@@ -59,13 +59,16 @@ export class JobRunner {
     return this.state.job._id;
   }
 
-  /** Starts driving: a new job starts at workflow_start; a resumed one re-runs its in-flight tasks. */
+  /**
+   * Starts driving: a new job starts at workflow_start (stored pending); a resumed one re-runs its
+   * in-flight tasks, and starts at workflow_start when it never got past it (an engine died between
+   * storing the job and writing its first step, or the job was stored before workflow_start was
+   * stored pending).
+   */
   begin(resumed: boolean): void {
     void this.step(() => {
-      if (!resumed) {
-        this.state.activate(START);
-        return;
-      }
+      if (this.state.job.tasks[START]?.status === 'incomplete') this.state.activate(START);
+      if (!resumed) return;
       this.retries.resumeTimers();
       for (const [id, task] of Object.entries(this.state.job.tasks)) {
         if (task.status !== 'running') continue;
@@ -99,14 +102,6 @@ export class JobRunner {
       this.reloadQueued = false;
       await this.reload();
     });
-  }
-
-  /** Resolves once the step in progress (if any) has written and published. */
-  settled(): Promise<void> {
-    return this.chain.then(
-      () => undefined,
-      () => undefined,
-    );
   }
 
   /** Takes the job as stored; stops when it ended or another engine owns it, else applies what handlers left on it. */
@@ -152,7 +147,6 @@ export class JobRunner {
         this.scheduler.schedule();
         await this.flush();
         if (this.stopped) return;
-        for (const [event, payload] of this.state.takeEvents()) this.host.publish(this.jobId, event, payload);
         for (const launch of this.state.takeLaunches()) launch();
         if (this.state.finished) this.stop();
       } catch (err) {
@@ -169,11 +163,14 @@ export class JobRunner {
     return next;
   }
 
-  /** Writes the step's changes while this engine owns the job; when it no longer does, drops them and stops. */
+  /** Writes the step's changes and events while this engine owns the job; when it no longer does, drops them and stops. */
   private async flush(): Promise<void> {
-    const set = this.state.takeChanges();
-    if (set === undefined) return;
-    if (await this.host.repository.writeClaimed(this.jobId, this.host.serverId, set)) return;
+    const write = this.state.takeWrite();
+    if (write === undefined) return;
+    if (await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events)) {
+      if (write.events.length > 0) this.host.drainEvents(this.jobId);
+      return;
+    }
     // canceled, or claimed by another engine: what we did is dropped
     this.state.discardOutputs();
     await this.reload();

@@ -2,22 +2,28 @@ import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { END, JobGraph, START } from '../domain/graph';
 import { NO_TRANSITION_MESSAGE } from '../domain/job-model';
-import type { JobRecord, JobTask } from '../domain/job-model';
+import type { JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 import type { ReferenceScope } from '../domain/references';
 import type { TaskOutcome } from '../domain/task-outcome';
-import { jobEventPayload } from './job-events';
+import { jobEventPayload, outboxEntry } from './job-events';
 
 /** Runs `fn` as a later serialized step of the job's runner (a task's outcome, a timer, a child job's news). */
 export type RunStep = (fn: () => void | Promise<void>) => Promise<void>;
+
+/** One step's store update: its changes by store path and its events for the job's outbox. */
+export interface StepWrite {
+  set: Record<string, unknown>;
+  events: OutboxEntry[];
+}
 
 /** Members of a job that a step writes whole when it changed them (tasks are written one by one). */
 export type JobField = 'variables' | 'error' | 'status' | 'metrics';
 
 /**
  * The working copy of a job on its owning engine, and what the current step did to it: the tasks
- * and members it changed (written in one store update when the step ends), the events it produced
- * (published after that write) and the work it queued (launched after the write, so that the store
- * says a task runs before it does). It also applies what a finished task means for the graph: its
+ * and members it changed and the events it produced (written together in one store update when the
+ * step ends, the events into the job's outbox) and the work it queued (launched after the write, so
+ * that the store says a task runs before it does). It also applies what a finished task means for the graph: its
  * record, the job variables it writes and the transitions it takes.
  */
 export class JobState {
@@ -178,11 +184,12 @@ export class JobState {
   }
 
   /**
-   * The changes of the step as one `$set` by store path (changed tasks whole, changed members, and
-   * `last_updated`, which the working copy takes too); undefined when the step changed nothing.
+   * What the step wrote, as one store update: the changes as a `$set` by store path (changed tasks
+   * whole, changed members, and `last_updated`, which the working copy takes too) and the step's
+   * events, in order, for the job's outbox; undefined when the step changed nothing.
    */
-  takeChanges(): Record<string, unknown> | undefined {
-    if (this.dirtyTasks.size === 0 && this.dirtyFields.size === 0) return undefined;
+  takeWrite(): StepWrite | undefined {
+    if (this.dirtyTasks.size === 0 && this.dirtyFields.size === 0 && this.events.length === 0) return undefined;
     const set: Record<string, unknown> = {};
     for (const id of this.dirtyTasks) set[`tasks.${id}`] = this.job.tasks[id];
     for (const field of this.dirtyFields) set[field] = this.job[field];
@@ -190,12 +197,8 @@ export class JobState {
     set.last_updated = this.job.last_updated;
     this.dirtyTasks.clear();
     this.dirtyFields.clear();
-    return set;
-  }
-
-  /** The step's events, in order, to publish now. */
-  takeEvents(): [JobEventName, Record<string, unknown>][] {
-    return this.events.splice(0);
+    const events = this.events.splice(0).map(([event, payload]) => outboxEntry(event, payload));
+    return { set, events };
   }
 
   /** The step's queued work, to launch now. */
@@ -203,7 +206,7 @@ export class JobState {
     return this.launches.splice(0);
   }
 
-  /** Drops what the step produced and did not write (its write failed or was refused). */
+  /** Drops what the step produced and did not write (its write failed or was refused): its events and queued work. */
   discardOutputs(): void {
     this.events = [];
     this.launches = [];

@@ -1,96 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from '@nap/telemetry';
+import { isActiveStatus } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
+import type { EngineRecord, EngineRegistry } from '../store/engine-registry';
 import type { JobRepository } from '../store/job-repository';
 
-/** Jobs looked at per scan at most. */
+/** Jobs looked at per engine and scan at most. */
 const SCAN_LIMIT = 500;
+/** Every this many scans, also look for lease holders without an engine document and for own jobs not driven here. */
+const FULL_SCAN_EVERY = 10;
 
 /** Lease timing of an engine, in milliseconds. */
 export interface LeaseTiming {
-  /** A job whose owner has not renewed its claim for this long may be claimed by another engine. */
+  /** An engine whose heartbeat has not moved for this long is dead: others take its jobs over. */
   leaseMs: number;
-  /** How often the claims of this engine's jobs are renewed. */
+  /** How often the engine's heartbeat is renewed (one small write, however many jobs it drives). */
   renewMs: number;
-  /** How often the store is searched for jobs without a live owner. */
+  /** How often the engine looks at the others' heartbeats. */
   scanMs: number;
 }
 
 /** The runners of an engine, as the lease manager sees them. */
 export interface JobOwner {
-  /** True when this engine drives the job now. */
+  /** True when this engine drives the job now (or is starting it). */
   owns(jobId: string): boolean;
   /** How many jobs this engine drives. */
   readonly ownedJobs: number;
-  /** Starts driving a job this engine has just claimed. */
+  /** Starts driving a job whose lease this engine has just taken. */
   adopt(job: JobRecord, resumed: boolean): void;
+  /** Publishes what the job's outbox holds. */
+  drainEvents(jobId: string): void;
+  /** Another process registered this engine's id: stop driving every job at once. */
+  identityLost(): void;
+}
+
+/** True when a process with this pid runs on this host. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
- * The claims of one engine (`metrics.server_id`, `metrics.claim_time`): it renews those of its jobs
- * every `renewMs`, looks every `scanMs` for active jobs whose claim expired (`leaseMs`) and claims
- * and resumes them, and hands its jobs back when it stops so that another engine resumes them at once.
+ * The leases of one engine. The engine writes a heartbeat (`engines` collection) every `renewMs`;
+ * each job with work for an engine names it in `lease`. Every `scanMs` an engine reads the others'
+ * heartbeats; one whose heartbeat has not moved for `leaseMs` (as this engine's own clock measures
+ * it, so clocks need not agree) or that stopped cleanly is dead, and its jobs are taken over: the
+ * lease moves atomically to this engine (so two survivors never both take a job), active jobs are
+ * resumed, and events left in an outbox are published. An engine that starts under the id of a
+ * previous process (standalone keeps its id in the data directory) resumes that process's jobs at once.
  */
 export class LeaseManager {
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
+  private scans = 0;
+  private readonly record: EngineRecord;
+  /** What this engine last saw of each other engine's heartbeat, and since when (its own clock). */
+  private readonly seen = new Map<string, { mark: string; since: number }>();
 
   constructor(
     private readonly serverId: string,
     private readonly timing: LeaseTiming,
-    private readonly repository: JobRepository,
+    private readonly jobs: JobRepository,
+    private readonly registry: EngineRegistry,
     private readonly owner: JobOwner,
     private readonly log: Logger,
-  ) {}
+  ) {
+    const now = Date.now();
+    this.record = { _id: serverId, instance: randomUUID(), beat: 0, at: now, started: now, host: hostname(), pid: process.pid, leaseMs: timing.leaseMs };
+  }
 
-  /** Claims the jobs without a live owner now, then renews and scans on timers. */
+  /** Registers this engine, resumes the jobs it holds (a restart) and those of dead engines, then renews and scans on timers. */
   async start(): Promise<void> {
     this.stopped = false;
-    await this.scan();
+    await this.ensureIdentityFree();
+    await this.registry.register({ ...this.record, at: Date.now() });
+    await this.jobs.leaseUnleased(SCAN_LIMIT);
+    await this.scan(true);
     this.timers.push(
       setInterval(() => {
-        this.renew().catch((err: unknown) => this.log.warn({ err }, 'Renewing job claims failed'));
+        this.renew().catch((err: unknown) => this.log.warn({ err }, 'Renewing the engine heartbeat failed'));
       }, this.timing.renewMs),
       setInterval(() => {
-        this.scan().catch((err: unknown) => this.log.warn({ err }, 'Looking for jobs to resume failed'));
+        this.scan().catch((err: unknown) => this.log.warn({ err }, 'Looking for jobs of dead engines failed'));
       }, this.timing.scanMs),
     );
     for (const t of this.timers) t.unref();
   }
 
-  /** Stops the timers; claims nothing more. */
+  /** Stops the timers; takes nothing more over. */
   stopTimers(): void {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
   }
 
-  /** Hands this engine's active jobs back (claim time cleared) so that another engine resumes them at once. */
+  /** Says this engine stopped, so that another engine takes its jobs over at its next scan. */
   async handBack(): Promise<void> {
-    await this.repository.handBackClaims(this.serverId);
+    await this.registry.markStopped(this.serverId, this.record.instance, Date.now());
   }
 
-  private async renew(): Promise<void> {
-    if (this.owner.ownedJobs === 0) return;
-    await this.repository.renewClaims(this.serverId, Date.now());
+  /** True when engine `id` is dead to this engine: stopped, or its heartbeat has not moved for `leaseMs`. */
+  private isDead(id: string, mark: string, now: number): boolean {
+    const last = this.seen.get(id);
+    if (last === undefined || last.mark !== mark) {
+      this.seen.set(id, { mark, since: now });
+      return false;
+    }
+    return now - last.since >= this.timing.leaseMs;
   }
 
-  /** Claims every active job whose lease expired (or that names this engine) and resumes it. */
-  async scan(): Promise<void> {
-    if (this.stopped) return;
-    const candidates = await this.repository.claimableIds(this.serverId, Date.now() - this.timing.leaseMs, SCAN_LIMIT);
-    for (const jobId of candidates) {
-      if (!this.owner.owns(jobId)) await this.tryAdopt(jobId);
+  /**
+   * Refuses to start under an id that a live process uses: the previous holder stopped, is a
+   * process of this host that no longer runs, or its heartbeat does not move for two renewals.
+   */
+  private async ensureIdentityFree(): Promise<void> {
+    const previous = await this.registry.find(this.serverId);
+    if (previous === null || previous.stopped === true || previous.instance === this.record.instance) return;
+    if (previous.host === this.record.host && previous.pid !== process.pid && !processAlive(previous.pid)) return;
+    const watchMs = 2 * this.timing.renewMs + 50;
+    this.log.info({ serverId: this.serverId, pid: previous.pid, host: previous.host, watchMs }, 'The engine id was in use by a process that may still run; watching its heartbeat');
+    const deadline = Date.now() + watchMs;
+    while (Date.now() < deadline) {
+      await sleep(Math.max(10, Math.floor(this.timing.renewMs / 2)));
+      const now = await this.registry.find(this.serverId);
+      if (now === null || now.stopped === true) return;
+      if (now.beat !== previous.beat || now.instance !== previous.instance) {
+        throw new Error(
+          `The workflow engine id "${this.serverId}" is in use by a running process (pid ${now.pid} on ${now.host}); ` +
+            'give every engine process its own NAP_WORKFLOW_SERVER_ID (standalone: its own NAP_DATA_DIR)',
+        );
+      }
     }
   }
 
-  /** Claims a job when its lease expired (or it is this engine's) and resumes it here; true when this engine owns it now. */
+  private async renew(): Promise<void> {
+    if (this.stopped) return;
+    const outcome = await this.registry.beat(this.record, Date.now());
+    if (outcome === 'taken') {
+      this.log.error({ serverId: this.serverId }, 'Another process registered this engine id: this engine stops driving its jobs');
+      this.stopTimers();
+      this.owner.identityLost();
+    } else if (outcome === 'registered') {
+      this.log.warn({ serverId: this.serverId }, 'The engine heartbeat had been removed as dead; registered again');
+    }
+  }
+
+  /**
+   * Takes over the jobs of dead engines; with `full` (at start and every {@link FULL_SCAN_EVERY}
+   * scans) also those of lease holders without an engine document, and resumes this engine's own
+   * jobs that no runner drives here (a restart under the same id).
+   */
+  async scan(full = false): Promise<void> {
+    if (this.stopped) return;
+    this.scans += 1;
+    const thorough = full || this.scans % FULL_SCAN_EVERY === 0;
+    const now = Date.now();
+    const engines = await this.registry.all();
+    const dead: { id: string; beat?: number }[] = [];
+    const known = new Set<string>([this.serverId]);
+    for (const engine of engines) {
+      known.add(engine._id);
+      if (engine._id === this.serverId) continue;
+      if (engine.stopped === true || this.isDead(engine._id, `${engine.instance}:${engine.beat}`, now)) dead.push({ id: engine._id, beat: engine.beat });
+    }
+    if (thorough) {
+      for (const holder of await this.jobs.leaseHolders(SCAN_LIMIT * 4)) {
+        if (!known.has(holder) && this.isDead(holder, 'none', now)) dead.push({ id: holder });
+      }
+    }
+    let taken = 0;
+    for (const { id, beat } of dead) {
+      if (this.stopped) return;
+      const moved = await this.jobs.takeLeases(id, this.serverId, Date.now());
+      if (moved > 0) this.log.info({ from: id, jobs: moved }, 'Taking over the jobs of a dead engine');
+      taken += moved;
+      if (moved === 0) {
+        await this.registry.removeDead(id, beat);
+        this.seen.delete(id);
+      }
+    }
+    if (taken > 0 || thorough) await this.resumeOwn();
+  }
+
+  /** Jobs leased to this engine: active ones without a runner here are resumed, events left in the outboxes of the others published. */
+  private async resumeOwn(): Promise<void> {
+    const held = (await this.jobs.leasedTo(this.serverId, SCAN_LIMIT)).filter((job) => !this.owner.owns(job._id));
+    const active = held.filter((job) => isActiveStatus(job.status)).map((job) => job._id);
+    for (const job of active.length > 0 ? await this.jobs.findByIds(active) : []) {
+      if (this.stopped) return;
+      // the lease is this engine's already (taken over, or held before a restart): no write needed to drive it
+      if (this.owner.owns(job._id) || job.lease !== this.serverId || job.metrics?.server_id !== this.serverId || !isActiveStatus(job.status)) continue;
+      this.log.info({ jobId: job._id }, 'Resuming job');
+      this.owner.adopt(job, true);
+      this.owner.drainEvents(job._id);
+    }
+    for (const job of held) if (!isActiveStatus(job.status)) this.owner.drainEvents(job._id);
+  }
+
+  /** Moves a job's lease from `from` to this engine; resumes it when active; publishes its outbox. */
+  private async takeOver(jobId: string, from: string): Promise<void> {
+    if (this.stopped || this.owner.owns(jobId)) return;
+    const job = await this.jobs.takeLease(jobId, from, this.serverId, Date.now());
+    if (job === null) return;
+    if (isActiveStatus(job.status) && !this.owner.owns(jobId)) {
+      this.log.info({ jobId, from }, 'Resuming job');
+      this.owner.adopt(job, true);
+    }
+    this.owner.drainEvents(jobId);
+  }
+
+  /**
+   * Drives a job here when its lease is this engine's (and no runner drives it) or its holder is
+   * dead; true when this engine drives it now.
+   */
   async tryAdopt(jobId: string): Promise<boolean> {
     if (this.stopped) return false;
     if (this.owner.owns(jobId)) return true;
-    const claimed = await this.repository.claim(jobId, this.serverId, Date.now(), this.timing.leaseMs);
-    if (claimed === null || this.owner.owns(jobId)) return this.owner.owns(jobId);
-    this.log.info({ jobId }, 'Resuming job');
-    this.owner.adopt(claimed, true);
-    return true;
+    const holder = await this.jobs.leaseOf(jobId);
+    if (holder === undefined) return false;
+    if (holder !== this.serverId) {
+      const engine = await this.registry.find(holder);
+      const dead = engine === null ? this.isDead(holder, 'none', Date.now()) : engine.stopped === true || this.isDead(holder, `${engine.instance}:${engine.beat}`, Date.now());
+      if (!dead) return false;
+    }
+    await this.takeOver(jobId, holder);
+    return this.owner.owns(jobId);
   }
 }

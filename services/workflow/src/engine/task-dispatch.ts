@@ -28,7 +28,13 @@ export interface DispatchHost {
   log: Logger;
   /** How many times faster than real time waits pass (1: real time). */
   readonly timeScale: number;
+  /** How long a call that reached no service (SERVICE_UNAVAILABLE) is tried again before the task fails, ms. */
+  unavailableRetryMs: number;
 }
+
+/** First wait before calling again an operation that no service answered; doubled up to {@link MAX_UNAVAILABLE_WAIT_MS}. */
+const FIRST_UNAVAILABLE_WAIT_MS = 200;
+const MAX_UNAVAILABLE_WAIT_MS = 2_000;
 
 /**
  * Runs the tasks of a job where they live: side-effect-free built-ins ({@link INLINE_BUILTINS})
@@ -127,7 +133,7 @@ export class TaskDispatcher {
       const builtin = task.app === 'WorkFlowEngine' && Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
       if (builtin) return await builtin({ incoming, scope, startedAt, signal, timeScale: this.host.timeScale });
       const operationId = operationFor(task);
-      const body = await this.host.call(operationId, callInputFor(operationId, incoming, task), caller);
+      const body = await this.callWhenAnswered(operationId, callInputFor(operationId, incoming, task), caller, signal);
       const until = finishAt(operationId, body);
       if (until !== undefined) await sleep(until - Date.now(), signal);
       const names = Object.keys(task.variables?.outgoing ?? {});
@@ -141,6 +147,25 @@ export class TaskDispatcher {
         return errorOutcome(`${err.code}: ${err.message}`, outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), err.details ?? null));
       }
       return errorOutcome(isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err));
+    }
+  }
+
+  /**
+   * Calls an operation; while no service answers it (SERVICE_UNAVAILABLE: the request reached no
+   * instance, so nothing ran), calls it again with a growing wait for up to `unavailableRetryMs`. A
+   * service restarting, or the platform still starting when the engine resumes its jobs, does not
+   * fail the task.
+   */
+  private async callWhenAnswered(operationId: string, input: CallInput, caller: Caller, signal: AbortSignal): Promise<unknown> {
+    const deadline = Date.now() + this.host.unavailableRetryMs;
+    for (let wait = FIRST_UNAVAILABLE_WAIT_MS; ; wait = Math.min(MAX_UNAVAILABLE_WAIT_MS, wait * 2)) {
+      try {
+        return await this.host.call(operationId, input, caller);
+      } catch (err) {
+        if (!hasCode(err, 'SERVICE_UNAVAILABLE') || signal.aborted || Date.now() + wait > deadline) throw err;
+        this.host.log.debug({ operationId, waitMs: wait }, 'No service answers the operation of a task yet; calling again');
+        await sleep(wait, signal);
+      }
     }
   }
 

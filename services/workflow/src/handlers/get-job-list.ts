@@ -1,4 +1,4 @@
-import { AppError, JOB_STATUSES } from '@nap/contracts';
+import { AppError, JOB_STATUSES, assertJsonDepth } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import type { Filter } from '@nap/store';
 import { JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT, checkField, listFilter } from '../domain/job-query';
@@ -13,6 +13,7 @@ export function getJobList(c: WorkflowHandlerContext): Handler<'workflow.getJobL
       throw new AppError('VALIDATION_FAILED', `Status "${status}" is unknown; use all or one of ${JOB_STATUSES.join(', ')}`);
     }
     const { filter, page, sort } = input.body.options;
+    assertJsonDepth(filter, 'options.filter');
     const clauses: Filter[] = listFilter(filter);
     if (status !== 'all') clauses.push({ status: { $eq: status } });
     const visibility = visibilityFilter(ctx.caller);

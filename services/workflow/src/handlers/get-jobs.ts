@@ -1,3 +1,4 @@
+import { redactSecrets } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import { isPlainObject } from '../domain/builtins/types';
 import { buildJobQuery, pageLinks } from '../domain/job-query';
@@ -28,6 +29,7 @@ export function getJobs(c: WorkflowHandlerContext): Handler<'workflow.getJobs'> 
     const query = buildJobQuery(input.query, visibilityFilter(ctx.caller));
     const { items, total } = await c.jobs.page(query);
     await dereferenceJobs(c.jobs, items, query.dereference);
-    return { items, total, currentPageSize: items.length, hints: query.hints, skip: query.skip, limit: query.limit, ...pageLinks(query.skip, query.limit, total) };
+    // the page is a projection of stored jobs: masked by the same policy as a whole job
+    return { items: items.map((item) => redactSecrets(item)), total, currentPageSize: items.length, hints: query.hints, skip: query.skip, limit: query.limit, ...pageLinks(query.skip, query.limit, total) };
   };
 }

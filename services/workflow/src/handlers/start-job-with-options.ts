@@ -1,3 +1,4 @@
+import { assertJsonDepth } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import { assertMayRun, toPublicJob } from '../domain/job-model';
 import type { WorkflowHandlerContext } from './context';
@@ -8,6 +9,8 @@ export function startJobWithOptions(c: WorkflowHandlerContext): Handler<'workflo
     const workflow = await ctx.call('studio.getWorkflow', { body: { name: input.params.workflow } });
     assertMayRun(workflow, ctx.caller);
     const { options } = input.body;
+    // job variables are walked by the engine (references, templates, JSON queries) for the job's life
+    assertJsonDepth(options.variables, 'options.variables');
     const job = await c.engine.startJob({
       workflow,
       caller: ctx.caller,

@@ -3,7 +3,8 @@ import type { IndexSpec, Store } from '@nap/store';
 /**
  * Collections of the workflow service and their indexes, created at start. The job indexes serve
  * the filtered pages of `GET /operations-manager/jobs` (status, name or owner, newest first), the
- * engine's lease scans (status + claim time, owner server) and child-job lookups.
+ * engine's lease scans (the lease holder) and child-job lookups. `engines` holds one small
+ * heartbeat document per engine process.
  */
 export const WORKFLOW_COLLECTIONS = {
   jobs: [
@@ -11,13 +12,14 @@ export const WORKFLOW_COLLECTIONS = {
     { keys: { status: 1, 'metrics.start_time': -1 } },
     { keys: { name: 1, 'metrics.start_time': -1 } },
     { keys: { 'metrics.owner': 1, 'metrics.start_time': -1 } },
-    { keys: { status: 1, 'metrics.claim_time': 1 } },
+    { keys: { lease: 1 } },
     { keys: { 'metrics.server_id': 1, status: 1 } },
     { keys: { 'parent.job': 1 } },
     { keys: { groups: 1 } },
   ],
   automations: [{ keys: { name: 1 }, unique: true }],
   catalog_automations: [{ keys: { name: 1 }, unique: true }],
+  engines: [],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export async function ensureCollections(store: Store): Promise<void> {

@@ -1,7 +1,7 @@
 import type { JobErrorEntry } from '@nap/contracts';
-import type { Collection, Filter, Projection, SortSpec } from '@nap/store';
+import type { Collection, Filter, Projection, SortSpec, Update } from '@nap/store';
 import { ACTIVE_STATUSES } from '../domain/job-model';
-import type { FinishRequest, JobRecord, JobTask } from '../domain/job-model';
+import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 
 /** `{ _id, name, status }` of a job: what a reference to another job shows. */
 export interface JobSummary {
@@ -27,11 +27,18 @@ export interface JobPageQuery {
 
 const ACTIVE = { $in: [...ACTIVE_STATUSES] };
 
+/** Matches the count of published events of a job (jobs stored before the count existed have none). */
+function publishedIs(published: number): unknown {
+  return published === 0 ? { $in: [0, null] } : published;
+}
+
 /**
- * The `jobs` collection: every query and update of job documents, the engine's claims among them.
- * A job is owned by one engine (`metrics.server_id`) while its claim (`metrics.claim_time`, epoch
- * ms) is renewed; every write of a runner is conditional on that claim, so an engine that lost a job
- * changes nothing. Reads that project return only what they read, typed so.
+ * The `jobs` collection: every query and update of job documents, the engine's leases and outbox
+ * among them. A job with work for an engine carries that engine's id in `lease` (and, while active,
+ * in `metrics.server_id`); every write of a runner is conditional on `metrics.server_id`, so an
+ * engine whose job was taken over changes nothing. Events are written in the same update as the
+ * state they describe (`$push` to `outbox`) and leave the outbox once the bus acknowledged them.
+ * Reads that project return only what they read, typed so.
  */
 export class JobRepository {
   constructor(private readonly jobs: Collection<JobRecord>) {}
@@ -46,59 +53,125 @@ export class JobRepository {
     return this.jobs.findOne({ _id: jobId });
   }
 
+  /** `{ _id, name, status }` of a job, or undefined when there is none with this id. */
+  async summaryOf(jobId: string): Promise<JobSummary | undefined> {
+    const found = await this.jobs.findOne({ _id: jobId }, { projection: { _id: 1, name: 1, status: 1 } });
+    return found === null ? undefined : { _id: found._id, name: found.name, status: found.status };
+  }
+
+  /** The jobs with these ids that exist. */
+  findByIds(ids: string[]): Promise<JobRecord[]> {
+    return this.jobs.find({ _id: { $in: ids } });
+  }
+
   /** The status of a job, or undefined when there is none with this id. */
   async statusOf(jobId: string): Promise<string | undefined> {
     const found = await this.jobs.findOne({ _id: jobId }, { projection: { status: 1 } });
     return found?.status;
   }
 
-  // ---- claims ---------------------------------------------------------------------------------
+  // ---- leases -----------------------------------------------------------------------------------
 
-  /** Active jobs whose claim was last renewed before `expiredBefore`, or that name `serverId` (at most `limit`). */
-  async claimableIds(serverId: string, expiredBefore: number, limit = 500): Promise<string[]> {
-    const found = await this.jobs.find(
-      { status: ACTIVE, $or: [{ 'metrics.claim_time': { $lt: expiredBefore } }, { 'metrics.server_id': serverId }] },
-      { projection: { _id: 1 }, limit },
-    );
-    return found.map((j) => j._id);
+  /** The jobs whose lease engine `serverId` holds, with their status (at most `limit`). */
+  async leasedTo(serverId: string, limit: number): Promise<{ _id: string; status: string }[]> {
+    const found = await this.jobs.find({ lease: serverId }, { projection: { _id: 1, status: 1 }, limit });
+    return found.map((j) => ({ _id: j._id, status: j.status }));
+  }
+
+  /** The engine that holds the lease of a job; undefined when the job has none (it ended) or does not exist. */
+  async leaseOf(jobId: string): Promise<string | undefined> {
+    const found = await this.jobs.findOne({ _id: jobId }, { projection: { lease: 1 } });
+    return found?.lease;
+  }
+
+  /** The engines that hold leases of jobs (looked at in `limit` jobs at most). */
+  async leaseHolders(limit: number): Promise<Set<string>> {
+    const found = await this.jobs.find({ lease: { $gt: '' } }, { projection: { lease: 1 }, limit });
+    return new Set(found.flatMap((j) => (typeof j.lease === 'string' ? [j.lease] : [])));
+  }
+
+  /** Gives active jobs stored without a lease (by an earlier release) the lease of the engine that runs them. */
+  async leaseUnleased(limit: number): Promise<void> {
+    const found = await this.jobs.find({ status: ACTIVE, lease: { $exists: false } }, { projection: { _id: 1, metrics: 1 }, limit });
+    for (const job of found) {
+      const holder = job.metrics?.server_id ?? '';
+      await this.jobs.updateOne({ _id: job._id, lease: { $exists: false } }, { $set: { lease: holder } });
+    }
   }
 
   /**
-   * Claims an active job for `serverId` at `now` when its claim is older than `leaseMs`, missing, or
-   * already this engine's (atomic); the claimed job, or null when another engine holds it or it ended.
+   * Moves the lease of a job from engine `from` to `to` at `now` (atomic); an active job also gets
+   * `to` as its `metrics.server_id`, which fences every later write of `from`. The job after the
+   * move, or null when `from` no longer holds it.
    */
-  claim(jobId: string, serverId: string, now: number, leaseMs: number): Promise<JobRecord | null> {
-    return this.jobs.findOneAndUpdate(
-      {
-        _id: jobId,
-        status: ACTIVE,
-        $or: [{ 'metrics.claim_time': { $lt: now - leaseMs } }, { 'metrics.server_id': serverId }, { 'metrics.claim_time': { $exists: false } }],
-      },
-      { $set: { 'metrics.server_id': serverId, 'metrics.claim_time': now } },
+  async takeLease(jobId: string, from: string, to: string, now: number): Promise<JobRecord | null> {
+    const active = await this.jobs.findOneAndUpdate(
+      { _id: jobId, lease: from, status: ACTIVE },
+      { $set: { lease: to, 'metrics.server_id': to, 'metrics.claim_time': now } },
       { returnDocument: 'after' },
     );
+    if (active !== null) return active;
+    return this.jobs.findOneAndUpdate({ _id: jobId, lease: from }, { $set: { lease: to } }, { returnDocument: 'after' });
   }
 
-  /** Renews the claims of every active job of `serverId`. */
-  async renewClaims(serverId: string, now: number): Promise<void> {
-    await this.jobs.updateMany({ 'metrics.server_id': serverId, status: ACTIVE }, { $set: { 'metrics.claim_time': now } });
+  /**
+   * Moves every lease that engine `from` holds to `to` at `now` (active jobs also get `to` as their
+   * `metrics.server_id`); how many moved. Each job moves atomically, so two engines doing this at
+   * once split the jobs between them; each then resumes what is leased to it.
+   */
+  async takeLeases(from: string, to: string, now: number): Promise<number> {
+    const active = await this.jobs.updateMany({ lease: from, status: ACTIVE }, { $set: { lease: to, 'metrics.server_id': to, 'metrics.claim_time': now } });
+    const rest = await this.jobs.updateMany({ lease: from }, { $set: { lease: to } });
+    return active.modifiedCount + rest.modifiedCount;
   }
 
-  /** Hands the active jobs of `serverId` back (claim time cleared) so that another engine claims them at once. */
-  async handBackClaims(serverId: string): Promise<void> {
-    await this.jobs.updateMany({ 'metrics.server_id': serverId, status: ACTIVE }, { $set: { 'metrics.claim_time': 0 } });
-  }
-
-  /** Writes a runner's changes (`$set` by path) while `serverId` still owns the active job; false when it does not. */
-  async writeClaimed(jobId: string, serverId: string, set: Record<string, unknown>): Promise<boolean> {
-    const res = await this.jobs.updateOne({ _id: jobId, 'metrics.server_id': serverId, status: ACTIVE }, { $set: set });
+  /** Writes a runner's changes (`$set` by path) and its events while `serverId` still owns the active job; false when it does not. */
+  async writeClaimed(jobId: string, serverId: string, set: Record<string, unknown>, events: OutboxEntry[]): Promise<boolean> {
+    const update: Update = events.length > 0 ? { $set: set, $push: { outbox: { $each: events } } } : { $set: set };
+    const res = await this.jobs.updateOne({ _id: jobId, 'metrics.server_id': serverId, status: ACTIVE }, update);
     return res.matchedCount > 0;
+  }
+
+  // ---- outbox ---------------------------------------------------------------------------------
+
+  /** What the outbox of a job holds, with the count of acknowledged events and the job's status; null when there is no such job. */
+  async outboxOf(jobId: string): Promise<{ outbox: OutboxEntry[]; published: number; status: string } | null> {
+    const found = await this.jobs.findOne({ _id: jobId }, { projection: { outbox: 1, eventsPublished: 1, status: 1 } });
+    if (found === null) return null;
+    return { outbox: found.outbox ?? [], published: found.eventsPublished ?? 0, status: found.status };
+  }
+
+  /**
+   * Removes the first events of the outbox, `ids`, which the bus acknowledged, and counts them as
+   * published, unless another publisher did so first (the count is no longer `published`).
+   */
+  async ackOutbox(jobId: string, published: number, ids: string[]): Promise<boolean> {
+    const res = await this.jobs.updateOne({ _id: jobId, eventsPublished: publishedIs(published) }, { $pull: { outbox: { id: { $in: ids } } }, $inc: { eventsPublished: ids.length } });
+    return res.matchedCount > 0;
+  }
+
+  /**
+   * For a job that ended: removes its last events, `ids` (the whole outbox as read), counts them as
+   * published and ends its lease, in one update; false when anything changed since the outbox was
+   * read (another publisher, a new event, the job running again), which `ackOutbox` then handles.
+   */
+  async ackLastEvents(jobId: string, published: number, ids: string[]): Promise<boolean> {
+    const res = await this.jobs.updateOne(
+      { _id: jobId, eventsPublished: publishedIs(published), status: { $nin: [...ACTIVE_STATUSES] }, outbox: { $size: ids.length } },
+      { $set: { outbox: [] }, $inc: { eventsPublished: ids.length }, $unset: { lease: '' } },
+    );
+    return res.matchedCount > 0;
+  }
+
+  /** Ends the lease of a job that ended and whose events are all out. */
+  async releaseLease(jobId: string): Promise<void> {
+    await this.jobs.updateOne({ _id: jobId, status: { $nin: [...ACTIVE_STATUSES] }, 'outbox.0': { $exists: false } }, { $unset: { lease: '' } });
   }
 
   // ---- job control ----------------------------------------------------------------------------
 
-  /** Cancels `job` (as read) and its running or pending tasks, at `now`, if it is still active; false when it is not. */
-  async cancel(job: JobRecord, by: string, now: number): Promise<boolean> {
+  /** Cancels `job` (as read) and its running or pending tasks, at `now`, if it is still active, writing `event` with it; false when it is not. */
+  async cancel(job: JobRecord, by: string, now: number, event: OutboxEntry): Promise<boolean> {
     const set: Record<string, unknown> = {
       status: 'canceled',
       'metrics.end_time': now,
@@ -113,7 +186,7 @@ export class JobRepository {
         set[`tasks.${id}.metrics`] = { ...(task.metrics ?? {}), end_time: now, finish_state: 'canceled' };
       }
     }
-    const res = await this.jobs.updateOne({ _id: job._id, status: ACTIVE }, { $set: set });
+    const res = await this.jobs.updateOne({ _id: job._id, status: ACTIVE }, { $set: set, $push: { outbox: event } });
     return res.matchedCount > 0;
   }
 
@@ -123,11 +196,11 @@ export class JobRepository {
     return found.map((j) => j._id);
   }
 
-  /** Moves a job from status `from` to `to`; the job after the change, or null when it was not in `from`. */
-  changeStatus(jobId: string, from: string, to: string, by: string): Promise<JobRecord | null> {
+  /** Moves a job from status `from` to `to`, writing `event` with it; the job after the change, or null when it was not in `from`. */
+  changeStatus(jobId: string, from: string, to: string, by: string, event: OutboxEntry): Promise<JobRecord | null> {
     return this.jobs.findOneAndUpdate(
       { _id: jobId, status: from },
-      { $set: { status: to, last_updated: new Date().toISOString(), last_updated_by: by } },
+      { $set: { status: to, last_updated: new Date().toISOString(), last_updated_by: by }, $push: { outbox: event } },
       { returnDocument: 'after' },
     );
   }
@@ -143,14 +216,16 @@ export class JobRepository {
 
   /**
    * Puts a job in error back to running with `task` replacing task `taskId`, its errors and end
-   * cleared, claimed by `serverId` at `now`; the job after, or null when it is no longer in error.
+   * cleared, leased to `serverId` at `now`, writing `event` with it; the job after, or null when it
+   * is no longer in error.
    */
-  restartTask(jobId: string, taskId: string, task: JobTask, serverId: string, now: number, by: string): Promise<JobRecord | null> {
+  restartTask(jobId: string, taskId: string, task: JobTask, serverId: string, now: number, by: string, event: OutboxEntry): Promise<JobRecord | null> {
     return this.jobs.findOneAndUpdate(
       { _id: jobId, status: 'error' },
       {
-        $set: { [`tasks.${taskId}`]: task, status: 'running', error: [], 'metrics.server_id': serverId, 'metrics.claim_time': now, last_updated: new Date(now).toISOString(), last_updated_by: by },
+        $set: { [`tasks.${taskId}`]: task, status: 'running', error: [], lease: serverId, 'metrics.server_id': serverId, 'metrics.claim_time': now, last_updated: new Date(now).toISOString(), last_updated_by: by },
         $unset: { 'metrics.end_time': '', 'metrics.finish_state': '', 'metrics.run_time': '' },
+        $push: { outbox: event },
       },
       { returnDocument: 'after' },
     );

@@ -5,12 +5,14 @@ import { AppError, SYSTEM_CALLER, candidateNames } from '@nap/contracts';
 import type { Caller, TransitionState, TransitionType, WorkflowDocument, WorkflowTask } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import { createEmbeddedStore } from '@nap/store';
-import type { EmbeddedStore } from '@nap/store';
+import type { Collection, EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
 import { JobEngine } from '../../src';
 import type { EngineOptions } from '../../src';
 import type { JobRecord } from '../../src/domain/job-model';
+import type { EngineRecord } from '../../src/store/engine-registry';
 import { ensureCollections } from '../../src/store/collections';
+import type { CrashSwitch } from './crash';
 
 export interface PublishedEvent {
   subject: string;
@@ -27,6 +29,8 @@ export interface EngineHarness {
   workflows: Map<string, WorkflowDocument>;
   services: Map<string, (input: CallInput, caller: Caller) => Promise<unknown>>;
   events: PublishedEvent[];
+  /** Takes the bus down (every publication fails, `busConnected` says false) or brings it back (the engine is told). */
+  setBusDown(down: boolean): void;
   /** Stores the workflow and starts a job of it as the system caller. */
   run(workflow: WorkflowDocument, variables?: Record<string, unknown>, caller?: Caller): Promise<JobRecord>;
   /** Waits (bounded) until the job is in one of the statuses; returns it. */
@@ -34,9 +38,22 @@ export interface EngineHarness {
   /** Waits (bounded) until `check` holds for the job. */
   waitUntil(jobId: string, check: (job: JobRecord) => boolean, what: string, timeoutMs?: number): Promise<JobRecord>;
   stop(): Promise<void>;
+  /** Leaves an engine whose store calls hang (a {@link CrashSwitch} tripped) without waiting for it: its timers stop, nothing is written. */
+  abandon(): void;
 }
 
-export async function startEngineHarness(options: EngineOptions = {}, shared?: { store: EmbeddedStore; workflows: Map<string, WorkflowDocument>; wake: (id: string) => void }): Promise<EngineHarness> {
+/** Engines sharing one store: the store, the workflows, and how a wake reaches every engine. */
+export interface SharedStore {
+  store: EmbeddedStore;
+  workflows: Map<string, WorkflowDocument>;
+  wake: (id: string) => void;
+}
+
+/**
+ * Starts an engine on a fresh store, or on `shared` (several engines, one store). With `crash`, the
+ * engine's store calls go through the switch, so a test can kill the engine at a chosen point.
+ */
+export async function startEngineHarness(options: EngineOptions = {}, shared?: SharedStore, crash?: CrashSwitch): Promise<EngineHarness> {
   const dir = shared ? undefined : mkdtempSync(path.join(os.tmpdir(), 'nap-wf-'));
   const store = shared?.store ?? createEmbeddedStore({ path: path.join(dir as string, 'db') });
   await ensureCollections(store);
@@ -44,10 +61,13 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: {
   const services = new Map<string, (input: CallInput, caller: Caller) => Promise<unknown>>();
   const events: PublishedEvent[] = [];
   const jobs = store.collection<JobRecord>('jobs');
+  const wrap = <T extends { _id: string }>(c: Collection<T>): Collection<T> => (crash ? crash.wrap(c) : c);
   const holder: { engine?: JobEngine } = {};
+  const busDown = { down: false };
   const engine = new JobEngine(
     {
-      jobs,
+      jobs: wrap(jobs),
+      engines: wrap(store.collection<EngineRecord>('engines')),
       // as studio.getWorkflow resolves names: from a project member, a plain name means that project's member first
       getWorkflow: async (name, _caller, from) => {
         const wf = candidateNames(name, from).map((n) => workflows.get(n)).find((w) => w !== undefined);
@@ -60,8 +80,10 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: {
         return handler(input, caller);
       },
       publishEvent: async (subject, payload) => {
+        if (busDown.down) throw new Error('The bus is down (test)');
         events.push({ subject, payload: payload as Record<string, unknown> });
       },
+      busConnected: () => !busDown.down,
       broadcastWake: (jobId) => (shared ? shared.wake(jobId) : holder.engine?.wake(jobId)),
       logger: createLogger({ name: 'engine-test', level: process.env.NAP_LOG_LEVEL ?? 'silent' }),
     },
@@ -88,12 +110,19 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: {
     workflows,
     services,
     events,
+    setBusDown(down) {
+      busDown.down = down;
+      if (!down) ready.busReconnected();
+    },
     async run(workflow, variables = {}, caller = SYSTEM_CALLER) {
       workflows.set(workflow.name, workflow);
       return ready.startJob({ workflow, variables, caller });
     },
     waitFor: (jobId, statuses, timeoutMs) => waitUntil(jobId, (j) => statuses.includes(j.status), statuses.join(' or '), timeoutMs),
     waitUntil,
+    abandon() {
+      void ready.stop();
+    },
     async stop() {
       await ready.stop();
       await ready.flushEvents();

@@ -11,7 +11,7 @@ import type {
   UpdateResult,
 } from '../../types';
 import { cloneValue } from '../clone';
-import { badRequest } from '../errors';
+import { badRequest, keyTooLong } from '../errors';
 import { isIdIndex, normalizeIndexSpec } from '../index-spec';
 import { isPlainObject } from '../values';
 import { collectionDef } from './catalog';
@@ -25,14 +25,14 @@ import {
   validateUpdate,
 } from './mongo-semantics';
 import { countQuery, runQuery } from './query-exec';
-import { keysOf } from './write-txn';
+import { keysOf, type WriteTxn } from './write-txn';
 
 type NewDoc = Omit<Doc, '_id'> & { _id?: string };
 
 function checkId(id: unknown): string {
   if (typeof id !== 'string') throw badRequest(`_id must be a string; got ${typeof id}`);
   if (id === '') throw badRequest('_id must not be empty');
-  if (Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) throw badRequest(`_id must be at most ${MAX_ID_BYTES} bytes of UTF-8`);
+  if (Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) throw keyTooLong(`The _id "${id.slice(0, 32)}…"`, { limitBytes: MAX_ID_BYTES });
   return id;
 }
 
@@ -60,6 +60,8 @@ function withId(id: string, doc: Record<string, unknown>): Doc {
 
 /** One collection of an embedded store. */
 export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): Collection<Doc> {
+  // single-document writes check everything before their first key is written: no nested transaction needed
+  const writeOne = <R>(fn: (txn: WriteTxn) => R): Promise<R> => engine.write(fn, { abortable: false });
   const findMany = (filter: Filter, options: FindOptions = {}): Promise<Doc[]> =>
     engine.read((dbs, catalog) => projectDocs(runQuery(dbs, collectionDef(catalog, name), filter, options), options.projection));
 
@@ -68,7 +70,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
 
     async insertOne(doc) {
       const prepared = prepareNew(doc);
-      await engine.write((txn) => txn.insert(txn.ensureCollection(name), prepared));
+      await writeOne((txn) => txn.insert(txn.ensureCollection(name), prepared));
       return cloneValue(prepared);
     },
 
@@ -96,7 +98,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
 
     async updateOne(filter, update, options = {}) {
       validateUpdate(update);
-      return engine.write((txn): UpdateResult => {
+      return writeOne((txn): UpdateResult => {
         const target = txn.collection(name);
         const [before] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
         if (target && before) {
@@ -133,7 +135,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       validateReplacement(doc);
       const replacement = cloneValue(doc) as Record<string, unknown>;
       if (replacement._id !== undefined) checkId(replacement._id);
-      return engine.write((txn): UpdateResult => {
+      return writeOne((txn): UpdateResult => {
         const target = txn.collection(name);
         const [before] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
         if (target && before) {
@@ -155,7 +157,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
 
     async findOneAndUpdate(filter, update, options: FindOneAndUpdateOptions = {}) {
       validateUpdate(update);
-      const result = await engine.write((txn): Doc | null => {
+      const result = await writeOne((txn): Doc | null => {
         const target = txn.collection(name);
         const sort = options.sort;
         const [before] = target ? runQuery(txn.dbs, target, filter, sort ? { sort, limit: 1 } : { limit: 1 }) : [];
@@ -175,7 +177,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     },
 
     async findOneAndDelete(filter) {
-      return engine.write((txn): Doc | null => {
+      return writeOne((txn): Doc | null => {
         const target = txn.collection(name);
         const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
         if (!target || !doc) return null;
@@ -185,7 +187,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     },
 
     async deleteOne(filter) {
-      return engine.write((txn) => {
+      return writeOne((txn) => {
         const target = txn.collection(name);
         const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
         if (!target || !doc) return 0;

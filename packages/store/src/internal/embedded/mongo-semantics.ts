@@ -31,6 +31,8 @@ export function compileFilter(filter: Filter | undefined): Matcher {
     const id = filter._id;
     return (doc) => doc._id === id;
   }
+  const equalities = simpleEqualities(filter, keys);
+  if (equalities !== undefined) return (doc) => equalities.every(([key, value]) => matchesScalar(doc[key], value));
   try {
     const query = new Query(filter);
     return (doc) => {
@@ -43,6 +45,30 @@ export function compileFilter(filter: Filter | undefined): Matcher {
   } catch (e) {
     return translate(e, 'Invalid filter');
   }
+}
+
+type Scalar = string | number | boolean;
+
+/**
+ * `{ field: scalar, … }` on top-level fields (the shape of most filters: `{ _id, status: 'running' }`)
+ * as pairs, or `undefined` for anything else; such filters are matched without building a mingo
+ * query, which costs more than the rest of a small write.
+ */
+function simpleEqualities(filter: Filter, keys: string[]): [string, Scalar][] | undefined {
+  const out: [string, Scalar][] = [];
+  for (const key of keys) {
+    if (key.startsWith('$') || key.includes('.')) return undefined;
+    const value = filter[key];
+    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) out.push([key, value]);
+    else return undefined;
+  }
+  return out;
+}
+
+/** MongoDB equality of a field with a scalar: the value itself, or an array that holds it. */
+function matchesScalar(field: unknown, value: Scalar): boolean {
+  if (field === value) return true;
+  return Array.isArray(field) && field.some((item) => item === value);
 }
 
 export function validateSort(sort: SortSpec | undefined): void {
@@ -139,6 +165,10 @@ function checkOperandTypes(doc: Doc, modifier: AnyRecord): void {
  * Returns true when the document changed.
  */
 export function applyUpdate(doc: Doc, update: Update, filter: Filter, inserting: boolean): boolean {
+  if (!inserting) {
+    const fast = applySimpleUpdate(doc, update);
+    if (fast !== undefined) return fast;
+  }
   const modifier: AnyRecord = { ...update };
   const onInsert = modifier.$setOnInsert;
   delete modifier.$setOnInsert;
@@ -155,6 +185,64 @@ export function applyUpdate(doc: Doc, update: Update, filter: Filter, inserting:
   } catch (e) {
     return translate(e, 'Invalid update');
   }
+}
+
+/** A path `$set`/`$unset` can follow without mingo: named segments only (no `$`, no array index, not `_id`). */
+function isSimplePath(path: string): boolean {
+  if (path === '' || path === '_id' || path.startsWith('_id.')) return false;
+  for (const segment of path.split('.')) if (segment === '' || segment.startsWith('$') || /^\d+$/.test(segment) || segment === '__proto__') return false;
+  return true;
+}
+
+/**
+ * `$set` and `$unset` of named paths through plain objects, applied in place: what nearly every
+ * update of the platform is (a task's state, a job's status). Answers whether the document changed,
+ * or `undefined` when the update needs the general path (other operators, array indexes, paths that
+ * overlap, a path through a value that is not an object).
+ */
+function applySimpleUpdate(doc: Doc, update: Update): boolean | undefined {
+  const sets = update.$set;
+  const unsets = update.$unset;
+  for (const key of Object.keys(update)) if (key !== '$set' && key !== '$unset') return undefined;
+  const paths = [...Object.keys(isPlainObject(sets) ? sets : {}), ...Object.keys(isPlainObject(unsets) ? unsets : {})];
+  if (!paths.every(isSimplePath)) return undefined;
+  const sorted = [...paths].sort();
+  for (let i = 1; i < sorted.length; i++) if ((sorted[i] as string).startsWith(`${sorted[i - 1] as string}.`) || sorted[i] === sorted[i - 1]) return undefined;
+  // every step before the last must be a plain object or missing, or mingo decides (and refuses)
+  for (const path of paths) {
+    let current: unknown = doc;
+    const segments = path.split('.');
+    for (let i = 0; i < segments.length - 1; i++) {
+      current = isPlainObject(current) ? current[segments[i] as string] : undefined;
+      if (current === undefined) break;
+      if (!isPlainObject(current)) return undefined;
+    }
+  }
+  let changed = false;
+  for (const [path, value] of Object.entries(isPlainObject(sets) ? sets : {})) {
+    if (value === undefined) continue;
+    const segments = path.split('.');
+    let parent: AnyRecord = doc;
+    for (const segment of segments.slice(0, -1)) {
+      if (!isPlainObject(parent[segment])) parent[segment] = {};
+      parent = parent[segment] as AnyRecord;
+    }
+    const last = segments[segments.length - 1] as string;
+    if (Object.hasOwn(parent, last) && isEqual(parent[last], value)) continue;
+    parent[last] = cloneValue(value);
+    changed = true;
+  }
+  for (const path of Object.keys(isPlainObject(unsets) ? unsets : {})) {
+    const segments = path.split('.');
+    let parent: unknown = doc;
+    for (const segment of segments.slice(0, -1)) parent = isPlainObject(parent) ? parent[segment] : undefined;
+    const last = segments[segments.length - 1] as string;
+    if (isPlainObject(parent) && Object.hasOwn(parent, last)) {
+      delete parent[last];
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 function seed(filter: AnyRecord, out: AnyRecord): void {

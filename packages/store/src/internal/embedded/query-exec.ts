@@ -3,6 +3,7 @@
  * a query sees one consistent snapshot (or, inside a write transaction, that transaction).
  */
 import type { Database } from 'lmdb';
+import { MAX_KEY_BYTES, keyTooLong } from '../errors';
 import type { Doc, Filter, SortSpec } from '../../types';
 import type { CollectionDef, IndexDef } from './catalog';
 import { decodeDoc } from './doc-codec';
@@ -38,7 +39,9 @@ export interface QueryOptions {
 }
 
 export function docKey(collection: CollectionDef, id: string): Buffer {
-  return Buffer.concat([numberPrefix(collection.no), Buffer.from(id, 'utf8')]);
+  const key = Buffer.concat([numberPrefix(collection.no), Buffer.from(id, 'utf8')]);
+  if (key.length > MAX_KEY_BYTES) throw keyTooLong(`The _id "${id.slice(0, 32)}…"`, { collection: collection.name });
+  return key;
 }
 
 function idOfIndexKey(index: IndexDef, key: Buffer): string {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { assertBeforeDeadline, remainingMs } from '@nap/contracts';
 import {
   MongoClient,
   type Collection as DriverCollection,
@@ -73,6 +74,15 @@ function upsertUpdate(filter: Filter, update: Update, upsert: boolean | undefine
   return { ...update, $setOnInsert: { ...onInsert, _id: randomUUID() } };
 }
 
+/**
+ * `maxTimeMS` from the current request's deadline (`serve()` sets it), so that a slow server cannot
+ * hold a request past its timeout; nothing outside a request (background work).
+ */
+function bound(): { maxTimeMS?: number } {
+  const ms = remainingMs();
+  return ms === undefined ? {} : { maxTimeMS: ms };
+}
+
 /** Driver documents are plain objects with string ids here (no ObjectId is ever written). */
 function toDoc(doc: unknown): Doc {
   return doc as Doc;
@@ -85,6 +95,7 @@ function toDocOrNull(doc: unknown): Doc | null {
 function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<Doc> {
   const name = driver.collectionName;
   const run = async <R>(op: () => Promise<R>): Promise<R> => {
+    assertBeforeDeadline(`A call to collection "${name}"`);
     try {
       return await op();
     } catch (e) {
@@ -108,7 +119,7 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
     insertOne: (doc) =>
       run(async () => {
         const prepared = withId(doc);
-        await driver.insertOne(cloneValue(prepared));
+        await driver.insertOne(cloneValue(prepared), bound());
         return prepared;
       }),
 
@@ -116,20 +127,21 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
       run(async () => {
         if (!Array.isArray(docs)) throw badRequest('insertMany needs an array of documents');
         const prepared = docs.map(withId);
-        if (prepared.length > 0) await driver.insertMany(cloneValue(prepared), { ordered: true });
+        if (prepared.length > 0) await driver.insertMany(cloneValue(prepared), { ordered: true, ...bound() });
         return prepared;
       }),
 
-    find: (filter, options) => run(async () => (await driver.find(asFilter(filter), findOptions(options)).toArray()).map((d) => toDoc(d))),
+    find: (filter, options) => run(async () => (await driver.find(asFilter(filter), { ...findOptions(options), ...bound() }).toArray()).map((d) => toDoc(d))),
 
-    findOne: (filter, options) => run(async () => toDocOrNull(await driver.findOne(asFilter(filter), findOptions(options)))),
+    findOne: (filter, options) => run(async () => toDocOrNull(await driver.findOne(asFilter(filter), { ...findOptions(options), ...bound() }))),
 
-    countDocuments: (filter) => run(() => driver.countDocuments(asFilter(filter))),
+    countDocuments: (filter) => run(() => driver.countDocuments(asFilter(filter), bound())),
 
     updateOne: (filter, update, options = {}) =>
       run(async (): Promise<UpdateResult> => {
         const result = await driver.updateOne(asFilter(filter), asUpdate(upsertUpdate(filter, update, options.upsert)), {
           upsert: options.upsert === true,
+          ...bound(),
         });
         const out: UpdateResult = { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
         if (result.upsertedId !== null && result.upsertedId !== undefined) out.upsertedId = String(result.upsertedId);
@@ -138,7 +150,7 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
 
     updateMany: (filter, update) =>
       run(async () => {
-        const result = await driver.updateMany(asFilter(filter), asUpdate(update));
+        const result = await driver.updateMany(asFilter(filter), asUpdate(update), bound());
         return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
       }),
 
@@ -147,7 +159,7 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
         if (!isPlainObject(doc)) throw badRequest('A replacement document must be an object');
         const replacement = cloneValue(doc) as Record<string, unknown>;
         if (!options.upsert || replacement._id !== undefined || filterPinsId(filter)) {
-          const result = await driver.replaceOne(asFilter(filter), replacement, { upsert: options.upsert === true });
+          const result = await driver.replaceOne(asFilter(filter), replacement, { upsert: options.upsert === true, ...bound() });
           const out: UpdateResult = { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
           if (result.upsertedId !== null && result.upsertedId !== undefined) out.upsertedId = String(result.upsertedId);
           return out;
@@ -155,11 +167,11 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
         // An upsert without an _id would get an ObjectId from the server: replace when a document
         // matches, else insert one with a string _id. A racing insert of a match makes us replace.
         for (let attempt = 0; ; attempt++) {
-          const replaced = await driver.replaceOne(asFilter(filter), replacement);
+          const replaced = await driver.replaceOne(asFilter(filter), replacement, bound());
           if (replaced.matchedCount > 0) return { matchedCount: replaced.matchedCount, modifiedCount: replaced.modifiedCount };
           const inserted = withId(replacement);
           try {
-            await driver.insertOne(inserted);
+            await driver.insertOne(inserted, bound());
             return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
           } catch (e) {
             if (attempt >= 2) throw e;
@@ -169,9 +181,10 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
 
     findOneAndUpdate: (filter, update, options: FindOneAndUpdateOptions = {}) =>
       run(async () => {
-        const driverOptions: { returnDocument: 'before' | 'after'; upsert: boolean; sort?: FindOptions['sort']; projection?: FindOptions['projection'] } = {
+        const driverOptions: { returnDocument: 'before' | 'after'; upsert: boolean; sort?: FindOptions['sort']; projection?: FindOptions['projection']; maxTimeMS?: number } = {
           returnDocument: options.returnDocument ?? 'before',
           upsert: options.upsert === true,
+          ...bound(),
         };
         if (options.sort) driverOptions.sort = options.sort;
         if (options.projection) driverOptions.projection = options.projection;
@@ -179,11 +192,11 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
         return toDocOrNull(doc);
       }),
 
-    findOneAndDelete: (filter) => run(async () => toDocOrNull(await driver.findOneAndDelete(asFilter(filter)))),
+    findOneAndDelete: (filter) => run(async () => toDocOrNull(await driver.findOneAndDelete(asFilter(filter), bound()))),
 
-    deleteOne: (filter) => run(async () => (await driver.deleteOne(asFilter(filter))).deletedCount),
+    deleteOne: (filter) => run(async () => (await driver.deleteOne(asFilter(filter), bound())).deletedCount),
 
-    deleteMany: (filter) => run(async () => (await driver.deleteMany(asFilter(filter))).deletedCount),
+    deleteMany: (filter) => run(async () => (await driver.deleteMany(asFilter(filter), bound())).deletedCount),
 
     createIndexes: (specs: IndexSpec[]) =>
       run(async () => {

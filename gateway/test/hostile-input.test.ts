@@ -1,0 +1,63 @@
+import { startTestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+
+let platform: TestPlatform;
+let token: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ config: { maxJsonDepth: 64, maxParamLength: 512 } });
+  token = await platform.login();
+});
+
+afterAll(async () => {
+  await platform.stop();
+});
+
+function nested(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+async function raw(method: string, route: string, body: string) {
+  const res = await fetch(`${platform.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  return { status: res.status, body: (await res.json()) as { code: string; message: string } };
+}
+
+describe('hostile input at the edge', () => {
+  it('refuses a body nested deeper than the limit with 400 naming the limit, before the service sees it', async () => {
+    const res = await raw('POST', '/mop/deviceObjects', `{"options":${nested(20_000)}}`);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('JSON_TOO_DEEP');
+    expect(res.body.message).toContain('64');
+  });
+
+  it('accepts a body exactly at the limit (brackets inside strings do not count)', async () => {
+    const res = await raw('POST', '/user-management/groups', JSON.stringify({ group: { name: `deep-${'{['.repeat(100)}`, description: nested(10) } }));
+    expect(res.status).toBe(201);
+    const atLimit = await raw('POST', '/mop/deviceObjects', `{"options":${nested(63)}}`);
+    expect(atLimit.body.code).not.toBe('JSON_TOO_DEEP');
+  });
+
+  it('answers 400 for malformed percent-encoding in a path parameter', async () => {
+    for (const bad of ['%ff', '%zz', '%E0%A4%A']) {
+      const res = await platform.http('GET', `/user-management/groups/${bad}`, { token });
+      expect(res.status).toBe(400);
+      expect((res.body as { code: string }).code).toBe('BAD_REQUEST');
+    }
+  });
+
+  it('answers 400 for a path parameter longer than the limit', async () => {
+    const res = await platform.http('GET', `/user-management/groups/${'x'.repeat(6_000)}`, { token });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'PARAMETER_TOO_LONG' });
+    const job = await platform.http('GET', `/operations-manager/jobs/${'j'.repeat(513)}`, { token });
+    expect(job.status).toBe(400);
+  });
+
+  it('answers long values that reach the store without a 500', async () => {
+    const created = await platform.http('POST', '/user-management/groups', { token, body: { group: { name: 'n'.repeat(5_000) } } });
+    expect([201, 400]).toContain(created.status);
+    if (created.status === 400) expect(created.body).toMatchObject({ code: 'STORE_KEY_TOO_LONG' });
+    const read = await platform.http('GET', `/user-management/groups/${'€'.repeat(512)}`, { token });
+    expect([400, 404]).toContain(read.status);
+  });
+});

@@ -1,0 +1,54 @@
+import { AppError } from '@nap/contracts';
+import type { SetLeafResultItem } from '@nap/contracts';
+import type { Handler } from '@nap/bus';
+import type { Connect } from '../domain/connect';
+import { JsonRpcSession } from '../domain/jsonrpc';
+import { parseVariables, planOf, substitute } from '../domain/set-leaf';
+
+function transactionHandle(result: unknown, adapter: string): number {
+  // NSO documents new_trans as answering { th }; some releases answer the number itself
+  const th = typeof result === 'object' && result !== null && 'th' in result ? (result as { th: unknown }).th : result;
+  if (typeof th !== 'number') throw new AppError('ORCH_FAILED', `Orchestrator "${adapter}" answered new_trans without a transaction handle`, { details: { result } });
+  return th;
+}
+
+/**
+ * Operation 7: sets (or deletes) one leaf through NSO's JSON-RPC: login → new_trans → set_value or
+ * delete → validate_commit → commit with the flags of `dryRun` and `options` (staging: validate
+ * only) → logout. A failed step deletes the transaction before the error is answered.
+ */
+export function setLeaf(connect: Connect): Handler<'orch-proxy.setLeaf'> {
+  return async (input, ctx) => {
+    const body = input.body;
+    const variables = parseVariables(body.variables);
+    const path = substitute(body.path, variables, 'body.path');
+    const value = substitute(body.value, variables, 'body.value');
+    const plan = planOf(body);
+    const orchestrator = await connect(ctx, input.params.adapterId);
+    const session = new JsonRpcSession(orchestrator);
+    await session.login();
+    let th: number | undefined;
+    try {
+      th = transactionHandle(await session.call('new_trans', { db: 'running', mode: 'read_write', conf_mode: 'private', tag: 'nap-setLeaf' }), orchestrator.adapter.name);
+      if (body.set) await session.call('set_value', { th, path, value });
+      else await session.call('delete', { th, path });
+      await session.call('validate_commit', { th, flags: plan.flags });
+      const item: SetLeafResultItem = { action: body.set ? 'update' : 'delete', path_raw: body.path, path_evaluated: path, value_raw: body.value, value_evaluated: value };
+      if (plan.staging && !plan.dryRun) {
+        // staging: written and validated, never committed
+        await session.call('delete_trans', { th });
+        th = undefined;
+      } else {
+        const result = await session.call('commit', { th, flags: plan.flags });
+        th = undefined;
+        if (plan.dryRun) item.dry_run = result ?? null;
+      }
+      return [item];
+    } catch (err) {
+      if (th !== undefined) await session.tryCall('delete_trans', { th });
+      throw err;
+    } finally {
+      await session.tryCall('logout', {});
+    }
+  };
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '@nap/runtime';
+import type { EngineOptions } from './engine/job-engine';
+
+/** Settings of the engine's leases from the environment, by variable. */
+const INTEGER_SETTINGS = [
+  { variable: 'NAP_WORKFLOW_LEASE_MS', option: 'leaseMs', min: 100, max: 600_000 },
+  { variable: 'NAP_WORKFLOW_RENEW_MS', option: 'renewMs', min: 20, max: 600_000 },
+  { variable: 'NAP_WORKFLOW_SCAN_MS', option: 'scanMs', min: 20, max: 600_000 },
+] as const;
+
+const SERVER_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/**
+ * The engine's settings from `NAP_WORKFLOW_*`: `NAP_WORKFLOW_LEASE_MS` (an engine whose heartbeat has
+ * not moved for this long is dead, default 3000), `NAP_WORKFLOW_RENEW_MS` (heartbeat interval, default
+ * a third of the lease), `NAP_WORKFLOW_SCAN_MS` (how often an engine looks for dead ones, default a
+ * third of the lease) and `NAP_WORKFLOW_SERVER_ID` (the engine's id; a restart under the same id
+ * resumes its jobs at once). Throws a `ConfigError` listing every problem.
+ */
+export function engineOptionsFromEnv(env: NodeJS.ProcessEnv): EngineOptions {
+  const options: EngineOptions = {};
+  const problems: string[] = [];
+  for (const { variable, option, min, max } of INTEGER_SETTINGS) {
+    const raw = env[variable];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) problems.push(`${variable} must be a whole number of milliseconds from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+    else options[option] = value;
+  }
+  const lease = options.leaseMs;
+  if (lease !== undefined || options.renewMs !== undefined) {
+    const effectiveLease = lease ?? 3_000;
+    if (options.renewMs !== undefined && options.renewMs * 2 > effectiveLease) problems.push(`NAP_WORKFLOW_RENEW_MS (${options.renewMs}) must be at most half of the lease (${effectiveLease} ms), so that one late heartbeat does not make a live engine look dead`);
+    if (options.scanMs !== undefined && options.scanMs > effectiveLease) problems.push(`NAP_WORKFLOW_SCAN_MS (${options.scanMs}) must not exceed the lease (${effectiveLease} ms)`);
+  }
+  const id = env.NAP_WORKFLOW_SERVER_ID;
+  if (id !== undefined && id !== '') {
+    if (SERVER_ID.test(id)) options.serverId = id;
+    else problems.push('NAP_WORKFLOW_SERVER_ID must be 1 to 128 letters, digits, "_", ".", ":" or "-"');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return options;
+}
+
+/**
+ * The engine id of a single-process installation, kept in `<dataDir>/workflow-engine.id` (created on
+ * first start): a restarted process takes the same id and resumes its jobs at once instead of
+ * waiting for its former self's lease to lapse.
+ */
+export function persistentEngineId(dataDir: string): string {
+  const file = path.join(dataDir, 'workflow-engine.id');
+  const existing = existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+  if (existing !== undefined && SERVER_ID.test(existing)) return existing;
+  mkdirSync(dataDir, { recursive: true });
+  const id = `workflow-${randomUUID()}`;
+  try {
+    // a file that holds no valid id (damaged) is replaced; a missing one is created exclusively
+    writeFileSync(file, `${id}\n`, { mode: 0o600, flag: existing === undefined ? 'wx' : 'w' });
+  } catch (err) {
+    // another process of the same data directory wrote it first: use theirs
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
+  return id;
+}

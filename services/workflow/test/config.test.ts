@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '@nap/runtime';
+import { SYSTEM_CALLER } from '@nap/contracts';
+import { buildJobQuery } from '../src/domain/job-query';
+import { newJobRecord, toPublicJob } from '../src/domain/job-model';
+import { workflow } from './support/harness';
+import { engineOptionsFromEnv, persistentEngineId } from '../src';
+
+describe('engine settings from the environment', () => {
+  it('takes the lease, renewal, scan and id, and leaves the rest to the defaults', () => {
+    expect(engineOptionsFromEnv({})).toEqual({});
+    expect(engineOptionsFromEnv({ NAP_WORKFLOW_LEASE_MS: '5000', NAP_WORKFLOW_RENEW_MS: '1000', NAP_WORKFLOW_SCAN_MS: '500', NAP_WORKFLOW_SERVER_ID: 'wf-0' })).toEqual({
+      leaseMs: 5000,
+      renewMs: 1000,
+      scanMs: 500,
+      serverId: 'wf-0',
+    });
+  });
+
+  it('lists every bad value at once', () => {
+    let error: unknown;
+    try {
+      engineOptionsFromEnv({ NAP_WORKFLOW_LEASE_MS: '2s', NAP_WORKFLOW_SCAN_MS: '5', NAP_WORKFLOW_SERVER_ID: 'a b' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(3);
+    expect(problems.join('\n')).toMatch(/NAP_WORKFLOW_LEASE_MS .*"2s"/);
+    expect(problems.join('\n')).toMatch(/NAP_WORKFLOW_SCAN_MS .*from 20/);
+    expect(problems.join('\n')).toMatch(/NAP_WORKFLOW_SERVER_ID/);
+  });
+
+  it('refuses a renewal too slow for the lease, or a scan slower than the lease', () => {
+    expect(() => engineOptionsFromEnv({ NAP_WORKFLOW_LEASE_MS: '1000', NAP_WORKFLOW_RENEW_MS: '600' })).toThrow(/RENEW_MS \(600\) must be at most half of the lease \(1000 ms\)/);
+    expect(() => engineOptionsFromEnv({ NAP_WORKFLOW_RENEW_MS: '2000' })).toThrow(/at most half of the lease \(3000 ms\)/);
+    expect(() => engineOptionsFromEnv({ NAP_WORKFLOW_LEASE_MS: '1000', NAP_WORKFLOW_SCAN_MS: '1500' })).toThrow(/SCAN_MS \(1500\) must not exceed the lease/);
+  });
+});
+
+describe('the engine id of a single-process installation', () => {
+  it('is created once in the data directory and the same on every start', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-wf-id-'));
+    try {
+      const id = persistentEngineId(dir);
+      expect(id).toMatch(/^workflow-[0-9a-f-]{36}$/);
+      expect(persistentEngineId(dir)).toBe(id);
+      expect(readFileSync(path.join(dir, 'workflow-engine.id'), 'utf8').trim()).toBe(id);
+      // a damaged file gets a new id
+      writeFileSync(path.join(dir, 'workflow-engine.id'), 'not an id!\n');
+      const replaced = persistentEngineId(dir);
+      expect(replaced).not.toBe(id);
+      expect(persistentEngineId(dir)).toBe(replaced);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('members of a stored job that never leave the service', () => {
+  it('cannot be queried, sorted or projected, and are left out of every page', () => {
+    for (const member of ['runAs', 'lease', 'outbox.0.payload', 'eventsPublished']) {
+      expect(() => buildJobQuery({ include: member })).toThrow(/not a field path/);
+      expect(() => buildJobQuery({ sort: member })).toThrow(/not a field path/);
+    }
+    expect(buildJobQuery({}).projection).toEqual({ runAs: 0, lease: 0, outbox: 0, eventsPublished: 0 });
+    expect(buildJobQuery({ exclude: 'tasks' }).projection).toEqual({ tasks: 0, runAs: 0, lease: 0, outbox: 0, eventsPublished: 0 });
+  });
+
+  it('are not in the job as the interface shows it', () => {
+    const job = newJobRecord({ id: 'j1', workflow: workflow('w', {}, [['workflow_start', 'workflow_end']]), variables: {}, caller: SYSTEM_CALLER, serverId: 'e1', now: 1 });
+    expect(job).toMatchObject({ lease: 'e1', outbox: [], eventsPublished: 0, tasks: { workflow_start: { status: 'pending' }, workflow_end: { status: 'incomplete' } } });
+    const shown = toPublicJob(job) as Record<string, unknown>;
+    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished']) expect(shown).not.toHaveProperty(member);
+  });
+});

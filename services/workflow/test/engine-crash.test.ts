@@ -1,0 +1,282 @@
+import { AppError, SYSTEM_CALLER } from '@nap/contracts';
+import type { WorkflowTask } from '@nap/contracts';
+import type { JobRecord } from '../src/domain/job-model';
+import type { EngineHarness, PublishedEvent } from './support/harness';
+import { builtin, startEngineHarness, workflow } from './support/harness';
+import { CrashSwitch } from './support/crash';
+
+/**
+ * An engine killed at the worst moments, simulated with a {@link CrashSwitch}: from the trip on, its
+ * store calls hang, so what another engine finds in the store is what a SIGKILL would have left.
+ */
+
+const linear = workflow(
+  'crash-linear',
+  { a1: builtin('newVariable', { name: 'a', value: 1 }), b2: builtin('newVariable', { name: 'b', value: 2 }) },
+  [
+    ['workflow_start', 'a1'],
+    ['a1', 'b2'],
+    ['b2', 'workflow_end'],
+  ],
+);
+
+const harnesses: EngineHarness[] = [];
+
+afterEach(async () => {
+  for (const h of harnesses.splice(0).reverse()) await h.stop();
+});
+
+async function first(crash: CrashSwitch, options = {}): Promise<EngineHarness> {
+  const h = await startEngineHarness({ serverId: 'engine-one', ...options }, undefined, crash);
+  harnesses.push(h);
+  return h;
+}
+
+describe('a job whose start was answered', () => {
+  it('runs to its end when the engine dies after storing it and before its first step is written (restart, same identity)', async () => {
+    const crash = new CrashSwitch();
+    // the lease is a minute: only the engine's own identity can make it resume at once
+    const h = await first(crash, { leaseMs: 60_000, renewMs: 50 });
+    h.workflows.set(linear.name, linear);
+    // the insert is durable and answered; nothing after it reaches the store
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
+    const started = await h.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
+    expect(crash.crashed).toBe(true);
+    expect(started.status).toBe('running');
+    harnesses.pop();
+    h.abandon();
+
+    // the restarted process has the same engine identity: it resumes its own jobs at once (in one
+    // process it first watches the dead one's heartbeat for two renewals, since the pid is the same)
+    const restarted = await startEngineHarness({ serverId: 'engine-one', leaseMs: 60_000, renewMs: 50 }, { store: h.store, workflows: h.workflows, wake: () => undefined });
+    harnesses.push(restarted);
+    const job = await restarted.waitFor(started._id, ['complete', 'error']);
+    expect(job.error).toEqual([]);
+    expect(job).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 } });
+  });
+
+  it('runs to its end when another replica takes it over after the dead engine\'s lease', async () => {
+    const crash = new CrashSwitch();
+    const h = await first(crash, { leaseMs: 300 });
+    h.workflows.set(linear.name, linear);
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
+    const started = await h.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
+    harnesses.pop();
+    h.abandon();
+
+    const survivor = await startEngineHarness({ serverId: 'engine-two', leaseMs: 300 }, { store: h.store, workflows: h.workflows, wake: () => undefined });
+    harnesses.push(survivor);
+    const job = await survivor.waitFor(started._id, ['complete', 'error']);
+    expect(job.error).toEqual([]);
+    expect(job).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 }, metrics: { server_id: 'engine-two' } });
+  });
+});
+
+/** A task that calls another service (mop.RunCommandTemplate), which the tests count and can hold. */
+function remote(step: number): WorkflowTask {
+  return { name: 'RunCommandTemplate', app: 'MOP', type: 'automatic', variables: { incoming: { template: '$var.job.tag', step }, outgoing: { result: null } } };
+}
+
+const twoRemote = workflow('crash-remote', { m1: remote(1), m2: remote(2) }, [
+  ['workflow_start', 'm1'],
+  ['m1', 'm2'],
+  ['m2', 'workflow_end'],
+]);
+
+/** Executions of the remote task by `<tag>/<step>`, answered after `holdMs` (or held while `hold` says so). */
+function counter(holdMs = 0) {
+  const runs = new Map<string, number>();
+  const handler = async (input: { body?: unknown }) => {
+    const body = input.body as { template: string; step: number };
+    const key = `${body.template}/${body.step}`;
+    runs.set(key, (runs.get(key) ?? 0) + 1);
+    if (holdMs > 0) await new Promise((r) => setTimeout(r, holdMs));
+    return { result: key };
+  };
+  return { runs, handler };
+}
+
+/** The event names of a job with their seq, as a consumer that drops a seq it has seen keeps them. */
+function streamOf(events: PublishedEvent[], jobId: string): { names: string[]; seqs: number[]; duplicates: number } {
+  const names: string[] = [];
+  const seqs: number[] = [];
+  let last = 0;
+  let duplicates = 0;
+  for (const { subject, payload } of events) {
+    if (payload.jobId !== jobId) continue;
+    const seq = payload.seq as number;
+    if (seq <= last) {
+      duplicates += 1;
+      continue;
+    }
+    last = seq;
+    seqs.push(seq);
+    names.push(`${subject.split('.').pop() as string}${payload.taskId ? `:${String(payload.taskId)}` : ''}`);
+  }
+  return { names, seqs, duplicates };
+}
+
+const COMPLETE_STREAM = ['jobStart', 'taskStart:m1', 'taskFinish:m1', 'taskStart:m2', 'taskFinish:m2', 'jobComplete'];
+
+describe('a task whose service is not up yet', () => {
+  it('is called again until the service answers (the request reached no service, so nothing ran twice)', async () => {
+    const h = await startEngineHarness({ serverId: 'patient', unavailableRetryMs: 10_000 });
+    harnesses.push(h);
+    const { runs, handler } = counter();
+    let refusals = 0;
+    // what the bus answers while no instance of the service listens (a restart, the platform starting)
+    h.services.set('mop.RunCommandTemplate', async (input) => {
+      if (refusals < 3) {
+        refusals += 1;
+        throw new AppError('SERVICE_UNAVAILABLE', 'No service listens on "nap.rpc.mop.RunCommandTemplate" (no responders)');
+      }
+      return handler(input);
+    });
+    const job = await h.waitFor((await h.run(twoRemote, { tag: 'patient' }))._id, ['complete', 'error']);
+    expect(job.status).toBe('complete');
+    expect(refusals).toBe(3);
+    expect(Object.fromEntries(runs)).toEqual({ 'patient/1': 1, 'patient/2': 1 });
+  });
+
+  it('fails once the service has not answered for the configured time', async () => {
+    const h = await startEngineHarness({ serverId: 'impatient', unavailableRetryMs: 300 });
+    harnesses.push(h);
+    h.services.set('mop.RunCommandTemplate', async () => {
+      throw new AppError('SERVICE_UNAVAILABLE', 'No service listens on "nap.rpc.mop.RunCommandTemplate" (no responders)');
+    });
+    const job = await h.waitFor((await h.run(twoRemote, { tag: 'never' }))._id, ['complete', 'error']);
+    expect(job.status).toBe('error');
+    expect(job.tasks.m1?.variables?.error).toMatch(/^SERVICE_UNAVAILABLE: No service listens/);
+  });
+});
+
+describe('leases', () => {
+  it('a live engine keeps its jobs: another engine scanning all along never takes them, and no task runs twice', async () => {
+    const a = await startEngineHarness({ serverId: 'live-a', leaseMs: 200 });
+    harnesses.push(a);
+    const b = await startEngineHarness({ serverId: 'live-b', leaseMs: 200 }, { store: a.store, workflows: a.workflows, wake: () => undefined });
+    harnesses.push(b);
+    // each task takes several leases: only renewals keep the job with its engine
+    const { runs, handler } = counter(700);
+    a.services.set('mop.RunCommandTemplate', handler);
+    b.services.set('mop.RunCommandTemplate', handler);
+    const started = await Promise.all([0, 1, 2].map((i) => a.engine.startJob({ workflow: twoRemote, variables: { tag: `live-${i}` }, caller: SYSTEM_CALLER })));
+    const done = await Promise.all(started.map((j) => a.waitFor(j._id, ['complete', 'error'])));
+    expect(done.map((j) => [j.status, j.metrics?.server_id])).toEqual([0, 1, 2].map(() => ['complete', 'live-a']));
+    expect([...runs.values()]).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it('a surviving engine takes a dead engine\'s job over after its lease and runs the task in flight again (at-least-once)', async () => {
+    const crash = new CrashSwitch();
+    const a = await first(crash, { serverId: 'dying-a', leaseMs: 300 });
+    const { runs, handler } = counter();
+    let release: () => void = () => undefined;
+    // engine a's execution of m1 never answers: the engine dies while it is in flight
+    a.services.set('mop.RunCommandTemplate', async (input) => {
+      await handler(input);
+      await new Promise<void>((resolve) => (release = resolve));
+      return { result: 'too late' };
+    });
+    a.workflows.set(twoRemote.name, twoRemote);
+    const started = await a.engine.startJob({ workflow: twoRemote, variables: { tag: 'dying' }, caller: SYSTEM_CALLER });
+    await a.waitUntil(started._id, (j) => j.tasks.m1?.status === 'running' && runs.get('dying/1') === 1, 'm1 in flight');
+    crash.crashNow();
+    harnesses.pop();
+    a.abandon();
+
+    const b = await startEngineHarness({ serverId: 'survivor-b', leaseMs: 300 }, { store: a.store, workflows: a.workflows, wake: () => undefined });
+    harnesses.push(b);
+    b.services.set('mop.RunCommandTemplate', handler);
+    const job = await b.waitFor(started._id, ['complete', 'error']);
+    release();
+    expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'survivor-b' } });
+    // m1 was in flight at the crash: it ran again; m2 ran once
+    expect(Object.fromEntries(runs)).toEqual({ 'dying/1': 2, 'dying/2': 1 });
+  });
+
+  it('refuses to start under the id of an engine that is alive', async () => {
+    const a = await startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30 });
+    harnesses.push(a);
+    await expect(startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30 }, { store: a.store, workflows: a.workflows, wake: () => undefined })).rejects.toThrow(/engine id "twin" is in use by a running process/);
+  });
+});
+
+describe('job events (outbox)', () => {
+  it('are written with the job while the bus is down and published in order, each once, when it is back', async () => {
+    const h = await startEngineHarness({ serverId: 'outbox-a' });
+    harnesses.push(h);
+    const { handler } = counter();
+    h.services.set('mop.RunCommandTemplate', handler);
+    h.setBusDown(true);
+    const started = await Promise.all([0, 1, 2].map((i) => h.run(twoRemote, { tag: `down-${i}` })));
+    const ended = await Promise.all(started.map((j) => h.waitFor(j._id, ['complete'])));
+    // nothing reached the bus; everything waits in the jobs' outboxes, which still hold their lease
+    expect(h.events).toEqual([]);
+    for (const job of ended) {
+      expect(job.outbox?.map((e) => e.event)).toEqual(['jobStart', 'taskStart', 'taskFinish', 'taskStart', 'taskFinish', 'jobComplete']);
+      expect(job.lease).toBe('outbox-a');
+    }
+    h.setBusDown(false);
+    await h.engine.flushEvents(10_000);
+    for (const job of started) {
+      const stream = streamOf(h.events, job._id);
+      expect(stream).toEqual({ names: COMPLETE_STREAM, seqs: [1, 2, 3, 4, 5, 6], duplicates: 0 });
+      const stored = (await h.store.collection<JobRecord>('jobs').findOne({ _id: job._id })) as JobRecord;
+      expect(stored).toMatchObject({ outbox: [], eventsPublished: 6 });
+      expect(stored.lease).toBeUndefined();
+    }
+  });
+
+  it('left in the outbox by an engine that died are published by its successor, in order', async () => {
+    const crash = new CrashSwitch();
+    const a = await first(crash, { serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50 });
+    const { handler } = counter();
+    a.services.set('mop.RunCommandTemplate', handler);
+    a.setBusDown(true);
+    const started = await a.run(twoRemote, { tag: 'left-behind' });
+    await a.waitFor(started._id, ['complete']);
+    crash.crashNow();
+    harnesses.pop();
+    a.abandon();
+
+    const b = await startEngineHarness({ serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50 }, { store: a.store, workflows: a.workflows, wake: () => undefined });
+    harnesses.push(b);
+    await b.engine.flushEvents(10_000);
+    expect(streamOf(b.events, started._id)).toEqual({ names: COMPLETE_STREAM, seqs: [1, 2, 3, 4, 5, 6], duplicates: 0 });
+  });
+
+  it('published but not acknowledged when the engine died are published again with the same seq (at-least-once)', async () => {
+    const crash = new CrashSwitch();
+    const a = await first(crash, { serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50 });
+    const { handler } = counter();
+    // on a, m1 is still in flight when the published events are due to leave the outbox
+    a.services.set('mop.RunCommandTemplate', async (input) => {
+      await handler(input);
+      await new Promise((r) => setTimeout(r, 5_000));
+      return { result: 'too late' };
+    });
+    a.workflows.set(twoRemote.name, twoRemote);
+    // dies instead of removing the published events from the outbox
+    crash.crashBefore((collection, method, args) => collection === 'jobs' && method === 'updateOne' && JSON.stringify(args[1]).includes('"eventsPublished"'));
+    const started = await a.engine.startJob({ workflow: twoRemote, variables: { tag: 'unacked' }, caller: SYSTEM_CALLER });
+    await a.engine.flushEvents(1_000);
+    expect(crash.crashed).toBe(true);
+    const before = streamOf(a.events, started._id);
+    expect(before.names).toEqual(['jobStart', 'taskStart:m1']);
+    harnesses.pop();
+    a.abandon();
+
+    const b = await startEngineHarness({ serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50 }, { store: a.store, workflows: a.workflows, wake: () => undefined });
+    harnesses.push(b);
+    b.services.set('mop.RunCommandTemplate', handler);
+    await b.waitFor(started._id, ['complete']);
+    await b.engine.flushEvents(10_000);
+    const all = [...a.events, ...b.events];
+    const stream = streamOf(all, started._id);
+    // m1 was in flight when a died: it started again on b, and the stream says so
+    expect(stream.names).toEqual(['jobStart', 'taskStart:m1', 'taskStart:m1', 'taskFinish:m1', 'taskStart:m2', 'taskFinish:m2', 'jobComplete']);
+    expect(stream.seqs).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // what a published before it died came again, under the same seq
+    expect(stream.duplicates).toBe(before.seqs.length);
+  });
+});

@@ -1,0 +1,59 @@
+import type { Collection, Doc } from '@nap/store';
+
+/**
+ * A process death as the store sees it, in one process: once the switch trips, every call of the
+ * wrapped collections hangs forever (nothing more is written or read, no error comes back), so the
+ * engine that uses them is as good as killed with SIGKILL at that point; another engine on the same
+ * store then finds exactly what was on disk.
+ */
+export class CrashSwitch {
+  private dead = false;
+  private tripAfter: ((collection: string, method: string) => boolean) | undefined;
+  private tripBefore: ((collection: string, method: string, args: unknown[]) => boolean) | undefined;
+
+  /** True once the switch tripped. */
+  get crashed(): boolean {
+    return this.dead;
+  }
+
+  /** Trips now: every later call hangs. */
+  crashNow(): void {
+    this.dead = true;
+  }
+
+  /** Trips right after the first call for which `when` holds has completed (its write is durable, its caller gets the answer). */
+  crashAfter(when: (collection: string, method: string) => boolean): void {
+    this.tripAfter = when;
+  }
+
+  /** Trips instead of the first call for which `when` holds (given its arguments): that call and every later one never happen. */
+  crashBefore(when: (collection: string, method: string, args: unknown[]) => boolean): void {
+    this.tripBefore = when;
+  }
+
+  wrap<T extends Doc>(collection: Collection<T>): Collection<T> {
+    return new Proxy(collection, {
+      get: (target, prop, receiver) => {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function') return value;
+        const method = String(prop);
+        return (...args: unknown[]) => {
+          if (!this.dead && this.tripBefore?.(target.name, method, args)) {
+            this.tripBefore = undefined;
+            this.dead = true;
+          }
+          if (this.dead) return new Promise(() => undefined);
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (!(result instanceof Promise)) return result;
+          return result.then((answer) => {
+            if (!this.dead && this.tripAfter?.(target.name, method)) {
+              this.tripAfter = undefined;
+              this.dead = true;
+            }
+            return answer;
+          });
+        };
+      },
+    });
+  }
+}
