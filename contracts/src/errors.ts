@@ -46,6 +46,9 @@ export const ERROR_CODES = {
   AUTOMATION_NOT_FOUND: { status: 404, retryable: false, description: 'No automation with that id.' },
   AUTOMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An automation with that name exists.' },
   FORM_NOT_FOUND: { status: 404, retryable: false, description: 'No form with that id or name.' },
+  TRIGGER_NOT_FOUND: { status: 404, retryable: false, description: 'No trigger with that id (or no enabled endpoint trigger with that route name).' },
+  TRIGGER_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A trigger with that id, or an endpoint trigger with that route name, exists.' },
+  TRIGGER_DISABLED: { status: 409, retryable: false, description: 'The trigger is disabled; enable it to run it.' },
   // workflow engine
   JOB_VARIABLES_INVALID: { status: 400, retryable: false, description: "The job variables do not match the workflow's inputSchema; details list every problem." },
   JOB_QUERY_INVALID: { status: 400, retryable: false, description: 'A job query names a field or operator that is not allowed, or its q expression is malformed.' },
@@ -53,6 +56,8 @@ export const ERROR_CODES = {
   COMPONENT_GROUP_NOT_FOUND: { status: 404, retryable: false, description: 'No component group with that id.' },
   COMPONENT_GROUP_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A component group with that name exists.' },
   FORM_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A form with that name or id exists.' },
+  PROJECT_NOT_FOUND: { status: 404, retryable: false, description: 'No project with that id.' },
+  PROJECT_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A project with that id or name exists.' },
   TRANSFORMATION_NOT_FOUND: { status: 404, retryable: false, description: 'No JST transformation with that id or name; the message names it.' },
   TRANSFORMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A transformation with that name or id exists.' },
   TRANSFORMATION_INVALID: { status: 400, retryable: false, description: 'The transformation cannot run as written (unknown method, broken assign, cycle); details list each problem with its path.' },

@@ -13,3 +13,4 @@ export * from './json-limits';
 export * from './deadline';
 export * from './schemas';
 export * from './project-members';
+export * from './asyncapi';

@@ -6,7 +6,7 @@ import express from 'express';
 import qs from 'qs';
 import typeis from 'type-is';
 import type { NextFunction, Request, Response, Express } from 'express';
-import { AppError, CATALOG, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, HEADERS, isAppError, jsonTextExceedsDepth, jsonTooDeep, validateRequest } from '@nap/contracts';
+import { AppError, CATALOG, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, HEADERS, isAppError, jsonTextExceedsDepth, jsonTooDeep, renderAsyncApi, validateRequest } from '@nap/contracts';
 import type { Caller, OperationDef } from '@nap/contracts';
 import { acceptsIdempotencyKey } from '@nap/bus';
 import type { Bus, BusClient } from '@nap/bus';
@@ -16,7 +16,7 @@ import { Authenticator, readCredentials } from './auth/authenticator';
 import { buildOpenApi } from './openapi';
 import { mountDocs } from './docs';
 import { RouteTable } from './routes';
-import { createJobEventStream } from './sse';
+import { createEventStreams } from './sse';
 
 export interface GatewayOptions {
   bus: Bus;
@@ -96,7 +96,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // catalog operations: nearly all the traffic, answered without express (see `handler`)
   const routes = new RouteTable(CATALOG, { maxParamLength: options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH });
-  const streamJobEvents = createJobEventStream({ bus, client, authenticator, logger });
+  const streams = createEventStreams({ bus, client, authenticator, logger });
 
   /** Serves a catalog operation when the path is one; false to let express answer. */
   function serveOperation(req: IncomingMessage, res: ServerResponse): boolean {
@@ -122,7 +122,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const request: IncomingRequest = { req, res, op: found.op, params: found.params, query, locals };
     // server-sent events are streamed by the gateway itself (sse.ts)
-    const work = found.op.response.contentType === 'text/event-stream' ? streamJobEvents(found.op, found.params, req, res, query, locals.requestId) : handleOperation(request);
+    const stream = found.op.response.contentType === 'text/event-stream' ? streams[found.op.id] : undefined;
+    const work = stream ? stream(found.op, found.params, req, res, query, locals.requestId) : handleOperation(request);
     work.catch((err: unknown) => sendError(res, locals, toHttpError(err)));
     return true;
   }
@@ -157,6 +158,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const openapi = buildOpenApi();
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
+  });
+  const asyncapi = renderAsyncApi();
+  app.get('/asyncapi.json', (_req, res) => {
+    res.json(asyncapi);
   });
   mountDocs(app);
 
@@ -228,7 +233,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** Cookies are HTTP's business, so login and logout get theirs here. */
   function afterOperation(op: OperationDef, result: { data: Uint8Array }, res: ServerResponse): void {
     if (op.id === 'admin.login') {
-      const token = JSON.parse(Buffer.from(result.data).toString('utf8')) as string;
+      // admin.login answers the bare token as text/plain
+      const token = Buffer.from(result.data).toString('utf8').trim();
       res.appendHeader('set-cookie', serializeCookie('token', token, { httpOnly: true, sameSite: 'lax', secure: options.secureCookies ?? false, path: '/', maxAge: options.cookieMaxAgeSeconds ?? 43_200 }));
     } else if (op.id === 'admin.logout') {
       res.appendHeader('set-cookie', serializeCookie('token', '', { path: '/', expires: new Date(0) }));

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, eventPattern, isSubjectToken, redactSecrets } from '@nap/contracts';
-import type { Caller, OperationDef, ResponseOf } from '@nap/contracts';
-import type { Bus, BusClient, BusEvent, Subscription } from '@nap/bus';
+import { AppError, eventPattern, isSubjectToken, redactSecrets, validateRequest } from '@nap/contracts';
+import type { Caller, EventStreamFilter, OperationDef, ResponseOf } from '@nap/contracts';
+import type { Bus, BusClient, BusEvent, EventDelivery, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import type { Authenticator } from './auth/authenticator';
 import { readCredentials } from './auth/authenticator';
@@ -15,59 +15,80 @@ export interface EventStreamOptions {
   heartbeatMs?: number;
 }
 
+/** A stream the gateway answers itself: the catalog operation, its path parameters, the exchange, the parsed query. */
+export type EventStreamHandler = (op: OperationDef, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, requestId: string) => Promise<void>;
+
 /** Job events after which nothing more happens to the job: the stream ends after sending one. */
 const FINAL_EVENTS = new Set(['jobComplete', 'jobError', 'jobCancel']);
 const FINAL_STATUSES = new Set(['complete', 'error', 'canceled']);
+/** Visibility answers, and last `seq` per job, a stream keeps at most (per connection). */
+const VISIBILITY_CACHE = 10_000;
 
 function sseFrame(event: string, data: unknown, id?: number): string {
   const lines = JSON.stringify(data).split('\n').map((line) => `data: ${line}`);
   return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\n${lines.join('\n')}\n\n`;
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function eventName(event: BusEvent): string {
+  return event.subject.slice(event.subject.lastIndexOf('.') + 1);
+}
+
+/** The event's payload, masked by the platform's secret policy (job events carry task inputs and outputs, like the job itself). */
+function payloadOf(event: BusEvent): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(event.data).toString('utf8'));
+    return isRecord(parsed) ? redactSecrets(parsed) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The event's position in its job's stream (`seq`): job events are delivered at least once, and a repeat has a `seq` already sent. */
+function jobSeqOf(payload: Record<string, unknown>): number | undefined {
+  return typeof payload.seq === 'number' ? payload.seq : undefined;
+}
+
 /**
- * `GET /operations-manager/jobs/:jobId/events` as server-sent events, the one route the gateway
- * answers itself: the caller is authenticated and role-checked like any route, the catalog operation
- * (`workflow.watchJobEvents`) checks that the job exists and that the caller may see it and answers
- * the job, which is sent as the first event (`snapshot`); then every `nap.evt.workflow.job.<jobId>.*`
- * event is relayed (event name = the job event, data = its payload, id = its `seq`, the position in
- * the job's stream) until the job ends or the client leaves. Job events are delivered at least once;
- * a repeat (a `seq` already sent) is not sent again. Errors before the stream starts are thrown
- * (answered as JSON).
+ * The server-sent event streams, the routes the gateway answers itself. Both authenticate and
+ * check roles like any route, ask the owning operation over the bus before the stream starts (its
+ * errors are answered as JSON), subscribe to the job events, then relay them (payloads masked by
+ * the secret policy; a repeat of a job event already sent, by its `seq`, is not sent again), with a
+ * comment line now and then to keep idle connections open, until the client leaves.
+ *
+ * - `GET /operations-manager/jobs/:jobId/events` (`workflow.watchJobEvents`): the job first
+ *   (`snapshot`), then its events until it ends; the event id is the event's `seq` in the job's stream.
+ * - `GET /operations-manager/events` (`workflow.watchEvents`): every job event the caller may see,
+ *   filtered by workflow and event name; the event id is the stream position, and `Last-Event-ID`
+ *   resumes after it.
  */
-export function createJobEventStream(
-  options: EventStreamOptions,
-): (op: OperationDef, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, requestId: string) => Promise<void> {
+export function createEventStreams(options: EventStreamOptions): Record<string, EventStreamHandler> {
   const { bus, client, authenticator, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
-  return async (op, params, req, res, query, requestId) => {
+  async function authorize(op: OperationDef, req: IncomingMessage, query: Record<string, unknown>): Promise<Caller> {
     const credentials = readCredentials(req.headers, query.token);
     if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
     const caller: Caller = await authenticator.authenticate(credentials);
     if (!op.roles.some((role) => caller.roles.includes(role))) {
       throw new AppError('FORBIDDEN', `${req.method} ${op.http?.path} needs one of the roles ${op.roles.join(', ')}; the caller has ${caller.roles.length ? caller.roles.join(', ') : 'none'}`);
     }
-    const jobId = params.jobId ?? '';
-    // an id that cannot be a subject token (`a.b`, `../x`) names no job: answered before subscribing
-    if (!isSubjectToken(jobId)) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId.slice(0, 64)}"`);
-    // subscribe first, so that nothing that happens between the snapshot and the subscription is lost
-    const early: BusEvent[] = [];
-    const stream: { live?: (event: BusEvent) => void; heartbeat?: NodeJS.Timeout; closed: boolean } = { closed: false };
-    const subscription: Subscription = await bus.consumeEvents(eventPattern('workflow', 'job', jobId), (event) => (stream.live ? stream.live(event) : void early.push(event)), { deliver: 'new' });
+    return caller;
+  }
+
+  /** An open stream: headers sent, heartbeat running, closed once (client gone, job ended). */
+  function open(req: IncomingMessage, res: ServerResponse, subscription: Subscription, context: Record<string, unknown>) {
+    const stream = { closed: false, heartbeat: undefined as NodeJS.Timeout | undefined };
     const close = () => {
       if (stream.closed) return;
       stream.closed = true;
       if (stream.heartbeat) clearInterval(stream.heartbeat);
-      subscription.unsubscribe().catch((err: unknown) => logger.warn({ err, jobId }, 'Ending a job event subscription failed'));
+      subscription.unsubscribe().catch((err: unknown) => logger.warn({ err, ...context }, 'Ending an event subscription failed'));
       if (res.headersSent && !res.writableEnded) res.end();
     };
-    let job: ResponseOf<'workflow.watchJobEvents'>;
-    try {
-      job = (await client.call('workflow.watchJobEvents', { params: { jobId } }, { caller, requestId })).body;
-    } catch (err) {
-      close();
-      throw err;
-    }
     res.statusCode = 200;
     res.setHeader('content-type', 'text/event-stream; charset=utf-8');
     res.setHeader('cache-control', 'no-cache');
@@ -75,34 +96,128 @@ export function createJobEventStream(
     res.setHeader('x-accel-buffering', 'no');
     res.flushHeaders();
     req.on('close', close);
+    const beat = () => {
+      stream.heartbeat = setInterval(() => res.write(': keep-alive\n\n'), heartbeatMs);
+      stream.heartbeat.unref();
+    };
+    return { stream, close, beat };
+  }
+
+  const jobEvents: EventStreamHandler = async (op, params, req, res, query, requestId) => {
+    const caller = await authorize(op, req, query);
+    const jobId = params.jobId ?? '';
+    // an id that cannot be a subject token (`a.b`, `../x`) names no job: answered before subscribing
+    if (!isSubjectToken(jobId)) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId.slice(0, 64)}"`);
+    // subscribe first, so that nothing that happens between the snapshot and the subscription is lost
+    const early: BusEvent[] = [];
+    const holder: { live?: (event: BusEvent) => void } = {};
+    const subscription = await bus.consumeEvents(eventPattern('workflow', 'job', jobId), (event) => (holder.live ? holder.live(event) : void early.push(event)), { deliver: 'new' });
+    let job: ResponseOf<'workflow.watchJobEvents'>;
+    try {
+      job = (await client.call('workflow.watchJobEvents', { params: { jobId } }, { caller, requestId })).body;
+    } catch (err) {
+      await subscription.unsubscribe().catch(() => undefined);
+      throw err;
+    }
+    const { stream, close, beat } = open(req, res, subscription, { jobId });
     res.write(sseFrame('snapshot', job));
     if (FINAL_STATUSES.has(String(job.status))) {
       close();
       return;
     }
-    // job events come at least once: a repeat (after an engine crash or a bus outage) has a seq already sent
     let lastSeq = 0;
     const relay = (event: BusEvent) => {
       if (stream.closed) return;
-      const name = event.subject.slice(event.subject.lastIndexOf('.') + 1);
-      let payload: unknown;
-      try {
-        // job events carry task inputs and outputs: masked by the platform's secret policy like the job itself
-        payload = redactSecrets(JSON.parse(Buffer.from(event.data).toString('utf8')));
-      } catch {
-        return;
-      }
-      const seq = typeof payload === 'object' && payload !== null && 'seq' in payload && typeof payload.seq === 'number' ? payload.seq : undefined;
+      const payload = payloadOf(event);
+      if (payload === undefined) return;
+      const seq = jobSeqOf(payload);
       if (seq !== undefined) {
         if (seq <= lastSeq) return;
         lastSeq = seq;
       }
+      const name = eventName(event);
       res.write(sseFrame(name, payload, seq ?? event.seq));
       if (FINAL_EVENTS.has(name)) close();
     };
     for (const event of early.splice(0)) relay(event);
-    stream.live = relay;
-    stream.heartbeat = setInterval(() => res.write(': keep-alive\n\n'), heartbeatMs);
-    stream.heartbeat.unref();
+    holder.live = relay;
+    beat();
   };
+
+  const allEvents: EventStreamHandler = async (op, _params, req, res, rawQuery, requestId) => {
+    const caller = await authorize(op, req, rawQuery);
+    const query = { ...rawQuery };
+    delete query.token;
+    const parts = { params: {}, query };
+    const problems = validateRequest(op, parts);
+    if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
+    const filter: EventStreamFilter = (await client.call('workflow.watchEvents', { query: parts.query }, { caller, requestId })).body;
+    const deliver = resumeFrom(req);
+    const visible = new Map<string, boolean>();
+    const lastSeqs = new Map<string, number>();
+    const events = new Set(filter.events);
+    const workflows = new Set(filter.workflows);
+    // events may arrive before the stream is open (a resumed stream gets the stored ones at once): they wait for it
+    const opening: { done?: () => void } = {};
+    let queue: Promise<void> = new Promise<void>((resolve) => {
+      opening.done = resolve;
+    });
+    const state: { stream?: { closed: boolean } } = {};
+
+    const mayShow = async (jobId: string): Promise<boolean> => {
+      if (filter.allJobs) return true;
+      const known = visible.get(jobId);
+      if (known !== undefined) return known;
+      const { jobIds } = (await client.call('workflow.visibleJobs', { body: { jobIds: [jobId] } }, { caller, requestId })).body;
+      if (visible.size >= VISIBILITY_CACHE) visible.clear();
+      visible.set(jobId, jobIds.includes(jobId));
+      return jobIds.includes(jobId);
+    };
+    const relay = async (event: BusEvent): Promise<void> => {
+      if (state.stream?.closed !== false) return;
+      const name = eventName(event);
+      if (events.size > 0 && !events.has(name)) return;
+      const payload = payloadOf(event);
+      if (payload === undefined) return;
+      if (workflows.size > 0 && !workflows.has(String(payload.name))) return;
+      const jobId = String(payload.jobId);
+      if (!(await mayShow(jobId))) return;
+      const seq = jobSeqOf(payload);
+      if (seq !== undefined) {
+        if (seq <= (lastSeqs.get(jobId) ?? 0)) return;
+        if (lastSeqs.size >= VISIBILITY_CACHE) lastSeqs.clear();
+        lastSeqs.set(jobId, seq);
+      }
+      if (!state.stream.closed) res.write(sseFrame(name, payload, event.seq));
+    };
+    // relayed one after the other, so that the order of the stream (and of each job's events) holds
+    const subscription = await bus.consumeEvents(
+      eventPattern('workflow', 'job'),
+      (event) => {
+        queue = queue.then(() => relay(event)).catch((err: unknown) => logger.warn({ err, subject: event.subject }, 'Relaying a job event failed'));
+      },
+      { deliver },
+    );
+    const { stream, beat } = open(req, res, subscription, { stream: 'events' });
+    state.stream = stream;
+    res.write(': following job events\n\n');
+    opening.done?.();
+    beat();
+  };
+
+  return { 'workflow.watchJobEvents': jobEvents, 'workflow.watchEvents': allEvents };
+}
+
+/** Where a stream starts: after the event a reconnecting client saw last (`Last-Event-ID`), or at new events. */
+function resumeFrom(req: IncomingMessage): EventDelivery {
+  const header = req.headers['last-event-id'];
+  const text = typeof header === 'string' ? header.trim() : '';
+  if (text === '') return 'new';
+  const seq = Number(text);
+  if (!Number.isInteger(seq) || seq < 0) {
+    throw new AppError('VALIDATION_FAILED', `The Last-Event-ID header must be the id of an event of this stream (a whole number), not "${text}"`, {
+      details: [{ member: 'headers.last-event-id', message: 'must be a whole number' }],
+    });
+  }
+  return { startSeq: seq + 1 };
 }

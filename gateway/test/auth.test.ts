@@ -16,11 +16,12 @@ afterAll(async () => {
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 
 describe('ways in', () => {
-  it('logs in with a nested body and answers the token as a bare JSON string plus an HttpOnly cookie', async () => {
+  it('logs in with a nested body and answers the bare token as text/plain plus an HttpOnly cookie', async () => {
     const res = await fetch(`${platform.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: TEST_ADMIN }) });
     expect(res.status).toBe(200);
-    const token = (await res.json()) as unknown;
-    expect(typeof token).toBe('string');
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const token = await res.text();
+    expect(token).toMatch(/^nap1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/);
     const cookie = res.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(new RegExp(`^token=${String(token)};`));
     expect(cookie).toMatch(/HttpOnly/i);

@@ -99,7 +99,8 @@ async function main() {
   const platform = await standalone.startPlatform({ config, services: ['admin', 'gateway-devices'] });
   const post = async (route, body, token) => {
     const res = await fetch(`${platform.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
-    return { status: res.status, body: await res.json() };
+    const text = await res.text();
+    return { status: res.status, body: (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
   };
   const token = (await post('/login', { user: { username: 'admin', password: PASSWORD } })).body;
 

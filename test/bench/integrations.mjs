@@ -106,7 +106,7 @@ async function main() {
   let jobRate;
   try {
     const login = await fetch(`${platform.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
-    const token = await login.json();
+    const token = await login.text();
     const api = async (method, route, body) => {
       const res = await fetch(`${platform.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
       const text = await res.text();

@@ -60,7 +60,7 @@ async function startNats() {
 
 async function prepare(url) {
   const login = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
-  const token = await login.json();
+  const token = await login.text();
   const created = await fetch(`${url}/user-management/groups`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ group: { name: `bench-${Date.now()}` } }) });
   const { data } = await created.json();
   return { path: `/user-management/groups/${data._id}`, headers: { authorization: `Bearer ${token}` } };

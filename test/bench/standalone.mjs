@@ -22,7 +22,8 @@ export async function startBenchPlatform(name) {
     const res = await fetch(`${platform.url}${route}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 500)}`);
-    return text ? JSON.parse(text) : undefined;
+    // JSON answers parsed; text ones (the bare token of /login) as they are
+    return text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text || undefined;
   };
   let token;
   try {

@@ -58,7 +58,7 @@ async function login(): Promise<Response> {
 it('logs in and manages groups through the gateway and the admin process over NATS', async () => {
   const res = await login();
   expect(res.status).toBe(200);
-  const token = (await res.json()) as string;
+  const token = await res.text();
   const created = await fetch(`${url}/user-management/groups`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ group: { name: 'distributed' } }) });
   expect(created.status).toBe(201);
   const id = ((await created.json()) as { data: { _id: string } }).data._id;
@@ -67,13 +67,13 @@ it('logs in and manages groups through the gateway and the admin process over NA
 });
 
 it('revokes on every gateway replica within a second', async () => {
-  const admin = (await (await login()).json()) as string;
+  const admin = await (await login()).text();
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${admin}` };
   const post = async (base: string, route: string, body: unknown, method = 'POST') => fetch(`${base}${route}`, { method, headers, body: JSON.stringify(body) });
   const group = ((await (await post(url, '/user-management/groups', { group: { name: 'replicas' } })).json()) as { data: { _id: string } }).data;
   await post(url, `/user-management/groups/${group._id}/roles`, { roles: ['admin'] }, 'PUT');
   await post(url, '/user-management/accounts', { account: { username: 'replica-user', password: 'password-123', groups: [group._id] } });
-  const token = (await (await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'replica-user', password: 'password-123' }) })).json()) as string;
+  const token = await (await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'replica-user', password: 'password-123' }) })).text();
   const asUser = (base: string) => fetch(`${base}/user-management/roles`, { headers: { authorization: `Bearer ${token}` } });
   // both replicas have resolved and cached the session
   expect((await asUser(url)).status).toBe(200);
@@ -102,7 +102,7 @@ it('revokes on every gateway replica within a second', async () => {
 });
 
 it('answers 503 for a service that is not running', async () => {
-  const token = (await (await login()).json()) as string;
+  const token = await (await login()).text();
   const res = await fetch(`${url}/automation-studio/templates`, { headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(503);
   expect(await res.json()).toMatchObject({ status: 'error', code: 'SERVICE_UNAVAILABLE' });
@@ -121,7 +121,7 @@ it('answers 503 while the admin process is down and recovers when it is back', a
   const back = await login();
   expect(back.status).toBe(200);
   // the data of the first run is still there
-  const token = (await back.json()) as string;
+  const token = await back.text();
   const groups = await fetch(`${url}/user-management/groups`, { headers: { authorization: `Bearer ${token}` } });
   expect(JSON.stringify(await groups.json())).toContain('distributed');
 });

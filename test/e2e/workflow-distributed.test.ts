@@ -81,7 +81,7 @@ beforeAll(async () => {
   if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
   url = match[1];
   const login = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password } }) });
-  token = (await login.json()) as string;
+  token = await login.text();
   const created = await api('POST', '/automation-studio/automations', {
     automation: {
       name: 'crash-me',

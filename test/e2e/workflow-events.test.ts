@@ -2,6 +2,8 @@ import { eventSubject } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
+import { readEvents } from '../support/sse';
+import type { Frame } from '../support/sse';
 
 /**
  * Following one job live: GET /operations-manager/jobs/:jobId/events as server-sent events, through
@@ -37,44 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await platform.stop();
 });
-
-interface Frame {
-  event: string;
-  data: Record<string, unknown>;
-  id?: string;
-}
-
-/** Reads server-sent events until the server ends the stream (bounded). */
-async function readEvents(res: Response, onFrame: (frame: Frame) => void, timeoutMs = 15_000): Promise<void> {
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const timer = setTimeout(() => void reader.cancel(), timeoutMs);
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith(':')) continue;
-        const frame: Frame = { event: 'message', data: {} };
-        const data: string[] = [];
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event: ')) frame.event = line.slice(7);
-          else if (line.startsWith('id: ')) frame.id = line.slice(4);
-          else if (line.startsWith('data: ')) data.push(line.slice(6));
-        }
-        frame.data = JSON.parse(data.join('\n')) as Record<string, unknown>;
-        onFrame(frame);
-      }
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 it('streams the job as its first event, then its events until it ends', async () => {
   const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/sse-manual', { token, body: { options: {} } });
@@ -123,7 +87,7 @@ it('ends at once for a job that already ended, and answers errors as JSON before
   const done = jobs.items[0] as JobDocument;
   const res = await fetch(`${platform.url}/operations-manager/jobs/${done._id}/events`, { headers: { authorization: `Bearer ${token}` } });
   const frames: Frame[] = [];
-  await readEvents(res, (f) => frames.push(f));
+  await readEvents(res, (f) => void frames.push(f));
   expect(frames).toHaveLength(1);
   expect(frames[0]).toMatchObject({ event: 'snapshot', data: { _id: done._id, status: 'complete' } });
 });

@@ -63,25 +63,14 @@ export function importBatches<T>(items: T[], maxBytes = 700_000): T[][] {
 }
 
 /**
- * Imports every workflow, JST transformation, Jinja2 template and MOP command template of the
- * projects through the HTTP interface, each as a member of its project (`@<project id>: <name>`),
- * ids as exported. Throws naming the part that was refused.
+ * Imports the projects as a user does, through the HTTP interface (`POST
+ * /automation-studio/projects/import`, one project at a time): every workflow, JST, template, JSON
+ * form and MOP command template becomes a member of its project (`@<project id>: <name>`), ids as
+ * exported. Throws naming the project that was refused and why.
  */
 export async function importFixtureProjects(platform: TestPlatform, token: string, all: FixtureProject[]): Promise<void> {
-  const bulk: [string, string, string][] = [
-    ['workflow', '/automation-studio/automations/import', 'automations'],
-    ['transformation', '/transformations/import', 'transformations'],
-    ['template', '/automation-studio/templates/import', 'templates'],
-  ];
-  for (const [type, route, member] of bulk) {
-    for (const batch of importBatches(projectMembers(all, type).map((m) => m.doc))) {
-      const res = await platform.http('POST', route, { token, body: { [member]: batch } });
-      const refused = ((res.body as { imported?: { success: boolean; message: string }[] }).imported ?? []).filter((item) => !item.success);
-      if (res.status !== 200 || refused.length > 0) throw new Error(`Importing the fixture ${type}s failed: ${res.status} ${JSON.stringify(refused.length > 0 ? refused.map((r) => r.message) : res.body).slice(0, 500)}`);
-    }
-  }
-  for (const { doc } of projectMembers(all, 'mopCommandTemplate')) {
-    const res = await platform.http('POST', '/mop/import', { token, body: { template: doc } });
-    if (res.status !== 200 && res.status !== 201) throw new Error(`Importing the MOP command template "${doc.name}" failed: ${res.status} ${JSON.stringify(res.body)}`);
+  for (const project of all) {
+    const res = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
+    if (res.status !== 200) throw new Error(`Importing the fixture project "${project.name}" failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
   }
 }

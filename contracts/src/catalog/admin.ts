@@ -54,6 +54,9 @@ import { defineOperations, TIMEOUTS_MS } from './define';
 
 const ADMIN = ROLE_SETS.admin;
 
+const ACCOUNT_LIST_NOTES = 'Filter fields: _id, username, email, firstname, lastname; sorted by username.';
+const GROUP_LIST_NOTES = 'Filter fields: _id, name, description; sorted by name.';
+
 /** A record whose fields the spec does not show. */
 function record(description: string) {
   return anyObject(description);
@@ -151,7 +154,25 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
   },
   { name: 'deleteAccount', summary: 'Delete an account', http: { method: 'DELETE', path: '/user-management/accounts/:accountId' }, roles: ADMIN, response: acknowledgement() },
   { name: 'getAccount', summary: 'Get an account', http: { method: 'GET', path: '/user-management/accounts/:accountId' }, roles: ADMIN, response: accountRecord },
-  { name: 'getAccounts', summary: 'All accounts', http: { method: 'GET', path: '/user-management/accounts' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(accountRecord) },
+  { name: 'getAccounts', summary: 'All accounts', http: { method: 'GET', path: '/user-management/accounts' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(accountRecord), notes: ACCOUNT_LIST_NOTES },
+  {
+    name: 'getAuthorizationAccounts',
+    summary: 'All accounts (the platform\'s own name for GET /user-management/accounts)',
+    http: { method: 'GET', path: '/authorization/accounts' },
+    roles: ADMIN,
+    query: listQuerySchema,
+    response: resultsOf(accountRecord),
+    addition: true,
+    notes: ACCOUNT_LIST_NOTES,
+  },
+  {
+    name: 'getAuthorizationAccount',
+    summary: 'Get an account (the platform\'s own name for GET /user-management/accounts/:accountId)',
+    http: { method: 'GET', path: '/authorization/accounts/:accountId' },
+    roles: ADMIN,
+    response: accountRecord,
+    addition: true,
+  },
   {
     name: 'setAccountGroups',
     summary: 'Set groups of an account',
@@ -194,7 +215,25 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
   },
   { name: 'deleteGroup', summary: 'Delete a group', http: { method: 'DELETE', path: '/user-management/groups/:groupId' }, roles: ADMIN, response: acknowledgement() },
   { name: 'getGroup', summary: 'Get a group', http: { method: 'GET', path: '/user-management/groups/:groupId' }, roles: ADMIN, response: groupRecord },
-  { name: 'getGroups', summary: 'All groups', http: { method: 'GET', path: '/user-management/groups' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(groupRecord) },
+  { name: 'getGroups', summary: 'All groups', http: { method: 'GET', path: '/user-management/groups' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(groupRecord), notes: GROUP_LIST_NOTES },
+  {
+    name: 'getAuthorizationGroups',
+    summary: 'All groups (the platform\'s own name for GET /user-management/groups)',
+    http: { method: 'GET', path: '/authorization/groups' },
+    roles: ADMIN,
+    query: listQuerySchema,
+    response: resultsOf(groupRecord),
+    addition: true,
+    notes: GROUP_LIST_NOTES,
+  },
+  {
+    name: 'getAuthorizationGroup',
+    summary: 'Get a group (the platform\'s own name for GET /user-management/groups/:groupId)',
+    http: { method: 'GET', path: '/authorization/groups/:groupId' },
+    roles: ADMIN,
+    response: groupRecord,
+    addition: true,
+  },
   {
     name: 'setGroupRoles',
     summary: 'Set roles of a group',
@@ -354,7 +393,33 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     contentType: 'text/plain; version=0.0.4',
     timeoutMs: TIMEOUTS_MS.short,
   },
-  { name: 'getServerHealth', summary: 'Health of the server', http: { method: 'GET', path: '/health/server' }, roles: ADMIN, response: obj({ release: str({ description: 'YYYY.N.P' }), uptime: num({ description: 'seconds' }) }), timeoutMs: TIMEOUTS_MS.short },
+  {
+    name: 'getServerHealth',
+    summary: 'Health of the server',
+    http: { method: 'GET', path: '/health/server' },
+    roles: ROLE_SETS.any,
+    response: obj({ release: str({ description: 'YYYY.N.P' }), uptime: num({ description: 'seconds' }) }),
+    timeoutMs: TIMEOUTS_MS.short,
+    notes: 'Any authenticated caller: the platform\'s existing clients (the GitHub Actions, the MCP server) read release here to choose the routes they call, with the account they run automations with.',
+  },
+  {
+    name: 'getHealthStatus',
+    summary: 'Overall status: the bus, the store and the services',
+    http: { method: 'GET', path: '/health/status' },
+    roles: ADMIN,
+    response: obj(
+      {
+        status: oneOf(['running', 'degraded'], { description: 'running when the bus is connected and every service answers' }),
+        timestamp: num({ description: 'epoch milliseconds' }),
+        services: arr(obj({ service: str(), status: str() }, ['service', 'status']), { description: 'bus and store' }),
+        apps: str({ description: 'running when every application answers, degraded otherwise' }),
+        applications: arr(obj({ name: str(), state: str() }, ['name', 'state'])),
+      },
+      ['status', 'timestamp', 'services', 'apps', 'applications'],
+    ),
+    timeoutMs: TIMEOUTS_MS.short,
+    addition: true,
+  },
   { name: 'getSystemHealth', summary: 'Health of the system', http: { method: 'GET', path: '/health/system' }, roles: ADMIN, response: record('system health: platform, memory, load, dependencies'), timeoutMs: TIMEOUTS_MS.short },
   // authentication (additions)
   {
@@ -367,7 +432,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: loginResultSchema,
     timeoutMs: 10_000,
     addition: true,
-    notes: 'Body { user: { username, password } } or flat { username, password }. The token is answered as a bare JSON string and set as an HttpOnly token cookie.',
+    contentType: 'text/plain',
+    notes:
+      'Body { user: { username, password } } or flat { username, password }. The token is answered as the bare token in text/plain (what existing clients read as the token) ' +
+      'and set as an HttpOnly token cookie. A token sent back wrapped in double quotes is accepted too.',
   },
   {
     name: 'oauthToken',

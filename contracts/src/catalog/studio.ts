@@ -4,6 +4,8 @@ import { acknowledgement, anyObject, anyValue, arr, bool, embed, int, literal, n
 import { createdResultSchema } from '../schemas/automation';
 import { exportFormBodySchema, formSchema } from '../schemas/form';
 import { listQuerySchema } from '../schemas/query';
+import { exportedProjectSchema, projectEnvelopeSchema, projectPageSchema } from '../schemas/project';
+import { envelopeOf } from '../schemas/envelope';
 import {
   componentGroupInputSchema,
   componentGroupSchema,
@@ -335,6 +337,70 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     roles: ROLE_SETS.write,
     response: acknowledgement(),
     addition: true,
+  },
+  {
+    name: 'getWorkflows',
+    summary: 'Get a page of workflow documents (the platform\'s own name for the automations list)',
+    http: { method: 'GET', path: '/automation-studio/workflows' },
+    roles: ROLE_SETS.read,
+    query: listQuerySchema,
+    response: pageOf(workflow),
+    addition: true,
+    notes: 'The same list as GET /automation-studio/automations: { items, total, skip, limit }; equals[name]=<name> finds one by name, project members included.',
+  },
+  {
+    name: 'getProjects',
+    summary: 'Get a page of projects',
+    http: { method: 'GET', path: '/automation-studio/projects' },
+    roles: ROLE_SETS.read,
+    query: listQuerySchema,
+    response: projectPageSchema,
+    addition: true,
+    notes: 'Filter fields: _id, name, description, createdBy. Default limit 50, at most 500; sorted by name.',
+  },
+  {
+    name: 'getProject',
+    summary: 'Get one project',
+    http: { method: 'GET', path: '/automation-studio/projects/:id' },
+    roles: ROLE_SETS.read,
+    response: projectEnvelopeSchema,
+    addition: true,
+  },
+  {
+    name: 'deleteProject',
+    summary: 'Delete a project and its components',
+    http: { method: 'DELETE', path: '/automation-studio/projects/:id' },
+    roles: ROLE_SETS.write,
+    response: envelopeOf('nap:schemas/project-deleted', obj({ deleted: int({ minimum: 0, description: 'components deleted' }) }, ['deleted'])),
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes: 'Each component is deleted through its owning service; components already gone are skipped.',
+  },
+  {
+    name: 'importProject',
+    summary: 'Import a project: every component through its owning service, all or nothing',
+    http: { method: 'POST', path: '/automation-studio/projects/import' },
+    roles: ROLE_SETS.write,
+    body: obj({ project: embed(exportedProjectSchema) }, ['project']),
+    response: projectEnvelopeSchema,
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes:
+      'Components: workflow, transformation (JST), template (studio templates), jsonForm (studio forms), mopCommandTemplate (mop). ' +
+      'Each is stored under the name "@<project _id>: <name>" (the names the projects\' childJob tasks use), so projects with components of the same name do not clash. ' +
+      'All or nothing: everything is checked before anything is written; if a component is refused, the ones already stored are deleted and the answer names the component ' +
+      '(its iid, type and name) with the owning service\'s code and status. ' +
+      'A project whose _id or name exists: 409 PROJECT_ALREADY_EXISTS.',
+  },
+  {
+    name: 'exportProject',
+    summary: 'Export a project with its components under their original names',
+    http: { method: 'GET', path: '/automation-studio/projects/:id/export' },
+    roles: ROLE_SETS.read,
+    response: exportedProjectSchema,
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes: 'The shape POST /automation-studio/projects/import takes ({ project: <this> }): components with their documents as stored now, names without the project prefix.',
   },
   // JST transformations (additions, named as the original platform names them)
   {

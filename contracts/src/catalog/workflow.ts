@@ -1,5 +1,20 @@
 import { ROLE_SETS } from '../roles';
-import { anyObject, arr, closed, embed, name } from '../schemas/common';
+import { anyObject, anyValue, arr, bool, closed, embed, name, obj, str } from '../schemas/common';
+import {
+  automationEnvelopeSchema,
+  automationPageSchema,
+  eventStreamFilterSchema,
+  jobMetricsSchema,
+  jobTaskPageSchema,
+  startJobBodySchema,
+  startedJobEnvelopeSchema,
+  taskMetricsSchema,
+  visibleJobsSchema,
+  workersChangeSchema,
+  workersStatusSchema,
+} from '../schemas/engine';
+import { envelopeOf } from '../schemas/envelope';
+import { deletedCountSchema, triggerEnvelopeSchema, triggerImportResultSchema, triggerPageSchema } from '../schemas/trigger';
 import {
   automationDocumentSchema,
   automationImportResultSchema,
@@ -20,8 +35,16 @@ import {
   shallowJobDocumentSchema,
   startJobWithOptionsBodySchema,
 } from '../schemas/job';
-import { jobQueryParametersSchema } from '../schemas/query';
-import { defineOperations, noQuery } from './define';
+import { jobQueryParametersSchema, listQuerySchema } from '../schemas/query';
+import { TIMEOUTS_MS, defineOperations, noQuery } from './define';
+
+const deleted = (id: string) => envelopeOf(id, embed(deletedCountSchema));
+
+/** Notes shared by the operator routes that switch the engine's workers. */
+const WORKER_NOTES =
+  'Platform-wide: every engine replica follows the setting within a second (it is kept in the workflow store, so a replica that starts later follows it too). ' +
+  'A deactivated job worker claims no new job (jobs started meanwhile wait, unclaimed, and run once a job worker is active); a deactivated task worker starts no task ' +
+  '(tasks in flight finish). Use both to drain the engine before maintenance.';
 
 /**
  * Operations of the `workflow` service: the workflow engine (`/workflow_engine/*`), the operations
@@ -176,5 +199,219 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'the gateway sends that document as the first event (snapshot), then relays nap.evt.workflow.job.<jobId>.* ' +
       '(event name = the job event, data = its payload) until the job ends or the client leaves. ' +
       'Delivery is at least once: an event the snapshot already reflects (the start of a task it shows running) may follow it.',
+  },
+  {
+    name: 'startJob',
+    summary: 'Start a job of a workflow by name, with the options of startJobWithOptions',
+    http: { method: 'POST', path: '/operations-manager/jobs/start' },
+    roles: ROLE_SETS.run,
+    body: startJobBodySchema,
+    response: startedJobEnvelopeSchema,
+    addition: true,
+    notes: 'Answers { message, data: <the job, status running>, metadata } once the job is created; it does not wait for the job to finish.',
+  },
+  {
+    name: 'getTasks',
+    summary: 'Get a page of the tasks of jobs',
+    http: { method: 'GET', path: '/operations-manager/tasks' },
+    roles: ROLE_SETS.read,
+    query: jobQueryParametersSchema,
+    response: jobTaskPageSchema,
+    addition: true,
+    notes:
+      'The query members of GET /operations-manager/jobs, applied to tasks: fields id, name, summary, app, type, status, metrics.*, job._id, job.name, job.status ' +
+      '(equals[status]=running, include=name,status). Items are { _id: <jobId>:<taskId>, id, name, summary, app, type, status, metrics, job: { _id, name, status } }, ' +
+      'newest job first. The tasks of the 2,000 most recently started matching jobs are searched; narrow with job fields for older ones.',
+  },
+  {
+    name: 'getAutomations',
+    summary: 'Get a page of automations',
+    http: { method: 'GET', path: '/operations-manager/automations' },
+    roles: ROLE_SETS.read,
+    query: listQuerySchema,
+    response: automationPageSchema,
+    addition: true,
+    notes: 'Filter fields: _id, name, description, componentType, componentName, componentId, createdBy. Default limit 50, at most 500.',
+  },
+  {
+    name: 'getAutomation',
+    summary: 'Get one automation',
+    http: { method: 'GET', path: '/operations-manager/automations/:id' },
+    roles: ROLE_SETS.read,
+    response: automationEnvelopeSchema,
+    addition: true,
+  },
+  {
+    name: 'deleteAutomation',
+    summary: 'Delete an automation and its triggers',
+    http: { method: 'DELETE', path: '/operations-manager/automations/:id' },
+    roles: ROLE_SETS.write,
+    response: envelopeOf('nap:schemas/automation-deleted', obj({ automation: embed(deletedCountSchema), triggers: embed(deletedCountSchema) }, ['automation', 'triggers'])),
+    addition: true,
+    notes: 'The automation\'s triggers are deleted first, so that none is left pointing at nothing.',
+  },
+  // triggers
+  {
+    name: 'getTriggers',
+    summary: 'Get a page of triggers',
+    http: { method: 'GET', path: '/operations-manager/triggers' },
+    roles: ROLE_SETS.read,
+    query: obj({ ...listQuerySchema.properties, enabled: bool({ description: 'only enabled (true) or disabled (false) triggers' }), actionId: str({ description: 'only the triggers of this automation' }) }),
+    response: triggerPageSchema,
+    addition: true,
+    notes:
+      'Filter fields: _id, name, description, type, actionId, routeName, topic, formId, createdBy. equals=endpoint&equalsField=type or equals[type]=endpoint. ' +
+      'Default limit 50, at most 500; sorted by name.',
+  },
+  {
+    name: 'createTrigger',
+    summary: 'Create a trigger',
+    http: { method: 'POST', path: '/operations-manager/triggers' },
+    roles: ROLE_SETS.write,
+    body: anyObject('the trigger itself, or { trigger: <the trigger> }'),
+    response: triggerEnvelopeSchema,
+    addition: true,
+    notes:
+      'Members by type: endpoint routeName (unique, one path segment), verb POST, schema (JSON Schema of the body; any object when absent), jst (optional transformation id); ' +
+      'manual formId, formData; schedule firstRunAt (epoch ms), repeatUnit (second, minute, hour, day, week, month; none: fires once), repeatFrequency, processMissedRuns (none, last, all); ' +
+      'eventSystem topic (jobComplete, jobError, … or <service>.<entity>.<event>), schema (the payload must match), jst. ' +
+      'A problem answers 400 VALIDATION_FAILED naming the member; an unknown actionId 404 AUTOMATION_NOT_FOUND. Triggers run as their creator (roles and groups at creation).',
+  },
+  {
+    name: 'importTriggers',
+    summary: 'Import triggers',
+    http: { method: 'PUT', path: '/operations-manager/triggers' },
+    roles: ROLE_SETS.write,
+    body: obj({ triggers: arr(anyObject('a trigger, as exported'), { minItems: 1 }) }, ['triggers']),
+    response: triggerImportResultSchema,
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes: 'Each trigger is checked and stored on its own and reported per item (success false, message, created null for a refused one). An _id of letters, digits, _ and - is kept.',
+  },
+  {
+    name: 'getTrigger',
+    summary: 'Get one trigger',
+    http: { method: 'GET', path: '/operations-manager/triggers/:id' },
+    roles: ROLE_SETS.read,
+    response: triggerEnvelopeSchema,
+    addition: true,
+  },
+  {
+    name: 'updateTrigger',
+    summary: 'Change a trigger',
+    http: { method: 'PATCH', path: '/operations-manager/triggers/:id' },
+    roles: ROLE_SETS.write,
+    body: anyObject('the members to change (or { changes: { … } }); type and _id cannot change'),
+    response: triggerEnvelopeSchema,
+    addition: true,
+    notes: 'The changed trigger is checked as on creation. Changing a schedule\'s firstRunAt or repeat computes its next due time again.',
+  },
+  {
+    name: 'deleteTrigger',
+    summary: 'Delete a trigger',
+    http: { method: 'DELETE', path: '/operations-manager/triggers/:id' },
+    roles: ROLE_SETS.write,
+    response: deleted('nap:schemas/trigger-deleted'),
+    addition: true,
+  },
+  {
+    name: 'exportTrigger',
+    summary: 'Export a trigger',
+    http: { method: 'GET', path: '/operations-manager/triggers/:id/export' },
+    roles: ROLE_SETS.read,
+    response: triggerEnvelopeSchema,
+    addition: true,
+    notes: 'The trigger as PUT /operations-manager/triggers takes it back.',
+  },
+  {
+    name: 'deleteTriggersByAction',
+    summary: 'Delete every trigger of an automation',
+    http: { method: 'DELETE', path: '/operations-manager/triggers/action/:id' },
+    roles: ROLE_SETS.write,
+    response: deleted('nap:schemas/triggers-deleted'),
+    addition: true,
+  },
+  {
+    name: 'runEndpointTrigger',
+    summary: 'Start the automation of an endpoint trigger',
+    http: { method: 'POST', path: '/operations-manager/triggers/endpoint/:routeName' },
+    roles: ROLE_SETS.run,
+    body: anyValue({ description: 'checked against the trigger\'s schema' }),
+    response: startedJobEnvelopeSchema,
+    addition: true,
+    notes:
+      'The body is checked against the trigger\'s schema (400 VALIDATION_FAILED naming the member), transformed by its jst if it has one (studio.runTransformation), ' +
+      'and becomes the job variables of the automation\'s workflow. Answers { message: "Successfully created the requested item", data: <the job>, metadata: {} }. ' +
+      '404 TRIGGER_NOT_FOUND for an unknown route name, 409 TRIGGER_DISABLED for a disabled trigger.',
+  },
+  {
+    name: 'runManualTrigger',
+    summary: 'Run a manual trigger with form data',
+    http: { method: 'POST', path: '/operations-manager/triggers/manual/:id/run' },
+    roles: ROLE_SETS.run,
+    body: obj({ formData: anyObject('the form\'s data; becomes the job variables') }),
+    response: startedJobEnvelopeSchema,
+    addition: true,
+    notes: 'formData (over the trigger\'s formData defaults) is checked against the form\'s validation schema when the form has one (studio forms), then starts the job.',
+  },
+  // the engine's operator routes
+  {
+    name: 'getWorkersStatus',
+    summary: 'Status of the job and task workers of every engine replica',
+    http: { method: 'GET', path: '/workflow_engine/workers/status' },
+    roles: ROLE_SETS.read,
+    response: workersStatusSchema,
+    addition: true,
+  },
+  { name: 'activateTaskWorker', summary: 'Let the engine replicas start tasks', http: { method: 'POST', path: '/workflow_engine/activate' }, roles: ROLE_SETS.admin, response: workersChangeSchema, addition: true, notes: WORKER_NOTES },
+  { name: 'deactivateTaskWorker', summary: 'Stop the engine replicas from starting tasks', http: { method: 'POST', path: '/workflow_engine/deactivate' }, roles: ROLE_SETS.admin, response: workersChangeSchema, addition: true, notes: WORKER_NOTES },
+  { name: 'activateJobWorker', summary: 'Let the engine replicas claim jobs', http: { method: 'POST', path: '/workflow_engine/jobWorker/activate' }, roles: ROLE_SETS.admin, response: workersChangeSchema, addition: true, notes: WORKER_NOTES },
+  { name: 'deactivateJobWorker', summary: 'Stop the engine replicas from claiming jobs', http: { method: 'POST', path: '/workflow_engine/jobWorker/deactivate' }, roles: ROLE_SETS.admin, response: workersChangeSchema, addition: true, notes: WORKER_NOTES },
+  {
+    name: 'getJobMetrics',
+    summary: 'Counts and durations of jobs per workflow',
+    http: { method: 'GET', path: '/workflow_engine/jobs/metrics' },
+    roles: ROLE_SETS.read,
+    query: listQuerySchema,
+    response: jobMetricsSchema,
+    addition: true,
+    notes: 'From the job store. Filter fields: workflow, _id; sorted by workflow. Durations are run_time of finished jobs, in milliseconds.',
+  },
+  {
+    name: 'getTaskMetrics',
+    summary: 'Counts and durations of tasks per workflow',
+    http: { method: 'GET', path: '/workflow_engine/tasks/metrics' },
+    roles: ROLE_SETS.read,
+    query: listQuerySchema,
+    response: taskMetricsSchema,
+    addition: true,
+    notes: 'From the job store, per workflow and task id. Filter fields: workflow, taskId, name, app, taskType; sorted by workflow then task id.',
+  },
+  // events
+  {
+    name: 'watchEvents',
+    summary: 'Stream the job events the caller may see as server-sent events',
+    http: { method: 'GET', path: '/operations-manager/events' },
+    roles: ROLE_SETS.read,
+    query: obj({
+      workflow: str({ description: 'only jobs of these workflows (comma-separated names)' }),
+      event: str({ description: 'only these job events (comma-separated: jobStart, jobComplete, jobError, jobCancel, jobPause, jobResume, taskStart, taskFinish)' }),
+    }),
+    response: eventStreamFilterSchema,
+    contentType: 'text/event-stream',
+    addition: true,
+    notes:
+      'Over the bus this operation checks the filter and answers it normalized; the gateway then relays every nap.evt.workflow.job.*.* event that matches it and that the caller may see ' +
+      '(event name = the job event, data = its payload, id = its position in the event stream). Reconnect with Last-Event-ID: <the last id> to resume after it (events are kept 7 days). ' +
+      'Delivery is in order per job, at least once. Comment lines keep idle connections open.',
+  },
+  {
+    name: 'visibleJobs',
+    summary: 'Which of the given jobs the caller may see',
+    roles: ROLE_SETS.read,
+    body: visibleJobsSchema,
+    response: visibleJobsSchema,
+    addition: true,
+    notes: 'Bus-only; the gateway\'s event stream asks it for jobs it has not seen before. Jobs that do not exist are left out.',
   },
 ]);

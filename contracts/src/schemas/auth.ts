@@ -45,7 +45,7 @@ export const loginBodySchema = withId(
   ),
 );
 
-/** Answer of `POST /login`: the token as a bare JSON string. */
+/** Answer of `POST /login`: the bare token, as `text/plain`. */
 export const loginResultSchema = withId('nap:schemas/login-result', str({ minLength: 1 }));
 
 /** Body of `POST /oauth/token` (client credentials grant, form-encoded). */

@@ -20,4 +20,8 @@ export * from './orch';
 export * from './ssh';
 export * from './auth';
 export * from './studio';
+export * from './envelope';
+export * from './trigger';
+export * from './engine';
+export * from './project';
 export * from './transformation';

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { closed, int, mapOf, obj, sortOrder, str, withId } from './common';
+import { Type, closed, int, mapOf, obj, sortOrder, str, withId } from './common';
 
 /**
  * Query-string schemas. A GET parameter that the spec groups into an object (`queryOptions`,
@@ -31,11 +31,28 @@ export const queryOptionsSchema = withId('nap:schemas/query-options', closed(que
 /** Members of the shared query options (operations 8 and 9). */
 export type QueryOptions = Static<typeof queryOptionsSchema>;
 
+/** A filter value: text matched against `<operator>Field`, or field-wise (`equals[name]=x`). */
+function filterValue(description: string) {
+  return Type.Union([str(), mapOf(str())], { description: `${description}; as text with its *Field member, or field-wise: equals[name]=core-1` });
+}
+
 /**
- * The same members for the list routes whose query the spec does not show; unknown members are
- * accepted (and ignored by the services) there.
+ * The same members for the list routes whose query the spec does not show, where `equals`,
+ * `contains` and `startsWith` are also accepted field-wise (`equals[name]=core-1`), the way the
+ * platform's existing clients write them. Unknown members are accepted (and ignored) there. Every
+ * list route applies these options (`toListQuery` of `@nap/store`).
  */
-export const listQuerySchema = withId('nap:schemas/list-query', obj(queryOptionsProperties()));
+export const listQuerySchema = withId(
+  'nap:schemas/list-query',
+  obj({
+    ...queryOptionsProperties(),
+    equals: filterValue('exact match value'),
+    contains: filterValue('substring match value'),
+    startsWith: filterValue('prefix match value'),
+  }),
+);
+/** Members of the list query of the list routes the platform adds. */
+export type ListQueryOptions = Static<typeof listQuerySchema>;
 
 function fieldFilter(description: string) {
   return mapOf(str(), { description: `${description}; written field-wise on the wire, for example equals[status]=running` });

@@ -186,7 +186,7 @@ export function readCredentials(headers: { authorization?: string | undefined; c
     const space = authorization.indexOf(' ');
     const scheme = authorization.slice(0, space).toLowerCase();
     const value = authorization.slice(space + 1).trim();
-    if (scheme === 'bearer' && value) return { kind: 'token', token: value };
+    if (scheme === 'bearer' && unquoted(value)) return { kind: 'token', token: unquoted(value) };
     if (scheme === 'basic' && value) {
       const decoded = Buffer.from(value, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
@@ -194,8 +194,16 @@ export function readCredentials(headers: { authorization?: string | undefined; c
     }
     throw unauthenticated('The Authorization header is neither "Bearer <token>" nor "Basic <credentials>"');
   }
-  if (typeof queryToken === 'string' && queryToken) return { kind: 'token', token: queryToken };
+  if (typeof queryToken === 'string' && unquoted(queryToken)) return { kind: 'token', token: unquoted(queryToken) };
   const cookie = headers.cookie ? parseCookie(headers.cookie).token : undefined;
-  if (cookie) return { kind: 'token', token: cookie };
+  if (cookie && unquoted(cookie)) return { kind: 'token', token: unquoted(cookie) };
   return undefined;
+}
+
+/**
+ * A token as sent, without the double quotes that clients which stored the JSON string of an older
+ * /login answer put around it (`?token=%22nap1…%22`).
+ */
+function unquoted(token: string): string {
+  return token.length >= 2 && token.startsWith('"') && token.endsWith('"') ? token.slice(1, -1) : token;
 }

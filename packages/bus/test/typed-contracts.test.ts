@@ -33,8 +33,8 @@ function nextSkip(page: ResponseOf<'workflow.getJobs'>): number | null | undefin
   return page.nextPageSkip;
 }
 
-// @ts-expect-error every operation id is checked: there is no workflow.startJob
-type _Unknown = BodyOf<'workflow.startJob'>;
+// @ts-expect-error every operation id is checked: there is no workflow.startJobNow
+type _Unknown = BodyOf<'workflow.startJobNow'>;
 
 // ---- handler maps are keyed and typed by operation ----------------------------------------------
 

@@ -68,7 +68,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...authHandlers(domain),
           ...accountHandlers(domain),
           ...groupHandlers(domain),
-          ...healthHandlers(bus, store.kind),
+          ...healthHandlers(bus, store.kind, () => store.ping()),
           ...integrationModelHandlers(integrations),
           ...integrationHandlers(integrations),
           ...adapterHandlers(adapters),

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { serve } from '@nap/bus';
-import { RELEASE } from '@nap/contracts';
+import { RELEASE, SYSTEM_CALLER } from '@nap/contracts';
 import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate, Transformation } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { studioHandlers } from './handlers';
 import type { StudioDeps } from './handlers';
 import { createTemplateRenderer, loadTemplateRendererConfig } from './internal/template-renderer';
 import type { TemplateRendererConfig } from './internal/template-renderer';
+import { componentKinds } from './projects/component-kinds';
+import { Projects } from './projects/projects';
+import type { ProjectRecord } from './projects/projects';
 import { ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
 import { TransformationRunner } from './domain/transformations';
@@ -25,7 +28,8 @@ export interface StudioServiceOptions {
 
 /**
  * The studio service: studio documents: workflows, templates, component groups, forms, JST
- * transformations (checked on save, run in process with bounds; regular expressions in a worker). Workflows
+ * transformations (checked on save, run in process with bounds; regular expressions in a worker), and
+ * projects (imported and exported through each component's owning service). Workflows
  * are validated on save and served to the workflow engine over the bus (`studio.getWorkflow`).
  * Jinja2 and TextFSM templates run in a pool of Python workers that starts with the first render.
  * Every catalog operation of the service is registered; those without a handler answer 501 NOT_IMPLEMENTED.
@@ -42,13 +46,17 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
     transformations: new NamedDocuments<Transformation>(store, KINDS.transformation),
     jst: new TransformationRunner({ regex, ...(options.jstLimits ? { limits: options.jstLimits } : {}) }),
     renderer,
+    projectRecords: new NamedDocuments<ProjectRecord>(store, KINDS.project),
     newId: () => randomUUID(),
     now: () => new Date().toISOString(),
   };
+  const projects = new Projects(studio.projectRecords, componentKinds(studio, client), studio.newId, studio.now, logger.child({ component: 'projects' }));
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers: studioHandlers(studio) });
+      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers: studioHandlers(studio, projects) });
+      // an import that a crash left half done is rolled back (as the platform: its components may belong to anyone)
+      projects.recover(SYSTEM_CALLER).catch((err: unknown) => logger.warn({ err }, 'Rolling back unfinished project imports failed'));
       return {
         name: 'studio',
         async stop() {

@@ -10,6 +10,12 @@ import { workflowHandlers } from './handlers';
 import { AutomationRepository } from './store/automation-repository';
 import type { EngineRecord } from './store/engine-registry';
 import { ensureCollections } from './store/collections';
+import { EventTriggers } from './triggers/event-triggers';
+import { ScheduleRunner } from './triggers/schedule-runner';
+import { TriggerRepository } from './triggers/trigger-repository';
+import { TriggerStarter } from './triggers/trigger-starter';
+import { Triggers } from './triggers/triggers';
+import { WorkerControl } from './workers/worker-control';
 
 /**
  * Subject on which engine replicas tell each other that a job changed in the store (a manual task
@@ -18,12 +24,16 @@ import { ensureCollections } from './store/collections';
  */
 export const WORKFLOW_WAKE_SUBJECT = systemSubject('workflow', 'wake');
 
+/** Subject on which a replica tells the others that the worker setting changed: each reads it at once. */
+export const WORKFLOW_WORKERS_SUBJECT = systemSubject('workflow', 'workers');
+
 /** Settings of the workflow service: those of its engine (server id, lease, renewal, scan). */
 export type WorkflowServiceOptions = EngineOptions;
 
 /**
- * The workflow service: the workflow engine (jobs), the operations manager and the automation
- * catalog. On start it resumes every running job whose owner is gone.
+ * The workflow service: the workflow engine (jobs), the operations manager (automations, triggers)
+ * and the automation catalog. On start it resumes every running job whose owner is gone, follows the
+ * platform-wide worker setting, fires due schedules and follows platform events for event triggers.
  */
 export function createWorkflowService(deps: ServiceDeps, options: WorkflowServiceOptions = {}): ServiceModule & { engine: JobEngine } {
   const { bus, store, logger, metrics, client } = deps;
@@ -42,7 +52,17 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     },
     { timeScale: deps.config.timeScale, ...options },
   );
-  const automations = new AutomationDomain(new AutomationRepository(store));
+  const automationStore = new AutomationRepository(store);
+  const automations = new AutomationDomain(automationStore);
+  const triggerStore = new TriggerRepository(store);
+  const log = logger.child({ component: 'triggers' });
+  const starter = new TriggerStarter({ engine, automations: automationStore, triggers: triggerStore, client, log });
+  const eventTriggers = new EventTriggers(bus, triggerStore, starter, log);
+  const triggers = new Triggers(triggerStore, automationStore, starter, client, eventTriggers);
+  // schedules fire under the engine's lease: a claim not released within it passes to another replica
+  const tickMs = Math.min(1_000, Math.max(50, Math.floor(engine.leaseMs / 3)));
+  const schedules = new ScheduleRunner(triggerStore, starter, engine.serverId, { leaseMs: engine.leaseMs, tickMs, graceMs: Math.max(engine.leaseMs, 2 * tickMs) }, () => engine.claimsJobs, log);
+  const workers = new WorkerControl(store, engine, engine.leaseMs, () => bus.publish(WORKFLOW_WORKERS_SUBJECT, new Uint8Array(0)), logger.child({ component: 'workers' }));
 
   return {
     engine,
@@ -52,15 +72,24 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       bus.onStatus((status) => {
         if (status === 'connected') engine.busReconnected();
       });
+      // the worker setting first, so that the engine claims no job while the job worker is deactivated
+      await workers.start();
+      const workerNews: Subscription = bus.subscribe(WORKFLOW_WORKERS_SUBJECT, () => void workers.refresh().catch((err: unknown) => logger.warn({ err }, 'Reading the worker setting failed')));
       // the engine registers its heartbeat and resumes its jobs before it takes requests
       await engine.start();
       logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs, leaseMs: engine.leaseMs, renewMs: engine.renewMs, scanMs: engine.scanMs }, 'Workflow engine started');
-      const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, client });
+      const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, automationStore, triggers, workers, client });
       const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers });
+      await eventTriggers.start();
+      schedules.start();
       return {
         name: 'workflow',
         stop: async () => {
           await registered.stop();
+          await schedules.stop();
+          await eventTriggers.stop();
+          await workerNews.unsubscribe();
+          await workers.stop();
           await engine.stop();
           await engine.flushEvents();
           await wake.unsubscribe();

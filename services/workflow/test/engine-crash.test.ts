@@ -2,7 +2,7 @@ import { AppError, SYSTEM_CALLER } from '@nap/contracts';
 import type { WorkflowTask } from '@nap/contracts';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness, PublishedEvent } from './support/harness';
-import { builtin, startEngineHarness, workflow } from './support/harness';
+import { linearWorkflow, startEngineHarness, stoppedAfterEach, workflow } from './support/harness';
 import { CrashSwitch } from './support/crash';
 
 /**
@@ -10,21 +10,9 @@ import { CrashSwitch } from './support/crash';
  * store calls hang, so what another engine finds in the store is what a SIGKILL would have left.
  */
 
-const linear = workflow(
-  'crash-linear',
-  { a1: builtin('newVariable', { name: 'a', value: 1 }), b2: builtin('newVariable', { name: 'b', value: 2 }) },
-  [
-    ['workflow_start', 'a1'],
-    ['a1', 'b2'],
-    ['b2', 'workflow_end'],
-  ],
-);
+const linear = linearWorkflow('crash-linear');
 
-const harnesses: EngineHarness[] = [];
-
-afterEach(async () => {
-  for (const h of harnesses.splice(0).reverse()) await h.stop();
-});
+const harnesses = stoppedAfterEach();
 
 async function first(crash: CrashSwitch, options = {}): Promise<EngineHarness> {
   const h = await startEngineHarness({ serverId: 'engine-one', ...options }, undefined, crash);

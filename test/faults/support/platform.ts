@@ -129,7 +129,8 @@ export class Client {
     const res = await fetch(`${this.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password } }) });
     const body = await res.text();
     if (res.status !== 200) throw new Error(`Login failed: ${res.status} ${body}`);
-    this.token = JSON.parse(body) as string;
+    // /login answers the bare token as text/plain
+    this.token = body.trim();
     return this.token;
   }
 

@@ -1,5 +1,5 @@
 import { ADAPTER_TYPES, AppError, adapterDataSchema, hasCode, httpAdapterSettingsSchema, nsoAdapterSettingsSchema, parseAs, validateAgainst } from '@nap/contracts';
-import type { AdapterChangedEvent, AdapterData, AdapterHealth, AdapterRecord, AdapterState, AdapterType, HttpAdapterSettings, LoggerProps, NsoAdapterSettings, OutboundResponse, QueryOptions } from '@nap/contracts';
+import type { AdapterChangedEvent, AdapterData, AdapterHealth, AdapterRecord, AdapterState, AdapterType, HttpAdapterSettings, LoggerProps, NsoAdapterSettings, OutboundResponse, ListQueryOptions } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
@@ -159,7 +159,7 @@ export class AdapterDomain {
     return this.maskedData(await this.document(name));
   }
 
-  async list(query: QueryOptions): Promise<{ results: AdapterRecord[]; total: number }> {
+  async list(query: ListQueryOptions): Promise<{ results: AdapterRecord[]; total: number }> {
     const q = toListQuery(query, { filter: ['name', 'data.model', 'data.properties.type'], sort: ['name', 'created', 'lastUpdated'], defaultSort: { name: 1 } });
     const filter = { $and: [q.filter, { state: { $ne: 'DELETED' } }] };
     const [docs, total] = await Promise.all([this.adapters.find(filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.adapters.countDocuments(filter)]);
@@ -243,7 +243,7 @@ export class AdapterDomain {
     return this.healthOf(await this.anyDocument(name));
   }
 
-  async healthAll(query: QueryOptions): Promise<{ results: AdapterHealth[]; total: number }> {
+  async healthAll(query: ListQueryOptions): Promise<{ results: AdapterHealth[]; total: number }> {
     const q = toListQuery(query, { filter: ['name', 'state'], sort: ['name'], defaultSort: { name: 1 } });
     const docs = await this.adapters.find(q.filter, { sort: q.sort });
     const all = docs.map((d) => this.healthOf(d));

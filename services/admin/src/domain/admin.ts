@@ -1,8 +1,9 @@
 import { generateKeyPairSync, createPrivateKey, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { AppError, hasCode, isRole, signToken } from '@nap/contracts';
-import type { BodyOf, Caller, Role, TokenPublicKey } from '@nap/contracts';
-import type { Collection, Store } from '@nap/store';
+import type { BodyOf, Caller, ListQueryOptions, Role, TokenPublicKey } from '@nap/contracts';
+import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
+import type { Collection, ListFields, Store } from '@nap/store';
 import type { SecretBox } from '@nap/runtime';
 import type { AccountRecord, AccountView, GroupRecord, KeyRecord, SessionRecord } from '../store/records';
 import { hashPassword, verifyPassword } from './password';
@@ -21,6 +22,11 @@ export interface AdminDomainOptions {
   tokenTtlSeconds: number;
   emit: EmitEvent;
 }
+
+/** What the account list filters and sorts on. */
+const ACCOUNT_LIST_FIELDS: ListFields = { filter: ['username', '_id', 'email', 'firstname', 'lastname'], sort: ['username', '_id', 'created'], defaultSort: { username: 1 }, defaultLimit: MAX_LIST_LIMIT };
+/** What the group list filters and sorts on. */
+const GROUP_LIST_FIELDS: ListFields = { filter: ['name', '_id', 'description'], sort: ['name', '_id', 'created'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT };
 
 /** An account to create, as `POST /user-management/accounts` carries it. */
 export type NewAccount = BodyOf<'admin.createAccount'>['account'];
@@ -84,10 +90,12 @@ export class AdminDomain {
     return this.view(await this.account(id));
   }
 
-  async listAccounts(options: { skip?: number; limit?: number } = {}): Promise<{ results: AccountView[]; total: number }> {
+  /** A page of accounts by the shared list options (every account up to 500 when no limit is given). */
+  async listAccounts(options: ListQueryOptions = {}): Promise<{ results: AccountView[]; total: number }> {
+    const query = toListQuery(options, ACCOUNT_LIST_FIELDS);
     const [records, total] = await Promise.all([
-      this.accounts.find({}, { sort: { username: 1 }, skip: options.skip ?? 0, ...(options.limit !== undefined ? { limit: options.limit } : {}) }),
-      this.accounts.countDocuments({}),
+      this.accounts.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.accounts.countDocuments(query.filter),
     ]);
     const groups = await this.groupMap();
     return { results: records.map((r) => this.viewWith(r, groups)), total };
@@ -166,10 +174,12 @@ export class AdminDomain {
     return group;
   }
 
-  async listGroups(options: { skip?: number; limit?: number } = {}): Promise<{ results: GroupRecord[]; total: number }> {
+  /** A page of groups by the shared list options (every group up to 500 when no limit is given). */
+  async listGroups(options: ListQueryOptions = {}): Promise<{ results: GroupRecord[]; total: number }> {
+    const query = toListQuery(options, GROUP_LIST_FIELDS);
     const [results, total] = await Promise.all([
-      this.groups.find({}, { sort: { name: 1 }, skip: options.skip ?? 0, ...(options.limit !== undefined ? { limit: options.limit } : {}) }),
-      this.groups.countDocuments({}),
+      this.groups.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.groups.countDocuments(query.filter),
     ]);
     return { results, total };
   }

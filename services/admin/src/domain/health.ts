@@ -98,3 +98,27 @@ export function systemHealth() {
     cpus: cpus.map((c) => ({ model: c.model, speed: c.speed, times: c.times })),
   };
 }
+
+/**
+ * `/health/status`: one look at what the platform needs: the bus, this service's store and every
+ * application. `running` when all answer, `degraded` otherwise.
+ */
+export async function healthStatus(bus: Bus, storeKind: string, pingStore: () => Promise<void>) {
+  const storeUp = await pingStore().then(
+    () => true,
+    () => false,
+  );
+  const applications = bus.isConnected() ? await applicationsHealth(bus) : [];
+  const appsRunning = applications.length > 0 && applications.every((a) => a.state === 'RUNNING');
+  const running = bus.isConnected() && storeUp && appsRunning;
+  return {
+    status: running ? ('running' as const) : ('degraded' as const),
+    timestamp: Date.now(),
+    services: [
+      { service: `bus (${bus.kind})`, status: bus.isConnected() ? 'running' : 'stopped' },
+      { service: `store (${storeKind})`, status: storeUp ? 'running' : 'stopped' },
+    ],
+    apps: appsRunning ? 'running' : 'degraded',
+    applications: applications.map((a) => ({ name: a.name, state: a.state })),
+  };
+}

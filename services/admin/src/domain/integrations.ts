@@ -1,5 +1,5 @@
 import { AppError, hasCode, integrationPropertiesSchema, integrationSettingsSchema, parseAs } from '@nap/contracts';
-import type { BodyOf, IntegrationModel, IntegrationRecord, IntegrationSettings, ModelFinding, OutboundResponse, QueryOptions } from '@nap/contracts';
+import type { BodyOf, IntegrationModel, IntegrationRecord, IntegrationSettings, ModelFinding, OutboundResponse, ListQueryOptions } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
@@ -114,7 +114,7 @@ export class IntegrationDomain {
     return source;
   }
 
-  async listModels(query: QueryOptions): Promise<{ results: IntegrationModel[]; total: number }> {
+  async listModels(query: ListQueryOptions): Promise<{ results: IntegrationModel[]; total: number }> {
     const q = toListQuery(query, { filter: ['versionId', 'title', 'version', 'app'], sort: ['versionId', 'title', 'version', 'created', 'lastUpdated'], defaultSort: { versionId: 1 } });
     const [docs, total] = await Promise.all([this.models.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.models.countDocuments(q.filter)]);
     return { results: docs.map((d) => modelView(d)), total };
@@ -202,7 +202,7 @@ export class IntegrationDomain {
     return integrationView(await this.integrationDocument(name));
   }
 
-  async listIntegrations(query: QueryOptions): Promise<{ results: IntegrationRecord[]; total: number }> {
+  async listIntegrations(query: ListQueryOptions): Promise<{ results: IntegrationRecord[]; total: number }> {
     const q = toListQuery(query, { filter: ['name', 'model', 'type'], sort: ['name', 'model', 'created', 'lastUpdated'], defaultSort: { name: 1 } });
     const [docs, total] = await Promise.all([this.integrations.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.integrations.countDocuments(q.filter)]);
     return { results: docs.map(integrationView), total };

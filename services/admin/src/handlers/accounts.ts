@@ -10,6 +10,8 @@ export function accountHandlers(domain: AdminDomain): HandlerMap<'admin'> {
     },
     getAccount: async (input) => domain.getAccount(input.params.accountId),
     getAccounts: async (input) => domain.listAccounts(input.query),
+    getAuthorizationAccount: async (input) => domain.getAccount(input.params.accountId),
+    getAuthorizationAccounts: async (input) => domain.listAccounts(input.query),
     updateAccount: async (input, ctx) => domain.updateAccount(input.params.accountId, input.body, ctx.caller.username),
     setAccountGroups: async (input, ctx) => domain.setAccountGroups(input.params.accountId, input.body.groups, ctx.caller.username),
     setAccountPassword: async (input, ctx) => {

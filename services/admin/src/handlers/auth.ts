@@ -1,4 +1,5 @@
 import { AppError } from '@nap/contracts';
+import { rawReply } from '@nap/bus';
 import type { HandlerMap } from '@nap/bus';
 import type { AdminDomain } from '../domain/admin';
 
@@ -8,7 +9,8 @@ export function authHandlers(domain: AdminDomain): HandlerMap<'admin'> {
     login: async (input) => {
       const { username, password } = 'user' in input.body ? input.body.user : input.body;
       const caller = await domain.authenticate(username, password);
-      return (await domain.issueToken(caller, 'login')).token;
+      // the bare token, as the platform's existing clients read the body of /login
+      return rawReply((await domain.issueToken(caller, 'login')).token, 'text/plain; charset=utf-8');
     },
     oauthToken: async (input) => {
       const caller = await domain.authenticate(input.body.client_id, input.body.client_secret);

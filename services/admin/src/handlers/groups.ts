@@ -11,6 +11,8 @@ export function groupHandlers(domain: AdminDomain): HandlerMap<'admin'> {
     },
     getGroup: async (input) => domain.getGroup(input.params.groupId),
     getGroups: async (input) => domain.listGroups(input.query),
+    getAuthorizationGroup: async (input) => domain.getGroup(input.params.groupId),
+    getAuthorizationGroups: async (input) => domain.listGroups(input.query),
     setGroupRoles: async (input, ctx) => domain.setGroupRoles(input.params.groupId, input.body.roles, ctx.caller.username),
     deleteGroup: async (input) => {
       const data = await domain.deleteGroup(input.params.groupId);

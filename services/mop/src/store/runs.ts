@@ -1,10 +1,14 @@
 import { AppError } from '@nap/contracts';
-import type { Page, TemplateRun } from '@nap/contracts';
-import type { Collection, Doc, Filter, Store } from '@nap/store';
+import type { ListQueryOptions, Page, TemplateRun } from '@nap/contracts';
+import { toListQuery } from '@nap/store';
+import type { Collection, Doc, Filter, ListFields, Store } from '@nap/store';
 import { COLLECTIONS } from './collections';
 
 /** Most runs one page answers. */
 export const MAX_RUNS_PAGE = 100;
+
+/** What the run list filters and sorts on (the shared list options). */
+const RUN_LIST_FIELDS: ListFields = { filter: ['template', '_id', 'kind', 'createdBy', 'devices'], sort: ['started', 'finished', 'template'], defaultSort: { started: -1 }, defaultLimit: 20 };
 
 /** The run history: every command and analytic template run, newest first. */
 export class RunRepository {
@@ -24,14 +28,15 @@ export class RunRepository {
     return run;
   }
 
-  async page(query: { template?: string; kind?: 'command' | 'analytic'; device?: string; skip?: number; limit?: number }): Promise<Page<TemplateRun>> {
-    const filter: Filter = {};
-    if (query.template !== undefined) filter.template = query.template;
-    if (query.kind !== undefined) filter.kind = query.kind;
-    if (query.device !== undefined) filter.devices = query.device;
-    const skip = query.skip ?? 0;
-    const limit = Math.min(query.limit === undefined || query.limit === 0 ? 20 : query.limit, MAX_RUNS_PAGE);
-    const [items, total] = await Promise.all([this.collection.find(filter, { sort: { started: -1 }, skip, limit }), this.collection.countDocuments(filter)]);
-    return { items, total, skip, limit };
+  /** A page of runs by the shared list options and the run filters (template, kind, device), newest first unless sorted. */
+  async page(query: ListQueryOptions & { template?: string; kind?: 'command' | 'analytic'; device?: string }): Promise<Page<TemplateRun>> {
+    const extra: Filter[] = [];
+    if (query.template !== undefined) extra.push({ template: { $eq: query.template } });
+    if (query.kind !== undefined) extra.push({ kind: { $eq: query.kind } });
+    if (query.device !== undefined) extra.push({ devices: { $eq: query.device } });
+    const list = toListQuery(query, RUN_LIST_FIELDS, extra);
+    const limit = Math.min(list.limit, MAX_RUNS_PAGE);
+    const [items, total] = await Promise.all([this.collection.find(list.filter, { sort: list.sort, skip: list.skip, limit }), this.collection.countDocuments(list.filter)]);
+    return { items, total, skip: list.skip, limit };
   }
 }

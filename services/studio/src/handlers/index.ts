@@ -8,6 +8,13 @@ import { deleteComponentGroup } from './delete-component-group';
 import { deleteForm } from './delete-form';
 import { deleteTemplate } from './delete-template';
 import type { StudioDeps } from './deps';
+import type { Projects } from '../projects/projects';
+import { deleteProject } from './delete-project';
+import { exportProject } from './export-project';
+import { getProject } from './get-project';
+import { getProjects } from './get-projects';
+import { getWorkflows } from './get-workflows';
+import { importProject } from './import-project';
 import { exportForm } from './export-form';
 import { exportTemplate } from './export-template';
 import { getAutomation } from './get-automation';
@@ -42,9 +49,15 @@ import { validateTransformation } from './validate-transformation';
 
 export type { StudioDeps } from './deps';
 
-/** Handlers of the studio operations by catalog name. */
-export function studioHandlers(deps: StudioDeps): HandlerMap<'studio'> {
+/** Handlers of the studio operations by catalog name; the project routes use `projects`. */
+export function studioHandlers(deps: StudioDeps, projects: Projects): HandlerMap<'studio'> {
   return {
+    getWorkflows: getWorkflows(deps),
+    getProjects: getProjects(deps),
+    getProject: getProject(deps),
+    deleteProject: deleteProject(projects),
+    importProject: importProject(projects),
+    exportProject: exportProject(projects),
     createAutomation: createAutomation(deps),
     importAutomations: importAutomations(deps),
     updateAutomation: updateAutomation(deps),

@@ -17,7 +17,7 @@ interface Accepted {
  * transformation document at all, 400 TRANSFORMATION_INVALID (details: every problem with its path)
  * when a step cannot run.
  */
-function accept(input: unknown, member: string): Accepted {
+export function acceptTransformation(input: unknown, member: string): Accepted {
   const parsed = checked('transformation', input, () => parseAs(transformationInputSchema, input, member));
   const { doc, errors, warnings } = checkTransformation(parsed);
   if (errors.length > 0) throw invalidTransformation(doc.name, errors);
@@ -26,7 +26,7 @@ function accept(input: unknown, member: string): Accepted {
 
 /** Checks and stores a new transformation; its `_id` is kept when it is a plain word. 409 when the name or id is taken. */
 export async function insertTransformation(deps: StudioDeps, input: unknown, caller: Caller, member = 'body'): Promise<{ created: Transformation; warnings: TransformationProblem[] }> {
-  const { doc, warnings } = accept(input, member);
+  const { doc, warnings } = acceptTransformation(input, member);
   const created = await deps.transformations.insert(toStoredTransformation(doc, keepableId(doc._id) ?? deps.newId(), { by: caller.username, at: deps.now() }));
   return { created, warnings };
 }
@@ -34,7 +34,7 @@ export async function insertTransformation(deps: StudioDeps, input: unknown, cal
 /** Checks and replaces the transformation with id `id`; its creation stamp stays. */
 export async function replaceTransformation(deps: StudioDeps, id: string, input: unknown, caller: Caller): Promise<Transformation> {
   const current = await deps.transformations.get(id);
-  const { doc } = accept(input, 'body');
+  const { doc } = acceptTransformation(input, 'body');
   const stored = await deps.transformations.replace(toStoredTransformation(doc, id, { by: caller.username, at: deps.now() }, { _id: id, created: current.created, createdBy: current.createdBy }));
   deps.jst.forget(id);
   return stored;

@@ -6,6 +6,7 @@ export const STUDIO_COLLECTIONS = {
   templates: [{ keys: { name: 1 }, unique: true }],
   componentGroups: [{ keys: { name: 1 }, unique: true }],
   forms: [{ keys: { name: 1 }, unique: true }, { keys: { groups: 1 } }],
+  projects: [{ keys: { name: 1 }, unique: true }, { keys: { 'importing.startedAt': 1 } }],
   transformations: [{ keys: { name: 1 }, unique: true }, { keys: { lastUpdated: -1 } }],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 

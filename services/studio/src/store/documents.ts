@@ -18,6 +18,7 @@ export const KINDS = {
   template: { collection: 'templates', label: 'template', notFound: 'TEMPLATE_NOT_FOUND', exists: 'TEMPLATE_ALREADY_EXISTS' },
   componentGroup: { collection: 'componentGroups', label: 'component group', notFound: 'COMPONENT_GROUP_NOT_FOUND', exists: 'COMPONENT_GROUP_ALREADY_EXISTS' },
   form: { collection: 'forms', label: 'form', notFound: 'FORM_NOT_FOUND', exists: 'FORM_ALREADY_EXISTS' },
+  project: { collection: 'projects', label: 'project', notFound: 'PROJECT_NOT_FOUND', exists: 'PROJECT_ALREADY_EXISTS' },
   transformation: { collection: 'transformations', label: 'transformation', notFound: 'TRANSFORMATION_NOT_FOUND', exists: 'TRANSFORMATION_ALREADY_EXISTS' },
 } as const satisfies Record<string, DocumentKind>;
 

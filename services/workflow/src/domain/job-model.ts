@@ -104,6 +104,12 @@ export interface JobRecord extends JobDocument {
   eventsPublished?: number;
 }
 
+/**
+ * The `lease` of a job stored while the job worker is deactivated: no engine drives it; the first
+ * engine that claims jobs again takes it over and starts it.
+ */
+export const WAITING_LEASE = '(waiting for a job worker)';
+
 /** Members of a stored job that never leave the service (not returned, queried, sorted or projected). */
 export const INTERNAL_JOB_MEMBERS = ['runAs', 'lease', 'outbox', 'eventsPublished'] as const;
 

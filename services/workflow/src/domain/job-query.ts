@@ -3,6 +3,8 @@ import type { JobQueryParameters } from '@nap/contracts';
 import type { Filter, Projection, SortSpec } from '@nap/store';
 import { INTERNAL_JOB_MEMBERS } from './job-model';
 
+export { pageLinks } from '@nap/store';
+
 /** Page size of `GET /operations-manager/jobs` when none is given. */
 export const JOB_PAGE_DEFAULT_LIMIT = 25;
 /**
@@ -221,14 +223,6 @@ export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): 
     if (!(DEREFERENCEABLE as readonly string[]).includes(d)) throw invalid(`dereference ${JSON.stringify(d)} is not supported; use ${DEREFERENCEABLE.join(' or ')}`);
   }
   return { filter, sort, skip, limit, projection, dereference, hints };
-}
-
-/** Skip of the next and previous page; null at the ends. */
-export function pageLinks(skip: number, limit: number, total: number): { nextPageSkip: number | null; previousPageSkip: number | null } {
-  return {
-    nextPageSkip: skip + limit < total ? skip + limit : null,
-    previousPageSkip: skip > 0 ? Math.max(0, skip - limit) : null,
-  };
 }
 
 /** Equality filter of getJobList's `options.filter`: field paths checked, values scalars only. */

@@ -85,6 +85,7 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   private readonly lease: LeaseManager;
   private readonly lifecycle: JobLifecycle;
   private readonly runners = new Map<string, JobRunner>();
+  private workers = { jobWorker: true, taskWorker: true };
   /** Jobs being created here: stored, their runner not registered yet. */
   private readonly starting = new Set<string>();
 
@@ -139,6 +140,29 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   /** The bus is back after an outage: events waiting in outboxes are published now. */
   busReconnected(): void {
     this.events.busReconnected();
+  }
+
+  // ---- workers --------------------------------------------------------------------------------
+
+  /** False while the job worker is deactivated: this engine claims no job (new jobs wait unclaimed). */
+  get claimsJobs(): boolean {
+    return this.workers.jobWorker;
+  }
+
+  /** False while the task worker is deactivated: tasks in flight finish, no task starts. */
+  get startsTasks(): boolean {
+    return this.workers.taskWorker;
+  }
+
+  /**
+   * Switches this engine's workers. Activating the task worker reloads every job this engine drives
+   * so that their ready tasks start; activating the job worker looks for jobs to claim at once.
+   */
+  setWorkers(workers: { jobWorker: boolean; taskWorker: boolean }): void {
+    const before = this.workers;
+    this.workers = { ...workers };
+    if (workers.taskWorker && !before.taskWorker) for (const runner of this.runners.values()) runner.reloadSoon();
+    if (workers.jobWorker && !before.jobWorker) this.scan(true).catch((err: unknown) => this.log.warn({ err }, 'Looking for jobs to claim failed'));
   }
 
   // ---- ownership ------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { AppError } from '@nap/contracts';
 import type { Caller, WorkflowDocument } from '@nap/contracts';
 import { cloneJson } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
-import { isActiveStatus, isManual, newJobRecord } from '../domain/job-model';
+import { isActiveStatus, isManual, newJobRecord, WAITING_LEASE } from '../domain/job-model';
 import type { FinishRequest, JobRecord, JobTask, ParentLink } from '../domain/job-model';
 import type { JobRepository } from '../store/job-repository';
 import type { InputSchemaCache } from './input-schemas';
@@ -35,6 +35,8 @@ export interface LifecycleHost {
   adopt(job: JobRecord, resumed: boolean): void;
   /** Claims a job if no live engine owns it and drives it here; true when this engine owns it now. */
   tryAdopt(jobId: string): Promise<boolean>;
+  /** False while the job worker is deactivated: a new job is stored unclaimed and waits for a replica that claims jobs. */
+  readonly claimsJobs: boolean;
   /** Tells the owner of a job (this engine or another) that the job changed in the store. */
   wakeOwner(jobId: string): void;
   /** Publishes what the job's outbox holds. */
@@ -75,11 +77,17 @@ export class JobLifecycle {
     // not describe (null re-attempt settings where an integer is declared), and run so.
     if (input.parent === undefined) this.host.schemas.check(workflow, variables, { _id: job._id, initiator: caller.username });
     job.outbox = [outboxEntry('jobStart', jobEventPayload(job, { by: caller.username }))];
+    // with the job worker deactivated the job waits, leased to no engine, for one that claims jobs
+    const claims = this.host.claimsJobs;
+    if (!claims) {
+      job.lease = WAITING_LEASE;
+      if (job.metrics) job.metrics.claim_time = 0;
+    }
     const release = this.host.reserve(job._id);
     try {
       await this.host.repository.insert(job);
       // the runner drives its own copy; the caller gets the job as it started
-      this.host.adopt(cloneJson(job), false);
+      if (claims) this.host.adopt(cloneJson(job), false);
     } finally {
       release();
     }

@@ -24,6 +24,8 @@ export interface RunnerHost extends ChildJobHost, DispatchHost {
   release(jobId: string, runner: JobRunner): void;
   /** Tells the owner of a job's parent that the job ended. */
   notifyParent(job: JobRecord): void;
+  /** False while the task worker is deactivated: tasks in flight finish, no task starts. */
+  readonly startsTasks: boolean;
 }
 
 /**
@@ -67,6 +69,7 @@ export class JobRunner {
    */
   begin(resumed: boolean): void {
     void this.step(() => {
+      // workflow_start is stored pending, so a job stored while the job worker was deactivated starts here too
       if (this.state.job.tasks[START]?.status === 'incomplete') this.state.activate(START);
       if (!resumed) return;
       this.retries.resumeTimers();
@@ -144,7 +147,8 @@ export class JobRunner {
       try {
         await fn();
         if (this.stopped) return;
-        this.scheduler.schedule();
+        // a deactivated task worker starts nothing (and ends nothing); activation reloads every job
+        if (this.host.startsTasks) this.scheduler.schedule();
         await this.flush();
         if (this.stopped) return;
         for (const launch of this.state.takeLaunches()) launch();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@nap/telemetry';
-import { isActiveStatus } from '../domain/job-model';
+import { isActiveStatus, WAITING_LEASE } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
 import type { EngineRecord, EngineRegistry } from '../store/engine-registry';
 import type { JobRepository } from '../store/job-repository';
@@ -33,6 +33,8 @@ export interface JobOwner {
   drainEvents(jobId: string): void;
   /** Another process registered this engine's id: stop driving every job at once. */
   identityLost(): void;
+  /** False while the job worker is deactivated: no job is taken over or claimed from the waiting ones. */
+  readonly claimsJobs: boolean;
 }
 
 /** True when a process with this pid runs on this host. */
@@ -160,7 +162,7 @@ export class LeaseManager {
    * jobs that no runner drives here (a restart under the same id).
    */
   async scan(full = false): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.owner.claimsJobs) return;
     this.scans += 1;
     const thorough = full || this.scans % FULL_SCAN_EVERY === 0;
     const now = Date.now();
@@ -174,10 +176,12 @@ export class LeaseManager {
     }
     if (thorough) {
       for (const holder of await this.jobs.leaseHolders(SCAN_LIMIT * 4)) {
-        if (!known.has(holder) && this.isDead(holder, 'none', now)) dead.push({ id: holder });
+        if (!known.has(holder) && holder !== WAITING_LEASE && this.isDead(holder, 'none', now)) dead.push({ id: holder });
       }
     }
-    let taken = 0;
+    // jobs stored while the job worker was deactivated wait for the first engine that claims jobs
+    let taken = await this.jobs.takeLeases(WAITING_LEASE, this.serverId, Date.now());
+    if (taken > 0) this.log.info({ jobs: taken }, 'Claiming jobs stored while the job worker was deactivated');
     for (const { id, beat } of dead) {
       if (this.stopped) return;
       const moved = await this.jobs.takeLeases(id, this.serverId, Date.now());
@@ -219,15 +223,16 @@ export class LeaseManager {
   }
 
   /**
-   * Drives a job here when its lease is this engine's (and no runner drives it) or its holder is
-   * dead; true when this engine drives it now.
+   * Drives a job here when its lease is this engine's (and no runner drives it), its holder is
+   * dead, or it waits for a job worker (while this engine claims jobs); true when this engine drives it now.
    */
   async tryAdopt(jobId: string): Promise<boolean> {
     if (this.stopped) return false;
     if (this.owner.owns(jobId)) return true;
     const holder = await this.jobs.leaseOf(jobId);
     if (holder === undefined) return false;
-    if (holder !== this.serverId) {
+    if (holder !== this.serverId && !this.owner.claimsJobs) return false;
+    if (holder !== this.serverId && holder !== WAITING_LEASE) {
       const engine = await this.registry.find(holder);
       const dead = engine === null ? this.isDead(holder, 'none', Date.now()) : engine.stopped === true || this.isDead(holder, `${engine.instance}:${engine.beat}`, Date.now());
       if (!dead) return false;

@@ -5,13 +5,20 @@ import type { AutomationDomain } from '../domain/automations';
 import type { JobRecord } from '../domain/job-model';
 import { canSeeJob } from '../domain/job-model';
 import type { JobEngine } from '../engine/job-engine';
+import type { AutomationRepository } from '../store/automation-repository';
 import type { JobRepository } from '../store/job-repository';
+import type { Triggers } from '../triggers/triggers';
+import type { WorkerControl } from '../workers/worker-control';
 
 /** What the handlers of the workflow service share. */
 export interface WorkflowHandlerContext {
   engine: JobEngine;
   jobs: JobRepository;
   automations: AutomationDomain;
+  /** The automations as stored (reads and deletion). */
+  automationStore: AutomationRepository;
+  triggers: Triggers;
+  workers: WorkerControl;
   /** For calls made as the platform rather than as the caller (the group directory). */
   client: BusClient;
 }

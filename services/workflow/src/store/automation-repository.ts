@@ -1,5 +1,5 @@
 import { AppError, hasCode } from '@nap/contracts';
-import type { Collection, Store } from '@nap/store';
+import type { Collection, ListQuery, Store } from '@nap/store';
 import type { AutomationStore, StoredAutomation, StoredCatalogAutomation } from '../domain/automations';
 
 /** Rethrows a duplicate key as 409 AUTOMATION_ALREADY_EXISTS with `message`; anything else as it is. */
@@ -32,5 +32,26 @@ export class AutomationRepository implements AutomationStore {
     } catch (err) {
       return translateDuplicate(err, `An automation named "${doc.name}" (or with id "${doc._id}") exists in the catalog`);
     }
+  }
+
+  findAutomation(id: string): Promise<StoredAutomation | null> {
+    return this.automations.findOne({ _id: id });
+  }
+
+  /** The automation with this id; 404 AUTOMATION_NOT_FOUND otherwise. */
+  async getAutomation(id: string): Promise<StoredAutomation> {
+    const found = await this.findAutomation(id);
+    if (found === null) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${id}"`);
+    return found;
+  }
+
+  async pageAutomations(query: ListQuery): Promise<{ items: StoredAutomation[]; total: number }> {
+    const [items, total] = await Promise.all([this.automations.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }), this.automations.countDocuments(query.filter)]);
+    return { items, total };
+  }
+
+  /** Deletes an automation; 0 when there was none. */
+  deleteAutomation(id: string): Promise<number> {
+    return this.automations.deleteOne({ _id: id });
   }
 }

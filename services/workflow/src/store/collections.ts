@@ -4,7 +4,9 @@ import type { IndexSpec, Store } from '@nap/store';
  * Collections of the workflow service and their indexes, created at start. The job indexes serve
  * the filtered pages of `GET /operations-manager/jobs` (status, name or owner, newest first), the
  * engine's lease scans (the lease holder) and child-job lookups. `engines` holds one small
- * heartbeat document per engine process.
+ * heartbeat document per engine process (its leases). Trigger route names are unique; schedules are
+ * found by due time. `engine_settings` holds the platform-wide worker switches, `engine_replicas`
+ * what each replica's workers apply (for the workers' status).
  */
 export const WORKFLOW_COLLECTIONS = {
   jobs: [
@@ -19,7 +21,15 @@ export const WORKFLOW_COLLECTIONS = {
   ],
   automations: [{ keys: { name: 1 }, unique: true }],
   catalog_automations: [{ keys: { name: 1 }, unique: true }],
+  triggers: [
+    { keys: { routeName: 1 }, unique: true, sparse: true },
+    { keys: { type: 1, enabled: 1, nextRunAt: 1 } },
+    { keys: { actionId: 1 } },
+    { keys: { name: 1 } },
+  ],
   engines: [],
+  engine_settings: [],
+  engine_replicas: [],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export async function ensureCollections(store: Store): Promise<void> {

@@ -265,4 +265,32 @@ export class JobRepository {
     const found = await this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, name: 1, status: 1 } });
     return new Map(found.map((j) => [j._id, { _id: j._id, name: j.name, status: j.status }]));
   }
+
+  // ---- reads of the operator routes (metrics, tasks) ------------------------------------------
+
+  /**
+   * Every job matching `filter`, in batches of `batch` by id, with only the projected members: a
+   * scan of the whole store that holds one batch in memory at a time (the metrics routes).
+   */
+  async *scan(filter: Filter, projection: Projection, batch = 500): AsyncGenerator<Record<string, unknown>[]> {
+    let after: string | undefined;
+    for (;;) {
+      const page: Record<string, unknown>[] = await this.jobs.find(after === undefined ? filter : { $and: [filter, { _id: { $gt: after } }] }, { sort: { _id: 1 }, limit: batch, projection: { ...projection, _id: 1 } });
+      if (page.length === 0) return;
+      yield page;
+      const last = page[page.length - 1]?._id;
+      if (page.length < batch || typeof last !== 'string') return;
+      after = last;
+    }
+  }
+
+  /** The most recently started jobs matching `filter` (at most `limit`), with only the projected members. */
+  recent(filter: Filter, projection: Projection, limit: number): Promise<Record<string, unknown>[]> {
+    return this.jobs.find(filter, { sort: { 'metrics.start_time': -1 }, limit, projection });
+  }
+
+  /** Who may see each of the jobs that exist among `ids`: groups, owner and initiator. */
+  accessOf(ids: string[]): Promise<Pick<JobRecord, '_id' | 'groups' | 'metrics' | 'runAs'>[]> {
+    return this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, groups: 1, metrics: 1, runAs: 1 } });
+  }
 }

@@ -160,3 +160,25 @@ export function workflow(name: string, tasks: Record<string, WorkflowTask>, edge
 export function builtin(name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown> = {}, extra: Partial<WorkflowTask> = {}): WorkflowTask {
   return { name, app: 'WorkFlowEngine', type: 'automatic', variables: { incoming, outgoing, error: '', decorators: [] }, ...extra };
 }
+
+/** A two-step workflow of built-ins (`a1` sets `a` to 1, then `b2` sets `b` to 2): a job that ends complete with `{ a: 1, b: 2 }`. */
+export function linearWorkflow(name: string): WorkflowDocument {
+  return workflow(
+    name,
+    { a1: builtin('newVariable', { name: 'a', value: 1 }), b2: builtin('newVariable', { name: 'b', value: 2 }) },
+    [
+      ['workflow_start', 'a1'],
+      ['a1', 'b2'],
+      ['b2', 'workflow_end'],
+    ],
+  );
+}
+
+/** The harnesses a test file starts: each is stopped after its test, the last started first. */
+export function stoppedAfterEach(): EngineHarness[] {
+  const harnesses: EngineHarness[] = [];
+  afterEach(async () => {
+    for (const h of harnesses.splice(0).reverse()) await h.stop();
+  });
+  return harnesses;
+}

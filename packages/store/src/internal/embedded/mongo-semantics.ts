@@ -80,10 +80,11 @@ export function validateSort(sort: SortSpec | undefined): void {
 }
 
 /** Stable sort with MongoDB ordering as mingo implements it. */
-export function sortDocs(docs: Doc[], sort: SortSpec | undefined): Doc[] {
+export function sortDocs<T extends Doc>(docs: T[], sort: SortSpec | undefined): T[] {
   if (sort === undefined || Object.keys(sort).length === 0 || docs.length < 2) return docs;
   try {
-    return mingoFind(docs, {}).sort(sort).all() as Doc[];
+    // mingo's cursor answers the documents it was given, reordered
+    return mingoFind(docs, {}).sort(sort).all() as T[];
   } catch (e) {
     return translate(e, 'Invalid sort');
   }

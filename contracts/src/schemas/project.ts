@@ -1,0 +1,84 @@
+import type { Static } from '@sinclair/typebox';
+import { anyObject, anyValue, arr, embed, int, name, oneOf, open, str, timestamp, withId } from './common';
+import { envelopeOf, envelopePageOf } from './envelope';
+
+/**
+ * Projects: the unit users move between platforms. A project holds components (workflows,
+ * transformations, studio templates, MOP command templates, JSON forms), each stored by its owning
+ * service under the name `@<project _id>: <name>`, and the folders they are shown in.
+ */
+
+/** Kinds of project component, as exported projects name them. */
+export const PROJECT_COMPONENT_TYPES = ['workflow', 'transformation', 'template', 'mopCommandTemplate', 'jsonForm'] as const;
+/** One of {@link PROJECT_COMPONENT_TYPES}. */
+export type ProjectComponentType = (typeof PROJECT_COMPONENT_TYPES)[number];
+
+function componentProperties() {
+  return {
+    iid: int({ minimum: 0, description: 'the component\'s number within the project (folders refer to it)' }),
+    type: oneOf(PROJECT_COMPONENT_TYPES),
+    reference: str({ description: 'the stored document\'s id (or name, for MOP templates)' }),
+    folder: str({ description: 'folder path, for example /Port Turn Up' }),
+  };
+}
+
+/** A component of an exported project: the document itself with its original name. */
+export const projectComponentSchema = withId(
+  'nap:schemas/project-component',
+  open({ ...componentProperties(), document: anyObject('the component document, with its original name') }, ['iid', 'type', 'document']),
+);
+/** A component of an exported project. */
+export type ProjectComponent = Static<typeof projectComponentSchema>;
+
+function projectProperties() {
+  return {
+    _id: str({ description: 'project id; the prefix of its components\' stored names' }),
+    name: name('project name'),
+    description: str(),
+    folders: arr(anyValue(), { description: 'folder tree: { nodeType: folder, name, children } and { nodeType: component, iid }' }),
+  };
+}
+
+/** A project as exported (and imported): every component with its document. */
+export const exportedProjectSchema = withId(
+  'nap:schemas/exported-project',
+  open({ ...projectProperties(), components: arr(embed(projectComponentSchema)) }, ['name', 'components']),
+);
+/** A project as exported and imported. */
+export type ExportedProject = Static<typeof exportedProjectSchema>;
+
+/** A component as a stored project lists it: where its document lives. */
+export const storedProjectComponentSchema = withId(
+  'nap:schemas/stored-project-component',
+  open({ ...componentProperties(), reference: name('id of the stored document'), name: str({ description: 'the original name' }), storedName: str({ description: '@<project _id>: <name>' }) }, [
+    'iid',
+    'type',
+    'reference',
+    'name',
+    'storedName',
+  ]),
+);
+
+/** A stored project: its components by reference. */
+export const projectSchema = withId(
+  'nap:schemas/project',
+  open(
+    {
+      ...projectProperties(),
+      _id: name('project id'),
+      components: arr(embed(storedProjectComponentSchema)),
+      created: timestamp(),
+      createdBy: str(),
+      lastUpdated: timestamp(),
+      lastUpdatedBy: str(),
+    },
+    ['_id', 'name', 'components', 'folders', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy'],
+  ),
+);
+/** A stored project. */
+export type Project = Static<typeof projectSchema>;
+
+/** `{ message, data: project, metadata }`. */
+export const projectEnvelopeSchema = envelopeOf('nap:schemas/project-envelope', embed(projectSchema));
+/** A page of projects in the envelope. */
+export const projectPageSchema = envelopePageOf('nap:schemas/project-page', embed(projectSchema));

@@ -1,0 +1,121 @@
+import { AppError, hasCode } from '@nap/contracts';
+import type { Collection, Filter, ListQuery, Store } from '@nap/store';
+import type { TriggerRecord } from './trigger-model';
+
+/**
+ * The `triggers` collection. Route names of endpoint triggers are unique (a sparse unique index);
+ * a schedule's due time is fired under a claim (`fire`: server id, claim time), taken and released
+ * with conditional updates as the engine claims jobs, so that one replica fires each due time.
+ */
+export class TriggerRepository {
+  private readonly triggers: Collection<TriggerRecord>;
+
+  constructor(store: Store) {
+    this.triggers = store.collection<TriggerRecord>('triggers');
+  }
+
+  async insert(doc: TriggerRecord): Promise<TriggerRecord> {
+    try {
+      return await this.triggers.insertOne(doc);
+    } catch (err) {
+      throw duplicate(err, doc);
+    }
+  }
+
+  /** Replaces the trigger with id `doc._id`; false when it is gone. */
+  async replace(doc: TriggerRecord): Promise<boolean> {
+    try {
+      return (await this.triggers.replaceOne({ _id: doc._id }, doc)).matchedCount > 0;
+    } catch (err) {
+      throw duplicate(err, doc);
+    }
+  }
+
+  findById(id: string): Promise<TriggerRecord | null> {
+    return this.triggers.findOne({ _id: id });
+  }
+
+  /** The trigger with this id; 404 TRIGGER_NOT_FOUND otherwise. */
+  async get(id: string): Promise<TriggerRecord> {
+    const found = await this.findById(id);
+    if (found === null) throw new AppError('TRIGGER_NOT_FOUND', `No trigger with id "${id}"`);
+    return found;
+  }
+
+  findEndpoint(routeName: string): Promise<TriggerRecord | null> {
+    return this.triggers.findOne({ type: 'endpoint', routeName: { $eq: routeName } });
+  }
+
+  async page(query: ListQuery): Promise<{ items: TriggerRecord[]; total: number }> {
+    const [items, total] = await Promise.all([this.triggers.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }), this.triggers.countDocuments(query.filter)]);
+    return { items, total };
+  }
+
+  /** Enabled triggers matching `filter` (event triggers, schedules due). */
+  enabled(filter: Filter): Promise<TriggerRecord[]> {
+    return this.triggers.find({ ...filter, enabled: true });
+  }
+
+  async delete(id: string): Promise<number> {
+    return this.triggers.deleteOne({ _id: id });
+  }
+
+  async deleteByAction(actionId: string): Promise<number> {
+    return this.triggers.deleteMany({ actionId: { $eq: actionId } });
+  }
+
+  /** Records when a trigger last started a job. */
+  async markExecuted(id: string, at: number): Promise<void> {
+    await this.triggers.updateOne({ _id: id }, { $set: { lastExecuted: at } });
+  }
+
+  // ---- schedules ------------------------------------------------------------------------------
+
+  /** Ids of enabled schedules due at `now` whose due time nobody holds (or whose holder's claim expired before `expiredBefore`). */
+  async dueSchedules(now: number, expiredBefore: number, limit = 100): Promise<string[]> {
+    const found = await this.triggers.find(
+      { type: 'schedule', enabled: true, nextRunAt: { $ne: null, $lte: now }, $or: [{ fire: { $exists: false } }, { 'fire.claimTime': { $lt: expiredBefore } }] },
+      { projection: { _id: 1 }, limit, sort: { nextRunAt: 1 } },
+    );
+    return found.map((t) => t._id);
+  }
+
+  /**
+   * Claims the due time of a schedule for `serverId` (atomic): only when it is still due, enabled,
+   * and unclaimed or claimed longer ago than `leaseMs`. The claimed trigger, or null.
+   */
+  claimDue(id: string, serverId: string, now: number, leaseMs: number): Promise<TriggerRecord | null> {
+    return this.triggers.findOneAndUpdate(
+      { _id: id, type: 'schedule', enabled: true, nextRunAt: { $ne: null, $lte: now }, $or: [{ fire: { $exists: false } }, { 'fire.claimTime': { $lt: now - leaseMs } }] },
+      { $set: { 'fire.serverId': serverId, 'fire.claimTime': now } },
+      { returnDocument: 'after' },
+    );
+  }
+
+  /** Renews this replica's claim while it fires (long runs of missed due times); false when it lost it. */
+  async renewClaim(id: string, serverId: string, now: number): Promise<boolean> {
+    return (await this.triggers.updateOne({ _id: id, 'fire.serverId': serverId }, { $set: { 'fire.claimTime': now } })).matchedCount > 0;
+  }
+
+  /**
+   * Moves a schedule on after its due times were fired: the next due time, the last one fired, and
+   * the claim released; only while `serverId` still holds it and the timing did not change meanwhile.
+   */
+  async advance(id: string, serverId: string, from: number, next: number | null, lastRunAt: number | null): Promise<boolean> {
+    const set: Record<string, unknown> = { nextRunAt: next };
+    if (lastRunAt !== null) set.lastRunAt = lastRunAt;
+    const res = await this.triggers.updateOne({ _id: id, 'fire.serverId': serverId, nextRunAt: from }, { $set: set, $unset: { fire: '' } });
+    return res.matchedCount > 0;
+  }
+
+  /** Releases a claim without moving on (the replica stops, or firing failed and should be tried again). */
+  async release(id: string, serverId: string): Promise<void> {
+    await this.triggers.updateOne({ _id: id, 'fire.serverId': serverId }, { $unset: { fire: '' } });
+  }
+}
+
+function duplicate(err: unknown, doc: TriggerRecord): unknown {
+  if (!hasCode(err, 'STORE_DUPLICATE_KEY')) return err;
+  const detail = doc.type === 'endpoint' ? `, or an endpoint trigger with the route name "${String(doc.routeName)}",` : '';
+  return new AppError('TRIGGER_ALREADY_EXISTS', `A trigger with id "${doc._id}"${detail} exists`, { cause: err });
+}

@@ -1,0 +1,88 @@
+import { AppError, hasCode } from '@nap/contracts';
+import type { Caller } from '@nap/contracts';
+import type { BusClient } from '@nap/bus';
+import type { Logger } from '@nap/telemetry';
+import { isPlainObject } from '../domain/builtins/types';
+import { assertMayRun } from '../domain/job-model';
+import type { JobRecord } from '../domain/job-model';
+import type { JobEngine } from '../engine/job-engine';
+import { UserSchemas } from '../engine/input-schemas';
+import type { AutomationRepository } from '../store/automation-repository';
+import { transformationIdOf } from './trigger-model';
+import type { TriggerRecord } from './trigger-model';
+import type { TriggerRepository } from './trigger-repository';
+
+/** What starting an automation from a trigger needs. */
+export interface TriggerStarterDeps {
+  engine: JobEngine;
+  automations: AutomationRepository;
+  triggers: TriggerRepository;
+  client: BusClient;
+  log: Logger;
+}
+
+/**
+ * Starts the automation a trigger points at: the body (form data, event payload) is checked against
+ * the trigger's schema, transformed by its JST when it has one (`studio.runTransformation`), and
+ * becomes the variables of a job of the automation's workflow, started as the given caller.
+ */
+export class TriggerStarter {
+  private readonly schemas = new UserSchemas();
+
+  constructor(private readonly deps: TriggerStarterDeps) {}
+
+  /** Checks `body` against the trigger's schema; 400 VALIDATION_FAILED naming each member (`body.device`). */
+  checkBody(trigger: TriggerRecord, body: unknown, label = 'body'): void {
+    this.checkSchema(`trigger ${trigger._id}@${trigger.lastUpdated}`, `trigger "${trigger.name}"`, trigger.schema, body, label);
+  }
+
+  /** Checks `value` against a user's JSON Schema kept under `key` (its version); 400 VALIDATION_FAILED naming each member. */
+  checkSchema(key: string, owner: string, schema: unknown, value: unknown, label: string): void {
+    if (!isPlainObject(schema) || Object.keys(schema).length === 0) return;
+    const problems = this.schemas.problems(key, schema, value, label, (message) => new AppError('UNPROCESSABLE', `The schema of ${owner} is not a usable JSON Schema: ${message}`));
+    if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
+  }
+
+  /** The job variables made from a body: the JST's outgoing values when the trigger has one, the body itself otherwise. */
+  async variablesOf(trigger: TriggerRecord, body: unknown, caller: Caller): Promise<Record<string, unknown>> {
+    const transformationId = transformationIdOf(trigger.jst);
+    if (transformationId === undefined) {
+      if (body === undefined || body === null) return {};
+      if (!isPlainObject(body)) throw new AppError('VALIDATION_FAILED', `body must be an object: its members become the job variables (trigger "${trigger.name}" has no jst to transform it)`, { details: [{ member: 'body', message: 'must be an object' }] });
+      return body;
+    }
+    const incoming = isPlainObject(body) ? body : {};
+    const outgoing = (await this.deps.client.call('studio.runTransformation', { params: { transformationId }, body: { incoming } }, { caller })).body;
+    if (!isPlainObject(outgoing)) {
+      throw new AppError('UNPROCESSABLE', `The jst of trigger "${trigger.name}" (transformation "${transformationId}") answered ${Array.isArray(outgoing) ? 'an array' : typeof outgoing}; its outgoing values become the job variables, so it must answer an object`);
+    }
+    return outgoing;
+  }
+
+  /**
+   * Starts a job of the trigger's automation with `variables`, as `caller`. With `jobId` (a
+   * schedule's due time, an event's position) a second start of the same occasion creates nothing
+   * and answers undefined.
+   */
+  async start(trigger: TriggerRecord, variables: Record<string, unknown>, caller: Caller, jobId?: string): Promise<JobRecord | undefined> {
+    const automation = await this.deps.automations.findAutomation(trigger.actionId);
+    if (automation === null) throw new AppError('AUTOMATION_NOT_FOUND', `Trigger "${trigger.name}" starts the automation "${trigger.actionId}", which does not exist`);
+    if (automation.componentType !== null && automation.componentType !== undefined && automation.componentType !== 'workflows') {
+      throw new AppError('UNPROCESSABLE', `Automation "${automation.name}" runs a ${automation.componentType}; triggers start workflows only`);
+    }
+    const ref = automation.componentId ?? automation.componentName ?? null;
+    if (ref === null || ref === '') throw new AppError('UNPROCESSABLE', `Automation "${automation.name}" names no workflow (componentName or componentId); set one to run it`);
+    const body = automation.componentId ? { id: automation.componentId } : { name: String(automation.componentName) };
+    const workflow = (await this.deps.client.call('studio.getWorkflow', { body }, { caller })).body;
+    assertMayRun(workflow, caller);
+    let job: JobRecord;
+    try {
+      job = await this.deps.engine.startJob({ workflow, variables, caller, description: trigger.description || workflow.description || '', ...(jobId !== undefined ? { jobId } : {}) });
+    } catch (err) {
+      if (jobId !== undefined && hasCode(err, 'STORE_DUPLICATE_KEY')) return undefined;
+      throw err;
+    }
+    await this.deps.triggers.markExecuted(trigger._id, Date.now()).catch((err: unknown) => this.deps.log.warn({ err, triggerId: trigger._id }, 'Recording when a trigger ran failed'));
+    return job;
+  }
+}

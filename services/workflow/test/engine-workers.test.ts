@@ -1,0 +1,80 @@
+import { SYSTEM_CALLER } from '@nap/contracts';
+import { WAITING_LEASE } from '../src/domain/job-model';
+import type { JobRecord } from '../src/domain/job-model';
+import type { EngineHarness } from './support/harness';
+import { linearWorkflow, startEngineHarness, stoppedAfterEach } from './support/harness';
+import { CrashSwitch } from './support/crash';
+
+/**
+ * The job worker switch (`/workflow_engine/jobWorker/deactivate|activate`) with the engine's
+ * heartbeat leases: a job started while it is off is stored leased to no engine and waits; no
+ * engine takes over a dead engine's jobs meanwhile; the first engine that claims jobs again takes
+ * them and runs them to their end.
+ */
+
+const linear = linearWorkflow('workers-linear');
+
+const harnesses = stoppedAfterEach();
+
+const OFF = { jobWorker: false, taskWorker: true };
+const ON = { jobWorker: true, taskWorker: true };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function stored(h: EngineHarness, jobId: string): Promise<JobRecord> {
+  const job = await h.store.collection<JobRecord>('jobs').findOne({ _id: jobId });
+  if (job === null) throw new Error(`job ${jobId} is not stored`);
+  return job;
+}
+
+describe('the job worker switch', () => {
+  it('stores a job started while it is off leased to no engine; another engine that claims jobs again runs it', async () => {
+    const one = await startEngineHarness({ serverId: 'engine-one', leaseMs: 200 });
+    harnesses.push(one);
+    const two = await startEngineHarness({ serverId: 'engine-two', leaseMs: 200 }, { store: one.store, workflows: one.workflows, wake: () => undefined });
+    harnesses.push(two);
+    one.engine.setWorkers(OFF);
+    two.engine.setWorkers(OFF);
+    one.workflows.set(linear.name, linear);
+
+    const started = await one.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
+    expect(started.status).toBe('running');
+    // several leases and scans pass: nobody drives it
+    await sleep(700);
+    const waiting = await stored(one, started._id);
+    expect(waiting).toMatchObject({ status: 'running', lease: WAITING_LEASE });
+    expect(waiting.tasks.a1?.status).toBe('incomplete');
+    expect(one.engine.owns(started._id) || two.engine.owns(started._id)).toBe(false);
+    // the jobStart event left the outbox all the same
+    expect(one.events.map((e) => e.subject)).toContain(`nap.evt.workflow.job.${started._id}.jobStart`);
+
+    two.engine.setWorkers(ON);
+    const done = await two.waitFor(started._id, ['complete', 'error']);
+    expect(done.error).toEqual([]);
+    expect(done).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 }, metrics: { server_id: 'engine-two' } });
+    // its events out, the job's lease ends as any other job's
+    await two.waitUntil(started._id, (j) => j.lease === undefined && (j.outbox ?? []).length === 0, 'its lease released');
+  });
+
+  it('takes no dead engine\'s job over while it is off, and does once it is on again', async () => {
+    const crash = new CrashSwitch();
+    const dead = await startEngineHarness({ serverId: 'engine-dead', leaseMs: 200 }, undefined, crash);
+    dead.workflows.set(linear.name, linear);
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
+    const started = await dead.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
+    dead.abandon();
+
+    const survivor = await startEngineHarness({ serverId: 'engine-survivor', leaseMs: 200 }, { store: dead.store, workflows: dead.workflows, wake: () => undefined });
+    harnesses.push(survivor);
+    survivor.engine.setWorkers(OFF);
+    // a heartbeat is dead once it has not moved for a lease as the survivor measures it: its start scan took nothing
+    expect(await stored(survivor, started._id)).toMatchObject({ status: 'running', lease: 'engine-dead' });
+    await sleep(800);
+    expect(await stored(survivor, started._id)).toMatchObject({ status: 'running', lease: 'engine-dead' });
+    survivor.engine.setWorkers(ON);
+    const done = await survivor.waitFor(started._id, ['complete', 'error']);
+    expect(done).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 }, metrics: { server_id: 'engine-survivor' } });
+  });
+});

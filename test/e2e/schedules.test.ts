@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { JobDocument, Trigger } from '@nap/contracts';
+import { createClient, loadConfig } from '@nap/runtime';
+import type { RunningService } from '@nap/runtime';
+import { startTestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/testing';
+import { createLogger, createMetrics } from '@nap/telemetry';
+import { createWorkflowService } from '@nap/workflow';
+import { createAutomation, eventually, greetWorkflow } from '../support/automation';
+
+/**
+ * Schedule triggers are durable and fire once per due time: a due time that passes while the
+ * platform is stopped fires after the restart, and two workflow replicas over the same store fire
+ * each due time of several schedules exactly once between them.
+ */
+
+async function jobsOf(platform: TestPlatform, token: string, workflow: string): Promise<JobDocument[]> {
+  const res = await platform.http('GET', `/operations-manager/jobs?equals[name]=${encodeURIComponent(workflow)}&limit=500`, { token });
+  return (res.body as { items: JobDocument[] }).items;
+}
+
+async function createSchedule(platform: TestPlatform, token: string, body: Record<string, unknown>): Promise<Trigger> {
+  const res = await platform.http('POST', '/operations-manager/triggers', { token, body: { type: 'schedule', ...body } });
+  if (res.status !== 201) throw new Error(`Creating a schedule: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: Trigger }).data;
+}
+
+it('fires a due time that passed while the platform was stopped, once, after the restart', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-schedule-restart-'));
+  try {
+    let platform = await startTestPlatform({ dataDir });
+    let token = await platform.login();
+    const automation = await createAutomation(platform, token, greetWorkflow('after-restart'));
+    const firstRunAt = Date.now() + 1_500;
+    const trigger = await createSchedule(platform, token, { name: 'while down', actionId: automation, firstRunAt, processMissedRuns: 'last', formData: { who: 'restart' } });
+    await platform.stop();
+    await new Promise((r) => setTimeout(r, Math.max(0, firstRunAt - Date.now()) + 1_000));
+
+    platform = await startTestPlatform({ dataDir });
+    try {
+      token = await platform.login();
+      const [job] = await eventually('the job of the missed due time', async () => {
+        const found = await jobsOf(platform, token, 'after-restart');
+        return found.length > 0 ? found : undefined;
+      });
+      expect(job?.variables).toMatchObject({ who: 'restart' });
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(await jobsOf(platform, token, 'after-restart')).toHaveLength(1);
+      expect((await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body).toMatchObject({ data: { lastRunAt: firstRunAt, nextRunAt: null } });
+    } finally {
+      await platform.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+it('fires each due time once with two workflow replicas sharing the store', async () => {
+  const platform = await startTestPlatform();
+  let replica: RunningService | undefined;
+  try {
+    const token = await platform.login();
+    const store = platform.stores.get('workflow');
+    if (store === undefined) throw new Error('the platform has no workflow store');
+    // a second engine replica: its own engine, schedule runner and bus endpoints, the same store and bus
+    const metrics = createMetrics({ defaultLabels: { component: 'replica-2' } });
+    replica = await createWorkflowService(
+      { bus: platform.bus, store, logger: createLogger({ name: 'replica-2', level: process.env.NAP_LOG_LEVEL ?? 'silent' }), metrics, client: createClient(platform.bus, metrics), config: loadConfig({ NAP_DATA_DIR: platform.dataDir, NAP_PORT: '0', NAP_SECRET_KEY: 'test-secret-key-of-32-characters' }) },
+      { serverId: 'replica-2' },
+    ).start();
+    const status = (await platform.http('GET', '/workflow_engine/workers/status', { token })).body as { replicas: { serverId: string }[] };
+    expect(status.replicas.map((r) => r.serverId)).toContain('replica-2');
+    expect(status.replicas).toHaveLength(2);
+
+    const schedules: Trigger[] = [];
+    const firstRunAt = Date.now() + 1_000;
+    for (const n of [1, 2, 3, 4]) {
+      const automation = await createAutomation(platform, token, greetWorkflow(`replicated-${n}`));
+      schedules.push(await createSchedule(platform, token, { name: `every second ${n}`, actionId: automation, firstRunAt, repeatUnit: 'second', repeatFrequency: 1, formData: { who: `r${n}` } }));
+    }
+    // each schedule fires three due times or more (bounded: the machine may be slow), then stops
+    for (const s of schedules) {
+      await eventually(`three due times of ${s.name}`, async () => {
+        const stored = ((await platform.http('GET', `/operations-manager/triggers/${s._id}`, { token })).body as { data: Trigger }).data;
+        return (stored.lastRunAt ?? 0) >= firstRunAt + 2_000 ? true : undefined;
+      }, 30_000);
+    }
+    for (const s of schedules) await platform.http('PATCH', `/operations-manager/triggers/${s._id}`, { token, body: { enabled: false } });
+    // a fire that was under way when the schedule was disabled finishes (it moves lastRunAt on)
+    await new Promise((r) => setTimeout(r, 500));
+
+    const owners = new Set<string>();
+    const firstSecond = Math.floor(firstRunAt / 1_000);
+    for (const [i, s] of schedules.entries()) {
+      const jobs = await jobsOf(platform, token, `replicated-${i + 1}`);
+      // a job's id begins with the seconds of the due time it was started for: one job per due time,
+      // the due times one second apart from the first, none left out
+      const dueSeconds = jobs.map((job) => parseInt(job._id.slice(0, 8), 16)).sort((a, b) => a - b);
+      expect({ schedule: s.name, distinct: new Set(dueSeconds).size }).toEqual({ schedule: s.name, distinct: jobs.length });
+      expect(dueSeconds).toEqual(dueSeconds.map((_, k) => firstSecond + k));
+      expect(jobs.length).toBeGreaterThanOrEqual(3);
+      for (const job of jobs) if (job.metrics?.server_id) owners.add(String(job.metrics.server_id));
+    }
+    expect(owners.size).toBeGreaterThanOrEqual(1);
+  } finally {
+    await replica?.stop();
+    await platform.stop();
+  }
+}, 60_000);

@@ -1,0 +1,42 @@
+/** Reading server-sent events in tests. */
+
+export interface Frame {
+  event: string;
+  data: Record<string, unknown>;
+  id?: string;
+}
+
+/** Reads server-sent events until the server ends the stream, or `onFrame` answers true (bounded). */
+export async function readEvents(res: Response, onFrame: (frame: Frame) => void | boolean, timeoutMs = 15_000): Promise<void> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const timer = setTimeout(() => void reader.cancel(), timeoutMs);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith(':')) continue;
+        const frame: Frame = { event: 'message', data: {} };
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) frame.event = line.slice(7);
+          else if (line.startsWith('id: ')) frame.id = line.slice(4);
+          else if (line.startsWith('data: ')) data.push(line.slice(6));
+        }
+        frame.data = JSON.parse(data.join('\n')) as Record<string, unknown>;
+        if (onFrame(frame) === true) {
+          await reader.cancel();
+          return;
+        }
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
