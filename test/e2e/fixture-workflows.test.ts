@@ -79,7 +79,7 @@ const ERROR_CATEGORIES: readonly ErrorCategory[] = [
     asset: false,
     message: /^TRANSFORMATION_INCOMING_INVALID\b/,
     legend:
-      'a transformation task with `validateIncoming` gets a value its JST\'s incoming schema refuses: an input the inputSchema declares of any type without an example is made of the first type (an empty array) where the JST wants text (AWS `vpcName`); ' +
+      'a transformation task with `validateIncoming` gets a value its JST\'s incoming schema refuses: ' +
       'a manual view of an app (AppArtifacts "Get Pre-Built Object") answered with no data gives null where the JST wants an object; Push Configuration to Device - IAG passes the rendered text where its JST declares an object holding it.',
   },
   { name: 'evaluation on pinned data', asset: false, message: /^Operator \S+ compares numbers or texts, not undefined\b/, legend: 'an `evaluation` compares a count read from a pinned answer (`{}`, so `undefined`) with a number.' },
@@ -167,9 +167,22 @@ function pinsOf(workflows: Workflow[]): Record<string, Record<string, unknown>> 
 /** Ajv coerces scalars to the schema's types in place (the F5 examples give ports as text). */
 const coercing = new Ajv({ strict: false, coerceTypes: true, validateFormats: false });
 
+/**
+ * The editor of the platform being replaced declares an input it knows nothing about as any JSON type
+ * (`["array", "boolean", "null", "number", "object", "string"]`); a person fills such a field in with
+ * text, so without an example it gets its own name as text (not the empty array of the first type).
+ */
+function asPersonFillsIn(schema: Record<string, unknown>): Record<string, unknown> {
+  if (!isObject(schema.properties)) return schema;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, p]) => [name, isObject(p) && Array.isArray(p.type) && p.type.length >= 6 && p.type.includes('string') && p.examples === undefined && p.default === undefined ? { ...p, examples: [name] } : p]),
+  );
+  return { ...schema, properties };
+}
+
 /** Job variables from the workflow's inputSchema examples, scalars coerced to their declared types. */
 function inputsOf(wf: Workflow): Record<string, unknown> {
-  const value = exampleOf(wf.inputSchema ?? {});
+  const value = exampleOf(asPersonFillsIn(wf.inputSchema ?? {}));
   const variables = isObject(value) ? value : {};
   if (isObject(wf.inputSchema)) coercing.compile(wf.inputSchema)(variables);
   return variables;
@@ -195,7 +208,8 @@ function renderTable(rows: Row[]): string {
     'imported as a user imports it (`POST /automation-studio/projects/import`): its workflows, JSTs, templates and MOP command',
     'templates become members of the project (`@<project id>: <name>`), and a childJob task that names a workflow by its plain',
     'name runs the member of its own project. Each workflow is started with variables made from its inputSchema\'s examples (scalars coerced',
-    'to the declared type where an example disagrees), on a clock 10 000 times faster (`NAP_TIME_SCALE`), manual tasks',
+    'to the declared type where an example disagrees; an input declared of any type without an example gets its own name as',
+    'text, as a person fills it in), on a clock 10 000 times faster (`NAP_TIME_SCALE`), manual tasks',
     'answered as a person would (success the first time a task asks, failure when a loop brings it back).',
     '',
     '- **needs**: the apps beyond built-ins, MOP, JSTs and templates that the workflow calls, itself or through the child',
