@@ -9,7 +9,7 @@ import { createTemplateRenderer, loadTemplateRendererConfig } from './internal/t
 import type { TemplateRendererConfig } from './internal/template-renderer';
 import { componentKinds } from './projects/component-kinds';
 import { Projects } from './projects/projects';
-import type { ProjectRecord } from './projects/projects';
+import type { ProjectRecord } from './projects/project-record';
 import { ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
 import { TransformationRunner } from './domain/transformations';

@@ -4,12 +4,7 @@ import type { Logger } from '@nap/telemetry';
 import { keepableId } from '../domain/documents';
 import type { NamedDocuments } from '../store/documents';
 import type { ComponentKind } from './component-kinds';
-
-/** A stored project: the project, and while an import runs, the components stored so far (its journal). */
-export type ProjectRecord = Project & {
-  /** Set while the import runs; a project left in this state by a crash is rolled back at the next start. */
-  importing?: { startedAt: number };
-};
+import type { ProjectRecord } from './project-record';
 
 /** The original name of a component stored as `@<project _id>: <name>` (the naming rule of `@nap/contracts`' project-members). */
 function originalNameOf(projectId: string, stored: string): string {
