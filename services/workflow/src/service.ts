@@ -44,7 +44,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     {
       jobs: store.collection<JobRecord>('jobs'),
       engines: store.collection<EngineRecord>('engines'),
-      getWorkflow: async (name, caller) => (await client.call('studio.getWorkflow', { body: { name } }, { caller })).body,
+      getWorkflow: async (name, caller, from) => (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body,
       call: async (operationId, input, caller) => (await client.callDynamic(operationId, input, { caller })).body,
       publishEvent: async (subject, payload, headers) => {
         await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)), headers);

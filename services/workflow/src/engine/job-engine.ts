@@ -22,8 +22,12 @@ export interface EngineDeps {
   jobs: Collection<JobRecord>;
   /** One heartbeat document per engine process (see {@link EngineRegistry}). */
   engines: Collection<EngineRecord>;
-  /** Reads a workflow document by name (or id) as the given caller; WORKFLOW_NOT_FOUND when absent. */
-  getWorkflow(name: string, caller: Caller): Promise<WorkflowDocument>;
+  /**
+   * Reads a workflow document by name as the given caller; WORKFLOW_NOT_FOUND when absent. `from` is
+   * the workflow whose childJob task names it (a plain name from a project member means that
+   * project's member first: studio's rule).
+   */
+  getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument>;
   /** Calls a catalog operation named at run time (a task's app and name) as the given caller; returns its body, throws AppError. */
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
   /** Publishes a durable event (resolves once the bus stored it). */
@@ -240,8 +244,8 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
     this.deps.observe?.(event, job, payload);
   }
 
-  getWorkflow(name: string, caller: Caller): Promise<WorkflowDocument> {
-    return this.deps.getWorkflow(name, caller);
+  getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument> {
+    return this.deps.getWorkflow(name, caller, from);
   }
 
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown> {
