@@ -132,6 +132,7 @@ export const ERROR_CODES = {
   PREBUILT_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A prebuilt of that name is installed; upgrade it with PUT /prebuilts/:id.' },
   PREBUILT_ARTIFACT_EXISTS: { status: 409, retryable: false, description: 'An artifact of the package has the name of one that exists (import with overwrite, unless it belongs to another prebuilt); nothing was installed.' },
   PREBUILT_BUNDLE_UNSUPPORTED: { status: 422, retryable: false, description: 'The package has bundles of a type NAP does not have (service-catalog, golden-config, …); the message names each; nothing was installed.' },
+  PREBUILT_ARTIFACT_REFUSED: { status: 400, retryable: false, description: 'The owning service refused an artifact of the package (an invalid document); the message names the bundle and the service\'s reason, details its problems; nothing was installed.' },
   PREBUILT_VERSION_NOT_NEWER: { status: 409, retryable: false, description: 'An upgrade must carry the same package name and a newer version.' },
   REPOSITORY_CONFIG_NOT_FOUND: { status: 404, retryable: false, description: 'No prebuilt repository configuration of that name in the active profile.' },
   REPOSITORY_CONFIG_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A prebuilt repository configuration of that name exists.' },

@@ -13,4 +13,5 @@ export * from './secrets';
 export * from './json-limits';
 export * from './deadline';
 export * from './schemas';
+export * from './project-members';
 export * from './asyncapi';

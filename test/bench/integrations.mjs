@@ -9,13 +9,14 @@
 //  3. Integration task calls inside jobs: jobs of CHAIN integration tasks in a chain, CONCURRENT at
 //     once, through the whole engine (store writes before and after each task).
 // Prints calls per second of each and their ratio to the bare peer.
-import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { loadLab } from './load-lab.mjs';
+import { forkPeer, saturate, servePeer } from './peers.mjs';
+import { startBenchPlatform } from './standalone.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -26,38 +27,19 @@ const CALLS = Number(process.env.NAP_BENCH_CALLS ?? 4000);
 const CHAIN = 10;
 const CONCURRENT = Number(process.env.NAP_BENCH_JOBS ?? 20);
 const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? 3);
-const PASSWORD = 'bench-admin-password';
 
 // ---- child: the peer ----
 if (process.argv[2] === '--peer') {
-  const peer = await loadLab().startOpenApiPeer();
-  peer.tables.set('incident', new Map([['abc', { sys_id: 'abc', number: 'INC0001', short_description: 'bench' }]]));
-  // the peer keeps what it received for tests; a benchmark would only grow it
-  setInterval(() => peer.received.splice(0), 1000).unref();
-  process.send({ ready: { port: peer.port, user: peer.user, password: peer.password } });
-  process.on('message', async (m) => {
-    if (m === 'stop') {
-      await peer.close();
-      process.exit(0);
-    }
-  });
+  await servePeer(
+    async () => {
+      const peer = await loadLab().startOpenApiPeer();
+      peer.tables.set('incident', new Map([['abc', { sys_id: 'abc', number: 'INC0001', short_description: 'bench' }]]));
+      return peer;
+    },
+    (peer) => peer.received.splice(0),
+  );
 } else {
   await main();
-}
-
-/** Runs `total` calls of `one` with `concurrency` in flight; answers calls per second. */
-async function saturate(total, concurrency, one) {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        next += 1;
-        await one();
-      }
-    }),
-  );
-  return (total / (performance.now() - started)) * 1000;
 }
 
 async function main() {
@@ -65,14 +47,10 @@ async function main() {
     console.error(`The benchmark needs the fixture OpenAPI document ${MODEL} (../shared/fixtures beside the repository)`);
     process.exit(2);
   }
-  let standalone;
-  let runtime;
   let bus;
   let contracts;
   let undici;
   try {
-    standalone = require(path.join(root, 'deploy/standalone/dist/index.js'));
-    runtime = require(path.join(root, 'packages/runtime/dist/index.js'));
     bus = require(path.join(root, 'packages/bus/dist/index.js'));
     contracts = require(path.join(root, 'contracts/dist/index.js'));
     undici = require(require.resolve('undici', { paths: [path.join(root, 'services/admin')] }));
@@ -80,11 +58,7 @@ async function main() {
     console.error(`The benchmark uses built code: run \`npm run build\` first (${err.message})`);
     process.exit(2);
   }
-  const child = fork(fileURLToPath(import.meta.url), ['--peer'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const peer = await new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve(m.ready));
-    child.once('exit', (code) => reject(new Error(`peer exited ${code}`)));
-  });
+  const peer = await forkPeer(import.meta.url);
   const peerUrl = `http://127.0.0.1:${peer.port}`;
   const authorization = `Basic ${Buffer.from(`${peer.user}:${peer.password}`).toString('base64')}`;
 
@@ -99,20 +73,10 @@ async function main() {
   const bareRate = await saturate(CALLS, CONCURRENCY, bare);
   await agent.close();
 
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-integrations-'));
-  const config = { ...runtime.loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: PASSWORD }), logLevel: 'warn' };
-  const platform = await standalone.startPlatform({ config });
+  const { platform, api, stop } = await startBenchPlatform('integrations');
   let busRate;
   let jobRate;
   try {
-    const login = await fetch(`${platform.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
-    const token = await login.text();
-    const api = async (method, route, body) => {
-      const res = await fetch(`${platform.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
-      const text = await res.text();
-      if (res.status >= 400) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-      return text ? JSON.parse(text) : undefined;
-    };
     await api('POST', '/integration-models', { model: JSON.parse(readFileSync(MODEL, 'utf8')) });
     await api('POST', '/integrations', { properties: { name: 'snow', model: 'ServiceNow Table:latest', properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port }, authentication: { type: 'basic', username: peer.user, password: peer.password } } } });
 
@@ -171,9 +135,8 @@ async function main() {
     await sub.unsubscribe();
     jobRate = (calls / elapsed) * 1000;
   } finally {
-    await platform.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    child.send('stop');
+    await stop();
+    peer.stop();
   }
 
   const fmt = (n) => n.toFixed(0).padStart(7);

@@ -9,14 +9,10 @@
 //     p50/p95 latency through HTTP, against a point read of one job (GET /operations-manager/jobs/:id)
 //     as the baseline in the same run.
 // Targets (issue 3): >= 2,000 transitions/s standalone, p50 < 5 ms; filtered page p95 < 50 ms.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createRequire } from 'node:module';
+import { startBenchPlatform } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
-const { startPlatform } = require('../../deploy/standalone/dist/index.js');
-const { loadConfig } = require('../../packages/runtime/dist/index.js');
 const { startNatsServer } = require('../../packages/testing/dist/index.js');
 
 const CHAIN = 20;
@@ -24,7 +20,6 @@ const CONCURRENT = 50;
 const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? 3);
 const JOBS = Number(process.env.NAP_BENCH_JOBS ?? 100_000);
 const PAGE_REQUESTS = Number(process.env.NAP_BENCH_PAGES ?? 300);
-const PASSWORD = 'bench-admin-password';
 
 function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;
@@ -33,22 +28,11 @@ function quantile(sorted, q) {
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 
 async function withPlatform(extraConfig, fn) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-wf-'));
-  const config = { ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: PASSWORD, ...extraConfig }), logLevel: 'warn' };
-  const platform = await startPlatform({ config });
+  const { platform, api, stop } = await startBenchPlatform('wf', { env: extraConfig });
   try {
-    const login = await fetch(`${platform.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
-    const token = await login.text();
-    const api = async (method, route, body) => {
-      const res = await fetch(`${platform.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
-      const text = await res.text();
-      if (res.status >= 400) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-      return text ? JSON.parse(text) : undefined;
-    };
     return await fn({ platform, api });
   } finally {
-    await platform.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

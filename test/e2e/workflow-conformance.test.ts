@@ -288,6 +288,42 @@ describe('conformance workflows through HTTP', () => {
     expect(job.tasks.l2?.childJobs).toHaveLength(2);
   });
 
+  it('child job named by a plain name from a project member: that project\'s member first, then the workflow outside any project', async () => {
+    const setter = (value: string) => ({ s1: task('newVariable', { name: 'from', value }, { value: null }, { type: 'operation' }) });
+    const linear: Edge[] = [
+      ['workflow_start', 's1'],
+      ['s1', 'workflow_end'],
+    ];
+    await create(workflowDoc('@aaa111: cf-runner', setter('member of aaa111'), linear));
+    await create(workflowDoc('@bbb222: cf-runner', setter('member of bbb222'), linear));
+    await create(workflowDoc('cf-runner', setter('outside any project'), linear));
+    const parent = (name: string, child: string) =>
+      create(workflowDoc(name, { c1: task('childJob', { task: '', workflow: child, variables: {}, data_array: '', transformation: '', loopType: '' }, { job_details: '$var.job.child' }, { type: 'operation' }) }, [
+        ['workflow_start', 'c1'],
+        ['c1', 'workflow_end'],
+      ]));
+    await parent('@aaa111: cf-parent', 'cf-runner');
+    await parent('@ccc333: cf-parent', 'cf-runner');
+    await parent('cf-parent-outside', 'cf-runner');
+    await parent('cf-parent-full-name', '@bbb222: cf-runner');
+    for (const [name, expected] of [
+      ['@aaa111: cf-parent', 'member of aaa111'],
+      ['@ccc333: cf-parent', 'outside any project'],
+      ['cf-parent-outside', 'outside any project'],
+      ['cf-parent-full-name', 'member of bbb222'],
+    ] as const) {
+      const job = await runToEnd(name);
+      expect(job.status).toBe('complete');
+      expect((job.variables as { child: { variables: { from: string } } }).child.variables.from).toBe(expected);
+    }
+
+    // a name that resolves nowhere is a missing asset: the job ends naming every name tried
+    await parent('@aaa111: cf-parent-missing', 'cf-nowhere');
+    const missing = await runToEnd('@aaa111: cf-parent-missing');
+    expect(missing.status).toBe('error');
+    expect(missing.error?.[0]).toMatchObject({ task: 'c1', message: 'WORKFLOW_NOT_FOUND: No workflow with name "@aaa111: cf-nowhere" or "cf-nowhere"' });
+  });
+
   it('manual task', async () => {
     await create(
       workflowDoc(

@@ -380,9 +380,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     status: 201,
     timeoutMs: TIMEOUTS_MS.long,
     notes:
-      'Installs each bundle through the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template; workflow: automation), all or nothing: ' +
+      'Installs each bundle through the import of the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template; workflow: automation with its triggers), all or nothing: ' +
       'on any failure the artifacts created are deleted (and those overwritten put back) and nothing is recorded. Bundle types NAP does not have are refused by name (422 PREBUILT_BUNDLE_UNSUPPORTED); ' +
-      'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite.',
+      'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite (never one of another prebuilt); an artifact its service refuses names the bundle. See docs/prebuilts.md.',
   },
   { name: 'removePrebuilt', summary: 'Remove a prebuilt', http: { method: 'DELETE', path: '/prebuilts/:id' }, roles: ADMIN, response: acknowledgement(), timeoutMs: TIMEOUTS_MS.long, notes: 'Deletes exactly the artifacts the prebuilt created, through their owning services, then the record.' },
   {
@@ -416,7 +416,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     notes: 'Stored in the active profile (prebuiltProps.repoConfigs). Types: local (a directory of packages on the host) and gitlab (a group of a GitLab server; its token sealed, answered as ********).',
   },
   { name: 'deleteRepositoryConfig', summary: 'Delete a repository configuration', http: { method: 'DELETE', path: '/prebuilts-repository/configs/:name' }, roles: ADMIN, response: acknowledgement() },
-  { name: 'getRepositoryConfigs', summary: 'All repository configurations', http: { method: 'GET', path: '/prebuilts-repository/configs' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(repositoryConfigView), notes: 'Those of the active profile.' },
+  { name: 'getRepositoryConfigs', summary: 'All repository configurations', http: { method: 'GET', path: '/prebuilts-repository/configs' }, roles: ADMIN, query: listQuerySchema, response: resultsOf(repositoryConfigView), notes: 'Those of the active profile. Filter fields: name, type, path, hostname, description; sorted by name.' },
   {
     name: 'updateRepositoryConfig',
     summary: 'Update a repository configuration',
@@ -433,7 +433,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     query: obj({ ...listQuerySchema.properties, config: str({ description: 'repository configuration name; every enabled one when absent' }), name: str({ description: 'one package by metadata.name: answered with its bundles, ready for POST /prebuilts/import' }) }),
     response: resultsOf(repositoryPrebuilt),
     timeoutMs: TIMEOUTS_MS.device,
-    notes: 'The packages the repositories offer: metadata, manifest and readme (bundles only with ?name=), the repository, and the installed version if any. 502 REPOSITORY_UNREACHABLE names a repository that cannot be read.',
+    notes: 'The packages the repositories offer: metadata, manifest and readme (bundles only with ?name=, local repositories), the repository, and the installed version if any. Filter fields: metadata.name, metadata.version, metadata.description, repository. 502 REPOSITORY_UNREACHABLE names a repository that cannot be read.',
   },
   // metrics and health
   {
@@ -444,6 +444,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: str({ description: 'Prometheus text exposition format' }),
     contentType: 'text/plain; version=0.0.4',
     timeoutMs: TIMEOUTS_MS.short,
+    notes:
+      'Every process\'s registry, aggregated. Besides request and process metrics: nap_active_sessions, nap_unique_sessions, nap_total_api_calls, nap_active_jobs (the original platform\'s gauges), ' +
+      'nap_jobs{state}, nap_job_duration_seconds and nap_task_duration_seconds{workflow,state}, nap_device_sessions_open, nap_device_commands_total{protocol,outcome}, nap_mop_runs_total{kind,result}, nap_adapters{state}, nap_integrations. See docs/operator-tools.md.',
   },
   {
     name: 'getServerHealth',

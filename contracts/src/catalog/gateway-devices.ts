@@ -1,7 +1,7 @@
 import type { TProperties, TSchema } from '@sinclair/typebox';
 import { ROLE_SETS } from '../roles';
 import type { Role } from '../roles';
-import { Type, acknowledgement, anyObject, arr, bool, closed, embed, int, mapOf, name, num, obj, oneOf, resultsOf, str, strings } from '../schemas/common';
+import { Type, acknowledgement, anyObject, arr, bool, closed, embed, int, mapOf, name, num, obj, oneOf, resultsOf, str, strings, withOneOf } from '../schemas/common';
 import {
   deviceTemplateInputSchema,
   deviceTemplateSchema,
@@ -128,7 +128,7 @@ const BUS_METHODS = [
   bus('getDevicesDetailsRaw', 'Get the raw details of devices', 'read', obj({ names: strings({ description: 'device names; all devices when absent' }) }), list),
   bus('getDeviceHealth', 'Get memory and cpu utilization of a device', 'run', device(), obj({ name: str(), cpu: anything, memory: anything, outputs: arr(embed(commandOutputSchema)) }, ['name', 'cpu', 'memory']), sshDeviceNote),
   bus('getDeviceInfo', 'Get type and mac addresses of a device', 'run', device(), obj({ name: str(), type: str(), macAddresses: strings(), outputs: arr(embed(commandOutputSchema)) }, ['name', 'type', 'macAddresses']), sshDeviceNote),
-  bus('connectDevice', 'Connect to a device and report its status', 'run', device(), obj({ name: str(), connected: bool(), prompt: str(), hostKeyFingerprint: str() }, ['name', 'connected']), 'Connection failures answer their own error code (DEVICE_SSH_AUTH_FAILED, DEVICE_UNREACHABLE, …).'),
+  bus('connectDevice', 'Connect to a device and report its status', 'run', withOneOf(obj({ name: name('inventory device name'), deviceName: name('the same, as workflow tasks of the Automation Gateway adapter name it') }), ['name', 'deviceName']), obj({ name: str(), connected: bool(), prompt: str(), hostKeyFingerprint: str() }, ['name', 'connected']), 'Connection failures answer their own error code (DEVICE_SSH_AUTH_FAILED, DEVICE_UNREACHABLE, …).'),
   bus('isAlive', 'Report whether a device answers', 'run', device(), obj({ name: str(), alive: bool(), code: str({ description: 'error code when not alive' }), message: str() }, ['alive']), 'Never fails for a device that does not answer: alive false with the error code.'),
   bus('getOperationalData', 'Get operational data of a device', 'run', deviceWith({ filter: Type.Union([str(), strings()], { description: 'interfaces, routes, arp, neighbors, clock, version; all when absent' }) }, []), obj({ name: str(), data: mapOf(str()) }, ['name', 'data']), sshDeviceNote),
   // device groups
@@ -137,7 +137,13 @@ const BUS_METHODS = [
   bus('deleteDeviceGroup', 'Delete a device group', 'write', named('group name'), acknowledgement()),
   bus('getDeviceGroup', 'Get a device group', 'read', named('group name'), anything),
   bus('getDeviceGroups', 'Get all device groups', 'read', obj({}), list),
-  bus('addDeviceToDeviceGroup', 'Add devices to a device group', 'write', obj({ group: name('group name'), devices: strings({ minItems: 1 }) }, ['group', 'devices']), anything),
+  bus(
+    'addDeviceToDeviceGroup',
+    'Add devices to a device group',
+    'write',
+    withOneOf(obj({ group: name('group name'), devices: strings({ minItems: 1 }), deviceName: name('one device, as workflow tasks of the Automation Gateway adapter name it') }, ['group']), ['devices', 'deviceName']),
+    anything,
+  ),
   bus('deleteDeviceFromDeviceGroup', 'Remove devices from a device group', 'write', obj({ group: name('group name'), devices: strings({ minItems: 1 }) }, ['group', 'devices']), anything),
   // configuration
   bus('getConfig', 'Get the configuration of a device', 'run', deviceWith({ backup: bool({ default: false, description: 'also keep it as a backup' }) }, []), obj({ name: str(), config: str(), backupId: str() }, ['name', 'config']), sshDeviceNote),

@@ -284,10 +284,13 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     name: 'getWorkflow',
     summary: 'Get a workflow document by name or id (for the workflow engine)',
     roles: ROLE_SETS.read,
-    body: withOneOf(obj({ name: name(), id: name() }), ['name', 'id']),
+    body: withOneOf(obj({ name: name(), id: name(), from: name('the workflow whose childJob task names this one') }), ['name', 'id']),
     response: workflow,
     addition: true,
-    notes: 'Bus-only; the workflow engine reads the document it starts a job from. With both name and id, both must match. 404 WORKFLOW_NOT_FOUND, 403 GROUP_ACCESS_DENIED.',
+    notes:
+      'Bus-only; the workflow engine reads the document it starts a job from. With both name and id, both must match. ' +
+      'With from (a project member `@<project id>: <name>`), a plain name means that project\'s member of the name first, then the workflow of that plain name. ' +
+      '404 WORKFLOW_NOT_FOUND, 403 GROUP_ACCESS_DENIED.',
   },
   ...TEMPLATE_BUILDER_OPERATIONS,
   {

@@ -1,26 +1,22 @@
 import type { Static } from '@sinclair/typebox';
 import { anyObject, arr, bool, closed, embed, int, name, obj, oneOf, open, str, strings, withId } from './common';
 
+/** The members of a prebuilt's metadata besides its name and version. */
+function metadataProperties() {
+  return { description: str(), author: str(), license: str(), repository: obj({ type: str(), url: str() }), keywords: strings(), hostedRepoId: int() };
+}
+
+/** A prebuilt's manifest: what its bundles hold; other members kept as given. */
+function manifest() {
+  return open({ bundleName: str(), fingerprint: str(), createdEpoch: str(), artifacts: arr(open({ id: str(), name: str(), type: str(), location: str() })) });
+}
+
 /** A prebuilt descriptor (the example `data` of group creation, operation 10); members beyond these are kept as given. */
 export const prebuiltDescriptorSchema = withId(
   'nap:schemas/prebuilt-descriptor',
   open({
-    metadata: open({
-      name: str(),
-      version: str(),
-      description: str(),
-      author: str(),
-      license: str(),
-      repository: obj({ type: str(), url: str() }),
-      keywords: strings(),
-      hostedRepoId: int(),
-    }),
-    manifest: open({
-      bundleName: str(),
-      fingerprint: str(),
-      createdEpoch: str(),
-      artifacts: arr(open({ id: str(), name: str(), type: str(), location: str() })),
-    }),
+    metadata: open({ name: str(), version: str(), ...metadataProperties() }),
+    manifest: manifest(),
     bundles: arr(open({ type: str({ description: 'values that occur: json-forms, workflow, mop-template, service-catalog, golden-config' }) })),
     readme: str(),
   }),
@@ -40,12 +36,7 @@ export const prebuiltMetadataSchema = withId(
     {
       name: name('package name, for example @itentialopensource/cisco-ios-upgrade; one installed prebuilt per name'),
       version: name('semantic version (1.2.3); an upgrade must be newer'),
-      description: str(),
-      author: str(),
-      license: str(),
-      repository: obj({ type: str(), url: str() }),
-      keywords: strings(),
-      hostedRepoId: int(),
+      ...metadataProperties(),
     },
     ['name', 'version'],
   ),
@@ -61,12 +52,7 @@ export const prebuiltPackageSchema = withId(
   open(
     {
       metadata: embed(prebuiltMetadataSchema),
-      manifest: open({
-        bundleName: str(),
-        fingerprint: str(),
-        createdEpoch: str(),
-        artifacts: arr(open({ id: str(), name: str(), type: str(), location: str() })),
-      }),
+      manifest: manifest(),
       bundles: arr(
         open(
           {

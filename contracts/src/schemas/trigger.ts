@@ -46,7 +46,7 @@ function triggerProperties() {
     jst: anyValue({ description: 'endpoint, eventSystem: a transformation (its id, or a document with _id) applied to the body; its outgoing values become the job variables' }),
     // manual, schedule
     formId: str({ description: 'manual, schedule: the form whose data the job receives' }),
-    formData: anyObject('schedule: the job variables; manual: default values'),
+    formData: nullable(anyObject('schedule: the job variables; manual: default values; null (as the platform exports a manual trigger without defaults) is stored as {}')),
     // schedule
     firstRunAt: epochMs('schedule: the first due time, epoch milliseconds'),
     repeatUnit: nullable(oneOf(REPEAT_UNITS, { description: 'schedule: unit of the repeat; null or absent: fires once' })),

@@ -131,7 +131,8 @@ export class ReplicaControl {
       case 'configure':
         return this.configure(command);
       case 'indexes':
-        return this.indexAdministration().declared();
+        // a service without a store (orch-proxy) declares none
+        return this.options.indexes?.declared() ?? [];
       case 'indexStatus':
         return { ...(await this.indexAdministration().status(command.collection)), service: this.options.service };
       case 'createIndexes':

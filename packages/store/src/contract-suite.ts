@@ -4,6 +4,7 @@
  * `runStoreContractSuite` from a test file; it registers its tests with jest's globals and does
  * nothing when merely imported.
  */
+import { DeclaredIndexes } from './declared-indexes';
 import type { Doc, IndexSpec, Store } from './types';
 
 /** What the contract suite needs from an implementation. */
@@ -415,6 +416,26 @@ export function runStoreContractSuite(
         await items.createIndexes([{ name: 'email_again', keys: { email: 1 } }]);
         expect(await items.countDocuments({ email: 'a@example.com' })).toBe(2);
         await expect(items.dropIndex('_id_')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      });
+
+      it('compares declared indexes with the store\'s and creates what is missing or misnamed, leaving undeclared ones', async () => {
+        const store = await fresh();
+        const declared = new DeclaredIndexes(store, { runs: [{ keys: { started: -1 } }, { keys: { device: 1 } }, { name: 'by_job', keys: { job: 1 }, unique: true, sparse: true }] });
+        const runs = store.collection('runs');
+        await runs.insertMany([{ started: 1, device: 'a', job: 'j1' }, { started: 2, device: 'b' }]);
+        await runs.createIndexes([{ keys: { started: -1 } }, { name: 'dev', keys: { device: 1 } }, { name: 'extra', keys: { note: 1 } }]);
+        const before = await declared.status('runs');
+        expect(before.indexed.map((i) => i.name)).toEqual(['started_-1']);
+        expect(before.misnamed.map((m) => [m.expected.name, m.actual.name])).toEqual([['device_1', 'dev']]);
+        expect(before.missing).toEqual([{ name: 'by_job', keys: { job: 1 }, unique: true, sparse: true }]);
+        expect(before.external.map((i) => i.name)).toEqual(['extra']);
+        expect(await declared.create('runs')).toEqual({ collection: 'runs', unchanged: 1, changed: 2, total: 3, running: 0 });
+        const after = await declared.status('runs');
+        expect({ missing: after.missing, misnamed: after.misnamed, external: after.external.map((i) => i.name) }).toEqual({ missing: [], misnamed: [], external: ['extra'] });
+        expect((await runs.listIndexes()).map((i) => i.name).sort()).toEqual(['by_job', 'device_1', 'extra', 'started_-1']);
+        // the recreated index serves queries over the existing documents
+        expect(await runs.countDocuments({ device: 'b' })).toBe(1);
+        await expect(declared.status('other')).rejects.toMatchObject({ code: 'INDEX_COLLECTION_NOT_FOUND' });
       });
 
       it('lists collections that hold documents or indexes', async () => {

@@ -21,7 +21,18 @@ import { authHandlers } from './handlers/auth';
 import { groupHandlers } from './handlers/groups';
 import { healthHandlers } from './handlers/health';
 import { profileHandlers } from './handlers/profiles';
-import { ensureCollections } from './store/collections';
+import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
+import { LinkDomain } from './domain/links';
+import { linkHandlers } from './handlers/links';
+import { IndexAdministration } from './domain/indexes';
+import { Replicas } from './domain/replicas';
+import { indexHandlers } from './handlers/indexes';
+import { PrebuiltDomain } from './domain/prebuilts';
+import { prebuiltHandlers } from './handlers/prebuilts';
+import { RepositoryDomain } from './domain/repositories';
+import { repositoryHandlers } from './handlers/repositories';
+import { registerAdminMetrics } from './domain/platform-metrics';
+import { DeclaredIndexes } from '@nap/store';
 
 export interface AdminServiceOptions {
   /** Where the generated first password is shown (once); stderr by default, never the log. */
@@ -57,6 +68,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
   });
 
+  const prebuilts = new PrebuiltDomain(store, logger);
+
   return {
     domain,
     adapters,
@@ -67,6 +80,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       await profiles.bootstrap();
+      registerAdminMetrics(metrics.registry, store, () => live.sessionIdleMinutes);
       await domain.signingKey();
       const password = config.adminPassword ?? generatePassword();
       const { created } = await domain.bootstrap(config.adminUsername, password);
@@ -95,8 +109,13 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...outsideCallHandlers(integrations, adapters),
           ...applicationHandlers(applications),
           ...profileHandlers(profiles),
+          ...linkHandlers(new LinkDomain(store)),
+          ...indexHandlers(new IndexAdministration(new Replicas(bus))),
+          ...prebuiltHandlers(prebuilts),
+          ...repositoryHandlers(new RepositoryDomain(profiles, (name) => prebuilts.installedByName(name), logger)),
         },
         settings: live.live(),
+        indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
       });
       await applications.start();
       await adapters.resume();

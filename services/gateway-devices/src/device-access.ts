@@ -2,7 +2,7 @@
 // through the process-wide limiter.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '@nap/contracts';
+import { AppError, isAppError } from '@nap/contracts';
 import { withNetconfSession } from './clients/netconf-client';
 import type { NetconfOptions, NetconfSession } from './clients/netconf-client';
 import { withSshSession } from './clients/ssh-session';
@@ -44,6 +44,8 @@ export class DeviceAccess {
     private readonly limiter: SessionLimiter,
     private readonly knownHosts: KnownHostsStore,
     private readonly config: GatewayConfig,
+    /** Told how each device operation ended: `ok`, or the error code (metrics). */
+    private readonly outcome: (protocol: 'ssh' | 'netconf', outcome: string) => void = () => undefined,
   ) {}
 
   /** Updates the limiter after a device was written or deleted. */
@@ -55,7 +57,7 @@ export class DeviceAccess {
   /** Runs `fn` in an SSH session with the device, holding a limiter slot for the session's whole life. */
   async withCli<T>(request: DeviceRequest, fn: (session: SshSession, target: ResolvedTarget<SshSettings>) => Promise<T>, run: SessionRunOptions = {}): Promise<T> {
     const target = await this.resolve(request, resolveSshSettings);
-    return this.limited(target, run, () => withSshSession(this.sshOptions(target), (s) => fn(s, target)));
+    return this.counted('ssh', this.limited(target, run, () => withSshSession(this.sshOptions(target), (s) => fn(s, target))));
   }
 
   /** {@link withCli} on an inventory device (addresses refused). */
@@ -66,7 +68,7 @@ export class DeviceAccess {
   /** Runs `fn` in a NETCONF session with the device (port gw_netconf_port, default 830). */
   async withNetconf<T>(request: DeviceRequest, fn: (session: NetconfSession) => Promise<T>, run: SessionRunOptions = {}): Promise<T> {
     const target = await this.resolve(request, resolveNetconfSettings);
-    return this.limited(target, run, () => withNetconfSession(this.netconfOptions(target), fn));
+    return this.counted('netconf', this.limited(target, run, () => withNetconfSession(this.netconfOptions(target), fn)));
   }
 
   /**
@@ -86,6 +88,17 @@ export class DeviceAccess {
     if (key !== undefined) target.privateKey = key;
     if (device !== undefined) target.device = device;
     return target;
+  }
+
+  private async counted<T>(protocol: 'ssh' | 'netconf', work: Promise<T>): Promise<T> {
+    try {
+      const result = await work;
+      this.outcome(protocol, 'ok');
+      return result;
+    } catch (err) {
+      this.outcome(protocol, isAppError(err) ? err.code : 'INTERNAL');
+      throw err;
+    }
   }
 
   private limited<T>(target: ResolvedTarget, run: SessionRunOptions, fn: () => Promise<T>): Promise<T> {

@@ -12,6 +12,7 @@ import type { SessionLimiter } from './domain/session-limiter';
 import { gatewayHandlers } from './handler-map';
 import { createRunners } from './runners';
 import { DeclaredIndexes } from '@nap/store';
+import { registerDeviceMetrics } from './device-metrics';
 import { liveSettings } from './live-settings';
 import { GATEWAY_INDEXES, ensureCollections, gatewayCollections } from './store/collections';
 import { InventoryRepository } from './store/inventory-repository';
@@ -34,7 +35,7 @@ export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayD
   const inventory = new InventoryRepository(collections, createSecretBox(config.secretKey));
   const knownHosts = createStoreKnownHosts(collections);
   const limiter = createSessionLimiter({ perDeviceLimit: gateway.deviceSessionLimit, globalLimit: gateway.globalSessionLimit, queueTimeoutMs: gateway.sessionQueueTimeoutMs });
-  const access = new DeviceAccess(inventory, limiter, knownHosts, gateway);
+  const access = new DeviceAccess(inventory, limiter, knownHosts, gateway, registerDeviceMetrics(metrics.registry, limiter));
   const runners = createRunners(gateway, inventory, knownHosts);
   const context: GatewayContext = {
     inventory,

@@ -190,6 +190,10 @@ describe('bus-only device methods', () => {
     expect(await gw.callError('createDeviceGroup', { name: 'ghosts', devices: ['nobody'] })).toMatchObject({ code: 'DEVICE_NOT_FOUND' });
     expect(await gw.call('addDeviceToDeviceGroup', { group: 'wan', devices: ['core-2', 'leaf-1'] })).toMatchObject({ devices: ['core-1', 'core-2', 'leaf-1'] });
     expect(await gw.call('deleteDeviceFromDeviceGroup', { group: 'wan', devices: ['core-1'] })).toMatchObject({ devices: ['core-2', 'leaf-1'] });
+    // one device as the Automation Gateway adapter's workflow tasks name it; neither member is a 400
+    expect(await gw.call('addDeviceToDeviceGroup', { group: 'wan', deviceName: 'core-1' })).toMatchObject({ devices: ['core-1', 'core-2', 'leaf-1'] });
+    expect(await gw.callError('addDeviceToDeviceGroup', { group: 'wan' })).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    expect(await gw.call('deleteDeviceFromDeviceGroup', { group: 'wan', devices: ['core-1'] })).toMatchObject({ devices: ['core-2', 'leaf-1'] });
     expect(await gw.call('updateDeviceGroup', { name: 'wan', description: 'WAN', devices: ['leaf-1'] })).toMatchObject({ description: 'WAN', devices: ['leaf-1'] });
     expect(await gw.call('getDeviceGroup', { name: 'wan' })).toMatchObject({ name: 'wan', devices: ['leaf-1'] });
     expect((await gw.call('getDevice', { name: 'leaf-1' })) as { groups: string[] }).toMatchObject({ groups: ['dc', 'wan'] });

@@ -121,6 +121,7 @@ describe('each failure mode answers its own code and status', () => {
     await gw.http('POST', '/gw/createInventoryDevice', { name: 'dead', variables: { gw_host: '127.0.0.1', gw_port: port, gw_user: 'admin', gw_password: 'x', gw_network_os: 'cisco_ios' } });
     expect(await gw.call('isAlive', { name: 'dead' })).toMatchObject({ name: 'dead', alive: false, code: 'DEVICE_UNREACHABLE' });
     expect(await gw.callError('connectDevice', { name: 'dead' })).toMatchObject({ code: 'DEVICE_UNREACHABLE', status: 502 });
+    expect(await gw.callError('connectDevice', { deviceName: 'dead' })).toMatchObject({ code: 'DEVICE_UNREACHABLE', status: 502 });
   });
 });
 

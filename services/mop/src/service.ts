@@ -37,6 +37,7 @@ import { DeclaredIndexes } from '@nap/store';
 import { MOP_INDEXES, ensureCollections } from './store/collections';
 import { ReattemptRepository } from './store/reattempts';
 import { RunRepository } from './store/runs';
+import { registerMopMetrics } from './mop-metrics';
 import { TemplateRepository } from './store/templates';
 
 /** Tuning of the mop service. */
@@ -66,7 +67,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
       const mop: MopContext = {
         templates: new TemplateRepository(store, 'template', (doc, label) => parseAs(commandTemplateSchema, doc, label)),
         analytics: new TemplateRepository(store, 'analytic', (doc, label) => parseAs(analyticTemplateSchema, doc, label)),
-        runs: new RunRepository(store),
+        runs: new RunRepository(store, registerMopMetrics(metrics.registry)),
         reattempts,
         scheduler,
         engine: pool,

@@ -10,7 +10,7 @@ import type { TemplateRendererConfig } from './internal/template-renderer';
 import { DeclaredIndexes } from '@nap/store';
 import { componentKinds } from './projects/component-kinds';
 import { Projects } from './projects/projects';
-import type { ProjectRecord } from './projects/projects';
+import type { ProjectRecord } from './projects/project-record';
 import { STUDIO_COLLECTIONS, ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
 import { TransformationRunner } from './domain/transformations';

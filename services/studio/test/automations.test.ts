@@ -237,6 +237,26 @@ describe('studio.getWorkflow on the bus', () => {
     // a body without name or id does not compile with the typed call; the unchecked one sends it
     await expect(bus.callDynamic('studio.getWorkflow', { body: {} }, { caller })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
+
+  it('resolves a plain name from a project member to that project\'s member first, then the workflow of that plain name', async () => {
+    const runner = await created(linearWorkflow('@p1: Bus runner'));
+    await created(linearWorkflow('@p2: Bus runner'));
+    const outside = await created(linearWorkflow('Bus runner'));
+    const caller = callerOf('engine-user', ['operations'], []);
+    const read = async (name: string, from?: string) => (await bus.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body._id;
+    expect(await read('Bus runner', '@p1: Port Turn Up')).toBe(runner._id);
+    expect(await read('Bus runner', '@p3: Port Turn Up')).toBe(outside._id);
+    expect(await read('Bus runner', 'Port Turn Up')).toBe(outside._id);
+    expect(await read('Bus runner')).toBe(outside._id);
+    // a full member name means that member, from anywhere
+    expect(await read('@p1: Bus runner', '@p2: Port Turn Up')).toBe(runner._id);
+    // by id and name, the name may be the plain one the calling project uses
+    expect((await bus.call('studio.getWorkflow', { body: { id: runner._id, name: 'Bus runner', from: '@p1: Port Turn Up' } }, { caller })).body._id).toBe(runner._id);
+    await expect(bus.call('studio.getWorkflow', { body: { name: 'Bus nowhere', from: '@p1: Port Turn Up' } }, { caller })).rejects.toMatchObject({
+      code: 'WORKFLOW_NOT_FOUND',
+      message: 'No workflow with name "@p1: Bus nowhere" or "Bus nowhere"',
+    });
+  });
 });
 
 describe('group-based access to workflow documents', () => {

@@ -5,6 +5,7 @@ import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { AutomationDomain } from './domain/automations';
 import type { JobRecord } from './domain/job-model';
 import { JobEngine } from './engine/job-engine';
+import { JobMetricsRecorder } from './engine/job-metrics-recorder';
 import type { EngineOptions } from './engine/job-engine';
 import { workflowHandlers } from './handlers';
 import { AutomationRepository } from './store/automation-repository';
@@ -38,11 +39,12 @@ export type WorkflowServiceOptions = EngineOptions;
  */
 export function createWorkflowService(deps: ServiceDeps, options: WorkflowServiceOptions = {}): ServiceModule & { engine: JobEngine } {
   const { bus, store, logger, metrics, client } = deps;
+  const jobMetrics = new JobMetricsRecorder(metrics.registry, store.collection<JobRecord>('jobs'));
   const engine = new JobEngine(
     {
       jobs: store.collection<JobRecord>('jobs'),
       engines: store.collection<EngineRecord>('engines'),
-      getWorkflow: async (name, caller) => (await client.call('studio.getWorkflow', { body: { name } }, { caller })).body,
+      getWorkflow: async (name, caller, from) => (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body,
       call: async (operationId, input, caller) => (await client.callDynamic(operationId, input, { caller })).body,
       publishEvent: async (subject, payload, headers) => {
         await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)), headers);
@@ -50,6 +52,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       busConnected: () => bus.isConnected(),
       broadcastWake: (jobId) => bus.publish(WORKFLOW_WAKE_SUBJECT, Buffer.from(jobId)),
       logger: logger.child({ component: 'workflow-engine' }),
+      observe: (event, job, payload) => jobMetrics.observe(event, job, payload),
     },
     { timeScale: deps.config.timeScale, ...options },
   );

@@ -1,5 +1,5 @@
 import { JOB_EVENTS, SYSTEM_CALLER, getEvent, validateEvent } from '@nap/contracts';
-import type { WorkflowDocument } from '@nap/contracts';
+import type { WorkflowDocument, WorkflowTask } from '@nap/contracts';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness } from './support/harness';
 import { builtin, startEngineHarness, workflow } from './support/harness';
@@ -108,6 +108,59 @@ describe('graph semantics', () => {
   });
 });
 
+describe('branches that end without a transition', () => {
+  const check = (id: string, value: string) => builtin('evaluation', { all_true_flag: true, evaluation_groups: [{ all_true_flag: true, evaluations: [{ query: '', operand_1: { task: 'job', variable: 'pick' }, operator: '==', operand_2: { task: 'static', variable: value } }] }] }, { return_value: null }, { summary: id });
+
+  it('ends a branch whose evaluation fails with no failure transition, while the branch that holds goes on to workflow_end', async () => {
+    // the fan-out of the fixtures' Command Template Runner: several checks, one holds, the others end their branch
+    const wf = workflow(
+      'fan-out',
+      { a1: check('a1', 'a'), b2: check('b2', 'b'), c3: check('c3', 'c'), s4: builtin('newVariable', { name: 'picked', value: '$var.job.pick' }, { value: null }) },
+      [
+        ['workflow_start', 'a1'],
+        ['workflow_start', 'b2'],
+        ['workflow_start', 'c3'],
+        ['a1', 's4', 'success'],
+        ['b2', 's4', 'success'],
+        ['c3', 's4', 'success'],
+        ['s4', 'workflow_end'],
+      ],
+    );
+    const job = await done((await h.run(wf, { pick: 'b' }))._id);
+    expect(job.status).toBe('complete');
+    expect(job.error).toEqual([]);
+    expect(job.variables.picked).toBe('b');
+    expect(job.tasks.a1).toMatchObject({ status: 'complete', metrics: { finish_state: 'failure' } });
+
+    // when no branch holds, the job fails naming every branch that ended
+    const none = await done((await h.run(wf, { pick: 'z' }))._id);
+    expect(none.status).toBe('error');
+    expect(none.error.map((e) => [e.task, e.message]).sort()).toEqual([
+      ['a1', 'No transition available from the completed tasks'],
+      ['b2', 'No transition available from the completed tasks'],
+      ['c3', 'No transition available from the completed tasks'],
+    ]);
+  });
+
+  it('fails the job when a task ends in error with no error transition, even while another branch could go on', async () => {
+    const wf = workflow(
+      'unhandled-error',
+      { e1: builtin('arrayLength', { arr: '$var.job.nothing' }, { length: null }), d2: builtin('delay', { time: 1 }), s3: builtin('newVariable', { name: 'reached', value: true }) },
+      [
+        ['workflow_start', 'e1'],
+        ['workflow_start', 'd2'],
+        ['e1', 'workflow_end'],
+        ['d2', 's3'],
+        ['s3', 'workflow_end'],
+      ],
+    );
+    const job = await done((await h.run(wf))._id);
+    expect(job.status).toBe('error');
+    expect(job.error[0]).toMatchObject({ task: 'e1', message: 'No transition available from the completed tasks' });
+    expect(job.variables.reached).toBeUndefined();
+  });
+});
+
 describe('child jobs', () => {
   const child = workflow(
     'child',
@@ -133,6 +186,29 @@ describe('child jobs', () => {
     expect(job.tasks.cj?.childJobs).toEqual([{ _id: details._id, name: 'child', iteration: 0 }]);
   });
 
+  it('runs the calling project\'s member for a plain child workflow name, at every depth, and the plain workflow from outside any project', async () => {
+    const says = (name: string, value: string, extra: Record<string, WorkflowTask> = {}, edges: [string, string][] = [['n1', 'workflow_end']]) =>
+      workflow(name, { n1: builtin('newVariable', { name: 'said', value }, { value: null }), ...extra }, [['workflow_start', 'n1'], ...edges]);
+    const callsOf = (named: string) => ({ cj: builtin('childJob', { task: '', workflow: named, variables: {}, data_array: '', transformation: '', loopType: '' }, { job_details: '$var.job.child' }) });
+    // p1's runner runs "leaf" in turn, by its plain name too
+    for (const wf of [says('@p1: runner', 'p1 runner', callsOf('leaf'), [['n1', 'cj'], ['cj', 'workflow_end']]), says('@p1: leaf', 'p1 leaf'), says('runner', 'plain runner'), says('leaf', 'plain leaf')]) h.workflows.set(wf.name, wf);
+    const parent = (name: string, named: string) => workflow(name, callsOf(named), [['workflow_start', 'cj'], ['cj', 'workflow_end']]);
+
+    const inP1 = await done((await h.run(parent('@p1: Port Turn Up', 'runner')))._id);
+    expect(inP1.status).toBe('complete');
+    const runner = inP1.variables.child as { name: string; variables: { said: string; child: { name: string; variables: { said: string } } } };
+    expect(runner).toMatchObject({ name: '@p1: runner', variables: { said: 'p1 runner', child: { name: '@p1: leaf', variables: { said: 'p1 leaf' } } } });
+
+    // a project without a member of the name, and a workflow outside any project, run the plain one
+    for (const name of ['@p2: Port Turn Up', 'Port Turn Up']) {
+      const job = await done((await h.run(parent(name, 'runner')))._id);
+      expect(job.variables.child).toMatchObject({ name: 'runner', variables: { said: 'plain runner' } });
+    }
+    // a full member name is taken as it is, from anywhere
+    const full = await done((await h.run(parent('@p2: Port Turn Up', '@p1: leaf')))._id);
+    expect(full.variables.child).toMatchObject({ name: '@p1: leaf', variables: { said: 'p1 leaf' } });
+  });
+
   it.each(['sequential', 'parallel'])('runs one child per item of data_array (%s)', async (loopType) => {
     h.workflows.set('child', child);
     const wf = workflow(`parent-${loopType}`, { cj: builtin('childJob', { task: '', workflow: 'child', variables: { prefix: { task: 'static', value: 'n' } }, data_array: '$var.job.list', transformation: '', loopType }, { job_details: '$var.job.details' }, { type: 'operation' }) }, [
@@ -149,14 +225,91 @@ describe('child jobs', () => {
     ]);
   });
 
-  it('fails the childJob task when the workflow does not exist', async () => {
-    const wf = workflow('parent-missing', { cj: builtin('childJob', { task: '', workflow: 'nope', variables: {}, data_array: '', transformation: '', loopType: '' }, { job_details: null }) }, [
+  it('ends the job, naming the workflow, when the child workflow does not exist: a missing asset, not for the error path', async () => {
+    const wf = workflow(
+      'parent-missing',
+      {
+        cj: builtin('childJob', { task: '', workflow: 'nope', variables: {}, data_array: '', transformation: '', loopType: '' }, { job_details: null }),
+        e2: builtin('newVariable', { name: 'handled', value: true }),
+      },
+      [
+        ['workflow_start', 'cj'],
+        ['cj', 'workflow_end'],
+        ['cj', 'e2', 'error'],
+        ['e2', 'workflow_end'],
+      ],
+    );
+    const job = await done((await h.run(wf))._id);
+    expect(job.status).toBe('error');
+    expect(job.error[0]).toMatchObject({ task: 'cj', message: 'WORKFLOW_NOT_FOUND: No workflow named "nope"' });
+    expect(job.tasks.e2?.status).toBe('incomplete');
+    expect(job.variables.handled).toBeUndefined();
+  });
+
+  it('runs a child job with the variables its parent gives, which the child\'s inputSchema does not check (a caller\'s start does)', async () => {
+    h.workflows.set('strict-child', { ...child, name: 'strict-child', inputSchema: { type: 'object', properties: { prefix: { type: 'string' }, retries: { type: 'integer' } }, required: ['prefix', 'retries', 'item'] } });
+    const wf = workflow('parent-of-strict', { cj: builtin('childJob', { task: '', workflow: 'strict-child', variables: { prefix: { task: 'static', value: 's-' }, item: { task: 'static', value: '1' }, retries: { task: 'static', value: null } }, data_array: '', transformation: '', loopType: '' }, { job_details: null }) }, [
       ['workflow_start', 'cj'],
       ['cj', 'workflow_end'],
     ]);
     const job = await done((await h.run(wf))._id);
-    expect(job.status).toBe('error');
-    expect(job.tasks.cj?.variables?.error).toContain('nope');
+    expect(job.status).toBe('complete');
+    expect((job.tasks.cj?.variables?.outgoing?.job_details as { variables: Record<string, unknown> }).variables).toMatchObject({ retries: null, out: 's-1' });
+    await expect(h.run(h.workflows.get('strict-child') as WorkflowDocument, { prefix: 's-', item: '1', retries: null })).rejects.toMatchObject({ code: 'JOB_VARIABLES_INVALID' });
+  });
+
+  it('counts the platform\'s own _id and initiator for an inputSchema that requires them, as the fixtures\' Command Template Runners do', async () => {
+    const needsId = { ...child, name: 'needs-id', inputSchema: { type: 'object', properties: { _id: { type: 'string' }, initiator: { type: 'string' }, prefix: { type: 'string' }, item: { type: 'string' } }, required: ['_id', 'initiator', 'prefix', 'item'] } };
+    const job = await done((await h.run(needsId, { prefix: 'id-', item: '7' }))._id);
+    expect(job.status).toBe('complete');
+    expect(job.variables).toMatchObject({ _id: job._id, initiator: 'system', out: 'id-7' });
+  });
+
+  it('takes a childJob variable from `value` when the editor left `variable` empty beside it', async () => {
+    h.workflows.set('child', child);
+    const wf = workflow(
+      'parent-empty-variable',
+      {
+        n1: builtin('newVariable', { name: 'unused', value: 'x' }, { value: null }),
+        cj: builtin('childJob', { task: '', workflow: 'child', variables: { prefix: { task: 'static', value: 'v-' }, item: { variable: '', task: 'n1', value: 'value' } }, data_array: '', transformation: '', loopType: '' }, { job_details: null }),
+      },
+      [
+        ['workflow_start', 'n1'],
+        ['n1', 'cj'],
+        ['cj', 'workflow_end'],
+      ],
+    );
+    const job = await done((await h.run(wf))._id);
+    expect(job.status).toBe('complete');
+    expect((job.tasks.cj?.variables?.outgoing?.job_details as { variables: Record<string, unknown> }).variables.out).toBe('v-x');
+  });
+});
+
+describe('transformation task', () => {
+  it('resolves the references in variableMap and sends each JST incoming its value', async () => {
+    const received: unknown[] = [];
+    h.services.set('studio.runTransformation', async (input) => {
+      received.push(input);
+      return { vpcId: 'vpc-1', tags: null };
+    });
+    const wf = workflow(
+      'jst-variable-map',
+      {
+        a1: builtin('newVariable', { name: 'created', value: { response: { id: 'vpc-1' } } }, { value: null }),
+        t2: builtin('transformation', { tr_id: 'jst-1', variableMap: { createVpcResponse: '$var.a1.value', vpcName: '$var.job.name', fixed: 'as is', count: 3 }, options: { validateIncoming: true } }, { vpcId: '$var.job.vpcId', tags: null }),
+      },
+      [
+        ['workflow_start', 'a1'],
+        ['a1', 't2'],
+        ['t2', 'workflow_end'],
+      ],
+    );
+    const job = await done((await h.run(wf, { name: 'prod' }))._id);
+    expect(job.status).toBe('complete');
+    expect(received).toEqual([
+      { params: { transformationId: 'jst-1' }, body: { incoming: { createVpcResponse: { response: { id: 'vpc-1' } }, vpcName: 'prod', fixed: 'as is', count: 3 }, options: { validateIncoming: true, extractOutput: false } } },
+    ]);
+    expect(job.variables.vpcId).toBe('vpc-1');
   });
 });
 

@@ -10,6 +10,8 @@ export const ADMIN_COLLECTIONS = {
   integration_model_sources: [],
   integrations: [{ keys: { model: 1 } }],
   adapters: [{ keys: { state: 1 } }],
+  external_links: [{ keys: { name: 1 }, unique: true }],
+  prebuilts: [{ keys: { 'metadata.name': 1 }, unique: true }],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export async function ensureCollections(store: Store): Promise<void> {

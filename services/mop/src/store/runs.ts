@@ -14,12 +14,18 @@ const RUN_LIST_FIELDS: ListFields = { filter: ['template', '_id', 'kind', 'creat
 export class RunRepository {
   private readonly collection: Collection<TemplateRun & Doc>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    /** Told of every run kept (metrics). */
+    private readonly recorded: (kind: TemplateRun['kind'], passed: boolean) => void = () => undefined,
+  ) {
     this.collection = store.collection<TemplateRun & Doc>(COLLECTIONS.runs);
   }
 
   async record(run: Omit<TemplateRun, '_id'> & { _id?: string }): Promise<TemplateRun> {
-    return this.collection.insertOne(run);
+    const stored = await this.collection.insertOne(run);
+    this.recorded(run.kind, run.result);
+    return stored;
   }
 
   async get(id: string): Promise<TemplateRun> {

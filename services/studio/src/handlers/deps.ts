@@ -1,7 +1,7 @@
 import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate, Transformation } from '@nap/contracts';
 import type { TransformationRunner } from '../domain/transformations';
 import type { TemplateRenderer } from '../internal/template-renderer';
-import type { ProjectRecord } from '../projects/projects';
+import type { ProjectRecord } from '../projects/project-record';
 import type { NamedDocuments } from '../store/documents';
 
 /** What the studio handlers share: the repositories, and the sources of ids and time (injectable for tests). */

@@ -1,18 +1,28 @@
 import type { Handler } from '@nap/bus';
-import { AppError } from '@nap/contracts';
+import { AppError, candidateNames } from '@nap/contracts';
 import { assertAccess } from '../domain/access';
 import type { StudioDeps } from './deps';
 
 /**
  * `studio.getWorkflow` (bus only): the stored workflow a job starts from, by name or id (both must
- * match when both are given), as the caller who starts the job may see it.
+ * match when both are given), as the caller who starts the job may see it. `from` is the workflow
+ * whose childJob task names it: a plain name from a project member means that project's member of
+ * the name first, then the workflow of that plain name ({@link candidateNames}).
  */
 export function getWorkflow(deps: StudioDeps): Handler<'studio.getWorkflow'> {
   return async (input) => {
-    const { name, id } = input.body;
-    const doc = id !== undefined ? await deps.workflows.findById(id) : name !== undefined ? await deps.workflows.findByName(name) : null;
-    if (doc === null || (name !== undefined && doc.name !== name)) {
-      throw new AppError('WORKFLOW_NOT_FOUND', `No workflow with ${[id !== undefined ? `id "${id}"` : '', name !== undefined ? `name "${name}"` : ''].filter(Boolean).join(' and ')}`);
+    const { name, id, from } = input.body;
+    const names = name === undefined ? [] : candidateNames(name, from);
+    let doc = id !== undefined ? await deps.workflows.findById(id) : null;
+    if (id === undefined) {
+      for (const candidate of names) {
+        doc = await deps.workflows.findByName(candidate);
+        if (doc !== null) break;
+      }
+    }
+    if (doc === null || (name !== undefined && !names.includes(doc.name))) {
+      const byName = names.map((n) => `"${n}"`).join(' or ');
+      throw new AppError('WORKFLOW_NOT_FOUND', `No workflow with ${[id !== undefined ? `id "${id}"` : '', name !== undefined ? `name ${byName}` : ''].filter(Boolean).join(' and ')}`);
     }
     assertAccess(input.caller, doc, 'workflow');
     return doc;

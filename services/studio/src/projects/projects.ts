@@ -1,25 +1,14 @@
-import { AppError, PROJECT_COMPONENT_TYPES, TIMEOUTS_MS, isAppError } from '@nap/contracts';
+import { AppError, PROJECT_COMPONENT_TYPES, TIMEOUTS_MS, isAppError, memberName, plainName, projectOf } from '@nap/contracts';
 import type { Caller, ExportedProject, Project, ProjectComponent, ProjectComponentType } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { keepableId } from '../domain/documents';
 import type { NamedDocuments } from '../store/documents';
 import type { ComponentKind } from './component-kinds';
+import type { ProjectRecord } from './project-record';
 
-/** A stored project: the project, and while an import runs, the components stored so far (its journal). */
-export type ProjectRecord = Project & {
-  /** Set while the import runs; a project left in this state by a crash is rolled back at the next start. */
-  importing?: { startedAt: number };
-};
-
-/** `@<project _id>: <name>`: the name a project's component is stored under. */
-export function storedNameOf(projectId: string, name: string): string {
-  return `@${projectId}: ${name}`;
-}
-
-/** The original name of a component stored as `@<project _id>: <name>`. */
-export function originalNameOf(projectId: string, stored: string): string {
-  const prefix = `@${projectId}: `;
-  return stored.startsWith(prefix) ? stored.slice(prefix.length) : stored;
+/** The original name of a component stored as `@<project _id>: <name>` (the naming rule of `@nap/contracts`' project-members). */
+function originalNameOf(projectId: string, stored: string): string {
+  return projectOf(stored) === projectId ? plainName(stored) : stored;
 }
 
 /** Order of creation: what workflows refer to first. */
@@ -144,7 +133,7 @@ export class Projects {
       const name = typeof component.document.name === 'string' ? component.document.name : '';
       const member = `body.project.components[${index}].document`;
       if (name === '') throw new AppError('VALIDATION_FAILED', `${member}.name is required`, { details: [{ member: `${member}.name`, message: 'is required' }] });
-      const storedName = storedNameOf(projectId, name);
+      const storedName = memberName(projectId, name);
       const key = `${component.type}\u0000${storedName}`;
       const other = seen.get(key);
       if (other !== undefined) throw new AppError('VALIDATION_FAILED', `components ${other} and ${index} are both ${component.type} "${name}"`, { details: [{ member, message: 'duplicate component name' }] });

@@ -84,15 +84,33 @@ export function resolveIncoming(incoming: Record<string, unknown> | undefined, s
   return out;
 }
 
+/** Built-in tasks with an incoming map whose members are references too: the transformation task's `variableMap` (JST incoming name → value). */
+const REFERENCE_MAPS: Readonly<Record<string, string>> = Object.freeze({ transformation: 'variableMap' });
+
+/**
+ * The incoming variables of a task as it runs: {@link resolveIncoming}, and the members of a map
+ * that holds references one level down (a transformation task's `variableMap`, where the fixtures'
+ * `"createVpcResponse": "$var.997d.result"` names the value each JST incoming gets).
+ */
+export function resolveTaskIncoming(task: Task, scope: ReferenceScope): Record<string, unknown> {
+  const out = resolveIncoming(task.variables?.incoming, scope);
+  const map = task.app === 'WorkFlowEngine' ? REFERENCE_MAPS[String(task.name)] : undefined;
+  const members = map === undefined ? undefined : out[map];
+  if (map !== undefined && members !== null && typeof members === 'object' && !Array.isArray(members)) out[map] = resolveIncoming(members as Record<string, unknown>, scope);
+  return out;
+}
+
 /**
  * A structured operand as the evaluation, merge and childJob tasks write them: `{ task: 'static',
  * variable }` is the literal, `{ task: 'job', variable }` a job variable, `{ task: <id>, variable }`
- * an outgoing variable of that task. `value` stands for `variable` in childJob variables.
+ * an outgoing variable of that task. `value` stands for `variable` in childJob variables, also
+ * beside an empty `variable` (`{ variable: '', task: '7096', value: 'devices' }`, as the editor
+ * leaves a variable picked from a task's outgoing).
  */
 export function resolveOperand(operand: unknown, scope: ReferenceScope): unknown {
   if (operand === null || typeof operand !== 'object' || Array.isArray(operand) || !('task' in operand)) return resolveValue(operand, scope);
-  const { task } = operand as { task?: unknown };
-  const named = 'variable' in operand ? (operand as { variable?: unknown }).variable : (operand as { value?: unknown }).value;
+  const { task, variable, value } = operand as { task?: unknown; variable?: unknown; value?: unknown };
+  const named = 'variable' in operand && !(variable === '' && 'value' in operand) ? variable : value;
   if (task === 'static' || task === '' || task === undefined || task === null) return resolveValue(named, scope);
   const name = String(named);
   if (task === 'job') return jobVariable(scope, name, `$var.job.${name}`);

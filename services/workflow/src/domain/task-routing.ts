@@ -44,8 +44,23 @@ export function operationFor(task: Task): string {
   const service = APP_SERVICES[app];
   if (service === undefined) return OUTSIDE_TASK_OPERATION;
   const id = `${service}.${name}`;
-  if (!hasOperation(id)) throw new TaskInputError(`App "${app}" (service ${service}) has no operation "${name}"`);
-  return id;
+  if (hasOperation(id)) return id;
+  if (app === GATEWAY_ROLE_APP) return GATEWAY_ROLE_OPERATION;
+  throw new TaskInputError(`App "${app}" (service ${service}) has no operation "${name}"`);
+}
+
+/**
+ * `AGManager` tasks are named after a service of the device gateway, as the platform being replaced
+ * shows each Ansible role of its gateway as a task of that name (`itential_cli`, incoming `_hosts`,
+ * `_groups` and the role's variables). One that is no catalog operation runs that role.
+ */
+const GATEWAY_ROLE_APP = 'AGManager';
+const GATEWAY_ROLE_OPERATION = 'gateway-devices.runRole';
+
+/** Inventory names from `_hosts` / `_groups` given as a list or one name ('' for none). */
+function targetNames(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.filter((v): v is string => typeof v === 'string' && v !== '');
 }
 
 /** The input of a catalog call made from a task's resolved incoming variables. */
@@ -53,6 +68,10 @@ export function callInputFor(operationId: string, incoming: Record<string, unkno
   if (operationId === OUTSIDE_TASK_OPERATION) {
     const timeoutMs = typeof task.timeout === 'number' && task.timeout > 0 ? Math.min(task.timeout, getOperation(OUTSIDE_TASK_OPERATION).timeoutMs - 5_000) : undefined;
     return { body: { app: String(task.app), method: String(task.name ?? ''), incoming, ...(timeoutMs !== undefined ? { timeoutMs } : {}) } };
+  }
+  if (operationId === GATEWAY_ROLE_OPERATION && task.app === GATEWAY_ROLE_APP && task.name !== 'runRole') {
+    const { _hosts: hosts, _groups: groups, ...args } = incoming;
+    return { body: { name: String(task.name), hosts: [...targetNames(hosts), ...targetNames(groups)], args } };
   }
   const op = getOperation(operationId);
   if (operationId === 'studio.runTransformation') {

@@ -1,4 +1,4 @@
-import { SYSTEM_CALLER } from '@nap/contracts';
+import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller, WorkflowDocument } from '@nap/contracts';
 import { TaskInputError } from '../domain/builtins';
 import { isPlainObject, needArray } from '../domain/builtins/types';
@@ -6,6 +6,7 @@ import { newJobId } from '../domain/ids';
 import type { ChildRun } from '../domain/job-model';
 import { resolveOperand } from '../domain/references';
 import { errorMessage, errorOutcome } from '../domain/task-outcome';
+import type { TaskOutcome } from '../domain/task-outcome';
 import type { ChildJobSummary, JobRepository } from '../store/job-repository';
 import type { StartJobInput } from './job-lifecycle';
 import type { JobState, RunStep } from './job-state';
@@ -13,8 +14,8 @@ import type { JobState, RunStep } from './job-state';
 /** What child jobs need from the engine around the job. */
 export interface ChildJobHost {
   repository: JobRepository;
-  /** Reads a workflow document by name as the given caller; WORKFLOW_NOT_FOUND when absent. */
-  getWorkflow(name: string, caller: Caller): Promise<WorkflowDocument>;
+  /** Reads a workflow document by name as the given caller, named from the workflow `from`; WORKFLOW_NOT_FOUND when absent. */
+  getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument>;
   /** Creates and starts a job (here, a child under an id its parent recorded). */
   startJob(input: StartJobInput): Promise<unknown>;
 }
@@ -28,6 +29,17 @@ function ended(status: string): boolean {
 
 function failedStatus(status: string): boolean {
   return status === 'error' || status === 'canceled';
+}
+
+/**
+ * The outcome of a childJob task whose child could not start. A workflow that does not exist is a
+ * missing asset, not a failure the workflow's error path can handle: the job ends, naming it (as
+ * for TRANSFORMATION_NOT_FOUND). Anything else (variables the child's inputSchema refuses, no
+ * access) fails the task with its code, for the error transition.
+ */
+function startFailure(workflow: string, err: unknown): TaskOutcome {
+  if (isAppError(err) && hasCode(err, 'WORKFLOW_NOT_FOUND')) return { ...errorOutcome(`${err.code}: ${err.message}`, { job_details: null }), endsJob: true };
+  return errorOutcome(`Child job of workflow "${workflow}" could not start: ${isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err)}`, { job_details: null });
 }
 
 /**
@@ -88,7 +100,8 @@ export class ChildJobs {
             if (run.sequential && existing.get(child._id) !== 'complete') break;
             continue;
           }
-          workflow ??= await this.host.getWorkflow(run.workflow, caller);
+          // a plain name from a project member means that project's member first (studio resolves it)
+          workflow ??= await this.host.getWorkflow(run.workflow, caller, parentJob.workflow?.name ?? parentJob.name);
           await this.host.startJob({
             workflow,
             variables: run.inputs[child.iteration ?? 0] ?? {},
@@ -102,7 +115,7 @@ export class ChildJobs {
       } catch (err) {
         void this.step(() => {
           if (this.state.job.tasks[id]?.status !== 'running') return;
-          this.state.complete(id, errorOutcome(`Child job of workflow "${run.workflow}" could not start: ${errorMessage(err)}`, { job_details: null }));
+          this.state.complete(id, startFailure(run.workflow, err));
         });
       }
     })();

@@ -47,10 +47,16 @@ export class UserSchemas {
 export class InputSchemaCache {
   private readonly schemas = new UserSchemas();
 
-  /** Throws JOB_VARIABLES_INVALID naming every problem, or WORKFLOW_INVALID when the inputSchema is not a usable JSON Schema. */
-  check(workflow: WorkflowDocument, variables: Record<string, unknown>): void {
+  /**
+   * Throws JOB_VARIABLES_INVALID naming every problem, or WORKFLOW_INVALID when the inputSchema is not
+   * a usable JSON Schema. `provided` are the variables the platform gives every job (`_id`,
+   * `initiator`): they take part, over the given ones, where the schema names them.
+   */
+  check(workflow: WorkflowDocument, given: Record<string, unknown>, provided: Record<string, unknown> = {}): void {
     const schema = workflow.inputSchema;
     if (!isPlainObject(schema) || Object.keys(schema).length === 0) return;
+    const named = new Set([...Object.keys(isPlainObject(schema.properties) ? schema.properties : {}), ...(Array.isArray(schema.required) ? schema.required.map(String) : [])]);
+    const variables = { ...given, ...Object.fromEntries(Object.entries(provided).filter(([name]) => named.has(name))) };
     const key = `${String(workflow._id)}@${String(workflow.last_updated ?? '')}@${JSON.stringify(schema).length}`;
     const problems = this.schemas.problems(key, schema, variables, 'variables', (message) => new AppError('WORKFLOW_INVALID', `The inputSchema of workflow "${workflow.name}" is not a usable JSON Schema: ${message}`));
     if (problems.length > 0) {

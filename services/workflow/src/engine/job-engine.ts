@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller, WorkflowDocument } from '@nap/contracts';
+import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import type { Collection } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
@@ -22,8 +22,12 @@ export interface EngineDeps {
   jobs: Collection<JobRecord>;
   /** One heartbeat document per engine process (see {@link EngineRegistry}). */
   engines: Collection<EngineRecord>;
-  /** Reads a workflow document by name (or id) as the given caller; WORKFLOW_NOT_FOUND when absent. */
-  getWorkflow(name: string, caller: Caller): Promise<WorkflowDocument>;
+  /**
+   * Reads a workflow document by name as the given caller; WORKFLOW_NOT_FOUND when absent. `from` is
+   * the workflow whose childJob task names it (a plain name from a project member means that
+   * project's member first: studio's rule).
+   */
+  getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument>;
   /** Calls a catalog operation named at run time (a task's app and name) as the given caller; returns its body, throws AppError. */
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
   /** Publishes a durable event (resolves once the bus stored it). */
@@ -33,6 +37,8 @@ export interface EngineDeps {
   /** Tells every engine replica that a job changed in the store (the owner reloads it). */
   broadcastWake(jobId: string): void;
   logger: Logger;
+  /** Sees every event of a job with the job as it is then (the service's metrics). */
+  observe?: (event: JobEventName, job: JobRecord, payload: Record<string, unknown>) => void;
 }
 
 /** Lease defaults: a dead engine's jobs are taken over within about lease + scan (4 s). */
@@ -234,8 +240,12 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
 
   // ---- what runners use -----------------------------------------------------------------------
 
-  getWorkflow(name: string, caller: Caller): Promise<WorkflowDocument> {
-    return this.deps.getWorkflow(name, caller);
+  observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void {
+    this.deps.observe?.(event, job, payload);
+  }
+
+  getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument> {
+    return this.deps.getWorkflow(name, caller, from);
   }
 
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown> {

@@ -1,3 +1,4 @@
+import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { START } from '../domain/graph';
 import { isActiveStatus, isManual } from '../domain/job-model';
@@ -20,6 +21,8 @@ export interface RunnerHost extends ChildJobHost, DispatchHost {
   log: Logger;
   /** Publishes what the job's outbox holds (a step wrote events into it). */
   drainEvents(jobId: string): void;
+  /** Sees every event of the job, once written, with the job as it is then (metrics). */
+  observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void;
   /** The runner stopped driving its job (it ended, was canceled, or another engine owns it now). */
   release(jobId: string, runner: JobRunner): void;
   /** Tells the owner of a job's parent that the job ended. */
@@ -172,6 +175,7 @@ export class JobRunner {
     const write = this.state.takeWrite();
     if (write === undefined) return;
     if (await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events)) {
+      for (const entry of write.events) this.host.observe(entry.event, this.state.job, entry.payload);
       if (write.events.length > 0) this.host.drainEvents(this.jobId);
       return;
     }

@@ -31,6 +31,12 @@ export class JobState {
   graph: JobGraph;
   /** The job ended in this step (complete or error). */
   finished = false;
+  /**
+   * Tasks that finished with success or failure and took no transition, in order: their branch
+   * ended. The job fails naming them only if nothing else reaches workflow_end (kept in memory: after
+   * a reload the job names the task that finished last instead).
+   */
+  readonly deadEnds = new Set<string>();
   private readonly dirtyTasks = new Set<string>();
   private readonly dirtyFields = new Set<JobField>();
   private events: [JobEventName, Record<string, unknown>][] = [];
@@ -155,14 +161,24 @@ export class JobState {
     if (id !== START) this.emitTask('taskFinish', id, outcome.finishState);
     const targets = this.graph.next(id, outcome.finishState);
     for (const to of targets) this.activate(to);
+    if (targets.length > 0) this.deadEnds.delete(id);
     if (targets.length === 0) this.deadEnd(id, outcome.finishState, task);
   }
 
-  /** A task took no transition: the end of a loop iteration, or the job can go no further. */
+  /**
+   * A task took no transition: the end of a loop iteration, or of a branch. An error that no
+   * transition handles fails the job; a success or failure ends only its branch, as workflows that
+   * fan out to several evaluations expect (all but the one that holds end there), and the job fails
+   * only when nothing else reaches workflow_end (the scheduler's end check).
+   */
   private deadEnd(id: string, state: string, task: JobTask): void {
     if (id === END) return;
     const inLoop = this.graph.loopsOf(id).some((loop) => this.job.tasks[loop]?.status === 'running');
     if (inLoop && state !== 'error') return;
+    if (state !== 'error') {
+      this.deadEnds.add(id);
+      return;
+    }
     this.addError(id, NO_TRANSITION_MESSAGE);
     if (task.status === 'error') this.log.debug({ jobId: this.job._id, taskId: id }, 'Task error without an error transition');
   }

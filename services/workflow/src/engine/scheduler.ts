@@ -1,7 +1,7 @@
 import { END, START } from '../domain/graph';
 import { NO_TRANSITION_MESSAGE, isManual } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
-import { resolveIncoming } from '../domain/references';
+import { resolveTaskIncoming } from '../domain/references';
 import { errorMessage, errorOutcome } from '../domain/task-outcome';
 import type { ChildJobs } from './child-jobs';
 import type { JobState } from './job-state';
@@ -102,7 +102,7 @@ export class Scheduler {
     state.emitTask('taskStart', id);
     let incoming: Record<string, unknown>;
     try {
-      incoming = resolveIncoming(task.variables?.incoming, state.scope());
+      incoming = resolveTaskIncoming(task, state.scope());
     } catch (err) {
       state.complete(id, errorOutcome(errorMessage(err)));
       return;
@@ -133,7 +133,9 @@ export class Scheduler {
       return;
     }
     if (running.length === 0 && pending.length === 0) {
-      state.addError(this.lastFinished(), NO_TRANSITION_MESSAGE);
+      // workflow_end was not reached: the branches that ended without a transition are why
+      const deadEnds = [...state.deadEnds].filter((id) => state.job.tasks[id]?.status === 'complete');
+      for (const id of deadEnds.length > 0 ? deadEnds : [this.lastFinished()]) state.addError(id, NO_TRANSITION_MESSAGE);
       this.finishJob('error');
     }
   }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AppError, SYSTEM_CALLER } from '@nap/contracts';
+import { AppError, SYSTEM_CALLER, candidateNames } from '@nap/contracts';
 import type { Caller, TransitionState, TransitionType, WorkflowDocument, WorkflowTask } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import { createEmbeddedStore } from '@nap/store';
@@ -68,8 +68,9 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
     {
       jobs: wrap(jobs),
       engines: wrap(store.collection<EngineRecord>('engines')),
-      getWorkflow: async (name) => {
-        const wf = workflows.get(name);
+      // as studio.getWorkflow resolves names: from a project member, a plain name means that project's member first
+      getWorkflow: async (name, _caller, from) => {
+        const wf = candidateNames(name, from).map((n) => workflows.get(n)).find((w) => w !== undefined);
         if (!wf) throw new AppError('WORKFLOW_NOT_FOUND', `No workflow named "${name}"`);
         return wf;
       },

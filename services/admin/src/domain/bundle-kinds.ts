@@ -1,0 +1,179 @@
+import { AppError, analyticTemplateSchema, commandTemplateSchema, isAppError, parseAs } from '@nap/contracts';
+import type { BundleType } from '@nap/contracts';
+import type { HandlerContext } from '@nap/bus';
+
+/** A typed call to another service's catalog operation, as the caller of the request (`ctx.call`). */
+export type Call = HandlerContext['call'];
+
+/** One artifact as it exists in its owning service. */
+export interface Artifact {
+  id: string;
+  name: string;
+}
+
+/**
+ * How a prebuilt reaches the service that owns one bundle type: find an artifact by name, install a
+ * document through the service's own import, read it back for an export, and delete it. Every step
+ * is a catalog operation over the bus, made as the caller of the request.
+ */
+export interface BundleKind {
+  /** The service that owns the artifacts, for messages. */
+  readonly service: string;
+  findByName(call: Call, name: string): Promise<Artifact | undefined>;
+  /** Stores the document under its own name; answers its id. Throws the service's refusal as an `AppError`. */
+  install(call: Call, doc: Record<string, unknown>, member: string): Promise<string>;
+  read(call: Call, artifact: Artifact): Promise<Record<string, unknown>>;
+  /** Deletes the artifact; nothing when it is already gone. */
+  remove(call: Call, artifact: Artifact): Promise<void>;
+}
+
+/** The per-item answer of the studio import routes. */
+type ImportAnswer = { imported: { success: boolean; message: string; created: { _id?: unknown } | null; problems?: unknown[] }[] };
+
+/** The one item of a studio import: its id, or the service's refusal with its problems. */
+function importedId(answer: ImportAnswer, member: string, service: string): string {
+  const [item] = answer.imported;
+  if (item === undefined) throw new AppError('INTERNAL', `${service} answered an import of one item with none`);
+  if (!item.success || item.created === null) {
+    throw new AppError('PREBUILT_ARTIFACT_REFUSED', `${member} was refused by ${service}: ${item.message}`, { details: item.problems ?? [{ member, message: item.message }] });
+  }
+  if (typeof item.created._id !== 'string') throw new AppError('INTERNAL', `${service} stored ${member} without an id`);
+  return item.created._id;
+}
+
+async function ignoreMissing(remove: () => Promise<unknown>): Promise<void> {
+  try {
+    await remove();
+  } catch (err) {
+    if (!isAppError(err) || err.status !== 404) throw err;
+  }
+}
+
+/** A list query finding one document by its exact name. */
+function byName(name: string) {
+  return { query: { equals: name, equalsField: 'name', limit: 2 } };
+}
+
+function found(items: readonly { _id?: unknown; name?: unknown }[], name: string): Artifact | undefined {
+  const item = items.find((i) => i.name === name);
+  return item !== undefined && typeof item._id === 'string' ? { id: item._id, name } : undefined;
+}
+
+/** The members mop sets itself (ids, epoch-ms stamps, authors): a package's are the source platform's. */
+function withoutMopStamps(doc: Record<string, unknown>): Record<string, unknown> {
+  const { _id: _i, created: _c, createdBy: _cb, lastUpdated: _l, lastUpdatedBy: _lb, ...rest } = doc;
+  return rest;
+}
+
+const workflow: BundleKind = {
+  service: 'studio (workflows)',
+  findByName: async (call, name) => found((await call('studio.getAutomations', byName(name))).items, name),
+  install: async (call, doc, member) => importedId(await call('studio.importAutomations', { body: { automations: [doc] } }), member, 'studio'),
+  read: async (call, a) => call('studio.getAutomation', { params: { id: a.id } }),
+  remove: (call, a) => ignoreMissing(() => call('studio.deleteAutomation', { params: { id: a.id } })),
+};
+
+const transformation: BundleKind = {
+  service: 'studio (JST transformations)',
+  findByName: async (call, name) => found((await call('studio.getTransformations', byName(name))).items, name),
+  install: async (call, doc, member) => importedId(await call('studio.importTransformations', { body: { transformations: [doc] } }), member, 'studio'),
+  read: async (call, a) => call('studio.getTransformation', { params: { id: a.id } }),
+  remove: (call, a) => ignoreMissing(() => call('studio.deleteTransformation', { params: { id: a.id } })),
+};
+
+const template: BundleKind = {
+  service: 'studio (templates)',
+  findByName: async (call, name) => found((await call('studio.getTemplates', byName(name))).items, name),
+  install: async (call, doc, member) => importedId(await call('studio.importTemplates', { body: { templates: [doc] } }), member, 'studio'),
+  read: async (call, a) => call('studio.getTemplate', { params: { id: a.id } }),
+  remove: (call, a) => ignoreMissing(() => call('studio.deleteTemplate', { params: { id: a.id } })),
+};
+
+/** JSON forms and form-builder forms are both studio forms. */
+const form: BundleKind = {
+  service: 'studio (forms)',
+  findByName: async (call, name) => found((await call('studio.getForms', byName(name))).items, name),
+  install: async (call, doc, member) => importedId(await call('studio.importForms', { body: { forms: [doc] } }), member, 'studio'),
+  read: async (call, a) => call('studio.getForm', { params: { id: a.id } }),
+  remove: (call, a) => ignoreMissing(() => call('studio.deleteForm', { params: { id: a.id } })),
+};
+
+const mopTemplate: BundleKind = {
+  service: 'mop (command templates)',
+  findByName: async (call, name) => found(await call('mop.listATemplate', { params: { name } }), name),
+  async install(call, doc, member) {
+    const created = (await call('mop.createTemplate', { body: { mop: parseAs(commandTemplateSchema, withoutMopStamps(doc), member) } })).data;
+    if (typeof created._id !== 'string') throw new AppError('INTERNAL', `mop stored ${member} without an id`);
+    return created._id;
+  },
+  async read(call, a) {
+    const [doc] = await call('mop.listATemplate', { params: { name: a.name } });
+    if (doc === undefined || doc._id !== a.id) throw new AppError('TEMPLATE_NOT_FOUND', `No command template "${a.name}" (id "${a.id}") in mop`);
+    return doc;
+  },
+  remove: (call, a) => ignoreMissing(() => call('mop.deleteTemplate', { params: { id: a.id } })),
+};
+
+const mopAnalyticTemplate: BundleKind = {
+  service: 'mop (analytic templates)',
+  findByName: async (call, name) => found(await call('mop.listAnAnalyticTemplate', { params: { name } }), name),
+  async install(call, doc, member) {
+    const created = (await call('mop.createAnalyticTemplate', { body: { template: parseAs(analyticTemplateSchema, withoutMopStamps(doc), member) } })).data;
+    if (typeof created._id !== 'string') throw new AppError('INTERNAL', `mop stored ${member} without an id`);
+    return created._id;
+  },
+  async read(call, a) {
+    const [doc] = await call('mop.listAnAnalyticTemplate', { params: { name: a.name } });
+    if (doc === undefined || doc._id !== a.id) throw new AppError('TEMPLATE_NOT_FOUND', `No analytic template "${a.name}" (id "${a.id}") in mop`);
+    return doc;
+  },
+  remove: (call, a) => ignoreMissing(() => call('mop.deleteAnalyticTemplate', { params: { id: a.id } })),
+};
+
+/**
+ * Operations manager automations (the workflow service) with their triggers, as the platform
+ * exports them (`triggers` inside the automation): the automation is imported, then its triggers,
+ * pointed at the new automation; deleting the automation deletes its triggers.
+ */
+const automation: BundleKind = {
+  service: 'workflow (automations)',
+  findByName: async (call, name) => found((await call('workflow.getAutomations', byName(name))).data, name),
+  async install(call, doc, member) {
+    const { triggers, ...bare } = doc;
+    const id = importedId(await call('workflow.importAutomations', { body: { automations: [bare], options: {} } }), member, 'workflow');
+    const given = Array.isArray(triggers) ? triggers : [];
+    if (given.length === 0) return id;
+    try {
+      const answer = await call('workflow.importTriggers', { body: { triggers: given.map((t: unknown) => ({ ...(typeof t === 'object' && t !== null ? t : {}), actionId: id })) } });
+      answer.imported.forEach((item, i) => {
+        if (!item.success) throw new AppError('PREBUILT_ARTIFACT_REFUSED', `${member}.triggers[${i}] was refused by workflow: ${item.message}`, { details: [{ member: `${member}.triggers[${i}]`, message: item.message }] });
+      });
+    } catch (err) {
+      // the automation goes again, its triggers with it: the bundle is installed whole or not at all
+      await ignoreMissing(() => call('workflow.deleteAutomation', { params: { id } }));
+      throw err;
+    }
+    return id;
+  },
+  async read(call, a) {
+    const doc = (await call('workflow.getAutomation', { params: { id: a.id } })).data;
+    const triggers = (await call('workflow.getTriggers', { query: { actionId: a.id, limit: 500 } })).data;
+    return { ...doc, triggers };
+  },
+  remove: (call, a) => ignoreMissing(() => call('workflow.deleteAutomation', { params: { id: a.id } })),
+};
+
+/** The bundle types NAP installs, each with the service that owns it. */
+export const BUNDLE_KINDS: Partial<Record<BundleType, BundleKind>> = {
+  workflow,
+  transformation,
+  template,
+  'json-forms': form,
+  forms: form,
+  'mop-template': mopTemplate,
+  'mop-analytic-template': mopAnalyticTemplate,
+  automation,
+};
+
+/** Order of installation: what workflows refer to first. */
+export const INSTALL_ORDER: readonly BundleType[] = ['template', 'json-forms', 'forms', 'mop-template', 'mop-analytic-template', 'transformation', 'workflow', 'automation'];
