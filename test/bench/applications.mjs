@@ -39,7 +39,9 @@ for (let i = 0; i < REPLICAS; i += 1) {
 }
 
 const login = await fetch(`${platform.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
-const token = await login.json();
+// the bare token, as JSON text or as plain text
+const answer = await login.text();
+const token = answer.startsWith('"') ? JSON.parse(answer) : answer;
 const call = async (method, route, body) => {
   const res = await fetch(`${platform.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
   const text = await res.text();
