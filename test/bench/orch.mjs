@@ -9,16 +9,10 @@
 //     two bus hops, as a user calls it.
 // Prints calls per second of each and their ratio to the bare peer.
 import os from 'node:os';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { loadLab } from './load-lab.mjs';
-import { forkPeer, saturate, servePeer } from './peers.mjs';
+import { builtClients, forkPeer, saturate, servePeer } from './peers.mjs';
 import { startBenchPlatform } from './standalone.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const require = createRequire(import.meta.url);
 const CONCURRENCY = Number(process.env.NAP_BENCH_CONCURRENCY ?? 16);
 const CALLS = Number(process.env.NAP_BENCH_CALLS ?? 4000);
 const HOSTNAME = '/restconf/data/tailf-ncs:devices/device=C-IOS1/config/tailf-ned-cisco-ios:hostname';
@@ -31,17 +25,7 @@ if (process.argv[2] === '--peer') {
 }
 
 async function main() {
-  let bus;
-  let contracts;
-  let undici;
-  try {
-    bus = require(path.join(root, 'packages/bus/dist/index.js'));
-    contracts = require(path.join(root, 'contracts/dist/index.js'));
-    undici = require(require.resolve('undici', { paths: [path.join(root, 'services/admin')] }));
-  } catch (err) {
-    console.error(`The benchmark uses built code: run \`npm run build\` first (${err.message})`);
-    process.exit(2);
-  }
+  const { bus, contracts, undici } = builtClients();
   const peer = await forkPeer(import.meta.url);
   const peerUrl = `http://127.0.0.1:${peer.port}`;
   const authorization = `Basic ${Buffer.from(`${peer.user}:${peer.password}`).toString('base64')}`;

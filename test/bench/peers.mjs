@@ -1,7 +1,26 @@
 // A lab peer in a process of its own, so that its work does not share the benchmark's event loop,
 // and a saturating load of calls against whatever is measured.
 import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The built bus and contracts, and the undici the admin service calls outside systems with; exits 2 before a build. */
+export function builtClients() {
+  try {
+    return {
+      bus: require(path.join(root, 'packages/bus/dist/index.js')),
+      contracts: require(path.join(root, 'contracts/dist/index.js')),
+      undici: require(require.resolve('undici', { paths: [path.join(root, 'services/admin')] })),
+    };
+  } catch (err) {
+    console.error(`The benchmark uses built code: run \`npm run build\` first (${err.message})`);
+    process.exit(2);
+  }
+}
 
 /**
  * In the benchmark's module: `if (process.argv[2] === '--peer') await servePeer(start, clear)`. Starts
