@@ -7,6 +7,7 @@ import type { JobRecord } from '../domain/job-model';
 import { EngineRegistry } from '../store/engine-registry';
 import type { EngineRecord } from '../store/engine-registry';
 import { JobRepository } from '../store/job-repository';
+import type { OutboxState } from '../store/job-repository';
 import { InputSchemaCache } from './input-schemas';
 import { JobEventRelay } from './job-events';
 import type { PublishEvent } from './job-events';
@@ -200,8 +201,8 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
     this.events.stop();
   }
 
-  drainEvents(jobId: string): void {
-    this.events.drain(jobId);
+  drainEvents(jobId: string, after?: OutboxState): void {
+    this.events.drain(jobId, after);
   }
 
   /** Runs a job this engine has claimed. */

@@ -4,7 +4,7 @@ import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { isActiveStatus } from '../domain/job-model';
 import type { JobRecord, OutboxEntry } from '../domain/job-model';
-import type { JobRepository } from '../store/job-repository';
+import type { JobRepository, OutboxState } from '../store/job-repository';
 
 /** Publishes a durable event with headers; the service wires the bus in. */
 export type PublishEvent = (subject: string, payload: unknown, headers: Record<string, string>) => Promise<void>;
@@ -32,6 +32,12 @@ const ACK_DELAY_MS = 250;
 interface Drain {
   /** Something was written to the job's outbox since the last read. */
   dirty: boolean;
+  /** The outbox as the newest write handed it over since the last read (see {@link JobEventRelay.drain}). */
+  fresh?: OutboxState;
+  /** A write handed nothing over since the last read: the next pass reads the store whatever was handed over. */
+  unknownWrite: boolean;
+  /** The outbox as this relay last read it, less what it removed since: a lower bound of the stored one. */
+  known?: OutboxState;
   running: boolean;
   retryMs: number;
   retryTimer?: NodeJS.Timeout;
@@ -72,11 +78,18 @@ export class JobEventRelay {
     private readonly log: Logger,
   ) {}
 
-  /** The outbox of the job changed (or may hold events): publish what it holds. */
-  drain(jobId: string): void {
+  /**
+   * The outbox of the job changed (or may hold events): publish what it holds. A writer gives the
+   * outbox as its own update left it (`after`): the relay then publishes from it without reading the
+   * store, as long as it is newer than what the relay knows of the outbox already; otherwise (and
+   * after a failure, or with no outbox given) it reads the store.
+   */
+  drain(jobId: string, after?: OutboxState): void {
     if (this.stopped) return;
     const d = this.stateOf(jobId);
     d.dirty = true;
+    if (after === undefined) d.unknownWrite = true;
+    else if (d.fresh === undefined || isNewer(after, d.fresh)) d.fresh = after;
     this.kick(jobId, d);
   }
 
@@ -119,7 +132,7 @@ export class JobEventRelay {
   private stateOf(jobId: string): Drain {
     let d = this.drains.get(jobId);
     if (d === undefined) {
-      d = { dirty: false, running: false, retryMs: 0, sent: new Set(), ackDue: false };
+      d = { dirty: false, unknownWrite: false, running: false, retryMs: 0, sent: new Set(), ackDue: false };
       this.drains.set(jobId, d);
     }
     return d;
@@ -133,12 +146,16 @@ export class JobEventRelay {
     d.running = true;
     let failed = false;
     while ((d.dirty || d.ackDue) && !this.stopped) {
-      d.dirty = false;
       try {
-        await this.publishOutbox(jobId, d);
+        const changed = d.dirty;
+        d.dirty = false;
+        await this.publishOutbox(jobId, d, changed);
         d.retryMs = 0;
       } catch (err) {
         d.dirty = true;
+        // a retry reads the store: what a write handed over may be stale by then
+        delete d.fresh;
+        delete d.known;
         failed = true;
         d.retryMs = Math.min(MAX_RETRY_MS, d.retryMs === 0 ? FIRST_RETRY_MS : d.retryMs * 2);
         this.log.warn({ err, jobId, retryInMs: d.retryMs }, "Publishing job events failed; they stay in the job's outbox and are published again");
@@ -173,14 +190,19 @@ export class JobEventRelay {
    * Publishes the outbox entries of the job this relay has not published yet, in order; removes the
    * published ones when they are due (or the job ended); throws after the first failed publication.
    */
-  private async publishOutbox(jobId: string, d: Drain): Promise<void> {
+  private async publishOutbox(jobId: string, d: Drain, changed: boolean): Promise<void> {
+    const fresh = d.unknownWrite ? undefined : d.fresh;
+    delete d.fresh;
+    d.unknownWrite = false;
     if (!this.bus.connected()) throw new Error('The bus is disconnected');
-    const box = await this.repository.outboxOf(jobId);
+    const box = await this.outbox(jobId, d, changed, fresh);
     if (box === null) {
+      delete d.known;
       d.sent.clear();
       d.ackDue = false;
       return;
     }
+    d.known = box;
     // what this relay published already is a prefix of the outbox (nothing else removes entries but an acknowledgement)
     const published = box.outbox.findIndex((entry) => !d.sent.has(entry.id));
     const from = published === -1 ? box.outbox.length : published;
@@ -205,6 +227,19 @@ export class JobEventRelay {
     if (failure !== undefined) throw failure;
   }
 
+  /**
+   * The outbox to publish from: what the last write handed over when it is newer than what this
+   * relay knows; what the relay knows when only a removal is due (the removal is conditional, so a
+   * stale view removes nothing wrongly); the stored outbox otherwise.
+   */
+  private outbox(jobId: string, d: Drain, changed: boolean, fresh: OutboxState | undefined): Promise<OutboxState | null> | OutboxState {
+    if (d.known !== undefined) {
+      if (fresh !== undefined && isNewer(fresh, d.known)) return fresh;
+      if (!changed) return d.known;
+    }
+    return this.repository.outboxOf(jobId);
+  }
+
   /** Removes the published prefix of the outbox (read with `published` acknowledged before it). */
   private async remove(jobId: string, published: number, outbox: OutboxEntry[], d: Drain): Promise<void> {
     d.ackDue = false;
@@ -213,7 +248,8 @@ export class JobEventRelay {
     const ids = outbox.filter((e) => d.sent.has(e.id)).map((e) => e.id);
     if (ids.length === 0) return;
     // refused when another publisher removed them first: it published them too
-    await this.repository.ackOutbox(jobId, published, ids);
+    if (await this.repository.ackOutbox(jobId, published, ids, outbox)) d.known = { outbox: outbox.slice(ids.length), published: published + ids.length, status: d.known?.status ?? '' };
+    else delete d.known;
     d.sent.clear();
   }
 
@@ -224,14 +260,25 @@ export class JobEventRelay {
     d.ackDue = false;
     const ids = outbox.map((e) => e.id);
     d.sent.clear();
+    // whatever happens next, the next pass reads the store
+    delete d.known;
     if (ids.length === 0 || (await this.repository.ackLastEvents(jobId, published, ids))) {
       if (ids.length === 0) await this.repository.releaseLease(jobId);
       return;
     }
-    if (await this.repository.ackOutbox(jobId, published, ids)) await this.repository.releaseLease(jobId);
+    if (await this.repository.ackOutbox(jobId, published, ids, outbox)) await this.repository.releaseLease(jobId);
   }
 
   private settleIdle(): void {
     for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
+}
+
+/**
+ * Whether outbox `a` is newer than `b` (both of the same job): it holds events `b` does not. Both the
+ * count of published events and the count of all events ever written only grow, so an outbox read
+ * before another has no more of either.
+ */
+function isNewer(a: OutboxState, b: OutboxState): boolean {
+  return a.published >= b.published && a.published + a.outbox.length > b.published + b.outbox.length;
 }

@@ -4,7 +4,7 @@ import { START } from '../domain/graph';
 import { isActiveStatus, isManual } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
 import { isPlainObject } from '../domain/builtins/types';
-import type { JobRepository } from '../store/job-repository';
+import type { JobRepository, OutboxState } from '../store/job-repository';
 import { ChildJobs } from './child-jobs';
 import type { ChildJobHost } from './child-jobs';
 import { JobState } from './job-state';
@@ -19,8 +19,8 @@ export interface RunnerHost extends ChildJobHost, DispatchHost {
   serverId: string;
   repository: JobRepository;
   log: Logger;
-  /** Publishes what the job's outbox holds (a step wrote events into it). */
-  drainEvents(jobId: string): void;
+  /** Publishes what the job's outbox holds (a step wrote events into it), given as the write left it when known. */
+  drainEvents(jobId: string, after?: OutboxState): void;
   /** Sees every event of the job, once written, with the job as it is then (metrics). */
   observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void;
   /** The runner stopped driving its job (it ended, was canceled, or another engine owns it now). */
@@ -174,9 +174,11 @@ export class JobRunner {
   private async flush(): Promise<void> {
     const write = this.state.takeWrite();
     if (write === undefined) return;
-    if (await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events)) {
+    const written = await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events);
+    if (written !== false) {
       for (const entry of write.events) this.host.observe(entry.event, this.state.job, entry.payload);
-      if (write.events.length > 0) this.host.drainEvents(this.jobId);
+      // the outbox as this write left it: the relay publishes from it without reading it back
+      if (write.events.length > 0) this.host.drainEvents(this.jobId, written === true ? undefined : written);
       return;
     }
     // canceled, or claimed by another engine: what we did is dropped

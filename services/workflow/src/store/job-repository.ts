@@ -1,5 +1,5 @@
 import type { JobErrorEntry } from '@nap/contracts';
-import type { Collection, Filter, Projection, SortSpec, Update } from '@nap/store';
+import type { Collection, Filter, Projection, SortSpec } from '@nap/store';
 import { ACTIVE_STATUSES } from '../domain/job-model';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 
@@ -30,6 +30,19 @@ const ACTIVE = { $in: [...ACTIVE_STATUSES] };
 /** Matches the count of published events of a job (jobs stored before the count existed have none). */
 function publishedIs(published: number): unknown {
   return published === 0 ? { $in: [0, null] } : published;
+}
+
+/** The outbox of a job at one moment: its entries, how many events left it before, the job's status. */
+export interface OutboxState {
+  outbox: OutboxEntry[];
+  published: number;
+  status: string;
+}
+
+const OUTBOX_PROJECTION: Projection = { outbox: 1, eventsPublished: 1, status: 1 };
+
+function outboxState(job: Pick<JobRecord, 'outbox' | 'eventsPublished' | 'status'>): OutboxState {
+  return { outbox: job.outbox ?? [], published: job.eventsPublished ?? 0, status: job.status };
 }
 
 /**
@@ -125,28 +138,41 @@ export class JobRepository {
     return active.modifiedCount + rest.modifiedCount;
   }
 
-  /** Writes a runner's changes (`$set` by path) and its events while `serverId` still owns the active job; false when it does not. */
-  async writeClaimed(jobId: string, serverId: string, set: Record<string, unknown>, events: OutboxEntry[]): Promise<boolean> {
-    const update: Update = events.length > 0 ? { $set: set, $push: { outbox: { $each: events } } } : { $set: set };
-    const res = await this.jobs.updateOne({ _id: jobId, 'metrics.server_id': serverId, status: ACTIVE }, update);
-    return res.matchedCount > 0;
+  /**
+   * Writes a runner's changes (`$set` by path) and its events while `serverId` still owns the active
+   * job. With events, the job's outbox as this update left it (for the relay, which then need not
+   * read it back); `true` without events; false when the engine no longer owns the job.
+   */
+  async writeClaimed(jobId: string, serverId: string, set: Record<string, unknown>, events: OutboxEntry[]): Promise<OutboxState | boolean> {
+    const filter = { _id: jobId, 'metrics.server_id': serverId, status: ACTIVE };
+    if (events.length === 0) return (await this.jobs.updateOne(filter, { $set: set })).matchedCount > 0;
+    const after = await this.jobs.findOneAndUpdate(filter, { $set: set, $push: { outbox: { $each: events } } }, { returnDocument: 'after', projection: OUTBOX_PROJECTION });
+    return after === null ? false : outboxState(after);
   }
 
   // ---- outbox ---------------------------------------------------------------------------------
 
   /** What the outbox of a job holds, with the count of acknowledged events and the job's status; null when there is no such job. */
-  async outboxOf(jobId: string): Promise<{ outbox: OutboxEntry[]; published: number; status: string } | null> {
-    const found = await this.jobs.findOne({ _id: jobId }, { projection: { outbox: 1, eventsPublished: 1, status: 1 } });
-    if (found === null) return null;
-    return { outbox: found.outbox ?? [], published: found.eventsPublished ?? 0, status: found.status };
+  async outboxOf(jobId: string): Promise<OutboxState | null> {
+    const found = await this.jobs.findOne({ _id: jobId }, { projection: OUTBOX_PROJECTION });
+    return found === null ? null : outboxState(found);
   }
 
   /**
    * Removes the first events of the outbox, `ids`, which the bus acknowledged, and counts them as
    * published, unless another publisher did so first (the count is no longer `published`).
+   * `outbox` is the outbox as the caller knows it (it starts with `ids`): when the job's outbox still
+   * has that length, what follows `ids` is set in one plain `$set`; when other writers appended
+   * since, the entries are pulled by id instead (they are still the outbox's first ones).
    */
-  async ackOutbox(jobId: string, published: number, ids: string[]): Promise<boolean> {
-    const res = await this.jobs.updateOne({ _id: jobId, eventsPublished: publishedIs(published) }, { $pull: { outbox: { id: { $in: ids } } }, $inc: { eventsPublished: ids.length } });
+  async ackOutbox(jobId: string, published: number, ids: string[], outbox: OutboxEntry[]): Promise<boolean> {
+    const count = { eventsPublished: published + ids.length };
+    const unchanged = await this.jobs.updateOne(
+      { _id: jobId, eventsPublished: publishedIs(published), outbox: { $size: outbox.length } },
+      { $set: { outbox: outbox.slice(ids.length), ...count } },
+    );
+    if (unchanged.matchedCount > 0) return true;
+    const res = await this.jobs.updateOne({ _id: jobId, eventsPublished: publishedIs(published) }, { $pull: { outbox: { id: { $in: ids } } }, $set: count });
     return res.matchedCount > 0;
   }
 
@@ -158,7 +184,7 @@ export class JobRepository {
   async ackLastEvents(jobId: string, published: number, ids: string[]): Promise<boolean> {
     const res = await this.jobs.updateOne(
       { _id: jobId, eventsPublished: publishedIs(published), status: { $nin: [...ACTIVE_STATUSES] }, outbox: { $size: ids.length } },
-      { $set: { outbox: [] }, $inc: { eventsPublished: ids.length }, $unset: { lease: '' } },
+      { $set: { outbox: [], eventsPublished: published + ids.length }, $unset: { lease: '' } },
     );
     return res.matchedCount > 0;
   }

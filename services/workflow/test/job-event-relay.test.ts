@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createEmbeddedStore } from '@nap/store';
+import type { Collection, EmbeddedStore } from '@nap/store';
+import { createLogger } from '@nap/telemetry';
+import type { JobRecord, OutboxEntry } from '../src/domain/job-model';
+import { JobEventRelay, outboxEntry } from '../src/engine/job-events';
+import { JobRepository } from '../src/store/job-repository';
+import type { OutboxState } from '../src/store/job-repository';
+
+/**
+ * The relay and the outbox updates it makes, on a real embedded store: a write hands the relay the
+ * outbox it left, and neither a stale hand-over nor another writer's append may cost an event or
+ * give one a wrong seq.
+ */
+
+let dir: string;
+let store: EmbeddedStore;
+let jobs: Collection<JobRecord>;
+let repository: JobRepository;
+let published: { subject: string; seq: number; msgId: string; event: string }[];
+let reads: number;
+
+const SERVER = 'relay-test';
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'nap-relay-'));
+  store = createEmbeddedStore({ path: path.join(dir, 'db') });
+  jobs = store.collection<JobRecord>('jobs');
+  repository = new JobRepository(jobs);
+  const outboxOf = repository.outboxOf.bind(repository);
+  reads = 0;
+  repository.outboxOf = (jobId) => {
+    reads += 1;
+    return outboxOf(jobId);
+  };
+  published = [];
+  gate = undefined;
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** While set, publications wait for it (the relay is busy with a pass). */
+let gate: Promise<void> | undefined;
+
+function relay(): JobEventRelay {
+  const publish = async (subject: string, payload: unknown, headers: Record<string, string>): Promise<void> => {
+    await gate;
+    const p = payload as { seq: number; n: string };
+    published.push({ subject, seq: p.seq, msgId: headers['Nats-Msg-Id'] as string, event: p.n });
+  };
+  return new JobEventRelay(repository, { publish, connected: () => true }, createLogger({ name: 'relay-test', level: 'silent' }));
+}
+
+function event(n: string): OutboxEntry {
+  return outboxEntry('taskStart', { n });
+}
+
+async function insertJob(id: string, outbox: OutboxEntry[]): Promise<void> {
+  // only what the outbox updates look at
+  await jobs.insertOne({ _id: id, name: 'j', status: 'running', outbox, eventsPublished: 0, lease: SERVER, metrics: { server_id: SERVER } } as unknown as JobRecord);
+}
+
+/** A runner's write of events `names`; the outbox as it left it. */
+async function write(id: string, names: string[]): Promise<OutboxState> {
+  const after = await repository.writeClaimed(id, SERVER, { last_updated: names.join() }, names.map(event));
+  if (typeof after === 'boolean') throw new Error('A write of events returns the outbox it left');
+  return after;
+}
+
+async function publishedCount(n: number): Promise<void> {
+  for (let i = 0; i < 200 && published.length < n; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(published.length).toBe(n);
+}
+
+describe('JobEventRelay', () => {
+  it('publishes from the outbox a write handed over, without reading it back, in order with seq and Nats-Msg-Id', async () => {
+    const r = relay();
+    await insertJob('j1', [event('e1')]);
+    r.drain('j1');
+    await publishedCount(1);
+    const names = Array.from({ length: 10 }, (_, i) => `e${i + 2}`);
+    for (const n of names) r.drain('j1', await write('j1', [n]));
+    await r.idle(2_000);
+    expect(published.map((p) => [p.event, p.seq, p.msgId])).toEqual(['e1', ...names].map((n, i) => [n, i + 1, `j1.${i + 1}`]));
+    // the first pass reads the store (the relay knew nothing of the job); the writes hand the rest
+    // over (a removal that falls between two writes makes the next hand-over stale: one more read)
+    expect(reads).toBeLessThanOrEqual(3);
+    expect(await jobs.findOne({ _id: 'j1' })).toMatchObject({ outbox: [], eventsPublished: 11 });
+    r.stop();
+  });
+
+  it('reads the store when a write handed nothing over, and never publishes from a stale hand-over', async () => {
+    const r = relay();
+    await insertJob('j2', []);
+    const s1 = await write('j2', ['e1']);
+    r.drain('j2', s1);
+    await publishedCount(1);
+    // the relay is busy publishing e2 from the hand-over of its write
+    let open = (): void => undefined;
+    gate = new Promise((resolve) => (open = resolve));
+    r.drain('j2', await write('j2', ['e2']));
+    // meanwhile: a runner's write, another writer's that hands nothing over (a cancel), and late hand-overs
+    const s3 = await write('j2', ['e3']);
+    await jobs.updateOne({ _id: 'j2' }, { $push: { outbox: event('e4') } });
+    r.drain('j2');
+    r.drain('j2', s3);
+    r.drain('j2', s1);
+    gate = undefined;
+    open();
+    await r.idle(2_000);
+    expect(published.map((p) => [p.event, p.seq])).toEqual([
+      ['e1', 1],
+      ['e2', 2],
+      ['e3', 3],
+      ['e4', 4],
+    ]);
+    expect(await jobs.findOne({ _id: 'j2' })).toMatchObject({ outbox: [], eventsPublished: 4 });
+    r.stop();
+  });
+});
+
+describe('JobRepository.ackOutbox', () => {
+  it('removes the acknowledged prefix and keeps what another writer appended meanwhile', async () => {
+    const [a, b, c] = [event('a'), event('b'), event('c')];
+    await insertJob('j3', [a, b]);
+    // the relay knows [a, b] and acknowledges a; meanwhile c was appended
+    await jobs.updateOne({ _id: 'j3' }, { $push: { outbox: c } });
+    expect(await repository.ackOutbox('j3', 0, [a.id], [a, b])).toBe(true);
+    expect(await jobs.findOne({ _id: 'j3' })).toMatchObject({ outbox: [b, c], eventsPublished: 1 });
+    // nothing appended since: the rest is set as it is known
+    expect(await repository.ackOutbox('j3', 1, [b.id], [b, c])).toBe(true);
+    expect(await jobs.findOne({ _id: 'j3' })).toMatchObject({ outbox: [c], eventsPublished: 2 });
+  });
+
+  it('is refused when another publisher acknowledged first', async () => {
+    const [a, b] = [event('a'), event('b')];
+    await insertJob('j4', [a, b]);
+    expect(await repository.ackOutbox('j4', 0, [a.id], [a, b])).toBe(true);
+    expect(await repository.ackOutbox('j4', 0, [a.id, b.id], [a, b])).toBe(false);
+    expect(await jobs.findOne({ _id: 'j4' })).toMatchObject({ outbox: [b], eventsPublished: 1 });
+  });
+});
