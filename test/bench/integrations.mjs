@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLab } from './load-lab.mjs';
 import { builtClients, forkPeer, saturate, servePeer } from './peers.mjs';
-import { startBenchPlatform } from './standalone.mjs';
+import { startBenchPlatform, watchJobs } from './standalone.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -89,38 +89,17 @@ async function main() {
     }
     transitions[previous] = { workflow_end: { state: 'success', type: 'standard' } };
     await api('POST', '/automation-studio/automations', { automation: { name: 'bench-integration-chain', type: 'automation', groups: [], tasks, transitions } });
-    const ended = new Set();
-    let wake = () => {};
-    const sub = await platform.bus.consumeEvents('nap.evt.workflow.job.*.*', (event) => {
-      if (/\.(jobComplete|jobError|jobCancel)$/.test(event.subject)) {
-        ended.add(event.subject.split('.')[4]);
-        wake();
-      }
-    }, { deliver: 'new' });
-    const jobs = platform.stores.get('workflow').collection('jobs');
+    const watch = await watchJobs(platform, 'integration jobs');
     let elapsed = 0;
     let calls = 0;
     for (let round = 0; round <= ROUNDS; round += 1) {
-      const started = performance.now();
-      const ids = await Promise.all(Array.from({ length: CONCURRENT }, () => api('POST', '/workflow_engine/startJobWithOptions/bench-integration-chain', { options: {} }).then((j) => j._id)));
-      const deadline = Date.now() + 120_000;
-      while (!ids.every((id) => ended.has(id))) {
-        if (Date.now() > deadline) throw new Error('integration jobs did not finish');
-        await new Promise((r) => {
-          wake = r;
-          setTimeout(r, 100);
-        });
-      }
-      const took = performance.now() - started;
-      const done = await jobs.find({ _id: { $in: ids } });
-      const bad = done.filter((j) => j.status !== 'complete');
-      if (bad.length > 0) throw new Error(`${bad.length} jobs ended ${bad[0].status}: ${JSON.stringify(bad[0].error)}`);
+      const { elapsedMs } = await watch.run(() => Promise.all(Array.from({ length: CONCURRENT }, () => api('POST', '/workflow_engine/startJobWithOptions/bench-integration-chain', { options: {} }).then((j) => j._id))));
       if (round > 0) {
-        elapsed += took;
+        elapsed += elapsedMs;
         calls += CONCURRENT * CHAIN;
       }
     }
-    await sub.unsubscribe();
+    await watch.stop();
     jobRate = (calls / elapsed) * 1000;
   } finally {
     await stop();

@@ -45,3 +45,41 @@ export async function startBenchPlatform(name, { env = {}, services } = {}) {
     },
   };
 }
+
+/**
+ * Watches the platform's job events so a benchmark can start jobs and wait for their end without
+ * polling the store: `run(start)` calls `start()` (which answers the started job ids), waits until
+ * each has sent its jobComplete/jobError/jobCancel event, and answers the elapsed time and the
+ * finished job documents; it throws when a job did not complete.
+ */
+export async function watchJobs(platform, label) {
+  const ended = new Set();
+  let wake = () => {};
+  const sub = await platform.bus.consumeEvents('nap.evt.workflow.job.*.*', (event) => {
+    if (/\.(jobComplete|jobError|jobCancel)$/.test(event.subject)) {
+      ended.add(event.subject.split('.')[4]);
+      wake();
+    }
+  }, { deliver: 'new' });
+  const jobs = platform.stores.get('workflow').collection('jobs');
+  return {
+    async run(start) {
+      const started = performance.now();
+      const ids = await start();
+      const deadline = Date.now() + 120_000;
+      while (!ids.every((id) => ended.has(id))) {
+        if (Date.now() > deadline) throw new Error(`${label}: jobs did not finish`);
+        await new Promise((r) => {
+          wake = r;
+          setTimeout(r, 100);
+        });
+      }
+      const elapsedMs = performance.now() - started;
+      const done = await jobs.find({ _id: { $in: ids } });
+      const bad = done.filter((j) => j.status !== 'complete');
+      if (bad.length > 0) throw new Error(`${label}: ${bad.length} jobs ended ${bad[0].status}: ${JSON.stringify(bad[0].error)}`);
+      return { elapsedMs, done };
+    },
+    stop: () => sub.unsubscribe(),
+  };
+}

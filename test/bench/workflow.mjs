@@ -10,7 +10,7 @@
 //     as the baseline in the same run.
 // Targets (issue 3): >= 2,000 transitions/s standalone, p50 < 5 ms; filtered page p95 < 50 ms.
 import { createRequire } from 'node:module';
-import { startBenchPlatform } from './standalone.mjs';
+import { startBenchPlatform, watchJobs } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
 const { startNatsServer } = require('../../packages/testing/dist/index.js');
@@ -77,36 +77,14 @@ function latencies(jobs) {
 async function runChains(label, extraConfig) {
   return withPlatform(extraConfig, async ({ platform, api }) => {
     await api('POST', '/automation-studio/automations', { automation: chainWorkflow('bench-chain') });
-    const jobs = platform.stores.get('workflow').collection('jobs');
+    const watch = await watchJobs(platform, label);
     const results = [];
     // one warm-up round, then ROUNDS measured
-    // the end of each job is seen through its jobComplete/jobError event, not by polling the store
-    const ended = new Set();
-    let wake = () => {};
-    const sub = await platform.bus.consumeEvents('nap.evt.workflow.job.*.*', (event) => {
-      if (/\.(jobComplete|jobError|jobCancel)$/.test(event.subject)) {
-        ended.add(event.subject.split('.')[4]);
-        wake();
-      }
-    }, { deliver: 'new' });
     for (let round = 0; round <= ROUNDS; round += 1) {
-      const started = performance.now();
-      const ids = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => api('POST', '/workflow_engine/startJobWithOptions/bench-chain', { options: { variables: { seed: `s${i}`, data: { a: { b: i } } } } }).then((j) => j._id)));
-      const deadline = Date.now() + 120_000;
-      while (!ids.every((id) => ended.has(id))) {
-        if (Date.now() > deadline) throw new Error(`${label}: jobs did not finish`);
-        await new Promise((r) => {
-          wake = r;
-          setTimeout(r, 100);
-        });
-      }
-      const elapsedMs = performance.now() - started;
-      const done = await jobs.find({ _id: { $in: ids } });
-      const bad = done.filter((j) => j.status !== 'complete');
-      if (bad.length > 0) throw new Error(`${label}: ${bad.length} jobs ended ${bad[0].status}: ${JSON.stringify(bad[0].error)}`);
+      const { elapsedMs, done } = await watch.run(() => Promise.all(Array.from({ length: CONCURRENT }, (_, i) => api('POST', '/workflow_engine/startJobWithOptions/bench-chain', { options: { variables: { seed: `s${i}`, data: { a: { b: i } } } } }).then((j) => j._id))));
       if (round > 0) results.push({ elapsedMs, transitions: CONCURRENT * CHAIN, lat: latencies(done) });
     }
-    await sub.unsubscribe();
+    await watch.stop();
     const transitions = results.reduce((s, r) => s + r.transitions, 0);
     const elapsed = results.reduce((s, r) => s + r.elapsedMs, 0);
     const lat = results.flatMap((r) => r.lat).sort((a, b) => a - b);
