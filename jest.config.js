@@ -8,6 +8,7 @@ const packageDirs = {
   store: 'packages/store',
   telemetry: 'packages/telemetry',
   'json-query': 'packages/json-query',
+  util: 'packages/util',
   testing: 'packages/testing',
   runtime: 'packages/runtime',
   gateway: 'gateway',
