@@ -17,12 +17,21 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'import/no-cycle': 'error',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@nap/*/src/*', '@nap/*/dist/*'], message: 'Import a package through its public door (@nap/<name>).' }] }],
-      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'No TS enum: use an `as const` object and a union type.' }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@nap/*/src/*', '@nap/*/dist/*'], message: 'Import a package through its public door (@nap/<name>).' }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'No TS enum: use an `as const` object and a union type.' },
+      ],
     },
   },
   {

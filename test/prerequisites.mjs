@@ -40,7 +40,9 @@ export function ensurePythonTemplating() {
     console.log('Installing python3-jinja2 and python3-textfsm (Debian packages) for the template renderer…');
     run('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-jinja2 python3-textfsm']);
   } else {
-    console.error(`${python} lacks jinja2 or textfsm: run \`sudo apt-get install python3-jinja2 python3-textfsm\` (or point NAP_PYTHON at a Python that has them); the template tests need them.`);
+    console.error(
+      `${python} lacks jinja2 or textfsm: run \`sudo apt-get install python3-jinja2 python3-textfsm\` (or point NAP_PYTHON at a Python that has them); the template tests need them.`,
+    );
     if (process.env.CI === 'true') process.exit(1);
   }
 }

@@ -8,5 +8,6 @@ ensurePythonTemplating();
 installAndBuild();
 run('npx', ['tsc', '-p', 'tsconfig.json']);
 run('npx', ['eslint', '.', '--max-warnings=0']);
+run('npx', ['prettier', '--check', '--log-level=warn', '**/*.{ts,tsx,js,mjs,cjs}']);
 const jestArgs = ['jest', '--ci', `--maxWorkers=${process.env.NAP_TEST_WORKERS ?? '2'}`, ...process.argv.slice(2)];
 run('npx', jestArgs);

@@ -7,8 +7,11 @@ import type { ServiceName } from './services';
  * it every name it serves.
  */
 export const APPLICATIONS = {
-  AdminEssentials: { service: 'admin', description: 'Accounts, groups, authentication, adapters, integrations, applications, profiles, prebuilts and the platform\'s health' },
-  AGManager: { service: 'gateway-devices', description: 'Automation gateway management: the device gateway\'s runners' },
+  AdminEssentials: {
+    service: 'admin',
+    description: "Accounts, groups, authentication, adapters, integrations, applications, profiles, prebuilts and the platform's health",
+  },
+  AGManager: { service: 'gateway-devices', description: "Automation gateway management: the device gateway's runners" },
   AutomationCatalog: { service: 'workflow', description: 'The automation catalog' },
   AutomationGateway: { service: 'gateway-devices', description: 'Device gateway tasks (sendRequest and the gateway methods)' },
   AutomationStudio: { service: 'studio', description: 'Workflow documents, studio templates and component groups' },

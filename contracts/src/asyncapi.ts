@@ -21,7 +21,7 @@ const DELIVERY =
   'Events are stored in the JetStream stream NAP_EVENTS (subjects nap.evt.>; kept 7 days and up to 1 GiB by default, the oldest dropped first) ' +
   'and delivered at least once: a consumer that acknowledges late, or a durable consumer that restarts, may see an event again; the stream ' +
   'sequence of a delivery identifies it. A job event may also be published twice (an engine that died between publishing it and recording that): ' +
-  'it carries seq, its position in the job\'s stream, and a repeat has the same seq. Events of one entity (one job) are published in order, ' +
+  "it carries seq, its position in the job's stream, and a repeat has the same seq. Events of one entity (one job) are published in order, " +
   'from an outbox written with the state they describe; events of ' +
   'different entities are not ordered with each other. Payloads accept members they do not name (consumers ignore them), except the admin events, which are exact.';
 

@@ -36,7 +36,14 @@ export function peekToken(token: string): TokenClaims | undefined {
   if (parts.length !== 3 || parts[0] !== PREFIX || !parts[1]) return undefined;
   try {
     const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as Partial<TokenClaims>;
-    if (typeof claims.sid !== 'string' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || typeof claims.kid !== 'string') return undefined;
+    if (
+      typeof claims.sid !== 'string' ||
+      typeof claims.sub !== 'string' ||
+      typeof claims.exp !== 'number' ||
+      typeof claims.iat !== 'number' ||
+      typeof claims.kid !== 'string'
+    )
+      return undefined;
     return claims as TokenClaims;
   } catch {
     return undefined;

@@ -27,6 +27,8 @@ describe('docs/errors.md', () => {
     const file = path.join(__dirname, '../../docs/errors.md');
     const expected = renderErrorsMarkdown();
     if (process.env.UPDATE_DOCS === '1') writeFileSync(file, expected);
-    expect(existsSync(file) ? readFileSync(file, 'utf8') : '(missing: run UPDATE_DOCS=1 npx jest contracts/src/errors.test.ts)').toBe(expected);
+    expect(existsSync(file) ? readFileSync(file, 'utf8') : '(missing: run UPDATE_DOCS=1 npx jest contracts/src/errors.test.ts)').toBe(
+      expected,
+    );
   });
 });

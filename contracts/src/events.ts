@@ -33,7 +33,7 @@ function jobBase() {
     seq: int({
       minimum: 1,
       description:
-        'position of the event in the job\'s stream, from 1, without gaps. Job events are delivered at least once: a repeat carries the same seq, so drop an event whose seq you have seen',
+        "position of the event in the job's stream, from 1, without gaps. Job events are delivered at least once: a repeat carries the same seq, so drop an event whose seq you have seen",
     }),
   };
 }
@@ -44,8 +44,16 @@ function eventId(service: ServiceName, entity: string, event: string): string {
 }
 
 /** A job-level event: the members every job event carries, `by`, and the event's own members (`required` of them required). */
-function jobEventSchema<X extends Record<string, TSchema>, const R extends readonly (keyof X & string)[]>(event: JobEventName, extra: X, required: R) {
-  const properties = { ...jobBase(), by: str({ description: 'account id of who caused it (start, cancel, pause, resume), when a person or client did' }), ...extra };
+function jobEventSchema<X extends Record<string, TSchema>, const R extends readonly (keyof X & string)[]>(
+  event: JobEventName,
+  extra: X,
+  required: R,
+) {
+  const properties = {
+    ...jobBase(),
+    by: str({ description: 'account id of who caused it (start, cancel, pause, resume), when a person or client did' }),
+    ...extra,
+  };
   return withId(eventId('workflow', 'job', event), obj(properties, ['jobId', 'name', 'status', 'timestamp', 'seq', ...required]));
 }
 
@@ -57,7 +65,7 @@ function taskEventSchema<X extends Record<string, TSchema>>(event: JobEventName,
       {
         ...jobBase(),
         taskId: name('task id within the job'),
-        taskName: str({ description: 'task name (name is the workflow\'s)' }),
+        taskName: str({ description: "task name (name is the workflow's)" }),
         taskStatus: str({ description: 'task status after the event' }),
         ...extra,
       },
@@ -75,7 +83,11 @@ export const EVENT_SCHEMAS = {
     job: {
       jobStart: jobEventSchema('jobStart', {}, []),
       jobComplete: jobEventSchema('jobComplete', { finishState: str({ description: 'finish state of the job' }) }, []),
-      jobError: jobEventSchema('jobError', { finishState: str({ description: 'finish state of the job' }), error: arr(embed(jobErrorEntrySchema)) }, ['error']),
+      jobError: jobEventSchema(
+        'jobError',
+        { finishState: str({ description: 'finish state of the job' }), error: arr(embed(jobErrorEntrySchema)) },
+        ['error'],
+      ),
       jobCancel: jobEventSchema('jobCancel', { finishState: str({ description: 'finish state of the job' }) }, []),
       jobPause: jobEventSchema('jobPause', {}, []),
       jobResume: jobEventSchema('jobResume', {}, []),
@@ -87,11 +99,20 @@ export const EVENT_SCHEMAS = {
     session: {
       sessionRevoked: withId(
         eventId('admin', 'session', 'sessionRevoked'),
-        closed({ sid: name('session id'), exp: int({ minimum: 0, description: 'token expiry, epoch seconds: the revocation can be forgotten after it' }) }, ['sid', 'exp']),
+        closed(
+          {
+            sid: name('session id'),
+            exp: int({ minimum: 0, description: 'token expiry, epoch seconds: the revocation can be forgotten after it' }),
+          },
+          ['sid', 'exp'],
+        ),
       ),
     },
     account: {
-      accountChanged: withId(eventId('admin', 'account', 'accountChanged'), closed({ accountId: name('account id'), reason: oneOf(ACCOUNT_CHANGE_REASONS) }, ['accountId', 'reason'])),
+      accountChanged: withId(
+        eventId('admin', 'account', 'accountChanged'),
+        closed({ accountId: name('account id'), reason: oneOf(ACCOUNT_CHANGE_REASONS) }, ['accountId', 'reason']),
+      ),
     },
     group: {
       groupChanged: withId(eventId('admin', 'group', 'groupChanged'), closed({ groupId: name('group id') }, ['groupId'])),
@@ -99,7 +120,14 @@ export const EVENT_SCHEMAS = {
     adapter: {
       adapterChanged: withId(
         eventId('admin', 'adapter', 'adapterChanged'),
-        closed({ name: name('adapter name'), reason: oneOf(ADAPTER_CHANGE_REASONS), state: str({ description: 'lifecycle state after the change' }) }, ['name', 'reason']),
+        closed(
+          {
+            name: name('adapter name'),
+            reason: oneOf(ADAPTER_CHANGE_REASONS),
+            state: str({ description: 'lifecycle state after the change' }),
+          },
+          ['name', 'reason'],
+        ),
       ),
     },
   },
@@ -134,8 +162,11 @@ export type EventNameOf<S extends EventService, E extends EventEntityOf<S>> = ke
  * The payload type of an event, derived from its schema: `EventPayloadOf<'workflow', 'job', 'jobComplete'>`.
  * A publisher that types its payload with it fails to compile when payload and schema disagree.
  */
-export type EventPayloadOf<S extends EventService, E extends EventEntityOf<S>, N extends EventNameOf<S, E>> =
-  EventSchemas[S][E][N] extends TSchema ? Static<EventSchemas[S][E][N]> : never;
+export type EventPayloadOf<
+  S extends EventService,
+  E extends EventEntityOf<S>,
+  N extends EventNameOf<S, E>,
+> = EventSchemas[S][E][N] extends TSchema ? Static<EventSchemas[S][E][N]> : never;
 
 /** Names of the job-level events (the others of {@link JOB_EVENTS} are task events). */
 export type JobLevelEventName = Exclude<JobEventName, 'taskStart' | 'taskFinish'>;
@@ -175,14 +206,50 @@ export interface EventDef {
 
 /** Every event of the platform, with its payload schema from {@link EVENT_SCHEMAS}. */
 export const EVENTS: readonly EventDef[] = Object.freeze([
-  { service: 'workflow', entity: 'job', event: 'jobStart', summary: 'A job was created and started', schema: EVENT_SCHEMAS.workflow.job.jobStart },
-  { service: 'workflow', entity: 'job', event: 'jobComplete', summary: 'A job reached workflow_end', schema: EVENT_SCHEMAS.workflow.job.jobComplete },
-  { service: 'workflow', entity: 'job', event: 'jobError', summary: 'A job stopped on an error it could not handle', schema: EVENT_SCHEMAS.workflow.job.jobError },
+  {
+    service: 'workflow',
+    entity: 'job',
+    event: 'jobStart',
+    summary: 'A job was created and started',
+    schema: EVENT_SCHEMAS.workflow.job.jobStart,
+  },
+  {
+    service: 'workflow',
+    entity: 'job',
+    event: 'jobComplete',
+    summary: 'A job reached workflow_end',
+    schema: EVENT_SCHEMAS.workflow.job.jobComplete,
+  },
+  {
+    service: 'workflow',
+    entity: 'job',
+    event: 'jobError',
+    summary: 'A job stopped on an error it could not handle',
+    schema: EVENT_SCHEMAS.workflow.job.jobError,
+  },
   { service: 'workflow', entity: 'job', event: 'jobCancel', summary: 'A job was canceled', schema: EVENT_SCHEMAS.workflow.job.jobCancel },
   { service: 'workflow', entity: 'job', event: 'jobPause', summary: 'A job was paused', schema: EVENT_SCHEMAS.workflow.job.jobPause },
-  { service: 'workflow', entity: 'job', event: 'jobResume', summary: 'A paused job was resumed', schema: EVENT_SCHEMAS.workflow.job.jobResume },
-  { service: 'workflow', entity: 'job', event: 'taskStart', summary: 'A task of a job started', schema: EVENT_SCHEMAS.workflow.job.taskStart },
-  { service: 'workflow', entity: 'job', event: 'taskFinish', summary: 'A task of a job finished', schema: EVENT_SCHEMAS.workflow.job.taskFinish },
+  {
+    service: 'workflow',
+    entity: 'job',
+    event: 'jobResume',
+    summary: 'A paused job was resumed',
+    schema: EVENT_SCHEMAS.workflow.job.jobResume,
+  },
+  {
+    service: 'workflow',
+    entity: 'job',
+    event: 'taskStart',
+    summary: 'A task of a job started',
+    schema: EVENT_SCHEMAS.workflow.job.taskStart,
+  },
+  {
+    service: 'workflow',
+    entity: 'job',
+    event: 'taskFinish',
+    summary: 'A task of a job finished',
+    schema: EVENT_SCHEMAS.workflow.job.taskFinish,
+  },
   {
     service: 'admin',
     entity: 'session',

@@ -23,7 +23,9 @@ describe('JSON depth limits', () => {
   });
 
   it('throws 400 JSON_TOO_DEEP naming what and the limit', () => {
-    expect(() => assertJsonDepth(nested(10), 'options.variables', 5)).toThrow(expect.objectContaining({ code: 'JSON_TOO_DEEP', status: 400, message: expect.stringMatching(/options\.variables .*limit of 5/) }));
+    expect(() => assertJsonDepth(nested(10), 'options.variables', 5)).toThrow(
+      expect.objectContaining({ code: 'JSON_TOO_DEEP', status: 400, message: expect.stringMatching(/options\.variables .*limit of 5/) }),
+    );
     expect(() => assertJsonDepth(nested(5), 'options.variables', 5)).not.toThrow();
   });
 });

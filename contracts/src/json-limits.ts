@@ -21,7 +21,8 @@ const limits = { maxJsonDepth: DEFAULT_MAX_JSON_DEPTH };
  */
 export function configureJsonLimits(options: { maxJsonDepth?: number }): void {
   if (options.maxJsonDepth !== undefined) {
-    if (!Number.isInteger(options.maxJsonDepth) || options.maxJsonDepth < 1) throw new RangeError(`maxJsonDepth must be a positive integer, got ${options.maxJsonDepth}`);
+    if (!Number.isInteger(options.maxJsonDepth) || options.maxJsonDepth < 1)
+      throw new RangeError(`maxJsonDepth must be a positive integer, got ${options.maxJsonDepth}`);
     limits.maxJsonDepth = options.maxJsonDepth;
   }
 }
@@ -58,7 +59,9 @@ export function assertJsonDepth(value: unknown, what: string, max: number = limi
 
 /** The 400 answered for JSON nested deeper than `max`. */
 export function jsonTooDeep(what: string, max: number): AppError {
-  return new AppError('JSON_TOO_DEEP', `${what} nests objects and arrays deeper than the limit of ${max} levels (NAP_MAX_JSON_DEPTH)`, { details: [{ limit: max }] });
+  return new AppError('JSON_TOO_DEEP', `${what} nests objects and arrays deeper than the limit of ${max} levels (NAP_MAX_JSON_DEPTH)`, {
+    details: [{ limit: max }],
+  });
 }
 
 const OPEN_BRACE = 0x7b;

@@ -13,8 +13,11 @@ describe('project member names', () => {
     expect(projectOf('@handle of a person')).toBeUndefined();
   });
 
-  it('resolves a plain name from a project member to that project\'s member first, then the plain name', () => {
-    expect(candidateNames('Command Template Runner', '@p1: Port Turn Up')).toEqual(['@p1: Command Template Runner', 'Command Template Runner']);
+  it("resolves a plain name from a project member to that project's member first, then the plain name", () => {
+    expect(candidateNames('Command Template Runner', '@p1: Port Turn Up')).toEqual([
+      '@p1: Command Template Runner',
+      'Command Template Runner',
+    ]);
   });
 
   it('takes a full member name, or any name from outside a project, exactly as given', () => {

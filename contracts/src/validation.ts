@@ -198,7 +198,12 @@ function describe(label: string, e: ErrorObject, data: unknown): ValidationProbl
  * For an `anyOf` whose branches only require members ("at least one of _id or name"), one problem
  * that names the alternatives; undefined when the branches failed for other reasons.
  */
-function describeAnyOf(label: string, anyOf: ErrorObject, branchErrors: readonly ErrorObject[], data: unknown): ValidationProblem | undefined {
+function describeAnyOf(
+  label: string,
+  anyOf: ErrorObject,
+  branchErrors: readonly ErrorObject[],
+  data: unknown,
+): ValidationProblem | undefined {
   const branches = new Map<string, string[]>();
   for (const e of branchErrors) {
     if (e.keyword !== 'required' || e.instancePath !== anyOf.instancePath) return undefined;

@@ -14,7 +14,10 @@ describe('the AsyncAPI document of the events', () => {
   });
 
   it('describes every event with its subject and payload schema', () => {
-    const doc = renderAsyncApi() as { channels: Record<string, { address: string }>; components: { schemas: Record<string, { required?: string[] }> } };
+    const doc = renderAsyncApi() as {
+      channels: Record<string, { address: string }>;
+      components: { schemas: Record<string, { required?: string[] }> };
+    };
     for (const e of EVENTS) {
       const id = `${e.service}.${e.entity}.${e.event}`;
       expect(doc.channels[id]?.address).toBe(`nap.evt.${e.service}.${e.entity}.{id}.${e.event}`);
@@ -27,6 +30,9 @@ describe('the AsyncAPI document of the events', () => {
     const generated = `${JSON.stringify(renderAsyncApi(), null, 2)}\n`;
     if (process.env.UPDATE_DOCS === '1') writeFileSync(DOC, generated);
     if (!existsSync(DOC)) throw new Error(`${DOC} is missing; create it with: UPDATE_DOCS=1 npx jest contracts/test/asyncapi`);
-    if (readFileSync(DOC, 'utf8') !== generated) throw new Error(`${DOC} is out of date with contracts/src/events.ts; regenerate it with: UPDATE_DOCS=1 npx jest contracts/test/asyncapi`);
+    if (readFileSync(DOC, 'utf8') !== generated)
+      throw new Error(
+        `${DOC} is out of date with contracts/src/events.ts; regenerate it with: UPDATE_DOCS=1 npx jest contracts/test/asyncapi`,
+      );
   });
 });

@@ -20,7 +20,9 @@ describe('docs/catalog.md', () => {
       .split('\n')
       .filter((l) => /^\| [a-z-]+\.[A-Za-z]+ \|/.test(l));
     expect(rows).toHaveLength(CATALOG.length);
-    expect(rows).toContain('| workflow.startJobWithOptions | POST | `/workflow_engine/startJobWithOptions/:workflow` | admin, engineering, operations, apiwrite | 30000 | spec |');
+    expect(rows).toContain(
+      '| workflow.startJobWithOptions | POST | `/workflow_engine/startJobWithOptions/:workflow` | admin, engineering, operations, apiwrite | 30000 | spec |',
+    );
     expect(rows).toContain('| admin.login | POST | `/login` | public | 10000 | addition |');
     expect(rows).toContain('| gateway-devices.isAlive |  |  | admin, engineering, operations, apiwrite | 120000 | bus-only |');
   });

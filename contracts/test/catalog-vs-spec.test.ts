@@ -86,9 +86,19 @@ describe('the spec parser', () => {
     expect(named).toHaveLength(145);
     expect(authenticationTable(spec)).toHaveLength(11);
     expect(proseRoutes(spec, 11).map(routeKey).sort()).toEqual(['POST /gw/sshSendCommandExec', 'POST /gw/sshSendConfigSet']);
-    expect(manualTasks(spec)).toEqual(['chooseDevice', 'diffConfig', 'reloadFailed', 'reviewSummary', 'runTemplatesDiff', 'verifyConfig', 'viewTemplateResults']);
+    expect(manualTasks(spec)).toEqual([
+      'chooseDevice',
+      'diffConfig',
+      'reloadFailed',
+      'reviewSummary',
+      'runTemplatesDiff',
+      'verifyConfig',
+      'viewTemplateResults',
+    ]);
     expect(busOnlyGatewayMethods(spec)).toHaveLength(64);
-    expect(busOnlyGatewayMethods(spec)).toEqual(expect.arrayContaining(['createDevice', 'isAlive', 'getRunnerModule', 'runScriptEnv', 'getPlatformJson']));
+    expect(busOnlyGatewayMethods(spec)).toEqual(
+      expect.arrayContaining(['createDevice', 'isAlive', 'getRunnerModule', 'runScriptEnv', 'getPlatformJson']),
+    );
     // 19 numbered + 139 distinct table routes + 7 manual tasks
     expect(specRoutes().size).toBe(165);
   });
@@ -174,7 +184,10 @@ describe('catalog against the spec', () => {
   it('gives the eleven routes of the Authentication table exactly the roles listed', () => {
     for (const { route, roles } of authenticationTable(spec)) {
       const op = opAt(route);
-      expect({ route: routeKey(route), roles: [...(op?.roles ?? [])].sort() }).toEqual({ route: routeKey(route), roles: [...roles].sort() });
+      expect({ route: routeKey(route), roles: [...(op?.roles ?? [])].sort() }).toEqual({
+        route: routeKey(route),
+        roles: [...roles].sort(),
+      });
     }
   });
 
@@ -207,7 +220,8 @@ describe('catalog consistency', () => {
         const sb = b.http.path.split('/');
         if (sa.length !== sb.length) continue;
         const pair = `${a.http.path} ~ ${b.http.path}`;
-        if (sa.every((s, k) => s === sb[k] || s.startsWith(':') || (sb[k] ?? '').startsWith(':')) && !literalFirst.has(pair)) overlaps.push(pair);
+        if (sa.every((s, k) => s === sb[k] || s.startsWith(':') || (sb[k] ?? '').startsWith(':')) && !literalFirst.has(pair))
+          overlaps.push(pair);
       }
     }
     expect(overlaps).toEqual([]);
@@ -293,19 +307,30 @@ describe('catalog consistency', () => {
       expect({ id: op.id, members: Object.keys((params?.properties ?? {}) as object) }).toEqual({ id: op.id, members: names });
       expect({ id: op.id, required: params?.required }).toEqual({ id: op.id, required: names });
       expect(params?.additionalProperties).toBe(false);
-      for (const n of names) expect((params?.properties as Record<string, { type: string; minLength: number }>)[n]).toMatchObject({ type: 'string', minLength: 1 });
+      for (const n of names)
+        expect((params?.properties as Record<string, { type: string; minLength: number }>)[n]).toMatchObject({
+          type: 'string',
+          minLength: 1,
+        });
     }
   });
 
   it('gives no GET route a body, and no bus-only operation params or a query', () => {
     expect(httpOps.filter((op) => op.http.method === 'GET' && op.request.body !== undefined).map((op) => op.id)).toEqual([]);
-    expect(CATALOG.filter((op) => op.http === undefined && (op.request.params !== undefined || op.request.query !== undefined)).map((op) => op.id)).toEqual([]);
+    expect(
+      CATALOG.filter((op) => op.http === undefined && (op.request.params !== undefined || op.request.query !== undefined)).map(
+        (op) => op.id,
+      ),
+    ).toEqual([]);
   });
 
   it('requires credentials everywhere except login, token and the bus-only credential checks', () => {
-    const open = CATALOG.filter((op) => op.auth === 'public').map((op) => op.id).sort();
+    const open = CATALOG.filter((op) => op.auth === 'public')
+      .map((op) => op.id)
+      .sort();
     expect(open).toEqual(['admin.authenticate', 'admin.getTokenKeys', 'admin.login', 'admin.oauthToken', 'admin.resolveSession']);
-    for (const op of CATALOG.filter((o) => o.auth !== 'public')) expect({ id: op.id, roles: op.roles.length > 0 }).toEqual({ id: op.id, roles: true });
+    for (const op of CATALOG.filter((o) => o.auth !== 'public'))
+      expect({ id: op.id, roles: op.roles.length > 0 }).toEqual({ id: op.id, roles: true });
     expect(getOperation('admin.oauthToken').accepts).toEqual(['application/x-www-form-urlencoded']);
   });
 
@@ -317,11 +342,21 @@ describe('catalog consistency', () => {
       expect({ id: op.id, set: sets.includes([...op.roles].sort().join(',')) }).toEqual({ id: op.id, set: true });
     }
     // whoami, mySession, logout: any caller's own session; getServerHealth: the release clients read before anything else
-    for (const op of operationsOf('admin').filter((o) => o.http !== undefined && o.auth !== 'public' && !['whoami', 'mySession', 'logout', 'getServerHealth'].includes(o.name))) {
+    for (const op of operationsOf('admin').filter(
+      (o) => o.http !== undefined && o.auth !== 'public' && !['whoami', 'mySession', 'logout', 'getServerHealth'].includes(o.name),
+    )) {
       if (authRoutes.has(routeKey(op.http as SpecRoute))) continue;
       expect({ id: op.id, roles: op.roles }).toEqual({ id: op.id, roles: ROLE_SETS.admin });
     }
-    for (const id of ['workflow.startJobWithOptions', 'workflow.retryTask', 'workflow.cancelJobs', 'workflow.pauseJob', 'workflow.resumeJob', 'workflow.finishTask', 'mop.RunCommandTemplate']) {
+    for (const id of [
+      'workflow.startJobWithOptions',
+      'workflow.retryTask',
+      'workflow.cancelJobs',
+      'workflow.pauseJob',
+      'workflow.resumeJob',
+      'workflow.finishTask',
+      'mop.RunCommandTemplate',
+    ]) {
       expect({ id, roles: getOperation(id).roles }).toEqual({ id, roles: ROLE_SETS.run });
     }
   });
@@ -344,7 +379,7 @@ describe('catalog consistency', () => {
     expect(getOperation('admin.getAccounts').timeoutMs).toBe(DEFAULT_TIMEOUT_MS);
   });
 
-  it('gives every operation a summary, and the spec routes the spec\'s purpose', () => {
+  it("gives every operation a summary, and the spec routes the spec's purpose", () => {
     expect(CATALOG.filter((op) => op.summary.length < 4).map((op) => op.id)).toEqual([]);
     const mismatches: string[] = [];
     for (const row of tableRoutes(spec).filter((r) => r.name !== undefined)) {

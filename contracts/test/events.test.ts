@@ -27,7 +27,12 @@ describe('event subjects', () => {
 describe('event payloads', () => {
   it('describe every job event and the admin events, each schema with an $id', () => {
     expect(EVENTS.filter((e) => e.entity === 'job').map((e) => e.event)).toEqual([...JOB_EVENTS]);
-    expect(EVENTS.filter((e) => e.service === 'admin').map((e) => e.event)).toEqual(['sessionRevoked', 'accountChanged', 'groupChanged', 'adapterChanged']);
+    expect(EVENTS.filter((e) => e.service === 'admin').map((e) => e.event)).toEqual([
+      'sessionRevoked',
+      'accountChanged',
+      'groupChanged',
+      'adapterChanged',
+    ]);
     for (const e of EVENTS) expect(e.schema.$id).toBe(`nap:evt/${e.service}.${e.entity}.${e.event}`);
     expect(() => getEvent('workflow', 'job', 'jobExplode')).toThrow(/workflow.job.jobExplode/);
   });
@@ -35,11 +40,31 @@ describe('event payloads', () => {
   it('accept well-formed job and task events and name what is missing', () => {
     const base = { jobId: 'j1', name: 'Port turn-up', status: 'running', timestamp: 1735689600000, seq: 1 };
     expect(validateEvent(getEvent('workflow', 'job', 'jobStart'), { ...base, by: 'u1' })).toEqual([]);
-    expect(validateEvent(getEvent('workflow', 'job', 'jobError'), { ...base, status: 'error', error: [{ task: 't1', message: 'boom', timestamp: 1 }] })).toEqual([]);
+    expect(
+      validateEvent(getEvent('workflow', 'job', 'jobError'), {
+        ...base,
+        status: 'error',
+        error: [{ task: 't1', message: 'boom', timestamp: 1 }],
+      }),
+    ).toEqual([]);
     expect(validateEvent(getEvent('workflow', 'job', 'jobError'), base).map((p) => p.member)).toEqual(['payload.error']);
-    expect(validateEvent(getEvent('workflow', 'job', 'taskFinish'), { ...base, taskId: 't1', taskName: 'RunCommand', taskStatus: 'complete', finishState: 'success' })).toEqual([]);
-    expect(validateEvent(getEvent('workflow', 'job', 'taskStart'), base).map((p) => p.member).sort()).toEqual(['payload.taskId', 'payload.taskName', 'payload.taskStatus']);
-    expect(validateEvent(getEvent('workflow', 'job', 'jobStart'), { ...base, timestamp: '2025-01-01' }).map((p) => p.member)).toEqual(['payload.timestamp']);
+    expect(
+      validateEvent(getEvent('workflow', 'job', 'taskFinish'), {
+        ...base,
+        taskId: 't1',
+        taskName: 'RunCommand',
+        taskStatus: 'complete',
+        finishState: 'success',
+      }),
+    ).toEqual([]);
+    expect(
+      validateEvent(getEvent('workflow', 'job', 'taskStart'), base)
+        .map((p) => p.member)
+        .sort(),
+    ).toEqual(['payload.taskId', 'payload.taskName', 'payload.taskStatus']);
+    expect(validateEvent(getEvent('workflow', 'job', 'jobStart'), { ...base, timestamp: '2025-01-01' }).map((p) => p.member)).toEqual([
+      'payload.timestamp',
+    ]);
   });
 
   it('accept the admin events exactly as specified', () => {
@@ -48,7 +73,11 @@ describe('event payloads', () => {
     for (const reason of ACCOUNT_CHANGE_REASONS) {
       expect(validateEvent(getEvent('admin', 'account', 'accountChanged'), { accountId: 'u1', reason })).toEqual([]);
     }
-    expect(validateEvent(getEvent('admin', 'account', 'accountChanged'), { accountId: 'u1', reason: 'mood' }).map((p) => p.member)).toEqual(['payload.reason']);
-    expect(validateEvent(getEvent('admin', 'group', 'groupChanged'), { groupId: 'g1', extra: 1 }).map((p) => p.member)).toEqual(['payload.extra']);
+    expect(validateEvent(getEvent('admin', 'account', 'accountChanged'), { accountId: 'u1', reason: 'mood' }).map((p) => p.member)).toEqual(
+      ['payload.reason'],
+    );
+    expect(validateEvent(getEvent('admin', 'group', 'groupChanged'), { groupId: 'g1', extra: 1 }).map((p) => p.member)).toEqual([
+      'payload.extra',
+    ]);
   });
 });

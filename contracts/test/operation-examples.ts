@@ -58,16 +58,38 @@ const importCatalog: ImportCatalogAutomationsBody = {
 };
 const importAutomations: ImportAutomationsBody = { automations: [{ name: 'Port turn-up' }], options: { adapterMap: {} } };
 const createAutomation: CreateAutomationBody = {
-  automation: { name: 'Port turn-up', description: 'turn up a port', componentType: null, componentName: null, gbac: { write: ['g1'], read: ['g2'] } },
+  automation: {
+    name: 'Port turn-up',
+    description: 'turn up a port',
+    componentType: null,
+    componentName: null,
+    gbac: { write: ['g1'], read: ['g2'] },
+  },
 };
 const restAction: RestActionBody = {
-  params: { path: '/api/running/devices', accept: 'application/vnd.yang.data+json', method: 'POST', contentType: 'application/vnd.yang.data+json' },
+  params: {
+    path: '/api/running/devices',
+    accept: 'application/vnd.yang.data+json',
+    method: 'POST',
+    contentType: 'application/vnd.yang.data+json',
+  },
   body: { device: { name: 'r1' } },
 };
 const restQuery: RestQueryBody = { params: { path: '/api/running/devices', accept: 'application/yang-data+json' } };
-export const setLeaf: SetLeafBody = { path: '/ncs:devices/device{!dev!}/config', value: '!value!', variables: 'dev=r1\nvalue=1', set: true, dryRun: false, options: 'dryrun' };
+export const setLeaf: SetLeafBody = {
+  path: '/ncs:devices/device{!dev!}/config',
+  value: '!value!',
+  variables: 'dev=r1\nvalue=1',
+  set: true,
+  dryRun: false,
+  options: 'dryrun',
+};
 export const sshSendCommand: SshSendCommandBody = {
-  sshSendCommandParameters: { host: 'r1', commands: ['show version'], connection_options: { device_type: 'cisco_ios', username: 'netops', password: 'secret' } },
+  sshSendCommandParameters: {
+    host: 'r1',
+    commands: ['show version'],
+    connection_options: { device_type: 'cisco_ios', username: 'netops', password: 'secret' },
+  },
 };
 const searchTemplates: SearchDeviceTemplatesBody = { name: 'edge', options: {} };
 const createAnalytic: CreateAnalyticTemplateBody = {
@@ -75,12 +97,23 @@ const createAnalytic: CreateAnalyticTemplateBody = {
     name: 'bgp-check',
     os: 'cisco-ios',
     passRule: true,
-    prepostCommands: [{ preRawCommand: 'show ip bgp summary', postRawCommand: 'show ip bgp summary', passRule: true, rules: [{ type: 'regex', preRegex: 'x', postRegex: 'x', evaluation: '=' }] }],
+    prepostCommands: [
+      {
+        preRawCommand: 'show ip bgp summary',
+        postRawCommand: 'show ip bgp summary',
+        passRule: true,
+        rules: [{ type: 'regex', preRegex: 'x', postRegex: 'x', evaluation: '=' }],
+      },
+    ],
   },
 };
 const retryTask: RetryTaskBody = { taskId: 'a1b2', variables: { device: { value: 'r1' }, count: { value: 3 }, nothing: { value: null } } };
-const startJob: StartJobWithOptionsBody = { options: { description: 'nightly', type: 'Automation', variables: { device: 'r1' }, groups: ['g1'] } };
-const getJobList: GetJobListBody = { options: { filter: { name: 'Port turn-up' }, page: { skip: 0, limit: 10 }, sort: { field: 'name', direction: -1 } } };
+const startJob: StartJobWithOptionsBody = {
+  options: { description: 'nightly', type: 'Automation', variables: { device: 'r1' }, groups: ['g1'] },
+};
+const getJobList: GetJobListBody = {
+  options: { filter: { name: 'Port turn-up' }, page: { skip: 0, limit: 10 }, sort: { field: 'name', direction: -1 } },
+};
 const exportById: ExportFormBody = { options: { _id: UUID_V4 } };
 const exportByName: ExportFormBody = { options: { name: 'Device form' } };
 
@@ -93,7 +126,11 @@ export const CASES: Case[] = [
     open: ['body.automations[0]', 'body.automations[0].data'],
     invalid: [
       { why: 'automations is not an array', request: { body: { automations: {}, options: {} } }, member: 'body.automations' },
-      { why: 'adapterMap is not an object', request: { body: { automations: [], options: { adapterMap: 'x' } } }, member: 'body.options.adapterMap' },
+      {
+        why: 'adapterMap is not an object',
+        request: { body: { automations: [], options: { adapterMap: 'x' } } },
+        member: 'body.options.adapterMap',
+      },
       {
         why: 'a gbac entry of an exported automation is a group reference object',
         request: { body: { automations: [{ data: { gbac: { write: ['g1'] } } }], options: {} } },
@@ -107,7 +144,9 @@ export const CASES: Case[] = [
     required: ['body.automations', 'body.options'],
     closed: ['body.options'],
     open: ['body'],
-    invalid: [{ why: 'an automation is not an object', request: { body: { automations: ['x'], options: {} } }, member: 'body.automations[0]' }],
+    invalid: [
+      { why: 'an automation is not an object', request: { body: { automations: ['x'], options: {} } }, member: 'body.automations[0]' },
+    ],
   },
   {
     op: 'workflow.createAutomation',
@@ -116,8 +155,16 @@ export const CASES: Case[] = [
     closed: ['body'],
     open: ['body.automation'],
     invalid: [
-      { why: 'componentType is a string or null', request: { body: { automation: { name: 'x', componentType: 3 } } }, member: 'body.automation.componentType' },
-      { why: 'gbac.write holds group ids', request: { body: { automation: { name: 'x', gbac: { write: 'g1' } } } }, member: 'body.automation.gbac.write' },
+      {
+        why: 'componentType is a string or null',
+        request: { body: { automation: { name: 'x', componentType: 3 } } },
+        member: 'body.automation.componentType',
+      },
+      {
+        why: 'gbac.write holds group ids',
+        request: { body: { automation: { name: 'x', gbac: { write: 'g1' } } } },
+        member: 'body.automation.gbac.write',
+      },
       { why: 'the name is empty', request: { body: { automation: { name: '' } } }, member: 'body.automation.name' },
     ],
   },
@@ -156,7 +203,11 @@ export const CASES: Case[] = [
       { why: 'skip is not an integer', request: { query: { skip: '1.5' } }, member: 'query.skip' },
       { why: 'order is 1 or -1', request: { query: { order: '2' } }, member: 'query.order' },
       { why: 'an operator is written per field', request: { query: { equals: 'running' } }, member: 'query.equals' },
-      { why: 'a repeated field gives an array', request: { query: { equals: { status: ['running', 'complete'] } } }, member: 'query.equals.status' },
+      {
+        why: 'a repeated field gives an array',
+        request: { query: { equals: { status: ['running', 'complete'] } } },
+        member: 'query.equals.status',
+      },
     ],
   },
   {
@@ -169,7 +220,11 @@ export const CASES: Case[] = [
     closed: ['body', 'params'],
     open: ['body.params', 'body.body'],
     invalid: [
-      { why: 'method is a string', request: { params: { adapterId: 'nso' }, body: { ...restAction, params: { ...restAction.params, method: 1 } } }, member: 'body.params.method' },
+      {
+        why: 'method is a string',
+        request: { params: { adapterId: 'nso' }, body: { ...restAction, params: { ...restAction.params, method: 1 } } },
+        member: 'body.params.method',
+      },
       { why: 'body is an object', request: { params: { adapterId: 'nso' }, body: { ...restAction, body: [] } }, member: 'body.body' },
       { why: 'the adapter is empty', request: { params: { adapterId: '' }, body: restAction }, member: 'params.adapterId' },
     ],
@@ -184,33 +239,59 @@ export const CASES: Case[] = [
   },
   {
     op: 'orch-proxy.setLeaf',
-    valid: [{ params: { adapterId: 'r1' }, body: setLeaf }, { params: { adapterId: 'r1' }, body: { ...setLeaf, set: false, dryRun: true, options: 'no_overwrite' } }],
+    valid: [
+      { params: { adapterId: 'r1' }, body: setLeaf },
+      { params: { adapterId: 'r1' }, body: { ...setLeaf, set: false, dryRun: true, options: 'no_overwrite' } },
+    ],
     required: ['params.adapterId', 'body.path', 'body.value', 'body.variables', 'body.set', 'body.dryRun', 'body.options'],
     closed: ['body'],
     invalid: [
-      { why: 'options is one of six words', request: { params: { adapterId: 'r1' }, body: { ...setLeaf, options: 'later' } }, member: 'body.options' },
-      { why: 'bodies are not coerced: "true" is not a boolean', request: { params: { adapterId: 'r1' }, body: { ...setLeaf, set: 'true' } }, member: 'body.set' },
+      {
+        why: 'options is one of six words',
+        request: { params: { adapterId: 'r1' }, body: { ...setLeaf, options: 'later' } },
+        member: 'body.options',
+      },
+      {
+        why: 'bodies are not coerced: "true" is not a boolean',
+        request: { params: { adapterId: 'r1' }, body: { ...setLeaf, set: 'true' } },
+        member: 'body.set',
+      },
       { why: 'dryRun is a boolean', request: { params: { adapterId: 'r1' }, body: { ...setLeaf, dryRun: 1 } }, member: 'body.dryRun' },
-      { why: 'variables is text', request: { params: { adapterId: 'r1' }, body: { ...setLeaf, variables: { dev: 'r1' } } }, member: 'body.variables' },
+      {
+        why: 'variables is text',
+        request: { params: { adapterId: 'r1' }, body: { ...setLeaf, variables: { dev: 'r1' } } },
+        member: 'body.variables',
+      },
     ],
   },
-  ...['admin.getAdaptersHealth', 'admin.getIntegrations'].map(
-    (op): Case => ({
-      op,
-      valid: [
-        { query: {} },
-        { query: { contains: 'nso', containsField: 'name', equals: 'x', equalsField: 'type', startsWith: 'n', startsWithField: 'name', skip: '0', limit: '5', sort: 'name', order: '1' } },
-      ],
-      required: [],
-      closed: ['query'],
-      invalid: [
-        { why: 'skip is negative', request: { query: { skip: '-3' } }, member: 'query.skip' },
-        { why: 'limit is not a number', request: { query: { limit: 'all' } }, member: 'query.limit' },
-        { why: 'order is 1 or -1', request: { query: { order: '0' } }, member: 'query.order' },
-        { why: 'contains is one value', request: { query: { contains: { name: 'x' } } }, member: 'query.contains' },
-      ],
-    }),
-  ),
+  ...['admin.getAdaptersHealth', 'admin.getIntegrations'].map((op): Case => ({
+    op,
+    valid: [
+      { query: {} },
+      {
+        query: {
+          contains: 'nso',
+          containsField: 'name',
+          equals: 'x',
+          equalsField: 'type',
+          startsWith: 'n',
+          startsWithField: 'name',
+          skip: '0',
+          limit: '5',
+          sort: 'name',
+          order: '1',
+        },
+      },
+    ],
+    required: [],
+    closed: ['query'],
+    invalid: [
+      { why: 'skip is negative', request: { query: { skip: '-3' } }, member: 'query.skip' },
+      { why: 'limit is not a number', request: { query: { limit: 'all' } }, member: 'query.limit' },
+      { why: 'order is 1 or -1', request: { query: { order: '0' } }, member: 'query.order' },
+      { why: 'contains is one value', request: { query: { contains: { name: 'x' } } }, member: 'query.contains' },
+    ],
+  })),
   {
     op: 'admin.createGroup',
     valid: [{ body: { group: { name: 'operators' } } }, { body: { group: { name: 'operators', description: 'runs jobs' } } }],
@@ -223,7 +304,15 @@ export const CASES: Case[] = [
     op: 'gateway-devices.sshSendCommand',
     valid: [
       { body: sshSendCommand },
-      { body: { sshSendCommandParameters: { host: 'r1', commands: [], connection_options: { device_type: 'linux', port: 2222, secret: 'enable' } } } },
+      {
+        body: {
+          sshSendCommandParameters: {
+            host: 'r1',
+            commands: [],
+            connection_options: { device_type: 'linux', port: 2222, secret: 'enable' },
+          },
+        },
+      },
     ],
     required: [
       'body.sshSendCommandParameters',
@@ -237,12 +326,26 @@ export const CASES: Case[] = [
     invalid: [
       {
         why: 'the port is an integer, not text',
-        request: { body: { sshSendCommandParameters: { ...sshSendCommand.sshSendCommandParameters, connection_options: { device_type: 'cisco_ios', port: '22' } } } },
+        request: {
+          body: {
+            sshSendCommandParameters: {
+              ...sshSendCommand.sshSendCommandParameters,
+              connection_options: { device_type: 'cisco_ios', port: '22' },
+            },
+          },
+        },
         member: 'body.sshSendCommandParameters.connection_options.port',
       },
       {
         why: 'the port is a whole number',
-        request: { body: { sshSendCommandParameters: { ...sshSendCommand.sshSendCommandParameters, connection_options: { device_type: 'cisco_ios', port: 22.5 } } } },
+        request: {
+          body: {
+            sshSendCommandParameters: {
+              ...sshSendCommand.sshSendCommandParameters,
+              connection_options: { device_type: 'cisco_ios', port: 22.5 },
+            },
+          },
+        },
         member: 'body.sshSendCommandParameters.connection_options.port',
       },
       {
@@ -279,19 +382,38 @@ export const CASES: Case[] = [
     closed: ['body'],
     open: ['body.template', 'body.template.prepostCommands[0]'],
     invalid: [
-      { why: 'created is epoch milliseconds', request: { body: { template: { name: 't', created: '2025-01-01' } } }, member: 'body.template.created' },
-      { why: 'prepostCommands is a list', request: { body: { template: { name: 't', prepostCommands: {} } } }, member: 'body.template.prepostCommands' },
+      {
+        why: 'created is epoch milliseconds',
+        request: { body: { template: { name: 't', created: '2025-01-01' } } },
+        member: 'body.template.created',
+      },
+      {
+        why: 'prepostCommands is a list',
+        request: { body: { template: { name: 't', prepostCommands: {} } } },
+        member: 'body.template.prepostCommands',
+      },
     ],
   },
   {
     op: 'workflow.retryTask',
-    valid: [{ params: { jobId: 'j1' }, body: retryTask }, { params: { jobId: 'j1' }, body: { taskId: 'a1', variables: {} } }],
+    valid: [
+      { params: { jobId: 'j1' }, body: retryTask },
+      { params: { jobId: 'j1' }, body: { taskId: 'a1', variables: {} } },
+    ],
     required: ['params.jobId', 'body.taskId', 'body.variables', 'body.variables.device.value'],
     closed: ['body'],
     open: ['body.variables.device'],
     invalid: [
-      { why: 'a variable is an object with value', request: { params: { jobId: 'j1' }, body: { taskId: 'a1', variables: { device: 'r1' } } }, member: 'body.variables.device' },
-      { why: 'variables is an object', request: { params: { jobId: 'j1' }, body: { taskId: 'a1', variables: [] } }, member: 'body.variables' },
+      {
+        why: 'a variable is an object with value',
+        request: { params: { jobId: 'j1' }, body: { taskId: 'a1', variables: { device: 'r1' } } },
+        member: 'body.variables.device',
+      },
+      {
+        why: 'variables is an object',
+        request: { params: { jobId: 'j1' }, body: { taskId: 'a1', variables: [] } },
+        member: 'body.variables',
+      },
       { why: 'taskId is text', request: { params: { jobId: 'j1' }, body: { taskId: 12, variables: {} } }, member: 'body.taskId' },
     ],
   },
@@ -304,25 +426,47 @@ export const CASES: Case[] = [
   },
   {
     op: 'workflow.startJobWithOptions',
-    valid: [{ params: { workflow: 'Port turn-up' }, body: startJob }, { params: { workflow: 'w' }, body: { options: {} } }],
+    valid: [
+      { params: { workflow: 'Port turn-up' }, body: startJob },
+      { params: { workflow: 'w' }, body: { options: {} } },
+    ],
     required: ['params.workflow', 'body.options'],
     closed: ['body'],
     open: ['body.options', 'body.options.variables'],
     invalid: [
-      { why: 'groups holds ids', request: { params: { workflow: 'w' }, body: { options: { groups: [1] } } }, member: 'body.options.groups[0]' },
-      { why: 'variables is an object', request: { params: { workflow: 'w' }, body: { options: { variables: 'x' } } }, member: 'body.options.variables' },
+      {
+        why: 'groups holds ids',
+        request: { params: { workflow: 'w' }, body: { options: { groups: [1] } } },
+        member: 'body.options.groups[0]',
+      },
+      {
+        why: 'variables is an object',
+        request: { params: { workflow: 'w' }, body: { options: { variables: 'x' } } },
+        member: 'body.options.variables',
+      },
       { why: 'options is an object', request: { params: { workflow: 'w' }, body: { options: [] } }, member: 'body.options' },
     ],
   },
   {
     op: 'workflow.getJobList',
-    valid: [{ params: { status: 'running' }, body: getJobList }, { params: { status: 'all' }, body: { options: {} } }],
+    valid: [
+      { params: { status: 'running' }, body: getJobList },
+      { params: { status: 'all' }, body: { options: {} } },
+    ],
     required: ['params.status', 'body.options'],
     closed: ['body'],
     open: ['body.options'],
     invalid: [
-      { why: 'direction is 1 or -1', request: { params: { status: 'running' }, body: { options: { sort: { field: 'name', direction: 2 } } } }, member: 'body.options.sort.direction' },
-      { why: 'page.limit is not negative', request: { params: { status: 'running' }, body: { options: { page: { limit: -1 } } } }, member: 'body.options.page.limit' },
+      {
+        why: 'direction is 1 or -1',
+        request: { params: { status: 'running' }, body: { options: { sort: { field: 'name', direction: 2 } } } },
+        member: 'body.options.sort.direction',
+      },
+      {
+        why: 'page.limit is not negative',
+        request: { params: { status: 'running' }, body: { options: { page: { limit: -1 } } } },
+        member: 'body.options.page.limit',
+      },
     ],
   },
   {
@@ -334,7 +478,11 @@ export const CASES: Case[] = [
       { why: 'neither _id nor name', request: { body: { options: {} } }, member: 'body.options' },
       { why: 'a UUID of version 1', request: { body: { options: { _id: UUID_V1 } } }, member: 'body.options._id' },
       { why: 'not a UUID', request: { body: { options: { _id: 'device-form' } } }, member: 'body.options._id' },
-      { why: 'a UUID v4 with a wrong variant', request: { body: { options: { _id: '3f8e2a5c-1b4d-4c6e-7a7b-2d1e0f3c4b5a' } } }, member: 'body.options._id' },
+      {
+        why: 'a UUID v4 with a wrong variant',
+        request: { body: { options: { _id: '3f8e2a5c-1b4d-4c6e-7a7b-2d1e0f3c4b5a' } } },
+        member: 'body.options._id',
+      },
     ],
   },
 ];
@@ -378,4 +526,3 @@ export function withExtra(request: RequestParts, object: string): RequestParts {
   at(copy, segments(object)).extra = 'surprise';
   return copy;
 }
-

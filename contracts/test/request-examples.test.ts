@@ -68,13 +68,17 @@ describe('request validation details', () => {
     const parts: RequestParts = clone({ body: sshSendCommand });
     expect(validateRequest(getOperation('gateway-devices.sshSendCommand'), parts)).toEqual([]);
     expect((parts.body as SshSendCommandBody).sshSendCommandParameters.connection_options.port).toBe(22);
-    const given: RequestParts = { body: { sshSendCommandParameters: { host: 'r1', commands: [], connection_options: { device_type: 'linux', port: 2222 } } } };
+    const given: RequestParts = {
+      body: { sshSendCommandParameters: { host: 'r1', commands: [], connection_options: { device_type: 'linux', port: 2222 } } },
+    };
     validateRequest(getOperation('gateway-devices.sshSendCommand'), given);
     expect((given.body as SshSendCommandBody).sshSendCommandParameters.connection_options.port).toBe(2222);
   });
 
   it('coerces query members to their types, in place', () => {
-    const parts: RequestParts = { query: { limit: '10', skip: '0', order: '-1', equals: { status: 'running' }, gt: { 'metrics.start_time': '5' } } };
+    const parts: RequestParts = {
+      query: { limit: '10', skip: '0', order: '-1', equals: { status: 'running' }, gt: { 'metrics.start_time': '5' } },
+    };
     expect(validateRequest(getOperation('workflow.getJobs'), parts)).toEqual([]);
     expect(parts.query).toEqual({ limit: 10, skip: 0, order: -1, equals: { status: 'running' }, gt: { 'metrics.start_time': '5' } });
     const task: RequestParts = { query: { jobId: 'j1', taskId: 't1', download: 'true' } };
@@ -93,22 +97,32 @@ describe('request validation details', () => {
 
   it('treats a missing body as an empty one and reports what it lacks', () => {
     const parts: RequestParts = {};
-    expect(validateRequest(getOperation('workflow.startJobWithOptions'), parts).map((p) => p.member)).toEqual(['params.workflow', 'body.options']);
+    expect(validateRequest(getOperation('workflow.startJobWithOptions'), parts).map((p) => p.member)).toEqual([
+      'params.workflow',
+      'body.options',
+    ]);
     expect(parts.body).toEqual({});
   });
 
   it('names the allowed values of an enum', () => {
-    const [problem] = validateRequest(getOperation('orch-proxy.setLeaf'), { params: { adapterId: 'r1' }, body: { ...setLeaf, options: 'later' } });
+    const [problem] = validateRequest(getOperation('orch-proxy.setLeaf'), {
+      params: { adapterId: 'r1' },
+      body: { ...setLeaf, options: 'later' },
+    });
     expect(problem?.message).toBe("body.options must be one of 'outformat', 'async', 'sync', 'no_overwrite', 'staging', 'dryrun'");
   });
 
   it('accepts both login body shapes and the form-encoded token request', () => {
     expect(validateRequest(getOperation('admin.login'), { body: { user: { username: 'admin', password: 'pw' } } })).toEqual([]);
     expect(validateRequest(getOperation('admin.login'), { body: { username: 'admin', password: 'pw' } })).toEqual([]);
-    expect(validateRequest(getOperation('admin.login'), { body: { user: { username: 'admin' } } }).map((p) => p.member)).toEqual(['body.user.password']);
+    expect(validateRequest(getOperation('admin.login'), { body: { user: { username: 'admin' } } }).map((p) => p.member)).toEqual([
+      'body.user.password',
+    ]);
     const token = getOperation('admin.oauthToken');
     expect(validateRequest(token, { body: { grant_type: 'client_credentials', client_id: 'ci', client_secret: 's' } })).toEqual([]);
-    expect(validateRequest(token, { body: { grant_type: 'password', client_id: 'ci', client_secret: 's' } }).map((p) => p.member)).toEqual(['body.grant_type']);
+    expect(validateRequest(token, { body: { grant_type: 'password', client_id: 'ci', client_secret: 's' } }).map((p) => p.member)).toEqual([
+      'body.grant_type',
+    ]);
   });
 
   it('requires at least one job id to cancel', () => {

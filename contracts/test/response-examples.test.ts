@@ -20,7 +20,15 @@ import { validateResponse } from '../src/validation';
  * data passes (extra members included), and each schema refuses a body that breaks the spec.
  */
 
-const metrics = { owner: 'admin', start_time: 1735689600000, end_time: 1735689660000, run_time: 60000, finish_state: 'success', server_id: 's1', app: { id: 'nap', version: '2026.1.0' } };
+const metrics = {
+  owner: 'admin',
+  start_time: 1735689600000,
+  end_time: 1735689660000,
+  run_time: 60000,
+  finish_state: 'success',
+  server_id: 's1',
+  app: { id: 'nap', version: '2026.1.0' },
+};
 
 const job: JobDocument = {
   _id: 'j1',
@@ -46,7 +54,12 @@ const job: JobDocument = {
       deprecated: false,
       scheduled: false,
       iterations: ['i1'],
-      variables: { incoming: { template: 't' }, outgoing: { result: {} }, error: '', decorators: [{ type: 'encryption', pointer: '/variables/password' }] },
+      variables: {
+        incoming: { template: 't' },
+        outgoing: { result: {} },
+        error: '',
+        decorators: [{ type: 'encryption', pointer: '/variables/password' }],
+      },
       childJobs: [{ _id: 'j2', name: 'child', iteration: 0 }],
       retrySettings: { state: ['failure', 'error'], autoRetry: true, limit: 3, delay: 5, count: 0 },
       somethingNew: true,
@@ -54,7 +67,10 @@ const job: JobDocument = {
     workflow_end: { name: 'workflow_end' },
     error_handler: { name: 'error_handler' },
   },
-  transitions: { workflow_start: { a1b2: { type: 'standard', state: 'success' } }, a1b2: { workflow_end: { type: 'standard', state: 'success' } } },
+  transitions: {
+    workflow_start: { a1b2: { type: 'standard', state: 'success' } },
+    a1b2: { workflow_end: { type: 'standard', state: 'success' } },
+  },
   font_size: 12,
   created: '2025-01-01T00:00:00.000Z',
   created_by: 'admin',
@@ -92,16 +108,29 @@ describe('response schemas', () => {
     expect(membersOf('workflow.startJobWithOptions', { ...job, status: 'running' })).toEqual([]);
     const { status: _status, ...noStatus } = job;
     expect(membersOf('workflow.startJobWithOptions', noStatus)).toEqual(['response.status']);
-    expect(membersOf('workflow.retryTask', { ...job, error: [{ task: 'a1b2', message: 'x', timestamp: '2025-01-01' }] })).toEqual(['response.error[0].timestamp']);
+    expect(membersOf('workflow.retryTask', { ...job, error: [{ task: 'a1b2', message: 'x', timestamp: '2025-01-01' }] })).toEqual([
+      'response.error[0].timestamp',
+    ]);
   });
 
   it('accept the shallow job (operation 16) only without application, arguments, returned data and errors of tasks', () => {
     expect(membersOf('workflow.getJobShallow', shallow(job))).toEqual([]);
-    expect(membersOf('workflow.getJobShallow', job)).toEqual(expect.arrayContaining(['response.tasks.a1b2', 'response.tasks.a1b2.variables']));
+    expect(membersOf('workflow.getJobShallow', job)).toEqual(
+      expect.arrayContaining(['response.tasks.a1b2', 'response.tasks.a1b2.variables']),
+    );
   });
 
   it('accept the job page (operation 4)', () => {
-    const page: JobPage = { items: [{ _id: 'j1', name: 'x' }], total: 31, currentPageSize: 1, hints: ['limit was clamped to 1000'], skip: 30, limit: 10, nextPageSkip: 40, previousPageSkip: 20 };
+    const page: JobPage = {
+      items: [{ _id: 'j1', name: 'x' }],
+      total: 31,
+      currentPageSize: 1,
+      hints: ['limit was clamped to 1000'],
+      skip: 30,
+      limit: 10,
+      nextPageSkip: 40,
+      previousPageSkip: 20,
+    };
     expect(membersOf('workflow.getJobs', page)).toEqual([]);
     expect(membersOf('workflow.getJobs', { ...page, hints: 'none' })).toEqual(['response.hints']);
     expect(membersOf('workflow.getJobs', { items: [] })).toEqual(
@@ -125,29 +154,58 @@ describe('response schemas', () => {
       status: 'success',
       message: '1 of 2 automations imported',
       imported: [
-        { success: true, message: 'imported', original: { name: 'a', data: { gbac: { write: [{ name: 'ops' }], read: [] } } }, created: { _id: 'c1', name: 'a', data: { gbac: { write: ['g1'], read: [] } } } },
+        {
+          success: true,
+          message: 'imported',
+          original: { name: 'a', data: { gbac: { write: [{ name: 'ops' }], read: [] } } },
+          created: { _id: 'c1', name: 'a', data: { gbac: { write: ['g1'], read: [] } } },
+        },
         { success: false, message: 'an automation named b exists', original: { name: 'b' }, created: null },
       ],
     };
     expect(membersOf('workflow.importCatalogAutomations', result)).toEqual([]);
     expect(membersOf('workflow.importCatalogAutomations', { ...result, status: 'error' })).toEqual(['response.status']);
-    expect(membersOf('workflow.importAutomations', { status: 'success', message: 'x', imported: [{ success: false, message: 'bad', original: {} }] })).toEqual([
-      'response.imported[0].created',
-    ]);
+    expect(
+      membersOf('workflow.importAutomations', {
+        status: 'success',
+        message: 'x',
+        imported: [{ success: false, message: 'bad', original: {} }],
+      }),
+    ).toEqual(['response.imported[0].created']);
   });
 
   it('accept the creation results of operations 3 and 10, with the status Created', () => {
-    const created: CreatedResult<object> = { status: 'Created', message: 'Automation created', data: { _id: 'a1', name: 'x', componentType: null, gbac: { write: [], read: [] } } };
+    const created: CreatedResult<object> = {
+      status: 'Created',
+      message: 'Automation created',
+      data: { _id: 'a1', name: 'x', componentType: null, gbac: { write: [], read: [] } },
+    };
     expect(membersOf('workflow.createAutomation', created)).toEqual([]);
     expect(membersOf('workflow.createAutomation', { ...created, status: 'created' })).toEqual(['response.status']);
     const prebuilt = {
-      metadata: { name: '@nap/turn-up', version: '1.0.0', description: 'd', author: 'a', license: 'Apache-2.0', repository: { type: 'git', url: 'https://x' }, keywords: ['k'], hostedRepoId: 12 },
-      manifest: { bundleName: 'turn-up', fingerprint: 'f', createdEpoch: '1735689600', artifacts: [{ id: 'w1', name: 'w', type: 'workflow', location: '/bundles/w.json' }] },
+      metadata: {
+        name: '@nap/turn-up',
+        version: '1.0.0',
+        description: 'd',
+        author: 'a',
+        license: 'Apache-2.0',
+        repository: { type: 'git', url: 'https://x' },
+        keywords: ['k'],
+        hostedRepoId: 12,
+      },
+      manifest: {
+        bundleName: 'turn-up',
+        fingerprint: 'f',
+        createdEpoch: '1735689600',
+        artifacts: [{ id: 'w1', name: 'w', type: 'workflow', location: '/bundles/w.json' }],
+      },
       bundles: [{ type: 'workflow' }, { type: 'mop-template' }],
       readme: '# turn-up',
     };
     expect(membersOf('admin.createGroup', { status: 'Created', message: 'Group created', data: prebuilt })).toEqual([]);
-    expect(membersOf('admin.createGroup', { status: 'Created', message: 'Group created', data: { _id: 'g1', name: 'operators' } })).toEqual([]);
+    expect(membersOf('admin.createGroup', { status: 'Created', message: 'Group created', data: { _id: 'g1', name: 'operators' } })).toEqual(
+      [],
+    );
     expect(membersOf('admin.createGroup', { status: 'Created', message: 'Group created' })).toEqual(['response.data']);
   });
 
@@ -158,12 +216,23 @@ describe('response schemas', () => {
     expect(membersOf('orch-proxy.restQuery', [{ instance_data: { 'tailf-ncs:device': [{ name: 'r1' }] } }])).toEqual([]);
     expect(membersOf('orch-proxy.restQuery', [{ name: 'r1' }])).not.toEqual([]);
     expect(membersOf('orch-proxy.restQuery', 'r1')).not.toEqual([]);
-    const leaf: SetLeafResultItem[] = [{ action: 'update', path_raw: '/d{!dev!}', path_evaluated: '/d{r1}', value_raw: '!v!', value_evaluated: '1' }];
-    expect(membersOf('orch-proxy.setLeaf', [{ ...leaf[0], dry_run: { 'dry-run-result': { cli: { 'local-node': { data: '+hostname r1;' } } } } }])).toEqual([]);
+    const leaf: SetLeafResultItem[] = [
+      { action: 'update', path_raw: '/d{!dev!}', path_evaluated: '/d{r1}', value_raw: '!v!', value_evaluated: '1' },
+    ];
+    expect(
+      membersOf('orch-proxy.setLeaf', [
+        { ...leaf[0], dry_run: { 'dry-run-result': { cli: { 'local-node': { data: '+hostname r1;' } } } } },
+      ]),
+    ).toEqual([]);
     expect(membersOf('orch-proxy.setLeaf', [{ ...leaf[0], action: 'set' }])).toEqual(['response[0].action']);
     expect(membersOf('orch-proxy.setLeaf', leaf)).toEqual([]);
     expect(membersOf('orch-proxy.setLeaf', [{ action: 'set' }])).toEqual(
-      expect.arrayContaining(['response[0].path_raw', 'response[0].path_evaluated', 'response[0].value_raw', 'response[0].value_evaluated']),
+      expect.arrayContaining([
+        'response[0].path_raw',
+        'response[0].path_evaluated',
+        'response[0].value_raw',
+        'response[0].value_evaluated',
+      ]),
     );
   });
 
@@ -190,7 +259,9 @@ describe('response schemas', () => {
     };
     expect(membersOf('admin.getIntegrations', list)).toEqual([]);
     expect(membersOf('admin.getIntegrations', { results: list.results })).toEqual(['response.total']);
-    expect(membersOf('admin.getIntegrations', { results: [{ metadata: { isActive: 'yes' } }], total: 1 })).toEqual(['response.results[0].metadata.isActive']);
+    expect(membersOf('admin.getIntegrations', { results: [{ metadata: { isActive: 'yes' } }], total: 1 })).toEqual([
+      'response.results[0].metadata.isActive',
+    ]);
   });
 
   it('accept the SSH result (operation 11) and the device template search (operation 12)', () => {
@@ -199,10 +270,25 @@ describe('response schemas', () => {
     expect(membersOf('gateway-devices.sshSendCommand', { result: [] })).toEqual(['response.status', 'response.code']);
     const search: DeviceTemplateSearchResult = {
       total: 1,
-      list: [{ id: 't1', name: 'edge', template: 'hostname {{ hostname }}', variables: { hostname: 'r1' }, created: '2025-01-01T00:00:00Z', updated: '2025-01-01T00:00:00Z', createdBy: 'admin', updatedBy: 'admin', gbac: { write: [], read: [] } }],
+      list: [
+        {
+          id: 't1',
+          name: 'edge',
+          template: 'hostname {{ hostname }}',
+          variables: { hostname: 'r1' },
+          created: '2025-01-01T00:00:00Z',
+          updated: '2025-01-01T00:00:00Z',
+          createdBy: 'admin',
+          updatedBy: 'admin',
+          gbac: { write: [], read: [] },
+        },
+      ],
     };
     expect(membersOf('gateway-devices.searchDeviceTemplates', search)).toEqual([]);
-    expect(membersOf('gateway-devices.searchDeviceTemplates', { total: 1, list: [{ name: 'edge' }] })).toEqual(['response.list[0].id', 'response.list[0].template']);
+    expect(membersOf('gateway-devices.searchDeviceTemplates', { total: 1, list: [{ name: 'edge' }] })).toEqual([
+      'response.list[0].id',
+      'response.list[0].template',
+    ]);
   });
 
   it('accept command templates (operation 13) and refuse ISO dates where the spec has epoch numbers', () => {
@@ -225,7 +311,20 @@ describe('response schemas', () => {
     const form: Form = {
       _id: '3f8e2a5c-1b4d-4c6e-9a7b-2d1e0f3c4b5a',
       name: 'Device form',
-      children: [{ type: 'field', name: 'device', description: 'd', element: '{"type":"string"}', source_type: 'method', source: 'getDevices', id: 'c1', yangkey: '', key: 'device', properties: { type: 'string', prefix: '' } }],
+      children: [
+        {
+          type: 'field',
+          name: 'device',
+          description: 'd',
+          element: '{"type":"string"}',
+          source_type: 'method',
+          source: 'getDevices',
+          id: 'c1',
+          yangkey: '',
+          key: 'device',
+          properties: { type: 'string', prefix: '' },
+        },
+      ],
       elements: [{ type: 'method', id: { name: 'getDevices' } }],
       groups: ['g1'],
       created: '2025-01-01T00:00:00Z',

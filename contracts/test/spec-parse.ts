@@ -115,7 +115,8 @@ function names(list: string): string[] {
     for (const item of body.split(/,|\band\b/)) {
       const n = item.trim();
       if (n.length === 0) continue;
-      if (!/^[A-Za-z][A-Za-z0-9]*$/.test(n)) throw new Error(`Unexpected operation name "${n}" while parsing the list "${sentence.trim()}"`);
+      if (!/^[A-Za-z][A-Za-z0-9]*$/.test(n))
+        throw new Error(`Unexpected operation name "${n}" while parsing the list "${sentence.trim()}"`);
       out.push(n);
     }
   }

@@ -2,7 +2,17 @@ import type { OperationDef } from '../src/catalog/types';
 import { compileOperation, validateAgainst, validateRequest, validateResponse } from '../src/validation';
 
 function op(overrides: Partial<OperationDef>): OperationDef {
-  return { id: 'test.op', service: 'workflow', name: 'op', summary: 'test', roles: ['admin'], request: {}, response: { status: 200 }, timeoutMs: 1000, ...overrides };
+  return {
+    id: 'test.op',
+    service: 'workflow',
+    name: 'op',
+    summary: 'test',
+    roles: ['admin'],
+    request: {},
+    response: { status: 200 },
+    timeoutMs: 1000,
+    ...overrides,
+  };
 }
 
 describe('validation', () => {
@@ -37,8 +47,14 @@ describe('validation', () => {
   });
 
   it('writes array positions in brackets and keeps member names with dots whole', () => {
-    const schema = { $id: 'nap:test.paths', type: 'object', properties: { list: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } } } };
-    expect(validateAgainst(schema, { list: [{ 'a.b': 'ok' }, { 'c.d': 1 }] })).toEqual([{ member: 'value.list[1].c.d', message: 'value.list[1].c.d must be string', keyword: 'type' }]);
+    const schema = {
+      $id: 'nap:test.paths',
+      type: 'object',
+      properties: { list: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } } },
+    };
+    expect(validateAgainst(schema, { list: [{ 'a.b': 'ok' }, { 'c.d': 1 }] })).toEqual([
+      { member: 'value.list[1].c.d', message: 'value.list[1].c.d must be string', keyword: 'type' },
+    ]);
   });
 
   it('accepts any response when the operation has no response schema', () => {

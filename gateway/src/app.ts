@@ -6,7 +6,18 @@ import express from 'express';
 import qs from 'qs';
 import typeis from 'type-is';
 import type { NextFunction, Request, Response, Express } from 'express';
-import { AppError, CATALOG, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, HEADERS, isAppError, jsonTextExceedsDepth, jsonTooDeep, renderAsyncApi, validateRequest } from '@nap/contracts';
+import {
+  AppError,
+  CATALOG,
+  DEFAULT_MAX_JSON_DEPTH,
+  DEFAULT_MAX_PARAM_LENGTH,
+  HEADERS,
+  isAppError,
+  jsonTextExceedsDepth,
+  jsonTooDeep,
+  renderAsyncApi,
+  validateRequest,
+} from '@nap/contracts';
 import type { Caller, OperationDef } from '@nap/contracts';
 import { acceptsIdempotencyKey } from '@nap/bus';
 import type { Bus, BusClient } from '@nap/bus';
@@ -154,7 +165,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const missing = required.filter((name) => !found.includes(name));
     const ready = bus.isConnected() && missing.length === 0;
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', bus: bus.isConnected() ? 'connected' : 'disconnected', services: found.sort(), missing });
+    res
+      .status(ready ? 200 : 503)
+      .json({
+        status: ready ? 'ready' : 'not ready',
+        bus: bus.isConnected() ? 'connected' : 'disconnected',
+        services: found.sort(),
+        missing,
+      });
   });
 
   const openapi = buildOpenApi();
@@ -186,54 +204,79 @@ export function createGateway(options: GatewayOptions): Gateway {
       metrics.httpDuration.observe(labels, seconds);
       // one line per request at debug level (NAP_LOG_LEVEL=debug); never the query string, which may hold ?token=
       if (logger.isLevelEnabled('debug')) {
-        logger.debug({ requestId: locals.requestId, operation: op.id, method, route: op.http?.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, user: locals.caller?.username }, 'request');
+        logger.debug(
+          {
+            requestId: locals.requestId,
+            operation: op.id,
+            method,
+            route: op.http?.path,
+            status: res.statusCode,
+            ms: Math.round(seconds * 1e4) / 10,
+            user: locals.caller?.username,
+          },
+          'request',
+        );
       }
     });
-    await withSpan(`${method} ${op.http?.path ?? op.id}`, SpanKind.SERVER, { 'http.request.method': method, 'http.route': op.http?.path ?? '', 'nap.request_id': locals.requestId }, async (span) => {
-      // the bus knows it is disconnected (as /health/ready does): answer 503 at once rather than time out
-      if (!bus.isConnected()) throw new AppError('SERVICE_UNAVAILABLE', `The message bus is disconnected; ${method} ${op.http?.path} cannot reach the ${op.service} service until it reconnects`);
-      // who is calling and may they? decided before the body is read or validated
-      let caller: Caller | undefined;
-      if (op.auth !== 'public') {
-        const credentials = readCredentials(req.headers, query.token);
-        if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
-        caller = await authenticator.authenticate(credentials);
-        locals.caller = caller;
-        if (!op.roles.some((role) => caller?.roles.includes(role))) {
-          throw new AppError('FORBIDDEN', `${method} ${op.http?.path} needs one of the roles ${op.roles.join(', ')}; the caller has ${caller.roles.length ? caller.roles.join(', ') : 'none'}`);
+    await withSpan(
+      `${method} ${op.http?.path ?? op.id}`,
+      SpanKind.SERVER,
+      { 'http.request.method': method, 'http.route': op.http?.path ?? '', 'nap.request_id': locals.requestId },
+      async (span) => {
+        // the bus knows it is disconnected (as /health/ready does): answer 503 at once rather than time out
+        if (!bus.isConnected())
+          throw new AppError(
+            'SERVICE_UNAVAILABLE',
+            `The message bus is disconnected; ${method} ${op.http?.path} cannot reach the ${op.service} service until it reconnects`,
+          );
+        // who is calling and may they? decided before the body is read or validated
+        let caller: Caller | undefined;
+        if (op.auth !== 'public') {
+          const credentials = readCredentials(req.headers, query.token);
+          if (!credentials)
+            throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
+          caller = await authenticator.authenticate(credentials);
+          locals.caller = caller;
+          if (!op.roles.some((role) => caller?.roles.includes(role))) {
+            throw new AppError(
+              'FORBIDDEN',
+              `${method} ${op.http?.path} needs one of the roles ${op.roles.join(', ')}; the caller has ${caller.roles.length ? caller.roles.join(', ') : 'none'}`,
+            );
+          }
+          delete query.token;
         }
-        delete query.token;
-      }
-      const body = await readBody(op, req, res);
-      const parts = { params, query, body };
-      const problems = validateRequest(op, parts);
-      if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
-      const idempotencyKey = req.headers['idempotency-key'];
-      const result = await client
-        .callRaw(op, parts, {
-          caller: caller ?? { id: 'anonymous', username: 'anonymous', roles: [], groups: [] },
-          requestId: locals.requestId,
-          validated: true,
-          // checked and honoured by the owning service (serve), where the key is kept with what it created
-          ...(typeof idempotencyKey === 'string' && acceptsIdempotencyKey(op) ? { idempotencyKey } : {}),
-        })
-        .catch(async (err: unknown) => {
-          throw isAppError(err) && err.code === 'SERVICE_UNAVAILABLE' ? await unavailable.explain(op.service, err) : err;
-        });
-      span.setAttribute('http.response.status_code', result.status);
-      afterOperation(op, result, res);
-      const contentType = result.headers[HEADERS.contentType];
-      res.statusCode = result.status;
-      if (result.headers[HEADERS.idempotentReplay] !== undefined) res.setHeader('idempotent-replayed', 'true');
-      if (result.status === 204 || result.data.length === 0) {
-        res.end();
-        return;
-      }
-      res.setHeader('content-type', contentType ?? 'application/json; charset=utf-8');
-      const disposition = result.headers[HEADERS.contentDisposition];
-      if (disposition !== undefined) res.setHeader('content-disposition', disposition);
-      res.end(Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength));
-    }, extractTraceContext(req.headers as Record<string, string>));
+        const body = await readBody(op, req, res);
+        const parts = { params, query, body };
+        const problems = validateRequest(op, parts);
+        if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
+        const idempotencyKey = req.headers['idempotency-key'];
+        const result = await client
+          .callRaw(op, parts, {
+            caller: caller ?? { id: 'anonymous', username: 'anonymous', roles: [], groups: [] },
+            requestId: locals.requestId,
+            validated: true,
+            // checked and honoured by the owning service (serve), where the key is kept with what it created
+            ...(typeof idempotencyKey === 'string' && acceptsIdempotencyKey(op) ? { idempotencyKey } : {}),
+          })
+          .catch(async (err: unknown) => {
+            throw isAppError(err) && err.code === 'SERVICE_UNAVAILABLE' ? await unavailable.explain(op.service, err) : err;
+          });
+        span.setAttribute('http.response.status_code', result.status);
+        afterOperation(op, result, res);
+        const contentType = result.headers[HEADERS.contentType];
+        res.statusCode = result.status;
+        if (result.headers[HEADERS.idempotentReplay] !== undefined) res.setHeader('idempotent-replayed', 'true');
+        if (result.status === 204 || result.data.length === 0) {
+          res.end();
+          return;
+        }
+        res.setHeader('content-type', contentType ?? 'application/json; charset=utf-8');
+        const disposition = result.headers[HEADERS.contentDisposition];
+        if (disposition !== undefined) res.setHeader('content-disposition', disposition);
+        res.end(Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength));
+      },
+      extractTraceContext(req.headers as Record<string, string>),
+    );
   }
 
   /** Cookies are HTTP's business, so login and logout get theirs here. */
@@ -241,7 +284,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (op.id === 'admin.login') {
       // admin.login answers the bare token as text/plain
       const token = Buffer.from(result.data).toString('utf8').trim();
-      res.appendHeader('set-cookie', serializeCookie('token', token, { httpOnly: true, sameSite: 'lax', secure: options.secureCookies ?? false, path: '/', maxAge: options.cookieMaxAgeSeconds ?? 43_200 }));
+      res.appendHeader(
+        'set-cookie',
+        serializeCookie('token', token, {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: options.secureCookies ?? false,
+          path: '/',
+          maxAge: options.cookieMaxAgeSeconds ?? 43_200,
+        }),
+      );
     } else if (op.id === 'admin.logout') {
       res.appendHeader('set-cookie', serializeCookie('token', '', { path: '/', expires: new Date(0) }));
     }
@@ -252,7 +304,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (!hasBody) return undefined;
     const accepted = op.accepts ?? JSON_TYPES;
     if (!typeis(req, [...accepted])) {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${req.method} ${op.http?.path} accepts ${accepted.join(' or ')}, not ${req.headers['content-type'] ?? 'a body without a content type'}`);
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `${req.method} ${op.http?.path} accepts ${accepted.join(' or ')}, not ${req.headers['content-type'] ?? 'a body without a content type'}`,
+      );
     }
     const parser = accepted.includes(FORM_TYPE) ? formParser : jsonParser;
     const target = req as IncomingMessage & { body?: unknown };
@@ -266,7 +321,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     const allowed = routes.allowed(req.path);
     if (allowed.length > 0) {
       res.setHeader('allow', allowed.join(', '));
-      sendError(res, res.locals as Locals, new AppError('METHOD_NOT_ALLOWED', `${req.path} answers ${allowed.join(', ')}, not ${req.method}`));
+      sendError(
+        res,
+        res.locals as Locals,
+        new AppError('METHOD_NOT_ALLOWED', `${req.path} answers ${allowed.join(', ')}, not ${req.method}`),
+      );
       return;
     }
     sendError(res, res.locals as Locals, new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`));
@@ -279,9 +338,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   function toHttpError(err: unknown): AppError {
     if (isAppError(err)) return err;
     const e = err as { type?: string; status?: number; message?: string };
-    if (e.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${String(options.bodyLimit ?? '1mb')}`);
-    if (e.type === 'entity.parse.failed') return new AppError('BAD_REQUEST', `The request body is not valid JSON: ${e.message ?? ''}`.trim());
-    if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding');
+    if (e.type === 'entity.too.large')
+      return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${String(options.bodyLimit ?? '1mb')}`);
+    if (e.type === 'entity.parse.failed')
+      return new AppError('BAD_REQUEST', `The request body is not valid JSON: ${e.message ?? ''}`.trim());
+    if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding');
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new AppError('BAD_REQUEST', e.message ?? 'Bad request');
     logger.error({ err }, 'Unexpected gateway error');
     return new AppError('INTERNAL', 'Internal error in the gateway');

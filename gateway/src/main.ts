@@ -14,13 +14,29 @@ async function run(): Promise<void> {
   const metrics = createMetrics({ defaultLabels: { component: 'gateway' } });
   const bus = await createNatsBus({ servers: config.natsUrl ?? '', name: 'nap-gateway', logger: logger.child({ component: 'bus' }) });
   const client = createClient(bus, metrics);
-  const gateway = createGateway({ bus, client, logger, metrics, bodyLimit: config.bodyLimitBytes, maxJsonDepth: config.maxJsonDepth, maxParamLength: config.maxParamLength, requiredServices: SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
+  const gateway = createGateway({
+    bus,
+    client,
+    logger,
+    metrics,
+    bodyLimit: config.bodyLimitBytes,
+    maxJsonDepth: config.maxJsonDepth,
+    maxParamLength: config.maxParamLength,
+    requiredServices: SERVICE_NAMES,
+    cookieMaxAgeSeconds: config.tokenTtlSeconds,
+  });
   await gateway.start();
   const metricsService = await offerProcessMetrics(bus, metrics, 'gateway');
-  const server = await listen(gateway.handler, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
+  const server = await listen(gateway.handler, config.host, config.port, {
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   // the management listener's readiness is the gateway's own (its bus); /health/ready on the main
   // port also waits for every service, which suits people, not a load balancer's probe
-  const health = config.healthPort === undefined ? undefined : await startHealthServer({ host: config.host, port: config.healthPort, checks: [busCheck(bus)], registry: metrics.registry });
+  const health =
+    config.healthPort === undefined
+      ? undefined
+      : await startHealthServer({ host: config.host, port: config.healthPort, checks: [busCheck(bus)], registry: metrics.registry });
   logger.info({ url: server.url, nats: config.natsUrl, ...(health ? { health: health.url } : {}) }, 'Gateway listening');
   onShutdown(logger, async () => {
     await health?.close();

@@ -74,7 +74,11 @@ export function buildOpenApi(): OpenApiDoc {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'NAP HTTP interface', version: RELEASE, description: 'Network automation platform. Log in with POST /login, then send the token as a Bearer token.' },
+    info: {
+      title: 'NAP HTTP interface',
+      version: RELEASE,
+      description: 'Network automation platform. Log in with POST /login, then send the token as a Bearer token.',
+    },
     paths,
     components: {
       schemas: { Error: ERROR_SCHEMA },
@@ -94,5 +98,9 @@ export function buildOpenApi(): OpenApiDoc {
 function responseSchema(op: OperationDef): unknown {
   const body = clean(op.response.body);
   if (op.response.contentType !== 'text/event-stream') return body;
-  return { type: 'string', description: 'text/event-stream: the first event (snapshot) carries `snapshotSchema`; then one event per job or task event', 'x-snapshotSchema': body };
+  return {
+    type: 'string',
+    description: 'text/event-stream: the first event (snapshot) carries `snapshotSchema`; then one event per job or task event',
+    'x-snapshotSchema': body,
+  };
 }

@@ -53,7 +53,9 @@ export class RouteTable {
 
   constructor(catalog: readonly OperationDef[], options: { maxParamLength?: number } = {}) {
     this.maxParamLength = options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH;
-    const routed = catalog.filter((op) => op.http !== undefined).sort((a, b) => (rankOf(a.http?.path ?? '') < rankOf(b.http?.path ?? '') ? -1 : 1));
+    const routed = catalog
+      .filter((op) => op.http !== undefined)
+      .sort((a, b) => (rankOf(a.http?.path ?? '') < rankOf(b.http?.path ?? '') ? -1 : 1));
     const openFirst: DynamicRoute[] = [];
     for (const op of routed) {
       const { method, path } = op.http as NonNullable<OperationDef['http']>;
@@ -74,7 +76,11 @@ export class RouteTable {
       const buckets = this.bucketsOf(segmentCount(route.op.http?.path ?? ''));
       buckets.set(':', [...(buckets.get(':') ?? []), route]);
       for (const [first, list] of buckets) {
-        if (first !== ':') buckets.set(first, [...list, route].sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0)));
+        if (first !== ':')
+          buckets.set(
+            first,
+            [...list, route].sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0)),
+          );
       }
     }
   }
@@ -146,7 +152,11 @@ export class RouteTable {
       if (encoded === undefined || name === undefined) continue;
       const value = encoded.includes('%') ? decodeParam(encoded) : encoded;
       if (value.length > this.maxParamLength) {
-        throw new AppError('PARAMETER_TOO_LONG', `Path parameter "${name}" is ${value.length} characters long; the limit is ${this.maxParamLength} (NAP_MAX_PARAM_LENGTH)`, { details: [{ parameter: name, limit: this.maxParamLength }] });
+        throw new AppError(
+          'PARAMETER_TOO_LONG',
+          `Path parameter "${name}" is ${value.length} characters long; the limit is ${this.maxParamLength} (NAP_MAX_PARAM_LENGTH)`,
+          { details: [{ parameter: name, limit: this.maxParamLength }] },
+        );
       }
       params[name] = value;
     }
@@ -163,7 +173,10 @@ function decodeParam(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
-    throw new AppError('BAD_REQUEST', `The path segment "${value.slice(0, 64)}" is not valid percent-encoding (a % must be followed by two hex digits of UTF-8)`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `The path segment "${value.slice(0, 64)}" is not valid percent-encoding (a % must be followed by two hex digits of UTF-8)`,
+    );
   }
 }
 

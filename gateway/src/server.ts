@@ -25,7 +25,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
         ? [408, new AppError('REQUEST_TIMEOUT', 'The request was not sent in time; the connection is closed')]
         : [400, new AppError('BAD_REQUEST', 'The request is not valid HTTP/1.1')];
   const body = JSON.stringify(error.toBody());
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export interface ListenOptions {

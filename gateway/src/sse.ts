@@ -16,7 +16,14 @@ export interface EventStreamOptions {
 }
 
 /** A stream the gateway answers itself: the catalog operation, its path parameters, the exchange, the parsed query. */
-export type EventStreamHandler = (op: OperationDef, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, requestId: string) => Promise<void>;
+export type EventStreamHandler = (
+  op: OperationDef,
+  params: Record<string, string>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: Record<string, unknown>,
+  requestId: string,
+) => Promise<void>;
 
 /** Job events after which nothing more happens to the job: the stream ends after sending one. */
 const FINAL_EVENTS = new Set(['jobComplete', 'jobError', 'jobCancel']);
@@ -25,7 +32,9 @@ const FINAL_STATUSES = new Set(['complete', 'error', 'canceled']);
 const VISIBILITY_CACHE = 10_000;
 
 function sseFrame(event: string, data: unknown, id?: number): string {
-  const lines = JSON.stringify(data).split('\n').map((line) => `data: ${line}`);
+  const lines = JSON.stringify(data)
+    .split('\n')
+    .map((line) => `data: ${line}`);
   return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\n${lines.join('\n')}\n\n`;
 }
 
@@ -74,7 +83,10 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
     if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
     const caller: Caller = await authenticator.authenticate(credentials);
     if (!op.roles.some((role) => caller.roles.includes(role))) {
-      throw new AppError('FORBIDDEN', `${req.method} ${op.http?.path} needs one of the roles ${op.roles.join(', ')}; the caller has ${caller.roles.length ? caller.roles.join(', ') : 'none'}`);
+      throw new AppError(
+        'FORBIDDEN',
+        `${req.method} ${op.http?.path} needs one of the roles ${op.roles.join(', ')}; the caller has ${caller.roles.length ? caller.roles.join(', ') : 'none'}`,
+      );
     }
     return caller;
   }
@@ -111,7 +123,11 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
     // subscribe first, so that nothing that happens between the snapshot and the subscription is lost
     const early: BusEvent[] = [];
     const holder: { live?: (event: BusEvent) => void } = {};
-    const subscription = await bus.consumeEvents(eventPattern('workflow', 'job', jobId), (event) => (holder.live ? holder.live(event) : void early.push(event)), { deliver: 'new' });
+    const subscription = await bus.consumeEvents(
+      eventPattern('workflow', 'job', jobId),
+      (event) => (holder.live ? holder.live(event) : void early.push(event)),
+      { deliver: 'new' },
+    );
     let job: ResponseOf<'workflow.watchJobEvents'>;
     try {
       job = (await client.call('workflow.watchJobEvents', { params: { jobId } }, { caller, requestId })).body;
@@ -194,7 +210,9 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
     const subscription = await bus.consumeEvents(
       eventPattern('workflow', 'job'),
       (event) => {
-        queue = queue.then(() => relay(event)).catch((err: unknown) => logger.warn({ err, subject: event.subject }, 'Relaying a job event failed'));
+        queue = queue
+          .then(() => relay(event))
+          .catch((err: unknown) => logger.warn({ err, subject: event.subject }, 'Relaying a job event failed'));
       },
       { deliver },
     );
@@ -215,9 +233,13 @@ function resumeFrom(req: IncomingMessage): EventDelivery {
   if (text === '') return 'new';
   const seq = Number(text);
   if (!Number.isInteger(seq) || seq < 0) {
-    throw new AppError('VALIDATION_FAILED', `The Last-Event-ID header must be the id of an event of this stream (a whole number), not "${text}"`, {
-      details: [{ member: 'headers.last-event-id', message: 'must be a whole number' }],
-    });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `The Last-Event-ID header must be the id of an event of this stream (a whole number), not "${text}"`,
+      {
+        details: [{ member: 'headers.last-event-id', message: 'must be a whole number' }],
+      },
+    );
   }
   return { startSeq: seq + 1 };
 }

@@ -17,7 +17,11 @@ const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toStri
 
 describe('ways in', () => {
   it('logs in with a nested body and answers the bare token as text/plain plus an HttpOnly cookie', async () => {
-    const res = await fetch(`${platform.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: TEST_ADMIN }) });
+    const res = await fetch(`${platform.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: TEST_ADMIN }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const token = await res.text();
@@ -46,15 +50,25 @@ describe('ways in', () => {
   });
 
   it('issues OAuth client-credentials tokens from a form body and refuses JSON there with 415', async () => {
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: TEST_ADMIN.username, client_secret: TEST_ADMIN.password });
-    const res = await fetch(`${platform.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: TEST_ADMIN.username,
+      client_secret: TEST_ADMIN.password,
+    });
+    const res = await fetch(`${platform.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { access_token: string; token_type: string; expires_in: number };
     expect(body.token_type).toBe('Bearer');
     expect(body.expires_in).toBeGreaterThan(0);
     expect((await platform.http('GET', '/whoami', { token: body.access_token })).status).toBe(200);
 
-    const json = await platform.http('POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: 'admin', client_secret: TEST_ADMIN.password } });
+    const json = await platform.http('POST', '/oauth/token', {
+      body: { grant_type: 'client_credentials', client_id: 'admin', client_secret: TEST_ADMIN.password },
+    });
     expect(json.status).toBe(415);
     expect(json.body).toMatchObject({ status: 'error', code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
@@ -77,7 +91,9 @@ describe('ways to fail', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toMatch(/Bearer/);
     expect((await platform.http('POST', '/login', { body: { user: { username: 'admin', password: 'wrong-password' } } })).status).toBe(401);
-    expect((await platform.http('POST', '/login', { body: { user: { username: 'nobody', password: 'whatever-it-is' } } })).status).toBe(401);
+    expect((await platform.http('POST', '/login', { body: { user: { username: 'nobody', password: 'whatever-it-is' } } })).status).toBe(
+      401,
+    );
     expect((await platform.http('GET', '/whoami', { headers: { authorization: basic('admin', 'wrong') } })).status).toBe(401);
     expect((await platform.http('GET', '/whoami', { token: 'not-a-token' })).status).toBe(401);
     const [prefix, payload, signature] = adminToken.split('.');
@@ -117,11 +133,19 @@ let counter = 0;
 /** An account in a group holding exactly one role; returns its token. */
 async function createUserWithRole(role: string): Promise<string> {
   counter += 1;
-  const group = await platform.http('POST', '/user-management/groups', { token: adminToken, body: { group: { name: `g-${role}-${counter}` } } });
+  const group = await platform.http('POST', '/user-management/groups', {
+    token: adminToken,
+    body: { group: { name: `g-${role}-${counter}` } },
+  });
   const groupId = (group.body as { data: { _id: string } }).data._id;
-  expect((await platform.http('PUT', `/user-management/groups/${groupId}/roles`, { token: adminToken, body: { roles: [role] } })).status).toBe(200);
+  expect(
+    (await platform.http('PUT', `/user-management/groups/${groupId}/roles`, { token: adminToken, body: { roles: [role] } })).status,
+  ).toBe(200);
   const username = `u-${role}-${counter}`;
-  const created = await platform.http('POST', '/user-management/accounts', { token: adminToken, body: { account: { username, password: 'password-123', groups: [groupId] } } });
+  const created = await platform.http('POST', '/user-management/accounts', {
+    token: adminToken,
+    body: { account: { username, password: 'password-123', groups: [groupId] } },
+  });
   expect(created.status).toBe(201);
   return platform.login(username, 'password-123');
 }

@@ -18,7 +18,11 @@ function nested(depth: number): string {
 }
 
 async function raw(method: string, route: string, body: string) {
-  const res = await fetch(`${platform.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  const res = await fetch(`${platform.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+  });
   return { status: res.status, body: (await res.json()) as { code: string; message: string } };
 }
 
@@ -31,7 +35,11 @@ describe('hostile input at the edge', () => {
   });
 
   it('accepts a body exactly at the limit (brackets inside strings do not count)', async () => {
-    const res = await raw('POST', '/user-management/groups', JSON.stringify({ group: { name: `deep-${'{['.repeat(100)}`, description: nested(10) } }));
+    const res = await raw(
+      'POST',
+      '/user-management/groups',
+      JSON.stringify({ group: { name: `deep-${'{['.repeat(100)}`, description: nested(10) } }),
+    );
     expect(res.status).toBe(201);
     const atLimit = await raw('POST', '/mop/deviceObjects', `{"options":${nested(63)}}`);
     expect(atLimit.body.code).not.toBe('JSON_TOO_DEEP');

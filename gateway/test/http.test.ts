@@ -83,13 +83,21 @@ describe('the gateway', () => {
   });
 
   it('answers 415 for a body that is not JSON', async () => {
-    const res = await platform.http('POST', '/user-management/groups', { token, body: 'name=x', headers: { 'content-type': 'text/plain' } });
+    const res = await platform.http('POST', '/user-management/groups', {
+      token,
+      body: 'name=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(415);
     expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
   it('answers 400 for malformed JSON', async () => {
-    const res = await platform.http('POST', '/user-management/groups', { token, body: '{"group":', headers: { 'content-type': 'application/json' } });
+    const res = await platform.http('POST', '/user-management/groups', {
+      token,
+      body: '{"group":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'BAD_REQUEST' });
   });
@@ -98,12 +106,25 @@ describe('the gateway', () => {
     // a replica of orch-proxy that registers the catalog's operations with no handlers: what a
     // service answers for an operation it has not built
     const bus = createMemoryBus();
-    const bare = await serve({ bus, service: 'orch-proxy', version: '0.0.1', handlers: {}, logger: createLogger({ name: 'bare', level: 'silent' }) });
+    const bare = await serve({
+      bus,
+      service: 'orch-proxy',
+      version: '0.0.1',
+      handlers: {},
+      logger: createLogger({ name: 'bare', level: 'silent' }),
+    });
     const partial = await startTestPlatform({ bus, services: SERVICE_NAMES.filter((name) => name !== 'orch-proxy') });
     try {
-      const res = await partial.http('POST', '/orch_manager/restQuery/nso', { token: await partial.login(), body: { params: { path: '/restconf/data', accept: 'application/yang-data+json' } } });
+      const res = await partial.http('POST', '/orch_manager/restQuery/nso', {
+        token: await partial.login(),
+        body: { params: { path: '/restconf/data', accept: 'application/yang-data+json' } },
+      });
       expect(res.status).toBe(501);
-      expect(res.body).toMatchObject({ status: 'error', code: 'NOT_IMPLEMENTED', message: expect.stringContaining('orch-proxy.restQuery') });
+      expect(res.body).toMatchObject({
+        status: 'error',
+        code: 'NOT_IMPLEMENTED',
+        message: expect.stringContaining('orch-proxy.restQuery'),
+      });
     } finally {
       await partial.stop();
       await bare.stop();

@@ -28,7 +28,8 @@ afterAll(async () => {
   await platform.stop();
 });
 
-const post = (route: string, body: unknown, key: string, as = token) => platform.http('POST', route, { token: as, body, headers: { 'idempotency-key': key } });
+const post = (route: string, body: unknown, key: string, as = token) =>
+  platform.http('POST', route, { token: as, body, headers: { 'idempotency-key': key } });
 
 async function jobCount(): Promise<number> {
   const res = await platform.http('GET', '/operations-manager/jobs?limit=1&equals[name]=idem-flow', { token });
@@ -51,7 +52,9 @@ describe('Idempotency-Key', () => {
 
   it('starts one job when the same key arrives five times at once', async () => {
     const before = await jobCount();
-    const answers = await Promise.all(Array.from({ length: 5 }, () => post('/workflow_engine/startJobWithOptions/idem-flow', { options: {} }, 'start-burst')));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => post('/workflow_engine/startJobWithOptions/idem-flow', { options: {} }, 'start-burst')),
+    );
     for (const a of answers) expect([200, 409]).toContain(a.status);
     const ids = new Set(answers.filter((a) => a.status === 200).map((a) => (a.body as { _id: string })._id));
     expect(ids.size).toBe(1);
@@ -83,7 +86,10 @@ describe('Idempotency-Key', () => {
     const groups = await platform.http('GET', '/user-management/groups', { token });
     const admins = (groups.body as { results: { _id: string; name: string }[] }).results.find((g) => g.name === 'admins');
     expect(admins).toBeDefined();
-    const account = await platform.http('POST', '/user-management/accounts', { token, body: { account: { username: 'idem-user', password: 'idem-user-password', groups: [admins?._id] } } });
+    const account = await platform.http('POST', '/user-management/accounts', {
+      token,
+      body: { account: { username: 'idem-user', password: 'idem-user-password', groups: [admins?._id] } },
+    });
     expect(account.status).toBe(201);
     const other = await platform.login('idem-user', 'idem-user-password');
     // the admin's key "group-1" created idem-a; the same key and body from another caller runs again (and meets the name)

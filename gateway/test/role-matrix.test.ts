@@ -8,7 +8,13 @@ type Answer = { status: number; body: unknown };
  * accepts and a check that it ran (its own answer, not validation, a stub or a role check). Routes not
  * built yet say so exactly (501 NOT_IMPLEMENTED): when they are built, these rows must change.
  */
-const AUTH_TABLE: { method: string; route: string; roles: string[]; body?: (role: string) => unknown; ran: (res: Answer, role: string) => void }[] = [
+const AUTH_TABLE: {
+  method: string;
+  route: string;
+  roles: string[];
+  body?: (role: string) => unknown;
+  ran: (res: Answer, role: string) => void;
+}[] = [
   ...['restAction', 'restQuery', 'setLeaf'].map((name) => ({
     method: 'POST',
     route: `/orch_manager/${name}/nso1`,
@@ -18,9 +24,17 @@ const AUTH_TABLE: { method: string; route: string; roles: string[]; body?: (role
         ? { params: { path: '/api', accept: 'application/yang-data+json' }, body: {} }
         : name === 'restQuery'
           ? { params: { path: '/api', accept: 'application/yang-data+json' } }
-          : { path: '/ncs:devices/device{!dev!}/config', value: '!value!', variables: 'dev=r1\nvalue=1', set: true, dryRun: false, options: 'dryrun' },
+          : {
+              path: '/ncs:devices/device{!dev!}/config',
+              value: '!value!',
+              variables: 'dev=r1\nvalue=1',
+              set: true,
+              dryRun: false,
+              options: 'dryrun',
+            },
     // the handler looked the adapter up: there is none by that name
-    ran: (res: Answer) => expect(res).toMatchObject({ status: 404, body: { code: 'ADAPTER_NOT_FOUND', message: expect.stringContaining('nso1') } }),
+    ran: (res: Answer) =>
+      expect(res).toMatchObject({ status: 404, body: { code: 'ADAPTER_NOT_FOUND', message: expect.stringContaining('nso1') } }),
   })),
   {
     method: 'GET',
@@ -55,7 +69,13 @@ const AUTH_TABLE: { method: string; route: string; roles: string[]; body?: (role
     method: 'POST',
     route: '/gw/ssh/send_command',
     roles: ['admin'],
-    body: () => ({ sshSendCommandParameters: { host: 'no-such-device.invalid', commands: ['show version'], connection_options: { device_type: 'cisco_ios', username: 'netops', password: 'not-used', port: 1 } } }),
+    body: () => ({
+      sshSendCommandParameters: {
+        host: 'no-such-device.invalid',
+        commands: ['show version'],
+        connection_options: { device_type: 'cisco_ios', username: 'netops', password: 'not-used', port: 1 },
+      },
+    }),
     // the handler looked the device up and tried it: an answer about the device, not about the request
     ran: (res) => expect(JSON.stringify(res.body)).toContain('no-such-device.invalid'),
   },
@@ -96,11 +116,17 @@ beforeAll(async () => {
     const group = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: `only-${role}` } } });
     const groupId = (group.body as { data: { _id: string } }).data._id;
     await platform.http('PUT', `/user-management/groups/${groupId}/roles`, { token: admin, body: { roles: [role] } });
-    await platform.http('POST', '/user-management/accounts', { token: admin, body: { account: { username: `only-${role}`, password: 'password-123', groups: [groupId] } } });
+    await platform.http('POST', '/user-management/accounts', {
+      token: admin,
+      body: { account: { username: `only-${role}`, password: 'password-123', groups: [groupId] } },
+    });
     tokens.set(role, await platform.login(`only-${role}`, 'password-123'));
   }
   // an account without any group holds no role at all
-  await platform.http('POST', '/user-management/accounts', { token: admin, body: { account: { username: 'no-role', password: 'password-123' } } });
+  await platform.http('POST', '/user-management/accounts', {
+    token: admin,
+    body: { account: { username: 'no-role', password: 'password-123' } },
+  });
   tokens.set('none', await platform.login('no-role', 'password-123'));
 });
 
@@ -108,7 +134,9 @@ afterAll(async () => {
   await platform.stop();
 });
 
-const cases = AUTH_TABLE.flatMap((row) => [...ROLES, 'none'].map((role) => [row.method, row.route, role, row.roles.includes(role), row] as const));
+const cases = AUTH_TABLE.flatMap((row) =>
+  [...ROLES, 'none'].map((role) => [row.method, row.route, role, row.roles.includes(role), row] as const),
+);
 
 it.each(cases)('%s %s as %s: allowed=%s', async (method, route, role, allowed, row) => {
   const body = row.body?.(role) ?? (method === 'GET' ? undefined : {});

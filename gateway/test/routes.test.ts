@@ -12,7 +12,9 @@ const table = new RouteTable(CATALOG);
 
 describe('the route table', () => {
   it('finds every catalog route with its own method and path', () => {
-    const wrong = routed.filter((op) => table.find(op.http.method, sample(op.http.path))?.op.id !== op.id).map((op) => `${op.http.method} ${op.http.path}`);
+    const wrong = routed
+      .filter((op) => table.find(op.http.method, sample(op.http.path))?.op.id !== op.id)
+      .map((op) => `${op.http.method} ${op.http.path}`);
     expect(wrong).toEqual([]);
   });
 
@@ -26,7 +28,10 @@ describe('the route table', () => {
           expect(table.allowed(op.http.path)).toContain(op.http.method);
           continue;
         }
-        expect({ route: `${method} ${op.http.path}`, path: found.op.http?.path }).toEqual({ route: `${method} ${op.http.path}`, path: op.http.path });
+        expect({ route: `${method} ${op.http.path}`, path: found.op.http?.path }).toEqual({
+          route: `${method} ${op.http.path}`,
+          path: op.http.path,
+        });
       }
     }
     expect(table.find('GET', '/operations-manager/jobs/start')).toBeUndefined();
@@ -54,12 +59,14 @@ describe('the route table', () => {
     expect(table.allowed('/operations-manager/triggers/%ff')).toEqual(['DELETE', 'GET', 'PATCH']);
     const short = new RouteTable(CATALOG, { maxParamLength: 8 });
     expect(short.find('GET', '/operations-manager/triggers/12345678')?.params).toEqual({ id: '12345678' });
-    expect(() => short.find('GET', '/operations-manager/triggers/123456789')).toThrow(expect.objectContaining({ code: 'PARAMETER_TOO_LONG' }));
+    expect(() => short.find('GET', '/operations-manager/triggers/123456789')).toThrow(
+      expect.objectContaining({ code: 'PARAMETER_TOO_LONG' }),
+    );
   });
 
   it('tries a route whose first segment is a parameter for any first segment, in rank order with the others', () => {
     const base = CATALOG[0] as OperationDef;
-    const op = (id: string, method: string, path: string): OperationDef => ({ ...base, id, http: { method, path } } as OperationDef);
+    const op = (id: string, method: string, path: string): OperationDef => ({ ...base, id, http: { method, path } }) as OperationDef;
     const synthetic = new RouteTable([
       op('t.get', 'GET', '/:tenant/items/:id'),
       op('a.get', 'GET', '/admin/items/:id'),

@@ -39,7 +39,10 @@ function send(text: string, limitMs: number): Promise<{ answer: string; closed: 
 
 describe('slow clients', () => {
   it('drops a request whose body stalls with 408 instead of holding it for minutes', async () => {
-    const { answer, closed } = await send('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":', 15_000);
+    const { answer, closed } = await send(
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+      15_000,
+    );
     expect(closed).toBe(true);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
@@ -50,7 +53,10 @@ describe('slow clients', () => {
   });
 
   it('still answers a client that sends its request in time', async () => {
-    const { answer } = await send('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"a":1}', 15_000);
+    const { answer } = await send(
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"a":1}',
+      15_000,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
     expect(answer).toContain('{"a":1}');
   });

@@ -27,30 +27,49 @@ const PASSWORD = 'bench-admin-password';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-apps-'));
 const nats = await startNatsServer({ jetstream: true });
-const config = { ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: PASSWORD, NAP_NATS_URL: nats.url }), logLevel: 'warn' };
+const config = {
+  ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: PASSWORD, NAP_NATS_URL: nats.url }),
+  logLevel: 'warn',
+};
 const platform = await startPlatform({ config });
 const replicas = [];
 for (let i = 0; i < REPLICAS; i += 1) {
   const bus = await createNatsBus({ servers: nats.url, name: `mop-bench-${i}` });
   const metrics = createMetrics({ defaultLabels: { component: `mop-bench-${i}` } });
   const logger = createLogger({ name: `mop-bench-${i}`, level: 'warn', destination: new Writable({ write: (_c, _e, done) => done() }) });
-  const service = await createMopService({ bus, store: platform.stores.get('mop'), logger, metrics, client: createClient(bus, metrics), config }).start();
+  const service = await createMopService({
+    bus,
+    store: platform.stores.get('mop'),
+    logger,
+    metrics,
+    client: createClient(bus, metrics),
+    config,
+  }).start();
   replicas.push({ bus, service });
 }
 
-const login = await fetch(`${platform.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
+const login = await fetch(`${platform.url}/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }),
+});
 // the bare token, as JSON text or as plain text
 const answer = await login.text();
 const token = answer.startsWith('"') ? JSON.parse(answer) : answer;
 const call = async (method, route, body) => {
-  const res = await fetch(`${platform.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${platform.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${method} ${route}: ${res.status} ${text}`);
   return JSON.parse(text);
 };
 
 const app = await call('GET', '/applications/MOP');
-if (app.instances.length !== REPLICAS + 1) throw new Error(`expected ${REPLICAS + 1} MOP replicas, discovery found ${app.instances.length}`);
+if (app.instances.length !== REPLICAS + 1)
+  throw new Error(`expected ${REPLICAS + 1} MOP replicas, discovery found ${app.instances.length}`);
 
 async function measure(one) {
   await one();
@@ -68,15 +87,25 @@ const baseline = await measure(() => call('GET', '/whoami'));
 const rows = [
   ['GET /whoami (baseline)', baseline],
   ['GET /applications/MOP', await measure(() => call('GET', '/applications/MOP'))],
-  ['PUT /applications/MOP/loglevel', await measure((i) => call('PUT', '/applications/MOP/loglevel', { properties: { level: i % 2 ? 'warn' : 'error' } }))],
-  ['PUT stop + PUT start', await measure(async () => {
-    const stopped = await call('PUT', '/applications/MOP/stop');
-    const started = await call('PUT', '/applications/MOP/start');
-    if (stopped.replicas !== REPLICAS + 1 || started.state !== 'RUNNING') throw new Error(`stop/start reached ${stopped.replicas} replicas, ended ${started.state}`);
-  })],
+  [
+    'PUT /applications/MOP/loglevel',
+    await measure((i) => call('PUT', '/applications/MOP/loglevel', { properties: { level: i % 2 ? 'warn' : 'error' } })),
+  ],
+  [
+    'PUT stop + PUT start',
+    await measure(async () => {
+      const stopped = await call('PUT', '/applications/MOP/stop');
+      const started = await call('PUT', '/applications/MOP/start');
+      if (stopped.replicas !== REPLICAS + 1 || started.state !== 'RUNNING')
+        throw new Error(`stop/start reached ${stopped.replicas} replicas, ended ${started.state}`);
+    }),
+  ],
 ];
 console.log(`applications over nats-server, MOP with ${REPLICAS + 1} replicas, ${ROUNDS} rounds`);
-for (const [name, r] of rows) console.log(`${name.padEnd(34)} median ${r.median.toFixed(1).padStart(7)} ms   p95 ${r.p95.toFixed(1).padStart(7)} ms   ${(r.median / baseline.median).toFixed(1).padStart(6)}x baseline`);
+for (const [name, r] of rows)
+  console.log(
+    `${name.padEnd(34)} median ${r.median.toFixed(1).padStart(7)} ms   p95 ${r.p95.toFixed(1).padStart(7)} ms   ${(r.median / baseline.median).toFixed(1).padStart(6)}x baseline`,
+  );
 
 for (const r of replicas) {
   await r.service.stop();

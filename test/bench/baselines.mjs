@@ -3,7 +3,16 @@
 import http from 'node:http';
 import express from 'express';
 
-const BODY = JSON.stringify({ _id: '0526b34a-032d-4940-99eb-de74094a6154', name: 'bench', description: '', roles: ['apiread'], created: '2026-11-22T04:31:56.890Z', createdBy: 'admin', lastUpdated: '2026-11-22T04:31:56.890Z', lastUpdatedBy: 'admin' });
+const BODY = JSON.stringify({
+  _id: '0526b34a-032d-4940-99eb-de74094a6154',
+  name: 'bench',
+  description: '',
+  roles: ['apiread'],
+  created: '2026-11-22T04:31:56.890Z',
+  createdBy: 'admin',
+  lastUpdated: '2026-11-22T04:31:56.890Z',
+  lastUpdatedBy: 'admin',
+});
 const kind = process.argv[2];
 
 let server;

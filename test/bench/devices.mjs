@@ -28,7 +28,8 @@ if (process.argv[2] === '--simulators') {
   const lab = loadLab();
   const count = Number(process.argv[3]);
   const sims = [];
-  for (let i = 0; i < count; i++) sims.push(await lab.startCliSimulator({ deviceType: 'cisco_ios', hostname: `bench${i}`, startPrivileged: true }));
+  for (let i = 0; i < count; i++)
+    sims.push(await lab.startCliSimulator({ deviceType: 'cisco_ios', hostname: `bench${i}`, startPrivileged: true }));
   process.send({ ready: sims.map((s) => ({ port: s.port, username: s.username, password: s.password })) });
   process.on('message', async (m) => {
     if (m === 'stop') {
@@ -84,9 +85,12 @@ async function main() {
     const t0 = performance.now();
     await Promise.all(
       sims.map((s) =>
-        domain.withSshSession({ host: '127.0.0.1', port: s.port, username: s.username, password: s.password, deviceType: 'cisco_ios', knownHosts }, async (session) => {
-          for (const c of COMMANDS) await session.sendCommand(c);
-        }),
+        domain.withSshSession(
+          { host: '127.0.0.1', port: s.port, username: s.username, password: s.password, deviceType: 'cisco_ios', knownHosts },
+          async (session) => {
+            for (const c of COMMANDS) await session.sendCommand(c);
+          },
+        ),
       ),
     );
     return performance.now() - t0;
@@ -95,10 +99,22 @@ async function main() {
   const baselineMs = await baseline();
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-devices-'));
-  const config = { ...runtime.loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: PASSWORD, NAP_SECRET_KEY: 'bench-secret-key-of-32-characters' }), logLevel: 'warn' };
+  const config = {
+    ...runtime.loadConfig({
+      NAP_DATA_DIR: dataDir,
+      NAP_PORT: '0',
+      NAP_ADMIN_PASSWORD: PASSWORD,
+      NAP_SECRET_KEY: 'bench-secret-key-of-32-characters',
+    }),
+    logLevel: 'warn',
+  };
   const platform = await standalone.startPlatform({ config, services: ['admin', 'gateway-devices'] });
   const post = async (route, body, token) => {
-    const res = await fetch(`${platform.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const res = await fetch(`${platform.url}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
   };
@@ -110,7 +126,13 @@ async function main() {
       sims.map((s) =>
         post(
           '/gw/ssh/send_command',
-          { sshSendCommandParameters: { host: '127.0.0.1', commands: COMMANDS, connection_options: { device_type: 'cisco_ios', username: s.username, password: s.password, port: s.port } } },
+          {
+            sshSendCommandParameters: {
+              host: '127.0.0.1',
+              commands: COMMANDS,
+              connection_options: { device_type: 'cisco_ios', username: s.username, password: s.password, port: s.port },
+            },
+          },
           token,
         ),
       ),
@@ -130,23 +152,47 @@ async function main() {
 
   // The per-device limit: 20 concurrent requests to one device that allows 2 sessions.
   const one = await lab.startCliSimulator({ deviceType: 'cisco_ios', startPrivileged: true, maxSessions: 2, slowMs: 5 });
-  await post('/gw/createInventoryDevice', { name: 'bench-one', variables: { gw_host: '127.0.0.1', gw_port: one.port, gw_user: one.username, gw_password: one.password, gw_network_os: 'cisco_ios' } }, token);
+  await post(
+    '/gw/createInventoryDevice',
+    {
+      name: 'bench-one',
+      variables: { gw_host: '127.0.0.1', gw_port: one.port, gw_user: one.username, gw_password: one.password, gw_network_os: 'cisco_ios' },
+    },
+    token,
+  );
   const finished = [];
   const t1 = performance.now();
   const limited = await Promise.all(
     Array.from({ length: 20 }, (_u, i) =>
-      post('/gw/ssh/send_command', { sshSendCommandParameters: { host: 'bench-one', commands: [`show version | i marker-${i}`], connection_options: { device_type: 'cisco_ios' } } }, token).then((r) => {
+      post(
+        '/gw/ssh/send_command',
+        {
+          sshSendCommandParameters: {
+            host: 'bench-one',
+            commands: [`show version | i marker-${i}`],
+            connection_options: { device_type: 'cisco_ios' },
+          },
+        },
+        token,
+      ).then((r) => {
         finished.push(i);
         return r;
       }),
     ),
   );
   const limitedMs = performance.now() - t1;
-  const ran = one.commandLog().filter((c) => c.startsWith('show version | i marker-')).map((c) => Number(c.slice('show version | i marker-'.length)));
+  const ran = one
+    .commandLog()
+    .filter((c) => c.startsWith('show version | i marker-'))
+    .map((c) => Number(c.slice('show version | i marker-'.length)));
   const limitedFailures = limited.filter((r) => r.status !== 200).length;
   // One request alone, for the ratio.
   const t2 = performance.now();
-  await post('/gw/ssh/send_command', { sshSendCommandParameters: { host: 'bench-one', commands: ['show clock'], connection_options: { device_type: 'cisco_ios' } } }, token);
+  await post(
+    '/gw/ssh/send_command',
+    { sshSendCommandParameters: { host: 'bench-one', commands: ['show clock'], connection_options: { device_type: 'cisco_ios' } } },
+    token,
+  );
   const singleMs = performance.now() - t2;
 
   await one.stop();
@@ -158,12 +204,22 @@ async function main() {
   console.log('| run | wall ms | sessions/s | vs baseline |');
   console.log('|---|---:|---:|---:|');
   console.log(`| baseline: session library alone | ${baselineMs.toFixed(0)} | ${(DEVICES / (baselineMs / 1000)).toFixed(0)} | 1.00 |`);
-  console.log(`| platform over HTTP, first contact (host keys stored) | ${coldMs.toFixed(0)} | ${(DEVICES / (coldMs / 1000)).toFixed(0)} | ${(coldMs / baselineMs).toFixed(2)} |`);
-  console.log(`| platform over HTTP, known devices | ${warmMs.toFixed(0)} | ${(DEVICES / (warmMs / 1000)).toFixed(0)} | ${(warmMs / baselineMs).toFixed(2)} |`);
-  console.log(`peak memory of the platform process: rss ${mib(peakRss)} MiB (+${mib(peakRss - before.rss)} MiB), heap ${mib(peakHeap)} MiB (+${mib(peakHeap - before.heapUsed)} MiB)`);
+  console.log(
+    `| platform over HTTP, first contact (host keys stored) | ${coldMs.toFixed(0)} | ${(DEVICES / (coldMs / 1000)).toFixed(0)} | ${(coldMs / baselineMs).toFixed(2)} |`,
+  );
+  console.log(
+    `| platform over HTTP, known devices | ${warmMs.toFixed(0)} | ${(DEVICES / (warmMs / 1000)).toFixed(0)} | ${(warmMs / baselineMs).toFixed(2)} |`,
+  );
+  console.log(
+    `peak memory of the platform process: rss ${mib(peakRss)} MiB (+${mib(peakRss - before.rss)} MiB), heap ${mib(peakHeap)} MiB (+${mib(peakHeap - before.heapUsed)} MiB)`,
+  );
   console.log(`target: under 5000 ms (${warmMs < 5000 && coldMs < 5000 ? 'met' : 'NOT met'})\n`);
   console.log('20 concurrent requests to one device with limit 2');
-  console.log(`wall ${limitedMs.toFixed(0)} ms (one request alone ${singleMs.toFixed(0)} ms, ratio ${(limitedMs / singleMs).toFixed(1)}), most sessions at once ${one.maxConcurrentSessions}, failures ${limitedFailures}`);
-  console.log(`answered in the order the device ran them: ${JSON.stringify(finished) === JSON.stringify(ran) ? 'yes' : `NO (ran ${ran.join(',')}, answered ${finished.join(',')})`}; in send order: ${finished.every((v, i) => v === i) ? 'yes' : 'no (HTTP arrival order differs)'}`);
+  console.log(
+    `wall ${limitedMs.toFixed(0)} ms (one request alone ${singleMs.toFixed(0)} ms, ratio ${(limitedMs / singleMs).toFixed(1)}), most sessions at once ${one.maxConcurrentSessions}, failures ${limitedFailures}`,
+  );
+  console.log(
+    `answered in the order the device ran them: ${JSON.stringify(finished) === JSON.stringify(ran) ? 'yes' : `NO (ran ${ran.join(',')}, answered ${finished.join(',')})`}; in send order: ${finished.every((v, i) => v === i) ? 'yes' : 'no (HTTP arrival order differs)'}`,
+  );
   process.exit(limitedFailures === 0 && one.maxConcurrentSessions <= 2 ? 0 : 1);
 }

@@ -53,7 +53,10 @@ async function main() {
   // 1. the bare peer
   const agent = new undici.Agent({ connections: CONCURRENCY });
   const bare = async () => {
-    const res = await undici.request(`${peerUrl}/api/now/table/incident?sysparm_limit=1`, { headers: { authorization }, dispatcher: agent });
+    const res = await undici.request(`${peerUrl}/api/now/table/incident?sysparm_limit=1`, {
+      headers: { authorization },
+      dispatcher: agent,
+    });
     await res.body.json();
     if (res.statusCode !== 200) throw new Error(`peer answered ${res.statusCode}`);
   };
@@ -66,12 +69,25 @@ async function main() {
   let jobRate;
   try {
     await api('POST', '/integration-models', { model: JSON.parse(readFileSync(MODEL, 'utf8')) });
-    await api('POST', '/integrations', { properties: { name: 'snow', model: 'ServiceNow Table:latest', properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port }, authentication: { type: 'basic', username: peer.user, password: peer.password } } } });
+    await api('POST', '/integrations', {
+      properties: {
+        name: 'snow',
+        model: 'ServiceNow Table:latest',
+        properties: {
+          server: { protocol: 'http', host: '127.0.0.1', port: peer.port },
+          authentication: { type: 'basic', username: peer.user, password: peer.password },
+        },
+      },
+    });
 
     // 2. admin.runTask over the bus
     const client = bus.createBusClient({ bus: platform.bus });
     const runTask = async () => {
-      const res = await client.call('admin.runTask', { body: { app: 'snow', method: 'getApiNowTableTableName', incoming: { tableName: 'incident', sysparmLimit: 1 } } }, { caller: contracts.SYSTEM_CALLER });
+      const res = await client.call(
+        'admin.runTask',
+        { body: { app: 'snow', method: 'getApiNowTableTableName', incoming: { tableName: 'incident', sysparmLimit: 1 } } },
+        { caller: contracts.SYSTEM_CALLER },
+      );
       if (res.body.result.status !== 200) throw new Error(`runTask answered ${res.body.result.status}`);
     };
     await saturate(500, CONCURRENCY, runTask);
@@ -83,17 +99,31 @@ async function main() {
     let previous = 'workflow_start';
     for (let i = 0; i < CHAIN; i += 1) {
       const id = `i${i}`;
-      tasks[id] = { name: 'getApiNowTableTableName', app: 'snow', type: 'automatic', groups: [], variables: { incoming: { tableName: 'incident', sysparmLimit: 1 }, outgoing: { result: null }, error: '', decorators: [] } };
+      tasks[id] = {
+        name: 'getApiNowTableTableName',
+        app: 'snow',
+        type: 'automatic',
+        groups: [],
+        variables: { incoming: { tableName: 'incident', sysparmLimit: 1 }, outgoing: { result: null }, error: '', decorators: [] },
+      };
       transitions[previous] = { [id]: { state: 'success', type: 'standard' } };
       previous = id;
     }
     transitions[previous] = { workflow_end: { state: 'success', type: 'standard' } };
-    await api('POST', '/automation-studio/automations', { automation: { name: 'bench-integration-chain', type: 'automation', groups: [], tasks, transitions } });
+    await api('POST', '/automation-studio/automations', {
+      automation: { name: 'bench-integration-chain', type: 'automation', groups: [], tasks, transitions },
+    });
     const watch = await watchJobs(platform, 'integration jobs');
     let elapsed = 0;
     let calls = 0;
     for (let round = 0; round <= ROUNDS; round += 1) {
-      const { elapsedMs } = await watch.run(() => Promise.all(Array.from({ length: CONCURRENT }, () => api('POST', '/workflow_engine/startJobWithOptions/bench-integration-chain', { options: {} }).then((j) => j._id))));
+      const { elapsedMs } = await watch.run(() =>
+        Promise.all(
+          Array.from({ length: CONCURRENT }, () =>
+            api('POST', '/workflow_engine/startJobWithOptions/bench-integration-chain', { options: {} }).then((j) => j._id),
+          ),
+        ),
+      );
       if (round > 0) {
         elapsed += elapsedMs;
         calls += CONCURRENT * CHAIN;
@@ -107,7 +137,9 @@ async function main() {
   }
 
   const fmt = (n) => n.toFixed(0).padStart(7);
-  console.log(`\nIntegration task calls against the lab peer (${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${CALLS} calls; jobs: ${CONCURRENT} x ${CHAIN} tasks, ${ROUNDS} rounds)`);
+  console.log(
+    `\nIntegration task calls against the lab peer (${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${CALLS} calls; jobs: ${CONCURRENT} x ${CHAIN} tasks, ${ROUNDS} rounds)`,
+  );
   console.log(`  bare peer (undici, same request)       ${fmt(bareRate)} calls/s   (baseline)`);
   console.log(`  admin.runTask over the bus             ${fmt(busRate)} calls/s   ${(busRate / bareRate).toFixed(2)} x baseline`);
   console.log(`  integration tasks in jobs (engine)     ${fmt(jobRate)} calls/s   ${(jobRate / bareRate).toFixed(2)} x baseline`);

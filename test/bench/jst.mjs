@@ -7,7 +7,9 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { compileTransformation, createInlineRegexRunner, runTransformationPlan } = require(process.env.NAP_BENCH_STUDIO_DIST ?? '../../services/studio/dist/index.js');
+const { compileTransformation, createInlineRegexRunner, runTransformationPlan } = require(
+  process.env.NAP_BENCH_STUDIO_DIST ?? '../../services/studio/dist/index.js',
+);
 
 const DURATION_MS = Number(process.env.NAP_BENCH_JST_MS ?? 2_000);
 
@@ -28,7 +30,12 @@ function chain(steps) {
     const from = i === 1 ? { location: 'incoming', name: 'n', ptr: '' } : { location: 'method', name: i - 1, ptr: '/return' };
     out.push({ id: 1000 + i, type: 'assign', from, to: { location: 'method', name: i, ptr: `/args/${argOf[k]}/value` } });
   }
-  out.push({ id: 5000, type: 'assign', from: { location: 'method', name: steps, ptr: '/return' }, to: { location: 'outgoing', name: 'out', ptr: '' } });
+  out.push({
+    id: 5000,
+    type: 'assign',
+    from: { location: 'method', name: steps, ptr: '/return' },
+    to: { location: 'outgoing', name: 'out', ptr: '' },
+  });
   return { name: `chain-${steps}`, incoming: [{ $id: 'n', type: 'number' }], outgoing: [{ $id: 'out' }], steps: out, functions: [] };
 }
 
@@ -59,11 +66,14 @@ for (const steps of [10, 100]) {
   if (!plan) throw new Error(JSON.stringify(errors));
   const engine = (n) => runTransformationPlan(plan, { n }, {}, { regex });
   const base = plain(steps);
-  if (JSON.stringify(engine(3)) !== JSON.stringify(base(3))) throw new Error(`engine ${JSON.stringify(engine(3))} and baseline ${JSON.stringify(base(3))} differ`);
+  if (JSON.stringify(engine(3)) !== JSON.stringify(base(3)))
+    throw new Error(`engine ${JSON.stringify(engine(3))} and baseline ${JSON.stringify(base(3))} differ`);
   measure(engine);
   measure(base);
   const e = measure(engine);
   const b = measure(base);
   const goal = steps === 10 ? `  (goal ≥ 20,000/s: ${e >= 20_000 ? 'met' : 'NOT met'})` : '';
-  console.log(`${String(steps).padStart(3)} steps: ${Math.round(e).toLocaleString('en')} runs/s; baseline (plain JS calls) ${Math.round(b).toLocaleString('en')} runs/s; engine/baseline ${(e / b).toFixed(3)}${goal}`);
+  console.log(
+    `${String(steps).padStart(3)} steps: ${Math.round(e).toLocaleString('en')} runs/s; baseline (plain JS calls) ${Math.round(b).toLocaleString('en')} runs/s; engine/baseline ${(e / b).toFixed(3)}${goal}`,
+  );
 }

@@ -40,7 +40,14 @@ const RULES = [
   { rule: 'GigabitEthernet0/1\\d is up', eval: 'RegEx', severity: 'error', flags: { multiline: true } },
   { rule: '^System image file is "(\\S+)"$', eval: 'RegEx', severity: 'error', flags: { multiline: true, global: true } },
   { rule: 'Traceback|%SYS-2', eval: '!RegEx', severity: 'error' },
-  { rule: '/Processor\\s+\\S+\\s+(\\d+)/', ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/', eval: '#comparison', evaluator: '%', percentage: 90, severity: 'error' },
+  {
+    rule: '/Processor\\s+\\S+\\s+(\\d+)/',
+    ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/',
+    eval: '#comparison',
+    evaluator: '%',
+    percentage: 90,
+    severity: 'error',
+  },
   { rule: '/uptime is (\\d+) days/', ruleB: '<!days!>', eval: '#comparison', evaluator: '>=', severity: 'info' },
 ];
 const VARIABLES = { version: '15.9', days: 1 };
@@ -62,7 +69,14 @@ function baselineOnce() {
   if (Number(BASE_RE[5].exec(OUTPUT)?.[1]) >= 1) n++;
   return n;
 }
-const BASE_RE = [/GigabitEthernet0\/1\d is up/m, /^System image file is "(\S+)"$/m, /Traceback|%SYS-2/, /Processor\s+\S+\s+(\d+)/, /Processor\s+\S+\s+\S+\s+(\d+)/, /uptime is (\d+) days/];
+const BASE_RE = [
+  /GigabitEthernet0\/1\d is up/m,
+  /^System image file is "(\S+)"$/m,
+  /Traceback|%SYS-2/,
+  /Processor\s+\S+\s+(\d+)/,
+  /Processor\s+\S+\s+\S+\s+(\d+)/,
+  /uptime is (\d+) days/,
+];
 
 async function measure(label, seconds, fn) {
   const end = performance.now() + seconds * 1000;
@@ -102,7 +116,10 @@ function buildLab() {
   const out = path.join(root, 'node_modules/.cache/nap-bench-lab');
   mkdirSync(out, { recursive: true });
   for (const file of readdirSync(path.join(root, 'test/lab')).filter((f) => /^cli-.*\.ts$/.test(f))) {
-    const { code } = transformFileSync(path.join(root, 'test/lab', file), { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } });
+    const { code } = transformFileSync(path.join(root, 'test/lab', file), {
+      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+      module: { type: 'commonjs' },
+    });
     writeFileSync(path.join(out, file.replace(/\.ts$/, '.js')), code);
   }
   const child = `
@@ -132,11 +149,21 @@ async function templateOnDevices() {
     const devices = [];
     for (const [i, p] of ports.entries()) {
       const name = `bench-${i}`;
-      await call('POST', '/gw/createInventoryDevice', { name, variables: { gw_host: p.host, gw_port: p.port, gw_network_os: 'cisco_ios', gw_user: p.username, gw_password: p.password } }, token);
+      await call(
+        'POST',
+        '/gw/createInventoryDevice',
+        { name, variables: { gw_host: p.host, gw_port: p.port, gw_network_os: 'cisco_ios', gw_user: p.username, gw_password: p.password } },
+        token,
+      );
       devices.push(name);
     }
     const commands = ['show version', 'show clock', 'show inventory', 'show memory statistics', 'show processes cpu'];
-    await call('POST', '/mop/createTemplate', { mop: { name: 'bench', passRule: true, commands: commands.map((command) => ({ command, passRule: false, rules: RULES })) } }, token);
+    await call(
+      'POST',
+      '/mop/createTemplate',
+      { mop: { name: 'bench', passRule: true, commands: commands.map((command) => ({ command, passRule: false, rules: RULES })) } },
+      token,
+    );
     // warm-up: first logins, host keys
     await call('POST', '/mop/RunCommandDevices', { command: 'show clock', devices }, token);
 
@@ -149,8 +176,12 @@ async function templateOnDevices() {
     const entries = out.commands_results.length;
     const failedOnDevice = out.commands_results.filter((r) => /failed on device/.test(r.message ?? '')).length;
     console.log(`  baseline: RunCommandDevices x 5 (no rules)      ${baseline.toFixed(2)} s`);
-    console.log(`  RunCommandTemplate                              ${wall.toFixed(2)} s  (${entries} command results, ${entries * RULES.length} rules, ${failedOnDevice} failed on device)`);
-    console.log(`  ratio template / baseline: ${(wall / baseline).toFixed(2)}   target < ${TARGET_S} s: ${wall < TARGET_S ? 'met' : 'NOT met'}`);
+    console.log(
+      `  RunCommandTemplate                              ${wall.toFixed(2)} s  (${entries} command results, ${entries * RULES.length} rules, ${failedOnDevice} failed on device)`,
+    );
+    console.log(
+      `  ratio template / baseline: ${(wall / baseline).toFixed(2)}   target < ${TARGET_S} s: ${wall < TARGET_S ? 'met' : 'NOT met'}`,
+    );
   } finally {
     await stop();
     sims.send('stop');

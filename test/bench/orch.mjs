@@ -19,7 +19,10 @@ const HOSTNAME = '/restconf/data/tailf-ncs:devices/device=C-IOS1/config/tailf-ne
 
 // ---- child: the peer ----
 if (process.argv[2] === '--peer') {
-  await servePeer(() => loadLab().startNsoPeer(), (peer) => peer.requests.splice(0));
+  await servePeer(
+    () => loadLab().startNsoPeer(),
+    (peer) => peer.requests.splice(0),
+  );
 } else {
   await main();
 }
@@ -36,7 +39,10 @@ async function main() {
   // 1. the bare peer
   const agent = new undici.Agent({ connections: CONCURRENCY });
   const bare = async () => {
-    const res = await undici.request(`${peerUrl}${HOSTNAME}`, { headers: { authorization, accept: 'application/yang-data+json' }, dispatcher: agent });
+    const res = await undici.request(`${peerUrl}${HOSTNAME}`, {
+      headers: { authorization, accept: 'application/yang-data+json' },
+      dispatcher: agent,
+    });
     const body = await res.body.json();
     if (res.statusCode !== 200) throw new Error(`peer answered ${res.statusCode}`);
     expectHostname(body);
@@ -48,10 +54,22 @@ async function main() {
   let busRate;
   let gatewayRate;
   try {
-    const settings = { http: { host: '127.0.0.1', port: peer.port }, ssl: { enabled: false, acceptInvalidCerts: false }, credentials: { user: peer.user, passwd: peer.password }, healthcheck: { intervalSeconds: 300 } };
-    await api('POST', '/adapters', { properties: { name: 'nso-bench', type: 'Adapter', model: '@itentialopensource/adapter-nso', properties: { id: 'nso-bench', type: 'NSO', properties: settings } } });
+    const settings = {
+      http: { host: '127.0.0.1', port: peer.port },
+      ssl: { enabled: false, acceptInvalidCerts: false },
+      credentials: { user: peer.user, passwd: peer.password },
+      healthcheck: { intervalSeconds: 300 },
+    };
+    await api('POST', '/adapters', {
+      properties: {
+        name: 'nso-bench',
+        type: 'Adapter',
+        model: '@itentialopensource/adapter-nso',
+        properties: { id: 'nso-bench', type: 'NSO', properties: settings },
+      },
+    });
     await api('PUT', '/adapters/nso-bench/start');
-    for (const deadline = Date.now() + 10_000; (await api('GET', '/health/adapters/nso-bench')).state !== 'RUNNING'; ) {
+    for (const deadline = Date.now() + 10_000; (await api('GET', '/health/adapters/nso-bench')).state !== 'RUNNING';) {
       if (Date.now() > deadline) throw new Error('the adapter did not become RUNNING');
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -60,7 +78,11 @@ async function main() {
     // 2. orch-proxy.restQuery over the bus
     const client = bus.createBusClient({ bus: platform.bus });
     const overBus = async () => {
-      const res = await client.call('orch-proxy.restQuery', { params: { adapterId: 'nso-bench' }, body }, { caller: contracts.SYSTEM_CALLER });
+      const res = await client.call(
+        'orch-proxy.restQuery',
+        { params: { adapterId: 'nso-bench' }, body },
+        { caller: contracts.SYSTEM_CALLER },
+      );
       expectHostname(res.body[0].instance_data);
     };
     await saturate(500, CONCURRENCY, overBus);
@@ -70,7 +92,12 @@ async function main() {
     const gateway = new undici.Agent({ connections: CONCURRENCY });
     const text = JSON.stringify(body);
     const overHttp = async () => {
-      const res = await undici.request(`${platform.url}/orch_manager/restQuery/nso-bench`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: text, dispatcher: gateway });
+      const res = await undici.request(`${platform.url}/orch_manager/restQuery/nso-bench`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: text,
+        dispatcher: gateway,
+      });
       const answer = await res.body.json();
       if (res.statusCode !== 200) throw new Error(`gateway answered ${res.statusCode}: ${JSON.stringify(answer)}`);
       expectHostname(answer[0].instance_data);
@@ -88,5 +115,7 @@ async function main() {
   console.log(`\nrestQuery against the lab NSO peer (${os.cpus().length} cores, concurrency ${CONCURRENCY}, ${CALLS} calls each)`);
   console.log(`  bare peer (undici, same RESTCONF GET)     ${fmt(bareRate)} calls/s   (baseline)`);
   console.log(`  orch-proxy.restQuery over the bus         ${fmt(busRate)} calls/s   ${(busRate / bareRate).toFixed(2)} x baseline`);
-  console.log(`  POST /orch_manager/restQuery via gateway  ${fmt(gatewayRate)} calls/s   ${(gatewayRate / bareRate).toFixed(2)} x baseline`);
+  console.log(
+    `  POST /orch_manager/restQuery via gateway  ${fmt(gatewayRate)} calls/s   ${(gatewayRate / bareRate).toFixed(2)} x baseline`,
+  );
 }

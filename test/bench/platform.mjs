@@ -9,7 +9,10 @@ const { startPlatform } = require('../../deploy/standalone/dist/index.js');
 const { loadConfig } = require('../../packages/runtime/dist/index.js');
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-'));
-const config = { ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: process.env.NAP_ADMIN_PASSWORD }), logLevel: 'warn' };
+const config = {
+  ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: process.env.NAP_ADMIN_PASSWORD }),
+  logLevel: 'warn',
+};
 const platform = await startPlatform({ config });
 console.log(`listening ${platform.url}`);
 process.on('SIGTERM', () => platform.stop().then(() => process.exit(0)));

@@ -59,9 +59,17 @@ async function startNats() {
 }
 
 async function prepare(url) {
-  const login = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
+  const login = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }),
+  });
   const token = await login.text();
-  const created = await fetch(`${url}/user-management/groups`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ group: { name: `bench-${Date.now()}` } }) });
+  const created = await fetch(`${url}/user-management/groups`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ group: { name: `bench-${Date.now()}` } }),
+  });
   const { data } = await created.json();
   return { path: `/user-management/groups/${data._id}`, headers: { authorization: `Bearer ${token}` } };
 }
@@ -91,7 +99,14 @@ try {
 
   const nats = await startNats();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-dist-'));
-  const env = { NAP_NATS_URL: nats, NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: PASSWORD, NAP_PORT: '0', NAP_LOG_LEVEL: 'warn', NAP_SECRET_KEY: 'bench-secret-key-of-32-characters' };
+  const env = {
+    NAP_NATS_URL: nats,
+    NAP_DATA_DIR: dataDir,
+    NAP_ADMIN_PASSWORD: PASSWORD,
+    NAP_PORT: '0',
+    NAP_LOG_LEVEL: 'warn',
+    NAP_SECRET_KEY: 'bench-secret-key-of-32-characters',
+  };
   await start(['services/admin/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /Service admin is serving/);
   const gw = await start(['gateway/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /"url":"(http:\/\/[^"]+)"/);
   results.push(await load('NAP distributed (NATS)', gw.match[1], await prepare(gw.match[1])));
@@ -104,9 +119,13 @@ console.log(`\nGET /user-management/groups/:id, ${CONNECTIONS} connections, ${DU
 console.log('| server | req/s | p50 ms | p99 ms | vs node:http | vs express |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of results) {
-  console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / node.rps).toFixed(2)} | ${(r.rps / express.rps).toFixed(2)} |`);
+  console.log(
+    `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / node.rps).toFixed(2)} | ${(r.rps / express.rps).toFixed(2)} |`,
+  );
 }
 const sa = results[2];
 const dist = results[3];
-console.log(`\ntargets (issue 9): standalone >= 0.7 of express (${(sa.rps / express.rps).toFixed(2)}), distributed >= 0.5 of express (${(dist.rps / express.rps).toFixed(2)})`);
+console.log(
+  `\ntargets (issue 9): standalone >= 0.7 of express (${(sa.rps / express.rps).toFixed(2)}), distributed >= 0.5 of express (${(dist.rps / express.rps).toFixed(2)})`,
+);
 process.exit(0);

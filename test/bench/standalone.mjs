@@ -18,10 +18,23 @@ export async function startBenchPlatform(name, { env = {}, services } = {}) {
   const { startPlatform } = require('../../deploy/standalone/dist/index.js');
   const { loadConfig } = require('../../packages/runtime/dist/index.js');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `nap-bench-${name}-`));
-  const config = { ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: PASSWORD, NAP_SECRET_KEY: 'bench-secret-key-of-32-characters', ...env }), logLevel: 'warn' };
+  const config = {
+    ...loadConfig({
+      NAP_DATA_DIR: dataDir,
+      NAP_PORT: '0',
+      NAP_ADMIN_PASSWORD: PASSWORD,
+      NAP_SECRET_KEY: 'bench-secret-key-of-32-characters',
+      ...env,
+    }),
+    logLevel: 'warn',
+  };
   const platform = await startPlatform({ config, ...(services ? { services } : {}) });
   const call = async (method, route, body, token) => {
-    const res = await fetch(`${platform.url}${route}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${platform.url}${route}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 500)}`);
     // JSON answers parsed; text ones (the bare token of /login) as they are
@@ -55,12 +68,16 @@ export async function startBenchPlatform(name, { env = {}, services } = {}) {
 export async function watchJobs(platform, label) {
   const ended = new Set();
   let wake = () => {};
-  const sub = await platform.bus.consumeEvents('nap.evt.workflow.job.*.*', (event) => {
-    if (/\.(jobComplete|jobError|jobCancel)$/.test(event.subject)) {
-      ended.add(event.subject.split('.')[4]);
-      wake();
-    }
-  }, { deliver: 'new' });
+  const sub = await platform.bus.consumeEvents(
+    'nap.evt.workflow.job.*.*',
+    (event) => {
+      if (/\.(jobComplete|jobError|jobCancel)$/.test(event.subject)) {
+        ended.add(event.subject.split('.')[4]);
+        wake();
+      }
+    },
+    { deliver: 'new' },
+  );
   const jobs = platform.stores.get('workflow').collection('jobs');
   return {
     async run(start) {

@@ -34,7 +34,12 @@ interface {{ intf.name }}
 end`;
 const CONTEXT = {
   device: { hostname: 'edge-ams-1' },
-  interfaces: Array.from({ length: 10 }, (_, i) => ({ name: `GigabitEthernet0/${i}`, description: `port ${i}`, vlan: i % 3 === 0 ? null : 100 + i, enabled: i !== 7 })),
+  interfaces: Array.from({ length: 10 }, (_, i) => ({
+    name: `GigabitEthernet0/${i}`,
+    description: `port ${i}`,
+    vlan: i % 3 === 0 ? null : 100 + i,
+    enabled: i !== 7,
+  })),
   ntp: ['10.0.0.1', '10.0.0.2', '10.0.0.3'],
 };
 
@@ -103,7 +108,9 @@ async function throughPool() {
     const sample = await render();
     if (!sample.includes('interface GigabitEthernet0/9')) throw new Error(`unexpected render: ${sample}`);
     const v = renderer.pool.versions;
-    console.log(`Worker pool: ${config.workers} workers, ${config.python} (Python ${v.python}, Jinja2 ${v.jinja2}, TextFSM ${v.textfsm}); template renders ${sample.split('\n').length} lines`);
+    console.log(
+      `Worker pool: ${config.workers} workers, ${config.python} (Python ${v.python}, Jinja2 ${v.jinja2}, TextFSM ${v.textfsm}); template renders ${sample.split('\n').length} lines`,
+    );
     for (let i = 0; i < 500; i++) await Promise.all([render(), echo()]);
 
     console.log(`Steady ${RATE} requests/s for ${SECONDS} s through the pool (goal: render p50 < ${GOAL_P50_MS} ms):`);
@@ -112,15 +119,21 @@ async function throughPool() {
     const rendered = await steady(render);
     line('renderJinja', rendered);
     let n = 0;
-    const uncached = await steady(() => renderer.renderJinja({ template: `{# ${n++} #}${TEMPLATE}`, context: CONTEXT, profile: 'templateBuilder', subject: 'bench' }));
+    const uncached = await steady(() =>
+      renderer.renderJinja({ template: `{# ${n++} #}${TEMPLATE}`, context: CONTEXT, profile: 'templateBuilder', subject: 'bench' }),
+    );
     line('renderJinja, a new text each time (compiled)', uncached);
-    console.log(`  ratio render / echo p50: ${(rendered.p50 / base.p50).toFixed(2)}   goal p50 < ${GOAL_P50_MS} ms: ${rendered.p50 < GOAL_P50_MS ? 'met' : 'NOT met'}`);
+    console.log(
+      `  ratio render / echo p50: ${(rendered.p50 / base.p50).toFixed(2)}   goal p50 < ${GOAL_P50_MS} ms: ${rendered.p50 < GOAL_P50_MS ? 'met' : 'NOT met'}`,
+    );
 
     console.log('Throughput, 8 requests in flight:');
     const echoRate = await closedLoop(echo);
     const renderRate = await closedLoop(render);
     console.log(`  baseline: echo round trip                      ${Math.round(echoRate).toLocaleString('en-US').padStart(8)} /s`);
-    console.log(`  renderJinja                                    ${Math.round(renderRate).toLocaleString('en-US').padStart(8)} /s   ratio ${(renderRate / echoRate).toFixed(2)}`);
+    console.log(
+      `  renderJinja                                    ${Math.round(renderRate).toLocaleString('en-US').padStart(8)} /s   ratio ${(renderRate / echoRate).toFixed(2)}`,
+    );
   } finally {
     await renderer.close();
   }
@@ -129,7 +142,12 @@ async function throughPool() {
 async function throughHttp() {
   const { call, token, stop } = await startBenchPlatform('templates');
   try {
-    const created = await call('POST', '/automation-studio/templates', { template: { name: 'bench', type: 'jinja2', template: TEMPLATE, data: '{}' } }, token);
+    const created = await call(
+      'POST',
+      '/automation-studio/templates',
+      { template: { name: 'bench', type: 'jinja2', template: TEMPLATE, data: '{}' } },
+      token,
+    );
     const id = created.data._id;
     const render = () => call('POST', '/template_builder/templates/bench/renderJinja', { context: CONTEXT }, token);
     const get = () => call('GET', `/automation-studio/templates/${id}`, undefined, token);

@@ -46,12 +46,54 @@ function chainWorkflow(name) {
     const kind = i % 4;
     tasks[id] =
       kind === 0
-        ? { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { name: `v${i}`, value: '$var.job.seed' }, outgoing: { value: null } } }
+        ? {
+            name: 'newVariable',
+            app: 'WorkFlowEngine',
+            type: 'operation',
+            groups: [],
+            variables: { incoming: { name: `v${i}`, value: '$var.job.seed' }, outgoing: { value: null } },
+          }
         : kind === 1
-          ? { name: 'stringConcat', app: 'WorkFlowEngine', type: 'automatic', groups: [], variables: { incoming: { str: `$var.job.v${i - 1}`, stringN: '-x' }, outgoing: { combinedStrings: '$var.job.s' } } }
+          ? {
+              name: 'stringConcat',
+              app: 'WorkFlowEngine',
+              type: 'automatic',
+              groups: [],
+              variables: { incoming: { str: `$var.job.v${i - 1}`, stringN: '-x' }, outgoing: { combinedStrings: '$var.job.s' } },
+            }
           : kind === 2
-            ? { name: 'query', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { pass_on_null: true, query: 'a.b', obj: '$var.job.data' }, outgoing: { return_data: null } } }
-            : { name: 'evaluation', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { all_true_flag: true, evaluation_groups: [{ all_true_flag: true, evaluations: [{ query: '', operand_1: { task: 'job', variable: 'seed' }, operator: '!=', operand_2: { task: 'static', variable: '' } }] }] }, outgoing: { return_value: null } } };
+            ? {
+                name: 'query',
+                app: 'WorkFlowEngine',
+                type: 'operation',
+                groups: [],
+                variables: { incoming: { pass_on_null: true, query: 'a.b', obj: '$var.job.data' }, outgoing: { return_data: null } },
+              }
+            : {
+                name: 'evaluation',
+                app: 'WorkFlowEngine',
+                type: 'operation',
+                groups: [],
+                variables: {
+                  incoming: {
+                    all_true_flag: true,
+                    evaluation_groups: [
+                      {
+                        all_true_flag: true,
+                        evaluations: [
+                          {
+                            query: '',
+                            operand_1: { task: 'job', variable: 'seed' },
+                            operator: '!=',
+                            operand_2: { task: 'static', variable: '' },
+                          },
+                        ],
+                      },
+                    ],
+                  },
+                  outgoing: { return_value: null },
+                },
+              };
     transitions[previous] = { [id]: { state: 'success', type: 'standard' } };
     previous = id;
   }
@@ -67,7 +109,8 @@ function latencies(jobs) {
       for (const to of Object.keys(targets)) {
         const end = job.tasks[from]?.metrics?.end_time;
         const start = job.tasks[to]?.metrics?.start_time;
-        if (typeof end === 'number' && typeof start === 'number' && from !== 'workflow_start' && to !== 'workflow_end') out.push(start - end);
+        if (typeof end === 'number' && typeof start === 'number' && from !== 'workflow_start' && to !== 'workflow_end')
+          out.push(start - end);
       }
     }
   }
@@ -81,7 +124,15 @@ async function runChains(label, extraConfig) {
     const results = [];
     // one warm-up round, then ROUNDS measured
     for (let round = 0; round <= ROUNDS; round += 1) {
-      const { elapsedMs, done } = await watch.run(() => Promise.all(Array.from({ length: CONCURRENT }, (_, i) => api('POST', '/workflow_engine/startJobWithOptions/bench-chain', { options: { variables: { seed: `s${i}`, data: { a: { b: i } } } } }).then((j) => j._id))));
+      const { elapsedMs, done } = await watch.run(() =>
+        Promise.all(
+          Array.from({ length: CONCURRENT }, (_, i) =>
+            api('POST', '/workflow_engine/startJobWithOptions/bench-chain', {
+              options: { variables: { seed: `s${i}`, data: { a: { b: i } } } },
+            }).then((j) => j._id),
+          ),
+        ),
+      );
       if (round > 0) results.push({ elapsedMs, transitions: CONCURRENT * CHAIN, lat: latencies(done) });
     }
     await watch.stop();
@@ -96,7 +147,11 @@ async function runChains(label, extraConfig) {
 async function storeFloor() {
   return withPlatform({}, async ({ platform }) => {
     const jobs = platform.stores.get('workflow').collection('bench_floor');
-    const doc = { status: 'running', tasks: Object.fromEntries(Object.entries(chainWorkflow('x').tasks).map(([k, t]) => [k, { ...t, status: 'incomplete' }])), variables: { seed: 's' } };
+    const doc = {
+      status: 'running',
+      tasks: Object.fromEntries(Object.entries(chainWorkflow('x').tasks).map(([k, t]) => [k, { ...t, status: 'incomplete' }])),
+      variables: { seed: 's' },
+    };
     const ids = (await jobs.insertMany(Array.from({ length: CONCURRENT }, () => structuredClone(doc)))).map((d) => d._id);
     let total = 0;
     let count = 0;
@@ -104,7 +159,16 @@ async function storeFloor() {
       const started = performance.now();
       await Promise.all(
         ids.map(async (id) => {
-          for (let i = 0; i < CHAIN; i += 1) await jobs.updateOne({ _id: id, status: 'running' }, { $set: { [`tasks.t${i.toString(16).padStart(3, '0')}`]: { status: 'complete', metrics: { end_time: Date.now() } }, last_updated: new Date().toISOString() } });
+          for (let i = 0; i < CHAIN; i += 1)
+            await jobs.updateOne(
+              { _id: id, status: 'running' },
+              {
+                $set: {
+                  [`tasks.t${i.toString(16).padStart(3, '0')}`]: { status: 'complete', metrics: { end_time: Date.now() } },
+                  last_updated: new Date().toISOString(),
+                },
+              },
+            );
         }),
       );
       total += performance.now() - started;
@@ -121,22 +185,40 @@ async function filteredPages() {
     const names = Array.from({ length: 40 }, (_, i) => `workflow-${i}`);
     const base = Date.now() - JOBS * 1000;
     const template = chainWorkflow('x');
-    const smallTasks = Object.fromEntries(Object.entries(template.tasks).slice(0, 6).map(([k, t]) => [k, { ...t, status: 'complete', metrics: { start_time: 0, end_time: 0, finish_state: 'success' } }]));
+    const smallTasks = Object.fromEntries(
+      Object.entries(template.tasks)
+        .slice(0, 6)
+        .map(([k, t]) => [k, { ...t, status: 'complete', metrics: { start_time: 0, end_time: 0, finish_state: 'success' } }]),
+    );
     const insertStarted = performance.now();
     for (let offset = 0; offset < JOBS; offset += 2_000) {
       const batch = [];
       for (let i = offset; i < Math.min(JOBS, offset + 2_000); i += 1) {
         const status = statuses[i % statuses.length];
         batch.push({
-          _id: (Math.floor((base + i * 1000) / 1000).toString(16).padStart(8, '0') + i.toString(16).padStart(16, '0')).slice(0, 24),
+          _id: (
+            Math.floor((base + i * 1000) / 1000)
+              .toString(16)
+              .padStart(8, '0') + i.toString(16).padStart(16, '0')
+          ).slice(0, 24),
           name: names[i % names.length],
           description: `bench job ${i}`,
           type: 'automation',
           status,
           groups: [],
           ancestors: [],
-          error: status === 'error' ? [{ task: 't001', message: 'No transition available from the completed tasks', timestamp: base + i * 1000 }] : [],
-          metrics: { owner: i % 5 === 0 ? 'alice' : 'admin', start_time: base + i * 1000, end_time: base + i * 1000 + 500, finish_state: status, server_id: 'bench', claim_time: 0 },
+          error:
+            status === 'error'
+              ? [{ task: 't001', message: 'No transition available from the completed tasks', timestamp: base + i * 1000 }]
+              : [],
+          metrics: {
+            owner: i % 5 === 0 ? 'alice' : 'admin',
+            start_time: base + i * 1000,
+            end_time: base + i * 1000 + 500,
+            finish_state: status,
+            server_id: 'bench',
+            claim_time: 0,
+          },
           variables: { seed: `s${i}`, n: i },
           tasks: smallTasks,
           transitions: {},
@@ -168,7 +250,11 @@ async function filteredPages() {
     }
     pageTimes.sort((a, b) => a - b);
     pointTimes.sort((a, b) => a - b);
-    return { insertSeconds, page: { p50: quantile(pageTimes, 0.5), p95: quantile(pageTimes, 0.95) }, point: { p50: quantile(pointTimes, 0.5), p95: quantile(pointTimes, 0.95) } };
+    return {
+      insertSeconds,
+      page: { p50: quantile(pageTimes, 0.5), p95: quantile(pageTimes, 0.95) },
+      point: { p50: quantile(pointTimes, 0.5), p95: quantile(pointTimes, 0.95) },
+    };
   });
 }
 
@@ -180,14 +266,22 @@ try {
   console.log(`\nJobs of ${CHAIN} built-in tasks in a chain, ${CONCURRENT} jobs at once, ${ROUNDS} rounds (+1 warm-up)`);
   console.log(`  baseline  ${floor.label.padEnd(26)} ${fmt(floor.perSecond, 0).padStart(8)} writes/s`);
   for (const r of [standalone, overNats]) {
-    console.log(`  engine    ${r.label.padEnd(26)} ${fmt(r.perSecond, 0).padStart(8)} transitions/s  (${fmt(r.perSecond / floor.perSecond, 2)}x the store floor)  latency p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms`);
+    console.log(
+      `  engine    ${r.label.padEnd(26)} ${fmt(r.perSecond, 0).padStart(8)} transitions/s  (${fmt(r.perSecond / floor.perSecond, 2)}x the store floor)  latency p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms`,
+    );
   }
-  console.log(`  target: >= 2000 transitions/s standalone (${standalone.perSecond >= 2000 ? 'met' : 'NOT met'}), p50 < 5 ms (${standalone.p50 < 5 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  target: >= 2000 transitions/s standalone (${standalone.perSecond >= 2000 ? 'met' : 'NOT met'}), p50 < 5 ms (${standalone.p50 < 5 ? 'met' : 'NOT met'})`,
+  );
 
   const pages = await filteredPages();
-  console.log(`\nGET /operations-manager/jobs over ${JOBS} stored jobs (inserted in ${fmt(pages.insertSeconds)} s), ${PAGE_REQUESTS} requests`);
+  console.log(
+    `\nGET /operations-manager/jobs over ${JOBS} stored jobs (inserted in ${fmt(pages.insertSeconds)} s), ${PAGE_REQUESTS} requests`,
+  );
   console.log(`  baseline  point read GET /operations-manager/jobs/:id   p50 ${fmt(pages.point.p50)} ms  p95 ${fmt(pages.point.p95)} ms`);
-  console.log(`  filtered page (status/name/owner/in/range, limit 25)   p50 ${fmt(pages.page.p50)} ms  p95 ${fmt(pages.page.p95)} ms  (${fmt(pages.page.p95 / pages.point.p95, 2)}x the point read)`);
+  console.log(
+    `  filtered page (status/name/owner/in/range, limit 25)   p50 ${fmt(pages.page.p50)} ms  p95 ${fmt(pages.page.p95)} ms  (${fmt(pages.page.p95 / pages.point.p95, 2)}x the point read)`,
+  );
   console.log(`  target: p95 < 50 ms (${pages.page.p95 < 50 ? 'met' : 'NOT met'})`);
 } finally {
   await nats.stop();

@@ -66,7 +66,9 @@ describe('deploy/docker/compose.yaml', () => {
     schema.properties.name = { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' };
     const validate = new Ajv2019({ allErrors: true, strict: false, validateFormats: false, validateSchema: false }).compile(schema);
     const ok = validate(compose);
-    expect(ok ? '' : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('\n')).toBe('');
+    expect(
+      ok ? '' : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('\n'),
+    ).toBe('');
   });
 
   it('runs every service on MongoDB (profile mongo) and on its own embedded store (profile embedded)', () => {
@@ -105,7 +107,8 @@ describe('deploy/docker/compose.yaml', () => {
         continue;
       }
       expect([name, service.healthcheck?.test?.[0]]).toEqual([name, 'CMD']);
-      for (const key of ['interval', 'timeout', 'retries', 'start_period'] as const) expect([name, key, service.healthcheck?.[key]]).toEqual([name, key, expect.anything()]);
+      for (const key of ['interval', 'timeout', 'retries', 'start_period'] as const)
+        expect([name, key, service.healthcheck?.[key]]).toEqual([name, key, expect.anything()]);
     }
     for (const [name, service] of napServices) {
       expect([name, service.healthcheck?.test]).toEqual([name, ['CMD', 'node', '/app/packages/runtime/dist/probe-cli.js']]);
@@ -148,7 +151,8 @@ describe('deploy/docker/Dockerfile', () => {
 
   it('carries what the services need at run time', () => {
     const install = /apt-get install[^\n]*\n([^\n]*)/.exec(dockerfile)?.[1] ?? '';
-    for (const pkg of ['openssh-client', 'ansible-core', 'python3', 'python3-jinja2', 'python3-textfsm', 'tini', 'ca-certificates']) expect(install.split(/\s+/)).toContain(pkg);
+    for (const pkg of ['openssh-client', 'ansible-core', 'python3', 'python3-jinja2', 'python3-textfsm', 'tini', 'ca-certificates'])
+      expect(install.split(/\s+/)).toContain(pkg);
   });
 
   it('copies the manifest of every workspace before npm ci', () => {

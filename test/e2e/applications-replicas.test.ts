@@ -47,7 +47,14 @@ async function startReplica(name: string, options: { deaf?: boolean } = {}): Pro
   const metrics = createMetrics({ defaultLabels: { component: name } });
   const store = platform.stores.get('mop');
   if (store === undefined) throw new Error('the platform runs no mop store');
-  const module = createMopService({ bus, store, logger, metrics, client: createClient(bus, metrics), config: loadConfig({ NAP_DATA_DIR: platform.dataDir, NAP_SECRET_KEY: 'test-secret-key-of-32-characters' }) });
+  const module = createMopService({
+    bus,
+    store,
+    logger,
+    metrics,
+    client: createClient(bus, metrics),
+    config: loadConfig({ NAP_DATA_DIR: platform.dataDir, NAP_SECRET_KEY: 'test-secret-key-of-32-characters' }),
+  });
   const service = await module.start();
   extra.push({ bus, logger, service });
   return { logger };
@@ -104,7 +111,10 @@ it('carries a log level to every replica, stops and starts them all, and stops a
   expect((await mop()).instances.map((i) => i.state)).toEqual(['paused', 'paused']);
   const refused = await platform.http('GET', '/mop/listAnalyticTemplates', { token });
   expect(refused.status).toBe(503);
-  expect(refused.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('stopped by an operator (application MOP)') });
+  expect(refused.body).toMatchObject({
+    code: 'SERVICE_UNAVAILABLE',
+    message: expect.stringContaining('stopped by an operator (application MOP)'),
+  });
 
   // a replica that starts now asks the admin service first: it registers paused, at the level set before
   const third = await startReplica('mop-replica-3');

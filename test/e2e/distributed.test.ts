@@ -20,7 +20,13 @@ let url2: string;
 const password = 'distributed-admin-password';
 
 function env(): Record<string, string> {
-  return { NAP_NATS_URL: nats.url, NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: password, NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!', NAP_PORT: '0' };
+  return {
+    NAP_NATS_URL: nats.url,
+    NAP_DATA_DIR: dataDir,
+    NAP_ADMIN_PASSWORD: password,
+    NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!',
+    NAP_PORT: '0',
+  };
 }
 
 const startAdmin = () => startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/);
@@ -52,14 +58,22 @@ afterAll(async () => {
 });
 
 async function login(): Promise<Response> {
-  return fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password } }) });
+  return fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { username: 'admin', password } }),
+  });
 }
 
 it('logs in and manages groups through the gateway and the admin process over NATS', async () => {
   const res = await login();
   expect(res.status).toBe(200);
   const token = await res.text();
-  const created = await fetch(`${url}/user-management/groups`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ group: { name: 'distributed' } }) });
+  const created = await fetch(`${url}/user-management/groups`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ group: { name: 'distributed' } }),
+  });
   expect(created.status).toBe(201);
   const id = ((await created.json()) as { data: { _id: string } }).data._id;
   const got = await fetch(`${url}/user-management/groups/${id}`, { headers: { authorization: `Bearer ${token}` } });
@@ -69,11 +83,19 @@ it('logs in and manages groups through the gateway and the admin process over NA
 it('revokes on every gateway replica within a second', async () => {
   const admin = await (await login()).text();
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${admin}` };
-  const post = async (base: string, route: string, body: unknown, method = 'POST') => fetch(`${base}${route}`, { method, headers, body: JSON.stringify(body) });
-  const group = ((await (await post(url, '/user-management/groups', { group: { name: 'replicas' } })).json()) as { data: { _id: string } }).data;
+  const post = async (base: string, route: string, body: unknown, method = 'POST') =>
+    fetch(`${base}${route}`, { method, headers, body: JSON.stringify(body) });
+  const group = ((await (await post(url, '/user-management/groups', { group: { name: 'replicas' } })).json()) as { data: { _id: string } })
+    .data;
   await post(url, `/user-management/groups/${group._id}/roles`, { roles: ['admin'] }, 'PUT');
   await post(url, '/user-management/accounts', { account: { username: 'replica-user', password: 'password-123', groups: [group._id] } });
-  const token = await (await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'replica-user', password: 'password-123' }) })).text();
+  const token = await (
+    await fetch(`${url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'replica-user', password: 'password-123' }),
+    })
+  ).text();
   const asUser = (base: string) => fetch(`${base}/user-management/roles`, { headers: { authorization: `Bearer ${token}` } });
   // both replicas have resolved and cached the session
   expect((await asUser(url)).status).toBe(200);

@@ -58,7 +58,10 @@ async function until<T>(what: string, check: () => T | undefined, timeoutMs = 10
 }
 
 async function publish(jobId: string, event: 'jobStart' | 'jobComplete'): Promise<void> {
-  await bus.publishEvent(eventSubject('workflow', 'job', jobId, event), Buffer.from(JSON.stringify({ jobId, name: 'wf', status: event === 'jobStart' ? 'running' : 'complete', timestamp: Date.now() })));
+  await bus.publishEvent(
+    eventSubject('workflow', 'job', jobId, event),
+    Buffer.from(JSON.stringify({ jobId, name: 'wf', status: event === 'jobStart' ? 'running' : 'complete', timestamp: Date.now() })),
+  );
 }
 
 it('follows job events with a durable consumer and resumes after a restart without losing or repeating one', async () => {
@@ -73,9 +76,21 @@ it('follows job events with a durable consumer and resumes after a restart witho
   await publish('j2', 'jobStart');
   const second = startExample();
   await publish('j2', 'jobComplete');
-  await until('the events published while it was down and after', () => (second.lines().filter((l) => l.event).length === 2 ? true : undefined));
+  await until('the events published while it was down and after', () =>
+    second.lines().filter((l) => l.event).length === 2 ? true : undefined,
+  );
   await new Promise((r) => setTimeout(r, 300));
   await second.stop();
-  expect(first.lines().filter((l) => l.event).map((l) => `${String(l.jobId)} ${String(l.event)}`)).toEqual(['j1 jobStart', 'j1 jobComplete']);
-  expect(second.lines().filter((l) => l.event).map((l) => `${String(l.jobId)} ${String(l.event)}`)).toEqual(['j2 jobStart', 'j2 jobComplete']);
+  expect(
+    first
+      .lines()
+      .filter((l) => l.event)
+      .map((l) => `${String(l.jobId)} ${String(l.event)}`),
+  ).toEqual(['j1 jobStart', 'j1 jobComplete']);
+  expect(
+    second
+      .lines()
+      .filter((l) => l.event)
+      .map((l) => `${String(l.jobId)} ${String(l.event)}`),
+  ).toEqual(['j2 jobStart', 'j2 jobComplete']);
 }, 60_000);

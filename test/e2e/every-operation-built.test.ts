@@ -24,7 +24,10 @@ afterAll(async () => {
 async function answerOf(bus: Bus, op: OperationDef): Promise<string | undefined> {
   const request = { caller: SYSTEM_CALLER, params: {}, query: {} };
   try {
-    const reply = await bus.request(rpcSubject(op.service, op.name), Buffer.from(JSON.stringify(request)), { timeoutMs: 10_000, headers: { [HEADERS.validated]: '1', [HEADERS.deadline]: String(Date.now() + 10_000) } });
+    const reply = await bus.request(rpcSubject(op.service, op.name), Buffer.from(JSON.stringify(request)), {
+      timeoutMs: 10_000,
+      headers: { [HEADERS.validated]: '1', [HEADERS.deadline]: String(Date.now() + 10_000) },
+    });
     return Buffer.from(reply.data).toString('utf8');
   } catch {
     return undefined;
@@ -33,7 +36,13 @@ async function answerOf(bus: Bus, op: OperationDef): Promise<string | undefined>
 
 it('tells an operation without a handler by its answer', async () => {
   const bus = createMemoryBus();
-  const bare = await serve({ bus, service: 'orch-proxy', version: '0.0.1', handlers: {}, logger: createLogger({ name: 'bare', level: 'silent' }) });
+  const bare = await serve({
+    bus,
+    service: 'orch-proxy',
+    version: '0.0.1',
+    handlers: {},
+    logger: createLogger({ name: 'bare', level: 'silent' }),
+  });
   try {
     expect(await answerOf(bus, getOperation('orch-proxy.restQuery'))).toContain('"NOT_IMPLEMENTED"');
   } finally {

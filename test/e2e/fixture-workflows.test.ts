@@ -44,7 +44,9 @@ const SUCCESS_ANSWERS: Record<string, Record<string, unknown>> = { 'Msteams.crea
  * ever: Restore Archived Jobs and Tasks restores collections until its counter equals
  * `numberOfArchivedCollections` (declared as any type; the first type, an array, is never equal).
  */
-const INPUTS: Record<string, Record<string, unknown>> = { 'Itential Platform Workflow Utilities/Restore Archived Jobs and Tasks': { numberOfArchivedCollections: 1 } };
+const INPUTS: Record<string, Record<string, unknown>> = {
+  'Itential Platform Workflow Utilities/Restore Archived Jobs and Tasks': { numberOfArchivedCollections: 1 },
+};
 /** Task errors the run must never show: the engine failed, or it does not know the app or method. */
 const ENGINE_ERROR = /^INTERNAL\b|has no built-in task|No service of this platform/;
 const UNKNOWN_APP_OR_METHOD = /^(TASK_APP_UNKNOWN|TASK_METHOD_UNKNOWN)\b|has no operation/;
@@ -62,48 +64,112 @@ interface ErrorCategory {
   legend: string;
 }
 const ERROR_CATEGORIES: readonly ErrorCategory[] = [
-  { name: 'missing JST', asset: true, message: /^TRANSFORMATION_NOT_FOUND\b/, legend: 'a transformation task names a JST the fixtures do not hold (`TRANSFORMATION_NOT_FOUND` naming the id); the job ends there.' },
-  { name: 'missing workflow', asset: true, message: /^WORKFLOW_NOT_FOUND\b/, legend: 'a childJob task names a workflow the fixtures do not hold (`WORKFLOW_NOT_FOUND` naming every name tried: the calling project\'s member, then the plain name); the job ends there.' },
-  { name: 'missing template', asset: true, message: /^TEMPLATE_NOT_FOUND\b/, legend: 'a template task names a template that does not exist: the inputSchema\'s example ("Template name 1") is a placeholder for the user\'s own.' },
-  { name: 'missing gateway role', asset: true, message: /^RUNNER_NOT_FOUND\b/, legend: 'an `AGManager` task runs an Ansible role of the original platform\'s gateway (`itential_cli`) that this platform\'s device gateway does not hold.' },
+  {
+    name: 'missing JST',
+    asset: true,
+    message: /^TRANSFORMATION_NOT_FOUND\b/,
+    legend: 'a transformation task names a JST the fixtures do not hold (`TRANSFORMATION_NOT_FOUND` naming the id); the job ends there.',
+  },
+  {
+    name: 'missing workflow',
+    asset: true,
+    message: /^WORKFLOW_NOT_FOUND\b/,
+    legend:
+      "a childJob task names a workflow the fixtures do not hold (`WORKFLOW_NOT_FOUND` naming every name tried: the calling project's member, then the plain name); the job ends there.",
+  },
+  {
+    name: 'missing template',
+    asset: true,
+    message: /^TEMPLATE_NOT_FOUND\b/,
+    legend:
+      'a template task names a template that does not exist: the inputSchema\'s example ("Template name 1") is a placeholder for the user\'s own.',
+  },
+  {
+    name: 'missing gateway role',
+    asset: true,
+    message: /^RUNNER_NOT_FOUND\b/,
+    legend:
+      "an `AGManager` task runs an Ansible role of the original platform's gateway (`itential_cli`) that this platform's device gateway does not hold.",
+  },
   {
     name: 'query finds nothing',
     asset: false,
     message: /^No transition available from the completed tasks$/,
     at: 'WorkFlowEngine query',
-    legend: 'a `query` task looks for a member of a pinned answer (`{}`) or of an empty result, finds nothing and ends with failure (`pass_on_null` false), and the workflow has no failure transition from it and reaches workflow_end no other way, so the job ends in error naming the query.',
+    legend:
+      'a `query` task looks for a member of a pinned answer (`{}`) or of an empty result, finds nothing and ends with failure (`pass_on_null` false), and the workflow has no failure transition from it and reaches workflow_end no other way, so the job ends in error naming the query.',
   },
-  { name: 'JST on pinned data', asset: false, message: /^TRANSFORMATION_STEP_FAILED\b/, legend: 'a JST step (an `Array` method, mostly) receives `undefined` where it reads a member of a pinned answer (`{}`); the error names the step and method.' },
+  {
+    name: 'JST on pinned data',
+    asset: false,
+    message: /^TRANSFORMATION_STEP_FAILED\b/,
+    legend:
+      'a JST step (an `Array` method, mostly) receives `undefined` where it reads a member of a pinned answer (`{}`); the error names the step and method.',
+  },
   {
     name: 'JST refuses its incoming',
     asset: false,
     message: /^TRANSFORMATION_INCOMING_INVALID\b/,
     legend:
-      'a transformation task with `validateIncoming` gets a value its JST\'s incoming schema refuses: ' +
+      "a transformation task with `validateIncoming` gets a value its JST's incoming schema refuses: " +
       'a manual view of an app (AppArtifacts "Get Pre-Built Object") answered with no data gives null where the JST wants an object; Push Configuration to Device - IAG passes the rendered text where its JST declares an object holding it.',
   },
-  { name: 'evaluation on pinned data', asset: false, message: /^Operator \S+ compares numbers or texts, not undefined\b/, legend: 'an `evaluation` compares a count read from a pinned answer (`{}`, so `undefined`) with a number.' },
+  {
+    name: 'evaluation on pinned data',
+    asset: false,
+    message: /^Operator \S+ compares numbers or texts, not undefined\b/,
+    legend: 'an `evaluation` compares a count read from a pinned answer (`{}`, so `undefined`) with a number.',
+  },
   {
     name: 'unset job variable',
     asset: false,
     message: /^Reference \$var\.job\.\w+ is not resolved: the job has no variable\b/,
-    legend: 'a task reads a job variable nothing set: the failure path of a check on pinned data shows the error variable only the error path sets (ServiceNow and Panorama "… Error" views), or a parent does not pass a variable its child reads (Provision VPC and EC2 Instance passes `vpcSubnet`, its child reads `cidrBlock`).',
+    legend:
+      'a task reads a job variable nothing set: the failure path of a check on pinned data shows the error variable only the error path sets (ServiceNow and Panorama "… Error" views), or a parent does not pass a variable its child reads (Provision VPC and EC2 Instance passes `vpcSubnet`, its child reads `cidrBlock`).',
   },
-  { name: 're-attempts exhausted', asset: false, message: /^MOP_REATTEMPTS_EXHAUSTED\b/, legend: 'the device of the example inputs is not in the inventory, so the connection test fails and the workflow re-attempts (on the scaled clock) until MOP\'s limit of 12.' },
+  {
+    name: 're-attempts exhausted',
+    asset: false,
+    message: /^MOP_REATTEMPTS_EXHAUSTED\b/,
+    legend:
+      "the device of the example inputs is not in the inventory, so the connection test fails and the workflow re-attempts (on the scaled clock) until MOP's limit of 12.",
+  },
   {
     name: 'not in the inventory',
     asset: false,
     message: /^(DEVICE_NOT_FOUND|DEVICE_GROUP_NOT_FOUND)\b/,
-    legend: 'a device task names a device or device group of the example inputs ("group1") that the device gateway\'s inventory does not hold.',
+    legend:
+      'a device task names a device or device group of the example inputs ("group1") that the device gateway\'s inventory does not hold.',
   },
-  { name: 'childJob names no workflow', asset: false, message: /^Incoming "workflow" of childJob must name a workflow\b/, legend: 'the fixture leaves the childJob\'s workflow empty (Chunk Array Wrapper is a template whose user picks the workflow to run).' },
+  {
+    name: 'childJob names no workflow',
+    asset: false,
+    message: /^Incoming "workflow" of childJob must name a workflow\b/,
+    legend: "the fixture leaves the childJob's workflow empty (Chunk Array Wrapper is a template whose user picks the workflow to run).",
+  },
 ];
 
-type Task = { name?: string; app?: string; type?: string; summary?: string; status?: string; variables?: { incoming?: Record<string, unknown>; outgoing?: Record<string, unknown>; error?: unknown } };
+type Task = {
+  name?: string;
+  app?: string;
+  type?: string;
+  summary?: string;
+  status?: string;
+  variables?: { incoming?: Record<string, unknown>; outgoing?: Record<string, unknown>; error?: unknown };
+};
 type Workflow = Record<string, unknown> & { name: string; tasks: Record<string, Task>; inputSchema?: Record<string, unknown> };
 type Job = JobDocument & { tasks: Record<string, Task> };
 
-const OUTCOMES = ['complete', 'error', 'missing asset', 'unexplained error', 'engine error', 'unknown app or method', 'left running', 'not started'] as const;
+const OUTCOMES = [
+  'complete',
+  'error',
+  'missing asset',
+  'unexplained error',
+  'engine error',
+  'unknown app or method',
+  'left running',
+  'not started',
+] as const;
 type Outcome = (typeof OUTCOMES)[number];
 const ALLOWED: ReadonlySet<Outcome> = new Set(['complete', 'error', 'missing asset']);
 
@@ -127,7 +193,9 @@ function cell(text: string, max = 220): string {
 
 /** The workflow a childJob task names, as the engine resolves it (studio's rule, {@link candidateNames}). */
 function childOf(byName: ReadonlyMap<string, Workflow>, caller: string, named: string): Workflow | undefined {
-  return candidateNames(named, caller).map((n) => byName.get(n)).find((w) => w !== undefined);
+  return candidateNames(named, caller)
+    .map((n) => byName.get(n))
+    .find((w) => w !== undefined);
 }
 
 /** Apps outside the #10 subset that a workflow calls, itself or through the child workflows it runs. */
@@ -175,7 +243,17 @@ const coercing = new Ajv({ strict: false, coerceTypes: true, validateFormats: fa
 function asPersonFillsIn(schema: Record<string, unknown>): Record<string, unknown> {
   if (!isObject(schema.properties)) return schema;
   const properties = Object.fromEntries(
-    Object.entries(schema.properties).map(([name, p]) => [name, isObject(p) && Array.isArray(p.type) && p.type.length >= 6 && p.type.includes('string') && p.examples === undefined && p.default === undefined ? { ...p, examples: [name] } : p]),
+    Object.entries(schema.properties).map(([name, p]) => [
+      name,
+      isObject(p) &&
+      Array.isArray(p.type) &&
+      p.type.length >= 6 &&
+      p.type.includes('string') &&
+      p.examples === undefined &&
+      p.default === undefined
+        ? { ...p, examples: [name] }
+        : p,
+    ]),
   );
   return { ...schema, properties };
 }
@@ -197,7 +275,11 @@ function classify(message: string, at: string): { outcome: Outcome; category?: s
 }
 
 function renderTable(rows: Row[]): string {
-  const count = (of: Row[]) => OUTCOMES.map((o) => [o, of.filter((r) => r.outcome === o).length] as const).filter(([, n]) => n > 0).map(([o, n]) => `${o} ${n}`).join(', ');
+  const count = (of: Row[]) =>
+    OUTCOMES.map((o) => [o, of.filter((r) => r.outcome === o).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([o, n]) => `${o} ${n}`)
+      .join(', ');
   const subset = rows.filter((r) => r.needs.length === 0);
   return [
     '# Fixture workflows end to end',
@@ -207,7 +289,7 @@ function renderTable(rows: Row[]): string {
     `The ${rows.length} workflows of \`../shared/fixtures/itential-assets\`, run through the HTTP interface. Each project is`,
     'imported as a user imports it (`POST /automation-studio/projects/import`): its workflows, JSTs, templates and MOP command',
     'templates become members of the project (`@<project id>: <name>`), and a childJob task that names a workflow by its plain',
-    'name runs the member of its own project. Each workflow is started with variables made from its inputSchema\'s examples (scalars coerced',
+    "name runs the member of its own project. Each workflow is started with variables made from its inputSchema's examples (scalars coerced",
     'to the declared type where an example disagrees; an input declared of any type without an example gets its own name as',
     'text, as a person fills it in), on a clock 10 000 times faster (`NAP_TIME_SCALE`), manual tasks',
     'answered as a person would (success the first time a task asks, failure when a loop brings it back).',
@@ -216,14 +298,17 @@ function renderTable(rows: Row[]): string {
     '  workflows it runs. Those marked "—" are the workflows of issue 10: they run with nothing pinned. Every other one runs',
     '  with every integration and adapter task pinned (`options.pinned` by `app.method`, each outgoing variable answering',
     '  `{}`; child jobs inherit the pins); device apps (`AutomationGateway`, `AGManager`, `ConfigurationManager`) are',
-    '  served by the platform\'s own device gateway and are not pinned.',
+    "  served by the platform's own device gateway and are not pinned.",
     '- **complete**: reached workflow_end.',
     '- **error** and **missing asset**: ended in error; the first error is shown (where and why, followed into the child job',
     '  that failed) with its category. Every category is one of these (a job error of no category fails the test):',
     '',
     '| outcome | category | workflows | what happens |',
     '|---|---|---|---|',
-    ...ERROR_CATEGORIES.map((c) => `| ${c.asset ? 'missing asset' : 'error'} | ${c.name} | ${rows.filter((r) => r.category === c.name).length} | ${c.legend.replace(/\|/g, '\\|')} |`),
+    ...ERROR_CATEGORIES.map(
+      (c) =>
+        `| ${c.asset ? 'missing asset' : 'error'} | ${c.name} | ${rows.filter((r) => r.category === c.name).length} | ${c.legend.replace(/\|/g, '\\|')} |`,
+    ),
     '',
     'Never allowed (the test fails): an engine error, an unknown app or method, an unexplained error, a job left running, a',
     'job that does not start.',
@@ -234,7 +319,10 @@ function renderTable(rows: Row[]): string {
     '',
     '| project | workflow | needs | outcome | where and why |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${cell(r.project)} | ${cell(r.workflow)} | ${r.needs.length === 0 ? '—' : cell(r.needs.join(', '))} | ${r.category === undefined ? r.outcome : `${r.outcome}: ${r.category}`} | ${cell(r.detail)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${cell(r.project)} | ${cell(r.workflow)} | ${r.needs.length === 0 ? '—' : cell(r.needs.join(', '))} | ${r.category === undefined ? r.outcome : `${r.outcome}: ${r.category}`} | ${cell(r.detail)} |`,
+    ),
     '',
   ].join('\n');
 }
@@ -282,18 +370,26 @@ if (!FIXTURES_PRESENT) {
           const key = `${job._id}/${id}`;
           const again = asked.has(key);
           asked.add(key);
-          await platform.http('POST', `/operations-manager/jobs/${job._id}/tasks/${id}/finish`, { token, body: { variables: { finish_state: again ? 'failure' : 'success' } } });
+          await platform.http('POST', `/operations-manager/jobs/${job._id}/tasks/${id}/finish`, {
+            token,
+            body: { variables: { finish_state: again ? 'failure' : 'success' } },
+          });
         }
       }
     }
 
     /** Starts jobs, acts as a person until each has ended or the bound passes, and cancels what is left. */
-    async function runJobs(starts: { key: string; workflow: string; options: Record<string, unknown> }[]): Promise<Map<string, Job | string>> {
+    async function runJobs(
+      starts: { key: string; workflow: string; options: Record<string, unknown> }[],
+    ): Promise<Map<string, Job | string>> {
       const ended = new Map<string, Job | string>();
       for (let i = 0; i < starts.length; i += BATCH_SIZE) {
         const open = new Map<string, string>();
         for (const s of starts.slice(i, i + BATCH_SIZE)) {
-          const res = await platform.http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(s.workflow)}`, { token, body: { options: s.options } });
+          const res = await platform.http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(s.workflow)}`, {
+            token,
+            body: { options: s.options },
+          });
           if (res.status === 200) open.set(s.key, (res.body as Job)._id);
           else ended.set(s.key, `${res.status} ${(res.body as { message?: string }).message ?? JSON.stringify(res.body)}`);
         }
@@ -320,56 +416,89 @@ if (!FIXTURES_PRESENT) {
     /** Where and why a job ended in error, followed into the child job that failed. */
     async function cause(job: Job, trail: string[] = []): Promise<{ message: string; at: string; detail: string }> {
       const first = job.error?.[0];
-      if (first === undefined) return { message: 'INTERNAL: the job ended in error without an error entry', at: '', detail: `${job.status} without an error entry` };
+      if (first === undefined)
+        return {
+          message: 'INTERNAL: the job ended in error without an error entry',
+          at: '',
+          detail: `${job.status} without an error entry`,
+        };
       const task = job.tasks[first.task];
       const taskError = typeof task?.variables?.error === 'string' && task.variables.error !== '' ? task.variables.error : undefined;
       const details = task?.variables?.outgoing?.job_details;
-      const failedChild = (Array.isArray(details) ? details : [details]).find((d): d is { _id: string } => isObject(d) && typeof d._id === 'string' && (d.status === 'error' || d.status === 'canceled'));
+      const failedChild = (Array.isArray(details) ? details : [details]).find(
+        (d): d is { _id: string } => isObject(d) && typeof d._id === 'string' && (d.status === 'error' || d.status === 'canceled'),
+      );
       if (task?.name === 'childJob' && failedChild !== undefined) {
         const child = await jobOf(failedChild._id);
         return cause(child, [...trail, `${first.task} → ${plainName(String(child.name))}`]);
       }
       const message = taskError ?? first.message;
-      const where = task === undefined ? first.task : `${first.task} (${String(task.app)} ${String(task.name)}${task.summary ? ` "${task.summary}"` : ''})`;
+      const where =
+        task === undefined
+          ? first.task
+          : `${first.task} (${String(task.app)} ${String(task.name)}${task.summary ? ` "${task.summary}"` : ''})`;
       const via = trail.length > 0 ? `via ${trail.join(', ')}: ` : '';
       // job ids differ from run to run: the table leaves them out so that it stays the same
-      const detail = `${via}at ${where}: ${message.split('\n')[0] ?? ''}`.replace(/\b[0-9a-f]{24}\b(?= of workflow)|(?<=\bjob ")[0-9a-f]{24}(?=")/g, '…');
+      const detail = `${via}at ${where}: ${message.split('\n')[0] ?? ''}`.replace(
+        /\b[0-9a-f]{24}\b(?= of workflow)|(?<=\bjob ")[0-9a-f]{24}(?=")/g,
+        '…',
+      );
       return { message, at: task === undefined ? '' : `${String(task.app)} ${String(task.name)}`, detail };
     }
 
-    it('runs each of the 157 workflows to an end of its own and keeps docs/fixture-workflows.md in step', async () => {
-      expect(workflows).toHaveLength(157);
-      const needs = needsOf(workflows);
-      const pins = pinsOf(workflows);
-      const ended = await runJobs(
-        workflows.map((wf) => ({
-          key: wf.name,
-          workflow: wf.name,
-          options: { description: 'fixture conformance', variables: { ...inputsOf(wf), ...INPUTS[`${projectNames.get(projectOf(wf.name) ?? '') ?? ''}/${plainName(wf.name)}`] }, ...((needs.get(wf.name) ?? []).length > 0 ? { pinned: pins } : {}) },
-        })),
-      );
-      const rows: Row[] = [];
-      for (const wf of workflows) {
-        const result = ended.get(wf.name);
-        const base = { project: projectNames.get(projectOf(wf.name) ?? '') ?? '', workflow: plainName(wf.name), needs: needs.get(wf.name) ?? [] };
-        if (typeof result === 'string' || result === undefined) rows.push({ ...base, outcome: 'not started', detail: result ?? '' });
-        else if (result.status === 'complete') rows.push({ ...base, outcome: 'complete', detail: '' });
-        else if (result.status === 'running' || result.status === 'paused') {
-          const running = Object.entries(result.tasks).filter(([, t]) => t.status === 'running').map(([id, t]) => `${id} ${String(t.app)} ${String(t.name)}`);
-          rows.push({ ...base, outcome: 'left running', detail: `still running after ${BATCH_WAIT_MS / 1000} s: ${running.join(', ')}` });
-        } else {
-          const { message, at, detail } = await cause(result);
-          rows.push({ ...base, ...classify(message, at), detail });
+    it(
+      'runs each of the 157 workflows to an end of its own and keeps docs/fixture-workflows.md in step',
+      async () => {
+        expect(workflows).toHaveLength(157);
+        const needs = needsOf(workflows);
+        const pins = pinsOf(workflows);
+        const ended = await runJobs(
+          workflows.map((wf) => ({
+            key: wf.name,
+            workflow: wf.name,
+            options: {
+              description: 'fixture conformance',
+              variables: { ...inputsOf(wf), ...INPUTS[`${projectNames.get(projectOf(wf.name) ?? '') ?? ''}/${plainName(wf.name)}`] },
+              ...((needs.get(wf.name) ?? []).length > 0 ? { pinned: pins } : {}),
+            },
+          })),
+        );
+        const rows: Row[] = [];
+        for (const wf of workflows) {
+          const result = ended.get(wf.name);
+          const base = {
+            project: projectNames.get(projectOf(wf.name) ?? '') ?? '',
+            workflow: plainName(wf.name),
+            needs: needs.get(wf.name) ?? [],
+          };
+          if (typeof result === 'string' || result === undefined) rows.push({ ...base, outcome: 'not started', detail: result ?? '' });
+          else if (result.status === 'complete') rows.push({ ...base, outcome: 'complete', detail: '' });
+          else if (result.status === 'running' || result.status === 'paused') {
+            const running = Object.entries(result.tasks)
+              .filter(([, t]) => t.status === 'running')
+              .map(([id, t]) => `${id} ${String(t.app)} ${String(t.name)}`);
+            rows.push({ ...base, outcome: 'left running', detail: `still running after ${BATCH_WAIT_MS / 1000} s: ${running.join(', ')}` });
+          } else {
+            const { message, at, detail } = await cause(result);
+            rows.push({ ...base, ...classify(message, at), detail });
+          }
         }
-      }
-      const table = renderTable(rows);
-      if (process.env.UPDATE_DOCS === '1') writeFileSync(DOC, table);
-      expect(rows.filter((r) => !ALLOWED.has(r.outcome))).toEqual([]);
-      expect(existsSync(DOC) ? readFileSync(DOC, 'utf8') : '(missing: run UPDATE_DOCS=1 npx jest test/e2e/fixture-workflows)').toBe(table);
-    }, 10 * 60_000);
+        const table = renderTable(rows);
+        if (process.env.UPDATE_DOCS === '1') writeFileSync(DOC, table);
+        expect(rows.filter((r) => !ALLOWED.has(r.outcome))).toEqual([]);
+        expect(existsSync(DOC) ? readFileSync(DOC, 'utf8') : '(missing: run UPDATE_DOCS=1 npx jest test/e2e/fixture-workflows)').toBe(
+          table,
+        );
+      },
+      10 * 60_000,
+    );
 
     it('ends the job of every transformation task whose tr_id the fixtures do not hold with TRANSFORMATION_NOT_FOUND naming it', async () => {
-      const missing = workflows.flatMap((wf) => Object.entries(wf.tasks).filter(([, t]) => t.app === 'WorkFlowEngine' && t.name === 'transformation' && !jstIds.has(String(t.variables?.incoming?.tr_id))).map(([id, t]) => ({ wf, id, t })));
+      const missing = workflows.flatMap((wf) =>
+        Object.entries(wf.tasks)
+          .filter(([, t]) => t.app === 'WorkFlowEngine' && t.name === 'transformation' && !jstIds.has(String(t.variables?.incoming?.tr_id)))
+          .map(([id, t]) => ({ wf, id, t })),
+      );
       expect(missing).toHaveLength(44);
       expect(new Set(missing.map((m) => m.wf.name)).size).toBe(35);
       const starts = [];
@@ -381,8 +510,16 @@ if (!FIXTURES_PRESENT) {
           name,
           type: 'automation',
           groups: [],
-          tasks: { workflow_start: { name: 'workflow_start', groups: [] }, [id]: alone, workflow_end: { name: 'workflow_end', groups: [] } },
-          transitions: { workflow_start: { [id]: { state: 'success', type: 'standard' } }, [id]: { workflow_end: { state: 'success', type: 'standard' } }, workflow_end: {} },
+          tasks: {
+            workflow_start: { name: 'workflow_start', groups: [] },
+            [id]: alone,
+            workflow_end: { name: 'workflow_end', groups: [] },
+          },
+          transitions: {
+            workflow_start: { [id]: { state: 'success', type: 'standard' } },
+            [id]: { workflow_end: { state: 'success', type: 'standard' } },
+            workflow_end: {},
+          },
         };
         expect((await platform.http('POST', '/automation-studio/automations', { token, body: { automation: doc } })).status).toBe(201);
         starts.push({ key: id + String(i), workflow: name, options: { variables: {} } });
@@ -391,7 +528,10 @@ if (!FIXTURES_PRESENT) {
       for (const [i, { id, t }] of missing.entries()) {
         const job = ended.get(id + String(i));
         expect(typeof job === 'object' && job.status).toBe('error');
-        expect(typeof job === 'object' && job.error?.[0]).toMatchObject({ task: id, message: `TRANSFORMATION_NOT_FOUND: No transformation with id or name "${String(t.variables?.incoming?.tr_id)}"` });
+        expect(typeof job === 'object' && job.error?.[0]).toMatchObject({
+          task: id,
+          message: `TRANSFORMATION_NOT_FOUND: No transformation with id or name "${String(t.variables?.incoming?.tr_id)}"`,
+        });
       }
     }, 300_000);
   });

@@ -27,7 +27,10 @@ afterAll(async () => {
 });
 
 async function start(workflow: string, as = token): Promise<string> {
-  const res = await platform.http('POST', '/operations-manager/jobs/start', { token: as, body: { workflow, options: { variables: { who: workflow } } } });
+  const res = await platform.http('POST', '/operations-manager/jobs/start', {
+    token: as,
+    body: { workflow, options: { variables: { who: workflow } } },
+  });
   if (res.status !== 200) throw new Error(`start ${workflow}: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as { data: JobDocument }).data._id;
 }
@@ -51,7 +54,12 @@ it('streams the job events of the chosen workflows and event types, with their s
   await waitForJob(platform, token, a1);
   const a2 = await start('stream-a');
   await reading;
-  expect(frames.map((f) => `${f.event} ${String(f.data.jobId)}`)).toEqual([`jobStart ${a1}`, `jobComplete ${a1}`, `jobStart ${a2}`, `jobComplete ${a2}`]);
+  expect(frames.map((f) => `${f.event} ${String(f.data.jobId)}`)).toEqual([
+    `jobStart ${a1}`,
+    `jobComplete ${a1}`,
+    `jobStart ${a2}`,
+    `jobComplete ${a2}`,
+  ]);
   expect(frames.every((f) => f.data.name === 'stream-a')).toBe(true);
   const ids = frames.map((f) => Number(f.id));
   expect(ids.every((id, i) => Number.isInteger(id) && (i === 0 || id > (ids[i - 1] as number)))).toBe(true);
@@ -89,7 +97,12 @@ it('sends a job event published twice (same seq) once, and masks secrets in payl
   await new Promise((r) => setTimeout(r, 200));
   // what an engine that died between publishing and recording it leaves: the same event again, under the same seq
   const publish = (event: string, seq: number, extra: Record<string, unknown> = {}) =>
-    platform.bus.publishEvent(eventSubject('workflow', 'job', 'replayed-job-1', event), Buffer.from(JSON.stringify({ jobId: 'replayed-job-1', name: 'stream-replayed', status: 'running', timestamp: Date.now(), seq, ...extra })));
+    platform.bus.publishEvent(
+      eventSubject('workflow', 'job', 'replayed-job-1', event),
+      Buffer.from(
+        JSON.stringify({ jobId: 'replayed-job-1', name: 'stream-replayed', status: 'running', timestamp: Date.now(), seq, ...extra }),
+      ),
+    );
   await publish('jobStart', 1, { api_token: 'hunter2-in-an-event' });
   await publish('jobStart', 1, { api_token: 'hunter2-in-an-event' });
   await publish('jobComplete', 2, { status: 'complete' });
@@ -104,7 +117,10 @@ it('shows a caller only the jobs it may see, and refuses a bad filter before str
   const group = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'stream-readers' } } });
   const groupId = (group.body as { data: { _id: string } }).data._id;
   await platform.http('PUT', `/user-management/groups/${groupId}/roles`, { token: admin, body: { roles: ['operations'] } });
-  await platform.http('POST', '/user-management/accounts', { token: admin, body: { account: { username: 'stream-reader', password: 'stream-reader-pw', groups: [groupId] } } });
+  await platform.http('POST', '/user-management/accounts', {
+    token: admin,
+    body: { account: { username: 'stream-reader', password: 'stream-reader-pw', groups: [groupId] } },
+  });
   const reader = await platform.login('stream-reader', 'stream-reader-pw');
   const hidden = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'others' } } });
   const hiddenId = (hidden.body as { data: { _id: string } }).data._id;
@@ -117,7 +133,10 @@ it('shows a caller only the jobs it may see, and refuses a bad filter before str
     return frame.data.name === 'stream-b';
   });
   await new Promise((r) => setTimeout(r, 200));
-  const secret = await platform.http('POST', '/operations-manager/jobs/start', { token: admin, body: { workflow: 'stream-a', options: { groups: [hiddenId], variables: { who: 'x' } } } });
+  const secret = await platform.http('POST', '/operations-manager/jobs/start', {
+    token: admin,
+    body: { workflow: 'stream-a', options: { groups: [hiddenId], variables: { who: 'x' } } },
+  });
   const secretId = (secret.body as { data: JobDocument }).data._id;
   const open = await start('stream-b', reader);
   await reading;

@@ -33,7 +33,11 @@ beforeAll(async () => {
     os: 'cisco_ios',
     passRule: true,
     commands: [
-      { command: 'show running-config interface <!intf!>', passRule: true, rules: [{ rule: 'description <!desc!>', eval: 'contains', severity: 'error' }] },
+      {
+        command: 'show running-config interface <!intf!>',
+        passRule: true,
+        rules: [{ rule: 'description <!desc!>', eval: 'contains', severity: 'error' }],
+      },
       { command: 'show interfaces <!intf!>', passRule: true, rules: [{ rule: 'line protocol is', eval: 'contains', severity: 'error' }] },
     ],
   };
@@ -79,8 +83,24 @@ function http(method: string, route: string, body?: unknown): ReturnType<TestPla
 
 type Edge = [string, string, string?];
 
-function task(app: string, name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name, app, type: 'automatic', summary: name, description: name, groups: [], variables: { incoming, outgoing, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 }, ...extra };
+function task(
+  app: string,
+  name: string,
+  incoming: Record<string, unknown>,
+  outgoing: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name,
+    app,
+    type: 'automatic',
+    summary: name,
+    description: name,
+    groups: [],
+    variables: { incoming, outgoing, error: '', decorators: [] },
+    nodeLocation: { x: 0, y: 0 },
+    ...extra,
+  };
 }
 
 function workflowDoc(name: string, tasks: Record<string, Record<string, unknown>>, edges: Edge[]): Record<string, unknown> {
@@ -91,7 +111,8 @@ function workflowDoc(name: string, tasks: Record<string, Record<string, unknown>
   };
   const transitions: Record<string, Record<string, { state: string; type: string }>> = {};
   for (const id of Object.keys(all)) transitions[id] = {};
-  for (const [from, to, state = 'success'] of edges) (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type: 'standard' };
+  for (const [from, to, state = 'success'] of edges)
+    (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type: 'standard' };
   return { name, description: `mop: ${name}`, type: 'automation', tasks: all, transitions, groups: [] };
 }
 
@@ -101,7 +122,9 @@ async function create(doc: Record<string, unknown>): Promise<void> {
 }
 
 async function start(name: string, variables: Record<string, unknown>): Promise<string> {
-  const res = await http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(name)}`, { options: { description: 'mop workflow', type: 'automation', variables } });
+  const res = await http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(name)}`, {
+    options: { description: 'mop workflow', type: 'automation', variables },
+  });
   expect(res.status).toBe(200);
   const job = res.body as JobDocument;
   expect(job).toMatchObject({ name, status: 'running' });
@@ -121,7 +144,9 @@ async function until(id: string, check: (job: JobDocument) => boolean, what: str
   while (!check(job)) {
     if (Date.now() > deadline) {
       const tasks = Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]]));
-      throw new Error(`Job ${id} did not reach ${what} in ${timeoutMs} ms: ${JSON.stringify({ status: job.status, error: job.error, tasks })}`);
+      throw new Error(
+        `Job ${id} did not reach ${what} in ${timeoutMs} ms: ${JSON.stringify({ status: job.status, error: job.error, tasks })}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 25));
     job = await getJob(id);
@@ -132,7 +157,12 @@ async function until(id: string, check: (job: JobDocument) => boolean, what: str
 const ended = (job: JobDocument): boolean => ['complete', 'error', 'canceled'].includes(job.status);
 
 const runTemplate = (outgoingTarget: string): Record<string, unknown> =>
-  task('MOP', 'RunCommandTemplate', { template: 'wf-interface-checks', variables: '$var.job.checkVariables', devices: '$var.job.devices' }, { mop_template_results: outgoingTarget });
+  task(
+    'MOP',
+    'RunCommandTemplate',
+    { template: 'wf-interface-checks', variables: '$var.job.checkVariables', devices: '$var.job.devices' },
+    { mop_template_results: outgoingTarget },
+  );
 
 describe('a method of procedure as a workflow', () => {
   it('runs a command template before and after a configuration change and compares them with an analytic template', async () => {
@@ -141,9 +171,24 @@ describe('a method of procedure as a workflow', () => {
         'mop-wf-change',
         {
           pre1: runTemplate('$var.job.preResults'),
-          chg2: task('GatewayDevices', 'setConfig', { name: '$var.job.device', config: '$var.job.change' }, { result: '$var.job.changeResult' }),
+          chg2: task(
+            'GatewayDevices',
+            'setConfig',
+            { name: '$var.job.device', config: '$var.job.change' },
+            { result: '$var.job.changeResult' },
+          ),
           post3: runTemplate('$var.job.postResults'),
-          cmp4: task('MOP', 'runAnalyticsTemplate', { analytic_template_name: 'wf-interface-compare', pre: '$var.pre1.mop_template_results', post: '$var.post3.mop_template_results', variables: '$var.job.checkVariables' }, { analytic_results: '$var.job.analysis' }),
+          cmp4: task(
+            'MOP',
+            'runAnalyticsTemplate',
+            {
+              analytic_template_name: 'wf-interface-compare',
+              pre: '$var.pre1.mop_template_results',
+              post: '$var.post3.mop_template_results',
+              variables: '$var.job.checkVariables',
+            },
+            { analytic_results: '$var.job.analysis' },
+          ),
         },
         [
           ['workflow_start', 'pre1'],
@@ -155,7 +200,12 @@ describe('a method of procedure as a workflow', () => {
       ),
     );
     const checkVariables = { intf: INTERFACE, desc: DESCRIPTION };
-    const id = await start('mop-wf-change', { device: 'wf-ios-1', devices: ['wf-ios-1'], checkVariables, change: [`interface ${INTERFACE}`, `description ${DESCRIPTION}`] });
+    const id = await start('mop-wf-change', {
+      device: 'wf-ios-1',
+      devices: ['wf-ios-1'],
+      checkVariables,
+      change: [`interface ${INTERFACE}`, `description ${DESCRIPTION}`],
+    });
     const job = await until(id, ended, 'an end');
 
     expect(job).toMatchObject({ status: 'complete', error: [] });
@@ -172,7 +222,12 @@ describe('a method of procedure as a workflow', () => {
       name: 'wf-interface-checks',
       result: false,
       commands_results: [
-        { device: 'wf-ios-1', evaluated: `show running-config interface ${INTERFACE}`, result: false, rules: [{ rule: `description ${DESCRIPTION}`, result: false }] },
+        {
+          device: 'wf-ios-1',
+          evaluated: `show running-config interface ${INTERFACE}`,
+          result: false,
+          rules: [{ rule: `description ${DESCRIPTION}`, result: false }],
+        },
         { device: 'wf-ios-1', evaluated: `show interfaces ${INTERFACE}`, result: true },
       ],
     });
@@ -181,8 +236,19 @@ describe('a method of procedure as a workflow', () => {
       name: 'wf-interface-checks',
       result: true,
       commands_results: [
-        { device: 'wf-ios-1', evaluated: `show running-config interface ${INTERFACE}`, result: true, response: expect.stringContaining(`description ${DESCRIPTION}`), rules: [{ rule: `description ${DESCRIPTION}`, result: true }] },
-        { device: 'wf-ios-1', evaluated: `show interfaces ${INTERFACE}`, result: true, response: expect.stringContaining(`Description: ${DESCRIPTION}`) },
+        {
+          device: 'wf-ios-1',
+          evaluated: `show running-config interface ${INTERFACE}`,
+          result: true,
+          response: expect.stringContaining(`description ${DESCRIPTION}`),
+          rules: [{ rule: `description ${DESCRIPTION}`, result: true }],
+        },
+        {
+          device: 'wf-ios-1',
+          evaluated: `show interfaces ${INTERFACE}`,
+          result: true,
+          response: expect.stringContaining(`Description: ${DESCRIPTION}`),
+        },
       ],
     });
     expect(pre.runId).toEqual(expect.any(String));
@@ -222,7 +288,11 @@ describe('a method of procedure as a workflow', () => {
     expect(analysis.commands_results).toHaveLength(2);
 
     // the other simulator was not touched by the job
-    const untouched = await http('POST', '/mop/RunCommandTemplate', { template: 'wf-interface-checks', variables: checkVariables, devices: ['wf-ios-2'] });
+    const untouched = await http('POST', '/mop/RunCommandTemplate', {
+      template: 'wf-interface-checks',
+      variables: checkVariables,
+      devices: ['wf-ios-2'],
+    });
     expect(untouched).toMatchObject({ status: 200, body: { result: false } });
   });
 
@@ -238,7 +308,12 @@ describe('a method of procedure as a workflow', () => {
             type: 'manual',
             summary: 'Review the template results',
             groups: [],
-            variables: { incoming: { mop_template_results: '$var.run1.mop_template_results' }, outgoing: { reviewed: '$var.job.reviewed' }, error: '', decorators: [] },
+            variables: {
+              incoming: { mop_template_results: '$var.run1.mop_template_results' },
+              outgoing: { reviewed: '$var.job.reviewed' },
+              error: '',
+              decorators: [],
+            },
             view: '/mop/task/viewTemplateResults',
             nodeLocation: { x: 0, y: 0 },
           },
@@ -250,13 +325,24 @@ describe('a method of procedure as a workflow', () => {
         ],
       ),
     );
-    const id = await start('mop-wf-review', { devices: ['wf-ios-1', 'wf-ios-2'], checkVariables: { intf: 'GigabitEthernet0/0', desc: 'uplink to core' } });
+    const id = await start('mop-wf-review', {
+      devices: ['wf-ios-1', 'wf-ios-2'],
+      checkVariables: { intf: 'GigabitEthernet0/0', desc: 'uplink to core' },
+    });
     const waiting = await until(id, (j) => j.tasks.view2?.status === 'running' || ended(j), 'view2 waiting');
-    expect(waiting).toMatchObject({ status: 'running', tasks: { run1: { status: 'complete' }, view2: { status: 'running' }, workflow_end: { status: 'incomplete' } } });
+    expect(waiting).toMatchObject({
+      status: 'running',
+      tasks: { run1: { status: 'complete' }, view2: { status: 'running' }, workflow_end: { status: 'incomplete' } },
+    });
 
     const shown = await http('GET', `/mop/task/viewTemplateResults?jobId=${id}&taskId=view2`);
     expect(shown.status).toBe(200);
-    const command = (name: string, response: string) => ({ command: name, result: true, failedRules: [], response: expect.stringContaining(response) });
+    const command = (name: string, response: string) => ({
+      command: name,
+      result: true,
+      failedRules: [],
+      response: expect.stringContaining(response),
+    });
     expect(shown.body).toEqual({
       jobId: id,
       taskId: 'view2',
@@ -270,13 +356,20 @@ describe('a method of procedure as a workflow', () => {
         devices: ['wf-ios-1', 'wf-ios-2'].map((device) => ({
           device,
           passed: true,
-          commands: [command('show running-config interface GigabitEthernet0/0', 'description uplink to core'), command('show interfaces GigabitEthernet0/0', 'Description: uplink to core')],
+          commands: [
+            command('show running-config interface GigabitEthernet0/0', 'description uplink to core'),
+            command('show interfaces GigabitEthernet0/0', 'Description: uplink to core'),
+          ],
         })),
       },
     });
     // what the view shows is the run the job holds
     const held = waiting.tasks.run1?.variables?.outgoing?.mop_template_results as TemplateRunResult;
-    expect((shown.body as { view: { devices: { commands: { response: string }[] }[] } }).view.devices.flatMap((d) => d.commands.map((c) => c.response))).toEqual(held.commands_results.map((r) => r.response));
+    expect(
+      (shown.body as { view: { devices: { commands: { response: string }[] }[] } }).view.devices.flatMap((d) =>
+        d.commands.map((c) => c.response),
+      ),
+    ).toEqual(held.commands_results.map((r) => r.response));
 
     const wrongTask = await http('GET', `/mop/task/viewTemplateResults?jobId=${id}&taskId=no-such-task`);
     expect(wrongTask.status).toBe(404);
@@ -295,7 +388,11 @@ describe('a method of procedure as a workflow', () => {
       status: 'complete',
       error: [],
       variables: { reviewed: true, results: held },
-      tasks: { run1: { status: 'complete' }, view2: { status: 'complete', metrics: { finish_state: 'success' }, variables: { outgoing: { reviewed: true } } }, workflow_end: { status: 'complete' } },
+      tasks: {
+        run1: { status: 'complete' },
+        view2: { status: 'complete', metrics: { finish_state: 'success' }, variables: { outgoing: { reviewed: true } } },
+        workflow_end: { status: 'complete' },
+      },
     });
     const after = await http('GET', `/mop/task/viewTemplateResults?jobId=${id}&taskId=view2`);
     expect(after).toMatchObject({ status: 200, body: { status: 'complete' } });

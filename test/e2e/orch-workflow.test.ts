@@ -34,8 +34,24 @@ function http(method: string, route: string, body?: unknown): ReturnType<TestPla
   return platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
 }
 
-function task(app: string, name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name, app, type: 'automatic', summary: name, description: name, groups: [], variables: { incoming, outgoing, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 }, ...extra };
+function task(
+  app: string,
+  name: string,
+  incoming: Record<string, unknown>,
+  outgoing: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name,
+    app,
+    type: 'automatic',
+    summary: name,
+    description: name,
+    groups: [],
+    variables: { incoming, outgoing, error: '', decorators: [] },
+    nodeLocation: { x: 0, y: 0 },
+    ...extra,
+  };
 }
 
 /** An evaluation task: `query` over task `from`'s outgoing `variable` compared with `expected`. */
@@ -43,7 +59,15 @@ function check(from: string, variable: string, query: string, operator: string, 
   return task(
     'WorkFlowEngine',
     'evaluation',
-    { all_true_flag: true, evaluation_groups: [{ all_true_flag: true, evaluations: [{ query, operand_1: { task: from, variable }, operator, operand_2: expected, rightQuery: '' }] }] },
+    {
+      all_true_flag: true,
+      evaluation_groups: [
+        {
+          all_true_flag: true,
+          evaluations: [{ query, operand_1: { task: from, variable }, operator, operand_2: expected, rightQuery: '' }],
+        },
+      ],
+    },
     { return_value: null },
     { type: 'operation' },
   );
@@ -59,7 +83,10 @@ async function untilEnded(id: string, timeoutMs = 20_000): Promise<JobDocument> 
   const deadline = Date.now() + timeoutMs;
   let job = await getJob(id);
   while (!['complete', 'error', 'canceled'].includes(job.status)) {
-    if (Date.now() > deadline) throw new Error(`Job ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]])))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Job ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]])))}`,
+      );
     await new Promise((r) => setTimeout(r, 25));
     job = await getJob(id);
   }
@@ -67,51 +94,125 @@ async function untilEnded(id: string, timeoutMs = 20_000): Promise<JobDocument> 
 }
 
 it('reads a device with restQuery, dry-runs then commits a leaf with setLeaf, and checks the change', async () => {
-  const leaf = { adapterId: '$var.job.adapter', path: '/ncs:devices/device{<!dev!>}/config/ios:hostname', value: '!host!', variables: '$var.job.leafVariables', set: true };
+  const leaf = {
+    adapterId: '$var.job.adapter',
+    path: '/ncs:devices/device{<!dev!>}/config/ios:hostname',
+    value: '!host!',
+    variables: '$var.job.leafVariables',
+    set: true,
+  };
   const tasks: Record<string, Record<string, unknown>> = {
     workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
     workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
-    read1: task('OrchManager', 'restQuery', { adapterId: '$var.job.adapter', params: { path: HOSTNAME, accept: 'yang-data+json' } }, { result: '$var.job.before' }),
+    read1: task(
+      'OrchManager',
+      'restQuery',
+      { adapterId: '$var.job.adapter', params: { path: HOSTNAME, accept: 'yang-data+json' } },
+      { result: '$var.job.before' },
+    ),
     was2: check('read1', 'result', '[0].instance_data.tailf-ned-cisco-ios:hostname', '==', 'C-IOS1'),
     dry3: task('OrchManager', 'setLeaf', { ...leaf, dryRun: true, options: 'dryrun' }, { result: '$var.job.dryRun' }),
     diff4: check('dry3', 'result', '[0].dry_run.dry-run-result.cli.local-node.data', 'contains', '+            hostname C-IOS1-EDGE;'),
-    unchanged5: task('OrchManager', 'restQuery', { adapterId: '$var.job.adapter', params: { path: HOSTNAME, accept: 'yang-data+json' } }, { result: '$var.job.afterDryRun' }),
+    unchanged5: task(
+      'OrchManager',
+      'restQuery',
+      { adapterId: '$var.job.adapter', params: { path: HOSTNAME, accept: 'yang-data+json' } },
+      { result: '$var.job.afterDryRun' },
+    ),
     same6: check('unchanged5', 'result', '[0].instance_data.tailf-ned-cisco-ios:hostname', '==', 'C-IOS1'),
     commit7: task('OrchManager', 'setLeaf', { ...leaf, dryRun: false, options: 'no_overwrite' }, { result: '$var.job.commit' }),
-    read8: task('OrchManager', 'restQuery', { adapterId: '$var.job.adapter', params: { path: HOSTNAME, accept: 'yang-data+json' } }, { result: '$var.job.after' }),
+    read8: task(
+      'OrchManager',
+      'restQuery',
+      { adapterId: '$var.job.adapter', params: { path: HOSTNAME, accept: 'yang-data+json' } },
+      { result: '$var.job.after' },
+    ),
     now9: check('read8', 'result', '[0].instance_data.tailf-ned-cisco-ios:hostname', '==', 'C-IOS1-EDGE'),
   };
   const order = ['workflow_start', 'read1', 'was2', 'dry3', 'diff4', 'unchanged5', 'same6', 'commit7', 'read8', 'now9', 'workflow_end'];
   const transitions: Record<string, Record<string, { state: string; type: string }>> = { workflow_end: {} };
-  for (let i = 0; i < order.length - 1; i += 1) transitions[order[i] as string] = { [order[i + 1] as string]: { state: 'success', type: 'standard' } };
-  const created = await http('POST', '/automation-studio/automations', { automation: { name: 'orch-change-hostname', description: 'orchestrator leaf change', type: 'automation', tasks, transitions, groups: [] } });
+  for (let i = 0; i < order.length - 1; i += 1)
+    transitions[order[i] as string] = { [order[i + 1] as string]: { state: 'success', type: 'standard' } };
+  const created = await http('POST', '/automation-studio/automations', {
+    automation: {
+      name: 'orch-change-hostname',
+      description: 'orchestrator leaf change',
+      type: 'automation',
+      tasks,
+      transitions,
+      groups: [],
+    },
+  });
   expect(created.status).toBe(201);
 
-  const started = await http('POST', '/workflow_engine/startJobWithOptions/orch-change-hostname', { options: { description: 'orch', type: 'automation', variables: { adapter: 'nso-wf', leafVariables: 'dev C-IOS1\nhost C-IOS1-EDGE' } } });
+  const started = await http('POST', '/workflow_engine/startJobWithOptions/orch-change-hostname', {
+    options: { description: 'orch', type: 'automation', variables: { adapter: 'nso-wf', leafVariables: 'dev C-IOS1\nhost C-IOS1-EDGE' } },
+  });
   expect(started.status).toBe(200);
   const job = await untilEnded((started.body as JobDocument)._id);
 
   expect(job.status).toBe('complete');
-  for (const id of ['was2', 'diff4', 'same6', 'now9']) expect({ id, outgoing: job.tasks[id]?.variables?.outgoing }).toEqual({ id, outgoing: { return_value: true } });
+  for (const id of ['was2', 'diff4', 'same6', 'now9'])
+    expect({ id, outgoing: job.tasks[id]?.variables?.outgoing }).toEqual({ id, outgoing: { return_value: true } });
   expect(job.variables).toMatchObject({
     before: [{ instance_data: { 'tailf-ned-cisco-ios:hostname': 'C-IOS1' } }],
-    dryRun: [{ action: 'update', path_evaluated: '/ncs:devices/device{C-IOS1}/config/ios:hostname', value_evaluated: 'C-IOS1-EDGE', dry_run: expect.anything() }],
-    commit: [{ action: 'update', path_raw: leaf.path, path_evaluated: '/ncs:devices/device{C-IOS1}/config/ios:hostname', value_raw: '!host!', value_evaluated: 'C-IOS1-EDGE' }],
+    dryRun: [
+      {
+        action: 'update',
+        path_evaluated: '/ncs:devices/device{C-IOS1}/config/ios:hostname',
+        value_evaluated: 'C-IOS1-EDGE',
+        dry_run: expect.anything(),
+      },
+    ],
+    commit: [
+      {
+        action: 'update',
+        path_raw: leaf.path,
+        path_evaluated: '/ncs:devices/device{C-IOS1}/config/ios:hostname',
+        value_raw: '!host!',
+        value_evaluated: 'C-IOS1-EDGE',
+      },
+    ],
     after: [{ instance_data: { 'tailf-ned-cisco-ios:hostname': 'C-IOS1-EDGE' } }],
   });
   // the orchestrator saw one dry run and one real commit, in that order
-  const commits = peer.requests.filter((r) => r.rpc === 'commit').map((r) => (JSON.parse(r.body) as { params: { flags: string[] } }).params.flags);
+  const commits = peer.requests
+    .filter((r) => r.rpc === 'commit')
+    .map((r) => (JSON.parse(r.body) as { params: { flags: string[] } }).params.flags);
   expect(commits).toEqual([['dry-run=cli'], ['no-overwrite']]);
 });
 
-it('fails the task with the orchestrator\'s error when setLeaf is refused', async () => {
+it("fails the task with the orchestrator's error when setLeaf is refused", async () => {
   const tasks = {
     workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
     workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
-    set1: task('OrchManager', 'setLeaf', { adapterId: 'nso-wf', path: '/ncs:devices/device{NOPE}/config/ios:hostname', value: 'x', variables: '', set: true, dryRun: false, options: 'staging' }, { result: '$var.job.result' }),
+    set1: task(
+      'OrchManager',
+      'setLeaf',
+      {
+        adapterId: 'nso-wf',
+        path: '/ncs:devices/device{NOPE}/config/ios:hostname',
+        value: 'x',
+        variables: '',
+        set: true,
+        dryRun: false,
+        options: 'staging',
+      },
+      { result: '$var.job.result' },
+    ),
   };
-  const transitions = { workflow_start: { set1: { state: 'success', type: 'standard' } }, set1: { workflow_end: { state: 'success', type: 'standard' } }, workflow_end: {} };
-  expect((await http('POST', '/automation-studio/automations', { automation: { name: 'orch-refused', type: 'automation', tasks, transitions, groups: [] } })).status).toBe(201);
+  const transitions = {
+    workflow_start: { set1: { state: 'success', type: 'standard' } },
+    set1: { workflow_end: { state: 'success', type: 'standard' } },
+    workflow_end: {},
+  };
+  expect(
+    (
+      await http('POST', '/automation-studio/automations', {
+        automation: { name: 'orch-refused', type: 'automation', tasks, transitions, groups: [] },
+      })
+    ).status,
+  ).toBe(201);
   const started = await http('POST', '/workflow_engine/startJobWithOptions/orch-refused', { options: {} });
   const job = await untilEnded((started.body as JobDocument)._id);
   expect(job.status).toBe('error');

@@ -53,7 +53,9 @@ if (!present) {
     it('are 25, with component names that recur across projects', () => {
       expect(all).toHaveLength(25);
       const names = new Map<string, number>();
-      for (const p of all) for (const c of p.components) names.set(`${c.type} ${String(c.document.name)}`, (names.get(`${c.type} ${String(c.document.name)}`) ?? 0) + 1);
+      for (const p of all)
+        for (const c of p.components)
+          names.set(`${c.type} ${String(c.document.name)}`, (names.get(`${c.type} ${String(c.document.name)}`) ?? 0) + 1);
       expect([...names.values()].filter((n) => n > 1)).toHaveLength(32);
     });
 
@@ -61,20 +63,37 @@ if (!present) {
       for (const original of all) {
         const project = original;
         const res = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
-        expect({ project: project.name, status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ project: project.name, status: 200, body: 'ok' });
+        expect({ project: project.name, status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({
+          project: project.name,
+          status: 200,
+          body: 'ok',
+        });
         const stored = (res.body as Envelope<Project>).data;
         expect(stored).toMatchObject({ _id: project._id, name: project.name, folders: project.folders });
         expect(stored.components).toHaveLength(project.components.length);
         for (const c of stored.components) expect(c.storedName).toBe(`@${project._id}: ${c.name}`);
       }
-      const list = (await platform.http('GET', '/automation-studio/projects?limit=100', { token })).body as { data: Project[]; metadata: { total: number } };
+      const list = (await platform.http('GET', '/automation-studio/projects?limit=100', { token })).body as {
+        data: Project[];
+        metadata: { total: number };
+      };
       expect(list.metadata.total).toBe(25);
       // the owning services hold the components under their stored names
       const first = all.find((p) => p.components.some((c) => c.type === 'mopCommandTemplate')) as ExportedProject;
       const mop = first.components.find((c) => c.type === 'mopCommandTemplate') as ExportedProject['components'][number];
-      const template = await platform.http('GET', `/mop/listATemplate/${encodeURIComponent(`@${first._id}: ${String(mop.document.name)}`)}`, { token });
+      const template = await platform.http(
+        'GET',
+        `/mop/listATemplate/${encodeURIComponent(`@${first._id}: ${String(mop.document.name)}`)}`,
+        { token },
+      );
       expect(template.body).toEqual([expect.objectContaining({ name: `@${first._id}: ${String(mop.document.name)}` })]);
-      const workflows = (await platform.http('GET', `/automation-studio/workflows?startsWith=${encodeURIComponent(`@${first._id}: `)}&startsWithField=name&limit=500`, { token })).body as { total: number };
+      const workflows = (
+        await platform.http(
+          'GET',
+          `/automation-studio/workflows?startsWith=${encodeURIComponent(`@${first._id}: `)}&startsWithField=name&limit=500`,
+          { token },
+        )
+      ).body as { total: number };
       expect(workflows.total).toBe(first.components.filter((c) => c.type === 'workflow').length);
 
       for (const original of all) {
@@ -82,19 +101,29 @@ if (!present) {
         expect(res.status).toBe(200);
         const exported = res.body as ExportedProject;
         const expected = original.components;
-        expect({ name: exported.name, components: exported.components.map(signature).sort() }).toEqual({ name: original.name, components: expected.map(signature).sort() });
+        expect({ name: exported.name, components: exported.components.map(signature).sort() }).toEqual({
+          name: original.name,
+          components: expected.map(signature).sort(),
+        });
         for (const c of exported.components) {
           const source = expected.find((e) => e.iid === c.iid);
-          if (c.type === 'workflow') expect(Object.keys(c.document.tasks as object).sort()).toEqual(Object.keys(source?.document.tasks as object).sort());
+          if (c.type === 'workflow')
+            expect(Object.keys(c.document.tasks as object).sort()).toEqual(Object.keys(source?.document.tasks as object).sort());
           if (c.type === 'mopCommandTemplate') expect(c.document.commands).toEqual(source?.document.commands);
           if (c.type === 'template') expect(c.document.template).toEqual(source?.document.template);
-          if (c.type === 'transformation') expect({ id: c.document._id, steps: c.document.steps }).toEqual({ id: source?.document._id, steps: source?.document.steps });
+          if (c.type === 'transformation')
+            expect({ id: c.document._id, steps: c.document.steps }).toEqual({ id: source?.document._id, steps: source?.document.steps });
         }
       }
     }, 240_000);
 
     it('refuses a project with a component of an unknown type, naming the member, and imports nothing', async () => {
-      const project = { ...(all[0] as ExportedProject), _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'odd component', components: [{ iid: 0, type: 'playbook', document: { name: 'x' } }] };
+      const project = {
+        ...(all[0] as ExportedProject),
+        _id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+        name: 'odd component',
+        components: [{ iid: 0, type: 'playbook', document: { name: 'x' } }],
+      };
       const res = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.project.components[0].type' }] });
@@ -108,10 +137,32 @@ describe('project import, all or nothing', () => {
     _id: id,
     name: `project ${id}`,
     description: 'made in a test',
-    folders: [{ nodeType: 'folder', name: 'all', children: [{ iid: 0, nodeType: 'component' }, { iid: 1, nodeType: 'component' }, { iid: 2, nodeType: 'component' }] }],
+    folders: [
+      {
+        nodeType: 'folder',
+        name: 'all',
+        children: [
+          { iid: 0, nodeType: 'component' },
+          { iid: 1, nodeType: 'component' },
+          { iid: 2, nodeType: 'component' },
+        ],
+      },
+    ],
     components: [
-      { iid: 0, type: 'template', reference: `${id}t`, folder: '/all', document: { name: 'render', type: 'jinja2', template: 'hostname {{ name }}', data: '{}', group: 'g', command: '', description: '' } },
-      { iid: 1, type: 'mopCommandTemplate', reference: `@${id}: checks`, folder: '/all', document: { name: 'checks', os: 'cisco-ios', passRule: true, commands: [{ command: 'show version', passRule: true, rules: [] }] } },
+      {
+        iid: 0,
+        type: 'template',
+        reference: `${id}t`,
+        folder: '/all',
+        document: { name: 'render', type: 'jinja2', template: 'hostname {{ name }}', data: '{}', group: 'g', command: '', description: '' },
+      },
+      {
+        iid: 1,
+        type: 'mopCommandTemplate',
+        reference: `@${id}: checks`,
+        folder: '/all',
+        document: { name: 'checks', os: 'cisco-ios', passRule: true, commands: [{ command: 'show version', passRule: true, rules: [] }] },
+      },
       {
         iid: 2,
         type: 'workflow',
@@ -131,37 +182,71 @@ describe('project import, all or nothing', () => {
   it('refuses a project whose component would be refused, naming it, before anything is written', async () => {
     const project = good('bbbbbbbbbbbbbbbbbbbbbbbb');
     // a name that mop already holds is refused at the check, before anything is written
-    await platform.http('POST', '/mop/createTemplate', { token, body: { mop: { name: '@bbbbbbbbbbbbbbbbbbbbbbbb: checks', os: 'x', passRule: true, commands: [] } } });
+    await platform.http('POST', '/mop/createTemplate', {
+      token,
+      body: { mop: { name: '@bbbbbbbbbbbbbbbbbbbbbbbb: checks', os: 'x', passRule: true, commands: [] } },
+    });
     const taken = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
     expect(taken.status).toBe(409);
-    expect(taken.body).toMatchObject({ code: 'TEMPLATE_ALREADY_EXISTS', message: expect.stringMatching(/^Component 1 \(mopCommandTemplate "checks"\)/) });
-    expect((await platform.http('GET', '/automation-studio/templates?equals[name]=@bbbbbbbbbbbbbbbbbbbbbbbb: render', { token })).body).toMatchObject({ total: 0 });
+    expect(taken.body).toMatchObject({
+      code: 'TEMPLATE_ALREADY_EXISTS',
+      message: expect.stringMatching(/^Component 1 \(mopCommandTemplate "checks"\)/),
+    });
+    expect(
+      (await platform.http('GET', '/automation-studio/templates?equals[name]=@bbbbbbbbbbbbbbbbbbbbbbbb: render', { token })).body,
+    ).toMatchObject({ total: 0 });
 
     // a workflow that is not a valid graph is refused after the others passed their checks
     const broken = good('cccccccccccccccccccccccc');
-    (broken.components[2] as { document: Record<string, unknown> }).document.transitions = { workflow_start: { nowhere: { state: 'success', type: 'standard' } } };
+    (broken.components[2] as { document: Record<string, unknown> }).document.transitions = {
+      workflow_start: { nowhere: { state: 'success', type: 'standard' } },
+    };
     const refused = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project: broken } });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'WORKFLOW_INVALID', message: expect.stringMatching(/^Component 2 \(workflow "main"\)/), details: expect.any(Array) });
-    expect((await platform.http('GET', '/automation-studio/templates?equals[name]=@cccccccccccccccccccccccc: render', { token })).body).toMatchObject({ total: 0 });
-    expect((await platform.http('GET', `/mop/listATemplate/${encodeURIComponent('@cccccccccccccccccccccccc: checks')}`, { token })).body).toEqual([]);
+    expect(refused.body).toMatchObject({
+      code: 'WORKFLOW_INVALID',
+      message: expect.stringMatching(/^Component 2 \(workflow "main"\)/),
+      details: expect.any(Array),
+    });
+    expect(
+      (await platform.http('GET', '/automation-studio/templates?equals[name]=@cccccccccccccccccccccccc: render', { token })).body,
+    ).toMatchObject({ total: 0 });
+    expect(
+      (await platform.http('GET', `/mop/listATemplate/${encodeURIComponent('@cccccccccccccccccccccccc: checks')}`, { token })).body,
+    ).toEqual([]);
     expect((await platform.http('GET', '/automation-studio/projects/cccccccccccccccccccccccc', { token })).status).toBe(404);
   });
 
   it('deletes the components already stored when a later one fails while it is written', async () => {
     const formId = '0b5e8f6e-3c1d-4f4a-9a8b-7c6d5e4f3a2b';
-    const existing = await platform.http('POST', '/formbuilder/forms', { token, body: { form: { _id: formId, name: 'holds the id', struct: {}, schema: { type: 'object' } } } });
+    const existing = await platform.http('POST', '/formbuilder/forms', {
+      token,
+      body: { form: { _id: formId, name: 'holds the id', struct: {}, schema: { type: 'object' } } },
+    });
     expect(existing.status).toBe(201);
     const project = good('eeeeeeeeeeeeeeeeeeeeeeee');
     // a JSON form whose id another form holds passes the checks (its name is free) and fails when it is stored,
     // after the project's template was stored
-    project.components.push({ iid: 3, type: 'jsonForm', reference: formId, folder: '/all', document: { _id: formId, name: 'order form', struct: {}, schema: { type: 'object' } } } as never);
+    project.components.push({
+      iid: 3,
+      type: 'jsonForm',
+      reference: formId,
+      folder: '/all',
+      document: { _id: formId, name: 'order form', struct: {}, schema: { type: 'object' } },
+    } as never);
     const res = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'FORM_ALREADY_EXISTS', message: expect.stringMatching(/^Component 3 \(jsonForm "order form"\)/) });
-    expect((await platform.http('GET', '/automation-studio/templates?equals[name]=@eeeeeeeeeeeeeeeeeeeeeeee: render', { token })).body).toMatchObject({ total: 0 });
+    expect(res.body).toMatchObject({
+      code: 'FORM_ALREADY_EXISTS',
+      message: expect.stringMatching(/^Component 3 \(jsonForm "order form"\)/),
+    });
+    expect(
+      (await platform.http('GET', '/automation-studio/templates?equals[name]=@eeeeeeeeeeeeeeeeeeeeeeee: render', { token })).body,
+    ).toMatchObject({ total: 0 });
     expect((await platform.http('GET', '/automation-studio/projects/eeeeeeeeeeeeeeeeeeeeeeee', { token })).status).toBe(404);
-    expect((await platform.http('GET', '/formbuilder/forms?equals[name]=@eeeeeeeeeeeeeeeeeeeeeeee: order form', { token })).body).toMatchObject({ total: 0 });
+    expect(
+      (await platform.http('GET', '/formbuilder/forms?equals[name]=@eeeeeeeeeeeeeeeeeeeeeeee: order form', { token })).body,
+    ).toMatchObject({ total: 0 });
   });
 
   it('imports, refuses the same project again, exports, and deletes it with its components', async () => {
@@ -169,7 +254,13 @@ describe('project import, all or nothing', () => {
     const res = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
     expect(res.status).toBe(200);
     expect((res.body as Envelope<Project>).data.components).toEqual([
-      expect.objectContaining({ iid: 0, type: 'template', name: 'render', storedName: '@dddddddddddddddddddddddd: render', folder: '/all' }),
+      expect.objectContaining({
+        iid: 0,
+        type: 'template',
+        name: 'render',
+        storedName: '@dddddddddddddddddddddddd: render',
+        folder: '/all',
+      }),
       expect.objectContaining({ iid: 1, type: 'mopCommandTemplate', name: 'checks' }),
       expect.objectContaining({ iid: 2, type: 'workflow', name: 'main', reference: 'dddddddddddddddddddddddd-wf' }),
     ]);
@@ -178,7 +269,8 @@ describe('project import, all or nothing', () => {
     expect(again.body).toMatchObject({ code: 'PROJECT_ALREADY_EXISTS' });
     const one = await platform.http('GET', '/automation-studio/projects?equals[name]=project dddddddddddddddddddddddd', { token });
     expect(one.body).toMatchObject({ metadata: { total: 1 }, data: [{ _id: 'dddddddddddddddddddddddd' }] });
-    const exported = (await platform.http('GET', '/automation-studio/projects/dddddddddddddddddddddddd/export', { token })).body as ExportedProject;
+    const exported = (await platform.http('GET', '/automation-studio/projects/dddddddddddddddddddddddd/export', { token }))
+      .body as ExportedProject;
     expect(exported.components.map((c) => [c.type, c.document.name, c.reference])).toEqual([
       ['template', 'render', expect.any(String)],
       ['mopCommandTemplate', 'checks', '@dddddddddddddddddddddddd: checks'],
@@ -187,7 +279,9 @@ describe('project import, all or nothing', () => {
     const deleted = await platform.http('DELETE', '/automation-studio/projects/dddddddddddddddddddddddd', { token });
     expect(deleted.body).toMatchObject({ data: { deleted: 3 } });
     expect((await platform.http('GET', '/automation-studio/automations/dddddddddddddddddddddddd-wf', { token })).status).toBe(404);
-    expect((await platform.http('GET', `/mop/listATemplate/${encodeURIComponent('@dddddddddddddddddddddddd: checks')}`, { token })).body).toEqual([]);
+    expect(
+      (await platform.http('GET', `/mop/listATemplate/${encodeURIComponent('@dddddddddddddddddddddddd: checks')}`, { token })).body,
+    ).toEqual([]);
     // exported, it imports again
     expect((await platform.http('POST', '/automation-studio/projects/import', { token, body: { project: exported } })).status).toBe(200);
   });

@@ -34,7 +34,13 @@ it('fires a due time that passed while the platform was stopped, once, after the
     let token = await platform.login();
     const automation = await createAutomation(platform, token, greetWorkflow('after-restart'));
     const firstRunAt = Date.now() + 1_500;
-    const trigger = await createSchedule(platform, token, { name: 'while down', actionId: automation, firstRunAt, processMissedRuns: 'last', formData: { who: 'restart' } });
+    const trigger = await createSchedule(platform, token, {
+      name: 'while down',
+      actionId: automation,
+      firstRunAt,
+      processMissedRuns: 'last',
+      formData: { who: 'restart' },
+    });
     await platform.stop();
     await new Promise((r) => setTimeout(r, Math.max(0, firstRunAt - Date.now()) + 1_000));
 
@@ -48,7 +54,9 @@ it('fires a due time that passed while the platform was stopped, once, after the
       expect(job?.variables).toMatchObject({ who: 'restart' });
       await new Promise((r) => setTimeout(r, 1_000));
       expect(await jobsOf(platform, token, 'after-restart')).toHaveLength(1);
-      expect((await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body).toMatchObject({ data: { lastRunAt: firstRunAt, nextRunAt: null } });
+      expect((await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body).toMatchObject({
+        data: { lastRunAt: firstRunAt, nextRunAt: null },
+      });
     } finally {
       await platform.stop();
     }
@@ -67,7 +75,14 @@ it('fires each due time once with two workflow replicas sharing the store', asyn
     // a second engine replica: its own engine, schedule runner and bus endpoints, the same store and bus
     const metrics = createMetrics({ defaultLabels: { component: 'replica-2' } });
     replica = await createWorkflowService(
-      { bus: platform.bus, store, logger: createLogger({ name: 'replica-2', level: process.env.NAP_LOG_LEVEL ?? 'silent' }), metrics, client: createClient(platform.bus, metrics), config: loadConfig({ NAP_DATA_DIR: platform.dataDir, NAP_PORT: '0', NAP_SECRET_KEY: 'test-secret-key-of-32-characters' }) },
+      {
+        bus: platform.bus,
+        store,
+        logger: createLogger({ name: 'replica-2', level: process.env.NAP_LOG_LEVEL ?? 'silent' }),
+        metrics,
+        client: createClient(platform.bus, metrics),
+        config: loadConfig({ NAP_DATA_DIR: platform.dataDir, NAP_PORT: '0', NAP_SECRET_KEY: 'test-secret-key-of-32-characters' }),
+      },
       { serverId: 'replica-2' },
     ).start();
     const status = (await platform.http('GET', '/workflow_engine/workers/status', { token })).body as { replicas: { serverId: string }[] };
@@ -78,14 +93,27 @@ it('fires each due time once with two workflow replicas sharing the store', asyn
     const firstRunAt = Date.now() + 1_000;
     for (const n of [1, 2, 3, 4]) {
       const automation = await createAutomation(platform, token, greetWorkflow(`replicated-${n}`));
-      schedules.push(await createSchedule(platform, token, { name: `every second ${n}`, actionId: automation, firstRunAt, repeatUnit: 'second', repeatFrequency: 1, formData: { who: `r${n}` } }));
+      schedules.push(
+        await createSchedule(platform, token, {
+          name: `every second ${n}`,
+          actionId: automation,
+          firstRunAt,
+          repeatUnit: 'second',
+          repeatFrequency: 1,
+          formData: { who: `r${n}` },
+        }),
+      );
     }
     // each schedule fires three due times or more (bounded: the machine may be slow), then stops
     for (const s of schedules) {
-      await eventually(`three due times of ${s.name}`, async () => {
-        const stored = ((await platform.http('GET', `/operations-manager/triggers/${s._id}`, { token })).body as { data: Trigger }).data;
-        return (stored.lastRunAt ?? 0) >= firstRunAt + 2_000 ? true : undefined;
-      }, 30_000);
+      await eventually(
+        `three due times of ${s.name}`,
+        async () => {
+          const stored = ((await platform.http('GET', `/operations-manager/triggers/${s._id}`, { token })).body as { data: Trigger }).data;
+          return (stored.lastRunAt ?? 0) >= firstRunAt + 2_000 ? true : undefined;
+        },
+        30_000,
+      );
     }
     for (const s of schedules) await platform.http('PATCH', `/operations-manager/triggers/${s._id}`, { token, body: { enabled: false } });
     // a fire that was under way when the schedule was disabled finishes (it moves lastRunAt on)

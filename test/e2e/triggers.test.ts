@@ -19,7 +19,11 @@ type Envelope<T> = { message: string; data: T; metadata: Record<string, unknown>
 beforeAll(async () => {
   platform = await startTestPlatform();
   token = await platform.login();
-  greetId = await createAutomation(platform, token, greetWorkflow('greet', { inputSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] } }));
+  greetId = await createAutomation(
+    platform,
+    token,
+    greetWorkflow('greet', { inputSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] } }),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -51,7 +55,14 @@ describe('endpoint triggers', () => {
   });
 
   it('validates the body against the schema, starts the workflow with it as variables, and answers the job', async () => {
-    expect(trigger).toMatchObject({ type: 'endpoint', enabled: true, actionType: 'automations', verb: 'POST', routeName: 'greet-me', createdBy: 'admin' });
+    expect(trigger).toMatchObject({
+      type: 'endpoint',
+      enabled: true,
+      actionType: 'automations',
+      verb: 'POST',
+      routeName: 'greet-me',
+      createdBy: 'admin',
+    });
     const res = await platform.http('POST', '/operations-manager/triggers/endpoint/greet-me', { token, body: { who: 'network' } });
     expect(res.status).toBe(200);
     const { message, data, metadata } = res.body as Envelope<JobDocument>;
@@ -61,7 +72,9 @@ describe('endpoint triggers', () => {
     const done = await waitForJob(platform, token, data._id);
     expect(done.status).toBe('complete');
     expect(done.variables).toMatchObject({ who: 'network', greeting: 'hello network' });
-    expect((await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body).toMatchObject({ data: { lastExecuted: expect.any(Number) } });
+    expect((await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body).toMatchObject({
+      data: { lastExecuted: expect.any(Number) },
+    });
   });
 
   it('refuses a body that does not match, naming the member, and starts nothing', async () => {
@@ -75,8 +88,13 @@ describe('endpoint triggers', () => {
   });
 
   it('answers 404 for an unknown route name, 409 for a disabled trigger and for a route name in use', async () => {
-    expect((await platform.http('POST', '/operations-manager/triggers/endpoint/nobody-here', { token, body: {} })).body).toMatchObject({ code: 'TRIGGER_NOT_FOUND' });
-    const clash = await platform.http('POST', '/operations-manager/triggers', { token, body: { trigger: { name: 'again', type: 'endpoint', actionId: greetId, routeName: 'greet-me' } } });
+    expect((await platform.http('POST', '/operations-manager/triggers/endpoint/nobody-here', { token, body: {} })).body).toMatchObject({
+      code: 'TRIGGER_NOT_FOUND',
+    });
+    const clash = await platform.http('POST', '/operations-manager/triggers', {
+      token,
+      body: { trigger: { name: 'again', type: 'endpoint', actionId: greetId, routeName: 'greet-me' } },
+    });
     expect(clash.status).toBe(409);
     expect(clash.body).toMatchObject({ code: 'TRIGGER_ALREADY_EXISTS' });
     const off = await platform.http('PATCH', `/operations-manager/triggers/${trigger._id}`, { token, body: { enabled: false } });
@@ -86,34 +104,68 @@ describe('endpoint triggers', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'TRIGGER_DISABLED' });
     await platform.http('PATCH', `/operations-manager/triggers/${trigger._id}`, { token, body: { changes: { enabled: true } } });
-    expect((await platform.http('POST', '/operations-manager/triggers/endpoint/greet-me', { token, body: { who: 'again' } })).status).toBe(200);
+    expect((await platform.http('POST', '/operations-manager/triggers/endpoint/greet-me', { token, body: { who: 'again' } })).status).toBe(
+      200,
+    );
   });
 
-  it('transforms the body with the trigger\'s JST (by id, or as an exported document with its _id) before the job starts', async () => {
+  it("transforms the body with the trigger's JST (by id, or as an exported document with its _id) before the job starts", async () => {
     const shout = {
       name: 'shout',
       incoming: [{ $id: 'who', type: 'string' }],
       outgoing: [{ $id: 'who', type: 'string' }],
       steps: [
         { id: 1, type: 'method', library: 'String', method: 'toUpperCase', args: [null] },
-        { id: 2, type: 'assign', from: { location: 'incoming', name: 'who', ptr: '' }, to: { location: 'method', name: 1, ptr: '/args/0/value' } },
-        { id: 3, type: 'assign', from: { location: 'method', name: 1, ptr: '/return' }, to: { location: 'outgoing', name: 'who', ptr: '' } },
+        {
+          id: 2,
+          type: 'assign',
+          from: { location: 'incoming', name: 'who', ptr: '' },
+          to: { location: 'method', name: 1, ptr: '/args/0/value' },
+        },
+        {
+          id: 3,
+          type: 'assign',
+          from: { location: 'method', name: 1, ptr: '/return' },
+          to: { location: 'outgoing', name: 'who', ptr: '' },
+        },
       ],
       functions: [],
     };
     const jst = await platform.http('POST', '/transformations', { token, body: shout });
     expect(jst.status).toBe(201);
     const jstId = (jst.body as { _id: string })._id;
-    await createTrigger({ name: 'shouted greet', type: 'endpoint', actionId: greetId, routeName: 'shout-greet', jst: jstId, schema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] } });
-    await createTrigger({ name: 'shouted greet 2', type: 'endpoint', actionId: greetId, routeName: 'shout-greet-2', jst: { ...shout, _id: jstId } });
+    await createTrigger({
+      name: 'shouted greet',
+      type: 'endpoint',
+      actionId: greetId,
+      routeName: 'shout-greet',
+      jst: jstId,
+      schema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
+    });
+    await createTrigger({
+      name: 'shouted greet 2',
+      type: 'endpoint',
+      actionId: greetId,
+      routeName: 'shout-greet-2',
+      jst: { ...shout, _id: jstId },
+    });
     for (const route of ['shout-greet', 'shout-greet-2']) {
       const res = await platform.http('POST', `/operations-manager/triggers/endpoint/${route}`, { token, body: { who: 'quiet' } });
       expect(res.status).toBe(200);
       const done = await waitForJob(platform, token, (res.body as Envelope<JobDocument>).data._id);
       expect(done.variables).toMatchObject({ who: 'QUIET', greeting: 'hello QUIET' });
     }
-    const missing = await createTrigger({ name: 'gone jst', type: 'endpoint', actionId: greetId, routeName: 'gone-jst', jst: 'no-such-transformation' });
-    const refused = await platform.http('POST', `/operations-manager/triggers/endpoint/${String(missing.routeName)}`, { token, body: { who: 'x' } });
+    const missing = await createTrigger({
+      name: 'gone jst',
+      type: 'endpoint',
+      actionId: greetId,
+      routeName: 'gone-jst',
+      jst: 'no-such-transformation',
+    });
+    const refused = await platform.http('POST', `/operations-manager/triggers/endpoint/${String(missing.routeName)}`, {
+      token,
+      body: { who: 'x' },
+    });
     expect(refused.status).toBe(404);
     expect(refused.body).toMatchObject({ code: 'TRANSFORMATION_NOT_FOUND' });
   });
@@ -131,9 +183,15 @@ describe('endpoint triggers', () => {
     ];
     for (const [body, member] of cases) {
       const res = await platform.http('POST', '/operations-manager/triggers', { token, body });
-      expect({ body: res.body, status: res.status }).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: expect.arrayContaining([expect.objectContaining({ member })]) } });
+      expect({ body: res.body, status: res.status }).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_FAILED', details: expect.arrayContaining([expect.objectContaining({ member })]) },
+      });
     }
-    const orphan = await platform.http('POST', '/operations-manager/triggers', { token, body: { name: 'orphan', type: 'manual', actionId: 'no-such-automation' } });
+    const orphan = await platform.http('POST', '/operations-manager/triggers', {
+      token,
+      body: { name: 'orphan', type: 'manual', actionId: 'no-such-automation' },
+    });
     expect(orphan.body).toMatchObject({ code: 'AUTOMATION_NOT_FOUND' });
   });
 });
@@ -148,24 +206,39 @@ describe('trigger records', () => {
     expect(page.data.length).toBeGreaterThan(0);
     expect(page.data.every((t) => t.type === 'endpoint' && t.enabled)).toBe(true);
     expect(page.metadata.total).toBe(page.data.length);
-    const manual = (await platform.http('GET', '/operations-manager/triggers?equals[type]=manual', { token })).body as { data: Trigger[]; metadata: { total: number } };
+    const manual = (await platform.http('GET', '/operations-manager/triggers?equals[type]=manual', { token })).body as {
+      data: Trigger[];
+      metadata: { total: number };
+    };
     expect(manual.data.map((t) => t.name)).toEqual(expect.arrayContaining(['list-a', 'list-b']));
-    const disabled = (await platform.http('GET', '/operations-manager/triggers?enabled=false&equals=manual&equalsField=type', { token })).body as { data: Trigger[] };
+    const disabled = (await platform.http('GET', '/operations-manager/triggers?enabled=false&equals=manual&equalsField=type', { token }))
+      .body as { data: Trigger[] };
     expect(disabled.data.map((t) => t.name)).toEqual(['list-b']);
-    const paged = (await platform.http('GET', '/operations-manager/triggers?limit=1&skip=1', { token })).body as { data: Trigger[]; metadata: { total: number; skip: number; limit: number } };
+    const paged = (await platform.http('GET', '/operations-manager/triggers?limit=1&skip=1', { token })).body as {
+      data: Trigger[];
+      metadata: { total: number; skip: number; limit: number };
+    };
     expect(paged.data).toHaveLength(1);
     expect(paged.metadata).toMatchObject({ skip: 1, limit: 1 });
     expect(paged.metadata.total).toBeGreaterThan(2);
-    expect((await platform.http('GET', '/operations-manager/triggers?equals=x&equalsField=password', { token })).body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect((await platform.http('GET', '/operations-manager/triggers?equals=x&equalsField=password', { token })).body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
   });
 
   it('exports, imports back per item, and deletes one or all of an automation', async () => {
     const original = await createTrigger({ name: 'to export', type: 'endpoint', actionId: greetId, routeName: 'export-me' });
-    const exported = (await platform.http('GET', `/operations-manager/triggers/${original._id}/export`, { token })).body as Envelope<Trigger>;
+    const exported = (await platform.http('GET', `/operations-manager/triggers/${original._id}/export`, { token }))
+      .body as Envelope<Trigger>;
     expect(exported.data).toMatchObject({ _id: original._id, name: 'to export', routeName: 'export-me' });
-    expect((await platform.http('DELETE', `/operations-manager/triggers/${original._id}`, { token })).body).toMatchObject({ data: { deleted: 1 } });
+    expect((await platform.http('DELETE', `/operations-manager/triggers/${original._id}`, { token })).body).toMatchObject({
+      data: { deleted: 1 },
+    });
     expect((await platform.http('GET', `/operations-manager/triggers/${original._id}`, { token })).status).toBe(404);
-    const imported = await platform.http('PUT', '/operations-manager/triggers', { token, body: { triggers: [exported.data, { name: 'broken', type: 'endpoint', actionId: greetId }] } });
+    const imported = await platform.http('PUT', '/operations-manager/triggers', {
+      token,
+      body: { triggers: [exported.data, { name: 'broken', type: 'endpoint', actionId: greetId }] },
+    });
     expect(imported.status).toBe(200);
     expect(imported.body).toMatchObject({
       status: 'success',
@@ -178,8 +251,13 @@ describe('trigger records', () => {
     const other = await createAutomation(platform, token, greetWorkflow('greet-2'));
     await createTrigger({ name: 'other 1', type: 'manual', actionId: other });
     await createTrigger({ name: 'other 2', type: 'endpoint', actionId: other, routeName: 'other-2' });
-    expect((await platform.http('DELETE', `/operations-manager/triggers/action/${other}`, { token })).body).toMatchObject({ data: { deleted: 2 } });
-    expect(((await platform.http('GET', `/operations-manager/triggers?actionId=${other}`, { token })).body as { metadata: { total: number } }).metadata.total).toBe(0);
+    expect((await platform.http('DELETE', `/operations-manager/triggers/action/${other}`, { token })).body).toMatchObject({
+      data: { deleted: 2 },
+    });
+    expect(
+      ((await platform.http('GET', `/operations-manager/triggers?actionId=${other}`, { token })).body as { metadata: { total: number } })
+        .metadata.total,
+    ).toBe(0);
   });
 
   it('deletes an automation with its triggers', async () => {
@@ -190,7 +268,8 @@ describe('trigger records', () => {
     expect(res.body).toMatchObject({ data: { automation: { deleted: 1 }, triggers: { deleted: 1 } } });
     expect((await platform.http('GET', `/operations-manager/automations/${id}`, { token })).status).toBe(404);
     expect((await platform.http('POST', '/operations-manager/triggers/endpoint/goes-with-it', { token, body: {} })).status).toBe(404);
-    const list = (await platform.http('GET', '/operations-manager/automations?equals=greet automation&equalsField=name', { token })).body as { data: { _id: string }[]; metadata: { total: number } };
+    const list = (await platform.http('GET', '/operations-manager/automations?equals=greet automation&equalsField=name', { token }))
+      .body as { data: { _id: string }[]; metadata: { total: number } };
     expect(list.data.map((a) => a._id)).toEqual([greetId]);
   });
 });
@@ -199,20 +278,34 @@ describe('manual triggers', () => {
   it('checks the form data against the form and starts the job with it', async () => {
     const form = await platform.http('POST', '/formbuilder/forms', {
       token,
-      body: { form: { name: 'who form', struct: {}, schema: { type: 'object', properties: { who: { type: 'string', enum: ['ops', 'eng'] } }, required: ['who'] } } },
+      body: {
+        form: {
+          name: 'who form',
+          struct: {},
+          schema: { type: 'object', properties: { who: { type: 'string', enum: ['ops', 'eng'] } }, required: ['who'] },
+        },
+      },
     });
     expect(form.status).toBe(201);
     const formId = (form.body as { data: { _id: string } }).data._id;
     const trigger = await createTrigger({ name: 'greet by hand', type: 'manual', actionId: greetId, formId, formData: { who: 'ops' } });
-    const bad = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, { token, body: { formData: { who: 'everyone' } } });
+    const bad = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, {
+      token,
+      body: { formData: { who: 'everyone' } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.formData.who' }] });
-    const res = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, { token, body: { formData: { who: 'eng' } } });
+    const res = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, {
+      token,
+      body: { formData: { who: 'eng' } },
+    });
     expect(res.status).toBe(200);
     const job = await waitForJob(platform, token, (res.body as Envelope<JobDocument>).data._id);
     expect(job.variables).toMatchObject({ who: 'eng', greeting: 'hello eng' });
     const defaults = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, { token, body: {} });
-    expect((await waitForJob(platform, token, (defaults.body as Envelope<JobDocument>).data._id)).variables).toMatchObject({ greeting: 'hello ops' });
+    expect((await waitForJob(platform, token, (defaults.body as Envelope<JobDocument>).data._id)).variables).toMatchObject({
+      greeting: 'hello ops',
+    });
   });
 });
 
@@ -220,7 +313,16 @@ describe('schedule triggers', () => {
   it('fires at its first due time, then once per repeat, until disabled', async () => {
     const id = await createAutomation(platform, token, greetWorkflow('every-second'));
     const firstRunAt = Date.now() + 500;
-    const trigger = await createTrigger({ name: 'tick', type: 'schedule', actionId: id, firstRunAt, repeatUnit: 'second', repeatFrequency: 1, processMissedRuns: 'none', formData: { who: 'clock' } });
+    const trigger = await createTrigger({
+      name: 'tick',
+      type: 'schedule',
+      actionId: id,
+      firstRunAt,
+      repeatUnit: 'second',
+      repeatFrequency: 1,
+      processMissedRuns: 'none',
+      formData: { who: 'clock' },
+    });
     expect(trigger).toMatchObject({ nextRunAt: firstRunAt, repeatInterval: 1000, lastRunAt: null });
     const jobs = await eventually('three scheduled jobs', async () => {
       const found = await jobsOf('every-second');
@@ -232,7 +334,7 @@ describe('schedule triggers', () => {
     expect(starts[0]).toBeGreaterThanOrEqual(firstRunAt);
     const stored = (await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body as Envelope<Trigger>;
     expect(stored.data.lastRunAt).toBeGreaterThanOrEqual(firstRunAt);
-    expect((stored.data.lastRunAt ?? 0) - firstRunAt).toBe(((stored.data.nextRunAt ?? 0) - firstRunAt) - 1000);
+    expect((stored.data.lastRunAt ?? 0) - firstRunAt).toBe((stored.data.nextRunAt ?? 0) - firstRunAt - 1000);
     const count = (await jobsOf('every-second')).length;
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await jobsOf('every-second')).length).toBe(count);
@@ -240,11 +342,19 @@ describe('schedule triggers', () => {
 
   it('fires a single run once', async () => {
     const id = await createAutomation(platform, token, greetWorkflow('once'));
-    const trigger = await createTrigger({ name: 'once', type: 'schedule', actionId: id, firstRunAt: Date.now() + 200, formData: { who: 'once' } });
+    const trigger = await createTrigger({
+      name: 'once',
+      type: 'schedule',
+      actionId: id,
+      firstRunAt: Date.now() + 200,
+      formData: { who: 'once' },
+    });
     await eventually('the single run', async () => ((await jobsOf('once')).length === 1 ? true : undefined));
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await jobsOf('once')).toHaveLength(1);
-    expect((await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body).toMatchObject({ data: { nextRunAt: null } });
+    expect((await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body).toMatchObject({
+      data: { nextRunAt: null },
+    });
   });
 });
 
@@ -255,10 +365,22 @@ describe('eventSystem triggers', () => {
       tasks: {
         workflow_start: { name: 'workflow_start', groups: [] },
         workflow_end: { name: 'workflow_end', groups: [] },
-        a1: { name: 'stringConcat', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { str: 'after ', stringN: '$var.job.name' }, outgoing: { combinedStrings: '$var.job.greeting' } } },
+        a1: {
+          name: 'stringConcat',
+          app: 'WorkFlowEngine',
+          type: 'operation',
+          groups: [],
+          variables: { incoming: { str: 'after ', stringN: '$var.job.name' }, outgoing: { combinedStrings: '$var.job.greeting' } },
+        },
       },
     });
-    await createTrigger({ name: 'after greet', type: 'eventSystem', actionId: chained, topic: 'jobComplete', schema: { type: 'object', properties: { name: { const: 'greet' } }, required: ['name'] } });
+    await createTrigger({
+      name: 'after greet',
+      type: 'eventSystem',
+      actionId: chained,
+      topic: 'jobComplete',
+      schema: { type: 'object', properties: { name: { const: 'greet' } }, required: ['name'] },
+    });
     const started = await platform.http('POST', '/operations-manager/triggers/endpoint/greet-me', { token, body: { who: 'chain' } });
     const first = (started.body as Envelope<JobDocument>).data._id;
     await waitForJob(platform, token, first);
@@ -268,7 +390,10 @@ describe('eventSystem triggers', () => {
     expect(done.variables).toMatchObject({ jobId: first, name: 'greet', status: 'complete', greeting: 'after greet' });
     // a job of another workflow does not match the schema
     const before = (await jobsOf('chained')).length;
-    const other = await platform.http('POST', '/operations-manager/jobs/start', { token, body: { workflow: 'greet-2', options: { variables: { who: 'x' } } } });
+    const other = await platform.http('POST', '/operations-manager/jobs/start', {
+      token,
+      body: { workflow: 'greet-2', options: { variables: { who: 'x' } } },
+    });
     await waitForJob(platform, token, (other.body as Envelope<JobDocument>).data._id);
     await new Promise((r) => setTimeout(r, 500));
     expect((await jobsOf('chained')).filter((j) => variablesOf(j).name === 'greet-2')).toHaveLength(0);

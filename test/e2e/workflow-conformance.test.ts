@@ -40,11 +40,31 @@ afterAll(async () => {
 
 type Edge = [string, string, string?, string?];
 
-function task(name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name, app: 'WorkFlowEngine', type: 'automatic', summary: name, description: name, groups: [], variables: { incoming, outgoing, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 }, ...extra };
+function task(
+  name: string,
+  incoming: Record<string, unknown>,
+  outgoing: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name,
+    app: 'WorkFlowEngine',
+    type: 'automatic',
+    summary: name,
+    description: name,
+    groups: [],
+    variables: { incoming, outgoing, error: '', decorators: [] },
+    nodeLocation: { x: 0, y: 0 },
+    ...extra,
+  };
 }
 
-function workflowDoc(name: string, tasks: Record<string, Record<string, unknown>>, edges: Edge[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+function workflowDoc(
+  name: string,
+  tasks: Record<string, Record<string, unknown>>,
+  edges: Edge[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const all: Record<string, Record<string, unknown>> = {
     workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
     workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
@@ -52,7 +72,8 @@ function workflowDoc(name: string, tasks: Record<string, Record<string, unknown>
   };
   const transitions: Record<string, Record<string, { state: string; type: string }>> = {};
   for (const id of Object.keys(all)) transitions[id] = {};
-  for (const [from, to, state = 'success', type = 'standard'] of edges) (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type };
+  for (const [from, to, state = 'success', type = 'standard'] of edges)
+    (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type };
   return { name, description: `conformance: ${name}`, type: 'automation', tasks: all, transitions, groups: [], ...extra };
 }
 
@@ -62,7 +83,10 @@ async function create(doc: Record<string, unknown>): Promise<void> {
 }
 
 async function start(name: string, variables: Record<string, unknown> = {}): Promise<JobDocument> {
-  const res = await platform.http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(name)}`, { token, body: { options: { description: 'conformance', type: 'automation', variables } } });
+  const res = await platform.http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(name)}`, {
+    token,
+    body: { options: { description: 'conformance', type: 'automation', variables } },
+  });
   expect(res.status).toBe(200);
   const job = res.body as JobDocument;
   expect(job).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), name, status: 'running' });
@@ -83,7 +107,10 @@ async function until(id: string, check: (job: JobDocument) => boolean, what: str
   const deadline = Date.now() + timeoutMs;
   let job = await getJob(id);
   while (!check(job)) {
-    if (Date.now() > deadline) throw new Error(`Job ${id} did not reach ${what} in ${timeoutMs} ms: ${JSON.stringify({ status: job.status, error: job.error, tasks: Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]])) })}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Job ${id} did not reach ${what} in ${timeoutMs} ms: ${JSON.stringify({ status: job.status, error: job.error, tasks: Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]])) })}`,
+      );
     await new Promise((r) => setTimeout(r, 20));
     job = await getJob(id);
   }
@@ -97,7 +124,17 @@ async function runToEnd(name: string, variables: Record<string, unknown> = {}): 
 }
 
 const evaluation = (operand1: Record<string, unknown>, operator: string, operand2: Record<string, unknown>) =>
-  task('evaluation', { all_true_flag: true, evaluation_groups: [{ all_true_flag: true, evaluations: [{ query: '', operand_1: operand1, operator, operand_2: operand2, rightQuery: '' }] }] }, { return_value: null }, { type: 'operation' });
+  task(
+    'evaluation',
+    {
+      all_true_flag: true,
+      evaluation_groups: [
+        { all_true_flag: true, evaluations: [{ query: '', operand_1: operand1, operator, operand_2: operand2, rightQuery: '' }] },
+      ],
+    },
+    { return_value: null },
+    { type: 'operation' },
+  );
 
 describe('conformance workflows through HTTP', () => {
   it('linear', async () => {
@@ -106,8 +143,17 @@ describe('conformance workflows through HTTP', () => {
         'cf-linear',
         {
           a1: task('newVariable', { name: 'site', value: '$var.job.siteName' }, { value: null }, { type: 'operation' }),
-          b2: task('makeData', { input: 'site-<!name!>', outputType: 'string', variables: '$var.c3.merged_object' }, { output: '$var.job.label' }),
-          c3: task('merge', { data_to_merge: [{ key: 'name', value: { task: 'job', variable: 'site' } }] }, { merged_object: null }, { type: 'operation' }),
+          b2: task(
+            'makeData',
+            { input: 'site-<!name!>', outputType: 'string', variables: '$var.c3.merged_object' },
+            { output: '$var.job.label' },
+          ),
+          c3: task(
+            'merge',
+            { data_to_merge: [{ key: 'name', value: { task: 'job', variable: 'site' } }] },
+            { merged_object: null },
+            { type: 'operation' },
+          ),
         },
         [
           ['workflow_start', 'a1'],
@@ -135,10 +181,16 @@ describe('conformance workflows through HTTP', () => {
   });
 
   it('refuses variables that do not match the inputSchema, naming the problem', async () => {
-    const res = await platform.http('POST', '/workflow_engine/startJobWithOptions/cf-linear', { token, body: { options: { variables: { siteName: 7 } } } });
+    const res = await platform.http('POST', '/workflow_engine/startJobWithOptions/cf-linear', {
+      token,
+      body: { options: { variables: { siteName: 7 } } },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'JOB_VARIABLES_INVALID', message: expect.stringContaining('siteName') });
-    const missing = await platform.http('POST', '/workflow_engine/startJobWithOptions/cf-linear', { token, body: { options: { variables: {} } } });
+    const missing = await platform.http('POST', '/workflow_engine/startJobWithOptions/cf-linear', {
+      token,
+      body: { options: { variables: {} } },
+    });
     expect(missing.status).toBe(400);
     expect((missing.body as { message: string }).message).toContain("required property 'siteName'");
     const unknown = await platform.http('POST', '/workflow_engine/startJobWithOptions/no-such-workflow', { token, body: { options: {} } });
@@ -164,7 +216,11 @@ describe('conformance workflows through HTTP', () => {
       ),
     );
     const job = await runToEnd('cf-fork-join');
-    expect(job).toMatchObject({ status: 'complete', variables: { joined: true }, tasks: { f1: { status: 'complete' }, f2: { status: 'complete' }, j3: { status: 'complete' } } });
+    expect(job).toMatchObject({
+      status: 'complete',
+      variables: { joined: true },
+      tasks: { f1: { status: 'complete' }, f2: { status: 'complete' }, j3: { status: 'complete' } },
+    });
     const [f1, f2, j3] = ['f1', 'f2', 'j3'].map((id) => job.tasks[id]?.metrics ?? {});
     expect(Math.max(f1?.start_time ?? 0, f2?.start_time ?? 0)).toBeLessThan(Math.min(f1?.end_time ?? 0, f2?.end_time ?? 0));
     expect(j3?.start_time).toBeGreaterThanOrEqual(Math.max(f1?.end_time ?? 0, f2?.end_time ?? 0));
@@ -175,7 +231,18 @@ describe('conformance workflows through HTTP', () => {
       workflowDoc(
         'cf-error-branch',
         {
-          e1: task('stub', { type: 'error', delay: '', response: 'upstream down' }, { response: null }, { variables: { incoming: { type: 'error', delay: '', response: 'upstream down' }, outgoing: { response: null }, error: '$var.job.why' } }),
+          e1: task(
+            'stub',
+            { type: 'error', delay: '', response: 'upstream down' },
+            { response: null },
+            {
+              variables: {
+                incoming: { type: 'error', delay: '', response: 'upstream down' },
+                outgoing: { response: null },
+                error: '$var.job.why',
+              },
+            },
+          ),
           h2: task('newVariable', { name: 'handled', value: 'yes' }, { value: null }, { type: 'operation' }),
         },
         [
@@ -187,7 +254,11 @@ describe('conformance workflows through HTTP', () => {
       ),
     );
     const job = await runToEnd('cf-error-branch');
-    expect(job).toMatchObject({ status: 'complete', variables: { handled: 'yes', why: 'upstream down' }, tasks: { e1: { status: 'error', metrics: { finish_state: 'error' }, variables: { error: 'upstream down' } } } });
+    expect(job).toMatchObject({
+      status: 'complete',
+      variables: { handled: 'yes', why: 'upstream down' },
+      tasks: { e1: { status: 'error', metrics: { finish_state: 'error' }, variables: { error: 'upstream down' } } },
+    });
   });
 
   it('failure branch', async () => {
@@ -209,7 +280,15 @@ describe('conformance workflows through HTTP', () => {
       ),
     );
     const job = await runToEnd('cf-failure-branch', { count: 2 });
-    expect(job).toMatchObject({ status: 'complete', variables: { path: 'few' }, tasks: { e1: { status: 'complete', metrics: { finish_state: 'failure' }, variables: { outgoing: { return_value: false } } }, s2: { status: 'incomplete' }, f3: { status: 'complete' } } });
+    expect(job).toMatchObject({
+      status: 'complete',
+      variables: { path: 'few' },
+      tasks: {
+        e1: { status: 'complete', metrics: { finish_state: 'failure' }, variables: { outgoing: { return_value: false } } },
+        s2: { status: 'incomplete' },
+        f3: { status: 'complete' },
+      },
+    });
   });
 
   it('revert loop', async () => {
@@ -231,7 +310,11 @@ describe('conformance workflows through HTTP', () => {
       ),
     );
     const job = await runToEnd('cf-revert');
-    expect(job).toMatchObject({ status: 'complete', variables: { attempts: ['try', 'try', 'try'], n: 3 }, tasks: { e3: { status: 'complete', metrics: { finish_state: 'success' } } } });
+    expect(job).toMatchObject({
+      status: 'complete',
+      variables: { attempts: ['try', 'try', 'try'], n: 3 },
+      tasks: { e3: { status: 'complete', metrics: { finish_state: 'success' } } },
+    });
   });
 
   it('forEach', async () => {
@@ -240,8 +323,18 @@ describe('conformance workflows through HTTP', () => {
         'cf-foreach',
         {
           fe: task('forEach', { data_array: '$var.job.devices' }, { current_item: '$var.job.device' }, { type: 'operation' }),
-          q1: task('query', { pass_on_null: false, query: 'host', obj: '$var.fe.current_item' }, { return_data: null }, { type: 'operation' }),
-          p2: task('push', { job_variable: 'hosts', item_to_push: '$var.q1.return_data' }, { job_variable_value: null }, { type: 'operation' }),
+          q1: task(
+            'query',
+            { pass_on_null: false, query: 'host', obj: '$var.fe.current_item' },
+            { return_data: null },
+            { type: 'operation' },
+          ),
+          p2: task(
+            'push',
+            { job_variable: 'hosts', item_to_push: '$var.q1.return_data' },
+            { job_variable_value: null },
+            { type: 'operation' },
+          ),
           z3: task('arrayLength', { arr: '$var.job.hosts' }, { length: '$var.job.total' }),
         },
         [
@@ -254,22 +347,47 @@ describe('conformance workflows through HTTP', () => {
       ),
     );
     const job = await runToEnd('cf-foreach', { devices: [{ host: 'r1' }, { host: 'r2' }] });
-    expect(job).toMatchObject({ status: 'complete', variables: { hosts: ['r1', 'r2'], total: 2, device: { host: 'r2' } }, tasks: { fe: { status: 'complete', iterations: ['0', '1'] } } });
+    expect(job).toMatchObject({
+      status: 'complete',
+      variables: { hosts: ['r1', 'r2'], total: 2, device: { host: 'r2' } },
+      tasks: { fe: { status: 'complete', iterations: ['0', '1'] } },
+    });
   });
 
   it('child job, single and looped', async () => {
     await create(
-      workflowDoc('cf-child', { c1: task('stringConcat', { str: 'vlan-', stringN: '$var.job.vlan' }, { combinedStrings: '$var.job.name' }) }, [
-        ['workflow_start', 'c1'],
-        ['c1', 'workflow_end'],
-      ]),
+      workflowDoc(
+        'cf-child',
+        { c1: task('stringConcat', { str: 'vlan-', stringN: '$var.job.vlan' }, { combinedStrings: '$var.job.name' }) },
+        [
+          ['workflow_start', 'c1'],
+          ['c1', 'workflow_end'],
+        ],
+      ),
     );
     await create(
       workflowDoc(
         'cf-parent',
         {
-          s1: task('childJob', { task: '', workflow: 'cf-child', variables: { vlan: { task: 'job', value: 'first' } }, data_array: '', transformation: '', loopType: '' }, { job_details: '$var.job.single' }, { type: 'operation' }),
-          l2: task('childJob', { task: '', workflow: 'cf-child', variables: {}, data_array: '$var.job.vlans', transformation: '', loopType: 'parallel' }, { job_details: '$var.job.looped' }, { type: 'operation' }),
+          s1: task(
+            'childJob',
+            {
+              task: '',
+              workflow: 'cf-child',
+              variables: { vlan: { task: 'job', value: 'first' } },
+              data_array: '',
+              transformation: '',
+              loopType: '',
+            },
+            { job_details: '$var.job.single' },
+            { type: 'operation' },
+          ),
+          l2: task(
+            'childJob',
+            { task: '', workflow: 'cf-child', variables: {}, data_array: '$var.job.vlans', transformation: '', loopType: 'parallel' },
+            { job_details: '$var.job.looped' },
+            { type: 'operation' },
+          ),
         },
         [
           ['workflow_start', 's1'],
@@ -280,7 +398,10 @@ describe('conformance workflows through HTTP', () => {
     );
     const job = await runToEnd('cf-parent', { first: '10', vlans: [{ vlan: '20' }, { vlan: '30' }] });
     expect(job.status).toBe('complete');
-    const single = job.variables as { single: { _id: string; status: string; variables: { name: string } }; looped: { status: string; variables: { name: string } }[] };
+    const single = job.variables as {
+      single: { _id: string; status: string; variables: { name: string } };
+      looped: { status: string; variables: { name: string } }[];
+    };
     expect(single.single).toMatchObject({ status: 'complete', variables: { name: 'vlan-10' } });
     expect(single.looped.map((d) => d.variables.name)).toEqual(['vlan-20', 'vlan-30']);
     const child = await getJob(single.single._id);
@@ -288,7 +409,7 @@ describe('conformance workflows through HTTP', () => {
     expect(job.tasks.l2?.childJobs).toHaveLength(2);
   });
 
-  it('child job named by a plain name from a project member: that project\'s member first, then the workflow outside any project', async () => {
+  it("child job named by a plain name from a project member: that project's member first, then the workflow outside any project", async () => {
     const setter = (value: string) => ({ s1: task('newVariable', { name: 'from', value }, { value: null }, { type: 'operation' }) });
     const linear: Edge[] = [
       ['workflow_start', 's1'],
@@ -298,10 +419,23 @@ describe('conformance workflows through HTTP', () => {
     await create(workflowDoc('@bbb222: cf-runner', setter('member of bbb222'), linear));
     await create(workflowDoc('cf-runner', setter('outside any project'), linear));
     const parent = (name: string, child: string) =>
-      create(workflowDoc(name, { c1: task('childJob', { task: '', workflow: child, variables: {}, data_array: '', transformation: '', loopType: '' }, { job_details: '$var.job.child' }, { type: 'operation' }) }, [
-        ['workflow_start', 'c1'],
-        ['c1', 'workflow_end'],
-      ]));
+      create(
+        workflowDoc(
+          name,
+          {
+            c1: task(
+              'childJob',
+              { task: '', workflow: child, variables: {}, data_array: '', transformation: '', loopType: '' },
+              { job_details: '$var.job.child' },
+              { type: 'operation' },
+            ),
+          },
+          [
+            ['workflow_start', 'c1'],
+            ['c1', 'workflow_end'],
+          ],
+        ),
+      );
     await parent('@aaa111: cf-parent', 'cf-runner');
     await parent('@ccc333: cf-parent', 'cf-runner');
     await parent('cf-parent-outside', 'cf-runner');
@@ -321,7 +455,10 @@ describe('conformance workflows through HTTP', () => {
     await parent('@aaa111: cf-parent-missing', 'cf-nowhere');
     const missing = await runToEnd('@aaa111: cf-parent-missing');
     expect(missing.status).toBe('error');
-    expect(missing.error?.[0]).toMatchObject({ task: 'c1', message: 'WORKFLOW_NOT_FOUND: No workflow with name "@aaa111: cf-nowhere" or "cf-nowhere"' });
+    expect(missing.error?.[0]).toMatchObject({
+      task: 'c1',
+      message: 'WORKFLOW_NOT_FOUND: No workflow with name "@aaa111: cf-nowhere" or "cf-nowhere"',
+    });
   });
 
   it('manual task', async () => {
@@ -329,7 +466,24 @@ describe('conformance workflows through HTTP', () => {
       workflowDoc(
         'cf-manual',
         {
-          v1: { name: 'ViewData', app: 'WorkFlowEngine', type: 'manual', groups: [], variables: { incoming: { header: 'Approve', message: 'Deploy?', body: '$var.job.change', variables: '', btn_success: 'Yes', btn_failure: 'No' }, outgoing: {} }, view: '/workflow_engine/task/ViewData' },
+          v1: {
+            name: 'ViewData',
+            app: 'WorkFlowEngine',
+            type: 'manual',
+            groups: [],
+            variables: {
+              incoming: {
+                header: 'Approve',
+                message: 'Deploy?',
+                body: '$var.job.change',
+                variables: '',
+                btn_success: 'Yes',
+                btn_failure: 'No',
+              },
+              outgoing: {},
+            },
+            view: '/workflow_engine/task/ViewData',
+          },
           y2: task('newVariable', { name: 'decision', value: 'approved' }, { value: null }, { type: 'operation' }),
           n3: task('newVariable', { name: 'decision', value: 'rejected' }, { value: null }, { type: 'operation' }),
         },
@@ -345,19 +499,39 @@ describe('conformance workflows through HTTP', () => {
     const started = await start('cf-manual', { change: { id: 'CHG1' } });
     const waiting = await until(started._id, (j) => j.tasks.v1?.status === 'running', 'v1 waiting');
     expect(waiting.status).toBe('running');
-    const wrongTask = await platform.http('POST', `/operations-manager/jobs/${started._id}/tasks/y2/finish`, { token, body: { variables: {} } });
+    const wrongTask = await platform.http('POST', `/operations-manager/jobs/${started._id}/tasks/y2/finish`, {
+      token,
+      body: { variables: {} },
+    });
     expect(wrongTask.status).toBe(409);
-    const finish = await platform.http('POST', `/operations-manager/jobs/${started._id}/tasks/v1/finish`, { token, body: { variables: { finish_state: 'failure', reason: 'not now' } } });
+    const finish = await platform.http('POST', `/operations-manager/jobs/${started._id}/tasks/v1/finish`, {
+      token,
+      body: { variables: { finish_state: 'failure', reason: 'not now' } },
+    });
     expect(finish.status).toBe(200);
     const job = await until(started._id, ended, 'an end');
-    expect(job).toMatchObject({ status: 'complete', variables: { decision: 'rejected' }, tasks: { v1: { status: 'complete', metrics: { finish_state: 'failure' }, variables: { outgoing: { reason: 'not now' } } }, y2: { status: 'incomplete' } } });
+    expect(job).toMatchObject({
+      status: 'complete',
+      variables: { decision: 'rejected' },
+      tasks: {
+        v1: { status: 'complete', metrics: { finish_state: 'failure' }, variables: { outgoing: { reason: 'not now' } } },
+        y2: { status: 'incomplete' },
+      },
+    });
   });
 
   it('auto-retry', async () => {
     await create(
       workflowDoc(
         'cf-auto-retry',
-        { r1: task('restCall', { uri: '$var.job.url', verb: 'GET' }, { response: '$var.job.answer' }, { retrySettings: { autoRetry: true, limit: 3, delay: 50, state: ['failure'] } }) },
+        {
+          r1: task(
+            'restCall',
+            { uri: '$var.job.url', verb: 'GET' },
+            { response: '$var.job.answer' },
+            { retrySettings: { autoRetry: true, limit: 3, delay: 50, state: ['failure'] } },
+          ),
+        },
         [
           ['workflow_start', 'r1'],
           ['r1', 'workflow_end'],
@@ -365,7 +539,11 @@ describe('conformance workflows through HTTP', () => {
       ),
     );
     const job = await runToEnd('cf-auto-retry', { url: `${upstreamUrl}/flaky/auto` });
-    expect(job).toMatchObject({ status: 'complete', variables: { answer: { status: 200, body: { hits: 3, ok: true } } }, tasks: { r1: { status: 'complete', retrySettings: { count: 2, limit: 3 } } } });
+    expect(job).toMatchObject({
+      status: 'complete',
+      variables: { answer: { status: 200, body: { hits: 3, ok: true } } },
+      tasks: { r1: { status: 'complete', retrySettings: { count: 2, limit: 3 } } },
+    });
   });
 
   it('retryTask', async () => {
@@ -376,13 +554,28 @@ describe('conformance workflows through HTTP', () => {
       ]),
     );
     const failed = await runToEnd('cf-retry-task', { url: `${upstreamUrl}/flaky/manual` });
-    expect(failed).toMatchObject({ status: 'error', error: [{ task: 'g1', message: 'No transition available from the completed tasks', timestamp: expect.any(Number) }], tasks: { g1: { metrics: { finish_state: 'failure' } } } });
-    const res = await platform.http('POST', `/workflow_engine/jobs/${failed._id}/retryTask`, { token, body: { taskId: 'g1', variables: { uri: { value: `${upstreamUrl}/steady` } } } });
+    expect(failed).toMatchObject({
+      status: 'error',
+      error: [{ task: 'g1', message: 'No transition available from the completed tasks', timestamp: expect.any(Number) }],
+      tasks: { g1: { metrics: { finish_state: 'failure' } } },
+    });
+    const res = await platform.http('POST', `/workflow_engine/jobs/${failed._id}/retryTask`, {
+      token,
+      body: { taskId: 'g1', variables: { uri: { value: `${upstreamUrl}/steady` } } },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ _id: failed._id, status: 'running' });
     const job = await until(failed._id, ended, 'an end');
-    expect(job).toMatchObject({ status: 'complete', error: [], variables: { answer: { status: 200 } }, tasks: { g1: { status: 'complete', variables: { incoming: { uri: `${upstreamUrl}/steady` } } } } });
-    const again = await platform.http('POST', `/workflow_engine/jobs/${failed._id}/retryTask`, { token, body: { taskId: 'g1', variables: {} } });
+    expect(job).toMatchObject({
+      status: 'complete',
+      error: [],
+      variables: { answer: { status: 200 } },
+      tasks: { g1: { status: 'complete', variables: { incoming: { uri: `${upstreamUrl}/steady` } } } },
+    });
+    const again = await platform.http('POST', `/workflow_engine/jobs/${failed._id}/retryTask`, {
+      token,
+      body: { taskId: 'g1', variables: {} },
+    });
     expect(again.status).toBe(409);
   });
 
@@ -395,7 +588,10 @@ describe('conformance workflows through HTTP', () => {
     );
     const started = await start('cf-cancel');
     await until(started._id, (j) => j.tasks.d1?.status === 'running', 'd1 running');
-    const res = await platform.http('POST', '/operations-manager/jobs/cancel', { token, body: { jobIds: [started._id, 'ffffffffffffffffffffffff'] } });
+    const res = await platform.http('POST', '/operations-manager/jobs/cancel', {
+      token,
+      body: { jobIds: [started._id, 'ffffffffffffffffffffffff'] },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       results: [
@@ -404,7 +600,11 @@ describe('conformance workflows through HTTP', () => {
       ],
     });
     const job = await until(started._id, ended, 'an end');
-    expect(job).toMatchObject({ status: 'canceled', metrics: { finish_state: 'canceled' }, tasks: { d1: { status: 'canceled', metrics: { finish_state: 'canceled' } } } });
+    expect(job).toMatchObject({
+      status: 'canceled',
+      metrics: { finish_state: 'canceled' },
+      tasks: { d1: { status: 'canceled', metrics: { finish_state: 'canceled' } } },
+    });
   });
 
   it('pause and resume', async () => {
@@ -439,13 +639,22 @@ describe('conformance workflows through HTTP', () => {
 
   it('missing transition', async () => {
     await create(
-      workflowDoc('cf-missing-transition', { q1: task('query', { pass_on_null: false, query: 'absent', obj: '$var.job.data' }, { return_data: null }, { type: 'operation' }) }, [
-        ['workflow_start', 'q1'],
-        ['q1', 'workflow_end', 'success'],
-      ]),
+      workflowDoc(
+        'cf-missing-transition',
+        { q1: task('query', { pass_on_null: false, query: 'absent', obj: '$var.job.data' }, { return_data: null }, { type: 'operation' }) },
+        [
+          ['workflow_start', 'q1'],
+          ['q1', 'workflow_end', 'success'],
+        ],
+      ),
     );
     const job = await runToEnd('cf-missing-transition', { data: { present: true } });
-    expect(job).toMatchObject({ status: 'error', metrics: { finish_state: 'error' }, error: [{ task: 'q1', message: 'No transition available from the completed tasks', timestamp: expect.any(Number) }], tasks: { q1: { status: 'complete', metrics: { finish_state: 'failure' } }, workflow_end: { status: 'incomplete' } } });
+    expect(job).toMatchObject({
+      status: 'error',
+      metrics: { finish_state: 'error' },
+      error: [{ task: 'q1', message: 'No transition available from the completed tasks', timestamp: expect.any(Number) }],
+      tasks: { q1: { status: 'complete', metrics: { finish_state: 'failure' } }, workflow_end: { status: 'incomplete' } },
+    });
   });
 
   it('getJobShallow leaves out app, incoming, outgoing and error of every task', async () => {

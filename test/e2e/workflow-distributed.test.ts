@@ -28,7 +28,15 @@ let token: string;
 const password = 'workflow-distributed-password';
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return { NAP_NATS_URL: nats.url, NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: password, NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!', NAP_PORT: '0', NAP_WORKFLOW_LEASE_MS: String(LEASE_MS), ...extra };
+  return {
+    NAP_NATS_URL: nats.url,
+    NAP_DATA_DIR: dataDir,
+    NAP_ADMIN_PASSWORD: password,
+    NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!',
+    NAP_PORT: '0',
+    NAP_WORKFLOW_LEASE_MS: String(LEASE_MS),
+    ...extra,
+  };
 }
 
 async function startEngine(): Promise<NapProcess> {
@@ -44,7 +52,11 @@ function serverIdOf(engine: NapProcess): string {
 }
 
 async function api(method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${url}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
@@ -66,7 +78,8 @@ async function until(id: string, check: (j: JobDocument) => boolean, what: strin
       // the workflow service may be down for a moment on purpose
       if (Date.now() > deadline) throw err;
     }
-    if (Date.now() > deadline) throw new Error(`Job ${id} did not reach ${what}: ${JSON.stringify(current?.status)} ${JSON.stringify(current?.tasks)}`);
+    if (Date.now() > deadline)
+      throw new Error(`Job ${id} did not reach ${what}: ${JSON.stringify(current?.status)} ${JSON.stringify(current?.tasks)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -80,7 +93,11 @@ beforeAll(async () => {
   const match = /"url":"(http:\/\/[^"]+)"/.exec(gateway.output());
   if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
   url = match[1];
-  const login = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password } }) });
+  const login = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { username: 'admin', password } }),
+  });
   token = await login.text();
   const created = await api('POST', '/automation-studio/automations', {
     automation: {
@@ -90,9 +107,27 @@ beforeAll(async () => {
       tasks: {
         workflow_start: { name: 'workflow_start', groups: [] },
         workflow_end: { name: 'workflow_end', groups: [] },
-        a1: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { name: 'before', value: 'yes' }, outgoing: { value: null } } },
-        d2: { name: 'delay', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { time: 2 }, outgoing: { time_in_milliseconds: null } } },
-        p3: { name: 'push', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { job_variable: 'after', item_to_push: 'done' }, outgoing: { job_variable_value: null } } },
+        a1: {
+          name: 'newVariable',
+          app: 'WorkFlowEngine',
+          type: 'operation',
+          groups: [],
+          variables: { incoming: { name: 'before', value: 'yes' }, outgoing: { value: null } },
+        },
+        d2: {
+          name: 'delay',
+          app: 'WorkFlowEngine',
+          type: 'operation',
+          groups: [],
+          variables: { incoming: { time: 2 }, outgoing: { time_in_milliseconds: null } },
+        },
+        p3: {
+          name: 'push',
+          app: 'WorkFlowEngine',
+          type: 'operation',
+          groups: [],
+          variables: { incoming: { job_variable: 'after', item_to_push: 'done' }, outgoing: { job_variable_value: null } },
+        },
       },
       transitions: {
         workflow_start: { a1: { state: 'success', type: 'standard' } },

@@ -26,10 +26,30 @@ beforeAll(async () => {
         tasks: {
           workflow_start: { name: 'workflow_start', groups: [] },
           workflow_end: { name: 'workflow_end', groups: [] },
-          v1: { name: 'ViewData', app: 'WorkFlowEngine', type: 'manual', groups: [], variables: { incoming: { header: 'h', message: 'm', body: 'b', variables: '', btn_success: 'ok', btn_failure: '' }, outgoing: {} } },
-          n2: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { name: 'done', value: true }, outgoing: { value: null } } },
+          v1: {
+            name: 'ViewData',
+            app: 'WorkFlowEngine',
+            type: 'manual',
+            groups: [],
+            variables: {
+              incoming: { header: 'h', message: 'm', body: 'b', variables: '', btn_success: 'ok', btn_failure: '' },
+              outgoing: {},
+            },
+          },
+          n2: {
+            name: 'newVariable',
+            app: 'WorkFlowEngine',
+            type: 'operation',
+            groups: [],
+            variables: { incoming: { name: 'done', value: true }, outgoing: { value: null } },
+          },
         },
-        transitions: { workflow_start: { v1: { state: 'success', type: 'standard' } }, v1: { n2: { state: 'success', type: 'standard' } }, n2: { workflow_end: { state: 'success', type: 'standard' } }, workflow_end: {} },
+        transitions: {
+          workflow_start: { v1: { state: 'success', type: 'standard' } },
+          v1: { n2: { state: 'success', type: 'standard' } },
+          n2: { workflow_end: { state: 'success', type: 'standard' } },
+          workflow_end: {},
+        },
       },
     },
   });
@@ -44,7 +64,10 @@ it('streams the job as its first event, then its events until it ends', async ()
   const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/sse-manual', { token, body: { options: {} } });
   const jobId = (started.body as JobDocument)._id;
   const deadline = Date.now() + 10_000;
-  while (((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status !== 'running') {
+  while (
+    ((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status !==
+    'running'
+  ) {
     if (Date.now() > deadline) throw new Error('v1 did not start');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -57,8 +80,18 @@ it('streams the job as its first event, then its events until it ends', async ()
     if (frames.length === 1) {
       void (async () => {
         // events come at least once: a redelivered taskStart of v1 (seq 2, after jobStart) is sent to the client once at most
-        const again = { jobId, name: 'sse-manual', status: 'running', timestamp: Date.now(), seq: 2, taskId: 'v1', taskName: 'ViewData', taskStatus: 'running' };
-        for (let i = 0; i < 2; i += 1) await platform.bus.publishEvent(eventSubject('workflow', 'job', jobId, 'taskStart'), Buffer.from(JSON.stringify(again)));
+        const again = {
+          jobId,
+          name: 'sse-manual',
+          status: 'running',
+          timestamp: Date.now(),
+          seq: 2,
+          taskId: 'v1',
+          taskName: 'ViewData',
+          taskStatus: 'running',
+        };
+        for (let i = 0; i < 2; i += 1)
+          await platform.bus.publishEvent(eventSubject('workflow', 'job', jobId, 'taskStart'), Buffer.from(JSON.stringify(again)));
         await platform.http('POST', `/operations-manager/jobs/${jobId}/tasks/v1/finish`, { token, body: { variables: {} } });
       })();
     }
@@ -70,7 +103,9 @@ it('streams the job as its first event, then its events until it ends', async ()
   // snapshot (which already shows v1 running) is read: the stream may repeat it, never lose one
   if (names[0] === 'taskStart:v1') names.shift();
   expect(names).toEqual(['taskFinish:v1', 'taskStart:n2', 'taskFinish:n2', 'jobComplete']);
-  expect(frames.at(-1)).toMatchObject({ data: { jobId, name: 'sse-manual', status: 'complete', finishState: 'complete', timestamp: expect.any(Number), seq: 6 } });
+  expect(frames.at(-1)).toMatchObject({
+    data: { jobId, name: 'sse-manual', status: 'complete', finishState: 'complete', timestamp: expect.any(Number), seq: 6 },
+  });
   // the id of each event is its seq in the job's stream: increasing, each once
   const ids = frames.slice(1).map((f) => Number(f.id));
   expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
@@ -80,10 +115,14 @@ it('streams the job as its first event, then its events until it ends', async ()
 it('ends at once for a job that already ended, and answers errors as JSON before streaming', async () => {
   const unauth = await fetch(`${platform.url}/operations-manager/jobs/abc/events`);
   expect(unauth.status).toBe(401);
-  const missing = await fetch(`${platform.url}/operations-manager/jobs/ffffffffffffffffffffffff/events`, { headers: { authorization: `Bearer ${token}` } });
+  const missing = await fetch(`${platform.url}/operations-manager/jobs/ffffffffffffffffffffffff/events`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(missing.status).toBe(404);
   expect(await missing.json()).toMatchObject({ code: 'JOB_NOT_FOUND' });
-  const jobs = (await platform.http('GET', '/operations-manager/jobs?equals[status]=complete&limit=1', { token })).body as { items: JobDocument[] };
+  const jobs = (await platform.http('GET', '/operations-manager/jobs?equals[status]=complete&limit=1', { token })).body as {
+    items: JobDocument[];
+  };
   const done = jobs.items[0] as JobDocument;
   const res = await fetch(`${platform.url}/operations-manager/jobs/${done._id}/events`, { headers: { authorization: `Bearer ${token}` } });
   const frames: Frame[] = [];
@@ -94,13 +133,19 @@ it('ends at once for a job that already ended, and answers errors as JSON before
 
 it('masks secrets wherever a job is returned or streamed: job variables, a manual task finished with a secret', async () => {
   const secret = 'hunter2-never-shown';
-  const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/sse-manual', { token, body: { options: { variables: { device_password: secret, api_token: secret, site: 'ams' } } } });
+  const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/sse-manual', {
+    token,
+    body: { options: { variables: { device_password: secret, api_token: secret, site: 'ams' } } },
+  });
   expect(started.status).toBe(200);
   expect(JSON.stringify(started.body)).not.toContain(secret);
   const jobId = (started.body as JobDocument)._id;
   expect((started.body as JobDocument).variables).toMatchObject({ device_password: '********', api_token: '********', site: 'ams' });
   const deadline = Date.now() + 10_000;
-  while (((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status !== 'running') {
+  while (
+    ((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status !==
+    'running'
+  ) {
     if (Date.now() > deadline) throw new Error('v1 did not start');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -108,12 +153,17 @@ it('masks secrets wherever a job is returned or streamed: job variables, a manua
   const frames: Frame[] = [];
   const reading = readEvents(res, (frame) => {
     frames.push(frame);
-    if (frames.length === 1) void platform.http('POST', `/operations-manager/jobs/${jobId}/tasks/v1/finish`, { token, body: { variables: { password: secret } } });
+    if (frames.length === 1)
+      void platform.http('POST', `/operations-manager/jobs/${jobId}/tasks/v1/finish`, { token, body: { variables: { password: secret } } });
   });
   await reading;
   expect(frames.at(-1)?.event).toBe('jobComplete');
   expect(JSON.stringify(frames)).not.toContain(secret);
-  for (const route of [`/operations-manager/jobs/${jobId}`, `/workflow_engine/getJobShallow/${jobId}`, '/operations-manager/jobs?limit=50']) {
+  for (const route of [
+    `/operations-manager/jobs/${jobId}`,
+    `/workflow_engine/getJobShallow/${jobId}`,
+    '/operations-manager/jobs?limit=50',
+  ]) {
     const answer = await platform.http('GET', route, { token });
     expect(answer.status).toBe(200);
     expect(JSON.stringify(answer.body)).not.toContain(secret);

@@ -26,7 +26,9 @@ async function page(query: string, token = admin): Promise<JobPage> {
 }
 
 async function account(username: string, groups: string[]): Promise<string> {
-  const res = await call('POST', '/user-management/accounts', { account: { username, password: 'password-123', firstname: 'A', lastname: 'B', email: `${username}@example.net`, groups } });
+  const res = await call('POST', '/user-management/accounts', {
+    account: { username, password: 'password-123', firstname: 'A', lastname: 'B', email: `${username}@example.net`, groups },
+  });
   expect(res.status).toBe(201);
   return platform.login(username, 'password-123');
 }
@@ -50,9 +52,19 @@ beforeAll(async () => {
     tasks: {
       workflow_start: { name: 'workflow_start', groups: [] },
       workflow_end: { name: 'workflow_end', groups: [] },
-      a1: { name: 'query', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { pass_on_null: false, query: ok ? 'n' : 'absent', obj: '$var.job.data' }, outgoing: { return_data: null } } },
+      a1: {
+        name: 'query',
+        app: 'WorkFlowEngine',
+        type: 'operation',
+        groups: [],
+        variables: { incoming: { pass_on_null: false, query: ok ? 'n' : 'absent', obj: '$var.job.data' }, outgoing: { return_data: null } },
+      },
     },
-    transitions: { workflow_start: { a1: { state: 'success', type: 'standard' } }, a1: { workflow_end: { state: 'success', type: 'standard' } }, workflow_end: {} },
+    transitions: {
+      workflow_start: { a1: { state: 'success', type: 'standard' } },
+      a1: { workflow_end: { state: 'success', type: 'standard' } },
+      workflow_end: {},
+    },
   });
   for (const [name, ok] of [
     ['q-alpha', true],
@@ -63,7 +75,9 @@ beforeAll(async () => {
   for (let i = 0; i < 30; i += 1) {
     const name = i % 3 === 2 ? 'q-beta' : 'q-alpha';
     const groups = i < 4 ? [groupId] : [];
-    const res = await call('POST', `/workflow_engine/startJobWithOptions/${name}`, { options: { description: `job number ${i}`, variables: { data: { n: i } }, groups } });
+    const res = await call('POST', `/workflow_engine/startJobWithOptions/${name}`, {
+      options: { description: `job number ${i}`, variables: { data: { n: i } }, groups },
+    });
     expect(res.status).toBe(200);
     jobIds.push((res.body as JobDocument)._id);
   }
@@ -81,7 +95,15 @@ afterAll(async () => {
 describe('GET /operations-manager/jobs', () => {
   it('answers a page with the default limit of 25 and page links that are null at the ends', async () => {
     const first = await page('');
-    expect(first).toMatchObject({ total: 30, currentPageSize: 25, skip: 0, limit: 25, previousPageSkip: null, nextPageSkip: 25, hints: [] });
+    expect(first).toMatchObject({
+      total: 30,
+      currentPageSize: 25,
+      skip: 0,
+      limit: 25,
+      previousPageSkip: null,
+      nextPageSkip: 25,
+      hints: [],
+    });
     const last = await page('skip=25');
     expect(last).toMatchObject({ currentPageSize: 5, skip: 25, previousPageSkip: 0, nextPageSkip: null });
     const ids = [...first.items, ...last.items].map((j) => j._id);
@@ -140,16 +162,34 @@ describe('GET /operations-manager/jobs', () => {
 
   it('never lets a user value reach the store as an operator', async () => {
     // operator-looking field names are refused
-    for (const query of ['equals[$where]=1', 'equals[name.$ne]=x', 'sort=$natural', 'include=$where', 'gt[$expr]=1', 'equals[runAs.roles]=admin']) {
+    for (const query of [
+      'equals[$where]=1',
+      'equals[name.$ne]=x',
+      'sort=$natural',
+      'include=$where',
+      'gt[$expr]=1',
+      'equals[runAs.roles]=admin',
+    ]) {
       const res = await call('GET', `/operations-manager/jobs?${query}`);
-      expect({ query, status: res.status, code: (res.body as { code: string }).code }).toEqual({ query, status: 400, code: 'JOB_QUERY_INVALID' });
+      expect({ query, status: res.status, code: (res.body as { code: string }).code }).toEqual({
+        query,
+        status: 400,
+        code: 'JOB_QUERY_INVALID',
+      });
     }
     // operator-looking values are data: they match nothing, they do not widen the query
     expect((await page(`equals[name]=${encodeURIComponent('{"$ne":null}')}`)).total).toBe(0);
     expect((await page(`contains[name]=${encodeURIComponent('.*')}`)).total).toBe(0);
     expect((await page(`in[status]=${encodeURIComponent('$ne,$gt')}`)).total).toBe(0);
     const q = (expr: unknown) => call('GET', `/operations-manager/jobs?q=${encodeURIComponent(JSON.stringify(expr))}`);
-    for (const expr of [{ $where: 'sleep(100)' }, { name: { $ne: null } }, { equals: { name: { $ne: null } } }, { equals: { $where: '1' } }, { or: { $gt: '' } }, { in: { status: { $exists: true } } }]) {
+    for (const expr of [
+      { $where: 'sleep(100)' },
+      { name: { $ne: null } },
+      { equals: { name: { $ne: null } } },
+      { equals: { $where: '1' } },
+      { or: { $gt: '' } },
+      { in: { status: { $exists: true } } },
+    ]) {
       const res = await q(expr);
       expect({ expr, status: res.status }).toEqual({ expr, status: 400 });
     }
@@ -175,7 +215,9 @@ describe('GET /operations-manager/jobs', () => {
 
 describe('getJobList', () => {
   it('lists by status with filter, page and sort', async () => {
-    const res = await call('POST', '/workflow_engine/getJobList/error', { options: { filter: { name: 'q-beta' }, page: { skip: 2, limit: 3 }, sort: { field: 'variables.data.n', direction: -1 } } });
+    const res = await call('POST', '/workflow_engine/getJobList/error', {
+      options: { filter: { name: 'q-beta' }, page: { skip: 2, limit: 3 }, sort: { field: 'variables.data.n', direction: -1 } },
+    });
     expect(res.status).toBe(200);
     const list = res.body as JobList;
     expect(list).toMatchObject({ total: 10, skip: 2, limit: 3 });
@@ -189,9 +231,26 @@ describe('getJobList', () => {
 
 describe('automations (operations 1–3)', () => {
   it('creates an automation and refuses a second of the same name', async () => {
-    const res = await call('POST', '/operations-manager/automations', { automation: { name: 'nightly-backup', description: 'back up configs', componentType: 'workflows', gbac: { read: [groupId], write: [] } } });
+    const res = await call('POST', '/operations-manager/automations', {
+      automation: {
+        name: 'nightly-backup',
+        description: 'back up configs',
+        componentType: 'workflows',
+        gbac: { read: [groupId], write: [] },
+      },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'Created', message: expect.stringContaining('nightly-backup'), data: { _id: expect.any(String), name: 'nightly-backup', gbac: { read: [groupId], write: [] }, createdBy: 'admin', created: expect.any(String) } });
+    expect(res.body).toMatchObject({
+      status: 'Created',
+      message: expect.stringContaining('nightly-backup'),
+      data: {
+        _id: expect.any(String),
+        name: 'nightly-backup',
+        gbac: { read: [groupId], write: [] },
+        createdBy: 'admin',
+        created: expect.any(String),
+      },
+    });
     const dup = await call('POST', '/operations-manager/automations', { automation: { name: 'nightly-backup' } });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ code: 'AUTOMATION_ALREADY_EXISTS' });
@@ -199,7 +258,10 @@ describe('automations (operations 1–3)', () => {
   });
 
   it('imports automations item by item (operation 2)', async () => {
-    const res = await call('PUT', '/operations-manager/automations', { automations: [{ name: 'imp-1' }, { description: 'no name' }, { name: 'nightly-backup' }], options: {} });
+    const res = await call('PUT', '/operations-manager/automations', {
+      automations: [{ name: 'imp-1' }, { description: 'no name' }, { name: 'nightly-backup' }],
+      options: {},
+    });
     expect(res.status).toBe(200);
     const body = res.body as ImportResult;
     expect(body.status).toBe('success');
@@ -213,12 +275,28 @@ describe('automations (operations 1–3)', () => {
   });
 
   it('imports exported automations into the catalog with group names as ids (operation 1)', async () => {
-    const item = (name: string, group: string) => ({ _id: `cat-${name}`, name, data: { gbac: { read: [{ provenance: 'Local', name: group, description: '' }], write: [] }, description: 'd', workflowId: 'w1', formId: 'f1' }, repeatInterval: '2 weeks' });
-    const res = await call('POST', '/automation_catalog/automations/import', { automations: [item('cat-a', 'wf-query-team'), item('cat-b', 'no-such-group')], options: { adapterMap: {} } });
+    const item = (name: string, group: string) => ({
+      _id: `cat-${name}`,
+      name,
+      data: {
+        gbac: { read: [{ provenance: 'Local', name: group, description: '' }], write: [] },
+        description: 'd',
+        workflowId: 'w1',
+        formId: 'f1',
+      },
+      repeatInterval: '2 weeks',
+    });
+    const res = await call('POST', '/automation_catalog/automations/import', {
+      automations: [item('cat-a', 'wf-query-team'), item('cat-b', 'no-such-group')],
+      options: { adapterMap: {} },
+    });
     expect(res.status).toBe(200);
     const body = res.body as ImportResult;
     expect(body.message).toBe('Imported 1 of 2 automations');
-    expect(body.imported[0]).toMatchObject({ success: true, created: { _id: 'cat-cat-a', data: { gbac: { read: [groupId], write: [] } } } });
+    expect(body.imported[0]).toMatchObject({
+      success: true,
+      created: { _id: 'cat-cat-a', data: { gbac: { read: [groupId], write: [] } } },
+    });
     expect(body.imported[1]).toMatchObject({ success: false, created: null, message: expect.stringContaining('no-such-group') });
   });
 
@@ -230,7 +308,9 @@ describe('automations (operations 1–3)', () => {
       expect(res.status).toBe(200);
       const body = res.body as ImportResult;
       expect(body.message).toBe('Imported 7 of 7 automations');
-      expect(body.imported.every((i) => i.success && (i.created as { _id: string; name: string })._id === (i.original as { _id: string })._id)).toBe(true);
+      expect(
+        body.imported.every((i) => i.success && (i.created as { _id: string; name: string })._id === (i.original as { _id: string })._id),
+      ).toBe(true);
     });
   } else {
     it('did NOT import the fixture automations: the fixtures folder is absent', () => {

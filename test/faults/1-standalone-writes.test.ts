@@ -29,7 +29,10 @@ function idOf(body: unknown): string | undefined {
 
 /** The items of a list route whose name is exactly `name` (`?equals=&equalsField=name`). */
 async function findByName(client: Client, route: string, name: string): Promise<Record<string, unknown>[]> {
-  const res = await client.ok<{ results?: Record<string, unknown>[]; items?: Record<string, unknown>[] }>('GET', `${route}?equals=${encodeURIComponent(name)}&equalsField=name`);
+  const res = await client.ok<{ results?: Record<string, unknown>[]; items?: Record<string, unknown>[] }>(
+    'GET',
+    `${route}?equals=${encodeURIComponent(name)}&equalsField=name`,
+  );
   return (res.results ?? res.items ?? []).filter((item) => item.name === name);
 }
 
@@ -37,7 +40,9 @@ const KINDS: WriteKind[] = [
   {
     kind: 'group (admin)',
     async write(client, i) {
-      const res = await client.request('POST', '/user-management/groups', { group: { name: `${tag}-group-${i}`, description: `group ${i}` } });
+      const res = await client.request('POST', '/user-management/groups', {
+        group: { name: `${tag}-group-${i}`, description: `group ${i}` },
+      });
       return { status: res.status, id: idOf(res.body) };
     },
     async check(client, i) {
@@ -55,39 +60,57 @@ const KINDS: WriteKind[] = [
     async check(client, i) {
       const items = (await findByName(client, '/automation-studio/automations', `${tag}-wf-${i}`)) as { tasks?: Record<string, unknown> }[];
       if (items.length === 0) return 'absent';
-      return items.length === 1 && Object.keys(items[0]?.tasks ?? {}).length === 3 ? 'whole' : `found ${JSON.stringify(items).slice(0, 300)}`;
+      return items.length === 1 && Object.keys(items[0]?.tasks ?? {}).length === 3
+        ? 'whole'
+        : `found ${JSON.stringify(items).slice(0, 300)}`;
     },
   },
   {
     kind: 'device (gateway-devices)',
     async write(client, i) {
-      const res = await client.request('POST', '/gw/createInventoryDevice', { name: `${tag}-dev-${i}`, variables: { gw_host: '192.0.2.1', gw_os: 'cisco_ios', note: `device ${i}` } });
+      const res = await client.request('POST', '/gw/createInventoryDevice', {
+        name: `${tag}-dev-${i}`,
+        variables: { gw_host: '192.0.2.1', gw_os: 'cisco_ios', note: `device ${i}` },
+      });
       return { status: res.status };
     },
     async check(client, i) {
       const res = await client.request('POST', '/gw/getInventoryDevice', { name: `${tag}-dev-${i}` });
       if (res.status === 404) return 'absent';
       const variables = (res.body as { variables?: Record<string, unknown> }).variables ?? {};
-      return res.status === 200 && variables.note === `device ${i}` && variables.gw_os === 'cisco_ios' ? 'whole' : `${res.status} ${JSON.stringify(res.body)}`;
+      return res.status === 200 && variables.note === `device ${i}` && variables.gw_os === 'cisco_ios'
+        ? 'whole'
+        : `${res.status} ${JSON.stringify(res.body)}`;
     },
   },
   {
     kind: 'command template (mop)',
     async write(client, i) {
-      const res = await client.request('POST', '/mop/createTemplate', { mop: { name: `${tag}-mop-${i}`, os: 'cisco_ios', passRule: true, commands: [{ command: 'show version', passRule: true, rules: [{ rule: `R${i}`, eval: 'contains' }] }] } });
+      const res = await client.request('POST', '/mop/createTemplate', {
+        mop: {
+          name: `${tag}-mop-${i}`,
+          os: 'cisco_ios',
+          passRule: true,
+          commands: [{ command: 'show version', passRule: true, rules: [{ rule: `R${i}`, eval: 'contains' }] }],
+        },
+      });
       return { status: res.status };
     },
     async check(client, i) {
       const res = await client.request('GET', `/mop/listATemplate/${tag}-mop-${i}`);
       const items = Array.isArray(res.body) ? (res.body as { commands?: { rules?: { rule?: string }[] }[] }[]) : [];
       if (res.status === 200 && items.length === 0) return 'absent';
-      return res.status === 200 && items.length === 1 && items[0]?.commands?.[0]?.rules?.[0]?.rule === `R${i}` ? 'whole' : `${res.status} ${JSON.stringify(res.body)}`;
+      return res.status === 200 && items.length === 1 && items[0]?.commands?.[0]?.rules?.[0]?.rule === `R${i}`
+        ? 'whole'
+        : `${res.status} ${JSON.stringify(res.body)}`;
     },
   },
   {
     kind: 'job start (workflow)',
     async write(client, i) {
-      const res = await client.request('POST', `/workflow_engine/startJobWithOptions/${tag}-base`, { options: { variables: { n: i }, description: `job ${i}` } });
+      const res = await client.request('POST', `/workflow_engine/startJobWithOptions/${tag}-base`, {
+        options: { variables: { n: i }, description: `job ${i}` },
+      });
       return { status: res.status, id: idOf(res.body) };
     },
     async check(client, _i, id) {
@@ -95,7 +118,9 @@ const KINDS: WriteKind[] = [
       const res = await client.request('GET', `/operations-manager/jobs/${id}`);
       if (res.status === 404) return 'absent';
       const job = (res.body as { data?: { variables?: { n?: number }; tasks?: Record<string, unknown> } }).data;
-      return res.status === 200 && job?.variables?.n === _i && Object.keys(job.tasks ?? {}).length === 3 ? 'whole' : `${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+      return res.status === 200 && job?.variables?.n === _i && Object.keys(job.tasks ?? {}).length === 3
+        ? 'whole'
+        : `${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
     },
   },
 ];
@@ -108,9 +133,19 @@ function automation(name: string): Record<string, unknown> {
     tasks: {
       workflow_start: { name: 'workflow_start', groups: [] },
       workflow_end: { name: 'workflow_end', groups: [] },
-      a1: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { name: 'done', value: true }, outgoing: { value: null } } },
+      a1: {
+        name: 'newVariable',
+        app: 'WorkFlowEngine',
+        type: 'operation',
+        groups: [],
+        variables: { incoming: { name: 'done', value: true }, outgoing: { value: null } },
+      },
     },
-    transitions: { workflow_start: { a1: { state: 'success', type: 'standard' } }, a1: { workflow_end: { state: 'success', type: 'standard' } }, workflow_end: {} },
+    transitions: {
+      workflow_start: { a1: { state: 'success', type: 'standard' } },
+      a1: { workflow_end: { state: 'success', type: 'standard' } },
+      workflow_end: {},
+    },
   };
 }
 
@@ -149,7 +184,9 @@ it('keeps every write it answered 2xx across a kill -9', async () => {
   const acknowledged = outcomes.filter((o) => o.status >= 200 && o.status < 300);
   const unanswered = outcomes.filter((o) => o.status === 0);
   const refused = outcomes.filter((o) => o.status !== 0 && (o.status < 200 || o.status >= 300));
-  progress(`scenario 1: ${acknowledged.length} writes answered 2xx, ${unanswered.length} unanswered, ${refused.length} other answers; restarting`);
+  progress(
+    `scenario 1: ${acknowledged.length} writes answered 2xx, ${unanswered.length} unanswered, ${refused.length} other answers; restarting`,
+  );
 
   const restartAt = Date.now();
   await platform.launch();
@@ -173,11 +210,15 @@ it('keeps every write it answered 2xx across a kill -9', async () => {
   // a started job runs to its end after the restart, acknowledged or not
   const jobs = outcomes.filter((o) => o.kind.kind.startsWith('job') && o.id !== undefined);
   for (const o of jobs) {
-    await until(`job ${String(o.id)} ends`, async () => {
-      const res = await client.request('GET', `/operations-manager/jobs/${String(o.id)}`);
-      const status = (res.body as { data?: { status?: string } }).data?.status;
-      return status === 'complete' || status === 'error' || status === 'canceled' ? status : undefined;
-    }, 60_000).then((status) => {
+    await until(
+      `job ${String(o.id)} ends`,
+      async () => {
+        const res = await client.request('GET', `/operations-manager/jobs/${String(o.id)}`);
+        const status = (res.body as { data?: { status?: string } }).data?.status;
+        return status === 'complete' || status === 'error' || status === 'canceled' ? status : undefined;
+      },
+      60_000,
+    ).then((status) => {
       if (status !== 'complete') lost.push(`job ${String(o.id)} ended ${status}`);
     });
   }

@@ -62,9 +62,13 @@ it('finishes every job whose start was answered, each task once (or twice if in 
   await kill();
   const acknowledged = starts.filter((s) => s.jobId !== undefined).map((s) => s.jobId as string);
   const snapshot = await readSnapshot(data.dir);
-  const inFlight = [...snapshot.values()].filter((j) => Object.entries(j.tasks).some(([id, status]) => id in COUNTED_TASKS && status === 'running')).length;
+  const inFlight = [...snapshot.values()].filter((j) =>
+    Object.entries(j.tasks).some(([id, status]) => id in COUNTED_TASKS && status === 'running'),
+  ).length;
   const neverStarted = [...snapshot.values()].filter((j) => j.tasks.workflow_start !== 'complete').length;
-  progress(`scenario 2: killed with ${acknowledged.length} starts answered, ${snapshot.size} jobs stored, ${inFlight} with a counted task in flight, ${neverStarted} not past workflow_start; restarting`);
+  progress(
+    `scenario 2: killed with ${acknowledged.length} starts answered, ${snapshot.size} jobs stored, ${inFlight} with a counted task in flight, ${neverStarted} not past workflow_start; restarting`,
+  );
 
   const restartAt = Date.now();
   await platform.launch();
@@ -79,7 +83,12 @@ it('finishes every job whose start was answered, each task once (or twice if in 
   const firstResumedAt = platform.process?.loggedAt('Resuming job') ?? NaN;
   // per interrupted job: from the restart to its first task execution after it
   const perJob = stored
-    .map((id) => Object.values(COUNTED_TASKS).flatMap((device) => peer.of(device, id)).filter((e) => e.at >= restartAt).map((e) => e.at))
+    .map((id) =>
+      Object.values(COUNTED_TASKS)
+        .flatMap((device) => peer.of(device, id))
+        .filter((e) => e.at >= restartAt)
+        .map((e) => e.at),
+    )
     .filter((times) => times.length > 0)
     .map((times) => Math.min(...times) - restartAt);
   const serverErrors = starts.filter((s) => s.status >= 500);
@@ -93,9 +102,19 @@ it('finishes every job whose start was answered, each task once (or twice if in 
   figure(SCENARIO, 'in flight at the kill, run again (allowed)', report.rerunAfterCrash);
   figure(SCENARIO, 'tasks run twice', report.duplicates.length, '', '0');
   figure(SCENARIO, 'restart: process start to listening', readyAt - restartAt, 'ms');
-  figure(SCENARIO, 'resume: process start to first job resumed', firstResumedAt - restartAt, 'ms', 'at once, no lease wait (lease 3000 ms)');
+  figure(
+    SCENARIO,
+    'resume: process start to first job resumed',
+    firstResumedAt - restartAt,
+    'ms',
+    'at once, no lease wait (lease 3000 ms)',
+  );
   figure(SCENARIO, 'resume: process start to first task', resumeFromStart, 'ms');
-  figure(SCENARIO, 'resume: process start to each job moving, p50/max', `${quantile(perJob, 0.5).toFixed(0)} / ${Math.max(...perJob).toFixed(0)} ms`);
+  figure(
+    SCENARIO,
+    'resume: process start to each job moving, p50/max',
+    `${quantile(perJob, 0.5).toFixed(0)} / ${Math.max(...perJob).toFixed(0)} ms`,
+  );
 
   expect(lostStarts).toEqual([]);
   if (notComplete.length > 0) {
@@ -106,7 +125,9 @@ it('finishes every job whose start was answered, each task once (or twice if in 
   for (const line of report.duplicates) {
     const jobId = /job (\S+)/.exec(line)?.[1] ?? '';
     const logged = (platform.process?.output() ?? '').split('\n').filter((l) => l.includes(jobId));
-    const executions = Object.values(COUNTED_TASKS).flatMap((device) => peer.of(device, jobId).map((e) => `${device} +${e.at - killedAt} ms`));
+    const executions = Object.values(COUNTED_TASKS).flatMap((device) =>
+      peer.of(device, jobId).map((e) => `${device} +${e.at - killedAt} ms`),
+    );
     progress(`scenario 2: ${line}\n  executions: ${executions.join(', ')}\n  logged: ${logged.join('\n  ')}`);
   }
   expect(report.duplicates).toEqual([]);

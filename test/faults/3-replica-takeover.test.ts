@@ -40,16 +40,27 @@ it('the surviving replica finishes every job of the dead one, each task once (or
   const killedAt = Date.now();
   await victim.kill();
   // the jobs as the dead replica left them (the survivor reads the same store; it takes nothing over before a lease)
-  const page = await client.ok<{ items: { _id: string }[] }>('GET', `/operations-manager/jobs?equals[name]=fault-takeover&limit=${JOBS * 2}`);
+  const page = await client.ok<{ items: { _id: string }[] }>(
+    'GET',
+    `/operations-manager/jobs?equals[name]=fault-takeover&limit=${JOBS * 2}`,
+  );
   const snapshot = snapshotOf(page.items);
-  const victims = [...snapshot].filter(([, j]) => j.owner === victimId && (j.status === 'running' || j.status === 'paused')).map(([id]) => id);
+  const victims = [...snapshot]
+    .filter(([, j]) => j.owner === victimId && (j.status === 'running' || j.status === 'paused'))
+    .map(([id]) => id);
   progress(`scenario 3: killed ${victim.name} holding ${victims.length} running jobs of ${ids.length}`);
 
   const { notComplete } = await waitForJobsToEnd(client, ids, 180_000);
   const report = judgeJobs(peer, ids, killedAt + IN_FLIGHT_GRACE_MS, snapshot, (id) => snapshot.get(id)?.owner === victimId);
-  const resumed = survivor.loggedTimes('Resuming job').filter((t) => t >= killedAt).map((t) => t - killedAt);
+  const resumed = survivor
+    .loggedTimes('Resuming job')
+    .filter((t) => t >= killedAt)
+    .map((t) => t - killedAt);
   const serverErrors = starts.filter((s) => s.status >= 500 || s.status === 0);
-  const finalOwners = await client.ok<{ items: { _id: string; metrics?: { server_id?: string } }[] }>('GET', `/operations-manager/jobs?equals[name]=fault-takeover&limit=${JOBS * 2}&include=metrics`);
+  const finalOwners = await client.ok<{ items: { _id: string; metrics?: { server_id?: string } }[] }>(
+    'GET',
+    `/operations-manager/jobs?equals[name]=fault-takeover&limit=${JOBS * 2}&include=metrics`,
+  );
   const takenOver = finalOwners.items.filter((j) => victims.includes(j._id) && j.metrics?.server_id === survivorId).length;
 
   figure(SCENARIO, 'jobs started (answered 200)', ids.length);
@@ -60,7 +71,13 @@ it('the surviving replica finishes every job of the dead one, each task once (or
   figure(SCENARIO, 'in flight at the kill, run again (allowed)', report.rerunAfterCrash);
   figure(SCENARIO, 'tasks run twice', report.duplicates.length, '', '0');
   figure(SCENARIO, 'takeover: kill to first job resumed', resumed.length > 0 ? Math.min(...resumed) : NaN, 'ms', '<= 5000 ms');
-  figure(SCENARIO, 'takeover: kill to every job resumed (p50/max)', `${quantile(resumed, 0.5).toFixed(0)} / ${resumed.length > 0 ? Math.max(...resumed).toFixed(0) : 'NaN'} ms`, '', '<= 5000 ms');
+  figure(
+    SCENARIO,
+    'takeover: kill to every job resumed (p50/max)',
+    `${quantile(resumed, 0.5).toFixed(0)} / ${resumed.length > 0 ? Math.max(...resumed).toFixed(0) : 'NaN'} ms`,
+    '',
+    '<= 5000 ms',
+  );
 
   expect(notComplete).toEqual([]);
   expect(report.duplicates).toEqual([]);

@@ -41,7 +41,13 @@ afterAll(async () => {
 const TASKS = ['d1', 'n2', 'd3'];
 
 function trickleWorkflow(): Record<string, unknown> {
-  const delay = { name: 'delay', app: 'WorkFlowEngine', type: 'automatic', groups: [], variables: { incoming: { time: 0.5 }, outgoing: { time_in_milliseconds: null } } };
+  const delay = {
+    name: 'delay',
+    app: 'WorkFlowEngine',
+    type: 'automatic',
+    groups: [],
+    variables: { incoming: { time: 0.5 }, outgoing: { time_in_milliseconds: null } },
+  };
   return {
     name: 'fault-trickle',
     type: 'automation',
@@ -50,7 +56,13 @@ function trickleWorkflow(): Record<string, unknown> {
       workflow_start: { name: 'workflow_start', groups: [] },
       workflow_end: { name: 'workflow_end', groups: [] },
       d1: delay,
-      n2: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { name: 'between', value: true }, outgoing: { value: null } } },
+      n2: {
+        name: 'newVariable',
+        app: 'WorkFlowEngine',
+        type: 'operation',
+        groups: [],
+        variables: { incoming: { name: 'between', value: true }, outgoing: { value: null } },
+      },
       d3: delay,
     },
     transitions: {
@@ -128,13 +140,25 @@ it('answers at once while NATS is down, recovers within seconds of it, and loses
       const sentAt = Date.now();
       const request =
         kind === 'start'
-          ? client.request('POST', '/workflow_engine/startJobWithOptions/fault-trickle', { options: { variables: { n } } }, { timeoutMs: 120_000 })
+          ? client.request(
+              'POST',
+              '/workflow_engine/startJobWithOptions/fault-trickle',
+              { options: { variables: { n } } },
+              { timeoutMs: 120_000 },
+            )
           : client.request('GET', lastJob ? `/operations-manager/jobs/${lastJob}` : '/whoami', undefined, { timeoutMs: 120_000 });
       const p = request.then((res) => {
         const id = (res.body as { _id?: unknown } | undefined)?._id;
         const jobId = kind === 'start' && res.status === 200 && typeof id === 'string' ? id : undefined;
         if (jobId) lastJob = jobId;
-        sent.push({ kind, sentAt, answeredAt: Date.now(), status: res.status, ...(res.error ? { error: res.error } : {}), ...(jobId ? { jobId } : {}) });
+        sent.push({
+          kind,
+          sentAt,
+          answeredAt: Date.now(),
+          status: res.status,
+          ...(res.error ? { error: res.error } : {}),
+          ...(jobId ? { jobId } : {}),
+        });
       });
       pending.add(p);
       void p.then(() => pending.delete(p));
@@ -165,7 +189,10 @@ it('answers at once while NATS is down, recovers within seconds of it, and loses
     const parts = e.subject.split('.');
     const jobId = parts[4] as string;
     const payload = JSON.parse(Buffer.from(e.data).toString('utf8')) as { seq: number; taskId?: string };
-    byJob.set(jobId, [...(byJob.get(jobId) ?? []), { name: parts[5] as string, seq: payload.seq, ...(payload.taskId ? { taskId: payload.taskId } : {}) }]);
+    byJob.set(jobId, [
+      ...(byJob.get(jobId) ?? []),
+      { name: parts[5] as string, seq: payload.seq, ...(payload.taskId ? { taskId: payload.taskId } : {}) },
+    ]);
   }
   const streamProblems: string[] = [];
   let repeats = 0;
@@ -186,16 +213,34 @@ it('answers at once while NATS is down, recovers within seconds of it, and loses
   const first503 = during.filter((s) => s.status === 503).map((s) => s.answeredAt - downAt);
   const duringMs = during.map((s) => s.answeredAt - s.sentAt);
   const backAfter = (kind: Sent['kind']) => {
-    const ok = sent.filter((s) => s.kind === kind && s.sentAt >= listeningAt && s.status >= 200 && s.status < 300).map((s) => s.answeredAt - listeningAt);
+    const ok = sent
+      .filter((s) => s.kind === kind && s.sentAt >= listeningAt && s.status >= 200 && s.status < 300)
+      .map((s) => s.answeredAt - listeningAt);
     return ok.length > 0 ? Math.min(...ok) : NaN;
   };
 
   figure(SCENARIO, 'requests sent (starts and reads)', sent.length);
   figure(SCENARIO, 'outage (nats-server down)', listeningAt - downAt, 'ms');
   figure(SCENARIO, 'answers to requests sent during the outage', byStatus(during) || 'none');
-  figure(SCENARIO, 'answers to requests sent in the 5 s after it', byStatus(sent.filter((s) => s.sentAt >= listeningAt && s.sentAt < listeningAt + 5_000)) || 'none');
-  figure(SCENARIO, 'NATS down to first 503', first503.length > 0 ? Math.min(...first503) : 'no 503', first503.length > 0 ? 'ms' : '', 'at once');
-  figure(SCENARIO, 'answer time during the outage, p50/max', `${quantile(duringMs, 0.5).toFixed(0)} / ${duringMs.length > 0 ? Math.max(...duringMs).toFixed(0) : 'NaN'} ms`, '', 'at once (not the operation timeout)');
+  figure(
+    SCENARIO,
+    'answers to requests sent in the 5 s after it',
+    byStatus(sent.filter((s) => s.sentAt >= listeningAt && s.sentAt < listeningAt + 5_000)) || 'none',
+  );
+  figure(
+    SCENARIO,
+    'NATS down to first 503',
+    first503.length > 0 ? Math.min(...first503) : 'no 503',
+    first503.length > 0 ? 'ms' : '',
+    'at once',
+  );
+  figure(
+    SCENARIO,
+    'answer time during the outage, p50/max',
+    `${quantile(duringMs, 0.5).toFixed(0)} / ${duringMs.length > 0 ? Math.max(...duringMs).toFixed(0) : 'NaN'} ms`,
+    '',
+    'at once (not the operation timeout)',
+  );
   figure(SCENARIO, 'NATS back to first 2xx start', backAfter('start'), 'ms', '<= 5000 ms');
   figure(SCENARIO, 'NATS back to first 2xx read', backAfter('read'), 'ms', '<= 5000 ms');
   figure(SCENARIO, 'jobs started (answered 200)', acknowledged.length);
@@ -207,6 +252,8 @@ it('answers at once while NATS is down, recovers within seconds of it, and loses
   expect(notComplete).toEqual([]);
   expect(streamProblems).toEqual([]);
   expect(serverErrors.map((s) => `${s.kind} at +${s.sentAt - downAt} ms: 500`)).toEqual([]);
-  expect(held.map((s) => `${s.kind} at +${s.sentAt - downAt} ms: ${s.status} ${s.error ?? ''} after ${s.answeredAt - s.sentAt} ms`)).toEqual([]);
+  expect(
+    held.map((s) => `${s.kind} at +${s.sentAt - downAt} ms: ${s.status} ${s.error ?? ''} after ${s.answeredAt - s.sentAt} ms`),
+  ).toEqual([]);
   expect(platform.crashed()).toEqual([]);
 });

@@ -99,7 +99,11 @@ it('keeps answering other clients while 500 connections are held open', async ()
   const baseline = await probe(platform, Date.now() + 3_000);
 
   const attackStart = Date.now();
-  const kinds: Slow['kind'][] = [...Array<Slow['kind']>(IDLE).fill('idle'), ...Array<Slow['kind']>(SLOW_HEADERS).fill('headers'), ...Array<Slow['kind']>(SLOW_BODIES).fill('body')];
+  const kinds: Slow['kind'][] = [
+    ...Array<Slow['kind']>(IDLE).fill('idle'),
+    ...Array<Slow['kind']>(SLOW_HEADERS).fill('headers'),
+    ...Array<Slow['kind']>(SLOW_BODIES).fill('body'),
+  ];
   const opened = await Promise.allSettled(kinds.map((kind) => open(kind, platform.port)));
   for (const o of opened) if (o.status === 'fulfilled') slow.push(o.value);
   progress(`scenario 5: ${slow.length} of ${kinds.length} slow connections open`);
@@ -107,11 +111,14 @@ it('keeps answering other clients while 500 connections are held open', async ()
   const openAtEnd = slow.filter((s) => s.closedAt === undefined).length;
 
   const failed = [...baseline, ...during].filter((p) => p.status !== 200);
-  const closeTimes = (kind: Slow['kind']) => slow.filter((s) => s.kind === kind && s.closedAt !== undefined).map((s) => (s.closedAt as number) - s.openedAt);
+  const closeTimes = (kind: Slow['kind']) =>
+    slow.filter((s) => s.kind === kind && s.closedAt !== undefined).map((s) => (s.closedAt as number) - s.openedAt);
   const closed = (kind: Slow['kind']) => {
     const times = closeTimes(kind);
     const answers = [...new Set(slow.filter((s) => s.kind === kind && s.answer).map((s) => s.answer))].join(', ');
-    return times.length === 0 ? `0 of ${slow.filter((s) => s.kind === kind).length}` : `${times.length}, after ${quantile(times, 0.5).toFixed(0)} ms (p50)${answers ? `, answered ${answers}` : ''}`;
+    return times.length === 0
+      ? `0 of ${slow.filter((s) => s.kind === kind).length}`
+      : `${times.length}, after ${quantile(times, 0.5).toFixed(0)} ms (p50)${answers ? `, answered ${answers}` : ''}`;
   };
 
   figure(SCENARIO, 'slow connections opened', slow.length);

@@ -55,7 +55,13 @@ it('a logout on one gateway is honoured by every gateway', async () => {
 
   const honoured = propagation.filter((ms) => Number.isFinite(ms));
   figure(SCENARIO, 'rounds (login, use on both, logout on one)', ROUNDS);
-  figure(SCENARIO, 'logout to refused by the other gateway, p50/max', `${quantile(honoured, 0.5).toFixed(0)} / ${honoured.length > 0 ? Math.max(...honoured).toFixed(0) : 'NaN'} ms`, '', '<= 1000 ms');
+  figure(
+    SCENARIO,
+    'logout to refused by the other gateway, p50/max',
+    `${quantile(honoured, 0.5).toFixed(0)} / ${honoured.length > 0 ? Math.max(...honoured).toFixed(0) : 'NaN'} ms`,
+    '',
+    '<= 1000 ms',
+  );
   figure(SCENARIO, 'revocations lost (still accepted after a minute)', ROUNDS - honoured.length, '', '0');
 
   expect(statuses.every((s) => s >= 200 && s < 300)).toBe(true);

@@ -12,9 +12,33 @@ import type { TestPlatform } from '@nap/testing';
  * The cases are derived from the operation's own schemas, not drawn at random, so a failure repeats.
  */
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; enum?: unknown[]; const?: unknown };
-type OpenApiOperation = { operationId: string; 'x-timeout-ms': number; security?: unknown[]; parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: Schema }> } };
-type Probe = { operation: string; isPublic: boolean; what: string; method: string; path: string; body?: string; contentType?: string; timeoutMs: number };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  enum?: unknown[];
+  const?: unknown;
+};
+type OpenApiOperation = {
+  operationId: string;
+  'x-timeout-ms': number;
+  security?: unknown[];
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+};
+type Probe = {
+  operation: string;
+  isPublic: boolean;
+  what: string;
+  method: string;
+  path: string;
+  body?: string;
+  contentType?: string;
+  timeoutMs: number;
+};
 type Finding = { probe: Probe; status: number | string; body: string };
 
 const CONCURRENCY = 8;
@@ -106,43 +130,90 @@ function probes(route: string, method: string, op: OpenApiOperation): Probe[] {
   const pathWith = (value: string) => route.replace(/\{[^}]+\}/g, () => value);
   const path = pathWith('fuzz-id');
   const out: Probe[] = [];
-  for (const bad of ['%ff', '%', '%zz', '%E0%A4%A', '%00', '..%2F..%2Fetc%2Fpasswd']) if (params.length > 0) out.push({ ...base, what: `path parameter ${bad}`, path: pathWith(bad) });
+  for (const bad of ['%ff', '%', '%zz', '%E0%A4%A', '%00', '..%2F..%2Fetc%2Fpasswd'])
+    if (params.length > 0) out.push({ ...base, what: `path parameter ${bad}`, path: pathWith(bad) });
   if (params.length > 0) {
     out.push({ ...base, what: 'a 10,000-character id', path: pathWith(LONG_ID) });
     out.push({ ...base, what: 'an id of 600 four-byte characters', path: pathWith(encodeURIComponent('😀'.repeat(600))) });
     out.push({ ...base, what: 'an id named like a prototype member', path: pathWith('__proto__') });
   }
-  out.push({ ...base, what: 'a hostile query string', path: `${path}?__proto__[polluted]=1&constructor[prototype][polluted]=1&a[b][c][d][e][f][g][h]=1&limit=-1&skip=abc&sort[$where]=1&${'x'.repeat(4000)}=1` });
+  out.push({
+    ...base,
+    what: 'a hostile query string',
+    path: `${path}?__proto__[polluted]=1&constructor[prototype][polluted]=1&a[b][c][d][e][f][g][h]=1&limit=-1&skip=abc&sort[$where]=1&${'x'.repeat(4000)}=1`,
+  });
   const content = op.requestBody?.content ?? {};
   const json = content['application/json'];
   if (content['application/x-www-form-urlencoded']) {
-    out.push({ ...base, what: 'a hostile form body', path, body: `__proto__[polluted]=1&grant_type=${HUGE.slice(0, 100_000)}`, contentType: 'application/x-www-form-urlencoded' });
+    out.push({
+      ...base,
+      what: 'a hostile form body',
+      path,
+      body: `__proto__[polluted]=1&grant_type=${HUGE.slice(0, 100_000)}`,
+      contentType: 'application/x-www-form-urlencoded',
+    });
   }
   if (!json) {
-    if (method !== 'get') out.push({ ...base, what: 'a deep body where none is expected', path, body: deepJson(DEEP), contentType: 'application/json' });
+    if (method !== 'get')
+      out.push({ ...base, what: 'a deep body where none is expected', path, body: deepJson(DEEP), contentType: 'application/json' });
     return out;
   }
   const schema = json.schema;
   const valid = skeleton(schema);
   const send = (what: string, body: string): Probe => ({ ...base, what, path, body, contentType: 'application/json' });
   out.push(send('a body nested 10,000 levels deep', deepJson(DEEP)));
-  out.push(send('a body nested 10,000 levels deep inside a valid one', JSON.stringify(valid).replace(/^\{/, `{"deep":${deepJson(DEEP)},`).replace(/,}$/, '}')));
-  out.push(send('a 600 KB string as a member', JSON.stringify({ ...(typeof valid === 'object' && valid !== null ? valid : {}), huge: HUGE })));
-  for (const whole of ['[]', '"text"', '123', 'null', 'true', '{', '{"a":1,}', '\u0000']) out.push(send(`the body ${JSON.stringify(whole)}`, whole));
-  out.push(send('prototype-pollution keys', `{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},${JSON.stringify(valid).slice(1)}`.replace(/,}$/, '}')));
+  out.push(
+    send(
+      'a body nested 10,000 levels deep inside a valid one',
+      JSON.stringify(valid)
+        .replace(/^\{/, `{"deep":${deepJson(DEEP)},`)
+        .replace(/,}$/, '}'),
+    ),
+  );
+  out.push(
+    send('a 600 KB string as a member', JSON.stringify({ ...(typeof valid === 'object' && valid !== null ? valid : {}), huge: HUGE })),
+  );
+  for (const whole of ['[]', '"text"', '123', 'null', 'true', '{', '{"a":1,}', '\u0000'])
+    out.push(send(`the body ${JSON.stringify(whole)}`, whole));
+  out.push(
+    send(
+      'prototype-pollution keys',
+      `{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},${JSON.stringify(valid).slice(1)}`.replace(/,}$/, '}'),
+    ),
+  );
   const s = firstOf(schema);
   if (typeOf(s) === 'object' && typeof valid === 'object' && valid !== null) {
     for (const [name, prop] of Object.entries(s?.properties ?? {})) {
-      for (const wrong of wrongType(prop)) out.push(send(`${name} as ${JSON.stringify(wrong)}`, JSON.stringify({ ...valid, [name]: wrong })));
+      for (const wrong of wrongType(prop))
+        out.push(send(`${name} as ${JSON.stringify(wrong)}`, JSON.stringify({ ...valid, [name]: wrong })));
       out.push(send(`${name} as a 600 KB string`, JSON.stringify({ ...valid, [name]: HUGE })));
       const inner = firstOf(prop);
       if (typeOf(inner) === 'object') {
         const innerValid = skeleton(inner);
         for (const [innerName, innerProp] of Object.entries(inner?.properties ?? {})) {
-          for (const wrong of wrongType(innerProp).slice(0, 1)) out.push(send(`${name}.${innerName} as ${JSON.stringify(wrong)}`, JSON.stringify({ ...valid, [name]: { ...(innerValid as object), [innerName]: wrong } })));
-          out.push(send(`${name}.${innerName} as a 600 KB string`, JSON.stringify({ ...valid, [name]: { ...(innerValid as object), [innerName]: HUGE } })));
+          for (const wrong of wrongType(innerProp).slice(0, 1))
+            out.push(
+              send(
+                `${name}.${innerName} as ${JSON.stringify(wrong)}`,
+                JSON.stringify({ ...valid, [name]: { ...(innerValid as object), [innerName]: wrong } }),
+              ),
+            );
+          out.push(
+            send(
+              `${name}.${innerName} as a 600 KB string`,
+              JSON.stringify({ ...valid, [name]: { ...(innerValid as object), [innerName]: HUGE } }),
+            ),
+          );
         }
-        out.push(send(`${name} with prototype-pollution keys`, JSON.stringify({ ...valid }).replace(/\}$/, `${Object.keys(valid).length > 0 ? ',' : ''}"${name}":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}}`)));
+        out.push(
+          send(
+            `${name} with prototype-pollution keys`,
+            JSON.stringify({ ...valid }).replace(
+              /\}$/,
+              `${Object.keys(valid).length > 0 ? ',' : ''}"${name}":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}}`,
+            ),
+          ),
+        );
       }
     }
   }
@@ -157,7 +228,12 @@ async function send(probe: Probe): Promise<Finding | undefined> {
   let status: number;
   let text: string;
   try {
-    const res = await fetch(`${platform.url}${probe.path}`, { method: probe.method, headers, ...(probe.body !== undefined ? { body: probe.body } : {}), signal });
+    const res = await fetch(`${platform.url}${probe.path}`, {
+      method: probe.method,
+      headers,
+      ...(probe.body !== undefined ? { body: probe.body } : {}),
+      signal,
+    });
     status = res.status;
     // an event stream that opened is cut: the fuzz only cares how it started
     text = res.headers.get('content-type')?.includes('event-stream') ? (await res.body?.cancel(), '') : await res.text();
@@ -174,7 +250,8 @@ async function send(probe: Probe): Promise<Finding | undefined> {
       parsed = undefined;
     }
     const body = parsed as { status?: unknown; code?: unknown; message?: unknown } | undefined;
-    if (!body || body.status !== 'error' || typeof body.code !== 'string' || typeof body.message !== 'string') return { probe, status, body: `not the platform's error body: ${text.slice(0, 300)}` };
+    if (!body || body.status !== 'error' || typeof body.code !== 'string' || typeof body.message !== 'string')
+      return { probe, status, body: `not the platform's error body: ${text.slice(0, 300)}` };
     if (body.code === 'INTERNAL') return { probe, status, body: text.slice(0, 300) };
   }
   return undefined;
@@ -206,8 +283,12 @@ it('answers every hostile request to every operation of /openapi.json without a 
   const started = Date.now();
   const findings = await runAll(all);
   const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(`\nfuzz: ${all.length} hostile requests to ${operations} operations in ${seconds.toFixed(1)} s, ${findings.length} findings\n`);
-  expect(findings.map((f) => `${f.probe.method} ${f.probe.path.slice(0, 120)} (${f.probe.operation}, ${f.probe.what}): ${f.status} ${f.body}`)).toEqual([]);
+  process.stdout.write(
+    `\nfuzz: ${all.length} hostile requests to ${operations} operations in ${seconds.toFixed(1)} s, ${findings.length} findings\n`,
+  );
+  expect(
+    findings.map((f) => `${f.probe.method} ${f.probe.path.slice(0, 120)} (${f.probe.operation}, ${f.probe.what}): ${f.status} ${f.body}`),
+  ).toEqual([]);
   // nothing reached the prototype of every object, and the process still answers
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   expect((await fetch(`${platform.url}/health/live`)).status).toBe(200);

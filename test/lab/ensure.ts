@@ -40,7 +40,10 @@ export async function ensureLabPackages(packages: readonly LabPackage[] = ['open
     if (!isRoot()) {
       const missing = missingPackages(wanted);
       throw new Error(
-        `The device lab needs the Debian package(s) ${missing.join(', ')} (missing: ${missing.flatMap((p) => LAB_PACKAGES[p]).filter((f) => !isExecutable(f)).join(', ')}) ` +
+        `The device lab needs the Debian package(s) ${missing.join(', ')} (missing: ${missing
+          .flatMap((p) => LAB_PACKAGES[p])
+          .filter((f) => !isExecutable(f))
+          .join(', ')}) ` +
           `and this process is not root, so it cannot install them: run \`apt-get install -y ${missing.join(' ')}\` as root`,
       );
     }
@@ -48,19 +51,30 @@ export async function ensureLabPackages(packages: readonly LabPackage[] = ['open
       const missing = missingPackages(wanted);
       if (missing.length === 0) return;
       try {
-        await run('apt-get', ['update', '-qq'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, maxBuffer: 64 * 1024 * 1024 });
+        await run('apt-get', ['update', '-qq'], {
+          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+          maxBuffer: 64 * 1024 * 1024,
+        });
         await run('apt-get', ['install', '-y', '-qq', ...missing], {
           env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
           maxBuffer: 64 * 1024 * 1024,
         });
       } catch (err) {
         const stderr = (err as { stderr?: string }).stderr ?? '';
-        throw new Error(`Installing the Debian package(s) ${missing.join(', ')} for the device lab failed: ${stderr.trim().slice(-2000) || String(err)}`, { cause: err });
+        throw new Error(
+          `Installing the Debian package(s) ${missing.join(', ')} for the device lab failed: ${stderr.trim().slice(-2000) || String(err)}`,
+          { cause: err },
+        );
       }
     });
     const still = missingPackages(wanted);
     if (still.length > 0) {
-      throw new Error(`apt-get ran but the Debian package(s) ${still.join(', ')} still miss files: ${still.flatMap((p) => LAB_PACKAGES[p]).filter((f) => !isExecutable(f)).join(', ')}`);
+      throw new Error(
+        `apt-get ran but the Debian package(s) ${still.join(', ')} still miss files: ${still
+          .flatMap((p) => LAB_PACKAGES[p])
+          .filter((f) => !isExecutable(f))
+          .join(', ')}`,
+      );
     }
   }
   for (const p of wanted) installed.add(p);

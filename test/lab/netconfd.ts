@@ -67,7 +67,11 @@ export async function startNetconfd(target: NetconfdTarget, options: NetconfdOpt
   try {
     await waitUntil(
       `netconfd for sshd port ${target.port}`,
-      async () => (await stat(target.netconfSocketPath).then((s) => s.isSocket(), () => false)) && /Running netconfd server/.test(await tailFile(logFile)),
+      async () =>
+        (await stat(target.netconfSocketPath).then(
+          (s) => s.isSocket(),
+          () => false,
+        )) && /Running netconfd server/.test(await tailFile(logFile)),
       {
         timeoutMs: options.startTimeoutMs ?? 15_000,
         dead: () => !isRunning(child),

@@ -1,7 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PathError, changedLeaves, clone, isKnownList, isObject, keysOf, locate, merge, parseKeypath, parseRestconfPath, renderCli, renderNative, renderXml } from './nso-tree';
+import {
+  PathError,
+  changedLeaves,
+  clone,
+  isKnownList,
+  isObject,
+  keysOf,
+  locate,
+  merge,
+  parseKeypath,
+  parseRestconfPath,
+  renderCli,
+  renderNative,
+  renderXml,
+} from './nso-tree';
 import type { Json, JsonObject, Location, Segment } from './nso-tree';
 
 /**
@@ -92,8 +106,22 @@ const DATA_ROOT = '/restconf/data';
 /** Media types the peer answers and reads: RESTCONF JSON, plain JSON, and the legacy vnd.yang JSON types NSO users still send. */
 const JSON_TYPES = /^(application\/(yang-data\+json|json|vnd\.yang\.(data|collection)\+json)|\*\/\*)$/i;
 const GET_PARAMS = new Set(['depth', 'content', 'with-defaults']);
-const EDIT_PARAMS = new Set(['dry-run', 'dry-run-reverse', 'commit-queue', 'no-overwrite', 'no-networking', 'no-out-of-sync-check', 'no-revision-drop', 'rollback-id', 'rollback-label', 'rollback-comment', 'label', 'comment']);
-const COMMIT_FLAGS = /^(dry-run=(cli|native|xml)|dry-run-reverse|commit-queue=(async|sync|bypass)|no-overwrite|no-networking|no-out-of-sync-check|no-revision-drop|(rollback-)?(label|comment)=.*|trace-id=.*)$/;
+const EDIT_PARAMS = new Set([
+  'dry-run',
+  'dry-run-reverse',
+  'commit-queue',
+  'no-overwrite',
+  'no-networking',
+  'no-out-of-sync-check',
+  'no-revision-drop',
+  'rollback-id',
+  'rollback-label',
+  'rollback-comment',
+  'label',
+  'comment',
+]);
+const COMMIT_FLAGS =
+  /^(dry-run=(cli|native|xml)|dry-run-reverse|commit-queue=(async|sync|bypass)|no-overwrite|no-networking|no-out-of-sync-check|no-revision-drop|(rollback-)?(label|comment)=.*|trace-id=.*)$/;
 
 function loopback(name: string, address: string, description: string): JsonObject {
   return { name, description, ip: { address: { primary: { address, mask: '255.255.255.255' } } } };
@@ -122,7 +150,11 @@ export function seedTree(): JsonObject {
         iosDevice(
           'C-IOS1',
           '127.0.1.11',
-          [loopback('0', '10.255.0.1', 'router-id'), loopback('100', '10.100.0.1', 'customer-A'), loopback('101', '10.101.0.1', 'customer-B')],
+          [
+            loopback('0', '10.255.0.1', 'router-id'),
+            loopback('100', '10.100.0.1', 'customer-A'),
+            loopback('101', '10.101.0.1', 'customer-B'),
+          ],
           [
             { name: '0/0', description: 'uplink to P-1', ip: { address: { primary: { address: '10.0.12.1', mask: '255.255.255.252' } } } },
             { name: '0/1', description: 'customer-A handoff' },
@@ -193,7 +225,11 @@ function send(res: http.ServerResponse, status: number, body?: unknown, headers:
 }
 
 function restconfErrors(status: number, tag: string, message: string, path?: string): JsonObject {
-  const error: JsonObject = { 'error-type': status === 401 || status === 403 ? 'protocol' : 'application', 'error-tag': tag, 'error-message': message };
+  const error: JsonObject = {
+    'error-type': status === 401 || status === 403 ? 'protocol' : 'application',
+    'error-tag': tag,
+    'error-message': message,
+  };
   if (path !== undefined) error['error-path'] = path;
   return { 'ietf-restconf:errors': { error: [error] } };
 }
@@ -256,17 +292,26 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
   };
 
   const checkFlagCombination = (flags: CommitFlags, raw: { noOverwrite: boolean; noOutOfSyncCheck: boolean }): void => {
-    if (raw.noOverwrite && raw.noOutOfSyncCheck) throw new RestconfError(400, 'invalid-value', 'no-overwrite cannot be used together with no-out-of-sync-check');
-    if (flags.dryRun !== undefined && (flags.commitQueue === 'async' || flags.commitQueue === 'sync')) throw new RestconfError(400, 'invalid-value', 'dry-run cannot be used together with commit-queue');
-    if (flags.dryRun !== undefined && flags.noOverwrite) throw new RestconfError(400, 'invalid-value', 'dry-run cannot be used together with no-overwrite');
+    if (raw.noOverwrite && raw.noOutOfSyncCheck)
+      throw new RestconfError(400, 'invalid-value', 'no-overwrite cannot be used together with no-out-of-sync-check');
+    if (flags.dryRun !== undefined && (flags.commitQueue === 'async' || flags.commitQueue === 'sync'))
+      throw new RestconfError(400, 'invalid-value', 'dry-run cannot be used together with commit-queue');
+    if (flags.dryRun !== undefined && flags.noOverwrite)
+      throw new RestconfError(400, 'invalid-value', 'dry-run cannot be used together with no-overwrite');
   };
 
   const restconfFlags = (query: URLSearchParams): CommitFlags => {
     const dry = query.get('dry-run');
-    if (dry !== null && !['cli', 'native', 'xml'].includes(dry)) throw new RestconfError(400, 'invalid-value', `invalid value for dry-run: "${dry}" (cli, native or xml)`);
+    if (dry !== null && !['cli', 'native', 'xml'].includes(dry))
+      throw new RestconfError(400, 'invalid-value', `invalid value for dry-run: "${dry}" (cli, native or xml)`);
     const cq = query.get('commit-queue');
-    if (cq !== null && !['async', 'sync', 'bypass'].includes(cq)) throw new RestconfError(400, 'invalid-value', `invalid value for commit-queue: "${cq}" (async, sync or bypass)`);
-    const flags: CommitFlags = { noOutOfSyncCheck: query.has('no-out-of-sync-check'), noOverwrite: query.has('no-overwrite'), rollbackId: query.get('rollback-id') === 'true' };
+    if (cq !== null && !['async', 'sync', 'bypass'].includes(cq))
+      throw new RestconfError(400, 'invalid-value', `invalid value for commit-queue: "${cq}" (async, sync or bypass)`);
+    const flags: CommitFlags = {
+      noOutOfSyncCheck: query.has('no-out-of-sync-check'),
+      noOverwrite: query.has('no-overwrite'),
+      rollbackId: query.get('rollback-id') === 'true',
+    };
     if (dry !== null) flags.dryRun = dry as CommitFlags['dryRun'] & string;
     if (cq !== null) flags.commitQueue = cq;
     checkFlagCombination(flags, flags);
@@ -275,10 +320,17 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
 
   const rpcFlags = (value: unknown): CommitFlags => {
     if (value === undefined) return { noOutOfSyncCheck: false, noOverwrite: false, rollbackId: false };
-    if (!Array.isArray(value) || !value.every((f) => typeof f === 'string')) throw new RpcError('rpc.method.invalid_params_type', 'Invalid params type', { param: 'flags' }, -32602);
+    if (!Array.isArray(value) || !value.every((f) => typeof f === 'string'))
+      throw new RpcError('rpc.method.invalid_params_type', 'Invalid params type', { param: 'flags' }, -32602);
     const flags: CommitFlags = { noOutOfSyncCheck: false, noOverwrite: false, rollbackId: false };
     for (const flag of value as string[]) {
-      if (!COMMIT_FLAGS.test(flag)) throw new RpcError('rpc.method.unknown_params_value', 'Unknown params value', { param: 'flags', reason: `unknown flag "${flag}"` }, -32602);
+      if (!COMMIT_FLAGS.test(flag))
+        throw new RpcError(
+          'rpc.method.unknown_params_value',
+          'Unknown params value',
+          { param: 'flags', reason: `unknown flag "${flag}"` },
+          -32602,
+        );
       const [name, arg] = flag.split('=');
       if (name === 'dry-run') flags.dryRun = arg as CommitFlags['dryRun'] & string;
       else if (name === 'commit-queue') flags.commitQueue = arg ?? '';
@@ -288,7 +340,12 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
     try {
       checkFlagCombination(flags, flags);
     } catch (err) {
-      throw new RpcError('rpc.method.invalid_params', 'Invalid parameters', { param: 'flags', reason: err instanceof Error ? err.message : String(err) }, -32602);
+      throw new RpcError(
+        'rpc.method.invalid_params',
+        'Invalid parameters',
+        { param: 'flags', reason: err instanceof Error ? err.message : String(err) },
+        -32602,
+      );
     }
     return flags;
   };
@@ -299,14 +356,25 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
     try {
       return locate(root, parseRestconfPath(rawPath), locateOptions);
     } catch (err) {
-      if (err instanceof PathError) throw new RestconfError(err.reason === 'invalid' ? 400 : 404, err.reason === 'invalid' ? 'invalid-value' : 'invalid-value', err.reason === 'invalid' ? err.message : 'uri keypath not found', `/${rawPath}`);
+      if (err instanceof PathError)
+        throw new RestconfError(
+          err.reason === 'invalid' ? 400 : 404,
+          err.reason === 'invalid' ? 'invalid-value' : 'invalid-value',
+          err.reason === 'invalid' ? err.message : 'uri keypath not found',
+          `/${rawPath}`,
+        );
       throw err;
     }
   };
 
   const readBody = (req: http.IncomingMessage, body: string): JsonObject => {
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
-    if (!JSON_TYPES.test(type) || type === '*/*') throw new RestconfError(415, 'invalid-value', `Content-Type "${type}" is not supported; the lab peer reads application/yang-data+json`);
+    if (!JSON_TYPES.test(type) || type === '*/*')
+      throw new RestconfError(
+        415,
+        'invalid-value',
+        `Content-Type "${type}" is not supported; the lab peer reads application/yang-data+json`,
+      );
     let parsed: unknown;
     try {
       parsed = JSON.parse(body === '' ? '{}' : body);
@@ -320,12 +388,14 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
   /** The one member of an edit body, and that it names the target (local names compared; a module, if given, must match). */
   const bodyMember = (body: JsonObject, expected?: Location): [string, Json] => {
     const entries = Object.entries(body);
-    if (entries.length !== 1) throw new RestconfError(400, 'malformed-message', `the body must hold exactly one member, not ${entries.length}`);
+    if (entries.length !== 1)
+      throw new RestconfError(400, 'malformed-message', `the body must hold exactly one member, not ${entries.length}`);
     const [member, value] = entries[0] as [string, Json];
     if (expected !== undefined) {
       const [module, local] = member.includes(':') ? member.split(':') : [undefined, member];
       const [targetModule, targetLocal] = expected.qualified.split(':');
-      if (local !== targetLocal || (module !== undefined && module !== targetModule)) throw new RestconfError(400, 'malformed-message', `the body names "${member}", not the target ${expected.qualified}`);
+      if (local !== targetLocal || (module !== undefined && module !== targetModule))
+        throw new RestconfError(400, 'malformed-message', `the body names "${member}", not the target ${expected.qualified}`);
     }
     return [member, value];
   };
@@ -342,7 +412,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
     if ([...query.keys()].length > 0) throw new RestconfError(400, 'invalid-value', 'query parameters are not supported for actions');
     const action = m[2];
     const devicesNode = running['tailf-ncs:devices'];
-    const all = isObject(devicesNode) && Array.isArray(devicesNode.device) ? devicesNode.device.filter(isObject).map((d) => String(d.name)) : [];
+    const all =
+      isObject(devicesNode) && Array.isArray(devicesNode.device) ? devicesNode.device.filter(isObject).map((d) => String(d.name)) : [];
     const one = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
     if (one !== undefined && !all.includes(one)) throw new RestconfError(404, 'invalid-value', 'uri keypath not found', `/${rawPath}`);
     const results = (one === undefined ? all : [one]).map((device): JsonObject => {
@@ -350,9 +421,12 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
         outOfSync.delete(device);
         return { device, result: true };
       }
-      return outOfSync.has(device) ? { device, result: 'out-of-sync', info: 'got: 1d7f-20a9-41c2 expected: 1c0e-9f3a-7b21' } : { device, result: 'in-sync' };
+      return outOfSync.has(device)
+        ? { device, result: 'out-of-sync', info: 'got: 1d7f-20a9-41c2 expected: 1c0e-9f3a-7b21' }
+        : { device, result: 'in-sync' };
     });
-    if (one !== undefined) return { 'tailf-ncs:output': Object.fromEntries(Object.entries(results[0] ?? {}).filter(([k]) => k !== 'device')) };
+    if (one !== undefined)
+      return { 'tailf-ncs:output': Object.fromEntries(Object.entries(results[0] ?? {}).filter(([k]) => k !== 'device')) };
     return { 'tailf-ncs:output': { 'sync-result': results } };
   };
 
@@ -370,14 +444,21 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
     }
     const method = req.method ?? 'GET';
     const accept = (req.headers.accept ?? '*/*').split(',').map((a) => a.split(';')[0]?.trim() ?? '');
-    if (!accept.some((a) => JSON_TYPES.test(a))) throw new RestconfError(406, 'invalid-value', `cannot answer ${req.headers.accept ?? ''}; the lab peer answers application/yang-data+json`);
+    if (!accept.some((a) => JSON_TYPES.test(a)))
+      throw new RestconfError(
+        406,
+        'invalid-value',
+        `cannot answer ${req.headers.accept ?? ''}; the lab peer answers application/yang-data+json`,
+      );
     const collection = accept.some((a) => /vnd\.yang\.collection\+json/i.test(a));
     if (url.pathname === RESTCONF_ROOT || url.pathname === `${RESTCONF_ROOT}/`) {
-      if (method !== 'GET' && method !== 'HEAD') throw new RestconfError(405, 'operation-not-supported', `${method} is not allowed on the root resource`);
+      if (method !== 'GET' && method !== 'HEAD')
+        throw new RestconfError(405, 'operation-not-supported', `${method} is not allowed on the root resource`);
       send(res, 200, { 'ietf-restconf:restconf': { data: {}, operations: {}, 'yang-library-version': '2019-01-04' } });
       return;
     }
-    if (url.pathname !== DATA_ROOT && !url.pathname.startsWith(`${DATA_ROOT}/`)) throw new RestconfError(404, 'invalid-value', 'uri keypath not found', url.pathname);
+    if (url.pathname !== DATA_ROOT && !url.pathname.startsWith(`${DATA_ROOT}/`))
+      throw new RestconfError(404, 'invalid-value', 'uri keypath not found', url.pathname);
     const rawPath = url.pathname.slice(DATA_ROOT.length + 1);
     const query = url.searchParams;
     if (method === 'POST') {
@@ -388,17 +469,23 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       }
     }
     const allowed = method === 'GET' || method === 'HEAD' ? GET_PARAMS : EDIT_PARAMS;
-    for (const name of query.keys()) if (!allowed.has(name)) throw new RestconfError(400, 'invalid-value', `unknown query parameter "${name}" for ${method}`);
+    for (const name of query.keys())
+      if (!allowed.has(name)) throw new RestconfError(400, 'invalid-value', `unknown query parameter "${name}" for ${method}`);
 
     if (method === 'GET' || method === 'HEAD') {
       const depth = query.get('depth');
-      if (depth !== null && depth !== 'unbounded' && !/^[1-9]\d*$/.test(depth)) throw new RestconfError(400, 'invalid-value', `invalid value for depth: "${depth}"`);
+      if (depth !== null && depth !== 'unbounded' && !/^[1-9]\d*$/.test(depth))
+        throw new RestconfError(400, 'invalid-value', `invalid value for depth: "${depth}"`);
       const content = query.get('content');
-      if (content !== null && !['config', 'nonconfig', 'all'].includes(content)) throw new RestconfError(400, 'invalid-value', `invalid value for content: "${content}"`);
+      if (content !== null && !['config', 'nonconfig', 'all'].includes(content))
+        throw new RestconfError(400, 'invalid-value', `invalid value for content: "${content}"`);
       const target = locateData(running, rawPath);
       if (rawPath === '') {
         // the datastore is depth 0: its top-level nodes are depth 1
-        const limited = depth !== null && depth !== 'unbounded' ? Object.fromEntries(Object.entries(running).map(([k, v]) => [k, depthLimited(v, Number(depth))])) : running;
+        const limited =
+          depth !== null && depth !== 'unbounded'
+            ? Object.fromEntries(Object.entries(running).map(([k, v]) => [k, depthLimited(v, Number(depth))]))
+            : running;
         send(res, 200, { 'ietf-restconf:data': limited });
         return;
       }
@@ -428,7 +515,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       const parent = locateData(candidate, rawPath);
       if (parent.kind === 'missing') throw new RestconfError(404, 'invalid-value', 'uri keypath not found', `/${rawPath}`);
       const container = rawPath === '' ? candidate : parent.value;
-      if (!isObject(container)) throw new RestconfError(400, 'invalid-value', `/${rawPath} is a ${parent.kind}; POST creates a child of a container or list entry`);
+      if (!isObject(container))
+        throw new RestconfError(400, 'invalid-value', `/${rawPath} is a ${parent.kind}; POST creates a child of a container or list entry`);
       const [named, value] = bodyMember(parsed);
       const local = named.includes(':') ? (named.split(':')[1] ?? named) : named;
       // stored and addressed unqualified when the child is of its parent's module (RFC 7951)
@@ -439,8 +527,10 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
         const entry = entryFrom(value, `"${member}"`);
         const list = Array.isArray(container[key]) ? (container[key] as Json[]) : [];
         const keys = keysOf(local).map((k) => entry[k]);
-        if (keys.some((k) => k === undefined)) throw new RestconfError(400, 'missing-element', `the entry lacks its key ${keysOf(local).join(', ')}`);
-        if (list.some((e) => isObject(e) && keysOf(local).every((k, i) => String(e[k]) === String(keys[i])))) throw new RestconfError(409, 'data-exists', 'object already exists', `/${rawPath}/${member}=${keys.join(',')}`);
+        if (keys.some((k) => k === undefined))
+          throw new RestconfError(400, 'missing-element', `the entry lacks its key ${keysOf(local).join(', ')}`);
+        if (list.some((e) => isObject(e) && keysOf(local).every((k, i) => String(e[k]) === String(keys[i]))))
+          throw new RestconfError(409, 'data-exists', 'object already exists', `/${rawPath}/${member}=${keys.join(',')}`);
         list.push(entry);
         container[key] = list;
         location = `${rawPath === '' ? '' : `${rawPath}/`}${member}=${keys.map((k) => encodeURIComponent(String(k))).join(',')}`;
@@ -452,16 +542,25 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       created = true;
     } else if (method === 'PUT' || method === 'PATCH') {
       const parsed = readBody(req, body);
-      if (rawPath === '') throw new RestconfError(405, 'operation-not-supported', `${method} of the whole datastore is not supported by the lab peer`);
+      if (rawPath === '')
+        throw new RestconfError(405, 'operation-not-supported', `${method} of the whole datastore is not supported by the lab peer`);
       const target = locateData(candidate, rawPath, { create: method === 'PUT' });
       const [, value] = bodyMember(parsed, target);
-      if (method === 'PATCH' && target.kind === 'missing') throw new RestconfError(404, 'invalid-value', 'uri keypath not found', `/${rawPath}`);
+      if (method === 'PATCH' && target.kind === 'missing')
+        throw new RestconfError(404, 'invalid-value', 'uri keypath not found', `/${rawPath}`);
       const segments = parseRestconfPath(rawPath);
       const lastKeys = segments[segments.length - 1]?.keys;
       if (lastKeys !== undefined) {
         const entry = entryFrom(value, 'the body');
         const local = target.qualified.split(':')[1] ?? '';
-        if (keysOf(local).some((k, i) => String(entry[k]) !== lastKeys[i])) throw new RestconfError(400, 'invalid-value', `the key in the body (${keysOf(local).map((k) => String(entry[k])).join(',')}) differs from the key in the path (${lastKeys.join(',')})`);
+        if (keysOf(local).some((k, i) => String(entry[k]) !== lastKeys[i]))
+          throw new RestconfError(
+            400,
+            'invalid-value',
+            `the key in the body (${keysOf(local)
+              .map((k) => String(entry[k]))
+              .join(',')}) differs from the key in the path (${lastKeys.join(',')})`,
+          );
         const list = Array.isArray(target.parent[target.member]) ? (target.parent[target.member] as Json[]) : [];
         target.parent[target.member] = list;
         if (target.kind === 'missing') {
@@ -476,14 +575,16 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       }
     } else if (method === 'DELETE') {
       const target = locateData(candidate, rawPath);
-      if (target.kind === 'missing' || rawPath === '') throw new RestconfError(404, 'invalid-value', 'uri keypath not found', `/${rawPath}`);
+      if (target.kind === 'missing' || rawPath === '')
+        throw new RestconfError(404, 'invalid-value', 'uri keypath not found', `/${rawPath}`);
       if (target.kind === 'entry') (target.parent[target.member] as Json[]).splice(target.index ?? 0, 1);
       else delete target.parent[target.member];
     } else throw new RestconfError(405, 'operation-not-supported', `${method} is not supported`);
 
     const result = commit(candidate, flags);
     const headers: Record<string, string> = {};
-    if (created && location !== undefined && flags.dryRun === undefined) headers.location = `http://${req.headers.host ?? '127.0.0.1'}${DATA_ROOT}/${location}`;
+    if (created && location !== undefined && flags.dryRun === undefined)
+      headers.location = `http://${req.headers.host ?? '127.0.0.1'}${DATA_ROOT}/${location}`;
     if (flags.dryRun !== undefined) send(res, created ? 201 : 200, result, headers);
     else if (result !== undefined) send(res, created ? 201 : 200, { 'tailf-restconf:result': result }, headers);
     else send(res, created ? 201 : 204, undefined, headers);
@@ -495,7 +596,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
     const th = params.th;
     if (typeof th !== 'number') throw new RpcError('rpc.method.missing_params', 'Missing params', { param: 'th' }, -32602);
     const trans = transactions.get(th);
-    if (trans === undefined || trans.session !== session) throw new RpcError('rpc.method.invalid_params', 'Invalid parameters', { param: 'th', reason: `no transaction ${th}` }, -32602);
+    if (trans === undefined || trans.session !== session)
+      throw new RpcError('rpc.method.invalid_params', 'Invalid parameters', { param: 'th', reason: `no transaction ${th}` }, -32602);
     return [th, trans];
   };
 
@@ -504,7 +606,12 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
     try {
       return parseKeypath(params.path);
     } catch (err) {
-      throw new RpcError('rpc.method.invalid_params', 'Invalid parameters', { param: 'path', reason: err instanceof Error ? err.message : String(err) }, -32602);
+      throw new RpcError(
+        'rpc.method.invalid_params',
+        'Invalid parameters',
+        { param: 'path', reason: err instanceof Error ? err.message : String(err) },
+        -32602,
+      );
     }
   };
 
@@ -512,7 +619,13 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
     try {
       return locate(root, segments, { lenient: true, create });
     } catch (err) {
-      if (err instanceof PathError) throw new RpcError(err.reason === 'invalid' ? 'rpc.method.invalid_params' : 'data.not_found', err.reason === 'invalid' ? 'Invalid parameters' : 'Data not found', { param: 'path', reason: `${path}: ${err.message}` }, err.reason === 'invalid' ? -32602 : -32000);
+      if (err instanceof PathError)
+        throw new RpcError(
+          err.reason === 'invalid' ? 'rpc.method.invalid_params' : 'data.not_found',
+          err.reason === 'invalid' ? 'Invalid parameters' : 'Data not found',
+          { param: 'path', reason: `${path}: ${err.message}` },
+          err.reason === 'invalid' ? -32602 : -32000,
+        );
       throw err;
     }
   };
@@ -525,7 +638,12 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       else delete target.parent[target.member];
       return;
     }
-    if (target.kind === 'container' || target.kind === 'list' || target.kind === 'entry' || (target.kind === 'missing' && target.index !== undefined)) {
+    if (
+      target.kind === 'container' ||
+      target.kind === 'list' ||
+      target.kind === 'entry' ||
+      (target.kind === 'missing' && target.index !== undefined)
+    ) {
       throw new RpcError('rpc.method.failed', 'Method failed', { reason: `${path} is not a leaf` });
     }
     target.parent[target.member] = op.value ?? null;
@@ -534,7 +652,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
   const methods: Record<string, (params: JsonObject, session: string) => Json> = {
     new_trans: (params, session) => {
       const mode = params.mode ?? 'read';
-      if (mode !== 'read' && mode !== 'read_write') throw new RpcError('rpc.method.unknown_params_value', 'Unknown params value', { param: 'mode' }, -32602);
+      if (mode !== 'read' && mode !== 'read_write')
+        throw new RpcError('rpc.method.unknown_params_value', 'Unknown params value', { param: 'mode' }, -32602);
       const th = nextTh;
       nextTh += 1;
       transactions.set(th, { session, mode, view: clone(running), ops: [], validated: false });
@@ -549,7 +668,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       const [, trans] = transaction(params, session);
       const path = String(params.path);
       const target = locateKeypath(trans.view, keypath(params), path);
-      if (target.kind !== 'leaf' && target.kind !== 'leaf-list') throw new RpcError('data.not_found', 'Data not found', { reason: `${path} is not a leaf with a value` });
+      if (target.kind !== 'leaf' && target.kind !== 'leaf-list')
+        throw new RpcError('data.not_found', 'Data not found', { reason: `${path} is not a leaf with a value` });
       return { value: Array.isArray(target.value) ? target.value.map(String).join(' ') : String(target.value) };
     },
     set_value: (params, session) => {
@@ -557,7 +677,10 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       if (trans.mode !== 'read_write') throw new RpcError('rpc.method.failed', 'Method failed', { reason: 'the transaction is read-only' });
       const value = params.value;
       if (value === undefined) throw new RpcError('rpc.method.missing_params', 'Missing params', { param: 'value' }, -32602);
-      const op: Transaction['ops'][number] = value === null ? { op: 'delete', segments: keypath(params) } : { op: 'set', segments: keypath(params), value: typeof value === 'object' ? value : String(value) };
+      const op: Transaction['ops'][number] =
+        value === null
+          ? { op: 'delete', segments: keypath(params) }
+          : { op: 'set', segments: keypath(params), value: typeof value === 'object' ? value : String(value) };
       applyOp(trans.view, op, String(params.path));
       trans.ops.push(op);
       trans.validated = false;
@@ -580,7 +703,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
     },
     commit: (params, session) => {
       const [th, trans] = transaction(params, session);
-      if (!trans.validated) throw new RpcError('rpc.method.failed', 'Method failed', { reason: 'commit must be preceded by validate_commit' });
+      if (!trans.validated)
+        throw new RpcError('rpc.method.failed', 'Method failed', { reason: 'commit must be preceded by validate_commit' });
       const flags = rpcFlags(params.flags);
       // the transaction's changes replayed on the running configuration as it is now
       const candidate = clone(running);
@@ -605,7 +729,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
 
   const jsonrpc = (req: http.IncomingMessage, res: http.ServerResponse, body: string, log: NsoRequest): void => {
     let id: Json = null;
-    const answer = (payload: JsonObject, headers: Record<string, string> = {}) => send(res, 200, { jsonrpc: '2.0', id, ...payload }, headers, 'application/json');
+    const answer = (payload: JsonObject, headers: Record<string, string> = {}) =>
+      send(res, 200, { jsonrpc: '2.0', id, ...payload }, headers, 'application/json');
     try {
       let request: unknown;
       try {
@@ -613,7 +738,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       } catch {
         throw new RpcError('rpc.request.parse_error', 'Parse error', undefined, -32700);
       }
-      if (!isObject(request) || request.jsonrpc !== '2.0' || typeof request.method !== 'string') throw new RpcError('rpc.request.invalid', 'Invalid request', undefined, -32600);
+      if (!isObject(request) || request.jsonrpc !== '2.0' || typeof request.method !== 'string')
+        throw new RpcError('rpc.request.invalid', 'Invalid request', undefined, -32600);
       id = request.id ?? null;
       const method = request.method;
       log.rpc = method;
@@ -623,7 +749,9 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
         let who: string | undefined;
         if (Object.keys(params).length === 0) who = basicUser(req.headers.authorization);
         else {
-          for (const p of Object.keys(params)) if (!['user', 'passwd', 'ack_warning'].includes(p)) throw new RpcError('rpc.method.unexpected_params', 'Unexpected params', { param: p }, -32602);
+          for (const p of Object.keys(params))
+            if (!['user', 'passwd', 'ack_warning'].includes(p))
+              throw new RpcError('rpc.method.unexpected_params', 'Unexpected params', { param: p }, -32602);
           who = params.user === user && params.passwd === password ? user : undefined;
         }
         if (who === undefined) throw new RpcError('rpc.method.failed', 'Method failed');
@@ -696,7 +824,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       fault.used += 1;
       const act = () => {
         if (fault.reset === true) req.socket.destroy();
-        else if (fault.status !== undefined) send(res, fault.status, restconfErrors(fault.status, 'operation-failed', `injected fault: ${fault.status}`));
+        else if (fault.status !== undefined)
+          send(res, fault.status, restconfErrors(fault.status, 'operation-failed', `injected fault: ${fault.status}`));
         else handle();
       };
       if (fault.delayMs !== undefined) setTimeout(act, fault.delayMs).unref();

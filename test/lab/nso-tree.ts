@@ -91,7 +91,11 @@ export function parseRestconfPath(raw: string): Segment[] {
     if (local === '') throw new PathError(`"${part}" names no node`, 'invalid');
     const segment: Segment = { name: local };
     if (module !== undefined) segment.module = module;
-    if (eq >= 0) segment.keys = part.slice(eq + 1).split(',').map((k) => decodeURIComponent(k));
+    if (eq >= 0)
+      segment.keys = part
+        .slice(eq + 1)
+        .split(',')
+        .map((k) => decodeURIComponent(k));
     segments.push(segment);
   }
   return segments;
@@ -123,7 +127,12 @@ export function parseKeypath(keypath: string): Segment[] {
  * of another module when only one child has that local name, as NSO resolves keypaths without
  * prefixes; RESTCONF paths must qualify a name whose module differs from its parent's.
  */
-function memberFor(node: JsonObject, segment: Segment, parentModule: string, lenient: boolean): { member: string; module: string } | undefined {
+function memberFor(
+  node: JsonObject,
+  segment: Segment,
+  parentModule: string,
+  lenient: boolean,
+): { member: string; module: string } | undefined {
   const wanted = segment.module ?? parentModule;
   for (const key of Object.keys(node)) {
     const { module, local } = split(key);
@@ -164,7 +173,15 @@ export function locate(root: JsonObject, segments: Segment[], options: { lenient
     if (memberModule === '') throw new PathError(`"${shown}" must name its module (module:${segment.name})`, 'invalid');
     const qualified = `${memberModule}:${segment.name}`;
     if (found === undefined) {
-      if (last && segment.keys === undefined) return { parent: node, member: segment.module !== undefined && segment.module !== module ? qualified : segment.name, qualified, value: undefined, module: memberModule, kind: 'missing' };
+      if (last && segment.keys === undefined)
+        return {
+          parent: node,
+          member: segment.module !== undefined && segment.module !== module ? qualified : segment.name,
+          qualified,
+          value: undefined,
+          module: memberModule,
+          kind: 'missing',
+        };
       if (options.create === true && segment.keys === undefined && !isKnownList(segment.name)) {
         const member = segment.module !== undefined && segment.module !== module ? qualified : segment.name;
         const made: JsonObject = {};
@@ -173,16 +190,29 @@ export function locate(root: JsonObject, segments: Segment[], options: { lenient
         module = memberModule;
         continue;
       }
-      if (last && segment.keys !== undefined) return { parent: node, member: segment.module !== undefined && segment.module !== module ? qualified : segment.name, qualified, value: undefined, module: memberModule, kind: 'missing' };
+      if (last && segment.keys !== undefined)
+        return {
+          parent: node,
+          member: segment.module !== undefined && segment.module !== module ? qualified : segment.name,
+          qualified,
+          value: undefined,
+          module: memberModule,
+          kind: 'missing',
+        };
       throw new PathError(`"${shown}" is not there`, 'not-found');
     }
     const value = node[found.member];
     if (segment.keys !== undefined) {
       if (!Array.isArray(value)) throw new PathError(`"${shown}": ${segment.name} is not a list`, 'invalid');
-      if (segment.keys.length !== keysOf(segment.name).length) throw new PathError(`"${shown}": ${segment.name} has ${keysOf(segment.name).length} key(s) (${keysOf(segment.name).join(', ')})`, 'invalid');
+      if (segment.keys.length !== keysOf(segment.name).length)
+        throw new PathError(
+          `"${shown}": ${segment.name} has ${keysOf(segment.name).length} key(s) (${keysOf(segment.name).join(', ')})`,
+          'invalid',
+        );
       const index = value.findIndex((e) => entryMatches(e, segment.name, segment.keys ?? []));
       if (index < 0) {
-        if (last) return { parent: node, member: found.member, qualified, index: -1, value: undefined, module: memberModule, kind: 'missing' };
+        if (last)
+          return { parent: node, member: found.member, qualified, index: -1, value: undefined, module: memberModule, kind: 'missing' };
         throw new PathError(`"${shown}" is not there`, 'not-found');
       }
       const entry = value[index] as JsonObject;
@@ -192,7 +222,8 @@ export function locate(root: JsonObject, segments: Segment[], options: { lenient
       continue;
     }
     if (last) return { parent: node, member: found.member, qualified, value, module: memberModule, kind: kindOf(value) };
-    if (!isObject(value)) throw new PathError(`"${shown}" is a ${Array.isArray(value) ? 'list' : 'leaf'}; name an entry (${segment.name}=key)`, 'invalid');
+    if (!isObject(value))
+      throw new PathError(`"${shown}" is a ${Array.isArray(value) ? 'list' : 'leaf'}; name an entry (${segment.name}=key)`, 'invalid');
     node = value;
     module = memberModule;
   }
@@ -245,7 +276,10 @@ export function changedLeaves(before: Json | undefined, after: Json | undefined,
   const isEntries = (v: Json | undefined): v is JsonObject[] => Array.isArray(v) && v.length > 0 && v.every(isObject);
   if (isEntries(before) || isEntries(after)) {
     const local = path[path.length - 1] ?? '';
-    const keyOf = (e: JsonObject) => keysOf(local).map((k) => scalar(e[k] ?? '')).join(' ');
+    const keyOf = (e: JsonObject) =>
+      keysOf(local)
+        .map((k) => scalar(e[k] ?? ''))
+        .join(' ');
     const b = new Map((isEntries(before) ? before : []).map((e) => [keyOf(e), e] as const));
     const a = new Map((isEntries(after) ? after : []).map((e) => [keyOf(e), e] as const));
     const keys = [...new Set([...b.keys(), ...a.keys()])];
@@ -297,11 +331,16 @@ export function renderNative(changes: LeafChange[]): { name: string; data: strin
     if (out.section !== undefined && out.section !== section) out.lines.push(' exit');
     if (section !== undefined && out.section !== section) out.lines.push(section);
     out.section = section;
-    const words = (inInterface ? tail : [first, second, ...tail].filter((w) => w !== undefined)).join(' ').replace(/^ip address primary (address|mask)$/, 'ip address $1');
+    const words = (inInterface ? tail : [first, second, ...tail].filter((w) => w !== undefined))
+      .join(' ')
+      .replace(/^ip address primary (address|mask)$/, 'ip address $1');
     const indent = inInterface ? ' ' : '';
     out.lines.push(change.after === undefined ? `${indent}no ${words}` : `${indent}${words} ${change.after}`);
   }
-  return [...byDevice.entries()].map(([name, out]) => ({ name, data: `${[...out.lines, ...(out.section !== undefined ? [' exit'] : [])].join('\n')}\n` }));
+  return [...byDevice.entries()].map(([name, out]) => ({
+    name,
+    data: `${[...out.lines, ...(out.section !== undefined ? [' exit'] : [])].join('\n')}\n`,
+  }));
 }
 
 function xmlEscape(s: string): string {
@@ -316,8 +355,14 @@ export function renderXml(changes: LeafChange[]): string {
       const open = parts.slice(0, -1).map(([n, k], d) => `${'  '.repeat(d)}<${n}>${k !== undefined ? `<name>${xmlEscape(k)}</name>` : ''}`);
       const [leaf] = parts[parts.length - 1] ?? [''];
       const depth = parts.length - 1;
-      const body = change.after === undefined ? `${'  '.repeat(depth)}<${leaf} operation="delete"/>` : `${'  '.repeat(depth)}<${leaf}>${xmlEscape(change.after)}</${leaf}>`;
-      const close = parts.slice(0, -1).map(([n], d) => `${'  '.repeat(d)}</${n}>`).reverse();
+      const body =
+        change.after === undefined
+          ? `${'  '.repeat(depth)}<${leaf} operation="delete"/>`
+          : `${'  '.repeat(depth)}<${leaf}>${xmlEscape(change.after)}</${leaf}>`;
+      const close = parts
+        .slice(0, -1)
+        .map(([n], d) => `${'  '.repeat(d)}</${n}>`)
+        .reverse();
       return [...open, body, ...close].join('\n');
     })
     .join('\n');

@@ -107,7 +107,9 @@ export async function startOpenApiPeer(options: OpenApiPeerOptions = {}): Promis
     }
     if (method === 'POST' && url.pathname === '/oauth_token.do') {
       const form = new URLSearchParams(body);
-      const basic = req.headers.authorization?.startsWith('Basic ') ? Buffer.from(req.headers.authorization.slice(6), 'base64').toString('utf8') : '';
+      const basic = req.headers.authorization?.startsWith('Basic ')
+        ? Buffer.from(req.headers.authorization.slice(6), 'base64').toString('utf8')
+        : '';
       const [id, secret] = basic.split(':').map((s) => decodeURIComponent(s));
       if (form.get('grant_type') !== 'client_credentials' || id !== clientId || secret !== clientSecret) {
         send(res, 401, { error: 'invalid_client' });
@@ -168,7 +170,10 @@ export async function startOpenApiPeer(options: OpenApiPeerOptions = {}): Promis
     }
     const record = table.get(sysId);
     if (record === undefined) {
-      send(res, 404, { error: { message: 'No Record found', detail: `Record doesn't exist or ACL restricts the record retrieval` }, status: 'failure' });
+      send(res, 404, {
+        error: { message: 'No Record found', detail: `Record doesn't exist or ACL restricts the record retrieval` },
+        status: 'failure',
+      });
       return;
     }
     if (method === 'GET') send(res, 200, { result: pick(record, fields) });
@@ -222,13 +227,14 @@ export async function startOpenApiPeer(options: OpenApiPeerOptions = {}): Promis
     },
     tables,
     stop,
-    restart: () => new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    }),
+    restart: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      }),
     close: stop,
   };
 }

@@ -21,22 +21,41 @@ export function greetWorkflow(name: string, extra: Record<string, unknown> = {})
         variables: { incoming: { str: 'hello ', stringN: '$var.job.who' }, outgoing: { combinedStrings: '$var.job.greeting' } },
       },
     },
-    transitions: { workflow_start: { a1: { state: 'success', type: 'standard' } }, a1: { workflow_end: { state: 'success', type: 'standard' } }, workflow_end: {} },
+    transitions: {
+      workflow_start: { a1: { state: 'success', type: 'standard' } },
+      a1: { workflow_end: { state: 'success', type: 'standard' } },
+      workflow_end: {},
+    },
     ...extra,
   };
 }
 
 /** Stores a workflow and an automation that runs it; answers the automation id. */
-export async function createAutomation(platform: TestPlatform, token: string, workflow: Record<string, unknown>, automationName = `${String(workflow.name)} automation`): Promise<string> {
+export async function createAutomation(
+  platform: TestPlatform,
+  token: string,
+  workflow: Record<string, unknown>,
+  automationName = `${String(workflow.name)} automation`,
+): Promise<string> {
   const wf = await platform.http('POST', '/automation-studio/automations', { token, body: { automation: workflow } });
   if (wf.status !== 201) throw new Error(`Creating workflow ${String(workflow.name)}: ${wf.status} ${JSON.stringify(wf.body)}`);
-  const automation = await platform.http('POST', '/operations-manager/automations', { token, body: { automation: { name: automationName, componentType: 'workflows', componentName: workflow.name } } });
-  if (automation.status !== 201) throw new Error(`Creating automation ${automationName}: ${automation.status} ${JSON.stringify(automation.body)}`);
+  const automation = await platform.http('POST', '/operations-manager/automations', {
+    token,
+    body: { automation: { name: automationName, componentType: 'workflows', componentName: workflow.name } },
+  });
+  if (automation.status !== 201)
+    throw new Error(`Creating automation ${automationName}: ${automation.status} ${JSON.stringify(automation.body)}`);
   return (automation.body as { data: { _id: string } }).data._id;
 }
 
 /** Polls `GET /operations-manager/jobs/:id` (bounded) until the job is in one of `statuses`. */
-export async function waitForJob(platform: TestPlatform, token: string, jobId: string, statuses: string[] = ['complete', 'error', 'canceled'], timeoutMs = 15_000): Promise<JobDocument> {
+export async function waitForJob(
+  platform: TestPlatform,
+  token: string,
+  jobId: string,
+  statuses: string[] = ['complete', 'error', 'canceled'],
+  timeoutMs = 15_000,
+): Promise<JobDocument> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

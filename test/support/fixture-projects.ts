@@ -40,7 +40,11 @@ export function fixtureProjects(): FixtureProject[] {
 
 /** The documents of one component type, named as their project names them. */
 export function projectMembers(all: FixtureProject[], type: string): ProjectMember[] {
-  return all.flatMap((p) => p.components.filter((c) => c.type === type).map((c) => ({ project: p._id, doc: { ...c.document, name: memberName(p._id, c.document.name) } })));
+  return all.flatMap((p) =>
+    p.components
+      .filter((c) => c.type === type)
+      .map((c) => ({ project: p._id, doc: { ...c.document, name: memberName(p._id, c.document.name) } })),
+  );
 }
 
 /** Splits documents into import requests under the gateway's 1 MiB body limit. */
@@ -71,6 +75,7 @@ export function importBatches<T>(items: T[], maxBytes = 700_000): T[][] {
 export async function importFixtureProjects(platform: TestPlatform, token: string, all: FixtureProject[]): Promise<void> {
   for (const project of all) {
     const res = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
-    if (res.status !== 200) throw new Error(`Importing the fixture project "${project.name}" failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+    if (res.status !== 200)
+      throw new Error(`Importing the fixture project "${project.name}" failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
   }
 }

@@ -22,7 +22,10 @@ export interface NapProcess {
 export async function startNapProcess(entry: string, env: Record<string, string>, ready: RegExp, timeoutMs = 20_000): Promise<NapProcess> {
   const file = path.join(REPO_ROOT, entry);
   if (!existsSync(file)) throw new Error(`${entry} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [file], { env: { ...process.env, NAP_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [file], {
+    env: { ...process.env, NAP_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,25 @@
 import type { TProperties, TSchema } from '@sinclair/typebox';
 import { ROLE_SETS } from '../roles';
 import type { Role } from '../roles';
-import { Type, acknowledgement, anyObject, arr, bool, closed, embed, int, mapOf, name, num, obj, oneOf, resultsOf, str, strings, withOneOf } from '../schemas/common';
+import {
+  Type,
+  acknowledgement,
+  anyObject,
+  arr,
+  bool,
+  closed,
+  embed,
+  int,
+  mapOf,
+  name,
+  num,
+  obj,
+  oneOf,
+  resultsOf,
+  str,
+  strings,
+  withOneOf,
+} from '../schemas/common';
 import {
   deviceTemplateInputSchema,
   deviceTemplateSchema,
@@ -55,7 +73,10 @@ function inCollection(what: string) {
 }
 
 function runInCollection(what: string) {
-  return obj({ collection: name('collection name, namespace.collection'), name: name(what), ...runBodyMembers, hosts: hostsMember }, ['collection', 'name']);
+  return obj({ collection: name('collection name, namespace.collection'), name: name(what), ...runBodyMembers, hosts: hostsMember }, [
+    'collection',
+    'name',
+  ]);
 }
 
 const anything = anyObject();
@@ -70,10 +91,22 @@ const runnerList = resultsOf(runnerEntry);
 
 type Kind = 'read' | 'write' | 'run' | 'long';
 const ROLES_OF: Record<Kind, readonly Role[]> = { read: ROLE_SETS.read, write: ROLE_SETS.write, run: ROLE_SETS.run, long: ROLE_SETS.run };
-const TIMEOUT_OF: Record<Kind, number> = { read: TIMEOUTS_MS.default, write: TIMEOUTS_MS.default, run: TIMEOUTS_MS.device, long: TIMEOUTS_MS.long };
+const TIMEOUT_OF: Record<Kind, number> = {
+  read: TIMEOUTS_MS.default,
+  write: TIMEOUTS_MS.default,
+  run: TIMEOUTS_MS.device,
+  long: TIMEOUTS_MS.long,
+};
 
 /** A gateway method with no HTTP route (section "Gateway operations" of the spec). */
-function bus<const N extends string, B extends TSchema, R extends TSchema>(opName: N, summary: string, kind: Kind, body: B, response: R, notes?: string) {
+function bus<const N extends string, B extends TSchema, R extends TSchema>(
+  opName: N,
+  summary: string,
+  kind: Kind,
+  body: B,
+  response: R,
+  notes?: string,
+) {
   return {
     name: opName,
     summary,
@@ -116,24 +149,118 @@ const sshDeviceNote = 'Sessions go through the process-wide session limiter (gw_
 /** The gateway methods the spec lists without an HTTP route (section "Gateway operations"). */
 const BUS_METHODS = [
   // devices
-  bus('createDevice', 'Create a device, mapping deviceVars to gateway variables', 'write', deviceWith({ deviceVars: DEVICE_VARS, groups: strings() }, ['deviceVars']), deviceView,
-    'deviceVars map as the spec says: device-type→gw_connection, ipaddress→gw_host, port→gw_port, ostype→gw_network_os, gwOS→gw_os, user→gw_user, sshKey→gw_ssh_private_key_file, hostKeyChecking→host_key_checking, provider→gw_provider, password→gw_password, become→gw_become, become_method→gw_become_method, become_pass→gw_become_pass. 409 DEVICE_ALREADY_EXISTS when the name exists.'),
-  bus('createDeviceRaw', 'Create a device with gateway variables as given', 'write', deviceWith({ variables, groups: strings() }, ['variables']), deviceView, 'Variables are stored unchanged (secrets sealed). 409 when the name exists.'),
-  bus('updateDevice', 'Update the variables of a device', 'write', deviceWith({ variables: anyObject('variables to set; null removes one'), groups: strings() }, ['variables']), deviceView),
+  bus(
+    'createDevice',
+    'Create a device, mapping deviceVars to gateway variables',
+    'write',
+    deviceWith({ deviceVars: DEVICE_VARS, groups: strings() }, ['deviceVars']),
+    deviceView,
+    'deviceVars map as the spec says: device-type→gw_connection, ipaddress→gw_host, port→gw_port, ostype→gw_network_os, gwOS→gw_os, user→gw_user, sshKey→gw_ssh_private_key_file, hostKeyChecking→host_key_checking, provider→gw_provider, password→gw_password, become→gw_become, become_method→gw_become_method, become_pass→gw_become_pass. 409 DEVICE_ALREADY_EXISTS when the name exists.',
+  ),
+  bus(
+    'createDeviceRaw',
+    'Create a device with gateway variables as given',
+    'write',
+    deviceWith({ variables, groups: strings() }, ['variables']),
+    deviceView,
+    'Variables are stored unchanged (secrets sealed). 409 when the name exists.',
+  ),
+  bus(
+    'updateDevice',
+    'Update the variables of a device',
+    'write',
+    deviceWith({ variables: anyObject('variables to set; null removes one'), groups: strings() }, ['variables']),
+    deviceView,
+  ),
   bus('deleteDevice', 'Delete a device', 'write', device(), acknowledgement()),
   bus('getDevice', 'Get a device', 'read', device(), deviceView),
   bus('getDevices', 'Get all devices', 'read', obj({ ...listPage }), deviceList),
-  bus('getDevicesFiltered', 'Get devices filtered by criteria', 'read', obj({ filter, ...listPage, sort: embed(deviceSortSchema) }, ['filter']), deviceList),
-  bus('getDeviceDetailsRaw', 'Get the raw details of a device', 'read', device(), anything, 'The stored record (secrets masked) with the trusted host key fingerprint.'),
-  bus('getDevicesDetailsRaw', 'Get the raw details of devices', 'read', obj({ names: strings({ description: 'device names; all devices when absent' }) }), list),
-  bus('getDeviceHealth', 'Get memory and cpu utilization of a device', 'run', device(), obj({ name: str(), cpu: anything, memory: anything, outputs: arr(embed(commandOutputSchema)) }, ['name', 'cpu', 'memory']), sshDeviceNote),
-  bus('getDeviceInfo', 'Get type and mac addresses of a device', 'run', device(), obj({ name: str(), type: str(), macAddresses: strings(), outputs: arr(embed(commandOutputSchema)) }, ['name', 'type', 'macAddresses']), sshDeviceNote),
-  bus('connectDevice', 'Connect to a device and report its status', 'run', withOneOf(obj({ name: name('inventory device name'), deviceName: name('the same, as workflow tasks of the Automation Gateway adapter name it') }), ['name', 'deviceName']), obj({ name: str(), connected: bool(), prompt: str(), hostKeyFingerprint: str() }, ['name', 'connected']), 'Connection failures answer their own error code (DEVICE_SSH_AUTH_FAILED, DEVICE_UNREACHABLE, …).'),
-  bus('isAlive', 'Report whether a device answers', 'run', device(), obj({ name: str(), alive: bool(), code: str({ description: 'error code when not alive' }), message: str() }, ['alive']), 'Never fails for a device that does not answer: alive false with the error code.'),
-  bus('getOperationalData', 'Get operational data of a device', 'run', deviceWith({ filter: Type.Union([str(), strings()], { description: 'interfaces, routes, arp, neighbors, clock, version; all when absent' }) }, []), obj({ name: str(), data: mapOf(str()) }, ['name', 'data']), sshDeviceNote),
+  bus(
+    'getDevicesFiltered',
+    'Get devices filtered by criteria',
+    'read',
+    obj({ filter, ...listPage, sort: embed(deviceSortSchema) }, ['filter']),
+    deviceList,
+  ),
+  bus(
+    'getDeviceDetailsRaw',
+    'Get the raw details of a device',
+    'read',
+    device(),
+    anything,
+    'The stored record (secrets masked) with the trusted host key fingerprint.',
+  ),
+  bus(
+    'getDevicesDetailsRaw',
+    'Get the raw details of devices',
+    'read',
+    obj({ names: strings({ description: 'device names; all devices when absent' }) }),
+    list,
+  ),
+  bus(
+    'getDeviceHealth',
+    'Get memory and cpu utilization of a device',
+    'run',
+    device(),
+    obj({ name: str(), cpu: anything, memory: anything, outputs: arr(embed(commandOutputSchema)) }, ['name', 'cpu', 'memory']),
+    sshDeviceNote,
+  ),
+  bus(
+    'getDeviceInfo',
+    'Get type and mac addresses of a device',
+    'run',
+    device(),
+    obj({ name: str(), type: str(), macAddresses: strings(), outputs: arr(embed(commandOutputSchema)) }, ['name', 'type', 'macAddresses']),
+    sshDeviceNote,
+  ),
+  bus(
+    'connectDevice',
+    'Connect to a device and report its status',
+    'run',
+    withOneOf(
+      obj({
+        name: name('inventory device name'),
+        deviceName: name('the same, as workflow tasks of the Automation Gateway adapter name it'),
+      }),
+      ['name', 'deviceName'],
+    ),
+    obj({ name: str(), connected: bool(), prompt: str(), hostKeyFingerprint: str() }, ['name', 'connected']),
+    'Connection failures answer their own error code (DEVICE_SSH_AUTH_FAILED, DEVICE_UNREACHABLE, …).',
+  ),
+  bus(
+    'isAlive',
+    'Report whether a device answers',
+    'run',
+    device(),
+    obj({ name: str(), alive: bool(), code: str({ description: 'error code when not alive' }), message: str() }, ['alive']),
+    'Never fails for a device that does not answer: alive false with the error code.',
+  ),
+  bus(
+    'getOperationalData',
+    'Get operational data of a device',
+    'run',
+    deviceWith(
+      { filter: Type.Union([str(), strings()], { description: 'interfaces, routes, arp, neighbors, clock, version; all when absent' }) },
+      [],
+    ),
+    obj({ name: str(), data: mapOf(str()) }, ['name', 'data']),
+    sshDeviceNote,
+  ),
   // device groups
-  bus('createDeviceGroup', 'Create a device group', 'write', obj({ name: name('group name'), description: str(), devices: strings() }, ['name']), anything),
-  bus('updateDeviceGroup', 'Update a device group', 'write', obj({ name: name('group name'), description: str(), devices: strings({ description: 'replaces the members when given' }) }, ['name']), anything),
+  bus(
+    'createDeviceGroup',
+    'Create a device group',
+    'write',
+    obj({ name: name('group name'), description: str(), devices: strings() }, ['name']),
+    anything,
+  ),
+  bus(
+    'updateDeviceGroup',
+    'Update a device group',
+    'write',
+    obj({ name: name('group name'), description: str(), devices: strings({ description: 'replaces the members when given' }) }, ['name']),
+    anything,
+  ),
   bus('deleteDeviceGroup', 'Delete a device group', 'write', named('group name'), acknowledgement()),
   bus('getDeviceGroup', 'Get a device group', 'read', named('group name'), anything),
   bus('getDeviceGroups', 'Get all device groups', 'read', obj({}), list),
@@ -141,17 +268,78 @@ const BUS_METHODS = [
     'addDeviceToDeviceGroup',
     'Add devices to a device group',
     'write',
-    withOneOf(obj({ group: name('group name'), devices: strings({ minItems: 1 }), deviceName: name('one device, as workflow tasks of the Automation Gateway adapter name it') }, ['group']), ['devices', 'deviceName']),
+    withOneOf(
+      obj(
+        {
+          group: name('group name'),
+          devices: strings({ minItems: 1 }),
+          deviceName: name('one device, as workflow tasks of the Automation Gateway adapter name it'),
+        },
+        ['group'],
+      ),
+      ['devices', 'deviceName'],
+    ),
     anything,
   ),
-  bus('deleteDeviceFromDeviceGroup', 'Remove devices from a device group', 'write', obj({ group: name('group name'), devices: strings({ minItems: 1 }) }, ['group', 'devices']), anything),
+  bus(
+    'deleteDeviceFromDeviceGroup',
+    'Remove devices from a device group',
+    'write',
+    obj({ group: name('group name'), devices: strings({ minItems: 1 }) }, ['group', 'devices']),
+    anything,
+  ),
   // configuration
-  bus('getConfig', 'Get the configuration of a device', 'run', deviceWith({ backup: bool({ default: false, description: 'also keep it as a backup' }) }, []), obj({ name: str(), config: str(), backupId: str() }, ['name', 'config']), sshDeviceNote),
-  bus('setConfig', 'Apply configuration lines to a device', 'run', deviceWith({ config: Type.Union([strings({ minItems: 1 }), str()], { description: 'configuration lines' }), ...sendConfigSetParameters }, ['config']), embed(configChangeResultSchema), 'A backup of the running configuration is kept before the change.'),
-  bus('loadConfig', 'Load raw configuration lines onto a device', 'run', deviceWith({ config: str({ description: 'raw configuration text' }), commit: bool({ default: true, description: 'Junos: commit' }) }, ['config']), embed(configChangeResultSchema), 'Comment lines (!, #), blank lines, "end" and show headers are dropped; the rest is sent in configuration mode. A backup is kept first.'),
-  bus('restoreConfig', 'Restore a configuration onto a device', 'run', deviceWith({ backupId: str({ description: 'a backup of the device; the latest when neither backupId nor config is given' }), config: str({ description: 'configuration text to restore' }) }, []), embed(configChangeResultSchema), 'Merges the saved lines (lines added since are not removed). A backup of the current configuration is kept first.'),
-  bus('runCommand', 'Run a command on a device', 'run', runCommandBody(), embed(runCommandResultSchema),
-    'What the mop service runs commands through. response holds the raw output as a string; a device error line sets status error and failed true, it is not thrown.'),
+  bus(
+    'getConfig',
+    'Get the configuration of a device',
+    'run',
+    deviceWith({ backup: bool({ default: false, description: 'also keep it as a backup' }) }, []),
+    obj({ name: str(), config: str(), backupId: str() }, ['name', 'config']),
+    sshDeviceNote,
+  ),
+  bus(
+    'setConfig',
+    'Apply configuration lines to a device',
+    'run',
+    deviceWith(
+      { config: Type.Union([strings({ minItems: 1 }), str()], { description: 'configuration lines' }), ...sendConfigSetParameters },
+      ['config'],
+    ),
+    embed(configChangeResultSchema),
+    'A backup of the running configuration is kept before the change.',
+  ),
+  bus(
+    'loadConfig',
+    'Load raw configuration lines onto a device',
+    'run',
+    deviceWith({ config: str({ description: 'raw configuration text' }), commit: bool({ default: true, description: 'Junos: commit' }) }, [
+      'config',
+    ]),
+    embed(configChangeResultSchema),
+    'Comment lines (!, #), blank lines, "end" and show headers are dropped; the rest is sent in configuration mode. A backup is kept first.',
+  ),
+  bus(
+    'restoreConfig',
+    'Restore a configuration onto a device',
+    'run',
+    deviceWith(
+      {
+        backupId: str({ description: 'a backup of the device; the latest when neither backupId nor config is given' }),
+        config: str({ description: 'configuration text to restore' }),
+      },
+      [],
+    ),
+    embed(configChangeResultSchema),
+    'Merges the saved lines (lines added since are not removed). A backup of the current configuration is kept first.',
+  ),
+  bus(
+    'runCommand',
+    'Run a command on a device',
+    'run',
+    runCommandBody(),
+    embed(runCommandResultSchema),
+    'What the mop service runs commands through. response holds the raw output as a string; a device error line sets status error and failed true, it is not thrown.',
+  ),
   // playbooks
   bus('getPlaybook', 'Get a playbook', 'read', named('playbook name'), anything),
   bus('getPlaybooks', 'Get all playbooks', 'read', obj({}), runnerList),
@@ -175,9 +363,21 @@ const BUS_METHODS = [
   // collections
   bus('getCollections', 'Get all collections', 'read', obj({}), runnerList),
   bus('getCollectionModule', 'Get a module of a collection', 'read', inCollection('module name'), anything),
-  bus('getCollectionModules', 'Get the modules of a collection', 'read', obj({ collection: name('collection name') }, ['collection']), runnerList),
+  bus(
+    'getCollectionModules',
+    'Get the modules of a collection',
+    'read',
+    obj({ collection: name('collection name') }, ['collection']),
+    runnerList,
+  ),
   bus('getCollectionRole', 'Get a role of a collection', 'read', inCollection('role name'), anything),
-  bus('getCollectionRoles', 'Get the roles of a collection', 'read', obj({ collection: name('collection name') }, ['collection']), runnerList),
+  bus(
+    'getCollectionRoles',
+    'Get the roles of a collection',
+    'read',
+    obj({ collection: name('collection name') }, ['collection']),
+    runnerList,
+  ),
   bus('runCollectionModule', 'Run a module of a collection', 'long', runInCollection('module name'), runOutcome),
   bus('runCollectionRole', 'Run a role of a collection', 'long', runInCollection('role name'), runOutcome),
   bus('refreshCollections', 'Rescan the collections', 'run', closed({}), runnerList),
@@ -185,7 +385,13 @@ const BUS_METHODS = [
   bus('getScript', 'Get a script', 'read', named('script name'), anything),
   bus('getScripts', 'Get all scripts', 'read', obj({}), runnerList),
   bus('runScript', 'Run a script', 'long', run('script name'), runOutcome),
-  bus('runScriptEnv', 'Run a script with optional environment variables', 'long', obj({ name: name('script name'), ...runBodyMembers, env: mapOf(str(), { description: 'environment variables' }) }, ['name']), runOutcome),
+  bus(
+    'runScriptEnv',
+    'Run a script with optional environment variables',
+    'long',
+    obj({ name: name('script name'), ...runBodyMembers, env: mapOf(str(), { description: 'environment variables' }) }, ['name']),
+    runOutcome,
+  ),
   bus('refreshScripts', 'Rescan the scripts', 'run', closed({}), runnerList),
   // infrastructure as code
   bus('getIac', 'Get an infrastructure-as-code module', 'read', named('module name'), anything),
@@ -195,7 +401,14 @@ const BUS_METHODS = [
   bus('applyIac', 'Apply an infrastructure-as-code module', 'long', run('module name'), runOutcome),
   bus('destroyIac', 'Destroy the resources of an infrastructure-as-code module', 'long', run('module name'), runOutcome),
   // inventory and descriptor
-  bus('refreshInventory', 'Reload the device inventory', 'run', closed({}), deviceList, 'Reads the inventory file (NAP_GW_INVENTORY_FILE, JSON in the Ansible inventory layout) and creates or updates its devices.'),
+  bus(
+    'refreshInventory',
+    'Reload the device inventory',
+    'run',
+    closed({}),
+    deviceList,
+    'Reads the inventory file (NAP_GW_INVENTORY_FILE, JSON in the Ansible inventory layout) and creates or updates its devices.',
+  ),
   bus('getPlatformJson', 'Get the descriptor file of the gateway', 'read', closed({}), anything),
 ] as const;
 
@@ -248,8 +461,19 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     summary: 'Create an inventory device, or update it when it exists',
     http: { method: 'POST', path: '/gw/createInventoryDevice' },
     roles: ROLE_SETS.write,
-    body: obj({ name: name('device name'), variables, groups: strings({ description: 'inventory groups; replace the device groups when given' }) }, ['name']),
-    response: obj({ name: str(), variables: anyObject('secrets masked'), groups: strings(), created: bool({ description: 'false when an existing device was updated' }) }, ['name', 'variables', 'groups', 'created']),
+    body: obj(
+      { name: name('device name'), variables, groups: strings({ description: 'inventory groups; replace the device groups when given' }) },
+      ['name'],
+    ),
+    response: obj(
+      {
+        name: str(),
+        variables: anyObject('secrets masked'),
+        groups: strings(),
+        created: bool({ description: 'false when an existing device was updated' }),
+      },
+      ['name', 'variables', 'groups', 'created'],
+    ),
     notes:
       'The spec gives createInventoryDevice and updateInventoryDevice the same route; it is one route that creates the device ' +
       'or updates it when the name exists (given variables are merged in, null removes one, a masked secret "********" keeps the stored one). ' +
@@ -259,7 +483,9 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     name: 'updateInventoryDevice',
     summary: 'Update an inventory device',
     roles: ROLE_SETS.write,
-    body: obj({ name: name('device name'), variables: anyObject('device variables to set; null removes one'), groups: strings() }, ['name']),
+    body: obj({ name: name('device name'), variables: anyObject('device variables to set; null removes one'), groups: strings() }, [
+      'name',
+    ]),
     response: deviceView,
     notes: 'Bus-only: the spec routes it to POST /gw/createInventoryDevice, which createInventoryDevice serves as create-or-update.',
   },
@@ -348,9 +574,18 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     summary: 'Transactional send_command',
     http: { method: 'POST', path: '/gw/sshSendCommandExec' },
     roles: ROLE_SETS.run,
-    body: obj({ ...sshTarget, command_string: name('one command (netmiko)'), commands: strings({ minItems: 1, description: 'several commands, one session' }), ...sendCommandParameters }, ['host'], {
-      anyOf: [{ required: ['command_string'] }, { required: ['commands'] }],
-    }),
+    body: obj(
+      {
+        ...sshTarget,
+        command_string: name('one command (netmiko)'),
+        commands: strings({ minItems: 1, description: 'several commands, one session' }),
+        ...sendCommandParameters,
+      },
+      ['host'],
+      {
+        anyOf: [{ required: ['command_string'] }, { required: ['commands'] }],
+      },
+    ),
     response: embed(sshSendCommandResultSchema),
     timeoutMs: TIMEOUTS_MS.device,
     notes:
@@ -362,7 +597,14 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     summary: 'send_config_set',
     http: { method: 'POST', path: '/gw/sshSendConfigSet' },
     roles: ROLE_SETS.run,
-    body: obj({ ...sshTarget, config_commands: Type.Union([strings({ minItems: 1 }), name()], { description: 'configuration commands' }), ...sendConfigSetParameters }, ['host', 'config_commands']),
+    body: obj(
+      {
+        ...sshTarget,
+        config_commands: Type.Union([strings({ minItems: 1 }), name()], { description: 'configuration commands' }),
+        ...sendConfigSetParameters,
+      },
+      ['host', 'config_commands'],
+    ),
     response: embed(sshSendCommandResultSchema),
     timeoutMs: TIMEOUTS_MS.device,
     notes: 'Accepts every parameter of netmiko send_config_set with its default; result is { output, errors, failed }.',
@@ -398,7 +640,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     roles: ['admin', 'apiread'],
     body: searchDeviceTemplatesBodySchema,
     response: deviceTemplateSearchResultSchema,
-    notes: 'options defines no members in the spec: any object is accepted (an empty one included); skip and limit are honoured when numbers, other members ignored.',
+    notes:
+      'options defines no members in the spec: any object is accepted (an empty one included); skip and limit are honoured when numbers, other members ignored.',
   },
   // additions: device templates of the configuration manager
   {
@@ -445,7 +688,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     response: obj({ rendered: str({ description: 'the template text with placeholders replaced' }) }, ['rendered']),
     addition: true,
     notes:
-      'Rendered by the platform\'s one Jinja2 (Python Jinja2 3.1.2, sandboxed, in the studio service: studio.renderJinjaText, profile device): no autoescape, ' +
+      "Rendered by the platform's one Jinja2 (Python Jinja2 3.1.2, sandboxed, in the studio service: studio.renderJinjaText, profile device): no autoescape, " +
       'trim_blocks, lstrip_blocks and keep_trailing_newline on. Strict: a variable the template prints, iterates or uses without a value is a 422 DEVICE_TEMPLATE_RENDER_FAILED naming it ' +
       '(details.missing); tests in conditions ({% if x %}, x is defined) and the default filter are allowed. Syntax errors are 422 DEVICE_TEMPLATE_RENDER_FAILED with the line; ' +
       'timeouts, sandbox refusals and an unavailable renderer answer as the template builder does (422 TEMPLATE_TIMEOUT, 400 TEMPLATE_SANDBOX_VIOLATION, 503 TEMPLATE_RENDERER_UNAVAILABLE).',
@@ -458,7 +701,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     body: deviceWith({ ...listPage, withConfig: bool({ default: false, description: 'include the configuration text' }) }, []),
     response: resultsOf(embed(configBackupSchema)),
     addition: true,
-    notes: 'Bus-only, beyond the spec: backups are taken by getConfig (backup true) and before setConfig, loadConfig and restoreConfig; newest first.',
+    notes:
+      'Bus-only, beyond the spec: backups are taken by getConfig (backup true) and before setConfig, loadConfig and restoreConfig; newest first.',
   },
   ...BUS_METHODS,
 ]);

@@ -80,7 +80,13 @@ function manualTaskAnswer() {
 }
 
 /** A manual workflow task, `GET /mop/task/<name>`: presents what a person needs to decide. */
-function manualTaskSpec<const N extends string, Q extends TSchema, R extends TSchema>(taskName: N, summary: string, query: Q, response: R, notes: readonly string[]) {
+function manualTaskSpec<const N extends string, Q extends TSchema, R extends TSchema>(
+  taskName: N,
+  summary: string,
+  query: Q,
+  response: R,
+  notes: readonly string[],
+) {
   return {
     name: taskName,
     summary,
@@ -99,7 +105,10 @@ function manualTask<const N extends string>(taskName: N, summary: string) {
 
 /** A manual task that also answers the job data as a JSON attachment with `download=true`. */
 function downloadableManualTask<const N extends string>(taskName: N, summary: string) {
-  const query = closed({ ...manualTaskIds(), download: bool({ default: false, description: 'answer the job data as a JSON attachment' }) }, ['jobId', 'taskId']);
+  const query = closed(
+    { ...manualTaskIds(), download: bool({ default: false, description: 'answer the job data as a JSON attachment' }) },
+    ['jobId', 'taskId'],
+  );
   // with download=true the answer is the job document as a JSON attachment (a raw reply), not this view
   return manualTaskSpec(taskName, summary, query, manualTaskAnswer(), [
     ...MANUAL_TASK_NOTES,
@@ -117,7 +126,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     roles: ['admin', 'apiwrite'],
     body: createAnalyticTemplateBodySchema,
     response: created(analyticTemplate),
-    notes: 'The spec shows the result as an object of unshown shape; it is { status: "Created", message, data: the stored template }, as createTemplate.',
+    notes:
+      'The spec shows the result as an object of unshown shape; it is { status: "Created", message, data: the stored template }, as createTemplate.',
   },
   {
     name: 'createTemplate',
@@ -149,10 +159,9 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     summary: 'Export a single template',
     http: { method: 'POST', path: '/mop/export' },
     roles: ROLE_SETS.read,
-    body: obj(
-      { options: obj({ name: name('template name'), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['name']) },
-      ['options'],
-    ),
+    body: obj({ options: obj({ name: name('template name'), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['name']) }, [
+      'options',
+    ]),
     response: anyObject('the template document, command or analytic, as stored'),
     notes: 'A read although it is a POST.',
   },
@@ -161,12 +170,10 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     summary: 'Import a single template',
     http: { method: 'POST', path: '/mop/import' },
     roles: ROLE_SETS.write,
-    body: obj(
-      { template: open({ name: name() }, ['name']), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) },
-      ['template'],
-    ),
+    body: obj({ template: open({ name: name() }, ['name']), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['template']),
     response: anyObject('the stored template'),
-    notes: 'A template whose name exists is stored as "name (n)" with the next free n. The _id and the authorship members of the document are replaced.',
+    notes:
+      'A template whose name exists is stored as "name (n)" with the next free n. The _id and the authorship members of the document are replaced.',
   },
   {
     name: 'GetBootFlash',
@@ -174,7 +181,10 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/GetBootFlash' },
     roles: ROLE_SETS.run,
     body: obj({ device: name('inventory device name') }, ['device']),
-    response: obj({ device: str(), image: str({ description: 'boot image path, as the device reports it' }), response: str() }, ['device', 'image']),
+    response: obj({ device: str(), image: str({ description: 'boot image path, as the device reports it' }), response: str() }, [
+      'device',
+      'image',
+    ]),
     timeoutMs: TIMEOUTS_MS.device,
     notes: 'Reads the boot image through the device CLI (show boot / show version / show bootvar, by device type).',
   },
@@ -209,7 +219,10 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     summary: 'Diff of two configuration strings',
     http: { method: 'POST', path: '/mop/diff' },
     roles: ROLE_SETS.read,
-    body: obj({ value_a: str({ description: 'original configuration' }), value_b: str({ description: 'changed configuration' }) }, ['value_a', 'value_b']),
+    body: obj({ value_a: str({ description: 'original configuration' }), value_b: str({ description: 'changed configuration' }) }, [
+      'value_a',
+      'value_b',
+    ]),
     response: obj(
       {
         diff: arr(
@@ -287,7 +300,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     response: reattemptResultSchema,
     notes:
       'Answers at once with the time of the next attempt; the attempt is stored (durable across restarts) and counted per job_id and ' +
-      'attemptID. Waiting until reattemptAt is the workflow engine\'s job, not a held request.',
+      "attemptID. Waiting until reattemptAt is the workflow engine's job, not a held request.",
   },
   {
     name: 'runAnalyticsTemplate',
@@ -306,7 +319,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     response: analyticRunResultSchema,
     timeoutMs: TIMEOUTS_MS.device,
     notes:
-      'Pairs the commands_results of pre and post by device and command (preRawCommand, postRawCommand) and evaluates each pair\'s rules: ' +
+      "Pairs the commands_results of pre and post by device and command (preRawCommand, postRawCommand) and evaluates each pair's rules: " +
       'regex (preRegex and postRegex capture values compared by evaluation), matches and !matches (what the pattern finds in pre and post is the same / differs).',
   },
   {
@@ -314,7 +327,10 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     summary: 'Run an analytic template for devices',
     http: { method: 'POST', path: '/mop/runAnalyticsTemplateDevices' },
     roles: ROLE_SETS.run,
-    body: obj({ analytic_template_name: name('analytic template name'), devices: devices(), variables: variables() }, ['analytic_template_name', 'devices']),
+    body: obj({ analytic_template_name: name('analytic template name'), devices: devices(), variables: variables() }, [
+      'analytic_template_name',
+      'devices',
+    ]),
     response: analyticRunResultSchema,
     timeoutMs: TIMEOUTS_MS.device,
     notes: 'Runs each preRawCommand and postRawCommand on the devices itself, then compares as runAnalyticsTemplate.',

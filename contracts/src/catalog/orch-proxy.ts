@@ -21,7 +21,8 @@ export const ORCH_PROXY_OPERATIONS = defineOperations('orch-proxy', [
     body: restActionBodySchema,
     response: restActionResultSchema,
     timeoutMs: TIMEOUTS_MS.device,
-    notes: 'One RESTCONF call through the NSO adapter (method default POST; bare media types get application/). Answers [{ result }]: the status code as text for a bodiless answer, the orchestrator\'s body as JSON text otherwise. Orchestrator errors keep its status, error-tag and message (ORCH_* codes).',
+    notes:
+      "One RESTCONF call through the NSO adapter (method default POST; bare media types get application/). Answers [{ result }]: the status code as text for a bodiless answer, the orchestrator's body as JSON text otherwise. Orchestrator errors keep its status, error-tag and message (ORCH_* codes).",
   },
   // operation 6
   {
@@ -33,7 +34,7 @@ export const ORCH_PROXY_OPERATIONS = defineOperations('orch-proxy', [
     body: restQueryBodySchema,
     response: restQueryResultSchema,
     timeoutMs: TIMEOUTS_MS.device,
-    notes: 'Answers [{ instance_data: <the orchestrator\'s JSON> }]; the object form of the spec\'s example stays a valid answer.',
+    notes: "Answers [{ instance_data: <the orchestrator's JSON> }]; the object form of the spec's example stays a valid answer.",
   },
   // operation 7
   {
@@ -45,6 +46,7 @@ export const ORCH_PROXY_OPERATIONS = defineOperations('orch-proxy', [
     body: setLeafBodySchema,
     response: setLeafResultSchema,
     timeoutMs: TIMEOUTS_MS.device,
-    notes: 'JSON-RPC login, new_trans, set_value (set) or delete, validate_commit, commit with the flags of dryRun and options (dryrun, outformat: native dry-run output, async/sync: commit queue, no_overwrite; staging validates without committing). A failed step deletes the transaction. An undefined variable is 400 ORCH_VARIABLE_UNDEFINED; a dry run with async, sync or no_overwrite is 400.',
+    notes:
+      'JSON-RPC login, new_trans, set_value (set) or delete, validate_commit, commit with the flags of dryRun and options (dryrun, outformat: native dry-run output, async/sync: commit queue, no_overwrite; staging validates without committing). A failed step deletes the transaction. An undefined variable is 400 ORCH_VARIABLE_UNDEFINED; a dry run with async, sync or no_overwrite is 400.',
   },
 ]);

@@ -1,6 +1,23 @@
 import { ROLE_SETS } from '../roles';
 import type { TProperties, TSchema } from '@sinclair/typebox';
-import { acknowledgement, anyObject, anyValue, arr, bool, embed, int, literal, name, nullable, obj, oneOf, pageOf, str, withId, withOneOf } from '../schemas/common';
+import {
+  acknowledgement,
+  anyObject,
+  anyValue,
+  arr,
+  bool,
+  embed,
+  int,
+  literal,
+  name,
+  nullable,
+  obj,
+  oneOf,
+  pageOf,
+  str,
+  withId,
+  withOneOf,
+} from '../schemas/common';
 import { createdResultSchema } from '../schemas/automation';
 import { exportFormBodySchema, formSchema } from '../schemas/form';
 import { listQuerySchema } from '../schemas/query';
@@ -18,7 +35,12 @@ import {
   workflowProblemSchema,
   workflowSaveResultSchema,
 } from '../schemas/studio';
-import { transformationInputSchema, transformationRunBodySchema, transformationSchema, transformationValidationSchema } from '../schemas/transformation';
+import {
+  transformationInputSchema,
+  transformationRunBodySchema,
+  transformationSchema,
+  transformationValidationSchema,
+} from '../schemas/transformation';
 import { TIMEOUTS_MS, defineOperations } from './define';
 import { TEMPLATE_BUILDER_OPERATIONS } from './template-builder';
 
@@ -28,10 +50,23 @@ import { TEMPLATE_BUILDER_OPERATIONS } from './template-builder';
  */
 function importResult<C extends TSchema, X extends TProperties>(id: string, created: C, extra: X) {
   const item = obj(
-    { success: bool({ description: 'outcome for this item' }), message: str(), original: anyObject('the submitted document'), created: nullable(created), ...extra },
+    {
+      success: bool({ description: 'outcome for this item' }),
+      message: str(),
+      original: anyObject('the submitted document'),
+      created: nullable(created),
+      ...extra,
+    },
     ['success', 'message', 'original', 'created'],
   );
-  return withId(id, obj({ status: literal('success'), message: str({ description: 'how many were imported' }), imported: arr(item) }, ['status', 'message', 'imported']));
+  return withId(
+    id,
+    obj({ status: literal('success'), message: str({ description: 'how many were imported' }), imported: arr(item) }, [
+      'status',
+      'message',
+      'imported',
+    ]),
+  );
 }
 
 const workflow = embed(workflowDocumentSchema);
@@ -67,7 +102,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       'Payload not shown by the spec. Answers { status: Created, message, data: <stored workflow>, warnings }. The graph is validated: ' +
       'transitions name existing tasks, workflow_start and workflow_end exist, every task is reachable from workflow_start, states and types are known; ' +
       'a problem answers 400 WORKFLOW_INVALID whose details list each one; what is legal but risky comes back in warnings. Names are unique (409 WORKFLOW_ALREADY_EXISTS). ' +
-      'A submitted _id made of letters, digits, _ and - (up to 64) is kept, so references survive an export; the audit fields are always the service\'s.',
+      "A submitted _id made of letters, digits, _ and - (up to 64) is kept, so references survive an export; the audit fields are always the service's.",
   },
   {
     name: 'importAutomations',
@@ -80,7 +115,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       problems: arr(problem, { description: 'why the item was refused (failed items)' }),
     }),
     timeoutMs: TIMEOUTS_MS.long,
-    notes: 'Reports per item like the other import routes: a refused item has success false, a message, created null and its problems; the response status stays success.',
+    notes:
+      'Reports per item like the other import routes: a refused item has success false, a message, created null and its problems; the response status stays success.',
   },
   {
     name: 'updateAutomation',
@@ -201,7 +237,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     roles: ROLE_SETS.read,
     response: arr(obj({ name: str(), app: str(), path: str(), method: str() }, ['name', 'app', 'path', 'method'])),
     timeoutMs: TIMEOUTS_MS.short,
-    notes: 'The HTTP routes of the catalog that the caller\'s roles allow; app is the owning service.',
+    notes: "The HTTP routes of the catalog that the caller's roles allow; app is the owning service.",
   },
   {
     name: 'getReferencesTo',
@@ -211,18 +247,24 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     query: obj(
       {
         target: name('id or name of the referenced document'),
-        type: oneOf(['workflow', 'transformation', 'template', 'mopTemplate', 'form'], { description: 'kind of the referenced document; every kind when absent' }),
+        type: oneOf(['workflow', 'transformation', 'template', 'mopTemplate', 'form'], {
+          description: 'kind of the referenced document; every kind when absent',
+        }),
       },
       ['target'],
     ),
     response: obj(
       {
         references: arr(
-          obj({ type: str({ description: 'kind of the referring document: workflow or componentGroup' }), _id: str(), name: str(), tasks: arr(str(), { description: 'referring task ids (workflows)' }) }, [
-            'type',
-            '_id',
-            'name',
-          ]),
+          obj(
+            {
+              type: str({ description: 'kind of the referring document: workflow or componentGroup' }),
+              _id: str(),
+              name: str(),
+              tasks: arr(str(), { description: 'referring task ids (workflows)' }),
+            },
+            ['type', '_id', 'name'],
+          ),
         ),
         total: int({ minimum: 0 }),
       },
@@ -238,7 +280,9 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'POST', path: '/automation-studio/json-forms/runTransformation/:transformationId' },
     roles: ROLE_SETS.run,
     body: transformationRunBody,
-    response: anyValue({ description: 'the result itself: an object keyed by outgoing $id, or any JSON value when extractOutput answers a bare one' }),
+    response: anyValue({
+      description: 'the result itself: an object keyed by outgoing $id, or any JSON value when extractOutput answers a bare one',
+    }),
     notes:
       'Runs the JST (by id or name) on { incoming, options }; a body with data and no incoming runs with data as incoming. Answers the result with no envelope. ' +
       '404 TRANSFORMATION_NOT_FOUND; 400 TRANSFORMATION_INCOMING_INVALID (validateIncoming); 422 TRANSFORMATION_STEP_FAILED naming the step id and method; 422 TRANSFORMATION_LIMIT_EXCEEDED.',
@@ -251,7 +295,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     roles: ['admin', 'apiread'],
     body: exportFormBodySchema,
     response: formSchema,
-    notes: '"No other member" is applied both to the top level (only options) and to options (only _id and name). With both _id and name, both must match.',
+    notes:
+      '"No other member" is applied both to the top level (only options) and to options (only _id and name). With both _id and name, both must match.',
   },
   // additions
   {
@@ -262,7 +307,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     query: listQuerySchema,
     response: pageOf(workflow),
     addition: true,
-    notes: 'Filter fields: _id, name, description, type, created_by, last_updated_by; sort also by created and last_updated. Default limit 50, at most 500.',
+    notes:
+      'Filter fields: _id, name, description, type, created_by, last_updated_by; sort also by created and last_updated. Default limit 50, at most 500.',
   },
   {
     name: 'getAutomation',
@@ -289,7 +335,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     addition: true,
     notes:
       'Bus-only; the workflow engine reads the document it starts a job from. With both name and id, both must match. ' +
-      'With from (a project member `@<project id>: <name>`), a plain name means that project\'s member of the name first, then the workflow of that plain name. ' +
+      "With from (a project member `@<project id>: <name>`), a plain name means that project's member of the name first, then the workflow of that plain name. " +
       '404 WORKFLOW_NOT_FOUND, 403 GROUP_ACCESS_DENIED.',
   },
   ...TEMPLATE_BUILDER_OPERATIONS,
@@ -340,13 +386,14 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
   },
   {
     name: 'getWorkflows',
-    summary: 'Get a page of workflow documents (the platform\'s own name for the automations list)',
+    summary: "Get a page of workflow documents (the platform's own name for the automations list)",
     http: { method: 'GET', path: '/automation-studio/workflows' },
     roles: ROLE_SETS.read,
     query: listQuerySchema,
     response: pageOf(workflow),
     addition: true,
-    notes: 'The same list as GET /automation-studio/automations: { items, total, skip, limit }; equals[name]=<name> finds one by name, project members included.',
+    notes:
+      'The same list as GET /automation-studio/automations: { items, total, skip, limit }; equals[name]=<name> finds one by name, project members included.',
   },
   {
     name: 'getProjects',
@@ -371,7 +418,10 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Delete a project and its components',
     http: { method: 'DELETE', path: '/automation-studio/projects/:id' },
     roles: ROLE_SETS.write,
-    response: envelopeOf('nap:schemas/project-deleted', obj({ deleted: int({ minimum: 0, description: 'components deleted' }) }, ['deleted'])),
+    response: envelopeOf(
+      'nap:schemas/project-deleted',
+      obj({ deleted: int({ minimum: 0, description: 'components deleted' }) }, ['deleted']),
+    ),
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
     notes: 'Each component is deleted through its owning service; components already gone are skipped.',
@@ -389,7 +439,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       'Components: workflow, transformation (JST), template (studio templates), jsonForm (studio forms), mopCommandTemplate (mop). ' +
       'Each is stored under the name "@<project _id>: <name>" (the names the projects\' childJob tasks use), so projects with components of the same name do not clash. ' +
       'All or nothing: everything is checked before anything is written; if a component is refused, the ones already stored are deleted and the answer names the component ' +
-      '(its iid, type and name) with the owning service\'s code and status. ' +
+      "(its iid, type and name) with the owning service's code and status. " +
       'A project whose _id or name exists: 409 PROJECT_ALREADY_EXISTS.',
   },
   {
@@ -400,7 +450,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     response: exportedProjectSchema,
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
-    notes: 'The shape POST /automation-studio/projects/import takes ({ project: <this> }): components with their documents as stored now, names without the project prefix.',
+    notes:
+      'The shape POST /automation-studio/projects/import takes ({ project: <this> }): components with their documents as stored now, names without the project prefix.',
   },
   // JST transformations (additions, named as the original platform names them)
   {
@@ -424,7 +475,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     query: listQuerySchema,
     response: pageOf(transformation),
     addition: true,
-    notes: 'Filter fields: name, _id, description, createdBy, lastUpdatedBy; sort also by created and lastUpdated. Default limit 50, at most 500.',
+    notes:
+      'Filter fields: name, _id, description, createdBy, lastUpdatedBy; sort also by created and lastUpdated. Default limit 50, at most 500.',
   },
   {
     name: 'getTransformation',
@@ -463,7 +515,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     }),
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
-    notes: 'Reports per item like the other import routes. _id and name are kept as exported, so the workflows that name a transformation by tr_id find it.',
+    notes:
+      'Reports per item like the other import routes. _id and name are kept as exported, so the workflows that name a transformation by tr_id find it.',
   },
   {
     name: 'validateTransformation',
@@ -473,7 +526,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     body: anyObject('a transformation document'),
     response: transformationValidation,
     addition: true,
-    notes: 'Every problem found, not only the first: errors (it cannot run) and warnings (it runs, but an outgoing is never assigned, a step result is unused, …).',
+    notes:
+      'Every problem found, not only the first: errors (it cannot run) and warnings (it runs, but an outgoing is never assigned, a step result is unused, …).',
   },
   {
     name: 'runTransformationById',

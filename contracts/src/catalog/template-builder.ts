@@ -1,6 +1,12 @@
 import { ROLE_SETS } from '../roles';
 import { arr, embed, obj, str } from '../schemas/common';
-import { parseTemplateBodySchema, renderJinjaBodySchema, renderJinjaResultSchema, renderJinjaTextBodySchema, textFsmRecordSchema } from '../schemas/template-builder';
+import {
+  parseTemplateBodySchema,
+  renderJinjaBodySchema,
+  renderJinjaResultSchema,
+  renderJinjaTextBodySchema,
+  textFsmRecordSchema,
+} from '../schemas/template-builder';
 import type { OperationSpec } from './define';
 
 const RENDERER_NOTES =

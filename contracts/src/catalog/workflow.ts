@@ -105,7 +105,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     roles: ROLE_SETS.run,
     body: retryTaskBodySchema,
     response: jobDocumentSchema,
-    notes: 'Only for a job in status error (409 otherwise): the task runs again with its incoming variables replaced by the given values, and the job goes on from there.',
+    notes:
+      'Only for a job in status error (409 otherwise): the task runs again with its incoming variables replaced by the given values, and the job goes on from there.',
   },
   // operation 16
   {
@@ -137,7 +138,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     params: { status: name('job status, for example running, complete, canceled; "all" for every status') },
     body: getJobListBodySchema,
     response: jobListSchema,
-    notes: 'A read although it is a POST. Allowed values of :status are not shown by the spec; the service answers 400 for an unknown status.',
+    notes:
+      'A read although it is a POST. Allowed values of :status are not shown by the spec; the service answers 400 for an unknown status.',
   },
   // additions
   {
@@ -158,7 +160,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     addition: true,
     notes:
       'The manual-task routes GET /mop/task/<name> show what a person needs to decide; this route finishes the task. ' +
-      'variables become the task\'s outgoing; variables.finish_state (success, the default, or failure) chooses the transitions. 409 when the task is not a manual task waiting.',
+      "variables become the task's outgoing; variables.finish_state (success, the default, or failure) chooses the transitions. 409 when the task is not a manual task waiting.",
   },
   {
     name: 'cancelJobs',
@@ -208,7 +210,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     body: startJobBodySchema,
     response: startedJobEnvelopeSchema,
     addition: true,
-    notes: 'Answers { message, data: <the job, status running>, metadata } once the job is created; it does not wait for the job to finish.',
+    notes:
+      'Answers { message, data: <the job, status running>, metadata } once the job is created; it does not wait for the job to finish.',
   },
   {
     name: 'getTasks',
@@ -246,9 +249,12 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'Delete an automation and its triggers',
     http: { method: 'DELETE', path: '/operations-manager/automations/:id' },
     roles: ROLE_SETS.write,
-    response: envelopeOf('nap:schemas/automation-deleted', obj({ automation: embed(deletedCountSchema), triggers: embed(deletedCountSchema) }, ['automation', 'triggers'])),
+    response: envelopeOf(
+      'nap:schemas/automation-deleted',
+      obj({ automation: embed(deletedCountSchema), triggers: embed(deletedCountSchema) }, ['automation', 'triggers']),
+    ),
     addition: true,
-    notes: 'The automation\'s triggers are deleted first, so that none is left pointing at nothing.',
+    notes: "The automation's triggers are deleted first, so that none is left pointing at nothing.",
   },
   // triggers
   {
@@ -256,7 +262,11 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'Get a page of triggers',
     http: { method: 'GET', path: '/operations-manager/triggers' },
     roles: ROLE_SETS.read,
-    query: obj({ ...listQuerySchema.properties, enabled: bool({ description: 'only enabled (true) or disabled (false) triggers' }), actionId: str({ description: 'only the triggers of this automation' }) }),
+    query: obj({
+      ...listQuerySchema.properties,
+      enabled: bool({ description: 'only enabled (true) or disabled (false) triggers' }),
+      actionId: str({ description: 'only the triggers of this automation' }),
+    }),
     response: triggerPageSchema,
     addition: true,
     notes:
@@ -286,7 +296,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: triggerImportResultSchema,
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
-    notes: 'Each trigger is checked and stored on its own and reported per item (success false, message, created null for a refused one). An _id of letters, digits, _ and - is kept.',
+    notes:
+      'Each trigger is checked and stored on its own and reported per item (success false, message, created null for a refused one). An _id of letters, digits, _ and - is kept.',
   },
   {
     name: 'getTrigger',
@@ -304,7 +315,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     body: anyObject('the members to change (or { changes: { … } }); type and _id cannot change'),
     response: triggerEnvelopeSchema,
     addition: true,
-    notes: 'The changed trigger is checked as on creation. Changing a schedule\'s firstRunAt or repeat computes its next due time again.',
+    notes: "The changed trigger is checked as on creation. Changing a schedule's firstRunAt or repeat computes its next due time again.",
   },
   {
     name: 'deleteTrigger',
@@ -336,11 +347,11 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'Start the automation of an endpoint trigger',
     http: { method: 'POST', path: '/operations-manager/triggers/endpoint/:routeName' },
     roles: ROLE_SETS.run,
-    body: anyValue({ description: 'checked against the trigger\'s schema' }),
+    body: anyValue({ description: "checked against the trigger's schema" }),
     response: startedJobEnvelopeSchema,
     addition: true,
     notes:
-      'The body is checked against the trigger\'s schema (400 VALIDATION_FAILED naming the member), transformed by its jst if it has one (studio.runTransformation), ' +
+      "The body is checked against the trigger's schema (400 VALIDATION_FAILED naming the member), transformed by its jst if it has one (studio.runTransformation), " +
       'and becomes the job variables of the automation\'s workflow. Answers { message: "Successfully created the requested item", data: <the job>, metadata: {} }. ' +
       '404 TRIGGER_NOT_FOUND for an unknown route name, 409 TRIGGER_DISABLED for a disabled trigger.',
   },
@@ -349,10 +360,11 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'Run a manual trigger with form data',
     http: { method: 'POST', path: '/operations-manager/triggers/manual/:id/run' },
     roles: ROLE_SETS.run,
-    body: obj({ formData: anyObject('the form\'s data; becomes the job variables') }),
+    body: obj({ formData: anyObject("the form's data; becomes the job variables") }),
     response: startedJobEnvelopeSchema,
     addition: true,
-    notes: 'formData (over the trigger\'s formData defaults) is checked against the form\'s validation schema when the form has one (studio forms), then starts the job.',
+    notes:
+      "formData (over the trigger's formData defaults) is checked against the form's validation schema when the form has one (studio forms), then starts the job.",
   },
   // the engine's operator routes
   {
@@ -363,10 +375,42 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: workersStatusSchema,
     addition: true,
   },
-  { name: 'activateTaskWorker', summary: 'Let the engine replicas start tasks', http: { method: 'POST', path: '/workflow_engine/activate' }, roles: ROLE_SETS.admin, response: workersChangeSchema, addition: true, notes: WORKER_NOTES },
-  { name: 'deactivateTaskWorker', summary: 'Stop the engine replicas from starting tasks', http: { method: 'POST', path: '/workflow_engine/deactivate' }, roles: ROLE_SETS.admin, response: workersChangeSchema, addition: true, notes: WORKER_NOTES },
-  { name: 'activateJobWorker', summary: 'Let the engine replicas claim jobs', http: { method: 'POST', path: '/workflow_engine/jobWorker/activate' }, roles: ROLE_SETS.admin, response: workersChangeSchema, addition: true, notes: WORKER_NOTES },
-  { name: 'deactivateJobWorker', summary: 'Stop the engine replicas from claiming jobs', http: { method: 'POST', path: '/workflow_engine/jobWorker/deactivate' }, roles: ROLE_SETS.admin, response: workersChangeSchema, addition: true, notes: WORKER_NOTES },
+  {
+    name: 'activateTaskWorker',
+    summary: 'Let the engine replicas start tasks',
+    http: { method: 'POST', path: '/workflow_engine/activate' },
+    roles: ROLE_SETS.admin,
+    response: workersChangeSchema,
+    addition: true,
+    notes: WORKER_NOTES,
+  },
+  {
+    name: 'deactivateTaskWorker',
+    summary: 'Stop the engine replicas from starting tasks',
+    http: { method: 'POST', path: '/workflow_engine/deactivate' },
+    roles: ROLE_SETS.admin,
+    response: workersChangeSchema,
+    addition: true,
+    notes: WORKER_NOTES,
+  },
+  {
+    name: 'activateJobWorker',
+    summary: 'Let the engine replicas claim jobs',
+    http: { method: 'POST', path: '/workflow_engine/jobWorker/activate' },
+    roles: ROLE_SETS.admin,
+    response: workersChangeSchema,
+    addition: true,
+    notes: WORKER_NOTES,
+  },
+  {
+    name: 'deactivateJobWorker',
+    summary: 'Stop the engine replicas from claiming jobs',
+    http: { method: 'POST', path: '/workflow_engine/jobWorker/deactivate' },
+    roles: ROLE_SETS.admin,
+    response: workersChangeSchema,
+    addition: true,
+    notes: WORKER_NOTES,
+  },
   {
     name: 'getJobMetrics',
     summary: 'Counts and durations of jobs per workflow',
@@ -375,7 +419,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     query: listQuerySchema,
     response: jobMetricsSchema,
     addition: true,
-    notes: 'From the job store. Filter fields: workflow, _id; sorted by workflow. Durations are run_time of finished jobs, in milliseconds.',
+    notes:
+      'From the job store. Filter fields: workflow, _id; sorted by workflow. Durations are run_time of finished jobs, in milliseconds.',
   },
   {
     name: 'getTaskMetrics',
@@ -385,7 +430,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     query: listQuerySchema,
     response: taskMetricsSchema,
     addition: true,
-    notes: 'From the job store, per workflow and task id. Filter fields: workflow, taskId, name, app, taskType; sorted by workflow then task id.',
+    notes:
+      'From the job store, per workflow and task id. Filter fields: workflow, taskId, name, app, taskType; sorted by workflow then task id.',
   },
   // events
   {
@@ -395,7 +441,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     roles: ROLE_SETS.read,
     query: obj({
       workflow: str({ description: 'only jobs of these workflows (comma-separated names)' }),
-      event: str({ description: 'only these job events (comma-separated: jobStart, jobComplete, jobError, jobCancel, jobPause, jobResume, taskStart, taskFinish)' }),
+      event: str({
+        description:
+          'only these job events (comma-separated: jobStart, jobComplete, jobError, jobCancel, jobPause, jobResume, taskStart, taskFinish)',
+      }),
     }),
     response: eventStreamFilterSchema,
     contentType: 'text/event-stream',
@@ -412,6 +461,6 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     body: visibleJobsSchema,
     response: visibleJobsSchema,
     addition: true,
-    notes: 'Bus-only; the gateway\'s event stream asks it for jobs it has not seen before. Jobs that do not exist are left out.',
+    notes: "Bus-only; the gateway's event stream asks it for jobs it has not seen before. Jobs that do not exist are left out.",
   },
 ]);

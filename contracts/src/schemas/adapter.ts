@@ -1,5 +1,22 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, anyValue, bool, closed, embed, int, mapOf, name, nullable, num, obj, oneOf, open, str, strings, withId } from './common';
+import {
+  anyObject,
+  anyValue,
+  bool,
+  closed,
+  embed,
+  int,
+  mapOf,
+  name,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  open,
+  str,
+  strings,
+  withId,
+} from './common';
 import { authenticationSchema, loggerPropsSchema, serverSettingsSchema, tlsSettingsSchema } from './integration';
 
 /** Adapter model types (`GET /adapter-models/types`): a generic HTTP system, and the orchestrator (NSO) that orch-proxy uses. */
@@ -19,9 +36,13 @@ export const ADAPTER_CONNECTIONS = ['ONLINE', 'OFFLINE', 'UNKNOWN'] as const;
 export const healthcheckSettingsSchema = withId(
   'nap:schemas/healthcheck-settings',
   closed({
-    path: str({ description: 'path requested from the server\'s root (not below base_path); default / (HTTP) or /restconf (NSO)' }),
+    path: str({ description: "path requested from the server's root (not below base_path); default / (HTTP) or /restconf (NSO)" }),
     intervalSeconds: num({ minimum: 0.05, maximum: 3600, description: 'default 30' }),
-    failuresBeforeDead: int({ minimum: 1, maximum: 100, description: 'consecutive failed checks that make a RUNNING adapter DEAD; default 3' }),
+    failuresBeforeDead: int({
+      minimum: 1,
+      maximum: 100,
+      description: 'consecutive failed checks that make a RUNNING adapter DEAD; default 3',
+    }),
   }),
 );
 
@@ -91,7 +112,10 @@ export const adapterRecordSchema = withId(
   'nap:schemas/adapter-record',
   open(
     {
-      metadata: open({ isActive: bool(), state: oneOf(ADAPTER_STATES), connection: oneOf(ADAPTER_CONNECTIONS), version: int({ minimum: 1 }) }, ['isActive', 'state']),
+      metadata: open(
+        { isActive: bool(), state: oneOf(ADAPTER_STATES), connection: oneOf(ADAPTER_CONNECTIONS), version: int({ minimum: 1 }) },
+        ['isActive', 'state'],
+      ),
       data: embed(adapterDataSchema),
     },
     ['metadata', 'data'],
@@ -137,9 +161,9 @@ export const callAdapterBodySchema = withId(
     {
       adapter: name('adapter name'),
       method: oneOf(OUTBOUND_METHODS),
-      path: name('path below the adapter\'s server (HTTP: below base_path), with its query string if any'),
+      path: name("path below the adapter's server (HTTP: below base_path), with its query string if any"),
       query: mapOf(str(), { description: 'query members added to the path' }),
-      headers: mapOf(str(), { description: 'request headers; the adapter\'s authentication replaces any authorization header' }),
+      headers: mapOf(str(), { description: "request headers; the adapter's authentication replaces any authorization header" }),
       body: anyValue({ description: 'JSON body; a string is sent as it is' }),
       timeoutMs: int({ minimum: 1, maximum: 600_000 }),
     },
@@ -154,7 +178,7 @@ export const runTaskBodySchema = withId(
     {
       app: name('the task app: an integration name, a model title without punctuation, or an adapter name'),
       method: name('the task name: a generated method name or an operationId'),
-      incoming: anyObject('the task\'s resolved incoming variables; adapter_id picks the instance when several answer to app'),
+      incoming: anyObject("the task's resolved incoming variables; adapter_id picks the instance when several answer to app"),
       timeoutMs: int({ minimum: 1, maximum: 600_000 }),
     },
     ['app', 'method', 'incoming'],

@@ -2,7 +2,26 @@ import type { Static } from '@sinclair/typebox';
 import { LOG_LEVELS, LOG_TRANSPORTS } from '../applications';
 import { SERVICE_NAMES } from '../services';
 import type { ServiceName } from '../services';
-import { Type, anyObject, arr, bool, closed, embed, int, literal, mapOf, name, nullable, num, obj, oneOf, open, str, strings, withId } from './common';
+import {
+  Type,
+  anyObject,
+  arr,
+  bool,
+  closed,
+  embed,
+  int,
+  literal,
+  mapOf,
+  name,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  open,
+  str,
+  strings,
+  withId,
+} from './common';
 import { loggerPropsSchema } from './integration';
 
 /**
@@ -16,9 +35,21 @@ export const SERVICE_SETTINGS_SCHEMAS = {
     'nap:schemas/settings/admin',
     closed(
       {
-        tokenTtlSeconds: int({ minimum: 60, maximum: 31_536_000, description: 'lifetime of new tokens, seconds (NAP_TOKEN_TTL_SECONDS at start)' }),
-        sessionIdleMinutes: int({ minimum: 1, maximum: 525_600, description: 'a session unused this long ends (the profile\'s authenticationProps.logoutTime); none by default' }),
-        integrationTimeoutMs: int({ minimum: 1, maximum: 600_000, description: 'bound of an integration or adapter call that names none (the profile\'s integrationProps.timeout); 30000 by default' }),
+        tokenTtlSeconds: int({
+          minimum: 60,
+          maximum: 31_536_000,
+          description: 'lifetime of new tokens, seconds (NAP_TOKEN_TTL_SECONDS at start)',
+        }),
+        sessionIdleMinutes: int({
+          minimum: 1,
+          maximum: 525_600,
+          description: "a session unused this long ends (the profile's authenticationProps.logoutTime); none by default",
+        }),
+        integrationTimeoutMs: int({
+          minimum: 1,
+          maximum: 600_000,
+          description: "bound of an integration or adapter call that names none (the profile's integrationProps.timeout); 30000 by default",
+        }),
       },
       [],
       { description: 'Live settings of AdminEssentials (the admin service)' },
@@ -28,11 +59,32 @@ export const SERVICE_SETTINGS_SCHEMAS = {
     'nap:schemas/settings/gateway-devices',
     closed(
       {
-        sessionLimit: int({ minimum: 1, maximum: 100_000, description: 'SSH/NETCONF sessions open at once across all devices (NAP_GW_SESSION_LIMIT at start)' }),
-        deviceSessionLimit: int({ minimum: 1, maximum: 1000, description: 'sessions open at once to one device unless its gw_session_limit says otherwise (NAP_GW_DEVICE_SESSION_LIMIT at start)' }),
-        sessionQueueTimeoutMs: int({ minimum: 1, maximum: 3_600_000, description: 'how long a request waits for a free session (NAP_GW_SESSION_QUEUE_TIMEOUT_MS at start)' }),
-        connectTimeoutMs: int({ minimum: 1, maximum: 600_000, description: 'bound of connect, login and first prompt (NAP_GW_CONNECT_TIMEOUT_MS at start)' }),
-        runTimeoutMs: int({ minimum: 1, maximum: 86_400_000, description: 'time limit of a playbook, script or IaC run (NAP_GW_RUN_TIMEOUT_MS at start)' }),
+        sessionLimit: int({
+          minimum: 1,
+          maximum: 100_000,
+          description: 'SSH/NETCONF sessions open at once across all devices (NAP_GW_SESSION_LIMIT at start)',
+        }),
+        deviceSessionLimit: int({
+          minimum: 1,
+          maximum: 1000,
+          description:
+            'sessions open at once to one device unless its gw_session_limit says otherwise (NAP_GW_DEVICE_SESSION_LIMIT at start)',
+        }),
+        sessionQueueTimeoutMs: int({
+          minimum: 1,
+          maximum: 3_600_000,
+          description: 'how long a request waits for a free session (NAP_GW_SESSION_QUEUE_TIMEOUT_MS at start)',
+        }),
+        connectTimeoutMs: int({
+          minimum: 1,
+          maximum: 600_000,
+          description: 'bound of connect, login and first prompt (NAP_GW_CONNECT_TIMEOUT_MS at start)',
+        }),
+        runTimeoutMs: int({
+          minimum: 1,
+          maximum: 86_400_000,
+          description: 'time limit of a playbook, script or IaC run (NAP_GW_RUN_TIMEOUT_MS at start)',
+        }),
       },
       [],
       { description: 'Live settings of the device gateway (GatewayDevices, AGManager, AutomationGateway, ConfigurationManager)' },
@@ -40,8 +92,14 @@ export const SERVICE_SETTINGS_SCHEMAS = {
   ),
   mop: withId('nap:schemas/settings/mop', closed({}, [], { description: 'MOP has no live settings: its settings are read at start' })),
   'orch-proxy': withId('nap:schemas/settings/orch-proxy', closed({}, [], { description: 'OrchManager has no live settings' })),
-  studio: withId('nap:schemas/settings/studio', closed({}, [], { description: 'The studio has no live settings: its template workers are sized at start (NAP_TEMPLATE_*)' })),
-  workflow: withId('nap:schemas/settings/workflow', closed({}, [], { description: 'The workflow engine has no live settings: its lease and clock are read at start' })),
+  studio: withId(
+    'nap:schemas/settings/studio',
+    closed({}, [], { description: 'The studio has no live settings: its template workers are sized at start (NAP_TEMPLATE_*)' }),
+  ),
+  workflow: withId(
+    'nap:schemas/settings/workflow',
+    closed({}, [], { description: 'The workflow engine has no live settings: its lease and clock are read at start' }),
+  ),
 } as const satisfies Record<ServiceName, unknown>;
 
 /** Live settings of the admin service. */
@@ -78,8 +136,8 @@ export const serviceInstanceSchema = withId(
   'nap:schemas/service-instance',
   obj(
     {
-      id: str({ description: 'the instance\'s registration id in discovery (changes when it pauses or resumes)' }),
-      instance: str({ description: 'the replica\'s own id, stable while its process runs' }),
+      id: str({ description: "the instance's registration id in discovery (changes when it pauses or resumes)" }),
+      instance: str({ description: "the replica's own id, stable while its process runs" }),
       state: oneOf(['running', 'paused']),
       version: str(),
       started: str({ description: 'when the replica started serving, ISO 8601' }),
@@ -94,9 +152,15 @@ function applicationRecordProperties() {
   return {
     metadata: open(
       {
-        isActive: bool({ description: 'false once an operator stopped the application; a stopped application stays stopped, on new replicas too, until started' }),
+        isActive: bool({
+          description:
+            'false once an operator stopped the application; a stopped application stays stopped, on new replicas too, until started',
+        }),
         activeSync: bool({ description: 'every replica is in the state and has the settings it should have' }),
-        state: oneOf(APPLICATION_STATES, { description: 'RUNNING when a replica takes requests; STOPPED when stopped by an operator (replicas alive, paused); DEAD when no replica answers' }),
+        state: oneOf(APPLICATION_STATES, {
+          description:
+            'RUNNING when a replica takes requests; STOPPED when stopped by an operator (replicas alive, paused); DEAD when no replica answers',
+        }),
         service: oneOf(SERVICE_NAMES, { description: 'the NAP service that serves it' }),
         applications: strings({ description: 'every application the same service serves (they start and stop together)' }),
       },
@@ -110,7 +174,7 @@ function applicationRecordProperties() {
         description: str(),
         isEncrypted: bool(),
         loggerProps: embed(loggerPropsSchema),
-        properties: anyObject('the service\'s live settings as an operator set them (GET /schema/applications/:name)'),
+        properties: anyObject("the service's live settings as an operator set them (GET /schema/applications/:name)"),
       },
       ['name', 'type', 'model', 'loggerProps', 'properties'],
     ),
@@ -119,7 +183,10 @@ function applicationRecordProperties() {
 }
 
 /** An application record, as the original platform keeps it, with state and instances from live discovery. */
-export const applicationRecordSchema = withId('nap:schemas/application-record', open(applicationRecordProperties(), ['metadata', 'data', 'instances']));
+export const applicationRecordSchema = withId(
+  'nap:schemas/application-record',
+  open(applicationRecordProperties(), ['metadata', 'data', 'instances']),
+);
 /** An application record. */
 export type ApplicationRecord = Static<typeof applicationRecordSchema>;
 
@@ -128,17 +195,15 @@ export const applicationUpdateBodySchema = withId(
   'nap:schemas/application-update-body',
   closed(
     {
-      properties: closed(
-        {
-          name: name('the application\'s name; it cannot change'),
-          type: literal('Application'),
-          model: str({ description: 'cannot change' }),
-          description: str(),
-          isEncrypted: bool(),
-          loggerProps: embed(loggerPropsSchema),
-          properties: anyObject('live settings of the service (GET /schema/applications/:name)'),
-        },
-      ),
+      properties: closed({
+        name: name("the application's name; it cannot change"),
+        type: literal('Application'),
+        model: str({ description: 'cannot change' }),
+        description: str(),
+        isEncrypted: bool(),
+        loggerProps: embed(loggerPropsSchema),
+        properties: anyObject('live settings of the service (GET /schema/applications/:name)'),
+      }),
     },
     ['properties'],
   ),
@@ -147,7 +212,14 @@ export const applicationUpdateBodySchema = withId(
 /** Body of `PUT /applications/:name/properties`: the live settings, replacing those set before. */
 export const applicationPropertiesBodySchema = withId(
   'nap:schemas/application-properties-body',
-  closed({ properties: anyObject('live settings of the service (GET /schema/applications/:name); members left out go back to the values of the process\'s start') }, ['properties']),
+  closed(
+    {
+      properties: anyObject(
+        "live settings of the service (GET /schema/applications/:name); members left out go back to the values of the process's start",
+      ),
+    },
+    ['properties'],
+  ),
 );
 
 /** What a change of live settings did: applied at once on every replica, or nothing to apply. */
@@ -157,7 +229,9 @@ export const settingsChangeSchema = withId(
     {
       applied: strings({ description: 'members that took effect at once on every replica' }),
       replicas: int({ minimum: 0, description: 'replicas that applied them (new replicas get them when they start)' }),
-      restartRequired: strings({ description: 'members stored that no running process changes; they take effect when the processes restart' }),
+      restartRequired: strings({
+        description: 'members stored that no running process changes; they take effect when the processes restart',
+      }),
     },
     ['applied', 'replicas', 'restartRequired'],
   ),
@@ -227,7 +301,7 @@ export const indexSpecSchema = withId(
   'nap:schemas/index-spec',
   obj(
     {
-      name: str({ description: 'MongoDB\'s default name (field_1_other_-1) unless declared' }),
+      name: str({ description: "MongoDB's default name (field_1_other_-1) unless declared" }),
       keys: mapOf(Type.Union([literal(1), literal(-1)])),
       unique: bool(),
       sparse: bool(),
@@ -254,7 +328,9 @@ export const indexStatusSchema = withId(
       collection: str(),
       service: oneOf(SERVICE_NAMES),
       missing: arr(embed(indexSpecSchema), { description: 'declared, absent from the store' }),
-      misnamed: arr(obj({ expected: embed(indexSpecSchema), actual: embed(indexSpecSchema) }, ['expected', 'actual']), { description: 'the store has the index under another name (or with other options)' }),
+      misnamed: arr(obj({ expected: embed(indexSpecSchema), actual: embed(indexSpecSchema) }, ['expected', 'actual']), {
+        description: 'the store has the index under another name (or with other options)',
+      }),
       external: arr(embed(indexSpecSchema), { description: 'in the store but declared by no one' }),
       indexed: arr(embed(indexSpecSchema), { description: 'declared and present as declared' }),
     },
@@ -329,16 +405,21 @@ export const controlCommandSchema = withId(
 export type ControlCommand = Static<typeof controlCommandSchema>;
 
 /** What a starting replica asks on `nap.sys.applications.desired`; the answer is a control reply whose result is a `configure` command. */
-export const desiredStateRequestSchema = withId('nap:schemas/desired-state-request', closed({ service: oneOf(SERVICE_NAMES) }, ['service']));
+export const desiredStateRequestSchema = withId(
+  'nap:schemas/desired-state-request',
+  closed({ service: oneOf(SERVICE_NAMES) }, ['service']),
+);
 
 /** The answer of a control command: `ok` with the result, or the error (code, message, details). */
 export const controlReplySchema = withId(
   'nap:schemas/control-reply',
   Type.Union([
     closed({ ok: literal(true), result: Type.Unknown() }, ['ok']),
-    closed({ ok: literal(false), error: obj({ code: str(), message: str(), details: Type.Unknown() }, ['code', 'message']) }, ['ok', 'error']),
+    closed({ ok: literal(false), error: obj({ code: str(), message: str(), details: Type.Unknown() }, ['code', 'message']) }, [
+      'ok',
+      'error',
+    ]),
   ]),
 );
 /** The answer of a control command. */
 export type ControlReply = Static<typeof controlReplySchema>;
-

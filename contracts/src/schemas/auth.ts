@@ -51,10 +51,11 @@ export const loginResultSchema = withId('nap:schemas/login-result', str({ minLen
 /** Body of `POST /oauth/token` (client credentials grant, form-encoded). */
 export const oauthTokenBodySchema = withId(
   'nap:schemas/oauth-token-body',
-  obj(
-    { grant_type: literal('client_credentials'), client_id: name(), client_secret: str({ minLength: 1 }), scope: str() },
-    ['grant_type', 'client_id', 'client_secret'],
-  ),
+  obj({ grant_type: literal('client_credentials'), client_id: name(), client_secret: str({ minLength: 1 }), scope: str() }, [
+    'grant_type',
+    'client_id',
+    'client_secret',
+  ]),
 );
 /** Body of `POST /oauth/token` (form-encoded). */
 export type OAuthTokenBody = Static<typeof oauthTokenBodySchema>;
@@ -62,10 +63,11 @@ export type OAuthTokenBody = Static<typeof oauthTokenBodySchema>;
 /** Answer of `POST /oauth/token`. */
 export const oauthTokenResultSchema = withId(
   'nap:schemas/oauth-token-result',
-  obj(
-    { access_token: name(), token_type: literal('Bearer'), expires_in: int({ minimum: 0, description: 'seconds' }) },
-    ['access_token', 'token_type', 'expires_in'],
-  ),
+  obj({ access_token: name(), token_type: literal('Bearer'), expires_in: int({ minimum: 0, description: 'seconds' }) }, [
+    'access_token',
+    'token_type',
+    'expires_in',
+  ]),
 );
 /** Answer of `POST /oauth/token`. */
 export type OAuthTokenResult = Static<typeof oauthTokenResultSchema>;
@@ -105,8 +107,17 @@ export const resolveSessionBodySchema = withId('nap:schemas/resolve-session-body
 /** Answer of `admin.getTokenKeys`: the public keys that verify tokens (see auth-token.ts), newest first. */
 export const tokenKeysSchema = withId(
   'nap:schemas/token-keys',
-  obj({ keys: arr(obj({ kid: name('key id, the kid claim of tokens'), publicKeyPem: name('Ed25519 public key, PEM (SPKI)') }, ['kid', 'publicKeyPem'])) }, ['keys']),
+  obj(
+    {
+      keys: arr(
+        obj({ kid: name('key id, the kid claim of tokens'), publicKeyPem: name('Ed25519 public key, PEM (SPKI)') }, [
+          'kid',
+          'publicKeyPem',
+        ]),
+      ),
+    },
+    ['keys'],
+  ),
 );
 /** Answer of `admin.getTokenKeys`. */
 export type TokenKeys = Static<typeof tokenKeysSchema>;
-

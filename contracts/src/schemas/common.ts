@@ -140,7 +140,10 @@ export type WithOneOf<T, K extends keyof T> = { [P in K]-?: T & Required<Pick<T,
  * `anyOf: [{ required: [k1] }, { required: [k2] }, …]`: at least one of them must be present. The
  * static type says so too (a union with one of the members required in each branch).
  */
-export function withOneOf<T extends TObject, const K extends readonly (keyof Static<T> & string)[]>(schema: T, keys: K): TUnsafe<WithOneOf<Static<T>, K[number]>> {
+export function withOneOf<T extends TObject, const K extends readonly (keyof Static<T> & string)[]>(
+  schema: T,
+  keys: K,
+): TUnsafe<WithOneOf<Static<T>, K[number]>> {
   return Type.Unsafe<WithOneOf<Static<T>, K[number]>>({ ...schema, anyOf: keys.map((key) => ({ required: [key] })) });
 }
 

@@ -32,21 +32,36 @@ export const deviceVariablesSchema = withId(
   open(
     {
       gw_host: anyOfTypes<string | null>(['string', 'null'], 'address or DNS name'),
-      gw_port: anyOfTypes<number | string | null>(['integer', 'string', 'null'], 'SSH port, default 22 (1-65535; a numeric string is accepted)'),
-      gw_connection: anyOfTypes<string | null>(['string', 'null'], 'connection type (device-type of createDevice), e.g. network_cli, netconf, ssh'),
-      gw_network_os: anyOfTypes<string | null>(['string', 'null'], 'netmiko device type: cisco_ios, cisco_xe, cisco_nxos, arista_eos, juniper_junos, linux, …'),
+      gw_port: anyOfTypes<number | string | null>(
+        ['integer', 'string', 'null'],
+        'SSH port, default 22 (1-65535; a numeric string is accepted)',
+      ),
+      gw_connection: anyOfTypes<string | null>(
+        ['string', 'null'],
+        'connection type (device-type of createDevice), e.g. network_cli, netconf, ssh',
+      ),
+      gw_network_os: anyOfTypes<string | null>(
+        ['string', 'null'],
+        'netmiko device type: cisco_ios, cisco_xe, cisco_nxos, arista_eos, juniper_junos, linux, …',
+      ),
       gw_os: anyOfTypes<string | null>(['string', 'null']),
       gw_user: anyOfTypes<string | null>(['string', 'null']),
       gw_password: anyOfTypes<string | null>(['string', 'null'], 'sealed at rest, never returned'),
       gw_ssh_private_key_file: anyOfTypes<string | null>(['string', 'null'], 'path of a private key file, or the key itself (sealed)'),
-      host_key_checking: anyOfTypes<boolean | string | null>(['boolean', 'string', 'null'], 'true or "tofu" (default): trust on first use; "strict"; false or "off"'),
+      host_key_checking: anyOfTypes<boolean | string | null>(
+        ['boolean', 'string', 'null'],
+        'true or "tofu" (default): trust on first use; "strict"; false or "off"',
+      ),
       gw_provider: anyOfTypes<string | null>(['string', 'null']),
       gw_become: anyOfTypes<boolean | string | null>(['boolean', 'string', 'null'], 'enter privileged mode after login'),
       gw_become_method: anyOfTypes<string | null>(['string', 'null']),
       gw_become_pass: anyOfTypes<string | null>(['string', 'null'], 'enable secret; sealed at rest, never returned'),
       gw_netconf_port: anyOfTypes<number | string | null>(['integer', 'string', 'null'], 'NETCONF port, default 830'),
       gw_http_base_url: anyOfTypes<string | null>(['string', 'null'], 'base URL of the device HTTP API, e.g. https://10.0.0.1:443/api'),
-      gw_session_limit: anyOfTypes<number | string | null>(['integer', 'string', 'null'], 'sessions open at once to this device, default 2'),
+      gw_session_limit: anyOfTypes<number | string | null>(
+        ['integer', 'string', 'null'],
+        'sessions open at once to this device, default 2',
+      ),
     },
     [],
     { description: `gateway variables of the device (null removes one in an update); ${SECRET_NOTE}` },
@@ -88,7 +103,8 @@ export type DeviceSort = Static<typeof deviceSortSchema>;
 export const deviceFilterSchema = withId(
   'nap:schemas/device-filter',
   mapOf(scalar(), {
-    description: 'name (substring, case-insensitive), group (membership), or a non-secret variable (exact value, as gw_network_os or variables.gw_network_os)',
+    description:
+      'name (substring, case-insensitive), group (membership), or a non-secret variable (exact value, as gw_network_os or variables.gw_network_os)',
   }),
 );
 /** A filter of the inventory lists. */
@@ -284,11 +300,10 @@ export type SendRequestBody = Static<typeof sendRequestBodySchema>;
 /** Result of `sendRequest`. */
 export const sendRequestResultSchema = withId(
   'nap:schemas/send-request-result',
-  obj({ status_code: int(), headers: mapOf(str()), text: str(), json: anyValue({ description: 'parsed body when it is JSON' }), url: str() }, [
-    'status_code',
-    'headers',
-    'text',
-  ]),
+  obj(
+    { status_code: int(), headers: mapOf(str()), text: str(), json: anyValue({ description: 'parsed body when it is JSON' }), url: str() },
+    ['status_code', 'headers', 'text'],
+  ),
 );
 /** Result of `sendRequest`: the device's answer, any status. */
 export type SendRequestResult = Static<typeof sendRequestResultSchema>;

@@ -22,7 +22,7 @@ function replicaStatus() {
       jobWorker: bool({ description: 'true: this replica claims new jobs' }),
       taskWorker: bool({ description: 'true: this replica starts tasks' }),
       jobs: int({ minimum: 0, description: 'jobs this replica drives now' }),
-      lastSeen: epochMs('the replica\'s last heartbeat'),
+      lastSeen: epochMs("the replica's last heartbeat"),
     },
     ['serverId', 'jobWorker', 'taskWorker', 'jobs', 'lastSeen'],
   );
@@ -68,7 +68,18 @@ export const jobMetricSchema = withId(
       ...durations(),
       lastStarted: epochMs(),
     },
-    ['_id', 'workflow', 'jobsTotal', 'jobsRunning', 'jobsPaused', 'jobsComplete', 'jobsError', 'jobsCanceled', 'totalRunTime', 'averageRunTime'],
+    [
+      '_id',
+      'workflow',
+      'jobsTotal',
+      'jobsRunning',
+      'jobsPaused',
+      'jobsComplete',
+      'jobsError',
+      'jobsCanceled',
+      'totalRunTime',
+      'averageRunTime',
+    ],
   ),
 );
 /** Counts and durations of the jobs of one workflow. */
@@ -168,5 +179,7 @@ export type EventStreamFilter = Static<typeof eventStreamFilterSchema>;
 export const visibleJobsSchema = withId('nap:schemas/visible-jobs', closed({ jobIds: arr(name(), { maxItems: 500 }) }, ['jobIds']));
 
 /** An acknowledgement that also says what the operation left behind. */
-export const workersChangeSchema = withId('nap:schemas/workers-change', obj({ status: literal('success'), message: str(), data: embed(workersStatusSchema) }, ['status', 'message', 'data']));
-
+export const workersChangeSchema = withId(
+  'nap:schemas/workers-change',
+  obj({ status: literal('success'), message: str(), data: embed(workersStatusSchema) }, ['status', 'message', 'data']),
+);

@@ -7,7 +7,10 @@ import { anyObject, arr, int, nullable, obj, str, withId } from './common';
  * collection, the MCP server) read.
  */
 export function envelopeOf<D extends TSchema>(id: string, data: D) {
-  return withId(id, obj({ message: str(), data, metadata: anyObject('paging members on lists; empty otherwise') }, ['message', 'data', 'metadata']));
+  return withId(
+    id,
+    obj({ message: str(), data, metadata: anyObject('paging members on lists; empty otherwise') }, ['message', 'data', 'metadata']),
+  );
 }
 
 /** `{ message, data: [...], metadata: { total, skip, limit } }`: a page of a list in the envelope. */
@@ -39,4 +42,15 @@ export function envelopePageOf<I extends TSchema>(id: string, item: I) {
 export type Envelope<T> = { message: string; data: T; metadata: Record<string, unknown> };
 
 /** A page in the envelope. */
-export type EnvelopePage<T> = { message: string; data: T[]; metadata: { total: number; skip?: number; limit?: number; currentPageSize?: number; nextPageSkip?: number | null; previousPageSkip?: number | null } };
+export type EnvelopePage<T> = {
+  message: string;
+  data: T[];
+  metadata: {
+    total: number;
+    skip?: number;
+    limit?: number;
+    currentPageSize?: number;
+    nextPageSkip?: number | null;
+    previousPageSkip?: number | null;
+  };
+};

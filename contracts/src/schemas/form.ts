@@ -45,7 +45,15 @@ export type Form = Static<typeof formSchema>;
 /** Body of operation 19: only `options`, which has only `_id` (UUID v4) and `name`, at least one of them. */
 export const exportFormBodySchema = withId(
   'nap:schemas/export-form-body',
-  closed({ options: withOneOf(closed({ _id: uuidV4('form id, UUID v4'), name: str({ minLength: 1, description: 'form name' }) }), ['_id', 'name']) }, ['options']),
+  closed(
+    {
+      options: withOneOf(closed({ _id: uuidV4('form id, UUID v4'), name: str({ minLength: 1, description: 'form name' }) }), [
+        '_id',
+        'name',
+      ]),
+    },
+    ['options'],
+  ),
 );
 /** Body of operation 19: `options` with `_id` and/or `name`. */
 export type ExportFormBody = Static<typeof exportFormBodySchema>;

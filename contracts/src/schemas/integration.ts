@@ -82,7 +82,7 @@ export const serverSettingsSchema = withId(
     protocol: oneOf(['http', 'https']),
     host: name('host name or address'),
     port: int({ minimum: 1, maximum: 65535 }),
-    base_path: str({ description: 'path prefix of every operation, for example /api; the model\'s first server gives the default' }),
+    base_path: str({ description: "path prefix of every operation, for example /api; the model's first server gives the default" }),
   }),
 );
 
@@ -115,7 +115,10 @@ export const authenticationSchema = withId(
 export type Authentication = Static<typeof authenticationSchema>;
 
 /** TLS of calls: `enabled` means https; `rejectUnauthorized` false accepts any certificate; `ca` a PEM bundle to trust. */
-export const tlsSettingsSchema = withId('nap:schemas/tls-settings', closed({ enabled: bool(), rejectUnauthorized: bool(), ca: str({ description: 'PEM' }) }));
+export const tlsSettingsSchema = withId(
+  'nap:schemas/tls-settings',
+  closed({ enabled: bool(), rejectUnauthorized: bool(), ca: str({ description: 'PEM' }) }),
+);
 
 /** Connection settings of an integration (`data.properties`). */
 export const integrationSettingsSchema = withId(
@@ -145,7 +148,10 @@ export const integrationPropertiesSchema = withId(
 );
 
 /** One finding of the OpenAPI parser: where (a JSON pointer into the document) and what. */
-export const modelFindingSchema = withId('nap:schemas/model-finding', obj({ path: str({ description: 'JSON pointer, "" for the whole document' }), message: str() }, ['path', 'message']));
+export const modelFindingSchema = withId(
+  'nap:schemas/model-finding',
+  obj({ path: str({ description: 'JSON pointer, "" for the whole document' }), message: str() }, ['path', 'message']),
+);
 /** One finding of the OpenAPI parser. */
 export type ModelFinding = Static<typeof modelFindingSchema>;
 
@@ -156,7 +162,9 @@ export const modelValidationSchema = withId(
     {
       valid: bool(),
       errors: arr(embed(modelFindingSchema), { description: 'what makes the document refused' }),
-      warnings: arr(embed(modelFindingSchema), { description: 'findings in response schemas only: reported, not refused (responses are never validated)' }),
+      warnings: arr(embed(modelFindingSchema), {
+        description: 'findings in response schemas only: reported, not refused (responses are never validated)',
+      }),
     },
     ['valid', 'errors'],
   ),
@@ -165,7 +173,15 @@ export const modelValidationSchema = withId(
 /** A method of a model: the generated name, the operationId, the HTTP method and path. */
 export const modelMethodSchema = withId(
   'nap:schemas/model-method',
-  obj({ name: str({ description: 'HTTP method plus the PascalCase path segments below the base path' }), operationId: str(), method: str(), path: str() }, ['name', 'method', 'path']),
+  obj(
+    {
+      name: str({ description: 'HTTP method plus the PascalCase path segments below the base path' }),
+      operationId: str(),
+      method: str(),
+      path: str(),
+    },
+    ['name', 'method', 'path'],
+  ),
 );
 
 /** An integration model: an OpenAPI document named by `versionId`. */
@@ -178,7 +194,9 @@ export const integrationModelSchema = withId(
       version: str(),
       description: str(),
       specification: str({ description: 'swagger 2.0 or openapi 3.x, as imported' }),
-      app: str({ description: 'info.title without anything but letters and digits: the task app that reaches an integration of this model' }),
+      app: str({
+        description: 'info.title without anything but letters and digits: the task app that reaches an integration of this model',
+      }),
       servers: arr(obj({ url: str() })),
       defaultBasePath: str(),
       methodCount: int({ minimum: 0 }),

@@ -73,12 +73,21 @@ export const retrySettingsSchema = withId(
 export type RetrySettings = Static<typeof retrySettingsSchema>;
 
 /** Entry of a job's `error` array. */
-export const jobErrorEntrySchema = withId('nap:schemas/job-error-entry', obj({ task: str(), message: str(), timestamp: epochMs() }, ['task', 'message', 'timestamp']));
+export const jobErrorEntrySchema = withId(
+  'nap:schemas/job-error-entry',
+  obj({ task: str(), message: str(), timestamp: epochMs() }, ['task', 'message', 'timestamp']),
+);
 /** One entry of a job's `error` array. */
 export type JobErrorEntry = Static<typeof jobErrorEntrySchema>;
 
 function decoratorSchema() {
-  return obj({ type: str({ description: 'value encryption in examples' }), pointer: str({ description: 'JSON pointer, for example /variables/password' }) }, ['type', 'pointer']);
+  return obj(
+    {
+      type: str({ description: 'value encryption in examples' }),
+      pointer: str({ description: 'JSON pointer, for example /variables/password' }),
+    },
+    ['type', 'pointer'],
+  );
 }
 /** A decorator of a job or task: `{ type: 'encryption', pointer: '/variables/password' }`. */
 export type Decorator = Static<ReturnType<typeof decoratorSchema>>;
@@ -167,12 +176,18 @@ function jobProperties<T extends TSchema>(task: T) {
 }
 
 /** The job document (jobsDocument). Extra members are accepted: the schema documents, it does not forbid. */
-export const jobDocumentSchema = withId('nap:schemas/job-document', open(jobProperties(embed(taskSchema)), ['_id', 'name', 'tasks', 'status']));
+export const jobDocumentSchema = withId(
+  'nap:schemas/job-document',
+  open(jobProperties(embed(taskSchema)), ['_id', 'name', 'tasks', 'status']),
+);
 /** The job document (jobsDocument). */
 export type JobDocument = Static<typeof jobDocumentSchema>;
 
 /** The shallow job data of `getJobShallow` (operation 16). */
-export const shallowJobDocumentSchema = withId('nap:schemas/shallow-job-document', open(jobProperties(embed(shallowTaskSchema)), ['_id', 'name', 'tasks', 'status']));
+export const shallowJobDocumentSchema = withId(
+  'nap:schemas/shallow-job-document',
+  open(jobProperties(embed(shallowTaskSchema)), ['_id', 'name', 'tasks', 'status']),
+);
 
 /** Job page of `GET /operations-manager/jobs`. */
 export const jobPageSchema = withId(
@@ -197,10 +212,12 @@ export type JobPage = Static<typeof jobPageSchema>;
 /** Job list of `getJobList` (operation 18). */
 export const jobListSchema = withId(
   'nap:schemas/job-list',
-  obj(
-    { results: arr(embed(jobDocumentSchema)), skip: int({ minimum: 0 }), limit: int({ minimum: 0 }), total: int({ minimum: 0 }) },
-    ['results', 'skip', 'limit', 'total'],
-  ),
+  obj({ results: arr(embed(jobDocumentSchema)), skip: int({ minimum: 0 }), limit: int({ minimum: 0 }), total: int({ minimum: 0 }) }, [
+    'results',
+    'skip',
+    'limit',
+    'total',
+  ]),
 );
 /** Job list of `getJobList` (operation 18). */
 export type JobList = Static<typeof jobListSchema>;
@@ -208,7 +225,11 @@ export type JobList = Static<typeof jobListSchema>;
 /** `{ message, data, metadata }` envelope of `GET /operations-manager/jobs/:jobId`. */
 export const jobEnvelopeSchema = withId(
   'nap:schemas/job-envelope',
-  obj({ message: literal('Successfully retrieved item'), data: embed(jobDocumentSchema), metadata: anyObject() }, ['message', 'data', 'metadata']),
+  obj({ message: literal('Successfully retrieved item'), data: embed(jobDocumentSchema), metadata: anyObject() }, [
+    'message',
+    'data',
+    'metadata',
+  ]),
 );
 /** The envelope of `GET /operations-manager/jobs/:jobId` (an addition). */
 export type JobEnvelope = Static<typeof jobEnvelopeSchema>;
@@ -231,8 +252,9 @@ export const startJobWithOptionsBodySchema = withId(
         type: str({ description: 'example Automation' }),
         variables: anyObject('job variables; structure not shown by the spec'),
         groups: strings({ description: 'group ids' }),
-        pinned: mapOf(anyObject('the task\'s outgoing variables, for example { result: {...} }'), {
-          description: 'pinned task outputs, keyed by task id or by app.method: a pinned task returns its pin without calling anything (also in child jobs), and the job records it',
+        pinned: mapOf(anyObject("the task's outgoing variables, for example { result: {...} }"), {
+          description:
+            'pinned task outputs, keyed by task id or by app.method: a pinned task returns its pin without calling anything (also in child jobs), and the job records it',
         }),
       }),
     },

@@ -1,5 +1,23 @@
 import type { Static } from '@sinclair/typebox';
-import { Type, anyObject, anyValue, arr, bool, closed, embed, epochMs, int, name, nullable, num, obj, oneOf, open, str, withId } from './common';
+import {
+  Type,
+  anyObject,
+  anyValue,
+  arr,
+  bool,
+  closed,
+  embed,
+  epochMs,
+  int,
+  name,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  open,
+  str,
+  withId,
+} from './common';
 
 /*
  * Templates are stored as given and results carry members the schemas do not name (the evaluated
@@ -38,7 +56,11 @@ function commandRule() {
 export type CommandRule = Static<ReturnType<typeof commandRule>>;
 
 function templateCommand() {
-  return open({ command: str(), passRule: bool({ description: 'true: every rule must pass; false: one rule must pass' }), rules: arr(commandRule()) });
+  return open({
+    command: str(),
+    passRule: bool({ description: 'true: every rule must pass; false: one rule must pass' }),
+    rules: arr(commandRule()),
+  });
 }
 /** A command of a command template. */
 export type TemplateCommand = Static<ReturnType<typeof templateCommand>>;
@@ -115,7 +137,10 @@ export const analyticTemplateSchema = withId('nap:schemas/analytic-template', op
 export type AnalyticTemplate = Static<typeof analyticTemplateSchema>;
 
 /** Body of operation 14: only `template`, an analytic template with a name. */
-export const createAnalyticTemplateBodySchema = withId('nap:schemas/create-analytic-template-body', closed({ template: embed(analyticTemplateSchema) }, ['template']));
+export const createAnalyticTemplateBodySchema = withId(
+  'nap:schemas/create-analytic-template-body',
+  closed({ template: embed(analyticTemplateSchema) }, ['template']),
+);
 /** Body of `POST /mop/createAnalyticTemplate` (operation 14). */
 export type CreateAnalyticTemplateBody = Static<typeof createAnalyticTemplateBodySchema>;
 
@@ -172,7 +197,11 @@ export const templateRunResultSchema = withId(
 export type TemplateRunResult = Static<typeof templateRunResultSchema>;
 
 function analyticRuleResult() {
-  return open({ type: str(), severity: str(), result: bool(), preValue: anyValue(), postValue: anyValue(), message: str() }, ['type', 'severity', 'result']);
+  return open({ type: str(), severity: str(), result: bool(), preValue: anyValue(), postValue: anyValue(), message: str() }, [
+    'type',
+    'severity',
+    'result',
+  ]);
 }
 /** One analytic rule's outcome. */
 export type AnalyticRuleResult = Static<ReturnType<typeof analyticRuleResult>>;

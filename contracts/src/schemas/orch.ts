@@ -9,7 +9,9 @@ export const restActionBodySchema = withId(
       params: open(
         {
           path: str({ description: 'orchestrator REST path' }),
-          accept: str({ description: 'media type, for example vnd.yang.data+json, vnd.yang.collection+json, vnd.yang.collection+xml, yang-data+json' }),
+          accept: str({
+            description: 'media type, for example vnd.yang.data+json, vnd.yang.collection+json, vnd.yang.collection+xml, yang-data+json',
+          }),
           method: str({ description: 'GET or POST in examples' }),
           contentType: str({ description: 'media type, for example vnd.yang.data+json, yang-data+json' }),
         },
@@ -75,7 +77,10 @@ export type RestActionResultItem = Static<ReturnType<typeof restActionResultItem
 export const restActionResultSchema = withId('nap:schemas/rest-action-result', arr(restActionResultItem()));
 
 function restQueryResultItem() {
-  return open({ instance_data: anyValue({ description: "the orchestrator's answer: its JSON, or its text when it answered another media type" }) }, ['instance_data']);
+  return open(
+    { instance_data: anyValue({ description: "the orchestrator's answer: its JSON, or its text when it answered another media type" }) },
+    ['instance_data'],
+  );
 }
 
 /**
@@ -99,7 +104,9 @@ function setLeafResultItem() {
       path_evaluated: str({ description: 'path with the variables substituted' }),
       value_raw: str(),
       value_evaluated: str(),
-      dry_run: anyValue({ description: "the orchestrator's dry-run result, present when a dry run was asked for (dryRun true or options dryrun)" }),
+      dry_run: anyValue({
+        description: "the orchestrator's dry-run result, present when a dry run was asked for (dryRun true or options dryrun)",
+      }),
     },
     ['action', 'path_raw', 'path_evaluated', 'value_raw', 'value_evaluated'],
   );

@@ -3,12 +3,24 @@ import { anyObject, arr, bool, closed, embed, int, name, obj, oneOf, open, str, 
 
 /** The members of a prebuilt's metadata besides its name and version. */
 function metadataProperties() {
-  return { description: str(), author: str(), license: str(), repository: obj({ type: str(), url: str() }), keywords: strings(), hostedRepoId: int() };
+  return {
+    description: str(),
+    author: str(),
+    license: str(),
+    repository: obj({ type: str(), url: str() }),
+    keywords: strings(),
+    hostedRepoId: int(),
+  };
 }
 
 /** A prebuilt's manifest: what its bundles hold; other members kept as given. */
 function manifest() {
-  return open({ bundleName: str(), fingerprint: str(), createdEpoch: str(), artifacts: arr(open({ id: str(), name: str(), type: str(), location: str() })) });
+  return open({
+    bundleName: str(),
+    fingerprint: str(),
+    createdEpoch: str(),
+    artifacts: arr(open({ id: str(), name: str(), type: str(), location: str() })),
+  });
 }
 
 /** A prebuilt descriptor (the example `data` of group creation, operation 10); members beyond these are kept as given. */
@@ -17,7 +29,9 @@ export const prebuiltDescriptorSchema = withId(
   open({
     metadata: open({ name: str(), version: str(), ...metadataProperties() }),
     manifest: manifest(),
-    bundles: arr(open({ type: str({ description: 'values that occur: json-forms, workflow, mop-template, service-catalog, golden-config' }) })),
+    bundles: arr(
+      open({ type: str({ description: 'values that occur: json-forms, workflow, mop-template, service-catalog, golden-config' }) }),
+    ),
     readme: str(),
   }),
 );
@@ -25,7 +39,16 @@ export const prebuiltDescriptorSchema = withId(
 export type PrebuiltDescriptor = Static<typeof prebuiltDescriptorSchema>;
 
 /** Bundle types NAP installs, each through the service that owns such documents. */
-export const BUNDLE_TYPES = ['workflow', 'transformation', 'mop-template', 'mop-analytic-template', 'template', 'json-forms', 'forms', 'automation'] as const;
+export const BUNDLE_TYPES = [
+  'workflow',
+  'transformation',
+  'mop-template',
+  'mop-analytic-template',
+  'template',
+  'json-forms',
+  'forms',
+  'automation',
+] as const;
 /** A bundle type NAP installs. */
 export type BundleType = (typeof BUNDLE_TYPES)[number];
 
@@ -56,8 +79,10 @@ export const prebuiltPackageSchema = withId(
       bundles: arr(
         open(
           {
-            type: name('workflow, transformation, mop-template, mop-analytic-template, template, json-forms, forms or automation; other types (service-catalog, golden-config) are refused by name'),
-            data: anyObject('the artifact\'s document, with its name'),
+            type: name(
+              'workflow, transformation, mop-template, mop-analytic-template, template, json-forms, forms or automation; other types (service-catalog, golden-config) are refused by name',
+            ),
+            data: anyObject("the artifact's document, with its name"),
           },
           ['type', 'data'],
         ),
@@ -73,7 +98,11 @@ export type PrebuiltPackage = Static<typeof prebuiltPackageSchema>;
 /** An artifact an installed prebuilt created: where it lives (`type`), its id there and its name. */
 export const prebuiltComponentSchema = withId(
   'nap:schemas/prebuilt-component',
-  obj({ id: str({ description: 'id in the owning service' }), name: str(), type: str({ description: 'the bundle type' }) }, ['id', 'name', 'type']),
+  obj({ id: str({ description: 'id in the owning service' }), name: str(), type: str({ description: 'the bundle type' }) }, [
+    'id',
+    'name',
+    'type',
+  ]),
 );
 /** An artifact of an installed prebuilt. */
 export type PrebuiltComponent = Static<typeof prebuiltComponentSchema>;
@@ -104,7 +133,9 @@ export const prebuiltProblemSchema = withId(
   'nap:schemas/prebuilt-problem',
   obj(
     {
-      severity: oneOf(['error', 'warning'], { description: 'error: the import would be refused; warning: it would install, but something it needs is missing' }),
+      severity: oneOf(['error', 'warning'], {
+        description: 'error: the import would be refused; warning: it would install, but something it needs is missing',
+      }),
       member: str({ description: 'where, for example body.prebuilt.bundles[3]' }),
       bundle: int({ minimum: 0 }),
       type: str(),
@@ -122,7 +153,10 @@ export const prebuiltValidationSchema = withId(
     {
       valid: bool({ description: 'the import would install it' }),
       errors: strings({ description: 'why the import would be refused' }),
-      warnings: strings({ description: 'dependencies neither in the package nor on the platform: workflows, transformations, templates, adapters or integrations its workflows name' }),
+      warnings: strings({
+        description:
+          'dependencies neither in the package nor on the platform: workflows, transformations, templates, adapters or integrations its workflows name',
+      }),
       problems: arr(embed(prebuiltProblemSchema)),
     },
     ['valid', 'errors', 'warnings', 'problems'],
@@ -134,5 +168,10 @@ export type PrebuiltValidation = Static<typeof prebuiltValidationSchema>;
 /** Options of an import or upgrade. */
 export const prebuiltImportOptionsSchema = withId(
   'nap:schemas/prebuilt-import-options',
-  closed({ overwrite: bool({ default: false, description: 'replace artifacts whose name exists (not those of another prebuilt); false refuses them with 409' }) }),
+  closed({
+    overwrite: bool({
+      default: false,
+      description: 'replace artifacts whose name exists (not those of another prebuilt); false refuses them with 409',
+    }),
+  }),
 );

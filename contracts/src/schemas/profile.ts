@@ -13,7 +13,9 @@ export const repositoryConfigSchema = withId(
   'nap:schemas/repository-config',
   closed(
     {
-      type: oneOf(REPOSITORY_TYPES, { description: 'local: a directory of packages (JSON files) on the host; gitlab: the projects of a GitLab group' }),
+      type: oneOf(REPOSITORY_TYPES, {
+        description: 'local: a directory of packages (JSON files) on the host; gitlab: the projects of a GitLab group',
+      }),
       enabled: bool({ description: 'listed by GET /prebuilts-repository; default true' }),
       path: name('local: absolute directory; gitlab: the group path, for example itentialopensource/pre-built-automations'),
       hostname: name('gitlab: host[:port] of the GitLab server, for example gitlab.com'),
@@ -74,14 +76,40 @@ export const profileSchema = withId(
         timeout: int({ minimum: 0, description: 'ms; read at start' }),
         access_control_allow_origin: str(),
         express_http: open({ enable: bool(), port: int({ minimum: 0, maximum: 65535 }) }),
-        express_https: open({ enable: bool(), port: int({ minimum: 0, maximum: 65535 }), key: str(), passphrase: str(), cert: str(), secureProtocol: str(), ciphers: str(), client_reneg_limit: int() }),
+        express_https: open({
+          enable: bool(),
+          port: int({ minimum: 0, maximum: 65535 }),
+          key: str(),
+          passphrase: str(),
+          cert: str(),
+          secureProtocol: str(),
+          ciphers: str(),
+          client_reneg_limit: int(),
+        }),
         allowedHttpOptionalVerbs: strings(),
       }),
-      loggerProps: embed(loggerPropsSchema, { description: 'log_level and console_level (error, warn, info, debug, trace, spam) apply at once to every application that sets none of its own' }),
+      loggerProps: embed(loggerPropsSchema, {
+        description:
+          'log_level and console_level (error, warn, info, debug, trace, spam) apply at once to every application that sets none of its own',
+      }),
       redisProps: open({ host: str(), port: int({ minimum: 0, maximum: 65535 }) }),
       auditProps: open({ audit: bool(), brokerValidation: bool() }),
-      systemProps: open({ shutdownTimeout: num({ minimum: 0 }), servicesBlacklist: strings(), launchDelay: num({ minimum: 0 }), launchTimeout: num({ minimum: 0 }), deadProcessCheck: bool(), externalRequestTimeout: num({ minimum: 0 }) }),
-      integrationProps: open({ threadCount: int({ minimum: 1 }), timeout: int({ minimum: 1, maximum: 600_000, description: 'ms; bound of integration and adapter calls that name none; applied at once' }) }),
+      systemProps: open({
+        shutdownTimeout: num({ minimum: 0 }),
+        servicesBlacklist: strings(),
+        launchDelay: num({ minimum: 0 }),
+        launchTimeout: num({ minimum: 0 }),
+        deadProcessCheck: bool(),
+        externalRequestTimeout: num({ minimum: 0 }),
+      }),
+      integrationProps: open({
+        threadCount: int({ minimum: 1 }),
+        timeout: int({
+          minimum: 1,
+          maximum: 600_000,
+          description: 'ms; bound of integration and adapter calls that name none; applied at once',
+        }),
+      }),
       retryStrategy: open({ maxRetries: int({ minimum: 0 }), retryResetTimer: int({ minimum: 0 }) }),
       serviceDirectory: str(),
       adapterStrategy: open({ device: open({}), adapterTypes: strings() }),
@@ -101,7 +129,10 @@ export const profileRecordSchema = withId(
   'nap:schemas/profile-record',
   obj(
     {
-      metadata: obj({ isActive: bool(), activeSync: bool({ description: 'true when every running replica applied its live settings' }) }, ['isActive', 'activeSync']),
+      metadata: obj({ isActive: bool(), activeSync: bool({ description: 'true when every running replica applied its live settings' }) }, [
+        'isActive',
+        'activeSync',
+      ]),
       profile: embed(profileSchema),
     },
     ['metadata', 'profile'],

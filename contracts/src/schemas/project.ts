@@ -15,9 +15,9 @@ export type ProjectComponentType = (typeof PROJECT_COMPONENT_TYPES)[number];
 
 function componentProperties() {
   return {
-    iid: int({ minimum: 0, description: 'the component\'s number within the project (folders refer to it)' }),
+    iid: int({ minimum: 0, description: "the component's number within the project (folders refer to it)" }),
     type: oneOf(PROJECT_COMPONENT_TYPES),
-    reference: str({ description: 'the stored document\'s id (or name, for MOP templates)' }),
+    reference: str({ description: "the stored document's id (or name, for MOP templates)" }),
     folder: str({ description: 'folder path, for example /Port Turn Up' }),
   };
 }
@@ -32,7 +32,7 @@ export type ProjectComponent = Static<typeof projectComponentSchema>;
 
 function projectProperties() {
   return {
-    _id: str({ description: 'project id; the prefix of its components\' stored names' }),
+    _id: str({ description: "project id; the prefix of its components' stored names" }),
     name: name('project name'),
     description: str(),
     folders: arr(anyValue(), { description: 'folder tree: { nodeType: folder, name, children } and { nodeType: component, iid }' }),
@@ -50,13 +50,15 @@ export type ExportedProject = Static<typeof exportedProjectSchema>;
 /** A component as a stored project lists it: where its document lives. */
 export const storedProjectComponentSchema = withId(
   'nap:schemas/stored-project-component',
-  open({ ...componentProperties(), reference: name('id of the stored document'), name: str({ description: 'the original name' }), storedName: str({ description: '@<project _id>: <name>' }) }, [
-    'iid',
-    'type',
-    'reference',
-    'name',
-    'storedName',
-  ]),
+  open(
+    {
+      ...componentProperties(),
+      reference: name('id of the stored document'),
+      name: str({ description: 'the original name' }),
+      storedName: str({ description: '@<project _id>: <name>' }),
+    },
+    ['iid', 'type', 'reference', 'name', 'storedName'],
+  ),
 );
 
 /** A stored project: its components by reference. */

@@ -33,7 +33,9 @@ export type QueryOptions = Static<typeof queryOptionsSchema>;
 
 /** A filter value: text matched against `<operator>Field`, or field-wise (`equals[name]=x`). */
 function filterValue(description: string) {
-  return Type.Union([str(), mapOf(str())], { description: `${description}; as text with its *Field member, or field-wise: equals[name]=core-1` });
+  return Type.Union([str(), mapOf(str())], {
+    description: `${description}; as text with its *Field member, or field-wise: equals[name]=core-1`,
+  });
 }
 
 /**

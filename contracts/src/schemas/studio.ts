@@ -36,14 +36,26 @@ function audit() {
 }
 
 /** A studio template as a client submits it. */
-export const studioTemplateInputSchema = withId('nap:schemas/studio-template-input', open(studioTemplateProperties(), ['name', 'type', 'template']));
+export const studioTemplateInputSchema = withId(
+  'nap:schemas/studio-template-input',
+  open(studioTemplateProperties(), ['name', 'type', 'template']),
+);
 /** A studio template as a client submits it: name, type and template text; `_id` is kept when it is a plain word. */
 export type StudioTemplateInput = Static<typeof studioTemplateInputSchema>;
 
 /** A stored studio template. */
 export const studioTemplateSchema = withId(
   'nap:schemas/studio-template',
-  open({ ...studioTemplateProperties(), ...audit() }, ['_id', 'name', 'type', 'template', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy']),
+  open({ ...studioTemplateProperties(), ...audit() }, [
+    '_id',
+    'name',
+    'type',
+    'template',
+    'created',
+    'createdBy',
+    'lastUpdated',
+    'lastUpdatedBy',
+  ]),
 );
 /** A studio template: template text and sample data, rendered by TemplateBuilder tasks. */
 export type StudioTemplate = Static<typeof studioTemplateSchema>;
@@ -107,7 +119,15 @@ export type FormInput = Static<typeof formInputSchema>;
 export const storedFormSchema = withId(
   'nap:schemas/stored-form',
   open(
-    { _id: uuidV4(), name: str(), groups: strings(), created: timestamp(), created_by: str(), last_updated: timestamp(), last_updated_by: str() },
+    {
+      _id: uuidV4(),
+      name: str(),
+      groups: strings(),
+      created: timestamp(),
+      created_by: str(),
+      last_updated: timestamp(),
+      last_updated_by: str(),
+    },
     ['_id', 'name', 'groups', 'created', 'created_by', 'last_updated', 'last_updated_by'],
   ),
 );

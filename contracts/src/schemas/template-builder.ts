@@ -1,5 +1,21 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, anyValue, bool, closed, literal, mapOf, name, nullable, num, obj, oneOf, str, strings, withId, withOneOf } from './common';
+import {
+  anyObject,
+  anyValue,
+  bool,
+  closed,
+  literal,
+  mapOf,
+  name,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  str,
+  strings,
+  withId,
+  withOneOf,
+} from './common';
 
 /**
  * The template builder: studio templates rendered with Python's Jinja2 and parsed with Google's
@@ -26,7 +42,10 @@ export const renderJinjaBodySchema = withId(
 export type RenderJinjaBody = Static<typeof renderJinjaBodySchema>;
 
 /** Answer of `renderJinja`. */
-export const renderJinjaResultSchema = withId('nap:schemas/render-jinja-result', obj({ renderedTemplate: str({ description: 'the rendered text' }) }, ['renderedTemplate']));
+export const renderJinjaResultSchema = withId(
+  'nap:schemas/render-jinja-result',
+  obj({ renderedTemplate: str({ description: 'the rendered text' }) }, ['renderedTemplate']),
+);
 /** `{ renderedTemplate }`. */
 export type RenderJinjaResult = Static<typeof renderJinjaResultSchema>;
 
@@ -49,7 +68,10 @@ export const parseTemplateBodySchema = withId(
 export type ParseTemplateBody = Static<typeof parseTemplateBodySchema>;
 
 /** One TextFSM record (`ParseTextToDicts`): value name → string, or a list for `List` values. */
-export const textFsmRecordSchema = withId('nap:schemas/textfsm-record', mapOf(anyValue(), { description: 'value name → string, or list for List values' }));
+export const textFsmRecordSchema = withId(
+  'nap:schemas/textfsm-record',
+  mapOf(anyValue(), { description: 'value name → string, or list for List values' }),
+);
 /** One record of a TextFSM parse. */
 export type TextFsmRecord = Static<typeof textFsmRecordSchema>;
 
@@ -60,7 +82,10 @@ export const renderJinjaTextBodySchema = withId(
     {
       template: str({ description: 'the Jinja2 text' }),
       context: anyObject('the variables, by name'),
-      profile: oneOf(JINJA_PROFILES, { description: 'templateBuilder (Python Jinja2 defaults) or device (trim_blocks, lstrip_blocks, keep_trailing_newline, strict undefined)' }),
+      profile: oneOf(JINJA_PROFILES, {
+        description:
+          'templateBuilder (Python Jinja2 defaults) or device (trim_blocks, lstrip_blocks, keep_trailing_newline, strict undefined)',
+      }),
       label: str({ description: 'how error messages name the template, such as: Device template "core-base"' }),
     },
     ['template', 'context', 'profile'],
@@ -72,13 +97,30 @@ export type RenderJinjaTextBody = Static<typeof renderJinjaTextBodySchema>;
 /** `details` of a `TEMPLATE_RENDER_FAILED` error: what failed, where, and the variables a strict render used without a value. */
 export const templateRenderFailureSchema = withId(
   'nap:schemas/template-render-failure',
-  obj({ kind: str({ description: 'syntax, undefined, render or memory' }), line: num({ description: 'template line' }), missing: strings({ description: 'variables without a value' }) }, ['kind']),
+  obj(
+    {
+      kind: str({ description: 'syntax, undefined, render or memory' }),
+      line: num({ description: 'template line' }),
+      missing: strings({ description: 'variables without a value' }),
+    },
+    ['kind'],
+  ),
 );
 /** The details of a failed render. */
 export type TemplateRenderFailure = Static<typeof templateRenderFailureSchema>;
 
 /** Kinds of failure a template worker reports (see `services/studio/src/python/template_worker.py`). */
-export const TEMPLATE_WORKER_ERROR_KINDS = ['syntax', 'undefined', 'render', 'security', 'output_limit', 'memory', 'textfsm_template', 'textfsm_parse', 'bad_request'] as const;
+export const TEMPLATE_WORKER_ERROR_KINDS = [
+  'syntax',
+  'undefined',
+  'render',
+  'security',
+  'output_limit',
+  'memory',
+  'textfsm_template',
+  'textfsm_parse',
+  'bad_request',
+] as const;
 
 const templateWorkerErrorSchema = obj(
   {
@@ -99,7 +141,10 @@ export const templateWorkerReadySchema = withId(
 );
 
 /** The first (and last) line of a template worker whose Python lacks a module. */
-export const templateWorkerNotReadySchema = withId('nap:schemas/template-worker-not-ready', obj({ ready: literal(false), missing: nullable(str()), error: str() }, ['ready', 'error']));
+export const templateWorkerNotReadySchema = withId(
+  'nap:schemas/template-worker-not-ready',
+  obj({ ready: literal(false), missing: nullable(str()), error: str() }, ['ready', 'error']),
+);
 
 /** A template worker's answer to request `id` (null when it could not read the request). */
 export const templateWorkerReplySchema = withId(

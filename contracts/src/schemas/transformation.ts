@@ -16,7 +16,9 @@ function transformationProperties() {
     incoming: arr(anyObject('a JSON Schema whose $id names the incoming variable'), { description: 'the input variables, in order' }),
     outgoing: arr(anyObject('a JSON Schema whose $id names the outgoing variable'), { description: 'the result members, in order' }),
     steps: arr(anyObject('an assign, method, declaration, template, function or context step')),
-    functions: arr(anyObject('a user function: { id, name, incoming, outgoing, steps }'), { description: 'one flat table of user functions, called by id' }),
+    functions: arr(anyObject('a user function: { id, name, incoming, outgoing, steps }'), {
+      description: 'one flat table of user functions, called by id',
+    }),
     comments: arr(anyValue()),
     view: anyObject('canvas settings'),
     version: anyValue({ description: 'editor version that saved the document' }),
@@ -40,7 +42,18 @@ export type TransformationInput = Static<typeof transformationInputSchema>;
 /** A stored transformation: the submitted document (older `thisArg` callbacks migrated), its id and the audit fields. */
 export const transformationSchema = withId(
   'nap:schemas/transformation',
-  open({ ...transformationProperties(), ...audit() }, ['_id', 'name', 'incoming', 'outgoing', 'steps', 'functions', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy']),
+  open({ ...transformationProperties(), ...audit() }, [
+    '_id',
+    'name',
+    'incoming',
+    'outgoing',
+    'steps',
+    'functions',
+    'created',
+    'createdBy',
+    'lastUpdated',
+    'lastUpdatedBy',
+  ]),
 );
 /** A stored JST transformation. */
 export type Transformation = Static<typeof transformationSchema>;
@@ -50,7 +63,9 @@ export const transformationRunOptionsSchema = withId(
   'nap:schemas/transformation-run-options',
   obj({
     extractOutput: bool({ description: 'with one outgoing schema, answer its value instead of { <$id>: value }' }),
-    validateIncoming: bool({ description: 'check each incoming value against its schema first (400 TRANSFORMATION_INCOMING_INVALID naming the field)' }),
+    validateIncoming: bool({
+      description: 'check each incoming value against its schema first (400 TRANSFORMATION_INCOMING_INVALID naming the field)',
+    }),
     revertToDefaultValue: bool({ description: 'schema defaults for missing incoming values and for outgoing values nothing assigned' }),
   }),
 );
@@ -68,7 +83,14 @@ export const transformationRunBodySchema = withId(
 export type TransformationRunBody = Static<typeof transformationRunBodySchema>;
 
 function problem() {
-  return obj({ code: str({ description: 'UNKNOWN_METHOD, BAD_ASSIGN, CYCLE, …' }), message: str(), path: str({ description: 'JSON Pointer into the document: /steps/4, /functions/0/steps/2' }) }, ['code', 'message', 'path']);
+  return obj(
+    {
+      code: str({ description: 'UNKNOWN_METHOD, BAD_ASSIGN, CYCLE, …' }),
+      message: str(),
+      path: str({ description: 'JSON Pointer into the document: /steps/4, /functions/0/steps/2' }),
+    },
+    ['code', 'message', 'path'],
+  );
 }
 
 /** What `POST /transformations/validate` answers. */

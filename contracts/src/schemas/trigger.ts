@@ -40,23 +40,37 @@ function triggerProperties() {
     actionType: literal('automations'),
     actionId: name('id of the automation the trigger starts'),
     // endpoint
-    routeName: str({ pattern: ROUTE_NAME_PATTERN, description: 'endpoint: POST /operations-manager/triggers/endpoint/<routeName>; unique' }),
+    routeName: str({
+      pattern: ROUTE_NAME_PATTERN,
+      description: 'endpoint: POST /operations-manager/triggers/endpoint/<routeName>; unique',
+    }),
     verb: oneOf(['POST'], { description: 'endpoint: HTTP method of the route' }),
     schema: anyObject('endpoint, eventSystem: JSON Schema that the body (the event payload) must match'),
-    jst: anyValue({ description: 'endpoint, eventSystem: a transformation (its id, or a document with _id) applied to the body; its outgoing values become the job variables' }),
+    jst: anyValue({
+      description:
+        'endpoint, eventSystem: a transformation (its id, or a document with _id) applied to the body; its outgoing values become the job variables',
+    }),
     // manual, schedule
     formId: str({ description: 'manual, schedule: the form whose data the job receives' }),
-    formData: nullable(anyObject('schedule: the job variables; manual: default values; null (as the platform exports a manual trigger without defaults) is stored as {}')),
+    formData: nullable(
+      anyObject(
+        'schedule: the job variables; manual: default values; null (as the platform exports a manual trigger without defaults) is stored as {}',
+      ),
+    ),
     // schedule
     firstRunAt: epochMs('schedule: the first due time, epoch milliseconds'),
     repeatUnit: nullable(oneOf(REPEAT_UNITS, { description: 'schedule: unit of the repeat; null or absent: fires once' })),
     repeatFrequency: int({ minimum: 1, description: 'schedule: number of units between due times' }),
     repeatInterval: int({ minimum: 0, description: 'schedule: milliseconds between due times (months vary; derived by the service)' }),
-    processMissedRuns: oneOf(MISSED_RUN_POLICIES, { description: 'schedule: what to do with due times that passed while nothing could fire them' }),
+    processMissedRuns: oneOf(MISSED_RUN_POLICIES, {
+      description: 'schedule: what to do with due times that passed while nothing could fire them',
+    }),
     nextRunAt: nullable(epochMs('schedule: the next due time; null when it will not fire again (set by the service)')),
     lastRunAt: nullable(epochMs('schedule: the last due time it fired for (set by the service)')),
     // eventSystem
-    source: str({ description: 'eventSystem: the service that publishes the event (workflow, admin, mop); derived from topic when absent' }),
+    source: str({
+      description: 'eventSystem: the service that publishes the event (workflow, admin, mop); derived from topic when absent',
+    }),
     topic: str({ description: 'eventSystem: the event name (jobComplete, jobError, …) or <service>.<entity>.<event>' }),
     lastExecuted: nullable(epochMs('when the trigger last started a job (set by the service)')),
   };
@@ -74,7 +88,18 @@ export type TriggerInput = Static<typeof triggerInputSchema>;
 /** A trigger as stored and answered. */
 export const triggerSchema = withId(
   'nap:schemas/trigger',
-  open({ ...triggerProperties(), ...audit() }, ['_id', 'name', 'type', 'enabled', 'actionType', 'actionId', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy']),
+  open({ ...triggerProperties(), ...audit() }, [
+    '_id',
+    'name',
+    'type',
+    'enabled',
+    'actionType',
+    'actionId',
+    'created',
+    'createdBy',
+    'lastUpdated',
+    'lastUpdatedBy',
+  ]),
 );
 /** A trigger of the operations manager. */
 export type Trigger = Static<typeof triggerSchema>;
@@ -85,8 +110,13 @@ export const triggerEnvelopeSchema = envelopeOf('nap:schemas/trigger-envelope', 
 export const triggerPageSchema = envelopePageOf('nap:schemas/trigger-page', embed(triggerSchema));
 
 /** Outcome of `PUT /operations-manager/triggers` (import): one item per trigger. */
-export const triggerImportResultSchema = importResultSchema('nap:schemas/trigger-import-result', importResultItemSchema(anyObject('the submitted trigger'), embed(triggerSchema)));
+export const triggerImportResultSchema = importResultSchema(
+  'nap:schemas/trigger-import-result',
+  importResultItemSchema(anyObject('the submitted trigger'), embed(triggerSchema)),
+);
 
 /** `{ deleted }` of the deletions of the operations manager. */
-export const deletedCountSchema = withId('nap:schemas/deleted-count', open({ deleted: int({ minimum: 0, description: 'number of records deleted' }) }, ['deleted']));
-
+export const deletedCountSchema = withId(
+  'nap:schemas/deleted-count',
+  open({ deleted: int({ minimum: 0, description: 'number of records deleted' }) }, ['deleted']),
+);

@@ -1,6 +1,25 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { OpenStatic } from './common';
-import { anyObject, anyValue, arr, bool, embed, int, literal, mapOf, name, nullable, num, obj, oneOf, open, str, strings, timestamp, withId } from './common';
+import {
+  anyObject,
+  anyValue,
+  arr,
+  bool,
+  embed,
+  int,
+  literal,
+  mapOf,
+  name,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  open,
+  str,
+  strings,
+  timestamp,
+  withId,
+} from './common';
 
 /**
  * The workflow document of the studio service (`/automation-studio/automations`): a graph of tasks
@@ -222,7 +241,9 @@ export function workflowSaveResultSchema<const S extends string>(id: string, sta
         status: literal(status),
         message: str(),
         data: embed(workflowDocumentSchema),
-        warnings: arr(embed(workflowProblemSchema), { description: 'legal but risky: a task without an error transition, an unreachable workflow_end, …' }),
+        warnings: arr(embed(workflowProblemSchema), {
+          description: 'legal but risky: a task without an error transition, an unreachable workflow_end, …',
+        }),
       },
       ['status', 'message', 'data', 'warnings'],
     ),

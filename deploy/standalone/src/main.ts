@@ -11,8 +11,14 @@ async function run(): Promise<void> {
   const tracing = initTracing({ serviceName: 'nap-standalone' });
   const platform = await startPlatform({ config, logger, workflow });
   const checks = [busCheck(platform.bus), ...[...platform.stores].map(([name, store]) => storeCheck(store, `store:${name}`))];
-  const health = config.healthPort === undefined ? undefined : await startHealthServer({ host: config.host, port: config.healthPort, checks, registry: platform.metrics.registry });
-  logger.info({ url: platform.url, dataDir: config.dataDir, bus: platform.bus.kind, ...(health ? { health: health.url } : {}) }, `NAP is listening on ${platform.url} (API docs at ${platform.url}/docs)`);
+  const health =
+    config.healthPort === undefined
+      ? undefined
+      : await startHealthServer({ host: config.host, port: config.healthPort, checks, registry: platform.metrics.registry });
+  logger.info(
+    { url: platform.url, dataDir: config.dataDir, bus: platform.bus.kind, ...(health ? { health: health.url } : {}) },
+    `NAP is listening on ${platform.url} (API docs at ${platform.url}/docs)`,
+  );
   onShutdown(logger, async () => {
     await health?.close();
     await platform.stop();

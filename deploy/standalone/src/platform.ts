@@ -70,14 +70,22 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const logger = options.logger ?? createLogger({ name: 'nap', level: config.logLevel });
   configureJsonLimits({ maxJsonDepth: config.maxJsonDepth });
   const metrics = createMetrics({ defaultLabels: { component: 'standalone' } });
-  const bus = options.bus ?? (config.natsUrl ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone', logger: logger.child({ component: 'bus' }) }) : createMemoryBus());
+  const bus =
+    options.bus ??
+    (config.natsUrl
+      ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone', logger: logger.child({ component: 'bus' }) })
+      : createMemoryBus());
   const client = createClient(bus, metrics);
   const stores = new Map<ServiceName, Store>();
   const running: RunningService[] = [];
   const keyRecords: { stop(): void }[] = [];
   try {
     for (const name of startOrder(options.services ?? SERVICE_NAMES)) {
-      const store = await createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName: `nap_${name.replace('-', '_')}`, dataDir: config.dataDir });
+      const store = await createStore({
+        ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}),
+        dbName: `nap_${name.replace('-', '_')}`,
+        dataDir: config.dataDir,
+      });
       stores.set(name, store);
       const idempotency = createIdempotencyRecords(store);
       await idempotency.ready();
@@ -86,9 +94,22 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       running.push(await FACTORIES[name](deps, options).start());
     }
     const metricsService = await offerProcessMetrics(bus, metrics, 'standalone');
-    const gateway = createGateway({ bus, client, logger: logger.child({ component: 'gateway' }), metrics, bodyLimit: config.bodyLimitBytes, maxJsonDepth: config.maxJsonDepth, maxParamLength: config.maxParamLength, requiredServices: options.services ?? SERVICE_NAMES, cookieMaxAgeSeconds: config.tokenTtlSeconds });
+    const gateway = createGateway({
+      bus,
+      client,
+      logger: logger.child({ component: 'gateway' }),
+      metrics,
+      bodyLimit: config.bodyLimitBytes,
+      maxJsonDepth: config.maxJsonDepth,
+      maxParamLength: config.maxParamLength,
+      requiredServices: options.services ?? SERVICE_NAMES,
+      cookieMaxAgeSeconds: config.tokenTtlSeconds,
+    });
     await gateway.start();
-    const server = await listen(gateway.handler, config.host, config.port, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
+    const server = await listen(gateway.handler, config.host, config.port, {
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+    });
     return {
       url: server.url,
       port: server.port,

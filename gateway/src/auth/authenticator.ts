@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { parse as parseCookie } from 'cookie';
 import type { KeyObject } from 'node:crypto';
-import { AppError, SYSTEM_CALLER, eventPattern, parseEventSubject, peekToken, publicKeyFromPem, verifyTokenSignature } from '@nap/contracts';
+import {
+  AppError,
+  SYSTEM_CALLER,
+  eventPattern,
+  parseEventSubject,
+  peekToken,
+  publicKeyFromPem,
+  verifyTokenSignature,
+} from '@nap/contracts';
 import type { Caller, TokenClaims } from '@nap/contracts';
 import type { Bus, BusClient, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -55,7 +63,9 @@ export class Authenticator {
 
   /** Subscribes to the admin service's revocation events. */
   async start(): Promise<void> {
-    this.subscription = await this.options.bus.consumeEvents(eventPattern('admin'), (event) => this.onEvent(event.subject), { deliver: 'new' });
+    this.subscription = await this.options.bus.consumeEvents(eventPattern('admin'), (event) => this.onEvent(event.subject), {
+      deliver: 'new',
+    });
     this.options.bus.onStatus((status) => {
       // events may have been missed while disconnected: trust nothing cached from before
       if (status === 'connected') this.clear();
@@ -88,25 +98,43 @@ export class Authenticator {
       this.verifiedTokens.set(token, claims);
     }
     if (claims.exp * 1000 <= Date.now()) throw unauthenticated('The token has expired; log in again');
-    const identity = await this.cached(this.sessions, `s:${claims.sid}`, claims.sid, async () => {
-      const { body } = await this.options.client.call('admin.resolveSession', { body: { sid: claims.sid } }, { caller: SYSTEM_CALLER });
-      return body;
-    }, this.sessionTtlMs);
+    const identity = await this.cached(
+      this.sessions,
+      `s:${claims.sid}`,
+      claims.sid,
+      async () => {
+        const { body } = await this.options.client.call('admin.resolveSession', { body: { sid: claims.sid } }, { caller: SYSTEM_CALLER });
+        return body;
+      },
+      this.sessionTtlMs,
+    );
     if (!identity.caller) throw unauthenticated(identity.reason ?? 'The session is no longer valid; log in again');
     return identity.caller;
   }
 
   private async fromBasic(username: string, password: string): Promise<Caller> {
     const key = createHash('sha256').update(`${username}\u0000${password}`).digest('base64');
-    const identity = await this.cached(this.basic, `b:${key}`, key, async () => {
-      const { body } = await this.options.client.call('admin.authenticate', { body: { username, password } }, { caller: SYSTEM_CALLER });
-      return body;
-    }, this.basicTtlMs);
+    const identity = await this.cached(
+      this.basic,
+      `b:${key}`,
+      key,
+      async () => {
+        const { body } = await this.options.client.call('admin.authenticate', { body: { username, password } }, { caller: SYSTEM_CALLER });
+        return body;
+      },
+      this.basicTtlMs,
+    );
     if (!identity.caller) throw unauthenticated(identity.reason ?? `The username or password of "${username}" is wrong`);
     return identity.caller;
   }
 
-  private async cached(map: Map<string, CachedIdentity>, flightKey: string, key: string, resolve: () => Promise<Caller>, ttlMs: number): Promise<CachedIdentity> {
+  private async cached(
+    map: Map<string, CachedIdentity>,
+    flightKey: string,
+    key: string,
+    resolve: () => Promise<Caller>,
+    ttlMs: number,
+  ): Promise<CachedIdentity> {
     const hit = map.get(key);
     if (hit && hit.until > Date.now()) return hit;
     let pending = this.inflight.get(flightKey);
@@ -146,7 +174,10 @@ export class Authenticator {
           for (const k of body.keys) this.keys.set(k.kid, publicKeyFromPem(k.publicKeyPem));
         })
         .catch((err: unknown) => {
-          this.keysError = err instanceof AppError ? err : new AppError('SERVICE_UNAVAILABLE', 'The admin service did not hand out its token keys', { cause: err });
+          this.keysError =
+            err instanceof AppError
+              ? err
+              : new AppError('SERVICE_UNAVAILABLE', 'The admin service did not hand out its token keys', { cause: err });
         })
         .finally(() => {
           this.keysFetch = undefined;
@@ -180,7 +211,10 @@ function unauthenticated(message: string): AppError {
 }
 
 /** Finds credentials in a request: `Authorization: Bearer|Basic`, `?token=`, or the `token` cookie. */
-export function readCredentials(headers: { authorization?: string | undefined; cookie?: string | undefined }, queryToken: unknown): Credentials | undefined {
+export function readCredentials(
+  headers: { authorization?: string | undefined; cookie?: string | undefined },
+  queryToken: unknown,
+): Credentials | undefined {
   const authorization = headers.authorization;
   if (authorization) {
     const space = authorization.indexOf(' ');

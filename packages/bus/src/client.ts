@@ -119,7 +119,8 @@ export function createBusClient(options: BusClientOptions): BusClient {
   async function callDynamic(operation: string | OperationDef, input: CallInput, callOptions: CallOptions): Promise<CallResult<unknown>> {
     const raw = await callRaw(operation, input, callOptions);
     const contentType = raw.headers[HEADERS.contentType];
-    const body: unknown = contentType !== undefined && !contentType.includes('json') ? Buffer.from(raw.data).toString('utf8') : decodeJson(raw.data);
+    const body: unknown =
+      contentType !== undefined && !contentType.includes('json') ? Buffer.from(raw.data).toString('utf8') : decodeJson(raw.data);
     return { status: raw.status, body };
   }
 

@@ -1,6 +1,25 @@
 import os from 'node:os';
-import { AppError, controlCommandSchema, controlReplySchema, controlSubject, desiredStateSubject, hasCode, isAppError, parseAs } from '@nap/contracts';
-import type { ControlCommand, ControlReply, IndexCreation, IndexSpecDoc, IndexStatus, InstanceStatus, LogLevel, ServiceName, TSchema } from '@nap/contracts';
+import {
+  AppError,
+  controlCommandSchema,
+  controlReplySchema,
+  controlSubject,
+  desiredStateSubject,
+  hasCode,
+  isAppError,
+  parseAs,
+} from '@nap/contracts';
+import type {
+  ControlCommand,
+  ControlReply,
+  IndexCreation,
+  IndexSpecDoc,
+  IndexStatus,
+  InstanceStatus,
+  LogLevel,
+  ServiceName,
+  TSchema,
+} from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { decodeJson, encodeJson } from './codec';
 import type { Bus, RegisteredService, Subscription } from './types';
@@ -90,7 +109,8 @@ export class ReplicaControl {
       await this.apply(command);
       return command.paused === true;
     } catch (err) {
-      if (!hasCode(err, 'SERVICE_UNAVAILABLE')) this.options.logger.warn({ err }, 'Could not learn the desired state of the service before starting; starting as configured');
+      if (!hasCode(err, 'SERVICE_UNAVAILABLE'))
+        this.options.logger.warn({ err }, 'Could not learn the desired state of the service before starting; starting as configured');
       return false;
     }
   }
@@ -118,7 +138,9 @@ export class ReplicaControl {
       const command = parseAs(controlCommandSchema, decodeJson(data), 'command');
       return { ok: true, result: await this.run(command) };
     } catch (err) {
-      const error = isAppError(err) ? err : new AppError('INTERNAL', `The control command failed: ${err instanceof Error ? err.message : String(err)}`);
+      const error = isAppError(err)
+        ? err
+        : new AppError('INTERNAL', `The control command failed: ${err instanceof Error ? err.message : String(err)}`);
       if (!isAppError(err)) this.options.logger.error({ err }, 'control command failed');
       return { ok: false, error: { code: error.code, message: error.message, details: error.details } };
     }
@@ -155,7 +177,12 @@ export class ReplicaControl {
       const schema = live?.schema;
       if (live === undefined || schema === undefined) {
         const names = Object.keys(command.settings);
-        if (names.length > 0) throw new AppError('VALIDATION_FAILED', `${this.options.service} has no live settings: ${names.join(', ')} cannot change while it runs`, { details: names.map((n) => ({ member: `properties.${n}`, message: 'is not a live setting' })) });
+        if (names.length > 0)
+          throw new AppError(
+            'VALIDATION_FAILED',
+            `${this.options.service} has no live settings: ${names.join(', ')} cannot change while it runs`,
+            { details: names.map((n) => ({ member: `properties.${n}`, message: 'is not a live setting' })) },
+          );
       } else {
         const parsed: unknown = parseAs(schema, command.settings, 'properties');
         const values = { ...live.defaults, ...(typeof parsed === 'object' && parsed !== null ? parsed : {}) };

@@ -18,11 +18,7 @@ export interface StoredOutcome {
 }
 
 /** What {@link IdempotencyRecords.begin} found for a key. */
-export type IdempotencyBegin =
-  | { state: 'new' }
-  | { state: 'done'; outcome: StoredOutcome }
-  | { state: 'mismatch' }
-  | { state: 'busy' };
+export type IdempotencyBegin = { state: 'new' } | { state: 'done'; outcome: StoredOutcome } | { state: 'mismatch' } | { state: 'busy' };
 
 /**
  * Where a service remembers its `Idempotency-Key`s: in its own store, beside what the requests
@@ -49,7 +45,10 @@ export function acceptsIdempotencyKey(op: OperationDef): boolean {
 /** Checks a client's key: 1–255 visible ASCII characters; 400 otherwise. */
 export function checkIdempotencyKey(key: string): string {
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new AppError('BAD_REQUEST', `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters (a UUID is a good choice)`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters (a UUID is a good choice)`,
+    );
   }
   return key;
 }
@@ -69,6 +68,8 @@ function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
 }

@@ -31,13 +31,7 @@ import { DurableState, OrderedWorker, startSequence } from './internal/memory-ev
 import type { EventWorker } from './internal/memory-events';
 import { MemoryRouter, MemorySubscription } from './internal/memory-router';
 import { MemoryService } from './internal/memory-service';
-import {
-  DEFAULT_DISCOVER_TIMEOUT_MS,
-  assertName,
-  assertValidRegistration,
-  byNameThenId,
-  toServiceInfo,
-} from './internal/services';
+import { DEFAULT_DISCOVER_TIMEOUT_MS, assertName, assertValidRegistration, byNameThenId, toServiceInfo } from './internal/services';
 import { isPromiseLike } from './internal/signal';
 
 export type { BusLogger } from './internal/logger';
@@ -162,7 +156,8 @@ export class MemoryBus implements Bus {
   request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusReply> {
     try {
       if (!isValidSubject(subject)) throw invalidArgument(`Request subject "${subject}" is not valid`);
-      if (!Number.isFinite(options.timeoutMs) || options.timeoutMs < 1) throw invalidArgument(`timeoutMs must be >= 1, got ${options.timeoutMs}`);
+      if (!Number.isFinite(options.timeoutMs) || options.timeoutMs < 1)
+        throw invalidArgument(`timeoutMs must be >= 1, got ${options.timeoutMs}`);
       assertValidHeaders(options.headers);
       if (this.closed) throw closedError(`send a request on "${subject}"`);
     } catch (err) {
@@ -243,7 +238,9 @@ export class MemoryBus implements Bus {
     assertValidRegistration(registration);
     if (this.closing !== undefined) throw closedError(`add service "${registration.name}"`);
     const copy: ServiceRegistration = { ...registration, metadata: { ...registration.metadata }, endpoints: [...registration.endpoints] };
-    const service: MemoryService = new MemoryService(copy, this.broker, this.drainTimeoutMs, this.logger, () => this.services.delete(service));
+    const service: MemoryService = new MemoryService(copy, this.broker, this.drainTimeoutMs, this.logger, () =>
+      this.services.delete(service),
+    );
     this.services.add(service);
     return service;
   }

@@ -265,7 +265,8 @@ export class NatsBus implements Bus {
     const { timeoutMs } = options;
     if (!Number.isFinite(timeoutMs) || timeoutMs < 1) throw invalidArgument(`timeoutMs must be >= 1, got ${timeoutMs}`);
     // while NATS is away nobody can answer: say so at once rather than after the whole timeout
-    if (!this.isConnected()) throw new AppError('SERVICE_UNAVAILABLE', `The message bus is disconnected; "${subject}" cannot be reached until it reconnects`);
+    if (!this.isConnected())
+      throw new AppError('SERVICE_UNAVAILABLE', `The message bus is disconnected; "${subject}" cannot be reached until it reconnects`);
     const headers = toNatsHeaders(options.headers);
     let reply: Msg;
     try {
@@ -534,7 +535,10 @@ export class NatsBus implements Bus {
       await jsm.streams.update(EVENT_STREAM, { ...c, subjects: [EVENT_SUBJECTS], max_age: wanted.max_age, max_bytes: wanted.max_bytes });
     }
     if (c.storage !== wanted.storage) {
-      this.logger.warn({ stream: EVENT_STREAM, storage: c.storage }, 'event stream storage differs from the configured one and cannot be changed');
+      this.logger.warn(
+        { stream: EVENT_STREAM, storage: c.storage },
+        'event stream storage differs from the configured one and cannot be changed',
+      );
     }
   }
 
@@ -551,7 +555,9 @@ export class NatsBus implements Bus {
       return { seq: ack.seq };
     } catch (err) {
       if (isNoResponders(err)) {
-        throw new AppError('SERVICE_UNAVAILABLE', `No JetStream stream stores "${subject}"; is the stream ${EVENT_STREAM} missing?`, { cause: err });
+        throw new AppError('SERVICE_UNAVAILABLE', `No JetStream stream stores "${subject}"; is the stream ${EVENT_STREAM} missing?`, {
+          cause: err,
+        });
       }
       throw requestFailure(err, subject, 0);
     }
@@ -568,10 +574,13 @@ export class NatsBus implements Bus {
     const durable = options.durableName;
     let consumer: Consumer;
     try {
-      consumer = durable === undefined ? await this.orderedConsumer(filter, delivery) : await this.durableConsumer(durable, filter, delivery);
+      consumer =
+        durable === undefined ? await this.orderedConsumer(filter, delivery) : await this.durableConsumer(durable, filter, delivery);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new AppError('SERVICE_UNAVAILABLE', `Cannot create a consumer of ${EVENT_STREAM} for "${filter}": ${messageOf(err)}`, { cause: err });
+      throw new AppError('SERVICE_UNAVAILABLE', `Cannot create a consumer of ${EVENT_STREAM} for "${filter}": ${messageOf(err)}`, {
+        cause: err,
+      });
     }
     const messages = await consumer.consume({ max_messages: durable === undefined ? ORDERED_PULL_BATCH : DURABLE_PULL_BATCH });
     const worker = new NatsEventWorker(messages, handler, durable !== undefined, this.consumerSettings, this.logger, filter);
@@ -727,7 +736,10 @@ class NatsRegisteredService implements RegisteredService {
 
   private async drained(): Promise<void> {
     if (!(await this.inFlight.idle(this.drainTimeoutMs))) {
-      this.logger.warn({ service: this.service.info().name, inFlight: this.inFlight.size }, 'service instance drained with requests still unanswered');
+      this.logger.warn(
+        { service: this.service.info().name, inFlight: this.inFlight.size },
+        'service instance drained with requests still unanswered',
+      );
     }
   }
 
@@ -830,7 +842,10 @@ class NatsEventWorker {
           this.logger.error({ err, subject: m.subject, seq: m.seq, deliveries: delivery }, 'event handler failed; giving the event up');
           return;
         }
-        this.logger.warn({ err, subject: m.subject, seq: m.seq, deliveries: delivery }, 'event handler failed; the event will be redelivered');
+        this.logger.warn(
+          { err, subject: m.subject, seq: m.seq, deliveries: delivery },
+          'event handler failed; the event will be redelivered',
+        );
         await sleep(this.settings.redeliveryDelayMs, this.abort.signal);
         if (this.stopping) return;
       }

@@ -79,18 +79,26 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
   });
 
   it('answers 501 NOT_IMPLEMENTED for an operation without a handler', async () => {
-    await expect(client().call('admin.getAccounts', {}, { caller: SYSTEM_CALLER })).rejects.toMatchObject({ status: 501, code: 'NOT_IMPLEMENTED' });
+    await expect(client().call('admin.getAccounts', {}, { caller: SYSTEM_CALLER })).rejects.toMatchObject({
+      status: 501,
+      code: 'NOT_IMPLEMENTED',
+    });
   });
 
   it('validates input that did not come through the gateway', async () => {
-    const err = await client().callDynamic('admin.createGroup', { body: { group: {} } }, { caller: SYSTEM_CALLER }).catch((e: unknown) => e);
+    const err = await client()
+      .callDynamic('admin.createGroup', { body: { group: {} } }, { caller: SYSTEM_CALLER })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
     expect(JSON.stringify((err as AppError).details)).toContain('body.group.name');
   });
 
   it('times out as 504 and reports no responders as 503', async () => {
     await expect(call('slow', 100)).rejects.toMatchObject({ status: 504, code: 'TIMEOUT' });
-    await expect(client().call('studio.getTemplates', {}, { caller: SYSTEM_CALLER })).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    await expect(client().call('studio.getTemplates', {}, { caller: SYSTEM_CALLER })).rejects.toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+    });
   });
 
   it('registers every catalog operation of the service for discovery', async () => {

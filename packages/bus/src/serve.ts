@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, HEADERS, assertJsonDepth, isAppError, notImplemented, operationsOf, runWithDeadline, subjectOf, validateRequest } from '@nap/contracts';
+import {
+  AppError,
+  HEADERS,
+  assertJsonDepth,
+  isAppError,
+  notImplemented,
+  operationsOf,
+  runWithDeadline,
+  subjectOf,
+  validateRequest,
+} from '@nap/contracts';
 import type {
   BodyOf,
   Caller,
@@ -50,7 +60,10 @@ export type InputOf<Id extends OperationId> = OperationInput<BodyOf<Id>, ParamsO
  */
 // `in out`: a handler belongs to exactly one operation (without it, the compiler may measure Id as
 // unused through the catalog's conditional types and let one operation's handler stand for another's)
-export type Handler<in out Id extends OperationId> = (input: InputOf<Id>, ctx: HandlerContext) => Promise<ResponseOf<Id> | Reply<ResponseOf<Id>> | RawReply>;
+export type Handler<in out Id extends OperationId> = (
+  input: InputOf<Id>,
+  ctx: HandlerContext,
+) => Promise<ResponseOf<Id> | Reply<ResponseOf<Id>> | RawReply>;
 
 /**
  * Handlers of service `S` keyed by operation name; each is typed by its own operation, so a handler
@@ -178,23 +191,33 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     let child: Logger | undefined;
     const log = () => (child ??= logger.child({ requestId, operation: op.id }));
     try {
-      await withSpan(op.id, SpanKind.SERVER, { 'messaging.system': 'nats', 'messaging.destination.name': req.subject, 'nap.request_id': requestId }, async (span) => {
-        try {
-          const result = await run(op, handler, req, { requestId, deadline, log });
-          outcome = String(result.status);
-          const headers: BusHeaders = { [HEADERS.status]: String(result.status) };
-          if (result.contentType !== undefined) headers[HEADERS.contentType] = result.contentType;
-          if (result.filename !== undefined) headers[HEADERS.contentDisposition] = contentDisposition(result.filename);
-          if (result.replayed) headers[HEADERS.idempotentReplay] = 'true';
-          req.respond(result.data, headers);
-        } catch (err) {
-          const appError = toAppError(err, log(), requestId);
-          outcome = String(appError.status);
-          span.setAttribute('nap.error_code', appError.code);
-          req.respondError(appError.status, appError.message, encodeJson({ code: appError.code, message: appError.message, details: appError.details }));
-          if (appError.status >= 500) throw appError;
-        }
-      }, extractTraceContext(req.headers));
+      await withSpan(
+        op.id,
+        SpanKind.SERVER,
+        { 'messaging.system': 'nats', 'messaging.destination.name': req.subject, 'nap.request_id': requestId },
+        async (span) => {
+          try {
+            const result = await run(op, handler, req, { requestId, deadline, log });
+            outcome = String(result.status);
+            const headers: BusHeaders = { [HEADERS.status]: String(result.status) };
+            if (result.contentType !== undefined) headers[HEADERS.contentType] = result.contentType;
+            if (result.filename !== undefined) headers[HEADERS.contentDisposition] = contentDisposition(result.filename);
+            if (result.replayed) headers[HEADERS.idempotentReplay] = 'true';
+            req.respond(result.data, headers);
+          } catch (err) {
+            const appError = toAppError(err, log(), requestId);
+            outcome = String(appError.status);
+            span.setAttribute('nap.error_code', appError.code);
+            req.respondError(
+              appError.status,
+              appError.message,
+              encodeJson({ code: appError.code, message: appError.message, details: appError.details }),
+            );
+            if (appError.status >= 500) throw appError;
+          }
+        },
+        extractTraceContext(req.headers),
+      );
     } catch {
       // the error reply is sent and the span marked; nothing is lost by swallowing here
     } finally {
@@ -255,7 +278,14 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     const records = options.idempotency;
     const invoke = async (): Promise<Outcome> => toOutcome(op, await runWithDeadline(meta.deadline, () => handler(input, ctx)));
     if (key === undefined || records === undefined || !acceptsIdempotencyKey(op)) return invoke();
-    return once(records, idempotencyRecordId(op, caller, checkIdempotencyKey(key)), requestFingerprint({ params: input.params, query: input.query, body: input.body }), meta.deadline, op, invoke);
+    return once(
+      records,
+      idempotencyRecordId(op, caller, checkIdempotencyKey(key)),
+      requestFingerprint({ params: input.params, query: input.query, body: input.body }),
+      meta.deadline,
+      op,
+      invoke,
+    );
   }
 
   /**
@@ -263,7 +293,14 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
    * same request again; a failure releases the key so that a retry runs (nothing was created, or the
    * error says what was). The record lives in the service's own store, so replicas share it.
    */
-  async function once(records: IdempotencyRecords, id: string, fingerprint: string, deadline: number, op: OperationDef, invoke: () => Promise<Outcome>): Promise<Outcome> {
+  async function once(
+    records: IdempotencyRecords,
+    id: string,
+    fingerprint: string,
+    deadline: number,
+    op: OperationDef,
+    invoke: () => Promise<Outcome>,
+  ): Promise<Outcome> {
     const found = await records.begin(id, fingerprint, deadline);
     if (found.state === 'done') {
       const out: Outcome = { status: found.outcome.status, data: Buffer.from(found.outcome.data, 'base64'), replayed: true };
@@ -272,10 +309,16 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
       return out;
     }
     if (found.state === 'mismatch') {
-      throw new AppError('IDEMPOTENCY_KEY_REUSED', `This Idempotency-Key was used within the last ${IDEMPOTENCY_TTL_MS / 3_600_000} hours for another request to ${op.id}; use a new key for a new request`);
+      throw new AppError(
+        'IDEMPOTENCY_KEY_REUSED',
+        `This Idempotency-Key was used within the last ${IDEMPOTENCY_TTL_MS / 3_600_000} hours for another request to ${op.id}; use a new key for a new request`,
+      );
     }
     if (found.state === 'busy') {
-      throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', `A request to ${op.id} with this Idempotency-Key is still being handled; retry once it has answered`);
+      throw new AppError(
+        'IDEMPOTENCY_KEY_IN_PROGRESS',
+        `A request to ${op.id} with this Idempotency-Key is still being handled; retry once it has answered`,
+      );
     }
     let outcome: Outcome;
     try {
@@ -294,7 +337,17 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
   // the replica's own id: stable while the process runs, unlike the registration id (new on each pause and resume)
   const instance = randomUUID();
   // the registration is read only once the control channel listens, after it is made
-  const control = new ReplicaControl(instance, { bus, service, logger, ...(options.settings ? { settings: options.settings } : {}), ...(options.indexes ? { indexes: options.indexes } : {}) }, () => registered);
+  const control = new ReplicaControl(
+    instance,
+    {
+      bus,
+      service,
+      logger,
+      ...(options.settings ? { settings: options.settings } : {}),
+      ...(options.indexes ? { indexes: options.indexes } : {}),
+    },
+    () => registered,
+  );
   const paused = await control.prepare();
   const registered = await bus.addService({
     name: service,

@@ -144,7 +144,11 @@ export interface Bus {
   request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusReply>;
   publish(subject: string, data: Uint8Array, headers?: BusHeaders): void;
   /** Plain subscription; with `queue`, each message goes to one member of the group. */
-  subscribe(subject: string, handler: (msg: BusMessage & { reply?: (data: Uint8Array, headers?: BusHeaders) => void }) => void, options?: { queue?: string }): Subscription;
+  subscribe(
+    subject: string,
+    handler: (msg: BusMessage & { reply?: (data: Uint8Array, headers?: BusHeaders) => void }) => void,
+    options?: { queue?: string },
+  ): Subscription;
   /** Registers a service (NATS services framework) with its endpoints; replicas share its queue group. */
   addService(registration: ServiceRegistration): Promise<RegisteredService>;
   /** `$SRV.INFO` of every running instance (or of one service name), gathered for `timeoutMs`. */

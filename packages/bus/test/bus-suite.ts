@@ -63,7 +63,10 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect(text(reply.data)).toBe('echo hello');
         expect(reply.headers).toEqual({ 'nap-status': '201', 'x-echo': 'req-1' });
         expect(seen.items[0]?.subject).toBe('nap.rpc.echo.say');
-        expect(seen.items[0]?.headers).toEqual({ 'nap-request-id': 'req-1', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+        expect(seen.items[0]?.headers).toEqual({
+          'nap-request-id': 'req-1',
+          traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+        });
         expect(client.kind).toBe(server.kind);
       });
 
@@ -191,7 +194,15 @@ export function runBusSuite(target: BusSuiteTarget): void {
         bus.subscribe('nap.end', (m) => end.push(m.subject));
         await bus.flush();
 
-        const subjects = ['nap.rpc.mop.ping', 'nap.rpc.mop.pong', 'nap.rpc.a.b.ping', 'nap.evt', 'nap.evt.job', 'nap.evt.job.1.done', 'nap.rpc.wf.ping'];
+        const subjects = [
+          'nap.rpc.mop.ping',
+          'nap.rpc.mop.pong',
+          'nap.rpc.a.b.ping',
+          'nap.evt',
+          'nap.evt.job',
+          'nap.evt.job.1.done',
+          'nap.rpc.wf.ping',
+        ];
         for (const s of subjects) bus.publish(s, bytes(s));
         // messages from one publisher arrive in order: once the marker is in, the rest is too
         bus.publish('nap.end', bytes('end'));
@@ -316,9 +327,15 @@ export function runBusSuite(target: BusSuiteTarget): void {
         });
         expect(run?.processing_time).toBeGreaterThanOrEqual(0);
         expect(run?.average_processing_time).toBeGreaterThanOrEqual(0);
-        expect(Object.keys(run ?? {}).sort()).toEqual(
-          ['average_processing_time', 'last_error', 'name', 'num_errors', 'num_requests', 'processing_time', 'subject'],
-        );
+        expect(Object.keys(run ?? {}).sort()).toEqual([
+          'average_processing_time',
+          'last_error',
+          'name',
+          'num_errors',
+          'num_requests',
+          'processing_time',
+          'subject',
+        ]);
         expect(list).toEqual({
           name: 'ListTemplates',
           subject: 'nap.rpc.mop.ListTemplates',
@@ -359,10 +376,23 @@ export function runBusSuite(target: BusSuiteTarget): void {
           name: 'broken',
           version: '1.0.0',
           endpoints: [
-            { name: 'sync', subject: 'nap.rpc.broken.sync', handler: () => { throw new Error('boom'); } },
+            {
+              name: 'sync',
+              subject: 'nap.rpc.broken.sync',
+              handler: () => {
+                throw new Error('boom');
+              },
+            },
             // a handler typed `void` that is async anyway: its rejection must become a 500 too
             // eslint-disable-next-line @typescript-eslint/no-misused-promises
-            { name: 'async', subject: 'nap.rpc.broken.async', handler: async () => { await sleep(1); throw new Error('later'); } },
+            {
+              name: 'async',
+              subject: 'nap.rpc.broken.async',
+              handler: async () => {
+                await sleep(1);
+                throw new Error('later');
+              },
+            },
           ],
         });
         for (const subject of ['nap.rpc.broken.sync', 'nap.rpc.broken.async']) {
@@ -442,7 +472,16 @@ export function runBusSuite(target: BusSuiteTarget): void {
             name: 'studio',
             version: '1.0.0',
             metadata: { instance: label },
-            endpoints: [{ name: 'render', subject: 'nap.rpc.studio.render', handler: (req) => { handledBy[label]++; req.respond(bytes(label)); } }],
+            endpoints: [
+              {
+                name: 'render',
+                subject: 'nap.rpc.studio.render',
+                handler: (req) => {
+                  handledBy[label]++;
+                  req.respond(bytes(label));
+                },
+              },
+            ],
           });
         const a = await replica(busA, 'a');
         const b = await replica(busB, 'b');
@@ -452,7 +491,9 @@ export function runBusSuite(target: BusSuiteTarget): void {
         await a.pause();
         expect(a.state).toBe('paused');
         expect(a.id).not.toBe(runningId);
-        const replies = await Promise.all(Array.from({ length: 20 }, () => client.request('nap.rpc.studio.render', bytes(''), { timeoutMs: 5000 })));
+        const replies = await Promise.all(
+          Array.from({ length: 20 }, () => client.request('nap.rpc.studio.render', bytes(''), { timeoutMs: 5000 })),
+        );
         expect(replies.map((r) => text(r.data))).toEqual(Array(20).fill('b'));
         expect(handledBy.a).toBe(0);
 
@@ -495,7 +536,9 @@ export function runBusSuite(target: BusSuiteTarget): void {
         });
         expect(registered.state).toBe('paused');
         await expectAppError(client.request('nap.rpc.mop.run', bytes(''), { timeoutMs: 60_000 }), 'SERVICE_UNAVAILABLE');
-        expect(await client.discover('mop')).toEqual([expect.objectContaining({ endpoints: [], metadata: { instance: 'late', paused: 'true' } })]);
+        expect(await client.discover('mop')).toEqual([
+          expect.objectContaining({ endpoints: [], metadata: { instance: 'late', paused: 'true' } }),
+        ]);
         await registered.resume();
         expect(registered.state).toBe('running');
         expect(text((await client.request('nap.rpc.mop.run', bytes(''), { timeoutMs: 5000 })).data)).toBe('ran');
@@ -623,7 +666,10 @@ export function runBusSuite(target: BusSuiteTarget): void {
         const first = await world.connect();
         const seqs = await publishAll(first, 1, 3);
         const before = new Collector<number>();
-        const sub = await first.consumeEvents('nap.evt.workflow.>', (e) => before.push(e.seq), { deliver: 'all', durableName: 'job-watcher' });
+        const sub = await first.consumeEvents('nap.evt.workflow.>', (e) => before.push(e.seq), {
+          deliver: 'all',
+          durableName: 'job-watcher',
+        });
         await before.waitFor(3);
         await sub.unsubscribe();
         await first.close();
@@ -721,12 +767,24 @@ export function runBusSuite(target: BusSuiteTarget): void {
         const bus = await world.connect();
         await expectAppError(bus.publishEvent('nap.rpc.mop.x', bytes('')), 'INTERNAL');
         await expectAppError(bus.publishEvent('nap.evt.*', bytes('')), 'INTERNAL');
-        await expectAppError(bus.consumeEvents('>', () => undefined, { deliver: 'all' }), 'INTERNAL');
-        await expectAppError(bus.consumeEvents('nap.evt.>', () => undefined, { deliver: 'all', durableName: 'a.b' }), 'INTERNAL');
-        await expectAppError(bus.consumeEvents('nap.evt.>', () => undefined, { deliver: { startSeq: 0 } }), 'INTERNAL');
+        await expectAppError(
+          bus.consumeEvents('>', () => undefined, { deliver: 'all' }),
+          'INTERNAL',
+        );
+        await expectAppError(
+          bus.consumeEvents('nap.evt.>', () => undefined, { deliver: 'all', durableName: 'a.b' }),
+          'INTERNAL',
+        );
+        await expectAppError(
+          bus.consumeEvents('nap.evt.>', () => undefined, { deliver: { startSeq: 0 } }),
+          'INTERNAL',
+        );
         const sub = await bus.consumeEvents('nap.evt.mop.>', () => undefined, { deliver: 'all', durableName: 'keeper' });
         await sub.unsubscribe();
-        await expectAppError(bus.consumeEvents('nap.evt.admin.>', () => undefined, { deliver: 'all', durableName: 'keeper' }), 'CONFLICT');
+        await expectAppError(
+          bus.consumeEvents('nap.evt.admin.>', () => undefined, { deliver: 'all', durableName: 'keeper' }),
+          'CONFLICT',
+        );
       });
     });
 

@@ -43,7 +43,10 @@ export class Collector<T> {
   async waitFor(n: number, timeoutMs = 10_000): Promise<T[]> {
     if (this.items.length < n) {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`Timed out after ${timeoutMs} ms with ${this.items.length} of ${n} items`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`Timed out after ${timeoutMs} ms with ${this.items.length} of ${n} items`)),
+          timeoutMs,
+        );
         this.waiters.push({
           n,
           resolve: () => {

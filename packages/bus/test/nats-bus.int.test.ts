@@ -149,7 +149,13 @@ describe('NatsBus specifics', () => {
     await eventually('the disconnect', () => !bus.isConnected());
     // a 60 s timeout that is not waited for: the bus knows nobody can answer
     const pending = bus.request('nap.rpc.any.op', bytes(''), { timeoutMs: 60_000 });
-    const outcome = await Promise.race([pending.then(() => 'answered', (err: unknown) => (err as { code?: string }).code), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000))]);
+    const outcome = await Promise.race([
+      pending.then(
+        () => 'answered',
+        (err: unknown) => (err as { code?: string }).code,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000)),
+    ]);
     expect(outcome).toBe('SERVICE_UNAVAILABLE');
     expect(lines).toContain('warn NATS connection lost; reconnecting');
     await server.restart();
@@ -169,7 +175,10 @@ describe('NatsBus specifics', () => {
     const port = server.port;
     await server.stop();
     server = undefined;
-    const down = await expectAppError(createNatsBus({ servers: `nats://127.0.0.1:${port}`, name: 'down', connectTimeoutMs: 2000 }), 'SERVICE_UNAVAILABLE');
+    const down = await expectAppError(
+      createNatsBus({ servers: `nats://127.0.0.1:${port}`, name: 'down', connectTimeoutMs: 2000 }),
+      'SERVICE_UNAVAILABLE',
+    );
     expect(down.message).toContain(`127.0.0.1:${port}`);
   });
 });

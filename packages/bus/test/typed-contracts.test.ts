@@ -46,7 +46,11 @@ const getJob: Handler<'workflow.getJob'> = async (input) => {
 };
 
 // @ts-expect-error the envelope's message is the constant 'Successfully retrieved item'
-const wrongAnswer: Handler<'workflow.getJob'> = async () => ({ message: 'ok', data: { _id: 'x', name: 'wf', tasks: {}, status: 'running' }, metadata: {} });
+const wrongAnswer: Handler<'workflow.getJob'> = async () => ({
+  message: 'ok',
+  data: { _id: 'x', name: 'wf', tasks: {}, status: 'running' },
+  metadata: {},
+});
 
 const handlers: HandlerMap<'workflow'> = {
   getJob,
@@ -84,7 +88,11 @@ describe('typed contracts', () => {
     try {
       const client = createBusClient({ bus });
       const { body } = await client.call('workflow.getJob', { params: { jobId: 'j42' } }, { caller: SYSTEM_CALLER });
-      expect(body).toEqual({ message: 'Successfully retrieved item', data: { _id: 'j42', name: 'wf', tasks: {}, status: 'running' }, metadata: {} });
+      expect(body).toEqual({
+        message: 'Successfully retrieved item',
+        data: { _id: 'j42', name: 'wf', tasks: {}, status: 'running' },
+        metadata: {},
+      });
       expect(validateResponse(getOperation('workflow.getJob'), body)).toEqual([]);
     } finally {
       await service.stop();
@@ -93,7 +101,14 @@ describe('typed contracts', () => {
   });
 
   it('keeps every operation id literal in the type of the catalog', () => {
-    const ids: OperationId[] = ['workflow.getJob', 'mop.RunCommandTemplate', 'gateway-devices.runCommand', 'admin.login', 'studio.getWorkflow', 'orch-proxy.restQuery'];
+    const ids: OperationId[] = [
+      'workflow.getJob',
+      'mop.RunCommandTemplate',
+      'gateway-devices.runCommand',
+      'admin.login',
+      'studio.getWorkflow',
+      'orch-proxy.restQuery',
+    ];
     for (const id of ids) expect(getOperation(id).id).toBe(id);
   });
 });

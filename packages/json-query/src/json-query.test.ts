@@ -25,7 +25,13 @@ describe('runJsonQuery (the query dialect of existing workflows)', () => {
     ['response.entry[].@name', ['rule-1', 'rule-2']],
     ['response[versa-tasks.task][versa-tasks.task-status]', 'COMPLETED'],
     ['response.package-info[0].major-version', 21],
-    ['response.data[*status=removed]', [{ status: 'removed', name: 'b' }, { status: 'removed', name: 'c' }]],
+    [
+      'response.data[*status=removed]',
+      [
+        { status: 'removed', name: 'b' },
+        { status: 'removed', name: 'c' },
+      ],
+    ],
     ['response.data[status=removed].name', 'b'],
     ['response.data[*status=removed].name', ['b', 'c']],
     ['reports[*score!=100.00]', [{ score: '87.5' }]],

@@ -19,7 +19,12 @@ describe('loadConfig', () => {
   });
 
   it('coerces numbers and keeps given values', () => {
-    const config = loadConfig({ NAP_PORT: '8080', NAP_NATS_URL: 'nats://127.0.0.1:4222', NAP_SECRET_KEY: 'a-secret-of-sixteen+', NAP_DATA_DIR: '/tmp/x' });
+    const config = loadConfig({
+      NAP_PORT: '8080',
+      NAP_NATS_URL: 'nats://127.0.0.1:4222',
+      NAP_SECRET_KEY: 'a-secret-of-sixteen+',
+      NAP_DATA_DIR: '/tmp/x',
+    });
     expect(config.port).toBe(8080);
     expect(config.natsUrl).toBe('nats://127.0.0.1:4222');
     expect(config.secretKey).toBe('a-secret-of-sixteen+');
@@ -28,13 +33,17 @@ describe('loadConfig', () => {
   it('lists every bad value at once and names each', () => {
     let error: unknown;
     try {
-      loadConfig({ NAP_PORT: 'eighty', NAP_MONGO_URL: 'postgres://x', NAP_ADMIN_PASSWORD: 'short', NAP_SECRET_KEY: 'k' }, { require: ['NAP_NATS_URL'] });
+      loadConfig(
+        { NAP_PORT: 'eighty', NAP_MONGO_URL: 'postgres://x', NAP_ADMIN_PASSWORD: 'short', NAP_SECRET_KEY: 'k' },
+        { require: ['NAP_NATS_URL'] },
+      );
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['NAP_PORT', 'NAP_MONGO_URL', 'NAP_ADMIN_PASSWORD', 'NAP_SECRET_KEY', 'NAP_NATS_URL']) expect(problems).toContain(name);
+    for (const name of ['NAP_PORT', 'NAP_MONGO_URL', 'NAP_ADMIN_PASSWORD', 'NAP_SECRET_KEY', 'NAP_NATS_URL'])
+      expect(problems).toContain(name);
   });
 });
 
@@ -44,7 +53,13 @@ describe('settings read from files', () => {
     writeFileSync(path.join(dir, 'key'), 'a-secret-key-from-a-file\n');
     writeFileSync(path.join(dir, 'password'), 'pass word with spaces');
     writeFileSync(path.join(dir, 'mongo'), 'mongodb://nap:s3cret@mongo:27017/?authSource=admin\n');
-    const env = { NAP_DATA_DIR: dir, NAP_SECRET_KEY_FILE: path.join(dir, 'key'), NAP_ADMIN_PASSWORD_FILE: path.join(dir, 'password'), NAP_MONGO_URL_FILE: path.join(dir, 'mongo'), NAP_HEALTH_PORT: '8081' };
+    const env = {
+      NAP_DATA_DIR: dir,
+      NAP_SECRET_KEY_FILE: path.join(dir, 'key'),
+      NAP_ADMIN_PASSWORD_FILE: path.join(dir, 'password'),
+      NAP_MONGO_URL_FILE: path.join(dir, 'mongo'),
+      NAP_HEALTH_PORT: '8081',
+    };
     const config = loadConfig(env);
     expect(config.secretKey).toBe('a-secret-key-from-a-file');
     expect(config.adminPassword).toBe('pass word with spaces');
@@ -59,7 +74,14 @@ describe('settings read from files', () => {
     writeFileSync(path.join(dir, 'short'), 'short\n');
     let error: unknown;
     try {
-      loadConfig({ NAP_DATA_DIR: dir, NAP_SECRET_KEY_FILE: path.join(dir, 'absent'), NAP_ADMIN_PASSWORD_FILE: path.join(dir, 'empty'), NAP_MONGO_URL: 'mongodb://a', NAP_MONGO_URL_FILE: path.join(dir, 'empty'), NAP_HEALTH_PORT: '70000' });
+      loadConfig({
+        NAP_DATA_DIR: dir,
+        NAP_SECRET_KEY_FILE: path.join(dir, 'absent'),
+        NAP_ADMIN_PASSWORD_FILE: path.join(dir, 'empty'),
+        NAP_MONGO_URL: 'mongodb://a',
+        NAP_MONGO_URL_FILE: path.join(dir, 'empty'),
+        NAP_HEALTH_PORT: '70000',
+      });
     } catch (err) {
       error = err;
     }

@@ -28,7 +28,10 @@ export function storeCheck(store: Store, name = 'store'): HealthCheck {
 }
 
 /** Readiness of a set of checks, each bounded by `timeoutMs`; never rejects. */
-export async function checkHealth(checks: readonly HealthCheck[], timeoutMs: number): Promise<{ ready: boolean; checks: Record<string, string> }> {
+export async function checkHealth(
+  checks: readonly HealthCheck[],
+  timeoutMs: number,
+): Promise<{ ready: boolean; checks: Record<string, string> }> {
   const results = await Promise.all(
     checks.map(async (c): Promise<[string, string]> => {
       let timer: NodeJS.Timeout | undefined;
@@ -86,7 +89,9 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
     if (route === '/health/live') {
       json(res, 200, { status: 'ok' });
     } else if (route === '/health/ready') {
-      void checkHealth(options.checks, timeoutMs).then((health) => json(res, health.ready ? 200 : 503, { status: health.ready ? 'ready' : 'not ready', checks: health.checks }));
+      void checkHealth(options.checks, timeoutMs).then((health) =>
+        json(res, health.ready ? 200 : 503, { status: health.ready ? 'ready' : 'not ready', checks: health.checks }),
+      );
     } else if (route === '/metrics' && options.registry) {
       const registry = options.registry;
       registry

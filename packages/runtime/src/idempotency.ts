@@ -29,7 +29,10 @@ export interface IdempotencyRecordsOptions {
  * claim it), completed with the success answer, removed when the request failed or 24 hours after.
  * `stop()` ends the hourly purge.
  */
-export function createIdempotencyRecords(store: Store, options: IdempotencyRecordsOptions = {}): IdempotencyRecords & { ready(): Promise<void>; stop(): void } {
+export function createIdempotencyRecords(
+  store: Store,
+  options: IdempotencyRecordsOptions = {},
+): IdempotencyRecords & { ready(): Promise<void>; stop(): void } {
   const ttlMs = options.ttlMs ?? IDEMPOTENCY_TTL_MS;
   const keys = store.collection<KeyRecord>(IDEMPOTENCY_COLLECTION);
   const purge = () => keys.deleteMany({ expiresAt: { $lt: Date.now() } });
@@ -68,7 +71,11 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
         if (found.state === 'done' && found.outcome) return { state: 'done', outcome: found.outcome };
         if (found.leaseUntil > now) return { state: 'busy' };
         // the request that claimed it is past its deadline (its replica died): take the claim over
-        const taken = await keys.findOneAndUpdate({ _id: id, state: 'pending', leaseUntil: found.leaseUntil }, { $set: { leaseUntil } }, { returnDocument: 'after' });
+        const taken = await keys.findOneAndUpdate(
+          { _id: id, state: 'pending', leaseUntil: found.leaseUntil },
+          { $set: { leaseUntil } },
+          { returnDocument: 'after' },
+        );
         return taken ? { state: 'new' } : { state: 'busy' };
       }
       return { state: 'busy' };

@@ -20,15 +20,31 @@ export async function runServiceProcess(name: ServiceName, create: (deps: Servic
   configureJsonLimits({ maxJsonDepth: config.maxJsonDepth });
   const tracing = initTracing({ serviceName: `nap-${name}` });
   const metrics = createMetrics({ defaultLabels: { component: name } });
-  if (!config.mongoUrl) logger.warn({ dataDir: config.dataDir }, 'NAP_MONGO_URL is not set: using the embedded store, which suits one replica per data directory');
+  if (!config.mongoUrl)
+    logger.warn(
+      { dataDir: config.dataDir },
+      'NAP_MONGO_URL is not set: using the embedded store, which suits one replica per data directory',
+    );
   const bus = await createNatsBus({ servers: config.natsUrl ?? '', name: `nap-${name}`, logger: logger.child({ component: 'bus' }) });
-  const store = await createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName: `nap_${name.replace('-', '_')}`, dataDir: config.dataDir });
+  const store = await createStore({
+    ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}),
+    dbName: `nap_${name.replace('-', '_')}`,
+    dataDir: config.dataDir,
+  });
   const client = createClient(bus, metrics);
   const idempotency = createIdempotencyRecords(store);
   await idempotency.ready();
   const running = await create({ bus, store, logger, metrics, client, config, idempotency }).start();
   const metricsService = await offerProcessMetrics(bus, metrics, name);
-  const health = config.healthPort === undefined ? undefined : await startHealthServer({ host: config.host, port: config.healthPort, checks: [busCheck(bus), storeCheck(store)], registry: metrics.registry });
+  const health =
+    config.healthPort === undefined
+      ? undefined
+      : await startHealthServer({
+          host: config.host,
+          port: config.healthPort,
+          checks: [busCheck(bus), storeCheck(store)],
+          registry: metrics.registry,
+        });
   logger.info({ nats: config.natsUrl, store: store.kind, ...(health ? { health: health.url } : {}) }, `Service ${name} is serving`);
   onShutdown(logger, async () => {
     await health?.close();

@@ -17,7 +17,11 @@ export function healthUrl(env: NodeJS.ProcessEnv, kind: ProbeKind): string {
  * Asks this process's health route once, bounded by `timeoutMs`: what a container `HEALTHCHECK`,
  * a compose health check or a Kubernetes exec probe runs. Never rejects.
  */
-export async function probeHealth(env: NodeJS.ProcessEnv, kind: ProbeKind = 'ready', timeoutMs = 4_000): Promise<{ ok: boolean; message: string }> {
+export async function probeHealth(
+  env: NodeJS.ProcessEnv,
+  kind: ProbeKind = 'ready',
+  timeoutMs = 4_000,
+): Promise<{ ok: boolean; message: string }> {
   const url = healthUrl(env, kind);
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });

@@ -68,11 +68,16 @@ export async function offerProcessMetrics(bus: Bus, metrics: PlatformMetrics, co
 }
 
 /** Gathers every process's registry and renders one Prometheus text exposition. */
-export async function gatherPlatformMetrics(bus: Bus, timeoutMs = 2_000): Promise<{ text: string; contentType: string; processes: number }> {
+export async function gatherPlatformMetrics(
+  bus: Bus,
+  timeoutMs = 2_000,
+): Promise<{ text: string; contentType: string; processes: number }> {
   const instances = await bus.discover(METRICS_SERVICE, 300);
   const results = await Promise.allSettled(
     instances.flatMap((info) =>
-      info.endpoints.map(async (endpoint) => decodeJson<MetricsJson>((await bus.request(endpoint.subject, new Uint8Array(0), { timeoutMs })).data)),
+      info.endpoints.map(async (endpoint) =>
+        decodeJson<MetricsJson>((await bus.request(endpoint.subject, new Uint8Array(0), { timeoutMs })).data),
+      ),
     ),
   );
   const registries = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));

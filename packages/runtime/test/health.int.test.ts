@@ -24,7 +24,13 @@ beforeAll(async () => {
   bus = await createNatsBus({ servers: nats.url, name: 'health-test' });
   store = createEmbeddedStore({ path: path.join(dir, 'db') });
   const metrics = createMetrics({ defaultLabels: { component: 'health-test' } });
-  health = await startHealthServer({ host: '127.0.0.1', port: 0, checks: [busCheck(bus), storeCheck(store)], registry: metrics.registry, checkTimeoutMs: 500 });
+  health = await startHealthServer({
+    host: '127.0.0.1',
+    port: 0,
+    checks: [busCheck(bus), storeCheck(store)],
+    registry: metrics.registry,
+    checkTimeoutMs: 500,
+  });
 }, 30_000);
 
 afterAll(async () => {

@@ -144,7 +144,20 @@ export function runStoreContractSuite(
 
     describe('queries', () => {
       const data: Doc[] = [
-        { _id: 'a', n: 1, s: 'alpha', tags: ['x', 'y'], nested: { k: 1, arr: [{ v: 1, w: 'p' }, { v: 2, w: 'q' }] }, flag: true },
+        {
+          _id: 'a',
+          n: 1,
+          s: 'alpha',
+          tags: ['x', 'y'],
+          nested: {
+            k: 1,
+            arr: [
+              { v: 1, w: 'p' },
+              { v: 2, w: 'q' },
+            ],
+          },
+          flag: true,
+        },
         { _id: 'b', n: 2, s: 'beta', tags: ['y'], nested: { k: 2, arr: [{ v: 3, w: 'p' }] }, flag: false },
         { _id: 'c', n: 3, s: 'gamma', tags: [], nested: { k: 3 }, opt: null },
         { _id: 'd', n: 4, s: 'Delta', tags: 'x', opt: 'set' },
@@ -247,7 +260,10 @@ export function runStoreContractSuite(
     });
 
     describe('updates', () => {
-      async function one(update: Record<string, unknown>, doc: Record<string, unknown> = { _id: 'u', n: 1, tags: ['a', 'b'], nested: { k: 1 } }) {
+      async function one(
+        update: Record<string, unknown>,
+        doc: Record<string, unknown> = { _id: 'u', n: 1, tags: ['a', 'b'], nested: { k: 1 } },
+      ) {
         const items = (await fresh()).collection('items');
         await items.insertOne(doc);
         const result = await items.updateOne({ _id: 'u' }, update);
@@ -273,7 +289,10 @@ export function runStoreContractSuite(
       });
 
       it('applies $pull by value and by condition', async () => {
-        const { doc, items } = await one({ $pull: { tags: 'a' } }, { _id: 'u', tags: ['a', 'b', 'a'], nums: [1, 5, 9], objs: [{ k: 1 }, { k: 2 }] });
+        const { doc, items } = await one(
+          { $pull: { tags: 'a' } },
+          { _id: 'u', tags: ['a', 'b', 'a'], nums: [1, 5, 9], objs: [{ k: 1 }, { k: 2 }] },
+        );
         expect(doc?.tags).toEqual(['b']);
         await items.updateOne({ _id: 'u' }, { $pull: { nums: { $gt: 4 }, objs: { k: 2 } } });
         expect(await items.findOne({ _id: 'u' })).toEqual({ _id: 'u', tags: ['b'], nums: [1], objs: [{ k: 1 }] });
@@ -288,7 +307,11 @@ export function runStoreContractSuite(
 
       it('counts matched and modified documents', async () => {
         const items = (await fresh()).collection('items');
-        await items.insertMany([{ _id: '1', g: 1, v: 0 }, { _id: '2', g: 1, v: 1 }, { _id: '3', g: 2, v: 1 }]);
+        await items.insertMany([
+          { _id: '1', g: 1, v: 0 },
+          { _id: '2', g: 1, v: 1 },
+          { _id: '3', g: 2, v: 1 },
+        ]);
         expect(await items.updateMany({ g: 1 }, { $set: { v: 1 } })).toEqual({ matchedCount: 2, modifiedCount: 1 });
         expect(await items.updateOne({ g: 1 }, { $set: { v: 1 } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
         expect(await items.updateOne({ g: 9 }, { $set: { v: 1 } })).toEqual({ matchedCount: 0, modifiedCount: 0 });
@@ -401,8 +424,14 @@ export function runStoreContractSuite(
       it('drops an index by name, its entries with it; an unknown name drops nothing', async () => {
         const store = await fresh();
         const items = store.collection('drop-items');
-        await items.createIndexes([{ keys: { email: 1 }, unique: true }, { name: 'by_group', keys: { group: 1 } }]);
-        await items.insertMany([{ email: 'a@example.com', group: 'g' }, { email: 'b@example.com', group: 'g' }]);
+        await items.createIndexes([
+          { keys: { email: 1 }, unique: true },
+          { name: 'by_group', keys: { group: 1 } },
+        ]);
+        await items.insertMany([
+          { email: 'a@example.com', group: 'g' },
+          { email: 'b@example.com', group: 'g' },
+        ]);
         expect(await items.dropIndex('email_1')).toBe(true);
         expect(await items.dropIndex('email_1')).toBe(false);
         expect(await items.dropIndex('never-made')).toBe(false);
@@ -418,11 +447,16 @@ export function runStoreContractSuite(
         await expect(items.dropIndex('_id_')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
       });
 
-      it('compares declared indexes with the store\'s and creates what is missing or misnamed, leaving undeclared ones', async () => {
+      it("compares declared indexes with the store's and creates what is missing or misnamed, leaving undeclared ones", async () => {
         const store = await fresh();
-        const declared = new DeclaredIndexes(store, { runs: [{ keys: { started: -1 } }, { keys: { device: 1 } }, { name: 'by_job', keys: { job: 1 }, unique: true, sparse: true }] });
+        const declared = new DeclaredIndexes(store, {
+          runs: [{ keys: { started: -1 } }, { keys: { device: 1 } }, { name: 'by_job', keys: { job: 1 }, unique: true, sparse: true }],
+        });
         const runs = store.collection('runs');
-        await runs.insertMany([{ started: 1, device: 'a', job: 'j1' }, { started: 2, device: 'b' }]);
+        await runs.insertMany([
+          { started: 1, device: 'a', job: 'j1' },
+          { started: 2, device: 'b' },
+        ]);
         await runs.createIndexes([{ keys: { started: -1 } }, { name: 'dev', keys: { device: 1 } }, { name: 'extra', keys: { note: 1 } }]);
         const before = await declared.status('runs');
         expect(before.indexed.map((i) => i.name)).toEqual(['started_-1']);
@@ -431,7 +465,11 @@ export function runStoreContractSuite(
         expect(before.external.map((i) => i.name)).toEqual(['extra']);
         expect(await declared.create('runs')).toEqual({ collection: 'runs', unchanged: 1, changed: 2, total: 3, running: 0 });
         const after = await declared.status('runs');
-        expect({ missing: after.missing, misnamed: after.misnamed, external: after.external.map((i) => i.name) }).toEqual({ missing: [], misnamed: [], external: ['extra'] });
+        expect({ missing: after.missing, misnamed: after.misnamed, external: after.external.map((i) => i.name) }).toEqual({
+          missing: [],
+          misnamed: [],
+          external: ['extra'],
+        });
         expect((await runs.listIndexes()).map((i) => i.name).sort()).toEqual(['by_job', 'device_1', 'extra', 'started_-1']);
         // the recreated index serves queries over the existing documents
         expect(await runs.countDocuments({ device: 'b' })).toBe(1);
@@ -457,8 +495,12 @@ export function runStoreContractSuite(
         ]);
         const duplicate = { code: 'STORE_DUPLICATE_KEY', status: 409, details: { index: 'email_1', key: { email: 'a@example.com' } } };
         await expect(users.insertOne({ email: 'a@example.com', name: 'C' })).rejects.toMatchObject(duplicate);
-        await expect(users.updateOne({ _id: 'u2' }, { $set: { email: 'a@example.com', name: 'changed' } })).rejects.toMatchObject(duplicate);
-        await expect(users.updateOne({ name: 'Z' }, { $set: { email: 'a@example.com' } }, { upsert: true })).rejects.toMatchObject(duplicate);
+        await expect(users.updateOne({ _id: 'u2' }, { $set: { email: 'a@example.com', name: 'changed' } })).rejects.toMatchObject(
+          duplicate,
+        );
+        await expect(users.updateOne({ name: 'Z' }, { $set: { email: 'a@example.com' } }, { upsert: true })).rejects.toMatchObject(
+          duplicate,
+        );
         await expect(users.replaceOne({ _id: 'u2' }, { email: 'a@example.com', name: 'R' })).rejects.toMatchObject(duplicate);
         await expect(
           users.findOneAndUpdate({ _id: 'u2' }, { $set: { email: 'a@example.com', name: 'F' } }, { returnDocument: 'after' }),
@@ -478,14 +520,24 @@ export function runStoreContractSuite(
         const store = await fresh();
         const pairs = store.collection('pairs');
         await pairs.createIndexes([{ keys: { a: 1, b: 1 }, unique: true }]);
-        await pairs.insertMany([{ a: 1, b: 1 }, { a: 1, b: 2 }, { a: 2, b: 1 }]);
-        await expect(pairs.insertOne({ a: 1, b: 1 })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY', details: { key: { a: 1, b: 1 } } });
+        await pairs.insertMany([
+          { a: 1, b: 1 },
+          { a: 1, b: 2 },
+          { a: 2, b: 1 },
+        ]);
+        await expect(pairs.insertOne({ a: 1, b: 1 })).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          details: { key: { a: 1, b: 1 } },
+        });
 
         const tagged = store.collection('tagged');
         await tagged.createIndexes([{ keys: { tags: 1 }, unique: true }]);
         await tagged.insertOne({ tags: ['a', 'b'] });
         await tagged.insertOne({ tags: ['c', 'c'] });
-        await expect(tagged.insertOne({ tags: ['d', 'b'] })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY', details: { key: { tags: 'b' } } });
+        await expect(tagged.insertOne({ tags: ['d', 'b'] })).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          details: { key: { tags: 'b' } },
+        });
 
         const sparse = store.collection('sparse');
         await sparse.createIndexes([{ keys: { code: 1 }, unique: true, sparse: true }]);
@@ -495,7 +547,10 @@ export function runStoreContractSuite(
         const dense = store.collection('dense');
         await dense.createIndexes([{ keys: { code: 1 }, unique: true }]);
         await dense.insertOne({ name: 'x' });
-        await expect(dense.insertOne({ name: 'y' })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY', details: { key: { code: null } } });
+        await expect(dense.insertOne({ name: 'y' })).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          details: { key: { code: null } },
+        });
       });
 
       it('refuses a unique index over existing duplicates and does not create it', async () => {

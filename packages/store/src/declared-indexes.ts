@@ -70,12 +70,19 @@ export class DeclaredIndexes {
     for (const { actual } of status.misnamed) await target.dropIndex(actual.name ?? '');
     const wanted = [...status.missing, ...status.misnamed.map((m) => m.expected)];
     if (wanted.length > 0) await target.createIndexes(wanted.map((w) => ({ ...w, keys: { ...w.keys } })));
-    return { collection, unchanged: status.indexed.length, changed: wanted.length, total: status.indexed.length + wanted.length, running: 0 };
+    return {
+      collection,
+      unchanged: status.indexed.length,
+      changed: wanted.length,
+      total: status.indexed.length + wanted.length,
+      running: 0,
+    };
   }
 
   private specsOf(collection: string): NormalizedIndexSpec[] {
     const specs = Object.hasOwn(this.declarations, collection) ? this.declarations[collection] : undefined;
-    if (specs === undefined || specs.length === 0) throw new AppError('INDEX_COLLECTION_NOT_FOUND', `No indexes are declared for collection "${collection}"`);
+    if (specs === undefined || specs.length === 0)
+      throw new AppError('INDEX_COLLECTION_NOT_FOUND', `No indexes are declared for collection "${collection}"`);
     return specs.map((s) => normalizeIndexSpec({ ...s, keys: { ...s.keys } }));
   }
 }

@@ -52,8 +52,18 @@ describe('EmbeddedStore', () => {
 
     it('reads only the matching documents for equality, $in and ranges on an indexed field', async () => {
       expect(await store.explain('items', { n: 42 })).toMatchObject({ plan: 'index', index: 'n_1', docsExamined: 1, returned: 1 });
-      expect(await store.explain('items', { n: { $in: [1, 2, 3, 999] } })).toMatchObject({ plan: 'index', index: 'n_1', docsExamined: 3, returned: 3 });
-      expect(await store.explain('items', { n: { $gte: 100, $lt: 110 } })).toMatchObject({ plan: 'index', index: 'n_1', docsExamined: 10, returned: 10 });
+      expect(await store.explain('items', { n: { $in: [1, 2, 3, 999] } })).toMatchObject({
+        plan: 'index',
+        index: 'n_1',
+        docsExamined: 3,
+        returned: 3,
+      });
+      expect(await store.explain('items', { n: { $gte: 100, $lt: 110 } })).toMatchObject({
+        plan: 'index',
+        index: 'n_1',
+        docsExamined: 10,
+        returned: 10,
+      });
       expect(await store.explain('items', { tags: 't3', n: { $lt: 0 } })).toMatchObject({ plan: 'index', docsExamined: 0, returned: 0 });
       expect(await store.explain('items', { _id: { $in: ['i001', 'i002'] } })).toMatchObject({ plan: 'ids', docsExamined: 2 });
       expect(await store.explain('items', { n: { $in: [] } })).toMatchObject({ plan: 'empty', docsExamined: 0 });
@@ -89,7 +99,11 @@ describe('EmbeddedStore', () => {
 
     it('scans every document only when no index helps', async () => {
       expect(await store.explain('items', { s: 's7' })).toMatchObject({ plan: 'primary', docsExamined: 500, returned: 1 });
-      expect(await store.explain('items', {}, { sort: { s: 1 }, limit: 1 })).toMatchObject({ plan: 'primary', sortedByIndex: false, docsExamined: 500 });
+      expect(await store.explain('items', {}, { sort: { s: 1 }, limit: 1 })).toMatchObject({
+        plan: 'primary',
+        sortedByIndex: false,
+        docsExamined: 500,
+      });
       // A multikey index narrows filters but cannot give a sort order.
       expect(await store.explain('items', {}, { sort: { tags: 1 }, limit: 1 })).toMatchObject({ plan: 'primary', docsExamined: 500 });
     });
@@ -150,7 +164,10 @@ describe('EmbeddedStore', () => {
   describe('edge cases', () => {
     it('keeps unique long strings apart when only their beginnings are equal', async () => {
       const docs = open().collection('docs');
-      await docs.createIndexes([{ keys: { body: 1 }, unique: true }, { keys: { meta: 1 }, unique: true, sparse: true }]);
+      await docs.createIndexes([
+        { keys: { body: 1 }, unique: true },
+        { keys: { meta: 1 }, unique: true, sparse: true },
+      ]);
       const head = 'x'.repeat(3000);
       await docs.insertOne({ body: `${head}a` });
       await docs.insertOne({ body: `${head}b` });
@@ -185,10 +202,24 @@ describe('EmbeddedStore', () => {
 
     it('stores dates, regular expressions, binary and non-finite numbers', async () => {
       const docs = open().collection('docs');
-      const doc = { _id: 'v', at: new Date(5), re: /ab+c/i, bin: Buffer.from([1, 2, 3]), inf: Number.POSITIVE_INFINITY, list: [new Date(7), 1] };
+      const doc = {
+        _id: 'v',
+        at: new Date(5),
+        re: /ab+c/i,
+        bin: Buffer.from([1, 2, 3]),
+        inf: Number.POSITIVE_INFINITY,
+        list: [new Date(7), 1],
+      };
       await docs.insertOne(doc);
       const back = await docs.findOne({ _id: 'v' });
-      expect(back).toEqual({ _id: 'v', at: new Date(5), re: /ab+c/i, bin: Buffer.from([1, 2, 3]), inf: Number.POSITIVE_INFINITY, list: [new Date(7), 1] });
+      expect(back).toEqual({
+        _id: 'v',
+        at: new Date(5),
+        re: /ab+c/i,
+        bin: Buffer.from([1, 2, 3]),
+        inf: Number.POSITIVE_INFINITY,
+        list: [new Date(7), 1],
+      });
       expect(back?.at).toBeInstanceOf(Date);
       expect(await docs.countDocuments({ at: { $lt: new Date(6) } })).toBe(1);
     });
@@ -234,7 +265,10 @@ describe('EmbeddedStore', () => {
       await docs.insertOne({ _id: 'taken', name: 'taken' });
       const results = await Promise.allSettled([
         docs.insertOne({ _id: 'a', name: 'a' }),
-        docs.insertMany([{ _id: 'm1', name: 'm1' }, { _id: 'm2', name: 'taken' }]),
+        docs.insertMany([
+          { _id: 'm1', name: 'm1' },
+          { _id: 'm2', name: 'taken' },
+        ]),
         docs.updateOne({ _id: 'taken' }, { $set: { 'deep.er.value': 1 } }),
         docs.insertOne({ _id: 'b', name: 'taken' }),
         docs.insertOne({ _id: 'c', name: 'c' }),
@@ -246,12 +280,36 @@ describe('EmbeddedStore', () => {
 
     it('applies $set and $unset of named paths as MongoDB does, and leaves other updates to the general path', async () => {
       const docs = open().collection('docs');
-      await docs.insertOne({ _id: 'x', status: 'running', tags: ['a', 'b'], tasks: { t1: { status: 'incomplete' } }, n: 1, list: [{ v: 1 }] });
-      expect(await docs.updateOne({ _id: 'x', tags: 'b' }, { $set: { 'tasks.t1.status': 'complete', 'tasks.t2': { status: 'running' } }, $unset: { n: '' } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
-      expect(await docs.updateOne({ _id: 'x', status: 'running' }, { $set: { 'tasks.t1.status': 'complete' } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
-      expect(await docs.updateOne({ _id: 'x', status: 'paused' }, { $set: { status: 'x' } })).toEqual({ matchedCount: 0, modifiedCount: 0 });
+      await docs.insertOne({
+        _id: 'x',
+        status: 'running',
+        tags: ['a', 'b'],
+        tasks: { t1: { status: 'incomplete' } },
+        n: 1,
+        list: [{ v: 1 }],
+      });
+      expect(
+        await docs.updateOne(
+          { _id: 'x', tags: 'b' },
+          { $set: { 'tasks.t1.status': 'complete', 'tasks.t2': { status: 'running' } }, $unset: { n: '' } },
+        ),
+      ).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      expect(await docs.updateOne({ _id: 'x', status: 'running' }, { $set: { 'tasks.t1.status': 'complete' } })).toEqual({
+        matchedCount: 1,
+        modifiedCount: 0,
+      });
+      expect(await docs.updateOne({ _id: 'x', status: 'paused' }, { $set: { status: 'x' } })).toEqual({
+        matchedCount: 0,
+        modifiedCount: 0,
+      });
       await docs.updateOne({ _id: 'x' }, { $set: { 'list.0.v': 2 } });
-      expect(await docs.findOne({ _id: 'x' })).toEqual({ _id: 'x', status: 'running', tags: ['a', 'b'], tasks: { t1: { status: 'complete' }, t2: { status: 'running' } }, list: [{ v: 2 }] });
+      expect(await docs.findOne({ _id: 'x' })).toEqual({
+        _id: 'x',
+        status: 'running',
+        tags: ['a', 'b'],
+        tasks: { t1: { status: 'complete' }, t2: { status: 'running' } },
+        list: [{ v: 2 }],
+      });
     });
   });
 });

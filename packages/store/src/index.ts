@@ -5,5 +5,15 @@ export type { QueryStats } from './internal/embedded/query-exec';
 export { createMongoStore, type MongoStoreOptions } from './internal/mongo/mongo-store';
 export type { DuplicateKeyDetails } from './internal/errors';
 export { runStoreContractSuite, type StoreSuiteTarget } from './contract-suite';
-export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, escapeRegex, listDocuments, listProjected, pageLinks, toListQuery, type ListFields, type ListQuery } from './list-query';
+export {
+  DEFAULT_LIST_LIMIT,
+  MAX_LIST_LIMIT,
+  escapeRegex,
+  listDocuments,
+  listProjected,
+  pageLinks,
+  toListQuery,
+  type ListFields,
+  type ListQuery,
+} from './list-query';
 export { DeclaredIndexes, type IndexDeclarations } from './declared-indexes';

@@ -47,7 +47,12 @@ function allowedField(field: string, fields: ListFields, member: string): string
 }
 
 /** `[field, value]` pairs of one operator: `equals=x&equalsField=f` or field-wise `equals[f]=x`. */
-function pairs(value: string | Record<string, string> | undefined, field: string | undefined, operator: string, fields: ListFields): [string, string][] {
+function pairs(
+  value: string | Record<string, string> | undefined,
+  field: string | undefined,
+  operator: string,
+  fields: ListFields,
+): [string, string][] {
   if (value === undefined) return [];
   if (typeof value === 'object') return Object.entries(value).map(([f, v]) => [allowedField(f, fields, `${operator}[${f}]`), String(v)]);
   return [[allowedField(field ?? fields.filter[0] ?? 'name', fields, `${operator}Field`), String(value)]];
@@ -57,8 +62,10 @@ function pairs(value: string | Record<string, string> | undefined, field: string
 export function toListQuery(query: ListQueryOptions, fields: ListFields, extra: Filter[] = []): ListQuery {
   const clauses: Filter[] = [...extra];
   for (const [f, v] of pairs(query.equals, query.equalsField, 'equals', fields)) clauses.push({ [f]: { $eq: v } });
-  for (const [f, v] of pairs(query.contains, query.containsField, 'contains', fields)) clauses.push({ [f]: { $regex: escapeRegex(v), $options: 'i' } });
-  for (const [f, v] of pairs(query.startsWith, query.startsWithField, 'startsWith', fields)) clauses.push({ [f]: { $regex: `^${escapeRegex(v)}` } });
+  for (const [f, v] of pairs(query.contains, query.containsField, 'contains', fields))
+    clauses.push({ [f]: { $regex: escapeRegex(v), $options: 'i' } });
+  for (const [f, v] of pairs(query.startsWith, query.startsWithField, 'startsWith', fields))
+    clauses.push({ [f]: { $regex: `^${escapeRegex(v)}` } });
   let sort: SortSpec = fields.defaultSort;
   if (query.sort !== undefined) {
     if (!fields.sort.includes(query.sort)) {
@@ -68,7 +75,10 @@ export function toListQuery(query: ListQueryOptions, fields: ListFields, extra: 
     }
     sort = { [query.sort]: query.order === -1 ? -1 : 1, _id: 1 };
   }
-  const limit = Math.min(query.limit === undefined || query.limit === 0 ? (fields.defaultLimit ?? DEFAULT_LIST_LIMIT) : query.limit, MAX_LIST_LIMIT);
+  const limit = Math.min(
+    query.limit === undefined || query.limit === 0 ? (fields.defaultLimit ?? DEFAULT_LIST_LIMIT) : query.limit,
+    MAX_LIST_LIMIT,
+  );
   return { filter: clauses.length > 1 ? { $and: clauses } : (clauses[0] ?? {}), sort, skip: query.skip ?? 0, limit };
 }
 

@@ -130,7 +130,11 @@ describe('MongoStore without a server', () => {
 
   it('answers STORE_UNAVAILABLE when MongoDB cannot be reached, without the connection string in the message', async () => {
     const port = await unusedPort();
-    const store = createMongoStore({ url: `mongodb://netops:s3cret-pw@127.0.0.1:${port}/admin`, dbName: 'nap_test', serverSelectionTimeoutMs: 300 });
+    const store = createMongoStore({
+      url: `mongodb://netops:s3cret-pw@127.0.0.1:${port}/admin`,
+      dbName: 'nap_test',
+      serverSelectionTimeoutMs: 300,
+    });
     expect(store.kind).toBe('mongo');
     const failure = store.ping();
     await expect(failure).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', status: 503 });
@@ -152,8 +156,12 @@ describe('MongoStore without a server', () => {
       status: 409,
       details: { index: 'email_1', key: { email: 'a@example.com' } },
     });
-    expect(translateMongoError(new MongoServerError({ message: 'Unknown modifier: $nope', code: 9 }), 'users')).toMatchObject({ code: 'BAD_REQUEST' });
-    expect(translateMongoError(new MongoServerError({ message: 'not primary', code: 10107 }), 'users')).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect(translateMongoError(new MongoServerError({ message: 'Unknown modifier: $nope', code: 9 }), 'users')).toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect(translateMongoError(new MongoServerError({ message: 'not primary', code: 10107 }), 'users')).toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+    });
     expect(translateMongoError(new MongoServerError({ message: 'conflict', code: 85 }), 'users')).toMatchObject({ code: 'CONFLICT' });
   });
 });

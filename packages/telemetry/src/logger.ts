@@ -30,4 +30,3 @@ export function createLogger(options: LoggerOptions): Logger {
     options.destination ?? pino.destination({ sync: false }),
   );
 }
-

@@ -32,17 +32,44 @@ export function createMetrics(options: MetricsOptions = {}): PlatformMetrics {
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: options.prefix ?? 'nap_' });
   return {
     registry,
-    httpRequests: new Counter({ name: 'nap_http_requests_total', help: 'HTTP requests answered by the gateway', labelNames: ['operation', 'method', 'status'], registers: [registry] }),
-    httpDuration: new Histogram({ name: 'nap_http_request_duration_seconds', help: 'Time to answer an HTTP request', labelNames: ['operation', 'method', 'status'], buckets: DURATION_BUCKETS, registers: [registry] }),
-    busRequests: new Counter({ name: 'nap_bus_requests_total', help: 'Bus requests handled by services, by outcome (status code)', labelNames: ['operation', 'outcome'], registers: [registry] }),
-    busDuration: new Histogram({ name: 'nap_bus_request_duration_seconds', help: 'Time a service took to handle a bus request', labelNames: ['operation', 'outcome'], buckets: DURATION_BUCKETS, registers: [registry] }),
-    busClientRequests: new Counter({ name: 'nap_bus_client_requests_total', help: 'Bus requests sent, by outcome', labelNames: ['operation', 'outcome'], registers: [registry] }),
+    httpRequests: new Counter({
+      name: 'nap_http_requests_total',
+      help: 'HTTP requests answered by the gateway',
+      labelNames: ['operation', 'method', 'status'],
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'nap_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request',
+      labelNames: ['operation', 'method', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    }),
+    busRequests: new Counter({
+      name: 'nap_bus_requests_total',
+      help: 'Bus requests handled by services, by outcome (status code)',
+      labelNames: ['operation', 'outcome'],
+      registers: [registry],
+    }),
+    busDuration: new Histogram({
+      name: 'nap_bus_request_duration_seconds',
+      help: 'Time a service took to handle a bus request',
+      labelNames: ['operation', 'outcome'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    }),
+    busClientRequests: new Counter({
+      name: 'nap_bus_client_requests_total',
+      help: 'Bus requests sent, by outcome',
+      labelNames: ['operation', 'outcome'],
+      registers: [registry],
+    }),
     totalApiCalls: new Gauge({
       name: 'nap_total_api_calls',
-      help: 'Total count of API calls since the gateway started (the original platform\'s iap_total_api_calls; nap_http_requests_total has them by operation)',
+      help: "Total count of API calls since the gateway started (the original platform's iap_total_api_calls; nap_http_requests_total has them by operation)",
       registers: [registry],
       async collect() {
-        const { values } = await registry.getSingleMetric('nap_http_requests_total')?.get() ?? { values: [] };
+        const { values } = (await registry.getSingleMetric('nap_http_requests_total')?.get()) ?? { values: [] };
         this.set(values.reduce((n, v) => n + v.value, 0));
       },
     }),

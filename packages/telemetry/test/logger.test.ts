@@ -10,7 +10,15 @@ function capture(): { stream: Writable; lines: () => Record<string, unknown>[] }
       done();
     },
   });
-  return { stream, lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe('logger redaction (the contracts secret policy)', () => {
@@ -22,7 +30,13 @@ describe('logger redaction (the contracts secret policy)', () => {
       {
         device: {
           name: 'core-1',
-          variables: { gw_ssh_private_key: pem, gw_ssh_passphrase: 'sec-pp', gw_http_password: 'sec-hp', gw_password: 'sec-p', gw_port: 22 },
+          variables: {
+            gw_ssh_private_key: pem,
+            gw_ssh_passphrase: 'sec-pp',
+            gw_http_password: 'sec-hp',
+            gw_password: 'sec-p',
+            gw_port: 22,
+          },
         },
         ansible: { ansible_become_pass: 'sec-b', ansible_ssh_pass: 'sec-s', ansible_password: 'sec-a', ansible_user: 'netops' },
         deep: { a: { b: { c: { d: { secret: 'sec-s3', client_secret: 'sec-cs', token: 'sec-t', authorization: 'Bearer sec-x' } } } } },
@@ -37,7 +51,16 @@ describe('logger redaction (the contracts secret policy)', () => {
     expect(text).not.toContain('abc');
     expect(line).toMatchObject({
       msg: 'hello',
-      device: { name: 'core-1', variables: { gw_ssh_private_key: SECRET_MASK, gw_ssh_passphrase: SECRET_MASK, gw_http_password: SECRET_MASK, gw_password: SECRET_MASK, gw_port: 22 } },
+      device: {
+        name: 'core-1',
+        variables: {
+          gw_ssh_private_key: SECRET_MASK,
+          gw_ssh_passphrase: SECRET_MASK,
+          gw_http_password: SECRET_MASK,
+          gw_password: SECRET_MASK,
+          gw_port: 22,
+        },
+      },
       ansible: { ansible_become_pass: SECRET_MASK, ansible_ssh_pass: SECRET_MASK, ansible_password: SECRET_MASK, ansible_user: 'netops' },
       deep: { a: { b: { c: { d: { secret: SECRET_MASK, client_secret: SECRET_MASK, token: SECRET_MASK, authorization: SECRET_MASK } } } } },
       note: SECRET_MASK,

@@ -45,7 +45,13 @@ const LOG_TAIL_CHARS = 4_000;
  * then `nats-server` on PATH. Throws an error naming the package to install when none is found.
  */
 export function findNatsServerBinary(explicit?: string): string {
-  const candidates = [explicit, process.env.NAP_NATS_SERVER_BIN, '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
+  const candidates = [
+    explicit,
+    process.env.NAP_NATS_SERVER_BIN,
+    '/usr/sbin/nats-server',
+    '/usr/bin/nats-server',
+    '/usr/local/bin/nats-server',
+  ];
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (dir !== '') candidates.push(join(dir, 'nats-server'));
   }
@@ -174,7 +180,9 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
       await sleep(20);
     }
     await terminate(proc, 'SIGKILL');
-    const why = exited ? `exited with ${String(proc.child.exitCode ?? proc.child.signalCode)}` : `did not accept connections within ${startTimeoutMs} ms`;
+    const why = exited
+      ? `exited with ${String(proc.child.exitCode ?? proc.child.signalCode)}`
+      : `did not accept connections within ${startTimeoutMs} ms`;
     throw new Error(`nats-server (${binary} ${args.join(' ')}) ${why}; its log ends with:\n${proc.log()}`);
   };
 

@@ -16,7 +16,11 @@ export interface TestPlatform extends Platform {
   /** Logs in and returns the token. */
   login(username?: string, password?: string): Promise<string>;
   /** fetch against the platform with a token (or none). */
-  http(method: string, route: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: unknown; headers: Headers }>;
+  http(
+    method: string,
+    route: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: unknown; headers: Headers }>;
 }
 
 export interface TestPlatformOptions {
@@ -34,7 +38,12 @@ export interface TestPlatformOptions {
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'nap-test-'));
   const config: RuntimeConfig = {
-    ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: TEST_ADMIN.password, NAP_SECRET_KEY: 'test-secret-key-of-32-characters' }),
+    ...loadConfig({
+      NAP_DATA_DIR: dataDir,
+      NAP_PORT: '0',
+      NAP_ADMIN_PASSWORD: TEST_ADMIN.password,
+      NAP_SECRET_KEY: 'test-secret-key-of-32-characters',
+    }),
     logLevel: process.env.NAP_LOG_LEVEL ?? 'silent',
     ...options.config,
   };
@@ -66,7 +75,8 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     http,
     async login(username: string = TEST_ADMIN.username, password: string = TEST_ADMIN.password) {
       const res = await http('POST', '/login', { body: { user: { username, password } } });
-      if (res.status !== 200 || typeof res.body !== 'string') throw new Error(`Login of ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 200 || typeof res.body !== 'string')
+        throw new Error(`Login of ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     },
     async stop() {

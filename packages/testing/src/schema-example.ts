@@ -34,7 +34,12 @@ export function exampleOf(schema: unknown, depth = 0): unknown {
     const items = Array.isArray(s.items) ? s.items[0] : s.items;
     if (items === undefined || items === null || typeof items !== 'object') return [];
     const item = items as Record<string, unknown>;
-    const described = item.examples !== undefined || item.default !== undefined || item.properties !== undefined || item.enum !== undefined || item.const !== undefined;
+    const described =
+      item.examples !== undefined ||
+      item.default !== undefined ||
+      item.properties !== undefined ||
+      item.enum !== undefined ||
+      item.const !== undefined;
     return described ? [exampleOf(items, depth + 1)] : [];
   }
   switch (type) {

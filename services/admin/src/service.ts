@@ -45,20 +45,38 @@ export interface AdminServiceOptions {
  * The admin service: accounts, groups, roles, authentication, platform health, and the outside
  * systems (integration models, integrations, adapters), whose credentials it alone holds.
  */
-export function createAdminService(deps: ServiceDeps, options: AdminServiceOptions = {}): ServiceModule & { domain: AdminDomain; adapters: AdapterDomain; integrations: IntegrationDomain; applications: ApplicationDomain; profiles: ProfileDomain; live: AdminLiveSettings } {
+export function createAdminService(
+  deps: ServiceDeps,
+  options: AdminServiceOptions = {},
+): ServiceModule & {
+  domain: AdminDomain;
+  adapters: AdapterDomain;
+  integrations: IntegrationDomain;
+  applications: ApplicationDomain;
+  profiles: ProfileDomain;
+  live: AdminLiveSettings;
+} {
   const { bus, store, logger, metrics, config, client } = deps;
   const secrets = createSecretBox(config.secretKey);
   const publish = async (entity: string, id: string, event: string, payload: object): Promise<void> => {
     // the payload schemas of contracts are the promise to subscribers: never publish one that breaks it
     const problems = validateEvent(getEvent('admin', entity, event), payload);
-    if (problems.length > 0) throw new AppError('INTERNAL', `Event ${entity}.${event} does not match its schema: ${problems.map((p) => p.message).join('; ')}`);
+    if (problems.length > 0)
+      throw new AppError('INTERNAL', `Event ${entity}.${event} does not match its schema: ${problems.map((p) => p.message).join('; ')}`);
     await bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
   };
   const live = new AdminLiveSettings({ tokenTtlSeconds: config.tokenTtlSeconds });
   const domain = new AdminDomain({ store, secrets, sessions: live, emit: publish });
   const http = new OutboundHttp();
   const integrations = new IntegrationDomain(store, secrets, http, live);
-  const adapters = new AdapterDomain(store, secrets, http, (name, payload) => publish('adapter', name, 'adapterChanged', payload), logger, live);
+  const adapters = new AdapterDomain(
+    store,
+    secrets,
+    http,
+    (name, payload) => publish('adapter', name, 'adapterChanged', payload),
+    logger,
+    live,
+  );
   const profiles: ProfileDomain = new ProfileDomain(store, secrets, {
     pushAll: async (): Promise<boolean> => (await applications.pushAll()).every((o) => o.ok),
     inSync: () => applications.inSync(),
@@ -102,7 +120,12 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...authHandlers(domain),
           ...accountHandlers(domain),
           ...groupHandlers(domain),
-          ...healthHandlers(bus, store.kind, () => store.ping(), () => applications.health()),
+          ...healthHandlers(
+            bus,
+            store.kind,
+            () => store.ping(),
+            () => applications.health(),
+          ),
           ...integrationModelHandlers(integrations),
           ...integrationHandlers(integrations),
           ...adapterHandlers(adapters),
@@ -133,5 +156,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
 }
 
 function announceOnStderr(username: string, password: string): void {
-  process.stderr.write(`\nNAP first start: administrator "${username}" created with password: ${password}\nIt is shown once; change it with PUT /user-management/accounts/:accountId/password.\n\n`);
+  process.stderr.write(
+    `\nNAP first start: administrator "${username}" created with password: ${password}\nIt is shown once; change it with PUT /user-management/accounts/:accountId/password.\n\n`,
+  );
 }

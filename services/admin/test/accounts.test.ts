@@ -20,12 +20,16 @@ async function createGroup(name: string, roles: string[] = []): Promise<Group> {
   const res = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name } } });
   expect(res.status).toBe(201);
   const group = (res.body as { data: Group }).data;
-  if (roles.length) expect((await platform.http('PUT', `/user-management/groups/${group._id}/roles`, { token: admin, body: { roles } })).status).toBe(200);
+  if (roles.length)
+    expect((await platform.http('PUT', `/user-management/groups/${group._id}/roles`, { token: admin, body: { roles } })).status).toBe(200);
   return group;
 }
 
 async function createAccount(username: string, groups: string[] = []): Promise<Account> {
-  const res = await platform.http('POST', '/user-management/accounts', { token: admin, body: { account: { username, password: 'password-123', firstname: 'Net', lastname: 'Ops', email: `${username}@example.net`, groups } } });
+  const res = await platform.http('POST', '/user-management/accounts', {
+    token: admin,
+    body: { account: { username, password: 'password-123', firstname: 'Net', lastname: 'Ops', email: `${username}@example.net`, groups } },
+  });
   expect(res.status).toBe(201);
   return (res.body as { data: Account }).data;
 }
@@ -34,7 +38,11 @@ describe('groups', () => {
   it('creates a group as operation 10 says and refuses a duplicate name with 409', async () => {
     const res = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'netops' } } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'Created', message: expect.any(String), data: { _id: expect.any(String), name: 'netops', roles: [] } });
+    expect(res.body).toMatchObject({
+      status: 'Created',
+      message: expect.any(String),
+      data: { _id: expect.any(String), name: 'netops', roles: [] },
+    });
     const dup = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'netops' } } });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ code: 'GROUP_ALREADY_EXISTS', message: expect.stringContaining('netops') });
@@ -42,9 +50,14 @@ describe('groups', () => {
 
   it('gets, lists, sets roles and deletes', async () => {
     const group = await createGroup('readers');
-    const roles = await platform.http('PUT', `/user-management/groups/${group._id}/roles`, { token: admin, body: { roles: ['apiread', 'operations'] } });
+    const roles = await platform.http('PUT', `/user-management/groups/${group._id}/roles`, {
+      token: admin,
+      body: { roles: ['apiread', 'operations'] },
+    });
     expect(roles.body).toMatchObject({ roles: ['apiread', 'operations'] });
-    expect((await platform.http('PUT', `/user-management/groups/${group._id}/roles`, { token: admin, body: { roles: ['superuser'] } })).status).toBe(400);
+    expect(
+      (await platform.http('PUT', `/user-management/groups/${group._id}/roles`, { token: admin, body: { roles: ['superuser'] } })).status,
+    ).toBe(400);
     expect((await platform.http('GET', `/user-management/groups/${group._id}`, { token: admin })).body).toMatchObject({ name: 'readers' });
     const list = await platform.http('GET', '/user-management/groups', { token: admin });
     expect((list.body as { results: Group[] }).results.map((g) => g.name)).toEqual(expect.arrayContaining(['admins', 'readers']));
@@ -71,13 +84,19 @@ describe('accounts', () => {
     expect(JSON.stringify(fetched.body)).not.toMatch(/password/i);
     const list = await platform.http('GET', '/user-management/accounts', { token: admin });
     expect(JSON.stringify(list.body)).not.toMatch(/password|scrypt/i);
-    const dup = await platform.http('POST', '/user-management/accounts', { token: admin, body: { account: { username: 'union-user', password: 'password-123' } } });
+    const dup = await platform.http('POST', '/user-management/accounts', {
+      token: admin,
+      body: { account: { username: 'union-user', password: 'password-123' } },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ code: 'ACCOUNT_ALREADY_EXISTS' });
   });
 
   it('refuses groups that do not exist, naming them, and writes nothing', async () => {
-    const res = await platform.http('POST', '/user-management/accounts', { token: admin, body: { account: { username: 'ghost', password: 'password-123', groups: ['no-such-group'] } } });
+    const res = await platform.http('POST', '/user-management/accounts', {
+      token: admin,
+      body: { account: { username: 'ghost', password: 'password-123', groups: ['no-such-group'] } },
+    });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('no-such-group');
     const list = await platform.http('GET', '/user-management/accounts', { token: admin });
@@ -114,12 +133,17 @@ describe('revocation', () => {
     await eventually(async () => expect((await platform.http('GET', '/operations-manager/jobs', { token })).status).toBe(403));
 
     // the account is put in an admin group: the same token administers
-    const admins = ((await platform.http('GET', '/user-management/groups', { token: admin })).body as { results: Group[] }).results.find((g) => g.name === 'admins');
+    const admins = ((await platform.http('GET', '/user-management/groups', { token: admin })).body as { results: Group[] }).results.find(
+      (g) => g.name === 'admins',
+    );
     await platform.http('PUT', `/user-management/accounts/${account._id}/groups`, { token: admin, body: { groups: [admins?._id] } });
     await eventually(async () => expect((await platform.http('GET', '/user-management/roles', { token })).status).toBe(200));
 
     // a new password ends every session
-    const res = await platform.http('PUT', `/user-management/accounts/${account._id}/password`, { token: admin, body: { password: 'new-password-456' } });
+    const res = await platform.http('PUT', `/user-management/accounts/${account._id}/password`, {
+      token: admin,
+      body: { password: 'new-password-456' },
+    });
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).not.toContain('new-password-456');
     await eventually(async () => expect((await platform.http('GET', '/whoami', { token })).status).toBe(401));

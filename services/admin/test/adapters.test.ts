@@ -20,9 +20,13 @@ beforeAll(async () => {
   platform = await startTestPlatform();
   token = await platform.login();
   peer = await startOpenApiPeer();
-  await platform.bus.consumeEvents(eventPattern('admin', 'adapter'), (e) => {
-    events.push({ subject: e.subject, payload: JSON.parse(Buffer.from(e.data).toString('utf8')) as Record<string, unknown> });
-  }, { deliver: 'new' });
+  await platform.bus.consumeEvents(
+    eventPattern('admin', 'adapter'),
+    (e) => {
+      events.push({ subject: e.subject, payload: JSON.parse(Buffer.from(e.data).toString('utf8')) as Record<string, unknown> });
+    },
+    { deliver: 'new' },
+  );
 });
 
 afterAll(async () => {
@@ -73,7 +77,17 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       metadata: { isActive: false, state: 'STOPPED', connection: 'UNKNOWN' },
-      data: { name: 'snow-adapter', type: 'Adapter', isEncrypted: true, properties: { id: 'snow-adapter', type: 'HTTP', brokers: ['ticketing'], properties: { authentication: { type: 'basic', username: peer.user, password: '********' } } } },
+      data: {
+        name: 'snow-adapter',
+        type: 'Adapter',
+        isEncrypted: true,
+        properties: {
+          id: 'snow-adapter',
+          type: 'HTTP',
+          brokers: ['ticketing'],
+          properties: { authentication: { type: 'basic', username: peer.user, password: '********' } },
+        },
+      },
     });
     for (const route of ['/adapters', '/adapters/snow-adapter', '/adapters/snow-adapter/export']) {
       const got = await platform.http('GET', route, { token });
@@ -85,8 +99,15 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     expect((await platform.http('POST', '/adapters', { token, body: { properties: httpAdapter('snow-adapter', 'x') } })).status).toBe(409);
     expect((await platform.http('GET', '/adapter-models/types', { token })).body).toEqual({ results: ['HTTP', 'NSO'], total: 2 });
     expect((await platform.http('GET', '/adapters/brokers/mapping', { token })).body).toEqual({ ticketing: ['snow-adapter'] });
-    expect((await platform.http('GET', '/schema/adapters/snow-adapter', { token })).body).toMatchObject({ type: 'object', required: ['server'], properties: { healthcheck: { type: 'object' } } });
-    const bad = await platform.http('POST', '/adapters', { token, body: { properties: { ...httpAdapter('bad', 'x'), properties: { type: 'HTTP', properties: { server: { host: '' } } } } } });
+    expect((await platform.http('GET', '/schema/adapters/snow-adapter', { token })).body).toMatchObject({
+      type: 'object',
+      required: ['server'],
+      properties: { healthcheck: { type: 'object' } },
+    });
+    const bad = await platform.http('POST', '/adapters', {
+      token,
+      body: { properties: { ...httpAdapter('bad', 'x'), properties: { type: 'HTTP', properties: { server: { host: '' } } } } },
+    });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('body.properties.properties.properties.server.host');
   });
@@ -97,12 +118,21 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     expect(start.body).toEqual({ name: 'snow-adapter', state: 'STARTING' });
     const running = await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING and ONLINE');
     expect(running.lastError).toBeNull();
-    expect(peer.received.some((r) => r.path === '/stats.do' && r.headers.authorization === `Basic ${Buffer.from(`${peer.user}:${peer.password}`).toString('base64')}`)).toBe(true);
+    expect(
+      peer.received.some(
+        (r) =>
+          r.path === '/stats.do' && r.headers.authorization === `Basic ${Buffer.from(`${peer.user}:${peer.password}`).toString('base64')}`,
+      ),
+    ).toBe(true);
 
     await peer.stop();
     await until('snow-adapter', (h) => h.connection === 'OFFLINE', 'OFFLINE');
     const dead = await until('snow-adapter', (h) => h.state === 'DEAD', 'DEAD');
-    expect(dead).toMatchObject({ connection: 'OFFLINE', uptime: 0, lastError: { message: expect.stringContaining('could not be reached') } });
+    expect(dead).toMatchObject({
+      connection: 'OFFLINE',
+      uptime: 0,
+      lastError: { message: expect.stringContaining('could not be reached') },
+    });
     const list = await platform.http('GET', '/health/adapters', { token });
     expect(list.body).toMatchObject({ total: 1, results: [{ name: 'snow-adapter', state: 'DEAD' }] });
 
@@ -118,16 +148,38 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
   it('lets other services call through it over the bus, credentials added by admin', async () => {
     const client = createBusClient({ bus: platform.bus });
     peer.tables.set('incident', new Map([['abc', { sys_id: 'abc', number: 'INC001' }]]));
-    const answer = await client.call('admin.callAdapter', { body: { adapter: 'snow-adapter', method: 'GET', path: '/table/incident/abc', query: { sysparm_fields: 'number' } } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 });
-    expect(answer.body).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' }, body: { result: { number: 'INC001' } } });
+    const answer = await client.call(
+      'admin.callAdapter',
+      { body: { adapter: 'snow-adapter', method: 'GET', path: '/table/incident/abc', query: { sysparm_fields: 'number' } } },
+      { caller: SYSTEM_CALLER, timeoutMs: 10_000 },
+    );
+    expect(answer.body).toMatchObject({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: { result: { number: 'INC001' } },
+    });
     const last = peer.received.filter((r) => r.path.startsWith('/api/now/table/')).at(-1);
     expect(last).toMatchObject({ method: 'GET', path: '/api/now/table/incident/abc', query: 'sysparm_fields=number' });
     expect(last?.headers.authorization).toMatch(/^Basic /);
     // a status other than 2xx is answered as it is: the caller maps it
-    const missing = await client.call('admin.callAdapter', { body: { adapter: 'snow-adapter', method: 'GET', path: '/table/incident/nope' } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 });
+    const missing = await client.call(
+      'admin.callAdapter',
+      { body: { adapter: 'snow-adapter', method: 'GET', path: '/table/incident/nope' } },
+      { caller: SYSTEM_CALLER, timeoutMs: 10_000 },
+    );
     expect(missing.body).toMatchObject({ status: 404 });
     // a workflow task addressed to the adapter by name uses the generic request of the original adapters
-    const run = await client.call('admin.runTask', { body: { app: 'snow-adapter', method: 'genericAdapterRequestNoBasePath', incoming: { uriPath: '/api/now/table/incident', restMethod: 'GET', queryData: { sysparm_limit: '1' } } } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 });
+    const run = await client.call(
+      'admin.runTask',
+      {
+        body: {
+          app: 'snow-adapter',
+          method: 'genericAdapterRequestNoBasePath',
+          incoming: { uriPath: '/api/now/table/incident', restMethod: 'GET', queryData: { sysparm_limit: '1' } },
+        },
+      },
+      { caller: SYSTEM_CALLER, timeoutMs: 10_000 },
+    );
     expect(run.body).toMatchObject({ result: { status: 200, body: { result: [{ sys_id: 'abc' }] } } });
   });
 
@@ -136,9 +188,21 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     expect(stop.body).toEqual({ name: 'snow-adapter', state: 'STOPPING' });
     await until('snow-adapter', (h) => h.state === 'STOPPED', 'STOPPED');
     const client = createBusClient({ bus: platform.bus });
-    const err = await client.call('admin.callAdapter', { body: { adapter: 'snow-adapter', method: 'GET', path: '/table/incident' } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 }).catch((e: unknown) => e);
+    const err = await client
+      .call(
+        'admin.callAdapter',
+        { body: { adapter: 'snow-adapter', method: 'GET', path: '/table/incident' } },
+        { caller: SYSTEM_CALLER, timeoutMs: 10_000 },
+      )
+      .catch((e: unknown) => e);
     expect(isAppError(err) && err.code).toBe('ADAPTER_NOT_RUNNING');
-    const task = await client.call('admin.runTask', { body: { app: 'snow-adapter', method: 'genericAdapterRequest', incoming: { uriPath: '/table/incident' } } }, { caller: SYSTEM_CALLER, timeoutMs: 10_000 }).catch((e: unknown) => e);
+    const task = await client
+      .call(
+        'admin.runTask',
+        { body: { app: 'snow-adapter', method: 'genericAdapterRequest', incoming: { uriPath: '/table/incident' } } },
+        { caller: SYSTEM_CALLER, timeoutMs: 10_000 },
+      )
+      .catch((e: unknown) => e);
     expect(isAppError(task) && task.message).toMatch(/Adapter "snow-adapter" is STOPPED, not RUNNING/);
   });
 
@@ -155,7 +219,9 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     const masked = await platform.http('POST', '/adapters/import', { token, body: { properties: exported } });
     expect(masked.status).toBe(400);
     expect(masked.body).toMatchObject({ details: [{ member: 'body.properties.properties.properties.authentication.password' }] });
-    const filled = JSON.parse(JSON.stringify(exported).replace('"password":"********"', `"password":${JSON.stringify(peer.password)}`)) as Record<string, unknown>;
+    const filled = JSON.parse(
+      JSON.stringify(exported).replace('"password":"********"', `"password":${JSON.stringify(peer.password)}`),
+    ) as Record<string, unknown>;
     const imported = await platform.http('POST', '/adapters/import', { token, body: { properties: filled } });
     expect(imported.status).toBe(200);
     expect((await platform.http('GET', '/adapters/snow-adapter/export', { token })).body).toEqual(exported);
@@ -163,17 +229,32 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     expect(changelog.body).toMatchObject({ total: 1, results: [{ version: '1', changes: 'imported by admin' }] });
     // a properties update keeps the sealed secret when it is sent masked, and the adapter works with it
     const props = (exported.properties as { properties: Record<string, unknown> }).properties;
-    const updated = await platform.http('PUT', '/adapters/snow-adapter/properties', { token, body: { properties: { ...props, timeoutMs: 5000 } } });
+    const updated = await platform.http('PUT', '/adapters/snow-adapter/properties', {
+      token,
+      body: { properties: { ...props, timeoutMs: 5000 } },
+    });
     expect(updated.status).toBe(200);
     expect((await platform.http('PUT', '/adapters/snow-adapter/start', { token })).status).toBe(200);
     await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING with the kept secret');
-    const level = await platform.http('PUT', '/adapters/snow-adapter/loglevel', { token, body: { properties: { level: 'debug', transport: 'console' } } });
+    const level = await platform.http('PUT', '/adapters/snow-adapter/loglevel', {
+      token,
+      body: { properties: { level: 'debug', transport: 'console' } },
+    });
     expect(level.body).toEqual({ console_level: 'debug' });
-    const unknownLevel = await platform.http('PUT', '/adapters/snow-adapter/loglevel', { token, body: { properties: { level: 'verbose' } } });
+    const unknownLevel = await platform.http('PUT', '/adapters/snow-adapter/loglevel', {
+      token,
+      body: { properties: { level: 'verbose' } },
+    });
     expect(unknownLevel.status).toBe(400);
     expect(unknownLevel.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('level') });
     expect((await platform.http('DELETE', '/adapters/snow-adapter', { token })).status).toBe(200);
-    expect(events.filter((e) => e.payload.reason !== 'state').map((e) => e.payload.reason)).toEqual(['created', 'deleted', 'created', 'updated', 'deleted']);
+    expect(events.filter((e) => e.payload.reason !== 'state').map((e) => e.payload.reason)).toEqual([
+      'created',
+      'deleted',
+      'created',
+      'updated',
+      'deleted',
+    ]);
   });
 
   it('keeps an NSO adapter as the original NSO adapter does, checking /restconf with its credentials', async () => {
@@ -181,11 +262,24 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
       name: 'nso-lab',
       type: 'Adapter',
       model: '@itentialopensource/adapter-nso',
-      properties: { id: 'nso-lab', type: 'NSO', brokers: [], groups: [], properties: { http: { host: '127.0.0.1', port: peer.port }, ssl: { enabled: false, acceptInvalidCerts: false }, credentials: { user: peer.user, passwd: 'nso-secret' }, healthcheck: { intervalSeconds: 0.1, failuresBeforeDead: 2 } } },
+      properties: {
+        id: 'nso-lab',
+        type: 'NSO',
+        brokers: [],
+        groups: [],
+        properties: {
+          http: { host: '127.0.0.1', port: peer.port },
+          ssl: { enabled: false, acceptInvalidCerts: false },
+          credentials: { user: peer.user, passwd: 'nso-secret' },
+          healthcheck: { intervalSeconds: 0.1, failuresBeforeDead: 2 },
+        },
+      },
     };
     const res = await platform.http('POST', '/adapters', { token, body: { properties: nso } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ data: { properties: { type: 'NSO', properties: { credentials: { user: peer.user, passwd: '********' } } } } });
+    expect(res.body).toMatchObject({
+      data: { properties: { type: 'NSO', properties: { credentials: { user: peer.user, passwd: '********' } } } },
+    });
     await platform.http('PUT', '/adapters/nso-lab/start', { token });
     await until('nso-lab', (h) => h.state === 'RUNNING', 'RUNNING');
     // the peer is no NSO: /restconf is a 404 with wrong credentials (Basic nso-secret): still an answer, so ONLINE

@@ -13,7 +13,14 @@ let token: string;
 
 type AppRecord = {
   metadata: { isActive: boolean; activeSync: boolean; state: string; service: string; applications: string[] };
-  data: { name: string; type: string; model: string; description: string; loggerProps: Record<string, unknown>; properties: Record<string, unknown> };
+  data: {
+    name: string;
+    type: string;
+    model: string;
+    description: string;
+    loggerProps: Record<string, unknown>;
+    properties: Record<string, unknown>;
+  };
   instances: { id: string; instance: string; state: string }[];
 };
 
@@ -48,9 +55,17 @@ describe('reads', () => {
       expect(r.instances).toHaveLength(1);
       expect(r.instances[0]?.state).toBe('running');
     }
-    expect(results.find((r) => r.data.name === 'WorkFlowEngine')?.metadata).toMatchObject({ service: 'workflow', applications: ['AutomationCatalog', 'OperationsManager', 'WorkFlowEngine'] });
+    expect(results.find((r) => r.data.name === 'WorkFlowEngine')?.metadata).toMatchObject({
+      service: 'workflow',
+      applications: ['AutomationCatalog', 'OperationsManager', 'WorkFlowEngine'],
+    });
     const filtered = await get('/applications?contains=manager');
-    expect((filtered.body as { results: AppRecord[] }).results.map((r) => r.data.name)).toEqual(['AGManager', 'ConfigurationManager', 'OperationsManager', 'OrchManager']);
+    expect((filtered.body as { results: AppRecord[] }).results.map((r) => r.data.name)).toEqual([
+      'AGManager',
+      'ConfigurationManager',
+      'OperationsManager',
+      'OrchManager',
+    ]);
   });
 
   it('answers 404 naming the applications for an unknown one, on every route', async () => {
@@ -72,10 +87,14 @@ describe('reads', () => {
     }
   });
 
-  it('gives the JSON Schema of an application\'s live settings', async () => {
+  it("gives the JSON Schema of an application's live settings", async () => {
     const res = await get('/schema/applications/ConfigurationManager');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ $id: 'nap:schemas/settings/gateway-devices', additionalProperties: false, properties: { deviceSessionLimit: { type: 'integer' } } });
+    expect(res.body).toMatchObject({
+      $id: 'nap:schemas/settings/gateway-devices',
+      additionalProperties: false,
+      properties: { deviceSessionLimit: { type: 'integer' } },
+    });
     expect(((await get('/schema/applications/MOP')).body as { properties: object }).properties).toEqual({});
   });
 });
@@ -98,7 +117,11 @@ describe('live settings and log levels', () => {
     expect(tooSmall.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('deviceSessionLimit') });
     const unknown = await put('/applications/GatewayDevices/properties', { properties: { listenPort: 8080 } });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('body.properties.listenPort'), details: [{ member: 'body.properties.listenPort' }] });
+    expect(unknown.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('body.properties.listenPort'),
+      details: [{ member: 'body.properties.listenPort' }],
+    });
     const none = await put('/applications/MOP/properties', { properties: { anything: 1 } });
     expect(none.status).toBe(400);
     expect(none.body).toMatchObject({ message: expect.stringContaining('it has none') });
@@ -117,7 +140,10 @@ describe('live settings and log levels', () => {
     const session = (await platform.http('GET', '/mySession', { token: short })).body as { created: string; expires: string };
     expect(Date.parse(session.expires) - Date.parse(session.created)).toBe(120_000);
     await put('/applications/AdminEssentials/properties', { properties: {} });
-    const normal = (await platform.http('GET', '/mySession', { token: await platform.login() })).body as { created: string; expires: string };
+    const normal = (await platform.http('GET', '/mySession', { token: await platform.login() })).body as {
+      created: string;
+      expires: string;
+    };
     expect(Date.parse(normal.expires) - Date.parse(normal.created)).toBe(43_200_000);
   });
 
@@ -141,9 +167,14 @@ describe('live settings and log levels', () => {
   });
 
   it('changes the description and loggerProps with PUT /applications/:name; name and model stay', async () => {
-    const res = await put('/applications/MOP', { properties: { description: 'Pre and post checks', loggerProps: { log_level: 'warn', console_level: 'warn' } } });
+    const res = await put('/applications/MOP', {
+      properties: { description: 'Pre and post checks', loggerProps: { log_level: 'warn', console_level: 'warn' } },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ data: { name: 'MOP', description: 'Pre and post checks', loggerProps: { console_level: 'warn' } }, changes: { applied: [] } });
+    expect(res.body).toMatchObject({
+      data: { name: 'MOP', description: 'Pre and post checks', loggerProps: { console_level: 'warn' } },
+      changes: { applied: [] },
+    });
     const renamed = await put('/applications/MOP', { properties: { name: 'Other' } });
     expect(renamed.status).toBe(400);
     expect(renamed.body).toMatchObject({ message: expect.stringContaining('body.properties.name') });
@@ -157,7 +188,10 @@ describe('live settings and log levels', () => {
     const changelog = await get('/applications/MOP/changelogs');
     expect(changelog.status).toBe(200);
     // the refused changes left no entry
-    expect(changelog.body).toMatchObject({ total: 1, results: [{ version: '1', changes: expect.stringMatching(/^loggerProps, description changed by admin/) }] });
+    expect(changelog.body).toMatchObject({
+      total: 1,
+      results: [{ version: '1', changes: expect.stringMatching(/^loggerProps, description changed by admin/) }],
+    });
   });
 });
 
@@ -166,11 +200,22 @@ describe('stop, start and restart', () => {
     expect((await get('/automation-studio/component-groups')).status).toBe(200);
     const stopped = await put('/applications/Jst/stop');
     expect(stopped.status).toBe(200);
-    expect(stopped.body).toEqual({ name: 'Jst', state: 'STOPPED', service: 'studio', applications: applicationsOfService('studio'), replicas: 1 });
+    expect(stopped.body).toEqual({
+      name: 'Jst',
+      state: 'STOPPED',
+      service: 'studio',
+      applications: applicationsOfService('studio'),
+      replicas: 1,
+    });
 
     const route = await get('/automation-studio/component-groups');
     expect(route.status).toBe(503);
-    expect(route.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('stopped by an operator (applications AutomationStudio, FormBuilder, JsonForms, Jst, TemplateBuilder)') });
+    expect(route.body).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringContaining(
+        'stopped by an operator (applications AutomationStudio, FormBuilder, JsonForms, Jst, TemplateBuilder)',
+      ),
+    });
     const studio = await app('AutomationStudio');
     expect(studio.metadata).toMatchObject({ isActive: false, state: 'STOPPED' });
     expect(studio.instances.map((i) => i.state)).toEqual(['paused']);
@@ -224,7 +269,9 @@ describe('a service with no replica answering', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ metadata: { state: 'DEAD', isActive: true, activeSync: false }, instances: [] });
     const health = await partial.http('GET', '/health/applications', { token: partialToken });
-    const states = Object.fromEntries((health.body as { results: { name: string; state: string }[] }).results.map((h) => [h.name, h.state]));
+    const states = Object.fromEntries(
+      (health.body as { results: { name: string; state: string }[] }).results.map((h) => [h.name, h.state]),
+    );
     expect(states).toMatchObject({ MOP: 'DEAD', Jst: 'DEAD', OrchManager: 'DEAD', WorkFlowEngine: 'RUNNING', AdminEssentials: 'RUNNING' });
     const dead = await partial.http('GET', '/mop/listAnalyticTemplates', { token: partialToken });
     expect(dead.status).toBe(503);
@@ -232,6 +279,8 @@ describe('a service with no replica answering', () => {
     // stopping a service none of whose replicas answers is recorded; the answer says it is DEAD
     const stopped = await partial.http('PUT', '/applications/MOP/stop', { token: partialToken });
     expect(stopped.body).toMatchObject({ state: 'DEAD', replicas: 0 });
-    expect((await partial.http('GET', '/applications/MOP', { token: partialToken })).body).toMatchObject({ metadata: { isActive: false, state: 'STOPPED' } });
+    expect((await partial.http('GET', '/applications/MOP', { token: partialToken })).body).toMatchObject({
+      metadata: { isActive: false, state: 'STOPPED' },
+    });
   });
 });

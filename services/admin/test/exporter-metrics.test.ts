@@ -31,14 +31,21 @@ async function scrape(): Promise<Map<string, number>> {
     if (line === '' || line.startsWith('#')) continue;
     const at = line.lastIndexOf(' ');
     // the process label every sample carries is left out of the key
-    samples.set(line.slice(0, at).replace(/,?component="[^"]*"/, '').replace('{}', ''), Number(line.slice(at + 1)));
+    samples.set(
+      line
+        .slice(0, at)
+        .replace(/,?component="[^"]*"/, '')
+        .replace('{}', ''),
+      Number(line.slice(at + 1)),
+    );
   }
   return samples;
 }
 
 function value(samples: Map<string, number>, key: string): number {
   const v = samples.get(key);
-  if (v === undefined) throw new Error(`no sample ${key}; have ${[...samples.keys()].filter((k) => k.startsWith(key.split('{')[0] ?? key)).join(', ')}`);
+  if (v === undefined)
+    throw new Error(`no sample ${key}; have ${[...samples.keys()].filter((k) => k.startsWith(key.split('{')[0] ?? key)).join(', ')}`);
   return v;
 }
 
@@ -54,7 +61,10 @@ async function waitForJob(id: string): Promise<string> {
 describe('/exporter_metrics', () => {
   it('counts active and unique sessions under the original gauge names', async () => {
     const before = await scrape();
-    const account = await platform.http('POST', '/user-management/accounts', { token, body: { account: { username: 'metrics-op', password: 'metrics-op-password-1', groups: [] } } });
+    const account = await platform.http('POST', '/user-management/accounts', {
+      token,
+      body: { account: { username: 'metrics-op', password: 'metrics-op-password-1', groups: [] } },
+    });
     expect(account.status).toBe(201);
     const second = await platform.login();
     const other = await platform.login('metrics-op', 'metrics-op-password-1');
@@ -62,7 +72,10 @@ describe('/exporter_metrics', () => {
     expect(value(during, 'nap_active_sessions')).toBe(value(before, 'nap_active_sessions') + 2);
     expect(value(during, 'nap_unique_sessions')).toBe(value(before, 'nap_unique_sessions') + 1);
     // the account's sessions end with it
-    expect((await platform.http('DELETE', `/user-management/accounts/${(account.body as { data: { _id: string } }).data._id}`, { token })).status).toBe(200);
+    expect(
+      (await platform.http('DELETE', `/user-management/accounts/${(account.body as { data: { _id: string } }).data._id}`, { token }))
+        .status,
+    ).toBe(200);
     expect((await platform.http('GET', '/whoami', { token: other })).status).toBe(401);
     expect((await platform.http('GET', '/logout', { token: second })).status).toBe(200);
     const after = await scrape();
@@ -83,10 +96,21 @@ describe('/exporter_metrics', () => {
       type: 'automation',
       tasks: {
         workflow_start: { name: 'workflow_start', groups: [] },
-        a1: { name: 'query', app: 'WorkFlowEngine', type: 'operation', location: 'Application', variables: { incoming: { pass: '', query: 'x', obj: { x: 1 } }, outgoing: { return_data: null } }, groups: [] },
+        a1: {
+          name: 'query',
+          app: 'WorkFlowEngine',
+          type: 'operation',
+          location: 'Application',
+          variables: { incoming: { pass: '', query: 'x', obj: { x: 1 } }, outgoing: { return_data: null } },
+          groups: [],
+        },
         workflow_end: { name: 'workflow_end', groups: [] },
       },
-      transitions: { workflow_start: { a1: { type: 'standard', state: 'success' } }, a1: { workflow_end: { type: 'standard', state: 'success' } }, workflow_end: {} },
+      transitions: {
+        workflow_start: { a1: { type: 'standard', state: 'success' } },
+        a1: { workflow_end: { type: 'standard', state: 'success' } },
+        workflow_end: {},
+      },
       groups: [],
     };
     const created = await platform.http('POST', '/automation-studio/automations', { token, body: { automation: workflow } });
@@ -94,7 +118,10 @@ describe('/exporter_metrics', () => {
     const before = await scrape();
     expect(value(before, 'nap_active_jobs')).toBe(0);
     for (let i = 0; i < 2; i++) {
-      const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/metrics-flow', { token, body: { options: { variables: {} } } });
+      const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/metrics-flow', {
+        token,
+        body: { options: { variables: {} } },
+      });
       expect(started.status).toBe(200);
       expect(await waitForJob((started.body as { _id: string })._id)).toBe('complete');
     }
@@ -115,23 +142,50 @@ describe('/exporter_metrics', () => {
     const before = await scrape();
     await platform.http('POST', '/mop/createAnalyticTemplate', {
       token,
-      body: { template: { name: 'metrics-routes', prepostCommands: [{ preRawCommand: 'show x', postRawCommand: 'show x', rules: [{ type: 'regex', preRegex: 'Total (\\d+)', postRegex: 'Total (\\d+)', evaluation: '>=' }] }] } },
+      body: {
+        template: {
+          name: 'metrics-routes',
+          prepostCommands: [
+            {
+              preRawCommand: 'show x',
+              postRawCommand: 'show x',
+              rules: [{ type: 'regex', preRegex: 'Total (\\d+)', postRegex: 'Total (\\d+)', evaluation: '>=' }],
+            },
+          ],
+        },
+      },
     });
     const side = (response: string) => ({ commands_results: [{ raw: 'show x', evaluated: 'show x', device: 'r1', response }] });
-    const pass = await platform.http('POST', '/mop/runAnalyticsTemplate', { token, body: { analytic_template_name: 'metrics-routes', pre: side('Total 12'), post: side('Total 10') } });
+    const pass = await platform.http('POST', '/mop/runAnalyticsTemplate', {
+      token,
+      body: { analytic_template_name: 'metrics-routes', pre: side('Total 12'), post: side('Total 10') },
+    });
     expect(pass.body).toMatchObject({ result: true });
-    const fail = await platform.http('POST', '/mop/runAnalyticsTemplate', { token, body: { analytic_template_name: 'metrics-routes', pre: side('Total 8'), post: side('Total 10') } });
+    const fail = await platform.http('POST', '/mop/runAnalyticsTemplate', {
+      token,
+      body: { analytic_template_name: 'metrics-routes', pre: side('Total 8'), post: side('Total 10') },
+    });
     expect(fail.body).toMatchObject({ result: false });
     const after = await scrape();
-    expect(value(after, 'nap_mop_runs_total{kind="analytic",result="pass"}')).toBe(value(before, 'nap_mop_runs_total{kind="analytic",result="pass"}') + 1);
-    expect(value(after, 'nap_mop_runs_total{kind="analytic",result="fail"}')).toBe(value(before, 'nap_mop_runs_total{kind="analytic",result="fail"}') + 1);
+    expect(value(after, 'nap_mop_runs_total{kind="analytic",result="pass"}')).toBe(
+      value(before, 'nap_mop_runs_total{kind="analytic",result="pass"}') + 1,
+    );
+    expect(value(after, 'nap_mop_runs_total{kind="analytic",result="fail"}')).toBe(
+      value(before, 'nap_mop_runs_total{kind="analytic",result="fail"}') + 1,
+    );
   });
 
   it('counts device operations by protocol and outcome, and shows the sessions open', async () => {
     const port = await freePort();
     const res = await platform.http('POST', '/gw/ssh/send_command', {
       token,
-      body: { sshSendCommandParameters: { host: '127.0.0.1', commands: ['show version'], connection_options: { device_type: 'cisco_ios', username: 'u', password: 'p', port } } },
+      body: {
+        sshSendCommandParameters: {
+          host: '127.0.0.1',
+          commands: ['show version'],
+          connection_options: { device_type: 'cisco_ios', username: 'u', password: 'p', port },
+        },
+      },
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
     const code = (res.body as { code: string }).code;
@@ -152,7 +206,8 @@ describe('/exporter_metrics', () => {
     for (const name of names) {
       expect(name).toMatch(/^nap_[a-z0-9_]+$/);
     }
-    for (const name of ['nap_active_sessions', 'nap_unique_sessions', 'nap_total_api_calls', 'nap_active_jobs']) expect(names).toContain(name);
+    for (const name of ['nap_active_sessions', 'nap_unique_sessions', 'nap_total_api_calls', 'nap_active_jobs'])
+      expect(names).toContain(name);
     for (const key of samples.keys()) {
       // a UUID, a 24-hex job id or an address in a label would make the series unbounded
       expect(key).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-|"[0-9a-f]{24}"|127\.0\.0\.1/);

@@ -47,10 +47,19 @@ async function createWorkflow(doc: Record<string, unknown>): Promise<void> {
   if (res.status !== 201) throw new Error(`Creating workflow failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
-type Job = { _id: string; status: string; tasks: Record<string, { status: string; pinned?: boolean; variables?: { outgoing?: Record<string, unknown>; error?: unknown } }>; variables: Record<string, unknown>; pinned?: unknown };
+type Job = {
+  _id: string;
+  status: string;
+  tasks: Record<string, { status: string; pinned?: boolean; variables?: { outgoing?: Record<string, unknown>; error?: unknown } }>;
+  variables: Record<string, unknown>;
+  pinned?: unknown;
+};
 
 async function runJob(name: string, variables: Record<string, unknown> = {}, pinned?: Record<string, unknown>): Promise<Job> {
-  const res = await platform.http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(name)}`, { token, body: { options: { variables, ...(pinned ? { pinned } : {}) } } });
+  const res = await platform.http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(name)}`, {
+    token,
+    body: { options: { variables, ...(pinned ? { pinned } : {}) } },
+  });
   expect(res.status).toBe(200);
   const id = (res.body as Job)._id;
   const deadline = Date.now() + 20_000;
@@ -63,11 +72,29 @@ async function runJob(name: string, variables: Record<string, unknown> = {}, pin
   }
 }
 
-function task(app: string, name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown> = { result: null }): Record<string, unknown> {
-  return { name, app, type: 'automatic', summary: name, description: name, groups: [], variables: { incoming, outgoing, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 } };
+function task(
+  app: string,
+  name: string,
+  incoming: Record<string, unknown>,
+  outgoing: Record<string, unknown> = { result: null },
+): Record<string, unknown> {
+  return {
+    name,
+    app,
+    type: 'automatic',
+    summary: name,
+    description: name,
+    groups: [],
+    variables: { incoming, outgoing, error: '', decorators: [] },
+    nodeLocation: { x: 0, y: 0 },
+  };
 }
 
-function workflow(name: string, tasks: Record<string, Record<string, unknown>>, edges: [string, string, string?][]): Record<string, unknown> {
+function workflow(
+  name: string,
+  tasks: Record<string, Record<string, unknown>>,
+  edges: [string, string, string?][],
+): Record<string, unknown> {
   const all: Record<string, Record<string, unknown>> = {
     workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
     workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
@@ -75,7 +102,8 @@ function workflow(name: string, tasks: Record<string, Record<string, unknown>>, 
   };
   const transitions: Record<string, Record<string, { state: string; type: string }>> = {};
   for (const id of Object.keys(all)) transitions[id] = {};
-  for (const [from, to, state = 'success'] of edges) (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type: 'standard' };
+  for (const [from, to, state = 'success'] of edges)
+    (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type: 'standard' };
   return { name, description: name, type: 'automation', tasks: all, transitions, groups: [] };
 }
 
@@ -87,7 +115,14 @@ run('integration models', () => {
       expect({ file, status: res.status, body: res.status === 201 ? 'ok' : res.body }).toEqual({ file, status: 201, body: 'ok' });
       ids.push((res.body as { versionId: string }).versionId);
     }
-    expect(ids).toEqual(['Cisco ISE Network Device:1.0.0', 'Cisco PSIRT openVuln API:2.0.1', 'GitLab Cloud:v4', 'Infoblox WAPI:1.0.1', 'ServiceNow Change Management:latest', 'ServiceNow Table:latest']);
+    expect(ids).toEqual([
+      'Cisco ISE Network Device:1.0.0',
+      'Cisco PSIRT openVuln API:2.0.1',
+      'GitLab Cloud:v4',
+      'Infoblox WAPI:1.0.1',
+      'ServiceNow Change Management:latest',
+      'ServiceNow Table:latest',
+    ]);
     const list = await platform.http('GET', '/integration-models?limit=100', { token });
     expect(list.body).toMatchObject({ total: 6 });
     const gitlab = await platform.http('GET', `/integration-models/${encodeURIComponent('GitLab Cloud:v4')}`, { token });
@@ -100,17 +135,39 @@ run('integration models', () => {
     expect(dup.body).toMatchObject({ code: 'INTEGRATION_MODEL_ALREADY_EXISTS' });
   });
 
-  it('refuses a broken document with the parser\'s findings, and validates without storing', async () => {
-    const broken = { openapi: '3.0.3', info: { title: 'Broken', version: '1' }, paths: { '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'text' } }], responses: { 200: { description: 'ok' } } } } } };
+  it("refuses a broken document with the parser's findings, and validates without storing", async () => {
+    const broken = {
+      openapi: '3.0.3',
+      info: { title: 'Broken', version: '1' },
+      paths: {
+        '/a': { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'text' } }], responses: { 200: { description: 'ok' } } } },
+      },
+    };
     const res = await platform.http('POST', '/integration-models', { token, body: { model: broken } });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'INTEGRATION_MODEL_INVALID', details: expect.arrayContaining([{ path: '/paths/~1a/get/parameters/0/schema/type', message: 'must be equal to one of the allowed values' }]) });
+    expect(res.body).toMatchObject({
+      code: 'INTEGRATION_MODEL_INVALID',
+      details: expect.arrayContaining([
+        { path: '/paths/~1a/get/parameters/0/schema/type', message: 'must be equal to one of the allowed values' },
+      ]),
+    });
     const check = await platform.http('PUT', '/integration-models/validation', { token, body: { model: broken } });
     expect(check.status).toBe(200);
-    expect(check.body).toMatchObject({ valid: false, errors: expect.arrayContaining([{ path: '/paths/~1a/get/parameters/0/schema/type', message: 'must be equal to one of the allowed values' }]) });
-    const good = await platform.http('PUT', '/integration-models/validation', { token, body: { model: fixture('Cisco_ISE_OpenAPIs_network_device_3.2.json') } });
+    expect(check.body).toMatchObject({
+      valid: false,
+      errors: expect.arrayContaining([
+        { path: '/paths/~1a/get/parameters/0/schema/type', message: 'must be equal to one of the allowed values' },
+      ]),
+    });
+    const good = await platform.http('PUT', '/integration-models/validation', {
+      token,
+      body: { model: fixture('Cisco_ISE_OpenAPIs_network_device_3.2.json') },
+    });
     expect(good.body).toEqual({ valid: true, errors: [], warnings: [] });
-    const noTitle = await platform.http('PUT', '/integration-models/validation', { token, body: { model: { openapi: '3.0.0', info: { version: '1' }, paths: {} } } });
+    const noTitle = await platform.http('PUT', '/integration-models/validation', {
+      token,
+      body: { model: { openapi: '3.0.0', info: { version: '1' }, paths: {} } },
+    });
     expect(noTitle.body).toMatchObject({ valid: false, errors: [{ path: '/info/title', message: expect.stringContaining('non-empty') }] });
     expect((await platform.http('GET', '/integration-models/Broken:1', { token })).status).toBe(404);
   });
@@ -129,10 +186,15 @@ run('integration models', () => {
       'putV4ProjectsIdVariablesKey',
       'postV4ProjectsIdRepositoryCommits',
     ];
-    const res = await platform.http('POST', '/integrations', { token, body: { properties: { name: 'Gitlab', model: 'GitLab Cloud:v4', properties: { server: { base_path: '/api' } } } } });
+    const res = await platform.http('POST', '/integrations', {
+      token,
+      body: { properties: { name: 'Gitlab', model: 'GitLab Cloud:v4', properties: { server: { base_path: '/api' } } } },
+    });
     expect(res.status).toBe(201);
     // the server defaults to the model's first server (//gitlab.com)
-    expect(res.body).toMatchObject({ data: { properties: { server: { protocol: 'https', host: 'gitlab.com', port: 443, base_path: '/api' } } } });
+    expect(res.body).toMatchObject({
+      data: { properties: { server: { protocol: 'https', host: 'gitlab.com', port: 443, base_path: '/api' } } },
+    });
     const model = await platform.http('GET', `/integration-models/${encodeURIComponent('GitLab Cloud:v4')}`, { token });
     const names = new Set((model.body as { methods: { name: string }[] }).methods.map((m) => m.name));
     // the model's own default base path is its server's (none): the integration's /api is what makes the workflows' names
@@ -140,7 +202,10 @@ run('integration models', () => {
     const schema = await platform.http('GET', '/schema/integrations/Gitlab', { token });
     expect(schema.body).toMatchObject({ type: 'object', properties: { properties: { type: 'object' } } });
     // calls go to the lab peer (never to gitlab.com): it answers 404 to GitLab paths
-    const moved = await platform.http('PUT', '/integrations/Gitlab', { token, body: { properties: { properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port, base_path: '/api' } } } } });
+    const moved = await platform.http('PUT', '/integrations/Gitlab', {
+      token,
+      body: { properties: { properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port, base_path: '/api' } } } },
+    });
     expect(moved.status).toBe(200);
     const tasks: Record<string, Record<string, unknown>> = {};
     const edges: [string, string, string?][] = [];
@@ -165,25 +230,55 @@ run('integrations against the lab peer', () => {
   it('creates an integration whose secrets are sealed and never answered, and keeps its model while used', async () => {
     const res = await platform.http('POST', '/integrations', {
       token,
-      body: { properties: { name: 'snow', model: 'ServiceNow Table:latest', properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port }, authentication: { type: 'basic', username: peer.user, password: peer.password } } } },
+      body: {
+        properties: {
+          name: 'snow',
+          model: 'ServiceNow Table:latest',
+          properties: {
+            server: { protocol: 'http', host: '127.0.0.1', port: peer.port },
+            authentication: { type: 'basic', username: peer.user, password: peer.password },
+          },
+        },
+      },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ metadata: { isActive: true }, data: { name: 'snow', model: 'ServiceNow Table:latest', isEncrypted: true, properties: { authentication: { type: 'basic', username: peer.user, password: '********' } } } });
+    expect(res.body).toMatchObject({
+      metadata: { isActive: true },
+      data: {
+        name: 'snow',
+        model: 'ServiceNow Table:latest',
+        isEncrypted: true,
+        properties: { authentication: { type: 'basic', username: peer.user, password: '********' } },
+      },
+    });
     const all = await platform.http('GET', '/integrations?equalsField=name&equals=snow', { token });
     expect(all.body).toMatchObject({ total: 1, results: [{ data: { name: 'snow' } }] });
     expect(JSON.stringify(all.body)).not.toContain(peer.password);
     // at rest: nothing of the admin store holds the password in clear
     const stored = await platform.stores.get('admin')?.collection('integrations').findOne({ _id: 'snow' });
     expect(JSON.stringify(stored)).not.toContain(peer.password);
-    expect((await platform.http('DELETE', `/integration-models/${encodeURIComponent('ServiceNow Table:latest')}`, { token })).status).toBe(409);
+    expect((await platform.http('DELETE', `/integration-models/${encodeURIComponent('ServiceNow Table:latest')}`, { token })).status).toBe(
+      409,
+    );
     expect((await platform.http('PUT', '/integration-models', { token, body: { model: fixture(SERVICENOW_TABLE) } })).status).toBe(409);
     // a masked secret keeps the stored one; a missing required member is named
     const keep = await platform.http('PUT', '/integrations/snow/properties', {
       token,
-      body: { properties: { properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port }, authentication: { type: 'basic', username: peer.user, password: '********' }, timeoutMs: 5000 } } },
+      body: {
+        properties: {
+          properties: {
+            server: { protocol: 'http', host: '127.0.0.1', port: peer.port },
+            authentication: { type: 'basic', username: peer.user, password: '********' },
+            timeoutMs: 5000,
+          },
+        },
+      },
     });
     expect(keep.status).toBe(200);
-    const bad = await platform.http('PUT', '/integrations/snow', { token, body: { properties: { properties: { authentication: { type: 'bearer' } } } } });
+    const bad = await platform.http('PUT', '/integrations/snow', {
+      token,
+      body: { properties: { properties: { authentication: { type: 'bearer' } } } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ details: [{ member: 'body.properties.properties.authentication.token' }] });
   });
@@ -193,11 +288,37 @@ run('integrations against the lab peer', () => {
       workflow(
         'snow-incident',
         {
-          c1: task('snow', 'postApiNowTableTableName', { tableName: 'incident', sysparmFields: 'sys_id,short_description,urgency', body: '$var.job.incident' }),
-          q2: task('ServiceNowTable', 'getApiNowTableTableName', { tableName: 'incident', sysparmQuery: 'urgency=2^short_description=core-1 down', sysparmLimit: 5 }),
+          c1: task('snow', 'postApiNowTableTableName', {
+            tableName: 'incident',
+            sysparmFields: 'sys_id,short_description,urgency',
+            body: '$var.job.incident',
+          }),
+          q2: task('ServiceNowTable', 'getApiNowTableTableName', {
+            tableName: 'incident',
+            sysparmQuery: 'urgency=2^short_description=core-1 down',
+            sysparmLimit: 5,
+          }),
           g3: task('snow', 'getApiNowTableTableNameSysId', { tableName: 'incident', sysId: 'no-such-record' }),
-          ok: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', summary: 'found', description: '', groups: [], variables: { incoming: { name: 'branch', value: 'found' }, outgoing: { value: null }, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 } },
-          nf: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', summary: 'missing', description: '', groups: [], variables: { incoming: { name: 'branch', value: 'missing' }, outgoing: { value: null }, error: '', decorators: [] }, nodeLocation: { x: 0, y: 0 } },
+          ok: {
+            name: 'newVariable',
+            app: 'WorkFlowEngine',
+            type: 'operation',
+            summary: 'found',
+            description: '',
+            groups: [],
+            variables: { incoming: { name: 'branch', value: 'found' }, outgoing: { value: null }, error: '', decorators: [] },
+            nodeLocation: { x: 0, y: 0 },
+          },
+          nf: {
+            name: 'newVariable',
+            app: 'WorkFlowEngine',
+            type: 'operation',
+            summary: 'missing',
+            description: '',
+            groups: [],
+            variables: { incoming: { name: 'branch', value: 'missing' }, outgoing: { value: null }, error: '', decorators: [] },
+            nodeLocation: { x: 0, y: 0 },
+          },
         },
         [
           ['workflow_start', 'c1'],
@@ -214,10 +335,26 @@ run('integrations against the lab peer', () => {
     const job = await runJob('snow-incident', { incident: { short_description: 'core-1 down', urgency: '2' } });
     expect(job.status).toBe('complete');
     expect(job.variables.branch).toBe('missing');
-    const created = job.tasks.c1?.variables?.outgoing?.result as { status: number; body: { result: { sys_id: string; short_description: string } } };
-    expect(created).toMatchObject({ status: 201, headers: { 'content-type': 'application/json' }, body: { result: { short_description: 'core-1 down', urgency: '2', sys_id: expect.any(String) } } });
-    expect(job.tasks.q2?.variables?.outgoing?.result).toMatchObject({ status: 200, body: { result: [{ sys_id: created.body.result.sys_id }] } });
-    expect(job.tasks.g3).toMatchObject({ status: 'error', variables: { error: expect.stringContaining('INTEGRATION_CALL_FAILED'), outgoing: { result: { status: 404, body: { error: { message: 'No Record found' } } } } } });
+    const created = job.tasks.c1?.variables?.outgoing?.result as {
+      status: number;
+      body: { result: { sys_id: string; short_description: string } };
+    };
+    expect(created).toMatchObject({
+      status: 201,
+      headers: { 'content-type': 'application/json' },
+      body: { result: { short_description: 'core-1 down', urgency: '2', sys_id: expect.any(String) } },
+    });
+    expect(job.tasks.q2?.variables?.outgoing?.result).toMatchObject({
+      status: 200,
+      body: { result: [{ sys_id: created.body.result.sys_id }] },
+    });
+    expect(job.tasks.g3).toMatchObject({
+      status: 'error',
+      variables: {
+        error: expect.stringContaining('INTEGRATION_CALL_FAILED'),
+        outgoing: { result: { status: 404, body: { error: { message: 'No Record found' } } } },
+      },
+    });
     const seen = peer.received.slice(before);
     const basic = `Basic ${Buffer.from(`${peer.user}:${peer.password}`).toString('base64')}`;
     expect(seen.map((r) => [r.method, r.path, r.query, r.headers.authorization])).toEqual([
@@ -230,10 +367,18 @@ run('integrations against the lab peer', () => {
   });
 
   it('refuses bad task input before sending anything, naming the variable', async () => {
-    await createWorkflow(workflow('snow-bad-input', { b1: task('snow', 'getApiNowTableTableName', { sysparmLimit: 5 }) }, [['workflow_start', 'b1'], ['b1', 'workflow_end'], ['b1', 'workflow_end', 'error']]));
+    await createWorkflow(
+      workflow('snow-bad-input', { b1: task('snow', 'getApiNowTableTableName', { sysparmLimit: 5 }) }, [
+        ['workflow_start', 'b1'],
+        ['b1', 'workflow_end'],
+        ['b1', 'workflow_end', 'error'],
+      ]),
+    );
     const before = peer.received.length;
     const job = await runJob('snow-bad-input');
-    expect(String(job.tasks.b1?.variables?.error)).toBe('TASK_INPUT_INVALID: snow.getApiNowTableTableName: incoming.tableName is required (path parameter "tableName")');
+    expect(String(job.tasks.b1?.variables?.error)).toBe(
+      'TASK_INPUT_INVALID: snow.getApiNowTableTableName: incoming.tableName is required (path parameter "tableName")',
+    );
     expect(peer.received.length).toBe(before);
   });
 
@@ -244,13 +389,34 @@ run('integrations against the lab peer', () => {
         properties: {
           name: 'snow-oauth',
           model: 'ServiceNow Table:latest',
-          properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port }, authentication: { type: 'oauthClientCredentials', token_url: `${peer.url}/oauth_token.do`, client_id: peer.clientId, client_secret: peer.clientSecret } },
+          properties: {
+            server: { protocol: 'http', host: '127.0.0.1', port: peer.port },
+            authentication: {
+              type: 'oauthClientCredentials',
+              token_url: `${peer.url}/oauth_token.do`,
+              client_id: peer.clientId,
+              client_secret: peer.clientSecret,
+            },
+          },
         },
       },
     });
     expect(created.status).toBe(201);
     expect(JSON.stringify(created.body)).not.toContain(peer.clientSecret);
-    await createWorkflow(workflow('snow-oauth-twice', { a1: task('snow-oauth', 'getApiNowTableTableName', { tableName: 'incident' }), a2: task('snow-oauth', 'getApiNowTableTableName', { tableName: 'problem' }) }, [['workflow_start', 'a1'], ['a1', 'a2'], ['a2', 'workflow_end']]));
+    await createWorkflow(
+      workflow(
+        'snow-oauth-twice',
+        {
+          a1: task('snow-oauth', 'getApiNowTableTableName', { tableName: 'incident' }),
+          a2: task('snow-oauth', 'getApiNowTableTableName', { tableName: 'problem' }),
+        },
+        [
+          ['workflow_start', 'a1'],
+          ['a1', 'a2'],
+          ['a2', 'workflow_end'],
+        ],
+      ),
+    );
     const issued = peer.tokensIssued;
     const job = await runJob('snow-oauth-twice');
     expect(job.status).toBe('complete');
@@ -258,7 +424,7 @@ run('integrations against the lab peer', () => {
     expect(peer.received.at(-1)?.headers.authorization).toMatch(/^Bearer [0-9a-f-]{36}$/);
   });
 
-  it('bounds calls that name no timeout by the active profile\'s integrationProps.timeout, changed live', async () => {
+  it("bounds calls that name no timeout by the active profile's integrationProps.timeout, changed live", async () => {
     // a real HTTP peer that takes the connection and never answers
     const sockets = new Set<Socket>();
     const hang = createServer(() => undefined);
@@ -268,10 +434,25 @@ run('integrations against the lab peer', () => {
     try {
       const created = await platform.http('POST', '/integrations', {
         token,
-        body: { properties: { name: 'snow-hang', model: 'ServiceNow Table:latest', properties: { server: { protocol: 'http', host: '127.0.0.1', port }, authentication: { type: 'basic', username: 'u', password: 'p' } } } },
+        body: {
+          properties: {
+            name: 'snow-hang',
+            model: 'ServiceNow Table:latest',
+            properties: {
+              server: { protocol: 'http', host: '127.0.0.1', port },
+              authentication: { type: 'basic', username: 'u', password: 'p' },
+            },
+          },
+        },
       });
       expect(created.status).toBe(201);
-      await createWorkflow(workflow('snow-hang', { h1: task('snow-hang', 'getApiNowTableTableName', { tableName: 'incident' }) }, [['workflow_start', 'h1'], ['h1', 'workflow_end'], ['h1', 'workflow_end', 'error']]));
+      await createWorkflow(
+        workflow('snow-hang', { h1: task('snow-hang', 'getApiNowTableTableName', { tableName: 'incident' }) }, [
+          ['workflow_start', 'h1'],
+          ['h1', 'workflow_end'],
+          ['h1', 'workflow_end', 'error'],
+        ]),
+      );
       await platform.http('POST', '/profiles', { token, body: { properties: { id: 'fast-calls', integrationProps: { timeout: 300 } } } });
       const switched = await platform.http('PUT', '/profiles/fast-calls/active', { token });
       expect(switched.body).toMatchObject({ applied: ['integrationProps.timeout'] });
@@ -289,7 +470,12 @@ run('integrations against the lab peer', () => {
       workflow(
         'unknowns',
         { u1: task('NoSuchSystem', 'getThing', {}), u2: task('snow', 'getNoSuchMethod', {}), p3: task('NoSuchSystem', 'getPinned', {}) },
-        [['workflow_start', 'u1'], ['u1', 'u2', 'error'], ['u2', 'p3', 'error'], ['p3', 'workflow_end']],
+        [
+          ['workflow_start', 'u1'],
+          ['u1', 'u2', 'error'],
+          ['u2', 'p3', 'error'],
+          ['p3', 'workflow_end'],
+        ],
       ),
     );
     const before = peer.received.length;
@@ -297,7 +483,11 @@ run('integrations against the lab peer', () => {
     expect(job.status).toBe('complete');
     expect(job.tasks.u1?.variables?.error).toMatch(/^TASK_APP_UNKNOWN: No integration or adapter answers to app "NoSuchSystem"/);
     expect(job.tasks.u2?.variables?.error).toMatch(/^TASK_METHOD_UNKNOWN: Integration "snow" .* has no method "getNoSuchMethod"/);
-    expect(job.tasks.p3).toMatchObject({ status: 'complete', pinned: true, variables: { outgoing: { result: { status: 200, body: { pinned: true } } } } });
+    expect(job.tasks.p3).toMatchObject({
+      status: 'complete',
+      pinned: true,
+      variables: { outgoing: { result: { status: 200, body: { pinned: true } } } },
+    });
     expect(job.pinned).toEqual({ 'NoSuchSystem.getPinned': { result: { status: 200, body: { pinned: true } } } });
     expect(peer.received.length).toBe(before);
   });

@@ -15,15 +15,29 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-type Link = { _id: string; name: string; address: string; description: string; _meta: { created: string; updated: string; createdBy: string; updatedBy: string } };
+type Link = {
+  _id: string;
+  name: string;
+  address: string;
+  description: string;
+  _meta: { created: string; updated: string; createdBy: string; updatedBy: string };
+};
 type Failure = { code: string; message: string; details?: { member: string }[] };
 
 describe('external links', () => {
   it('are created, listed, read, changed and deleted', async () => {
-    const created = await platform.http('POST', '/external-links', { token, body: { name: 'Runbooks', address: 'https://wiki.example.com/runbooks', description: 'what to do at 3am' } });
+    const created = await platform.http('POST', '/external-links', {
+      token,
+      body: { name: 'Runbooks', address: 'https://wiki.example.com/runbooks', description: 'what to do at 3am' },
+    });
     expect(created.status).toBe(201);
     const link = created.body as Link;
-    expect(link).toMatchObject({ name: 'Runbooks', address: 'https://wiki.example.com/runbooks', description: 'what to do at 3am', _meta: { createdBy: 'admin', updatedBy: 'admin' } });
+    expect(link).toMatchObject({
+      name: 'Runbooks',
+      address: 'https://wiki.example.com/runbooks',
+      description: 'what to do at 3am',
+      _meta: { createdBy: 'admin', updatedBy: 'admin' },
+    });
     await platform.http('POST', '/external-links', { token, body: { name: 'Grafana', address: 'http://grafana.example.com:3000/d/net' } });
 
     const list = await platform.http('GET', '/external-links', { token });
@@ -35,9 +49,17 @@ describe('external links', () => {
     const got = await platform.http('GET', `/external-links/${link._id}`, { token });
     expect(got.body).toEqual(link);
 
-    const patched = await platform.http('PATCH', `/external-links/${link._id}`, { token, body: { address: 'https://wiki.example.com/ops' } });
+    const patched = await platform.http('PATCH', `/external-links/${link._id}`, {
+      token,
+      body: { address: 'https://wiki.example.com/ops' },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ _id: link._id, name: 'Runbooks', address: 'https://wiki.example.com/ops', description: 'what to do at 3am' });
+    expect(patched.body).toMatchObject({
+      _id: link._id,
+      name: 'Runbooks',
+      address: 'https://wiki.example.com/ops',
+      description: 'what to do at 3am',
+    });
 
     const deleted = await platform.http('DELETE', `/external-links/${link._id}`, { token });
     expect(deleted.status).toBe(200);
@@ -60,9 +82,13 @@ describe('external links', () => {
   });
 
   it('keep names unique (409) on create and on rename, and answer 404 for an unknown id', async () => {
-    const a = (await platform.http('POST', '/external-links', { token, body: { name: 'Tickets', address: 'https://tickets.example.com' } })).body as Link;
+    const a = (await platform.http('POST', '/external-links', { token, body: { name: 'Tickets', address: 'https://tickets.example.com' } }))
+      .body as Link;
     await platform.http('POST', '/external-links', { token, body: { name: 'Status', address: 'https://status.example.com' } });
-    const again = await platform.http('POST', '/external-links', { token, body: { name: 'Tickets', address: 'https://other.example.com' } });
+    const again = await platform.http('POST', '/external-links', {
+      token,
+      body: { name: 'Tickets', address: 'https://other.example.com' },
+    });
     expect(again.status).toBe(409);
     expect((again.body as Failure).code).toBe('LINK_ALREADY_EXISTS');
     const rename = await platform.http('PATCH', `/external-links/${a._id}`, { token, body: { name: 'Status' } });

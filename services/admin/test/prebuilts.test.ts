@@ -37,7 +37,13 @@ type Installed = { _id: string; metadata: { name: string; version: string }; com
 type Failure = { code: string; message: string; details?: { member: string; message: string }[] };
 type Project = { _id: string; name: string; description?: string; components: { type: string; reference?: string; document: Doc }[] };
 
-const BUNDLE_OF: Record<string, string> = { workflow: 'workflow', transformation: 'transformation', template: 'template', mopCommandTemplate: 'mop-template', jsonForm: 'json-forms' };
+const BUNDLE_OF: Record<string, string> = {
+  workflow: 'workflow',
+  transformation: 'transformation',
+  template: 'template',
+  mopCommandTemplate: 'mop-template',
+  jsonForm: 'json-forms',
+};
 
 /** A fixture project as a prebuilt package: each component a bundle named `@<project _id>: <name>`, as the project import names them. */
 function packageOf(project: Project, version = '1.0.0'): Package {
@@ -50,7 +56,12 @@ function packageOf(project: Project, version = '1.0.0'): Package {
     return { type, data };
   });
   return {
-    metadata: { name: `@fixtures/${project.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, version, description: project.description ?? '', author: 'Itential' },
+    metadata: {
+      name: `@fixtures/${project.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+      version,
+      description: project.description ?? '',
+      author: 'Itential',
+    },
     manifest: { bundleName: project.name, artifacts: [] },
     bundles,
     readme: `# ${project.name}`,
@@ -129,7 +140,9 @@ run('the 25 fixture projects as prebuilts', () => {
       expect(exported.status).toBe(200);
       const again = exported.body as Package & { manifest: { artifacts: Component[] } };
       expect(again.metadata.name).toBe(pkg.metadata.name);
-      expect(again.bundles.map((b) => `${b.type} ${String(b.data.name)}`).sort()).toEqual(pkg.bundles.map((b) => `${b.type} ${String(b.data.name)}`).sort());
+      expect(again.bundles.map((b) => `${b.type} ${String(b.data.name)}`).sort()).toEqual(
+        pkg.bundles.map((b) => `${b.type} ${String(b.data.name)}`).sort(),
+      );
       expect(again.manifest.artifacts.map((a) => a.id).sort()).toEqual(installed.components.map((c) => c.id).sort());
 
       const removed = await platform.http('DELETE', `/prebuilts/${installed._id}`, { token });
@@ -139,7 +152,8 @@ run('the 25 fixture projects as prebuilts', () => {
 
       // the export installs again as it is: the round trip keeps every artifact
       const reinstalled = await install(again);
-      if (reinstalled.status !== 201) throw new Error(`${project.name} (exported): ${reinstalled.status} ${JSON.stringify(reinstalled.body).slice(0, 600)}`);
+      if (reinstalled.status !== 201)
+        throw new Error(`${project.name} (exported): ${reinstalled.status} ${JSON.stringify(reinstalled.body).slice(0, 600)}`);
       expect((await platform.http('DELETE', `/prebuilts/${(reinstalled.body as Installed)._id}`, { token })).status).toBe(200);
       expect(await inventory()).toEqual(before);
     }
@@ -149,11 +163,16 @@ run('the 25 fixture projects as prebuilts', () => {
 run('the fixture automations as prebuilts', () => {
   it('install after the workflows they start (their projects in the same package), export and uninstall with their triggers', async () => {
     const byId = new Map(projects().map((p) => [p._id, p]));
-    const files = readdirSync(FIXTURES).filter((f) => f.includes('_Automations_') && f.endsWith('.json')).sort();
+    const files = readdirSync(FIXTURES)
+      .filter((f) => f.includes('_Automations_') && f.endsWith('.json'))
+      .sort();
     expect(files).toHaveLength(7);
     const before = await inventory();
     for (const file of files) {
-      const automation = JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Doc & { componentName: string; triggers: unknown[] };
+      const automation = JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as Doc & {
+        componentName: string;
+        triggers: unknown[];
+      };
       const projectId = /^@([0-9a-f]{24}): /.exec(automation.componentName)?.[1] ?? '';
       const project = byId.get(projectId);
       if (project === undefined) throw new Error(`${file}: no fixture project ${projectId}`);
@@ -177,7 +196,10 @@ run('the fixture automations as prebuilts', () => {
       expect(during.automations).toBe((before.automations ?? 0) + 1);
       expect(during.triggers).toBe((before.triggers ?? 0) + automation.triggers.length);
       const exported = (await platform.http('GET', `/prebuilts/${installed._id}/export`, { token })).body as Package;
-      expect(exported.bundles.find((b) => b.type === 'automation')?.data).toMatchObject({ name: automation.name, componentName: automation.componentName });
+      expect(exported.bundles.find((b) => b.type === 'automation')?.data).toMatchObject({
+        name: automation.name,
+        componentName: automation.componentName,
+      });
       expect((await platform.http('DELETE', `/prebuilts/${installed._id}`, { token })).status).toBe(200);
       expect(await inventory()).toEqual(before);
     }
@@ -189,7 +211,12 @@ describe('prebuilt installation', () => {
     const before = await inventory();
     const pkg: Package = {
       metadata: { name: '@example/catalog-and-config', version: '1.0.0' },
-      bundles: [transformation('cc: first'), { type: 'service-catalog', data: { name: 'Order a VPN' } }, { type: 'golden-config', data: { name: 'IOS baseline' } }, workflowBundle('cc: wf')],
+      bundles: [
+        transformation('cc: first'),
+        { type: 'service-catalog', data: { name: 'Order a VPN' } },
+        { type: 'golden-config', data: { name: 'IOS baseline' } },
+        workflowBundle('cc: wf'),
+      ],
     };
     const res = await install(pkg);
     expect(res.status).toBe(422);
@@ -206,7 +233,16 @@ describe('prebuilt installation', () => {
     const before = await inventory();
     const broken = workflowBundle('aon: broken');
     broken.data.transitions = { workflow_start: { nowhere: { type: 'standard', state: 'success' } }, workflow_end: {} };
-    const res = await install({ metadata: { name: '@example/all-or-nothing', version: '1.0.0' }, bundles: [transformation('aon: t1'), { type: 'mop-analytic-template', data: { name: 'aon: analytic', os: 'cisco-ios' } }, { type: 'mop-template', data: { name: 'aon: commands', commands: [] } }, transformation('aon: t2'), broken] });
+    const res = await install({
+      metadata: { name: '@example/all-or-nothing', version: '1.0.0' },
+      bundles: [
+        transformation('aon: t1'),
+        { type: 'mop-analytic-template', data: { name: 'aon: analytic', os: 'cisco-ios' } },
+        { type: 'mop-template', data: { name: 'aon: commands', commands: [] } },
+        transformation('aon: t2'),
+        broken,
+      ],
+    });
     expect(res.status).toBe(400);
     const failure = res.body as Failure;
     expect(failure.message).toContain('Bundle 4 (workflow "aon: broken")');
@@ -214,10 +250,16 @@ describe('prebuilt installation', () => {
     expect(await inventory()).toEqual(before);
   });
 
-  it('refuses an artifact name that exists unless overwrite, and never takes over another prebuilt\'s artifact', async () => {
-    const mine = await platform.http('POST', '/transformations', { token, body: { name: 'ow: shared', incoming: [], outgoing: [], steps: [], functions: [] } });
+  it("refuses an artifact name that exists unless overwrite, and never takes over another prebuilt's artifact", async () => {
+    const mine = await platform.http('POST', '/transformations', {
+      token,
+      body: { name: 'ow: shared', incoming: [], outgoing: [], steps: [], functions: [] },
+    });
     expect(mine.status).toBe(201);
-    const pkg: Package = { metadata: { name: '@example/overwrite', version: '1.0.0' }, bundles: [transformation('ow: shared'), transformation('ow: own')] };
+    const pkg: Package = {
+      metadata: { name: '@example/overwrite', version: '1.0.0' },
+      bundles: [transformation('ow: shared'), transformation('ow: own')],
+    };
     const refused = await install(pkg);
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'PREBUILT_ARTIFACT_EXISTS', details: [{ member: 'body.prebuilt.bundles[0].data.name' }] });
@@ -230,7 +272,10 @@ describe('prebuilt installation', () => {
     expect(shared?.type).toBe('transformation');
     expect((await platform.http('GET', `/transformations/${shared?.id ?? ''}`, { token })).status).toBe(200);
 
-    const other = await install({ metadata: { name: '@example/other', version: '1.0.0' }, bundles: [transformation('ow: own')] }, { overwrite: true });
+    const other = await install(
+      { metadata: { name: '@example/other', version: '1.0.0' }, bundles: [transformation('ow: own')] },
+      { overwrite: true },
+    );
     expect(other.status).toBe(409);
     expect((other.body as Failure).message).toContain('belongs to prebuilt @example/overwrite');
 
@@ -240,18 +285,32 @@ describe('prebuilt installation', () => {
 
     // removing the prebuilt removes what it installed, the overwritten one included
     expect((await platform.http('DELETE', `/prebuilts/${installed._id}`, { token })).status).toBe(200);
-    expect((await platform.http('GET', '/transformations?startsWith=ow: &startsWithField=name', { token })).body).toMatchObject({ total: 0 });
+    expect((await platform.http('GET', '/transformations?startsWith=ow: &startsWithField=name', { token })).body).toMatchObject({
+      total: 0,
+    });
   });
 
   it('upgrades to a newer version: artifacts it no longer has go, new ones come; older or another package is 409', async () => {
-    const v1: Package = { metadata: { name: '@example/upgrade', version: '1.0.0' }, bundles: [transformation('up: kept'), transformation('up: dropped')] };
+    const v1: Package = {
+      metadata: { name: '@example/upgrade', version: '1.0.0' },
+      bundles: [transformation('up: kept'), transformation('up: dropped')],
+    };
     const installed = (await install(v1)).body as Installed;
-    const v2: Package = { metadata: { name: '@example/upgrade', version: '1.1.0' }, bundles: [transformation('up: kept'), transformation('up: added'), workflowBundle('up: flow')] };
+    const v2: Package = {
+      metadata: { name: '@example/upgrade', version: '1.1.0' },
+      bundles: [transformation('up: kept'), transformation('up: added'), workflowBundle('up: flow')],
+    };
 
-    const older = await platform.http('PUT', `/prebuilts/${installed._id}`, { token, body: { prebuilt: { ...v2, metadata: { ...v2.metadata, version: '0.9.0' } } } });
+    const older = await platform.http('PUT', `/prebuilts/${installed._id}`, {
+      token,
+      body: { prebuilt: { ...v2, metadata: { ...v2.metadata, version: '0.9.0' } } },
+    });
     expect(older.status).toBe(409);
     expect(older.body).toMatchObject({ code: 'PREBUILT_VERSION_NOT_NEWER' });
-    const another = await platform.http('PUT', `/prebuilts/${installed._id}`, { token, body: { prebuilt: { ...v2, metadata: { name: '@example/else', version: '2.0.0' } } } });
+    const another = await platform.http('PUT', `/prebuilts/${installed._id}`, {
+      token,
+      body: { prebuilt: { ...v2, metadata: { name: '@example/else', version: '2.0.0' } } },
+    });
     expect(another.status).toBe(409);
     expect((await platform.http('PUT', '/prebuilts/no-such-prebuilt', { token, body: { prebuilt: v2 } })).status).toBe(404);
 
@@ -260,13 +319,20 @@ describe('prebuilt installation', () => {
     const record = upgraded.body as Installed;
     expect(record.metadata.version).toBe('1.1.0');
     expect(record.components.map((c) => c.name).sort()).toEqual(['up: added', 'up: flow', 'up: kept']);
-    const names = ((await platform.http('GET', '/transformations?startsWith=up: &startsWithField=name', { token })).body as { items: { name: string }[] }).items.map((t) => t.name).sort();
+    const names = (
+      (await platform.http('GET', '/transformations?startsWith=up: &startsWithField=name', { token })).body as { items: { name: string }[] }
+    ).items
+      .map((t) => t.name)
+      .sort();
     expect(names).toEqual(['up: added', 'up: kept']);
 
     // a failing upgrade puts the installed version back
     const broken = workflowBundle('up: flow');
     broken.data.transitions = { workflow_start: { nowhere: { type: 'standard', state: 'success' } }, workflow_end: {} };
-    const failed = await platform.http('PUT', `/prebuilts/${installed._id}`, { token, body: { prebuilt: { metadata: { name: '@example/upgrade', version: '2.0.0' }, bundles: [transformation('up: kept'), broken] } } });
+    const failed = await platform.http('PUT', `/prebuilts/${installed._id}`, {
+      token,
+      body: { prebuilt: { metadata: { name: '@example/upgrade', version: '2.0.0' }, bundles: [transformation('up: kept'), broken] } },
+    });
     expect(failed.status).toBe(400);
     const after = (await platform.http('GET', `/prebuilts/${installed._id}`, { token })).body as Installed;
     expect(after.metadata.version).toBe('1.1.0');
@@ -278,16 +344,44 @@ describe('prebuilt installation', () => {
   it('validates without installing: unknown types, clashes and missing child workflows', async () => {
     const before = await inventory();
     const child = workflowBundle('val: parent', {
-      abc1: { name: 'childJob', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { workflow: 'val: nowhere', variables: {} } }, groups: [] },
-      abc2: { name: 'transformation', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { tr_id: 'no-such-transformation', variableMap: {} } }, groups: [] },
-      abc3: { name: 'transformation', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { tr_id: '$var.job.trId', variableMap: {} } }, groups: [] },
+      abc1: {
+        name: 'childJob',
+        app: 'WorkFlowEngine',
+        type: 'operation',
+        variables: { incoming: { workflow: 'val: nowhere', variables: {} } },
+        groups: [],
+      },
+      abc2: {
+        name: 'transformation',
+        app: 'WorkFlowEngine',
+        type: 'operation',
+        variables: { incoming: { tr_id: 'no-such-transformation', variableMap: {} } },
+        groups: [],
+      },
+      abc3: {
+        name: 'transformation',
+        app: 'WorkFlowEngine',
+        type: 'operation',
+        variables: { incoming: { tr_id: '$var.job.trId', variableMap: {} } },
+        groups: [],
+      },
     });
     const res = await platform.http('PUT', '/prebuilts/import/validation', {
       token,
-      body: { prebuilt: { metadata: { name: '@example/validate', version: '1.0.0' }, bundles: [child, { type: 'golden-config', data: { name: 'gc' } }] } },
+      body: {
+        prebuilt: {
+          metadata: { name: '@example/validate', version: '1.0.0' },
+          bundles: [child, { type: 'golden-config', data: { name: 'gc' } }],
+        },
+      },
     });
     expect(res.status).toBe(200);
-    const validation = res.body as { valid: boolean; errors: string[]; warnings: string[]; problems: { severity: string; member: string }[] };
+    const validation = res.body as {
+      valid: boolean;
+      errors: string[];
+      warnings: string[];
+      problems: { severity: string; member: string }[];
+    };
     expect(validation.valid).toBe(false);
     expect(validation.errors.join(' ')).toContain('golden-config');
     expect(validation.warnings.join(' ')).toContain('"val: nowhere"');
@@ -295,24 +389,45 @@ describe('prebuilt installation', () => {
     expect(validation.warnings).toHaveLength(2);
     expect(await inventory()).toEqual(before);
 
-    const fine = await platform.http('PUT', '/prebuilts/import/validation', { token, body: { prebuilt: { metadata: { name: '@example/validate', version: '1.0.0' }, bundles: [transformation('val: t')] } } });
+    const fine = await platform.http('PUT', '/prebuilts/import/validation', {
+      token,
+      body: { prebuilt: { metadata: { name: '@example/validate', version: '1.0.0' }, bundles: [transformation('val: t')] } },
+    });
     expect(fine.body).toEqual({ valid: true, errors: [], warnings: [], problems: [] });
   });
 
   it('rolls back an installation a crash left unfinished before the package is installed again, and never lists it', async () => {
-    const leftover = await platform.http('POST', '/transformations', { token, body: { name: 'crash: half', incoming: [], outgoing: [], steps: [], functions: [] } });
+    const leftover = await platform.http('POST', '/transformations', {
+      token,
+      body: { name: 'crash: half', incoming: [], outgoing: [], steps: [], functions: [] },
+    });
     expect(leftover.status).toBe(201);
     const leftoverId = (leftover.body as { _id: string })._id;
     const prebuilts = platform.stores.get('admin')?.collection('prebuilts');
     if (prebuilts === undefined) throw new Error('no admin store');
     // the journal of an installation whose process died an hour ago, and of one running now
-    await prebuilts.insertOne({ metadata: { name: '@example/crashed', version: '1.0.0' }, manifest: {}, readme: '', components: [{ id: leftoverId, name: 'crash: half', type: 'transformation' }], installing: { startedAt: Date.now() - 3_600_000 } });
-    await prebuilts.insertOne({ metadata: { name: '@example/running', version: '1.0.0' }, manifest: {}, readme: '', components: [], installing: { startedAt: Date.now() } });
+    await prebuilts.insertOne({
+      metadata: { name: '@example/crashed', version: '1.0.0' },
+      manifest: {},
+      readme: '',
+      components: [{ id: leftoverId, name: 'crash: half', type: 'transformation' }],
+      installing: { startedAt: Date.now() - 3_600_000 },
+    });
+    await prebuilts.insertOne({
+      metadata: { name: '@example/running', version: '1.0.0' },
+      manifest: {},
+      readme: '',
+      components: [],
+      installing: { startedAt: Date.now() },
+    });
     const listed = (await platform.http('GET', '/prebuilts?limit=500', { token })).body as { results: Installed[] };
     expect(listed.results.map((p) => p.metadata.name)).not.toEqual(expect.arrayContaining(['@example/crashed']));
     expect(listed.results.map((p) => p.metadata.name)).not.toEqual(expect.arrayContaining(['@example/running']));
 
-    const res = await install({ metadata: { name: '@example/crashed', version: '1.0.0' }, bundles: [transformation('crash: half'), transformation('crash: whole')] });
+    const res = await install({
+      metadata: { name: '@example/crashed', version: '1.0.0' },
+      bundles: [transformation('crash: half'), transformation('crash: whole')],
+    });
     expect(res.status).toBe(201);
     expect((await platform.http('GET', `/transformations/${leftoverId}`, { token })).status).toBe(404);
     expect((res.body as Installed).components.map((c) => c.name).sort()).toEqual(['crash: half', 'crash: whole']);
@@ -328,12 +443,22 @@ describe('prebuilt installation', () => {
     const badVersion = await install({ metadata: { name: '@example/bad', version: 'latest' }, bundles: [] });
     expect(badVersion.status).toBe(400);
     expect((badVersion.body as Failure).details?.[0]?.member).toBe('body.prebuilt.metadata.version');
-    const noName = await install({ metadata: { name: '@example/bad', version: '1.0.0' }, bundles: [{ type: 'transformation', data: { steps: [] } }] });
+    const noName = await install({
+      metadata: { name: '@example/bad', version: '1.0.0' },
+      bundles: [{ type: 'transformation', data: { steps: [] } }],
+    });
     expect(noName.status).toBe(400);
     expect((noName.body as Failure).details?.[0]?.member).toBe('body.prebuilt.bundles[0].data.name');
-    const badOption = await platform.http('POST', '/prebuilts/import', { token, body: { prebuilt: { metadata: { name: '@example/bad', version: '1.0.0' }, bundles: [] }, options: { force: true } } });
+    const badOption = await platform.http('POST', '/prebuilts/import', {
+      token,
+      body: { prebuilt: { metadata: { name: '@example/bad', version: '1.0.0' }, bundles: [] }, options: { force: true } },
+    });
     expect(badOption.status).toBe(400);
-    for (const [method, route] of [['GET', '/prebuilts/nope'], ['GET', '/prebuilts/nope/export'], ['DELETE', '/prebuilts/nope']] as const) {
+    for (const [method, route] of [
+      ['GET', '/prebuilts/nope'],
+      ['GET', '/prebuilts/nope/export'],
+      ['DELETE', '/prebuilts/nope'],
+    ] as const) {
       const res = await platform.http(method, route, { token });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'PREBUILT_NOT_FOUND' });

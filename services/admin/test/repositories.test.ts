@@ -42,7 +42,12 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     res.setHeader('content-type', 'application/json');
     if (url.pathname === '/api/v4/groups/itentialopensource%2Fpre-built-automations/projects') {
-      res.end(JSON.stringify([{ id: 11, default_branch: 'master' }, { id: 12, default_branch: 'main' }]));
+      res.end(
+        JSON.stringify([
+          { id: 11, default_branch: 'master' },
+          { id: 12, default_branch: 'main' },
+        ]),
+      );
     } else if (url.pathname === '/api/v4/projects/11/repository/files/package.json/raw' && url.searchParams.get('ref') === 'master') {
       res.end(JSON.stringify({ name: '@itentialopensource/cisco-ios-upgrade', version: '1.4.0', description: 'IOS upgrade' }));
     } else {
@@ -63,27 +68,51 @@ afterAll(async () => {
 });
 
 type Failure = { code: string; message: string; details?: { member: string }[] };
-type Listed = { repository: string; metadata: { name: string; version: string }; readme: string; bundles?: unknown[]; installed: { id: string; version: string } | null };
+type Listed = {
+  repository: string;
+  metadata: { name: string; version: string };
+  readme: string;
+  bundles?: unknown[];
+  installed: { id: string; version: string } | null;
+};
 
 describe('prebuilt repository configurations', () => {
   it('are kept in the active profile, tokens sealed and answered as ********', async () => {
     expect((await platform.http('GET', '/prebuilts-repository/configs', { token })).body).toEqual({ results: [], total: 0 });
-    const local = await platform.http('POST', '/prebuilts-repository/configs', { token, body: { config: { name: 'shelf', type: 'local', path: dir, description: 'packages on this host' } } });
+    const local = await platform.http('POST', '/prebuilts-repository/configs', {
+      token,
+      body: { config: { name: 'shelf', type: 'local', path: dir, description: 'packages on this host' } },
+    });
     expect(local.status).toBe(201);
     expect(local.body).toEqual({ name: 'shelf', type: 'local', path: dir, enabled: true, description: 'packages on this host' });
     const gl = await platform.http('POST', '/prebuilts-repository/configs', {
       token,
-      body: { config: { name: 'opensource', type: 'gitlab', hostname: `127.0.0.1:${gitlabPort}`, protocol: 'http', path: 'itentialopensource/pre-built-automations', credentials: { token: 'glpat-secret-value-1' } } },
+      body: {
+        config: {
+          name: 'opensource',
+          type: 'gitlab',
+          hostname: `127.0.0.1:${gitlabPort}`,
+          protocol: 'http',
+          path: 'itentialopensource/pre-built-automations',
+          credentials: { token: 'glpat-secret-value-1' },
+        },
+      },
     });
     expect(gl.status).toBe(201);
     expect(gl.body).toMatchObject({ name: 'opensource', credentials: { token: '********' } });
 
     const list = (await platform.http('GET', '/prebuilts-repository/configs', { token })).body as { results: { name: string }[] };
     expect(list.results.map((c) => c.name)).toEqual(['opensource', 'shelf']);
-    expect((await platform.http('GET', '/prebuilts-repository/configs?equals=gitlab&equalsField=type', { token })).body).toMatchObject({ total: 1, results: [{ name: 'opensource' }] });
+    expect((await platform.http('GET', '/prebuilts-repository/configs?equals=gitlab&equalsField=type', { token })).body).toMatchObject({
+      total: 1,
+      results: [{ name: 'opensource' }],
+    });
     const badField = await platform.http('GET', '/prebuilts-repository/configs?contains=x&containsField=credentials.token', { token });
     expect(badField.status).toBe(400);
-    const profile = (await platform.http('GET', '/profiles/default', { token })).body as { metadata: { isActive: boolean }; profile: { prebuiltProps: { repoConfigs: Record<string, { credentials?: { token: string } }> } } };
+    const profile = (await platform.http('GET', '/profiles/default', { token })).body as {
+      metadata: { isActive: boolean };
+      profile: { prebuiltProps: { repoConfigs: Record<string, { credentials?: { token: string } }> } };
+    };
     expect(profile.metadata.isActive).toBe(true);
     expect(Object.keys(profile.profile.prebuiltProps.repoConfigs).sort()).toEqual(['opensource', 'shelf']);
     expect(profile.profile.prebuiltProps.repoConfigs.opensource?.credentials?.token).toBe('********');
@@ -94,7 +123,10 @@ describe('prebuilt repository configurations', () => {
     expect(stored).not.toContain('glpat-secret-value-1');
 
     // a token sent back as ******** keeps the stored one (the peer sees it)
-    const patched = await platform.http('PATCH', '/prebuilts-repository/configs/opensource', { token, body: { config: { description: 'the open-source group', credentials: { token: '********' } } } });
+    const patched = await platform.http('PATCH', '/prebuilts-repository/configs/opensource', {
+      token,
+      body: { config: { description: 'the open-source group', credentials: { token: '********' } } },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ description: 'the open-source group', credentials: { token: '********' } });
     seenTokens.length = 0;
@@ -107,7 +139,11 @@ describe('prebuilt repository configurations', () => {
     ['a gitlab repository without hostname', { name: 'x', type: 'gitlab', path: 'group' }, 'body.config.hostname'],
     ['a name with a dot', { name: 'a.b', type: 'local', path: '/tmp' }, 'body.config.name'],
     ['an unknown type', { name: 'x', type: 'github', path: '/tmp' }, 'type'],
-    ['a masked token on creation', { name: 'x', type: 'gitlab', hostname: 'gitlab.com', path: 'g', credentials: { token: '********' } }, 'body.config.credentials.token'],
+    [
+      'a masked token on creation',
+      { name: 'x', type: 'gitlab', hostname: 'gitlab.com', path: 'g', credentials: { token: '********' } },
+      'body.config.credentials.token',
+    ],
   ])('refuse %s with 400 naming the member', async (_what, config, member) => {
     const res = await platform.http('POST', '/prebuilts-repository/configs', { token, body: { config } });
     expect(res.status).toBe(400);
@@ -115,10 +151,15 @@ describe('prebuilt repository configurations', () => {
   });
 
   it('answer 409 for a name that exists and 404 for one that does not', async () => {
-    const dup = await platform.http('POST', '/prebuilts-repository/configs', { token, body: { config: { name: 'shelf', type: 'local', path: '/tmp' } } });
+    const dup = await platform.http('POST', '/prebuilts-repository/configs', {
+      token,
+      body: { config: { name: 'shelf', type: 'local', path: '/tmp' } },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ code: 'REPOSITORY_CONFIG_ALREADY_EXISTS' });
-    expect((await platform.http('PATCH', '/prebuilts-repository/configs/nope', { token, body: { config: { enabled: false } } })).status).toBe(404);
+    expect(
+      (await platform.http('PATCH', '/prebuilts-repository/configs/nope', { token, body: { config: { enabled: false } } })).status,
+    ).toBe(404);
     expect((await platform.http('DELETE', '/prebuilts-repository/configs/nope', { token })).status).toBe(404);
     expect((await platform.http('GET', '/prebuilts-repository?config=nope', { token })).status).toBe(404);
   });
@@ -135,30 +176,49 @@ describe('GET /prebuilts-repository', () => {
       ['@example/beta', '2.1.0', null],
     ]);
     expect(results[0]?.bundles).toBeUndefined();
-    const filtered = (await platform.http('GET', '/prebuilts-repository?config=shelf&contains=alp&containsField=metadata.name', { token })).body as { results: Listed[]; total: number };
+    const filtered = (await platform.http('GET', '/prebuilts-repository?config=shelf&contains=alp&containsField=metadata.name', { token }))
+      .body as { results: Listed[]; total: number };
     expect(filtered.results.map((p) => p.metadata.name)).toEqual(['@example/alpha']);
-    const paged = (await platform.http('GET', '/prebuilts-repository?config=shelf&skip=1&limit=1', { token })).body as { results: Listed[]; total: number };
+    const paged = (await platform.http('GET', '/prebuilts-repository?config=shelf&skip=1&limit=1', { token })).body as {
+      results: Listed[];
+      total: number;
+    };
     expect({ names: paged.results.map((p) => p.metadata.name), total: paged.total }).toEqual({ names: ['@example/beta'], total: 2 });
 
-    const one = (await platform.http('GET', '/prebuilts-repository?config=shelf&name=@example/beta', { token })).body as { results: (Listed & { manifest: unknown })[] };
+    const one = (await platform.http('GET', '/prebuilts-repository?config=shelf&name=@example/beta', { token })).body as {
+      results: (Listed & { manifest: unknown })[];
+    };
     expect(one.results).toHaveLength(1);
     const [beta] = one.results;
     expect(beta?.bundles).toHaveLength(1);
-    const installed = await platform.http('POST', '/prebuilts/import', { token, body: { prebuilt: { metadata: beta?.metadata, manifest: beta?.manifest, bundles: beta?.bundles, readme: beta?.readme } } });
+    const installed = await platform.http('POST', '/prebuilts/import', {
+      token,
+      body: { prebuilt: { metadata: beta?.metadata, manifest: beta?.manifest, bundles: beta?.bundles, readme: beta?.readme } },
+    });
     expect(installed.status).toBe(201);
-    const after = (await platform.http('GET', '/prebuilts-repository?config=shelf&name=@example/beta', { token })).body as { results: Listed[] };
+    const after = (await platform.http('GET', '/prebuilts-repository?config=shelf&name=@example/beta', { token })).body as {
+      results: Listed[];
+    };
     expect(after.results[0]?.installed).toEqual({ id: (installed.body as { _id: string })._id, version: '2.1.0' });
   });
 
   it('lists the projects of a GitLab group that carry a package.json', async () => {
     const res = await platform.http('GET', '/prebuilts-repository?config=opensource', { token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ total: 1, results: [{ repository: 'opensource', metadata: { name: '@itentialopensource/cisco-ios-upgrade', version: '1.4.0' }, installed: null }] });
+    expect(res.body).toMatchObject({
+      total: 1,
+      results: [
+        { repository: 'opensource', metadata: { name: '@itentialopensource/cisco-ios-upgrade', version: '1.4.0' }, installed: null },
+      ],
+    });
   });
 
   it('reports a GitLab server that does not answer, and a missing directory, as unreachable, naming the repository', async () => {
     const port = await freePort();
-    await platform.http('POST', '/prebuilts-repository/configs', { token, body: { config: { name: 'offline', type: 'gitlab', hostname: `127.0.0.1:${port}`, protocol: 'http', path: 'group' } } });
+    await platform.http('POST', '/prebuilts-repository/configs', {
+      token,
+      body: { config: { name: 'offline', type: 'gitlab', hostname: `127.0.0.1:${port}`, protocol: 'http', path: 'group' } },
+    });
     const res = await platform.http('GET', '/prebuilts-repository?config=offline', { token });
     expect(res.status).toBe(502);
     expect((res.body as Failure).code).toBe('REPOSITORY_UNREACHABLE');
@@ -167,10 +227,15 @@ describe('GET /prebuilts-repository', () => {
     // every enabled repository is read when none is named: the unreachable one is named
     expect(((await platform.http('GET', '/prebuilts-repository', { token })).body as Failure).message).toContain('"offline"');
     // disabled, it is left out of the listing of all
-    expect((await platform.http('PATCH', '/prebuilts-repository/configs/offline', { token, body: { config: { enabled: false } } })).status).toBe(200);
+    expect(
+      (await platform.http('PATCH', '/prebuilts-repository/configs/offline', { token, body: { config: { enabled: false } } })).status,
+    ).toBe(200);
     expect((await platform.http('GET', '/prebuilts-repository', { token })).body).toMatchObject({ total: 3 });
 
-    await platform.http('POST', '/prebuilts-repository/configs', { token, body: { config: { name: 'gone', type: 'local', path: path.join(dir, 'missing') } } });
+    await platform.http('POST', '/prebuilts-repository/configs', {
+      token,
+      body: { config: { name: 'gone', type: 'local', path: path.join(dir, 'missing') } },
+    });
     const gone = await platform.http('GET', '/prebuilts-repository?config=gone', { token });
     expect(gone.status).toBe(502);
     expect((gone.body as Failure).message).toContain('ENOENT');

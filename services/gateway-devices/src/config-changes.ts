@@ -33,7 +33,14 @@ export async function applyConfigChange(
       const backup = await g.inventory.addBackup(name, before, change.reason, change.caller.username);
       const junos = session.profile.deviceType === 'juniper_junos';
       const result = await session.sendConfigSet(change.lines, { ...change.options, ...(junos ? { commit: true } : {}) });
-      return { status: result.failed ? 'error' : 'success', name, output: result.output, errors: result.errors, failed: result.failed, backupId: backup._id };
+      return {
+        status: result.failed ? 'error' : 'success',
+        name,
+        output: result.output,
+        errors: result.errors,
+        failed: result.failed,
+        backupId: backup._id,
+      };
     },
     run,
   );

@@ -84,6 +84,7 @@ export function loadGatewayConfig(dataDir: string, env: NodeJS.ProcessEnv = proc
   };
   const iac = env.NAP_GW_IAC_BINARY;
   if (iac !== undefined && iac !== '') config.iacBinary = iac;
-  if (problems.length > 0) throw new AppError('VALIDATION_FAILED', `Invalid gateway-devices configuration: ${problems.join('; ')}`, { details: problems });
+  if (problems.length > 0)
+    throw new AppError('VALIDATION_FAILED', `Invalid gateway-devices configuration: ${problems.join('; ')}`, { details: problems });
   return config;
 }

@@ -55,9 +55,16 @@ export class DeviceAccess {
   }
 
   /** Runs `fn` in an SSH session with the device, holding a limiter slot for the session's whole life. */
-  async withCli<T>(request: DeviceRequest, fn: (session: SshSession, target: ResolvedTarget<SshSettings>) => Promise<T>, run: SessionRunOptions = {}): Promise<T> {
+  async withCli<T>(
+    request: DeviceRequest,
+    fn: (session: SshSession, target: ResolvedTarget<SshSettings>) => Promise<T>,
+    run: SessionRunOptions = {},
+  ): Promise<T> {
     const target = await this.resolve(request, resolveSshSettings);
-    return this.counted('ssh', this.limited(target, run, () => withSshSession(this.sshOptions(target), (s) => fn(s, target))));
+    return this.counted(
+      'ssh',
+      this.limited(target, run, () => withSshSession(this.sshOptions(target), (s) => fn(s, target))),
+    );
   }
 
   /** {@link withCli} on an inventory device (addresses refused). */
@@ -68,7 +75,10 @@ export class DeviceAccess {
   /** Runs `fn` in a NETCONF session with the device (port gw_netconf_port, default 830). */
   async withNetconf<T>(request: DeviceRequest, fn: (session: NetconfSession) => Promise<T>, run: SessionRunOptions = {}): Promise<T> {
     const target = await this.resolve(request, resolveNetconfSettings);
-    return this.counted('netconf', this.limited(target, run, () => withNetconfSession(this.netconfOptions(target), fn)));
+    return this.counted(
+      'netconf',
+      this.limited(target, run, () => withNetconfSession(this.netconfOptions(target), fn)),
+    );
   }
 
   /**
@@ -103,7 +113,11 @@ export class DeviceAccess {
 
   private limited<T>(target: ResolvedTarget, run: SessionRunOptions, fn: () => Promise<T>): Promise<T> {
     const { limiterKey, sessionLimit } = target.settings;
-    return this.limiter.run(limiterKey, fn, { ordered: true, queueTimeoutMs: this.queueTimeoutMs(run), ...(sessionLimit === undefined ? {} : { limit: sessionLimit }) });
+    return this.limiter.run(limiterKey, fn, {
+      ordered: true,
+      queueTimeoutMs: this.queueTimeoutMs(run),
+      ...(sessionLimit === undefined ? {} : { limit: sessionLimit }),
+    });
   }
 
   private queueTimeoutMs(run: SessionRunOptions): number {
@@ -152,12 +166,17 @@ export class DeviceAccess {
     if (file === undefined) return undefined;
     if (KEY_MATERIAL.test(file)) return file;
     if (!path.isAbsolute(file)) {
-      throw new AppError('DEVICE_CREDENTIALS_MISSING', `gw_ssh_private_key_file of device "${device?.name ?? ''}" must be an absolute path or the key itself`);
+      throw new AppError(
+        'DEVICE_CREDENTIALS_MISSING',
+        `gw_ssh_private_key_file of device "${device?.name ?? ''}" must be an absolute path or the key itself`,
+      );
     }
     try {
       return await readFile(file, 'utf8');
     } catch (err) {
-      throw new AppError('DEVICE_CREDENTIALS_MISSING', `The private key file ${file} of device "${device?.name ?? ''}" cannot be read`, { cause: err });
+      throw new AppError('DEVICE_CREDENTIALS_MISSING', `The private key file ${file} of device "${device?.name ?? ''}" cannot be read`, {
+        cause: err,
+      });
     }
   }
 }

@@ -22,15 +22,28 @@ export class DeviceInventory {
   ) {}
 
   /** Creates and/or updates a device (see {@link InventoryRepository.upsert}). */
-  async write(name: string, input: { variables?: Record<string, unknown>; groups?: string[] }, mode: UpsertMode, caller: Caller): Promise<{ doc: DeviceDoc; created: boolean }> {
+  async write(
+    name: string,
+    input: { variables?: Record<string, unknown>; groups?: string[] },
+    mode: UpsertMode,
+    caller: Caller,
+  ): Promise<{ doc: DeviceDoc; created: boolean }> {
     const result = await this.inventory.upsert(name, input, mode, caller.username);
     this.access.trackSessionLimit(result.doc.name, result.doc.variables);
-    this.logger.info({ device: name, created: result.created, by: caller.username }, result.created ? 'Inventory device created' : 'Inventory device updated');
+    this.logger.info(
+      { device: name, created: result.created, by: caller.username },
+      result.created ? 'Inventory device created' : 'Inventory device updated',
+    );
     return result;
   }
 
   /** Creates and/or updates a device and answers it as viewed (secrets masked). */
-  async writeView(name: string, input: { variables?: Record<string, unknown>; groups?: string[] }, mode: UpsertMode, caller: Caller): Promise<DeviceView> {
+  async writeView(
+    name: string,
+    input: { variables?: Record<string, unknown>; groups?: string[] },
+    mode: UpsertMode,
+    caller: Caller,
+  ): Promise<DeviceView> {
     return this.inventory.view((await this.write(name, input, mode, caller)).doc);
   }
 
@@ -45,7 +58,14 @@ export class DeviceInventory {
 
   /** The stored record (secrets masked) with the trusted host key fingerprint of its SSH endpoint. */
   async details(doc: DeviceDoc): Promise<DeviceDetails> {
-    const hostPort = knownHostsKey(optionalString(doc.variables.gw_host) ?? doc.name, optionalInt(doc.variables.gw_port) ?? DEFAULT_PORTS.ssh);
-    return { ...this.inventory.view(doc), hostKeyFingerprint: (await this.knownHostFingerprint(hostPort)) ?? null, secretVariables: Object.keys(doc.secrets ?? {}).sort() };
+    const hostPort = knownHostsKey(
+      optionalString(doc.variables.gw_host) ?? doc.name,
+      optionalInt(doc.variables.gw_port) ?? DEFAULT_PORTS.ssh,
+    );
+    return {
+      ...this.inventory.view(doc),
+      hostKeyFingerprint: (await this.knownHostFingerprint(hostPort)) ?? null,
+      secretVariables: Object.keys(doc.secrets ?? {}).sort(),
+    };
   }
 }

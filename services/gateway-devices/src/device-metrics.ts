@@ -22,6 +22,10 @@ export function registerDeviceMetrics(registry: Registry, limiter: SessionLimite
       this.set(limiter.stats().queued);
     },
   });
-  const commands = counterOnce(registry, { name: 'nap_device_commands_total', help: 'Device operations (commands, configuration changes, NETCONF calls) by protocol and outcome', labelNames: ['protocol', 'outcome'] });
+  const commands = counterOnce(registry, {
+    name: 'nap_device_commands_total',
+    help: 'Device operations (commands, configuration changes, NETCONF calls) by protocol and outcome',
+    labelNames: ['protocol', 'outcome'],
+  });
   return (protocol, outcome) => commands.inc({ protocol, outcome });
 }

@@ -22,13 +22,21 @@ export function liveSettings(config: GatewayConfig, limiter: SessionLimiter): Li
       runTimeoutMs: config.runTimeoutMs,
     },
     apply(values) {
-      const { sessionLimit, deviceSessionLimit, sessionQueueTimeoutMs, connectTimeoutMs, runTimeoutMs } = parseAs(schema, values, 'properties');
+      const { sessionLimit, deviceSessionLimit, sessionQueueTimeoutMs, connectTimeoutMs, runTimeoutMs } = parseAs(
+        schema,
+        values,
+        'properties',
+      );
       if (sessionLimit !== undefined) config.globalSessionLimit = sessionLimit;
       if (deviceSessionLimit !== undefined) config.deviceSessionLimit = deviceSessionLimit;
       if (sessionQueueTimeoutMs !== undefined) config.sessionQueueTimeoutMs = sessionQueueTimeoutMs;
       if (connectTimeoutMs !== undefined) config.connectTimeoutMs = connectTimeoutMs;
       if (runTimeoutMs !== undefined) config.runTimeoutMs = runTimeoutMs;
-      limiter.setLimits({ globalLimit: config.globalSessionLimit, perDeviceLimit: config.deviceSessionLimit, queueTimeoutMs: config.sessionQueueTimeoutMs });
+      limiter.setLimits({
+        globalLimit: config.globalSessionLimit,
+        perDeviceLimit: config.deviceSessionLimit,
+        queueTimeoutMs: config.sessionQueueTimeoutMs,
+      });
     },
   };
 }

@@ -28,13 +28,20 @@ export interface GatewayDevicesServiceOptions {
  * The gateway-devices service: inventory, SSH, NETCONF, HTTP, runners, device templates. One
  * session limiter per process is shared by every request; trusted host keys live in the store.
  */
-export function createGatewayDevicesService(deps: ServiceDeps, options: GatewayDevicesServiceOptions = {}): ServiceModule & { limiter: SessionLimiter } {
+export function createGatewayDevicesService(
+  deps: ServiceDeps,
+  options: GatewayDevicesServiceOptions = {},
+): ServiceModule & { limiter: SessionLimiter } {
   const { bus, store, logger, metrics, client, config } = deps;
   const gateway = options.gateway ?? loadGatewayConfig(config.dataDir);
   const collections = gatewayCollections(store);
   const inventory = new InventoryRepository(collections, createSecretBox(config.secretKey));
   const knownHosts = createStoreKnownHosts(collections);
-  const limiter = createSessionLimiter({ perDeviceLimit: gateway.deviceSessionLimit, globalLimit: gateway.globalSessionLimit, queueTimeoutMs: gateway.sessionQueueTimeoutMs });
+  const limiter = createSessionLimiter({
+    perDeviceLimit: gateway.deviceSessionLimit,
+    globalLimit: gateway.globalSessionLimit,
+    queueTimeoutMs: gateway.sessionQueueTimeoutMs,
+  });
   const access = new DeviceAccess(inventory, limiter, knownHosts, gateway, registerDeviceMetrics(metrics.registry, limiter));
   const runners = createRunners(gateway, inventory, knownHosts);
   const context: GatewayContext = {

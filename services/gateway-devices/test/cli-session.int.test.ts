@@ -70,7 +70,11 @@ describe('SSH session against a cisco_ios simulator', () => {
   });
 
   it('enters and leaves configuration mode and really changes the running config', async () => {
-    const result = await session.sendConfigSet(['interface Loopback99', 'description nap round trip', 'ip address 10.99.0.1 255.255.255.255']);
+    const result = await session.sendConfigSet([
+      'interface Loopback99',
+      'description nap round trip',
+      'ip address 10.99.0.1 255.255.255.255',
+    ]);
     expect(result.failed).toBe(false);
     expect(result.output).toContain('edge1(config)#');
     expect(result.output).toContain('edge1(config-if)#');
@@ -91,7 +95,10 @@ describe('SSH session against a cisco_ios simulator', () => {
     ]);
     expect(session.prompt()).toBe('edge1#');
 
-    const err = await expectAppError(session.sendConfigSet(['ip domain name lab.example', 'frobnicate'], { error_pattern: '% Invalid' }), 'DEVICE_COMMAND_FAILED');
+    const err = await expectAppError(
+      session.sendConfigSet(['ip domain name lab.example', 'frobnicate'], { error_pattern: '% Invalid' }),
+      'DEVICE_COMMAND_FAILED',
+    );
     expect(err.message).toContain('"frobnicate"');
     expect(err.details).toMatchObject({ command: 'frobnicate', errorLines: ["% Invalid input detected at '^' marker."] });
     // Configuration mode was left even though the set failed.
@@ -186,12 +193,18 @@ describe('SSH session against a juniper_junos simulator', () => {
 
   it('configures, commits and reads the change back', async () => {
     await withSshSession(simulatorTarget(sim), async (s) => {
-      const result = await s.sendConfigSet(['set interfaces ge-0/0/2 description "nap round trip"', 'set interfaces ge-0/0/2 unit 0 family inet address 203.0.113.9/31'], { commit: true });
+      const result = await s.sendConfigSet(
+        ['set interfaces ge-0/0/2 description "nap round trip"', 'set interfaces ge-0/0/2 unit 0 family inet address 203.0.113.9/31'],
+        { commit: true },
+      );
       expect(result.failed).toBe(false);
       expect(result.output).toContain('commit complete');
       expect(s.prompt()).toBe('netops@core1> ');
       const show = await s.sendCommand('show configuration interfaces ge-0/0/2 | display set');
-      expect(show.output.split('\n')).toEqual(['set interfaces ge-0/0/2 description "nap round trip"', 'set interfaces ge-0/0/2 unit 0 family inet address 203.0.113.9/31']);
+      expect(show.output.split('\n')).toEqual([
+        'set interfaces ge-0/0/2 description "nap round trip"',
+        'set interfaces ge-0/0/2 unit 0 family inet address 203.0.113.9/31',
+      ]);
     });
     expect(sim.runningConfig()).toContain('    ge-0/0/2 {\n        description "nap round trip";');
   });
@@ -283,7 +296,10 @@ describe('SSH session failures', () => {
   it('maps a refused login to DEVICE_SSH_AUTH_FAILED without the password in the message', async () => {
     const sim = await startCliSimulator({ deviceType: 'cisco_ios', password: 'right-password' });
     try {
-      const err = await expectAppError(withSshSession(simulatorTarget(sim, { password: 'wrong-password' }), () => Promise.resolve()), 'DEVICE_SSH_AUTH_FAILED');
+      const err = await expectAppError(
+        withSshSession(simulatorTarget(sim, { password: 'wrong-password' }), () => Promise.resolve()),
+        'DEVICE_SSH_AUTH_FAILED',
+      );
       expect(err.message).toBe(`device "sim-cisco_ios" (127.0.0.1:${sim.port}) refused the SSH login for user "admin"`);
       expect(err.message).not.toContain('password"');
     } finally {
@@ -294,7 +310,10 @@ describe('SSH session failures', () => {
   it('maps rejectAuth to DEVICE_SSH_AUTH_FAILED', async () => {
     const sim = await startCliSimulator({ deviceType: 'arista_eos', rejectAuth: true });
     try {
-      await expectAppError(withSshSession(simulatorTarget(sim), () => Promise.resolve()), 'DEVICE_SSH_AUTH_FAILED');
+      await expectAppError(
+        withSshSession(simulatorTarget(sim), () => Promise.resolve()),
+        'DEVICE_SSH_AUTH_FAILED',
+      );
     } finally {
       await sim.stop();
     }
@@ -303,7 +322,10 @@ describe('SSH session failures', () => {
   it('maps a wrong enable secret to DEVICE_SSH_AUTH_FAILED', async () => {
     const sim = await startCliSimulator({ deviceType: 'cisco_ios', enableSecret: 'right' });
     try {
-      const err = await expectAppError(withSshSession(simulatorTarget(sim, { secret: 'wrong' }), () => Promise.resolve()), 'DEVICE_SSH_AUTH_FAILED');
+      const err = await expectAppError(
+        withSshSession(simulatorTarget(sim, { secret: 'wrong' }), () => Promise.resolve()),
+        'DEVICE_SSH_AUTH_FAILED',
+      );
       expect(err.message).toContain('privileged mode');
       expect(err.message).not.toContain('wrong');
     } finally {
@@ -315,20 +337,29 @@ describe('SSH session failures', () => {
     const sim = await startCliSimulator({ deviceType: 'cisco_ios' });
     const port = sim.port;
     await sim.stop();
-    const err = await expectAppError(withSshSession({ ...simulatorTarget(sim), port }, () => Promise.resolve()), 'DEVICE_UNREACHABLE');
+    const err = await expectAppError(
+      withSshSession({ ...simulatorTarget(sim), port }, () => Promise.resolve()),
+      'DEVICE_UNREACHABLE',
+    );
     expect(err.message).toContain('refused the connection');
   });
 
   it('maps an unresolvable name to DEVICE_UNREACHABLE', async () => {
     const sim = await startCliSimulator({ deviceType: 'cisco_ios' });
     await sim.stop();
-    await expectAppError(withSshSession({ ...simulatorTarget(sim), host: 'no-such-device.invalid' }, () => Promise.resolve()), 'DEVICE_UNREACHABLE');
+    await expectAppError(
+      withSshSession({ ...simulatorTarget(sim), host: 'no-such-device.invalid' }, () => Promise.resolve()),
+      'DEVICE_UNREACHABLE',
+    );
   });
 
   it('maps a device without a recognisable prompt to DEVICE_PROMPT_NOT_DETECTED', async () => {
     const sim = await startCliSimulator({ deviceType: 'cisco_ios', noPrompt: true });
     try {
-      const err = await expectAppError(withSshSession(simulatorTarget(sim, { promptTimeoutMs: 600 }), () => Promise.resolve()), 'DEVICE_PROMPT_NOT_DETECTED');
+      const err = await expectAppError(
+        withSshSession(simulatorTarget(sim, { promptTimeoutMs: 600 }), () => Promise.resolve()),
+        'DEVICE_PROMPT_NOT_DETECTED',
+      );
       expect(err.message).toContain('cisco_ios');
     } finally {
       await sim.stop();
@@ -343,7 +374,18 @@ describe('SSH session failures', () => {
     const { port } = silent.address() as AddressInfo;
     try {
       const err = await expectAppError(
-        withSshSession({ host: '127.0.0.1', port, username: 'admin', password: 'x', deviceType: 'cisco_ios', knownHosts: createMemoryKnownHostsStore(), readyTimeoutMs: 300 }, () => Promise.resolve()),
+        withSshSession(
+          {
+            host: '127.0.0.1',
+            port,
+            username: 'admin',
+            password: 'x',
+            deviceType: 'cisco_ios',
+            knownHosts: createMemoryKnownHostsStore(),
+            readyTimeoutMs: 300,
+          },
+          () => Promise.resolve(),
+        ),
         'DEVICE_TIMEOUT',
       );
       expect(err.message).toContain('within 300 ms');
@@ -356,8 +398,17 @@ describe('SSH session failures', () => {
   it('maps a device without a NETCONF subsystem to DEVICE_UNREACHABLE', async () => {
     const sim = await startCliSimulator({ deviceType: 'juniper_junos' });
     try {
-      const target = { host: sim.host, port: sim.port, username: sim.username, password: sim.password, knownHosts: createMemoryKnownHostsStore() };
-      const err = await expectAppError(withNetconfSession(target, () => Promise.resolve()), 'DEVICE_UNREACHABLE');
+      const target = {
+        host: sim.host,
+        port: sim.port,
+        username: sim.username,
+        password: sim.password,
+        knownHosts: createMemoryKnownHostsStore(),
+      };
+      const err = await expectAppError(
+        withNetconfSession(target, () => Promise.resolve()),
+        'DEVICE_UNREACHABLE',
+      );
       expect(err.message).toContain('offers no NETCONF subsystem');
       // A session object that failed to connect can still be closed.
       const session = createNetconfSession(target);

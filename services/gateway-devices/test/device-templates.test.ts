@@ -11,7 +11,17 @@ afterAll(async () => {
   await gw?.stop();
 });
 
-type Template = { id: string; name: string; template: string; variables: Record<string, unknown>; created: string; updated: string; createdBy: string; updatedBy: string; gbac: { read: string[]; write: string[] } };
+type Template = {
+  id: string;
+  name: string;
+  template: string;
+  variables: Record<string, unknown>;
+  created: string;
+  updated: string;
+  createdBy: string;
+  updatedBy: string;
+  gbac: { read: string[]; write: string[] };
+};
 
 describe('configuration manager device templates', () => {
   let edge: Template;
@@ -19,15 +29,24 @@ describe('configuration manager device templates', () => {
   it('creates templates (201) and refuses a duplicate name (409)', async () => {
     const res = await gw.http('POST', '/configuration_manager/templates', {
       name: 'edge-base',
-      template: 'hostname {{ hostname }}\n{% for i in interfaces %}interface {{ i }}\n description {{ description | default("uplink") }}\n{% endfor %}',
+      template:
+        'hostname {{ hostname }}\n{% for i in interfaces %}interface {{ i }}\n description {{ description | default("uplink") }}\n{% endfor %}',
       variables: { hostname: 'default-host', interfaces: ['Gi0/0'] },
     });
     expect(res.status).toBe(201);
     edge = res.body as Template;
-    expect(edge).toMatchObject({ name: 'edge-base', variables: { hostname: 'default-host' }, createdBy: 'admin', updatedBy: 'admin', gbac: { read: [], write: [] } });
+    expect(edge).toMatchObject({
+      name: 'edge-base',
+      variables: { hostname: 'default-host' },
+      createdBy: 'admin',
+      updatedBy: 'admin',
+      gbac: { read: [], write: [] },
+    });
     expect(edge.id).toEqual(expect.any(String));
     expect(Number.isNaN(Date.parse(edge.created))).toBe(false);
-    expect((await gw.http('POST', '/configuration_manager/templates', { name: 'core-base', template: 'router-id {{ rid }}' })).status).toBe(201);
+    expect((await gw.http('POST', '/configuration_manager/templates', { name: 'core-base', template: 'router-id {{ rid }}' })).status).toBe(
+      201,
+    );
     const dup = await gw.http('POST', '/configuration_manager/templates', { name: 'edge-base', template: 'x' });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ code: 'DEVICE_TEMPLATE_ALREADY_EXISTS' });
@@ -46,20 +65,34 @@ describe('configuration manager device templates', () => {
 
   it('gets, replaces and renders with {{ name }} placeholders, variables overriding defaults', async () => {
     expect((await gw.http('GET', `/configuration_manager/templates/${edge.id}`)).body).toEqual(edge);
-    const rendered = await gw.http('POST', `/configuration_manager/templates/${edge.id}/render`, { variables: { hostname: 'edge-7', interfaces: ['Gi0/1', 'Gi0/2'] } });
-    expect(rendered).toEqual({ status: 200, body: { rendered: 'hostname edge-7\ninterface Gi0/1\n description uplink\ninterface Gi0/2\n description uplink\n' } });
+    const rendered = await gw.http('POST', `/configuration_manager/templates/${edge.id}/render`, {
+      variables: { hostname: 'edge-7', interfaces: ['Gi0/1', 'Gi0/2'] },
+    });
+    expect(rendered).toEqual({
+      status: 200,
+      body: { rendered: 'hostname edge-7\ninterface Gi0/1\n description uplink\ninterface Gi0/2\n description uplink\n' },
+    });
     // Autoescape is off: configuration text is not HTML.
-    const put = await gw.http('PUT', `/configuration_manager/templates/${edge.id}`, { name: 'edge-base', template: 'banner motd {{ banner }}' });
+    const put = await gw.http('PUT', `/configuration_manager/templates/${edge.id}`, {
+      name: 'edge-base',
+      template: 'banner motd {{ banner }}',
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ id: edge.id, template: 'banner motd {{ banner }}', variables: {} });
-    const raw = await gw.http('POST', `/configuration_manager/templates/${edge.id}/render`, { variables: { banner: '<Authorised & logged>' } });
+    const raw = await gw.http('POST', `/configuration_manager/templates/${edge.id}/render`, {
+      variables: { banner: '<Authorised & logged>' },
+    });
     expect(raw.body).toEqual({ rendered: 'banner motd <Authorised & logged>' });
   });
 
   it('fails a render with 422 naming the missing variable, and on a syntax error', async () => {
     const res = await gw.http('POST', '/configuration_manager/templates/core-base/render', { variables: {} });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ code: 'DEVICE_TEMPLATE_RENDER_FAILED', message: 'Device template "core-base" needs "rid": give it in variables', details: { missing: ['rid'] } });
+    expect(res.body).toMatchObject({
+      code: 'DEVICE_TEMPLATE_RENDER_FAILED',
+      message: 'Device template "core-base" needs "rid": give it in variables',
+      details: { missing: ['rid'] },
+    });
     const broken = await gw.http('POST', '/configuration_manager/templates', { name: 'broken', template: 'x {% if %}' });
     const id = (broken.body as Template).id;
     const syntax = await gw.http('POST', `/configuration_manager/templates/${id}/render`, { variables: {} });
@@ -67,7 +100,7 @@ describe('configuration manager device templates', () => {
     expect(syntax.body).toMatchObject({ code: 'DEVICE_TEMPLATE_RENDER_FAILED' });
   });
 
-  it('renders with the platform\'s Jinja2: block tags leave no blank lines, the final newline stays, conditions may test a missing variable', async () => {
+  it("renders with the platform's Jinja2: block tags leave no blank lines, the final newline stays, conditions may test a missing variable", async () => {
     const template = [
       'hostname {{ hostname }}',
       '{% if banner is defined %}',
@@ -85,12 +118,35 @@ describe('configuration manager device templates', () => {
     ].join('\n');
     const created = await gw.http('POST', '/configuration_manager/templates', { name: 'whitespace', template, variables: { vlans: [] } });
     const id = (created.body as Template).id;
-    const res = await gw.http('POST', `/configuration_manager/templates/${id}/render`, { variables: { hostname: 'r1', vlans: [{ id: 1, name: 'default' }, { id: 10, name: 'users' }] } });
+    const res = await gw.http('POST', `/configuration_manager/templates/${id}/render`, {
+      variables: {
+        hostname: 'r1',
+        vlans: [
+          { id: 1, name: 'default' },
+          { id: 10, name: 'users' },
+        ],
+      },
+    });
     expect(res).toEqual({ status: 200, body: { rendered: 'hostname r1\nvlan 10\n name USERS\nend\n' } });
     const two = await gw.http('POST', `/configuration_manager/templates/${id}/render`, { variables: { vlans: [{ id: 2 }] } });
-    expect(two).toMatchObject({ status: 422, body: { code: 'DEVICE_TEMPLATE_RENDER_FAILED', message: 'Device template "whitespace" needs "hostname": give it in variables', details: { missing: ['hostname'] } } });
-    const field = await gw.http('POST', `/configuration_manager/templates/${id}/render`, { variables: { hostname: 'r1', vlans: [{ id: 2 }] } });
-    expect(field).toMatchObject({ status: 422, body: { code: 'DEVICE_TEMPLATE_RENDER_FAILED', message: 'Device template "whitespace" failed at line 8: \'dict object\' has no attribute \'name\'' } });
+    expect(two).toMatchObject({
+      status: 422,
+      body: {
+        code: 'DEVICE_TEMPLATE_RENDER_FAILED',
+        message: 'Device template "whitespace" needs "hostname": give it in variables',
+        details: { missing: ['hostname'] },
+      },
+    });
+    const field = await gw.http('POST', `/configuration_manager/templates/${id}/render`, {
+      variables: { hostname: 'r1', vlans: [{ id: 2 }] },
+    });
+    expect(field).toMatchObject({
+      status: 422,
+      body: {
+        code: 'DEVICE_TEMPLATE_RENDER_FAILED',
+        message: "Device template \"whitespace\" failed at line 8: 'dict object' has no attribute 'name'",
+      },
+    });
   });
 
   it('refuses a probe of Python internals in a device template with 400', async () => {

@@ -36,11 +36,17 @@ describe('device type profiles', () => {
   });
 
   it('finds the device error lines', () => {
-    const output = "   ^\n% Invalid input detected at '^' marker.\n\nok line\n% Incomplete command.\n% Ambiguous command:  \"sh\"";
-    expect(findErrorLines(getDeviceTypeProfile('cisco_ios'), output)).toEqual(["% Invalid input detected at '^' marker.", '% Incomplete command.', '% Ambiguous command:  "sh"']);
-    expect(findErrorLines(getDeviceTypeProfile('juniper_junos'), '      ^\nsyntax error, expecting <command>.\nerror: configuration check-out failed')).toEqual([
-      'syntax error, expecting <command>.',
-      'error: configuration check-out failed',
+    const output = '   ^\n% Invalid input detected at \'^\' marker.\n\nok line\n% Incomplete command.\n% Ambiguous command:  "sh"';
+    expect(findErrorLines(getDeviceTypeProfile('cisco_ios'), output)).toEqual([
+      "% Invalid input detected at '^' marker.",
+      '% Incomplete command.',
+      '% Ambiguous command:  "sh"',
     ]);
+    expect(
+      findErrorLines(
+        getDeviceTypeProfile('juniper_junos'),
+        '      ^\nsyntax error, expecting <command>.\nerror: configuration check-out failed',
+      ),
+    ).toEqual(['syntax error, expecting <command>.', 'error: configuration check-out failed']);
   });
 });

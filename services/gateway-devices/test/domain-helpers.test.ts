@@ -26,18 +26,33 @@ describe('device variables', () => {
   });
 
   it('maps deviceVars as the spec lists and nothing else', () => {
-    expect(mapDeviceVars({ 'device-type': 'network_cli', become_pass: 'x' })).toEqual({ gw_connection: 'network_cli', gw_become_pass: 'x' });
+    expect(mapDeviceVars({ 'device-type': 'network_cli', become_pass: 'x' })).toEqual({
+      gw_connection: 'network_cli',
+      gw_become_pass: 'x',
+    });
     expect(codeOf(() => mapDeviceVars({ host: 'x' }))).toBe('VALIDATION_FAILED');
   });
 
   it('reads host_key_checking', () => {
-    expect([undefined, true, 'tofu', false, 'off', 'strict'].map((v) => hostKeyCheckingOf(v))).toEqual(['tofu', 'tofu', 'tofu', 'off', 'off', 'strict']);
+    expect([undefined, true, 'tofu', false, 'off', 'strict'].map((v) => hostKeyCheckingOf(v))).toEqual([
+      'tofu',
+      'tofu',
+      'tofu',
+      'off',
+      'off',
+      'strict',
+    ]);
     expect(codeOf(() => hostKeyCheckingOf('maybe'))).toBe('VALIDATION_FAILED');
   });
 
   it('builds filters from allowed members with values as data', () => {
     expect(buildDeviceQuery({ name: 'a.b', group: 'g', gw_os: 'ios', 'variables.gw_port': 22 }, '-updated')).toEqual({
-      filter: { name: { $regex: 'a\\.b', $options: 'i' }, groups: { $eq: 'g' }, 'variables.gw_os': { $eq: 'ios' }, 'variables.gw_port': { $eq: 22 } },
+      filter: {
+        name: { $regex: 'a\\.b', $options: 'i' },
+        groups: { $eq: 'g' },
+        'variables.gw_os': { $eq: 'ios' },
+        'variables.gw_port': { $eq: 22 },
+      },
       sort: { updated: -1, name: 1 },
     });
     expect(codeOf(() => buildDeviceQuery({ $or: 'x' }, undefined))).toBe('VALIDATION_FAILED');
@@ -50,25 +65,36 @@ describe('device variables', () => {
 describe('device reports', () => {
   it('reads CPU and memory of Linux', () => {
     expect(parseCpu('0.50 0.40 0.30 1/200 999')).toEqual({ loadAverage: [0.5, 0.4, 0.3] });
-    expect(parseMemory('MemTotal:       2000 kB\nMemFree:         500 kB\nMemAvailable:   1000 kB')).toEqual({ totalBytes: 2048000, freeBytes: 1024000, usedBytes: 1024000, utilizationPercent: 50 });
+    expect(parseMemory('MemTotal:       2000 kB\nMemFree:         500 kB\nMemAvailable:   1000 kB')).toEqual({
+      totalBytes: 2048000,
+      freeBytes: 1024000,
+      usedBytes: 1024000,
+      utilizationPercent: 50,
+    });
   });
 
   it('finds MAC addresses in both notations, once each', () => {
-    expect(findMacAddresses('address is 5254.0012.3456 (bia 5254.0012.3456)\nlink/ether 52:54:00:ab:cd:ef\n00:00:00:00:00:00')).toEqual(['52:54:00:12:34:56', '52:54:00:ab:cd:ef']);
+    expect(findMacAddresses('address is 5254.0012.3456 (bia 5254.0012.3456)\nlink/ether 52:54:00:ab:cd:ef\n00:00:00:00:00:00')).toEqual([
+      '52:54:00:12:34:56',
+      '52:54:00:ab:cd:ef',
+    ]);
   });
 
   it('keeps the configuration lines of a saved configuration', () => {
-    expect(configLines('Building configuration...\n\nCurrent configuration : 10 bytes\n!\nversion 15.9\nhostname r1\ninterface Lo0\n ip address 10.0.0.1 255.255.255.255\n!\nend\n')).toEqual([
-      'hostname r1',
-      'interface Lo0',
-      ' ip address 10.0.0.1 255.255.255.255',
-    ]);
+    expect(
+      configLines(
+        'Building configuration...\n\nCurrent configuration : 10 bytes\n!\nversion 15.9\nhostname r1\ninterface Lo0\n ip address 10.0.0.1 255.255.255.255\n!\nend\n',
+      ),
+    ).toEqual(['hostname r1', 'interface Lo0', ' ip address 10.0.0.1 255.255.255.255']);
   });
 });
 
 describe('inventory files, HTTP targets and runner paths', () => {
   it('reads both JSON inventory layouts', () => {
-    const dynamic = parseInventory(JSON.stringify({ core: { hosts: ['r1'], vars: { gw_user: 'ops' } }, _meta: { hostvars: { r1: { gw_host: '10.0.0.1' } } } }), 'inv.json');
+    const dynamic = parseInventory(
+      JSON.stringify({ core: { hosts: ['r1'], vars: { gw_user: 'ops' } }, _meta: { hostvars: { r1: { gw_host: '10.0.0.1' } } } }),
+      'inv.json',
+    );
     expect(dynamic).toEqual([{ name: 'r1', groups: ['core'], variables: { gw_user: 'ops', gw_host: '10.0.0.1' } }]);
     expect(codeOf(() => parseInventory('[1]', 'inv.json'))).toBe('DEVICE_INVENTORY_INVALID');
   });

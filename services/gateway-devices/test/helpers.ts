@@ -5,7 +5,11 @@ import { createMemoryKnownHostsStore } from '../src/domain';
 import type { KnownHostsStore } from '../src/domain';
 
 /** Session options for a simulator, with a fresh trust-on-first-use store unless one is given. */
-export function simulatorTarget(sim: CliSimulator, extra: Partial<SshSessionOptions> = {}, knownHosts: KnownHostsStore = createMemoryKnownHostsStore()): SshSessionOptions {
+export function simulatorTarget(
+  sim: CliSimulator,
+  extra: Partial<SshSessionOptions> = {},
+  knownHosts: KnownHostsStore = createMemoryKnownHostsStore(),
+): SshSessionOptions {
   return {
     deviceName: `sim-${sim.deviceType}`,
     host: sim.host,
@@ -21,7 +25,10 @@ export function simulatorTarget(sim: CliSimulator, extra: Partial<SshSessionOpti
 }
 
 /** Awaits `promise`, expecting it to reject with an AppError; returns it for further checks. */
-export async function expectAppError(promise: Promise<unknown>, code: string): Promise<{ code: string; message: string; details?: unknown }> {
+export async function expectAppError(
+  promise: Promise<unknown>,
+  code: string,
+): Promise<{ code: string; message: string; details?: unknown }> {
   let caught: unknown;
   try {
     await promise;

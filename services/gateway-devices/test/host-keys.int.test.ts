@@ -25,7 +25,10 @@ describe('host key checking', () => {
     // The "device" is replaced: same address and port, new host key.
     const replaced = await startCliSimulator({ deviceType: 'cisco_ios', port });
     try {
-      const err = await expectAppError(withSshSession(simulatorTarget(replaced, {}, knownHosts), () => Promise.resolve()), 'DEVICE_HOST_KEY_CHANGED');
+      const err = await expectAppError(
+        withSshSession(simulatorTarget(replaced, {}, knownHosts), () => Promise.resolve()),
+        'DEVICE_HOST_KEY_CHANGED',
+      );
       expect(err.message).toContain(replaced.hostKeyFingerprint);
       expect(err.message).toContain(first.hostKeyFingerprint);
       expect(err.details).toMatchObject({ hostPort, expected: first.hostKeyFingerprint, actual: replaced.hostKeyFingerprint });
@@ -41,7 +44,10 @@ describe('host key checking', () => {
     const sim = await startCliSimulator({ deviceType: 'arista_eos' });
     try {
       const empty = createMemoryKnownHostsStore();
-      const err = await expectAppError(withSshSession(simulatorTarget(sim, { hostKeyChecking: 'strict' }, empty), () => Promise.resolve()), 'DEVICE_HOST_KEY_UNKNOWN');
+      const err = await expectAppError(
+        withSshSession(simulatorTarget(sim, { hostKeyChecking: 'strict' }, empty), () => Promise.resolve()),
+        'DEVICE_HOST_KEY_UNKNOWN',
+      );
       expect(err.message).toContain('not trusted');
       expect(empty.entries()).toEqual({});
 
@@ -91,7 +97,27 @@ describe('host key checking', () => {
       await writeFile(empty, '');
       const sshWith = (file: string) =>
         new Promise<string>((resolve) => {
-          execFile('ssh', ['-o', `UserKnownHostsFile=${file}`, '-o', 'GlobalKnownHostsFile=/dev/null', '-o', 'StrictHostKeyChecking=yes', '-o', 'BatchMode=yes', '-o', 'PreferredAuthentications=none,publickey', '-p', String(sim.port), `nobody@${sim.host}`, 'true'], { timeout: 15_000 }, (_err, _stdout, stderr) => resolve(stderr));
+          execFile(
+            'ssh',
+            [
+              '-o',
+              `UserKnownHostsFile=${file}`,
+              '-o',
+              'GlobalKnownHostsFile=/dev/null',
+              '-o',
+              'StrictHostKeyChecking=yes',
+              '-o',
+              'BatchMode=yes',
+              '-o',
+              'PreferredAuthentications=none,publickey',
+              '-p',
+              String(sim.port),
+              `nobody@${sim.host}`,
+              'true',
+            ],
+            { timeout: 15_000 },
+            (_err, _stdout, stderr) => resolve(stderr),
+          );
         });
       expect(await sshWith(empty)).toContain('Host key verification failed');
       const accepted = await sshWith(trusted);

@@ -19,7 +19,14 @@ describe('inventory devices over HTTP', () => {
   it('creates a device, masks its secrets, seals them at rest and never logs them', async () => {
     const created = await gw.http('POST', '/gw/createInventoryDevice', {
       name: 'edge-1',
-      variables: { gw_host: '192.0.2.10', gw_port: '2222', gw_network_os: 'cisco_ios', gw_user: 'netops', gw_password: SECRET, gw_become_pass: BECOME },
+      variables: {
+        gw_host: '192.0.2.10',
+        gw_port: '2222',
+        gw_network_os: 'cisco_ios',
+        gw_user: 'netops',
+        gw_password: SECRET,
+        gw_become_pass: BECOME,
+      },
       groups: ['edge', 'lab'],
     });
     expect(created.status).toBe(200);
@@ -27,7 +34,14 @@ describe('inventory devices over HTTP', () => {
       name: 'edge-1',
       created: true,
       groups: ['edge', 'lab'],
-      variables: { gw_host: '192.0.2.10', gw_port: 2222, gw_network_os: 'cisco_ios', gw_user: 'netops', gw_password: '********', gw_become_pass: '********' },
+      variables: {
+        gw_host: '192.0.2.10',
+        gw_port: 2222,
+        gw_network_os: 'cisco_ios',
+        gw_user: 'netops',
+        gw_password: '********',
+        gw_become_pass: '********',
+      },
     });
     const got = await gw.http('POST', '/gw/getInventoryDevice', { name: 'edge-1' });
     expect(got.status).toBe(200);
@@ -46,22 +60,35 @@ describe('inventory devices over HTTP', () => {
 
   it('updates through the same route: merges variables, keeps a masked secret, removes with null', async () => {
     const before = (await gw.store.collection('devices').findOne({ name: 'edge-1' })) as unknown as { secrets: Record<string, string> };
-    const res = await gw.http('POST', '/gw/createInventoryDevice', { name: 'edge-1', variables: { gw_password: '********', gw_port: null, gw_os: 'ios' } });
+    const res = await gw.http('POST', '/gw/createInventoryDevice', {
+      name: 'edge-1',
+      variables: { gw_password: '********', gw_port: null, gw_os: 'ios' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ created: false, groups: ['edge', 'lab'], variables: { gw_os: 'ios', gw_password: '********', gw_host: '192.0.2.10' } });
+    expect(res.body).toMatchObject({
+      created: false,
+      groups: ['edge', 'lab'],
+      variables: { gw_os: 'ios', gw_password: '********', gw_host: '192.0.2.10' },
+    });
     expect((res.body as { variables: Record<string, unknown> }).variables).not.toHaveProperty('gw_port');
     const after = (await gw.store.collection('devices').findOne({ name: 'edge-1' })) as unknown as { secrets: Record<string, string> };
     expect(after.secrets.gw_password).toBe(before.secrets.gw_password);
   });
 
   it('refuses bad variables with 400 naming them', async () => {
-    const res = await gw.http('POST', '/gw/createInventoryDevice', { name: 'bad', variables: { gw_port: 70000, gw_http_base_url: 'ftp://x' } });
+    const res = await gw.http('POST', '/gw/createInventoryDevice', {
+      name: 'bad',
+      variables: { gw_port: 70000, gw_http_base_url: 'ftp://x' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('refuses credentials inside gw_http_base_url with 400 saying where they belong, without echoing them', async () => {
-    const res = await gw.http('POST', '/gw/createInventoryDevice', { name: 'creds-in-url', variables: { gw_http_base_url: 'https://netops:s3cret-pw@10.0.0.1:8443/api' } });
+    const res = await gw.http('POST', '/gw/createInventoryDevice', {
+      name: 'creds-in-url',
+      variables: { gw_http_base_url: 'https://netops:s3cret-pw@10.0.0.1:8443/api' },
+    });
     expect(res.status).toBe(400);
     const text = JSON.stringify(res.body);
     expect(text).toContain('gw_http_username');
@@ -77,7 +104,15 @@ describe('inventory devices over HTTP', () => {
       ['core-2', 'juniper_junos', 'core'],
       ['leaf-1', 'arista_eos', 'dc'],
     ] as const) {
-      expect((await gw.http('POST', '/gw/createInventoryDevice', { name, variables: { gw_network_os: os, gw_host: `10.0.0.${name.length}` }, groups: [group] })).status).toBe(200);
+      expect(
+        (
+          await gw.http('POST', '/gw/createInventoryDevice', {
+            name,
+            variables: { gw_network_os: os, gw_host: `10.0.0.${name.length}` },
+            groups: [group],
+          })
+        ).status,
+      ).toBe(200);
     }
     const junos = await gw.http('POST', '/gw/getInventoryDevices', { filter: { gw_network_os: 'juniper_junos' }, sort: '-name' });
     expect(junos.status).toBe(200);
@@ -158,12 +193,21 @@ describe('bus-only device methods', () => {
       },
     });
     expect(Object.keys((device as { variables: object }).variables)).toHaveLength(13);
-    expect(await gw.callError('createDevice', { name: 'mapped', deviceVars: { ipaddress: '1.1.1.1' } })).toMatchObject({ code: 'DEVICE_ALREADY_EXISTS', status: 409 });
-    expect(await gw.callError('createDevice', { name: 'other', deviceVars: { ip: '1.1.1.1' } })).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    expect(await gw.callError('createDevice', { name: 'mapped', deviceVars: { ipaddress: '1.1.1.1' } })).toMatchObject({
+      code: 'DEVICE_ALREADY_EXISTS',
+      status: 409,
+    });
+    expect(await gw.callError('createDevice', { name: 'other', deviceVars: { ip: '1.1.1.1' } })).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+    });
   });
 
   it('createDeviceRaw, updateDevice, getDevice, getDevices, getDevicesFiltered, details, deleteDevice', async () => {
-    await gw.call('createDeviceRaw', { name: 'raw-1', variables: { gw_host: '203.0.113.1', custom_var: 'kept as is', gw_password: SECRET } });
+    await gw.call('createDeviceRaw', {
+      name: 'raw-1',
+      variables: { gw_host: '203.0.113.1', custom_var: 'kept as is', gw_password: SECRET },
+    });
     expect(await gw.callError('createDeviceRaw', { name: 'raw-1', variables: {} })).toMatchObject({ code: 'DEVICE_ALREADY_EXISTS' });
     const updated = await gw.call('updateDevice', { name: 'raw-1', variables: { gw_network_os: 'linux' } });
     expect(updated).toMatchObject({ variables: { custom_var: 'kept as is', gw_network_os: 'linux', gw_password: '********' } });
@@ -188,13 +232,24 @@ describe('bus-only device methods', () => {
     expect(created).toMatchObject({ name: 'wan', description: 'WAN edge', devices: ['core-1'] });
     expect(await gw.callError('createDeviceGroup', { name: 'wan' })).toMatchObject({ code: 'DEVICE_GROUP_ALREADY_EXISTS', status: 409 });
     expect(await gw.callError('createDeviceGroup', { name: 'ghosts', devices: ['nobody'] })).toMatchObject({ code: 'DEVICE_NOT_FOUND' });
-    expect(await gw.call('addDeviceToDeviceGroup', { group: 'wan', devices: ['core-2', 'leaf-1'] })).toMatchObject({ devices: ['core-1', 'core-2', 'leaf-1'] });
-    expect(await gw.call('deleteDeviceFromDeviceGroup', { group: 'wan', devices: ['core-1'] })).toMatchObject({ devices: ['core-2', 'leaf-1'] });
+    expect(await gw.call('addDeviceToDeviceGroup', { group: 'wan', devices: ['core-2', 'leaf-1'] })).toMatchObject({
+      devices: ['core-1', 'core-2', 'leaf-1'],
+    });
+    expect(await gw.call('deleteDeviceFromDeviceGroup', { group: 'wan', devices: ['core-1'] })).toMatchObject({
+      devices: ['core-2', 'leaf-1'],
+    });
     // one device as the Automation Gateway adapter's workflow tasks name it; neither member is a 400
-    expect(await gw.call('addDeviceToDeviceGroup', { group: 'wan', deviceName: 'core-1' })).toMatchObject({ devices: ['core-1', 'core-2', 'leaf-1'] });
+    expect(await gw.call('addDeviceToDeviceGroup', { group: 'wan', deviceName: 'core-1' })).toMatchObject({
+      devices: ['core-1', 'core-2', 'leaf-1'],
+    });
     expect(await gw.callError('addDeviceToDeviceGroup', { group: 'wan' })).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
-    expect(await gw.call('deleteDeviceFromDeviceGroup', { group: 'wan', devices: ['core-1'] })).toMatchObject({ devices: ['core-2', 'leaf-1'] });
-    expect(await gw.call('updateDeviceGroup', { name: 'wan', description: 'WAN', devices: ['leaf-1'] })).toMatchObject({ description: 'WAN', devices: ['leaf-1'] });
+    expect(await gw.call('deleteDeviceFromDeviceGroup', { group: 'wan', devices: ['core-1'] })).toMatchObject({
+      devices: ['core-2', 'leaf-1'],
+    });
+    expect(await gw.call('updateDeviceGroup', { name: 'wan', description: 'WAN', devices: ['leaf-1'] })).toMatchObject({
+      description: 'WAN',
+      devices: ['leaf-1'],
+    });
     expect(await gw.call('getDeviceGroup', { name: 'wan' })).toMatchObject({ name: 'wan', devices: ['leaf-1'] });
     expect((await gw.call('getDevice', { name: 'leaf-1' })) as { groups: string[] }).toMatchObject({ groups: ['dc', 'wan'] });
     const groups = await gw.call<{ results: { name: string }[] }>('getDeviceGroups', {});
@@ -211,21 +266,33 @@ describe('bus-only device methods', () => {
         all: {
           vars: { gw_network_os: 'cisco_ios' },
           hosts: { 'file-1': { gw_host: '192.0.2.51' } },
-          children: { branch: { vars: { gw_user: 'branch-ops' }, hosts: { 'file-2': { gw_host: '192.0.2.52', gw_network_os: 'arista_eos' } } } },
+          children: {
+            branch: { vars: { gw_user: 'branch-ops' }, hosts: { 'file-2': { gw_host: '192.0.2.52', gw_network_os: 'arista_eos' } } },
+          },
         },
       }),
     );
-    const res = await gw.call<{ results: { name: string; variables: Record<string, unknown>; groups: string[] }[] }>('refreshInventory', {});
+    const res = await gw.call<{ results: { name: string; variables: Record<string, unknown>; groups: string[] }[] }>(
+      'refreshInventory',
+      {},
+    );
     const byName = new Map(res.results.map((d) => [d.name, d]));
     expect(byName.get('file-1')).toMatchObject({ variables: { gw_host: '192.0.2.51', gw_network_os: 'cisco_ios' }, groups: [] });
-    expect(byName.get('file-2')).toMatchObject({ variables: { gw_host: '192.0.2.52', gw_network_os: 'arista_eos', gw_user: 'branch-ops' }, groups: ['branch'] });
+    expect(byName.get('file-2')).toMatchObject({
+      variables: { gw_host: '192.0.2.52', gw_network_os: 'arista_eos', gw_user: 'branch-ops' },
+      groups: ['branch'],
+    });
     await writeFile(gw.inventoryFile, '{ not json');
     expect(await gw.callError('refreshInventory', {})).toMatchObject({ code: 'DEVICE_INVENTORY_INVALID', status: 422 });
   });
 
   it('getPlatformJson describes the gateway as configured', async () => {
     const desc = await gw.call('getPlatformJson', {});
-    expect(desc).toMatchObject({ name: 'nap-gateway-devices', sessionLimits: { global: 100, perDevice: 2, perDeviceVariable: 'gw_session_limit' }, protocols: ['ssh', 'netconf', 'http'] });
+    expect(desc).toMatchObject({
+      name: 'nap-gateway-devices',
+      sessionLimits: { global: 100, perDevice: 2, perDeviceVariable: 'gw_session_limit' },
+      protocols: ['ssh', 'netconf', 'http'],
+    });
     expect((desc as { deviceTypes: string[] }).deviceTypes).toContain('juniper_junos');
   });
 });

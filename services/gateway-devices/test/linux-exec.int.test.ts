@@ -83,7 +83,10 @@ describe('linux device type (exec channel) against a real OpenSSH sshd', () => {
   });
 
   it('maps a wrong password to DEVICE_SSH_AUTH_FAILED', async () => {
-    const err = await expectAppError(withSshSession({ ...target, password: 'not-the-password' }, () => Promise.resolve()), 'DEVICE_SSH_AUTH_FAILED');
+    const err = await expectAppError(
+      withSshSession({ ...target, password: 'not-the-password' }, () => Promise.resolve()),
+      'DEVICE_SSH_AUTH_FAILED',
+    );
     expect(err.message).toContain(`user "${sshd.username}"`);
     expect(err.message).not.toContain('not-the-password');
   });
@@ -94,7 +97,14 @@ describe('exec channel of a simulator', () => {
     const sim = await startCliSimulator({ deviceType: 'cisco_ios' });
     try {
       const result = await withSshSession(
-        { host: sim.host, port: sim.port, username: sim.username, password: sim.password, deviceType: 'linux', knownHosts: createMemoryKnownHostsStore() },
+        {
+          host: sim.host,
+          port: sim.port,
+          username: sim.username,
+          password: sim.password,
+          deviceType: 'linux',
+          knownHosts: createMemoryKnownHostsStore(),
+        },
         (s) => s.sendCommand('show interfaces'),
       );
       expect(result.exitCode).toBe(0);

@@ -16,7 +16,13 @@ describe('NETCONF framing', () => {
     const bytes = Buffer.from(xml);
     const half = Math.floor(bytes.length / 2);
     // Two chunks of one message, the boundary inside a multi-byte character.
-    const wire = Buffer.concat([Buffer.from(`\n#${half}\n`), bytes.subarray(0, half), Buffer.from(`\n#${bytes.length - half}\n`), bytes.subarray(half), Buffer.from('\n##\n')]);
+    const wire = Buffer.concat([
+      Buffer.from(`\n#${half}\n`),
+      bytes.subarray(0, half),
+      Buffer.from(`\n#${bytes.length - half}\n`),
+      bytes.subarray(half),
+      Buffer.from('\n##\n'),
+    ]);
     for (let cut = 1; cut < wire.length; cut++) {
       const decoder = new FramingDecoder('chunked');
       expect([...decoder.push(wire.subarray(0, cut)), ...decoder.push(wire.subarray(cut))]).toEqual([xml]);
@@ -39,7 +45,9 @@ describe('NETCONF framing', () => {
 
 describe('NETCONF reply parsing', () => {
   it('reads capabilities, message ids, data and rpc-errors with or without prefixes', () => {
-    expect(parseCapabilities('<hello><capabilities><capability>urn:a</capability><capability> urn:b&amp;c </capability></capabilities></hello>')).toEqual(['urn:a', 'urn:b&c']);
+    expect(
+      parseCapabilities('<hello><capabilities><capability>urn:a</capability><capability> urn:b&amp;c </capability></capabilities></hello>'),
+    ).toEqual(['urn:a', 'urn:b&c']);
     expect(replyMessageId('<nc:rpc-reply xmlns:nc="x" message-id=\'42\'>')).toBe('42');
     expect(extractData('<rpc-reply><data><a><data>inner</data></a></data></rpc-reply>')).toBe('<a><data>inner</data></a>');
     expect(extractData('<rpc-reply><nc:data/></rpc-reply>')).toBe('');
@@ -47,6 +55,14 @@ describe('NETCONF reply parsing', () => {
       '<nc:rpc-reply><nc:rpc-error><nc:error-type>application</nc:error-type><nc:error-tag>lock-denied</nc:error-tag><nc:error-severity>error</nc:error-severity>' +
         '<nc:error-message xml:lang="en">Lock failed &lt;held&gt;</nc:error-message><nc:error-info><nc:session-id>3</nc:session-id></nc:error-info></nc:rpc-error></nc:rpc-reply>',
     );
-    expect(errors).toEqual([{ type: 'application', tag: 'lock-denied', severity: 'error', message: 'Lock failed <held>', info: '<nc:session-id>3</nc:session-id>' }]);
+    expect(errors).toEqual([
+      {
+        type: 'application',
+        tag: 'lock-denied',
+        severity: 'error',
+        message: 'Lock failed <held>',
+        info: '<nc:session-id>3</nc:session-id>',
+      },
+    ]);
   });
 });

@@ -26,7 +26,12 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', body, ...(req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }) });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        body,
+        ...(req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }),
+      });
       const url = new URL(req.url ?? '/', 'http://x');
       if (url.pathname === '/api/v1/items') {
         res.writeHead(200, { 'content-type': 'application/json', 'x-device': 'lab' });
@@ -49,11 +54,21 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
   apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v1`;
   const devices: [string, Record<string, unknown>][] = [
-    ['nc1', { gw_host: lab.sshd.host, gw_netconf_port: lab.sshd.port, gw_user: lab.sshd.username, gw_password: lab.sshd.password, gw_network_os: 'linux' }],
+    [
+      'nc1',
+      {
+        gw_host: lab.sshd.host,
+        gw_netconf_port: lab.sshd.port,
+        gw_user: lab.sshd.username,
+        gw_password: lab.sshd.password,
+        gw_network_os: 'linux',
+      },
+    ],
     ['web1', { gw_host: '127.0.0.1', gw_http_base_url: apiUrl, gw_http_username: 'api-user', gw_http_password: 'api-Secret-9' }],
     ['nohttp', { gw_host: '127.0.0.1' }],
   ];
-  for (const [name, variables] of devices) expect((await gw.http('POST', '/gw/createInventoryDevice', { name, variables })).status).toBe(200);
+  for (const [name, variables] of devices)
+    expect((await gw.http('POST', '/gw/createInventoryDevice', { name, variables })).status).toBe(200);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -97,7 +112,10 @@ describe('NETCONF over the inventory device netconf port', () => {
   it('turns an rpc-error into 502 DEVICE_COMMAND_FAILED with the errors', async () => {
     const res = await gw.http('POST', '/gw/netconf/exec_rpc/execute', { host: 'nc1', rpc: '<frobnicate xmlns="urn:example:nap"/>' });
     expect(res.status).toBe(502);
-    expect(res.body).toMatchObject({ code: 'DEVICE_COMMAND_FAILED', details: { operation: 'frobnicate', errors: [{ tag: 'unknown-namespace' }] } });
+    expect(res.body).toMatchObject({
+      code: 'DEVICE_COMMAND_FAILED',
+      details: { operation: 'frobnicate', errors: [{ tag: 'unknown-namespace' }] },
+    });
   });
 
   it('refuses a wrong password with 502 DEVICE_SSH_AUTH_FAILED', async () => {
@@ -109,17 +127,37 @@ describe('NETCONF over the inventory device netconf port', () => {
 
 describe('HTTP requests to inventory devices', () => {
   it('sends to the device base URL with params and headers and answers { status_code, headers, text, json }', async () => {
-    const res = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'web1', method: 'GET', endpoint: '/items', params: { page: 2 }, headers: { 'x-trace': 't1' } });
+    const res = await gw.http('POST', '/gw/http_requests/request/execute', {
+      host: 'web1',
+      method: 'GET',
+      endpoint: '/items',
+      params: { page: 2 },
+      headers: { 'x-trace': 't1' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status_code: 200, headers: { 'x-device': 'lab' }, json: { items: ['a', 'b'], query: { page: '2' } } });
-    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/api/v1/items?page=2', authorization: `Basic ${Buffer.from('api-user:api-Secret-9').toString('base64')}` });
+    expect(seen.at(-1)).toMatchObject({
+      method: 'GET',
+      url: '/api/v1/items?page=2',
+      authorization: `Basic ${Buffer.from('api-user:api-Secret-9').toString('base64')}`,
+    });
     expect(JSON.stringify(res.body)).not.toContain('api-Secret-9');
   });
 
   it('sends json and data bodies, and returns non-2xx answers as they are', async () => {
-    const json = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'web1', method: 'POST', endpoint: 'echo', json: { a: 1 } });
+    const json = await gw.http('POST', '/gw/http_requests/request/execute', {
+      host: 'web1',
+      method: 'POST',
+      endpoint: 'echo',
+      json: { a: 1 },
+    });
     expect(json.body).toMatchObject({ status_code: 201, json: { a: 1 } });
-    const form = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'web1', method: 'PUT', endpoint: 'echo', data: { x: 'y z' } });
+    const form = await gw.http('POST', '/gw/http_requests/request/execute', {
+      host: 'web1',
+      method: 'PUT',
+      endpoint: 'echo',
+      data: { x: 'y z' },
+    });
     expect(form.body).toMatchObject({ status_code: 201, text: 'x=y+z' });
     const missing = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'web1', method: 'GET', endpoint: 'nothing' });
     expect(missing).toMatchObject({ status: 200, body: { status_code: 404, text: 'no such thing' } });
@@ -128,7 +166,12 @@ describe('HTTP requests to inventory devices', () => {
   it('follows redirects within the device only, and not at all when allow_redirects is false', async () => {
     const followed = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'web1', method: 'GET', endpoint: 'moved' });
     expect(followed.body).toMatchObject({ status_code: 200, json: { query: { from: 'redirect' } } });
-    const kept = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'web1', method: 'GET', endpoint: 'moved', allow_redirects: false });
+    const kept = await gw.http('POST', '/gw/http_requests/request/execute', {
+      host: 'web1',
+      method: 'GET',
+      endpoint: 'moved',
+      allow_redirects: false,
+    });
     expect(kept.body).toMatchObject({ status_code: 302 });
     const away = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'web1', method: 'GET', endpoint: 'elsewhere' });
     expect(away.body).toMatchObject({ status_code: 302, headers: { location: 'http://203.0.113.9/steal' } });
@@ -141,7 +184,11 @@ describe('HTTP requests to inventory devices', () => {
     const noBase = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'nohttp', method: 'GET', endpoint: '/' });
     expect(noBase.status).toBe(422);
     expect(noBase.body).toMatchObject({ code: 'DEVICE_HTTP_NOT_CONFIGURED' });
-    const absolute = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'web1', method: 'GET', endpoint: 'http://198.51.100.1/x' });
+    const absolute = await gw.http('POST', '/gw/http_requests/request/execute', {
+      host: 'web1',
+      method: 'GET',
+      endpoint: 'http://198.51.100.1/x',
+    });
     expect(absolute.status).toBe(422);
     expect(absolute.body).toMatchObject({ code: 'DEVICE_HTTP_NOT_CONFIGURED' });
   });

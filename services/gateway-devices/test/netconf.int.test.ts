@@ -91,13 +91,19 @@ describe('NETCONF client against yuma123 netconfd', () => {
   });
 
   it('answers <get> with state data', async () => {
-    const data = await session.get({ filter: '<netconf-state xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring"><sessions/></netconf-state>' });
+    const data = await session.get({
+      filter: '<netconf-state xmlns="urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring"><sessions/></netconf-state>',
+    });
     expect(data).toContain('<session-id>');
   });
 
   it('turns an rpc-error into DEVICE_COMMAND_FAILED naming error-tag and error-message', async () => {
     const err = await expectAppError(session.rpc('<frobnicate xmlns="urn:example:nap"/>'), 'DEVICE_COMMAND_FAILED');
-    expect(err.message).toBe('device "lab-netconf" (127.0.0.1:' + String(lab.sshd.port) + ') answered NETCONF <frobnicate> with rpc-error unknown-namespace: unknown namespace');
+    expect(err.message).toBe(
+      'device "lab-netconf" (127.0.0.1:' +
+        String(lab.sshd.port) +
+        ') answered NETCONF <frobnicate> with rpc-error unknown-namespace: unknown namespace',
+    );
     expect(err.details).toMatchObject({ operation: 'frobnicate', errors: [{ type: 'rpc', tag: 'unknown-namespace', severity: 'error' }] });
     // The session is still usable after an rpc-error.
     await expect(session.getConfig()).resolves.toContain('nacm');

@@ -34,7 +34,16 @@ export interface GatewayPlatform {
   stop(): Promise<void>;
 }
 
-const GW_ENV = ['NAP_GW_PLAYBOOKS_DIR', 'NAP_GW_MODULES_DIR', 'NAP_GW_RUNNER_MODULES_DIR', 'NAP_GW_ROLES_DIR', 'NAP_GW_COLLECTIONS_DIR', 'NAP_SCRIPTS_DIR', 'NAP_GW_IAC_DIR', 'NAP_GW_INVENTORY_FILE'];
+const GW_ENV = [
+  'NAP_GW_PLAYBOOKS_DIR',
+  'NAP_GW_MODULES_DIR',
+  'NAP_GW_RUNNER_MODULES_DIR',
+  'NAP_GW_ROLES_DIR',
+  'NAP_GW_COLLECTIONS_DIR',
+  'NAP_SCRIPTS_DIR',
+  'NAP_GW_IAC_DIR',
+  'NAP_GW_INVENTORY_FILE',
+];
 
 /**
  * Starts admin + gateway-devices + the HTTP gateway on a free port with a fresh data dir. `env`
@@ -50,7 +59,10 @@ export async function startGatewayPlatform(env: Record<string, string> = {}): Pr
     },
   });
   const logger = createLogger({ name: 'nap-gw-test', level: 'debug', destination: sink });
-  const config = { ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: ADMIN_PASSWORD, NAP_SECRET_KEY: TEST_SECRET_KEY }), logLevel: 'debug' };
+  const config = {
+    ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: ADMIN_PASSWORD, NAP_SECRET_KEY: TEST_SECRET_KEY }),
+    logLevel: 'debug',
+  };
   const saved: Record<string, string | undefined> = {};
   for (const key of [...GW_ENV, ...Object.keys(env)]) saved[key] = process.env[key];
   for (const key of GW_ENV) delete process.env[key];
@@ -70,10 +82,14 @@ export async function startGatewayPlatform(env: Record<string, string> = {}): Pr
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${platform.url}${route}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const text = await res.text();
-    return { status: res.status, body: (res.headers.get('content-type') ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text };
+    return {
+      status: res.status,
+      body: (res.headers.get('content-type') ?? '').includes('json') && text !== '' ? (JSON.parse(text) as unknown) : text,
+    };
   };
   const login = await http('POST', '/login', { user: { username: 'admin', password: ADMIN_PASSWORD } });
-  if (login.status !== 200 || typeof login.body !== 'string') throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  if (login.status !== 200 || typeof login.body !== 'string')
+    throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
   const token = login.body;
   const client = createBusClient({ bus: platform.bus });
   const caller: Caller = { id: 'test-admin', username: 'admin', roles: ['admin'], groups: [] };
@@ -98,7 +114,8 @@ export async function startGatewayPlatform(env: Record<string, string> = {}): Pr
     logs: () => lines.join(''),
     http: (method, route, body, t = token) => http(method, route, body, t),
     // Tests name operations at run time and read answers as the shapes they assert: the untyped door.
-    call: async <T>(operation: string, body: unknown) => (await client.callDynamic(`gateway-devices.${operation}`, { body }, { caller })).body as T,
+    call: async <T>(operation: string, body: unknown) =>
+      (await client.callDynamic(`gateway-devices.${operation}`, { body }, { caller })).body as T,
     callError: async (operation, body) => {
       try {
         await client.callDynamic(`gateway-devices.${operation}`, { body }, { caller });

@@ -10,7 +10,16 @@ const RUN_TIMEOUT_MS = 120_000;
 
 let gw: GatewayPlatform;
 
-type Outcome = { status: string; name: string; exitCode: number | null; stdout: string; stderr: string; durationMs: number; timedOut: boolean; result?: unknown };
+type Outcome = {
+  status: string;
+  name: string;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+  result?: unknown;
+};
 
 async function file(p: string, text: string, mode = 0o644): Promise<void> {
   await mkdir(path.dirname(p), { recursive: true });
@@ -39,7 +48,11 @@ beforeAll(async () => {
   await file(path.join(d.scripts, 'slow.sh'), '#!/bin/sh\nsleep 30\n', 0o755);
   await file(path.join(d.scripts, 'report.py'), 'import json, sys\nprint(json.dumps({"argv": sys.argv[1:]}))\n');
   await symlink('/etc/passwd', path.join(d.scripts, 'escape.sh'));
-  await file(path.join(d.runnerModules, 'sum.py'), '#!/usr/bin/env python3\nimport json, sys\nargs = json.load(sys.stdin)\nprint(json.dumps({"sum": sum(args["numbers"])}))\n', 0o755);
+  await file(
+    path.join(d.runnerModules, 'sum.py'),
+    '#!/usr/bin/env python3\nimport json, sys\nargs = json.load(sys.stdin)\nprint(json.dumps({"sum": sum(args["numbers"])}))\n',
+    0o755,
+  );
   await file(
     path.join(d.playbooks, 'site.yml'),
     '- name: NAP lab play\n  hosts: localhost\n  gather_facts: false\n  tasks:\n    - name: say\n      debug:\n        msg: "hello {{ who | default(\'nobody\') }}"\n    - name: touch\n      command: /bin/true\n',
@@ -66,7 +79,10 @@ describe('scripts from the configured directory', () => {
     // The symbolic link leading out of the directory is not listed.
     expect(list.results.map((s) => s.name)).toEqual(['hello.sh', 'report.py', 'slow.sh', 'tools/fail.sh']);
     expect(list.results.find((s) => s.name === 'hello.sh')?.description).toBe('Greets the arguments');
-    expect(await gw.call('getScript', { name: 'hello.sh' })).toMatchObject({ name: 'hello.sh', content: expect.stringContaining('echo "args: $*"') as unknown });
+    expect(await gw.call('getScript', { name: 'hello.sh' })).toMatchObject({
+      name: 'hello.sh',
+      content: expect.stringContaining('echo "args: $*"') as unknown,
+    });
   });
 
   it('runs with arguments and environment: output, exit status, duration', async () => {
@@ -98,63 +114,97 @@ describe('scripts from the configured directory', () => {
 
   it('runs a runner module with its arguments as JSON on stdin', async () => {
     expect((await gw.call<{ results: { name: string }[] }>('getRunnerModules', {})).results.map((m) => m.name)).toEqual(['sum.py']);
-    expect(await gw.call('runRunnerModule', { name: 'sum.py', args: { numbers: [1, 2, 3] } })).toMatchObject({ status: 'success', result: { sum: 6 } });
+    expect(await gw.call('runRunnerModule', { name: 'sum.py', args: { numbers: [1, 2, 3] } })).toMatchObject({
+      status: 'success',
+      result: { sum: 6 },
+    });
   });
 });
 
 describe('Ansible playbooks, modules, roles and collections', () => {
   it('discovers them', async () => {
-    expect((await gw.call<{ results: { name: string; description: string }[] }>('getPlaybooks', {})).results).toEqual([{ name: 'site.yml', path: 'site.yml', description: 'NAP lab play' }]);
+    expect((await gw.call<{ results: { name: string; description: string }[] }>('getPlaybooks', {})).results).toEqual([
+      { name: 'site.yml', path: 'site.yml', description: 'NAP lab play' },
+    ]);
     expect((await gw.call<{ results: { name: string }[] }>('getModules', {})).results.map((m) => m.name)).toEqual(['nap_echo']);
     expect((await gw.call<{ results: { name: string }[] }>('getRoles', {})).results.map((m) => m.name)).toEqual(['greet']);
     expect((await gw.call<{ results: { name: string }[] }>('getCollections', {})).results.map((m) => m.name)).toEqual(['naplab.tools']);
-    expect((await gw.call<{ results: { name: string }[] }>('getCollectionModules', { collection: 'naplab.tools' })).results.map((m) => m.name)).toEqual(['naplab.tools.shout']);
-    expect((await gw.call<{ results: { name: string }[] }>('getCollectionRoles', { collection: 'naplab.tools' })).results.map((m) => m.name)).toEqual(['naplab.tools.wave']);
-    expect(await gw.call('getCollectionModule', { collection: 'naplab.tools', name: 'shout' })).toMatchObject({ name: 'naplab.tools.shout' });
+    expect(
+      (await gw.call<{ results: { name: string }[] }>('getCollectionModules', { collection: 'naplab.tools' })).results.map((m) => m.name),
+    ).toEqual(['naplab.tools.shout']);
+    expect(
+      (await gw.call<{ results: { name: string }[] }>('getCollectionRoles', { collection: 'naplab.tools' })).results.map((m) => m.name),
+    ).toEqual(['naplab.tools.wave']);
+    expect(await gw.call('getCollectionModule', { collection: 'naplab.tools', name: 'shout' })).toMatchObject({
+      name: 'naplab.tools.shout',
+    });
     expect(await gw.call('getRole', { name: 'greet' })).toMatchObject({ files: ['tasks/main.yml'] });
     await file(path.join(gw.dirs.playbooks, 'later.yml'), '- hosts: localhost\n  tasks: []\n');
     expect((await gw.call<{ results: unknown[] }>('refreshPlaybooks', {})).results).toHaveLength(2);
   });
 
-  it('runs a playbook with extra variables, and in check mode', async () => {
-    const run = await gw.call<Outcome & { result: { stats: Record<string, { ok: number; failures: number }>; plays: { tasks: { hosts: Record<string, { msg?: string }> }[] }[] } }>('runPlaybook', { name: 'site.yml', args: { who: 'nap' } });
-    expect(run).toMatchObject({ status: 'success', exitCode: 0 });
-    expect(run.result.stats.localhost).toMatchObject({ ok: 2, failures: 0 });
-    expect(run.result.plays[0]?.tasks[0]?.hosts.localhost?.msg).toBe('hello nap');
-    const dry = await gw.call<Outcome & { result: { stats: Record<string, { skipped: number }> } }>('dryRunPlaybook', { name: 'site.yml' });
-    expect(dry.status).toBe('success');
-    // command tasks do not run in check mode.
-    expect(dry.result.stats.localhost?.skipped).toBe(1);
-  }, RUN_TIMEOUT_MS);
+  it(
+    'runs a playbook with extra variables, and in check mode',
+    async () => {
+      const run = await gw.call<
+        Outcome & {
+          result: {
+            stats: Record<string, { ok: number; failures: number }>;
+            plays: { tasks: { hosts: Record<string, { msg?: string }> }[] }[];
+          };
+        }
+      >('runPlaybook', { name: 'site.yml', args: { who: 'nap' } });
+      expect(run).toMatchObject({ status: 'success', exitCode: 0 });
+      expect(run.result.stats.localhost).toMatchObject({ ok: 2, failures: 0 });
+      expect(run.result.plays[0]?.tasks[0]?.hosts.localhost?.msg).toBe('hello nap');
+      const dry = await gw.call<Outcome & { result: { stats: Record<string, { skipped: number }> } }>('dryRunPlaybook', {
+        name: 'site.yml',
+      });
+      expect(dry.status).toBe('success');
+      // command tasks do not run in check mode.
+      expect(dry.result.stats.localhost?.skipped).toBe(1);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('runs a module, a role, a collection module and a collection role on localhost', async () => {
-    const mod = await gw.call<Outcome>('runModule', { name: 'nap_echo', args: { message: 'hi there' } });
-    expect(mod).toMatchObject({ status: 'success', exitCode: 0 });
-    expect(mod.stdout).toContain('HI THERE');
-    const role = await gw.call<Outcome>('runRole', { name: 'greet', args: { greeting: 'from nap' } });
-    expect(role.status).toBe('success');
-    expect(role.stdout).toContain('greetings from nap');
-    const cmod = await gw.call<Outcome>('runCollectionModule', { collection: 'naplab.tools', name: 'shout', args: { message: 'loud' } });
-    expect(cmod.stdout).toContain('LOUD');
-    const crole = await gw.call<Outcome>('runCollectionRole', { collection: 'naplab.tools', name: 'wave', args: { to: 'the lab' } });
-    expect(crole.stdout).toContain('wave the lab');
-    const missing = await gw.call<Outcome>('runModule', { name: 'nap_echo', args: {} });
-    expect(missing).toMatchObject({ status: 'error' });
-    expect(missing.exitCode).not.toBe(0);
-  }, RUN_TIMEOUT_MS);
+  it(
+    'runs a module, a role, a collection module and a collection role on localhost',
+    async () => {
+      const mod = await gw.call<Outcome>('runModule', { name: 'nap_echo', args: { message: 'hi there' } });
+      expect(mod).toMatchObject({ status: 'success', exitCode: 0 });
+      expect(mod.stdout).toContain('HI THERE');
+      const role = await gw.call<Outcome>('runRole', { name: 'greet', args: { greeting: 'from nap' } });
+      expect(role.status).toBe('success');
+      expect(role.stdout).toContain('greetings from nap');
+      const cmod = await gw.call<Outcome>('runCollectionModule', { collection: 'naplab.tools', name: 'shout', args: { message: 'loud' } });
+      expect(cmod.stdout).toContain('LOUD');
+      const crole = await gw.call<Outcome>('runCollectionRole', { collection: 'naplab.tools', name: 'wave', args: { to: 'the lab' } });
+      expect(crole.stdout).toContain('wave the lab');
+      const missing = await gw.call<Outcome>('runModule', { name: 'nap_echo', args: {} });
+      expect(missing).toMatchObject({ status: 'error' });
+      expect(missing.exitCode).not.toBe(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 describe('infrastructure as code (tofu or terraform on PATH)', () => {
-  it('inits, plans, applies with variables and destroys a local-only module', async () => {
-    expect((await gw.call<{ results: { name: string }[] }>('getIacs', {})).results).toEqual([{ name: 'probe', path: 'probe/', description: 'A local-only module: terraform_data needs no provider download' }]);
-    expect(await gw.call('getIac', { name: 'probe' })).toMatchObject({ files: ['main.tf'] });
-    const init = await gw.call<Outcome>('initIac', { name: 'probe' });
-    expect(init).toMatchObject({ status: 'success', exitCode: 0 });
-    const plan = await gw.call<Outcome>('planIac', { name: 'probe', args: { label: 'planned' } });
-    expect(plan.stdout).toContain('1 to add');
-    const apply = await gw.call<Outcome>('applyIac', { name: 'probe', args: { label: 'applied' } });
-    expect(apply).toMatchObject({ status: 'success', result: { label: { value: 'applied' } } });
-    const destroy = await gw.call<Outcome>('destroyIac', { name: 'probe', args: { label: 'applied' } });
-    expect(destroy.stdout).toContain('1 destroyed');
-  }, RUN_TIMEOUT_MS);
+  it(
+    'inits, plans, applies with variables and destroys a local-only module',
+    async () => {
+      expect((await gw.call<{ results: { name: string }[] }>('getIacs', {})).results).toEqual([
+        { name: 'probe', path: 'probe/', description: 'A local-only module: terraform_data needs no provider download' },
+      ]);
+      expect(await gw.call('getIac', { name: 'probe' })).toMatchObject({ files: ['main.tf'] });
+      const init = await gw.call<Outcome>('initIac', { name: 'probe' });
+      expect(init).toMatchObject({ status: 'success', exitCode: 0 });
+      const plan = await gw.call<Outcome>('planIac', { name: 'probe', args: { label: 'planned' } });
+      expect(plan.stdout).toContain('1 to add');
+      const apply = await gw.call<Outcome>('applyIac', { name: 'probe', args: { label: 'applied' } });
+      expect(apply).toMatchObject({ status: 'success', result: { label: { value: 'applied' } } });
+      const destroy = await gw.call<Outcome>('destroyIac', { name: 'probe', args: { label: 'applied' } });
+      expect(destroy.stdout).toContain('1 destroyed');
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

@@ -24,22 +24,24 @@ describe('per-device session limit against a simulator', () => {
     const finished: number[] = [];
     const peakSeen: number[] = [];
     const requests = Array.from({ length: 20 }, (_unused, i) =>
-      limiter.run(
-        'sim-cisco_ios',
-        () => {
-          // Called when the limiter grants the slot, so this records the grant order.
-          started.push(i);
-          return withSshSession(simulatorTarget(sim, {}, knownHosts), async (session) => {
-            peakSeen.push(sim.sessions());
-            const result = await session.sendCommand(`show clock`);
-            return { i, output: result.output };
-          });
-        },
-        { ordered: true },
-      ).then((r) => {
-        finished.push(r.i);
-        return r;
-      }),
+      limiter
+        .run(
+          'sim-cisco_ios',
+          () => {
+            // Called when the limiter grants the slot, so this records the grant order.
+            started.push(i);
+            return withSshSession(simulatorTarget(sim, {}, knownHosts), async (session) => {
+              peakSeen.push(sim.sessions());
+              const result = await session.sendCommand(`show clock`);
+              return { i, output: result.output };
+            });
+          },
+          { ordered: true },
+        )
+        .then((r) => {
+          finished.push(r.i);
+          return r;
+        }),
     );
     const results = await Promise.all(requests);
 

@@ -144,7 +144,9 @@ describe('session limiter', () => {
     const limiter = createSessionLimiter({ perDeviceLimit: 2 });
     const slow = gate();
     const finished: number[] = [];
-    const runs = [0, 1, 2].map((i) => limiter.run('r1', () => (i === 0 ? slow.promise : Promise.resolve()), { ordered: true }).then(() => finished.push(i)));
+    const runs = [0, 1, 2].map((i) =>
+      limiter.run('r1', () => (i === 0 ? slow.promise : Promise.resolve()), { ordered: true }).then(() => finished.push(i)),
+    );
     await settle();
     // 1 and 2 are done but wait for 0.
     expect(finished).toEqual([]);

@@ -34,7 +34,11 @@ describe('each failure mode answers its own code and status', () => {
     await withSim({ deviceType: 'cisco_ios' }, async (sim) => {
       const res = await send('127.0.0.1', ['show clock'], { device_type: 'cisco_ios', username: 'admin', password: wrong, port: sim.port });
       expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ status: 'error', code: 'DEVICE_SSH_AUTH_FAILED', message: `device 127.0.0.1:${sim.port} refused the SSH login for user "admin"` });
+      expect(res.body).toMatchObject({
+        status: 'error',
+        code: 'DEVICE_SSH_AUTH_FAILED',
+        message: `device 127.0.0.1:${sim.port} refused the SSH login for user "admin"`,
+      });
       expect(JSON.stringify(res.body)).not.toContain(wrong);
     });
     expect(gw.logs()).toContain('DEVICE_SSH_AUTH_FAILED');
@@ -57,7 +61,13 @@ describe('each failure mode answers its own code and status', () => {
     try {
       const { port } = silent.address() as AddressInfo;
       const started = Date.now();
-      const res = await send('127.0.0.1', ['show clock'], { device_type: 'cisco_ios', username: 'admin', password: 'x', port, conn_timeout: 0.5 });
+      const res = await send('127.0.0.1', ['show clock'], {
+        device_type: 'cisco_ios',
+        username: 'admin',
+        password: 'x',
+        port,
+        conn_timeout: 0.5,
+      });
       expect(res.status).toBe(504);
       expect(res.body).toMatchObject({ code: 'DEVICE_TIMEOUT' });
       expect(Date.now() - started).toBeLessThan(10_000);
@@ -82,7 +92,13 @@ describe('each failure mode answers its own code and status', () => {
 
   it('prompt not detected: 502 DEVICE_PROMPT_NOT_DETECTED', async () => {
     await withSim({ deviceType: 'cisco_ios', noPrompt: true }, async (sim) => {
-      const res = await send('127.0.0.1', ['show clock'], { device_type: 'cisco_ios', username: sim.username, password: sim.password, port: sim.port, conn_timeout: 1 });
+      const res = await send('127.0.0.1', ['show clock'], {
+        device_type: 'cisco_ios',
+        username: sim.username,
+        password: sim.password,
+        port: sim.port,
+        conn_timeout: 1,
+      });
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ code: 'DEVICE_PROMPT_NOT_DETECTED' });
     });
@@ -100,12 +116,23 @@ describe('each failure mode answers its own code and status', () => {
     await withSim({ deviceType: 'arista_eos', port }, async (replaced) => {
       const res = await send('127.0.0.1', ['show clock'], options);
       expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ code: 'DEVICE_HOST_KEY_CHANGED', details: { expected: first.hostKeyFingerprint, actual: replaced.hostKeyFingerprint } });
+      expect(res.body).toMatchObject({
+        code: 'DEVICE_HOST_KEY_CHANGED',
+        details: { expected: first.hostKeyFingerprint, actual: replaced.hostKeyFingerprint },
+      });
       // The refused key is not trusted in its place.
-      expect(await gw.store.collection('known_hosts').findOne({ _id: `127.0.0.1:${port}` })).toMatchObject({ fingerprint: first.hostKeyFingerprint });
+      expect(await gw.store.collection('known_hosts').findOne({ _id: `127.0.0.1:${port}` })).toMatchObject({
+        fingerprint: first.hostKeyFingerprint,
+      });
     });
     await withSim({ deviceType: 'arista_eos' }, async (sim) => {
-      const res = await send('127.0.0.1', ['show clock'], { device_type: 'arista_eos', username: sim.username, password: sim.password, port: sim.port, host_key_checking: 'strict' });
+      const res = await send('127.0.0.1', ['show clock'], {
+        device_type: 'arista_eos',
+        username: sim.username,
+        password: sim.password,
+        port: sim.port,
+        host_key_checking: 'strict',
+      });
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ code: 'DEVICE_HOST_KEY_UNKNOWN' });
     });
@@ -118,7 +145,10 @@ describe('each failure mode answers its own code and status', () => {
     const sim = await startCliSimulator({ deviceType: 'cisco_ios' });
     const port = sim.port;
     await sim.stop();
-    await gw.http('POST', '/gw/createInventoryDevice', { name: 'dead', variables: { gw_host: '127.0.0.1', gw_port: port, gw_user: 'admin', gw_password: 'x', gw_network_os: 'cisco_ios' } });
+    await gw.http('POST', '/gw/createInventoryDevice', {
+      name: 'dead',
+      variables: { gw_host: '127.0.0.1', gw_port: port, gw_user: 'admin', gw_password: 'x', gw_network_os: 'cisco_ios' },
+    });
     expect(await gw.call('isAlive', { name: 'dead' })).toMatchObject({ name: 'dead', alive: false, code: 'DEVICE_UNREACHABLE' });
     expect(await gw.callError('connectDevice', { name: 'dead' })).toMatchObject({ code: 'DEVICE_UNREACHABLE', status: 502 });
     expect(await gw.callError('connectDevice', { deviceName: 'dead' })).toMatchObject({ code: 'DEVICE_UNREACHABLE', status: 502 });
@@ -129,11 +159,15 @@ describe('one session limiter shared by every request', () => {
   it('20 concurrent HTTP requests and bus jobs to one device with limit 2: never more than 2 sessions, answered in order, none fails', async () => {
     // The simulator drops a third login, as a device out of vty lines does: a leak past the limiter fails a request.
     await withSim({ deviceType: 'cisco_ios', startPrivileged: true, maxSessions: 2, slowMs: 5 }, async (sim) => {
-      await gw.http('POST', '/gw/createInventoryDevice', { name: 'busy', variables: { gw_host: sim.host, gw_port: sim.port, gw_user: sim.username, gw_password: sim.password, gw_network_os: 'cisco_ios' } });
+      await gw.http('POST', '/gw/createInventoryDevice', {
+        name: 'busy',
+        variables: { gw_host: sim.host, gw_port: sim.port, gw_user: sim.username, gw_password: sim.password, gw_network_os: 'cisco_ios' },
+      });
       const finished: string[] = [];
       const requests = Array.from({ length: 20 }, (_unused, i) => {
         const command = `show version | i marker-${i}`;
-        const done = i % 4 === 3 ? gw.call('runCommand', { device: 'busy', command }) : send('busy', [command], { device_type: 'cisco_ios' });
+        const done =
+          i % 4 === 3 ? gw.call('runCommand', { device: 'busy', command }) : send('busy', [command], { device_type: 'cisco_ios' });
         return done.then((r) => {
           finished.push(command);
           return r;
@@ -157,7 +191,17 @@ describe('one session limiter shared by every request', () => {
 
   it('honours a per-device gw_session_limit of 1', async () => {
     await withSim({ deviceType: 'arista_eos', slowMs: 5 }, async (sim) => {
-      await gw.http('POST', '/gw/createInventoryDevice', { name: 'narrow', variables: { gw_host: sim.host, gw_port: sim.port, gw_user: sim.username, gw_password: sim.password, gw_network_os: 'arista_eos', gw_session_limit: 1 } });
+      await gw.http('POST', '/gw/createInventoryDevice', {
+        name: 'narrow',
+        variables: {
+          gw_host: sim.host,
+          gw_port: sim.port,
+          gw_user: sim.username,
+          gw_password: sim.password,
+          gw_network_os: 'arista_eos',
+          gw_session_limit: 1,
+        },
+      });
       const results = await Promise.all(Array.from({ length: 6 }, () => send('narrow', ['show clock'], { device_type: 'arista_eos' })));
       for (const r of results) expect(r.status).toBe(200);
       expect(sim.maxConcurrentSessions).toBe(1);

@@ -24,7 +24,14 @@ beforeAll(async () => {
   for (const [name, sim, extra] of devices) {
     const res = await gw.http('POST', '/gw/createInventoryDevice', {
       name,
-      variables: { gw_host: sim.host, gw_port: sim.port, gw_user: sim.username, gw_password: sim.password, gw_network_os: sim.deviceType, ...extra },
+      variables: {
+        gw_host: sim.host,
+        gw_port: sim.port,
+        gw_user: sim.username,
+        gw_password: sim.password,
+        gw_network_os: sim.deviceType,
+        ...extra,
+      },
     });
     expect(res.status).toBe(200);
   }
@@ -41,7 +48,12 @@ function send(host: string, commands: string[], connection_options: Record<strin
 
 describe('operation 11: POST /gw/ssh/send_command', () => {
   it('runs the commands on an address with the given credentials: { status, code, result[{ command, output }] }', async () => {
-    const res = await send('127.0.0.1', ['show clock', 'show version'], { device_type: 'arista_eos', username: eos.username, password: eos.password, port: eos.port });
+    const res = await send('127.0.0.1', ['show clock', 'show version'], {
+      device_type: 'arista_eos',
+      username: eos.username,
+      password: eos.password,
+      port: eos.port,
+    });
     expect(res.status).toBe(200);
     const body = res.body as { status: string; code: number; result: { command: string; output: string }[] };
     expect(body.status).toBe('success');
@@ -63,7 +75,9 @@ describe('operation 11: POST /gw/ssh/send_command', () => {
   it('reports the device error lines in the output, not hidden', async () => {
     const res = await send('leaf1', ['show nonsense'], { device_type: 'arista_eos' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ result: [{ command: 'show nonsense', output: expect.stringContaining('% Invalid input') as unknown }] });
+    expect(res.body).toMatchObject({
+      result: [{ command: 'show nonsense', output: expect.stringContaining('% Invalid input') as unknown }],
+    });
   });
 
   it('persists the host key it trusted on first use in the store', async () => {
@@ -81,24 +95,43 @@ describe('netmiko wrappers', () => {
     expect(one.body).toMatchObject({ status: 'success', code: 200, result: [{ command: 'show clock', failed: false }] });
     expect((one.body as { result: { output: string }[] }).result[0]?.output).toMatch(/leaf1#$/);
     const several = await gw.http('POST', '/gw/sshSendCommandExec', { host: 'core1', commands: ['show version', 'show system uptime'] });
-    expect((several.body as { result: { output: string }[] }).result.map((r) => r.output.split('\n')[0])).toEqual(['Hostname: core1', expect.stringMatching(/^Current time:/)]);
+    expect((several.body as { result: { output: string }[] }).result.map((r) => r.output.split('\n')[0])).toEqual([
+      'Hostname: core1',
+      expect.stringMatching(/^Current time:/),
+    ]);
   });
 
   it('sshSendCommandExec stops at the first command the device refuses, with 502 DEVICE_COMMAND_FAILED', async () => {
-    const res = await gw.http('POST', '/gw/sshSendCommandExec', { host: 'edge1', commands: ['show clock', 'show frobnicate', 'show version'] });
+    const res = await gw.http('POST', '/gw/sshSendCommandExec', {
+      host: 'edge1',
+      commands: ['show clock', 'show frobnicate', 'show version'],
+    });
     expect(res.status).toBe(502);
-    expect(res.body).toMatchObject({ code: 'DEVICE_COMMAND_FAILED', details: { command: 'show frobnicate', errorLines: ["% Invalid input detected at '^' marker."] } });
+    expect(res.body).toMatchObject({
+      code: 'DEVICE_COMMAND_FAILED',
+      details: { command: 'show frobnicate', errorLines: ["% Invalid input detected at '^' marker."] },
+    });
     expect((res.body as { details: { results: unknown[] } }).details.results).toHaveLength(2);
   });
 
   it('sshSendConfigSet configures the device and reports error lines per command', async () => {
-    const res = await gw.http('POST', '/gw/sshSendConfigSet', { host: 'edge1', config_commands: ['interface Loopback42', 'description set by nap'] });
+    const res = await gw.http('POST', '/gw/sshSendConfigSet', {
+      host: 'edge1',
+      config_commands: ['interface Loopback42', 'description set by nap'],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'success', code: 200, result: { failed: false, errors: [] } });
     expect(ios.runningConfig()).toContain('interface Loopback42\n description set by nap');
     const bad = await gw.http('POST', '/gw/sshSendConfigSet', { host: 'edge1', config_commands: ['frobnicate'] });
-    expect(bad.body).toMatchObject({ status: 'error', result: { failed: true, errors: [{ command: 'frobnicate', line: "% Invalid input detected at '^' marker." }] } });
-    const stopped = await gw.http('POST', '/gw/sshSendConfigSet', { host: 'edge1', config_commands: ['frobnicate'], error_pattern: '% Invalid' });
+    expect(bad.body).toMatchObject({
+      status: 'error',
+      result: { failed: true, errors: [{ command: 'frobnicate', line: "% Invalid input detected at '^' marker." }] },
+    });
+    const stopped = await gw.http('POST', '/gw/sshSendConfigSet', {
+      host: 'edge1',
+      config_commands: ['frobnicate'],
+      error_pattern: '% Invalid',
+    });
     expect(stopped.status).toBe(502);
     expect(stopped.body).toMatchObject({ code: 'DEVICE_COMMAND_FAILED' });
   });
@@ -111,7 +144,10 @@ describe('device operations (bus)', () => {
     expect((res as { response: string }).response).toMatch(/^Interface\s+IP-Address/);
     const bad = await gw.call('runCommand', { device: 'edge1', command: 'show bogus' });
     expect(bad).toMatchObject({ status: 'error', failed: true, errorLines: ["% Invalid input detected at '^' marker."] });
-    expect(await gw.callError('runCommand', { device: 'nope', command: 'show clock' })).toMatchObject({ code: 'DEVICE_NOT_FOUND', status: 404 });
+    expect(await gw.callError('runCommand', { device: 'nope', command: 'show clock' })).toMatchObject({
+      code: 'DEVICE_NOT_FOUND',
+      status: 404,
+    });
   });
 
   it('getConfig, setConfig, loadConfig, restoreConfig and timestamped backups per device', async () => {
@@ -119,15 +155,23 @@ describe('device operations (bus)', () => {
     expect(got.config).toContain('hostname edge1');
     expect(got.backupId).toEqual(expect.any(String));
 
-    const set = await gw.call<{ status: string; backupId: string }>('setConfig', { name: 'edge1', config: ['ip domain name changed.example'] });
+    const set = await gw.call<{ status: string; backupId: string }>('setConfig', {
+      name: 'edge1',
+      config: ['ip domain name changed.example'],
+    });
     expect(set).toMatchObject({ status: 'success', failed: false, errors: [] });
     expect(ios.runningConfig()).toContain('ip domain name changed.example');
 
-    const loaded = await gw.call('loadConfig', { name: 'edge1', config: '!\nbanner motd ^nap^\n!\ninterface Loopback77\n description loaded\n!\nend\n' });
+    const loaded = await gw.call('loadConfig', {
+      name: 'edge1',
+      config: '!\nbanner motd ^nap^\n!\ninterface Loopback77\n description loaded\n!\nend\n',
+    });
     expect(loaded).toMatchObject({ status: 'success' });
     expect(ios.runningConfig()).toContain('interface Loopback77\n description loaded');
 
-    const backups = await gw.call<{ results: { id: string; created: string; reason: string }[]; total: number }>('getConfigBackups', { name: 'edge1' });
+    const backups = await gw.call<{ results: { id: string; created: string; reason: string }[]; total: number }>('getConfigBackups', {
+      name: 'edge1',
+    });
     expect(backups.total).toBe(3);
     expect(backups.results.map((b) => b.reason)).toEqual(['loadConfig', 'setConfig', 'getConfig']);
     for (const b of backups.results) expect(Number.isNaN(Date.parse(b.created))).toBe(false);
@@ -136,7 +180,10 @@ describe('device operations (bus)', () => {
     const restored = await gw.call('restoreConfig', { name: 'edge1', backupId: set.backupId });
     expect(restored).toMatchObject({ status: 'success', name: 'edge1' });
     expect(ios.runningConfig()).toContain('ip domain name lab.example');
-    expect(await gw.callError('restoreConfig', { name: 'edge1', backupId: 'no-such-backup' })).toMatchObject({ code: 'DEVICE_BACKUP_NOT_FOUND', status: 404 });
+    expect(await gw.callError('restoreConfig', { name: 'edge1', backupId: 'no-such-backup' })).toMatchObject({
+      code: 'DEVICE_BACKUP_NOT_FOUND',
+      status: 404,
+    });
   });
 
   it('setConfig on Junos commits', async () => {
@@ -149,7 +196,11 @@ describe('device operations (bus)', () => {
 
   it('getDeviceHealth, getDeviceInfo, connectDevice, isAlive and getOperationalData use the per-type commands', async () => {
     const health = await gw.call('getDeviceHealth', { name: 'edge1' });
-    expect(health).toMatchObject({ name: 'edge1', cpu: { utilizationPercent: 3, oneMinutePercent: 2 }, memory: { totalBytes: 399446576, usedBytes: 140010232 } });
+    expect(health).toMatchObject({
+      name: 'edge1',
+      cpu: { utilizationPercent: 3, oneMinutePercent: 2 },
+      memory: { totalBytes: 399446576, usedBytes: 140010232 },
+    });
     const junosHealth = await gw.call('getDeviceHealth', { name: 'core1' });
     expect(junosHealth).toMatchObject({ cpu: { utilizationPercent: 5 }, memory: { utilizationPercent: 50 } });
     expect(junos.commandLog()).toContain('show chassis routing-engine');
@@ -160,7 +211,12 @@ describe('device operations (bus)', () => {
     const iosInfo = await gw.call<{ macAddresses: string[] }>('getDeviceInfo', { name: 'edge1' });
     expect(iosInfo.macAddresses.length).toBeGreaterThan(0);
 
-    expect(await gw.call('connectDevice', { name: 'core1' })).toMatchObject({ name: 'core1', connected: true, prompt: 'netops@core1> ', hostKeyFingerprint: junos.hostKeyFingerprint });
+    expect(await gw.call('connectDevice', { name: 'core1' })).toMatchObject({
+      name: 'core1',
+      connected: true,
+      prompt: 'netops@core1> ',
+      hostKeyFingerprint: junos.hostKeyFingerprint,
+    });
     expect(await gw.call('isAlive', { name: 'leaf1' })).toEqual({ name: 'leaf1', alive: true });
 
     const op = await gw.call<{ data: Record<string, string> }>('getOperationalData', { name: 'core1', filter: ['routes', 'arp'] });
@@ -179,6 +235,8 @@ describe('secrets', () => {
     expect(logs).toContain('Inventory device created');
     expect(logs).not.toContain(IOS_PASSWORD);
     expect(logs).not.toContain(ENABLE);
-    expect(await gw.callError('getOperationalData', { name: 'edge1', filter: 'configure terminal' })).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await gw.callError('getOperationalData', { name: 'edge1', filter: 'configure terminal' })).toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
   });
 });

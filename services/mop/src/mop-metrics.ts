@@ -9,7 +9,11 @@ import type { Registry } from '@nap/telemetry';
  * reports each kept run to.
  */
 export function registerMopMetrics(registry: Registry): (kind: TemplateRun['kind'], passed: boolean) => void {
-  const runs = counterOnce(registry, { name: 'nap_mop_runs_total', help: 'MOP template runs by kind and result (pass: every rule held)', labelNames: ['kind', 'result'] });
+  const runs = counterOnce(registry, {
+    name: 'nap_mop_runs_total',
+    help: 'MOP template runs by kind and result (pass: every rule held)',
+    labelNames: ['kind', 'result'],
+  });
   // every series present from the start, so a rate over the first runs is right
   for (const kind of TEMPLATE_RUN_KINDS) for (const result of ['pass', 'fail']) runs.inc({ kind, result }, 0);
   return (kind, passed) => runs.inc({ kind, result: passed ? 'pass' : 'fail' });

@@ -36,12 +36,15 @@ export class ReattemptScheduler {
     const existing = this.timers.get(attempt._id);
     if (existing) clearTimeout(existing);
     const wait = Math.max(0, attempt.reattemptAt - Date.now());
-    const timer = setTimeout(() => {
-      this.timers.delete(attempt._id);
-      // a long wait is chained, and a timer may wake a millisecond early: wait again for what is left
-      if (Date.now() < attempt.reattemptAt) this.schedule(attempt);
-      else void this.fire(attempt);
-    }, Math.min(wait, MAX_TIMER_MS));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(attempt._id);
+        // a long wait is chained, and a timer may wake a millisecond early: wait again for what is left
+        if (Date.now() < attempt.reattemptAt) this.schedule(attempt);
+        else void this.fire(attempt);
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
     timer.unref();
     this.timers.set(attempt._id, timer);
   }
@@ -49,7 +52,13 @@ export class ReattemptScheduler {
   private async fire(attempt: Reattempt): Promise<void> {
     try {
       if (!(await this.repo.markDue(attempt._id, attempt.reattemptAt))) return;
-      const payload = { jobId: attempt.jobId, attemptID: attempt.attemptID, attempt: attempt.attempt, attempts: attempt.attempts, reattemptAt: attempt.reattemptAt };
+      const payload = {
+        jobId: attempt.jobId,
+        attemptID: attempt.attemptID,
+        attempt: attempt.attempt,
+        attempts: attempt.attempts,
+        reattemptAt: attempt.reattemptAt,
+      };
       await this.bus.publishEvent(eventSubject('mop', 'reattempt', attempt._id, 'reattemptDue'), encodeJson(payload));
     } catch (err) {
       this.logger.error({ err, reattempt: attempt._id }, 'A due re-attempt could not be marked or announced');

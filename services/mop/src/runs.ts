@@ -10,7 +10,8 @@ function secretValues(variables: Readonly<Record<string, unknown>>): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(variables)) {
     if (!isSecretKey(name)) continue;
-    for (const v of Array.isArray(value) ? value : [value]) if ((typeof v === 'string' || typeof v === 'number') && String(v).length >= MIN_SECRET_LENGTH) out.push(String(v));
+    for (const v of Array.isArray(value) ? value : [value])
+      if ((typeof v === 'string' || typeof v === 'number') && String(v).length >= MIN_SECRET_LENGTH) out.push(String(v));
   }
   return out.sort((a, b) => b.length - a.length);
 }
@@ -33,14 +34,25 @@ function maskMembers(members: Iterable<[string, unknown]>, secrets: readonly str
  * A copy of `document` with the values of the secret `variables` masked wherever a text holds them
  * (commands, rules, device output) and every secret-named member masked (the contracts' policy).
  */
-export function maskSecrets(document: Readonly<Record<string, unknown>>, variables: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function maskSecrets(
+  document: Readonly<Record<string, unknown>>,
+  variables: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   return redactSecrets(maskMembers(Object.entries(document), secretValues(variables)));
 }
 
 /** Keeps a run in the history (secrets masked) and answers its id. */
 export async function recordRun(
   runs: RunRepository,
-  run: { kind: TemplateRunKind; template: string; devices: string[]; variables: Record<string, unknown>; started: number; caller: Caller; output: TemplateRunResult | AnalyticRunResult },
+  run: {
+    kind: TemplateRunKind;
+    template: string;
+    devices: string[];
+    variables: Record<string, unknown>;
+    started: number;
+    caller: Caller;
+    output: TemplateRunResult | AnalyticRunResult;
+  },
 ): Promise<string> {
   const stored = await runs.record({
     kind: run.kind,

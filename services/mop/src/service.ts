@@ -61,7 +61,10 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      const pool = createRegexPool({ jobTimeoutMs: options.regexTimeoutMs ?? 1_000, ...(options.regexWorkers !== undefined ? { size: options.regexWorkers } : {}) });
+      const pool = createRegexPool({
+        jobTimeoutMs: options.regexTimeoutMs ?? 1_000,
+        ...(options.regexWorkers !== undefined ? { size: options.regexWorkers } : {}),
+      });
       const reattempts = new ReattemptRepository(store);
       const scheduler = new ReattemptScheduler(reattempts, bus, logger);
       const mop: MopContext = {
@@ -71,7 +74,10 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
         reattempts,
         scheduler,
         engine: pool,
-        ruleOptions: { describeTimeout: () => `The pattern ran longer than ${pool.jobTimeoutMs} ms and was stopped; simplify it (nested quantifiers such as (a+)+ backtrack without end)` },
+        ruleOptions: {
+          describeTimeout: () =>
+            `The pattern ran longer than ${pool.jobTimeoutMs} ms and was stopped; simplify it (nested quantifiers such as (a+)+ backtrack without end)`,
+        },
         deviceConcurrency: options.deviceConcurrency ?? 25,
         timeScale: options.timeScale ?? deps.config.timeScale,
         logger,
@@ -110,7 +116,17 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
       };
       let registered;
       try {
-        registered = await serve({ bus, service: 'mop', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers, indexes: new DeclaredIndexes(store, MOP_INDEXES) });
+        registered = await serve({
+          bus,
+          service: 'mop',
+          version: RELEASE,
+          logger,
+          metrics,
+          client,
+          idempotency: deps.idempotency,
+          handlers,
+          indexes: new DeclaredIndexes(store, MOP_INDEXES),
+        });
       } catch (err) {
         scheduler.stop();
         await pool.close();

@@ -22,7 +22,12 @@ beforeAll(async () => {
   platform = await startTestPlatform();
   token = await platform.login();
   for (const [name, deviceType] of DEVICES) {
-    const sim = await startCliSimulator({ deviceType, hostname: name.replace('-', ''), startPrivileged: true, commands: { 'show vlan 10': '10   users   active    Gi0/1', 'show vlan 20': '20   voice   active    Gi0/2' } });
+    const sim = await startCliSimulator({
+      deviceType,
+      hostname: name.replace('-', ''),
+      startPrivileged: true,
+      commands: { 'show vlan 10': '10   users   active    Gi0/1', 'show vlan 20': '20   voice   active    Gi0/2' },
+    });
     sims.push(sim);
     await addSimulator(platform, token, name, sim);
   }
@@ -33,13 +38,20 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-const http = (method: string, route: string, body?: unknown) => platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
+const http = (method: string, route: string, body?: unknown) =>
+  platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
 
 describe('commands on lab devices', () => {
   it('RunCommand runs one command with variables; a missing variable is 422 naming it', async () => {
     const res = await http('POST', '/mop/RunCommand', { command: 'show <!what!>', variables: { what: 'version' }, device: 'ios-1' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ raw: 'show <!what!>', evaluated: 'show version', device: 'ios-1', response: expect.stringContaining('Cisco IOS Software'), parameters: { what: 'version' } });
+    expect(res.body).toMatchObject({
+      raw: 'show <!what!>',
+      evaluated: 'show version',
+      device: 'ios-1',
+      response: expect.stringContaining('Cisco IOS Software'),
+      parameters: { what: 'version' },
+    });
     const missing = await http('POST', '/mop/RunCommand', { command: 'show <!what!>', device: 'ios-1' });
     expect(missing).toMatchObject({ status: 422, body: { code: 'MOP_VARIABLE_MISSING', message: expect.stringContaining('"what"') } });
     const unknown = await http('POST', '/mop/RunCommand', { command: 'show version', device: 'no-such-device' });
@@ -47,7 +59,10 @@ describe('commands on lab devices', () => {
   });
 
   it('RunCommandDevices runs on every device in parallel and reports a failing device in its entry', async () => {
-    const res = await http('POST', '/mop/RunCommandDevices', { command: 'show version', devices: ['ios-1', 'eos-1', 'nxos-1', 'missing-1'] });
+    const res = await http('POST', '/mop/RunCommandDevices', {
+      command: 'show version',
+      devices: ['ios-1', 'eos-1', 'nxos-1', 'missing-1'],
+    });
     expect(res.status).toBe(200);
     const entries = res.body as { device: string; response: string; error?: string }[];
     expect(entries.map((e) => e.device)).toEqual(['ios-1', 'eos-1', 'nxos-1', 'missing-1']);
@@ -57,8 +72,14 @@ describe('commands on lab devices', () => {
   });
 
   it('passThru sends the command as is and GetBootFlash reads the boot image', async () => {
-    expect(await http('POST', '/mop/passThru/ios-2', { command: 'show clock' })).toMatchObject({ status: 200, body: { device: 'ios-2', command: 'show clock', response: expect.stringMatching(/UTC/) } });
-    expect(await http('POST', '/mop/GetBootFlash', { device: 'ios-1' })).toMatchObject({ status: 200, body: { device: 'ios-1', image: 'flash0:/vios-adventerprisek9-m' } });
+    expect(await http('POST', '/mop/passThru/ios-2', { command: 'show clock' })).toMatchObject({
+      status: 200,
+      body: { device: 'ios-2', command: 'show clock', response: expect.stringMatching(/UTC/) },
+    });
+    expect(await http('POST', '/mop/GetBootFlash', { device: 'ios-1' })).toMatchObject({
+      status: 200,
+      body: { device: 'ios-1', image: 'flash0:/vios-adventerprisek9-m' },
+    });
   });
 
   it('filters inventory devices by name', async () => {
@@ -76,12 +97,28 @@ describe('templates on lab devices', () => {
     passRule: true,
     ignoreWarnings: false,
     commands: [
-      { command: 'show version', passRule: true, rules: [{ rule: 'Version <!version!>', eval: 'contains', severity: 'error' }, { rule: 'uptime is (\\d+) days', eval: 'RegEx', severity: 'error' }] },
+      {
+        command: 'show version',
+        passRule: true,
+        rules: [
+          { rule: 'Version <!version!>', eval: 'contains', severity: 'error' },
+          { rule: 'uptime is (\\d+) days', eval: 'RegEx', severity: 'error' },
+        ],
+      },
       { command: 'show vlan <!vlan!>', passRule: true, rules: [{ rule: 'active', eval: 'contains1', severity: 'error' }] },
       {
         command: 'show memory statistics',
         passRule: true,
-        rules: [{ rule: '/Processor\\s+\\S+\\s+(\\d+)/', ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/', eval: '#comparison', evaluator: '%', percentage: 90, severity: 'warning' }],
+        rules: [
+          {
+            rule: '/Processor\\s+\\S+\\s+(\\d+)/',
+            ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/',
+            eval: '#comparison',
+            evaluator: '%',
+            percentage: 90,
+            severity: 'warning',
+          },
+        ],
       },
       { command: 'dir <!image!>', passRule: true, rules: [{ rule: 'No such file', eval: '!contains' }] },
     ],
@@ -89,7 +126,11 @@ describe('templates on lab devices', () => {
 
   it('RunCommandTemplate answers the exact result shape, one entry per command per device per element, and keeps the run', async () => {
     expect((await http('POST', '/mop/createTemplate', { mop: template })).status).toBe(201);
-    const res = await http('POST', '/mop/RunCommandTemplate', { template: 'lab-checks', variables: { version: '15.9', vlan: [10, 20] }, devices: ['ios-1', 'ios-2'] });
+    const res = await http('POST', '/mop/RunCommandTemplate', {
+      template: 'lab-checks',
+      variables: { version: '15.9', vlan: [10, 20] },
+      devices: ['ios-1', 'ios-2'],
+    });
     expect(res.status).toBe(200);
     const out = res.body as TemplateRunResult & { runId: string };
     expect(Object.keys(out).sort()).toEqual(['all_pass_flag', 'commands_results', 'name', 'result', 'runId']);
@@ -106,35 +147,66 @@ describe('templates on lab devices', () => {
       'ios-2|dir <!image!>',
     ]);
     for (const entry of out.commands_results) {
-      expect(Object.keys(entry).filter((k) => !['skipped', 'message'].includes(k)).sort()).toEqual(['all_pass_flag', 'device', 'evaluated', 'parameters', 'raw', 'response', 'result', 'rules'].sort());
+      expect(
+        Object.keys(entry)
+          .filter((k) => !['skipped', 'message'].includes(k))
+          .sort(),
+      ).toEqual(['all_pass_flag', 'device', 'evaluated', 'parameters', 'raw', 'response', 'result', 'rules'].sort());
       for (const rule of entry.rules) expect(Object.keys(rule)).toEqual(expect.arrayContaining(['rule', 'eval', 'severity', 'result']));
     }
     const [version, vlan10, , memory, dir] = out.commands_results as CommandResult[];
     expect(version).toMatchObject({ result: true, parameters: {}, rules: [{ rule: 'Version 15.9', result: true }, { result: true }] });
-    expect(vlan10).toMatchObject({ raw: 'show vlan <!vlan!>', parameters: { vlan: 10 }, result: true, response: expect.stringContaining('users') });
+    expect(vlan10).toMatchObject({
+      raw: 'show vlan <!vlan!>',
+      parameters: { vlan: 10 },
+      result: true,
+      response: expect.stringContaining('users'),
+    });
     expect(memory).toMatchObject({ result: true, rules: [{ eval: '#comparison', severity: 'warning', result: true }] });
     expect(dir).toMatchObject({ skipped: true, result: false, message: expect.stringContaining('"image"') });
     expect(out).toMatchObject({ name: 'lab-checks', all_pass_flag: true, result: false });
 
     const kept = await http('GET', `/mop/runs/${out.runId}`);
-    expect(kept.body).toMatchObject({ kind: 'command', template: 'lab-checks', devices: ['ios-1', 'ios-2'], result: false, output: { commands_results: expect.any(Array) } });
+    expect(kept.body).toMatchObject({
+      kind: 'command',
+      template: 'lab-checks',
+      devices: ['ios-1', 'ios-2'],
+      result: false,
+      output: { commands_results: expect.any(Array) },
+    });
     const history = await http('GET', '/mop/runs?device=ios-2&template=lab-checks');
     expect((history.body as { items: { _id: string }[] }).items.map((i) => i._id)).toContain(out.runId);
   });
 
   it('RunCommandTemplateSingleCommand runs one command by index, by id or name', async () => {
     const [stored] = (await http('GET', '/mop/listATemplate/lab-checks')).body as { _id: string }[];
-    const res = await http('POST', '/mop/RunCommandTemplateSingleCommand', { templateId: stored?._id, commandIndex: 0, variables: { version: '15.9' }, devices: ['ios-1', 'eos-1'] });
+    const res = await http('POST', '/mop/RunCommandTemplateSingleCommand', {
+      templateId: stored?._id,
+      commandIndex: 0,
+      variables: { version: '15.9' },
+      devices: ['ios-1', 'eos-1'],
+    });
     expect(res.status).toBe(200);
     const out = res.body as TemplateRunResult;
-    expect(out.commands_results.map((r) => `${r.device}|${r.evaluated}|${r.result}`)).toEqual(['ios-1|show version|true', 'eos-1|show version|false']);
+    expect(out.commands_results.map((r) => `${r.device}|${r.evaluated}|${r.result}`)).toEqual([
+      'ios-1|show version|true',
+      'eos-1|show version|false',
+    ]);
     expect(out.result).toBe(false);
-    const byName = await http('POST', '/mop/RunCommandTemplateSingleCommand', { templateId: 'lab-checks', commandIndex: 9, devices: ['ios-1'] });
+    const byName = await http('POST', '/mop/RunCommandTemplateSingleCommand', {
+      templateId: 'lab-checks',
+      commandIndex: 9,
+      devices: ['ios-1'],
+    });
     expect(byName).toMatchObject({ status: 422, body: { code: 'MOP_COMMAND_INDEX_OUT_OF_RANGE' } });
   });
 
   it('compares runs before and after a configuration change with an analytic template', async () => {
-    const checks = { name: 'hostname-checks', passRule: true, commands: [{ command: 'show running-config', passRule: true, rules: [{ rule: 'hostname', eval: 'contains' }] }] };
+    const checks = {
+      name: 'hostname-checks',
+      passRule: true,
+      commands: [{ command: 'show running-config', passRule: true, rules: [{ rule: 'hostname', eval: 'contains' }] }],
+    };
     expect((await http('POST', '/mop/createTemplate', { mop: checks })).status).toBe(201);
     const analytic = {
       name: 'hostname-compare',
@@ -157,7 +229,11 @@ describe('templates on lab devices', () => {
     // the change itself, through the device gateway's bus-only setConfig
     const client = createBusClient({ bus: platform.bus });
     const caller = { id: 'test', username: 'admin', roles: ['admin' as const], groups: [] };
-    const change = await client.call('gateway-devices.setConfig', { body: { name: 'ios-2', config: ['hostname ios2-changed'] } }, { caller });
+    const change = await client.call(
+      'gateway-devices.setConfig',
+      { body: { name: 'ios-2', config: ['hostname ios2-changed'] } },
+      { caller },
+    );
     expect(change.status).toBe(200);
     const post = (await http('POST', '/mop/RunCommandTemplate', { template: 'hostname-checks', devices: ['ios-2'] })).body;
     const compared = await http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'hostname-compare', pre, post });
@@ -165,12 +241,35 @@ describe('templates on lab devices', () => {
     expect(compared.body).toMatchObject({
       name: 'hostname-compare',
       result: true,
-      commands_results: [{ device: 'ios-2', result: true, rules: [{ type: 'regex', result: true, preValue: 'ios2', postValue: 'ios2-changed' }, { type: 'matches', result: true }] }],
+      commands_results: [
+        {
+          device: 'ios-2',
+          result: true,
+          rules: [
+            { type: 'regex', result: true, preValue: 'ios2', postValue: 'ios2-changed' },
+            { type: 'matches', result: true },
+          ],
+        },
+      ],
     });
-    const direct = await http('POST', '/mop/runAnalyticsTemplateDevices', { analytic_template_name: 'hostname-compare', devices: ['ios-1'] });
+    const direct = await http('POST', '/mop/runAnalyticsTemplateDevices', {
+      analytic_template_name: 'hostname-compare',
+      devices: ['ios-1'],
+    });
     expect(direct.status).toBe(200);
     // the same device before and after: the hostname did not change, so != fails
-    expect(direct.body).toMatchObject({ result: false, commands_results: [{ device: 'ios-1', rules: [{ type: 'regex', result: false }, { type: 'matches', result: true }] }] });
+    expect(direct.body).toMatchObject({
+      result: false,
+      commands_results: [
+        {
+          device: 'ios-1',
+          rules: [
+            { type: 'regex', result: false },
+            { type: 'matches', result: true },
+          ],
+        },
+      ],
+    });
   });
 });
 
@@ -225,7 +324,12 @@ describe('the fixture command templates on simulators of their os', () => {
       const out = res.body as TemplateRunResult;
       expect(out.commands_results.length).toBeGreaterThanOrEqual(t.document.commands.length);
       for (const entry of out.commands_results) {
-        expect({ name, command: entry.evaluated, failedOnDevice: /failed on device/.test(String(entry.message ?? '')), skipped: entry.skipped === true }).toEqual({
+        expect({
+          name,
+          command: entry.evaluated,
+          failedOnDevice: /failed on device/.test(String(entry.message ?? '')),
+          skipped: entry.skipped === true,
+        }).toEqual({
           name,
           command: entry.evaluated,
           failedOnDevice: false,
@@ -239,13 +343,17 @@ describe('the fixture command templates on simulators of their os', () => {
     // rules as users wrote them, evaluated against what the simulators print
     expect(outcomes.get('Cisco_IOS_Projects_Cisco_IOS/Show Version')?.result).toBe(true);
     expect(outcomes.get('Arista_EOS_Projects_Arista_EOS/Show Version')?.result).toBe(true);
-    const memory = outcomes.get('Cisco_IOS_Projects_Cisco_IOS/Software Upgrade Checks')?.commands_results.find((r) => r.evaluated === 'show memory statistics');
+    const memory = outcomes
+      .get('Cisco_IOS_Projects_Cisco_IOS/Software Upgrade Checks')
+      ?.commands_results.find((r) => r.evaluated === 'show memory statistics');
     expect(memory?.rules.map((r) => [r.eval, r.severity, r.result])).toEqual([
       ['#comparison', 'error', true],
       ['#comparison', 'warning', true],
       ['#comparison', 'info', true],
     ]);
-    const register = outcomes.get('Cisco_IOS_Projects_Cisco_IOS/Software Upgrade Checks')?.commands_results.find((r) => r.evaluated === 'show ver');
+    const register = outcomes
+      .get('Cisco_IOS_Projects_Cisco_IOS/Software Upgrade Checks')
+      ?.commands_results.find((r) => r.evaluated === 'show ver');
     expect(register?.rules[0]).toMatchObject({ rule: 'Configuration register is 0x2102', result: false });
     expect(ran).toBeGreaterThanOrEqual(18);
   }, 120_000);

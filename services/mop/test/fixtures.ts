@@ -14,9 +14,15 @@ export interface FixtureTemplate {
 export function fixtureTemplates(): { templates: FixtureTemplate[]; missing?: string } {
   if (!existsSync(FIXTURES_DIR)) return { templates: [], missing: `the fixtures folder ${FIXTURES_DIR} is absent` };
   const templates: FixtureTemplate[] = [];
-  for (const file of readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.project.json')).sort()) {
-    const project = JSON.parse(readFileSync(path.join(FIXTURES_DIR, file), 'utf8')) as { components?: { type?: string; document?: FixtureTemplate['document'] }[] };
-    for (const c of project.components ?? []) if (c.type === 'mopCommandTemplate' && c.document) templates.push({ project: file.replace(/\.project\.json$/, ''), document: c.document });
+  for (const file of readdirSync(FIXTURES_DIR)
+    .filter((f) => f.endsWith('.project.json'))
+    .sort()) {
+    const project = JSON.parse(readFileSync(path.join(FIXTURES_DIR, file), 'utf8')) as {
+      components?: { type?: string; document?: FixtureTemplate['document'] }[];
+    };
+    for (const c of project.components ?? [])
+      if (c.type === 'mopCommandTemplate' && c.document)
+        templates.push({ project: file.replace(/\.project\.json$/, ''), document: c.document });
   }
   return { templates };
 }

@@ -8,10 +8,16 @@ import type { CliSimulator } from '../../../test/lab';
 export async function addSimulator(platform: TestPlatform, token: string, name: string, sim: CliSimulator): Promise<void> {
   const res = await platform.http('POST', '/gw/createInventoryDevice', {
     token,
-    body: { name, variables: { gw_host: sim.host, gw_port: sim.port, gw_network_os: sim.deviceType, gw_user: sim.username, gw_password: sim.password } },
+    body: {
+      name,
+      variables: { gw_host: sim.host, gw_port: sim.port, gw_network_os: sim.deviceType, gw_user: sim.username, gw_password: sim.password },
+    },
   });
   if (res.status === 501) {
-    throw new Error('POST /gw/createInventoryDevice answers 501: the gateway-devices service is not built yet, so mop cannot reach lab devices. These end-to-end tests need it.');
+    throw new Error(
+      'POST /gw/createInventoryDevice answers 501: the gateway-devices service is not built yet, so mop cannot reach lab devices. These end-to-end tests need it.',
+    );
   }
-  if (res.status !== 200 && res.status !== 201) throw new Error(`Creating inventory device "${name}" failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 && res.status !== 201)
+    throw new Error(`Creating inventory device "${name}" failed: ${res.status} ${JSON.stringify(res.body)}`);
 }

@@ -20,7 +20,10 @@ it('keeps a scheduled re-attempt across a restart and fires it after the restart
   try {
     platform = await startTestPlatform({ dataDir });
     const token = await platform.login();
-    const res = await platform.http('POST', '/mop/reattempt', { token, body: { job_id: 'job-restart', attemptID: 'configuration', attempts: 3, minutes: 0.03 } });
+    const res = await platform.http('POST', '/mop/reattempt', {
+      token,
+      body: { job_id: 'job-restart', attemptID: 'configuration', attempts: 3, minutes: 0.03 },
+    });
     expect(res.status).toBe(200);
     const { reattemptAt } = res.body as { reattemptAt: number };
     await platform.stop();
@@ -37,7 +40,10 @@ it('keeps a scheduled re-attempt across a restart and fires it after the restart
     expect(stored).toMatchObject({ attempt: 1, attempts: 3, reattemptAt });
     expect(Number(stored.dueAt)).toBeGreaterThanOrEqual(reattemptAt);
     // the count survived the restart too
-    const again = await platform.http('POST', '/mop/reattempt', { token: await platform.login(), body: { job_id: 'job-restart', attemptID: 'configuration', attempts: 3, minutes: 5 } });
+    const again = await platform.http('POST', '/mop/reattempt', {
+      token: await platform.login(),
+      body: { job_id: 'job-restart', attemptID: 'configuration', attempts: 3, minutes: 5 },
+    });
     expect(again.body).toMatchObject({ attempt: 2 });
   } finally {
     await platform?.stop();

@@ -6,12 +6,15 @@ describe('the regular expression worker pool', () => {
     try {
       const input = `${'a'.repeat(40)}!`;
       const started = Date.now();
-      const out = await pool.run([input, 'interface Gi0/1 is up'], [
-        { pattern: 'a+!', flags: '', input: 0, mode: 'test' },
-        { pattern: '(a+)+$', flags: '', input: 0, mode: 'test' },
-        { pattern: 'Gi(\\S+)', flags: '', input: 1, mode: 'capture' },
-        { pattern: '(', flags: '', input: 1, mode: 'test' },
-      ]);
+      const out = await pool.run(
+        [input, 'interface Gi0/1 is up'],
+        [
+          { pattern: 'a+!', flags: '', input: 0, mode: 'test' },
+          { pattern: '(a+)+$', flags: '', input: 0, mode: 'test' },
+          { pattern: 'Gi(\\S+)', flags: '', input: 1, mode: 'capture' },
+          { pattern: '(', flags: '', input: 1, mode: 'test' },
+        ],
+      );
       expect(out).toEqual([
         { ok: true, value: true },
         { ok: false, timedOut: true, error: expect.stringContaining('300 ms') },
@@ -31,7 +34,9 @@ describe('the regular expression worker pool', () => {
     const pool = createRegexPool({ size: 2, jobTimeoutMs: 500 });
     try {
       const stuck = pool.run([`${'a'.repeat(40)}!`], [{ pattern: '(a+)+$', flags: '', input: 0, mode: 'test' }]);
-      const quick = await Promise.all(Array.from({ length: 50 }, (_, i) => pool.run([`line ${i}`], [{ pattern: 'line (\\d+)', flags: '', input: 0, mode: 'capture' }])));
+      const quick = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => pool.run([`line ${i}`], [{ pattern: 'line (\\d+)', flags: '', input: 0, mode: 'capture' }])),
+      );
       expect(quick.map((o) => o[0])).toEqual(Array.from({ length: 50 }, (_, i) => ({ ok: true, value: String(i) })));
       expect((await stuck)[0]).toMatchObject({ ok: false, timedOut: true });
     } finally {

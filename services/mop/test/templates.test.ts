@@ -14,9 +14,17 @@ afterAll(async () => {
   await platform.stop();
 });
 
-type Stored = Record<string, unknown> & { _id: string; name: string; created: number; lastUpdated: number; createdBy: string; lastUpdatedBy: string };
+type Stored = Record<string, unknown> & {
+  _id: string;
+  name: string;
+  created: number;
+  lastUpdated: number;
+  createdBy: string;
+  lastUpdatedBy: string;
+};
 
-const http = (method: string, route: string, body?: unknown) => platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
+const http = (method: string, route: string, body?: unknown) =>
+  platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
 
 async function create(mop: Record<string, unknown>): Promise<Stored> {
   const res = await http('POST', '/mop/createTemplate', { mop });
@@ -27,9 +35,20 @@ async function create(mop: Record<string, unknown>): Promise<Stored> {
 describe('command templates', () => {
   it('creates with 201 { status, message, data }, epoch ms and the caller as author, and refuses a duplicate name with 409', async () => {
     const before = Date.now();
-    const res = await http('POST', '/mop/createTemplate', { mop: { name: 'crud-1', os: 'cisco_ios', passRule: true, commands: [{ command: 'show version', passRule: true, rules: [{ rule: 'IOS', eval: 'contains' }] }] } });
+    const res = await http('POST', '/mop/createTemplate', {
+      mop: {
+        name: 'crud-1',
+        os: 'cisco_ios',
+        passRule: true,
+        commands: [{ command: 'show version', passRule: true, rules: [{ rule: 'IOS', eval: 'contains' }] }],
+      },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'Created', message: expect.stringContaining('crud-1'), data: { _id: expect.any(String), name: 'crud-1', createdBy: 'admin', lastUpdatedBy: 'admin' } });
+    expect(res.body).toMatchObject({
+      status: 'Created',
+      message: expect.stringContaining('crud-1'),
+      data: { _id: expect.any(String), name: 'crud-1', createdBy: 'admin', lastUpdatedBy: 'admin' },
+    });
     const data = (res.body as { data: Stored }).data;
     expect(Number.isInteger(data.created) && data.created >= before && data.created <= Date.now()).toBe(true);
     expect(data.lastUpdated).toBe(data.created);
@@ -41,9 +60,18 @@ describe('command templates', () => {
   it('updates by id (keeping created and createdBy), lists one by name as an array, deletes by id', async () => {
     const t = await create({ name: 'crud-2', commands: [] });
     await new Promise((r) => setTimeout(r, 5));
-    const up = await http('POST', `/mop/updateTemplate/${t._id}`, { mop: { name: 'crud-2', passRule: false, commands: [{ command: 'show clock', rules: [] }], created: 1, createdBy: 'mallory' } });
+    const up = await http('POST', `/mop/updateTemplate/${t._id}`, {
+      mop: { name: 'crud-2', passRule: false, commands: [{ command: 'show clock', rules: [] }], created: 1, createdBy: 'mallory' },
+    });
     expect(up.status).toBe(200);
-    expect(up.body).toMatchObject({ _id: t._id, name: 'crud-2', passRule: false, created: t.created, createdBy: 'admin', lastUpdatedBy: 'admin' });
+    expect(up.body).toMatchObject({
+      _id: t._id,
+      name: 'crud-2',
+      passRule: false,
+      created: t.created,
+      createdBy: 'admin',
+      lastUpdatedBy: 'admin',
+    });
     expect((up.body as Stored).lastUpdated).toBeGreaterThan(t.created);
     const one = await http('GET', '/mop/listATemplate/crud-2');
     expect(one.status).toBe(200);
@@ -64,7 +92,11 @@ describe('command templates', () => {
   });
 
   it('exports one template as JSON and imports it as "name (n)" when the name is taken', async () => {
-    const t = await create({ name: 'port checks', tags: ['x'], commands: [{ command: 'show interfaces <!intf!>', rules: [{ rule: 'up', eval: 'contains' }] }] });
+    const t = await create({
+      name: 'port checks',
+      tags: ['x'],
+      commands: [{ command: 'show interfaces <!intf!>', rules: [{ rule: 'up', eval: 'contains' }] }],
+    });
     const exported = await http('POST', '/mop/export', { options: { name: 'port checks' } });
     expect(exported.status).toBe(200);
     expect(exported.body).toEqual(t);
@@ -105,7 +137,18 @@ describe('command templates', () => {
 
 describe('analytic templates', () => {
   it('creates (operation 14 body only), updates, lists and deletes', async () => {
-    const template = { name: 'routes-compare', passRule: true, prepostCommands: [{ preRawCommand: 'show ip route', postRawCommand: 'show ip route', passRule: true, rules: [{ type: 'regex', preRegex: 'Total (\\d+)', postRegex: 'Total (\\d+)', evaluation: '=' }] }] };
+    const template = {
+      name: 'routes-compare',
+      passRule: true,
+      prepostCommands: [
+        {
+          preRawCommand: 'show ip route',
+          postRawCommand: 'show ip route',
+          passRule: true,
+          rules: [{ type: 'regex', preRegex: 'Total (\\d+)', postRegex: 'Total (\\d+)', evaluation: '=' }],
+        },
+      ],
+    };
     const res = await http('POST', '/mop/createAnalyticTemplate', { template });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'Created', data: { ...template, createdBy: 'admin' } });
@@ -118,7 +161,9 @@ describe('analytic templates', () => {
     expect((await http('GET', '/mop/listAnalyticTemplates')).body).toEqual(expect.arrayContaining([up.body]));
     const exported = await http('POST', '/mop/export', { options: { name: 'routes-compare', type: 'analytic' } });
     expect(exported.body).toEqual(up.body);
-    expect((await http('POST', '/mop/import', { template: exported.body, type: 'analytic' })).body).toMatchObject({ name: 'routes-compare (1)' });
+    expect((await http('POST', '/mop/import', { template: exported.body, type: 'analytic' })).body).toMatchObject({
+      name: 'routes-compare (1)',
+    });
     expect((await http('POST', `/mop/deleteAnalyticTemplate/${id}`)).status).toBe(200);
     expect((await http('GET', '/mop/listAnAnalyticTemplate/routes-compare')).body).toEqual([]);
   });
@@ -128,12 +173,25 @@ describe('analytic templates', () => {
       { type: 'regex', preRegex: 'Total routes: (\\d+)', postRegex: 'Total routes: (\\d+)', evaluation: '>=' },
       { type: 'matches', rule: '(a+)+$', severity: 'error' },
     ];
-    await http('POST', '/mop/createAnalyticTemplate', { template: { name: 'slow-pattern', prepostCommands: [{ preRawCommand: 'show x', postRawCommand: 'show x', rules }] } });
+    await http('POST', '/mop/createAnalyticTemplate', {
+      template: { name: 'slow-pattern', prepostCommands: [{ preRawCommand: 'show x', postRawCommand: 'show x', rules }] },
+    });
     const long = `${'a'.repeat(40)}!`;
-    const result = (response: string) => ({ name: 't', all_pass_flag: true, result: true, commands_results: [{ raw: 'show x', evaluated: 'show x', device: 'r1', response, result: true, all_pass_flag: true, parameters: {}, rules: [] }] });
+    const result = (response: string) => ({
+      name: 't',
+      all_pass_flag: true,
+      result: true,
+      commands_results: [
+        { raw: 'show x', evaluated: 'show x', device: 'r1', response, result: true, all_pass_flag: true, parameters: {}, rules: [] },
+      ],
+    });
     const started = Date.now();
     const [run, other] = await Promise.all([
-      http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'slow-pattern', pre: result(`Total routes: 12\n${long}`), post: result(`Total routes: 10\n${long}`) }),
+      http('POST', '/mop/runAnalyticsTemplate', {
+        analytic_template_name: 'slow-pattern',
+        pre: result(`Total routes: 12\n${long}`),
+        post: result(`Total routes: 10\n${long}`),
+      }),
       (async () => {
         await new Promise((r) => setTimeout(r, 100));
         return http('POST', '/mop/diff', { value_a: 'a\n', value_b: 'b\n' });
@@ -147,7 +205,14 @@ describe('analytic templates', () => {
     expect(body.commands_results[0]?.rules[1]).toMatchObject({ result: false, message: expect.stringContaining('ran longer than') });
     expect(Date.now() - started).toBeLessThan(20_000);
     const kept = await http('GET', `/mop/runs/${body.runId}`);
-    expect(kept.body).toMatchObject({ _id: body.runId, kind: 'analytic', template: 'slow-pattern', result: false, createdBy: 'admin', devices: ['r1'] });
+    expect(kept.body).toMatchObject({
+      _id: body.runId,
+      kind: 'analytic',
+      template: 'slow-pattern',
+      result: false,
+      createdBy: 'admin',
+      devices: ['r1'],
+    });
     const page = await http('GET', '/mop/runs?kind=analytic&template=slow-pattern');
     expect(page.body).toMatchObject({ total: 1, items: [{ _id: body.runId }] });
     expect((await http('GET', '/mop/runs/nope')).body).toMatchObject({ code: 'MOP_RUN_NOT_FOUND' });
@@ -158,7 +223,10 @@ describe('analytic templates', () => {
 
 describe('diff and reattempt', () => {
   it('answers the line diff in order and the unified text', async () => {
-    const res = await http('POST', '/mop/diff', { value_a: 'hostname r1\ninterface Gi0/1\n shutdown\n', value_b: 'hostname r1\ninterface Gi0/1\n no shutdown\n' });
+    const res = await http('POST', '/mop/diff', {
+      value_a: 'hostname r1\ninterface Gi0/1\n shutdown\n',
+      value_b: 'hostname r1\ninterface Gi0/1\n no shutdown\n',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       diff: [
@@ -197,9 +265,25 @@ describe('manual tasks', () => {
 
 describe('run history', () => {
   it('masks the values of secret-looking variables in the stored run', async () => {
-    await http('POST', '/mop/createAnalyticTemplate', { template: { name: 'secret-run', prepostCommands: [{ preRawCommand: 'copy ftp://u:<!password!>@h/f', postRawCommand: 'copy ftp://u:<!password!>@h/f', rules: [{ type: 'matches' }] }] } });
-    const side = { commands_results: [{ raw: 'copy ftp://u:<!password!>@h/f', evaluated: 'copy ftp://u:s3cret-pw@h/f', device: 'r1', response: 'ok s3cret-pw' }] };
-    const res = await http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'secret-run', pre: side, post: side, variables: { password: 's3cret-pw', user: 'u' } });
+    await http('POST', '/mop/createAnalyticTemplate', {
+      template: {
+        name: 'secret-run',
+        prepostCommands: [
+          { preRawCommand: 'copy ftp://u:<!password!>@h/f', postRawCommand: 'copy ftp://u:<!password!>@h/f', rules: [{ type: 'matches' }] },
+        ],
+      },
+    });
+    const side = {
+      commands_results: [
+        { raw: 'copy ftp://u:<!password!>@h/f', evaluated: 'copy ftp://u:s3cret-pw@h/f', device: 'r1', response: 'ok s3cret-pw' },
+      ],
+    };
+    const res = await http('POST', '/mop/runAnalyticsTemplate', {
+      analytic_template_name: 'secret-run',
+      pre: side,
+      post: side,
+      variables: { password: 's3cret-pw', user: 'u' },
+    });
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).toContain('s3cret-pw');
     const stored = await http('GET', `/mop/runs/${(res.body as { runId: string }).runId}`);

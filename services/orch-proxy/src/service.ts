@@ -38,7 +38,16 @@ export function createOrchProxyService(deps: ServiceDeps): ServiceModule {
         },
         { deliver: 'new' },
       );
-      const registered = await serve({ bus, service: 'orch-proxy', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers });
+      const registered = await serve({
+        bus,
+        service: 'orch-proxy',
+        version: RELEASE,
+        logger,
+        metrics,
+        client,
+        idempotency: deps.idempotency,
+        handlers,
+      });
       return {
         name: 'orch-proxy',
         stop: async () => {

@@ -11,7 +11,11 @@ export interface NsoAdapterOptions {
 }
 
 /** The adapter document of an NSO adapter for `peer`. */
-export function nsoAdapterDoc(name: string, peer: Pick<NsoPeer, 'port' | 'user' | 'password'>, options: NsoAdapterOptions = {}): Record<string, unknown> {
+export function nsoAdapterDoc(
+  name: string,
+  peer: Pick<NsoPeer, 'port' | 'user' | 'password'>,
+  options: NsoAdapterOptions = {},
+): Record<string, unknown> {
   return {
     name,
     type: 'Adapter',
@@ -34,7 +38,13 @@ export function nsoAdapterDoc(name: string, peer: Pick<NsoPeer, 'port' | 'user' 
 }
 
 /** Creates the adapter (and starts it, waiting until it is RUNNING, unless `start: false`). */
-export async function addNsoAdapter(platform: TestPlatform, token: string, name: string, peer: Pick<NsoPeer, 'port' | 'user' | 'password'>, options: NsoAdapterOptions = {}): Promise<void> {
+export async function addNsoAdapter(
+  platform: TestPlatform,
+  token: string,
+  name: string,
+  peer: Pick<NsoPeer, 'port' | 'user' | 'password'>,
+  options: NsoAdapterOptions = {},
+): Promise<void> {
   const created = await platform.http('POST', '/adapters', { token, body: { properties: nsoAdapterDoc(name, peer, options) } });
   if (created.status !== 201) throw new Error(`Creating adapter ${name} failed: ${created.status} ${JSON.stringify(created.body)}`);
   if (options.start === false) return;

@@ -47,9 +47,12 @@ function post(route: string, body: unknown, headers: Record<string, string> = {}
   return platform.http('POST', route, { token, body, headers });
 }
 
-const query = (path: string, accept = 'yang-data+json', adapter = 'nso1') => post(`/orch_manager/restQuery/${adapter}`, { params: { path, accept } });
-const action = (params: Record<string, unknown>, body: Record<string, unknown> = {}, adapter = 'nso1') => post(`/orch_manager/restAction/${adapter}`, { params: { accept: 'yang-data+json', ...params }, body });
-const setLeaf = (body: Record<string, unknown>, adapter = 'nso1') => post(`/orch_manager/setLeaf/${adapter}`, { variables: '', set: true, dryRun: false, options: 'outformat', ...body });
+const query = (path: string, accept = 'yang-data+json', adapter = 'nso1') =>
+  post(`/orch_manager/restQuery/${adapter}`, { params: { path, accept } });
+const action = (params: Record<string, unknown>, body: Record<string, unknown> = {}, adapter = 'nso1') =>
+  post(`/orch_manager/restAction/${adapter}`, { params: { accept: 'yang-data+json', ...params }, body });
+const setLeaf = (body: Record<string, unknown>, adapter = 'nso1') =>
+  post(`/orch_manager/setLeaf/${adapter}`, { variables: '', set: true, dryRun: false, options: 'outformat', ...body });
 
 function errorOf(res: Reply): { code: string; message: string; details?: Record<string, unknown> } {
   return res.body as { code: string; message: string; details?: Record<string, unknown> };
@@ -68,7 +71,9 @@ function device(name: string): Record<string, unknown> {
 }
 
 function loopbacks(name: string): { name: string; description?: string }[] {
-  return ((device(name).config as Record<string, { Loopback: { name: string; description?: string }[] }>)[`${IOS}:interface`]?.Loopback ?? []);
+  return (
+    (device(name).config as Record<string, { Loopback: { name: string; description?: string }[] }>)[`${IOS}:interface`]?.Loopback ?? []
+  );
 }
 
 describe('restQuery (operation 6)', () => {
@@ -77,7 +82,10 @@ describe('restQuery (operation 6)', () => {
     const res = await query(`${DEVICE}/config`);
     expect(res.status).toBe(200);
     const [item] = res.body as { instance_data: Record<string, Record<string, unknown>> }[];
-    expect(item?.instance_data['tailf-ncs:config']).toMatchObject({ [`${IOS}:hostname`]: 'C-IOS1', [`${IOS}:interface`]: { Loopback: expect.arrayContaining([expect.objectContaining({ name: '100', description: 'customer-A' })]) } });
+    expect(item?.instance_data['tailf-ncs:config']).toMatchObject({
+      [`${IOS}:hostname`]: 'C-IOS1',
+      [`${IOS}:interface`]: { Loopback: expect.arrayContaining([expect.objectContaining({ name: '100', description: 'customer-A' })]) },
+    });
     const [sent] = since(from);
     expect(sent).toMatchObject({ method: 'GET', path: `${DEVICE}/config` });
     expect(sent?.headers.accept).toBe('application/yang-data+json');
@@ -86,7 +94,15 @@ describe('restQuery (operation 6)', () => {
 
   it('reads a loopback by a key percent-encoded in the path, and an interface whose name holds a slash', async () => {
     const lo = await query(`${DEVICE}/config/${IOS}:interface/Loopback=100`);
-    expect(lo.body).toEqual([{ instance_data: { [`${IOS}:Loopback`]: [{ name: '100', description: 'customer-A', ip: { address: { primary: { address: '10.100.0.1', mask: '255.255.255.255' } } } }] } }]);
+    expect(lo.body).toEqual([
+      {
+        instance_data: {
+          [`${IOS}:Loopback`]: [
+            { name: '100', description: 'customer-A', ip: { address: { primary: { address: '10.100.0.1', mask: '255.255.255.255' } } } },
+          ],
+        },
+      },
+    ]);
     const gi = await query(`${DEVICE}/config/${IOS}:interface/GigabitEthernet=0%2F1`);
     expect(gi.body).toEqual([{ instance_data: { [`${IOS}:GigabitEthernet`]: [{ name: '0/1', description: 'customer-A handoff' }] } }]);
   });
@@ -101,17 +117,27 @@ describe('restQuery (operation 6)', () => {
     const from = peer.requests.length;
     const res = await query('/restconf/data/tailf-ncs:devices/device', 'vnd.yang.collection+json');
     expect(res.status).toBe(200);
-    const names = ((res.body as { instance_data: { collection: { 'tailf-ncs:device': { name: string }[] } } }[])[0]?.instance_data.collection['tailf-ncs:device'] ?? []).map((d) => d.name);
+    const names = (
+      (res.body as { instance_data: { collection: { 'tailf-ncs:device': { name: string }[] } } }[])[0]?.instance_data.collection[
+        'tailf-ncs:device'
+      ] ?? []
+    ).map((d) => d.name);
     expect(names).toEqual(expect.arrayContaining(['C-IOS1', 'C-IOS2', 'ce0']));
     expect(since(from)[0]?.headers.accept).toBe('application/vnd.yang.collection+json');
     const root = await query('/restconf', 'application/yang-data+json');
-    expect(root.body).toEqual([{ instance_data: { 'ietf-restconf:restconf': expect.objectContaining({ 'yang-library-version': '2019-01-04' }) } }]);
+    expect(root.body).toEqual([
+      { instance_data: { 'ietf-restconf:restconf': expect.objectContaining({ 'yang-library-version': '2019-01-04' }) } },
+    ]);
   });
 
   it("forwards the request's W3C traceparent to the orchestrator (same trace id)", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const from = peer.requests.length;
-    const res = await post('/orch_manager/restQuery/nso1', { params: { path: `${DEVICE}/config/${IOS}:hostname`, accept: 'yang-data+json' } }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    const res = await post(
+      '/orch_manager/restQuery/nso1',
+      { params: { path: `${DEVICE}/config/${IOS}:hostname`, accept: 'yang-data+json' } },
+      { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    );
     expect(res.status).toBe(200);
     expect(String(since(from)[0]?.headers.traceparent)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
   });
@@ -121,14 +147,22 @@ describe('restQuery (operation 6)', () => {
     expect(res.status).toBe(404);
     const err = errorOf(res);
     expect(err.code).toBe('ORCH_PATH_NOT_FOUND');
-    expect(err.message).toContain('answered 404 to GET /restconf/data/tailf-ncs:devices/device=NO-SUCH-DEVICE: uri keypath not found (error-tag invalid-value)');
-    expect(err.details).toMatchObject({ status: 404, errors: [{ tag: 'invalid-value', message: 'uri keypath not found', type: 'application' }] });
+    expect(err.message).toContain(
+      'answered 404 to GET /restconf/data/tailf-ncs:devices/device=NO-SUCH-DEVICE: uri keypath not found (error-tag invalid-value)',
+    );
+    expect(err.details).toMatchObject({
+      status: 404,
+      errors: [{ tag: 'invalid-value', message: 'uri keypath not found', type: 'application' }],
+    });
   });
 
   it('answers 400 for a query parameter the orchestrator does not know, and for a path that is not from the root', async () => {
     const unknown = await query(`${DEVICE}?frobnicate=1`);
     expect(unknown.status).toBe(400);
-    expect(errorOf(unknown)).toMatchObject({ code: 'ORCH_BAD_REQUEST', details: { status: 400, errors: [{ tag: 'invalid-value', message: 'unknown query parameter "frobnicate" for GET' }] } });
+    expect(errorOf(unknown)).toMatchObject({
+      code: 'ORCH_BAD_REQUEST',
+      details: { status: 400, errors: [{ tag: 'invalid-value', message: 'unknown query parameter "frobnicate" for GET' }] },
+    });
     const relative = await query('restconf/data');
     expect(relative.status).toBe(400);
     expect(errorOf(relative)).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.params.path' }] });
@@ -137,7 +171,9 @@ describe('restQuery (operation 6)', () => {
 
 describe('restAction (operation 5)', () => {
   const interfaces = `${DEVICE}/config/${IOS}:interface`;
-  const lo = (name: string, description: string) => ({ [`${IOS}:Loopback`]: [{ name, description, ip: { address: { primary: { address: `10.${name}.0.1`, mask: '255.255.255.255' } } } }] });
+  const lo = (name: string, description: string) => ({
+    [`${IOS}:Loopback`]: [{ name, description, ip: { address: { primary: { address: `10.${name}.0.1`, mask: '255.255.255.255' } } } }],
+  });
 
   it('creates a loopback with POST: [{ result: "201" }], and a second POST of it is 409 data-exists', async () => {
     const from = peer.requests.length;
@@ -160,7 +196,9 @@ describe('restAction (operation 5)', () => {
     const entry = `${interfaces}/Loopback=201`;
     expect((await action({ path: entry, method: 'PUT' }, lo('201', 'put-created'))).body).toEqual([{ result: '201' }]);
     expect((await action({ path: entry, method: 'PUT' }, lo('201', 'put-replaced'))).body).toEqual([{ result: '204' }]);
-    expect((await action({ path: entry, method: 'PATCH' }, { [`${IOS}:Loopback`]: [{ name: '201', description: 'patched' }] })).body).toEqual([{ result: '204' }]);
+    expect(
+      (await action({ path: entry, method: 'PATCH' }, { [`${IOS}:Loopback`]: [{ name: '201', description: 'patched' }] })).body,
+    ).toEqual([{ result: '204' }]);
     expect(loopbacks('C-IOS1').find((l) => l.name === '201')).toMatchObject({ description: 'patched', ip: expect.anything() });
     expect((await action({ path: entry, method: 'DELETE' })).body).toEqual([{ result: '204' }]);
     expect(loopbacks('C-IOS1').some((l) => l.name === '201')).toBe(false);
@@ -172,48 +210,87 @@ describe('restAction (operation 5)', () => {
   it("answers a body as JSON text: GET through restAction, and rollback-id's result", async () => {
     const got = await action({ path: `${DEVICE}/config/${IOS}:hostname`, method: 'GET' });
     expect(got.body).toEqual([{ result: JSON.stringify({ [`${IOS}:hostname`]: 'C-IOS1' }) }]);
-    const patched = await action({ path: `${interfaces}/Loopback=0?rollback-id=true`, method: 'PATCH' }, { [`${IOS}:Loopback`]: [{ name: '0', description: 'router-id (rollback)' }] });
+    const patched = await action(
+      { path: `${interfaces}/Loopback=0?rollback-id=true`, method: 'PATCH' },
+      { [`${IOS}:Loopback`]: [{ name: '0', description: 'router-id (rollback)' }] },
+    );
     expect(patched.status).toBe(200);
-    const result = JSON.parse((patched.body as { result: string }[])[0]?.result ?? '') as { 'tailf-restconf:result': { rollback: { id: number } } };
+    const result = JSON.parse((patched.body as { result: string }[])[0]?.result ?? '') as {
+      'tailf-restconf:result': { rollback: { id: number } };
+    };
     expect(result['tailf-restconf:result'].rollback.id).toBeGreaterThan(10000);
   });
 
   it('dry-runs a change (dry-run=cli and native) without committing it', async () => {
     const commits = peer.commits;
     const path = `${interfaces}/Loopback=100`;
-    const cli = await action({ path: `${path}?dry-run=cli`, method: 'PATCH' }, { [`${IOS}:Loopback`]: [{ name: '100', description: 'customer-A (moved)' }] });
+    const cli = await action(
+      { path: `${path}?dry-run=cli`, method: 'PATCH' },
+      { [`${IOS}:Loopback`]: [{ name: '100', description: 'customer-A (moved)' }] },
+    );
     expect(cli.status).toBe(200);
-    const cliResult = JSON.parse((cli.body as { result: string }[])[0]?.result ?? '') as { 'dry-run-result': { cli: { 'local-node': { data: string } } } };
+    const cliResult = JSON.parse((cli.body as { result: string }[])[0]?.result ?? '') as {
+      'dry-run-result': { cli: { 'local-node': { data: string } } };
+    };
     expect(cliResult['dry-run-result'].cli['local-node'].data).toContain('-                    description customer-A;');
     expect(cliResult['dry-run-result'].cli['local-node'].data).toContain('+                    description customer-A (moved);');
-    const native = await action({ path: `${path}?dry-run=native`, method: 'PATCH' }, { [`${IOS}:Loopback`]: [{ name: '100', description: 'customer-A (moved)' }] });
-    const nativeResult = JSON.parse((native.body as { result: string }[])[0]?.result ?? '') as { 'dry-run-result': { native: { device: { name: string; data: string }[] } } };
-    expect(nativeResult['dry-run-result'].native.device).toEqual([{ name: 'C-IOS1', data: 'interface Loopback100\n description customer-A (moved)\n exit\n' }]);
+    const native = await action(
+      { path: `${path}?dry-run=native`, method: 'PATCH' },
+      { [`${IOS}:Loopback`]: [{ name: '100', description: 'customer-A (moved)' }] },
+    );
+    const nativeResult = JSON.parse((native.body as { result: string }[])[0]?.result ?? '') as {
+      'dry-run-result': { native: { device: { name: string; data: string }[] } };
+    };
+    expect(nativeResult['dry-run-result'].native.device).toEqual([
+      { name: 'C-IOS1', data: 'interface Loopback100\n description customer-A (moved)\n exit\n' },
+    ]);
     expect(peer.commits).toBe(commits);
     expect(loopbacks('C-IOS1').find((l) => l.name === '100')?.description).toBe('customer-A');
     const bad = await action({ path: `${path}?dry-run=yaml`, method: 'PATCH' }, { [`${IOS}:Loopback`]: [{ name: '100' }] });
     expect(bad.status).toBe(400);
-    expect(errorOf(bad)).toMatchObject({ code: 'ORCH_BAD_REQUEST', details: { errors: [{ message: 'invalid value for dry-run: "yaml" (cli, native or xml)' }] } });
+    expect(errorOf(bad)).toMatchObject({
+      code: 'ORCH_BAD_REQUEST',
+      details: { errors: [{ message: 'invalid value for dry-run: "yaml" (cli, native or xml)' }] },
+    });
   });
 
   it('runs device actions (POST, the default method): check-sync, and an out-of-sync device refuses commits until sync-from', async () => {
     const device2 = '/restconf/data/tailf-ncs:devices/device=C-IOS2';
-    expect((await action({ path: `${device2}/check-sync` })).body).toEqual([{ result: JSON.stringify({ 'tailf-ncs:output': { result: 'in-sync' } }) }]);
+    expect((await action({ path: `${device2}/check-sync` })).body).toEqual([
+      { result: JSON.stringify({ 'tailf-ncs:output': { result: 'in-sync' } }) },
+    ]);
     peer.setOutOfSync('C-IOS2', true);
     try {
-      const check = JSON.parse((((await action({ path: `${device2}/check-sync` })).body as { result: string }[])[0]?.result) ?? '') as { 'tailf-ncs:output': { result: string } };
+      const check = JSON.parse(((await action({ path: `${device2}/check-sync` })).body as { result: string }[])[0]?.result ?? '') as {
+        'tailf-ncs:output': { result: string };
+      };
       expect(check['tailf-ncs:output'].result).toBe('out-of-sync');
       const change = { [`${IOS}:hostname`]: 'C-IOS2-NEW' };
       const refused = await action({ path: `${device2}/config/${IOS}:hostname`, method: 'PATCH' }, change);
       expect(refused.status).toBe(409);
-      expect(errorOf(refused)).toMatchObject({ code: 'ORCH_CONFLICT', details: { errors: [{ tag: 'in-use', message: 'Network Element Driver: device C-IOS2: out of sync' }] } });
-      const queued = await action({ path: `${device2}/config/${IOS}:hostname?commit-queue=async&no-out-of-sync-check`, method: 'PATCH' }, change);
+      expect(errorOf(refused)).toMatchObject({
+        code: 'ORCH_CONFLICT',
+        details: { errors: [{ tag: 'in-use', message: 'Network Element Driver: device C-IOS2: out of sync' }] },
+      });
+      const queued = await action(
+        { path: `${device2}/config/${IOS}:hostname?commit-queue=async&no-out-of-sync-check`, method: 'PATCH' },
+        change,
+      );
       expect(queued.status).toBe(200);
-      expect(JSON.parse((queued.body as { result: string }[])[0]?.result ?? '')).toMatchObject({ 'tailf-restconf:result': { 'commit-queue': { status: 'async' } } });
-      expect((await action({ path: `${device2}/sync-from` })).body).toEqual([{ result: JSON.stringify({ 'tailf-ncs:output': { result: true } }) }]);
-      expect((await action({ path: `${device2}/config/${IOS}:hostname`, method: 'PATCH' }, { [`${IOS}:hostname`]: 'C-IOS2' })).body).toEqual([{ result: '204' }]);
+      expect(JSON.parse((queued.body as { result: string }[])[0]?.result ?? '')).toMatchObject({
+        'tailf-restconf:result': { 'commit-queue': { status: 'async' } },
+      });
+      expect((await action({ path: `${device2}/sync-from` })).body).toEqual([
+        { result: JSON.stringify({ 'tailf-ncs:output': { result: true } }) },
+      ]);
+      expect(
+        (await action({ path: `${device2}/config/${IOS}:hostname`, method: 'PATCH' }, { [`${IOS}:hostname`]: 'C-IOS2' })).body,
+      ).toEqual([{ result: '204' }]);
       const params = await action({ path: `${device2}/check-sync?dry-run=cli` });
-      expect(errorOf(params)).toMatchObject({ code: 'ORCH_BAD_REQUEST', details: { errors: [{ message: 'query parameters are not supported for actions' }] } });
+      expect(errorOf(params)).toMatchObject({
+        code: 'ORCH_BAD_REQUEST',
+        details: { errors: [{ message: 'query parameters are not supported for actions' }] },
+      });
     } finally {
       peer.setOutOfSync('C-IOS2', false);
     }
@@ -229,7 +306,11 @@ describe('restAction (operation 5)', () => {
 });
 
 describe('setLeaf (operation 7)', () => {
-  const hostnameLeaf = { path: '/ncs:devices/device{<!dev!>}/config/ios:hostname', value: '!host!', variables: 'dev C-IOS1\nhost C-IOS1-EDGE' };
+  const hostnameLeaf = {
+    path: '/ncs:devices/device{<!dev!>}/config/ios:hostname',
+    value: '!host!',
+    variables: 'dev C-IOS1\nhost C-IOS1-EDGE',
+  };
 
   it('dry-runs first: the change as NSO would make it, nothing committed, the transaction closed', async () => {
     const from = peer.requests.length;
@@ -243,7 +324,15 @@ describe('setLeaf (operation 7)', () => {
         path_evaluated: '/ncs:devices/device{C-IOS1}/config/ios:hostname',
         value_raw: '!host!',
         value_evaluated: 'C-IOS1-EDGE',
-        dry_run: { 'dry-run-result': { cli: { 'local-node': { data: ' devices {\n     device C-IOS1 {\n         config {\n-            hostname C-IOS1;\n+            hostname C-IOS1-EDGE;\n         }\n     }\n }\n' } } } },
+        dry_run: {
+          'dry-run-result': {
+            cli: {
+              'local-node': {
+                data: ' devices {\n     device C-IOS1 {\n         config {\n-            hostname C-IOS1;\n+            hostname C-IOS1-EDGE;\n         }\n     }\n }\n',
+              },
+            },
+          },
+        },
       },
     ]);
     const sent = since(from);
@@ -258,26 +347,51 @@ describe('setLeaf (operation 7)', () => {
     expect({ sessions: peer.sessions, transactions: peer.transactions }).toEqual({ sessions: 0, transactions: 0 });
   });
 
-  it('dry-runs in the devices\' own commands with options outformat', async () => {
+  it("dry-runs in the devices' own commands with options outformat", async () => {
     const res = await setLeaf({ ...hostnameLeaf, dryRun: true, options: 'outformat' });
-    expect((res.body as { dry_run: unknown }[])[0]?.dry_run).toEqual({ 'dry-run-result': { native: { device: [{ name: 'C-IOS1', data: 'hostname C-IOS1-EDGE\n' }] } } });
+    expect((res.body as { dry_run: unknown }[])[0]?.dry_run).toEqual({
+      'dry-run-result': { native: { device: [{ name: 'C-IOS1', data: 'hostname C-IOS1-EDGE\n' }] } },
+    });
   });
 
   it('commits, then the change reads back through restQuery; options pass as commit flags (no_overwrite, sync)', async () => {
     const from = peer.requests.length;
     const res = await setLeaf({ ...hostnameLeaf, variables: 'dev C-IOS1\nhost C-IOS1-COMMITTED', options: 'no_overwrite' });
-    expect(res.body).toEqual([{ action: 'update', path_raw: hostnameLeaf.path, path_evaluated: '/ncs:devices/device{C-IOS1}/config/ios:hostname', value_raw: '!host!', value_evaluated: 'C-IOS1-COMMITTED' }]);
+    expect(res.body).toEqual([
+      {
+        action: 'update',
+        path_raw: hostnameLeaf.path,
+        path_evaluated: '/ncs:devices/device{C-IOS1}/config/ios:hostname',
+        value_raw: '!host!',
+        value_evaluated: 'C-IOS1-COMMITTED',
+      },
+    ]);
     const commit = since(from).find((r) => r.rpc === 'commit');
     expect(JSON.parse(commit?.body ?? '').params).toMatchObject({ flags: ['no-overwrite'] });
-    expect((await query(`${DEVICE}/config/${IOS}:hostname`)).body).toEqual([{ instance_data: { [`${IOS}:hostname`]: 'C-IOS1-COMMITTED' } }]);
+    expect((await query(`${DEVICE}/config/${IOS}:hostname`)).body).toEqual([
+      { instance_data: { [`${IOS}:hostname`]: 'C-IOS1-COMMITTED' } },
+    ]);
     const queued = await setLeaf({ path: '/devices/device{C-IOS1}/config/hostname', value: 'C-IOS1', options: 'sync' });
     expect(queued.status).toBe(200);
     expect(device('C-IOS1').config).toMatchObject({ [`${IOS}:hostname`]: 'C-IOS1' });
   });
 
   it('deletes a leaf with set false (action delete)', async () => {
-    const res = await setLeaf({ path: '/ncs:devices/device{C-IOS1}/config/ios:interface/Loopback{!lo!}/description', value: '', variables: 'lo 101', set: false });
-    expect(res.body).toEqual([{ action: 'delete', path_raw: '/ncs:devices/device{C-IOS1}/config/ios:interface/Loopback{!lo!}/description', path_evaluated: '/ncs:devices/device{C-IOS1}/config/ios:interface/Loopback{101}/description', value_raw: '', value_evaluated: '' }]);
+    const res = await setLeaf({
+      path: '/ncs:devices/device{C-IOS1}/config/ios:interface/Loopback{!lo!}/description',
+      value: '',
+      variables: 'lo 101',
+      set: false,
+    });
+    expect(res.body).toEqual([
+      {
+        action: 'delete',
+        path_raw: '/ncs:devices/device{C-IOS1}/config/ios:interface/Loopback{!lo!}/description',
+        path_evaluated: '/ncs:devices/device{C-IOS1}/config/ios:interface/Loopback{101}/description',
+        value_raw: '',
+        value_evaluated: '',
+      },
+    ]);
     expect(loopbacks('C-IOS1').find((l) => l.name === '101')).not.toHaveProperty('description');
   });
 
@@ -304,10 +418,14 @@ describe('setLeaf (operation 7)', () => {
     }
     const dryrunAndAsync = await setLeaf({ ...hostnameLeaf, options: 'dryrun' });
     expect(dryrunAndAsync.status).toBe(200);
-    expect(since(from).filter((r) => r.rpc === 'commit').map((r) => JSON.parse(r.body).params.flags)).toEqual([['dry-run=cli']]);
+    expect(
+      since(from)
+        .filter((r) => r.rpc === 'commit')
+        .map((r) => JSON.parse(r.body).params.flags),
+    ).toEqual([['dry-run=cli']]);
   });
 
-  it('deletes the transaction when a step fails, and answers the orchestrator\'s error', async () => {
+  it("deletes the transaction when a step fails, and answers the orchestrator's error", async () => {
     const from = peer.requests.length;
     const res = await setLeaf({ path: '/ncs:devices/device{NO-SUCH}/config/ios:hostname', value: 'x' });
     expect(res.status).toBe(404);
@@ -316,14 +434,25 @@ describe('setLeaf (operation 7)', () => {
     expect({ sessions: peer.sessions, transactions: peer.transactions }).toEqual({ sessions: 0, transactions: 0 });
   });
 
-  it('answers a commit refused for an out-of-sync device with NSO\'s reason, after deleting the transaction', async () => {
+  it("answers a commit refused for an out-of-sync device with NSO's reason, after deleting the transaction", async () => {
     peer.setOutOfSync('C-IOS2', true);
     try {
       const from = peer.requests.length;
       const res = await setLeaf({ path: '/devices/device{C-IOS2}/config/hostname', value: 'C-IOS2-X' });
       expect(res.status).toBe(422);
-      expect(errorOf(res)).toMatchObject({ code: 'ORCH_REFUSED', details: { method: 'commit', type: 'rpc.method.failed', data: { reason: 'Network Element Driver: device C-IOS2: out of sync' } } });
-      expect(since(from).map((r) => r.rpc)).toEqual(['login', 'new_trans', 'set_value', 'validate_commit', 'commit', 'delete_trans', 'logout']);
+      expect(errorOf(res)).toMatchObject({
+        code: 'ORCH_REFUSED',
+        details: { method: 'commit', type: 'rpc.method.failed', data: { reason: 'Network Element Driver: device C-IOS2: out of sync' } },
+      });
+      expect(since(from).map((r) => r.rpc)).toEqual([
+        'login',
+        'new_trans',
+        'set_value',
+        'validate_commit',
+        'commit',
+        'delete_trans',
+        'logout',
+      ]);
       expect(peer.transactions).toBe(0);
     } finally {
       peer.setOutOfSync('C-IOS2', false);
@@ -336,7 +465,15 @@ describe('setLeaf (operation 7)', () => {
     const res = await setLeaf({ path: '/devices/device{C-IOS2}/config/hostname', value: 'C-IOS2-Y' });
     expect(res.status).toBe(502);
     expect(errorOf(res)).toMatchObject({ code: 'ORCH_FAILED', details: { status: 500 } });
-    expect(since(from).map((r) => r.rpc)).toEqual(['login', 'new_trans', 'set_value', 'validate_commit', 'commit', 'delete_trans', 'logout']);
+    expect(since(from).map((r) => r.rpc)).toEqual([
+      'login',
+      'new_trans',
+      'set_value',
+      'validate_commit',
+      'commit',
+      'delete_trans',
+      'logout',
+    ]);
     expect(peer.transactions).toBe(0);
   });
 });
@@ -352,7 +489,12 @@ describe('adapters and an orchestrator that fails', () => {
     expect(stopped.status).toBe(409);
     expect(errorOf(stopped)).toMatchObject({ code: 'ADAPTER_NOT_RUNNING', message: expect.stringContaining('is STOPPED, not RUNNING') });
 
-    const httpAdapter = { name: 'web', type: 'Adapter', model: '@nap/adapter-http', properties: { id: 'web', type: 'HTTP', properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port } } } };
+    const httpAdapter = {
+      name: 'web',
+      type: 'Adapter',
+      model: '@nap/adapter-http',
+      properties: { id: 'web', type: 'HTTP', properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port } } },
+    };
     expect((await platform.http('POST', '/adapters', { token, body: { properties: httpAdapter } })).status).toBe(201);
     const notNso = await setLeaf({ path: '/devices/device{C-IOS1}/config/hostname', value: 'x' }, 'web');
     expect(notNso.status).toBe(422);
@@ -363,12 +505,16 @@ describe('adapters and an orchestrator that fails', () => {
     await addNsoAdapter(platform, token, 'nso-cycle', peer);
     expect((await query(`${DEVICE}/config/${IOS}:hostname`, 'yang-data+json', 'nso-cycle')).status).toBe(200);
     const seen: string[] = [];
-    const events = await platform.bus.consumeEvents(eventPattern('admin', 'adapter', 'nso-cycle'), (e) => {
-      seen.push(String((JSON.parse(Buffer.from(e.data).toString('utf8')) as { state?: string }).state));
-    }, { deliver: 'new' });
+    const events = await platform.bus.consumeEvents(
+      eventPattern('admin', 'adapter', 'nso-cycle'),
+      (e) => {
+        seen.push(String((JSON.parse(Buffer.from(e.data).toString('utf8')) as { state?: string }).state));
+      },
+      { deliver: 'new' },
+    );
     const stopped = await platform.http('PUT', '/adapters/nso-cycle/stop', { token });
     expect(stopped.status).toBe(200);
-    for (const deadline = Date.now() + 5_000; !seen.includes('STOPPED'); ) {
+    for (const deadline = Date.now() + 5_000; !seen.includes('STOPPED');) {
       if (Date.now() > deadline) throw new Error(`no adapterChanged STOPPED event: ${seen.join(', ')}`);
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -378,13 +524,17 @@ describe('adapters and an orchestrator that fails', () => {
     // (its own message names the start route; admin's would not)
     const refused = await query(`${DEVICE}/config/${IOS}:hostname`, 'yang-data+json', 'nso-cycle');
     expect(refused.status).toBe(409);
-    expect(errorOf(refused)).toMatchObject({ code: 'ADAPTER_NOT_RUNNING', message: 'Adapter "nso-cycle" is STOPPED, not RUNNING; start it (PUT /adapters/nso-cycle/start), or restart it once the orchestrator answers' });
+    expect(errorOf(refused)).toMatchObject({
+      code: 'ADAPTER_NOT_RUNNING',
+      message:
+        'Adapter "nso-cycle" is STOPPED, not RUNNING; start it (PUT /adapters/nso-cycle/start), or restart it once the orchestrator answers',
+    });
     expect(since(from)).toEqual([]);
     await startAdapter(platform, token, 'nso-cycle');
     expect((await query(`${DEVICE}/config/${IOS}:hostname`, 'yang-data+json', 'nso-cycle')).status).toBe(200);
   });
 
-  it("answers credentials the orchestrator refuses as 502 ORCH_AUTH_FAILED (RESTCONF 401 and JSON-RPC login)", async () => {
+  it('answers credentials the orchestrator refuses as 502 ORCH_AUTH_FAILED (RESTCONF 401 and JSON-RPC login)', async () => {
     await addNsoAdapter(platform, token, 'nso-badpass', peer, { password: 'wrong-password' });
     const rest = await query(DEVICE, 'yang-data+json', 'nso-badpass');
     expect(rest.status).toBe(502);
@@ -398,7 +548,10 @@ describe('adapters and an orchestrator that fails', () => {
     peer.inject({ match: { path: '/restconf/data' }, status: 503, times: 1 });
     const res = await query(DEVICE);
     expect(res.status).toBe(502);
-    expect(errorOf(res)).toMatchObject({ code: 'ORCH_FAILED', details: { status: 503, errors: [{ tag: 'operation-failed', message: 'injected fault: 503' }] } });
+    expect(errorOf(res)).toMatchObject({
+      code: 'ORCH_FAILED',
+      details: { status: 503, errors: [{ tag: 'operation-failed', message: 'injected fault: 503' }] },
+    });
   });
 
   it('answers a connection reset as 502 UPSTREAM_FAILED', async () => {

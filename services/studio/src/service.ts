@@ -38,7 +38,10 @@ export interface StudioServiceOptions {
 export function createStudioService(deps: ServiceDeps, options: StudioServiceOptions = {}): ServiceModule {
   const { bus, store, logger, metrics, client } = deps;
   const regex = createWorkerRegexRunner({ timeoutMs: options.jstRegexTimeoutMs ?? 1_000 });
-  const renderer = createTemplateRenderer(options.templates ?? loadTemplateRendererConfig(), logger.child({ component: 'template-workers' }));
+  const renderer = createTemplateRenderer(
+    options.templates ?? loadTemplateRendererConfig(),
+    logger.child({ component: 'template-workers' }),
+  );
   const studio: StudioDeps = {
     workflows: new NamedDocuments<StoredWorkflowDocument>(store, KINDS.workflow),
     templates: new NamedDocuments<StudioTemplate>(store, KINDS.template),
@@ -51,11 +54,27 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
     newId: () => randomUUID(),
     now: () => new Date().toISOString(),
   };
-  const projects = new Projects(studio.projectRecords, componentKinds(studio, client), studio.newId, studio.now, logger.child({ component: 'projects' }));
+  const projects = new Projects(
+    studio.projectRecords,
+    componentKinds(studio, client),
+    studio.newId,
+    studio.now,
+    logger.child({ component: 'projects' }),
+  );
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      const registered = await serve({ bus, service: 'studio', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers: studioHandlers(studio, projects), indexes: new DeclaredIndexes(store, STUDIO_COLLECTIONS) });
+      const registered = await serve({
+        bus,
+        service: 'studio',
+        version: RELEASE,
+        logger,
+        metrics,
+        client,
+        idempotency: deps.idempotency,
+        handlers: studioHandlers(studio, projects),
+        indexes: new DeclaredIndexes(store, STUDIO_COLLECTIONS),
+      });
       // an import that a crash left half done is rolled back (as the platform: its components may belong to anyone)
       projects.recover(SYSTEM_CALLER).catch((err: unknown) => logger.warn({ err }, 'Rolling back unfinished project imports failed'));
       return {

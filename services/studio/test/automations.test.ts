@@ -60,14 +60,18 @@ describe('creating workflow documents', () => {
   });
 
   it('sets the audit fields itself, whatever the document says', async () => {
-    const doc = await created(linearWorkflow('Audit', { created: '1999-01-01T00:00:00.000Z', created_by: { username: 'someone' }, last_updated_by: 'mallory' }));
+    const doc = await created(
+      linearWorkflow('Audit', { created: '1999-01-01T00:00:00.000Z', created_by: { username: 'someone' }, last_updated_by: 'mallory' }),
+    );
     expect(doc.created_by).toBe('admin');
     expect(doc.last_updated_by).toBe('admin');
     expect(doc.created).not.toBe('1999-01-01T00:00:00.000Z');
   });
 
   it('keeps members it does not own exactly as submitted', async () => {
-    const doc = await created(linearWorkflow('Extras', { tags: ['x'], migrationVersion: 5, sla: 60000, errorHandler: null, font_size: 22 }));
+    const doc = await created(
+      linearWorkflow('Extras', { tags: ['x'], migrationVersion: 5, sla: 60000, errorHandler: null, font_size: 22 }),
+    );
     expect(doc).toMatchObject({ tags: ['x'], migrationVersion: 5, sla: 60000, errorHandler: null, font_size: 22 });
     expect(doc.tasks.workflow_start).toEqual({ name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } });
   });
@@ -83,7 +87,11 @@ describe('creating workflow documents', () => {
     const wf = linearWorkflow('Broken');
     const tasks = wf.tasks as Record<string, unknown>;
     tasks.orphan = { name: 'stub', app: 'WorkFlowEngine', type: 'automatic', variables: { incoming: {}, outgoing: {} } };
-    wf.transitions = { workflow_start: { a1: OK }, a1: { workflow_end: OK, e1: { state: 'oops', type: 'standard' }, missing: OK }, e1: { workflow_end: OK } };
+    wf.transitions = {
+      workflow_start: { a1: OK },
+      a1: { workflow_end: OK, e1: { state: 'oops', type: 'standard' }, missing: OK },
+      e1: { workflow_end: OK },
+    };
     const res = await create(wf);
     expect(res.status).toBe(400);
     const body = res.body as { code: string; message: string; details: WorkflowProblem[] };
@@ -91,8 +99,16 @@ describe('creating workflow documents', () => {
     expect(body.message).toContain('"Broken"');
     expect(body.details).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ code: 'TRANSITION_STATE_INVALID', member: 'body.automation.transitions.a1.e1.state', transition: { from: 'a1', to: 'e1' } }),
-        expect.objectContaining({ code: 'TRANSITION_TO_UNKNOWN_TASK', member: 'body.automation.transitions.a1.missing', transition: { from: 'a1', to: 'missing' } }),
+        expect.objectContaining({
+          code: 'TRANSITION_STATE_INVALID',
+          member: 'body.automation.transitions.a1.e1.state',
+          transition: { from: 'a1', to: 'e1' },
+        }),
+        expect.objectContaining({
+          code: 'TRANSITION_TO_UNKNOWN_TASK',
+          member: 'body.automation.transitions.a1.missing',
+          transition: { from: 'a1', to: 'missing' },
+        }),
         expect.objectContaining({ code: 'TASK_UNREACHABLE', task: 'orphan' }),
       ]),
     );
@@ -141,7 +157,13 @@ describe('reading, replacing and deleting workflow documents', () => {
     expect(put.status).toBe(200);
     const updated = (put.body as WorkflowSaveResult).data;
     expect(put.body).toMatchObject({ status: 'success', warnings: [] });
-    expect(updated).toMatchObject({ _id: doc._id, name: 'Lifecycle renamed', description: 'changed', created: doc.created, created_by: 'admin' });
+    expect(updated).toMatchObject({
+      _id: doc._id,
+      name: 'Lifecycle renamed',
+      description: 'changed',
+      created: doc.created,
+      created_by: 'admin',
+    });
     expect(updated.tasks.a1!.summary).toBe('changed summary');
     expect(Date.parse(updated.last_updated)).toBeGreaterThanOrEqual(Date.parse(doc.last_updated));
     expect(validateResponse(getOperation('studio.updateAutomation'), put.body)).toEqual([]);
@@ -158,26 +180,44 @@ describe('reading, replacing and deleting workflow documents', () => {
   it('refuses a replacement that is invalid, that takes another name, or of a workflow that does not exist', async () => {
     const doc = await created(linearWorkflow('Replace target'));
     await created(linearWorkflow('Taken name'));
-    const taken = await platform.http('PUT', `/automation-studio/automations/${doc._id}`, { token: admin, body: { update: linearWorkflow('Taken name') } });
+    const taken = await platform.http('PUT', `/automation-studio/automations/${doc._id}`, {
+      token: admin,
+      body: { update: linearWorkflow('Taken name') },
+    });
     expect(taken.status).toBe(409);
     expect(taken.body).toMatchObject({ code: 'WORKFLOW_ALREADY_EXISTS' });
-    const invalid = await platform.http('PUT', `/automation-studio/automations/${doc._id}`, { token: admin, body: { update: { ...linearWorkflow('Replace target'), transitions: { a1: { zz: OK } } } } });
+    const invalid = await platform.http('PUT', `/automation-studio/automations/${doc._id}`, {
+      token: admin,
+      body: { update: { ...linearWorkflow('Replace target'), transitions: { a1: { zz: OK } } } },
+    });
     expect(invalid.status).toBe(400);
-    expect(invalid.body).toMatchObject({ code: 'WORKFLOW_INVALID', details: expect.arrayContaining([expect.objectContaining({ member: 'body.update.transitions.a1.zz' })]) });
-    const missing = await platform.http('PUT', '/automation-studio/automations/no-such-id', { token: admin, body: { update: linearWorkflow('Nobody') } });
+    expect(invalid.body).toMatchObject({
+      code: 'WORKFLOW_INVALID',
+      details: expect.arrayContaining([expect.objectContaining({ member: 'body.update.transitions.a1.zz' })]),
+    });
+    const missing = await platform.http('PUT', '/automation-studio/automations/no-such-id', {
+      token: admin,
+      body: { update: linearWorkflow('Nobody') },
+    });
     expect(missing.status).toBe(404);
-    expect((await platform.http('GET', `/automation-studio/automations/${doc._id}`, { token: admin })).body).toMatchObject({ name: 'Replace target' });
+    expect((await platform.http('GET', `/automation-studio/automations/${doc._id}`, { token: admin })).body).toMatchObject({
+      name: 'Replace target',
+    });
   });
 
   it('lists pages filtered and sorted by allowed fields only, with the total', async () => {
     for (const n of ['List C', 'List A', 'List B']) await created(linearWorkflow(n));
-    const page = await platform.http('GET', '/automation-studio/automations?startsWith=List%20&sort=name&order=-1&limit=2', { token: admin });
+    const page = await platform.http('GET', '/automation-studio/automations?startsWith=List%20&sort=name&order=-1&limit=2', {
+      token: admin,
+    });
     expect(page.status).toBe(200);
     const body = page.body as { items: WorkflowDocument[]; total: number; skip: number; limit: number };
     expect(body.items.map((w) => w.name)).toEqual(['List C', 'List B']);
     expect(body).toMatchObject({ total: 3, skip: 0, limit: 2 });
     expect(validateResponse(getOperation('studio.getAutomations'), body)).toEqual([]);
-    const next = await platform.http('GET', '/automation-studio/automations?startsWith=List%20&sort=name&order=-1&limit=2&skip=2', { token: admin });
+    const next = await platform.http('GET', '/automation-studio/automations?startsWith=List%20&sort=name&order=-1&limit=2&skip=2', {
+      token: admin,
+    });
     expect((next.body as { items: WorkflowDocument[] }).items.map((w) => w.name)).toEqual(['List A']);
     const contains = await platform.http('GET', '/automation-studio/automations?contains=list%20b&containsField=name', { token: admin });
     expect((contains.body as { items: WorkflowDocument[] }).items.map((w) => w.name)).toEqual(['List B']);
@@ -193,17 +233,41 @@ describe('importing workflow documents', () => {
   it('reports per item: imported ones with their stored document and warnings, refused ones with a message, created null and problems', async () => {
     await created(linearWorkflow('Already here'));
     const broken = { ...linearWorkflow('Import broken'), transitions: { workflow_start: { nowhere: OK } } };
-    const items = [linearWorkflow('Import one'), broken, linearWorkflow('Already here'), { description: 'no name' }, linearWorkflow('Import two'), linearWorkflow('Import one')];
+    const items = [
+      linearWorkflow('Import one'),
+      broken,
+      linearWorkflow('Already here'),
+      { description: 'no name' },
+      linearWorkflow('Import two'),
+      linearWorkflow('Import one'),
+    ];
     const res = await platform.http('POST', '/automation-studio/automations/import', { token: admin, body: { automations: items } });
     expect(res.status).toBe(200);
-    const body = res.body as ImportResult & { imported: (ImportResult['imported'][number] & { warnings?: WorkflowProblem[]; problems?: WorkflowProblem[] })[] };
+    const body = res.body as ImportResult & {
+      imported: (ImportResult['imported'][number] & { warnings?: WorkflowProblem[]; problems?: WorkflowProblem[] })[];
+    };
     expect(body.status).toBe('success');
     expect(body.message).toBe('Imported 2 of 6 workflows');
     expect(body.imported.map((i) => i.success)).toEqual([true, false, false, false, true, false]);
-    expect(body.imported[0]).toMatchObject({ message: expect.stringContaining('Import one'), original: items[0], created: { name: 'Import one', _id: expect.any(String) }, warnings: [] });
-    expect(body.imported[1]).toMatchObject({ created: null, message: expect.stringContaining('Import broken'), problems: expect.arrayContaining([expect.objectContaining({ code: 'TRANSITION_TO_UNKNOWN_TASK', member: 'body.automations[1].transitions.workflow_start.nowhere' })]) });
+    expect(body.imported[0]).toMatchObject({
+      message: expect.stringContaining('Import one'),
+      original: items[0],
+      created: { name: 'Import one', _id: expect.any(String) },
+      warnings: [],
+    });
+    expect(body.imported[1]).toMatchObject({
+      created: null,
+      message: expect.stringContaining('Import broken'),
+      problems: expect.arrayContaining([
+        expect.objectContaining({ code: 'TRANSITION_TO_UNKNOWN_TASK', member: 'body.automations[1].transitions.workflow_start.nowhere' }),
+      ]),
+    });
     expect(body.imported[2]).toMatchObject({ created: null, message: expect.stringContaining('already exists') });
-    expect(body.imported[3]).toMatchObject({ created: null, original: { description: 'no name' }, message: expect.stringContaining('name') });
+    expect(body.imported[3]).toMatchObject({
+      created: null,
+      original: { description: 'no name' },
+      message: expect.stringContaining('name'),
+    });
     expect(body.imported[5]).toMatchObject({ created: null, message: expect.stringContaining('"Import one"') });
     expect(validateResponse(getOperation('studio.importAutomations'), body)).toEqual([]);
     const stored = await platform.http('GET', '/automation-studio/automations?startsWith=Import', { token: admin });
@@ -211,14 +275,26 @@ describe('importing workflow documents', () => {
   });
 
   it('keeps the id a document brings, so references across an export survive', async () => {
-    const res = await platform.http('POST', '/automation-studio/automations/import', { token: admin, body: { automations: [linearWorkflow('Kept id', { _id: '61b0c093df69ba016dffc47f' })] } });
+    const res = await platform.http('POST', '/automation-studio/automations/import', {
+      token: admin,
+      body: { automations: [linearWorkflow('Kept id', { _id: '61b0c093df69ba016dffc47f' })] },
+    });
     expect((res.body as ImportResult).imported[0]).toMatchObject({ success: true, created: { _id: '61b0c093df69ba016dffc47f' } });
-    const again = await platform.http('POST', '/automation-studio/automations/import', { token: admin, body: { automations: [linearWorkflow('Other name', { _id: '61b0c093df69ba016dffc47f' })] } });
-    expect((again.body as ImportResult).imported[0]).toMatchObject({ success: false, created: null, message: expect.stringContaining('id "61b0c093df69ba016dffc47f"') });
+    const again = await platform.http('POST', '/automation-studio/automations/import', {
+      token: admin,
+      body: { automations: [linearWorkflow('Other name', { _id: '61b0c093df69ba016dffc47f' })] },
+    });
+    expect((again.body as ImportResult).imported[0]).toMatchObject({
+      success: false,
+      created: null,
+      message: expect.stringContaining('id "61b0c093df69ba016dffc47f"'),
+    });
   });
 
   it('refuses an empty list as a malformed request', async () => {
-    expect((await platform.http('POST', '/automation-studio/automations/import', { token: admin, body: { automations: [] } })).status).toBe(400);
+    expect((await platform.http('POST', '/automation-studio/automations/import', { token: admin, body: { automations: [] } })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -229,7 +305,10 @@ describe('studio.getWorkflow on the bus', () => {
     expect((await bus.call('studio.getWorkflow', { body: { name: 'Bus read' } }, { caller })).body).toEqual(doc);
     expect((await bus.call('studio.getWorkflow', { body: { id: doc._id } }, { caller })).body).toEqual(doc);
     expect((await bus.call('studio.getWorkflow', { body: { id: doc._id, name: 'Bus read' } }, { caller })).body).toEqual(doc);
-    await expect(bus.call('studio.getWorkflow', { body: { id: doc._id, name: 'Other' } }, { caller })).rejects.toMatchObject({ code: 'WORKFLOW_NOT_FOUND', status: 404 });
+    await expect(bus.call('studio.getWorkflow', { body: { id: doc._id, name: 'Other' } }, { caller })).rejects.toMatchObject({
+      code: 'WORKFLOW_NOT_FOUND',
+      status: 404,
+    });
     await expect(bus.call('studio.getWorkflow', { body: { name: 'No such workflow' } }, { caller })).rejects.toMatchObject({
       code: 'WORKFLOW_NOT_FOUND',
       message: 'No workflow with name "No such workflow"',
@@ -238,12 +317,13 @@ describe('studio.getWorkflow on the bus', () => {
     await expect(bus.callDynamic('studio.getWorkflow', { body: {} }, { caller })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
-  it('resolves a plain name from a project member to that project\'s member first, then the workflow of that plain name', async () => {
+  it("resolves a plain name from a project member to that project's member first, then the workflow of that plain name", async () => {
     const runner = await created(linearWorkflow('@p1: Bus runner'));
     await created(linearWorkflow('@p2: Bus runner'));
     const outside = await created(linearWorkflow('Bus runner'));
     const caller = callerOf('engine-user', ['operations'], []);
-    const read = async (name: string, from?: string) => (await bus.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body._id;
+    const read = async (name: string, from?: string) =>
+      (await bus.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body._id;
     expect(await read('Bus runner', '@p1: Port Turn Up')).toBe(runner._id);
     expect(await read('Bus runner', '@p3: Port Turn Up')).toBe(outside._id);
     expect(await read('Bus runner', 'Port Turn Up')).toBe(outside._id);
@@ -251,8 +331,13 @@ describe('studio.getWorkflow on the bus', () => {
     // a full member name means that member, from anywhere
     expect(await read('@p1: Bus runner', '@p2: Port Turn Up')).toBe(runner._id);
     // by id and name, the name may be the plain one the calling project uses
-    expect((await bus.call('studio.getWorkflow', { body: { id: runner._id, name: 'Bus runner', from: '@p1: Port Turn Up' } }, { caller })).body._id).toBe(runner._id);
-    await expect(bus.call('studio.getWorkflow', { body: { name: 'Bus nowhere', from: '@p1: Port Turn Up' } }, { caller })).rejects.toMatchObject({
+    expect(
+      (await bus.call('studio.getWorkflow', { body: { id: runner._id, name: 'Bus runner', from: '@p1: Port Turn Up' } }, { caller })).body
+        ._id,
+    ).toBe(runner._id);
+    await expect(
+      bus.call('studio.getWorkflow', { body: { name: 'Bus nowhere', from: '@p1: Port Turn Up' } }, { caller }),
+    ).rejects.toMatchObject({
       code: 'WORKFLOW_NOT_FOUND',
       message: 'No workflow with name "@p1: Bus nowhere" or "Bus nowhere"',
     });
@@ -273,18 +358,37 @@ describe('group-based access to workflow documents', () => {
     expect((await platform.http('GET', `/automation-studio/automations/${open._id}`, { token: bob.token })).status).toBe(200);
 
     const names = async (token: string): Promise<string[]> =>
-      ((await platform.http('GET', '/automation-studio/automations?limit=500', { token })).body as { items: WorkflowDocument[] }).items.map((w) => w.name);
+      ((await platform.http('GET', '/automation-studio/automations?limit=500', { token })).body as { items: WorkflowDocument[] }).items.map(
+        (w) => w.name,
+      );
     expect(await names(alice.token)).toEqual(expect.arrayContaining(['Team A only', 'Everyone']));
     expect(await names(bob.token)).toContain('Everyone');
     expect(await names(bob.token)).not.toContain('Team A only');
     expect(await names(admin)).toContain('Team A only');
 
-    expect((await platform.http('PUT', `/automation-studio/automations/${shared._id}`, { token: bob.token, body: { update: linearWorkflow('Team A only') } })).status).toBe(403);
+    expect(
+      (
+        await platform.http('PUT', `/automation-studio/automations/${shared._id}`, {
+          token: bob.token,
+          body: { update: linearWorkflow('Team A only') },
+        })
+      ).status,
+    ).toBe(403);
     expect((await platform.http('DELETE', `/automation-studio/automations/${shared._id}`, { token: bob.token })).status).toBe(403);
 
     // the engine reads as the caller who starts the job
-    await expect(bus.call('studio.getWorkflow', { body: { name: 'Team A only' } }, { caller: callerOf('bob', ['engineering'], [bob.groupId]) })).rejects.toMatchObject({ code: 'GROUP_ACCESS_DENIED' });
-    expect((await bus.call('studio.getWorkflow', { body: { name: 'Team A only' } }, { caller: callerOf('alice', ['engineering'], [alice.groupId]) })).body).toMatchObject({ _id: shared._id });
+    await expect(
+      bus.call('studio.getWorkflow', { body: { name: 'Team A only' } }, { caller: callerOf('bob', ['engineering'], [bob.groupId]) }),
+    ).rejects.toMatchObject({ code: 'GROUP_ACCESS_DENIED' });
+    expect(
+      (
+        await bus.call(
+          'studio.getWorkflow',
+          { body: { name: 'Team A only' } },
+          { caller: callerOf('alice', ['engineering'], [alice.groupId]) },
+        )
+      ).body,
+    ).toMatchObject({ _id: shared._id });
 
     // nobody but an admin shares a workflow only with groups they are not in
     const lockout = await create(linearWorkflow('Bob for Alice', { groups: [alice.groupId] }), bob.token);

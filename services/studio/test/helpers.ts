@@ -30,7 +30,12 @@ export function linearWorkflow(name: string, extra: Record<string, unknown> = {}
         summary: 'look at the error',
         description: 'look at the error',
         displayName: 'WorkFlowEngine',
-        variables: { incoming: { header: 'Error', message: 'see below', body: '$var.a1.error', variables: {}, btn_success: 'OK', btn_failure: 'Stop' }, outgoing: {}, error: '', decorators: [] },
+        variables: {
+          incoming: { header: 'Error', message: 'see below', body: '$var.a1.error', variables: {}, btn_success: 'OK', btn_failure: 'Stop' },
+          outgoing: {},
+          error: '',
+          decorators: [],
+        },
         groups: [],
         x: 100,
         y: 100,
@@ -46,11 +51,26 @@ export function linearWorkflow(name: string, extra: Record<string, unknown> = {}
 }
 
 /** A group with `roles`, an account in it, and that account's token. */
-export async function userWithRoles(platform: TestPlatform, admin: string, username: string, roles: string[]): Promise<{ token: string; groupId: string; accountId: string }> {
-  const group = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: `${username}-group`, roles } } });
+export async function userWithRoles(
+  platform: TestPlatform,
+  admin: string,
+  username: string,
+  roles: string[],
+): Promise<{ token: string; groupId: string; accountId: string }> {
+  const group = await platform.http('POST', '/user-management/groups', {
+    token: admin,
+    body: { group: { name: `${username}-group`, roles } },
+  });
   if (group.status !== 201) throw new Error(`Group for ${username}: ${group.status} ${JSON.stringify(group.body)}`);
   const groupId = (group.body as { data: { _id: string } }).data._id;
-  const account = await platform.http('POST', '/user-management/accounts', { token: admin, body: { account: { username, password: 'password-123', groups: [groupId] } } });
+  const account = await platform.http('POST', '/user-management/accounts', {
+    token: admin,
+    body: { account: { username, password: 'password-123', groups: [groupId] } },
+  });
   if (account.status !== 201) throw new Error(`Account ${username}: ${account.status} ${JSON.stringify(account.body)}`);
-  return { token: await platform.login(username, 'password-123'), groupId, accountId: (account.body as { data: { _id: string } }).data._id };
+  return {
+    token: await platform.login(username, 'password-123'),
+    groupId,
+    accountId: (account.body as { data: { _id: string } }).data._id,
+  };
 }

@@ -19,7 +19,15 @@ afterAll(async () => {
 type Doc = { _id: string; name: string } & Record<string, unknown>;
 
 function jinja(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name, type: 'jinja2', template: 'interface {{ name }}\n description {{ description }}', data: '{"name": "Gi0/1", "description": "uplink"}', group: 'IOS', description: 'an interface', ...extra };
+  return {
+    name,
+    type: 'jinja2',
+    template: 'interface {{ name }}\n description {{ description }}',
+    data: '{"name": "Gi0/1", "description": "uplink"}',
+    group: 'IOS',
+    description: 'an interface',
+    ...extra,
+  };
 }
 
 describe('studio templates', () => {
@@ -28,16 +36,34 @@ describe('studio templates', () => {
     expect(res.status).toBe(201);
     const created = (res.body as CreatedResult<Doc>).data;
     expect(res.body).toMatchObject({ status: 'Created', message: expect.stringContaining('Interface') });
-    expect(created).toMatchObject({ _id: expect.any(String), name: 'Interface', type: 'jinja2', group: 'IOS', command: '', tags: [], createdBy: 'admin', lastUpdatedBy: 'admin' });
+    expect(created).toMatchObject({
+      _id: expect.any(String),
+      name: 'Interface',
+      type: 'jinja2',
+      group: 'IOS',
+      command: '',
+      tags: [],
+      createdBy: 'admin',
+      lastUpdatedBy: 'admin',
+    });
     expect(validateResponse(getOperation('studio.createTemplate'), res.body)).toEqual([]);
 
     expect((await platform.http('GET', `/automation-studio/templates/${created._id}`, { token: admin })).body).toEqual(created);
     const list = await platform.http('GET', '/automation-studio/templates?equals=Interface', { token: admin });
     expect(list.body).toMatchObject({ total: 1, items: [{ _id: created._id }] });
 
-    const put = await platform.http('PUT', `/automation-studio/templates/${created._id}`, { token: admin, body: { update: jinja('Interface', { template: 'hostname {{ host }}', type: 'textfsm', command: 'show run' }) } });
+    const put = await platform.http('PUT', `/automation-studio/templates/${created._id}`, {
+      token: admin,
+      body: { update: jinja('Interface', { template: 'hostname {{ host }}', type: 'textfsm', command: 'show run' }) },
+    });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ _id: created._id, template: 'hostname {{ host }}', type: 'textfsm', command: 'show run', created: created.created });
+    expect(put.body).toMatchObject({
+      _id: created._id,
+      template: 'hostname {{ host }}',
+      type: 'textfsm',
+      command: 'show run',
+      created: created.created,
+    });
 
     const exported = await platform.http('GET', `/automation-studio/templates/${created._id}/export`, { token: admin });
     expect(exported.body).toEqual(put.body);
@@ -47,51 +73,94 @@ describe('studio templates', () => {
   });
 
   it('refuses a duplicate name with 409 and a kind other than jinja2 or textfsm with 400', async () => {
-    expect((await platform.http('POST', '/automation-studio/templates', { token: admin, body: { template: jinja('Twice') } })).status).toBe(201);
+    expect((await platform.http('POST', '/automation-studio/templates', { token: admin, body: { template: jinja('Twice') } })).status).toBe(
+      201,
+    );
     const dup = await platform.http('POST', '/automation-studio/templates', { token: admin, body: { template: jinja('Twice') } });
     expect(dup).toMatchObject({ status: 409, body: { code: 'TEMPLATE_ALREADY_EXISTS' } });
-    const bad = await platform.http('POST', '/automation-studio/templates', { token: admin, body: { template: jinja('Mako', { type: 'mako' }) } });
-    expect(bad).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [expect.objectContaining({ member: 'body.template.type' })] } });
+    const bad = await platform.http('POST', '/automation-studio/templates', {
+      token: admin,
+      body: { template: jinja('Mako', { type: 'mako' }) },
+    });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', details: [expect.objectContaining({ member: 'body.template.type' })] },
+    });
   });
 
   it('imports templates per item, keeping the ids they bring', async () => {
-    const items = [jinja('Imported T1', { _id: '67341ceda1c9aed687bfdcdd', tags: null }), jinja('Imported T2', { type: 'ansible' }), { type: 'jinja2', template: 'x' }];
+    const items = [
+      jinja('Imported T1', { _id: '67341ceda1c9aed687bfdcdd', tags: null }),
+      jinja('Imported T2', { type: 'ansible' }),
+      { type: 'jinja2', template: 'x' },
+    ];
     const res = await platform.http('POST', '/automation-studio/templates/import', { token: admin, body: { templates: items } });
     const body = res.body as ImportResult;
     expect(body).toMatchObject({ status: 'success', message: 'Imported 1 of 3 templates' });
     expect(body.imported.map((i) => i.success)).toEqual([true, false, false]);
     expect(body.imported[0]!.created).toMatchObject({ _id: '67341ceda1c9aed687bfdcdd', tags: null });
-    expect(body.imported[1]).toMatchObject({ created: null, message: expect.stringContaining('Imported T2'), problems: [expect.objectContaining({ member: 'body.templates[1].type' })] });
+    expect(body.imported[1]).toMatchObject({
+      created: null,
+      message: expect.stringContaining('Imported T2'),
+      problems: [expect.objectContaining({ member: 'body.templates[1].type' })],
+    });
     expect(validateResponse(getOperation('studio.importTemplates'), body)).toEqual([]);
   });
 });
 
 describe('component groups', () => {
   it('creates, gets, lists, replaces and deletes a component group, and imports them per item', async () => {
-    const res = await platform.http('POST', '/automation-studio/component-groups', { token: admin, body: { componentGroup: { name: 'Day 0', members: [{ type: 'workflow', name: 'Onboard' }] } } });
+    const res = await platform.http('POST', '/automation-studio/component-groups', {
+      token: admin,
+      body: { componentGroup: { name: 'Day 0', members: [{ type: 'workflow', name: 'Onboard' }] } },
+    });
     expect(res.status).toBe(201);
     const group = (res.body as CreatedResult<Doc>).data;
     expect(group).toMatchObject({ name: 'Day 0', description: '', members: [{ type: 'workflow', name: 'Onboard' }], createdBy: 'admin' });
     expect((await platform.http('GET', `/automation-studio/component-groups/${group._id}`, { token: admin })).body).toEqual(group);
-    const put = await platform.http('PUT', `/automation-studio/component-groups/${group._id}`, { token: admin, body: { update: { name: 'Day 0', description: 'onboarding', members: [] } } });
+    const put = await platform.http('PUT', `/automation-studio/component-groups/${group._id}`, {
+      token: admin,
+      body: { update: { name: 'Day 0', description: 'onboarding', members: [] } },
+    });
     expect(put.body).toMatchObject({ description: 'onboarding', members: [], created: group.created });
-    const dup = await platform.http('POST', '/automation-studio/component-groups', { token: admin, body: { componentGroup: { name: 'Day 0' } } });
+    const dup = await platform.http('POST', '/automation-studio/component-groups', {
+      token: admin,
+      body: { componentGroup: { name: 'Day 0' } },
+    });
     expect(dup).toMatchObject({ status: 409, body: { code: 'COMPONENT_GROUP_ALREADY_EXISTS' } });
 
-    const imported = await platform.http('POST', '/automation-studio/component-groups/import', { token: admin, body: { componentGroups: [{ name: 'Day 1' }, { name: 'Day 0' }, { members: 'none' }] } });
+    const imported = await platform.http('POST', '/automation-studio/component-groups/import', {
+      token: admin,
+      body: { componentGroups: [{ name: 'Day 1' }, { name: 'Day 0' }, { members: 'none' }] },
+    });
     expect(imported.body).toMatchObject({ status: 'success', message: 'Imported 1 of 3 component groups' });
     const list = await platform.http('GET', '/automation-studio/component-groups?startsWith=Day', { token: admin });
     expect((list.body as { items: Doc[] }).items.map((g) => g.name)).toEqual(['Day 0', 'Day 1']);
 
     expect((await platform.http('DELETE', `/automation-studio/component-groups/${group._id}`, { token: admin })).status).toBe(200);
-    expect((await platform.http('GET', `/automation-studio/component-groups/${group._id}`, { token: admin })).body).toMatchObject({ code: 'COMPONENT_GROUP_NOT_FOUND' });
+    expect((await platform.http('GET', `/automation-studio/component-groups/${group._id}`, { token: admin })).body).toMatchObject({
+      code: 'COMPONENT_GROUP_NOT_FOUND',
+    });
   });
 });
 
 describe('forms', () => {
   const form = {
     name: 'Device form',
-    children: [{ type: 'string', name: 'hostname', description: 'host', element: '{"type":"text"}', source_type: 'method', source: '', id: 'c1', yangkey: '', key: 'hostname', properties: { type: 'text', prefix: '' } }],
+    children: [
+      {
+        type: 'string',
+        name: 'hostname',
+        description: 'host',
+        element: '{"type":"text"}',
+        source_type: 'method',
+        source: '',
+        id: 'c1',
+        yangkey: '',
+        key: 'hostname',
+        properties: { type: 'text', prefix: '' },
+      },
+    ],
     elements: [{ type: 'method', id: { name: 'hostname' } }],
   };
 
@@ -108,36 +177,68 @@ describe('forms', () => {
       expect(exported.body).toEqual(created);
       expect(validateResponse(getOperation('studio.exportForm'), exported.body)).toEqual([]);
     }
-    const mismatch = await platform.http('POST', '/formbuilder/forms/export', { token: admin, body: { options: { _id: created._id, name: 'Other form' } } });
+    const mismatch = await platform.http('POST', '/formbuilder/forms/export', {
+      token: admin,
+      body: { options: { _id: created._id, name: 'Other form' } },
+    });
     expect(mismatch).toMatchObject({ status: 404, body: { code: 'FORM_NOT_FOUND', message: expect.stringContaining('Other form') } });
-    const unknown = await platform.http('POST', '/formbuilder/forms/export', { token: admin, body: { options: { _id: '3f8e2a5c-1b4d-4c6e-9a7b-2d1e0f3c4b5a' } } });
+    const unknown = await platform.http('POST', '/formbuilder/forms/export', {
+      token: admin,
+      body: { options: { _id: '3f8e2a5c-1b4d-4c6e-9a7b-2d1e0f3c4b5a' } },
+    });
     expect(unknown).toMatchObject({ status: 404, body: { code: 'FORM_NOT_FOUND' } });
     const notUuid = await platform.http('POST', '/formbuilder/forms/export', { token: admin, body: { options: { _id: 'device-form' } } });
     expect(notUuid.status).toBe(400);
-    const extra = await platform.http('POST', '/formbuilder/forms/export', { token: admin, body: { options: { name: 'Device form', version: 2 } } });
+    const extra = await platform.http('POST', '/formbuilder/forms/export', {
+      token: admin,
+      body: { options: { name: 'Device form', version: 2 } },
+    });
     expect(extra.status).toBe(400);
   });
 
   it('lets only admin and apiread export, as the spec lists', async () => {
     const engineer = await userWithRoles(platform, admin, 'form-engineer', ['engineering']);
     const reader = await userWithRoles(platform, admin, 'form-reader', ['apiread']);
-    expect((await platform.http('POST', '/formbuilder/forms/export', { token: engineer.token, body: { options: { name: 'Device form' } } })).status).toBe(403);
-    expect((await platform.http('POST', '/formbuilder/forms/export', { token: reader.token, body: { options: { name: 'Device form' } } })).status).toBe(200);
+    expect(
+      (await platform.http('POST', '/formbuilder/forms/export', { token: engineer.token, body: { options: { name: 'Device form' } } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await platform.http('POST', '/formbuilder/forms/export', { token: reader.token, body: { options: { name: 'Device form' } } }))
+        .status,
+    ).toBe(200);
   });
 
   it('keeps a UUID v4 _id, refuses a taken name, imports per item, lists, gets and deletes', async () => {
     const id = '0b6c3d1e-2f4a-4b5c-8d6e-7f8091a2b3c4';
-    const res = await platform.http('POST', '/formbuilder/forms', { token: admin, body: { form: { ...form, name: 'Kept id form', _id: id } } });
+    const res = await platform.http('POST', '/formbuilder/forms', {
+      token: admin,
+      body: { form: { ...form, name: 'Kept id form', _id: id } },
+    });
     expect((res.body as CreatedResult<Doc>).data._id).toBe(id);
-    const replaced = await platform.http('POST', '/formbuilder/forms', { token: admin, body: { form: { ...form, name: 'ObjectId form', _id: '67341ced1ef8108b32e9cb0c' } } });
+    const replaced = await platform.http('POST', '/formbuilder/forms', {
+      token: admin,
+      body: { form: { ...form, name: 'ObjectId form', _id: '67341ced1ef8108b32e9cb0c' } },
+    });
     expect((replaced.body as CreatedResult<Doc>).data._id).toMatch(new RegExp(UUID_V4_PATTERN));
-    expect((await platform.http('POST', '/formbuilder/forms', { token: admin, body: { form } })).body).toMatchObject({ code: 'FORM_ALREADY_EXISTS' });
+    expect((await platform.http('POST', '/formbuilder/forms', { token: admin, body: { form } })).body).toMatchObject({
+      code: 'FORM_ALREADY_EXISTS',
+    });
 
-    const imported = await platform.http('POST', '/formbuilder/forms/import', { token: admin, body: { forms: [{ name: 'Imported form', struct: { type: 'object' } }, { name: 'Kept id form' }] } });
-    expect(imported.body).toMatchObject({ status: 'success', message: 'Imported 1 of 2 forms', imported: [{ success: true }, { success: false, created: null }] });
+    const imported = await platform.http('POST', '/formbuilder/forms/import', {
+      token: admin,
+      body: { forms: [{ name: 'Imported form', struct: { type: 'object' } }, { name: 'Kept id form' }] },
+    });
+    expect(imported.body).toMatchObject({
+      status: 'success',
+      message: 'Imported 1 of 2 forms',
+      imported: [{ success: true }, { success: false, created: null }],
+    });
 
     const list = await platform.http('GET', '/formbuilder/forms?contains=form&sort=name', { token: admin });
-    expect((list.body as { items: Doc[] }).items.map((f) => f.name)).toEqual(expect.arrayContaining(['Device form', 'Imported form', 'Kept id form', 'ObjectId form']));
+    expect((list.body as { items: Doc[] }).items.map((f) => f.name)).toEqual(
+      expect.arrayContaining(['Device form', 'Imported form', 'Kept id form', 'ObjectId form']),
+    );
     expect((await platform.http('GET', `/formbuilder/forms/${id}`, { token: admin })).body).toMatchObject({ name: 'Kept id form' });
     expect((await platform.http('DELETE', `/formbuilder/forms/${id}`, { token: admin })).status).toBe(200);
     expect((await platform.http('GET', `/formbuilder/forms/${id}`, { token: admin })).status).toBe(404);
@@ -146,11 +247,22 @@ describe('forms', () => {
   it('limits a form shared with groups to their members', async () => {
     const member = await userWithRoles(platform, admin, 'form-member', ['apiread']);
     const outsider = await userWithRoles(platform, admin, 'form-outsider', ['apiread']);
-    await platform.http('POST', '/formbuilder/forms', { token: admin, body: { form: { ...form, name: 'Shared form', groups: [member.groupId] } } });
-    expect((await platform.http('POST', '/formbuilder/forms/export', { token: member.token, body: { options: { name: 'Shared form' } } })).status).toBe(200);
-    const denied = await platform.http('POST', '/formbuilder/forms/export', { token: outsider.token, body: { options: { name: 'Shared form' } } });
+    await platform.http('POST', '/formbuilder/forms', {
+      token: admin,
+      body: { form: { ...form, name: 'Shared form', groups: [member.groupId] } },
+    });
+    expect(
+      (await platform.http('POST', '/formbuilder/forms/export', { token: member.token, body: { options: { name: 'Shared form' } } }))
+        .status,
+    ).toBe(200);
+    const denied = await platform.http('POST', '/formbuilder/forms/export', {
+      token: outsider.token,
+      body: { options: { name: 'Shared form' } },
+    });
     expect(denied).toMatchObject({ status: 403, body: { code: 'GROUP_ACCESS_DENIED' } });
-    const names = ((await platform.http('GET', '/formbuilder/forms?limit=500', { token: outsider.token })).body as { items: Doc[] }).items.map((f) => f.name);
+    const names = (
+      (await platform.http('GET', '/formbuilder/forms?limit=500', { token: outsider.token })).body as { items: Doc[] }
+    ).items.map((f) => f.name);
     expect(names).toContain('Device form');
     expect(names).not.toContain('Shared form');
   });
@@ -158,14 +270,39 @@ describe('forms', () => {
 
 describe('references between studio documents', () => {
   it('finds the workflows and component groups that refer to a workflow, a JST, a template or a command template', async () => {
-    const child = (await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: linearWorkflow('Ref child') } })).body as CreatedResult<Doc>;
+    const child = (
+      await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: linearWorkflow('Ref child') } })
+    ).body as CreatedResult<Doc>;
     await platform.http('POST', '/automation-studio/templates', { token: admin, body: { template: jinja('Ref template') } });
     const parent = linearWorkflow('Ref parent');
     const tasks = parent.tasks as Record<string, Record<string, unknown>>;
-    tasks.c1 = { name: 'childJob', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { task: '', workflow: 'Ref child', variables: {}, data_array: '', transformation: 'jst-2', loopType: '' }, outgoing: { job_details: null } } };
-    tasks.t1 = { name: 'transformation', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { tr_id: 'jst-1', variableMap: {}, options: {} }, outgoing: {} } };
-    tasks.r1 = { name: 'renderJinjaTemplate', app: 'TemplateBuilder', type: 'automatic', variables: { incoming: { name: 'Ref template', context: '$var.job.ctx' }, outgoing: { renderedTemplate: null } } };
-    tasks.m1 = { name: 'RunCommandTemplate', app: 'MOP', type: 'automatic', variables: { incoming: { template: 'show-version', variables: {}, devices: [] }, outgoing: {} } };
+    tasks.c1 = {
+      name: 'childJob',
+      app: 'WorkFlowEngine',
+      type: 'operation',
+      variables: {
+        incoming: { task: '', workflow: 'Ref child', variables: {}, data_array: '', transformation: 'jst-2', loopType: '' },
+        outgoing: { job_details: null },
+      },
+    };
+    tasks.t1 = {
+      name: 'transformation',
+      app: 'WorkFlowEngine',
+      type: 'operation',
+      variables: { incoming: { tr_id: 'jst-1', variableMap: {}, options: {} }, outgoing: {} },
+    };
+    tasks.r1 = {
+      name: 'renderJinjaTemplate',
+      app: 'TemplateBuilder',
+      type: 'automatic',
+      variables: { incoming: { name: 'Ref template', context: '$var.job.ctx' }, outgoing: { renderedTemplate: null } },
+    };
+    tasks.m1 = {
+      name: 'RunCommandTemplate',
+      app: 'MOP',
+      type: 'automatic',
+      variables: { incoming: { template: 'show-version', variables: {}, devices: [] }, outgoing: {} },
+    };
     parent.transitions = {
       workflow_start: { c1: OK },
       c1: { t1: OK, e1: { state: 'error', type: 'standard' } },
@@ -178,7 +315,10 @@ describe('references between studio documents', () => {
     const saved = await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: parent } });
     expect(saved.status).toBe(201);
     const parentId = (saved.body as CreatedResult<Doc>).data._id;
-    await platform.http('POST', '/automation-studio/component-groups', { token: admin, body: { componentGroup: { name: 'Ref group', members: [{ type: 'workflow', id: child.data._id }] } } });
+    await platform.http('POST', '/automation-studio/component-groups', {
+      token: admin,
+      body: { componentGroup: { name: 'Ref group', members: [{ type: 'workflow', id: child.data._id }] } },
+    });
 
     const refs = async (query: string): Promise<{ type: string; _id: string; name: string; tasks?: string[] }[]> => {
       const res = await platform.http('GET', `/automation-studio/references-to?${query}`, { token: admin });
@@ -191,7 +331,9 @@ describe('references between studio documents', () => {
       { type: 'componentGroup', _id: expect.any(String), name: 'Ref group' },
       { type: 'workflow', _id: parentId, name: 'Ref parent', tasks: ['c1'] },
     ]);
-    expect(await refs('target=Ref%20child')).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Ref parent', tasks: ['c1'] })]));
+    expect(await refs('target=Ref%20child')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'Ref parent', tasks: ['c1'] })]),
+    );
     expect(await refs('target=jst-1&type=transformation')).toEqual([expect.objectContaining({ name: 'Ref parent', tasks: ['t1'] })]);
     expect(await refs('target=jst-2&type=transformation')).toEqual([expect.objectContaining({ name: 'Ref parent', tasks: ['c1'] })]);
     expect(await refs('target=Ref%20template&type=template')).toEqual([expect.objectContaining({ name: 'Ref parent', tasks: ['r1'] })]);
@@ -205,11 +347,25 @@ describe('references between studio documents', () => {
 
 describe('method options', () => {
   it('lists the REST calls the caller may make, with the owning service', async () => {
-    const all = (await platform.http('GET', '/automation-studio/json-forms/method-options', { token: admin })).body as { name: string; app: string; path: string; method: string }[];
-    expect(all).toEqual(expect.arrayContaining([{ name: 'createAutomation', app: 'studio', path: '/automation-studio/automations', method: 'POST' }, { name: 'getJobs', app: 'workflow', path: '/operations-manager/jobs', method: 'GET' }]));
+    const all = (await platform.http('GET', '/automation-studio/json-forms/method-options', { token: admin })).body as {
+      name: string;
+      app: string;
+      path: string;
+      method: string;
+    }[];
+    expect(all).toEqual(
+      expect.arrayContaining([
+        { name: 'createAutomation', app: 'studio', path: '/automation-studio/automations', method: 'POST' },
+        { name: 'getJobs', app: 'workflow', path: '/operations-manager/jobs', method: 'GET' },
+      ]),
+    );
     expect(all.some((o) => o.path === '/login')).toBe(false);
     const reader = await userWithRoles(platform, admin, 'options-reader', ['apiread']);
-    const mine = (await platform.http('GET', '/automation-studio/json-forms/method-options', { token: reader.token })).body as { name: string; path: string; method: string }[];
+    const mine = (await platform.http('GET', '/automation-studio/json-forms/method-options', { token: reader.token })).body as {
+      name: string;
+      path: string;
+      method: string;
+    }[];
     expect(mine.length).toBeLessThan(all.length);
     expect(mine.some((o) => o.name === 'getAutomations')).toBe(true);
     expect(mine.some((o) => o.name === 'createAutomation')).toBe(false);

@@ -55,7 +55,15 @@ const PYTHON_SEMANTICS = {
       { id: 20, name: 'voice' },
       { id: 30, name: 'mgmt' },
     ],
-    tree: [{ name: 'a', children: [{ name: 'b', children: [] }, { name: 'c', children: [{ name: 'd' }] }] }],
+    tree: [
+      {
+        name: 'a',
+        children: [
+          { name: 'b', children: [] },
+          { name: 'c', children: [{ name: 'd' }] },
+        ],
+      },
+    ],
   },
   rendered: [
     "True None {'name': 'ams-1', 'region': 'eu'} [{'id': 10, 'name': 'users'}, {'id': 20, 'name': 'voice'}, {'id': 30, 'name': 'mgmt'}]",
@@ -89,12 +97,16 @@ describeWithPython('the template builder', () => {
   });
 
   async function createTemplate(name: string, type: 'jinja2' | 'textfsm', template: string): Promise<string> {
-    const res = await platform.http('POST', '/automation-studio/templates', { token, body: { template: { name, type, template, data: '{}', group: 'tests' } } });
+    const res = await platform.http('POST', '/automation-studio/templates', {
+      token,
+      body: { template: { name, type, template, data: '{}', group: 'tests' } },
+    });
     if (res.status !== 201) throw new Error(`Creating template ${name} failed: ${res.status} ${JSON.stringify(res.body)}`);
     return (res.body as { data: { _id: string } }).data._id;
   }
 
-  const renderJinja = (name: string, body: unknown) => platform.http('POST', `/template_builder/templates/${encodeURIComponent(name)}/renderJinja`, { token, body });
+  const renderJinja = (name: string, body: unknown) =>
+    platform.http('POST', `/template_builder/templates/${encodeURIComponent(name)}/renderJinja`, { token, body });
   const parse = (body: unknown) => platform.http('POST', '/template_builder/parseTemplate', { token, body });
 
   describe('renderJinja', () => {
@@ -111,18 +123,32 @@ describeWithPython('the template builder', () => {
       expect((await renderJinja('VLAN', { context: { id: 8 } })).body).toEqual({ renderedTemplate: 'vlan 8' });
       await createTemplate('@6a7b8c9d0e1f: VLAN', 'jinja2', 'vlan {{ id }} (other project)');
       const ambiguous = await renderJinja('VLAN', { context: { id: 9 } });
-      expect(ambiguous).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { candidates: ['@5f0c1e2d3a4b: VLAN', '@6a7b8c9d0e1f: VLAN'] } } });
-      expect((await renderJinja('@6a7b8c9d0e1f: VLAN', { context: { id: 9 } })).body).toEqual({ renderedTemplate: 'vlan 9 (other project)' });
+      expect(ambiguous).toMatchObject({
+        status: 409,
+        body: { code: 'CONFLICT', details: { candidates: ['@5f0c1e2d3a4b: VLAN', '@6a7b8c9d0e1f: VLAN'] } },
+      });
+      expect((await renderJinja('@6a7b8c9d0e1f: VLAN', { context: { id: 9 } })).body).toEqual({
+        renderedTemplate: 'vlan 9 (other project)',
+      });
     });
 
     it('answers 404 for an unknown template, 422 for a textfsm one, 400 without a context', async () => {
-      expect(await renderJinja('No such template', { context: {} })).toMatchObject({ status: 404, body: { code: 'TEMPLATE_NOT_FOUND', message: 'No template with name or id "No such template"' } });
+      expect(await renderJinja('No such template', { context: {} })).toMatchObject({
+        status: 404,
+        body: { code: 'TEMPLATE_NOT_FOUND', message: 'No template with name or id "No such template"' },
+      });
       await createTemplate('Interfaces fsm', 'textfsm', sample('eof-state.textfsm'));
       expect(await renderJinja('Interfaces fsm', { context: {} })).toMatchObject({
         status: 422,
-        body: { code: 'TEMPLATE_TYPE_MISMATCH', message: 'Template "Interfaces fsm" is a textfsm template, not jinja2; use parseTemplate for it' },
+        body: {
+          code: 'TEMPLATE_TYPE_MISMATCH',
+          message: 'Template "Interfaces fsm" is a textfsm template, not jinja2; use parseTemplate for it',
+        },
       });
-      expect(await renderJinja('Python semantics', {})).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [expect.objectContaining({ member: 'body.context' })] } });
+      expect(await renderJinja('Python semantics', {})).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_FAILED', details: [expect.objectContaining({ member: 'body.context' })] },
+      });
     });
 
     it('refuses a probe of Python internals with 400 and stops a runaway loop with 422 naming the limit', async () => {
@@ -130,12 +156,18 @@ describeWithPython('the template builder', () => {
       const probe = await renderJinja('Probe', { context: {} });
       expect(probe).toMatchObject({
         status: 400,
-        body: { code: 'TEMPLATE_SANDBOX_VIOLATION', message: 'Template "Probe" was refused by the sandbox at line 1: access to attribute \'__class__\' of \'str\' object is unsafe; templates cannot reach Python internals' },
+        body: {
+          code: 'TEMPLATE_SANDBOX_VIOLATION',
+          message:
+            "Template \"Probe\" was refused by the sandbox at line 1: access to attribute '__class__' of 'str' object is unsafe; templates cannot reach Python internals",
+        },
       });
       await createTemplate('Runaway', 'jinja2', '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}');
       const runaway = await renderJinja('Runaway', { context: {} });
       expect(runaway).toMatchObject({ status: 422, body: { code: 'TEMPLATE_TIMEOUT', details: { limitMs: 1000 } } });
-      expect((runaway.body as { message: string }).message).toBe('Template "Runaway" ran longer than the limit of 1000 ms (NAP_TEMPLATE_TIMEOUT_MS) and was stopped; look for a loop that does not end');
+      expect((runaway.body as { message: string }).message).toBe(
+        'Template "Runaway" ran longer than the limit of 1000 ms (NAP_TEMPLATE_TIMEOUT_MS) and was stopped; look for a loop that does not end',
+      );
       expect((await renderJinja('VLAN', { context: {} })).status).toBe(409);
       expect((await renderJinja('@5f0c1e2d3a4b: VLAN', { context: { id: 1 } })).body).toEqual({ renderedTemplate: 'vlan 1' });
     });
@@ -144,7 +176,11 @@ describeWithPython('the template builder', () => {
       await createTemplate('Broken', 'jinja2', 'interface {{ name }}\n{% for x in %}');
       expect(await renderJinja('Broken', { context: {} })).toMatchObject({
         status: 422,
-        body: { code: 'TEMPLATE_RENDER_FAILED', message: 'Template "Broken" has a syntax error at line 2: Expected an expression, got \'end of statement block\'', details: { kind: 'syntax', line: 2 } },
+        body: {
+          code: 'TEMPLATE_RENDER_FAILED',
+          message: 'Template "Broken" has a syntax error at line 2: Expected an expression, got \'end of statement block\'',
+          details: { kind: 'syntax', line: 2 },
+        },
       });
     });
   });
@@ -155,7 +191,11 @@ describeWithPython('the template builder', () => {
       const expected = referencePython(REFERENCE_TEXTFSM, cases) as { records: unknown[] }[];
       for (const [i, c] of cases.entries()) {
         const res = await parse(c);
-        expect({ sample: TEXTFSM_SAMPLES[i], status: res.status, body: res.body }).toEqual({ sample: TEXTFSM_SAMPLES[i], status: 200, body: expected[i]?.records });
+        expect({ sample: TEXTFSM_SAMPLES[i], status: res.status, body: res.body }).toEqual({
+          sample: TEXTFSM_SAMPLES[i],
+          status: 200,
+          body: expected[i]?.records,
+        });
       }
       // what those shapes mean, written out for two of them
       expect(expected[1]?.records).toEqual([
@@ -185,13 +225,19 @@ describeWithPython('the template builder', () => {
       expect(await parse({ name: 'Python semantics', text: 'x' })).toMatchObject({ status: 422, body: { code: 'TEMPLATE_TYPE_MISMATCH' } });
     });
 
-    it('answers an Error action and an invalid template with 422 and TextFSM\'s message', async () => {
+    it("answers an Error action and an invalid template with 422 and TextFSM's message", async () => {
       const error = { template: sample('error-action.textfsm'), text: sample('error-action.txt') };
       const [reference] = referencePython(REFERENCE_TEXTFSM, [error]) as { error: string }[];
-      expect(reference?.error).toBe('Error: "the device rejected the command". Rule Line: 7. Input Line: % Invalid input detected at \'^\' marker..');
+      expect(reference?.error).toBe(
+        'Error: "the device rejected the command". Rule Line: 7. Input Line: % Invalid input detected at \'^\' marker..',
+      );
       expect(await parse(error)).toMatchObject({
         status: 422,
-        body: { code: 'TEMPLATE_PARSE_FAILED', message: `The template stopped on the text: ${reference?.error ?? ''}`, details: { kind: 'text' } },
+        body: {
+          code: 'TEMPLATE_PARSE_FAILED',
+          message: `The template stopped on the text: ${reference?.error ?? ''}`,
+          details: { kind: 'text' },
+        },
       });
       const invalid = await parse({ template: 'Value X (\\d+)\n\nNotStart\n  ^${X}\n', text: '1' });
       expect(invalid).toMatchObject({ status: 422, body: { code: 'TEMPLATE_PARSE_FAILED', details: { kind: 'template' } } });
@@ -199,7 +245,10 @@ describeWithPython('the template builder', () => {
     });
 
     it('takes name or template, not both and not neither', async () => {
-      expect(await parse({ name: 'Show vlan', template: 'Value X (\\d+)\n\nStart\n', text: '1' })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [{ member: 'body.template' }] } });
+      expect(await parse({ name: 'Show vlan', template: 'Value X (\\d+)\n\nStart\n', text: '1' })).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_FAILED', details: [{ member: 'body.template' }] },
+      });
       expect(await parse({ text: '1' })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
     });
   });
@@ -228,19 +277,41 @@ describeWithPython('the template builder', () => {
         groups: [],
         tasks: {
           workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-          a1: task('renderJinjaTemplate', { name: '$var.job.templateName', context: '$var.job.templateVariables' }, { renderedTemplate: '$var.job.rendered' }),
-          b2: task('parseTemplate', { template: 'Value ID (\\d+)\nValue NAME (\\S+)\n\nStart\n  ^${ID}\\s+${NAME}\\s+active -> Record\n', text: '$var.job.rendered' }, { records: '$var.job.records' }),
+          a1: task(
+            'renderJinjaTemplate',
+            { name: '$var.job.templateName', context: '$var.job.templateVariables' },
+            { renderedTemplate: '$var.job.rendered' },
+          ),
+          b2: task(
+            'parseTemplate',
+            {
+              template: 'Value ID (\\d+)\nValue NAME (\\S+)\n\nStart\n  ^${ID}\\s+${NAME}\\s+active -> Record\n',
+              text: '$var.job.rendered',
+            },
+            { records: '$var.job.records' },
+          ),
           workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 0, y: 0 } },
         },
         transitions: { workflow_start: { a1: OK }, a1: { b2: OK }, b2: { workflow_end: OK }, workflow_end: {} },
       };
       expect((await platform.http('POST', '/automation-studio/automations', { token, body: { automation: workflow } })).status).toBe(201);
-      const variables = { templateName: 'Show vlan config', templateVariables: { vlans: [{ id: 10, name: 'users' }, { id: 20, name: 'voice' }] } };
-      const started = await platform.http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(workflow.name)}`, { token, body: { options: { variables } } });
+      const variables = {
+        templateName: 'Show vlan config',
+        templateVariables: {
+          vlans: [
+            { id: 10, name: 'users' },
+            { id: 20, name: 'voice' },
+          ],
+        },
+      };
+      const started = await platform.http('POST', `/workflow_engine/startJobWithOptions/${encodeURIComponent(workflow.name)}`, {
+        token,
+        body: { options: { variables } },
+      });
       expect(started.status).toBe(200);
       const id = (started.body as JobDocument)._id;
       let job = started.body as JobDocument;
-      for (const deadline = Date.now() + 20_000; !['complete', 'error', 'canceled'].includes(job.status) && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 20_000; !['complete', 'error', 'canceled'].includes(job.status) && Date.now() < deadline;) {
         await new Promise((resolve) => setTimeout(resolve, 25));
         job = ((await platform.http('GET', `/operations-manager/jobs/${id}`, { token })).body as { data: JobDocument }).data;
       }

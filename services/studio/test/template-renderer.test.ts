@@ -15,28 +15,37 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; statu
   try {
     await promise;
   } catch (err) {
-    if (isAppError(err)) return { code: err.code, status: err.status, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) };
+    if (isAppError(err))
+      return { code: err.code, status: err.status, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) };
     throw err;
   }
   throw new Error('Expected the call to fail, it succeeded');
 }
 
-const render = (r: TemplateRenderer, template: string, context: Record<string, unknown> = {}, profile: 'templateBuilder' | 'device' = 'templateBuilder') =>
-  r.renderJinja({ template, context, profile, subject: 'Template "t"' });
+const render = (
+  r: TemplateRenderer,
+  template: string,
+  context: Record<string, unknown> = {},
+  profile: 'templateBuilder' | 'device' = 'templateBuilder',
+) => r.renderJinja({ template, context, profile, subject: 'Template "t"' });
 
 /** Two nested loops of 100,000 (the sandbox's largest range) with no output: runs for hours. */
 const RUNAWAY = '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}done';
 
 describe('renderer settings', () => {
   it('reads NAP_PYTHON and NAP_TEMPLATE_*, and lists every bad value', () => {
-    expect(loadTemplateRendererConfig({ NAP_PYTHON: '/opt/py/bin/python3', NAP_TEMPLATE_WORKERS: '3', NAP_TEMPLATE_TIMEOUT_MS: '250' })).toMatchObject({
+    expect(
+      loadTemplateRendererConfig({ NAP_PYTHON: '/opt/py/bin/python3', NAP_TEMPLATE_WORKERS: '3', NAP_TEMPLATE_TIMEOUT_MS: '250' }),
+    ).toMatchObject({
       python: '/opt/py/bin/python3',
       workers: 3,
       timeoutMs: 250,
       maxOutputBytes: 524_288,
       memoryBytes: 512 * 1_048_576,
     });
-    expect(() => loadTemplateRendererConfig({ NAP_TEMPLATE_WORKERS: '0', NAP_TEMPLATE_TIMEOUT_MS: 'soon' })).toThrow(/NAP_TEMPLATE_WORKERS must be a whole number from 1 to 64, got "0"[\s\S]*NAP_TEMPLATE_TIMEOUT_MS/);
+    expect(() => loadTemplateRendererConfig({ NAP_TEMPLATE_WORKERS: '0', NAP_TEMPLATE_TIMEOUT_MS: 'soon' })).toThrow(
+      /NAP_TEMPLATE_WORKERS must be a whole number from 1 to 64, got "0"[\s\S]*NAP_TEMPLATE_TIMEOUT_MS/,
+    );
   });
 });
 
@@ -59,7 +68,9 @@ describeWithPython('the Python template worker pool', () => {
   it('renders with Python semantics and answers many requests at once in order of their ids', async () => {
     const r = createTemplateRenderer(config({ workers: 2 }));
     try {
-      expect(await render(r, '{{ d }} {{ l }} {{ n }} {{ b }}\n', { d: { a: null, b: true }, l: [1, 'x'], n: null, b: false })).toBe("{'a': None, 'b': True} [1, 'x'] None False");
+      expect(await render(r, '{{ d }} {{ l }} {{ n }} {{ b }}\n', { d: { a: null, b: true }, l: [1, 'x'], n: null, b: false })).toBe(
+        "{'a': None, 'b': True} [1, 'x'] None False",
+      );
       const outs = await Promise.all(Array.from({ length: 50 }, (_, i) => render(r, '{{ i * 2 }}', { i })));
       expect(outs).toEqual(Array.from({ length: 50 }, (_, i) => String(i * 2)));
       expect(r.pool.versions).toMatchObject({ jinja2: '3.1.2', textfsm: expect.any(String) as string });
@@ -76,7 +87,9 @@ describeWithPython('the Python template worker pool', () => {
       const started = Date.now();
       const err = await failure(render(r, RUNAWAY));
       expect(err).toMatchObject({ code: 'TEMPLATE_TIMEOUT', status: 422, details: { limitMs: 400 } });
-      expect(err.message).toBe('Template "t" ran longer than the limit of 400 ms (NAP_TEMPLATE_TIMEOUT_MS) and was stopped; look for a loop that does not end');
+      expect(err.message).toBe(
+        'Template "t" ran longer than the limit of 400 ms (NAP_TEMPLATE_TIMEOUT_MS) and was stopped; look for a loop that does not end',
+      );
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(r.pool.restarts).toBe(1);
       expect(await render(r, 'after {{ x }}', { x: 1 })).toBe('after 1');
@@ -94,7 +107,9 @@ describeWithPython('the Python template worker pool', () => {
       expect(r.pool.killWorkers('SIGKILL')).toBe(1);
       const err = await held;
       expect(err).toMatchObject({ code: 'TEMPLATE_RENDERER_UNAVAILABLE', status: 503 });
-      expect(err.message).toMatch(/^The template worker stopped \(SIGKILL\) while working on this request; it is being restarted, try again$/);
+      expect(err.message).toMatch(
+        /^The template worker stopped \(SIGKILL\) while working on this request; it is being restarted, try again$/,
+      );
       expect(await render(r, 'back {{ 1 + 1 }}')).toBe('back 2');
       expect(r.pool.restarts).toBe(1);
     } finally {
@@ -113,12 +128,14 @@ describeWithPython('the Python template worker pool', () => {
         "{{ '{0.__class__}'.format(x) }}",
         '{{ lipsum.__globals__ }}',
         '{{ cycler.__init__.__globals__.os }}',
-        "{{ self._TemplateReference__context }}",
+        '{{ self._TemplateReference__context }}',
         '{{ undefined_thing.__class__ }}',
       ]) {
         const err = await failure(render(r, probe, { x: 1 }));
         expect({ probe, code: err.code, status: err.status }).toEqual({ probe, code: 'TEMPLATE_SANDBOX_VIOLATION', status: 400 });
-        expect(err.message).toMatch(/^Template "t" was refused by the sandbox at line 1: access to attribute '_\w+' of '\w+' object is unsafe; templates cannot reach Python internals$/);
+        expect(err.message).toMatch(
+          /^Template "t" was refused by the sandbox at line 1: access to attribute '_\w+' of '\w+' object is unsafe; templates cannot reach Python internals$/,
+        );
       }
       expect(await render(r, 'still {{ "fine" }}')).toBe('still fine');
       expect(r.pool.restarts).toBe(0);
@@ -149,11 +166,18 @@ describeWithPython('the Python template worker pool', () => {
         message: 'Template "t" has a syntax error at line 2: Expected an expression, got \'end of statement block\'',
         details: { kind: 'syntax', line: 2 },
       });
-      expect(await failure(render(r, 'a\n\n{{ 1 / z }}', { z: 0 }))).toMatchObject({ code: 'TEMPLATE_RENDER_FAILED', message: 'Template "t" failed at line 3: ZeroDivisionError: division by zero', details: { kind: 'render', line: 3 } });
+      expect(await failure(render(r, 'a\n\n{{ 1 / z }}', { z: 0 }))).toMatchObject({
+        code: 'TEMPLATE_RENDER_FAILED',
+        message: 'Template "t" failed at line 3: ZeroDivisionError: division by zero',
+        details: { kind: 'render', line: 3 },
+      });
       // TemplateBuilder: Python's lenient Undefined prints nothing
       expect(await render(r, '[{{ nothing }}]')).toBe('[]');
       const device = '{% if banner %}banner {{ banner }}\n{% endif %}hostname {{ hostname }}\nntp {{ ntp.server }}\n';
-      expect(await failure(render(r, device, {}, 'device'))).toMatchObject({ code: 'TEMPLATE_RENDER_FAILED', details: { kind: 'undefined', line: 2, missing: ['hostname'] } });
+      expect(await failure(render(r, device, {}, 'device'))).toMatchObject({
+        code: 'TEMPLATE_RENDER_FAILED',
+        details: { kind: 'undefined', line: 2, missing: ['hostname'] },
+      });
       expect(await render(r, device, { hostname: 'r1', ntp: { server: '10.0.0.1' } }, 'device')).toBe('hostname r1\nntp 10.0.0.1\n');
     } finally {
       await r.close();

@@ -25,8 +25,13 @@ function fixtureTransformations(): Member[] {
     .filter((f) => f.endsWith('.project.json'))
     .sort()
     .flatMap((f) => {
-      const p = JSON.parse(readFileSync(path.join(FIXTURES, f), 'utf8')) as { _id: string; components: { type: string; document: Member['doc'] }[] };
-      return p.components.filter((c) => c.type === 'transformation').map((c) => ({ project: p._id, doc: { ...c.document, name: `@${p._id}: ${c.document.name}` } }));
+      const p = JSON.parse(readFileSync(path.join(FIXTURES, f), 'utf8')) as {
+        _id: string;
+        components: { type: string; document: Member['doc'] }[];
+      };
+      return p.components
+        .filter((c) => c.type === 'transformation')
+        .map((c) => ({ project: p._id, doc: { ...c.document, name: `@${p._id}: ${c.document.name}` } }));
     });
 }
 
@@ -76,32 +81,75 @@ describe('transformation routes', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: 'TRANSFORMATION_INVALID',
-      message: 'The transformation "bad" cannot run: step 1 calls String.toShouting, which is not a method of the library at /steps/0 (and 2 more problems)',
-      details: [{ code: 'UNKNOWN_METHOD', path: '/steps/0' }, { code: 'BAD_ASSIGN', path: '/steps/1/to/name' }, { code: 'BAD_ASSIGN', path: '/steps/2/from/name' }],
+      message:
+        'The transformation "bad" cannot run: step 1 calls String.toShouting, which is not a method of the library at /steps/0 (and 2 more problems)',
+      details: [
+        { code: 'UNKNOWN_METHOD', path: '/steps/0' },
+        { code: 'BAD_ASSIGN', path: '/steps/1/to/name' },
+        { code: 'BAD_ASSIGN', path: '/steps/2/from/name' },
+      ],
     });
   });
 
   it('validates without saving: every error and warning with its path', async () => {
-    const res = await platform.http('POST', '/transformations/validate', { token: admin, body: { ...upper, outgoing: [...upper.outgoing, { $id: 'unused' }] } });
+    const res = await platform.http('POST', '/transformations/validate', {
+      token: admin,
+      body: { ...upper, outgoing: [...upper.outgoing, { $id: 'unused' }] },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ isValid: true, errors: [], warnings: [{ code: 'OUTGOING_UNASSIGNED', message: 'nothing is assigned to outgoing "unused"', path: '/outgoing/1' }] });
-    const broken = await platform.http('POST', '/transformations/validate', { token: admin, body: { name: 'x', steps: [{ id: 1, type: 'method', library: 'Math', method: 'nope', args: [] }] } });
-    expect(broken.body).toEqual({ isValid: false, errors: [{ code: 'UNKNOWN_METHOD', message: 'step 1 calls Math.nope, which is not a method of the library', path: '/steps/0' }], warnings: [] });
+    expect(res.body).toEqual({
+      isValid: true,
+      errors: [],
+      warnings: [{ code: 'OUTGOING_UNASSIGNED', message: 'nothing is assigned to outgoing "unused"', path: '/outgoing/1' }],
+    });
+    const broken = await platform.http('POST', '/transformations/validate', {
+      token: admin,
+      body: { name: 'x', steps: [{ id: 1, type: 'method', library: 'Math', method: 'nope', args: [] }] },
+    });
+    expect(broken.body).toEqual({
+      isValid: false,
+      errors: [{ code: 'UNKNOWN_METHOD', message: 'step 1 calls Math.nope, which is not a method of the library', path: '/steps/0' }],
+      warnings: [],
+    });
   });
 
   it('runs by id on { incoming, options }, on the spec route too, where a lone data object is the incoming', async () => {
     const run = await platform.http('POST', `/transformations/${id}`, { token: admin, body: { incoming: { site: 'ams1' } } });
     expect(run).toMatchObject({ status: 200, body: { label: 'AMS1' } });
-    const spec = await platform.http('POST', `/automation-studio/json-forms/runTransformation/${id}`, { token: admin, body: { data: { site: 'fra2' }, options: { extractOutput: true } } });
+    const spec = await platform.http('POST', `/automation-studio/json-forms/runTransformation/${id}`, {
+      token: admin,
+      body: { data: { site: 'fra2' }, options: { extractOutput: true } },
+    });
     expect(spec).toMatchObject({ status: 200, body: 'FRA2' });
-    const byName = await platform.http('POST', '/automation-studio/json-forms/runTransformation/upper-site', { token: admin, body: { incoming: { site: 'x' } } });
+    const byName = await platform.http('POST', '/automation-studio/json-forms/runTransformation/upper-site', {
+      token: admin,
+      body: { incoming: { site: 'x' } },
+    });
     expect(byName.body).toEqual({ label: 'X' });
-    const invalid = await platform.http('POST', `/transformations/${id}`, { token: admin, body: { incoming: { site: 7 }, options: { validateIncoming: true } } });
-    expect(invalid).toMatchObject({ status: 400, body: { code: 'TRANSFORMATION_INCOMING_INVALID', message: 'Incoming "site" of transformation "upper-site" must be string' } });
+    const invalid = await platform.http('POST', `/transformations/${id}`, {
+      token: admin,
+      body: { incoming: { site: 7 }, options: { validateIncoming: true } },
+    });
+    expect(invalid).toMatchObject({
+      status: 400,
+      body: { code: 'TRANSFORMATION_INCOMING_INVALID', message: 'Incoming "site" of transformation "upper-site" must be string' },
+    });
     const failed = await platform.http('POST', `/transformations/${id}`, { token: admin, body: { incoming: {} } });
-    expect(failed).toMatchObject({ status: 422, body: { code: 'TRANSFORMATION_STEP_FAILED', message: 'The transformation failed at step 1 (String.toUpperCase): argument 1 (string) must be a string, not undefined' } });
-    const missing = await platform.http('POST', '/automation-studio/json-forms/runTransformation/no-such-jst', { token: admin, body: { incoming: {} } });
-    expect(missing).toMatchObject({ status: 404, body: { code: 'TRANSFORMATION_NOT_FOUND', message: 'No transformation with id or name "no-such-jst"' } });
+    expect(failed).toMatchObject({
+      status: 422,
+      body: {
+        code: 'TRANSFORMATION_STEP_FAILED',
+        message: 'The transformation failed at step 1 (String.toUpperCase): argument 1 (string) must be a string, not undefined',
+      },
+    });
+    const missing = await platform.http('POST', '/automation-studio/json-forms/runTransformation/no-such-jst', {
+      token: admin,
+      body: { incoming: {} },
+    });
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { code: 'TRANSFORMATION_NOT_FOUND', message: 'No transformation with id or name "no-such-jst"' },
+    });
   });
 
   it('lists, reads, replaces and deletes', async () => {
@@ -109,7 +157,9 @@ describe('transformation routes', () => {
     expect(list.body).toMatchObject({ total: 1, items: [{ _id: id, name: 'upper-site' }] });
     const put = await platform.http('PUT', `/transformations/${id}`, { token: admin, body: { ...upper, description: 'uppercase a site' } });
     expect(put).toMatchObject({ status: 200, body: { _id: id, description: 'uppercase a site', createdBy: 'admin' } });
-    expect((await platform.http('GET', `/transformations/${id}`, { token: admin })).body).toMatchObject({ description: 'uppercase a site' });
+    expect((await platform.http('GET', `/transformations/${id}`, { token: admin })).body).toMatchObject({
+      description: 'uppercase a site',
+    });
     expect((await platform.http('DELETE', `/transformations/${id}`, { token: admin })).status).toBe(200);
     expect((await platform.http('GET', `/transformations/${id}`, { token: admin })).status).toBe(404);
     expect((await platform.http('POST', `/transformations/${id}`, { token: admin, body: { incoming: {} } })).status).toBe(404);
@@ -119,7 +169,9 @@ describe('transformation routes', () => {
 if (!present) {
   describe('conformance with the 146 real transformations', () => {
     it('did NOT run: the fixtures folder is absent', () => {
-      console.warn(`\n${'!'.repeat(100)}\nCONFORMANCE NOT RUN: ${FIXTURES} is absent, so the 146 real JST transformations were not imported and run.\n${'!'.repeat(100)}\n`);
+      console.warn(
+        `\n${'!'.repeat(100)}\nCONFORMANCE NOT RUN: ${FIXTURES} is absent, so the 146 real JST transformations were not imported and run.\n${'!'.repeat(100)}\n`,
+      );
       expect(present).toBe(false);
     });
   });
@@ -131,7 +183,8 @@ if (!present) {
       if (!found) throw new Error(`No fixture transformation ${name} in project ${project}`);
       return found;
     };
-    const runIt = async (m: Member, incoming: Record<string, unknown>) => platform.http('POST', `/transformations/${m.doc._id}`, { token: admin, body: { incoming } });
+    const runIt = async (m: Member, incoming: Record<string, unknown>) =>
+      platform.http('POST', `/transformations/${m.doc._id}`, { token: admin, body: { incoming } });
 
     it('imports all 146 as exported (_id and project-qualified name kept), none refused', async () => {
       expect(all).toHaveLength(146);
@@ -141,7 +194,9 @@ if (!present) {
         expect(res.status).toBe(200);
         const body = res.body as ImportResult;
         expect(body.imported.filter((x) => !x.success).map((x) => x.message)).toEqual([]);
-        expect(body.imported.map((x) => [(x.created as Transformation)._id, (x.created as Transformation).name])).toEqual(batch.map((d) => [d._id, d.name]));
+        expect(body.imported.map((x) => [(x.created as Transformation)._id, (x.created as Transformation).name])).toEqual(
+          batch.map((d) => [d._id, d.name]),
+        );
       }
     });
 
@@ -159,8 +214,14 @@ if (!present) {
     // list, a ReturnStatus with an errors list, a NetBox result with a device): on such data they fail
     // as the JavaScript they are written in would, at the step named; with the member present they run.
     const NEEDS_DATA: Record<string, { step: string; incoming: Record<string, unknown> }> = {
-      'Create Error ReturnStatus': { step: 'step 8 (Array.push) of function "errorResponse"', incoming: { taskName: 'push', response: 'timeout', message: 'failed', ReturnStatus: { errors: [], response: {} } } },
-      'Convert Manifest Data': { step: 'step 5 (Array.push) of function "convertData"', incoming: { input: { components: [{ name: 'wf1', type: 'workflow' }] } } },
+      'Create Error ReturnStatus': {
+        step: 'step 8 (Array.push) of function "errorResponse"',
+        incoming: { taskName: 'push', response: 'timeout', message: 'failed', ReturnStatus: { errors: [], response: {} } },
+      },
+      'Convert Manifest Data': {
+        step: 'step 5 (Array.push) of function "convertData"',
+        incoming: { input: { components: [{ name: 'wf1', type: 'workflow' }] } },
+      },
       'Device Onboarding - Kentik - Example': { step: 'step 72 (String.toLowerCase)', incoming: {} },
     };
 
@@ -172,7 +233,10 @@ if (!present) {
         const plain = m.doc.name.replace(/^@[0-9a-f]+: /, '');
         const known = NEEDS_DATA[plain];
         if (known) {
-          expect(res).toMatchObject({ status: 422, body: { code: 'TRANSFORMATION_STEP_FAILED', message: expect.stringContaining(known.step) } });
+          expect(res).toMatchObject({
+            status: 422,
+            body: { code: 'TRANSFORMATION_STEP_FAILED', message: expect.stringContaining(known.step) },
+          });
           continue;
         }
         if (res.status !== 200) failed.push(`${m.doc.name}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -184,7 +248,10 @@ if (!present) {
       const kentik = all.find((m) => m.doc.name.endsWith(': Device Onboarding - Kentik - Example')) as Member;
       const kentikIncoming = Object.fromEntries(kentik.doc.incoming.map((s) => [s.$id, exampleOf(s)]));
       // the NetBox search result whose first device the JST names in lower case
-      NEEDS_DATA['Device Onboarding - Kentik - Example'] = { step: '', incoming: { ...kentikIncoming, netbox: { response: { count: 1, results: [{ name: 'AMS-EDGE-1' }] } } } };
+      NEEDS_DATA['Device Onboarding - Kentik - Example'] = {
+        step: '',
+        incoming: { ...kentikIncoming, netbox: { response: { count: 1, results: [{ name: 'AMS-EDGE-1' }] } } },
+      };
       for (const [name, c] of Object.entries(NEEDS_DATA)) {
         const m = all.find((x) => x.doc.name.endsWith(`: ${name}`)) as Member;
         const res = await runIt(m, c.incoming);
@@ -196,7 +263,10 @@ if (!present) {
 
     it('Build EC2 Tag Data: a tag from function buildEc2Tags and the first instance id, each wrapped by new Array', async () => {
       const m = byName('66ce026421161b4df2717471', 'Build EC2 Tag Data');
-      const res = await runIt(m, { vpcName: 'prod', launchResponse: { response: { RunInstancesResponse: { instancesSet: { item: [{ instanceId: 'i-1' }, { instanceId: 'i-2' }] } } } } });
+      const res = await runIt(m, {
+        vpcName: 'prod',
+        launchResponse: { response: { RunInstancesResponse: { instancesSet: { item: [{ instanceId: 'i-1' }, { instanceId: 'i-2' }] } } } },
+      });
       // concat("Apache Web Server for ", vpcName) → Value; buildEc2Tags("Name", Value) → { Key, Value }; getIndex(item, 0).instanceId
       expect(res.body).toEqual({ ec2Tags: [{ Key: 'Name', Value: 'Apache Web Server for prod' }], instanceIdArray: ['i-1'] });
     });
@@ -217,20 +287,44 @@ if (!present) {
     it('Convert CSV to JSON: the first line names the members, each later line is an object (missing cells "")', async () => {
       const m = all.find((x) => x.doc.name.endsWith(': Convert CSV to JSON')) as Member;
       // split on \n, shift the header, map rows: reduce over headers with setProperty(acc, header, index + 1 <= cells ? cell : charAt("0", 1))
-      expect((await runIt(m, { csv: 'a,b\n1,2\n3' })).body).toEqual({ json: [{ a: '1', b: '2' }, { a: '3', b: '' }] });
+      expect((await runIt(m, { csv: 'a,b\n1,2\n3' })).body).toEqual({
+        json: [
+          { a: '1', b: '2' },
+          { a: '3', b: '' },
+        ],
+      });
     });
 
     it('Get Prebuilt Details: optional chaining for the bundle name and WorkFlowEngine.query for each artifact type', async () => {
       const m = all.find((x) => x.doc.name.endsWith(': Get Prebuilt Details')) as Member;
-      const first = { manifest: { bundleName: 'bundle-x', artifacts: [{ type: 'workflow', name: 'w1' }, { type: 'automation', name: 'a1' }, { type: 'workflow', name: 'w2' }, { type: 'ac-agenda-job', name: 'j1' }] } };
+      const first = {
+        manifest: {
+          bundleName: 'bundle-x',
+          artifacts: [
+            { type: 'workflow', name: 'w1' },
+            { type: 'automation', name: 'a1' },
+            { type: 'workflow', name: 'w2' },
+            { type: 'ac-agenda-job', name: 'j1' },
+          ],
+        },
+      };
       const res = await runIt(m, { prebuilt: { results: [first], total: 1 } });
       // transformation is new Array(0) with polymorphIndex 1: an empty array
-      expect(res.body).toEqual({ bundleName: 'bundle-x', discoveryInput: { transformation: [], workflow: ['w1', 'w2'], operationsAutomation: ['a1'], catalogAutomation: ['j1'] }, prebuilt: first });
+      expect(res.body).toEqual({
+        bundleName: 'bundle-x',
+        discoveryInput: { transformation: [], workflow: ['w1', 'w2'], operationsAutomation: ['a1'], catalogAutomation: ['j1'] },
+        prebuilt: first,
+      });
     });
 
     it('Find Segment ID - Alkira: find with constantValue1 = the segment name, then its id', async () => {
       const m = all.find((x) => x.doc.name.endsWith(': Find Segment ID - Alkira')) as Member;
-      const segments = { response: [{ id: 1, name: 'GUEST' }, { id: 2878, name: 'CORP' }] };
+      const segments = {
+        response: [
+          { id: 1, name: 'GUEST' },
+          { id: 2878, name: 'CORP' },
+        ],
+      };
       expect((await runIt(m, { getSegmentsResult: segments, segmentName: 'CORP' })).body).toEqual({ segmentId: 2878 });
       // no match: find answers undefined, getProperty of it is undefined, so segmentId is left out
       expect((await runIt(m, { getSegmentsResult: segments, segmentName: 'NONE' })).body).toEqual({});

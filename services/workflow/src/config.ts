@@ -27,14 +27,19 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv): EngineOptions {
     const raw = env[variable];
     if (raw === undefined || raw === '') continue;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) problems.push(`${variable} must be a whole number of milliseconds from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      problems.push(`${variable} must be a whole number of milliseconds from ${min} to ${max}, not ${JSON.stringify(raw)}`);
     else options[option] = value;
   }
   const lease = options.leaseMs;
   if (lease !== undefined || options.renewMs !== undefined) {
     const effectiveLease = lease ?? 3_000;
-    if (options.renewMs !== undefined && options.renewMs * 2 > effectiveLease) problems.push(`NAP_WORKFLOW_RENEW_MS (${options.renewMs}) must be at most half of the lease (${effectiveLease} ms), so that one late heartbeat does not make a live engine look dead`);
-    if (options.scanMs !== undefined && options.scanMs > effectiveLease) problems.push(`NAP_WORKFLOW_SCAN_MS (${options.scanMs}) must not exceed the lease (${effectiveLease} ms)`);
+    if (options.renewMs !== undefined && options.renewMs * 2 > effectiveLease)
+      problems.push(
+        `NAP_WORKFLOW_RENEW_MS (${options.renewMs}) must be at most half of the lease (${effectiveLease} ms), so that one late heartbeat does not make a live engine look dead`,
+      );
+    if (options.scanMs !== undefined && options.scanMs > effectiveLease)
+      problems.push(`NAP_WORKFLOW_SCAN_MS (${options.scanMs}) must not exceed the lease (${effectiveLease} ms)`);
   }
   const id = env.NAP_WORKFLOW_SERVER_ID;
   if (id !== undefined && id !== '') {

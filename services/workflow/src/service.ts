@@ -44,7 +44,8 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     {
       jobs: store.collection<JobRecord>('jobs'),
       engines: store.collection<EngineRecord>('engines'),
-      getWorkflow: async (name, caller, from) => (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body,
+      getWorkflow: async (name, caller, from) =>
+        (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body,
       call: async (operationId, input, caller) => (await client.callDynamic(operationId, input, { caller })).body,
       publishEvent: async (subject, payload, headers) => {
         await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)), headers);
@@ -65,8 +66,21 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
   const triggers = new Triggers(triggerStore, automationStore, starter, client, eventTriggers);
   // schedules fire under the engine's lease: a claim not released within it passes to another replica
   const tickMs = Math.min(1_000, Math.max(50, Math.floor(engine.leaseMs / 3)));
-  const schedules = new ScheduleRunner(triggerStore, starter, engine.serverId, { leaseMs: engine.leaseMs, tickMs, graceMs: Math.max(engine.leaseMs, 2 * tickMs) }, () => engine.claimsJobs, log);
-  const workers = new WorkerControl(store, engine, engine.leaseMs, () => bus.publish(WORKFLOW_WORKERS_SUBJECT, new Uint8Array(0)), logger.child({ component: 'workers' }));
+  const schedules = new ScheduleRunner(
+    triggerStore,
+    starter,
+    engine.serverId,
+    { leaseMs: engine.leaseMs, tickMs, graceMs: Math.max(engine.leaseMs, 2 * tickMs) },
+    () => engine.claimsJobs,
+    log,
+  );
+  const workers = new WorkerControl(
+    store,
+    engine,
+    engine.leaseMs,
+    () => bus.publish(WORKFLOW_WORKERS_SUBJECT, new Uint8Array(0)),
+    logger.child({ component: 'workers' }),
+  );
 
   return {
     engine,
@@ -78,12 +92,28 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       });
       // the worker setting first, so that the engine claims no job while the job worker is deactivated
       await workers.start();
-      const workerNews: Subscription = bus.subscribe(WORKFLOW_WORKERS_SUBJECT, () => void workers.refresh().catch((err: unknown) => logger.warn({ err }, 'Reading the worker setting failed')));
+      const workerNews: Subscription = bus.subscribe(
+        WORKFLOW_WORKERS_SUBJECT,
+        () => void workers.refresh().catch((err: unknown) => logger.warn({ err }, 'Reading the worker setting failed')),
+      );
       // the engine registers its heartbeat and resumes its jobs before it takes requests
       await engine.start();
-      logger.info({ serverId: engine.serverId, resumed: engine.ownedJobs, leaseMs: engine.leaseMs, renewMs: engine.renewMs, scanMs: engine.scanMs }, 'Workflow engine started');
+      logger.info(
+        { serverId: engine.serverId, resumed: engine.ownedJobs, leaseMs: engine.leaseMs, renewMs: engine.renewMs, scanMs: engine.scanMs },
+        'Workflow engine started',
+      );
       const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, automationStore, triggers, workers, client });
-      const registered = await serve({ bus, service: 'workflow', version: RELEASE, logger, metrics, client, idempotency: deps.idempotency, handlers, indexes: new DeclaredIndexes(store, WORKFLOW_COLLECTIONS) });
+      const registered = await serve({
+        bus,
+        service: 'workflow',
+        version: RELEASE,
+        logger,
+        metrics,
+        client,
+        idempotency: deps.idempotency,
+        handlers,
+        indexes: new DeclaredIndexes(store, WORKFLOW_COLLECTIONS),
+      });
       await eventTriggers.start();
       schedules.start();
       return {

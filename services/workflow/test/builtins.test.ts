@@ -6,25 +6,52 @@ import type { ReferenceScope } from '../src/domain/references';
 
 const signal = new AbortController().signal;
 
-async function run(name: string, incoming: Record<string, unknown>, scope: ReferenceScope = { variables: {}, tasks: {} }): Promise<BuiltinResult> {
+async function run(
+  name: string,
+  incoming: Record<string, unknown>,
+  scope: ReferenceScope = { variables: {}, tasks: {} },
+): Promise<BuiltinResult> {
   return (BUILTINS[name] as (typeof BUILTINS)[string])({ incoming, scope, startedAt: Date.now(), signal });
 }
 
 describe('built-in tasks beyond the fixtures', () => {
   it('pop takes the last item of a job array', async () => {
-    expect(await run('pop', { job_variable: 'stack' }, { variables: { stack: [1, 2, 3] }, tasks: {} })).toEqual({ finishState: 'success', outgoing: { popped_item: 3, job_variable_value: [1, 2] }, setVariables: { stack: [1, 2] } });
+    expect(await run('pop', { job_variable: 'stack' }, { variables: { stack: [1, 2, 3] }, tasks: {} })).toEqual({
+      finishState: 'success',
+      outgoing: { popped_item: 3, job_variable_value: [1, 2] },
+      setVariables: { stack: [1, 2] },
+    });
     await expect(run('pop', { job_variable: 'nope' })).rejects.toThrow('"nope"');
   });
 
   it('deepmerge merges objects deeply, either as a list or as keyed values', async () => {
-    expect((await run('deepmerge', { data_to_merge: [{ a: { b: 1, c: [1] } }, { a: { d: 2, c: [2] } }] })).outgoing).toEqual({ merged_object: { a: { b: 1, d: 2, c: [2] } } });
+    expect((await run('deepmerge', { data_to_merge: [{ a: { b: 1, c: [1] } }, { a: { d: 2, c: [2] } }] })).outgoing).toEqual({
+      merged_object: { a: { b: 1, d: 2, c: [2] } },
+    });
     const scope: ReferenceScope = { variables: { base: { x: { y: 1 } } }, tasks: {} };
-    const keyed = await run('deepmerge', { data_to_merge: [{ key: 'cfg', value: { task: 'job', variable: 'base' } }, { key: 'cfg', value: { task: 'static', variable: { x: { z: 2 } } } }] }, scope);
+    const keyed = await run(
+      'deepmerge',
+      {
+        data_to_merge: [
+          { key: 'cfg', value: { task: 'job', variable: 'base' } },
+          { key: 'cfg', value: { task: 'static', variable: { x: { z: 2 } } } },
+        ],
+      },
+      scope,
+    );
     expect(keyed.outgoing).toEqual({ merged_object: { cfg: { x: { y: 1, z: 2 } } } });
   });
 
   it('evaluation refuses an unknown operator with a clear message', async () => {
-    const incoming = { all_true_flag: false, evaluation_groups: [{ all_true_flag: false, evaluations: [{ operand_1: { task: 'static', variable: 1 }, operator: '~=', operand_2: { task: 'static', variable: 1 } }] }] };
+    const incoming = {
+      all_true_flag: false,
+      evaluation_groups: [
+        {
+          all_true_flag: false,
+          evaluations: [{ operand_1: { task: 'static', variable: 1 }, operator: '~=', operand_2: { task: 'static', variable: 1 } }],
+        },
+      ],
+    };
     await expect(run('evaluation', incoming)).rejects.toThrow('"~="');
   });
 
@@ -38,13 +65,23 @@ describe('built-in tasks beyond the fixtures', () => {
     ['==', { a: [1] }, { a: [1] }, true],
     ['!=', '5', 5, false],
   ])('evaluation %s', async (operator, a, b, expected) => {
-    const res = await run('evaluation', { all_true_flag: true, evaluation_groups: [{ all_true_flag: true, evaluations: [{ operand_1: { task: 'static', variable: a }, operator, operand_2: { task: 'static', variable: b } }] }] });
+    const res = await run('evaluation', {
+      all_true_flag: true,
+      evaluation_groups: [
+        {
+          all_true_flag: true,
+          evaluations: [{ operand_1: { task: 'static', variable: a }, operator, operand_2: { task: 'static', variable: b } }],
+        },
+      ],
+    });
     expect(res.outgoing.return_value).toBe(expected);
     expect(res.finishState).toBe(expected ? 'success' : 'failure');
   });
 
   it('makeData converts to its output type and names a missing placeholder', async () => {
-    expect((await run('makeData', { input: '{"port": <!p!>}', outputType: 'json', variables: { p: 22 } })).outgoing).toEqual({ output: { port: 22 } });
+    expect((await run('makeData', { input: '{"port": <!p!>}', outputType: 'json', variables: { p: 22 } })).outgoing).toEqual({
+      output: { port: 22 },
+    });
     await expect(run('makeData', { input: '<!q!>', outputType: 'string', variables: {} })).rejects.toThrow('<!q!>');
   });
 
@@ -59,14 +96,25 @@ describe('built-in tasks beyond the fixtures', () => {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         res.writeHead(req.url === '/missing' ? 404 : 201, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization ?? null, body: body ? (JSON.parse(body) as unknown) : null }));
+        res.end(
+          JSON.stringify({
+            method: req.method,
+            auth: req.headers.authorization ?? null,
+            body: body ? (JSON.parse(body) as unknown) : null,
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const ok = await run('restCall', { uri: `${base}/things`, verb: 'post', body: { a: 1 }, user: 'u', password: 'p' });
-      expect(ok).toMatchObject({ finishState: 'success', outgoing: { response: { status: 201, body: { method: 'POST', auth: `Basic ${Buffer.from('u:p').toString('base64')}`, body: { a: 1 } } } } });
+      expect(ok).toMatchObject({
+        finishState: 'success',
+        outgoing: {
+          response: { status: 201, body: { method: 'POST', auth: `Basic ${Buffer.from('u:p').toString('base64')}`, body: { a: 1 } } },
+        },
+      });
       expect((await run('restCall', { uri: `${base}/missing` })).finishState).toBe('failure');
       await expect(run('restCall', { uri: 'file:///etc/passwd' })).rejects.toThrow('file:');
     } finally {

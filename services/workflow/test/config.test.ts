@@ -11,7 +11,14 @@ import { engineOptionsFromEnv, persistentEngineId } from '../src';
 describe('engine settings from the environment', () => {
   it('takes the lease, renewal, scan and id, and leaves the rest to the defaults', () => {
     expect(engineOptionsFromEnv({})).toEqual({});
-    expect(engineOptionsFromEnv({ NAP_WORKFLOW_LEASE_MS: '5000', NAP_WORKFLOW_RENEW_MS: '1000', NAP_WORKFLOW_SCAN_MS: '500', NAP_WORKFLOW_SERVER_ID: 'wf-0' })).toEqual({
+    expect(
+      engineOptionsFromEnv({
+        NAP_WORKFLOW_LEASE_MS: '5000',
+        NAP_WORKFLOW_RENEW_MS: '1000',
+        NAP_WORKFLOW_SCAN_MS: '500',
+        NAP_WORKFLOW_SERVER_ID: 'wf-0',
+      }),
+    ).toEqual({
       leaseMs: 5000,
       renewMs: 1000,
       scanMs: 500,
@@ -35,9 +42,13 @@ describe('engine settings from the environment', () => {
   });
 
   it('refuses a renewal too slow for the lease, or a scan slower than the lease', () => {
-    expect(() => engineOptionsFromEnv({ NAP_WORKFLOW_LEASE_MS: '1000', NAP_WORKFLOW_RENEW_MS: '600' })).toThrow(/RENEW_MS \(600\) must be at most half of the lease \(1000 ms\)/);
+    expect(() => engineOptionsFromEnv({ NAP_WORKFLOW_LEASE_MS: '1000', NAP_WORKFLOW_RENEW_MS: '600' })).toThrow(
+      /RENEW_MS \(600\) must be at most half of the lease \(1000 ms\)/,
+    );
     expect(() => engineOptionsFromEnv({ NAP_WORKFLOW_RENEW_MS: '2000' })).toThrow(/at most half of the lease \(3000 ms\)/);
-    expect(() => engineOptionsFromEnv({ NAP_WORKFLOW_LEASE_MS: '1000', NAP_WORKFLOW_SCAN_MS: '1500' })).toThrow(/SCAN_MS \(1500\) must not exceed the lease/);
+    expect(() => engineOptionsFromEnv({ NAP_WORKFLOW_LEASE_MS: '1000', NAP_WORKFLOW_SCAN_MS: '1500' })).toThrow(
+      /SCAN_MS \(1500\) must not exceed the lease/,
+    );
   });
 });
 
@@ -71,8 +82,20 @@ describe('members of a stored job that never leave the service', () => {
   });
 
   it('are not in the job as the interface shows it', () => {
-    const job = newJobRecord({ id: 'j1', workflow: workflow('w', {}, [['workflow_start', 'workflow_end']]), variables: {}, caller: SYSTEM_CALLER, serverId: 'e1', now: 1 });
-    expect(job).toMatchObject({ lease: 'e1', outbox: [], eventsPublished: 0, tasks: { workflow_start: { status: 'pending' }, workflow_end: { status: 'incomplete' } } });
+    const job = newJobRecord({
+      id: 'j1',
+      workflow: workflow('w', {}, [['workflow_start', 'workflow_end']]),
+      variables: {},
+      caller: SYSTEM_CALLER,
+      serverId: 'e1',
+      now: 1,
+    });
+    expect(job).toMatchObject({
+      lease: 'e1',
+      outbox: [],
+      eventsPublished: 0,
+      tasks: { workflow_start: { status: 'pending' }, workflow_end: { status: 'incomplete' } },
+    });
     const shown = toPublicJob(job) as Record<string, unknown>;
     for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished']) expect(shown).not.toHaveProperty(member);
   });

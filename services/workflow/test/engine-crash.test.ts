@@ -36,14 +36,17 @@ describe('a job whose start was answered', () => {
 
     // the restarted process has the same engine identity: it resumes its own jobs at once (in one
     // process it first watches the dead one's heartbeat for two renewals, since the pid is the same)
-    const restarted = await startEngineHarness({ serverId: 'engine-one', leaseMs: 60_000, renewMs: 50 }, { store: h.store, workflows: h.workflows, wake: () => undefined });
+    const restarted = await startEngineHarness(
+      { serverId: 'engine-one', leaseMs: 60_000, renewMs: 50 },
+      { store: h.store, workflows: h.workflows, wake: () => undefined },
+    );
     harnesses.push(restarted);
     const job = await restarted.waitFor(started._id, ['complete', 'error']);
     expect(job.error).toEqual([]);
     expect(job).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 } });
   });
 
-  it('runs to its end when another replica takes it over after the dead engine\'s lease', async () => {
+  it("runs to its end when another replica takes it over after the dead engine's lease", async () => {
     const crash = new CrashSwitch();
     const h = await first(crash, { leaseMs: 300 });
     h.workflows.set(linear.name, linear);
@@ -52,7 +55,10 @@ describe('a job whose start was answered', () => {
     harnesses.pop();
     h.abandon();
 
-    const survivor = await startEngineHarness({ serverId: 'engine-two', leaseMs: 300 }, { store: h.store, workflows: h.workflows, wake: () => undefined });
+    const survivor = await startEngineHarness(
+      { serverId: 'engine-two', leaseMs: 300 },
+      { store: h.store, workflows: h.workflows, wake: () => undefined },
+    );
     harnesses.push(survivor);
     const job = await survivor.waitFor(started._id, ['complete', 'error']);
     expect(job.error).toEqual([]);
@@ -62,7 +68,12 @@ describe('a job whose start was answered', () => {
 
 /** A task that calls another service (mop.RunCommandTemplate), which the tests count and can hold. */
 function remote(step: number): WorkflowTask {
-  return { name: 'RunCommandTemplate', app: 'MOP', type: 'automatic', variables: { incoming: { template: '$var.job.tag', step }, outgoing: { result: null } } };
+  return {
+    name: 'RunCommandTemplate',
+    app: 'MOP',
+    type: 'automatic',
+    variables: { incoming: { template: '$var.job.tag', step }, outgoing: { result: null } },
+  };
 }
 
 const twoRemote = workflow('crash-remote', { m1: remote(1), m2: remote(2) }, [
@@ -142,19 +153,24 @@ describe('leases', () => {
   it('a live engine keeps its jobs: another engine scanning all along never takes them, and no task runs twice', async () => {
     const a = await startEngineHarness({ serverId: 'live-a', leaseMs: 200 });
     harnesses.push(a);
-    const b = await startEngineHarness({ serverId: 'live-b', leaseMs: 200 }, { store: a.store, workflows: a.workflows, wake: () => undefined });
+    const b = await startEngineHarness(
+      { serverId: 'live-b', leaseMs: 200 },
+      { store: a.store, workflows: a.workflows, wake: () => undefined },
+    );
     harnesses.push(b);
     // each task takes several leases: only renewals keep the job with its engine
     const { runs, handler } = counter(700);
     a.services.set('mop.RunCommandTemplate', handler);
     b.services.set('mop.RunCommandTemplate', handler);
-    const started = await Promise.all([0, 1, 2].map((i) => a.engine.startJob({ workflow: twoRemote, variables: { tag: `live-${i}` }, caller: SYSTEM_CALLER })));
+    const started = await Promise.all(
+      [0, 1, 2].map((i) => a.engine.startJob({ workflow: twoRemote, variables: { tag: `live-${i}` }, caller: SYSTEM_CALLER })),
+    );
     const done = await Promise.all(started.map((j) => a.waitFor(j._id, ['complete', 'error'])));
     expect(done.map((j) => [j.status, j.metrics?.server_id])).toEqual([0, 1, 2].map(() => ['complete', 'live-a']));
     expect([...runs.values()]).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
-  it('a surviving engine takes a dead engine\'s job over after its lease and runs the task in flight again (at-least-once)', async () => {
+  it("a surviving engine takes a dead engine's job over after its lease and runs the task in flight again (at-least-once)", async () => {
     const crash = new CrashSwitch();
     const a = await first(crash, { serverId: 'dying-a', leaseMs: 300 });
     const { runs, handler } = counter();
@@ -172,7 +188,10 @@ describe('leases', () => {
     harnesses.pop();
     a.abandon();
 
-    const b = await startEngineHarness({ serverId: 'survivor-b', leaseMs: 300 }, { store: a.store, workflows: a.workflows, wake: () => undefined });
+    const b = await startEngineHarness(
+      { serverId: 'survivor-b', leaseMs: 300 },
+      { store: a.store, workflows: a.workflows, wake: () => undefined },
+    );
     harnesses.push(b);
     b.services.set('mop.RunCommandTemplate', handler);
     const job = await b.waitFor(started._id, ['complete', 'error']);
@@ -185,7 +204,12 @@ describe('leases', () => {
   it('refuses to start under the id of an engine that is alive', async () => {
     const a = await startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30 });
     harnesses.push(a);
-    await expect(startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30 }, { store: a.store, workflows: a.workflows, wake: () => undefined })).rejects.toThrow(/engine id "twin" is in use by a running process/);
+    await expect(
+      startEngineHarness(
+        { serverId: 'twin', leaseMs: 300, renewMs: 30 },
+        { store: a.store, workflows: a.workflows, wake: () => undefined },
+      ),
+    ).rejects.toThrow(/engine id "twin" is in use by a running process/);
   });
 });
 
@@ -227,7 +251,10 @@ describe('job events (outbox)', () => {
     harnesses.pop();
     a.abandon();
 
-    const b = await startEngineHarness({ serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50 }, { store: a.store, workflows: a.workflows, wake: () => undefined });
+    const b = await startEngineHarness(
+      { serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50 },
+      { store: a.store, workflows: a.workflows, wake: () => undefined },
+    );
     harnesses.push(b);
     await b.engine.flushEvents(10_000);
     expect(streamOf(b.events, started._id)).toEqual({ names: COMPLETE_STREAM, seqs: [1, 2, 3, 4, 5, 6], duplicates: 0 });
@@ -245,7 +272,10 @@ describe('job events (outbox)', () => {
     });
     a.workflows.set(twoRemote.name, twoRemote);
     // dies instead of removing the published events from the outbox
-    crash.crashBefore((collection, method, args) => collection === 'jobs' && method === 'updateOne' && JSON.stringify(args[1]).includes('"eventsPublished"'));
+    crash.crashBefore(
+      (collection, method, args) =>
+        collection === 'jobs' && method === 'updateOne' && JSON.stringify(args[1]).includes('"eventsPublished"'),
+    );
     const started = await a.engine.startJob({ workflow: twoRemote, variables: { tag: 'unacked' }, caller: SYSTEM_CALLER });
     await a.engine.flushEvents(1_000);
     expect(crash.crashed).toBe(true);
@@ -254,7 +284,10 @@ describe('job events (outbox)', () => {
     harnesses.pop();
     a.abandon();
 
-    const b = await startEngineHarness({ serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50 }, { store: a.store, workflows: a.workflows, wake: () => undefined });
+    const b = await startEngineHarness(
+      { serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50 },
+      { store: a.store, workflows: a.workflows, wake: () => undefined },
+    );
     harnesses.push(b);
     b.services.set('mop.RunCommandTemplate', handler);
     await b.waitFor(started._id, ['complete']);
@@ -262,7 +295,15 @@ describe('job events (outbox)', () => {
     const all = [...a.events, ...b.events];
     const stream = streamOf(all, started._id);
     // m1 was in flight when a died: it started again on b, and the stream says so
-    expect(stream.names).toEqual(['jobStart', 'taskStart:m1', 'taskStart:m1', 'taskFinish:m1', 'taskStart:m2', 'taskFinish:m2', 'jobComplete']);
+    expect(stream.names).toEqual([
+      'jobStart',
+      'taskStart:m1',
+      'taskStart:m1',
+      'taskFinish:m1',
+      'taskStart:m2',
+      'taskFinish:m2',
+      'jobComplete',
+    ]);
     expect(stream.seqs).toEqual([1, 2, 3, 4, 5, 6, 7]);
     // what a published before it died came again, under the same seq
     expect(stream.duplicates).toBe(before.seqs.length);

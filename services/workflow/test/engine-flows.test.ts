@@ -21,7 +21,21 @@ describe('graph semantics', () => {
     const wf = workflow(
       'failure-branch',
       {
-        e1: builtin('evaluation', { all_true_flag: false, evaluation_groups: [{ all_true_flag: false, evaluations: [{ query: '', operand_1: { task: 'job', variable: 'n' }, operator: '>', operand_2: { task: 'static', variable: 10 } }] }] }, { return_value: null }),
+        e1: builtin(
+          'evaluation',
+          {
+            all_true_flag: false,
+            evaluation_groups: [
+              {
+                all_true_flag: false,
+                evaluations: [
+                  { query: '', operand_1: { task: 'job', variable: 'n' }, operator: '>', operand_2: { task: 'static', variable: 10 } },
+                ],
+              },
+            ],
+          },
+          { return_value: null },
+        ),
         s2: builtin('newVariable', { name: 'branch', value: 'big' }),
         f3: builtin('newVariable', { name: 'branch', value: 'small' }),
       },
@@ -36,7 +50,11 @@ describe('graph semantics', () => {
     const job = await done((await h.run(wf, { n: 3 }))._id);
     expect(job.status).toBe('complete');
     expect(job.variables.branch).toBe('small');
-    expect(job.tasks.e1).toMatchObject({ status: 'complete', metrics: { finish_state: 'failure' }, variables: { outgoing: { return_value: false } } });
+    expect(job.tasks.e1).toMatchObject({
+      status: 'complete',
+      metrics: { finish_state: 'failure' },
+      variables: { outgoing: { return_value: false } },
+    });
     expect(job.tasks.s2?.status).toBe('incomplete');
   });
 
@@ -46,7 +64,21 @@ describe('graph semantics', () => {
       {
         p1: builtin('push', { job_variable: 'seen', item_to_push: 'x' }, { job_variable_value: null }),
         l2: builtin('arrayLength', { arr: '$var.job.seen' }, { length: null }),
-        e3: builtin('evaluation', { all_true_flag: true, evaluation_groups: [{ all_true_flag: true, evaluations: [{ query: '', operand_1: { task: 'l2', variable: 'length' }, operator: '>=', operand_2: { task: 'static', variable: 3 } }] }] }, { return_value: null }),
+        e3: builtin(
+          'evaluation',
+          {
+            all_true_flag: true,
+            evaluation_groups: [
+              {
+                all_true_flag: true,
+                evaluations: [
+                  { query: '', operand_1: { task: 'l2', variable: 'length' }, operator: '>=', operand_2: { task: 'static', variable: 3 } },
+                ],
+              },
+            ],
+          },
+          { return_value: null },
+        ),
       },
       [
         ['workflow_start', 'p1'],
@@ -95,7 +127,15 @@ describe('graph semantics', () => {
     });
     const wf = workflow(
       'auto-retry',
-      { r1: { name: 'RunCommandTemplate', app: 'MOP', type: 'automatic', variables: { incoming: { template: 't' }, outgoing: { result: null } }, retrySettings: { autoRetry: true, limit: 3, delay: 20, state: ['error'] } } },
+      {
+        r1: {
+          name: 'RunCommandTemplate',
+          app: 'MOP',
+          type: 'automatic',
+          variables: { incoming: { template: 't' }, outgoing: { result: null } },
+          retrySettings: { autoRetry: true, limit: 3, delay: 20, state: ['error'] },
+        },
+      },
       [
         ['workflow_start', 'r1'],
         ['r1', 'workflow_end'],
@@ -104,18 +144,43 @@ describe('graph semantics', () => {
     const job = await done((await h.run(wf))._id);
     expect(job.status).toBe('complete');
     expect(calls).toBe(3);
-    expect(job.tasks.r1).toMatchObject({ status: 'complete', retrySettings: { count: 2, limit: 3 }, variables: { outgoing: { result: 'ok' } } });
+    expect(job.tasks.r1).toMatchObject({
+      status: 'complete',
+      retrySettings: { count: 2, limit: 3 },
+      variables: { outgoing: { result: 'ok' } },
+    });
   });
 });
 
 describe('branches that end without a transition', () => {
-  const check = (id: string, value: string) => builtin('evaluation', { all_true_flag: true, evaluation_groups: [{ all_true_flag: true, evaluations: [{ query: '', operand_1: { task: 'job', variable: 'pick' }, operator: '==', operand_2: { task: 'static', variable: value } }] }] }, { return_value: null }, { summary: id });
+  const check = (id: string, value: string) =>
+    builtin(
+      'evaluation',
+      {
+        all_true_flag: true,
+        evaluation_groups: [
+          {
+            all_true_flag: true,
+            evaluations: [
+              { query: '', operand_1: { task: 'job', variable: 'pick' }, operator: '==', operand_2: { task: 'static', variable: value } },
+            ],
+          },
+        ],
+      },
+      { return_value: null },
+      { summary: id },
+    );
 
   it('ends a branch whose evaluation fails with no failure transition, while the branch that holds goes on to workflow_end', async () => {
     // the fan-out of the fixtures' Command Template Runner: several checks, one holds, the others end their branch
     const wf = workflow(
       'fan-out',
-      { a1: check('a1', 'a'), b2: check('b2', 'b'), c3: check('c3', 'c'), s4: builtin('newVariable', { name: 'picked', value: '$var.job.pick' }, { value: null }) },
+      {
+        a1: check('a1', 'a'),
+        b2: check('b2', 'b'),
+        c3: check('c3', 'c'),
+        s4: builtin('newVariable', { name: 'picked', value: '$var.job.pick' }, { value: null }),
+      },
       [
         ['workflow_start', 'a1'],
         ['workflow_start', 'b2'],
@@ -145,7 +210,11 @@ describe('branches that end without a transition', () => {
   it('fails the job when a task ends in error with no error transition, even while another branch could go on', async () => {
     const wf = workflow(
       'unhandled-error',
-      { e1: builtin('arrayLength', { arr: '$var.job.nothing' }, { length: null }), d2: builtin('delay', { time: 1 }), s3: builtin('newVariable', { name: 'reached', value: true }) },
+      {
+        e1: builtin('arrayLength', { arr: '$var.job.nothing' }, { length: null }),
+        d2: builtin('delay', { time: 1 }),
+        s3: builtin('newVariable', { name: 'reached', value: true }),
+      },
       [
         ['workflow_start', 'e1'],
         ['workflow_start', 'd2'],
@@ -173,10 +242,28 @@ describe('child jobs', () => {
 
   it('runs a single child job and returns its details; the child names its parent as ancestor', async () => {
     h.workflows.set('child', child);
-    const wf = workflow('parent-single', { cj: builtin('childJob', { task: '', workflow: 'child', variables: { prefix: { task: 'static', value: 'p-' }, item: { task: 'job', value: 'x' } }, data_array: '', transformation: '', loopType: '' }, { job_details: null }, { type: 'operation' }) }, [
-      ['workflow_start', 'cj'],
-      ['cj', 'workflow_end'],
-    ]);
+    const wf = workflow(
+      'parent-single',
+      {
+        cj: builtin(
+          'childJob',
+          {
+            task: '',
+            workflow: 'child',
+            variables: { prefix: { task: 'static', value: 'p-' }, item: { task: 'job', value: 'x' } },
+            data_array: '',
+            transformation: '',
+            loopType: '',
+          },
+          { job_details: null },
+          { type: 'operation' },
+        ),
+      },
+      [
+        ['workflow_start', 'cj'],
+        ['cj', 'workflow_end'],
+      ],
+    );
     const job = await done((await h.run(wf, { x: '1' }))._id);
     expect(job.status).toBe('complete');
     const details = job.tasks.cj?.variables?.outgoing?.job_details as { _id: string; status: string; variables: Record<string, unknown> };
@@ -186,18 +273,51 @@ describe('child jobs', () => {
     expect(job.tasks.cj?.childJobs).toEqual([{ _id: details._id, name: 'child', iteration: 0 }]);
   });
 
-  it('runs the calling project\'s member for a plain child workflow name, at every depth, and the plain workflow from outside any project', async () => {
-    const says = (name: string, value: string, extra: Record<string, WorkflowTask> = {}, edges: [string, string][] = [['n1', 'workflow_end']]) =>
-      workflow(name, { n1: builtin('newVariable', { name: 'said', value }, { value: null }), ...extra }, [['workflow_start', 'n1'], ...edges]);
-    const callsOf = (named: string) => ({ cj: builtin('childJob', { task: '', workflow: named, variables: {}, data_array: '', transformation: '', loopType: '' }, { job_details: '$var.job.child' }) });
+  it("runs the calling project's member for a plain child workflow name, at every depth, and the plain workflow from outside any project", async () => {
+    const says = (
+      name: string,
+      value: string,
+      extra: Record<string, WorkflowTask> = {},
+      edges: [string, string][] = [['n1', 'workflow_end']],
+    ) =>
+      workflow(name, { n1: builtin('newVariable', { name: 'said', value }, { value: null }), ...extra }, [
+        ['workflow_start', 'n1'],
+        ...edges,
+      ]);
+    const callsOf = (named: string) => ({
+      cj: builtin(
+        'childJob',
+        { task: '', workflow: named, variables: {}, data_array: '', transformation: '', loopType: '' },
+        { job_details: '$var.job.child' },
+      ),
+    });
     // p1's runner runs "leaf" in turn, by its plain name too
-    for (const wf of [says('@p1: runner', 'p1 runner', callsOf('leaf'), [['n1', 'cj'], ['cj', 'workflow_end']]), says('@p1: leaf', 'p1 leaf'), says('runner', 'plain runner'), says('leaf', 'plain leaf')]) h.workflows.set(wf.name, wf);
-    const parent = (name: string, named: string) => workflow(name, callsOf(named), [['workflow_start', 'cj'], ['cj', 'workflow_end']]);
+    for (const wf of [
+      says('@p1: runner', 'p1 runner', callsOf('leaf'), [
+        ['n1', 'cj'],
+        ['cj', 'workflow_end'],
+      ]),
+      says('@p1: leaf', 'p1 leaf'),
+      says('runner', 'plain runner'),
+      says('leaf', 'plain leaf'),
+    ])
+      h.workflows.set(wf.name, wf);
+    const parent = (name: string, named: string) =>
+      workflow(name, callsOf(named), [
+        ['workflow_start', 'cj'],
+        ['cj', 'workflow_end'],
+      ]);
 
     const inP1 = await done((await h.run(parent('@p1: Port Turn Up', 'runner')))._id);
     expect(inP1.status).toBe('complete');
-    const runner = inP1.variables.child as { name: string; variables: { said: string; child: { name: string; variables: { said: string } } } };
-    expect(runner).toMatchObject({ name: '@p1: runner', variables: { said: 'p1 runner', child: { name: '@p1: leaf', variables: { said: 'p1 leaf' } } } });
+    const runner = inP1.variables.child as {
+      name: string;
+      variables: { said: string; child: { name: string; variables: { said: string } } };
+    };
+    expect(runner).toMatchObject({
+      name: '@p1: runner',
+      variables: { said: 'p1 runner', child: { name: '@p1: leaf', variables: { said: 'p1 leaf' } } },
+    });
 
     // a project without a member of the name, and a workflow outside any project, run the plain one
     for (const name of ['@p2: Port Turn Up', 'Port Turn Up']) {
@@ -211,10 +331,28 @@ describe('child jobs', () => {
 
   it.each(['sequential', 'parallel'])('runs one child per item of data_array (%s)', async (loopType) => {
     h.workflows.set('child', child);
-    const wf = workflow(`parent-${loopType}`, { cj: builtin('childJob', { task: '', workflow: 'child', variables: { prefix: { task: 'static', value: 'n' } }, data_array: '$var.job.list', transformation: '', loopType }, { job_details: '$var.job.details' }, { type: 'operation' }) }, [
-      ['workflow_start', 'cj'],
-      ['cj', 'workflow_end'],
-    ]);
+    const wf = workflow(
+      `parent-${loopType}`,
+      {
+        cj: builtin(
+          'childJob',
+          {
+            task: '',
+            workflow: 'child',
+            variables: { prefix: { task: 'static', value: 'n' } },
+            data_array: '$var.job.list',
+            transformation: '',
+            loopType,
+          },
+          { job_details: '$var.job.details' },
+          { type: 'operation' },
+        ),
+      },
+      [
+        ['workflow_start', 'cj'],
+        ['cj', 'workflow_end'],
+      ],
+    );
     const job = await done((await h.run(wf, { list: [{ item: 'a' }, { item: 'b' }, { item: 'c' }] }))._id);
     expect(job.status).toBe('complete');
     const details = job.variables.details as { status: string; variables: { out: string } }[];
@@ -229,7 +367,11 @@ describe('child jobs', () => {
     const wf = workflow(
       'parent-missing',
       {
-        cj: builtin('childJob', { task: '', workflow: 'nope', variables: {}, data_array: '', transformation: '', loopType: '' }, { job_details: null }),
+        cj: builtin(
+          'childJob',
+          { task: '', workflow: 'nope', variables: {}, data_array: '', transformation: '', loopType: '' },
+          { job_details: null },
+        ),
         e2: builtin('newVariable', { name: 'handled', value: true }),
       },
       [
@@ -246,20 +388,62 @@ describe('child jobs', () => {
     expect(job.variables.handled).toBeUndefined();
   });
 
-  it('runs a child job with the variables its parent gives, which the child\'s inputSchema does not check (a caller\'s start does)', async () => {
-    h.workflows.set('strict-child', { ...child, name: 'strict-child', inputSchema: { type: 'object', properties: { prefix: { type: 'string' }, retries: { type: 'integer' } }, required: ['prefix', 'retries', 'item'] } });
-    const wf = workflow('parent-of-strict', { cj: builtin('childJob', { task: '', workflow: 'strict-child', variables: { prefix: { task: 'static', value: 's-' }, item: { task: 'static', value: '1' }, retries: { task: 'static', value: null } }, data_array: '', transformation: '', loopType: '' }, { job_details: null }) }, [
-      ['workflow_start', 'cj'],
-      ['cj', 'workflow_end'],
-    ]);
+  it("runs a child job with the variables its parent gives, which the child's inputSchema does not check (a caller's start does)", async () => {
+    h.workflows.set('strict-child', {
+      ...child,
+      name: 'strict-child',
+      inputSchema: {
+        type: 'object',
+        properties: { prefix: { type: 'string' }, retries: { type: 'integer' } },
+        required: ['prefix', 'retries', 'item'],
+      },
+    });
+    const wf = workflow(
+      'parent-of-strict',
+      {
+        cj: builtin(
+          'childJob',
+          {
+            task: '',
+            workflow: 'strict-child',
+            variables: {
+              prefix: { task: 'static', value: 's-' },
+              item: { task: 'static', value: '1' },
+              retries: { task: 'static', value: null },
+            },
+            data_array: '',
+            transformation: '',
+            loopType: '',
+          },
+          { job_details: null },
+        ),
+      },
+      [
+        ['workflow_start', 'cj'],
+        ['cj', 'workflow_end'],
+      ],
+    );
     const job = await done((await h.run(wf))._id);
     expect(job.status).toBe('complete');
-    expect((job.tasks.cj?.variables?.outgoing?.job_details as { variables: Record<string, unknown> }).variables).toMatchObject({ retries: null, out: 's-1' });
-    await expect(h.run(h.workflows.get('strict-child') as WorkflowDocument, { prefix: 's-', item: '1', retries: null })).rejects.toMatchObject({ code: 'JOB_VARIABLES_INVALID' });
+    expect((job.tasks.cj?.variables?.outgoing?.job_details as { variables: Record<string, unknown> }).variables).toMatchObject({
+      retries: null,
+      out: 's-1',
+    });
+    await expect(
+      h.run(h.workflows.get('strict-child') as WorkflowDocument, { prefix: 's-', item: '1', retries: null }),
+    ).rejects.toMatchObject({ code: 'JOB_VARIABLES_INVALID' });
   });
 
-  it('counts the platform\'s own _id and initiator for an inputSchema that requires them, as the fixtures\' Command Template Runners do', async () => {
-    const needsId = { ...child, name: 'needs-id', inputSchema: { type: 'object', properties: { _id: { type: 'string' }, initiator: { type: 'string' }, prefix: { type: 'string' }, item: { type: 'string' } }, required: ['_id', 'initiator', 'prefix', 'item'] } };
+  it("counts the platform's own _id and initiator for an inputSchema that requires them, as the fixtures' Command Template Runners do", async () => {
+    const needsId = {
+      ...child,
+      name: 'needs-id',
+      inputSchema: {
+        type: 'object',
+        properties: { _id: { type: 'string' }, initiator: { type: 'string' }, prefix: { type: 'string' }, item: { type: 'string' } },
+        required: ['_id', 'initiator', 'prefix', 'item'],
+      },
+    };
     const job = await done((await h.run(needsId, { prefix: 'id-', item: '7' }))._id);
     expect(job.status).toBe('complete');
     expect(job.variables).toMatchObject({ _id: job._id, initiator: 'system', out: 'id-7' });
@@ -271,7 +455,18 @@ describe('child jobs', () => {
       'parent-empty-variable',
       {
         n1: builtin('newVariable', { name: 'unused', value: 'x' }, { value: null }),
-        cj: builtin('childJob', { task: '', workflow: 'child', variables: { prefix: { task: 'static', value: 'v-' }, item: { variable: '', task: 'n1', value: 'value' } }, data_array: '', transformation: '', loopType: '' }, { job_details: null }),
+        cj: builtin(
+          'childJob',
+          {
+            task: '',
+            workflow: 'child',
+            variables: { prefix: { task: 'static', value: 'v-' }, item: { variable: '', task: 'n1', value: 'value' } },
+            data_array: '',
+            transformation: '',
+            loopType: '',
+          },
+          { job_details: null },
+        ),
       },
       [
         ['workflow_start', 'n1'],
@@ -296,7 +491,15 @@ describe('transformation task', () => {
       'jst-variable-map',
       {
         a1: builtin('newVariable', { name: 'created', value: { response: { id: 'vpc-1' } } }, { value: null }),
-        t2: builtin('transformation', { tr_id: 'jst-1', variableMap: { createVpcResponse: '$var.a1.value', vpcName: '$var.job.name', fixed: 'as is', count: 3 }, options: { validateIncoming: true } }, { vpcId: '$var.job.vpcId', tags: null }),
+        t2: builtin(
+          'transformation',
+          {
+            tr_id: 'jst-1',
+            variableMap: { createVpcResponse: '$var.a1.value', vpcName: '$var.job.name', fixed: 'as is', count: 3 },
+            options: { validateIncoming: true },
+          },
+          { vpcId: '$var.job.vpcId', tags: null },
+        ),
       },
       [
         ['workflow_start', 'a1'],
@@ -307,7 +510,13 @@ describe('transformation task', () => {
     const job = await done((await h.run(wf, { name: 'prod' }))._id);
     expect(job.status).toBe('complete');
     expect(received).toEqual([
-      { params: { transformationId: 'jst-1' }, body: { incoming: { createVpcResponse: { response: { id: 'vpc-1' } }, vpcName: 'prod', fixed: 'as is', count: 3 }, options: { validateIncoming: true, extractOutput: false } } },
+      {
+        params: { transformationId: 'jst-1' },
+        body: {
+          incoming: { createVpcResponse: { response: { id: 'vpc-1' } }, vpcName: 'prod', fixed: 'as is', count: 3 },
+          options: { validateIncoming: true, extractOutput: false },
+        },
+      },
     ]);
     expect(job.variables.vpcId).toBe('vpc-1');
   });
@@ -318,7 +527,22 @@ describe('manual tasks, retry, cancel, pause', () => {
     workflow(
       id,
       {
-        v1: { name: 'ViewData', app: 'WorkFlowEngine', type: 'manual', variables: { incoming: { header: 'Check', message: 'Go on?', body: '$var.job.payload', variables: '', btn_success: 'Yes', btn_failure: 'No' }, outgoing: {} } },
+        v1: {
+          name: 'ViewData',
+          app: 'WorkFlowEngine',
+          type: 'manual',
+          variables: {
+            incoming: {
+              header: 'Check',
+              message: 'Go on?',
+              body: '$var.job.payload',
+              variables: '',
+              btn_success: 'Yes',
+              btn_failure: 'No',
+            },
+            outgoing: {},
+          },
+        },
         y2: builtin('newVariable', { name: 'answer', value: 'yes' }),
         n3: builtin('newVariable', { name: 'answer', value: 'no' }),
       },
@@ -343,7 +567,11 @@ describe('manual tasks, retry, cancel, pause', () => {
       const job = await done(started._id);
       expect(job.status).toBe('complete');
       expect(job.variables.answer).toBe(answer);
-      expect(job.tasks.v1).toMatchObject({ status: 'complete', metrics: { finish_state: state }, variables: { outgoing: { note: 'checked' } } });
+      expect(job.tasks.v1).toMatchObject({
+        status: 'complete',
+        metrics: { finish_state: state },
+        variables: { outgoing: { note: 'checked' } },
+      });
     }
   });
 
@@ -371,21 +599,31 @@ describe('manual tasks, retry, cancel, pause', () => {
       return h.events.filter((e) => e.subject.startsWith(`nap.evt.workflow.job.${b._id}.`)).map((e) => e.subject.split('.').pop());
     };
     let names = await namesOf();
-    for (const until = Date.now() + 5_000; !names.includes('jobComplete') && Date.now() < until; names = await namesOf()) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 5_000; !names.includes('jobComplete') && Date.now() < until; names = await namesOf())
+      await new Promise((r) => setTimeout(r, 20));
     expect(names).toEqual(expect.arrayContaining(['jobStart', 'taskStart', 'taskFinish', 'jobPause', 'jobResume', 'jobComplete']));
   });
 
   it('retries a task of a job in error with replacement variables and goes on from there', async () => {
-    const wf = workflow('retry-by-hand', { q1: builtin('query', { pass_on_null: false, query: 'missing', obj: { present: 1 } }, { return_data: '$var.job.found' }) }, [
-      ['workflow_start', 'q1'],
-      ['q1', 'workflow_end', 'success'],
-    ]);
+    const wf = workflow(
+      'retry-by-hand',
+      { q1: builtin('query', { pass_on_null: false, query: 'missing', obj: { present: 1 } }, { return_data: '$var.job.found' }) },
+      [
+        ['workflow_start', 'q1'],
+        ['q1', 'workflow_end', 'success'],
+      ],
+    );
     const failed = await done((await h.run(wf))._id);
     expect(failed.status).toBe('error');
     const restarted = await h.engine.retryTask(failed._id, 'q1', { query: { value: 'present' } }, 'tester');
     expect(restarted.status).toBe('running');
     const job = await done(failed._id);
-    expect(job).toMatchObject({ status: 'complete', error: [], variables: { found: 1 }, tasks: { q1: { status: 'complete', variables: { incoming: { query: 'present' } } } } });
+    expect(job).toMatchObject({
+      status: 'complete',
+      error: [],
+      variables: { found: 1 },
+      tasks: { q1: { status: 'complete', variables: { incoming: { query: 'present' } } } },
+    });
   });
 });
 
@@ -401,7 +639,8 @@ describe('events', () => {
       for (const { payload, subject } of h.events) last.set(String(payload.jobId), subject.split('.').pop() as string);
       return ended.map((j) => j._id).filter((id) => last.has(id) && !terminal.has(last.get(id) as string));
     };
-    for (const until = Date.now() + 5_000; (await jobsWithoutTheirEnd()).length > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 5_000; (await jobsWithoutTheirEnd()).length > 0 && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 20));
     const seen = new Set<string>();
     for (const { subject, payload } of h.events) {
       const name = subject.split('.').pop() as string;
@@ -411,7 +650,8 @@ describe('events', () => {
     }
     expect([...seen].sort()).toEqual([...JOB_EVENTS].sort());
     const perJob = new Map<string, string[]>();
-    for (const { payload, subject } of h.events) perJob.set(String(payload.jobId), [...(perJob.get(String(payload.jobId)) ?? []), subject.split('.').pop() as string]);
+    for (const { payload, subject } of h.events)
+      perJob.set(String(payload.jobId), [...(perJob.get(String(payload.jobId)) ?? []), subject.split('.').pop() as string]);
     for (const [jobId, names] of perJob) {
       expect(names[0]).toBe('jobStart');
       // a job that ended says so last (a retried job may end in error, resume and end again)
@@ -424,17 +664,23 @@ describe('events', () => {
 
 describe('durability', () => {
   it('resumes a job left running by an engine that died, running its in-flight task again', async () => {
-    const wf = workflow('orphan', { a1: builtin('newVariable', { name: 'a', value: 1 }), b2: builtin('newVariable', { name: 'b', value: 2 }) }, [
-      ['workflow_start', 'a1'],
-      ['a1', 'b2'],
-      ['b2', 'workflow_end'],
-    ]);
+    const wf = workflow(
+      'orphan',
+      { a1: builtin('newVariable', { name: 'a', value: 1 }), b2: builtin('newVariable', { name: 'b', value: 2 }) },
+      [
+        ['workflow_start', 'a1'],
+        ['a1', 'b2'],
+        ['b2', 'workflow_end'],
+      ],
+    );
     // what a dead engine leaves: a1 done, b2 in flight, its heartbeat no longer moving
     const jobs = h.store.collection<JobRecord>('jobs');
     const started = await h.run(wf);
     await done(started._id);
     const stored = (await jobs.findOne({ _id: started._id })) as JobRecord;
-    await h.store.collection('engines').insertOne({ _id: 'dead-engine', instance: 'gone', beat: 7, at: 1, started: 1, host: 'elsewhere', pid: 1, leaseMs: 3000 });
+    await h.store
+      .collection('engines')
+      .insertOne({ _id: 'dead-engine', instance: 'gone', beat: 7, at: 1, started: 1, host: 'elsewhere', pid: 1, leaseMs: 3000 });
     const orphan: JobRecord = {
       ...stored,
       _id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
@@ -445,7 +691,11 @@ describe('durability', () => {
       outbox: [],
       eventsPublished: 0,
       metrics: { ...stored.metrics, server_id: 'dead-engine', claim_time: 1, end_time: undefined, finish_state: undefined },
-      tasks: { ...stored.tasks, b2: { ...stored.tasks.b2, status: 'running' }, workflow_end: { ...stored.tasks.workflow_end, status: 'incomplete' } },
+      tasks: {
+        ...stored.tasks,
+        b2: { ...stored.tasks.b2, status: 'running' },
+        workflow_end: { ...stored.tasks.workflow_end, status: 'incomplete' },
+      },
     };
     await jobs.insertOne(orphan);
     // taken over once the dead engine's heartbeat has stood still for a lease (the engine scans on its own)
@@ -454,7 +704,17 @@ describe('durability', () => {
   });
 
   it('two engines on one store share jobs and never run a task twice', async () => {
-    const second = await startEngineHarness({}, { store: h.store, workflows: h.workflows, wake: (id) => { h.engine.wake(id); second.engine.wake(id); } });
+    const second = await startEngineHarness(
+      {},
+      {
+        store: h.store,
+        workflows: h.workflows,
+        wake: (id) => {
+          h.engine.wake(id);
+          second.engine.wake(id);
+        },
+      },
+    );
     const runs = new Map<string, number>();
     const count = async (input: { body?: unknown }) => {
       const key = JSON.stringify(input.body);
@@ -464,13 +724,34 @@ describe('durability', () => {
     };
     h.services.set('mop.RunCommandTemplate', count);
     second.services.set('mop.RunCommandTemplate', count);
-    const wf = workflow('shared', { m1: { name: 'RunCommandTemplate', app: 'MOP', type: 'automatic', variables: { incoming: { template: '$var.job.n', step: 1 }, outgoing: { result: null } } }, m2: { name: 'RunCommandTemplate', app: 'MOP', type: 'automatic', variables: { incoming: { template: '$var.job.n', step: 2 }, outgoing: { result: null } } } }, [
-      ['workflow_start', 'm1'],
-      ['m1', 'm2'],
-      ['m2', 'workflow_end'],
-    ]);
+    const wf = workflow(
+      'shared',
+      {
+        m1: {
+          name: 'RunCommandTemplate',
+          app: 'MOP',
+          type: 'automatic',
+          variables: { incoming: { template: '$var.job.n', step: 1 }, outgoing: { result: null } },
+        },
+        m2: {
+          name: 'RunCommandTemplate',
+          app: 'MOP',
+          type: 'automatic',
+          variables: { incoming: { template: '$var.job.n', step: 2 }, outgoing: { result: null } },
+        },
+      },
+      [
+        ['workflow_start', 'm1'],
+        ['m1', 'm2'],
+        ['m2', 'workflow_end'],
+      ],
+    );
     h.workflows.set('shared', wf);
-    const started = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? h : second).engine.startJob({ workflow: wf, variables: { n: `job-${i}` }, caller: SYSTEM_CALLER })));
+    const started = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 === 0 ? h : second).engine.startJob({ workflow: wf, variables: { n: `job-${i}` }, caller: SYSTEM_CALLER }),
+      ),
+    );
     // both scan all the time: nothing may be adopted twice while its owner lives
     await Promise.all([h.engine.scan(), second.engine.scan()]);
     const finished = await Promise.all(started.map((j) => done(j._id)));

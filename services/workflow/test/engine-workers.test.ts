@@ -33,7 +33,10 @@ describe('the job worker switch', () => {
   it('stores a job started while it is off leased to no engine; another engine that claims jobs again runs it', async () => {
     const one = await startEngineHarness({ serverId: 'engine-one', leaseMs: 200 });
     harnesses.push(one);
-    const two = await startEngineHarness({ serverId: 'engine-two', leaseMs: 200 }, { store: one.store, workflows: one.workflows, wake: () => undefined });
+    const two = await startEngineHarness(
+      { serverId: 'engine-two', leaseMs: 200 },
+      { store: one.store, workflows: one.workflows, wake: () => undefined },
+    );
     harnesses.push(two);
     one.engine.setWorkers(OFF);
     two.engine.setWorkers(OFF);
@@ -58,7 +61,7 @@ describe('the job worker switch', () => {
     await two.waitUntil(started._id, (j) => j.lease === undefined && (j.outbox ?? []).length === 0, 'its lease released');
   });
 
-  it('takes no dead engine\'s job over while it is off, and does once it is on again', async () => {
+  it("takes no dead engine's job over while it is off, and does once it is on again", async () => {
     const crash = new CrashSwitch();
     const dead = await startEngineHarness({ serverId: 'engine-dead', leaseMs: 200 }, undefined, crash);
     dead.workflows.set(linear.name, linear);
@@ -66,7 +69,10 @@ describe('the job worker switch', () => {
     const started = await dead.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
     dead.abandon();
 
-    const survivor = await startEngineHarness({ serverId: 'engine-survivor', leaseMs: 200 }, { store: dead.store, workflows: dead.workflows, wake: () => undefined });
+    const survivor = await startEngineHarness(
+      { serverId: 'engine-survivor', leaseMs: 200 },
+      { store: dead.store, workflows: dead.workflows, wake: () => undefined },
+    );
     harnesses.push(survivor);
     survivor.engine.setWorkers(OFF);
     // a heartbeat is dead once it has not moved for a lease as the survivor measures it: its start scan took nothing

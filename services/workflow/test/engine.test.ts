@@ -31,7 +31,11 @@ describe('job engine', () => {
     const job = await h.waitFor(started._id, ['complete', 'error']);
     expect(job.status).toBe('complete');
     expect(job.variables).toMatchObject({ who: 'me', greeting: 'hello', sentence: 'hello world', _id: job._id, initiator: 'system' });
-    expect(job.tasks.b2).toMatchObject({ status: 'complete', metrics: { finish_state: 'success' }, variables: { outgoing: { combinedStrings: 'hello world' } } });
+    expect(job.tasks.b2).toMatchObject({
+      status: 'complete',
+      metrics: { finish_state: 'success' },
+      variables: { outgoing: { combinedStrings: 'hello world' } },
+    });
     expect(job.metrics).toMatchObject({ finish_state: 'complete' });
     expect(job.error).toEqual([]);
   });

@@ -17,7 +17,11 @@ export function fixtureWorkflows(): WorkflowDocument[] {
   return readdirSync(FIXTURES_DIR)
     .filter((f) => f.endsWith('.project.json'))
     .sort()
-    .flatMap((f) => (JSON.parse(readFileSync(path.join(FIXTURES_DIR, f), 'utf8')) as Project).components.filter((c) => c.type === 'workflow').map((c) => c.document));
+    .flatMap((f) =>
+      (JSON.parse(readFileSync(path.join(FIXTURES_DIR, f), 'utf8')) as Project).components
+        .filter((c) => c.type === 'workflow')
+        .map((c) => c.document),
+    );
 }
 
 /** The 7 automation documents (`*_Automations_*.json`). */

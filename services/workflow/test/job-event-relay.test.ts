@@ -62,7 +62,15 @@ function event(n: string): OutboxEntry {
 
 async function insertJob(id: string, outbox: OutboxEntry[]): Promise<void> {
   // only what the outbox updates look at
-  await jobs.insertOne({ _id: id, name: 'j', status: 'running', outbox, eventsPublished: 0, lease: SERVER, metrics: { server_id: SERVER } } as unknown as JobRecord);
+  await jobs.insertOne({
+    _id: id,
+    name: 'j',
+    status: 'running',
+    outbox,
+    eventsPublished: 0,
+    lease: SERVER,
+    metrics: { server_id: SERVER },
+  } as unknown as JobRecord);
 }
 
 /** A runner's write of events `names`; the outbox as it left it. */

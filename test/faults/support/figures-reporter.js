@@ -17,7 +17,12 @@ class FiguresReporter {
     const width = (key, min) => Math.max(min, ...rows.map((r) => String(r[key] ?? '').length));
     const w = { scenario: width('scenario', 8), label: width('label', 6), value: width('value', 5) };
     const line = (s, l, v, g) => `${s.padEnd(w.scenario)}  ${l.padEnd(w.label)}  ${v.padStart(w.value)}  ${g}`;
-    const out = ['', 'Fault campaign figures (goals are printed, not enforced)', line('scenario', 'figure', 'value', 'goal'), line('-'.repeat(w.scenario), '-'.repeat(w.label), '-'.repeat(w.value), '----')];
+    const out = [
+      '',
+      'Fault campaign figures (goals are printed, not enforced)',
+      line('scenario', 'figure', 'value', 'goal'),
+      line('-'.repeat(w.scenario), '-'.repeat(w.label), '-'.repeat(w.value), '----'),
+    ];
     let previous;
     for (const r of rows) {
       out.push(line(r.scenario === previous ? '' : r.scenario, r.label, r.value, r.goal ?? ''));

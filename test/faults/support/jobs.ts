@@ -14,14 +14,20 @@ export type CountedTask = keyof typeof COUNTED_TASKS;
 /** Creates the two counting devices and the workflow `name`. */
 export async function createCountingWorkflow(client: Client, peer: DevicePeer, name: string): Promise<void> {
   for (const device of Object.values(COUNTED_TASKS)) {
-    await client.ok('POST', '/gw/createInventoryDevice', { name: `counter-${device}`, variables: { gw_http_base_url: `${peer.baseUrl}/${device}` } });
+    await client.ok('POST', '/gw/createInventoryDevice', {
+      name: `counter-${device}`,
+      variables: { gw_http_base_url: `${peer.baseUrl}/${device}` },
+    });
   }
   const request = (device: string) => ({
     name: 'sendRequest',
     app: 'GatewayDevices',
     type: 'automatic',
     groups: [],
-    variables: { incoming: { host: `counter-${device}`, method: 'POST', endpoint: '$var.job._id', json: { from: 'fault-campaign' } }, outgoing: { status_code: null } },
+    variables: {
+      incoming: { host: `counter-${device}`, method: 'POST', endpoint: '$var.job._id', json: { from: 'fault-campaign' } },
+      outgoing: { status_code: null },
+    },
   });
   await client.ok('POST', '/automation-studio/automations', {
     automation: {
@@ -32,7 +38,13 @@ export async function createCountingWorkflow(client: Client, peer: DevicePeer, n
         workflow_start: { name: 'workflow_start', groups: [] },
         workflow_end: { name: 'workflow_end', groups: [] },
         h1: request(COUNTED_TASKS.h1),
-        n2: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', groups: [], variables: { incoming: { name: 'between', value: true }, outgoing: { value: null } } },
+        n2: {
+          name: 'newVariable',
+          app: 'WorkFlowEngine',
+          type: 'operation',
+          groups: [],
+          variables: { incoming: { name: 'between', value: true }, outgoing: { value: null } },
+        },
         h2: request(COUNTED_TASKS.h2),
       },
       transitions: {
@@ -50,11 +62,17 @@ export async function createCountingWorkflow(client: Client, peer: DevicePeer, n
 export type CrashSnapshot = Map<string, { status: string; owner?: string; tasks: Record<string, string> }>;
 
 /** A crash snapshot from job documents. */
-export function snapshotOf(jobs: { _id: string; status?: string; metrics?: { server_id?: string }; tasks?: Record<string, { status?: string }> }[]): CrashSnapshot {
+export function snapshotOf(
+  jobs: { _id: string; status?: string; metrics?: { server_id?: string }; tasks?: Record<string, { status?: string }> }[],
+): CrashSnapshot {
   return new Map(
     jobs.map((j) => [
       j._id,
-      { status: String(j.status), ...(j.metrics?.server_id ? { owner: j.metrics.server_id } : {}), tasks: Object.fromEntries(Object.entries(j.tasks ?? {}).map(([id, t]) => [id, String(t.status)])) },
+      {
+        status: String(j.status),
+        ...(j.metrics?.server_id ? { owner: j.metrics.server_id } : {}),
+        tasks: Object.fromEntries(Object.entries(j.tasks ?? {}).map(([id, t]) => [id, String(t.status)])),
+      },
     ]),
   );
 }
@@ -71,13 +89,19 @@ export function snapshotOf(jobs: { _id: string; status?: string; metrics?: { ser
  * grace for a request already on its way through another service); `atCrash` the task's status as
  * stored at the crash; `touchedByCrash` whether the job's engine is the one that died.
  */
-export function judgeTask(executions: Execution[], settledAt: number, atCrash: string | undefined, touchedByCrash: boolean): { verdict: 'once' | 'rerun-after-crash' | 'duplicate' | 'never'; detail: string } {
+export function judgeTask(
+  executions: Execution[],
+  settledAt: number,
+  atCrash: string | undefined,
+  touchedByCrash: boolean,
+): { verdict: 'once' | 'rerun-after-crash' | 'duplicate' | 'never'; detail: string } {
   const before = executions.filter((e) => e.at < settledAt).length;
   const after = executions.length - before;
   const detail = `${executions.length} executions (${before} before the crash, ${after} after), stored as ${atCrash ?? 'not stored'} at the crash`;
   if (executions.length === 0) return { verdict: 'never', detail };
   if (executions.length === 1) return { verdict: 'once', detail };
-  if (touchedByCrash && executions.length === 2 && before === 1 && after === 1 && atCrash === 'running') return { verdict: 'rerun-after-crash', detail };
+  if (touchedByCrash && executions.length === 2 && before === 1 && after === 1 && atCrash === 'running')
+    return { verdict: 'rerun-after-crash', detail };
   return { verdict: 'duplicate', detail };
 }
 
@@ -90,7 +114,13 @@ export interface ExecutionReport {
 }
 
 /** Judges every counted task of the given (complete) jobs (see {@link judgeTask}). */
-export function judgeJobs(peer: DevicePeer, jobIds: string[], settledAt: number, snapshot: CrashSnapshot, touched: (jobId: string) => boolean): ExecutionReport {
+export function judgeJobs(
+  peer: DevicePeer,
+  jobIds: string[],
+  settledAt: number,
+  snapshot: CrashSnapshot,
+  touched: (jobId: string) => boolean,
+): ExecutionReport {
   const report: ExecutionReport = { executions: 0, rerunAfterCrash: 0, duplicates: [], neverRan: [] };
   for (const jobId of jobIds) {
     for (const [task, device] of Object.entries(COUNTED_TASKS)) {
@@ -141,7 +171,11 @@ export async function jobStatuses(client: Client, ids: string[]): Promise<Map<st
 }
 
 /** Waits (bounded) until every job has ended; the status of each, and those that are not `complete`. */
-export async function waitForJobsToEnd(client: Client, ids: string[], timeoutMs: number): Promise<{ statuses: Map<string, string>; notComplete: string[] }> {
+export async function waitForJobsToEnd(
+  client: Client,
+  ids: string[],
+  timeoutMs: number,
+): Promise<{ statuses: Map<string, string>; notComplete: string[] }> {
   const statuses = await until(
     `${ids.length} jobs end`,
     async () => {

@@ -42,7 +42,8 @@ export class NapChild {
     const proc = new NapChild(name, child);
     const deadline = Date.now() + timeoutMs;
     while (!ready.test(proc.tail)) {
-      if (!isRunning(child)) throw new Error(`${name} exited (${String(child.exitCode ?? child.signalCode)}) before it was ready:\n${proc.output()}`);
+      if (!isRunning(child))
+        throw new Error(`${name} exited (${String(child.exitCode ?? child.signalCode)}) before it was ready:\n${proc.output()}`);
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
         throw new Error(`${name} was not ready within ${timeoutMs} ms:\n${proc.output()}`);
@@ -126,7 +127,11 @@ export class Client {
   ) {}
 
   async login(password = ADMIN_PASSWORD): Promise<string> {
-    const res = await fetch(`${this.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password } }) });
+    const res = await fetch(`${this.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { username: 'admin', password } }),
+    });
     const body = await res.text();
     if (res.status !== 200) throw new Error(`Login failed: ${res.status} ${body}`);
     // /login answers the bare token as text/plain
@@ -135,13 +140,21 @@ export class Client {
   }
 
   /** One request; `status` 0 when no answer came (connection refused or reset). */
-  async request(method: string, route: string, body?: unknown, options: { token?: string; timeoutMs?: number } = {}): Promise<{ status: number; body: unknown; ms: number; error?: string }> {
+  async request(
+    method: string,
+    route: string,
+    body?: unknown,
+    options: { token?: string; timeoutMs?: number } = {},
+  ): Promise<{ status: number; body: unknown; ms: number; error?: string }> {
     const started = performance.now();
     const token = options.token ?? this.token;
     try {
       const res = await fetch(`${this.url}${route}`, {
         method,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
       });
@@ -162,7 +175,8 @@ export class Client {
   /** A request that must answer 2xx; its body. */
   async ok<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
     const res = await this.request(method, route, body);
-    if (res.status < 200 || res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${res.error ?? JSON.stringify(res.body)}`);
+    if (res.status < 200 || res.status >= 300)
+      throw new Error(`${method} ${route}: ${res.status} ${res.error ?? JSON.stringify(res.body)}`);
     return res.body as T;
   }
 }
@@ -206,7 +220,13 @@ export class Standalone {
 
   /** Starts the process (again); resolves when it listens. */
   async launch(): Promise<NapChild> {
-    const env = { NAP_DATA_DIR: this.dataDir, NAP_PORT: String(this.port), NAP_ADMIN_PASSWORD: ADMIN_PASSWORD, NAP_SECRET_KEY: SECRET_KEY, ...this.env };
+    const env = {
+      NAP_DATA_DIR: this.dataDir,
+      NAP_PORT: String(this.port),
+      NAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      NAP_SECRET_KEY: SECRET_KEY,
+      ...this.env,
+    };
     this.process = await NapChild.start('standalone', 'deploy/standalone/dist/main.js', env, /NAP is listening on/);
     return this.process;
   }
@@ -235,7 +255,10 @@ export class Distributed {
   ) {}
 
   /** Starts nats-server with JetStream, every service (`workflowReplicas` engines) and `gateways` gateways, and logs in on the first. */
-  static async start(dataDir: string, options: { workflowReplicas?: number; gateways?: number; env?: Record<string, string> } = {}): Promise<Distributed> {
+  static async start(
+    dataDir: string,
+    options: { workflowReplicas?: number; gateways?: number; env?: Record<string, string> } = {},
+  ): Promise<Distributed> {
     const nats = await startNatsServer({ jetstream: true });
     const platform = new Distributed(nats, dataDir);
     try {
@@ -243,7 +266,12 @@ export class Distributed {
       for (const service of SERVICES) {
         const replicas = service === 'workflow' ? (options.workflowReplicas ?? 1) : 1;
         for (let i = 0; i < replicas; i += 1) {
-          const proc = await NapChild.start(`${service}${replicas > 1 ? `-${i + 1}` : ''}`, `services/${service}/dist/main.js`, env, new RegExp(`Service ${service} is serving`));
+          const proc = await NapChild.start(
+            `${service}${replicas > 1 ? `-${i + 1}` : ''}`,
+            `services/${service}/dist/main.js`,
+            env,
+            new RegExp(`Service ${service} is serving`),
+          );
           platform.processes.push(proc);
           if (service === 'workflow') platform.workflows.push(proc);
         }
@@ -258,7 +286,14 @@ export class Distributed {
   }
 
   private env(extra: Record<string, string> = {}): Record<string, string> {
-    return { NAP_NATS_URL: this.nats.url, NAP_DATA_DIR: this.dataDir, NAP_ADMIN_PASSWORD: ADMIN_PASSWORD, NAP_SECRET_KEY: SECRET_KEY, NAP_PORT: '0', ...extra };
+    return {
+      NAP_NATS_URL: this.nats.url,
+      NAP_DATA_DIR: this.dataDir,
+      NAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      NAP_SECRET_KEY: SECRET_KEY,
+      NAP_PORT: '0',
+      ...extra,
+    };
   }
 
   private async startGateway(env: Record<string, string>): Promise<void> {

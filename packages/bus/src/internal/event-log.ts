@@ -19,7 +19,9 @@ export interface StoredEvent {
 export function storedSize(subject: string, headers: BusHeaders, data: Uint8Array): number {
   const entries = Object.entries(headers);
   const headerBytes =
-    entries.length === 0 ? 0 : 'NATS/1.0\r\n'.length + entries.reduce((n, [k, v]) => n + Buffer.byteLength(k) + 2 + Buffer.byteLength(v) + 2, 0) + 2;
+    entries.length === 0
+      ? 0
+      : 'NATS/1.0\r\n'.length + entries.reduce((n, [k, v]) => n + Buffer.byteLength(k) + 2 + Buffer.byteLength(v) + 2, 0) + 2;
   return 22 + Buffer.byteLength(subject) + headerBytes + data.length + 8;
 }
 
@@ -68,7 +70,14 @@ export class EventLog {
   /** Stores an event (the caller passes bytes and headers it no longer touches) and returns it. */
   append(subject: string, data: Uint8Array, headers: BusHeaders): StoredEvent {
     this.expire();
-    const event: StoredEvent = { seq: ++this.lastSeq, subject, data, headers, timestamp: this.now(), size: storedSize(subject, headers, data) };
+    const event: StoredEvent = {
+      seq: ++this.lastSeq,
+      subject,
+      data,
+      headers,
+      timestamp: this.now(),
+      size: storedSize(subject, headers, data),
+    };
     this.entries.push(event);
     this.bytes += event.size;
     while (this.bytes > this.maxBytes && this.head < this.entries.length) this.dropHead();

@@ -73,11 +73,7 @@ export function assertEventFilter(filter: string): void {
 }
 
 /** Where a new consumer starts, checked. */
-export type CheckedDelivery =
-  | { kind: 'all' }
-  | { kind: 'new' }
-  | { kind: 'startSeq'; seq: number }
-  | { kind: 'startTime'; timeMs: number };
+export type CheckedDelivery = { kind: 'all' } | { kind: 'new' } | { kind: 'startSeq'; seq: number } | { kind: 'startTime'; timeMs: number };
 
 export function checkConsumerOptions(options: EventConsumerOptions): CheckedDelivery {
   if (options.durableName !== undefined) assertName('Durable consumer', options.durableName);
@@ -89,11 +85,13 @@ function checkDelivery(deliver: EventDelivery): CheckedDelivery {
   if (deliver === 'new') return { kind: 'new' };
   if (typeof deliver === 'object' && deliver !== null) {
     if ('startSeq' in deliver) {
-      if (!Number.isInteger(deliver.startSeq) || deliver.startSeq < 1) throw invalidArgument(`startSeq must be an integer >= 1, got ${deliver.startSeq}`);
+      if (!Number.isInteger(deliver.startSeq) || deliver.startSeq < 1)
+        throw invalidArgument(`startSeq must be an integer >= 1, got ${deliver.startSeq}`);
       return { kind: 'startSeq', seq: deliver.startSeq };
     }
     if ('startTimeMs' in deliver) {
-      if (!Number.isFinite(deliver.startTimeMs) || deliver.startTimeMs < 0) throw invalidArgument(`startTimeMs must be epoch ms, got ${deliver.startTimeMs}`);
+      if (!Number.isFinite(deliver.startTimeMs) || deliver.startTimeMs < 0)
+        throw invalidArgument(`startTimeMs must be epoch ms, got ${deliver.startTimeMs}`);
       return { kind: 'startTime', timeMs: deliver.startTimeMs };
     }
   }

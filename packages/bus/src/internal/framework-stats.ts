@@ -46,7 +46,8 @@ export function endpointCounters(service: Service, name: string): EndpointCounte
     countError: (status, message) => stats.countError(new ServiceError(status, message)),
     addProcessingNanos: (nanos) => {
       stats.processing_time += nanos;
-      stats.average_processing_time = stats.num_requests > 0 ? Math.round(stats.processing_time / stats.num_requests) : stats.processing_time;
+      stats.average_processing_time =
+        stats.num_requests > 0 ? Math.round(stats.processing_time / stats.num_requests) : stats.processing_time;
     },
   };
 }

@@ -68,10 +68,16 @@ export class OrderedWorker implements EventWorker {
           break;
         } catch (err) {
           if (delivery >= this.settings.maxDeliver || this.abort.signal.aborted) {
-            this.logger.error({ err, subject: event.subject, seq: event.seq, deliveries: delivery }, 'event handler failed; giving the event up');
+            this.logger.error(
+              { err, subject: event.subject, seq: event.seq, deliveries: delivery },
+              'event handler failed; giving the event up',
+            );
             break;
           }
-          this.logger.warn({ err, subject: event.subject, seq: event.seq, deliveries: delivery }, 'event handler failed; the event will be redelivered');
+          this.logger.warn(
+            { err, subject: event.subject, seq: event.seq, deliveries: delivery },
+            'event handler failed; the event will be redelivered',
+          );
           await sleep(this.settings.redeliveryDelayMs, this.abort.signal);
           if (this.abort.signal.aborted) break;
         }
@@ -173,7 +179,10 @@ export class DurableState {
       this.deliveries.delete(event.seq);
       return;
     }
-    this.logger.warn({ err, subject: event.subject, seq: event.seq, deliveries: delivery }, 'event handler failed; the event will be redelivered');
+    this.logger.warn(
+      { err, subject: event.subject, seq: event.seq, deliveries: delivery },
+      'event handler failed; the event will be redelivered',
+    );
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.ready.push(event.seq);

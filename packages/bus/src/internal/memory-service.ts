@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { EndpointDef, IncomingRequest, RegisteredService, ServiceInfo, ServiceInstanceState, ServiceRegistration, ServiceStats } from '../types';
+import type {
+  EndpointDef,
+  IncomingRequest,
+  RegisteredService,
+  ServiceInfo,
+  ServiceInstanceState,
+  ServiceRegistration,
+  ServiceStats,
+} from '../types';
 import { PAUSED_METADATA_KEY } from '../types';
 import { assertValidHeaders } from './headers';
 import { InFlight } from './in-flight';
@@ -162,7 +170,10 @@ export class MemoryService implements RegisteredService {
 
   private async drained(): Promise<void> {
     if (!(await this.inFlight.idle(this.drainTimeoutMs))) {
-      this.logger.warn({ service: this.registration.name, inFlight: this.inFlight.size }, 'service instance drained with requests still unanswered');
+      this.logger.warn(
+        { service: this.registration.name, inFlight: this.inFlight.size },
+        'service instance drained with requests still unanswered',
+      );
     }
   }
 

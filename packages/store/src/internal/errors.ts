@@ -44,10 +44,14 @@ export const MAX_KEY_BYTES = 1978;
 export function keyTooLong(what: string, options: { collection?: string; limitBytes?: number; cause?: unknown } = {}): AppError {
   const { collection, limitBytes = MAX_KEY_BYTES, cause } = options;
   const where = collection === undefined ? '' : ` in collection "${collection}"`;
-  return new AppError('STORE_KEY_TOO_LONG', `${what}${where} is too long to be a key of the store (at most ${limitBytes} bytes of UTF-8); use a shorter value`, {
-    details: [{ ...(collection === undefined ? {} : { collection }), limitBytes }],
-    cause,
-  });
+  return new AppError(
+    'STORE_KEY_TOO_LONG',
+    `${what}${where} is too long to be a key of the store (at most ${limitBytes} bytes of UTF-8); use a shorter value`,
+    {
+      details: [{ ...(collection === undefined ? {} : { collection }), limitBytes }],
+      cause,
+    },
+  );
 }
 
 /** True for LMDB's refusals of an over-long key: a `RangeError` while encoding it, or the size check of a write. */

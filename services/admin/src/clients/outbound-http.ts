@@ -52,9 +52,11 @@ export class OutboundHttp {
     const auth = target.authentication;
     if (auth !== undefined && auth.type !== 'none') {
       delete headers.authorization;
-      if (auth.type === 'basic') headers.authorization = `Basic ${Buffer.from(`${auth.username ?? ''}:${auth.password ?? ''}`).toString('base64')}`;
+      if (auth.type === 'basic')
+        headers.authorization = `Basic ${Buffer.from(`${auth.username ?? ''}:${auth.password ?? ''}`).toString('base64')}`;
       else if (auth.type === 'bearer') headers.authorization = `Bearer ${auth.token ?? ''}`;
-      else if (auth.type === 'oauthClientCredentials') headers.authorization = `Bearer ${await this.oauthToken(target, auth, req.timeoutMs)}`;
+      else if (auth.type === 'oauthClientCredentials')
+        headers.authorization = `Bearer ${await this.oauthToken(target, auth, req.timeoutMs)}`;
       else if (auth.type === 'apiKey') {
         const name = auth.name ?? 'X-API-Key';
         const key = auth.api_key ?? '';
@@ -85,13 +87,22 @@ export class OutboundHttp {
     const key = JSON.stringify([tls.rejectUnauthorized !== false, tls.ca ?? '']);
     let agent = this.dispatchers.get(key);
     if (agent === undefined) {
-      agent = new Agent({ connect: { rejectUnauthorized: tls.rejectUnauthorized !== false, ...(tls.ca !== undefined ? { ca: tls.ca } : {}) } });
+      agent = new Agent({
+        connect: { rejectUnauthorized: tls.rejectUnauthorized !== false, ...(tls.ca !== undefined ? { ca: tls.ca } : {}) },
+      });
       this.dispatchers.set(key, agent);
     }
     return agent;
   }
 
-  private async exchange(target: OutboundTarget, url: string, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<OutboundResponse> {
+  private async exchange(
+    target: OutboundTarget,
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<OutboundResponse> {
     const dispatcher = this.dispatcher(target);
     let res: Dispatcher.ResponseData<unknown>;
     try {
@@ -116,7 +127,10 @@ export class OutboundHttp {
         size += buf.length;
         if (size > MAX_RESPONSE_BYTES) {
           res.body.destroy();
-          throw new AppError('UPSTREAM_FAILED', `${target.label} answered more than ${MAX_RESPONSE_BYTES} bytes to ${method} ${new URL(url).pathname}`);
+          throw new AppError(
+            'UPSTREAM_FAILED',
+            `${target.label} answered more than ${MAX_RESPONSE_BYTES} bytes to ${method} ${new URL(url).pathname}`,
+          );
         }
         chunks.push(buf);
       }
@@ -134,7 +148,9 @@ export class OutboundHttp {
     if (cached !== undefined && cached.expiresAt - TOKEN_MARGIN_MS > Date.now()) return cached.token;
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (auth.scope !== undefined && auth.scope !== '') form.set('scope', auth.scope);
-    const basic = Buffer.from(`${encodeURIComponent(auth.client_id ?? '')}:${encodeURIComponent(auth.client_secret ?? '')}`).toString('base64');
+    const basic = Buffer.from(`${encodeURIComponent(auth.client_id ?? '')}:${encodeURIComponent(auth.client_secret ?? '')}`).toString(
+      'base64',
+    );
     const tokenUrl = auth.token_url ?? '';
     const answer = await this.exchange(
       target,
@@ -149,7 +165,10 @@ export class OutboundHttp {
       throw new AppError('UPSTREAM_FAILED', `${target.label}: the token endpoint answered ${answer.status} without an access_token`);
     }
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : Number(body.expires_in ?? 3600);
-    this.tokens.set(target.cacheKey, { token: body.access_token, expiresAt: Date.now() + (Number.isFinite(expiresIn) ? expiresIn : 3600) * 1000 });
+    this.tokens.set(target.cacheKey, {
+      token: body.access_token,
+      expiresAt: Date.now() + (Number.isFinite(expiresIn) ? expiresIn : 3600) * 1000,
+    });
     return body.access_token;
   }
 }

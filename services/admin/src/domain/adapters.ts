@@ -1,5 +1,27 @@
-import { ADAPTER_TYPES, AppError, isLogLevel, adapterDataSchema, hasCode, httpAdapterSettingsSchema, nsoAdapterSettingsSchema, parseAs, validateAgainst } from '@nap/contracts';
-import type { AdapterChangedEvent, AdapterData, AdapterHealth, AdapterRecord, AdapterState, AdapterType, HttpAdapterSettings, LoggerProps, NsoAdapterSettings, OutboundResponse, ListQueryOptions } from '@nap/contracts';
+import {
+  ADAPTER_TYPES,
+  AppError,
+  isLogLevel,
+  adapterDataSchema,
+  hasCode,
+  httpAdapterSettingsSchema,
+  nsoAdapterSettingsSchema,
+  parseAs,
+  validateAgainst,
+} from '@nap/contracts';
+import type {
+  AdapterChangedEvent,
+  AdapterData,
+  AdapterHealth,
+  AdapterRecord,
+  AdapterState,
+  AdapterType,
+  HttpAdapterSettings,
+  LoggerProps,
+  NsoAdapterSettings,
+  OutboundResponse,
+  ListQueryOptions,
+} from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
@@ -86,7 +108,8 @@ export class AdapterDomain {
 
   async create(input: AdapterData, by: string, how: 'created' | 'imported'): Promise<AdapterRecord> {
     const existing = await this.adapters.findOne({ _id: input.name });
-    if (existing !== null && existing.state !== 'DELETED') throw new AppError('ADAPTER_ALREADY_EXISTS', `An adapter "${input.name}" exists`);
+    if (existing !== null && existing.state !== 'DELETED')
+      throw new AppError('ADAPTER_ALREADY_EXISTS', `An adapter "${input.name}" exists`);
     const now = new Date().toISOString();
     const doc: AdapterDoc = {
       _id: input.name,
@@ -104,7 +127,8 @@ export class AdapterDomain {
       if (existing !== null) await this.adapters.replaceOne({ _id: input.name, state: 'DELETED' }, doc);
       else await this.adapters.insertOne(doc);
     } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('ADAPTER_ALREADY_EXISTS', `An adapter "${input.name}" exists`, { cause: err });
+      if (hasCode(err, 'STORE_DUPLICATE_KEY'))
+        throw new AppError('ADAPTER_ALREADY_EXISTS', `An adapter "${input.name}" exists`, { cause: err });
       throw err;
     }
     this.runtimes.delete(input.name);
@@ -117,7 +141,8 @@ export class AdapterDomain {
     const current = await this.document(name);
     let data: AdapterData;
     if ('data' in change) {
-      if (change.data.name !== name) throw invalid('body.properties.name', `is "${change.data.name}"; an adapter keeps its name ("${name}")`);
+      if (change.data.name !== name)
+        throw invalid('body.properties.name', `is "${change.data.name}"; an adapter keeps its name ("${name}")`);
       data = change.data;
     } else {
       const currentData = parseAs(adapterDataSchema, current.data);
@@ -129,7 +154,13 @@ export class AdapterDomain {
       { _id: name, version: current.version },
       {
         $set: { data: this.sealedData(data, current.data), version, lastUpdated: now, lastUpdatedBy: by },
-        $push: { changelog: { version: String(version), date: now, changes: `${'data' in change ? 'document' : 'connection settings'} updated by ${by}` } },
+        $push: {
+          changelog: {
+            version: String(version),
+            date: now,
+            changes: `${'data' in change ? 'document' : 'connection settings'} updated by ${by}`,
+          },
+        },
       },
       { returnDocument: 'after' },
     );
@@ -149,7 +180,20 @@ export class AdapterDomain {
     this.runtimes.delete(name);
     const now = new Date().toISOString();
     // the tombstone keeps the name and state only: no settings, no secrets
-    await this.adapters.replaceOne({ _id: name }, { name, data: { name }, state: 'DELETED', version: current.version + 1, changelog: [], created: current.created, createdBy: current.createdBy, lastUpdated: now, lastUpdatedBy: now });
+    await this.adapters.replaceOne(
+      { _id: name },
+      {
+        name,
+        data: { name },
+        state: 'DELETED',
+        version: current.version + 1,
+        changelog: [],
+        created: current.created,
+        createdBy: current.createdBy,
+        lastUpdated: now,
+        lastUpdatedBy: now,
+      },
+    );
     await this.changed(name, 'deleted', 'DELETED');
     return this.view(current);
   }
@@ -164,9 +208,16 @@ export class AdapterDomain {
   }
 
   async list(query: ListQueryOptions): Promise<{ results: AdapterRecord[]; total: number }> {
-    const q = toListQuery(query, { filter: ['name', 'data.model', 'data.properties.type'], sort: ['name', 'created', 'lastUpdated'], defaultSort: { name: 1 } });
+    const q = toListQuery(query, {
+      filter: ['name', 'data.model', 'data.properties.type'],
+      sort: ['name', 'created', 'lastUpdated'],
+      defaultSort: { name: 1 },
+    });
     const filter = { $and: [q.filter, { state: { $ne: 'DELETED' } }] };
-    const [docs, total] = await Promise.all([this.adapters.find(filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.adapters.countDocuments(filter)]);
+    const [docs, total] = await Promise.all([
+      this.adapters.find(filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
+      this.adapters.countDocuments(filter),
+    ]);
     return { results: docs.map((d) => this.view(d)), total };
   }
 
@@ -300,7 +351,8 @@ export class AdapterDomain {
     try {
       const answer = await this.http.send(this.target(doc, true), { method: 'GET', path, timeoutMs });
       if (answer.status >= 500) problem = `the health path ${path} answered ${answer.status}`;
-      else if (answer.status === 401 || answer.status === 403) problem = `the system refused the adapter's credentials (${answer.status} on ${path})`;
+      else if (answer.status === 401 || answer.status === 403)
+        problem = `the system refused the adapter's credentials (${answer.status} on ${path})`;
     } catch (err) {
       problem = err instanceof Error ? err.message : String(err);
     }
@@ -335,12 +387,23 @@ export class AdapterDomain {
   /** One request through a RUNNING adapter, its authentication added here; answers whatever the system answered. */
   async call(
     name: string,
-    req: { method: string; path: string; query?: Record<string, string> | undefined; headers?: Record<string, string> | undefined; body?: unknown; timeoutMs?: number | undefined },
+    req: {
+      method: string;
+      path: string;
+      query?: Record<string, string> | undefined;
+      headers?: Record<string, string> | undefined;
+      body?: unknown;
+      timeoutMs?: number | undefined;
+    },
     noBasePath = false,
   ): Promise<OutboundResponse> {
     const doc = await this.document(name);
     const rt = this.runtimes.get(name);
-    if (rt?.state !== 'RUNNING') throw new AppError('ADAPTER_NOT_RUNNING', `Adapter "${name}" is ${rt?.state ?? 'STOPPED'}, not RUNNING; start it (or restart it once its system answers)`);
+    if (rt?.state !== 'RUNNING')
+      throw new AppError(
+        'ADAPTER_NOT_RUNNING',
+        `Adapter "${name}" is ${rt?.state ?? 'STOPPED'}, not RUNNING; start it (or restart it once its system answers)`,
+      );
     const settings = this.settingsOf(doc);
     const headers = { ...(req.headers ?? {}) };
     let body: string | undefined;
@@ -356,7 +419,10 @@ export class AdapterDomain {
     const timeoutMs = req.timeoutMs ?? (typeof settings.timeoutMs === 'number' ? settings.timeoutMs : this.calls.integrationTimeoutMs);
     const started = Date.now();
     const answer = await this.http.send(this.target(doc, noBasePath), { method: req.method, path, headers, body, timeoutMs });
-    this.loggerOf(doc).debug({ adapter: name, method: req.method, path: req.path, status: answer.status, ms: Date.now() - started }, 'Adapter call answered');
+    this.loggerOf(doc).debug(
+      { adapter: name, method: req.method, path: req.path, status: answer.status, ms: Date.now() - started },
+      'Adapter call answered',
+    );
     return answer;
   }
 
@@ -383,17 +449,31 @@ export class AdapterDomain {
    */
   async runTask(name: string, method: string, incoming: Json, timeoutMs: number | undefined): Promise<OutboundResponse> {
     if (!(GENERIC_METHODS as readonly string[]).includes(method)) {
-      throw new AppError('TASK_METHOD_UNKNOWN', `Adapter "${name}" has no method "${method}"; adapters answer ${GENERIC_METHODS.join(' and ')}`);
+      throw new AppError(
+        'TASK_METHOD_UNKNOWN',
+        `Adapter "${name}" has no method "${method}"; adapters answer ${GENERIC_METHODS.join(' and ')}`,
+      );
     }
     const uriPath = incoming.uriPath;
-    if (typeof uriPath !== 'string' || uriPath === '') throw new AppError('TASK_INPUT_INVALID', `Adapter "${name}" ${method}: incoming.uriPath is required`, { details: [{ member: 'incoming.uriPath', message: 'is required' }] });
+    if (typeof uriPath !== 'string' || uriPath === '')
+      throw new AppError('TASK_INPUT_INVALID', `Adapter "${name}" ${method}: incoming.uriPath is required`, {
+        details: [{ member: 'incoming.uriPath', message: 'is required' }],
+      });
     const restMethod = typeof incoming.restMethod === 'string' ? incoming.restMethod.toUpperCase() : 'GET';
     const query: Record<string, string> = {};
-    if (isObject(incoming.queryData)) for (const [k, v] of Object.entries(incoming.queryData)) query[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    if (isObject(incoming.queryData))
+      for (const [k, v] of Object.entries(incoming.queryData)) query[k] = typeof v === 'string' ? v : JSON.stringify(v);
     const headers: Record<string, string> = {};
     if (isObject(incoming.addlHeaders)) for (const [k, v] of Object.entries(incoming.addlHeaders)) headers[k] = String(v);
-    const answer = await this.call(name, { method: restMethod, path: uriPath, query, headers, body: incoming.requestBody, timeoutMs }, method === 'genericAdapterRequestNoBasePath');
-    if (answer.status < 200 || answer.status >= 300) throw new AppError('INTEGRATION_CALL_FAILED', `Adapter "${name}" answered ${answer.status} to ${restMethod} ${uriPath}`, { details: answer });
+    const answer = await this.call(
+      name,
+      { method: restMethod, path: uriPath, query, headers, body: incoming.requestBody, timeoutMs },
+      method === 'genericAdapterRequestNoBasePath',
+    );
+    if (answer.status < 200 || answer.status >= 300)
+      throw new AppError('INTEGRATION_CALL_FAILED', `Adapter "${name}" answered ${answer.status} to ${restMethod} ${uriPath}`, {
+        details: answer,
+      });
     return answer;
   }
 
@@ -434,15 +514,27 @@ export class AdapterDomain {
     const type = data.properties.type;
     const settings = data.properties.properties;
     const problems = validateAgainst(ADAPTER_SETTINGS_SCHEMAS[type], settings, 'body.properties.properties.properties');
-    if (problems.length > 0) throw new AppError('VALIDATION_FAILED', `Invalid ${type} adapter settings: ${problems.map((p) => `${p.member} ${p.message}`).join('; ')}`, { details: problems });
-    if (type === 'HTTP') checkAuthentication((settings as HttpAdapterSettings).authentication, 'body.properties.properties.properties.authentication');
+    if (problems.length > 0)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `Invalid ${type} adapter settings: ${problems.map((p) => `${p.member} ${p.message}`).join('; ')}`,
+        { details: problems },
+      );
+    if (type === 'HTTP')
+      checkAuthentication((settings as HttpAdapterSettings).authentication, 'body.properties.properties.properties.authentication');
     const currentProps = isObject(current?.properties) ? current.properties : undefined;
     const currentSettings = isObject(currentProps?.properties) ? currentProps.properties : undefined;
     return {
       ...data,
       type: 'Adapter',
       isEncrypted: true,
-      properties: { ...data.properties, id: data.name, brokers: data.properties.brokers ?? [], groups: data.properties.groups ?? [], properties: sealSettings(settings, this.secrets, currentSettings, 'body.properties.properties.properties') },
+      properties: {
+        ...data.properties,
+        id: data.name,
+        brokers: data.properties.brokers ?? [],
+        groups: data.properties.groups ?? [],
+        properties: sealSettings(settings, this.secrets, currentSettings, 'body.properties.properties.properties'),
+      },
     };
   }
 
@@ -454,7 +546,10 @@ export class AdapterDomain {
   private view(doc: AdapterDoc): AdapterRecord {
     const rt = this.runtimes.get(doc.name);
     const state: AdapterState = doc.state === 'DELETED' ? 'DELETED' : (rt?.state ?? 'STOPPED');
-    return { metadata: { isActive: state === 'RUNNING', state, connection: rt?.connection ?? 'UNKNOWN', version: doc.version }, data: doc.state === 'DELETED' ? { name: doc.name, properties: { type: 'HTTP', properties: {} } } : this.maskedData(doc) };
+    return {
+      metadata: { isActive: state === 'RUNNING', state, connection: rt?.connection ?? 'UNKNOWN', version: doc.version },
+      data: doc.state === 'DELETED' ? { name: doc.name, properties: { type: 'HTTP', properties: {} } } : this.maskedData(doc),
+    };
   }
 
   /** A live adapter's document; 404 for unknown and deleted ones. */

@@ -30,9 +30,19 @@ export interface AdminDomainOptions {
  */
 export const SESSION_USE_GRANULARITY_MS = 60_000;
 /** What the account list filters and sorts on. */
-const ACCOUNT_LIST_FIELDS: ListFields = { filter: ['username', '_id', 'email', 'firstname', 'lastname'], sort: ['username', '_id', 'created'], defaultSort: { username: 1 }, defaultLimit: MAX_LIST_LIMIT };
+const ACCOUNT_LIST_FIELDS: ListFields = {
+  filter: ['username', '_id', 'email', 'firstname', 'lastname'],
+  sort: ['username', '_id', 'created'],
+  defaultSort: { username: 1 },
+  defaultLimit: MAX_LIST_LIMIT,
+};
 /** What the group list filters and sorts on. */
-const GROUP_LIST_FIELDS: ListFields = { filter: ['name', '_id', 'description'], sort: ['name', '_id', 'created'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT };
+const GROUP_LIST_FIELDS: ListFields = {
+  filter: ['name', '_id', 'description'],
+  sort: ['name', '_id', 'created'],
+  defaultSort: { name: 1 },
+  defaultLimit: MAX_LIST_LIMIT,
+};
 
 /** An account to create, as `POST /user-management/accounts` carries it. */
 export type NewAccount = BodyOf<'admin.createAccount'>['account'];
@@ -87,7 +97,8 @@ export class AdminDomain {
     try {
       return this.view(await this.accounts.insertOne({ _id: randomUUID(), ...record }));
     } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('ACCOUNT_ALREADY_EXISTS', `An account with username "${input.username}" already exists`, { cause: err });
+      if (hasCode(err, 'STORE_DUPLICATE_KEY'))
+        throw new AppError('ACCOUNT_ALREADY_EXISTS', `An account with username "${input.username}" already exists`, { cause: err });
       throw err;
     }
   }
@@ -123,7 +134,11 @@ export class AdminDomain {
     const current = await this.account(id);
     const groups = await this.checkGroups(groupIds, 'body.groups');
     await this.keepAnAdmin(current._id, current.groups, groups);
-    const updated = await this.accounts.findOneAndUpdate({ _id: id }, { $set: { groups, lastUpdated: new Date().toISOString(), lastUpdatedBy: by } }, { returnDocument: 'after' });
+    const updated = await this.accounts.findOneAndUpdate(
+      { _id: id },
+      { $set: { groups, lastUpdated: new Date().toISOString(), lastUpdatedBy: by } },
+      { returnDocument: 'after' },
+    );
     if (!updated) throw accountNotFound(id);
     await this.options.emit('account', id, 'accountChanged', { accountId: id, reason: 'groups' });
     return this.view(updated);
@@ -169,7 +184,8 @@ export class AdminDomain {
         lastUpdatedBy: by,
       });
     } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('GROUP_ALREADY_EXISTS', `A group named "${input.name}" already exists`, { cause: err });
+      if (hasCode(err, 'STORE_DUPLICATE_KEY'))
+        throw new AppError('GROUP_ALREADY_EXISTS', `A group named "${input.name}" already exists`, { cause: err });
       throw err;
     }
   }
@@ -193,7 +209,11 @@ export class AdminDomain {
   async setGroupRoles(id: string, roles: Role[], by: string): Promise<GroupRecord> {
     const group = await this.getGroup(id);
     if (group.roles.includes('admin') && !roles.includes('admin')) await this.keepAdminRole(id);
-    const updated = await this.groups.findOneAndUpdate({ _id: id }, { $set: { roles: [...new Set(roles)], lastUpdated: new Date().toISOString(), lastUpdatedBy: by } }, { returnDocument: 'after' });
+    const updated = await this.groups.findOneAndUpdate(
+      { _id: id },
+      { $set: { roles: [...new Set(roles)], lastUpdated: new Date().toISOString(), lastUpdatedBy: by } },
+      { returnDocument: 'after' },
+    );
     if (!updated) throw new AppError('GROUP_NOT_FOUND', `No group with id "${id}"`);
     await this.options.emit('group', id, 'groupChanged', { groupId: id });
     return updated;
@@ -214,7 +234,10 @@ export class AdminDomain {
   async authenticate(username: string, password: string): Promise<Caller> {
     const account = await this.accounts.findOne({ username });
     // hash anyway when the account is unknown, so timing does not tell which usernames exist
-    const ok = await verifyPassword(password, account?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    const ok = await verifyPassword(
+      password,
+      account?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    );
     if (!account || !ok) throw new AppError('UNAUTHENTICATED', `The username or password of "${username}" is wrong`);
     if (account.inactive) throw new AppError('UNAUTHENTICATED', `Account "${username}" is inactive`);
     return this.callerOf(account);
@@ -226,8 +249,20 @@ export class AdminDomain {
     const now = Date.now();
     const ttlSeconds = this.options.sessions.tokenTtlSeconds;
     const expiresAt = now + ttlSeconds * 1000;
-    await this.sessions.insertOne({ _id: sid, accountId: caller.id, username: caller.username, method, created: new Date(now).toISOString(), expiresAt, lastUsed: now, revoked: false });
-    const token = signToken({ sid, sub: caller.id, iat: Math.floor(now / 1000), exp: Math.floor(expiresAt / 1000), kid: signing.kid }, signing.key);
+    await this.sessions.insertOne({
+      _id: sid,
+      accountId: caller.id,
+      username: caller.username,
+      method,
+      created: new Date(now).toISOString(),
+      expiresAt,
+      lastUsed: now,
+      revoked: false,
+    });
+    const token = signToken(
+      { sid, sub: caller.id, iat: Math.floor(now / 1000), exp: Math.floor(expiresAt / 1000), kid: signing.kid },
+      signing.key,
+    );
     return { token, sid, expiresIn: ttlSeconds };
   }
 
@@ -235,12 +270,16 @@ export class AdminDomain {
   async resolveSession(sid: string): Promise<Caller> {
     const session = await this.sessions.findOne({ _id: sid });
     const now = Date.now();
-    if (!session || session.revoked || session.expiresAt <= now) throw new AppError('UNAUTHENTICATED', 'The session has ended; log in again');
+    if (!session || session.revoked || session.expiresAt <= now)
+      throw new AppError('UNAUTHENTICATED', 'The session has ended; log in again');
     const idleMinutes = this.options.sessions.sessionIdleMinutes;
     const lastUsed = session.lastUsed ?? Date.parse(session.created);
     if (idleMinutes !== undefined && now - lastUsed > idleMinutes * 60_000 + SESSION_USE_GRANULARITY_MS) {
       await this.endSession(sid);
-      throw new AppError('UNAUTHENTICATED', `The session was unused for more than ${idleMinutes} minutes (the active profile's authenticationProps.logoutTime); log in again`);
+      throw new AppError(
+        'UNAUTHENTICATED',
+        `The session was unused for more than ${idleMinutes} minutes (the active profile's authenticationProps.logoutTime); log in again`,
+      );
     }
     await this.sessions.updateOne({ _id: sid }, { $set: { lastUsed: now } });
     const account = await this.accounts.findOne({ _id: session.accountId });
@@ -307,7 +346,9 @@ export class AdminDomain {
     try {
       key = createPrivateKey(this.options.secrets.open(record.privateKeySealed));
     } catch (err) {
-      throw new AppError('INTERNAL', 'The token signing key cannot be opened: NAP_SECRET_KEY differs from the one it was sealed with', { cause: err });
+      throw new AppError('INTERNAL', 'The token signing key cannot be opened: NAP_SECRET_KEY differs from the one it was sealed with', {
+        cause: err,
+      });
     }
     this.signing = { kid: record.kid, key, publicKeyPem: record.publicKeyPem };
     return this.signing;
@@ -336,7 +377,9 @@ export class AdminDomain {
   }
 
   private async view(account: AccountRecord): Promise<AccountView> {
-    const groups = account.groups.length ? new Map((await this.groups.find({ _id: { $in: account.groups } })).map((g) => [g._id, g])) : new Map<string, GroupRecord>();
+    const groups = account.groups.length
+      ? new Map((await this.groups.find({ _id: { $in: account.groups } })).map((g) => [g._id, g]))
+      : new Map<string, GroupRecord>();
     return this.viewWith(account, groups);
   }
 

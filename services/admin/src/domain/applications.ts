@@ -90,13 +90,24 @@ export interface ApplicationDomainOptions {
 const STATUS_TIMEOUT_MS = 1_500;
 
 /** What the application list filters and sorts on (every application on one page unless asked otherwise). */
-const APPLICATION_LIST_FIELDS: ListFields = { filter: ['name', 'state', 'service', 'isActive'], sort: ['name', 'state', 'service'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT };
+const APPLICATION_LIST_FIELDS: ListFields = {
+  filter: ['name', 'state', 'service', 'isActive'],
+  sort: ['name', 'state', 'service'],
+  defaultSort: { name: 1 },
+  defaultLimit: MAX_LIST_LIMIT,
+};
 /** What the application health list filters and sorts on. */
-const HEALTH_LIST_FIELDS: ListFields = { filter: ['id', 'name', 'state', 'service', 'version', 'type'], sort: ['id', 'name', 'state', 'service'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT };
+const HEALTH_LIST_FIELDS: ListFields = {
+  filter: ['id', 'name', 'state', 'service', 'version', 'type'],
+  sort: ['id', 'name', 'state', 'service'],
+  defaultSort: { name: 1 },
+  defaultLimit: MAX_LIST_LIMIT,
+};
 
 /** The application of that name, or 404 listing the applications. */
 export function applicationNamed(name: string): ApplicationName {
-  if (!isApplicationName(name)) throw new AppError('APPLICATION_NOT_FOUND', `No application named "${name}"; the applications are ${APPLICATION_NAMES.join(', ')}`);
+  if (!isApplicationName(name))
+    throw new AppError('APPLICATION_NOT_FOUND', `No application named "${name}"; the applications are ${APPLICATION_NAMES.join(', ')}`);
   return name;
 }
 
@@ -132,15 +143,29 @@ export class ApplicationDomain {
     const now = new Date().toISOString();
     for (const service of SERVICE_NAMES) {
       try {
-        await this.services.insertOne({ _id: service, stopped: false, loggerProps: {}, properties: {}, descriptions: {}, revision: 0, changelog: [], lastUpdated: now, lastUpdatedBy: 'system' });
+        await this.services.insertOne({
+          _id: service,
+          stopped: false,
+          loggerProps: {},
+          properties: {},
+          descriptions: {},
+          revision: 0,
+          changelog: [],
+          lastUpdated: now,
+          lastUpdatedBy: 'system',
+        });
       } catch (err) {
         if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
       }
     }
     // a replica asks before it registers: one of stopped application starts paused
-    this.desiredSubscription = this.bus.subscribe(desiredStateSubject(), (msg) => {
-      void this.answerDesired(msg.data).then((reply) => msg.reply?.(encodeJson(reply)));
-    }, { queue: 'admin' });
+    this.desiredSubscription = this.bus.subscribe(
+      desiredStateSubject(),
+      (msg) => {
+        void this.answerDesired(msg.data).then((reply) => msg.reply?.(encodeJson(reply)));
+      },
+      { queue: 'admin' },
+    );
     const interval = this.options.reconcileIntervalMs ?? 2_000;
     this.timer = setInterval(() => void this.reconcile(), interval);
     this.timer.unref();
@@ -171,7 +196,14 @@ export class ApplicationDomain {
   async list(query: ListQueryOptions): Promise<{ results: ApplicationRecord[]; total: number }> {
     const view = await this.view();
     const all = await Promise.all(APPLICATION_NAMES.map((name) => this.record(name, view)));
-    const rows = all.map((record) => ({ _id: record.data.name, name: record.data.name, state: record.metadata.state, service: record.metadata.service, isActive: record.metadata.isActive, record }));
+    const rows = all.map((record) => ({
+      _id: record.data.name,
+      name: record.data.name,
+      state: record.metadata.state,
+      service: record.metadata.service,
+      isActive: record.metadata.isActive,
+      record,
+    }));
     const { items, total } = listDocuments(rows, toListQuery(query, APPLICATION_LIST_FIELDS));
     return { results: items.map((row) => row.record), total };
   }
@@ -261,7 +293,10 @@ export class ApplicationDomain {
     const service = APPLICATIONS[app].service;
     const replicas = await this.replicas.discover(service);
     const doc = await this.change(service, { $set: { stopped: false } }, `restarted by ${by} (${app})`, by);
-    this.failed(await this.replicas.sendAll(replicas, { command: 'configure', revision: doc.revision, paused: true }, this.controlTimeoutMs), 'stop');
+    this.failed(
+      await this.replicas.sendAll(replicas, { command: 'configure', revision: doc.revision, paused: true }, this.controlTimeoutMs),
+      'stop',
+    );
     return this.lifecycle(app, await this.push(service));
   }
 
@@ -271,7 +306,12 @@ export class ApplicationDomain {
     const service = APPLICATIONS[app].service;
     const current = (await this.doc(service)).loggerProps;
     const next = withLevel(current, level, transport);
-    await this.change(service, { $set: { logLevel: level, loggerProps: next } }, `log level set to ${level}${transport ? ` (${transport})` : ''} by ${by}`, by);
+    await this.change(
+      service,
+      { $set: { logLevel: level, loggerProps: next } },
+      `log level set to ${level}${transport ? ` (${transport})` : ''} by ${by}`,
+      by,
+    );
     this.failed(await this.push(service), 'change the log level of');
     return next;
   }
@@ -286,12 +326,18 @@ export class ApplicationDomain {
   async update(name: string, body: BodyOf<'admin.updateApplication'>['properties'], by: string): Promise<ApplicationChange> {
     const app = applicationNamed(name);
     const service = APPLICATIONS[app].service;
-    if (body.name !== undefined && body.name !== app) throw invalid('body.properties.name', `is "${body.name}"; an application keeps its name ("${app}")`);
-    if (body.model !== undefined && body.model !== `@nap/${service}`) throw invalid('body.properties.model', `is "${body.model}"; ${app} is served by @nap/${service}`);
+    if (body.name !== undefined && body.name !== app)
+      throw invalid('body.properties.name', `is "${body.name}"; an application keeps its name ("${app}")`);
+    if (body.model !== undefined && body.model !== `@nap/${service}`)
+      throw invalid('body.properties.model', `is "${body.model}"; ${app} is served by @nap/${service}`);
     return this.applyDocument(app, body, by);
   }
 
-  private async applyDocument(app: ApplicationName, body: { description?: string; loggerProps?: LoggerProps; properties?: Record<string, unknown> }, by: string): Promise<ApplicationChange> {
+  private async applyDocument(
+    app: ApplicationName,
+    body: { description?: string; loggerProps?: LoggerProps; properties?: Record<string, unknown> },
+    by: string,
+  ): Promise<ApplicationChange> {
     const service = APPLICATIONS[app].service;
     const before = await this.doc(service);
     const set: Record<string, unknown> = {};
@@ -302,7 +348,11 @@ export class ApplicationDomain {
     }
     if (body.loggerProps !== undefined) {
       const level = body.loggerProps.console_level ?? body.loggerProps.log_level;
-      if (level !== undefined && !isLogLevel(level)) throw invalid(`body.properties.loggerProps.${body.loggerProps.console_level !== undefined ? 'console_level' : 'log_level'}`, `must be one of ${LOG_LEVELS.join(', ')}`);
+      if (level !== undefined && !isLogLevel(level))
+        throw invalid(
+          `body.properties.loggerProps.${body.loggerProps.console_level !== undefined ? 'console_level' : 'log_level'}`,
+          `must be one of ${LOG_LEVELS.join(', ')}`,
+        );
       set.loggerProps = body.loggerProps;
       if (level !== undefined) set.logLevel = level;
       said.push('loggerProps');
@@ -313,9 +363,14 @@ export class ApplicationDomain {
     }
     const doc = await this.change(service, { $set: set }, `${said.join(', ') || 'nothing'} changed by ${by}`, by);
     const outcomes = this.failed(await this.push(service), 'apply the settings of');
-    const changed = Object.keys({ ...before.properties, ...doc.properties }).filter((k) => !isDeepStrictEqual(before.properties[k], doc.properties[k]));
+    const changed = Object.keys({ ...before.properties, ...doc.properties }).filter(
+      (k) => !isDeepStrictEqual(before.properties[k], doc.properties[k]),
+    );
     const record = await this.get(app);
-    return { ...record, changes: { applied: body.properties === undefined ? [] : changed.sort(), replicas: outcomes.length, restartRequired: [] } };
+    return {
+      ...record,
+      changes: { applied: body.properties === undefined ? [] : changed.sort(), replicas: outcomes.length, restartRequired: [] },
+    };
   }
 
   // ---- keeping replicas in step ----
@@ -335,7 +390,11 @@ export class ApplicationDomain {
           if (this.configured.get(replica.instance) === want.key) continue;
           const [outcome] = await this.replicas.sendAll([replica], configureCommand(want), this.controlTimeoutMs);
           if (outcome?.ok) this.configured.set(replica.instance, want.key);
-          else this.log.warn({ service: replica.service, instance: replica.instance, err: outcome?.ok === false ? outcome.error : undefined }, 'A replica did not take its configuration; trying again later');
+          else
+            this.log.warn(
+              { service: replica.service, instance: replica.instance, err: outcome?.ok === false ? outcome.error : undefined },
+              'A replica did not take its configuration; trying again later',
+            );
         }
         const present = new Set(replicas.map((r) => r.instance));
         for (const instance of this.configured.keys()) if (!present.has(instance)) this.configured.delete(instance);
@@ -373,7 +432,10 @@ export class ApplicationDomain {
     const app = applicationNamed(name);
     const service = APPLICATIONS[app].service;
     if (service === APPLICATIONS[PROTECTED_APPLICATION].service) {
-      throw new AppError('APPLICATION_PROTECTED', `${app} cannot be ${what}: its service (${service}) serves ${PROTECTED_APPLICATION}, which answers login and these administration routes; stopping it would lock every operator out`);
+      throw new AppError(
+        'APPLICATION_PROTECTED',
+        `${app} cannot be ${what}: its service (${service}) serves ${PROTECTED_APPLICATION}, which answers login and these administration routes; stopping it would lock every operator out`,
+      );
     }
     return app;
   }
@@ -382,13 +444,30 @@ export class ApplicationDomain {
     const [doc, profile] = await Promise.all([this.doc(service), this.options.profile()]);
     const settings = service === 'admin' ? { ...profile.admin, ...doc.properties } : { ...doc.properties };
     const logLevel = doc.logLevel ?? profile.logLevel;
-    const want: Omit<Desired, 'key'> = { paused: doc.stopped, settings, revision: doc.revision, ...(logLevel !== undefined ? { logLevel } : {}) };
+    const want: Omit<Desired, 'key'> = {
+      paused: doc.stopped,
+      settings,
+      revision: doc.revision,
+      ...(logLevel !== undefined ? { logLevel } : {}),
+    };
     return { ...want, key: JSON.stringify([want.paused, want.logLevel ?? null, want.settings]) };
   }
 
   private async doc(service: ServiceName): Promise<ServiceDoc> {
     const doc = await this.services.findOne({ _id: service });
-    return doc ?? { _id: service, stopped: false, loggerProps: {}, properties: {}, descriptions: {}, revision: 0, changelog: [], lastUpdated: '', lastUpdatedBy: '' };
+    return (
+      doc ?? {
+        _id: service,
+        stopped: false,
+        loggerProps: {},
+        properties: {},
+        descriptions: {},
+        revision: 0,
+        changelog: [],
+        lastUpdated: '',
+        lastUpdatedBy: '',
+      }
+    );
   }
 
   private async docs(): Promise<Map<ServiceName, ServiceDoc>> {
@@ -435,7 +514,8 @@ export class ApplicationDomain {
     const service = APPLICATIONS[app].service;
     const doc = view.docs.get(service) ?? (await this.doc(service));
     const mine = view.replicas.filter((r) => r.service === service);
-    const level = view.desired.get(service)?.logLevel ?? mine.map((r) => view.statuses.get(r.instance)?.logLevel).find((l) => l !== undefined);
+    const level =
+      view.desired.get(service)?.logLevel ?? mine.map((r) => view.statuses.get(r.instance)?.logLevel).find((l) => l !== undefined);
     return {
       metadata: {
         isActive: !doc.stopped,
@@ -476,7 +556,6 @@ export class ApplicationDomain {
       { details: bad.map((b) => ({ instance: b.replica.instance, code: b.error.code, message: b.error.message })) },
     );
   }
-
 }
 
 interface View {
@@ -494,7 +573,13 @@ function stateOf(replicas: Replica[], doc: ServiceDoc | undefined): ApplicationS
 
 function configureCommand(want: Desired) {
   // no level set by an operator or the active profile: each replica goes back to the level it started with
-  return { command: 'configure' as const, revision: want.revision, paused: want.paused, settings: want.settings, logLevel: want.logLevel ?? null };
+  return {
+    command: 'configure' as const,
+    revision: want.revision,
+    paused: want.paused,
+    settings: want.settings,
+    logLevel: want.logLevel ?? null,
+  };
 }
 
 function invalid(member: string, message: string): AppError {
@@ -516,4 +601,3 @@ function settingsOf(service: ServiceName, properties: Record<string, unknown>): 
   const parsed: unknown = parseAs(schema, { ...properties }, 'body.properties');
   return typeof parsed === 'object' && parsed !== null ? { ...parsed } : {};
 }
-

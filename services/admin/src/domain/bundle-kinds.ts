@@ -35,7 +35,9 @@ function importedId(answer: ImportAnswer, member: string, service: string): stri
   const [item] = answer.imported;
   if (item === undefined) throw new AppError('INTERNAL', `${service} answered an import of one item with none`);
   if (!item.success || item.created === null) {
-    throw new AppError('PREBUILT_ARTIFACT_REFUSED', `${member} was refused by ${service}: ${item.message}`, { details: item.problems ?? [{ member, message: item.message }] });
+    throw new AppError('PREBUILT_ARTIFACT_REFUSED', `${member} was refused by ${service}: ${item.message}`, {
+      details: item.problems ?? [{ member, message: item.message }],
+    });
   }
   if (typeof item.created._id !== 'string') throw new AppError('INTERNAL', `${service} stored ${member} without an id`);
   return item.created._id;
@@ -68,7 +70,8 @@ function withoutMopStamps(doc: Record<string, unknown>): Record<string, unknown>
 const workflow: BundleKind = {
   service: 'studio (workflows)',
   findByName: async (call, name) => found((await call('studio.getAutomations', byName(name))).items, name),
-  install: async (call, doc, member) => importedId(await call('studio.importAutomations', { body: { automations: [doc] } }), member, 'studio'),
+  install: async (call, doc, member) =>
+    importedId(await call('studio.importAutomations', { body: { automations: [doc] } }), member, 'studio'),
   read: async (call, a) => call('studio.getAutomation', { params: { id: a.id } }),
   remove: (call, a) => ignoreMissing(() => call('studio.deleteAutomation', { params: { id: a.id } })),
 };
@@ -76,7 +79,8 @@ const workflow: BundleKind = {
 const transformation: BundleKind = {
   service: 'studio (JST transformations)',
   findByName: async (call, name) => found((await call('studio.getTransformations', byName(name))).items, name),
-  install: async (call, doc, member) => importedId(await call('studio.importTransformations', { body: { transformations: [doc] } }), member, 'studio'),
+  install: async (call, doc, member) =>
+    importedId(await call('studio.importTransformations', { body: { transformations: [doc] } }), member, 'studio'),
   read: async (call, a) => call('studio.getTransformation', { params: { id: a.id } }),
   remove: (call, a) => ignoreMissing(() => call('studio.deleteTransformation', { params: { id: a.id } })),
 };
@@ -102,13 +106,15 @@ const mopTemplate: BundleKind = {
   service: 'mop (command templates)',
   findByName: async (call, name) => found(await call('mop.listATemplate', { params: { name } }), name),
   async install(call, doc, member) {
-    const created = (await call('mop.createTemplate', { body: { mop: parseAs(commandTemplateSchema, withoutMopStamps(doc), member) } })).data;
+    const created = (await call('mop.createTemplate', { body: { mop: parseAs(commandTemplateSchema, withoutMopStamps(doc), member) } }))
+      .data;
     if (typeof created._id !== 'string') throw new AppError('INTERNAL', `mop stored ${member} without an id`);
     return created._id;
   },
   async read(call, a) {
     const [doc] = await call('mop.listATemplate', { params: { name: a.name } });
-    if (doc === undefined || doc._id !== a.id) throw new AppError('TEMPLATE_NOT_FOUND', `No command template "${a.name}" (id "${a.id}") in mop`);
+    if (doc === undefined || doc._id !== a.id)
+      throw new AppError('TEMPLATE_NOT_FOUND', `No command template "${a.name}" (id "${a.id}") in mop`);
     return doc;
   },
   remove: (call, a) => ignoreMissing(() => call('mop.deleteTemplate', { params: { id: a.id } })),
@@ -118,13 +124,16 @@ const mopAnalyticTemplate: BundleKind = {
   service: 'mop (analytic templates)',
   findByName: async (call, name) => found(await call('mop.listAnAnalyticTemplate', { params: { name } }), name),
   async install(call, doc, member) {
-    const created = (await call('mop.createAnalyticTemplate', { body: { template: parseAs(analyticTemplateSchema, withoutMopStamps(doc), member) } })).data;
+    const created = (
+      await call('mop.createAnalyticTemplate', { body: { template: parseAs(analyticTemplateSchema, withoutMopStamps(doc), member) } })
+    ).data;
     if (typeof created._id !== 'string') throw new AppError('INTERNAL', `mop stored ${member} without an id`);
     return created._id;
   },
   async read(call, a) {
     const [doc] = await call('mop.listAnAnalyticTemplate', { params: { name: a.name } });
-    if (doc === undefined || doc._id !== a.id) throw new AppError('TEMPLATE_NOT_FOUND', `No analytic template "${a.name}" (id "${a.id}") in mop`);
+    if (doc === undefined || doc._id !== a.id)
+      throw new AppError('TEMPLATE_NOT_FOUND', `No analytic template "${a.name}" (id "${a.id}") in mop`);
     return doc;
   },
   remove: (call, a) => ignoreMissing(() => call('mop.deleteAnalyticTemplate', { params: { id: a.id } })),
@@ -144,9 +153,14 @@ const automation: BundleKind = {
     const given = Array.isArray(triggers) ? triggers : [];
     if (given.length === 0) return id;
     try {
-      const answer = await call('workflow.importTriggers', { body: { triggers: given.map((t: unknown) => ({ ...(typeof t === 'object' && t !== null ? t : {}), actionId: id })) } });
+      const answer = await call('workflow.importTriggers', {
+        body: { triggers: given.map((t: unknown) => ({ ...(typeof t === 'object' && t !== null ? t : {}), actionId: id })) },
+      });
       answer.imported.forEach((item, i) => {
-        if (!item.success) throw new AppError('PREBUILT_ARTIFACT_REFUSED', `${member}.triggers[${i}] was refused by workflow: ${item.message}`, { details: [{ member: `${member}.triggers[${i}]`, message: item.message }] });
+        if (!item.success)
+          throw new AppError('PREBUILT_ARTIFACT_REFUSED', `${member}.triggers[${i}] was refused by workflow: ${item.message}`, {
+            details: [{ member: `${member}.triggers[${i}]`, message: item.message }],
+          });
       });
     } catch (err) {
       // the automation goes again, its triggers with it: the bundle is installed whole or not at all
@@ -176,4 +190,13 @@ export const BUNDLE_KINDS: Partial<Record<BundleType, BundleKind>> = {
 };
 
 /** Order of installation: what workflows refer to first. */
-export const INSTALL_ORDER: readonly BundleType[] = ['template', 'json-forms', 'forms', 'mop-template', 'mop-analytic-template', 'transformation', 'workflow', 'automation'];
+export const INSTALL_ORDER: readonly BundleType[] = [
+  'template',
+  'json-forms',
+  'forms',
+  'mop-template',
+  'mop-analytic-template',
+  'transformation',
+  'workflow',
+  'automation',
+];

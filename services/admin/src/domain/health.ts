@@ -40,7 +40,12 @@ export function systemHealth() {
  * `/health/status`: one look at what the platform needs: the bus, this service's store and every
  * application. `running` when all answer, `degraded` otherwise.
  */
-export async function healthStatus(bus: Bus, storeKind: string, pingStore: () => Promise<void>, applicationsHealth: () => Promise<{ name: string; state: string }[]>) {
+export async function healthStatus(
+  bus: Bus,
+  storeKind: string,
+  pingStore: () => Promise<void>,
+  applicationsHealth: () => Promise<{ name: string; state: string }[]>,
+) {
   const storeUp = await pingStore().then(
     () => true,
     () => false,

@@ -1,4 +1,13 @@
-import { AppError, SERVICE_NAMES, TIMEOUTS_MS, declaredIndexesSchema, indexCreationSchema, indexStatusSchema, isServiceName, parseAs } from '@nap/contracts';
+import {
+  AppError,
+  SERVICE_NAMES,
+  TIMEOUTS_MS,
+  declaredIndexesSchema,
+  indexCreationSchema,
+  indexStatusSchema,
+  isServiceName,
+  parseAs,
+} from '@nap/contracts';
 import type { DeclaredIndexes, IndexCreation, IndexStatus, ServiceName } from '@nap/contracts';
 import type { Replica, Replicas } from './replicas';
 import { invalidMember } from './validation-error';
@@ -17,9 +26,12 @@ export class IndexAdministration {
     const answers = await Promise.all(
       [...byService.entries()].map(async ([service, replica]) => {
         const answer = await this.replicas.send(replica, { command: 'indexes' }, TIMEOUTS_MS.short);
-        if (!Array.isArray(answer)) throw new AppError('INTERNAL', `${service} answered its declared indexes with something other than a list`);
+        if (!Array.isArray(answer))
+          throw new AppError('INTERNAL', `${service} answered its declared indexes with something other than a list`);
         // the replica answers { collection, indexes }; the service is the one asked
-        return answer.map((d: unknown, i) => parseAs(declaredIndexesSchema, typeof d === 'object' && d !== null ? { ...d, service } : d, `indexes of ${service}[${i}]`));
+        return answer.map((d: unknown, i) =>
+          parseAs(declaredIndexesSchema, typeof d === 'object' && d !== null ? { ...d, service } : d, `indexes of ${service}[${i}]`),
+        );
       }),
     );
     return answers.flat().sort((a, b) => a.service.localeCompare(b.service) || a.collection.localeCompare(b.collection));
@@ -27,12 +39,20 @@ export class IndexAdministration {
 
   async status(collection: string): Promise<IndexStatus> {
     const { service, name, replica } = await this.owner(collection);
-    return parseAs(indexStatusSchema, await this.replicas.send(replica, { command: 'indexStatus', collection: name }, TIMEOUTS_MS.lifecycle), `index status of ${service}.${name}`);
+    return parseAs(
+      indexStatusSchema,
+      await this.replicas.send(replica, { command: 'indexStatus', collection: name }, TIMEOUTS_MS.lifecycle),
+      `index status of ${service}.${name}`,
+    );
   }
 
   async create(collection: string): Promise<IndexCreation> {
     const { service, name, replica } = await this.owner(collection);
-    return parseAs(indexCreationSchema, await this.replicas.send(replica, { command: 'createIndexes', collection: name }, TIMEOUTS_MS.long), `index creation of ${service}.${name}`);
+    return parseAs(
+      indexCreationSchema,
+      await this.replicas.send(replica, { command: 'createIndexes', collection: name }, TIMEOUTS_MS.long),
+      `index creation of ${service}.${name}`,
+    );
   }
 
   /**
@@ -44,7 +64,8 @@ export class IndexAdministration {
     const prefix = dot > 0 ? collection.slice(0, dot) : '';
     if (isServiceName(prefix)) {
       const replica = (await this.replicaPerService(prefix)).get(prefix);
-      if (replica === undefined) throw new AppError('SERVICE_UNAVAILABLE', `No replica of ${prefix} answers; its indexes cannot be read until it runs`);
+      if (replica === undefined)
+        throw new AppError('SERVICE_UNAVAILABLE', `No replica of ${prefix} answers; its indexes cannot be read until it runs`);
       return { service: prefix, name: collection.slice(dot + 1), replica };
     }
     const declared = await this.declared();
@@ -52,9 +73,16 @@ export class IndexAdministration {
     const [only] = owners;
     if (only === undefined) {
       const known = declared.map((d) => d.collection);
-      throw new AppError('INDEX_COLLECTION_NOT_FOUND', `No service declares indexes for collection "${collection}"; collections with declared indexes: ${[...new Set(known)].join(', ')}`);
+      throw new AppError(
+        'INDEX_COLLECTION_NOT_FOUND',
+        `No service declares indexes for collection "${collection}"; collections with declared indexes: ${[...new Set(known)].join(', ')}`,
+      );
     }
-    if (owners.length > 1) throw invalidMember('params.collection', `"${collection}" is declared by ${owners.join(' and ')}; name it as <service>.${collection}`);
+    if (owners.length > 1)
+      throw invalidMember(
+        'params.collection',
+        `"${collection}" is declared by ${owners.join(' and ')}; name it as <service>.${collection}`,
+      );
     const replica = (await this.replicaPerService(only)).get(only);
     if (replica === undefined) throw new AppError('SERVICE_UNAVAILABLE', `No replica of ${only} answers`);
     return { service: only, name: collection, replica };
@@ -67,6 +95,11 @@ export class IndexAdministration {
       const chosen = out.get(replica.service);
       if (chosen === undefined || (chosen.state === 'paused' && replica.state === 'running')) out.set(replica.service, replica);
     }
-    return new Map(SERVICE_NAMES.flatMap((name) => { const r = out.get(name); return r === undefined ? [] : [[name, r] as const]; }));
+    return new Map(
+      SERVICE_NAMES.flatMap((name) => {
+        const r = out.get(name);
+        return r === undefined ? [] : [[name, r] as const];
+      }),
+    );
   }
 }

@@ -1,5 +1,13 @@
 import { AppError, hasCode, integrationPropertiesSchema, integrationSettingsSchema, parseAs } from '@nap/contracts';
-import type { BodyOf, IntegrationModel, IntegrationRecord, IntegrationSettings, ModelFinding, OutboundResponse, ListQueryOptions } from '@nap/contracts';
+import type {
+  BodyOf,
+  IntegrationModel,
+  IntegrationRecord,
+  IntegrationSettings,
+  ModelFinding,
+  OutboundResponse,
+  ListQueryOptions,
+} from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
@@ -117,16 +125,30 @@ export class IntegrationDomain {
   }
 
   async listModels(query: ListQueryOptions): Promise<{ results: IntegrationModel[]; total: number }> {
-    const q = toListQuery(query, { filter: ['versionId', 'title', 'version', 'app'], sort: ['versionId', 'title', 'version', 'created', 'lastUpdated'], defaultSort: { versionId: 1 } });
-    const [docs, total] = await Promise.all([this.models.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.models.countDocuments(q.filter)]);
+    const q = toListQuery(query, {
+      filter: ['versionId', 'title', 'version', 'app'],
+      sort: ['versionId', 'title', 'version', 'created', 'lastUpdated'],
+      defaultSort: { versionId: 1 },
+    });
+    const [docs, total] = await Promise.all([
+      this.models.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
+      this.models.countDocuments(q.filter),
+    ]);
     return { results: docs.map((d) => modelView(d)), total };
   }
 
   private async checked(document: Json): Promise<ModelCheck & { openapi: Json }> {
     const check = await checkModel(document);
     if (!check.valid || check.openapi === undefined) {
-      const shown = check.errors.slice(0, 5).map((e) => `${e.path || '(document)'} ${e.message}`).join('; ');
-      throw new AppError('INTEGRATION_MODEL_INVALID', `The OpenAPI document is not valid (${check.errors.length} finding${check.errors.length === 1 ? '' : 's'}): ${shown}`, { details: check.errors });
+      const shown = check.errors
+        .slice(0, 5)
+        .map((e) => `${e.path || '(document)'} ${e.message}`)
+        .join('; ');
+      throw new AppError(
+        'INTEGRATION_MODEL_INVALID',
+        `The OpenAPI document is not valid (${check.errors.length} finding${check.errors.length === 1 ? '' : 's'}): ${shown}`,
+        { details: check.errors },
+      );
     }
     return { ...check, openapi: check.openapi };
   }
@@ -143,7 +165,9 @@ export class IntegrationDomain {
       ...(typeof info.description === 'string' ? { description: info.description } : {}),
       specification: check.specification ?? '',
       app: appName(String(info.title)),
-      servers: (Array.isArray(check.openapi.servers) ? check.openapi.servers.filter(isObject) : []).map((s) => ({ url: String(s.url ?? '') })),
+      servers: (Array.isArray(check.openapi.servers) ? check.openapi.servers.filter(isObject) : []).map((s) => ({
+        url: String(s.url ?? ''),
+      })),
       defaultBasePath: server.base_path,
       methodCount: operationsOf(check.openapi).length,
       warnings: check.warnings,
@@ -164,7 +188,10 @@ export class IntegrationDomain {
   private async refuseWhileUsed(versionId: string, what: string): Promise<void> {
     const users = await this.integrations.find({ model: versionId }, { projection: { name: 1 }, limit: 5 });
     if (users.length > 0) {
-      throw new AppError('INTEGRATION_MODEL_IN_USE', `Integration model "${versionId}" cannot be ${what} while integrations use it: ${users.map((u) => u.name).join(', ')}`);
+      throw new AppError(
+        'INTEGRATION_MODEL_IN_USE',
+        `Integration model "${versionId}" cannot be ${what} while integrations use it: ${users.map((u) => u.name).join(', ')}`,
+      );
     }
   }
 
@@ -177,7 +204,8 @@ export class IntegrationDomain {
     try {
       await this.integrations.insertOne(doc);
     } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('INTEGRATION_ALREADY_EXISTS', `An integration "${input.name}" exists`, { cause: err });
+      if (hasCode(err, 'STORE_DUPLICATE_KEY'))
+        throw new AppError('INTEGRATION_ALREADY_EXISTS', `An integration "${input.name}" exists`, { cause: err });
       throw err;
     }
     return integrationView(doc);
@@ -185,7 +213,8 @@ export class IntegrationDomain {
 
   async updateIntegration(name: string, input: IntegrationProperties, by: string): Promise<IntegrationRecord> {
     const current = await this.integrationDocument(name);
-    if (input.name !== undefined && input.name !== name) throw invalid('body.properties.name', `is "${input.name}"; an integration keeps its name ("${name}")`);
+    if (input.name !== undefined && input.name !== name)
+      throw invalid('body.properties.name', `is "${input.name}"; an integration keeps its name ("${name}")`);
     const settings = input.properties ?? (maskSettings(current.settings) as IntegrationSettings);
     const doc = await this.integrationDoc(name, input.model ?? current.model, input.type ?? current.type, settings, current, by);
     await this.integrations.replaceOne({ _id: name }, doc);
@@ -205,8 +234,15 @@ export class IntegrationDomain {
   }
 
   async listIntegrations(query: ListQueryOptions): Promise<{ results: IntegrationRecord[]; total: number }> {
-    const q = toListQuery(query, { filter: ['name', 'model', 'type'], sort: ['name', 'model', 'created', 'lastUpdated'], defaultSort: { name: 1 } });
-    const [docs, total] = await Promise.all([this.integrations.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.integrations.countDocuments(q.filter)]);
+    const q = toListQuery(query, {
+      filter: ['name', 'model', 'type'],
+      sort: ['name', 'model', 'created', 'lastUpdated'],
+      defaultSort: { name: 1 },
+    });
+    const [docs, total] = await Promise.all([
+      this.integrations.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
+      this.integrations.countDocuments(q.filter),
+    ]);
     return { results: docs.map(integrationView), total };
   }
 
@@ -221,13 +257,22 @@ export class IntegrationDomain {
     };
   }
 
-  private async integrationDoc(name: string, modelId: string, type: string | undefined, given: IntegrationSettings, current: IntegrationDoc | undefined, by: string): Promise<IntegrationDoc> {
+  private async integrationDoc(
+    name: string,
+    modelId: string,
+    type: string | undefined,
+    given: IntegrationSettings,
+    current: IntegrationDoc | undefined,
+    by: string,
+  ): Promise<IntegrationDoc> {
     const settings = parseAs(integrationSettingsSchema, given);
     const model = await this.models.findOne({ _id: modelId });
-    if (model === null) throw invalid('body.properties.model', `names no integration model ("${modelId}"); create it with POST /integration-models`);
+    if (model === null)
+      throw invalid('body.properties.model', `names no integration model ("${modelId}"); create it with POST /integration-models`);
     const fallback = model.server;
     const server = { ...fallback, ...(settings.server ?? {}) };
-    if (server.host === undefined) throw invalid('body.properties.properties.server.host', `is required: model "${modelId}" names no absolute server`);
+    if (server.host === undefined)
+      throw invalid('body.properties.properties.server.host', `is required: model "${modelId}" names no absolute server`);
     checkAuthentication(settings.authentication, 'body.properties.properties.authentication');
     const now = new Date().toISOString();
     const complete: Json = {
@@ -277,12 +322,20 @@ export class IntegrationDomain {
   }
 
   /** Calls the method of an integration with a task's incoming variables; a non-2xx answer throws INTEGRATION_CALL_FAILED with the answer in details. */
-  async callMethod(name: string, method: string, incoming: Record<string, unknown>, timeoutMs: number | undefined): Promise<OutboundResponse> {
+  async callMethod(
+    name: string,
+    method: string,
+    incoming: Record<string, unknown>,
+    timeoutMs: number | undefined,
+  ): Promise<OutboundResponse> {
     const doc = await this.integrationDocument(name);
     const methods = await this.methodsOf(doc);
     const builder = methods.get(method) ?? methods.get(method.toLowerCase());
     if (builder === undefined) {
-      throw new AppError('TASK_METHOD_UNKNOWN', `Integration "${name}" (model ${doc.model}, base path "${String((doc.settings.server as Json | undefined)?.base_path ?? '')}") has no method "${method}"`);
+      throw new AppError(
+        'TASK_METHOD_UNKNOWN',
+        `Integration "${name}" (model ${doc.model}, base path "${String((doc.settings.server as Json | undefined)?.base_path ?? '')}") has no method "${method}"`,
+      );
     }
     const { adapter_id: _instance, ...variables } = incoming;
     const request = builder.build(variables);
@@ -293,7 +346,13 @@ export class IntegrationDomain {
     const base = normalizeBasePath(settings.server?.base_path);
     const path = base !== '' && (request.path === base || request.path.startsWith(`${base}/`)) ? request.path : `${base}${request.path}`;
     const answer = await this.http.send(
-      { label: `integration "${name}"`, cacheKey: `integration:${doc.name}@${doc.version}`, baseUrl: serverUrl({ server: { ...settings.server, base_path: '' } }), authentication: settings.authentication, tls: settings.tls },
+      {
+        label: `integration "${name}"`,
+        cacheKey: `integration:${doc.name}@${doc.version}`,
+        baseUrl: serverUrl({ server: { ...settings.server, base_path: '' } }),
+        authentication: settings.authentication,
+        tls: settings.tls,
+      },
       { method: request.method, path, headers: request.headers, body: request.body, timeoutMs: bound },
     );
     if (answer.status < 200 || answer.status >= 300) {
@@ -345,7 +404,9 @@ export function versionIdOf(document: Json): string {
 }
 
 /** The base URL of server settings. */
-export function serverUrl(settings: { server?: { protocol?: string; host?: string; port?: number; base_path?: string } | undefined }): string {
+export function serverUrl(settings: {
+  server?: { protocol?: string; host?: string; port?: number; base_path?: string } | undefined;
+}): string {
   const s = settings.server ?? {};
   const host = (s.host ?? '').includes(':') ? `[${s.host ?? ''}]` : (s.host ?? '');
   return `${s.protocol ?? 'https'}://${host}${s.port !== undefined ? `:${s.port}` : ''}${normalizeBasePath(s.base_path)}`;
@@ -368,7 +429,11 @@ export function checkAuthentication(auth: IntegrationSettings['authentication'],
 }
 
 function modelExists(versionId: string, cause?: unknown): AppError {
-  return new AppError('INTEGRATION_MODEL_ALREADY_EXISTS', `An integration model "${versionId}" exists; a new version (info.version) is a new model`, cause === undefined ? {} : { cause });
+  return new AppError(
+    'INTEGRATION_MODEL_ALREADY_EXISTS',
+    `An integration model "${versionId}" exists; a new version (info.version) is a new model`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 function invalid(member: string, message: string): AppError {

@@ -31,7 +31,12 @@ export class LinkDomain {
   async create(input: LinkInput, by: string): Promise<Link> {
     checkAddress(input.address);
     const at = this.now();
-    const doc = { name: input.name, address: input.address, description: input.description ?? '', _meta: { created: at, updated: at, createdBy: by, updatedBy: by } };
+    const doc = {
+      name: input.name,
+      address: input.address,
+      description: input.description ?? '',
+      _meta: { created: at, updated: at, createdBy: by, updatedBy: by },
+    };
     try {
       return await this.links.insertOne(doc);
     } catch (err) {
@@ -48,7 +53,10 @@ export class LinkDomain {
 
   async list(query: ListQueryOptions): Promise<{ results: Link[]; total: number }> {
     const q = toListQuery(query, { filter: ['name', 'address', 'description'], sort: ['name', 'address'], defaultSort: { name: 1 } });
-    const [results, total] = await Promise.all([this.links.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.links.countDocuments(q.filter)]);
+    const [results, total] = await Promise.all([
+      this.links.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
+      this.links.countDocuments(q.filter),
+    ]);
     return { results, total };
   }
 
@@ -80,7 +88,8 @@ function checkAddress(address: string): void {
   } catch {
     throw invalidMember('body.address', `"${address}" is not a URL; give an http or https address`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidMember('body.address', `must be an http or https URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidMember('body.address', `must be an http or https URL, not ${url.protocol}`);
 }
 
 function linkExists(name: string, cause: unknown): AppError {

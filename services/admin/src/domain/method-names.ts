@@ -36,14 +36,18 @@ function pascalParts(text: string): string {
 
 /** The generated method name: the HTTP method (lower case) plus the PascalCase segments of the path below the base path. */
 export function methodName(httpMethod: string, path: string, basePath: string): string {
-  const segments = pathBelow(path, basePath).split('/').filter((s) => s !== '');
+  const segments = pathBelow(path, basePath)
+    .split('/')
+    .filter((s) => s !== '');
   return httpMethod.toLowerCase() + segments.map((s) => pascalParts(s.replace(/[{}]/g, ''))).join('');
 }
 
 /** `per_page` → `perPage`, `X-Request-Id` → `xRequestId`, `sysparm_query` → `sysparmQuery`. */
 export function camelCase(name: string): string {
   const parts = name.split(/[^A-Za-z0-9]+/).filter((part) => part !== '');
-  return parts.map((part, i) => (i === 0 ? part.charAt(0).toLowerCase() + part.slice(1) : part.charAt(0).toUpperCase() + part.slice(1))).join('');
+  return parts
+    .map((part, i) => (i === 0 ? part.charAt(0).toLowerCase() + part.slice(1) : part.charAt(0).toUpperCase() + part.slice(1)))
+    .join('');
 }
 
 /** The task app of a model: its title with everything but letters and digits removed (`GitLab Cloud` → `GitLabCloud`). */

@@ -84,11 +84,15 @@ interface ParserDetail {
 
 function findingsOf(err: unknown): ModelFinding[] {
   const details = isObject(err) && Array.isArray(err.details) ? (err.details as ParserDetail[]) : [];
-  if (details.length === 0) return [{ path: '', message: err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err) }];
+  if (details.length === 0)
+    return [{ path: '', message: err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err) }];
   const seen = new Set<string>();
   const out: ModelFinding[] = [];
   for (const d of details) {
-    const f = { path: typeof d.instancePath === 'string' ? d.instancePath : '', message: typeof d.message === 'string' ? d.message : 'is not valid' };
+    const f = {
+      path: typeof d.instancePath === 'string' ? d.instancePath : '',
+      message: typeof d.message === 'string' ? d.message : 'is not valid',
+    };
     const key = `${f.path} ${f.message}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -107,9 +111,12 @@ function findingsOf(err: unknown): ModelFinding[] {
 export async function checkModel(document: Json): Promise<ModelCheck> {
   const info = isObject(document.info) ? document.info : undefined;
   const basics: ModelFinding[] = [];
-  if (typeof document.swagger !== 'string' && typeof document.openapi !== 'string') basics.push({ path: '', message: 'must have a swagger (2.0) or openapi (3.x) member' });
-  if (typeof info?.title !== 'string' || info.title.trim() === '') basics.push({ path: '/info/title', message: 'must be a non-empty string: it names the model' });
-  if (info?.version === undefined || (typeof info.version !== 'string' && typeof info.version !== 'number')) basics.push({ path: '/info/version', message: 'must be a string: it names the model version' });
+  if (typeof document.swagger !== 'string' && typeof document.openapi !== 'string')
+    basics.push({ path: '', message: 'must have a swagger (2.0) or openapi (3.x) member' });
+  if (typeof info?.title !== 'string' || info.title.trim() === '')
+    basics.push({ path: '/info/title', message: 'must be a non-empty string: it names the model' });
+  if (info?.version === undefined || (typeof info.version !== 'string' && typeof info.version !== 'number'))
+    basics.push({ path: '/info/version', message: 'must be a string: it names the model version' });
   if (basics.length > 0) return { valid: false, errors: basics, warnings: [] };
 
   let openapi: Json;
@@ -119,7 +126,12 @@ export async function checkModel(document: Json): Promise<ModelCheck> {
       const converted = await convertObj(structuredClone(document) as never, { patch: true, warnOnly: true, resolve: false } as never);
       openapi = converted.openapi as unknown as Json;
     } catch (err) {
-      return { valid: false, errors: [{ path: '', message: `cannot be converted to OpenAPI 3: ${err instanceof Error ? err.message : String(err)}` }], warnings: [], specification };
+      return {
+        valid: false,
+        errors: [{ path: '', message: `cannot be converted to OpenAPI 3: ${err instanceof Error ? err.message : String(err)}` }],
+        warnings: [],
+        specification,
+      };
     }
   } else {
     openapi = structuredClone(document);
@@ -134,13 +146,22 @@ export async function checkModel(document: Json): Promise<ModelCheck> {
     const warnings = findings.filter((f) => isResponseOnlyFinding(f.path, requestSchemas));
     // the structure the platform calls with is sound when every finding lies in response schemas;
     // a parser finding without a path (a broken reference, a duplicate operationId) always refuses
-    return { valid: errors.length === 0, errors: errors.slice(0, MAX_FINDINGS), warnings: warnings.slice(0, MAX_FINDINGS), openapi, specification };
+    return {
+      valid: errors.length === 0,
+      errors: errors.slice(0, MAX_FINDINGS),
+      warnings: warnings.slice(0, MAX_FINDINGS),
+      openapi,
+      specification,
+    };
   }
 }
 
 /** The document with every internal `$ref` replaced by what it points to; circular ones stay `$ref`. */
 export async function dereferenceModel(openapi: Json): Promise<Json> {
-  return (await SwaggerParser.dereference(structuredClone(openapi) as never, { ...PARSER_OPTIONS, dereference: { circular: 'ignore' } } as never)) as unknown as Json;
+  return (await SwaggerParser.dereference(
+    structuredClone(openapi) as never,
+    { ...PARSER_OPTIONS, dereference: { circular: 'ignore' } } as never,
+  )) as unknown as Json;
 }
 
 /** One operation of a model. */

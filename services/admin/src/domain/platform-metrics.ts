@@ -42,7 +42,9 @@ export function registerAdminMetrics(registry: Registry, store: Store, sessionId
     labelNames: ['state'],
     aggregator: 'max',
     async collect() {
-      const counts = await Promise.all(ADAPTER_STATES.filter((s) => s !== 'DELETED').map(async (state) => [state, await adapters.countDocuments({ state })] as const));
+      const counts = await Promise.all(
+        ADAPTER_STATES.filter((s) => s !== 'DELETED').map(async (state) => [state, await adapters.countDocuments({ state })] as const),
+      );
       for (const [state, count] of counts) this.set({ state }, count);
     },
   });

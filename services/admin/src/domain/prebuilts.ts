@@ -1,5 +1,13 @@
 import { AppError, BUNDLE_TYPES, TIMEOUTS_MS, hasCode, isAppError } from '@nap/contracts';
-import type { BundleType, ErrorCode, ListQueryOptions, PrebuiltComponent, PrebuiltPackage, PrebuiltRecord, PrebuiltValidation } from '@nap/contracts';
+import type {
+  BundleType,
+  ErrorCode,
+  ListQueryOptions,
+  PrebuiltComponent,
+  PrebuiltPackage,
+  PrebuiltRecord,
+  PrebuiltValidation,
+} from '@nap/contracts';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
@@ -66,9 +74,16 @@ export class PrebuiltDomain {
   }
 
   async list(query: ListQueryOptions): Promise<{ results: PrebuiltRecord[]; total: number }> {
-    const q = toListQuery(query, { filter: ['metadata.name', 'metadata.version', 'metadata.description'], sort: ['metadata.name', 'metadata.version', 'installed'], defaultSort: { 'metadata.name': 1 } });
+    const q = toListQuery(query, {
+      filter: ['metadata.name', 'metadata.version', 'metadata.description'],
+      sort: ['metadata.name', 'metadata.version', 'installed'],
+      defaultSort: { 'metadata.name': 1 },
+    });
     const filter = { $and: [q.filter, { installing: { $exists: false } }] };
-    const [docs, total] = await Promise.all([this.prebuilts.find(filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.prebuilts.countDocuments(filter)]);
+    const [docs, total] = await Promise.all([
+      this.prebuilts.find(filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
+      this.prebuilts.countDocuments(filter),
+    ]);
     return { results: docs.map(view), total };
   }
 
@@ -123,7 +138,11 @@ export class PrebuiltDomain {
         await this.prebuilts.updateOne({ _id: record._id }, { $set: { components } });
       });
     } catch (err) {
-      await this.prebuilts.deleteOne({ _id: record._id }).catch((e: unknown) => this.log.error({ err: e, prebuilt: record._id }, 'The record of a failed prebuilt installation could not be deleted'));
+      await this.prebuilts
+        .deleteOne({ _id: record._id })
+        .catch((e: unknown) =>
+          this.log.error({ err: e, prebuilt: record._id }, 'The record of a failed prebuilt installation could not be deleted'),
+        );
       throw err;
     }
     await this.prebuilts.updateOne({ _id: record._id }, { $set: { components: record.components }, $unset: { installing: '' } });
@@ -134,26 +153,49 @@ export class PrebuiltDomain {
   async upgrade(call: Call, id: string, pkg: PrebuiltPackage, options: PrebuiltOptions, by: string): Promise<PrebuiltRecord> {
     const current = await this.installed(id);
     if (pkg.metadata.name !== current.metadata.name) {
-      throw new AppError('PREBUILT_VERSION_NOT_NEWER', `Prebuilt "${id}" is ${current.metadata.name}; body.prebuilt.metadata.name "${pkg.metadata.name}" is another package (import it instead)`, {
-        details: [{ member: 'body.prebuilt.metadata.name', message: `must be ${current.metadata.name}` }],
-      });
+      throw new AppError(
+        'PREBUILT_VERSION_NOT_NEWER',
+        `Prebuilt "${id}" is ${current.metadata.name}; body.prebuilt.metadata.name "${pkg.metadata.name}" is another package (import it instead)`,
+        {
+          details: [{ member: 'body.prebuilt.metadata.name', message: `must be ${current.metadata.name}` }],
+        },
+      );
     }
     const { planned } = this.refuse(await this.analyse(call, pkg, options, current));
     const older = semver.valid(current.metadata.version);
     if (older !== null && !semver.gt(pkg.metadata.version, older)) {
-      throw new AppError('PREBUILT_VERSION_NOT_NEWER', `${pkg.metadata.name} ${current.metadata.version} is installed; body.prebuilt.metadata.version ${pkg.metadata.version} is not newer`, {
-        details: [{ member: 'body.prebuilt.metadata.version', message: `must be newer than ${current.metadata.version}` }],
-      });
+      throw new AppError(
+        'PREBUILT_VERSION_NOT_NEWER',
+        `${pkg.metadata.name} ${current.metadata.version} is installed; body.prebuilt.metadata.version ${pkg.metadata.version} is not newer`,
+        {
+          details: [{ member: 'body.prebuilt.metadata.version', message: `must be newer than ${current.metadata.version}` }],
+        },
+      );
     }
     // the prebuilt's own artifacts that the new version does not replace by name are removed as well
     const replaced = new Set(planned.flatMap((p) => (p.existing ? [p.existing.id] : [])));
     const leaving = current.components.filter((c) => !replaced.has(c.id));
-    const components = await this.apply(call, planned, leaving, async () => undefined, async (restored) => {
-      // what was put back after a failure may have new ids (mop gives its own): the record follows
-      await this.prebuilts.updateOne({ _id: id }, { $set: { components: restored } });
-    }, current.components);
+    const components = await this.apply(
+      call,
+      planned,
+      leaving,
+      async () => undefined,
+      async (restored) => {
+        // what was put back after a failure may have new ids (mop gives its own): the record follows
+        await this.prebuilts.updateOne({ _id: id }, { $set: { components: restored } });
+      },
+      current.components,
+    );
     const at = this.now();
-    const next: PrebuiltDoc = { ...current, metadata: pkg.metadata, manifest: pkg.manifest ?? {}, readme: pkg.readme ?? '', components, lastUpdated: at, lastUpdatedBy: by };
+    const next: PrebuiltDoc = {
+      ...current,
+      metadata: pkg.metadata,
+      manifest: pkg.manifest ?? {},
+      readme: pkg.readme ?? '',
+      components,
+      lastUpdated: at,
+      lastUpdatedBy: by,
+    };
     await this.prebuilts.replaceOne({ _id: id }, next);
     return view(next);
   }
@@ -198,9 +240,16 @@ export class PrebuiltDomain {
   private async rollBackStale(call: Call, name: string): Promise<void> {
     const stale = await this.prebuilts.find({ 'metadata.name': name, 'installing.startedAt': { $lt: Date.now() - TIMEOUTS_MS.long } });
     for (const record of stale) {
-      this.log.warn({ prebuilt: record._id, name, components: record.components.length }, 'Rolling back a prebuilt installation that did not finish');
+      this.log.warn(
+        { prebuilt: record._id, name, components: record.components.length },
+        'Rolling back a prebuilt installation that did not finish',
+      );
       for (const c of [...record.components].reverse()) {
-        await kindOf(c.type).remove(call, c).catch((err: unknown) => this.log.error({ err, artifact: c }, 'An artifact of an unfinished prebuilt installation could not be deleted'));
+        await kindOf(c.type)
+          .remove(call, c)
+          .catch((err: unknown) =>
+            this.log.error({ err, artifact: c }, 'An artifact of an unfinished prebuilt installation could not be deleted'),
+          );
       }
       await this.prebuilts.deleteOne({ _id: record._id });
     }
@@ -243,7 +292,11 @@ export class PrebuiltDomain {
       }
     } catch (err) {
       for (const c of created.reverse()) {
-        await c.kind.remove(call, c.component).catch((e: unknown) => this.log.error({ err: e, artifact: c.component }, 'An artifact of a failed prebuilt installation could not be deleted'));
+        await c.kind
+          .remove(call, c.component)
+          .catch((e: unknown) =>
+            this.log.error({ err: e, artifact: c.component }, 'An artifact of a failed prebuilt installation could not be deleted'),
+          );
       }
       const restored = new Map<string, string>();
       for (const b of backups.reverse()) {
@@ -264,25 +317,46 @@ export class PrebuiltDomain {
     const errors = analysis.problems.filter((p) => p.severity === 'error');
     const unsupported = errors.filter((p) => p.code === 'PREBUILT_BUNDLE_UNSUPPORTED');
     if (unsupported.length > 0) {
-      throw new AppError('PREBUILT_BUNDLE_UNSUPPORTED', `The package has bundles NAP cannot install: ${unsupported.map((p) => p.message).join('; ')}. Nothing was installed.`, {
-        details: unsupported.map((p) => ({ member: p.member, message: p.message })),
-      });
+      throw new AppError(
+        'PREBUILT_BUNDLE_UNSUPPORTED',
+        `The package has bundles NAP cannot install: ${unsupported.map((p) => p.message).join('; ')}. Nothing was installed.`,
+        {
+          details: unsupported.map((p) => ({ member: p.member, message: p.message })),
+        },
+      );
     }
     const [first] = errors;
-    if (first !== undefined) throw new AppError(first.code, `${first.message}. Nothing was installed.`, { details: errors.filter((e) => e.code === first.code).map((p) => ({ member: p.member, message: p.message })) });
+    if (first !== undefined)
+      throw new AppError(first.code, `${first.message}. Nothing was installed.`, {
+        details: errors.filter((e) => e.code === first.code).map((p) => ({ member: p.member, message: p.message })),
+      });
     return { planned: analysis.planned };
   }
 
   /** Every check of an import, writing nothing: types, names, clashes with what exists, and the dependencies of its workflows. */
-  private async analyse(call: Call, pkg: PrebuiltPackage, options: PrebuiltOptions, upgrading?: PrebuiltDoc): Promise<{ problems: Problem[]; planned: Planned[] }> {
+  private async analyse(
+    call: Call,
+    pkg: PrebuiltPackage,
+    options: PrebuiltOptions,
+    upgrading?: PrebuiltDoc,
+  ): Promise<{ problems: Problem[]; planned: Planned[] }> {
     const problems: Problem[] = [];
     const error = (code: ErrorCode, member: string, message: string, at?: { bundle: number; type: string; name?: string }): void => {
       problems.push({ severity: 'error', code, member, message, ...(at ?? {}) });
     };
-    if (semver.valid(pkg.metadata.version) === null) error('VALIDATION_FAILED', 'body.prebuilt.metadata.version', `body.prebuilt.metadata.version "${pkg.metadata.version}" is not a semantic version (1.2.3)`);
+    if (semver.valid(pkg.metadata.version) === null)
+      error(
+        'VALIDATION_FAILED',
+        'body.prebuilt.metadata.version',
+        `body.prebuilt.metadata.version "${pkg.metadata.version}" is not a semantic version (1.2.3)`,
+      );
     const other = await this.prebuilts.findOne({ 'metadata.name': pkg.metadata.name });
     if (other !== null && other._id !== upgrading?._id) {
-      error('PREBUILT_ALREADY_EXISTS', 'body.prebuilt.metadata.name', `${pkg.metadata.name} ${other.metadata.version} is installed (id "${other._id}"); upgrade it with PUT /prebuilts/${other._id}`);
+      error(
+        'PREBUILT_ALREADY_EXISTS',
+        'body.prebuilt.metadata.name',
+        `${pkg.metadata.name} ${other.metadata.version} is installed (id "${other._id}"); upgrade it with PUT /prebuilts/${other._id}`,
+      );
     }
 
     const planned: Planned[] = [];
@@ -294,7 +368,12 @@ export class PrebuiltDomain {
       const kind = isBundleType(bundle.type) ? BUNDLE_KINDS[bundle.type] : undefined;
       if (!isBundleType(bundle.type) || kind === undefined) {
         const why = isBundleType(bundle.type) ? 'which NAP cannot install yet' : 'which NAP does not have';
-        error('PREBUILT_BUNDLE_UNSUPPORTED', `${member}.type`, `bundle ${index} is of type ${bundle.type}${name ? ` ("${name}")` : ''}, ${why}`, at);
+        error(
+          'PREBUILT_BUNDLE_UNSUPPORTED',
+          `${member}.type`,
+          `bundle ${index} is of type ${bundle.type}${name ? ` ("${name}")` : ''}, ${why}`,
+          at,
+        );
         return;
       }
       if (name === '') {
@@ -317,9 +396,21 @@ export class PrebuiltDomain {
       const owner = await this.prebuilts.findOne({ 'components.id': existing.id });
       const at = { bundle: p.index, type: p.type, name: p.name };
       if (owner !== null && owner._id === upgrading?._id) p.existing = existing;
-      else if (owner !== null) error('PREBUILT_ARTIFACT_EXISTS', `${p.member}.name`, `${p.type} "${p.name}" exists and belongs to prebuilt ${owner.metadata.name} (id "${owner._id}")`, at);
+      else if (owner !== null)
+        error(
+          'PREBUILT_ARTIFACT_EXISTS',
+          `${p.member}.name`,
+          `${p.type} "${p.name}" exists and belongs to prebuilt ${owner.metadata.name} (id "${owner._id}")`,
+          at,
+        );
       else if (options.overwrite === true) p.existing = existing;
-      else error('PREBUILT_ARTIFACT_EXISTS', `${p.member}.name`, `${p.type} "${p.name}" exists in ${p.kind.service}; import with options.overwrite to replace it`, at);
+      else
+        error(
+          'PREBUILT_ARTIFACT_EXISTS',
+          `${p.member}.name`,
+          `${p.type} "${p.name}" exists in ${p.kind.service}; import with options.overwrite to replace it`,
+          at,
+        );
     }
 
     problems.push(...(await this.missingDependencies(call, planned)));
@@ -334,7 +425,9 @@ export class PrebuiltDomain {
   private async missingDependencies(call: Call, planned: readonly Planned[]): Promise<Problem[]> {
     const workflows = planned.filter((p) => p.type === 'workflow');
     const names = new Set(workflows.map((p) => p.name));
-    const transformationIds = new Set(planned.filter((p) => p.type === 'transformation').flatMap((p) => (typeof p.doc._id === 'string' ? [p.doc._id] : [])));
+    const transformationIds = new Set(
+      planned.filter((p) => p.type === 'transformation').flatMap((p) => (typeof p.doc._id === 'string' ? [p.doc._id] : [])),
+    );
     const wanted = new Map<string, { p: Planned; kind: 'workflow' | 'transformation'; ref: string }>();
     for (const p of workflows) {
       for (const ref of referencesOf(p.doc)) {
@@ -348,7 +441,15 @@ export class PrebuiltDomain {
       if (kind === 'workflow' && (await BUNDLE_KINDS.workflow?.findByName(call, ref)) !== undefined) continue;
       if (kind === 'transformation' && (await transformationExists(call, ref))) continue;
       const what = kind === 'workflow' ? `runs workflow "${ref}" as a child job` : `runs JST transformation "${ref}" (tr_id)`;
-      out.push({ severity: 'warning', code: kind === 'workflow' ? 'WORKFLOW_NOT_FOUND' : 'TRANSFORMATION_NOT_FOUND', member: `${p.member}.tasks`, bundle: p.index, type: p.type, name: p.name, message: `workflow "${p.name}" ${what}, which is neither in the package nor on the platform` });
+      out.push({
+        severity: 'warning',
+        code: kind === 'workflow' ? 'WORKFLOW_NOT_FOUND' : 'TRANSFORMATION_NOT_FOUND',
+        member: `${p.member}.tasks`,
+        bundle: p.index,
+        type: p.type,
+        name: p.name,
+        message: `workflow "${p.name}" ${what}, which is neither in the package nor on the platform`,
+      });
     }
     return out;
   }
@@ -374,8 +475,14 @@ function referencesOf(doc: Record<string, unknown>): { kind: 'workflow' | 'trans
     const variables = task.variables;
     const incoming = typeof variables === 'object' && variables !== null && 'incoming' in variables ? variables.incoming : undefined;
     if (typeof incoming !== 'object' || incoming === null) continue;
-    const ref = task.name === 'childJob' && 'workflow' in incoming ? incoming.workflow : task.name === 'transformation' && 'tr_id' in incoming ? incoming.tr_id : undefined;
-    if (typeof ref === 'string' && ref !== '' && !ref.startsWith('$')) out.push({ kind: task.name === 'childJob' ? 'workflow' : 'transformation', ref });
+    const ref =
+      task.name === 'childJob' && 'workflow' in incoming
+        ? incoming.workflow
+        : task.name === 'transformation' && 'tr_id' in incoming
+          ? incoming.tr_id
+          : undefined;
+    if (typeof ref === 'string' && ref !== '' && !ref.startsWith('$'))
+      out.push({ kind: task.name === 'childJob' ? 'workflow' : 'transformation', ref });
   }
   return out;
 }
@@ -386,11 +493,15 @@ async function named<T>(p: Planned, fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (!isAppError(err)) throw err;
-    throw new AppError(err.code, `Bundle ${p.index} (${p.type} "${p.name}") was refused by ${p.kind.service}: ${err.message}. Nothing was installed.`, {
-      status: err.status,
-      cause: err,
-      ...(err.details !== undefined ? { details: err.details } : {}),
-    });
+    throw new AppError(
+      err.code,
+      `Bundle ${p.index} (${p.type} "${p.name}") was refused by ${p.kind.service}: ${err.message}. Nothing was installed.`,
+      {
+        status: err.status,
+        cause: err,
+        ...(err.details !== undefined ? { details: err.details } : {}),
+      },
+    );
   }
 }
 

@@ -91,7 +91,8 @@ export function changedMembers(before: Record<string, unknown>, after: Record<st
     const a = before[key];
     const b = after[key];
     if (isObject(a) && isObject(b)) {
-      for (const member of new Set([...Object.keys(a), ...Object.keys(b)])) if (!isDeepStrictEqual(a[member], b[member])) changed.push(`${key}.${member}`);
+      for (const member of new Set([...Object.keys(a), ...Object.keys(b)]))
+        if (!isDeepStrictEqual(a[member], b[member])) changed.push(`${key}.${member}`);
     } else if (!isDeepStrictEqual(a, b)) {
       changed.push(key);
     }
@@ -133,7 +134,9 @@ export class ProfileDomain {
   async bootstrap(): Promise<void> {
     const now = new Date().toISOString();
     try {
-      await this.profiles.insertOne(this.doc(withDefaults({ id: DEFAULT_PROFILE_ID, description: 'Created on the first start' }), undefined, now, 'system'));
+      await this.profiles.insertOne(
+        this.doc(withDefaults({ id: DEFAULT_PROFILE_ID, description: 'Created on the first start' }), undefined, now, 'system'),
+      );
     } catch (err) {
       if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
     }
@@ -161,7 +164,11 @@ export class ProfileDomain {
 
   async list(query: ListQueryOptions) {
     const q = toListQuery(query, { filter: ['id', 'description'], sort: ['id', 'created', 'lastUpdated'], defaultSort: { id: 1 } });
-    const [docs, total, activeId] = await Promise.all([this.profiles.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }), this.profiles.countDocuments(q.filter), this.activeId()]);
+    const [docs, total, activeId] = await Promise.all([
+      this.profiles.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
+      this.profiles.countDocuments(q.filter),
+      this.activeId(),
+    ]);
     const sync = docs.some((d) => d._id === activeId) ? await this.replicas.inSync() : false;
     return { results: docs.map((d) => this.record(d, d._id === activeId, sync)), total };
   }
@@ -212,7 +219,11 @@ export class ProfileDomain {
    */
   async remove(id: string): Promise<void> {
     await this.named(id);
-    const refuse = () => new AppError('PROFILE_ACTIVE', `Profile "${id}" is active and cannot be deleted; activate another profile first (PUT /profiles/:id/active)`);
+    const refuse = () =>
+      new AppError(
+        'PROFILE_ACTIVE',
+        `Profile "${id}" is active and cannot be deleted; activate another profile first (PUT /profiles/:id/active)`,
+      );
     if ((await this.activeId()) === id) throw refuse();
     const deleted = await this.profiles.findOneAndDelete({ _id: id });
     if (deleted === null) throw new AppError('PROFILE_NOT_FOUND', `No profile with id "${id}"`);
@@ -225,14 +236,20 @@ export class ProfileDomain {
   /** `PUT /profiles/:id/active`: one write of the pointer; then the live members reach every replica. */
   async activate(id: string, by: string) {
     await this.named(id);
-    const previous = await this.state.findOneAndUpdate({ _id: 'active' }, { $set: { id, switched: new Date().toISOString(), by } }, { returnDocument: 'before', upsert: true });
+    const previous = await this.state.findOneAndUpdate(
+      { _id: 'active' },
+      { $set: { id, switched: new Date().toISOString(), by } },
+      { returnDocument: 'before', upsert: true },
+    );
     const doc = await this.profiles.findOne({ _id: id });
     if (doc === null) {
       // deleted between the check and the switch: the previous profile stays active
-      if (previous !== null) await this.state.updateOne({ _id: 'active', id }, { $set: { id: previous.id, switched: previous.switched, by: previous.by } });
+      if (previous !== null)
+        await this.state.updateOne({ _id: 'active', id }, { $set: { id: previous.id, switched: previous.switched, by: previous.by } });
       throw new AppError('PROFILE_NOT_FOUND', `No profile with id "${id}"`);
     }
-    const before = previous === null ? {} : previous.id === id ? doc.profile : ((await this.profiles.findOne({ _id: previous.id }))?.profile ?? {});
+    const before =
+      previous === null ? {} : previous.id === id ? doc.profile : ((await this.profiles.findOne({ _id: previous.id }))?.profile ?? {});
     return this.changed(doc, true, changedMembers(before, doc.profile));
   }
 
@@ -251,9 +268,23 @@ export class ProfileDomain {
     return { ...this.record(doc, active, sync), applied, restartRequired };
   }
 
-  private doc(profile: Profile, current: Record<string, unknown> | undefined, created: string, by: string, at = 'body.properties'): ProfileDoc {
+  private doc(
+    profile: Profile,
+    current: Record<string, unknown> | undefined,
+    created: string,
+    by: string,
+    at = 'body.properties',
+  ): ProfileDoc {
     const sealed = sealSettings(profile, this.secrets, current, at);
-    return { _id: profile.id, id: profile.id, description: profile.description ?? '', profile: sealed, created, lastUpdated: new Date().toISOString(), lastUpdatedBy: by };
+    return {
+      _id: profile.id,
+      id: profile.id,
+      description: profile.description ?? '',
+      profile: sealed,
+      created,
+      lastUpdated: new Date().toISOString(),
+      lastUpdatedBy: by,
+    };
   }
 
   private masked(doc: ProfileDoc): Profile {

@@ -48,7 +48,11 @@ export class Replicas {
     const reply = await this.bus.request(controlSubject(replica.instance), encodeJson(command), { timeoutMs });
     const answer = parseAs(controlReplySchema, decodeJson(reply.data), 'control reply');
     if (answer.ok) return answer.result;
-    throw new AppError(answer.error.code, answer.error.message, answer.error.details === undefined ? {} : { details: answer.error.details });
+    throw new AppError(
+      answer.error.code,
+      answer.error.message,
+      answer.error.details === undefined ? {} : { details: answer.error.details },
+    );
   }
 
   /** Sends a command to every replica at once and gathers each outcome (never rejects). */
@@ -58,7 +62,11 @@ export class Replicas {
         try {
           return { replica, ok: true, result: await this.send(replica, command, timeoutMs) };
         } catch (err) {
-          return { replica, ok: false, error: isAppError(err) ? err : new AppError('INTERNAL', err instanceof Error ? err.message : String(err)) };
+          return {
+            replica,
+            ok: false,
+            error: isAppError(err) ? err : new AppError('INTERNAL', err instanceof Error ? err.message : String(err)),
+          };
         }
       }),
     );
@@ -79,4 +87,3 @@ function toReplica(info: ServiceInfo): Replica | undefined {
     endpoints: info.endpoints.length,
   };
 }
-

@@ -40,7 +40,15 @@ export class RepositoryDomain {
 
   async list(query: ListQueryOptions): Promise<{ results: RepositoryConfigView[]; total: number }> {
     const all = Object.entries(await this.configs()).map(([name, c]) => ({ _id: name, ...view(name, c) }));
-    const { items, total } = listDocuments(all, toListQuery(query, { filter: ['name', 'type', 'path', 'hostname', 'description'], sort: ['name', 'type'], defaultSort: { name: 1 }, defaultLimit: MAX_LIST_LIMIT }));
+    const { items, total } = listDocuments(
+      all,
+      toListQuery(query, {
+        filter: ['name', 'type', 'path', 'hostname', 'description'],
+        sort: ['name', 'type'],
+        defaultSort: { name: 1 },
+        defaultLimit: MAX_LIST_LIMIT,
+      }),
+    );
     return { results: items.map(({ _id: _name, ...config }) => config), total };
   }
 
@@ -48,8 +56,10 @@ export class RepositoryDomain {
     const { name, ...config } = input;
     checkName(name);
     const configs = await this.configs();
-    if (Object.hasOwn(configs, name)) throw new AppError('REPOSITORY_CONFIG_ALREADY_EXISTS', `A prebuilt repository named "${name}" exists in the active profile`);
-    if (config.credentials?.token === SECRET_MASK) throw invalidMember('body.config.credentials.token', `is ${SECRET_MASK}; give the token itself`);
+    if (Object.hasOwn(configs, name))
+      throw new AppError('REPOSITORY_CONFIG_ALREADY_EXISTS', `A prebuilt repository named "${name}" exists in the active profile`);
+    if (config.credentials?.token === SECRET_MASK)
+      throw invalidMember('body.config.credentials.token', `is ${SECRET_MASK}; give the token itself`);
     const stored = checked({ enabled: true, ...config }, 'body.config');
     await this.save({ ...configs, [name]: stored }, by);
     return view(name, stored);
@@ -76,14 +86,26 @@ export class RepositoryDomain {
   /** `GET /prebuilts-repository`: the packages of one repository (or of every enabled one), with the installed version of each. */
   async packages(query: QueryOf<'admin.getRepositoryPrebuilts'>): Promise<{ results: RepositoryPrebuilt[]; total: number }> {
     const configs = await this.configs();
-    const chosen = query.config !== undefined ? [[query.config, configOf(configs, query.config)] as const] : Object.entries(configs).filter(([, c]) => c.enabled !== false);
+    const chosen =
+      query.config !== undefined
+        ? [[query.config, configOf(configs, query.config)] as const]
+        : Object.entries(configs).filter(([, c]) => c.enabled !== false);
     const all: RepositoryPrebuilt[] = [];
     for (const [name, config] of chosen) {
-      const packages = config.type === 'local' ? await this.localPackages(name, config, query.name) : await gitlabPackages(name, config, query.name);
+      const packages =
+        config.type === 'local' ? await this.localPackages(name, config, query.name) : await gitlabPackages(name, config, query.name);
       for (const p of packages) all.push({ ...p, installed: await this.installed(String(p.metadata.name)) });
     }
-    const wanted = (query.name === undefined ? all : all.filter((p) => p.metadata.name === query.name)).map((p) => ({ _id: `${p.repository}\u0000${String(p.metadata.name)}`, ...p }));
-    const fields = { filter: ['metadata.name', 'metadata.version', 'metadata.description', 'repository'], sort: ['metadata.name', 'repository'], defaultSort: { 'metadata.name': 1, repository: 1 }, defaultLimit: MAX_LIST_LIMIT } as const;
+    const wanted = (query.name === undefined ? all : all.filter((p) => p.metadata.name === query.name)).map((p) => ({
+      _id: `${p.repository}\u0000${String(p.metadata.name)}`,
+      ...p,
+    }));
+    const fields = {
+      filter: ['metadata.name', 'metadata.version', 'metadata.description', 'repository'],
+      sort: ['metadata.name', 'repository'],
+      defaultSort: { 'metadata.name': 1, repository: 1 },
+      defaultLimit: MAX_LIST_LIMIT,
+    } as const;
     const { items, total } = listDocuments(wanted, toListQuery(query, fields));
     return { results: items.map(({ _id: _key, ...p }) => p), total };
   }
@@ -98,12 +120,20 @@ export class RepositoryDomain {
   }
 
   /** The package files of a local directory; a file that is not a package is left out (and logged). */
-  private async localPackages(repository: string, config: RepositoryConfig, only: string | undefined): Promise<Omit<RepositoryPrebuilt, 'installed'>[]> {
+  private async localPackages(
+    repository: string,
+    config: RepositoryConfig,
+    only: string | undefined,
+  ): Promise<Omit<RepositoryPrebuilt, 'installed'>[]> {
     let files: string[];
     try {
       files = (await readdir(config.path)).filter((f) => f.endsWith('.json')).sort();
     } catch (err) {
-      throw unreachable(repository, `directory ${config.path} cannot be read (${err instanceof Error && 'code' in err ? String(err.code) : String(err)})`, err);
+      throw unreachable(
+        repository,
+        `directory ${config.path} cannot be read (${err instanceof Error && 'code' in err ? String(err.code) : String(err)})`,
+        err,
+      );
     }
     const out: Omit<RepositoryPrebuilt, 'installed'>[] = [];
     for (const file of files) {
@@ -135,28 +165,47 @@ function checkName(name: string): void {
 
 /** The members each type needs: an absolute directory for `local`, a hostname for `gitlab`. */
 function checked(config: RepositoryConfig, at: string): RepositoryConfig {
-  if (config.type === 'local' && !path.isAbsolute(config.path)) throw invalidMember(`${at}.path`, `"${config.path}" is not an absolute directory`);
-  if (config.type === 'gitlab' && (config.hostname === undefined || config.hostname === '')) throw invalidMember(`${at}.hostname`, 'is required for a gitlab repository (for example gitlab.com)');
+  if (config.type === 'local' && !path.isAbsolute(config.path))
+    throw invalidMember(`${at}.path`, `"${config.path}" is not an absolute directory`);
+  if (config.type === 'gitlab' && (config.hostname === undefined || config.hostname === ''))
+    throw invalidMember(`${at}.hostname`, 'is required for a gitlab repository (for example gitlab.com)');
   return config;
 }
 
 function configOf(configs: Configs, name: string): RepositoryConfig {
   const config = Object.hasOwn(configs, name) ? configs[name] : undefined;
-  if (config === undefined) throw new AppError('REPOSITORY_CONFIG_NOT_FOUND', `No prebuilt repository named "${name}" in the active profile${Object.keys(configs).length > 0 ? ` (repositories: ${Object.keys(configs).sort().join(', ')})` : ''}`);
+  if (config === undefined)
+    throw new AppError(
+      'REPOSITORY_CONFIG_NOT_FOUND',
+      `No prebuilt repository named "${name}" in the active profile${Object.keys(configs).length > 0 ? ` (repositories: ${Object.keys(configs).sort().join(', ')})` : ''}`,
+    );
   return config;
 }
 
 function view(name: string, config: RepositoryConfig): RepositoryConfigView {
   const { credentials, ...rest } = config;
-  return { name, ...rest, enabled: config.enabled !== false, ...(credentials?.token !== undefined ? { credentials: { token: SECRET_MASK } } : {}) };
+  return {
+    name,
+    ...rest,
+    enabled: config.enabled !== false,
+    ...(credentials?.token !== undefined ? { credentials: { token: SECRET_MASK } } : {}),
+  };
 }
 
 function unreachable(repository: string, cause: string, err?: unknown): AppError {
-  return new AppError('REPOSITORY_UNREACHABLE', `Prebuilt repository "${repository}" cannot be read: ${cause}`, err === undefined ? {} : { cause: err });
+  return new AppError(
+    'REPOSITORY_UNREACHABLE',
+    `Prebuilt repository "${repository}" cannot be read: ${cause}`,
+    err === undefined ? {} : { cause: err },
+  );
 }
 
 /** The projects of a GitLab group that carry a `package.json`, read through the GitLab REST API (v4). */
-async function gitlabPackages(repository: string, config: RepositoryConfig, only: string | undefined): Promise<Omit<RepositoryPrebuilt, 'installed'>[]> {
+async function gitlabPackages(
+  repository: string,
+  config: RepositoryConfig,
+  only: string | undefined,
+): Promise<Omit<RepositoryPrebuilt, 'installed'>[]> {
   const base = `${config.protocol ?? 'https'}://${config.hostname ?? ''}/api/v4`;
   const headers: Record<string, string> = config.credentials?.token ? { 'private-token': config.credentials.token } : {};
   const get = async (route: string): Promise<{ status: number; body: unknown }> => {
@@ -164,7 +213,8 @@ async function gitlabPackages(repository: string, config: RepositoryConfig, only
     try {
       res = await fetch(`${base}${route}`, { headers, signal: AbortSignal.timeout(GITLAB_TIMEOUT_MS) });
     } catch (err) {
-      const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
+      const cause =
+        err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
       throw unreachable(repository, `GitLab at ${config.protocol ?? 'https'}://${config.hostname ?? ''} does not answer (${cause})`, err);
     }
     const text = await res.text();
@@ -177,14 +227,22 @@ async function gitlabPackages(repository: string, config: RepositoryConfig, only
     return { status: res.status, body };
   };
   const projects = await get(`/groups/${encodeURIComponent(config.path)}/projects?per_page=100&include_subgroups=true`);
-  if (projects.status !== 200 || !Array.isArray(projects.body)) throw unreachable(repository, `GitLab answered ${projects.status} for group "${config.path}"`);
+  if (projects.status !== 200 || !Array.isArray(projects.body))
+    throw unreachable(repository, `GitLab answered ${projects.status} for group "${config.path}"`);
   const out: Omit<RepositoryPrebuilt, 'installed'>[] = [];
   for (const project of projects.body) {
     if (typeof project !== 'object' || project === null || !('id' in project)) continue;
     const ref = 'default_branch' in project && typeof project.default_branch === 'string' ? project.default_branch : 'main';
     const file = await get(`/projects/${String(project.id)}/repository/files/package.json/raw?ref=${encodeURIComponent(ref)}`);
     const metadata = file.body;
-    if (file.status !== 200 || typeof metadata !== 'object' || metadata === null || !('name' in metadata) || typeof metadata.name !== 'string') continue;
+    if (
+      file.status !== 200 ||
+      typeof metadata !== 'object' ||
+      metadata === null ||
+      !('name' in metadata) ||
+      typeof metadata.name !== 'string'
+    )
+      continue;
     if (only !== undefined && metadata.name !== only) continue;
     out.push({ repository, metadata: { ...metadata }, manifest: {}, readme: '' });
   }

@@ -130,7 +130,11 @@ function serializeQuery(p: Parameter, value: unknown): string[] {
   if (isObject(value)) {
     if (p.style === 'deepObject') return Object.entries(value).map(([k, v]) => `${name}%5B${enc(k)}%5D=${e(text(v))}`);
     if (p.explode) return Object.entries(value).map(([k, v]) => `${enc(k)}=${e(text(v))}`);
-    return [`${name}=${Object.entries(value).map(([k, v]) => `${enc(k)},${e(text(v))}`).join(',')}`];
+    return [
+      `${name}=${Object.entries(value)
+        .map(([k, v]) => `${enc(k)},${e(text(v))}`)
+        .join(',')}`,
+    ];
   }
   return [`${name}=${e(text(value))}`];
 }
@@ -196,13 +200,27 @@ export class OperationRequestBuilder {
         const missing = e.keyword === 'required' ? String((e.params as { missingProperty?: unknown }).missingProperty) : undefined;
         const top = missing ?? e.instancePath.split('/')[1] ?? '';
         const param = this.parameters.find((p) => p.name === top);
-        const member = `incoming.${param ? camelCase(param.name) : top}${missing === undefined ? e.instancePath.split('/').slice(2).map((s) => `.${s}`).join('') : ''}`;
-        problems.push({ member, message: missing !== undefined ? `is required (${param?.in ?? 'parameter'} parameter "${missing}")` : (e.message ?? 'is not valid') });
+        const member = `incoming.${param ? camelCase(param.name) : top}${
+          missing === undefined
+            ? e.instancePath
+                .split('/')
+                .slice(2)
+                .map((s) => `.${s}`)
+                .join('')
+            : ''
+        }`;
+        problems.push({
+          member,
+          message:
+            missing !== undefined ? `is required (${param?.in ?? 'parameter'} parameter "${missing}")` : (e.message ?? 'is not valid'),
+        });
       }
     }
     let bodyValue: unknown;
     if (this.body !== undefined) {
-      bodyValue = incoming.body ?? (this.body.altName !== undefined ? (incoming[camelCase(this.body.altName)] ?? incoming[this.body.altName]) : undefined);
+      bodyValue =
+        incoming.body ??
+        (this.body.altName !== undefined ? (incoming[camelCase(this.body.altName)] ?? incoming[this.body.altName]) : undefined);
       const props = isObject(this.body.schema.properties) ? Object.keys(this.body.schema.properties) : [];
       if (bodyValue === undefined && props.length > 0) {
         // form bodies of converted 2.0 documents: their members come as variables of their own
@@ -213,13 +231,17 @@ export class OperationRequestBuilder {
         }
         if (Object.keys(assembled).length > 0) bodyValue = assembled;
       }
-      if (bodyValue === undefined && this.body.required) problems.push({ member: 'incoming.body', message: `is required (${this.body.mediaType})` });
+      if (bodyValue === undefined && this.body.required)
+        problems.push({ member: 'incoming.body', message: `is required (${this.body.mediaType})` });
       if (bodyValue !== undefined && this.validateBody !== undefined && !this.validateBody(bodyValue)) {
-        for (const e of this.validateBody.errors ?? []) problems.push({ member: `incoming.body${e.instancePath.replace(/\//g, '.')}`, message: e.message ?? 'is not valid' });
+        for (const e of this.validateBody.errors ?? [])
+          problems.push({ member: `incoming.body${e.instancePath.replace(/\//g, '.')}`, message: e.message ?? 'is not valid' });
       }
     }
     if (problems.length > 0) {
-      throw new AppError('TASK_INPUT_INVALID', `${this.label}: ${problems.map((p) => `${p.member} ${p.message}`).join('; ')}`, { details: problems });
+      throw new AppError('TASK_INPUT_INVALID', `${this.label}: ${problems.map((p) => `${p.member} ${p.message}`).join('; ')}`, {
+        details: problems,
+      });
     }
 
     let path = this.op.path;
@@ -240,7 +262,9 @@ export class OperationRequestBuilder {
       const media = this.body?.mediaType ?? 'application/json';
       if (/x-www-form-urlencoded|multipart\/form-data/i.test(media) && isObject(bodyValue)) {
         headers['content-type'] = 'application/x-www-form-urlencoded';
-        body = Object.entries(bodyValue).map(([k, v]) => `${enc(k)}=${enc(text(v))}`).join('&');
+        body = Object.entries(bodyValue)
+          .map(([k, v]) => `${enc(k)}=${enc(text(v))}`)
+          .join('&');
       } else if (/json/i.test(media) || typeof bodyValue !== 'string') {
         headers['content-type'] = 'application/json';
         body = JSON.stringify(bodyValue);
@@ -249,6 +273,11 @@ export class OperationRequestBuilder {
         body = bodyValue;
       }
     }
-    return { method: this.op.method, path: query.length > 0 ? `${path}?${query.join('&')}` : path, headers, ...(body !== undefined ? { body } : {}) };
+    return {
+      method: this.op.method,
+      path: query.length > 0 ? `${path}?${query.join('&')}` : path,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    };
   }
 }

@@ -36,10 +36,17 @@ export function sealSettings(settings: Tree, box: SecretBox, current: Tree | und
       out[key] = sealSettings(value, box, isObject(before) ? before : undefined, here);
     } else if (Array.isArray(value)) {
       // members of objects in arrays (a profile's alarmProps[].community) are sealed the same way, matched by position
-      out[key] = value.map((item: unknown, i) => (isObject(item) ? sealSettings(item, box, Array.isArray(before) && isObject(before[i]) ? before[i] : undefined, `${here}[${i}]`) : item));
+      out[key] = value.map((item: unknown, i) =>
+        isObject(item)
+          ? sealSettings(item, box, Array.isArray(before) && isObject(before[i]) ? before[i] : undefined, `${here}[${i}]`)
+          : item,
+      );
     } else if (isSecretKey(key) && typeof value === 'string') {
       if (value === SECRET_MASK) {
-        if (!isSealed(before)) throw new AppError('VALIDATION_FAILED', `${here} is ${SECRET_MASK}, but no secret is stored to keep: give the secret itself`, { details: [{ member: here, message: 'give the secret itself' }] });
+        if (!isSealed(before))
+          throw new AppError('VALIDATION_FAILED', `${here} is ${SECRET_MASK}, but no secret is stored to keep: give the secret itself`, {
+            details: [{ member: here, message: 'give the secret itself' }],
+          });
         out[key] = before;
       } else {
         out[key] = { __sealed: box.seal(value) };
@@ -54,13 +61,27 @@ export function sealSettings(settings: Tree, box: SecretBox, current: Tree | und
 /** The settings as answered: sealed secrets become `********`. */
 export function maskSettings(settings: Tree): Tree {
   const out: Tree = {};
-  for (const [key, value] of Object.entries(settings)) out[key] = isSealed(value) ? SECRET_MASK : isObject(value) ? maskSettings(value) : Array.isArray(value) ? value.map((v: unknown) => (isObject(v) ? maskSettings(v) : v)) : value;
+  for (const [key, value] of Object.entries(settings))
+    out[key] = isSealed(value)
+      ? SECRET_MASK
+      : isObject(value)
+        ? maskSettings(value)
+        : Array.isArray(value)
+          ? value.map((v: unknown) => (isObject(v) ? maskSettings(v) : v))
+          : value;
   return out;
 }
 
 /** The settings with their secrets opened: only for making a call, never answered, logged or published. */
 export function openSettings(settings: Tree, box: SecretBox): Tree {
   const out: Tree = {};
-  for (const [key, value] of Object.entries(settings)) out[key] = isSealed(value) ? box.open(value.__sealed) : isObject(value) ? openSettings(value, box) : Array.isArray(value) ? value.map((v: unknown) => (isObject(v) ? openSettings(v, box) : v)) : value;
+  for (const [key, value] of Object.entries(settings))
+    out[key] = isSealed(value)
+      ? box.open(value.__sealed)
+      : isObject(value)
+        ? openSettings(value, box)
+        : Array.isArray(value)
+          ? value.map((v: unknown) => (isObject(v) ? openSettings(v, box) : v))
+          : value;
   return out;
 }

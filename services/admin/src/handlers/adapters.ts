@@ -8,7 +8,8 @@ export function adapterHandlers(domain: AdapterDomain): HandlerMap<'admin'> {
     createAdapter: async (input, ctx) => domain.create(input.body.properties, ctx.caller.username, 'created'),
     importAdapter: async (input, ctx) => domain.create(input.body.properties, ctx.caller.username, 'imported'),
     updateAdapter: async (input, ctx) => domain.update(input.params.name, { data: input.body.properties }, ctx.caller.username),
-    updateAdapterProperties: async (input, ctx) => domain.update(input.params.name, { settings: input.body.properties }, ctx.caller.username),
+    updateAdapterProperties: async (input, ctx) =>
+      domain.update(input.params.name, { settings: input.body.properties }, ctx.caller.username),
     getAdapter: async (input) => domain.get(input.params.name),
     getAdapters: async (input) => domain.list(input.query),
     exportAdapter: async (input) => domain.exportData(input.params.name),
@@ -17,7 +18,8 @@ export function adapterHandlers(domain: AdapterDomain): HandlerMap<'admin'> {
       return { status: 'success', message: `Adapter "${input.params.name}" deleted` };
     },
     getAdapterChangelogs: async (input) => domain.changelogs(input.params.name),
-    updateAdapterLogging: async (input) => domain.setLogLevel(input.params.name, input.body.properties.level, input.body.properties.transport),
+    updateAdapterLogging: async (input) =>
+      domain.setLogLevel(input.params.name, input.body.properties.level, input.body.properties.transport),
     getBrokerMap: async () => domain.brokerMap(),
     getAdapterModelTypes: async () => ({ results: [...ADAPTER_TYPES], total: ADAPTER_TYPES.length }),
     getAdapterSchema: async (input) => domain.settingsSchema(input.params.name),

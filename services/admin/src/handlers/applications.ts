@@ -14,7 +14,8 @@ export function applicationHandlers(domain: ApplicationDomain): HandlerMap<'admi
     restartApplication: async (input, ctx) => domain.restartApplication(input.params.name, ctx.caller.username),
     updateApplication: async (input, ctx) => domain.update(input.params.name, input.body.properties, ctx.caller.username),
     updateApplicationProperties: async (input, ctx) => domain.setProperties(input.params.name, input.body.properties, ctx.caller.username),
-    updateApplicationLogging: async (input, ctx) => domain.setLogLevel(input.params.name, input.body.properties.level, input.body.properties.transport, ctx.caller.username),
+    updateApplicationLogging: async (input, ctx) =>
+      domain.setLogLevel(input.params.name, input.body.properties.level, input.body.properties.transport, ctx.caller.username),
     getApplicationsHealth: async (input) => domain.healthList(input.query),
     getApplicationHealth: async (input) => {
       // health() answers one entry for a known name and 404 APPLICATION_NOT_FOUND otherwise

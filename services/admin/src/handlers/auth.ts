@@ -25,7 +25,13 @@ export function authHandlers(domain: AdminDomain): HandlerMap<'admin'> {
       const account = await domain.getAccount(ctx.caller.id);
       if (!ctx.caller.sid) return { method: 'basic', account };
       const session = await domain.getSession(ctx.caller.sid);
-      return { sid: session._id, method: session.method, created: session.created, expires: new Date(session.expiresAt).toISOString(), account };
+      return {
+        sid: session._id,
+        method: session.method,
+        created: session.created,
+        expires: new Date(session.expiresAt).toISOString(),
+        account,
+      };
     },
     logout: async (_input, ctx) => {
       if (!ctx.caller.sid) throw new AppError('UNPROCESSABLE', 'Basic credentials have no session to end; stop sending them');

@@ -4,7 +4,12 @@ import { gatherPlatformMetrics } from '@nap/runtime';
 import { healthStatus, serverHealth, systemHealth } from '../domain/health';
 
 /** `/health/server`, `/health/system`, `/health/status` and `/exporter_metrics` (applications and their health: handlers/applications.ts). */
-export function healthHandlers(bus: Bus, storeKind: string, pingStore: () => Promise<void>, applications: () => Promise<{ name: string; state: string }[]>): HandlerMap<'admin'> {
+export function healthHandlers(
+  bus: Bus,
+  storeKind: string,
+  pingStore: () => Promise<void>,
+  applications: () => Promise<{ name: string; state: string }[]>,
+): HandlerMap<'admin'> {
   return {
     getServerHealth: async () => serverHealth(bus, storeKind),
     getSystemHealth: async () => systemHealth(),

@@ -6,7 +6,8 @@ export function integrationHandlers(domain: IntegrationDomain): HandlerMap<'admi
   return {
     createIntegration: async (input, ctx) => domain.createIntegration(input.body.properties, ctx.caller.username),
     updateIntegration: async (input, ctx) => domain.updateIntegration(input.params.name, input.body.properties, ctx.caller.username),
-    updateIntegrationProperties: async (input, ctx) => domain.updateIntegration(input.params.name, input.body.properties, ctx.caller.username),
+    updateIntegrationProperties: async (input, ctx) =>
+      domain.updateIntegration(input.params.name, input.body.properties, ctx.caller.username),
     getIntegration: async (input) => domain.getIntegration(input.params.name),
     getIntegrations: async (input) => domain.listIntegrations(input.query),
     getIntegrationSchema: async (input) => domain.integrationSchema(input.params.name),

@@ -89,11 +89,14 @@ export class ChannelReader {
   readUntil(matcher: ReadMatcher, timeoutMs: number, onTimeout: () => Error): Promise<string> {
     if (this.waiter !== undefined) return Promise.reject(new Error('ChannelReader supports one read at a time'));
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (this.waiter?.timer !== timer) return;
-        this.waiter = undefined;
-        reject(onTimeout());
-      }, Math.max(0, timeoutMs));
+      const timer = setTimeout(
+        () => {
+          if (this.waiter?.timer !== timer) return;
+          this.waiter = undefined;
+          reject(onTimeout());
+        },
+        Math.max(0, timeoutMs),
+      );
       this.waiter = { matcher, resolve, reject, timer, onTimeout };
       if (this.tryResolve()) return;
       if (this.closed) {

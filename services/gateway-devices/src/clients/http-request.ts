@@ -71,13 +71,26 @@ interface RawResponse {
   body: Buffer;
 }
 
-function once(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, verify: boolean, timeoutMs: number, deviceName: string): Promise<RawResponse> {
+function once(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  verify: boolean,
+  timeoutMs: number,
+  deviceName: string,
+): Promise<RawResponse> {
   const lib = url.protocol === 'https:' ? https : http;
   const label = `device "${deviceName}" (${url.origin})`;
   return new Promise((resolve, reject) => {
     const req = lib.request(
       url,
-      { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(body.length) }) }, rejectUnauthorized: verify, timeout: timeoutMs },
+      {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(body.length) }) },
+        rejectUnauthorized: verify,
+        timeout: timeoutMs,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -93,7 +106,15 @@ function once(url: URL, method: string, headers: Record<string, string>, body: B
         res.on('error', reject);
       },
     );
-    const timer = setTimeout(() => req.destroy(new AppError('DEVICE_TIMEOUT', `${label} did not answer ${method} ${url.pathname} within ${timeoutMs} ms`, { details: { timeoutMs } })), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        req.destroy(
+          new AppError('DEVICE_TIMEOUT', `${label} did not answer ${method} ${url.pathname} within ${timeoutMs} ms`, {
+            details: { timeoutMs },
+          }),
+        ),
+      timeoutMs,
+    );
     req.on('close', () => clearTimeout(timer));
     req.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);

@@ -2,7 +2,15 @@ import { AppError } from '@nap/contracts';
 import type { ClientChannel } from 'ssh2';
 import { FramingDecoder, NetconfFramingError, encodeMessage } from './netconf-framing';
 import type { NetconfFraming } from './netconf-framing';
-import { NETCONF_BASE_1_0, NETCONF_BASE_1_1, NETCONF_BASE_NS, escapeXml, firstElementName, parseHello, parseReply } from '../domain/netconf-xml';
+import {
+  NETCONF_BASE_1_0,
+  NETCONF_BASE_1_1,
+  NETCONF_BASE_NS,
+  escapeXml,
+  firstElementName,
+  parseHello,
+  parseReply,
+} from '../domain/netconf-xml';
 import type { NetconfReply, NetconfRpcError } from '../domain/netconf-xml';
 import { boundedBy, describeTarget, openSshConnection } from './ssh-connection';
 import type { SshConnection, SshTarget } from './ssh-connection';
@@ -179,7 +187,10 @@ class NetconfClientSession implements NetconfSession {
         });
       }),
       timeoutMs,
-      () => new AppError('DEVICE_TIMEOUT', `${this.label} did not open the NETCONF subsystem for user "${user}" within ${timeoutMs} ms`, { details: { timeoutMs } }),
+      () =>
+        new AppError('DEVICE_TIMEOUT', `${this.label} did not open the NETCONF subsystem for user "${user}" within ${timeoutMs} ms`, {
+          details: { timeoutMs },
+        }),
     );
     const channel = this.channel;
     channel.stderr.on('data', () => undefined);
@@ -204,7 +215,10 @@ class NetconfClientSession implements NetconfSession {
       const helloXml = await boundedBy(
         serverHello,
         timeoutMs,
-        () => new AppError('DEVICE_TIMEOUT', `${this.label} sent no NETCONF hello within ${timeoutMs} ms (user "${user}")`, { details: { timeoutMs } }),
+        () =>
+          new AppError('DEVICE_TIMEOUT', `${this.label} sent no NETCONF hello within ${timeoutMs} ms (user "${user}")`, {
+            details: { timeoutMs },
+          }),
       );
       const hello = parseHello(helloXml);
       this.caps = hello.capabilities;
@@ -277,13 +291,18 @@ class NetconfClientSession implements NetconfSession {
         setTimeout(() => {
           if (!this.pending.delete(messageId)) return;
           reject(
-            new AppError('DEVICE_TIMEOUT', `${this.label} did not answer NETCONF <${operation}> within ${timeoutMs} ms (user "${this.options.username}")`, {
-              details: { operation, messageId, timeoutMs },
-            }),
+            new AppError(
+              'DEVICE_TIMEOUT',
+              `${this.label} did not answer NETCONF <${operation}> within ${timeoutMs} ms (user "${this.options.username}")`,
+              {
+                details: { operation, messageId, timeoutMs },
+              },
+            ),
           );
         }, timeoutMs),
       ];
-      if (messageId === '1' && operation !== 'close-session') timers.push(setTimeout(() => this.probe(messageId), FIRST_RPC_PROBE_AFTER_MS));
+      if (messageId === '1' && operation !== 'close-session')
+        timers.push(setTimeout(() => this.probe(messageId), FIRST_RPC_PROBE_AFTER_MS));
       this.pending.set(messageId, { operation, resolve, reject, timers });
       channel.write(this.frame(messageId, operationXml));
     });
@@ -305,7 +324,8 @@ class NetconfClientSession implements NetconfSession {
 
   async getConfig(request: { source?: NetconfDatastore; filter?: NetconfFilter } = {}): Promise<string> {
     const source = request.source ?? 'running';
-    return (await this.send('get-config', `<get-config><source><${datastore(source)}/></source>${filterXml(request.filter)}</get-config>`)).reply.data;
+    return (await this.send('get-config', `<get-config><source><${datastore(source)}/></source>${filterXml(request.filter)}</get-config>`))
+      .reply.data;
   }
 
   async editConfig(request: EditConfigRequest): Promise<void> {
@@ -365,16 +385,25 @@ function datastore(name: string): string {
 
 function filterXml(filter: NetconfFilter | undefined): string {
   if (filter === undefined) return '';
-  const spec = typeof filter === 'string' ? { type: filter.trimStart().startsWith('<') ? ('subtree' as const) : ('xpath' as const), value: filter } : filter;
+  const spec =
+    typeof filter === 'string'
+      ? { type: filter.trimStart().startsWith('<') ? ('subtree' as const) : ('xpath' as const), value: filter }
+      : filter;
   if (spec.value.trim() === '') return '';
-  return spec.type === 'subtree' ? `<filter type="subtree">${spec.value}</filter>` : `<filter type="xpath" select="${escapeXml(spec.value)}"/>`;
+  return spec.type === 'subtree'
+    ? `<filter type="subtree">${spec.value}</filter>`
+    : `<filter type="xpath" select="${escapeXml(spec.value)}"/>`;
 }
 
 function rpcErrorToAppError(label: string, operation: string, errors: NetconfRpcError[]): AppError {
   const first = errors[0] ?? {};
   const what = [first.tag, first.message].filter((s) => s !== undefined && s !== '').join(': ');
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  return new AppError('DEVICE_COMMAND_FAILED', `${label} answered NETCONF <${operation}> with rpc-error ${what || 'without details'}${first.path === undefined ? '' : ` at ${first.path}`}${more}`, {
-    details: { operation, errors },
-  });
+  return new AppError(
+    'DEVICE_COMMAND_FAILED',
+    `${label} answered NETCONF <${operation}> with rpc-error ${what || 'without details'}${first.path === undefined ? '' : ` at ${first.path}`}${more}`,
+    {
+      details: { operation, errors },
+    },
+  );
 }

@@ -114,7 +114,15 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
         );
         return;
       }
-      const outcome: ProcessOutcome = { status: code === 0 ? 'success' : 'error', name: spec.name, exitCode: code, stdout, stderr, durationMs, timedOut: false };
+      const outcome: ProcessOutcome = {
+        status: code === 0 ? 'success' : 'error',
+        name: spec.name,
+        exitCode: code,
+        stdout,
+        stderr,
+        durationMs,
+        timedOut: false,
+      };
       if (signal !== null) outcome.signal = signal;
       const json = parseJsonOutput(stdout);
       if (json !== undefined) outcome.result = json;

@@ -119,20 +119,31 @@ function connectSocket(target: SshTarget, label: string, timeoutMs: number): Pro
             : errno === 'EHOSTUNREACH' || errno === 'ENETUNREACH'
               ? 'cannot be reached (no route to host)'
               : `cannot be reached (${errno ?? err.message})`;
-      reject(new AppError('DEVICE_UNREACHABLE', `${label} ${why} (user "${target.username}")`, { cause: err, details: { host: target.host, port, errno } }));
+      reject(
+        new AppError('DEVICE_UNREACHABLE', `${label} ${why} (user "${target.username}")`, {
+          cause: err,
+          details: { host: target.host, port, errno },
+        }),
+      );
     });
   });
 }
 
 /** Why a presented host key was refused. */
-export type HostKeyProblem = { kind: 'changed'; expected: string; actual: string } | { kind: 'unknown'; actual: string } | { kind: 'store'; error: unknown };
+export type HostKeyProblem =
+  { kind: 'changed'; expected: string; actual: string } | { kind: 'unknown'; actual: string } | { kind: 'store'; error: unknown };
 
 /**
  * Checks a presented host key against the known-hosts store under `checking` (tofu records a first
  * key, with its blob; strict refuses an unknown one; both refuse a changed one); `undefined` when the
  * key is trusted. Used by every SSH session and by the key scan before an Ansible run.
  */
-export async function checkHostKey(knownHosts: KnownHostsStore, hostPort: string, key: Buffer, checking: HostKeyChecking): Promise<HostKeyProblem | undefined> {
+export async function checkHostKey(
+  knownHosts: KnownHostsStore,
+  hostPort: string,
+  key: Buffer,
+  checking: HostKeyChecking,
+): Promise<HostKeyProblem | undefined> {
   const presented = hostKeyFingerprint(key);
   try {
     const trusted = await knownHosts.get(hostPort);
@@ -325,13 +336,20 @@ function translateLoginError(err: NodeSystemError, ctx: LoginContext): AppError 
     return new AppError('INTERNAL', `The known-hosts store failed while checking the host key of ${label}`, { cause: problem.error });
   }
   if (err.level === 'client-authentication' || (typeof err.code === 'number' && AUTH_DISCONNECT_REASONS.has(err.code))) {
-    return new AppError('DEVICE_SSH_AUTH_FAILED', `${label} refused the SSH login for user "${username}"`, { cause: err, details: { username } });
+    return new AppError('DEVICE_SSH_AUTH_FAILED', `${label} refused the SSH login for user "${username}"`, {
+      cause: err,
+      details: { username },
+    });
   }
   if (err.level === 'client-timeout') {
-    return new AppError('DEVICE_TIMEOUT', `${label} did not complete the SSH handshake and login of user "${username}" within ${ctx.readyTimeoutMs} ms`, {
-      cause: err,
-      details: { timeoutMs: ctx.readyTimeoutMs },
-    });
+    return new AppError(
+      'DEVICE_TIMEOUT',
+      `${label} did not complete the SSH handshake and login of user "${username}" within ${ctx.readyTimeoutMs} ms`,
+      {
+        cause: err,
+        details: { timeoutMs: ctx.readyTimeoutMs },
+      },
+    );
   }
   return new AppError('DEVICE_UNREACHABLE', `${label} failed the SSH handshake for user "${username}": ${err.message}`, { cause: err });
 }

@@ -176,14 +176,19 @@ class CliSession implements SshSession {
         // A wide terminal keeps devices from wrapping long lines into the output.
         connection.client.shell({ term: 'vt100', cols: 511, rows: 24 }, (err, stream) => {
           if (err !== undefined && err !== null) {
-            reject(new AppError('DEVICE_UNREACHABLE', `${this.label} refused an interactive shell for user "${this.user}"`, { cause: err }));
+            reject(
+              new AppError('DEVICE_UNREACHABLE', `${this.label} refused an interactive shell for user "${this.user}"`, { cause: err }),
+            );
           } else {
             resolve(stream);
           }
         });
       }),
       timeoutMs,
-      () => new AppError('DEVICE_TIMEOUT', `${this.label} did not open an interactive shell for user "${this.user}" within ${timeoutMs} ms`, { details: { timeoutMs } }),
+      () =>
+        new AppError('DEVICE_TIMEOUT', `${this.label} did not open an interactive shell for user "${this.user}" within ${timeoutMs} ms`, {
+          details: { timeoutMs },
+        }),
     );
     channel.stderr.on('data', () => undefined);
     this.reader = new ChannelReader(channel, {
@@ -299,7 +304,10 @@ class CliSession implements SshSession {
   }
 
   /** Writes a command and reads its echo (when verifying) and then up to the end matcher. */
-  private async exchange(command: string, opts: { normalize: boolean; cmdVerify: boolean; timeoutMs: number; until: ReadMatcher; secret?: boolean }): Promise<string> {
+  private async exchange(
+    command: string,
+    opts: { normalize: boolean; cmdVerify: boolean; timeoutMs: number; until: ReadMatcher; secret?: boolean },
+  ): Promise<string> {
     const reader = this.requireReader();
     reader.drain();
     const line = opts.normalize ? `${command.trimEnd()}\n` : command;
@@ -318,7 +326,7 @@ class CliSession implements SshSession {
         onTimeout,
       );
     }
-    text += await reader.readUntil((t) => opts.until(text + t) === undefined ? undefined : t.length, deadline - Date.now(), onTimeout);
+    text += await reader.readUntil((t) => (opts.until(text + t) === undefined ? undefined : t.length), deadline - Date.now(), onTimeout);
     this.updatePrompt(text);
     return text;
   }
@@ -339,18 +347,33 @@ class CliSession implements SshSession {
     const enable = this.profile.enable;
     if (enable === undefined || this.isPrivileged()) return;
     const timeoutMs = secondsToMs(SEND_COMMAND_DEFAULTS.read_timeout);
-    let text = await this.exchange(enable.command, { normalize: true, cmdVerify: true, timeoutMs, until: this.anyPromptMatcher(enable.passwordPrompt) });
+    let text = await this.exchange(enable.command, {
+      normalize: true,
+      cmdVerify: true,
+      timeoutMs,
+      until: this.anyPromptMatcher(enable.passwordPrompt),
+    });
     // IOS asks up to three times before giving up with "% Bad secrets"; answer once, then send empty
     // lines so the device comes back to its prompt.
     for (let attempt = 0; attempt < 3 && enable.passwordPrompt.test(lastLineOf(text)); attempt++) {
       const answer = attempt === 0 ? (this.options.secret ?? '') : '';
-      text = await this.exchange(answer, { normalize: true, cmdVerify: false, timeoutMs, until: this.anyPromptMatcher(enable.passwordPrompt), secret: true });
+      text = await this.exchange(answer, {
+        normalize: true,
+        cmdVerify: false,
+        timeoutMs,
+        until: this.anyPromptMatcher(enable.passwordPrompt),
+        secret: true,
+      });
     }
     this.updatePrompt(text);
     if (!this.isPrivileged()) {
-      throw new AppError('DEVICE_SSH_AUTH_FAILED', `${this.label} refused privileged mode ("${enable.command}") for user "${this.user}"; check the enable secret`, {
-        details: { username: this.user },
-      });
+      throw new AppError(
+        'DEVICE_SSH_AUTH_FAILED',
+        `${this.label} refused privileged mode ("${enable.command}") for user "${this.user}"; check the enable secret`,
+        {
+          details: { username: this.user },
+        },
+      );
     }
   }
 
@@ -360,7 +383,9 @@ class CliSession implements SshSession {
       reader.drain();
       reader.write('\n');
       const text = await reader.readUntil(this.anyPromptMatcher(), timeoutMs, () =>
-        this.markBroken(new AppError('DEVICE_PROMPT_NOT_DETECTED', `${this.label} showed no prompt within ${timeoutMs} ms (user "${this.user}")`)),
+        this.markBroken(
+          new AppError('DEVICE_PROMPT_NOT_DETECTED', `${this.label} showed no prompt within ${timeoutMs} ms (user "${this.user}")`),
+        ),
       );
       const match = this.updatePrompt(text);
       return match?.line ?? lastLineOf(text);
@@ -387,7 +412,10 @@ class CliSession implements SshSession {
         const timeoutMs = secondsToMs(options.read_timeout ?? SEND_COMMAND_DEFAULTS.read_timeout);
         const result = await this.runExec(command, timeoutMs);
         const output = options.strip_prompt === false ? result.stdout : result.stdout.replace(/\n$/, '');
-        const errorLines = result.exitCode === 0 ? [] : nonEmptyLines(result.stderr).concat(result.stderr.trim() === '' ? [`exit status ${result.exitCode}`] : []);
+        const errorLines =
+          result.exitCode === 0
+            ? []
+            : nonEmptyLines(result.stderr).concat(result.stderr.trim() === '' ? [`exit status ${result.exitCode}`] : []);
         return { command, output, errorLines, failed: result.exitCode !== 0, exitCode: result.exitCode, stderr: result.stderr };
       }
       return this.runShellCommand(command, options);
@@ -466,9 +494,13 @@ class CliSession implements SshSession {
       for (const line of lines) errors.push({ command, line });
       if (errorRegex !== undefined && errorRegex.test(text)) {
         if (options.exit_config_mode ?? SEND_CONFIG_SET_DEFAULTS.exit_config_mode) await this.tryExitConfigMode(timeoutMs);
-        throw new AppError('DEVICE_COMMAND_FAILED', `${this.label} reported an error for configuration command "${command.trim()}": ${lines[0] ?? 'error pattern matched'}`, {
-          details: { command: command.trim(), errorLines: lines.length > 0 ? lines : nonEmptyLines(text).slice(-3) },
-        });
+        throw new AppError(
+          'DEVICE_COMMAND_FAILED',
+          `${this.label} reported an error for configuration command "${command.trim()}": ${lines[0] ?? 'error pattern matched'}`,
+          {
+            details: { command: command.trim(), errorLines: lines.length > 0 ? lines : nonEmptyLines(text).slice(-3) },
+          },
+        );
       }
     }
     if (options.commit === true && this.profile.commitCommand !== undefined) {
@@ -492,11 +524,20 @@ class CliSession implements SshSession {
     if (this.profile.enable !== undefined && !this.isPrivileged()) await this.enableUnlocked();
     const configCommand = command ?? this.profile.configCommand;
     if (configCommand === undefined) return '';
-    const text = await this.exchange(configCommand, { normalize: true, cmdVerify: true, timeoutMs, until: this.configMatcher(this.profile.configTerminator) });
+    const text = await this.exchange(configCommand, {
+      normalize: true,
+      cmdVerify: true,
+      timeoutMs,
+      until: this.configMatcher(this.profile.configTerminator),
+    });
     if (!this.inConfigMode()) {
-      throw new AppError('DEVICE_COMMAND_FAILED', `${this.label} did not enter configuration mode with "${configCommand}" (user "${this.user}")`, {
-        details: { command: configCommand, errorLines: findErrorLines(this.profile, text) },
-      });
+      throw new AppError(
+        'DEVICE_COMMAND_FAILED',
+        `${this.label} did not enter configuration mode with "${configCommand}" (user "${this.user}")`,
+        {
+          details: { command: configCommand, errorLines: findErrorLines(this.profile, text) },
+        },
+      );
     }
     return text;
   }
@@ -505,15 +546,29 @@ class CliSession implements SshSession {
     const exitCommand = this.profile.configExitCommand;
     if (!this.inConfigMode() || exitCommand === undefined) return '';
     const confirm = this.profile.configExitConfirm;
-    let text = await this.exchange(exitCommand, { normalize: true, cmdVerify: true, timeoutMs, until: this.configMatcher(this.profile.configTerminator, confirm) });
+    let text = await this.exchange(exitCommand, {
+      normalize: true,
+      cmdVerify: true,
+      timeoutMs,
+      until: this.configMatcher(this.profile.configTerminator, confirm),
+    });
     if (confirm !== undefined && confirm.test(lastLineOf(text))) {
-      text += await this.exchange('yes', { normalize: true, cmdVerify: true, timeoutMs, until: this.configMatcher(this.profile.configTerminator) });
+      text += await this.exchange('yes', {
+        normalize: true,
+        cmdVerify: true,
+        timeoutMs,
+        until: this.configMatcher(this.profile.configTerminator),
+      });
     }
     this.adoptPrompt();
     if (this.inConfigMode()) {
-      throw new AppError('DEVICE_COMMAND_FAILED', `${this.label} did not leave configuration mode with "${exitCommand}" (user "${this.user}")`, {
-        details: { command: exitCommand },
-      });
+      throw new AppError(
+        'DEVICE_COMMAND_FAILED',
+        `${this.label} did not leave configuration mode with "${exitCommand}" (user "${this.user}")`,
+        {
+          details: { command: exitCommand },
+        },
+      );
     }
     return text;
   }
@@ -542,14 +597,23 @@ class CliSession implements SshSession {
 
   private async commitUnlocked(timeoutMs: number): Promise<string> {
     const command = this.profile.commitCommand ?? 'commit';
-    const text = await this.exchange(command, { normalize: true, cmdVerify: true, timeoutMs, until: this.configMatcher(this.profile.configTerminator) });
+    const text = await this.exchange(command, {
+      normalize: true,
+      cmdVerify: true,
+      timeoutMs,
+      until: this.configMatcher(this.profile.configTerminator),
+    });
     this.adoptPrompt();
     const success = this.profile.commitSuccess;
     if (success !== undefined && !success.test(text)) {
       const errorLines = findErrorLines(this.profile, text);
-      throw new AppError('DEVICE_COMMAND_FAILED', `${this.label} refused to commit the configuration: ${errorLines[0] ?? nonEmptyLines(text).slice(1, 2)[0] ?? 'no confirmation'}`, {
-        details: { command, errorLines },
-      });
+      throw new AppError(
+        'DEVICE_COMMAND_FAILED',
+        `${this.label} refused to commit the configuration: ${errorLines[0] ?? nonEmptyLines(text).slice(1, 2)[0] ?? 'no confirmation'}`,
+        {
+          details: { command, errorLines },
+        },
+      );
     }
     return text;
   }
@@ -604,7 +668,11 @@ class CliSession implements SshSession {
         if (err !== undefined && err !== null) {
           settled = true;
           clearTimeout(timer);
-          reject(new AppError('DEVICE_UNREACHABLE', `${this.label} refused to run a command for user "${this.user}": ${err.message}`, { cause: err }));
+          reject(
+            new AppError('DEVICE_UNREACHABLE', `${this.label} refused to run a command for user "${this.user}": ${err.message}`, {
+              cause: err,
+            }),
+          );
           return;
         }
         channel = stream;
@@ -637,5 +705,8 @@ class CliSession implements SshSession {
 }
 
 function nonEmptyLines(text: string): string[] {
-  return text.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  return text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
 }

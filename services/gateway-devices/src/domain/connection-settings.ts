@@ -110,7 +110,12 @@ function portOf(protocol: SessionProtocol, request: DeviceRequest, v: Record<str
 }
 
 /** What both protocols resolve alike: address, port, login, host key checking, limiter slot. */
-function resolveCommon(protocol: SessionProtocol, request: DeviceRequest, device: DeviceVariablesOf | undefined, defaults: { connectTimeoutMs: number }): ConnectionSettings {
+function resolveCommon(
+  protocol: SessionProtocol,
+  request: DeviceRequest,
+  device: DeviceVariablesOf | undefined,
+  defaults: { connectTimeoutMs: number },
+): ConnectionSettings {
   const v = device?.variables ?? {};
   const o = request.options ?? {};
   const host = optionalString(v.gw_host) ?? request.host;
@@ -118,14 +123,19 @@ function resolveCommon(protocol: SessionProtocol, request: DeviceRequest, device
   const label = device === undefined ? `device ${knownHostsKey(host, port)}` : `device "${device.name}"`;
   const username = optionalString(o.username) ?? optionalString(v.gw_user);
   if (username === undefined) {
-    throw new AppError('DEVICE_CREDENTIALS_MISSING', `No username for ${label}: give connection_options.username or set gw_user on the inventory device`);
+    throw new AppError(
+      'DEVICE_CREDENTIALS_MISSING',
+      `No username for ${label}: give connection_options.username or set gw_user on the inventory device`,
+    );
   }
   const settings: ConnectionSettings = {
     host,
     port,
     username,
     label,
-    hostKeyChecking: hostKeyCheckingOf((protocol === 'netconf' ? o.hostkey_verify : undefined) ?? o.host_key_checking ?? v.host_key_checking),
+    hostKeyChecking: hostKeyCheckingOf(
+      (protocol === 'netconf' ? o.hostkey_verify : undefined) ?? o.host_key_checking ?? v.host_key_checking,
+    ),
     connectTimeoutMs: defaults.connectTimeoutMs,
     limiterKey: device === undefined ? knownHostsKey(host, port) : deviceLimiterKey(device.name, v),
   };
@@ -144,13 +154,20 @@ function resolveCommon(protocol: SessionProtocol, request: DeviceRequest, device
  * name (secrets opened), `undefined` for an address. Errors: `DEVICE_CREDENTIALS_MISSING` (no
  * username or device type), `VALIDATION_FAILED` (host key checking).
  */
-export function resolveSshSettings(request: DeviceRequest, device: DeviceVariablesOf | undefined, defaults: { connectTimeoutMs: number }): SshSettings {
+export function resolveSshSettings(
+  request: DeviceRequest,
+  device: DeviceVariablesOf | undefined,
+  defaults: { connectTimeoutMs: number },
+): SshSettings {
   const v = device?.variables ?? {};
   const o = request.options ?? {};
   const common = resolveCommon('ssh', request, device, defaults);
   const deviceType = optionalString(o.device_type) ?? optionalString(v.gw_network_os);
   if (deviceType === undefined) {
-    throw new AppError('DEVICE_CREDENTIALS_MISSING', `No device type for ${common.label}: give connection_options.device_type or set gw_network_os on the inventory device`);
+    throw new AppError(
+      'DEVICE_CREDENTIALS_MISSING',
+      `No device type for ${common.label}: give connection_options.device_type or set gw_network_os on the inventory device`,
+    );
   }
   const settings: SshSettings = { ...common, deviceType };
   if (typeof o.conn_timeout === 'number' && o.conn_timeout > 0) settings.connectTimeoutMs = Math.round(o.conn_timeout * 1000);
@@ -161,7 +178,11 @@ export function resolveSshSettings(request: DeviceRequest, device: DeviceVariabl
 }
 
 /** Resolves the NETCONF settings of the device `request` names (port `gw_netconf_port`, default 830); errors as {@link resolveSshSettings}. */
-export function resolveNetconfSettings(request: DeviceRequest, device: DeviceVariablesOf | undefined, defaults: { connectTimeoutMs: number }): NetconfSettings {
+export function resolveNetconfSettings(
+  request: DeviceRequest,
+  device: DeviceVariablesOf | undefined,
+  defaults: { connectTimeoutMs: number },
+): NetconfSettings {
   const settings: NetconfSettings = resolveCommon('netconf', request, device, defaults);
   const timeout = request.options?.timeout;
   if (typeof timeout === 'number' && timeout > 0) settings.rpcTimeoutMs = Math.round(timeout * 1000);

@@ -48,7 +48,9 @@ export function parseCpu(text: string): CpuReport {
   if (top !== null && report.utilizationPercent === undefined) report.utilizationPercent = round1(100 - (num(top[1]) ?? 100));
   const junosIdle = /^\s*Idle\s+(\d+) percent/m.exec(text);
   if (junosIdle !== null && report.utilizationPercent === undefined) report.utilizationPercent = 100 - (num(junosIdle[1]) ?? 100);
-  const load = /load averages?:?\s*([\d.]+),?\s+([\d.]+),?\s+([\d.]+)/i.exec(text) ?? /1 minute:\s*([\d.]+)\s+5 minutes:\s*([\d.]+)\s+15 minutes:\s*([\d.]+)/.exec(text);
+  const load =
+    /load averages?:?\s*([\d.]+),?\s+([\d.]+),?\s+([\d.]+)/i.exec(text) ??
+    /1 minute:\s*([\d.]+)\s+5 minutes:\s*([\d.]+)\s+15 minutes:\s*([\d.]+)/.exec(text);
   const procLoad = /^([\d.]+) ([\d.]+) ([\d.]+) \d+\/\d+ \d+$/m.exec(text);
   const l = load ?? procLoad;
   if (l !== null) report.loadAverage = [num(l[1]) ?? 0, num(l[2]) ?? 0, num(l[3]) ?? 0];
@@ -69,16 +71,30 @@ export function parseMemory(text: string): MemoryReport {
   const ios = /^Processor\s+\S+\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(text);
   if (ios !== null) return withUtilization({ totalBytes: num(ios[1]), usedBytes: num(ios[2]), freeBytes: num(ios[3]) });
   const nxos = /Memory usage:\s*(\d+)K total,\s*(\d+)K used,\s*(\d+)K free/.exec(text);
-  if (nxos !== null) return withUtilization({ totalBytes: (num(nxos[1]) ?? 0) * 1024, usedBytes: (num(nxos[2]) ?? 0) * 1024, freeBytes: (num(nxos[3]) ?? 0) * 1024 });
+  if (nxos !== null)
+    return withUtilization({
+      totalBytes: (num(nxos[1]) ?? 0) * 1024,
+      usedBytes: (num(nxos[2]) ?? 0) * 1024,
+      freeBytes: (num(nxos[3]) ?? 0) * 1024,
+    });
   const top = /KiB Mem\s*:\s*(\d+) total,\s*(\d+) free,\s*(\d+) used/.exec(text);
-  if (top !== null) return withUtilization({ totalBytes: (num(top[1]) ?? 0) * 1024, freeBytes: (num(top[2]) ?? 0) * 1024, usedBytes: (num(top[3]) ?? 0) * 1024 });
+  if (top !== null)
+    return withUtilization({
+      totalBytes: (num(top[1]) ?? 0) * 1024,
+      freeBytes: (num(top[2]) ?? 0) * 1024,
+      usedBytes: (num(top[3]) ?? 0) * 1024,
+    });
   const eos = /Total memory:\s*(\d+) kB[\s\S]*?Free memory:\s*(\d+) kB/.exec(text);
   if (eos !== null) return withUtilization({ totalBytes: (num(eos[1]) ?? 0) * 1024, freeBytes: (num(eos[2]) ?? 0) * 1024 });
   const junos = /Total memory\s+(\d+) MB Max\s+(\d+) MB used/.exec(text);
   if (junos !== null) return withUtilization({ totalBytes: (num(junos[1]) ?? 0) * 1048576, usedBytes: (num(junos[2]) ?? 0) * 1048576 });
   const total = /^MemTotal:\s+(\d+) kB/m.exec(text);
   const available = /^MemAvailable:\s+(\d+) kB/m.exec(text) ?? /^MemFree:\s+(\d+) kB/m.exec(text);
-  if (total !== null) return withUtilization({ totalBytes: (num(total[1]) ?? 0) * 1024, ...(available === null ? {} : { freeBytes: (num(available[1]) ?? 0) * 1024 }) });
+  if (total !== null)
+    return withUtilization({
+      totalBytes: (num(total[1]) ?? 0) * 1024,
+      ...(available === null ? {} : { freeBytes: (num(available[1]) ?? 0) * 1024 }),
+    });
   return {};
 }
 
@@ -101,7 +117,15 @@ export function findMacAddresses(text: string): string[] {
 }
 
 // Lines of a saved configuration that are not configuration: comments, show headers, `end`.
-const NOT_CONFIG = [/^\s*!/, /^\s*#/, /^Building configuration/, /^Current configuration\s*:/, /^Using \d+ out of \d+ bytes/, /^\s*end\s*$/, /^version \d/];
+const NOT_CONFIG = [
+  /^\s*!/,
+  /^\s*#/,
+  /^Building configuration/,
+  /^Current configuration\s*:/,
+  /^Using \d+ out of \d+ bytes/,
+  /^\s*end\s*$/,
+  /^version \d/,
+];
 
 /**
  * The configuration lines of a saved configuration text, to send in configuration mode: blank
@@ -122,5 +146,11 @@ export function commandOutput(r: { command: string; output: string; errorLines: 
   failed: boolean;
   exitCode?: number;
 } {
-  return { command: r.command, output: r.output, errorLines: r.errorLines, failed: r.failed, ...(r.exitCode === undefined ? {} : { exitCode: r.exitCode }) };
+  return {
+    command: r.command,
+    output: r.output,
+    errorLines: r.errorLines,
+    failed: r.failed,
+    ...(r.exitCode === undefined ? {} : { exitCode: r.exitCode }),
+  };
 }

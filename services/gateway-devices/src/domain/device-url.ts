@@ -25,7 +25,10 @@ export function deviceUrl(baseUrl: string, endpoint: string, params: QueryParams
     if (queryPart !== undefined) url.search = queryPart;
   }
   if (url.origin !== base.origin) {
-    throw new AppError('DEVICE_HTTP_NOT_CONFIGURED', `The endpoint ${url.origin} is not device "${deviceName}" (${base.origin}); only the device's own address can be reached`);
+    throw new AppError(
+      'DEVICE_HTTP_NOT_CONFIGURED',
+      `The endpoint ${url.origin} is not device "${deviceName}" (${base.origin}); only the device's own address can be reached`,
+    );
   }
   for (const [key, value] of Object.entries(params ?? {})) url.searchParams.append(key, String(value));
   return url;

@@ -40,7 +40,9 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
       }
       if (hasUrlCredentials(value)) {
         // never echoed back: the message names where the credentials belong instead
-        problems.push('gw_http_base_url must not hold credentials (user:password@); put the user in gw_http_username and the password in gw_http_password, which are stored sealed and never returned');
+        problems.push(
+          'gw_http_base_url must not hold credentials (user:password@); put the user in gw_http_username and the password in gw_http_password, which are stored sealed and never returned',
+        );
         continue;
       }
     }
@@ -85,7 +87,10 @@ export function mapDeviceVars(deviceVars: Record<string, unknown>): Record<strin
     else out[target] = value;
   }
   if (unknown.length > 0) {
-    throw new AppError('VALIDATION_FAILED', `deviceVars has members the mapping does not know: ${unknown.join(', ')}; use createDeviceRaw for gateway variables`);
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `deviceVars has members the mapping does not know: ${unknown.join(', ')}; use createDeviceRaw for gateway variables`,
+    );
   }
   return out;
 }
@@ -138,10 +143,14 @@ function fieldPath(member: string, what: 'filter' | 'sort'): string {
   if (member === 'name' || member === 'created' || member === 'updated' || member === 'groups') return member;
   const variable = member.startsWith('variables.') ? member.slice('variables.'.length) : member;
   if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(variable)) {
-    throw new AppError('VALIDATION_FAILED', `Cannot ${what} devices by "${member}": use name, group or a variable name`, { details: [{ member: `body.${what}`, message: `unknown member ${member}` }] });
+    throw new AppError('VALIDATION_FAILED', `Cannot ${what} devices by "${member}": use name, group or a variable name`, {
+      details: [{ member: `body.${what}`, message: `unknown member ${member}` }],
+    });
   }
   if (isSecretKey(variable)) {
-    throw new AppError('VALIDATION_FAILED', `Cannot ${what} devices by the secret variable "${variable}"`, { details: [{ member: `body.${what}`, message: `secret member ${member}` }] });
+    throw new AppError('VALIDATION_FAILED', `Cannot ${what} devices by the secret variable "${variable}"`, {
+      details: [{ member: `body.${what}`, message: `secret member ${member}` }],
+    });
   }
   return `variables.${variable}`;
 }
@@ -155,7 +164,9 @@ export function buildDeviceQuery(filter: Record<string, unknown> | undefined, so
   const query: Record<string, unknown> = {};
   for (const [member, value] of Object.entries(filter ?? {})) {
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      throw new AppError('VALIDATION_FAILED', `Filter member "${member}" must be a string, number or boolean`, { details: [{ member: `body.filter.${member}`, message: 'must be a scalar' }] });
+      throw new AppError('VALIDATION_FAILED', `Filter member "${member}" must be a string, number or boolean`, {
+        details: [{ member: `body.filter.${member}`, message: 'must be a scalar' }],
+      });
     }
     if (member === 'name') {
       query.name = { $regex: escapeRegExp(String(value)), $options: 'i' };

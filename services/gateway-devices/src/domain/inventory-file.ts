@@ -21,7 +21,11 @@ export function parseInventory(text: string, file: string): InventoryHost[] {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new AppError('DEVICE_INVENTORY_INVALID', `The inventory file ${file} is not JSON (the Ansible JSON inventory layout is expected)`, { cause: err });
+    throw new AppError(
+      'DEVICE_INVENTORY_INVALID',
+      `The inventory file ${file} is not JSON (the Ansible JSON inventory layout is expected)`,
+      { cause: err },
+    );
   }
   if (!isRecord(data)) throw new AppError('DEVICE_INVENTORY_INVALID', `The inventory file ${file} does not hold an object`);
   const hosts = new Map<string, InventoryHost>();
@@ -49,7 +53,11 @@ export function parseInventory(text: string, file: string): InventoryHost[] {
       h.variables = { ...vars, ...h.variables, ...own };
       if (groupName !== 'all' && groupName !== 'ungrouped' && !h.groups.includes(groupName)) h.groups.push(groupName);
     }
-    const children = Array.isArray(g.children) ? g.children.map((c) => [String(c), data[String(c)]] as const) : isRecord(g.children) ? Object.entries(g.children) : [];
+    const children = Array.isArray(g.children)
+      ? g.children.map((c) => [String(c), data[String(c)]] as const)
+      : isRecord(g.children)
+        ? Object.entries(g.children)
+        : [];
     for (const [child, childGroup] of children) walk(child, childGroup, vars, seen);
   };
   if (isRecord(data.all)) {
@@ -63,4 +71,3 @@ export function parseInventory(text: string, file: string): InventoryHost[] {
   }
   return [...hosts.values()];
 }
-

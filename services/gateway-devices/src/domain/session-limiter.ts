@@ -181,9 +181,13 @@ export function createSessionLimiter(options: SessionLimiterOptions = {}): Sessi
           const queuedForDevice = waiting.filter((w) => w.key === deviceKey).length;
           if (!remove()) return;
           reject(
-            new AppError('DEVICE_TIMEOUT', `No session to device "${deviceKey}" became free within ${queueTimeoutMs} ms (limit ${limit}, ${queuedForDevice} waiting)`, {
-              details: { device: deviceKey, limit, queueTimeoutMs, reason: 'session-queue' },
-            }),
+            new AppError(
+              'DEVICE_TIMEOUT',
+              `No session to device "${deviceKey}" became free within ${queueTimeoutMs} ms (limit ${limit}, ${queuedForDevice} waiting)`,
+              {
+                details: { device: deviceKey, limit, queueTimeoutMs, reason: 'session-queue' },
+              },
+            ),
           );
         }, queueTimeoutMs);
         signal?.addEventListener('abort', onAbort, { once: true });
@@ -254,7 +258,8 @@ export function createSessionLimiter(options: SessionLimiterOptions = {}): Sessi
 }
 
 function positive(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new AppError('VALIDATION_FAILED', `Session ${name} must be a whole number of at least 1, got ${value}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new AppError('VALIDATION_FAILED', `Session ${name} must be a whole number of at least 1, got ${value}`);
   return value;
 }
 

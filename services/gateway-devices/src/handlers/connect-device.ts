@@ -10,10 +10,15 @@ export function connectDevice(g: GatewayContext): Handler<'gateway-devices.conne
   return async (input, ctx) => {
     const name = input.body.name ?? input.body.deviceName;
     // the schema asks for one of them; the type cannot say which
-    if (name === undefined) throw new AppError('VALIDATION_FAILED', 'body must have required property \'name\' or \'deviceName\'');
+    if (name === undefined) throw new AppError('VALIDATION_FAILED', "body must have required property 'name' or 'deviceName'");
     return g.access.withInventoryCli(
       name,
-      async (session) => ({ name, connected: await session.isAlive(), prompt: session.prompt() ?? '', hostKeyFingerprint: session.hostKeyFingerprint() ?? '' }),
+      async (session) => ({
+        name,
+        connected: await session.isAlive(),
+        prompt: session.prompt() ?? '',
+        hostKeyFingerprint: session.hostKeyFingerprint() ?? '',
+      }),
       { deadline: ctx.deadline },
     );
   };

@@ -6,6 +6,11 @@ import type { GatewayContext } from '../context';
 export function createDevice(g: GatewayContext): Handler<'gateway-devices.createDevice'> {
   return async (input) => {
     const { name, deviceVars, groups } = input.body;
-    return g.devices.writeView(name, { variables: mapDeviceVars(deviceVars), ...(groups === undefined ? {} : { groups }) }, 'create', input.caller);
+    return g.devices.writeView(
+      name,
+      { variables: mapDeviceVars(deviceVars), ...(groups === undefined ? {} : { groups }) },
+      'create',
+      input.caller,
+    );
   };
 }

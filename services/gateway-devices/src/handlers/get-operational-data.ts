@@ -18,7 +18,10 @@ export function getOperationalData(g: GatewayContext): Handler<'gateway-devices.
           const known = OPERATIONAL_QUERIES.find((q) => q === query);
           // A name outside the table is taken as a read-only command of the device ("show ip ospf neighbor").
           if (known === undefined && !/^(?:show|display) \S/.test(query)) {
-            throw new AppError('VALIDATION_FAILED', `Operational data "${query}" is neither ${OPERATIONAL_QUERIES.join(', ')} nor a show command`);
+            throw new AppError(
+              'VALIDATION_FAILED',
+              `Operational data "${query}" is neither ${OPERATIONAL_QUERIES.join(', ')} nor a show command`,
+            );
           }
           out[query] = (await session.sendCommand(known === undefined ? query : session.profile.commands.operational[known])).output;
         }

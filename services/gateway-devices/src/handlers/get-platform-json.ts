@@ -15,7 +15,12 @@ export function getPlatformJson(g: GatewayContext): Handler<'gateway-devices.get
       version: RELEASE,
       deviceTypes: DEVICE_TYPES,
       protocols: ['ssh', 'netconf', 'http'],
-      sessionLimits: { global: g.config.globalSessionLimit, perDevice: g.config.deviceSessionLimit, perDeviceVariable: 'gw_session_limit', queueTimeoutMs: g.config.sessionQueueTimeoutMs },
+      sessionLimits: {
+        global: g.config.globalSessionLimit,
+        perDevice: g.config.deviceSessionLimit,
+        perDeviceVariable: 'gw_session_limit',
+        queueTimeoutMs: g.config.sessionQueueTimeoutMs,
+      },
       sessions: { active: stats.active, queued: stats.queued },
       directories: g.config.dirs,
       inventoryFile: g.config.inventoryFile,

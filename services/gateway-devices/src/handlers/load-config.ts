@@ -7,6 +7,10 @@ import type { GatewayContext } from '../context';
 export function loadConfig(g: GatewayContext): Handler<'gateway-devices.loadConfig'> {
   return async (input, ctx) => {
     const { name, config, commit = true } = input.body;
-    return applyConfigChange(g, { name, lines: configLines(config), options: { commit }, reason: 'loadConfig', caller: input.caller }, { deadline: ctx.deadline });
+    return applyConfigChange(
+      g,
+      { name, lines: configLines(config), options: { commit }, reason: 'loadConfig', caller: input.caller },
+      { deadline: ctx.deadline },
+    );
   };
 }

@@ -16,10 +16,12 @@ export function refreshInventory(g: GatewayContext): Handler<'gateway-devices.re
     try {
       text = await readFile(file, 'utf8');
     } catch (err) {
-      if (!hasErrnoCode(err, 'ENOENT')) throw new AppError('DEVICE_INVENTORY_INVALID', `The inventory file ${file} cannot be read`, { cause: err });
+      if (!hasErrnoCode(err, 'ENOENT'))
+        throw new AppError('DEVICE_INVENTORY_INVALID', `The inventory file ${file} cannot be read`, { cause: err });
     }
     if (text !== undefined) {
-      for (const host of parseInventory(text, file)) await g.devices.write(host.name, { variables: host.variables, groups: host.groups }, 'createOrUpdate', input.caller);
+      for (const host of parseInventory(text, file))
+        await g.devices.write(host.name, { variables: host.variables, groups: host.groups }, 'createOrUpdate', input.caller);
     }
     const page = await g.inventory.list({});
     return { results: page.items, total: page.total };

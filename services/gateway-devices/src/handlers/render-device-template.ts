@@ -14,7 +14,9 @@ export function renderDeviceTemplate(g: GatewayContext): Handler<'gateway-device
     // the renderer walks the context recursively: bound it like every other walk of user JSON
     assertJsonDepth(context, `The variables of device template "${template.name}"`);
     try {
-      const { rendered } = await ctx.call('studio.renderJinjaText', { body: { template: template.template, context, profile: 'device', label: `Device template "${template.name}"` } });
+      const { rendered } = await ctx.call('studio.renderJinjaText', {
+        body: { template: template.template, context, profile: 'device', label: `Device template "${template.name}"` },
+      });
       return { rendered };
     } catch (err) {
       throw deviceRenderError(template.name, err);

@@ -9,6 +9,10 @@ export function restoreConfig(g: GatewayContext): Handler<'gateway-devices.resto
     const { name, backupId, config } = input.body;
     const text = config !== undefined && backupId === undefined ? config : (await g.inventory.getBackup(name, backupId)).config;
     const reason = `restoreConfig${backupId === undefined ? '' : ` ${backupId}`}`;
-    return applyConfigChange(g, { name, lines: configLines(text), options: { commit: true }, reason, caller: input.caller }, { deadline: ctx.deadline });
+    return applyConfigChange(
+      g,
+      { name, lines: configLines(text), options: { commit: true }, reason, caller: input.caller },
+      { deadline: ctx.deadline },
+    );
   };
 }

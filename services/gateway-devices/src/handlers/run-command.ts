@@ -6,7 +6,9 @@ import type { GatewayContext } from '../context';
 export function runCommand(g: GatewayContext): Handler<'gateway-devices.runCommand'> {
   return async (input, ctx) => {
     const { device, command } = input.body;
-    const r = await g.access.withInventoryCli(device, (session) => session.sendCommand(command, pickSendCommandOptions(input.body)), { deadline: ctx.deadline });
+    const r = await g.access.withInventoryCli(device, (session) => session.sendCommand(command, pickSendCommandOptions(input.body)), {
+      deadline: ctx.deadline,
+    });
     return {
       status: r.failed ? 'error' : 'success',
       device,

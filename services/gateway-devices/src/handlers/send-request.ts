@@ -8,10 +8,16 @@ export function sendRequest(g: GatewayContext): Handler<'gateway-devices.sendReq
   return async (input, ctx) => {
     const { host, ...request } = input.body;
     const device = await g.inventory.resolve(host);
-    if (device === undefined) throw new AppError('DEVICE_NOT_FOUND', `No inventory device named "${host}"; only inventory devices can be sent requests`, { details: { name: host } });
+    if (device === undefined)
+      throw new AppError('DEVICE_NOT_FOUND', `No inventory device named "${host}"; only inventory devices can be sent requests`, {
+        details: { name: host },
+      });
     const baseUrl = device.variables.gw_http_base_url;
     if (typeof baseUrl !== 'string' || baseUrl === '') {
-      throw new AppError('DEVICE_HTTP_NOT_CONFIGURED', `Inventory device "${device.name}" has no gw_http_base_url; set it to send HTTP requests`);
+      throw new AppError(
+        'DEVICE_HTTP_NOT_CONFIGURED',
+        `Inventory device "${device.name}" has no gw_http_base_url; set it to send HTTP requests`,
+      );
     }
     const { gw_http_username: username, gw_http_password: password } = device.variables;
     const credentials = typeof username === 'string' ? { username, password: typeof password === 'string' ? password : '' } : undefined;

@@ -8,6 +8,10 @@ export function setConfig(g: GatewayContext): Handler<'gateway-devices.setConfig
   return async (input, ctx) => {
     const { name, config } = input.body;
     const lines = typeof config === 'string' ? config.split(/\r?\n/).filter((l) => l.trim() !== '') : config;
-    return applyConfigChange(g, { name, lines, options: pickSendConfigSetOptions(input.body), reason: 'setConfig', caller: input.caller }, { deadline: ctx.deadline });
+    return applyConfigChange(
+      g,
+      { name, lines, options: pickSendConfigSetOptions(input.body), reason: 'setConfig', caller: input.caller },
+      { deadline: ctx.deadline },
+    );
   };
 }

@@ -19,9 +19,13 @@ export function sshSendCommandExec(g: GatewayContext): Handler<'gateway-devices.
           const r = await session.sendCommand(command, options);
           outputs.push(commandOutput(r));
           if (r.failed) {
-            throw new AppError('DEVICE_COMMAND_FAILED', `${session.label} reported an error for command "${command}": ${r.errorLines[0] ?? 'failed'}; later commands were not sent`, {
-              details: { command, errorLines: r.errorLines, results: outputs },
-            });
+            throw new AppError(
+              'DEVICE_COMMAND_FAILED',
+              `${session.label} reported an error for command "${command}": ${r.errorLines[0] ?? 'failed'}; later commands were not sent`,
+              {
+                details: { command, errorLines: r.errorLines, results: outputs },
+              },
+            );
           }
         }
         return outputs;

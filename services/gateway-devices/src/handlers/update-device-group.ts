@@ -5,6 +5,10 @@ import type { GatewayContext } from '../context';
 export function updateDeviceGroup(g: GatewayContext): Handler<'gateway-devices.updateDeviceGroup'> {
   return async (input) => {
     const { name, description, devices } = input.body;
-    return g.inventory.updateGroup(name, { ...(description === undefined ? {} : { description }), ...(devices === undefined ? {} : { devices }) }, input.caller.username);
+    return g.inventory.updateGroup(
+      name,
+      { ...(description === undefined ? {} : { description }), ...(devices === undefined ? {} : { devices }) },
+      input.caller.username,
+    );
   };
 }

@@ -159,7 +159,13 @@ export class AnsibleRunner {
   }
 
   /** `targets`: the devices or groups the play runs on, whose host keys the run's known_hosts needs. */
-  private async playbook(name: string, file: string, req: RunRequest, check: boolean, targets: readonly string[] = req.hosts ?? []): Promise<ProcessOutcome> {
+  private async playbook(
+    name: string,
+    file: string,
+    req: RunRequest,
+    check: boolean,
+    targets: readonly string[] = req.hosts ?? [],
+  ): Promise<ProcessOutcome> {
     return this.withWorkDir(targets, async (dir, inventoryFile) => {
       const extra = path.join(dir, 'extra-vars.json');
       await writeFile(extra, JSON.stringify(objectArgs(req.args, 'playbook')), { mode: 0o600 });

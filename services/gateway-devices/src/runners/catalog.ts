@@ -83,14 +83,21 @@ export class RunnerCatalog {
     if (kind === 'roles') return (await this.scanRoles(path.join(dir, 'roles'))).map((e) => ({ ...e, name: `${collection}.${e.name}` }));
     const modules = path.join(dir, 'plugins', 'modules');
     const files = await walkFiles(modules, (rel) => !rel.includes('/') && rel.endsWith('.py') && rel !== '__init__.py');
-    return Promise.all(files.map(async (rel) => ({ name: `${collection}.${stripExt(rel)}`, path: `plugins/modules/${rel}`, description: await describe(path.join(modules, rel)) })));
+    return Promise.all(
+      files.map(async (rel) => ({
+        name: `${collection}.${stripExt(rel)}`,
+        path: `plugins/modules/${rel}`,
+        description: await describe(path.join(modules, rel)),
+      })),
+    );
   }
 
   /** One module or role of a collection, by its short or fully qualified name. */
   async collectionItem(collection: string, kind: 'modules' | 'roles', name: string): Promise<RunnerEntry> {
     const fq = name.includes('.') ? name : `${collection}.${name}`;
     const found = (await this.collectionItems(collection, kind)).find((e) => e.name === fq);
-    if (found === undefined) throw new AppError('RUNNER_NOT_FOUND', `Collection "${collection}" has no ${kind === 'modules' ? 'module' : 'role'} named "${name}"`);
+    if (found === undefined)
+      throw new AppError('RUNNER_NOT_FOUND', `Collection "${collection}" has no ${kind === 'modules' ? 'module' : 'role'} named "${name}"`);
     return found;
   }
 
@@ -114,12 +121,17 @@ export class RunnerCatalog {
     const root = this.dir(kind);
     switch (kind) {
       case 'playbooks': {
-        const files = await walkFiles(root, (rel) => /\.ya?ml$/.test(rel) && !rel.includes('/roles/') && !rel.includes('group_vars/') && !rel.includes('host_vars/'));
+        const files = await walkFiles(
+          root,
+          (rel) => /\.ya?ml$/.test(rel) && !rel.includes('/roles/') && !rel.includes('group_vars/') && !rel.includes('host_vars/'),
+        );
         return Promise.all(files.map(async (rel) => ({ name: rel, path: rel, description: await describe(path.join(root, rel)) })));
       }
       case 'modules': {
         const files = await walkFiles(root, (rel) => !rel.includes('/'));
-        return Promise.all(files.map(async (rel) => ({ name: stripExt(rel), path: rel, description: await describe(path.join(root, rel)) })));
+        return Promise.all(
+          files.map(async (rel) => ({ name: stripExt(rel), path: rel, description: await describe(path.join(root, rel)) })),
+        );
       }
       case 'runnerModules':
       case 'scripts': {
@@ -132,7 +144,8 @@ export class RunnerCatalog {
         const out: RunnerEntry[] = [];
         const base = path.join(root, 'ansible_collections');
         for (const ns of await subdirs(base)) {
-          for (const coll of await subdirs(path.join(base, ns))) out.push({ name: `${ns}.${coll}`, path: `ansible_collections/${ns}/${coll}/`, description: '' });
+          for (const coll of await subdirs(path.join(base, ns)))
+            out.push({ name: `${ns}.${coll}`, path: `ansible_collections/${ns}/${coll}/`, description: '' });
         }
         return out;
       }
@@ -140,7 +153,8 @@ export class RunnerCatalog {
         const out: RunnerEntry[] = [];
         for (const name of await subdirs(root)) {
           const files = (await readdir(path.join(root, name)).catch(() => [])).filter((f) => f.endsWith('.tf'));
-          if (files.length > 0) out.push({ name, path: `${name}/`, description: await describe(path.join(root, name, files.sort()[0] ?? 'main.tf')) });
+          if (files.length > 0)
+            out.push({ name, path: `${name}/`, description: await describe(path.join(root, name, files.sort()[0] ?? 'main.tf')) });
         }
         return out;
       }

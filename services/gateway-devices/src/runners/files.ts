@@ -76,7 +76,11 @@ export function stripExt(file: string): string {
  */
 export function resolveInside(root: string, name: string, what: string): string {
   const refuse = (): never => {
-    throw new AppError('RUNNER_PATH_REFUSED', `The ${what} name "${name}" leads outside the configured directory; use a name relative to it`, { details: { name } });
+    throw new AppError(
+      'RUNNER_PATH_REFUSED',
+      `The ${what} name "${name}" leads outside the configured directory; use a name relative to it`,
+      { details: { name } },
+    );
   };
   if (name.includes('\0') || path.isAbsolute(name) || name.split(/[\\/]/).includes('..')) refuse();
   const joined = path.resolve(root, name);

@@ -29,8 +29,12 @@ export class IacRunner {
   async runIac(action: IacAction, req: RunRequest): Promise<ProcessOutcome> {
     const { file } = await this.catalog.find('iac', req.name);
     const binary = this.binary();
-    if (binary === undefined) throw new AppError('RUNNER_TOOL_MISSING', 'Neither tofu nor terraform is installed (or set NAP_GW_IAC_BINARY)');
-    const vars = Object.entries(objectArgs(req.args, 'IaC module')).flatMap(([k, v]) => ['-var', `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`]);
+    if (binary === undefined)
+      throw new AppError('RUNNER_TOOL_MISSING', 'Neither tofu nor terraform is installed (or set NAP_GW_IAC_BINARY)');
+    const vars = Object.entries(objectArgs(req.args, 'IaC module')).flatMap(([k, v]) => [
+      '-var',
+      `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`,
+    ]);
     const args: Record<IacAction, string[]> = {
       init: ['init', '-input=false', '-no-color'],
       plan: ['plan', '-input=false', '-no-color', ...vars],
@@ -40,7 +44,10 @@ export class IacRunner {
     const env = baseEnv({ TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1' });
     const outcome = await this.run({ name: `${action} ${req.name}`, command: binary, args: args[action], cwd: file, env }, req);
     if (action === 'apply' && outcome.status === 'success') {
-      const outputs = await this.run({ name: `output ${req.name}`, command: binary, args: ['output', '-json', '-no-color'], cwd: file, env }, req);
+      const outputs = await this.run(
+        { name: `output ${req.name}`, command: binary, args: ['output', '-json', '-no-color'], cwd: file, env },
+        req,
+      );
       if (outputs.result !== undefined) outcome.result = outputs.result;
     }
     return outcome;

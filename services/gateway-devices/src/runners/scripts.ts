@@ -29,7 +29,16 @@ export class ScriptRunner {
   async runScript(req: RunRequest): Promise<ProcessOutcome> {
     const { file } = await this.catalog.find('scripts', req.name);
     const { command, args } = interpreter(file);
-    return this.run({ name: `script ${req.name}`, command, args: [...args, ...argv(req.args)], cwd: path.dirname(file), env: baseEnv({ ...(req.env ?? {}) }) }, req);
+    return this.run(
+      {
+        name: `script ${req.name}`,
+        command,
+        args: [...args, ...argv(req.args)],
+        cwd: path.dirname(file),
+        env: baseEnv({ ...(req.env ?? {}) }),
+      },
+      req,
+    );
   }
 
   /** Runs a runner module with its arguments as JSON on stdin and in `NAP_ARGS`. */
@@ -37,6 +46,9 @@ export class ScriptRunner {
     const { file } = await this.catalog.find('runnerModules', req.name);
     const { command, args } = interpreter(file);
     const json = JSON.stringify(req.args ?? {});
-    return this.run({ name: `runner module ${req.name}`, command, args, cwd: path.dirname(file), env: baseEnv({ NAP_ARGS: json }), stdin: json }, req);
+    return this.run(
+      { name: `runner module ${req.name}`, command, args, cwd: path.dirname(file), env: baseEnv({ NAP_ARGS: json }), stdin: json },
+      req,
+    );
   }
 }

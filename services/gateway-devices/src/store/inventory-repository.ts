@@ -83,7 +83,9 @@ export class InventoryRepository {
       try {
         variables[key] = this.secrets.open(sealed);
       } catch (err) {
-        throw new AppError('INTERNAL', `The secret ${key} of device "${name}" cannot be opened; was NAP_SECRET_KEY changed?`, { cause: err });
+        throw new AppError('INTERNAL', `The secret ${key} of device "${name}" cannot be opened; was NAP_SECRET_KEY changed?`, {
+          cause: err,
+        });
       }
     }
     return { name: doc.name, variables, groups: doc.groups ?? [] };
@@ -124,7 +126,8 @@ export class InventoryRepository {
     const update: Record<string, unknown> = { $set: set };
     if (Object.keys(unset).length > 0) update.$unset = unset;
 
-    const tryUpdate = async (): Promise<DeviceDoc | null> => this.c.devices.findOneAndUpdate({ name: { $eq: name } }, update, { returnDocument: 'after' });
+    const tryUpdate = async (): Promise<DeviceDoc | null> =>
+      this.c.devices.findOneAndUpdate({ name: { $eq: name } }, update, { returnDocument: 'after' });
     if (mode !== 'create') {
       const updated = await tryUpdate();
       if (updated !== null) return { doc: updated, created: false };
@@ -145,7 +148,8 @@ export class InventoryRepository {
       return { doc, created: true };
     } catch (err) {
       if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
-      if (mode === 'create') throw new AppError('DEVICE_ALREADY_EXISTS', `An inventory device named "${name}" exists`, { cause: err, details: { name } });
+      if (mode === 'create')
+        throw new AppError('DEVICE_ALREADY_EXISTS', `An inventory device named "${name}" exists`, { cause: err, details: { name } });
       // Created by a concurrent request between our update and insert: update it now.
       const updated = await tryUpdate();
       if (updated === null) throw err;
@@ -160,7 +164,12 @@ export class InventoryRepository {
   }
 
   /** A page of devices; see {@link buildDeviceQuery} for filter and sort. */
-  async list(options: { filter?: Record<string, unknown>; sort?: unknown; skip?: number; limit?: number }): Promise<{ items: DeviceView[]; total: number }> {
+  async list(options: {
+    filter?: Record<string, unknown>;
+    sort?: unknown;
+    skip?: number;
+    limit?: number;
+  }): Promise<{ items: DeviceView[]; total: number }> {
     const query = buildDeviceQuery(options.filter, options.sort);
     const [docs, total] = await Promise.all([
       this.c.devices.find(query.filter, { sort: query.sort, skip: options.skip ?? 0, limit: options.limit ?? 0 }),
@@ -176,7 +185,10 @@ export class InventoryRepository {
 
   /** Every device's session limit, to prime the limiter at start. */
   async sessionLimits(): Promise<{ name: string; variables: Record<string, unknown> }[]> {
-    return (await this.c.devices.find({}, { projection: { name: 1, variables: 1 } })).map((d) => ({ name: d.name, variables: d.variables ?? {} }));
+    return (await this.c.devices.find({}, { projection: { name: 1, variables: 1 } })).map((d) => ({
+      name: d.name,
+      variables: d.variables ?? {},
+    }));
   }
 
   // ---- groups: metadata in device_groups, membership on the devices ----
@@ -185,7 +197,10 @@ export class InventoryRepository {
     const found = await this.c.devices.find({ name: { $in: [...names] } }, { projection: { name: 1 } });
     const known = new Set(found.map((d) => d.name));
     const missing = names.filter((n) => !known.has(n));
-    if (missing.length > 0) throw new AppError('DEVICE_NOT_FOUND', `No inventory device named ${missing.map((m) => `"${m}"`).join(', ')}`, { details: { missing } });
+    if (missing.length > 0)
+      throw new AppError('DEVICE_NOT_FOUND', `No inventory device named ${missing.map((m) => `"${m}"`).join(', ')}`, {
+        details: { missing },
+      });
   }
 
   private async members(group: string): Promise<string[]> {
@@ -203,13 +218,17 @@ export class InventoryRepository {
 
   async getGroup(name: string): Promise<GroupView> {
     const [meta, devices] = await Promise.all([this.c.deviceGroups.findOne({ name: { $eq: name } }), this.members(name)]);
-    if (meta === null && devices.length === 0) throw new AppError('DEVICE_GROUP_NOT_FOUND', `No device group named "${name}"`, { details: { name } });
+    if (meta === null && devices.length === 0)
+      throw new AppError('DEVICE_GROUP_NOT_FOUND', `No device group named "${name}"`, { details: { name } });
     return this.groupView(name, meta, devices);
   }
 
   /** Every group: those with metadata and those only named by devices, with their members. */
   async listGroups(): Promise<GroupView[]> {
-    const [metas, devices] = await Promise.all([this.c.deviceGroups.find({}), this.c.devices.find({}, { projection: { name: 1, groups: 1 } })]);
+    const [metas, devices] = await Promise.all([
+      this.c.deviceGroups.find({}),
+      this.c.devices.find({}, { projection: { name: 1, groups: 1 } }),
+    ]);
     const members = new Map<string, string[]>();
     for (const meta of metas) members.set(meta.name, []);
     for (const d of devices) for (const g of d.groups ?? []) (members.get(g) ?? members.set(g, []).get(g))?.push(d.name);
@@ -225,7 +244,8 @@ export class InventoryRepository {
     try {
       await this.c.deviceGroups.insertOne({ name, description, created: stamp, updated: stamp, createdBy: by, updatedBy: by });
     } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('DEVICE_GROUP_ALREADY_EXISTS', `A device group named "${name}" exists`, { cause: err, details: { name } });
+      if (hasCode(err, 'STORE_DUPLICATE_KEY'))
+        throw new AppError('DEVICE_GROUP_ALREADY_EXISTS', `A device group named "${name}" exists`, { cause: err, details: { name } });
       throw err;
     }
     if (devices.length > 0) await this.c.devices.updateMany({ name: { $in: devices } }, { $addToSet: { groups: name } });
@@ -239,7 +259,15 @@ export class InventoryRepository {
     if (changes.description !== undefined) set.description = changes.description;
     await this.c.deviceGroups.updateOne(
       { name: { $eq: name } },
-      { $set: set, $setOnInsert: { name, created: now(), createdBy: by, ...(changes.description === undefined ? { description: existing.description } : {}) } },
+      {
+        $set: set,
+        $setOnInsert: {
+          name,
+          created: now(),
+          createdBy: by,
+          ...(changes.description === undefined ? { description: existing.description } : {}),
+        },
+      },
       { upsert: true },
     );
     if (changes.devices !== undefined) {
@@ -268,11 +296,19 @@ export class InventoryRepository {
     const group = await this.getGroup(name);
     const notMembers = devices.filter((d) => !group.devices.includes(d));
     if (notMembers.length > 0) {
-      throw new AppError('DEVICE_NOT_FOUND', `${notMembers.map((m) => `"${m}"`).join(', ')} ${notMembers.length === 1 ? 'is' : 'are'} not in device group "${name}"`, { details: { missing: notMembers } });
+      throw new AppError(
+        'DEVICE_NOT_FOUND',
+        `${notMembers.map((m) => `"${m}"`).join(', ')} ${notMembers.length === 1 ? 'is' : 'are'} not in device group "${name}"`,
+        { details: { missing: notMembers } },
+      );
     }
     await this.c.devices.updateMany({ name: { $in: devices } }, { $pull: { groups: name } });
     // Keep the group itself even when it has no member left.
-    await this.c.deviceGroups.updateOne({ name: { $eq: name } }, { $setOnInsert: { name, description: group.description, created: now(), updated: now(), createdBy: 'system', updatedBy: 'system' } }, { upsert: true });
+    await this.c.deviceGroups.updateOne(
+      { name: { $eq: name } },
+      { $setOnInsert: { name, description: group.description, created: now(), updated: now(), createdBy: 'system', updatedBy: 'system' } },
+      { upsert: true },
+    );
     return this.getGroup(name);
   }
 
@@ -288,16 +324,23 @@ export class InventoryRepository {
         ? await this.c.configBackups.findOne({ device: { $eq: device } }, { sort: { created: -1 } })
         : await this.c.configBackups.findOne({ _id: { $eq: id }, device: { $eq: device } });
     if (doc === null) {
-      throw new AppError('DEVICE_BACKUP_NOT_FOUND', id === undefined ? `Device "${device}" has no configuration backup` : `Device "${device}" has no configuration backup "${id}"`, {
-        details: { device, id },
-      });
+      throw new AppError(
+        'DEVICE_BACKUP_NOT_FOUND',
+        id === undefined ? `Device "${device}" has no configuration backup` : `Device "${device}" has no configuration backup "${id}"`,
+        {
+          details: { device, id },
+        },
+      );
     }
     return doc;
   }
 
   async listBackups(device: string, skip: number, limit: number): Promise<{ results: ConfigBackupDoc[]; total: number }> {
     const filter = { device: { $eq: device } };
-    const [results, total] = await Promise.all([this.c.configBackups.find(filter, { sort: { created: -1 }, skip, limit }), this.c.configBackups.countDocuments(filter)]);
+    const [results, total] = await Promise.all([
+      this.c.configBackups.find(filter, { sort: { created: -1 }, skip, limit }),
+      this.c.configBackups.countDocuments(filter),
+    ]);
     return { results, total };
   }
 }

@@ -3,7 +3,10 @@ import type { Caller, DeviceTemplateInput } from '@nap/contracts';
 import type { DeviceTemplateDoc, GatewayCollections } from './collections';
 
 /** A device template as answered (the spec's Device template record): the stored one with `id` for `_id`. */
-export type DeviceTemplateView = { id: string } & Pick<DeviceTemplateDoc, 'name' | 'template' | 'variables' | 'created' | 'updated' | 'createdBy' | 'updatedBy' | 'gbac'>;
+export type DeviceTemplateView = { id: string } & Pick<
+  DeviceTemplateDoc,
+  'name' | 'template' | 'variables' | 'created' | 'updated' | 'createdBy' | 'updatedBy' | 'gbac'
+>;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -40,14 +43,21 @@ export class TemplateRepository {
   constructor(private readonly c: GatewayCollections) {}
 
   private async find(idOrName: string): Promise<DeviceTemplateDoc> {
-    const doc = (await this.c.deviceTemplates.findOne({ _id: { $eq: idOrName } })) ?? (await this.c.deviceTemplates.findOne({ name: { $eq: idOrName } }));
-    if (doc === null) throw new AppError('DEVICE_TEMPLATE_NOT_FOUND', `No device template with id or name "${idOrName}"`, { details: { id: idOrName } });
+    const doc =
+      (await this.c.deviceTemplates.findOne({ _id: { $eq: idOrName } })) ??
+      (await this.c.deviceTemplates.findOne({ name: { $eq: idOrName } }));
+    if (doc === null)
+      throw new AppError('DEVICE_TEMPLATE_NOT_FOUND', `No device template with id or name "${idOrName}"`, { details: { id: idOrName } });
     return doc;
   }
 
   private async access(idOrName: string, caller: Caller, mode: 'read' | 'write'): Promise<DeviceTemplateDoc> {
     const doc = await this.find(idOrName);
-    if (!allowed(doc, caller, mode)) throw new AppError('GROUP_ACCESS_DENIED', `Device template "${doc.name}" is not shared with any group of "${caller.username}" for ${mode}`);
+    if (!allowed(doc, caller, mode))
+      throw new AppError(
+        'GROUP_ACCESS_DENIED',
+        `Device template "${doc.name}" is not shared with any group of "${caller.username}" for ${mode}`,
+      );
     return doc;
   }
 
@@ -79,7 +89,8 @@ export class TemplateRepository {
       });
       return view(doc);
     } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('DEVICE_TEMPLATE_ALREADY_EXISTS', `A device template named "${input.name}" exists`, { cause: err });
+      if (hasCode(err, 'STORE_DUPLICATE_KEY'))
+        throw new AppError('DEVICE_TEMPLATE_ALREADY_EXISTS', `A device template named "${input.name}" exists`, { cause: err });
       throw err;
     }
   }
@@ -104,7 +115,8 @@ export class TemplateRepository {
       if (updated === null) throw new AppError('DEVICE_TEMPLATE_NOT_FOUND', `No device template with id "${doc._id}"`);
       return view(updated);
     } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw new AppError('DEVICE_TEMPLATE_ALREADY_EXISTS', `A device template named "${input.name}" exists`, { cause: err });
+      if (hasCode(err, 'STORE_DUPLICATE_KEY'))
+        throw new AppError('DEVICE_TEMPLATE_ALREADY_EXISTS', `A device template named "${input.name}" exists`, { cause: err });
       throw err;
     }
   }

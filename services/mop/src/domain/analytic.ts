@@ -49,7 +49,8 @@ export function isRunOutputs(value: unknown): value is RunOutputs {
 function describe(outcome: RegexOutcome | undefined, pattern: string, options: RuleOptions): string | undefined {
   if (outcome === undefined) return `the pattern /${pattern}/ was not evaluated`;
   if (outcome.ok) return undefined;
-  if (outcome.timedOut === true) return options.describeTimeout?.(outcome.error) ?? `the pattern /${pattern}/ ran too long: ${outcome.error}`;
+  if (outcome.timedOut === true)
+    return options.describeTimeout?.(outcome.error) ?? `the pattern /${pattern}/ ran too long: ${outcome.error}`;
   return `invalid regular expression /${pattern}/: ${outcome.error}`;
 }
 
@@ -58,13 +59,22 @@ interface PlannedAnalyticRule {
   finish(outcomes: readonly RegexOutcome[]): { result: boolean; preValue?: unknown; postValue?: unknown; message?: string };
 }
 
-function planAnalyticRule(rule: AnalyticRule, pre: string, post: string, variables: Readonly<Record<string, unknown>>, options: RuleOptions): PlannedAnalyticRule {
+function planAnalyticRule(
+  rule: AnalyticRule,
+  pre: string,
+  post: string,
+  variables: Readonly<Record<string, unknown>>,
+  options: RuleOptions,
+): PlannedAnalyticRule {
   const type = typeof rule.type === 'string' ? rule.type : 'regex';
   const sub = (text: unknown) => substitute(typeof text === 'string' ? text : '', variables);
   const parts = [sub(rule.preRegex), sub(rule.postRegex), sub(rule.rule)];
   const missing = [...new Set(parts.flatMap((p) => p.missing))];
   if (missing.length > 0) {
-    return { jobs: [], finish: () => ({ result: false, message: `Variables ${missing.map((n) => `"${n}"`).join(', ')} of the rule have no value` }) };
+    return {
+      jobs: [],
+      finish: () => ({ result: false, message: `Variables ${missing.map((n) => `"${n}"`).join(', ')} of the rule have no value` }),
+    };
   }
   const [preRegex, postRegexRaw, pattern] = parts.map((p) => p.text) as [string, string, string];
   const flags = jsFlags(rule.flags);
@@ -81,9 +91,16 @@ function planAnalyticRule(rule: AnalyticRule, pre: string, post: string, variabl
         if (failure !== undefined) return { result: false, message: failure };
         const preValue = (outcomes[0] as { value: unknown }).value;
         const postValue = (outcomes[1] as { value: unknown }).value;
-        if (preValue === null) return { result: false, preValue, postValue, message: `preRegex /${preRegex}/ found nothing in the pre output` };
-        if (postValue === null) return { result: false, preValue, postValue, message: `postRegex /${postRegex}/ found nothing in the post output` };
-        const verdict = compareValues(preValue, postValue, typeof rule.evaluation === 'string' && rule.evaluation !== '' ? rule.evaluation : '=', rule.percentage);
+        if (preValue === null)
+          return { result: false, preValue, postValue, message: `preRegex /${preRegex}/ found nothing in the pre output` };
+        if (postValue === null)
+          return { result: false, preValue, postValue, message: `postRegex /${postRegex}/ found nothing in the post output` };
+        const verdict = compareValues(
+          preValue,
+          postValue,
+          typeof rule.evaluation === 'string' && rule.evaluation !== '' ? rule.evaluation : '=',
+          rule.percentage,
+        );
         return { result: verdict.result, preValue, postValue, ...(verdict.message !== undefined ? { message: verdict.message } : {}) };
       },
     };
@@ -115,7 +132,14 @@ function planAnalyticRule(rule: AnalyticRule, pre: string, post: string, variabl
 
 /** Evaluates the rules of one pre/post pair. */
 export async function evaluateAnalyticRules(
-  input: { pre: string; post: string; rules: readonly AnalyticRule[]; variables: Readonly<Record<string, unknown>>; passRule?: boolean | null; ignoreWarnings?: boolean | null },
+  input: {
+    pre: string;
+    post: string;
+    rules: readonly AnalyticRule[];
+    variables: Readonly<Record<string, unknown>>;
+    passRule?: boolean | null;
+    ignoreWarnings?: boolean | null;
+  },
   engine: RegexEngine,
   options: RuleOptions = {},
 ): Promise<{ rules: AnalyticRuleResult[]; result: boolean }> {
@@ -129,14 +153,24 @@ export async function evaluateAnalyticRules(
   const outcomes = jobs.length > 0 ? await engine.run([input.pre, input.post], jobs) : [];
   const rules = plans.map((p, i): AnalyticRuleResult => {
     const verdict = p.planned.finish(outcomes.slice(offsets[i], (offsets[i] as number) + p.planned.jobs.length));
-    const out: AnalyticRuleResult = { type: typeof p.rule.type === 'string' ? p.rule.type : 'regex', severity: severityOf(p.rule.severity), ...verdict };
+    const out: AnalyticRuleResult = {
+      type: typeof p.rule.type === 'string' ? p.rule.type : 'regex',
+      severity: severityOf(p.rule.severity),
+      ...verdict,
+    };
     for (const member of ['preRegex', 'postRegex', 'evaluation', 'rule'] as const) {
       const v = p.rule[member];
       if (typeof v === 'string') out[member] = v;
     }
     return out;
   });
-  return { rules, result: combine(rules.map((r) => counts(r, input.ignoreWarnings === true)), input.passRule) };
+  return {
+    rules,
+    result: combine(
+      rules.map((r) => counts(r, input.ignoreWarnings === true)),
+      input.passRule,
+    ),
+  };
 }
 
 function sameCommand(entry: RunOutputs['commands_results'][number], raw: string, evaluated: string): boolean {
@@ -185,7 +219,17 @@ export async function runAnalyticTemplate(
         if (a === undefined || b === undefined) {
           const which = a === undefined ? `pre has no output of "${preEvaluated}"` : `post has no output of "${postEvaluated}"`;
           const message = `Not compared on device "${device}": ${which}`;
-          results.push({ ...base, result: false, message, rules: (pair.rules ?? []).map((r) => ({ type: typeof r.type === 'string' ? r.type : 'regex', severity: severityOf(r.severity), result: false, message })) });
+          results.push({
+            ...base,
+            result: false,
+            message,
+            rules: (pair.rules ?? []).map((r) => ({
+              type: typeof r.type === 'string' ? r.type : 'regex',
+              severity: severityOf(r.severity),
+              result: false,
+              message,
+            })),
+          });
           continue;
         }
         const evaluation = await evaluateAnalyticRules(
@@ -197,6 +241,11 @@ export async function runAnalyticTemplate(
       }
     }
   }
-  const perDevice = devices.map((device) => combine(results.filter((r) => r.device === device).map((r) => r.result), template.passRule));
+  const perDevice = devices.map((device) =>
+    combine(
+      results.filter((r) => r.device === device).map((r) => r.result),
+      template.passRule,
+    ),
+  );
   return { name: template.name, all_pass_flag: template.passRule !== false, result: perDevice.every(Boolean), commands_results: results };
 }

@@ -6,7 +6,16 @@ const run = (response: string, result: boolean) => ({
   all_pass_flag: true,
   result,
   commands_results: [
-    { raw: 'show vlan', evaluated: 'show vlan', device: 'r1', response, result, all_pass_flag: true, parameters: {}, rules: [{ rule: 'VLAN 30', eval: 'contains', severity: 'error', result }] },
+    {
+      raw: 'show vlan',
+      evaluated: 'show vlan',
+      device: 'r1',
+      response,
+      result,
+      all_pass_flag: true,
+      parameters: {},
+      rules: [{ rule: 'VLAN 30', eval: 'contains', severity: 'error', result }],
+    },
   ],
 });
 
@@ -18,9 +27,26 @@ const job: JobDocument = {
   tasks: {
     workflow_start: { name: 'workflow_start' },
     e4f3: { name: 'RunCommandTemplate', app: 'MOP', status: 'complete', variables: { outgoing: { return_data: run('VLAN 10\n', false) } } },
-    '643c': { name: 'RunCommandTemplate', app: 'MOP', status: 'complete', variables: { outgoing: { return_data: run('VLAN 10\nVLAN 30\n', true) } } },
-    a1: { name: 'runTemplatesDiff', app: 'MOP', type: 'manual', status: 'running', variables: { incoming: { pre: '$var.e4f3.return_data', post: '$var.643c.return_data' } } },
-    a2: { name: 'viewTemplateResults', app: 'MOP', type: 'manual', status: 'running', variables: { incoming: { mop_template_results: '$var.job.templateResults' } } },
+    '643c': {
+      name: 'RunCommandTemplate',
+      app: 'MOP',
+      status: 'complete',
+      variables: { outgoing: { return_data: run('VLAN 10\nVLAN 30\n', true) } },
+    },
+    a1: {
+      name: 'runTemplatesDiff',
+      app: 'MOP',
+      type: 'manual',
+      status: 'running',
+      variables: { incoming: { pre: '$var.e4f3.return_data', post: '$var.643c.return_data' } },
+    },
+    a2: {
+      name: 'viewTemplateResults',
+      app: 'MOP',
+      type: 'manual',
+      status: 'running',
+      variables: { incoming: { mop_template_results: '$var.job.templateResults' } },
+    },
   },
 };
 
@@ -40,7 +66,11 @@ describe('manual task views', () => {
 
   it('viewTemplateResults lists devices with their failed rules', () => {
     const view = templateResultsView(incomingOf(job, job.tasks.a2 as never).mop_template_results);
-    expect(view).toMatchObject({ name: 'checks', result: false, devices: [{ device: 'r1', passed: false, commands: [{ command: 'show vlan', failedRules: [{ rule: 'VLAN 30' }] }] }] });
+    expect(view).toMatchObject({
+      name: 'checks',
+      result: false,
+      devices: [{ device: 'r1', passed: false, commands: [{ command: 'show vlan', failedRules: [{ rule: 'VLAN 30' }] }] }],
+    });
   });
 
   it('diffConfig diffs the two configurations it received, reviewSummary lists the tasks', () => {

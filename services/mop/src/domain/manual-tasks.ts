@@ -67,7 +67,12 @@ function failedRules(rules: unknown): Record<string, unknown>[] {
     .filter((r: unknown) => memberOf(r, 'result') !== true)
     .map((r: unknown) => {
       const message = memberOf(r, 'message');
-      return { rule: memberOf(r, 'rule'), eval: memberOf(r, 'eval'), severity: memberOf(r, 'severity'), ...(message !== undefined ? { message } : {}) };
+      return {
+        rule: memberOf(r, 'rule'),
+        eval: memberOf(r, 'eval'),
+        severity: memberOf(r, 'severity'),
+        ...(message !== undefined ? { message } : {}),
+      };
     });
 }
 
@@ -105,12 +110,25 @@ export function templatesDiffView(pre: unknown, post: unknown): Record<string, u
   for (const a of before) {
     const b = after.find((x) => !used.has(x) && x.device === a.device && (x.raw === a.raw || x.evaluated === a.evaluated));
     if (b !== undefined) used.add(b);
-    pairs.push({ device: String(a.device ?? ''), command: String(a.evaluated ?? a.raw ?? ''), diff: diffConfigs(String(a.response ?? ''), String(b?.response ?? ''), { a: 'pre', b: 'post' }) });
+    pairs.push({
+      device: String(a.device ?? ''),
+      command: String(a.evaluated ?? a.raw ?? ''),
+      diff: diffConfigs(String(a.response ?? ''), String(b?.response ?? ''), { a: 'pre', b: 'post' }),
+    });
   }
   for (const b of after.filter((x) => !used.has(x))) {
-    pairs.push({ device: String(b.device ?? ''), command: String(b.evaluated ?? b.raw ?? ''), diff: diffConfigs('', String(b.response ?? ''), { a: 'pre', b: 'post' }) });
+    pairs.push({
+      device: String(b.device ?? ''),
+      command: String(b.evaluated ?? b.raw ?? ''),
+      diff: diffConfigs('', String(b.response ?? ''), { a: 'pre', b: 'post' }),
+    });
   }
-  return { pre: templateResultsView(pre), post: templateResultsView(post), diffs: pairs, changed: pairs.filter((p) => p.diff.added + p.diff.removed > 0).length };
+  return {
+    pre: templateResultsView(pre),
+    post: templateResultsView(post),
+    diffs: pairs,
+    changed: pairs.filter((p) => p.diff.added + p.diff.removed > 0).length,
+  };
 }
 
 /** The first two text values of an object, for diffConfig when the names are not the usual ones. */
@@ -136,7 +154,15 @@ export function diffConfigView(incoming: Record<string, unknown>): Record<string
 /** reviewSummary: the job's summary, task metrics and runtime data. */
 export function reviewSummaryView(job: JobDocument): Record<string, unknown> {
   return {
-    job: { _id: job._id, name: job.name, status: job.status, created: job.created, created_by: job.created_by, metrics: job.metrics, error: job.error ?? [] },
+    job: {
+      _id: job._id,
+      name: job.name,
+      status: job.status,
+      created: job.created,
+      created_by: job.created_by,
+      metrics: job.metrics,
+      error: job.error ?? [],
+    },
     tasks: Object.entries(job.tasks)
       .filter(([id]) => !['workflow_start', 'workflow_end', 'error_handler'].includes(id))
       .map(([id, t]) => ({ id, name: t.name, summary: t.summary, app: t.app, type: t.type, status: t.status, metrics: t.metrics })),

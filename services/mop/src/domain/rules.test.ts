@@ -44,7 +44,11 @@ describe('one rule against a response', () => {
     ['RegEx ^ and $ need multiline for inner lines', { rule: '^System image.*"$', eval: 'RegEx' }, false],
     ['RegEx multiline flag anchors per line', { rule: '^System image.*"$', eval: 'RegEx', flags: { multiline: true } }, true],
     ['RegEx global flag changes nothing for a match', { rule: 'is up', eval: 'RegEx', flags: { global: true } }, true],
-    ['RegEx as users write interface checks', { rule: 'GigabitEthernet0/2.*\\s+.*(down|up)', eval: 'RegEx', flags: { global: true, multiline: true, case: true } }, true],
+    [
+      'RegEx as users write interface checks',
+      { rule: 'GigabitEthernet0/2.*\\s+.*(down|up)', eval: 'RegEx', flags: { global: true, multiline: true, case: true } },
+      true,
+    ],
     ['!RegEx without match passes', { rule: 'Fatal|Error', eval: '!RegEx' }, true],
     ['!RegEx with match fails', { rule: 'uptime is \\d+ days', eval: '!RegEx' }, false],
     ['unknown eval fails', { rule: 'x', eval: 'startsWith' }, false],
@@ -68,31 +72,101 @@ describe('one rule against a response', () => {
 
 describe('#comparison', () => {
   const cases: [string, CommandRule, string, boolean][] = [
-    ['memory used at most 90 % of total (fixture rule)', { rule: '/Processor\\s+\\S+\\s+(\\d+)/', ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/', eval: '#comparison', evaluator: '%', percentage: 90 }, MEMORY, true],
-    ['memory used at most 30 % of total fails (35 % used)', { rule: '/Processor\\s+\\S+\\s+(\\d+)/', ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/', eval: '#comparison', evaluator: '%', percentage: 30 }, MEMORY, false],
-    ['percentage given as text', { rule: '/Processor\\s+\\S+\\s+(\\d+)/', ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/', eval: '#comparison', evaluator: '%', percentage: '40' }, MEMORY, true],
-    ['= with a static bottom operand', { rule: '/uptime is (\\d+) days/', ruleB: '9', eval: '#comparison', evaluator: '=' }, SHOW_VERSION, true],
-    ['= compares numbers, not text', { rule: '/uptime is (\\d+) days/', ruleB: '9.0', eval: '#comparison', evaluator: '=' }, SHOW_VERSION, true],
+    [
+      'memory used at most 90 % of total (fixture rule)',
+      {
+        rule: '/Processor\\s+\\S+\\s+(\\d+)/',
+        ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/',
+        eval: '#comparison',
+        evaluator: '%',
+        percentage: 90,
+      },
+      MEMORY,
+      true,
+    ],
+    [
+      'memory used at most 30 % of total fails (35 % used)',
+      {
+        rule: '/Processor\\s+\\S+\\s+(\\d+)/',
+        ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/',
+        eval: '#comparison',
+        evaluator: '%',
+        percentage: 30,
+      },
+      MEMORY,
+      false,
+    ],
+    [
+      'percentage given as text',
+      {
+        rule: '/Processor\\s+\\S+\\s+(\\d+)/',
+        ruleB: '/Processor\\s+\\S+\\s+\\S+\\s+(\\d+)/',
+        eval: '#comparison',
+        evaluator: '%',
+        percentage: '40',
+      },
+      MEMORY,
+      true,
+    ],
+    [
+      '= with a static bottom operand',
+      { rule: '/uptime is (\\d+) days/', ruleB: '9', eval: '#comparison', evaluator: '=' },
+      SHOW_VERSION,
+      true,
+    ],
+    [
+      '= compares numbers, not text',
+      { rule: '/uptime is (\\d+) days/', ruleB: '9.0', eval: '#comparison', evaluator: '=' },
+      SHOW_VERSION,
+      true,
+    ],
     ['!= with a static value', { rule: '/uptime is (\\d+) days/', ruleB: '10', eval: '#comparison', evaluator: '!=' }, SHOW_VERSION, true],
     ['< true', { rule: '/uptime is (\\d+) days/', ruleB: '10', eval: '#comparison', evaluator: '<' }, SHOW_VERSION, true],
     ['< false', { rule: '/uptime is (\\d+) days/', ruleB: '9', eval: '#comparison', evaluator: '<' }, SHOW_VERSION, false],
     ['<= equal', { rule: '/uptime is (\\d+) days/', ruleB: '9', eval: '#comparison', evaluator: '<=' }, SHOW_VERSION, true],
     ['> false', { rule: '/uptime is (\\d+) days/', ruleB: '9', eval: '#comparison', evaluator: '>' }, SHOW_VERSION, false],
     ['>= true', { rule: '/uptime is (\\d+) days/', ruleB: '3', eval: '#comparison', evaluator: '>=' }, SHOW_VERSION, true],
-    ['= of two captured texts', { rule: '/Version (\\S+),/', ruleB: '/Version ([^,]+)/', eval: '#comparison', evaluator: '=' }, SHOW_VERSION, true],
+    [
+      '= of two captured texts',
+      { rule: '/Version (\\S+),/', ruleB: '/Version ([^,]+)/', eval: '#comparison', evaluator: '=' },
+      SHOW_VERSION,
+      true,
+    ],
     ['= of texts differing', { rule: '/Version (\\S+),/', ruleB: '15.9', eval: '#comparison', evaluator: '=' }, SHOW_VERSION, false],
-    ['regex operand with its own i flag', { rule: '/CONFIGURATION REGISTER IS (\\S+)/i', ruleB: '0x2102', eval: '#comparison', evaluator: '=' }, SHOW_VERSION, true],
-    ['regex without a group compares the whole match', { rule: '/0x\\d+/', ruleB: '0x2102', eval: '#comparison', evaluator: '=' }, SHOW_VERSION, true],
+    [
+      'regex operand with its own i flag',
+      { rule: '/CONFIGURATION REGISTER IS (\\S+)/i', ruleB: '0x2102', eval: '#comparison', evaluator: '=' },
+      SHOW_VERSION,
+      true,
+    ],
+    [
+      'regex without a group compares the whole match',
+      { rule: '/0x\\d+/', ruleB: '0x2102', eval: '#comparison', evaluator: '=' },
+      SHOW_VERSION,
+      true,
+    ],
   ];
   it.each(cases)('%s', async (_what, rule, response, expected) => {
     expect((await one(rule, response)).result).toBe(expected);
   });
 
   it('fails with a message when an operand finds nothing, an order needs numbers, or the operator is unknown', async () => {
-    expect(await one({ rule: '/Uptime: (\\d+)/', ruleB: '1', eval: '#comparison', evaluator: '>' })).toMatchObject({ result: false, message: expect.stringContaining('top operand') });
-    expect(await one({ rule: '/Version (\\S+),/', ruleB: 'abc', eval: '#comparison', evaluator: '<' })).toMatchObject({ result: false, message: expect.stringContaining('needs two numbers') });
-    expect(await one({ rule: '/uptime is (\\d+)/', ruleB: '1', eval: '#comparison', evaluator: '~' })).toMatchObject({ result: false, message: expect.stringContaining('"~"') });
-    expect(await one({ rule: '/uptime is (\\d+)/', ruleB: '1', eval: '#comparison', evaluator: '%' })).toMatchObject({ result: false, message: expect.stringContaining('percentage') });
+    expect(await one({ rule: '/Uptime: (\\d+)/', ruleB: '1', eval: '#comparison', evaluator: '>' })).toMatchObject({
+      result: false,
+      message: expect.stringContaining('top operand'),
+    });
+    expect(await one({ rule: '/Version (\\S+),/', ruleB: 'abc', eval: '#comparison', evaluator: '<' })).toMatchObject({
+      result: false,
+      message: expect.stringContaining('needs two numbers'),
+    });
+    expect(await one({ rule: '/uptime is (\\d+)/', ruleB: '1', eval: '#comparison', evaluator: '~' })).toMatchObject({
+      result: false,
+      message: expect.stringContaining('"~"'),
+    });
+    expect(await one({ rule: '/uptime is (\\d+)/', ruleB: '1', eval: '#comparison', evaluator: '%' })).toMatchObject({
+      result: false,
+      message: expect.stringContaining('percentage'),
+    });
   });
 
   it('reads operands and compares as documented', () => {
@@ -108,20 +182,31 @@ describe('#comparison', () => {
 
 describe('variables in rules', () => {
   it('substitutes <!name!> in the rule and ruleB', async () => {
-    expect(await one({ rule: 'Version <!version!>', eval: 'contains' }, SHOW_VERSION, { version: '15.9(3)M6' })).toMatchObject({ result: true, rule: 'Version 15.9(3)M6' });
-    expect((await one({ rule: '/uptime is (\\d+) days/', ruleB: '<!days!>', eval: '#comparison', evaluator: '=' }, SHOW_VERSION, { days: 9 })).result).toBe(true);
+    expect(await one({ rule: 'Version <!version!>', eval: 'contains' }, SHOW_VERSION, { version: '15.9(3)M6' })).toMatchObject({
+      result: true,
+      rule: 'Version 15.9(3)M6',
+    });
+    expect(
+      (await one({ rule: '/uptime is (\\d+) days/', ruleB: '<!days!>', eval: '#comparison', evaluator: '=' }, SHOW_VERSION, { days: 9 }))
+        .result,
+    ).toBe(true);
     expect((await one({ rule: '<!iface!> is up', eval: 'RegEx' }, SHOW_VERSION, { iface: 'GigabitEthernet0/1' })).result).toBe(true);
   });
 
   it('fails a rule whose variable has no value, naming it', async () => {
     const r = await one({ rule: 'Version <!version!>', eval: 'contains' });
     expect(r).toMatchObject({ result: false, message: expect.stringContaining('"version"') });
-    const b = await one({ rule: '/uptime is (\\d+)/', ruleB: '<!limit!>', eval: '#comparison', evaluator: '<' }, SHOW_VERSION, { limit: null });
+    const b = await one({ rule: '/uptime is (\\d+)/', ruleB: '<!limit!>', eval: '#comparison', evaluator: '<' }, SHOW_VERSION, {
+      limit: null,
+    });
     expect(b).toMatchObject({ result: false, message: expect.stringContaining('"limit"') });
   });
 
   it('fails a rule that uses a list the command did not expand', async () => {
-    expect(await one({ rule: '<!ifaces!>', eval: 'contains' }, SHOW_VERSION, { ifaces: ['a', 'b'] })).toMatchObject({ result: false, message: expect.stringContaining('"ifaces"') });
+    expect(await one({ rule: '<!ifaces!>', eval: 'contains' }, SHOW_VERSION, { ifaces: ['a', 'b'] })).toMatchObject({
+      result: false,
+      message: expect.stringContaining('"ifaces"'),
+    });
   });
 });
 

@@ -67,7 +67,8 @@ function countOccurrences(haystack: string, needle: string): number {
 function outcomeFailure(outcome: RegexOutcome | undefined, pattern: string, options: RuleOptions): string | undefined {
   if (outcome === undefined) return `the pattern /${pattern}/ was not evaluated`;
   if (outcome.ok) return undefined;
-  if (outcome.timedOut === true) return options.describeTimeout?.(outcome.error) ?? `the pattern /${pattern}/ ran too long: ${outcome.error}`;
+  if (outcome.timedOut === true)
+    return options.describeTimeout?.(outcome.error) ?? `the pattern /${pattern}/ ran too long: ${outcome.error}`;
   return `invalid regular expression /${pattern}/: ${outcome.error}`;
 }
 
@@ -117,7 +118,8 @@ export function compareValues(a: unknown, b: unknown, operator: string, percenta
     }
     case '%': {
       const p = asNumber(percentage);
-      if (p === undefined) return { result: false, compared, message: `the % comparison needs a numeric percentage, got "${String(percentage)}"` };
+      if (p === undefined)
+        return { result: false, compared, message: `the % comparison needs a numeric percentage, got "${String(percentage)}"` };
       if (!both) return { result: false, compared, message: `the % comparison of "${String(a)}" and "${String(b)}" needs two numbers` };
       return { result: nb <= (na * p) / 100, compared };
     }
@@ -128,7 +130,8 @@ export function compareValues(a: unknown, b: unknown, operator: string, percenta
 
 function planComparison(rule: CommandRule, top: string, bottom: string, options: RuleOptions): PlannedRule {
   const evaluator = typeof rule.evaluator === 'string' && rule.evaluator !== '' ? rule.evaluator : '=';
-  if (!(COMPARATORS as readonly string[]).includes(evaluator)) return done({ result: false, message: `unknown comparison operator "${evaluator}" (use =, !=, <, >, <=, >= or %)` });
+  if (!(COMPARATORS as readonly string[]).includes(evaluator))
+    return done({ result: false, message: `unknown comparison operator "${evaluator}" (use =, !=, <, >, <=, >= or %)` });
   const operands = [parseOperand(top), parseOperand(bottom)] as const;
   const jobs: RegexJob[] = [];
   const jobOf: (number | undefined)[] = operands.map((op) => {
@@ -149,7 +152,8 @@ function planComparison(rule: CommandRule, top: string, bottom: string, options:
         const failure = outcomeFailure(outcome, op.pattern, options);
         if (failure !== undefined) return { result: false, message: failure };
         const value = (outcome as { value: unknown }).value;
-        if (value === null) return { result: false, message: `the ${i === 0 ? 'top' : 'bottom'} operand /${op.pattern}/ found nothing in the response` };
+        if (value === null)
+          return { result: false, message: `the ${i === 0 ? 'top' : 'bottom'} operand /${op.pattern}/ found nothing in the response` };
         values.push(value);
       }
       return compareValues(values[0], values[1], evaluator, rule.percentage);
@@ -161,7 +165,12 @@ function planComparison(rule: CommandRule, top: string, bottom: string, options:
  * Plans one rule against a response (input 0 of the batch). Variables are substituted first; a
  * variable without a value fails the rule with a message naming it.
  */
-export function planRule(rule: CommandRule, response: string, variables: Readonly<Record<string, unknown>>, options: RuleOptions = {}): { text: string; planned: PlannedRule } {
+export function planRule(
+  rule: CommandRule,
+  response: string,
+  variables: Readonly<Record<string, unknown>>,
+  options: RuleOptions = {},
+): { text: string; planned: PlannedRule } {
   const raw = typeof rule.rule === 'string' ? rule.rule : '';
   const main = substitute(raw, variables);
   const second = typeof rule.ruleB === 'string' ? substitute(rule.ruleB, variables) : undefined;
@@ -169,11 +178,23 @@ export function planRule(rule: CommandRule, response: string, variables: Readonl
   const invalid = [...main.invalid, ...(second?.invalid ?? [])];
   if (missing.length > 0) {
     const names = [...new Set(missing)].map((n) => `"${n}"`).join(', ');
-    return { text: main.text, planned: done({ result: false, message: `${missing.length === 1 ? 'Variable' : 'Variables'} ${names} of the rule ${missing.length === 1 ? 'has' : 'have'} no value` }) };
+    return {
+      text: main.text,
+      planned: done({
+        result: false,
+        message: `${missing.length === 1 ? 'Variable' : 'Variables'} ${names} of the rule ${missing.length === 1 ? 'has' : 'have'} no value`,
+      }),
+    };
   }
   if (invalid.length > 0) {
     const names = [...new Set(invalid)].map((n) => `"${n}"`).join(', ');
-    return { text: main.text, planned: done({ result: false, message: `Variable ${names} of the rule must be a string, number or boolean here (a list is only expanded by the command)` }) };
+    return {
+      text: main.text,
+      planned: done({
+        result: false,
+        message: `Variable ${names} of the rule must be a string, number or boolean here (a list is only expanded by the command)`,
+      }),
+    };
   }
   const text = main.text;
   const caseless = rule.flags?.case === true;
@@ -207,7 +228,13 @@ export function planRule(rule: CommandRule, response: string, variables: Readonl
     case '#comparison':
       return { text, planned: planComparison(rule, text, second?.text ?? '', options) };
     default:
-      return { text, planned: done({ result: false, message: `unknown rule "${evalName}" (use contains, !contains, contains1, RegEx, !RegEx or #comparison)` }) };
+      return {
+        text,
+        planned: done({
+          result: false,
+          message: `unknown rule "${evalName}" (use contains, !contains, contains1, RegEx, !RegEx or #comparison)`,
+        }),
+      };
   }
 }
 
@@ -234,7 +261,13 @@ export interface RulesEvaluation {
  * jobs as one batch on `engine`, and combines the verdicts.
  */
 export async function evaluateRules(
-  input: { response: string; rules: readonly CommandRule[]; variables: Readonly<Record<string, unknown>>; passRule?: boolean | null; ignoreWarnings?: boolean | null },
+  input: {
+    response: string;
+    rules: readonly CommandRule[];
+    variables: Readonly<Record<string, unknown>>;
+    passRule?: boolean | null;
+    ignoreWarnings?: boolean | null;
+  },
   engine: RegexEngine,
   options: RuleOptions = {},
 ): Promise<RulesEvaluation> {
@@ -248,7 +281,12 @@ export async function evaluateRules(
   const outcomes = jobs.length > 0 ? await engine.run([input.response], jobs) : [];
   const rules = plans.map((p, i): RuleResult => {
     const verdict = p.planned.finish(outcomes.slice(offsets[i], (offsets[i] as number) + p.planned.jobs.length));
-    const out: RuleResult = { rule: p.text, eval: typeof p.rule.eval === 'string' ? p.rule.eval : 'contains', severity: severityOf(p.rule.severity), result: verdict.result };
+    const out: RuleResult = {
+      rule: p.text,
+      eval: typeof p.rule.eval === 'string' ? p.rule.eval : 'contains',
+      severity: severityOf(p.rule.severity),
+      result: verdict.result,
+    };
     if (verdict.message !== undefined) out.message = verdict.message;
     if (p.rule.eval === '#comparison') {
       if (typeof p.rule.ruleB === 'string') out.ruleB = substitute(p.rule.ruleB, input.variables).text;
@@ -260,5 +298,11 @@ export async function evaluateRules(
     return out;
   });
   const ignore = input.ignoreWarnings === true;
-  return { rules, result: combine(rules.map((r) => counts(r, ignore)), input.passRule) };
+  return {
+    rules,
+    result: combine(
+      rules.map((r) => counts(r, ignore)),
+      input.passRule,
+    ),
+  };
 }

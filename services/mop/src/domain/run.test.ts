@@ -21,7 +21,11 @@ function outputs(table: Record<string, Record<string, string>>, sent: string[] =
 describe('variables', () => {
   it('finds, substitutes and expands <!name!>', () => {
     expect(variablesIn('show interfaces <!type!> <!id!> <!type!>')).toEqual(['type', 'id']);
-    expect(substitute('ping <!address!> repeat <!repeat!>', { address: '192.0.2.1', repeat: 5 })).toEqual({ text: 'ping 192.0.2.1 repeat 5', missing: [], invalid: [] });
+    expect(substitute('ping <!address!> repeat <!repeat!>', { address: '192.0.2.1', repeat: 5 })).toEqual({
+      text: 'ping 192.0.2.1 repeat 5',
+      missing: [],
+      invalid: [],
+    });
     expect(substitute('<!a!><!b!>', { a: true })).toEqual({ text: 'true<!b!>', missing: ['b'], invalid: [] });
   });
 
@@ -34,13 +38,27 @@ describe('variables', () => {
       ],
     });
     const both = expandCommand('show int <!t!><!n!>', { t: ['Gi', 'Te'], n: ['0/1', '0/2'] });
-    expect(both.kind === 'run' ? both.expansions.map((e) => e.evaluated) : []).toEqual(['show int Gi0/1', 'show int Gi0/2', 'show int Te0/1', 'show int Te0/2']);
+    expect(both.kind === 'run' ? both.expansions.map((e) => e.evaluated) : []).toEqual([
+      'show int Gi0/1',
+      'show int Gi0/2',
+      'show int Te0/1',
+      'show int Te0/2',
+    ]);
   });
 
   it('skips a command whose variable is missing, empty or an object, naming it', () => {
-    expect(expandCommand('dir <!flash!>/<!image!>', { flash: 'flash:' })).toMatchObject({ kind: 'skip', message: expect.stringContaining('"image"') });
-    expect(expandCommand('show vlan <!vlan!>', { vlan: [] })).toMatchObject({ kind: 'skip', message: expect.stringContaining('empty list') });
-    expect(expandCommand('show vlan <!vlan!>', { vlan: { id: 1 } })).toMatchObject({ kind: 'skip', message: expect.stringContaining('"vlan"') });
+    expect(expandCommand('dir <!flash!>/<!image!>', { flash: 'flash:' })).toMatchObject({
+      kind: 'skip',
+      message: expect.stringContaining('"image"'),
+    });
+    expect(expandCommand('show vlan <!vlan!>', { vlan: [] })).toMatchObject({
+      kind: 'skip',
+      message: expect.stringContaining('empty list'),
+    });
+    expect(expandCommand('show vlan <!vlan!>', { vlan: { id: 1 } })).toMatchObject({
+      kind: 'skip',
+      message: expect.stringContaining('"vlan"'),
+    });
   });
 });
 
@@ -60,7 +78,12 @@ describe('runCommandTemplate', () => {
   };
 
   it('answers one entry per command per device per element, in device then command order, with the exact shape', async () => {
-    const out = await runCommandTemplate(template, ['r1', 'r2'], { vlan: [10, 20], version: '15.9' }, { engine, runCommand: outputs(table) });
+    const out = await runCommandTemplate(
+      template,
+      ['r1', 'r2'],
+      { vlan: [10, 20], version: '15.9' },
+      { engine, runCommand: outputs(table) },
+    );
     expect(Object.keys(out).sort()).toEqual(['all_pass_flag', 'commands_results', 'name', 'result']);
     expect(out.commands_results.map((r) => `${r.device} ${r.evaluated} ${r.result}`)).toEqual([
       'r1 show vlan 10 true',
@@ -89,11 +112,21 @@ describe('runCommandTemplate', () => {
 
   it('passes with passRule false when one command of every device passes, and reports device errors per command', async () => {
     const sent: string[] = [];
-    const out = await runCommandTemplate({ ...template, passRule: false }, ['r1', 'r2', 'r3'], { vlan: 10, version: '15.9', image: 'x.bin' }, { engine, runCommand: outputs(table, sent) });
+    const out = await runCommandTemplate(
+      { ...template, passRule: false },
+      ['r1', 'r2', 'r3'],
+      { vlan: 10, version: '15.9', image: 'x.bin' },
+      { engine, runCommand: outputs(table, sent) },
+    );
     const r3 = out.commands_results.filter((r) => r.device === 'r3');
     expect(r3.every((r) => r.result === false && /failed on device "r3"/.test(String(r.message)))).toBe(true);
     expect(out.result).toBe(false);
-    const twoDevices = await runCommandTemplate({ ...template, passRule: false }, ['r1', 'r2'], { vlan: 10, version: '15.9', image: 'x.bin' }, { engine, runCommand: outputs(table) });
+    const twoDevices = await runCommandTemplate(
+      { ...template, passRule: false },
+      ['r1', 'r2'],
+      { vlan: 10, version: '15.9', image: 'x.bin' },
+      { engine, runCommand: outputs(table) },
+    );
     expect(twoDevices.result).toBe(true);
     expect(sent.filter((s) => s.startsWith('r3'))).toEqual(['r3: show vlan 10', 'r3: show version', 'r3: dir x.bin']);
   });
@@ -123,22 +156,44 @@ describe('analytic templates', () => {
   const pre = {
     name: 'pre',
     commands_results: [
-      { raw: 'show ip route summary', evaluated: 'show ip route summary', device: 'r1', response: 'Total routes: 120\nConnected 4\nStatic 2' },
+      {
+        raw: 'show ip route summary',
+        evaluated: 'show ip route summary',
+        device: 'r1',
+        response: 'Total routes: 120\nConnected 4\nStatic 2',
+      },
       { raw: 'show vlan', evaluated: 'show vlan', device: 'r1', response: 'VLAN 10 active\nVLAN 20 active' },
     ],
   };
   const post = {
     name: 'post',
     commands_results: [
-      { raw: 'show ip route summary', evaluated: 'show ip route summary', device: 'r1', response: 'Total routes: 118\nConnected 4\nStatic 2' },
+      {
+        raw: 'show ip route summary',
+        evaluated: 'show ip route summary',
+        device: 'r1',
+        response: 'Total routes: 118\nConnected 4\nStatic 2',
+      },
       { raw: 'show vlan', evaluated: 'show vlan', device: 'r1', response: 'VLAN 10 active\nVLAN 20 active\nVLAN 30 active' },
     ],
   };
-  const analytic = (rules: AnalyticTemplate['prepostCommands']): AnalyticTemplate => ({ name: 'compare', passRule: true, prepostCommands: rules ?? [] });
+  const analytic = (rules: AnalyticTemplate['prepostCommands']): AnalyticTemplate => ({
+    name: 'compare',
+    passRule: true,
+    prepostCommands: rules ?? [],
+  });
 
   const cases: [string, NonNullable<AnalyticTemplate['prepostCommands']>[number]['rules'], boolean][] = [
-    ['regex = fails when the route count changed', [{ type: 'regex', preRegex: 'Total routes: (\\d+)', postRegex: 'Total routes: (\\d+)', evaluation: '=' }], false],
-    ['regex >= passes (post 118 <= pre 120 read as pre >= post)', [{ type: 'regex', preRegex: 'Total routes: (\\d+)', postRegex: 'Total routes: (\\d+)', evaluation: '>=' }], true],
+    [
+      'regex = fails when the route count changed',
+      [{ type: 'regex', preRegex: 'Total routes: (\\d+)', postRegex: 'Total routes: (\\d+)', evaluation: '=' }],
+      false,
+    ],
+    [
+      'regex >= passes (post 118 <= pre 120 read as pre >= post)',
+      [{ type: 'regex', preRegex: 'Total routes: (\\d+)', postRegex: 'Total routes: (\\d+)', evaluation: '>=' }],
+      true,
+    ],
     ['regex with postRegex absent uses preRegex', [{ type: 'regex', preRegex: 'Static (\\d+)', evaluation: '=' }], true],
     ['matches passes when the pattern finds the same', [{ type: 'matches', rule: 'Connected \\d+' }], true],
     ['!matches passes when the pattern finds something else', [{ type: '!matches', rule: 'Total routes: \\d+' }], true],
@@ -146,7 +201,13 @@ describe('analytic templates', () => {
     ['unknown type fails', [{ type: 'fuzzy' }], false],
   ];
   it.each(cases)('%s', async (_what, rules, expected) => {
-    const out = await runAnalyticTemplate(analytic([{ preRawCommand: 'show ip route summary', postRawCommand: 'show ip route summary', passRule: true, rules }]), pre, post, {}, engine);
+    const out = await runAnalyticTemplate(
+      analytic([{ preRawCommand: 'show ip route summary', postRawCommand: 'show ip route summary', passRule: true, rules }]),
+      pre,
+      post,
+      {},
+      engine,
+    );
     expect(out.result).toBe(expected);
     expect(out.commands_results).toHaveLength(1);
   });
@@ -154,7 +215,11 @@ describe('analytic templates', () => {
   it('pairs commands by device and reports values, and a missing side fails naming it', async () => {
     const out = await runAnalyticTemplate(
       analytic([
-        { preRawCommand: 'show vlan', postRawCommand: 'show vlan', rules: [{ type: 'matches', rule: 'VLAN \\d+ active', severity: 'warning' }] },
+        {
+          preRawCommand: 'show vlan',
+          postRawCommand: 'show vlan',
+          rules: [{ type: 'matches', rule: 'VLAN \\d+ active', severity: 'warning' }],
+        },
         { preRawCommand: 'show clock', postRawCommand: 'show clock', rules: [{ type: 'matches' }] },
       ]),
       pre,
@@ -162,9 +227,24 @@ describe('analytic templates', () => {
       {},
       engine,
     );
-    expect(out.commands_results[0]).toMatchObject({ device: 'r1', result: false, rules: [{ type: 'matches', severity: 'warning', result: false, preValue: ['VLAN 10 active', 'VLAN 20 active'] }] });
+    expect(out.commands_results[0]).toMatchObject({
+      device: 'r1',
+      result: false,
+      rules: [{ type: 'matches', severity: 'warning', result: false, preValue: ['VLAN 10 active', 'VLAN 20 active'] }],
+    });
     expect(out.commands_results[1]).toMatchObject({ result: false, message: expect.stringContaining('show clock') });
-    const ignoring = await runAnalyticTemplate({ ...analytic([{ preRawCommand: 'show vlan', postRawCommand: 'show vlan', rules: [{ type: 'matches', rule: 'VLAN \\d+', severity: 'warning' }] }]), ignoreWarnings: true }, pre, post, {}, engine);
+    const ignoring = await runAnalyticTemplate(
+      {
+        ...analytic([
+          { preRawCommand: 'show vlan', postRawCommand: 'show vlan', rules: [{ type: 'matches', rule: 'VLAN \\d+', severity: 'warning' }] },
+        ]),
+        ignoreWarnings: true,
+      },
+      pre,
+      post,
+      {},
+      engine,
+    );
     expect(ignoring.result).toBe(true);
   });
 });

@@ -78,15 +78,40 @@ export async function runTemplateCommand(
       response = await ctx.runCommand(device, evaluated);
     } catch (err) {
       const message = `The command failed on device "${device}": ${errorMessage(err)}`;
-      results.push({ raw, evaluated, device, response: '', result: false, all_pass_flag: allPass, parameters, rules: unevaluated(command, `Not evaluated: ${message}`), message });
+      results.push({
+        raw,
+        evaluated,
+        device,
+        response: '',
+        result: false,
+        all_pass_flag: allPass,
+        parameters,
+        rules: unevaluated(command, `Not evaluated: ${message}`),
+        message,
+      });
       continue;
     }
     const evaluation = await evaluateRules(
-      { response, rules: command.rules ?? [], variables: { ...variables, ...parameters }, passRule: command.passRule, ignoreWarnings: options.ignoreWarnings },
+      {
+        response,
+        rules: command.rules ?? [],
+        variables: { ...variables, ...parameters },
+        passRule: command.passRule,
+        ignoreWarnings: options.ignoreWarnings,
+      },
       ctx.engine,
       ctx.ruleOptions,
     );
-    results.push({ raw, evaluated, device, response, result: evaluation.result, all_pass_flag: allPass, parameters, rules: evaluation.rules });
+    results.push({
+      raw,
+      evaluated,
+      device,
+      response,
+      result: evaluation.result,
+      all_pass_flag: allPass,
+      parameters,
+      rules: evaluation.rules,
+    });
   }
   return results;
 }
@@ -110,7 +135,14 @@ export async function runCommandTemplate(
   const perDevice = await mapLimit([...new Set(devices)], ctx.concurrency ?? 25, async (device) => {
     const results: CommandResult[] = [];
     for (const command of selected) results.push(...(await runTemplateCommand(command, device, variables, { ignoreWarnings }, ctx)));
-    return { device, results, pass: combine(results.map((r) => r.result), template.passRule) };
+    return {
+      device,
+      results,
+      pass: combine(
+        results.map((r) => r.result),
+        template.passRule,
+      ),
+    };
   });
   return {
     name: template.name,

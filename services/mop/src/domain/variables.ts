@@ -61,7 +61,8 @@ export interface Expansion {
 }
 
 /** What a template command becomes: commands to run, or the reason it is skipped. */
-export type CommandExpansion = { kind: 'run'; expansions: Expansion[] } | { kind: 'skip'; parameters: Record<string, unknown>; message: string };
+export type CommandExpansion =
+  { kind: 'run'; expansions: Expansion[] } | { kind: 'skip'; parameters: Record<string, unknown>; message: string };
 
 function quoteList(names: readonly string[]): string {
   return names.map((n) => `"${n}"`).join(', ');
@@ -93,14 +94,21 @@ export function expandCommand(command: string, variables: Readonly<Record<string
     } else invalid.push(n);
   }
   const reasons: string[] = [];
-  if (missing.length > 0) reasons.push(`${missing.length === 1 ? 'variable' : 'variables'} ${quoteList(missing)} ${missing.length === 1 ? 'has' : 'have'} no value`);
+  if (missing.length > 0)
+    reasons.push(
+      `${missing.length === 1 ? 'variable' : 'variables'} ${quoteList(missing)} ${missing.length === 1 ? 'has' : 'have'} no value`,
+    );
   if (empty.length > 0) reasons.push(`${quoteList(empty)} ${empty.length === 1 ? 'is an empty list' : 'are empty lists'}`);
   if (invalid.length > 0) reasons.push(`${quoteList(invalid)} must be a string, number, boolean or a list of them`);
   if (reasons.length > 0) return { kind: 'skip', parameters: known, message: `Skipped: ${reasons.join('; ')}` };
 
   const total = axes.reduce((n, axis) => n * axis.values.length, 1);
   if (total > MAX_EXPANSIONS) {
-    return { kind: 'skip', parameters: known, message: `Skipped: the list variables would make ${total} commands, more than ${MAX_EXPANSIONS}` };
+    return {
+      kind: 'skip',
+      parameters: known,
+      message: `Skipped: the list variables would make ${total} commands, more than ${MAX_EXPANSIONS}`,
+    };
   }
   let combos: Record<string, Scalar>[] = [{}];
   for (const axis of axes) {

@@ -23,8 +23,10 @@ export type InventoryFilter = NonNullable<BodyOf<'gateway-devices.getInventoryDe
 /** Every inventory device (paged through `gateway-devices.getInventoryDevices`), optionally filtered by variables. */
 export async function listInventory(ctx: HandlerContext, filter?: InventoryFilter): Promise<InventoryDevice[]> {
   const out: InventoryDevice[] = [];
-  for (let skip = 0; ; ) {
-    const page = await ctx.call('gateway-devices.getInventoryDevices', { body: { skip, limit: INVENTORY_PAGE, ...(filter !== undefined ? { filter } : {}) } });
+  for (let skip = 0; ;) {
+    const page = await ctx.call('gateway-devices.getInventoryDevices', {
+      body: { skip, limit: INVENTORY_PAGE, ...(filter !== undefined ? { filter } : {}) },
+    });
     out.push(...page.items);
     skip += page.items.length;
     if (page.items.length === 0 || skip >= page.total) return out;

@@ -28,7 +28,10 @@ export function getBootFlash(): Handler<'mop.GetBootFlash'> {
     const { device } = input.body;
     const response = await busCommandRunner(ctx)(device, 'show version');
     const image = bootImageOf(response);
-    if (image === undefined) throw new AppError('UPSTREAM_FAILED', `The "show version" output of device "${device}" names no boot image`, { details: { response: response.slice(0, 2_000) } });
+    if (image === undefined)
+      throw new AppError('UPSTREAM_FAILED', `The "show version" output of device "${device}" names no boot image`, {
+        details: { response: response.slice(0, 2_000) },
+      });
     return { device, image, response };
   };
 }

@@ -24,10 +24,14 @@ async function loadTask(ctx: HandlerContext, jobId: string, taskId: string): Pro
     job = (await ctx.call('workflow.getJob', { params: { jobId } })).data;
   } catch (err) {
     if (hasCode(err, 'NOT_IMPLEMENTED')) {
-      throw new AppError('NOT_IMPLEMENTED', 'The workflow engine does not offer workflow.getJob yet, so the manual task cannot be shown', { cause: err });
+      throw new AppError('NOT_IMPLEMENTED', 'The workflow engine does not offer workflow.getJob yet, so the manual task cannot be shown', {
+        cause: err,
+      });
     }
     if (hasCode(err, 'SERVICE_UNAVAILABLE') || hasCode(err, 'TIMEOUT')) {
-      throw new AppError('SERVICE_UNAVAILABLE', 'The workflow engine does not answer; the manual task cannot be shown now, try again', { cause: err });
+      throw new AppError('SERVICE_UNAVAILABLE', 'The workflow engine does not answer; the manual task cannot be shown now, try again', {
+        cause: err,
+      });
     }
     throw err;
   }
@@ -44,7 +48,14 @@ function finish(jobId: string, taskId: string): { method: string; path: string }
 async function present(name: string, loaded: { job: JobDocument; task: Task }, query: TaskQuery, view: View): Promise<TaskAnswer> {
   const { job, task } = loaded;
   const { jobId, taskId } = query;
-  return { jobId, taskId, task: name, status: task.status ?? null, view: await view(job, task, incomingOf(job, task)), finish: finish(jobId, taskId) };
+  return {
+    jobId,
+    taskId,
+    task: name,
+    status: task.status ?? null,
+    view: await view(job, task, incomingOf(job, task)),
+    finish: finish(jobId, taskId),
+  };
 }
 
 /** Loads the job and task of `query` and answers what manual task `name` shows with `view`. */
@@ -55,36 +66,49 @@ async function show(name: string, query: TaskQuery, ctx: HandlerContext, view: V
 /** The seven manual-task routes `GET /mop/task/<name>?jobId&taskId`. */
 export function manualTaskHandlers(): HandlerMap<'mop'> {
   return {
-    chooseDevice: async (input, ctx) => show('chooseDevice', input.query, ctx, async (_job, _task, incoming) => {
-      const offered = Array.isArray(incoming.devices) ? incoming.devices.map(String) : undefined;
-      const devices = offered ?? (await listInventory(ctx)).map((d) => d.name);
-      return { devices, incoming, decide: 'Finish the task with variables { device: <one of devices> }' };
-    }),
-    diffConfig: async (input, ctx) => show('diffConfig', input.query, ctx, (_job, _task, incoming) => ({ ...diffConfigView(incoming), decide: 'Finish the task to accept the change, or with { approved: false } to refuse it' })),
-    reloadFailed: async (input, ctx) => show('reloadFailed', input.query, ctx, (job, task, incoming) => ({
-      incoming,
-      error: task.variables?.error ?? null,
-      jobErrors: job.error ?? [],
-      options: ['retry', 'continue', 'abort'],
-      decide: 'Finish the task with variables { action: "retry" | "continue" | "abort" }',
-    })),
+    chooseDevice: async (input, ctx) =>
+      show('chooseDevice', input.query, ctx, async (_job, _task, incoming) => {
+        const offered = Array.isArray(incoming.devices) ? incoming.devices.map(String) : undefined;
+        const devices = offered ?? (await listInventory(ctx)).map((d) => d.name);
+        return { devices, incoming, decide: 'Finish the task with variables { device: <one of devices> }' };
+      }),
+    diffConfig: async (input, ctx) =>
+      show('diffConfig', input.query, ctx, (_job, _task, incoming) => ({
+        ...diffConfigView(incoming),
+        decide: 'Finish the task to accept the change, or with { approved: false } to refuse it',
+      })),
+    reloadFailed: async (input, ctx) =>
+      show('reloadFailed', input.query, ctx, (job, task, incoming) => ({
+        incoming,
+        error: task.variables?.error ?? null,
+        jobErrors: job.error ?? [],
+        options: ['retry', 'continue', 'abort'],
+        decide: 'Finish the task with variables { action: "retry" | "continue" | "abort" }',
+      })),
     reviewSummary: async (input, ctx) => {
       const loaded = await loadTask(ctx, input.query.jobId, input.query.taskId);
-      if (input.query.download === true) return rawReply(JSON.stringify(loaded.job, null, 2), 'application/json', { filename: `job-${loaded.job._id}.json` });
+      if (input.query.download === true)
+        return rawReply(JSON.stringify(loaded.job, null, 2), 'application/json', { filename: `job-${loaded.job._id}.json` });
       return present('reviewSummary', loaded, input.query, (job) => ({
         ...reviewSummaryView(job),
         decide: 'Finish the task once reviewed; add download=true to this route for the job data as JSON',
       }));
     },
-    runTemplatesDiff: async (input, ctx) => show('runTemplatesDiff', input.query, ctx, (_job, _task, incoming) => ({ ...templatesDiffView(incoming.pre, incoming.post), decide: 'Finish the task to accept the differences' })),
-    verifyConfig: async (input, ctx) => show('verifyConfig', input.query, ctx, (_job, _task, incoming) => ({
-      incoming,
-      config: Object.values(incoming).find((v) => typeof v === 'string') ?? null,
-      decide: 'Finish the task with { verified: true } to apply the configuration, or { verified: false }',
-    })),
-    viewTemplateResults: async (input, ctx) => show('viewTemplateResults', input.query, ctx, (_job, _task, incoming) => ({
-      ...templateResultsView(incoming.mop_template_results ?? incoming.results ?? incoming.result),
-      decide: 'Finish the task once reviewed',
-    })),
+    runTemplatesDiff: async (input, ctx) =>
+      show('runTemplatesDiff', input.query, ctx, (_job, _task, incoming) => ({
+        ...templatesDiffView(incoming.pre, incoming.post),
+        decide: 'Finish the task to accept the differences',
+      })),
+    verifyConfig: async (input, ctx) =>
+      show('verifyConfig', input.query, ctx, (_job, _task, incoming) => ({
+        incoming,
+        config: Object.values(incoming).find((v) => typeof v === 'string') ?? null,
+        decide: 'Finish the task with { verified: true } to apply the configuration, or { verified: false }',
+      })),
+    viewTemplateResults: async (input, ctx) =>
+      show('viewTemplateResults', input.query, ctx, (_job, _task, incoming) => ({
+        ...templateResultsView(incoming.mop_template_results ?? incoming.results ?? incoming.result),
+        decide: 'Finish the task once reviewed',
+      })),
   };
 }

@@ -15,7 +15,10 @@ export function reattempt(mop: MopContext): Handler<'mop.reattempt'> {
     const scheduled = await mop.reattempts.schedule(jobId, attemptID, minutes, attempts, Date.now(), mop.timeScale);
     if (attempts > 0 && scheduled.attempt > attempts) {
       await mop.reattempts.uncount(scheduled._id);
-      throw new AppError('MOP_REATTEMPTS_EXHAUSTED', `Step "${attemptID}" of job "${jobId}" was re-attempted ${attempts} times, as many as allowed`);
+      throw new AppError(
+        'MOP_REATTEMPTS_EXHAUSTED',
+        `Step "${attemptID}" of job "${jobId}" was re-attempted ${attempts} times, as many as allowed`,
+      );
     }
     mop.scheduler.schedule(scheduled);
     const at = new Date(scheduled.reattemptAt).toISOString();

@@ -24,7 +24,15 @@ export function runAnalyticsTemplateDevices(mop: MopContext): Handler<'mop.runAn
     const pre = await runCommandTemplate(side('preRawCommand'), input.body.devices, variables, run);
     const post = await runCommandTemplate(side('postRawCommand'), input.body.devices, variables, run);
     const output = await runAnalyticTemplate(template, pre, post, variables, mop.engine, mop.ruleOptions);
-    const runId = await recordRun(mop.runs, { kind: 'analytic', template: template.name, devices: input.body.devices, variables, started, caller: ctx.caller, output });
+    const runId = await recordRun(mop.runs, {
+      kind: 'analytic',
+      template: template.name,
+      devices: input.body.devices,
+      variables,
+      started,
+      caller: ctx.caller,
+      output,
+    });
     return { ...output, runId };
   };
 }

@@ -9,13 +9,29 @@ export function runAnalyticsTemplate(mop: MopContext): Handler<'mop.runAnalytics
   return async (input, ctx) => {
     const started = Date.now();
     const { pre, post } = input.body;
-    if (!isRunOutputs(pre)) throw new AppError('MOP_ANALYTIC_INPUT_INVALID', 'pre must be a RunCommandTemplate result with commands_results (each entry with device and response texts)');
-    if (!isRunOutputs(post)) throw new AppError('MOP_ANALYTIC_INPUT_INVALID', 'post must be a RunCommandTemplate result with commands_results (each entry with device and response texts)');
+    if (!isRunOutputs(pre))
+      throw new AppError(
+        'MOP_ANALYTIC_INPUT_INVALID',
+        'pre must be a RunCommandTemplate result with commands_results (each entry with device and response texts)',
+      );
+    if (!isRunOutputs(post))
+      throw new AppError(
+        'MOP_ANALYTIC_INPUT_INVALID',
+        'post must be a RunCommandTemplate result with commands_results (each entry with device and response texts)',
+      );
     const template = mop.analytics.checked(await mop.analytics.getByName(input.body.analytic_template_name));
     const variables = input.body.variables ?? {};
     const output = await runAnalyticTemplate(template, pre, post, variables, mop.engine, mop.ruleOptions);
     const devices = [...new Set(output.commands_results.map((r) => r.device))];
-    const runId = await recordRun(mop.runs, { kind: 'analytic', template: template.name, devices, variables, started, caller: ctx.caller, output });
+    const runId = await recordRun(mop.runs, {
+      kind: 'analytic',
+      template: template.name,
+      devices,
+      variables,
+      started,
+      caller: ctx.caller,
+      output,
+    });
     return { ...output, runId };
   };
 }

@@ -14,7 +14,8 @@ export function runCommandDevices(mop: MopContext): Handler<'mop.RunCommandDevic
   return async (input, ctx) => {
     const { command } = input.body;
     const expansion = expandCommand(command, input.body.variables ?? {});
-    if (expansion.kind === 'skip') throw new AppError('MOP_VARIABLE_MISSING', `${expansion.message.replace(/^Skipped: /, '')} in "${command}"`);
+    if (expansion.kind === 'skip')
+      throw new AppError('MOP_VARIABLE_MISSING', `${expansion.message.replace(/^Skipped: /, '')} in "${command}"`);
     const run = busCommandRunner(ctx);
     const perDevice = await mapLimit([...new Set(input.body.devices)], mop.deviceConcurrency, async (device) => {
       const out: CommandOutput[] = [];

@@ -12,7 +12,10 @@ export function runCommandTemplateSingleCommand(mop: MopContext): Handler<'mop.R
     const template = mop.templates.checked(await mop.templates.getByIdOrName(input.body.templateId));
     const count = template.commands?.length ?? 0;
     if (input.body.commandIndex >= count) {
-      throw new AppError('MOP_COMMAND_INDEX_OUT_OF_RANGE', `Command template "${template.name}" has ${count} commands; commandIndex ${input.body.commandIndex} is not one of them`);
+      throw new AppError(
+        'MOP_COMMAND_INDEX_OUT_OF_RANGE',
+        `Command template "${template.name}" has ${count} commands; commandIndex ${input.body.commandIndex} is not one of them`,
+      );
     }
     const variables = input.body.variables ?? {};
     const output = await runTemplate(
@@ -22,7 +25,15 @@ export function runCommandTemplateSingleCommand(mop: MopContext): Handler<'mop.R
       { engine: mop.engine, runCommand: busCommandRunner(ctx), concurrency: mop.deviceConcurrency, ruleOptions: mop.ruleOptions },
       [input.body.commandIndex],
     );
-    const runId = await recordRun(mop.runs, { kind: 'command', template: template.name, devices: input.body.devices, variables, started, caller: ctx.caller, output });
+    const runId = await recordRun(mop.runs, {
+      kind: 'command',
+      template: template.name,
+      devices: input.body.devices,
+      variables,
+      started,
+      caller: ctx.caller,
+      output,
+    });
     return { ...output, runId };
   };
 }

@@ -16,7 +16,15 @@ export function runCommandTemplate(mop: MopContext): Handler<'mop.RunCommandTemp
       concurrency: mop.deviceConcurrency,
       ruleOptions: mop.ruleOptions,
     });
-    const runId = await recordRun(mop.runs, { kind: 'command', template: template.name, devices: input.body.devices, variables, started, caller: ctx.caller, output });
+    const runId = await recordRun(mop.runs, {
+      kind: 'command',
+      template: template.name,
+      devices: input.body.devices,
+      variables,
+      started,
+      caller: ctx.caller,
+      output,
+    });
     return { ...output, runId };
   };
 }

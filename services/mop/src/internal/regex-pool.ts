@@ -203,7 +203,8 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
           if (slot.batch !== undefined) {
             const batch = slot.batch;
             slot.batch = undefined;
-            for (let i = 0; i < batch.jobs.length; i++) if (batch.outcomes[batch.slots[i] as number] === undefined) settle(batch, i, { ok: false, error: 'the service is stopping' });
+            for (let i = 0; i < batch.jobs.length; i++)
+              if (batch.outcomes[batch.slots[i] as number] === undefined) settle(batch, i, { ok: false, error: 'the service is stopping' });
           }
           await slot.worker.terminate();
         }),

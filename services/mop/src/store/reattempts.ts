@@ -37,7 +37,10 @@ export class ReattemptRepository {
 
   /** Marks an attempt due; false when it was no longer waiting (another replica took it). */
   async markDue(id: string, reattemptAt: number): Promise<boolean> {
-    const res = await this.collection.updateOne({ _id: id, status: 'waiting', reattemptAt }, { $set: { status: 'due', dueAt: Date.now() } });
+    const res = await this.collection.updateOne(
+      { _id: id, status: 'waiting', reattemptAt },
+      { $set: { status: 'due', dueAt: Date.now() } },
+    );
     return res.modifiedCount === 1;
   }
 }

@@ -8,7 +8,12 @@ import { COLLECTIONS } from './collections';
 export const MAX_RUNS_PAGE = 100;
 
 /** What the run list filters and sorts on (the shared list options). */
-const RUN_LIST_FIELDS: ListFields = { filter: ['template', '_id', 'kind', 'createdBy', 'devices'], sort: ['started', 'finished', 'template'], defaultSort: { started: -1 }, defaultLimit: 20 };
+const RUN_LIST_FIELDS: ListFields = {
+  filter: ['template', '_id', 'kind', 'createdBy', 'devices'],
+  sort: ['started', 'finished', 'template'],
+  defaultSort: { started: -1 },
+  defaultLimit: 20,
+};
 
 /** The run history: every command and analytic template run, newest first. */
 export class RunRepository {
@@ -42,7 +47,10 @@ export class RunRepository {
     if (query.device !== undefined) extra.push({ devices: { $eq: query.device } });
     const list = toListQuery(query, RUN_LIST_FIELDS, extra);
     const limit = Math.min(list.limit, MAX_RUNS_PAGE);
-    const [items, total] = await Promise.all([this.collection.find(list.filter, { sort: list.sort, skip: list.skip, limit }), this.collection.countDocuments(list.filter)]);
+    const [items, total] = await Promise.all([
+      this.collection.find(list.filter, { sort: list.sort, skip: list.skip, limit }),
+      this.collection.countDocuments(list.filter),
+    ]);
     return { items, total, skip: list.skip, limit };
   }
 }

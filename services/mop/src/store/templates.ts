@@ -50,7 +50,14 @@ export class TemplateRepository<T extends { name: string }> {
   async create(doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
     const now = Date.now();
     try {
-      return await this.collection.insertOne({ ...content(doc), name: doc.name, created: now, createdBy: username, lastUpdated: now, lastUpdatedBy: username });
+      return await this.collection.insertOne({
+        ...content(doc),
+        name: doc.name,
+        created: now,
+        createdBy: username,
+        lastUpdated: now,
+        lastUpdatedBy: username,
+      });
     } catch (err) {
       if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw this.duplicate(doc.name, err);
       throw err;
@@ -61,7 +68,14 @@ export class TemplateRepository<T extends { name: string }> {
   async update(id: string, doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
     const existing = await this.collection.findOne({ _id: id });
     if (existing === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} has id "${id}"`);
-    const next = { ...content(doc), name: doc.name, created: existing.created, createdBy: existing.createdBy, lastUpdated: Date.now(), lastUpdatedBy: username };
+    const next = {
+      ...content(doc),
+      name: doc.name,
+      created: existing.created,
+      createdBy: existing.createdBy,
+      lastUpdated: Date.now(),
+      lastUpdatedBy: username,
+    };
     try {
       await this.collection.replaceOne({ _id: id }, next);
     } catch (err) {
@@ -111,7 +125,10 @@ export class TemplateRepository<T extends { name: string }> {
   /** Stores an exported template; a taken name becomes `name (n)` with the next free n. */
   async import(doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const similar = await this.collection.find({ name: { $regex: `^${escapeRegex(doc.name)}( \\(\\d+\\))?$` } }, { projection: { name: 1 } });
+      const similar = await this.collection.find(
+        { name: { $regex: `^${escapeRegex(doc.name)}( \\(\\d+\\))?$` } },
+        { projection: { name: 1 } },
+      );
       const name = nextFreeName(doc.name, new Set(similar.map((d) => d.name)));
       try {
         return await this.create({ ...doc, name }, username);

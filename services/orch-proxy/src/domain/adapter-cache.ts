@@ -19,7 +19,8 @@ export type LoadAdapter = (name: string) => Promise<AdapterRecord>;
 export function orchestratorAdapter(record: AdapterRecord): OrchestratorAdapter {
   const name = record.data.name;
   const type = record.data.properties.type;
-  if (type !== 'NSO') throw new AppError('ORCH_ADAPTER_NOT_NSO', `Adapter "${name}" is of type ${type}; the orchestrator routes drive adapters of type NSO`);
+  if (type !== 'NSO')
+    throw new AppError('ORCH_ADAPTER_NOT_NSO', `Adapter "${name}" is of type ${type}; the orchestrator routes drive adapters of type NSO`);
   const settings = record.data.properties.properties;
   const out: OrchestratorAdapter = { name, state: record.metadata.state };
   if (typeof settings.timeoutMs === 'number') out.timeoutMs = settings.timeoutMs;
@@ -39,7 +40,10 @@ export class AdapterCache {
   async running(name: string, load: LoadAdapter): Promise<OrchestratorAdapter> {
     const adapter = await this.get(name, load);
     if (adapter.state !== 'RUNNING') {
-      throw new AppError('ADAPTER_NOT_RUNNING', `Adapter "${name}" is ${adapter.state}, not RUNNING; start it (PUT /adapters/${name}/start), or restart it once the orchestrator answers`);
+      throw new AppError(
+        'ADAPTER_NOT_RUNNING',
+        `Adapter "${name}" is ${adapter.state}, not RUNNING; start it (PUT /adapters/${name}/start), or restart it once the orchestrator answers`,
+      );
     }
     return adapter;
   }

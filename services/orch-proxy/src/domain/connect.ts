@@ -8,6 +8,11 @@ export type Connect = (ctx: HandlerContext, adapterId: string) => Promise<Orches
 export function createConnect(cache: AdapterCache): Connect {
   return async (ctx, adapterId) => {
     const adapter = await cache.running(adapterId, (name) => ctx.call('admin.getAdapter', { params: { name } }));
-    return new Orchestrator(adapter, (body) => ctx.call('admin.callAdapter', { body }), ctx.deadline, (name) => cache.drop(name));
+    return new Orchestrator(
+      adapter,
+      (body) => ctx.call('admin.callAdapter', { body }),
+      ctx.deadline,
+      (name) => cache.drop(name),
+    );
   };
 }

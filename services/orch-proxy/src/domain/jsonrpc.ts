@@ -18,8 +18,16 @@ export function codeForRpcError(method: string, type: string): ErrorCode {
   if (method === 'login' || type.startsWith('session.')) return type === 'session.overload' ? 'ORCH_FAILED' : 'ORCH_AUTH_FAILED';
   if (type === 'data.not_found') return 'ORCH_PATH_NOT_FOUND';
   if (type === 'data.already_exists' || type === 'db.locked' || type.startsWith('trans.confirmed_commit')) return 'ORCH_CONFLICT';
-  if (type.startsWith('rpc.method.') && type !== 'rpc.method.failed' && type !== 'rpc.method.denied' && type !== 'rpc.method.timeout' && type !== 'rpc.method.not_found') return 'ORCH_BAD_REQUEST';
-  if (type === 'rpc.internal_error' || type === 'rpc.method.timeout' || type === 'rpc.method.not_found' || type.startsWith('rpc.request.')) return 'ORCH_FAILED';
+  if (
+    type.startsWith('rpc.method.') &&
+    type !== 'rpc.method.failed' &&
+    type !== 'rpc.method.denied' &&
+    type !== 'rpc.method.timeout' &&
+    type !== 'rpc.method.not_found'
+  )
+    return 'ORCH_BAD_REQUEST';
+  if (type === 'rpc.internal_error' || type === 'rpc.method.timeout' || type === 'rpc.method.not_found' || type.startsWith('rpc.request.'))
+    return 'ORCH_FAILED';
   return 'ORCH_REFUSED';
 }
 
@@ -39,7 +47,11 @@ export class JsonRpcSession {
     const setCookie = answer.headers['set-cookie'] ?? '';
     // admin joins several Set-Cookie headers with ", "; the session cookie is the one named sessionid
     const m = /(?:^|[,;]\s*)sessionid=([^;,\s]+)/.exec(setCookie);
-    if (m?.[1] === undefined) throw new AppError('ORCH_FAILED', `Orchestrator "${this.orchestrator.adapter.name}" accepted the JSON-RPC login but set no sessionid cookie`);
+    if (m?.[1] === undefined)
+      throw new AppError(
+        'ORCH_FAILED',
+        `Orchestrator "${this.orchestrator.adapter.name}" accepted the JSON-RPC login but set no sessionid cookie`,
+      );
     this.cookie = `sessionid=${m[1]}`;
   }
 
@@ -57,7 +69,11 @@ export class JsonRpcSession {
     }
   }
 
-  private async send(method: string, params: Record<string, unknown>, reserveMs = CLEANUP_RESERVE_MS): Promise<{ result: unknown; headers: Record<string, string> }> {
+  private async send(
+    method: string,
+    params: Record<string, unknown>,
+    reserveMs = CLEANUP_RESERVE_MS,
+  ): Promise<{ result: unknown; headers: Record<string, string> }> {
     const id = this.nextId;
     this.nextId += 1;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
@@ -68,18 +84,26 @@ export class JsonRpcSession {
     if (answer.status < 200 || answer.status >= 300) throw restconfError(name, req, answer);
     const body = answer.body;
     if (!isRecord(body) || body.jsonrpc !== '2.0' || !('result' in body || 'error' in body)) {
-      throw new AppError('ORCH_FAILED', `Orchestrator "${name}" answered JSON-RPC ${method} with something that is not a JSON-RPC 2.0 response`, { details: { status: answer.status, body } });
+      throw new AppError(
+        'ORCH_FAILED',
+        `Orchestrator "${name}" answered JSON-RPC ${method} with something that is not a JSON-RPC 2.0 response`,
+        { details: { status: answer.status, body } },
+      );
     }
     if (isRecord(body.error)) {
       const type = typeof body.error.type === 'string' ? body.error.type : 'unknown';
       const said = typeof body.error.message === 'string' ? body.error.message : 'error';
       const data = isRecord(body.error.data) ? body.error.data : undefined;
-      const reason = typeof data?.reason === 'string' ? `: ${data.reason}` : typeof data?.param === 'string' ? ` (param ${data.param})` : '';
-      throw new AppError(codeForRpcError(method, type), `Orchestrator "${name}" refused JSON-RPC ${method}: ${said}${reason} (type ${type})`, {
-        details: { method, code: body.error.code ?? null, type, message: said, ...(data !== undefined ? { data } : {}) },
-      });
+      const reason =
+        typeof data?.reason === 'string' ? `: ${data.reason}` : typeof data?.param === 'string' ? ` (param ${data.param})` : '';
+      throw new AppError(
+        codeForRpcError(method, type),
+        `Orchestrator "${name}" refused JSON-RPC ${method}: ${said}${reason} (type ${type})`,
+        {
+          details: { method, code: body.error.code ?? null, type, message: said, ...(data !== undefined ? { data } : {}) },
+        },
+      );
     }
     return { result: body.result, headers: answer.headers };
   }
 }
-

@@ -7,7 +7,13 @@ import { Orchestrator, codeForStatus, mediaType, restconfError } from './orchest
 function record(name: string, type: 'NSO' | 'HTTP', state: AdapterRecord['metadata']['state'] = 'RUNNING'): AdapterRecord {
   return {
     metadata: { isActive: state === 'RUNNING', state },
-    data: { name, properties: { type, properties: { http: { host: 'nso.example', port: 8080 }, credentials: { user: 'admin', passwd: '********' }, timeoutMs: 2500 } } },
+    data: {
+      name,
+      properties: {
+        type,
+        properties: { http: { host: 'nso.example', port: 8080 }, credentials: { user: 'admin', passwd: '********' }, timeoutMs: 2500 },
+      },
+    },
   };
 }
 
@@ -41,7 +47,10 @@ describe('adapter records', () => {
 
   it('answers 409 ADAPTER_NOT_RUNNING for an adapter that is not RUNNING', async () => {
     const cache = new AdapterCache();
-    await expect(cache.running('nso1', async () => record('nso1', 'NSO', 'DEAD'))).rejects.toMatchObject({ code: 'ADAPTER_NOT_RUNNING', message: expect.stringContaining('is DEAD') });
+    await expect(cache.running('nso1', async () => record('nso1', 'NSO', 'DEAD'))).rejects.toMatchObject({
+      code: 'ADAPTER_NOT_RUNNING',
+      message: expect.stringContaining('is DEAD'),
+    });
   });
 
   it('re-reads a record after its time to live', async () => {
@@ -77,16 +86,36 @@ describe('orchestrator answers', () => {
     const answer: OutboundResponse = {
       status: 409,
       headers: {},
-      body: { 'ietf-restconf:errors': { error: [{ 'error-type': 'application', 'error-tag': 'data-exists', 'error-path': '/x', 'error-message': 'object already exists' }, { 'error-tag': 'in-use' }] } },
+      body: {
+        'ietf-restconf:errors': {
+          error: [
+            { 'error-type': 'application', 'error-tag': 'data-exists', 'error-path': '/x', 'error-message': 'object already exists' },
+            { 'error-tag': 'in-use' },
+          ],
+        },
+      },
     };
     const err = restconfError('nso1', { method: 'POST', path: '/restconf/data/x' }, answer);
-    expect(err).toMatchObject({ code: 'ORCH_CONFLICT', status: 409, message: 'Orchestrator "nso1" answered 409 to POST /restconf/data/x: object already exists (error-tag data-exists)' });
-    expect(err.details).toEqual({ status: 409, method: 'POST', path: '/restconf/data/x', errors: [{ type: 'application', tag: 'data-exists', path: '/x', message: 'object already exists' }, { tag: 'in-use' }] });
+    expect(err).toMatchObject({
+      code: 'ORCH_CONFLICT',
+      status: 409,
+      message: 'Orchestrator "nso1" answered 409 to POST /restconf/data/x: object already exists (error-tag data-exists)',
+    });
+    expect(err.details).toEqual({
+      status: 409,
+      method: 'POST',
+      path: '/restconf/data/x',
+      errors: [{ type: 'application', tag: 'data-exists', path: '/x', message: 'object already exists' }, { tag: 'in-use' }],
+    });
   });
 
   it('keeps a body that is not RESTCONF errors', () => {
     const err = restconfError('nso1', { method: 'GET', path: '/restconf' }, { status: 502, headers: {}, body: 'Bad Gateway' });
-    expect(err).toMatchObject({ code: 'ORCH_FAILED', message: 'Orchestrator "nso1" answered 502 to GET /restconf: Bad Gateway', details: { status: 502, errors: [], body: 'Bad Gateway' } });
+    expect(err).toMatchObject({
+      code: 'ORCH_FAILED',
+      message: 'Orchestrator "nso1" answered 502 to GET /restconf: Bad Gateway',
+      details: { status: 502, errors: [], body: 'Bad Gateway' },
+    });
   });
 
   it.each([
@@ -113,14 +142,26 @@ describe('calls within the deadline', () => {
   it("bounds each call by the adapter's timeoutMs and what is left of the deadline, and drops a stale record", async () => {
     const sent: number[] = [];
     const stale: string[] = [];
-    const orchestrator = new Orchestrator({ name: 'nso1', state: 'RUNNING', timeoutMs: 2500 }, async (input) => {
-      sent.push(input.timeoutMs);
-      throw new AppError('ADAPTER_NOT_RUNNING', 'stopped');
-    }, Date.now() + 1_500, (name) => stale.push(name));
-    await expect(orchestrator.call({ method: 'GET', path: '/restconf', headers: {} })).rejects.toMatchObject({ code: 'ADAPTER_NOT_RUNNING' });
+    const orchestrator = new Orchestrator(
+      { name: 'nso1', state: 'RUNNING', timeoutMs: 2500 },
+      async (input) => {
+        sent.push(input.timeoutMs);
+        throw new AppError('ADAPTER_NOT_RUNNING', 'stopped');
+      },
+      Date.now() + 1_500,
+      (name) => stale.push(name),
+    );
+    await expect(orchestrator.call({ method: 'GET', path: '/restconf', headers: {} })).rejects.toMatchObject({
+      code: 'ADAPTER_NOT_RUNNING',
+    });
     expect(sent[0]).toBeLessThanOrEqual(1_000);
     expect(stale).toEqual(['nso1']);
-    const late = new Orchestrator({ name: 'nso1', state: 'RUNNING' }, async () => ({ status: 200, headers: {}, body: null }), Date.now() + 100, () => {});
+    const late = new Orchestrator(
+      { name: 'nso1', state: 'RUNNING' },
+      async () => ({ status: 200, headers: {}, body: null }),
+      Date.now() + 100,
+      () => {},
+    );
     await expect(late.call({ method: 'GET', path: '/restconf', headers: {} })).rejects.toMatchObject({ code: 'DEVICE_TIMEOUT' });
   });
 });

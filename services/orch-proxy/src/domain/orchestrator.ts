@@ -18,7 +18,14 @@ export interface OrchestratorRequest {
 }
 
 /** Sends one request through admin's bus-only `admin.callAdapter` (which adds the credentials); answers whatever the orchestrator answered. */
-export type SendThroughAdapter = (input: { adapter: string; method: OrchestratorRequest['method']; path: string; headers: Record<string, string>; body?: unknown; timeoutMs: number }) => Promise<OutboundResponse>;
+export type SendThroughAdapter = (input: {
+  adapter: string;
+  method: OrchestratorRequest['method'];
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+  timeoutMs: number;
+}) => Promise<OutboundResponse>;
 
 /**
  * Calls an orchestrator adapter within the request's deadline: each call is bounded by the adapter's
@@ -43,11 +50,22 @@ export class Orchestrator {
 
   async call(req: OrchestratorRequest, reserveMs = 0): Promise<OutboundResponse> {
     const timeoutMs = this.budget(reserveMs);
-    if (timeoutMs <= 0) throw new AppError('DEVICE_TIMEOUT', `No time left for ${req.method} ${req.path} on orchestrator "${this.adapter.name}" within the operation's deadline`);
+    if (timeoutMs <= 0)
+      throw new AppError(
+        'DEVICE_TIMEOUT',
+        `No time left for ${req.method} ${req.path} on orchestrator "${this.adapter.name}" within the operation's deadline`,
+      );
     const headers = { ...req.headers };
     injectTraceHeaders(headers);
     try {
-      return await this.send({ adapter: this.adapter.name, method: req.method, path: req.path, headers, timeoutMs, ...(req.body !== undefined ? { body: req.body } : {}) });
+      return await this.send({
+        adapter: this.adapter.name,
+        method: req.method,
+        path: req.path,
+        headers,
+        timeoutMs,
+        ...(req.body !== undefined ? { body: req.body } : {}),
+      });
     } catch (err) {
       if (hasCode(err, 'ADAPTER_NOT_RUNNING') || hasCode(err, 'ADAPTER_NOT_FOUND')) this.onStale(this.adapter.name);
       throw err;
@@ -123,7 +141,10 @@ export function restconfError(adapter: string, req: Pick<OrchestratorRequest, 'm
 /** Media types as the spec writes them (`yang-data+json`, `vnd.yang.data+json`) get `application/`; full ones stay. An empty one is 400 naming `member`. */
 export function mediaType(value: string, member: string): string {
   const v = value.trim();
-  if (v === '') throw new AppError('VALIDATION_FAILED', `${member} is empty; give a media type such as yang-data+json`, { details: [{ member, message: 'is empty' }] });
+  if (v === '')
+    throw new AppError('VALIDATION_FAILED', `${member} is empty; give a media type such as yang-data+json`, {
+      details: [{ member, message: 'is empty' }],
+    });
   return v.includes('/') ? v : `application/${v}`;
 }
 
@@ -131,7 +152,11 @@ export function mediaType(value: string, member: string): string {
 export function checkPath(path: string, member: string): string {
   const p = path.trim();
   if (!p.startsWith('/') || p.startsWith('//')) {
-    throw new AppError('VALIDATION_FAILED', `${member} "${path}" must be a path from the orchestrator's root, starting with one / (for example /restconf/data/tailf-ncs:devices)`, { details: [{ member, message: 'must start with /' }] });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${member} "${path}" must be a path from the orchestrator's root, starting with one / (for example /restconf/data/tailf-ncs:devices)`,
+      { details: [{ member, message: 'must start with /' }] },
+    );
   }
   return p;
 }

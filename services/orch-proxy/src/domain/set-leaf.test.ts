@@ -35,12 +35,17 @@ describe('variables of set leaf', () => {
       ['lo', '100'],
       ['up', 'true'],
     ]);
-    expect(thrown(() => parseVariables('{"dev": {"name": "x"}}'))).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('"dev"') });
+    expect(thrown(() => parseVariables('{"dev": {"name": "x"}}'))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('"dev"'),
+    });
   });
 
   it('substitutes <!name!> and !name!, leaving other exclamation marks alone', () => {
     const vars = parseVariables('dev C-IOS1\nlo 100');
-    expect(substitute('/devices/device{<!dev!>}/config/interface/Loopback{!lo!}/description', vars, 'body.path')).toBe('/devices/device{C-IOS1}/config/interface/Loopback{100}/description');
+    expect(substitute('/devices/device{<!dev!>}/config/interface/Loopback{!lo!}/description', vars, 'body.path')).toBe(
+      '/devices/device{C-IOS1}/config/interface/Loopback{100}/description',
+    );
     expect(substitute('hello! world !', vars, 'body.value')).toBe('hello! world !');
   });
 
@@ -55,20 +60,50 @@ describe('variables of set leaf', () => {
 
 describe('commit flags of set leaf', () => {
   it.each([
-    [{ dryRun: true, options: 'dryrun' }, { dryRun: true, staging: false, flags: ['dry-run=cli'] }],
-    [{ dryRun: false, options: 'dryrun' }, { dryRun: true, staging: false, flags: ['dry-run=cli'] }],
-    [{ dryRun: true, options: 'outformat' }, { dryRun: true, staging: false, flags: ['dry-run=native'] }],
-    [{ dryRun: false, options: 'outformat' }, { dryRun: false, staging: false, flags: [] }],
-    [{ dryRun: false, options: 'async' }, { dryRun: false, staging: false, flags: ['commit-queue=async'] }],
-    [{ dryRun: false, options: 'sync' }, { dryRun: false, staging: false, flags: ['commit-queue=sync'] }],
-    [{ dryRun: false, options: 'no_overwrite' }, { dryRun: false, staging: false, flags: ['no-overwrite'] }],
-    [{ dryRun: false, options: 'staging' }, { dryRun: false, staging: true, flags: [] }],
-    [{ dryRun: true, options: 'staging' }, { dryRun: true, staging: true, flags: ['dry-run=cli'] }],
+    [
+      { dryRun: true, options: 'dryrun' },
+      { dryRun: true, staging: false, flags: ['dry-run=cli'] },
+    ],
+    [
+      { dryRun: false, options: 'dryrun' },
+      { dryRun: true, staging: false, flags: ['dry-run=cli'] },
+    ],
+    [
+      { dryRun: true, options: 'outformat' },
+      { dryRun: true, staging: false, flags: ['dry-run=native'] },
+    ],
+    [
+      { dryRun: false, options: 'outformat' },
+      { dryRun: false, staging: false, flags: [] },
+    ],
+    [
+      { dryRun: false, options: 'async' },
+      { dryRun: false, staging: false, flags: ['commit-queue=async'] },
+    ],
+    [
+      { dryRun: false, options: 'sync' },
+      { dryRun: false, staging: false, flags: ['commit-queue=sync'] },
+    ],
+    [
+      { dryRun: false, options: 'no_overwrite' },
+      { dryRun: false, staging: false, flags: ['no-overwrite'] },
+    ],
+    [
+      { dryRun: false, options: 'staging' },
+      { dryRun: false, staging: true, flags: [] },
+    ],
+    [
+      { dryRun: true, options: 'staging' },
+      { dryRun: true, staging: true, flags: ['dry-run=cli'] },
+    ],
   ] as const)('%j → %j', (body, plan) => {
     expect(planOf(body)).toEqual(plan);
   });
 
   it.each(['async', 'sync', 'no_overwrite'] as const)('refuses a dry run with %s', (options) => {
-    expect(thrown(() => planOf({ dryRun: true, options }))).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.options' }] });
+    expect(thrown(() => planOf({ dryRun: true, options }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ member: 'body.options' }],
+    });
   });
 });

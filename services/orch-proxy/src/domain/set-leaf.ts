@@ -24,7 +24,9 @@ export function parseVariables(text: string): Map<string, string> {
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       for (const [name, value] of Object.entries(parsed)) {
         if (typeof value === 'object' && value !== null) {
-          throw new AppError('VALIDATION_FAILED', `body.variables: variable "${name}" is an object; values are text`, { details: [{ member: 'body.variables', message: `variable "${name}" is not a scalar` }] });
+          throw new AppError('VALIDATION_FAILED', `body.variables: variable "${name}" is an object; values are text`, {
+            details: [{ member: 'body.variables', message: `variable "${name}" is not a scalar` }],
+          });
         }
         out.set(name, String(value));
       }
@@ -51,9 +53,13 @@ export function substitute(text: string, variables: Map<string, string>, member:
     const value = variables.get(name);
     if (value === undefined) {
       const defined = [...variables.keys()];
-      throw new AppError('ORCH_VARIABLE_UNDEFINED', `Variable "${name}" used in ${member} is not defined in body.variables (${defined.length > 0 ? `it defines ${defined.join(', ')}` : 'it defines none'})`, {
-        details: [{ member, variable: name, message: `variable "${name}" is not defined in body.variables` }],
-      });
+      throw new AppError(
+        'ORCH_VARIABLE_UNDEFINED',
+        `Variable "${name}" used in ${member} is not defined in body.variables (${defined.length > 0 ? `it defines ${defined.join(', ')}` : 'it defines none'})`,
+        {
+          details: [{ member, variable: name, message: `variable "${name}" is not defined in body.variables` }],
+        },
+      );
     }
     return value;
   });
@@ -79,9 +85,13 @@ export function planOf(body: Pick<SetLeafBody, 'dryRun' | 'options'>): SetLeafPl
   const { options } = body;
   const dryRun = body.dryRun || options === 'dryrun';
   if (dryRun && (options === 'async' || options === 'sync' || options === 'no_overwrite')) {
-    throw new AppError('VALIDATION_FAILED', `body.options "${options}" cannot go with a dry run (dryRun true): NSO refuses a dry run with the commit queue or no-overwrite`, {
-      details: [{ member: 'body.options', message: `"${options}" cannot be used with a dry run` }],
-    });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `body.options "${options}" cannot go with a dry run (dryRun true): NSO refuses a dry run with the commit queue or no-overwrite`,
+      {
+        details: [{ member: 'body.options', message: `"${options}" cannot be used with a dry run` }],
+      },
+    );
   }
   const flags: string[] = [];
   if (dryRun) flags.push(options === 'outformat' ? 'dry-run=native' : 'dry-run=cli');

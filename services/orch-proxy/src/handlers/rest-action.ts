@@ -14,7 +14,11 @@ export function restAction(connect: Connect): Handler<'orch-proxy.restAction'> {
     const { params, body } = input.body;
     const method = (params.method ?? 'POST').trim().toUpperCase();
     if (!isMethod(method)) {
-      throw new AppError('VALIDATION_FAILED', `body.params.method "${params.method ?? ''}" is not an HTTP method (${OUTBOUND_METHODS.join(', ')})`, { details: [{ member: 'body.params.method', message: 'is not an HTTP method' }] });
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `body.params.method "${params.method ?? ''}" is not an HTTP method (${OUTBOUND_METHODS.join(', ')})`,
+        { details: [{ member: 'body.params.method', message: 'is not an HTTP method' }] },
+      );
     }
     const path = checkPath(params.path, 'body.params.path');
     const headers: Record<string, string> = { accept: mediaType(params.accept, 'body.params.accept') };

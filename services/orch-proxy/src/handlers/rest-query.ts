@@ -7,7 +7,11 @@ import type { OrchestratorRequest } from '../domain/orchestrator';
 export function restQuery(connect: Connect): Handler<'orch-proxy.restQuery'> {
   return async (input, ctx) => {
     const { params } = input.body;
-    const req: OrchestratorRequest = { method: 'GET', path: checkPath(params.path, 'body.params.path'), headers: { accept: mediaType(params.accept, 'body.params.accept') } };
+    const req: OrchestratorRequest = {
+      method: 'GET',
+      path: checkPath(params.path, 'body.params.path'),
+      headers: { accept: mediaType(params.accept, 'body.params.accept') },
+    };
     const orchestrator = await connect(ctx, input.params.adapterId);
     const answer = await orchestrator.call(req);
     if (answer.status < 200 || answer.status >= 300) throw restconfError(orchestrator.adapter.name, req, answer);

@@ -8,7 +8,8 @@ import { parseVariables, planOf, substitute } from '../domain/set-leaf';
 function transactionHandle(result: unknown, adapter: string): number {
   // NSO documents new_trans as answering { th }; some releases answer the number itself
   const th = typeof result === 'object' && result !== null && 'th' in result ? (result as { th: unknown }).th : result;
-  if (typeof th !== 'number') throw new AppError('ORCH_FAILED', `Orchestrator "${adapter}" answered new_trans without a transaction handle`, { details: { result } });
+  if (typeof th !== 'number')
+    throw new AppError('ORCH_FAILED', `Orchestrator "${adapter}" answered new_trans without a transaction handle`, { details: { result } });
   return th;
 }
 
@@ -29,11 +30,20 @@ export function setLeaf(connect: Connect): Handler<'orch-proxy.setLeaf'> {
     await session.login();
     let th: number | undefined;
     try {
-      th = transactionHandle(await session.call('new_trans', { db: 'running', mode: 'read_write', conf_mode: 'private', tag: 'nap-setLeaf' }), orchestrator.adapter.name);
+      th = transactionHandle(
+        await session.call('new_trans', { db: 'running', mode: 'read_write', conf_mode: 'private', tag: 'nap-setLeaf' }),
+        orchestrator.adapter.name,
+      );
       if (body.set) await session.call('set_value', { th, path, value });
       else await session.call('delete', { th, path });
       await session.call('validate_commit', { th, flags: plan.flags });
-      const item: SetLeafResultItem = { action: body.set ? 'update' : 'delete', path_raw: body.path, path_evaluated: path, value_raw: body.value, value_evaluated: value };
+      const item: SetLeafResultItem = {
+        action: body.set ? 'update' : 'delete',
+        path_raw: body.path,
+        path_evaluated: path,
+        value_raw: body.value,
+        value_evaluated: value,
+      };
       if (plan.staging && !plan.dryRun) {
         // staging: written and validated, never committed
         await session.call('delete_trans', { th });

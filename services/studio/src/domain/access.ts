@@ -31,7 +31,10 @@ export function assertAccess(caller: Caller, doc: { name: string; groups?: reado
  */
 export function assertAssignable(caller: Caller, groups: readonly string[] | undefined, kind: string): void {
   if (!canAccess(caller, groups)) {
-    throw new AppError('GROUP_ACCESS_DENIED', `You can only share a ${kind} with groups you are a member of; you are in none of ${JSON.stringify(groups)}`);
+    throw new AppError(
+      'GROUP_ACCESS_DENIED',
+      `You can only share a ${kind} with groups you are a member of; you are in none of ${JSON.stringify(groups)}`,
+    );
   }
 }
 

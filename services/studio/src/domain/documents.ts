@@ -1,4 +1,12 @@
-import type { ComponentGroup, ComponentGroupInput, FormInput, StoredForm, StudioTemplate, StudioTemplateInput, WorkflowInput } from '@nap/contracts';
+import type {
+  ComponentGroup,
+  ComponentGroupInput,
+  FormInput,
+  StoredForm,
+  StudioTemplate,
+  StudioTemplateInput,
+  WorkflowInput,
+} from '@nap/contracts';
 
 /**
  * Building stored studio documents from what clients submit. Pure: ids and times come in. Members
@@ -42,7 +50,14 @@ function openSchema(): Record<string, unknown> {
  * `validateWorkflow`, which the submitted schema cannot say).
  */
 export function toStoredWorkflow(input: WorkflowInput, id: string, stamp: SaveStamp, original?: OriginalStamp) {
-  const { _id: _submittedId, created: _created, created_by: _createdBy, last_updated: _lastUpdated, last_updated_by: _lastUpdatedBy, ...rest } = input;
+  const {
+    _id: _submittedId,
+    created: _created,
+    created_by: _createdBy,
+    last_updated: _lastUpdated,
+    last_updated_by: _lastUpdatedBy,
+    ...rest
+  } = input;
   return {
     ...rest,
     _id: original?._id ?? id,
@@ -77,13 +92,27 @@ function camelStamp(id: string, stamp: SaveStamp, original?: OriginalStamp) {
 
 /** A stored studio template: the submitted members (defaults for the optional ones the editor shows), id and audit fields. */
 export function toStoredTemplate(input: StudioTemplateInput, id: string, stamp: SaveStamp, original?: OriginalStamp): StudioTemplate {
-  const { _id: _submittedId, created: _created, createdBy: _createdBy, lastUpdated: _lastUpdated, lastUpdatedBy: _lastUpdatedBy, ...rest } = input;
+  const {
+    _id: _submittedId,
+    created: _created,
+    createdBy: _createdBy,
+    lastUpdated: _lastUpdated,
+    lastUpdatedBy: _lastUpdatedBy,
+    ...rest
+  } = input;
   return { description: '', group: '', data: '', command: '', tags: [], ...rest, ...camelStamp(id, stamp, original) };
 }
 
 /** A stored component group: the submitted members (no members by default), id and audit fields. */
 export function toStoredComponentGroup(input: ComponentGroupInput, id: string, stamp: SaveStamp, original?: OriginalStamp): ComponentGroup {
-  const { _id: _submittedId, created: _created, createdBy: _createdBy, lastUpdated: _lastUpdated, lastUpdatedBy: _lastUpdatedBy, ...rest } = input;
+  const {
+    _id: _submittedId,
+    created: _created,
+    createdBy: _createdBy,
+    lastUpdated: _lastUpdated,
+    lastUpdatedBy: _lastUpdatedBy,
+    ...rest
+  } = input;
   return { description: '', members: [], ...rest, ...camelStamp(id, stamp, original) };
 }
 

@@ -36,7 +36,11 @@ function pointersOf(task: Record<string, unknown>, kind: ReferenceKind): unknown
  * Ids of the tasks of `workflow` that refer to a document known by any of `targets` (its id and
  * name), for the given kinds of document.
  */
-export function referringTasks(workflow: Pick<WorkflowDocument, 'tasks'>, targets: ReadonlySet<string>, kinds: readonly ReferenceKind[]): string[] {
+export function referringTasks(
+  workflow: Pick<WorkflowDocument, 'tasks'>,
+  targets: ReadonlySet<string>,
+  kinds: readonly ReferenceKind[],
+): string[] {
   const found: string[] = [];
   for (const [id, task] of Object.entries(workflow.tasks)) {
     if (!isObject(task)) continue;

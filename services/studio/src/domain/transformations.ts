@@ -18,13 +18,24 @@ export interface TransformationCheck {
 export function checkTransformation(input: TransformationInput): TransformationCheck {
   const { doc, migrated } = migrateTransformation(input);
   const { errors, warnings } = compileTransformation(doc);
-  const notes = migrated.map((m) => ({ code: 'MIGRATED_THIS_ARG', message: `function "${m.function}" read thisArg, as older releases wrote it; it reads ${m.to} now`, path: '/functions' }));
+  const notes = migrated.map((m) => ({
+    code: 'MIGRATED_THIS_ARG',
+    message: `function "${m.function}" read thisArg, as older releases wrote it; it reads ${m.to} now`,
+    path: '/functions',
+  }));
   return { doc: parseAs(transformationInputSchema, doc, 'transformation'), errors, warnings: [...notes, ...warnings] };
 }
 
 /** The stored document: the (migrated) submitted members, defaults, the id and the camel-case audit fields. */
 export function toStoredTransformation(input: TransformationInput, id: string, stamp: SaveStamp, original?: OriginalStamp): Transformation {
-  const { _id: _submittedId, created: _created, createdBy: _createdBy, lastUpdated: _lastUpdated, lastUpdatedBy: _lastUpdatedBy, ...rest } = input;
+  const {
+    _id: _submittedId,
+    created: _created,
+    createdBy: _createdBy,
+    lastUpdated: _lastUpdated,
+    lastUpdatedBy: _lastUpdatedBy,
+    ...rest
+  } = input;
   return {
     description: '',
     incoming: [],
@@ -98,7 +109,11 @@ export class TransformationRunner {
 
   /** Runs `doc` on `incoming`; answers the result as JSON data (see runTransformationPlan). */
   run(doc: Transformation, incoming: Record<string, unknown>, options: TransformationRunOptions = {}): unknown {
-    return runTransformationPlan(this.plan(doc), incoming, options, { regex: this.options.regex, validateIncoming: this.validate, ...(this.options.limits ? { limits: this.options.limits } : {}) });
+    return runTransformationPlan(this.plan(doc), incoming, options, {
+      regex: this.options.regex,
+      validateIncoming: this.validate,
+      ...(this.options.limits ? { limits: this.options.limits } : {}),
+    });
   }
 
   /** Forgets the plan of a changed or deleted document. */

@@ -7,12 +7,27 @@ const ok = { state: 'success', type: 'standard' };
 const onError = { state: 'error', type: 'standard' };
 
 function task(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name, app: 'WorkFlowEngine', type: 'automatic', summary: name, description: name, displayName: 'WorkFlowEngine', variables: { incoming: {}, outgoing: {}, error: '', decorators: [] }, groups: [], x: 0, y: 0, ...extra };
+  return {
+    name,
+    app: 'WorkFlowEngine',
+    type: 'automatic',
+    summary: name,
+    description: name,
+    displayName: 'WorkFlowEngine',
+    variables: { incoming: {}, outgoing: {}, error: '', decorators: [] },
+    groups: [],
+    x: 0,
+    y: 0,
+    ...extra,
+  };
 }
 
 /** The real shape of start and end: name, groups, nodeLocation only. */
 function frame(): Tasks {
-  return { workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } }, workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 0, y: 100 } } };
+  return {
+    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
+    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 0, y: 100 } },
+  };
 }
 
 function workflow(tasks: Tasks, transitions: Transitions): Record<string, unknown> {
@@ -40,21 +55,36 @@ describe('validateWorkflow', () => {
   });
 
   it('names the task and the transition of a transition to a task that does not exist', () => {
-    const check = validateWorkflow(workflow({ ...frame(), a1: task('stub') }, { workflow_start: { a1: ok }, a1: { b2: ok, workflow_end: onError } }));
+    const check = validateWorkflow(
+      workflow({ ...frame(), a1: task('stub') }, { workflow_start: { a1: ok }, a1: { b2: ok, workflow_end: onError } }),
+    );
     expect(check.errors).toEqual([
-      expect.objectContaining({ code: 'TRANSITION_TO_UNKNOWN_TASK', member: 'transitions.a1.b2', task: 'a1', transition: { from: 'a1', to: 'b2' }, message: expect.stringContaining('"b2"') }),
+      expect.objectContaining({
+        code: 'TRANSITION_TO_UNKNOWN_TASK',
+        member: 'transitions.a1.b2',
+        task: 'a1',
+        transition: { from: 'a1', to: 'b2' },
+        message: expect.stringContaining('"b2"'),
+      }),
     ]);
   });
 
   it('refuses a transition out of a task that does not exist, and lets an empty entry for a deleted task pass', () => {
-    const check = validateWorkflow(workflow({ ...frame() }, { workflow_start: { workflow_end: ok }, ghost: { workflow_end: ok }, '565e': {} }));
-    expect(check.errors).toEqual([expect.objectContaining({ code: 'TRANSITION_FROM_UNKNOWN_TASK', transition: { from: 'ghost', to: 'workflow_end' } })]);
+    const check = validateWorkflow(
+      workflow({ ...frame() }, { workflow_start: { workflow_end: ok }, ghost: { workflow_end: ok }, '565e': {} }),
+    );
+    expect(check.errors).toEqual([
+      expect.objectContaining({ code: 'TRANSITION_FROM_UNKNOWN_TASK', transition: { from: 'ghost', to: 'workflow_end' } }),
+    ]);
     expect(check.warnings).toEqual([]);
   });
 
   it('refuses a task that cannot be reached from workflow_start', () => {
     const check = validateWorkflow(
-      workflow({ ...frame(), a1: task('stub'), b2: task('stub') }, { workflow_start: { workflow_end: ok }, b2: { a1: ok }, a1: { workflow_end: ok } }),
+      workflow(
+        { ...frame(), a1: task('stub'), b2: task('stub') },
+        { workflow_start: { workflow_end: ok }, b2: { a1: ok }, a1: { workflow_end: ok } },
+      ),
     );
     expect(check.errors.map((p) => [p.code, p.task])).toEqual([
       ['TASK_UNREACHABLE', 'a1'],
@@ -79,11 +109,22 @@ describe('validateWorkflow', () => {
 
   it('refuses transition states and types the engine does not know, naming the member', () => {
     const check = validateWorkflow(
-      workflow({ ...frame(), a1: task('stub') }, { workflow_start: { a1: { state: 'done', type: 'standard' } }, a1: { workflow_end: { state: 'success', type: 'backwards' } } }),
+      workflow(
+        { ...frame(), a1: task('stub') },
+        { workflow_start: { a1: { state: 'done', type: 'standard' } }, a1: { workflow_end: { state: 'success', type: 'backwards' } } },
+      ),
     );
     expect(check.errors).toEqual([
-      expect.objectContaining({ code: 'TRANSITION_STATE_INVALID', member: 'transitions.workflow_start.a1.state', transition: { from: 'workflow_start', to: 'a1' } }),
-      expect.objectContaining({ code: 'TRANSITION_TYPE_INVALID', member: 'transitions.a1.workflow_end.type', transition: { from: 'a1', to: 'workflow_end' } }),
+      expect.objectContaining({
+        code: 'TRANSITION_STATE_INVALID',
+        member: 'transitions.workflow_start.a1.state',
+        transition: { from: 'workflow_start', to: 'a1' },
+      }),
+      expect.objectContaining({
+        code: 'TRANSITION_TYPE_INVALID',
+        member: 'transitions.a1.workflow_end.type',
+        transition: { from: 'a1', to: 'workflow_end' },
+      }),
     ]);
   });
 
@@ -93,7 +134,9 @@ describe('validateWorkflow', () => {
   });
 
   it('warns, without refusing, about a task without an error transition, a dead end and an unreachable workflow_end', () => {
-    const check = validateWorkflow(workflow({ ...frame(), a1: task('stub'), b2: task('stub') }, { workflow_start: { a1: ok }, a1: { b2: ok } }));
+    const check = validateWorkflow(
+      workflow({ ...frame(), a1: task('stub'), b2: task('stub') }, { workflow_start: { a1: ok }, a1: { b2: ok } }),
+    );
     expect(check.errors).toEqual([]);
     expect(check.warnings.map((w) => [w.code, w.task])).toEqual([
       ['END_UNREACHABLE', 'workflow_end'],
@@ -103,13 +146,18 @@ describe('validateWorkflow', () => {
   });
 
   it('expects no error transition of a manual task', () => {
-    const check = validateWorkflow(workflow({ ...frame(), m1: task('ViewData', { type: 'manual' }) }, { workflow_start: { m1: ok }, m1: { workflow_end: ok } }));
+    const check = validateWorkflow(
+      workflow({ ...frame(), m1: task('ViewData', { type: 'manual' }) }, { workflow_start: { m1: ok }, m1: { workflow_end: ok } }),
+    );
     expect(check).toEqual({ errors: [], warnings: [] });
   });
 
   it('exempts error_handler and what follows it from reachability', () => {
     const check = validateWorkflow(
-      workflow({ ...frame(), error_handler: task('stub'), e1: task('stub') }, { workflow_start: { workflow_end: ok }, error_handler: { e1: ok }, e1: { workflow_end: ok } }),
+      workflow(
+        { ...frame(), error_handler: task('stub'), e1: task('stub') },
+        { workflow_start: { workflow_end: ok }, error_handler: { e1: ok }, e1: { workflow_end: ok } },
+      ),
     );
     expect(check.errors).toEqual([]);
   });
@@ -124,7 +172,13 @@ describe('validateWorkflow', () => {
           v1: task('stub', { variables: { incoming: 'x', outgoing: {}, decorators: {} } }),
           r1: task('stub', { retrySettings: { autoRetry: 'yes', limit: -1, delay: 'soon', state: ['maybe'] } }),
         },
-        { workflow_start: { 'a.b': ok, nameless: ok, v1: ok, r1: ok }, 'a.b': { workflow_end: ok }, nameless: { workflow_end: ok }, v1: { workflow_end: ok }, r1: { workflow_end: ok } },
+        {
+          workflow_start: { 'a.b': ok, nameless: ok, v1: ok, r1: ok },
+          'a.b': { workflow_end: ok },
+          nameless: { workflow_end: ok },
+          v1: { workflow_end: ok },
+          r1: { workflow_end: ok },
+        },
       ),
     );
     expect(codes(check.errors)).toEqual([
@@ -143,7 +197,11 @@ describe('validateWorkflow', () => {
   it('accepts valid retry settings and null ones, and warns about an unknown task type', () => {
     const check = validateWorkflow(
       workflow(
-        { ...frame(), a1: task('stub', { retrySettings: { state: ['error', 'failure'], autoRetry: true, limit: 3, delay: 3000 } }), b2: task('stub', { retrySettings: null, type: 'automated' }) },
+        {
+          ...frame(),
+          a1: task('stub', { retrySettings: { state: ['error', 'failure'], autoRetry: true, limit: 3, delay: 3000 } }),
+          b2: task('stub', { retrySettings: null, type: 'automated' }),
+        },
         { workflow_start: { a1: ok }, a1: { b2: ok, workflow_end: onError }, b2: { workflow_end: ok } },
       ),
     );
@@ -161,7 +219,9 @@ describe('validateWorkflow', () => {
   });
 
   it('warns about transitions out of workflow_end and back into workflow_start', () => {
-    const check = validateWorkflow(workflow({ ...frame() }, { workflow_start: { workflow_end: ok }, workflow_end: { workflow_start: ok } }));
+    const check = validateWorkflow(
+      workflow({ ...frame() }, { workflow_start: { workflow_end: ok }, workflow_end: { workflow_start: ok } }),
+    );
     expect(check.errors).toEqual([]);
     expect(codes(check.warnings)).toEqual(['TRANSITION_FROM_END', 'TRANSITION_TO_START']);
   });

@@ -94,25 +94,45 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
     error({ code: WORKFLOW_ERRORS.NAME_MISSING, member: 'name', message: 'The workflow has no name; give it a non-empty name' });
   }
   if (!isObject(workflow.tasks)) {
-    error({ code: WORKFLOW_ERRORS.TASKS_MISSING, member: 'tasks', message: 'The workflow has no tasks object (task id to task); it needs at least workflow_start and workflow_end' });
+    error({
+      code: WORKFLOW_ERRORS.TASKS_MISSING,
+      member: 'tasks',
+      message: 'The workflow has no tasks object (task id to task); it needs at least workflow_start and workflow_end',
+    });
     return { errors, warnings };
   }
   const tasks = workflow.tasks;
-  const transitions: Record<string, unknown> = workflow.transitions === undefined ? {} : isObject(workflow.transitions) ? workflow.transitions : {};
+  const transitions: Record<string, unknown> =
+    workflow.transitions === undefined ? {} : isObject(workflow.transitions) ? workflow.transitions : {};
   if (workflow.transitions !== undefined && !isObject(workflow.transitions)) {
-    error({ code: WORKFLOW_ERRORS.TRANSITIONS_NOT_AN_OBJECT, member: 'transitions', message: 'transitions is not an object of from-task id to to-task id to { state, type }' });
+    error({
+      code: WORKFLOW_ERRORS.TRANSITIONS_NOT_AN_OBJECT,
+      member: 'transitions',
+      message: 'transitions is not an object of from-task id to to-task id to { state, type }',
+    });
   }
 
   checkTasks(tasks, error, warn);
   const has = (id: string): boolean => Object.hasOwn(tasks, id);
-  if (!has(WORKFLOW_START)) error({ code: WORKFLOW_ERRORS.START_MISSING, member: 'tasks', message: 'The workflow has no workflow_start task; every job starts there' });
-  if (!has(WORKFLOW_END)) error({ code: WORKFLOW_ERRORS.END_MISSING, member: 'tasks', message: 'The workflow has no workflow_end task; jobs end there' });
+  if (!has(WORKFLOW_START))
+    error({
+      code: WORKFLOW_ERRORS.START_MISSING,
+      member: 'tasks',
+      message: 'The workflow has no workflow_start task; every job starts there',
+    });
+  if (!has(WORKFLOW_END))
+    error({ code: WORKFLOW_ERRORS.END_MISSING, member: 'tasks', message: 'The workflow has no workflow_end task; jobs end there' });
 
   // the edges that exist, for reachability and the warnings below
   const edges = new Map<string, { to: string; state: string }[]>();
   for (const [from, targets] of Object.entries(transitions)) {
     if (!isObject(targets)) {
-      error({ code: WORKFLOW_ERRORS.TRANSITION_NOT_AN_OBJECT, member: `transitions.${from}`, task: from, message: `The transitions of task ${quote(from)} are not an object of to-task id to { state, type }` });
+      error({
+        code: WORKFLOW_ERRORS.TRANSITION_NOT_AN_OBJECT,
+        member: `transitions.${from}`,
+        task: from,
+        message: `The transitions of task ${quote(from)} are not an object of to-task id to { state, type }`,
+      });
       continue;
     }
     const entries = Object.entries(targets);
@@ -133,11 +153,19 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
     for (const [to, transition] of entries) {
       const at = { member: `transitions.${from}.${to}`, task: from, transition: { from, to } };
       if (!has(to)) {
-        error({ code: WORKFLOW_ERRORS.TRANSITION_TO_UNKNOWN_TASK, ...at, message: `The transition from ${quote(from)} to ${quote(to)} leads to a task that does not exist` });
+        error({
+          code: WORKFLOW_ERRORS.TRANSITION_TO_UNKNOWN_TASK,
+          ...at,
+          message: `The transition from ${quote(from)} to ${quote(to)} leads to a task that does not exist`,
+        });
         continue;
       }
       if (!isObject(transition)) {
-        error({ code: WORKFLOW_ERRORS.TRANSITION_NOT_AN_OBJECT, ...at, message: `The transition from ${quote(from)} to ${quote(to)} is not an object { state, type }` });
+        error({
+          code: WORKFLOW_ERRORS.TRANSITION_NOT_AN_OBJECT,
+          ...at,
+          message: `The transition from ${quote(from)} to ${quote(to)} is not an object { state, type }`,
+        });
         continue;
       }
       const { state, type } = transition;
@@ -157,11 +185,21 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
           message: `The transition from ${quote(from)} to ${quote(to)} has type ${JSON.stringify(type ?? null)}; use one of ${TRANSITION_TYPES.join(', ')}`,
         });
       }
-      if (to === WORKFLOW_START) warn({ code: WORKFLOW_WARNINGS.TRANSITION_TO_START, ...at, message: `The transition from ${quote(from)} leads back to workflow_start` });
+      if (to === WORKFLOW_START)
+        warn({
+          code: WORKFLOW_WARNINGS.TRANSITION_TO_START,
+          ...at,
+          message: `The transition from ${quote(from)} leads back to workflow_start`,
+        });
       out.push({ to, state: typeof state === 'string' ? state : '' });
     }
     if (from === WORKFLOW_END && out.length > 0) {
-      warn({ code: WORKFLOW_WARNINGS.TRANSITION_FROM_END, member: `transitions.${from}`, task: from, message: 'workflow_end has transitions out of it; a job ends at workflow_end and never takes them' });
+      warn({
+        code: WORKFLOW_WARNINGS.TRANSITION_FROM_END,
+        member: `transitions.${from}`,
+        task: from,
+        message: 'workflow_end has transitions out of it; a job ends at workflow_end and never takes them',
+      });
     }
     edges.set(from, out);
   }
@@ -173,9 +211,19 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
     for (const id of Object.keys(tasks)) {
       if (reached.has(id) || handled.has(id)) continue;
       if (id === WORKFLOW_END) {
-        warn({ code: WORKFLOW_WARNINGS.END_UNREACHABLE, member: `tasks.${id}`, task: id, message: 'No path leads from workflow_start to workflow_end; jobs of this workflow cannot complete' });
+        warn({
+          code: WORKFLOW_WARNINGS.END_UNREACHABLE,
+          member: `tasks.${id}`,
+          task: id,
+          message: 'No path leads from workflow_start to workflow_end; jobs of this workflow cannot complete',
+        });
       } else {
-        error({ code: WORKFLOW_ERRORS.TASK_UNREACHABLE, member: `tasks.${id}`, task: id, message: `Task ${quote(id)} cannot be reached from workflow_start; connect it with a transition or remove it` });
+        error({
+          code: WORKFLOW_ERRORS.TASK_UNREACHABLE,
+          member: `tasks.${id}`,
+          task: id,
+          message: `Task ${quote(id)} cannot be reached from workflow_start; connect it with a transition or remove it`,
+        });
       }
     }
     for (const id of reached) {
@@ -183,7 +231,12 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
       if (FRAME_TASKS.has(id) || !isObject(task)) continue;
       const out = edges.get(id) ?? [];
       if (out.length === 0) {
-        warn({ code: WORKFLOW_WARNINGS.TASK_DEAD_END, member: `transitions.${id}`, task: id, message: `Task ${quote(id)} has no transition out of it; a job that reaches it ends in error` });
+        warn({
+          code: WORKFLOW_WARNINGS.TASK_DEAD_END,
+          member: `transitions.${id}`,
+          task: id,
+          message: `Task ${quote(id)} has no transition out of it; a job that reaches it ends in error`,
+        });
       } else if (task.type !== 'manual' && !out.some((e) => e.state === 'error')) {
         warn({
           code: WORKFLOW_WARNINGS.TASK_WITHOUT_ERROR_TRANSITION,
@@ -201,14 +254,24 @@ function checkTasks(tasks: Record<string, unknown>, error: (p: WorkflowProblem) 
   for (const [id, task] of Object.entries(tasks)) {
     const member = `tasks.${id}`;
     if (!isValidTaskId(id)) {
-      error({ code: WORKFLOW_ERRORS.TASK_ID_INVALID, member, task: id, message: `Task id ${quote(id)} is not allowed; use letters, digits, _ and - (up to 64), such as a short hex id` });
+      error({
+        code: WORKFLOW_ERRORS.TASK_ID_INVALID,
+        member,
+        task: id,
+        message: `Task id ${quote(id)} is not allowed; use letters, digits, _ and - (up to 64), such as a short hex id`,
+      });
     }
     if (!isObject(task)) {
       error({ code: WORKFLOW_ERRORS.TASK_NOT_AN_OBJECT, member, task: id, message: `Task ${quote(id)} is not an object` });
       continue;
     }
     if (typeof task.name !== 'string' || task.name === '') {
-      error({ code: WORKFLOW_ERRORS.TASK_NAME_MISSING, member: `${member}.name`, task: id, message: `Task ${quote(id)} has no name (the method it runs)` });
+      error({
+        code: WORKFLOW_ERRORS.TASK_NAME_MISSING,
+        member: `${member}.name`,
+        task: id,
+        message: `Task ${quote(id)} has no name (the method it runs)`,
+      });
     }
     if (task.type !== undefined && (typeof task.type !== 'string' || !TASK_KINDS.has(task.type))) {
       warn({
@@ -227,16 +290,31 @@ function checkVariables(id: string, variables: unknown, error: (p: WorkflowProbl
   if (variables === undefined) return;
   const member = `tasks.${id}.variables`;
   if (!isObject(variables)) {
-    error({ code: WORKFLOW_ERRORS.TASK_VARIABLES_INVALID, member, task: id, message: `The variables of task ${quote(id)} are not an object { incoming, outgoing, error, decorators }` });
+    error({
+      code: WORKFLOW_ERRORS.TASK_VARIABLES_INVALID,
+      member,
+      task: id,
+      message: `The variables of task ${quote(id)} are not an object { incoming, outgoing, error, decorators }`,
+    });
     return;
   }
   for (const part of ['incoming', 'outgoing'] as const) {
     if (variables[part] !== undefined && !isObject(variables[part])) {
-      error({ code: WORKFLOW_ERRORS.TASK_VARIABLES_INVALID, member: `${member}.${part}`, task: id, message: `variables.${part} of task ${quote(id)} is not an object of name to value` });
+      error({
+        code: WORKFLOW_ERRORS.TASK_VARIABLES_INVALID,
+        member: `${member}.${part}`,
+        task: id,
+        message: `variables.${part} of task ${quote(id)} is not an object of name to value`,
+      });
     }
   }
   if (variables.decorators !== undefined && !Array.isArray(variables.decorators)) {
-    error({ code: WORKFLOW_ERRORS.TASK_VARIABLES_INVALID, member: `${member}.decorators`, task: id, message: `variables.decorators of task ${quote(id)} is not an array` });
+    error({
+      code: WORKFLOW_ERRORS.TASK_VARIABLES_INVALID,
+      member: `${member}.decorators`,
+      task: id,
+      message: `variables.decorators of task ${quote(id)} is not an array`,
+    });
   }
 }
 
@@ -248,9 +326,14 @@ function checkRetrySettings(id: string, settings: unknown, error: (p: WorkflowPr
   };
   if (!isObject(settings)) return bad('not an object { autoRetry, limit, delay, state }');
   if (settings.autoRetry !== undefined && typeof settings.autoRetry !== 'boolean') bad('autoRetry is not a boolean');
-  if (settings.limit !== undefined && !(typeof settings.limit === 'number' && Number.isInteger(settings.limit) && settings.limit >= 0)) bad('limit is not a whole number of retries (0 or more)');
-  if (settings.delay !== undefined && !(typeof settings.delay === 'number' && settings.delay >= 0)) bad('delay is not a number of milliseconds (0 or more)');
-  if (settings.state !== undefined && !(Array.isArray(settings.state) && settings.state.every((s) => typeof s === 'string' && STATES.has(s)))) {
+  if (settings.limit !== undefined && !(typeof settings.limit === 'number' && Number.isInteger(settings.limit) && settings.limit >= 0))
+    bad('limit is not a whole number of retries (0 or more)');
+  if (settings.delay !== undefined && !(typeof settings.delay === 'number' && settings.delay >= 0))
+    bad('delay is not a number of milliseconds (0 or more)');
+  if (
+    settings.state !== undefined &&
+    !(Array.isArray(settings.state) && settings.state.every((s) => typeof s === 'string' && STATES.has(s)))
+  ) {
     bad(`state is not a list of finish states among ${TRANSITION_STATES.join(', ')}`);
   }
 }

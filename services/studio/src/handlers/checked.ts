@@ -19,6 +19,9 @@ export function checked<T>(label: string, input: unknown, parse: () => T): T {
     return parse();
   } catch (err) {
     if (!isAppError(err) || err.code !== 'VALIDATION_FAILED') throw err;
-    throw new AppError('VALIDATION_FAILED', `The ${label} "${nameOf(input)}" is not valid: ${err.message}`, { details: err.details, cause: err });
+    throw new AppError('VALIDATION_FAILED', `The ${label} "${nameOf(input)}" is not valid: ${err.message}`, {
+      details: err.details,
+      cause: err,
+    });
   }
 }

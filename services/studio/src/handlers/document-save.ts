@@ -31,7 +31,13 @@ export const COMPONENT_GROUP_KIND: CamelKind<ComponentGroupInput, ComponentGroup
 };
 
 /** Checks and stores a new document of `kind`; 409 when its name (or kept id) is taken. */
-export async function createCamel<I extends { _id?: unknown }, T extends NamedDoc>(deps: StudioDeps, kind: CamelKind<I, T>, input: unknown, caller: Caller, member: string): Promise<T> {
+export async function createCamel<I extends { _id?: unknown }, T extends NamedDoc>(
+  deps: StudioDeps,
+  kind: CamelKind<I, T>,
+  input: unknown,
+  caller: Caller,
+  member: string,
+): Promise<T> {
   const doc = kind.check(input, member);
   return kind.repo(deps).insert(kind.toStored(doc, keepableId(doc._id) ?? deps.newId(), { by: caller.username, at: deps.now() }));
 }
@@ -48,5 +54,7 @@ export async function replaceCamel<I extends { _id?: unknown }, T extends NamedD
   const repo = kind.repo(deps);
   const current = await repo.get(id);
   const doc = kind.check(input, member);
-  return repo.replace(kind.toStored(doc, id, { by: caller.username, at: deps.now() }, { _id: id, created: current.created, createdBy: current.createdBy }));
+  return repo.replace(
+    kind.toStored(doc, id, { by: caller.username, at: deps.now() }, { _id: id, created: current.created, createdBy: current.createdBy }),
+  );
 }

@@ -11,9 +11,13 @@ export function exportForm(deps: StudioDeps): Handler<'studio.exportForm'> {
   return async (input) => {
     const { _id: id, name } = input.body.options;
     // ids are stored in lower case; the schema accepts either case
-    const form = id !== undefined ? await deps.forms.findById(id.toLowerCase()) : name !== undefined ? await deps.forms.findByName(name) : null;
+    const form =
+      id !== undefined ? await deps.forms.findById(id.toLowerCase()) : name !== undefined ? await deps.forms.findByName(name) : null;
     if (form === null || (name !== undefined && form.name !== name)) {
-      throw new AppError('FORM_NOT_FOUND', `No form with ${[id !== undefined ? `_id "${id}"` : '', name !== undefined ? `name "${name}"` : ''].filter(Boolean).join(' and ')}`);
+      throw new AppError(
+        'FORM_NOT_FOUND',
+        `No form with ${[id !== undefined ? `_id "${id}"` : '', name !== undefined ? `name "${name}"` : ''].filter(Boolean).join(' and ')}`,
+      );
     }
     assertAccess(input.caller, form, 'form');
     return form;

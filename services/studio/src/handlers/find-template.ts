@@ -13,7 +13,10 @@ export async function findTemplate(deps: StudioDeps, key: string, type: StudioTe
   const template = (await deps.templates.findByName(key)) ?? (await deps.templates.findById(key)) ?? (await projectMember(deps, key));
   if (template.type !== type) {
     const use = type === 'jinja2' ? 'parseTemplate' : 'renderJinjaTemplate';
-    throw new AppError('TEMPLATE_TYPE_MISMATCH', `Template "${template.name}" is a ${template.type} template, not ${type}; use ${use} for it`);
+    throw new AppError(
+      'TEMPLATE_TYPE_MISMATCH',
+      `Template "${template.name}" is a ${template.type} template, not ${type}; use ${use} for it`,
+    );
   }
   return template;
 }
@@ -24,9 +27,13 @@ async function projectMember(deps: StudioDeps, key: string): Promise<StudioTempl
   const [only, ...others] = members;
   if (only === undefined) throw deps.templates.notFound(key, 'name or id');
   if (others.length > 0) {
-    throw new AppError('CONFLICT', `Several projects have a template named "${key}" (${members.map((m) => `"${m.name}"`).join(', ')}): call it by its full name or id`, {
-      details: { candidates: members.map((m) => m.name) },
-    });
+    throw new AppError(
+      'CONFLICT',
+      `Several projects have a template named "${key}" (${members.map((m) => `"${m.name}"`).join(', ')}): call it by its full name or id`,
+      {
+        details: { candidates: members.map((m) => m.name) },
+      },
+    );
   }
   return deps.templates.get(only._id);
 }

@@ -22,7 +22,10 @@ export function getWorkflow(deps: StudioDeps): Handler<'studio.getWorkflow'> {
     }
     if (doc === null || (name !== undefined && !names.includes(doc.name))) {
       const byName = names.map((n) => `"${n}"`).join(' or ');
-      throw new AppError('WORKFLOW_NOT_FOUND', `No workflow with ${[id !== undefined ? `id "${id}"` : '', name !== undefined ? `name ${byName}` : ''].filter(Boolean).join(' and ')}`);
+      throw new AppError(
+        'WORKFLOW_NOT_FOUND',
+        `No workflow with ${[id !== undefined ? `id "${id}"` : '', name !== undefined ? `name ${byName}` : ''].filter(Boolean).join(' and ')}`,
+      );
     }
     assertAccess(input.caller, doc, 'workflow');
     return doc;

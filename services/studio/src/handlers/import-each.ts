@@ -23,10 +23,21 @@ export async function importEach<C extends { name: string }>(
   for (const [index, item] of items.entries()) {
     try {
       const saved = await save(item, index);
-      imported.push({ success: true, message: `Imported ${label.one} "${saved.created.name}"`, original: item, created: saved.created, ...(saved.extra ?? {}) });
+      imported.push({
+        success: true,
+        message: `Imported ${label.one} "${saved.created.name}"`,
+        original: item,
+        created: saved.created,
+        ...(saved.extra ?? {}),
+      });
     } catch (err) {
       if (!isAppError(err)) throw err;
-      const failed: ImportResultItem<Record<string, unknown>, C> & Record<string, unknown> = { success: false, message: err.message, original: item, created: null };
+      const failed: ImportResultItem<Record<string, unknown>, C> & Record<string, unknown> = {
+        success: false,
+        message: err.message,
+        original: item,
+        created: null,
+      };
       if (err.details !== undefined) failed[detailsKey] = err.details;
       imported.push(failed);
     }

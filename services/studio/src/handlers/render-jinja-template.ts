@@ -6,7 +6,12 @@ import { findTemplate } from './find-template';
 export function renderJinjaTemplate(deps: StudioDeps): Handler<'studio.renderJinjaTemplate'> {
   return async (input) => {
     const template = await findTemplate(deps, input.params.name, 'jinja2');
-    const renderedTemplate = await deps.renderer.renderJinja({ template: template.template, context: input.body.context, profile: 'templateBuilder', subject: `Template "${template.name}"` });
+    const renderedTemplate = await deps.renderer.renderJinja({
+      template: template.template,
+      context: input.body.context,
+      profile: 'templateBuilder',
+      subject: `Template "${template.name}"`,
+    });
     return { renderedTemplate };
   };
 }

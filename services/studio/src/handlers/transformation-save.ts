@@ -25,9 +25,16 @@ export function acceptTransformation(input: unknown, member: string): Accepted {
 }
 
 /** Checks and stores a new transformation; its `_id` is kept when it is a plain word. 409 when the name or id is taken. */
-export async function insertTransformation(deps: StudioDeps, input: unknown, caller: Caller, member = 'body'): Promise<{ created: Transformation; warnings: TransformationProblem[] }> {
+export async function insertTransformation(
+  deps: StudioDeps,
+  input: unknown,
+  caller: Caller,
+  member = 'body',
+): Promise<{ created: Transformation; warnings: TransformationProblem[] }> {
   const { doc, warnings } = acceptTransformation(input, member);
-  const created = await deps.transformations.insert(toStoredTransformation(doc, keepableId(doc._id) ?? deps.newId(), { by: caller.username, at: deps.now() }));
+  const created = await deps.transformations.insert(
+    toStoredTransformation(doc, keepableId(doc._id) ?? deps.newId(), { by: caller.username, at: deps.now() }),
+  );
   return { created, warnings };
 }
 
@@ -35,7 +42,14 @@ export async function insertTransformation(deps: StudioDeps, input: unknown, cal
 export async function replaceTransformation(deps: StudioDeps, id: string, input: unknown, caller: Caller): Promise<Transformation> {
   const current = await deps.transformations.get(id);
   const { doc } = acceptTransformation(input, 'body');
-  const stored = await deps.transformations.replace(toStoredTransformation(doc, id, { by: caller.username, at: deps.now() }, { _id: id, created: current.created, createdBy: current.createdBy }));
+  const stored = await deps.transformations.replace(
+    toStoredTransformation(
+      doc,
+      id,
+      { by: caller.username, at: deps.now() },
+      { _id: id, created: current.created, createdBy: current.createdBy },
+    ),
+  );
   deps.jst.forget(id);
   return stored;
 }

@@ -7,7 +7,11 @@ export function validateTransformation(_deps: StudioDeps): Handler<'studio.valid
   return async (input) => {
     const { doc, migrated } = migrateTransformation(input.body);
     const { errors, warnings } = compileTransformation(doc);
-    const notes = migrated.map((m) => ({ code: 'MIGRATED_THIS_ARG', message: `function "${m.function}" reads thisArg, as older releases wrote it; it will read ${m.to}`, path: '/functions' }));
+    const notes = migrated.map((m) => ({
+      code: 'MIGRATED_THIS_ARG',
+      message: `function "${m.function}" reads thisArg, as older releases wrote it; it will read ${m.to}`,
+      path: '/functions',
+    }));
     return { isValid: errors.length === 0, errors, warnings: [...notes, ...warnings] };
   };
 }

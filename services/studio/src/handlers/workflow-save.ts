@@ -27,7 +27,9 @@ export function checkWorkflow(input: unknown, member: string): { workflow: Workf
   if (!isValid(workflowInputSchema, input)) {
     const shape = validateAgainst(workflowInputSchema, input, member);
     const details = shape.map((p) => ({ code: WORKFLOW_ERRORS.SHAPE_INVALID, ...p }));
-    throw new AppError('VALIDATION_FAILED', `Workflow "${nameOf(input)}" does not have the shape of a workflow: ${describe(shape)}`, { details });
+    throw new AppError('VALIDATION_FAILED', `Workflow "${nameOf(input)}" does not have the shape of a workflow: ${describe(shape)}`, {
+      details,
+    });
   }
   const { errors, warnings } = validateWorkflow(input);
   if (errors.length > 0) {
@@ -42,7 +44,14 @@ export function checkWorkflow(input: unknown, member: string): { workflow: Workf
  * checked what that schema adds to the submitted one (task names, transition states and types), so
  * this only fails on a bug, as 400 `VALIDATION_FAILED` naming the member.
  */
-function stored(workflow: WorkflowInput, id: string, caller: Caller, at: string, member: string, original?: { _id: string; created: string; createdBy: string }): StoredWorkflowDocument {
+function stored(
+  workflow: WorkflowInput,
+  id: string,
+  caller: Caller,
+  at: string,
+  member: string,
+  original?: { _id: string; created: string; createdBy: string },
+): StoredWorkflowDocument {
   return parseAs(workflowDocumentSchema, toStoredWorkflow(workflow, id, { by: caller.username, at }, original), member);
 }
 
@@ -55,7 +64,13 @@ export async function createWorkflow(deps: StudioDeps, input: unknown, caller: C
 }
 
 /** Validates and replaces the workflow with id `id`; its creation stamp stays. */
-export async function replaceWorkflow(deps: StudioDeps, id: string, input: unknown, caller: Caller, member: string): Promise<SavedWorkflow> {
+export async function replaceWorkflow(
+  deps: StudioDeps,
+  id: string,
+  input: unknown,
+  caller: Caller,
+  member: string,
+): Promise<SavedWorkflow> {
   const current = await deps.workflows.get(id);
   assertAccess(caller, current, 'workflow');
   const { workflow, warnings } = checkWorkflow(input, member);

@@ -52,7 +52,8 @@ export interface TemplatePool {
   close(): Promise<void>;
 }
 
-const INSTALL_HINT = 'install the Debian packages python3, python3-jinja2 and python3-textfsm (apt-get install python3-jinja2 python3-textfsm), or point NAP_PYTHON at a Python 3 that has the jinja2 and textfsm modules';
+const INSTALL_HINT =
+  'install the Debian packages python3, python3-jinja2 and python3-textfsm (apt-get install python3-jinja2 python3-textfsm), or point NAP_PYTHON at a Python 3 that has the jinja2 and textfsm modules';
 /** Consecutive workers that die before they are ready, after which the pool stops trying for a while. */
 const FAILED_STARTS_LIMIT = 3;
 const RETRY_AFTER_MS = 5_000;
@@ -104,7 +105,14 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
   let versions: Record<string, string> | undefined;
 
   function spawnWorker(): Worker {
-    const args = ['-I', options.script, '--max-output-bytes', String(options.maxOutputBytes), '--memory-bytes', String(options.memoryBytes)];
+    const args = [
+      '-I',
+      options.script,
+      '--max-output-bytes',
+      String(options.maxOutputBytes),
+      '--memory-bytes',
+      String(options.memoryBytes),
+    ];
     const child = spawn(options.python, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const worker: Worker = { child, ready: false, gone: false, buffer: '', stderr: '' };
     worker.timer = setTimeout(() => giveUp(worker, `did not start within ${startTimeoutMs} ms`), startTimeoutMs);
@@ -117,7 +125,10 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     // A write to a worker that just died fails with EPIPE; its exit handler answers the request.
     child.stdin?.on('error', () => undefined);
     child.on('error', (err: NodeJS.ErrnoException) => {
-      const reason = err.code === 'ENOENT' ? `Python was not found at "${options.python}": ${INSTALL_HINT}` : `Python at "${options.python}" could not be started (${err.message}): ${INSTALL_HINT}`;
+      const reason =
+        err.code === 'ENOENT'
+          ? `Python was not found at "${options.python}": ${INSTALL_HINT}`
+          : `Python at "${options.python}" could not be started (${err.message}): ${INSTALL_HINT}`;
       markDown(reason);
       retire(worker, reason);
     });
@@ -158,7 +169,9 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
         versions ??= { python: message.python, jinja2: message.jinja2, textfsm: message.textfsm };
         dispatch();
       } else if (isValid(templateWorkerNotReadySchema, message)) {
-        markDown(`Python at "${options.python}" lacks the module ${message.missing === null ? '' : `"${message.missing}" `}(${message.error}): ${INSTALL_HINT}`);
+        markDown(
+          `Python at "${options.python}" lacks the module ${message.missing === null ? '' : `"${message.missing}" `}(${message.error}): ${INSTALL_HINT}`,
+        );
         retire(worker, 'is missing a module');
       } else giveUp(worker, 'did not say it was ready');
       return;
@@ -195,7 +208,8 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     worker.job = undefined;
     if (job !== undefined) job.reject(unavailable(reason));
     if (!worker.ready) failedStarts += 1;
-    if (failedStarts >= FAILED_STARTS_LIMIT && down === undefined) markDown(`Template workers exit as they start (${worker.stderr.trim().split('\n').pop() ?? 'no output'}): ${INSTALL_HINT}`);
+    if (failedStarts >= FAILED_STARTS_LIMIT && down === undefined)
+      markDown(`Template workers exit as they start (${worker.stderr.trim().split('\n').pop() ?? 'no output'}): ${INSTALL_HINT}`);
     if (down !== undefined) {
       failQueue(down.reason);
       return;
@@ -206,7 +220,10 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
   function onExit(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
     if (!worker.gone) {
       options.logger?.warn({ code, signal, stderr: worker.stderr }, 'Template worker exited');
-      retire(worker, `The template worker stopped (${signal ?? `exit code ${code ?? 'unknown'}`}) while working on this request; it is being restarted, try again`);
+      retire(
+        worker,
+        `The template worker stopped (${signal ?? `exit code ${code ?? 'unknown'}`}) while working on this request; it is being restarted, try again`,
+      );
     }
   }
 
@@ -245,9 +262,13 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     if (worker.job !== job) return;
     worker.job = undefined;
     job.reject(
-      new AppError('TEMPLATE_TIMEOUT', `${job.subject} ran longer than the limit of ${options.timeoutMs} ms (NAP_TEMPLATE_TIMEOUT_MS) and was stopped; look for a loop that does not end`, {
-        details: { limitMs: options.timeoutMs },
-      }),
+      new AppError(
+        'TEMPLATE_TIMEOUT',
+        `${job.subject} ran longer than the limit of ${options.timeoutMs} ms (NAP_TEMPLATE_TIMEOUT_MS) and was stopped; look for a loop that does not end`,
+        {
+          details: { limitMs: options.timeoutMs },
+        },
+      ),
     );
     // the worker counts as ready: its replacement is a restart, not a failed start
     giveUp(worker, `ran longer than ${options.timeoutMs} ms`);
@@ -267,7 +288,8 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
         down = undefined;
         failedStarts = 0;
       }
-      if (queue.length >= options.maxQueue) return Promise.reject(unavailable(`The template renderer is busy: ${queue.length} requests wait for a worker; try again`));
+      if (queue.length >= options.maxQueue)
+        return Promise.reject(unavailable(`The template renderer is busy: ${queue.length} requests wait for a worker; try again`));
       replenish();
       started = true;
       return new Promise<WorkerReply>((resolve, reject) => {

@@ -95,24 +95,40 @@ function describe(subject: string, error: TemplateWorkerError, config: TemplateR
   const where = error.line === undefined ? {} : { line: error.line };
   switch (error.kind) {
     case 'syntax':
-      return new AppError('TEMPLATE_RENDER_FAILED', `${subject} has a syntax error${at}: ${error.message}`, { details: { kind: 'syntax', ...where } });
+      return new AppError('TEMPLATE_RENDER_FAILED', `${subject} has a syntax error${at}: ${error.message}`, {
+        details: { kind: 'syntax', ...where },
+      });
     case 'undefined':
     case 'render':
       return new AppError('TEMPLATE_RENDER_FAILED', `${subject} failed${at}: ${error.message}`, {
         details: { kind: error.kind, ...where, ...(error.missing === undefined ? {} : { missing: error.missing }) },
       });
     case 'memory':
-      return new AppError('TEMPLATE_RENDER_FAILED', `${subject} needed more than the ${config.memoryBytes / 1_048_576} MiB a template worker may use (NAP_TEMPLATE_WORKER_MEMORY_MB)`, {
-        details: { kind: 'memory', limitBytes: config.memoryBytes },
-      });
+      return new AppError(
+        'TEMPLATE_RENDER_FAILED',
+        `${subject} needed more than the ${config.memoryBytes / 1_048_576} MiB a template worker may use (NAP_TEMPLATE_WORKER_MEMORY_MB)`,
+        {
+          details: { kind: 'memory', limitBytes: config.memoryBytes },
+        },
+      );
     case 'security':
-      return new AppError('TEMPLATE_SANDBOX_VIOLATION', `${subject} was refused by the sandbox${at}: ${error.message}; templates cannot reach Python internals`, { details: where });
+      return new AppError(
+        'TEMPLATE_SANDBOX_VIOLATION',
+        `${subject} was refused by the sandbox${at}: ${error.message}; templates cannot reach Python internals`,
+        { details: where },
+      );
     case 'output_limit':
-      return new AppError('TEMPLATE_OUTPUT_TOO_LARGE', `${subject} produced more than the limit of ${config.maxOutputBytes} bytes (NAP_TEMPLATE_MAX_OUTPUT_BYTES)`, {
-        details: { limitBytes: config.maxOutputBytes },
-      });
+      return new AppError(
+        'TEMPLATE_OUTPUT_TOO_LARGE',
+        `${subject} produced more than the limit of ${config.maxOutputBytes} bytes (NAP_TEMPLATE_MAX_OUTPUT_BYTES)`,
+        {
+          details: { limitBytes: config.maxOutputBytes },
+        },
+      );
     case 'textfsm_template':
-      return new AppError('TEMPLATE_PARSE_FAILED', `${subject} is not a valid TextFSM template: ${error.message}`, { details: { kind: 'template' } });
+      return new AppError('TEMPLATE_PARSE_FAILED', `${subject} is not a valid TextFSM template: ${error.message}`, {
+        details: { kind: 'template' },
+      });
     case 'textfsm_parse':
       return new AppError('TEMPLATE_PARSE_FAILED', `${subject} stopped on the text: ${error.message}`, { details: { kind: 'text' } });
     case 'bad_request':

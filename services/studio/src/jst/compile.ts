@@ -134,7 +134,15 @@ interface Draft {
   gateSteps: { step: string; case: number }[];
 }
 
-function nodeOf(step: Obj, type: NodeKind, id: StepId, path: string, fn: string | undefined, fnIds: ReadonlySet<string>, p: Problems): NodePlan | undefined {
+function nodeOf(
+  step: Obj,
+  type: NodeKind,
+  id: StepId,
+  path: string,
+  fn: string | undefined,
+  fnIds: ReadonlySet<string>,
+  p: Problems,
+): NodePlan | undefined {
   const ref = { step: id, label: String(type), ...(fn === undefined ? {} : { fn }) };
   const args = step.args === undefined ? [] : step.args;
   if (!Array.isArray(args)) {
@@ -156,7 +164,12 @@ function nodeOf(step: Obj, type: NodeKind, id: StepId, path: string, fn: string 
       if (def.callback !== undefined) {
         const callback = staticArgs[def.callback];
         if (callback !== undefined && (typeof callback !== 'string' || !fnIds.has(callback))) {
-          error(p, 'UNKNOWN_FUNCTION', `step ${String(id)} (${ref.label}) calls back function "${String(callback)}", which is not in the functions table`, `${path}/args/${def.callback}`);
+          error(
+            p,
+            'UNKNOWN_FUNCTION',
+            `step ${String(id)} (${ref.label}) calls back function "${String(callback)}", which is not in the functions table`,
+            `${path}/args/${def.callback}`,
+          );
         }
       }
       return { ...base, invoke: (a, ctx) => def.run(a, ctx) };
@@ -169,7 +182,8 @@ function nodeOf(step: Obj, type: NodeKind, id: StepId, path: string, fn: string 
         return undefined;
       }
       const polymorph = step.polymorphIndex === undefined || step.polymorphIndex === null ? 0 : Number(step.polymorphIndex);
-      if (!Number.isInteger(polymorph) || polymorph < 0) error(p, 'BAD_STEP', `step ${String(id)}: polymorphIndex must be a whole number`, `${path}/polymorphIndex`);
+      if (!Number.isInteger(polymorph) || polymorph < 0)
+        error(p, 'BAD_STEP', `step ${String(id)}: polymorphIndex must be a whole number`, `${path}/polymorphIndex`);
       return { ...base, invoke: (a, ctx) => def.run(a, polymorph, ctx) };
     }
     case 'template': {
@@ -185,7 +199,12 @@ function nodeOf(step: Obj, type: NodeKind, id: StepId, path: string, fn: string 
       const fnId = typeof step.function === 'string' ? step.function : String(step.function);
       ref.label = `function ${fnId}`;
       if (!fnIds.has(fnId)) {
-        error(p, 'UNKNOWN_FUNCTION', `step ${String(id)} calls function "${fnId}", which is not in the functions table`, `${path}/function`);
+        error(
+          p,
+          'UNKNOWN_FUNCTION',
+          `step ${String(id)} calls function "${fnId}", which is not in the functions table`,
+          `${path}/function`,
+        );
         return undefined;
       }
       return { ...base, invoke: (a, ctx) => ctx.callFunction(fnId, a) };
@@ -193,7 +212,12 @@ function nodeOf(step: Obj, type: NodeKind, id: StepId, path: string, fn: string 
     case 'context': {
       ref.label = `${library}.${method}`;
       if (library !== 'Conditional' || method !== 'switch') {
-        error(p, 'UNKNOWN_METHOD', `step ${String(id)} is a context step of ${library}.${method}; only Conditional.switch makes a context`, path);
+        error(
+          p,
+          'UNKNOWN_METHOD',
+          `step ${String(id)} is a context step of ${library}.${method}; only Conditional.switch makes a context`,
+          path,
+        );
         return undefined;
       }
       const cases: unknown[] = Array.isArray(step.return) ? step.return : [];
@@ -222,7 +246,12 @@ function compileScope(doc: Obj, path: string, fn: string | undefined, fnIds: Rea
       continue;
     }
     if (!isNodeKind(type)) {
-      error(p, 'UNKNOWN_STEP_TYPE', `step ${String(step.id)} has type ${JSON.stringify(type)}; use assign, method, declaration, template, function or context`, `${at}/type`);
+      error(
+        p,
+        'UNKNOWN_STEP_TYPE',
+        `step ${String(step.id)} has type ${JSON.stringify(type)}; use assign, method, declaration, template, function or context`,
+        `${at}/type`,
+      );
       continue;
     }
     if (!isStepId(step.id)) {
@@ -234,7 +263,13 @@ function compileScope(doc: Obj, path: string, fn: string | undefined, fnIds: Rea
       continue;
     }
     const gateSteps = parseContext(step.context);
-    if (gateSteps === undefined) error(p, 'BAD_CONTEXT', `step ${String(step.id)} has context ${JSON.stringify(step.context)}; write "#" or "#/<switch step>[<case>]"`, `${at}/context`);
+    if (gateSteps === undefined)
+      error(
+        p,
+        'BAD_CONTEXT',
+        `step ${String(step.id)} has context ${JSON.stringify(step.context)}; write "#" or "#/<switch step>[<case>]"`,
+        `${at}/context`,
+      );
     const node = nodeOf(step, type, step.id, at, fn, fnIds, p);
     if (node) drafts.set(String(step.id), { id: step.id, index: i, path: at, step, node, assigns: [], gateSteps: gateSteps ?? [] });
   }
@@ -252,13 +287,20 @@ function compileScope(doc: Obj, path: string, fn: string | undefined, fnIds: Rea
     }
     const gateSteps = parseContext(step.context);
     if (gateSteps === undefined) {
-      error(p, 'BAD_CONTEXT', `assign ${String(step.id)} has context ${JSON.stringify(step.context)}; write "#" or "#/<switch step>[<case>]"`, `${at}/context`);
+      error(
+        p,
+        'BAD_CONTEXT',
+        `assign ${String(step.id)} has context ${JSON.stringify(step.context)}; write "#" or "#/<switch step>[<case>]"`,
+        `${at}/context`,
+      );
       continue;
     }
     const fromPtr = typeof from.ptr === 'string' ? parsePointer(from.ptr) : undefined;
     const toPtr = typeof to.ptr === 'string' ? parsePointer(to.ptr) : undefined;
-    if (fromPtr === undefined) error(p, 'BAD_POINTER', `assign ${String(step.id)}: from.ptr ${JSON.stringify(from.ptr)} is not a JSON Pointer`, `${at}/from/ptr`);
-    if (toPtr === undefined) error(p, 'BAD_POINTER', `assign ${String(step.id)}: to.ptr ${JSON.stringify(to.ptr)} is not a JSON Pointer`, `${at}/to/ptr`);
+    if (fromPtr === undefined)
+      error(p, 'BAD_POINTER', `assign ${String(step.id)}: from.ptr ${JSON.stringify(from.ptr)} is not a JSON Pointer`, `${at}/from/ptr`);
+    if (toPtr === undefined)
+      error(p, 'BAD_POINTER', `assign ${String(step.id)}: to.ptr ${JSON.stringify(to.ptr)} is not a JSON Pointer`, `${at}/to/ptr`);
     if (fromPtr === undefined || toPtr === undefined) continue;
 
     // the source
@@ -266,15 +308,28 @@ function compileScope(doc: Obj, path: string, fn: string | undefined, fnIds: Rea
     let fromStep: string | undefined;
     const fromLocation = String(from.location);
     if (!FROM_LOCATIONS.has(fromLocation)) {
-      error(p, 'BAD_ASSIGN', `assign ${String(step.id)} reads from location "${fromLocation}"; use incoming or a step`, `${at}/from/location`);
+      error(
+        p,
+        'BAD_ASSIGN',
+        `assign ${String(step.id)} reads from location "${fromLocation}"; use incoming or a step`,
+        `${at}/from/location`,
+      );
     } else if (fromLocation === 'incoming') {
       const name = String(from.name);
-      if (!incoming.ids.includes(name)) error(p, 'BAD_ASSIGN', `assign ${String(step.id)} reads incoming "${name}", which no incoming schema names`, `${at}/from/name`);
+      if (!incoming.ids.includes(name))
+        error(p, 'BAD_ASSIGN', `assign ${String(step.id)} reads incoming "${name}", which no incoming schema names`, `${at}/from/name`);
       else source = { node: -1, name, tokens: fromPtr };
     } else {
       fromStep = String(from.name);
-      if (!drafts.has(fromStep)) error(p, 'BAD_ASSIGN', `assign ${String(step.id)} reads step ${fromStep}, which does not exist or cannot run`, `${at}/from/name`);
-      else if (fromPtr[0] !== 'return') error(p, 'BAD_POINTER', `assign ${String(step.id)} reads ${JSON.stringify(from.ptr)} of step ${fromStep}; a step's answer is at /return`, `${at}/from/ptr`);
+      if (!drafts.has(fromStep))
+        error(p, 'BAD_ASSIGN', `assign ${String(step.id)} reads step ${fromStep}, which does not exist or cannot run`, `${at}/from/name`);
+      else if (fromPtr[0] !== 'return')
+        error(
+          p,
+          'BAD_POINTER',
+          `assign ${String(step.id)} reads ${JSON.stringify(from.ptr)} of step ${fromStep}; a step's answer is at /return`,
+          `${at}/from/ptr`,
+        );
       else {
         source = { node: 0, name: fromStep, tokens: fromPtr.slice(1) };
         used.add(fromStep);
@@ -290,12 +345,22 @@ function compileScope(doc: Obj, path: string, fn: string | undefined, fnIds: Rea
         continue;
       }
       assigned.add(name);
-      outDrafts.push({ assign: { name, tokens: toPtr, source, gates: [] }, ...(fromStep === undefined ? {} : { fromStep }), gateSteps, path: at });
+      outDrafts.push({
+        assign: { name, tokens: toPtr, source, gates: [] },
+        ...(fromStep === undefined ? {} : { fromStep }),
+        gateSteps,
+        path: at,
+      });
       continue;
     }
     const target = drafts.get(String(to.name));
     if (target === undefined) {
-      error(p, 'BAD_ASSIGN', `assign ${String(step.id)} writes step ${String(to.name)}, which does not exist or cannot run`, `${at}/to/name`);
+      error(
+        p,
+        'BAD_ASSIGN',
+        `assign ${String(step.id)} writes step ${String(to.name)}, which does not exist or cannot run`,
+        `${at}/to/name`,
+      );
       continue;
     }
     let index: number;
@@ -304,7 +369,12 @@ function compileScope(doc: Obj, path: string, fn: string | undefined, fnIds: Rea
     else {
       const m = ARG_POINTER.exec(String(to.ptr));
       if (!m) {
-        error(p, 'BAD_POINTER', `assign ${String(step.id)} writes ${JSON.stringify(to.ptr)} of step ${String(to.name)}; use /args/<n>/value or /context`, `${at}/to/ptr`);
+        error(
+          p,
+          'BAD_POINTER',
+          `assign ${String(step.id)} writes ${JSON.stringify(to.ptr)} of step ${String(to.name)}; use /args/<n>/value or /context`,
+          `${at}/to/ptr`,
+        );
         continue;
       }
       index = Number(m[1]);
@@ -329,7 +399,10 @@ function compileScope(doc: Obj, path: string, fn: string | undefined, fnIds: Rea
   // data-flow order: a node after every node it reads and every switch that gates it or its assigns
   const order: Draft[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  const depsOf = (d: Draft): string[] => [...d.gateSteps.map((g) => g.step), ...d.assigns.flatMap((a) => [...(a.fromStep === undefined ? [] : [a.fromStep]), ...a.gateSteps.map((g) => g.step)])];
+  const depsOf = (d: Draft): string[] => [
+    ...d.gateSteps.map((g) => g.step),
+    ...d.assigns.flatMap((a) => [...(a.fromStep === undefined ? [] : [a.fromStep]), ...a.gateSteps.map((g) => g.step)]),
+  ];
   const visit = (d: Draft, trail: string[]): void => {
     const key = String(d.id);
     const s = state.get(key);
@@ -349,8 +422,10 @@ function compileScope(doc: Obj, path: string, fn: string | undefined, fnIds: Rea
   for (const d of [...drafts.values()].sort((x, y) => x.index - y.index)) visit(d, []);
 
   const position = new Map(order.map((d, i) => [String(d.id), i]));
-  const gatesOf = (gs: { step: string; case: number }[]): Gate[] => gs.flatMap((g) => (position.has(g.step) ? [{ node: position.get(g.step) as number, case: g.case }] : []));
-  const resolve = (s: Source, fromStep: string | undefined): Source => (fromStep === undefined ? s : { ...s, node: position.get(fromStep) ?? -1 });
+  const gatesOf = (gs: { step: string; case: number }[]): Gate[] =>
+    gs.flatMap((g) => (position.has(g.step) ? [{ node: position.get(g.step) as number, case: g.case }] : []));
+  const resolve = (s: Source, fromStep: string | undefined): Source =>
+    fromStep === undefined ? s : { ...s, node: position.get(fromStep) ?? -1 };
 
   const nodes: NodePlan[] = order.map((d) => ({
     ...d.node,
@@ -368,12 +443,23 @@ function compileScope(doc: Obj, path: string, fn: string | undefined, fnIds: Rea
     else (nodes[at] as NodePlan).after.push(assign);
   }
 
-  for (const id of outgoing.ids) if (!assigned.has(id)) warn(p, 'OUTGOING_UNASSIGNED', `nothing is assigned to outgoing "${id}"`, `${path}/outgoing/${outgoing.ids.indexOf(id)}`);
+  for (const id of outgoing.ids)
+    if (!assigned.has(id))
+      warn(p, 'OUTGOING_UNASSIGNED', `nothing is assigned to outgoing "${id}"`, `${path}/outgoing/${outgoing.ids.indexOf(id)}`);
   for (const d of drafts.values()) {
-    if (!used.has(String(d.id)) && d.node.kind !== 'context') warn(p, 'STEP_UNUSED', `the answer of step ${String(d.id)} (${d.node.ref.label}) is never used`, d.path);
+    if (!used.has(String(d.id)) && d.node.kind !== 'context')
+      warn(p, 'STEP_UNUSED', `the answer of step ${String(d.id)} (${d.node.ref.label}) is never used`, d.path);
   }
 
-  return { ...(fn === undefined ? {} : { fn }), incomingIds: incoming.ids, incomingSchemas: incoming.schemas, outgoingIds: outgoing.ids, outgoingSchemas: outgoing.schemas, nodes, start };
+  return {
+    ...(fn === undefined ? {} : { fn }),
+    incomingIds: incoming.ids,
+    incomingSchemas: incoming.schemas,
+    outgoingIds: outgoing.ids,
+    outgoingSchemas: outgoing.schemas,
+    nodes,
+    start,
+  };
 }
 
 /** Checks and compiles a transformation document (already migrated). */
@@ -403,14 +489,21 @@ export function compileTransformation(doc: unknown): CompileResult {
     }
     fnIds.add(id);
     fns.push({ id, doc: f, path: at });
-    if (Array.isArray(f.functions) && f.functions.length > 0) warn(p, 'NESTED_FUNCTIONS', `function "${id}" holds functions of its own; calls resolve from the document's one table, so they are not used`, `${at}/functions`);
+    if (Array.isArray(f.functions) && f.functions.length > 0)
+      warn(
+        p,
+        'NESTED_FUNCTIONS',
+        `function "${id}" holds functions of its own; calls resolve from the document's one table, so they are not used`,
+        `${at}/functions`,
+      );
   }
 
   const root = compileScope(doc, '', undefined, fnIds, p);
   const functions = new Map<string, ScopePlan>();
   for (const f of fns) {
     const scope = compileScope(f.doc, f.path, f.id, fnIds, p);
-    if (scope.outgoingIds.length === 0) warn(p, 'FUNCTION_WITHOUT_OUTGOING', `function "${f.id}" has no outgoing schema, so it answers nothing`, `${f.path}/outgoing`);
+    if (scope.outgoingIds.length === 0)
+      warn(p, 'FUNCTION_WITHOUT_OUTGOING', `function "${f.id}" has no outgoing schema, so it answers nothing`, `${f.path}/outgoing`);
     functions.set(f.id, scope);
   }
   if (p.errors.length > 0) return p;

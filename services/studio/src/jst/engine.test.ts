@@ -7,7 +7,12 @@ import type { RunDeps, RunOptions } from '.';
 type Step = Record<string, unknown>;
 const regex = createInlineRegexRunner();
 
-function doc(incoming: string[], outgoing: (string | Record<string, unknown>)[], steps: Step[], functions: Record<string, unknown>[] = []): Record<string, unknown> {
+function doc(
+  incoming: string[],
+  outgoing: (string | Record<string, unknown>)[],
+  steps: Step[],
+  functions: Record<string, unknown>[] = [],
+): Record<string, unknown> {
   return {
     name: 'test',
     incoming: incoming.map((id) => ({ $id: id, type: ['string', 'number', 'object', 'array', 'boolean', 'null'] })),
@@ -24,10 +29,22 @@ const assign = (id: number, from: [string, string | number, string], to: [string
   to: { location: to[0], name: to[1], ptr: to[2] },
   ...(context === undefined ? {} : { context }),
 });
-const method = (id: number, library: string, name: string, args: unknown[], extra: Step = {}): Step => ({ id, type: 'method', library, method: name, args, ...extra });
+const method = (id: number, library: string, name: string, args: unknown[], extra: Step = {}): Step => ({
+  id,
+  type: 'method',
+  library,
+  method: name,
+  args,
+  ...extra,
+});
 const arg = (n: number) => `/args/${n}/value`;
 
-function run(d: Record<string, unknown>, incoming: Record<string, unknown> = {}, options: RunOptions = {}, deps: Partial<RunDeps> = {}): unknown {
+function run(
+  d: Record<string, unknown>,
+  incoming: Record<string, unknown> = {},
+  options: RunOptions = {},
+  deps: Partial<RunDeps> = {},
+): unknown {
   const { doc: migrated } = migrateTransformation(d);
   const compiled = compileTransformation(migrated);
   if (!compiled.plan) throw new Error(`does not compile: ${JSON.stringify(compiled.errors)}`);
@@ -46,60 +63,78 @@ function thrown(fn: () => unknown): { code: string; message: string } {
 
 describe('JST data flow', () => {
   it('runs steps in data-flow order, not array order, and keys the result by outgoing $id in schema order', () => {
-    const d = doc(['a'], ['second', 'first'], [
-      assign(10, ['method', 2, '/return'], ['outgoing', 'first', '']),
-      method(2, 'String', 'toUpperCase', [null]),
-      assign(11, ['method', 1, '/return'], ['method', 2, arg(0)]),
-      method(1, 'String', 'concat', [null, '-x']),
-      assign(12, ['incoming', 'a', ''], ['method', 1, arg(0)]),
-      assign(13, ['incoming', 'a', ''], ['outgoing', 'second', '']),
-    ]);
+    const d = doc(
+      ['a'],
+      ['second', 'first'],
+      [
+        assign(10, ['method', 2, '/return'], ['outgoing', 'first', '']),
+        method(2, 'String', 'toUpperCase', [null]),
+        assign(11, ['method', 1, '/return'], ['method', 2, arg(0)]),
+        method(1, 'String', 'concat', [null, '-x']),
+        assign(12, ['incoming', 'a', ''], ['method', 1, arg(0)]),
+        assign(13, ['incoming', 'a', ''], ['outgoing', 'second', '']),
+      ],
+    );
     const out = run(d, { a: 'ab' });
     expect(out).toEqual({ second: 'ab', first: 'AB-X' });
     expect(Object.keys(out as object)).toEqual(['second', 'first']);
   });
 
   it('starts arguments from static args, assigns overwrite /args/N/value, null is omitted (undefined)', () => {
-    const d = doc(['s'], ['parts', 'joined'], [
-      method(1, 'String', 'split', [null, ',', null]),
-      assign(2, ['incoming', 's', ''], ['method', 1, arg(0)]),
-      assign(3, ['method', 1, '/return'], ['outgoing', 'parts', '']),
-      // a null separator is omitted: join uses its default ","
-      method(4, 'Array', 'join', [null, null]),
-      assign(5, ['method', 1, '/return'], ['method', 4, arg(0)]),
-      assign(6, ['method', 4, '/return'], ['outgoing', 'joined', '']),
-    ]);
+    const d = doc(
+      ['s'],
+      ['parts', 'joined'],
+      [
+        method(1, 'String', 'split', [null, ',', null]),
+        assign(2, ['incoming', 's', ''], ['method', 1, arg(0)]),
+        assign(3, ['method', 1, '/return'], ['outgoing', 'parts', '']),
+        // a null separator is omitted: join uses its default ","
+        method(4, 'Array', 'join', [null, null]),
+        assign(5, ['method', 1, '/return'], ['method', 4, arg(0)]),
+        assign(6, ['method', 4, '/return'], ['outgoing', 'joined', '']),
+      ],
+    );
     expect(run(d, { s: 'a,b,c' })).toEqual({ parts: ['a', 'b', 'c'], joined: 'a,b,c' });
   });
 
   it('reads and writes through JSON Pointers, building outgoing objects member by member', () => {
-    const d = doc(['dev'], ['out'], [
-      assign(1, ['incoming', 'dev', '/interfaces/0/name'], ['outgoing', 'out', '/first/name']),
-      assign(2, ['incoming', 'dev', '/host~1name'], ['outgoing', 'out', '/host']),
-    ]);
-    expect(run(d, { dev: { 'host/name': 'r1', interfaces: [{ name: 'ge-0/0/0' }] } })).toEqual({ out: { first: { name: 'ge-0/0/0' }, host: 'r1' } });
+    const d = doc(
+      ['dev'],
+      ['out'],
+      [
+        assign(1, ['incoming', 'dev', '/interfaces/0/name'], ['outgoing', 'out', '/first/name']),
+        assign(2, ['incoming', 'dev', '/host~1name'], ['outgoing', 'out', '/host']),
+      ],
+    );
+    expect(run(d, { dev: { 'host/name': 'r1', interfaces: [{ name: 'ge-0/0/0' }] } })).toEqual({
+      out: { first: { name: 'ge-0/0/0' }, host: 'r1' },
+    });
   });
 
   it('answers copies from methods that change arrays and objects in JavaScript', () => {
-    const d = doc(['arr', 'obj'], ['pushed', 'popped', 'shifted', 'spliced', 'set', 'original', 'originalObj', 'deleted'], [
-      method(1, 'Array', 'push', [null, 4]),
-      method(2, 'Array', 'pop', [null]),
-      method(3, 'Array', 'shift', [null]),
-      method(4, 'Array', 'splice', [null, 1, 1, 'x']),
-      method(5, 'Object', 'setProperty', [null, 'b', 2]),
-      method(6, 'Object', 'deleteProperty', [null, 'a']),
-      ...[1, 2, 3, 4].map((n) => assign(10 + n, ['incoming', 'arr', ''], ['method', n, arg(0)])),
-      assign(15, ['incoming', 'obj', ''], ['method', 5, arg(0)]),
-      assign(16, ['incoming', 'obj', ''], ['method', 6, arg(0)]),
-      assign(21, ['method', 1, '/return'], ['outgoing', 'pushed', '']),
-      assign(22, ['method', 2, '/return'], ['outgoing', 'popped', '']),
-      assign(23, ['method', 3, '/return'], ['outgoing', 'shifted', '']),
-      assign(24, ['method', 4, '/return'], ['outgoing', 'spliced', '']),
-      assign(25, ['method', 5, '/return'], ['outgoing', 'set', '']),
-      assign(26, ['incoming', 'arr', ''], ['outgoing', 'original', '']),
-      assign(27, ['incoming', 'obj', ''], ['outgoing', 'originalObj', '']),
-      assign(28, ['method', 6, '/return'], ['outgoing', 'deleted', '']),
-    ]);
+    const d = doc(
+      ['arr', 'obj'],
+      ['pushed', 'popped', 'shifted', 'spliced', 'set', 'original', 'originalObj', 'deleted'],
+      [
+        method(1, 'Array', 'push', [null, 4]),
+        method(2, 'Array', 'pop', [null]),
+        method(3, 'Array', 'shift', [null]),
+        method(4, 'Array', 'splice', [null, 1, 1, 'x']),
+        method(5, 'Object', 'setProperty', [null, 'b', 2]),
+        method(6, 'Object', 'deleteProperty', [null, 'a']),
+        ...[1, 2, 3, 4].map((n) => assign(10 + n, ['incoming', 'arr', ''], ['method', n, arg(0)])),
+        assign(15, ['incoming', 'obj', ''], ['method', 5, arg(0)]),
+        assign(16, ['incoming', 'obj', ''], ['method', 6, arg(0)]),
+        assign(21, ['method', 1, '/return'], ['outgoing', 'pushed', '']),
+        assign(22, ['method', 2, '/return'], ['outgoing', 'popped', '']),
+        assign(23, ['method', 3, '/return'], ['outgoing', 'shifted', '']),
+        assign(24, ['method', 4, '/return'], ['outgoing', 'spliced', '']),
+        assign(25, ['method', 5, '/return'], ['outgoing', 'set', '']),
+        assign(26, ['incoming', 'arr', ''], ['outgoing', 'original', '']),
+        assign(27, ['incoming', 'obj', ''], ['outgoing', 'originalObj', '']),
+        assign(28, ['method', 6, '/return'], ['outgoing', 'deleted', '']),
+      ],
+    );
     const arr = [1, 2, 3];
     const obj = { a: 1 };
     expect(run(d, { arr, obj })).toEqual({
@@ -117,27 +152,56 @@ describe('JST data flow', () => {
   });
 
   it('declares with polymorphIndex choosing the overload, and answers primitives for wrappers', () => {
-    const d = doc(['n'], ['elements', 'sized', 'number', 'bool', 'text', 'obj', 'date'], [
-      { id: 1, type: 'declaration', library: 'Array', method: 'new Array', args: [3], polymorphIndex: 0 },
-      { id: 2, type: 'declaration', library: 'Array', method: 'new Array', args: [null], polymorphIndex: 1 },
-      assign(3, ['incoming', 'n', ''], ['declaration', 2, arg(0)]),
-      { id: 4, type: 'declaration', library: 'Number', method: 'new Number', args: ['42'] },
-      { id: 5, type: 'declaration', library: 'Boolean', method: 'new Boolean', args: ['1'] },
-      { id: 6, type: 'declaration', library: 'String', method: 'new String', args: [7] },
-      { id: 7, type: 'declaration', library: 'Object', method: 'new Object', args: ['{ "name": "" }'] },
-      { id: 8, type: 'declaration', library: 'Date', method: 'new Date', args: ['2024-02-29T10:00:00Z'], polymorphIndex: 2 },
-      ...[1, 2, 4, 5, 6, 7, 8].map((n, i) => assign(20 + n, ['declaration', n, '/return'], ['outgoing', ['elements', 'sized', 'number', 'bool', 'text', 'obj', 'date'][i] as string, ''])),
-    ]);
-    expect(run(d, { n: 2 })).toEqual({ elements: [3], sized: [null, null], number: 42, bool: true, text: '7', obj: { name: '' }, date: '2024-02-29T10:00:00.000Z' });
+    const d = doc(
+      ['n'],
+      ['elements', 'sized', 'number', 'bool', 'text', 'obj', 'date'],
+      [
+        { id: 1, type: 'declaration', library: 'Array', method: 'new Array', args: [3], polymorphIndex: 0 },
+        { id: 2, type: 'declaration', library: 'Array', method: 'new Array', args: [null], polymorphIndex: 1 },
+        assign(3, ['incoming', 'n', ''], ['declaration', 2, arg(0)]),
+        { id: 4, type: 'declaration', library: 'Number', method: 'new Number', args: ['42'] },
+        { id: 5, type: 'declaration', library: 'Boolean', method: 'new Boolean', args: ['1'] },
+        { id: 6, type: 'declaration', library: 'String', method: 'new String', args: [7] },
+        { id: 7, type: 'declaration', library: 'Object', method: 'new Object', args: ['{ "name": "" }'] },
+        { id: 8, type: 'declaration', library: 'Date', method: 'new Date', args: ['2024-02-29T10:00:00Z'], polymorphIndex: 2 },
+        ...[1, 2, 4, 5, 6, 7, 8].map((n, i) =>
+          assign(
+            20 + n,
+            ['declaration', n, '/return'],
+            ['outgoing', ['elements', 'sized', 'number', 'bool', 'text', 'obj', 'date'][i] as string, ''],
+          ),
+        ),
+      ],
+    );
+    expect(run(d, { n: 2 })).toEqual({
+      elements: [3],
+      sized: [null, null],
+      number: 42,
+      bool: true,
+      text: '7',
+      obj: { name: '' },
+      date: '2024-02-29T10:00:00.000Z',
+    });
   });
 
   it('fills template literals: args[i] fills the i-th distinct ${name}', () => {
-    const d = doc(['dev', 'acl'], ['line'], [
-      { id: 1, type: 'template', library: 'String', method: 'templateLiteral', template: '${acl} on ${dev}: clear ${acl}', args: [null, null] },
-      assign(2, ['incoming', 'acl', ''], ['template', 1, arg(0)]),
-      assign(3, ['incoming', 'dev', ''], ['template', 1, arg(1)]),
-      assign(4, ['template', 1, '/return'], ['outgoing', 'line', '']),
-    ]);
+    const d = doc(
+      ['dev', 'acl'],
+      ['line'],
+      [
+        {
+          id: 1,
+          type: 'template',
+          library: 'String',
+          method: 'templateLiteral',
+          template: '${acl} on ${dev}: clear ${acl}',
+          args: [null, null],
+        },
+        assign(2, ['incoming', 'acl', ''], ['template', 1, arg(0)]),
+        assign(3, ['incoming', 'dev', ''], ['template', 1, arg(1)]),
+        assign(4, ['template', 1, '/return'], ['outgoing', 'line', '']),
+      ],
+    );
     expect(run(d, { dev: 'r1', acl: 'OUT' })).toEqual({ line: 'OUT on r1: clear OUT' });
   });
 
@@ -147,15 +211,24 @@ describe('JST data flow', () => {
       name: 'a name that steps do not use',
       incoming: [{ $id: 'k' }, { $id: 'v' }],
       outgoing: [{ $id: 'pair' }, { $id: 'key' }],
-      steps: [assign(1, ['incoming', 'k', ''], ['outgoing', 'pair', '/Key']), assign(2, ['incoming', 'v', ''], ['outgoing', 'pair', '/Value']), assign(3, ['incoming', 'k', ''], ['outgoing', 'key', ''])],
+      steps: [
+        assign(1, ['incoming', 'k', ''], ['outgoing', 'pair', '/Key']),
+        assign(2, ['incoming', 'v', ''], ['outgoing', 'pair', '/Value']),
+        assign(3, ['incoming', 'k', ''], ['outgoing', 'key', '']),
+      ],
       functions: [],
     };
-    const d = doc(['v'], ['tag', 'key'], [
-      { id: 1, type: 'function', function: 'fn-pair', args: ['Name', null] },
-      assign(2, ['incoming', 'v', ''], ['function', 1, arg(1)]),
-      assign(3, ['function', 1, '/return/pair'], ['outgoing', 'tag', '']),
-      assign(4, ['function', 1, '/return/key'], ['outgoing', 'key', '']),
-    ], [pair]);
+    const d = doc(
+      ['v'],
+      ['tag', 'key'],
+      [
+        { id: 1, type: 'function', function: 'fn-pair', args: ['Name', null] },
+        assign(2, ['incoming', 'v', ''], ['function', 1, arg(1)]),
+        assign(3, ['function', 1, '/return/pair'], ['outgoing', 'tag', '']),
+        assign(4, ['function', 1, '/return/key'], ['outgoing', 'key', '']),
+      ],
+      [pair],
+    );
     expect(run(d, { v: 'web-1' })).toEqual({ tag: { Key: 'Name', Value: 'web-1' }, key: 'Name' });
   });
 
@@ -166,7 +239,14 @@ describe('JST data flow', () => {
       incoming: [{ $id: 'currentValue' }, { $id: 'index' }, { $id: 'array' }, { $id: 'constantValue1' }],
       outgoing: [{ $id: 'newValue' }],
       steps: [
-        { id: 1, type: 'template', library: 'String', method: 'templateLiteral', template: '${v}${s}#${i}/${n}', args: [null, null, null, null] },
+        {
+          id: 1,
+          type: 'template',
+          library: 'String',
+          method: 'templateLiteral',
+          template: '${v}${s}#${i}/${n}',
+          args: [null, null, null, null],
+        },
         assign(2, ['incoming', 'currentValue', ''], ['template', 1, arg(0)]),
         assign(3, ['incoming', 'constantValue1', ''], ['template', 1, arg(1)]),
         assign(4, ['incoming', 'index', ''], ['template', 1, arg(2)]),
@@ -196,17 +276,27 @@ describe('JST data flow', () => {
       name: 'isBig',
       incoming: [{ $id: 'element' }, { $id: 'index' }, { $id: 'array' }, { $id: 'constantValue1' }],
       outgoing: [{ $id: 'return' }],
-      steps: [method(1, 'Relational', 'greaterThan', [null, null]), assign(2, ['incoming', 'element', ''], ['method', 1, arg(0)]), assign(3, ['incoming', 'constantValue1', ''], ['method', 1, arg(1)]), assign(4, ['method', 1, '/return'], ['outgoing', 'return', ''])],
+      steps: [
+        method(1, 'Relational', 'greaterThan', [null, null]),
+        assign(2, ['incoming', 'element', ''], ['method', 1, arg(0)]),
+        assign(3, ['incoming', 'constantValue1', ''], ['method', 1, arg(1)]),
+        assign(4, ['method', 1, '/return'], ['outgoing', 'return', '']),
+      ],
       functions: [],
     };
-    const d = doc(['xs'], ['mapped', 'total', 'big', 'found'], [
-      method(1, 'Array', 'map', [null, 'cb-map', '!']),
-      method(2, 'Array', 'reduce', [null, 'cb-sum', 100, 10]),
-      method(3, 'Array', 'filter', [null, 'cb-filter', 1]),
-      method(4, 'Array', 'find', [null, 'cb-filter', 2]),
-      ...[1, 2, 3, 4].map((n) => assign(10 + n, ['incoming', 'xs', ''], ['method', n, arg(0)])),
-      ...['mapped', 'total', 'big', 'found'].map((o, i) => assign(20 + i, ['method', i + 1, '/return'], ['outgoing', o, ''])),
-    ], [addSuffix, sum, isBig]);
+    const d = doc(
+      ['xs'],
+      ['mapped', 'total', 'big', 'found'],
+      [
+        method(1, 'Array', 'map', [null, 'cb-map', '!']),
+        method(2, 'Array', 'reduce', [null, 'cb-sum', 100, 10]),
+        method(3, 'Array', 'filter', [null, 'cb-filter', 1]),
+        method(4, 'Array', 'find', [null, 'cb-filter', 2]),
+        ...[1, 2, 3, 4].map((n) => assign(10 + n, ['incoming', 'xs', ''], ['method', n, arg(0)])),
+        ...['mapped', 'total', 'big', 'found'].map((o, i) => assign(20 + i, ['method', i + 1, '/return'], ['outgoing', o, ''])),
+      ],
+      [addSuffix, sum, isBig],
+    );
     expect(run(d, { xs: [1, 2, 3] })).toEqual({ mapped: ['1!#0/3', '2!#1/3', '3!#2/3'], total: 160, big: [2, 3], found: 3 });
   });
 
@@ -216,39 +306,63 @@ describe('JST data flow', () => {
       name: 'old',
       incoming: [{ $id: 'element' }, { $id: 'index' }, { $id: 'array' }, { $id: 'thisArg', type: 'object' }],
       outgoing: [{ $id: 'return' }],
-      steps: [method(1, 'Equality', 'equality', [null, null]), assign(2, ['incoming', 'element', '/name'], ['method', 1, arg(0)]), assign(3, ['incoming', 'thisArg', '/wanted'], ['method', 1, arg(1)]), assign(4, ['method', 1, '/return'], ['outgoing', 'return', ''])],
+      steps: [
+        method(1, 'Equality', 'equality', [null, null]),
+        assign(2, ['incoming', 'element', '/name'], ['method', 1, arg(0)]),
+        assign(3, ['incoming', 'thisArg', '/wanted'], ['method', 1, arg(1)]),
+        assign(4, ['method', 1, '/return'], ['outgoing', 'return', '']),
+      ],
       functions: [],
     };
     const dropped = { ...withSchema, id: 'dropped', incoming: withSchema.incoming.slice(0, 3) };
-    const d = doc(['items'], ['a', 'b'], [
-      method(1, 'Array', 'find', [null, 'old', { wanted: 'y' }]),
-      method(2, 'Array', 'find', [null, 'dropped', { wanted: 'x' }]),
-      assign(3, ['incoming', 'items', ''], ['method', 1, arg(0)]),
-      assign(4, ['incoming', 'items', ''], ['method', 2, arg(0)]),
-      assign(5, ['method', 1, '/return/id'], ['outgoing', 'a', '']),
-      assign(6, ['method', 2, '/return/id'], ['outgoing', 'b', '']),
-    ], [withSchema, dropped]);
+    const d = doc(
+      ['items'],
+      ['a', 'b'],
+      [
+        method(1, 'Array', 'find', [null, 'old', { wanted: 'y' }]),
+        method(2, 'Array', 'find', [null, 'dropped', { wanted: 'x' }]),
+        assign(3, ['incoming', 'items', ''], ['method', 1, arg(0)]),
+        assign(4, ['incoming', 'items', ''], ['method', 2, arg(0)]),
+        assign(5, ['method', 1, '/return/id'], ['outgoing', 'a', '']),
+        assign(6, ['method', 2, '/return/id'], ['outgoing', 'b', '']),
+      ],
+      [withSchema, dropped],
+    );
     const { doc: migrated, migrated: which } = migrateTransformation(d);
-    expect(which).toEqual([{ function: 'old', to: 'constantValue1' }, { function: 'dropped', to: 'constantValue1' }]);
+    expect(which).toEqual([
+      { function: 'old', to: 'constantValue1' },
+      { function: 'dropped', to: 'constantValue1' },
+    ]);
     expect(JSON.stringify(migrated)).not.toContain('thisArg');
-    expect(run(d, { items: [{ name: 'x', id: 1 }, { name: 'y', id: 2 }] })).toEqual({ a: 2, b: 1 });
+    expect(
+      run(d, {
+        items: [
+          { name: 'x', id: 1 },
+          { name: 'y', id: 2 },
+        ],
+      }),
+    ).toEqual({ a: 2, b: 1 });
   });
 
   it('gates steps and assigns on a Conditional.switch case ("#/24[2]"); gated-out steps never run', () => {
-    const d = doc(['v'], ['kind', 'text'], [
-      { id: 24, type: 'context', library: 'Conditional', method: 'switch', args: [null], return: ['string', 'object'] },
-      method(26, 'JSON', 'type of', [null]),
-      assign(27, ['incoming', 'v', ''], ['method', 26, arg(0)]),
-      assign(28, ['method', 26, '/return'], ['context', 24, arg(0)]),
-      assign(29, ['method', 26, '/return'], ['outgoing', 'kind', '']),
-      method(6, 'Array', 'join', [null, '+'], { context: '#/24[2]' }),
-      assign(30, ['incoming', 'v', ''], ['method', 6, arg(0)]),
-      assign(31, ['context', 24, '/return/case_2'], ['method', 6, '/context'], '#/24[2]'),
-      assign(32, ['method', 6, '/return'], ['outgoing', 'text', ''], '#/24[2]'),
-      { id: 33, type: 'declaration', library: 'String', method: 'new String', args: [null], context: '#/24[1]' },
-      assign(34, ['incoming', 'v', ''], ['declaration', 33, arg(0)]),
-      assign(35, ['declaration', 33, '/return'], ['outgoing', 'text', ''], '#/24[1]'),
-    ]);
+    const d = doc(
+      ['v'],
+      ['kind', 'text'],
+      [
+        { id: 24, type: 'context', library: 'Conditional', method: 'switch', args: [null], return: ['string', 'object'] },
+        method(26, 'JSON', 'type of', [null]),
+        assign(27, ['incoming', 'v', ''], ['method', 26, arg(0)]),
+        assign(28, ['method', 26, '/return'], ['context', 24, arg(0)]),
+        assign(29, ['method', 26, '/return'], ['outgoing', 'kind', '']),
+        method(6, 'Array', 'join', [null, '+'], { context: '#/24[2]' }),
+        assign(30, ['incoming', 'v', ''], ['method', 6, arg(0)]),
+        assign(31, ['context', 24, '/return/case_2'], ['method', 6, '/context'], '#/24[2]'),
+        assign(32, ['method', 6, '/return'], ['outgoing', 'text', ''], '#/24[2]'),
+        { id: 33, type: 'declaration', library: 'String', method: 'new String', args: [null], context: '#/24[1]' },
+        assign(34, ['incoming', 'v', ''], ['declaration', 33, arg(0)]),
+        assign(35, ['declaration', 33, '/return'], ['outgoing', 'text', ''], '#/24[1]'),
+      ],
+    );
     expect(run(d, { v: 'plain' })).toEqual({ kind: 'string', text: 'plain' });
     // the join step would fail on a string: it must not run when case 2 did not match
     expect(run(d, { v: ['a', 'b'] })).toEqual({ kind: 'object', text: 'a+b' });
@@ -267,8 +381,15 @@ describe('JST data flow', () => {
     const d = {
       name: 'defaults',
       incoming: [{ $id: 'site', type: 'string', default: 'ams1' }],
-      outgoing: [{ $id: 'label', type: 'string' }, { $id: 'status', type: 'string', default: 'unknown' }],
-      steps: [method(1, 'String', 'concat', ['site-', null]), assign(2, ['incoming', 'site', ''], ['method', 1, arg(1)]), assign(3, ['method', 1, '/return'], ['outgoing', 'label', ''])],
+      outgoing: [
+        { $id: 'label', type: 'string' },
+        { $id: 'status', type: 'string', default: 'unknown' },
+      ],
+      steps: [
+        method(1, 'String', 'concat', ['site-', null]),
+        assign(2, ['incoming', 'site', ''], ['method', 1, arg(1)]),
+        assign(3, ['method', 1, '/return'], ['outgoing', 'label', '']),
+      ],
       functions: [],
     };
     expect(run(d, {}, { revertToDefaultValue: true })).toEqual({ label: 'site-ams1', status: 'unknown' });
@@ -276,38 +397,98 @@ describe('JST data flow', () => {
   });
 
   it('checks incoming values against their schemas with validateIncoming, naming the field', () => {
-    const d = { name: 'typed', incoming: [{ $id: 'port', type: 'integer' }], outgoing: [{ $id: 'port' }], steps: [assign(1, ['incoming', 'port', ''], ['outgoing', 'port', ''])], functions: [] };
-    const validateIncoming = (schema: Record<string, unknown>, value: unknown) => (schema.type === 'integer' && !Number.isInteger(value) ? 'must be integer' : undefined);
-    expect(thrown(() => run(d, { port: 'x' }, { validateIncoming: true }, { validateIncoming }))).toEqual({ code: 'TRANSFORMATION_INCOMING_INVALID', message: 'Incoming "port" of transformation "typed" must be integer' });
+    const d = {
+      name: 'typed',
+      incoming: [{ $id: 'port', type: 'integer' }],
+      outgoing: [{ $id: 'port' }],
+      steps: [assign(1, ['incoming', 'port', ''], ['outgoing', 'port', ''])],
+      functions: [],
+    };
+    const validateIncoming = (schema: Record<string, unknown>, value: unknown) =>
+      schema.type === 'integer' && !Number.isInteger(value) ? 'must be integer' : undefined;
+    expect(thrown(() => run(d, { port: 'x' }, { validateIncoming: true }, { validateIncoming }))).toEqual({
+      code: 'TRANSFORMATION_INCOMING_INVALID',
+      message: 'Incoming "port" of transformation "typed" must be integer',
+    });
     expect(run(d, { port: 'x' }, {}, { validateIncoming })).toEqual({ port: 'x' });
   });
 
   it('queries with the json-query dialect of the workflow query task (WorkFlowEngine.query)', () => {
-    const d = doc(['m'], ['workflows'], [method(1, 'WorkFlowEngine', 'query', [true, 'artifacts.[*type=workflow].name', null]), assign(2, ['incoming', 'm', ''], ['method', 1, arg(2)]), assign(3, ['method', 1, '/return'], ['outgoing', 'workflows', ''])]);
-    expect(run(d, { m: { artifacts: [{ type: 'workflow', name: 'a' }, { type: 'form', name: 'b' }, { type: 'workflow', name: 'c' }] } })).toEqual({ workflows: ['a', 'c'] });
+    const d = doc(
+      ['m'],
+      ['workflows'],
+      [
+        method(1, 'WorkFlowEngine', 'query', [true, 'artifacts.[*type=workflow].name', null]),
+        assign(2, ['incoming', 'm', ''], ['method', 1, arg(2)]),
+        assign(3, ['method', 1, '/return'], ['outgoing', 'workflows', '']),
+      ],
+    );
+    expect(
+      run(d, {
+        m: {
+          artifacts: [
+            { type: 'workflow', name: 'a' },
+            { type: 'form', name: 'b' },
+            { type: 'workflow', name: 'c' },
+          ],
+        },
+      }),
+    ).toEqual({ workflows: ['a', 'c'] });
   });
 });
 
 describe('JST checks and bounds', () => {
   it('refuses an unknown method at compile time, naming the step and its path; reports every problem', () => {
-    const d = doc(['a'], ['b'], [method(7, 'String', 'eval', [null]), method(8, 'Array', 'map', [null, 'nope']), assign(9, ['method', 99, '/return'], ['outgoing', 'b', ''])]);
+    const d = doc(
+      ['a'],
+      ['b'],
+      [
+        method(7, 'String', 'eval', [null]),
+        method(8, 'Array', 'map', [null, 'nope']),
+        assign(9, ['method', 99, '/return'], ['outgoing', 'b', '']),
+      ],
+    );
     const { errors, plan } = compileTransformation(d);
     expect(plan).toBeUndefined();
     expect(errors).toEqual([
       { code: 'UNKNOWN_METHOD', message: 'step 7 calls String.eval, which is not a method of the library', path: '/steps/0' },
-      { code: 'UNKNOWN_FUNCTION', message: 'step 8 (Array.map) calls back function "nope", which is not in the functions table', path: '/steps/1/args/1' },
+      {
+        code: 'UNKNOWN_FUNCTION',
+        message: 'step 8 (Array.map) calls back function "nope", which is not in the functions table',
+        path: '/steps/1/args/1',
+      },
       { code: 'BAD_ASSIGN', message: 'assign 9 reads step 99, which does not exist or cannot run', path: '/steps/2/from/name' },
     ]);
   });
 
   it('refuses a cycle of assigns', () => {
-    const d = doc([], ['o'], [method(1, 'String', 'trim', [null]), method(2, 'String', 'trim', [null]), assign(3, ['method', 1, '/return'], ['method', 2, arg(0)]), assign(4, ['method', 2, '/return'], ['method', 1, arg(0)])]);
+    const d = doc(
+      [],
+      ['o'],
+      [
+        method(1, 'String', 'trim', [null]),
+        method(2, 'String', 'trim', [null]),
+        assign(3, ['method', 1, '/return'], ['method', 2, arg(0)]),
+        assign(4, ['method', 2, '/return'], ['method', 1, arg(0)]),
+      ],
+    );
     expect(compileTransformation(d).errors.map((e) => e.code)).toEqual(['CYCLE']);
   });
 
   it('names the step id and method when a step fails', () => {
-    const d = doc(['a'], ['b'], [method(12, 'Array', 'join', [null, ',']), assign(1, ['incoming', 'a', ''], ['method', 12, arg(0)]), assign(2, ['method', 12, '/return'], ['outgoing', 'b', ''])]);
-    expect(thrown(() => run(d, { a: 'not an array' }))).toEqual({ code: 'TRANSFORMATION_STEP_FAILED', message: 'The transformation failed at step 12 (Array.join): argument 1 (array) must be an array, not string' });
+    const d = doc(
+      ['a'],
+      ['b'],
+      [
+        method(12, 'Array', 'join', [null, ',']),
+        assign(1, ['incoming', 'a', ''], ['method', 12, arg(0)]),
+        assign(2, ['method', 12, '/return'], ['outgoing', 'b', '']),
+      ],
+    );
+    expect(thrown(() => run(d, { a: 'not an array' }))).toEqual({
+      code: 'TRANSFORMATION_STEP_FAILED',
+      message: 'The transformation failed at step 12 (Array.join): argument 1 (array) must be an array, not string',
+    });
   });
 
   it('stops a run past its step budget, its time, or its value size, naming the limit and the step', () => {
@@ -316,32 +497,89 @@ describe('JST checks and bounds', () => {
       name: 'again',
       incoming: [{ $id: 'n' }],
       outgoing: [{ $id: 'out' }],
-      steps: [{ id: 1, type: 'function', function: 'again', args: [null] }, assign(2, ['incoming', 'n', ''], ['function', 1, arg(0)]), assign(3, ['function', 1, '/return/out'], ['outgoing', 'out', ''])],
+      steps: [
+        { id: 1, type: 'function', function: 'again', args: [null] },
+        assign(2, ['incoming', 'n', ''], ['function', 1, arg(0)]),
+        assign(3, ['function', 1, '/return/out'], ['outgoing', 'out', '']),
+      ],
       functions: [],
     };
-    const recursive = doc(['n'], ['out'], [{ id: 1, type: 'function', function: 'again', args: [null] }, assign(2, ['function', 1, '/return/out'], ['outgoing', 'out', ''])], [loop]);
-    expect(thrown(() => run(recursive, { n: 1 }))).toMatchObject({ code: 'TRANSFORMATION_LIMIT_EXCEEDED', message: expect.stringContaining('functions call each other more than 64 deep') });
+    const recursive = doc(
+      ['n'],
+      ['out'],
+      [{ id: 1, type: 'function', function: 'again', args: [null] }, assign(2, ['function', 1, '/return/out'], ['outgoing', 'out', ''])],
+      [loop],
+    );
+    expect(thrown(() => run(recursive, { n: 1 }))).toMatchObject({
+      code: 'TRANSFORMATION_LIMIT_EXCEEDED',
+      message: expect.stringContaining('functions call each other more than 64 deep'),
+    });
 
-    const many = doc(['xs'], ['ys'], [method(1, 'Array', 'map', [null, 'id']), assign(2, ['incoming', 'xs', ''], ['method', 1, arg(0)]), assign(3, ['method', 1, '/return'], ['outgoing', 'ys', ''])], [
-      { id: 'id', name: 'id', incoming: [{ $id: 'currentValue' }], outgoing: [{ $id: 'newValue' }], steps: [method(1, 'Math', 'add', [null, 1]), assign(2, ['incoming', 'currentValue', ''], ['method', 1, arg(0)]), assign(3, ['method', 1, '/return'], ['outgoing', 'newValue', ''])], functions: [] },
-    ]);
+    const many = doc(
+      ['xs'],
+      ['ys'],
+      [
+        method(1, 'Array', 'map', [null, 'id']),
+        assign(2, ['incoming', 'xs', ''], ['method', 1, arg(0)]),
+        assign(3, ['method', 1, '/return'], ['outgoing', 'ys', '']),
+      ],
+      [
+        {
+          id: 'id',
+          name: 'id',
+          incoming: [{ $id: 'currentValue' }],
+          outgoing: [{ $id: 'newValue' }],
+          steps: [
+            method(1, 'Math', 'add', [null, 1]),
+            assign(2, ['incoming', 'currentValue', ''], ['method', 1, arg(0)]),
+            assign(3, ['method', 1, '/return'], ['outgoing', 'newValue', '']),
+          ],
+          functions: [],
+        },
+      ],
+    );
     const xs = Array.from({ length: 5_000 }, (_, i) => i);
-    expect(thrown(() => run(many, { xs }, {}, { limits: { maxSteps: 1_000 } }))).toEqual({ code: 'TRANSFORMATION_LIMIT_EXCEEDED', message: 'The run went past its budget of 1000 steps (at step 1 (Math.add) of function "id")' });
-    expect(thrown(() => run(many, { xs: Array.from({ length: 200_000 }, (_, i) => i) }, {}, { limits: { timeoutMs: 1 } }))).toMatchObject({ code: 'TRANSFORMATION_LIMIT_EXCEEDED', message: expect.stringContaining('took longer than 1 ms') });
+    expect(thrown(() => run(many, { xs }, {}, { limits: { maxSteps: 1_000 } }))).toEqual({
+      code: 'TRANSFORMATION_LIMIT_EXCEEDED',
+      message: 'The run went past its budget of 1000 steps (at step 1 (Math.add) of function "id")',
+    });
+    expect(thrown(() => run(many, { xs: Array.from({ length: 200_000 }, (_, i) => i) }, {}, { limits: { timeoutMs: 1 } }))).toMatchObject({
+      code: 'TRANSFORMATION_LIMIT_EXCEEDED',
+      message: expect.stringContaining('took longer than 1 ms'),
+    });
 
-    const big = doc(['n'], ['a'], [{ id: 1, type: 'declaration', library: 'Array', method: 'new Array', args: [null], polymorphIndex: 1 }, assign(2, ['incoming', 'n', ''], ['declaration', 1, arg(0)]), assign(3, ['declaration', 1, '/return'], ['outgoing', 'a', ''])]);
-    expect(thrown(() => run(big, { n: 50_000_000 }))).toEqual({ code: 'TRANSFORMATION_LIMIT_EXCEEDED', message: 'The run was stopped: a value of 50000000 elements or characters is larger than the limit of 1000000 (at step 1 (new Array))' });
-    expect(thrown(() => run(big, { n: 10_000 }, {}, { limits: { maxOutputChars: 1_000 } }))).toMatchObject({ code: 'TRANSFORMATION_LIMIT_EXCEEDED', message: expect.stringContaining('more than the limit of 1000') });
+    const big = doc(
+      ['n'],
+      ['a'],
+      [
+        { id: 1, type: 'declaration', library: 'Array', method: 'new Array', args: [null], polymorphIndex: 1 },
+        assign(2, ['incoming', 'n', ''], ['declaration', 1, arg(0)]),
+        assign(3, ['declaration', 1, '/return'], ['outgoing', 'a', '']),
+      ],
+    );
+    expect(thrown(() => run(big, { n: 50_000_000 }))).toEqual({
+      code: 'TRANSFORMATION_LIMIT_EXCEEDED',
+      message:
+        'The run was stopped: a value of 50000000 elements or characters is larger than the limit of 1000000 (at step 1 (new Array))',
+    });
+    expect(thrown(() => run(big, { n: 10_000 }, {}, { limits: { maxOutputChars: 1_000 } }))).toMatchObject({
+      code: 'TRANSFORMATION_LIMIT_EXCEEDED',
+      message: expect.stringContaining('more than the limit of 1000'),
+    });
   });
 
   it('never reaches prototypes: getProperty of "constructor" is undefined, setProperty "__proto__" is plain data', () => {
-    const d = doc(['o'], ['ctor', 'set'], [
-      method(1, 'Object', 'getProperty', [null, 'constructor']),
-      method(2, 'Object', 'setProperty', [{}, '__proto__', { polluted: true }]),
-      assign(3, ['incoming', 'o', ''], ['method', 1, arg(0)]),
-      assign(4, ['method', 1, '/return'], ['outgoing', 'ctor', '']),
-      assign(5, ['method', 2, '/return'], ['outgoing', 'set', '']),
-    ]);
+    const d = doc(
+      ['o'],
+      ['ctor', 'set'],
+      [
+        method(1, 'Object', 'getProperty', [null, 'constructor']),
+        method(2, 'Object', 'setProperty', [{}, '__proto__', { polluted: true }]),
+        assign(3, ['incoming', 'o', ''], ['method', 1, arg(0)]),
+        assign(4, ['method', 1, '/return'], ['outgoing', 'ctor', '']),
+        assign(5, ['method', 2, '/return'], ['outgoing', 'set', '']),
+      ],
+    );
     const out = run(d, { o: {} }) as Record<string, unknown>;
     expect(out.ctor).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -351,11 +589,21 @@ describe('JST checks and bounds', () => {
   it('stops a regular expression that backtracks without end in its worker, and goes on with the next run', async () => {
     const worker = createWorkerRegexRunner({ timeoutMs: 300 });
     try {
-      const d = doc(['s'], ['ok'], [method(1, 'RegExp', 'test', ['^(a+)+$', null]), assign(2, ['incoming', 's', ''], ['method', 1, arg(1)]), assign(3, ['method', 1, '/return'], ['outgoing', 'ok', ''])]);
+      const d = doc(
+        ['s'],
+        ['ok'],
+        [
+          method(1, 'RegExp', 'test', ['^(a+)+$', null]),
+          assign(2, ['incoming', 's', ''], ['method', 1, arg(1)]),
+          assign(3, ['method', 1, '/return'], ['outgoing', 'ok', '']),
+        ],
+      );
       const started = Date.now();
       expect(thrown(() => run(d, { s: `${'a'.repeat(40)}!` }, {}, { regex: worker }))).toMatchObject({
         code: 'TRANSFORMATION_LIMIT_EXCEEDED',
-        message: expect.stringMatching(/^The run was stopped: the regular expression \/\^\(a\+\)\+\$\/ ran longer than 300 ms and was stopped.*\(at step 1 \(RegExp\.test\)\)$/),
+        message: expect.stringMatching(
+          /^The run was stopped: the regular expression \/\^\(a\+\)\+\$\/ ran longer than 300 ms and was stopped.*\(at step 1 \(RegExp\.test\)\)$/,
+        ),
       });
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(worker.replaced).toBe(1);

@@ -43,5 +43,9 @@ export function limitExceeded(ref: StepRef | undefined, message: string): AppErr
 export function invalidTransformation(name: string, errors: readonly TransformationProblem[]): AppError {
   const first = errors[0];
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
-  return new AppError('TRANSFORMATION_INVALID', `The transformation "${name}" cannot run: ${first ? `${first.message} at ${first.path || '/'}` : 'it is not valid'}${more}`, { details: errors });
+  return new AppError(
+    'TRANSFORMATION_INVALID',
+    `The transformation "${name}" cannot run: ${first ? `${first.message} at ${first.path || '/'}` : 'it is not valid'}${more}`,
+    { details: errors },
+  );
 }

@@ -21,7 +21,13 @@ function renamed(step: unknown, to: string): unknown {
 }
 
 function readsThisArg(step: unknown): boolean {
-  return isPlainObject(step) && step.type === 'assign' && isPlainObject(step.from) && step.from.location === 'incoming' && step.from.name === 'thisArg';
+  return (
+    isPlainObject(step) &&
+    step.type === 'assign' &&
+    isPlainObject(step.from) &&
+    step.from.location === 'incoming' &&
+    step.from.name === 'thisArg'
+  );
 }
 
 export function migrateTransformation(doc: Obj): Migration {
@@ -42,7 +48,8 @@ export function migrateTransformation(doc: Obj): Migration {
     const schema = { $id: to, title: to, type: ['array', 'boolean', 'number', 'integer', 'string', 'object', 'null'], isConstValue: true };
     return {
       ...fn,
-      incoming: at === -1 ? [...incoming, schema] : incoming.map((s, i) => (i === at && isPlainObject(s) ? { ...s, $id: to, title: to } : s)),
+      incoming:
+        at === -1 ? [...incoming, schema] : incoming.map((s, i) => (i === at && isPlainObject(s) ? { ...s, $id: to, title: to } : s)),
       steps: steps.map((s) => renamed(s, to)),
     };
   });

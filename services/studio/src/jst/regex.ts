@@ -34,7 +34,8 @@ export interface RegexRunner {
  */
 export function runRegexOp(op: RegexOp): unknown {
   const re = new RegExp(op.source, op.flags);
-  const plain = (m: RegExpMatchArray | null): (string | null)[] | null => (m === null ? null : Array.from(m, (s) => (s === undefined ? null : s)));
+  const plain = (m: RegExpMatchArray | null): (string | null)[] | null =>
+    m === null ? null : Array.from(m, (s) => (s === undefined ? null : s));
   switch (op.op) {
     case 'test':
       return re.test(op.input);
@@ -142,7 +143,9 @@ export function createWorkerRegexRunner(options: WorkerRegexOptions = {}): Regex
         replaced += 1;
         void worker.terminate();
         port.close();
-        throw new LimitError(`the regular expression /${op.source}/${op.flags} ran longer than ${timeoutMs} ms and was stopped; simplify it (nested quantifiers such as (a+)+ backtrack without end)`);
+        throw new LimitError(
+          `the regular expression /${op.source}/${op.flags} ran longer than ${timeoutMs} ms and was stopped; simplify it (nested quantifiers such as (a+)+ backtrack without end)`,
+        );
       }
       const received = receiveMessageOnPort(port);
       const answer = received?.message as Answer | undefined;

@@ -78,7 +78,8 @@ class Run implements NodeContext {
   }
 
   grow(n: number): void {
-    if (n > this.limits.maxValueLength) throw new LimitError(`a value of ${n} elements or characters is larger than the limit of ${this.limits.maxValueLength}`);
+    if (n > this.limits.maxValueLength)
+      throw new LimitError(`a value of ${n} elements or characters is larger than the limit of ${this.limits.maxValueLength}`);
   }
 
   /** Runs the document's scope on the incoming values by $id; answers the outgoing values by $id. */
@@ -88,12 +89,16 @@ class Run implements NodeContext {
 
   private functionScope(id: unknown): ScopePlan {
     const scope = typeof id === 'string' ? this.plan.functions.get(id) : undefined;
-    if (scope === undefined) throw new MethodError(id === undefined ? 'no callback function is given' : `there is no function "${String(id)}" in the functions table`);
+    if (scope === undefined)
+      throw new MethodError(
+        id === undefined ? 'no callback function is given' : `there is no function "${String(id)}" in the functions table`,
+      );
     return scope;
   }
 
   private callScope(scope: ScopePlan, args: readonly unknown[]): Obj {
-    if (this.depth >= this.limits.maxCallDepth) throw new LimitError(`functions call each other more than ${this.limits.maxCallDepth} deep`);
+    if (this.depth >= this.limits.maxCallDepth)
+      throw new LimitError(`functions call each other more than ${this.limits.maxCallDepth} deep`);
     const inputs: Obj = {};
     scope.incomingIds.forEach((id, i) => {
       inputs[id] = args[i];
@@ -111,7 +116,8 @@ class Run implements NodeContext {
   private tick(ref: StepRef): void {
     this.steps += 1;
     if (this.steps > this.limits.maxSteps) throw limitExceeded(ref, `The run went past its budget of ${this.limits.maxSteps} steps`);
-    if ((this.steps & 127) === 0 && Date.now() > this.deadline) throw limitExceeded(ref, `The run took longer than ${this.limits.timeoutMs} ms`);
+    if ((this.steps & 127) === 0 && Date.now() > this.deadline)
+      throw limitExceeded(ref, `The run took longer than ${this.limits.timeoutMs} ms`);
   }
 
   private runScope(scope: ScopePlan, inputs: Obj): Obj {
@@ -119,7 +125,8 @@ class Run implements NodeContext {
     const values: unknown[] = new Array<unknown>(n);
     const state = new Uint8Array(n); // 0 not run yet, DONE, SKIPPED
     let out: Obj = {};
-    const read = (source: Source): unknown => (source.node < 0 ? getIn(member(inputs, source.name), source.tokens) : getIn(values[source.node], source.tokens));
+    const read = (source: Source): unknown =>
+      source.node < 0 ? getIn(member(inputs, source.name), source.tokens) : getIn(values[source.node], source.tokens);
     const gatesOpen = (gates: readonly Gate[]): boolean => {
       for (const g of gates) {
         if (state[g.node] !== DONE || member(values[g.node], `case_${g.case}`) !== true) return false;
@@ -202,7 +209,9 @@ export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, o
     if (options.validateIncoming === true && value !== undefined && deps.validateIncoming) {
       const problem = deps.validateIncoming(root.incomingSchemas[i] as Obj, value);
       if (problem !== undefined) {
-        throw new AppError('TRANSFORMATION_INCOMING_INVALID', `Incoming "${id}" of transformation "${plan.name}" ${problem}`, { details: [{ member: `incoming.${id}`, message: problem }] });
+        throw new AppError('TRANSFORMATION_INCOMING_INVALID', `Incoming "${id}" of transformation "${plan.name}" ${problem}`, {
+          details: [{ member: `incoming.${id}`, message: problem }],
+        });
       }
     }
     inputs[id] = value;
@@ -218,9 +227,16 @@ export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, o
   try {
     text = JSON.stringify(result);
   } catch (err) {
-    throw limitExceeded(undefined, `The result of transformation "${plan.name}" cannot be written as JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw limitExceeded(
+      undefined,
+      `The result of transformation "${plan.name}" cannot be written as JSON: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
-  if (text.length > limits.maxOutputChars) throw limitExceeded(undefined, `The result of transformation "${plan.name}" is ${text.length} characters of JSON, more than the limit of ${limits.maxOutputChars}`);
+  if (text.length > limits.maxOutputChars)
+    throw limitExceeded(
+      undefined,
+      `The result of transformation "${plan.name}" is ${text.length} characters of JSON, more than the limit of ${limits.maxOutputChars}`,
+    );
   const data: unknown = JSON.parse(text);
   const only = root.outgoingIds[0];
   if (options.extractOutput === true && root.outgoingIds.length === 1 && only !== undefined) {
@@ -228,4 +244,3 @@ export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, o
   }
   return data;
 }
-

@@ -28,7 +28,11 @@ export interface ComponentKind {
 
 /** The component kinds whose owning operations exist, by component type; the others are refused by name. */
 export function componentKinds(deps: StudioDeps, client: BusClient): Partial<Record<ProjectComponentType, ComponentKind>> {
-  const taken = (label: string, name: string): AppError => new AppError(label === 'template' ? 'TEMPLATE_ALREADY_EXISTS' : label === 'form' ? 'FORM_ALREADY_EXISTS' : 'WORKFLOW_ALREADY_EXISTS', `A ${label} named "${name}" already exists; names are unique`);
+  const taken = (label: string, name: string): AppError =>
+    new AppError(
+      label === 'template' ? 'TEMPLATE_ALREADY_EXISTS' : label === 'form' ? 'FORM_ALREADY_EXISTS' : 'WORKFLOW_ALREADY_EXISTS',
+      `A ${label} named "${name}" already exists; names are unique`,
+    );
   const ignoreMissing = async (remove: () => Promise<unknown>): Promise<void> => {
     try {
       await remove();
@@ -42,7 +46,8 @@ export function componentKinds(deps: StudioDeps, client: BusClient): Partial<Rec
         const { workflow } = checkWorkflow(doc, member);
         if ((await deps.workflows.findByName(workflow.name)) !== null) throw taken('workflow', workflow.name);
         const id = keepableId(workflow._id);
-        if (id !== undefined && (await deps.workflows.findById(id)) !== null) throw new AppError('WORKFLOW_ALREADY_EXISTS', `A workflow with id "${id}" already exists`);
+        if (id !== undefined && (await deps.workflows.findById(id)) !== null)
+          throw new AppError('WORKFLOW_ALREADY_EXISTS', `A workflow with id "${id}" already exists`);
       },
       create: async (doc, member, caller) => (await createWorkflow(deps, doc, caller, member)).doc._id,
       remove: (id) => ignoreMissing(() => deps.workflows.delete(id)),
@@ -51,9 +56,14 @@ export function componentKinds(deps: StudioDeps, client: BusClient): Partial<Rec
     transformation: {
       async check(doc, member) {
         const { doc: transformation } = acceptTransformation(doc, member);
-        if ((await deps.transformations.findByName(transformation.name)) !== null) throw new AppError('TRANSFORMATION_ALREADY_EXISTS', `A transformation named "${transformation.name}" already exists; names are unique`);
+        if ((await deps.transformations.findByName(transformation.name)) !== null)
+          throw new AppError(
+            'TRANSFORMATION_ALREADY_EXISTS',
+            `A transformation named "${transformation.name}" already exists; names are unique`,
+          );
         const id = keepableId(transformation._id);
-        if (id !== undefined && (await deps.transformations.findById(id)) !== null) throw new AppError('TRANSFORMATION_ALREADY_EXISTS', `A transformation with id "${id}" already exists`);
+        if (id !== undefined && (await deps.transformations.findById(id)) !== null)
+          throw new AppError('TRANSFORMATION_ALREADY_EXISTS', `A transformation with id "${id}" already exists`);
       },
       create: async (doc, member, caller) => (await insertTransformation(deps, doc, caller, member)).created._id,
       remove: (id) =>
@@ -68,7 +78,8 @@ export function componentKinds(deps: StudioDeps, client: BusClient): Partial<Rec
         const template = TEMPLATE_KIND.check(doc, member);
         if ((await deps.templates.findByName(template.name)) !== null) throw taken('template', template.name);
         const id = keepableId(template._id);
-        if (id !== undefined && (await deps.templates.findById(id)) !== null) throw new AppError('TEMPLATE_ALREADY_EXISTS', `A template with id "${id}" already exists`);
+        if (id !== undefined && (await deps.templates.findById(id)) !== null)
+          throw new AppError('TEMPLATE_ALREADY_EXISTS', `A template with id "${id}" already exists`);
       },
       create: async (doc, member, caller) => (await createCamel(deps, TEMPLATE_KIND, doc, caller, member))._id,
       remove: (id) => ignoreMissing(() => deps.templates.delete(id)),
@@ -87,18 +98,24 @@ export function componentKinds(deps: StudioDeps, client: BusClient): Partial<Rec
       async check(doc, member, caller) {
         const template = checked('command template', doc, () => parseAs(commandTemplateSchema, doc, member));
         const found = (await client.call('mop.listATemplate', { params: { name: template.name } }, { caller })).body;
-        if (found.length > 0) throw new AppError('TEMPLATE_ALREADY_EXISTS', `A command template named "${template.name}" already exists in mop; names are unique`);
+        if (found.length > 0)
+          throw new AppError(
+            'TEMPLATE_ALREADY_EXISTS',
+            `A command template named "${template.name}" already exists in mop; names are unique`,
+          );
       },
       async create(doc, member, caller) {
         const template = parseAs(commandTemplateSchema, withoutMopStamps(doc), member);
         const created = (await client.call('mop.createTemplate', { body: { mop: template } }, { caller })).body.data;
-        if (typeof created._id !== 'string') throw new AppError('INTERNAL', `mop stored the command template "${template.name}" without an id`);
+        if (typeof created._id !== 'string')
+          throw new AppError('INTERNAL', `mop stored the command template "${template.name}" without an id`);
         return created._id;
       },
       remove: (id, caller) => ignoreMissing(() => client.call('mop.deleteTemplate', { params: { id } }, { caller })),
       async read(id, storedName, caller) {
         const [found] = (await client.call('mop.listATemplate', { params: { name: storedName } }, { caller })).body;
-        if (found === undefined || found._id !== id) throw new AppError('TEMPLATE_NOT_FOUND', `No command template "${storedName}" (id "${id}") in mop`);
+        if (found === undefined || found._id !== id)
+          throw new AppError('TEMPLATE_NOT_FOUND', `No command template "${storedName}" (id "${id}") in mop`);
         return found;
       },
     },

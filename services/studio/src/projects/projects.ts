@@ -34,8 +34,10 @@ export class Projects {
     const id = keepableId(project._id) ?? this.newId().replace(/-/g, '').slice(0, 24);
     const components = project.components;
     this.refuseUnsupported(components);
-    if ((await this.projects.findById(id)) !== null) throw new AppError('PROJECT_ALREADY_EXISTS', `A project with id "${id}" exists; delete it first to import it again`);
-    if ((await this.projects.findByName(project.name)) !== null) throw new AppError('PROJECT_ALREADY_EXISTS', `A project named "${project.name}" exists`);
+    if ((await this.projects.findById(id)) !== null)
+      throw new AppError('PROJECT_ALREADY_EXISTS', `A project with id "${id}" exists; delete it first to import it again`);
+    if ((await this.projects.findByName(project.name)) !== null)
+      throw new AppError('PROJECT_ALREADY_EXISTS', `A project named "${project.name}" exists`);
 
     const planned = this.plan(id, components);
     for (const p of planned) await this.named(p, () => p.kind.check(p.doc, p.member, caller));
@@ -57,7 +59,14 @@ export class Projects {
     try {
       for (const p of planned) {
         const reference = await this.named(p, () => p.kind.create(p.doc, p.member, caller));
-        record.components.push({ iid: p.component.iid, type: p.component.type, reference, folder: p.component.folder ?? '/', name: p.name, storedName: p.storedName });
+        record.components.push({
+          iid: p.component.iid,
+          type: p.component.type,
+          reference,
+          folder: p.component.folder ?? '/',
+          name: p.name,
+          storedName: p.storedName,
+        });
         await this.projects.replace(record);
       }
     } catch (err) {
@@ -78,7 +87,13 @@ export class Projects {
       const kind = this.kindOf(c.type);
       const stored = await kind.read(c.reference, c.storedName, caller);
       const document = { ...stored, name: originalNameOf(project._id, typeof stored.name === 'string' ? stored.name : c.storedName) };
-      out.push({ iid: c.iid, type: c.type, reference: c.type === 'mopCommandTemplate' ? c.storedName : c.reference, folder: c.folder ?? '/', document });
+      out.push({
+        iid: c.iid,
+        type: c.type,
+        reference: c.type === 'mopCommandTemplate' ? c.storedName : c.reference,
+        folder: c.folder ?? '/',
+        document,
+      });
     }
     return { ...project, components: out };
   }
@@ -105,7 +120,10 @@ export class Projects {
       try {
         await this.kindOf(c.type).remove(c.reference, caller);
       } catch (err) {
-        this.log.error({ err, projectId: record._id, component: c.storedName }, 'A component of a failed project import could not be deleted');
+        this.log.error(
+          { err, projectId: record._id, component: c.storedName },
+          'A component of a failed project import could not be deleted',
+        );
       }
     }
     await this.projects.delete(record._id).catch(() => undefined);
@@ -121,10 +139,23 @@ export class Projects {
       unsupported.set(c.type, names);
     }
     if (unsupported.size === 0) return;
-    const listed = [...unsupported.entries()].map(([type, names]) => `${type} (${names.length}: ${names.slice(0, 3).map((n) => `"${n}"`).join(', ')}${names.length > 3 ? ', …' : ''})`);
-    throw new AppError('NOT_IMPLEMENTED', `The project has components of a type that cannot be imported yet: ${listed.join('; ')}. Nothing was imported.`, {
-      details: [...unsupported.keys()].map((type) => ({ member: 'body.project.components', message: `component type ${type} cannot be imported yet` })),
-    });
+    const listed = [...unsupported.entries()].map(
+      ([type, names]) =>
+        `${type} (${names.length}: ${names
+          .slice(0, 3)
+          .map((n) => `"${n}"`)
+          .join(', ')}${names.length > 3 ? ', …' : ''})`,
+    );
+    throw new AppError(
+      'NOT_IMPLEMENTED',
+      `The project has components of a type that cannot be imported yet: ${listed.join('; ')}. Nothing was imported.`,
+      {
+        details: [...unsupported.keys()].map((type) => ({
+          member: 'body.project.components',
+          message: `component type ${type} cannot be imported yet`,
+        })),
+      },
+    );
   }
 
   private plan(projectId: string, components: readonly ProjectComponent[]) {
@@ -132,15 +163,22 @@ export class Projects {
     const planned = components.map((component, index) => {
       const name = typeof component.document.name === 'string' ? component.document.name : '';
       const member = `body.project.components[${index}].document`;
-      if (name === '') throw new AppError('VALIDATION_FAILED', `${member}.name is required`, { details: [{ member: `${member}.name`, message: 'is required' }] });
+      if (name === '')
+        throw new AppError('VALIDATION_FAILED', `${member}.name is required`, {
+          details: [{ member: `${member}.name`, message: 'is required' }],
+        });
       const storedName = memberName(projectId, name);
       const key = `${component.type}\u0000${storedName}`;
       const other = seen.get(key);
-      if (other !== undefined) throw new AppError('VALIDATION_FAILED', `components ${other} and ${index} are both ${component.type} "${name}"`, { details: [{ member, message: 'duplicate component name' }] });
+      if (other !== undefined)
+        throw new AppError('VALIDATION_FAILED', `components ${other} and ${index} are both ${component.type} "${name}"`, {
+          details: [{ member, message: 'duplicate component name' }],
+        });
       seen.set(key, index);
       const doc: Record<string, unknown> = { ...component.document, name: storedName };
       // a workflow exported without its _id keeps the component reference as its id, so links by id survive
-      if (component.type === 'workflow' && doc._id === undefined && keepableId(component.reference) !== undefined) doc._id = component.reference;
+      if (component.type === 'workflow' && doc._id === undefined && keepableId(component.reference) !== undefined)
+        doc._id = component.reference;
       return { component, kind: this.kindOf(component.type), doc, member, name, storedName };
     });
     return planned.sort((a, b) => CREATE_ORDER.indexOf(a.component.type) - CREATE_ORDER.indexOf(b.component.type));
@@ -152,17 +190,25 @@ export class Projects {
       return await fn();
     } catch (err) {
       if (!isAppError(err)) throw err;
-      throw new AppError(err.code, `Component ${p.component.iid} (${p.component.type} "${p.name}") was refused: ${err.message}. Nothing was imported.`, {
-        status: err.status,
-        cause: err,
-        ...(err.details !== undefined ? { details: err.details } : {}),
-      });
+      throw new AppError(
+        err.code,
+        `Component ${p.component.iid} (${p.component.type} "${p.name}") was refused: ${err.message}. Nothing was imported.`,
+        {
+          status: err.status,
+          cause: err,
+          ...(err.details !== undefined ? { details: err.details } : {}),
+        },
+      );
     }
   }
 
   private kindOf(type: ProjectComponentType): ComponentKind {
     const kind = this.kinds[type];
-    if (kind === undefined) throw new AppError('NOT_IMPLEMENTED', `Components of type ${type} cannot be handled yet (types: ${PROJECT_COMPONENT_TYPES.join(', ')})`);
+    if (kind === undefined)
+      throw new AppError(
+        'NOT_IMPLEMENTED',
+        `Components of type ${type} cannot be handled yet (types: ${PROJECT_COMPONENT_TYPES.join(', ')})`,
+      );
     return kind;
   }
 }

@@ -16,10 +16,20 @@ export interface DocumentKind {
 export const KINDS = {
   workflow: { collection: 'workflows', label: 'workflow', notFound: 'WORKFLOW_NOT_FOUND', exists: 'WORKFLOW_ALREADY_EXISTS' },
   template: { collection: 'templates', label: 'template', notFound: 'TEMPLATE_NOT_FOUND', exists: 'TEMPLATE_ALREADY_EXISTS' },
-  componentGroup: { collection: 'componentGroups', label: 'component group', notFound: 'COMPONENT_GROUP_NOT_FOUND', exists: 'COMPONENT_GROUP_ALREADY_EXISTS' },
+  componentGroup: {
+    collection: 'componentGroups',
+    label: 'component group',
+    notFound: 'COMPONENT_GROUP_NOT_FOUND',
+    exists: 'COMPONENT_GROUP_ALREADY_EXISTS',
+  },
   form: { collection: 'forms', label: 'form', notFound: 'FORM_NOT_FOUND', exists: 'FORM_ALREADY_EXISTS' },
   project: { collection: 'projects', label: 'project', notFound: 'PROJECT_NOT_FOUND', exists: 'PROJECT_ALREADY_EXISTS' },
-  transformation: { collection: 'transformations', label: 'transformation', notFound: 'TRANSFORMATION_NOT_FOUND', exists: 'TRANSFORMATION_ALREADY_EXISTS' },
+  transformation: {
+    collection: 'transformations',
+    label: 'transformation',
+    notFound: 'TRANSFORMATION_NOT_FOUND',
+    exists: 'TRANSFORMATION_ALREADY_EXISTS',
+  },
 } as const satisfies Record<string, DocumentKind>;
 
 export type NamedDoc = Doc & { name: string };
@@ -89,8 +99,12 @@ export class NamedDocuments<T extends NamedDoc> {
 
   /** A page of the documents matching `query.filter` and `scope` (access), with the total. */
   async page(query: ListQuery, scope: Filter = {}): Promise<{ items: T[]; total: number; skip: number; limit: number }> {
-    const filter = Object.keys(scope).length === 0 ? query.filter : Object.keys(query.filter).length === 0 ? scope : { $and: [query.filter, scope] };
-    const [items, total] = await Promise.all([this.docs.find(filter, { sort: query.sort, skip: query.skip, limit: query.limit }), this.docs.countDocuments(filter)]);
+    const filter =
+      Object.keys(scope).length === 0 ? query.filter : Object.keys(query.filter).length === 0 ? scope : { $and: [query.filter, scope] };
+    const [items, total] = await Promise.all([
+      this.docs.find(filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.docs.countDocuments(filter),
+    ]);
     return { items, total, skip: query.skip, limit: query.limit };
   }
 
@@ -109,7 +123,9 @@ export class NamedDocuments<T extends NamedDoc> {
     const byId = index === '_id_' || index === '_id';
     return new AppError(
       this.kind.exists,
-      byId ? `A ${this.kind.label} with id "${doc._id}" already exists` : `A ${this.kind.label} named "${doc.name}" already exists; names are unique`,
+      byId
+        ? `A ${this.kind.label} with id "${doc._id}" already exists`
+        : `A ${this.kind.label} named "${doc.name}" already exists; names are unique`,
       { cause: err },
     );
   }

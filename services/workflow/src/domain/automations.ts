@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@nap/contracts';
-import type { AutomationDocument, Caller, CatalogAutomationDocument, ExportedAutomation, ImportResult, ImportResultItem } from '@nap/contracts';
+import type {
+  AutomationDocument,
+  Caller,
+  CatalogAutomationDocument,
+  ExportedAutomation,
+  ImportResult,
+  ImportResultItem,
+} from '@nap/contracts';
 
 /** An automation of the operations manager as stored. */
 export type StoredAutomation = AutomationDocument & { _id: string; name: string };
@@ -22,7 +29,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function groupIds(value: unknown, where: string): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((g): g is string => typeof g === 'string')) throw new AppError('VALIDATION_FAILED', `${where} must be an array of group ids`);
+  if (!Array.isArray(value) || !value.every((g): g is string => typeof g === 'string'))
+    throw new AppError('VALIDATION_FAILED', `${where} must be an array of group ids`);
   return [...value];
 }
 
@@ -64,7 +72,12 @@ export class AutomationDomain {
         const created = await this.store.insertAutomation(this.prepare(item, caller, true));
         imported.push({ success: true, message: `Automation "${created.name}" imported`, original: item, created });
       } catch (err) {
-        imported.push({ success: false, message: `automations[${i}]: ${err instanceof Error ? err.message : String(err)}`, original: item, created: null });
+        imported.push({
+          success: false,
+          message: `automations[${i}]: ${err instanceof Error ? err.message : String(err)}`,
+          original: item,
+          created: null,
+        });
       }
     }
     const ok = imported.filter((r) => r.success).length;
@@ -75,7 +88,11 @@ export class AutomationDomain {
    * Operation 1: imports exported automations into the catalog; group references (by name) become
    * group ids here, and an item naming a group that does not exist fails on its own.
    */
-  async importCatalog(items: ExportedAutomation[], caller: Caller, resolveGroups: GroupResolver): Promise<ImportResult<ExportedAutomation, StoredCatalogAutomation>> {
+  async importCatalog(
+    items: ExportedAutomation[],
+    caller: Caller,
+    resolveGroups: GroupResolver,
+  ): Promise<ImportResult<ExportedAutomation, StoredCatalogAutomation>> {
     let groups: Map<string, string> | undefined;
     const imported: ImportResultItem<ExportedAutomation, StoredCatalogAutomation>[] = [];
     for (const [i, item] of items.entries()) {
@@ -92,7 +109,11 @@ export class AutomationDomain {
             const groupName = isObject(ref) && typeof ref.name === 'string' ? ref.name : typeof ref === 'string' ? ref : '';
             groups ??= await resolveGroups();
             const id = groups.get(groupName);
-            if (id === undefined) throw new AppError('GROUP_NOT_FOUND', `data.gbac.${kind} names the group "${groupName}", which does not exist here; create it first`);
+            if (id === undefined)
+              throw new AppError(
+                'GROUP_NOT_FOUND',
+                `data.gbac.${kind} names the group "${groupName}", which does not exist here; create it first`,
+              );
             out.push(id);
           }
           return out;
@@ -107,7 +128,12 @@ export class AutomationDomain {
         const created = await this.store.insertCatalogAutomation(doc);
         imported.push({ success: true, message: `Automation "${name}" imported`, original: item, created });
       } catch (err) {
-        imported.push({ success: false, message: `automations[${i}]: ${err instanceof Error ? err.message : String(err)}`, original: item, created: null });
+        imported.push({
+          success: false,
+          message: `automations[${i}]: ${err instanceof Error ? err.message : String(err)}`,
+          original: item,
+          created: null,
+        });
       }
     }
     const ok = imported.filter((r) => r.success).length;

@@ -10,6 +10,9 @@ const processPart = randomBytes(5).toString('hex');
  */
 export function newJobId(nowMs: number = Date.now()): string {
   counter = (counter + 1) % 0x1000000;
-  const seconds = Math.floor(nowMs / 1000).toString(16).padStart(8, '0').slice(-8);
+  const seconds = Math.floor(nowMs / 1000)
+    .toString(16)
+    .padStart(8, '0')
+    .slice(-8);
   return `${seconds}${processPart}${counter.toString(16).padStart(6, '0')}`;
 }

@@ -41,7 +41,10 @@ function runTime(metrics: Record<string, unknown>): number | undefined {
  */
 export class JobMetricsAccumulator {
   private readonly jobs = new Map<string, { counts: Record<string, number>; durations: Durations; lastStarted: number }>();
-  private readonly tasks = new Map<string, { workflow: string; taskId: string; name: string; app: string; taskType: string; counts: Record<string, number>; durations: Durations }>();
+  private readonly tasks = new Map<
+    string,
+    { workflow: string; taskId: string; name: string; app: string; taskType: string; counts: Record<string, number>; durations: Durations }
+  >();
 
   /** Adds one job's counts (and, when it carries `tasks`, its tasks'). */
   add(job: Record<string, unknown>): void {
@@ -59,7 +62,15 @@ export class JobMetricsAccumulator {
       const taskStatus = text(task.status);
       if (taskStatus === 'incomplete' || taskStatus === 'pending' || taskStatus === '') continue;
       const key = `${workflow}/${taskId}`;
-      const t = this.tasks.get(key) ?? { workflow, taskId, name: text(task.name), app: text(task.app), taskType: text(task.type), counts: {}, durations: new Durations() };
+      const t = this.tasks.get(key) ?? {
+        workflow,
+        taskId,
+        name: text(task.name),
+        app: text(task.app),
+        taskType: text(task.type),
+        counts: {},
+        durations: new Durations(),
+      };
       const taskMetrics = isPlainObject(task.metrics) ? task.metrics : {};
       const outcome = taskStatus === 'running' ? 'running' : text(taskMetrics.finish_state) || taskStatus;
       t.counts[outcome] = (t.counts[outcome] ?? 0) + 1;

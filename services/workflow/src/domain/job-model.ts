@@ -163,7 +163,13 @@ export function newJobRecord(input: NewJob): JobRecord {
     last_updated_by: caller.username,
     groups: input.groups ?? input.parent?.groups ?? (Array.isArray(workflow.groups) ? [...workflow.groups] : []),
     watchers: [caller.username],
-    metrics: { owner: caller.username, start_time: t, server_id: input.serverId, claim_time: t, app: { id: 'WorkFlowEngine', version: RELEASE } },
+    metrics: {
+      owner: caller.username,
+      start_time: t,
+      server_id: input.serverId,
+      claim_time: t,
+      app: { id: 'WorkFlowEngine', version: RELEASE },
+    },
     status: 'running',
     lastUpdatedVersion: RELEASE,
     canvasVersion: typeof workflow.canvasVersion === 'number' ? workflow.canvasVersion : 3,
@@ -231,7 +237,8 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
   }
   const tasks: Record<string, JobTask> = {};
   for (const [id, original] of Object.entries(source)) {
-    if (!SAFE_TASK_ID.test(id)) throw new AppError('WORKFLOW_INVALID', `Workflow "${workflow.name}" has a task id "${id}" that is not letters, digits, "_" or "-"`);
+    if (!SAFE_TASK_ID.test(id))
+      throw new AppError('WORKFLOW_INVALID', `Workflow "${workflow.name}" has a task id "${id}" that is not letters, digits, "_" or "-"`);
     const { variables = {}, ...copy } = cloneJson(original);
     const outgoing: Record<string, unknown> = {};
     const writes: TaskWrites = {};
@@ -245,7 +252,13 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
     const { decorators, ...others } = variables;
     const task: JobTask = {
       ...copy,
-      variables: { ...others, ...(decorators !== undefined ? { decorators: jobDecorators(decorators) } : {}), incoming: variables.incoming ?? {}, outgoing, error: '' },
+      variables: {
+        ...others,
+        ...(decorators !== undefined ? { decorators: jobDecorators(decorators) } : {}),
+        incoming: variables.incoming ?? {},
+        outgoing,
+        error: '',
+      },
     };
     if (writes.outgoing !== undefined || writes.error !== undefined) task.writes = writes;
     task.status = 'incomplete';
@@ -274,6 +287,9 @@ export function assertMayRun(workflow: Pick<WorkflowDocument, 'name' | 'groups'>
   const groups = workflow.groups ?? [];
   if (groups.length === 0 || caller.roles.includes('admin') || caller.id === 'system') return;
   if (!groups.some((g) => caller.groups.includes(g))) {
-    throw new AppError('GROUP_ACCESS_DENIED', `Workflow "${workflow.name}" is shared with groups the caller "${caller.username}" is not in`);
+    throw new AppError(
+      'GROUP_ACCESS_DENIED',
+      `Workflow "${workflow.name}" is shared with groups the caller "${caller.username}" is not in`,
+    );
   }
 }

@@ -37,7 +37,9 @@ function invalid(message: string): AppError {
 /** Checks a field path of the query; throws JOB_QUERY_INVALID naming it. */
 export function checkField(field: string, where: string): string {
   if (!FIELD.test(field) || HIDDEN.test(field)) {
-    throw invalid(`${where} names the field ${JSON.stringify(field)}, which is not a field path (letters, digits, "_" and "-" parts joined by ".")`);
+    throw invalid(
+      `${where} names the field ${JSON.stringify(field)}, which is not a field path (letters, digits, "_" and "-" parts joined by ".")`,
+    );
   }
   return field;
 }
@@ -137,7 +139,8 @@ export function parseQ(q: string): Filter {
 
 function expression(node: unknown, where: string, depth: number): Filter {
   if (depth > MAX_DEPTH) throw invalid(`q nests deeper than ${MAX_DEPTH} levels`);
-  if (!isObject(node)) throw invalid(`${where} must be an object such as {"and":[…]}, {"or":[…]}, {"not":…} or {"equals":{"status":"running"}}`);
+  if (!isObject(node))
+    throw invalid(`${where} must be an object such as {"and":[…]}, {"or":[…]}, {"not":…} or {"equals":{"status":"running"}}`);
   const keys = Object.keys(node);
   if (keys.length === 0) throw invalid(`${where} is an empty object`);
   const parts: Filter[] = [];
@@ -202,7 +205,9 @@ export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): 
     hints.push(`limit 0 means the default page size of ${JOB_PAGE_DEFAULT_LIMIT}`);
   }
   if (limit > JOB_PAGE_MAX_LIMIT) {
-    hints.push(`limit ${limit} is above the maximum of ${JOB_PAGE_MAX_LIMIT} jobs per page (a job holds all its tasks); ${JOB_PAGE_MAX_LIMIT} are returned, use skip to page on`);
+    hints.push(
+      `limit ${limit} is above the maximum of ${JOB_PAGE_MAX_LIMIT} jobs per page (a job holds all its tasks); ${JOB_PAGE_MAX_LIMIT} are returned, use skip to page on`,
+    );
     limit = JOB_PAGE_MAX_LIMIT;
   }
   const skip = params.skip ?? 0;
@@ -210,7 +215,8 @@ export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): 
   const sortField = params.sort === undefined || params.sort === '' ? 'metrics.start_time' : checkField(params.sort, 'sort');
   const sort: SortSpec = { [sortField]: order };
 
-  if (params.include !== undefined && params.exclude !== undefined) throw invalid('include and exclude cannot be used together; give one of them');
+  if (params.include !== undefined && params.exclude !== undefined)
+    throw invalid('include and exclude cannot be used together; give one of them');
   let projection: Projection = { ...WITHOUT_HIDDEN };
   if (params.include !== undefined) {
     const fields = fieldList(params.include, 'include');
@@ -218,9 +224,16 @@ export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): 
   } else if (params.exclude !== undefined) {
     projection = { ...Object.fromEntries(fieldList(params.exclude, 'exclude').map((f) => [f, 0] as const)), ...WITHOUT_HIDDEN };
   }
-  const dereference = params.dereference === undefined ? [] : params.dereference.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const dereference =
+    params.dereference === undefined
+      ? []
+      : params.dereference
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
   for (const d of dereference) {
-    if (!(DEREFERENCEABLE as readonly string[]).includes(d)) throw invalid(`dereference ${JSON.stringify(d)} is not supported; use ${DEREFERENCEABLE.join(' or ')}`);
+    if (!(DEREFERENCEABLE as readonly string[]).includes(d))
+      throw invalid(`dereference ${JSON.stringify(d)} is not supported; use ${DEREFERENCEABLE.join(' or ')}`);
   }
   return { filter, sort, skip, limit, projection, dereference, hints };
 }

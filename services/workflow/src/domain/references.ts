@@ -8,7 +8,10 @@ export interface ReferenceScope {
 
 /** A reference that names nothing: the task that holds it fails with this message. */
 export class UnresolvedReferenceError extends Error {
-  constructor(readonly reference: string, reason: string) {
+  constructor(
+    readonly reference: string,
+    reason: string,
+  ) {
     super(`Reference ${reference} is not resolved: ${reason}`);
     this.name = 'UnresolvedReferenceError';
   }
@@ -96,7 +99,8 @@ export function resolveTaskIncoming(task: Task, scope: ReferenceScope): Record<s
   const out = resolveIncoming(task.variables?.incoming, scope);
   const map = task.app === 'WorkFlowEngine' ? REFERENCE_MAPS[String(task.name)] : undefined;
   const members = map === undefined ? undefined : out[map];
-  if (map !== undefined && members !== null && typeof members === 'object' && !Array.isArray(members)) out[map] = resolveIncoming(members as Record<string, unknown>, scope);
+  if (map !== undefined && members !== null && typeof members === 'object' && !Array.isArray(members))
+    out[map] = resolveIncoming(members as Record<string, unknown>, scope);
   return out;
 }
 
@@ -108,7 +112,8 @@ export function resolveTaskIncoming(task: Task, scope: ReferenceScope): Record<s
  * leaves a variable picked from a task's outgoing).
  */
 export function resolveOperand(operand: unknown, scope: ReferenceScope): unknown {
-  if (operand === null || typeof operand !== 'object' || Array.isArray(operand) || !('task' in operand)) return resolveValue(operand, scope);
+  if (operand === null || typeof operand !== 'object' || Array.isArray(operand) || !('task' in operand))
+    return resolveValue(operand, scope);
   const { task, variable, value } = operand as { task?: unknown; variable?: unknown; value?: unknown };
   const named = 'variable' in operand && !(variable === '' && 'value' in operand) ? variable : value;
   if (task === 'static' || task === '' || task === undefined || task === null) return resolveValue(named, scope);

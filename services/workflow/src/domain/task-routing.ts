@@ -66,8 +66,13 @@ function targetNames(value: unknown): string[] {
 /** The input of a catalog call made from a task's resolved incoming variables. */
 export function callInputFor(operationId: string, incoming: Record<string, unknown>, task: Task): CallInput {
   if (operationId === OUTSIDE_TASK_OPERATION) {
-    const timeoutMs = typeof task.timeout === 'number' && task.timeout > 0 ? Math.min(task.timeout, getOperation(OUTSIDE_TASK_OPERATION).timeoutMs - 5_000) : undefined;
-    return { body: { app: String(task.app), method: String(task.name ?? ''), incoming, ...(timeoutMs !== undefined ? { timeoutMs } : {}) } };
+    const timeoutMs =
+      typeof task.timeout === 'number' && task.timeout > 0
+        ? Math.min(task.timeout, getOperation(OUTSIDE_TASK_OPERATION).timeoutMs - 5_000)
+        : undefined;
+    return {
+      body: { app: String(task.app), method: String(task.name ?? ''), incoming, ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
+    };
   }
   if (operationId === GATEWAY_ROLE_OPERATION && task.app === GATEWAY_ROLE_APP && task.name !== 'runRole') {
     const { _hosts: hosts, _groups: groups, ...args } = incoming;
@@ -77,7 +82,10 @@ export function callInputFor(operationId: string, incoming: Record<string, unkno
   if (operationId === 'studio.runTransformation') {
     // the task's outgoing variables are the JST's outgoing $ids, so the result always comes keyed by them
     const options = isPlainObject(incoming.options) ? incoming.options : {};
-    return { params: { transformationId: String(incoming.tr_id ?? '') }, body: { incoming: isPlainObject(incoming.variableMap) ? incoming.variableMap : {}, options: { ...options, extractOutput: false } } };
+    return {
+      params: { transformationId: String(incoming.tr_id ?? '') },
+      body: { incoming: isPlainObject(incoming.variableMap) ? incoming.variableMap : {}, options: { ...options, extractOutput: false } },
+    };
   }
   const params: Record<string, string> = {};
   const rest: Record<string, unknown> = { ...incoming };
@@ -126,7 +134,11 @@ export function resultOf(answer: unknown): unknown {
 }
 
 /** The pin of a task in a job's `pinned`: by task id first, then by `app.method`. */
-export function pinFor(pinned: Record<string, Record<string, unknown>> | undefined, id: string, task: Task): Record<string, unknown> | undefined {
+export function pinFor(
+  pinned: Record<string, Record<string, unknown>> | undefined,
+  id: string,
+  task: Task,
+): Record<string, unknown> | undefined {
   if (pinned === undefined) return undefined;
   return pinned[id] ?? pinned[`${String(task.app ?? '')}.${String(task.name ?? '')}`];
 }

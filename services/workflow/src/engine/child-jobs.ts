@@ -38,8 +38,12 @@ function failedStatus(status: string): boolean {
  * access) fails the task with its code, for the error transition.
  */
 function startFailure(workflow: string, err: unknown): TaskOutcome {
-  if (isAppError(err) && hasCode(err, 'WORKFLOW_NOT_FOUND')) return { ...errorOutcome(`${err.code}: ${err.message}`, { job_details: null }), endsJob: true };
-  return errorOutcome(`Child job of workflow "${workflow}" could not start: ${isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err)}`, { job_details: null });
+  if (isAppError(err) && hasCode(err, 'WORKFLOW_NOT_FOUND'))
+    return { ...errorOutcome(`${err.code}: ${err.message}`, { job_details: null }), endsJob: true };
+  return errorOutcome(
+    `Child job of workflow "${workflow}" could not start: ${isAppError(err) ? `${err.code}: ${err.message}` : errorMessage(err)}`,
+    { job_details: null },
+  );
 }
 
 /**
@@ -68,7 +72,9 @@ export class ChildJobs {
       for (const [name, operand] of Object.entries(given)) base[name] = resolveOperand(operand, this.state.scope());
       const dataArray = incoming.data_array;
       const looped = Array.isArray(dataArray) || (typeof dataArray === 'string' && dataArray !== '');
-      const inputs = looped ? needArray(dataArray, 'data_array').map((item) => ({ ...base, ...(isPlainObject(item) ? item : { item }) })) : [base];
+      const inputs = looped
+        ? needArray(dataArray, 'data_array').map((item) => ({ ...base, ...(isPlainObject(item) ? item : { item }) }))
+        : [base];
       const run: ChildRun = { workflow, sequential: incoming.loopType === 'sequential', single: !looped, inputs };
       if (inputs.length === 0) {
         this.state.complete(id, { finishState: 'success', outgoing: { job_details: [] } });
@@ -107,7 +113,11 @@ export class ChildJobs {
             variables: run.inputs[child.iteration ?? 0] ?? {},
             caller,
             jobId: child._id,
-            parent: { link: { job: parentJob._id, task: id, iteration: child.iteration ?? 0 }, ancestors: parentJob.ancestors ?? [], groups: parentJob.groups ?? [] },
+            parent: {
+              link: { job: parentJob._id, task: id, iteration: child.iteration ?? 0 },
+              ancestors: parentJob.ancestors ?? [],
+              groups: parentJob.groups ?? [],
+            },
             ...(parentJob.pinned !== undefined ? { pinned: parentJob.pinned } : {}),
           });
           if (run.sequential) break;
@@ -123,7 +133,9 @@ export class ChildJobs {
 
   /** After a (re)load: looks at the children of every waiting childJob task in a step of its own. */
   checkSoon(): void {
-    const waiting = Object.entries(this.state.job.tasks).filter(([, t]) => t.status === 'running' && t.name === 'childJob' && isPlainObject(t.childRun));
+    const waiting = Object.entries(this.state.job.tasks).filter(
+      ([, t]) => t.status === 'running' && t.name === 'childJob' && isPlainObject(t.childRun),
+    );
     if (waiting.length === 0) return;
     this.state.later(() => {
       void this.step(async () => {
@@ -141,7 +153,9 @@ export class ChildJobs {
     const found = new Map((await this.host.repository.childSummaries(planned.map((c) => c._id))).map((d) => [d._id, d]));
     const details: ChildDetail[] = planned.map((c) => {
       const doc = found.get(c._id);
-      return doc ? { _id: doc._id, name: doc.name, status: doc.status, variables: doc.variables, ...(doc.error?.length ? { error: doc.error } : {}) } : { _id: c._id, name: c.name, status: 'incomplete' };
+      return doc
+        ? { _id: doc._id, name: doc.name, status: doc.status, variables: doc.variables, ...(doc.error?.length ? { error: doc.error } : {}) }
+        : { _id: c._id, name: c.name, status: 'incomplete' };
     });
     const failed = details.some((d) => failedStatus(d.status));
     const allEnded = details.every((d) => ended(d.status));
@@ -155,7 +169,12 @@ export class ChildJobs {
     const jobDetails = run.single ? (details[0] ?? null) : details;
     if (failed) {
       const bad = details.find((d) => failedStatus(d.status));
-      this.state.complete(id, errorOutcome(`Child job ${bad?._id ?? ''} of workflow "${run.workflow}" ended with status ${bad?.status ?? 'error'}`, { job_details: jobDetails }));
+      this.state.complete(
+        id,
+        errorOutcome(`Child job ${bad?._id ?? ''} of workflow "${run.workflow}" ended with status ${bad?.status ?? 'error'}`, {
+          job_details: jobDetails,
+        }),
+      );
     } else {
       this.state.complete(id, { finishState: 'success', outgoing: { job_details: jobDetails } });
     }

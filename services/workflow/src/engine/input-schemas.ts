@@ -18,7 +18,13 @@ export class UserSchemas {
    * Every problem of `value` against `schema` (kept under `key`, which names the document version),
    * members prefixed by `label`. Throws the error of `unusable` when the schema does not compile.
    */
-  problems(key: string, schema: Record<string, unknown>, value: unknown, label: string, unusable: (message: string) => AppError): ValidationProblem[] {
+  problems(
+    key: string,
+    schema: Record<string, unknown>,
+    value: unknown,
+    label: string,
+    unusable: (message: string) => AppError,
+  ): ValidationProblem[] {
     let compiled = this.schemas.get(key);
     if (compiled === undefined) {
       compiled = cloneJson(schema);
@@ -55,12 +61,26 @@ export class InputSchemaCache {
   check(workflow: WorkflowDocument, given: Record<string, unknown>, provided: Record<string, unknown> = {}): void {
     const schema = workflow.inputSchema;
     if (!isPlainObject(schema) || Object.keys(schema).length === 0) return;
-    const named = new Set([...Object.keys(isPlainObject(schema.properties) ? schema.properties : {}), ...(Array.isArray(schema.required) ? schema.required.map(String) : [])]);
+    const named = new Set([
+      ...Object.keys(isPlainObject(schema.properties) ? schema.properties : {}),
+      ...(Array.isArray(schema.required) ? schema.required.map(String) : []),
+    ]);
     const variables = { ...given, ...Object.fromEntries(Object.entries(provided).filter(([name]) => named.has(name))) };
     const key = `${String(workflow._id)}@${String(workflow.last_updated ?? '')}@${JSON.stringify(schema).length}`;
-    const problems = this.schemas.problems(key, schema, variables, 'variables', (message) => new AppError('WORKFLOW_INVALID', `The inputSchema of workflow "${workflow.name}" is not a usable JSON Schema: ${message}`));
+    const problems = this.schemas.problems(
+      key,
+      schema,
+      variables,
+      'variables',
+      (message) =>
+        new AppError('WORKFLOW_INVALID', `The inputSchema of workflow "${workflow.name}" is not a usable JSON Schema: ${message}`),
+    );
     if (problems.length > 0) {
-      throw new AppError('JOB_VARIABLES_INVALID', `The variables do not match the inputSchema of workflow "${workflow.name}": ${problems.map((p) => p.message).join('; ')}`, { details: problems });
+      throw new AppError(
+        'JOB_VARIABLES_INVALID',
+        `The variables do not match the inputSchema of workflow "${workflow.name}": ${problems.map((p) => p.message).join('; ')}`,
+        { details: problems },
+      );
     }
   }
 }

@@ -165,7 +165,8 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
     const before = this.workers;
     this.workers = { ...workers };
     if (workers.taskWorker && !before.taskWorker) for (const runner of this.runners.values()) runner.reloadSoon();
-    if (workers.jobWorker && !before.jobWorker) this.scan(true).catch((err: unknown) => this.log.warn({ err }, 'Looking for jobs to claim failed'));
+    if (workers.jobWorker && !before.jobWorker)
+      this.scan(true).catch((err: unknown) => this.log.warn({ err }, 'Looking for jobs to claim failed'));
   }
 
   // ---- ownership ------------------------------------------------------------------------------

@@ -158,7 +158,10 @@ export class JobEventRelay {
         delete d.known;
         failed = true;
         d.retryMs = Math.min(MAX_RETRY_MS, d.retryMs === 0 ? FIRST_RETRY_MS : d.retryMs * 2);
-        this.log.warn({ err, jobId, retryInMs: d.retryMs }, "Publishing job events failed; they stay in the job's outbox and are published again");
+        this.log.warn(
+          { err, jobId, retryInMs: d.retryMs },
+          "Publishing job events failed; they stay in the job's outbox and are published again",
+        );
         break;
       }
     }
@@ -213,7 +216,11 @@ export class JobEventRelay {
       const entry = box.outbox[i] as OutboxEntry;
       const seq = box.published + i + 1;
       try {
-        await this.bus.publish(eventSubject('workflow', 'job', jobId, entry.event), { ...entry.payload, seq }, { 'Nats-Msg-Id': `${jobId}.${seq}` });
+        await this.bus.publish(
+          eventSubject('workflow', 'job', jobId, entry.event),
+          { ...entry.payload, seq },
+          { 'Nats-Msg-Id': `${jobId}.${seq}` },
+        );
       } catch (err) {
         failure = err;
         break;
@@ -248,7 +255,8 @@ export class JobEventRelay {
     const ids = outbox.filter((e) => d.sent.has(e.id)).map((e) => e.id);
     if (ids.length === 0) return;
     // refused when another publisher removed them first: it published them too
-    if (await this.repository.ackOutbox(jobId, published, ids, outbox)) d.known = { outbox: outbox.slice(ids.length), published: published + ids.length, status: d.known?.status ?? '' };
+    if (await this.repository.ackOutbox(jobId, published, ids, outbox))
+      d.known = { outbox: outbox.slice(ids.length), published: published + ids.length, status: d.known?.status ?? '' };
     else delete d.known;
     d.sent.clear();
   }

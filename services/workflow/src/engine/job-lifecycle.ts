@@ -105,7 +105,10 @@ export class JobLifecycle {
     const canceled = { ...job, status: 'canceled' };
     // written with the cancel, after every event of the steps written before it: a step that writes
     // after it is refused (the job is no longer active), so jobCancel is the job's last event
-    if (!(await repository.cancel(job, by, Date.now(), outboxEntry('jobCancel', jobEventPayload(canceled, { by, finishState: 'canceled' }))))) return false;
+    if (
+      !(await repository.cancel(job, by, Date.now(), outboxEntry('jobCancel', jobEventPayload(canceled, { by, finishState: 'canceled' }))))
+    )
+      return false;
     this.host.drainEvents(jobId);
     this.host.observe('jobCancel', canceled, {});
     this.host.wakeOwner(jobId);
@@ -130,8 +133,12 @@ export class JobLifecycle {
     const { repository } = this.host;
     const current = await repository.summaryOf(jobId);
     if (current === undefined) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
-    const job = current.status === from ? await repository.changeStatus(jobId, from, to, by, outboxEntry(event, jobEventPayload({ ...current, status: to }, { by }))) : null;
-    if (job === null) throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${(await repository.statusOf(jobId)) ?? current.status}, not ${from}`);
+    const job =
+      current.status === from
+        ? await repository.changeStatus(jobId, from, to, by, outboxEntry(event, jobEventPayload({ ...current, status: to }, { by })))
+        : null;
+    if (job === null)
+      throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${(await repository.statusOf(jobId)) ?? current.status}, not ${from}`);
     this.host.drainEvents(jobId);
     this.host.wakeOwner(jobId);
     return job;
@@ -151,7 +158,11 @@ export class JobLifecycle {
     }
     const request: FinishRequest = { variables: outgoing, finishState: finishState ?? 'success', by, at: Date.now() };
     const updated = await this.host.repository.requestFinish(job._id, taskId, request);
-    if (updated === null) throw new AppError('JOB_STATE_CONFLICT', `Task "${taskId}" of job "${job._id}" is not waiting to be finished (task ${String(task.status)}, job ${job.status})`);
+    if (updated === null)
+      throw new AppError(
+        'JOB_STATE_CONFLICT',
+        `Task "${taskId}" of job "${job._id}" is not waiting to be finished (task ${String(task.status)}, job ${job.status})`,
+      );
     this.host.wakeOwner(job._id);
     return updated;
   }
@@ -165,7 +176,8 @@ export class JobLifecycle {
     if (job === null) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
     const task = job.tasks[taskId];
     if (task === undefined) throw new AppError('TASK_NOT_FOUND', `Job "${jobId}" has no task "${taskId}"`);
-    if (job.status !== 'error') throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${job.status}; only a job in error can retry a task`);
+    if (job.status !== 'error')
+      throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${job.status}; only a job in error can retry a task`);
     const incoming = { ...(task.variables?.incoming ?? {}) };
     for (const [name, v] of Object.entries(variables)) incoming[name] = v.value;
     const retried: JobTask = { ...task, status: 'pending', variables: { ...(task.variables ?? {}), incoming, error: '' } };

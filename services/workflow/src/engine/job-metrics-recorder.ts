@@ -40,8 +40,18 @@ export class JobMetricsRecorder {
         for (const [state, count] of counts) this.set({ state }, count);
       },
     });
-    this.jobDuration = histogramOnce(registry, { name: 'nap_job_duration_seconds', help: 'How long jobs ran, by workflow and final state', labelNames: ['workflow', 'state'], buckets: DURATION_BUCKETS });
-    this.taskDuration = histogramOnce(registry, { name: 'nap_task_duration_seconds', help: 'How long tasks ran, by workflow and finish state', labelNames: ['workflow', 'state'], buckets: DURATION_BUCKETS });
+    this.jobDuration = histogramOnce(registry, {
+      name: 'nap_job_duration_seconds',
+      help: 'How long jobs ran, by workflow and final state',
+      labelNames: ['workflow', 'state'],
+      buckets: DURATION_BUCKETS,
+    });
+    this.taskDuration = histogramOnce(registry, {
+      name: 'nap_task_duration_seconds',
+      help: 'How long tasks ran, by workflow and finish state',
+      labelNames: ['workflow', 'state'],
+      buckets: DURATION_BUCKETS,
+    });
   }
 
   /** Called with every event the engine publishes, and the job as it is then. */
@@ -53,7 +63,8 @@ export class JobMetricsRecorder {
     } else if (event === 'taskFinish' && typeof payload.taskId === 'string') {
       const task = job.tasks[payload.taskId];
       const runMs = task?.metrics?.run_time;
-      if (typeof runMs === 'number') this.taskDuration.observe({ workflow: job.name, state: String(task?.metrics?.finish_state ?? task?.status) }, runMs / 1000);
+      if (typeof runMs === 'number')
+        this.taskDuration.observe({ workflow: job.name, state: String(task?.metrics?.finish_state ?? task?.status) }, runMs / 1000);
     }
   }
 }

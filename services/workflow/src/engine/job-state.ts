@@ -133,7 +133,14 @@ export class JobState {
     const t = Date.now();
     const start = task.metrics?.start_time ?? t;
     task.status = finishState === 'error' ? 'error' : 'complete';
-    task.metrics = { ...(task.metrics ?? {}), start_time: start, end_time: t, run_time: t - start, finish_state: finishState, server_id: this.serverId };
+    task.metrics = {
+      ...(task.metrics ?? {}),
+      start_time: start,
+      end_time: t,
+      run_time: t - start,
+      finish_state: finishState,
+      server_id: this.serverId,
+    };
     const variables = (task.variables ??= {});
     variables.outgoing = { ...(variables.outgoing ?? {}), ...outgoing };
     if (error !== undefined) variables.error = error;

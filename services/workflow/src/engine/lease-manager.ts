@@ -77,7 +77,16 @@ export class LeaseManager {
     private readonly log: Logger,
   ) {
     const now = Date.now();
-    this.record = { _id: serverId, instance: randomUUID(), beat: 0, at: now, started: now, host: hostname(), pid: process.pid, leaseMs: timing.leaseMs };
+    this.record = {
+      _id: serverId,
+      instance: randomUUID(),
+      beat: 0,
+      at: now,
+      started: now,
+      host: hostname(),
+      pid: process.pid,
+      leaseMs: timing.leaseMs,
+    };
   }
 
   /** Registers this engine, resumes the jobs it holds (a restart) and those of dead engines, then renews and scans on timers. */
@@ -129,7 +138,10 @@ export class LeaseManager {
     if (previous === null || previous.stopped === true || previous.instance === this.record.instance) return;
     if (previous.host === this.record.host && previous.pid !== process.pid && !processAlive(previous.pid)) return;
     const watchMs = 2 * this.timing.renewMs + 50;
-    this.log.info({ serverId: this.serverId, pid: previous.pid, host: previous.host, watchMs }, 'The engine id was in use by a process that may still run; watching its heartbeat');
+    this.log.info(
+      { serverId: this.serverId, pid: previous.pid, host: previous.host, watchMs },
+      'The engine id was in use by a process that may still run; watching its heartbeat',
+    );
     const deadline = Date.now() + watchMs;
     while (Date.now() < deadline) {
       await sleep(Math.max(10, Math.floor(this.timing.renewMs / 2)));
@@ -172,7 +184,8 @@ export class LeaseManager {
     for (const engine of engines) {
       known.add(engine._id);
       if (engine._id === this.serverId) continue;
-      if (engine.stopped === true || this.isDead(engine._id, `${engine.instance}:${engine.beat}`, now)) dead.push({ id: engine._id, beat: engine.beat });
+      if (engine.stopped === true || this.isDead(engine._id, `${engine.instance}:${engine.beat}`, now))
+        dead.push({ id: engine._id, beat: engine.beat });
     }
     if (thorough) {
       for (const holder of await this.jobs.leaseHolders(SCAN_LIMIT * 4)) {
@@ -202,7 +215,13 @@ export class LeaseManager {
     for (const job of active.length > 0 ? await this.jobs.findByIds(active) : []) {
       if (this.stopped) return;
       // the lease is this engine's already (taken over, or held before a restart): no write needed to drive it
-      if (this.owner.owns(job._id) || job.lease !== this.serverId || job.metrics?.server_id !== this.serverId || !isActiveStatus(job.status)) continue;
+      if (
+        this.owner.owns(job._id) ||
+        job.lease !== this.serverId ||
+        job.metrics?.server_id !== this.serverId ||
+        !isActiveStatus(job.status)
+      )
+        continue;
       this.log.info({ jobId: job._id }, 'Resuming job');
       this.owner.adopt(job, true);
       this.owner.drainEvents(job._id);
@@ -234,7 +253,10 @@ export class LeaseManager {
     if (holder !== this.serverId && !this.owner.claimsJobs) return false;
     if (holder !== this.serverId && holder !== WAITING_LEASE) {
       const engine = await this.registry.find(holder);
-      const dead = engine === null ? this.isDead(holder, 'none', Date.now()) : engine.stopped === true || this.isDead(holder, `${engine.instance}:${engine.beat}`, Date.now());
+      const dead =
+        engine === null
+          ? this.isDead(holder, 'none', Date.now())
+          : engine.stopped === true || this.isDead(holder, `${engine.instance}:${engine.beat}`, Date.now());
       if (!dead) return false;
     }
     await this.takeOver(jobId, holder);

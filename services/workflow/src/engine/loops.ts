@@ -15,7 +15,10 @@ export class Loops {
   start(id: string, incoming: Record<string, unknown>): void {
     let items: unknown[];
     try {
-      items = incoming.data_array === '' || incoming.data_array === null || incoming.data_array === undefined ? [] : needArray(incoming.data_array, 'data_array');
+      items =
+        incoming.data_array === '' || incoming.data_array === null || incoming.data_array === undefined
+          ? []
+          : needArray(incoming.data_array, 'data_array');
     } catch (err) {
       this.state.complete(id, errorOutcome(errorMessage(err)));
       return;

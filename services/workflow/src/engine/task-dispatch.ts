@@ -9,7 +9,16 @@ import type { ReferenceScope } from '../domain/references';
 import { errorMessage, errorOutcome } from '../domain/task-outcome';
 import type { TaskOutcome } from '../domain/task-outcome';
 import { sleep } from '../domain/builtins/control';
-import { OUTSIDE_TASK_OPERATION, callInputFor, finishAt, operationFor, outgoingFrom, outgoingOf, pinFor, resultOf } from '../domain/task-routing';
+import {
+  OUTSIDE_TASK_OPERATION,
+  callInputFor,
+  finishAt,
+  operationFor,
+  outgoingFrom,
+  outgoingOf,
+  pinFor,
+  resultOf,
+} from '../domain/task-routing';
 import type { JobState, RunStep } from './job-state';
 import type { Retries } from './retries';
 
@@ -99,7 +108,9 @@ export class TaskDispatcher {
     let outcome: TaskOutcome;
     try {
       const builtin = INLINE_BUILTINS[name];
-      outcome = builtin ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED, timeScale: this.host.timeScale }) : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
+      outcome = builtin
+        ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED, timeScale: this.host.timeScale })
+        : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
     } catch (err) {
       outcome = errorOutcome(errorMessage(err));
     }
@@ -127,7 +138,14 @@ export class TaskDispatcher {
     });
   }
 
-  private async execute(task: JobTask, incoming: Record<string, unknown>, scope: ReferenceScope, caller: Caller, startedAt: number, signal: AbortSignal): Promise<TaskOutcome> {
+  private async execute(
+    task: JobTask,
+    incoming: Record<string, unknown>,
+    scope: ReferenceScope,
+    caller: Caller,
+    startedAt: number,
+    signal: AbortSignal,
+  ): Promise<TaskOutcome> {
     try {
       const name = String(task.name ?? '');
       const builtin = task.app === 'WorkFlowEngine' && Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
@@ -137,11 +155,15 @@ export class TaskDispatcher {
       const until = finishAt(operationId, body);
       if (until !== undefined) await sleep(until - Date.now(), signal);
       const names = Object.keys(task.variables?.outgoing ?? {});
-      return { finishState: 'success', outgoing: operationId === OUTSIDE_TASK_OPERATION ? outgoingFrom(names, resultOf(body)) : outgoingOf(operationId, names, body) };
+      return {
+        finishState: 'success',
+        outgoing: operationId === OUTSIDE_TASK_OPERATION ? outgoingFrom(names, resultOf(body)) : outgoingOf(operationId, names, body),
+      };
     } catch (err) {
       if (signal.aborted) return errorOutcome('The task was stopped');
       // a missing asset is not a failure the workflow's error path can handle: the job ends, naming it
-      if (hasCode(err, 'TRANSFORMATION_NOT_FOUND') && isAppError(err)) return { ...errorOutcome(`${err.code}: ${err.message}`), endsJob: true };
+      if (hasCode(err, 'TRANSFORMATION_NOT_FOUND') && isAppError(err))
+        return { ...errorOutcome(`${err.code}: ${err.message}`), endsJob: true };
       if (hasCode(err, 'INTEGRATION_CALL_FAILED') && isAppError(err)) {
         // the system's answer (status, headers, body) is the task's result, so the error transition can read it
         return errorOutcome(`${err.code}: ${err.message}`, outgoingFrom(Object.keys(task.variables?.outgoing ?? {}), err.details ?? null));

@@ -12,7 +12,11 @@ export function cancelJobs(c: WorkflowHandlerContext): Handler<'workflow.cancelJ
       try {
         const job = await visibleJob(c.jobs, jobId, ctx.caller);
         const canceled = await c.engine.cancelJob(jobId, ctx.caller.username);
-        results.push(canceled ? { jobId, success: true, message: `Job "${jobId}" canceled` } : { jobId, success: false, message: `Job "${jobId}" is ${job.status}; only running or paused jobs can be canceled` });
+        results.push(
+          canceled
+            ? { jobId, success: true, message: `Job "${jobId}" canceled` }
+            : { jobId, success: false, message: `Job "${jobId}" is ${job.status}; only running or paused jobs can be canceled` },
+        );
       } catch (err) {
         if (!isAppError(err)) throw err;
         results.push({ jobId, success: false, message: err.message });

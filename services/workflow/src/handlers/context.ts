@@ -27,6 +27,7 @@ export interface WorkflowHandlerContext {
 export async function visibleJob(jobs: JobRepository, jobId: string, caller: Caller): Promise<JobRecord> {
   const job = await jobs.findById(jobId);
   if (job === null) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
-  if (!canSeeJob(job, caller)) throw new AppError('GROUP_ACCESS_DENIED', `Job "${jobId}" belongs to groups the caller "${caller.username}" is not in`);
+  if (!canSeeJob(job, caller))
+    throw new AppError('GROUP_ACCESS_DENIED', `Job "${jobId}" belongs to groups the caller "${caller.username}" is not in`);
   return job;
 }

@@ -9,6 +9,10 @@ export function deleteAutomation(c: WorkflowHandlerContext): Handler<'workflow.d
     const triggers = await c.triggers.deleteByAction(automation._id);
     const deleted = await c.automationStore.deleteAutomation(automation._id);
     if (deleted === 0) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${automation._id}"`);
-    return { message: `Automation "${automation.name}" and ${triggers} trigger(s) deleted`, data: { automation: { deleted }, triggers: { deleted: triggers } }, metadata: {} };
+    return {
+      message: `Automation "${automation.name}" and ${triggers} trigger(s) deleted`,
+      data: { automation: { deleted }, triggers: { deleted: triggers } },
+      metadata: {},
+    };
   };
 }

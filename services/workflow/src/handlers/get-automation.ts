@@ -3,5 +3,9 @@ import type { WorkflowHandlerContext } from './context';
 
 /** `GET /operations-manager/automations/:id`. */
 export function getAutomation(c: WorkflowHandlerContext): Handler<'workflow.getAutomation'> {
-  return async (input) => ({ message: 'Successfully retrieved item', data: await c.automationStore.getAutomation(input.params.id), metadata: {} });
+  return async (input) => ({
+    message: 'Successfully retrieved item',
+    data: await c.automationStore.getAutomation(input.params.id),
+    metadata: {},
+  });
 }

@@ -14,6 +14,16 @@ export function getAutomations(c: WorkflowHandlerContext): Handler<'workflow.get
   return async (input) => {
     const query = toListQuery(input.query, AUTOMATION_LIST_FIELDS);
     const { items, total } = await c.automationStore.pageAutomations(query);
-    return { message: 'Successfully retrieved items', data: items, metadata: { total, skip: query.skip, limit: query.limit, currentPageSize: items.length, ...pageLinks(query.skip, query.limit, total) } };
+    return {
+      message: 'Successfully retrieved items',
+      data: items,
+      metadata: {
+        total,
+        skip: query.skip,
+        limit: query.limit,
+        currentPageSize: items.length,
+        ...pageLinks(query.skip, query.limit, total),
+      },
+    };
   };
 }

@@ -4,7 +4,11 @@ import type { ListFields } from '@nap/store';
 import { JobMetricsAccumulator } from '../domain/job-metrics';
 import type { WorkflowHandlerContext } from './context';
 
-const JOB_METRIC_FIELDS: ListFields = { filter: ['workflow', '_id'], sort: ['workflow', 'jobsTotal', 'totalRunTime', 'averageRunTime', 'lastStarted'], defaultSort: { workflow: 1 } };
+const JOB_METRIC_FIELDS: ListFields = {
+  filter: ['workflow', '_id'],
+  sort: ['workflow', 'jobsTotal', 'totalRunTime', 'averageRunTime', 'lastStarted'],
+  defaultSort: { workflow: 1 },
+};
 
 /** `GET /workflow_engine/jobs/metrics`: counts and durations per workflow, summed over the job store. */
 export function getJobMetrics(c: WorkflowHandlerContext): Handler<'workflow.getJobMetrics'> {

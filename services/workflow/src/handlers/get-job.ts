@@ -5,5 +5,9 @@ import { visibleJob } from './context';
 
 /** `GET /operations-manager/jobs/:jobId`: the job in the envelope existing clients poll. */
 export function getJob(c: WorkflowHandlerContext): Handler<'workflow.getJob'> {
-  return async (input, ctx) => ({ message: 'Successfully retrieved item', data: toPublicJob(await visibleJob(c.jobs, input.params.jobId, ctx.caller)), metadata: {} });
+  return async (input, ctx) => ({
+    message: 'Successfully retrieved item',
+    data: toPublicJob(await visibleJob(c.jobs, input.params.jobId, ctx.caller)),
+    metadata: {},
+  });
 }

@@ -17,9 +17,11 @@ export async function dereferenceJobs(jobs: JobRepository, items: Record<string,
   }
   const found = await jobs.summaries([...ids]);
   for (const item of items) {
-    if (what.includes('ancestors') && Array.isArray(item.ancestors)) item.ancestors = item.ancestors.map((a: unknown) => (typeof a === 'string' ? (found.get(a) ?? { _id: a }) : a));
+    if (what.includes('ancestors') && Array.isArray(item.ancestors))
+      item.ancestors = item.ancestors.map((a: unknown) => (typeof a === 'string' ? (found.get(a) ?? { _id: a }) : a));
     const { parent } = item;
-    if (what.includes('parent') && isPlainObject(parent) && typeof parent.job === 'string') item.parent = { ...parent, job: found.get(parent.job) ?? { _id: parent.job } };
+    if (what.includes('parent') && isPlainObject(parent) && typeof parent.job === 'string')
+      item.parent = { ...parent, job: found.get(parent.job) ?? { _id: parent.job } };
   }
 }
 
@@ -30,6 +32,14 @@ export function getJobs(c: WorkflowHandlerContext): Handler<'workflow.getJobs'> 
     const { items, total } = await c.jobs.page(query);
     await dereferenceJobs(c.jobs, items, query.dereference);
     // the page is a projection of stored jobs: masked by the same policy as a whole job
-    return { items: items.map((item) => redactSecrets(item)), total, currentPageSize: items.length, hints: query.hints, skip: query.skip, limit: query.limit, ...pageLinks(query.skip, query.limit, total) };
+    return {
+      items: items.map((item) => redactSecrets(item)),
+      total,
+      currentPageSize: items.length,
+      hints: query.hints,
+      skip: query.skip,
+      limit: query.limit,
+      ...pageLinks(query.skip, query.limit, total),
+    };
   };
 }

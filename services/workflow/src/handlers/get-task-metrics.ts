@@ -4,7 +4,11 @@ import type { ListFields } from '@nap/store';
 import { JobMetricsAccumulator } from '../domain/job-metrics';
 import type { WorkflowHandlerContext } from './context';
 
-const TASK_METRIC_FIELDS: ListFields = { filter: ['workflow', 'taskId', 'name', 'app', 'taskType', '_id'], sort: ['workflow', 'taskId', 'name', 'app'], defaultSort: { workflow: 1, taskId: 1 } };
+const TASK_METRIC_FIELDS: ListFields = {
+  filter: ['workflow', 'taskId', 'name', 'app', 'taskType', '_id'],
+  sort: ['workflow', 'taskId', 'name', 'app'],
+  defaultSort: { workflow: 1, taskId: 1 },
+};
 
 /** `GET /workflow_engine/tasks/metrics`: counts and durations per workflow task, summed over the job store. */
 export function getTaskMetrics(c: WorkflowHandlerContext): Handler<'workflow.getTaskMetrics'> {

@@ -18,7 +18,13 @@ export function getTasks(c: WorkflowHandlerContext): Handler<'workflow.getTasks'
     return {
       message: 'Successfully retrieved items',
       data: items.map((item, i) => parseAs(jobTaskItemSchema, item, `data[${i}]`)),
-      metadata: { total, skip: query.skip, limit: query.limit, currentPageSize: items.length, ...pageLinks(query.skip, query.limit, total) },
+      metadata: {
+        total,
+        skip: query.skip,
+        limit: query.limit,
+        currentPageSize: items.length,
+        ...pageLinks(query.skip, query.limit, total),
+      },
     };
   };
 }

@@ -6,6 +6,10 @@ import type { WorkflowHandlerContext } from './context';
 export function getTriggers(c: WorkflowHandlerContext): Handler<'workflow.getTriggers'> {
   return async (input) => {
     const { items, total, skip, limit } = await c.triggers.list(input.query);
-    return { message: 'Successfully retrieved items', data: items, metadata: { total, skip, limit, currentPageSize: items.length, ...pageLinks(skip, limit, total) } };
+    return {
+      message: 'Successfully retrieved items',
+      data: items,
+      metadata: { total, skip, limit, currentPageSize: items.length, ...pageLinks(skip, limit, total) },
+    };
   };
 }

@@ -6,7 +6,12 @@ import type { JobRecord } from '../domain/job-model';
 import type { WorkflowHandlerContext } from './context';
 
 /** Starts a job of the named workflow with the options of startJobWithOptions, as the caller. */
-export async function startWithOptions(c: WorkflowHandlerContext, ctx: HandlerContext, workflowName: string, options: StartJobWithOptionsBody['options']): Promise<JobRecord> {
+export async function startWithOptions(
+  c: WorkflowHandlerContext,
+  ctx: HandlerContext,
+  workflowName: string,
+  options: StartJobWithOptionsBody['options'],
+): Promise<JobRecord> {
   const workflow = await ctx.call('studio.getWorkflow', { body: { name: workflowName } });
   assertMayRun(workflow, ctx.caller);
   // job variables are walked by the engine (references, templates, JSON queries) for the job's life

@@ -4,8 +4,17 @@ import type { WorkflowHandlerContext } from './context';
 
 const LABEL: Record<WorkerKind, string> = { jobWorker: 'job worker', taskWorker: 'task worker' };
 
-async function switchWorker(c: WorkflowHandlerContext, kind: WorkerKind, active: boolean, by: string): Promise<{ status: 'success'; message: string; data: WorkersStatus }> {
-  return { status: 'success', message: `The ${LABEL[kind]} of every engine replica is ${active ? 'active' : 'deactivated'}`, data: await c.workers.set(kind, active, by) };
+async function switchWorker(
+  c: WorkflowHandlerContext,
+  kind: WorkerKind,
+  active: boolean,
+  by: string,
+): Promise<{ status: 'success'; message: string; data: WorkersStatus }> {
+  return {
+    status: 'success',
+    message: `The ${LABEL[kind]} of every engine replica is ${active ? 'active' : 'deactivated'}`,
+    data: await c.workers.set(kind, active, by),
+  };
 }
 
 /** `POST /workflow_engine/activate`: every replica starts tasks again. */

@@ -18,9 +18,13 @@ export function watchEvents(_c: WorkflowHandlerContext): Handler<'workflow.watch
     const events = list(input.query.event);
     const unknown = events.filter((e) => !(JOB_EVENTS as readonly string[]).includes(e));
     if (unknown.length > 0) {
-      throw new AppError('VALIDATION_FAILED', `query.event names ${unknown.map((e) => `"${e}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a job event' : 'are not job events'}; use ${JOB_EVENTS.join(', ')}`, {
-        details: [{ member: 'query.event', message: `must list job events: ${JOB_EVENTS.join(', ')}` }],
-      });
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `query.event names ${unknown.map((e) => `"${e}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a job event' : 'are not job events'}; use ${JOB_EVENTS.join(', ')}`,
+        {
+          details: [{ member: 'query.event', message: `must list job events: ${JOB_EVENTS.join(', ')}` }],
+        },
+      );
     }
     const allJobs = ctx.caller.roles.includes('admin') || ctx.caller.id === 'system';
     return { workflows: list(input.query.workflow), events, allJobs };

@@ -46,7 +46,10 @@ export class AutomationRepository implements AutomationStore {
   }
 
   async pageAutomations(query: ListQuery): Promise<{ items: StoredAutomation[]; total: number }> {
-    const [items, total] = await Promise.all([this.automations.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }), this.automations.countDocuments(query.filter)]);
+    const [items, total] = await Promise.all([
+      this.automations.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.automations.countDocuments(query.filter),
+    ]);
     return { items, total };
   }
 

@@ -133,7 +133,10 @@ export class JobRepository {
    * once split the jobs between them; each then resumes what is leased to it.
    */
   async takeLeases(from: string, to: string, now: number): Promise<number> {
-    const active = await this.jobs.updateMany({ lease: from, status: ACTIVE }, { $set: { lease: to, 'metrics.server_id': to, 'metrics.claim_time': now } });
+    const active = await this.jobs.updateMany(
+      { lease: from, status: ACTIVE },
+      { $set: { lease: to, 'metrics.server_id': to, 'metrics.claim_time': now } },
+    );
     const rest = await this.jobs.updateMany({ lease: from }, { $set: { lease: to } });
     return active.modifiedCount + rest.modifiedCount;
   }
@@ -146,7 +149,11 @@ export class JobRepository {
   async writeClaimed(jobId: string, serverId: string, set: Record<string, unknown>, events: OutboxEntry[]): Promise<OutboxState | boolean> {
     const filter = { _id: jobId, 'metrics.server_id': serverId, status: ACTIVE };
     if (events.length === 0) return (await this.jobs.updateOne(filter, { $set: set })).matchedCount > 0;
-    const after = await this.jobs.findOneAndUpdate(filter, { $set: set, $push: { outbox: { $each: events } } }, { returnDocument: 'after', projection: OUTBOX_PROJECTION });
+    const after = await this.jobs.findOneAndUpdate(
+      filter,
+      { $set: set, $push: { outbox: { $each: events } } },
+      { returnDocument: 'after', projection: OUTBOX_PROJECTION },
+    );
     return after === null ? false : outboxState(after);
   }
 
@@ -172,7 +179,10 @@ export class JobRepository {
       { $set: { outbox: outbox.slice(ids.length), ...count } },
     );
     if (unchanged.matchedCount > 0) return true;
-    const res = await this.jobs.updateOne({ _id: jobId, eventsPublished: publishedIs(published) }, { $pull: { outbox: { id: { $in: ids } } }, $set: count });
+    const res = await this.jobs.updateOne(
+      { _id: jobId, eventsPublished: publishedIs(published) },
+      { $pull: { outbox: { id: { $in: ids } } }, $set: count },
+    );
     return res.matchedCount > 0;
   }
 
@@ -191,7 +201,10 @@ export class JobRepository {
 
   /** Ends the lease of a job that ended and whose events are all out. */
   async releaseLease(jobId: string): Promise<void> {
-    await this.jobs.updateOne({ _id: jobId, status: { $nin: [...ACTIVE_STATUSES] }, 'outbox.0': { $exists: false } }, { $unset: { lease: '' } });
+    await this.jobs.updateOne(
+      { _id: jobId, status: { $nin: [...ACTIVE_STATUSES] }, 'outbox.0': { $exists: false } },
+      { $unset: { lease: '' } },
+    );
   }
 
   // ---- job control ----------------------------------------------------------------------------
@@ -245,11 +258,28 @@ export class JobRepository {
    * cleared, leased to `serverId` at `now`, writing `event` with it; the job after, or null when it
    * is no longer in error.
    */
-  restartTask(jobId: string, taskId: string, task: JobTask, serverId: string, now: number, by: string, event: OutboxEntry): Promise<JobRecord | null> {
+  restartTask(
+    jobId: string,
+    taskId: string,
+    task: JobTask,
+    serverId: string,
+    now: number,
+    by: string,
+    event: OutboxEntry,
+  ): Promise<JobRecord | null> {
     return this.jobs.findOneAndUpdate(
       { _id: jobId, status: 'error' },
       {
-        $set: { [`tasks.${taskId}`]: task, status: 'running', error: [], lease: serverId, 'metrics.server_id': serverId, 'metrics.claim_time': now, last_updated: new Date(now).toISOString(), last_updated_by: by },
+        $set: {
+          [`tasks.${taskId}`]: task,
+          status: 'running',
+          error: [],
+          lease: serverId,
+          'metrics.server_id': serverId,
+          'metrics.claim_time': now,
+          last_updated: new Date(now).toISOString(),
+          last_updated_by: by,
+        },
         $unset: { 'metrics.end_time': '', 'metrics.finish_state': '', 'metrics.run_time': '' },
         $push: { outbox: event },
       },
@@ -268,20 +298,34 @@ export class JobRepository {
   /** Those of `ids` that exist, as a childJob task reports them. */
   async childSummaries(ids: string[]): Promise<ChildJobSummary[]> {
     const found = await this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, name: 1, status: 1, variables: 1, error: 1 } });
-    return found.map((j) => ({ _id: j._id, name: j.name, status: j.status, variables: j.variables, ...(j.error !== undefined ? { error: j.error } : {}) }));
+    return found.map((j) => ({
+      _id: j._id,
+      name: j.name,
+      status: j.status,
+      variables: j.variables,
+      ...(j.error !== undefined ? { error: j.error } : {}),
+    }));
   }
 
   // ---- reads of the operations manager --------------------------------------------------------
 
   /** A page of whole jobs and the number of jobs that match. */
   async list(query: Omit<JobPageQuery, 'projection'>): Promise<{ jobs: JobRecord[]; total: number }> {
-    const [jobs, total] = await Promise.all([this.jobs.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }), this.jobs.countDocuments(query.filter)]);
+    const [jobs, total] = await Promise.all([
+      this.jobs.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.jobs.countDocuments(query.filter),
+    ]);
     return { jobs, total };
   }
 
   /** A page of jobs with only the projected members, as plain objects, and the number of jobs that match. */
   async page(query: JobPageQuery): Promise<{ items: Record<string, unknown>[]; total: number }> {
-    const options = { sort: query.sort, skip: query.skip, limit: query.limit, ...(query.projection ? { projection: query.projection } : {}) };
+    const options = {
+      sort: query.sort,
+      skip: query.skip,
+      limit: query.limit,
+      ...(query.projection ? { projection: query.projection } : {}),
+    };
     const [items, total] = await Promise.all([this.jobs.find(query.filter, options), this.jobs.countDocuments(query.filter)]);
     return { items, total };
   }
@@ -301,7 +345,10 @@ export class JobRepository {
   async *scan(filter: Filter, projection: Projection, batch = 500): AsyncGenerator<Record<string, unknown>[]> {
     let after: string | undefined;
     for (;;) {
-      const page: Record<string, unknown>[] = await this.jobs.find(after === undefined ? filter : { $and: [filter, { _id: { $gt: after } }] }, { sort: { _id: 1 }, limit: batch, projection: { ...projection, _id: 1 } });
+      const page: Record<string, unknown>[] = await this.jobs.find(
+        after === undefined ? filter : { $and: [filter, { _id: { $gt: after } }] },
+        { sort: { _id: 1 }, limit: batch, projection: { ...projection, _id: 1 } },
+      );
       if (page.length === 0) return;
       yield page;
       const last = page[page.length - 1]?._id;

@@ -33,7 +33,10 @@ export class EventTriggers {
   ) {}
 
   async start(): Promise<void> {
-    this.subscription = await this.bus.consumeEvents(ALL_EVENTS, (event) => this.handle(event), { durableName: EVENT_TRIGGER_CONSUMER, deliver: 'new' });
+    this.subscription = await this.bus.consumeEvents(ALL_EVENTS, (event) => this.handle(event), {
+      durableName: EVENT_TRIGGER_CONSUMER,
+      deliver: 'new',
+    });
   }
 
   async stop(): Promise<void> {
@@ -81,11 +84,17 @@ export class EventTriggers {
     try {
       const variables = await this.starter.variablesOf(trigger, payload, caller);
       const job = await this.starter.start(trigger, variables, caller, occasionJobId(trigger._id, `evt:${event.seq}`, event.timestamp));
-      this.log.info({ triggerId: trigger._id, subject: event.subject, jobId: job?._id, alreadyFired: job === undefined }, 'Event trigger fired');
+      this.log.info(
+        { triggerId: trigger._id, subject: event.subject, jobId: job?._id, alreadyFired: job === undefined },
+        'Event trigger fired',
+      );
     } catch (err) {
       // retryable: the event is delivered again; anything else would fail every time
       if (isRetryable(err)) throw err;
-      this.log.error({ triggerId: trigger._id, subject: event.subject, reason: errorMessage(err) }, 'An event trigger could not start its automation');
+      this.log.error(
+        { triggerId: trigger._id, subject: event.subject, reason: errorMessage(err) },
+        'An event trigger could not start its automation',
+      );
     }
   }
 }

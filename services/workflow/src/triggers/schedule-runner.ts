@@ -89,7 +89,12 @@ export class ScheduleRunner {
         renewedAt = Date.now();
       }
       try {
-        const job = await this.starter.start(trigger, { ...(trigger.formData ?? {}) }, trigger.runAs ?? SYSTEM_CALLER, occasionJobId(trigger._id, `due:${due}`, due));
+        const job = await this.starter.start(
+          trigger,
+          { ...(trigger.formData ?? {}) },
+          trigger.runAs ?? SYSTEM_CALLER,
+          occasionJobId(trigger._id, `due:${due}`, due),
+        );
         this.log.info({ triggerId: trigger._id, due, jobId: job?._id, alreadyFired: job === undefined }, 'Schedule fired');
       } catch (err) {
         if (isRetryable(err)) {
@@ -99,7 +104,10 @@ export class ScheduleRunner {
           return;
         }
         // a job that cannot start (automation or workflow gone, variables refused) would fail every time
-        this.log.error({ triggerId: trigger._id, due, reason: errorMessage(err) }, 'A schedule could not start its automation; this due time is skipped');
+        this.log.error(
+          { triggerId: trigger._id, due, reason: errorMessage(err) },
+          'A schedule could not start its automation; this due time is skipped',
+        );
       }
     }
     const lastFired = fire.length > 0 ? (fire[fire.length - 1] as number) : null;

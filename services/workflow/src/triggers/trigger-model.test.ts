@@ -8,7 +8,9 @@ describe('schedule due times', () => {
   it('repeats by fixed units, and by calendar months', () => {
     expect(nextDue(hourly, 0)).toBe(HOUR);
     expect(nextDue({ repeatUnit: 'week', repeatFrequency: 2 }, 0)).toBe(14 * 24 * HOUR);
-    expect(new Date(nextDue({ repeatUnit: 'month', repeatFrequency: 1 }, Date.UTC(2026, 0, 31)) ?? 0).toISOString()).toBe('2026-03-03T00:00:00.000Z');
+    expect(new Date(nextDue({ repeatUnit: 'month', repeatFrequency: 1 }, Date.UTC(2026, 0, 31)) ?? 0).toISOString()).toBe(
+      '2026-03-03T00:00:00.000Z',
+    );
     expect(nextDue({ repeatUnit: null }, 5)).toBeNull();
   });
 
@@ -41,10 +43,27 @@ describe('schedule due times', () => {
 
   it('starts a long-past first run at the next due time still ahead, and keeps the due time when only the name changes', () => {
     const now = 100 * HOUR + 5;
-    const record = toTriggerRecord({ name: 's', type: 'schedule', actionId: 'a', firstRunAt: 0, repeatUnit: 'hour' }, 'body', SYSTEM_CALLER, now, { newId: () => 'id1' });
-    expect(record).toMatchObject({ nextRunAt: 101 * HOUR, repeatInterval: HOUR, repeatFrequency: 1, processMissedRuns: 'none', enabled: true });
-    const renamed = toTriggerRecord({ name: 'renamed' }, 'body', SYSTEM_CALLER, now + HOUR, { existing: { ...record, nextRunAt: 102 * HOUR, lastRunAt: 101 * HOUR }, newId: () => 'id2' });
+    const record = toTriggerRecord(
+      { name: 's', type: 'schedule', actionId: 'a', firstRunAt: 0, repeatUnit: 'hour' },
+      'body',
+      SYSTEM_CALLER,
+      now,
+      { newId: () => 'id1' },
+    );
+    expect(record).toMatchObject({
+      nextRunAt: 101 * HOUR,
+      repeatInterval: HOUR,
+      repeatFrequency: 1,
+      processMissedRuns: 'none',
+      enabled: true,
+    });
+    const renamed = toTriggerRecord({ name: 'renamed' }, 'body', SYSTEM_CALLER, now + HOUR, {
+      existing: { ...record, nextRunAt: 102 * HOUR, lastRunAt: 101 * HOUR },
+      newId: () => 'id2',
+    });
     expect(renamed).toMatchObject({ _id: 'id1', name: 'renamed', nextRunAt: 102 * HOUR, lastRunAt: 101 * HOUR });
-    expect(() => toTriggerRecord({ type: 'manual' }, 'body', SYSTEM_CALLER, now, { existing: record, newId: () => 'x' })).toThrow(/cannot change from schedule to manual/);
+    expect(() => toTriggerRecord({ type: 'manual' }, 'body', SYSTEM_CALLER, now, { existing: record, newId: () => 'x' })).toThrow(
+      /cannot change from schedule to manual/,
+    );
   });
 });

@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, EVENTS, MISSED_RUN_POLICIES, REPEAT_UNITS, ROUTE_NAME_PATTERN, TRIGGER_TYPES, parseAs, triggerInputSchema } from '@nap/contracts';
+import {
+  AppError,
+  EVENTS,
+  MISSED_RUN_POLICIES,
+  REPEAT_UNITS,
+  ROUTE_NAME_PATTERN,
+  TRIGGER_TYPES,
+  parseAs,
+  triggerInputSchema,
+} from '@nap/contracts';
 import type { Caller, MissedRunPolicy, RepeatUnit, Trigger, TriggerInput, ValidationProblem } from '@nap/contracts';
 import { cloneJson, isPlainObject } from '../domain/builtins/types';
 
@@ -28,12 +37,33 @@ const ROUTE_NAME = new RegExp(ROUTE_NAME_PATTERN);
 /** A kept `_id`: letters, digits, `_` and `-`, up to 64 (Mongo ObjectIds and UUIDs are). */
 const KEEPABLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Members the service sets; a submitted value is ignored. */
-const SERVICE_MEMBERS = ['created', 'createdBy', 'lastUpdated', 'lastUpdatedBy', 'nextRunAt', 'lastRunAt', 'lastExecuted', 'repeatInterval', 'runAs', 'fire'] as const;
+const SERVICE_MEMBERS = [
+  'created',
+  'createdBy',
+  'lastUpdated',
+  'lastUpdatedBy',
+  'nextRunAt',
+  'lastRunAt',
+  'lastExecuted',
+  'repeatInterval',
+  'runAs',
+  'fire',
+] as const;
 /** Members of one type only: dropped from the other types so that a record says what it does. */
 const TYPE_MEMBERS: Record<Trigger['type'], readonly string[]> = {
   endpoint: ['routeName', 'verb', 'schema', 'jst'],
   manual: ['formId', 'formData'],
-  schedule: ['formId', 'formData', 'firstRunAt', 'repeatUnit', 'repeatFrequency', 'repeatInterval', 'processMissedRuns', 'nextRunAt', 'lastRunAt'],
+  schedule: [
+    'formId',
+    'formData',
+    'firstRunAt',
+    'repeatUnit',
+    'repeatFrequency',
+    'repeatInterval',
+    'processMissedRuns',
+    'nextRunAt',
+    'lastRunAt',
+  ],
   eventSystem: ['source', 'topic', 'schema', 'jst'],
 };
 const ALL_TYPE_MEMBERS = new Set(Object.values(TYPE_MEMBERS).flat());
@@ -81,14 +111,22 @@ export function toTriggerRecord(
   options: { existing?: TriggerRecord; newId: () => string; keepId?: boolean },
 ): TriggerRecord {
   const { existing } = options;
-  const input: TriggerInput = parseAs(triggerInputSchema, { ...(existing ? stripService(existing) : {}), ...stripService(submitted) }, member);
-  if (existing && input.type !== existing.type) throw invalid(`${member}.type`, `cannot change from ${existing.type} to ${input.type}; create a new trigger`);
-  if (!(TRIGGER_TYPES as readonly string[]).includes(input.type)) throw invalid(`${member}.type`, `must be one of ${TRIGGER_TYPES.join(', ')}`);
+  const input: TriggerInput = parseAs(
+    triggerInputSchema,
+    { ...(existing ? stripService(existing) : {}), ...stripService(submitted) },
+    member,
+  );
+  if (existing && input.type !== existing.type)
+    throw invalid(`${member}.type`, `cannot change from ${existing.type} to ${input.type}; create a new trigger`);
+  if (!(TRIGGER_TYPES as readonly string[]).includes(input.type))
+    throw invalid(`${member}.type`, `must be one of ${TRIGGER_TYPES.join(', ')}`);
   const own = new Set(TYPE_MEMBERS[input.type]);
   const record: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) if (!ALL_TYPE_MEMBERS.has(key) || own.has(key)) record[key] = cloneJson(value);
   const at = new Date(now).toISOString();
-  const id = existing?._id ?? (options.keepId === true && typeof input._id === 'string' && KEEPABLE_ID.test(input._id) ? input._id : options.newId());
+  const id =
+    existing?._id ??
+    (options.keepId === true && typeof input._id === 'string' && KEEPABLE_ID.test(input._id) ? input._id : options.newId());
   const out: TriggerRecord = {
     ...record,
     _id: id,
@@ -136,7 +174,10 @@ function checkJsonSchema(schema: unknown, member: string): void {
 
 function checkEndpoint(t: TriggerRecord, member: string): void {
   if (typeof t.routeName !== 'string' || !ROUTE_NAME.test(t.routeName)) {
-    throw invalid(`${member}.routeName`, 'is required for an endpoint trigger: one URL path segment of letters, digits, ".", "_", "~" and "-"');
+    throw invalid(
+      `${member}.routeName`,
+      'is required for an endpoint trigger: one URL path segment of letters, digits, ".", "_", "~" and "-"',
+    );
   }
   t.verb = 'POST';
   checkJsonSchema(t.schema, `${member}.schema`);
@@ -157,10 +198,17 @@ export function transformationIdOf(jst: unknown): string | undefined {
 }
 
 function checkEvent(t: TriggerRecord, member: string): void {
-  if (typeof t.topic !== 'string' || t.topic === '') throw invalid(`${member}.topic`, 'is required for an eventSystem trigger: an event name such as jobComplete, or <service>.<entity>.<event>');
+  if (typeof t.topic !== 'string' || t.topic === '')
+    throw invalid(
+      `${member}.topic`,
+      'is required for an eventSystem trigger: an event name such as jobComplete, or <service>.<entity>.<event>',
+    );
   const event = eventOfTopic(t.topic, t.source);
   if (event === undefined) {
-    throw invalid(`${member}.topic`, `"${t.topic}" names no event of the platform${t.source ? ` published by "${t.source}"` : ''}; events: ${EVENTS.map((e) => e.event).join(', ')}`);
+    throw invalid(
+      `${member}.topic`,
+      `"${t.topic}" names no event of the platform${t.source ? ` published by "${t.source}"` : ''}; events: ${EVENTS.map((e) => e.event).join(', ')}`,
+    );
   }
   t.source = event.service;
   checkJsonSchema(t.schema, `${member}.schema`);
@@ -169,9 +217,11 @@ function checkEvent(t: TriggerRecord, member: string): void {
 }
 
 function checkSchedule(t: TriggerRecord, member: string, now: number, existing: TriggerRecord | undefined): void {
-  if (typeof t.firstRunAt !== 'number' || !Number.isInteger(t.firstRunAt) || t.firstRunAt < 0) throw invalid(`${member}.firstRunAt`, 'is required for a schedule trigger: the first due time, epoch milliseconds');
+  if (typeof t.firstRunAt !== 'number' || !Number.isInteger(t.firstRunAt) || t.firstRunAt < 0)
+    throw invalid(`${member}.firstRunAt`, 'is required for a schedule trigger: the first due time, epoch milliseconds');
   const unit = t.repeatUnit ?? null;
-  if (unit !== null && !(REPEAT_UNITS as readonly string[]).includes(unit)) throw invalid(`${member}.repeatUnit`, `must be one of ${REPEAT_UNITS.join(', ')}, or null for a single run`);
+  if (unit !== null && !(REPEAT_UNITS as readonly string[]).includes(unit))
+    throw invalid(`${member}.repeatUnit`, `must be one of ${REPEAT_UNITS.join(', ')}, or null for a single run`);
   t.repeatUnit = unit;
   if (unit !== null) {
     const frequency = t.repeatFrequency ?? 1;
@@ -183,10 +233,15 @@ function checkSchedule(t: TriggerRecord, member: string, now: number, existing: 
     delete t.repeatInterval;
   }
   const policy = t.processMissedRuns ?? 'none';
-  if (!(MISSED_RUN_POLICIES as readonly string[]).includes(policy)) throw invalid(`${member}.processMissedRuns`, `must be one of ${MISSED_RUN_POLICIES.join(', ')}`);
+  if (!(MISSED_RUN_POLICIES as readonly string[]).includes(policy))
+    throw invalid(`${member}.processMissedRuns`, `must be one of ${MISSED_RUN_POLICIES.join(', ')}`);
   t.processMissedRuns = policy;
   t.formData = isPlainObject(t.formData) ? t.formData : {};
-  const timingChanged = existing === undefined || existing.firstRunAt !== t.firstRunAt || existing.repeatUnit !== t.repeatUnit || existing.repeatFrequency !== t.repeatFrequency;
+  const timingChanged =
+    existing === undefined ||
+    existing.firstRunAt !== t.firstRunAt ||
+    existing.repeatUnit !== t.repeatUnit ||
+    existing.repeatFrequency !== t.repeatFrequency;
   if (timingChanged) {
     // a new timing starts at its first due time, or the first one still ahead when that is long past
     t.nextRunAt = t.firstRunAt >= now || unit === null ? t.firstRunAt : firstDueAtOrAfter(t, now);
@@ -230,7 +285,12 @@ export const MAX_FIRES_PER_CLAIM = 100;
  * `none` skips the missed ones, `last` fires the latest of them once (unless one on time fires),
  * `all` fires each (at most {@link MAX_FIRES_PER_CLAIM} at a time; the rest follow).
  */
-export function duesToFire(t: Pick<Trigger, 'repeatUnit' | 'repeatFrequency' | 'processMissedRuns'>, from: number, now: number, graceMs: number): { fire: number[]; next: number | null } {
+export function duesToFire(
+  t: Pick<Trigger, 'repeatUnit' | 'repeatFrequency' | 'processMissedRuns'>,
+  from: number,
+  now: number,
+  graceMs: number,
+): { fire: number[]; next: number | null } {
   const policy: MissedRunPolicy = t.processMissedRuns ?? 'none';
   const missed: number[] = [];
   const onTime: number[] = [];
@@ -256,13 +316,18 @@ export function duesToFire(t: Pick<Trigger, 'repeatUnit' | 'repeatFrequency' | '
  * the same id, and the store's unique `_id` lets only one job be created.
  */
 export function occasionJobId(triggerId: string, occasion: string, atMs: number): string {
-  const seconds = Math.floor(atMs / 1000).toString(16).padStart(8, '0').slice(-8);
+  const seconds = Math.floor(atMs / 1000)
+    .toString(16)
+    .padStart(8, '0')
+    .slice(-8);
   return `${seconds}${createHash('sha256').update(`${triggerId}\u0000${occasion}`).digest('hex').slice(0, 16)}`;
 }
 
 /** A new trigger id: 24 hex digits (the form existing exports use). */
 export function newTriggerId(): string {
-  return `${Math.floor(Date.now() / 1000).toString(16).padStart(8, '0')}${randomBytes(8).toString('hex')}`;
+  return `${Math.floor(Date.now() / 1000)
+    .toString(16)
+    .padStart(8, '0')}${randomBytes(8).toString('hex')}`;
 }
 
 /** The trigger as the interface shows it: who it runs as and a schedule's claim stay inside. */

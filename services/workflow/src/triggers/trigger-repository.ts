@@ -47,7 +47,10 @@ export class TriggerRepository {
   }
 
   async page(query: ListQuery): Promise<{ items: TriggerRecord[]; total: number }> {
-    const [items, total] = await Promise.all([this.triggers.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }), this.triggers.countDocuments(query.filter)]);
+    const [items, total] = await Promise.all([
+      this.triggers.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.triggers.countDocuments(query.filter),
+    ]);
     return { items, total };
   }
 
@@ -74,7 +77,12 @@ export class TriggerRepository {
   /** Ids of enabled schedules due at `now` whose due time nobody holds (or whose holder's claim expired before `expiredBefore`). */
   async dueSchedules(now: number, expiredBefore: number, limit = 100): Promise<string[]> {
     const found = await this.triggers.find(
-      { type: 'schedule', enabled: true, nextRunAt: { $ne: null, $lte: now }, $or: [{ fire: { $exists: false } }, { 'fire.claimTime': { $lt: expiredBefore } }] },
+      {
+        type: 'schedule',
+        enabled: true,
+        nextRunAt: { $ne: null, $lte: now },
+        $or: [{ fire: { $exists: false } }, { 'fire.claimTime': { $lt: expiredBefore } }],
+      },
       { projection: { _id: 1 }, limit, sort: { nextRunAt: 1 } },
     );
     return found.map((t) => t._id);
@@ -86,7 +94,13 @@ export class TriggerRepository {
    */
   claimDue(id: string, serverId: string, now: number, leaseMs: number): Promise<TriggerRecord | null> {
     return this.triggers.findOneAndUpdate(
-      { _id: id, type: 'schedule', enabled: true, nextRunAt: { $ne: null, $lte: now }, $or: [{ fire: { $exists: false } }, { 'fire.claimTime': { $lt: now - leaseMs } }] },
+      {
+        _id: id,
+        type: 'schedule',
+        enabled: true,
+        nextRunAt: { $ne: null, $lte: now },
+        $or: [{ fire: { $exists: false } }, { 'fire.claimTime': { $lt: now - leaseMs } }],
+      },
       { $set: { 'fire.serverId': serverId, 'fire.claimTime': now } },
       { returnDocument: 'after' },
     );

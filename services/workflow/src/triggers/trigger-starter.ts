@@ -39,7 +39,13 @@ export class TriggerStarter {
   /** Checks `value` against a user's JSON Schema kept under `key` (its version); 400 VALIDATION_FAILED naming each member. */
   checkSchema(key: string, owner: string, schema: unknown, value: unknown, label: string): void {
     if (!isPlainObject(schema) || Object.keys(schema).length === 0) return;
-    const problems = this.schemas.problems(key, schema, value, label, (message) => new AppError('UNPROCESSABLE', `The schema of ${owner} is not a usable JSON Schema: ${message}`));
+    const problems = this.schemas.problems(
+      key,
+      schema,
+      value,
+      label,
+      (message) => new AppError('UNPROCESSABLE', `The schema of ${owner} is not a usable JSON Schema: ${message}`),
+    );
     if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
   }
 
@@ -48,13 +54,23 @@ export class TriggerStarter {
     const transformationId = transformationIdOf(trigger.jst);
     if (transformationId === undefined) {
       if (body === undefined || body === null) return {};
-      if (!isPlainObject(body)) throw new AppError('VALIDATION_FAILED', `body must be an object: its members become the job variables (trigger "${trigger.name}" has no jst to transform it)`, { details: [{ member: 'body', message: 'must be an object' }] });
+      if (!isPlainObject(body))
+        throw new AppError(
+          'VALIDATION_FAILED',
+          `body must be an object: its members become the job variables (trigger "${trigger.name}" has no jst to transform it)`,
+          { details: [{ member: 'body', message: 'must be an object' }] },
+        );
       return body;
     }
     const incoming = isPlainObject(body) ? body : {};
-    const outgoing = (await this.deps.client.call('studio.runTransformation', { params: { transformationId }, body: { incoming } }, { caller })).body;
+    const outgoing = (
+      await this.deps.client.call('studio.runTransformation', { params: { transformationId }, body: { incoming } }, { caller })
+    ).body;
     if (!isPlainObject(outgoing)) {
-      throw new AppError('UNPROCESSABLE', `The jst of trigger "${trigger.name}" (transformation "${transformationId}") answered ${Array.isArray(outgoing) ? 'an array' : typeof outgoing}; its outgoing values become the job variables, so it must answer an object`);
+      throw new AppError(
+        'UNPROCESSABLE',
+        `The jst of trigger "${trigger.name}" (transformation "${transformationId}") answered ${Array.isArray(outgoing) ? 'an array' : typeof outgoing}; its outgoing values become the job variables, so it must answer an object`,
+      );
     }
     return outgoing;
   }
@@ -66,23 +82,42 @@ export class TriggerStarter {
    */
   async start(trigger: TriggerRecord, variables: Record<string, unknown>, caller: Caller, jobId?: string): Promise<JobRecord | undefined> {
     const automation = await this.deps.automations.findAutomation(trigger.actionId);
-    if (automation === null) throw new AppError('AUTOMATION_NOT_FOUND', `Trigger "${trigger.name}" starts the automation "${trigger.actionId}", which does not exist`);
+    if (automation === null)
+      throw new AppError(
+        'AUTOMATION_NOT_FOUND',
+        `Trigger "${trigger.name}" starts the automation "${trigger.actionId}", which does not exist`,
+      );
     if (automation.componentType !== null && automation.componentType !== undefined && automation.componentType !== 'workflows') {
-      throw new AppError('UNPROCESSABLE', `Automation "${automation.name}" runs a ${automation.componentType}; triggers start workflows only`);
+      throw new AppError(
+        'UNPROCESSABLE',
+        `Automation "${automation.name}" runs a ${automation.componentType}; triggers start workflows only`,
+      );
     }
     const ref = automation.componentId ?? automation.componentName ?? null;
-    if (ref === null || ref === '') throw new AppError('UNPROCESSABLE', `Automation "${automation.name}" names no workflow (componentName or componentId); set one to run it`);
+    if (ref === null || ref === '')
+      throw new AppError(
+        'UNPROCESSABLE',
+        `Automation "${automation.name}" names no workflow (componentName or componentId); set one to run it`,
+      );
     const body = automation.componentId ? { id: automation.componentId } : { name: String(automation.componentName) };
     const workflow = (await this.deps.client.call('studio.getWorkflow', { body }, { caller })).body;
     assertMayRun(workflow, caller);
     let job: JobRecord;
     try {
-      job = await this.deps.engine.startJob({ workflow, variables, caller, description: trigger.description || workflow.description || '', ...(jobId !== undefined ? { jobId } : {}) });
+      job = await this.deps.engine.startJob({
+        workflow,
+        variables,
+        caller,
+        description: trigger.description || workflow.description || '',
+        ...(jobId !== undefined ? { jobId } : {}),
+      });
     } catch (err) {
       if (jobId !== undefined && hasCode(err, 'STORE_DUPLICATE_KEY')) return undefined;
       throw err;
     }
-    await this.deps.triggers.markExecuted(trigger._id, Date.now()).catch((err: unknown) => this.deps.log.warn({ err, triggerId: trigger._id }, 'Recording when a trigger ran failed'));
+    await this.deps.triggers
+      .markExecuted(trigger._id, Date.now())
+      .catch((err: unknown) => this.deps.log.warn({ err, triggerId: trigger._id }, 'Recording when a trigger ran failed'));
     return job;
   }
 }

@@ -114,7 +114,8 @@ export class Triggers {
   /** `POST /operations-manager/triggers/manual/:id/run`: the form data (over the trigger's defaults), checked against the form, starts the job. */
   async runManual(id: string, formData: Record<string, unknown>, caller: Caller): Promise<JobRecord> {
     const trigger = await this.repo.get(id);
-    if (trigger.type !== 'manual') throw new AppError('UNPROCESSABLE', `Trigger "${trigger.name}" is a ${trigger.type} trigger, not a manual one`);
+    if (trigger.type !== 'manual')
+      throw new AppError('UNPROCESSABLE', `Trigger "${trigger.name}" is a ${trigger.type} trigger, not a manual one`);
     assertEnabled(trigger);
     const data = { ...(trigger.formData ?? {}), ...formData };
     if (typeof trigger.formId === 'string' && trigger.formId !== '') await this.checkForm(trigger.formId, data, caller);
@@ -134,5 +135,6 @@ export class Triggers {
 }
 
 function assertEnabled(trigger: TriggerRecord): void {
-  if (trigger.enabled === false) throw new AppError('TRIGGER_DISABLED', `Trigger "${trigger.name}" is disabled; enable it (PATCH enabled: true) to run it`);
+  if (trigger.enabled === false)
+    throw new AppError('TRIGGER_DISABLED', `Trigger "${trigger.name}" is disabled; enable it (PATCH enabled: true) to run it`);
 }

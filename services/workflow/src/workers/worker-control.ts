@@ -56,7 +56,10 @@ export class WorkerControl {
   /** Applies the stored setting, then follows it and beats every second (at most). */
   async start(): Promise<void> {
     await this.refresh();
-    this.timer = setInterval(() => void this.refresh().catch((err: unknown) => this.log.warn({ err }, 'Reading the worker setting failed')), Math.min(1_000, Math.max(50, Math.floor(this.leaseMs / 3))));
+    this.timer = setInterval(
+      () => void this.refresh().catch((err: unknown) => this.log.warn({ err }, 'Reading the worker setting failed')),
+      Math.min(1_000, Math.max(50, Math.floor(this.leaseMs / 3))),
+    );
     this.timer.unref();
   }
 
@@ -75,12 +78,20 @@ export class WorkerControl {
       this.applied = next;
       this.host.setWorkers(next);
     }
-    await this.replicas.replaceOne({ _id: this.host.serverId }, { ...next, jobs: this.host.ownedJobs, lastSeen: Date.now() }, { upsert: true });
+    await this.replicas.replaceOne(
+      { _id: this.host.serverId },
+      { ...next, jobs: this.host.ownedJobs, lastSeen: Date.now() },
+      { upsert: true },
+    );
   }
 
   /** Switches a worker platform-wide and answers the status once this replica applies it. */
   async set(kind: WorkerKind, active: boolean, by: string): Promise<WorkersStatus> {
-    await this.settings.updateOne({ _id: SETTINGS_ID }, { $set: { [kind]: active, lastUpdated: new Date().toISOString(), lastUpdatedBy: by } }, { upsert: true });
+    await this.settings.updateOne(
+      { _id: SETTINGS_ID },
+      { $set: { [kind]: active, lastUpdated: new Date().toISOString(), lastUpdatedBy: by } },
+      { upsert: true },
+    );
     // a new document must hold both switches: the other one stays as it was
     const other: WorkerKind = kind === 'jobWorker' ? 'taskWorker' : 'jobWorker';
     await this.settings.updateOne({ _id: SETTINGS_ID, [other]: { $exists: false } }, { $set: { [other]: true } });
@@ -95,7 +106,13 @@ export class WorkerControl {
     return {
       jobWorker: { active: current.jobWorker },
       taskWorker: { active: current.taskWorker },
-      replicas: seen.map((r) => ({ serverId: r._id, jobWorker: r.jobWorker, taskWorker: r.taskWorker, jobs: r.jobs, lastSeen: r.lastSeen })),
+      replicas: seen.map((r) => ({
+        serverId: r._id,
+        jobWorker: r.jobWorker,
+        taskWorker: r.taskWorker,
+        jobs: r.jobs,
+        lastSeen: r.lastSeen,
+      })),
     };
   }
 }

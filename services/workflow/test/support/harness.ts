@@ -70,7 +70,9 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
       engines: wrap(store.collection<EngineRecord>('engines')),
       // as studio.getWorkflow resolves names: from a project member, a plain name means that project's member first
       getWorkflow: async (name, _caller, from) => {
-        const wf = candidateNames(name, from).map((n) => workflows.get(n)).find((w) => w !== undefined);
+        const wf = candidateNames(name, from)
+          .map((n) => workflows.get(n))
+          .find((w) => w !== undefined);
         if (!wf) throw new AppError('WORKFLOW_NOT_FOUND', `No workflow named "${name}"`);
         return wf;
       },
@@ -101,7 +103,9 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
       if (last && check(last)) return last;
       await new Promise((r) => setTimeout(r, 10));
     }
-    throw new Error(`Job ${jobId} did not reach ${what} within ${timeoutMs} ms; it is ${last?.status ?? 'missing'}: ${JSON.stringify(last?.error ?? [])} tasks ${JSON.stringify(Object.fromEntries(Object.entries(last?.tasks ?? {}).map(([id, t]) => [id, t.status])))}`);
+    throw new Error(
+      `Job ${jobId} did not reach ${what} within ${timeoutMs} ms; it is ${last?.status ?? 'missing'}: ${JSON.stringify(last?.error ?? [])} tasks ${JSON.stringify(Object.fromEntries(Object.entries(last?.tasks ?? {}).map(([id, t]) => [id, t.status])))}`,
+    );
   }
 
   return {
@@ -142,13 +146,26 @@ export type Edge = [string, string, TransitionState?, TransitionType?];
  * with only name and groups, tasks by short hex ids, transitions from → to → { state, type }.
  * `edges` are `[from, to, state?, type?]`.
  */
-export function workflow(name: string, tasks: Record<string, WorkflowTask>, edges: Edge[], extra: Partial<WorkflowDocument> = {}): WorkflowDocument {
+export function workflow(
+  name: string,
+  tasks: Record<string, WorkflowTask>,
+  edges: Edge[],
+  extra: Partial<WorkflowDocument> = {},
+): WorkflowDocument {
   const all: Record<string, WorkflowTask> = {
     workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
     workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
   };
   for (const [id, spec] of Object.entries(tasks)) {
-    all[id] = { app: 'WorkFlowEngine', type: 'automatic', summary: spec.name, description: '', groups: [], variables: { incoming: {}, outgoing: {}, error: '', decorators: [] }, ...spec };
+    all[id] = {
+      app: 'WorkFlowEngine',
+      type: 'automatic',
+      summary: spec.name,
+      description: '',
+      groups: [],
+      variables: { incoming: {}, outgoing: {}, error: '', decorators: [] },
+      ...spec,
+    };
   }
   const transitions: WorkflowDocument['transitions'] = {};
   for (const id of Object.keys(all)) transitions[id] = {};
@@ -157,21 +174,22 @@ export function workflow(name: string, tasks: Record<string, WorkflowTask>, edge
 }
 
 /** A built-in task spec. */
-export function builtin(name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown> = {}, extra: Partial<WorkflowTask> = {}): WorkflowTask {
+export function builtin(
+  name: string,
+  incoming: Record<string, unknown>,
+  outgoing: Record<string, unknown> = {},
+  extra: Partial<WorkflowTask> = {},
+): WorkflowTask {
   return { name, app: 'WorkFlowEngine', type: 'automatic', variables: { incoming, outgoing, error: '', decorators: [] }, ...extra };
 }
 
 /** A two-step workflow of built-ins (`a1` sets `a` to 1, then `b2` sets `b` to 2): a job that ends complete with `{ a: 1, b: 2 }`. */
 export function linearWorkflow(name: string): WorkflowDocument {
-  return workflow(
-    name,
-    { a1: builtin('newVariable', { name: 'a', value: 1 }), b2: builtin('newVariable', { name: 'b', value: 2 }) },
-    [
-      ['workflow_start', 'a1'],
-      ['a1', 'b2'],
-      ['b2', 'workflow_end'],
-    ],
-  );
+  return workflow(name, { a1: builtin('newVariable', { name: 'a', value: 1 }), b2: builtin('newVariable', { name: 'b', value: 2 }) }, [
+    ['workflow_start', 'a1'],
+    ['a1', 'b2'],
+    ['b2', 'workflow_end'],
+  ]);
 }
 
 /** The harnesses a test file starts: each is stopped after its test, the last started first. */

@@ -54,7 +54,10 @@ function toJsonSafe(value: unknown, path: Path, paths: Path[]): unknown {
     paths.push(path);
     return tag;
   }
-  if (Array.isArray(value)) return value.map((v, i) => toJsonSafe(v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v, [...path, i], paths));
+  if (Array.isArray(value))
+    return value.map((v, i) =>
+      toJsonSafe(v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v, [...path, i], paths),
+    );
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {

@@ -1,15 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isEqual } from 'mingo/util';
-import type {
-  Collection,
-  Doc,
-  Filter,
-  FindOneAndUpdateOptions,
-  FindOptions,
-  IndexSpec,
-  Update,
-  UpdateResult,
-} from '../../types';
+import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Update, UpdateResult } from '../../types';
 import { cloneValue } from '../clone';
 import { badRequest, keyTooLong } from '../errors';
 import { isIdIndex, normalizeIndexSpec } from '../index-spec';
@@ -17,13 +8,7 @@ import { isPlainObject } from '../values';
 import { collectionDef } from './catalog';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';
-import {
-  applyUpdate,
-  projectDocs,
-  seedFromFilter,
-  validateReplacement,
-  validateUpdate,
-} from './mongo-semantics';
+import { applyUpdate, projectDocs, seedFromFilter, validateReplacement, validateUpdate } from './mongo-semantics';
 import { countQuery, runQuery } from './query-exec';
 import { keysOf, type WriteTxn } from './write-txn';
 
@@ -217,7 +202,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     },
 
     async dropIndex(indexName: string) {
-      if (typeof indexName !== 'string' || indexName === '' || indexName === '_id_') throw badRequest(`Index "${String(indexName)}" cannot be dropped`);
+      if (typeof indexName !== 'string' || indexName === '' || indexName === '_id_')
+        throw badRequest(`Index "${String(indexName)}" cannot be dropped`);
       return engine.write((txn) => {
         const target = txn.collection(name);
         return target ? txn.dropIndex(target, indexName) : false;

@@ -28,7 +28,14 @@ export interface EmbeddedStore extends Store {
 const openPaths = new Set<string>();
 
 function validateCollectionName(name: string): void {
-  if (typeof name !== 'string' || name === '' || name === '__proto__' || name.includes('\0') || name.includes('$') || name.startsWith('system.')) {
+  if (
+    typeof name !== 'string' ||
+    name === '' ||
+    name === '__proto__' ||
+    name.includes('\0') ||
+    name.includes('$') ||
+    name.startsWith('system.')
+  ) {
     throw badRequest(`"${String(name)}" is not a valid collection name`);
   }
 }
@@ -42,7 +49,8 @@ function validateCollectionName(name: string): void {
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore {
   const path = resolvePath(options.path);
-  if (openPaths.has(path)) throw conflict(`The embedded store at "${path}" is already open in this process; share that store or close it first`);
+  if (openPaths.has(path))
+    throw conflict(`The embedded store at "${path}" is already open in this process; share that store or close it first`);
   let engine: EmbeddedEngine;
   try {
     mkdirSync(path, { recursive: true });

@@ -88,7 +88,12 @@ export class EmbeddedEngine {
     // a write that started is not abandoned half-way (it commits with its batch); one that has not started past the deadline is refused
     assertBeforeDeadline(`A write to the embedded store`);
     const pending = new Promise<R>((resolve, reject) => {
-      this.queue.push({ run: fn as (txn: WriteTxn) => unknown, abortable: options.abortable ?? true, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({
+        run: fn as (txn: WriteTxn) => unknown,
+        abortable: options.abortable ?? true,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
     });
     if (this.queue.length === 1) setImmediate(() => void this.commitBatch());
     return pending;
@@ -157,4 +162,3 @@ export class EmbeddedEngine {
     await this.root.close();
   }
 }
-

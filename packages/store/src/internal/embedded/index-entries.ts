@@ -86,9 +86,7 @@ export function indexEntries(doc: Doc, index: IndexDef): EntrySet {
   if (index.sparse && !perField.some((c) => c.present)) return { entries: [], multikey: false };
   const arrayFields = index.fields.filter((_, i) => perField[i]?.sawArray);
   if (arrayFields.length > 1) {
-    throw badRequest(
-      `Cannot index parallel arrays ${arrayFields.map((f) => `"${f.path}"`).join(' and ')} in index "${index.name}"`,
-    );
+    throw badRequest(`Cannot index parallel arrays ${arrayFields.map((f) => `"${f.path}"`).join(' and ')} in index "${index.name}"`);
   }
   const maxBytes = maxStringBytes(index.fields.length);
   const head = numberPrefix(index.no);

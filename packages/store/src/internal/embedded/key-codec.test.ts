@@ -58,7 +58,8 @@ describe('index key components', () => {
         at = end;
       }
       expect(key.toString('utf8', at)).toBe('id-1');
-      for (const a of parts) for (const b of parts) if (a !== b) expect(a.equals(b.subarray(0, a.length)) && a.length < b.length).toBe(false);
+      for (const a of parts)
+        for (const b of parts) if (a !== b) expect(a.equals(b.subarray(0, a.length)) && a.length < b.length).toBe(false);
     }
   });
 

@@ -94,7 +94,6 @@ function encodeString(value: string, maxBytes: number): Component {
   return { bytes: out, exact: !truncated };
 }
 
-
 /** Encodes one value (never an array with elements: callers flatten those) in ascending form. */
 export function encodeComponent(value: unknown, maxBytes: number): Component {
   if (value === null || value === undefined) return { bytes: Buffer.from([KEY_TYPE.NULL]), exact: true };

@@ -59,7 +59,8 @@ function simpleEqualities(filter: Filter, keys: string[]): [string, Scalar][] | 
   for (const key of keys) {
     if (key.startsWith('$') || key.includes('.')) return undefined;
     const value = filter[key];
-    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) out.push([key, value]);
+    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+      out.push([key, value]);
     else return undefined;
   }
   return out;
@@ -100,8 +101,21 @@ export function projectDocs(docs: Doc[], projection: Projection | undefined): Do
 }
 
 const KNOWN_UPDATE_OPERATORS = new Set([
-  '$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename', '$push', '$pull', '$pullAll', '$addToSet',
-  '$pop', '$currentDate', '$bit', '$setOnInsert',
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$rename',
+  '$push',
+  '$pull',
+  '$pullAll',
+  '$addToSet',
+  '$pop',
+  '$currentDate',
+  '$bit',
+  '$setOnInsert',
 ]);
 
 /** Throws `BAD_REQUEST` unless `update` is a non-empty document of update operators. */
@@ -191,7 +205,8 @@ export function applyUpdate(doc: Doc, update: Update, filter: Filter, inserting:
 /** A path `$set`/`$unset` can follow without mingo: named segments only (no `$`, no array index, not `_id`). */
 function isSimplePath(path: string): boolean {
   if (path === '' || path === '_id' || path.startsWith('_id.')) return false;
-  for (const segment of path.split('.')) if (segment === '' || segment.startsWith('$') || /^\d+$/.test(segment) || segment === '__proto__') return false;
+  for (const segment of path.split('.'))
+    if (segment === '' || segment.startsWith('$') || /^\d+$/.test(segment) || segment === '__proto__') return false;
   return true;
 }
 
@@ -208,7 +223,8 @@ function applySimpleUpdate(doc: Doc, update: Update): boolean | undefined {
   const paths = [...Object.keys(isPlainObject(sets) ? sets : {}), ...Object.keys(isPlainObject(unsets) ? unsets : {})];
   if (!paths.every(isSimplePath)) return undefined;
   const sorted = [...paths].sort();
-  for (let i = 1; i < sorted.length; i++) if ((sorted[i] as string).startsWith(`${sorted[i - 1] as string}.`) || sorted[i] === sorted[i - 1]) return undefined;
+  for (let i = 1; i < sorted.length; i++)
+    if ((sorted[i] as string).startsWith(`${sorted[i - 1] as string}.`) || sorted[i] === sorted[i - 1]) return undefined;
   // every step before the last must be a plain object or missing, or mingo decides (and refuses)
   for (const path of paths) {
     let current: unknown = doc;

@@ -91,8 +91,21 @@ class Reader {
     const lo = bounds.lo ? Buffer.concat([prefix, bounds.lo.bytes]) : prefix;
     const hi = bounds.hi ? Buffer.concat([prefix, bounds.hi.bytes]) : (successor(prefix) as Buffer);
     const range = reverse
-      ? { start: hi, end: lo, reverse: true, exclusiveStart: !bounds.hi?.inclusive, inclusiveEnd: bounds.lo ? bounds.lo.inclusive : true, offset }
-      : { start: lo, end: hi, exclusiveStart: bounds.lo ? !bounds.lo.inclusive : false, inclusiveEnd: bounds.hi?.inclusive === true, offset };
+      ? {
+          start: hi,
+          end: lo,
+          reverse: true,
+          exclusiveStart: !bounds.hi?.inclusive,
+          inclusiveEnd: bounds.lo ? bounds.lo.inclusive : true,
+          offset,
+        }
+      : {
+          start: lo,
+          end: hi,
+          exclusiveStart: bounds.lo ? !bounds.lo.inclusive : false,
+          inclusiveEnd: bounds.hi?.inclusive === true,
+          offset,
+        };
     for (const { value } of this.dbs.docs.getRange(range)) {
       this.stats.docsExamined++;
       yield decodeDoc(value);
@@ -210,7 +223,12 @@ function execute(reader: Reader, plan: Plan, sort: SortSpec | undefined, skip: n
       // Without a sort, a full scan is in `_id` order too; an exact one can skip natively.
       const inOrder = plan.ordered || !sort;
       const skipHere = plan.exact && inOrder ? skip : 0;
-      return { docs: reader.primary(plan.bounds, plan.reverse, skipHere), sorted: plan.ordered, idOrder: !plan.reverse, skipped: skipHere > 0 };
+      return {
+        docs: reader.primary(plan.bounds, plan.reverse, skipHere),
+        sorted: plan.ordered,
+        idOrder: !plan.reverse,
+        skipped: skipHere > 0,
+      };
     }
     case 'index':
       if (plan.order && sort && plan.ranges.length === 1) {

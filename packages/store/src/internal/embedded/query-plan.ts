@@ -14,9 +14,7 @@ import { isDate, isPlainObject } from '../values';
 type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
 
 /** One usable condition on a field path. */
-export type Predicate =
-  | { kind: 'points'; values: unknown[] }
-  | { kind: 'range'; op: RangeOp; value: unknown };
+export type Predicate = { kind: 'points'; values: unknown[] } | { kind: 'range'; op: RangeOp; value: unknown };
 
 const RANGE_OPS: readonly RangeOp[] = ['$gt', '$gte', '$lt', '$lte'];
 
@@ -74,8 +72,10 @@ function extractInto(filter: Record<string, unknown>, out: Predicates): void {
       for (const op of ops) {
         const arg = value[op];
         if (op === '$eq' && isPointValue(arg)) addPredicate(out.byPath, key, { kind: 'points', values: [arg] });
-        else if (op === '$in' && Array.isArray(arg) && arg.every(isPointValue)) addPredicate(out.byPath, key, { kind: 'points', values: arg });
-        else if ((RANGE_OPS as readonly string[]).includes(op) && isRangeValue(arg)) addPredicate(out.byPath, key, { kind: 'range', op: op as RangeOp, value: arg });
+        else if (op === '$in' && Array.isArray(arg) && arg.every(isPointValue))
+          addPredicate(out.byPath, key, { kind: 'points', values: arg });
+        else if ((RANGE_OPS as readonly string[]).includes(op) && isRangeValue(arg))
+          addPredicate(out.byPath, key, { kind: 'range', op: op as RangeOp, value: arg });
         else out.complete = false;
       }
       continue;
@@ -106,10 +106,7 @@ interface Bound {
 
 /** Bounds on one field, on ascending component encodings. */
 type FieldBounds =
-  | { kind: 'none' }
-  | { kind: 'empty' }
-  | { kind: 'points'; points: Component[] }
-  | { kind: 'range'; type: number; lo?: Bound; hi?: Bound };
+  { kind: 'none' } | { kind: 'empty' } | { kind: 'points'; points: Component[] } | { kind: 'range'; type: number; lo?: Bound; hi?: Bound };
 
 function pointsOf(values: unknown[], maxBytes: number): Component[] {
   const byTag = new Map<string, Component>();
@@ -204,9 +201,7 @@ function boundsExact(bounds: FieldBounds): boolean {
 function fieldBounds(predicates: Predicate[] | undefined, index: IndexDef, maxBytes: number): { bounds: FieldBounds; exact: boolean } {
   if (!predicates) return { bounds: { kind: 'none' }, exact: true };
   // A sparse index lacks documents without the field, which null matches.
-  const usable = index.sparse
-    ? predicates.filter((p) => p.kind === 'range' || !p.values.some((v) => v === null))
-    : predicates;
+  const usable = index.sparse ? predicates.filter((p) => p.kind === 'range' || !p.values.some((v) => v === null)) : predicates;
   if (usable.length === 0) return { bounds: { kind: 'none' }, exact: false };
   if (index.multikey) {
     // Conditions on an array field may be met by different elements: use one of them only.
@@ -245,10 +240,14 @@ function rangeFor(prefix: Buffer, bounds: { type: number; lo?: Bound; hi?: Bound
     end = bounds.hi ? (bounds.hi.inclusive ? (successor(bounds.hi.bytes) as Buffer) : bounds.hi.bytes) : typeByte(bounds.type + 1);
   } else {
     start = bounds.hi
-      ? bounds.hi.inclusive ? invert(bounds.hi.bytes) : (successor(invert(bounds.hi.bytes)) ?? typeByte(bounds.type - 1))
+      ? bounds.hi.inclusive
+        ? invert(bounds.hi.bytes)
+        : (successor(invert(bounds.hi.bytes)) ?? typeByte(bounds.type - 1))
       : typeByte(bounds.type);
     end = bounds.lo
-      ? bounds.lo.inclusive ? (successor(invert(bounds.lo.bytes)) ?? typeByte(bounds.type - 1)) : invert(bounds.lo.bytes)
+      ? bounds.lo.inclusive
+        ? (successor(invert(bounds.lo.bytes)) ?? typeByte(bounds.type - 1))
+        : invert(bounds.lo.bytes)
       : typeByte(bounds.type - 1);
   }
   return { start: Buffer.concat([prefix, start]), end: Buffer.concat([prefix, end]) };
@@ -298,7 +297,8 @@ export function indexBounds(index: IndexDef, filter: Predicates): IndexBounds | 
     Buffer.compare(a.start, b.start),
   );
   const allPoints = !hasRange && boundFields === index.fields.length;
-  const score = (index.unique && allPoints && finalRanges.length === 1 ? 100 : 0) + boundFields * 4 - (hasRange ? 2 : 0) + singlePointFields;
+  const score =
+    (index.unique && allPoints && finalRanges.length === 1 ? 100 : 0) + boundFields * 4 - (hasRange ? 2 : 0) + singlePointFields;
   return { ranges: finalRanges, singlePointFields, boundFields, hasRange, score, exact };
 }
 
@@ -432,7 +432,9 @@ export function choosePlan(input: PlanInput): Plan {
   const orderOf = (c: Candidate): IndexOrder | undefined =>
     sort.length > 0 && c.bounds.ranges.length === 1 ? indexOrder(c.index, sort, c.bounds.singlePointFields) : undefined;
   const indexPlan = (c: Candidate, order?: IndexOrder): Plan =>
-    order ? { kind: 'index', index: c.index, ranges: c.bounds.ranges, order, exact: c.bounds.exact } : { kind: 'index', index: c.index, ranges: c.bounds.ranges, exact: c.bounds.exact };
+    order
+      ? { kind: 'index', index: c.index, ranges: c.bounds.ranges, order, exact: c.bounds.exact }
+      : { kind: 'index', index: c.index, ranges: c.bounds.ranges, exact: c.bounds.exact };
 
   // Several indexes narrow the filter: count their keys, up to a small cap, and prefer the
   // fewest, then one that also gives the sort order, then the most fields bound — a cheap form
@@ -467,7 +469,8 @@ export function choosePlan(input: PlanInput): Plan {
       break;
     }
   }
-  if (!sortPlan && idSort) sortPlan = { kind: 'primary', reverse: idSort[1] === -1, ordered: true, bounds: primaryBounds, exact: matchesAll };
+  if (!sortPlan && idSort)
+    sortPlan = { kind: 'primary', reverse: idSort[1] === -1, ordered: true, bounds: primaryBounds, exact: matchesAll };
   if (!sortPlan) {
     for (const index of input.collection.indexes) {
       const order = indexOrder(index, sort, 0);

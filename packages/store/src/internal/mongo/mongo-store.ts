@@ -8,17 +8,7 @@ import {
   type MongoClientOptions,
   type UpdateFilter,
 } from 'mongodb';
-import type {
-  Collection,
-  Doc,
-  Filter,
-  FindOneAndUpdateOptions,
-  FindOptions,
-  IndexSpec,
-  Store,
-  Update,
-  UpdateResult,
-} from '../../types';
+import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Store, Update, UpdateResult } from '../../types';
 import { cloneValue } from '../clone';
 import { badRequest } from '../errors';
 import { isIdIndex, normalizeIndexSpec } from '../index-spec';
@@ -131,9 +121,11 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
         return prepared;
       }),
 
-    find: (filter, options) => run(async () => (await driver.find(asFilter(filter), { ...findOptions(options), ...bound() }).toArray()).map((d) => toDoc(d))),
+    find: (filter, options) =>
+      run(async () => (await driver.find(asFilter(filter), { ...findOptions(options), ...bound() }).toArray()).map((d) => toDoc(d))),
 
-    findOne: (filter, options) => run(async () => toDocOrNull(await driver.findOne(asFilter(filter), { ...findOptions(options), ...bound() }))),
+    findOne: (filter, options) =>
+      run(async () => toDocOrNull(await driver.findOne(asFilter(filter), { ...findOptions(options), ...bound() }))),
 
     countDocuments: (filter) => run(() => driver.countDocuments(asFilter(filter), bound())),
 
@@ -181,7 +173,13 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
 
     findOneAndUpdate: (filter, update, options: FindOneAndUpdateOptions = {}) =>
       run(async () => {
-        const driverOptions: { returnDocument: 'before' | 'after'; upsert: boolean; sort?: FindOptions['sort']; projection?: FindOptions['projection']; maxTimeMS?: number } = {
+        const driverOptions: {
+          returnDocument: 'before' | 'after';
+          upsert: boolean;
+          sort?: FindOptions['sort'];
+          projection?: FindOptions['projection'];
+          maxTimeMS?: number;
+        } = {
           returnDocument: options.returnDocument ?? 'before',
           upsert: options.upsert === true,
           ...bound(),
@@ -215,7 +213,8 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
 
     dropIndex: (indexName: string) =>
       run(async () => {
-        if (typeof indexName !== 'string' || indexName === '' || indexName === '_id_') throw badRequest(`Index "${String(indexName)}" cannot be dropped`);
+        if (typeof indexName !== 'string' || indexName === '' || indexName === '_id_')
+          throw badRequest(`Index "${String(indexName)}" cannot be dropped`);
         try {
           await driver.dropIndex(indexName);
           return true;
@@ -281,7 +280,10 @@ export function createMongoStore(options: MongoStoreOptions): Store {
     async listCollections() {
       try {
         const infos = await db.listCollections({}, { nameOnly: true }).toArray();
-        return infos.map((info) => info.name).filter((name) => !name.startsWith('system.')).sort();
+        return infos
+          .map((info) => info.name)
+          .filter((name) => !name.startsWith('system.'))
+          .sort();
       } catch (e) {
         throw translateMongoError(e, '(all)');
       }

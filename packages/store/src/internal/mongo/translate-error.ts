@@ -77,8 +77,12 @@ export function translateMongoError(e: unknown, collection: string): AppError {
     if (isDuplicate(e)) return duplicateKey(collection, duplicateDetails(e), e);
     const code = typeof e.code === 'number' ? e.code : -1;
     // MaxTimeMSExpired: the request's deadline (maxTimeMS) passed while the server worked
-    if (code === 50) return new AppError('TIMEOUT', `MongoDB did not finish the call on collection "${collection}" before the request's deadline`, { cause: e });
-    if (UNAVAILABLE_CODES.has(code)) return storeUnavailable(`MongoDB cannot serve collection "${collection}" right now (${e.codeName ?? code})`, e);
+    if (code === 50)
+      return new AppError('TIMEOUT', `MongoDB did not finish the call on collection "${collection}" before the request's deadline`, {
+        cause: e,
+      });
+    if (UNAVAILABLE_CODES.has(code))
+      return storeUnavailable(`MongoDB cannot serve collection "${collection}" right now (${e.codeName ?? code})`, e);
     if (INDEX_CONFLICT_CODES.has(code)) return conflict(`Collection "${collection}" already has a conflicting index: ${e.message}`);
     if (BAD_REQUEST_CODES.has(code)) return badRequest(`MongoDB refused the request on collection "${collection}": ${e.message}`, e);
     return new AppError('INTERNAL', `MongoDB failed on collection "${collection}" (${e.codeName ?? code})`, { cause: e });

@@ -72,7 +72,11 @@ export const ARRAY: Library = {
     params: ['array', 'value', 'start', 'end'],
     run(args) {
       const array = needArray(args, 0);
-      return [...array].fill(args[1], args[2] === undefined ? undefined : integer(args, 2, 0), args[3] === undefined ? undefined : integer(args, 3, array.length));
+      return [...array].fill(
+        args[1],
+        args[2] === undefined ? undefined : integer(args, 2, 0),
+        args[3] === undefined ? undefined : integer(args, 3, array.length),
+      );
     },
   },
   filter: each((a, fn) => a.filter((v, i) => Boolean(fn(v, i)))),
@@ -90,7 +94,8 @@ export const ARRAY: Library = {
       if (Array.isArray(value)) return [...value];
       if (typeof value === 'string') return sizeOf(ctx, value.length) >= 0 ? Array.from(value) : [];
       if (value instanceof Set) return Array.from(value);
-      if (isPlainObject(value) && typeof value.length === 'number') return Array.from({ length: sizeOf(ctx, Math.max(0, Math.trunc(value.length))) }, (_, i) => value[String(i)]);
+      if (isPlainObject(value) && typeof value.length === 'number')
+        return Array.from({ length: sizeOf(ctx, Math.max(0, Math.trunc(value.length))) }, (_, i) => value[String(i)]);
       throw new MethodError(`argument 1 (iterable) must be an array, a string or a Set, not ${typeName(value)}`);
     },
   },
@@ -190,7 +195,8 @@ export const ARRAY: Library = {
     params: ['array', 'start', 'deleteCount', '...items'],
     run(args) {
       const copy = [...needArray(args, 0)];
-      const spliced = args[2] === undefined ? copy.splice(integer(args, 1, 0)) : copy.splice(integer(args, 1, 0), integer(args, 2, 0), ...args.slice(3));
+      const spliced =
+        args[2] === undefined ? copy.splice(integer(args, 1, 0)) : copy.splice(integer(args, 1, 0), integer(args, 2, 0), ...args.slice(3));
       return { array: copy, spliced };
     },
   },

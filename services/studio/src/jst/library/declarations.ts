@@ -21,8 +21,14 @@ function newDate(args: unknown[], polymorph: number): Date {
     return new Date(Date.UTC(y ?? NaN, m ?? 0, rest[0] ?? 1, rest[1] ?? 0, rest[2] ?? 0, rest[3] ?? 0, rest[4] ?? 0));
   }
   const value = args[0];
-  const date = value instanceof Date ? new Date(value.getTime()) : typeof value === 'number' || typeof value === 'string' ? new Date(value) : undefined;
-  if (date === undefined || Number.isNaN(date.getTime())) throw new MethodError(`argument 1 (value) is not a date: ${typeName(value)}${typeof value === 'string' ? ` "${value}"` : ''}`);
+  const date =
+    value instanceof Date
+      ? new Date(value.getTime())
+      : typeof value === 'number' || typeof value === 'string'
+        ? new Date(value)
+        : undefined;
+  if (date === undefined || Number.isNaN(date.getTime()))
+    throw new MethodError(`argument 1 (value) is not a date: ${typeName(value)}${typeof value === 'string' ? ` "${value}"` : ''}`);
   return date;
 }
 
@@ -46,7 +52,8 @@ export const DECLARATIONS: Readonly<Record<string, DeclarationDef>> = {
     run(args, polymorph, ctx) {
       if (polymorph !== 1) return [...args];
       const length = Number(args[0] ?? 0);
-      if (!Number.isInteger(length) || length < 0) throw new MethodError(`argument 1 (arrayLength) must be a whole number, not ${String(args[0])}`);
+      if (!Number.isInteger(length) || length < 0)
+        throw new MethodError(`argument 1 (arrayLength) must be a whole number, not ${String(args[0])}`);
       ctx.grow(length);
       return Array.from({ length }, () => undefined);
     },

@@ -2,7 +2,21 @@ import { ARRAY } from './array';
 import { OBJECT } from './object';
 import { STRING } from './string';
 import type { Library, MethodDef } from './types';
-import { BOOLEAN, CONDITIONAL, DATE, EQUALITY, JSON_LIBRARY, LOGICAL, MATH, NULL, NUMBER, REGEXP, RELATIONAL, SET, WORKFLOW_ENGINE } from './values';
+import {
+  BOOLEAN,
+  CONDITIONAL,
+  DATE,
+  EQUALITY,
+  JSON_LIBRARY,
+  LOGICAL,
+  MATH,
+  NULL,
+  NUMBER,
+  REGEXP,
+  RELATIONAL,
+  SET,
+  WORKFLOW_ENGINE,
+} from './values';
 
 export { DECLARATIONS } from './declarations';
 export type { DeclarationDef } from './declarations';

@@ -60,7 +60,8 @@ export const OBJECT: Library = {
     params: ['entries'],
     run(args) {
       const entries = args[0];
-      if (!Array.isArray(entries)) throw new MethodError(`argument 1 (entries) must be an array of [key, value] pairs, not ${typeName(entries)}`);
+      if (!Array.isArray(entries))
+        throw new MethodError(`argument 1 (entries) must be an array of [key, value] pairs, not ${typeName(entries)}`);
       let out: Obj = {};
       for (const [i, entry] of entries.entries()) {
         if (!Array.isArray(entry)) throw new MethodError(`entry ${i} must be a [key, value] pair, not ${typeName(entry)}`);

@@ -40,31 +40,61 @@ function padLength(ctx: CallContext, args: unknown[]): number {
 export const STRING: Library = {
   charAt: text((s, a) => s.charAt(integer(a, 1, 0)), ['index']),
   concat: text((s, a, ctx) => grown(ctx, s.concat(...a.slice(1).map((v) => String(v)))), ['...strings']),
-  endsWith: text((s, a) => s.endsWith(String(a[1]), a[2] === undefined ? undefined : integer(a, 2, s.length)), ['searchString', 'endPosition']),
+  endsWith: text(
+    (s, a) => s.endsWith(String(a[1]), a[2] === undefined ? undefined : integer(a, 2, s.length)),
+    ['searchString', 'endPosition'],
+  ),
   includes: text((s, a) => s.includes(String(a[1]), integer(a, 2, 0)), ['searchString', 'position']),
   indexOf: text((s, a) => s.indexOf(String(a[1]), integer(a, 2, 0)), ['searchString', 'position']),
-  lastIndexOf: text((s, a) => s.lastIndexOf(String(a[1]), a[2] === undefined ? undefined : integer(a, 2, Infinity)), ['searchString', 'position']),
+  lastIndexOf: text(
+    (s, a) => s.lastIndexOf(String(a[1]), a[2] === undefined ? undefined : integer(a, 2, Infinity)),
+    ['searchString', 'position'],
+  ),
   length: text((s) => s.length, []),
   match: text((s, a, ctx) => regexOn(ctx, 'match', a[1], s, 'argument 2 (regexp)'), ['regexp']),
   padEnd: text((s, a, ctx) => s.padEnd(padLength(ctx, a), a[2] === undefined ? undefined : String(a[2])), ['targetLength', 'padString']),
-  padStart: text((s, a, ctx) => s.padStart(padLength(ctx, a), a[2] === undefined ? undefined : String(a[2])), ['targetLength', 'padString']),
-  repeat: text((s, a, ctx) => {
-    const count = integer(a, 1, 0);
-    ctx.grow(s.length * count);
-    return s.repeat(count);
-  }, ['count']),
-  replace: text((s, a, ctx) => (a[1] instanceof RegExp ? regexOn(ctx, 'replace', a[1], s, 'argument 2 (pattern)', { replacement: String(a[2]) }) : grown(ctx, s.replace(String(a[1]), String(a[2])))), ['pattern', 'replacement']),
-  replaceAll: text((s, a, ctx) => (a[1] instanceof RegExp ? regexOn(ctx, 'replaceAll', a[1], s, 'argument 2 (pattern)', { replacement: String(a[2]) }) : grown(ctx, s.replaceAll(String(a[1]), String(a[2])))), ['pattern', 'replacement']),
+  padStart: text(
+    (s, a, ctx) => s.padStart(padLength(ctx, a), a[2] === undefined ? undefined : String(a[2])),
+    ['targetLength', 'padString'],
+  ),
+  repeat: text(
+    (s, a, ctx) => {
+      const count = integer(a, 1, 0);
+      ctx.grow(s.length * count);
+      return s.repeat(count);
+    },
+    ['count'],
+  ),
+  replace: text(
+    (s, a, ctx) =>
+      a[1] instanceof RegExp
+        ? regexOn(ctx, 'replace', a[1], s, 'argument 2 (pattern)', { replacement: String(a[2]) })
+        : grown(ctx, s.replace(String(a[1]), String(a[2]))),
+    ['pattern', 'replacement'],
+  ),
+  replaceAll: text(
+    (s, a, ctx) =>
+      a[1] instanceof RegExp
+        ? regexOn(ctx, 'replaceAll', a[1], s, 'argument 2 (pattern)', { replacement: String(a[2]) })
+        : grown(ctx, s.replaceAll(String(a[1]), String(a[2]))),
+    ['pattern', 'replacement'],
+  ),
   search: text((s, a, ctx) => regexOn(ctx, 'search', a[1], s, 'argument 2 (regexp)'), ['regexp']),
   slice: text((s, a) => s.slice(integer(a, 1, 0), a[2] === undefined ? undefined : integer(a, 2, s.length)), ['start', 'end']),
-  split: text((s, a, ctx) => {
-    const limit = a[2] === undefined ? undefined : integer(a, 2, 0) >>> 0;
-    if (a[1] instanceof RegExp) return regexOn(ctx, 'split', a[1], s, 'argument 2 (separator)', limit === undefined ? {} : { limit });
-    ctx.grow(s.length);
-    return a[1] === undefined ? [s].slice(0, limit) : s.split(String(a[1]), limit);
-  }, ['separator', 'limit']),
+  split: text(
+    (s, a, ctx) => {
+      const limit = a[2] === undefined ? undefined : integer(a, 2, 0) >>> 0;
+      if (a[1] instanceof RegExp) return regexOn(ctx, 'split', a[1], s, 'argument 2 (separator)', limit === undefined ? {} : { limit });
+      ctx.grow(s.length);
+      return a[1] === undefined ? [s].slice(0, limit) : s.split(String(a[1]), limit);
+    },
+    ['separator', 'limit'],
+  ),
   startsWith: text((s, a) => s.startsWith(String(a[1]), integer(a, 2, 0)), ['searchString', 'position']),
-  substring: text((s, a) => s.substring(integer(a, 1, 0), a[2] === undefined ? undefined : integer(a, 2, s.length)), ['indexStart', 'indexEnd']),
+  substring: text(
+    (s, a) => s.substring(integer(a, 1, 0), a[2] === undefined ? undefined : integer(a, 2, s.length)),
+    ['indexStart', 'indexEnd'],
+  ),
   toLowerCase: text((s) => s.toLowerCase(), []),
   toString: text((s) => s, []),
   toUpperCase: text((s) => s.toUpperCase(), []),

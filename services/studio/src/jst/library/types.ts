@@ -54,7 +54,8 @@ export function needObject(args: unknown[], index: number, param = 'object'): Ob
 /** Argument `index` as anything that has members (object or array); MethodError for null, undefined and primitives. */
 export function needContainer(args: unknown[], index: number, param = 'object'): object {
   const value = args[index];
-  if (typeof value !== 'object' || value === null) throw new MethodError(`${position(index, param)} must be an object, not ${typeName(value)}`);
+  if (typeof value !== 'object' || value === null)
+    throw new MethodError(`${position(index, param)} must be an object, not ${typeName(value)}`);
   return value;
 }
 
@@ -66,7 +67,9 @@ export function needDate(args: unknown[], index: number, param = 'date'): Date {
     const date = new Date(value);
     if (!Number.isNaN(date.getTime())) return date;
   }
-  throw new MethodError(`${position(index, param)} must be a date, not ${typeName(value)}${typeof value === 'string' ? ` "${value}"` : ''}`);
+  throw new MethodError(
+    `${position(index, param)} must be a date, not ${typeName(value)}${typeof value === 'string' ? ` "${value}"` : ''}`,
+  );
 }
 
 /** Argument `index` as an integer index or count (JavaScript's ToIntegerOrInfinity; undefined → `fallback`). */

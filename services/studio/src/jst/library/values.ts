@@ -69,7 +69,9 @@ export const NUMBER: Library = {
   parseInt: fn(['string', 'radix'], (x) => Number.parseInt(String(a(x)), x[1] === undefined ? undefined : Number(x[1]))),
   toFixed: fn(['number', 'digits'], (x) => needNumber(x, 0).toFixed(integer(x, 1, 0))),
   // the original calls value.toString(radix): text stays text, other values are written as JavaScript writes them
-  toString: fn(['number', 'radix'], (x) => (typeof a(x) === 'number' ? needNumber(x, 0).toString(x[1] === undefined ? undefined : integer(x, 1, 10)) : String(needDefined(x)))),
+  toString: fn(['number', 'radix'], (x) =>
+    typeof a(x) === 'number' ? needNumber(x, 0).toString(x[1] === undefined ? undefined : integer(x, 1, 10)) : String(needDefined(x)),
+  ),
 };
 
 function needDefined(args: unknown[]): unknown {
@@ -124,9 +126,14 @@ export const JSON_LIBRARY: Library = {
   }),
   stringify: fn(['value', 'replacer', 'space'], (x) => {
     const replacer = x[1];
-    if (replacer !== undefined && !Array.isArray(replacer)) throw new MethodError('argument 2 (replacer) must be an array of member names or empty');
+    if (replacer !== undefined && !Array.isArray(replacer))
+      throw new MethodError('argument 2 (replacer) must be an array of member names or empty');
     const space = x[2];
-    return JSON.stringify(a(x), replacer === undefined ? undefined : replacer.map(String), typeof space === 'number' || typeof space === 'string' ? space : undefined);
+    return JSON.stringify(
+      a(x),
+      replacer === undefined ? undefined : replacer.map(String),
+      typeof space === 'number' || typeof space === 'string' ? space : undefined,
+    );
   }),
   'type of': fn(['value'], (x) => typeof a(x)),
 };
@@ -150,7 +157,10 @@ export const DATE: Library = {
   getTime: dateFn((d) => d.getTime()),
   now: fn([], () => Date.now()),
   parse: fn(['dateString'], (x) => Date.parse(String(a(x)))),
-  toDateString: dateFn((d) => `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, '0')} ${String(d.getUTCFullYear()).padStart(4, '0')}`),
+  toDateString: dateFn(
+    (d) =>
+      `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, '0')} ${String(d.getUTCFullYear()).padStart(4, '0')}`,
+  ),
   toISOString: dateFn((d) => d.toISOString()),
   toJSON: dateFn((d) => d.toJSON()),
 };
@@ -210,4 +220,3 @@ export const WORKFLOW_ENGINE: Library = {
     }
   }),
 };
-

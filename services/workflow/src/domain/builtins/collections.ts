@@ -5,7 +5,8 @@ import { TaskInputError, cloneJson, looseEqual, needArray, needString, optionalI
 export const push: SyncBuiltin = ({ incoming, scope }) => {
   const name = needString(incoming.job_variable, 'job_variable');
   const current = Object.hasOwn(scope.variables, name) ? scope.variables[name] : [];
-  if (current !== null && current !== undefined && !Array.isArray(current)) throw new TaskInputError(`Job variable "${name}" is not an array; push needs one`);
+  if (current !== null && current !== undefined && !Array.isArray(current))
+    throw new TaskInputError(`Job variable "${name}" is not an array; push needs one`);
   const next = [...(cloneJson(current as unknown[] | null) ?? []), incoming.item_to_push];
   return success({ job_variable_value: next }, { [name]: next });
 };
@@ -80,7 +81,8 @@ export const split: SyncBuiltin = ({ incoming }) => {
 /** numberToString: `num`, `radix` (2–36, default 10) → `numToString`. */
 export const numberToString: SyncBuiltin = ({ incoming }) => {
   const num = typeof incoming.num === 'number' ? incoming.num : Number(incoming.num);
-  if (incoming.num === '' || incoming.num === null || Number.isNaN(num)) throw new TaskInputError(`Incoming "num" must be a number, not ${JSON.stringify(incoming.num)}`);
+  if (incoming.num === '' || incoming.num === null || Number.isNaN(num))
+    throw new TaskInputError(`Incoming "num" must be a number, not ${JSON.stringify(incoming.num)}`);
   const radix = optionalInt(incoming.radix, 'radix') ?? 10;
   if (radix < 2 || radix > 36) throw new TaskInputError(`Incoming "radix" must be between 2 and 36, not ${radix}`);
   return success({ numToString: num.toString(radix) });

@@ -8,10 +8,13 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       reject(new Error('aborted'));
       return;
     }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     const onAbort = () => {
       clearTimeout(timer);
       reject(new Error('aborted'));
@@ -42,11 +45,14 @@ export const delay: Builtin = async ({ incoming, startedAt, signal, timeScale })
 /** stub: `type` (success, failure or error), `delay` (seconds), `response` → `response`. */
 export const stub: Builtin = async ({ incoming, startedAt, signal, timeScale }) => {
   const type = incoming.type === undefined || incoming.type === '' ? 'success' : incoming.type;
-  if (type !== 'success' && type !== 'failure' && type !== 'error') throw new TaskInputError(`stub type ${JSON.stringify(type)} must be success, failure or error`);
+  if (type !== 'success' && type !== 'failure' && type !== 'error')
+    throw new TaskInputError(`stub type ${JSON.stringify(type)} must be success, failure or error`);
   const wait = seconds(incoming.delay, 'delay') * 1000;
   if (wait > 0) await sleep(startedAt + scaled(wait, timeScale) - Date.now(), signal);
   const result: BuiltinResult = { finishState: type, outgoing: { response: incoming.response ?? null } };
-  if (type === 'error') result.error = typeof incoming.response === 'string' && incoming.response !== '' ? incoming.response : 'The stub task finished with state error';
+  if (type === 'error')
+    result.error =
+      typeof incoming.response === 'string' && incoming.response !== '' ? incoming.response : 'The stub task finished with state error';
   return result;
 };
 
@@ -65,8 +71,11 @@ export const restCall: Builtin = async ({ incoming, signal }) => {
   } catch {
     throw new TaskInputError(`Incoming "uri" ${JSON.stringify(uri)} is not an absolute URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TaskInputError(`restCall supports http and https, not ${url.protocol}`);
-  const verb = (incoming.verb === undefined || incoming.verb === '' ? 'GET' : needString(incoming.verb ?? incoming.method, 'verb')).toUpperCase();
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TaskInputError(`restCall supports http and https, not ${url.protocol}`);
+  const verb = (
+    incoming.verb === undefined || incoming.verb === '' ? 'GET' : needString(incoming.verb ?? incoming.method, 'verb')
+  ).toUpperCase();
   if (!METHODS.has(verb)) throw new TaskInputError(`restCall verb "${verb}" is not an HTTP method`);
   const headers: Record<string, string> = {};
   const given = typeof incoming.headers === 'string' ? tryJson(incoming.headers) : incoming.headers;
@@ -80,8 +89,17 @@ export const restCall: Builtin = async ({ incoming, signal }) => {
     if (typeof incoming.body !== 'string') headers['content-type'] ??= 'application/json';
   }
   const timeoutMs = typeof incoming.timeout === 'number' && incoming.timeout > 0 ? incoming.timeout : 30_000;
-  const res = await fetch(url, { method: verb, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+  const res = await fetch(url, {
+    method: verb,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+  });
   const text = await res.text();
-  const response = { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: (res.headers.get('content-type') ?? '').includes('json') ? tryJson(text) : text };
+  const response = {
+    status: res.status,
+    headers: Object.fromEntries(res.headers.entries()),
+    body: (res.headers.get('content-type') ?? '').includes('json') ? tryJson(text) : text,
+  };
   return { finishState: res.ok ? 'success' : 'failure', outgoing: { response } };
 };

@@ -55,12 +55,15 @@ function deepMergeInto(target: Record<string, unknown>, source: Record<string, u
 export const deepmerge: SyncBuiltin = ({ incoming, scope }) => {
   const items = incoming.data_to_merge;
   if (Array.isArray(items) && items.every((item) => isPlainObject(item) && !('key' in item))) {
-    return success({ merged_object: items.reduce<Record<string, unknown>>((acc, item) => deepMergeInto(acc, item as Record<string, unknown>), {}) });
+    return success({
+      merged_object: items.reduce<Record<string, unknown>>((acc, item) => deepMergeInto(acc, item as Record<string, unknown>), {}),
+    });
   }
   if (!Array.isArray(items)) throw new TaskInputError('Incoming "data_to_merge" must be an array of objects or of { key, value }');
   const out: Record<string, unknown> = {};
   for (const [i, item] of items.entries()) {
-    if (!isPlainObject(item) || typeof item.key !== 'string' || item.key === '') throw new TaskInputError(`data_to_merge[${i}] must have a non-empty "key"`);
+    if (!isPlainObject(item) || typeof item.key !== 'string' || item.key === '')
+      throw new TaskInputError(`data_to_merge[${i}] must have a non-empty "key"`);
     const value = resolveOperand(item.value, scope);
     const current = out[item.key];
     out[item.key] = isPlainObject(current) && isPlainObject(value) ? deepMergeInto({ ...current }, value) : cloneJson(value);
@@ -74,14 +77,16 @@ const PLACEHOLDER = /<!([^!<>]+)!>/g;
 export const makeData: SyncBuiltin = ({ incoming }) => {
   const input = needString(incoming.input, 'input');
   const variables = typeof incoming.variables === 'string' ? tryJson(incoming.variables) : (incoming.variables ?? {});
-  if (!isPlainObject(variables) && variables !== '') throw new TaskInputError('Incoming "variables" of makeData must be an object of placeholder values');
+  if (!isPlainObject(variables) && variables !== '')
+    throw new TaskInputError('Incoming "variables" of makeData must be an object of placeholder values');
   const values = isPlainObject(variables) ? variables : {};
   const text = input.replace(PLACEHOLDER, (_all, name: string) => {
     if (!Object.hasOwn(values, name)) throw new TaskInputError(`makeData placeholder <!${name}!> has no value in "variables"`);
     const value = values[name];
     return typeof value === 'string' ? value : JSON.stringify(value);
   });
-  const outputType = incoming.outputType === undefined || incoming.outputType === '' ? 'string' : needString(incoming.outputType, 'outputType');
+  const outputType =
+    incoming.outputType === undefined || incoming.outputType === '' ? 'string' : needString(incoming.outputType, 'outputType');
   switch (outputType) {
     case 'string':
       return success({ output: text });
@@ -124,8 +129,10 @@ function setAt(root: unknown, path: (string | number)[], value: unknown): unknow
   const copy: unknown = cloneJson(root ?? (typeof path[0] === 'number' ? [] : {}));
   let current = copy as Record<string | number, unknown>;
   for (const [i, key] of path.entries()) {
-    if (current === null || typeof current !== 'object') throw new TaskInputError(`Cannot set ${path.join('.')}: ${path.slice(0, i).join('.')} is not an object`);
-    if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new TaskInputError(`The path member "${key}" is not allowed`);
+    if (current === null || typeof current !== 'object')
+      throw new TaskInputError(`Cannot set ${path.join('.')}: ${path.slice(0, i).join('.')} is not an object`);
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype')
+      throw new TaskInputError(`The path member "${key}" is not allowed`);
     if (i === path.length - 1) {
       current[key] = value;
     } else {
@@ -140,7 +147,8 @@ function setAt(root: unknown, path: (string | number)[], value: unknown): unknow
 /** setObjectKey: `obj`, `path` (array of keys), `value` → `object`, a copy of obj with value set at path. */
 export const setObjectKey: SyncBuiltin = ({ incoming }) => {
   const obj = typeof incoming.obj === 'string' ? tryJson(incoming.obj) : incoming.obj;
-  if (obj !== undefined && obj !== null && obj !== '' && typeof obj !== 'object') throw new TaskInputError('Incoming "obj" of setObjectKey must be an object');
+  if (obj !== undefined && obj !== null && obj !== '' && typeof obj !== 'object')
+    throw new TaskInputError('Incoming "obj" of setObjectKey must be an object');
   const path = pathOf(incoming.path, 'path');
   if (path.length === 0) throw new TaskInputError('Incoming "path" of setObjectKey must name at least one key');
   return success({ object: setAt(obj === '' ? {} : obj, path, incoming.value) });

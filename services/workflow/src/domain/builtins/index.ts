@@ -1,5 +1,18 @@
 import { deepmerge, makeData, merge, modify, newVariable, query, setObjectKey } from './data';
-import { arrayIncludes, arrayIndexOf, arrayLength, arrayPush, join, numberToString, pop, push, split, stringConcat, stringLength, substring } from './collections';
+import {
+  arrayIncludes,
+  arrayIndexOf,
+  arrayLength,
+  arrayPush,
+  join,
+  numberToString,
+  pop,
+  push,
+  split,
+  stringConcat,
+  stringLength,
+  substring,
+} from './collections';
 import { delay, restCall, stub } from './control';
 import { evaluation } from './evaluation';
 import { calculateTimeDiff, getTime } from './time';

@@ -22,7 +22,8 @@ const UNIT_MS: Record<string, number> = {
   w: 604_800_000,
 };
 
-const ISO_DURATION = /^([+-])?P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i;
+const ISO_DURATION =
+  /^([+-])?P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i;
 
 /**
  * An offset in milliseconds from: a number (ms), an ISO 8601 duration (`P1D`, `-PT2H`), text such as
@@ -35,7 +36,10 @@ export function durationMs(value: unknown): number {
     let total = 0;
     for (const [unit, amount] of Object.entries(value)) {
       const factor = UNIT_MS[unit.toLowerCase()];
-      if (factor === undefined || typeof amount !== 'number') throw new TaskInputError(`Duration member "${unit}" is not a unit with a number (days, hours, minutes, seconds, milliseconds, weeks)`);
+      if (factor === undefined || typeof amount !== 'number')
+        throw new TaskInputError(
+          `Duration member "${unit}" is not a unit with a number (days, hours, minutes, seconds, milliseconds, weeks)`,
+        );
       total += factor * amount;
     }
     return total;
@@ -44,7 +48,12 @@ export function durationMs(value: unknown): number {
     const iso = ISO_DURATION.exec(value.trim());
     if (iso) {
       const [, sign, w, d, h, m, s] = iso;
-      const ms = Number(w ?? 0) * 604_800_000 + Number(d ?? 0) * 86_400_000 + Number(h ?? 0) * 3_600_000 + Number(m ?? 0) * 60_000 + Number(s ?? 0) * 1_000;
+      const ms =
+        Number(w ?? 0) * 604_800_000 +
+        Number(d ?? 0) * 86_400_000 +
+        Number(h ?? 0) * 3_600_000 +
+        Number(m ?? 0) * 60_000 +
+        Number(s ?? 0) * 1_000;
       return sign === '-' ? -ms : ms;
     }
     const text = /^([+-]?\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(value.trim());
@@ -70,7 +79,10 @@ function pad(n: number, width = 2): string {
 /** Formats `epochMs` at a UTC offset with the tokens YYYY MM DD HH mm ss SSS Z (ISO 8601 when the format is empty). */
 export function formatTime(epochMs: number, offset: number, format: string): string {
   const local = new Date(epochMs + offset * 60_000);
-  const zone = offset === 0 && format === '' ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.trunc(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+  const zone =
+    offset === 0 && format === ''
+      ? 'Z'
+      : `${offset < 0 ? '-' : '+'}${pad(Math.trunc(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
   const pattern = format === '' ? 'YYYY-MM-DDTHH:mm:ss.SSSZ' : format;
   const tokens: Record<string, string> = {
     YYYY: String(local.getUTCFullYear()),
@@ -100,7 +112,9 @@ function toEpoch(value: unknown, name: string): number {
     const parsed = Date.parse(raw);
     if (!Number.isNaN(parsed)) return parsed;
   }
-  throw new TaskInputError(`Incoming "${name}" must be a time (ISO 8601 text, epoch milliseconds or { time }), not ${JSON.stringify(value)}`);
+  throw new TaskInputError(
+    `Incoming "${name}" must be a time (ISO 8601 text, epoch milliseconds or { time }), not ${JSON.stringify(value)}`,
+  );
 }
 
 /** calculateTimeDiff: `firstTime`, `secondTime` → `timeDiff`, secondTime minus firstTime in milliseconds. */

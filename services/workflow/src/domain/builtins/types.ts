@@ -101,7 +101,8 @@ export function looseEqual(a: unknown, b: unknown): boolean {
   if ((typeof a === 'number' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'number')) {
     return String(a).trim() !== '' && String(b).trim() !== '' && Number(a) === Number(b);
   }
-  if ((typeof a === 'boolean' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'boolean')) return String(a) === String(b);
+  if ((typeof a === 'boolean' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'boolean'))
+    return String(a) === String(b);
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => looseEqual(item, b[i]));
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
