@@ -165,14 +165,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const missing = required.filter((name) => !found.includes(name));
     const ready = bus.isConnected() && missing.length === 0;
-    res
-      .status(ready ? 200 : 503)
-      .json({
-        status: ready ? 'ready' : 'not ready',
-        bus: bus.isConnected() ? 'connected' : 'disconnected',
-        services: found.sort(),
-        missing,
-      });
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'not ready',
+      bus: bus.isConnected() ? 'connected' : 'disconnected',
+      services: found.sort(),
+      missing,
+    });
   });
 
   const openapi = buildOpenApi();

@@ -384,10 +384,10 @@ export function runBusSuite(target: BusSuiteTarget): void {
               },
             },
             // a handler typed `void` that is async anyway: its rejection must become a 500 too
-            // eslint-disable-next-line @typescript-eslint/no-misused-promises
             {
               name: 'async',
               subject: 'nap.rpc.broken.async',
+              // eslint-disable-next-line @typescript-eslint/no-misused-promises
               handler: async () => {
                 await sleep(1);
                 throw new Error('later');
