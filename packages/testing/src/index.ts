@@ -4,3 +4,5 @@ export * from './process';
 export * from './platform';
 export * from './schema-example';
 export * from './fixtures';
+export * from './eventually';
+export * from './workflow-documents';
