@@ -1,7 +1,7 @@
 import type { Caller, ConfigChangeResult } from '@nap/contracts';
 import type { SendConfigSetOptions } from './clients/netmiko-options';
 import type { SshSession } from './clients/ssh-session';
-import type { GatewayContext } from './context';
+import type { GatewayDevicesContext } from './context';
 import type { SessionRunOptions } from './device-access';
 
 /** The command that captures a configuration that can be sent back (Junos: as `set` statements). */
@@ -20,17 +20,17 @@ export async function readConfig(session: SshSession, forBackup: boolean): Promi
  * session. The gateway's configuration operations apply: on Junos that means commit.
  */
 export async function applyConfigChange(
-  g: GatewayContext,
+  svc: GatewayDevicesContext,
   change: { name: string; lines: string[]; options: SendConfigSetOptions; reason: string; caller: Caller },
   run: SessionRunOptions,
 ): Promise<ConfigChangeResult> {
   const { name } = change;
-  await g.inventory.get(name);
-  return g.access.withInventoryCli(
+  await svc.inventory.get(name);
+  return svc.access.withInventoryCli(
     name,
     async (session) => {
       const before = await readConfig(session, true);
-      const backup = await g.inventory.addBackup(name, before, change.reason, change.caller.username);
+      const backup = await svc.inventory.addBackup(name, before, change.reason, change.caller.username);
       const junos = session.profile.deviceType === 'juniper_junos';
       const result = await session.sendConfigSet(change.lines, { ...change.options, ...(junos ? { commit: true } : {}) });
       return {

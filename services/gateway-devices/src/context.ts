@@ -8,7 +8,7 @@ import type { InventoryRepository } from './store/inventory-repository';
 import type { TemplateRepository } from './store/template-repository';
 
 /** What the handlers of the gateway-devices service share. */
-export interface GatewayContext {
+export interface GatewayDevicesContext {
   /** The inventory store: devices, groups, backups. */
   inventory: InventoryRepository;
   /** Inventory writes that keep the session limiter in step, and device details. */

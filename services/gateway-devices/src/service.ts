@@ -4,12 +4,12 @@ import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { loadGatewayConfig } from './config';
 import type { GatewayConfig } from './config';
-import type { GatewayContext } from './context';
+import type { GatewayDevicesContext } from './context';
 import { DeviceAccess } from './device-access';
 import { DeviceInventory } from './device-inventory';
 import { createSessionLimiter } from './domain/session-limiter';
 import type { SessionLimiter } from './domain/session-limiter';
-import { gatewayHandlers } from './handler-map';
+import { gatewayDevicesHandlers } from './handlers';
 import { createRunners } from './runners';
 import { DeclaredIndexes } from '@nap/store';
 import { registerDeviceMetrics } from './device-metrics';
@@ -44,7 +44,7 @@ export function createGatewayDevicesService(
   });
   const access = new DeviceAccess(inventory, limiter, knownHosts, gateway, registerDeviceMetrics(metrics.registry, limiter));
   const runners = createRunners(gateway, inventory, knownHosts);
-  const context: GatewayContext = {
+  const context: GatewayDevicesContext = {
     inventory,
     devices: new DeviceInventory(inventory, access, (hostPort) => knownHosts.fingerprintOf(hostPort), logger),
     templates: new TemplateRepository(collections),
@@ -69,7 +69,7 @@ export function createGatewayDevicesService(
         metrics,
         client,
         idempotency: deps.idempotency,
-        handlers: gatewayHandlers(context),
+        handlers: gatewayDevicesHandlers(context),
         indexes: new DeclaredIndexes(store, GATEWAY_INDEXES),
         settings: liveSettings(gateway, limiter),
       });
