@@ -1,4 +1,4 @@
 export { createGatewayDevicesService } from './service';
 export type { GatewayDevicesServiceOptions } from './service';
-export { loadGatewayConfig } from './config';
-export type { GatewayConfig } from './config';
+export { loadGatewayDevicesConfig } from './config';
+export type { GatewayDevicesConfig } from './config';

@@ -1,8 +1,8 @@
 import type { Handler } from '@nap/bus';
-import { loggedRun } from '../runners';
+import { loggedRun } from '../context';
 import type { GatewayDevicesContext } from '../context';
 
 /** Destroys the resources of an infrastructure-as-code module (`destroy`). */
 export function destroyIac(svc: GatewayDevicesContext): Handler<'gateway-devices.destroyIac'> {
-  return async (input) => loggedRun(svc.logger, `destroy ${input.body.name}`, await svc.runners.iac.runIac('destroy', input.body));
+  return async (input) => loggedRun(svc, `destroy ${input.body.name}`, await svc.runners.iac.runIac('destroy', input.body));
 }

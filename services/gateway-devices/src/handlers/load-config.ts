@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
-import { applyConfigChange } from '../config-changes';
 import { configLines } from '../domain/device-reports';
+import { applyConfigChange } from '../context';
 import type { GatewayDevicesContext } from '../context';
 
 /** Loads raw configuration text (comments, blank lines and show headers dropped) after a backup. */

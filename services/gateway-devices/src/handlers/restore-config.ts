@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
-import { applyConfigChange } from '../config-changes';
 import { configLines } from '../domain/device-reports';
+import { applyConfigChange } from '../context';
 import type { GatewayDevicesContext } from '../context';
 
 /** Merges a backup (the latest unless named) or given text back onto a device, after a backup. */

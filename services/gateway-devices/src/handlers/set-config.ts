@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { pickSendConfigSetOptions } from '../clients/netmiko-options';
-import { applyConfigChange } from '../config-changes';
+import { applyConfigChange } from '../context';
 import type { GatewayDevicesContext } from '../context';
 
 /** Applies configuration lines (netmiko `send_config_set`) after backing up the running configuration. */
