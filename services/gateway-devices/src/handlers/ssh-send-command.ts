@@ -2,7 +2,7 @@ import type { Handler } from '@nap/bus';
 import { DEFAULT_SSH_PORT } from '@nap/contracts';
 import type { GatewayDevicesContext } from '../context';
 
-/** Operation 11 (`POST /gw/ssh/send_command`): the commands in order in one session, `{ command, output }` each. */
+/** `POST /gw/ssh/send_command`: the commands in order in one session, `{ command, output }` each. */
 export function sshSendCommand(svc: GatewayDevicesContext): Handler<'gateway-devices.sshSendCommand'> {
   return async (input, ctx) => {
     const p = input.body.sshSendCommandParameters;
