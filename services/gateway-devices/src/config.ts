@@ -1,9 +1,11 @@
 import path from 'node:path';
-import { AppError } from '@nap/contracts';
+import type { LiveSettings } from '@nap/bus';
+import { AppError, SERVICE_SETTINGS_SCHEMAS, parseAs } from '@nap/contracts';
+import type { SessionLimiter } from './engine/session-limiter';
 
 /**
  * Settings of the gateway-devices service beyond the shared `NAP_*` runtime configuration, read once
- * from the environment at start. Directories default to `<NAP_DATA_DIR>/gateway/<kind>`.
+ * from the environment at start; the session limits and timeouts also change live ({@link liveSettings}). Directories default to `<NAP_DATA_DIR>/gateway/<kind>`.
  *
  * | variable | default | meaning |
  * |---|---|---|
@@ -23,7 +25,7 @@ import { AppError } from '@nap/contracts';
  * | `NAP_GW_RUN_OUTPUT_BYTES` | 1048576 | stdout and stderr kept per run, each |
  * | `NAP_GW_IAC_BINARY` | `tofu`, else `terraform`, on PATH | the IaC program |
  */
-export interface GatewayConfig {
+export interface GatewayDevicesConfig {
   globalSessionLimit: number;
   deviceSessionLimit: number;
   sessionQueueTimeoutMs: number;
@@ -61,10 +63,10 @@ function dir(env: NodeJS.ProcessEnv, key: string, fallback: string): string {
 }
 
 /** Reads the gateway settings; a bad value throws naming every problem. */
-export function loadGatewayConfig(dataDir: string, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+export function loadGatewayDevicesConfig(dataDir: string, env: NodeJS.ProcessEnv = process.env): GatewayDevicesConfig {
   const problems: string[] = [];
   const base = path.join(dataDir, 'gateway');
-  const config: GatewayConfig = {
+  const config: GatewayDevicesConfig = {
     globalSessionLimit: positiveInt(env, 'NAP_GW_SESSION_LIMIT', 100, problems),
     deviceSessionLimit: positiveInt(env, 'NAP_GW_DEVICE_SESSION_LIMIT', 2, problems),
     sessionQueueTimeoutMs: positiveInt(env, 'NAP_GW_SESSION_QUEUE_TIMEOUT_MS', 60_000, problems),
@@ -87,4 +89,42 @@ export function loadGatewayConfig(dataDir: string, env: NodeJS.ProcessEnv = proc
   if (problems.length > 0)
     throw new AppError('VALIDATION_FAILED', `Invalid gateway-devices configuration: ${problems.join('; ')}`, { details: problems });
   return config;
+}
+
+const schema = SERVICE_SETTINGS_SCHEMAS['gateway-devices'];
+
+/**
+ * The device gateway's live settings (`PUT /applications/GatewayDevices/properties`): session limits
+ * and timeouts change on every replica while it runs. The configuration object is the one every
+ * request reads, so a new timeout applies from the next request on; the limiter lets waiting
+ * requests in at once when a limit rises.
+ */
+export function liveSettings(config: GatewayDevicesConfig, limiter: SessionLimiter): LiveSettings {
+  return {
+    schema,
+    defaults: {
+      sessionLimit: config.globalSessionLimit,
+      deviceSessionLimit: config.deviceSessionLimit,
+      sessionQueueTimeoutMs: config.sessionQueueTimeoutMs,
+      connectTimeoutMs: config.connectTimeoutMs,
+      runTimeoutMs: config.runTimeoutMs,
+    },
+    apply(values) {
+      const { sessionLimit, deviceSessionLimit, sessionQueueTimeoutMs, connectTimeoutMs, runTimeoutMs } = parseAs(
+        schema,
+        values,
+        'properties',
+      );
+      if (sessionLimit !== undefined) config.globalSessionLimit = sessionLimit;
+      if (deviceSessionLimit !== undefined) config.deviceSessionLimit = deviceSessionLimit;
+      if (sessionQueueTimeoutMs !== undefined) config.sessionQueueTimeoutMs = sessionQueueTimeoutMs;
+      if (connectTimeoutMs !== undefined) config.connectTimeoutMs = connectTimeoutMs;
+      if (runTimeoutMs !== undefined) config.runTimeoutMs = runTimeoutMs;
+      limiter.setLimits({
+        globalLimit: config.globalSessionLimit,
+        perDeviceLimit: config.deviceSessionLimit,
+        queueTimeoutMs: config.sessionQueueTimeoutMs,
+      });
+    },
+  };
 }

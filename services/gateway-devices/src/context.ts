@@ -1,23 +1,132 @@
+import type { Caller, ConfigChangeResult } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import type { GatewayConfig } from './config';
-import type { DeviceAccess } from './device-access';
-import type { DeviceInventory } from './device-inventory';
-import type { SessionLimiter } from './domain/session-limiter';
-import type { Runners } from './runners';
-import type { InventoryRepository } from './store/inventory-repository';
+import type { DeviceAccess, SessionRunOptions } from './clients/device-access';
+import type { SendConfigSetOptions } from './clients/netmiko-options';
+import type { ProcessOutcome } from './clients/process-run';
+import type { Runners } from './clients/runners';
+import type { SshSession } from './clients/ssh-session';
+import type { GatewayDevicesConfig } from './config';
+import { DEFAULT_PORTS, optionalInt, optionalString } from './domain/connection-settings';
+import { knownHostsKey } from './domain/known-hosts';
+import type { SessionLimiter } from './engine/session-limiter';
+import type { DeviceDoc } from './store/collections';
+import type { DeviceView, InventoryRepository, UpsertMode } from './store/inventory-repository';
+import type { KnownHostsStore } from './store/known-hosts-repository';
 import type { TemplateRepository } from './store/template-repository';
 
-/** What the handlers of the gateway-devices service share. */
-export interface GatewayContext {
+/** What every handler of the gateway-devices service receives, as `svc`. */
+export interface GatewayDevicesContext {
   /** The inventory store: devices, groups, backups. */
   inventory: InventoryRepository;
-  /** Inventory writes that keep the session limiter in step, and device details. */
-  devices: DeviceInventory;
   templates: TemplateRepository;
-  /** SSH and NETCONF sessions with devices. */
+  /** Trusted host keys (the store's `known_hosts`). */
+  knownHosts: KnownHostsStore;
+  /** SSH and NETCONF sessions with devices, through the limiter. */
   access: DeviceAccess;
   limiter: SessionLimiter;
   runners: Runners;
-  config: GatewayConfig;
+  config: GatewayDevicesConfig;
   logger: Logger;
+}
+
+/** A device's stored record (secrets masked) with its trusted host key and the names of its secrets. */
+export type DeviceDetails = DeviceView & { hostKeyFingerprint: string | null; secretVariables: string[] };
+
+/**
+ * Creates and/or updates a device (see {@link InventoryRepository.upsert}). Every inventory write
+ * goes through here so that the session limiter's per-device limit follows `gw_session_limit`; the
+ * log names the device, never its variables.
+ */
+export async function writeDevice(
+  svc: GatewayDevicesContext,
+  name: string,
+  input: { variables?: Record<string, unknown>; groups?: string[] },
+  mode: UpsertMode,
+  caller: Caller,
+): Promise<{ doc: DeviceDoc; created: boolean }> {
+  const result = await svc.inventory.upsert(name, input, mode, caller.username);
+  svc.access.trackSessionLimit(result.doc.name, result.doc.variables);
+  svc.logger.info(
+    { device: name, created: result.created, by: caller.username },
+    result.created ? 'Inventory device created' : 'Inventory device updated',
+  );
+  return result;
+}
+
+/** {@link writeDevice}, answering the device as viewed (secrets masked). */
+export async function writeDeviceView(
+  svc: GatewayDevicesContext,
+  name: string,
+  input: { variables?: Record<string, unknown>; groups?: string[] },
+  mode: UpsertMode,
+  caller: Caller,
+): Promise<DeviceView> {
+  return svc.inventory.view((await writeDevice(svc, name, input, mode, caller)).doc);
+}
+
+/** Deletes a device and its backups, and drops its session limit. Errors: `DEVICE_NOT_FOUND`. */
+export async function removeDevice(svc: GatewayDevicesContext, name: string, caller: Caller): Promise<{ status: string; message: string }> {
+  const doc = await svc.inventory.get(name);
+  await svc.inventory.delete(name);
+  svc.access.trackSessionLimit(name, { ...doc.variables, gw_session_limit: undefined });
+  svc.logger.info({ device: name, by: caller.username }, 'Inventory device deleted');
+  return { status: 'success', message: `Device "${name}" deleted` };
+}
+
+/** The stored record (secrets masked) with the trusted host key fingerprint of its SSH endpoint. */
+export async function deviceDetails(svc: GatewayDevicesContext, doc: DeviceDoc): Promise<DeviceDetails> {
+  const hostPort = knownHostsKey(
+    optionalString(doc.variables.gw_host) ?? doc.name,
+    optionalInt(doc.variables.gw_port) ?? DEFAULT_PORTS.ssh,
+  );
+  return {
+    ...svc.inventory.view(doc),
+    hostKeyFingerprint: (await svc.knownHosts.get(hostPort)) ?? null,
+    secretVariables: Object.keys(doc.secrets ?? {}).sort(),
+  };
+}
+
+/** The device's running configuration; `forBackup` reads it in the form that can be sent back (Junos: as `set` statements). */
+export async function readRunningConfig(session: SshSession, forBackup: boolean): Promise<string> {
+  const backupCommand =
+    session.profile.deviceType === 'juniper_junos' ? 'show configuration | display set' : session.profile.commands.getConfig;
+  const result = await session.sendCommand(forBackup ? backupCommand : session.profile.commands.getConfig, { read_timeout: 60 });
+  return result.output;
+}
+
+/**
+ * Backs up the running configuration of inventory device `name`, then applies `lines`, in one
+ * session. The gateway's configuration operations apply: on Junos that means commit.
+ */
+export async function applyConfigChange(
+  svc: GatewayDevicesContext,
+  change: { name: string; lines: string[]; options: SendConfigSetOptions; reason: string; caller: Caller },
+  run: SessionRunOptions,
+): Promise<ConfigChangeResult> {
+  const { name } = change;
+  await svc.inventory.get(name);
+  return svc.access.withInventoryCli(
+    name,
+    async (session) => {
+      const before = await readRunningConfig(session, true);
+      const backup = await svc.inventory.addBackup(name, before, change.reason, change.caller.username);
+      const junos = session.profile.deviceType === 'juniper_junos';
+      const result = await session.sendConfigSet(change.lines, { ...change.options, ...(junos ? { commit: true } : {}) });
+      return {
+        status: result.failed ? 'error' : 'success',
+        name,
+        output: result.output,
+        errors: result.errors,
+        failed: result.failed,
+        backupId: backup._id,
+      };
+    },
+    run,
+  );
+}
+
+/** Logs a finished run (name, status, exit code, duration; never its output) and answers it. */
+export function loggedRun(svc: GatewayDevicesContext, what: string, outcome: ProcessOutcome): ProcessOutcome {
+  svc.logger.info({ run: what, status: outcome.status, exitCode: outcome.exitCode, durationMs: outcome.durationMs }, 'Runner finished');
+  return outcome;
 }

@@ -2,18 +2,16 @@ import { serve } from '@nap/bus';
 import { RELEASE } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
-import { loadGatewayConfig } from './config';
-import type { GatewayConfig } from './config';
-import type { GatewayContext } from './context';
-import { DeviceAccess } from './device-access';
-import { DeviceInventory } from './device-inventory';
-import { createSessionLimiter } from './domain/session-limiter';
-import type { SessionLimiter } from './domain/session-limiter';
-import { gatewayHandlers } from './handler-map';
-import { createRunners } from './runners';
 import { DeclaredIndexes } from '@nap/store';
-import { registerDeviceMetrics } from './device-metrics';
-import { liveSettings } from './live-settings';
+import { DeviceAccess } from './clients/device-access';
+import { createRunners } from './clients/runners';
+import { liveSettings, loadGatewayDevicesConfig } from './config';
+import type { GatewayDevicesConfig } from './config';
+import type { GatewayDevicesContext } from './context';
+import { registerDeviceMetrics } from './engine/device-metrics';
+import { createSessionLimiter } from './engine/session-limiter';
+import type { SessionLimiter } from './engine/session-limiter';
+import { gatewayDevicesHandlers } from './handlers';
 import { GATEWAY_INDEXES, ensureCollections, gatewayCollections } from './store/collections';
 import { InventoryRepository } from './store/inventory-repository';
 import { createStoreKnownHosts } from './store/known-hosts-repository';
@@ -21,7 +19,7 @@ import { TemplateRepository } from './store/template-repository';
 
 /** Options of {@link createGatewayDevicesService}; tests and tools may pass settings instead of `NAP_GW_*`. */
 export interface GatewayDevicesServiceOptions {
-  gateway?: GatewayConfig;
+  gateway?: GatewayDevicesConfig;
 }
 
 /**
@@ -33,7 +31,7 @@ export function createGatewayDevicesService(
   options: GatewayDevicesServiceOptions = {},
 ): ServiceModule & { limiter: SessionLimiter } {
   const { bus, store, logger, metrics, client, config } = deps;
-  const gateway = options.gateway ?? loadGatewayConfig(config.dataDir);
+  const gateway = options.gateway ?? loadGatewayDevicesConfig(config.dataDir);
   const collections = gatewayCollections(store);
   const inventory = new InventoryRepository(collections, createSecretBox(config.secretKey));
   const knownHosts = createStoreKnownHosts(collections);
@@ -44,10 +42,10 @@ export function createGatewayDevicesService(
   });
   const access = new DeviceAccess(inventory, limiter, knownHosts, gateway, registerDeviceMetrics(metrics.registry, limiter));
   const runners = createRunners(gateway, inventory, knownHosts);
-  const context: GatewayContext = {
+  const svc: GatewayDevicesContext = {
     inventory,
-    devices: new DeviceInventory(inventory, access, (hostPort) => knownHosts.fingerprintOf(hostPort), logger),
     templates: new TemplateRepository(collections),
+    knownHosts,
     access,
     limiter,
     runners,
@@ -69,7 +67,7 @@ export function createGatewayDevicesService(
         metrics,
         client,
         idempotency: deps.idempotency,
-        handlers: gatewayHandlers(context),
+        handlers: gatewayDevicesHandlers(svc),
         indexes: new DeclaredIndexes(store, GATEWAY_INDEXES),
         settings: liveSettings(gateway, limiter),
       });

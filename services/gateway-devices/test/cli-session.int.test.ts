@@ -2,9 +2,10 @@ import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { startCliSimulator } from '../../../test/lab';
 import type { CliSimulator } from '../../../test/lab';
-import { createNetconfSession, createSshSession, withNetconfSession, withSshSession } from '../src/clients';
-import type { SshSession } from '../src/clients';
-import { createMemoryKnownHostsStore } from '../src/domain';
+import { createNetconfSession, withNetconfSession } from '../src/clients/netconf-client';
+import { createSshSession, withSshSession } from '../src/clients/ssh-session';
+import type { SshSession } from '../src/clients/ssh-session';
+import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';
 import { expectAppError, simulatorTarget } from './helpers';
 
 describe('SSH session against a cisco_ios simulator', () => {

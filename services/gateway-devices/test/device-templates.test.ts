@@ -52,7 +52,7 @@ describe('configuration manager device templates', () => {
     expect(dup.body).toMatchObject({ code: 'DEVICE_TEMPLATE_ALREADY_EXISTS' });
   });
 
-  it('searches as operation 12: { total, list } by name, options accepted', async () => {
+  it('searches as POST /configuration_manager/templates/search: { total, list } by name, options accepted', async () => {
     const res = await gw.http('POST', '/configuration_manager/templates/search', { name: 'EDGE', options: {} });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ total: 1, list: [edge] });

@@ -1,4 +1,4 @@
-import { DEVICE_TYPES, findErrorLines, getDeviceTypeProfile, matchPrompt } from '../src/domain';
+import { DEVICE_TYPES, findErrorLines, getDeviceTypeProfile, matchPrompt } from '../src/domain/device-types';
 
 describe('device type profiles', () => {
   it('has a profile for every netmiko type the gateway names, and a generic fallback', () => {

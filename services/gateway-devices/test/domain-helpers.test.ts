@@ -5,7 +5,7 @@ import { isAppError } from '@nap/contracts';
 import { buildDeviceQuery, hostKeyCheckingOf, mapDeviceVars, normalizeVariables } from '../src/domain/device-variables';
 import { configLines, findMacAddresses, parseCpu, parseMemory } from '../src/domain/device-reports';
 import { deviceUrl } from '../src/domain/device-url';
-import { resolveInside } from '../src/runners/files';
+import { resolveInside } from '../src/clients/runners/files';
 import { parseInventory } from '../src/domain/inventory-file';
 
 function codeOf(fn: () => unknown): string | undefined {

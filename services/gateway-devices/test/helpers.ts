@@ -1,8 +1,8 @@
 import { isAppError } from '@nap/contracts';
 import type { CliSimulator } from '../../../test/lab';
-import type { SshSessionOptions } from '../src/clients';
-import { createMemoryKnownHostsStore } from '../src/domain';
-import type { KnownHostsStore } from '../src/domain';
+import type { SshSessionOptions } from '../src/clients/ssh-session';
+import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';
+import type { KnownHostsStore } from '../src/store/known-hosts-repository';
 
 /** Session options for a simulator, with a fresh trust-on-first-use store unless one is given. */
 export function simulatorTarget(

@@ -3,8 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startCliSimulator } from '../../../test/lab';
-import { checkHostKey, scanHostKey, withSshSession } from '../src/clients';
-import { createMemoryKnownHostsStore, hostKeyFingerprint, knownHostsKey, knownHostsLine } from '../src/domain';
+import { checkHostKey, scanHostKey } from '../src/clients/ssh-connection';
+import { withSshSession } from '../src/clients/ssh-session';
+import { hostKeyFingerprint, knownHostsKey, knownHostsLine } from '../src/domain/known-hosts';
+import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';
 import { expectAppError, simulatorTarget } from './helpers';
 
 describe('host key checking', () => {

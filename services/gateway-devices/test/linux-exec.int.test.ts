@@ -1,8 +1,8 @@
 import { startCliSimulator, startSshd } from '../../../test/lab';
 import type { LabSshd } from '../../../test/lab';
-import { createSshSession, withSshSession } from '../src/clients';
-import type { SshSession, SshSessionOptions } from '../src/clients';
-import { createMemoryKnownHostsStore } from '../src/domain';
+import { createSshSession, withSshSession } from '../src/clients/ssh-session';
+import type { SshSession, SshSessionOptions } from '../src/clients/ssh-session';
+import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';
 import { expectAppError } from './helpers';
 
 // Starting sshd may install openssh-server on a clean machine (apt-get), which takes longer than a test.

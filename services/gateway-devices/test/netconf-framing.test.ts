@@ -1,5 +1,5 @@
-import { FramingDecoder, NetconfFramingError, encodeMessage } from '../src/clients';
-import { extractData, parseCapabilities, parseRpcErrors, replyMessageId } from '../src/domain';
+import { FramingDecoder, NetconfFramingError, encodeMessage } from '../src/clients/netconf-framing';
+import { extractData, parseCapabilities, parseRpcErrors, replyMessageId } from '../src/domain/netconf-xml';
 
 describe('NETCONF framing', () => {
   it('decodes base:1.0 end-of-message framing split anywhere', () => {

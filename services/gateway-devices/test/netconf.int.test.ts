@@ -2,9 +2,10 @@ import { Client } from 'ssh2';
 import type { ClientCallback, ClientChannel } from 'ssh2';
 import { startNetconfLab } from '../../../test/lab';
 import type { NetconfLab } from '../../../test/lab';
-import { createNetconfSession, withNetconfSession } from '../src/clients';
-import type { NetconfOptions, NetconfSession } from '../src/clients';
-import { NETCONF_BASE_1_1, createMemoryKnownHostsStore } from '../src/domain';
+import { createNetconfSession, withNetconfSession } from '../src/clients/netconf-client';
+import type { NetconfOptions, NetconfSession } from '../src/clients/netconf-client';
+import { NETCONF_BASE_1_1 } from '../src/domain/netconf-xml';
+import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';
 import { expectAppError } from './helpers';
 
 jest.setTimeout(90_000);

@@ -1,7 +1,8 @@
 import { startCliSimulator } from '../../../test/lab';
 import type { CliSimulator } from '../../../test/lab';
-import { withSshSession } from '../src/clients';
-import { createMemoryKnownHostsStore, createSessionLimiter } from '../src/domain';
+import { withSshSession } from '../src/clients/ssh-session';
+import { createSessionLimiter } from '../src/engine/session-limiter';
+import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';
 import { simulatorTarget } from './helpers';
 
 describe('per-device session limit against a simulator', () => {

@@ -46,7 +46,7 @@ function send(host: string, commands: string[], connection_options: Record<strin
   return gw.http('POST', '/gw/ssh/send_command', { sshSendCommandParameters: { host, commands, connection_options } });
 }
 
-describe('operation 11: POST /gw/ssh/send_command', () => {
+describe('POST /gw/ssh/send_command', () => {
   it('runs the commands on an address with the given credentials: { status, code, result[{ command, output }] }', async () => {
     const res = await send('127.0.0.1', ['show clock', 'show version'], {
       device_type: 'arista_eos',

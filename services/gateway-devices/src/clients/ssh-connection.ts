@@ -4,7 +4,8 @@ import { AppError } from '@nap/contracts';
 import { Client } from 'ssh2';
 import type { ConnectConfig, VerifyCallback } from 'ssh2';
 import { HOST_KEY_CHECKING, hostKeyFingerprint, knownHostsKey } from '../domain/known-hosts';
-import type { HostKeyChecking, KnownHostsStore } from '../domain/known-hosts';
+import type { HostKeyChecking } from '../domain/known-hosts';
+import type { KnownHostsStore } from '../store/known-hosts-repository';
 
 /** Where and how to open an SSH connection to a device. */
 export interface SshTarget {

@@ -104,7 +104,7 @@ function portOf(protocol: SessionProtocol, request: DeviceRequest, v: Record<str
   const asked = request.options?.port;
   if (protocol === 'netconf') return asked ?? optionalInt(v.gw_netconf_port) ?? DEFAULT_PORTS.netconf;
   const devicePort = optionalInt(v.gw_port);
-  // Operation 11 fills port 22 by validation: then the device's own port wins over that default.
+  // `POST /gw/ssh/send_command` fills port 22 by validation: then the device's own port wins over that default.
   if (asked !== undefined && !(request.portIsDefault === true && devicePort !== undefined)) return asked;
   return devicePort ?? asked ?? DEFAULT_PORTS.ssh;
 }

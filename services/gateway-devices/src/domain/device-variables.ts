@@ -1,4 +1,5 @@
 import { AppError, SECRET_MASK, isSecret, isSecretKey } from '@nap/contracts';
+import { isRecord } from '@nap/util';
 import { HOST_KEY_CHECKING } from './known-hosts';
 import type { HostKeyChecking } from './known-hosts';
 
@@ -132,11 +133,6 @@ export interface DeviceQuery {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Objects (arrays included: their members are refused as names by {@link fieldPath}). */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 function fieldPath(member: string, what: 'filter' | 'sort'): string {

@@ -1,14 +1,11 @@
 import { AppError } from '@nap/contracts';
+import { isRecord } from '@nap/util';
 
 /** A host of an inventory file: its variables (group variables applied) and groups. */
 export interface InventoryHost {
   name: string;
   variables: Record<string, unknown>;
   groups: string[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,23 +1,6 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Where trusted SSH host keys are kept, keyed by `host:port`. The service backs it with its store so
- * every replica trusts the same keys; tests use {@link createMemoryKnownHostsStore}.
- */
-export interface KnownHostsStore {
-  /** The trusted fingerprint (`SHA256:<base64>`) of `hostPort`, or `undefined` when none is known. */
-  get(hostPort: string): Promise<string | undefined>;
-  /**
-   * Trusts `fingerprint` for `hostPort` from now on (unless another key is trusted already). With
-   * `key` (the wire blob whose fingerprint it is), the key itself is kept too, so that programs that
-   * check host keys themselves (Ansible over OpenSSH or paramiko) get a known_hosts file.
-   */
-  set(hostPort: string, fingerprint: string, key?: Buffer): Promise<void>;
-  /** The trusted key blob of `hostPort`, when it was kept. */
-  keyOf?(hostPort: string): Promise<Buffer | undefined>;
-}
-
-/**
  * How a presented host key is checked:
  * - `tofu` (default): trust on first use, then refuse a different key (`DEVICE_HOST_KEY_CHANGED`);
  * - `strict`: refuse any key not already in the store;
@@ -26,25 +9,6 @@ export interface KnownHostsStore {
 export const HOST_KEY_CHECKING = { TOFU: 'tofu', STRICT: 'strict', OFF: 'off' } as const;
 /** See {@link HOST_KEY_CHECKING}. */
 export type HostKeyChecking = (typeof HOST_KEY_CHECKING)[keyof typeof HOST_KEY_CHECKING];
-
-/** A known-hosts store in memory, for tests and single-process tools. */
-export function createMemoryKnownHostsStore(initial: Readonly<Record<string, string>> = {}): KnownHostsStore & {
-  /** A copy of every entry. */
-  entries(): Record<string, string>;
-} {
-  const keys = new Map<string, string>(Object.entries(initial));
-  const blobs = new Map<string, Buffer>();
-  return {
-    get: (hostPort) => Promise.resolve(keys.get(hostPort)),
-    set: (hostPort, fingerprint, key) => {
-      if (!keys.has(hostPort)) keys.set(hostPort, fingerprint);
-      if (key !== undefined && keys.get(hostPort) === fingerprint) blobs.set(hostPort, key);
-      return Promise.resolve();
-    },
-    keyOf: (hostPort) => Promise.resolve(blobs.get(hostPort)),
-    entries: () => Object.fromEntries(keys),
-  };
-}
 
 /**
  * The OpenSSH-style fingerprint of a host key blob (the wire encoding of the public key, as ssh2 hands

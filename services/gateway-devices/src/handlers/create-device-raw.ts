@@ -1,7 +1,8 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import { writeDeviceView } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Creates a device with gateway variables as given (secrets sealed). */
-export function createDeviceRaw(g: GatewayContext): Handler<'gateway-devices.createDeviceRaw'> {
-  return async (input) => g.devices.writeView(input.body.name, input.body, 'create', input.caller);
+export function createDeviceRaw(svc: GatewayDevicesContext): Handler<'gateway-devices.createDeviceRaw'> {
+  return async (input) => writeDeviceView(svc, input.body.name, input.body, 'create', input.caller);
 }

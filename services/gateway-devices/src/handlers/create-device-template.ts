@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Creates a device template. */
-export function createDeviceTemplate(g: GatewayContext): Handler<'gateway-devices.createDeviceTemplate'> {
-  return async (input) => g.templates.create(input.body, input.caller);
+export function createDeviceTemplate(svc: GatewayDevicesContext): Handler<'gateway-devices.createDeviceTemplate'> {
+  return async (input) => svc.templates.create(input.body, input.caller);
 }

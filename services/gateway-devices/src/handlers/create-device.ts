@@ -1,12 +1,14 @@
 import type { Handler } from '@nap/bus';
 import { mapDeviceVars } from '../domain/device-variables';
-import type { GatewayContext } from '../context';
+import { writeDeviceView } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Creates a device from the spec's `deviceVars`, mapped to gateway variables. */
-export function createDevice(g: GatewayContext): Handler<'gateway-devices.createDevice'> {
+export function createDevice(svc: GatewayDevicesContext): Handler<'gateway-devices.createDevice'> {
   return async (input) => {
     const { name, deviceVars, groups } = input.body;
-    return g.devices.writeView(
+    return writeDeviceView(
+      svc,
       name,
       { variables: mapDeviceVars(deviceVars), ...(groups === undefined ? {} : { groups }) },
       'create',

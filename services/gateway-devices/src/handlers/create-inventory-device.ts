@@ -1,12 +1,13 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import { writeDevice } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** `POST /gw/createInventoryDevice`: creates the device, or updates it when the name exists. */
-export function createInventoryDevice(g: GatewayContext): Handler<'gateway-devices.createInventoryDevice'> {
+export function createInventoryDevice(svc: GatewayDevicesContext): Handler<'gateway-devices.createInventoryDevice'> {
   return async (input) => {
     const { body } = input;
-    const { doc, created } = await g.devices.write(body.name, body, 'createOrUpdate', input.caller);
-    const view = g.inventory.view(doc);
+    const { doc, created } = await writeDevice(svc, body.name, body, 'createOrUpdate', input.caller);
+    const view = svc.inventory.view(doc);
     return { name: view.name, variables: view.variables, groups: view.groups, created };
   };
 }

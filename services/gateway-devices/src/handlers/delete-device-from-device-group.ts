@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Removes devices from a device group. */
-export function deleteDeviceFromDeviceGroup(g: GatewayContext): Handler<'gateway-devices.deleteDeviceFromDeviceGroup'> {
-  return async (input) => g.inventory.removeFromGroup(input.body.group, input.body.devices);
+export function deleteDeviceFromDeviceGroup(svc: GatewayDevicesContext): Handler<'gateway-devices.deleteDeviceFromDeviceGroup'> {
+  return async (input) => svc.inventory.removeFromGroup(input.body.group, input.body.devices);
 }

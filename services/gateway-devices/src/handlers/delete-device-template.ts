@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Deletes a device template. */
-export function deleteDeviceTemplate(g: GatewayContext): Handler<'gateway-devices.deleteDeviceTemplate'> {
+export function deleteDeviceTemplate(svc: GatewayDevicesContext): Handler<'gateway-devices.deleteDeviceTemplate'> {
   return async (input) => {
-    const removed = await g.templates.delete(input.params.id, input.caller);
+    const removed = await svc.templates.delete(input.params.id, input.caller);
     return { status: 'success', message: `Device template "${removed.name}" deleted` };
   };
 }

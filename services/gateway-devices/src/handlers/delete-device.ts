@@ -1,7 +1,8 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import { removeDevice } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Deletes a device and its configuration backups. */
-export function deleteDevice(g: GatewayContext): Handler<'gateway-devices.deleteDevice'> {
-  return async (input) => g.devices.remove(input.body.name, input.caller);
+export function deleteDevice(svc: GatewayDevicesContext): Handler<'gateway-devices.deleteDevice'> {
+  return async (input) => removeDevice(svc, input.body.name, input.caller);
 }

@@ -1,7 +1,8 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import { removeDevice } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** `DELETE /gw/deleteInventoryDevice`: deletes a device and its configuration backups. */
-export function deleteInventoryDevice(g: GatewayContext): Handler<'gateway-devices.deleteInventoryDevice'> {
-  return async (input) => g.devices.remove(input.body.name, input.caller);
+export function deleteInventoryDevice(svc: GatewayDevicesContext): Handler<'gateway-devices.deleteInventoryDevice'> {
+  return async (input) => removeDevice(svc, input.body.name, input.caller);
 }

@@ -1,8 +1,8 @@
 import type { Handler } from '@nap/bus';
-import { loggedRun } from '../runners';
-import type { GatewayContext } from '../context';
+import { loggedRun } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Destroys the resources of an infrastructure-as-code module (`destroy`). */
-export function destroyIac(g: GatewayContext): Handler<'gateway-devices.destroyIac'> {
-  return async (input) => loggedRun(g.logger, `destroy ${input.body.name}`, await g.runners.iac.runIac('destroy', input.body));
+export function destroyIac(svc: GatewayDevicesContext): Handler<'gateway-devices.destroyIac'> {
+  return async (input) => loggedRun(svc, `destroy ${input.body.name}`, await svc.runners.iac.runIac('destroy', input.body));
 }

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** One module of a collection, by its short or fully qualified name. */
-export function getCollectionModule(g: GatewayContext): Handler<'gateway-devices.getCollectionModule'> {
-  return async (input) => g.runners.catalog.collectionItem(input.body.collection, 'modules', input.body.name);
+export function getCollectionModule(svc: GatewayDevicesContext): Handler<'gateway-devices.getCollectionModule'> {
+  return async (input) => svc.runners.catalog.collectionItem(input.body.collection, 'modules', input.body.name);
 }

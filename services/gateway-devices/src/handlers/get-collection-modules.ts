@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** The modules of a collection. */
-export function getCollectionModules(g: GatewayContext): Handler<'gateway-devices.getCollectionModules'> {
+export function getCollectionModules(svc: GatewayDevicesContext): Handler<'gateway-devices.getCollectionModules'> {
   return async (input) => {
-    const results = await g.runners.catalog.collectionItems(input.body.collection, 'modules');
+    const results = await svc.runners.catalog.collectionItems(input.body.collection, 'modules');
     return { results, total: results.length };
   };
 }

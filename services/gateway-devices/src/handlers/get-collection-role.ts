@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** One role of a collection, by its short or fully qualified name. */
-export function getCollectionRole(g: GatewayContext): Handler<'gateway-devices.getCollectionRole'> {
-  return async (input) => g.runners.catalog.collectionItem(input.body.collection, 'roles', input.body.name);
+export function getCollectionRole(svc: GatewayDevicesContext): Handler<'gateway-devices.getCollectionRole'> {
+  return async (input) => svc.runners.catalog.collectionItem(input.body.collection, 'roles', input.body.name);
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** The roles of a collection. */
-export function getCollectionRoles(g: GatewayContext): Handler<'gateway-devices.getCollectionRoles'> {
+export function getCollectionRoles(svc: GatewayDevicesContext): Handler<'gateway-devices.getCollectionRoles'> {
   return async (input) => {
-    const results = await g.runners.catalog.collectionItems(input.body.collection, 'roles');
+    const results = await svc.runners.catalog.collectionItems(input.body.collection, 'roles');
     return { results, total: results.length };
   };
 }

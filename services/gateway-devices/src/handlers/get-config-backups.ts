@@ -1,12 +1,12 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** The configuration backups of a device, newest first, with their text when asked. */
-export function getConfigBackups(g: GatewayContext): Handler<'gateway-devices.getConfigBackups'> {
+export function getConfigBackups(svc: GatewayDevicesContext): Handler<'gateway-devices.getConfigBackups'> {
   return async (input) => {
     const { name, skip = 0, limit = 0, withConfig = false } = input.body;
-    await g.inventory.get(name);
-    const page = await g.inventory.listBackups(name, skip, limit);
+    await svc.inventory.get(name);
+    const page = await svc.inventory.listBackups(name, skip, limit);
     return {
       results: page.results.map((b) => ({
         id: b._id,

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** One device group with its members. */
-export function getDeviceGroup(g: GatewayContext): Handler<'gateway-devices.getDeviceGroup'> {
-  return async (input) => g.inventory.getGroup(input.body.name);
+export function getDeviceGroup(svc: GatewayDevicesContext): Handler<'gateway-devices.getDeviceGroup'> {
+  return async (input) => svc.inventory.getGroup(input.body.name);
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Every device group with its members. */
-export function getDeviceGroups(g: GatewayContext): Handler<'gateway-devices.getDeviceGroups'> {
+export function getDeviceGroups(svc: GatewayDevicesContext): Handler<'gateway-devices.getDeviceGroups'> {
   return async () => {
-    const results = await g.inventory.listGroups();
+    const results = await svc.inventory.listGroups();
     return { results, total: results.length };
   };
 }

@@ -1,12 +1,12 @@
 import type { Handler } from '@nap/bus';
 import { commandOutput, parseCpu, parseMemory } from '../domain/device-reports';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** CPU and memory figures of a device, with the raw outputs they were read from. */
-export function getDeviceHealth(g: GatewayContext): Handler<'gateway-devices.getDeviceHealth'> {
+export function getDeviceHealth(svc: GatewayDevicesContext): Handler<'gateway-devices.getDeviceHealth'> {
   return async (input, ctx) => {
     const { name } = input.body;
-    const outputs = await g.access.withInventoryCli(
+    const outputs = await svc.access.withInventoryCli(
       name,
       async (session) => {
         const list = [];

@@ -1,12 +1,12 @@
 import type { Handler } from '@nap/bus';
 import { commandOutput, findMacAddresses } from '../domain/device-reports';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Type and MAC addresses of a device, with the raw outputs they were read from. */
-export function getDeviceInfo(g: GatewayContext): Handler<'gateway-devices.getDeviceInfo'> {
+export function getDeviceInfo(svc: GatewayDevicesContext): Handler<'gateway-devices.getDeviceInfo'> {
   return async (input, ctx) => {
     const { name } = input.body;
-    const { type, outputs, macText } = await g.access.withInventoryCli(
+    const { type, outputs, macText } = await svc.access.withInventoryCli(
       name,
       async (session) => {
         const list = [];
@@ -16,7 +16,7 @@ export function getDeviceInfo(g: GatewayContext): Handler<'gateway-devices.getDe
       },
       { deadline: ctx.deadline },
     );
-    const device = await g.inventory.get(name);
+    const device = await svc.inventory.get(name);
     const declared = typeof device.variables.gw_network_os === 'string' ? device.variables.gw_network_os : type;
     return {
       name,

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** One device template, by id or name. */
-export function getDeviceTemplate(g: GatewayContext): Handler<'gateway-devices.getDeviceTemplate'> {
-  return async (input) => g.templates.get(input.params.id, input.caller);
+export function getDeviceTemplate(svc: GatewayDevicesContext): Handler<'gateway-devices.getDeviceTemplate'> {
+  return async (input) => svc.templates.get(input.params.id, input.caller);
 }

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** One device, secrets masked. */
-export function getDevice(g: GatewayContext): Handler<'gateway-devices.getDevice'> {
-  return async (input) => g.inventory.view(await g.inventory.get(input.body.name));
+export function getDevice(svc: GatewayDevicesContext): Handler<'gateway-devices.getDevice'> {
+  return async (input) => svc.inventory.view(await svc.inventory.get(input.body.name));
 }

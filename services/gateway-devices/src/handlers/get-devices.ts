@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** A page of devices as `{ results, total }`. */
-export function getDevices(g: GatewayContext): Handler<'gateway-devices.getDevices'> {
+export function getDevices(svc: GatewayDevicesContext): Handler<'gateway-devices.getDevices'> {
   return async (input) => {
-    const page = await g.inventory.list({ skip: input.body.skip ?? 0, limit: input.body.limit ?? 0 });
+    const page = await svc.inventory.list({ skip: input.body.skip ?? 0, limit: input.body.limit ?? 0 });
     return { results: page.items, total: page.total };
   };
 }

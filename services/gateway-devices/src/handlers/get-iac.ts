@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** One infrastructure-as-code module with its content (or, for a directory, its files). */
-export function getIac(g: GatewayContext): Handler<'gateway-devices.getIac'> {
-  return async (input) => g.runners.catalog.get('iac', input.body.name);
+export function getIac(svc: GatewayDevicesContext): Handler<'gateway-devices.getIac'> {
+  return async (input) => svc.runners.catalog.get('iac', input.body.name);
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Lists the infrastructure-as-code modules (discovery cached until a refresh). */
-export function getIacs(g: GatewayContext): Handler<'gateway-devices.getIacs'> {
+export function getIacs(svc: GatewayDevicesContext): Handler<'gateway-devices.getIacs'> {
   return async () => {
-    const results = await g.runners.catalog.list('iac');
+    const results = await svc.runners.catalog.list('iac');
     return { results, total: results.length };
   };
 }

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** `POST /gw/getInventoryDevice`: one device, secrets masked. */
-export function getInventoryDevice(g: GatewayContext): Handler<'gateway-devices.getInventoryDevice'> {
-  return async (input) => g.inventory.view(await g.inventory.get(input.body.name));
+export function getInventoryDevice(svc: GatewayDevicesContext): Handler<'gateway-devices.getInventoryDevice'> {
+  return async (input) => svc.inventory.view(await svc.inventory.get(input.body.name));
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Lists the modules (discovery cached until a refresh). */
-export function getModules(g: GatewayContext): Handler<'gateway-devices.getModules'> {
+export function getModules(svc: GatewayDevicesContext): Handler<'gateway-devices.getModules'> {
   return async () => {
-    const results = await g.runners.catalog.list('modules');
+    const results = await svc.runners.catalog.list('modules');
     return { results, total: results.length };
   };
 }

@@ -1,16 +1,16 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import type { OperationalQuery } from '../domain/device-types';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 const OPERATIONAL_QUERIES: readonly OperationalQuery[] = ['interfaces', 'routes', 'arp', 'neighbors', 'clock', 'version'];
 
 /** Operational data of a device (interfaces, routes, arp, neighbors, clock, version, or a show command). */
-export function getOperationalData(g: GatewayContext): Handler<'gateway-devices.getOperationalData'> {
+export function getOperationalData(svc: GatewayDevicesContext): Handler<'gateway-devices.getOperationalData'> {
   return async (input, ctx) => {
     const { name, filter } = input.body;
     const wanted = filter === undefined ? OPERATIONAL_QUERIES : typeof filter === 'string' ? [filter] : filter;
-    const data = await g.access.withInventoryCli(
+    const data = await svc.access.withInventoryCli(
       name,
       async (session) => {
         const out: Record<string, string> = {};

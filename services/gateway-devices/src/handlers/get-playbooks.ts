@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Lists the playbooks (discovery cached until a refresh). */
-export function getPlaybooks(g: GatewayContext): Handler<'gateway-devices.getPlaybooks'> {
+export function getPlaybooks(svc: GatewayDevicesContext): Handler<'gateway-devices.getPlaybooks'> {
   return async () => {
-    const results = await g.runners.catalog.list('playbooks');
+    const results = await svc.runners.catalog.list('playbooks');
     return { results, total: results.length };
   };
 }

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** One role with its content (or, for a directory, its files). */
-export function getRole(g: GatewayContext): Handler<'gateway-devices.getRole'> {
-  return async (input) => g.runners.catalog.get('roles', input.body.name);
+export function getRole(svc: GatewayDevicesContext): Handler<'gateway-devices.getRole'> {
+  return async (input) => svc.runners.catalog.get('roles', input.body.name);
 }

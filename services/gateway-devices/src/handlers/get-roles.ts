@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Lists the roles (discovery cached until a refresh). */
-export function getRoles(g: GatewayContext): Handler<'gateway-devices.getRoles'> {
+export function getRoles(svc: GatewayDevicesContext): Handler<'gateway-devices.getRoles'> {
   return async () => {
-    const results = await g.runners.catalog.list('roles');
+    const results = await svc.runners.catalog.list('roles');
     return { results, total: results.length };
   };
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Lists the runner modules (discovery cached until a refresh). */
-export function getRunnerModules(g: GatewayContext): Handler<'gateway-devices.getRunnerModules'> {
+export function getRunnerModules(svc: GatewayDevicesContext): Handler<'gateway-devices.getRunnerModules'> {
   return async () => {
-    const results = await g.runners.catalog.list('runnerModules');
+    const results = await svc.runners.catalog.list('runnerModules');
     return { results, total: results.length };
   };
 }

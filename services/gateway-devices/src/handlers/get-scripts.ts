@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Lists the scripts (discovery cached until a refresh). */
-export function getScripts(g: GatewayContext): Handler<'gateway-devices.getScripts'> {
+export function getScripts(svc: GatewayDevicesContext): Handler<'gateway-devices.getScripts'> {
   return async () => {
-    const results = await g.runners.catalog.list('scripts');
+    const results = await svc.runners.catalog.list('scripts');
     return { results, total: results.length };
   };
 }

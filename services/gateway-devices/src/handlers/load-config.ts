@@ -1,14 +1,14 @@
 import type { Handler } from '@nap/bus';
-import { applyConfigChange } from '../config-changes';
 import { configLines } from '../domain/device-reports';
-import type { GatewayContext } from '../context';
+import { applyConfigChange } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Loads raw configuration text (comments, blank lines and show headers dropped) after a backup. */
-export function loadConfig(g: GatewayContext): Handler<'gateway-devices.loadConfig'> {
+export function loadConfig(svc: GatewayDevicesContext): Handler<'gateway-devices.loadConfig'> {
   return async (input, ctx) => {
     const { name, config, commit = true } = input.body;
     return applyConfigChange(
-      g,
+      svc,
       { name, lines: configLines(config), options: { commit }, reason: 'loadConfig', caller: input.caller },
       { deadline: ctx.deadline },
     );

@@ -1,12 +1,12 @@
 import type { Handler } from '@nap/bus';
 import { extractData, rpcOperation } from '../domain/netconf-xml';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** `POST /gw/netconf/exec_rpc/execute`: any operation (or a whole `<rpc>`); answers the reply and its data. */
-export function netconfExecRpc(g: GatewayContext): Handler<'gateway-devices.netconfExecRpc'> {
+export function netconfExecRpc(svc: GatewayDevicesContext): Handler<'gateway-devices.netconfExecRpc'> {
   return async (input, ctx) => {
     const { host, connection_options: options = {}, rpc } = input.body;
-    const reply = await g.access.withNetconf({ host, options }, (session) => session.rpc(rpcOperation(rpc)), { deadline: ctx.deadline });
+    const reply = await svc.access.withNetconf({ host, options }, (session) => session.rpc(rpcOperation(rpc)), { deadline: ctx.deadline });
     return { status: 'success', host, data: extractData(reply), reply };
   };
 }

@@ -1,11 +1,11 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** `POST /gw/netconf/get_config/execute`: a datastore (running unless named), optionally filtered. */
-export function netconfGetConfig(g: GatewayContext): Handler<'gateway-devices.netconfGetConfig'> {
+export function netconfGetConfig(svc: GatewayDevicesContext): Handler<'gateway-devices.netconfGetConfig'> {
   return async (input, ctx) => {
     const { host, connection_options: options = {}, source = 'running', filter } = input.body;
-    const data = await g.access.withNetconf(
+    const data = await svc.access.withNetconf(
       { host, options },
       (session) => session.getConfig({ source, ...(filter === undefined || filter === '' ? {} : { filter }) }),
       { deadline: ctx.deadline },

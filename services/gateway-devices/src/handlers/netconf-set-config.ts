@@ -1,12 +1,12 @@
 import type { Handler } from '@nap/bus';
 import { CAPABILITY_CANDIDATE } from '../clients/netconf-client';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** `POST /gw/netconf/set_config/execute`: `<edit-config>` (the candidate when the agent has one, then commit), optionally under a lock. */
-export function netconfSetConfig(g: GatewayContext): Handler<'gateway-devices.netconfSetConfig'> {
+export function netconfSetConfig(svc: GatewayDevicesContext): Handler<'gateway-devices.netconfSetConfig'> {
   return async (input, ctx) => {
     const b = input.body;
-    const outcome = await g.access.withNetconf(
+    const outcome = await svc.access.withNetconf(
       { host: b.host, options: b.connection_options ?? {} },
       async (session) => {
         const target = b.target ?? (session.hasCapability(CAPABILITY_CANDIDATE) ? 'candidate' : 'running');

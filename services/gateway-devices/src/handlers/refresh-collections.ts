@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Rescans the collections and lists them. */
-export function refreshCollections(g: GatewayContext): Handler<'gateway-devices.refreshCollections'> {
+export function refreshCollections(svc: GatewayDevicesContext): Handler<'gateway-devices.refreshCollections'> {
   return async () => {
-    const results = await g.runners.catalog.refresh('collections');
+    const results = await svc.runners.catalog.refresh('collections');
     return { results, total: results.length };
   };
 }

@@ -1,29 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import type { Handler } from '@nap/bus';
-import { AppError } from '@nap/contracts';
-import { parseInventory } from '../domain/inventory-file';
-import type { GatewayContext } from '../context';
-
-function hasErrnoCode(err: unknown, code: string): boolean {
-  return err instanceof Error && 'code' in err && err.code === code;
-}
+import { readInventoryFile } from '../clients/inventory-source';
+import { writeDevice } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Reads the inventory file (Ansible JSON inventory) and creates or updates its devices. */
-export function refreshInventory(g: GatewayContext): Handler<'gateway-devices.refreshInventory'> {
+export function refreshInventory(svc: GatewayDevicesContext): Handler<'gateway-devices.refreshInventory'> {
   return async (input) => {
-    const file = g.config.inventoryFile;
-    let text: string | undefined;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      if (!hasErrnoCode(err, 'ENOENT'))
-        throw new AppError('DEVICE_INVENTORY_INVALID', `The inventory file ${file} cannot be read`, { cause: err });
-    }
-    if (text !== undefined) {
-      for (const host of parseInventory(text, file))
-        await g.devices.write(host.name, { variables: host.variables, groups: host.groups }, 'createOrUpdate', input.caller);
-    }
-    const page = await g.inventory.list({});
+    for (const host of await readInventoryFile(svc.config.inventoryFile))
+      await writeDevice(svc, host.name, { variables: host.variables, groups: host.groups }, 'createOrUpdate', input.caller);
+    const page = await svc.inventory.list({});
     return { results: page.items, total: page.total };
   };
 }

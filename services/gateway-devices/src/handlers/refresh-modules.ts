@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Rescans the modules and lists them. */
-export function refreshModules(g: GatewayContext): Handler<'gateway-devices.refreshModules'> {
+export function refreshModules(svc: GatewayDevicesContext): Handler<'gateway-devices.refreshModules'> {
   return async () => {
-    const results = await g.runners.catalog.refresh('modules');
+    const results = await svc.runners.catalog.refresh('modules');
     return { results, total: results.length };
   };
 }

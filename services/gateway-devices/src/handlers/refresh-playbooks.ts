@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Rescans the playbooks and lists them. */
-export function refreshPlaybooks(g: GatewayContext): Handler<'gateway-devices.refreshPlaybooks'> {
+export function refreshPlaybooks(svc: GatewayDevicesContext): Handler<'gateway-devices.refreshPlaybooks'> {
   return async () => {
-    const results = await g.runners.catalog.refresh('playbooks');
+    const results = await svc.runners.catalog.refresh('playbooks');
     return { results, total: results.length };
   };
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Rescans the roles and lists them. */
-export function refreshRoles(g: GatewayContext): Handler<'gateway-devices.refreshRoles'> {
+export function refreshRoles(svc: GatewayDevicesContext): Handler<'gateway-devices.refreshRoles'> {
   return async () => {
-    const results = await g.runners.catalog.refresh('roles');
+    const results = await svc.runners.catalog.refresh('roles');
     return { results, total: results.length };
   };
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Rescans the runner modules and lists them. */
-export function refreshRunnerModules(g: GatewayContext): Handler<'gateway-devices.refreshRunnerModules'> {
+export function refreshRunnerModules(svc: GatewayDevicesContext): Handler<'gateway-devices.refreshRunnerModules'> {
   return async () => {
-    const results = await g.runners.catalog.refresh('runnerModules');
+    const results = await svc.runners.catalog.refresh('runnerModules');
     return { results, total: results.length };
   };
 }

@@ -1,15 +1,15 @@
 import type { Handler } from '@nap/bus';
 import { assertJsonDepth } from '@nap/contracts';
 import { deviceRenderError } from '../domain/template-render';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /**
  * Renders a device template with the given variables over its defaults, through the platform's one
  * Jinja2 (studio, profile `device`); 422 naming a missing variable.
  */
-export function renderDeviceTemplate(g: GatewayContext): Handler<'gateway-devices.renderDeviceTemplate'> {
+export function renderDeviceTemplate(svc: GatewayDevicesContext): Handler<'gateway-devices.renderDeviceTemplate'> {
   return async (input, ctx) => {
-    const template = await g.templates.get(input.params.id, input.caller);
+    const template = await svc.templates.get(input.params.id, input.caller);
     const context = { ...template.variables, ...input.body.variables };
     // the renderer walks the context recursively: bound it like every other walk of user JSON
     assertJsonDepth(context, `The variables of device template "${template.name}"`);

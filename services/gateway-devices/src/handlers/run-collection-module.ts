@@ -1,13 +1,13 @@
 import type { Handler } from '@nap/bus';
-import { loggedRun } from '../runners';
-import type { GatewayContext } from '../context';
+import { loggedRun } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Runs a module of a collection ad hoc. */
-export function runCollectionModule(g: GatewayContext): Handler<'gateway-devices.runCollectionModule'> {
+export function runCollectionModule(svc: GatewayDevicesContext): Handler<'gateway-devices.runCollectionModule'> {
   return async (input) =>
     loggedRun(
-      g.logger,
+      svc,
       `collection module ${input.body.name}`,
-      await g.runners.ansible.runCollectionModule(input.body.collection, input.body),
+      await svc.runners.ansible.runCollectionModule(input.body.collection, input.body),
     );
 }

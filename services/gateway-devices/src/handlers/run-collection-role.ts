@@ -1,9 +1,9 @@
 import type { Handler } from '@nap/bus';
-import { loggedRun } from '../runners';
-import type { GatewayContext } from '../context';
+import { loggedRun } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Runs a role of a collection in a generated play. */
-export function runCollectionRole(g: GatewayContext): Handler<'gateway-devices.runCollectionRole'> {
+export function runCollectionRole(svc: GatewayDevicesContext): Handler<'gateway-devices.runCollectionRole'> {
   return async (input) =>
-    loggedRun(g.logger, `collection role ${input.body.name}`, await g.runners.ansible.runCollectionRole(input.body.collection, input.body));
+    loggedRun(svc, `collection role ${input.body.name}`, await svc.runners.ansible.runCollectionRole(input.body.collection, input.body));
 }

@@ -1,8 +1,8 @@
 import type { Handler } from '@nap/bus';
-import { loggedRun } from '../runners';
-import type { GatewayContext } from '../context';
+import { loggedRun } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Runs a runner module with its arguments as JSON on stdin. */
-export function runRunnerModule(g: GatewayContext): Handler<'gateway-devices.runRunnerModule'> {
-  return async (input) => loggedRun(g.logger, `runner module ${input.body.name}`, await g.runners.scripts.runRunnerModule(input.body));
+export function runRunnerModule(svc: GatewayDevicesContext): Handler<'gateway-devices.runRunnerModule'> {
+  return async (input) => loggedRun(svc, `runner module ${input.body.name}`, await svc.runners.scripts.runRunnerModule(input.body));
 }

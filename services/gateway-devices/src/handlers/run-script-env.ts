@@ -1,8 +1,8 @@
 import type { Handler } from '@nap/bus';
-import { loggedRun } from '../runners';
-import type { GatewayContext } from '../context';
+import { loggedRun } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Runs a script with the given environment variables added. */
-export function runScriptEnv(g: GatewayContext): Handler<'gateway-devices.runScriptEnv'> {
-  return async (input) => loggedRun(g.logger, `script ${input.body.name}`, await g.runners.scripts.runScript(input.body));
+export function runScriptEnv(svc: GatewayDevicesContext): Handler<'gateway-devices.runScriptEnv'> {
+  return async (input) => loggedRun(svc, `script ${input.body.name}`, await svc.runners.scripts.runScript(input.body));
 }

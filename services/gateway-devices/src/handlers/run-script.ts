@@ -1,8 +1,8 @@
 import type { Handler } from '@nap/bus';
-import { loggedRun } from '../runners';
-import type { GatewayContext } from '../context';
+import { loggedRun } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Runs a script with the minimal environment. */
-export function runScript(g: GatewayContext): Handler<'gateway-devices.runScript'> {
-  return async (input) => loggedRun(g.logger, `script ${input.body.name}`, await g.runners.scripts.runScript({ ...input.body, env: {} }));
+export function runScript(svc: GatewayDevicesContext): Handler<'gateway-devices.runScript'> {
+  return async (input) => loggedRun(svc, `script ${input.body.name}`, await svc.runners.scripts.runScript({ ...input.body, env: {} }));
 }

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
-/** Operation 12: device templates whose name contains `name` (case-insensitive), readable by the caller. */
-export function searchDeviceTemplates(g: GatewayContext): Handler<'gateway-devices.searchDeviceTemplates'> {
-  return async (input) => g.templates.search(input.body.name, input.body.options, input.caller);
+/** `POST /configuration_manager/templates/search`: device templates whose name contains `name` (case-insensitive), readable by the caller. */
+export function searchDeviceTemplates(svc: GatewayDevicesContext): Handler<'gateway-devices.searchDeviceTemplates'> {
+  return async (input) => svc.templates.search(input.body.name, input.body.options, input.caller);
 }

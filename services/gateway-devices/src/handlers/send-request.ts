@@ -1,13 +1,13 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import { sendDeviceRequest } from '../clients/http-request';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** `POST /gw/http_requests/request/execute`: HTTP/1.1 to an inventory device's `gw_http_base_url`; the answer, any status. */
-export function sendRequest(g: GatewayContext): Handler<'gateway-devices.sendRequest'> {
+export function sendRequest(svc: GatewayDevicesContext): Handler<'gateway-devices.sendRequest'> {
   return async (input, ctx) => {
     const { host, ...request } = input.body;
-    const device = await g.inventory.resolve(host);
+    const device = await svc.inventory.resolve(host);
     if (device === undefined)
       throw new AppError('DEVICE_NOT_FOUND', `No inventory device named "${host}"; only inventory devices can be sent requests`, {
         details: { name: host },

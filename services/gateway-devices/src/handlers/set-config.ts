@@ -1,15 +1,15 @@
 import type { Handler } from '@nap/bus';
 import { pickSendConfigSetOptions } from '../clients/netmiko-options';
-import { applyConfigChange } from '../config-changes';
-import type { GatewayContext } from '../context';
+import { applyConfigChange } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Applies configuration lines (netmiko `send_config_set`) after backing up the running configuration. */
-export function setConfig(g: GatewayContext): Handler<'gateway-devices.setConfig'> {
+export function setConfig(svc: GatewayDevicesContext): Handler<'gateway-devices.setConfig'> {
   return async (input, ctx) => {
     const { name, config } = input.body;
     const lines = typeof config === 'string' ? config.split(/\r?\n/).filter((l) => l.trim() !== '') : config;
     return applyConfigChange(
-      g,
+      svc,
       { name, lines, options: pickSendConfigSetOptions(input.body), reason: 'setConfig', caller: input.caller },
       { deadline: ctx.deadline },
     );

@@ -3,15 +3,15 @@ import { AppError } from '@nap/contracts';
 import type { CommandOutput } from '@nap/contracts';
 import { pickSendCommandOptions } from '../clients/netmiko-options';
 import { commandOutput } from '../domain/device-reports';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** `POST /gw/sshSendCommandExec`: netmiko `send_command` for one or more commands in one session; the first device error stops the transaction. */
-export function sshSendCommandExec(g: GatewayContext): Handler<'gateway-devices.sshSendCommandExec'> {
+export function sshSendCommandExec(svc: GatewayDevicesContext): Handler<'gateway-devices.sshSendCommandExec'> {
   return async (input, ctx) => {
     const body = input.body;
     const commands = body.commands ?? (body.command_string === undefined ? [] : [body.command_string]);
     const options = pickSendCommandOptions(body);
-    const result = await g.access.withCli(
+    const result = await svc.access.withCli(
       { host: body.host, options: body.connection_options ?? {} },
       async (session) => {
         const outputs: CommandOutput[] = [];

@@ -1,12 +1,12 @@
 import type { Handler } from '@nap/bus';
 import { DEFAULT_SSH_PORT } from '@nap/contracts';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
-/** Operation 11 (`POST /gw/ssh/send_command`): the commands in order in one session, `{ command, output }` each. */
-export function sshSendCommand(g: GatewayContext): Handler<'gateway-devices.sshSendCommand'> {
+/** `POST /gw/ssh/send_command`: the commands in order in one session, `{ command, output }` each. */
+export function sshSendCommand(svc: GatewayDevicesContext): Handler<'gateway-devices.sshSendCommand'> {
   return async (input, ctx) => {
     const p = input.body.sshSendCommandParameters;
-    const result = await g.access.withCli(
+    const result = await svc.access.withCli(
       { host: p.host, options: p.connection_options, portIsDefault: p.connection_options.port === DEFAULT_SSH_PORT },
       async (session) => {
         const outputs: { command: string; output: string }[] = [];

@@ -1,12 +1,12 @@
 import type { Handler } from '@nap/bus';
 import { pickSendConfigSetOptions } from '../clients/netmiko-options';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** `POST /gw/sshSendConfigSet`: netmiko `send_config_set`; result `{ output, errors, failed }`. */
-export function sshSendConfigSet(g: GatewayContext): Handler<'gateway-devices.sshSendConfigSet'> {
+export function sshSendConfigSet(svc: GatewayDevicesContext): Handler<'gateway-devices.sshSendConfigSet'> {
   return async (input, ctx) => {
     const body = input.body;
-    const result = await g.access.withCli(
+    const result = await svc.access.withCli(
       { host: body.host, options: body.connection_options ?? {} },
       (session) => session.sendConfigSet(body.config_commands, pickSendConfigSetOptions(body)),
       { deadline: ctx.deadline },

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { GatewayContext } from '../context';
+import type { GatewayDevicesContext } from '../context';
 
 /** Replaces a device template. */
-export function updateDeviceTemplate(g: GatewayContext): Handler<'gateway-devices.updateDeviceTemplate'> {
-  return async (input) => g.templates.replace(input.params.id, input.body, input.caller);
+export function updateDeviceTemplate(svc: GatewayDevicesContext): Handler<'gateway-devices.updateDeviceTemplate'> {
+  return async (input) => svc.templates.replace(input.params.id, input.body, input.caller);
 }

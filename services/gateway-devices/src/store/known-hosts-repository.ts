@@ -1,18 +1,32 @@
-import type { KnownHostsStore } from '../domain/known-hosts';
 import type { GatewayCollections } from './collections';
+
+/**
+ * Where trusted SSH host keys are kept, keyed by `host:port`. The service keeps them in its store
+ * ({@link createStoreKnownHosts}) so every replica trusts the same keys; tests and tools use
+ * {@link createMemoryKnownHostsStore}.
+ */
+export interface KnownHostsStore {
+  /** The trusted fingerprint (`SHA256:<base64>`) of `hostPort`, or `undefined` when none is known. */
+  get(hostPort: string): Promise<string | undefined>;
+  /**
+   * Trusts `fingerprint` for `hostPort` from now on (unless another key is trusted already). With
+   * `key` (the wire blob whose fingerprint it is), the key itself is kept too, so that programs that
+   * check host keys themselves (Ansible over OpenSSH or paramiko) get a known_hosts file.
+   */
+  set(hostPort: string, fingerprint: string, key?: Buffer): Promise<void>;
+  /** The trusted key blob of `hostPort`, when it was kept. */
+  keyOf?(hostPort: string): Promise<Buffer | undefined>;
+}
 
 /**
  * Trusted host keys in the service store, so every replica trusts the same keys and trust survives
  * restarts. First use records the key only if no replica recorded one meanwhile.
  */
-export function createStoreKnownHosts(
-  c: GatewayCollections,
-): KnownHostsStore & { fingerprintOf(hostPort: string): Promise<string | undefined> } {
+export function createStoreKnownHosts(c: GatewayCollections): KnownHostsStore {
   const get = async (hostPort: string): Promise<string | undefined> =>
     (await c.knownHosts.findOne({ _id: { $eq: hostPort } }))?.fingerprint;
   return {
     get,
-    fingerprintOf: get,
     async set(hostPort, fingerprint, key) {
       await c.knownHosts.updateOne(
         { _id: { $eq: hostPort } },
@@ -30,5 +44,24 @@ export function createStoreKnownHosts(
       const key = (await c.knownHosts.findOne({ _id: { $eq: hostPort } }))?.key;
       return key === undefined ? undefined : Buffer.from(key, 'base64');
     },
+  };
+}
+
+/** A known-hosts store in memory, for tests and single-process tools. */
+export function createMemoryKnownHostsStore(initial: Readonly<Record<string, string>> = {}): KnownHostsStore & {
+  /** A copy of every entry. */
+  entries(): Record<string, string>;
+} {
+  const keys = new Map<string, string>(Object.entries(initial));
+  const blobs = new Map<string, Buffer>();
+  return {
+    get: (hostPort) => Promise.resolve(keys.get(hostPort)),
+    set: (hostPort, fingerprint, key) => {
+      if (!keys.has(hostPort)) keys.set(hostPort, fingerprint);
+      if (key !== undefined && keys.get(hostPort) === fingerprint) blobs.set(hostPort, key);
+      return Promise.resolve();
+    },
+    keyOf: (hostPort) => Promise.resolve(blobs.get(hostPort)),
+    entries: () => Object.fromEntries(keys),
   };
 }

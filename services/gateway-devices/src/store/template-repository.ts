@@ -65,7 +65,7 @@ export class TemplateRepository {
     return view(await this.access(idOrName, caller, 'read'));
   }
 
-  /** Operation 12: name as a case-insensitive substring ('' matches all), readable templates only, by name. */
+  /** `POST /configuration_manager/templates/search`: name as a case-insensitive substring ('' matches all), readable templates only, by name. */
   async search(name: string, options: Record<string, unknown>, caller: Caller): Promise<{ total: number; list: DeviceTemplateView[] }> {
     const filter = name === '' ? {} : { name: { $regex: escapeRegExp(name), $options: 'i' } };
     const docs = (await this.c.deviceTemplates.find(filter, { sort: { name: 1 } })).filter((d) => allowed(d, caller, 'read'));

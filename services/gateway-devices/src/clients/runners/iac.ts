@@ -1,7 +1,7 @@
 import { AppError } from '@nap/contracts';
-import { findOnPath } from '../clients/process-run';
-import type { ProcessOutcome } from '../clients/process-run';
-import type { GatewayConfig } from '../config';
+import { findOnPath } from '../process-run';
+import type { ProcessOutcome } from '../process-run';
+import type { GatewayDevicesConfig } from '../../config';
 import type { RunnerCatalog } from './catalog';
 import { baseEnv, objectArgs } from './runs';
 import type { RunProgram, RunRequest } from './runs';
@@ -12,7 +12,7 @@ export type IacAction = 'init' | 'plan' | 'apply' | 'destroy';
 /** Infrastructure as code: `tofu` or `terraform` in a module's directory (its state kept there). */
 export class IacRunner {
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly config: GatewayDevicesConfig,
     private readonly catalog: RunnerCatalog,
     private readonly run: RunProgram,
   ) {}

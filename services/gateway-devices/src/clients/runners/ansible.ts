@@ -1,14 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { findOnPath } from '../clients/process-run';
-import { checkHostKey, scanHostKey } from '../clients/ssh-connection';
-import { hostKeyCheckingOf } from '../domain/device-variables';
-import { HOST_KEY_CHECKING, knownHostsKey, knownHostsLine } from '../domain/known-hosts';
-import type { HostKeyChecking, KnownHostsStore } from '../domain/known-hosts';
-import type { ProcessOutcome } from '../clients/process-run';
-import type { GatewayConfig } from '../config';
-import type { InventoryRepository, ResolvedDevice } from '../store/inventory-repository';
+import { findOnPath } from '../process-run';
+import { checkHostKey, scanHostKey } from '../ssh-connection';
+import { hostKeyCheckingOf } from '../../domain/device-variables';
+import { HOST_KEY_CHECKING, knownHostsKey, knownHostsLine } from '../../domain/known-hosts';
+import type { HostKeyChecking } from '../../domain/known-hosts';
+import type { KnownHostsStore } from '../../store/known-hosts-repository';
+import type { ProcessOutcome } from '../process-run';
+import type { GatewayDevicesConfig } from '../../config';
+import type { InventoryRepository, ResolvedDevice } from '../../store/inventory-repository';
 import type { RunnerCatalog } from './catalog';
 import { baseEnv, objectArgs } from './runs';
 import type { RunProgram, RunRequest } from './runs';
@@ -42,7 +43,7 @@ function ansibleHostVars(device: ResolvedDevice): Record<string, unknown> {
  */
 export class AnsibleRunner {
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly config: GatewayDevicesConfig,
     private readonly catalog: RunnerCatalog,
     private readonly inventory: InventoryRepository,
     private readonly run: RunProgram,

@@ -1,7 +1,7 @@
 import { AppError } from '@nap/contracts';
-import { runProcess } from '../clients/process-run';
-import type { ProcessOutcome } from '../clients/process-run';
-import type { GatewayConfig } from '../config';
+import { runProcess } from '../process-run';
+import type { ProcessOutcome } from '../process-run';
+import type { GatewayDevicesConfig } from '../../config';
 
 /** Arguments of a run, as the run operations receive them. */
 export interface RunRequest {
@@ -27,7 +27,7 @@ export interface RunSpec {
 export type RunProgram = (spec: RunSpec, request: RunRequest) => Promise<ProcessOutcome>;
 
 /** The {@link RunProgram} of a gateway configuration. */
-export function createRunProgram(config: GatewayConfig): RunProgram {
+export function createRunProgram(config: GatewayDevicesConfig): RunProgram {
   return (spec, request) => {
     const asked = request.timeout === undefined ? Infinity : Math.max(1, Math.round(request.timeout * 1000));
     return runProcess({ ...spec, timeoutMs: Math.min(config.runTimeoutMs, asked), maxOutputBytes: config.runOutputBytes });

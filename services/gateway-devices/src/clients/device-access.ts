@@ -3,19 +3,19 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, isAppError } from '@nap/contracts';
-import { withNetconfSession } from './clients/netconf-client';
-import type { NetconfOptions, NetconfSession } from './clients/netconf-client';
-import { withSshSession } from './clients/ssh-session';
-import type { SshTarget } from './clients/ssh-connection';
-import type { SshSession, SshSessionOptions } from './clients/ssh-session';
-import type { GatewayConfig } from './config';
-import { deviceLimiterKey, optionalInt, optionalString, resolveNetconfSettings, resolveSshSettings } from './domain/connection-settings';
-import type { ConnectionSettings, DeviceRequest, NetconfSettings, SshSettings } from './domain/connection-settings';
-import type { KnownHostsStore } from './domain/known-hosts';
-import type { SessionLimiter } from './domain/session-limiter';
-import type { InventoryRepository, ResolvedDevice } from './store/inventory-repository';
+import { withNetconfSession } from './netconf-client';
+import type { NetconfOptions, NetconfSession } from './netconf-client';
+import { withSshSession } from './ssh-session';
+import type { SshTarget } from './ssh-connection';
+import type { SshSession, SshSessionOptions } from './ssh-session';
+import type { GatewayDevicesConfig } from '../config';
+import { deviceLimiterKey, optionalInt, optionalString, resolveNetconfSettings, resolveSshSettings } from '../domain/connection-settings';
+import type { ConnectionSettings, DeviceRequest, NetconfSettings, SshSettings } from '../domain/connection-settings';
+import type { KnownHostsStore } from '../store/known-hosts-repository';
+import type { SessionLimiter } from '../engine/session-limiter';
+import type { InventoryRepository, ResolvedDevice } from '../store/inventory-repository';
 
-export type { ConnectionOverrides, DeviceRequest } from './domain/connection-settings';
+export type { ConnectionOverrides, DeviceRequest } from '../domain/connection-settings';
 
 /** Bounds of a session run. */
 export interface SessionRunOptions {
@@ -43,7 +43,7 @@ export class DeviceAccess {
     private readonly inventory: InventoryRepository,
     private readonly limiter: SessionLimiter,
     private readonly knownHosts: KnownHostsStore,
-    private readonly config: GatewayConfig,
+    private readonly config: GatewayDevicesConfig,
     /** Told how each device operation ended: `ok`, or the error code (metrics). */
     private readonly outcome: (protocol: 'ssh' | 'netconf', outcome: string) => void = () => undefined,
   ) {}

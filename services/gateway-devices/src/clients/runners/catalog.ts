@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '@nap/contracts';
-import type { GatewayConfig } from '../config';
+import type { GatewayDevicesConfig } from '../../config';
 import { describe, isDir, isFile, resolveInside, stripExt, subdirs, walkFiles } from './files';
 
 /** Kinds of runnable things, each discovered in a configured directory. */
@@ -37,7 +37,7 @@ const MAX_SHOWN_BYTES = 64 * 1024;
 export class RunnerCatalog {
   private readonly cache = new Map<RunnerKind, RunnerEntry[]>();
 
-  constructor(private readonly config: GatewayConfig) {}
+  constructor(private readonly config: GatewayDevicesConfig) {}
 
   /** Creates the configured directories (so an operator sees where things go). */
   async ensureDirectories(): Promise<void> {

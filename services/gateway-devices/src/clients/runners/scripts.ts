@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AppError } from '@nap/contracts';
-import type { ProcessOutcome } from '../clients/process-run';
+import type { ProcessOutcome } from '../process-run';
 import type { RunnerCatalog } from './catalog';
 import { isExecutable } from './files';
 import { argv, baseEnv } from './runs';
