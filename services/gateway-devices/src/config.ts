@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { LiveSettings } from '@nap/bus';
 import { AppError, SERVICE_SETTINGS_SCHEMAS, parseAs } from '@nap/contracts';
-import type { SessionLimiter } from './engine/session-limiter';
+import type { SessionLimiter } from './domain/session-limiter';
 
 /**
  * Settings of the gateway-devices service beyond the shared `NAP_*` runtime configuration, read once

@@ -8,7 +8,7 @@ import type { SshSession } from './clients/ssh-session';
 import type { GatewayDevicesConfig } from './config';
 import { DEFAULT_PORTS, optionalInt, optionalString } from './domain/connection-settings';
 import { knownHostsKey } from './domain/known-hosts';
-import type { SessionLimiter } from './engine/session-limiter';
+import type { SessionLimiter } from './domain/session-limiter';
 import type { DeviceDoc } from './store/collections';
 import type { DeviceView, InventoryRepository, UpsertMode } from './store/inventory-repository';
 import type { KnownHostsStore } from './store/known-hosts-repository';

@@ -1,7 +1,7 @@
 import { startCliSimulator } from '../../../test/lab';
 import type { CliSimulator } from '../../../test/lab';
 import { withSshSession } from '../src/clients/ssh-session';
-import { createSessionLimiter } from '../src/engine/session-limiter';
+import { createSessionLimiter } from '../src/domain/session-limiter';
 import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';
 import { simulatorTarget } from './helpers';
 

@@ -1,5 +1,5 @@
 import { isAppError } from '@nap/contracts';
-import { createSessionLimiter } from '../src/engine/session-limiter';
+import { createSessionLimiter } from '../src/domain/session-limiter';
 
 /** A promise with its resolver, to hold work open until the test says so. */
 function gate(): { promise: Promise<void>; open: () => void } {

@@ -12,7 +12,7 @@ import type { GatewayDevicesConfig } from '../config';
 import { deviceLimiterKey, optionalInt, optionalString, resolveNetconfSettings, resolveSshSettings } from '../domain/connection-settings';
 import type { ConnectionSettings, DeviceRequest, NetconfSettings, SshSettings } from '../domain/connection-settings';
 import type { KnownHostsStore } from '../store/known-hosts-repository';
-import type { SessionLimiter } from '../engine/session-limiter';
+import type { SessionLimiter } from '../domain/session-limiter';
 import type { InventoryRepository, ResolvedDevice } from '../store/inventory-repository';
 
 export type { ConnectionOverrides, DeviceRequest } from '../domain/connection-settings';

@@ -1,6 +1,6 @@
 import { counterOnce, gaugeOnce } from '@nap/telemetry';
 import type { Registry } from '@nap/telemetry';
-import type { SessionLimiter } from './session-limiter';
+import type { SessionLimiter } from './domain/session-limiter';
 
 /**
  * The gateway-devices service's part of `/exporter_metrics`: device sessions open now (this
