@@ -5,8 +5,8 @@ import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { studioHandlers } from './handlers';
 import type { StudioDeps } from './handlers';
-import { createTemplateRenderer, loadTemplateRendererConfig } from './internal/template-renderer';
-import type { TemplateRendererConfig } from './internal/template-renderer';
+import { createTemplateRenderer, loadTemplateRendererConfig } from './clients/template-renderer';
+import type { TemplateRendererConfig } from './clients/template-renderer';
 import { DeclaredIndexes } from '@nap/store';
 import { componentKinds } from './projects/component-kinds';
 import { Projects } from './projects/projects';
@@ -14,8 +14,8 @@ import type { ProjectRecord } from './projects/project-record';
 import { STUDIO_COLLECTIONS, ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
 import { TransformationRunner } from './domain/transformations';
-import { createWorkerRegexRunner } from './jst';
-import type { RunLimits } from './jst';
+import { createWorkerRegexRunner } from './clients/regex-worker';
+import type { RunLimits } from './domain/jst';
 
 /** Tuning of the studio service. */
 export interface StudioServiceOptions {

@@ -1,7 +1,7 @@
 import { parseAs, transformationInputSchema, transformationSchema, validateAgainst } from '@nap/contracts';
 import type { JsonSchema, Transformation, TransformationInput, TransformationProblem, TransformationRunOptions } from '@nap/contracts';
-import { compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from '../jst';
-import type { IncomingValidator, RegexRunner, RunLimits, TransformationPlan } from '../jst';
+import { compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from './jst';
+import type { IncomingValidator, RegexRunner, RunLimits, TransformationPlan } from './jst';
 import type { OriginalStamp, SaveStamp } from './documents';
 
 /** What checking a submitted transformation gives: the migrated document, and its errors and warnings. */

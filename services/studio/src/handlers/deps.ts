@@ -1,6 +1,6 @@
 import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate, Transformation } from '@nap/contracts';
 import type { TransformationRunner } from '../domain/transformations';
-import type { TemplateRenderer } from '../internal/template-renderer';
+import type { TemplateRenderer } from '../clients/template-renderer';
 import type { ProjectRecord } from '../projects/project-record';
 import type { NamedDocuments } from '../store/documents';
 

@@ -2,7 +2,7 @@ import { parseAs, transformationInputSchema } from '@nap/contracts';
 import type { Caller, Transformation, TransformationProblem } from '@nap/contracts';
 import { keepableId } from '../domain/documents';
 import { checkTransformation, toStoredTransformation } from '../domain/transformations';
-import { invalidTransformation } from '../jst';
+import { invalidTransformation } from '../domain/jst';
 import { checked } from './checked';
 import type { StudioDeps } from './deps';
 

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { compileTransformation, migrateTransformation } from '../jst';
+import { compileTransformation, migrateTransformation } from '../domain/jst';
 import type { StudioDeps } from './deps';
 
 /** `POST /transformations/validate`: every problem of a document, without saving it. */
