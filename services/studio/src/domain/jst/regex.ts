@@ -1,3 +1,4 @@
+import { errorMessage } from '@nap/util';
 import { MethodError } from './errors';
 
 /**
@@ -54,7 +55,7 @@ export function runRegexOp(op: RegexOp): unknown {
 }
 
 function patternError(err: unknown): MethodError {
-  return new MethodError(err instanceof Error ? err.message : String(err));
+  return new MethodError(errorMessage(err));
 }
 
 /** Runs operations in this thread, without a time limit: for pure tests and benchmarks. */
