@@ -3,19 +3,19 @@ import { serve } from '@nap/bus';
 import { RELEASE, SYSTEM_CALLER } from '@nap/contracts';
 import type { ComponentGroup, StoredForm, StoredWorkflowDocument, StudioTemplate, Transformation } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
-import { studioHandlers } from './handlers';
-import type { StudioDeps } from './handlers';
-import { createTemplateRenderer, loadTemplateRendererConfig } from './internal/template-renderer';
-import type { TemplateRendererConfig } from './internal/template-renderer';
 import { DeclaredIndexes } from '@nap/store';
-import { componentKinds } from './projects/component-kinds';
-import { Projects } from './projects/projects';
-import type { ProjectRecord } from './projects/project-record';
+import { createMopCommandTemplates } from './clients/mop-command-templates';
+import { createWorkerRegexRunner } from './clients/regex-worker';
+import { createTemplateRenderer, loadTemplateRendererConfig } from './clients/template-renderer';
+import type { TemplateRendererConfig } from './clients/template-renderer';
+import { recoverProjectImports } from './context';
+import type { StudioContext } from './context';
+import type { RunLimits } from './domain/jst';
+import { TransformationRunner } from './domain/transformations';
+import { studioHandlers } from './handlers';
 import { STUDIO_COLLECTIONS, ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
-import { TransformationRunner } from './domain/transformations';
-import { createWorkerRegexRunner } from './jst';
-import type { RunLimits } from './jst';
+import { ProjectRecords } from './store/project-records';
 
 /** Tuning of the studio service. */
 export interface StudioServiceOptions {
@@ -42,25 +42,20 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
     options.templates ?? loadTemplateRendererConfig(),
     logger.child({ component: 'template-workers' }),
   );
-  const studio: StudioDeps = {
+  const svc: StudioContext = {
     workflows: new NamedDocuments<StoredWorkflowDocument>(store, KINDS.workflow),
     templates: new NamedDocuments<StudioTemplate>(store, KINDS.template),
     componentGroups: new NamedDocuments<ComponentGroup>(store, KINDS.componentGroup),
     forms: new NamedDocuments<StoredForm>(store, KINDS.form),
     transformations: new NamedDocuments<Transformation>(store, KINDS.transformation),
+    projects: new ProjectRecords(store),
     jst: new TransformationRunner({ regex, ...(options.jstLimits ? { limits: options.jstLimits } : {}) }),
     renderer,
-    projectRecords: new NamedDocuments<ProjectRecord>(store, KINDS.project),
+    mopCommandTemplates: createMopCommandTemplates(client),
+    log: logger,
     newId: () => randomUUID(),
     now: () => new Date().toISOString(),
   };
-  const projects = new Projects(
-    studio.projectRecords,
-    componentKinds(studio, client),
-    studio.newId,
-    studio.now,
-    logger.child({ component: 'projects' }),
-  );
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
@@ -72,11 +67,13 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
         metrics,
         client,
         idempotency: deps.idempotency,
-        handlers: studioHandlers(studio, projects),
+        handlers: studioHandlers(svc),
         indexes: new DeclaredIndexes(store, STUDIO_COLLECTIONS),
       });
       // an import that a crash left half done is rolled back (as the platform: its components may belong to anyone)
-      projects.recover(SYSTEM_CALLER).catch((err: unknown) => logger.warn({ err }, 'Rolling back unfinished project imports failed'));
+      recoverProjectImports(svc, SYSTEM_CALLER).catch((err: unknown) =>
+        logger.warn({ err }, 'Rolling back unfinished project imports failed'),
+      );
       return {
         name: 'studio',
         async stop() {

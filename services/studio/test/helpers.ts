@@ -1,53 +1,42 @@
+import { task, workflowDocument } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
 
 export const OK = { state: 'success', type: 'standard' } as const;
-export const ON_ERROR = { state: 'error', type: 'standard' } as const;
 
-/** A valid workflow: start → a1 (newVariable) → end, with an error branch to a manual ViewData task. */
+/**
+ * A valid workflow: start → a1 (newVariable) → end, with an error branch to a manual ViewData task.
+ * Without `_id`, so that the studio gives it one (unless `extra` brings one).
+ */
 export function linearWorkflow(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
+  const { _id: _unsaved, ...doc } = workflowDocument(
     name,
-    description: `${name} for tests`,
-    type: 'automation',
-    tasks: {
-      workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-      a1: {
-        name: 'newVariable',
-        app: 'WorkFlowEngine',
-        type: 'operation',
-        summary: 'set a variable',
-        description: 'set a variable',
-        displayName: 'WorkFlowEngine',
-        variables: { incoming: { name: 'greeting', value: 'hello' }, outgoing: { value: null }, error: '', decorators: [] },
-        groups: [],
-        x: 100,
-        y: 0,
-      },
-      e1: {
-        name: 'ViewData',
-        app: 'WorkFlowEngine',
-        type: 'manual',
-        summary: 'look at the error',
-        description: 'look at the error',
-        displayName: 'WorkFlowEngine',
-        variables: {
-          incoming: { header: 'Error', message: 'see below', body: '$var.a1.error', variables: {}, btn_success: 'OK', btn_failure: 'Stop' },
-          outgoing: {},
-          error: '',
-          decorators: [],
-        },
-        groups: [],
-        x: 100,
-        y: 100,
-      },
-      workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 200, y: 0 } },
+    {
+      a1: task(
+        'newVariable',
+        { name: 'greeting', value: 'hello' },
+        { value: null },
+        { type: 'operation', summary: 'set a variable', description: 'set a variable', displayName: 'WorkFlowEngine' },
+      ),
+      e1: task(
+        'ViewData',
+        { header: 'Error', message: 'see below', body: '$var.a1.error', variables: {}, btn_success: 'OK', btn_failure: 'Stop' },
+        {},
+        { type: 'manual', summary: 'look at the error', description: 'look at the error', displayName: 'WorkFlowEngine' },
+      ),
     },
-    transitions: { workflow_start: { a1: OK }, a1: { workflow_end: OK, e1: ON_ERROR }, e1: { workflow_end: OK }, workflow_end: {} },
-    groups: [],
-    inputSchema: { type: 'object', properties: {}, required: [] },
-    outputSchema: { type: 'object', properties: {} },
-    ...extra,
-  };
+    [
+      ['workflow_start', 'a1'],
+      ['a1', 'workflow_end'],
+      ['a1', 'e1', 'error'],
+      ['e1', 'workflow_end'],
+    ],
+    {
+      description: `${name} for tests`,
+      inputSchema: { type: 'object', properties: {}, required: [] },
+      outputSchema: { type: 'object', properties: {} },
+    },
+  );
+  return { ...doc, ...extra };
 }
 
 /** A group with `roles`, an account in it, and that account's token. */

@@ -1,6 +1,6 @@
 import { UUID_V4_PATTERN, getOperation, validateResponse } from '@nap/contracts';
 import type { CreatedResult, ImportResult } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
+import { startTestPlatform, task } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
 import { OK, linearWorkflow, userWithRoles } from './helpers';
 
@@ -276,33 +276,20 @@ describe('references between studio documents', () => {
     await platform.http('POST', '/automation-studio/templates', { token: admin, body: { template: jinja('Ref template') } });
     const parent = linearWorkflow('Ref parent');
     const tasks = parent.tasks as Record<string, Record<string, unknown>>;
-    tasks.c1 = {
-      name: 'childJob',
-      app: 'WorkFlowEngine',
-      type: 'operation',
-      variables: {
-        incoming: { task: '', workflow: 'Ref child', variables: {}, data_array: '', transformation: 'jst-2', loopType: '' },
-        outgoing: { job_details: null },
-      },
-    };
-    tasks.t1 = {
-      name: 'transformation',
-      app: 'WorkFlowEngine',
-      type: 'operation',
-      variables: { incoming: { tr_id: 'jst-1', variableMap: {}, options: {} }, outgoing: {} },
-    };
-    tasks.r1 = {
-      name: 'renderJinjaTemplate',
-      app: 'TemplateBuilder',
-      type: 'automatic',
-      variables: { incoming: { name: 'Ref template', context: '$var.job.ctx' }, outgoing: { renderedTemplate: null } },
-    };
-    tasks.m1 = {
-      name: 'RunCommandTemplate',
-      app: 'MOP',
-      type: 'automatic',
-      variables: { incoming: { template: 'show-version', variables: {}, devices: [] }, outgoing: {} },
-    };
+    tasks.c1 = task(
+      'childJob',
+      { task: '', workflow: 'Ref child', variables: {}, data_array: '', transformation: 'jst-2', loopType: '' },
+      { job_details: null },
+      { type: 'operation' },
+    );
+    tasks.t1 = task('transformation', { tr_id: 'jst-1', variableMap: {}, options: {} }, {}, { type: 'operation' });
+    tasks.r1 = task(
+      'renderJinjaTemplate',
+      { name: 'Ref template', context: '$var.job.ctx' },
+      { renderedTemplate: null },
+      { app: 'TemplateBuilder' },
+    );
+    tasks.m1 = task('RunCommandTemplate', { template: 'show-version', variables: {}, devices: [] }, {}, { app: 'MOP' });
     parent.transitions = {
       workflow_start: { c1: OK },
       c1: { t1: OK, e1: { state: 'error', type: 'standard' } },

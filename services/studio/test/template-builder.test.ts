@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JobDocument } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
+import { eventually, startTestPlatform, task, workflowDocument } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
-import { OK } from './helpers';
 import { describeWithPython, referencePython } from './python';
 
 /**
@@ -254,35 +253,29 @@ describeWithPython('the template builder', () => {
   });
 
   describe('TemplateBuilder workflow tasks', () => {
-    const task = (name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown>) => ({
-      name,
-      app: 'TemplateBuilder',
-      type: 'automatic',
-      summary: name,
-      description: name,
-      locationType: null,
-      location: 'Application',
-      actor: 'Pronghorn',
-      groups: [],
-      variables: { incoming, outgoing, error: '', decorators: [] },
-      nodeLocation: { x: 0, y: 0 },
-    });
+    /** A TemplateBuilder task with the members the fixture workflows give theirs. */
+    const builderTask = (name: string, incoming: Record<string, unknown>, outgoing: Record<string, unknown>) =>
+      task(name, incoming, outgoing, {
+        app: 'TemplateBuilder',
+        summary: name,
+        description: name,
+        locationType: null,
+        location: 'Application',
+        actor: 'Pronghorn',
+        groups: [],
+      });
 
     it('renderJinjaTemplate and parseTemplate run as tasks of a job, by the names the fixture workflows use', async () => {
       await createTemplate('Show vlan config', 'jinja2', '{% for v in vlans %}{{ v.id }}    {{ v.name }}    active\n{% endfor %}');
-      const workflow = {
-        name: 'template builder tasks',
-        description: 'render, then parse what was rendered',
-        type: 'automation',
-        groups: [],
-        tasks: {
-          workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-          a1: task(
+      const workflow = workflowDocument(
+        'template builder tasks',
+        {
+          a1: builderTask(
             'renderJinjaTemplate',
             { name: '$var.job.templateName', context: '$var.job.templateVariables' },
             { renderedTemplate: '$var.job.rendered' },
           ),
-          b2: task(
+          b2: builderTask(
             'parseTemplate',
             {
               template: 'Value ID (\\d+)\nValue NAME (\\S+)\n\nStart\n  ^${ID}\\s+${NAME}\\s+active -> Record\n',
@@ -290,10 +283,14 @@ describeWithPython('the template builder', () => {
             },
             { records: '$var.job.records' },
           ),
-          workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 0, y: 0 } },
         },
-        transitions: { workflow_start: { a1: OK }, a1: { b2: OK }, b2: { workflow_end: OK }, workflow_end: {} },
-      };
+        [
+          ['workflow_start', 'a1'],
+          ['a1', 'b2'],
+          ['b2', 'workflow_end'],
+        ],
+        { description: 'render, then parse what was rendered' },
+      );
       expect((await platform.http('POST', '/automation-studio/automations', { token, body: { automation: workflow } })).status).toBe(201);
       const variables = {
         templateName: 'Show vlan config',
@@ -310,11 +307,14 @@ describeWithPython('the template builder', () => {
       });
       expect(started.status).toBe(200);
       const id = (started.body as JobDocument)._id;
-      let job = started.body as JobDocument;
-      for (const deadline = Date.now() + 20_000; !['complete', 'error', 'canceled'].includes(job.status) && Date.now() < deadline;) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        job = ((await platform.http('GET', `/operations-manager/jobs/${id}`, { token })).body as { data: JobDocument }).data;
-      }
+      const job = await eventually(
+        `job ${id} ends`,
+        async () => {
+          const current = ((await platform.http('GET', `/operations-manager/jobs/${id}`, { token })).body as { data: JobDocument }).data;
+          return ['complete', 'error', 'canceled'].includes(current.status) ? current : undefined;
+        },
+        { timeoutMs: 20_000 },
+      );
       expect(job).toMatchObject({
         status: 'complete',
         variables: {

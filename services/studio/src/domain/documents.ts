@@ -1,3 +1,4 @@
+import { UUID_V4_PATTERN, componentGroupInputSchema, formInputSchema, parseAs, studioTemplateInputSchema } from '@nap/contracts';
 import type {
   ComponentGroup,
   ComponentGroupInput,
@@ -7,6 +8,7 @@ import type {
   StudioTemplateInput,
   WorkflowInput,
 } from '@nap/contracts';
+import { checked } from './checked';
 
 /**
  * Building stored studio documents from what clients submit. Pure: ids and times come in. Members
@@ -79,8 +81,8 @@ export function toStoredWorkflow(input: WorkflowInput, id: string, stamp: SaveSt
   };
 }
 
-/** The id and camel-case audit fields of a stored studio template or component group. */
-function camelStamp(id: string, stamp: SaveStamp, original?: OriginalStamp) {
+/** The id and camel-case audit fields of a stored studio template, component group or transformation. */
+export function camelStamp(id: string, stamp: SaveStamp, original?: OriginalStamp) {
   return {
     _id: original?._id ?? id,
     created: original?.created ?? stamp.at,
@@ -143,4 +145,41 @@ export function toStoredForm(input: FormInput, id: string, stamp: SaveStamp): St
     last_updated: stamp.at,
     last_updated_by: stamp.by,
   };
+}
+
+/**
+ * A kind of camel-stamped studio document (templates, component groups): how a submitted one is
+ * checked, and how the stored one is made.
+ */
+export interface CamelKind<I extends { _id?: unknown }, T> {
+  /** The submitted document typed by its input schema; 400 `VALIDATION_FAILED` naming each problem, members prefixed by `member`. */
+  check(input: unknown, member: string): I;
+  /** The stored document: the submitted members, defaults, `_id` and the camel-case audit fields. */
+  toStored(input: I, id: string, stamp: SaveStamp, original?: OriginalStamp): T;
+}
+
+export const TEMPLATE_KIND: CamelKind<StudioTemplateInput, StudioTemplate> = {
+  check: (input, member) => checked('template', input, () => parseAs(studioTemplateInputSchema, input, member)),
+  toStored: toStoredTemplate,
+};
+
+export const COMPONENT_GROUP_KIND: CamelKind<ComponentGroupInput, ComponentGroup> = {
+  check: (input, member) => checked('component group', input, () => parseAs(componentGroupInputSchema, input, member)),
+  toStored: toStoredComponentGroup,
+};
+
+/** A submitted form (formbuilder form or JSON form) typed by its schema; 400 `VALIDATION_FAILED` naming the form. */
+export function checkForm(input: unknown, member: string): FormInput {
+  return checked('form', input, () => parseAs(formInputSchema, input, member));
+}
+
+const UUID_V4 = new RegExp(UUID_V4_PATTERN);
+
+/**
+ * The id a new form keeps: its submitted `_id` when that is a UUID v4 (`POST /formbuilder/forms/export`
+ * finds forms by UUID v4), in lower case; undefined otherwise (an `id` member from another system
+ * stays a member).
+ */
+export function keptFormId(id: string | undefined): string | undefined {
+  return id !== undefined && UUID_V4.test(id) ? id.toLowerCase() : undefined;
 }

@@ -1,4 +1,5 @@
 import type { WorkflowDocument } from '@nap/contracts';
+import { isRecord } from '@nap/util';
 
 /**
  * Where studio documents refer to each other. Pure: given a document and the names a target is
@@ -9,14 +10,10 @@ import type { WorkflowDocument } from '@nap/contracts';
 export const REFERENCE_KINDS = ['workflow', 'transformation', 'template', 'mopTemplate', 'form'] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The values of a task that name a document of `kind`, by the task's method. */
 function pointersOf(task: Record<string, unknown>, kind: ReferenceKind): unknown[] {
-  const variables = isObject(task.variables) ? task.variables : {};
-  const incoming = isObject(variables.incoming) ? variables.incoming : {};
+  const variables = isRecord(task.variables) ? task.variables : {};
+  const incoming = isRecord(variables.incoming) ? variables.incoming : {};
   switch (kind) {
     case 'workflow':
       return task.name === 'childJob' ? [incoming.workflow] : [];
@@ -43,7 +40,7 @@ export function referringTasks(
 ): string[] {
   const found: string[] = [];
   for (const [id, task] of Object.entries(workflow.tasks)) {
-    if (!isObject(task)) continue;
+    if (!isRecord(task)) continue;
     if (kinds.some((kind) => pointersOf(task, kind).some((value) => typeof value === 'string' && targets.has(value)))) found.push(id);
   }
   return found;
@@ -54,7 +51,7 @@ export function isGroupMember(members: unknown, targets: ReadonlySet<string>, ki
   if (!Array.isArray(members)) return false;
   return members.some(
     (m) =>
-      isObject(m) &&
+      isRecord(m) &&
       (typeof m.type !== 'string' || kinds.some((kind) => kind === m.type)) &&
       ((typeof m.id === 'string' && targets.has(m.id)) || (typeof m.name === 'string' && targets.has(m.name))),
   );

@@ -1,14 +1,35 @@
-import { parseAs, transformationInputSchema, transformationSchema, validateAgainst } from '@nap/contracts';
-import type { JsonSchema, Transformation, TransformationInput, TransformationProblem, TransformationRunOptions } from '@nap/contracts';
-import { compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from '../jst';
-import type { IncomingValidator, RegexRunner, RunLimits, TransformationPlan } from '../jst';
+import { parseAs, transformationInputSchema, validateAgainst } from '@nap/contracts';
+import type {
+  JsonSchema,
+  ResponseOf,
+  Transformation,
+  TransformationInput,
+  TransformationProblem,
+  TransformationRunOptions,
+} from '@nap/contracts';
+import { checked } from './checked';
+import { camelStamp } from './documents';
 import type { OriginalStamp, SaveStamp } from './documents';
+import { compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from './jst';
+import type { IncomingValidator, Migration, RegexRunner, RunLimits, TransformationPlan } from './jst';
 
 /** What checking a submitted transformation gives: the migrated document, and its errors and warnings. */
 export interface TransformationCheck {
   doc: TransformationInput;
   errors: TransformationProblem[];
   warnings: TransformationProblem[];
+}
+
+/** What a migration changed, as warnings for the client: in the past tense once saved, in the future when only validated. */
+function migrationNotes(migrated: Migration['migrated'], tense: 'past' | 'future'): TransformationProblem[] {
+  return migrated.map((m) => ({
+    code: 'MIGRATED_THIS_ARG',
+    message:
+      tense === 'past'
+        ? `function "${m.function}" read thisArg, as older releases wrote it; it reads ${m.to} now`
+        : `function "${m.function}" reads thisArg, as older releases wrote it; it will read ${m.to}`,
+    path: '/functions',
+  }));
 }
 
 /**
@@ -18,12 +39,30 @@ export interface TransformationCheck {
 export function checkTransformation(input: TransformationInput): TransformationCheck {
   const { doc, migrated } = migrateTransformation(input);
   const { errors, warnings } = compileTransformation(doc);
-  const notes = migrated.map((m) => ({
-    code: 'MIGRATED_THIS_ARG',
-    message: `function "${m.function}" read thisArg, as older releases wrote it; it reads ${m.to} now`,
-    path: '/functions',
-  }));
-  return { doc: parseAs(transformationInputSchema, doc, 'transformation'), errors, warnings: [...notes, ...warnings] };
+  return {
+    doc: parseAs(transformationInputSchema, doc, 'transformation'),
+    errors,
+    warnings: [...migrationNotes(migrated, 'past'), ...warnings],
+  };
+}
+
+/**
+ * The submitted document as a runnable transformation: 400 VALIDATION_FAILED when it is not a
+ * transformation document at all, 400 TRANSFORMATION_INVALID (details: every problem with its path)
+ * when a step cannot run.
+ */
+export function acceptTransformation(input: unknown, member: string): Omit<TransformationCheck, 'errors'> {
+  const parsed = checked('transformation', input, () => parseAs(transformationInputSchema, input, member));
+  const { doc, errors, warnings } = checkTransformation(parsed);
+  if (errors.length > 0) throw invalidTransformation(doc.name, errors);
+  return { doc, warnings };
+}
+
+/** Every problem of a document, without saving it (`POST /transformations/validate`). */
+export function validateTransformationDocument(input: Record<string, unknown>): ResponseOf<'studio.validateTransformation'> {
+  const { doc, migrated } = migrateTransformation(input);
+  const { errors, warnings } = compileTransformation(doc);
+  return { isValid: errors.length === 0, errors, warnings: [...migrationNotes(migrated, 'future'), ...warnings] };
 }
 
 /** The stored document: the (migrated) submitted members, defaults, the id and the camel-case audit fields. */
@@ -45,17 +84,8 @@ export function toStoredTransformation(input: TransformationInput, id: string, s
     comments: [],
     tags: [],
     ...rest,
-    _id: original?._id ?? id,
-    created: original?.created ?? stamp.at,
-    createdBy: original?.createdBy ?? stamp.by,
-    lastUpdated: stamp.at,
-    lastUpdatedBy: stamp.by,
+    ...camelStamp(id, stamp, original),
   };
-}
-
-/** The stored transformation read back from the store, trusted through its schema. */
-export function storedTransformation(doc: unknown): Transformation {
-  return parseAs(transformationSchema, doc, 'transformation');
 }
 
 /** Settings of the runner. */

@@ -1,5 +1,6 @@
 import { ERROR_HANDLER, TASK_TYPES, TRANSITION_STATES, TRANSITION_TYPES, WORKFLOW_END, WORKFLOW_START } from '@nap/contracts';
 import type { WorkflowProblem } from '@nap/contracts';
+import { isRecord } from '@nap/util';
 
 /**
  * Validation of a workflow document on save. Pure: no I/O, no clock. What breaks a job (a transition
@@ -62,10 +63,6 @@ const TASK_KINDS: ReadonlySet<string> = new Set(TASK_TYPES);
 /** Tasks that are not steps of their own: no error transition or way out is expected of them. */
 const FRAME_TASKS: ReadonlySet<string> = new Set([WORKFLOW_START, WORKFLOW_END, ERROR_HANDLER]);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function quote(id: string): string {
   return JSON.stringify(id);
 }
@@ -86,14 +83,14 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
     warnings.push(problem);
   };
 
-  if (!isObject(workflow)) {
+  if (!isRecord(workflow)) {
     error({ code: WORKFLOW_ERRORS.NOT_AN_OBJECT, member: '', message: 'The workflow is not a JSON object' });
     return { errors, warnings };
   }
   if (typeof workflow.name !== 'string' || workflow.name.trim() === '') {
     error({ code: WORKFLOW_ERRORS.NAME_MISSING, member: 'name', message: 'The workflow has no name; give it a non-empty name' });
   }
-  if (!isObject(workflow.tasks)) {
+  if (!isRecord(workflow.tasks)) {
     error({
       code: WORKFLOW_ERRORS.TASKS_MISSING,
       member: 'tasks',
@@ -103,8 +100,8 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
   }
   const tasks = workflow.tasks;
   const transitions: Record<string, unknown> =
-    workflow.transitions === undefined ? {} : isObject(workflow.transitions) ? workflow.transitions : {};
-  if (workflow.transitions !== undefined && !isObject(workflow.transitions)) {
+    workflow.transitions === undefined ? {} : isRecord(workflow.transitions) ? workflow.transitions : {};
+  if (workflow.transitions !== undefined && !isRecord(workflow.transitions)) {
     error({
       code: WORKFLOW_ERRORS.TRANSITIONS_NOT_AN_OBJECT,
       member: 'transitions',
@@ -126,7 +123,7 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
   // the edges that exist, for reachability and the warnings below
   const edges = new Map<string, { to: string; state: string }[]>();
   for (const [from, targets] of Object.entries(transitions)) {
-    if (!isObject(targets)) {
+    if (!isRecord(targets)) {
       error({
         code: WORKFLOW_ERRORS.TRANSITION_NOT_AN_OBJECT,
         member: `transitions.${from}`,
@@ -160,7 +157,7 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
         });
         continue;
       }
-      if (!isObject(transition)) {
+      if (!isRecord(transition)) {
         error({
           code: WORKFLOW_ERRORS.TRANSITION_NOT_AN_OBJECT,
           ...at,
@@ -228,7 +225,7 @@ export function validateWorkflow(workflow: unknown): WorkflowCheck {
     }
     for (const id of reached) {
       const task = tasks[id];
-      if (FRAME_TASKS.has(id) || !isObject(task)) continue;
+      if (FRAME_TASKS.has(id) || !isRecord(task)) continue;
       const out = edges.get(id) ?? [];
       if (out.length === 0) {
         warn({
@@ -261,7 +258,7 @@ function checkTasks(tasks: Record<string, unknown>, error: (p: WorkflowProblem) 
         message: `Task id ${quote(id)} is not allowed; use letters, digits, _ and - (up to 64), such as a short hex id`,
       });
     }
-    if (!isObject(task)) {
+    if (!isRecord(task)) {
       error({ code: WORKFLOW_ERRORS.TASK_NOT_AN_OBJECT, member, task: id, message: `Task ${quote(id)} is not an object` });
       continue;
     }
@@ -289,7 +286,7 @@ function checkTasks(tasks: Record<string, unknown>, error: (p: WorkflowProblem) 
 function checkVariables(id: string, variables: unknown, error: (p: WorkflowProblem) => void): void {
   if (variables === undefined) return;
   const member = `tasks.${id}.variables`;
-  if (!isObject(variables)) {
+  if (!isRecord(variables)) {
     error({
       code: WORKFLOW_ERRORS.TASK_VARIABLES_INVALID,
       member,
@@ -299,7 +296,7 @@ function checkVariables(id: string, variables: unknown, error: (p: WorkflowProbl
     return;
   }
   for (const part of ['incoming', 'outgoing'] as const) {
-    if (variables[part] !== undefined && !isObject(variables[part])) {
+    if (variables[part] !== undefined && !isRecord(variables[part])) {
       error({
         code: WORKFLOW_ERRORS.TASK_VARIABLES_INVALID,
         member: `${member}.${part}`,
@@ -324,7 +321,7 @@ function checkRetrySettings(id: string, settings: unknown, error: (p: WorkflowPr
   const bad = (what: string): void => {
     error({ code: WORKFLOW_ERRORS.TASK_RETRY_SETTINGS_INVALID, member, task: id, message: `retrySettings of task ${quote(id)}: ${what}` });
   };
-  if (!isObject(settings)) return bad('not an object { autoRetry, limit, delay, state }');
+  if (!isRecord(settings)) return bad('not an object { autoRetry, limit, delay, state }');
   if (settings.autoRetry !== undefined && typeof settings.autoRetry !== 'boolean') bad('autoRetry is not a boolean');
   if (settings.limit !== undefined && !(typeof settings.limit === 'number' && Number.isInteger(settings.limit) && settings.limit >= 0))
     bad('limit is not a whole number of retries (0 or more)');

@@ -1,11 +1,11 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
-import { createWorkflow } from './workflow-save';
+import { createWorkflow } from '../context';
+import type { StudioContext } from '../context';
 
 /** `POST /automation-studio/automations`: validate and store a workflow document. */
-export function createAutomation(deps: StudioDeps): Handler<'studio.createAutomation'> {
+export function createAutomation(svc: StudioContext): Handler<'studio.createAutomation'> {
   return async (input) => {
-    const { doc, warnings } = await createWorkflow(deps, input.body.automation, input.caller, 'body.automation');
+    const { doc, warnings } = await createWorkflow(svc, input.body.automation, input.caller, 'body.automation');
     const risky = warnings.length === 0 ? '' : ` with ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`;
     return { status: 'Created', message: `Workflow "${doc.name}" created${risky}`, data: doc, warnings };
   };

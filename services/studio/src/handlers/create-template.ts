@@ -1,11 +1,12 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
-import { TEMPLATE_KIND, createCamel } from './document-save';
+import { createCamel } from '../context';
+import type { StudioContext } from '../context';
+import { TEMPLATE_KIND } from '../domain/documents';
 
 /** `POST /automation-studio/templates`: store a template. */
-export function createTemplate(deps: StudioDeps): Handler<'studio.createTemplate'> {
+export function createTemplate(svc: StudioContext): Handler<'studio.createTemplate'> {
   return async (input) => {
-    const data = await createCamel(deps, TEMPLATE_KIND, input.body.template, input.caller, 'body.template');
+    const data = await createCamel(svc, svc.templates, TEMPLATE_KIND, input.body.template, input.caller, 'body.template');
     return { status: 'Created', message: `Template "${data.name}" created`, data };
   };
 }

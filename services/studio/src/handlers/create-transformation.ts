@@ -1,8 +1,8 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
-import { insertTransformation } from './transformation-save';
+import { insertTransformation } from '../context';
+import type { StudioContext } from '../context';
 
 /** `POST /transformations`: check and store a transformation (the bare document); answers the stored one. */
-export function createTransformation(deps: StudioDeps): Handler<'studio.createTransformation'> {
-  return async (input) => (await insertTransformation(deps, input.body, input.caller)).created;
+export function createTransformation(svc: StudioContext): Handler<'studio.createTransformation'> {
+  return async (input) => (await insertTransformation(svc, input.body, input.caller)).created;
 }

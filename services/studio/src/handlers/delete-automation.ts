@@ -1,13 +1,13 @@
 import type { Handler } from '@nap/bus';
 import { assertAccess } from '../domain/access';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `DELETE /automation-studio/automations/:id`: delete a workflow document (jobs already started keep their copy). */
-export function deleteAutomation(deps: StudioDeps): Handler<'studio.deleteAutomation'> {
+export function deleteAutomation(svc: StudioContext): Handler<'studio.deleteAutomation'> {
   return async (input) => {
-    const doc = await deps.workflows.get(input.params.id);
+    const doc = await svc.workflows.get(input.params.id);
     assertAccess(input.caller, doc, 'workflow');
-    await deps.workflows.delete(doc._id);
+    await svc.workflows.delete(doc._id);
     return { status: 'success', message: `Workflow "${doc.name}" deleted` };
   };
 }

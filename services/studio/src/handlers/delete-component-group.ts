@@ -1,11 +1,11 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `DELETE /automation-studio/component-groups/:id`: delete a component group. */
-export function deleteComponentGroup(deps: StudioDeps): Handler<'studio.deleteComponentGroup'> {
+export function deleteComponentGroup(svc: StudioContext): Handler<'studio.deleteComponentGroup'> {
   return async (input) => {
-    const doc = await deps.componentGroups.get(input.params.id);
-    await deps.componentGroups.delete(doc._id);
+    const doc = await svc.componentGroups.get(input.params.id);
+    await svc.componentGroups.delete(doc._id);
     return { status: 'success', message: `Component group "${doc.name}" deleted` };
   };
 }

@@ -1,11 +1,15 @@
 import type { Handler } from '@nap/bus';
-import type { Projects } from '../projects/projects';
+import { componentKinds } from '../context';
+import type { StudioContext } from '../context';
+import { kindOf } from '../domain/projects';
 
 /** `DELETE /automation-studio/projects/:id`: its components through their services, then the project. */
-export function deleteProject(projects: Projects): Handler<'studio.deleteProject'> {
-  return async (input) => ({
-    message: 'Successfully deleted the requested item',
-    data: { deleted: await projects.delete(input.params.id, input.caller) },
-    metadata: {},
-  });
+export function deleteProject(svc: StudioContext): Handler<'studio.deleteProject'> {
+  return async (input) => {
+    const kinds = componentKinds(svc);
+    const project = await svc.projects.get(input.params.id);
+    for (const c of project.components) await kindOf(kinds, c.type).remove(c.reference, input.caller);
+    await svc.projects.delete(project._id);
+    return { message: 'Successfully deleted the requested item', data: { deleted: project.components.length }, metadata: {} };
+  };
 }

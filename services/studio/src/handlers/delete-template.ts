@@ -1,11 +1,11 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `DELETE /automation-studio/templates/:id`: delete a template. */
-export function deleteTemplate(deps: StudioDeps): Handler<'studio.deleteTemplate'> {
+export function deleteTemplate(svc: StudioContext): Handler<'studio.deleteTemplate'> {
   return async (input) => {
-    const doc = await deps.templates.get(input.params.id);
-    await deps.templates.delete(doc._id);
+    const doc = await svc.templates.get(input.params.id);
+    await svc.templates.delete(doc._id);
     return { status: 'success', message: `Template "${doc.name}" deleted` };
   };
 }

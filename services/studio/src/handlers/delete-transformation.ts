@@ -1,11 +1,11 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `DELETE /transformations/:id`: remove a transformation. */
-export function deleteTransformation(deps: StudioDeps): Handler<'studio.deleteTransformation'> {
+export function deleteTransformation(svc: StudioContext): Handler<'studio.deleteTransformation'> {
   return async (input) => {
-    await deps.transformations.delete(input.params.id);
-    deps.jst.forget(input.params.id);
+    await svc.transformations.delete(input.params.id);
+    svc.jst.forget(input.params.id);
     return { status: 'success', message: `Transformation "${input.params.id}" deleted` };
   };
 }

@@ -1,18 +1,18 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import { assertAccess } from '../domain/access';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /**
- * `POST /formbuilder/forms/export` (operation 19): the form with this `_id` and/or `name` (both must
+ * `POST /formbuilder/forms/export`: the form with this `_id` and/or `name` (both must
  * match when both are given); 404 `FORM_NOT_FOUND` otherwise.
  */
-export function exportForm(deps: StudioDeps): Handler<'studio.exportForm'> {
+export function exportForm(svc: StudioContext): Handler<'studio.exportForm'> {
   return async (input) => {
     const { _id: id, name } = input.body.options;
     // ids are stored in lower case; the schema accepts either case
     const form =
-      id !== undefined ? await deps.forms.findById(id.toLowerCase()) : name !== undefined ? await deps.forms.findByName(name) : null;
+      id !== undefined ? await svc.forms.findById(id.toLowerCase()) : name !== undefined ? await svc.forms.findByName(name) : null;
     if (form === null || (name !== undefined && form.name !== name)) {
       throw new AppError(
         'FORM_NOT_FOUND',

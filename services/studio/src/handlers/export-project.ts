@@ -1,7 +1,19 @@
 import type { Handler } from '@nap/bus';
-import type { Projects } from '../projects/projects';
+import type { ProjectComponent } from '@nap/contracts';
+import { componentKinds } from '../context';
+import type { StudioContext } from '../context';
+import { exportedComponent, kindOf } from '../domain/projects';
 
 /** `GET /automation-studio/projects/:id/export`: the components as stored now, under their original names. */
-export function exportProject(projects: Projects): Handler<'studio.exportProject'> {
-  return async (input) => projects.export(input.params.id, input.caller);
+export function exportProject(svc: StudioContext): Handler<'studio.exportProject'> {
+  return async (input) => {
+    const kinds = componentKinds(svc);
+    const { importing: _importing, components, ...project } = await svc.projects.get(input.params.id);
+    const exported: ProjectComponent[] = [];
+    for (const c of components) {
+      const stored = await kindOf(kinds, c.type).read(c.reference, c.storedName, input.caller);
+      exported.push(exportedComponent(project._id, c, stored));
+    }
+    return { ...project, components: exported };
+  };
 }

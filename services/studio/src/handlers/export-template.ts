@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `GET /automation-studio/templates/:id/export`: the stored template, as importTemplates takes it back. */
-export function exportTemplate(deps: StudioDeps): Handler<'studio.exportTemplate'> {
-  return async (input) => deps.templates.get(input.params.id);
+export function exportTemplate(svc: StudioContext): Handler<'studio.exportTemplate'> {
+  return async (input) => svc.templates.get(input.params.id);
 }

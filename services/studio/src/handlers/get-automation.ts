@@ -1,11 +1,11 @@
 import type { Handler } from '@nap/bus';
 import { assertAccess } from '../domain/access';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `GET /automation-studio/automations/:id`: one workflow document. */
-export function getAutomation(deps: StudioDeps): Handler<'studio.getAutomation'> {
+export function getAutomation(svc: StudioContext): Handler<'studio.getAutomation'> {
   return async (input) => {
-    const doc = await deps.workflows.get(input.params.id);
+    const doc = await svc.workflows.get(input.params.id);
     assertAccess(input.caller, doc, 'workflow');
     return doc;
   };

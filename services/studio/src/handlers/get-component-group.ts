@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `GET /automation-studio/component-groups/:id`: one component group. */
-export function getComponentGroup(deps: StudioDeps): Handler<'studio.getComponentGroup'> {
-  return async (input) => deps.componentGroups.get(input.params.id);
+export function getComponentGroup(svc: StudioContext): Handler<'studio.getComponentGroup'> {
+  return async (input) => svc.componentGroups.get(input.params.id);
 }

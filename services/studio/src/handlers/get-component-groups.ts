@@ -1,9 +1,9 @@
 import type { Handler } from '@nap/bus';
 import { toListQuery } from '@nap/store';
-import type { StudioDeps } from './deps';
-import { CAMEL_LIST_FIELDS } from './list-fields';
+import type { StudioContext } from '../context';
+import { CAMEL_LIST_FIELDS } from '../domain/list-fields';
 
 /** `GET /automation-studio/component-groups`: a page of component groups. */
-export function getComponentGroups(deps: StudioDeps): Handler<'studio.getComponentGroups'> {
-  return async (input) => deps.componentGroups.page(toListQuery(input.query, CAMEL_LIST_FIELDS));
+export function getComponentGroups(svc: StudioContext): Handler<'studio.getComponentGroups'> {
+  return async (input) => svc.componentGroups.page(toListQuery(input.query, CAMEL_LIST_FIELDS));
 }

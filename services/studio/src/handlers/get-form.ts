@@ -1,11 +1,11 @@
 import type { Handler } from '@nap/bus';
 import { assertAccess } from '../domain/access';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `GET /formbuilder/forms/:id` (addition): one form. */
-export function getForm(deps: StudioDeps): Handler<'studio.getForm'> {
+export function getForm(svc: StudioContext): Handler<'studio.getForm'> {
   return async (input) => {
-    const form = await deps.forms.get(input.params.id);
+    const form = await svc.forms.get(input.params.id);
     assertAccess(input.caller, form, 'form');
     return form;
   };

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
 import { accessFilter } from '../domain/access';
 import { toListQuery } from '@nap/store';
-import type { StudioDeps } from './deps';
-import { FORM_LIST_FIELDS } from './list-fields';
+import type { StudioContext } from '../context';
+import { FORM_LIST_FIELDS } from '../domain/list-fields';
 
 /** `GET /formbuilder/forms` (addition): a page of the forms the caller may see. */
-export function getForms(deps: StudioDeps): Handler<'studio.getForms'> {
-  return async (input) => deps.forms.page(toListQuery(input.query, FORM_LIST_FIELDS), accessFilter(input.caller));
+export function getForms(svc: StudioContext): Handler<'studio.getForms'> {
+  return async (input) => svc.forms.page(toListQuery(input.query, FORM_LIST_FIELDS), accessFilter(input.caller));
 }

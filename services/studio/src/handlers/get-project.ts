@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `GET /automation-studio/projects/:id`. */
-export function getProject(deps: StudioDeps): Handler<'studio.getProject'> {
-  return async (input) => ({ message: 'Successfully retrieved item', data: await deps.projectRecords.get(input.params.id), metadata: {} });
+export function getProject(svc: StudioContext): Handler<'studio.getProject'> {
+  return async (input) => ({ message: 'Successfully retrieved item', data: await svc.projects.get(input.params.id), metadata: {} });
 }

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `GET /automation-studio/templates/:id`: one template. */
-export function getTemplate(deps: StudioDeps): Handler<'studio.getTemplate'> {
-  return async (input) => deps.templates.get(input.params.id);
+export function getTemplate(svc: StudioContext): Handler<'studio.getTemplate'> {
+  return async (input) => svc.templates.get(input.params.id);
 }

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /** `GET /transformations/:id`: one transformation by id (or name). */
-export function getTransformation(deps: StudioDeps): Handler<'studio.getTransformation'> {
-  return async (input) => deps.transformations.getByIdOrName(input.params.id);
+export function getTransformation(svc: StudioContext): Handler<'studio.getTransformation'> {
+  return async (input) => svc.transformations.getByIdOrName(input.params.id);
 }

@@ -1,9 +1,9 @@
 import type { Handler } from '@nap/bus';
 import { toListQuery } from '@nap/store';
-import type { StudioDeps } from './deps';
-import { TRANSFORMATION_LIST_FIELDS } from './list-fields';
+import type { StudioContext } from '../context';
+import { TRANSFORMATION_LIST_FIELDS } from '../domain/list-fields';
 
 /** `GET /transformations`: a page of transformations. */
-export function getTransformations(deps: StudioDeps): Handler<'studio.getTransformations'> {
-  return async (input) => deps.transformations.page(toListQuery(input.query, TRANSFORMATION_LIST_FIELDS));
+export function getTransformations(svc: StudioContext): Handler<'studio.getTransformations'> {
+  return async (input) => svc.transformations.page(toListQuery(input.query, TRANSFORMATION_LIST_FIELDS));
 }

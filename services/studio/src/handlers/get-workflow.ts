@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { AppError, candidateNames } from '@nap/contracts';
 import { assertAccess } from '../domain/access';
-import type { StudioDeps } from './deps';
+import type { StudioContext } from '../context';
 
 /**
  * `studio.getWorkflow` (bus only): the stored workflow a job starts from, by name or id (both must
@@ -9,14 +9,14 @@ import type { StudioDeps } from './deps';
  * whose childJob task names it: a plain name from a project member means that project's member of
  * the name first, then the workflow of that plain name ({@link candidateNames}).
  */
-export function getWorkflow(deps: StudioDeps): Handler<'studio.getWorkflow'> {
+export function getWorkflow(svc: StudioContext): Handler<'studio.getWorkflow'> {
   return async (input) => {
     const { name, id, from } = input.body;
     const names = name === undefined ? [] : candidateNames(name, from);
-    let doc = id !== undefined ? await deps.workflows.findById(id) : null;
+    let doc = id !== undefined ? await svc.workflows.findById(id) : null;
     if (id === undefined) {
       for (const candidate of names) {
-        doc = await deps.workflows.findByName(candidate);
+        doc = await svc.workflows.findByName(candidate);
         if (doc !== null) break;
       }
     }

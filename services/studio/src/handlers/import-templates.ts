@@ -1,12 +1,13 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
-import { TEMPLATE_KIND, createCamel } from './document-save';
-import { importEach } from './import-each';
+import { createCamel } from '../context';
+import type { StudioContext } from '../context';
+import { TEMPLATE_KIND } from '../domain/documents';
+import { importEach } from '../domain/import-results';
 
 /** `POST /automation-studio/templates/import`: store each template on its own, reporting per item. */
-export function importTemplates(deps: StudioDeps): Handler<'studio.importTemplates'> {
+export function importTemplates(svc: StudioContext): Handler<'studio.importTemplates'> {
   return async (input) =>
     importEach(input.body.templates, { one: 'template', many: 'templates' }, async (item, index) => ({
-      created: await createCamel(deps, TEMPLATE_KIND, item, input.caller, `body.templates[${index}]`),
+      created: await createCamel(svc, svc.templates, TEMPLATE_KIND, item, input.caller, `body.templates[${index}]`),
     }));
 }

@@ -1,21 +1,18 @@
 import type { HandlerMap } from '@nap/bus';
+import type { StudioContext } from '../context';
 import { createAutomation } from './create-automation';
 import { createComponentGroup } from './create-component-group';
 import { createForm } from './create-form';
 import { createTemplate } from './create-template';
+import { createTransformation } from './create-transformation';
 import { deleteAutomation } from './delete-automation';
 import { deleteComponentGroup } from './delete-component-group';
 import { deleteForm } from './delete-form';
-import { deleteTemplate } from './delete-template';
-import type { StudioDeps } from './deps';
-import type { Projects } from '../projects/projects';
 import { deleteProject } from './delete-project';
-import { exportProject } from './export-project';
-import { getProject } from './get-project';
-import { getProjects } from './get-projects';
-import { getWorkflows } from './get-workflows';
-import { importProject } from './import-project';
+import { deleteTemplate } from './delete-template';
+import { deleteTransformation } from './delete-transformation';
 import { exportForm } from './export-form';
+import { exportProject } from './export-project';
 import { exportTemplate } from './export-template';
 import { getAutomation } from './get-automation';
 import { getAutomations } from './get-automations';
@@ -24,80 +21,83 @@ import { getComponentGroups } from './get-component-groups';
 import { getForm } from './get-form';
 import { getForms } from './get-forms';
 import { getMethodOptions } from './get-method-options';
+import { getProject } from './get-project';
+import { getProjects } from './get-projects';
 import { getReferencesTo } from './get-references-to';
 import { getTemplate } from './get-template';
 import { getTemplates } from './get-templates';
+import { getTransformation } from './get-transformation';
+import { getTransformations } from './get-transformations';
 import { getWorkflow } from './get-workflow';
+import { getWorkflows } from './get-workflows';
 import { importAutomations } from './import-automations';
 import { importComponentGroups } from './import-component-groups';
 import { importForms } from './import-forms';
+import { importProject } from './import-project';
 import { importTemplates } from './import-templates';
+import { importTransformations } from './import-transformations';
 import { parseTemplate } from './parse-template';
 import { renderJinjaTemplate } from './render-jinja-template';
 import { renderJinjaText } from './render-jinja-text';
+import { runTransformationById } from './run-transformation-by-id';
+import { runTransformation } from './run-transformation';
 import { updateAutomation } from './update-automation';
 import { updateComponentGroup } from './update-component-group';
 import { updateTemplate } from './update-template';
-import { createTransformation } from './create-transformation';
-import { deleteTransformation } from './delete-transformation';
-import { getTransformation } from './get-transformation';
-import { getTransformations } from './get-transformations';
-import { importTransformations } from './import-transformations';
-import { runTransformation, runTransformationById } from './run-transformation';
 import { updateTransformation } from './update-transformation';
 import { validateTransformation } from './validate-transformation';
 
-export type { StudioDeps } from './deps';
-
-/** Handlers of the studio operations by catalog name; the project routes use `projects`. */
-export function studioHandlers(deps: StudioDeps, projects: Projects): HandlerMap<'studio'> {
+/**
+ * The handlers of the studio's operations by catalog name: `studio.*` in `contracts/src/catalog/studio.ts`
+ * and the template builder's (`template-builder.ts`), one file each, named as the catalog names them.
+ */
+export function studioHandlers(svc: StudioContext): HandlerMap<'studio'> {
   return {
-    getWorkflows: getWorkflows(deps),
-    getProjects: getProjects(deps),
-    getProject: getProject(deps),
-    deleteProject: deleteProject(projects),
-    importProject: importProject(projects),
-    exportProject: exportProject(projects),
-    createAutomation: createAutomation(deps),
-    importAutomations: importAutomations(deps),
-    updateAutomation: updateAutomation(deps),
-    getAutomations: getAutomations(deps),
-    getAutomation: getAutomation(deps),
-    deleteAutomation: deleteAutomation(deps),
-    getWorkflow: getWorkflow(deps),
-    renderJinjaTemplate: renderJinjaTemplate(deps),
-    parseTemplate: parseTemplate(deps),
-    renderJinjaText: renderJinjaText(deps),
-    createComponentGroup: createComponentGroup(deps),
-    importComponentGroups: importComponentGroups(deps),
-    updateComponentGroup: updateComponentGroup(deps),
-    getComponentGroup: getComponentGroup(deps),
-    getComponentGroups: getComponentGroups(deps),
-    deleteComponentGroup: deleteComponentGroup(deps),
-    createTemplate: createTemplate(deps),
-    importTemplates: importTemplates(deps),
-    updateTemplate: updateTemplate(deps),
-    getTemplate: getTemplate(deps),
-    getTemplates: getTemplates(deps),
-    deleteTemplate: deleteTemplate(deps),
-    exportTemplate: exportTemplate(deps),
-    getMethodOptions: getMethodOptions(),
-    getReferencesTo: getReferencesTo(deps),
-    exportForm: exportForm(deps),
-    createForm: createForm(deps),
-    importForms: importForms(deps),
-    getForms: getForms(deps),
-    getForm: getForm(deps),
-    deleteForm: deleteForm(deps),
-    // JST transformations
-    createTransformation: createTransformation(deps),
-    getTransformations: getTransformations(deps),
-    getTransformation: getTransformation(deps),
-    updateTransformation: updateTransformation(deps),
-    deleteTransformation: deleteTransformation(deps),
-    importTransformations: importTransformations(deps),
-    validateTransformation: validateTransformation(deps),
-    runTransformation: runTransformation(deps),
-    runTransformationById: runTransformationById(deps),
+    createAutomation: createAutomation(svc),
+    createComponentGroup: createComponentGroup(svc),
+    createForm: createForm(svc),
+    createTemplate: createTemplate(svc),
+    createTransformation: createTransformation(svc),
+    deleteAutomation: deleteAutomation(svc),
+    deleteComponentGroup: deleteComponentGroup(svc),
+    deleteForm: deleteForm(svc),
+    deleteProject: deleteProject(svc),
+    deleteTemplate: deleteTemplate(svc),
+    deleteTransformation: deleteTransformation(svc),
+    exportForm: exportForm(svc),
+    exportProject: exportProject(svc),
+    exportTemplate: exportTemplate(svc),
+    getAutomation: getAutomation(svc),
+    getAutomations: getAutomations(svc),
+    getComponentGroup: getComponentGroup(svc),
+    getComponentGroups: getComponentGroups(svc),
+    getForm: getForm(svc),
+    getForms: getForms(svc),
+    getMethodOptions: getMethodOptions(svc),
+    getProject: getProject(svc),
+    getProjects: getProjects(svc),
+    getReferencesTo: getReferencesTo(svc),
+    getTemplate: getTemplate(svc),
+    getTemplates: getTemplates(svc),
+    getTransformation: getTransformation(svc),
+    getTransformations: getTransformations(svc),
+    getWorkflow: getWorkflow(svc),
+    getWorkflows: getWorkflows(svc),
+    importAutomations: importAutomations(svc),
+    importComponentGroups: importComponentGroups(svc),
+    importForms: importForms(svc),
+    importProject: importProject(svc),
+    importTemplates: importTemplates(svc),
+    importTransformations: importTransformations(svc),
+    parseTemplate: parseTemplate(svc),
+    renderJinjaTemplate: renderJinjaTemplate(svc),
+    renderJinjaText: renderJinjaText(svc),
+    runTransformationById: runTransformationById(svc),
+    runTransformation: runTransformation(svc),
+    updateAutomation: updateAutomation(svc),
+    updateComponentGroup: updateComponentGroup(svc),
+    updateTemplate: updateTemplate(svc),
+    updateTransformation: updateTransformation(svc),
+    validateTransformation: validateTransformation(svc),
   };
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import type { StudioDeps } from './deps';
-import { findTemplate } from './find-template';
+import type { StudioContext } from '../context';
+import { findTemplate } from '../context';
 
 /** `POST /template_builder/parseTemplate` (and the task `TemplateBuilder.parseTemplate`): TextFSM records of `text`. */
-export function parseTemplate(deps: StudioDeps): Handler<'studio.parseTemplate'> {
+export function parseTemplate(svc: StudioContext): Handler<'studio.parseTemplate'> {
   return async (input) => {
     const { name, template, text } = input.body;
     if (name !== undefined && template !== undefined) {
@@ -13,9 +13,9 @@ export function parseTemplate(deps: StudioDeps): Handler<'studio.parseTemplate'>
       });
     }
     if (name !== undefined) {
-      const stored = await findTemplate(deps, name, 'textfsm');
-      return deps.renderer.parseTextFsm({ template: stored.template, text, subject: `Template "${stored.name}"` });
+      const stored = await findTemplate(svc, name, 'textfsm');
+      return svc.renderer.parseTextFsm({ template: stored.template, text, subject: `Template "${stored.name}"` });
     }
-    return deps.renderer.parseTextFsm({ template: template ?? '', text, subject: 'The template' });
+    return svc.renderer.parseTextFsm({ template: template ?? '', text, subject: 'The template' });
   };
 }

@@ -1,11 +1,19 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
-import { replaceWorkflow } from './workflow-save';
+import { stampOf } from '../context';
+import type { StudioContext } from '../context';
+import { assertAccess, assertAssignable } from '../domain/access';
+import { checkWorkflow, storedWorkflow } from '../domain/workflows';
 
-/** `PUT /automation-studio/automations/:id`: validate and replace a workflow document. */
-export function updateAutomation(deps: StudioDeps): Handler<'studio.updateAutomation'> {
+/** `PUT /automation-studio/automations/:id`: validate and replace a workflow document; its creation stamp stays. */
+export function updateAutomation(svc: StudioContext): Handler<'studio.updateAutomation'> {
   return async (input) => {
-    const { doc, warnings } = await replaceWorkflow(deps, input.params.id, input.body.update, input.caller, 'body.update');
+    const { id } = input.params;
+    const current = await svc.workflows.get(id);
+    assertAccess(input.caller, current, 'workflow');
+    const { workflow, warnings } = checkWorkflow(input.body.update, 'body.update');
+    assertAssignable(input.caller, workflow.groups, 'workflow');
+    const original = { _id: id, created: current.created, createdBy: current.created_by };
+    const doc = await svc.workflows.replace(storedWorkflow(workflow, id, stampOf(svc, input.caller), 'body.update', original));
     return { status: 'success', message: `Workflow "${doc.name}" updated`, data: doc, warnings };
   };
 }

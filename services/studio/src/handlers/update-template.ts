@@ -1,8 +1,9 @@
 import type { Handler } from '@nap/bus';
-import type { StudioDeps } from './deps';
-import { TEMPLATE_KIND, replaceCamel } from './document-save';
+import { replaceCamel } from '../context';
+import type { StudioContext } from '../context';
+import { TEMPLATE_KIND } from '../domain/documents';
 
 /** `PUT /automation-studio/templates/:id`: replace a template. */
-export function updateTemplate(deps: StudioDeps): Handler<'studio.updateTemplate'> {
-  return async (input) => replaceCamel(deps, TEMPLATE_KIND, input.params.id, input.body.update, input.caller, 'body.update');
+export function updateTemplate(svc: StudioContext): Handler<'studio.updateTemplate'> {
+  return async (input) => replaceCamel(svc, svc.templates, TEMPLATE_KIND, input.params.id, input.body.update, input.caller, 'body.update');
 }

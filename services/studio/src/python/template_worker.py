@@ -1,6 +1,6 @@
 """NAP template worker: renders Jinja2 and parses TextFSM for the studio service.
 
-One long-lived process of a pool (services/studio/src/internal/template-pool.ts); it answers one
+One long-lived process of a pool (services/studio/src/clients/template-pool.ts); it answers one
 request at a time, as JSON lines over stdio. Started by the pool as
 
     python3 -I template_worker.py --max-output-bytes N --memory-bytes M

@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '@nap/contracts';
 import type { ErrorCode } from '@nap/contracts';
-import type { Collection, Doc, Filter, Store } from '@nap/store';
-import type { ListQuery } from '@nap/store';
+import { escapeRegex } from '@nap/store';
+import type { Collection, Doc, Filter, ListQuery, Store } from '@nap/store';
 import type { StudioCollection } from './collections';
 
 /** How one kind of named document speaks about itself in errors. */
@@ -86,15 +86,44 @@ export class NamedDocuments<T extends NamedDoc> {
     return doc;
   }
 
+  /** The document with this id or, failing that, this name. */
+  async findByIdOrName(idOrName: string): Promise<T | null> {
+    return (await this.findById(idOrName)) ?? (await this.findByName(idOrName));
+  }
+
   /** The document with this id or, failing that, this name; 404 otherwise. */
   async getByIdOrName(idOrName: string): Promise<T> {
-    const doc = (await this.findById(idOrName)) ?? (await this.findByName(idOrName));
+    const doc = await this.findByIdOrName(idOrName);
     if (doc === null) throw this.notFound(idOrName, 'id or name');
     return doc;
   }
 
+  /**
+   * The members of every project named `name` (stored as `@<project id>: <name>`, the naming rule of
+   * `@nap/contracts`' project members), id and name only.
+   */
+  async projectMembers(name: string): Promise<Pick<T, '_id' | 'name'>[]> {
+    return this.scan({ name: { $regex: `^@[^:]+: ${escapeRegex(name)}$` } }, ['name']);
+  }
+
+  /**
+   * Throws the kind's `<DOMAIN>_ALREADY_EXISTS` (409) when a document has this name or, when given,
+   * this id: what inserting a document would throw, without writing.
+   */
+  async assertUnused(name: string, id?: string): Promise<void> {
+    if ((await this.findByName(name)) !== null)
+      throw new AppError(this.kind.exists, `A ${this.kind.label} named "${name}" already exists; names are unique`);
+    if (id !== undefined && (await this.findById(id)) !== null)
+      throw new AppError(this.kind.exists, `A ${this.kind.label} with id "${id}" already exists`);
+  }
+
   async delete(id: string): Promise<void> {
     if ((await this.docs.deleteOne({ _id: id })) === 0) throw this.notFound(id);
+  }
+
+  /** Deletes the document with this id; nothing when it is already gone. */
+  async deleteIfPresent(id: string): Promise<void> {
+    await this.docs.deleteOne({ _id: id });
   }
 
   /** A page of the documents matching `query.filter` and `scope` (access), with the total. */

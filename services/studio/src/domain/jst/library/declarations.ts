@@ -1,3 +1,4 @@
+import { errorMessage } from '@nap/util';
 import { MethodError } from '../errors';
 import { isPlainObject, typeName } from '../values';
 import type { CallContext } from './types';
@@ -69,7 +70,7 @@ export const DECLARATIONS: Readonly<Record<string, DeclarationDef>> = {
       try {
         return new RegExp(source, args[1] === undefined ? (args[0] instanceof RegExp ? args[0].flags : '') : String(args[1]));
       } catch (err) {
-        throw new MethodError(err instanceof Error ? err.message : String(err));
+        throw new MethodError(errorMessage(err));
       }
     },
   },

@@ -1,6 +1,7 @@
 /* eslint-disable eqeqeq -- Equality.equality and Equality.inequality are JavaScript's == and != by definition */
 import { isDeepStrictEqual } from 'node:util';
 import { runJsonQuery } from '@nap/json-query';
+import { errorMessage } from '@nap/util';
 import { MethodError } from '../errors';
 import { typeName } from '../values';
 import type { Library, MethodDef } from './types';
@@ -121,7 +122,7 @@ export const JSON_LIBRARY: Library = {
     try {
       return JSON.parse(needText(x, 0, 'text')) as unknown;
     } catch (err) {
-      throw new MethodError(`argument 1 (text) is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+      throw new MethodError(`argument 1 (text) is not JSON: ${errorMessage(err)}`);
     }
   }),
   stringify: fn(['value', 'replacer', 'space'], (x) => {
@@ -216,7 +217,7 @@ export const WORKFLOW_ENGINE: Library = {
     try {
       return runJsonQuery(obj, query) ?? null;
     } catch (err) {
-      throw new MethodError(err instanceof Error ? err.message : String(err));
+      throw new MethodError(errorMessage(err));
     }
   }),
 };

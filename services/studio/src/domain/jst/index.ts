@@ -1,15 +1,16 @@
 /**
  * The JST engine: JSON Schema Transformations checked, compiled and run in process. Pure logic; the
- * service owns the store, the compiled-plan cache and the regular expression worker.
+ * service owns the store, the compiled-plan cache and the regular expression worker
+ * (`clients/regex-worker.ts`), which runs {@link runRegexOp} with a time limit.
  */
 export { compileTransformation } from './compile';
 export type { CompileResult } from './compile';
-export { invalidTransformation } from './errors';
+export { LimitError, MethodError, invalidTransformation } from './errors';
 export { methodNames } from './library';
 export { migrateTransformation } from './migrate';
 export type { Migration } from './migrate';
 export type { TransformationPlan } from './plan';
-export { createInlineRegexRunner, createWorkerRegexRunner } from './regex';
-export type { RegexRunner } from './regex';
+export { createInlineRegexRunner, runRegexOp } from './regex';
+export type { RegexOp, RegexRunner } from './regex';
 export { DEFAULT_LIMITS, runTransformationPlan } from './run';
 export type { IncomingValidator, RunDeps, RunLimits, RunOptions } from './run';

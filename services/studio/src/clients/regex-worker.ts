@@ -1,78 +1,14 @@
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import { LimitError, MethodError } from './errors';
+import { LimitError, MethodError, runRegexOp } from '../domain/jst';
+import type { RegexRunner } from '../domain/jst';
 
 /**
- * How JST steps run regular expressions. A user's pattern can backtrack for ever (`(a+)+$`), so the
- * service runs every match in a worker thread with a time limit: the worker that overruns is
- * terminated and replaced, and the step fails with TRANSFORMATION_LIMIT_EXCEEDED. The engine is
- * synchronous, so the call is too: the run's thread waits on a shared flag (`Atomics.wait`) for the
- * worker's answer, at most the time limit. Pure tests and the benchmark use the inline runner.
+ * The regular expressions of JST runs, in a worker thread with a time limit. A user's pattern can
+ * backtrack for ever (`(a+)+$`): the worker that overruns is terminated and replaced, and the step
+ * fails with TRANSFORMATION_LIMIT_EXCEEDED. The engine is synchronous, so the call is too: the run's
+ * thread waits on a shared flag (`Atomics.wait`) for the worker's answer, at most the time limit.
  */
-
-/** One regular expression operation on one input text. */
-export interface RegexOp {
-  op: 'test' | 'exec' | 'match' | 'replace' | 'replaceAll' | 'search' | 'split';
-  source: string;
-  flags: string;
-  input: string;
-  /** `replace`, `replaceAll`: the replacement text (`$1`, `$&` work as in JavaScript). */
-  replacement?: string;
-  /** `split`: the largest number of pieces. */
-  limit?: number;
-}
-
-export interface RegexRunner {
-  /** Runs `op`; throws MethodError for a bad pattern, LimitError when it runs past the time limit. */
-  run(op: RegexOp): unknown;
-  close(): Promise<void>;
-}
-
-/**
- * Runs one operation. Self-contained on purpose: the worker receives its source text, so it may use
- * nothing from outside its own body. Answers JSON-able values only (match arrays become plain arrays).
- */
-export function runRegexOp(op: RegexOp): unknown {
-  const re = new RegExp(op.source, op.flags);
-  const plain = (m: RegExpMatchArray | null): (string | null)[] | null =>
-    m === null ? null : Array.from(m, (s) => (s === undefined ? null : s));
-  switch (op.op) {
-    case 'test':
-      return re.test(op.input);
-    case 'exec':
-      return plain(re.exec(op.input));
-    case 'match':
-      return plain(op.input.match(re));
-    case 'replace':
-      return op.input.replace(re, op.replacement ?? 'undefined');
-    case 'replaceAll':
-      return op.input.replaceAll(re, op.replacement ?? 'undefined');
-    case 'search':
-      return op.input.search(re);
-    case 'split':
-      return op.input.split(re, op.limit);
-    default:
-      throw new Error(`Unknown regular expression operation ${String(op.op)}`);
-  }
-}
-
-function patternError(err: unknown): MethodError {
-  return new MethodError(err instanceof Error ? err.message : String(err));
-}
-
-/** Runs operations in this thread, without a time limit: for pure tests and benchmarks. */
-export function createInlineRegexRunner(): RegexRunner {
-  return {
-    run(op) {
-      try {
-        return runRegexOp(op);
-      } catch (err) {
-        throw patternError(err);
-      }
-    },
-    close: () => Promise.resolve(),
-  };
-}
 
 // flag[0]: 0 while a call is open, 1 when the worker answered; the answer travels on the port.
 const WORKER_SOURCE = `

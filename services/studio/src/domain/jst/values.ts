@@ -6,6 +6,12 @@
 
 export type Obj = Record<string, unknown>;
 
+/**
+ * An object whose prototype is `Object.prototype` or null. Not `@nap/util`'s `isPlainObject`, which
+ * also takes objects of another realm (and any object one prototype away from null) and refuses one
+ * with a `Symbol.toStringTag`: the engine's rule decides which values steps treat as objects, and
+ * must stay the one the fixture transformations were checked against.
+ */
 export function isPlainObject(value: unknown): value is Obj {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);

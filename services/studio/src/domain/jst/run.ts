@@ -1,4 +1,5 @@
 import { AppError, isAppError } from '@nap/contracts';
+import { errorMessage } from '@nap/util';
 import type { StepRef } from './errors';
 import { LimitError, MethodError, limitExceeded, stepFailed } from './errors';
 import type { ArgAssign, Gate, NodeContext, NodePlan, OutAssign, ScopePlan, Source, TransformationPlan } from './plan';
@@ -183,7 +184,7 @@ class Run implements NodeContext {
       if (err instanceof LimitError) throw limitExceeded(node.ref, `The run was stopped: ${err.message}`);
       if (err instanceof MethodError) throw stepFailed(node.ref, err.message, err);
       // a JavaScript error of a library method on odd values (RangeError: Invalid array length, …)
-      throw stepFailed(node.ref, err instanceof Error ? err.message : String(err), err);
+      throw stepFailed(node.ref, errorMessage(err), err);
     }
   }
 }
@@ -227,10 +228,7 @@ export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, o
   try {
     text = JSON.stringify(result);
   } catch (err) {
-    throw limitExceeded(
-      undefined,
-      `The result of transformation "${plan.name}" cannot be written as JSON: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw limitExceeded(undefined, `The result of transformation "${plan.name}" cannot be written as JSON: ${errorMessage(err)}`);
   }
   if (text.length > limits.maxOutputChars)
     throw limitExceeded(

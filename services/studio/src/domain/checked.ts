@@ -1,12 +1,9 @@
 import { AppError, isAppError } from '@nap/contracts';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '@nap/util';
 
 /** The `name` of a submitted document for messages, `(no name)` when it has none. */
 export function nameOf(input: unknown): string {
-  return isObject(input) && typeof input.name === 'string' ? input.name : '(no name)';
+  return isRecord(input) && typeof input.name === 'string' ? input.name : '(no name)';
 }
 
 /**

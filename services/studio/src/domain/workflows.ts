@@ -1,16 +1,9 @@
 import { AppError, isValid, parseAs, validateAgainst, workflowDocumentSchema, workflowInputSchema } from '@nap/contracts';
-import type { Caller, StoredWorkflowDocument, WorkflowInput, WorkflowProblem } from '@nap/contracts';
-import { assertAccess, assertAssignable } from '../domain/access';
-import { keepableId, toStoredWorkflow } from '../domain/documents';
-import { WORKFLOW_ERRORS, validateWorkflow } from '../domain/workflow-validation';
+import type { StoredWorkflowDocument, WorkflowInput, WorkflowProblem } from '@nap/contracts';
 import { nameOf } from './checked';
-import type { StudioDeps } from './deps';
-
-/** A saved workflow and what was risky about it. */
-export interface SavedWorkflow {
-  doc: StoredWorkflowDocument;
-  warnings: WorkflowProblem[];
-}
+import { toStoredWorkflow } from './documents';
+import type { OriginalStamp, SaveStamp } from './documents';
+import { WORKFLOW_ERRORS, validateWorkflow } from './workflow-validation';
 
 function describe(problems: readonly { message: string }[]): string {
   const shown = problems.slice(0, 3).map((p) => p.message);
@@ -44,37 +37,12 @@ export function checkWorkflow(input: unknown, member: string): { workflow: Workf
  * checked what that schema adds to the submitted one (task names, transition states and types), so
  * this only fails on a bug, as 400 `VALIDATION_FAILED` naming the member.
  */
-function stored(
+export function storedWorkflow(
   workflow: WorkflowInput,
   id: string,
-  caller: Caller,
-  at: string,
+  stamp: SaveStamp,
   member: string,
-  original?: { _id: string; created: string; createdBy: string },
+  original?: OriginalStamp,
 ): StoredWorkflowDocument {
-  return parseAs(workflowDocumentSchema, toStoredWorkflow(workflow, id, { by: caller.username, at }, original), member);
-}
-
-/** Validates and stores a new workflow; 409 `WORKFLOW_ALREADY_EXISTS` when the name (or kept id) is taken. */
-export async function createWorkflow(deps: StudioDeps, input: unknown, caller: Caller, member: string): Promise<SavedWorkflow> {
-  const { workflow, warnings } = checkWorkflow(input, member);
-  assertAssignable(caller, workflow.groups, 'workflow');
-  const doc = stored(workflow, keepableId(workflow._id) ?? deps.newId(), caller, deps.now(), member);
-  return { doc: await deps.workflows.insert(doc), warnings };
-}
-
-/** Validates and replaces the workflow with id `id`; its creation stamp stays. */
-export async function replaceWorkflow(
-  deps: StudioDeps,
-  id: string,
-  input: unknown,
-  caller: Caller,
-  member: string,
-): Promise<SavedWorkflow> {
-  const current = await deps.workflows.get(id);
-  assertAccess(caller, current, 'workflow');
-  const { workflow, warnings } = checkWorkflow(input, member);
-  assertAssignable(caller, workflow.groups, 'workflow');
-  const doc = stored(workflow, id, caller, deps.now(), member, { _id: id, created: current.created, createdBy: current.created_by });
-  return { doc: await deps.workflows.replace(doc), warnings };
+  return parseAs(workflowDocumentSchema, toStoredWorkflow(workflow, id, stamp, original), member);
 }

@@ -1,0 +1,226 @@
+import { AppError, TIMEOUTS_MS } from '@nap/contracts';
+import type {
+  Caller,
+  ComponentGroup,
+  StoredForm,
+  StoredWorkflowDocument,
+  StudioTemplate,
+  StudioTemplateType,
+  Transformation,
+  TransformationProblem,
+  TransformationRunBody,
+  WorkflowProblem,
+} from '@nap/contracts';
+import type { Logger } from '@nap/telemetry';
+import type { TemplateRenderer } from './clients/template-renderer';
+import { assertAssignable } from './domain/access';
+import { TEMPLATE_KIND, checkForm, keepableId, keptFormId, toStoredForm } from './domain/documents';
+import type { CamelKind, SaveStamp } from './domain/documents';
+import type { ComponentKind, ComponentKinds, ProjectRecord } from './domain/projects';
+import { kindOf } from './domain/projects';
+import { acceptTransformation, toStoredTransformation } from './domain/transformations';
+import type { TransformationRunner } from './domain/transformations';
+import { checkWorkflow, storedWorkflow } from './domain/workflows';
+import type { NamedDoc, NamedDocuments } from './store/documents';
+import type { ProjectRecords } from './store/project-records';
+
+/** What every studio handler receives: the repositories, the clients, and the sources of ids and time (injectable for tests). */
+export interface StudioContext {
+  workflows: NamedDocuments<StoredWorkflowDocument>;
+  templates: NamedDocuments<StudioTemplate>;
+  componentGroups: NamedDocuments<ComponentGroup>;
+  forms: NamedDocuments<StoredForm>;
+  transformations: NamedDocuments<Transformation>;
+  /** Projects, and the journal of an import while it runs. */
+  projects: ProjectRecords;
+  /** Compiles and runs JST transformations (compiled plans cached by id). */
+  jst: TransformationRunner;
+  /** Python Jinja2 and TextFSM, in a pool of worker processes. */
+  renderer: TemplateRenderer;
+  /** MOP command templates, as project components, in the mop service. */
+  mopCommandTemplates: ComponentKind;
+  /** The service's logger. */
+  log: Logger;
+  /** A new document id (UUID v4). */
+  newId(): string;
+  /** Now, ISO 8601. */
+  now(): string;
+}
+
+/** Who saves a document, and when: the caller, now. */
+export function stampOf(svc: StudioContext, caller: Caller): SaveStamp {
+  return { by: caller.username, at: svc.now() };
+}
+
+// Saving new documents: each of these is shared by a create route, an import route and project imports.
+
+/** Validates and stores a new workflow; 409 `WORKFLOW_ALREADY_EXISTS` when the name (or kept id) is taken. */
+export async function createWorkflow(
+  svc: StudioContext,
+  input: unknown,
+  caller: Caller,
+  member: string,
+): Promise<{ doc: StoredWorkflowDocument; warnings: WorkflowProblem[] }> {
+  const { workflow, warnings } = checkWorkflow(input, member);
+  assertAssignable(caller, workflow.groups, 'workflow');
+  const doc = storedWorkflow(workflow, keepableId(workflow._id) ?? svc.newId(), stampOf(svc, caller), member);
+  return { doc: await svc.workflows.insert(doc), warnings };
+}
+
+/** Checks and stores a new template or component group in `repo`; 409 when its name (or kept id) is taken. */
+export async function createCamel<I extends { _id?: unknown }, T extends NamedDoc>(
+  svc: StudioContext,
+  repo: NamedDocuments<T>,
+  kind: CamelKind<I, T>,
+  input: unknown,
+  caller: Caller,
+  member: string,
+): Promise<T> {
+  const doc = kind.check(input, member);
+  return repo.insert(kind.toStored(doc, keepableId(doc._id) ?? svc.newId(), stampOf(svc, caller)));
+}
+
+/** Checks and replaces the template or component group with id `id`; its creation stamp stays. */
+export async function replaceCamel<I extends { _id?: unknown }, T extends NamedDoc & { created: string; createdBy: string }>(
+  svc: StudioContext,
+  repo: NamedDocuments<T>,
+  kind: CamelKind<I, T>,
+  id: string,
+  input: unknown,
+  caller: Caller,
+  member: string,
+): Promise<T> {
+  const current = await repo.get(id);
+  const doc = kind.check(input, member);
+  return repo.replace(kind.toStored(doc, id, stampOf(svc, caller), { _id: id, created: current.created, createdBy: current.createdBy }));
+}
+
+/** Checks and stores a new form; 409 `FORM_ALREADY_EXISTS` when the name or id is taken. */
+export async function createStoredForm(svc: StudioContext, input: unknown, caller: Caller, member: string): Promise<StoredForm> {
+  const form = checkForm(input, member);
+  assertAssignable(caller, form.groups, 'form');
+  return svc.forms.insert(toStoredForm(form, keptFormId(form._id) ?? svc.newId(), stampOf(svc, caller)));
+}
+
+/** Checks and stores a new transformation; its `_id` is kept when it is a plain word. 409 when the name or id is taken. */
+export async function insertTransformation(
+  svc: StudioContext,
+  input: unknown,
+  caller: Caller,
+  member = 'body',
+): Promise<{ created: Transformation; warnings: TransformationProblem[] }> {
+  const { doc, warnings } = acceptTransformation(input, member);
+  const created = await svc.transformations.insert(toStoredTransformation(doc, keepableId(doc._id) ?? svc.newId(), stampOf(svc, caller)));
+  return { created, warnings };
+}
+
+// Templates and transformations as the routes that run them find them.
+
+/**
+ * The studio template a TemplateBuilder call names: by name, then by id; a name without a project
+ * prefix also finds the one project member `@<project id>: <name>` (project members are stored
+ * under such names, and the workflows of a project call their templates by the bare name). Several
+ * such members are a 409 listing them; none a 404. A template of the other kind is a 422.
+ */
+export async function findTemplate(svc: StudioContext, key: string, type: StudioTemplateType): Promise<StudioTemplate> {
+  const template = (await svc.templates.findByName(key)) ?? (await svc.templates.findById(key)) ?? (await projectMember(svc, key));
+  if (template.type !== type) {
+    const use = type === 'jinja2' ? 'parseTemplate' : 'renderJinjaTemplate';
+    throw new AppError(
+      'TEMPLATE_TYPE_MISMATCH',
+      `Template "${template.name}" is a ${template.type} template, not ${type}; use ${use} for it`,
+    );
+  }
+  return template;
+}
+
+async function projectMember(svc: StudioContext, key: string): Promise<StudioTemplate> {
+  const found = key.startsWith('@') ? [] : await svc.templates.projectMembers(key);
+  const members = found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const [only, ...others] = members;
+  if (only === undefined) throw svc.templates.notFound(key, 'name or id');
+  if (others.length > 0) {
+    throw new AppError(
+      'CONFLICT',
+      `Several projects have a template named "${key}" (${members.map((m) => `"${m.name}"`).join(', ')}): call it by its full name or id`,
+      { details: { candidates: members.map((m) => m.name) } },
+    );
+  }
+  return svc.templates.get(only._id);
+}
+
+/** Runs the stored transformation `idOrName` on `{ incoming, options }` (a body with `data` and no `incoming` runs on `data`). */
+export async function runStoredTransformation(svc: StudioContext, idOrName: string, body: TransformationRunBody): Promise<unknown> {
+  const doc = await svc.transformations.getByIdOrName(idOrName);
+  return svc.jst.run(doc, body.incoming ?? body.data ?? {}, body.options ?? {});
+}
+
+// Projects: each component through its owning service.
+
+/** The component kinds a project may hold, each reached through its owning service; the others are refused by name. */
+export function componentKinds(svc: StudioContext): ComponentKinds {
+  return {
+    workflow: {
+      async check(doc, member) {
+        const { workflow } = checkWorkflow(doc, member);
+        await svc.workflows.assertUnused(workflow.name, keepableId(workflow._id));
+      },
+      create: async (doc, member, caller) => (await createWorkflow(svc, doc, caller, member)).doc._id,
+      remove: (id) => svc.workflows.deleteIfPresent(id),
+      read: (id) => svc.workflows.get(id),
+    },
+    transformation: {
+      async check(doc, member) {
+        const { doc: transformation } = acceptTransformation(doc, member);
+        await svc.transformations.assertUnused(transformation.name, keepableId(transformation._id));
+      },
+      create: async (doc, member, caller) => (await insertTransformation(svc, doc, caller, member)).created._id,
+      async remove(id) {
+        await svc.transformations.deleteIfPresent(id);
+        svc.jst.forget(id);
+      },
+      read: (id) => svc.transformations.get(id),
+    },
+    template: {
+      async check(doc, member) {
+        const template = TEMPLATE_KIND.check(doc, member);
+        await svc.templates.assertUnused(template.name, keepableId(template._id));
+      },
+      create: async (doc, member, caller) => (await createCamel(svc, svc.templates, TEMPLATE_KIND, doc, caller, member))._id,
+      remove: (id) => svc.templates.deleteIfPresent(id),
+      read: (id) => svc.templates.get(id),
+    },
+    jsonForm: {
+      async check(doc, member) {
+        await svc.forms.assertUnused(checkForm(doc, member).name);
+      },
+      create: async (doc, member, caller) => (await createStoredForm(svc, doc, caller, member))._id,
+      remove: (id) => svc.forms.deleteIfPresent(id),
+      read: (id) => svc.forms.get(id),
+    },
+    mopCommandTemplate: svc.mopCommandTemplates,
+  };
+}
+
+/** Deletes what an import stored so far, newest first, then the project; a component that cannot be deleted is logged. */
+export async function rollBackImport(svc: StudioContext, record: Pick<ProjectRecord, '_id' | 'components'>, caller: Caller): Promise<void> {
+  const kinds = componentKinds(svc);
+  const log = svc.log.child({ component: 'projects' });
+  for (const c of [...record.components].reverse()) {
+    try {
+      await kindOf(kinds, c.type).remove(c.reference, caller);
+    } catch (err) {
+      log.error({ err, projectId: record._id, component: c.storedName }, 'A component of a failed project import could not be deleted');
+    }
+  }
+  await svc.projects.delete(record._id).catch(() => undefined);
+}
+
+/** Rolls back imports a crash left half done (older than the import's time limit, so that none still runs). */
+export async function recoverProjectImports(svc: StudioContext, caller: Caller): Promise<void> {
+  const log = svc.log.child({ component: 'projects' });
+  for (const p of await svc.projects.unfinishedImports(Date.now() - TIMEOUTS_MS.long)) {
+    log.warn({ projectId: p._id, components: p.components.length }, 'Rolling back a project import that did not finish');
+    await rollBackImport(svc, p, caller);
+  }
+}

@@ -1,0 +1,200 @@
+import { AppError, PROJECT_COMPONENT_TYPES, isAppError, memberName, plainName, projectOf } from '@nap/contracts';
+import type { Caller, ExportedProject, Project, ProjectComponent, ProjectComponentType } from '@nap/contracts';
+import { keepableId } from './documents';
+
+/**
+ * Projects: imported with every component through its owning service, all or nothing; exported
+ * with the components as stored now, under their original names; deleted with their components.
+ * The import checks every component before it writes any; while it writes, the project record is
+ * its journal (the components stored so far), so that a failure deletes them again and a crash is
+ * rolled back at the next start. Pure: the rules of those steps; the handlers run them.
+ */
+
+/** A stored project: the project, and while an import runs, the components stored so far (its journal). */
+export type ProjectRecord = Project & {
+  /** Set while the import runs; a project left in this state by a crash is rolled back at the next start. */
+  importing?: { startedAt: number };
+};
+
+/**
+ * How a project reaches the owning service of each kind of component: check a document without
+ * writing anything, store it, delete it again (the import is all or nothing) and read it back for
+ * an export.
+ */
+export interface ComponentKind {
+  /** Throws what storing the document would throw (invalid, name taken), writing nothing. */
+  check(doc: Record<string, unknown>, member: string, caller: Caller): Promise<void>;
+  /** Stores the document (its name already the stored one); answers the reference to keep. */
+  create(doc: Record<string, unknown>, member: string, caller: Caller): Promise<string>;
+  /** Deletes a stored component; nothing when it is already gone. */
+  remove(reference: string, caller: Caller): Promise<void>;
+  /** The stored document, by its reference (and stored name, for kinds found by name). */
+  read(reference: string, storedName: string, caller: Caller): Promise<Record<string, unknown>>;
+}
+
+/** The component kinds whose owning operations exist, by component type; the others are refused by name. */
+export type ComponentKinds = Partial<Record<ProjectComponentType, ComponentKind>>;
+
+/** A component of an import, as it will be stored. */
+export interface PlannedComponent {
+  component: ProjectComponent;
+  /** The document to store: the component's, under its stored name. */
+  doc: Record<string, unknown>;
+  /** Where the document stands in the request (`body.project.components[2].document`). */
+  member: string;
+  /** Its name in the project. */
+  name: string;
+  /** Its name once stored: `@<project id>: <name>`. */
+  storedName: string;
+}
+
+/** Order of creation: what workflows refer to first. */
+const CREATE_ORDER: readonly ProjectComponentType[] = ['template', 'jsonForm', 'mopCommandTemplate', 'transformation', 'workflow'];
+
+/** The id of an imported project: the exported one when it may be kept, else 24 hex digits of `uuid`. */
+export function projectIdOf(project: ExportedProject, uuid: string): string {
+  return keepableId(project._id) ?? uuid.replace(/-/g, '').slice(0, 24);
+}
+
+/** The handler of components of `type`; 501 when none exists. */
+export function kindOf(kinds: ComponentKinds, type: ProjectComponentType): ComponentKind {
+  const kind = kinds[type];
+  if (kind === undefined)
+    throw new AppError(
+      'NOT_IMPLEMENTED',
+      `Components of type ${type} cannot be handled yet (types: ${PROJECT_COMPONENT_TYPES.join(', ')})`,
+    );
+  return kind;
+}
+
+/** 501 naming every component type that cannot be imported yet, before anything is checked or written. */
+export function refuseUnsupported(components: readonly ProjectComponent[], kinds: ComponentKinds): void {
+  const unsupported = new Map<string, string[]>();
+  for (const c of components) {
+    if (kinds[c.type] !== undefined) continue;
+    const names = unsupported.get(c.type) ?? [];
+    names.push(String(c.document.name ?? c.iid));
+    unsupported.set(c.type, names);
+  }
+  if (unsupported.size === 0) return;
+  const listed = [...unsupported.entries()].map(
+    ([type, names]) =>
+      `${type} (${names.length}: ${names
+        .slice(0, 3)
+        .map((n) => `"${n}"`)
+        .join(', ')}${names.length > 3 ? ', …' : ''})`,
+  );
+  throw new AppError(
+    'NOT_IMPLEMENTED',
+    `The project has components of a type that cannot be imported yet: ${listed.join('; ')}. Nothing was imported.`,
+    {
+      details: [...unsupported.keys()].map((type) => ({
+        member: 'body.project.components',
+        message: `component type ${type} cannot be imported yet`,
+      })),
+    },
+  );
+}
+
+/**
+ * The components of project `projectId` as they will be stored, in the order of creation. 400
+ * `VALIDATION_FAILED` for a component without a name, or two of one type with the same name.
+ */
+export function planComponents(projectId: string, components: readonly ProjectComponent[]): PlannedComponent[] {
+  const seen = new Map<string, number>();
+  const planned = components.map((component, index) => {
+    const name = typeof component.document.name === 'string' ? component.document.name : '';
+    const member = `body.project.components[${index}].document`;
+    if (name === '')
+      throw new AppError('VALIDATION_FAILED', `${member}.name is required`, {
+        details: [{ member: `${member}.name`, message: 'is required' }],
+      });
+    const storedName = memberName(projectId, name);
+    const key = `${component.type}\u0000${storedName}`;
+    const other = seen.get(key);
+    if (other !== undefined)
+      throw new AppError('VALIDATION_FAILED', `components ${other} and ${index} are both ${component.type} "${name}"`, {
+        details: [{ member, message: 'duplicate component name' }],
+      });
+    seen.set(key, index);
+    const doc: Record<string, unknown> = { ...component.document, name: storedName };
+    // a workflow exported without its _id keeps the component reference as its id, so links by id survive
+    if (component.type === 'workflow' && doc._id === undefined && keepableId(component.reference) !== undefined)
+      doc._id = component.reference;
+    return { component, doc, member, name, storedName };
+  });
+  return planned.sort((a, b) => CREATE_ORDER.indexOf(a.component.type) - CREATE_ORDER.indexOf(b.component.type));
+}
+
+/** Runs `step` for a component; an error is thrown again naming the component, with its code, status and details. */
+export async function forComponent<T>(p: Pick<PlannedComponent, 'component' | 'name'>, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    throw new AppError(
+      err.code,
+      `Component ${p.component.iid} (${p.component.type} "${p.name}") was refused: ${err.message}. Nothing was imported.`,
+      {
+        status: err.status,
+        cause: err,
+        ...(err.details !== undefined ? { details: err.details } : {}),
+      },
+    );
+  }
+}
+
+/** The record of a project whose import starts now: no component yet, `importing` since `startedAtMs` (epoch ms). */
+export function importingRecord(id: string, project: ExportedProject, by: string, at: string, startedAtMs: number): ProjectRecord {
+  return {
+    _id: id,
+    name: project.name,
+    description: project.description ?? '',
+    folders: project.folders ?? [],
+    components: [],
+    created: at,
+    createdBy: by,
+    lastUpdated: at,
+    lastUpdatedBy: by,
+    importing: { startedAt: startedAtMs },
+  };
+}
+
+/** The record's entry of a component stored under `reference`. */
+export function storedComponent(p: PlannedComponent, reference: string): ProjectRecord['components'][number] {
+  return {
+    iid: p.component.iid,
+    type: p.component.type,
+    reference,
+    folder: p.component.folder ?? '/',
+    name: p.name,
+    storedName: p.storedName,
+  };
+}
+
+/** The finished project: its components in the order of the export, the journal mark gone. */
+export function finishedProject(record: ProjectRecord): Project {
+  const { importing: _done, ...project } = record;
+  return { ...project, components: [...record.components].sort((a, b) => a.iid - b.iid) };
+}
+
+/** The original name of a component stored as `@<project _id>: <name>`. */
+function originalNameOf(projectId: string, stored: string): string {
+  return projectOf(stored) === projectId ? plainName(stored) : stored;
+}
+
+/** An exported component: the document as stored now, under its original name. */
+export function exportedComponent(
+  projectId: string,
+  c: ProjectRecord['components'][number],
+  stored: Record<string, unknown>,
+): ProjectComponent {
+  const document = { ...stored, name: originalNameOf(projectId, typeof stored.name === 'string' ? stored.name : c.storedName) };
+  return {
+    iid: c.iid,
+    type: c.type,
+    reference: c.type === 'mopCommandTemplate' ? c.storedName : c.reference,
+    folder: c.folder ?? '/',
+    document,
+  };
+}
