@@ -4,6 +4,7 @@ import { loadConfig, namedProfile, resolveProfile } from './config/profiles';
 import { Client } from './http/client';
 import type { TokenCache } from './http/token-cache';
 import { createTokenCache, tokenCacheFile } from './http/token-cache';
+import { loadSpinner } from './lazy';
 import { colorsFor } from './output/colors';
 import type { OutputFormat } from './output/format';
 import { serialize } from './output/format';
@@ -95,8 +96,7 @@ export class Context {
   /** A spinner on stderr while `work` runs, only when stderr is a terminal and output is for people. */
   async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
     if (this.io.stderr.isTTY !== true || this.options.debug || this.io.env.CI === 'true') return work();
-    const { default: yoctoSpinner } = await import('yocto-spinner');
-    const spinner = yoctoSpinner({ text, stream: this.io.stderr }).start();
+    const spinner = loadSpinner()({ text, stream: this.io.stderr }).start();
     try {
       return await work();
     } finally {

@@ -4,6 +4,7 @@ import { formatDuration, parseDuration } from '../duration';
 import { CliError, EXIT, usage } from '../errors';
 import type { ExitCode } from '../errors';
 import { parseVars, readData } from '../files';
+import { loadEventsourceParser } from '../lazy';
 import type { Client, Query } from '../http/client';
 import { pathOf } from '../http/client';
 import { statusColor, table } from '../output/format';
@@ -64,10 +65,12 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
   const deadline = opts.timeoutMs === undefined ? undefined : Date.now() + opts.timeoutMs;
   const controller = new AbortController();
   const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(), opts.timeoutMs);
-  const { createParser } = await import('eventsource-parser');
+  const { createParser } = loadEventsourceParser();
   let lastEventId: string | undefined;
   let snapshot: Doc | undefined;
   let ended = false;
+  // tasks the snapshot showed finished: the stream may repeat their taskFinish (at least once)
+  const shownFinished = new Set<string>();
   const say = (line: string): void => {
     if (opts.progress) ctx.note(line);
   };
@@ -79,12 +82,24 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
         snapshot = data;
         if (TERMINAL.has(String(data.status))) ended = true;
         say(`${time(Date.now())} job ${jobId} ${c.bold(String(data.name ?? ''))} is ${statusColor(String(data.status), c)}`);
+        for (const [id, task] of orderedTasks(data)) {
+          const state = String(field(task, 'metrics.finish_state') ?? '');
+          if (state === '' || task.status === 'running') continue;
+          shownFinished.add(id);
+          const mark = state === 'success' ? c.green('✔') : c.red('✖');
+          const detail = state === 'error' ? taskError(task) : undefined;
+          say(
+            `${time(field(task, 'metrics.end_time'))} ${mark} ${taskLabel(data, id)} finished: ${statusColor(state, c)}${detail === undefined ? '' : ` — ${detail}`}`,
+          );
+        }
         break;
       }
       case 'taskStart':
+        shownFinished.delete(taskId);
         say(`${time(data.timestamp)} ${c.cyan('▶')} ${taskLabel(snapshot, taskId, str(data.taskName))} started`);
         break;
       case 'taskFinish': {
+        if (shownFinished.delete(taskId)) break;
         const state = String(data.finishState ?? data.taskStatus ?? '');
         let line = `${time(data.timestamp)} ${state === 'success' ? c.green('✔') : c.red('✖')} ${taskLabel(snapshot, taskId, str(data.taskName))} finished: ${statusColor(state, c)}`;
         if (opts.progress && state === 'error') {

@@ -1,5 +1,6 @@
 import type { Profile } from '../config/profiles';
 import { CliError, EXIT } from '../errors';
+import { loadUndici } from '../lazy';
 import { toCurl } from './curl';
 import type { TokenCache } from './token-cache';
 
@@ -260,10 +261,10 @@ export class Client {
   private fetcher(insecure: boolean): Promise<{ fetch: FetchFn; dispatcher?: object }> {
     if (!insecure) return Promise.resolve({ fetch: globalThis.fetch as FetchFn });
     // undici is loaded only for verify = false: the built-in fetch takes no TLS options
-    this.fetchImpl ??= import('undici').then((undici) => ({
-      fetch: undici.fetch as unknown as FetchFn,
-      dispatcher: new undici.Agent({ connect: { rejectUnauthorized: false } }),
-    }));
+    this.fetchImpl ??= Promise.resolve().then(() => {
+      const undici = loadUndici();
+      return { fetch: undici.fetch as unknown as FetchFn, dispatcher: new undici.Agent({ connect: { rejectUnauthorized: false } }) };
+    });
     return this.fetchImpl;
   }
 
