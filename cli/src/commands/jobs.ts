@@ -249,6 +249,7 @@ function durationOf(job: Doc): string {
 }
 
 export async function runWorkflow(ctx: Context, name: string, opts: RunOptions): Promise<void> {
+  if (opts.timeout !== undefined) parseDuration(opts.timeout, '--timeout');
   const client = ctx.client();
   const workflows = findResource('workflows')!;
   const found = await mustFind(client, workflows, name);
@@ -266,6 +267,7 @@ export async function runWorkflow(ctx: Context, name: string, opts: RunOptions):
 
 /** Runs an automation through its manual trigger (with form data), else its endpoint trigger. */
 export async function runAutomation(ctx: Context, name: string, opts: RunOptions): Promise<void> {
+  if (opts.timeout !== undefined) parseDuration(opts.timeout, '--timeout');
   const client = ctx.client();
   const automation = await mustFind(client, findResource('automations')!, name);
   const res = await client.request({ method: 'GET', path: '/operations-manager/triggers', query: { actionId: automation.id, limit: 500 } });
@@ -276,9 +278,11 @@ export async function runAutomation(ctx: Context, name: string, opts: RunOptions
       ? runnable.find((t) => t.name === opts.trigger || t._id === opts.trigger)
       : (runnable.find((t) => t.type === 'manual') ?? runnable.find((t) => t.type === 'endpoint'));
   if (chosen === undefined) {
-    const which =
-      opts.trigger === undefined ? 'an enabled manual or endpoint trigger' : `an enabled manual or endpoint trigger "${opts.trigger}"`;
-    throw new CliError(`automation "${automation.name ?? name}" has no ${which}; \`nap get triggers\` lists them`, EXIT.FAILED);
+    const named = opts.trigger === undefined ? '' : ` named "${opts.trigger}"`;
+    throw new CliError(
+      `automation "${automation.name ?? name}" has no enabled manual or endpoint trigger${named}; \`nap get triggers\` lists them`,
+      EXIT.FAILED,
+    );
   }
   let formData: Record<string, unknown> = {};
   if (opts.formData !== undefined) {
