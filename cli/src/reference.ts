@@ -11,8 +11,14 @@ export const REFERENCE_BEGIN =
   '<!-- BEGIN GENERATED REFERENCE: from cli/src/program.ts and cli/src/resources/registry.ts; UPDATE_DOCS=1 npx jest cli/test/docs -->';
 export const REFERENCE_END = '<!-- END GENERATED REFERENCE -->';
 
+/** Text for a table cell: pipes escaped, angle brackets as entities (not HTML). */
 function escape(text: string): string {
-  return text.replace(/\|/g, '\\|');
+  return text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A flag in a code span of a table cell: only the pipes escaped (GFM). */
+function code(text: string): string {
+  return `\`${text.replace(/\|/g, '\\|')}\``;
 }
 
 function usageOf(cmd: Command, parents: string[]): string {
@@ -28,7 +34,12 @@ function section(cmd: Command, parents: string[], lines: string[]): void {
     for (const sub of cmd.commands) section(sub, [...parents, cmd.name()], lines);
     return;
   }
-  lines.push(`### \`${usageOf(cmd, parents)}\``, '', `${cmd.description()}.`, '');
+  lines.push(
+    `### \`${usageOf(cmd, parents)}\``,
+    '',
+    `${escape(cmd.description().charAt(0).toUpperCase() + cmd.description().slice(1))}.`,
+    '',
+  );
   const rows: string[] = [];
   for (const a of cmd.registeredArguments) rows.push(`| \`${a.name()}\` | ${escape(a.description)} |`);
   for (const o of cmd.options) {
@@ -36,7 +47,7 @@ function section(cmd: Command, parents: string[], lines: string[]): void {
       o.defaultValue === undefined || (Array.isArray(o.defaultValue) && o.defaultValue.length === 0)
         ? ''
         : ` (default: ${String(o.defaultValue)})`;
-    rows.push(`| \`${o.flags}\` | ${escape(o.description)}${def} |`);
+    rows.push(`| ${code(o.flags)} | ${escape(o.description)}${def} |`);
   }
   if (rows.length > 0) lines.push('| argument / flag | meaning |', '|---|---|', ...rows, '');
 }
@@ -86,7 +97,7 @@ export function renderReference(program: Command): string {
   for (const o of program.options) {
     const def = o.defaultValue === undefined || o.negate ? '' : ` (default: ${String(o.defaultValue)})`;
     const choices = o.argChoices === undefined ? '' : ` (${o.argChoices.join(', ')})`;
-    lines.push(`| \`${o.flags}\` | ${escape(o.description)}${choices}${def} |`);
+    lines.push(`| ${code(o.flags)} | ${escape(o.description)}${choices}${def} |`);
   }
   lines.push('');
   for (const cmd of program.commands) section(cmd, [], lines);
@@ -96,9 +107,9 @@ export function renderReference(program: Command): string {
     'Each cell is the verb the platform has a route for (✓), or — where it has none — `nap` says so in one line and exits 4.',
     '',
   );
-  lines.push(`| resource | ${VERBS.map((v) => VERB_LABEL[v]).join(' | ')} |`, `|---|${VERBS.map(() => ':-:').join('|')}|`);
+  lines.push(`| resource | what it is | ${VERBS.map((v) => VERB_LABEL[v]).join(' | ')} |`, `|---|---|${VERBS.map(() => ':-:').join('|')}|`);
   for (const def of RESOURCES) {
-    lines.push(`| \`${def.plural}\` (${def.summary}) | ${VERBS.map((v) => (supports(def, v) ? '✓' : '—')).join(' | ')} |`);
+    lines.push(`| \`${def.plural}\` | ${escape(def.summary)} | ${VERBS.map((v) => (supports(def, v) ? '✓' : '—')).join(' | ')} |`);
   }
   lines.push('', '#### What the platform has no route for', '');
   for (const def of RESOURCES) {

@@ -5,10 +5,10 @@ import { CliError, EXIT, usage } from '../errors';
 import { exportFileName, importFiles, readDocuments } from '../files';
 import { commitAndPush, withClone } from '../git';
 import type { Client } from '../http/client';
-import { cell, describeDocument, serialize, statusColor, table } from '../output/format';
+import { describeDocument, serialize, statusColor, table } from '../output/format';
 import type { Doc } from '../resources/documents';
-import { field, isDoc, itemsOf, unwrap } from '../resources/documents';
-import { deleteFound, exportDocument, fullDocument, listAll, lookup, mustFind, routePath } from '../resources/lookup';
+import { field, isDoc, unwrap } from '../resources/documents';
+import { deleteFound, exportDocument, fullDocument, listAll, lookup, mustFind } from '../resources/lookup';
 import type { ResourceDef, Verb } from '../resources/registry';
 import { findResource, RESOURCES } from '../resources/registry';
 
@@ -222,10 +222,3 @@ export async function copyCommand(
     ctx.out(`copied ${label(def, doc)} from ${from.profile.name} (${from.url}) to ${to.profile.name} (${to.url})`);
   else ctx.print(answers[0], () => '');
 }
-
-/** `get` for a route that lists but is not in the table (used by `inspect`). */
-export function listBodyItems(body: unknown): Doc[] {
-  return itemsOf(body);
-}
-
-export { cell, routePath };

@@ -1,9 +1,9 @@
 import type { Context } from '../context';
-import { CliError, EXIT, usage } from '../errors';
+import { usage } from '../errors';
 import { readData } from '../files';
 import type { HttpMethod, Query } from '../http/client';
 import { pathOf } from '../http/client';
-import { describeDocument, statusColor, table } from '../output/format';
+import { statusColor, table } from '../output/format';
 import type { Doc } from '../resources/documents';
 import { field, isDoc, itemsOf, unwrap } from '../resources/documents';
 
@@ -78,7 +78,11 @@ export async function inspectCommand(ctx: Context, what: string): Promise<void> 
   throw usage(`nap inspect ${what}: one of server, applications`);
 }
 
-const LIFECYCLE_KINDS = { application: '/applications/:name', adapter: '/adapters/:name' } as const;
+/** The routes of `start|stop|restart application|adapter` (all PUT). */
+export const LIFECYCLE_ROUTES = {
+  application: { start: '/applications/:name/start', stop: '/applications/:name/stop', restart: '/applications/:name/restart' },
+  adapter: { start: '/adapters/:name/start', stop: '/adapters/:name/stop', restart: '/adapters/:name/restart' },
+} as const;
 
 /** `start|stop|restart application|adapter NAME`. */
 export async function lifecycleCommand(ctx: Context, action: 'start' | 'stop' | 'restart', kind: string, name: string): Promise<void> {
@@ -86,19 +90,11 @@ export async function lifecycleCommand(ctx: Context, action: 'start' | 'stop' | 
   if (k !== 'application' && k !== 'adapter') throw usage(`nap ${action} ${kind}: one of application, adapter`);
   const client = ctx.client();
   const res = await ctx.spin(`${action} ${k} ${name}`, () =>
-    client.request({ method: 'PUT', path: `${pathOf(LIFECYCLE_KINDS[k], { name })}/${action}` }),
+    client.request({ method: 'PUT', path: pathOf(LIFECYCLE_ROUTES[k][action], { name }) }),
   );
   const doc = unwrap(res.body);
   ctx.print(doc, () => {
     const state = field(doc, 'metadata.state') ?? field(doc, 'state');
     return `${action === 'stop' ? 'stopped' : action === 'start' ? 'started' : 'restarted'} ${k} ${name}${state === undefined ? '' : ` (${String(state)})`}\n`;
   });
-}
-
-export function describeAny(ctx: Context, doc: unknown): void {
-  ctx.print(doc, () => describeDocument(doc, ctx.colors));
-}
-
-export function notFound(what: string): CliError {
-  return new CliError(what, EXIT.FAILED);
 }
