@@ -217,6 +217,33 @@ describe('output', () => {
   });
 });
 
+describe('inspect and lifecycle', () => {
+  it('inspects the server and its applications, and stops and starts an application', async () => {
+    const h = home();
+    h.writeNapConfig(profileSection('default', platform.port, platform.password));
+    const server = await nap(['inspect', 'server'], { env: h.env });
+    expect(server.stdout).toMatch(/^Version:\s+\d+\.\d+\.\d+$/m);
+    expect(server.stdout).toMatch(/^Applications: (\d+) of \1 running$/m);
+    const state = async (): Promise<string | undefined> => {
+      const apps = (await nap(['inspect', 'applications', '-o', 'json'], { env: h.env })).json<
+        { data: { name: string }; metadata: { state: string } }[]
+      >();
+      return apps.find((a) => a.data.name === 'MOP')?.metadata.state;
+    };
+    expect(await state()).toBe('RUNNING');
+    expect((await nap(['stop', 'application', 'MOP'], { env: h.env })).stdout).toBe('stopped application MOP (STOPPED)\n');
+    expect(await state()).toBe('STOPPED');
+    expect((await nap(['start', 'application', 'MOP'], { env: h.env })).stdout).toBe('started application MOP (RUNNING)\n');
+    const missing = await nap(['restart', 'adapter', 'nope'], { env: h.env });
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: 'nap: PUT /adapters/nope/restart failed: No adapter "nope" (404 ADAPTER_NOT_FOUND)\n',
+    });
+    const wrongKind = await nap(['restart', 'service', 'MOP'], { env: h.env });
+    expect(wrongKind).toMatchObject({ code: 4, stderr: 'nap: nap restart service: one of application, adapter\n' });
+  });
+});
+
 describe('the package', () => {
   it('packs into a tarball that installs nap globally with no other part of the repository', async () => {
     const h = home();
