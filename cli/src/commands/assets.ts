@@ -1,0 +1,224 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../context';
+import { CliError, EXIT, usage } from '../errors';
+import { exportFileName, importFiles, readDocuments } from '../files';
+import { commitAndPush, withClone } from '../git';
+import type { Client } from '../http/client';
+import { describeDocument, serialize, statusColor, table } from '../output/format';
+import type { Doc } from '../resources/documents';
+import { field, isDoc, unwrap } from '../resources/documents';
+import { deleteFound, exportDocument, fullDocument, listAll, lookup, mustFind } from '../resources/lookup';
+import type { ResourceDef, Verb } from '../resources/registry';
+import { findResource, RESOURCES } from '../resources/registry';
+
+/** The resource a word names, or a usage error listing the ones there are. */
+export function resourceOf(word: string): ResourceDef {
+  const def = findResource(word);
+  if (def === undefined) throw usage(`unknown resource "${word}"; one of: ${RESOURCES.map((r) => r.plural).join(', ')}`);
+  return def;
+}
+
+/** Stops with exit 4 where the platform has no route for the verb. */
+export function requireVerb(def: ResourceDef, verb: Verb): void {
+  const gap = def.gaps[verb];
+  if (gap !== undefined) throw new CliError(`nap ${verb} ${def.singular}: ${gap}`, EXIT.USAGE);
+}
+
+function rows(ctx: Context, def: ResourceDef, docs: readonly Doc[]): string {
+  if (docs.length === 0) return `No ${def.plural} found.\n`;
+  return table(
+    docs,
+    def.columns.map((col) => ({
+      header: col.header,
+      value: (d: Doc) => (typeof col.path === 'function' ? col.path(d) : field(d, col.path)),
+      ...(col.status === true ? { color: (text: string) => statusColor(text, ctx.colors) } : {}),
+    })),
+    ctx.colors,
+  );
+}
+
+export async function getCommand(ctx: Context, word: string, name: string | undefined, opts: { limit?: number }): Promise<void> {
+  const def = resourceOf(word);
+  requireVerb(def, 'get');
+  const client = ctx.client();
+  if (name === undefined) {
+    const { items } = await ctx.spin(`Listing ${def.plural}`, () => listAll(client, def, opts.limit));
+    ctx.print(items, () => rows(ctx, def, items));
+    return;
+  }
+  const found = await mustFind(client, def, name);
+  ctx.print(found.doc, () => rows(ctx, def, [found.doc]));
+}
+
+export async function describeCommand(ctx: Context, word: string, name: string): Promise<void> {
+  const def = resourceOf(word);
+  requireVerb(def, 'describe');
+  const client = ctx.client();
+  const found = await mustFind(client, def, name);
+  const doc = await fullDocument(client, def, found);
+  ctx.print(doc, () => describeDocument(doc, ctx.colors));
+}
+
+function label(def: ResourceDef, doc: Doc): string {
+  const name = def.nameOf(doc);
+  const id = def.idOf(doc);
+  return `${def.singular} "${name ?? id ?? '?'}"${id !== undefined && id !== name ? ` (${id})` : ''}`;
+}
+
+export async function createCommand(ctx: Context, word: string, opts: { file?: string }): Promise<void> {
+  const def = resourceOf(word);
+  requireVerb(def, 'create');
+  if (opts.file === undefined) throw usage(`nap create ${def.singular} needs -f FILE (JSON or YAML; - for stdin)`);
+  const create = def.create;
+  if (create === undefined) throw new CliError(`nap create ${def.singular}: the platform has no route for it`, EXIT.USAGE);
+  const client = ctx.client();
+  const created: unknown[] = [];
+  for (const doc of readDocuments(opts.file)) {
+    const res = await client.request({ method: create.route.method, path: create.route.path, json: create.wrap(doc) });
+    const stored = unwrap(res.body);
+    created.push(stored);
+    if (ctx.format === 'human') ctx.out(`created ${label(def, isDoc(stored) ? { ...doc, ...stored } : doc)}`);
+  }
+  if (ctx.format !== 'human') ctx.print(created.length === 1 ? created[0] : created, () => '');
+}
+
+export async function deleteCommand(ctx: Context, word: string, names: string[]): Promise<void> {
+  const def = resourceOf(word);
+  requireVerb(def, 'delete');
+  if (def.delete === undefined) throw new CliError(`nap delete ${def.singular}: the platform has no route for it`, EXIT.USAGE);
+  const client = ctx.client();
+  const answers: unknown[] = [];
+  for (const name of names) {
+    const found = await mustFind(client, def, name);
+    answers.push(await deleteFound(client, def, found));
+    if (ctx.format === 'human') ctx.out(`deleted ${label(def, found.doc)}`);
+  }
+  if (ctx.format !== 'human') ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
+}
+
+/** Items of an import answer that the platform refused (`{ imported: [{ success: false, message }] }`). */
+function refusals(body: unknown): string[] {
+  if (!isDoc(body) || !Array.isArray(body.imported)) return [];
+  return body.imported.filter((i): i is Doc => isDoc(i) && i.success === false).map((i) => String(i.message ?? 'refused'));
+}
+
+/** Imports documents into one platform; `replace` deletes a document of the same name first. */
+export async function importDocuments(ctx: Context, client: Client, def: ResourceDef, docs: Doc[], replace: boolean): Promise<unknown[]> {
+  const spec = def.import;
+  if (spec === undefined) throw new CliError(`nap import ${def.singular}: the platform has no route for it`, EXIT.USAGE);
+  for (const doc of docs) {
+    const name = def.nameOf(doc);
+    if (name === undefined) throw usage(`a ${def.singular} document without a name cannot be imported`);
+    const existing = await lookup(client, def, name);
+    if (existing === undefined) continue;
+    if (!replace)
+      throw new CliError(`${def.singular} "${name}" already exists on ${client.url}; add --replace to overwrite it`, EXIT.FAILED);
+    if (def.delete === undefined)
+      throw new CliError(`${def.singular} "${name}" exists on ${client.url} and the platform cannot delete it to replace it`, EXIT.FAILED);
+    await deleteFound(client, def, existing);
+  }
+  const batches = spec.one === true ? docs.map((d) => [d]) : [docs];
+  const answers: unknown[] = [];
+  for (const batch of batches) {
+    const res = await client.request({ method: spec.route.method, path: spec.route.path, json: spec.wrap(batch) });
+    const refused = refusals(res.body);
+    if (refused.length > 0) throw new CliError(`${client.url} refused the import: ${refused.join('; ')}`, EXIT.FAILED);
+    answers.push(res.body);
+  }
+  return answers;
+}
+
+export interface GitOptions {
+  repository?: string;
+  reference?: string;
+  message?: string;
+}
+
+export async function importCommand(ctx: Context, word: string, target: string, opts: GitOptions & { replace?: boolean }): Promise<void> {
+  const def = resourceOf(word);
+  requireVerb(def, 'import');
+  const client = ctx.client();
+  const run = async (root: string): Promise<void> => {
+    const resolved = path.resolve(root, target);
+    if (opts.repository !== undefined && !resolved.startsWith(path.resolve(root))) throw usage(`${target} is outside the repository`);
+    const docs = importFiles(resolved, def.kind).flatMap(readDocuments);
+    const answers = await ctx.spin(`Importing ${docs.length} ${def.plural}`, () =>
+      importDocuments(ctx, client, def, docs, opts.replace === true),
+    );
+    if (ctx.format === 'human') for (const doc of docs) ctx.out(`imported ${label(def, doc)}`);
+    else ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
+  };
+  if (opts.repository === undefined) await run(process.cwd());
+  else await withClone({ repository: opts.repository, reference: opts.reference, debug: debugLog(ctx) }, false, run);
+}
+
+function debugLog(ctx: Context): ((line: string) => void) | undefined {
+  return ctx.options.debug ? (line) => ctx.note(ctx.stderrColors.dim(line)) : undefined;
+}
+
+function writeDocument(dir: string, file: string, doc: unknown): string {
+  mkdirSync(dir, { recursive: true });
+  const full = path.join(dir, file);
+  writeFileSync(full, `${JSON.stringify(doc, null, 2)}\n`);
+  return full;
+}
+
+export async function exportCommand(ctx: Context, word: string, name: string, opts: GitOptions & { path?: string }): Promise<void> {
+  const def = resourceOf(word);
+  requireVerb(def, 'export');
+  const client = ctx.client();
+  const found = await mustFind(client, def, name);
+  const doc = await exportDocument(client, def, found);
+  const file = exportFileName(def.nameOf(doc) ?? found.name ?? name, def.kind);
+  if (opts.repository !== undefined) {
+    const repository = opts.repository;
+    const pushed = await withClone({ repository, reference: opts.reference, debug: debugLog(ctx) }, true, async (dir) => {
+      const target = path.resolve(dir, opts.path ?? '.');
+      if (!target.startsWith(dir)) throw usage(`--path ${opts.path ?? ''} is outside the repository`);
+      writeDocument(target, file, doc);
+      return commitAndPush(dir, {
+        repository,
+        reference: opts.reference,
+        debug: debugLog(ctx),
+        message: opts.message ?? `nap export ${def.singular} "${def.nameOf(doc) ?? name}" from ${client.url}`,
+        author: ctx.config().git,
+      });
+    });
+    const where = `${repository}${opts.reference === undefined ? '' : ` (${opts.reference})`}`;
+    ctx.note(
+      pushed
+        ? `exported ${label(def, doc)} to ${path.posix.join(opts.path ?? '.', file)} in ${where}`
+        : `${where} already holds ${file} as exported: nothing to commit`,
+    );
+    return;
+  }
+  if (opts.path === undefined && ctx.io.stdout.isTTY !== true) {
+    ctx.out(ctx.format === 'yaml' ? serialize(doc, 'yaml') : `${JSON.stringify(doc, null, 2)}\n`);
+    return;
+  }
+  const written = writeDocument(opts.path ?? '.', file, doc);
+  ctx.note(`exported ${label(def, doc)} to ${written}`);
+}
+
+export async function copyCommand(
+  ctx: Context,
+  word: string,
+  name: string,
+  opts: { from?: string; to?: string; replace?: boolean },
+): Promise<void> {
+  const def = resourceOf(word);
+  requireVerb(def, 'copy');
+  if (def.export === undefined || def.import === undefined)
+    throw new CliError(`nap copy ${def.singular}: the platform cannot export and import it`, EXIT.USAGE);
+  if (opts.from === undefined && opts.to === undefined) throw usage('nap copy needs --from PROFILE and/or --to PROFILE');
+  const from = ctx.client(opts.from);
+  const to = ctx.client(opts.to);
+  if (from.url === to.url && (opts.from ?? '') === (opts.to ?? '')) throw usage('--from and --to name the same profile');
+  const found = await mustFind(from, def, name);
+  const doc = await exportDocument(from, def, found);
+  const answers = await importDocuments(ctx, to, def, [doc], opts.replace === true);
+  if (ctx.format === 'human')
+    ctx.out(`copied ${label(def, doc)} from ${from.profile.name} (${from.url}) to ${to.profile.name} (${to.url})`);
+  else ctx.print(answers[0], () => '');
+}

@@ -1,0 +1,504 @@
+import type { Colors } from 'picocolors/types';
+import type { Context } from '../context';
+import { formatDuration, parseDuration } from '../duration';
+import { CliError, EXIT, usage } from '../errors';
+import type { ExitCode } from '../errors';
+import { parseVars, readData } from '../files';
+import { loadEventsourceParser } from '../lazy';
+import type { Client, Query } from '../http/client';
+import { pathOf } from '../http/client';
+import { statusColor, table } from '../output/format';
+import type { Doc } from '../resources/documents';
+import { field, isDoc, itemsOf, str, unwrap } from '../resources/documents';
+import { mustFind } from '../resources/lookup';
+import { findResource, isoTime } from '../resources/registry';
+
+/** What a job's final status means as an exit code. */
+export function exitCodeOf(status: string | undefined): ExitCode {
+  switch (status) {
+    case 'complete':
+      return EXIT.OK;
+    case 'canceled':
+      return EXIT.CANCELED;
+    case 'error':
+      return EXIT.FAILED;
+    default:
+      return EXIT.STILL_RUNNING;
+  }
+}
+
+const TERMINAL = new Set(['complete', 'error', 'canceled']);
+
+export async function getJob(client: Client, id: string): Promise<Doc> {
+  const res = await client.request({ method: 'GET', path: pathOf('/operations-manager/jobs/:jobId', { jobId: id }) });
+  const job = unwrap(res.body);
+  if (!isDoc(job)) throw new CliError(`GET /operations-manager/jobs/${id} answered no job`, EXIT.FAILED);
+  return job;
+}
+
+function taskError(task: unknown): string | undefined {
+  const error = field(task, 'variables.error');
+  if (error === undefined || error === null || error === '') return undefined;
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}
+
+function taskLabel(job: Doc | undefined, taskId: string, fallback?: string): string {
+  const task = isDoc(job?.tasks) ? (job.tasks as Doc)[taskId] : undefined;
+  const summary = str(field(task, 'summary')) ?? str(field(task, 'name')) ?? fallback;
+  return summary === undefined || summary === taskId ? taskId : `${taskId} (${summary})`;
+}
+
+interface FollowOptions {
+  /** Print task progress (`--follow`); quiet for `--wait`. */
+  progress: boolean;
+  /** Give up after this long (exit 3); undefined: wait as long as it takes. */
+  timeoutMs?: number;
+}
+
+/**
+ * Follows a job on its event stream (`GET /operations-manager/jobs/:id/events`) until it ends, and
+ * answers the exit code of its final status. The stream starts with a snapshot of the job; a
+ * stream that drops is opened again with `Last-Event-ID`, so no event is missed.
+ */
+export async function followJob(ctx: Context, client: Client, jobId: string, opts: FollowOptions): Promise<{ job: Doc; code: ExitCode }> {
+  const c = ctx.stderrColors;
+  const deadline = opts.timeoutMs === undefined ? undefined : Date.now() + opts.timeoutMs;
+  const controller = new AbortController();
+  const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(), opts.timeoutMs);
+  const { createParser } = loadEventsourceParser();
+  let lastEventId: string | undefined;
+  let snapshot: Doc | undefined;
+  let ended = false;
+  // tasks the snapshot showed finished: the stream may repeat their taskFinish (at least once)
+  const shownFinished = new Set<string>();
+  const say = (line: string): void => {
+    if (opts.progress) ctx.note(line);
+  };
+  const time = (ms: unknown): string => c.dim(typeof ms === 'number' ? new Date(ms).toISOString().slice(11, 19) : '        ');
+  const onEvent = async (event: string, data: Doc): Promise<void> => {
+    const taskId = str(data.taskId) ?? '';
+    switch (event) {
+      case 'snapshot': {
+        snapshot = data;
+        if (TERMINAL.has(String(data.status))) ended = true;
+        say(`${time(Date.now())} job ${jobId} ${c.bold(String(data.name ?? ''))} is ${statusColor(String(data.status), c)}`);
+        for (const [id, task] of orderedTasks(data)) {
+          const state = String(field(task, 'metrics.finish_state') ?? '');
+          if (state === '' || task.status === 'running') continue;
+          shownFinished.add(id);
+          const mark = state === 'success' ? c.green('✔') : c.red('✖');
+          const detail = state === 'error' ? taskError(task) : undefined;
+          say(
+            `${time(field(task, 'metrics.end_time'))} ${mark} ${taskLabel(data, id)} finished: ${statusColor(state, c)}${detail === undefined ? '' : ` — ${detail}`}`,
+          );
+        }
+        break;
+      }
+      case 'taskStart':
+        shownFinished.delete(taskId);
+        say(`${time(data.timestamp)} ${c.cyan('▶')} ${taskLabel(snapshot, taskId, str(data.taskName))} started`);
+        break;
+      case 'taskFinish': {
+        if (shownFinished.delete(taskId)) break;
+        const state = String(data.finishState ?? data.taskStatus ?? '');
+        let line = `${time(data.timestamp)} ${state === 'success' ? c.green('✔') : c.red('✖')} ${taskLabel(snapshot, taskId, str(data.taskName))} finished: ${statusColor(state, c)}`;
+        if (opts.progress && state === 'error') {
+          const detail = taskError(field(await getJob(client, jobId).catch(() => undefined), `tasks.${taskId}`));
+          if (detail !== undefined) line += ` — ${detail}`;
+        }
+        say(line);
+        break;
+      }
+      case 'jobError': {
+        const errors = Array.isArray(data.error)
+          ? data.error.filter(isDoc).map((e) => `${String(e.task ?? '?')}: ${String(e.message ?? '')}`)
+          : [];
+        say(`${time(data.timestamp)} ${c.red('job ended in error')}${errors.length > 0 ? `: ${errors.join('; ')}` : ''}`);
+        ended = true;
+        break;
+      }
+      case 'jobComplete':
+        say(`${time(data.timestamp)} ${c.green('job complete')}`);
+        ended = true;
+        break;
+      case 'jobCancel':
+        say(`${time(data.timestamp)} ${c.yellow('job canceled')}`);
+        ended = true;
+        break;
+      case 'jobPause':
+        say(`${time(data.timestamp)} ${c.yellow('job paused')}`);
+        break;
+      case 'jobResume':
+        say(`${time(data.timestamp)} job resumed`);
+        break;
+      default:
+        break;
+    }
+  };
+  try {
+    for (let attempt = 0; !ended; attempt += 1) {
+      const queue: { event: string; data: Doc; id?: string }[] = [];
+      const parser = createParser({
+        onEvent: (e) => {
+          try {
+            const data = JSON.parse(e.data) as unknown;
+            if (isDoc(data)) queue.push({ event: e.event ?? 'message', data, ...(e.id === undefined ? {} : { id: e.id }) });
+          } catch {
+            // a comment or keep-alive without JSON
+          }
+        },
+      });
+      let res: Response;
+      try {
+        res = await client.stream({
+          method: 'GET',
+          path: pathOf('/operations-manager/jobs/:jobId/events', { jobId }),
+          headers: lastEventId === undefined ? {} : { 'last-event-id': lastEventId },
+          signal: controller.signal,
+        });
+      } catch (err) {
+        if (controller.signal.aborted) break;
+        throw err;
+      }
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of res.body ?? []) {
+          parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+          while (queue.length > 0) {
+            const next = queue.shift()!;
+            if (next.id !== undefined) lastEventId = next.id;
+            await onEvent(next.event, next.data);
+          }
+          if (ended) break;
+        }
+      } catch (err) {
+        if (controller.signal.aborted) break;
+        if (attempt >= 5)
+          throw new CliError(
+            `the event stream of job ${jobId} on ${client.url} keeps dropping: ${(err as Error).message}`,
+            EXIT.UNREACHABLE,
+          );
+      } finally {
+        await res.body?.cancel().catch(() => undefined);
+      }
+      if (!ended) {
+        // the stream closed: the job may have ended between two events; ask
+        const job = await getJob(client, jobId);
+        if (TERMINAL.has(String(job.status))) ended = true;
+        else if (attempt >= 20) throw new CliError(`the event stream of job ${jobId} on ${client.url} keeps closing`, EXIT.UNREACHABLE);
+      }
+    }
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+  const job = await getJob(client, jobId);
+  const status = String(job.status);
+  if (!TERMINAL.has(status) && deadline !== undefined) {
+    throw new CliError(
+      `job ${jobId} is still ${status} after ${formatDuration(opts.timeoutMs ?? 0)} (--timeout); \`nap jobs watch ${jobId}\` follows it`,
+      EXIT.STILL_RUNNING,
+    );
+  }
+  return { job, code: exitCodeOf(status) };
+}
+
+export interface RunOptions {
+  var?: string[];
+  vars?: string;
+  description?: string;
+  wait?: boolean;
+  follow?: boolean;
+  timeout?: string;
+  formData?: string;
+  trigger?: string;
+}
+
+function jobVariables(opts: RunOptions): Record<string, unknown> {
+  let vars: Record<string, unknown> = {};
+  if (opts.vars !== undefined) {
+    const fromFile = readData(`@${opts.vars}`);
+    if (!isDoc(fromFile)) throw usage(`--vars ${opts.vars} must hold an object of variables`);
+    vars = fromFile;
+  }
+  return { ...vars, ...parseVars(opts.var) };
+}
+
+/** After a start: print the job, then wait or follow when asked, and set the exit code. */
+async function afterStart(ctx: Context, client: Client, job: Doc, opts: RunOptions): Promise<void> {
+  const id = str(job._id);
+  if (id === undefined) throw new CliError('the platform answered the start without a job id', EXIT.FAILED);
+  const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
+  const waiting = opts.wait === true || opts.follow === true || timeoutMs !== undefined;
+  if (!waiting) {
+    ctx.print(job, () => `started job ${id} (${String(job.name ?? '')})`);
+    return;
+  }
+  if (opts.follow === true) ctx.note(`started job ${id} (${String(job.name ?? '')})`);
+  const { job: final, code } = await followJob(ctx, client, id, {
+    progress: opts.follow === true,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+  ctx.print(final, () => `job ${id} ${statusColor(String(final.status), ctx.colors)}${durationOf(final)}`);
+  process.exitCode = code;
+}
+
+function durationOf(job: Doc): string {
+  const start = field(job, 'metrics.start_time');
+  const end = field(job, 'metrics.end_time');
+  return typeof start === 'number' && typeof end === 'number' ? ` in ${formatDuration(end - start)}` : '';
+}
+
+export async function runWorkflow(ctx: Context, name: string, opts: RunOptions): Promise<void> {
+  if (opts.timeout !== undefined) parseDuration(opts.timeout, '--timeout');
+  const client = ctx.client();
+  const workflows = findResource('workflows')!;
+  const found = await mustFind(client, workflows, name);
+  const options: Doc = { variables: jobVariables(opts) };
+  if (opts.description !== undefined) options.description = opts.description;
+  const res = await client.request({
+    method: 'POST',
+    path: '/operations-manager/jobs/start',
+    json: { workflow: found.name ?? name, options },
+  });
+  const job = unwrap(res.body);
+  if (!isDoc(job)) throw new CliError('POST /operations-manager/jobs/start answered no job', EXIT.FAILED);
+  await afterStart(ctx, client, job, opts);
+}
+
+/** Runs an automation through its manual trigger (with form data), else its endpoint trigger. */
+export async function runAutomation(ctx: Context, name: string, opts: RunOptions): Promise<void> {
+  if (opts.timeout !== undefined) parseDuration(opts.timeout, '--timeout');
+  const client = ctx.client();
+  const automation = await mustFind(client, findResource('automations')!, name);
+  const res = await client.request({ method: 'GET', path: '/operations-manager/triggers', query: { actionId: automation.id, limit: 500 } });
+  const triggers = itemsOf(res.body).filter((t) => t.enabled !== false);
+  const runnable = triggers.filter((t) => t.type === 'manual' || t.type === 'endpoint');
+  const chosen =
+    opts.trigger !== undefined
+      ? runnable.find((t) => t.name === opts.trigger || t._id === opts.trigger)
+      : (runnable.find((t) => t.type === 'manual') ?? runnable.find((t) => t.type === 'endpoint'));
+  if (chosen === undefined) {
+    const named = opts.trigger === undefined ? '' : ` named "${opts.trigger}"`;
+    throw new CliError(
+      `automation "${automation.name ?? name}" has no enabled manual or endpoint trigger${named}; \`nap get triggers\` lists them`,
+      EXIT.FAILED,
+    );
+  }
+  let formData: Record<string, unknown> = {};
+  if (opts.formData !== undefined) {
+    const data = readData(opts.formData);
+    if (!isDoc(data)) throw usage('--form-data must be a JSON object (or @file holding one)');
+    formData = data;
+  }
+  formData = { ...formData, ...jobVariables({ ...opts, formData: undefined }) };
+  const started =
+    chosen.type === 'manual'
+      ? await client.request({
+          method: 'POST',
+          path: pathOf('/operations-manager/triggers/manual/:id/run', { id: String(chosen._id) }),
+          json: { formData },
+        })
+      : await client.request({
+          method: 'POST',
+          path: pathOf('/operations-manager/triggers/endpoint/:routeName', { routeName: String(chosen.routeName) }),
+          json: formData,
+        });
+  const job = unwrap(started.body);
+  if (!isDoc(job)) throw new CliError(`the trigger "${String(chosen.name)}" answered no job`, EXIT.FAILED);
+  await afterStart(ctx, client, job, opts);
+}
+
+export async function watchJob(ctx: Context, id: string, opts: { timeout?: string; quiet?: boolean }): Promise<void> {
+  const client = ctx.client();
+  const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
+  const { job, code } = await followJob(ctx, client, id, {
+    progress: opts.quiet !== true,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+  ctx.print(job, () => `job ${id} ${statusColor(String(job.status), ctx.colors)}${durationOf(job)}`);
+  process.exitCode = code;
+}
+
+const JOB_COLUMNS = (c: Colors) =>
+  [
+    { header: 'ID', value: (j: Doc) => j._id },
+    { header: 'WORKFLOW', value: (j: Doc) => j.name },
+    { header: 'STATUS', value: (j: Doc) => j.status, color: (t: string) => statusColor(t, c) },
+    { header: 'STARTED', value: (j: Doc) => isoTime(field(j, 'metrics.start_time')) },
+    {
+      header: 'DURATION',
+      value: (j: Doc) => {
+        const s = field(j, 'metrics.start_time');
+        const e = field(j, 'metrics.end_time');
+        return typeof s === 'number' && typeof e === 'number' ? formatDuration(e - s) : undefined;
+      },
+    },
+    { header: 'DESCRIPTION', value: (j: Doc) => j.description },
+  ] as const;
+
+export async function listJobs(ctx: Context, opts: { status?: string; workflow?: string; since?: string; limit?: string }): Promise<void> {
+  const client = ctx.client();
+  const limit = opts.limit === undefined ? 25 : Number(opts.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw usage(`--limit ${opts.limit ?? ''}: expected a positive whole number`);
+  const query: Query = { limit, exclude: 'tasks,transitions,variables' };
+  if (opts.status !== undefined) query['in[status]'] = opts.status;
+  if (opts.workflow !== undefined) query['equals[name]'] = opts.workflow;
+  if (opts.since !== undefined) query['gte[metrics.start_time]'] = Date.now() - parseDuration(opts.since, '--since');
+  const res = await client.request({ method: 'GET', path: '/operations-manager/jobs', query });
+  const jobs = itemsOf(res.body);
+  ctx.print(jobs, () => (jobs.length === 0 ? 'No jobs found.\n' : table(jobs, JOB_COLUMNS(ctx.colors), ctx.colors)));
+}
+
+function orderedTasks(job: Doc): [string, Doc][] {
+  const tasks = isDoc(job.tasks) ? Object.entries(job.tasks).filter((e): e is [string, Doc] => isDoc(e[1])) : [];
+  const startOf = (t: Doc): number => {
+    const s = field(t, 'metrics.start_time');
+    return typeof s === 'number' ? s : Number.MAX_SAFE_INTEGER;
+  };
+  return tasks.filter(([id]) => id !== 'workflow_start' && id !== 'workflow_end').sort((a, b) => startOf(a[1]) - startOf(b[1]));
+}
+
+/** The task tree of a job, child jobs indented under the task that started them. */
+async function renderJobTree(client: Client, job: Doc, c: Colors, depth: number, seen: Set<string>): Promise<string[]> {
+  const pad = '  '.repeat(depth);
+  const lines: string[] = [];
+  const head = `${pad}${c.bold(`job ${String(job._id)}`)} ${String(job.name ?? '')} ${statusColor(String(job.status ?? ''), c)}${durationOf(job)}`;
+  lines.push(depth === 0 && job.description !== undefined && job.description !== '' ? `${head}  ${c.dim(String(job.description))}` : head);
+  for (const [id, task] of orderedTasks(job)) {
+    const status = String(task.status ?? 'pending');
+    const summary = str(task.summary) ?? str(task.name) ?? id;
+    const kind = task.type === 'manual' ? c.magenta(' [manual]') : '';
+    lines.push(`${pad}  ${id.padEnd(8)} ${statusColor(status, c).padEnd(10)} ${summary}${kind}`);
+    const error = taskError(task);
+    if (error !== undefined && (status === 'error' || status === 'failure')) lines.push(`${pad}           ${c.red(error)}`);
+    const children = Array.isArray(task.childJobs) ? task.childJobs.filter(isDoc) : [];
+    for (const child of children) {
+      const childId = str(child._id);
+      if (childId === undefined || seen.has(childId)) continue;
+      seen.add(childId);
+      const childJob = await getJob(client, childId).catch(() => undefined);
+      if (childJob === undefined) lines.push(`${pad}    job ${childId} (cannot be read)`);
+      else lines.push(...(await renderJobTree(client, childJob, c, depth + 2, seen)));
+    }
+  }
+  const errors = Array.isArray(job.error) ? job.error.filter(isDoc) : [];
+  for (const e of errors) lines.push(`${pad}  ${c.red('error')} ${String(e.task ?? '')}: ${String(e.message ?? '')}`);
+  return lines;
+}
+
+export async function describeJob(ctx: Context, id: string): Promise<void> {
+  const client = ctx.client();
+  const job = await getJob(client, id);
+  if (ctx.format !== 'human') {
+    ctx.print(job, () => '');
+    return;
+  }
+  ctx.out((await renderJobTree(client, job, ctx.colors, 0, new Set([id]))).join('\n'));
+}
+
+export async function cancelJobs(ctx: Context, ids: string[]): Promise<void> {
+  const client = ctx.client();
+  const res = await client.request({ method: 'POST', path: '/operations-manager/jobs/cancel', json: { jobIds: [...new Set(ids)] } });
+  const results = itemsOf(res.body);
+  ctx.print(res.body, () =>
+    results
+      .map(
+        (r) =>
+          `${r.success === true ? 'canceled' : 'not canceled'} job ${String(r.jobId)}${r.success === true ? '' : `: ${String(r.message ?? '')}`}`,
+      )
+      .join('\n'),
+  );
+  const failed = results.filter((r) => r.success !== true);
+  if (failed.length > 0) throw new CliError(`${failed.length} of ${results.length} jobs could not be canceled`, EXIT.FAILED);
+}
+
+export async function pauseOrResume(ctx: Context, action: 'pause' | 'resume', ids: string[]): Promise<void> {
+  const client = ctx.client();
+  const answers: unknown[] = [];
+  for (const id of ids) {
+    const res = await client.request({ method: 'POST', path: pathOf(`/operations-manager/jobs/:jobId/${action}`, { jobId: id }) });
+    const job = unwrap(res.body);
+    answers.push(job);
+    if (ctx.format === 'human')
+      ctx.out(`${action === 'pause' ? 'paused' : 'resumed'} job ${id}${isDoc(job) ? ` (${String(job.status)})` : ''}`);
+  }
+  if (ctx.format !== 'human') ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
+}
+
+/** A task of a job by id, or by its summary or name when that is unique. */
+function taskIdOf(job: Doc, task: string): string {
+  const tasks = isDoc(job.tasks) ? job.tasks : {};
+  if (task in tasks) return task;
+  const matches = Object.entries(tasks).filter(([, t]) => isDoc(t) && (t.summary === task || t.name === task));
+  if (matches.length === 1) return matches[0]![0];
+  if (matches.length > 1)
+    throw usage(
+      `job ${String(job._id)} has ${matches.length} tasks named "${task}": give the task id (${matches.map(([id]) => id).join(', ')})`,
+    );
+  throw new CliError(`job ${String(job._id)} has no task "${task}"; \`nap jobs describe ${String(job._id)}\` lists them`, EXIT.FAILED);
+}
+
+export async function retryTask(ctx: Context, jobId: string, task: string, opts: { var?: string[] }): Promise<void> {
+  const client = ctx.client();
+  const job = await getJob(client, jobId);
+  const taskId = taskIdOf(job, task);
+  const variables = Object.fromEntries(Object.entries(parseVars(opts.var)).map(([k, v]) => [k, { value: v }]));
+  const res = await client.request({
+    method: 'POST',
+    path: pathOf('/workflow_engine/jobs/:jobId/retryTask', { jobId }),
+    json: { taskId, variables },
+  });
+  const retried = unwrap(res.body);
+  ctx.print(retried, () => `retried task ${taskId} of job ${jobId}${isDoc(retried) ? ` (job ${String(retried.status)})` : ''}`);
+}
+
+export async function listTasks(
+  ctx: Context,
+  opts: { status?: string; job?: string; workflow?: string; all?: boolean; limit?: string },
+): Promise<void> {
+  const client = ctx.client();
+  const query: Query = { limit: opts.limit === undefined ? 50 : Number(opts.limit) };
+  if (opts.all !== true) {
+    query['equals[type]'] = 'manual';
+    query['equals[status]'] = opts.status ?? 'running';
+  } else if (opts.status !== undefined) query['equals[status]'] = opts.status;
+  if (opts.job !== undefined) query['equals[job._id]'] = opts.job;
+  if (opts.workflow !== undefined) query['equals[job.name]'] = opts.workflow;
+  const res = await client.request({ method: 'GET', path: '/operations-manager/tasks', query });
+  const tasks = itemsOf(res.body);
+  const c = ctx.colors;
+  ctx.print(tasks, () =>
+    tasks.length === 0
+      ? opts.all === true
+        ? 'No tasks found.\n'
+        : 'No manual task is waiting.\n'
+      : table(
+          tasks,
+          [
+            { header: 'JOB', value: (t: Doc) => field(t, 'job._id') },
+            { header: 'TASK', value: (t: Doc) => t.id },
+            { header: 'SUMMARY', value: (t: Doc) => t.summary ?? t.name },
+            { header: 'TYPE', value: (t: Doc) => t.type },
+            { header: 'STATUS', value: (t: Doc) => t.status, color: (s: string) => statusColor(s, c) },
+            { header: 'WORKFLOW', value: (t: Doc) => field(t, 'job.name') },
+            { header: 'STARTED', value: (t: Doc) => isoTime(field(t, 'metrics.start_time')) },
+          ],
+          c,
+        ),
+  );
+}
+
+export async function finishTask(ctx: Context, jobId: string, task: string, opts: { var?: string[]; failure?: boolean }): Promise<void> {
+  const client = ctx.client();
+  const job = await getJob(client, jobId);
+  const taskId = taskIdOf(job, task);
+  const variables: Record<string, unknown> = { ...parseVars(opts.var) };
+  if (opts.failure === true) variables.finish_state = 'failure';
+  const res = await client.request({
+    method: 'POST',
+    path: pathOf('/operations-manager/jobs/:jobId/tasks/:taskId/finish', { jobId, taskId }),
+    json: { variables },
+  });
+  const after = unwrap(res.body);
+  ctx.print(after, () => `finished task ${taskId} of job ${jobId}${opts.failure === true ? ' with failure' : ''}`);
+}

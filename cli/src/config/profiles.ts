@@ -1,0 +1,263 @@
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CliError, EXIT, usage } from '../errors';
+import { loadIni } from '../lazy';
+
+/**
+ * Profiles: where a platform is and how to log in to it. Read from ipctl's `~/.platform.d/config`
+ * and NAP's own `$XDG_CONFIG_HOME/nap/config` (the same INI format and keys; NAP's file wins key by
+ * key), and from `NAP_*` environment variables, which need no file at all.
+ */
+export interface Profile {
+  /** The profile's name, or `environment` when it comes from `NAP_URL`. */
+  name: string;
+  /** Where it was read from (file paths, `environment`), for messages. */
+  source: string;
+  /** `https://host:port`, without a trailing slash. */
+  baseUrl: string;
+  /** false: accept any TLS certificate (ipctl's `verify = false`). */
+  verify: boolean;
+  username?: string;
+  password?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** A bearer token used as is (`NAP_TOKEN`, or `token` in a profile); never renewed. */
+  token?: string;
+  /** Bound of one request (connection and answer), in milliseconds; 0: none. */
+  timeoutMs: number;
+}
+
+/** Profile keys, as ipctl names them (`url` and `token` are NAP's additions). */
+export const PROFILE_KEYS = [
+  'host',
+  'port',
+  'use_tls',
+  'verify',
+  'username',
+  'password',
+  'client_id',
+  'client_secret',
+  'timeout',
+  'url',
+  'token',
+] as const;
+type ProfileKey = (typeof PROFILE_KEYS)[number];
+type Section = Partial<Record<ProfileKey, string>>;
+
+/** Request timeout when a profile sets none (ipctl's 0 means no limit, and is kept as such). */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+export interface ConfigFiles {
+  ipctl: string;
+  nap: string;
+}
+
+/** The two files, after the environment (`IPCTL_CONFIG_FILE`, `NAP_CONFIG`, `XDG_CONFIG_HOME`). */
+export function configFiles(env: NodeJS.ProcessEnv = process.env, configFlag?: string): ConfigFiles {
+  const home = os.homedir();
+  const xdg = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : path.join(home, '.config');
+  return {
+    ipctl: env.IPCTL_CONFIG_FILE ?? path.join(home, '.platform.d', 'config'),
+    nap: configFlag ?? env.NAP_CONFIG ?? path.join(xdg, 'nap', 'config'),
+  };
+}
+
+interface ParsedFile {
+  profiles: Map<string, Section>;
+  defaultProfile?: string;
+  git: { name?: string; email?: string };
+}
+
+function parseFile(file: string): ParsedFile | undefined {
+  if (!existsSync(file)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw usage(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const data = loadIni().parse(text) as Record<string, unknown>;
+  const parsed: ParsedFile = { profiles: new Map(), git: {} };
+  for (const [key, value] of Object.entries(data)) {
+    if (typeof value !== 'object' || value === null) continue;
+    const members = value as Record<string, unknown>;
+    const match = /^profile\s+(\S+)$/.exec(key);
+    if (match !== null) {
+      const section: Section = {};
+      for (const k of PROFILE_KEYS) {
+        const v = members[k];
+        if (v !== undefined && v !== null) section[k] = String(v);
+      }
+      parsed.profiles.set(match[1] as string, section);
+    } else if (key === 'application' && typeof members.default_profile === 'string' && members.default_profile !== '') {
+      parsed.defaultProfile = members.default_profile;
+    } else if (key === 'git') {
+      if (typeof members.name === 'string') parsed.git.name = members.name;
+      if (typeof members.email === 'string') parsed.git.email = members.email;
+    }
+  }
+  return parsed;
+}
+
+/** Everything the two files say, merged (NAP's file over ipctl's). */
+export interface LoadedConfig {
+  files: ConfigFiles;
+  /** The files that exist, in the order they were read. */
+  read: string[];
+  profiles: Map<string, Section>;
+  defaultProfile?: string;
+  git: { name?: string; email?: string };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, configFlag?: string): LoadedConfig {
+  const files = configFiles(env, configFlag);
+  if (configFlag !== undefined && !existsSync(configFlag)) throw usage(`the config file ${configFlag} does not exist`);
+  const loaded: LoadedConfig = { files, read: [], profiles: new Map(), git: {} };
+  for (const file of [files.ipctl, files.nap]) {
+    const parsed = parseFile(file);
+    if (parsed === undefined) continue;
+    loaded.read.push(file);
+    for (const [name, section] of parsed.profiles) loaded.profiles.set(name, { ...loaded.profiles.get(name), ...section });
+    if (parsed.defaultProfile !== undefined) loaded.defaultProfile = parsed.defaultProfile;
+    loaded.git = { ...loaded.git, ...parsed.git };
+  }
+  return loaded;
+}
+
+function bool(value: string | undefined, fallback: boolean, key: string, where: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  const v = value.toLowerCase();
+  if (['true', 'yes', '1', 'on'].includes(v)) return true;
+  if (['false', 'no', '0', 'off'].includes(v)) return false;
+  throw usage(`${key} = ${value} in ${where} is not true or false`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function timeoutMs(value: string | undefined, where: string): number {
+  if (value === undefined || value === '') return DEFAULT_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0) throw usage(`timeout = ${value} in ${where} is not a number of seconds`);
+  return Math.round(seconds * 1000);
+}
+
+function baseUrlOf(section: Section, where: string): string {
+  const url = nonEmpty(section.url) ?? (nonEmpty(section.host)?.includes('://') === true ? section.host : undefined);
+  if (url !== undefined) {
+    try {
+      const parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+      return parsed.href.replace(/\/+$/, '');
+    } catch {
+      throw usage(`${url} in ${where} is not an http:// or https:// URL`);
+    }
+  }
+  const host = nonEmpty(section.host) ?? 'localhost';
+  const tls = bool(section.use_tls, true, 'use_tls', where);
+  let port = Number(nonEmpty(section.port) ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`port = ${section.port} in ${where} is not a port number`);
+  if (port === 0) port = tls ? 443 : 80;
+  const hostPart = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `${tls ? 'https' : 'http'}://${hostPart}:${port}`;
+}
+
+/** The profile a section (over ipctl's `[profile default]`) describes. */
+function profileOf(name: string, section: Section, source: string): Profile {
+  const profile: Profile = {
+    name,
+    source,
+    baseUrl: baseUrlOf(section, source),
+    verify: bool(section.verify, true, 'verify', source),
+    timeoutMs: timeoutMs(section.timeout, source),
+  };
+  const token = nonEmpty(section.token);
+  const clientId = nonEmpty(section.client_id);
+  const username = nonEmpty(section.username);
+  if (token !== undefined) profile.token = token;
+  if (clientId !== undefined) {
+    profile.clientId = clientId;
+    profile.clientSecret = section.client_secret ?? '';
+  }
+  if (username !== undefined) {
+    profile.username = username;
+    profile.password = section.password ?? '';
+  }
+  return profile;
+}
+
+/** ipctl's per-profile overrides: `IPCTL_PROFILE_<NAME>_<KEY>`. */
+function ipctlOverrides(name: string, env: NodeJS.ProcessEnv): Section {
+  const section: Section = {};
+  for (const key of PROFILE_KEYS) {
+    const value = env[`IPCTL_PROFILE_${name.toUpperCase()}_${key.toUpperCase()}`];
+    if (value !== undefined) section[key] = value;
+  }
+  return section;
+}
+
+/** NAP's environment variables, as a profile section. */
+function napOverrides(env: NodeJS.ProcessEnv): Section {
+  const section: Section = {};
+  if (nonEmpty(env.NAP_URL) !== undefined) section.url = env.NAP_URL;
+  if (nonEmpty(env.NAP_TIMEOUT) !== undefined) section.timeout = env.NAP_TIMEOUT;
+  if (nonEmpty(env.NAP_VERIFY) !== undefined) section.verify = env.NAP_VERIFY;
+  if (nonEmpty(env.NAP_TOKEN) !== undefined) section.token = env.NAP_TOKEN;
+  if (nonEmpty(env.NAP_CLIENT_ID) !== undefined) {
+    section.client_id = env.NAP_CLIENT_ID;
+    section.client_secret = env.NAP_CLIENT_SECRET ?? '';
+  }
+  if (nonEmpty(env.NAP_USERNAME) !== undefined) {
+    section.username = env.NAP_USERNAME;
+    section.password = env.NAP_PASSWORD ?? '';
+  }
+  return section;
+}
+
+function hasCredentialsFromEnv(section: Section): boolean {
+  return section.token !== undefined || section.client_id !== undefined || section.username !== undefined;
+}
+
+/**
+ * The profile a command runs against. `--profile` (or `NAP_PROFILE`) names one; without a name,
+ * `NAP_URL` makes one from the environment alone, else the files' `[application] default_profile`,
+ * else `default` (ipctl's rule). `NAP_*` variables override the chosen profile's keys; named
+ * profiles inherit what `[profile default]` sets, as in ipctl.
+ */
+export function resolveProfile(config: LoadedConfig, requested: string | undefined, env: NodeJS.ProcessEnv = process.env): Profile {
+  const explicit = nonEmpty(requested) ?? nonEmpty(env.NAP_PROFILE);
+  const fromEnv = napOverrides(env);
+  if (explicit === undefined && fromEnv.url !== undefined) {
+    if (!hasCredentialsFromEnv(fromEnv)) {
+      throw usage(
+        'NAP_URL is set but no credentials: set NAP_USERNAME and NAP_PASSWORD, NAP_CLIENT_ID and NAP_CLIENT_SECRET, or NAP_TOKEN',
+      );
+    }
+    return profileOf('environment', fromEnv, 'environment');
+  }
+  const name = explicit ?? config.defaultProfile ?? 'default';
+  return namedProfile(config, name, env, fromEnv);
+}
+
+/** A profile by name (`copy --from/--to`), with `IPCTL_PROFILE_<NAME>_*` overrides and, for the active one, `NAP_*`. */
+export function namedProfile(config: LoadedConfig, name: string, env: NodeJS.ProcessEnv = process.env, extra: Section = {}): Profile {
+  const section = config.profiles.get(name);
+  if (section === undefined) {
+    const where = config.read.length > 0 ? config.read.join(' or ') : `${config.files.ipctl} or ${config.files.nap} (neither exists)`;
+    const known = [...config.profiles.keys()];
+    const hint = known.length > 0 ? ` (profiles: ${known.join(', ')})` : '';
+    throw new CliError(`profile "${name}" is not in ${where}${hint}; name one with --profile, or set NAP_URL and credentials`, EXIT.USAGE);
+  }
+  const inherited = name === 'default' ? {} : (config.profiles.get('default') ?? {});
+  const merged: Section = { ...inherited, ...section, ...ipctlOverrides(name, env) };
+  if (hasCredentialsFromEnv(extra)) {
+    delete merged.username;
+    delete merged.password;
+    delete merged.client_id;
+    delete merged.client_secret;
+    delete merged.token;
+  }
+  return profileOf(name, { ...merged, ...extra }, config.read.join(', '));
+}

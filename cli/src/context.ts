@@ -1,0 +1,106 @@
+import type { Colors } from 'picocolors/types';
+import type { LoadedConfig, Profile } from './config/profiles';
+import { loadConfig, namedProfile, resolveProfile } from './config/profiles';
+import { Client } from './http/client';
+import type { TokenCache } from './http/token-cache';
+import { createTokenCache, tokenCacheFile } from './http/token-cache';
+import { loadSpinner } from './lazy';
+import { colorsFor } from './output/colors';
+import type { OutputFormat } from './output/format';
+import { serialize } from './output/format';
+
+/** The global flags, valid before or after the command. */
+export interface GlobalOptions {
+  profile?: string;
+  output: OutputFormat;
+  debug: boolean;
+  config?: string;
+  color: boolean;
+}
+
+export interface Io {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * What every command receives: the global options, the output streams with their colours, and
+ * clients of the platforms it talks to (made on first use, so that `nap --version` reads no file).
+ */
+export class Context {
+  private loaded: LoadedConfig | undefined;
+  private readonly clients = new Map<string, Client>();
+  private tokenCache: TokenCache | undefined;
+  private outColors: Colors | undefined;
+  private errColors: Colors | undefined;
+
+  constructor(
+    readonly options: GlobalOptions,
+    readonly io: Io,
+  ) {}
+
+  get format(): OutputFormat {
+    return this.options.output;
+  }
+
+  get colors(): Colors {
+    this.outColors ??= colorsFor(this.io.stdout, this.io.env, !this.options.color);
+    return this.outColors;
+  }
+
+  get stderrColors(): Colors {
+    this.errColors ??= colorsFor(this.io.stderr, this.io.env, !this.options.color);
+    return this.errColors;
+  }
+
+  out(text: string): void {
+    this.io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  }
+
+  /** A line for people on stderr (progress, notes), so that stdout stays the document. */
+  note(text: string): void {
+    this.io.stderr.write(`${text}\n`);
+  }
+
+  /** The document as the API gave it for `-o json|yaml`; the human rendering otherwise. */
+  print(doc: unknown, human: () => string): void {
+    if (this.format === 'human') this.out(human());
+    else this.out(serialize(doc, this.format));
+  }
+
+  config(): LoadedConfig {
+    this.loaded ??= loadConfig(this.io.env, this.options.config);
+    return this.loaded;
+  }
+
+  /** The active profile (`--profile`, `NAP_PROFILE`, `NAP_URL`, the default profile). */
+  profile(): Profile {
+    return resolveProfile(this.config(), this.options.profile, this.io.env);
+  }
+
+  /** A client of the active profile, or of a profile named by `copy --from/--to`. */
+  client(name?: string): Client {
+    const profile = name === undefined ? this.profile() : namedProfile(this.config(), name, this.io.env);
+    const key = name ?? '';
+    let client = this.clients.get(key);
+    if (client === undefined) {
+      this.tokenCache ??= createTokenCache(tokenCacheFile(this.io.env));
+      const debug = { enabled: this.options.debug, log: (line: string) => this.io.stderr.write(`${this.stderrColors.dim(line)}\n`) };
+      client = new Client(profile, debug, this.tokenCache);
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  /** A spinner on stderr while `work` runs, only when stderr is a terminal and output is for people. */
+  async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
+    if (this.io.stderr.isTTY !== true || this.options.debug || this.io.env.CI === 'true') return work();
+    const spinner = loadSpinner()({ text, stream: this.io.stderr }).start();
+    try {
+      return await work();
+    } finally {
+      spinner.stop();
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { CliError, EXIT, usage } from './errors';
+import { loadYaml } from './lazy';
+import type { Doc } from './resources/documents';
+import { isDoc } from './resources/documents';
+
+/** A JSON or YAML document (by extension; JSON first for anything else). */
+export function parseDocument(text: string, file: string): unknown {
+  const yamlFile = /\.ya?ml$/i.test(file);
+  if (!yamlFile) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      if (/\.json$/i.test(file)) throw usage(`${file} is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  const YAML = loadYaml();
+  try {
+    return YAML.parse(text) as unknown;
+  } catch (err) {
+    throw usage(`${file} is not valid ${yamlFile ? 'YAML' : 'JSON or YAML'}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+export function readText(file: string): string {
+  try {
+    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw usage(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`);
+  }
+}
+
+/** The documents of a file: one object, or an array of them. */
+export function readDocuments(file: string): Doc[] {
+  const value = parseDocument(readText(file), file);
+  const docs = Array.isArray(value) ? value : [value];
+  if (docs.length === 0 || !docs.every(isDoc)) throw usage(`${file} must hold a JSON/YAML object or an array of objects`);
+  return docs;
+}
+
+/**
+ * The files an import reads: the file itself, or those of a folder ending in `.<kind>.json|yaml`
+ * (ipctl's naming), or every JSON/YAML file of the folder when none is named so.
+ */
+export function importFiles(target: string, kind: string): string[] {
+  let stat;
+  try {
+    stat = statSync(target);
+  } catch {
+    throw new CliError(`${target}: no such file or folder`, EXIT.USAGE);
+  }
+  if (!stat.isDirectory()) return [target];
+  const all = readdirSync(target)
+    .filter((f) => /\.(json|ya?ml)$/i.test(f))
+    .sort();
+  const named = all.filter((f) => f.toLowerCase().includes(`.${kind}.`));
+  const chosen = named.length > 0 ? named : all;
+  if (chosen.length === 0) throw usage(`${target} holds no .json or .yaml file to import`);
+  return chosen.map((f) => path.join(target, f));
+}
+
+/** `<name>.<kind>.json`, with path separators replaced (ipctl's naming). */
+export function exportFileName(name: string, kind: string, ext = 'json'): string {
+  return `${name.replace(/[/\\]/g, '_')}.${kind}.${ext}`;
+}
+
+/** `--var k=v` values: JSON when they parse (numbers, booleans, objects), else the text. */
+export function parseVars(pairs: readonly string[] | undefined, flag = '--var'): Record<string, unknown> {
+  const vars: Record<string, unknown> = {};
+  for (const pair of pairs ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw usage(`${flag} ${pair}: expected name=value`);
+    const raw = pair.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw) as unknown;
+    } catch {
+      value = raw;
+    }
+    vars[pair.slice(0, eq)] = value;
+  }
+  return vars;
+}
+
+/** `--data JSON` or `--data @file`. */
+export function readData(data: string): unknown {
+  if (data.startsWith('@')) {
+    const file = data.slice(1);
+    return parseDocument(readText(file), file);
+  }
+  try {
+    return JSON.parse(data) as unknown;
+  } catch (err) {
+    throw usage(`--data is not valid JSON: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,320 @@
+import type { Profile } from '../config/profiles';
+import { CliError, EXIT } from '../errors';
+import { loadUndici } from '../lazy';
+import { toCurl } from './curl';
+import type { TokenCache } from './token-cache';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** Query members; arrays repeat the key, undefined members are left out. */
+export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path below the profile's URL, with its parameters already encoded (see {@link pathOf}). */
+  path: string;
+  query?: Query;
+  json?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** false: send no credentials (login). */
+  auth?: boolean;
+  /** An event stream: the timeout bounds the answer's headers only. */
+  stream?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body, or the text when the body is not JSON. */
+  body: unknown;
+}
+
+/** Fills `:params` of a catalog path, each one percent-encoded. */
+export function pathOf(template: string, params: Record<string, string>): string {
+  return template.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for :${name} of ${template}`);
+    return encodeURIComponent(value);
+  });
+}
+
+function queryString(query: Query | undefined): string {
+  if (query === undefined) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value as readonly string[]) params.append(key, v);
+    else params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+interface ErrorBody {
+  code?: unknown;
+  message?: unknown;
+  details?: unknown;
+}
+
+/** The platform's message for a failed call: `{ code, message, details }`, or the text it sent. */
+export function platformMessage(body: unknown): { code?: string; message: string } {
+  if (typeof body === 'object' && body !== null) {
+    const b = body as ErrorBody;
+    const message = typeof b.message === 'string' ? b.message : JSON.stringify(body);
+    const detail = Array.isArray(b.details)
+      ? b.details
+          .map((d: unknown) => (typeof d === 'object' && d !== null && 'message' in d ? String((d as { message: unknown }).message) : ''))
+          .filter((m: string) => m !== '')
+          .slice(0, 3)
+          .join('; ')
+      : '';
+    const text = detail !== '' && !message.includes(detail) ? `${message} (${detail})` : message;
+    return typeof b.code === 'string' ? { code: b.code, message: text } : { message: text };
+  }
+  const text = typeof body === 'string' ? body.trim() : '';
+  return { message: text === '' ? 'no message' : text.split('\n')[0]!.slice(0, 300) };
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed',
+};
+
+function causeCode(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** One line for the stderr of `--debug`, and whether to print it. */
+export interface Debug {
+  enabled: boolean;
+  log(line: string): void;
+}
+
+type FetchFn = (url: string, init: Omit<RequestInit, 'dispatcher'> & { dispatcher?: object }) => Promise<Response>;
+
+/**
+ * A client of one platform: logs in with the profile's credentials when a call needs it (the token
+ * cached, renewed once when the platform answers 401), bounds each call by the profile's timeout,
+ * and turns every failure into a {@link CliError} with the documented exit code.
+ */
+export class Client {
+  private token: string | undefined;
+  private fetchImpl: Promise<{ fetch: FetchFn; dispatcher?: object }> | undefined;
+
+  constructor(
+    readonly profile: Profile,
+    private readonly debug: Debug,
+    private readonly cache: TokenCache,
+  ) {}
+
+  /** Where the platform is, for messages. */
+  get url(): string {
+    return this.profile.baseUrl;
+  }
+
+  /** Sends the request; a status of 400 and above becomes a {@link CliError}. */
+  async request(req: ApiRequest): Promise<ApiResponse> {
+    const res = await this.send(req);
+    if (res.status >= 400) throw this.failure(req, res);
+    return res;
+  }
+
+  /** Sends the request and answers whatever the platform said (no error for 4xx/5xx). */
+  async send(req: ApiRequest): Promise<ApiResponse> {
+    const res = await this.raw(req);
+    return { status: res.status, headers: res.headers, body: await this.readBody(req, res) };
+  }
+
+  /** An event stream: the open response, its status checked. */
+  async stream(req: ApiRequest): Promise<Response> {
+    const res = await this.raw({ ...req, stream: true });
+    if (res.status >= 400) throw this.failure(req, { status: res.status, headers: res.headers, body: await this.readBody(req, res) });
+    return res;
+  }
+
+  /** The error a failed answer means: 401/403 exit 5, others exit 1, with the platform's message. */
+  failure(req: Pick<ApiRequest, 'method' | 'path'>, res: ApiResponse): CliError {
+    const { code, message } = platformMessage(res.body);
+    const route = `${req.method} ${req.path.split('?')[0]}`;
+    const label = code === undefined ? `${res.status}` : `${res.status} ${code}`;
+    if (res.status === 401) {
+      return new CliError(`${this.url} refused the credentials of profile "${this.profile.name}" (${label}: ${message})`, EXIT.AUTH);
+    }
+    if (res.status === 403) return new CliError(`${route}: not allowed (${label}: ${message})`, EXIT.AUTH);
+    return new CliError(`${route} failed: ${message} (${label})`, EXIT.FAILED);
+  }
+
+  private async raw(req: ApiRequest): Promise<Response> {
+    const useAuth = req.auth !== false;
+    let fresh = false;
+    if (useAuth && this.token === undefined) {
+      const cached = this.profile.token ?? this.cache.get(this.profile);
+      if (cached !== undefined) this.token = cached;
+      else {
+        this.token = await this.login();
+        fresh = true;
+      }
+    }
+    let res = await this.fetchOnce(req, useAuth ? this.token : undefined);
+    if (res.status === 401 && useAuth && !fresh && this.profile.token === undefined) {
+      // a cached token that expired or was revoked: log in again, once
+      await res.body?.cancel();
+      this.cache.delete(this.profile);
+      this.token = await this.login();
+      res = await this.fetchOnce(req, this.token);
+    }
+    return res;
+  }
+
+  private async readBody(req: ApiRequest, res: Response): Promise<unknown> {
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw this.networkError(req, err);
+    }
+    const type = res.headers.get('content-type') ?? '';
+    if (type.includes('json') && text !== '') {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return text;
+      }
+    }
+    return text;
+  }
+
+  private async fetchOnce(req: ApiRequest, token: string | undefined): Promise<Response> {
+    const url = `${this.profile.baseUrl}${req.path}${queryString(req.query)}`;
+    const headers: Record<string, string> = { accept: req.stream === true ? 'text/event-stream' : 'application/json', ...req.headers };
+    let body: string | undefined;
+    if (req.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.json);
+    } else if (req.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(req.form).toString();
+    }
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    const insecure = !this.profile.verify && url.startsWith('https:');
+    if (this.debug.enabled) {
+      const shown = req.json !== undefined ? { json: req.json } : req.form !== undefined ? { form: req.form } : undefined;
+      this.debug.log(toCurl({ method: req.method, url, headers, body: shown, insecure }));
+    }
+    const controller = new AbortController();
+    const timeoutMs = this.profile.timeoutMs;
+    // unref'd: it bounds reading the body as well, and never keeps the process alive
+    const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs) : undefined;
+    timer?.unref();
+    const signal = req.signal === undefined ? controller.signal : AbortSignal.any([controller.signal, req.signal]);
+    const started = Date.now();
+    try {
+      const { fetch, dispatcher } = await this.fetcher(insecure);
+      const res = await fetch(url, { method: req.method, headers, body, signal, ...(dispatcher === undefined ? {} : { dispatcher }) });
+      if (this.debug.enabled) this.debug.log(`< ${res.status} ${res.statusText} (${Date.now() - started} ms)`);
+      if (req.stream === true && timer !== undefined) clearTimeout(timer);
+      return res;
+    } catch (err) {
+      if (req.signal?.aborted === true) throw err;
+      throw this.networkError(req, err);
+    }
+  }
+
+  private networkError(req: ApiRequest, err: unknown): CliError {
+    const name = (err as { name?: unknown }).name;
+    if (name === 'TimeoutError' || (name === 'AbortError' && req.signal?.aborted !== true)) {
+      return new CliError(
+        `${this.url} did not answer ${req.method} ${req.path.split('?')[0]} within ${this.profile.timeoutMs / 1000} s (the timeout of profile "${this.profile.name}")`,
+        EXIT.UNREACHABLE,
+        { cause: err },
+      );
+    }
+    const code = causeCode(err);
+    if (code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
+      return new CliError(
+        `the TLS certificate of ${this.url} is not trusted (${code}); add verify = false to profile "${this.profile.name}" if that is expected`,
+        EXIT.UNREACHABLE,
+        { cause: err },
+      );
+    }
+    const what = code === undefined ? String((err as Error).message ?? err) : (NETWORK_CODES[code] ?? code);
+    return new CliError(
+      `cannot reach ${this.url} (${what}): is the platform running, and are host, port and use_tls of profile "${this.profile.name}" right?`,
+      EXIT.UNREACHABLE,
+      { cause: err },
+    );
+  }
+
+  private fetcher(insecure: boolean): Promise<{ fetch: FetchFn; dispatcher?: object }> {
+    if (!insecure) return Promise.resolve({ fetch: globalThis.fetch as FetchFn });
+    // undici is loaded only for verify = false: the built-in fetch takes no TLS options
+    this.fetchImpl ??= Promise.resolve().then(() => {
+      const undici = loadUndici();
+      return { fetch: undici.fetch as unknown as FetchFn, dispatcher: new undici.Agent({ connect: { rejectUnauthorized: false } }) };
+    });
+    return this.fetchImpl;
+  }
+
+  /** Logs in with the profile's credentials: OAuth client credentials, else username and password. */
+  private async login(): Promise<string> {
+    const p = this.profile;
+    if (p.clientId !== undefined) {
+      const req: ApiRequest = {
+        method: 'POST',
+        path: '/oauth/token',
+        auth: false,
+        form: { grant_type: 'client_credentials', client_id: p.clientId, client_secret: p.clientSecret ?? '' },
+      };
+      const res = await this.send(req);
+      if (res.status >= 400) throw this.loginFailure(req, res, `client "${p.clientId}"`);
+      const body = res.body as { access_token?: unknown; expires_in?: unknown };
+      if (typeof body.access_token !== 'string')
+        throw new CliError(`${this.url} answered /oauth/token without an access_token`, EXIT.FAILED);
+      const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
+      this.cache.set(p, body.access_token, expiresIn === undefined ? undefined : Date.now() + expiresIn * 1000);
+      return body.access_token;
+    }
+    if (p.username !== undefined) {
+      const req: ApiRequest = {
+        method: 'POST',
+        path: '/login',
+        auth: false,
+        json: { user: { username: p.username, password: p.password ?? '' } },
+      };
+      const res = await this.send(req);
+      if (res.status >= 400) throw this.loginFailure(req, res, `user "${p.username}"`);
+      const token = typeof res.body === 'string' ? res.body.trim().replace(/^"|"$/g, '') : '';
+      if (token === '') throw new CliError(`${this.url} answered /login without a token`, EXIT.FAILED);
+      this.cache.set(p, token, undefined);
+      return token;
+    }
+    throw new CliError(
+      `profile "${p.name}" has no credentials: set username and password, client_id and client_secret, or NAP_TOKEN`,
+      EXIT.USAGE,
+    );
+  }
+
+  private loginFailure(req: ApiRequest, res: ApiResponse, who: string): CliError {
+    if (res.status === 400 || res.status === 401 || res.status === 403) {
+      const { message } = platformMessage(res.body);
+      return new CliError(
+        `${this.url} refused the credentials of ${who} (profile "${this.profile.name}": ${message}); check them in the profile or the NAP_* variables`,
+        EXIT.AUTH,
+      );
+    }
+    return this.failure(req, res);
+  }
+}

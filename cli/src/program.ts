@@ -1,0 +1,270 @@
+import { Command, Option } from 'commander';
+import type { Context, GlobalOptions, Io } from './context';
+import { OUTPUT_FORMATS } from './output/format';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { version: VERSION } = require('../package.json') as { version: string };
+
+/** Runs one command's work with the context built from the global options. */
+export type Runner = (command: Command, work: (ctx: Context) => Promise<void>) => Promise<void>;
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+const RESOURCE_HELP =
+  'the resource: workflows, transformations, templates, command-templates, analytic-templates, forms, projects, automations, triggers, adapters, integrations, integration-models, prebuilts, profiles, accounts, groups, roles, devices, device-groups, jobs (singular or plural)';
+
+function gitOptions(cmd: Command, withMessage: boolean): Command {
+  cmd
+    .option('--repository <url|dir>', 'a Git repository (URL or local folder), cloned with the git on the PATH')
+    .option('--reference <branch>', 'the branch of --repository (default: its default branch)');
+  if (withMessage) cmd.option('--message <text>', 'the commit message (with --repository)');
+  return cmd;
+}
+
+function runOptions(cmd: Command): Command {
+  return cmd
+    .option('--var <name=value>', 'a job variable (value parsed as JSON when it can be); repeatable', collect, [])
+    .option('--vars <file>', 'job variables from a JSON or YAML file (--var wins)')
+    .option('--wait', 'wait quietly until the job ends; the exit code tells how it ended')
+    .option('--follow', "stream the job's task progress until it ends; the exit code tells how it ended")
+    .option('--timeout <duration>', 'with --wait/--follow: give up after this long (30s, 5m, 1h) with exit code 3; implies --wait');
+}
+
+/**
+ * The command tree of `nap`. Every action loads its module only when it runs, so that `nap
+ * --version` and `nap --help` stay light; docs/cli.md's reference is generated from this tree.
+ */
+export function buildProgram(io: Io, run: Runner): Command {
+  const program = new Command('nap')
+    .description('nap, the command line of NAP: manage assets as ipctl does, and run and follow jobs')
+    .version(VERSION, '-V, --version', 'print the version of nap')
+    .addOption(new Option('--profile <name>', 'the profile to use (default: NAP_PROFILE, NAP_URL, then the default profile)'))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('human'))
+    .option('--debug', 'print each request as the equivalent curl command (credentials masked), and stacks of errors')
+    .option('--config <file>', "NAP's config file (default: $XDG_CONFIG_HOME/nap/config)")
+    .option('--no-color', 'no colours (also NO_COLOR=1, or when the output is not a terminal)')
+    .showHelpAfterError('(see nap --help)')
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(`nap: ${s.replace(/^error: /, '')}`),
+    })
+    .exitOverride();
+
+  program
+    .command('get')
+    .description('list the documents of a resource, or show one by name or id')
+    .argument('<resource>', RESOURCE_HELP)
+    .argument('[name]', 'name or id of one document')
+    .option('--limit <n>', 'at most this many documents', (v) => Number(v))
+    .action((resource: string, name: string | undefined, opts: { limit?: number }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/assets.js')).getCommand(ctx, resource, name, opts)),
+    );
+
+  program
+    .command('describe')
+    .description('show one document in full')
+    .argument('<resource>', RESOURCE_HELP)
+    .argument('<name>', 'name or id')
+    .action((resource: string, name: string, _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/assets.js')).describeCommand(ctx, resource, name)),
+    );
+
+  program
+    .command('create')
+    .description('create documents from a JSON or YAML file (one document or an array)')
+    .argument('<resource>', RESOURCE_HELP)
+    .requiredOption('-f, --file <file>', 'the document(s); - reads stdin')
+    .action((resource: string, opts: { file?: string }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/assets.js')).createCommand(ctx, resource, opts)),
+    );
+
+  program
+    .command('delete')
+    .description('delete documents by name or id')
+    .argument('<resource>', RESOURCE_HELP)
+    .argument('<names...>', 'names or ids')
+    .action((resource: string, names: string[], _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/assets.js')).deleteCommand(ctx, resource, names)),
+    );
+
+  gitOptions(
+    program
+      .command('import')
+      .description('import exported documents from a file or a folder (<name>.<kind>.json files), locally or from a Git repository')
+      .argument('<resource>', RESOURCE_HELP)
+      .argument('<path>', 'a file or folder; with --repository, relative to the root of the repository')
+      .option('--replace', 'delete a document of the same name first'),
+    false,
+  ).action((resource: string, target: string, opts: { replace?: boolean; repository?: string; reference?: string }, cmd: Command) =>
+    run(cmd, async (ctx) => (await import('./commands/assets.js')).importCommand(ctx, resource, target, opts)),
+  );
+
+  gitOptions(
+    program
+      .command('export')
+      .description(
+        'export a document as the platform exports it: to stdout when no --path is given and stdout is not a terminal, else to <path>/<name>.<kind>.json, or committed and pushed to a Git repository',
+      )
+      .argument('<resource>', RESOURCE_HELP)
+      .argument('<name>', 'name or id')
+      .option('--path <dir>', 'the folder to write to (with --repository: inside the repository)'),
+    true,
+  ).action(
+    (resource: string, name: string, opts: { path?: string; repository?: string; reference?: string; message?: string }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/assets.js')).exportCommand(ctx, resource, name, opts)),
+  );
+
+  program
+    .command('copy')
+    .description('copy a document from one platform to another: exported from --from, imported into --to')
+    .argument('<resource>', RESOURCE_HELP)
+    .argument('<name>', 'name or id on the source')
+    .option('--from <profile>', 'the source profile (default: the active profile)')
+    .option('--to <profile>', 'the target profile (default: the active profile)')
+    .option('--replace', 'replace a document of the same name on the target')
+    .action((resource: string, name: string, opts: { from?: string; to?: string; replace?: boolean }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/assets.js')).copyCommand(ctx, resource, name, opts)),
+    );
+
+  program
+    .command('api')
+    .description('call any route of the HTTP interface and print its answer')
+    .argument('<method>', 'get, post, put, patch or delete')
+    .argument('<path>', 'the route, for example /health/server or /operations-manager/jobs?limit=5')
+    .option('-d, --data <json|@file>', 'the JSON body, inline or @file (JSON or YAML)')
+    .option('-q, --query <key=value>', 'a query member; repeatable', collect, [])
+    .action((method: string, route: string, opts: { data?: string; query?: string[] }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/platform.js')).apiCommand(ctx, method, route, opts)),
+    );
+
+  program
+    .command('inspect')
+    .description('show the state of the platform: server (version, health) or applications')
+    .argument('<what>', 'server or applications')
+    .action((what: string, _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/platform.js')).inspectCommand(ctx, what)),
+    );
+
+  for (const action of ['start', 'stop', 'restart'] as const) {
+    program
+      .command(action)
+      .description(`${action} an application (every replica of its service) or an adapter`)
+      .argument('<kind>', 'application or adapter')
+      .argument('<name>', 'its name, for example WorkFlowEngine')
+      .action((kind: string, name: string, _opts: unknown, cmd: Command) =>
+        run(cmd, async (ctx) => (await import('./commands/platform.js')).lifecycleCommand(ctx, action, kind, name)),
+      );
+  }
+
+  const runCmd = program.command('run').description('start a job: of a workflow, or of an automation through its trigger');
+  runOptions(
+    runCmd
+      .command('workflow')
+      .description('start a job of a workflow')
+      .argument('<name>', 'the workflow, by name or id')
+      .option('--description <text>', 'the description of the job'),
+  ).action((name: string, opts: Record<string, unknown>, cmd: Command) =>
+    run(cmd, async (ctx) => (await import('./commands/jobs.js')).runWorkflow(ctx, name, opts)),
+  );
+  runOptions(
+    runCmd
+      .command('automation')
+      .description('start a job of an automation through its manual trigger (or else its endpoint trigger)')
+      .argument('<name>', 'the automation, by name or id')
+      .option('--form-data <json|@file>', 'the form data (manual trigger) or body (endpoint trigger); --var members are added')
+      .option('--trigger <name>', 'which trigger, when the automation has several'),
+  ).action((name: string, opts: Record<string, unknown>, cmd: Command) =>
+    run(cmd, async (ctx) => (await import('./commands/jobs.js')).runAutomation(ctx, name, opts)),
+  );
+
+  const jobs = program.command('jobs').description('list, follow and operate jobs');
+  jobs
+    .command('list')
+    .description('list jobs, newest first')
+    .option('--status <status>', 'only jobs in these states (comma-separated: running, paused, complete, error, canceled)')
+    .option('--workflow <name>', 'only jobs of this workflow')
+    .option('--since <duration>', 'only jobs started within this long (30m, 1h, 2d)')
+    .option('--limit <n>', 'at most this many jobs (default 25)')
+    .action((opts: Record<string, string | undefined>, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).listJobs(ctx, opts)),
+    );
+  jobs
+    .command('describe')
+    .description('show the task tree of a job with statuses and errors, child jobs indented')
+    .argument('<id>', 'the job id')
+    .action((id: string, _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).describeJob(ctx, id)),
+    );
+  jobs
+    .command('watch')
+    .description('follow a job until it ends; the exit code tells how it ended')
+    .argument('<id>', 'the job id')
+    .option('--timeout <duration>', 'give up after this long with exit code 3')
+    .option('--quiet', 'no progress, only the final status')
+    .action((id: string, opts: { timeout?: string; quiet?: boolean }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).watchJob(ctx, id, opts)),
+    );
+  jobs
+    .command('cancel')
+    .description('cancel jobs')
+    .argument('<ids...>', 'job ids')
+    .action((ids: string[], _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).cancelJobs(ctx, ids)),
+    );
+  for (const action of ['pause', 'resume'] as const) {
+    jobs
+      .command(action)
+      .description(`${action} jobs`)
+      .argument('<ids...>', 'job ids')
+      .action((ids: string[], _opts: unknown, cmd: Command) =>
+        run(cmd, async (ctx) => (await import('./commands/jobs.js')).pauseOrResume(ctx, action, ids)),
+      );
+  }
+  jobs
+    .command('retry')
+    .description('run a task of a job in error again, with replaced incoming variables')
+    .argument('<id>', 'the job id')
+    .argument('<task>', 'the task id (or its summary)')
+    .option('--var <name=value>', 'a replacement incoming variable; repeatable', collect, [])
+    .action((id: string, task: string, opts: { var?: string[] }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).retryTask(ctx, id, task, opts)),
+    );
+
+  const tasks = program.command('tasks').description('manual tasks waiting for a person');
+  tasks
+    .command('list')
+    .description('list the manual tasks waiting for a person (--all: tasks of every kind and state)')
+    .option('--status <status>', 'tasks in this state (default: running, i.e. waiting)')
+    .option('--job <id>', 'only tasks of this job')
+    .option('--workflow <name>', 'only tasks of jobs of this workflow')
+    .option('--all', 'every task, not only waiting manual ones')
+    .option('--limit <n>', 'at most this many tasks (default 50)')
+    .action((opts: Record<string, string | boolean | undefined>, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).listTasks(ctx, opts)),
+    );
+  tasks
+    .command('finish')
+    .description('finish a manual task with the variables a person chose')
+    .argument('<job>', 'the job id')
+    .argument('<task>', 'the task id (or its summary)')
+    .option('--var <name=value>', 'an outgoing variable of the task; repeatable', collect, [])
+    .option('--failure', 'finish it with the failure state (the "no" branch)')
+    .action((job: string, task: string, opts: { var?: string[]; failure?: boolean }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).finishTask(ctx, job, task, opts)),
+    );
+
+  program
+    .command('completion')
+    .description('print the shell completion script: eval "$(nap completion bash)"')
+    .argument('<shell>', 'bash or zsh')
+    .action((shell: string, _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => ctx.out((await import('./completion.js')).completionScript(shell, program))),
+    );
+
+  return program;
+}
+
+export type { GlobalOptions };
+export { VERSION };

@@ -1,0 +1,125 @@
+import type { Command } from 'commander';
+import { EXIT_MEANINGS } from './errors';
+import type { Verb } from './resources/registry';
+import { RESOURCES, VERBS } from './resources/registry';
+
+/**
+ * The command reference of docs/cli.md, written from the command definitions and the resource
+ * table; cli/test/docs.test.ts keeps the document in step (UPDATE_DOCS=1 rewrites it).
+ */
+export const REFERENCE_BEGIN =
+  '<!-- BEGIN GENERATED REFERENCE: from cli/src/program.ts and cli/src/resources/registry.ts; UPDATE_DOCS=1 npx jest cli/test/docs -->';
+export const REFERENCE_END = '<!-- END GENERATED REFERENCE -->';
+
+/** Text for a table cell: pipes escaped, angle brackets as entities (not HTML). */
+function escape(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A flag in a code span of a table cell: only the pipes escaped (GFM). */
+function code(text: string): string {
+  return `\`${text.replace(/\|/g, '\\|')}\``;
+}
+
+function usageOf(cmd: Command, parents: string[]): string {
+  const args = cmd.registeredArguments.map((a) => {
+    const name = `${a.name()}${a.variadic ? '...' : ''}`;
+    return a.required ? `<${name}>` : `[${name}]`;
+  });
+  return ['nap', ...parents, cmd.name(), ...args].join(' ');
+}
+
+function section(cmd: Command, parents: string[], lines: string[]): void {
+  if (cmd.commands.length > 0 && cmd.registeredArguments.length === 0 && cmd.options.length === 0) {
+    for (const sub of cmd.commands) section(sub, [...parents, cmd.name()], lines);
+    return;
+  }
+  lines.push(
+    `### \`${usageOf(cmd, parents)}\``,
+    '',
+    `${escape(cmd.description().charAt(0).toUpperCase() + cmd.description().slice(1))}.`,
+    '',
+  );
+  const rows: string[] = [];
+  for (const a of cmd.registeredArguments) rows.push(`| \`${a.name()}\` | ${escape(a.description)} |`);
+  for (const o of cmd.options) {
+    const def =
+      o.defaultValue === undefined || (Array.isArray(o.defaultValue) && o.defaultValue.length === 0)
+        ? ''
+        : ` (default: ${String(o.defaultValue)})`;
+    rows.push(`| ${code(o.flags)} | ${escape(o.description)}${def} |`);
+  }
+  if (rows.length > 0) lines.push('| argument / flag | meaning |', '|---|---|', ...rows, '');
+}
+
+const VERB_LABEL: Record<Verb, string> = {
+  get: 'get',
+  describe: 'describe',
+  create: 'create',
+  delete: 'delete',
+  import: 'import',
+  export: 'export',
+  copy: 'copy',
+};
+
+function supports(def: (typeof RESOURCES)[number], verb: Verb): boolean {
+  if (def.gaps[verb] !== undefined) return false;
+  switch (verb) {
+    case 'get':
+    case 'describe':
+      return def.list !== undefined || def.get !== undefined;
+    case 'create':
+      return def.create !== undefined;
+    case 'delete':
+      return def.delete !== undefined;
+    case 'import':
+      return def.import !== undefined;
+    case 'export':
+      return def.export !== undefined;
+    case 'copy':
+      return def.import !== undefined && def.export !== undefined;
+    default:
+      return false;
+  }
+}
+
+export function renderReference(program: Command): string {
+  const lines: string[] = [
+    REFERENCE_BEGIN,
+    '',
+    '### Global flags',
+    '',
+    'Valid before or after the command.',
+    '',
+    '| flag | meaning |',
+    '|---|---|',
+  ];
+  for (const o of program.options) {
+    const def = o.defaultValue === undefined || o.negate ? '' : ` (default: ${String(o.defaultValue)})`;
+    const choices = o.argChoices === undefined ? '' : ` (${o.argChoices.join(', ')})`;
+    lines.push(`| ${code(o.flags)} | ${escape(o.description)}${choices}${def} |`);
+  }
+  lines.push('');
+  for (const cmd of program.commands) section(cmd, [], lines);
+  lines.push(
+    '### Resources and verbs',
+    '',
+    'Each cell is the verb the platform has a route for (✓), or — where it has none — `nap` says so in one line and exits 4.',
+    '',
+  );
+  lines.push(`| resource | what it is | ${VERBS.map((v) => VERB_LABEL[v]).join(' | ')} |`, `|---|---|${VERBS.map(() => ':-:').join('|')}|`);
+  for (const def of RESOURCES) {
+    lines.push(`| \`${def.plural}\` | ${escape(def.summary)} | ${VERBS.map((v) => (supports(def, v) ? '✓' : '—')).join(' | ')} |`);
+  }
+  lines.push('', '#### What the platform has no route for', '');
+  for (const def of RESOURCES) {
+    for (const verb of VERBS) {
+      const gap = def.gaps[verb];
+      if (gap !== undefined) lines.push(`- \`nap ${verb} ${def.singular}\`: ${gap}.`);
+    }
+  }
+  lines.push('', '### Exit codes', '', '| code | meaning |', '|---|---|');
+  for (const [code, meaning] of EXIT_MEANINGS) lines.push(`| ${code} | ${meaning} |`);
+  lines.push('', REFERENCE_END);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,138 @@
+import { CliError, EXIT } from '../errors';
+import type { Client } from '../http/client';
+import { pathOf } from '../http/client';
+import type { Doc } from './documents';
+import { isDoc, itemsOf, totalOf, unwrap } from './documents';
+import type { ResourceDef, Route } from './registry';
+
+/** Page size for list routes that page (the platform's largest). */
+const PAGE = 500;
+
+export function routePath(route: Route, key: string | undefined): string {
+  const params = /:([A-Za-z_]+)/.exec(route.path);
+  if (params === null) return route.path;
+  if (key === undefined) throw new Error(`${route.path} needs a key`);
+  return pathOf(route.path, { [params[1] as string]: key });
+}
+
+/** Every document of a resource, page after page where the route pages. */
+export async function listAll(client: Client, def: ResourceDef, limit?: number): Promise<{ items: Doc[]; body: unknown }> {
+  const list = def.list;
+  if (list === undefined) throw new CliError(`${def.plural} cannot be listed: the platform has no route for it`, EXIT.USAGE);
+  if (list.paged !== true) {
+    const res = await client.request({ method: list.route.method, path: list.route.path, query: list.query, json: list.body });
+    const items = itemsOf(res.body);
+    return { items: limit === undefined ? items : items.slice(0, limit), body: res.body };
+  }
+  const items: Doc[] = [];
+  let firstBody: unknown;
+  for (let skip = 0; ;) {
+    const pageSize = limit === undefined ? PAGE : Math.min(PAGE, limit - items.length);
+    const res = await client.request({ method: list.route.method, path: list.route.path, query: { ...list.query, skip, limit: pageSize } });
+    firstBody ??= res.body;
+    const page = itemsOf(res.body);
+    items.push(...page);
+    const total = totalOf(res.body);
+    skip += page.length;
+    if (
+      page.length === 0 ||
+      (total !== undefined && skip >= total) ||
+      (limit !== undefined && items.length >= limit) ||
+      page.length < pageSize
+    )
+      break;
+  }
+  return { items, body: firstBody };
+}
+
+export interface Found {
+  /** The document as the list or get route answered it. */
+  doc: Doc;
+  /** The id or name the resource's routes take. */
+  id: string | undefined;
+  name: string | undefined;
+}
+
+function keyFor(def: ResourceDef, found: Found, kind: 'id' | 'name'): string {
+  const key = kind === 'id' ? found.id : found.name;
+  if (key === undefined) throw new CliError(`the ${def.singular} has no ${kind === 'id' ? 'id' : 'name'} to address it by`, EXIT.FAILED);
+  return key;
+}
+
+async function fetchOne(client: Client, def: ResourceDef, key: string): Promise<Doc | undefined> {
+  const get = def.get;
+  if (get === undefined) return undefined;
+  const res = await client.send({ method: get.route.method, path: routePath(get.route, key), json: get.body?.(key) });
+  if (res.status === 404 || res.status === 400) return undefined;
+  if (res.status >= 400) throw client.failure({ method: get.route.method, path: get.route.path }, res);
+  const body = get.firstOfList === true ? itemsOf(res.body)[0] : unwrap(res.body);
+  return isDoc(body) ? body : undefined;
+}
+
+/**
+ * The document a name (or id) means. Names are what people type: a resource keyed by name is read
+ * directly; others are looked up by name in the list (`equals[name]=` where the route filters),
+ * then tried as an id.
+ */
+export async function lookup(client: Client, def: ResourceDef, nameOrId: string): Promise<Found | undefined> {
+  const found = (doc: Doc): Found => ({ doc, id: def.idOf(doc), name: def.nameOf(doc) });
+  if (def.get?.key === 'name') {
+    const doc = await fetchOne(client, def, nameOrId);
+    return doc === undefined ? undefined : found(doc);
+  }
+  const list = def.list;
+  if (list !== undefined) {
+    let candidates: Doc[];
+    if (list.byName !== undefined) {
+      const res = await client.request({
+        method: list.route.method,
+        path: list.route.path,
+        query: { ...list.query, ...list.byName(nameOrId) },
+      });
+      candidates = itemsOf(res.body);
+    } else {
+      candidates = (await listAll(client, def)).items;
+    }
+    const byName = candidates.find((d) => def.nameOf(d) === nameOrId) ?? candidates.find((d) => def.idOf(d) === nameOrId);
+    if (byName !== undefined) return found(byName);
+  }
+  if (def.get !== undefined) {
+    const doc = await fetchOne(client, def, nameOrId);
+    if (doc !== undefined) return found(doc);
+  }
+  return undefined;
+}
+
+export async function mustFind(client: Client, def: ResourceDef, nameOrId: string): Promise<Found> {
+  const found = await lookup(client, def, nameOrId);
+  if (found === undefined) {
+    throw new CliError(`${def.singular} "${nameOrId}" not found on ${client.url}; \`nap get ${def.plural}\` lists them`, EXIT.FAILED);
+  }
+  return found;
+}
+
+/** The whole document (the get route), falling back to what the list said. */
+export async function fullDocument(client: Client, def: ResourceDef, found: Found): Promise<Doc> {
+  if (def.get === undefined) return found.doc;
+  const key = keyFor(def, found, def.get.key);
+  return (await fetchOne(client, def, key)) ?? found.doc;
+}
+
+/** The document as the platform exports it. */
+export async function exportDocument(client: Client, def: ResourceDef, found: Found): Promise<Doc> {
+  const spec = def.export;
+  if (spec === undefined) throw new Error(`${def.plural} has no export route`);
+  const key = keyFor(def, found, spec.key);
+  const res = await client.request({ method: spec.route.method, path: routePath(spec.route, key), json: spec.body?.(key, found.doc) });
+  const doc = unwrap(res.body);
+  if (!isDoc(doc)) throw new CliError(`${spec.route.method} ${spec.route.path} answered no document`, EXIT.FAILED);
+  return doc;
+}
+
+export async function deleteFound(client: Client, def: ResourceDef, found: Found): Promise<unknown> {
+  const spec = def.delete;
+  if (spec === undefined) throw new Error(`${def.plural} has no delete route`);
+  const key = keyFor(def, found, spec.key);
+  const res = await client.request({ method: spec.route.method, path: routePath(spec.route, key), json: spec.body?.(key, found.doc) });
+  return res.body;
+}

@@ -1,0 +1,492 @@
+import type { HttpMethod, Query } from '../http/client';
+import type { Doc } from './documents';
+import { field, str } from './documents';
+
+/**
+ * Every resource `nap` manages, as data: the platform routes behind each verb (checked against the
+ * operation catalog by cli/test/routes.test.ts), how to read names and ids, and the columns of the
+ * human tables. A verb without a route has a `gaps` entry: the command says so (exit 4) and the
+ * reference in docs/cli.md lists it.
+ */
+export const VERBS = ['get', 'describe', 'create', 'delete', 'import', 'export', 'copy'] as const;
+export type Verb = (typeof VERBS)[number];
+
+export interface Route {
+  method: HttpMethod;
+  path: string;
+}
+
+export interface ListSpec {
+  route: Route;
+  /** The route takes `skip` and `limit` (pages of at most 500). */
+  paged?: boolean;
+  /** The query that finds one document by name (`equals[name]=…`); without it the list is searched. */
+  byName?: (name: string) => Query;
+  /** A JSON body, for list routes that are POSTs. */
+  body?: Doc;
+  /** Extra query members that every list call sends. */
+  query?: Query;
+}
+
+export interface GetSpec {
+  route: Route;
+  /** What fills the route's parameter: the document's id or its name. */
+  key: 'id' | 'name';
+  /** For routes that take the key in a JSON body instead of the path. */
+  body?: (key: string) => Doc;
+  /** When the answer is a list of one (mop's listATemplate). */
+  firstOfList?: boolean;
+}
+
+export interface WriteSpec {
+  route: Route;
+  /** The body the route takes for one document. */
+  wrap: (doc: Doc) => unknown;
+}
+
+export interface ImportSpec {
+  route: Route;
+  /** Body for a batch of documents; routes that take one document a call have `one`. */
+  wrap: (docs: Doc[]) => unknown;
+  one?: boolean;
+}
+
+export interface ExportSpec {
+  route: Route;
+  key: 'id' | 'name';
+  body?: (key: string, doc: Doc) => Doc;
+}
+
+export interface Column {
+  header: string;
+  path: string | ((doc: Doc) => unknown);
+  status?: boolean;
+}
+
+export interface ResourceDef {
+  /** Plural, as `nap get` takes it: `workflows`. */
+  plural: string;
+  /** Singular, as `nap describe` takes it: `workflow`. */
+  singular: string;
+  aliases?: readonly string[];
+  /** What the platform calls it, for the reference. */
+  summary: string;
+  /** Suffix of exported files: `<name>.<kind>.json` (ipctl's naming). */
+  kind: string;
+  idOf: (doc: Doc) => string | undefined;
+  nameOf: (doc: Doc) => string | undefined;
+  columns: readonly Column[];
+  list?: ListSpec;
+  get?: GetSpec;
+  create?: WriteSpec;
+  delete?: ExportSpec;
+  import?: ImportSpec;
+  export?: ExportSpec;
+  /** Verbs the platform has no route for, with what to do instead. */
+  gaps: Partial<Record<Verb, string>>;
+}
+
+const GET = (path: string): Route => ({ method: 'GET', path });
+const POST = (path: string): Route => ({ method: 'POST', path });
+const PUT = (path: string): Route => ({ method: 'PUT', path });
+const DELETE = (path: string): Route => ({ method: 'DELETE', path });
+
+const equalsName = (name: string): Query => ({ 'equals[name]': name });
+const byId = (doc: Doc): string | undefined => str(doc._id);
+const byName = (doc: Doc): string | undefined => str(doc.name);
+
+const NAME: Column = { header: 'NAME', path: 'name' };
+const ID: Column = { header: 'ID', path: '_id' };
+const DESCRIPTION: Column = { header: 'DESCRIPTION', path: 'description' };
+
+const NO_COPY = 'the platform has no route to export or import it, so it cannot be copied';
+
+export const RESOURCES: readonly ResourceDef[] = [
+  {
+    plural: 'workflows',
+    singular: 'workflow',
+    summary: 'workflow documents of Automation Studio',
+    kind: 'workflow',
+    idOf: byId,
+    nameOf: byName,
+    columns: [NAME, DESCRIPTION, { header: 'TASKS', path: (d) => Object.keys((d.tasks as Doc | undefined) ?? {}).length - 2 }, ID],
+    list: { route: GET('/automation-studio/automations'), paged: true, byName: equalsName },
+    get: { route: GET('/automation-studio/automations/:id'), key: 'id' },
+    create: { route: POST('/automation-studio/automations'), wrap: (doc) => ({ automation: doc }) },
+    delete: { route: DELETE('/automation-studio/automations/:id'), key: 'id' },
+    import: { route: POST('/automation-studio/automations/import'), wrap: (docs) => ({ automations: docs }) },
+    export: { route: GET('/automation-studio/automations/:id'), key: 'id' },
+    gaps: {},
+  },
+  {
+    plural: 'transformations',
+    singular: 'transformation',
+    aliases: ['jst', 'jsts'],
+    summary: 'JST transformations',
+    kind: 'transformation',
+    idOf: byId,
+    nameOf: byName,
+    columns: [NAME, DESCRIPTION, ID],
+    list: { route: GET('/transformations'), paged: true, byName: equalsName },
+    get: { route: GET('/transformations/:id'), key: 'id' },
+    create: { route: POST('/transformations'), wrap: (doc) => doc },
+    delete: { route: DELETE('/transformations/:id'), key: 'id' },
+    import: { route: POST('/transformations/import'), wrap: (docs) => ({ transformations: docs }) },
+    export: { route: GET('/transformations/:id'), key: 'id' },
+    gaps: {},
+  },
+  {
+    plural: 'templates',
+    singular: 'template',
+    summary: 'Jinja2 and TextFSM templates of Automation Studio',
+    kind: 'template',
+    idOf: byId,
+    nameOf: byName,
+    columns: [NAME, { header: 'TYPE', path: 'type' }, { header: 'GROUP', path: 'group' }, ID],
+    list: { route: GET('/automation-studio/templates'), paged: true, byName: equalsName },
+    get: { route: GET('/automation-studio/templates/:id'), key: 'id' },
+    create: { route: POST('/automation-studio/templates'), wrap: (doc) => ({ template: doc }) },
+    delete: { route: DELETE('/automation-studio/templates/:id'), key: 'id' },
+    import: { route: POST('/automation-studio/templates/import'), wrap: (docs) => ({ templates: docs }) },
+    export: { route: GET('/automation-studio/templates/:id/export'), key: 'id' },
+    gaps: {},
+  },
+  {
+    plural: 'command-templates',
+    singular: 'command-template',
+    summary: 'MOP command templates',
+    kind: 'command-template',
+    idOf: byId,
+    nameOf: byName,
+    columns: [
+      NAME,
+      { header: 'OS', path: 'os' },
+      { header: 'COMMANDS', path: (d) => (Array.isArray(d.commands) ? d.commands.length : 0) },
+      ID,
+    ],
+    list: { route: GET('/mop/listTemplates') },
+    get: { route: GET('/mop/listATemplate/:name'), key: 'name', firstOfList: true },
+    create: { route: POST('/mop/createTemplate'), wrap: (doc) => ({ mop: doc }) },
+    delete: { route: POST('/mop/deleteTemplate/:id'), key: 'id' },
+    import: { route: POST('/mop/import'), wrap: (docs) => ({ template: docs[0], type: 'template' }), one: true },
+    export: { route: POST('/mop/export'), key: 'name', body: (name) => ({ options: { name, type: 'template' } }) },
+    gaps: {},
+  },
+  {
+    plural: 'analytic-templates',
+    singular: 'analytic-template',
+    summary: 'MOP analytic templates',
+    kind: 'analytic-template',
+    idOf: byId,
+    nameOf: byName,
+    columns: [NAME, { header: 'OS', path: 'os' }, ID],
+    list: { route: GET('/mop/listAnalyticTemplates') },
+    get: { route: GET('/mop/listAnAnalyticTemplate/:name'), key: 'name', firstOfList: true },
+    create: { route: POST('/mop/createAnalyticTemplate'), wrap: (doc) => ({ template: doc }) },
+    delete: { route: POST('/mop/deleteAnalyticTemplate/:id'), key: 'id' },
+    import: { route: POST('/mop/import'), wrap: (docs) => ({ template: docs[0], type: 'analytic' }), one: true },
+    export: { route: POST('/mop/export'), key: 'name', body: (name) => ({ options: { name, type: 'analytic' } }) },
+    gaps: {},
+  },
+  {
+    plural: 'forms',
+    singular: 'form',
+    aliases: ['jsonforms', 'jsonform'],
+    summary: 'forms (Form Builder and JSON forms)',
+    kind: 'form',
+    idOf: byId,
+    nameOf: byName,
+    columns: [NAME, { header: 'CREATED BY', path: 'created_by' }, ID],
+    list: { route: GET('/formbuilder/forms'), paged: true, byName: equalsName },
+    get: { route: GET('/formbuilder/forms/:id'), key: 'id' },
+    create: { route: POST('/formbuilder/forms'), wrap: (doc) => ({ form: doc }) },
+    delete: { route: DELETE('/formbuilder/forms/:id'), key: 'id' },
+    import: { route: POST('/formbuilder/forms/import'), wrap: (docs) => ({ forms: docs }) },
+    export: { route: POST('/formbuilder/forms/export'), key: 'id', body: (id) => ({ options: { _id: id } }) },
+    gaps: {},
+  },
+  {
+    plural: 'projects',
+    singular: 'project',
+    summary: 'projects of Automation Studio, with their components',
+    kind: 'project',
+    idOf: byId,
+    nameOf: byName,
+    columns: [NAME, DESCRIPTION, { header: 'COMPONENTS', path: (d) => (Array.isArray(d.components) ? d.components.length : 0) }, ID],
+    list: { route: GET('/automation-studio/projects'), paged: true, byName: equalsName },
+    get: { route: GET('/automation-studio/projects/:id'), key: 'id' },
+    delete: { route: DELETE('/automation-studio/projects/:id'), key: 'id' },
+    import: { route: POST('/automation-studio/projects/import'), wrap: (docs) => ({ project: docs[0] }), one: true },
+    export: { route: GET('/automation-studio/projects/:id/export'), key: 'id' },
+    gaps: { create: 'the platform has no route that creates a project: write its export document and use `nap import project FILE`' },
+  },
+  {
+    plural: 'automations',
+    singular: 'automation',
+    summary: 'automations of the Operations Manager (a workflow and its triggers)',
+    kind: 'automation',
+    idOf: byId,
+    nameOf: byName,
+    columns: [NAME, { header: 'WORKFLOW', path: 'componentName' }, DESCRIPTION, ID],
+    list: { route: GET('/operations-manager/automations'), paged: true, byName: equalsName },
+    get: { route: GET('/operations-manager/automations/:id'), key: 'id' },
+    create: { route: POST('/operations-manager/automations'), wrap: (doc) => ({ automation: doc }) },
+    delete: { route: DELETE('/operations-manager/automations/:id'), key: 'id' },
+    import: { route: PUT('/operations-manager/automations'), wrap: (docs) => ({ automations: docs, options: {} }) },
+    export: { route: GET('/operations-manager/automations/:id'), key: 'id' },
+    gaps: {},
+  },
+  {
+    plural: 'triggers',
+    singular: 'trigger',
+    summary: 'triggers of automations (endpoint, manual, schedule, event)',
+    kind: 'trigger',
+    idOf: byId,
+    nameOf: byName,
+    columns: [
+      NAME,
+      { header: 'TYPE', path: 'type' },
+      { header: 'ENABLED', path: 'enabled' },
+      { header: 'AUTOMATION', path: 'actionId' },
+      ID,
+    ],
+    list: { route: GET('/operations-manager/triggers'), paged: true, byName: equalsName },
+    get: { route: GET('/operations-manager/triggers/:id'), key: 'id' },
+    create: { route: POST('/operations-manager/triggers'), wrap: (doc) => doc },
+    delete: { route: DELETE('/operations-manager/triggers/:id'), key: 'id' },
+    import: { route: PUT('/operations-manager/triggers'), wrap: (docs) => ({ triggers: docs }) },
+    export: { route: GET('/operations-manager/triggers/:id/export'), key: 'id' },
+    gaps: {},
+  },
+  {
+    plural: 'adapters',
+    singular: 'adapter',
+    summary: 'adapters (instances of an adapter model)',
+    kind: 'adapter',
+    idOf: (d) => str(field(d, 'data.name')) ?? byName(d),
+    nameOf: (d) => str(field(d, 'data.name')) ?? byName(d),
+    columns: [
+      { header: 'NAME', path: (d) => field(d, 'data.name') ?? d.name },
+      { header: 'MODEL', path: (d) => field(d, 'data.model') ?? d.model },
+      { header: 'STATE', path: (d) => field(d, 'metadata.state') ?? d.state, status: true },
+    ],
+    list: { route: GET('/adapters') },
+    get: { route: GET('/adapters/:name'), key: 'name' },
+    create: { route: POST('/adapters'), wrap: (doc) => ({ properties: doc }) },
+    delete: { route: DELETE('/adapters/:name'), key: 'name' },
+    import: { route: POST('/adapters/import'), wrap: (docs) => ({ properties: docs[0] }), one: true },
+    export: { route: GET('/adapters/:name/export'), key: 'name' },
+    gaps: {},
+  },
+  {
+    plural: 'integrations',
+    singular: 'integration',
+    summary: 'integrations (instances of an integration model)',
+    kind: 'integration',
+    idOf: (d) => str(field(d, 'data.name')) ?? byName(d),
+    nameOf: (d) => str(field(d, 'data.name')) ?? byName(d),
+    columns: [
+      { header: 'NAME', path: (d) => field(d, 'data.name') ?? d.name },
+      { header: 'MODEL', path: (d) => field(d, 'data.model') ?? d.model },
+      { header: 'ACTIVE', path: 'metadata.isActive' },
+    ],
+    list: { route: GET('/integrations'), byName: equalsName },
+    get: { route: GET('/integrations/:name'), key: 'name' },
+    create: { route: POST('/integrations'), wrap: (doc) => ({ properties: doc }) },
+    delete: { route: DELETE('/integrations/:name'), key: 'name' },
+    gaps: {
+      import: 'the platform has no import route for integrations: use `nap create integration -f FILE`',
+      export: 'the platform has no export route for integrations: `nap describe integration NAME -o json` shows it',
+      copy: NO_COPY,
+    },
+  },
+  {
+    plural: 'integration-models',
+    singular: 'integration-model',
+    aliases: ['models'],
+    summary: 'integration models (OpenAPI documents)',
+    kind: 'integration-model',
+    idOf: (d) => str(d.versionId) ?? byName(d) ?? str(field(d, 'model')),
+    nameOf: (d) => str(d.versionId) ?? byName(d) ?? str(field(d, 'model')),
+    columns: [
+      { header: 'NAME', path: (d) => d.versionId ?? d.name ?? d.model },
+      { header: 'DESCRIPTION', path: 'description' },
+    ],
+    list: { route: GET('/integration-models') },
+    get: { route: GET('/integration-models/:name'), key: 'name' },
+    create: { route: POST('/integration-models'), wrap: (doc) => ({ model: doc }) },
+    delete: { route: DELETE('/integration-models/:name'), key: 'name' },
+    import: { route: POST('/integration-models'), wrap: (docs) => ({ model: docs[0] }), one: true },
+    export: { route: GET('/integration-models/:name/export'), key: 'name' },
+    gaps: {},
+  },
+  {
+    plural: 'prebuilts',
+    singular: 'prebuilt',
+    summary: 'prebuilts (packages of assets)',
+    kind: 'prebuilt',
+    idOf: (d) => byId(d) ?? str(field(d, 'metadata.name')),
+    nameOf: (d) => str(field(d, 'metadata.name')) ?? byName(d),
+    columns: [
+      { header: 'NAME', path: 'metadata.name' },
+      { header: 'VERSION', path: 'metadata.version' },
+      { header: 'DESCRIPTION', path: 'metadata.description' },
+      ID,
+    ],
+    list: { route: GET('/prebuilts') },
+    get: { route: GET('/prebuilts/:id'), key: 'id' },
+    delete: { route: DELETE('/prebuilts/:id'), key: 'id' },
+    import: { route: POST('/prebuilts/import'), wrap: (docs) => ({ prebuilt: docs[0] }), one: true },
+    export: { route: GET('/prebuilts/:id/export'), key: 'id' },
+    gaps: { create: 'the platform has no route that creates a prebuilt: use `nap import prebuilt FILE`' },
+  },
+  {
+    plural: 'profiles',
+    singular: 'profile',
+    summary: 'platform profiles (settings; one is active)',
+    kind: 'profile',
+    idOf: (d) => str(field(d, 'profile.id')) ?? str(d.id),
+    nameOf: (d) => str(field(d, 'profile.id')) ?? str(d.id),
+    columns: [
+      { header: 'NAME', path: (d) => field(d, 'profile.id') ?? d.id },
+      { header: 'ACTIVE', path: 'metadata.isActive' },
+      { header: 'DESCRIPTION', path: (d) => field(d, 'profile.description') ?? d.description },
+    ],
+    list: { route: GET('/profiles') },
+    get: { route: GET('/profiles/:id'), key: 'id' },
+    create: { route: POST('/profiles'), wrap: (doc) => ({ properties: doc }) },
+    delete: { route: DELETE('/profiles/:id'), key: 'id' },
+    import: { route: POST('/profiles/import'), wrap: (docs) => ({ profile: docs[0] }), one: true },
+    export: { route: GET('/profiles/:id/export'), key: 'id' },
+    gaps: {},
+  },
+  {
+    plural: 'accounts',
+    singular: 'account',
+    summary: 'accounts of people and services',
+    kind: 'account',
+    idOf: byId,
+    nameOf: (d) => str(d.username),
+    columns: [{ header: 'USERNAME', path: 'username' }, { header: 'ROLES', path: 'roles' }, { header: 'INACTIVE', path: 'inactive' }, ID],
+    list: { route: GET('/user-management/accounts') },
+    get: { route: GET('/user-management/accounts/:accountId'), key: 'id' },
+    create: { route: POST('/user-management/accounts'), wrap: (doc) => ({ account: doc }) },
+    delete: { route: DELETE('/user-management/accounts/:accountId'), key: 'id' },
+    gaps: {
+      import: 'the platform has no import route for accounts: use `nap create account -f FILE`',
+      export: 'the platform has no export route for accounts (passwords are never answered): `nap describe account NAME -o json` shows one',
+      copy: NO_COPY,
+    },
+  },
+  {
+    plural: 'groups',
+    singular: 'group',
+    summary: 'groups of accounts, with their roles',
+    kind: 'group',
+    idOf: byId,
+    nameOf: byName,
+    columns: [NAME, { header: 'ROLES', path: 'roles' }, DESCRIPTION, ID],
+    list: { route: GET('/user-management/groups') },
+    get: { route: GET('/user-management/groups/:groupId'), key: 'id' },
+    create: { route: POST('/user-management/groups'), wrap: (doc) => ({ group: doc }) },
+    delete: { route: DELETE('/user-management/groups/:groupId'), key: 'id' },
+    gaps: {
+      import: 'the platform has no import route for groups: use `nap create group -f FILE`',
+      export: 'the platform has no export route for groups: `nap describe group NAME -o json` shows one',
+      copy: NO_COPY,
+    },
+  },
+  {
+    plural: 'roles',
+    singular: 'role',
+    summary: 'the roles groups can hold (fixed by the platform)',
+    kind: 'role',
+    idOf: byName,
+    nameOf: byName,
+    columns: [NAME, DESCRIPTION],
+    list: { route: GET('/user-management/roles') },
+    gaps: {
+      create: 'roles are fixed by the platform: no route creates one',
+      delete: 'roles are fixed by the platform: no route deletes one',
+      import: 'roles are fixed by the platform: no route imports one',
+      export: 'roles are fixed by the platform: no route exports one',
+      copy: 'roles are fixed by the platform and the same on every platform',
+    },
+  },
+  {
+    plural: 'devices',
+    singular: 'device',
+    summary: 'inventory devices of the device gateway',
+    kind: 'device',
+    idOf: byName,
+    nameOf: byName,
+    columns: [NAME, { header: 'HOST', path: 'variables.gw_host' }, { header: 'GROUPS', path: 'groups' }],
+    list: { route: POST('/gw/getInventoryDevices'), body: {} },
+    get: { route: POST('/gw/getInventoryDevice'), key: 'name', body: (name) => ({ name }) },
+    create: { route: POST('/gw/createInventoryDevice'), wrap: (doc) => doc },
+    delete: { route: DELETE('/gw/deleteInventoryDevice'), key: 'name', body: (name) => ({ name }) },
+    gaps: {
+      import: 'the platform has no import route for devices: use `nap create device -f FILE` for each',
+      export:
+        'the platform has no export route for devices (their secrets are never answered): `nap describe device NAME -o json` shows one',
+      copy: NO_COPY,
+    },
+  },
+  {
+    plural: 'device-groups',
+    singular: 'device-group',
+    summary: 'groups of inventory devices',
+    kind: 'device-group',
+    idOf: byName,
+    nameOf: byName,
+    columns: [NAME, { header: 'DEVICES', path: 'devices' }, DESCRIPTION],
+    list: { route: POST('/gw/getInventoryGroups'), body: {} },
+    gaps: {
+      create:
+        'device groups are created on the platform\'s bus only (no HTTP route): set a device\'s "groups" with `nap create device -f FILE`',
+      delete: 'the platform has no HTTP route that deletes a device group',
+      import: 'the platform has no HTTP route that imports device groups',
+      export: 'the platform has no HTTP route that exports device groups',
+      copy: NO_COPY,
+    },
+  },
+  {
+    plural: 'jobs',
+    singular: 'job',
+    summary: 'jobs (runs of workflows); see also `nap jobs`',
+    kind: 'job',
+    idOf: byId,
+    nameOf: byName,
+    columns: [
+      ID,
+      { header: 'WORKFLOW', path: 'name' },
+      { header: 'STATUS', path: 'status', status: true },
+      { header: 'STARTED', path: (d) => isoTime(field(d, 'metrics.start_time')) },
+      DESCRIPTION,
+    ],
+    list: { route: GET('/operations-manager/jobs'), paged: true },
+    get: { route: GET('/operations-manager/jobs/:jobId'), key: 'id' },
+    gaps: {
+      create: 'jobs are started, not created: use `nap run workflow NAME` or `nap run automation NAME`',
+      delete: 'the platform keeps every job for its audit: no route deletes one (`nap jobs cancel ID` stops a running one)',
+      import: 'the platform has no route that imports jobs',
+      export: 'the platform has no export route for jobs: `nap describe job ID -o json` shows one',
+      copy: 'jobs cannot be copied: run the workflow on the other platform',
+    },
+  },
+];
+
+export function isoTime(value: unknown): string | undefined {
+  return typeof value === 'number' ? new Date(value).toISOString().replace(/\.\d+Z$/, 'Z') : str(value);
+}
+
+/** The resource a word names: plural, singular or an alias, any case. */
+export function findResource(word: string): ResourceDef | undefined {
+  const w = word.toLowerCase();
+  return RESOURCES.find((r) => r.plural === w || r.singular === w || r.aliases?.includes(w) === true);
+}
+
+/** Names accepted on the command line, for completion and messages. */
+export function resourceWords(): string[] {
+  return RESOURCES.flatMap((r) => [r.plural, r.singular]);
+}

@@ -1,0 +1,185 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { NapHome } from './support/nap';
+import { createHome, FIXTURES, nap, profileSection } from './support/nap';
+import type { Platform } from './support/platform';
+import { startPlatform } from './support/platform';
+
+// Two platforms, "staging" and "production", shared by every test of the file.
+let staging: Platform;
+let production: Platform;
+let home: NapHome;
+let work: string;
+
+const fixture = (name: string): string => path.join(FIXTURES, name);
+const run = (args: string[], cwd?: string) => nap(args, { env: home.env, ...(cwd === undefined ? {} : { cwd }) });
+
+beforeAll(async () => {
+  [staging, production] = await Promise.all([startPlatform('staging-password'), startPlatform('production-password')]);
+  home = createHome();
+  home.writeIpctlConfig(
+    `[application]\ndefault_profile = staging\n\n${profileSection('staging', staging.port, staging.password)}\n${profileSection('production', production.port, production.password)}`,
+  );
+  work = mkdtempSync(path.join(os.tmpdir(), 'nap-cli-assets-'));
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([staging?.stop(), production?.stop()]);
+  if (home !== undefined) rmSync(home.home, { recursive: true, force: true });
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+describe('every verb on workflows', () => {
+  it('creates, gets, describes, exports, deletes and re-imports a workflow', async () => {
+    const created = await run(['create', 'workflow', '-f', fixture('cli-complete.workflow.json')]);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created.stdout).toMatch(/^created workflow "cli-complete" \(/);
+
+    const list = await run(['get', 'workflows']);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')[0]).toMatch(/^NAME\s+DESCRIPTION\s+TASKS\s+ID$/);
+    expect(list.stdout).toMatch(/^cli-complete\s+cli-complete\s+2\s+\S+$/m);
+
+    const one = await run(['get', 'workflow', 'cli-complete', '-o', 'json']);
+    const doc = one.json<{ _id: string; name: string }>();
+    expect(doc.name).toBe('cli-complete');
+    const byId = await run(['describe', 'workflow', doc._id, '-o', 'yaml']);
+    expect(byId.stdout).toContain('name: cli-complete');
+    const human = await run(['describe', 'workflow', 'cli-complete']);
+    expect(human.stdout).toMatch(/^tasks:$/m);
+
+    // not a terminal: the export goes to stdout, as the platform answered it
+    const exported = await run(['export', 'workflow', 'cli-complete']);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ _id: doc._id, name: 'cli-complete', tasks: { a1: { name: 'newVariable' } } });
+    const toDir = await run(['export', 'workflow', 'cli-complete', '--path', path.join(work, 'out')]);
+    expect(toDir.code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(work, 'out', 'cli-complete.workflow.json'), 'utf8'))).toMatchObject({ name: 'cli-complete' });
+
+    const again = await run(['import', 'workflow', path.join(work, 'out')]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /^nap: workflow "cli-complete" already exists on http:\/\/127\.0\.0\.1:\d+; add --replace to overwrite it\n$/,
+    );
+    const replaced = await run(['import', 'workflow', path.join(work, 'out', 'cli-complete.workflow.json'), '--replace']);
+    expect(replaced).toMatchObject({ code: 0, stdout: expect.stringContaining('imported workflow "cli-complete"') as unknown });
+
+    const deleted = await run(['delete', 'workflow', 'cli-complete']);
+    expect(deleted.stdout).toMatch(/^deleted workflow "cli-complete"/);
+    const gone = await run(['describe', 'workflow', 'cli-complete']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^nap: workflow "cli-complete" not found on http:\/\/127\.0\.0\.1:\d+; `nap get workflows` lists them\n$/);
+    expect((await run(['import', 'workflows', fixture('cli-complete.workflow.json')])).code).toBe(0);
+  });
+});
+
+describe('other resources', () => {
+  it('manages transformations, groups (from YAML), devices and roles', async () => {
+    expect((await run(['create', 'transformation', '-f', fixture('cli-tr.transformation.json')])).code).toBe(0);
+    expect((await run(['get', 'jst', 'cli-tr'])).stdout).toMatch(/^cli-tr\s+standalone\s+\S+$/m);
+
+    const group = await run(['create', 'group', '-f', fixture('cli-group.group.yaml'), '-o', 'json']);
+    expect(group.json()).toMatchObject({ name: 'cli-operators', roles: ['operations'] });
+    expect((await run(['get', 'groups'])).stdout).toMatch(/^cli-operators\s+operations\s+runs automations from CI\s+\S+$/m);
+    expect((await run(['delete', 'group', 'cli-operators'])).code).toBe(0);
+
+    expect((await run(['create', 'device', '-f', fixture('cli-device.device.json')])).code).toBe(0);
+    const device = await run(['describe', 'device', 'cli-edge-1', '-o', 'json']);
+    expect(device.json()).toMatchObject({ name: 'cli-edge-1', variables: { gw_host: '192.0.2.10', gw_password: '********' } });
+    expect((await run(['get', 'device-groups'])).stdout).toMatch(/^edge\s+cli-edge-1/m);
+    expect((await run(['delete', 'device', 'cli-edge-1'])).stdout).toMatch(/^deleted device "cli-edge-1"/);
+
+    const roles = await run(['get', 'roles', '-o', 'json']);
+    expect(roles.json<{ name: string }[]>().map((r) => r.name)).toEqual(expect.arrayContaining(['admin', 'operations']));
+    expect((await run(['describe', 'role', 'apiread'])).stdout).toContain('name: apiread');
+  });
+
+  it('says in one line, with exit 4, where the platform has no route for a verb', async () => {
+    for (const [args, message] of [
+      [
+        ['create', 'project', '-f', fixture('cli-project.project.json')],
+        /^nap: nap create project: the platform has no route that creates a project/,
+      ],
+      [['delete', 'role', 'admin'], /^nap: nap delete role: roles are fixed by the platform/],
+      [['export', 'device', 'x'], /^nap: nap export device: the platform has no export route for devices/],
+      [
+        ['create', 'device-group', '-f', fixture('cli-device.device.json')],
+        /^nap: nap create device-group: device groups are created on the platform's bus only/,
+      ],
+      [['copy', 'group', 'admins', '--to', 'production'], /^nap: nap copy group: the platform has no route to export or import it/],
+    ] as const) {
+      const res = await run([...args]);
+      expect(res.code).toBe(4);
+      expect(res.stderr).toMatch(message);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
+describe('between platforms', () => {
+  it('copies a workflow from staging to production, and refuses to overwrite without --replace', async () => {
+    const copied = await run(['copy', 'workflow', 'cli-complete', '--from', 'staging', '--to', 'production']);
+    expect(copied.stdout).toMatch(/^copied workflow "cli-complete" .*from staging \(http:\/\/127\.0\.0\.1:\d+\) to production/);
+    const there = await run(['get', 'workflow', 'cli-complete', '--profile', 'production', '-o', 'json']);
+    expect(there.json()).toMatchObject({ name: 'cli-complete' });
+    const twice = await run(['copy', 'workflow', 'cli-complete', '--from', 'staging', '--to', 'production']);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('already exists');
+    expect((await run(['copy', 'workflow', 'cli-complete', '--to', 'production', '--replace'])).code).toBe(0);
+  });
+
+  it('moves a project from staging to production through a Git repository', async () => {
+    const repo = path.join(work, 'assets.git');
+    execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', repo]);
+    const imported = await run(['import', 'project', fixture('cli-project.project.json')]);
+    expect(imported.stdout).toMatch(/^imported project "cli-project"/);
+    const project = await run(['describe', 'project', 'cli-project', '-o', 'json']);
+    expect(project.json()).toMatchObject({ name: 'cli-project', components: [{ type: 'workflow' }, { type: 'transformation' }] });
+
+    const exported = await run(['export', 'project', 'cli-project', '--repository', repo, '--reference', 'main', '--path', 'projects']);
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toMatch(
+      /^exported project "cli-project" .*to projects\/cli-project\.project\.json in .*assets\.git \(main\)\n$/,
+    );
+    expect(
+      (await run(['export', 'workflow', 'cli-complete', '--repository', repo, '--reference', 'main', '--path', 'workflows'])).code,
+    ).toBe(0);
+
+    const clone = path.join(work, 'clone');
+    execFileSync('git', ['clone', '--quiet', repo, clone]);
+    expect(existsSync(path.join(clone, 'projects', 'cli-project.project.json'))).toBe(true);
+    const log = execFileSync('git', ['log', '--format=%s'], { cwd: clone, encoding: 'utf8' });
+    expect(log).toContain('nap export project "cli-project"');
+
+    const intoProduction = await run([
+      'import',
+      'project',
+      'projects/cli-project.project.json',
+      '--repository',
+      repo,
+      '--reference',
+      'main',
+      '--profile',
+      'production',
+    ]);
+    expect(intoProduction).toMatchObject({ code: 0, stdout: expect.stringContaining('imported project "cli-project"') as unknown });
+    const inProduction = await run(['get', 'projects', '--profile', 'production']);
+    expect(inProduction.stdout).toMatch(/^cli-project\s+moves between platforms through Git\s+2\s+\S+$/m);
+    // a folder of the repository: every <name>.workflow.json in it
+    const folder = await run(['import', 'workflows', 'workflows', '--repository', repo, '--profile', 'production', '--replace']);
+    expect(folder.code).toBe(0);
+
+    const missingBranch = await run([
+      'import',
+      'project',
+      'projects/cli-project.project.json',
+      '--repository',
+      repo,
+      '--reference',
+      'nope',
+    ]);
+    expect(missingBranch.code).toBe(1);
+    expect(missingBranch.stderr).toMatch(/^nap: branch "nope" of .* cannot be read/);
+  });
+});

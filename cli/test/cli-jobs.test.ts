@@ -1,0 +1,183 @@
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { eventually } from './support/eventually';
+import type { NapHome, NapResult } from './support/nap';
+import { createHome, FIXTURES, nap, profileSection } from './support/nap';
+import type { Platform } from './support/platform';
+import { NAP_BIN, startPlatform } from './support/platform';
+
+let platform: Platform;
+let home: NapHome;
+
+const run = (args: string[]): Promise<NapResult> => nap(args, { env: home.env });
+
+interface Job {
+  _id: string;
+  name: string;
+  status: string;
+  tasks: Record<string, { status?: string }>;
+}
+interface Task {
+  id: string;
+  status: string;
+  job: { _id: string };
+}
+
+async function start(workflow: string, ...args: string[]): Promise<string> {
+  const res = await run(['run', 'workflow', workflow, '-o', 'json', ...args]);
+  expect(res.code).toBe(0);
+  return res.json<Job>()._id;
+}
+
+/** Waits until the manual task of the job waits for a person. */
+function waitingTask(jobId: string): Promise<Task> {
+  return eventually(`the manual task of job ${jobId} waiting`, async () => {
+    const res = await run(['tasks', 'list', '--job', jobId, '-o', 'json']);
+    return res.json<Task[]>()[0];
+  });
+}
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  home = createHome();
+  home.writeNapConfig(profileSection('default', platform.port, platform.password));
+  for (const wf of ['cli-complete', 'cli-error', 'cli-manual', 'cli-slow']) {
+    const res = await run(['create', 'workflow', '-f', path.join(FIXTURES, `${wf}.workflow.json`)]);
+    expect(res.code).toBe(0);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  if (home !== undefined) rmSync(home.home, { recursive: true, force: true });
+});
+
+describe('nap run', () => {
+  it('exits 0 when the job completes, and --follow streams its tasks', async () => {
+    const followed = await run(['run', 'workflow', 'cli-complete', '--var', 'greeting=hello', '--follow']);
+    expect(followed.code).toBe(0);
+    expect(followed.stderr).toMatch(/^started job \w+ \(cli-complete\)$/m);
+    expect(followed.stderr).toMatch(/✔ a1 \(set a\) finished: success/);
+    expect(followed.stderr).toMatch(/✔ b2 \(set b\) finished: success/);
+    expect(followed.stdout).toMatch(/^job \w+ complete in \d+m?s\n$/);
+
+    const waited = await run(['run', 'workflow', 'cli-complete', '--var', 'greeting=hi', '--wait', '-o', 'json']);
+    expect(waited.code).toBe(0);
+    expect(waited.stderr).toBe('');
+    expect(waited.json()).toMatchObject({ status: 'complete', variables: { greeting: 'hi', a: 'hi', b: 2 } });
+  });
+
+  it('exits 1 when the job ends in error, and says why', async () => {
+    const followed = await run(['run', 'workflow', 'cli-error', '--follow']);
+    expect(followed.code).toBe(1);
+    expect(followed.stderr).toMatch(/✖ e2 \(fail on purpose\) finished: error — the device said no/);
+    expect((await run(['run', 'workflow', 'cli-error', '--wait'])).code).toBe(1);
+  });
+
+  it('exits 2 when the job is canceled while it waits on a manual task', async () => {
+    const child = spawn(process.execPath, [NAP_BIN, 'run', 'workflow', 'cli-manual', '--var', 'payload={"a":1}', '--wait', '-o', 'json'], {
+      env: home.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const task = await eventually('the manual task waiting', async () => {
+      const res = await run(['tasks', 'list', '--workflow', 'cli-manual', '-o', 'json']);
+      return res.json<Task[]>().find((t) => t.id === 'v1');
+    });
+    const canceled = await run(['jobs', 'cancel', task.job._id]);
+    expect(canceled.stdout).toBe(`canceled job ${task.job._id}\n`);
+    expect(await exited).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({ _id: task.job._id, status: 'canceled' });
+  });
+
+  it('exits 3 when the job is still running at --timeout', async () => {
+    const started = Date.now();
+    const res = await run(['run', 'workflow', 'cli-slow', '--timeout', '1s']);
+    expect(res.code).toBe(3);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const id = /job (\w+) is still running after 1s \(--timeout\)/.exec(res.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect((await run(['jobs', 'cancel', id!])).code).toBe(0);
+  });
+
+  it('runs an automation through its manual trigger', async () => {
+    const automation = await run([
+      'api',
+      'post',
+      '/operations-manager/automations',
+      '--data',
+      '{"automation":{"name":"cli-auto","componentName":"cli-complete"}}',
+      '-o',
+      'json',
+    ]);
+    const automationId = automation.json<{ data: { _id: string } }>().data._id;
+    const trigger = await run([
+      'api',
+      'post',
+      '/operations-manager/triggers',
+      '--data',
+      JSON.stringify({ name: 'by hand', type: 'manual', actionId: automationId, formData: { greeting: 'default' } }),
+    ]);
+    expect(trigger.code).toBe(0);
+    expect((await run(['get', 'triggers'])).stdout).toMatch(/^by hand\s+manual\s+true\s+\S+\s+\S+$/m);
+    const res = await run(['run', 'automation', 'cli-auto', '--form-data', '{"greeting":"from the form"}', '--wait', '-o', 'json']);
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ name: 'cli-complete', status: 'complete', variables: { a: 'from the form' } });
+    const none = await run(['run', 'automation', 'cli-auto', '--trigger', 'nope']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toBe(
+      'nap: automation "cli-auto" has no enabled manual or endpoint trigger named "nope"; `nap get triggers` lists them\n',
+    );
+  });
+});
+
+describe('nap jobs and nap tasks', () => {
+  it('lists and describes jobs, and finishes a manual task', async () => {
+    const id = await start('cli-manual', '--var', 'payload={"a":1}', '--description', 'needs approval');
+    const task = await waitingTask(id);
+    expect(task).toMatchObject({ id: 'v1', status: 'running' });
+    const waiting = await run(['tasks', 'list']);
+    expect(waiting.stdout).toMatch(new RegExp(`^${id}\\s+v1\\s+approve the change\\s+manual\\s+running\\s+cli-manual`, 'm'));
+
+    const described = await run(['jobs', 'describe', id]);
+    expect(described.stdout).toMatch(new RegExp(`^job ${id} cli-manual running`));
+    expect(described.stdout).toMatch(/^ {2}v1\s+running\s+approve the change \[manual\]$/m);
+
+    const finished = await run(['tasks', 'finish', id, 'approve the change', '--var', 'note=looks good']);
+    expect(finished.stdout).toBe(`finished task v1 of job ${id}\n`);
+    const watched = await run(['jobs', 'watch', id]);
+    expect(watched.code).toBe(0);
+    const job = (await run(['describe', 'job', id, '-o', 'json'])).json<Job & { variables: Record<string, unknown> }>();
+    expect(job).toMatchObject({ status: 'complete', variables: { answer: 'yes' } });
+
+    const list = await run(['jobs', 'list', '--workflow', 'cli-manual', '--status', 'complete', '--since', '1h']);
+    expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+WORKFLOW\s+STATUS\s+STARTED\s+DURATION\s+DESCRIPTION$/);
+    expect(list.stdout).toMatch(new RegExp(`^${id}\\s+cli-manual\\s+complete\\s+\\S+\\s+\\S+\\s+needs approval$`, 'm'));
+    const json = await run(['jobs', 'list', '--status', 'error', '--limit', '1', '-o', 'json']);
+    expect(json.json<Job[]>()).toEqual([expect.objectContaining({ status: 'error' })]);
+  });
+
+  it('pauses, resumes and cancels a job; watch exits 2 for a canceled job', async () => {
+    const id = await start('cli-manual', '--var', 'payload=1');
+    await waitingTask(id);
+    expect((await run(['jobs', 'pause', id])).stdout).toBe(`paused job ${id} (paused)\n`);
+    expect((await run(['jobs', 'resume', id])).stdout).toBe(`resumed job ${id} (running)\n`);
+    expect((await run(['jobs', 'cancel', id])).code).toBe(0);
+    const watched = await run(['jobs', 'watch', id, '--quiet']);
+    expect(watched).toMatchObject({ code: 2, stderr: '' });
+    const again = await run(['jobs', 'cancel', id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe('nap: 1 of 1 jobs could not be canceled\n');
+  });
+
+  it('retries a task of a job in error with replaced variables', async () => {
+    const res = await run(['run', 'workflow', 'cli-error', '--wait', '-o', 'json']);
+    const id = res.json<Job>()._id;
+    const retried = await run(['jobs', 'retry', id, 'e2', '--var', 'type=success']);
+    expect(retried.stdout).toMatch(new RegExp(`^retried task e2 of job ${id}`));
+    expect((await run(['jobs', 'watch', id, '--quiet', '--timeout', '20s'])).code).toBe(0);
+  });
+});

@@ -1,0 +1,281 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { NapHome } from './support/nap';
+import { createHome, nap, profileSection } from './support/nap';
+import type { Platform } from './support/platform';
+import { freePort, ROOT, startPlatform } from './support/platform';
+
+let platform: Platform;
+const homes: NapHome[] = [];
+
+function home(): NapHome {
+  const h = createHome();
+  homes.push(h);
+  return h;
+}
+
+beforeAll(async () => {
+  platform = await startPlatform('profiles-password');
+}, 120_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  for (const h of homes) rmSync(h.home, { recursive: true, force: true });
+});
+
+const whoAmI = ['api', 'get', '/whoami', '-o', 'json'];
+
+describe('profiles', () => {
+  it("reads ipctl's file: [profile default] under named profiles, and [application] default_profile", async () => {
+    const h = home();
+    h.writeIpctlConfig(
+      `[application]\ndefault_profile = lab\n\n[profile default]\nhost = 127.0.0.1\nport = ${platform.port}\nuse_tls = false\ntimeout = 10\n\n[profile lab]\nusername = admin\npassword = ${platform.password}\n`,
+    );
+    const res = await nap(whoAmI, { env: h.env });
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ username: 'admin' });
+  });
+
+  it("reads NAP's own file, which wins over ipctl's key by key, and --profile or NAP_PROFILE pick one", async () => {
+    const h = home();
+    h.writeIpctlConfig(`${profileSection('prod', platform.port, 'the-old-password')}`);
+    h.writeNapConfig(`[profile prod]\npassword = ${platform.password}\n\n${profileSection('other', 1, 'x')}`);
+    expect((await nap(['--profile', 'prod', ...whoAmI], { env: h.env })).code).toBe(0);
+    expect((await nap(whoAmI, { env: { ...h.env, NAP_PROFILE: 'prod' } })).code).toBe(0);
+    const none = await nap(whoAmI, { env: h.env });
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(
+      /^nap: profile "default" is not in .*\.platform\.d\/config or .*nap\/config \(profiles: prod, other\); name one with --profile, or set NAP_URL and credentials\n$/,
+    );
+  });
+
+  it('works from the environment alone: password, client credentials or a token', async () => {
+    const h = home();
+    const base = { ...h.env, NAP_URL: platform.url };
+    expect((await nap(whoAmI, { env: { ...base, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password } })).code).toBe(0);
+    expect((await nap(whoAmI, { env: { ...base, NAP_CLIENT_ID: 'admin', NAP_CLIENT_SECRET: platform.password } })).code).toBe(0);
+    const login = await fetch(`${platform.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { username: 'admin', password: platform.password } }),
+    });
+    const token = await login.text();
+    const withToken = await nap(['get', 'roles'], { env: { ...base, NAP_TOKEN: token } });
+    expect(withToken.code).toBe(0);
+    const noCredentials = await nap(whoAmI, { env: base });
+    expect(noCredentials).toMatchObject({ code: 4, stderr: expect.stringMatching(/^nap: NAP_URL is set but no credentials/) as unknown });
+  });
+
+  it('takes global flags before or after the command', async () => {
+    const h = home();
+    h.writeNapConfig(profileSection('p', platform.port, platform.password));
+    const before = await nap(['--profile', 'p', '-o', 'json', 'get', 'roles'], { env: h.env });
+    const after = await nap(['get', 'roles', '--profile', 'p', '-o', 'yaml'], { env: h.env });
+    expect(before.json<unknown[]>().length).toBe(5);
+    expect(after.stdout).toMatch(/^- name: admin$/m);
+  });
+});
+
+describe('the token cache', () => {
+  it('keeps the token in a file only its owner can read, without the password, and logs in again when it is revoked', async () => {
+    const h = home();
+    h.writeNapConfig(profileSection('default', platform.port, platform.password));
+    const first = await nap(['get', 'roles', '--debug'], { env: h.env });
+    expect(first.stderr).toMatch(
+      /^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/login' -H 'accept: application\/json' -H 'content-type: application\/json' -d '\{"user":\{"username":"admin","password":"\*\*\*\*"\}\}'$/m,
+    );
+    expect(first.stderr).toMatch(
+      /^curl 'http:\/\/127\.0\.0\.1:\d+\/user-management\/roles' -H 'accept: application\/json' -H 'authorization: Bearer \*\*\*\*'$/m,
+    );
+    expect(first.stderr).not.toContain(platform.password);
+    expect(first.stderr).not.toContain('nap1.');
+
+    const file = path.join(h.home, '.cache', 'nap', 'tokens.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    const cached = readFileSync(file, 'utf8');
+    expect(cached).not.toContain(platform.password);
+    const token = (Object.values(JSON.parse(cached) as Record<string, { token: string }>)[0] as { token: string }).token;
+
+    const second = await nap(['get', 'roles', '--debug'], { env: h.env });
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain('/login');
+
+    await fetch(`${platform.url}/logout`, { headers: { authorization: `Bearer ${token}` } });
+    const third = await nap(['get', 'roles', '--debug'], { env: h.env });
+    expect(third.code).toBe(0);
+    expect(third.stderr).toMatch(/^< 401 /m);
+    expect(third.stderr).toContain('/login');
+    expect(readFileSync(file, 'utf8')).not.toContain(token);
+  });
+});
+
+describe('errors', () => {
+  it('exits 5 on wrong credentials, with one line and no stack', async () => {
+    const h = home();
+    h.writeNapConfig(profileSection('default', platform.port, 'not-the-password'));
+    const res = await nap(['get', 'workflows'], { env: h.env });
+    expect(res.code).toBe(5);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused the credentials of user "admin" \(profile "default": The username or password of "admin" is wrong\); check them in the profile or the NAP_\* variables\n$/,
+    );
+    const client = await nap(whoAmI, { env: { ...h.env, NAP_URL: platform.url, NAP_CLIENT_ID: 'admin', NAP_CLIENT_SECRET: 'wrong' } });
+    expect(client.code).toBe(5);
+  });
+
+  it('exits 6 when the platform is unreachable, within the profile timeout', async () => {
+    const h = home();
+    const closed = await freePort();
+    const refused = await nap(['get', 'workflows'], {
+      env: { ...h.env, NAP_URL: `http://127.0.0.1:${closed}`, NAP_USERNAME: 'admin', NAP_PASSWORD: 'x' },
+    });
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toMatch(
+      /^nap: cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection refused\): is the platform running, and are host, port and use_tls of profile "environment" right\?\n$/,
+    );
+
+    // a server that accepts connections and never answers
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((s) => sockets.push(s));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    h.writeIpctlConfig(
+      `[profile silent]\nhost = 127.0.0.1\nport = ${port}\nuse_tls = false\nusername = admin\npassword = x\ntimeout = 1\n`,
+    );
+    const started = Date.now();
+    const res = await nap(['get', 'workflows', '--profile', 'silent'], { env: h.env });
+    const elapsedMs = Date.now() - started;
+    for (const s of sockets) s.destroy();
+    silent.close();
+    expect(res.code).toBe(6);
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ did not answer POST \/login within 1 s \(the timeout of profile "silent"\)\n$/,
+    );
+    expect(elapsedMs).toBeLessThan(6_000);
+  });
+
+  it('exits 4 on usage errors, and prints stacks only with --debug', async () => {
+    const h = home();
+    h.writeNapConfig(profileSection('default', platform.port, platform.password));
+    for (const [args, message] of [
+      [['frobnicate'], /^nap: unknown command 'frobnicate'/],
+      [['get', 'workflows', '--frob'], /^nap: unknown option '--frob'/],
+      [['get', 'widgets'], /^nap: unknown resource "widgets"; one of: workflows, transformations/],
+      [['get', 'roles', '-o', 'xml'], /^nap: option '-o, --output <format>' argument 'xml' is invalid/],
+      [['describe', 'workflow'], /^nap: missing required argument 'name'/],
+      [['run', 'workflow', 'x', '--timeout', 'soon'], /^nap: --timeout soon: expected a duration such as 30s, 5m, 1h or 2d/],
+      [['--profile', 'missing', 'get', 'roles'], /^nap: profile "missing" is not in/],
+      [[], /^Usage: nap \[options\] \[command\]/],
+    ] as const) {
+      const res = await nap([...args], { env: h.env });
+      expect({ args, code: res.code }).toEqual({ args, code: 4 });
+      expect(res.stderr).toMatch(message);
+      expect(res.stderr).not.toMatch(/^\s+at /m);
+    }
+    const notFound = await nap(['api', 'get', '/operations-manager/jobs/nope'], { env: h.env });
+    expect(notFound).toMatchObject({
+      code: 1,
+      stderr: 'nap: GET /operations-manager/jobs/nope failed: No job with id "nope" (404 JOB_NOT_FOUND)\n',
+    });
+    const debug = await nap(['describe', 'workflow', 'nope', '--debug'], { env: h.env });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(/^curl /m);
+  });
+});
+
+describe('output', () => {
+  it('colours only a terminal or FORCE_COLOR, never with --no-color, and answers --version and completion', async () => {
+    const h = home();
+    h.writeNapConfig(profileSection('default', platform.port, platform.password));
+    expect((await nap(['get', 'roles'], { env: h.env })).stdout).not.toContain('\u001b[');
+    expect((await nap(['get', 'roles'], { env: { ...h.env, FORCE_COLOR: '1' } })).stdout).toContain('\u001b[1mNAME');
+    expect((await nap(['get', 'roles', '--no-color'], { env: { ...h.env, FORCE_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+
+    const version = await nap(['--version'], { env: h.env });
+    expect(version.stdout).toBe(
+      `${(JSON.parse(readFileSync(path.join(ROOT, 'cli/package.json'), 'utf8')) as { version: string }).version}\n`,
+    );
+
+    const bash = await nap(['completion', 'bash'], { env: h.env });
+    expect(bash.stdout).toContain('complete -o default -F _nap_complete nap');
+    expect(bash.stdout).toContain('integration-models');
+    const script = path.join(h.home, 'nap.bash');
+    writeFileSync(script, bash.stdout);
+    execFileSync('bash', ['-n', script]);
+    const words = execFileSync(
+      'bash',
+      ['-c', `source ${script}; COMP_WORDS=(nap jobs ''); COMP_CWORD=2; _nap_complete; echo "\${COMPREPLY[*]}"`],
+      { encoding: 'utf8' },
+    );
+    expect(words.split(' ')).toEqual(expect.arrayContaining(['list', 'describe', 'watch', 'cancel', 'retry']));
+    const zsh = await nap(['completion', 'zsh'], { env: h.env });
+    expect(zsh.stdout).toMatch(/^#compdef nap$/m);
+  });
+});
+
+describe('inspect and lifecycle', () => {
+  it('inspects the server and its applications, and stops and starts an application', async () => {
+    const h = home();
+    h.writeNapConfig(profileSection('default', platform.port, platform.password));
+    const server = await nap(['inspect', 'server'], { env: h.env });
+    expect(server.stdout).toMatch(/^Version:\s+\d+\.\d+\.\d+$/m);
+    expect(server.stdout).toMatch(/^Applications: (\d+) of \1 running$/m);
+    const state = async (): Promise<string | undefined> => {
+      const apps = (await nap(['inspect', 'applications', '-o', 'json'], { env: h.env })).json<
+        { data: { name: string }; metadata: { state: string } }[]
+      >();
+      return apps.find((a) => a.data.name === 'MOP')?.metadata.state;
+    };
+    expect(await state()).toBe('RUNNING');
+    expect((await nap(['stop', 'application', 'MOP'], { env: h.env })).stdout).toBe('stopped application MOP (STOPPED)\n');
+    expect(await state()).toBe('STOPPED');
+    expect((await nap(['start', 'application', 'MOP'], { env: h.env })).stdout).toBe('started application MOP (RUNNING)\n');
+    const missing = await nap(['restart', 'adapter', 'nope'], { env: h.env });
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: 'nap: PUT /adapters/nope/restart failed: No adapter "nope" (404 ADAPTER_NOT_FOUND)\n',
+    });
+    const wrongKind = await nap(['restart', 'service', 'MOP'], { env: h.env });
+    expect(wrongKind).toMatchObject({ code: 4, stderr: 'nap: nap restart service: one of application, adapter\n' });
+  });
+});
+
+describe('the package', () => {
+  it('packs into a tarball that installs nap globally with no other part of the repository', async () => {
+    const h = home();
+    const out = mkdtempSync(path.join(os.tmpdir(), 'nap-cli-pack-'));
+    try {
+      const npmEnv = {
+        ...process.env,
+        npm_config_cache: path.join(out, 'npm-cache'),
+        npm_config_update_notifier: 'false',
+        npm_config_fund: 'false',
+        npm_config_audit: 'false',
+      };
+      execFileSync('npm', ['pack', '--pack-destination', out], { cwd: path.join(ROOT, 'cli'), env: npmEnv, stdio: 'pipe' });
+      const tarball = readdirSync(out).find((f) => f.endsWith('.tgz'));
+      expect(tarball).toBeDefined();
+      const prefix = path.join(out, 'prefix');
+      execFileSync('npm', ['install', '-g', '--offline', '--prefix', prefix, path.join(out, tarball!)], {
+        cwd: out,
+        env: npmEnv,
+        stdio: 'pipe',
+      });
+      const bin = path.join(prefix, 'bin', 'nap');
+      const env = { ...h.env, NAP_URL: platform.url, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password };
+      expect(execFileSync(bin, ['--version'], { env, cwd: out, encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+      const roles = JSON.parse(execFileSync(bin, ['get', 'roles', '-o', 'json'], { env, cwd: out, encoding: 'utf8' })) as {
+        name: string;
+      }[];
+      expect(roles.map((r) => r.name)).toContain('admin');
+      const installed = path.join(prefix, 'lib', 'node_modules', '@nap', 'cli');
+      expect(readdirSync(installed).sort()).toEqual(['README.md', 'bin', 'dist', 'package.json']);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

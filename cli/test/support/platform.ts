@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A NAP platform for the CLI tests, started as a black box: the built standalone process on a free
+ * port with a fresh data folder, ready once `GET /health/ready` says so.
+ */
+export const ROOT = path.resolve(__dirname, '../../..');
+const MAIN = path.join(ROOT, 'deploy/standalone/dist/main.js');
+export const NAP_BIN = path.join(ROOT, 'cli/bin/nap.js');
+
+export interface Platform {
+  url: string;
+  port: number;
+  password: string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function requireBuilt(): void {
+  for (const file of [MAIN, path.join(ROOT, 'cli/dist/nap.js')]) {
+    if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run \`npm run build\` at the repository root first`);
+  }
+}
+
+export async function startPlatform(password = 'cli-test-password'): Promise<Platform> {
+  requireBuilt();
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-cli-platform-'));
+  const child: ChildProcess = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      NAP_PORT: String(port),
+      NAP_HOST: '127.0.0.1',
+      NAP_DATA_DIR: dataDir,
+      NAP_ADMIN_PASSWORD: password,
+      NAP_LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the platform exited with ${child.exitCode}: ${stderr}`);
+    const ready = await fetch(`${url}/health/ready`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ready) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the platform on ${url} was not ready within 60 s: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    port,
+    password,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
