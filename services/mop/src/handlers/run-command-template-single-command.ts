@@ -1,15 +1,15 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 import { runCommandTemplate as runTemplate } from '../domain/run';
 import { recordRun } from '../runs';
 import { busCommandRunner } from './devices';
 
 /** `POST /mop/RunCommandTemplateSingleCommand`: command `commandIndex` of a template (by id or name) on devices. */
-export function runCommandTemplateSingleCommand(mop: MopContext): Handler<'mop.RunCommandTemplateSingleCommand'> {
+export function runCommandTemplateSingleCommand(svc: MopContext): Handler<'mop.RunCommandTemplateSingleCommand'> {
   return async (input, ctx) => {
     const started = Date.now();
-    const template = mop.templates.checked(await mop.templates.getByIdOrName(input.body.templateId));
+    const template = svc.templates.checked(await svc.templates.getByIdOrName(input.body.templateId));
     const count = template.commands?.length ?? 0;
     if (input.body.commandIndex >= count) {
       throw new AppError(
@@ -22,10 +22,10 @@ export function runCommandTemplateSingleCommand(mop: MopContext): Handler<'mop.R
       template,
       input.body.devices,
       variables,
-      { engine: mop.engine, runCommand: busCommandRunner(ctx), concurrency: mop.deviceConcurrency, ruleOptions: mop.ruleOptions },
+      { engine: svc.engine, runCommand: busCommandRunner(ctx), concurrency: svc.deviceConcurrency, ruleOptions: svc.ruleOptions },
       [input.body.commandIndex],
     );
-    const runId = await recordRun(mop.runs, {
+    const runId = await recordRun(svc.runs, {
       kind: 'command',
       template: template.name,
       devices: input.body.devices,
