@@ -5,7 +5,7 @@ import type { RuleOptions } from './domain/rules';
 import type { ReattemptRepository } from './store/reattempts';
 import type { RunRepository } from './store/runs';
 import type { TemplateRepository } from './store/templates';
-import type { ReattemptScheduler } from './reattempt-scheduler';
+import type { ReattemptScheduler } from './engine/reattempt-scheduler';
 
 /** What the handlers of the mop service share. */
 export interface MopContext {

@@ -3,13 +3,13 @@ import { RELEASE, analyticTemplateSchema, commandTemplateSchema, parseAs } from 
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import type { MopContext } from './context';
 import { mopHandlers } from './handlers';
-import { createRegexPool } from './internal/regex-pool';
-import { ReattemptScheduler } from './reattempt-scheduler';
+import { createRegexPool } from './clients/regex-pool';
+import { ReattemptScheduler } from './engine/reattempt-scheduler';
 import { DeclaredIndexes } from '@nap/store';
 import { MOP_INDEXES, ensureCollections } from './store/collections';
 import { ReattemptRepository } from './store/reattempts';
 import { RunRepository } from './store/runs';
-import { registerMopMetrics } from './mop-metrics';
+import { registerMopMetrics } from './engine/mop-metrics';
 import { TemplateRepository } from './store/templates';
 
 /** Tuning of the mop service. */
