@@ -1,9 +1,11 @@
 import type { HandlerMap } from '@nap/bus';
 import type { MopContext } from '../context';
+import { chooseDevice } from './choose-device';
 import { createAnalyticTemplate } from './create-analytic-template';
 import { createTemplate } from './create-template';
 import { deleteAnalyticTemplate } from './delete-analytic-template';
 import { deleteTemplate } from './delete-template';
+import { diffConfig } from './diff-config';
 import { exportTemplate } from './export-template';
 import { getBootFlash } from './get-boot-flash';
 import { getDeviceObjectsFiltered } from './get-device-objects-filtered';
@@ -17,17 +19,21 @@ import { listATemplate } from './list-a-template';
 import { listAnAnalyticTemplate } from './list-an-analytic-template';
 import { listAnalyticTemplates } from './list-analytic-templates';
 import { listTemplates } from './list-templates';
-import { manualTaskHandlers } from './manual-tasks';
 import { passThru } from './pass-thru';
 import { reattempt } from './reattempt';
+import { reloadFailed } from './reload-failed';
+import { reviewSummary } from './review-summary';
 import { runAnalyticsTemplate } from './run-analytics-template';
 import { runAnalyticsTemplateDevices } from './run-analytics-template-devices';
 import { runCommand } from './run-command';
 import { runCommandDevices } from './run-command-devices';
 import { runCommandTemplate } from './run-command-template';
 import { runCommandTemplateSingleCommand } from './run-command-template-single-command';
+import { runTemplatesDiff } from './run-templates-diff';
 import { updateAnalyticTemplate } from './update-analytic-template';
 import { updateTemplate } from './update-template';
+import { verifyConfig } from './verify-config';
+import { viewTemplateResults } from './view-template-results';
 
 /** Every operation of the mop service, by catalog name (`contracts/src/catalog/mop.ts`). */
 export function mopHandlers(svc: MopContext): HandlerMap<'mop'> {
@@ -59,6 +65,12 @@ export function mopHandlers(svc: MopContext): HandlerMap<'mop'> {
     getDevicesFilteredDetailedResults: getDevicesFilteredDetailedResults(),
     getTemplateRuns: getTemplateRuns(svc),
     getTemplateRun: getTemplateRun(svc),
-    ...manualTaskHandlers(),
+    chooseDevice: chooseDevice(),
+    diffConfig: diffConfig(),
+    reloadFailed: reloadFailed(),
+    reviewSummary: reviewSummary(),
+    runTemplatesDiff: runTemplatesDiff(),
+    verifyConfig: verifyConfig(),
+    viewTemplateResults: viewTemplateResults(),
   };
 }

@@ -2,7 +2,6 @@ import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import type { MopContext } from '../context';
 import { isRunOutputs, runAnalyticTemplate } from '../domain/analytic';
-import { recordRun } from '../runs';
 
 /** `POST /mop/runAnalyticsTemplate`: compares two RunCommandTemplate results with an analytic template. */
 export function runAnalyticsTemplate(svc: MopContext): Handler<'mop.runAnalyticsTemplate'> {
@@ -23,13 +22,13 @@ export function runAnalyticsTemplate(svc: MopContext): Handler<'mop.runAnalytics
     const variables = input.body.variables ?? {};
     const output = await runAnalyticTemplate(template, pre, post, variables, svc.engine, svc.ruleOptions);
     const devices = [...new Set(output.commands_results.map((r) => r.device))];
-    const runId = await recordRun(svc.runs, {
+    const runId = await svc.runs.keep({
       kind: 'analytic',
       template: template.name,
       devices,
       variables,
       started,
-      caller: ctx.caller,
+      createdBy: ctx.caller.username,
       output,
     });
     return { ...output, runId };
