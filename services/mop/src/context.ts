@@ -1,5 +1,4 @@
 import type { AnalyticTemplate, CommandTemplate, TemplateRunResult } from '@nap/contracts';
-import type { Logger } from '@nap/telemetry';
 import { sendCommands } from './clients/device-gateway';
 import type { CommandRunner } from './clients/device-gateway';
 import type { RegexEngine } from './domain/regex-engine';
@@ -24,7 +23,6 @@ export interface MopContext {
   deviceConcurrency: number;
   /** How many times faster than real time re-attempt waits pass (NAP_TIME_SCALE; 1 is real time). */
   timeScale: number;
-  logger: Logger;
 }
 
 /** What running a command template takes from the context. */

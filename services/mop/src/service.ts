@@ -1,15 +1,15 @@
 import { serve } from '@nap/bus';
 import { RELEASE, analyticTemplateSchema, commandTemplateSchema, parseAs } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
-import type { MopContext } from './context';
-import { mopHandlers } from './handlers';
-import { createRegexPool } from './clients/regex-pool';
-import { ReattemptScheduler } from './engine/reattempt-scheduler';
 import { DeclaredIndexes } from '@nap/store';
+import { createRegexPool } from './clients/regex-pool';
+import type { MopContext } from './context';
+import { registerMopMetrics } from './engine/mop-metrics';
+import { ReattemptScheduler } from './engine/reattempt-scheduler';
+import { mopHandlers } from './handlers';
 import { MOP_INDEXES, ensureCollections } from './store/collections';
 import { ReattemptRepository } from './store/reattempts';
 import { RunRepository } from './store/runs';
-import { registerMopMetrics } from './engine/mop-metrics';
 import { TemplateRepository } from './store/templates';
 
 /** Tuning of the mop service. */
@@ -52,7 +52,6 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
         },
         deviceConcurrency: options.deviceConcurrency ?? 25,
         timeScale: options.timeScale ?? deps.config.timeScale,
-        logger,
       };
       const resumed = await scheduler.resume();
       if (resumed > 0) logger.info({ resumed }, 'Resumed waiting re-attempts');
