@@ -1,7 +1,8 @@
 import { runServiceProcess } from '@nap/runtime';
+import { errorMessage } from '@nap/util';
 import { createMopService } from './service';
 
 runServiceProcess('mop', createMopService).catch((err: unknown) => {
-  process.stderr.write(`nap-mop failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`nap-mop failed to start: ${errorMessage(err)}\n`);
   process.exit(1);
 });

@@ -1,43 +1,15 @@
 import { serve } from '@nap/bus';
-import type { HandlerMap } from '@nap/bus';
 import { RELEASE, analyticTemplateSchema, commandTemplateSchema, parseAs } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
-import type { MopContext } from './deps';
-import { createAnalyticTemplate } from './handlers/create-analytic-template';
-import { createTemplate } from './handlers/create-template';
-import { deleteAnalyticTemplate } from './handlers/delete-analytic-template';
-import { deleteTemplate } from './handlers/delete-template';
-import { exportTemplate } from './handlers/export-template';
-import { getBootFlash } from './handlers/get-boot-flash';
-import { getDeviceObjectsFiltered } from './handlers/get-device-objects-filtered';
-import { getDevicesFiltered } from './handlers/get-devices-filtered';
-import { getDevicesFilteredDetailedResults } from './handlers/get-devices-filtered-detailed-results';
-import { getDiff } from './handlers/get-diff';
-import { getTemplateRun } from './handlers/get-template-run';
-import { getTemplateRuns } from './handlers/get-template-runs';
-import { importTemplate } from './handlers/import-template';
-import { listAnAnalyticTemplate } from './handlers/list-an-analytic-template';
-import { listATemplate } from './handlers/list-a-template';
-import { listAnalyticTemplates } from './handlers/list-analytic-templates';
-import { listTemplates } from './handlers/list-templates';
-import { manualTaskHandlers } from './handlers/manual-tasks';
-import { passThru } from './handlers/pass-thru';
-import { reattempt } from './handlers/reattempt';
-import { runAnalyticsTemplate } from './handlers/run-analytics-template';
-import { runAnalyticsTemplateDevices } from './handlers/run-analytics-template-devices';
-import { runCommand } from './handlers/run-command';
-import { runCommandDevices } from './handlers/run-command-devices';
-import { runCommandTemplate } from './handlers/run-command-template';
-import { runCommandTemplateSingleCommand } from './handlers/run-command-template-single-command';
-import { updateAnalyticTemplate } from './handlers/update-analytic-template';
-import { updateTemplate } from './handlers/update-template';
-import { createRegexPool } from './internal/regex-pool';
-import { ReattemptScheduler } from './reattempt-scheduler';
 import { DeclaredIndexes } from '@nap/store';
+import { createRegexPool } from './clients/regex-pool';
+import type { MopContext } from './context';
+import { registerMopMetrics } from './engine/mop-metrics';
+import { ReattemptScheduler } from './engine/reattempt-scheduler';
+import { mopHandlers } from './handlers';
 import { MOP_INDEXES, ensureCollections } from './store/collections';
 import { ReattemptRepository } from './store/reattempts';
 import { RunRepository } from './store/runs';
-import { registerMopMetrics } from './mop-metrics';
 import { TemplateRepository } from './store/templates';
 
 /** Tuning of the mop service. */
@@ -67,7 +39,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
       });
       const reattempts = new ReattemptRepository(store);
       const scheduler = new ReattemptScheduler(reattempts, bus, logger);
-      const mop: MopContext = {
+      const svc: MopContext = {
         templates: new TemplateRepository(store, 'template', (doc, label) => parseAs(commandTemplateSchema, doc, label)),
         analytics: new TemplateRepository(store, 'analytic', (doc, label) => parseAs(analyticTemplateSchema, doc, label)),
         runs: new RunRepository(store, registerMopMetrics(metrics.registry)),
@@ -80,40 +52,9 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
         },
         deviceConcurrency: options.deviceConcurrency ?? 25,
         timeScale: options.timeScale ?? deps.config.timeScale,
-        logger,
       };
       const resumed = await scheduler.resume();
       if (resumed > 0) logger.info({ resumed }, 'Resumed waiting re-attempts');
-      const handlers: HandlerMap<'mop'> = {
-        createTemplate: createTemplate(mop),
-        updateTemplate: updateTemplate(mop),
-        deleteTemplate: deleteTemplate(mop),
-        listATemplate: listATemplate(mop),
-        listTemplates: listTemplates(mop),
-        createAnalyticTemplate: createAnalyticTemplate(mop),
-        updateAnalyticTemplate: updateAnalyticTemplate(mop),
-        deleteAnalyticTemplate: deleteAnalyticTemplate(mop),
-        listAnAnalyticTemplate: listAnAnalyticTemplate(mop),
-        listAnalyticTemplates: listAnalyticTemplates(mop),
-        exportTemplate: exportTemplate(mop),
-        importTemplate: importTemplate(mop),
-        RunCommand: runCommand(),
-        RunCommandDevices: runCommandDevices(mop),
-        RunCommandTemplate: runCommandTemplate(mop),
-        RunCommandTemplateSingleCommand: runCommandTemplateSingleCommand(mop),
-        runAnalyticsTemplate: runAnalyticsTemplate(mop),
-        runAnalyticsTemplateDevices: runAnalyticsTemplateDevices(mop),
-        passThru: passThru(),
-        GetBootFlash: getBootFlash(),
-        reattempt: reattempt(mop),
-        getDiff: getDiff(),
-        getDeviceObjectsFiltered: getDeviceObjectsFiltered(),
-        getDevicesFiltered: getDevicesFiltered(),
-        getDevicesFilteredDetailedResults: getDevicesFilteredDetailedResults(),
-        getTemplateRuns: getTemplateRuns(mop),
-        getTemplateRun: getTemplateRun(mop),
-        ...manualTaskHandlers(),
-      };
       let registered;
       try {
         registered = await serve({
@@ -124,7 +65,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
           metrics,
           client,
           idempotency: deps.idempotency,
-          handlers,
+          handlers: mopHandlers(svc),
           indexes: new DeclaredIndexes(store, MOP_INDEXES),
         });
       } catch (err) {

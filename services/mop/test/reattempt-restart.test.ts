@@ -1,18 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestPlatform } from '@nap/testing';
+import { eventually, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, limitMs = 10_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`Gave up waiting for ${what} after ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 it('keeps a scheduled re-attempt across a restart and fires it after the restart', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-mop-reattempt-'));
@@ -33,10 +23,14 @@ it('keeps a scheduled re-attempt across a restart and fires it after the restart
     platform = await startTestPlatform({ dataDir });
     const store = platform.stores.get('mop');
     if (store === undefined) throw new Error('the platform runs no mop store');
-    const stored = await until('the re-attempt to be marked due after the restart', async () => {
-      const doc = await store.collection('reattempts').findOne({ jobId: 'job-restart', attemptID: 'configuration' });
-      return doc?.status === 'due' ? doc : undefined;
-    });
+    const stored = await eventually(
+      'the re-attempt to be marked due after the restart',
+      async () => {
+        const doc = await store.collection('reattempts').findOne({ jobId: 'job-restart', attemptID: 'configuration' });
+        return doc?.status === 'due' ? doc : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(stored).toMatchObject({ attempt: 1, attempts: 3, reattemptAt });
     expect(Number(stored.dueAt)).toBeGreaterThanOrEqual(reattemptAt);
     // the count survived the restart too

@@ -46,8 +46,9 @@ describe('the regular expression worker pool', () => {
 
   it('answers pending jobs when closed and refuses new ones', async () => {
     const pool = createRegexPool({ size: 1, jobTimeoutMs: 5_000 });
+    // a first answer says the worker is up: the next job goes to it at once and is running when the pool closes
+    await pool.run(['x'], [{ pattern: 'x', flags: '', input: 0, mode: 'test' }]);
     const pending = pool.run([`${'a'.repeat(40)}!`], [{ pattern: '(a+)+$', flags: '', input: 0, mode: 'test' }]);
-    await new Promise((r) => setTimeout(r, 50));
     await pool.close();
     expect((await pending)[0]).toMatchObject({ ok: false, error: expect.stringContaining('stopping') });
     await expect(pool.run(['x'], [{ pattern: 'x', flags: '', input: 0, mode: 'test' }])).rejects.toThrow('closed');

@@ -1,12 +1,10 @@
-import { decodeJson, serve } from '@nap/bus';
-import type { HandlerMap, Subscription } from '@nap/bus';
-import { EVENT_SCHEMAS, RELEASE, eventPattern, isValid } from '@nap/contracts';
+import { serve } from '@nap/bus';
+import { RELEASE } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
-import { AdapterCache } from './domain/adapter-cache';
-import { createConnect } from './domain/connect';
-import { restAction } from './handlers/rest-action';
-import { restQuery } from './handlers/rest-query';
-import { setLeaf } from './handlers/set-leaf';
+import { AdapterCache } from './clients/adapter-cache';
+import type { OrchProxyContext } from './context';
+import { followAdapterChanges } from './engine/adapter-changes';
+import { orchProxyHandlers } from './handlers';
 
 /**
  * The orch-proxy service: REST actions, REST queries and leaf setting on an NSO orchestrator,
@@ -15,29 +13,10 @@ import { setLeaf } from './handlers/set-leaf';
  */
 export function createOrchProxyService(deps: ServiceDeps): ServiceModule {
   const { bus, logger, metrics, client } = deps;
-  const cache = new AdapterCache();
-  const connect = createConnect(cache);
-  const handlers: HandlerMap<'orch-proxy'> = {
-    restAction: restAction(connect),
-    restQuery: restQuery(connect),
-    setLeaf: setLeaf(connect),
-  };
+  const svc: OrchProxyContext = { adapters: new AdapterCache() };
   return {
     async start(): Promise<RunningService> {
-      const events: Subscription = await bus.consumeEvents(
-        eventPattern('admin', 'adapter'),
-        (event) => {
-          let payload: unknown;
-          try {
-            payload = decodeJson(event.data);
-          } catch {
-            payload = undefined;
-          }
-          if (isValid(EVENT_SCHEMAS.admin.adapter.adapterChanged, payload)) cache.drop(payload.name);
-          else cache.clear();
-        },
-        { deliver: 'new' },
-      );
+      const events = await followAdapterChanges(bus, svc.adapters);
       const registered = await serve({
         bus,
         service: 'orch-proxy',
@@ -46,7 +25,7 @@ export function createOrchProxyService(deps: ServiceDeps): ServiceModule {
         metrics,
         client,
         idempotency: deps.idempotency,
-        handlers,
+        handlers: orchProxyHandlers(svc),
       });
       return {
         name: 'orch-proxy',

@@ -1,3 +1,4 @@
+import { eventually } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
 import type { NsoPeer } from '../../../test/lab';
 
@@ -55,11 +56,13 @@ export async function addNsoAdapter(
 export async function startAdapter(platform: TestPlatform, token: string, name: string): Promise<void> {
   const started = await platform.http('PUT', `/adapters/${name}/start`, { token });
   if (started.status !== 200) throw new Error(`Starting adapter ${name} failed: ${started.status} ${JSON.stringify(started.body)}`);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const health = await platform.http('GET', `/health/adapters/${name}`, { token });
-    if ((health.body as { state?: string }).state === 'RUNNING') return;
-    if (Date.now() > deadline) throw new Error(`Adapter ${name} did not become RUNNING: ${JSON.stringify(health.body)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await eventually(
+    `adapter ${name} to become RUNNING`,
+    async () => {
+      const health = await platform.http('GET', `/health/adapters/${name}`, { token });
+      if ((health.body as { state?: string }).state === 'RUNNING') return true;
+      throw new Error(`its health is ${JSON.stringify(health.body)}`);
+    },
+    { timeoutMs: 10_000 },
+  );
 }

@@ -1,14 +1,14 @@
 import { eventPattern } from '@nap/contracts';
 import { initTracing } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
-import { startTestPlatform } from '@nap/testing';
+import { eventually, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
 import { startNsoPeer } from '../../../test/lab';
 import type { NsoPeer } from '../../../test/lab';
 import { addNsoAdapter, startAdapter } from './nso-adapter';
 
 /**
- * The orchestrator routes (operations 5, 6, 7) through HTTP against the lab's NSO peer: RESTCONF
+ * The orchestrator routes (`POST /orch_manager/restAction|restQuery|setLeaf/:adapterId`) through HTTP against the lab's NSO peer: RESTCONF
  * reads and edits, NSO's commit parameters and device actions, JSON-RPC leaf setting with dry runs,
  * and every error path (adapters unknown, stopped or of another type; the orchestrator's own errors;
  * an unreachable, failing or slow orchestrator).
@@ -76,7 +76,7 @@ function loopbacks(name: string): { name: string; description?: string }[] {
   );
 }
 
-describe('restQuery (operation 6)', () => {
+describe('restQuery (POST /orch_manager/restQuery/:adapterId)', () => {
   it("reads a device's configuration: [{ instance_data }] with the orchestrator's JSON, sent with the adapter's credentials", async () => {
     const from = peer.requests.length;
     const res = await query(`${DEVICE}/config`);
@@ -169,7 +169,7 @@ describe('restQuery (operation 6)', () => {
   });
 });
 
-describe('restAction (operation 5)', () => {
+describe('restAction (POST /orch_manager/restAction/:adapterId)', () => {
   const interfaces = `${DEVICE}/config/${IOS}:interface`;
   const lo = (name: string, description: string) => ({
     [`${IOS}:Loopback`]: [{ name, description, ip: { address: { primary: { address: `10.${name}.0.1`, mask: '255.255.255.255' } } } }],
@@ -305,7 +305,7 @@ describe('restAction (operation 5)', () => {
   });
 });
 
-describe('setLeaf (operation 7)', () => {
+describe('setLeaf (POST /orch_manager/setLeaf/:adapterId)', () => {
   const hostnameLeaf = {
     path: '/ncs:devices/device{<!dev!>}/config/ios:hostname',
     value: '!host!',
@@ -514,10 +514,7 @@ describe('adapters and an orchestrator that fails', () => {
     );
     const stopped = await platform.http('PUT', '/adapters/nso-cycle/stop', { token });
     expect(stopped.status).toBe(200);
-    for (const deadline = Date.now() + 5_000; !seen.includes('STOPPED');) {
-      if (Date.now() > deadline) throw new Error(`no adapterChanged STOPPED event: ${seen.join(', ')}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually('the adapterChanged STOPPED event', () => seen.includes('STOPPED'), { timeoutMs: 5_000 });
     await events.unsubscribe();
     const from = peer.requests.length;
     // orch-proxy dropped its record on the event: it reads it again and refuses before calling admin

@@ -1,4 +1,11 @@
-import type { AnalyticCommandResult, AnalyticRule, AnalyticRuleResult, AnalyticRunResult, AnalyticTemplate } from '@nap/contracts';
+import type {
+  AnalyticCommandResult,
+  AnalyticRule,
+  AnalyticRuleResult,
+  AnalyticRunResult,
+  AnalyticTemplate,
+  CommandTemplate,
+} from '@nap/contracts';
 import type { RegexEngine, RegexJob, RegexOutcome } from './regex-engine';
 import { combine, compareValues, counts, jsFlags, severityOf } from './rules';
 import type { RuleOptions } from './rules';
@@ -170,6 +177,18 @@ export async function evaluateAnalyticRules(
       rules.map((r) => counts(r, input.ignoreWarnings === true)),
       input.passRule,
     ),
+  };
+}
+
+/** One side of an analytic template as a command template: its pre (or post) commands, in order, without rules. */
+export function sideTemplate(template: AnalyticTemplate, side: 'pre' | 'post'): CommandTemplate {
+  const member = side === 'pre' ? 'preRawCommand' : 'postRawCommand';
+  return {
+    name: `${template.name} (${side})`,
+    commands: (template.prepostCommands ?? []).map((pair) => {
+      const command = pair[member];
+      return { command: typeof command === 'string' ? command : '', rules: [] };
+    }),
   };
 }
 

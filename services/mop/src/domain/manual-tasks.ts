@@ -1,4 +1,4 @@
-import type { JobDocument, Task } from '@nap/contracts';
+import type { JobDocument, ResponseOf, Task } from '@nap/contracts';
 import { diffConfigs } from './diff';
 import type { ConfigDiff } from './diff';
 
@@ -167,5 +167,29 @@ export function reviewSummaryView(job: JobDocument): Record<string, unknown> {
       .filter(([id]) => !['workflow_start', 'workflow_end', 'error_handler'].includes(id))
       .map(([id, t]) => ({ id, name: t.name, summary: t.summary, app: t.app, type: t.type, status: t.status, metrics: t.metrics })),
     variables: job.variables ?? {},
+  };
+}
+
+/** What every manual-task route answers (`GET /mop/task/<name>`). */
+export type ManualTaskAnswer = ResponseOf<'mop.chooseDevice'>;
+
+/** The answer of manual task `name`: the task's status, what it shows (`view`), and the route that finishes it. */
+export function manualTaskAnswer(
+  name: string,
+  ids: { jobId: string; taskId: string },
+  task: Task,
+  view: Record<string, unknown>,
+): ManualTaskAnswer {
+  const { jobId, taskId } = ids;
+  return {
+    jobId,
+    taskId,
+    task: name,
+    status: task.status ?? null,
+    view,
+    finish: {
+      method: 'POST',
+      path: `/operations-manager/jobs/${encodeURIComponent(jobId)}/tasks/${encodeURIComponent(taskId)}/finish`,
+    },
   };
 }

@@ -1,3 +1,5 @@
+import { errorMessage } from '@nap/util';
+
 /**
  * How rules run user-written regular expressions. The rule logic only plans jobs and reads their
  * outcomes; an engine runs them. The service uses a worker pool with a time limit per job
@@ -48,10 +50,6 @@ export function execRegexJob(pattern: string, flags: string, input: string, mode
   return found;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** Runs jobs in this thread, without a time limit: for pure tests and benchmarks of the rule logic. */
 export function createInlineRegexEngine(): RegexEngine {
   return {
@@ -61,7 +59,7 @@ export function createInlineRegexEngine(): RegexEngine {
           try {
             return { ok: true, value: execRegexJob(job.pattern, job.flags, inputs[job.input] ?? '', job.mode) };
           } catch (err) {
-            return { ok: false, error: errorText(err) };
+            return { ok: false, error: errorMessage(err) };
           }
         }),
       );

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 
 /** `POST /mop/deleteAnalyticTemplate/:id`. */
-export function deleteAnalyticTemplate(mop: MopContext): Handler<'mop.deleteAnalyticTemplate'> {
+export function deleteAnalyticTemplate(svc: MopContext): Handler<'mop.deleteAnalyticTemplate'> {
   return async (input) => {
-    const gone = await mop.analytics.delete(input.params.id);
+    const gone = await svc.analytics.delete(input.params.id);
     return { status: 'success', message: `Analytic template "${gone.name}" deleted` };
   };
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 
 /** `POST /mop/export`: one template, command or analytic, as stored. */
-export function exportTemplate(mop: MopContext): Handler<'mop.exportTemplate'> {
+export function exportTemplate(svc: MopContext): Handler<'mop.exportTemplate'> {
   return async (input) => {
-    const repo = input.body.options.type === 'analytic' ? mop.analytics : mop.templates;
+    const repo = input.body.options.type === 'analytic' ? svc.analytics : svc.templates;
     return repo.getByName(input.body.options.name);
   };
 }

@@ -1,13 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { deviceFilterSchema, parseAs } from '@nap/contracts';
-import { listInventory } from './devices';
-import type { InventoryDevice } from './devices';
-
-/** Devices whose name holds `substring` (case-insensitive), sorted by name. */
-export function matching(devices: readonly InventoryDevice[], substring: string): InventoryDevice[] {
-  const needle = substring.toLowerCase();
-  return devices.filter((d) => d.name.toLowerCase().includes(needle)).sort((a, b) => a.name.localeCompare(b.name));
-}
+import { listInventory } from '../clients/device-gateway';
+import { devicesMatching } from '../domain/device-names';
 
 /** `POST /mop/deviceObjects`: inventory devices matching a name substring, a variable filter, a window. */
 export function getDeviceObjectsFiltered(): Handler<'mop.getDeviceObjectsFiltered'> {
@@ -15,7 +9,7 @@ export function getDeviceObjectsFiltered(): Handler<'mop.getDeviceObjectsFiltere
     const options = input.body.options ?? {};
     // the device gateway takes scalar filter values only; say so in terms of this route's body
     const filter = options.filter === undefined ? undefined : parseAs(deviceFilterSchema, options.filter, 'body.options.filter');
-    const found = matching(await listInventory(ctx, filter), input.body.substring ?? '');
+    const found = devicesMatching(await listInventory(ctx, filter), input.body.substring ?? '');
     const start = options.start ?? 0;
     return options.limit === undefined || options.limit === 0 ? found.slice(start) : found.slice(start, start + options.limit);
   };

@@ -1,14 +1,14 @@
 import type { Handler } from '@nap/bus';
-import { matching } from './get-device-objects-filtered';
-import { listInventory } from './devices';
+import { listInventory } from '../clients/device-gateway';
+import { devicesMatching } from '../domain/device-names';
 
 /** Most devices one answer lists; `total` says how many matched. */
-export const MAX_DEVICES_LISTED = 1_000;
+const MAX_DEVICES_LISTED = 1_000;
 
 /** `GET /mop/devices/detailed/:substring`: the matches plus how many were found and returned. */
 export function getDevicesFilteredDetailedResults(): Handler<'mop.getDevicesFilteredDetailedResults'> {
   return async (input, ctx) => {
-    const found = matching(await listInventory(ctx), input.params.substring);
+    const found = devicesMatching(await listInventory(ctx), input.params.substring);
     const list = found.slice(0, MAX_DEVICES_LISTED);
     return { total: found.length, returned: list.length, list };
   };

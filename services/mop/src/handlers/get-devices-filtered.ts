@@ -1,8 +1,8 @@
 import type { Handler } from '@nap/bus';
-import { matching } from './get-device-objects-filtered';
-import { listInventory } from './devices';
+import { listInventory } from '../clients/device-gateway';
+import { devicesMatching } from '../domain/device-names';
 
 /** `GET /mop/devices/:substring`. */
 export function getDevicesFiltered(): Handler<'mop.getDevicesFiltered'> {
-  return async (input, ctx) => matching(await listInventory(ctx), input.params.substring);
+  return async (input, ctx) => devicesMatching(await listInventory(ctx), input.params.substring);
 }

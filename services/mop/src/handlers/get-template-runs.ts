@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 
 /** `GET /mop/runs`: a page of the run history, newest first. */
-export function getTemplateRuns(mop: MopContext): Handler<'mop.getTemplateRuns'> {
-  return async (input) => mop.runs.page(input.query);
+export function getTemplateRuns(svc: MopContext): Handler<'mop.getTemplateRuns'> {
+  return async (input) => svc.runs.page(input.query);
 }

@@ -1,10 +1,10 @@
 import type { Handler } from '@nap/bus';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 
 /** `POST /mop/import`: stores an exported template; a taken name becomes `name (n)`. */
-export function importTemplate(mop: MopContext): Handler<'mop.importTemplate'> {
+export function importTemplate(svc: MopContext): Handler<'mop.importTemplate'> {
   return async (input, ctx) => {
-    const repo = input.body.type === 'analytic' ? mop.analytics : mop.templates;
+    const repo = input.body.type === 'analytic' ? svc.analytics : svc.templates;
     return repo.import(input.body.template, ctx.caller.username);
   };
 }

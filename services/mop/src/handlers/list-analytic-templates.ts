@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 
 /** `GET /mop/listAnalyticTemplates`. */
-export function listAnalyticTemplates(mop: MopContext): Handler<'mop.listAnalyticTemplates'> {
-  return async () => mop.analytics.list();
+export function listAnalyticTemplates(svc: MopContext): Handler<'mop.listAnalyticTemplates'> {
+  return async () => svc.analytics.list();
 }

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 
-/** `GET /mop/listTemplates` (operation 13): every command template as stored. */
-export function listTemplates(mop: MopContext): Handler<'mop.listTemplates'> {
-  return async () => mop.templates.list();
+/** `GET /mop/listTemplates`: every command template as stored. */
+export function listTemplates(svc: MopContext): Handler<'mop.listTemplates'> {
+  return async () => svc.templates.list();
 }

@@ -1,26 +1,26 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 
 /**
  * `POST /mop/reattempt`: counts one more attempt of (job_id, attemptID), stores when it is due and
  * answers at once; 422 MOP_REATTEMPTS_EXHAUSTED past `attempts`.
  */
-export function reattempt(mop: MopContext): Handler<'mop.reattempt'> {
+export function reattempt(svc: MopContext): Handler<'mop.reattempt'> {
   return async (input) => {
     const { minutes } = input.body;
     const jobId = input.body.job_id ?? 'none';
     const attemptID = input.body.attemptID ?? 'default';
     const attempts = input.body.attempts ?? 0;
-    const scheduled = await mop.reattempts.schedule(jobId, attemptID, minutes, attempts, Date.now(), mop.timeScale);
+    const scheduled = await svc.reattempts.schedule(jobId, attemptID, minutes, attempts, Date.now(), svc.timeScale);
     if (attempts > 0 && scheduled.attempt > attempts) {
-      await mop.reattempts.uncount(scheduled._id);
+      await svc.reattempts.uncount(scheduled._id);
       throw new AppError(
         'MOP_REATTEMPTS_EXHAUSTED',
         `Step "${attemptID}" of job "${jobId}" was re-attempted ${attempts} times, as many as allowed`,
       );
     }
-    mop.scheduler.schedule(scheduled);
+    svc.scheduler.schedule(scheduled);
     const at = new Date(scheduled.reattemptAt).toISOString();
     return {
       response: `Attempt ${scheduled.attempt}${attempts > 0 ? ` of ${attempts}` : ''} of "${attemptID}" runs again at ${at} (in ${minutes} minutes)`,

@@ -1,36 +1,27 @@
 import type { Handler } from '@nap/bus';
-import type { CommandTemplate } from '@nap/contracts';
-import type { MopContext } from '../deps';
-import { runAnalyticTemplate } from '../domain/analytic';
-import { runCommandTemplate } from '../domain/run';
-import { recordRun } from '../runs';
-import { busCommandRunner } from './devices';
+import { commandRunner } from '../clients/device-gateway';
+import { runTemplate } from '../context';
+import type { MopContext } from '../context';
+import { runAnalyticTemplate, sideTemplate } from '../domain/analytic';
 
 /** `POST /mop/runAnalyticsTemplateDevices`: runs the pre and post commands on the devices, then compares them. */
-export function runAnalyticsTemplateDevices(mop: MopContext): Handler<'mop.runAnalyticsTemplateDevices'> {
+export function runAnalyticsTemplateDevices(svc: MopContext): Handler<'mop.runAnalyticsTemplateDevices'> {
   return async (input, ctx) => {
     const started = Date.now();
-    const template = mop.analytics.checked(await mop.analytics.getByName(input.body.analytic_template_name));
+    const template = svc.analytics.checked(await svc.analytics.getByName(input.body.analytic_template_name));
+    const { devices } = input.body;
     const variables = input.body.variables ?? {};
-    const pairs = template.prepostCommands ?? [];
-    const side = (member: 'preRawCommand' | 'postRawCommand'): CommandTemplate => ({
-      name: `${template.name} (${member === 'preRawCommand' ? 'pre' : 'post'})`,
-      commands: pairs.map((p) => {
-        const command = p[member];
-        return { command: typeof command === 'string' ? command : '', rules: [] };
-      }),
-    });
-    const run = { engine: mop.engine, runCommand: busCommandRunner(ctx), concurrency: mop.deviceConcurrency, ruleOptions: mop.ruleOptions };
-    const pre = await runCommandTemplate(side('preRawCommand'), input.body.devices, variables, run);
-    const post = await runCommandTemplate(side('postRawCommand'), input.body.devices, variables, run);
-    const output = await runAnalyticTemplate(template, pre, post, variables, mop.engine, mop.ruleOptions);
-    const runId = await recordRun(mop.runs, {
+    const run = commandRunner(ctx);
+    const pre = await runTemplate(svc, run, sideTemplate(template, 'pre'), devices, variables);
+    const post = await runTemplate(svc, run, sideTemplate(template, 'post'), devices, variables);
+    const output = await runAnalyticTemplate(template, pre, post, variables, svc.engine, svc.ruleOptions);
+    const runId = await svc.runs.keep({
       kind: 'analytic',
       template: template.name,
-      devices: input.body.devices,
+      devices,
       variables,
       started,
-      caller: ctx.caller,
+      createdBy: ctx.caller.username,
       output,
     });
     return { ...output, runId };

@@ -1,11 +1,10 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 import { isRunOutputs, runAnalyticTemplate } from '../domain/analytic';
-import { recordRun } from '../runs';
 
 /** `POST /mop/runAnalyticsTemplate`: compares two RunCommandTemplate results with an analytic template. */
-export function runAnalyticsTemplate(mop: MopContext): Handler<'mop.runAnalyticsTemplate'> {
+export function runAnalyticsTemplate(svc: MopContext): Handler<'mop.runAnalyticsTemplate'> {
   return async (input, ctx) => {
     const started = Date.now();
     const { pre, post } = input.body;
@@ -19,17 +18,17 @@ export function runAnalyticsTemplate(mop: MopContext): Handler<'mop.runAnalytics
         'MOP_ANALYTIC_INPUT_INVALID',
         'post must be a RunCommandTemplate result with commands_results (each entry with device and response texts)',
       );
-    const template = mop.analytics.checked(await mop.analytics.getByName(input.body.analytic_template_name));
+    const template = svc.analytics.checked(await svc.analytics.getByName(input.body.analytic_template_name));
     const variables = input.body.variables ?? {};
-    const output = await runAnalyticTemplate(template, pre, post, variables, mop.engine, mop.ruleOptions);
+    const output = await runAnalyticTemplate(template, pre, post, variables, svc.engine, svc.ruleOptions);
     const devices = [...new Set(output.commands_results.map((r) => r.device))];
-    const runId = await recordRun(mop.runs, {
+    const runId = await svc.runs.keep({
       kind: 'analytic',
       template: template.name,
       devices,
       variables,
       started,
-      caller: ctx.caller,
+      createdBy: ctx.caller.username,
       output,
     });
     return { ...output, runId };

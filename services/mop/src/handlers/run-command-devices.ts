@@ -1,33 +1,16 @@
 import type { Handler } from '@nap/bus';
-import { AppError } from '@nap/contracts';
-import type { ResponseOf } from '@nap/contracts';
-import type { MopContext } from '../deps';
-import { mapLimit } from '../domain/run';
-import { expandCommand } from '../domain/variables';
-import { busCommandRunner } from './devices';
-
-/** One entry of the answer: one command on one device. */
-type CommandOutput = ResponseOf<'mop.RunCommandDevices'>[number];
+import { commandRunner, sendCommands } from '../clients/device-gateway';
+import type { MopContext } from '../context';
+import { commandExpansions, commandOutputs } from '../domain/commands';
 
 /** `POST /mop/RunCommandDevices`: a command on devices in parallel; one entry per device (per list element). */
-export function runCommandDevices(mop: MopContext): Handler<'mop.RunCommandDevices'> {
+export function runCommandDevices(svc: MopContext): Handler<'mop.RunCommandDevices'> {
   return async (input, ctx) => {
     const { command } = input.body;
-    const expansion = expandCommand(command, input.body.variables ?? {});
-    if (expansion.kind === 'skip')
-      throw new AppError('MOP_VARIABLE_MISSING', `${expansion.message.replace(/^Skipped: /, '')} in "${command}"`);
-    const run = busCommandRunner(ctx);
-    const perDevice = await mapLimit([...new Set(input.body.devices)], mop.deviceConcurrency, async (device) => {
-      const out: CommandOutput[] = [];
-      for (const { evaluated, parameters } of expansion.expansions) {
-        try {
-          out.push({ raw: command, evaluated, device, response: await run(device, evaluated), parameters });
-        } catch (err) {
-          out.push({ raw: command, evaluated, device, response: '', parameters, error: err instanceof Error ? err.message : String(err) });
-        }
-      }
-      return out;
-    });
-    return perDevice.flat();
+    const expansions = commandExpansions(command, input.body.variables ?? {});
+    const devices = [...new Set(input.body.devices)];
+    const sends = expansions.map((e) => e.evaluated);
+    const answered = await sendCommands(commandRunner(ctx), devices, sends, svc.deviceConcurrency);
+    return commandOutputs(command, expansions, answered);
   };
 }

@@ -1,37 +1,31 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import type { MopContext } from '../deps';
-import { runCommandTemplate as runTemplate } from '../domain/run';
-import { recordRun } from '../runs';
-import { busCommandRunner } from './devices';
+import { commandRunner } from '../clients/device-gateway';
+import { runTemplate } from '../context';
+import type { MopContext } from '../context';
 
 /** `POST /mop/RunCommandTemplateSingleCommand`: command `commandIndex` of a template (by id or name) on devices. */
-export function runCommandTemplateSingleCommand(mop: MopContext): Handler<'mop.RunCommandTemplateSingleCommand'> {
+export function runCommandTemplateSingleCommand(svc: MopContext): Handler<'mop.RunCommandTemplateSingleCommand'> {
   return async (input, ctx) => {
     const started = Date.now();
-    const template = mop.templates.checked(await mop.templates.getByIdOrName(input.body.templateId));
+    const template = svc.templates.checked(await svc.templates.getByIdOrName(input.body.templateId));
+    const { commandIndex, devices } = input.body;
     const count = template.commands?.length ?? 0;
-    if (input.body.commandIndex >= count) {
+    if (commandIndex >= count) {
       throw new AppError(
         'MOP_COMMAND_INDEX_OUT_OF_RANGE',
-        `Command template "${template.name}" has ${count} commands; commandIndex ${input.body.commandIndex} is not one of them`,
+        `Command template "${template.name}" has ${count} commands; commandIndex ${commandIndex} is not one of them`,
       );
     }
     const variables = input.body.variables ?? {};
-    const output = await runTemplate(
-      template,
-      input.body.devices,
-      variables,
-      { engine: mop.engine, runCommand: busCommandRunner(ctx), concurrency: mop.deviceConcurrency, ruleOptions: mop.ruleOptions },
-      [input.body.commandIndex],
-    );
-    const runId = await recordRun(mop.runs, {
+    const output = await runTemplate(svc, commandRunner(ctx), template, devices, variables, [commandIndex]);
+    const runId = await svc.runs.keep({
       kind: 'command',
       template: template.name,
-      devices: input.body.devices,
+      devices,
       variables,
       started,
-      caller: ctx.caller,
+      createdBy: ctx.caller.username,
       output,
     });
     return { ...output, runId };

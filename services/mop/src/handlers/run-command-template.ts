@@ -1,28 +1,23 @@
 import type { Handler } from '@nap/bus';
-import type { MopContext } from '../deps';
-import { runCommandTemplate as runTemplate } from '../domain/run';
-import { recordRun } from '../runs';
-import { busCommandRunner } from './devices';
+import { commandRunner } from '../clients/device-gateway';
+import { runTemplate } from '../context';
+import type { MopContext } from '../context';
 
 /** `POST /mop/RunCommandTemplate`: every command of a template on devices; the run is kept in the history. */
-export function runCommandTemplate(mop: MopContext): Handler<'mop.RunCommandTemplate'> {
+export function runCommandTemplate(svc: MopContext): Handler<'mop.RunCommandTemplate'> {
   return async (input, ctx) => {
     const started = Date.now();
-    const template = mop.templates.checked(await mop.templates.getByName(input.body.template));
+    const template = svc.templates.checked(await svc.templates.getByName(input.body.template));
+    const { devices } = input.body;
     const variables = input.body.variables ?? {};
-    const output = await runTemplate(template, input.body.devices, variables, {
-      engine: mop.engine,
-      runCommand: busCommandRunner(ctx),
-      concurrency: mop.deviceConcurrency,
-      ruleOptions: mop.ruleOptions,
-    });
-    const runId = await recordRun(mop.runs, {
+    const output = await runTemplate(svc, commandRunner(ctx), template, devices, variables);
+    const runId = await svc.runs.keep({
       kind: 'command',
       template: template.name,
-      devices: input.body.devices,
+      devices,
       variables,
       started,
-      caller: ctx.caller,
+      createdBy: ctx.caller.username,
       output,
     });
     return { ...output, runId };

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
-import type { MopContext } from '../deps';
+import type { MopContext } from '../context';
 
 /** `POST /mop/updateTemplate/:mopID`: replaces the template, answers it. */
-export function updateTemplate(mop: MopContext): Handler<'mop.updateTemplate'> {
-  return async (input, ctx) => mop.templates.update(input.params.mopID, input.body.mop, ctx.caller.username);
+export function updateTemplate(svc: MopContext): Handler<'mop.updateTemplate'> {
+  return async (input, ctx) => svc.templates.update(input.params.mopID, input.body.mop, ctx.caller.username);
 }

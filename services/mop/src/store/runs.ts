@@ -1,7 +1,8 @@
 import { AppError } from '@nap/contracts';
-import type { ListQueryOptions, Page, TemplateRun } from '@nap/contracts';
+import type { AnalyticRunResult, ListQueryOptions, Page, TemplateRun, TemplateRunKind, TemplateRunResult } from '@nap/contracts';
 import { toListQuery } from '@nap/store';
 import type { Collection, Doc, Filter, ListFields, Store } from '@nap/store';
+import { maskSecrets } from '../domain/run-secrets';
 import { COLLECTIONS } from './collections';
 
 /** Most runs one page answers. */
@@ -27,10 +28,29 @@ export class RunRepository {
     this.collection = store.collection<TemplateRun & Doc>(COLLECTIONS.runs);
   }
 
-  async record(run: Omit<TemplateRun, '_id'> & { _id?: string }): Promise<TemplateRun> {
-    const stored = await this.collection.insertOne(run);
-    this.recorded(run.kind, run.result);
-    return stored;
+  /** Keeps a run in the history, its secret values masked wherever its texts hold them; answers its id. */
+  async keep(run: {
+    kind: TemplateRunKind;
+    template: string;
+    devices: string[];
+    variables: Record<string, unknown>;
+    started: number;
+    createdBy: string;
+    output: TemplateRunResult | AnalyticRunResult;
+  }): Promise<string> {
+    const stored = await this.collection.insertOne({
+      kind: run.kind,
+      template: run.template,
+      devices: run.devices,
+      variables: maskSecrets(run.variables, run.variables),
+      result: run.output.result,
+      started: run.started,
+      finished: Date.now(),
+      createdBy: run.createdBy,
+      output: maskSecrets(run.output, run.variables),
+    });
+    this.recorded(stored.kind, stored.result);
+    return stored._id;
   }
 
   async get(id: string): Promise<TemplateRun> {

@@ -1,17 +1,16 @@
 import { AppError } from '@nap/contracts';
-import type { ErrorCode } from '@nap/contracts';
-import { restconfError } from './orchestrator';
-import type { Orchestrator } from './orchestrator';
+import type { ErrorCode, OutboundResponse } from '@nap/contracts';
+import { isRecord } from '@nap/util';
+import { restconfError } from './orchestrator-requests';
+import type { OrchestratorRequest } from './orchestrator-requests';
+
+/**
+ * NSO's JSON-RPC as values: the request of one call, and what its answer means (the result, or an
+ * AppError with NSO's error type, message and reason). The session that sends them is a client.
+ */
 
 /** NSO's JSON-RPC endpoint, from the host root. */
 export const JSONRPC_PATH = '/jsonrpc';
-
-/** Time kept back from each step for deleting the transaction and logging out if a step fails, ms. */
-export const CLEANUP_RESERVE_MS = 2_000;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The NAP code for an NSO JSON-RPC error `type`. */
 export function codeForRpcError(method: string, type: string): ErrorCode {
@@ -31,79 +30,56 @@ export function codeForRpcError(method: string, type: string): ErrorCode {
   return 'ORCH_REFUSED';
 }
 
-/**
- * One JSON-RPC session with NSO through an orchestrator adapter: `login` without parameters (NSO
- * takes the request's Basic credentials, which admin adds), then calls carrying the `sessionid`
- * cookie it set. Errors come back as AppErrors with NSO's error type, message and reason.
- */
-export class JsonRpcSession {
-  private cookie: string | undefined;
-  private nextId = 1;
+/** JSON-RPC call `id`: `method` with `params`, carrying the session cookie once the login set one. */
+export function jsonRpcRequest(id: number, method: string, params: Record<string, unknown>, cookie?: string): OrchestratorRequest {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (cookie !== undefined) headers.cookie = cookie;
+  return { method: 'POST', path: JSONRPC_PATH, headers, body: { jsonrpc: '2.0', id, method, params } };
+}
 
-  constructor(private readonly orchestrator: Orchestrator) {}
-
-  async login(): Promise<void> {
-    const answer = await this.send('login', {});
-    const setCookie = answer.headers['set-cookie'] ?? '';
-    // admin joins several Set-Cookie headers with ", "; the session cookie is the one named sessionid
-    const m = /(?:^|[,;]\s*)sessionid=([^;,\s]+)/.exec(setCookie);
-    if (m?.[1] === undefined)
-      throw new AppError(
-        'ORCH_FAILED',
-        `Orchestrator "${this.orchestrator.adapter.name}" accepted the JSON-RPC login but set no sessionid cookie`,
-      );
-    this.cookie = `sessionid=${m[1]}`;
+/** The `result` of the answer to `req` (JSON-RPC `method`); throws what the orchestrator refused, and why. */
+export function jsonRpcResult(adapter: string, method: string, req: OrchestratorRequest, answer: OutboundResponse): unknown {
+  if (answer.status < 200 || answer.status >= 300) throw restconfError(adapter, req, answer);
+  const body = answer.body;
+  if (!isRecord(body) || body.jsonrpc !== '2.0' || !('result' in body || 'error' in body)) {
+    throw new AppError(
+      'ORCH_FAILED',
+      `Orchestrator "${adapter}" answered JSON-RPC ${method} with something that is not a JSON-RPC 2.0 response`,
+      {
+        details: { status: answer.status, body },
+      },
+    );
   }
-
-  /** Calls `method`; answers its `result`. `reserveMs` keeps time back for the cleanup calls that may follow. */
-  async call(method: string, params: Record<string, unknown>, reserveMs = CLEANUP_RESERVE_MS): Promise<unknown> {
-    return (await this.send(method, params, reserveMs)).result;
+  if (isRecord(body.error)) {
+    const type = typeof body.error.type === 'string' ? body.error.type : 'unknown';
+    const said = typeof body.error.message === 'string' ? body.error.message : 'error';
+    const data = isRecord(body.error.data) ? body.error.data : undefined;
+    const reason = typeof data?.reason === 'string' ? `: ${data.reason}` : typeof data?.param === 'string' ? ` (param ${data.param})` : '';
+    throw new AppError(
+      codeForRpcError(method, type),
+      `Orchestrator "${adapter}" refused JSON-RPC ${method}: ${said}${reason} (type ${type})`,
+      {
+        details: { method, code: body.error.code ?? null, type, message: said, ...(data !== undefined ? { data } : {}) },
+      },
+    );
   }
+  return body.result;
+}
 
-  /** Calls `method` and ignores any failure (cleanup after an error: the first error is the one reported). */
-  async tryCall(method: string, params: Record<string, unknown>): Promise<void> {
-    try {
-      await this.send(method, params, 0);
-    } catch {
-      // the cleanup of a failed request must not hide why it failed
-    }
-  }
+/** The `sessionid` cookie a login answer sets, ready to send back; ORCH_FAILED when it sets none. */
+export function sessionCookie(adapter: string, setCookie: string): string {
+  // admin joins several Set-Cookie headers with ", "; the session cookie is the one named sessionid
+  const m = /(?:^|[,;]\s*)sessionid=([^;,\s]+)/.exec(setCookie);
+  if (m?.[1] === undefined)
+    throw new AppError('ORCH_FAILED', `Orchestrator "${adapter}" accepted the JSON-RPC login but set no sessionid cookie`);
+  return `sessionid=${m[1]}`;
+}
 
-  private async send(
-    method: string,
-    params: Record<string, unknown>,
-    reserveMs = CLEANUP_RESERVE_MS,
-  ): Promise<{ result: unknown; headers: Record<string, string> }> {
-    const id = this.nextId;
-    this.nextId += 1;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.cookie !== undefined) headers.cookie = this.cookie;
-    const req = { method: 'POST' as const, path: JSONRPC_PATH, headers, body: { jsonrpc: '2.0', id, method, params } };
-    const answer = await this.orchestrator.call(req, reserveMs);
-    const name = this.orchestrator.adapter.name;
-    if (answer.status < 200 || answer.status >= 300) throw restconfError(name, req, answer);
-    const body = answer.body;
-    if (!isRecord(body) || body.jsonrpc !== '2.0' || !('result' in body || 'error' in body)) {
-      throw new AppError(
-        'ORCH_FAILED',
-        `Orchestrator "${name}" answered JSON-RPC ${method} with something that is not a JSON-RPC 2.0 response`,
-        { details: { status: answer.status, body } },
-      );
-    }
-    if (isRecord(body.error)) {
-      const type = typeof body.error.type === 'string' ? body.error.type : 'unknown';
-      const said = typeof body.error.message === 'string' ? body.error.message : 'error';
-      const data = isRecord(body.error.data) ? body.error.data : undefined;
-      const reason =
-        typeof data?.reason === 'string' ? `: ${data.reason}` : typeof data?.param === 'string' ? ` (param ${data.param})` : '';
-      throw new AppError(
-        codeForRpcError(method, type),
-        `Orchestrator "${name}" refused JSON-RPC ${method}: ${said}${reason} (type ${type})`,
-        {
-          details: { method, code: body.error.code ?? null, type, message: said, ...(data !== undefined ? { data } : {}) },
-        },
-      );
-    }
-    return { result: body.result, headers: answer.headers };
-  }
+/** The transaction handle of a `new_trans` result. */
+export function transactionHandle(result: unknown, adapter: string): number {
+  // NSO documents new_trans as answering { th }; some releases answer the number itself
+  const th = typeof result === 'object' && result !== null && 'th' in result ? result.th : result;
+  if (typeof th !== 'number')
+    throw new AppError('ORCH_FAILED', `Orchestrator "${adapter}" answered new_trans without a transaction handle`, { details: { result } });
+  return th;
 }

@@ -1,31 +1,25 @@
-import { AppError } from '@nap/contracts';
-import type { SetLeafResultItem } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
-import type { Connect } from '../domain/connect';
-import { JsonRpcSession } from '../domain/jsonrpc';
+import type { SetLeafResultItem } from '@nap/contracts';
+import { JsonRpcSession } from '../clients/jsonrpc-session';
+import { connect } from '../context';
+import type { OrchProxyContext } from '../context';
+import { transactionHandle } from '../domain/jsonrpc';
 import { parseVariables, planOf, substitute } from '../domain/set-leaf';
 
-function transactionHandle(result: unknown, adapter: string): number {
-  // NSO documents new_trans as answering { th }; some releases answer the number itself
-  const th = typeof result === 'object' && result !== null && 'th' in result ? (result as { th: unknown }).th : result;
-  if (typeof th !== 'number')
-    throw new AppError('ORCH_FAILED', `Orchestrator "${adapter}" answered new_trans without a transaction handle`, { details: { result } });
-  return th;
-}
-
 /**
- * Operation 7: sets (or deletes) one leaf through NSO's JSON-RPC: login → new_trans → set_value or
- * delete → validate_commit → commit with the flags of `dryRun` and `options` (staging: validate
- * only) → logout. A failed step deletes the transaction before the error is answered.
+ * `POST /orch_manager/setLeaf/:adapterId`: sets (or deletes) one leaf through NSO's JSON-RPC:
+ * login → new_trans → set_value or delete → validate_commit → commit with the flags of `dryRun` and
+ * `options` (staging: validate only) → logout. A failed step deletes the transaction before the
+ * error is answered.
  */
-export function setLeaf(connect: Connect): Handler<'orch-proxy.setLeaf'> {
+export function setLeaf(svc: OrchProxyContext): Handler<'orch-proxy.setLeaf'> {
   return async (input, ctx) => {
     const body = input.body;
     const variables = parseVariables(body.variables);
     const path = substitute(body.path, variables, 'body.path');
     const value = substitute(body.value, variables, 'body.value');
     const plan = planOf(body);
-    const orchestrator = await connect(ctx, input.params.adapterId);
+    const orchestrator = await connect(svc, ctx, input.params.adapterId);
     const session = new JsonRpcSession(orchestrator);
     await session.login();
     let th: number | undefined;

@@ -1,8 +1,10 @@
 import { AppError } from '@nap/contracts';
 import type { AdapterRecord, OutboundResponse } from '@nap/contracts';
-import { AdapterCache, orchestratorAdapter } from './adapter-cache';
-import { codeForRpcError } from './jsonrpc';
-import { Orchestrator, codeForStatus, mediaType, restconfError } from './orchestrator';
+import { AdapterCache } from '../src/clients/adapter-cache';
+import { Orchestrator } from '../src/clients/orchestrator';
+import { orchestratorAdapter } from '../src/domain/adapter';
+import { codeForRpcError } from '../src/domain/jsonrpc';
+import { codeForStatus, mediaType, restconfError } from '../src/domain/orchestrator-requests';
 
 function record(name: string, type: 'NSO' | 'HTTP', state: AdapterRecord['metadata']['state'] = 'RUNNING'): AdapterRecord {
   return {

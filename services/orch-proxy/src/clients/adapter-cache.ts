@@ -1,31 +1,13 @@
 import { AppError } from '@nap/contracts';
-import type { AdapterRecord, AdapterState } from '@nap/contracts';
-
-/** What orch-proxy keeps of an orchestrator adapter: no credential ever (admin holds them and adds them to each call). */
-export interface OrchestratorAdapter {
-  name: string;
-  state: AdapterState;
-  /** Bound of one call to the orchestrator, from the adapter's settings (`timeoutMs`), when it sets one. */
-  timeoutMs?: number;
-}
+import type { AdapterRecord } from '@nap/contracts';
+import { orchestratorAdapter } from '../domain/adapter';
+import type { OrchestratorAdapter } from '../domain/adapter';
 
 /** How long a record is trusted without an `adapterChanged` event, ms: a bound on staleness if an event is missed (a bus reconnect). */
 export const ADAPTER_CACHE_TTL_MS = 60_000;
 
 /** Reads an adapter's record (admin.getAdapter); ADAPTER_NOT_FOUND when there is none. */
 export type LoadAdapter = (name: string) => Promise<AdapterRecord>;
-
-/** The record reduced to what orch-proxy needs; 422 ORCH_ADAPTER_NOT_NSO for an adapter of another type. */
-export function orchestratorAdapter(record: AdapterRecord): OrchestratorAdapter {
-  const name = record.data.name;
-  const type = record.data.properties.type;
-  if (type !== 'NSO')
-    throw new AppError('ORCH_ADAPTER_NOT_NSO', `Adapter "${name}" is of type ${type}; the orchestrator routes drive adapters of type NSO`);
-  const settings = record.data.properties.properties;
-  const out: OrchestratorAdapter = { name, state: record.metadata.state };
-  if (typeof settings.timeoutMs === 'number') out.timeoutMs = settings.timeoutMs;
-  return out;
-}
 
 /**
  * Adapter records by name, without credentials, read from admin on first use and dropped on admin's

@@ -3,7 +3,7 @@ import type { Bus } from '@nap/bus';
 import { eventSubject } from '@nap/contracts';
 import type { Reattempt } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import type { ReattemptRepository } from './store/reattempts';
+import type { ReattemptRepository } from '../store/reattempts';
 
 /** setTimeout takes at most 2^31-1 ms; longer waits are chained. */
 const MAX_TIMER_MS = 2_147_483_647;

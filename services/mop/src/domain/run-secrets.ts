@@ -1,6 +1,9 @@
 import { SECRET_MASK, isSecretKey, redactSecrets } from '@nap/contracts';
-import type { AnalyticRunResult, Caller, TemplateRunKind, TemplateRunResult } from '@nap/contracts';
-import type { RunRepository } from './store/runs';
+
+/**
+ * What keeps secrets out of the run history: the values of secret variables are masked wherever a
+ * run's texts repeat them, on top of the platform's policy for secret-named members.
+ */
 
 /** Shortest secret value searched for in texts: shorter ones would mask unrelated text. */
 const MIN_SECRET_LENGTH = 3;
@@ -39,31 +42,4 @@ export function maskSecrets(
   variables: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   return redactSecrets(maskMembers(Object.entries(document), secretValues(variables)));
-}
-
-/** Keeps a run in the history (secrets masked) and answers its id. */
-export async function recordRun(
-  runs: RunRepository,
-  run: {
-    kind: TemplateRunKind;
-    template: string;
-    devices: string[];
-    variables: Record<string, unknown>;
-    started: number;
-    caller: Caller;
-    output: TemplateRunResult | AnalyticRunResult;
-  },
-): Promise<string> {
-  const stored = await runs.record({
-    kind: run.kind,
-    template: run.template,
-    devices: run.devices,
-    variables: maskSecrets(run.variables, run.variables),
-    result: run.output.result,
-    started: run.started,
-    finished: Date.now(),
-    createdBy: run.caller.username,
-    output: maskSecrets(run.output, run.variables),
-  });
-  return stored._id;
 }

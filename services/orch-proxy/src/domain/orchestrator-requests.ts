@@ -1,12 +1,11 @@
-import { AppError, hasCode } from '@nap/contracts';
+import { AppError, OUTBOUND_METHODS } from '@nap/contracts';
 import type { ErrorCode, OutboundResponse } from '@nap/contracts';
-import { injectTraceHeaders } from '@nap/telemetry';
-import type { OrchestratorAdapter } from './adapter-cache';
+import { isRecord } from '@nap/util';
 
-/** Bound of one orchestrator call when the adapter sets none, ms (admin's default for adapter calls). */
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
-/** Time kept back from the request deadline for the answer to travel back over the bus, ms. */
-export const REPLY_MARGIN_MS = 500;
+/**
+ * One HTTP exchange with the orchestrator, as values: the request (method, path from the host root,
+ * media types) and what a RESTCONF answer means (its body, or the error for a status that is not 2xx).
+ */
 
 /** One HTTP request to the orchestrator, from the host root. */
 export interface OrchestratorRequest {
@@ -17,60 +16,19 @@ export interface OrchestratorRequest {
   body?: unknown;
 }
 
-/** Sends one request through admin's bus-only `admin.callAdapter` (which adds the credentials); answers whatever the orchestrator answered. */
-export type SendThroughAdapter = (input: {
-  adapter: string;
-  method: OrchestratorRequest['method'];
-  path: string;
-  headers: Record<string, string>;
-  body?: unknown;
-  timeoutMs: number;
-}) => Promise<OutboundResponse>;
+function isMethod(m: string): m is OrchestratorRequest['method'] {
+  return (OUTBOUND_METHODS as readonly string[]).includes(m);
+}
 
-/**
- * Calls an orchestrator adapter within the request's deadline: each call is bounded by the adapter's
- * `timeoutMs` (default {@link DEFAULT_CALL_TIMEOUT_MS}) and by what is left of the deadline, so a
- * slow orchestrator is a 504 DEVICE_TIMEOUT (an unreachable one a 502 UPSTREAM_FAILED) before the
- * caller gives up. The W3C trace context of the request goes along (`traceparent`, `tracestate`).
- */
-export class Orchestrator {
-  constructor(
-    readonly adapter: OrchestratorAdapter,
-    private readonly send: SendThroughAdapter,
-    private readonly deadline: number,
-    /** Called when admin says the adapter is gone or not running: the cached record is stale. */
-    private readonly onStale: (name: string) => void,
-  ) {}
-
-  /** Milliseconds one call may take now, keeping `reserveMs` of the deadline for later calls (cleanup). */
-  budget(reserveMs = 0): number {
-    const left = this.deadline - Date.now() - REPLY_MARGIN_MS - reserveMs;
-    return Math.min(this.adapter.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, left);
+/** The HTTP method `value` names, in any case and default POST; 400 naming `member` when it is not one. */
+export function requestMethod(value: string | undefined, member: string): OrchestratorRequest['method'] {
+  const method = (value ?? 'POST').trim().toUpperCase();
+  if (!isMethod(method)) {
+    throw new AppError('VALIDATION_FAILED', `${member} "${value ?? ''}" is not an HTTP method (${OUTBOUND_METHODS.join(', ')})`, {
+      details: [{ member, message: 'is not an HTTP method' }],
+    });
   }
-
-  async call(req: OrchestratorRequest, reserveMs = 0): Promise<OutboundResponse> {
-    const timeoutMs = this.budget(reserveMs);
-    if (timeoutMs <= 0)
-      throw new AppError(
-        'DEVICE_TIMEOUT',
-        `No time left for ${req.method} ${req.path} on orchestrator "${this.adapter.name}" within the operation's deadline`,
-      );
-    const headers = { ...req.headers };
-    injectTraceHeaders(headers);
-    try {
-      return await this.send({
-        adapter: this.adapter.name,
-        method: req.method,
-        path: req.path,
-        headers,
-        timeoutMs,
-        ...(req.body !== undefined ? { body: req.body } : {}),
-      });
-    } catch (err) {
-      if (hasCode(err, 'ADAPTER_NOT_RUNNING') || hasCode(err, 'ADAPTER_NOT_FOUND')) this.onStale(this.adapter.name);
-      throw err;
-    }
-  }
+  return method;
 }
 
 /** The ORCH_* code for an orchestrator's HTTP status. */
@@ -90,10 +48,6 @@ export interface OrchestratorErrorEntry {
   appTag?: string;
   path?: string;
   message?: string;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function text(v: unknown): string | undefined {
@@ -136,6 +90,13 @@ export function restconfError(adapter: string, req: Pick<OrchestratorRequest, 'm
   const details: Record<string, unknown> = { status: answer.status, method: req.method, path: req.path, errors: entries };
   if (entries.length === 0 && answer.body !== null && answer.body !== undefined) details.body = answer.body;
   return new AppError(codeForStatus(answer.status), message, { details });
+}
+
+/** The body of a 2xx answer, undefined when it has none; the {@link restconfError} of any other status. */
+export function answerBody(adapter: string, req: Pick<OrchestratorRequest, 'method' | 'path'>, answer: OutboundResponse): unknown {
+  if (answer.status < 200 || answer.status >= 300) throw restconfError(adapter, req, answer);
+  const empty = answer.body === null || answer.body === undefined || answer.body === '';
+  return empty ? undefined : answer.body;
 }
 
 /** Media types as the spec writes them (`yang-data+json`, `vnd.yang.data+json`) get `application/`; full ones stay. An empty one is 400 naming `member`. */

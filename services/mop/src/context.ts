@@ -1,0 +1,47 @@
+import type { AnalyticTemplate, CommandTemplate, TemplateRunResult } from '@nap/contracts';
+import { sendCommands } from './clients/device-gateway';
+import type { CommandRunner } from './clients/device-gateway';
+import type { RegexEngine } from './domain/regex-engine';
+import type { RuleOptions } from './domain/rules';
+import { planTemplateRun, templateRunResult } from './domain/template-run';
+import type { ReattemptScheduler } from './engine/reattempt-scheduler';
+import type { ReattemptRepository } from './store/reattempts';
+import type { RunRepository } from './store/runs';
+import type { TemplateRepository } from './store/templates';
+
+/** What the handlers of the mop service share. */
+export interface MopContext {
+  templates: TemplateRepository<CommandTemplate>;
+  analytics: TemplateRepository<AnalyticTemplate>;
+  runs: RunRepository;
+  reattempts: ReattemptRepository;
+  scheduler: ReattemptScheduler;
+  /** Evaluates the user-written patterns of rules, each bounded in time (the worker pool). */
+  engine: RegexEngine;
+  ruleOptions: RuleOptions;
+  /** Devices worked on at once in one run. */
+  deviceConcurrency: number;
+  /** How many times faster than real time re-attempt waits pass (NAP_TIME_SCALE; 1 is real time). */
+  timeScale: number;
+}
+
+/** What running a command template takes from the context. */
+export type TemplateRunSettings = Pick<MopContext, 'engine' | 'ruleOptions' | 'deviceConcurrency'>;
+
+/**
+ * Runs a command template (or the commands at `commandIndexes`) on devices: sends the commands
+ * through `run` (devices in parallel, at most `deviceConcurrency` at once; the commands of one device
+ * in order), then evaluates the rules on what each device answered.
+ */
+export async function runTemplate(
+  svc: TemplateRunSettings,
+  run: CommandRunner,
+  template: CommandTemplate,
+  devices: readonly string[],
+  variables: Readonly<Record<string, unknown>>,
+  commandIndexes?: readonly number[],
+): Promise<TemplateRunResult> {
+  const plan = planTemplateRun(template, devices, variables, commandIndexes);
+  const answered = await sendCommands(run, plan.devices, plan.sends, svc.deviceConcurrency);
+  return templateRunResult(plan, answered, svc.engine, svc.ruleOptions);
+}
