@@ -3,7 +3,7 @@ import type { Logger } from '@nap/telemetry';
 import { START } from '../domain/graph';
 import { isActiveStatus, isManual } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
-import { isPlainObject } from '../domain/builtins/types';
+import { isRecord } from '@nap/util';
 import type { JobRepository, OutboxState } from '../store/job-repository';
 import { ChildJobs } from './child-jobs';
 import type { ChildJobHost } from './child-jobs';
@@ -78,8 +78,8 @@ export class JobRunner {
       this.retries.resumeTimers();
       for (const [id, task] of Object.entries(this.state.job.tasks)) {
         if (task.status !== 'running') continue;
-        if (task.name === 'forEach' && isPlainObject(task.loop)) continue;
-        if (task.name === 'childJob' && isPlainObject(task.childRun)) {
+        if (task.name === 'forEach' && isRecord(task.loop)) continue;
+        if (task.name === 'childJob' && isRecord(task.childRun)) {
           this.children.spawn(id);
           continue;
         }

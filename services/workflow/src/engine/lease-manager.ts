@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@nap/telemetry';
+import { sleep } from '@nap/util';
 import { isActiveStatus, WAITING_LEASE } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
 import type { EngineRecord, EngineRegistry } from '../store/engine-registry';
@@ -45,10 +46,6 @@ function processAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

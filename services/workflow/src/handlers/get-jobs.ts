@@ -1,6 +1,6 @@
 import { redactSecrets } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
-import { isPlainObject } from '../domain/builtins/types';
+import { isRecord } from '@nap/util';
 import { buildJobQuery, pageLinks } from '../domain/job-query';
 import { visibilityFilter } from '../domain/job-model';
 import type { JobRepository } from '../store/job-repository';
@@ -13,14 +13,14 @@ export async function dereferenceJobs(jobs: JobRepository, items: Record<string,
   for (const item of items) {
     if (what.includes('ancestors') && Array.isArray(item.ancestors)) for (const a of item.ancestors) if (typeof a === 'string') ids.add(a);
     const { parent } = item;
-    if (what.includes('parent') && isPlainObject(parent) && typeof parent.job === 'string') ids.add(parent.job);
+    if (what.includes('parent') && isRecord(parent) && typeof parent.job === 'string') ids.add(parent.job);
   }
   const found = await jobs.summaries([...ids]);
   for (const item of items) {
     if (what.includes('ancestors') && Array.isArray(item.ancestors))
       item.ancestors = item.ancestors.map((a: unknown) => (typeof a === 'string' ? (found.get(a) ?? { _id: a }) : a));
     const { parent } = item;
-    if (what.includes('parent') && isPlainObject(parent) && typeof parent.job === 'string')
+    if (what.includes('parent') && isRecord(parent) && typeof parent.job === 'string')
       item.parent = { ...parent, job: found.get(parent.job) ?? { _id: parent.job } };
   }
 }

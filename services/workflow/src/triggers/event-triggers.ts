@@ -1,7 +1,7 @@
 import { ALL_EVENTS, SYSTEM_CALLER, isRetryable, parseEventSubject } from '@nap/contracts';
 import type { Bus, BusEvent, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
-import { errorMessage } from '../domain/task-outcome';
+import { errorMessage } from '@nap/util';
 import { eventOfTopic, occasionJobId } from './trigger-model';
 import type { TriggerRecord } from './trigger-model';
 import type { TriggerRepository } from './trigger-repository';

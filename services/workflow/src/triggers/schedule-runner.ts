@@ -1,6 +1,6 @@
 import { SYSTEM_CALLER, isRetryable } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import { errorMessage } from '../domain/task-outcome';
+import { errorMessage } from '@nap/util';
 import { duesToFire, occasionJobId } from './trigger-model';
 import type { TriggerRecord } from './trigger-model';
 import type { TriggerRepository } from './trigger-repository';

@@ -3,7 +3,7 @@ import type { Caller, ImportResult, ImportResultItem, QueryOf, Trigger } from '@
 import type { BusClient } from '@nap/bus';
 import { toListQuery } from '@nap/store';
 import type { Filter, ListFields } from '@nap/store';
-import { isPlainObject } from '../domain/builtins/types';
+import { isRecord } from '@nap/util';
 import type { JobRecord } from '../domain/job-model';
 import type { AutomationRepository } from '../store/automation-repository';
 import type { EventTriggers } from './event-triggers';
@@ -80,7 +80,7 @@ export class Triggers {
 
   async update(id: string, body: Record<string, unknown>, caller: Caller): Promise<Trigger> {
     const existing = await this.repo.get(id);
-    const changes = isPlainObject(body.changes) && Object.keys(body).length === 1 ? body.changes : body;
+    const changes = isRecord(body.changes) && Object.keys(body).length === 1 ? body.changes : body;
     const record = toTriggerRecord(changes, 'body', caller, Date.now(), { existing, newId: newTriggerId });
     if (record.actionId !== existing.actionId) await this.automations.getAutomation(record.actionId);
     if (!(await this.repo.replace(record))) throw new AppError('TRIGGER_NOT_FOUND', `No trigger with id "${id}"`);

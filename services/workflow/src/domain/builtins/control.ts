@@ -1,27 +1,6 @@
 import type { Builtin, BuiltinResult } from './types';
-import { TaskInputError, isPlainObject, needString, success, tryJson } from './types';
-
-/** Resolves after `ms`, or rejects when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new Error('aborted'));
-      return;
-    }
-    const timer = setTimeout(
-      () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
+import { isRecord, sleep } from '@nap/util';
+import { TaskInputError, needString, success, tryJson } from './types';
 
 function seconds(value: unknown, name: string): number {
   if (value === '' || value === null || value === undefined) return 0;
@@ -39,6 +18,7 @@ function scaled(ms: number, timeScale: number | undefined): number {
 export const delay: Builtin = async ({ incoming, startedAt, signal, timeScale }) => {
   const ms = seconds(incoming.time, 'time') * 1000;
   await sleep(startedAt + scaled(ms, timeScale) - Date.now(), signal);
+  signal.throwIfAborted();
   return success({ time_in_milliseconds: ms });
 };
 
@@ -48,7 +28,10 @@ export const stub: Builtin = async ({ incoming, startedAt, signal, timeScale }) 
   if (type !== 'success' && type !== 'failure' && type !== 'error')
     throw new TaskInputError(`stub type ${JSON.stringify(type)} must be success, failure or error`);
   const wait = seconds(incoming.delay, 'delay') * 1000;
-  if (wait > 0) await sleep(startedAt + scaled(wait, timeScale) - Date.now(), signal);
+  if (wait > 0) {
+    await sleep(startedAt + scaled(wait, timeScale) - Date.now(), signal);
+    signal.throwIfAborted();
+  }
   const result: BuiltinResult = { finishState: type, outgoing: { response: incoming.response ?? null } };
   if (type === 'error')
     result.error =
@@ -79,7 +62,7 @@ export const restCall: Builtin = async ({ incoming, signal }) => {
   if (!METHODS.has(verb)) throw new TaskInputError(`restCall verb "${verb}" is not an HTTP method`);
   const headers: Record<string, string> = {};
   const given = typeof incoming.headers === 'string' ? tryJson(incoming.headers) : incoming.headers;
-  if (isPlainObject(given)) for (const [k, v] of Object.entries(given)) headers[k.toLowerCase()] = String(v);
+  if (isRecord(given)) for (const [k, v] of Object.entries(given)) headers[k.toLowerCase()] = String(v);
   if (typeof incoming.user === 'string' && incoming.user !== '') {
     headers.authorization = `Basic ${Buffer.from(`${incoming.user}:${typeof incoming.password === 'string' ? incoming.password : ''}`).toString('base64')}`;
   }
