@@ -12,12 +12,15 @@ import { AutomationRepository } from './store/automation-repository';
 import { DeclaredIndexes } from '@nap/store';
 import type { EngineRecord } from './store/engine-registry';
 import { WORKFLOW_COLLECTIONS, ensureCollections } from './store/collections';
-import { EventTriggers } from './triggers/event-triggers';
-import { ScheduleRunner } from './triggers/schedule-runner';
-import { TriggerRepository } from './triggers/trigger-repository';
-import { TriggerStarter } from './triggers/trigger-starter';
+import { EventTriggers } from './engine/event-triggers';
+import { ScheduleRunner } from './engine/schedule-runner';
+import { TriggerRepository } from './store/trigger-repository';
+import { TriggerStarter } from './engine/trigger-starter';
 import { Triggers } from './triggers/triggers';
-import { WorkerControl } from './workers/worker-control';
+import { WorkerControl } from './engine/worker-control';
+import { JobRepository } from './store/job-repository';
+import { ReplicaRepository } from './store/replica-repository';
+import { WorkerSettingsRepository } from './store/worker-settings-repository';
 
 /**
  * Subject on which engine replicas tell each other that a job changed in the store (a manual task
@@ -39,7 +42,7 @@ export type WorkflowServiceOptions = EngineOptions;
  */
 export function createWorkflowService(deps: ServiceDeps, options: WorkflowServiceOptions = {}): ServiceModule & { engine: JobEngine } {
   const { bus, store, logger, metrics, client } = deps;
-  const jobMetrics = new JobMetricsRecorder(metrics.registry, store.collection<JobRecord>('jobs'));
+  const jobMetrics = new JobMetricsRecorder(metrics.registry, new JobRepository(store.collection<JobRecord>('jobs')));
   const engine = new JobEngine(
     {
       jobs: store.collection<JobRecord>('jobs'),
@@ -75,7 +78,8 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     log,
   );
   const workers = new WorkerControl(
-    store,
+    new WorkerSettingsRepository(store),
+    new ReplicaRepository(store),
     engine,
     engine.leaseMs,
     () => bus.publish(WORKFLOW_WORKERS_SUBJECT, new Uint8Array(0)),

@@ -1,5 +1,5 @@
 import type { WorkflowDocument, WorkflowTask } from '@nap/contracts';
-import { BUILTINS } from '../src/domain/builtins';
+import { BUILTINS } from '../src/engine/builtins';
 import type { ReferenceScope } from '../src/domain/references';
 import { FIXTURES_PRESENT, fixtureWorkflows, warnFixturesAbsent } from './fixtures';
 import type { Edge, EngineHarness } from './support/harness';

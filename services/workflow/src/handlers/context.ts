@@ -8,7 +8,7 @@ import type { JobEngine } from '../engine/job-engine';
 import type { AutomationRepository } from '../store/automation-repository';
 import type { JobRepository } from '../store/job-repository';
 import type { Triggers } from '../triggers/triggers';
-import type { WorkerControl } from '../workers/worker-control';
+import type { WorkerControl } from '../engine/worker-control';
 
 /** What the handlers of the workflow service share. */
 export interface WorkflowHandlerContext {

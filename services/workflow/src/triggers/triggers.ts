@@ -6,11 +6,11 @@ import type { Filter, ListFields } from '@nap/store';
 import { isRecord } from '@nap/util';
 import type { JobRecord } from '../domain/job-model';
 import type { AutomationRepository } from '../store/automation-repository';
-import type { EventTriggers } from './event-triggers';
-import { newTriggerId, toExportedTrigger, toPublicTrigger, toTriggerRecord, unwrapTrigger } from './trigger-model';
-import type { TriggerRecord } from './trigger-model';
-import type { TriggerRepository } from './trigger-repository';
-import type { TriggerStarter } from './trigger-starter';
+import type { EventTriggers } from '../engine/event-triggers';
+import { newTriggerId, toExportedTrigger, toPublicTrigger, toTriggerRecord, unwrapTrigger } from '../domain/trigger-model';
+import type { TriggerRecord } from '../domain/trigger-model';
+import type { TriggerRepository } from '../store/trigger-repository';
+import type { TriggerStarter } from '../engine/trigger-starter';
 
 /** What the trigger list filters and sorts on. */
 export const TRIGGER_LIST_FIELDS: ListFields = {

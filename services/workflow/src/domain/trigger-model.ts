@@ -11,7 +11,7 @@ import {
 } from '@nap/contracts';
 import type { Caller, MissedRunPolicy, RepeatUnit, Trigger, TriggerInput, ValidationProblem } from '@nap/contracts';
 import { isRecord } from '@nap/util';
-import { cloneJson } from '../domain/builtins/types';
+import { cloneJson } from './builtins/types';
 
 /**
  * Triggers as the operations manager keeps them: checking what a client submits (by type, naming

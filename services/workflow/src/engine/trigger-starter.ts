@@ -5,12 +5,12 @@ import type { Logger } from '@nap/telemetry';
 import { isRecord } from '@nap/util';
 import { assertMayRun } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
-import type { JobEngine } from '../engine/job-engine';
-import { UserSchemas } from '../engine/input-schemas';
+import type { JobEngine } from './job-engine';
+import { UserSchemas } from './input-schemas';
 import type { AutomationRepository } from '../store/automation-repository';
-import { transformationIdOf } from './trigger-model';
-import type { TriggerRecord } from './trigger-model';
-import type { TriggerRepository } from './trigger-repository';
+import { transformationIdOf } from '../domain/trigger-model';
+import type { TriggerRecord } from '../domain/trigger-model';
+import type { TriggerRepository } from '../store/trigger-repository';
 
 /** What starting an automation from a trigger needs. */
 export interface TriggerStarterDeps {

@@ -2,9 +2,9 @@ import { ALL_EVENTS, SYSTEM_CALLER, isRetryable, parseEventSubject } from '@nap/
 import type { Bus, BusEvent, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import { errorMessage } from '@nap/util';
-import { eventOfTopic, occasionJobId } from './trigger-model';
-import type { TriggerRecord } from './trigger-model';
-import type { TriggerRepository } from './trigger-repository';
+import { eventOfTopic, occasionJobId } from '../domain/trigger-model';
+import type { TriggerRecord } from '../domain/trigger-model';
+import type { TriggerRepository } from '../store/trigger-repository';
 import type { TriggerStarter } from './trigger-starter';
 
 /** Name of the durable consumer the workflow replicas share: each event is handled by one of them. */
