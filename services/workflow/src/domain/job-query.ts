@@ -182,7 +182,7 @@ function fieldList(text: string, where: string): string[] {
     .map((f) => checkField(f, where));
 }
 
-/** Translates the query members of operation 4 into a store query; throws JOB_QUERY_INVALID. */
+/** Translates the query members of `GET /operations-manager/jobs` into a store query; throws JOB_QUERY_INVALID. */
 export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): JobQuery {
   const hints: string[] = [];
   const clauses: Filter[] = [];

@@ -342,3 +342,9 @@ export function toExportedTrigger(t: TriggerRecord): Trigger {
   const { nextRunAt: _next, lastRunAt: _last, lastExecuted: _executed, ...out } = toPublicTrigger(t);
   return out;
 }
+
+/** Refuses to run a disabled trigger: 409 TRIGGER_DISABLED. */
+export function assertEnabled(trigger: TriggerRecord): void {
+  if (trigger.enabled === false)
+    throw new AppError('TRIGGER_DISABLED', `Trigger "${trigger.name}" is disabled; enable it (PATCH enabled: true) to run it`);
+}

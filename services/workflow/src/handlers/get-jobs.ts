@@ -4,10 +4,10 @@ import { isRecord } from '@nap/util';
 import { buildJobQuery, pageLinks } from '../domain/job-query';
 import { visibilityFilter } from '../domain/job-model';
 import type { JobRepository } from '../store/job-repository';
-import type { WorkflowHandlerContext } from './context';
+import type { WorkflowContext } from '../context';
 
 /** Replaces ancestor ids (and the parent link) by `{ _id, name, status }` of those jobs. */
-export async function dereferenceJobs(jobs: JobRepository, items: Record<string, unknown>[], what: string[]): Promise<void> {
+async function dereferenceJobs(jobs: JobRepository, items: Record<string, unknown>[], what: string[]): Promise<void> {
   if (what.length === 0) return;
   const ids = new Set<string>();
   for (const item of items) {
@@ -25,12 +25,12 @@ export async function dereferenceJobs(jobs: JobRepository, items: Record<string,
   }
 }
 
-/** Operation 4: a page of jobs; every query member is translated by buildJobQuery, never passed through. */
-export function getJobs(c: WorkflowHandlerContext): Handler<'workflow.getJobs'> {
+/** `GET /operations-manager/jobs`: a page of jobs; every query member is translated by buildJobQuery, never passed through. */
+export function getJobs(svc: WorkflowContext): Handler<'workflow.getJobs'> {
   return async (input, ctx) => {
     const query = buildJobQuery(input.query, visibilityFilter(ctx.caller));
-    const { items, total } = await c.jobs.page(query);
-    await dereferenceJobs(c.jobs, items, query.dereference);
+    const { items, total } = await svc.jobs.page(query);
+    await dereferenceJobs(svc.jobs, items, query.dereference);
     // the page is a projection of stored jobs: masked by the same policy as a whole job
     return {
       items: items.map((item) => redactSecrets(item)),
