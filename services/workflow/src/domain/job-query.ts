@@ -3,8 +3,6 @@ import type { JobQueryParameters } from '@nap/contracts';
 import type { Filter, Projection, SortSpec } from '@nap/store';
 import { INTERNAL_JOB_MEMBERS } from './job-model';
 
-export { pageLinks } from '@nap/store';
-
 /** Page size of `GET /operations-manager/jobs` when none is given. */
 export const JOB_PAGE_DEFAULT_LIMIT = 25;
 /**

@@ -1,7 +1,8 @@
 import { redactSecrets } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { pageLinks } from '@nap/store';
 import { isRecord } from '@nap/util';
-import { buildJobQuery, pageLinks } from '../domain/job-query';
+import { buildJobQuery } from '../domain/job-query';
 import { visibilityFilter } from '../domain/job-model';
 import type { JobRepository } from '../store/job-repository';
 import type { WorkflowContext } from '../context';

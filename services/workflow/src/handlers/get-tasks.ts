@@ -1,7 +1,7 @@
 import { jobTaskItemSchema, parseAs } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
-import { listProjected } from '@nap/store';
-import { buildJobQuery, pageLinks } from '../domain/job-query';
+import { listProjected, pageLinks } from '@nap/store';
+import { buildJobQuery } from '../domain/job-query';
 import { flattenTasks } from '../domain/job-tasks';
 import { visibilityFilter } from '../domain/job-model';
 import type { WorkflowContext } from '../context';

@@ -19,16 +19,11 @@ export function getTriggers(svc: WorkflowContext): Handler<'workflow.getTriggers
     if (input.query.actionId !== undefined) extra.push({ actionId: { $eq: input.query.actionId } });
     const query = toListQuery(input.query, TRIGGER_LIST_FIELDS, extra);
     const { items, total } = await svc.triggers.page(query);
+    const { skip, limit } = query;
     return {
       message: 'Successfully retrieved items',
       data: items.map(toPublicTrigger),
-      metadata: {
-        total,
-        skip: query.skip,
-        limit: query.limit,
-        currentPageSize: items.length,
-        ...pageLinks(query.skip, query.limit, total),
-      },
+      metadata: { total, skip, limit, currentPageSize: items.length, ...pageLinks(skip, limit, total) },
     };
   };
 }
