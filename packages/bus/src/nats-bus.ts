@@ -1,4 +1,5 @@
 import { AppError } from '@nap/contracts';
+import { errorMessage, sleep } from '@nap/util';
 import { connect } from '@nats-io/transport-node';
 import { nanos } from '@nats-io/nats-core';
 import type { Msg, NatsConnection, Subscription as NatsSubscription } from '@nats-io/nats-core';
@@ -46,7 +47,7 @@ import type {
   Subscription,
 } from './types';
 import { isValidPattern, isValidSubject } from './subject-match';
-import { closedError, invalidArgument, messageOf } from './internal/errors';
+import { closedError, invalidArgument } from './internal/errors';
 import {
   EVENT_SUBJECTS,
   assertEventFilter,
@@ -72,7 +73,7 @@ import {
   toServiceInfo,
   toServiceStats,
 } from './internal/services';
-import { isPromiseLike, sleep } from './internal/signal';
+import { isPromiseLike } from './internal/signal';
 import { SerialTransitions } from './internal/transitions';
 
 export type { BusLogger } from './internal/logger';
@@ -156,7 +157,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<NatsBus> {
       waitOnFirstConnect: options.waitOnFirstConnect ?? false,
     });
   } catch (err) {
-    throw new AppError('SERVICE_UNAVAILABLE', `Cannot connect to NATS at ${servers.join(', ')}: ${messageOf(err)}`, { cause: err });
+    throw new AppError('SERVICE_UNAVAILABLE', `Cannot connect to NATS at ${servers.join(', ')}: ${errorMessage(err)}`, { cause: err });
   }
   const bus = new NatsBus(nc, options);
   try {
@@ -522,7 +523,7 @@ export class NatsBus implements Bus {
     } catch (err) {
       throw new AppError(
         'SERVICE_UNAVAILABLE',
-        `Cannot ensure the JetStream stream ${EVENT_STREAM} (is JetStream enabled? start nats-server with -js): ${messageOf(err)}`,
+        `Cannot ensure the JetStream stream ${EVENT_STREAM} (is JetStream enabled? start nats-server with -js): ${errorMessage(err)}`,
         { cause: err },
       );
     }
@@ -578,7 +579,7 @@ export class NatsBus implements Bus {
         durable === undefined ? await this.orderedConsumer(filter, delivery) : await this.durableConsumer(durable, filter, delivery);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new AppError('SERVICE_UNAVAILABLE', `Cannot create a consumer of ${EVENT_STREAM} for "${filter}": ${messageOf(err)}`, {
+      throw new AppError('SERVICE_UNAVAILABLE', `Cannot create a consumer of ${EVENT_STREAM} for "${filter}": ${errorMessage(err)}`, {
         cause: err,
       });
     }
