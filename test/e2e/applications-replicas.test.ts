@@ -7,8 +7,10 @@ import { createClient, loadConfig } from '@nap/runtime';
 import type { RunningService } from '@nap/runtime';
 import { createLogger, createMetrics } from '@nap/telemetry';
 import type { Logger } from '@nap/telemetry';
-import { startNatsServer, startTestPlatform } from '@nap/testing';
-import type { NatsServer, TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { startNatsServer } from '@nap/testing';
+import type { NatsServer } from '@nap/testing';
 
 /**
  * Applications with several replicas over a real nats-server: the platform in this process, and

@@ -1,7 +1,7 @@
 import { APPLICATION_NAMES } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
-import { TEST_ADMIN, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { createAutomation, greetWorkflow, variablesOf, waitForJob } from '../support/automation';
 
 /**

@@ -3,8 +3,9 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import { candidateNames, plainName, projectOf } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
-import { exampleOf, fixturesAbsent, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { exampleOf, fixturesAbsent } from '@nap/testing';
 import { APP_SERVICES, MANUAL_BUILTINS } from '@nap/workflow';
 import { FIXTURES_DIR, FIXTURES_PRESENT, fixtureProjects, importFixtureProjects, projectMembers } from '../support/fixture-projects';
 

@@ -1,6 +1,6 @@
 import type { AnalyticRunResult, JobDocument, TemplateRunResult } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { addSimulator } from '../../services/mop/test/lab-devices';
 import { startCliSimulator } from '../lab';
 import type { CliSimulator } from '../lab';

@@ -1,6 +1,6 @@
 import type { JobDocument } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { addNsoAdapter } from '../../services/orch-proxy/test/nso-adapter';
 import { startNsoPeer } from '../lab';
 import type { NsoPeer } from '../lab';

@@ -1,6 +1,6 @@
 import type { JobDocument, Trigger } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { createAutomation, eventually, greetWorkflow, variablesOf, waitForJob } from '../support/automation';
 
 /**

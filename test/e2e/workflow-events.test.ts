@@ -1,7 +1,7 @@
 import { eventSubject } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { readEvents } from '../support/sse';
 import type { Frame } from '../support/sse';
 

@@ -1,6 +1,6 @@
 import type { ImportResult, JobDocument, JobList, JobPage } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { FIXTURES_PRESENT, fixtureAutomations, warnFixturesAbsent } from '../../services/workflow/test/fixtures';
 
 /**

@@ -1,5 +1,5 @@
 import type { JobDocument } from '@nap/contracts';
-import type { TestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/standalone';
 
 /**
  * A workflow of built-in tasks that completes without devices: it greets `$var.job.who` into

@@ -1,7 +1,7 @@
 import { createBusClient } from '@nap/bus';
 import { SYSTEM_CALLER, eventPattern, isAppError } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { startOpenApiPeer } from '../../../test/lab';
 import type { OpenApiPeer } from '../../../test/lab';
 

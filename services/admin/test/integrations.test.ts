@@ -2,8 +2,8 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { startOpenApiPeer } from '../../../test/lab';
 import type { OpenApiPeer } from '../../../test/lab';
 

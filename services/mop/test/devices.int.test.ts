@@ -1,6 +1,6 @@
 import { createBusClient } from '@nap/bus';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import type { CommandResult, TemplateRunResult } from '@nap/contracts';
 import { startCliSimulator } from '../../../test/lab';
 import type { CliSimulator, SimulatedDeviceType } from '../../../test/lab';

@@ -1,4 +1,4 @@
-import type { TestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/standalone';
 import type { CliSimulator } from '../../../test/lab';
 
 /**

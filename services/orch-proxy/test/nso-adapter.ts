@@ -1,4 +1,4 @@
-import type { TestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/standalone';
 import type { NsoPeer } from '../../../test/lab';
 
 /** Test helpers: NSO adapters pointing at the lab's NSO peer, created and started through HTTP. */

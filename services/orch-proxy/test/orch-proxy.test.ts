@@ -1,8 +1,8 @@
 import { eventPattern } from '@nap/contracts';
 import { initTracing } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { startNsoPeer } from '../../../test/lab';
 import type { NsoPeer } from '../../../test/lab';
 import { addNsoAdapter, startAdapter } from './nso-adapter';

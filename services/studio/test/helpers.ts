@@ -1,4 +1,4 @@
-import type { TestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/standalone';
 
 export const OK = { state: 'success', type: 'standard' } as const;
 export const ON_ERROR = { state: 'error', type: 'standard' } as const;
