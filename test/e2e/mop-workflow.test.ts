@@ -2,8 +2,8 @@ import type { AnalyticRunResult, JobDocument, TemplateRunResult } from '@nap/con
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { addSimulator } from '../../services/mop/test/lab-devices';
-import { startCliSimulator } from '../lab';
-import type { CliSimulator } from '../lab';
+import { startCliSimulator } from '@nap/lab';
+import type { CliSimulator } from '@nap/lab';
 
 /**
  * Methods of procedure inside workflows, through the HTTP interface of the whole platform: mop

@@ -2,8 +2,8 @@ import type { JobDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { addNsoAdapter } from '../../services/orch-proxy/test/nso-adapter';
-import { startNsoPeer } from '../lab';
-import type { NsoPeer } from '../lab';
+import { startNsoPeer } from '@nap/lab';
+import type { NsoPeer } from '@nap/lab';
 
 /**
  * An orchestrator change as a workflow, through the HTTP interface of the whole platform: tasks of

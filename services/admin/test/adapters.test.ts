@@ -2,8 +2,8 @@ import { createBusClient } from '@nap/bus';
 import { SYSTEM_CALLER, eventPattern, isAppError } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { startOpenApiPeer } from '../../../test/lab';
-import type { OpenApiPeer } from '../../../test/lab';
+import { startOpenApiPeer } from '@nap/lab';
+import type { OpenApiPeer } from '@nap/lab';
 
 /**
  * Adapters against the lab peer: records with the original nesting, a lifecycle driven by a real

@@ -4,8 +4,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { startOpenApiPeer } from '../../../test/lab';
-import type { OpenApiPeer } from '../../../test/lab';
+import { startOpenApiPeer } from '@nap/lab';
+import type { OpenApiPeer } from '@nap/lab';
 
 /**
  * Integration models from the fixture OpenAPI documents, integrations calling a real HTTP peer

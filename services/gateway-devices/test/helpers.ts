@@ -1,5 +1,5 @@
 import { isAppError } from '@nap/contracts';
-import type { CliSimulator } from '../../../test/lab';
+import type { CliSimulator } from '@nap/lab';
 import type { SshSessionOptions } from '../src/clients';
 import { createMemoryKnownHostsStore } from '../src/domain';
 import type { KnownHostsStore } from '../src/domain';

@@ -1,5 +1,5 @@
-import { startCliSimulator, startSshd } from '../../../test/lab';
-import type { LabSshd } from '../../../test/lab';
+import { startCliSimulator, startSshd } from '@nap/lab';
+import type { LabSshd } from '@nap/lab';
 import { createSshSession, withSshSession } from '../src/clients';
 import type { SshSession, SshSessionOptions } from '../src/clients';
 import { createMemoryKnownHostsStore } from '../src/domain';

@@ -1,5 +1,5 @@
-import { startCliSimulator } from '../../../test/lab';
-import type { CliSimulator } from '../../../test/lab';
+import { startCliSimulator } from '@nap/lab';
+import type { CliSimulator } from '@nap/lab';
 import { withSshSession } from '../src/clients';
 import { createMemoryKnownHostsStore, createSessionLimiter } from '../src/domain';
 import { simulatorTarget } from './helpers';

@@ -1,5 +1,5 @@
 import type { TestPlatform } from '@nap/standalone';
-import type { NsoPeer } from '../../../test/lab';
+import type { NsoPeer } from '@nap/lab';
 
 /** Test helpers: NSO adapters pointing at the lab's NSO peer, created and started through HTTP. */
 

@@ -3,8 +3,8 @@ import { initTracing } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { startNsoPeer } from '../../../test/lab';
-import type { NsoPeer } from '../../../test/lab';
+import { startNsoPeer } from '@nap/lab';
+import type { NsoPeer } from '@nap/lab';
 import { addNsoAdapter, startAdapter } from './nso-adapter';
 
 /**
