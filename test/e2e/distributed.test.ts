@@ -65,6 +65,18 @@ async function login(): Promise<Response> {
   });
 }
 
+/** The first status other than 200 that `request` answers, within a second. */
+function firstAnswerOtherThan200(replica: string, request: () => Promise<Response>): Promise<number> {
+  return eventually(
+    `${replica} answering otherwise than 200`,
+    async () => {
+      const { status } = await request();
+      return status !== 200 && status;
+    },
+    { timeoutMs: 1_000, intervalMs: 25 },
+  );
+}
+
 it('logs in and manages groups through the gateway and the admin process over NATS', async () => {
   const res = await login();
   expect(res.status).toBe(200);
@@ -103,26 +115,12 @@ it('revokes on every gateway replica within a second', async () => {
 
   // the role goes away through replica 1; replica 2 refuses within a second
   await post(url, `/user-management/groups/${group._id}/roles`, { roles: ['apiread'] }, 'PUT');
-  const afterRoleChange = await eventually(
-    'replica 2 answering otherwise than 200',
-    async () => {
-      const { status } = await asUser(url2);
-      return status !== 200 && status;
-    },
-    { timeoutMs: 1_000, intervalMs: 25 },
-  );
+  const afterRoleChange = await firstAnswerOtherThan200('replica 2', () => asUser(url2));
   expect(afterRoleChange).toBe(403);
 
   // logout through replica 2 ends the session on replica 1
   expect((await fetch(`${url2}/logout`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-  const afterLogout = await eventually(
-    'replica 1 answering otherwise than 200',
-    async () => {
-      const { status } = await asUser(url);
-      return status !== 200 && status;
-    },
-    { timeoutMs: 1_000, intervalMs: 25 },
-  );
+  const afterLogout = await firstAnswerOtherThan200('replica 1', () => asUser(url));
   expect(afterLogout).toBe(401);
 });
 

@@ -1,10 +1,11 @@
 import type { AnalyticRunResult, JobDocument, TemplateRunResult, WorkflowDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { eventually, task, workflowDocument } from '@nap/testing';
+import { task, workflowDocument } from '@nap/testing';
 import { startCliSimulator } from '@nap/lab';
 import type { CliSimulator } from '@nap/lab';
 import { addSimulator } from '../../services/mop/test/lab-devices';
+import { jobReaching } from '../support/automation';
 
 /**
  * Methods of procedure inside workflows, through the HTTP interface of the whole platform: mop
@@ -103,18 +104,9 @@ async function getJob(id: string): Promise<JobDocument> {
   return (res.body as { data: JobDocument }).data;
 }
 
-/** Reads the job until `check` holds (bounded); a timeout names every task's state. */
+/** Reads the job until `check` holds (bounded); a timeout shows the job as last read. */
 function until(id: string, check: (job: JobDocument) => boolean, what: string, timeoutMs = 20_000): Promise<JobDocument> {
-  return eventually(
-    `Job ${id} reaching ${what}`,
-    async () => {
-      const job = await getJob(id);
-      if (check(job)) return job;
-      const tasks = Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]]));
-      throw new Error(JSON.stringify({ status: job.status, error: job.error, tasks }));
-    },
-    { timeoutMs },
-  );
+  return jobReaching(`Job ${id} reaching ${what}`, () => getJob(id), check, { timeoutMs });
 }
 
 const ended = (job: JobDocument): boolean => ['complete', 'error', 'canceled'].includes(job.status);

@@ -1,11 +1,12 @@
 import type { JobDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { eventually, task, workflowDocument } from '@nap/testing';
+import { task, workflowDocument } from '@nap/testing';
 import type { Edge } from '@nap/testing';
 import { startNsoPeer } from '@nap/lab';
 import type { NsoPeer } from '@nap/lab';
 import { addNsoAdapter } from '../../services/orch-proxy/test/nso-adapter';
+import { jobReaching } from '../support/automation';
 
 /**
  * An orchestrator change as a workflow, through the HTTP interface of the whole platform: tasks of
@@ -60,15 +61,12 @@ async function getJob(id: string): Promise<JobDocument> {
   return (res.body as { data: JobDocument }).data;
 }
 
-/** Reads the job until it ends (bounded); a timeout names every task's state. */
+/** Reads the job until it ends (bounded); a timeout shows the job as last read. */
 function untilEnded(id: string, timeoutMs = 20_000): Promise<JobDocument> {
-  return eventually(
+  return jobReaching(
     `Job ${id} ending`,
-    async () => {
-      const job = await getJob(id);
-      if (['complete', 'error', 'canceled'].includes(job.status)) return job;
-      throw new Error(JSON.stringify(Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]]))));
-    },
+    () => getJob(id),
+    (job) => ['complete', 'error', 'canceled'].includes(job.status),
     { timeoutMs },
   );
 }

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { JobDocument, WorkflowDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { eventually, task, workflowDocument } from '@nap/testing';
+import { task, workflowDocument } from '@nap/testing';
 import type { Edge } from '@nap/testing';
+import { jobReaching } from '../support/automation';
 
 /**
  * The conformance set of workflows, run through the HTTP interface of the whole platform: each
@@ -65,18 +66,9 @@ async function getJob(id: string): Promise<JobDocument> {
   return body.data;
 }
 
-/** Reads the job until `check` holds (bounded); a timeout names the status and tasks it last had. */
+/** Reads the job until `check` holds (bounded); a timeout shows the job as last read. */
 function until(id: string, check: (job: JobDocument) => boolean, what: string, timeoutMs = 15_000): Promise<JobDocument> {
-  return eventually(
-    `Job ${id} reaching ${what}`,
-    async () => {
-      const job = await getJob(id);
-      if (check(job)) return job;
-      const tasks = Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]]));
-      throw new Error(JSON.stringify({ status: job.status, error: job.error, tasks }));
-    },
-    { timeoutMs },
-  );
+  return jobReaching(`Job ${id} reaching ${what}`, () => getJob(id), check, { timeoutMs });
 }
 
 const ended = (job: JobDocument) => ['complete', 'error', 'canceled'].includes(job.status);

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { JobDocument } from '@nap/contracts';
-import { eventually, startNatsServer, task, workflowDocument } from '@nap/testing';
+import { startNatsServer, task, workflowDocument } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
+import { jobReaching } from '../support/automation';
 import { startNapProcess } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
@@ -69,15 +70,7 @@ async function job(id: string): Promise<JobDocument> {
 
 /** Reads the job until `check` holds (bounded); a read that fails is tried again: the workflow service may be down on purpose. */
 function until(id: string, check: (j: JobDocument) => boolean, what: string, timeoutMs = 30_000): Promise<JobDocument> {
-  return eventually(
-    `Job ${id} reaching ${what}`,
-    async () => {
-      const current = await job(id);
-      if (check(current)) return current;
-      throw new Error(`${JSON.stringify(current.status)} ${JSON.stringify(current.tasks)}`);
-    },
-    { timeoutMs, intervalMs: 50 },
-  );
+  return jobReaching(`Job ${id} reaching ${what}`, () => job(id), check, { timeoutMs, intervalMs: 50 });
 }
 
 beforeAll(async () => {

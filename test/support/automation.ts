@@ -38,6 +38,33 @@ export async function createAutomation(
   return (automation.body as { data: { _id: string } }).data._id;
 }
 
+/** A job in one line for a failure message: its status and errors, and each task's status and error. */
+export function describeJob(job: JobDocument): string {
+  const tasks = Object.fromEntries(Object.entries(job.tasks).map(([id, t]) => [id, [t.status, t.variables?.error]]));
+  return JSON.stringify({ status: job.status, error: job.error, tasks });
+}
+
+/**
+ * Reads a job with `read` until `check` holds (bounded). A read that fails is tried again (a
+ * service may be down on purpose); a timeout names `what` and shows the job as it was last read.
+ */
+export function jobReaching(
+  what: string,
+  read: () => Promise<JobDocument>,
+  check: (job: JobDocument) => boolean,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<JobDocument> {
+  return eventually(
+    what,
+    async () => {
+      const job = await read();
+      if (check(job)) return job;
+      throw new Error(describeJob(job));
+    },
+    options,
+  );
+}
+
 /** Reads `GET /operations-manager/jobs/:id` until the job is in one of `statuses` (bounded). */
 export function waitForJob(
   platform: TestPlatform,
@@ -46,18 +73,12 @@ export function waitForJob(
   statuses: string[] = ['complete', 'error', 'canceled'],
   timeoutMs = 15_000,
 ): Promise<JobDocument> {
-  return eventually(
-    `Job ${jobId} reaching ${statuses.join(' or ')}`,
-    async () => {
-      const res = await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token });
-      if (res.status === 200) {
-        const job = (res.body as { data: JobDocument }).data;
-        if (statuses.includes(job.status)) return job;
-      }
-      throw new Error(JSON.stringify(res.body).slice(0, 500));
-    },
-    { timeoutMs },
-  );
+  const read = async () => {
+    const res = await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token });
+    if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+    return (res.body as { data: JobDocument }).data;
+  };
+  return jobReaching(`Job ${jobId} reaching ${statuses.join(' or ')}`, read, (job) => statuses.includes(job.status), { timeoutMs });
 }
 
 /** The jobs of a workflow, newest first (500 at most). */
