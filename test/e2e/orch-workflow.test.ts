@@ -151,8 +151,6 @@ it('reads a device with restQuery, dry-runs then commits a leaf with setLeaf, an
 
 it("fails the task with the orchestrator's error when setLeaf is refused", async () => {
   const tasks = {
-    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
     set1: task(
       'setLeaf',
       {
@@ -168,17 +166,12 @@ it("fails the task with the orchestrator's error when setLeaf is refused", async
       { app: 'OrchManager' },
     ),
   };
-  const transitions = {
-    workflow_start: { set1: { state: 'success', type: 'standard' } },
-    set1: { workflow_end: { state: 'success', type: 'standard' } },
-    workflow_end: {},
-  };
+  const edges: Edge[] = [
+    ['workflow_start', 'set1'],
+    ['set1', 'workflow_end'],
+  ];
   expect(
-    (
-      await http('POST', '/automation-studio/automations', {
-        automation: { name: 'orch-refused', type: 'automation', tasks, transitions, groups: [] },
-      })
-    ).status,
+    (await http('POST', '/automation-studio/automations', { automation: workflowDocument('orch-refused', tasks, edges) })).status,
   ).toBe(201);
   const started = await http('POST', '/workflow_engine/startJobWithOptions/orch-refused', { options: {} });
   const job = await untilEnded((started.body as JobDocument)._id);

@@ -226,7 +226,7 @@ describe('getJobList', () => {
   });
 });
 
-describe('automations (operations 1–3)', () => {
+describe('automations (import into the catalog, import and create in the operations manager)', () => {
   it('creates an automation and refuses a second of the same name', async () => {
     const res = await call('POST', '/operations-manager/automations', {
       automation: {
