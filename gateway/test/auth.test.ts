@@ -1,5 +1,6 @@
-import { eventually, startTestPlatform, TEST_ADMIN } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { eventually } from '@nap/testing';
+import { startTestPlatform, TEST_ADMIN } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 let platform: TestPlatform;
 let adminToken: string;
