@@ -5,20 +5,16 @@ import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { OutboundHttp } from './clients/outbound-http';
 import { AdapterDomain } from './domain/adapters';
-import { AdminDomain } from './domain/admin';
 import { ApplicationDomain } from './domain/applications';
 import { IntegrationDomain } from './domain/integrations';
 import { AdminLiveSettings } from './domain/live-settings';
 import { ProfileDomain } from './domain/profiles';
 import { generatePassword } from './domain/password';
-import { accountHandlers } from './handlers/accounts';
 import { adapterHandlers } from './handlers/adapters';
 import { applicationHandlers } from './handlers/applications';
 import { integrationHandlers } from './handlers/integrations';
 import { integrationModelHandlers } from './handlers/integration-models';
 import { outsideCallHandlers } from './handlers/outside-calls';
-import { authHandlers } from './handlers/auth';
-import { groupHandlers } from './handlers/groups';
 import { healthHandlers } from './handlers/health';
 import { profileHandlers } from './handlers/profiles';
 import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
@@ -33,6 +29,15 @@ import { RepositoryDomain } from './domain/repositories';
 import { repositoryHandlers } from './handlers/repositories';
 import { registerAdminMetrics } from './domain/platform-metrics';
 import { DeclaredIndexes } from '@nap/store';
+import { AdminEvents } from './clients/events';
+import { signingKeyLoader } from './context';
+import type { AdminContext } from './context';
+import { bootstrapAdministrator } from './engine/bootstrap';
+import { adminHandlers } from './handlers';
+import { AccountRepository } from './store/accounts';
+import { GroupRepository } from './store/groups';
+import { SessionRepository } from './store/sessions';
+import { SigningKeyRepository } from './store/signing-keys';
 
 export interface AdminServiceOptions {
   /** Where the generated first password is shown (once); stderr by default, never the log. */
@@ -49,7 +54,6 @@ export function createAdminService(
   deps: ServiceDeps,
   options: AdminServiceOptions = {},
 ): ServiceModule & {
-  domain: AdminDomain;
   adapters: AdapterDomain;
   integrations: IntegrationDomain;
   applications: ApplicationDomain;
@@ -66,7 +70,14 @@ export function createAdminService(
     await bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
   };
   const live = new AdminLiveSettings({ tokenTtlSeconds: config.tokenTtlSeconds });
-  const domain = new AdminDomain({ store, secrets, sessions: live, emit: publish });
+  const svc: AdminContext = {
+    accounts: new AccountRepository(store),
+    groups: new GroupRepository(store),
+    sessions: new SessionRepository(store),
+    events: new AdminEvents(bus),
+    settings: live,
+    signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
+  };
   const http = new OutboundHttp();
   const integrations = new IntegrationDomain(store, secrets, http, live);
   const adapters = new AdapterDomain(
@@ -89,7 +100,6 @@ export function createAdminService(
   const prebuilts = new PrebuiltDomain(store, logger);
 
   return {
-    domain,
     adapters,
     integrations,
     applications,
@@ -99,9 +109,9 @@ export function createAdminService(
       await ensureCollections(store);
       await profiles.bootstrap();
       registerAdminMetrics(metrics.registry, store, () => live.sessionIdleMinutes);
-      await domain.signingKey();
+      await svc.signingKey();
       const password = config.adminPassword ?? generatePassword();
-      const { created } = await domain.bootstrap(config.adminUsername, password);
+      const { created } = await bootstrapAdministrator(svc, config.adminUsername, password);
       if (created) {
         logger.info({ username: config.adminUsername }, 'Created the first administrator account and the admins group');
         if (!config.adminPassword) {
@@ -117,9 +127,7 @@ export function createAdminService(
         client,
         idempotency: deps.idempotency,
         handlers: {
-          ...authHandlers(domain),
-          ...accountHandlers(domain),
-          ...groupHandlers(domain),
+          ...adminHandlers(svc),
           ...healthHandlers(
             bus,
             store.kind,

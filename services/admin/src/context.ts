@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, signToken } from '@nap/contracts';
+import type { Caller, ListQueryOptions } from '@nap/contracts';
+import type { SecretBox } from '@nap/runtime';
+import type { AdminEvents } from './clients/events';
+import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin, newAccountRecord } from './domain/accounts';
+import type { AccountView, NewAccount } from './domain/accounts';
+import type { AdminLiveSettings } from './domain/live-settings';
+import { hashPassword, verifyPassword } from './domain/password';
+import { newSession } from './domain/sessions';
+import type { IssuedToken } from './domain/sessions';
+import { newSigningKeyRecord, openSigningKey } from './domain/signing-key';
+import type { SigningKey } from './domain/signing-key';
+import type { AccountRecord, AccountRepository } from './store/accounts';
+import type { GroupRecord, GroupRepository } from './store/groups';
+import type { SessionRepository } from './store/sessions';
+import type { SigningKeyRepository } from './store/signing-keys';
+
+/** What every admin handler receives: the repositories, the clients, the engine parts and the live settings. */
+export interface AdminContext {
+  accounts: AccountRepository;
+  groups: GroupRepository;
+  sessions: SessionRepository;
+  events: AdminEvents;
+  /** Settings that change while the service runs; read on every use. */
+  settings: AdminLiveSettings;
+  /** The token signing key, generated on the first start and opened once per process. */
+  signingKey(): Promise<SigningKey>;
+}
+
+// ---- accounts and groups ----
+
+/** An account as answered, its roles resolved from its groups. */
+export async function viewAccount(svc: AdminContext, account: AccountRecord): Promise<AccountView> {
+  const groups = account.groups.length
+    ? new Map((await svc.groups.byIds(account.groups)).map((g) => [g._id, g]))
+    : new Map<string, GroupRecord>();
+  return accountView(account, groups);
+}
+
+/** A page of accounts as answered (`GET /user-management/accounts`, `GET /authorization/accounts`). */
+export async function listAccounts(svc: AdminContext, query: ListQueryOptions): Promise<{ results: AccountView[]; total: number }> {
+  const { results, total } = await svc.accounts.list(query);
+  const groups = new Map((await svc.groups.all()).map((g) => [g._id, g]));
+  return { results: results.map((r) => accountView(r, groups)), total };
+}
+
+/** Stores a new account with its password hashed; its groups must exist. */
+export async function addAccount(svc: AdminContext, input: NewAccount, by: string): Promise<AccountRecord> {
+  const groups = await checkGroups(svc, input.groups ?? [], 'body.account.groups');
+  return svc.accounts.insert(newAccountRecord(input, groups, await hashPassword(input.password), by, new Date().toISOString()));
+}
+
+/** The group ids, each once; 400 naming `member` when some group does not exist. */
+export async function checkGroups(svc: AdminContext, ids: string[], member: string): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  return checkedGroups(unique, await svc.groups.existing(unique), member);
+}
+
+/** Refuses moving an account from groups `before` to `after` when that leaves no active account with the admin role. */
+export async function keepAnAdmin(svc: AdminContext, accountId: string, before: string[], after: string[]): Promise<void> {
+  const adminGroups = await svc.groups.withRole('admin');
+  if (!losesAdmin(before, after, adminGroups)) return;
+  if ((await svc.accounts.countActiveIn(adminGroups, accountId)) === 0) throw lastAdmin();
+}
+
+/** Refuses taking the admin role from a group when no active account would hold it through another. */
+export async function keepAdminRole(svc: AdminContext, groupId: string): Promise<void> {
+  const otherAdminGroups = await svc.groups.withRole('admin', groupId);
+  const others = otherAdminGroups.length ? await svc.accounts.countActiveIn(otherAdminGroups) : 0;
+  if (others === 0) throw lastAdmin();
+}
+
+// ---- authentication and sessions ----
+
+/** Hashed when the account is unknown, so that timing does not tell which usernames exist. */
+const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** Checks a username and password; the caller they stand for, or 401. */
+export async function checkCredentials(svc: AdminContext, username: string, password: string): Promise<Caller> {
+  const account = await svc.accounts.findByUsername(username);
+  const ok = await verifyPassword(password, account?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
+  if (!account || !ok) throw new AppError('UNAUTHENTICATED', `The username or password of "${username}" is wrong`);
+  if (account.inactive) throw new AppError('UNAUTHENTICATED', `Account "${username}" is inactive`);
+  return callerOfAccount(svc, account);
+}
+
+/** The caller an account stands for, with its groups' roles as they are now. */
+export async function callerOfAccount(svc: AdminContext, account: AccountRecord): Promise<Caller> {
+  return callerOf(account, account.groups.length === 0 ? [] : await svc.groups.byIds(account.groups));
+}
+
+/** Begins a session for the caller and signs its token. */
+export async function issueToken(svc: AdminContext, caller: Caller, method: string): Promise<IssuedToken> {
+  const signing = await svc.signingKey();
+  const sid = randomUUID();
+  const now = Date.now();
+  const ttlSeconds = svc.settings.tokenTtlSeconds;
+  const session = newSession(sid, caller, method, now, ttlSeconds);
+  await svc.sessions.insert(session);
+  const token = signToken(
+    { sid, sub: caller.id, iat: Math.floor(now / 1000), exp: Math.floor(session.expiresAt / 1000), kid: signing.kid },
+    signing.key,
+  );
+  return { token, sid, expiresIn: ttlSeconds };
+}
+
+/** Revokes the session and tells the gateways. */
+export async function endSession(svc: AdminContext, sid: string): Promise<void> {
+  const session = await svc.sessions.revoke(sid);
+  if (session) await svc.events.sessionRevoked({ sid, exp: Math.floor(session.expiresAt / 1000) });
+}
+
+/** The signing key loader: the stored key (generated when there is none), opened once and kept. */
+export function signingKeyLoader(keys: SigningKeyRepository, secrets: SecretBox): () => Promise<SigningKey> {
+  let opened: SigningKey | undefined;
+  return async () => {
+    if (opened) return opened;
+    const record = (await keys.find()) ?? (await keys.keep(newSigningKeyRecord(secrets, new Date().toISOString())));
+    if (!record) throw new AppError('INTERNAL', 'The token signing key could not be stored');
+    opened = openSigningKey(record, secrets);
+    return opened;
+  };
+}
