@@ -13,6 +13,7 @@ import { newSigningKeyRecord, openSigningKey } from './domain/signing-key';
 import type { SigningKey } from './domain/signing-key';
 import type { AccountRecord, AccountRepository } from './store/accounts';
 import type { GroupRecord, GroupRepository } from './store/groups';
+import type { LinkRepository } from './store/links';
 import type { SessionRepository } from './store/sessions';
 import type { SigningKeyRepository } from './store/signing-keys';
 
@@ -21,6 +22,7 @@ export interface AdminContext {
   accounts: AccountRepository;
   groups: GroupRepository;
   sessions: SessionRepository;
+  links: LinkRepository;
   events: AdminEvents;
   /** Settings that change while the service runs; read on every use. */
   settings: AdminLiveSettings;

@@ -18,8 +18,6 @@ import { outsideCallHandlers } from './handlers/outside-calls';
 import { healthHandlers } from './handlers/health';
 import { profileHandlers } from './handlers/profiles';
 import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
-import { LinkDomain } from './domain/links';
-import { linkHandlers } from './handlers/links';
 import { IndexAdministration } from './domain/indexes';
 import { Replicas } from './domain/replicas';
 import { indexHandlers } from './handlers/indexes';
@@ -36,6 +34,7 @@ import { bootstrapAdministrator } from './engine/bootstrap';
 import { adminHandlers } from './handlers';
 import { AccountRepository } from './store/accounts';
 import { GroupRepository } from './store/groups';
+import { LinkRepository } from './store/links';
 import { SessionRepository } from './store/sessions';
 import { SigningKeyRepository } from './store/signing-keys';
 
@@ -74,6 +73,7 @@ export function createAdminService(
     accounts: new AccountRepository(store),
     groups: new GroupRepository(store),
     sessions: new SessionRepository(store),
+    links: new LinkRepository(store),
     events: new AdminEvents(bus),
     settings: live,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
@@ -140,7 +140,6 @@ export function createAdminService(
           ...outsideCallHandlers(integrations, adapters),
           ...applicationHandlers(applications),
           ...profileHandlers(profiles),
-          ...linkHandlers(new LinkDomain(store)),
           ...indexHandlers(new IndexAdministration(new Replicas(bus))),
           ...prebuiltHandlers(prebuilts),
           ...repositoryHandlers(new RepositoryDomain(profiles, (name) => prebuilts.installedByName(name), logger)),

@@ -3,8 +3,10 @@ import type { AdminContext } from '../context';
 import { authenticate } from './authenticate';
 import { createAccount } from './create-account';
 import { createGroup } from './create-group';
+import { createLink } from './create-link';
 import { deleteAccount } from './delete-account';
 import { deleteGroup } from './delete-group';
+import { deleteLink } from './delete-link';
 import { getAccount } from './get-account';
 import { getAccounts } from './get-accounts';
 import { getAssignableRoles } from './get-assignable-roles';
@@ -14,6 +16,8 @@ import { getAuthorizationGroup } from './get-authorization-group';
 import { getAuthorizationGroups } from './get-authorization-groups';
 import { getGroup } from './get-group';
 import { getGroups } from './get-groups';
+import { getLink } from './get-link';
+import { getLinks } from './get-links';
 import { getTokenKeys } from './get-token-keys';
 import { login } from './login';
 import { logout } from './logout';
@@ -24,6 +28,7 @@ import { setAccountGroups } from './set-account-groups';
 import { setAccountPassword } from './set-account-password';
 import { setGroupRoles } from './set-group-roles';
 import { updateAccount } from './update-account';
+import { updateLink } from './update-link';
 import { whoami } from './whoami';
 
 /** The admin operations by catalog name, each handler in the file of its name. */
@@ -32,8 +37,10 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     authenticate: authenticate(svc),
     createAccount: createAccount(svc),
     createGroup: createGroup(svc),
+    createLink: createLink(svc),
     deleteAccount: deleteAccount(svc),
     deleteGroup: deleteGroup(svc),
+    deleteLink: deleteLink(svc),
     getAccount: getAccount(svc),
     getAccounts: getAccounts(svc),
     getAssignableRoles: getAssignableRoles(svc),
@@ -43,6 +50,8 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     getAuthorizationGroups: getAuthorizationGroups(svc),
     getGroup: getGroup(svc),
     getGroups: getGroups(svc),
+    getLink: getLink(svc),
+    getLinks: getLinks(svc),
     getTokenKeys: getTokenKeys(svc),
     login: login(svc),
     logout: logout(svc),
@@ -53,6 +62,7 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     setAccountPassword: setAccountPassword(svc),
     setGroupRoles: setGroupRoles(svc),
     updateAccount: updateAccount(svc),
+    updateLink: updateLink(svc),
     whoami: whoami(svc),
   };
 }
