@@ -1,8 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, signToken } from '@nap/contracts';
-import type { Caller, ListQueryOptions } from '@nap/contracts';
+import { APPLICATIONS, APPLICATION_NAMES, AppError, signToken } from '@nap/contracts';
+import type { ApplicationChange, ApplicationHealth, ApplicationName, ApplicationRecord, Caller, ListQueryOptions } from '@nap/contracts';
+import type { Bus } from '@nap/bus';
 import type { SecretBox } from '@nap/runtime';
 import type { AdminEvents } from './clients/events';
+import type { Replicas } from './clients/replicas';
+import type { ServiceIndexes } from './clients/service-indexes';
+import {
+  applicationHealth,
+  applicationNamed,
+  applicationRecord,
+  carriedOut,
+  changedSettings,
+  documentChanges,
+} from './domain/applications';
+import type { ApplicationDocument } from './domain/applications';
 import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin, newAccountRecord } from './domain/accounts';
 import type { AccountView, NewAccount } from './domain/accounts';
 import type { AdminLiveSettings } from './domain/live-settings';
@@ -11,6 +23,8 @@ import { newSession } from './domain/sessions';
 import type { IssuedToken } from './domain/sessions';
 import { newSigningKeyRecord, openSigningKey } from './domain/signing-key';
 import type { SigningKey } from './domain/signing-key';
+import type { ApplicationReconciler } from './engine/application-reconciler';
+import type { ApplicationStateRepository } from './store/application-states';
 import type { AccountRecord, AccountRepository } from './store/accounts';
 import type { GroupRecord, GroupRepository } from './store/groups';
 import type { LinkRepository } from './store/links';
@@ -23,7 +37,15 @@ export interface AdminContext {
   groups: GroupRepository;
   sessions: SessionRepository;
   links: LinkRepository;
+  applicationStates: ApplicationStateRepository;
   events: AdminEvents;
+  replicas: Replicas;
+  indexes: ServiceIndexes;
+  /** The bus, for its own health and for gathering every process's metrics. */
+  bus: Bus;
+  storeKind: string;
+  pingStore(): Promise<void>;
+  reconciler: ApplicationReconciler;
   /** Settings that change while the service runs; read on every use. */
   settings: AdminLiveSettings;
   /** The token signing key, generated on the first start and opened once per process. */
@@ -124,4 +146,46 @@ export function signingKeyLoader(keys: SigningKeyRepository, secrets: SecretBox)
     opened = openSigningKey(record, secrets);
     return opened;
   };
+}
+
+// ---- applications ----
+
+/** The application as `GET /applications/:name` answers it: its record and what its replicas report. */
+export async function applicationRecordOf(svc: AdminContext, app: ApplicationName): Promise<ApplicationRecord> {
+  const service = APPLICATIONS[app].service;
+  const view = await svc.reconciler.view(service);
+  return applicationRecord(app, view, view.states.get(service) ?? (await svc.applicationStates.get(service)));
+}
+
+/** Stores an application's description, loggerProps or live settings and has every replica apply them at once. */
+export async function applyApplicationDocument(
+  svc: AdminContext,
+  app: ApplicationName,
+  body: ApplicationDocument,
+  by: string,
+): Promise<ApplicationChange> {
+  const service = APPLICATIONS[app].service;
+  const before = await svc.applicationStates.get(service);
+  const { set, said } = documentChanges(app, body);
+  const after = await svc.applicationStates.change(service, set, `${said.join(', ') || 'nothing'} changed by ${by}`, by);
+  const outcomes = carriedOut(await svc.reconciler.push(service), 'apply the settings of');
+  const record = await applicationRecordOf(svc, app);
+  return {
+    ...record,
+    changes: {
+      applied: body.properties === undefined ? [] : changedSettings(before.properties, after.properties),
+      replicas: outcomes.length,
+      restartRequired: [],
+    },
+  };
+}
+
+/** Health of every application (or of one, 404 when unknown), from discovery and the replicas' `$SRV.STATS`. */
+export async function applicationsHealth(svc: AdminContext, name?: string): Promise<ApplicationHealth[]> {
+  const names = name === undefined ? [...APPLICATION_NAMES] : [applicationNamed(name)];
+  const only = name === undefined ? undefined : APPLICATIONS[names[0] as ApplicationName].service;
+  const [replicas, stats] = await Promise.all([svc.replicas.discover(only), svc.replicas.stats(only)]);
+  const states = await svc.applicationStates.all();
+  const now = Date.now();
+  return names.map((app) => applicationHealth(app, replicas, stats, states.get(APPLICATIONS[app].service), now));
 }

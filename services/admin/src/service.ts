@@ -5,22 +5,16 @@ import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { OutboundHttp } from './clients/outbound-http';
 import { AdapterDomain } from './domain/adapters';
-import { ApplicationDomain } from './domain/applications';
 import { IntegrationDomain } from './domain/integrations';
 import { AdminLiveSettings } from './domain/live-settings';
 import { ProfileDomain } from './domain/profiles';
 import { generatePassword } from './domain/password';
 import { adapterHandlers } from './handlers/adapters';
-import { applicationHandlers } from './handlers/applications';
 import { integrationHandlers } from './handlers/integrations';
 import { integrationModelHandlers } from './handlers/integration-models';
 import { outsideCallHandlers } from './handlers/outside-calls';
-import { healthHandlers } from './handlers/health';
 import { profileHandlers } from './handlers/profiles';
 import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
-import { IndexAdministration } from './domain/indexes';
-import { Replicas } from './domain/replicas';
-import { indexHandlers } from './handlers/indexes';
 import { PrebuiltDomain } from './domain/prebuilts';
 import { prebuiltHandlers } from './handlers/prebuilts';
 import { RepositoryDomain } from './domain/repositories';
@@ -28,6 +22,10 @@ import { repositoryHandlers } from './handlers/repositories';
 import { registerAdminMetrics } from './domain/platform-metrics';
 import { DeclaredIndexes } from '@nap/store';
 import { AdminEvents } from './clients/events';
+import { Replicas } from './clients/replicas';
+import { ServiceIndexes } from './clients/service-indexes';
+import { ApplicationReconciler } from './engine/application-reconciler';
+import { ApplicationStateRepository } from './store/application-states';
 import { signingKeyLoader } from './context';
 import type { AdminContext } from './context';
 import { bootstrapAdministrator } from './engine/bootstrap';
@@ -49,16 +47,7 @@ export interface AdminServiceOptions {
  * The admin service: accounts, groups, roles, authentication, platform health, and the outside
  * systems (integration models, integrations, adapters), whose credentials it alone holds.
  */
-export function createAdminService(
-  deps: ServiceDeps,
-  options: AdminServiceOptions = {},
-): ServiceModule & {
-  adapters: AdapterDomain;
-  integrations: IntegrationDomain;
-  applications: ApplicationDomain;
-  profiles: ProfileDomain;
-  live: AdminLiveSettings;
-} {
+export function createAdminService(deps: ServiceDeps, options: AdminServiceOptions = {}): ServiceModule {
   const { bus, store, logger, metrics, config, client } = deps;
   const secrets = createSecretBox(config.secretKey);
   const publish = async (entity: string, id: string, event: string, payload: object): Promise<void> => {
@@ -69,12 +58,24 @@ export function createAdminService(
     await bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
   };
   const live = new AdminLiveSettings({ tokenTtlSeconds: config.tokenTtlSeconds });
+  const replicas = new Replicas(bus);
+  const applicationStates = new ApplicationStateRepository(store);
   const svc: AdminContext = {
     accounts: new AccountRepository(store),
     groups: new GroupRepository(store),
     sessions: new SessionRepository(store),
     links: new LinkRepository(store),
+    applicationStates,
     events: new AdminEvents(bus),
+    replicas,
+    indexes: new ServiceIndexes(replicas),
+    bus,
+    storeKind: store.kind,
+    pingStore: () => store.ping(),
+    reconciler: new ApplicationReconciler(applicationStates, replicas, logger, {
+      profile: () => profiles.liveSettings(),
+      ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    }),
     settings: live,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
   };
@@ -88,23 +89,11 @@ export function createAdminService(
     logger,
     live,
   );
-  const profiles: ProfileDomain = new ProfileDomain(store, secrets, {
-    pushAll: async (): Promise<boolean> => (await applications.pushAll()).every((o) => o.ok),
-    inSync: () => applications.inSync(),
-  });
-  const applications: ApplicationDomain = new ApplicationDomain(store, bus, logger, {
-    profile: () => profiles.liveSettings(),
-    ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
-  });
+  const profiles: ProfileDomain = new ProfileDomain(store, secrets, svc.reconciler);
 
   const prebuilts = new PrebuiltDomain(store, logger);
 
   return {
-    adapters,
-    integrations,
-    applications,
-    profiles,
-    live,
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       await profiles.bootstrap();
@@ -128,31 +117,23 @@ export function createAdminService(
         idempotency: deps.idempotency,
         handlers: {
           ...adminHandlers(svc),
-          ...healthHandlers(
-            bus,
-            store.kind,
-            () => store.ping(),
-            () => applications.health(),
-          ),
           ...integrationModelHandlers(integrations),
           ...integrationHandlers(integrations),
           ...adapterHandlers(adapters),
           ...outsideCallHandlers(integrations, adapters),
-          ...applicationHandlers(applications),
           ...profileHandlers(profiles),
-          ...indexHandlers(new IndexAdministration(new Replicas(bus))),
           ...prebuiltHandlers(prebuilts),
           ...repositoryHandlers(new RepositoryDomain(profiles, (name) => prebuilts.installedByName(name), logger)),
         },
         settings: live.live(),
         indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
       });
-      await applications.start();
+      await svc.reconciler.start();
       await adapters.resume();
       return {
         name: 'admin',
         stop: async () => {
-          await applications.stop();
+          await svc.reconciler.stop();
           await registered.stop();
           await adapters.shutdown();
           await http.close();

@@ -1,7 +1,18 @@
-import { AppError, controlReplySchema, controlSubject, isAppError, isServiceName, parseAs } from '@nap/contracts';
-import type { ControlCommand, ServiceName } from '@nap/contracts';
+import {
+  AppError,
+  controlReplySchema,
+  controlSubject,
+  desiredStateRequestSchema,
+  desiredStateSubject,
+  isAppError,
+  isServiceName,
+  parseAs,
+} from '@nap/contracts';
+import type { ControlCommand, ControlReply, ServiceName } from '@nap/contracts';
 import { PAUSED_METADATA_KEY, decodeJson, encodeJson } from '@nap/bus';
-import type { Bus, ServiceInfo, ServiceStats } from '@nap/bus';
+import type { Bus, ServiceInfo, ServiceStats, Subscription } from '@nap/bus';
+import type { Logger } from '@nap/telemetry';
+import { errorMessage } from '@nap/util';
 
 /** One replica of a service as discovery shows it. */
 export interface Replica {
@@ -24,7 +35,8 @@ const DISCOVER_MS = 400;
 
 /**
  * The replicas of the platform's services, found by live discovery (`$SRV.INFO` on NATS, the
- * broker's registry in memory), and their control channels (`nap.sys.control.<instance>`).
+ * broker's registry in memory), their control channels (`nap.sys.control.<instance>`), and the
+ * question a starting replica asks before it registers (`nap.sys.applications.desired`).
  */
 export class Replicas {
   constructor(private readonly bus: Bus) {}
@@ -65,10 +77,35 @@ export class Replicas {
           return {
             replica,
             ok: false,
-            error: isAppError(err) ? err : new AppError('INTERNAL', err instanceof Error ? err.message : String(err)),
+            error: isAppError(err) ? err : new AppError('INTERNAL', errorMessage(err)),
           };
         }
       }),
+    );
+  }
+
+  /**
+   * Answers starting replicas' question for their service's desired state with `answer` (one admin
+   * replica answers each: queue group `admin`). A failure is answered as an error, and logged
+   * unless it is an `AppError`.
+   */
+  answerDesiredState(answer: (service: ServiceName) => Promise<unknown>, log: Logger): Subscription {
+    const reply = async (data: Uint8Array): Promise<ControlReply> => {
+      try {
+        const { service } = parseAs(desiredStateRequestSchema, decodeJson(data), 'desired state request');
+        return { ok: true, result: await answer(service) };
+      } catch (err) {
+        const error = isAppError(err) ? err : new AppError('INTERNAL', errorMessage(err));
+        if (!isAppError(err)) log.error({ err }, 'Could not answer the desired state of a service');
+        return { ok: false, error: { code: error.code, message: error.message } };
+      }
+    };
+    return this.bus.subscribe(
+      desiredStateSubject(),
+      (msg) => {
+        void reply(msg.data).then((r) => msg.reply?.(encodeJson(r)));
+      },
+      { queue: 'admin' },
     );
   }
 }

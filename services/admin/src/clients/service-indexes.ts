@@ -9,15 +9,15 @@ import {
   parseAs,
 } from '@nap/contracts';
 import type { DeclaredIndexes, IndexCreation, IndexStatus, ServiceName } from '@nap/contracts';
+import { invalidMember } from '../domain/validation-error';
 import type { Replica, Replicas } from './replicas';
-import { invalidMember } from './validation-error';
 
 /**
  * `/indexes`: each service declares the indexes of its collections and compares them with its own
  * store (MongoDB or embedded); the admin service asks one replica of each service over its control
  * channel, so the answer is what the running code declares, never a list kept here.
  */
-export class IndexAdministration {
+export class ServiceIndexes {
   constructor(private readonly replicas: Replicas) {}
 
   /** Every declared index of every service that has a replica answering, by service and collection. */
