@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { APPLICATIONS, APPLICATION_NAMES, AppError, signToken } from '@nap/contracts';
-import type { ApplicationChange, ApplicationHealth, ApplicationName, ApplicationRecord, Caller, ListQueryOptions } from '@nap/contracts';
+import type {
+  ApplicationChange,
+  ApplicationHealth,
+  ApplicationName,
+  ApplicationRecord,
+  Caller,
+  ListQueryOptions,
+  Profile,
+} from '@nap/contracts';
 import type { Bus } from '@nap/bus';
 import type { SecretBox } from '@nap/runtime';
 import type { AdminEvents } from './clients/events';
+import type { PackageSources } from './clients/package-sources';
 import type { Replicas } from './clients/replicas';
 import type { ServiceIndexes } from './clients/service-indexes';
 import {
@@ -14,20 +23,34 @@ import {
   changedSettings,
   documentChanges,
 } from './domain/applications';
-import type { ApplicationDocument } from './domain/applications';
+import type { ApplicationDocument, ProfileLiveSettings } from './domain/applications';
 import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin, newAccountRecord } from './domain/accounts';
 import type { AccountView, NewAccount } from './domain/accounts';
 import type { AdminLiveSettings } from './domain/live-settings';
 import { hashPassword, verifyPassword } from './domain/password';
+import {
+  appliedMembers,
+  changedMembers,
+  liveSettingsOf,
+  openedProfile,
+  profileRecordOf,
+  profileView,
+  withDefaults,
+} from './domain/profiles';
+import type { RepositoryConfigs } from './domain/repository-configs';
+import { invalidMember } from './domain/validation-error';
 import { newSession } from './domain/sessions';
 import type { IssuedToken } from './domain/sessions';
 import { newSigningKeyRecord, openSigningKey } from './domain/signing-key';
 import type { SigningKey } from './domain/signing-key';
 import type { ApplicationReconciler } from './engine/application-reconciler';
+import type { ActiveProfileRepository } from './store/active-profile';
 import type { ApplicationStateRepository } from './store/application-states';
 import type { AccountRecord, AccountRepository } from './store/accounts';
 import type { GroupRecord, GroupRepository } from './store/groups';
 import type { LinkRepository } from './store/links';
+import type { PrebuiltRepository } from './store/prebuilts';
+import type { ProfileRecord, ProfileRepository } from './store/profiles';
 import type { SessionRepository } from './store/sessions';
 import type { SigningKeyRepository } from './store/signing-keys';
 
@@ -38,7 +61,11 @@ export interface AdminContext {
   sessions: SessionRepository;
   links: LinkRepository;
   applicationStates: ApplicationStateRepository;
+  profiles: ProfileRepository;
+  activeProfile: ActiveProfileRepository;
+  prebuilts: PrebuiltRepository;
   events: AdminEvents;
+  packageSources: PackageSources;
   replicas: Replicas;
   indexes: ServiceIndexes;
   /** The bus, for its own health and for gathering every process's metrics. */
@@ -46,6 +73,8 @@ export interface AdminContext {
   storeKind: string;
   pingStore(): Promise<void>;
   reconciler: ApplicationReconciler;
+  /** Seals secrets at rest (`NAP_SECRET_KEY`) and opens them only where a call is made. */
+  secrets: SecretBox;
   /** Settings that change while the service runs; read on every use. */
   settings: AdminLiveSettings;
   /** The token signing key, generated on the first start and opened once per process. */
@@ -188,4 +217,63 @@ export async function applicationsHealth(svc: AdminContext, name?: string): Prom
   const states = await svc.applicationStates.all();
   const now = Date.now();
   return names.map((app) => applicationHealth(app, replicas, stats, states.get(APPLICATIONS[app].service), now));
+}
+
+// ---- profiles ----
+
+/** The active profile as stored, null when none is. */
+export async function activeProfileRecord(svc: AdminContext): Promise<ProfileRecord | null> {
+  const id = await svc.activeProfile.activeId();
+  return id === undefined ? null : svc.profiles.find(id);
+}
+
+/** The live settings of the active profile (what the applications carry to the replicas). */
+export async function profileLiveSettings(svc: AdminContext): Promise<ProfileLiveSettings> {
+  const active = await activeProfileRecord(svc);
+  return active === null ? { admin: {} } : liveSettingsOf(active.profile);
+}
+
+/** Stores a new profile, inactive, filled with its defaults and its secrets sealed (`at`: where it sits in the request). */
+export async function addProfile(svc: AdminContext, profile: Profile, by: string, at: string) {
+  const record = await svc.profiles.insert(
+    profileRecordOf(withDefaults(profile), svc.secrets, undefined, new Date().toISOString(), by, at),
+  );
+  return profileView(record, false, false);
+}
+
+/** Replaces a profile (the id stays; defaults fill what it lacks); when it is active, its live members reach every replica. */
+export async function replaceProfile(svc: AdminContext, id: string, profile: Profile, by: string) {
+  if (profile.id !== id) throw invalidMember('body.properties.id', `is "${profile.id}"; a profile keeps its id ("${id}")`);
+  const before = await svc.profiles.get(id);
+  const record = profileRecordOf(withDefaults(profile), svc.secrets, before.profile, before.created, by);
+  await svc.profiles.replace(record);
+  const active = (await svc.activeProfile.activeId()) === id;
+  return profileChanged(svc, record, active, active ? changedMembers(before.profile, record.profile) : []);
+}
+
+/** The answer to a change of a profile: which members apply at once, and whether every replica took them. */
+export async function profileChanged(svc: AdminContext, record: ProfileRecord, active: boolean, members: string[]) {
+  const { applied, restartRequired } = appliedMembers(members, active);
+  const sync = active ? await svc.reconciler.pushAll() : false;
+  return { ...profileView(record, active, sync), applied, restartRequired };
+}
+
+// ---- prebuilt repositories ----
+
+/** The prebuilt repository configurations of the active profile, tokens opened. */
+export async function repositoryConfigs(svc: AdminContext): Promise<RepositoryConfigs> {
+  return { ...((await activeProfile(svc)).prebuiltProps?.repoConfigs ?? {}) };
+}
+
+/** Replaces the prebuilt repository configurations of the active profile. */
+export async function saveRepositoryConfigs(svc: AdminContext, repoConfigs: RepositoryConfigs, by: string): Promise<void> {
+  const profile = await activeProfile(svc);
+  await replaceProfile(svc, profile.id, { ...profile, prebuiltProps: { ...profile.prebuiltProps, repoConfigs } }, by);
+}
+
+/** The active profile with its secrets opened: only for use inside the admin service, never answered. */
+async function activeProfile(svc: AdminContext): Promise<Profile> {
+  const active = await activeProfileRecord(svc);
+  if (active === null) throw new AppError('PROFILE_NOT_FOUND', 'No profile is active');
+  return openedProfile(active, svc.secrets);
 }

@@ -7,28 +7,28 @@ import { OutboundHttp } from './clients/outbound-http';
 import { AdapterDomain } from './domain/adapters';
 import { IntegrationDomain } from './domain/integrations';
 import { AdminLiveSettings } from './domain/live-settings';
-import { ProfileDomain } from './domain/profiles';
 import { generatePassword } from './domain/password';
 import { adapterHandlers } from './handlers/adapters';
 import { integrationHandlers } from './handlers/integrations';
 import { integrationModelHandlers } from './handlers/integration-models';
 import { outsideCallHandlers } from './handlers/outside-calls';
-import { profileHandlers } from './handlers/profiles';
 import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
 import { PrebuiltDomain } from './domain/prebuilts';
 import { prebuiltHandlers } from './handlers/prebuilts';
-import { RepositoryDomain } from './domain/repositories';
-import { repositoryHandlers } from './handlers/repositories';
 import { registerAdminMetrics } from './domain/platform-metrics';
 import { DeclaredIndexes } from '@nap/store';
 import { AdminEvents } from './clients/events';
+import { PackageSources } from './clients/package-sources';
 import { Replicas } from './clients/replicas';
 import { ServiceIndexes } from './clients/service-indexes';
 import { ApplicationReconciler } from './engine/application-reconciler';
+import { ActiveProfileRepository } from './store/active-profile';
 import { ApplicationStateRepository } from './store/application-states';
-import { signingKeyLoader } from './context';
+import { PrebuiltRepository } from './store/prebuilts';
+import { ProfileRepository } from './store/profiles';
+import { profileLiveSettings, signingKeyLoader } from './context';
 import type { AdminContext } from './context';
-import { bootstrapAdministrator } from './engine/bootstrap';
+import { bootstrapAdministrator, bootstrapProfiles } from './engine/bootstrap';
 import { adminHandlers } from './handlers';
 import { AccountRepository } from './store/accounts';
 import { GroupRepository } from './store/groups';
@@ -66,16 +66,21 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     sessions: new SessionRepository(store),
     links: new LinkRepository(store),
     applicationStates,
+    profiles: new ProfileRepository(store),
+    activeProfile: new ActiveProfileRepository(store),
+    prebuilts: new PrebuiltRepository(store),
     events: new AdminEvents(bus),
+    packageSources: new PackageSources(logger),
     replicas,
     indexes: new ServiceIndexes(replicas),
     bus,
     storeKind: store.kind,
     pingStore: () => store.ping(),
     reconciler: new ApplicationReconciler(applicationStates, replicas, logger, {
-      profile: () => profiles.liveSettings(),
+      profile: () => profileLiveSettings(svc),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     }),
+    secrets,
     settings: live,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
   };
@@ -89,14 +94,13 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     logger,
     live,
   );
-  const profiles: ProfileDomain = new ProfileDomain(store, secrets, svc.reconciler);
 
   const prebuilts = new PrebuiltDomain(store, logger);
 
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      await profiles.bootstrap();
+      await bootstrapProfiles(svc);
       registerAdminMetrics(metrics.registry, store, () => live.sessionIdleMinutes);
       await svc.signingKey();
       const password = config.adminPassword ?? generatePassword();
@@ -121,9 +125,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           ...integrationHandlers(integrations),
           ...adapterHandlers(adapters),
           ...outsideCallHandlers(integrations, adapters),
-          ...profileHandlers(profiles),
           ...prebuiltHandlers(prebuilts),
-          ...repositoryHandlers(new RepositoryDomain(profiles, (name) => prebuilts.installedByName(name), logger)),
         },
         settings: live.live(),
         indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),

@@ -1,5 +1,6 @@
 import { hasCode } from '@nap/contracts';
 import { newGroupRecord } from '../domain/accounts';
+import { DEFAULT_PROFILE_ID, profileRecordOf, withDefaults } from '../domain/profiles';
 import { addAccount } from '../context';
 import type { AdminContext } from '../context';
 
@@ -27,4 +28,23 @@ export async function bootstrapAdministrator(svc: AdminContext, username: string
     if (hasCode(err, 'ACCOUNT_ALREADY_EXISTS')) return { created: false };
     throw err;
   }
+}
+
+/** First start: the default profile, active. */
+export async function bootstrapProfiles(svc: AdminContext): Promise<void> {
+  const now = new Date().toISOString();
+  try {
+    await svc.profiles.insert(
+      profileRecordOf(
+        withDefaults({ id: DEFAULT_PROFILE_ID, description: 'Created on the first start' }),
+        svc.secrets,
+        undefined,
+        now,
+        'system',
+      ),
+    );
+  } catch (err) {
+    if (!hasCode(err, 'PROFILE_ALREADY_EXISTS')) throw err;
+  }
+  await svc.activeProfile.initialize(DEFAULT_PROFILE_ID, now);
 }
