@@ -1,17 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { APPLICATIONS, APPLICATION_NAMES, AppError, signToken } from '@nap/contracts';
+import { APPLICATIONS, APPLICATION_NAMES, AppError, adapterDataSchema, parseAs, signToken } from '@nap/contracts';
 import type {
+  AdapterData,
+  AdapterRecord,
   ApplicationChange,
   ApplicationHealth,
   ApplicationName,
   ApplicationRecord,
   Caller,
+  IntegrationRecord,
+  IntegrationSettings,
   ListQueryOptions,
+  OutboundResponse,
   Profile,
 } from '@nap/contracts';
 import type { Bus } from '@nap/bus';
 import type { SecretBox } from '@nap/runtime';
 import type { AdminEvents } from './clients/events';
+import type { IntegrationCalls } from './clients/integration-calls';
+import type { OutboundHttp } from './clients/outbound-http';
 import type { PackageSources } from './clients/package-sources';
 import type { Replicas } from './clients/replicas';
 import type { ServiceIndexes } from './clients/service-indexes';
@@ -24,8 +31,12 @@ import {
   documentChanges,
 } from './domain/applications';
 import type { ApplicationDocument, ProfileLiveSettings } from './domain/applications';
+import { adapterSettingsOf, adapterTarget, adapterView, newAdapterDoc, outboundOf, sealedAdapterData } from './domain/adapters';
+import type { AdapterRequest } from './domain/adapters';
 import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin, newAccountRecord } from './domain/accounts';
 import type { AccountView, NewAccount } from './domain/accounts';
+import { integrationRecordOf, integrationView } from './domain/integrations';
+import type { IntegrationProperties } from './domain/integrations';
 import type { AdminLiveSettings } from './domain/live-settings';
 import { hashPassword, verifyPassword } from './domain/password';
 import {
@@ -38,7 +49,9 @@ import {
   withDefaults,
 } from './domain/profiles';
 import type { RepositoryConfigs } from './domain/repository-configs';
+import { maskSettings } from './domain/sealed-settings';
 import { invalidMember } from './domain/validation-error';
+import type { AdapterMonitor } from './engine/adapter-monitor';
 import { newSession } from './domain/sessions';
 import type { IssuedToken } from './domain/sessions';
 import { newSigningKeyRecord, openSigningKey } from './domain/signing-key';
@@ -47,7 +60,11 @@ import type { ApplicationReconciler } from './engine/application-reconciler';
 import type { ActiveProfileRepository } from './store/active-profile';
 import type { ApplicationStateRepository } from './store/application-states';
 import type { AccountRecord, AccountRepository } from './store/accounts';
+import type { AdapterRepository } from './store/adapters';
 import type { GroupRecord, GroupRepository } from './store/groups';
+import type { IntegrationModelSourceRepository } from './store/integration-model-sources';
+import type { IntegrationModelRepository } from './store/integration-models';
+import type { IntegrationDoc, IntegrationRepository } from './store/integrations';
 import type { LinkRepository } from './store/links';
 import type { PrebuiltRepository } from './store/prebuilts';
 import type { ProfileRecord, ProfileRepository } from './store/profiles';
@@ -64,7 +81,14 @@ export interface AdminContext {
   profiles: ProfileRepository;
   activeProfile: ActiveProfileRepository;
   prebuilts: PrebuiltRepository;
+  integrationModels: IntegrationModelRepository;
+  modelSources: IntegrationModelSourceRepository;
+  integrations: IntegrationRepository;
+  adapters: AdapterRepository;
   events: AdminEvents;
+  /** Calls to outside systems, with the authentication of an integration or adapter added. */
+  http: OutboundHttp;
+  integrationCalls: IntegrationCalls;
   packageSources: PackageSources;
   replicas: Replicas;
   indexes: ServiceIndexes;
@@ -73,6 +97,7 @@ export interface AdminContext {
   storeKind: string;
   pingStore(): Promise<void>;
   reconciler: ApplicationReconciler;
+  adapterMonitor: AdapterMonitor;
   /** Seals secrets at rest (`NAP_SECRET_KEY`) and opens them only where a call is made. */
   secrets: SecretBox;
   /** Settings that change while the service runs; read on every use. */
@@ -276,4 +301,105 @@ async function activeProfile(svc: AdminContext): Promise<Profile> {
   const active = await activeProfileRecord(svc);
   if (active === null) throw new AppError('PROFILE_NOT_FOUND', 'No profile is active');
   return openedProfile(active, svc.secrets);
+}
+
+// ---- integrations ----
+
+/** An integration as stored for these properties (its model must exist), replacing `current` when given. */
+export async function integrationRecordFor(
+  svc: AdminContext,
+  spec: { name: string; modelId: string; type: string | undefined; settings: IntegrationSettings },
+  current: IntegrationDoc | undefined,
+  by: string,
+): Promise<IntegrationDoc> {
+  const model = await svc.integrationModels.find(spec.modelId);
+  return integrationRecordOf(spec, model, current, svc.secrets, by, new Date().toISOString());
+}
+
+/** Replaces an integration's model, type or properties (`PUT /integrations/:name` and `…/properties`); the name stays. */
+export async function changeIntegration(
+  svc: AdminContext,
+  name: string,
+  input: IntegrationProperties,
+  by: string,
+): Promise<IntegrationRecord> {
+  const current = await svc.integrations.get(name);
+  if (input.name !== undefined && input.name !== name)
+    throw invalidMember('body.properties.name', `is "${input.name}"; an integration keeps its name ("${name}")`);
+  const settings = input.properties ?? (maskSettings(current.settings) as IntegrationSettings);
+  const doc = await integrationRecordFor(
+    svc,
+    { name, modelId: input.model ?? current.model, type: input.type ?? current.type, settings },
+    current,
+    by,
+  );
+  await svc.integrations.replace(doc);
+  svc.integrationCalls.forgetIntegration(current);
+  return integrationView(doc);
+}
+
+// ---- adapters ----
+
+/** Stores a new adapter, STOPPED (in place of a deleted one of that name); `how` goes to its changelog. */
+export async function addAdapter(svc: AdminContext, input: AdapterData, by: string, how: 'created' | 'imported'): Promise<AdapterRecord> {
+  const existing = await svc.adapters.find(input.name);
+  if (existing !== null && existing.state !== 'DELETED') throw new AppError('ADAPTER_ALREADY_EXISTS', `An adapter "${input.name}" exists`);
+  const doc = newAdapterDoc(input.name, sealedAdapterData(input, undefined, svc.secrets), by, how, new Date().toISOString());
+  await svc.adapters.create(doc, existing !== null);
+  svc.adapterMonitor.drop(input.name);
+  await svc.adapterMonitor.announce(input.name, 'created', 'STOPPED');
+  return adapterView(doc, svc.adapterMonitor.runtime(input.name));
+}
+
+/** Replaces the adapter document (`data`), or only its connection settings (`settings`); a running adapter restarts with it. */
+export async function changeAdapter(
+  svc: AdminContext,
+  name: string,
+  change: { data: AdapterData } | { settings: Record<string, unknown> },
+  by: string,
+): Promise<AdapterRecord> {
+  const current = await svc.adapters.getLive(name);
+  let data: AdapterData;
+  if ('data' in change) {
+    if (change.data.name !== name)
+      throw invalidMember('body.properties.name', `is "${change.data.name}"; an adapter keeps its name ("${name}")`);
+    data = change.data;
+  } else {
+    const currentData = parseAs(adapterDataSchema, current.data);
+    data = { ...currentData, properties: { ...currentData.properties, properties: change.settings } };
+  }
+  const now = new Date().toISOString();
+  const version = current.version + 1;
+  const updated = await svc.adapters.update(
+    name,
+    current.version,
+    { data: sealedAdapterData(data, current.data, svc.secrets), version, lastUpdated: now, lastUpdatedBy: by },
+    { version: String(version), date: now, changes: `${'data' in change ? 'document' : 'connection settings'} updated by ${by}` },
+  );
+  await svc.adapterMonitor.announce(name, 'updated', svc.adapterMonitor.runtime(name)?.state ?? updated.state);
+  if (updated.state === 'RUNNING') svc.adapterMonitor.relaunch(updated);
+  return adapterView(updated, svc.adapterMonitor.runtime(name));
+}
+
+/** One request through a RUNNING adapter, its authentication added; answers whatever the system answered. */
+export async function callThroughAdapter(
+  svc: AdminContext,
+  name: string,
+  req: AdapterRequest,
+  noBasePath = false,
+): Promise<OutboundResponse> {
+  const doc = await svc.adapters.getLive(name);
+  const state = svc.adapterMonitor.runtime(name)?.state;
+  if (state !== 'RUNNING')
+    throw new AppError(
+      'ADAPTER_NOT_RUNNING',
+      `Adapter "${name}" is ${state ?? 'STOPPED'}, not RUNNING; start it (or restart it once its system answers)`,
+    );
+  const { path, headers, body, timeoutMs } = outboundOf(req, adapterSettingsOf(doc), svc.settings.integrationTimeoutMs);
+  const started = Date.now();
+  const answer = await svc.http.send(adapterTarget(doc, svc.secrets, noBasePath), { method: req.method, path, headers, body, timeoutMs });
+  svc.adapterMonitor
+    .loggerOf(doc)
+    .debug({ adapter: name, method: req.method, path: req.path, status: answer.status, ms: Date.now() - started }, 'Adapter call answered');
+  return answer;
 }

@@ -1,29 +1,29 @@
 import { serve } from '@nap/bus';
 import type { RegisteredService } from '@nap/bus';
-import { AppError, RELEASE, eventSubject, getEvent, validateEvent } from '@nap/contracts';
+import { RELEASE } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { OutboundHttp } from './clients/outbound-http';
-import { AdapterDomain } from './domain/adapters';
-import { IntegrationDomain } from './domain/integrations';
 import { AdminLiveSettings } from './domain/live-settings';
 import { generatePassword } from './domain/password';
-import { adapterHandlers } from './handlers/adapters';
-import { integrationHandlers } from './handlers/integrations';
-import { integrationModelHandlers } from './handlers/integration-models';
-import { outsideCallHandlers } from './handlers/outside-calls';
 import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
 import { PrebuiltDomain } from './domain/prebuilts';
 import { prebuiltHandlers } from './handlers/prebuilts';
 import { registerAdminMetrics } from './domain/platform-metrics';
 import { DeclaredIndexes } from '@nap/store';
 import { AdminEvents } from './clients/events';
+import { IntegrationCalls } from './clients/integration-calls';
 import { PackageSources } from './clients/package-sources';
 import { Replicas } from './clients/replicas';
 import { ServiceIndexes } from './clients/service-indexes';
+import { AdapterMonitor } from './engine/adapter-monitor';
 import { ApplicationReconciler } from './engine/application-reconciler';
 import { ActiveProfileRepository } from './store/active-profile';
+import { AdapterRepository } from './store/adapters';
 import { ApplicationStateRepository } from './store/application-states';
+import { IntegrationModelSourceRepository } from './store/integration-model-sources';
+import { IntegrationModelRepository } from './store/integration-models';
+import { IntegrationRepository } from './store/integrations';
 import { PrebuiltRepository } from './store/prebuilts';
 import { ProfileRepository } from './store/profiles';
 import { profileLiveSettings, signingKeyLoader } from './context';
@@ -50,16 +50,12 @@ export interface AdminServiceOptions {
 export function createAdminService(deps: ServiceDeps, options: AdminServiceOptions = {}): ServiceModule {
   const { bus, store, logger, metrics, config, client } = deps;
   const secrets = createSecretBox(config.secretKey);
-  const publish = async (entity: string, id: string, event: string, payload: object): Promise<void> => {
-    // the payload schemas of contracts are the promise to subscribers: never publish one that breaks it
-    const problems = validateEvent(getEvent('admin', entity, event), payload);
-    if (problems.length > 0)
-      throw new AppError('INTERNAL', `Event ${entity}.${event} does not match its schema: ${problems.map((p) => p.message).join('; ')}`);
-    await bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
-  };
   const live = new AdminLiveSettings({ tokenTtlSeconds: config.tokenTtlSeconds });
   const replicas = new Replicas(bus);
+  const http = new OutboundHttp();
+  const events = new AdminEvents(bus);
   const applicationStates = new ApplicationStateRepository(store);
+  const modelSources = new IntegrationModelSourceRepository(store);
   const svc: AdminContext = {
     accounts: new AccountRepository(store),
     groups: new GroupRepository(store),
@@ -69,7 +65,13 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     profiles: new ProfileRepository(store),
     activeProfile: new ActiveProfileRepository(store),
     prebuilts: new PrebuiltRepository(store),
-    events: new AdminEvents(bus),
+    integrationModels: new IntegrationModelRepository(store),
+    modelSources,
+    integrations: new IntegrationRepository(store),
+    adapters: new AdapterRepository(store),
+    events,
+    http,
+    integrationCalls: new IntegrationCalls(http, secrets, async (versionId) => (await modelSources.get(versionId)).openapi, live),
     packageSources: new PackageSources(logger),
     replicas,
     indexes: new ServiceIndexes(replicas),
@@ -80,21 +82,11 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
       profile: () => profileLiveSettings(svc),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     }),
+    adapterMonitor: new AdapterMonitor(http, secrets, events, logger),
     secrets,
     settings: live,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
   };
-  const http = new OutboundHttp();
-  const integrations = new IntegrationDomain(store, secrets, http, live);
-  const adapters = new AdapterDomain(
-    store,
-    secrets,
-    http,
-    (name, payload) => publish('adapter', name, 'adapterChanged', payload),
-    logger,
-    live,
-  );
-
   const prebuilts = new PrebuiltDomain(store, logger);
 
   return {
@@ -121,23 +113,19 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
         idempotency: deps.idempotency,
         handlers: {
           ...adminHandlers(svc),
-          ...integrationModelHandlers(integrations),
-          ...integrationHandlers(integrations),
-          ...adapterHandlers(adapters),
-          ...outsideCallHandlers(integrations, adapters),
           ...prebuiltHandlers(prebuilts),
         },
         settings: live.live(),
         indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
       });
       await svc.reconciler.start();
-      await adapters.resume();
+      svc.adapterMonitor.resume(await svc.adapters.running());
       return {
         name: 'admin',
         stop: async () => {
           await svc.reconciler.stop();
           await registered.stop();
-          await adapters.shutdown();
+          await svc.adapterMonitor.shutdown();
           await http.close();
         },
       };

@@ -1,21 +1,37 @@
 import type { HandlerMap } from '@nap/bus';
 import type { AdminContext } from '../context';
 import { authenticate } from './authenticate';
+import { callAdapter } from './call-adapter';
 import { checkIndexes } from './check-indexes';
 import { createAccount } from './create-account';
+import { createAdapter } from './create-adapter';
 import { createGroup } from './create-group';
 import { createIndexes } from './create-indexes';
+import { createIntegrationModel } from './create-integration-model';
+import { createIntegration } from './create-integration';
 import { createLink } from './create-link';
 import { createProfile } from './create-profile';
 import { createRepositoryConfig } from './create-repository-config';
 import { deleteAccount } from './delete-account';
+import { deleteAdapter } from './delete-adapter';
 import { deleteGroup } from './delete-group';
+import { deleteIntegrationModel } from './delete-integration-model';
+import { deleteIntegration } from './delete-integration';
 import { deleteLink } from './delete-link';
 import { deleteProfile } from './delete-profile';
 import { deleteRepositoryConfig } from './delete-repository-config';
+import { exportAdapter } from './export-adapter';
+import { exportIntegrationModel } from './export-integration-model';
 import { exportProfile } from './export-profile';
 import { getAccount } from './get-account';
 import { getAccounts } from './get-accounts';
+import { getAdapterChangelogs } from './get-adapter-changelogs';
+import { getAdapterHealth } from './get-adapter-health';
+import { getAdapterModelTypes } from './get-adapter-model-types';
+import { getAdapterSchema } from './get-adapter-schema';
+import { getAdapter } from './get-adapter';
+import { getAdaptersHealth } from './get-adapters-health';
+import { getAdapters } from './get-adapters';
 import { getApplicationChangelogs } from './get-application-changelogs';
 import { getApplicationHealth } from './get-application-health';
 import { getApplicationSchema } from './get-application-schema';
@@ -27,11 +43,17 @@ import { getAuthorizationAccount } from './get-authorization-account';
 import { getAuthorizationAccounts } from './get-authorization-accounts';
 import { getAuthorizationGroup } from './get-authorization-group';
 import { getAuthorizationGroups } from './get-authorization-groups';
+import { getBrokerMap } from './get-broker-map';
 import { getExporterMetrics } from './get-exporter-metrics';
 import { getGroup } from './get-group';
 import { getGroups } from './get-groups';
 import { getHealthStatus } from './get-health-status';
 import { getIndexes } from './get-indexes';
+import { getIntegrationModel } from './get-integration-model';
+import { getIntegrationModels } from './get-integration-models';
+import { getIntegrationSchema } from './get-integration-schema';
+import { getIntegration } from './get-integration';
+import { getIntegrations } from './get-integrations';
 import { getLink } from './get-link';
 import { getLinks } from './get-links';
 import { getProfileSchema } from './get-profile-schema';
@@ -42,47 +64,75 @@ import { getRepositoryPrebuilts } from './get-repository-prebuilts';
 import { getServerHealth } from './get-server-health';
 import { getSystemHealth } from './get-system-health';
 import { getTokenKeys } from './get-token-keys';
+import { importAdapter } from './import-adapter';
 import { importProfile } from './import-profile';
 import { login } from './login';
 import { logout } from './logout';
 import { mySession } from './my-session';
 import { oauthToken } from './oauth-token';
 import { resolveSession } from './resolve-session';
+import { restartAdapter } from './restart-adapter';
 import { restartApplication } from './restart-application';
+import { runTask } from './run-task';
 import { setAccountGroups } from './set-account-groups';
 import { setAccountPassword } from './set-account-password';
 import { setGroupRoles } from './set-group-roles';
+import { startAdapter } from './start-adapter';
 import { startApplication } from './start-application';
+import { stopAdapter } from './stop-adapter';
 import { stopApplication } from './stop-application';
 import { switchActiveProfile } from './switch-active-profile';
 import { updateAccount } from './update-account';
+import { updateAdapterLogging } from './update-adapter-logging';
+import { updateAdapterProperties } from './update-adapter-properties';
+import { updateAdapter } from './update-adapter';
 import { updateApplicationLogging } from './update-application-logging';
 import { updateApplicationProperties } from './update-application-properties';
 import { updateApplication } from './update-application';
+import { updateIntegrationModel } from './update-integration-model';
+import { updateIntegrationProperties } from './update-integration-properties';
+import { updateIntegration } from './update-integration';
 import { updateLink } from './update-link';
 import { updateProfile } from './update-profile';
 import { updateRepositoryConfig } from './update-repository-config';
+import { validateIntegrationModel } from './validate-integration-model';
 import { whoami } from './whoami';
 
 /** The admin operations by catalog name, each handler in the file of its name. */
 export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
   return {
     authenticate: authenticate(svc),
+    callAdapter: callAdapter(svc),
     checkIndexes: checkIndexes(svc),
     createAccount: createAccount(svc),
+    createAdapter: createAdapter(svc),
     createGroup: createGroup(svc),
     createIndexes: createIndexes(svc),
+    createIntegrationModel: createIntegrationModel(svc),
+    createIntegration: createIntegration(svc),
     createLink: createLink(svc),
     createProfile: createProfile(svc),
     createRepositoryConfig: createRepositoryConfig(svc),
     deleteAccount: deleteAccount(svc),
+    deleteAdapter: deleteAdapter(svc),
     deleteGroup: deleteGroup(svc),
+    deleteIntegrationModel: deleteIntegrationModel(svc),
+    deleteIntegration: deleteIntegration(svc),
     deleteLink: deleteLink(svc),
     deleteProfile: deleteProfile(svc),
     deleteRepositoryConfig: deleteRepositoryConfig(svc),
+    exportAdapter: exportAdapter(svc),
+    exportIntegrationModel: exportIntegrationModel(svc),
     exportProfile: exportProfile(svc),
     getAccount: getAccount(svc),
     getAccounts: getAccounts(svc),
+    getAdapterChangelogs: getAdapterChangelogs(svc),
+    getAdapterHealth: getAdapterHealth(svc),
+    getAdapterModelTypes: getAdapterModelTypes(svc),
+    getAdapterSchema: getAdapterSchema(svc),
+    getAdapter: getAdapter(svc),
+    getAdaptersHealth: getAdaptersHealth(svc),
+    getAdapters: getAdapters(svc),
     getApplicationChangelogs: getApplicationChangelogs(svc),
     getApplicationHealth: getApplicationHealth(svc),
     getApplicationSchema: getApplicationSchema(svc),
@@ -94,11 +144,17 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     getAuthorizationAccounts: getAuthorizationAccounts(svc),
     getAuthorizationGroup: getAuthorizationGroup(svc),
     getAuthorizationGroups: getAuthorizationGroups(svc),
+    getBrokerMap: getBrokerMap(svc),
     getExporterMetrics: getExporterMetrics(svc),
     getGroup: getGroup(svc),
     getGroups: getGroups(svc),
     getHealthStatus: getHealthStatus(svc),
     getIndexes: getIndexes(svc),
+    getIntegrationModel: getIntegrationModel(svc),
+    getIntegrationModels: getIntegrationModels(svc),
+    getIntegrationSchema: getIntegrationSchema(svc),
+    getIntegration: getIntegration(svc),
+    getIntegrations: getIntegrations(svc),
     getLink: getLink(svc),
     getLinks: getLinks(svc),
     getProfileSchema: getProfileSchema(svc),
@@ -109,26 +165,38 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     getServerHealth: getServerHealth(svc),
     getSystemHealth: getSystemHealth(svc),
     getTokenKeys: getTokenKeys(svc),
+    importAdapter: importAdapter(svc),
     importProfile: importProfile(svc),
     login: login(svc),
     logout: logout(svc),
     mySession: mySession(svc),
     oauthToken: oauthToken(svc),
     resolveSession: resolveSession(svc),
+    restartAdapter: restartAdapter(svc),
     restartApplication: restartApplication(svc),
+    runTask: runTask(svc),
     setAccountGroups: setAccountGroups(svc),
     setAccountPassword: setAccountPassword(svc),
     setGroupRoles: setGroupRoles(svc),
+    startAdapter: startAdapter(svc),
     startApplication: startApplication(svc),
+    stopAdapter: stopAdapter(svc),
     stopApplication: stopApplication(svc),
     switchActiveProfile: switchActiveProfile(svc),
     updateAccount: updateAccount(svc),
+    updateAdapterLogging: updateAdapterLogging(svc),
+    updateAdapterProperties: updateAdapterProperties(svc),
+    updateAdapter: updateAdapter(svc),
     updateApplicationLogging: updateApplicationLogging(svc),
     updateApplicationProperties: updateApplicationProperties(svc),
     updateApplication: updateApplication(svc),
+    updateIntegrationModel: updateIntegrationModel(svc),
+    updateIntegrationProperties: updateIntegrationProperties(svc),
+    updateIntegration: updateIntegration(svc),
     updateLink: updateLink(svc),
     updateProfile: updateProfile(svc),
     updateRepositoryConfig: updateRepositoryConfig(svc),
+    validateIntegrationModel: validateIntegrationModel(svc),
     whoami: whoami(svc),
   };
 }
