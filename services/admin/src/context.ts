@@ -12,10 +12,14 @@ import type {
   IntegrationSettings,
   ListQueryOptions,
   OutboundResponse,
+  PrebuiltPackage,
   Profile,
 } from '@nap/contracts';
 import type { Bus } from '@nap/bus';
 import type { SecretBox } from '@nap/runtime';
+import type { Logger } from '@nap/telemetry';
+import { BUNDLE_KINDS, isBundleType, transformationExists } from './clients/bundle-kinds';
+import type { Call, PlannedBundle } from './clients/bundle-kinds';
 import type { AdminEvents } from './clients/events';
 import type { IntegrationCalls } from './clients/integration-calls';
 import type { OutboundHttp } from './clients/outbound-http';
@@ -48,6 +52,8 @@ import {
   profileView,
   withDefaults,
 } from './domain/profiles';
+import { dependenciesOutside, existingArtifact, inInstallOrder, missingDependency, packageProblems, planBundles } from './domain/prebuilts';
+import type { PrebuiltOptions, Problem } from './domain/prebuilts';
 import type { RepositoryConfigs } from './domain/repository-configs';
 import { maskSettings } from './domain/sealed-settings';
 import { invalidMember } from './domain/validation-error';
@@ -66,7 +72,7 @@ import type { IntegrationModelSourceRepository } from './store/integration-model
 import type { IntegrationModelRepository } from './store/integration-models';
 import type { IntegrationDoc, IntegrationRepository } from './store/integrations';
 import type { LinkRepository } from './store/links';
-import type { PrebuiltRepository } from './store/prebuilts';
+import type { PrebuiltDoc, PrebuiltRepository } from './store/prebuilts';
 import type { ProfileRecord, ProfileRepository } from './store/profiles';
 import type { SessionRepository } from './store/sessions';
 import type { SigningKeyRepository } from './store/signing-keys';
@@ -100,6 +106,7 @@ export interface AdminContext {
   adapterMonitor: AdapterMonitor;
   /** Seals secrets at rest (`NAP_SECRET_KEY`) and opens them only where a call is made. */
   secrets: SecretBox;
+  log: Logger;
   /** Settings that change while the service runs; read on every use. */
   settings: AdminLiveSettings;
   /** The token signing key, generated on the first start and opened once per process. */
@@ -402,4 +409,39 @@ export async function callThroughAdapter(
     .loggerOf(doc)
     .debug({ adapter: name, method: req.method, path: req.path, status: answer.status, ms: Date.now() - started }, 'Adapter call answered');
   return answer;
+}
+
+// ---- prebuilts ----
+
+/**
+ * Every check of an import, writing nothing: the version, the package installed already, the
+ * bundle types and names, clashes with artifacts that exist (`upgrading`: the prebuilt an upgrade
+ * replaces, whose own artifacts give way), and the dependencies of its workflows. The bundles
+ * come back in the order they are installed.
+ */
+export async function analysePrebuilt(
+  svc: AdminContext,
+  call: Call,
+  pkg: PrebuiltPackage,
+  options: PrebuiltOptions,
+  upgrading?: PrebuiltDoc,
+): Promise<{ problems: Problem[]; planned: PlannedBundle[] }> {
+  const problems = packageProblems(pkg, await svc.prebuilts.findByName(pkg.metadata.name), upgrading);
+  const plan = planBundles(pkg, BUNDLE_KINDS, isBundleType);
+  problems.push(...plan.problems);
+  for (const p of plan.planned) {
+    const existing = await p.kind.findByName(call, p.name);
+    if (existing === undefined) continue;
+    const outcome = existingArtifact(p, existing, await svc.prebuilts.ownerOf(existing.id), upgrading, options);
+    if ('replace' in outcome) p.existing = outcome.replace;
+    else problems.push(outcome.problem);
+  }
+  for (const dependency of dependenciesOutside(plan.planned)) {
+    const found =
+      dependency.kind === 'workflow'
+        ? (await BUNDLE_KINDS.workflow?.findByName(call, dependency.ref)) !== undefined
+        : await transformationExists(call, dependency.ref);
+    if (!found) problems.push(missingDependency(dependency));
+  }
+  return { problems, planned: inInstallOrder(plan.planned) };
 }

@@ -3,36 +3,34 @@ import type { RegisteredService } from '@nap/bus';
 import { RELEASE } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
-import { OutboundHttp } from './clients/outbound-http';
-import { AdminLiveSettings } from './domain/live-settings';
-import { generatePassword } from './domain/password';
-import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
-import { PrebuiltDomain } from './domain/prebuilts';
-import { prebuiltHandlers } from './handlers/prebuilts';
-import { registerAdminMetrics } from './domain/platform-metrics';
 import { DeclaredIndexes } from '@nap/store';
 import { AdminEvents } from './clients/events';
 import { IntegrationCalls } from './clients/integration-calls';
+import { OutboundHttp } from './clients/outbound-http';
 import { PackageSources } from './clients/package-sources';
 import { Replicas } from './clients/replicas';
 import { ServiceIndexes } from './clients/service-indexes';
+import { profileLiveSettings, signingKeyLoader } from './context';
+import type { AdminContext } from './context';
+import { AdminLiveSettings } from './domain/live-settings';
+import { generatePassword } from './domain/password';
 import { AdapterMonitor } from './engine/adapter-monitor';
 import { ApplicationReconciler } from './engine/application-reconciler';
+import { bootstrapAdministrator, bootstrapProfiles } from './engine/bootstrap';
+import { registerAdminMetrics } from './engine/metrics';
+import { adminHandlers } from './handlers';
+import { AccountRepository } from './store/accounts';
 import { ActiveProfileRepository } from './store/active-profile';
 import { AdapterRepository } from './store/adapters';
 import { ApplicationStateRepository } from './store/application-states';
+import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
+import { GroupRepository } from './store/groups';
 import { IntegrationModelSourceRepository } from './store/integration-model-sources';
 import { IntegrationModelRepository } from './store/integration-models';
 import { IntegrationRepository } from './store/integrations';
+import { LinkRepository } from './store/links';
 import { PrebuiltRepository } from './store/prebuilts';
 import { ProfileRepository } from './store/profiles';
-import { profileLiveSettings, signingKeyLoader } from './context';
-import type { AdminContext } from './context';
-import { bootstrapAdministrator, bootstrapProfiles } from './engine/bootstrap';
-import { adminHandlers } from './handlers';
-import { AccountRepository } from './store/accounts';
-import { GroupRepository } from './store/groups';
-import { LinkRepository } from './store/links';
 import { SessionRepository } from './store/sessions';
 import { SigningKeyRepository } from './store/signing-keys';
 
@@ -50,10 +48,10 @@ export interface AdminServiceOptions {
 export function createAdminService(deps: ServiceDeps, options: AdminServiceOptions = {}): ServiceModule {
   const { bus, store, logger, metrics, config, client } = deps;
   const secrets = createSecretBox(config.secretKey);
-  const live = new AdminLiveSettings({ tokenTtlSeconds: config.tokenTtlSeconds });
-  const replicas = new Replicas(bus);
+  const settings = new AdminLiveSettings({ tokenTtlSeconds: config.tokenTtlSeconds });
   const http = new OutboundHttp();
   const events = new AdminEvents(bus);
+  const replicas = new Replicas(bus);
   const applicationStates = new ApplicationStateRepository(store);
   const modelSources = new IntegrationModelSourceRepository(store);
   const svc: AdminContext = {
@@ -71,7 +69,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     adapters: new AdapterRepository(store),
     events,
     http,
-    integrationCalls: new IntegrationCalls(http, secrets, async (versionId) => (await modelSources.get(versionId)).openapi, live),
+    integrationCalls: new IntegrationCalls(http, secrets, async (versionId) => (await modelSources.get(versionId)).openapi, settings),
     packageSources: new PackageSources(logger),
     replicas,
     indexes: new ServiceIndexes(replicas),
@@ -84,16 +82,16 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     }),
     adapterMonitor: new AdapterMonitor(http, secrets, events, logger),
     secrets,
-    settings: live,
+    log: logger,
+    settings,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
   };
-  const prebuilts = new PrebuiltDomain(store, logger);
 
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       await bootstrapProfiles(svc);
-      registerAdminMetrics(metrics.registry, store, () => live.sessionIdleMinutes);
+      registerAdminMetrics(metrics.registry, svc, () => settings.sessionIdleMinutes);
       await svc.signingKey();
       const password = config.adminPassword ?? generatePassword();
       const { created } = await bootstrapAdministrator(svc, config.adminUsername, password);
@@ -111,11 +109,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
         metrics,
         client,
         idempotency: deps.idempotency,
-        handlers: {
-          ...adminHandlers(svc),
-          ...prebuiltHandlers(prebuilts),
-        },
-        settings: live.live(),
+        handlers: adminHandlers(svc),
+        settings: settings.live(),
         indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
       });
       await svc.reconciler.start();

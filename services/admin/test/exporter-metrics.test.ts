@@ -1,7 +1,10 @@
 import { freePort, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
 import { AggregatorRegistry, createMetrics } from '@nap/telemetry';
-import { registerAdminMetrics } from '../src/domain/platform-metrics';
+import { registerAdminMetrics } from '../src/engine/metrics';
+import { AdapterRepository } from '../src/store/adapters';
+import { IntegrationRepository } from '../src/store/integrations';
+import { SessionRepository } from '../src/store/sessions';
 
 /**
  * `/exporter_metrics` through HTTP: the platform's own gauges and counters move with what happens
@@ -221,7 +224,12 @@ describe('aggregation across replicas', () => {
     if (store === undefined) throw new Error('no admin store');
     // two admin replicas' registries over the same store, as /exporter_metrics aggregates them
     const replicas = [createMetrics({ processMetrics: false }), createMetrics({ processMetrics: false })];
-    for (const m of replicas) registerAdminMetrics(m.registry, store, () => undefined);
+    const sources = {
+      sessions: new SessionRepository(store),
+      adapters: new AdapterRepository(store),
+      integrations: new IntegrationRepository(store),
+    };
+    for (const m of replicas) registerAdminMetrics(m.registry, sources, () => undefined);
     const aggregated = AggregatorRegistry.aggregate(await Promise.all(replicas.map((m) => m.registry.getMetricsAsJSON())));
     const one = await replicas[0]?.registry.getSingleMetric('nap_active_sessions')?.get();
     const both = await aggregated.getSingleMetric('nap_active_sessions')?.get();

@@ -22,6 +22,7 @@ import { deleteProfile } from './delete-profile';
 import { deleteRepositoryConfig } from './delete-repository-config';
 import { exportAdapter } from './export-adapter';
 import { exportIntegrationModel } from './export-integration-model';
+import { exportPrebuilt } from './export-prebuilt';
 import { exportProfile } from './export-profile';
 import { getAccount } from './get-account';
 import { getAccounts } from './get-accounts';
@@ -56,6 +57,8 @@ import { getIntegration } from './get-integration';
 import { getIntegrations } from './get-integrations';
 import { getLink } from './get-link';
 import { getLinks } from './get-links';
+import { getPrebuilt } from './get-prebuilt';
+import { getPrebuilts } from './get-prebuilts';
 import { getProfileSchema } from './get-profile-schema';
 import { getProfile } from './get-profile';
 import { getProfiles } from './get-profiles';
@@ -65,11 +68,13 @@ import { getServerHealth } from './get-server-health';
 import { getSystemHealth } from './get-system-health';
 import { getTokenKeys } from './get-token-keys';
 import { importAdapter } from './import-adapter';
+import { importPrebuilt } from './import-prebuilt';
 import { importProfile } from './import-profile';
 import { login } from './login';
 import { logout } from './logout';
 import { mySession } from './my-session';
 import { oauthToken } from './oauth-token';
+import { removePrebuilt } from './remove-prebuilt';
 import { resolveSession } from './resolve-session';
 import { restartAdapter } from './restart-adapter';
 import { restartApplication } from './restart-application';
@@ -93,9 +98,11 @@ import { updateIntegrationModel } from './update-integration-model';
 import { updateIntegrationProperties } from './update-integration-properties';
 import { updateIntegration } from './update-integration';
 import { updateLink } from './update-link';
+import { updatePrebuilt } from './update-prebuilt';
 import { updateProfile } from './update-profile';
 import { updateRepositoryConfig } from './update-repository-config';
 import { validateIntegrationModel } from './validate-integration-model';
+import { validatePrebuilt } from './validate-prebuilt';
 import { whoami } from './whoami';
 
 /** The admin operations by catalog name, each handler in the file of its name. */
@@ -123,6 +130,7 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     deleteRepositoryConfig: deleteRepositoryConfig(svc),
     exportAdapter: exportAdapter(svc),
     exportIntegrationModel: exportIntegrationModel(svc),
+    exportPrebuilt: exportPrebuilt(svc),
     exportProfile: exportProfile(svc),
     getAccount: getAccount(svc),
     getAccounts: getAccounts(svc),
@@ -157,6 +165,8 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     getIntegrations: getIntegrations(svc),
     getLink: getLink(svc),
     getLinks: getLinks(svc),
+    getPrebuilt: getPrebuilt(svc),
+    getPrebuilts: getPrebuilts(svc),
     getProfileSchema: getProfileSchema(svc),
     getProfile: getProfile(svc),
     getProfiles: getProfiles(svc),
@@ -166,11 +176,13 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     getSystemHealth: getSystemHealth(svc),
     getTokenKeys: getTokenKeys(svc),
     importAdapter: importAdapter(svc),
+    importPrebuilt: importPrebuilt(svc),
     importProfile: importProfile(svc),
     login: login(svc),
     logout: logout(svc),
     mySession: mySession(svc),
     oauthToken: oauthToken(svc),
+    removePrebuilt: removePrebuilt(svc),
     resolveSession: resolveSession(svc),
     restartAdapter: restartAdapter(svc),
     restartApplication: restartApplication(svc),
@@ -194,9 +206,11 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     updateIntegrationProperties: updateIntegrationProperties(svc),
     updateIntegration: updateIntegration(svc),
     updateLink: updateLink(svc),
+    updatePrebuilt: updatePrebuilt(svc),
     updateProfile: updateProfile(svc),
     updateRepositoryConfig: updateRepositoryConfig(svc),
     validateIntegrationModel: validateIntegrationModel(svc),
+    validatePrebuilt: validatePrebuilt(svc),
     whoami: whoami(svc),
   };
 }

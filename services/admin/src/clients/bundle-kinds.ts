@@ -1,6 +1,7 @@
-import { AppError, analyticTemplateSchema, commandTemplateSchema, isAppError, parseAs } from '@nap/contracts';
-import type { BundleType } from '@nap/contracts';
+import { AppError, BUNDLE_TYPES, analyticTemplateSchema, commandTemplateSchema, isAppError, parseAs } from '@nap/contracts';
+import type { BundleType, PrebuiltComponent } from '@nap/contracts';
 import type { HandlerContext } from '@nap/bus';
+import type { Logger } from '@nap/telemetry';
 
 /** A typed call to another service's catalog operation, as the caller of the request (`ctx.call`). */
 export type Call = HandlerContext['call'];
@@ -189,14 +190,114 @@ export const BUNDLE_KINDS: Partial<Record<BundleType, BundleKind>> = {
   automation,
 };
 
-/** Order of installation: what workflows refer to first. */
-export const INSTALL_ORDER: readonly BundleType[] = [
-  'template',
-  'json-forms',
-  'forms',
-  'mop-template',
-  'mop-analytic-template',
-  'transformation',
-  'workflow',
-  'automation',
-];
+/** The kind of a bundle type NAP installs; 422 `PREBUILT_BUNDLE_UNSUPPORTED` for any other. */
+export function kindOf(type: string): BundleKind {
+  const kind = isBundleType(type) ? BUNDLE_KINDS[type] : undefined;
+  if (kind === undefined) throw new AppError('PREBUILT_BUNDLE_UNSUPPORTED', `Artifacts of type "${type}" cannot be handled by NAP`);
+  return kind;
+}
+
+export function isBundleType(type: string): type is BundleType {
+  return (BUNDLE_TYPES as readonly string[]).includes(type);
+}
+
+/** True when studio has a JST transformation of that id. */
+export async function transformationExists(call: Call, id: string): Promise<boolean> {
+  try {
+    await call('studio.getTransformation', { params: { id } });
+    return true;
+  } catch (err) {
+    if (isAppError(err) && err.status === 404) return false;
+    throw err;
+  }
+}
+
+/** One bundle of a package, ready to install. */
+export interface PlannedBundle {
+  index: number;
+  type: BundleType;
+  kind: BundleKind;
+  name: string;
+  doc: Record<string, unknown>;
+  member: string;
+  /** The artifact of that name that it replaces (overwrite, or the prebuilt's own during an upgrade). */
+  existing?: Artifact;
+}
+
+/** What an installation does besides installing: where it records its progress, and how it is undone. */
+export interface InstallSteps {
+  /** Sees the components created so far, after each bundle. */
+  journal: (components: PrebuiltComponent[]) => Promise<void>;
+  /** After a failure, sees `before` with the ids of what was put back (the owning service may give new ones). */
+  restoredTo?: (components: PrebuiltComponent[]) => Promise<void>;
+  before?: readonly PrebuiltComponent[];
+  log: Logger;
+}
+
+/**
+ * Installs the planned bundles after removing `leaving` (an upgrade's old artifacts), keeping a copy
+ * of every artifact removed or replaced. On a failure the new artifacts are deleted, the copies put
+ * back, and the error names the bundle: the package is installed whole or not at all.
+ */
+export async function installBundles(
+  call: Call,
+  planned: readonly PlannedBundle[],
+  leaving: readonly PrebuiltComponent[],
+  steps: InstallSteps,
+): Promise<PrebuiltComponent[]> {
+  const { log } = steps;
+  const backups: { kind: BundleKind; component: PrebuiltComponent; doc: Record<string, unknown> }[] = [];
+  const created: { kind: BundleKind; component: PrebuiltComponent }[] = [];
+  const takeAway = async (kind: BundleKind, component: PrebuiltComponent): Promise<void> => {
+    backups.push({ kind, component, doc: await kind.read(call, component) });
+    await kind.remove(call, component);
+  };
+  try {
+    for (const c of leaving) await takeAway(kindOf(c.type), c);
+    for (const p of planned) {
+      await named(p, async () => {
+        if (p.existing) await takeAway(p.kind, { ...p.existing, type: p.type });
+        const id = await p.kind.install(call, p.doc, p.member);
+        created.push({ kind: p.kind, component: { id, name: p.name, type: p.type } });
+      });
+      await steps.journal(created.map((c) => c.component));
+    }
+  } catch (err) {
+    for (const c of created.reverse()) {
+      await c.kind
+        .remove(call, c.component)
+        .catch((e: unknown) =>
+          log.error({ err: e, artifact: c.component }, 'An artifact of a failed prebuilt installation could not be deleted'),
+        );
+    }
+    const restored = new Map<string, string>();
+    for (const b of backups.reverse()) {
+      try {
+        restored.set(b.component.id, await b.kind.install(call, b.doc, `the replaced ${b.component.type} "${b.component.name}"`));
+      } catch (e) {
+        log.error({ err: e, artifact: b.component }, 'An artifact replaced by a failed prebuilt installation could not be put back');
+      }
+    }
+    if (steps.restoredTo && steps.before) await steps.restoredTo(steps.before.map((c) => ({ ...c, id: restored.get(c.id) ?? c.id })));
+    throw err;
+  }
+  return created.map((c) => c.component);
+}
+
+/** Runs one bundle's step; an error is thrown again naming the bundle, with its code, status and details. */
+async function named<T>(p: PlannedBundle, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    throw new AppError(
+      err.code,
+      `Bundle ${p.index} (${p.type} "${p.name}") was refused by ${p.kind.service}: ${err.message}. Nothing was installed.`,
+      {
+        status: err.status,
+        cause: err,
+        ...(err.details !== undefined ? { details: err.details } : {}),
+      },
+    );
+  }
+}
