@@ -2,6 +2,7 @@ import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { AppError } from '@nap/contracts';
 import type { Authentication, OutboundResponse } from '@nap/contracts';
+import { errorMessage } from '@nap/util';
 
 /**
  * Real HTTP calls to outside systems over undici, with the authentication of an integration or
@@ -199,6 +200,6 @@ function failure(target: OutboundTarget, method: string, url: string, err: unkno
   if (name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new AppError('DEVICE_TIMEOUT', `${target.label} did not answer ${where} within ${timeoutMs} ms`, { cause: err });
   }
-  const reason = code !== '' ? code : err instanceof Error ? err.message : String(err);
+  const reason = code !== '' ? code : errorMessage(err);
   return new AppError('UPSTREAM_FAILED', `${target.label} could not be reached for ${where} (${reason})`, { cause: err });
 }
