@@ -254,7 +254,7 @@ export async function applicationsHealth(svc: AdminContext, name?: string): Prom
 // ---- profiles ----
 
 /** The active profile as stored, null when none is. */
-export async function activeProfileRecord(svc: AdminContext): Promise<ProfileRecord | null> {
+async function activeProfileRecord(svc: AdminContext): Promise<ProfileRecord | null> {
   const id = await svc.activeProfile.activeId();
   return id === undefined ? null : svc.profiles.find(id);
 }

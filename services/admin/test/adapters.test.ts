@@ -1,6 +1,6 @@
 import { createBusClient } from '@nap/bus';
 import { SYSTEM_CALLER, eventPattern, isAppError } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
+import { eventually, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
 import { startOpenApiPeer } from '../../../test/lab';
 import type { OpenApiPeer } from '../../../test/lab';
@@ -62,13 +62,14 @@ async function health(name: string): Promise<Health> {
 }
 
 async function until(name: string, check: (h: Health) => boolean, what: string): Promise<Health> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const h = await health(name);
-    if (check(h)) return h;
-    if (Date.now() > deadline) throw new Error(`Adapter ${name} did not become ${what}: ${JSON.stringify(h)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return eventually(
+    `adapter ${name} becoming ${what}`,
+    async () => {
+      const h = await health(name);
+      return check(h) ? h : undefined;
+    },
+    { timeoutMs: 10_000 },
+  );
 }
 
 describe('HTTP adapter lifecycle against the lab peer', () => {

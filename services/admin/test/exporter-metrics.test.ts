@@ -1,4 +1,4 @@
-import { freePort, startTestPlatform } from '@nap/testing';
+import { eventually, freePort, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
 import { AggregatorRegistry, createMetrics } from '@nap/telemetry';
 import { registerAdminMetrics } from '../src/engine/metrics';
@@ -53,12 +53,10 @@ function value(samples: Map<string, number>, key: string): number {
 }
 
 async function waitForJob(id: string): Promise<string> {
-  for (let i = 0; i < 400; i++) {
+  return eventually(`job ${id} ending`, async () => {
     const job = (await platform.http('GET', `/operations-manager/jobs/${id}`, { token })).body as { data: { status: string } };
-    if (['complete', 'error', 'canceled'].includes(job.data.status)) return job.data.status;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${id} did not end`);
+    return ['complete', 'error', 'canceled'].includes(job.data.status) ? job.data.status : undefined;
+  });
 }
 
 describe('/exporter_metrics', () => {
@@ -129,11 +127,10 @@ describe('/exporter_metrics', () => {
       expect(await waitForJob((started.body as { _id: string })._id)).toBe('complete');
     }
     // the engine observes a job's end once its last step is written: the scrape may come first
-    let after = await scrape();
-    for (let i = 0; i < 100 && (after.get('nap_job_duration_seconds_count{workflow="metrics-flow",state="complete"}') ?? 0) < 2; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      after = await scrape();
-    }
+    const after = await eventually('the durations of both jobs observed', async () => {
+      const samples = await scrape();
+      return (samples.get('nap_job_duration_seconds_count{workflow="metrics-flow",state="complete"}') ?? 0) >= 2 ? samples : undefined;
+    });
     expect(value(after, 'nap_jobs{state="complete"}')).toBe(value(before, 'nap_jobs{state="complete"}') + 2);
     expect(value(after, 'nap_jobs{state="running"}')).toBe(0);
     expect(value(after, 'nap_active_jobs')).toBe(0);
