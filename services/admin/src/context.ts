@@ -19,7 +19,6 @@ import type { Bus } from '@nap/bus';
 import type { SecretBox } from '@nap/runtime';
 import type { Logger } from '@nap/telemetry';
 import { BUNDLE_KINDS, isBundleType, transformationExists } from './clients/bundle-kinds';
-import type { Call, PlannedBundle } from './clients/bundle-kinds';
 import type { AdminEvents } from './clients/events';
 import type { IntegrationCalls } from './clients/integration-calls';
 import type { OutboundHttp } from './clients/outbound-http';
@@ -37,12 +36,12 @@ import {
 import type { ApplicationDocument, ProfileLiveSettings } from './domain/applications';
 import { adapterSettingsOf, adapterTarget, adapterView, newAdapterDoc, outboundOf, sealedAdapterData } from './domain/adapters';
 import type { AdapterRequest } from './domain/adapters';
-import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin, newAccountRecord } from './domain/accounts';
-import type { AccountView, NewAccount } from './domain/accounts';
+import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from './domain/accounts';
+import type { AccountView } from './domain/accounts';
 import { integrationRecordOf, integrationView } from './domain/integrations';
 import type { IntegrationProperties } from './domain/integrations';
 import type { AdminLiveSettings } from './domain/live-settings';
-import { hashPassword, verifyPassword } from './domain/password';
+import { verifyPassword } from './domain/password';
 import {
   appliedMembers,
   changedMembers,
@@ -53,7 +52,7 @@ import {
   withDefaults,
 } from './domain/profiles';
 import { dependenciesOutside, existingArtifact, inInstallOrder, missingDependency, packageProblems, planBundles } from './domain/prebuilts';
-import type { PrebuiltOptions, Problem } from './domain/prebuilts';
+import type { Call, PlannedBundle, PrebuiltOptions, Problem } from './domain/prebuilts';
 import type { RepositoryConfigs } from './domain/repository-configs';
 import { maskSettings } from './domain/sealed-settings';
 import { invalidMember } from './domain/validation-error';
@@ -128,12 +127,6 @@ export async function listAccounts(svc: AdminContext, query: ListQueryOptions): 
   const { results, total } = await svc.accounts.list(query);
   const groups = new Map((await svc.groups.all()).map((g) => [g._id, g]));
   return { results: results.map((r) => accountView(r, groups)), total };
-}
-
-/** Stores a new account with its password hashed; its groups must exist. */
-export async function addAccount(svc: AdminContext, input: NewAccount, by: string): Promise<AccountRecord> {
-  const groups = await checkGroups(svc, input.groups ?? [], 'body.account.groups');
-  return svc.accounts.insert(newAccountRecord(input, groups, await hashPassword(input.password), by, new Date().toISOString()));
 }
 
 /** The group ids, each once; 400 naming `member` when some group does not exist. */

@@ -1,32 +1,13 @@
 import { AppError, BUNDLE_TYPES, analyticTemplateSchema, commandTemplateSchema, isAppError, parseAs } from '@nap/contracts';
 import type { BundleType, PrebuiltComponent } from '@nap/contracts';
-import type { HandlerContext } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
-
-/** A typed call to another service's catalog operation, as the caller of the request (`ctx.call`). */
-export type Call = HandlerContext['call'];
-
-/** One artifact as it exists in its owning service. */
-export interface Artifact {
-  id: string;
-  name: string;
-}
+import type { Artifact, BundleKind, Call, PlannedBundle } from '../domain/prebuilts';
 
 /**
- * How a prebuilt reaches the service that owns one bundle type: find an artifact by name, install a
- * document through the service's own import, read it back for an export, and delete it. Every step
- * is a catalog operation over the bus, made as the caller of the request.
+ * The services that own each bundle type of a prebuilt (studio, mop, workflow), reached through
+ * catalog operations as the caller of the request, and the installation across them that leaves
+ * the package whole or not at all.
  */
-export interface BundleKind {
-  /** The service that owns the artifacts, for messages. */
-  readonly service: string;
-  findByName(call: Call, name: string): Promise<Artifact | undefined>;
-  /** Stores the document under its own name; answers its id. Throws the service's refusal as an `AppError`. */
-  install(call: Call, doc: Record<string, unknown>, member: string): Promise<string>;
-  read(call: Call, artifact: Artifact): Promise<Record<string, unknown>>;
-  /** Deletes the artifact; nothing when it is already gone. */
-  remove(call: Call, artifact: Artifact): Promise<void>;
-}
 
 /** The per-item answer of the studio import routes. */
 type ImportAnswer = { imported: { success: boolean; message: string; created: { _id?: unknown } | null; problems?: unknown[] }[] };
@@ -210,18 +191,6 @@ export async function transformationExists(call: Call, id: string): Promise<bool
     if (isAppError(err) && err.status === 404) return false;
     throw err;
   }
-}
-
-/** One bundle of a package, ready to install. */
-export interface PlannedBundle {
-  index: number;
-  type: BundleType;
-  kind: BundleKind;
-  name: string;
-  doc: Record<string, unknown>;
-  member: string;
-  /** The artifact of that name that it replaces (overwrite, or the prebuilt's own during an upgrade). */
-  existing?: Artifact;
 }
 
 /** What an installation does besides installing: where it records its progress, and how it is undone. */

@@ -3,22 +3,13 @@ import type { Dispatcher } from 'undici';
 import { AppError } from '@nap/contracts';
 import type { Authentication, OutboundResponse } from '@nap/contracts';
 import { errorMessage } from '@nap/util';
+import type { OutboundTarget } from '../domain/integrations';
 
 /**
  * Real HTTP calls to outside systems over undici, with the authentication of an integration or
  * adapter added here (the only place secrets are opened), TLS as configured, bounded by a timeout,
  * never retried. OAuth 2 client-credentials tokens are fetched and cached until they expire.
  */
-
-/** Where and how to call: the base URL (protocol, host, port, base path), opened authentication, TLS. */
-export interface OutboundTarget {
-  /** Names the target in messages and keys its OAuth token cache (an integration or adapter name plus its version). */
-  label: string;
-  cacheKey: string;
-  baseUrl: string;
-  authentication?: Authentication | undefined;
-  tls?: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } | undefined;
-}
 
 /** One request below the target's base URL. */
 export interface OutboundRequest {

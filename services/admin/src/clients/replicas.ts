@@ -13,22 +13,7 @@ import { PAUSED_METADATA_KEY, decodeJson, encodeJson } from '@nap/bus';
 import type { Bus, ServiceInfo, ServiceStats, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import { errorMessage } from '@nap/util';
-
-/** One replica of a service as discovery shows it. */
-export interface Replica {
-  service: ServiceName;
-  /** Registration id (changes on pause and resume). */
-  id: string;
-  /** The replica's own id: its control subject. */
-  instance: string;
-  state: 'running' | 'paused';
-  version: string;
-  started: string;
-  endpoints: number;
-}
-
-/** The outcome of a command sent to one replica. */
-export type ReplicaOutcome<T> = { replica: Replica; ok: true; result: T } | { replica: Replica; ok: false; error: AppError };
+import type { Replica, ReplicaOutcome } from '../domain/applications';
 
 /** How long discovery gathers answers, ms. */
 const DISCOVER_MS = 400;

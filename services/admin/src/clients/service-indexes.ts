@@ -10,7 +10,8 @@ import {
 } from '@nap/contracts';
 import type { DeclaredIndexes, IndexCreation, IndexStatus, ServiceName } from '@nap/contracts';
 import { invalidMember } from '../domain/validation-error';
-import type { Replica, Replicas } from './replicas';
+import type { Replica } from '../domain/applications';
+import type { Replicas } from './replicas';
 
 /**
  * `/indexes`: each service declares the indexes of its collections and compares them with its own

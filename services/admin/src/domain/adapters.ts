@@ -18,9 +18,9 @@ import type {
 } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { isRecord } from '@nap/util';
-import type { OutboundTarget } from '../clients/outbound-http';
 import type { AdapterDoc } from '../store/adapters';
 import { checkAuthentication, serverUrl } from './integrations';
+import type { OutboundTarget } from './integrations';
 import { maskSettings, openSettings, sealSettings } from './sealed-settings';
 
 /**

@@ -24,7 +24,6 @@ import type {
   ServiceName,
 } from '@nap/contracts';
 import type { ServiceStats } from '@nap/bus';
-import type { Replica, ReplicaOutcome } from '../clients/replicas';
 import type { ServiceStateRecord } from '../store/application-states';
 import { invalidMember } from './validation-error';
 
@@ -34,6 +33,22 @@ import { invalidMember } from './validation-error';
  * log level, live settings) is stored by the admin service and carried to every replica over its
  * control channel.
  */
+
+/** One replica of a service as discovery shows it. */
+export interface Replica {
+  service: ServiceName;
+  /** Registration id (changes on pause and resume). */
+  id: string;
+  /** The replica's own id: its control subject. */
+  instance: string;
+  state: 'running' | 'paused';
+  version: string;
+  started: string;
+  endpoints: number;
+}
+
+/** The outcome of a command sent to one replica. */
+export type ReplicaOutcome<T> = { replica: Replica; ok: true; result: T } | { replica: Replica; ok: false; error: AppError };
 
 /** The live parts of the active profile that reach the services. */
 export interface ProfileLiveSettings {

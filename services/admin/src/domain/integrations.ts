@@ -1,5 +1,5 @@
 import { AppError, integrationPropertiesSchema, integrationSettingsSchema, parseAs } from '@nap/contracts';
-import type { BodyOf, IntegrationModel, IntegrationRecord, IntegrationSettings } from '@nap/contracts';
+import type { Authentication, BodyOf, IntegrationModel, IntegrationRecord, IntegrationSettings } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { isRecord } from '@nap/util';
 import type { IntegrationDoc } from '../store/integrations';
@@ -172,6 +172,16 @@ export function integrationsOfModels(
 /** Names as tasks give them: case-insensitive. */
 export function sameName(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
+}
+
+/** Where and how to call: the base URL (protocol, host, port, base path), opened authentication, TLS. */
+export interface OutboundTarget {
+  /** Names the target in messages and keys its OAuth token cache (an integration or adapter name plus its version). */
+  label: string;
+  cacheKey: string;
+  baseUrl: string;
+  authentication?: Authentication | undefined;
+  tls?: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } | undefined;
 }
 
 /** The base URL of server settings. */

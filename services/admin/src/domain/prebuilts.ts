@@ -1,7 +1,7 @@
 import { AppError } from '@nap/contracts';
 import type { BundleType, ErrorCode, PrebuiltComponent, PrebuiltPackage, PrebuiltRecord, PrebuiltValidation } from '@nap/contracts';
 import semver from 'semver';
-import type { Artifact, BundleKind, PlannedBundle } from '../clients/bundle-kinds';
+import type { HandlerContext } from '@nap/bus';
 import type { PrebuiltDoc } from '../store/prebuilts';
 
 /**
@@ -9,6 +9,43 @@ import type { PrebuiltDoc } from '../store/prebuilts';
  * through the import of each owning service, all or nothing, and recorded with the artifacts they
  * created, so that a removal deletes exactly those and an export rebuilds the package from them.
  */
+
+/** A typed call to another service's catalog operation, as the caller of the request (`ctx.call`). */
+export type Call = HandlerContext['call'];
+
+/** One artifact as it exists in its owning service. */
+export interface Artifact {
+  id: string;
+  name: string;
+}
+
+/**
+ * How a prebuilt reaches the service that owns one bundle type: find an artifact by name, install a
+ * document through the service's own import, read it back for an export, and delete it. Every step
+ * is a catalog operation over the bus, made as the caller of the request.
+ */
+export interface BundleKind {
+  /** The service that owns the artifacts, for messages. */
+  readonly service: string;
+  findByName(call: Call, name: string): Promise<Artifact | undefined>;
+  /** Stores the document under its own name; answers its id. Throws the service's refusal as an `AppError`. */
+  install(call: Call, doc: Record<string, unknown>, member: string): Promise<string>;
+  read(call: Call, artifact: Artifact): Promise<Record<string, unknown>>;
+  /** Deletes the artifact; nothing when it is already gone. */
+  remove(call: Call, artifact: Artifact): Promise<void>;
+}
+
+/** One bundle of a package, ready to install. */
+export interface PlannedBundle {
+  index: number;
+  type: BundleType;
+  kind: BundleKind;
+  name: string;
+  doc: Record<string, unknown>;
+  member: string;
+  /** The artifact of that name that it replaces (overwrite, or the prebuilt's own during an upgrade). */
+  existing?: Artifact;
+}
 
 /** Options of an import, an upgrade or a validation. */
 export interface PrebuiltOptions {

@@ -2,9 +2,9 @@ import { SERVICE_NAMES, instanceStatusSchema, isValid } from '@nap/contracts';
 import type { InstanceStatus, ServiceName } from '@nap/contracts';
 import type { Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
-import type { Replica, ReplicaOutcome, Replicas } from '../clients/replicas';
+import type { Replicas } from '../clients/replicas';
 import { configureCommand, desiredOf, inSyncOf } from '../domain/applications';
-import type { ApplicationsView, Desired, ProfileLiveSettings } from '../domain/applications';
+import type { ApplicationsView, Desired, ProfileLiveSettings, Replica, ReplicaOutcome } from '../domain/applications';
 import type { ApplicationStateRepository } from '../store/application-states';
 
 export interface ApplicationReconcilerOptions {

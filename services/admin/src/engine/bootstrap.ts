@@ -1,28 +1,47 @@
 import { hasCode } from '@nap/contracts';
-import { newGroupRecord } from '../domain/accounts';
+import type { SecretBox } from '@nap/runtime';
+import { newAccountRecord, newGroupRecord } from '../domain/accounts';
+import { hashPassword } from '../domain/password';
 import { DEFAULT_PROFILE_ID, profileRecordOf, withDefaults } from '../domain/profiles';
-import { addAccount } from '../context';
-import type { AdminContext } from '../context';
+import type { AccountRepository } from '../store/accounts';
+import type { ActiveProfileRepository } from '../store/active-profile';
+import type { GroupRepository } from '../store/groups';
+import type { ProfileRepository } from '../store/profiles';
 
 /**
- * First start: the `admins` group with role admin and the first administrator account. Replicas
- * starting together race safely: the unique username and group name let one of them create each.
+ * First start: the `admins` group with role admin and the first administrator account in it.
+ * Replicas starting together race safely: the unique username and group name let one of them
+ * create each. `created` is false when accounts exist already.
  */
-export async function bootstrapAdministrator(svc: AdminContext, username: string, password: string): Promise<{ created: boolean }> {
-  if ((await svc.accounts.count()) > 0) return { created: false };
-  let group = await svc.groups.findByName('admins');
+export async function bootstrapAdministrator(
+  repositories: { accounts: AccountRepository; groups: GroupRepository },
+  username: string,
+  password: string,
+): Promise<{ created: boolean }> {
+  const { accounts, groups } = repositories;
+  if ((await accounts.count()) > 0) return { created: false };
+  let group = await groups.findByName('admins');
   if (!group) {
     try {
-      group = await svc.groups.insert(
+      group = await groups.insert(
         newGroupRecord({ name: 'admins', description: 'Platform administrators', roles: ['admin'] }, 'system', new Date().toISOString()),
       );
     } catch (err) {
       if (!hasCode(err, 'GROUP_ALREADY_EXISTS')) throw err;
-      group = await svc.groups.findByName('admins');
+      group = await groups.findByName('admins');
     }
   }
+  const memberOf = group ? [group._id] : [];
   try {
-    await addAccount(svc, { username, password, groups: group ? [group._id] : [] }, 'system');
+    await accounts.insert(
+      newAccountRecord(
+        { username, password, groups: memberOf },
+        memberOf,
+        await hashPassword(password),
+        'system',
+        new Date().toISOString(),
+      ),
+    );
     return { created: true };
   } catch (err) {
     if (hasCode(err, 'ACCOUNT_ALREADY_EXISTS')) return { created: false };
@@ -31,13 +50,17 @@ export async function bootstrapAdministrator(svc: AdminContext, username: string
 }
 
 /** First start: the default profile, active. */
-export async function bootstrapProfiles(svc: AdminContext): Promise<void> {
+export async function bootstrapProfiles(parts: {
+  profiles: ProfileRepository;
+  activeProfile: ActiveProfileRepository;
+  secrets: SecretBox;
+}): Promise<void> {
   const now = new Date().toISOString();
   try {
-    await svc.profiles.insert(
+    await parts.profiles.insert(
       profileRecordOf(
         withDefaults({ id: DEFAULT_PROFILE_ID, description: 'Created on the first start' }),
-        svc.secrets,
+        parts.secrets,
         undefined,
         now,
         'system',
@@ -46,5 +69,5 @@ export async function bootstrapProfiles(svc: AdminContext): Promise<void> {
   } catch (err) {
     if (!hasCode(err, 'PROFILE_ALREADY_EXISTS')) throw err;
   }
-  await svc.activeProfile.initialize(DEFAULT_PROFILE_ID, now);
+  await parts.activeProfile.initialize(DEFAULT_PROFILE_ID, now);
 }

@@ -1,5 +1,5 @@
-import { checkCredentials } from '../context';
 import type { Handler } from '@nap/bus';
+import { checkCredentials } from '../context';
 import type { AdminContext } from '../context';
 
 /** Bus only: checks basic credentials for a gateway; answers the caller they stand for. */

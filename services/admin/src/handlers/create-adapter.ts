@@ -1,5 +1,5 @@
-import { addAdapter } from '../context';
 import type { Handler } from '@nap/bus';
+import { addAdapter } from '../context';
 import type { AdminContext } from '../context';
 
 /** `POST /adapters`: an adapter in the original nesting, STOPPED; its secrets sealed. */

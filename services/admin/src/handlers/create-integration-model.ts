@@ -1,5 +1,5 @@
-import { modelRecordOf, modelView, validModel } from '../domain/integrations';
 import type { Handler } from '@nap/bus';
+import { modelRecordOf, modelView, validModel } from '../domain/integrations';
 import type { AdminContext } from '../context';
 
 /** `POST /integration-models`: an OpenAPI document (2.0 converted to 3.x) as a model named `<info.title>:<info.version>`. */

@@ -1,5 +1,5 @@
-import { newLinkRecord } from '../domain/links';
 import type { Handler } from '@nap/bus';
+import { newLinkRecord } from '../domain/links';
 import type { AdminContext } from '../context';
 
 /** `POST /external-links`: a named http or https address; names are unique. */

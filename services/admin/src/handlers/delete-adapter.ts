@@ -1,5 +1,5 @@
-import { adapterTombstone } from '../domain/adapters';
 import type { Handler } from '@nap/bus';
+import { adapterTombstone } from '../domain/adapters';
 import type { AdminContext } from '../context';
 
 /** `DELETE /adapters/:name`: stops the adapter and leaves a tombstone: its name and state, no settings, no secrets. */

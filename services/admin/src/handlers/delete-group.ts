@@ -1,5 +1,5 @@
-import { keepAdminRole } from '../context';
 import type { Handler } from '@nap/bus';
+import { keepAdminRole } from '../context';
 import type { AdminContext } from '../context';
 
 /** `DELETE /user-management/groups/:groupId`: the group leaves every account that was in it. */

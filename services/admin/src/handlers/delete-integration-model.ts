@@ -1,5 +1,5 @@
-import { checkUnused } from '../domain/integrations';
 import type { Handler } from '@nap/bus';
+import { checkUnused } from '../domain/integrations';
 import type { AdminContext } from '../context';
 
 /** `DELETE /integration-models/:name`: a model that no integration uses. */

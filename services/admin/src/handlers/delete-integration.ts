@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
-/** `DELETE /integrations/:name`: Delete an integration. */
+/** `DELETE /integrations/:name`: delete an integration. */
 export function deleteIntegration(svc: AdminContext): Handler<'admin.deleteIntegration'> {
   return async (input) => {
     const current = await svc.integrations.get(input.params.name);

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
-/** `DELETE /external-links/:linkId`: Delete a link. */
+/** `DELETE /external-links/:linkId`: delete a link. */
 export function deleteLink(svc: AdminContext): Handler<'admin.deleteLink'> {
   return async (input) => {
     await svc.links.delete(input.params.linkId);

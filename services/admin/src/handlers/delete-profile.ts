@@ -1,5 +1,5 @@
-import { AppError } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
 import type { AdminContext } from '../context';
 
 /** `DELETE /profiles/:id`: never the active profile. */

@@ -1,5 +1,5 @@
-import { maskedAdapterData } from '../domain/adapters';
 import type { Handler } from '@nap/bus';
+import { maskedAdapterData } from '../domain/adapters';
 import type { AdminContext } from '../context';
 
 /** `GET /adapters/:name/export`: the adapter document, secrets `********`. */

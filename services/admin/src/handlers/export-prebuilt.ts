@@ -1,7 +1,7 @@
+import type { Handler } from '@nap/bus';
+import type { PrebuiltPackage } from '@nap/contracts';
 import { kindOf } from '../clients/bundle-kinds';
 import { exportedPackage } from '../domain/prebuilts';
-import type { PrebuiltPackage } from '@nap/contracts';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `GET /prebuilts/:id/export`: the package rebuilt from its artifacts as they are now. */

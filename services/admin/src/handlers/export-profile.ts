@@ -1,5 +1,5 @@
-import { maskedProfile } from '../domain/profiles';
 import type { Handler } from '@nap/bus';
+import { maskedProfile } from '../domain/profiles';
 import type { AdminContext } from '../context';
 
 /** `GET /profiles/:id/export`: the profile document as stored, secrets answered as `********`. */

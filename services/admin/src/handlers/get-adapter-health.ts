@@ -1,5 +1,5 @@
-import { adapterHealth } from '../domain/adapters';
 import type { Handler } from '@nap/bus';
+import { adapterHealth } from '../domain/adapters';
 import type { AdminContext } from '../context';
 
 /** `GET /health/adapters/:name`: state and connection of an adapter as this process sees them (DELETED for a deleted one). */

@@ -1,5 +1,5 @@
-import { adapterSettingsSchema, adapterTypeOf, isAdapterType } from '../domain/adapters';
 import type { Handler } from '@nap/bus';
+import { adapterSettingsSchema, adapterTypeOf, isAdapterType } from '../domain/adapters';
 import type { AdminContext } from '../context';
 
 /** `GET /schema/adapters/:name`: the settings schema of the type of the adapter (`:name` may be a type). */

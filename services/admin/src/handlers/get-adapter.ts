@@ -1,5 +1,5 @@
-import { adapterView } from '../domain/adapters';
 import type { Handler } from '@nap/bus';
+import { adapterView } from '../domain/adapters';
 import type { AdminContext } from '../context';
 
 /** `GET /adapters/:name`: the adapter, secrets answered as `********`, with its state in this process. */

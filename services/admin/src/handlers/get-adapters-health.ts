@@ -1,5 +1,5 @@
-import { adapterHealth } from '../domain/adapters';
 import type { Handler } from '@nap/bus';
+import { adapterHealth } from '../domain/adapters';
 import type { AdminContext } from '../context';
 
 /** `GET /health/adapters`: state and connection of every adapter, filtered on name and state. */

@@ -1,6 +1,6 @@
+import type { Handler } from '@nap/bus';
 import { APPLICATIONS } from '@nap/contracts';
 import { applicationNamed } from '../domain/applications';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `GET /applications/:name/changelogs`: the changes operators made to the application's service, newest first. */

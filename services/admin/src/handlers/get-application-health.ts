@@ -1,9 +1,9 @@
+import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import { applicationsHealth } from '../context';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
-/** `GET /health/applications/:name`: Health of one application. */
+/** `GET /health/applications/:name`: health of one application. */
 export function getApplicationHealth(svc: AdminContext): Handler<'admin.getApplicationHealth'> {
   return async (input) => {
     // one entry for a known name; 404 APPLICATION_NOT_FOUND otherwise

@@ -1,6 +1,6 @@
+import type { Handler } from '@nap/bus';
 import { APPLICATIONS, SERVICE_SETTINGS_SCHEMAS } from '@nap/contracts';
 import { applicationNamed } from '../domain/applications';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `GET /schema/applications/:name`: the JSON Schema of the live settings of the application's service. */

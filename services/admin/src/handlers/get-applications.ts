@@ -1,8 +1,8 @@
+import type { Handler } from '@nap/bus';
 import { APPLICATION_NAMES, APPLICATIONS } from '@nap/contracts';
 import { MAX_LIST_LIMIT, listDocuments, toListQuery } from '@nap/store';
 import type { ListFields } from '@nap/store';
 import { applicationRecord } from '../domain/applications';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `GET /applications`: filtered and sorted on name, state, service and isActive with the shared list options. */

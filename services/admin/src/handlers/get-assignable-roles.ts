@@ -1,5 +1,5 @@
-import { ROLES, ROLE_NAMES } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { ROLES, ROLE_NAMES } from '@nap/contracts';
 import type { AdminContext } from '../context';
 
 /** `GET /user-management/roles`: the roles a group can give, with what each allows. */

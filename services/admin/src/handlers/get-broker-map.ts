@@ -1,8 +1,8 @@
-import { brokerMapOf } from '../domain/adapters';
 import type { Handler } from '@nap/bus';
+import { brokerMapOf } from '../domain/adapters';
 import type { AdminContext } from '../context';
 
-/** `GET /adapters/brokers/mapping`: Mapping between brokers and adapters. */
+/** `GET /adapters/brokers/mapping`: mapping between brokers and adapters. */
 export function getBrokerMap(svc: AdminContext): Handler<'admin.getBrokerMap'> {
   return async () => brokerMapOf(await svc.adapters.live());
 }

@@ -1,6 +1,6 @@
 import { rawReply } from '@nap/bus';
-import { gatherPlatformMetrics } from '@nap/runtime';
 import type { Handler } from '@nap/bus';
+import { gatherPlatformMetrics } from '@nap/runtime';
 import type { AdminContext } from '../context';
 
 /** `GET /exporter_metrics`: the metrics of every process of the platform, gathered over the bus and aggregated. */

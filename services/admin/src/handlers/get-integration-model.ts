@@ -1,6 +1,6 @@
+import type { Handler } from '@nap/bus';
 import { modelView } from '../domain/integrations';
 import { methodsOf } from '../domain/openapi-model';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `GET /integration-models/:name`: the model with the methods tasks call it by. */

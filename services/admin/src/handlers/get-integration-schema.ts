@@ -1,5 +1,5 @@
-import { integrationSchemaOf } from '../domain/integrations';
 import type { Handler } from '@nap/bus';
+import { integrationSchemaOf } from '../domain/integrations';
 import type { AdminContext } from '../context';
 
 /** `GET /schema/integrations/:name`: the JSON Schema of the properties, with the server of its model as an example. */

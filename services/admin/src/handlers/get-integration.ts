@@ -1,5 +1,5 @@
-import { integrationView } from '../domain/integrations';
 import type { Handler } from '@nap/bus';
+import { integrationView } from '../domain/integrations';
 import type { AdminContext } from '../context';
 
 /** `GET /integrations/:name`: the integration, secrets answered as `********`. */

@@ -1,5 +1,5 @@
-import { prebuiltView } from '../domain/prebuilts';
 import type { Handler } from '@nap/bus';
+import { prebuiltView } from '../domain/prebuilts';
 import type { AdminContext } from '../context';
 
 /** `GET /prebuilts`: the installed prebuilts (installations under way left out). */

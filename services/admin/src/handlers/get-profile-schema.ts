@@ -1,5 +1,5 @@
-import { profileSchema } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { profileSchema } from '@nap/contracts';
 import type { AdminContext } from '../context';
 
 /** `GET /schema/profiles`: the JSON Schema the server validates profiles with. */

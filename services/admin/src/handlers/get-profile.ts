@@ -1,8 +1,8 @@
-import { profileView } from '../domain/profiles';
 import type { Handler } from '@nap/bus';
+import { profileView } from '../domain/profiles';
 import type { AdminContext } from '../context';
 
-/** `GET /profiles/:id`: Get a profile. */
+/** `GET /profiles/:id`: get a profile. */
 export function getProfile(svc: AdminContext): Handler<'admin.getProfile'> {
   return async (input) => {
     const { id } = input.params;

@@ -1,5 +1,5 @@
-import { profileView } from '../domain/profiles';
 import type { Handler } from '@nap/bus';
+import { profileView } from '../domain/profiles';
 import type { AdminContext } from '../context';
 
 /** `GET /profiles`: a page of profiles; the active one says whether every replica carries it. */

@@ -1,5 +1,5 @@
-import { serverHealth } from '../clients/host';
 import type { Handler } from '@nap/bus';
+import { serverHealth } from '../clients/host';
 import type { AdminContext } from '../context';
 
 /** `GET /health/server`: this platform's version and release, and the answering process. */

@@ -1,5 +1,5 @@
-import { systemHealth } from '../clients/host';
 import type { Handler } from '@nap/bus';
+import { systemHealth } from '../clients/host';
 import type { AdminContext } from '../context';
 
 /** `GET /health/system`: the host of the answering process. */

@@ -1,9 +1,9 @@
+import type { Handler } from '@nap/bus';
 import { TIMEOUTS_MS } from '@nap/contracts';
 import { installBundles, kindOf } from '../clients/bundle-kinds';
-import type { Call } from '../clients/bundle-kinds';
 import { newPrebuiltRecord, prebuiltView, refuse } from '../domain/prebuilts';
+import type { Call } from '../domain/prebuilts';
 import { analysePrebuilt } from '../context';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `POST /prebuilts/import`: every bundle through its owning service; on any failure, nothing stays and nothing is recorded. */

@@ -1,6 +1,6 @@
 import { rawReply } from '@nap/bus';
-import { checkCredentials, issueToken } from '../context';
 import type { Handler } from '@nap/bus';
+import { checkCredentials, issueToken } from '../context';
 import type { AdminContext } from '../context';
 
 /** `POST /login`: checks the credentials and begins a session; answers the bare token, as the platform's existing clients read the body of /login. */

@@ -1,5 +1,5 @@
-import { checkCredentials, issueToken } from '../context';
 import type { Handler } from '@nap/bus';
+import { checkCredentials, issueToken } from '../context';
 import type { AdminContext } from '../context';
 
 /** `POST /oauth/token`: the client credentials grant: the client id and secret are a username and password. */

@@ -1,5 +1,5 @@
-import { kindOf } from '../clients/bundle-kinds';
 import type { Handler } from '@nap/bus';
+import { kindOf } from '../clients/bundle-kinds';
 import type { AdminContext } from '../context';
 
 /** `DELETE /prebuilts/:id`: exactly the artifacts the prebuilt created, through their services, then the record. */

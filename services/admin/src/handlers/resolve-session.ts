@@ -1,7 +1,7 @@
+import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
 import { sessionEnd, sessionEnded, sessionIdle } from '../domain/sessions';
 import { callerOfAccount, endSession } from '../context';
-import { AppError } from '@nap/contracts';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** Bus only: the caller a live session stands for, with roles as they are now; 401 when it ended or stayed unused beyond the idle limit. */

@@ -1,5 +1,5 @@
-import { AppError } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
 import type { AdminContext } from '../context';
 
 /** `PUT /adapters/:name/restart`: a new runtime, whatever state the adapter was in (DEAD too). */

@@ -1,6 +1,6 @@
+import type { Handler } from '@nap/bus';
 import { APPLICATIONS } from '@nap/contracts';
 import { carriedOut, lifecycleOf, unprotectedApplication } from '../domain/applications';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `PUT /applications/:name/restart`: stops every replica (each finishes what it holds) and starts it again. */

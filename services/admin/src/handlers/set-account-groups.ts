@@ -1,8 +1,8 @@
-import { checkGroups, keepAnAdmin, viewAccount } from '../context';
 import type { Handler } from '@nap/bus';
+import { checkGroups, keepAnAdmin, viewAccount } from '../context';
 import type { AdminContext } from '../context';
 
-/** `PUT /user-management/accounts/:accountId/groups`: Set groups of an account. */
+/** `PUT /user-management/accounts/:accountId/groups`: set groups of an account. */
 export function setAccountGroups(svc: AdminContext): Handler<'admin.setAccountGroups'> {
   return async (input, ctx) => {
     const id = input.params.accountId;

@@ -1,6 +1,6 @@
+import type { Handler } from '@nap/bus';
 import { hashPassword } from '../domain/password';
 import { viewAccount } from '../context';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `PUT /user-management/accounts/:accountId/password`: a new password; the account's sessions end. */

@@ -1,5 +1,5 @@
-import { keepAdminRole } from '../context';
 import type { Handler } from '@nap/bus';
+import { keepAdminRole } from '../context';
 import type { AdminContext } from '../context';
 
 /** `PUT /user-management/groups/:groupId/roles`: the roles every account of the group holds; the admin role stays with at least one active account. */

@@ -1,5 +1,5 @@
-import { AppError } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
 import type { AdminContext } from '../context';
 
 /** `PUT /adapters/:name/start`: STARTING until the first connection check, then RUNNING; the desired state is kept across restarts. */

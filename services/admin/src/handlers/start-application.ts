@@ -1,6 +1,6 @@
+import type { Handler } from '@nap/bus';
 import { APPLICATIONS } from '@nap/contracts';
 import { applicationNamed, lifecycleOf } from '../domain/applications';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `PUT /applications/:name/start`: every replica of the application's service takes requests again, new ones too. */

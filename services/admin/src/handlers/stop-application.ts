@@ -1,6 +1,6 @@
+import type { Handler } from '@nap/bus';
 import { APPLICATIONS } from '@nap/contracts';
 import { lifecycleOf, unprotectedApplication } from '../domain/applications';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `PUT /applications/:name/stop`: every replica of the application's service pauses (finishing what it holds), new ones too, until started. */

@@ -1,6 +1,6 @@
+import type { Handler } from '@nap/bus';
 import { accountChanges } from '../domain/accounts';
 import { keepAnAdmin, viewAccount } from '../context';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `PATCH /authorization/accounts/:accountId`: names, email, inactive; deactivating an account ends its sessions. */

@@ -1,6 +1,6 @@
+import type { Handler } from '@nap/bus';
 import { isRecord } from '@nap/util';
 import { withLevel } from '../domain/logger-props';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `PUT /adapters/:name/loglevel`: the level the adapter logs at, recorded under the transport (every one when absent). */

@@ -1,7 +1,7 @@
+import type { Handler } from '@nap/bus';
 import { APPLICATIONS } from '@nap/contracts';
 import { applicationNamed, carriedOut } from '../domain/applications';
 import { withLevel } from '../domain/logger-props';
-import type { Handler } from '@nap/bus';
 import type { AdminContext } from '../context';
 
 /** `PUT /applications/:name/loglevel`: the level every replica of the service logs at, at once; recorded under the transport (every one when absent). */

@@ -1,5 +1,5 @@
-import { checkUnused, modelRecordOf, modelView, validModel, versionIdOf } from '../domain/integrations';
 import type { Handler } from '@nap/bus';
+import { checkUnused, modelRecordOf, modelView, validModel, versionIdOf } from '../domain/integrations';
 import type { AdminContext } from '../context';
 
 /** `PUT /integration-models`: replaces the document of a model that no integration uses. */

@@ -1,5 +1,5 @@
-import { changeIntegration } from '../context';
 import type { Handler } from '@nap/bus';
+import { changeIntegration } from '../context';
 import type { AdminContext } from '../context';
 
 /** `PUT /integrations/:name/properties`: the same change as `PUT /integrations/:name`. */

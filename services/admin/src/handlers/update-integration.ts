@@ -1,5 +1,5 @@
-import { changeIntegration } from '../context';
 import type { Handler } from '@nap/bus';
+import { changeIntegration } from '../context';
 import type { AdminContext } from '../context';
 
 /** `PUT /integrations/:name`: model, type and properties; a secret sent back as `********` keeps the stored one. */

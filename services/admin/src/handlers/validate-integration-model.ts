@@ -1,5 +1,5 @@
-import { checkModel } from '../domain/openapi-model';
 import type { Handler } from '@nap/bus';
+import { checkModel } from '../domain/openapi-model';
 import type { AdminContext } from '../context';
 
 /** `PUT /integration-models/validation`: the check of an import, storing nothing. */
