@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Bus } from '@nap/bus';
 import { APPLICATIONS, APPLICATION_NAMES, AppError, adapterDataSchema, parseAs, signToken } from '@nap/contracts';
 import type {
   AdapterData,
@@ -15,7 +16,6 @@ import type {
   PrebuiltPackage,
   Profile,
 } from '@nap/contracts';
-import type { Bus } from '@nap/bus';
 import type { SecretBox } from '@nap/runtime';
 import type { Logger } from '@nap/telemetry';
 import { BUNDLE_KINDS, isBundleType, transformationExists } from './clients/bundle-kinds';
@@ -25,6 +25,10 @@ import type { OutboundHttp } from './clients/outbound-http';
 import type { PackageSources } from './clients/package-sources';
 import type { Replicas } from './clients/replicas';
 import type { ServiceIndexes } from './clients/service-indexes';
+import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from './domain/accounts';
+import type { AccountView } from './domain/accounts';
+import { adapterSettingsOf, adapterTarget, adapterView, newAdapterDoc, outboundOf, sealedAdapterData } from './domain/adapters';
+import type { AdapterRequest } from './domain/adapters';
 import {
   applicationHealth,
   applicationNamed,
@@ -34,14 +38,12 @@ import {
   documentChanges,
 } from './domain/applications';
 import type { ApplicationDocument, ProfileLiveSettings } from './domain/applications';
-import { adapterSettingsOf, adapterTarget, adapterView, newAdapterDoc, outboundOf, sealedAdapterData } from './domain/adapters';
-import type { AdapterRequest } from './domain/adapters';
-import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from './domain/accounts';
-import type { AccountView } from './domain/accounts';
 import { integrationRecordOf, integrationView } from './domain/integrations';
 import type { IntegrationProperties } from './domain/integrations';
 import type { AdminLiveSettings } from './domain/live-settings';
 import { verifyPassword } from './domain/password';
+import { dependenciesOutside, existingArtifact, inInstallOrder, missingDependency, packageProblems, planBundles } from './domain/prebuilts';
+import type { Call, PlannedBundle, PrebuiltOptions, Problem } from './domain/prebuilts';
 import {
   appliedMembers,
   changedMembers,
@@ -51,21 +53,19 @@ import {
   profileView,
   withDefaults,
 } from './domain/profiles';
-import { dependenciesOutside, existingArtifact, inInstallOrder, missingDependency, packageProblems, planBundles } from './domain/prebuilts';
-import type { Call, PlannedBundle, PrebuiltOptions, Problem } from './domain/prebuilts';
 import type { RepositoryConfigs } from './domain/repository-configs';
 import { maskSettings } from './domain/sealed-settings';
-import { invalidMember } from './domain/validation-error';
-import type { AdapterMonitor } from './engine/adapter-monitor';
 import { newSession } from './domain/sessions';
 import type { IssuedToken } from './domain/sessions';
 import { newSigningKeyRecord, openSigningKey } from './domain/signing-key';
 import type { SigningKey } from './domain/signing-key';
+import { invalidMember } from './domain/validation-error';
+import type { AdapterMonitor } from './engine/adapter-monitor';
 import type { ApplicationReconciler } from './engine/application-reconciler';
-import type { ActiveProfileRepository } from './store/active-profile';
-import type { ApplicationStateRepository } from './store/application-states';
 import type { AccountRecord, AccountRepository } from './store/accounts';
+import type { ActiveProfileRepository } from './store/active-profile';
 import type { AdapterRepository } from './store/adapters';
+import type { ApplicationStateRepository } from './store/application-states';
 import type { GroupRecord, GroupRepository } from './store/groups';
 import type { IntegrationModelSourceRepository } from './store/integration-model-sources';
 import type { IntegrationModelRepository } from './store/integration-models';
