@@ -17,7 +17,7 @@ import { generatePassword } from './domain/password';
 import { AdapterMonitor } from './engine/adapter-monitor';
 import { ApplicationReconciler } from './engine/application-reconciler';
 import { bootstrapAdministrator, bootstrapProfiles } from './engine/bootstrap';
-import { registerAdminMetrics } from './engine/metrics';
+import { registerAdminMetrics } from './metrics';
 import { adminHandlers } from './handlers';
 import { AccountRepository } from './store/accounts';
 import { ActiveProfileRepository } from './store/active-profile';

@@ -2,7 +2,7 @@ import { eventually, freePort } from '@nap/testing';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { AggregatorRegistry, createMetrics } from '@nap/telemetry';
-import { registerAdminMetrics } from '../src/engine/metrics';
+import { registerAdminMetrics } from '../src/metrics';
 import { AdapterRepository } from '../src/store/adapters';
 import { IntegrationRepository } from '../src/store/integrations';
 import { SessionRepository } from '../src/store/sessions';

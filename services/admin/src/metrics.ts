@@ -1,9 +1,9 @@
 import { ADAPTER_STATES } from '@nap/contracts';
 import { gaugeOnce } from '@nap/telemetry';
 import type { Registry } from '@nap/telemetry';
-import type { AdapterRepository } from '../store/adapters';
-import type { IntegrationRepository } from '../store/integrations';
-import type { SessionRepository } from '../store/sessions';
+import type { AdapterRepository } from './store/adapters';
+import type { IntegrationRepository } from './store/integrations';
+import type { SessionRepository } from './store/sessions';
 
 /** What the admin gauges read at scrape time. */
 export interface AdminMetricSources {
