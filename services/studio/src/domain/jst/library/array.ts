@@ -20,6 +20,7 @@ function each(method: (array: unknown[], fn: (value: unknown, index: number) => 
   return {
     params: ['array', 'callback', '...constantValues'],
     callback: 1,
+    callbackValues: 3,
     run(args, ctx) {
       const array = needArray(args, 0);
       const fixed = constants(args, from);
@@ -32,6 +33,7 @@ function reducer(fromRight: boolean): MethodDef {
   return {
     params: ['array', 'callback', 'initialValue', '...constantValues'],
     callback: 1,
+    callbackValues: 4,
     run(args, ctx) {
       const array = needArray(args, 0);
       const fixed = constants(args, 3);
