@@ -4,7 +4,7 @@ import { isAppError } from '@nap/contracts';
 import { exampleOf, fixturesAbsent } from '@nap/testing';
 import { compileTransformation, createInlineRegexRunner, migrateTransformation, runTransformationPlan } from '../src/domain/jst';
 import type { RunOptions } from '../src/domain/jst';
-import { toOlderForm } from './older-form';
+import { hasCallback, toOlderForm } from './older-form';
 
 /**
  * Transformations saved by 2023.1-era releases against the same documents in the current form: every
@@ -19,26 +19,9 @@ const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/itential-a
 const present = existsSync(FIXTURES);
 const regex = createInlineRegexRunner();
 
-const CALLBACK_METHODS = new Set(['map', 'filter', 'find', 'findIndex', 'some', 'every', 'flatMap', 'reduce', 'reduceRight', 'sort']);
-
 interface Fixture {
   name: string;
   doc: Obj & { incoming: Obj[]; functions?: Obj[]; steps: Obj[] };
-}
-
-function withCallback(doc: Fixture['doc']): boolean {
-  const fnIds = new Set((doc.functions ?? []).map((f) => f.id));
-  const scopes = [doc, ...(doc.functions ?? [])];
-  return scopes.some((scope) =>
-    (scope.steps as Obj[]).some(
-      (s) =>
-        s.type === 'method' &&
-        s.library === 'Array' &&
-        CALLBACK_METHODS.has(String(s.method)) &&
-        Array.isArray(s.args) &&
-        fnIds.has(s.args[1]),
-    ),
-  );
 }
 
 function fixtures(): Fixture[] {
@@ -51,7 +34,7 @@ function fixtures(): Fixture[] {
         components: { type: string; document: Fixture['doc'] }[];
       };
       return p.components
-        .filter((c) => c.type === 'transformation' && withCallback(c.document))
+        .filter((c) => c.type === 'transformation' && hasCallback(c.document))
         .map((c) => ({ name: `${f.replace('.project.json', '')}: ${String(c.document.name)}`, doc: c.document }));
     });
 }

@@ -102,3 +102,18 @@ export function toOlderForm(doc: Obj): Obj {
   });
   return { ...doc, version: '4.1.2-2023.1.10', functions: older };
 }
+
+/** Whether some step of the document calls one of its functions back (`Array.map(array, "ƒ_map_1")`, sort too). */
+export function hasCallback(doc: Obj): boolean {
+  const functions = Array.isArray(doc.functions) ? doc.functions.filter(isObj) : [];
+  return functions.some((fn) => callSites(doc, String(fn.id)).length > 0 || sortedBy(doc, String(fn.id)));
+}
+
+function sortedBy(doc: Obj, fnId: string): boolean {
+  const scopes = [doc, ...(Array.isArray(doc.functions) ? doc.functions.filter(isObj) : [])];
+  return scopes.some((scope) =>
+    (Array.isArray(scope.steps) ? scope.steps.filter(isObj) : []).some(
+      (s) => s.type === 'method' && s.library === 'Array' && s.method === 'sort' && Array.isArray(s.args) && s.args[1] === fnId,
+    ),
+  );
+}

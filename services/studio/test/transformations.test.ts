@@ -2,8 +2,9 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { getOperation, validateResponse } from '@nap/contracts';
 import type { ImportResult, Transformation } from '@nap/contracts';
-import { exampleOf, startTestPlatform } from '@nap/testing';
+import { exampleOf, fixturesAbsent, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
+import { hasCallback, toOlderForm } from './older-form';
 
 /**
  * JST transformations through the HTTP interface: the routes, and conformance with the 146 real
@@ -169,10 +170,7 @@ describe('transformation routes', () => {
 if (!present) {
   describe('conformance with the 146 real transformations', () => {
     it('did NOT run: the fixtures folder is absent', () => {
-      console.warn(
-        `\n${'!'.repeat(100)}\nCONFORMANCE NOT RUN: ${FIXTURES} is absent, so the 146 real JST transformations were not imported and run.\n${'!'.repeat(100)}\n`,
-      );
-      expect(present).toBe(false);
+      fixturesAbsent(FIXTURES, 'the 146 real JST transformations (imported and run in both their current and 2023.1 forms)');
     });
   });
 } else {
@@ -329,5 +327,123 @@ if (!present) {
       // no match: find answers undefined, getProperty of it is undefined, so segmentId is left out
       expect((await runIt(m, { getSegmentsResult: segments, segmentName: 'NONE' })).body).toEqual({});
     });
+
+    it('imports the 2023.1 form of the 44 with a callback (thisArg members), and each answers as its current form does', async () => {
+      // every document whose older form differs: the 44 with a callback and those with an uncalled callback
+      const older = all
+        .map((m) => ({ m, doc: toOlderForm(m.doc) }))
+        .filter(({ m, doc }) => JSON.stringify(doc.functions) !== JSON.stringify(m.doc.functions));
+      expect(older.filter(({ m }) => hasCallback(m.doc))).toHaveLength(44);
+      const stored = new Map<string, string>();
+      for (let i = 0; i < older.length; i += 25) {
+        const batch = older.slice(i, i + 25).map(({ doc }) => {
+          const { _id: _kept, ...rest } = doc;
+          return { ...rest, name: `${String(doc.name)} (2023.1)` };
+        });
+        const res = await platform.http('POST', '/transformations/import', { token: admin, body: { transformations: batch } });
+        const body = res.body as ImportResult;
+        expect(body.imported.filter((x) => !x.success).map((x) => x.message)).toEqual([]);
+        for (const x of body.imported) stored.set((x.created as Transformation).name, (x.created as Transformation)._id);
+      }
+      // the same answer: status and body, but for the request id an error carries
+      const answer = (r: { status: number; body: unknown }): string => {
+        const { requestId: _request, ...body } = (r.body ?? {}) as Record<string, unknown>;
+        return JSON.stringify([r.status, Array.isArray(r.body) || typeof r.body !== 'object' ? r.body : body]);
+      };
+      const differ: string[] = [];
+      for (const { m } of older) {
+        const incoming = Object.fromEntries(m.doc.incoming.map((s) => [s.$id, exampleOf(s)]));
+        const current = await runIt(m, incoming);
+        const id = stored.get(`${m.doc.name} (2023.1)`) as string;
+        const old = await platform.http('POST', `/transformations/${id}`, { token: admin, body: { incoming } });
+        if (answer(old) !== answer(current)) differ.push(`${m.doc.name}: current ${answer(current)} | 2023.1 ${answer(old)}`);
+      }
+      expect(differ).toEqual([]);
+    });
+
+    it('answers the 2023.1 form of Aggregate Functions for Arrays as the original does (mode frequency, deviation, variance)', async () => {
+      const m = all.find((x) => x.doc.name.endsWith(': Aggregate Functions for Arrays')) as Member;
+      const { _id: _kept, ...older } = toOlderForm(m.doc);
+      const res = await platform.http('POST', '/transformations', { token: admin, body: { ...older, name: 'aggregate (2023.1)' } });
+      expect(res.status).toBe(201);
+      expect((res.body as { _id: string })._id).toEqual(expect.any(String));
+      const run = await platform.http('POST', '/transformations/aggregate (2023.1)', {
+        token: admin,
+        body: { incoming: { groupedArray: [1, 2, 3] }, options: { extractOutput: true } },
+      });
+      expect(run).toMatchObject({
+        status: 200,
+        body: { modeFrequency: 1, standardDeviation: Math.sqrt(2 / 3), variance: 2 / 3, mode: [1, 2, 3], median: 2 },
+      });
+    });
   });
 }
+
+describe('transformations of 2023.1 releases that cannot be translated exactly', () => {
+  it('are refused at create and import with 400 TRANSFORMATION_INVALID naming the function and the step', async () => {
+    const doc = {
+      name: 'older-unnamed-member',
+      incoming: [{ $id: 'sites', type: 'array' }],
+      outgoing: [{ $id: 'out', type: 'array' }],
+      steps: [
+        { id: 1, type: 'method', library: 'Array', method: 'map', args: [null, 'ƒ_map_1', 'x'] },
+        { id: 2, type: 'assign', from: { location: 'incoming', name: 'sites', ptr: '' }, to: { location: 'method', name: 1, ptr: arg(0) } },
+        {
+          id: 3,
+          type: 'assign',
+          from: { location: 'method', name: 1, ptr: '/return' },
+          to: { location: 'outgoing', name: 'out', ptr: '' },
+        },
+      ],
+      functions: [
+        {
+          id: 'ƒ_map_1',
+          name: 'ƒ_map_1',
+          incoming: [
+            { $id: 'currentValue' },
+            { $id: 'index' },
+            { $id: 'array' },
+            { $id: 'thisArg', type: 'object', properties: { region: { type: 'string' } }, isContext: true, isIndexed: true },
+          ],
+          outgoing: [{ $id: 'return' }],
+          steps: [
+            { id: 1, type: 'method', library: 'String', method: 'concat', args: [null, null] },
+            {
+              id: 2,
+              type: 'assign',
+              from: { location: 'incoming', name: 'currentValue', ptr: '' },
+              to: { location: 'method', name: 1, ptr: arg(0) },
+            },
+            {
+              id: 3,
+              type: 'assign',
+              from: { location: 'incoming', name: 'thisArg', ptr: '/region' },
+              to: { location: 'method', name: 1, ptr: arg(1) },
+            },
+            {
+              id: 4,
+              type: 'assign',
+              from: { location: 'method', name: 1, ptr: '/return' },
+              to: { location: 'outgoing', name: 'return', ptr: '' },
+            },
+          ],
+        },
+      ],
+    };
+    const message =
+      'function "ƒ_map_1" step 3: reads member "region" of thisArg, which names no argument position (the older form names them <position>_<label>)';
+    const res = await platform.http('POST', '/transformations', { token: admin, body: doc });
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        code: 'TRANSFORMATION_INVALID',
+        message: `The transformation "older-unnamed-member" cannot run: ${message} at /functions/0/steps/2/from/ptr`,
+        details: [{ code: 'OLDER_FORM_UNTRANSLATABLE', message, path: '/functions/0/steps/2/from/ptr' }],
+      },
+    });
+    const imported = await platform.http('POST', '/transformations/import', { token: admin, body: { transformations: [doc] } });
+    expect((imported.body as ImportResult).imported).toMatchObject([{ success: false, message: expect.stringContaining(message) }]);
+    const validated = await platform.http('POST', '/transformations/validate', { token: admin, body: doc });
+    expect(validated.body).toMatchObject({ isValid: false, errors: [{ code: 'OLDER_FORM_UNTRANSLATABLE', message }] });
+  });
+});
