@@ -60,6 +60,10 @@ function defaultCompare(a: unknown, b: unknown): number {
 }
 
 export const ARRAY: Library = {
+  at: {
+    params: ['array', 'index'],
+    run: (args) => needArray(args, 0).at(integer(args, 1, 0)),
+  },
   concat: {
     params: ['array', '...values'],
     run(args, ctx) {
@@ -67,6 +71,13 @@ export const ARRAY: Library = {
       const rest = args.slice(1);
       sizeOf(ctx, array.length + rest.reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 1), 0));
       return array.concat(...rest);
+    },
+  },
+  copyWithin: {
+    params: ['array', 'target', 'start', 'end'],
+    run(args) {
+      const array = needArray(args, 0);
+      return [...array].copyWithin(integer(args, 1, 0), integer(args, 2, 0), integer(args, 3, array.length));
     },
   },
   every: each((a, fn) => a.every((v, i) => Boolean(fn(v, i)))),
@@ -84,11 +95,18 @@ export const ARRAY: Library = {
   filter: each((a, fn) => a.filter((v, i) => Boolean(fn(v, i)))),
   find: each((a, fn) => a.find((v, i) => Boolean(fn(v, i)))),
   findIndex: each((a, fn) => a.findIndex((v, i) => Boolean(fn(v, i)))),
+  findLast: each((a, fn) => a.findLast((v, i) => Boolean(fn(v, i)))),
+  findLastIndex: each((a, fn) => a.findLastIndex((v, i) => Boolean(fn(v, i)))),
   flat: {
     params: ['array', 'depth'],
     run: (args) => needArray(args, 0).flat(integer(args, 1, 1)),
   },
   flatMap: each((a, fn) => a.flatMap((v, i) => fn(v, i))),
+  // calls back for each element and answers undefined: callbacks change nothing, so it is kept for documents that have it
+  forEach: each((a, fn) => {
+    a.forEach((v, i) => fn(v, i));
+    return undefined;
+  }),
   from: {
     params: ['iterable'],
     run(args, ctx) {
@@ -137,6 +155,13 @@ export const ARRAY: Library = {
     run: (args) => needArray(args, 0).length,
   },
   map: each((a, fn) => a.map((v, i) => fn(v, i))),
+  of: {
+    params: ['...items'],
+    run(args, ctx) {
+      sizeOf(ctx, args.length);
+      return [...args];
+    },
+  },
   pop: {
     params: ['array'],
     run(args) {
@@ -200,6 +225,14 @@ export const ARRAY: Library = {
       const spliced =
         args[2] === undefined ? copy.splice(integer(args, 1, 0)) : copy.splice(integer(args, 1, 0), integer(args, 2, 0), ...args.slice(3));
       return { array: copy, spliced };
+    },
+  },
+  toString: {
+    params: ['array'],
+    run(args, ctx) {
+      const text = needArray(args, 0).toString();
+      ctx.grow(text.length);
+      return text;
     },
   },
   unshift: {
