@@ -379,6 +379,44 @@ if (!present) {
   });
 }
 
+describe('constructors of the original library', () => {
+  it('creates and runs a transformation that declares Null.new Null (the F5 BIG-IQ upgrade input, refused before)', async () => {
+    const doc = {
+      name: 'Create BIG-IQ Update Device Upgrade Input',
+      incoming: [{ $id: 'deviceUpgradeTaskDetails', type: 'object' }],
+      outgoing: [{ $id: 'updateDeviceUpgradeInput', type: 'object' }],
+      steps: [
+        { id: 9, type: 'declaration', library: 'Null', method: 'new Null', args: [], view: { row: 3, col: 1 }, context: '#' },
+        {
+          id: 10,
+          type: 'assign',
+          from: { location: 'declaration', name: 9, ptr: '/return' },
+          to: { location: 'outgoing', name: 'updateDeviceUpgradeInput', ptr: '/obsfuscatedPassword' },
+          context: '#',
+        },
+        {
+          id: 11,
+          type: 'assign',
+          from: { location: 'incoming', name: 'deviceUpgradeTaskDetails', ptr: '/selfLink' },
+          to: { location: 'outgoing', name: 'updateDeviceUpgradeInput', ptr: '/selfLink' },
+          context: '#',
+        },
+      ],
+      functions: [],
+    };
+    const created = await platform.http('POST', '/transformations', { token: admin, body: doc });
+    expect(created.status).toBe(201);
+    const run = await platform.http('POST', `/transformations/${(created.body as Transformation)._id}`, {
+      token: admin,
+      body: { incoming: { deviceUpgradeTaskDetails: { selfLink: 'https://localhost/mgmt/cm/device/upgrades/4d6d' } } },
+    });
+    expect(run).toMatchObject({
+      status: 200,
+      body: { updateDeviceUpgradeInput: { obsfuscatedPassword: null, selfLink: 'https://localhost/mgmt/cm/device/upgrades/4d6d' } },
+    });
+  });
+});
+
 describe('transformations of 2023.1 releases that cannot be translated exactly', () => {
   it('are refused at create and import with 400 TRANSFORMATION_INVALID naming the function and the step', async () => {
     const doc = {
