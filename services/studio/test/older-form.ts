@@ -61,10 +61,11 @@ function label(site: CallSite | undefined, n: number): string {
   const wire = (Array.isArray(site.scope.steps) ? site.scope.steps.filter(isObj) : []).find(
     (s) => s.type === 'assign' && isObj(s.to) && s.to.name === site.step.id && s.to.ptr === ptr,
   );
-  if (wire === undefined || !isObj(wire.from)) return `constantValue${n + 1}`;
-  if (wire.from.location === 'incoming') return String(wire.from.name);
-  const source = (Array.isArray(site.scope.steps) ? site.scope.steps.filter(isObj) : []).find((s) => s.id === wire.from.name);
-  return `${String(source?.method ?? wire.from.location)} return`;
+  const from = wire?.from;
+  if (!isObj(from)) return `constantValue${n + 1}`;
+  if (from.location === 'incoming') return String(from.name);
+  const source = (Array.isArray(site.scope.steps) ? site.scope.steps.filter(isObj) : []).find((s) => s.id === from.name);
+  return `${String(source?.method ?? from.location)} return`;
 }
 
 export function toOlderForm(doc: Obj): Obj {

@@ -59,6 +59,16 @@ function defaultCompare(a: unknown, b: unknown): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+// declared apart: inside the literal, a member named toString gets no contextual type
+const ARRAY_TO_STRING: MethodDef = {
+  params: ['array'],
+  run(args, ctx) {
+    const text = needArray(args, 0).toString();
+    ctx.grow(text.length);
+    return text;
+  },
+};
+
 export const ARRAY: Library = {
   at: {
     params: ['array', 'index'],
@@ -227,14 +237,7 @@ export const ARRAY: Library = {
       return { array: copy, spliced };
     },
   },
-  toString: {
-    params: ['array'],
-    run(args, ctx) {
-      const text = needArray(args, 0).toString();
-      ctx.grow(text.length);
-      return text;
-    },
-  },
+  toString: ARRAY_TO_STRING,
   unshift: {
     params: ['array', '...items'],
     run(args, ctx) {
