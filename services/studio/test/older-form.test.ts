@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { isAppError } from '@nap/contracts';
 import { exampleOf, fixturesAbsent } from '@nap/testing';
 import { compileTransformation, createInlineRegexRunner, migrateTransformation, runTransformationPlan } from '../src/domain/jst';
 import type { RunOptions } from '../src/domain/jst';
+import { FIXTURES, fixtureTransformations } from './fixture-transformations';
+import type { FixtureTransformation } from './fixture-transformations';
 import { hasCallback, toOlderForm } from './older-form';
 
 /**
@@ -15,28 +16,19 @@ import { hasCallback, toOlderForm } from './older-form';
 
 type Obj = Record<string, unknown>;
 
-const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/itential-assets');
 const present = existsSync(FIXTURES);
 const regex = createInlineRegexRunner();
 
 interface Fixture {
   name: string;
-  doc: Obj & { incoming: Obj[]; functions?: Obj[]; steps: Obj[] };
+  doc: FixtureTransformation['doc'];
 }
 
+/** The fixture JSTs that call one of their functions back. */
 function fixtures(): Fixture[] {
-  return readdirSync(FIXTURES)
-    .filter((f) => f.endsWith('.project.json'))
-    .sort()
-    .flatMap((f) => {
-      const p = JSON.parse(readFileSync(path.join(FIXTURES, f), 'utf8')) as {
-        _id: string;
-        components: { type: string; document: Fixture['doc'] }[];
-      };
-      return p.components
-        .filter((c) => c.type === 'transformation' && hasCallback(c.document))
-        .map((c) => ({ name: `${f.replace('.project.json', '')}: ${String(c.document.name)}`, doc: c.document }));
-    });
+  return fixtureTransformations()
+    .filter((t) => hasCallback(t.doc))
+    .map((t) => ({ name: `${t.file}: ${t.doc.name}`, doc: t.doc }));
 }
 
 type Outcome = { value: unknown } | { failed: string };

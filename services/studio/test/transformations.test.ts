@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { getOperation, validateResponse } from '@nap/contracts';
 import type { ImportResult, Transformation } from '@nap/contracts';
 import { exampleOf, fixturesAbsent, startTestPlatform } from '@nap/testing';
 import type { TestPlatform } from '@nap/testing';
+import { FIXTURES, fixtureTransformations } from './fixture-transformations';
+import type { FixtureTransformation } from './fixture-transformations';
 import { hasCallback, toOlderForm } from './older-form';
 
 /**
@@ -13,27 +14,16 @@ import { hasCallback, toOlderForm } from './older-form';
  * representative set were written by reading each JST, not by running it.
  */
 
-const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/itential-assets');
 const present = existsSync(FIXTURES);
 
 interface Member {
   project: string;
-  doc: Record<string, unknown> & { _id: string; name: string; incoming: { $id: string }[] };
+  doc: FixtureTransformation['doc'];
 }
 
-function fixtureTransformations(): Member[] {
-  return readdirSync(FIXTURES)
-    .filter((f) => f.endsWith('.project.json'))
-    .sort()
-    .flatMap((f) => {
-      const p = JSON.parse(readFileSync(path.join(FIXTURES, f), 'utf8')) as {
-        _id: string;
-        components: { type: string; document: Member['doc'] }[];
-      };
-      return p.components
-        .filter((c) => c.type === 'transformation')
-        .map((c) => ({ project: p._id, doc: { ...c.document, name: `@${p._id}: ${c.document.name}` } }));
-    });
+/** The fixture transformations named as their projects name them (`@<project _id>: <name>`). */
+function fixtureMembers(): Member[] {
+  return fixtureTransformations().map((t) => ({ project: t.project, doc: { ...t.doc, name: `@${t.project}: ${t.doc.name}` } }));
 }
 
 let platform: TestPlatform;
@@ -175,7 +165,7 @@ if (!present) {
   });
 } else {
   describe('conformance with the 146 real transformations', () => {
-    const all = fixtureTransformations();
+    const all = fixtureMembers();
     const byName = (project: string, name: string): Member => {
       const found = all.find((m) => m.project === project && m.doc.name === `@${project}: ${name}`);
       if (!found) throw new Error(`No fixture transformation ${name} in project ${project}`);
