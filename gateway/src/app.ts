@@ -29,8 +29,12 @@ import { mountDocs } from './docs';
 import { RouteTable } from './routes';
 import { createEventStreams } from './sse';
 import { UnavailableServices } from './unavailable';
+import { createBrowserSafety } from './browser-safety';
+import type { BrowserSafetyOptions } from './browser-safety';
+import { mountConsole } from './console-files';
+import { createSecurityHeaders } from './security-headers';
 
-export interface GatewayOptions {
+export interface GatewayOptions extends BrowserSafetyOptions {
   bus: Bus;
   client: BusClient;
   logger: Logger;
@@ -46,8 +50,10 @@ export interface GatewayOptions {
   authenticator?: Authenticator;
   /** Token lifetime of login cookies, seconds (admin service decides the token itself). */
   cookieMaxAgeSeconds?: number;
-  /** Mark the `token` cookie Secure (behind TLS). */
+  /** Mark the `token` cookie Secure (behind TLS) whatever the request; it is anyway when the request came over https. */
   secureCookies?: boolean;
+  /** The built console served at `/console/` (`NAP_CONSOLE_DIR`); `console/dist` beside the gateway when unset. */
+  consoleDir?: string;
 }
 
 export interface Gateway {
@@ -85,6 +91,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { bus, client, logger, metrics } = options;
   const authenticator = options.authenticator ?? new Authenticator({ bus, client, logger });
   const unavailable = new UnavailableServices(bus);
+  const browser = createBrowserSafety(options);
+  const securityHeaders = createSecurityHeaders(browser);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -113,6 +121,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   /** Serves a catalog operation when the path is one; false to let express answer. */
   function serveOperation(req: IncomingMessage, res: ServerResponse): boolean {
+    securityHeaders(req, res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -131,6 +140,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       query = q < 0 ? {} : (qs.parse(url.slice(q + 1), { allowPrototypes: true }) as Record<string, unknown>);
     } catch {
       sendError(res, locals, new AppError('BAD_REQUEST', 'The query string cannot be read'));
+      return true;
+    }
+    const crossSite = browser.refuseCrossSite(req, found.op, query.token);
+    if (crossSite) {
+      sendError(res, locals, crossSite);
       return true;
     }
     const request: IncomingRequest = { req, res, op: found.op, params: found.params, query, locals };
@@ -182,6 +196,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     res.json(asyncapi);
   });
   mountDocs(app);
+  mountConsole(app, { ...(options.consoleDir !== undefined ? { dir: options.consoleDir } : {}), logger });
 
   interface IncomingRequest {
     req: IncomingMessage;
@@ -286,14 +301,23 @@ export function createGateway(options: GatewayOptions): Gateway {
         'set-cookie',
         serializeCookie('token', token, {
           httpOnly: true,
-          sameSite: 'lax',
-          secure: options.secureCookies ?? false,
+          sameSite: 'strict',
+          secure: (options.secureCookies ?? false) || browser.isSecure(res.req),
           path: '/',
           maxAge: options.cookieMaxAgeSeconds ?? 43_200,
         }),
       );
     } else if (op.id === 'admin.logout') {
-      res.appendHeader('set-cookie', serializeCookie('token', '', { path: '/', expires: new Date(0) }));
+      res.appendHeader(
+        'set-cookie',
+        serializeCookie('token', '', {
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: browser.isSecure(res.req),
+          path: '/',
+          expires: new Date(0),
+        }),
+      );
     }
   }
 

@@ -16,7 +16,7 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
-const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true });`;
+const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: false });`;
 
 /** `GET /docs`: Swagger UI served from the installed `swagger-ui-dist` package, no CDN. */
 export function mountDocs(app: Express): void {
