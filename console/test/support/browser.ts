@@ -43,12 +43,9 @@ export async function launchBrowser(): Promise<ConsoleBrowser> {
     problems.push(text);
   });
   // the page reports every policy violation it meets (an inline script, a style, a request elsewhere)
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      const report = (window as unknown as { __napReportViolation?: (text: string) => void }).__napReportViolation;
-      report?.(`CSP ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`);
-    });
-  });
+  await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
+    window.__napReportViolation?.('CSP ' + event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline') + ' at ' + event.sourceFile + ':' + event.lineNumber);
+  });`);
   return {
     context,
     async newPage() {

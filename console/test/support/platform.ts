@@ -21,7 +21,10 @@ export interface RunningPlatform {
   login(username: string, password: string): Promise<string>;
   adminToken: string;
   output(): string;
+  /** SIGTERM and wait; the data directory is removed unless it was given. */
   stop(): Promise<void>;
+  /** Stops the process and starts it again on the same port with the same data (sessions, jobs). */
+  restart(): Promise<RunningPlatform>;
 }
 
 /**
@@ -31,13 +34,14 @@ export interface RunningPlatform {
  */
 export async function startPlatform(
   env: Record<string, string> = {},
-  options: { dataDir?: string; port?: number } = {},
+  options: { dataDir?: string; port?: number; ownsData?: boolean } = {},
 ): Promise<RunningPlatform> {
   for (const file of [ENTRY, CONSOLE_INDEX]) {
     if (!existsSync(file))
       throw new Error(`${path.relative(ROOT, file)} is missing: run \`npm run build\` at the repository root first (npm test does)`);
   }
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'nap-console-'));
+  const ownsData = options.ownsData ?? options.dataDir === undefined;
   const child: ChildProcess = spawn(process.execPath, [ENTRY], {
     env: {
       ...process.env,
@@ -84,6 +88,11 @@ export async function startPlatform(
     if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text.slice(0, 500)}`);
     return ((res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text) as T;
   }
+  async function halt(): Promise<void> {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await exited;
+  }
   const login = (username: string, password: string) => call<string>('POST', '/login', { user: { username, password } }, undefined);
   const adminToken = await login(ADMIN.username, ADMIN.password);
   return {
@@ -94,11 +103,12 @@ export async function startPlatform(
     login,
     output: () => output,
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await halt();
+      if (ownsData) rmSync(dataDir, { recursive: true, force: true });
+    },
+    async restart() {
+      await halt();
+      return startPlatform(env, { dataDir, port: Number(new URL(url).port), ownsData });
     },
   };
 }

@@ -17,8 +17,6 @@ export interface TaskNodeData extends Record<string, unknown> {
   /** Entry and exit markers are drawn small. */
   marker: boolean;
   selected: boolean;
-  /** The accessible name: the summary and the status (or app and method). */
-  accessibleName: string;
   onSelect: (id: string) => void;
 }
 
@@ -50,29 +48,39 @@ function TaskNodeView({ id, data, positionAbsoluteX, positionAbsoluteY, width, h
       <button
         type="button"
         className={`${data.marker ? styles.marker : styles.task} ${styles[tone] ?? ''} ${data.selected ? styles.selected : ''}`}
-        aria-label={data.accessibleName}
         aria-pressed={data.selected}
         data-task-id={id}
         onClick={() => data.onSelect(id)}
         onFocus={onFocus}
       >
+        {/* the name read out is the visible text: "Approve change — running, needs a person, WorkFlowEngine · ViewData" */}
         {data.marker ? (
-          <span className={styles.markerLabel}>{data.label}</span>
+          <span className={styles.markerLabel}>
+            {data.label}
+            {status ? <span className="visually-hidden"> — {status}</span> : null}
+          </span>
         ) : (
           <>
             <span className={styles.title}>{data.label}</span>
             <span className={styles.meta}>
               {status ? (
                 <span className={styles.status}>
+                  <span className="visually-hidden"> — </span>
                   <StatusIcon status={status} /> {status}
                 </span>
-              ) : null}
+              ) : (
+                <span className="visually-hidden"> — </span>
+              )}
               {data.waiting ? (
                 <span className={styles.waitTag}>
+                  <span className="visually-hidden">, </span>
                   <StatusIcon status="waiting" /> needs a person
                 </span>
               ) : (
-                <span className={styles.detail}>{data.detail}</span>
+                <span className={styles.detail}>
+                  {status ? <span className="visually-hidden">, </span> : null}
+                  {data.detail}
+                </span>
               )}
             </span>
           </>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider } from '@xyflow/react';
+import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { END, START, taskLabel } from '../../api/job-data';
 import { MARKER_SIZE, NODE_HEIGHT, NODE_WIDTH, layoutTasks } from './layout';
@@ -64,9 +64,6 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
       const detail = [task.app, task.name].filter(Boolean).join(' · ');
       const status = withStatus ? (task.status ?? 'incomplete') : undefined;
       const waiting = isWaiting?.(id) ?? false;
-      const accessibleName = withStatus
-        ? `${name} — ${status ?? 'incomplete'}${waiting ? ' — waiting for a person' : ''}`
-        : `${name}${detail && !marker ? ` — ${detail}` : ''}`;
       return {
         id,
         type: 'task',
@@ -80,7 +77,6 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
           waiting,
           marker,
           selected: id === selectedId,
-          accessibleName,
           onSelect,
         },
       };
@@ -141,6 +137,17 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
         >
           <Background gap={24} color="#dfe4ea" />
           <Controls showInteractive={false} position="top-right" />
+          <Panel position="bottom-left" className={styles.legend}>
+            <span className="visually-hidden">Transitions: </span>
+            {Object.entries(EDGE_STYLES).map(([state, look]) => (
+              <span key={state} className={styles.legendItem}>
+                <svg width="28" height="8" aria-hidden="true" focusable="false">
+                  <line x1="0" y1="4" x2="28" y2="4" stroke={look.stroke} strokeWidth={look.width} strokeDasharray={look.dash} />
+                </svg>
+                {state}
+              </span>
+            ))}
+          </Panel>
           {nodes.length > MINIMAP_FROM ? (
             <MiniMap
               pannable

@@ -54,7 +54,20 @@ function propertyOf(instanceLocation: string): string {
     .join('');
 }
 
-function toRjsfErrors(units: readonly OutputUnit[]): RJSFValidationError[] {
+/** The title the schema gives the field at `.a.b` (what the person sees as its label), else its name. */
+function titleAt(schema: RJSFSchema, property: string): string {
+  let current: unknown = schema;
+  let name = '';
+  for (const part of property.split('.').filter(Boolean)) {
+    name = part;
+    const properties: unknown = current !== null && typeof current === 'object' ? (current as RJSFSchema).properties : undefined;
+    current = properties !== null && typeof properties === 'object' ? (properties as Record<string, unknown>)[part] : undefined;
+  }
+  const title: unknown = current !== null && typeof current === 'object' ? (current as RJSFSchema).title : undefined;
+  return typeof title === 'string' && title !== '' ? title : name || 'The form';
+}
+
+function toRjsfErrors(units: readonly OutputUnit[], schema: RJSFSchema): RJSFValidationError[] {
   const errors: RJSFValidationError[] = [];
   for (const unit of units) {
     if (WRAPPERS.has(unit.keyword)) continue;
@@ -65,7 +78,13 @@ function toRjsfErrors(units: readonly OutputUnit[]): RJSFValidationError[] {
       if (missing !== undefined) property = `${property}.${missing}`;
       message = 'is required';
     }
-    errors.push({ name: unit.keyword, property, message, schemaPath: unit.keywordLocation, stack: `${property} ${message}`.trim() });
+    errors.push({
+      name: unit.keyword,
+      property,
+      message,
+      schemaPath: unit.keywordLocation,
+      stack: `${titleAt(schema, property)} ${message}`,
+    });
   }
   return errors;
 }
@@ -78,7 +97,7 @@ export const formValidator: ValidatorType<FormData, RJSFSchema> = {
     transformErrors?: ErrorTransformer<FormData, RJSFSchema>,
     uiSchema?: UiSchema<FormData, RJSFSchema>,
   ): ValidationData<FormData> {
-    let errors = toRjsfErrors(validatorFor(schema).validate(formData ?? {}).errors);
+    let errors = toRjsfErrors(validatorFor(schema).validate(formData ?? {}).errors, schema);
     if (transformErrors) errors = transformErrors(errors, uiSchema);
     const errorSchema = toErrorSchema<FormData>(errors);
     if (!customValidate) return { errors, errorSchema };

@@ -32,6 +32,14 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
   const errors = (job.error ?? []).filter((e) => e.task === taskId);
   const childJobs = task.childJobs ?? [];
   const waiting = isWaitingForPerson(job, task);
+  // a task's error member names where the error goes ($var.job.x) until the task fails; then it holds the error
+  const rawError: unknown = task.variables?.error;
+  const taskError =
+    typeof rawError === 'string' && rawError !== '' && !rawError.startsWith('$var.')
+      ? rawError
+      : rawError !== null && typeof rawError === 'object'
+        ? JSON.stringify(rawError)
+        : undefined;
   return (
     <aside className={styles.panel} aria-labelledby="task-panel-title">
       <div className={styles.panelHeader}>
@@ -55,17 +63,15 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
           </button>
         </div>
       ) : null}
-      {task.variables?.error || errors.length > 0 ? (
+      {taskError !== undefined || errors.length > 0 ? (
         <section aria-labelledby="task-error-title">
           <h3 id="task-error-title">Error</h3>
+          {taskError !== undefined ? <p className="error-message">{taskError}</p> : null}
           {errors.map((e) => (
             <p key={`${e.timestamp}-${e.message}`} className="error-message">
-              {e.message}
+              {formatTime(e.timestamp)}: {e.message}
             </p>
           ))}
-          {task.variables?.error && typeof task.variables.error === 'string' && !task.variables.error.startsWith('$var.') ? (
-            <JsonView value={task.variables.error} label="Task error" />
-          ) : null}
         </section>
       ) : null}
       <dl className="definition-list">

@@ -43,8 +43,8 @@ export function TasksPage() {
                     <Link to={link}>{item.summary || item.name || item.id}</Link>
                   </td>
                   <td>
-                    <Link to={`/jobs/${encodeURIComponent(jobId)}`} className="mono" aria-label={`Job ${jobId}`}>
-                      {jobId.slice(0, 8)}
+                    <Link to={`/jobs/${encodeURIComponent(jobId)}`} className="mono" title={jobId}>
+                      <span className="visually-hidden">Job </span>…{jobId.slice(-6)}
                     </Link>
                   </td>
                   <td>{item.job?.name}</td>
