@@ -77,7 +77,7 @@ describe('the console by role', () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/login');
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('automations', () => {
@@ -110,7 +110,7 @@ describe('automations', () => {
     const job = await platform.api<{ data: { variables: Record<string, unknown> } }>('GET', `/operations-manager/jobs/${jobId}`);
     expect(job.data.variables).toMatchObject({ device: 'core-2', port: 'Gi0/12', vlan: 100 });
     await page.getByRole('button', { name: 'Configure the access port — complete' }).waitFor();
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('workflows', () => {
@@ -129,7 +129,7 @@ describe('workflows', () => {
     expect(new URL(page.url()).searchParams.get('task')).toBe('approve');
     await page.reload();
     await page.getByRole('complementary', { name: 'Approve change' }).waitFor();
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('cross-site requests', () => {
@@ -158,7 +158,7 @@ describe('cross-site requests', () => {
       evil.closeAllConnections();
       await new Promise((resolve) => evil.close(resolve));
     }
-  }, 30_000);
+  }, 60_000);
 
   it('met no Content-Security-Policy violation and no page error on the way', () => {
     expect(browser.problems()).toEqual([]);

@@ -37,7 +37,8 @@ export async function launchBrowser(): Promise<ConsoleBrowser> {
     locale: 'en-GB',
     timezoneId: 'UTC',
   });
-  context.setDefaultTimeout(10_000);
+  // generous: the suite may share two cores with the rest of npm test
+  context.setDefaultTimeout(20_000);
   const problems: string[] = [];
   await context.exposeBinding('__napReportViolation', (_source, text: string) => {
     problems.push(text);
