@@ -13,6 +13,12 @@ export const ERROR_CODES = {
   UNAUTHENTICATED: { status: 401, retryable: false, description: 'No credentials, or credentials that are wrong, expired or revoked.' },
   FORBIDDEN: { status: 403, retryable: false, description: 'The caller holds no role the operation allows.' },
   GROUP_ACCESS_DENIED: { status: 403, retryable: false, description: 'The caller is in none of the groups the resource is shared with.' },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    retryable: false,
+    description:
+      "A change authenticated by the token cookie alone came from another site's page (its Origin is not the platform's own nor in NAP_ALLOWED_ORIGINS).",
+  },
   NOT_FOUND: { status: 404, retryable: false, description: 'No route or resource of that name.' },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: 'The route exists but not with this method.' },
   CONFLICT: { status: 409, retryable: false, description: 'The request conflicts with the current state.' },
