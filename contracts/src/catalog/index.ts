@@ -130,6 +130,7 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'studio.runTransformationById',
   'mop.getTemplateRuns',
   'mop.getTemplateRun',
+  'mop.updateTemplateByName',
   'gateway-devices.createDeviceTemplate',
   'gateway-devices.getDeviceTemplate',
   'gateway-devices.updateDeviceTemplate',
