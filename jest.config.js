@@ -10,6 +10,7 @@ const packageDirs = {
   'json-query': 'packages/json-query',
   util: 'packages/util',
   testing: 'packages/testing',
+  lab: 'packages/lab',
   runtime: 'packages/runtime',
   gateway: 'gateway',
   standalone: 'deploy/standalone',

@@ -113,14 +113,14 @@ describe('response schemas', () => {
     ]);
   });
 
-  it('accept the shallow job (operation 16) only without application, arguments, returned data and errors of tasks', () => {
+  it('accept the shallow job (GET /workflow_engine/getJobShallow/:job_data) only without application, arguments, returned data and errors of tasks', () => {
     expect(membersOf('workflow.getJobShallow', shallow(job))).toEqual([]);
     expect(membersOf('workflow.getJobShallow', job)).toEqual(
       expect.arrayContaining(['response.tasks.a1b2', 'response.tasks.a1b2.variables']),
     );
   });
 
-  it('accept the job page (operation 4)', () => {
+  it('accept the job page (GET /operations-manager/jobs)', () => {
     const page: JobPage = {
       items: [{ _id: 'j1', name: 'x' }],
       total: 31,
@@ -138,7 +138,7 @@ describe('response schemas', () => {
     );
   });
 
-  it('accept the job list (operation 18) and the job envelope', () => {
+  it('accept the job list (POST /workflow_engine/getJobList/:status) and the job envelope', () => {
     const list: JobList = { results: [job], skip: 0, limit: 10, total: 1 };
     expect(membersOf('workflow.getJobList', list)).toEqual([]);
     expect(membersOf('workflow.getJobList', { ...list, results: [{ name: 'x' }] })).toEqual(
@@ -236,7 +236,7 @@ describe('response schemas', () => {
     );
   });
 
-  it('accept the integrations list (operation 9) with logger properties', () => {
+  it('accept the integrations list (GET /integrations) with logger properties', () => {
     const list: IntegrationList = {
       results: [
         {
@@ -264,7 +264,7 @@ describe('response schemas', () => {
     ]);
   });
 
-  it('accept the SSH result (operation 11) and the device template search (operation 12)', () => {
+  it('accept the SSH result (POST /gw/ssh/send_command) and the device template search (POST /configuration_manager/templates/search)', () => {
     const ssh: SshSendCommandResult = { status: 'success', code: 200, result: [{ command: 'show version', output: 'IOS' }] };
     expect(membersOf('gateway-devices.sshSendCommand', ssh)).toEqual([]);
     expect(membersOf('gateway-devices.sshSendCommand', { result: [] })).toEqual(['response.status', 'response.code']);
@@ -291,7 +291,7 @@ describe('response schemas', () => {
     ]);
   });
 
-  it('accept command templates (operation 13) and refuse ISO dates where the spec has epoch numbers', () => {
+  it('accept command templates (GET /mop/listTemplates) and refuse ISO dates where the spec has epoch numbers', () => {
     const template = {
       name: 'show-checks',
       _id: 'm1',
@@ -307,7 +307,7 @@ describe('response schemas', () => {
     expect(membersOf('mop.listTemplates', [{ ...template, created: '2025-01-01' }])).toEqual(['response[0].created']);
   });
 
-  it('accept the exported form (operation 19) only with a UUID v4 id', () => {
+  it('accept the exported form (POST /formbuilder/forms/export) only with a UUID v4 id', () => {
     const form: Form = {
       _id: '3f8e2a5c-1b4d-4c6e-9a7b-2d1e0f3c4b5a',
       name: 'Device form',

@@ -98,7 +98,7 @@ export function mentionedRoutes(spec: string): SpecRoute[] {
   return [...spec.matchAll(ROUTE_ANYWHERE)].map((m) => ({ method: m[1] as string, path: (m[2] as string).replace(/\/$/, '') }));
 }
 
-/** Routes named in the prose of a numbered operation (not in its bullet), such as operation 11's two further routes. */
+/** Routes named in the prose of a numbered operation (not in its bullet), such as the two further routes of `POST /gw/ssh/send_command`. */
 export function proseRoutes(spec: string, operation: number): SpecRoute[] {
   const section = spec.split(/^(?=### )/m).find((s) => s.startsWith(`### ${operation}. `));
   if (section === undefined) throw new Error(`Operation ${operation} not found in the spec`);

@@ -2,6 +2,7 @@ import { SERVICE_NAMES, configureJsonLimits } from '@nap/contracts';
 import { createNatsBus } from '@nap/bus';
 import { busCheck, createClient, loadConfig, offerProcessMetrics, onShutdown, startHealthServer } from '@nap/runtime';
 import { createLogger, createMetrics, initTracing } from '@nap/telemetry';
+import { errorMessage } from '@nap/util';
 import { createGateway } from './app';
 import { listen } from './server';
 
@@ -49,6 +50,6 @@ async function run(): Promise<void> {
 }
 
 run().catch((err: unknown) => {
-  process.stderr.write(`nap-gateway failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`nap-gateway failed to start: ${errorMessage(err)}\n`);
   process.exit(1);
 });

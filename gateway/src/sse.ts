@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, eventPattern, isSubjectToken, redactSecrets, validateRequest } from '@nap/contracts';
-import type { Caller, EventStreamFilter, OperationDef, ResponseOf } from '@nap/contracts';
+import { AppError, eventPattern, isSubjectToken, redactSecrets } from '@nap/contracts';
+import type { Caller, EventStreamFilter, OperationDef, OperationId, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, EventDelivery, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
+import { isRecord } from '@nap/util';
 import type { Authenticator } from './auth/authenticator';
-import { readCredentials } from './auth/authenticator';
+import { authenticate } from './authenticate';
+import { authorize } from './authorize';
+import { validate } from './validate';
 
 export interface EventStreamOptions {
   bus: Bus;
@@ -25,6 +28,9 @@ export type EventStreamHandler = (
   requestId: string,
 ) => Promise<void>;
 
+/** The event streams by the id of their catalog operation. */
+export type EventStreams = ReadonlyMap<string, EventStreamHandler>;
+
 /** Job events after which nothing more happens to the job: the stream ends after sending one. */
 const FINAL_EVENTS = new Set(['jobComplete', 'jobError', 'jobCancel']);
 const FINAL_STATUSES = new Set(['complete', 'error', 'canceled']);
@@ -36,10 +42,6 @@ function sseFrame(event: string, data: unknown, id?: number): string {
     .split('\n')
     .map((line) => `data: ${line}`);
   return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\n${lines.join('\n')}\n\n`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function eventName(event: BusEvent): string {
@@ -74,20 +76,13 @@ function jobSeqOf(payload: Record<string, unknown>): number | undefined {
  *   filtered by workflow and event name; the event id is the stream position, and `Last-Event-ID`
  *   resumes after it.
  */
-export function createEventStreams(options: EventStreamOptions): Record<string, EventStreamHandler> {
+export function createEventStreams(options: EventStreamOptions): EventStreams {
   const { bus, client, authenticator, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
-  async function authorize(op: OperationDef, req: IncomingMessage, query: Record<string, unknown>): Promise<Caller> {
-    const credentials = readCredentials(req.headers, query.token);
-    if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
-    const caller: Caller = await authenticator.authenticate(credentials);
-    if (!op.roles.some((role) => caller.roles.includes(role))) {
-      throw new AppError(
-        'FORBIDDEN',
-        `${req.method} ${op.http?.path} needs one of the roles ${op.roles.join(', ')}; the caller has ${caller.roles.length ? caller.roles.join(', ') : 'none'}`,
-      );
-    }
+  async function authorized(op: OperationDef, req: IncomingMessage, query: Record<string, unknown>): Promise<Caller> {
+    const caller = await authenticate(authenticator, req, query);
+    authorize(op, caller, req.method);
     return caller;
   }
 
@@ -116,7 +111,7 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
   }
 
   const jobEvents: EventStreamHandler = async (op, params, req, res, query, requestId) => {
-    const caller = await authorize(op, req, query);
+    const caller = await authorized(op, req, query);
     const jobId = params.jobId ?? '';
     // an id that cannot be a subject token (`a.b`, `../x`) names no job: answered before subscribing
     if (!isSubjectToken(jobId)) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId.slice(0, 64)}"`);
@@ -161,12 +156,11 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
   };
 
   const allEvents: EventStreamHandler = async (op, _params, req, res, rawQuery, requestId) => {
-    const caller = await authorize(op, req, rawQuery);
+    const caller = await authorized(op, req, rawQuery);
     const query = { ...rawQuery };
     delete query.token;
     const parts = { params: {}, query };
-    const problems = validateRequest(op, parts);
-    if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
+    validate(op, parts);
     const filter: EventStreamFilter = (await client.call('workflow.watchEvents', { query: parts.query }, { caller, requestId })).body;
     const deliver = resumeFrom(req);
     const visible = new Map<string, boolean>();
@@ -223,7 +217,10 @@ export function createEventStreams(options: EventStreamOptions): Record<string, 
     beat();
   };
 
-  return { 'workflow.watchJobEvents': jobEvents, 'workflow.watchEvents': allEvents };
+  const streams = { 'workflow.watchJobEvents': jobEvents, 'workflow.watchEvents': allEvents } satisfies Partial<
+    Record<OperationId, EventStreamHandler>
+  >;
+  return new Map(Object.entries(streams));
 }
 
 /** Where a stream starts: after the event a reconnecting client saw last (`Last-Event-ID`), or at new events. */

@@ -1,5 +1,6 @@
-import { startTestPlatform, TEST_ADMIN } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { eventually } from '@nap/testing';
+import { startTestPlatform, TEST_ADMIN } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 let platform: TestPlatform;
 let adminToken: string;
@@ -119,8 +120,10 @@ describe('ways to fail', () => {
     try {
       const token = await expiring.login();
       expect((await expiring.http('GET', '/whoami', { token })).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 2_100));
-      const res = await expiring.http('GET', '/whoami', { token });
+      const res = await eventually('the token to expire', async () => {
+        const answer = await expiring.http('GET', '/whoami', { token });
+        return answer.status !== 200 && answer;
+      });
       expect(res.status).toBe(401);
       expect((res.body as { message: string }).message).toMatch(/expired/);
     } finally {

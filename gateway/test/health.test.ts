@@ -1,6 +1,6 @@
 import { APPLICATION_NAMES, RELEASE, SERVICE_NAMES } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 let platform: TestPlatform;
 let token: string;

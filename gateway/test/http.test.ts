@@ -2,8 +2,8 @@ import { CATALOG, SERVICE_NAMES, getOperation } from '@nap/contracts';
 import { createMemoryBus, serve } from '@nap/bus';
 import { createLogger } from '@nap/telemetry';
 import type { RequestParts } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { CASES, without, withExtra } from '../../contracts/test/operation-examples';
 
 let platform: TestPlatform;

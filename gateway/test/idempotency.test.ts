@@ -1,5 +1,5 @@
-import { TEST_ADMIN, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 /** Idempotency-Key on POSTs, end to end: the gateway forwards it, the owning service keeps it in its store. */
 

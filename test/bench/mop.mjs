@@ -7,10 +7,11 @@
 //    child process, the standalone platform in this one): wall time (target under 8 s); baseline: the
 //    same 5 commands on the same devices with RunCommandDevices (no rules, no history), same run.
 import { fork } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { LAB_ENTRY, loadLab } from './load-lab.mjs';
 import { startBenchPlatform } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
@@ -110,20 +111,13 @@ async function ruleThroughput() {
   console.log(`  ratio inline / baseline: ${(pure / base).toFixed(3)}   pool / baseline: ${(pooled / base).toFixed(3)}`);
 }
 
-/** Compiles the TypeScript CLI simulator of test/lab with swc into node_modules/.cache (ssh2 resolves from there). */
-function buildLab() {
-  const { transformFileSync } = require('@swc/core');
+/** A child script that serves the lab's CLI simulators (the built @nap/lab) and sends their ports. */
+function simulatorsScript() {
+  loadLab(); // fails early, naming the build, when the lab is not built
   const out = path.join(root, 'node_modules/.cache/nap-bench-lab');
   mkdirSync(out, { recursive: true });
-  for (const file of readdirSync(path.join(root, 'test/lab')).filter((f) => /^cli-.*\.ts$/.test(f))) {
-    const { code } = transformFileSync(path.join(root, 'test/lab', file), {
-      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-      module: { type: 'commonjs' },
-    });
-    writeFileSync(path.join(out, file.replace(/\.ts$/, '.js')), code);
-  }
   const child = `
-const { startCliSimulator } = require('./cli-simulator.js');
+const { startCliSimulator } = require(${JSON.stringify(LAB_ENTRY)});
 (async () => {
   const n = Number(process.argv[2]);
   const sims = [];
@@ -138,7 +132,7 @@ const { startCliSimulator } = require('./cli-simulator.js');
 
 async function templateOnDevices() {
   console.log(`RunCommandTemplate, 5 commands x 10 rules on ${DEVICES} simulated devices:`);
-  const script = buildLab();
+  const script = simulatorsScript();
   const sims = fork(script, [String(DEVICES)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const { ports } = await new Promise((resolve, reject) => {
     sims.once('message', resolve);

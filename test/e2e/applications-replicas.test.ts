@@ -7,8 +7,10 @@ import { createClient, loadConfig } from '@nap/runtime';
 import type { RunningService } from '@nap/runtime';
 import { createLogger, createMetrics } from '@nap/telemetry';
 import type { Logger } from '@nap/telemetry';
-import { startNatsServer, startTestPlatform } from '@nap/testing';
-import type { NatsServer, TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually, startNatsServer } from '@nap/testing';
+import type { NatsServer } from '@nap/testing';
 
 /**
  * Applications with several replicas over a real nats-server: the platform in this process, and
@@ -68,14 +70,17 @@ async function mop(): Promise<MopRecord> {
   return res.body as MopRecord;
 }
 
-async function until(check: (r: MopRecord) => boolean, what: string): Promise<MopRecord> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const record = await mop();
-    if (check(record)) return record;
-    if (Date.now() > deadline) throw new Error(`MOP did not become ${what}: ${JSON.stringify(record)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Reads MOP's application record until `check` holds (bounded); a timeout shows the record it last had. */
+function until(check: (r: MopRecord) => boolean, what: string): Promise<MopRecord> {
+  return eventually(
+    `MOP becoming ${what}`,
+    async () => {
+      const record = await mop();
+      if (check(record)) return record;
+      throw new Error(JSON.stringify(record));
+    },
+    { timeoutMs: 10_000, intervalMs: 100 },
+  );
 }
 
 beforeAll(async () => {

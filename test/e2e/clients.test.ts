@@ -1,7 +1,8 @@
 import { APPLICATION_NAMES } from '@nap/contracts';
-import type { JobDocument } from '@nap/contracts';
-import { TEST_ADMIN, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import type { JobDocument, WorkersStatus } from '@nap/contracts';
+import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually } from '@nap/testing';
 import { createAutomation, greetWorkflow, variablesOf, waitForJob } from '../support/automation';
 
 /**
@@ -42,15 +43,18 @@ async function pollLikeTheAction(
   jobId: string,
   auth: { query?: string; headers?: Record<string, string> },
 ): Promise<{ status: string; output: Record<string, unknown> }> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const res = await fetch(`${base}/operations-manager/jobs/${jobId}${auth.query ?? ''}`, { headers: auth.headers ?? {} });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { data: JobDocument };
-    if (body.data.status !== 'running' && body.data.status !== 'paused')
-      return { status: body.data.status, output: variablesOf(body.data) };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`job ${jobId} still running`);
+  return eventually(
+    `job ${jobId} ending`,
+    async () => {
+      const res = await fetch(`${base}/operations-manager/jobs/${jobId}${auth.query ?? ''}`, { headers: auth.headers ?? {} });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: JobDocument };
+      return (
+        body.data.status !== 'running' && body.data.status !== 'paused' && { status: body.data.status, output: variablesOf(body.data) }
+      );
+    },
+    { intervalMs: 50, timeoutMs: 10_000 },
+  );
 }
 
 describe('a job started from an endpoint trigger by the existing clients', () => {
@@ -250,15 +254,20 @@ describe('routes those clients call', () => {
     await platform.http('POST', '/workflow_engine/deactivate', { token });
     const started = await platform.http('POST', '/operations-manager/triggers/endpoint/client-greet', { token, body: { who: 'later' } });
     const jobId = (started.body as { data: JobDocument }).data._id;
-    await new Promise((r) => setTimeout(r, 800));
-    const waiting = (await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument };
-    expect(waiting.data.status).toBe('running');
-    expect(waiting.data.tasks.a1?.status).toBe('incomplete');
+    const jobNow = async () =>
+      ((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data;
+    // stored for no engine (claimed at 0): nothing drives it until a job worker claims it
+    const waiting = await jobNow();
+    expect(waiting.status).toBe('running');
+    expect(waiting.tasks.a1?.status).toBe('incomplete');
+    expect(waiting.metrics?.claim_time).toBe(0);
     await platform.http('POST', '/workflow_engine/jobWorker/activate', { token });
-    await new Promise((r) => setTimeout(r, 800));
-    expect(
-      ((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.a1?.status,
-    ).not.toBe('complete');
+    // the engine claims the waiting job and drives it (its replica counts it), yet starts no task
+    await eventually('the engine drives the waiting job', async () => {
+      const workers = (await platform.http('GET', '/workflow_engine/workers/status', { token })).body as WorkersStatus;
+      return ((await jobNow()).metrics?.claim_time ?? 0) > 0 && workers.replicas.some((r) => r.jobs > 0);
+    });
+    expect((await jobNow()).tasks.a1?.status).not.toBe('complete');
     const on = await platform.http('POST', '/workflow_engine/activate', { token });
     expect(on.body).toMatchObject({ data: { jobWorker: { active: true }, taskWorker: { active: true } } });
     expect((await waitForJob(platform, token, jobId)).variables).toMatchObject({ greeting: 'hello later' });

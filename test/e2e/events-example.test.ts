@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createNatsBus } from '@nap/bus';
 import type { Bus } from '@nap/bus';
 import { eventSubject } from '@nap/contracts';
-import { startNatsServer } from '@nap/testing';
+import { eventually, startNatsServer } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
 
 /**
@@ -47,16 +47,6 @@ function startExample(): { child: ChildProcess; lines: () => Record<string, unkn
   };
 }
 
-async function until<T>(what: string, check: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function publish(jobId: string, event: 'jobStart' | 'jobComplete'): Promise<void> {
   await bus.publishEvent(
     eventSubject('workflow', 'job', jobId, event),
@@ -66,20 +56,20 @@ async function publish(jobId: string, event: 'jobStart' | 'jobComplete'): Promis
 
 it('follows job events with a durable consumer and resumes after a restart without losing or repeating one', async () => {
   const first = startExample();
-  await until('the example to start', () => (first.lines().some((l) => l.following !== undefined) ? true : undefined));
+  await eventually('the example starting', () => first.lines().some((l) => l.following !== undefined), { intervalMs: 50 });
   await publish('j1', 'jobStart');
   await publish('j1', 'jobComplete');
-  await until('two events', () => (first.lines().filter((l) => l.event).length === 2 ? true : undefined));
+  await eventually('two events', () => first.lines().filter((l) => l.event).length === 2, { intervalMs: 50 });
   await first.stop();
 
   // published while the follower is down
   await publish('j2', 'jobStart');
   const second = startExample();
   await publish('j2', 'jobComplete');
-  await until('the events published while it was down and after', () =>
-    second.lines().filter((l) => l.event).length === 2 ? true : undefined,
-  );
-  await new Promise((r) => setTimeout(r, 300));
+  // a marker published last: the consumer delivers in stream order, so anything it was going to
+  // deliver again (j1's events, a repeat) comes before it
+  await publish('j3', 'jobStart');
+  await eventually('the marker event', () => second.lines().some((l) => l.jobId === 'j3'), { intervalMs: 50 });
   await second.stop();
   expect(
     first
@@ -92,5 +82,5 @@ it('follows job events with a durable consumer and resumes after a restart witho
       .lines()
       .filter((l) => l.event)
       .map((l) => `${String(l.jobId)} ${String(l.event)}`),
-  ).toEqual(['j2 jobStart', 'j2 jobComplete']);
+  ).toEqual(['j2 jobStart', 'j2 jobComplete', 'j3 jobStart']);
 }, 60_000);

@@ -2,8 +2,8 @@ import { CATALOG, HEADERS, SYSTEM_CALLER, getOperation, rpcSubject } from '@nap/
 import type { OperationDef } from '@nap/contracts';
 import { createMemoryBus, serve } from '@nap/bus';
 import type { Bus } from '@nap/bus';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { createLogger } from '@nap/telemetry';
 
 // Every operation of the catalog has a handler: none answers 501 NOT_IMPLEMENTED. Each is asked

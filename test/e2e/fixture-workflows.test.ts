@@ -3,8 +3,9 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import { candidateNames, plainName, projectOf } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
-import { exampleOf, fixturesAbsent, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually, exampleOf, fixturesAbsent, workflowDocument } from '@nap/testing';
 import { APP_SERVICES, MANUAL_BUILTINS } from '@nap/workflow';
 import { FIXTURES_DIR, FIXTURES_PRESENT, fixtureProjects, importFixtureProjects, projectMembers } from '../support/fixture-projects';
 
@@ -393,18 +394,22 @@ if (!FIXTURES_PRESENT) {
           if (res.status === 200) open.set(s.key, (res.body as Job)._id);
           else ended.set(s.key, `${res.status} ${(res.body as { message?: string }).message ?? JSON.stringify(res.body)}`);
         }
-        const deadline = Date.now() + BATCH_WAIT_MS;
-        while (open.size > 0 && Date.now() < deadline) {
-          await actAsPerson();
-          for (const [key, id] of open) {
-            const job = await jobOf(id);
-            if (job.status !== 'running' && job.status !== 'paused') {
-              ended.set(key, job);
-              open.delete(key);
+        // a job still open after the bound is recorded as it is and canceled below, not failed here
+        await eventually(
+          'the end of every job of the batch',
+          async () => {
+            await actAsPerson();
+            for (const [key, id] of open) {
+              const job = await jobOf(id);
+              if (job.status !== 'running' && job.status !== 'paused') {
+                ended.set(key, job);
+                open.delete(key);
+              }
             }
-          }
-          if (open.size > 0) await new Promise((r) => setTimeout(r, 50));
-        }
+            return open.size === 0;
+          },
+          { timeoutMs: BATCH_WAIT_MS, intervalMs: 50 },
+        ).catch(() => undefined);
         for (const [key, id] of open) {
           ended.set(key, await jobOf(id));
           await platform.http('POST', '/operations-manager/jobs/cancel', { token, body: { jobIds: [id] } });
@@ -505,22 +510,15 @@ if (!FIXTURES_PRESENT) {
       for (const [i, { id, t }] of missing.entries()) {
         const name = `missing-jst-${i}`;
         // the task alone, its variableMap emptied: its references point at tasks this workflow does not have
-        const alone = { ...t, variables: { ...t.variables, incoming: { ...t.variables?.incoming, variableMap: {} } } };
-        const doc = {
-          name,
-          type: 'automation',
-          groups: [],
-          tasks: {
-            workflow_start: { name: 'workflow_start', groups: [] },
-            [id]: alone,
-            workflow_end: { name: 'workflow_end', groups: [] },
-          },
-          transitions: {
-            workflow_start: { [id]: { state: 'success', type: 'standard' } },
-            [id]: { workflow_end: { state: 'success', type: 'standard' } },
-            workflow_end: {},
-          },
+        const alone = {
+          ...t,
+          name: 'transformation',
+          variables: { ...t.variables, incoming: { ...t.variables?.incoming, variableMap: {} } },
         };
+        const doc = workflowDocument(name, { [id]: alone }, [
+          ['workflow_start', id],
+          [id, 'workflow_end'],
+        ]);
         expect((await platform.http('POST', '/automation-studio/automations', { token, body: { automation: doc } })).status).toBe(201);
         starts.push({ key: id + String(i), workflow: name, options: { variables: {} } });
       }

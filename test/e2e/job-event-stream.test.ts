@@ -1,7 +1,7 @@
 import { EVENTS, SECRET_MASK, eventSubject } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { createAutomation, greetWorkflow, waitForJob } from '../support/automation';
 import { readEvents } from '../support/sse';
 import type { Frame } from '../support/sse';
@@ -35,6 +35,10 @@ async function start(workflow: string, as = token): Promise<string> {
   return (res.body as { data: JobDocument }).data._id;
 }
 
+/**
+ * Opens the stream. It resolves with the stream's headers, which the gateway sends once it has
+ * subscribed to the events: whatever happens after it is on the stream.
+ */
 function follow(query: string, headers: Record<string, string> = {}, as = token): Promise<Response> {
   return fetch(`${platform.url}/operations-manager/events${query}`, { headers: { authorization: `Bearer ${as}`, ...headers } });
 }
@@ -48,7 +52,6 @@ it('streams the job events of the chosen workflows and event types, with their s
     frames.push(frame);
     return frames.length === 4;
   });
-  await new Promise((r) => setTimeout(r, 200));
   const a1 = await start('stream-a');
   await waitForJob(platform, token, await start('stream-b'));
   await waitForJob(platform, token, a1);
@@ -94,7 +97,6 @@ it('sends a job event published twice (same seq) once, and masks secrets in payl
     frames.push(frame);
     return frame.event === 'jobComplete';
   });
-  await new Promise((r) => setTimeout(r, 200));
   // what an engine that died between publishing and recording it leaves: the same event again, under the same seq
   const publish = (event: string, seq: number, extra: Record<string, unknown> = {}) =>
     platform.bus.publishEvent(
@@ -132,7 +134,6 @@ it('shows a caller only the jobs it may see, and refuses a bad filter before str
     frames.push(frame);
     return frame.data.name === 'stream-b';
   });
-  await new Promise((r) => setTimeout(r, 200));
   const secret = await platform.http('POST', '/operations-manager/jobs/start', {
     token: admin,
     body: { workflow: 'stream-a', options: { groups: [hiddenId], variables: { who: 'x' } } },

@@ -1,9 +1,11 @@
-import type { AnalyticRunResult, JobDocument, TemplateRunResult } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import type { AnalyticRunResult, JobDocument, TemplateRunResult, WorkflowDocument } from '@nap/contracts';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { task, workflowDocument } from '@nap/testing';
+import { startCliSimulator } from '@nap/lab';
+import type { CliSimulator } from '@nap/lab';
 import { addSimulator } from '../../services/mop/test/lab-devices';
-import { startCliSimulator } from '../lab';
-import type { CliSimulator } from '../lab';
+import { jobReaching } from '../support/automation';
 
 /**
  * Methods of procedure inside workflows, through the HTTP interface of the whole platform: mop
@@ -81,44 +83,9 @@ function http(method: string, route: string, body?: unknown): ReturnType<TestPla
   return platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
 }
 
-type Edge = [string, string, string?];
-
-function task(
-  app: string,
-  name: string,
-  incoming: Record<string, unknown>,
-  outgoing: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> {
-  return {
-    name,
-    app,
-    type: 'automatic',
-    summary: name,
-    description: name,
-    groups: [],
-    variables: { incoming, outgoing, error: '', decorators: [] },
-    nodeLocation: { x: 0, y: 0 },
-    ...extra,
-  };
-}
-
-function workflowDoc(name: string, tasks: Record<string, Record<string, unknown>>, edges: Edge[]): Record<string, unknown> {
-  const all: Record<string, Record<string, unknown>> = {
-    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
-    ...tasks,
-  };
-  const transitions: Record<string, Record<string, { state: string; type: string }>> = {};
-  for (const id of Object.keys(all)) transitions[id] = {};
-  for (const [from, to, state = 'success'] of edges)
-    (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type: 'standard' };
-  return { name, description: `mop: ${name}`, type: 'automation', tasks: all, transitions, groups: [] };
-}
-
-async function create(doc: Record<string, unknown>): Promise<void> {
+async function create(doc: WorkflowDocument): Promise<void> {
   const res = await http('POST', '/automation-studio/automations', { automation: doc });
-  if (res.status !== 201) throw new Error(`Creating workflow ${String(doc.name)} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201) throw new Error(`Creating workflow ${doc.name} failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
 async function start(name: string, variables: Record<string, unknown>): Promise<string> {
@@ -137,49 +104,36 @@ async function getJob(id: string): Promise<JobDocument> {
   return (res.body as { data: JobDocument }).data;
 }
 
-/** Polls the job (bounded) until `check` holds; the error names every task's state. */
-async function until(id: string, check: (job: JobDocument) => boolean, what: string, timeoutMs = 20_000): Promise<JobDocument> {
-  const deadline = Date.now() + timeoutMs;
-  let job = await getJob(id);
-  while (!check(job)) {
-    if (Date.now() > deadline) {
-      const tasks = Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]]));
-      throw new Error(
-        `Job ${id} did not reach ${what} in ${timeoutMs} ms: ${JSON.stringify({ status: job.status, error: job.error, tasks })}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 25));
-    job = await getJob(id);
-  }
-  return job;
+/** Reads the job until `check` holds (bounded); a timeout shows the job as last read. */
+function until(id: string, check: (job: JobDocument) => boolean, what: string, timeoutMs = 20_000): Promise<JobDocument> {
+  return jobReaching(`Job ${id} reaching ${what}`, () => getJob(id), check, { timeoutMs });
 }
 
 const ended = (job: JobDocument): boolean => ['complete', 'error', 'canceled'].includes(job.status);
 
-const runTemplate = (outgoingTarget: string): Record<string, unknown> =>
+const runTemplate = (outgoingTarget: string) =>
   task(
-    'MOP',
     'RunCommandTemplate',
     { template: 'wf-interface-checks', variables: '$var.job.checkVariables', devices: '$var.job.devices' },
     { mop_template_results: outgoingTarget },
+    { app: 'MOP' },
   );
 
 describe('a method of procedure as a workflow', () => {
   it('runs a command template before and after a configuration change and compares them with an analytic template', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'mop-wf-change',
         {
           pre1: runTemplate('$var.job.preResults'),
           chg2: task(
-            'GatewayDevices',
             'setConfig',
             { name: '$var.job.device', config: '$var.job.change' },
             { result: '$var.job.changeResult' },
+            { app: 'GatewayDevices' },
           ),
           post3: runTemplate('$var.job.postResults'),
           cmp4: task(
-            'MOP',
             'runAnalyticsTemplate',
             {
               analytic_template_name: 'wf-interface-compare',
@@ -188,6 +142,7 @@ describe('a method of procedure as a workflow', () => {
               variables: '$var.job.checkVariables',
             },
             { analytic_results: '$var.job.analysis' },
+            { app: 'MOP' },
           ),
         },
         [
@@ -298,25 +253,16 @@ describe('a method of procedure as a workflow', () => {
 
   it('waits at a mop manual task that shows the template results, and completes once the task is finished', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'mop-wf-review',
         {
           run1: runTemplate('$var.job.results'),
-          view2: {
-            name: 'viewTemplateResults',
-            app: 'MOP',
-            type: 'manual',
-            summary: 'Review the template results',
-            groups: [],
-            variables: {
-              incoming: { mop_template_results: '$var.run1.mop_template_results' },
-              outgoing: { reviewed: '$var.job.reviewed' },
-              error: '',
-              decorators: [],
-            },
-            view: '/mop/task/viewTemplateResults',
-            nodeLocation: { x: 0, y: 0 },
-          },
+          view2: task(
+            'viewTemplateResults',
+            { mop_template_results: '$var.run1.mop_template_results' },
+            { reviewed: '$var.job.reviewed' },
+            { app: 'MOP', type: 'manual', summary: 'Review the template results', view: '/mop/task/viewTemplateResults' },
+          ),
         },
         [
           ['workflow_start', 'run1'],

@@ -1,9 +1,12 @@
 import type { JobDocument } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { task, workflowDocument } from '@nap/testing';
+import type { Edge } from '@nap/testing';
+import { startNsoPeer } from '@nap/lab';
+import type { NsoPeer } from '@nap/lab';
 import { addNsoAdapter } from '../../services/orch-proxy/test/nso-adapter';
-import { startNsoPeer } from '../lab';
-import type { NsoPeer } from '../lab';
+import { jobReaching } from '../support/automation';
 
 /**
  * An orchestrator change as a workflow, through the HTTP interface of the whole platform: tasks of
@@ -34,30 +37,9 @@ function http(method: string, route: string, body?: unknown): ReturnType<TestPla
   return platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
 }
 
-function task(
-  app: string,
-  name: string,
-  incoming: Record<string, unknown>,
-  outgoing: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> {
-  return {
-    name,
-    app,
-    type: 'automatic',
-    summary: name,
-    description: name,
-    groups: [],
-    variables: { incoming, outgoing, error: '', decorators: [] },
-    nodeLocation: { x: 0, y: 0 },
-    ...extra,
-  };
-}
-
 /** An evaluation task: `query` over task `from`'s outgoing `variable` compared with `expected`. */
-function check(from: string, variable: string, query: string, operator: string, expected: string): Record<string, unknown> {
+function check(from: string, variable: string, query: string, operator: string, expected: string) {
   return task(
-    'WorkFlowEngine',
     'evaluation',
     {
       all_true_flag: true,
@@ -79,18 +61,14 @@ async function getJob(id: string): Promise<JobDocument> {
   return (res.body as { data: JobDocument }).data;
 }
 
-async function untilEnded(id: string, timeoutMs = 20_000): Promise<JobDocument> {
-  const deadline = Date.now() + timeoutMs;
-  let job = await getJob(id);
-  while (!['complete', 'error', 'canceled'].includes(job.status)) {
-    if (Date.now() > deadline)
-      throw new Error(
-        `Job ${id} did not end in ${timeoutMs} ms: ${JSON.stringify(Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]])))}`,
-      );
-    await new Promise((r) => setTimeout(r, 25));
-    job = await getJob(id);
-  }
-  return job;
+/** Reads the job until it ends (bounded); a timeout shows the job as last read. */
+function untilEnded(id: string, timeoutMs = 20_000): Promise<JobDocument> {
+  return jobReaching(
+    `Job ${id} ending`,
+    () => getJob(id),
+    (job) => ['complete', 'error', 'canceled'].includes(job.status),
+    { timeoutMs },
+  );
 }
 
 it('reads a device with restQuery, dry-runs then commits a leaf with setLeaf, and checks the change', async () => {
@@ -101,47 +79,36 @@ it('reads a device with restQuery, dry-runs then commits a leaf with setLeaf, an
     variables: '$var.job.leafVariables',
     set: true,
   };
-  const tasks: Record<string, Record<string, unknown>> = {
-    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
+  const tasks = {
     read1: task(
-      'OrchManager',
       'restQuery',
       { adapterId: '$var.job.adapter', params: { path: HOSTNAME, accept: 'yang-data+json' } },
       { result: '$var.job.before' },
+      { app: 'OrchManager' },
     ),
     was2: check('read1', 'result', '[0].instance_data.tailf-ned-cisco-ios:hostname', '==', 'C-IOS1'),
-    dry3: task('OrchManager', 'setLeaf', { ...leaf, dryRun: true, options: 'dryrun' }, { result: '$var.job.dryRun' }),
+    dry3: task('setLeaf', { ...leaf, dryRun: true, options: 'dryrun' }, { result: '$var.job.dryRun' }, { app: 'OrchManager' }),
     diff4: check('dry3', 'result', '[0].dry_run.dry-run-result.cli.local-node.data', 'contains', '+            hostname C-IOS1-EDGE;'),
     unchanged5: task(
-      'OrchManager',
       'restQuery',
       { adapterId: '$var.job.adapter', params: { path: HOSTNAME, accept: 'yang-data+json' } },
       { result: '$var.job.afterDryRun' },
+      { app: 'OrchManager' },
     ),
     same6: check('unchanged5', 'result', '[0].instance_data.tailf-ned-cisco-ios:hostname', '==', 'C-IOS1'),
-    commit7: task('OrchManager', 'setLeaf', { ...leaf, dryRun: false, options: 'no_overwrite' }, { result: '$var.job.commit' }),
+    commit7: task('setLeaf', { ...leaf, dryRun: false, options: 'no_overwrite' }, { result: '$var.job.commit' }, { app: 'OrchManager' }),
     read8: task(
-      'OrchManager',
       'restQuery',
       { adapterId: '$var.job.adapter', params: { path: HOSTNAME, accept: 'yang-data+json' } },
       { result: '$var.job.after' },
+      { app: 'OrchManager' },
     ),
     now9: check('read8', 'result', '[0].instance_data.tailf-ned-cisco-ios:hostname', '==', 'C-IOS1-EDGE'),
   };
-  const order = ['workflow_start', 'read1', 'was2', 'dry3', 'diff4', 'unchanged5', 'same6', 'commit7', 'read8', 'now9', 'workflow_end'];
-  const transitions: Record<string, Record<string, { state: string; type: string }>> = { workflow_end: {} };
-  for (let i = 0; i < order.length - 1; i += 1)
-    transitions[order[i] as string] = { [order[i + 1] as string]: { state: 'success', type: 'standard' } };
+  const order = ['workflow_start', ...Object.keys(tasks), 'workflow_end'];
+  const edges = order.slice(1).map((to, i): Edge => [order[i] as string, to]);
   const created = await http('POST', '/automation-studio/automations', {
-    automation: {
-      name: 'orch-change-hostname',
-      description: 'orchestrator leaf change',
-      type: 'automation',
-      tasks,
-      transitions,
-      groups: [],
-    },
+    automation: workflowDocument('orch-change-hostname', tasks, edges, { description: 'orchestrator leaf change' }),
   });
   expect(created.status).toBe(201);
 
@@ -184,10 +151,7 @@ it('reads a device with restQuery, dry-runs then commits a leaf with setLeaf, an
 
 it("fails the task with the orchestrator's error when setLeaf is refused", async () => {
   const tasks = {
-    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
     set1: task(
-      'OrchManager',
       'setLeaf',
       {
         adapterId: 'nso-wf',
@@ -199,19 +163,15 @@ it("fails the task with the orchestrator's error when setLeaf is refused", async
         options: 'staging',
       },
       { result: '$var.job.result' },
+      { app: 'OrchManager' },
     ),
   };
-  const transitions = {
-    workflow_start: { set1: { state: 'success', type: 'standard' } },
-    set1: { workflow_end: { state: 'success', type: 'standard' } },
-    workflow_end: {},
-  };
+  const edges: Edge[] = [
+    ['workflow_start', 'set1'],
+    ['set1', 'workflow_end'],
+  ];
   expect(
-    (
-      await http('POST', '/automation-studio/automations', {
-        automation: { name: 'orch-refused', type: 'automation', tasks, transitions, groups: [] },
-      })
-    ).status,
+    (await http('POST', '/automation-studio/automations', { automation: workflowDocument('orch-refused', tasks, edges) })).status,
   ).toBe(201);
   const started = await http('POST', '/workflow_engine/startJobWithOptions/orch-refused', { options: {} });
   const job = await untilEnded((started.body as JobDocument)._id);

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ExportedProject, Project } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { workflowDocument } from '@nap/testing';
 
 /**
  * Projects through HTTP with the real exported projects of ../shared/fixtures/itential-assets:
@@ -168,13 +169,8 @@ describe('project import, all or nothing', () => {
         type: 'workflow',
         reference: `${id}-wf`,
         folder: '/all',
-        document: {
-          name: 'main',
-          type: 'automation',
-          groups: [],
-          tasks: { workflow_start: { name: 'workflow_start', groups: [] }, workflow_end: { name: 'workflow_end', groups: [] } },
-          transitions: { workflow_start: { workflow_end: { state: 'success', type: 'standard' } }, workflow_end: {} },
-        },
+        // without an _id: the import gives it the component reference as its id
+        document: workflowDocument('main', {}, [['workflow_start', 'workflow_end']], { _id: undefined }),
       },
     ],
   });

@@ -1,25 +1,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { JobDocument, Trigger } from '@nap/contracts';
+import type { Trigger } from '@nap/contracts';
 import { createClient, loadConfig } from '@nap/runtime';
 import type { RunningService } from '@nap/runtime';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { createLogger, createMetrics } from '@nap/telemetry';
 import { createWorkflowService } from '@nap/workflow';
-import { createAutomation, eventually, greetWorkflow } from '../support/automation';
+import { eventually } from '@nap/testing';
+import { sleep } from '@nap/util';
+import { createAutomation, greetWorkflow, jobsOf, scheduleMarker } from '../support/automation';
 
 /**
  * Schedule triggers are durable and fire once per due time: a due time that passes while the
  * platform is stopped fires after the restart, and two workflow replicas over the same store fire
  * each due time of several schedules exactly once between them.
  */
-
-async function jobsOf(platform: TestPlatform, token: string, workflow: string): Promise<JobDocument[]> {
-  const res = await platform.http('GET', `/operations-manager/jobs?equals[name]=${encodeURIComponent(workflow)}&limit=500`, { token });
-  return (res.body as { items: JobDocument[] }).items;
-}
 
 async function createSchedule(platform: TestPlatform, token: string, body: Record<string, unknown>): Promise<Trigger> {
   const res = await platform.http('POST', '/operations-manager/triggers', { token, body: { type: 'schedule', ...body } });
@@ -42,17 +39,19 @@ it('fires a due time that passed while the platform was stopped, once, after the
       formData: { who: 'restart' },
     });
     await platform.stop();
-    await new Promise((r) => setTimeout(r, Math.max(0, firstRunAt - Date.now()) + 1_000));
+    // time passing while nothing runs is the point: the due time is missed
+    await sleep(Math.max(0, firstRunAt - Date.now()) + 1_000);
 
     platform = await startTestPlatform({ dataDir });
     try {
       token = await platform.login();
       const [job] = await eventually('the job of the missed due time', async () => {
         const found = await jobsOf(platform, token, 'after-restart');
-        return found.length > 0 ? found : undefined;
+        return found.length > 0 && found;
       });
       expect(job?.variables).toMatchObject({ who: 'restart' });
-      await new Promise((r) => setTimeout(r, 1_000));
+      // a schedule due a second later has fired: the missed due time did not fire again before it
+      await scheduleMarker(platform, token, 'after-restart-marker', Date.now() + 1_000);
       expect(await jobsOf(platform, token, 'after-restart')).toHaveLength(1);
       expect((await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body).toMatchObject({
         data: { lastRunAt: firstRunAt, nextRunAt: null },
@@ -110,14 +109,19 @@ it('fires each due time once with two workflow replicas sharing the store', asyn
         `three due times of ${s.name}`,
         async () => {
           const stored = ((await platform.http('GET', `/operations-manager/triggers/${s._id}`, { token })).body as { data: Trigger }).data;
-          return (stored.lastRunAt ?? 0) >= firstRunAt + 2_000 ? true : undefined;
+          return (stored.lastRunAt ?? 0) >= firstRunAt + 2_000;
         },
-        30_000,
+        { timeoutMs: 30_000 },
       );
     }
     for (const s of schedules) await platform.http('PATCH', `/operations-manager/triggers/${s._id}`, { token, body: { enabled: false } });
-    // a fire that was under way when the schedule was disabled finishes (it moves lastRunAt on)
-    await new Promise((r) => setTimeout(r, 500));
+    // a fire that was under way when the schedule was disabled finishes: it moves the schedule on and
+    // releases its claim (`fire`), and no replica claims a disabled schedule again
+    const ids = schedules.map((s) => s._id);
+    await eventually(
+      'every fire under way ends',
+      async () => (await store.collection('triggers').countDocuments({ _id: { $in: ids }, fire: { $exists: true } })) === 0,
+    );
 
     const owners = new Set<string>();
     const firstSecond = Math.floor(firstRunAt / 1_000);

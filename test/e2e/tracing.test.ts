@@ -1,8 +1,8 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { initTracing, SpanKind } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;

@@ -1,7 +1,9 @@
 import type { JobDocument, Trigger } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
-import { createAutomation, eventually, greetWorkflow, variablesOf, waitForJob } from '../support/automation';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually, task, workflowDocument } from '@nap/testing';
+import { createAutomation, greetWorkflow, jobsOf as jobsOfWorkflow, scheduleMarker, variablesOf, waitForJob } from '../support/automation';
+import { readEvents } from '../support/sse';
 
 /**
  * The operations manager's triggers through HTTP: records (create, list with the shared filters,
@@ -36,9 +38,8 @@ async function createTrigger(body: Record<string, unknown>): Promise<Trigger> {
   return (res.body as Envelope<Trigger>).data;
 }
 
-async function jobsOf(workflow: string): Promise<JobDocument[]> {
-  const res = await platform.http('GET', `/operations-manager/jobs?equals[name]=${encodeURIComponent(workflow)}&limit=500`, { token });
-  return (res.body as { items: JobDocument[] }).items;
+function jobsOf(workflow: string): Promise<JobDocument[]> {
+  return jobsOfWorkflow(platform, token, workflow);
 }
 
 describe('endpoint triggers', () => {
@@ -326,7 +327,7 @@ describe('schedule triggers', () => {
     expect(trigger).toMatchObject({ nextRunAt: firstRunAt, repeatInterval: 1000, lastRunAt: null });
     const jobs = await eventually('three scheduled jobs', async () => {
       const found = await jobsOf('every-second');
-      return found.length >= 3 ? found : undefined;
+      return found.length >= 3 && found;
     });
     await platform.http('PATCH', `/operations-manager/triggers/${trigger._id}`, { token, body: { enabled: false } });
     for (const job of jobs) expect((await waitForJob(platform, token, job._id)).variables).toMatchObject({ greeting: 'hello clock' });
@@ -336,7 +337,8 @@ describe('schedule triggers', () => {
     expect(stored.data.lastRunAt).toBeGreaterThanOrEqual(firstRunAt);
     expect((stored.data.lastRunAt ?? 0) - firstRunAt).toBe((stored.data.nextRunAt ?? 0) - firstRunAt - 1000);
     const count = (await jobsOf('every-second')).length;
-    await new Promise((r) => setTimeout(r, 1_500));
+    // a schedule due after the disabled one's next due time has fired: the disabled one did not
+    await scheduleMarker(platform, token, 'every-second-marker', Math.max(stored.data.nextRunAt ?? 0, Date.now()) + 500);
     expect((await jobsOf('every-second')).length).toBe(count);
   });
 
@@ -349,8 +351,9 @@ describe('schedule triggers', () => {
       firstRunAt: Date.now() + 200,
       formData: { who: 'once' },
     });
-    await eventually('the single run', async () => ((await jobsOf('once')).length === 1 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 1_000));
+    await eventually('the single run', async () => (await jobsOf('once')).length === 1);
+    // a schedule due a second later has fired: the single run did not fire again before it
+    await scheduleMarker(platform, token, 'once-marker', Date.now() + 1_000);
     expect(await jobsOf('once')).toHaveLength(1);
     expect((await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body).toMatchObject({
       data: { nextRunAt: null },
@@ -360,20 +363,25 @@ describe('schedule triggers', () => {
 
 describe('eventSystem triggers', () => {
   it('starts an automation when a job of another one completes, with the event as variables', async () => {
-    const chained = await createAutomation(platform, token, {
-      ...greetWorkflow('chained'),
-      tasks: {
-        workflow_start: { name: 'workflow_start', groups: [] },
-        workflow_end: { name: 'workflow_end', groups: [] },
-        a1: {
-          name: 'stringConcat',
-          app: 'WorkFlowEngine',
-          type: 'operation',
-          groups: [],
-          variables: { incoming: { str: 'after ', stringN: '$var.job.name' }, outgoing: { combinedStrings: '$var.job.greeting' } },
+    const chained = await createAutomation(
+      platform,
+      token,
+      workflowDocument(
+        'chained',
+        {
+          a1: task(
+            'stringConcat',
+            { str: 'after ', stringN: '$var.job.name' },
+            { combinedStrings: '$var.job.greeting' },
+            { type: 'operation' },
+          ),
         },
-      },
-    });
+        [
+          ['workflow_start', 'a1'],
+          ['a1', 'workflow_end'],
+        ],
+      ),
+    );
     await createTrigger({
       name: 'after greet',
       type: 'eventSystem',
@@ -394,9 +402,20 @@ describe('eventSystem triggers', () => {
       token,
       body: { workflow: 'greet-2', options: { variables: { who: 'x' } } },
     });
-    await waitForJob(platform, token, (other.body as Envelope<JobDocument>).data._id);
-    await new Promise((r) => setTimeout(r, 500));
+    const otherId = (other.body as Envelope<JobDocument>).data._id;
+    await waitForJob(platform, token, otherId);
+    // once its jobComplete is on the event stream, a later matching job's follower proves it was handled:
+    // the triggers take the stream's events one at a time, in order
+    let published = false;
+    const stream = await fetch(`${platform.url}/operations-manager/events?workflow=greet-2&event=jobComplete`, {
+      headers: { authorization: `Bearer ${token}`, 'last-event-id': '0' },
+    });
+    await readEvents(stream, (frame) => (published = frame.data.jobId === otherId));
+    expect(published).toBe(true);
+    const marker = await platform.http('POST', '/operations-manager/triggers/endpoint/greet-me', { token, body: { who: 'marker' } });
+    const markerId = (marker.body as Envelope<JobDocument>).data._id;
+    await eventually('the chained job of the marker', async () => (await jobsOf('chained')).some((j) => variablesOf(j).jobId === markerId));
     expect((await jobsOf('chained')).filter((j) => variablesOf(j).name === 'greet-2')).toHaveLength(0);
-    expect((await jobsOf('chained')).length).toBe(before);
+    expect((await jobsOf('chained')).length).toBe(before + 1);
   });
 });

@@ -1,14 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JobDocument } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import type { JobDocument, WorkflowDocument } from '@nap/contracts';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { task, workflowDocument } from '@nap/testing';
+import type { Edge } from '@nap/testing';
+import { jobReaching } from '../support/automation';
 
 /**
  * The conformance set of workflows, run through the HTTP interface of the whole platform: each
- * workflow is created with POST /automation-studio/automations, started with operation 17, driven
- * through the operations-manager routes where a person would act, and its final job document read
- * with GET /operations-manager/jobs/:jobId.
+ * workflow is created with POST /automation-studio/automations, started with
+ * POST /workflow_engine/startJobWithOptions/:workflow, driven through the operations-manager routes
+ * where a person would act, and its final job document read with GET /operations-manager/jobs/:jobId.
  */
 
 let platform: TestPlatform;
@@ -38,48 +41,9 @@ afterAll(async () => {
   await platform.stop();
 });
 
-type Edge = [string, string, string?, string?];
-
-function task(
-  name: string,
-  incoming: Record<string, unknown>,
-  outgoing: Record<string, unknown> = {},
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> {
-  return {
-    name,
-    app: 'WorkFlowEngine',
-    type: 'automatic',
-    summary: name,
-    description: name,
-    groups: [],
-    variables: { incoming, outgoing, error: '', decorators: [] },
-    nodeLocation: { x: 0, y: 0 },
-    ...extra,
-  };
-}
-
-function workflowDoc(
-  name: string,
-  tasks: Record<string, Record<string, unknown>>,
-  edges: Edge[],
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> {
-  const all: Record<string, Record<string, unknown>> = {
-    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
-    ...tasks,
-  };
-  const transitions: Record<string, Record<string, { state: string; type: string }>> = {};
-  for (const id of Object.keys(all)) transitions[id] = {};
-  for (const [from, to, state = 'success', type = 'standard'] of edges)
-    (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type };
-  return { name, description: `conformance: ${name}`, type: 'automation', tasks: all, transitions, groups: [], ...extra };
-}
-
-async function create(doc: Record<string, unknown>): Promise<void> {
+async function create(doc: WorkflowDocument): Promise<void> {
   const res = await platform.http('POST', '/automation-studio/automations', { token, body: { automation: doc } });
-  if (res.status !== 201) throw new Error(`Creating workflow ${String(doc.name)} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201) throw new Error(`Creating workflow ${doc.name} failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
 async function start(name: string, variables: Record<string, unknown> = {}): Promise<JobDocument> {
@@ -102,19 +66,9 @@ async function getJob(id: string): Promise<JobDocument> {
   return body.data;
 }
 
-/** Polls the job (bounded) until `check` holds. */
-async function until(id: string, check: (job: JobDocument) => boolean, what: string, timeoutMs = 15_000): Promise<JobDocument> {
-  const deadline = Date.now() + timeoutMs;
-  let job = await getJob(id);
-  while (!check(job)) {
-    if (Date.now() > deadline)
-      throw new Error(
-        `Job ${id} did not reach ${what} in ${timeoutMs} ms: ${JSON.stringify({ status: job.status, error: job.error, tasks: Object.fromEntries(Object.entries(job.tasks).map(([k, t]) => [k, [t.status, t.variables?.error]])) })}`,
-      );
-    await new Promise((r) => setTimeout(r, 20));
-    job = await getJob(id);
-  }
-  return job;
+/** Reads the job until `check` holds (bounded); a timeout shows the job as last read. */
+function until(id: string, check: (job: JobDocument) => boolean, what: string, timeoutMs = 15_000): Promise<JobDocument> {
+  return jobReaching(`Job ${id} reaching ${what}`, () => getJob(id), check, { timeoutMs });
 }
 
 const ended = (job: JobDocument) => ['complete', 'error', 'canceled'].includes(job.status);
@@ -139,7 +93,7 @@ const evaluation = (operand1: Record<string, unknown>, operator: string, operand
 describe('conformance workflows through HTTP', () => {
   it('linear', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-linear',
         {
           a1: task('newVariable', { name: 'site', value: '$var.job.siteName' }, { value: null }, { type: 'operation' }),
@@ -199,7 +153,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('parallel fork and join', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-fork-join',
         {
           f1: task('delay', { time: 0.2 }, { time_in_milliseconds: null }, { type: 'operation' }),
@@ -228,7 +182,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('error branch', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-error-branch',
         {
           e1: task(
@@ -263,7 +217,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('failure branch', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-failure-branch',
         {
           e1: evaluation({ task: 'job', variable: 'count' }, '>', { task: 'static', variable: 5 }),
@@ -293,7 +247,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('revert loop', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-revert',
         {
           p1: task('push', { job_variable: 'attempts', item_to_push: 'try' }, { job_variable_value: null }, { type: 'operation' }),
@@ -319,7 +273,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('forEach', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-foreach',
         {
           fe: task('forEach', { data_array: '$var.job.devices' }, { current_item: '$var.job.device' }, { type: 'operation' }),
@@ -356,7 +310,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('child job, single and looped', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-child',
         { c1: task('stringConcat', { str: 'vlan-', stringN: '$var.job.vlan' }, { combinedStrings: '$var.job.name' }) },
         [
@@ -366,7 +320,7 @@ describe('conformance workflows through HTTP', () => {
       ),
     );
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-parent',
         {
           s1: task(
@@ -415,12 +369,12 @@ describe('conformance workflows through HTTP', () => {
       ['workflow_start', 's1'],
       ['s1', 'workflow_end'],
     ];
-    await create(workflowDoc('@aaa111: cf-runner', setter('member of aaa111'), linear));
-    await create(workflowDoc('@bbb222: cf-runner', setter('member of bbb222'), linear));
-    await create(workflowDoc('cf-runner', setter('outside any project'), linear));
+    await create(workflowDocument('@aaa111: cf-runner', setter('member of aaa111'), linear));
+    await create(workflowDocument('@bbb222: cf-runner', setter('member of bbb222'), linear));
+    await create(workflowDocument('cf-runner', setter('outside any project'), linear));
     const parent = (name: string, child: string) =>
       create(
-        workflowDoc(
+        workflowDocument(
           name,
           {
             c1: task(
@@ -463,7 +417,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('manual task', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-manual',
         {
           v1: {
@@ -522,7 +476,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('auto-retry', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-auto-retry',
         {
           r1: task(
@@ -548,7 +502,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('retryTask', async () => {
     await create(
-      workflowDoc('cf-retry-task', { g1: task('restCall', { uri: '$var.job.url', verb: 'GET' }, { response: '$var.job.answer' }) }, [
+      workflowDocument('cf-retry-task', { g1: task('restCall', { uri: '$var.job.url', verb: 'GET' }, { response: '$var.job.answer' }) }, [
         ['workflow_start', 'g1'],
         ['g1', 'workflow_end'],
       ]),
@@ -581,7 +535,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('cancel', async () => {
     await create(
-      workflowDoc('cf-cancel', { d1: task('delay', { time: 30 }, { time_in_milliseconds: null }, { type: 'operation' }) }, [
+      workflowDocument('cf-cancel', { d1: task('delay', { time: 30 }, { time_in_milliseconds: null }, { type: 'operation' }) }, [
         ['workflow_start', 'd1'],
         ['d1', 'workflow_end'],
       ]),
@@ -609,7 +563,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('pause and resume', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-pause',
         {
           d1: task('delay', { time: 0.3 }, { time_in_milliseconds: null }, { type: 'operation' }),
@@ -639,7 +593,7 @@ describe('conformance workflows through HTTP', () => {
 
   it('missing transition', async () => {
     await create(
-      workflowDoc(
+      workflowDocument(
         'cf-missing-transition',
         { q1: task('query', { pass_on_null: false, query: 'absent', obj: '$var.job.data' }, { return_data: null }, { type: 'operation' }) },
         [

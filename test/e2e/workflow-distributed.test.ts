@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { JobDocument } from '@nap/contracts';
-import { startNatsServer } from '@nap/testing';
+import { startNatsServer, task, workflowDocument } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
+import { jobReaching } from '../support/automation';
 import { startNapProcess } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
@@ -67,21 +68,9 @@ async function job(id: string): Promise<JobDocument> {
   return (res.body as { data: JobDocument }).data;
 }
 
-async function until(id: string, check: (j: JobDocument) => boolean, what: string, timeoutMs = 30_000): Promise<JobDocument> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let current: JobDocument | undefined;
-    try {
-      current = await job(id);
-      if (check(current)) return current;
-    } catch (err) {
-      // the workflow service may be down for a moment on purpose
-      if (Date.now() > deadline) throw err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`Job ${id} did not reach ${what}: ${JSON.stringify(current?.status)} ${JSON.stringify(current?.tasks)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** Reads the job until `check` holds (bounded); a read that fails is tried again: the workflow service may be down on purpose. */
+function until(id: string, check: (j: JobDocument) => boolean, what: string, timeoutMs = 30_000): Promise<JobDocument> {
+  return jobReaching(`Job ${id} reaching ${what}`, () => job(id), check, { timeoutMs, intervalMs: 50 });
 }
 
 beforeAll(async () => {
@@ -100,43 +89,20 @@ beforeAll(async () => {
   });
   token = await login.text();
   const created = await api('POST', '/automation-studio/automations', {
-    automation: {
-      name: 'crash-me',
-      type: 'automation',
-      groups: [],
-      tasks: {
-        workflow_start: { name: 'workflow_start', groups: [] },
-        workflow_end: { name: 'workflow_end', groups: [] },
-        a1: {
-          name: 'newVariable',
-          app: 'WorkFlowEngine',
-          type: 'operation',
-          groups: [],
-          variables: { incoming: { name: 'before', value: 'yes' }, outgoing: { value: null } },
-        },
-        d2: {
-          name: 'delay',
-          app: 'WorkFlowEngine',
-          type: 'operation',
-          groups: [],
-          variables: { incoming: { time: 2 }, outgoing: { time_in_milliseconds: null } },
-        },
-        p3: {
-          name: 'push',
-          app: 'WorkFlowEngine',
-          type: 'operation',
-          groups: [],
-          variables: { incoming: { job_variable: 'after', item_to_push: 'done' }, outgoing: { job_variable_value: null } },
-        },
+    automation: workflowDocument(
+      'crash-me',
+      {
+        a1: task('newVariable', { name: 'before', value: 'yes' }, { value: null }, { type: 'operation' }),
+        d2: task('delay', { time: 2 }, { time_in_milliseconds: null }, { type: 'operation' }),
+        p3: task('push', { job_variable: 'after', item_to_push: 'done' }, { job_variable_value: null }, { type: 'operation' }),
       },
-      transitions: {
-        workflow_start: { a1: { state: 'success', type: 'standard' } },
-        a1: { d2: { state: 'success', type: 'standard' } },
-        d2: { p3: { state: 'success', type: 'standard' } },
-        p3: { workflow_end: { state: 'success', type: 'standard' } },
-        workflow_end: {},
-      },
-    },
+      [
+        ['workflow_start', 'a1'],
+        ['a1', 'd2'],
+        ['d2', 'p3'],
+        ['p3', 'workflow_end'],
+      ],
+    ),
   });
   expect(created.status).toBe(201);
 }, 90_000);

@@ -1,7 +1,8 @@
 import { eventSubject } from '@nap/contracts';
 import type { JobDocument } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually, task, workflowDocument } from '@nap/testing';
 import { readEvents } from '../support/sse';
 import type { Frame } from '../support/sse';
 
@@ -19,38 +20,23 @@ beforeAll(async () => {
   const res = await platform.http('POST', '/automation-studio/automations', {
     token,
     body: {
-      automation: {
-        name: 'sse-manual',
-        type: 'automation',
-        groups: [],
-        tasks: {
-          workflow_start: { name: 'workflow_start', groups: [] },
-          workflow_end: { name: 'workflow_end', groups: [] },
-          v1: {
-            name: 'ViewData',
-            app: 'WorkFlowEngine',
-            type: 'manual',
-            groups: [],
-            variables: {
-              incoming: { header: 'h', message: 'm', body: 'b', variables: '', btn_success: 'ok', btn_failure: '' },
-              outgoing: {},
-            },
-          },
-          n2: {
-            name: 'newVariable',
-            app: 'WorkFlowEngine',
-            type: 'operation',
-            groups: [],
-            variables: { incoming: { name: 'done', value: true }, outgoing: { value: null } },
-          },
+      automation: workflowDocument(
+        'sse-manual',
+        {
+          v1: task(
+            'ViewData',
+            { header: 'h', message: 'm', body: 'b', variables: '', btn_success: 'ok', btn_failure: '' },
+            {},
+            { type: 'manual' },
+          ),
+          n2: task('newVariable', { name: 'done', value: true }, { value: null }, { type: 'operation' }),
         },
-        transitions: {
-          workflow_start: { v1: { state: 'success', type: 'standard' } },
-          v1: { n2: { state: 'success', type: 'standard' } },
-          n2: { workflow_end: { state: 'success', type: 'standard' } },
-          workflow_end: {},
-        },
-      },
+        [
+          ['workflow_start', 'v1'],
+          ['v1', 'n2'],
+          ['n2', 'workflow_end'],
+        ],
+      ),
     },
   });
   expect(res.status).toBe(201);
@@ -60,17 +46,21 @@ afterAll(async () => {
   await platform.stop();
 });
 
+/** Waits until the manual task v1 of the job waits for a person. */
+async function v1Running(jobId: string): Promise<void> {
+  await eventually(
+    'v1 starting',
+    async () =>
+      ((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status ===
+      'running',
+    { timeoutMs: 10_000 },
+  );
+}
+
 it('streams the job as its first event, then its events until it ends', async () => {
   const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/sse-manual', { token, body: { options: {} } });
   const jobId = (started.body as JobDocument)._id;
-  const deadline = Date.now() + 10_000;
-  while (
-    ((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status !==
-    'running'
-  ) {
-    if (Date.now() > deadline) throw new Error('v1 did not start');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await v1Running(jobId);
   const res = await fetch(`${platform.url}/operations-manager/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -141,14 +131,7 @@ it('masks secrets wherever a job is returned or streamed: job variables, a manua
   expect(JSON.stringify(started.body)).not.toContain(secret);
   const jobId = (started.body as JobDocument)._id;
   expect((started.body as JobDocument).variables).toMatchObject({ device_password: '********', api_token: '********', site: 'ams' });
-  const deadline = Date.now() + 10_000;
-  while (
-    ((await platform.http('GET', `/operations-manager/jobs/${jobId}`, { token })).body as { data: JobDocument }).data.tasks.v1?.status !==
-    'running'
-  ) {
-    if (Date.now() > deadline) throw new Error('v1 did not start');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await v1Running(jobId);
   const res = await fetch(`${platform.url}/operations-manager/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${token}` } });
   const frames: Frame[] = [];
   const reading = readEvents(res, (frame) => {

@@ -1,11 +1,13 @@
 import type { ImportResult, JobDocument, JobList, JobPage } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually, task, workflowDocument } from '@nap/testing';
 import { FIXTURES_PRESENT, fixtureAutomations, warnFixturesAbsent } from '../../services/workflow/test/fixtures';
 
 /**
- * The query language of GET /operations-manager/jobs (operation 4) and getJobList (operation 18),
- * injection attempts included, group visibility of jobs, and the automation operations 1–3.
+ * The query language of GET /operations-manager/jobs and POST /workflow_engine/getJobList/:status,
+ * injection attempts included, group visibility of jobs, and the automation routes
+ * (POST /automation_catalog/automations/import, PUT and POST /operations-manager/automations).
  */
 
 let platform: TestPlatform;
@@ -45,27 +47,22 @@ beforeAll(async () => {
   insider = await account('wf-insider', [groupId]);
   outsider = await account('wf-outsider', [othersId]);
 
-  const wf = (name: string, ok: boolean) => ({
-    name,
-    type: 'automation',
-    groups: [],
-    tasks: {
-      workflow_start: { name: 'workflow_start', groups: [] },
-      workflow_end: { name: 'workflow_end', groups: [] },
-      a1: {
-        name: 'query',
-        app: 'WorkFlowEngine',
-        type: 'operation',
-        groups: [],
-        variables: { incoming: { pass_on_null: false, query: ok ? 'n' : 'absent', obj: '$var.job.data' }, outgoing: { return_data: null } },
+  const wf = (name: string, ok: boolean) =>
+    workflowDocument(
+      name,
+      {
+        a1: task(
+          'query',
+          { pass_on_null: false, query: ok ? 'n' : 'absent', obj: '$var.job.data' },
+          { return_data: null },
+          { type: 'operation' },
+        ),
       },
-    },
-    transitions: {
-      workflow_start: { a1: { state: 'success', type: 'standard' } },
-      a1: { workflow_end: { state: 'success', type: 'standard' } },
-      workflow_end: {},
-    },
-  });
+      [
+        ['workflow_start', 'a1'],
+        ['a1', 'workflow_end'],
+      ],
+    );
   for (const [name, ok] of [
     ['q-alpha', true],
     ['q-beta', false],
@@ -81,11 +78,11 @@ beforeAll(async () => {
     expect(res.status).toBe(200);
     jobIds.push((res.body as JobDocument)._id);
   }
-  const deadline = Date.now() + 20_000;
-  while ((await page('equals[status]=running&limit=1')).total > 0 || (await page('limit=1')).total < 30) {
-    if (Date.now() > deadline) throw new Error('The seed jobs did not finish');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(
+    'the end of the 30 seed jobs',
+    async () => (await page('equals[status]=running&limit=1')).total === 0 && (await page('limit=1')).total >= 30,
+    { timeoutMs: 20_000 },
+  );
 });
 
 afterAll(async () => {
@@ -229,7 +226,7 @@ describe('getJobList', () => {
   });
 });
 
-describe('automations (operations 1–3)', () => {
+describe('automations (import into the catalog, import and create in the operations manager)', () => {
   it('creates an automation and refuses a second of the same name', async () => {
     const res = await call('POST', '/operations-manager/automations', {
       automation: {
@@ -257,7 +254,7 @@ describe('automations (operations 1–3)', () => {
     expect((await call('POST', '/operations-manager/automations', { automation: { name: 'x' }, extra: 1 })).status).toBe(400);
   });
 
-  it('imports automations item by item (operation 2)', async () => {
+  it('imports automations item by item (PUT /operations-manager/automations)', async () => {
     const res = await call('PUT', '/operations-manager/automations', {
       automations: [{ name: 'imp-1' }, { description: 'no name' }, { name: 'nightly-backup' }],
       options: {},
@@ -274,7 +271,7 @@ describe('automations (operations 1–3)', () => {
     expect(body.imported[2]?.message).toContain('nightly-backup');
   });
 
-  it('imports exported automations into the catalog with group names as ids (operation 1)', async () => {
+  it('imports exported automations into the catalog with group names as ids (POST /automation_catalog/automations/import)', async () => {
     const item = (name: string, group: string) => ({
       _id: `cat-${name}`,
       name,
@@ -301,7 +298,7 @@ describe('automations (operations 1–3)', () => {
   });
 
   if (FIXTURES_PRESENT) {
-    it('imports the 7 automation documents of the fixtures as they are (operation 2)', async () => {
+    it('imports the 7 automation documents of the fixtures as they are (PUT /operations-manager/automations)', async () => {
       const docs = fixtureAutomations();
       expect(docs).toHaveLength(7);
       const res = await call('PUT', '/operations-manager/automations', { automations: docs, options: {} });

@@ -3,9 +3,11 @@
  * 2xx is there, whole, after a restart on the same data directory (0 lost); a write that got no
  * answer may be there or not, but whole if it is.
  */
+import type { WorkflowDocument } from '@nap/contracts';
+import { eventually, task, workflowDocument } from '@nap/testing';
 import { figure } from './support/figures';
 import type { Client } from './support/platform';
-import { Standalone, dataDirectory, progress, until } from './support/platform';
+import { Standalone, dataDirectory, progress } from './support/platform';
 
 const SCENARIO = '1 standalone kill -9 under 300 writes';
 const WRITES = 300;
@@ -125,28 +127,11 @@ const KINDS: WriteKind[] = [
   },
 ];
 
-function automation(name: string): Record<string, unknown> {
-  return {
-    name,
-    type: 'automation',
-    groups: [],
-    tasks: {
-      workflow_start: { name: 'workflow_start', groups: [] },
-      workflow_end: { name: 'workflow_end', groups: [] },
-      a1: {
-        name: 'newVariable',
-        app: 'WorkFlowEngine',
-        type: 'operation',
-        groups: [],
-        variables: { incoming: { name: 'done', value: true }, outgoing: { value: null } },
-      },
-    },
-    transitions: {
-      workflow_start: { a1: { state: 'success', type: 'standard' } },
-      a1: { workflow_end: { state: 'success', type: 'standard' } },
-      workflow_end: {},
-    },
-  };
+function automation(name: string): WorkflowDocument {
+  return workflowDocument(name, { a1: task('newVariable', { name: 'done', value: true }, { value: null }, { type: 'operation' }) }, [
+    ['workflow_start', 'a1'],
+    ['a1', 'workflow_end'],
+  ]);
 }
 
 const data = dataDirectory('writes');
@@ -190,7 +175,9 @@ it('keeps every write it answered 2xx across a kill -9', async () => {
 
   const restartAt = Date.now();
   await platform.launch();
-  await until('the restarted platform answers', async () => (await client.request('GET', '/whoami')).status === 200, 60_000);
+  await eventually('the restarted platform answering', async () => (await client.request('GET', '/whoami')).status === 200, {
+    timeoutMs: 60_000,
+  });
   const readyMs = Date.now() - restartAt;
 
   const lost: string[] = [];
@@ -210,14 +197,14 @@ it('keeps every write it answered 2xx across a kill -9', async () => {
   // a started job runs to its end after the restart, acknowledged or not
   const jobs = outcomes.filter((o) => o.kind.kind.startsWith('job') && o.id !== undefined);
   for (const o of jobs) {
-    await until(
-      `job ${String(o.id)} ends`,
+    await eventually(
+      `the end of job ${String(o.id)}`,
       async () => {
         const res = await client.request('GET', `/operations-manager/jobs/${String(o.id)}`);
         const status = (res.body as { data?: { status?: string } }).data?.status;
-        return status === 'complete' || status === 'error' || status === 'canceled' ? status : undefined;
+        return (status === 'complete' || status === 'error' || status === 'canceled') && status;
       },
-      60_000,
+      { timeoutMs: 60_000, intervalMs: 100 },
     ).then((status) => {
       if (status !== 'complete') lost.push(`job ${String(o.id)} ended ${status}`);
     });

@@ -7,8 +7,9 @@
  */
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
+import { sleep } from '@nap/util';
 import { figure, quantile } from './support/figures';
-import { Standalone, dataDirectory, progress, sleep } from './support/platform';
+import { Standalone, dataDirectory, progress } from './support/platform';
 
 const SCENARIO = '5 gateway under 500 slow connections';
 const IDLE = 250;
@@ -84,6 +85,7 @@ async function probe(platform: Standalone, until: number): Promise<Probe[]> {
     const route = n % 2 === 0 ? '/health/live' : '/whoami';
     const res = await platform.client.request('GET', route, undefined, { timeoutMs: PROBE_TIMEOUT_MS });
     out.push({ route, status: res.status, ms: res.ms, ...(res.error ? { error: res.error } : {}) });
+    // a steady trickle of probes is the measurement
     await sleep(PROBE_EVERY_MS);
   }
   return out;

@@ -1,5 +1,5 @@
-import { TEST_ADMIN, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 /**
  * A fuzz of every operation of /openapi.json with hostile requests: bodies nested 10,000 levels

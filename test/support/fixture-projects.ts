@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { memberName } from '@nap/contracts';
-import type { TestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/standalone';
 
 /**
  * The exported projects of the shared fixtures (../shared/fixtures/itential-assets beside the

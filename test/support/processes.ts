@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { waitForOutput } from '@nap/testing';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 
@@ -28,22 +29,10 @@ export async function startNapProcess(entry: string, env: Record<string, string>
   });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not become ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${entry} exited with ${String(code)} before it was ready:\n${output}`));
-    });
-  });
+  const keep = (chunk: Buffer) => (output += chunk.toString());
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  await waitForOutput(child, ready, { what: entry, timeoutMs, output: () => output });
   return {
     child,
     output: () => output,

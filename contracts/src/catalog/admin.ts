@@ -492,7 +492,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: adapterHealth,
     timeoutMs: TIMEOUTS_MS.short,
   },
-  // operation 8
+  // the spec's GET /health/adapters
   {
     name: 'getAdaptersHealth',
     summary: 'Health of all adapters',
@@ -648,7 +648,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     query: queryOptionsSchema,
     response: integrationListSchema,
-    notes: 'queryOptions arrive as flat query members (operation 9).',
+    notes: 'queryOptions arrive as flat query members (as on GET /integrations).',
   },
   {
     name: 'getIntegrationSchema',

@@ -619,7 +619,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     timeoutMs: TIMEOUTS_MS.device,
     notes: 'Only inventory devices with gw_http_base_url are targets; the device answer (any status) is returned as is.',
   },
-  // operation 11
+  // the spec's POST /gw/ssh/send_command
   {
     name: 'sshSendCommand',
     summary: 'SSH send_command wrapper',
@@ -632,7 +632,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
       'connection_options.port defaults to 22 (filled in by validation). host is an address or an inventory device name; the device fills ' +
       'what connection_options leaves out (its gw_port is used when port is the default 22). result is one { command, output } per command.',
   },
-  // operation 12
+  // the spec's POST /configuration_manager/templates/search
   {
     name: 'searchDeviceTemplates',
     summary: 'Search device templates',

@@ -118,7 +118,7 @@ function downloadableManualTask<const N extends string>(taskName: N, summary: st
 
 /** Operations of the `mop` service: command and analytic templates, runs against devices, manual tasks. */
 export const MOP_OPERATIONS = defineOperations('mop', [
-  // operation 14
+  // the spec's POST /mop/createAnalyticTemplate
   {
     name: 'createAnalyticTemplate',
     summary: 'Create an analytic template',
@@ -265,7 +265,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     roles: ROLE_SETS.read,
     response: arr(commandTemplate, { description: 'the matching template (zero or one item)' }),
   },
-  // operation 13
+  // the spec's GET /mop/listTemplates
   {
     name: 'listTemplates',
     summary: 'List command templates',

@@ -11,7 +11,7 @@ import { defineOperations, TIMEOUTS_MS } from './define';
 
 /** Operations of the `orch-proxy` service: REST actions, REST queries and leaf setting on an orchestrator adapter. */
 export const ORCH_PROXY_OPERATIONS = defineOperations('orch-proxy', [
-  // operation 5
+  // the spec's POST /orch_manager/restAction/:adapterId
   {
     name: 'restAction',
     summary: 'REST action to the orchestrator',
@@ -24,7 +24,7 @@ export const ORCH_PROXY_OPERATIONS = defineOperations('orch-proxy', [
     notes:
       "One RESTCONF call through the NSO adapter (method default POST; bare media types get application/). Answers [{ result }]: the status code as text for a bodiless answer, the orchestrator's body as JSON text otherwise. Orchestrator errors keep its status, error-tag and message (ORCH_* codes).",
   },
-  // operation 6
+  // the spec's POST /orch_manager/restQuery/:adapterId
   {
     name: 'restQuery',
     summary: 'REST query to the orchestrator',
@@ -36,7 +36,7 @@ export const ORCH_PROXY_OPERATIONS = defineOperations('orch-proxy', [
     timeoutMs: TIMEOUTS_MS.device,
     notes: "Answers [{ instance_data: <the orchestrator's JSON> }]; the object form of the spec's example stays a valid answer.",
   },
-  // operation 7
+  // the spec's POST /orch_manager/setLeaf/:adapterId
   {
     name: 'setLeaf',
     summary: 'Set leaf',

@@ -287,7 +287,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       'Runs the JST (by id or name) on { incoming, options }; a body with data and no incoming runs with data as incoming. Answers the result with no envelope. ' +
       '404 TRANSFORMATION_NOT_FOUND; 400 TRANSFORMATION_INCOMING_INVALID (validateIncoming); 422 TRANSFORMATION_STEP_FAILED naming the step id and method; 422 TRANSFORMATION_LIMIT_EXCEEDED.',
   },
-  // operation 19
+  // the spec's POST /formbuilder/forms/export
   {
     name: 'exportForm',
     summary: 'Export a form',

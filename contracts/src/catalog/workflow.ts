@@ -51,7 +51,7 @@ const WORKER_NOTES =
  * manager (`/operations-manager/*`) and the automation catalog (`/automation_catalog/*`).
  */
 export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
-  // operation 1
+  // the spec's POST /automation_catalog/automations/import
   {
     name: 'importCatalogAutomations',
     summary: 'Import automation documents into the automation catalog',
@@ -61,7 +61,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: catalogImportResultSchema,
     notes: 'Failures are reported per item (success false, created null); the response status stays success.',
   },
-  // operation 2
+  // the spec's PUT /operations-manager/automations
   {
     name: 'importAutomations',
     summary: 'Import automations into the operations manager',
@@ -71,7 +71,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: automationImportResultSchema,
     notes: 'The spec closes options (only adapterMap) but not the top level of this body; other top-level members are accepted.',
   },
-  // operation 3
+  // the spec's POST /operations-manager/automations
   {
     name: 'createAutomation',
     summary: 'Create an automation',
@@ -81,7 +81,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: createdResultSchema('nap:schemas/automation-created', embed(automationDocumentSchema)),
     notes: 'The spec does not say which automation fields are required; a name is required to create one.',
   },
-  // operation 4
+  // the spec's GET /operations-manager/jobs
   {
     name: 'getJobs',
     summary: 'Get a page of job documents',
@@ -97,7 +97,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'Field names are dotted paths of letters, digits, "_" and "-" (400 JOB_QUERY_INVALID otherwise); values are always data, never operators. ' +
       'Non-admin callers see jobs without groups, jobs of their groups and jobs they started.',
   },
-  // operation 15
+  // the spec's POST /workflow_engine/jobs/:jobId/retryTask
   {
     name: 'retryTask',
     summary: 'Retry a task of a job with replacement variables',
@@ -108,7 +108,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     notes:
       'Only for a job in status error (409 otherwise): the task runs again with its incoming variables replaced by the given values, and the job goes on from there.',
   },
-  // operation 16
+  // the spec's GET /workflow_engine/getJobShallow/:job_data
   {
     name: 'getJobShallow',
     summary: 'Get the shallow data of a job',
@@ -118,7 +118,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     query: noQuery(),
     response: shallowJobDocumentSchema,
   },
-  // operation 17
+  // the spec's POST /workflow_engine/startJobWithOptions/:workflow
   {
     name: 'startJobWithOptions',
     summary: 'Start a job of a workflow with options',
@@ -129,7 +129,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: jobDocumentSchema,
     notes: 'Answers once the job is created and running; it does not wait for the job to finish.',
   },
-  // operation 18
+  // the spec's POST /workflow_engine/getJobList/:status
   {
     name: 'getJobList',
     summary: 'Get a list of jobs by status',

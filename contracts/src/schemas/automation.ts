@@ -48,7 +48,7 @@ function exportedAutomationProperties<G extends TSchema>(groupItem: G) {
 
 /** Exported automation (input of the catalog import). */
 export const exportedAutomationSchema = withId('nap:schemas/exported-automation', open(exportedAutomationProperties(groupReference())));
-/** Exported automation: the input items of the catalog import (operation 1). */
+/** Exported automation: the input items of the catalog import (`POST /automation_catalog/automations/import`). */
 export type ExportedAutomation = Static<typeof exportedAutomationSchema>;
 
 /** Automation document returned by the catalog import (automationDocument): gbac arrays hold group ids. */
@@ -89,13 +89,13 @@ export type ImportResult<TOriginal = Record<string, unknown>, TCreated = Record<
   imported: ImportResultItem<TOriginal, TCreated>[];
 };
 
-/** Import result of the catalog import (operation 1). */
+/** Import result of the catalog import (`POST /automation_catalog/automations/import`). */
 export const catalogImportResultSchema = importResultSchema(
   'nap:schemas/catalog-import-result',
   importResultItemSchema(embed(exportedAutomationSchema), embed(catalogAutomationDocumentSchema)),
 );
 
-/** Import result of the operations manager import (operation 2): automation documents in original and created. */
+/** Import result of the operations manager import (`PUT /operations-manager/automations`): automation documents in original and created. */
 export const automationImportResultSchema = importResultSchema(
   'nap:schemas/automation-import-result',
   importResultItemSchema(embed(automationDocumentSchema), embed(automationDocumentSchema)),
@@ -113,29 +113,29 @@ function adapterMapOptions() {
   return closed({ adapterMap: anyObject('adapter name in the export to adapter name here; inner members not shown') });
 }
 
-/** Body of operation 1: `automations` and `options` (only `adapterMap`), nothing else. */
+/** Body of `POST /automation_catalog/automations/import`: `automations` and `options` (only `adapterMap`), nothing else. */
 export const importCatalogAutomationsBodySchema = withId(
   'nap:schemas/import-catalog-automations-body',
   closed({ automations: arr(embed(exportedAutomationSchema)), options: adapterMapOptions() }, ['automations', 'options']),
 );
-/** Body of `POST /automation_catalog/automations/import` (operation 1). */
+/** Body of `POST /automation_catalog/automations/import`. */
 export type ImportCatalogAutomationsBody = Static<typeof importCatalogAutomationsBodySchema>;
 
 /**
- * Body of operation 2: `automations` (objects; item shape not shown) and `options` (only `adapterMap`).
+ * Body of `PUT /operations-manager/automations`: `automations` (objects; item shape not shown) and `options` (only `adapterMap`).
  * The spec does not close the top level of this body, so other members are accepted.
  */
 export const importAutomationsBodySchema = withId(
   'nap:schemas/import-automations-body',
   open({ automations: arr(anyObject()), options: adapterMapOptions() }, ['automations', 'options']),
 );
-/** Body of `PUT /operations-manager/automations` (operation 2). */
+/** Body of `PUT /operations-manager/automations`. */
 export type ImportAutomationsBody = Static<typeof importAutomationsBodySchema>;
 
-/** Body of operation 3: only `automation`, which needs a `name` to be created. */
+/** Body of `POST /operations-manager/automations`: only `automation`, which needs a `name` to be created. */
 export const createAutomationBodySchema = withId(
   'nap:schemas/create-automation-body',
   closed({ automation: open({ ...automationDocumentProperties(), name: name('name of the automation') }, ['name']) }, ['automation']),
 );
-/** Body of `POST /operations-manager/automations` (operation 3). */
+/** Body of `POST /operations-manager/automations`. */
 export type CreateAutomationBody = Static<typeof createAutomationBodySchema>;

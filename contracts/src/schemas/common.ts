@@ -215,7 +215,7 @@ export function pageOf<T extends TSchema>(items: T) {
   );
 }
 
-/** `{ results, total }`: the list shape of the platform administration routes (as operation 9). */
+/** `{ results, total }`: the list shape of the platform administration routes (as `GET /integrations`). */
 export function resultsOf<T extends TSchema>(items: T) {
   return obj({ results: arr(items), total: int({ minimum: 0 }) }, ['results']);
 }

@@ -22,7 +22,7 @@ export const deviceTemplateSchema = withId(
 /** Device template of the configuration manager; `template` holds placeholders in double braces: `hostname {{ hostname }}`. */
 export type DeviceTemplate = Static<typeof deviceTemplateSchema>;
 
-/** Body of operation 12: `name` and `options`, nothing else. `options` defines no members: any object passes. */
+/** Body of `POST /configuration_manager/templates/search`: `name` and `options`, nothing else. `options` defines no members: any object passes. */
 export const searchDeviceTemplatesBodySchema = withId(
   'nap:schemas/search-device-templates-body',
   closed(
@@ -33,15 +33,15 @@ export const searchDeviceTemplatesBodySchema = withId(
     ['name', 'options'],
   ),
 );
-/** Body of `POST /configuration_manager/templates/search` (operation 12). */
+/** Body of `POST /configuration_manager/templates/search`. */
 export type SearchDeviceTemplatesBody = Static<typeof searchDeviceTemplatesBodySchema>;
 
-/** Result of operation 12. */
+/** Result of `POST /configuration_manager/templates/search`. */
 export const deviceTemplateSearchResultSchema = withId(
   'nap:schemas/device-template-search-result',
   obj({ total: num({ minimum: 0 }), list: arr(embed(deviceTemplateSchema)) }, ['total', 'list']),
 );
-/** `{ total, list }` returned by the search (operation 12). */
+/** `{ total, list }` returned by `POST /configuration_manager/templates/search`. */
 export type DeviceTemplateSearchResult = Static<typeof deviceTemplateSearchResultSchema>;
 
 /** Body of `POST /configuration_manager/templates` and `PUT /configuration_manager/templates/:id`. */

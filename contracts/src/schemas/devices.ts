@@ -155,7 +155,7 @@ export type SendCommandParameters = OptionalMembers<typeof sendCommandParameters
 /** The `send_config_set` parameters of a request body. */
 export type SendConfigSetParameters = OptionalMembers<typeof sendConfigSetParameters>;
 
-/** Connection options of the SSH routes other than operation 11: every member optional. */
+/** Connection options of the SSH routes other than `POST /gw/ssh/send_command`: every member optional. */
 export const deviceConnectionOptionsSchema = withId(
   'nap:schemas/device-connection-options',
   obj(

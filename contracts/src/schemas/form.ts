@@ -39,10 +39,10 @@ export const formSchema = withId(
     ['_id', 'name'],
   ),
 );
-/** A form as `POST /formbuilder/forms/export` returns it (operation 19); `_id` is a UUID v4. */
+/** A form as `POST /formbuilder/forms/export` returns it; `_id` is a UUID v4. */
 export type Form = Static<typeof formSchema>;
 
-/** Body of operation 19: only `options`, which has only `_id` (UUID v4) and `name`, at least one of them. */
+/** Body of `POST /formbuilder/forms/export`: only `options`, which has only `_id` (UUID v4) and `name`, at least one of them. */
 export const exportFormBodySchema = withId(
   'nap:schemas/export-form-body',
   closed(
@@ -55,5 +55,5 @@ export const exportFormBodySchema = withId(
     ['options'],
   ),
 );
-/** Body of operation 19: `options` with `_id` and/or `name`. */
+/** Body of `POST /formbuilder/forms/export`: `options` with `_id` and/or `name`. */
 export type ExportFormBody = Static<typeof exportFormBodySchema>;

@@ -35,7 +35,7 @@ export const loggerPropsSchema = withId(
 /** Logger properties of an integration or adapter. */
 export type LoggerProps = Static<typeof loggerPropsSchema>;
 
-/** An integration record, item of `GET /integrations` (operation 9). */
+/** An integration record, item of `GET /integrations`. */
 export const integrationRecordSchema = withId(
   'nap:schemas/integration-record',
   open({
@@ -59,10 +59,10 @@ export const integrationRecordSchema = withId(
     }),
   }),
 );
-/** An integration record, item of `GET /integrations` (operation 9). */
+/** An integration record, item of `GET /integrations`. */
 export type IntegrationRecord = Static<typeof integrationRecordSchema>;
 
-/** `{ results, total }` of `GET /integrations` (operation 9). */
+/** `{ results, total }` of `GET /integrations`. */
 export const integrationListSchema = withId(
   'nap:schemas/integration-list',
   obj({ results: arr(embed(integrationRecordSchema)), total: int({ minimum: 0 }) }, ['results', 'total']),

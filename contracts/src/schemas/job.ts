@@ -183,7 +183,7 @@ export const jobDocumentSchema = withId(
 /** The job document (jobsDocument). */
 export type JobDocument = Static<typeof jobDocumentSchema>;
 
-/** The shallow job data of `getJobShallow` (operation 16). */
+/** The shallow job data of `GET /workflow_engine/getJobShallow/:job_data`. */
 export const shallowJobDocumentSchema = withId(
   'nap:schemas/shallow-job-document',
   open(jobProperties(embed(shallowTaskSchema)), ['_id', 'name', 'tasks', 'status']),
@@ -206,10 +206,10 @@ export const jobPageSchema = withId(
     ['items', 'total', 'currentPageSize', 'hints', 'skip', 'limit'],
   ),
 );
-/** Job page of `GET /operations-manager/jobs` (operation 4). */
+/** Job page of `GET /operations-manager/jobs`. */
 export type JobPage = Static<typeof jobPageSchema>;
 
-/** Job list of `getJobList` (operation 18). */
+/** Job list of `POST /workflow_engine/getJobList/:status`. */
 export const jobListSchema = withId(
   'nap:schemas/job-list',
   obj({ results: arr(embed(jobDocumentSchema)), skip: int({ minimum: 0 }), limit: int({ minimum: 0 }), total: int({ minimum: 0 }) }, [
@@ -219,7 +219,7 @@ export const jobListSchema = withId(
     'total',
   ]),
 );
-/** Job list of `getJobList` (operation 18). */
+/** Job list of `POST /workflow_engine/getJobList/:status`. */
 export type JobList = Static<typeof jobListSchema>;
 
 /** `{ message, data, metadata }` envelope of `GET /operations-manager/jobs/:jobId`. */
@@ -242,7 +242,7 @@ export const cancelJobsResultSchema = withId(
 /** Outcome of `POST /operations-manager/jobs/cancel`. */
 export type CancelJobsResult = Static<typeof cancelJobsResultSchema>;
 
-/** Body of operation 17: only `options`, whose members the spec lists (other members pass to the engine). */
+/** Body of `POST /workflow_engine/startJobWithOptions/:workflow`: only `options`, whose members the spec lists (other members pass to the engine). */
 export const startJobWithOptionsBodySchema = withId(
   'nap:schemas/start-job-with-options-body',
   closed(
@@ -261,10 +261,10 @@ export const startJobWithOptionsBodySchema = withId(
     ['options'],
   ),
 );
-/** Body of `POST /workflow_engine/startJobWithOptions/:workflow` (operation 17). */
+/** Body of `POST /workflow_engine/startJobWithOptions/:workflow`. */
 export type StartJobWithOptionsBody = Static<typeof startJobWithOptionsBodySchema>;
 
-/** Body of operation 18: only `options`; the example members are typed, others pass through. */
+/** Body of `POST /workflow_engine/getJobList/:status`: only `options`; the example members are typed, others pass through. */
 export const getJobListBodySchema = withId(
   'nap:schemas/get-job-list-body',
   closed(
@@ -278,14 +278,14 @@ export const getJobListBodySchema = withId(
     ['options'],
   ),
 );
-/** Body of `POST /workflow_engine/getJobList/:status` (operation 18). */
+/** Body of `POST /workflow_engine/getJobList/:status`. */
 export type GetJobListBody = Static<typeof getJobListBodySchema>;
 
 function sortDirection() {
   return Type.Unsafe<1 | -1>({ type: 'integer', enum: [1, -1] });
 }
 
-/** Body of operation 15: `taskId` and `variables` (each variable an object with a required `value`), nothing else. */
+/** Body of `POST /workflow_engine/jobs/:jobId/retryTask`: `taskId` and `variables` (each variable an object with a required `value`), nothing else. */
 export const retryTaskBodySchema = withId(
   'nap:schemas/retry-task-body',
   closed(
@@ -298,5 +298,5 @@ export const retryTaskBodySchema = withId(
     ['taskId', 'variables'],
   ),
 );
-/** Body of `POST /workflow_engine/jobs/:jobId/retryTask` (operation 15). */
+/** Body of `POST /workflow_engine/jobs/:jobId/retryTask`. */
 export type RetryTaskBody = Static<typeof retryTaskBodySchema>;

@@ -136,12 +136,12 @@ export const analyticTemplateSchema = withId('nap:schemas/analytic-template', op
 /** Analytic template (mopAnalyticTemplateDoc); members beyond the named ones are stored as given. */
 export type AnalyticTemplate = Static<typeof analyticTemplateSchema>;
 
-/** Body of operation 14: only `template`, an analytic template with a name. */
+/** Body of `POST /mop/createAnalyticTemplate`: only `template`, an analytic template with a name. */
 export const createAnalyticTemplateBodySchema = withId(
   'nap:schemas/create-analytic-template-body',
   closed({ template: embed(analyticTemplateSchema) }, ['template']),
 );
-/** Body of `POST /mop/createAnalyticTemplate` (operation 14). */
+/** Body of `POST /mop/createAnalyticTemplate`. */
 export type CreateAnalyticTemplateBody = Static<typeof createAnalyticTemplateBodySchema>;
 
 function ruleResult() {

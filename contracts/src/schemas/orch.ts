@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { Type, anyObject, anyValue, arr, bool, closed, mapOf, obj, oneOf, open, str, withId } from './common';
 
-/** Body of operation 5: `params` and `body`, nothing else. */
+/** Body of `POST /orch_manager/restAction/:adapterId`: `params` and `body`, nothing else. */
 export const restActionBodySchema = withId(
   'nap:schemas/rest-action-body',
   closed(
@@ -22,10 +22,10 @@ export const restActionBodySchema = withId(
     ['params', 'body'],
   ),
 );
-/** Body of `POST /orch_manager/restAction/:adapterId` (operation 5). */
+/** Body of `POST /orch_manager/restAction/:adapterId`. */
 export type RestActionBody = Static<typeof restActionBodySchema>;
 
-/** Body of operation 6: only `params` with `path` and `accept`. */
+/** Body of `POST /orch_manager/restQuery/:adapterId`: only `params` with `path` and `accept`. */
 export const restQueryBodySchema = withId(
   'nap:schemas/rest-query-body',
   closed(
@@ -41,15 +41,15 @@ export const restQueryBodySchema = withId(
     ['params'],
   ),
 );
-/** Body of `POST /orch_manager/restQuery/:adapterId` (operation 6). */
+/** Body of `POST /orch_manager/restQuery/:adapterId`. */
 export type RestQueryBody = Static<typeof restQueryBodySchema>;
 
-/** The `options` values of set leaf (operation 7). */
+/** The `options` values of `POST /orch_manager/setLeaf/:adapterId`. */
 export const SET_LEAF_OPTIONS = ['outformat', 'async', 'sync', 'no_overwrite', 'staging', 'dryrun'] as const;
 /** One of {@link SET_LEAF_OPTIONS}. */
 export type SetLeafOption = (typeof SET_LEAF_OPTIONS)[number];
 
-/** Body of operation 7: the six members, all required, nothing else. */
+/** Body of `POST /orch_manager/setLeaf/:adapterId`: the six members, all required, nothing else. */
 export const setLeafBodySchema = withId(
   'nap:schemas/set-leaf-body',
   closed(
@@ -64,7 +64,7 @@ export const setLeafBodySchema = withId(
     ['path', 'value', 'variables', 'set', 'dryRun', 'options'],
   ),
 );
-/** Body of `POST /orch_manager/setLeaf/:adapterId` (operation 7): all six members required. */
+/** Body of `POST /orch_manager/setLeaf/:adapterId`: all six members required. */
 export type SetLeafBody = Static<typeof setLeafBodySchema>;
 
 function restActionResultItem() {
@@ -73,7 +73,7 @@ function restActionResultItem() {
 /** One item of the rest action result. */
 export type RestActionResultItem = Static<ReturnType<typeof restActionResultItem>>;
 
-/** Result of operation 5: array of `{ result }`. */
+/** Result of `POST /orch_manager/restAction/:adapterId`: array of `{ result }`. */
 export const restActionResultSchema = withId('nap:schemas/rest-action-result', arr(restActionResultItem()));
 
 function restQueryResultItem() {
@@ -84,7 +84,7 @@ function restQueryResultItem() {
 }
 
 /**
- * Result of operation 6. The spec names an array of results, and its example body is an object with
+ * Result of `POST /orch_manager/restQuery/:adapterId`. The spec names an array of results, and its example body is an object with
  * `instance_data` (arbitrary member names, string values). NAP answers the array form,
  * `[{ instance_data: <the orchestrator's JSON> }]`; the object form stays valid for clients that
  * were written against the example.
@@ -93,7 +93,7 @@ export const restQueryResultSchema = withId(
   'nap:schemas/rest-query-result',
   Type.Union([arr(restQueryResultItem()), obj({ instance_data: mapOf(str()) }, ['instance_data'])]),
 );
-/** Result of `POST /orch_manager/restQuery/:adapterId` (operation 6). */
+/** Result of `POST /orch_manager/restQuery/:adapterId`. */
 export type RestQueryResult = Static<typeof restQueryResultSchema>;
 
 function setLeafResultItem() {
@@ -114,5 +114,5 @@ function setLeafResultItem() {
 /** One item of the set leaf result. */
 export type SetLeafResultItem = Static<ReturnType<typeof setLeafResultItem>>;
 
-/** Result of operation 7. */
+/** Result of `POST /orch_manager/setLeaf/:adapterId`. */
 export const setLeafResultSchema = withId('nap:schemas/set-leaf-result', arr(setLeafResultItem()));

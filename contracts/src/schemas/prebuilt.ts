@@ -23,7 +23,7 @@ function manifest() {
   });
 }
 
-/** A prebuilt descriptor (the example `data` of group creation, operation 10); members beyond these are kept as given. */
+/** A prebuilt descriptor (the example `data` of group creation, `POST /user-management/groups`); members beyond these are kept as given. */
 export const prebuiltDescriptorSchema = withId(
   'nap:schemas/prebuilt-descriptor',
   open({
@@ -35,7 +35,7 @@ export const prebuiltDescriptorSchema = withId(
     readme: str(),
   }),
 );
-/** A prebuilt descriptor (the example `data` of group creation, operation 10). */
+/** A prebuilt descriptor (the example `data` of group creation, `POST /user-management/groups`). */
 export type PrebuiltDescriptor = Static<typeof prebuiltDescriptorSchema>;
 
 /** Bundle types NAP installs, each through the service that owns such documents. */

@@ -61,7 +61,7 @@ function fieldFilter(description: string) {
 }
 
 /**
- * The query of operation 4 as the gateway receives it: `?limit=10&skip=0&equals[status]=running`.
+ * The query of `GET /operations-manager/jobs` as the gateway receives it: `?limit=10&skip=0&equals[status]=running`.
  * Operators are objects of field name to value text (`in`/`not-in` values are comma-separated lists);
  * the service clamps `limit` and explains clamping in the page's `hints`. No other member.
  */
@@ -88,5 +88,5 @@ export const jobQueryParametersSchema = withId(
     q: str({ description: 'free-text query' }),
   }),
 );
-/** Members of the job query of `GET /operations-manager/jobs` (operation 4). */
+/** Members of the job query of `GET /operations-manager/jobs`. */
 export type JobQueryParameters = Static<typeof jobQueryParametersSchema>;

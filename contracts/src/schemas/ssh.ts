@@ -20,7 +20,7 @@ export const sshConnectionOptionsSchema = withId(
 /** Connection options of the SSH wrappers; `port` is filled in with 22 by validation when absent. */
 export type SshConnectionOptions = Static<typeof sshConnectionOptionsSchema>;
 
-/** Body of operation 11. */
+/** Body of `POST /gw/ssh/send_command`. */
 export const sshSendCommandBodySchema = withId(
   'nap:schemas/ssh-send-command-body',
   obj(
@@ -37,10 +37,10 @@ export const sshSendCommandBodySchema = withId(
     ['sshSendCommandParameters'],
   ),
 );
-/** Body of `POST /gw/ssh/send_command` (operation 11). */
+/** Body of `POST /gw/ssh/send_command`. */
 export type SshSendCommandBody = Static<typeof sshSendCommandBodySchema>;
 
-/** Result of operation 11. */
+/** Result of `POST /gw/ssh/send_command`. */
 export const sshSendCommandResultSchema = withId(
   'nap:schemas/ssh-send-command-result',
   obj(
@@ -52,5 +52,5 @@ export const sshSendCommandResultSchema = withId(
     ['status', 'code'],
   ),
 );
-/** Result of operation 11: status, code and the output per command, in the order sent. */
+/** Result of `POST /gw/ssh/send_command`: status, code and the output per command, in the order sent. */
 export type SshSendCommandResult = Static<typeof sshSendCommandResultSchema>;

@@ -115,7 +115,7 @@ export const formInputSchema = withId(
 /** A form as a client submits it (formbuilder form or JSON form). */
 export type FormInput = Static<typeof formInputSchema>;
 
-/** A stored form: the export shape of operation 19 with its UUID v4 `_id`. */
+/** A stored form: the export shape of `POST /formbuilder/forms/export` with its UUID v4 `_id`. */
 export const storedFormSchema = withId(
   'nap:schemas/stored-form',
   open(

@@ -21,6 +21,7 @@ import type {
   TSchema,
 } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
+import { errorMessage } from '@nap/util';
 import { decodeJson, encodeJson } from './codec';
 import type { Bus, RegisteredService, Subscription } from './types';
 
@@ -138,9 +139,7 @@ export class ReplicaControl {
       const command = parseAs(controlCommandSchema, decodeJson(data), 'command');
       return { ok: true, result: await this.run(command) };
     } catch (err) {
-      const error = isAppError(err)
-        ? err
-        : new AppError('INTERNAL', `The control command failed: ${err instanceof Error ? err.message : String(err)}`);
+      const error = isAppError(err) ? err : new AppError('INTERNAL', `The control command failed: ${errorMessage(err)}`);
       if (!isAppError(err)) this.options.logger.error({ err }, 'control command failed');
       return { ok: false, error: { code: error.code, message: error.message, details: error.details } };
     }

@@ -1,6 +1,9 @@
 import type { Bus, BusEvent, BusHeaders, BusMessage, IncomingRequest } from '../src/types';
 import type { EventConsumerSettings, EventStreamLimits } from '../src/nats-bus';
-import { Collector, Gate, bytes, eventually, expectAppError, expectThrowsAppError, sleep, text } from './helpers';
+import { sleep } from '@nap/util';
+// `@nap/testing`'s index also loads the whole platform harness (which depends on this package): the helper module is imported directly
+import { eventually } from '../../testing/src/eventually';
+import { Collector, Gate, bytes, expectAppError, expectThrowsAppError, text } from './helpers';
 
 /** A bus under test; `flush()` resolves once the server has processed what this bus sent. */
 export type TestBus = Bus & { flush(): Promise<void> };
@@ -652,7 +655,7 @@ export function runBusSuite(target: BusSuiteTarget): void {
         const bus = await world.connect();
         await publishAll(bus, 1, 2);
         const startTimeMs = Date.now() + 2;
-        while (Date.now() <= startTimeMs) await sleep(1);
+        await eventually('the clock to pass startTimeMs', () => Date.now() > startTimeMs, { intervalMs: 1 });
         const later = await publishAll(bus, 3, 4);
         const got = new Collector<BusEvent>();
         await bus.consumeEvents('nap.evt.>', got.push, { deliver: { startTimeMs } });
@@ -755,7 +758,7 @@ export function runBusSuite(target: BusSuiteTarget): void {
         const bus = await world.connect();
         await publishAll(bus, 1, 2);
         expect(await world.storedEvents()).toBe(2);
-        await eventually('events to expire', async () => (await world.storedEvents()) === 0, 15_000);
+        await eventually('events to expire', async () => (await world.storedEvents()) === 0, { timeoutMs: 15_000 });
         const got = new Collector<number>();
         await bus.consumeEvents('nap.evt.>', (e) => got.push(e.seq), { deliver: 'all' });
         const [seq] = await publishAll(bus, 3, 3);

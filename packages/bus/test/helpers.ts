@@ -11,20 +11,6 @@ export function text(data: Uint8Array): string {
   return decoder.decode(data);
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls `check` until it returns true; fails after `timeoutMs` with `what` in the message. */
-export async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
 /** Collects items and lets a test wait (bounded) until enough have arrived. */
 export class Collector<T> {
   readonly items: T[] = [];

@@ -4,13 +4,14 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import type { JetStreamManager } from '@nats-io/jetstream';
 // The bus tests need only the nats-server helper; `@nap/testing`'s index also loads the whole
 // platform harness (which depends on this package), so the helper module is imported directly.
+import { eventually } from '../../testing/src/eventually';
 import { startNatsServer } from '../../testing/src/nats-server';
 import type { NatsServer } from '../../testing/src/nats-server';
 import { createNatsBus } from '../src/nats-bus';
 import type { NatsBus, NatsBusOptions } from '../src/nats-bus';
 import { EVENT_STREAM } from '../src/types';
 import { runBusSuite } from './bus-suite';
-import { Collector, bytes, eventually, expectAppError, text } from './helpers';
+import { Collector, bytes, expectAppError, text } from './helpers';
 
 const NANOS_PER_MS = 1_000_000;
 
@@ -130,9 +131,9 @@ describe('NatsBus specifics', () => {
     await events.waitFor(1);
 
     await server.restart();
-    await eventually('disconnect and reconnect', () => statuses.join(',') === 'disconnected,connected', 15_000);
+    await eventually('disconnect and reconnect', () => statuses.join(',') === 'disconnected,connected', { timeoutMs: 15_000 });
     expect(client.isConnected()).toBe(true);
-    await eventually('the service bus to reconnect', () => serverBus.isConnected(), 15_000);
+    await eventually('the service bus to reconnect', () => serverBus.isConnected(), { timeoutMs: 15_000 });
 
     const reply = await client.request('nap.rpc.orch-proxy.ping', bytes(''), { timeoutMs: 5000 });
     expect(text(reply.data)).toBe('pong');
@@ -159,7 +160,7 @@ describe('NatsBus specifics', () => {
     expect(outcome).toBe('SERVICE_UNAVAILABLE');
     expect(lines).toContain('warn NATS connection lost; reconnecting');
     await server.restart();
-    await eventually('the reconnect', () => bus.isConnected(), 15_000);
+    await eventually('the reconnect', () => bus.isConnected(), { timeoutMs: 15_000 });
     expect(lines).toContain('info NATS connection restored');
   });
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Bus } from '@nap/bus';
 import type { Store } from '@nap/store';
 import type { Registry } from 'prom-client';
+import { errorMessage } from '@nap/util';
 
 /** One thing a process needs to do its work: its bus connection, its store. */
 export interface HealthCheck {
@@ -42,7 +43,7 @@ export async function checkHealth(
         await Promise.race([c.check(), timeout]);
         return [c.name, 'ok'];
       } catch (err) {
-        return [c.name, err instanceof Error ? err.message : String(err)];
+        return [c.name, errorMessage(err)];
       } finally {
         clearTimeout(timer);
       }

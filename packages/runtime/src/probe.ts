@@ -1,3 +1,5 @@
+import { errorMessage } from '@nap/util';
+
 /** Which health route a probe asks. */
 export type ProbeKind = 'live' | 'ready';
 
@@ -27,6 +29,6 @@ export async function probeHealth(
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     return { ok: res.ok, message: `${url} answered ${res.status} ${(await res.text()).slice(0, 500)}` };
   } catch (err) {
-    return { ok: false, message: `${url} did not answer: ${err instanceof Error ? err.message : String(err)}` };
+    return { ok: false, message: `${url} did not answer: ${errorMessage(err)}` };
   }
 }

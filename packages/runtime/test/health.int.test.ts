@@ -6,7 +6,7 @@ import type { Bus } from '@nap/bus';
 import { createEmbeddedStore } from '@nap/store';
 import type { Store } from '@nap/store';
 import { createMetrics } from '@nap/telemetry';
-import { startNatsServer } from '@nap/testing';
+import { eventually, startNatsServer } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
 import { busCheck, checkHealth, probeHealth, startHealthServer, storeCheck } from '@nap/runtime';
 import type { HealthServer } from '@nap/runtime';
@@ -70,20 +70,27 @@ it('the probe command reads the same variables the process does', async () => {
 
 it('turns not ready, naming the bus, while NATS is down, and ready again when it is back', async () => {
   await nats.kill();
-  let ready = await get('/health/ready');
-  for (let i = 0; i < 50 && ready.status === 200; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    ready = await get('/health/ready');
-  }
-  expect(ready.status).toBe(503);
-  expect(JSON.parse(ready.text)).toMatchObject({ status: 'not ready', checks: { bus: 'nats bus is disconnected', store: 'ok' } });
+  const notReady = await eventually(
+    'not ready after NATS went down',
+    async () => {
+      const answer = await get('/health/ready');
+      return answer.status !== 200 && answer;
+    },
+    { timeoutMs: 5_000, intervalMs: 100 },
+  );
+  expect(notReady.status).toBe(503);
+  expect(JSON.parse(notReady.text)).toMatchObject({ status: 'not ready', checks: { bus: 'nats bus is disconnected', store: 'ok' } });
   // still alive: a restart would not bring NATS back
   expect((await get('/health/live')).status).toBe(200);
   await nats.restart();
-  for (let i = 0; i < 100 && ready.status !== 200; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    ready = await get('/health/ready');
-  }
+  const ready = await eventually(
+    'ready again once NATS is back',
+    async () => {
+      const answer = await get('/health/ready');
+      return answer.status === 200 && answer;
+    },
+    { timeoutMs: 10_000, intervalMs: 100 },
+  );
   expect(ready.status).toBe(200);
 }, 30_000);
 

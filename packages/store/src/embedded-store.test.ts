@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runWithDeadline } from '@nap/contracts';
-import { createEmbeddedStore, createStore, runStoreContractSuite, type EmbeddedStore, type Store } from './index';
+import { runStoreContractSuite } from '../test/contract-suite';
+import { createEmbeddedStore, createStore, type EmbeddedStore, type Store } from './index';
 
 runStoreContractSuite('EmbeddedStore contract', async () => {
   const root = mkdtempSync(join(tmpdir(), 'nap-store-contract-'));

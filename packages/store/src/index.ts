@@ -4,7 +4,6 @@ export { createEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } fr
 export type { QueryStats } from './internal/embedded/query-exec';
 export { createMongoStore, type MongoStoreOptions } from './internal/mongo/mongo-store';
 export type { DuplicateKeyDetails } from './internal/errors';
-export { runStoreContractSuite, type StoreSuiteTarget } from './contract-suite';
 export {
   DEFAULT_LIST_LIMIT,
   MAX_LIST_LIMIT,

@@ -10,7 +10,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { MongoDBContainer } from '@testcontainers/mongodb';
 import { MongoClient, MongoServerError } from 'mongodb';
-import { createMongoStore, runStoreContractSuite, type Store, type StoreSuiteTarget } from '../src/index';
+import { createMongoStore, type Store } from '../src/index';
+import { runStoreContractSuite, type StoreSuiteTarget } from './contract-suite';
 import { translateMongoError } from '../src/internal/mongo/translate-error';
 
 type MongoSource = { kind: 'url'; url: string } | { kind: 'docker'; endpoint: string } | { kind: 'none'; reason: string };

@@ -6,6 +6,7 @@ import { NodeTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@op
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { errorMessage } from '@nap/util';
 
 export { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 export type { Span, Context } from '@opentelemetry/api';
@@ -115,7 +116,7 @@ export async function withSpan<T>(
 export function markSpanError(span: Span, err: unknown): void {
   const status = typeof err === 'object' && err !== null && 'status' in err ? Number((err as { status: unknown }).status) : 500;
   if (status >= 500) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(err) });
     if (err instanceof Error) span.recordException(err);
   }
 }

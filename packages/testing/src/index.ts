@@ -1,7 +1,6 @@
 // Test helpers of the workspace. One module per helper; add a line per module.
 export * from './nats-server';
 export * from './process';
-export * from './platform';
 export * from './schema-example';
 export * from './fixtures';
 export * from './eventually';

@@ -57,6 +57,44 @@ export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<v
   clearTimeout(timer);
 }
 
+/**
+ * Resolves once `output()` (what the caller keeps of the child's stdout and stderr) matches `ready`,
+ * looked at each time the child writes; fails when the child exits first or after `timeoutMs`, with
+ * that output. Watching the output, not polling it: a child that is ready is seen at once.
+ */
+export function waitForOutput(
+  child: ChildProcess,
+  ready: RegExp,
+  options: { what: string; timeoutMs: number; output: () => string },
+): Promise<void> {
+  const { what, timeoutMs, output } = options;
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const done = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.stdout?.off('data', look);
+      child.stderr?.off('data', look);
+      child.off('exit', exited);
+      if (err) reject(err);
+      else resolve();
+    };
+    // the caller's own listeners, added before these, have kept the chunk when this one runs
+    const look = () => {
+      if (ready.test(output())) done();
+    };
+    const exited = (code: number | null, signal: NodeJS.Signals | null) =>
+      done(new Error(`${what} exited (${String(code ?? signal)}) before it was ready:\n${output()}`));
+    const timer = setTimeout(() => done(new Error(`${what} was not ready within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', look);
+    child.once('exit', exited);
+    look();
+    if (!isRunning(child)) exited(child.exitCode, child.signalCode);
+  });
+}
+
 /** A TCP port free on 127.0.0.1 right now (the OS picks it); callers retry if someone takes it first. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 let platform: TestPlatform;
 let admin: string;

@@ -1,9 +1,9 @@
 import { createBusClient } from '@nap/bus';
 import { SYSTEM_CALLER, eventPattern, isAppError } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
-import { startOpenApiPeer } from '../../../test/lab';
-import type { OpenApiPeer } from '../../../test/lab';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { startOpenApiPeer } from '@nap/lab';
+import type { OpenApiPeer } from '@nap/lab';
 
 /**
  * Adapters against the lab peer: records with the original nesting, a lifecycle driven by a real

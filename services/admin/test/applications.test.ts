@@ -1,6 +1,6 @@
 import { APPLICATION_NAMES, applicationsOfService } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 /**
  * Applications through HTTP: the six services under the original platform's application names,

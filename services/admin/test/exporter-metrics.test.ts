@@ -1,5 +1,6 @@
-import { freePort, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { freePort } from '@nap/testing';
 import { AggregatorRegistry, createMetrics } from '@nap/telemetry';
 import { registerAdminMetrics } from '../src/domain/platform-metrics';
 

@@ -2,10 +2,10 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
-import { startOpenApiPeer } from '../../../test/lab';
-import type { OpenApiPeer } from '../../../test/lab';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { startOpenApiPeer } from '@nap/lab';
+import type { OpenApiPeer } from '@nap/lab';
 
 /**
  * Integration models from the fixture OpenAPI documents, integrations calling a real HTTP peer

@@ -1,5 +1,5 @@
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 /** `/external-links`: create, list, get, update, delete through HTTP; bad input named, conflicts 409. */
 

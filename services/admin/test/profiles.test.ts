@@ -1,6 +1,6 @@
 import { APPLICATION_NAMES } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 /**
  * Profiles through HTTP: defaults filled by the server, exactly one active profile switched in one

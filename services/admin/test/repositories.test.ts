@@ -4,8 +4,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { freePort } from '@nap/testing';
 
 /**
  * Prebuilt repositories through HTTP: configurations kept in the active profile, a local directory

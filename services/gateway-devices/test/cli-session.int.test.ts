@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { startCliSimulator } from '../../../test/lab';
-import type { CliSimulator } from '../../../test/lab';
+import { startCliSimulator } from '@nap/lab';
+import type { CliSimulator } from '@nap/lab';
 import { createNetconfSession, withNetconfSession } from '../src/clients/netconf-client';
 import { createSshSession, withSshSession } from '../src/clients/ssh-session';
 import type { SshSession } from '../src/clients/ssh-session';

@@ -1,5 +1,5 @@
 import { isAppError } from '@nap/contracts';
-import type { CliSimulator } from '../../../test/lab';
+import type { CliSimulator } from '@nap/lab';
 import type { SshSessionOptions } from '../src/clients/ssh-session';
 import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';
 import type { KnownHostsStore } from '../src/store/known-hosts-repository';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startCliSimulator } from '../../../test/lab';
+import { startCliSimulator } from '@nap/lab';
 import { checkHostKey, scanHostKey } from '../src/clients/ssh-connection';
 import { withSshSession } from '../src/clients/ssh-session';
 import { hostKeyFingerprint, knownHostsKey, knownHostsLine } from '../src/domain/known-hosts';

@@ -1,5 +1,5 @@
-import { startCliSimulator, startSshd } from '../../../test/lab';
-import type { LabSshd } from '../../../test/lab';
+import { startCliSimulator, startSshd } from '@nap/lab';
+import type { LabSshd } from '@nap/lab';
 import { createSshSession, withSshSession } from '../src/clients/ssh-session';
 import type { SshSession, SshSessionOptions } from '../src/clients/ssh-session';
 import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';

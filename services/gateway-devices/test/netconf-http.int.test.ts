@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startNetconfLab } from '../../../test/lab';
-import type { NetconfLab } from '../../../test/lab';
+import { startNetconfLab } from '@nap/lab';
+import type { NetconfLab } from '@nap/lab';
 import { startGatewayPlatform } from './platform';
 import type { GatewayPlatform } from './platform';
 

@@ -1,7 +1,7 @@
 import { Client } from 'ssh2';
 import type { ClientCallback, ClientChannel } from 'ssh2';
-import { startNetconfLab } from '../../../test/lab';
-import type { NetconfLab } from '../../../test/lab';
+import { startNetconfLab } from '@nap/lab';
+import type { NetconfLab } from '@nap/lab';
 import { createNetconfSession, withNetconfSession } from '../src/clients/netconf-client';
 import type { NetconfOptions, NetconfSession } from '../src/clients/netconf-client';
 import { NETCONF_BASE_1_1 } from '../src/domain/netconf-xml';

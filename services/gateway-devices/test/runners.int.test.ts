@@ -1,6 +1,6 @@
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ensureLabPackages } from '../../../test/lab';
+import { ensureLabPackages } from '@nap/lab';
 import { startGatewayPlatform } from './platform';
 import type { GatewayPlatform } from './platform';
 

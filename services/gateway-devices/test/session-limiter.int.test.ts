@@ -1,5 +1,5 @@
-import { startCliSimulator } from '../../../test/lab';
-import type { CliSimulator } from '../../../test/lab';
+import { startCliSimulator } from '@nap/lab';
+import type { CliSimulator } from '@nap/lab';
 import { withSshSession } from '../src/clients/ssh-session';
 import { createSessionLimiter } from '../src/domain/session-limiter';
 import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { startCliSimulator } from '../../../test/lab';
-import type { CliSimulator } from '../../../test/lab';
+import { startCliSimulator } from '@nap/lab';
+import type { CliSimulator } from '@nap/lab';
 import { startGatewayPlatform } from './platform';
 import type { GatewayPlatform } from './platform';
 

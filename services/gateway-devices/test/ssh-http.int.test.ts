@@ -1,5 +1,5 @@
-import { startCliSimulator } from '../../../test/lab';
-import type { CliSimulator } from '../../../test/lab';
+import { startCliSimulator } from '@nap/lab';
+import type { CliSimulator } from '@nap/lab';
 import { startGatewayPlatform } from './platform';
 import type { GatewayPlatform } from './platform';
 

@@ -1,9 +1,9 @@
 import { createBusClient } from '@nap/bus';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import type { CommandResult, TemplateRunResult } from '@nap/contracts';
-import { startCliSimulator } from '../../../test/lab';
-import type { CliSimulator, SimulatedDeviceType } from '../../../test/lab';
+import { startCliSimulator } from '@nap/lab';
+import type { CliSimulator, SimulatedDeviceType } from '@nap/lab';
 import { fixtureTemplates } from './fixtures';
 import { addSimulator } from './lab-devices';
 

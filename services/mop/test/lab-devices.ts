@@ -1,5 +1,5 @@
-import type { TestPlatform } from '@nap/testing';
-import type { CliSimulator } from '../../../test/lab';
+import type { TestPlatform } from '@nap/standalone';
+import type { CliSimulator } from '@nap/lab';
 
 /**
  * Creates an inventory device for a lab simulator through the device gateway. Fails loudly (never

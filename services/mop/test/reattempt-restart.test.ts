@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { eventually } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 
 it('keeps a scheduled re-attempt across a restart and fires it after the restart', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-mop-reattempt-'));

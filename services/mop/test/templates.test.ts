@@ -1,5 +1,6 @@
-import { eventually, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { eventually } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { fixtureTemplates, withoutOwned } from './fixtures';
 
 let platform: TestPlatform;

@@ -1,6 +1,6 @@
 import { eventually } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
-import type { NsoPeer } from '../../../test/lab';
+import type { TestPlatform } from '@nap/standalone';
+import type { NsoPeer } from '@nap/lab';
 
 /** Test helpers: NSO adapters pointing at the lab's NSO peer, created and started through HTTP. */
 

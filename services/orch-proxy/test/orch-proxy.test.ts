@@ -3,10 +3,11 @@ import type { Bus } from '@nap/bus';
 import { eventPattern, subjectOf } from '@nap/contracts';
 import { initTracing } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
-import { eventually, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
-import { startNsoPeer } from '../../../test/lab';
-import type { NsoPeer } from '../../../test/lab';
+import { eventually } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { startNsoPeer } from '@nap/lab';
+import type { NsoPeer } from '@nap/lab';
 import { addNsoAdapter, startAdapter } from './nso-adapter';
 
 /**

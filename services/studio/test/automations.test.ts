@@ -2,8 +2,8 @@ import { createBusClient } from '@nap/bus';
 import type { BusClient } from '@nap/bus';
 import { getOperation, validateResponse } from '@nap/contracts';
 import type { Caller, ImportResult, StoredWorkflowDocument as WorkflowDocument, WorkflowProblem, WorkflowSaveResult } from '@nap/contracts';
-import { startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { OK, linearWorkflow, userWithRoles } from './helpers';
 
 let platform: TestPlatform;

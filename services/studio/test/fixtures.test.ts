@@ -1,8 +1,9 @@
 import { createBusClient } from '@nap/bus';
 import { UUID_V4_PATTERN, getOperation, validateRequest, validateResponse } from '@nap/contracts';
 import type { ImportResult, WorkflowDocument } from '@nap/contracts';
-import { fixturesAbsent, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { fixturesAbsent } from '@nap/testing';
 import { FIXTURES_DIR, FIXTURES_PRESENT, fixtureProjects, importBatches, projectMembers } from '../../../test/support/fixture-projects';
 import { describeWithPython, referencePython } from './python';
 

@@ -1,5 +1,5 @@
 import { task, workflowDocument } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import type { TestPlatform } from '@nap/standalone';
 
 export const OK = { state: 'success', type: 'standard' } as const;
 

@@ -1,7 +1,8 @@
 import { UUID_V4_PATTERN, getOperation, validateResponse } from '@nap/contracts';
 import type { CreatedResult, ImportResult } from '@nap/contracts';
-import { startTestPlatform, task } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { task } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { OK, linearWorkflow, userWithRoles } from './helpers';
 
 let platform: TestPlatform;

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JobDocument } from '@nap/contracts';
-import { eventually, startTestPlatform, task, workflowDocument } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { eventually, task, workflowDocument } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
 import { describeWithPython, referencePython } from './python';
 
 /**

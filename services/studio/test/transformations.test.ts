@@ -2,8 +2,9 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { getOperation, validateResponse } from '@nap/contracts';
 import type { ImportResult, Transformation } from '@nap/contracts';
-import { exampleOf, startTestPlatform } from '@nap/testing';
-import type { TestPlatform } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { exampleOf } from '@nap/testing';
 
 /**
  * JST transformations through the HTTP interface: the routes, and conformance with the 146 real

@@ -7,4 +7,5 @@ export type { StartJobInput } from './engine/job-lifecycle';
 export { NO_TRANSITION_MESSAGE } from './domain/job-model';
 export type { JobRecord } from './domain/job-model';
 export { APP_SERVICES } from './domain/task-routing';
-export { BUILTINS, MANUAL_BUILTINS } from './domain/builtins';
+export { MANUAL_BUILTINS } from './domain/builtins';
+export { BUILTINS } from './engine/builtins';

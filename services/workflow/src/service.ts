@@ -2,22 +2,24 @@ import { serve } from '@nap/bus';
 import type { Subscription } from '@nap/bus';
 import { RELEASE, systemSubject } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
-import { AutomationDomain } from './domain/automations';
+import { DeclaredIndexes } from '@nap/store';
+import type { WorkflowContext } from './context';
 import type { JobRecord } from './domain/job-model';
+import { EventTriggers } from './engine/event-triggers';
 import { JobEngine } from './engine/job-engine';
-import { JobMetricsRecorder } from './engine/job-metrics-recorder';
 import type { EngineOptions } from './engine/job-engine';
+import { JobMetricsRecorder } from './engine/job-metrics-recorder';
+import { ScheduleRunner } from './engine/schedule-runner';
+import { TriggerStarter } from './engine/trigger-starter';
+import { WorkerControl } from './engine/worker-control';
 import { workflowHandlers } from './handlers';
 import { AutomationRepository } from './store/automation-repository';
-import { DeclaredIndexes } from '@nap/store';
-import type { EngineRecord } from './store/engine-registry';
 import { WORKFLOW_COLLECTIONS, ensureCollections } from './store/collections';
-import { EventTriggers } from './triggers/event-triggers';
-import { ScheduleRunner } from './triggers/schedule-runner';
-import { TriggerRepository } from './triggers/trigger-repository';
-import { TriggerStarter } from './triggers/trigger-starter';
-import { Triggers } from './triggers/triggers';
-import { WorkerControl } from './workers/worker-control';
+import type { EngineRecord } from './store/engine-registry';
+import { JobRepository } from './store/job-repository';
+import { ReplicaRepository } from './store/replica-repository';
+import { TriggerRepository } from './store/trigger-repository';
+import { WorkerSettingsRepository } from './store/worker-settings-repository';
 
 /**
  * Subject on which engine replicas tell each other that a job changed in the store (a manual task
@@ -39,7 +41,7 @@ export type WorkflowServiceOptions = EngineOptions;
  */
 export function createWorkflowService(deps: ServiceDeps, options: WorkflowServiceOptions = {}): ServiceModule & { engine: JobEngine } {
   const { bus, store, logger, metrics, client } = deps;
-  const jobMetrics = new JobMetricsRecorder(metrics.registry, store.collection<JobRecord>('jobs'));
+  const jobMetrics = new JobMetricsRecorder(metrics.registry, new JobRepository(store.collection<JobRecord>('jobs')));
   const engine = new JobEngine(
     {
       jobs: store.collection<JobRecord>('jobs'),
@@ -57,25 +59,24 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     },
     { timeScale: deps.config.timeScale, ...options },
   );
-  const automationStore = new AutomationRepository(store);
-  const automations = new AutomationDomain(automationStore);
-  const triggerStore = new TriggerRepository(store);
+  const automations = new AutomationRepository(store);
+  const triggers = new TriggerRepository(store);
   const log = logger.child({ component: 'triggers' });
-  const starter = new TriggerStarter({ engine, automations: automationStore, triggers: triggerStore, client, log });
-  const eventTriggers = new EventTriggers(bus, triggerStore, starter, log);
-  const triggers = new Triggers(triggerStore, automationStore, starter, client, eventTriggers);
+  const triggerStarter = new TriggerStarter({ engine, automations, triggers, client, log });
+  const eventTriggers = new EventTriggers(bus, triggers, triggerStarter, log);
   // schedules fire under the engine's lease: a claim not released within it passes to another replica
   const tickMs = Math.min(1_000, Math.max(50, Math.floor(engine.leaseMs / 3)));
   const schedules = new ScheduleRunner(
-    triggerStore,
-    starter,
+    triggers,
+    triggerStarter,
     engine.serverId,
     { leaseMs: engine.leaseMs, tickMs, graceMs: Math.max(engine.leaseMs, 2 * tickMs) },
     () => engine.claimsJobs,
     log,
   );
   const workers = new WorkerControl(
-    store,
+    new WorkerSettingsRepository(store),
+    new ReplicaRepository(store),
     engine,
     engine.leaseMs,
     () => bus.publish(WORKFLOW_WORKERS_SUBJECT, new Uint8Array(0)),
@@ -102,7 +103,16 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
         { serverId: engine.serverId, resumed: engine.ownedJobs, leaseMs: engine.leaseMs, renewMs: engine.renewMs, scanMs: engine.scanMs },
         'Workflow engine started',
       );
-      const handlers = workflowHandlers({ engine, jobs: engine.repository, automations, automationStore, triggers, workers, client });
+      const svc: WorkflowContext = {
+        engine,
+        jobs: engine.repository,
+        automations,
+        triggers,
+        triggerStarter,
+        eventTriggers,
+        workers,
+        client,
+      };
       const registered = await serve({
         bus,
         service: 'workflow',
@@ -111,7 +121,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
         metrics,
         client,
         idempotency: deps.idempotency,
-        handlers,
+        handlers: workflowHandlers(svc),
         indexes: new DeclaredIndexes(store, WORKFLOW_COLLECTIONS),
       });
       await eventTriggers.start();

@@ -1,9 +1,11 @@
 import type { WorkflowDocument, WorkflowTask } from '@nap/contracts';
-import { BUILTINS } from '../src/domain/builtins';
+import { workflowDocument } from '@nap/testing';
+import type { Edge } from '@nap/testing';
+import { BUILTINS } from '../src/engine/builtins';
 import type { ReferenceScope } from '../src/domain/references';
 import { FIXTURES_PRESENT, fixtureWorkflows, warnFixturesAbsent } from './fixtures';
-import type { Edge, EngineHarness } from './support/harness';
-import { startEngineHarness, workflow } from './support/harness';
+import type { EngineHarness } from './support/harness';
+import { startEngineHarness } from './support/harness';
 
 /**
  * Every built-in (WorkFlowEngine) task that the real workflows use runs here with the incoming
@@ -171,7 +173,7 @@ if (!FIXTURES_PRESENT) {
 
     /** Runs one fixture task inside a workflow of its own, in the engine. */
     function around(use: Use, name: string, extraTasks: WorkflowDocument['tasks'] = {}, extraEdges: Edge[] = []): WorkflowDocument {
-      return workflow(name, { [use.taskId]: use.task, ...extraTasks }, [
+      return workflowDocument(name, { [use.taskId]: use.task, ...extraTasks }, [
         ['workflow_start', use.taskId],
         [use.taskId, 'workflow_end'],
         ...extraEdges,
@@ -212,7 +214,7 @@ if (!FIXTURES_PRESENT) {
     it('forEach loops over its data_array', async () => {
       const use = uses.get('forEach') as Use;
       const source = /^\$var\.([^.]+)\.(.+)$/.exec(String(use.task.variables?.incoming?.data_array)) as RegExpExecArray;
-      const wf = workflow(
+      const wf = workflowDocument(
         'fixture-forEach',
         {
           [source[1] as string]: {
@@ -258,7 +260,7 @@ if (!FIXTURES_PRESENT) {
       const [, sourceTask, sourceVar] = /^\$var\.([^.]+)\.(.+)$/.exec(incoming.data_array) as unknown as [string, string, string];
       h.workflows.set(
         incoming.workflow,
-        workflow(
+        workflowDocument(
           incoming.workflow,
           {
             c1: {
@@ -274,7 +276,7 @@ if (!FIXTURES_PRESENT) {
           ],
         ),
       );
-      const wf = workflow(
+      const wf = workflowDocument(
         'fixture-childJob',
         {
           [sourceTask]: {

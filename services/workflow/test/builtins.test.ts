@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BUILTINS } from '../src/domain/builtins';
+import { BUILTINS } from '../src/engine/builtins';
 import type { BuiltinResult } from '../src/domain/builtins';
 import type { ReferenceScope } from '../src/domain/references';
 

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '@nap/runtime';
 import { SYSTEM_CALLER } from '@nap/contracts';
+import { workflowDocument } from '@nap/testing';
 import { buildJobQuery } from '../src/domain/job-query';
 import { newJobRecord, toPublicJob } from '../src/domain/job-model';
-import { workflow } from './support/harness';
 import { engineOptionsFromEnv, persistentEngineId } from '../src';
 
 describe('engine settings from the environment', () => {
@@ -84,7 +84,7 @@ describe('members of a stored job that never leave the service', () => {
   it('are not in the job as the interface shows it', () => {
     const job = newJobRecord({
       id: 'j1',
-      workflow: workflow('w', {}, [['workflow_start', 'workflow_end']]),
+      workflow: workflowDocument('w', {}, [['workflow_start', 'workflow_end']]),
       variables: {},
       caller: SYSTEM_CALLER,
       serverId: 'e1',

@@ -1,8 +1,10 @@
 import { AppError, SYSTEM_CALLER } from '@nap/contracts';
 import type { WorkflowTask } from '@nap/contracts';
+import { linearWorkflow, workflowDocument } from '@nap/testing';
+import { sleep } from '@nap/util';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness, PublishedEvent } from './support/harness';
-import { linearWorkflow, startEngineHarness, stoppedAfterEach, workflow } from './support/harness';
+import { startEngineHarness, stoppedAfterEach } from './support/harness';
 import { CrashSwitch } from './support/crash';
 
 /**
@@ -76,7 +78,7 @@ function remote(step: number): WorkflowTask {
   };
 }
 
-const twoRemote = workflow('crash-remote', { m1: remote(1), m2: remote(2) }, [
+const twoRemote = workflowDocument('crash-remote', { m1: remote(1), m2: remote(2) }, [
   ['workflow_start', 'm1'],
   ['m1', 'm2'],
   ['m2', 'workflow_end'],
@@ -89,7 +91,8 @@ function counter(holdMs = 0) {
     const body = input.body as { template: string; step: number };
     const key = `${body.template}/${body.step}`;
     runs.set(key, (runs.get(key) ?? 0) + 1);
-    if (holdMs > 0) await new Promise((r) => setTimeout(r, holdMs));
+    // the service's own time: a task that outlasts several leases
+    if (holdMs > 0) await sleep(holdMs);
     return { result: key };
   };
   return { runs, handler };
@@ -264,10 +267,11 @@ describe('job events (outbox)', () => {
     const crash = new CrashSwitch();
     const a = await first(crash, { serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50 });
     const { handler } = counter();
+    let release: () => void = () => undefined;
     // on a, m1 is still in flight when the published events are due to leave the outbox
     a.services.set('mop.RunCommandTemplate', async (input) => {
       await handler(input);
-      await new Promise((r) => setTimeout(r, 5_000));
+      await new Promise<void>((resolve) => (release = resolve));
       return { result: 'too late' };
     });
     a.workflows.set(twoRemote.name, twoRemote);
@@ -291,6 +295,7 @@ describe('job events (outbox)', () => {
     harnesses.push(b);
     b.services.set('mop.RunCommandTemplate', handler);
     await b.waitFor(started._id, ['complete']);
+    release();
     await b.engine.flushEvents(10_000);
     const all = [...a.events, ...b.events];
     const stream = streamOf(all, started._id);

@@ -1,8 +1,10 @@
 import { JOB_EVENTS, SYSTEM_CALLER, getEvent, validateEvent } from '@nap/contracts';
 import type { WorkflowDocument, WorkflowTask } from '@nap/contracts';
+import { eventually, task, workflowDocument } from '@nap/testing';
+import { sleep } from '@nap/util';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness } from './support/harness';
-import { builtin, startEngineHarness, workflow } from './support/harness';
+import { startEngineHarness } from './support/harness';
 
 let h: EngineHarness;
 
@@ -18,10 +20,10 @@ const done = (id: string) => h.waitFor(id, ['complete', 'error', 'canceled']);
 
 describe('graph semantics', () => {
   it('follows a failure transition', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'failure-branch',
       {
-        e1: builtin(
+        e1: task(
           'evaluation',
           {
             all_true_flag: false,
@@ -36,8 +38,8 @@ describe('graph semantics', () => {
           },
           { return_value: null },
         ),
-        s2: builtin('newVariable', { name: 'branch', value: 'big' }),
-        f3: builtin('newVariable', { name: 'branch', value: 'small' }),
+        s2: task('newVariable', { name: 'branch', value: 'big' }),
+        f3: task('newVariable', { name: 'branch', value: 'small' }),
       },
       [
         ['workflow_start', 'e1'],
@@ -59,12 +61,12 @@ describe('graph semantics', () => {
   });
 
   it('loops back on a revert transition until the evaluation holds', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'revert-loop',
       {
-        p1: builtin('push', { job_variable: 'seen', item_to_push: 'x' }, { job_variable_value: null }),
-        l2: builtin('arrayLength', { arr: '$var.job.seen' }, { length: null }),
-        e3: builtin(
+        p1: task('push', { job_variable: 'seen', item_to_push: 'x' }, { job_variable_value: null }),
+        l2: task('arrayLength', { arr: '$var.job.seen' }, { length: null }),
+        e3: task(
           'evaluation',
           {
             all_true_flag: true,
@@ -94,13 +96,13 @@ describe('graph semantics', () => {
   });
 
   it('runs the body of a forEach once per item, then follows success', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'for-each',
       {
-        fe: builtin('forEach', { data_array: '$var.job.items' }, { current_item: '$var.job.item' }, { type: 'operation' }),
-        q1: builtin('query', { pass_on_null: false, query: 'name', obj: '$var.fe.current_item' }, { return_data: null }),
-        p2: builtin('push', { job_variable: 'names', item_to_push: '$var.q1.return_data' }, { job_variable_value: null }),
-        z9: builtin('newVariable', { name: 'after', value: 'loop done' }),
+        fe: task('forEach', { data_array: '$var.job.items' }, { current_item: '$var.job.item' }, { type: 'operation' }),
+        q1: task('query', { pass_on_null: false, query: 'name', obj: '$var.fe.current_item' }, { return_data: null }),
+        p2: task('push', { job_variable: 'names', item_to_push: '$var.q1.return_data' }, { job_variable_value: null }),
+        z9: task('newVariable', { name: 'after', value: 'loop done' }),
       },
       [
         ['workflow_start', 'fe'],
@@ -125,7 +127,7 @@ describe('graph semantics', () => {
       if (calls < 3) throw new Error('device busy');
       return { result: 'ok' };
     });
-    const wf = workflow(
+    const wf = workflowDocument(
       'auto-retry',
       {
         r1: {
@@ -154,7 +156,7 @@ describe('graph semantics', () => {
 
 describe('branches that end without a transition', () => {
   const check = (id: string, value: string) =>
-    builtin(
+    task(
       'evaluation',
       {
         all_true_flag: true,
@@ -173,13 +175,13 @@ describe('branches that end without a transition', () => {
 
   it('ends a branch whose evaluation fails with no failure transition, while the branch that holds goes on to workflow_end', async () => {
     // the fan-out of the fixtures' Command Template Runner: several checks, one holds, the others end their branch
-    const wf = workflow(
+    const wf = workflowDocument(
       'fan-out',
       {
         a1: check('a1', 'a'),
         b2: check('b2', 'b'),
         c3: check('c3', 'c'),
-        s4: builtin('newVariable', { name: 'picked', value: '$var.job.pick' }, { value: null }),
+        s4: task('newVariable', { name: 'picked', value: '$var.job.pick' }, { value: null }),
       },
       [
         ['workflow_start', 'a1'],
@@ -208,12 +210,12 @@ describe('branches that end without a transition', () => {
   });
 
   it('fails the job when a task ends in error with no error transition, even while another branch could go on', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'unhandled-error',
       {
-        e1: builtin('arrayLength', { arr: '$var.job.nothing' }, { length: null }),
-        d2: builtin('delay', { time: 1 }),
-        s3: builtin('newVariable', { name: 'reached', value: true }),
+        e1: task('arrayLength', { arr: '$var.job.nothing' }, { length: null }),
+        d2: task('delay', { time: 1 }),
+        s3: task('newVariable', { name: 'reached', value: true }),
       },
       [
         ['workflow_start', 'e1'],
@@ -231,9 +233,9 @@ describe('branches that end without a transition', () => {
 });
 
 describe('child jobs', () => {
-  const child = workflow(
+  const child = workflowDocument(
     'child',
-    { c1: builtin('stringConcat', { str: '$var.job.prefix', stringN: '$var.job.item' }, { combinedStrings: '$var.job.out' }) },
+    { c1: task('stringConcat', { str: '$var.job.prefix', stringN: '$var.job.item' }, { combinedStrings: '$var.job.out' }) },
     [
       ['workflow_start', 'c1'],
       ['c1', 'workflow_end'],
@@ -242,10 +244,10 @@ describe('child jobs', () => {
 
   it('runs a single child job and returns its details; the child names its parent as ancestor', async () => {
     h.workflows.set('child', child);
-    const wf = workflow(
+    const wf = workflowDocument(
       'parent-single',
       {
-        cj: builtin(
+        cj: task(
           'childJob',
           {
             task: '',
@@ -280,12 +282,12 @@ describe('child jobs', () => {
       extra: Record<string, WorkflowTask> = {},
       edges: [string, string][] = [['n1', 'workflow_end']],
     ) =>
-      workflow(name, { n1: builtin('newVariable', { name: 'said', value }, { value: null }), ...extra }, [
+      workflowDocument(name, { n1: task('newVariable', { name: 'said', value }, { value: null }), ...extra }, [
         ['workflow_start', 'n1'],
         ...edges,
       ]);
     const callsOf = (named: string) => ({
-      cj: builtin(
+      cj: task(
         'childJob',
         { task: '', workflow: named, variables: {}, data_array: '', transformation: '', loopType: '' },
         { job_details: '$var.job.child' },
@@ -303,7 +305,7 @@ describe('child jobs', () => {
     ])
       h.workflows.set(wf.name, wf);
     const parent = (name: string, named: string) =>
-      workflow(name, callsOf(named), [
+      workflowDocument(name, callsOf(named), [
         ['workflow_start', 'cj'],
         ['cj', 'workflow_end'],
       ]);
@@ -331,10 +333,10 @@ describe('child jobs', () => {
 
   it.each(['sequential', 'parallel'])('runs one child per item of data_array (%s)', async (loopType) => {
     h.workflows.set('child', child);
-    const wf = workflow(
+    const wf = workflowDocument(
       `parent-${loopType}`,
       {
-        cj: builtin(
+        cj: task(
           'childJob',
           {
             task: '',
@@ -364,15 +366,15 @@ describe('child jobs', () => {
   });
 
   it('ends the job, naming the workflow, when the child workflow does not exist: a missing asset, not for the error path', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'parent-missing',
       {
-        cj: builtin(
+        cj: task(
           'childJob',
           { task: '', workflow: 'nope', variables: {}, data_array: '', transformation: '', loopType: '' },
           { job_details: null },
         ),
-        e2: builtin('newVariable', { name: 'handled', value: true }),
+        e2: task('newVariable', { name: 'handled', value: true }),
       },
       [
         ['workflow_start', 'cj'],
@@ -398,10 +400,10 @@ describe('child jobs', () => {
         required: ['prefix', 'retries', 'item'],
       },
     });
-    const wf = workflow(
+    const wf = workflowDocument(
       'parent-of-strict',
       {
-        cj: builtin(
+        cj: task(
           'childJob',
           {
             task: '',
@@ -451,11 +453,11 @@ describe('child jobs', () => {
 
   it('takes a childJob variable from `value` when the editor left `variable` empty beside it', async () => {
     h.workflows.set('child', child);
-    const wf = workflow(
+    const wf = workflowDocument(
       'parent-empty-variable',
       {
-        n1: builtin('newVariable', { name: 'unused', value: 'x' }, { value: null }),
-        cj: builtin(
+        n1: task('newVariable', { name: 'unused', value: 'x' }, { value: null }),
+        cj: task(
           'childJob',
           {
             task: '',
@@ -487,11 +489,11 @@ describe('transformation task', () => {
       received.push(input);
       return { vpcId: 'vpc-1', tags: null };
     });
-    const wf = workflow(
+    const wf = workflowDocument(
       'jst-variable-map',
       {
-        a1: builtin('newVariable', { name: 'created', value: { response: { id: 'vpc-1' } } }, { value: null }),
-        t2: builtin(
+        a1: task('newVariable', { name: 'created', value: { response: { id: 'vpc-1' } } }, { value: null }),
+        t2: task(
           'transformation',
           {
             tr_id: 'jst-1',
@@ -524,7 +526,7 @@ describe('transformation task', () => {
 
 describe('manual tasks, retry, cancel, pause', () => {
   const viewData = (id: string): WorkflowDocument =>
-    workflow(
+    workflowDocument(
       id,
       {
         v1: {
@@ -543,8 +545,8 @@ describe('manual tasks, retry, cancel, pause', () => {
             outgoing: {},
           },
         },
-        y2: builtin('newVariable', { name: 'answer', value: 'yes' }),
-        n3: builtin('newVariable', { name: 'answer', value: 'no' }),
+        y2: task('newVariable', { name: 'answer', value: 'yes' }),
+        n3: task('newVariable', { name: 'answer', value: 'no' }),
       },
       [
         ['workflow_start', 'v1'],
@@ -598,16 +600,21 @@ describe('manual tasks, retry, cancel, pause', () => {
       await h.engine.flushEvents();
       return h.events.filter((e) => e.subject.startsWith(`nap.evt.workflow.job.${b._id}.`)).map((e) => e.subject.split('.').pop());
     };
-    let names = await namesOf();
-    for (const until = Date.now() + 5_000; !names.includes('jobComplete') && Date.now() < until; names = await namesOf())
-      await new Promise((r) => setTimeout(r, 20));
+    const names = await eventually(
+      `jobComplete of job ${b._id} on the bus`,
+      async () => {
+        const published = await namesOf();
+        return published.includes('jobComplete') ? published : undefined;
+      },
+      { timeoutMs: 5_000 },
+    );
     expect(names).toEqual(expect.arrayContaining(['jobStart', 'taskStart', 'taskFinish', 'jobPause', 'jobResume', 'jobComplete']));
   });
 
   it('retries a task of a job in error with replacement variables and goes on from there', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'retry-by-hand',
-      { q1: builtin('query', { pass_on_null: false, query: 'missing', obj: { present: 1 } }, { return_data: '$var.job.found' }) },
+      { q1: task('query', { pass_on_null: false, query: 'missing', obj: { present: 1 } }, { return_data: '$var.job.found' }) },
       [
         ['workflow_start', 'q1'],
         ['q1', 'workflow_end', 'success'],
@@ -639,8 +646,9 @@ describe('events', () => {
       for (const { payload, subject } of h.events) last.set(String(payload.jobId), subject.split('.').pop() as string);
       return ended.map((j) => j._id).filter((id) => last.has(id) && !terminal.has(last.get(id) as string));
     };
-    for (const until = Date.now() + 5_000; (await jobsWithoutTheirEnd()).length > 0 && Date.now() < until;)
-      await new Promise((r) => setTimeout(r, 20));
+    await eventually('the last event of every ended job on the bus', async () => (await jobsWithoutTheirEnd()).length === 0, {
+      timeoutMs: 5_000,
+    });
     const seen = new Set<string>();
     for (const { subject, payload } of h.events) {
       const name = subject.split('.').pop() as string;
@@ -664,9 +672,9 @@ describe('events', () => {
 
 describe('durability', () => {
   it('resumes a job left running by an engine that died, running its in-flight task again', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'orphan',
-      { a1: builtin('newVariable', { name: 'a', value: 1 }), b2: builtin('newVariable', { name: 'b', value: 2 }) },
+      { a1: task('newVariable', { name: 'a', value: 1 }), b2: task('newVariable', { name: 'b', value: 2 }) },
       [
         ['workflow_start', 'a1'],
         ['a1', 'b2'],
@@ -719,12 +727,13 @@ describe('durability', () => {
     const count = async (input: { body?: unknown }) => {
       const key = JSON.stringify(input.body);
       runs.set(key, (runs.get(key) ?? 0) + 1);
-      await new Promise((r) => setTimeout(r, 5));
+      // the service takes a moment, so that both engines have calls in flight at once
+      await sleep(5);
       return { result: key };
     };
     h.services.set('mop.RunCommandTemplate', count);
     second.services.set('mop.RunCommandTemplate', count);
-    const wf = workflow(
+    const wf = workflowDocument(
       'shared',
       {
         m1: {
@@ -759,7 +768,7 @@ describe('durability', () => {
     expect(runs.size).toBe(20);
     expect([...runs.values()].every((n) => n === 1)).toBe(true);
     // a replica that stops hands its jobs back and the other resumes them
-    const slow = workflow('slow', { d1: builtin('delay', { time: 0.3 }, { time_in_milliseconds: null }) }, [
+    const slow = workflowDocument('slow', { d1: task('delay', { time: 0.3 }, { time_in_milliseconds: null }) }, [
       ['workflow_start', 'd1'],
       ['d1', 'workflow_end'],
     ]);

@@ -1,8 +1,10 @@
 import { SYSTEM_CALLER } from '@nap/contracts';
+import { eventually, linearWorkflow } from '@nap/testing';
 import { WAITING_LEASE } from '../src/domain/job-model';
 import type { JobRecord } from '../src/domain/job-model';
+import type { EngineRecord } from '../src/store/engine-registry';
 import type { EngineHarness } from './support/harness';
-import { linearWorkflow, startEngineHarness, stoppedAfterEach } from './support/harness';
+import { startEngineHarness, stoppedAfterEach } from './support/harness';
 import { CrashSwitch } from './support/crash';
 
 /**
@@ -19,8 +21,16 @@ const harnesses = stoppedAfterEach();
 const OFF = { jobWorker: false, taskWorker: true };
 const ON = { jobWorker: true, taskWorker: true };
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Resolves once the engine's heartbeat has moved `beats` more times. Its scans for jobs to claim
+ * run on the same period as its heartbeat (a third of the lease), so as many scans have come and
+ * gone: what a scan could have claimed, it would have.
+ */
+async function heartbeats(h: EngineHarness, beats: number): Promise<void> {
+  const engines = h.store.collection<EngineRecord>('engines');
+  const beatOf = async (): Promise<number> => (await engines.findOne({ _id: h.engine.serverId }))?.beat ?? 0;
+  const from = await beatOf();
+  await eventually(`${beats} heartbeats of ${h.engine.serverId}`, async () => (await beatOf()) >= from + beats);
 }
 
 async function stored(h: EngineHarness, jobId: string): Promise<JobRecord> {
@@ -45,7 +55,7 @@ describe('the job worker switch', () => {
     const started = await one.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
     expect(started.status).toBe('running');
     // several leases and scans pass: nobody drives it
-    await sleep(700);
+    await Promise.all([heartbeats(one, 10), heartbeats(two, 10)]);
     const waiting = await stored(one, started._id);
     expect(waiting).toMatchObject({ status: 'running', lease: WAITING_LEASE });
     expect(waiting.tasks.a1?.status).toBe('incomplete');
@@ -77,7 +87,7 @@ describe('the job worker switch', () => {
     survivor.engine.setWorkers(OFF);
     // a heartbeat is dead once it has not moved for a lease as the survivor measures it: its start scan took nothing
     expect(await stored(survivor, started._id)).toMatchObject({ status: 'running', lease: 'engine-dead' });
-    await sleep(800);
+    await heartbeats(survivor, 12);
     expect(await stored(survivor, started._id)).toMatchObject({ status: 'running', lease: 'engine-dead' });
     survivor.engine.setWorkers(ON);
     const done = await survivor.waitFor(started._id, ['complete', 'error']);

@@ -1,6 +1,7 @@
+import { task, workflowDocument } from '@nap/testing';
 import { NO_TRANSITION_MESSAGE } from '../src';
 import type { EngineHarness } from './support/harness';
-import { builtin, startEngineHarness, workflow } from './support/harness';
+import { startEngineHarness } from './support/harness';
 
 let h: EngineHarness;
 
@@ -14,11 +15,11 @@ afterAll(async () => {
 
 describe('job engine', () => {
   it('runs a linear workflow, writing outgoing values to job variables', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'linear',
       {
-        a1: builtin('newVariable', { name: 'greeting', value: 'hello' }, { value: null }),
-        b2: builtin('stringConcat', { str: '$var.job.greeting', stringN: ' world' }, { combinedStrings: '$var.job.sentence' }),
+        a1: task('newVariable', { name: 'greeting', value: 'hello' }, { value: null }),
+        b2: task('stringConcat', { str: '$var.job.greeting', stringN: ' world' }, { combinedStrings: '$var.job.sentence' }),
       },
       [
         ['workflow_start', 'a1'],
@@ -41,10 +42,14 @@ describe('job engine', () => {
   });
 
   it('ends in error naming the task when no transition can be taken', async () => {
-    const wf = workflow('dead-end', { c3: builtin('query', { pass_on_null: false, query: 'missing', obj: {} }, { return_data: null }) }, [
-      ['workflow_start', 'c3'],
-      ['c3', 'workflow_end'],
-    ]);
+    const wf = workflowDocument(
+      'dead-end',
+      { c3: task('query', { pass_on_null: false, query: 'missing', obj: {} }, { return_data: null }) },
+      [
+        ['workflow_start', 'c3'],
+        ['c3', 'workflow_end'],
+      ],
+    );
     const job = await h.waitFor((await h.run(wf))._id, ['complete', 'error']);
     expect(job.status).toBe('error');
     expect(job.tasks.c3).toMatchObject({ status: 'complete', metrics: { finish_state: 'failure' } });
@@ -52,11 +57,11 @@ describe('job engine', () => {
   });
 
   it('fails a task with an unresolved reference, naming it, and follows the error transition', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'unresolved',
       {
-        d4: builtin('arrayLength', { arr: '$var.job.nothing' }, { length: null }),
-        e5: builtin('newVariable', { name: 'handled', value: true }),
+        d4: task('arrayLength', { arr: '$var.job.nothing' }, { length: null }),
+        e5: task('newVariable', { name: 'handled', value: true }),
       },
       [
         ['workflow_start', 'd4'],
@@ -73,12 +78,12 @@ describe('job engine', () => {
   });
 
   it('runs parallel branches concurrently and joins when every branch arrived', async () => {
-    const wf = workflow(
+    const wf = workflowDocument(
       'fork-join',
       {
-        f1: builtin('delay', { time: 0.2 }, { time_in_milliseconds: null }),
-        f2: builtin('delay', { time: 0.2 }, { time_in_milliseconds: null }),
-        j3: builtin('newVariable', { name: 'joined', value: 'yes' }),
+        f1: task('delay', { time: 0.2 }, { time_in_milliseconds: null }),
+        f2: task('delay', { time: 0.2 }, { time_in_milliseconds: null }),
+        j3: task('newVariable', { name: 'joined', value: 'yes' }),
       },
       [
         ['workflow_start', 'f1'],

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createEmbeddedStore } from '@nap/store';
 import type { Collection, EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
+import { eventually } from '@nap/testing';
 import type { JobRecord, OutboxEntry } from '../src/domain/job-model';
 import { JobEventRelay, outboxEntry } from '../src/engine/job-events';
 import { JobRepository } from '../src/store/job-repository';
@@ -81,7 +82,7 @@ async function write(id: string, names: string[]): Promise<OutboxState> {
 }
 
 async function publishedCount(n: number): Promise<void> {
-  for (let i = 0; i < 200 && published.length < n; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  await eventually(`${n} events published`, () => published.length >= n, { timeoutMs: 1_000, intervalMs: 5 });
   expect(published.length).toBe(n);
 }
 

@@ -3,8 +3,8 @@
  * device of the counting peer (`/a/<jobId>`, `/b/<jobId>`), with a built-in task between them. What
  * "a task ran twice" means, and how the campaign decides it, is here.
  */
+import { eventually, task, workflowDocument } from '@nap/testing';
 import type { Client } from './platform';
-import { until } from './platform';
 import type { DevicePeer, Execution } from './device-peer';
 
 /** The counted tasks of the workflow and the peer path each calls. */
@@ -19,42 +19,28 @@ export async function createCountingWorkflow(client: Client, peer: DevicePeer, n
       variables: { gw_http_base_url: `${peer.baseUrl}/${device}` },
     });
   }
-  const request = (device: string) => ({
-    name: 'sendRequest',
-    app: 'GatewayDevices',
-    type: 'automatic',
-    groups: [],
-    variables: {
-      incoming: { host: `counter-${device}`, method: 'POST', endpoint: '$var.job._id', json: { from: 'fault-campaign' } },
-      outgoing: { status_code: null },
-    },
-  });
+  const request = (device: string) =>
+    task(
+      'sendRequest',
+      { host: `counter-${device}`, method: 'POST', endpoint: '$var.job._id', json: { from: 'fault-campaign' } },
+      { status_code: null },
+      { app: 'GatewayDevices' },
+    );
   await client.ok('POST', '/automation-studio/automations', {
-    automation: {
+    automation: workflowDocument(
       name,
-      type: 'automation',
-      groups: [],
-      tasks: {
-        workflow_start: { name: 'workflow_start', groups: [] },
-        workflow_end: { name: 'workflow_end', groups: [] },
+      {
         h1: request(COUNTED_TASKS.h1),
-        n2: {
-          name: 'newVariable',
-          app: 'WorkFlowEngine',
-          type: 'operation',
-          groups: [],
-          variables: { incoming: { name: 'between', value: true }, outgoing: { value: null } },
-        },
+        n2: task('newVariable', { name: 'between', value: true }, { value: null }, { type: 'operation' }),
         h2: request(COUNTED_TASKS.h2),
       },
-      transitions: {
-        workflow_start: { h1: { state: 'success', type: 'standard' } },
-        h1: { n2: { state: 'success', type: 'standard' } },
-        n2: { h2: { state: 'success', type: 'standard' } },
-        h2: { workflow_end: { state: 'success', type: 'standard' } },
-        workflow_end: {},
-      },
-    },
+      [
+        ['workflow_start', 'h1'],
+        ['h1', 'n2'],
+        ['n2', 'h2'],
+        ['h2', 'workflow_end'],
+      ],
+    ),
   });
 }
 
@@ -176,14 +162,13 @@ export async function waitForJobsToEnd(
   ids: string[],
   timeoutMs: number,
 ): Promise<{ statuses: Map<string, string>; notComplete: string[] }> {
-  const statuses = await until(
-    `${ids.length} jobs end`,
+  const statuses = await eventually(
+    `the end of ${ids.length} jobs`,
     async () => {
       const current = await jobStatuses(client, ids);
-      return [...current.values()].every((s) => s === 'complete' || s === 'error' || s === 'canceled') ? current : undefined;
+      return [...current.values()].every((s) => s === 'complete' || s === 'error' || s === 'canceled') && current;
     },
-    timeoutMs,
-    500,
+    { timeoutMs, intervalMs: 500 },
   );
   return { statuses, notComplete: [...statuses].filter(([, s]) => s !== 'complete').map(([id, s]) => `${id}: ${s}`) };
 }

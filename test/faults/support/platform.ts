@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, isRunning, spawnTracked, startNatsServer } from '@nap/testing';
+import { freePort, isRunning, spawnTracked, startNatsServer, waitForOutput } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -40,15 +40,11 @@ export class NapChild {
     if (!existsSync(file)) throw new Error(`${entry} is missing: build first (npm run test:faults builds)`);
     const child = spawnTracked(process.execPath, [file], { env: { ...process.env, NAP_LOG_LEVEL: 'info', ...env } });
     const proc = new NapChild(name, child);
-    const deadline = Date.now() + timeoutMs;
-    while (!ready.test(proc.tail)) {
-      if (!isRunning(child))
-        throw new Error(`${name} exited (${String(child.exitCode ?? child.signalCode)}) before it was ready:\n${proc.output()}`);
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`${name} was not ready within ${timeoutMs} ms:\n${proc.output()}`);
-      }
-      await sleep(25);
+    try {
+      await waitForOutput(child, ready, { what: name, timeoutMs, output: () => proc.output() });
+    } catch (err) {
+      child.kill('SIGKILL');
+      throw err;
     }
     return proc;
   }
@@ -108,10 +104,6 @@ export class NapChild {
     if (!m?.[1]) throw new Error(`${this.name} did not log ${key}:\n${this.output()}`);
     return m[1];
   }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Progress of the campaign on stderr (jest keeps stdout for its report). */
@@ -178,17 +170,6 @@ export class Client {
     if (res.status < 200 || res.status >= 300)
       throw new Error(`${method} ${route}: ${res.status} ${res.error ?? JSON.stringify(res.body)}`);
     return res.body as T;
-  }
-}
-
-/** Waits (bounded) until `check` holds; fails naming `what`. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(everyMs);
   }
 }
 

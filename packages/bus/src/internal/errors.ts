@@ -19,8 +19,3 @@ export function closedError(operation: string, cause?: unknown): AppError {
 export function invalidArgument(message: string): AppError {
   return new AppError('INTERNAL', message);
 }
-
-/** Message text of any thrown value, for logs and wrapped errors. */
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

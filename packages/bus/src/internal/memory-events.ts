@@ -1,9 +1,10 @@
 import { AppError } from '@nap/contracts';
+import { sleep } from '@nap/util';
 import type { BusEvent } from '../types';
 import type { EventLog, StoredEvent } from './event-log';
 import type { CheckedDelivery, ResolvedConsumerSettings } from './events';
 import type { BusLogger } from './logger';
-import { Signal, sleep } from './signal';
+import { Signal } from './signal';
 
 type EventHandler = (event: BusEvent) => Promise<void> | void;
 

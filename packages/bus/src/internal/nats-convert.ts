@@ -1,4 +1,5 @@
 import { AppError } from '@nap/contracts';
+import { errorMessage } from '@nap/util';
 import {
   ClosedConnectionError,
   DrainingConnectionError,
@@ -9,7 +10,7 @@ import {
 } from '@nats-io/nats-core';
 import type { MsgHdrs } from '@nats-io/nats-core';
 import type { BusHeaders } from '../types';
-import { closedError, messageOf, noRespondersError, timeoutError } from './errors';
+import { closedError, noRespondersError, timeoutError } from './errors';
 import { assertValidHeaders } from './headers';
 
 /** `BusHeaders` to NATS headers (checked first, so nats.js never throws on them); none for an empty record. */
@@ -56,5 +57,5 @@ export function requestFailure(err: unknown, subject: string, timeoutMs: number)
   if (err instanceof TimeoutError) return timeoutError(subject, timeoutMs, err);
   if (isNoResponders(err)) return noRespondersError(subject, err);
   if (isConnectionGone(err)) return closedError(`send a request on "${subject}"`, err);
-  return new AppError('INTERNAL', `Request on "${subject}" failed: ${messageOf(err)}`, { cause: err });
+  return new AppError('INTERNAL', `Request on "${subject}" failed: ${errorMessage(err)}`, { cause: err });
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '@nap/util';
 import type { BusHeaders, EndpointDef, IncomingRequest, ServiceInfo, ServiceRegistration, ServiceStats } from '../types';
 import type { BusLogger } from './logger';
 import { isPromiseLike } from './signal';
@@ -45,10 +46,6 @@ export function errorReplyHeaders(status: number, message: string, extra: BusHea
 /** JSON body of the error reply sent when an endpoint handler throws instead of answering. */
 export function handlerFailureBody(endpoint: string): Uint8Array {
   return new TextEncoder().encode(JSON.stringify({ code: 'INTERNAL', message: `The handler of endpoint "${endpoint}" failed` }));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stringRecord(value: unknown): Record<string, string> {

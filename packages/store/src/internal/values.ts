@@ -15,11 +15,3 @@ export function isRegExp(value: unknown): value is RegExp {
 export function isBinary(value: unknown): value is Uint8Array {
   return ArrayBuffer.isView(value) && tagOf(value) === '[object Uint8Array]';
 }
-
-/** A plain object: `{}` literal or `Object.create(null)`, from any realm. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto === null) return true;
-  return Object.getPrototypeOf(proto) === null && tagOf(value) === '[object Object]';
-}

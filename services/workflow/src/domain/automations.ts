@@ -1,31 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@nap/contracts';
-import type {
-  AutomationDocument,
-  Caller,
-  CatalogAutomationDocument,
-  ExportedAutomation,
-  ImportResult,
-  ImportResultItem,
-} from '@nap/contracts';
+import type { AutomationDocument, Caller, CatalogAutomationDocument, ExportedAutomation } from '@nap/contracts';
+import { isRecord } from '@nap/util';
+
+/**
+ * Automations of the operations manager and of the automation catalog: the records to store, made
+ * from what a client submits (`POST` and `PUT /operations-manager/automations`,
+ * `POST /automation_catalog/automations/import`). The handlers store them.
+ */
 
 /** An automation of the operations manager as stored. */
 export type StoredAutomation = AutomationDocument & { _id: string; name: string };
 /** An automation of the automation catalog as stored. */
 export type StoredCatalogAutomation = CatalogAutomationDocument & { _id: string; name: string };
-
-/** Where automations are kept; both inserts fail with 409 AUTOMATION_ALREADY_EXISTS for a name or id in use. */
-export interface AutomationStore {
-  insertAutomation(doc: StoredAutomation): Promise<StoredAutomation>;
-  insertCatalogAutomation(doc: StoredCatalogAutomation): Promise<StoredCatalogAutomation>;
-}
-
-/** Resolves group names of an export to group ids here; undefined for a name that does not exist. */
-export type GroupResolver = () => Promise<Map<string, string>>;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function groupIds(value: unknown, where: string): string[] {
   if (value === undefined) return [];
@@ -34,109 +21,94 @@ function groupIds(value: unknown, where: string): string[] {
   return [...value];
 }
 
-/** Automations of the operations manager and of the automation catalog (operations 1–3). */
-export class AutomationDomain {
-  constructor(private readonly store: AutomationStore) {}
+/**
+ * The automation to store from a submitted one, stamped by `caller` at `now` (epoch ms). An import
+ * (`keepId`) keeps the submitted `_id`, `created` and `createdBy`. Throws 400 VALIDATION_FAILED.
+ */
+export function toAutomationRecord(input: Record<string, unknown>, caller: Caller, now: number, keepId: boolean): StoredAutomation {
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (name === '') throw new AppError('VALIDATION_FAILED', 'An automation needs a non-empty name');
+  const gbac = isRecord(input.gbac) ? input.gbac : {};
+  const t = new Date(now).toISOString();
+  return {
+    ...input,
+    _id: keepId && typeof input._id === 'string' && input._id !== '' ? input._id : randomUUID(),
+    name,
+    description: typeof input.description === 'string' ? input.description : '',
+    componentType: typeof input.componentType === 'string' ? input.componentType : null,
+    componentName: typeof input.componentName === 'string' ? input.componentName : null,
+    componentId: typeof input.componentId === 'string' ? input.componentId : null,
+    gbac: { write: groupIds(gbac.write, 'gbac.write'), read: groupIds(gbac.read, 'gbac.read') },
+    created: keepId && typeof input.created === 'string' ? input.created : t,
+    createdBy: keepId && typeof input.createdBy === 'string' ? input.createdBy : caller.username,
+    lastUpdated: t,
+    lastUpdatedBy: caller.username,
+  };
+}
 
-  private prepare(input: Record<string, unknown>, caller: Caller, keepId: boolean): StoredAutomation {
-    const name = typeof input.name === 'string' ? input.name.trim() : '';
-    if (name === '') throw new AppError('VALIDATION_FAILED', 'An automation needs a non-empty name');
-    const gbac = isObject(input.gbac) ? input.gbac : {};
-    const t = new Date().toISOString();
-    return {
-      ...input,
-      _id: keepId && typeof input._id === 'string' && input._id !== '' ? input._id : randomUUID(),
-      name,
-      description: typeof input.description === 'string' ? input.description : '',
-      componentType: typeof input.componentType === 'string' ? input.componentType : null,
-      componentName: typeof input.componentName === 'string' ? input.componentName : null,
-      componentId: typeof input.componentId === 'string' ? input.componentId : null,
-      gbac: { write: groupIds(gbac.write, 'gbac.write'), read: groupIds(gbac.read, 'gbac.read') },
-      created: keepId && typeof input.created === 'string' ? input.created : t,
-      createdBy: keepId && typeof input.createdBy === 'string' ? input.createdBy : caller.username,
-      lastUpdated: t,
-      lastUpdatedBy: caller.username,
-    };
-  }
+function nameOf(item: ExportedAutomation): string {
+  return typeof item.name === 'string' ? item.name.trim() : '';
+}
 
-  /** Operation 3: creates one automation; 409 AUTOMATION_ALREADY_EXISTS for a name in use. */
-  async create(input: AutomationDocument, caller: Caller): Promise<StoredAutomation> {
-    return this.store.insertAutomation(this.prepare(input, caller, false));
-  }
+function gbacOf(item: ExportedAutomation): { data: Record<string, unknown>; gbac: Record<string, unknown> } {
+  const data = isRecord(item.data) ? item.data : {};
+  return { data, gbac: isRecord(data.gbac) ? data.gbac : {} };
+}
 
-  /** Operation 2: imports automation documents, each reported on its own. */
-  async import(items: Record<string, unknown>[], caller: Caller): Promise<ImportResult<Record<string, unknown>, StoredAutomation>> {
-    const imported: ImportResultItem<Record<string, unknown>, StoredAutomation>[] = [];
-    for (const [i, item] of items.entries()) {
-      try {
-        const created = await this.store.insertAutomation(this.prepare(item, caller, true));
-        imported.push({ success: true, message: `Automation "${created.name}" imported`, original: item, created });
-      } catch (err) {
-        imported.push({
-          success: false,
-          message: `automations[${i}]: ${err instanceof Error ? err.message : String(err)}`,
-          original: item,
-          created: null,
-        });
-      }
-    }
-    const ok = imported.filter((r) => r.success).length;
-    return { status: 'success', message: `Imported ${ok} of ${items.length} automations`, imported };
-  }
+/** The group an exported gbac entry names: `{ name }` or the name itself. */
+function groupNameOf(ref: unknown): string {
+  return isRecord(ref) && typeof ref.name === 'string' ? ref.name : typeof ref === 'string' ? ref : '';
+}
 
-  /**
-   * Operation 1: imports exported automations into the catalog; group references (by name) become
-   * group ids here, and an item naming a group that does not exist fails on its own.
-   */
-  async importCatalog(
-    items: ExportedAutomation[],
-    caller: Caller,
-    resolveGroups: GroupResolver,
-  ): Promise<ImportResult<ExportedAutomation, StoredCatalogAutomation>> {
-    let groups: Map<string, string> | undefined;
-    const imported: ImportResultItem<ExportedAutomation, StoredCatalogAutomation>[] = [];
-    for (const [i, item] of items.entries()) {
-      try {
-        const name = typeof item.name === 'string' ? item.name.trim() : '';
-        if (name === '') throw new AppError('VALIDATION_FAILED', 'an exported automation needs a non-empty name');
-        const data = isObject(item.data) ? item.data : {};
-        const gbac = isObject(data.gbac) ? data.gbac : {};
-        const toIds = async (refs: unknown, kind: string): Promise<string[]> => {
-          if (refs === undefined) return [];
-          if (!Array.isArray(refs)) throw new AppError('VALIDATION_FAILED', `data.gbac.${kind} must be an array`);
-          const out: string[] = [];
-          for (const ref of refs) {
-            const groupName = isObject(ref) && typeof ref.name === 'string' ? ref.name : typeof ref === 'string' ? ref : '';
-            groups ??= await resolveGroups();
-            const id = groups.get(groupName);
-            if (id === undefined)
-              throw new AppError(
-                'GROUP_NOT_FOUND',
-                `data.gbac.${kind} names the group "${groupName}", which does not exist here; create it first`,
-              );
-            out.push(id);
-          }
-          return out;
-        };
-        const doc: StoredCatalogAutomation = {
-          ...item,
-          _id: typeof item._id === 'string' && item._id !== '' ? item._id : randomUUID(),
-          name,
-          data: { ...data, gbac: { write: await toIds(gbac.write, 'write'), read: await toIds(gbac.read, 'read') } },
-          lastModifiedBy: caller.username,
-        };
-        const created = await this.store.insertCatalogAutomation(doc);
-        imported.push({ success: true, message: `Automation "${name}" imported`, original: item, created });
-      } catch (err) {
-        imported.push({
-          success: false,
-          message: `automations[${i}]: ${err instanceof Error ? err.message : String(err)}`,
-          original: item,
-          created: null,
-        });
-      }
-    }
-    const ok = imported.filter((r) => r.success).length;
-    return { status: 'success', message: `Imported ${ok} of ${items.length} automations`, imported };
+/**
+ * The group names an exported automation refers to, as far as {@link toCatalogAutomation} reads
+ * them before it would refuse the item: the group directory is needed only when this is not empty.
+ */
+export function catalogGroupRefs(item: ExportedAutomation): string[] {
+  if (nameOf(item) === '') return [];
+  const { gbac } = gbacOf(item);
+  const refs: string[] = [];
+  for (const kind of ['write', 'read'] as const) {
+    const listed = gbac[kind];
+    if (listed === undefined) continue;
+    if (!Array.isArray(listed)) return refs;
+    refs.push(...listed.map(groupNameOf));
   }
+  return refs;
+}
+
+/**
+ * The catalog automation to store from an exported one: group references (by name) become the
+ * group ids of `groups` (name → id, the platform's group directory); a group that does not exist
+ * here is 404 GROUP_NOT_FOUND, a malformed item 400 VALIDATION_FAILED.
+ */
+export function toCatalogAutomation(
+  item: ExportedAutomation,
+  caller: Caller,
+  groups: ReadonlyMap<string, string>,
+): StoredCatalogAutomation {
+  const name = nameOf(item);
+  if (name === '') throw new AppError('VALIDATION_FAILED', 'an exported automation needs a non-empty name');
+  const { data, gbac } = gbacOf(item);
+  const toIds = (refs: unknown, kind: string): string[] => {
+    if (refs === undefined) return [];
+    if (!Array.isArray(refs)) throw new AppError('VALIDATION_FAILED', `data.gbac.${kind} must be an array`);
+    return refs.map((ref) => {
+      const groupName = groupNameOf(ref);
+      const id = groups.get(groupName);
+      if (id === undefined)
+        throw new AppError(
+          'GROUP_NOT_FOUND',
+          `data.gbac.${kind} names the group "${groupName}", which does not exist here; create it first`,
+        );
+      return id;
+    });
+  };
+  return {
+    ...item,
+    _id: typeof item._id === 'string' && item._id !== '' ? item._id : randomUUID(),
+    name,
+    data: { ...data, gbac: { write: toIds(gbac.write, 'write'), read: toIds(gbac.read, 'read') } },
+    lastModifiedBy: caller.username,
+  };
 }

@@ -1,5 +1,5 @@
 import type { JobMetric, TaskMetric } from '@nap/contracts';
-import { isPlainObject } from './builtins/types';
+import { isRecord } from '@nap/util';
 
 /** Running sums of durations, milliseconds. */
 class Durations {
@@ -49,16 +49,16 @@ export class JobMetricsAccumulator {
   /** Adds one job's counts (and, when it carries `tasks`, its tasks'). */
   add(job: Record<string, unknown>): void {
     const workflow = text(job.name);
-    const metrics = isPlainObject(job.metrics) ? job.metrics : {};
+    const metrics = isRecord(job.metrics) ? job.metrics : {};
     const entry = this.jobs.get(workflow) ?? { counts: {}, durations: new Durations(), lastStarted: 0 };
     const status = text(job.status);
     entry.counts[status] = (entry.counts[status] ?? 0) + 1;
     if (status === 'complete' || status === 'error' || status === 'canceled') entry.durations.add(runTime(metrics));
     if (typeof metrics.start_time === 'number') entry.lastStarted = Math.max(entry.lastStarted, metrics.start_time);
     this.jobs.set(workflow, entry);
-    if (!isPlainObject(job.tasks)) return;
+    if (!isRecord(job.tasks)) return;
     for (const [taskId, task] of Object.entries(job.tasks)) {
-      if (!isPlainObject(task) || taskId === 'workflow_start' || taskId === 'workflow_end') continue;
+      if (!isRecord(task) || taskId === 'workflow_start' || taskId === 'workflow_end') continue;
       const taskStatus = text(task.status);
       if (taskStatus === 'incomplete' || taskStatus === 'pending' || taskStatus === '') continue;
       const key = `${workflow}/${taskId}`;
@@ -71,7 +71,7 @@ export class JobMetricsAccumulator {
         counts: {},
         durations: new Durations(),
       };
-      const taskMetrics = isPlainObject(task.metrics) ? task.metrics : {};
+      const taskMetrics = isRecord(task.metrics) ? task.metrics : {};
       const outcome = taskStatus === 'running' ? 'running' : text(taskMetrics.finish_state) || taskStatus;
       t.counts[outcome] = (t.counts[outcome] ?? 0) + 1;
       if (taskStatus !== 'running') t.durations.add(runTime(taskMetrics));

@@ -3,8 +3,6 @@ import type { JobQueryParameters } from '@nap/contracts';
 import type { Filter, Projection, SortSpec } from '@nap/store';
 import { INTERNAL_JOB_MEMBERS } from './job-model';
 
-export { pageLinks } from '@nap/store';
-
 /** Page size of `GET /operations-manager/jobs` when none is given. */
 export const JOB_PAGE_DEFAULT_LIMIT = 25;
 /**
@@ -182,7 +180,7 @@ function fieldList(text: string, where: string): string[] {
     .map((f) => checkField(f, where));
 }
 
-/** Translates the query members of operation 4 into a store query; throws JOB_QUERY_INVALID. */
+/** Translates the query members of `GET /operations-manager/jobs` into a store query; throws JOB_QUERY_INVALID. */
 export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): JobQuery {
   const hints: string[] = [];
   const clauses: Filter[] = [];

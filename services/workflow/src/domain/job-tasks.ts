@@ -1,5 +1,5 @@
 import type { Doc } from '@nap/store';
-import { isPlainObject } from './builtins/types';
+import { isRecord } from '@nap/util';
 
 /**
  * The tasks of jobs as the task list shows them: one item per task (entry and exit left out), with
@@ -9,10 +9,10 @@ import { isPlainObject } from './builtins/types';
 export function flattenTasks(jobs: readonly Record<string, unknown>[]): Doc[] {
   const out: Doc[] = [];
   for (const job of jobs) {
-    if (!isPlainObject(job.tasks) || typeof job._id !== 'string') continue;
+    if (!isRecord(job.tasks) || typeof job._id !== 'string') continue;
     const summary = { _id: job._id, name: String(job.name ?? ''), status: String(job.status ?? '') };
     for (const [id, task] of Object.entries(job.tasks)) {
-      if (!isPlainObject(task) || id === 'workflow_start' || id === 'workflow_end') continue;
+      if (!isRecord(task) || id === 'workflow_start' || id === 'workflow_end') continue;
       const { finishRequest: _f, loop: _l, childRun: _c, writes: _w, retryAt: _r, ...shown } = task;
       out.push({ ...shown, _id: `${job._id}:${id}`, id, job: summary });
     }

@@ -11,9 +11,3 @@ export type TaskOutcome = BuiltinResult;
 export function errorOutcome(message: string, outgoing: Record<string, unknown> = {}): TaskOutcome {
   return { finishState: 'error', outgoing, error: message };
 }
-
-/** The text of anything thrown, for a task's error. */
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return typeof err === 'string' ? err : JSON.stringify(err);
-}

@@ -2,7 +2,7 @@ import { getOperation, hasOperation, pathParams } from '@nap/contracts';
 import type { ServiceName, Task } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import { TaskInputError } from './builtins';
-import { isPlainObject } from './builtins/types';
+import { isRecord } from '@nap/util';
 
 /**
  * Task apps and the service whose catalog operations run them; `WorkFlowEngine` tasks are built in.
@@ -81,10 +81,10 @@ export function callInputFor(operationId: string, incoming: Record<string, unkno
   const op = getOperation(operationId);
   if (operationId === 'studio.runTransformation') {
     // the task's outgoing variables are the JST's outgoing $ids, so the result always comes keyed by them
-    const options = isPlainObject(incoming.options) ? incoming.options : {};
+    const options = isRecord(incoming.options) ? incoming.options : {};
     return {
       params: { transformationId: String(incoming.tr_id ?? '') },
-      body: { incoming: isPlainObject(incoming.variableMap) ? incoming.variableMap : {}, options: { ...options, extractOutput: false } },
+      body: { incoming: isRecord(incoming.variableMap) ? incoming.variableMap : {}, options: { ...options, extractOutput: false } },
     };
   }
   const params: Record<string, string> = {};
@@ -106,7 +106,7 @@ export function callInputFor(operationId: string, incoming: Record<string, unkno
  * a workflow does; other tasks finish when they answer (undefined).
  */
 export function finishAt(operationId: string, body: unknown): number | undefined {
-  if (operationId !== 'mop.reattempt' || !isPlainObject(body) || typeof body.reattemptAt !== 'number') return undefined;
+  if (operationId !== 'mop.reattempt' || !isRecord(body) || typeof body.reattemptAt !== 'number') return undefined;
   return body.reattemptAt;
 }
 
@@ -116,21 +116,21 @@ export function finishAt(operationId: string, body: unknown): number | undefined
  */
 export function outgoingOf(operationId: string, names: string[], body: unknown): Record<string, unknown> {
   if (operationId !== 'studio.runTransformation') return outgoingFrom(names, body);
-  return Object.fromEntries(names.map((n) => [n, isPlainObject(body) && Object.hasOwn(body, n) ? body[n] : null]));
+  return Object.fromEntries(names.map((n) => [n, isRecord(body) && Object.hasOwn(body, n) ? body[n] : null]));
 }
 
 /** Outgoing variables from an operation's answer: members of the answer by name, or the whole answer under the only name. */
 export function outgoingFrom(names: string[], body: unknown): Record<string, unknown> {
   const [only, ...others] = names;
   if (only === undefined) return {};
-  if (isPlainObject(body) && names.every((n) => Object.hasOwn(body, n))) return Object.fromEntries(names.map((n) => [n, body[n]]));
+  if (isRecord(body) && names.every((n) => Object.hasOwn(body, n))) return Object.fromEntries(names.map((n) => [n, body[n]]));
   if (others.length === 0) return { [only]: body ?? null };
-  return Object.fromEntries(names.map((n) => [n, isPlainObject(body) && Object.hasOwn(body, n) ? body[n] : null]));
+  return Object.fromEntries(names.map((n) => [n, isRecord(body) && Object.hasOwn(body, n) ? body[n] : null]));
 }
 
 /** The `result` of an `admin.runTask` answer (status, headers, body): what the task's outgoing names pick from. */
 export function resultOf(answer: unknown): unknown {
-  return isPlainObject(answer) && Object.hasOwn(answer, 'result') ? answer.result : answer;
+  return isRecord(answer) && Object.hasOwn(answer, 'result') ? answer.result : answer;
 }
 
 /** The pin of a task in a job's `pinned`: by task id first, then by `app.method`. */

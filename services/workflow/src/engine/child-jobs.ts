@@ -1,11 +1,12 @@
 import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller, WorkflowDocument } from '@nap/contracts';
 import { TaskInputError } from '../domain/builtins';
-import { isPlainObject, needArray } from '../domain/builtins/types';
+import { errorMessage, isRecord } from '@nap/util';
+import { needArray } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
 import type { ChildRun } from '../domain/job-model';
 import { resolveOperand } from '../domain/references';
-import { errorMessage, errorOutcome } from '../domain/task-outcome';
+import { errorOutcome } from '../domain/task-outcome';
 import type { TaskOutcome } from '../domain/task-outcome';
 import type { ChildJobSummary, JobRepository } from '../store/job-repository';
 import type { StartJobInput } from './job-lifecycle';
@@ -67,13 +68,13 @@ export class ChildJobs {
       const workflow = typeof incoming.workflow === 'string' ? incoming.workflow.trim() : '';
       if (workflow === '') throw new TaskInputError('Incoming "workflow" of childJob must name a workflow');
       const raw = (task.variables?.incoming ?? {}).variables;
-      const given = isPlainObject(raw) ? raw : isPlainObject(incoming.variables) ? incoming.variables : {};
+      const given = isRecord(raw) ? raw : isRecord(incoming.variables) ? incoming.variables : {};
       const base: Record<string, unknown> = {};
       for (const [name, operand] of Object.entries(given)) base[name] = resolveOperand(operand, this.state.scope());
       const dataArray = incoming.data_array;
       const looped = Array.isArray(dataArray) || (typeof dataArray === 'string' && dataArray !== '');
       const inputs = looped
-        ? needArray(dataArray, 'data_array').map((item) => ({ ...base, ...(isPlainObject(item) ? item : { item }) }))
+        ? needArray(dataArray, 'data_array').map((item) => ({ ...base, ...(isRecord(item) ? item : { item }) }))
         : [base];
       const run: ChildRun = { workflow, sequential: incoming.loopType === 'sequential', single: !looped, inputs };
       if (inputs.length === 0) {
@@ -134,7 +135,7 @@ export class ChildJobs {
   /** After a (re)load: looks at the children of every waiting childJob task in a step of its own. */
   checkSoon(): void {
     const waiting = Object.entries(this.state.job.tasks).filter(
-      ([, t]) => t.status === 'running' && t.name === 'childJob' && isPlainObject(t.childRun),
+      ([, t]) => t.status === 'running' && t.name === 'childJob' && isRecord(t.childRun),
     );
     if (waiting.length === 0) return;
     this.state.later(() => {

@@ -1,7 +1,7 @@
 import { AppError, validateAgainst } from '@nap/contracts';
 import type { JsonSchema, ValidationProblem, WorkflowDocument } from '@nap/contracts';
-import { cloneJson, isPlainObject } from '../domain/builtins/types';
-import { errorMessage } from '../domain/task-outcome';
+import { errorMessage, isRecord } from '@nap/util';
+import { cloneJson } from '../domain/builtins/types';
 
 /** Schema versions kept compiled at most. */
 const CACHED_SCHEMAS = 500;
@@ -60,9 +60,9 @@ export class InputSchemaCache {
    */
   check(workflow: WorkflowDocument, given: Record<string, unknown>, provided: Record<string, unknown> = {}): void {
     const schema = workflow.inputSchema;
-    if (!isPlainObject(schema) || Object.keys(schema).length === 0) return;
+    if (!isRecord(schema) || Object.keys(schema).length === 0) return;
     const named = new Set([
-      ...Object.keys(isPlainObject(schema.properties) ? schema.properties : {}),
+      ...Object.keys(isRecord(schema.properties) ? schema.properties : {}),
       ...(Array.isArray(schema.required) ? schema.required.map(String) : []),
     ]);
     const variables = { ...given, ...Object.fromEntries(Object.entries(provided).filter(([name]) => named.has(name))) };

@@ -7,16 +7,16 @@ import type { JobRecord } from '../domain/job-model';
 import { EngineRegistry } from '../store/engine-registry';
 import type { EngineRecord } from '../store/engine-registry';
 import { JobRepository } from '../store/job-repository';
-import type { OutboxState } from '../store/job-repository';
 import { InputSchemaCache } from './input-schemas';
 import { JobEventRelay } from './job-events';
 import type { PublishEvent } from './job-events';
 import { JobLifecycle } from './job-lifecycle';
-import type { LifecycleHost, StartJobInput } from './job-lifecycle';
+import type { StartJobInput } from './job-lifecycle';
 import { JobRunner } from './job-runner';
 import type { RunnerHost } from './job-runner';
 import { LeaseManager } from './lease-manager';
-import type { JobOwner } from './lease-manager';
+import { OwnedJobs } from './owned-jobs';
+import { WorkerSwitches } from './worker-switches';
 
 /** What the engine needs from the world; the service wires the bus and the store in. */
 export interface EngineDeps {
@@ -72,10 +72,14 @@ export interface EngineOptions {
  * finds an engine whose heartbeat stopped, takes its jobs over and resumes them. A task that was in
  * flight when its engine died runs again (at-least-once).
  *
- * This class wires the parts together and keeps the runners of the jobs it owns: the lease manager,
- * the job lifecycle (what callers ask for), the runners (one per job) and the event relay.
+ * This class builds the parts, each given the parts below it, and is the door the service and the
+ * handlers use. From the bottom up: the event relay (publishes each job's outbox) and the worker
+ * switches; the owned jobs (a runner per job driven here; waking a job's owner); the lease manager
+ * (heartbeat, takeover); the job lifecycle (what callers ask of jobs). No part holds its owner:
+ * a runner tells the owned jobs that it stopped or that its job ended through the listener they
+ * hand it, and starts its child jobs through the lifecycle, the one link this constructor closes.
  */
-export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
+export class JobEngine {
   readonly serverId: string;
   readonly leaseMs: number;
   readonly renewMs: number;
@@ -84,13 +88,10 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
   readonly timeScale: number;
   readonly repository: JobRepository;
   readonly events: JobEventRelay;
-  readonly schemas = new InputSchemaCache();
+  private readonly workers = new WorkerSwitches();
+  private readonly owned: OwnedJobs;
   private readonly lease: LeaseManager;
   private readonly lifecycle: JobLifecycle;
-  private readonly runners = new Map<string, JobRunner>();
-  private workers = { jobWorker: true, taskWorker: true };
-  /** Jobs being created here: stored, their runner not registered yet. */
-  private readonly starting = new Set<string>();
 
   constructor(
     readonly deps: EngineDeps,
@@ -102,16 +103,39 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
     this.scanMs = options.scanMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
     this.unavailableRetryMs = options.unavailableRetryMs ?? 60_000;
     this.timeScale = options.timeScale ?? 1;
-    this.repository = new JobRepository(deps.jobs);
+    const { serverId, workers } = this;
+    const log = deps.logger;
+    const observe = (event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void => deps.observe?.(event, job, payload);
+    const repository = new JobRepository(deps.jobs);
     const connected = deps.busConnected?.bind(deps) ?? (() => true);
-    this.events = new JobEventRelay(this.repository, { publish: deps.publishEvent, connected }, deps.logger);
+    const events = new JobEventRelay(repository, { publish: deps.publishEvent, connected }, log);
+    const runnerHost: RunnerHost = {
+      serverId,
+      repository,
+      log,
+      events,
+      workers,
+      observe,
+      timeScale: this.timeScale,
+      unavailableRetryMs: this.unavailableRetryMs,
+      getWorkflow: (name, caller, from) => deps.getWorkflow(name, caller, from),
+      call: (operationId, input, caller) => deps.call(operationId, input, caller),
+      // a child job is started like any other, and driven here: the lifecycle is built below
+      startJob: (input) => lifecycle.startJob(input),
+    };
+    const owned = new OwnedJobs(
+      (job, listener) => new JobRunner(runnerHost, job, listener),
+      events,
+      (jobId) => deps.broadcastWake(jobId),
+    );
     const timing = { leaseMs: this.leaseMs, renewMs: this.renewMs, scanMs: this.scanMs };
-    this.lease = new LeaseManager(this.serverId, timing, this.repository, new EngineRegistry(deps.engines), this, deps.logger);
-    this.lifecycle = new JobLifecycle(this);
-  }
-
-  get log(): Logger {
-    return this.deps.logger;
+    const lease = new LeaseManager(serverId, timing, repository, new EngineRegistry(deps.engines), { owned, events, workers }, log);
+    const lifecycle = new JobLifecycle({ serverId, repository, schemas: new InputSchemaCache(), owned, lease, events, workers, observe });
+    this.repository = repository;
+    this.events = events;
+    this.owned = owned;
+    this.lease = lease;
+    this.lifecycle = lifecycle;
   }
 
   // ---- lifetime -------------------------------------------------------------------------------
@@ -127,9 +151,7 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
    */
   async stop(drainMs = 2_000): Promise<void> {
     this.lease.stopTimers();
-    const runners = [...this.runners.values()];
-    this.runners.clear();
-    await Promise.all(runners.map((r) => r.halt()));
+    await this.owned.haltAll();
     await this.events.idle(drainMs);
     this.events.stop();
     await this.lease.handBack();
@@ -149,12 +171,12 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
 
   /** False while the job worker is deactivated: this engine claims no job (new jobs wait unclaimed). */
   get claimsJobs(): boolean {
-    return this.workers.jobWorker;
+    return this.workers.claimsJobs;
   }
 
   /** False while the task worker is deactivated: tasks in flight finish, no task starts. */
   get startsTasks(): boolean {
-    return this.workers.taskWorker;
+    return this.workers.startsTasks;
   }
 
   /**
@@ -162,27 +184,21 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
    * so that their ready tasks start; activating the job worker looks for jobs to claim at once.
    */
   setWorkers(workers: { jobWorker: boolean; taskWorker: boolean }): void {
-    const before = this.workers;
-    this.workers = { ...workers };
-    if (workers.taskWorker && !before.taskWorker) for (const runner of this.runners.values()) runner.reloadSoon();
-    if (workers.jobWorker && !before.jobWorker)
-      this.scan(true).catch((err: unknown) => this.log.warn({ err }, 'Looking for jobs to claim failed'));
+    const { jobWorkerOn, taskWorkerOn } = this.workers.set(workers);
+    if (taskWorkerOn) this.owned.reloadAll();
+    if (jobWorkerOn) this.scan(true).catch((err: unknown) => this.deps.logger.warn({ err }, 'Looking for jobs to claim failed'));
   }
 
   // ---- ownership ------------------------------------------------------------------------------
 
   /** How many jobs this engine drives now. */
   get ownedJobs(): number {
-    return this.runners.size;
+    return this.owned.count;
   }
 
+  /** True when this engine drives the job now (or is starting it). */
   owns(jobId: string): boolean {
-    return this.runners.has(jobId) || this.starting.has(jobId);
-  }
-
-  reserve(jobId: string): () => void {
-    this.starting.add(jobId);
-    return () => this.starting.delete(jobId);
+    return this.owned.owns(jobId);
   }
 
   /** Takes over the jobs of dead engines now (tests; it also runs on a timer); `full` also looks for this engine's own undriven jobs. */
@@ -195,63 +211,9 @@ export class JobEngine implements RunnerHost, LifecycleHost, JobOwner {
     return this.lease.tryAdopt(jobId);
   }
 
-  identityLost(): void {
-    const runners = [...this.runners.values()];
-    this.runners.clear();
-    for (const runner of runners) void runner.halt();
-    this.events.stop();
-  }
-
-  drainEvents(jobId: string, after?: OutboxState): void {
-    this.events.drain(jobId, after);
-  }
-
-  /** Runs a job this engine has claimed. */
-  adopt(job: JobRecord, resumed: boolean): void {
-    const runner = new JobRunner(this, job);
-    this.runners.set(job._id, runner);
-    runner.begin(resumed);
-  }
-
-  /** A runner ended (job finished, canceled, or claimed elsewhere). */
-  release(jobId: string, runner: JobRunner): void {
-    if (this.runners.get(jobId) === runner) this.runners.delete(jobId);
-  }
-
   /** Another replica (or a handler) changed the job in the store: its owner reloads it and publishes what its outbox holds. */
   wake(jobId: string): void {
-    const runner = this.runners.get(jobId);
-    if (runner === undefined) return;
-    runner.reloadSoon();
-    this.events.drain(jobId);
-  }
-
-  /** Wakes the job's owner, here and on every other replica. */
-  wakeOwner(jobId: string): void {
-    this.wake(jobId);
-    this.deps.broadcastWake(jobId);
-  }
-
-  /** Tells the owner of a job's parent that a child ended. */
-  notifyParent(job: JobRecord): void {
-    if (!job.parent) return;
-    const parentId = job.parent.job;
-    if (this.runners.has(parentId)) this.wake(parentId);
-    else this.deps.broadcastWake(parentId);
-  }
-
-  // ---- what runners use -----------------------------------------------------------------------
-
-  observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void {
-    this.deps.observe?.(event, job, payload);
-  }
-
-  getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument> {
-    return this.deps.getWorkflow(name, caller, from);
-  }
-
-  call(operationId: string, input: CallInput, caller: Caller): Promise<unknown> {
-    return this.deps.call(operationId, input, caller);
+    this.owned.wake(jobId);
   }
 
   // ---- job control (the handlers' door) -------------------------------------------------------

@@ -7,6 +7,10 @@ import type { FinishRequest, JobRecord, JobTask, ParentLink } from '../domain/jo
 import type { JobRepository } from '../store/job-repository';
 import type { InputSchemaCache } from './input-schemas';
 import { jobEventPayload, outboxEntry } from './job-events';
+import type { JobEventRelay } from './job-events';
+import type { LeaseManager } from './lease-manager';
+import type { OwnedJobs } from './owned-jobs';
+import type { WorkerSwitches } from './worker-switches';
 
 /** A job to create: the workflow it copies, its variables and options, the caller it acts as. */
 export interface StartJobInput {
@@ -24,27 +28,21 @@ export interface StartJobInput {
   pinned?: Record<string, Record<string, unknown>>;
 }
 
-/** What job control needs from the engine that drives jobs. */
-export interface LifecycleHost {
+/** What job control works with: the store, and the parts of the engine that drive, wake and publish. */
+export interface LifecycleParts {
   serverId: string;
   repository: JobRepository;
   schemas: InputSchemaCache;
-  /** Marks a job as being started here until the returned function is called (no scan adopts it meanwhile). */
-  reserve(jobId: string): () => void;
-  /** Starts driving a job this engine owns. */
-  adopt(job: JobRecord, resumed: boolean): void;
-  /** Claims a job if no live engine owns it and drives it here; true when this engine owns it now. */
-  tryAdopt(jobId: string): Promise<boolean>;
-  /** False while the job worker is deactivated: a new job is stored unclaimed and waits for a replica that claims jobs. */
-  readonly claimsJobs: boolean;
-  /** Tells the owner of a job (this engine or another) that the job changed in the store. */
-  wakeOwner(jobId: string): void;
-  /** Publishes what the job's outbox holds. */
-  drainEvents(jobId: string): void;
+  /** The jobs driven here: a job started here is reserved, then adopted; owners of changed jobs are woken. */
+  owned: Pick<OwnedJobs, 'reserve' | 'adopt' | 'wakeOwner' | 'notifyParent'>;
+  /** A resumed job is claimed here when no live engine owns it. */
+  lease: Pick<LeaseManager, 'tryAdopt'>;
+  /** Publishes what a job's outbox holds. */
+  events: Pick<JobEventRelay, 'drain'>;
+  /** While the job worker is deactivated a new job is stored unclaimed and waits for a replica that claims jobs. */
+  workers: Pick<WorkerSwitches, 'claimsJobs'>;
   /** Sees an event of a job with the job as it is then (metrics). */
   observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void;
-  /** Tells the owner of a job's parent that the job ended. */
-  notifyParent(job: JobRecord): void;
 }
 
 /**
@@ -54,7 +52,7 @@ export interface LifecycleHost {
  * outbox), and wakes the job's owner, which applies it.
  */
 export class JobLifecycle {
-  constructor(private readonly host: LifecycleHost) {}
+  constructor(private readonly parts: LifecycleParts) {}
 
   /** Creates a job from a workflow, stores it claimed by this engine, and runs it. Returns the stored job. */
   async startJob(input: StartJobInput): Promise<JobRecord> {
@@ -65,7 +63,7 @@ export class JobLifecycle {
       workflow,
       variables,
       caller,
-      serverId: this.host.serverId,
+      serverId: this.parts.serverId,
       now: Date.now(),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.type !== undefined ? { type: input.type } : {}),
@@ -77,29 +75,29 @@ export class JobLifecycle {
     // `initiator` count, as the job holds them. A child job's variables are its parent's wiring and
     // are not checked: the fixtures' workflows pass their children values the children's schemas do
     // not describe (null re-attempt settings where an integer is declared), and run so.
-    if (input.parent === undefined) this.host.schemas.check(workflow, variables, { _id: job._id, initiator: caller.username });
+    if (input.parent === undefined) this.parts.schemas.check(workflow, variables, { _id: job._id, initiator: caller.username });
     job.outbox = [outboxEntry('jobStart', jobEventPayload(job, { by: caller.username }))];
     // with the job worker deactivated the job waits, leased to no engine, for one that claims jobs
-    const claims = this.host.claimsJobs;
+    const claims = this.parts.workers.claimsJobs;
     if (!claims) {
       job.lease = WAITING_LEASE;
       if (job.metrics) job.metrics.claim_time = 0;
     }
-    const release = this.host.reserve(job._id);
+    const release = this.parts.owned.reserve(job._id);
     try {
-      await this.host.repository.insert(job);
+      await this.parts.repository.insert(job);
       // the runner drives its own copy; the caller gets the job as it started
-      if (claims) this.host.adopt(cloneJson(job), false);
+      if (claims) this.parts.owned.adopt(cloneJson(job), false);
     } finally {
       release();
     }
-    this.host.drainEvents(job._id);
+    this.parts.events.drain(job._id);
     return job;
   }
 
   /** Cancels an active job (and its active children); false when it was not active. */
   async cancelJob(jobId: string, by: string): Promise<boolean> {
-    const { repository } = this.host;
+    const { repository } = this.parts;
     const job = await repository.findById(jobId);
     if (job === null || !isActiveStatus(job.status)) return false;
     const canceled = { ...job, status: 'canceled' };
@@ -109,11 +107,11 @@ export class JobLifecycle {
       !(await repository.cancel(job, by, Date.now(), outboxEntry('jobCancel', jobEventPayload(canceled, { by, finishState: 'canceled' }))))
     )
       return false;
-    this.host.drainEvents(jobId);
-    this.host.observe('jobCancel', canceled, {});
-    this.host.wakeOwner(jobId);
+    this.parts.events.drain(jobId);
+    this.parts.observe('jobCancel', canceled, {});
+    this.parts.owned.wakeOwner(jobId);
     for (const childId of await repository.activeChildIds(jobId)) await this.cancelJob(childId, by);
-    this.host.notifyParent(canceled);
+    this.parts.owned.notifyParent(canceled);
     return true;
   }
 
@@ -125,12 +123,12 @@ export class JobLifecycle {
   /** Resumes a paused job. Returns the job after the change. */
   async resumeJob(jobId: string, by: string): Promise<JobRecord> {
     const job = await this.changeStatus(jobId, 'paused', 'running', 'jobResume', by);
-    if (!(await this.host.tryAdopt(jobId))) this.host.wakeOwner(jobId);
+    if (!(await this.parts.lease.tryAdopt(jobId))) this.parts.owned.wakeOwner(jobId);
     return job;
   }
 
   private async changeStatus(jobId: string, from: string, to: string, event: 'jobPause' | 'jobResume', by: string): Promise<JobRecord> {
-    const { repository } = this.host;
+    const { repository } = this.parts;
     const current = await repository.summaryOf(jobId);
     if (current === undefined) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
     const job =
@@ -139,8 +137,8 @@ export class JobLifecycle {
         : null;
     if (job === null)
       throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${(await repository.statusOf(jobId)) ?? current.status}, not ${from}`);
-    this.host.drainEvents(jobId);
-    this.host.wakeOwner(jobId);
+    this.parts.events.drain(jobId);
+    this.parts.owned.wakeOwner(jobId);
     return job;
   }
 
@@ -157,13 +155,13 @@ export class JobLifecycle {
       throw new AppError('VALIDATION_FAILED', `variables.finish_state must be success or failure, not ${JSON.stringify(finishState)}`);
     }
     const request: FinishRequest = { variables: outgoing, finishState: finishState ?? 'success', by, at: Date.now() };
-    const updated = await this.host.repository.requestFinish(job._id, taskId, request);
+    const updated = await this.parts.repository.requestFinish(job._id, taskId, request);
     if (updated === null)
       throw new AppError(
         'JOB_STATE_CONFLICT',
         `Task "${taskId}" of job "${job._id}" is not waiting to be finished (task ${String(task.status)}, job ${job.status})`,
       );
-    this.host.wakeOwner(job._id);
+    this.parts.owned.wakeOwner(job._id);
     return updated;
   }
 
@@ -172,7 +170,7 @@ export class JobLifecycle {
    * goes on from there, driven by this engine. Returns the job as it restarts.
    */
   async retryTask(jobId: string, taskId: string, variables: Record<string, { value: unknown }>, by: string): Promise<JobRecord> {
-    const job = await this.host.repository.findById(jobId);
+    const job = await this.parts.repository.findById(jobId);
     if (job === null) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
     const task = job.tasks[taskId];
     if (task === undefined) throw new AppError('TASK_NOT_FOUND', `Job "${jobId}" has no task "${taskId}"`);
@@ -184,10 +182,10 @@ export class JobLifecycle {
     delete retried.retryAt;
     if (retried.retrySettings) retried.retrySettings = { ...retried.retrySettings, count: 0 };
     const resumed = outboxEntry('jobResume', jobEventPayload({ ...job, status: 'running' }, { by }));
-    const updated = await this.host.repository.restartTask(jobId, taskId, retried, this.host.serverId, Date.now(), by, resumed);
+    const updated = await this.parts.repository.restartTask(jobId, taskId, retried, this.parts.serverId, Date.now(), by, resumed);
     if (updated === null) throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" changed while its task was being retried; try again`);
-    this.host.adopt(cloneJson(updated), true);
-    this.host.drainEvents(jobId);
+    this.parts.owned.adopt(cloneJson(updated), true);
+    this.parts.events.drain(jobId);
     return updated;
   }
 }

@@ -1,9 +1,9 @@
 import { JOB_STATUSES } from '@nap/contracts';
 import type { JobEventName } from '@nap/contracts';
-import type { Collection } from '@nap/store';
 import { gaugeOnce, histogramOnce } from '@nap/telemetry';
 import type { Histogram, Registry } from '@nap/telemetry';
 import type { JobRecord } from '../domain/job-model';
+import type { JobRepository } from '../store/job-repository';
 
 /** Buckets of job and task durations, seconds: from a quick task to a long change window. */
 const DURATION_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 14_400];
@@ -21,13 +21,13 @@ export class JobMetricsRecorder {
   private readonly jobDuration: Histogram<'workflow' | 'state'>;
   private readonly taskDuration: Histogram<'workflow' | 'state'>;
 
-  constructor(registry: Registry, jobs: Collection<JobRecord>) {
+  constructor(registry: Registry, jobs: JobRepository) {
     gaugeOnce(registry, {
       name: 'nap_active_jobs',
       help: 'Number of active jobs (running or paused)',
       aggregator: 'max',
       async collect() {
-        this.set(await jobs.countDocuments({ status: { $in: [...ACTIVE] } }));
+        this.set(await jobs.countByStatus(ACTIVE));
       },
     });
     gaugeOnce(registry, {
@@ -36,7 +36,7 @@ export class JobMetricsRecorder {
       labelNames: ['state'],
       aggregator: 'max',
       async collect() {
-        const counts = await Promise.all(JOB_STATUSES.map(async (state) => [state, await jobs.countDocuments({ status: state })] as const));
+        const counts = await Promise.all(JOB_STATUSES.map(async (state) => [state, await jobs.countByStatus(state)] as const));
         for (const [state, count] of counts) this.set({ state }, count);
       },
     });

@@ -1,34 +1,33 @@
 import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
+import { isRecord } from '@nap/util';
 import { START } from '../domain/graph';
 import { isActiveStatus, isManual } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
-import { isPlainObject } from '../domain/builtins/types';
-import type { JobRepository, OutboxState } from '../store/job-repository';
+import type { JobRepository } from '../store/job-repository';
 import { ChildJobs } from './child-jobs';
 import type { ChildJobHost } from './child-jobs';
+import type { JobEventRelay } from './job-events';
 import { JobState } from './job-state';
 import { Loops } from './loops';
+import type { DrivenJob, RunnerListener } from './owned-jobs';
 import { Retries } from './retries';
 import { Scheduler } from './scheduler';
 import { TaskDispatcher } from './task-dispatch';
 import type { DispatchHost } from './task-dispatch';
+import type { WorkerSwitches } from './worker-switches';
 
-/** What a runner needs from its engine. */
+/** What every runner of an engine works with (the same for all of them). */
 export interface RunnerHost extends ChildJobHost, DispatchHost {
   serverId: string;
   repository: JobRepository;
   log: Logger;
   /** Publishes what the job's outbox holds (a step wrote events into it), given as the write left it when known. */
-  drainEvents(jobId: string, after?: OutboxState): void;
+  events: Pick<JobEventRelay, 'drain'>;
   /** Sees every event of the job, once written, with the job as it is then (metrics). */
   observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void;
-  /** The runner stopped driving its job (it ended, was canceled, or another engine owns it now). */
-  release(jobId: string, runner: JobRunner): void;
-  /** Tells the owner of a job's parent that the job ended. */
-  notifyParent(job: JobRecord): void;
-  /** False while the task worker is deactivated: tasks in flight finish, no task starts. */
-  readonly startsTasks: boolean;
+  /** A deactivated task worker starts no task (tasks in flight finish). */
+  workers: Pick<WorkerSwitches, 'startsTasks'>;
 }
 
 /**
@@ -38,7 +37,7 @@ export interface RunnerHost extends ChildJobHost, DispatchHost {
  * it is active), then launching the started tasks, so the store says a task runs before it does, and
  * having the events published.
  */
-export class JobRunner {
+export class JobRunner implements DrivenJob {
   private readonly state: JobState;
   private readonly dispatch: TaskDispatcher;
   private readonly retries: Retries;
@@ -51,13 +50,15 @@ export class JobRunner {
   constructor(
     private readonly host: RunnerHost,
     job: JobRecord,
+    /** Told when the runner stops and when its job ends (the table of owned jobs). */
+    private readonly listener: RunnerListener,
   ) {
     const step = (fn: () => void | Promise<void>) => this.step(fn);
     this.state = new JobState(job, host.serverId, host.log);
     this.retries = new Retries(this.state, step);
     this.dispatch = new TaskDispatcher(this.state, this.retries, step, host);
     this.children = new ChildJobs(this.state, host, step);
-    this.scheduler = new Scheduler(this.state, this.dispatch, new Loops(this.state), this.children, (ended) => host.notifyParent(ended));
+    this.scheduler = new Scheduler(this.state, this.dispatch, new Loops(this.state), this.children, (ended) => listener.ended(ended));
   }
 
   private get jobId(): string {
@@ -78,8 +79,8 @@ export class JobRunner {
       this.retries.resumeTimers();
       for (const [id, task] of Object.entries(this.state.job.tasks)) {
         if (task.status !== 'running') continue;
-        if (task.name === 'forEach' && isPlainObject(task.loop)) continue;
-        if (task.name === 'childJob' && isPlainObject(task.childRun)) {
+        if (task.name === 'forEach' && isRecord(task.loop)) continue;
+        if (task.name === 'childJob' && isRecord(task.childRun)) {
           this.children.spawn(id);
           continue;
         }
@@ -139,7 +140,7 @@ export class JobRunner {
   private stop(): void {
     this.stopped = true;
     this.dispatch.abortAll();
-    this.host.release(this.jobId, this);
+    this.listener.stopped();
   }
 
   /** Runs `fn` as one serialized step, then schedules, writes, publishes and launches. */
@@ -151,7 +152,7 @@ export class JobRunner {
         await fn();
         if (this.stopped) return;
         // a deactivated task worker starts nothing (and ends nothing); activation reloads every job
-        if (this.host.startsTasks) this.scheduler.schedule();
+        if (this.host.workers.startsTasks) this.scheduler.schedule();
         await this.flush();
         if (this.stopped) return;
         for (const launch of this.state.takeLaunches()) launch();
@@ -178,7 +179,7 @@ export class JobRunner {
     if (written !== false) {
       for (const entry of write.events) this.host.observe(entry.event, this.state.job, entry.payload);
       // the outbox as this write left it: the relay publishes from it without reading it back
-      if (write.events.length > 0) this.host.drainEvents(this.jobId, written === true ? undefined : written);
+      if (write.events.length > 0) this.host.events.drain(this.jobId, written === true ? undefined : written);
       return;
     }
     // canceled, or claimed by another engine: what we did is dropped

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@nap/telemetry';
+import { sleep } from '@nap/util';
 import { isActiveStatus, WAITING_LEASE } from '../domain/job-model';
-import type { JobRecord } from '../domain/job-model';
 import type { EngineRecord, EngineRegistry } from '../store/engine-registry';
 import type { JobRepository } from '../store/job-repository';
+import type { JobEventRelay } from './job-events';
+import type { OwnedJobs } from './owned-jobs';
+import type { WorkerSwitches } from './worker-switches';
 
 /** Jobs looked at per engine and scan at most. */
 const SCAN_LIMIT = 500;
@@ -21,20 +24,14 @@ export interface LeaseTiming {
   scanMs: number;
 }
 
-/** The runners of an engine, as the lease manager sees them. */
-export interface JobOwner {
-  /** True when this engine drives the job now (or is starting it). */
-  owns(jobId: string): boolean;
-  /** How many jobs this engine drives. */
-  readonly ownedJobs: number;
-  /** Starts driving a job whose lease this engine has just taken. */
-  adopt(job: JobRecord, resumed: boolean): void;
-  /** Publishes what the job's outbox holds. */
-  drainEvents(jobId: string): void;
-  /** Another process registered this engine's id: stop driving every job at once. */
-  identityLost(): void;
-  /** False while the job worker is deactivated: no job is taken over or claimed from the waiting ones. */
-  readonly claimsJobs: boolean;
+/** What the lease manager works with besides the store (parts the engine builds beside it). */
+export interface LeaseParts {
+  /** The jobs driven here: a job whose lease this engine takes is adopted there. */
+  owned: Pick<OwnedJobs, 'owns' | 'adopt' | 'haltAll'>;
+  /** Publishes what the outbox of a job taken over holds. */
+  events: Pick<JobEventRelay, 'drain' | 'stop'>;
+  /** While the job worker is deactivated no job is taken over or claimed from the waiting ones. */
+  workers: Pick<WorkerSwitches, 'claimsJobs'>;
 }
 
 /** True when a process with this pid runs on this host. */
@@ -45,10 +42,6 @@ function processAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -67,15 +60,21 @@ export class LeaseManager {
   private readonly record: EngineRecord;
   /** What this engine last saw of each other engine's heartbeat, and since when (its own clock). */
   private readonly seen = new Map<string, { mark: string; since: number }>();
+  private readonly owned: LeaseParts['owned'];
+  private readonly events: LeaseParts['events'];
+  private readonly workers: LeaseParts['workers'];
 
   constructor(
     private readonly serverId: string,
     private readonly timing: LeaseTiming,
     private readonly jobs: JobRepository,
     private readonly registry: EngineRegistry,
-    private readonly owner: JobOwner,
+    parts: LeaseParts,
     private readonly log: Logger,
   ) {
+    this.owned = parts.owned;
+    this.events = parts.events;
+    this.workers = parts.workers;
     const now = Date.now();
     this.record = {
       _id: serverId,
@@ -162,7 +161,9 @@ export class LeaseManager {
     if (outcome === 'taken') {
       this.log.error({ serverId: this.serverId }, 'Another process registered this engine id: this engine stops driving its jobs');
       this.stopTimers();
-      this.owner.identityLost();
+      // another process drives these jobs now: stop at once, leaving the store to it
+      void this.owned.haltAll();
+      this.events.stop();
     } else if (outcome === 'registered') {
       this.log.warn({ serverId: this.serverId }, 'The engine heartbeat had been removed as dead; registered again');
     }
@@ -174,7 +175,7 @@ export class LeaseManager {
    * jobs that no runner drives here (a restart under the same id).
    */
   async scan(full = false): Promise<void> {
-    if (this.stopped || !this.owner.claimsJobs) return;
+    if (this.stopped || !this.workers.claimsJobs) return;
     this.scans += 1;
     const thorough = full || this.scans % FULL_SCAN_EVERY === 0;
     const now = Date.now();
@@ -210,35 +211,35 @@ export class LeaseManager {
 
   /** Jobs leased to this engine: active ones without a runner here are resumed, events left in the outboxes of the others published. */
   private async resumeOwn(): Promise<void> {
-    const held = (await this.jobs.leasedTo(this.serverId, SCAN_LIMIT)).filter((job) => !this.owner.owns(job._id));
+    const held = (await this.jobs.leasedTo(this.serverId, SCAN_LIMIT)).filter((job) => !this.owned.owns(job._id));
     const active = held.filter((job) => isActiveStatus(job.status)).map((job) => job._id);
     for (const job of active.length > 0 ? await this.jobs.findByIds(active) : []) {
       if (this.stopped) return;
       // the lease is this engine's already (taken over, or held before a restart): no write needed to drive it
       if (
-        this.owner.owns(job._id) ||
+        this.owned.owns(job._id) ||
         job.lease !== this.serverId ||
         job.metrics?.server_id !== this.serverId ||
         !isActiveStatus(job.status)
       )
         continue;
       this.log.info({ jobId: job._id }, 'Resuming job');
-      this.owner.adopt(job, true);
-      this.owner.drainEvents(job._id);
+      this.owned.adopt(job, true);
+      this.events.drain(job._id);
     }
-    for (const job of held) if (!isActiveStatus(job.status)) this.owner.drainEvents(job._id);
+    for (const job of held) if (!isActiveStatus(job.status)) this.events.drain(job._id);
   }
 
   /** Moves a job's lease from `from` to this engine; resumes it when active; publishes its outbox. */
   private async takeOver(jobId: string, from: string): Promise<void> {
-    if (this.stopped || this.owner.owns(jobId)) return;
+    if (this.stopped || this.owned.owns(jobId)) return;
     const job = await this.jobs.takeLease(jobId, from, this.serverId, Date.now());
     if (job === null) return;
-    if (isActiveStatus(job.status) && !this.owner.owns(jobId)) {
+    if (isActiveStatus(job.status) && !this.owned.owns(jobId)) {
       this.log.info({ jobId, from }, 'Resuming job');
-      this.owner.adopt(job, true);
+      this.owned.adopt(job, true);
     }
-    this.owner.drainEvents(jobId);
+    this.events.drain(jobId);
   }
 
   /**
@@ -247,10 +248,10 @@ export class LeaseManager {
    */
   async tryAdopt(jobId: string): Promise<boolean> {
     if (this.stopped) return false;
-    if (this.owner.owns(jobId)) return true;
+    if (this.owned.owns(jobId)) return true;
     const holder = await this.jobs.leaseOf(jobId);
     if (holder === undefined) return false;
-    if (holder !== this.serverId && !this.owner.claimsJobs) return false;
+    if (holder !== this.serverId && !this.workers.claimsJobs) return false;
     if (holder !== this.serverId && holder !== WAITING_LEASE) {
       const engine = await this.registry.find(holder);
       const dead =
@@ -260,6 +261,6 @@ export class LeaseManager {
       if (!dead) return false;
     }
     await this.takeOver(jobId, holder);
-    return this.owner.owns(jobId);
+    return this.owned.owns(jobId);
   }
 }

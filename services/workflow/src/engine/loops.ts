@@ -1,5 +1,6 @@
-import { isPlainObject, needArray } from '../domain/builtins/types';
-import { errorMessage, errorOutcome } from '../domain/task-outcome';
+import { errorMessage, isRecord } from '@nap/util';
+import { needArray } from '../domain/builtins/types';
+import { errorOutcome } from '../domain/task-outcome';
 import type { JobState } from './job-state';
 
 /**
@@ -40,7 +41,7 @@ export class Loops {
     let progressed = false;
     for (const [id, task] of Object.entries(job.tasks)) {
       const loop = task.loop;
-      if (task.status !== 'running' || task.name !== 'forEach' || loop === undefined || !isPlainObject(loop)) continue;
+      if (task.status !== 'running' || task.name !== 'forEach' || loop === undefined || !isRecord(loop)) continue;
       const busy = [...graph.body(id)].some((member) => {
         const status = job.tasks[member]?.status;
         return status === 'running' || status === 'pending';

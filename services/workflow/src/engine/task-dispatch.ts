@@ -2,13 +2,14 @@ import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
-import { BUILTINS, INLINE_BUILTINS } from '../domain/builtins';
+import { INLINE_BUILTINS } from '../domain/builtins';
+import { BUILTINS } from './builtins';
 import { cloneJson } from '../domain/builtins/types';
 import type { JobTask } from '../domain/job-model';
 import type { ReferenceScope } from '../domain/references';
-import { errorMessage, errorOutcome } from '../domain/task-outcome';
+import { errorMessage, sleep } from '@nap/util';
+import { errorOutcome } from '../domain/task-outcome';
 import type { TaskOutcome } from '../domain/task-outcome';
-import { sleep } from '../domain/builtins/control';
 import {
   OUTSIDE_TASK_OPERATION,
   callInputFor,
@@ -153,7 +154,10 @@ export class TaskDispatcher {
       const operationId = operationFor(task);
       const body = await this.callWhenAnswered(operationId, callInputFor(operationId, incoming, task), caller, signal);
       const until = finishAt(operationId, body);
-      if (until !== undefined) await sleep(until - Date.now(), signal);
+      if (until !== undefined) {
+        await sleep(until - Date.now(), signal);
+        signal.throwIfAborted();
+      }
       const names = Object.keys(task.variables?.outgoing ?? {});
       return {
         finishState: 'success',
@@ -187,6 +191,7 @@ export class TaskDispatcher {
         if (!hasCode(err, 'SERVICE_UNAVAILABLE') || signal.aborted || Date.now() + wait > deadline) throw err;
         this.host.log.debug({ operationId, waitMs: wait }, 'No service answers the operation of a task yet; calling again');
         await sleep(wait, signal);
+        signal.throwIfAborted();
       }
     }
   }

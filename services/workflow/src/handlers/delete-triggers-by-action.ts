@@ -1,11 +1,12 @@
 import type { Handler } from '@nap/bus';
-import type { WorkflowHandlerContext } from './context';
+import { deleteTriggersOf } from '../context';
+import type { WorkflowContext } from '../context';
 
 /** `DELETE /operations-manager/triggers/action/:id`: every trigger of an automation. */
-export function deleteTriggersByAction(c: WorkflowHandlerContext): Handler<'workflow.deleteTriggersByAction'> {
+export function deleteTriggersByAction(svc: WorkflowContext): Handler<'workflow.deleteTriggersByAction'> {
   return async (input) => ({
     message: 'Successfully deleted the requested items',
-    data: { deleted: await c.triggers.deleteByAction(input.params.id) },
+    data: { deleted: await deleteTriggersOf(svc, input.params.id) },
     metadata: {},
   });
 }

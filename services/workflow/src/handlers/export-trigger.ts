@@ -1,11 +1,12 @@
 import type { Handler } from '@nap/bus';
-import type { WorkflowHandlerContext } from './context';
+import type { WorkflowContext } from '../context';
+import { toExportedTrigger } from '../domain/trigger-model';
 
 /** `GET /operations-manager/triggers/:id/export`: the trigger as the import takes it back. */
-export function exportTrigger(c: WorkflowHandlerContext): Handler<'workflow.exportTrigger'> {
+export function exportTrigger(svc: WorkflowContext): Handler<'workflow.exportTrigger'> {
   return async (input) => ({
     message: 'Successfully exported the requested item',
-    data: await c.triggers.exportOne(input.params.id),
+    data: toExportedTrigger(await svc.triggers.get(input.params.id)),
     metadata: {},
   });
 }

@@ -1,11 +1,11 @@
 import type { Handler } from '@nap/bus';
-import type { WorkflowHandlerContext } from './context';
+import type { WorkflowContext } from '../context';
 
 /** `GET /operations-manager/automations/:id`. */
-export function getAutomation(c: WorkflowHandlerContext): Handler<'workflow.getAutomation'> {
+export function getAutomation(svc: WorkflowContext): Handler<'workflow.getAutomation'> {
   return async (input) => ({
     message: 'Successfully retrieved item',
-    data: await c.automationStore.getAutomation(input.params.id),
+    data: await svc.automations.getAutomation(input.params.id),
     metadata: {},
   });
 }

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { pageLinks, toListQuery } from '@nap/store';
 import type { ListFields } from '@nap/store';
-import type { WorkflowHandlerContext } from './context';
+import type { WorkflowContext } from '../context';
 
 const AUTOMATION_LIST_FIELDS: ListFields = {
   filter: ['name', '_id', 'description', 'componentType', 'componentName', 'componentId', 'createdBy'],
@@ -10,10 +10,10 @@ const AUTOMATION_LIST_FIELDS: ListFields = {
 };
 
 /** `GET /operations-manager/automations`: a page of automations in the envelope. */
-export function getAutomations(c: WorkflowHandlerContext): Handler<'workflow.getAutomations'> {
+export function getAutomations(svc: WorkflowContext): Handler<'workflow.getAutomations'> {
   return async (input) => {
     const query = toListQuery(input.query, AUTOMATION_LIST_FIELDS);
-    const { items, total } = await c.automationStore.pageAutomations(query);
+    const { items, total } = await svc.automations.pageAutomations(query);
     return {
       message: 'Successfully retrieved items',
       data: items,

@@ -3,10 +3,10 @@ import type { Handler } from '@nap/bus';
 import type { Filter } from '@nap/store';
 import { JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT, checkField, listFilter } from '../domain/job-query';
 import { toPublicJob, visibilityFilter } from '../domain/job-model';
-import type { WorkflowHandlerContext } from './context';
+import type { WorkflowContext } from '../context';
 
-/** Operation 18: jobs of a status (or `all`) with options filter, page and sort. */
-export function getJobList(c: WorkflowHandlerContext): Handler<'workflow.getJobList'> {
+/** `POST /workflow_engine/getJobList/:status`: jobs of a status (or `all`) with options filter, page and sort. */
+export function getJobList(svc: WorkflowContext): Handler<'workflow.getJobList'> {
   return async (input, ctx) => {
     const { status } = input.params;
     if (status !== 'all' && !JOB_STATUSES.some((known) => known === status)) {
@@ -22,7 +22,7 @@ export function getJobList(c: WorkflowHandlerContext): Handler<'workflow.getJobL
     const skip = page?.skip ?? 0;
     const limit = Math.min(page?.limit || JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT);
     const field = sort?.field ? checkField(sort.field, 'options.sort.field') : 'metrics.start_time';
-    const { jobs, total } = await c.jobs.list({ filter: where, sort: { [field]: sort?.direction ?? -1 }, skip, limit });
+    const { jobs, total } = await svc.jobs.list({ filter: where, sort: { [field]: sort?.direction ?? -1 }, skip, limit });
     return { results: jobs.map(toPublicJob), skip, limit, total };
   };
 }

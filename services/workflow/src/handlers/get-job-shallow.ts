@@ -1,9 +1,9 @@
 import type { Handler } from '@nap/bus';
 import { toShallowJob } from '../domain/job-model';
-import type { WorkflowHandlerContext } from './context';
-import { visibleJob } from './context';
+import type { WorkflowContext } from '../context';
+import { visibleJob } from '../context';
 
-/** Operation 16: the job without the tasks' app, incoming, outgoing and error data. */
-export function getJobShallow(c: WorkflowHandlerContext): Handler<'workflow.getJobShallow'> {
-  return async (input, ctx) => toShallowJob(await visibleJob(c.jobs, input.params.job_data, ctx.caller));
+/** `GET /workflow_engine/getJobShallow/:job_data`: the job without the tasks' app, incoming, outgoing and error data. */
+export function getJobShallow(svc: WorkflowContext): Handler<'workflow.getJobShallow'> {
+  return async (input, ctx) => toShallowJob(await visibleJob(svc, input.params.job_data, ctx.caller));
 }

@@ -2,7 +2,7 @@ import type { Handler } from '@nap/bus';
 import { listDocuments, toListQuery } from '@nap/store';
 import type { ListFields } from '@nap/store';
 import { JobMetricsAccumulator } from '../domain/job-metrics';
-import type { WorkflowHandlerContext } from './context';
+import type { WorkflowContext } from '../context';
 
 const TASK_METRIC_FIELDS: ListFields = {
   filter: ['workflow', 'taskId', 'name', 'app', 'taskType', '_id'],
@@ -11,11 +11,11 @@ const TASK_METRIC_FIELDS: ListFields = {
 };
 
 /** `GET /workflow_engine/tasks/metrics`: counts and durations per workflow task, summed over the job store. */
-export function getTaskMetrics(c: WorkflowHandlerContext): Handler<'workflow.getTaskMetrics'> {
+export function getTaskMetrics(svc: WorkflowContext): Handler<'workflow.getTaskMetrics'> {
   return async (input) => {
     const query = toListQuery(input.query, TASK_METRIC_FIELDS);
     const sums = new JobMetricsAccumulator();
-    for await (const batch of c.jobs.scan({}, { name: 1, status: 1, metrics: 1, tasks: 1 }, 200)) for (const job of batch) sums.add(job);
+    for await (const batch of svc.jobs.scan({}, { name: 1, status: 1, metrics: 1, tasks: 1 }, 200)) for (const job of batch) sums.add(job);
     const { items, total } = listDocuments(sums.taskMetrics(), query);
     return { results: items, total };
   };

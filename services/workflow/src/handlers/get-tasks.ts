@@ -1,19 +1,19 @@
 import { jobTaskItemSchema, parseAs } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
-import { listProjected } from '@nap/store';
-import { buildJobQuery, pageLinks } from '../domain/job-query';
+import { listProjected, pageLinks } from '@nap/store';
+import { buildJobQuery } from '../domain/job-query';
 import { flattenTasks } from '../domain/job-tasks';
 import { visibilityFilter } from '../domain/job-model';
-import type { WorkflowHandlerContext } from './context';
+import type { WorkflowContext } from '../context';
 
 /** Jobs whose tasks the task list searches at most (the most recently started). */
-export const TASK_SCAN_JOBS = 2_000;
+const TASK_SCAN_JOBS = 2_000;
 
 /** `GET /operations-manager/tasks`: the tasks of the jobs the caller may see, by the job query's members. */
-export function getTasks(c: WorkflowHandlerContext): Handler<'workflow.getTasks'> {
+export function getTasks(svc: WorkflowContext): Handler<'workflow.getTasks'> {
   return async (input, ctx) => {
     const query = buildJobQuery(input.query);
-    const jobs = await c.jobs.recent(visibilityFilter(ctx.caller) ?? {}, { _id: 1, name: 1, status: 1, tasks: 1 }, TASK_SCAN_JOBS);
+    const jobs = await svc.jobs.recent(visibilityFilter(ctx.caller) ?? {}, { _id: 1, name: 1, status: 1, tasks: 1 }, TASK_SCAN_JOBS);
     const { items, total } = listProjected(flattenTasks(jobs), query);
     return {
       message: 'Successfully retrieved items',

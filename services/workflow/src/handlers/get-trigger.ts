@@ -1,7 +1,12 @@
 import type { Handler } from '@nap/bus';
-import type { WorkflowHandlerContext } from './context';
+import type { WorkflowContext } from '../context';
+import { toPublicTrigger } from '../domain/trigger-model';
 
 /** `GET /operations-manager/triggers/:id`. */
-export function getTrigger(c: WorkflowHandlerContext): Handler<'workflow.getTrigger'> {
-  return async (input) => ({ message: 'Successfully retrieved item', data: await c.triggers.get(input.params.id), metadata: {} });
+export function getTrigger(svc: WorkflowContext): Handler<'workflow.getTrigger'> {
+  return async (input) => ({
+    message: 'Successfully retrieved item',
+    data: toPublicTrigger(await svc.triggers.get(input.params.id)),
+    metadata: {},
+  });
 }

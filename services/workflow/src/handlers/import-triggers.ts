@@ -1,7 +1,24 @@
+import { isAppError } from '@nap/contracts';
+import type { ImportResultItem, Trigger } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
-import type { WorkflowHandlerContext } from './context';
+import { saveTrigger } from '../context';
+import type { WorkflowContext } from '../context';
+import { importResult } from '../domain/import-result';
+import { toPublicTrigger } from '../domain/trigger-model';
 
-/** `PUT /operations-manager/triggers`: each trigger stored on its own, reported per item. */
-export function importTriggers(c: WorkflowHandlerContext): Handler<'workflow.importTriggers'> {
-  return async (input, ctx) => c.triggers.import(input.body.triggers, ctx.caller);
+/** `PUT /operations-manager/triggers`: each trigger stored on its own (its `_id` kept), reported per item. */
+export function importTriggers(svc: WorkflowContext): Handler<'workflow.importTriggers'> {
+  return async (input, ctx) => {
+    const imported: ImportResultItem<Record<string, unknown>, Trigger>[] = [];
+    for (const [i, item] of input.body.triggers.entries()) {
+      try {
+        const created = toPublicTrigger(await saveTrigger(svc, item, `body.triggers[${i}]`, ctx.caller, true));
+        imported.push({ success: true, message: `Trigger "${created.name}" imported`, original: item, created });
+      } catch (err) {
+        if (!isAppError(err)) throw err;
+        imported.push({ success: false, message: err.message, original: item, created: null });
+      }
+    }
+    return importResult('triggers', imported);
+  };
 }

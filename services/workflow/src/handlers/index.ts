@@ -1,83 +1,84 @@
 import type { HandlerMap } from '@nap/bus';
+import type { WorkflowContext } from '../context';
+import { activateJobWorker } from './activate-job-worker';
+import { activateTaskWorker } from './activate-task-worker';
 import { cancelJobs } from './cancel-jobs';
-import type { WorkflowHandlerContext } from './context';
 import { createAutomation } from './create-automation';
-import { finishTask } from './finish-task';
-import { getJob } from './get-job';
-import { getJobList } from './get-job-list';
-import { getJobShallow } from './get-job-shallow';
-import { getJobs } from './get-jobs';
-import { importAutomations } from './import-automations';
-import { importCatalogAutomations } from './import-catalog-automations';
-import { pauseJob } from './pause-job';
-import { resumeJob } from './resume-job';
-import { retryTask } from './retry-task';
-import { startJobWithOptions } from './start-job-with-options';
-import { watchJobEvents } from './watch-job-events';
 import { createTrigger } from './create-trigger';
+import { deactivateJobWorker } from './deactivate-job-worker';
+import { deactivateTaskWorker } from './deactivate-task-worker';
 import { deleteAutomation } from './delete-automation';
 import { deleteTrigger } from './delete-trigger';
 import { deleteTriggersByAction } from './delete-triggers-by-action';
 import { exportTrigger } from './export-trigger';
+import { finishTask } from './finish-task';
 import { getAutomation } from './get-automation';
 import { getAutomations } from './get-automations';
+import { getJob } from './get-job';
+import { getJobList } from './get-job-list';
 import { getJobMetrics } from './get-job-metrics';
+import { getJobShallow } from './get-job-shallow';
+import { getJobs } from './get-jobs';
 import { getTaskMetrics } from './get-task-metrics';
 import { getTasks } from './get-tasks';
 import { getTrigger } from './get-trigger';
 import { getTriggers } from './get-triggers';
 import { getWorkersStatus } from './get-workers-status';
+import { importAutomations } from './import-automations';
+import { importCatalogAutomations } from './import-catalog-automations';
 import { importTriggers } from './import-triggers';
+import { pauseJob } from './pause-job';
+import { resumeJob } from './resume-job';
+import { retryTask } from './retry-task';
 import { runEndpointTrigger } from './run-endpoint-trigger';
 import { runManualTrigger } from './run-manual-trigger';
 import { startJob } from './start-job';
-import { activateJobWorker, activateTaskWorker, deactivateJobWorker, deactivateTaskWorker } from './switch-workers';
+import { startJobWithOptions } from './start-job-with-options';
 import { updateTrigger } from './update-trigger';
 import { visibleJobs } from './visible-jobs';
 import { watchEvents } from './watch-events';
+import { watchJobEvents } from './watch-job-events';
 
-export type { WorkflowHandlerContext } from './context';
-
-/** Every operation of the workflow service, by catalog name. */
-export function workflowHandlers(c: WorkflowHandlerContext): HandlerMap<'workflow'> {
+/** Every operation of the workflow service, by catalog name: one file a handler, named as the catalog names it. */
+export function workflowHandlers(svc: WorkflowContext): HandlerMap<'workflow'> {
   return {
-    importCatalogAutomations: importCatalogAutomations(c),
-    importAutomations: importAutomations(c),
-    createAutomation: createAutomation(c),
-    getJobs: getJobs(c),
-    retryTask: retryTask(c),
-    getJobShallow: getJobShallow(c),
-    startJobWithOptions: startJobWithOptions(c),
-    getJobList: getJobList(c),
-    getJob: getJob(c),
-    finishTask: finishTask(c),
-    cancelJobs: cancelJobs(c),
-    pauseJob: pauseJob(c),
-    resumeJob: resumeJob(c),
-    watchJobEvents: watchJobEvents(c),
-    startJob: startJob(c),
-    getTasks: getTasks(c),
-    getAutomations: getAutomations(c),
-    getAutomation: getAutomation(c),
-    deleteAutomation: deleteAutomation(c),
-    getTriggers: getTriggers(c),
-    createTrigger: createTrigger(c),
-    importTriggers: importTriggers(c),
-    getTrigger: getTrigger(c),
-    updateTrigger: updateTrigger(c),
-    deleteTrigger: deleteTrigger(c),
-    exportTrigger: exportTrigger(c),
-    deleteTriggersByAction: deleteTriggersByAction(c),
-    runEndpointTrigger: runEndpointTrigger(c),
-    runManualTrigger: runManualTrigger(c),
-    getWorkersStatus: getWorkersStatus(c),
-    activateTaskWorker: activateTaskWorker(c),
-    deactivateTaskWorker: deactivateTaskWorker(c),
-    activateJobWorker: activateJobWorker(c),
-    deactivateJobWorker: deactivateJobWorker(c),
-    getJobMetrics: getJobMetrics(c),
-    getTaskMetrics: getTaskMetrics(c),
-    watchEvents: watchEvents(c),
-    visibleJobs: visibleJobs(c),
+    importCatalogAutomations: importCatalogAutomations(svc),
+    importAutomations: importAutomations(svc),
+    createAutomation: createAutomation(svc),
+    getJobs: getJobs(svc),
+    retryTask: retryTask(svc),
+    getJobShallow: getJobShallow(svc),
+    startJobWithOptions: startJobWithOptions(svc),
+    getJobList: getJobList(svc),
+    getJob: getJob(svc),
+    finishTask: finishTask(svc),
+    cancelJobs: cancelJobs(svc),
+    pauseJob: pauseJob(svc),
+    resumeJob: resumeJob(svc),
+    watchJobEvents: watchJobEvents(svc),
+    startJob: startJob(svc),
+    getTasks: getTasks(svc),
+    getAutomations: getAutomations(svc),
+    getAutomation: getAutomation(svc),
+    deleteAutomation: deleteAutomation(svc),
+    getTriggers: getTriggers(svc),
+    createTrigger: createTrigger(svc),
+    importTriggers: importTriggers(svc),
+    getTrigger: getTrigger(svc),
+    updateTrigger: updateTrigger(svc),
+    deleteTrigger: deleteTrigger(svc),
+    exportTrigger: exportTrigger(svc),
+    deleteTriggersByAction: deleteTriggersByAction(svc),
+    runEndpointTrigger: runEndpointTrigger(svc),
+    runManualTrigger: runManualTrigger(svc),
+    getWorkersStatus: getWorkersStatus(svc),
+    activateTaskWorker: activateTaskWorker(svc),
+    deactivateTaskWorker: deactivateTaskWorker(svc),
+    activateJobWorker: activateJobWorker(svc),
+    deactivateJobWorker: deactivateJobWorker(svc),
+    getJobMetrics: getJobMetrics(svc),
+    getTaskMetrics: getTaskMetrics(svc),
+    watchEvents: watchEvents(svc),
+    visibleJobs: visibleJobs(svc),
   };
 }

@@ -1,12 +1,12 @@
 import type { Handler } from '@nap/bus';
 import { toPublicJob } from '../domain/job-model';
-import type { WorkflowHandlerContext } from './context';
-import { visibleJob } from './context';
+import type { WorkflowContext } from '../context';
+import { visibleJob } from '../context';
 
-/** Resumes a paused job. */
-export function resumeJob(c: WorkflowHandlerContext): Handler<'workflow.resumeJob'> {
+/** `POST /operations-manager/jobs/:jobId/resume`: resumes a paused job. */
+export function resumeJob(svc: WorkflowContext): Handler<'workflow.resumeJob'> {
   return async (input, ctx) => {
-    await visibleJob(c.jobs, input.params.jobId, ctx.caller);
-    return toPublicJob(await c.engine.resumeJob(input.params.jobId, ctx.caller.username));
+    await visibleJob(svc, input.params.jobId, ctx.caller);
+    return toPublicJob(await svc.engine.resumeJob(input.params.jobId, ctx.caller.username));
   };
 }

@@ -1,12 +1,23 @@
+import { AppError } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { startFromTrigger } from '../context';
+import type { WorkflowContext } from '../context';
 import { toPublicJob } from '../domain/job-model';
-import type { WorkflowHandlerContext } from './context';
+import { assertEnabled } from '../domain/trigger-model';
 
-/** `POST /operations-manager/triggers/endpoint/:routeName`: the job the trigger started, in the envelope. */
-export function runEndpointTrigger(c: WorkflowHandlerContext): Handler<'workflow.runEndpointTrigger'> {
-  return async (input, ctx) => ({
-    message: 'Successfully created the requested item',
-    data: toPublicJob(await c.triggers.runEndpoint(input.params.routeName, input.body, ctx.caller)),
-    metadata: {},
-  });
+/** `POST /operations-manager/triggers/endpoint/:routeName`: checks, transforms and starts, as the caller; the job in the envelope. */
+export function runEndpointTrigger(svc: WorkflowContext): Handler<'workflow.runEndpointTrigger'> {
+  return async (input, ctx) => {
+    const { routeName } = input.params;
+    const trigger = await svc.triggers.findEndpoint(routeName);
+    if (trigger === null) throw new AppError('TRIGGER_NOT_FOUND', `No endpoint trigger has the route name "${routeName}"`);
+    assertEnabled(trigger);
+    svc.triggerStarter.checkBody(trigger, input.body ?? {});
+    const variables = await svc.triggerStarter.variablesOf(trigger, input.body, ctx.caller);
+    return {
+      message: 'Successfully created the requested item',
+      data: toPublicJob(await startFromTrigger(svc, trigger, variables, ctx.caller)),
+      metadata: {},
+    };
+  };
 }

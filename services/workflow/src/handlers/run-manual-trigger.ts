@@ -1,12 +1,30 @@
+import { AppError } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { startFromTrigger } from '../context';
+import type { WorkflowContext } from '../context';
 import { toPublicJob } from '../domain/job-model';
-import type { WorkflowHandlerContext } from './context';
+import { assertEnabled } from '../domain/trigger-model';
 
-/** `POST /operations-manager/triggers/manual/:id/run`: the job the trigger started, in the envelope. */
-export function runManualTrigger(c: WorkflowHandlerContext): Handler<'workflow.runManualTrigger'> {
-  return async (input, ctx) => ({
-    message: 'Successfully created the requested item',
-    data: toPublicJob(await c.triggers.runManual(input.params.id, input.body.formData ?? {}, ctx.caller)),
-    metadata: {},
-  });
+/**
+ * `POST /operations-manager/triggers/manual/:id/run`: the form data (over the trigger's defaults),
+ * checked against the JSON Schema of a JSON form (formbuilder forms have none), starts the job; the
+ * job in the envelope.
+ */
+export function runManualTrigger(svc: WorkflowContext): Handler<'workflow.runManualTrigger'> {
+  return async (input, ctx) => {
+    const trigger = await svc.triggers.get(input.params.id);
+    if (trigger.type !== 'manual')
+      throw new AppError('UNPROCESSABLE', `Trigger "${trigger.name}" is a ${trigger.type} trigger, not a manual one`);
+    assertEnabled(trigger);
+    const data = { ...(trigger.formData ?? {}), ...(input.body.formData ?? {}) };
+    if (typeof trigger.formId === 'string' && trigger.formId !== '') {
+      const form = (await svc.client.call('studio.getForm', { params: { id: trigger.formId } }, { caller: ctx.caller })).body;
+      svc.triggerStarter.checkSchema(`form ${form._id}@${form.last_updated}`, `form "${form.name}"`, form.schema, data, 'body.formData');
+    }
+    return {
+      message: 'Successfully created the requested item',
+      data: toPublicJob(await startFromTrigger(svc, trigger, data, ctx.caller)),
+      metadata: {},
+    };
+  };
 }

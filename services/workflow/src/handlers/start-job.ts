@@ -1,13 +1,13 @@
 import type { Handler } from '@nap/bus';
+import { startWithOptions } from '../context';
+import type { WorkflowContext } from '../context';
 import { toPublicJob } from '../domain/job-model';
-import type { WorkflowHandlerContext } from './context';
-import { startWithOptions } from './start-job-with-options';
 
 /** `POST /operations-manager/jobs/start`: starts a job of the named workflow; the job in the envelope. */
-export function startJob(c: WorkflowHandlerContext): Handler<'workflow.startJob'> {
+export function startJob(svc: WorkflowContext): Handler<'workflow.startJob'> {
   return async (input, ctx) => ({
     message: 'Successfully created the requested item',
-    data: toPublicJob(await startWithOptions(c, ctx, input.body.workflow, input.body.options ?? {})),
+    data: toPublicJob(await startWithOptions(svc, ctx, input.body.workflow, input.body.options ?? {})),
     metadata: {},
   });
 }

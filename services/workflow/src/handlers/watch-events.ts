@@ -1,6 +1,6 @@
 import { AppError, JOB_EVENTS } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
-import type { WorkflowHandlerContext } from './context';
+import type { WorkflowContext } from '../context';
 
 function list(text: string | undefined): string[] {
   return (text ?? '')
@@ -13,7 +13,7 @@ function list(text: string | undefined): string[] {
  * `GET /operations-manager/events` over the bus: checks the filter and answers it normalized (the
  * gateway streams the events); `allJobs` tells the gateway whether it must ask which jobs the caller may see.
  */
-export function watchEvents(_c: WorkflowHandlerContext): Handler<'workflow.watchEvents'> {
+export function watchEvents(_svc: WorkflowContext): Handler<'workflow.watchEvents'> {
   return async (input, ctx) => {
     const events = list(input.query.event);
     const unknown = events.filter((e) => !(JOB_EVENTS as readonly string[]).includes(e));

@@ -1,9 +1,9 @@
 import type { Handler } from '@nap/bus';
 import { toPublicJob } from '../domain/job-model';
-import type { WorkflowHandlerContext } from './context';
-import { visibleJob } from './context';
+import type { WorkflowContext } from '../context';
+import { visibleJob } from '../context';
 
 /** Bus side of `GET /operations-manager/jobs/:jobId/events`: the job as it is now, after the access check; the gateway streams the rest. */
-export function watchJobEvents(c: WorkflowHandlerContext): Handler<'workflow.watchJobEvents'> {
-  return async (input, ctx) => toPublicJob(await visibleJob(c.jobs, input.params.jobId, ctx.caller));
+export function watchJobEvents(svc: WorkflowContext): Handler<'workflow.watchJobEvents'> {
+  return async (input, ctx) => toPublicJob(await visibleJob(svc, input.params.jobId, ctx.caller));
 }

@@ -1,6 +1,6 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { Collection, ListQuery, Store } from '@nap/store';
-import type { AutomationStore, StoredAutomation, StoredCatalogAutomation } from '../domain/automations';
+import type { StoredAutomation, StoredCatalogAutomation } from '../domain/automations';
 
 /** Rethrows a duplicate key as 409 AUTOMATION_ALREADY_EXISTS with `message`; anything else as it is. */
 function translateDuplicate(err: unknown, message: string): never {
@@ -8,8 +8,11 @@ function translateDuplicate(err: unknown, message: string): never {
   throw err;
 }
 
-/** The `automations` (operations manager) and `catalog_automations` (automation catalog) collections; names are unique in each. */
-export class AutomationRepository implements AutomationStore {
+/**
+ * The `automations` (operations manager) and `catalog_automations` (automation catalog) collections;
+ * names are unique in each: both inserts fail with 409 AUTOMATION_ALREADY_EXISTS for a name or id in use.
+ */
+export class AutomationRepository {
   private readonly automations: Collection<StoredAutomation>;
   private readonly catalog: Collection<StoredCatalogAutomation>;
 

@@ -366,4 +366,9 @@ export class JobRepository {
   accessOf(ids: string[]): Promise<Pick<JobRecord, '_id' | 'groups' | 'metrics' | 'runAs'>[]> {
     return this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, groups: 1, metrics: 1, runAs: 1 } });
   }
+
+  /** How many jobs are in `status`, or in any of `status` when it lists several (the metrics' gauges). */
+  countByStatus(status: string | readonly string[]): Promise<number> {
+    return this.jobs.countDocuments({ status: typeof status === 'string' ? status : { $in: [...status] } });
+  }
 }

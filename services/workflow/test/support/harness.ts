@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError, SYSTEM_CALLER, candidateNames } from '@nap/contracts';
-import type { Caller, TransitionState, TransitionType, WorkflowDocument, WorkflowTask } from '@nap/contracts';
+import type { Caller, WorkflowDocument } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import { createEmbeddedStore } from '@nap/store';
 import type { Collection, EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
+import { eventually } from '@nap/testing';
 import { JobEngine } from '../../src';
 import type { EngineOptions } from '../../src';
 import type { JobRecord } from '../../src/domain/job-model';
@@ -96,15 +97,17 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
   const ready = engine;
 
   async function waitUntil(jobId: string, check: (job: JobRecord) => boolean, what: string, timeoutMs = 10_000): Promise<JobRecord> {
-    const deadline = Date.now() + timeoutMs;
-    let last: JobRecord | null = null;
-    while (Date.now() < deadline) {
-      last = await jobs.findOne({ _id: jobId });
-      if (last && check(last)) return last;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(
-      `Job ${jobId} did not reach ${what} within ${timeoutMs} ms; it is ${last?.status ?? 'missing'}: ${JSON.stringify(last?.error ?? [])} tasks ${JSON.stringify(Object.fromEntries(Object.entries(last?.tasks ?? {}).map(([id, t]) => [id, t.status])))}`,
+    return eventually(
+      `Job ${jobId} reaching ${what}`,
+      async () => {
+        const job = await jobs.findOne({ _id: jobId });
+        if (job && check(job)) return job;
+        // the job as it is, for the failure message
+        throw new Error(
+          `it is ${job?.status ?? 'missing'}: ${JSON.stringify(job?.error ?? [])} tasks ${JSON.stringify(Object.fromEntries(Object.entries(job?.tasks ?? {}).map(([id, t]) => [id, t.status])))}`,
+        );
+      },
+      { timeoutMs, intervalMs: 10 },
     );
   }
 
@@ -136,60 +139,6 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
       }
     },
   };
-}
-
-/** A transition of a test workflow: `[from, to, state?, type?]`. */
-export type Edge = [string, string, TransitionState?, TransitionType?];
-
-/**
- * A workflow document in the shape existing workflows have: `workflow_start` and `workflow_end`
- * with only name and groups, tasks by short hex ids, transitions from → to → { state, type }.
- * `edges` are `[from, to, state?, type?]`.
- */
-export function workflow(
-  name: string,
-  tasks: Record<string, WorkflowTask>,
-  edges: Edge[],
-  extra: Partial<WorkflowDocument> = {},
-): WorkflowDocument {
-  const all: Record<string, WorkflowTask> = {
-    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
-  };
-  for (const [id, spec] of Object.entries(tasks)) {
-    all[id] = {
-      app: 'WorkFlowEngine',
-      type: 'automatic',
-      summary: spec.name,
-      description: '',
-      groups: [],
-      variables: { incoming: {}, outgoing: {}, error: '', decorators: [] },
-      ...spec,
-    };
-  }
-  const transitions: WorkflowDocument['transitions'] = {};
-  for (const id of Object.keys(all)) transitions[id] = {};
-  for (const [from, to, state = 'success', type = 'standard'] of edges) (transitions[from] ??= {})[to] = { state, type };
-  return { _id: `wf-${name}`, name, type: 'automation', tasks: all, transitions, groups: [], ...extra };
-}
-
-/** A built-in task spec. */
-export function builtin(
-  name: string,
-  incoming: Record<string, unknown>,
-  outgoing: Record<string, unknown> = {},
-  extra: Partial<WorkflowTask> = {},
-): WorkflowTask {
-  return { name, app: 'WorkFlowEngine', type: 'automatic', variables: { incoming, outgoing, error: '', decorators: [] }, ...extra };
-}
-
-/** A two-step workflow of built-ins (`a1` sets `a` to 1, then `b2` sets `b` to 2): a job that ends complete with `{ a: 1, b: 2 }`. */
-export function linearWorkflow(name: string): WorkflowDocument {
-  return workflow(name, { a1: builtin('newVariable', { name: 'a', value: 1 }), b2: builtin('newVariable', { name: 'b', value: 2 }) }, [
-    ['workflow_start', 'a1'],
-    ['a1', 'b2'],
-    ['b2', 'workflow_end'],
-  ]);
 }
 
 /** The harnesses a test file starts: each is stopped after its test, the last started first. */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isEqual } from 'mingo/util';
+import { isPlainObject } from '@nap/util';
 import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Update, UpdateResult } from '../../types';
 import { cloneValue } from '../clone';
 import { badRequest, keyTooLong } from '../errors';
 import { isIdIndex, normalizeIndexSpec } from '../index-spec';
-import { isPlainObject } from '../values';
 import { collectionDef } from './catalog';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';

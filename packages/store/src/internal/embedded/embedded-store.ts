@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { open } from 'lmdb';
+import { errorMessage } from '@nap/util';
 import type { Collection, Doc, Filter, FindOptions, Store } from '../../types';
 import { badRequest, conflict, storeUnavailable } from '../errors';
 import { createEmbeddedCollection } from './embedded-collection';
@@ -64,7 +65,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
       throw e;
     }
   } catch (e) {
-    throw storeUnavailable(`Cannot open the embedded store at "${path}": ${e instanceof Error ? e.message : String(e)}`, e);
+    throw storeUnavailable(`Cannot open the embedded store at "${path}": ${errorMessage(e)}`, e);
   }
   openPaths.add(path);
   const collections = new Map<string, Collection<Doc>>();

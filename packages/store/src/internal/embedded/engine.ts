@@ -1,5 +1,6 @@
 import { assertBeforeDeadline, isAppError } from '@nap/contracts';
 import type { RootDatabase } from 'lmdb';
+import { errorMessage } from '@nap/util';
 import type { Filter, FindOptions } from '../../types';
 import { isKeyTooLongError, keyTooLong, storeUnavailable } from '../errors';
 import { CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalog';
@@ -59,7 +60,7 @@ export class EmbeddedEngine {
     if (isKeyTooLongError(e)) return keyTooLong('An id or indexed value', { cause: e });
     // Programming errors stay what they are; LMDB reports I/O and environment failures as Error.
     if (e instanceof RangeError || e instanceof TypeError || e instanceof SyntaxError) return e;
-    return storeUnavailable(`The embedded store at "${this.path}" failed: ${e instanceof Error ? e.message : String(e)}`, e);
+    return storeUnavailable(`The embedded store at "${this.path}" failed: ${errorMessage(e)}`, e);
   }
 
   /** Runs `fn` against the current snapshot, synchronously. */

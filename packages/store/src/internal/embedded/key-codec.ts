@@ -12,7 +12,8 @@
  * candidates; every candidate is still tested against the full filter, and unique checks compare
  * the real values.
  */
-import { isBinary, isDate, isPlainObject, isRegExp } from '../values';
+import { isPlainObject } from '@nap/util';
+import { isBinary, isDate, isRegExp } from '../values';
 
 export const KEY_TYPE = {
   NULL: 0x02,

@@ -5,10 +5,11 @@
 import { Query, find as mingoFind } from 'mingo';
 import { update as mingoUpdate } from 'mingo/updater';
 import { MingoError, isEqual, setValue } from 'mingo/util';
+import { isPlainObject } from '@nap/util';
 import type { Doc, Filter, Projection, SortSpec, Update } from '../../types';
 import { cloneValue } from '../clone';
 import { badRequest } from '../errors';
-import { isPlainObject, isRegExp } from '../values';
+import { isRegExp } from '../values';
 
 type AnyRecord = Record<string, unknown>;
 

@@ -6,10 +6,11 @@
  * against the whole filter, so a plan only has to return a superset of the matches; the
  * executor also keeps results in the order a full scan plus sort would give.
  */
+import { isPlainObject } from '@nap/util';
 import type { Filter, SortSpec } from '../../types';
 import type { CollectionDef, IndexDef } from './catalog';
 import { directed, encodeComponent, invert, maxStringBytes, numberPrefix, successor, type Component } from './key-codec';
-import { isDate, isPlainObject } from '../values';
+import { isDate } from '../values';
 
 type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { assertBeforeDeadline, remainingMs } from '@nap/contracts';
+import { isPlainObject } from '@nap/util';
 import {
   MongoClient,
   type Collection as DriverCollection,
@@ -12,7 +13,6 @@ import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, Ind
 import { cloneValue } from '../clone';
 import { badRequest } from '../errors';
 import { isIdIndex, normalizeIndexSpec } from '../index-spec';
-import { isPlainObject } from '../values';
 import { translateMongoError } from './translate-error';
 
 /** Options of {@link createMongoStore}. */

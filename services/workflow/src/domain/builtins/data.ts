@@ -1,7 +1,8 @@
 import { runJsonQuery } from '@nap/json-query';
 import { resolveOperand } from '../references';
 import type { SyncBuiltin } from './types';
-import { TaskInputError, cloneJson, isPlainObject, needString, success, tryJson } from './types';
+import { isRecord } from '@nap/util';
+import { TaskInputError, cloneJson, needString, success, tryJson } from './types';
 
 /** newVariable: `name`, `value` → job variable `name` set; outgoing `value`. */
 export const newVariable: SyncBuiltin = ({ incoming }) => {
@@ -29,7 +30,7 @@ function mergeItems(items: unknown, scope: Parameters<SyncBuiltin>[0]['scope']):
   if (!Array.isArray(items)) throw new TaskInputError('Incoming "data_to_merge" must be an array of { key, value }');
   const out: Record<string, unknown> = {};
   for (const [i, item] of items.entries()) {
-    if (!isPlainObject(item) || typeof item.key !== 'string' || item.key === '') {
+    if (!isRecord(item) || typeof item.key !== 'string' || item.key === '') {
       throw new TaskInputError(`data_to_merge[${i}] must be an object with a non-empty "key" and a "value"`);
     }
     out[item.key] = resolveOperand(item.value, scope);
@@ -43,7 +44,7 @@ export const merge: SyncBuiltin = ({ incoming, scope }) => success({ merged_obje
 function deepMergeInto(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(source)) {
     const current = target[key];
-    target[key] = isPlainObject(current) && isPlainObject(value) ? deepMergeInto({ ...current }, value) : cloneJson(value);
+    target[key] = isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value);
   }
   return target;
 }
@@ -54,7 +55,7 @@ function deepMergeInto(target: Record<string, unknown>, source: Record<string, u
  */
 export const deepmerge: SyncBuiltin = ({ incoming, scope }) => {
   const items = incoming.data_to_merge;
-  if (Array.isArray(items) && items.every((item) => isPlainObject(item) && !('key' in item))) {
+  if (Array.isArray(items) && items.every((item) => isRecord(item) && !('key' in item))) {
     return success({
       merged_object: items.reduce<Record<string, unknown>>((acc, item) => deepMergeInto(acc, item as Record<string, unknown>), {}),
     });
@@ -62,11 +63,11 @@ export const deepmerge: SyncBuiltin = ({ incoming, scope }) => {
   if (!Array.isArray(items)) throw new TaskInputError('Incoming "data_to_merge" must be an array of objects or of { key, value }');
   const out: Record<string, unknown> = {};
   for (const [i, item] of items.entries()) {
-    if (!isPlainObject(item) || typeof item.key !== 'string' || item.key === '')
+    if (!isRecord(item) || typeof item.key !== 'string' || item.key === '')
       throw new TaskInputError(`data_to_merge[${i}] must have a non-empty "key"`);
     const value = resolveOperand(item.value, scope);
     const current = out[item.key];
-    out[item.key] = isPlainObject(current) && isPlainObject(value) ? deepMergeInto({ ...current }, value) : cloneJson(value);
+    out[item.key] = isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value);
   }
   return success({ merged_object: out });
 };
@@ -77,9 +78,9 @@ const PLACEHOLDER = /<!([^!<>]+)!>/g;
 export const makeData: SyncBuiltin = ({ incoming }) => {
   const input = needString(incoming.input, 'input');
   const variables = typeof incoming.variables === 'string' ? tryJson(incoming.variables) : (incoming.variables ?? {});
-  if (!isPlainObject(variables) && variables !== '')
+  if (!isRecord(variables) && variables !== '')
     throw new TaskInputError('Incoming "variables" of makeData must be an object of placeholder values');
-  const values = isPlainObject(variables) ? variables : {};
+  const values = isRecord(variables) ? variables : {};
   const text = input.replace(PLACEHOLDER, (_all, name: string) => {
     if (!Object.hasOwn(values, name)) throw new TaskInputError(`makeData placeholder <!${name}!> has no value in "variables"`);
     const value = values[name];

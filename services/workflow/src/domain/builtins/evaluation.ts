@@ -2,7 +2,8 @@ import { runJsonQuery } from '@nap/json-query';
 import { resolveOperand, resolveValue } from '../references';
 import type { ReferenceScope } from '../references';
 import type { SyncBuiltin } from './types';
-import { TaskInputError, isPlainObject, looseEqual, tryJson } from './types';
+import { isRecord } from '@nap/util';
+import { TaskInputError, looseEqual, tryJson } from './types';
 
 /** Operators of the evaluation task. */
 export const EVALUATION_OPERATORS = ['contains', '!contains', '<', '<=', '>', '>=', '==', '!=', '===', '!=='] as const;
@@ -10,7 +11,7 @@ export const EVALUATION_OPERATORS = ['contains', '!contains', '<', '<=', '>', '>
 function contains(container: unknown, item: unknown): boolean {
   if (typeof container === 'string') return typeof item === 'string' || typeof item === 'number' ? container.includes(String(item)) : false;
   if (Array.isArray(container)) return container.some((element) => looseEqual(element, item));
-  if (isPlainObject(container)) return typeof item === 'string' && Object.hasOwn(container, item);
+  if (isRecord(container)) return typeof item === 'string' && Object.hasOwn(container, item);
   return false;
 }
 
@@ -83,11 +84,11 @@ export const evaluation: SyncBuiltin = ({ incoming, scope }) => {
   const groups = incoming.evaluation_groups;
   if (!Array.isArray(groups) || groups.length === 0) throw new TaskInputError('Incoming "evaluation_groups" must be a non-empty array');
   const results = groups.map((group, g) => {
-    if (!isPlainObject(group) || !Array.isArray(group.evaluations) || group.evaluations.length === 0) {
+    if (!isRecord(group) || !Array.isArray(group.evaluations) || group.evaluations.length === 0) {
       throw new TaskInputError(`evaluation_groups[${g}] must have a non-empty "evaluations" array`);
     }
     const outcomes = group.evaluations.map((e, i) => {
-      if (!isPlainObject(e)) throw new TaskInputError(`evaluation_groups[${g}].evaluations[${i}] must be an object`);
+      if (!isRecord(e)) throw new TaskInputError(`evaluation_groups[${g}].evaluations[${i}] must be an object`);
       return compare(operand(e.operand_1, e.query, scope), e.operator, operand(e.operand_2, e.rightQuery, scope));
     });
     return flag(group.all_true_flag) ? outcomes.every(Boolean) : outcomes.some(Boolean);

@@ -13,10 +13,9 @@ import {
   stringLength,
   substring,
 } from './collections';
-import { delay, restCall, stub } from './control';
 import { evaluation } from './evaluation';
 import { calculateTimeDiff, getTime } from './time';
-import type { Builtin, SyncBuiltin } from './types';
+import type { SyncBuiltin } from './types';
 
 export type { Builtin, BuiltinInput, BuiltinResult, SyncBuiltin } from './types';
 export { TaskInputError } from './types';
@@ -52,17 +51,5 @@ export const INLINE_BUILTINS: Readonly<Record<string, SyncBuiltin>> = Object.fre
   calculateTimeDiff,
 });
 
-/**
- * The built-in tasks of the engine (app `WorkFlowEngine`) that compute their result at once: the
- * inline ones and those with effects outside the job (`delay`, `stub`, `restCall`). The engine
- * handles `childJob`, `forEach`, the manual tasks (`ViewData`, `ViewDiff`) and the graph markers itself.
- */
-export const BUILTINS: Readonly<Record<string, Builtin>> = Object.freeze({ ...INLINE_BUILTINS, delay, stub, restCall });
-
 /** Built-in tasks that wait for a person (the job waits until they are finished over HTTP). */
 export const MANUAL_BUILTINS: ReadonlySet<string> = new Set(['ViewData', 'ViewDiff']);
-
-/** True when `name` is a built-in task the engine runs itself. */
-export function isBuiltin(name: string): boolean {
-  return Object.hasOwn(BUILTINS, name) || MANUAL_BUILTINS.has(name) || name === 'childJob' || name === 'forEach';
-}

@@ -1,5 +1,6 @@
 import type { SyncBuiltin } from './types';
-import { TaskInputError, isPlainObject, needString, success } from './types';
+import { isRecord } from '@nap/util';
+import { TaskInputError, needString, success } from './types';
 
 const UNIT_MS: Record<string, number> = {
   millisecond: 1,
@@ -32,7 +33,7 @@ const ISO_DURATION =
 export function durationMs(value: unknown): number {
   if (value === '' || value === null || value === undefined) return 0;
   if (typeof value === 'number') return value;
-  if (isPlainObject(value)) {
+  if (isRecord(value)) {
     let total = 0;
     for (const [unit, amount] of Object.entries(value)) {
       const factor = UNIT_MS[unit.toLowerCase()];
@@ -106,7 +107,7 @@ export const getTime: SyncBuiltin = ({ incoming }) => {
 };
 
 function toEpoch(value: unknown, name: string): number {
-  const raw = isPlainObject(value) && 'time' in value ? value.time : value;
+  const raw = isRecord(value) && 'time' in value ? value.time : value;
   if (typeof raw === 'number') return raw;
   if (typeof raw === 'string' && raw.trim() !== '') {
     const parsed = Date.parse(raw);

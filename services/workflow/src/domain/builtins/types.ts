@@ -1,3 +1,4 @@
+import { isRecord } from '@nap/util';
 import type { ReferenceScope } from '../references';
 
 /** What a built-in task gets: its incoming variables with references resolved, and the job around it. */
@@ -52,10 +53,6 @@ export function success(outgoing: Record<string, unknown>, setVariables?: Record
   return setVariables ? { finishState: 'success', outgoing, setVariables } : { finishState: 'success', outgoing };
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** `value` as an array, or a {@link TaskInputError} naming the argument. Arrays given as JSON text are parsed. */
 export function needArray(value: unknown, name: string): unknown[] {
   const parsed = typeof value === 'string' ? tryJson(value) : value;
@@ -104,7 +101,7 @@ export function looseEqual(a: unknown, b: unknown): boolean {
   if ((typeof a === 'boolean' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'boolean'))
     return String(a) === String(b);
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => looseEqual(item, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && looseEqual(a[k], b[k]));
   }

@@ -1,26 +1,7 @@
 import type { WorkerKind, WorkersStatus } from '@nap/contracts';
-import type { Collection, Store } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
-
-/** The platform-wide worker switches, one document. */
-type WorkerSettings = {
-  _id: string;
-  jobWorker: boolean;
-  taskWorker: boolean;
-  lastUpdated?: string;
-  lastUpdatedBy?: string;
-};
-
-/** One replica's heartbeat. */
-type ReplicaRecord = {
-  _id: string;
-  jobWorker: boolean;
-  taskWorker: boolean;
-  jobs: number;
-  lastSeen: number;
-};
-
-const SETTINGS_ID = 'workers';
+import type { ReplicaRepository } from '../store/replica-repository';
+import type { WorkerSettingsRepository } from '../store/worker-settings-repository';
 
 /** What worker control drives: the engine of this replica. */
 export interface WorkerHost {
@@ -36,22 +17,18 @@ export interface WorkerHost {
  * what it applies and how many jobs it drives; the status lists those seen within two leases.
  */
 export class WorkerControl {
-  private readonly settings: Collection<WorkerSettings>;
-  private readonly replicas: Collection<ReplicaRecord>;
   private timer: NodeJS.Timeout | undefined;
   private applied = { jobWorker: true, taskWorker: true };
 
   constructor(
-    store: Store,
+    private readonly settings: WorkerSettingsRepository,
+    private readonly replicas: ReplicaRepository,
     private readonly host: WorkerHost,
     private readonly leaseMs: number,
     /** Tells the other replicas to read the setting now. */
     private readonly announce: () => void,
     private readonly log: Logger,
-  ) {
-    this.settings = store.collection<WorkerSettings>('engine_settings');
-    this.replicas = store.collection<ReplicaRecord>('engine_replicas');
-  }
+  ) {}
 
   /** Applies the stored setting, then follows it and beats every second (at most). */
   async start(): Promise<void> {
@@ -66,43 +43,32 @@ export class WorkerControl {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    await this.replicas.deleteOne({ _id: this.host.serverId }).catch(() => undefined);
+    await this.replicas.remove(this.host.serverId);
   }
 
   /** Reads the setting, applies it to this replica's engine and writes the heartbeat. */
   async refresh(): Promise<void> {
-    const current = (await this.settings.findOne({ _id: SETTINGS_ID })) ?? { _id: SETTINGS_ID, jobWorker: true, taskWorker: true };
+    const current = await this.settings.current();
     const next = { jobWorker: current.jobWorker, taskWorker: current.taskWorker };
     if (next.jobWorker !== this.applied.jobWorker || next.taskWorker !== this.applied.taskWorker) {
       this.log.info({ serverId: this.host.serverId, ...next }, 'Engine workers switched');
       this.applied = next;
       this.host.setWorkers(next);
     }
-    await this.replicas.replaceOne(
-      { _id: this.host.serverId },
-      { ...next, jobs: this.host.ownedJobs, lastSeen: Date.now() },
-      { upsert: true },
-    );
+    await this.replicas.beat(this.host.serverId, { ...next, jobs: this.host.ownedJobs, lastSeen: Date.now() });
   }
 
   /** Switches a worker platform-wide and answers the status once this replica applies it. */
   async set(kind: WorkerKind, active: boolean, by: string): Promise<WorkersStatus> {
-    await this.settings.updateOne(
-      { _id: SETTINGS_ID },
-      { $set: { [kind]: active, lastUpdated: new Date().toISOString(), lastUpdatedBy: by } },
-      { upsert: true },
-    );
-    // a new document must hold both switches: the other one stays as it was
-    const other: WorkerKind = kind === 'jobWorker' ? 'taskWorker' : 'jobWorker';
-    await this.settings.updateOne({ _id: SETTINGS_ID, [other]: { $exists: false } }, { $set: { [other]: true } });
+    await this.settings.set(kind, active, by, new Date().toISOString());
     await this.refresh();
     this.announce();
     return this.status();
   }
 
   async status(): Promise<WorkersStatus> {
-    const current = (await this.settings.findOne({ _id: SETTINGS_ID })) ?? { jobWorker: true, taskWorker: true };
-    const seen = await this.replicas.find({ lastSeen: { $gte: Date.now() - 2 * this.leaseMs } }, { sort: { _id: 1 } });
+    const current = await this.settings.current();
+    const seen = await this.replicas.seenSince(Date.now() - 2 * this.leaseMs);
     return {
       jobWorker: { active: current.jobWorker },
       taskWorker: { active: current.taskWorker },

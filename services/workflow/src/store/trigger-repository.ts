@@ -1,6 +1,6 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { Collection, Filter, ListQuery, Store } from '@nap/store';
-import type { TriggerRecord } from './trigger-model';
+import type { TriggerRecord } from '../domain/trigger-model';
 
 /**
  * The `triggers` collection. Route names of endpoint triggers are unique (a sparse unique index);

@@ -5,10 +5,11 @@ import type { Bus } from '@nap/bus';
 import type { ServiceName } from '@nap/contracts';
 import { loadConfig } from '@nap/runtime';
 import type { RuntimeConfig } from '@nap/runtime';
-import { startPlatform } from '@nap/standalone';
-import type { Platform, PlatformOptions } from '@nap/standalone';
 import { createLogger } from '@nap/telemetry';
+import { startPlatform } from './platform';
+import type { Platform, PlatformOptions } from './platform';
 
+/** The administrator every test platform starts with. */
 export const TEST_ADMIN = { username: 'admin', password: 'admin-password-for-tests' } as const;
 
 export interface TestPlatform extends Platform {
@@ -34,7 +35,12 @@ export interface TestPlatformOptions {
   admin?: PlatformOptions['admin'];
 }
 
-/** The whole platform in this process on a free port with a fresh data directory and a known admin. */
+/**
+ * The whole platform in this process for tests: `startPlatform` on a free port with a fresh data
+ * directory (removed on stop unless `dataDir` was given), the known administrator `TEST_ADMIN`, a
+ * silent logger (`NAP_LOG_LEVEL` to hear it), and an HTTP client with `login()`. It lives beside
+ * `startPlatform` because it composes every service as `npm start` does; it needs no test runner.
+ */
 export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'nap-test-'));
   const config: RuntimeConfig = {

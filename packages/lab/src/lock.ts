@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sleep } from '@nap/util';
 
 /** Machine-wide state of the lab (locks, the lab user's password); shared by every jest worker. */
 export const LAB_STATE_DIR = join(tmpdir(), 'nap-lab');
@@ -45,7 +46,7 @@ export async function withMachineLock<T>(name: string, timeoutMs: number, fn: ()
         throw new Error(`Timed out after ${timeoutMs} ms waiting for the lab lock ${dir} (held by pid ${owner || 'unknown'})`);
       }
       // The owner file is written just after mkdir; an empty one means the owner is mid-way.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   }
   try {

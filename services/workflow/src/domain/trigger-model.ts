@@ -10,7 +10,8 @@ import {
   triggerInputSchema,
 } from '@nap/contracts';
 import type { Caller, MissedRunPolicy, RepeatUnit, Trigger, TriggerInput, ValidationProblem } from '@nap/contracts';
-import { cloneJson, isPlainObject } from '../domain/builtins/types';
+import { isRecord } from '@nap/util';
+import { cloneJson } from './builtins/types';
 
 /**
  * Triggers as the operations manager keeps them: checking what a client submits (by type, naming
@@ -84,7 +85,7 @@ function invalid(member: string, message: string): AppError {
 
 /** The submitted trigger: the body itself, or `{ trigger: … }` as some clients send it. */
 export function unwrapTrigger(body: Record<string, unknown>): { input: Record<string, unknown>; member: string } {
-  if (isPlainObject(body.trigger) && body.type === undefined) return { input: body.trigger, member: 'body.trigger' };
+  if (isRecord(body.trigger) && body.type === undefined) return { input: body.trigger, member: 'body.trigger' };
   return { input: body, member: 'body' };
 }
 
@@ -154,7 +155,7 @@ export function toTriggerRecord(
       checkEvent(out, member);
       break;
     case 'manual':
-      out.formData = isPlainObject(out.formData) ? out.formData : {};
+      out.formData = isRecord(out.formData) ? out.formData : {};
       break;
   }
   if (existing?.lastExecuted !== undefined) out.lastExecuted = existing.lastExecuted;
@@ -169,7 +170,7 @@ function stripService(doc: Record<string, unknown>): Record<string, unknown> {
 
 function checkJsonSchema(schema: unknown, member: string): void {
   if (schema === undefined) return;
-  if (!isPlainObject(schema)) throw invalid(member, 'must be a JSON Schema object');
+  if (!isRecord(schema)) throw invalid(member, 'must be a JSON Schema object');
 }
 
 function checkEndpoint(t: TriggerRecord, member: string): void {
@@ -193,7 +194,7 @@ function checkJst(jst: unknown, member: string): void {
 /** The transformation id of a trigger's `jst`: the id itself, or the `_id` of an embedded document. */
 export function transformationIdOf(jst: unknown): string | undefined {
   if (typeof jst === 'string' && jst !== '') return jst;
-  if (isPlainObject(jst) && typeof jst._id === 'string' && jst._id !== '') return jst._id;
+  if (isRecord(jst) && typeof jst._id === 'string' && jst._id !== '') return jst._id;
   return undefined;
 }
 
@@ -236,7 +237,7 @@ function checkSchedule(t: TriggerRecord, member: string, now: number, existing: 
   if (!(MISSED_RUN_POLICIES as readonly string[]).includes(policy))
     throw invalid(`${member}.processMissedRuns`, `must be one of ${MISSED_RUN_POLICIES.join(', ')}`);
   t.processMissedRuns = policy;
-  t.formData = isPlainObject(t.formData) ? t.formData : {};
+  t.formData = isRecord(t.formData) ? t.formData : {};
   const timingChanged =
     existing === undefined ||
     existing.firstRunAt !== t.firstRunAt ||
@@ -340,4 +341,10 @@ export function toPublicTrigger(t: TriggerRecord): Trigger {
 export function toExportedTrigger(t: TriggerRecord): Trigger {
   const { nextRunAt: _next, lastRunAt: _last, lastExecuted: _executed, ...out } = toPublicTrigger(t);
   return out;
+}
+
+/** Refuses to run a disabled trigger: 409 TRIGGER_DISABLED. */
+export function assertEnabled(trigger: TriggerRecord): void {
+  if (trigger.enabled === false)
+    throw new AppError('TRIGGER_DISABLED', `Trigger "${trigger.name}" is disabled; enable it (PATCH enabled: true) to run it`);
 }

@@ -1,5 +1,5 @@
-import { startNsoPeer } from './nso-peer';
-import type { NsoPeer } from './nso-peer';
+import { startNsoPeer } from '@nap/lab';
+import type { NsoPeer } from '@nap/lab';
 
 /** The lab's NSO peer on its own: what NSO answers that the orchestrator routes rely on, and the lab's controls. */
 

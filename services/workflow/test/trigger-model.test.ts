@@ -1,5 +1,5 @@
 import { SYSTEM_CALLER } from '@nap/contracts';
-import { duesToFire, MAX_FIRES_PER_CLAIM, nextDue, occasionJobId, toTriggerRecord } from './trigger-model';
+import { duesToFire, MAX_FIRES_PER_CLAIM, nextDue, occasionJobId, toTriggerRecord } from '../src/domain/trigger-model';
 
 const HOUR = 3_600_000;
 const hourly = { repeatUnit: 'hour' as const, repeatFrequency: 1 };

@@ -1,11 +1,10 @@
-/// <reference types="jest" />
 /**
  * The behaviour every Store implementation must show, as one jest suite. Call
  * `runStoreContractSuite` from a test file; it registers its tests with jest's globals and does
  * nothing when merely imported.
  */
-import { DeclaredIndexes } from './declared-indexes';
-import type { Doc, IndexSpec, Store } from './types';
+import { DeclaredIndexes } from '../src/index';
+import type { Doc, IndexSpec, Store } from '../src/index';
 
 /** What the contract suite needs from an implementation. */
 export interface StoreSuiteTarget {

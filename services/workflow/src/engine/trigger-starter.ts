@@ -2,15 +2,15 @@ import { AppError, hasCode } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { BusClient } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
-import { isPlainObject } from '../domain/builtins/types';
+import { isRecord } from '@nap/util';
 import { assertMayRun } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
-import type { JobEngine } from '../engine/job-engine';
-import { UserSchemas } from '../engine/input-schemas';
+import type { JobEngine } from './job-engine';
+import { UserSchemas } from './input-schemas';
 import type { AutomationRepository } from '../store/automation-repository';
-import { transformationIdOf } from './trigger-model';
-import type { TriggerRecord } from './trigger-model';
-import type { TriggerRepository } from './trigger-repository';
+import { transformationIdOf } from '../domain/trigger-model';
+import type { TriggerRecord } from '../domain/trigger-model';
+import type { TriggerRepository } from '../store/trigger-repository';
 
 /** What starting an automation from a trigger needs. */
 export interface TriggerStarterDeps {
@@ -38,7 +38,7 @@ export class TriggerStarter {
 
   /** Checks `value` against a user's JSON Schema kept under `key` (its version); 400 VALIDATION_FAILED naming each member. */
   checkSchema(key: string, owner: string, schema: unknown, value: unknown, label: string): void {
-    if (!isPlainObject(schema) || Object.keys(schema).length === 0) return;
+    if (!isRecord(schema) || Object.keys(schema).length === 0) return;
     const problems = this.schemas.problems(
       key,
       schema,
@@ -54,7 +54,7 @@ export class TriggerStarter {
     const transformationId = transformationIdOf(trigger.jst);
     if (transformationId === undefined) {
       if (body === undefined || body === null) return {};
-      if (!isPlainObject(body))
+      if (!isRecord(body))
         throw new AppError(
           'VALIDATION_FAILED',
           `body must be an object: its members become the job variables (trigger "${trigger.name}" has no jst to transform it)`,
@@ -62,11 +62,11 @@ export class TriggerStarter {
         );
       return body;
     }
-    const incoming = isPlainObject(body) ? body : {};
+    const incoming = isRecord(body) ? body : {};
     const outgoing = (
       await this.deps.client.call('studio.runTransformation', { params: { transformationId }, body: { incoming } }, { caller })
     ).body;
-    if (!isPlainObject(outgoing)) {
+    if (!isRecord(outgoing)) {
       throw new AppError(
         'UNPROCESSABLE',
         `The jst of trigger "${trigger.name}" (transformation "${transformationId}") answered ${Array.isArray(outgoing) ? 'an array' : typeof outgoing}; its outgoing values become the job variables, so it must answer an object`,

@@ -1,9 +1,9 @@
 import { SYSTEM_CALLER, isRetryable } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import { errorMessage } from '../domain/task-outcome';
-import { duesToFire, occasionJobId } from './trigger-model';
-import type { TriggerRecord } from './trigger-model';
-import type { TriggerRepository } from './trigger-repository';
+import { errorMessage } from '@nap/util';
+import { duesToFire, occasionJobId } from '../domain/trigger-model';
+import type { TriggerRecord } from '../domain/trigger-model';
+import type { TriggerRepository } from '../store/trigger-repository';
 import type { TriggerStarter } from './trigger-starter';
 
 /** Timing of the schedule runner, in milliseconds. */

@@ -1,10 +1,10 @@
 import { ALL_EVENTS, SYSTEM_CALLER, isRetryable, parseEventSubject } from '@nap/contracts';
 import type { Bus, BusEvent, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
-import { errorMessage } from '../domain/task-outcome';
-import { eventOfTopic, occasionJobId } from './trigger-model';
-import type { TriggerRecord } from './trigger-model';
-import type { TriggerRepository } from './trigger-repository';
+import { errorMessage } from '@nap/util';
+import { eventOfTopic, occasionJobId } from '../domain/trigger-model';
+import type { TriggerRecord } from '../domain/trigger-model';
+import type { TriggerRepository } from '../store/trigger-repository';
 import type { TriggerStarter } from './trigger-starter';
 
 /** Name of the durable consumer the workflow replicas share: each event is handled by one of them. */

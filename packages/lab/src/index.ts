@@ -1,5 +1,5 @@
 // The device lab: real protocol peers on loopback for device tests (see shared LAB.md).
-//   import { startCliSimulator, startSshd, startNetconfLab } from '../../../test/lab';
+//   import { startCliSimulator, startSshd, startNetconfLab } from '@nap/lab';
 // Each helper owns its data (free port, temp dir) so jest workers run in parallel; the only
 // machine-wide state is the `naplab` login user and the apt lock (see lock.ts, sshd.ts).
 import { ensureLabPackages } from './ensure';

@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import bodyParser from 'body-parser';
+import typeis from 'type-is';
+import { AppError, jsonTextExceedsDepth, jsonTooDeep } from '@nap/contracts';
+import type { OperationDef } from '@nap/contracts';
+
+/** Largest body the gateway reads unless told otherwise. */
+export const DEFAULT_BODY_LIMIT = '1mb';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/** Reads the body of a request for `op`: undefined when there is none. */
+export type BodyReader = (op: OperationDef, req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
+
+export interface BodyOptions {
+  /** Largest accepted body, in bytes or a size string (`1mb`). */
+  bodyLimit?: string | number;
+  /** Deepest nesting of a JSON body. */
+  maxJsonDepth: number;
+}
+
+/**
+ * The body step: JSON for every operation, form bodies for those whose `accepts` lists
+ * `application/x-www-form-urlencoded` (body-parser's parsers, called on Node's request directly).
+ *
+ * Errors: `UNSUPPORTED_MEDIA_TYPE` for a content type the operation does not accept, `JSON_TOO_DEEP`
+ * when the nesting is over `maxJsonDepth` (checked on the raw bytes, before `JSON.parse` or anything
+ * after it walks the body); body-parser's own errors are mapped by `toHttpError` (errors.ts).
+ */
+export function createBodyReader(options: BodyOptions): BodyReader {
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const { maxJsonDepth } = options;
+  const jsonParser: BodyParser = bodyParser.json({
+    limit,
+    type: JSON_TYPES,
+    strict: false,
+    verify: (_req, _res, buf) => {
+      if (jsonTextExceedsDepth(buf, maxJsonDepth)) throw jsonTooDeep('The request body', maxJsonDepth);
+    },
+  });
+  const formParser: BodyParser = bodyParser.urlencoded({ limit, extended: false, type: FORM_TYPE });
+
+  return async (op, req, res) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (!hasBody) return undefined;
+    const accepted = op.accepts ?? JSON_TYPES;
+    if (!typeis(req, [...accepted])) {
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `${req.method} ${op.http?.path} accepts ${accepted.join(' or ')}, not ${req.headers['content-type'] ?? 'a body without a content type'}`,
+      );
+    }
+    const parser = accepted.includes(FORM_TYPE) ? formParser : jsonParser;
+    const target = req as IncomingMessage & { body?: unknown };
+    await new Promise<void>((resolve, reject) => {
+      parser(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+    });
+    return target.body;
+  };
+}

@@ -1,0 +1,21 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Caller, OperationDef } from '@nap/contracts';
+
+/** What the gateway knows of a request as it goes (express keeps it in `res.locals`). */
+export interface RequestLocals {
+  requestId: string;
+  caller?: Caller;
+  op?: OperationDef;
+}
+
+/** A request for a catalog operation, its route found: what each step of the pipeline reads. */
+export interface OperationExchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  op: OperationDef;
+  /** `req.method`, or GET when Node has none. */
+  method: string;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  locals: RequestLocals;
+}

@@ -1,0 +1,106 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '@nap/contracts';
+import type { Bus, BusClient } from '@nap/bus';
+import { SpanKind, extractTraceContext, withSpan } from '@nap/telemetry';
+import type { Logger, PlatformMetrics } from '@nap/telemetry';
+import type { Authenticator } from './auth/authenticator';
+import { authenticate } from './authenticate';
+import { authorize } from './authorize';
+import type { BodyReader } from './body';
+import type { ErrorAnswers } from './errors';
+import type { OperationExchange, RequestLocals } from './exchange';
+import { forward, writeReply } from './forward';
+import { observe } from './observe';
+import { requestIdOf } from './request-id';
+import { lookUpRoute } from './route-lookup';
+import type { RouteTable } from './routes';
+import type { SessionCookieStep } from './session-cookie';
+import type { EventStreams } from './sse';
+import type { UnavailableServices } from './unavailable';
+import { validate } from './validate';
+
+/** What the operation path is made of; each step is a file of its own. */
+export interface OperationPathParts {
+  bus: Bus;
+  client: BusClient;
+  logger: Logger;
+  metrics: PlatformMetrics;
+  authenticator: Authenticator;
+  routes: RouteTable;
+  streams: EventStreams;
+  readBody: BodyReader;
+  setSessionCookie: SessionCookieStep;
+  unavailable: UnavailableServices;
+  errors: ErrorAnswers;
+}
+
+/** Serves a catalog operation when the path is one; false to let express answer. */
+export type OperationPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * The path of a catalog operation, on Node's request and response (express's per-request layers
+ * cost more than the rest of the gateway's path): request id, route lookup, then either one of the
+ * event streams the gateway answers itself (sse.ts) or the pipeline of {@link handleOperation}.
+ * Whatever a step throws is answered as the platform's error body.
+ */
+export function createOperationPath(parts: OperationPathParts): OperationPath {
+  const { routes, streams, errors } = parts;
+  return (req, res) => {
+    const locals: RequestLocals = { requestId: requestIdOf(req, res) };
+    let route: ReturnType<typeof lookUpRoute>;
+    try {
+      route = lookUpRoute(routes, req);
+    } catch (err) {
+      errors.send(res, locals, errors.toHttpError(err));
+      return true;
+    }
+    if (!route) return false;
+    const { op, params, query } = route;
+    locals.op = op;
+    const stream = op.response.contentType === 'text/event-stream' ? streams.get(op.id) : undefined;
+    const work = stream
+      ? stream(op, params, req, res, query, locals.requestId)
+      : handleOperation(parts, { req, res, op, method: req.method ?? 'GET', params, query, locals });
+    work.catch((err: unknown) => errors.send(res, locals, errors.toHttpError(err)));
+    return true;
+  };
+}
+
+/**
+ * One catalog operation, step by step in a SERVER span: answered 503 at once while the bus is
+ * disconnected, then authenticate and authorize (before the body is read or validated), read the
+ * body, validate, forward as one bus request, set the session cookie of login and logout, and write
+ * the service's reply back untouched.
+ */
+async function handleOperation(parts: OperationPathParts, exchange: OperationExchange): Promise<void> {
+  const { bus, client, authenticator, readBody, setSessionCookie, unavailable } = parts;
+  const { req, res, op, method, params, query, locals } = exchange;
+  observe(parts.metrics, parts.logger, exchange);
+  await withSpan(
+    `${method} ${op.http?.path ?? op.id}`,
+    SpanKind.SERVER,
+    { 'http.request.method': method, 'http.route': op.http?.path ?? '', 'nap.request_id': locals.requestId },
+    async (span) => {
+      // the bus knows it is disconnected (as /health/ready does): answer 503 at once rather than time out
+      if (!bus.isConnected())
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          `The message bus is disconnected; ${method} ${op.http?.path} cannot reach the ${op.service} service until it reconnects`,
+        );
+      if (op.auth !== 'public') {
+        const caller = await authenticate(authenticator, req, query);
+        locals.caller = caller;
+        authorize(op, caller, method);
+        delete query.token;
+      }
+      const body = await readBody(op, req, res);
+      const request = { params, query, body };
+      validate(op, request);
+      const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId);
+      span.setAttribute('http.response.status_code', result.status);
+      setSessionCookie(op, result, res);
+      writeReply(res, result);
+    },
+    extractTraceContext(req.headers as Record<string, string>),
+  );
+}

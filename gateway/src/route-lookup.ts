@@ -1,0 +1,32 @@
+import type { IncomingMessage } from 'node:http';
+import qs from 'qs';
+import { AppError } from '@nap/contracts';
+import type { RouteMatch, RouteTable } from './routes';
+
+/** The catalog route of a request, with its parsed query string. */
+export interface OperationRoute extends RouteMatch {
+  query: Record<string, unknown>;
+}
+
+/**
+ * Finds the catalog operation a request is for, in one step ({@link RouteTable}), and parses its
+ * query string; undefined when the path is no catalog route (express answers it: health, docs,
+ * 404, 405).
+ *
+ * Errors: `BAD_REQUEST` for malformed percent-encoding in the path or an unreadable query string,
+ * `PARAMETER_TOO_LONG` for a path parameter over the limit.
+ */
+export function lookUpRoute(routes: RouteTable, req: IncomingMessage): OperationRoute | undefined {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const found = routes.find(req.method ?? 'GET', path);
+  if (!found) return undefined;
+  let query: Record<string, unknown>;
+  try {
+    query = q < 0 ? {} : (qs.parse(url.slice(q + 1), { allowPrototypes: true }) as Record<string, unknown>);
+  } catch {
+    throw new AppError('BAD_REQUEST', 'The query string cannot be read');
+  }
+  return { op: found.op, params: found.params, query };
+}

@@ -1,0 +1,136 @@
+import { AppError } from '@nap/contracts';
+import { errorMessage, sleep } from '@nap/util';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { closedError } from './errors';
+import type { BusLogger } from './logger';
+
+/** How the bus reaches NATS (part of `NatsBusOptions`). */
+export interface NatsConnectOptions {
+  /** NATS server URL(s), e.g. `nats://127.0.0.1:4222`. */
+  servers: string | string[];
+  /** Connection name as the server shows it (the service name). */
+  name: string;
+  /** User and password, when the server requires them. */
+  user?: string;
+  pass?: string;
+  /** Token, when the server requires one. */
+  token?: string;
+  /** Wait between reconnect attempts; the bus reconnects forever. Defaults to 2000 ms. */
+  reconnectTimeWaitMs?: number;
+  /** Timeout of the first connection attempt. Defaults to 10 000 ms. */
+  connectTimeoutMs?: number;
+  /** Keep trying when no server answers at start instead of failing. Defaults to `false`. */
+  waitOnFirstConnect?: boolean;
+}
+
+const DEFAULT_RECONNECT_TIME_WAIT_MS = 2000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** What `onStatus` listeners hear. */
+export type StatusListener = (status: 'connected' | 'disconnected') => void;
+
+/**
+ * Opens a connection that reconnects forever.
+ *
+ * Errors: `SERVICE_UNAVAILABLE` naming the servers when no server answers.
+ */
+export async function connectNats(options: NatsConnectOptions): Promise<NatsConnection> {
+  const servers = Array.isArray(options.servers) ? options.servers : [options.servers];
+  try {
+    return await connect({
+      servers,
+      name: options.name,
+      user: options.user,
+      pass: options.pass,
+      token: options.token,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: options.reconnectTimeWaitMs ?? DEFAULT_RECONNECT_TIME_WAIT_MS,
+      timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      waitOnFirstConnect: options.waitOnFirstConnect ?? false,
+    });
+  } catch (err) {
+    throw new AppError('SERVICE_UNAVAILABLE', `Cannot connect to NATS at ${servers.join(', ')}: ${errorMessage(err)}`, {
+      cause: err,
+    });
+  }
+}
+
+/**
+ * The state of one NATS connection as the bus reports it: connected or not (from the client's
+ * status stream, so that requests can fail fast while the server is away), the `onStatus`
+ * listeners, and the drain that ends it.
+ */
+export class NatsConnectionState {
+  private readonly listeners: StatusListener[] = [];
+  private connected = true;
+
+  /** `onReconnect` runs after each reconnect (not after the first connect). */
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly logger: BusLogger,
+    private readonly onReconnect: () => void,
+  ) {
+    void this.watch();
+  }
+
+  isConnected(): boolean {
+    return this.connected && !this.nc.isClosed();
+  }
+
+  isClosed(): boolean {
+    return this.nc.isClosed();
+  }
+
+  onStatus(listener: StatusListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Resolves once the server has processed everything sent so far (subscriptions included). */
+  async flush(): Promise<void> {
+    try {
+      await this.nc.flush();
+    } catch (err) {
+      throw closedError('flush', err);
+    }
+  }
+
+  /** Drains the connection, closing it when the drain takes longer than `drainTimeoutMs`; then reports `disconnected`. */
+  async drain(drainTimeoutMs: number): Promise<void> {
+    if (this.nc.isClosed()) return;
+    const drained = this.nc.drain().then(
+      () => true,
+      () => false,
+    );
+    const ok = await Promise.race([drained, sleep(drainTimeoutMs).then(() => false)]);
+    if (!ok && !this.nc.isClosed()) await this.nc.close().catch(() => undefined);
+    this.setConnected(false);
+  }
+
+  private setConnected(connected: boolean): void {
+    if (this.connected === connected) return;
+    this.connected = connected;
+    for (const listener of this.listeners) {
+      try {
+        listener(connected ? 'connected' : 'disconnected');
+      } catch (err) {
+        this.logger.error({ err }, 'bus status listener threw');
+      }
+    }
+  }
+
+  private async watch(): Promise<void> {
+    void this.nc.closed().then(() => this.setConnected(false));
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect') {
+        this.logger.warn({ server: status.server }, 'NATS connection lost; reconnecting');
+        this.setConnected(false);
+      } else if (status.type === 'reconnect') {
+        this.logger.info({ server: status.server }, 'NATS connection restored');
+        this.setConnected(true);
+        this.onReconnect();
+      }
+    }
+  }
+}

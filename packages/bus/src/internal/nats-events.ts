@@ -1,0 +1,159 @@
+import { AppError } from '@nap/contracts';
+import { errorMessage } from '@nap/util';
+import { nanos } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
+import type { Consumer, ConsumerConfig, ConsumerInfo, JetStreamClient, JetStreamManager, OrderedConsumerOptions } from '@nats-io/jetstream';
+import { EVENT_STREAM } from '../types';
+import type { BusEvent, BusHeaders, EventConsumerOptions, Subscription } from '../types';
+import { closedError } from './errors';
+import { assertEventFilter, assertEventSubject, checkConsumerOptions } from './events';
+import type { CheckedDelivery, ResolvedConsumerSettings } from './events';
+import { copyBytes } from './headers';
+import type { BusLogger } from './logger';
+import { isNoResponders, requestFailure, toNatsHeaders } from './nats-convert';
+import { NatsEventWorker } from './nats-event-worker';
+import type { NatsEventStream } from './nats-stream';
+
+/**
+ * Messages a durable consumer pulls at a time. One, so replicas share the stream evenly and an
+ * event never waits in one replica's buffer (its ack clock running) while another replica idles.
+ */
+const DURABLE_PULL_BATCH = 1;
+const ORDERED_PULL_BATCH = 100;
+
+interface EventConsumerHandle {
+  stop(): Promise<void>;
+}
+
+/**
+ * Durable events over JetStream: publishing into the stream `NAP_EVENTS` (a `Nats-Msg-Id` header
+ * passes through, so JetStream drops a repeat), ordered consumers for one reader, and durable pull
+ * consumers that replicas share and that remember their position.
+ */
+export class NatsEvents {
+  private readonly js: JetStreamClient;
+  private readonly consumers = new Set<EventConsumerHandle>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly stream: NatsEventStream,
+    private readonly settings: ResolvedConsumerSettings,
+    private readonly logger: BusLogger,
+    private readonly isClosing: () => boolean,
+  ) {
+    this.js = jetstream(nc);
+  }
+
+  async publish(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }> {
+    assertEventSubject(subject);
+    const h = toNatsHeaders(headers);
+    try {
+      const ack = await this.js.publish(subject, copyBytes(data), { headers: h });
+      return { seq: ack.seq };
+    } catch (err) {
+      if (isNoResponders(err)) {
+        throw new AppError('SERVICE_UNAVAILABLE', `No JetStream stream stores "${subject}"; is the stream ${EVENT_STREAM} missing?`, {
+          cause: err,
+        });
+      }
+      throw requestFailure(err, subject, 0);
+    }
+  }
+
+  async consume(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription> {
+    assertEventFilter(filter);
+    const delivery = checkConsumerOptions(options);
+    if (this.isClosing()) throw closedError(`consume events on "${filter}"`);
+    const durable = options.durableName;
+    let consumer: Consumer;
+    try {
+      consumer =
+        durable === undefined ? await this.orderedConsumer(filter, delivery) : await this.durableConsumer(durable, filter, delivery);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new AppError('SERVICE_UNAVAILABLE', `Cannot create a consumer of ${EVENT_STREAM} for "${filter}": ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+    const messages = await consumer.consume({ max_messages: durable === undefined ? ORDERED_PULL_BATCH : DURABLE_PULL_BATCH });
+    const worker = new NatsEventWorker(messages, handler, durable !== undefined, this.settings, this.logger, filter);
+    let stopping: Promise<void> | undefined;
+    const handle: EventConsumerHandle = {
+      stop: () =>
+        (stopping ??= (async () => {
+          await worker.stop();
+          // an ordered consumer is of no use to anyone else; the server would drop it after 5 minutes
+          if (durable === undefined && !this.nc.isClosed()) await consumer.delete().catch(() => undefined);
+        })()),
+    };
+    this.consumers.add(handle);
+    return {
+      unsubscribe: async () => {
+        this.consumers.delete(handle);
+        await handle.stop();
+      },
+    };
+  }
+
+  /** Stops every consumer: the event in hand is finished (and acked), the rest are left to others. */
+  async stopAll(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((c) => c.stop()));
+    this.consumers.clear();
+  }
+
+  private async orderedConsumer(filter: string, delivery: CheckedDelivery): Promise<Consumer> {
+    const opts: Partial<OrderedConsumerOptions> = { filter_subjects: filter, ...startPolicy(delivery) };
+    return this.js.consumers.get(EVENT_STREAM, opts);
+  }
+
+  private async durableConsumer(name: string, filter: string, delivery: CheckedDelivery): Promise<Consumer> {
+    const jsm = await this.stream.manager();
+    let info: ConsumerInfo | undefined = await this.consumerInfo(jsm, name);
+    if (info === undefined) {
+      const config: Partial<ConsumerConfig> = {
+        durable_name: name,
+        ack_policy: AckPolicy.Explicit,
+        filter_subject: filter,
+        max_deliver: this.settings.maxDeliver,
+        ack_wait: nanos(this.settings.ackWaitMs),
+        ...startPolicy(delivery),
+      };
+      try {
+        info = await jsm.consumers.add(EVENT_STREAM, config);
+      } catch (err) {
+        // another replica may have created it meanwhile
+        info = await this.consumerInfo(jsm, name);
+        if (info === undefined) throw err;
+      }
+    }
+    const existingFilter = info.config.filter_subject ?? '';
+    if (existingFilter !== filter) {
+      throw new AppError('CONFLICT', `Durable consumer "${name}" exists with filter "${existingFilter}"; it cannot consume "${filter}"`);
+    }
+    return this.js.consumers.getConsumerFromInfo(info);
+  }
+
+  private async consumerInfo(jsm: JetStreamManager, name: string): Promise<ConsumerInfo | undefined> {
+    try {
+      return await jsm.consumers.info(EVENT_STREAM, name);
+    } catch (err) {
+      if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound) return undefined;
+      throw err;
+    }
+  }
+}
+
+/** Where a new consumer starts, in JetStream's terms. */
+function startPolicy(delivery: CheckedDelivery): Pick<ConsumerConfig, 'deliver_policy' | 'opt_start_seq' | 'opt_start_time'> {
+  switch (delivery.kind) {
+    case 'all':
+      return { deliver_policy: DeliverPolicy.All };
+    case 'new':
+      return { deliver_policy: DeliverPolicy.New };
+    case 'startSeq':
+      return { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: delivery.seq };
+    case 'startTime':
+      return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: new Date(delivery.timeMs).toISOString() };
+  }
+}

@@ -1,0 +1,100 @@
+import { AppError, assertJsonDepth } from '@nap/contracts';
+import type { Caller, StartJobWithOptionsBody } from '@nap/contracts';
+import type { BusClient, HandlerContext } from '@nap/bus';
+import { assertMayRun, canSeeJob } from './domain/job-model';
+import type { JobRecord } from './domain/job-model';
+import { newTriggerId, toTriggerRecord } from './domain/trigger-model';
+import type { TriggerRecord } from './domain/trigger-model';
+import type { EventTriggers } from './engine/event-triggers';
+import type { JobEngine } from './engine/job-engine';
+import type { TriggerStarter } from './engine/trigger-starter';
+import type { WorkerControl } from './engine/worker-control';
+import type { AutomationRepository } from './store/automation-repository';
+import type { JobRepository } from './store/job-repository';
+import type { TriggerRepository } from './store/trigger-repository';
+
+/** What every handler of the workflow service receives, as `svc`. */
+export interface WorkflowContext {
+  /** Job control: start, cancel, pause, resume, finish a manual task, retry a task. */
+  engine: JobEngine;
+  jobs: JobRepository;
+  /** Automations of the operations manager and of the automation catalog. */
+  automations: AutomationRepository;
+  triggers: TriggerRepository;
+  /** Starts a trigger's automation: schema check, JST, the job. */
+  triggerStarter: TriggerStarter;
+  /** Keeps the list of event triggers for a second: told when a trigger changes here. */
+  eventTriggers: Pick<EventTriggers, 'invalidate'>;
+  /** The platform-wide job and task worker switches. */
+  workers: WorkerControl;
+  /** For calls made as the platform rather than as the caller (the group directory, forms, transformations). */
+  client: BusClient;
+}
+
+/** The job, when it exists and the caller may see it: 404 JOB_NOT_FOUND, 403 GROUP_ACCESS_DENIED otherwise. */
+export async function visibleJob(svc: WorkflowContext, jobId: string, caller: Caller): Promise<JobRecord> {
+  const job = await svc.jobs.findById(jobId);
+  if (job === null) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
+  if (!canSeeJob(job, caller))
+    throw new AppError('GROUP_ACCESS_DENIED', `Job "${jobId}" belongs to groups the caller "${caller.username}" is not in`);
+  return job;
+}
+
+/** Starts a job of the named workflow with the options of startJobWithOptions, as the caller. */
+export async function startWithOptions(
+  svc: WorkflowContext,
+  ctx: HandlerContext,
+  workflowName: string,
+  options: StartJobWithOptionsBody['options'],
+): Promise<JobRecord> {
+  const workflow = await ctx.call('studio.getWorkflow', { body: { name: workflowName } });
+  assertMayRun(workflow, ctx.caller);
+  // job variables are walked by the engine (references, templates, JSON queries) for the job's life
+  assertJsonDepth(options.variables, 'options.variables');
+  return svc.engine.startJob({
+    workflow,
+    caller: ctx.caller,
+    ...(options.variables !== undefined ? { variables: options.variables } : {}),
+    ...(options.description !== undefined ? { description: options.description } : {}),
+    ...(options.type !== undefined ? { type: options.type } : {}),
+    ...(options.groups !== undefined ? { groups: options.groups } : {}),
+    ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
+  });
+}
+
+/**
+ * Stores a new trigger checked by the trigger model (`member` names the submitted value in errors);
+ * an import keeps the submitted `_id`. The automation it starts must exist.
+ */
+export async function saveTrigger(
+  svc: WorkflowContext,
+  input: Record<string, unknown>,
+  member: string,
+  caller: Caller,
+  keepId: boolean,
+): Promise<TriggerRecord> {
+  const record = toTriggerRecord(input, member, caller, Date.now(), { newId: newTriggerId, keepId });
+  await svc.automations.getAutomation(record.actionId);
+  const stored = await svc.triggers.insert(record);
+  svc.eventTriggers.invalidate();
+  return stored;
+}
+
+/** Deletes every trigger of an automation; answers how many. */
+export async function deleteTriggersOf(svc: WorkflowContext, actionId: string): Promise<number> {
+  const deleted = await svc.triggers.deleteByAction(actionId);
+  svc.eventTriggers.invalidate();
+  return deleted;
+}
+
+/** Starts the automation of a trigger run on request (endpoint, manual) as the caller: the job it started. */
+export async function startFromTrigger(
+  svc: WorkflowContext,
+  trigger: TriggerRecord,
+  variables: Record<string, unknown>,
+  caller: Caller,
+): Promise<JobRecord> {
+  const job = await svc.triggerStarter.start(trigger, variables, caller);
+  if (job === undefined) throw new AppError('INTERNAL', `Trigger "${trigger.name}" started no job`);
+  return job;
+}
