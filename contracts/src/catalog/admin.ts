@@ -684,6 +684,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: modelBody,
     response: integrationModel,
+    bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
     notes:
       'Validated with an OpenAPI parser (2.0 converted to 3.x first); 400 INTEGRATION_MODEL_INVALID lists the findings { path, message } in details.',
@@ -725,6 +726,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: modelBody,
     response: integrationModel,
+    bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
     notes: 'Replaces the document of the existing versionId; 409 INTEGRATION_MODEL_IN_USE while an integration uses it.',
   },
@@ -735,6 +737,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: modelBody,
     response: embed(modelValidationSchema),
+    bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
     notes: 'The check of POST /integration-models without storing anything.',
   },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
-import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH } from '@nap/contracts';
+import { BODY_LIMITS, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, MAX_BODY_LIMIT_BYTES } from '@nap/contracts';
 
 /** Configuration of every NAP process, from `NAP_*` environment variables. */
 export interface RuntimeConfig {
@@ -21,7 +21,10 @@ export interface RuntimeConfig {
   /** Secret that encrypts secrets at rest (signing keys, device passwords). */
   secretKey: string;
   tokenTtlSeconds: number;
+  /** Largest request body of an operation, bytes (`NAP_BODY_LIMIT_BYTES`, 1 MiB). */
   bodyLimitBytes: number;
+  /** Largest request body of the operations that take whole documents (catalog `bodyLimit: 'document'`), bytes (`NAP_DOCUMENT_BODY_LIMIT_BYTES`, 8 MiB). */
+  documentBodyLimitBytes: number;
   /**
    * How many times faster than real time the platform's waits pass: workflow `delay` (and `stub`
    * delay) tasks and MOP re-attempt waits. 1 (real time) unless `NAP_TIME_SCALE` says otherwise; a
@@ -52,7 +55,8 @@ const ENV_SCHEMA = {
     NAP_ADMIN_PASSWORD: { type: 'string', minLength: 8 },
     NAP_SECRET_KEY: { type: 'string', minLength: 16 },
     NAP_TOKEN_TTL_SECONDS: { type: 'integer', minimum: 60 },
-    NAP_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024 },
+    NAP_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: MAX_BODY_LIMIT_BYTES },
+    NAP_DOCUMENT_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: MAX_BODY_LIMIT_BYTES },
     NAP_TIME_SCALE: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
     NAP_MAX_JSON_DEPTH: { type: 'integer', minimum: 8, maximum: 10_000 },
     NAP_MAX_PARAM_LENGTH: { type: 'integer', minimum: 64, maximum: 1024 },
@@ -124,7 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     adminUsername: String(values.NAP_ADMIN_USERNAME ?? 'admin'),
     secretKey: values.NAP_SECRET_KEY === undefined ? localSecret(dataDir) : String(values.NAP_SECRET_KEY),
     tokenTtlSeconds: Number(values.NAP_TOKEN_TTL_SECONDS ?? 43_200),
-    bodyLimitBytes: Number(values.NAP_BODY_LIMIT_BYTES ?? 1_048_576),
+    bodyLimitBytes: Number(values.NAP_BODY_LIMIT_BYTES ?? BODY_LIMITS.default.bytes),
+    documentBodyLimitBytes: Number(values.NAP_DOCUMENT_BODY_LIMIT_BYTES ?? BODY_LIMITS.document.bytes),
     timeScale: Number(values.NAP_TIME_SCALE ?? 1),
     maxJsonDepth: Number(values.NAP_MAX_JSON_DEPTH ?? DEFAULT_MAX_JSON_DEPTH),
     maxParamLength: Number(values.NAP_MAX_PARAM_LENGTH ?? DEFAULT_MAX_PARAM_LENGTH),
