@@ -34,6 +34,83 @@ export default tseslint.config(
       ],
     },
   },
+  // The one service layout (docs/architecture.md, "Inside a service"): domain/ is pure, and a
+  // handler file is reached through handlers/index.ts alone.
+  {
+    files: ['services/*/src/domain/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@nap/bus',
+                '@nap/store',
+                '@nap/runtime',
+                '**/store',
+                '**/store/*',
+                '**/clients',
+                '**/clients/*',
+                '**/engine',
+                '**/engine/*',
+              ],
+              allowTypeImports: true,
+              message: 'domain/ is pure: it takes and returns values (no store, bus, client or engine part; type imports are fine).',
+            },
+            {
+              group: [
+                '**/handlers',
+                '**/handlers/*',
+                '**/context',
+                '**/service',
+                'node:fs',
+                'node:fs/*',
+                'node:net',
+                'node:http',
+                'node:https',
+                'node:child_process',
+                'node:worker_threads',
+              ],
+              message: 'domain/ is pure: no handlers, context, service wiring or I/O.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/*/src/**/*.ts'],
+    ignores: ['services/*/src/handlers/**', 'services/*/src/domain/**', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/handlers/*', '!**/handlers/index'], message: 'Reach handlers through handlers/index.ts (the typed map).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/*/src/handlers/**/*.ts'],
+    ignores: ['services/*/src/handlers/index.ts', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['./*'],
+              message: 'One operation a file: a handler imports no other handler; shared steps live in context.ts or domain/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.test.ts', '**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
