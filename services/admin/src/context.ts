@@ -27,7 +27,15 @@ import type { Replicas } from './clients/replicas';
 import type { ServiceIndexes } from './clients/service-indexes';
 import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from './domain/accounts';
 import type { AccountView } from './domain/accounts';
-import { adapterSettingsOf, adapterTarget, adapterView, newAdapterDoc, outboundOf, sealedAdapterData } from './domain/adapters';
+import {
+  adapterSettingsOf,
+  adapterTarget,
+  adapterView,
+  newAdapterDoc,
+  outboundOf,
+  sealedAdapterData,
+  withCredentials,
+} from './domain/adapters';
 import type { AdapterRequest } from './domain/adapters';
 import {
   applicationHealth,
@@ -395,9 +403,13 @@ export async function callThroughAdapter(
       'ADAPTER_NOT_RUNNING',
       `Adapter "${name}" is ${state ?? 'STOPPED'}, not RUNNING; start it (or restart it once its system answers)`,
     );
-  const { path, headers, body, timeoutMs } = outboundOf(req, adapterSettingsOf(doc), svc.settings.integrationTimeoutMs);
+  const target = adapterTarget(doc, svc.secrets, noBasePath);
+  const { credentialsAt, ...rest } = req;
+  const request =
+    credentialsAt === undefined ? rest : { ...rest, body: withCredentials(name, req.body, credentialsAt, target.authentication) };
+  const { path, headers, body, timeoutMs } = outboundOf(request, adapterSettingsOf(doc), svc.settings.integrationTimeoutMs);
   const started = Date.now();
-  const answer = await svc.http.send(adapterTarget(doc, svc.secrets, noBasePath), { method: req.method, path, headers, body, timeoutMs });
+  const answer = await svc.http.send(target, { method: req.method, path, headers, body, timeoutMs });
   svc.adapterMonitor
     .loggerOf(doc)
     .debug({ adapter: name, method: req.method, path: req.path, status: answer.status, ms: Date.now() - started }, 'Adapter call answered');
