@@ -127,6 +127,54 @@ describe('npm start', () => {
   );
 
   it(
+    'says at start that NAP_ADMIN_PASSWORD is ignored once the administrator exists, and applies it when asked to reset',
+    async () => {
+      const dataDir = freshDataDir();
+      const login = async (url: string, password: string) =>
+        (
+          await fetch(`${url}/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ user: { username: 'admin', password } }),
+          })
+        ).status;
+      const stop = async (started: NpmStart) => {
+        process.kill(-(started.child.pid ?? 0), 'SIGINT');
+        await started.exited;
+        await groupGone(started.child.pid ?? 0);
+      };
+      const first = await npmStart({ NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: 'first-password' });
+      expect(first.output()).toContain('Created the first administrator account');
+      await stop(first);
+
+      const later = await npmStart({ NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: 'second-password' });
+      try {
+        const said = later
+          .output()
+          .split('\n')
+          .find((line) => line.includes('NAP_ADMIN_PASSWORD is ignored'));
+        expect(said).toContain('the account \\"admin\\" was created on an earlier start with another password');
+        expect(said).toContain('PUT /user-management/accounts/:accountId/password');
+        expect(said).toContain('NAP_ADMIN_PASSWORD_RESET=true');
+        expect(await login(later.url, 'second-password')).toBe(401);
+        expect(await login(later.url, 'first-password')).toBe(200);
+      } finally {
+        await stop(later);
+      }
+
+      const reset = await npmStart({ NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: 'second-password', NAP_ADMIN_PASSWORD_RESET: 'true' });
+      try {
+        expect(reset.output()).toContain('the password of \\"admin\\" is now NAP_ADMIN_PASSWORD');
+        expect(await login(reset.url, 'second-password')).toBe(200);
+        expect(await login(reset.url, 'first-password')).toBe(401);
+      } finally {
+        await stop(reset);
+      }
+    },
+    3 * TEST_TIMEOUT_MS,
+  );
+
+  it(
     'starts with templates off where Python lacks jinja2 and textfsm, saying so and naming the command that turns them on',
     async () => {
       const started = await npmStart({

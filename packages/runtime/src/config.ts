@@ -18,6 +18,12 @@ export interface RuntimeConfig {
   logLevel: string;
   adminUsername: string;
   adminPassword?: string;
+  /**
+   * `NAP_ADMIN_PASSWORD_RESET=true`: apply `NAP_ADMIN_PASSWORD` to the first administrator that
+   * exists already (a forgotten password); without it the variable only sets the password of the
+   * account the first start creates.
+   */
+  adminPasswordReset: boolean;
   /** Secret that encrypts secrets at rest (signing keys, device passwords). */
   secretKey: string;
   tokenTtlSeconds: number;
@@ -53,6 +59,7 @@ const ENV_SCHEMA = {
     NAP_LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     NAP_ADMIN_USERNAME: { type: 'string', minLength: 1 },
     NAP_ADMIN_PASSWORD: { type: 'string', minLength: 8 },
+    NAP_ADMIN_PASSWORD_RESET: { enum: ['true', 'false'] },
     NAP_SECRET_KEY: { type: 'string', minLength: 16 },
     NAP_TOKEN_TTL_SECONDS: { type: 'integer', minimum: 60 },
     NAP_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: MAX_BODY_LIMIT_BYTES },
@@ -126,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     port: Number(values.NAP_PORT ?? 3000),
     logLevel: String(values.NAP_LOG_LEVEL ?? 'info'),
     adminUsername: String(values.NAP_ADMIN_USERNAME ?? 'admin'),
+    adminPasswordReset: values.NAP_ADMIN_PASSWORD_RESET === 'true',
     secretKey: values.NAP_SECRET_KEY === undefined ? localSecret(dataDir) : String(values.NAP_SECRET_KEY),
     tokenTtlSeconds: Number(values.NAP_TOKEN_TTL_SECONDS ?? 43_200),
     bodyLimitBytes: Number(values.NAP_BODY_LIMIT_BYTES ?? BODY_LIMITS.default.bytes),
@@ -138,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   };
   if (values.NAP_HEALTH_PORT !== undefined) config.healthPort = Number(values.NAP_HEALTH_PORT);
   if (config.headersTimeoutMs > config.requestTimeoutMs) problems.push('NAP_HEADERS_TIMEOUT_MS must not exceed NAP_REQUEST_TIMEOUT_MS');
+  if (config.adminPasswordReset && values.NAP_ADMIN_PASSWORD === undefined)
+    problems.push('NAP_ADMIN_PASSWORD_RESET=true needs NAP_ADMIN_PASSWORD: the password to apply');
   if (problems.length > 0) throw new ConfigError(problems);
   if (values.NAP_NATS_URL !== undefined) config.natsUrl = String(values.NAP_NATS_URL);
   if (values.NAP_MONGO_URL !== undefined) config.mongoUrl = String(values.NAP_MONGO_URL);
