@@ -888,7 +888,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     notes:
       'Installs each bundle through the import of the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template; workflow: automation with its triggers), all or nothing: ' +
       'on any failure the artifacts created are deleted (and those overwritten put back) and nothing is recorded. Bundle types NAP does not have are refused by name (422 PREBUILT_BUNDLE_UNSUPPORTED); ' +
-      'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite (never one of another prebuilt); an artifact its service refuses names the bundle. See docs/prebuilts.md.',
+      'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite (never one of another prebuilt); an artifact its service refuses names the bundle. ' +
+      'Applications, adapters or prebuilts named in metadata.IAPDependencies that the platform lacks (or has outside the range) are 409 PREBUILT_DEPENDENCY_MISSING naming each, unless options.ignoreDependencies; the record then lists them in missingDependencies. See docs/prebuilts.md.',
   },
   {
     name: 'removePrebuilt',
@@ -919,7 +920,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: embed(prebuiltValidationSchema),
     timeoutMs: TIMEOUTS_MS.long,
     notes:
-      'What the import would do, without installing: errors (unknown bundle types, name clashes, a package of that name installed) and warnings (dependencies of its workflows found neither in the package nor on the platform).',
+      'What the import would do, without installing: errors (unknown bundle types, name clashes, a package of that name installed, what metadata.IAPDependencies names and the platform lacks) and warnings (dependencies of its workflows found neither in the package nor on the platform; the IAPDependencies it lacks with options.ignoreDependencies).',
   },
   // prebuilt repository configurations
   {

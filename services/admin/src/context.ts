@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@nap/bus';
-import { APPLICATIONS, APPLICATION_NAMES, AppError, adapterDataSchema, parseAs, signToken } from '@nap/contracts';
+import { APPLICATIONS, APPLICATION_NAMES, AppError, RELEASE, adapterDataSchema, parseAs, signToken } from '@nap/contracts';
 import type {
   AdapterData,
   AdapterRecord,
@@ -50,8 +50,17 @@ import { integrationRecordOf, integrationView } from './domain/integrations';
 import type { IntegrationProperties } from './domain/integrations';
 import type { AdminLiveSettings } from './domain/live-settings';
 import { verifyPassword } from './domain/password';
-import { dependenciesOutside, existingArtifact, inInstallOrder, missingDependency, packageProblems, planBundles } from './domain/prebuilts';
-import type { Call, PlannedBundle, PrebuiltOptions, Problem } from './domain/prebuilts';
+import {
+  dependenciesOutside,
+  dependencyProblems,
+  existingArtifact,
+  inInstallOrder,
+  missingDependency,
+  packageProblems,
+  planBundles,
+  unmetDependencies,
+} from './domain/prebuilts';
+import type { Call, PlannedBundle, PlatformInventory, PrebuiltOptions, Problem, UnmetDependency } from './domain/prebuilts';
 import {
   appliedMembers,
   changedMembers,
@@ -430,8 +439,10 @@ export async function analysePrebuilt(
   pkg: PrebuiltPackage,
   options: PrebuiltOptions,
   upgrading?: PrebuiltDoc,
-): Promise<{ problems: Problem[]; planned: PlannedBundle[] }> {
+): Promise<{ problems: Problem[]; planned: PlannedBundle[]; unmet: UnmetDependency[] }> {
   const problems = packageProblems(pkg, await svc.prebuilts.findByName(pkg.metadata.name), upgrading);
+  const unmet = unmetDependencies(pkg.metadata, await platformInventory(svc));
+  problems.push(...dependencyProblems(unmet, options));
   const plan = planBundles(pkg, BUNDLE_KINDS, isBundleType);
   problems.push(...plan.problems);
   for (const p of plan.planned) {
@@ -448,5 +459,15 @@ export async function analysePrebuilt(
         : await transformationExists(call, dependency.ref);
     if (!found) problems.push(missingDependency(dependency));
   }
-  return { problems, planned: inInstallOrder(plan.planned) };
+  return { problems, planned: inInstallOrder(plan.planned), unmet };
+}
+
+/** The applications, adapters and prebuilts a package's IAPDependencies are checked against. */
+async function platformInventory(svc: AdminContext): Promise<PlatformInventory> {
+  const adapters = (await svc.adapters.live()).map((doc) => ({
+    name: doc.name,
+    ...(typeof doc.data.model === 'string' ? { model: doc.data.model } : {}),
+    ...(typeof doc.data.version === 'string' ? { version: doc.data.version } : {}),
+  }));
+  return { applications: APPLICATION_NAMES, applicationVersion: RELEASE, adapters, prebuilts: await svc.prebuilts.installedVersions() };
 }
