@@ -120,8 +120,9 @@ describe('the operations console', () => {
     await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
     await eventually('the sort in the URL', () => new URL(page.url()).searchParams.get('sort') === 'name');
     expect(await page.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('descending');
-    // sorting starts again at the first page
+    // sorting starts again at the first page; the previous page stays on screen (marked busy) until the sorted one arrives
     await page.getByText(/^1–25 of \d+ jobs$/).waitFor();
+    await page.locator('[aria-busy="false"]').getByRole('table', { name: 'Jobs' }).waitFor();
     const names = await page.getByRole('table', { name: 'Jobs' }).locator('tbody tr td:nth-child(2) a').allTextContents();
     expect([...names].sort().reverse()).toEqual(names);
   }, 60_000);
