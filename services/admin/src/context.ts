@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus } from '@nap/bus';
+import type { AuditRecorder, Bus } from '@nap/bus';
 import { APPLICATIONS, APPLICATION_NAMES, AppError, adapterDataSchema, parseAs, signToken } from '@nap/contracts';
 import type {
   AdapterData,
@@ -8,6 +8,7 @@ import type {
   ApplicationHealth,
   ApplicationName,
   ApplicationRecord,
+  AuditVerification,
   Caller,
   IntegrationRecord,
   IntegrationSettings,
@@ -18,6 +19,7 @@ import type {
 } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import type { Logger } from '@nap/telemetry';
+import { isRecord } from '@nap/util';
 import { BUNDLE_KINDS, isBundleType, transformationExists } from './clients/bundle-kinds';
 import type { AdminEvents } from './clients/events';
 import type { IntegrationCalls } from './clients/integration-calls';
@@ -75,6 +77,9 @@ import type { PrebuiltDoc, PrebuiltRepository } from './store/prebuilts';
 import type { ProfileRecord, ProfileRepository } from './store/profiles';
 import type { SessionRepository } from './store/sessions';
 import type { SigningKeyRepository } from './store/signing-keys';
+import { ChainVerifier, GENESIS } from './domain/audit-chain';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/profiles';
+import type { AuditRepository } from './store/audit-records';
 
 /** What every admin handler receives: the repositories, the clients, the engine parts and the live settings. */
 export interface AdminContext {
@@ -90,6 +95,10 @@ export interface AdminContext {
   modelSources: IntegrationModelSourceRepository;
   integrations: IntegrationRepository;
   adapters: AdapterRepository;
+  /** The audit trail's chain (appended by the engine's AuditAppender, read by the audit routes). */
+  audit: AuditRepository;
+  /** Records the admin service's own platform actions (retention) in the audit trail. */
+  auditRecorder: AuditRecorder;
   events: AdminEvents;
   /** Calls to outside systems, with the authentication of an integration or adapter added. */
   http: OutboundHttp;
@@ -437,4 +446,43 @@ export async function analysePrebuilt(
     if (!found) problems.push(missingDependency(dependency));
   }
   return { problems, planned: inInstallOrder(plan.planned) };
+}
+
+// ---- the audit trail ----
+
+/** Records read a page at a time when the chain is verified. */
+const VERIFY_PAGE = 1_000;
+/** Default records in one export page, and the bytes a page stops at (a bus message must stay well under NATS's 1 MiB). */
+const EXPORT_PAGE = 500;
+const EXPORT_PAGE_BYTES = 512 * 1024;
+
+/** Recomputes the chain of every kept record, from the retention anchor (or the first record ever). */
+export async function verifyAuditChain(svc: AdminContext): Promise<AuditVerification> {
+  const verifier = new ChainVerifier((await svc.audit.anchor()) ?? GENESIS);
+  for (;;) {
+    const page = await svc.audit.page(verifier.position.seq, VERIFY_PAGE);
+    if (!verifier.check(page) || page.length < VERIFY_PAGE) return verifier.result();
+  }
+}
+
+/** One page of the export: records after `afterSeq` within `since`/`until`, a JSON record a line, oldest first. */
+export async function auditExportPage(
+  svc: AdminContext,
+  options: { since?: string; until?: string; afterSeq: number; limit?: number },
+): Promise<string> {
+  const records = await svc.audit.page(options.afterSeq, options.limit ?? EXPORT_PAGE, options);
+  let out = '';
+  for (const { _id: _ignored, ...record } of records) {
+    out += `${JSON.stringify(record)}\n`;
+    if (out.length >= EXPORT_PAGE_BYTES) break;
+  }
+  return out;
+}
+
+/** Days the audit trail keeps a record: the active profile's `auditProps.retentionDays`, 400 by default. */
+export async function auditRetentionDays(svc: AdminContext): Promise<number> {
+  const active = await activeProfileRecord(svc);
+  const audit: unknown = active?.profile.auditProps;
+  const days = isRecord(audit) ? audit.retentionDays : undefined;
+  return typeof days === 'number' && days > 0 ? days : DEFAULT_AUDIT_RETENTION_DAYS;
 }
