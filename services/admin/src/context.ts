@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditRecorder, Bus } from '@nap/bus';
-import { APPLICATIONS, APPLICATION_NAMES, AppError, adapterDataSchema, parseAs, signToken } from '@nap/contracts';
+import type { AuditRecorder, Bus, HandlerContext } from '@nap/bus';
+import { APPLICATIONS, APPLICATION_NAMES, AppError, adapterDataSchema, auditChanges, parseAs, signToken } from '@nap/contracts';
 import type {
   AdapterData,
   AdapterRecord,
@@ -80,6 +80,9 @@ import type { SigningKeyRepository } from './store/signing-keys';
 import { ChainVerifier, GENESIS } from './domain/audit-chain';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/profiles';
 import type { AuditRepository } from './store/audit-records';
+
+/** Where a helper tells the audit trail what a request changed: the handler's `ctx`. */
+export type AuditSink = Pick<HandlerContext, 'audit'>;
 
 /** What every admin handler receives: the repositories, the clients, the engine parts and the live settings. */
 export interface AdminContext {
@@ -276,11 +279,13 @@ export async function addProfile(svc: AdminContext, profile: Profile, by: string
 }
 
 /** Replaces a profile (the id stays; defaults fill what it lacks); when it is active, its live members reach every replica. */
-export async function replaceProfile(svc: AdminContext, id: string, profile: Profile, by: string) {
+export async function replaceProfile(svc: AdminContext, id: string, profile: Profile, by: string, audit?: AuditSink) {
   if (profile.id !== id) throw invalidMember('body.properties.id', `is "${profile.id}"; a profile keeps its id ("${id}")`);
   const before = await svc.profiles.get(id);
   const record = profileRecordOf(withDefaults(profile), svc.secrets, before.profile, before.created, by);
   await svc.profiles.replace(record);
+  // secrets are compared sealed: a secret sent back as ******** keeps its sealed value, a new one shows as changed
+  audit?.audit({ target: { kind: 'profile', id, name: id }, changes: auditChanges(before.profile, record.profile) });
   const active = (await svc.activeProfile.activeId()) === id;
   return profileChanged(svc, record, active, active ? changedMembers(before.profile, record.profile) : []);
 }
@@ -300,9 +305,9 @@ export async function repositoryConfigs(svc: AdminContext): Promise<RepositoryCo
 }
 
 /** Replaces the prebuilt repository configurations of the active profile. */
-export async function saveRepositoryConfigs(svc: AdminContext, repoConfigs: RepositoryConfigs, by: string): Promise<void> {
+export async function saveRepositoryConfigs(svc: AdminContext, repoConfigs: RepositoryConfigs, by: string, audit?: AuditSink): Promise<void> {
   const profile = await activeProfile(svc);
-  await replaceProfile(svc, profile.id, { ...profile, prebuiltProps: { ...profile.prebuiltProps, repoConfigs } }, by);
+  await replaceProfile(svc, profile.id, { ...profile, prebuiltProps: { ...profile.prebuiltProps, repoConfigs } }, by, audit);
 }
 
 /** The active profile with its secrets opened: only for use inside the admin service, never answered. */
@@ -331,6 +336,7 @@ export async function changeIntegration(
   name: string,
   input: IntegrationProperties,
   by: string,
+  audit?: AuditSink,
 ): Promise<IntegrationRecord> {
   const current = await svc.integrations.get(name);
   if (input.name !== undefined && input.name !== name)
@@ -343,6 +349,7 @@ export async function changeIntegration(
     by,
   );
   await svc.integrations.replace(doc);
+  audit?.audit({ target: { kind: 'integration', id: name, name }, changes: auditChanges(current, doc) });
   svc.integrationCalls.forgetIntegration(current);
   return integrationView(doc);
 }
@@ -366,6 +373,7 @@ export async function changeAdapter(
   name: string,
   change: { data: AdapterData } | { settings: Record<string, unknown> },
   by: string,
+  audit?: AuditSink,
 ): Promise<AdapterRecord> {
   const current = await svc.adapters.getLive(name);
   let data: AdapterData;
@@ -385,6 +393,7 @@ export async function changeAdapter(
     { data: sealedAdapterData(data, current.data, svc.secrets), version, lastUpdated: now, lastUpdatedBy: by },
     { version: String(version), date: now, changes: `${'data' in change ? 'document' : 'connection settings'} updated by ${by}` },
   );
+  audit?.audit({ target: { kind: 'adapter', id: name, name }, changes: auditChanges(current.data, updated.data) });
   await svc.adapterMonitor.announce(name, 'updated', svc.adapterMonitor.runtime(name)?.state ?? updated.state);
   if (updated.state === 'RUNNING') svc.adapterMonitor.relaunch(updated);
   return adapterView(updated, svc.adapterMonitor.runtime(name));
