@@ -59,7 +59,7 @@ export interface AuditChangesOptions {
   ignore?: readonly string[];
 }
 
-const BOOKKEEPING = ['lastUpdated', 'lastUpdatedBy', 'last_updated', 'lastModified', 'lastModifiedBy', 'updated', 'updatedBy', 'meta'];
+const BOOKKEEPING = ['lastUpdated', 'lastUpdatedBy', 'last_updated', 'last_updated_by', 'lastModified', 'lastModifiedBy', 'updated', 'updatedBy', 'version'];
 
 /**
  * The members that differ between `before` and `after` (objects walked three levels deep, arrays
