@@ -64,7 +64,12 @@ describe('audit changes', () => {
   it('keeps a large value as its digest', () => {
     const big = 'x'.repeat(AUDIT_CHANGE_VALUE_LIMIT + 1);
     const [change] = auditChanges({ script: 'small' }, { script: big });
-    expect(change).toEqual({ member: 'script', digest: true, before: expect.stringMatching(/^sha256:/), after: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(change).toEqual({
+      member: 'script',
+      digest: true,
+      before: expect.stringMatching(/^sha256:/),
+      after: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
   });
 
   it('lists nothing for equal documents', () => {

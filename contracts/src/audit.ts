@@ -59,7 +59,17 @@ export interface AuditChangesOptions {
   ignore?: readonly string[];
 }
 
-const BOOKKEEPING = ['lastUpdated', 'lastUpdatedBy', 'last_updated', 'last_updated_by', 'lastModified', 'lastModifiedBy', 'updated', 'updatedBy', 'version'];
+const BOOKKEEPING = [
+  'lastUpdated',
+  'lastUpdatedBy',
+  'last_updated',
+  'last_updated_by',
+  'lastModified',
+  'lastModifiedBy',
+  'updated',
+  'updatedBy',
+  'version',
+];
 
 /**
  * The members that differ between `before` and `after` (objects walked three levels deep, arrays
@@ -110,7 +120,10 @@ function secretChange(member: string, before: unknown, after: unknown): AuditCha
 
 function valueChange(member: string, before: unknown, after: unknown): AuditChange {
   const change: AuditChange = { member };
-  const masked = { before: before === undefined ? undefined : redactSecrets(before), after: after === undefined ? undefined : redactSecrets(after) };
+  const masked = {
+    before: before === undefined ? undefined : redactSecrets(before),
+    after: after === undefined ? undefined : redactSecrets(after),
+  };
   const sizes = [masked.before, masked.after].map((v) => (v === undefined ? 0 : (canonicalize(v) ?? '').length));
   if (sizes.some((n) => n > AUDIT_CHANGE_VALUE_LIMIT)) {
     change.digest = true;

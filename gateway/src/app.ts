@@ -84,7 +84,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     metrics,
     authenticator,
     routes,
-    streams: new Map([...createEventStreams({ bus, client, authenticator, logger }), ['admin.exportAudit', createAuditExport(client, authenticator)]]),
+    streams: new Map([
+      ...createEventStreams({ bus, client, authenticator, logger }),
+      ['admin.exportAudit', createAuditExport(client, authenticator)],
+    ]),
     readBody: createBodyReader({ bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH }),
     setSessionCookie: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies, browser }),
     securityHeaders: createSecurityHeaders(browser),

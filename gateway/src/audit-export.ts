@@ -24,7 +24,8 @@ export function createAuditExport(client: BusClient, authenticator: Authenticato
     delete query.token;
     validate(op, { params, query, body: undefined });
     const ask = async (afterSeq: number) =>
-      (await client.callRaw(op, { query: { ...query, afterSeq, limit: query.limit ?? PAGE } }, { caller, requestId, validated: true })).data;
+      (await client.callRaw(op, { query: { ...query, afterSeq, limit: query.limit ?? PAGE } }, { caller, requestId, validated: true }))
+        .data;
     let page = await ask(typeof query.afterSeq === 'number' ? query.afterSeq : 0);
     res.statusCode = 200;
     res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');

@@ -64,7 +64,11 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
   const { recorder, logger } = options;
   const targets = new Map<string, RouteTarget>();
 
-  function targetOf(request: AuditedRequest, part: AuditPart | undefined, answer: Record<string, unknown> | undefined): AuditEntry['target'] {
+  function targetOf(
+    request: AuditedRequest,
+    part: AuditPart | undefined,
+    answer: Record<string, unknown> | undefined,
+  ): AuditEntry['target'] {
     const { op, params, locals } = request;
     let route = targets.get(op.id);
     if (route === undefined) {
@@ -79,7 +83,12 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
     return part?.target ? { ...target, ...part.target } : target;
   }
 
-  function entryOf(request: AuditedRequest, outcome: AuditEntry['outcome'], part?: AuditPart, answer?: Record<string, unknown>): AuditEntry {
+  function entryOf(
+    request: AuditedRequest,
+    outcome: AuditEntry['outcome'],
+    part?: AuditPart,
+    answer?: Record<string, unknown>,
+  ): AuditEntry {
     const { req, op, method, locals } = request;
     const entry: AuditEntry = {
       entryId: randomUUID(),
@@ -190,7 +199,8 @@ function partOf(result: RawResult, logger: Logger): AuditPart | undefined {
 /** The success answer as an object, when it is small JSON (to find what was created). */
 function answerOf(result: RawResult): Record<string, unknown> | undefined {
   const type = result.headers[HEADERS.contentType];
-  if ((type !== undefined && !type.includes('json')) || result.data.length === 0 || result.data.length > ANSWER_READ_LIMIT) return undefined;
+  if ((type !== undefined && !type.includes('json')) || result.data.length === 0 || result.data.length > ANSWER_READ_LIMIT)
+    return undefined;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength).toString('utf8'));
     return isRecord(parsed) ? parsed : undefined;
@@ -232,7 +242,10 @@ export function routeTarget(op: Pick<OperationDef, 'id' | 'name' | 'http'>): Rou
   if (param !== undefined) {
     const at = segments.indexOf(`:${param}`);
     const named = /^(.+?)(Id|ID|Name|_id|_name)$/.exec(param)?.[1];
-    const before = segments.slice(0, at).reverse().find((s) => !s.startsWith(':'));
+    const before = segments
+      .slice(0, at)
+      .reverse()
+      .find((s) => !s.startsWith(':'));
     const kind = named ?? (before !== undefined ? singular(before) : param);
     return { kind: kebab(kind), param };
   }

@@ -21,7 +21,10 @@ export async function authenticate(
   if (locals !== undefined) {
     // the audit trail says how the actor authenticated, and whom Basic credentials named when they fail
     locals.credentials = credentials
-      ? { via: credentials.via ?? (credentials.kind === 'basic' ? 'basic' : 'bearer'), ...(credentials.kind === 'basic' ? { username: credentials.username.slice(0, 256) } : {}) }
+      ? {
+          via: credentials.via ?? (credentials.kind === 'basic' ? 'basic' : 'bearer'),
+          ...(credentials.kind === 'basic' ? { username: credentials.username.slice(0, 256) } : {}),
+        }
       : { via: 'none' };
   }
   if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');

@@ -83,7 +83,12 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
   const { bus, client, authenticator, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
-  async function authorized(op: OperationDef, req: IncomingMessage, query: Record<string, unknown>, locals?: RequestLocals): Promise<Caller> {
+  async function authorized(
+    op: OperationDef,
+    req: IncomingMessage,
+    query: Record<string, unknown>,
+    locals?: RequestLocals,
+  ): Promise<Caller> {
     const caller = await authenticate(authenticator, req, query, locals);
     authorize(op, caller, req.method);
     return caller;

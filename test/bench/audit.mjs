@@ -76,7 +76,13 @@ async function prepare(url) {
   const token = await call(url, 'POST', '/login', { user: { username: 'admin', password: PASSWORD } });
   let target;
   try {
-    target = await call(url, 'POST', '/user-management/accounts', { account: { username: 'bench-target', password: 'bench-target-password' } }, token);
+    target = await call(
+      url,
+      'POST',
+      '/user-management/accounts',
+      { account: { username: 'bench-target', password: 'bench-target-password' } },
+      token,
+    );
   } catch {
     const list = await call(url, 'GET', '/user-management/accounts?equals[username]=bench-target', undefined, token);
     target = { data: list.results[0] };

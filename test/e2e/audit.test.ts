@@ -110,7 +110,10 @@ it('records logins, failed logins and logouts', async () => {
 });
 
 it('records refusals, reads included, and masks secrets in what changed', async () => {
-  const group = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'readers', roles: ['apiread'] } } });
+  const group = await platform.http('POST', '/user-management/groups', {
+    token: admin,
+    body: { group: { name: 'readers', roles: ['apiread'] } },
+  });
   const groupId = (group.body as { data: { _id: string } }).data._id;
   const account = await platform.http('POST', '/user-management/accounts', {
     token: admin,
@@ -150,7 +153,10 @@ it('records refusals, reads included, and masks secrets in what changed', async 
 });
 
 it('answers GET /audit to admin and auditor only, filtered', async () => {
-  const group = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'auditors', roles: ['auditor'] } } });
+  const group = await platform.http('POST', '/user-management/groups', {
+    token: admin,
+    body: { group: { name: 'auditors', roles: ['auditor'] } },
+  });
   const groupId = (group.body as { data: { _id: string } }).data._id;
   await platform.http('POST', '/user-management/accounts', {
     token: admin,
@@ -188,7 +194,9 @@ it('exports NDJSON, verifies the chain, and finds a record changed in the store'
     expect(r.hash).toBe(auditRecordHash(r));
     if (i > 0) expect(r.prevHash).toBe(exportedRecords[i - 1]?.hash);
   }
-  const resumed = await fetch(`${platform.url}/audit/export?afterSeq=${lines.length - 2}`, { headers: { authorization: `Bearer ${admin}` } });
+  const resumed = await fetch(`${platform.url}/audit/export?afterSeq=${lines.length - 2}`, {
+    headers: { authorization: `Bearer ${admin}` },
+  });
   expect((await resumed.text()).trim().split('\n')).toHaveLength(2);
 
   const verified = await platform.http('GET', '/audit/verify', { token: admin });

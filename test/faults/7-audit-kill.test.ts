@@ -92,7 +92,9 @@ async function check(mode: string, client: Client, outcomes: Outcome[], restarte
   const unanswered = outcomes.filter((o) => o.status === 0);
   // the admin service owns the write: while it is down the write is 503 SERVICE_UNAVAILABLE, an honest answer;
   // a 500, or a success the trail could not keep (AUDIT_UNAVAILABLE), is a failure
-  const serverErrors = outcomes.filter((o) => o.status === 500 || o.code === 'AUDIT_UNAVAILABLE' || (o.status > 500 && o.code !== 'SERVICE_UNAVAILABLE'));
+  const serverErrors = outcomes.filter(
+    (o) => o.status === 500 || o.code === 'AUDIT_UNAVAILABLE' || (o.status > 500 && o.code !== 'SERVICE_UNAVAILABLE'),
+  );
   const unavailable = outcomes.filter((o) => o.code === 'SERVICE_UNAVAILABLE');
   const verify = await fetch(`${client.url}/audit/verify`, { headers: { authorization: `Bearer ${client.token}` } });
   const verification = (await verify.json()) as { valid: boolean; checked: number; firstBroken: number | null };
@@ -104,8 +106,14 @@ async function check(mode: string, client: Client, outcomes: Outcome[], restarte
   figure(SCENARIO, `${mode}: answered 2xx without a record`, lost.length, '', '0');
   figure(SCENARIO, `${mode}: recorded twice`, twice.length, '', '0');
   figure(SCENARIO, `${mode}: restart to every record in the chain`, allRecordedAfterMs, 'ms');
-  figure(SCENARIO, `${mode}: chain verified`, `${verification.valid ? 'valid' : `broken at ${verification.firstBroken}`} (${verification.checked} records)`);
-  progress(`scenario 7 ${mode}: ${acknowledged.length} answered, ${lost.length} without a record, chain ${verification.valid ? 'valid' : 'broken'}`);
+  figure(
+    SCENARIO,
+    `${mode}: chain verified`,
+    `${verification.valid ? 'valid' : `broken at ${verification.firstBroken}`} (${verification.checked} records)`,
+  );
+  progress(
+    `scenario 7 ${mode}: ${acknowledged.length} answered, ${lost.length} without a record, chain ${verification.valid ? 'valid' : 'broken'}`,
+  );
 
   expect(acknowledged.length).toBeGreaterThan(0);
   expect(lost.map((o) => o.requestId)).toEqual([]);

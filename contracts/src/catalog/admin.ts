@@ -1165,7 +1165,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
     notes:
-      'Recomputes every kept record\'s hash (SHA-256 over its RFC 8785 canonical JSON) and checks each links to the one before and that no seq is missing; firstBroken is the seq of the first record that does not hold.',
+      "Recomputes every kept record's hash (SHA-256 over its RFC 8785 canonical JSON) and checks each links to the one before and that no seq is missing; firstBroken is the seq of the first record that does not hold.",
   },
   {
     name: 'exportAudit',

@@ -27,7 +27,9 @@ const auditActorSchema = closed(
     kind: oneOf(['account', 'platform', 'anonymous'], {
       description: 'account: a person or client with credentials; platform: the platform acting on its own; anonymous: unknown credentials',
     }),
-    username: str({ description: 'the account, or the username the credentials named; for a platform actor its name (schedule, trigger, retention)' }),
+    username: str({
+      description: 'the account, or the username the credentials named; for a platform actor its name (schedule, trigger, retention)',
+    }),
     accountId: str({ description: 'account id, when known' }),
     auth: oneOf(AUDIT_AUTH_METHODS, { description: 'how the actor authenticated' }),
     onBehalfOf: str({ description: 'platform actors: the username of the account the action runs as (a schedule runs as its creator)' }),
@@ -68,7 +70,10 @@ function entryProperties() {
     route: str({ description: 'the route as the catalog writes it (/user-management/groups/:groupId)' }),
     target: auditTargetSchema,
     outcome: closed(
-      { status: int({ description: 'HTTP status answered' }), code: str({ description: 'error code of a failure (contracts errors table)' }) },
+      {
+        status: int({ description: 'HTTP status answered' }),
+        code: str({ description: 'error code of a failure (contracts errors table)' }),
+      },
       ['status'],
     ),
     requestId: str(),

@@ -177,7 +177,11 @@ export class NatsBus implements Bus {
     return this.queues.append(queue, id, data);
   }
 
-  consumeQueue(queue: WorkQueueName, handler: (batch: QueuedEntry[]) => Promise<void>, options: WorkQueueConsumerOptions): Promise<Subscription> {
+  consumeQueue(
+    queue: WorkQueueName,
+    handler: (batch: QueuedEntry[]) => Promise<void>,
+    options: WorkQueueConsumerOptions,
+  ): Promise<Subscription> {
     return this.queues.consume(queue, handler, options);
   }
 

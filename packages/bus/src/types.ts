@@ -191,7 +191,11 @@ export interface Bus {
    * together): a batch leaves the queue once the handler resolved; a batch whose handler threw is
    * delivered again later (on NATS after a delay, to whichever replica; in process, its appends fail).
    */
-  consumeQueue(queue: WorkQueueName, handler: (batch: QueuedEntry[]) => Promise<void>, options: WorkQueueConsumerOptions): Promise<Subscription>;
+  consumeQueue(
+    queue: WorkQueueName,
+    handler: (batch: QueuedEntry[]) => Promise<void>,
+    options: WorkQueueConsumerOptions,
+  ): Promise<Subscription>;
   isConnected(): boolean;
   /** Calls `listener` when the connection state changes (NatsBus: disconnect/reconnect). */
   onStatus(listener: (status: 'connected' | 'disconnected') => void): void;

@@ -96,7 +96,9 @@ describe('work queue over JetStream', () => {
 
     // acknowledged entries left the queue: a new subscription of the same consumer gets only new ones
     const later: string[] = [];
-    const again = await bus.consumeQueue('audit', async (batch) => void later.push(...batch.map((e) => e.id)), { durableName: 'queue-test' });
+    const again = await bus.consumeQueue('audit', async (batch) => void later.push(...batch.map((e) => e.id)), {
+      durableName: 'queue-test',
+    });
     await bus.appendToQueue('audit', 'three', bytes('3'));
     await eventually('the new entry', () => later.length === 1);
     expect(later).toEqual(['three']);

@@ -305,7 +305,12 @@ export async function repositoryConfigs(svc: AdminContext): Promise<RepositoryCo
 }
 
 /** Replaces the prebuilt repository configurations of the active profile. */
-export async function saveRepositoryConfigs(svc: AdminContext, repoConfigs: RepositoryConfigs, by: string, audit?: AuditSink): Promise<void> {
+export async function saveRepositoryConfigs(
+  svc: AdminContext,
+  repoConfigs: RepositoryConfigs,
+  by: string,
+  audit?: AuditSink,
+): Promise<void> {
   const profile = await activeProfile(svc);
   await replaceProfile(svc, profile.id, { ...profile, prebuiltProps: { ...profile.prebuiltProps, repoConfigs } }, by, audit);
 }

@@ -98,7 +98,13 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
   };
 
   const auditAppender = new AuditAppender(bus, audit, logger.child({ component: 'audit' }));
-  const auditRetention = new AuditRetention(audit, auditRecorder, () => auditRetentionDays(svc), logger.child({ component: 'audit' }), options.auditRetention);
+  const auditRetention = new AuditRetention(
+    audit,
+    auditRecorder,
+    () => auditRetentionDays(svc),
+    logger.child({ component: 'audit' }),
+    options.auditRetention,
+  );
 
   return {
     async start(): Promise<RunningService> {

@@ -13,7 +13,10 @@ function entry(i: number): AuditEntry {
   };
 }
 
-const chain = chainEntries(GENESIS, Array.from({ length: 10 }, (_, i) => entry(i + 1)));
+const chain = chainEntries(
+  GENESIS,
+  Array.from({ length: 10 }, (_, i) => entry(i + 1)),
+);
 
 function verify(records: AuditRecord[], start = GENESIS) {
   const verifier = new ChainVerifier(start);

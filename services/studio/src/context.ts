@@ -94,7 +94,9 @@ export async function replaceCamel<I extends { _id?: unknown }, T extends NamedD
 ): Promise<T> {
   const current = await repo.get(id);
   const doc = kind.check(input, member);
-  const stored = await repo.replace(kind.toStored(doc, id, stampOf(svc, caller), { _id: id, created: current.created, createdBy: current.createdBy }));
+  const stored = await repo.replace(
+    kind.toStored(doc, id, stampOf(svc, caller), { _id: id, created: current.created, createdBy: current.createdBy }),
+  );
   audit?.audit({ target: { kind: 'template', id, name: stored.name }, changes: auditChanges(current, stored) });
   return stored;
 }

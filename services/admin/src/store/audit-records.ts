@@ -208,7 +208,11 @@ function outcomeClause(outcome: string): Filter {
   if (outcome === 'success') return { 'outcome.status': { $lt: 400 } };
   if (outcome === 'failure') return { 'outcome.status': { $gte: 400 } };
   if (/^[A-Z][A-Z0-9_]*$/.test(outcome)) return { 'outcome.code': { $eq: outcome } };
-  throw new AppError('VALIDATION_FAILED', `outcome "${outcome}" is neither a status (403), an error code (FORBIDDEN), success nor failure`, {
-    details: [{ member: 'query.outcome', message: 'must be a status, an error code, success or failure' }],
-  });
+  throw new AppError(
+    'VALIDATION_FAILED',
+    `outcome "${outcome}" is neither a status (403), an error code (FORBIDDEN), success nor failure`,
+    {
+      details: [{ member: 'query.outcome', message: 'must be a status, an error code, success or failure' }],
+    },
+  );
 }

@@ -96,9 +96,11 @@ export class EventTriggers {
     } catch (err) {
       // retryable: the event is delivered again; anything else would fail every time
       if (isRetryable(err)) throw err;
-      await this.starter.recordStart('trigger', trigger, caller, jobId, err).catch((recordErr: unknown) =>
-        this.log.warn({ err: recordErr, triggerId: trigger._id }, 'The failed start of an event trigger could not be audited'),
-      );
+      await this.starter
+        .recordStart('trigger', trigger, caller, jobId, err)
+        .catch((recordErr: unknown) =>
+          this.log.warn({ err: recordErr, triggerId: trigger._id }, 'The failed start of an event trigger could not be audited'),
+        );
       this.log.error(
         { triggerId: trigger._id, subject: event.subject, reason: errorMessage(err) },
         'An event trigger could not start its automation',

@@ -103,9 +103,11 @@ export class ScheduleRunner {
           return;
         }
         // a job that cannot start (automation or workflow gone, variables refused) would fail every time
-        await this.starter.recordStart('schedule', trigger, caller, jobId, err).catch((recordErr: unknown) =>
-          this.log.warn({ err: recordErr, triggerId: trigger._id, due }, 'The failed start of a schedule could not be audited'),
-        );
+        await this.starter
+          .recordStart('schedule', trigger, caller, jobId, err)
+          .catch((recordErr: unknown) =>
+            this.log.warn({ err: recordErr, triggerId: trigger._id, due }, 'The failed start of a schedule could not be audited'),
+          );
         this.log.error(
           { triggerId: trigger._id, due, reason: errorMessage(err) },
           'A schedule could not start its automation; this due time is skipped',

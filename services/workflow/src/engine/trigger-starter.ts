@@ -84,7 +84,10 @@ export class TriggerStarter {
    * a crash is recorded once. Resolves once durable; a failure is retryable (the occasion is fired again).
    */
   async recordStart(actor: 'schedule' | 'trigger', trigger: TriggerRecord, caller: Caller, jobId: string, error?: unknown): Promise<void> {
-    const outcome = error === undefined ? { status: 201 } : { status: error instanceof AppError ? error.status : 500, code: error instanceof AppError ? error.code : 'INTERNAL' };
+    const outcome =
+      error === undefined
+        ? { status: 201 }
+        : { status: error instanceof AppError ? error.status : 500, code: error instanceof AppError ? error.code : 'INTERNAL' };
     await this.deps.audit.recordPlatformAction({
       actor,
       onBehalfOf: caller,
