@@ -134,11 +134,16 @@ it('loses no record of a change answered just before its gateway and the admin s
 
   const survivor = urlOf(gateways[0]);
   const token1 = await login(survivor);
-  const found = await eventually('the record of the answered change after the restart', async () => {
-    const records = await auditOf(survivor, token1, `equals[requestId]=${requestId}`);
-    return records.length === 1 && records[0];
-  });
+  const found = await eventually(
+    'the record of the answered change after the restart',
+    async () => {
+      const records = await auditOf(survivor, token1, `equals[requestId]=${requestId}`);
+      return records.length === 1 && records[0];
+      // what the killed admin service held unacknowledged comes back after the queue's ack wait (10 s)
+    },
+    { timeoutMs: 45_000, intervalMs: 250 },
+  );
   expect(found).toMatchObject({ operation: 'admin.createGroup', target: { name: 'before-the-kill' }, outcome: { status: 201 } });
   const verify = await fetch(`${survivor}/audit/verify`, { headers: { authorization: `Bearer ${token1}` } });
   expect(await verify.json()).toMatchObject({ valid: true });
-});
+}, 90_000);

@@ -34,8 +34,11 @@ const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
 const DEFAULT_MAX_BATCH = 256;
 /** A repeat of an entry id within this window is dropped by JetStream. */
 const DUPLICATE_WINDOW_MS = 120_000;
-/** A batch not acknowledged within this time is delivered again. */
-const ACK_WAIT_MS = 30_000;
+/**
+ * A batch not acknowledged within this time is delivered again: what a consumer that died was
+ * holding comes back after it. The handler's batch is told it is still being worked on meanwhile.
+ */
+const ACK_WAIT_MS = 10_000;
 /** Wait before a batch whose handler threw is handed out again. */
 const RETRY_DELAY_MS = 1_000;
 
@@ -238,6 +241,10 @@ class BatchWorker {
         return;
       }
       const batch = this.pending.splice(0, this.maxBatch);
+      // a slow store must not make JetStream hand the batch to another replica while this one works on it
+      const working = setInterval(() => {
+        for (const m of batch) m.working();
+      }, ACK_WAIT_MS / 3);
       try {
         await this.handler(batch.map((m) => ({ id: m.headers?.get('Nats-Msg-Id') ?? `${this.stream}.${m.seq}`, data: copyBytes(m.data) })));
         for (const m of batch) m.ack();
@@ -245,6 +252,8 @@ class BatchWorker {
         this.logger.warn({ err, stream: this.stream, entries: batch.length }, 'a work queue batch failed; it is delivered again');
         for (const m of batch) m.nak(RETRY_DELAY_MS);
         await sleep(RETRY_DELAY_MS);
+      } finally {
+        clearInterval(working);
       }
     }
   }
