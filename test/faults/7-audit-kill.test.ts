@@ -90,19 +90,18 @@ async function check(mode: string, client: Client, outcomes: Outcome[], restarte
   const lost = acknowledged.filter((o) => !byRequest.has(o.requestId));
   const twice = [...wanted].filter((id) => (byRequest.get(id) ?? 0) > 1);
   const unanswered = outcomes.filter((o) => o.status === 0);
-  // the admin service owns the write: while it is down the write is 503 SERVICE_UNAVAILABLE, an honest answer;
-  // a 500, or a success the trail could not keep (AUDIT_UNAVAILABLE), is a failure
-  const serverErrors = outcomes.filter(
-    (o) => o.status === 500 || o.code === 'AUDIT_UNAVAILABLE' || (o.status > 500 && o.code !== 'SERVICE_UNAVAILABLE'),
-  );
-  const unavailable = outcomes.filter((o) => o.code === 'SERVICE_UNAVAILABLE');
+  // the admin service owns the write: while it is down, or when it died holding the request, the write is
+  // 503 SERVICE_UNAVAILABLE or 504 TIMEOUT, honest answers; a 500, or a success the trail could not keep
+  // (AUDIT_UNAVAILABLE), is a failure
+  const serverErrors = outcomes.filter((o) => o.status === 500 || o.code === 'AUDIT_UNAVAILABLE');
+  const unavailable = outcomes.filter((o) => o.code === 'SERVICE_UNAVAILABLE' || o.code === 'TIMEOUT');
   const verify = await fetch(`${client.url}/audit/verify`, { headers: { authorization: `Bearer ${client.token}` } });
   const verification = (await verify.json()) as { valid: boolean; checked: number; firstBroken: number | null };
 
   figure(SCENARIO, `${mode}: writes sent`, WRITES);
   figure(SCENARIO, `${mode}: answered 2xx before the kill`, acknowledged.length);
   figure(SCENARIO, `${mode}: unanswered (cut by the kill)`, unanswered.length);
-  figure(SCENARIO, `${mode}: 503 while the owning service was down`, unavailable.length);
+  figure(SCENARIO, `${mode}: 503/504 because the owning service was killed`, unavailable.length);
   figure(SCENARIO, `${mode}: answered 2xx without a record`, lost.length, '', '0');
   figure(SCENARIO, `${mode}: recorded twice`, twice.length, '', '0');
   figure(SCENARIO, `${mode}: restart to every record in the chain`, allRecordedAfterMs, 'ms');
