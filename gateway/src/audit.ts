@@ -231,7 +231,8 @@ function nameIn(value: unknown, kind: string): string | undefined {
 /**
  * The kind of target a route acts on and the parameter naming it: the last `:param`
  * (`/user-management/groups/:groupId` → group, groupId; `/automation-studio/automations/:id` →
- * automation, id), or the last word of a route without one (`/user-management/groups` → group).
+ * automation, id; `/workflow_engine/startJobWithOptions/:workflow` → workflow), or the last word of
+ * a route without one (`/user-management/groups` → group).
  */
 export function routeTarget(op: Pick<OperationDef, 'id' | 'name' | 'http'>): RouteTarget {
   const path = op.http?.path;
@@ -246,7 +247,9 @@ export function routeTarget(op: Pick<OperationDef, 'id' | 'name' | 'http'>): Rou
       .slice(0, at)
       .reverse()
       .find((s) => !s.startsWith(':'));
-    const kind = named ?? (before !== undefined ? singular(before) : param);
+    // `groupId` names a group; a generic `id` or `name`, the collection before it; any other, itself (`:workflow`)
+    const generic = param === 'id' || param === 'name' || param === '_id';
+    const kind = named ?? (generic && before !== undefined ? singular(before) : param);
     return { kind: kebab(kind), param };
   }
   const last = segments[segments.length - 1] ?? op.name;

@@ -2,6 +2,8 @@ import type { AuditRecord, AuditVerification } from '@nap/contracts';
 import { SECRET_MASK, auditRecordHash } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
+import { eventually } from '@nap/testing';
+import { createAutomation, greetWorkflow } from '../support/automation';
 
 /**
  * The audit trail through HTTP, standalone: every change (any credentials), login, logout, failed
@@ -210,6 +212,28 @@ it('exports NDJSON, verifies the chain, and finds a record changed in the store'
   await store.collection('audit_records').updateOne({ seq: victim.seq }, { $set: { 'actor.username': 'somebody-else' } });
   const broken = await platform.http('GET', '/audit/verify', { token: admin });
   expect(broken.body).toMatchObject({ valid: false, firstBroken: victim.seq });
+});
+
+it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {
+  const automation = await createAutomation(platform, admin, greetWorkflow('audited-schedule'));
+  const created = await platform.http('POST', '/operations-manager/triggers', {
+    token: admin,
+    body: { type: 'schedule', name: 'audited schedule', actionId: automation, firstRunAt: Date.now() + 500, formData: { who: 'audit' } },
+  });
+  expect(created.status).toBe(201);
+  const [record] = await eventually('the record of the scheduled job', async () => {
+    const found = await records('actor=schedule');
+    return found.length > 0 && found;
+  });
+  expect(record).toMatchObject({
+    operation: 'workflow.runSchedule',
+    method: 'PLATFORM',
+    actor: { kind: 'platform', username: 'schedule', onBehalfOf: 'admin' },
+    target: { kind: 'job', name: 'audited schedule' },
+    outcome: { status: 201 },
+  });
+  const job = await platform.http('GET', `/operations-manager/jobs/${record?.target?.id ?? ''}`, { token: admin });
+  expect(job.status).toBe(200);
 });
 
 it('counts an export with a bad time as 400 naming it', async () => {

@@ -13,6 +13,12 @@ const CONSUMER = 'admin-audit';
 /** How often the event relay looks for records whose `auditRecorded` event has not gone out. */
 const RELAY_INTERVAL_MS = 5_000;
 const RELAY_PAGE = 500;
+/**
+ * How often the relay's position is written. Not after every batch: a write of its own would cost
+ * each request a second commit; after a crash the events since the position kept go out again,
+ * which subscribers drop by seq (and JetStream by message id).
+ */
+const POSITION_WRITE_MS = 1_000;
 
 /**
  * Appends what the audit queue delivers to the hash chain, a batch at a time (what arrived while the
@@ -30,6 +36,8 @@ export class AuditAppender {
   private timer: NodeJS.Timeout | undefined;
   /** The last seq whose event this replica knows to be out (read from the store once). */
   private published: number | undefined;
+  /** The position last written to the store, and when. */
+  private kept = { seq: 0, at: 0 };
 
   constructor(
     private readonly bus: Bus,
@@ -48,6 +56,8 @@ export class AuditAppender {
     if (this.timer) clearInterval(this.timer);
     await this.subscription?.unsubscribe();
     await this.relaying;
+    if (this.published !== undefined && this.published > this.kept.seq)
+      await this.records.markPublished(this.published).catch(() => undefined);
   }
 
   /** Appends a batch from the queue; resolves once every entry of it is in the chain. */
@@ -120,7 +130,10 @@ export class AuditAppender {
     let from = (this.published ??= await this.records.publishedThrough());
     for (;;) {
       const page = await this.records.page(from, RELAY_PAGE);
-      if (page.length === 0) return;
+      if (page.length === 0) {
+        if (from > this.kept.seq && Date.now() - this.kept.at >= POSITION_WRITE_MS) await this.keepPosition(from);
+        return;
+      }
       await Promise.all(
         page.map(({ _id: _ignored, ...record }) =>
           this.bus.publishEvent(eventSubject('admin', 'audit', String(record.seq), 'auditRecorded'), encodeJson(record), {
@@ -130,10 +143,15 @@ export class AuditAppender {
         ),
       );
       from = (page[page.length - 1] as AuditRecord).seq;
-      await this.records.markPublished(from);
       this.published = from;
+      if (Date.now() - this.kept.at >= POSITION_WRITE_MS) await this.keepPosition(from);
       if (page.length < RELAY_PAGE) return;
     }
+  }
+
+  private async keepPosition(seq: number): Promise<void> {
+    await this.records.markPublished(seq);
+    this.kept = { seq, at: Date.now() };
   }
 }
 
