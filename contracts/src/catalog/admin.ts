@@ -1154,7 +1154,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     notes:
       'Every change (any route, any credentials), login, logout, failed login and refusal (401, 403, 429), and the platform actions (schedules, event triggers, retention). ' +
       'The shared list options (sort by seq, timestamp, operation; equals/contains/startsWith on operation, method, route, actor.username, target.kind, target.id, target.name, requestId) ' +
-      'plus actor (username, account id or platform actor), operation, targetId, outcome (403, FORBIDDEN, success or failure), since and until (ISO 8601). See docs/security.md.',
+      'plus actor (a username or a platform actor), operation, targetId, outcome (403, FORBIDDEN, success or failure), since and until (ISO 8601). See docs/security.md.',
   },
   {
     name: 'verifyAudit',

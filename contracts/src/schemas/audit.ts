@@ -114,7 +114,7 @@ export const auditQuerySchema = withId(
   'nap:schemas/audit-query',
   obj({
     ...embed(listQuerySchema).properties,
-    actor: str({ description: 'username, account id or platform actor name' }),
+    actor: str({ description: 'the username, or a platform actor (schedule, trigger, retention)' }),
     operation: str({ description: 'catalog operation id' }),
     targetId: str(),
     outcome: str({ description: 'an HTTP status (403), an error code (FORBIDDEN), success (< 400) or failure (>= 400)' }),

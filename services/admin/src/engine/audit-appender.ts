@@ -33,6 +33,10 @@ export class AuditAppender {
   private subscription: Subscription | undefined;
   private relaying: Promise<void> | undefined;
   private relayAgain = false;
+  /** The next relay reads the store from the published position (at start, on the timer, after a gap or a failure). */
+  private catchUp = true;
+  /** Records this replica appended whose events are not out yet: published without reading them back. */
+  private fresh: AuditRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   /** The last seq whose event this replica knows to be out (read from the store once). */
   private published: number | undefined;
@@ -47,7 +51,11 @@ export class AuditAppender {
 
   async start(): Promise<void> {
     this.subscription = await this.bus.consumeQueue('audit', (batch) => this.appendBatch(batch), { durableName: CONSUMER });
-    this.timer = setInterval(() => this.relay(), RELAY_INTERVAL_MS);
+    this.timer = setInterval(() => {
+      // records another replica appended and did not publish (it died), or a publish that failed
+      this.catchUp = true;
+      this.relay();
+    }, RELAY_INTERVAL_MS);
     this.timer.unref();
     this.relay();
   }
@@ -70,11 +78,13 @@ export class AuditAppender {
       try {
         await this.records.append(chained);
         this.head = linkOf(chained[chained.length - 1] as AuditRecord);
+        this.fresh.push(...chained);
         pending = [];
       } catch (err) {
         if (!(err instanceof ChainMoved) || attempt > 50) throw err;
         // another replica appended first: what went in stays, the rest is chained after the new head
         this.head = undefined;
+        this.fresh.push(...chained.slice(0, err.inserted));
         pending = pending.slice(err.inserted);
         if (err.entryTaken) pending = await this.notRecorded(pending);
       }
@@ -128,24 +138,51 @@ export class AuditAppender {
 
   private async publishPending(): Promise<void> {
     let from = (this.published ??= await this.records.publishedThrough());
-    for (;;) {
-      const page = await this.records.page(from, RELAY_PAGE);
-      if (page.length === 0) {
-        if (from > this.kept.seq && Date.now() - this.kept.at >= POSITION_WRITE_MS) await this.keepPosition(from);
-        return;
+    const fresh = this.fresh.splice(0).filter((r) => r.seq > from);
+    if (!this.catchUp && fresh.length > 0) {
+      if (fresh.every((r, i) => r.seq === from + 1 + i)) {
+        // what this replica just appended follows what is out: published as it is, not read back
+        await this.publish(fresh);
+        from = (fresh[fresh.length - 1] as AuditRecord).seq;
+        this.published = from;
+      } else {
+        // another replica appended in between: read the chain from where the events stand
+        this.catchUp = true;
       }
+    }
+    if (this.catchUp) {
+      this.catchUp = false;
+      try {
+        for (;;) {
+          const page = await this.records.page(from, RELAY_PAGE);
+          if (page.length === 0) break;
+          await this.publish(page.map(({ _id: _ignored, ...record }) => record));
+          from = (page[page.length - 1] as AuditRecord).seq;
+          this.published = from;
+          if (page.length < RELAY_PAGE) break;
+        }
+      } catch (err) {
+        this.catchUp = true;
+        throw err;
+      }
+    }
+    if (from > this.kept.seq && Date.now() - this.kept.at >= POSITION_WRITE_MS) await this.keepPosition(from);
+  }
+
+  private async publish(records: AuditRecord[]): Promise<void> {
+    try {
       await Promise.all(
-        page.map(({ _id: _ignored, ...record }) =>
+        records.map((record) =>
           this.bus.publishEvent(eventSubject('admin', 'audit', String(record.seq), 'auditRecorded'), encodeJson(record), {
             // a record published twice (two replicas, a crash before the position was kept) is dropped by JetStream
             'Nats-Msg-Id': `audit.${record.seq}`,
           }),
         ),
       );
-      from = (page[page.length - 1] as AuditRecord).seq;
-      this.published = from;
-      if (Date.now() - this.kept.at >= POSITION_WRITE_MS) await this.keepPosition(from);
-      if (page.length < RELAY_PAGE) return;
+    } catch (err) {
+      // some may have gone out: the store is read again from the position, and a repeat is dropped
+      this.catchUp = true;
+      throw err;
     }
   }
 

@@ -55,8 +55,6 @@ export class ChainMoved extends Error {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The audit trail's collections: `audit_records` (append-only; removed only from the oldest end by
  * retention) and `audit_meta` (the retention anchor, the event relay's position, the retention
@@ -195,7 +193,7 @@ function isoOf(value: string, member: string): string {
 function filterClauses(filters: AuditFilters): Filter[] {
   const clauses: Filter[] = [...timeClauses(filters.since, filters.until)];
   if (filters.actor !== undefined) {
-    clauses.push(UUID.test(filters.actor) ? { 'actor.accountId': { $eq: filters.actor } } : { 'actor.username': { $eq: filters.actor } });
+    clauses.push({ 'actor.username': { $eq: filters.actor } });
   }
   if (filters.operation !== undefined) clauses.push({ operation: { $eq: filters.operation } });
   if (filters.targetId !== undefined) clauses.push({ 'target.id': { $eq: filters.targetId } });

@@ -17,7 +17,6 @@ export const ADMIN_COLLECTIONS = {
     { keys: { entryId: 1 }, unique: true },
     { keys: { timestamp: 1 } },
     { keys: { 'actor.username': 1 } },
-    { keys: { 'actor.accountId': 1 } },
     { keys: { operation: 1 } },
     { keys: { 'target.id': 1 } },
     { keys: { 'outcome.status': 1 } },
