@@ -35,6 +35,12 @@ export const ERROR_CODES = {
     description: 'An unexpected failure inside the platform; the log holds the cause under the request id.',
   },
   NOT_IMPLEMENTED: { status: 501, retryable: false, description: 'The operation is part of the interface but not built yet.' },
+  AUDIT_UNAVAILABLE: {
+    status: 503,
+    retryable: false,
+    description:
+      'The operation was carried out but its audit record could not be stored durably, so its success is not answered; read the state before trying again.',
+  },
   UPSTREAM_FAILED: { status: 502, retryable: true, description: 'A device or an upstream system failed.' },
   SERVICE_UNAVAILABLE: {
     status: 503,

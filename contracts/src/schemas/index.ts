@@ -28,3 +28,4 @@ export * from './transformation';
 export * from './application';
 export * from './profile';
 export * from './link';
+export * from './audit';

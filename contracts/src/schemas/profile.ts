@@ -93,7 +93,15 @@ export const profileSchema = withId(
           'log_level and console_level (error, warn, info, debug, trace, spam) apply at once to every application that sets none of its own',
       }),
       redisProps: open({ host: str(), port: int({ minimum: 0, maximum: 65535 }) }),
-      auditProps: open({ audit: bool(), brokerValidation: bool() }),
+      auditProps: open({
+        audit: bool(),
+        brokerValidation: bool(),
+        retentionDays: int({
+          minimum: 1,
+          maximum: 36_500,
+          description: 'days the audit trail keeps a record (400 by default); older records are removed hourly, applied at once',
+        }),
+      }),
       systemProps: open({
         shutdownTimeout: num({ minimum: 0 }),
         servicesBlacklist: strings(),

@@ -57,6 +57,11 @@ export interface RuntimeConfig {
   trustProxy?: boolean;
   /** `NAP_CONSOLE_DIR`: the built console (`console/dist`) the gateway serves at `/console/`; found beside the gateway when unset. */
   consoleDir?: string;
+  /**
+   * `NAP_AUDIT=off` turns the gateway's audit trail off: for measuring what it costs
+   * (`test/bench/audit.mjs`), never for production. On unless set so.
+   */
+  auditTrail: boolean;
 }
 
 const ENV_SCHEMA = {
@@ -85,6 +90,7 @@ const ENV_SCHEMA = {
     NAP_ALLOWED_ORIGINS: { type: 'string' },
     NAP_TRUST_PROXY: { enum: ['1', '0', 'true', 'false', 'yes', 'no'] },
     NAP_CONSOLE_DIR: { type: 'string', minLength: 1 },
+    NAP_AUDIT: { enum: ['on', 'off'] },
   },
 } as const;
 
@@ -162,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     requestTimeoutMs: Number(values.NAP_REQUEST_TIMEOUT_MS ?? 30_000),
     allowedOrigins,
     trustProxy: ['1', 'true', 'yes'].includes(String(values.NAP_TRUST_PROXY ?? 'false')),
+    auditTrail: values.NAP_AUDIT !== 'off',
   };
   if (values.NAP_PUBLIC_URL !== undefined) config.publicUrl = new URL(String(values.NAP_PUBLIC_URL)).origin;
   if (values.NAP_CONSOLE_DIR !== undefined) config.consoleDir = path.resolve(String(values.NAP_CONSOLE_DIR));

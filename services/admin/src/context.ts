@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus } from '@nap/bus';
-import { APPLICATIONS, APPLICATION_NAMES, AppError, RELEASE, adapterDataSchema, parseAs, signToken } from '@nap/contracts';
+import type { AuditRecorder, Bus, HandlerContext } from '@nap/bus';
+import { APPLICATIONS, APPLICATION_NAMES, AppError, RELEASE, adapterDataSchema, auditChanges, parseAs, signToken } from '@nap/contracts';
 import type {
   AdapterData,
   AdapterRecord,
@@ -8,6 +8,7 @@ import type {
   ApplicationHealth,
   ApplicationName,
   ApplicationRecord,
+  AuditVerification,
   Caller,
   IntegrationRecord,
   IntegrationSettings,
@@ -18,6 +19,7 @@ import type {
 } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import type { Logger } from '@nap/telemetry';
+import { isRecord } from '@nap/util';
 import { BUNDLE_KINDS, isBundleType, transformationExists } from './clients/bundle-kinds';
 import type { AdminEvents } from './clients/events';
 import type { IntegrationCalls } from './clients/integration-calls';
@@ -92,6 +94,12 @@ import type { PrebuiltDoc, PrebuiltRepository } from './store/prebuilts';
 import type { ProfileRecord, ProfileRepository } from './store/profiles';
 import type { SessionRepository } from './store/sessions';
 import type { SigningKeyRepository } from './store/signing-keys';
+import { ChainVerifier, GENESIS } from './domain/audit-chain';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/profiles';
+import type { AuditRepository } from './store/audit-records';
+
+/** Where a helper tells the audit trail what a request changed: the handler's `ctx`. */
+export type AuditSink = Pick<HandlerContext, 'audit'>;
 
 /** What every admin handler receives: the repositories, the clients, the engine parts and the live settings. */
 export interface AdminContext {
@@ -107,6 +115,10 @@ export interface AdminContext {
   modelSources: IntegrationModelSourceRepository;
   integrations: IntegrationRepository;
   adapters: AdapterRepository;
+  /** The audit trail's chain (appended by the engine's AuditAppender, read by the audit routes). */
+  audit: AuditRepository;
+  /** Records the admin service's own platform actions (retention) in the audit trail. */
+  auditRecorder: AuditRecorder;
   events: AdminEvents;
   /** Calls to outside systems, with the authentication of an integration or adapter added. */
   http: OutboundHttp;
@@ -284,11 +296,13 @@ export async function addProfile(svc: AdminContext, profile: Profile, by: string
 }
 
 /** Replaces a profile (the id stays; defaults fill what it lacks); when it is active, its live members reach every replica. */
-export async function replaceProfile(svc: AdminContext, id: string, profile: Profile, by: string) {
+export async function replaceProfile(svc: AdminContext, id: string, profile: Profile, by: string, audit?: AuditSink) {
   if (profile.id !== id) throw invalidMember('body.properties.id', `is "${profile.id}"; a profile keeps its id ("${id}")`);
   const before = await svc.profiles.get(id);
   const record = profileRecordOf(withDefaults(profile), svc.secrets, before.profile, before.created, by);
   await svc.profiles.replace(record);
+  // secrets are compared sealed: a secret sent back as ******** keeps its sealed value, a new one shows as changed
+  audit?.audit({ target: { kind: 'profile', id, name: id }, changes: auditChanges(before.profile, record.profile) });
   const active = (await svc.activeProfile.activeId()) === id;
   return profileChanged(svc, record, active, active ? changedMembers(before.profile, record.profile) : []);
 }
@@ -308,9 +322,14 @@ export async function repositoryConfigs(svc: AdminContext): Promise<RepositoryCo
 }
 
 /** Replaces the prebuilt repository configurations of the active profile. */
-export async function saveRepositoryConfigs(svc: AdminContext, repoConfigs: RepositoryConfigs, by: string): Promise<void> {
+export async function saveRepositoryConfigs(
+  svc: AdminContext,
+  repoConfigs: RepositoryConfigs,
+  by: string,
+  audit?: AuditSink,
+): Promise<void> {
   const profile = await activeProfile(svc);
-  await replaceProfile(svc, profile.id, { ...profile, prebuiltProps: { ...profile.prebuiltProps, repoConfigs } }, by);
+  await replaceProfile(svc, profile.id, { ...profile, prebuiltProps: { ...profile.prebuiltProps, repoConfigs } }, by, audit);
 }
 
 /** The active profile with its secrets opened: only for use inside the admin service, never answered. */
@@ -339,6 +358,7 @@ export async function changeIntegration(
   name: string,
   input: IntegrationProperties,
   by: string,
+  audit?: AuditSink,
 ): Promise<IntegrationRecord> {
   const current = await svc.integrations.get(name);
   if (input.name !== undefined && input.name !== name)
@@ -351,6 +371,7 @@ export async function changeIntegration(
     by,
   );
   await svc.integrations.replace(doc);
+  audit?.audit({ target: { kind: 'integration', id: name, name }, changes: auditChanges(current, doc) });
   svc.integrationCalls.forgetIntegration(current);
   return integrationView(doc);
 }
@@ -374,6 +395,7 @@ export async function changeAdapter(
   name: string,
   change: { data: AdapterData } | { settings: Record<string, unknown> },
   by: string,
+  audit?: AuditSink,
 ): Promise<AdapterRecord> {
   const current = await svc.adapters.getLive(name);
   let data: AdapterData;
@@ -393,6 +415,7 @@ export async function changeAdapter(
     { data: sealedAdapterData(data, current.data, svc.secrets), version, lastUpdated: now, lastUpdatedBy: by },
     { version: String(version), date: now, changes: `${'data' in change ? 'document' : 'connection settings'} updated by ${by}` },
   );
+  audit?.audit({ target: { kind: 'adapter', id: name, name }, changes: auditChanges(current.data, updated.data) });
   await svc.adapterMonitor.announce(name, 'updated', svc.adapterMonitor.runtime(name)?.state ?? updated.state);
   if (updated.state === 'RUNNING') svc.adapterMonitor.relaunch(updated);
   return adapterView(updated, svc.adapterMonitor.runtime(name));
@@ -470,4 +493,43 @@ async function platformInventory(svc: AdminContext): Promise<PlatformInventory> 
     ...(typeof doc.data.version === 'string' ? { version: doc.data.version } : {}),
   }));
   return { applications: APPLICATION_NAMES, applicationVersion: RELEASE, adapters, prebuilts: await svc.prebuilts.installedVersions() };
+}
+
+// ---- the audit trail ----
+
+/** Records read a page at a time when the chain is verified. */
+const VERIFY_PAGE = 1_000;
+/** Default records in one export page, and the bytes a page stops at (a bus message must stay well under NATS's 1 MiB). */
+const EXPORT_PAGE = 500;
+const EXPORT_PAGE_BYTES = 512 * 1024;
+
+/** Recomputes the chain of every kept record, from the retention anchor (or the first record ever). */
+export async function verifyAuditChain(svc: AdminContext): Promise<AuditVerification> {
+  const verifier = new ChainVerifier((await svc.audit.anchor()) ?? GENESIS);
+  for (;;) {
+    const page = await svc.audit.page(verifier.position.seq, VERIFY_PAGE);
+    if (!verifier.check(page) || page.length < VERIFY_PAGE) return verifier.result();
+  }
+}
+
+/** One page of the export: records after `afterSeq` within `since`/`until`, a JSON record a line, oldest first. */
+export async function auditExportPage(
+  svc: AdminContext,
+  options: { since?: string; until?: string; afterSeq: number; limit?: number },
+): Promise<string> {
+  const records = await svc.audit.page(options.afterSeq, options.limit ?? EXPORT_PAGE, options);
+  let out = '';
+  for (const { _id: _ignored, ...record } of records) {
+    out += `${JSON.stringify(record)}\n`;
+    if (out.length >= EXPORT_PAGE_BYTES) break;
+  }
+  return out;
+}
+
+/** Days the audit trail keeps a record: the active profile's `auditProps.retentionDays`, 400 by default. */
+export async function auditRetentionDays(svc: AdminContext): Promise<number> {
+  const active = await activeProfileRecord(svc);
+  const audit: unknown = active?.profile.auditProps;
+  const days = isRecord(audit) ? audit.retentionDays : undefined;
+  return typeof days === 'number' && days > 0 ? days : DEFAULT_AUDIT_RETENTION_DAYS;
 }

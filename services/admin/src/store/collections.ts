@@ -12,6 +12,16 @@ export const ADMIN_COLLECTIONS = {
   adapters: [{ keys: { state: 1 } }],
   external_links: [{ keys: { name: 1 }, unique: true }],
   prebuilts: [{ keys: { 'metadata.name': 1 }, unique: true }],
+  // the audit trail: _id is the zero-padded seq (chain order); entryId keeps an entry once
+  audit_records: [
+    { keys: { entryId: 1 }, unique: true },
+    { keys: { timestamp: 1 } },
+    { keys: { 'actor.username': 1 } },
+    { keys: { operation: 1 } },
+    { keys: { 'target.id': 1 } },
+    { keys: { 'outcome.status': 1 } },
+  ],
+  audit_meta: [],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export async function ensureCollections(store: Store): Promise<void> {
