@@ -27,4 +27,5 @@ export * from './project';
 export * from './transformation';
 export * from './application';
 export * from './profile';
+export * from './sign-in';
 export * from './link';

@@ -10,7 +10,8 @@ import { OutboundHttp } from './clients/outbound-http';
 import { PackageSources } from './clients/package-sources';
 import { Replicas } from './clients/replicas';
 import { ServiceIndexes } from './clients/service-indexes';
-import { profileLiveSettings, signingKeyLoader } from './context';
+import { SignInMethods } from './clients/sign-in-methods';
+import { activeAuthentication, profileLiveSettings, seedSignInProviders, signingKeyLoader } from './context';
 import type { AdminContext } from './context';
 import { AdminLiveSettings } from './domain/live-settings';
 import { generatePassword } from './domain/password';
@@ -85,12 +86,15 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     log: logger,
     settings,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
+    signIn: new SignInMethods(() => activeAuthentication(svc), logger.child({ component: 'sign-in' })),
   };
 
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       await bootstrapProfiles(svc);
+      const seeded = await seedSignInProviders(svc, { ldap: config.ldap, radius: config.radius });
+      if (seeded.length > 0) logger.info({ providers: seeded }, 'Sign-in methods from the environment written into the active profile');
       registerAdminMetrics(metrics.registry, svc, () => settings.sessionIdleMinutes);
       await svc.signingKey();
       const password = config.adminPassword ?? generatePassword();
@@ -121,6 +125,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           await svc.reconciler.stop();
           await registered.stop();
           await svc.adapterMonitor.shutdown();
+          await svc.signIn.close();
           await http.close();
         },
       };

@@ -1,4 +1,5 @@
 import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
 import { hashPassword } from '../domain/password';
 import { viewAccount } from '../context';
 import type { AdminContext } from '../context';
@@ -7,7 +8,12 @@ import type { AdminContext } from '../context';
 export function setAccountPassword(svc: AdminContext): Handler<'admin.setAccountPassword'> {
   return async (input, ctx) => {
     const id = input.params.accountId;
-    await svc.accounts.get(id);
+    const account = await svc.accounts.get(id);
+    if (account.provenance !== undefined)
+      throw new AppError(
+        'UNPROCESSABLE',
+        `Account "${account.username}" signs in with sign-in method "${account.provenance}": its password is kept there, not in NAP`,
+      );
     const updated = await svc.accounts.update(id, {
       passwordHash: await hashPassword(input.body.password),
       lastUpdated: new Date().toISOString(),
