@@ -296,11 +296,20 @@ server default {
     }
   }
   post-auth {
+    # FreeRADIUS before 3.2.5 signs replies with a Message-Authenticator only when told (BlastRADIUS, CVE-2024-3596)
+    update reply {
+      Message-Authenticator := 0x00
+    }
+    Post-Auth-Type REJECT {
+      update reply {
+        Message-Authenticator := 0x00
+      }
+    }
   }
 }
 `,
   );
-  const child = spawnTracked(FREERADIUS, ['-f', '-l', 'stdout', '-d', dir]);
+  const child = spawnTracked(FREERADIUS, ['-f', '-l', 'stdout', ...(process.env.DEBUG_RADIUS ? ['-xx'] : []), '-d', dir]);
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
@@ -309,6 +318,7 @@ server default {
     server: `127.0.0.1:${port}`,
     async stop() {
       await stopChild(child);
+      if (process.env.DEBUG_RADIUS) console.log(output);
       rmSync(dir, { recursive: true, force: true });
     },
   };

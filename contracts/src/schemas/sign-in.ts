@@ -90,6 +90,10 @@ export const radiusProviderSchema = withId(
         description: 'reply attribute whose values (one per attribute) are the groups of the person; default Class',
       }),
       nasIdentifier: str({ minLength: 1, description: 'NAS-Identifier sent with each request; default nap' }),
+      messageAuthenticator: bool({
+        description:
+          'send a Message-Authenticator and believe only replies that carry a right one (BlastRADIUS, CVE-2024-3596); default true. false only for servers that cannot sign replies',
+      }),
     },
     ['type', 'servers', 'secret'],
   ),

@@ -82,7 +82,8 @@ export class RadiusServers implements PasswordMethod {
       code: 'Access-Request',
       secret: this.config.secret,
       identifier,
-      add_message_authenticator: true,
+      // with it, the codec also requires a right Message-Authenticator in the reply
+      add_message_authenticator: this.config.messageAuthenticator !== false,
       attributes: [
         ['User-Name', username],
         ['User-Password', password],
