@@ -210,6 +210,12 @@ function listOf(value: unknown): string[] {
         .filter((part) => part !== '');
 }
 
+/** Every server's timeout added up must stay within a sign-in's own deadline (9 s of the login's 10). */
+function withinSignInBudget(name: string, timeoutMs: number | undefined, servers: number, problems: string[]): void {
+  if (timeoutMs !== undefined && timeoutMs * servers > 9000)
+    problems.push(`${name} is ${timeoutMs} ms for each of ${servers} servers; together they must stay within 9000 ms`);
+}
+
 /** The LDAP directory of `NAP_LDAP_*`, when `NAP_LDAP_URL` is set; a setting without it, or a part missing, is a problem named here. */
 function ldapOf(values: Record<string, unknown>, problems: string[]): LdapProviderConfig | undefined {
   const given = Object.keys(values).filter((key) => key.startsWith('NAP_LDAP_'));
@@ -244,6 +250,7 @@ function ldapOf(values: Record<string, unknown>, problems: string[]): LdapProvid
     config.startTls = true;
   }
   if (values.NAP_LDAP_TIMEOUT_MS !== undefined) config.timeoutMs = Number(values.NAP_LDAP_TIMEOUT_MS);
+  withinSignInBudget('NAP_LDAP_TIMEOUT_MS', config.timeoutMs, url.split(/[\s,]+/).length, problems);
   return config;
 }
 
@@ -264,6 +271,7 @@ function radiusOf(values: Record<string, unknown>, problems: string[]): RadiusPr
   if (values.NAP_RADIUS_SECRET === undefined) problems.push('NAP_RADIUS_SECRET (or NAP_RADIUS_SECRET_FILE) is required with NAP_RADIUS_SERVERS');
   const config: RadiusProviderConfig = { type: 'radius', servers, secret: String(values.NAP_RADIUS_SECRET ?? '') };
   if (values.NAP_RADIUS_TIMEOUT_MS !== undefined) config.timeoutMs = Number(values.NAP_RADIUS_TIMEOUT_MS);
+  withinSignInBudget('NAP_RADIUS_TIMEOUT_MS', config.timeoutMs, servers.length, problems);
   const adminGroups = listOf(values.NAP_RADIUS_ADMIN_GROUPS);
   if (adminGroups.length > 0) config.adminGroups = adminGroups;
   return config;
