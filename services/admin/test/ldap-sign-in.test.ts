@@ -8,7 +8,7 @@ import type { BusClient } from '@nap/bus';
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { createLogger } from '@nap/telemetry';
-import { freePort } from '@nap/testing';
+import { eventually, freePort } from '@nap/testing';
 import {
   LDAP_SERVICE_DN,
   LDAP_SERVICE_PASSWORD,
@@ -238,6 +238,20 @@ suite('sign-in with an OpenLDAP directory', () => {
     const again = await tokenOf('bob', 'bob-pass');
     expect((await platform.http('GET', '/whoami', { token: again })).status).toBe(403);
     expect(await namesOf((await accountOf('bob')).groups)).toEqual(['admins (ldap)']);
+  });
+
+  it("asks the directory again for a directory user's Basic credentials: the gateway remembers them only briefly", async () => {
+    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`alice:${password}`).toString('base64')}` });
+    expect((await platform.http('GET', '/whoami', { headers: basic('alice-pass') })).status).toBe(200);
+    const client = await slapd.admin();
+    await client.modify(personDn('alice'), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: ['alice-new-pass'] }) }));
+    // the old password stops working once the gateway's short memory of it (10 s) has passed, never later
+    await eventually('the old password refused', async () => (await platform.http('GET', '/whoami', { headers: basic('alice-pass') })).status === 401, {
+      timeoutMs: 20_000,
+      intervalMs: 500,
+    });
+    expect((await platform.http('GET', '/whoami', { headers: basic('alice-new-pass') })).status).toBe(200);
+    await client.modify(personDn('alice'), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: ['alice-pass'] }) }));
   });
 
   it('ends the sessions of a person the directory no longer knows', async () => {
