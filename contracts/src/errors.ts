@@ -122,7 +122,7 @@ export const ERROR_CODES = {
     status: 503,
     retryable: true,
     description:
-      "An external sign-in method (LDAP, RADIUS, …) did not answer within its timeout or could not be used; local accounts still sign in.",
+      'An external sign-in method (LDAP, RADIUS, …) did not answer within its timeout or could not be used; local accounts still sign in.',
   },
   // workflow / studio
   WORKFLOW_NOT_FOUND: { status: 404, retryable: false, description: 'No workflow with that name or id.' },

@@ -42,12 +42,39 @@ export function makeTestCa(dir: string, name = 'NAP test CA'): TestCa {
   mkdirSync(dir, { recursive: true });
   const file = (f: string) => path.join(dir, f);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${name}`, '-keyout', file('ca.key'), '-out', file('ca.pem'));
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+  );
   openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', file('server.key'), '-out', file('server.csr'));
   writeFileSync(file('san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
   openssl(
-    'x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial',
-    '-days', '2', '-extfile', file('san.ext'), '-out', file('server.pem'),
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    file('san.ext'),
+    '-out',
+    file('server.pem'),
   );
   return { caFile: file('ca.pem'), certFile: file('server.pem'), keyFile: file('server.key') };
 }
@@ -88,7 +115,11 @@ export async function startSlapd(options: { tls?: TestCa } = {}): Promise<Slapd>
   const port = await freePort();
   const ldapsPort = options.tls ? await freePort() : undefined;
   const tls = options.tls
-    ? [`TLSCACertificateFile ${options.tls.caFile}`, `TLSCertificateFile ${options.tls.certFile}`, `TLSCertificateKeyFile ${options.tls.keyFile}`]
+    ? [
+        `TLSCACertificateFile ${options.tls.caFile}`,
+        `TLSCertificateFile ${options.tls.certFile}`,
+        `TLSCertificateKeyFile ${options.tls.keyFile}`,
+      ]
     : [];
   writeFileSync(
     path.join(dir, 'slapd.conf'),
@@ -164,8 +195,7 @@ export interface LdapPerson {
 export async function loadDirectory(slapd: Slapd, people: LdapPerson[], groups: Record<string, string[]>): Promise<void> {
   const client = await slapd.admin();
   await client.add(LDAP_SUFFIX, { objectClass: ['dcObject', 'organization'], dc: 'nap', o: 'NAP test' });
-  for (const ou of ['people', 'groups', 'services'])
-    await client.add(`ou=${ou},${LDAP_SUFFIX}`, { objectClass: 'organizationalUnit', ou });
+  for (const ou of ['people', 'groups', 'services']) await client.add(`ou=${ou},${LDAP_SUFFIX}`, { objectClass: 'organizationalUnit', ou });
   await client.add(LDAP_SERVICE_DN, {
     objectClass: ['simpleSecurityObject', 'organizationalRole'],
     cn: 'nap-service',

@@ -64,10 +64,13 @@ export const ldapProviderSchema = withId(
       }),
       nestedGroups: bool({
         description:
-          "Active Directory: the group search also finds groups of groups, with the matching-rule-in-chain filter (member:1.2.840.113556.1.4.1941:={{dn}}); needs groupBase",
+          'Active Directory: the group search also finds groups of groups, with the matching-rule-in-chain filter (member:1.2.840.113556.1.4.1941:={{dn}}); needs groupBase',
       }),
       groupNameAttribute: str({ minLength: 1, description: 'attribute that names a group; default cn' }),
-      caFile: str({ minLength: 1, description: 'PEM file of the certificate authorities that sign the server certificate (ldaps://, StartTLS)' }),
+      caFile: str({
+        minLength: 1,
+        description: 'PEM file of the certificate authorities that sign the server certificate (ldaps://, StartTLS)',
+      }),
       startTls: bool({ description: 'upgrade ldap:// connections with StartTLS before binding; default false' }),
     },
     ['type', 'url', 'userBase'],

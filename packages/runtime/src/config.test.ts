@@ -184,7 +184,12 @@ describe('directory sign-in for a first start', () => {
       caFile: path.join(dir, 'ca.pem'),
       timeoutMs: 3000,
     });
-    expect(config.radius).toEqual({ type: 'radius', servers: ['10.1.1.1:1812', 'radius2.corp.example'], secret: 'shared', timeoutMs: 2000 });
+    expect(config.radius).toEqual({
+      type: 'radius',
+      servers: ['10.1.1.1:1812', 'radius2.corp.example'],
+      secret: 'shared',
+      timeoutMs: 2000,
+    });
     expect(loadConfig(base).ldap).toBeUndefined();
   });
 

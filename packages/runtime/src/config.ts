@@ -234,7 +234,8 @@ function ldapOf(values: Record<string, unknown>, problems: string[]): LdapProvid
   const caFile = values.NAP_LDAP_CA_FILE === undefined ? undefined : path.resolve(String(values.NAP_LDAP_CA_FILE));
   if (caFile !== undefined && !existsSync(caFile)) problems.push(`NAP_LDAP_CA_FILE names a file that does not exist: ${caFile}`);
   const nested = TRUE_WORDS.includes(String(values.NAP_LDAP_NESTED_GROUPS ?? 'false'));
-  if (nested && values.NAP_LDAP_GROUP_BASE === undefined) problems.push('NAP_LDAP_NESTED_GROUPS needs NAP_LDAP_GROUP_BASE (nested groups are searched)');
+  if (nested && values.NAP_LDAP_GROUP_BASE === undefined)
+    problems.push('NAP_LDAP_NESTED_GROUPS needs NAP_LDAP_GROUP_BASE (nested groups are searched)');
   const config: LdapProviderConfig = { type: 'ldap', url, userBase: String(values.NAP_LDAP_USER_BASE ?? '') };
   if (values.NAP_LDAP_BIND_DN !== undefined) config.bindDN = String(values.NAP_LDAP_BIND_DN);
   if (values.NAP_LDAP_BIND_PASSWORD !== undefined) config.bindPassword = String(values.NAP_LDAP_BIND_PASSWORD);
@@ -262,13 +263,15 @@ function radiusOf(values: Record<string, unknown>, problems: string[]): RadiusPr
     return undefined;
   }
   const servers = listOf(values.NAP_RADIUS_SERVERS);
-  if (servers.length === 0 || servers.length > 4) problems.push('NAP_RADIUS_SERVERS must name one to four servers (host:port, comma-separated)');
+  if (servers.length === 0 || servers.length > 4)
+    problems.push('NAP_RADIUS_SERVERS must name one to four servers (host:port, comma-separated)');
   for (const server of servers) {
     const match = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+)(?::(\d{1,5}))?$/.exec(server);
     if (!match || (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535)))
       problems.push(`NAP_RADIUS_SERVERS holds "${server}", which is not host:port (port 1..65535)`);
   }
-  if (values.NAP_RADIUS_SECRET === undefined) problems.push('NAP_RADIUS_SECRET (or NAP_RADIUS_SECRET_FILE) is required with NAP_RADIUS_SERVERS');
+  if (values.NAP_RADIUS_SECRET === undefined)
+    problems.push('NAP_RADIUS_SECRET (or NAP_RADIUS_SECRET_FILE) is required with NAP_RADIUS_SERVERS');
   const config: RadiusProviderConfig = { type: 'radius', servers, secret: String(values.NAP_RADIUS_SECRET ?? '') };
   if (values.NAP_RADIUS_TIMEOUT_MS !== undefined) config.timeoutMs = Number(values.NAP_RADIUS_TIMEOUT_MS);
   withinSignInBudget('NAP_RADIUS_TIMEOUT_MS', config.timeoutMs, servers.length, problems);

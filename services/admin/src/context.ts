@@ -26,7 +26,16 @@ import type { PackageSources } from './clients/package-sources';
 import type { Replicas } from './clients/replicas';
 import type { ServiceIndexes } from './clients/service-indexes';
 import type { ActiveAuthentication, SignInMethods } from './clients/sign-in-methods';
-import { accountView, callerOf, checkedGroups, externalAccountRecord, externalAccountChanges, lastAdmin, losesAdmin, newGroupRecord } from './domain/accounts';
+import {
+  accountView,
+  callerOf,
+  checkedGroups,
+  externalAccountRecord,
+  externalAccountChanges,
+  lastAdmin,
+  losesAdmin,
+  newGroupRecord,
+} from './domain/accounts';
 import type { AccountView } from './domain/accounts';
 import { adapterSettingsOf, adapterTarget, adapterView, newAdapterDoc, outboundOf, sealedAdapterData } from './domain/adapters';
 import type { AdapterRequest } from './domain/adapters';
@@ -185,7 +194,11 @@ export async function checkCredentials(svc: AdminContext, username: string, pass
  * every method in order otherwise); a method that accepts brings the account and its groups in or
  * up to date. An empty password is refused before anything is asked.
  */
-export async function verifyCredentials(svc: AdminContext, username: string, password: string): Promise<AccountRecord | 'wrong' | 'inactive'> {
+export async function verifyCredentials(
+  svc: AdminContext,
+  username: string,
+  password: string,
+): Promise<AccountRecord | 'wrong' | 'inactive'> {
   if (password === '') return 'wrong';
   const account = await svc.accounts.findByUsername(username);
   if (account !== null && account.provenance === undefined) {
@@ -205,11 +218,19 @@ export async function verifyCredentials(svc: AdminContext, username: string, pas
  * undefined when no method accepted. A method that does not answer is passed over for the next; when
  * none accepted and one did not answer, 503 `AUTH_PROVIDER_UNAVAILABLE` (it might have known them).
  */
-async function passwordSignIn(svc: AdminContext, username: string, password: string, account: AccountRecord | null): Promise<AccountRecord | undefined> {
+async function passwordSignIn(
+  svc: AdminContext,
+  username: string,
+  password: string,
+  account: AccountRecord | null,
+): Promise<AccountRecord | undefined> {
   const methods = (await svc.signIn.all()).filter((m): m is PasswordMethod => m.kind === 'password');
   const asked = account === null ? methods : methods.filter((m) => m.name === account.provenance);
   if (account !== null && asked.length === 0) {
-    svc.log.warn({ username, provenance: account.provenance }, 'Sign-in refused: the sign-in method of this account is not configured or not a password method');
+    svc.log.warn(
+      { username, provenance: account.provenance },
+      'Sign-in refused: the sign-in method of this account is not configured or not a password method',
+    );
     return undefined;
   }
   let unavailable: unknown;
@@ -241,7 +262,11 @@ async function passwordSignIn(svc: AdminContext, username: string, password: str
  * username belongs to a local account or to another method: a directory never takes over an
  * account it did not create. Every method, password or browser, ends here.
  */
-export async function signedInAccount(svc: AdminContext, method: SignInMethod, identity: ExternalIdentity): Promise<AccountRecord | undefined> {
+export async function signedInAccount(
+  svc: AdminContext,
+  method: SignInMethod,
+  identity: ExternalIdentity,
+): Promise<AccountRecord | undefined> {
   const groupIds = await directoryGroups(svc, method, identity.groups);
   const now = new Date().toISOString();
   let account = await svc.accounts.findByUsername(identity.username);
@@ -278,7 +303,10 @@ async function directoryGroups(svc: AdminContext, method: SignInMethod, names: r
   const ids: string[] = [];
   for (const name of unique) {
     let group = existing.find((g) => g.externalName === name) ?? (await directoryGroup(svc, method.name, name));
-    const change = adminRoleChange(group, method.adminGroups.some((admin) => sameGroupName(admin, name)));
+    const change = adminRoleChange(
+      group,
+      method.adminGroups.some((admin) => sameGroupName(admin, name)),
+    );
     if (change !== undefined) {
       group = await svc.groups.update(group._id, { ...change, lastUpdated: new Date().toISOString(), lastUpdatedBy: method.name });
       await svc.events.groupChanged({ groupId: group._id });
@@ -327,7 +355,10 @@ export async function recheckedAccount(
   const method = await svc.signIn.named(account.provenance);
   if (method === undefined) {
     await endSessionsOf(svc, account._id);
-    throw new AppError('UNAUTHENTICATED', `Sign-in method "${account.provenance}" of this account is no longer configured; the session has ended`);
+    throw new AppError(
+      'UNAUTHENTICATED',
+      `Sign-in method "${account.provenance}" of this account is no longer configured; the session has ended`,
+    );
   }
   const checkedAt = session.checkedAt ?? Date.parse(session.created);
   if (!recheckDue(checkedAt, now, method.recheckMinutes)) return account;
@@ -341,10 +372,17 @@ export async function recheckedAccount(
   let identity: ExternalIdentity | null;
   try {
     // the gateway waits for this answer: a method slower than the request leaves the session as it was
-    identity = await beforeDeadline(method.recheck({ username: account.username, externalId: account.externalId }), deadline - 500, method.name);
+    identity = await beforeDeadline(
+      method.recheck({ username: account.username, externalId: account.externalId }),
+      deadline - 500,
+      method.name,
+    );
   } catch (err) {
     if (!hasCode(err, 'AUTH_PROVIDER_UNAVAILABLE')) throw err;
-    svc.log.warn({ provider: method.name, username: account.username, err: (err as Error).message }, 'Session re-check postponed: the sign-in method is unavailable');
+    svc.log.warn(
+      { provider: method.name, username: account.username, err: (err as Error).message },
+      'Session re-check postponed: the sign-in method is unavailable',
+    );
     return account;
   }
   const updated = identity === null ? undefined : await signedInAccount(svc, method, { ...identity, username: account.username });
@@ -360,7 +398,10 @@ export async function recheckedAccount(
 async function beforeDeadline<T>(work: Promise<T>, deadline: number, provider: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(providerUnavailable(provider, 'no answer before the request deadline')), Math.max(0, deadline - Date.now()));
+    timer = setTimeout(
+      () => reject(providerUnavailable(provider, 'no answer before the request deadline')),
+      Math.max(0, deadline - Date.now()),
+    );
   });
   try {
     return await Promise.race([work, late]);
@@ -513,7 +554,10 @@ export async function saveRepositoryConfigs(svc: AdminContext, repoConfigs: Repo
 export async function activeAuthentication(svc: AdminContext): Promise<ActiveAuthentication> {
   const active = await activeProfileRecord(svc);
   if (active === null) return { version: 'none', authenticationProps: () => ({}) };
-  return { version: `${active._id}@${active.lastUpdated}`, authenticationProps: () => openedProfile(active, svc.secrets).authenticationProps };
+  return {
+    version: `${active._id}@${active.lastUpdated}`,
+    authenticationProps: () => openedProfile(active, svc.secrets).authenticationProps,
+  };
 }
 
 /**
@@ -521,7 +565,10 @@ export async function activeAuthentication(svc: AdminContext): Promise<ActiveAut
  * written into the active profile when it has none of that name; the profile counts from then on.
  * The names of those it added.
  */
-export async function seedSignInProviders(svc: AdminContext, fromEnvironment: Record<string, ProviderConfig | undefined>): Promise<string[]> {
+export async function seedSignInProviders(
+  svc: AdminContext,
+  fromEnvironment: Record<string, ProviderConfig | undefined>,
+): Promise<string[]> {
   if (Object.values(fromEnvironment).every((config) => config === undefined)) return [];
   const profile = await activeProfile(svc);
   const auth = profile.authenticationProps as Record<string, unknown> | undefined;

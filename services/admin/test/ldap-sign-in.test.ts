@@ -137,12 +137,18 @@ async function resolveSession(token: string) {
 /** Moves the last directory check of the session back beyond any re-check interval. */
 async function ageSession(token: string): Promise<void> {
   const sid = peekToken(token)?.sid as string;
-  await platform.stores.get('admin')?.collection('sessions').updateOne({ _id: sid }, { $set: { checkedAt: 0 } });
+  await platform.stores
+    .get('admin')
+    ?.collection('sessions')
+    .updateOne({ _id: sid }, { $set: { checkedAt: 0 } });
 }
 
 async function removeMember(group: string, uid: string): Promise<void> {
   const client = await slapd.admin();
-  await client.modify(groupDn(group), new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [personDn(uid)] }) }));
+  await client.modify(
+    groupDn(group),
+    new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [personDn(uid)] }) }),
+  );
 }
 
 suite('sign-in with an OpenLDAP directory', () => {
@@ -221,7 +227,10 @@ suite('sign-in with an OpenLDAP directory', () => {
 
   it('gives roles to directory groups through the existing routes; a removal from a group takes effect at the next sign-in and at the re-check of an open session', async () => {
     const netops = (await groupsByName()).get('netops') as Group;
-    const roles = await platform.http('PUT', `/user-management/groups/${netops._id}/roles`, { token: admin, body: { roles: ['operations'] } });
+    const roles = await platform.http('PUT', `/user-management/groups/${netops._id}/roles`, {
+      token: admin,
+      body: { roles: ['operations'] },
+    });
     expect(roles.status).toBe(200);
     const open = await tokenOf('bob', 'bob-pass');
     expect((await whoami(open)).roles).toEqual(['operations']);
@@ -244,14 +253,24 @@ suite('sign-in with an OpenLDAP directory', () => {
     const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`alice:${password}`).toString('base64')}` });
     expect((await platform.http('GET', '/whoami', { headers: basic('alice-pass') })).status).toBe(200);
     const client = await slapd.admin();
-    await client.modify(personDn('alice'), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: ['alice-new-pass'] }) }));
+    await client.modify(
+      personDn('alice'),
+      new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: ['alice-new-pass'] }) }),
+    );
     // the old password stops working once the gateway's short memory of it (10 s) has passed, never later
-    await eventually('the old password refused', async () => (await platform.http('GET', '/whoami', { headers: basic('alice-pass') })).status === 401, {
-      timeoutMs: 20_000,
-      intervalMs: 500,
-    });
+    await eventually(
+      'the old password refused',
+      async () => (await platform.http('GET', '/whoami', { headers: basic('alice-pass') })).status === 401,
+      {
+        timeoutMs: 20_000,
+        intervalMs: 500,
+      },
+    );
     expect((await platform.http('GET', '/whoami', { headers: basic('alice-new-pass') })).status).toBe(200);
-    await client.modify(personDn('alice'), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: ['alice-pass'] }) }));
+    await client.modify(
+      personDn('alice'),
+      new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: ['alice-pass'] }) }),
+    );
   });
 
   it('ends the sessions of a person the directory no longer knows', async () => {
@@ -281,7 +300,12 @@ suite('sign-in with an OpenLDAP directory', () => {
       const res = await platform.http('GET', '/whoami', { headers: { authorization: basic } });
       expect([400, 401]).toContain(res.status);
       expect((await platform.http('POST', '/login', { body: { username: 'alice', password: '' } })).status).toBe(400);
-      const directory = new LdapDirectory('direct', { ...(ldapProvider() as never), timeoutMs: 500 }, [], createLogger({ name: 't', level: 'silent' }));
+      const directory = new LdapDirectory(
+        'direct',
+        { ...(ldapProvider() as never), timeoutMs: 500 },
+        [],
+        createLogger({ name: 't', level: 'silent' }),
+      );
       await expect(directory.authenticate('alice', '')).resolves.toEqual({ outcome: 'rejected', reason: 'empty password' });
       // the same directory, asked with a password, does try the paused server
       await expect(directory.authenticate('alice', 'alice-pass')).rejects.toMatchObject({ code: 'AUTH_PROVIDER_UNAVAILABLE' });
@@ -355,8 +379,13 @@ suite('sign-in with an OpenLDAP directory', () => {
     // a provider's own filter: only groupOfNames, by member
     await addPerson(slapd, { uid: 'dave', password: 'dave-pass' });
     const client = await slapd.admin();
-    await client.modify(groupDn('netops'), new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [personDn('dave')] }) }));
-    await setProviders({ ldap: ldapProvider({ groupBase: `ou=groups,${LDAP_SUFFIX}`, groupFilter: '(&(objectClass=groupOfNames)(member={{dn}}))' }) });
+    await client.modify(
+      groupDn('netops'),
+      new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [personDn('dave')] }) }),
+    );
+    await setProviders({
+      ldap: ldapProvider({ groupBase: `ou=groups,${LDAP_SUFFIX}`, groupFilter: '(&(objectClass=groupOfNames)(member={{dn}}))' }),
+    });
     expect(await namesOf((await whoami(await tokenOf('dave', 'dave-pass'))).groups)).toEqual(['netops']);
   });
 
@@ -378,13 +407,19 @@ suite('sign-in with an OpenLDAP directory', () => {
       },
     });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('authenticationProps.providers.ldap.userFilter') });
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('authenticationProps.providers.ldap.userFilter'),
+    });
     expect((await activeProfile()).authenticationProps?.providers).toEqual(profile.authenticationProps?.providers);
   });
 
   it('keeps the password of a directory account in the directory, and signs nobody in with a disabled provider', async () => {
     const alice = await whoami(await tokenOf('alice', 'alice-pass'));
-    const res = await platform.http('PUT', `/user-management/accounts/${alice._id}/password`, { token: admin, body: { password: 'nap-password-1' } });
+    const res = await platform.http('PUT', `/user-management/accounts/${alice._id}/password`, {
+      token: admin,
+      body: { password: 'nap-password-1' },
+    });
     expect(res.status).toBe(422);
     expect((await login('alice', '')).status).toBe(400);
     await setProviders({ ldap: ldapProvider({ enabled: false }) });

@@ -68,7 +68,9 @@ suite('sign-in with RADIUS', () => {
     });
     silent = await silentUdpServer();
     platform = await startTestPlatform({
-      config: { radius: { type: 'radius', servers: [radius.server], secret: RADIUS_SECRET, timeoutMs: 800, adminGroups: ['radius-admins'] } },
+      config: {
+        radius: { type: 'radius', servers: [radius.server], secret: RADIUS_SECRET, timeoutMs: 800, adminGroups: ['radius-admins'] },
+      },
     });
     admin = await platform.login();
     bus = createClient(platform.bus);
@@ -133,7 +135,10 @@ suite('sign-in with RADIUS', () => {
     const sid = peekToken(token)?.sid as string;
     const resolve = () => bus.call('admin.resolveSession', { body: { sid } }, { caller: SYSTEM_CALLER });
     expect((await resolve()).body.username).toBe('alice');
-    await platform.stores.get('admin')?.collection('sessions').updateOne({ _id: sid }, { $set: { checkedAt: 0 } });
+    await platform.stores
+      .get('admin')
+      ?.collection('sessions')
+      .updateOne({ _id: sid }, { $set: { checkedAt: 0 } });
     await expect(resolve()).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringContaining('log in again') });
     // a new sign-in begins a new session
     expect((await login('alice', 'alice-pass')).status).toBe(200);

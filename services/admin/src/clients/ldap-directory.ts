@@ -169,7 +169,10 @@ export class LdapDirectory implements PasswordMethod {
       return null;
     }
     if (searchEntries.length > 1) {
-      this.log.warn({ provider: this.name, username, entries: searchEntries.length }, 'The user filter finds several entries; refusing the sign-in');
+      this.log.warn(
+        { provider: this.name, username, entries: searchEntries.length },
+        'The user filter finds several entries; refusing the sign-in',
+      );
       return null;
     }
     return searchEntries[0] ?? null;

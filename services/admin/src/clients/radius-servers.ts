@@ -63,7 +63,10 @@ export class RadiusServers implements PasswordMethod {
         continue;
       }
       if (reply.code === 'Access-Accept') return { outcome: 'accepted', identity: { username, groups: this.groupsOf(reply) } };
-      return { outcome: 'rejected', reason: reply.code === 'Access-Challenge' ? 'the server asked a challenge, which NAP does not answer' : 'rejected' };
+      return {
+        outcome: 'rejected',
+        reason: reply.code === 'Access-Challenge' ? 'the server asked a challenge, which NAP does not answer' : 'rejected',
+      };
     }
     throw providerUnavailable(this.name, last);
   }
@@ -109,12 +112,21 @@ export class RadiusServers implements PasswordMethod {
         try {
           decoded = radius.decode({ packet: message, secret: this.config.secret });
           // verify_response writes into the packet it checks: give it a copy
-          if (decoded.identifier !== identifier || !radius.verify_response({ request, response: Buffer.from(message), secret: this.config.secret })) {
-            this.log.warn({ provider: this.name, server: `${host}:${port}` }, 'RADIUS reply ignored: it is not for this request or fails the shared secret');
+          if (
+            decoded.identifier !== identifier ||
+            !radius.verify_response({ request, response: Buffer.from(message), secret: this.config.secret })
+          ) {
+            this.log.warn(
+              { provider: this.name, server: `${host}:${port}` },
+              'RADIUS reply ignored: it is not for this request or fails the shared secret',
+            );
             return;
           }
         } catch (err) {
-          this.log.warn({ provider: this.name, server: `${host}:${port}`, err: (err as Error).message }, 'RADIUS reply ignored: it cannot be decoded');
+          this.log.warn(
+            { provider: this.name, server: `${host}:${port}`, err: (err as Error).message },
+            'RADIUS reply ignored: it cannot be decoded',
+          );
           return;
         }
         done(undefined, decoded);

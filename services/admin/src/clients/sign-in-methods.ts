@@ -72,13 +72,17 @@ export class SignInMethods {
         .flatMap((provider) => {
           const factory = METHOD_FACTORIES[provider.config.type];
           if (factory === undefined) {
-            this.log.error({ provider: provider.name, type: provider.config.type }, 'No sign-in method of this type is built; the provider is left out');
+            this.log.error(
+              { provider: provider.name, type: provider.config.type },
+              'No sign-in method of this type is built; the provider is left out',
+            );
             return [];
           }
           return [factory(provider, adminGroupsOf(provider, authenticationProps), this.log.child({ provider: provider.name }))];
         });
       this.built = { version: active.version, methods };
-      if (methods.length > 0) this.log.info({ methods: methods.map((m) => `${m.name} (${m.type})`) }, 'Sign-in methods of the active profile');
+      if (methods.length > 0)
+        this.log.info({ methods: methods.map((m) => `${m.name} (${m.type})`) }, 'Sign-in methods of the active profile');
     } catch (err) {
       // a profile is checked when it is written; one that still does not parse (written by an older release) is named in every 503
       const problem = err instanceof Error ? err.message : String(err);

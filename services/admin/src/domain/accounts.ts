@@ -32,7 +32,12 @@ export interface AccountView {
 }
 
 /** The record of the account of a person a sign-in method vouched for: no password of NAP's (none verifies), `provenance` the method. */
-export function externalAccountRecord(identity: ExternalIdentity, provenance: string, groups: string[], now: string): Omit<AccountRecord, '_id'> {
+export function externalAccountRecord(
+  identity: ExternalIdentity,
+  provenance: string,
+  groups: string[],
+  now: string,
+): Omit<AccountRecord, '_id'> {
   return {
     username: identity.username,
     ...namesOf(identity),

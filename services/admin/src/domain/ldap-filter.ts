@@ -62,7 +62,11 @@ export function userFilter(template: string | undefined, username: string): stri
  * The filter that finds the groups of the user entry `dn`: the provider's own, or the default; with
  * `nested` (Active Directory) the in-chain rule, which also finds the groups those groups are in.
  */
-export function groupFilter(options: { template?: string | undefined; nested?: boolean | undefined }, dn: string, username: string): string {
+export function groupFilter(
+  options: { template?: string | undefined; nested?: boolean | undefined },
+  dn: string,
+  username: string,
+): string {
   const template = options.nested ? IN_CHAIN_GROUP_FILTER : (options.template ?? DEFAULT_GROUP_FILTER);
   return fillFilter(template, { dn, username });
 }

@@ -112,7 +112,11 @@ describe('groups of a sign-in', () => {
       ['corp-old', 'corp'],
       ['other-1', 'aaa'],
     ]);
-    expect(groupsAfterSignIn(['local-1', 'corp-old', 'other-1'], provenance, 'corp', ['corp-new'])).toEqual(['local-1', 'other-1', 'corp-new']);
+    expect(groupsAfterSignIn(['local-1', 'corp-old', 'other-1'], provenance, 'corp', ['corp-new'])).toEqual([
+      'local-1',
+      'other-1',
+      'corp-new',
+    ]);
   });
 
   it('re-checks a session once the interval has passed, not before', () => {

@@ -93,7 +93,10 @@ export interface BrowserMethod extends MethodBase {
    * POST binding) and what `start` kept: the identity, or 401 `UNAUTHENTICATED` naming the check
    * that failed (signature, issuer, audience, expiry, nonce, InResponseTo, replay).
    */
-  finish(callback: { query: Record<string, string>; form: Record<string, string> }, pending: Record<string, string>): Promise<ExternalIdentity>;
+  finish(
+    callback: { query: Record<string, string>; form: Record<string, string> },
+    pending: Record<string, string>,
+  ): Promise<ExternalIdentity>;
 }
 
 /** Any sign-in method. */
@@ -133,8 +136,10 @@ export function providersOf(authenticationProps: unknown, at: string): NamedProv
     if (!PROVIDER_NAME.test(name) || name.toLowerCase() === LOCAL_PROVENANCE)
       throw invalidMember(`${at}.providers`, `names a provider "${name}"; a name is letters, digits, ".", "_" and "-" (not "local")`);
     const type = isRecord(value) ? value.type : undefined;
-    const schema = typeof type === 'string' && type in PROVIDER_SCHEMAS ? PROVIDER_SCHEMAS[type as keyof typeof PROVIDER_SCHEMAS] : undefined;
-    if (schema === undefined) throw invalidMember(`${here}.type`, `is ${JSON.stringify(type)}; one of ${Object.keys(PROVIDER_SCHEMAS).join(', ')}`);
+    const schema =
+      typeof type === 'string' && type in PROVIDER_SCHEMAS ? PROVIDER_SCHEMAS[type as keyof typeof PROVIDER_SCHEMAS] : undefined;
+    if (schema === undefined)
+      throw invalidMember(`${here}.type`, `is ${JSON.stringify(type)}; one of ${Object.keys(PROVIDER_SCHEMAS).join(', ')}`);
     const config = parseAs(schema, value, here) as ProviderConfig;
     checkProvider(config, here);
     out.push({ name, config });
@@ -165,7 +170,8 @@ function checkProvider(config: ProviderConfig, at: string): void {
     );
   if (config.type === 'ldap') {
     for (const url of ldapUrls(config))
-      if (!/^ldaps?:\/\/[^/?#\s]+\/?$/.test(url)) throw invalidMember(`${at}.url`, `holds "${url}"; an LDAP URL is ldap://host[:port] or ldaps://host[:port]`);
+      if (!/^ldaps?:\/\/[^/?#\s]+\/?$/.test(url))
+        throw invalidMember(`${at}.url`, `holds "${url}"; an LDAP URL is ldap://host[:port] or ldaps://host[:port]`);
     if (config.userFilter !== undefined && !config.userFilter.includes('{{username}}'))
       throw invalidMember(`${at}.userFilter`, 'has no {{username}}: the filter must name the person signing in');
     if (config.groupFilter !== undefined && !/\{\{(dn|username)\}\}/.test(config.groupFilter))
@@ -177,7 +183,8 @@ function checkProvider(config: ProviderConfig, at: string): void {
     if ((config.bindDN === undefined) !== (config.bindPassword === undefined))
       throw invalidMember(`${at}.bindPassword`, 'and bindDN go together (neither: an anonymous search)');
   } else {
-    for (const server of config.servers) if (radiusServer(server) === undefined) throw invalidMember(`${at}.servers`, `holds "${server}"; a server is host:port`);
+    for (const server of config.servers)
+      if (radiusServer(server) === undefined) throw invalidMember(`${at}.servers`, `holds "${server}"; a server is host:port`);
   }
 }
 
@@ -267,7 +274,12 @@ export function adminRoleChange(
  * exactly those the method named now; the others (local groups an administrator added, groups of
  * another method) stay.
  */
-export function groupsAfterSignIn(current: readonly string[], provenanceOf: ReadonlyMap<string, string | undefined>, provenance: string, now: readonly string[]): string[] {
+export function groupsAfterSignIn(
+  current: readonly string[],
+  provenanceOf: ReadonlyMap<string, string | undefined>,
+  provenance: string,
+  now: readonly string[],
+): string[] {
   const kept = current.filter((id) => provenanceOf.get(id) !== provenance);
   return [...new Set([...kept, ...now])];
 }
@@ -283,4 +295,3 @@ export function providerUnavailable(name: string, what: string, cause?: unknown)
     ...(cause !== undefined ? { cause } : {}),
   });
 }
-
