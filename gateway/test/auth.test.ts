@@ -116,7 +116,7 @@ describe('ways to fail', () => {
   });
 
   it('refuses an expired token', async () => {
-    const expiring = await startTestPlatform({ config: { tokenTtlSeconds: 1 } });
+    const expiring = await startTestPlatform({ config: { tokenTtlSeconds: 2 } });
     try {
       const token = await expiring.login();
       expect((await expiring.http('GET', '/whoami', { token })).status).toBe(200);
