@@ -325,6 +325,11 @@ suite('sign-in with an OpenLDAP directory', () => {
       const res = await login('alice', 'alice-pass');
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 'AUTH_PROVIDER_UNAVAILABLE', message: expect.stringContaining('"ldap"') });
+      const basic = await platform.http('GET', '/whoami', {
+        headers: { authorization: `Basic ${Buffer.from('bob:bob-pass').toString('base64')}` },
+      });
+      expect(basic.status).toBe(503);
+      expect(basic.body).toMatchObject({ code: 'AUTH_PROVIDER_UNAVAILABLE' });
       // break-glass and automation: local accounts do not wait for the directory
       expect((await login(TEST_ADMIN.username, TEST_ADMIN.password)).status).toBe(200);
       const grant = await platform.http('POST', '/oauth/token', {
