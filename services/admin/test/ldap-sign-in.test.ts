@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Change, Attribute } from 'ldapts';
 import { SYSTEM_CALLER, hasCode, peekToken } from '@nap/contracts';
+import type { LdapProviderConfig } from '@nap/contracts';
 import { createClient } from '@nap/runtime';
 import type { BusClient } from '@nap/bus';
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
@@ -158,21 +159,7 @@ suite('sign-in with an OpenLDAP directory', () => {
     slapd = await startSlapd({ tls: ca });
     await loadDirectory(slapd, PEOPLE, GROUPS);
     // the first start takes the directory from NAP_LDAP_* (here the parsed config those variables give)
-    platform = await startTestPlatform({
-      config: {
-        ldap: {
-          type: 'ldap',
-          url: slapd.url,
-          startTls: true,
-          caFile: ca.caFile,
-          bindDN: LDAP_SERVICE_DN,
-          bindPassword: LDAP_SERVICE_PASSWORD,
-          userBase: `ou=people,${LDAP_SUFFIX}`,
-          adminGroups: ['nap-admins'],
-          timeoutMs: 1_000,
-        },
-      },
-    });
+    platform = await startTestPlatform({ config: { ldap: ldapProvider() as unknown as LdapProviderConfig } });
     admin = await platform.login();
     bus = createClient(platform.bus);
   });
