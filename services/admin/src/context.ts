@@ -267,40 +267,62 @@ export async function signedInAccount(
   method: SignInMethod,
   identity: ExternalIdentity,
 ): Promise<AccountRecord | undefined> {
-  const groupIds = await directoryGroups(svc, method, identity.groups);
-  const now = new Date().toISOString();
   let account = await svc.accounts.findByUsername(identity.username);
+  if (account !== null && account.provenance !== method.name) return notTakenOver(svc, method, identity, account);
+  const groups = await directoryGroups(svc, method, identity.groups);
+  const groupIds = groups.map((g) => g._id);
+  const now = new Date().toISOString();
   if (account === null) {
     try {
       account = await svc.accounts.insert(externalAccountRecord(identity, method.name, groupIds, now));
+      svc.log.info(
+        { provider: method.name, username: identity.username, groups: groups.map((g) => g.name) },
+        'Account of a sign-in method created',
+      );
       return account;
     } catch (err) {
       if (!hasCode(err, 'ACCOUNT_ALREADY_EXISTS')) throw err;
+      // the same person signing in twice at once: the other sign-in made it
       account = await svc.accounts.findByUsername(identity.username);
+      if (account === null || account.provenance !== method.name) return notTakenOver(svc, method, identity, account);
     }
   }
-  if (account === null || account.provenance !== method.name) {
-    svc.log.warn(
-      { provider: method.name, username: identity.username, provenance: account?.provenance ?? 'local' },
-      'Sign-in refused: an account of that username belongs to NAP or to another sign-in method',
-    );
-    return undefined;
-  }
   const current = account.groups.length ? await svc.groups.byIds(account.groups) : [];
-  const groups = groupsAfterSignIn(account.groups, new Map(current.map((g) => [g._id, g.provenance])), method.name, groupIds);
-  const changes = externalAccountChanges(account, identity, groups, method.name, now);
+  const after = groupsAfterSignIn(account.groups, new Map(current.map((g) => [g._id, g.provenance])), method.name, groupIds);
+  const changes = externalAccountChanges(account, identity, after, method.name, now);
   if (changes === undefined) return account;
   const updated = await svc.accounts.update(account._id, changes);
-  if ('groups' in changes) await svc.events.accountChanged({ accountId: account._id, reason: 'groups' });
+  if ('groups' in changes) {
+    const before = new Set(account.groups);
+    svc.log.info(
+      {
+        provider: method.name,
+        username: account.username,
+        added: groups.filter((g) => !before.has(g._id)).map((g) => g.name),
+        removed: current.filter((g) => !after.includes(g._id)).map((g) => g.name),
+      },
+      'Groups of an account changed by its sign-in method',
+    );
+    await svc.events.accountChanged({ accountId: account._id, reason: 'groups' });
+  }
   return updated;
 }
 
-/** The ids of the NAP groups of a method's group names: found by the name the method gives them, created when new, admin role applied. */
-async function directoryGroups(svc: AdminContext, method: SignInMethod, names: readonly string[]): Promise<string[]> {
+/** The refusal of a sign-in whose username belongs to a local account or to another method, logged. */
+function notTakenOver(svc: AdminContext, method: SignInMethod, identity: ExternalIdentity, account: AccountRecord | null): undefined {
+  svc.log.warn(
+    { provider: method.name, username: identity.username, provenance: account?.provenance ?? 'local' },
+    'Sign-in refused: an account of that username belongs to NAP or to another sign-in method',
+  );
+  return undefined;
+}
+
+/** The NAP groups of a method's group names: found by the name the method gives them, created when new, admin role applied. */
+async function directoryGroups(svc: AdminContext, method: SignInMethod, names: readonly string[]): Promise<GroupRecord[]> {
   const unique = names.filter((name, i) => names.findIndex((other) => sameGroupName(other, name)) === i);
   if (unique.length === 0) return [];
   const existing = await svc.groups.byExternalNames(method.name, unique);
-  const ids: string[] = [];
+  const out: GroupRecord[] = [];
   for (const name of unique) {
     let group = existing.find((g) => g.externalName === name) ?? (await directoryGroup(svc, method.name, name));
     const change = adminRoleChange(
@@ -311,9 +333,9 @@ async function directoryGroups(svc: AdminContext, method: SignInMethod, names: r
       group = await svc.groups.update(group._id, { ...change, lastUpdated: new Date().toISOString(), lastUpdatedBy: method.name });
       await svc.events.groupChanged({ groupId: group._id });
     }
-    ids.push(group._id);
+    out.push(group);
   }
-  return ids;
+  return out;
 }
 
 /** The NAP group of a method's group, created the first time (under another name when its own is taken). */

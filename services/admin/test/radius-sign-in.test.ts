@@ -74,7 +74,8 @@ suite('sign-in with RADIUS', () => {
     });
     admin = await platform.login();
     bus = createClient(platform.bus);
-  });
+    // servers and the platform start on a machine that may be busy: more than a test's 30 s
+  }, 120_000);
 
   afterAll(async () => {
     await platform?.stop();
