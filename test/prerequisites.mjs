@@ -28,6 +28,19 @@ export function ensureNatsServer() {
   }
 }
 
+/** curl and jq, which the README's examples use (test/e2e/readme-examples.test.ts runs them): installed as root, else exits naming the command. */
+export function ensureExampleTools() {
+  const missing = ['curl', 'jq'].filter((tool) => !has(tool));
+  if (missing.length === 0) return;
+  if (process.getuid?.() === 0) {
+    console.log(`Installing ${missing.join(' and ')} (Debian) for the README's examples…`);
+    run('sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`]);
+  } else {
+    console.error(`${missing.join(' and ')} missing: run \`sudo apt-get install ${missing.join(' ')}\` (the README's examples use them).`);
+    process.exit(1);
+  }
+}
+
 /**
  * Python's Jinja2 and TextFSM (Debian): the studio service renders templates with them. Installed as
  * root; otherwise a developer machine runs the rest (the template tests say loudly that they did

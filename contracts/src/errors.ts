@@ -370,6 +370,12 @@ export const ERROR_CODES = {
     description:
       'An artifact of the package has the name of one that exists (import with overwrite, unless it belongs to another prebuilt); nothing was installed.',
   },
+  PREBUILT_DEPENDENCY_MISSING: {
+    status: 409,
+    retryable: false,
+    description:
+      'The package names in metadata.IAPDependencies applications, adapters or prebuilts this platform lacks (or has in a version outside the range); the message names each; nothing was installed unless options.ignoreDependencies.',
+  },
   PREBUILT_BUNDLE_UNSUPPORTED: {
     status: 422,
     retryable: false,

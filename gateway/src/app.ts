@@ -28,6 +28,8 @@ export interface GatewayOptions extends BrowserSafetyOptions {
   metrics: PlatformMetrics;
   /** Largest accepted body, in bytes or a size string (`1mb`). */
   bodyLimit?: string | number;
+  /** Largest accepted body of the operations that take whole documents (catalog `bodyLimit: 'document'`), in bytes. */
+  documentBodyLimit?: number;
   /** Deepest nesting of a JSON body (400 `JSON_TOO_DEEP` beyond); checked on the bytes before parsing. */
   maxJsonDepth?: number;
   /** Longest path parameter, in characters (400 `PARAMETER_TOO_LONG` beyond). */
@@ -75,7 +77,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     authenticator,
     routes,
     streams: createEventStreams({ bus, client, authenticator, logger }),
-    readBody: createBodyReader({ bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH }),
+    readBody: createBodyReader({
+      bodyLimit: options.bodyLimit,
+      ...(options.documentBodyLimit !== undefined ? { documentBodyLimit: options.documentBodyLimit } : {}),
+      maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    }),
     setSessionCookie: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies, browser }),
     securityHeaders: createSecurityHeaders(browser),
     browser,

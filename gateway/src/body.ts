@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import bodyParser from 'body-parser';
 import typeis from 'type-is';
-import { AppError, jsonTextExceedsDepth, jsonTooDeep } from '@nap/contracts';
-import type { OperationDef } from '@nap/contracts';
+import { AppError, BODY_LIMITS, jsonTextExceedsDepth, jsonTooDeep } from '@nap/contracts';
+import type { BodyLimit, OperationDef } from '@nap/contracts';
 
 /** Largest body the gateway reads unless told otherwise. */
 export const DEFAULT_BODY_LIMIT = '1mb';
@@ -18,6 +18,11 @@ export type BodyReader = (op: OperationDef, req: IncomingMessage, res: ServerRes
 export interface BodyOptions {
   /** Largest accepted body, in bytes or a size string (`1mb`). */
   bodyLimit?: string | number;
+  /**
+   * Largest accepted body of the operations whose catalog entry says `bodyLimit: 'document'`, in
+   * bytes; {@link BODY_LIMITS}`.document` by default, never less than `bodyLimit`.
+   */
+  documentBodyLimit?: number;
   /** Deepest nesting of a JSON body. */
   maxJsonDepth: number;
 }
@@ -31,17 +36,24 @@ export interface BodyOptions {
  * after it walks the body); body-parser's own errors are mapped by `toHttpError` (errors.ts).
  */
 export function createBodyReader(options: BodyOptions): BodyReader {
-  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const { maxJsonDepth } = options;
-  const jsonParser: BodyParser = bodyParser.json({
-    limit,
-    type: JSON_TYPES,
-    strict: false,
-    verify: (_req, _res, buf) => {
-      if (jsonTextExceedsDepth(buf, maxJsonDepth)) throw jsonTooDeep('The request body', maxJsonDepth);
-    },
+  const parsersOf = (limit: string | number): { json: BodyParser; form: BodyParser } => ({
+    json: bodyParser.json({
+      limit,
+      type: JSON_TYPES,
+      strict: false,
+      verify: (_req, _res, buf) => {
+        if (jsonTextExceedsDepth(buf, maxJsonDepth)) throw jsonTooDeep('The request body', maxJsonDepth);
+      },
+    }),
+    form: bodyParser.urlencoded({ limit, extended: false, type: FORM_TYPE }),
   });
-  const formParser: BodyParser = bodyParser.urlencoded({ limit, extended: false, type: FORM_TYPE });
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const documentLimit = Math.max(options.documentBodyLimit ?? BODY_LIMITS.document.bytes, bytes(limit));
+  const parsers: Record<BodyLimit, { json: BodyParser; form: BodyParser }> = {
+    default: parsersOf(limit),
+    document: parsersOf(documentLimit),
+  };
 
   return async (op, req, res) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -53,11 +65,21 @@ export function createBodyReader(options: BodyOptions): BodyReader {
         `${req.method} ${op.http?.path} accepts ${accepted.join(' or ')}, not ${req.headers['content-type'] ?? 'a body without a content type'}`,
       );
     }
-    const parser = accepted.includes(FORM_TYPE) ? formParser : jsonParser;
+    const { json, form } = parsers[op.bodyLimit ?? 'default'];
+    const parser = accepted.includes(FORM_TYPE) ? form : json;
     const target = req as IncomingMessage & { body?: unknown };
     await new Promise<void>((resolve, reject) => {
       parser(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
     });
     return target.body;
   };
+}
+
+/** A limit as body-parser takes it (bytes, or a size string such as `1mb`), in bytes. */
+function bytes(limit: string | number): number {
+  if (typeof limit === 'number') return limit;
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(limit.trim());
+  if (m === null) return 0;
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b' | 'kb' | 'mb' | 'gb'];
+  return Math.floor(Number(m[1]) * unit);
 }

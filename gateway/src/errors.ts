@@ -17,9 +17,12 @@ export interface ErrorAnswers {
 export function createErrorAnswers(logger: Logger, bodyLimit: string | number | undefined): ErrorAnswers {
   function toHttpError(err: unknown): AppError {
     if (isAppError(err)) return err;
-    const e = err as { type?: string; status?: number; message?: string };
-    if (e.type === 'entity.too.large')
-      return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${String(bodyLimit ?? DEFAULT_BODY_LIMIT)}`);
+    const e = err as { type?: string; status?: number; message?: string; limit?: unknown };
+    if (e.type === 'entity.too.large') {
+      // body-parser names the limit it applied: an operation that takes whole documents has a larger one
+      const limit = typeof e.limit === 'number' ? `${e.limit} bytes` : String(bodyLimit ?? DEFAULT_BODY_LIMIT);
+      return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${limit} of this route`);
+    }
     if (e.type === 'entity.parse.failed')
       return new AppError('BAD_REQUEST', `The request body is not valid JSON: ${e.message ?? ''}`.trim());
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')

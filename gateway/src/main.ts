@@ -21,6 +21,7 @@ async function run(): Promise<void> {
     logger,
     metrics,
     bodyLimit: config.bodyLimitBytes,
+    documentBodyLimit: config.documentBodyLimitBytes,
     maxJsonDepth: config.maxJsonDepth,
     maxParamLength: config.maxParamLength,
     requiredServices: SERVICE_NAMES,

@@ -10,7 +10,7 @@ let platform: TestPlatform;
 let token: string;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ config: { bodyLimitBytes: 64 * 1024 } });
+  platform = await startTestPlatform({ config: { bodyLimitBytes: 64 * 1024, documentBodyLimitBytes: 256 * 1024 } });
   token = await platform.login();
 });
 
@@ -79,7 +79,25 @@ describe('the gateway', () => {
   it('answers 413 for a body over the limit', async () => {
     const res = await platform.http('POST', '/mop/diff', { token, body: { value_a: 'x'.repeat(100 * 1024), value_b: '' } });
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(res.body).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `The request body is larger than the limit of ${64 * 1024} bytes of this route`,
+    });
+  });
+
+  it("reads the bodies of the operations that take whole documents up to their own limit (catalog bodyLimit 'document')", async () => {
+    const documentOps = CATALOG.filter((op) => op.bodyLimit === 'document').map((op) => `${op.http?.method} ${op.http?.path}`);
+    expect(documentOps).toEqual(['POST /integration-models', 'PUT /integration-models', 'PUT /integration-models/validation']);
+    // 100 KiB: over the default limit, under the document limit; the service answers, whatever it thinks of the document
+    const model = { openapi: '3.0.3', info: { title: 'Padded', version: '1', description: 'x'.repeat(100 * 1024) }, paths: {} };
+    const read = await platform.http('PUT', '/integration-models/validation', { token, body: { model } });
+    expect(read.status).toBe(200);
+    const over = await platform.http('PUT', '/integration-models/validation', {
+      token,
+      body: { model: { ...model, info: { ...model.info, description: 'x'.repeat(300 * 1024) } } },
+    });
+    expect(over.status).toBe(413);
+    expect(over.body).toMatchObject({ message: `The request body is larger than the limit of ${256 * 1024} bytes of this route` });
   });
 
   it('answers 415 for a body that is not JSON', async () => {

@@ -684,6 +684,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: modelBody,
     response: integrationModel,
+    bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
     notes:
       'Validated with an OpenAPI parser (2.0 converted to 3.x first); 400 INTEGRATION_MODEL_INVALID lists the findings { path, message } in details.',
@@ -725,6 +726,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: modelBody,
     response: integrationModel,
+    bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
     notes: 'Replaces the document of the existing versionId; 409 INTEGRATION_MODEL_IN_USE while an integration uses it.',
   },
@@ -735,6 +737,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: modelBody,
     response: embed(modelValidationSchema),
+    bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
     notes: 'The check of POST /integration-models without storing anything.',
   },
@@ -885,7 +888,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     notes:
       'Installs each bundle through the import of the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template; workflow: automation with its triggers), all or nothing: ' +
       'on any failure the artifacts created are deleted (and those overwritten put back) and nothing is recorded. Bundle types NAP does not have are refused by name (422 PREBUILT_BUNDLE_UNSUPPORTED); ' +
-      'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite (never one of another prebuilt); an artifact its service refuses names the bundle. See docs/prebuilts.md.',
+      'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite (never one of another prebuilt); an artifact its service refuses names the bundle. ' +
+      'Applications, adapters or prebuilts named in metadata.IAPDependencies that the platform lacks (or has outside the range) are 409 PREBUILT_DEPENDENCY_MISSING naming each, unless options.ignoreDependencies; the record then lists them in missingDependencies. See docs/prebuilts.md.',
   },
   {
     name: 'removePrebuilt',
@@ -916,7 +920,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: embed(prebuiltValidationSchema),
     timeoutMs: TIMEOUTS_MS.long,
     notes:
-      'What the import would do, without installing: errors (unknown bundle types, name clashes, a package of that name installed) and warnings (dependencies of its workflows found neither in the package nor on the platform).',
+      'What the import would do, without installing: errors (unknown bundle types, name clashes, a package of that name installed, what metadata.IAPDependencies names and the platform lacks) and warnings (dependencies of its workflows found neither in the package nor on the platform; the IAPDependencies it lacks with options.ignoreDependencies).',
   },
   // prebuilt repository configurations
   {

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { AuthMode, HttpMethod, JsonSchema, OperationDef } from './types';
+import type { AuthMode, BodyLimit, HttpMethod, JsonSchema, OperationDef } from './types';
 import { DEFAULT_TIMEOUT_MS } from './types';
 import type { Role } from '../roles';
 import type { ServiceName } from '../services';
@@ -39,6 +39,8 @@ export interface OperationSpec {
   timeoutMs?: number;
   addition?: boolean;
   accepts?: readonly string[];
+  /** A larger body limit than the default, for operations that take whole documents. */
+  bodyLimit?: BodyLimit;
   notes?: string;
 }
 
@@ -160,6 +162,7 @@ export function defineOperations<S extends ServiceName, const Specs extends read
     if (input.auth !== undefined) op.auth = input.auth;
     if (input.addition === true) op.addition = true;
     if (input.accepts !== undefined) op.accepts = [...input.accepts];
+    if (input.bodyLimit !== undefined && input.bodyLimit !== 'default') op.bodyLimit = input.bodyLimit;
     if (input.notes !== undefined) op.notes = input.notes;
     out[id] = deepFreeze(op);
   }

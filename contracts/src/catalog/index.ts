@@ -1,6 +1,7 @@
 import type { ServiceName } from '../services';
 import { SERVICE_NAMES } from '../services';
 import { rpcSubject } from '../subjects';
+import { BODY_LIMITS } from './types';
 import type { OperationDef } from './types';
 import type { TypesOfOperation } from './define';
 import { ADMIN_OPERATIONS } from './admin';
@@ -130,6 +131,7 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'studio.runTransformationById',
   'mop.getTemplateRuns',
   'mop.getTemplateRun',
+  'mop.updateTemplateByName',
   'gateway-devices.createDeviceTemplate',
   'gateway-devices.getDeviceTemplate',
   'gateway-devices.updateDeviceTemplate',
@@ -207,6 +209,13 @@ export function renderCatalogMarkdown(): string {
   lines.push(
     `${CATALOG.length} operations: ${http.filter((op) => op.addition !== true).length} spec routes, ` +
       `${http.filter((op) => op.addition === true).length} added routes, ${CATALOG.length - http.length} bus-only.`,
+    '',
+  );
+  const larger = http.filter((op) => op.bodyLimit === 'document');
+  lines.push(
+    `Request bodies are limited to ${BODY_LIMITS.default.bytes} bytes (\`${BODY_LIMITS.default.env}\`), but for the operations that take ` +
+      `whole documents (\`${BODY_LIMITS.document.env}\`, ${BODY_LIMITS.document.bytes} bytes by default): ` +
+      `${larger.map((op) => op.id).join(', ')}. Either may be set from 1024 bytes up to 64 MiB.`,
     '',
   );
   for (const service of SERVICE_NAMES) {

@@ -437,4 +437,15 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     response: embed(templateRunSchema),
     addition: true,
   },
+  {
+    name: 'updateTemplateByName',
+    summary: 'Update a command template by name',
+    http: { method: 'PUT', path: '/mop/updateTemplate/:name' },
+    roles: ROLE_SETS.write,
+    body: obj({ mop: commandTemplate }, ['mop']),
+    response: commandTemplate,
+    addition: true,
+    notes:
+      "The route Itential's MCP server calls (`update_command_template`): the template named in the path is replaced as `POST /mop/updateTemplate/:mopID` replaces it; `mop._id` is ignored, created and createdBy are kept, lastUpdated and lastUpdatedBy set. A `mop.name` other than the path's renames it (409 when that name is taken).",
+  },
 ]);

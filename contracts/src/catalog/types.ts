@@ -39,8 +39,28 @@ export interface OperationDef {
   addition?: boolean;
   /** Content types accepted for the body; defaults to `application/json`. */
   accepts?: readonly string[];
+  /** Which body limit the gateway applies ({@link BODY_LIMITS}); `default` unless given. */
+  bodyLimit?: BodyLimit;
   /** Free text for OpenAPI; where the spec leaves something open, what was decided. */
   notes?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * The largest request bodies the gateway reads (413 `PAYLOAD_TOO_LARGE` beyond), by kind of
+ * operation, in bytes: `default` for every operation, `document` for those that take whole
+ * documents users have (OpenAPI documents: GitLab's is 2.4 MB); 8 MiB, the largest max_payload NATS
+ * advises, so that the body also crosses the bus in distributed mode once the NATS server allows it.
+ * Each is configurable at start by its environment variable, from 1 KiB up to {@link MAX_BODY_LIMIT_BYTES}.
+ */
+export const BODY_LIMITS = {
+  default: { bytes: 1_048_576, env: 'NAP_BODY_LIMIT_BYTES' },
+  document: { bytes: 8_388_608, env: 'NAP_DOCUMENT_BODY_LIMIT_BYTES' },
+} as const;
+
+/** A kind of body limit: a key of {@link BODY_LIMITS}. */
+export type BodyLimit = keyof typeof BODY_LIMITS;
+
+/** No body limit may be set above this, in bytes (64 MiB): a request body is read into memory whole. */
+export const MAX_BODY_LIMIT_BYTES = 67_108_864;

@@ -154,6 +154,9 @@ export const outboundResponseSchema = withId(
 /** What an outside system answered. */
 export type OutboundResponse = Static<typeof outboundResponseSchema>;
 
+/** A JSON pointer (RFC 6901) below the root: `/params/passwd`. */
+const JSON_POINTER = '^(/([^~/]|~[01])*)+$';
+
 /** Body of the bus-only `admin.callAdapter`: one HTTP request through a RUNNING adapter, which adds its authentication. */
 export const callAdapterBodySchema = withId(
   'nap:schemas/call-adapter-body',
@@ -165,6 +168,17 @@ export const callAdapterBodySchema = withId(
       query: mapOf(str(), { description: 'query members added to the path' }),
       headers: mapOf(str(), { description: "request headers; the adapter's authentication replaces any authorization header" }),
       body: anyValue({ description: 'JSON body; a string is sent as it is' }),
+      credentialsAt: closed(
+        {
+          user: str({ pattern: JSON_POINTER, description: "JSON pointer in the body where admin writes the adapter's user name" }),
+          password: str({ pattern: JSON_POINTER, description: "JSON pointer in the body where admin writes the adapter's password" }),
+        },
+        ['user', 'password'],
+        {
+          description:
+            "a login that takes the credentials in its body (NSO's JSON-RPC login takes { user, passwd }): admin writes the adapter's own user name and password there, so the caller never holds them",
+        },
+      ),
       timeoutMs: int({ minimum: 1, maximum: 600_000 }),
     },
     ['adapter', 'method', 'path'],

@@ -121,6 +121,21 @@ export const prebuiltRecordSchema = withId(
       installedBy: str(),
       lastUpdated: str(),
       lastUpdatedBy: str(),
+      missingDependencies: arr(
+        obj(
+          {
+            name: str({ description: 'the package name metadata.IAPDependencies gives' }),
+            range: str({ description: 'the version range it asks for; empty for any' }),
+            kind: oneOf(['application', 'adapter', 'prebuilt']),
+            found: str({ description: 'the version found, when it is outside the range' }),
+            message: str(),
+          },
+          ['name', 'range', 'kind', 'message'],
+        ),
+        {
+          description: 'what metadata.IAPDependencies names and the platform lacked when it was installed with options.ignoreDependencies',
+        },
+      ),
     },
     ['_id', 'metadata', 'components'],
   ),
@@ -155,7 +170,7 @@ export const prebuiltValidationSchema = withId(
       errors: strings({ description: 'why the import would be refused' }),
       warnings: strings({
         description:
-          'dependencies neither in the package nor on the platform: workflows, transformations, templates, adapters or integrations its workflows name',
+          'dependencies neither in the package nor on the platform: workflows, transformations, templates, adapters or integrations its workflows name; with options.ignoreDependencies, what metadata.IAPDependencies names and the platform lacks',
       }),
       problems: arr(embed(prebuiltProblemSchema)),
     },
@@ -172,6 +187,11 @@ export const prebuiltImportOptionsSchema = withId(
     overwrite: bool({
       default: false,
       description: 'replace artifacts whose name exists (not those of another prebuilt); false refuses them with 409',
+    }),
+    ignoreDependencies: bool({
+      default: false,
+      description:
+        'install even though metadata.IAPDependencies names applications, adapters or prebuilts the platform lacks; false refuses them with 409 PREBUILT_DEPENDENCY_MISSING. The installed record lists them in missingDependencies',
     }),
   }),
 );

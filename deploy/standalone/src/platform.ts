@@ -100,6 +100,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       logger: logger.child({ component: 'gateway' }),
       metrics,
       bodyLimit: config.bodyLimitBytes,
+      documentBodyLimit: config.documentBodyLimitBytes,
       maxJsonDepth: config.maxJsonDepth,
       maxParamLength: config.maxParamLength,
       requiredServices: options.services ?? SERVICE_NAMES,

@@ -94,6 +94,17 @@ describe('NatsBus specifics', () => {
     }
   });
 
+  test("refuses a request over the server's max_payload as 413 PAYLOAD_TOO_LARGE naming it, not a 500", async () => {
+    server = await startNatsServer({ jetstream: true });
+    const bus = await open();
+    // nats-server's default max_payload: 1 MiB
+    const err = await expectAppError(
+      bus.request('nap.rpc.big.import', new Uint8Array(1024 * 1024 + 1), { timeoutMs: 1000 }),
+      'PAYLOAD_TOO_LARGE',
+    );
+    expect(err.message).toContain("larger than the NATS server's max_payload of 1048576 bytes");
+  });
+
   test('a durable consumer acks each handled event at the server', async () => {
     server = await startNatsServer({ jetstream: true });
     const bus = await open();

@@ -38,9 +38,11 @@ import type { Json, JsonObject, Location, Segment } from './nso-tree';
  *   `tailf-ncs:output`; a per-device out-of-sync switch ({@link NsoPeer.setOutOfSync}) that makes
  *   commits touching the device's config fail (409 `in-use`, "out of sync") unless
  *   `no-out-of-sync-check`; `sync-from` clears it.
- * - JSON-RPC at `/jsonrpc` (and `/jsonrpc/<anything>`): `login` (no params: the request's Basic
- *   credentials, as NSO's package authentication; or `{user, passwd}`) setting a `sessionid`
- *   cookie, `logout`, `new_trans`, `get_value`, `set_value`, `delete`, `validate_commit`, `commit`
+ * - JSON-RPC at `/jsonrpc` (and `/jsonrpc/<anything>`): `login` with `{user, passwd}` as NSO
+ *   documents it (anything else, Basic credentials included, is `rpc.method.failed`) setting the
+ *   session cookie: `sessionid_<port>` as newer NSO releases name it, or `sessionid`
+ *   ({@link NsoPeerOptions.sessionCookie}); every other call without that cookie is
+ *   `session.missing_sessionid`, with an unknown one `session.invalid_sessionid`; `logout`, `new_trans`, `get_value`, `set_value`, `delete`, `validate_commit`, `commit`
  *   (flags as RESTCONF's parameters: `dry-run=FORMAT`, `commit-queue=MODE`, `no-overwrite`, …) and
  *   `delete_trans`; errors as JSON-RPC `error` objects with NSO's `type` tokens. The result of a
  *   dry-run `commit` is `{"dry-run-result": …}` as in RESTCONF (NSO's documentation does not show
@@ -76,6 +78,8 @@ export interface NsoPeerOptions {
   password?: string;
   /** The data tree to start from; {@link seedTree} by default. */
   tree?: JsonObject;
+  /** The session cookie's name: `port` (default) is `sessionid_<port>` as newer NSO releases set it, `sessionid` the older name. */
+  sessionCookie?: 'port' | 'sessionid';
 }
 
 export interface NsoPeer {
@@ -88,6 +92,8 @@ export interface NsoPeer {
   readonly requests: NsoRequest[];
   /** The running configuration (a live reference; tests read it, never write it). */
   readonly running: JsonObject;
+  /** The name of the JSON-RPC session cookie the peer sets and reads. */
+  sessionCookie: string;
   /** Open JSON-RPC sessions and transactions. */
   readonly sessions: number;
   readonly transactions: number;
@@ -234,6 +240,15 @@ function restconfErrors(status: number, tag: string, message: string, path?: str
   return { 'ietf-restconf:errors': { error: [error] } };
 }
 
+/** The value of the cookie `name` in a `Cookie` header; another cookie whose name merely starts the same way does not count. */
+function cookieValue(header: string, name: string): string | undefined {
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 /** Starts the peer on a free loopback port. */
 export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPeer> {
   const user = options.user ?? 'nso-admin';
@@ -248,6 +263,8 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
   let nextRollback = 10001;
   let nextQueueItem = 1_700_000_000_000;
   let commits = 0;
+  // set once the port is known
+  let cookieName = 'sessionid';
 
   const basicUser = (header: string | undefined): string | undefined => {
     if (header?.startsWith('Basic ') !== true) return undefined;
@@ -746,21 +763,17 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
       const params = request.params === undefined ? {} : request.params;
       if (!isObject(params)) throw new RpcError('rpc.method.invalid_params_type', 'Invalid params type', { param: 'params' }, -32602);
       if (method === 'login') {
-        let who: string | undefined;
-        if (Object.keys(params).length === 0) who = basicUser(req.headers.authorization);
-        else {
-          for (const p of Object.keys(params))
-            if (!['user', 'passwd', 'ack_warning'].includes(p))
-              throw new RpcError('rpc.method.unexpected_params', 'Unexpected params', { param: p }, -32602);
-          who = params.user === user && params.passwd === password ? user : undefined;
-        }
-        if (who === undefined) throw new RpcError('rpc.method.failed', 'Method failed');
+        for (const p of Object.keys(params))
+          if (!['user', 'passwd', 'ack_warning'].includes(p))
+            throw new RpcError('rpc.method.unexpected_params', 'Unexpected params', { param: p }, -32602);
+        // NSO's login takes its credentials in params only: Basic credentials on the request do not log in
+        if (params.user !== user || params.passwd !== password) throw new RpcError('rpc.method.failed', 'Method failed');
         const sessionId = `sess${BigInt(`0x${randomBytes(8).toString('hex')}`).toString()}`;
-        sessions.set(sessionId, { user: who });
-        answer({ result: {} }, { 'set-cookie': `sessionid=${sessionId}; path=/; HttpOnly` });
+        sessions.set(sessionId, { user });
+        answer({ result: {} }, { 'set-cookie': `${cookieName}=${sessionId}; path=/; HttpOnly` });
         return;
       }
-      const cookie = /(?:^|;\s*)sessionid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+      const cookie = cookieValue(req.headers.cookie ?? '', cookieName);
       if (cookie === undefined) throw new RpcError('session.missing_sessionid', 'Missing sessionid');
       if (!sessions.has(cookie)) throw new RpcError('session.invalid_sessionid', 'Invalid sessionid');
       if (method === 'logout') {
@@ -835,12 +848,14 @@ export async function startNsoPeer(options: NsoPeerOptions = {}): Promise<NsoPee
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  cookieName = options.sessionCookie === 'sessionid' ? 'sessionid' : `sessionid_${port}`;
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     user,
     password,
+    sessionCookie: cookieName,
     requests,
     get running() {
       return running;

@@ -135,8 +135,10 @@ describe('JSON-RPC', () => {
     });
     const login = await rpc('login', { user: peer.user, passwd: peer.password });
     expect(login.body).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
-    const cookie = /sessionid=[^;]+/.exec(login.setCookie ?? '')?.[0] ?? '';
-    expect(login.setCookie).toMatch(/^sessionid=sess\d+; path=\/; HttpOnly$/);
+    // newer NSO names the session cookie after the port of its web server
+    expect(peer.sessionCookie).toBe(`sessionid_${peer.port}`);
+    const cookie = /sessionid_\d+=[^;]+/.exec(login.setCookie ?? '')?.[0] ?? '';
+    expect(login.setCookie).toMatch(new RegExp(`^sessionid_${peer.port}=sess\\d+; path=/; HttpOnly$`));
     expect((await rpc('frobnicate', {}, cookie)).body).toMatchObject({ error: { code: -32601, type: 'rpc.method.not_found' } });
     const th = ((await rpc('new_trans', { mode: 'read' }, cookie)).body.result as { th: number }).th;
     expect(
@@ -155,6 +157,43 @@ describe('JSON-RPC', () => {
     expect((await rpc('logout', {}, cookie)).body).toMatchObject({ result: {} });
     expect((await rpc('new_trans', {}, cookie)).body).toMatchObject({ error: { type: 'session.invalid_sessionid' } });
     expect({ sessions: peer.sessions, transactions: peer.transactions }).toEqual({ sessions: 0, transactions: 0 });
+  });
+
+  it('refuses what NSO refuses: a login without user and passwd (Basic credentials do not log in), a call without the session cookie', async () => {
+    const failed = { jsonrpc: '2.0', id: 7, error: { code: -32000, type: 'rpc.method.failed', message: 'Method failed' } };
+    // rpc() sends the right Basic credentials on every request: NSO's login reads its params only
+    expect((await rpc('login', {})).body).toEqual(failed);
+    expect((await rpc('login', undefined)).body).toEqual(failed);
+    expect((await rpc('login', { user: peer.user })).body).toEqual(failed);
+    expect((await rpc('login', { passwd: peer.password })).body).toEqual(failed);
+    expect(peer.sessions).toBe(0);
+    const login = await rpc('login', { user: peer.user, passwd: peer.password });
+    const value = /=([^;]+)/.exec(login.setCookie ?? '')?.[1] ?? '';
+    // the session's value under another name than the peer's is no session
+    expect((await rpc('new_trans', {}, `sessionid=${value}`)).body).toMatchObject({ error: { type: 'session.missing_sessionid' } });
+    expect((await rpc('new_trans', {}, `x${peer.sessionCookie}=${value}`)).body).toMatchObject({
+      error: { type: 'session.missing_sessionid' },
+    });
+    expect((await rpc('new_trans', {}, `${peer.sessionCookie}=sess1`)).body).toMatchObject({
+      error: { type: 'session.invalid_sessionid' },
+    });
+    expect((await rpc('logout', {}, `other=1; ${peer.sessionCookie}=${value}`)).body).toMatchObject({ result: {} });
+    expect(peer.sessions).toBe(0);
+  });
+
+  it('sets the older `sessionid` cookie when asked to behave as an older NSO release', async () => {
+    const older = await startNsoPeer({ sessionCookie: 'sessionid' });
+    try {
+      const res = await fetch(`${older.url}/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'login', params: { user: older.user, passwd: older.password } }),
+      });
+      expect(res.headers.get('set-cookie')).toMatch(/^sessionid=sess\d+; path=\/; HttpOnly$/);
+      expect(older.sessionCookie).toBe('sessionid');
+    } finally {
+      await older.close();
+    }
   });
 
   it('answers a body that is not JSON with a parse error', async () => {

@@ -30,6 +30,25 @@ describe('loadConfig', () => {
     expect(config.secretKey).toBe('a-secret-of-sixteen+');
   });
 
+  it('reads the body limits, bounded at 64 MiB, and NAP_ADMIN_PASSWORD_RESET only with a password to apply', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-config-'));
+    expect(loadConfig({ NAP_DATA_DIR: dir })).toMatchObject({
+      bodyLimitBytes: 1_048_576,
+      documentBodyLimitBytes: 8_388_608,
+      adminPasswordReset: false,
+    });
+    expect(loadConfig({ NAP_DATA_DIR: dir, NAP_DOCUMENT_BODY_LIMIT_BYTES: '4194304' }).documentBodyLimitBytes).toBe(4_194_304);
+    expect(() => loadConfig({ NAP_DATA_DIR: dir, NAP_DOCUMENT_BODY_LIMIT_BYTES: String(65 * 1024 * 1024) })).toThrow(
+      'NAP_DOCUMENT_BODY_LIMIT_BYTES must be <= 67108864',
+    );
+    expect(() => loadConfig({ NAP_DATA_DIR: dir, NAP_ADMIN_PASSWORD_RESET: 'true' })).toThrow(
+      'NAP_ADMIN_PASSWORD_RESET=true needs NAP_ADMIN_PASSWORD',
+    );
+    expect(loadConfig({ NAP_DATA_DIR: dir, NAP_ADMIN_PASSWORD_RESET: 'true', NAP_ADMIN_PASSWORD: 'long-enough' }).adminPasswordReset).toBe(
+      true,
+    );
+  });
+
   it('lists every bad value at once and names each', () => {
     let error: unknown;
     try {

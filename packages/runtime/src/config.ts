@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
-import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH } from '@nap/contracts';
+import { BODY_LIMITS, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, MAX_BODY_LIMIT_BYTES } from '@nap/contracts';
 import type { LdapProviderConfig, RadiusProviderConfig } from '@nap/contracts';
 
 /** Configuration of every NAP process, from `NAP_*` environment variables. */
@@ -19,10 +19,19 @@ export interface RuntimeConfig {
   logLevel: string;
   adminUsername: string;
   adminPassword?: string;
+  /**
+   * `NAP_ADMIN_PASSWORD_RESET=true`: apply `NAP_ADMIN_PASSWORD` to the first administrator that
+   * exists already (a forgotten password); without it the variable only sets the password of the
+   * account the first start creates.
+   */
+  adminPasswordReset: boolean;
   /** Secret that encrypts secrets at rest (signing keys, device passwords). */
   secretKey: string;
   tokenTtlSeconds: number;
+  /** Largest request body of an operation, bytes (`NAP_BODY_LIMIT_BYTES`, 1 MiB). */
   bodyLimitBytes: number;
+  /** Largest request body of the operations that take whole documents (catalog `bodyLimit: 'document'`), bytes (`NAP_DOCUMENT_BODY_LIMIT_BYTES`, 8 MiB). */
+  documentBodyLimitBytes: number;
   /**
    * How many times faster than real time the platform's waits pass: workflow `delay` (and `stub`
    * delay) tasks and MOP re-attempt waits. 1 (real time) unless `NAP_TIME_SCALE` says otherwise; a
@@ -71,9 +80,11 @@ const ENV_SCHEMA = {
     NAP_LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     NAP_ADMIN_USERNAME: { type: 'string', minLength: 1 },
     NAP_ADMIN_PASSWORD: { type: 'string', minLength: 8 },
+    NAP_ADMIN_PASSWORD_RESET: { enum: ['true', 'false'] },
     NAP_SECRET_KEY: { type: 'string', minLength: 16 },
     NAP_TOKEN_TTL_SECONDS: { type: 'integer', minimum: 60 },
-    NAP_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024 },
+    NAP_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: MAX_BODY_LIMIT_BYTES },
+    NAP_DOCUMENT_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, maximum: MAX_BODY_LIMIT_BYTES },
     NAP_TIME_SCALE: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
     NAP_MAX_JSON_DEPTH: { type: 'integer', minimum: 8, maximum: 10_000 },
     NAP_MAX_PARAM_LENGTH: { type: 'integer', minimum: 64, maximum: 1024 },
@@ -174,9 +185,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     port: Number(values.NAP_PORT ?? 3000),
     logLevel: String(values.NAP_LOG_LEVEL ?? 'info'),
     adminUsername: String(values.NAP_ADMIN_USERNAME ?? 'admin'),
+    adminPasswordReset: values.NAP_ADMIN_PASSWORD_RESET === 'true',
     secretKey: values.NAP_SECRET_KEY === undefined ? localSecret(dataDir) : String(values.NAP_SECRET_KEY),
     tokenTtlSeconds: Number(values.NAP_TOKEN_TTL_SECONDS ?? 43_200),
-    bodyLimitBytes: Number(values.NAP_BODY_LIMIT_BYTES ?? 1_048_576),
+    bodyLimitBytes: Number(values.NAP_BODY_LIMIT_BYTES ?? BODY_LIMITS.default.bytes),
+    documentBodyLimitBytes: Number(values.NAP_DOCUMENT_BODY_LIMIT_BYTES ?? BODY_LIMITS.document.bytes),
     timeScale: Number(values.NAP_TIME_SCALE ?? 1),
     maxJsonDepth: Number(values.NAP_MAX_JSON_DEPTH ?? DEFAULT_MAX_JSON_DEPTH),
     maxParamLength: Number(values.NAP_MAX_PARAM_LENGTH ?? DEFAULT_MAX_PARAM_LENGTH),
@@ -189,6 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (values.NAP_CONSOLE_DIR !== undefined) config.consoleDir = path.resolve(String(values.NAP_CONSOLE_DIR));
   if (values.NAP_HEALTH_PORT !== undefined) config.healthPort = Number(values.NAP_HEALTH_PORT);
   if (config.headersTimeoutMs > config.requestTimeoutMs) problems.push('NAP_HEADERS_TIMEOUT_MS must not exceed NAP_REQUEST_TIMEOUT_MS');
+  if (config.adminPasswordReset && values.NAP_ADMIN_PASSWORD === undefined)
+    problems.push('NAP_ADMIN_PASSWORD_RESET=true needs NAP_ADMIN_PASSWORD: the password to apply');
   if (problems.length > 0) throw new ConfigError(problems);
   if (values.NAP_NATS_URL !== undefined) config.natsUrl = String(values.NAP_NATS_URL);
   if (values.NAP_MONGO_URL !== undefined) config.mongoUrl = String(values.NAP_MONGO_URL);

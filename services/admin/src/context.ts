@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@nap/bus';
-import { APPLICATIONS, APPLICATION_NAMES, AppError, adapterDataSchema, hasCode, parseAs, signToken } from '@nap/contracts';
+import { APPLICATIONS, APPLICATION_NAMES, AppError, RELEASE, adapterDataSchema, hasCode, parseAs, signToken } from '@nap/contracts';
 import type {
   AdapterData,
   AdapterRecord,
@@ -37,7 +37,15 @@ import {
   newGroupRecord,
 } from './domain/accounts';
 import type { AccountView } from './domain/accounts';
-import { adapterSettingsOf, adapterTarget, adapterView, newAdapterDoc, outboundOf, sealedAdapterData } from './domain/adapters';
+import {
+  adapterSettingsOf,
+  adapterTarget,
+  adapterView,
+  newAdapterDoc,
+  outboundOf,
+  sealedAdapterData,
+  withCredentials,
+} from './domain/adapters';
 import type { AdapterRequest } from './domain/adapters';
 import {
   applicationHealth,
@@ -52,8 +60,17 @@ import { integrationRecordOf, integrationView } from './domain/integrations';
 import type { IntegrationProperties } from './domain/integrations';
 import type { AdminLiveSettings } from './domain/live-settings';
 import { verifyPassword } from './domain/password';
-import { dependenciesOutside, existingArtifact, inInstallOrder, missingDependency, packageProblems, planBundles } from './domain/prebuilts';
-import type { Call, PlannedBundle, PrebuiltOptions, Problem } from './domain/prebuilts';
+import {
+  dependenciesOutside,
+  dependencyProblems,
+  existingArtifact,
+  inInstallOrder,
+  missingDependency,
+  packageProblems,
+  planBundles,
+  unmetDependencies,
+} from './domain/prebuilts';
+import type { Call, PlannedBundle, PlatformInventory, PrebuiltOptions, Problem, UnmetDependency } from './domain/prebuilts';
 import {
   appliedMembers,
   changedMembers,
@@ -700,9 +717,13 @@ export async function callThroughAdapter(
       'ADAPTER_NOT_RUNNING',
       `Adapter "${name}" is ${state ?? 'STOPPED'}, not RUNNING; start it (or restart it once its system answers)`,
     );
-  const { path, headers, body, timeoutMs } = outboundOf(req, adapterSettingsOf(doc), svc.settings.integrationTimeoutMs);
+  const target = adapterTarget(doc, svc.secrets, noBasePath);
+  const { credentialsAt, ...rest } = req;
+  const request =
+    credentialsAt === undefined ? rest : { ...rest, body: withCredentials(name, req.body, credentialsAt, target.authentication) };
+  const { path, headers, body, timeoutMs } = outboundOf(request, adapterSettingsOf(doc), svc.settings.integrationTimeoutMs);
   const started = Date.now();
-  const answer = await svc.http.send(adapterTarget(doc, svc.secrets, noBasePath), { method: req.method, path, headers, body, timeoutMs });
+  const answer = await svc.http.send(target, { method: req.method, path, headers, body, timeoutMs });
   svc.adapterMonitor
     .loggerOf(doc)
     .debug({ adapter: name, method: req.method, path: req.path, status: answer.status, ms: Date.now() - started }, 'Adapter call answered');
@@ -723,8 +744,10 @@ export async function analysePrebuilt(
   pkg: PrebuiltPackage,
   options: PrebuiltOptions,
   upgrading?: PrebuiltDoc,
-): Promise<{ problems: Problem[]; planned: PlannedBundle[] }> {
+): Promise<{ problems: Problem[]; planned: PlannedBundle[]; unmet: UnmetDependency[] }> {
   const problems = packageProblems(pkg, await svc.prebuilts.findByName(pkg.metadata.name), upgrading);
+  const unmet = unmetDependencies(pkg.metadata, await platformInventory(svc));
+  problems.push(...dependencyProblems(unmet, options));
   const plan = planBundles(pkg, BUNDLE_KINDS, isBundleType);
   problems.push(...plan.problems);
   for (const p of plan.planned) {
@@ -741,5 +764,15 @@ export async function analysePrebuilt(
         : await transformationExists(call, dependency.ref);
     if (!found) problems.push(missingDependency(dependency));
   }
-  return { problems, planned: inInstallOrder(plan.planned) };
+  return { problems, planned: inInstallOrder(plan.planned), unmet };
+}
+
+/** The applications, adapters and prebuilts a package's IAPDependencies are checked against. */
+async function platformInventory(svc: AdminContext): Promise<PlatformInventory> {
+  const adapters = (await svc.adapters.live()).map((doc) => ({
+    name: doc.name,
+    ...(typeof doc.data.model === 'string' ? { model: doc.data.model } : {}),
+    ...(typeof doc.data.version === 'string' ? { version: doc.data.version } : {}),
+  }));
+  return { applications: APPLICATION_NAMES, applicationVersion: RELEASE, adapters, prebuilts: await svc.prebuilts.installedVersions() };
 }

@@ -17,7 +17,7 @@ import { AdminLiveSettings } from './domain/live-settings';
 import { generatePassword } from './domain/password';
 import { AdapterMonitor } from './engine/adapter-monitor';
 import { ApplicationReconciler } from './engine/application-reconciler';
-import { bootstrapAdministrator, bootstrapProfiles } from './engine/bootstrap';
+import { bootstrapAdministrator, bootstrapProfiles, reconcileAdministratorPassword } from './engine/bootstrap';
 import { registerAdminMetrics } from './metrics';
 import { adminHandlers } from './handlers';
 import { AccountRepository } from './store/accounts';
@@ -89,6 +89,25 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     signIn: new SignInMethods(() => activeAuthentication(svc), logger.child({ component: 'sign-in' })),
   };
 
+  /** A later start with NAP_ADMIN_PASSWORD set: never silent about it, since a login with that password may now fail. */
+  async function sayWhatBecameOfAdminPassword(username: string, password: string, reset: boolean): Promise<void> {
+    const outcome = await reconcileAdministratorPassword(svc, username, password, reset);
+    if (outcome === 'reset')
+      logger.warn({ username }, `NAP_ADMIN_PASSWORD_RESET: the password of "${username}" is now NAP_ADMIN_PASSWORD; its sessions ended`);
+    else if (outcome === 'ignored')
+      logger.warn(
+        { username },
+        `NAP_ADMIN_PASSWORD is ignored: the account "${username}" was created on an earlier start with another password, which it keeps ` +
+          '(the variable only sets the password of the account the first start creates). To change it, an administrator calls ' +
+          'PUT /user-management/accounts/:accountId/password; if the password is lost, start once with NAP_ADMIN_PASSWORD_RESET=true to apply NAP_ADMIN_PASSWORD',
+      );
+    else if (outcome === 'no-account')
+      logger.warn(
+        { username },
+        `NAP_ADMIN_PASSWORD is ignored: there is no account "${username}" (NAP_ADMIN_USERNAME); the first administrator was created on an earlier start under another name`,
+      );
+  }
+
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
@@ -104,6 +123,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
         if (!config.adminPassword) {
           (options.announcePassword ?? announceOnStderr)(config.adminUsername, password);
         }
+      } else if (config.adminPassword !== undefined) {
+        await sayWhatBecameOfAdminPassword(config.adminUsername, config.adminPassword, config.adminPasswordReset);
       }
       const registered: RegisteredService = await serve({
         bus,

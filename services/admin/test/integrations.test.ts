@@ -33,7 +33,8 @@ beforeAll(async () => {
     if (process.env.CI === 'true') throw new Error(message);
     console.warn(`\n${'!'.repeat(100)}\n${message}\n${'!'.repeat(100)}\n`);
   }
-  platform = await startTestPlatform({ config: { bodyLimitBytes: 8 * 1024 * 1024 } });
+  // the limits of a fresh start: 1 MiB for every route, NAP_DOCUMENT_BODY_LIMIT_BYTES for the model routes
+  platform = await startTestPlatform();
   token = await platform.login();
   peer = await startOpenApiPeer();
 });
@@ -84,7 +85,13 @@ run('integration models', () => {
   it('imports all six fixture OpenAPI documents (2.0 converted), named <title>:<version>', async () => {
     const ids: string[] = [];
     for (const file of readdirSync(OPENAPI_DIR).sort()) {
-      const res = await platform.http('POST', '/integration-models', { token, body: { model: fixture(file) } });
+      // the document as it is on disk (GitLab's: 2.4 MB, over the 1 MiB of other routes), as curl -d "{\"model\": $(cat file)}" sends it
+      const text = readFileSync(path.join(OPENAPI_DIR, file), 'utf8');
+      const res = await platform.http('POST', '/integration-models', {
+        token,
+        body: `{"model": ${text}}`,
+        headers: { 'content-type': 'application/json' },
+      });
       expect({ file, status: res.status, body: res.status === 201 ? 'ok' : res.body }).toEqual({ file, status: 201, body: 'ok' });
       ids.push((res.body as { versionId: string }).versionId);
     }
@@ -106,6 +113,53 @@ run('integration models', () => {
     const dup = await platform.http('POST', '/integration-models', { token, body: { model: fixture(SERVICENOW_TABLE) } });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ code: 'INTEGRATION_MODEL_ALREADY_EXISTS' });
+  });
+
+  it('keeps the 1 MiB body limit on the routes that do not take documents', async () => {
+    const big = 'x'.repeat(1024 * 1024);
+    const res = await platform.http('POST', '/integrations', { token, body: { properties: { name: 'big', model: big } } });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('limit of 1048576 bytes') });
+  });
+
+  describe.each([
+    ['Swagger 2.0', { swagger: '2.0' }],
+    ['OpenAPI 3.0', { openapi: '3.0.3' }],
+    ['OpenAPI 3.1', { openapi: '3.1.0' }],
+  ])('a broken %s document', (_form, version) => {
+    // responses given as a string, and a path /x/{id} with no parameter id
+    const broken = {
+      ...version,
+      info: { title: `Broken ${Object.values(version)[0]}`, version: '1' },
+      paths: {
+        '/x/{id}': { get: { operationId: 'getX', responses: { 200: { description: 'ok' } } } },
+        '/y': { get: { operationId: 'getY', responses: 'ok' } },
+      },
+    };
+    const findings = [
+      { path: '/paths/~1y/get/responses', message: 'must be object' },
+      {
+        path: '/paths/~1x~1{id}/get',
+        message: 'declares no path parameter "id" for {id} of /x/{id}: a parameter with in: path and name: id is missing',
+      },
+    ];
+
+    it('is refused with 400 and every finding, a JSON pointer and a message each', async () => {
+      const res = await platform.http('POST', '/integration-models', { token, body: { model: broken } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'INTEGRATION_MODEL_INVALID', details: expect.arrayContaining(findings) });
+      expect((res.body as { message: string }).message).toContain('2 findings');
+      expect((await platform.http('GET', `/integration-models/${encodeURIComponent(`${broken.info.title}:1`)}`, { token })).status).toBe(
+        404,
+      );
+    });
+
+    it('answers the same findings to PUT /integration-models/validation, storing nothing', async () => {
+      const res = await platform.http('PUT', '/integration-models/validation', { token, body: { model: broken } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ valid: false, errors: expect.arrayContaining(findings) });
+      expect((res.body as { errors: unknown[] }).errors).toHaveLength(2);
+    });
   });
 
   it("refuses a broken document with the parser's findings, and validates without storing", async () => {

@@ -372,6 +372,119 @@ describe('prebuilt installation', () => {
     expect(fine.body).toEqual({ valid: true, errors: [], warnings: [], problems: [] });
   });
 
+  describe('metadata.IAPDependencies', () => {
+    // as Itential's Kentik REST example declares them: three applications the platform has, three adapters it has not
+    const KENTIK = {
+      '@itential/app-operations_manager': '',
+      '@itential/app-json_forms': '',
+      '@itential/app-workflow_engine': '',
+      '@itentialopensource/adapter-netbox_v33': '',
+      '@itentialopensource/adapter-servicenow': '',
+      '@itentialopensource/adapter-msteams': '',
+    };
+    const kentik = (dependencies: Record<string, string>, version = '1.0.0'): Package => ({
+      metadata: { name: '@example/kentik-rest-example', version, IAPDependencies: dependencies },
+      bundles: [transformation('kentik: t')],
+    });
+    const member = (name: string) => `body.prebuilt.metadata.IAPDependencies["${name}"]`;
+    const missingAdapters = [
+      '@itentialopensource/adapter-netbox_v33: the platform has no adapter of model @itentialopensource/adapter-netbox_v33 (POST /adapters with that model)',
+      '@itentialopensource/adapter-servicenow: the platform has no adapter of model @itentialopensource/adapter-servicenow (POST /adapters with that model)',
+      '@itentialopensource/adapter-msteams: the platform has no adapter of model @itentialopensource/adapter-msteams (POST /adapters with that model)',
+    ];
+
+    it('names each adapter the platform lacks in the validation, not the applications it has', async () => {
+      const res = await platform.http('PUT', '/prebuilts/import/validation', { token, body: { prebuilt: kentik(KENTIK) } });
+      expect(res.body).toMatchObject({ valid: false, errors: missingAdapters, warnings: [] });
+      expect((res.body as { problems: { member: string }[] }).problems.map((p) => p.member)).toEqual([
+        member('@itentialopensource/adapter-netbox_v33'),
+        member('@itentialopensource/adapter-servicenow'),
+        member('@itentialopensource/adapter-msteams'),
+      ]);
+    });
+
+    it('names an application it has not, and versions outside the range given (semver), and takes what satisfies it', async () => {
+      const created = await platform.http('POST', '/adapters', {
+        token,
+        body: {
+          properties: {
+            name: 'snow-dep',
+            type: 'Adapter',
+            model: '@itentialopensource/adapter-servicenow',
+            version: '2.4.1',
+            properties: { id: 'snow-dep', type: 'HTTP', properties: { server: { protocol: 'http', host: '127.0.0.1', port: 9 } } },
+          },
+        },
+      });
+      expect(created.status).toBe(201);
+      try {
+        const res = await platform.http('PUT', '/prebuilts/import/validation', {
+          token,
+          body: {
+            prebuilt: kentik({
+              '@itential/app-workflow_engine': '^9.1.0',
+              '@itential/app-lifecycle_manager': '',
+              '@itentialopensource/adapter-servicenow': '^2.2.0',
+              '@example/needed-prebuilt': '>=1.0.0',
+            }),
+          },
+        });
+        expect((res.body as { errors: string[] }).errors).toEqual([
+          '@itential/app-workflow_engine ^9.1.0: application WorkFlowEngine is version 2026.1.0, which does not satisfy ^9.1.0',
+          '@itential/app-lifecycle_manager: the platform has no application lifecycle_manager',
+          '@example/needed-prebuilt >=1.0.0: the platform has no prebuilt @example/needed-prebuilt installed',
+        ]);
+        const outside = await platform.http('PUT', '/prebuilts/import/validation', {
+          token,
+          body: { prebuilt: kentik({ '@itentialopensource/adapter-servicenow': '^3.0.0' }) },
+        });
+        expect((outside.body as { errors: string[] }).errors).toEqual([
+          '@itentialopensource/adapter-servicenow ^3.0.0: adapter "snow-dep" is version 2.4.1, which does not satisfy ^3.0.0',
+        ]);
+      } finally {
+        await platform.http('DELETE', '/adapters/snow-dep', { token });
+      }
+    });
+
+    it('refuses the import with 409 naming them, installing nothing; options.ignoreDependencies installs it and the record lists them', async () => {
+      const before = await inventory();
+      const refused = await platform.http('POST', '/prebuilts/import', { token, body: { prebuilt: kentik(KENTIK) } });
+      expect(refused.status).toBe(409);
+      const failure = refused.body as Failure;
+      expect(failure.code).toBe('PREBUILT_DEPENDENCY_MISSING');
+      for (const name of ['adapter-netbox_v33', 'adapter-servicenow', 'adapter-msteams']) expect(failure.message).toContain(name);
+      expect(failure.message).toContain('options.ignoreDependencies');
+      expect(failure.details?.map((d) => d.member)).toEqual([
+        member('@itentialopensource/adapter-netbox_v33'),
+        member('@itentialopensource/adapter-servicenow'),
+        member('@itentialopensource/adapter-msteams'),
+      ]);
+      expect(await inventory()).toEqual(before);
+
+      const validation = await platform.http('PUT', '/prebuilts/import/validation', {
+        token,
+        body: { prebuilt: kentik(KENTIK), options: { ignoreDependencies: true } },
+      });
+      expect(validation.body).toMatchObject({ valid: true, errors: [], warnings: missingAdapters });
+
+      const forced = await platform.http('POST', '/prebuilts/import', {
+        token,
+        body: { prebuilt: kentik(KENTIK), options: { ignoreDependencies: true } },
+      });
+      expect(forced.status).toBe(201);
+      const installed = forced.body as Installed & { missingDependencies: { name: string; kind: string; message: string }[] };
+      expect(installed.missingDependencies.map((d) => [d.name, d.kind])).toEqual([
+        ['@itentialopensource/adapter-netbox_v33', 'adapter'],
+        ['@itentialopensource/adapter-servicenow', 'adapter'],
+        ['@itentialopensource/adapter-msteams', 'adapter'],
+      ]);
+      expect((await platform.http('GET', `/prebuilts/${installed._id}`, { token })).body).toMatchObject({
+        missingDependencies: installed.missingDependencies,
+      });
+      expect((await platform.http('DELETE', `/prebuilts/${installed._id}`, { token })).status).toBe(200);
+    });
+  });
+
   it('rolls back an installation a crash left unfinished before the package is installed again, and never lists it', async () => {
     const leftover = await platform.http('POST', '/transformations', {
       token,

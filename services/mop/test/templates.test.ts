@@ -87,6 +87,23 @@ describe('command templates', () => {
     expect((await http('GET', '/mop/listATemplate/crud-2')).body).toEqual([]);
   });
 
+  it('updates by name with PUT /mop/updateTemplate/:name, as the MCP server of the original platform does', async () => {
+    const t = await create({ name: 'mcp-1', commands: [] });
+    await eventually('the clock to pass the creation time', () => Date.now() > t.created);
+    // the MCP server sends the whole template, its _id and authorship included
+    const up = await http('PUT', '/mop/updateTemplate/mcp-1', {
+      mop: { _id: 'mcp-1', name: 'mcp-1', os: '', passRule: true, commands: [{ command: 'show version', passRule: true, rules: [] }] },
+    });
+    expect(up.status).toBe(200);
+    expect(up.body).toMatchObject({ _id: t._id, name: 'mcp-1', created: t.created, createdBy: 'admin', lastUpdatedBy: 'admin' });
+    expect((await http('GET', '/mop/listATemplate/mcp-1')).body).toEqual([up.body]);
+    const missing = await http('PUT', '/mop/updateTemplate/no-such-template', { mop: { name: 'no-such-template' } });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 'TEMPLATE_NOT_FOUND', message: 'No command template is named "no-such-template"' });
+    // the POST route by id answers as before
+    expect((await http('POST', `/mop/updateTemplate/${t._id}`, { mop: { name: 'mcp-1', commands: [] } })).status).toBe(200);
+  });
+
   it('refuses an update that takes the name of another template', async () => {
     await create({ name: 'crud-3a' });
     const b = await create({ name: 'crud-3b' });

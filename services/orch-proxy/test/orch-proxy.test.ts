@@ -1,4 +1,6 @@
-import { eventPattern } from '@nap/contracts';
+import { createMemoryBus } from '@nap/bus';
+import type { Bus } from '@nap/bus';
+import { eventPattern, subjectOf } from '@nap/contracts';
 import { initTracing } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
@@ -19,6 +21,26 @@ let platform: TestPlatform;
 let token: string;
 let peer: NsoPeer;
 let tracing: Tracing;
+/** What orch-proxy sent to admin.callAdapter and what came back, as bus payloads: no secret may be in them. */
+const adapterCalls: string[] = [];
+
+/** The in-process bus, with the requests to admin.callAdapter and their replies recorded. */
+function tappedBus(): Bus {
+  const inner = createMemoryBus();
+  const subject = subjectOf('admin.callAdapter');
+  return new Proxy(inner, {
+    get(target, member) {
+      if (member === 'request')
+        return async (...args: Parameters<Bus['request']>) => {
+          const reply = await target.request(...args);
+          if (args[0] === subject) adapterCalls.push(Buffer.from(args[1]).toString('utf8'), Buffer.from(reply.data).toString('utf8'));
+          return reply;
+        };
+      const value: unknown = Reflect.get(target, member);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 
 const DEVICE = '/restconf/data/tailf-ncs:devices/device=C-IOS1';
 const IOS = 'tailf-ned-cisco-ios';
@@ -26,7 +48,7 @@ const IOS = 'tailf-ned-cisco-ios';
 beforeAll(async () => {
   // the W3C propagator, as every NAP process installs it at start (no exporter: spans are not recorded)
   tracing = initTracing({ serviceName: 'orch-proxy-test' });
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ bus: tappedBus() });
   token = await platform.login();
   peer = await startNsoPeer();
   await addNsoAdapter(platform, token, 'nso1', peer, { timeoutMs: 1_000 });
@@ -339,9 +361,14 @@ describe('setLeaf (POST /orch_manager/setLeaf/:adapterId)', () => {
     const sent = since(from);
     expect(sent.map((r) => r.rpc)).toEqual(['login', 'new_trans', 'set_value', 'validate_commit', 'commit', 'logout']);
     expect(sent.every((r) => r.path === '/jsonrpc' && r.method === 'POST')).toBe(true);
-    // login without parameters: NSO takes the Basic credentials admin adds; later calls carry the session cookie
-    expect(JSON.parse(sent[0]?.body ?? '')).toMatchObject({ jsonrpc: '2.0', method: 'login', params: {} });
-    expect(sent[1]?.headers.cookie).toMatch(/^sessionid=sess\d+$/);
+    // login as NSO documents it, with the adapter's credentials that admin wrote in; later calls carry the session cookie
+    expect(JSON.parse(sent[0]?.body ?? '')).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'login',
+      params: { user: peer.user, passwd: peer.password },
+    });
+    expect(sent[1]?.headers.cookie).toMatch(new RegExp(`^sessionid_${peer.port}=sess\\d+$`));
+    expect(sent[5]?.headers.cookie).toBe(sent[1]?.headers.cookie);
     expect(JSON.parse(sent[4]?.body ?? '').params).toMatchObject({ flags: ['dry-run=cli'] });
     expect(peer.commits).toBe(commits);
     expect(device('C-IOS1').config).toMatchObject({ [`${IOS}:hostname`]: 'C-IOS1' });
@@ -404,6 +431,37 @@ describe('setLeaf (POST /orch_manager/setLeaf/:adapterId)', () => {
     expect(since(from).map((r) => r.rpc)).toEqual(['login', 'new_trans', 'set_value', 'validate_commit', 'delete_trans', 'logout']);
     expect(peer.commits).toBe(commits);
     expect(device('C-IOS2').config).toMatchObject({ [`${IOS}:hostname`]: 'C-IOS2' });
+  });
+
+  it('keeps the credentials out of orch-proxy: admin writes them into the login on its way out, and no answer carries them', async () => {
+    adapterCalls.splice(0);
+    const res = await setLeaf({ ...hostnameLeaf, dryRun: true, options: 'dryrun' });
+    expect(res.status).toBe(200);
+    const [login] = adapterCalls;
+    expect(JSON.parse(login ?? '{}')).toMatchObject({
+      body: {
+        body: { method: 'login', params: {} },
+        credentialsAt: { user: '/params/user', password: '/params/passwd' },
+      },
+    });
+    expect(adapterCalls.length).toBe(12);
+    for (const payload of adapterCalls) expect(payload).not.toContain(peer.password);
+    expect(JSON.stringify(res.body)).not.toContain(peer.password);
+  });
+
+  it('works with an older NSO that names its session cookie sessionid', async () => {
+    const older = await startNsoPeer({ sessionCookie: 'sessionid' });
+    try {
+      await addNsoAdapter(platform, token, 'nso-older', older);
+      const res = await setLeaf({ ...hostnameLeaf, options: 'staging' }, 'nso-older');
+      expect(res.status).toBe(200);
+      const sent = older.requests.filter((r) => r.path === '/jsonrpc');
+      expect(sent.map((r) => r.rpc)).toEqual(['login', 'new_trans', 'set_value', 'validate_commit', 'delete_trans', 'logout']);
+      expect(sent[1]?.headers.cookie).toMatch(/^sessionid=sess\d+$/);
+      expect({ sessions: older.sessions, transactions: older.transactions }).toEqual({ sessions: 0, transactions: 0 });
+    } finally {
+      await older.close();
+    }
   });
 
   it('refuses an undefined variable and a dry run with the commit queue or no_overwrite, sending nothing', async () => {
@@ -540,6 +598,7 @@ describe('adapters and an orchestrator that fails', () => {
     const rpc = await setLeaf({ path: '/devices/device{C-IOS1}/config/hostname', value: 'x' }, 'nso-badpass');
     expect(rpc.status).toBe(502);
     expect(errorOf(rpc)).toMatchObject({ code: 'ORCH_AUTH_FAILED', details: { method: 'login', type: 'rpc.method.failed' } });
+    expect(JSON.stringify(rpc.body)).not.toContain('wrong-password');
   });
 
   it('answers a 5xx of the orchestrator as 502 ORCH_FAILED with its status', async () => {

@@ -3,7 +3,7 @@ import type { AdapterRecord, OutboundResponse } from '@nap/contracts';
 import { AdapterCache } from '../src/clients/adapter-cache';
 import { Orchestrator } from '../src/clients/orchestrator';
 import { orchestratorAdapter } from '../src/domain/adapter';
-import { codeForRpcError } from '../src/domain/jsonrpc';
+import { codeForRpcError, loginRequest, sessionCookie } from '../src/domain/jsonrpc';
 import { codeForStatus, mediaType, restconfError } from '../src/domain/orchestrator-requests';
 
 function record(name: string, type: 'NSO' | 'HTTP', state: AdapterRecord['metadata']['state'] = 'RUNNING'): AdapterRecord {
@@ -132,6 +132,32 @@ describe('orchestrator answers', () => {
     ['frob', 'rpc.method.not_found', 'ORCH_FAILED'],
   ])('JSON-RPC %s error %s is %s', (method, type, code) => {
     expect(codeForRpcError(method, type)).toBe(code);
+  });
+
+  it('logs in as NSO documents it, the credentials left for admin to write at the pointers', () => {
+    expect(loginRequest(1)).toEqual({
+      method: 'POST',
+      path: '/jsonrpc',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: { jsonrpc: '2.0', id: 1, method: 'login', params: {} },
+      credentialsAt: { user: '/params/user', password: '/params/passwd' },
+    });
+  });
+
+  it.each([
+    ['sessionid=sess123; path=/; HttpOnly', 'sessionid=sess123'],
+    ['sessionid_8080=sess123; path=/; HttpOnly', 'sessionid_8080=sess123'],
+    // admin joins several Set-Cookie headers with ", "
+    ['lang=en; Expires=Wed, 21 Oct 2026 07:28:00 GMT, sessionid_8888=sessAB==; path=/; Secure', 'sessionid_8888=sessAB=='],
+    ['sessionid=a; path=/, sessionid_8080=b; path=/', 'sessionid=a; sessionid_8080=b'],
+  ])('sends back the session cookie of %s as %s', (setCookie, cookie) => {
+    expect(sessionCookie('nso1', setCookie)).toBe(cookie);
+  });
+
+  it('refuses a login answer without a session cookie, naming both names', () => {
+    expect(() => sessionCookie('nso1', 'xsessionid=1; sessionidx=2')).toThrow(
+      'Orchestrator "nso1" accepted the JSON-RPC login but set no session cookie (sessionid or sessionid_<port>)',
+    );
   });
 
   it('prefixes bare media types with application/', () => {

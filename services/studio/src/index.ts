@@ -1,6 +1,6 @@
 export { createStudioService } from './service';
 export type { StudioServiceOptions } from './service';
-export { createTemplateRenderer, loadTemplateRendererConfig, TEMPLATE_WORKER_SCRIPT } from './clients/template-renderer';
+export { createTemplateRenderer, loadTemplateRendererConfig, templatingProblem, TEMPLATE_WORKER_SCRIPT } from './clients/template-renderer';
 export type { TemplateRenderer, TemplateRendererConfig } from './clients/template-renderer';
 export { validateWorkflow, isValidTaskId, WORKFLOW_ERRORS, WORKFLOW_WARNINGS } from './domain/workflow-validation';
 export type { WorkflowCheck, WorkflowErrorCode, WorkflowWarningCode } from './domain/workflow-validation';

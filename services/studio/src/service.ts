@@ -6,7 +6,7 @@ import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { DeclaredIndexes } from '@nap/store';
 import { createMopCommandTemplates } from './clients/mop-command-templates';
 import { createWorkerRegexRunner } from './clients/regex-worker';
-import { createTemplateRenderer, loadTemplateRendererConfig } from './clients/template-renderer';
+import { createTemplateRenderer, loadTemplateRendererConfig, templatingProblem } from './clients/template-renderer';
 import type { TemplateRendererConfig } from './clients/template-renderer';
 import { recoverProjectImports } from './context';
 import type { StudioContext } from './context';
@@ -38,10 +38,8 @@ export interface StudioServiceOptions {
 export function createStudioService(deps: ServiceDeps, options: StudioServiceOptions = {}): ServiceModule {
   const { bus, store, logger, metrics, client } = deps;
   const regex = createWorkerRegexRunner({ timeoutMs: options.jstRegexTimeoutMs ?? 1_000 });
-  const renderer = createTemplateRenderer(
-    options.templates ?? loadTemplateRendererConfig(),
-    logger.child({ component: 'template-workers' }),
-  );
+  const templates = options.templates ?? loadTemplateRendererConfig();
+  const renderer = createTemplateRenderer(templates, logger.child({ component: 'template-workers' }));
   const svc: StudioContext = {
     workflows: new NamedDocuments<StoredWorkflowDocument>(store, KINDS.workflow),
     templates: new NamedDocuments<StudioTemplate>(store, KINDS.template),
@@ -59,6 +57,9 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
+      // a platform without Python's jinja2 and textfsm runs, templates off: said here once, and by every template call (503)
+      const problem = await templatingProblem(templates.python);
+      if (problem !== undefined) logger.warn({ python: templates.python }, `Templates are off: ${problem}`);
       const registered = await serve({
         bus,
         service: 'studio',

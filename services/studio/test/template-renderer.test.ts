@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isAppError } from '@nap/contracts';
-import { createTemplateRenderer, loadTemplateRendererConfig } from '../src';
+import { createTemplateRenderer, loadTemplateRendererConfig, templatingProblem } from '../src';
 import type { TemplateRenderer, TemplateRendererConfig } from '../src';
 import { PYTHON, describeWithPython } from './python';
 
@@ -56,11 +56,19 @@ describe('a renderer whose Python is missing', () => {
       const err = await failure(render(none, 'x'));
       expect(err).toMatchObject({ code: 'TEMPLATE_RENDERER_UNAVAILABLE', status: 503 });
       expect(err.message).toContain('Python was not found at "/nonexistent/bin/python3"');
-      expect(err.message).toContain('python3-jinja2 and python3-textfsm');
+      expect(err.message).toContain('apt-get install -y python3-jinja2 python3-textfsm');
       expect(err.message).toContain('NAP_PYTHON');
     } finally {
       await none.close();
     }
+  });
+});
+
+describe('the start-up check of templating', () => {
+  it('names a missing interpreter and the one command that turns templates on', async () => {
+    const problem = await templatingProblem('/nonexistent/bin/python3');
+    expect(problem).toContain('Python was not found at "/nonexistent/bin/python3"');
+    expect(problem).toMatch(/turn templates on with `(sudo )?apt-get install -y python3-jinja2 python3-textfsm` \(no restart needed\)/);
   });
 });
 
@@ -195,7 +203,10 @@ describeWithPython('the Python template worker pool', () => {
       const err = await failure(render(r, 'x'));
       expect(err).toMatchObject({ code: 'TEMPLATE_RENDERER_UNAVAILABLE', status: 503 });
       expect(err.message).toContain('lacks the module "jinja2"');
-      expect(err.message).toContain('apt-get install python3-jinja2 python3-textfsm');
+      expect(err.message).toContain('apt-get install -y python3-jinja2 python3-textfsm');
+      // what the studio service says at start for the same Python
+      expect(await templatingProblem(fake)).toContain(`Python at "${fake}" lacks the module "jinja2"`);
+      expect(await templatingProblem(PYTHON)).toBeUndefined();
     } finally {
       await r.close();
       rmSync(dir, { recursive: true, force: true });

@@ -147,6 +147,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- if eq .component "gateway" }}
 - { name: NAP_PORT, value: "3000" }
 - { name: NAP_BODY_LIMIT_BYTES, value: {{ $root.Values.config.bodyLimitBytes | quote }} }
+- { name: NAP_DOCUMENT_BODY_LIMIT_BYTES, value: {{ $root.Values.config.documentBodyLimitBytes | quote }} }
 - { name: NAP_TOKEN_TTL_SECONDS, value: {{ $root.Values.config.tokenTtlSeconds | quote }} }
 {{- else }}
 {{- if or $root.Values.mongodb.enabled $root.Values.externalMongodb.existingSecret }}

@@ -32,6 +32,13 @@ export class NatsRouter {
     // while NATS is away nobody can answer: say so at once rather than after the whole timeout
     if (!this.connection.isConnected())
       throw new AppError('SERVICE_UNAVAILABLE', `The message bus is disconnected; "${subject}" cannot be reached until it reconnects`);
+    // NATS refuses a message over the server's max_payload: a request body the gateway accepted must not become a 500
+    const maxPayload = this.nc.info?.max_payload;
+    if (maxPayload !== undefined && data.length > maxPayload)
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `The request (${data.length} bytes) is larger than the NATS server's max_payload of ${maxPayload} bytes; raise max_payload in its configuration (8MB, for documents up to NAP_DOCUMENT_BODY_LIMIT_BYTES)`,
+      );
     const headers = toNatsHeaders(options.headers);
     let reply: Msg;
     try {

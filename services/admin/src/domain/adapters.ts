@@ -58,7 +58,51 @@ export interface AdapterRequest {
   query?: Record<string, string> | undefined;
   headers?: Record<string, string> | undefined;
   body?: unknown;
+  /** JSON pointers in `body` where the adapter's user name and password are written (a login that takes them in its body). */
+  credentialsAt?: { user: string; password: string } | undefined;
   timeoutMs?: number | undefined;
+}
+
+/**
+ * `body` with the adapter's user name and password written at the JSON pointers of `credentialsAt`
+ * (NSO's JSON-RPC `login` takes `{ user, passwd }`), so that the service that asked never holds
+ * them. The adapter must authenticate with a user name and password (Basic); each pointer's parent
+ * must be an object of the body. A copy: `body` is left as it was.
+ */
+export function withCredentials(
+  adapter: string,
+  body: unknown,
+  credentialsAt: { user: string; password: string },
+  authentication: OutboundTarget['authentication'],
+): Json {
+  if (authentication?.type !== 'basic')
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Adapter "${adapter}" authenticates with ${authentication?.type ?? 'nothing'}, not a user name and password: it has none to write into the request`,
+      { details: [{ member: 'body.credentialsAt', message: 'the adapter has no user name and password' }] },
+    );
+  if (!isRecord(body))
+    throw new AppError('VALIDATION_FAILED', 'body.credentialsAt needs a JSON object body to write the credentials into', {
+      details: [{ member: 'body.body', message: 'must be an object when credentialsAt is given' }],
+    });
+  const out = structuredClone(body);
+  const place = (pointer: string, member: string, value: string): void => {
+    const segments = pointer
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const last = segments.pop() ?? '';
+    let parent: unknown = out;
+    for (const segment of segments) parent = isRecord(parent) ? parent[segment] : undefined;
+    if (!isRecord(parent))
+      throw new AppError('VALIDATION_FAILED', `body.credentialsAt.${member} "${pointer}" does not point into an object of the body`, {
+        details: [{ member: `body.credentialsAt.${member}`, message: 'its parent is not an object of the body' }],
+      });
+    parent[last] = value;
+  };
+  place(credentialsAt.user, 'user', authentication.username ?? '');
+  place(credentialsAt.password, 'password', authentication.password ?? '');
+  return out;
 }
 
 export function adapterTypeOf(doc: AdapterDoc): AdapterType {

@@ -3,6 +3,7 @@ import { convertObj } from 'swagger2openapi';
 import type { ModelFinding } from '@nap/contracts';
 import { errorMessage, isRecord } from '@nap/util';
 import { isHttpMethod, methodName, normalizeBasePath } from './method-names';
+import { specFindings } from './openapi-rules';
 
 /** A JSON object of an OpenAPI document. */
 export type Json = Record<string, unknown>;
@@ -18,7 +19,8 @@ export interface ModelCheck {
   specification?: string;
 }
 
-const MAX_FINDINGS = 100;
+/** Findings answered at most, of each kind; beyond, one more says how many were left out. */
+const MAX_FINDINGS = 1_000;
 
 /** The parser must never read files or URLs named by a document (`$ref: file:///…` or `http://…`): only internal references resolve. */
 const PARSER_OPTIONS = { resolve: { external: false, file: false, http: false } } as const;
@@ -29,9 +31,13 @@ const PARSER_OPTIONS = { resolve: { external: false, file: false, http: false } 
  * reaches, are reported as warnings rather than refusing real documents such as GitLab's
  * (`type: text` in response models).
  */
-function isResponseOnlyFinding(path: string, requestSchemas: ReadonlySet<string>): boolean {
+function isResponseOnlyFinding(finding: ModelFinding, requestSchemas: ReadonlySet<string>): boolean {
+  const { path } = finding;
+  // responses that are not an object, or a response that is not one, are no slip: nothing can be read from them
+  if (/^\/paths\/[^/]+\/[^/]+\/responses$/.test(path) || /^\/components\/responses$/.test(path)) return false;
+  if (/^\/(paths\/[^/]+\/[^/]+|components)\/responses\/[^/]+$/.test(path) && finding.message === 'must be object') return false;
   // the branches Ajv tried for a response object (Response or Reference) are reported on the response itself
-  if (/^\/paths\/[^/]+\/[^/]+\/responses(\/|$)/.test(path) || /^\/components\/responses(\/|$)/.test(path)) return true;
+  if (/^\/paths\/[^/]+\/[^/]+\/responses\//.test(path) || /^\/components\/responses\//.test(path)) return true;
   const m = /^\/components\/schemas\/([^/]+)/.exec(path);
   return m !== null && !requestSchemas.has(decodePointer(m[1] ?? ''));
 }
@@ -102,8 +108,9 @@ function findingsOf(err: unknown): ModelFinding[] {
 /**
  * Checks an OpenAPI 2.0, 3.0 or 3.1 document with a maintained parser (`@apidevtools/swagger-parser`),
  * converting 2.0 to 3.0 first with `swagger2openapi` (which also patches the small errors such
- * documents commonly carry, as the platforms that exported them accepted them). Findings carry a
- * JSON pointer into the (converted) document.
+ * documents commonly carry, as the platforms that exported them accepted them), then the rules of
+ * the paths its schema cannot state ({@link specFindings}). Findings carry a JSON pointer: into
+ * the (converted) document for the schema's, into the document as sent for the paths' rules.
  */
 export async function checkModel(document: Json): Promise<ModelCheck> {
   const info = isRecord(document.info) ? document.info : undefined;
@@ -133,24 +140,25 @@ export async function checkModel(document: Json): Promise<ModelCheck> {
   } else {
     openapi = structuredClone(document);
   }
+  let findings: ModelFinding[] = [];
   try {
     await SwaggerParser.validate(structuredClone(openapi) as never, PARSER_OPTIONS as never);
-    return { valid: true, errors: [], warnings: [], openapi, specification };
   } catch (err) {
-    const findings = findingsOf(err);
-    const requestSchemas = requestSchemaNames(openapi);
-    const errors = findings.filter((f) => !isResponseOnlyFinding(f.path, requestSchemas));
-    const warnings = findings.filter((f) => isResponseOnlyFinding(f.path, requestSchemas));
-    // the structure the platform calls with is sound when every finding lies in response schemas;
-    // a parser finding without a path (a broken reference, a duplicate operationId) always refuses
-    return {
-      valid: errors.length === 0,
-      errors: errors.slice(0, MAX_FINDINGS),
-      warnings: warnings.slice(0, MAX_FINDINGS),
-      openapi,
-      specification,
-    };
+    findings = findingsOf(err);
   }
+  const requestSchemas = requestSchemaNames(openapi);
+  // the structure the platform calls with is sound when every finding lies in response schemas;
+  // a parser finding without a path (a broken reference) and a broken rule of the paths always refuse
+  // the path rules are checked on the document as sent: a 2.0 conversion may drop what they look at
+  const errors = [...findings.filter((f) => !isResponseOnlyFinding(f, requestSchemas)), ...specFindings(document)];
+  const warnings = findings.filter((f) => isResponseOnlyFinding(f, requestSchemas));
+  return { valid: errors.length === 0, errors: capped(errors), warnings: capped(warnings), openapi, specification };
+}
+
+/** At most {@link MAX_FINDINGS}, and then one that says how many more there were. */
+function capped(findings: ModelFinding[]): ModelFinding[] {
+  if (findings.length <= MAX_FINDINGS) return findings;
+  return [...findings.slice(0, MAX_FINDINGS), { path: '', message: `and ${findings.length - MAX_FINDINGS} more findings` }];
 }
 
 /** The document with every internal `$ref` replaced by what it points to; circular ones stay `$ref`. */

@@ -50,6 +50,8 @@ export interface PlannedBundle {
 /** Options of an import, an upgrade or a validation. */
 export interface PrebuiltOptions {
   overwrite?: boolean;
+  /** Install even though `metadata.IAPDependencies` names what the platform lacks (each still listed). */
+  ignoreDependencies?: boolean;
 }
 
 /** What an import would refuse (error) or lack (warning), with the code it is refused with. */
@@ -214,6 +216,106 @@ export function missingDependency({ p, kind, ref }: Dependency): Problem {
   };
 }
 
+/** What the platform has that a package's `metadata.IAPDependencies` may name, each with its version where it has one. */
+export interface PlatformInventory {
+  /** The applications, by name (WorkFlowEngine, JsonForms, …), all at the platform's release. */
+  applications: readonly string[];
+  applicationVersion: string;
+  /** The live adapters: name, model (the package they stand for: @itentialopensource/adapter-servicenow) and `data.version` where their document has one. */
+  adapters: readonly { name: string; model?: string; version?: string }[];
+  /** The installed prebuilts by package name, with their versions. */
+  prebuilts: ReadonlyMap<string, string>;
+}
+
+/** One entry of `metadata.IAPDependencies` the platform does not satisfy: what, the range it asks for, and why. */
+export interface UnmetDependency {
+  name: string;
+  /** The version range the package asks for; empty for any. */
+  range: string;
+  kind: 'application' | 'adapter' | 'prebuilt';
+  /** What was found, when something of that name is there in a version outside the range. */
+  found?: string;
+  message: string;
+}
+
+/** `@itential/app-workflow_engine` → `workflowengine`, as `WorkFlowEngine` compares. */
+function comparable(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** The version `range` asks for, or undefined for any (empty, `*`, `latest`, `x`). */
+function rangeOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const range = value.trim();
+  return range === '' || range === '*' || range === 'x' || range === 'latest' ? undefined : range;
+}
+
+/**
+ * What of the package's `metadata.IAPDependencies` (package name → version range, as the original
+ * platform's prebuilts list the applications and adapters they need) this platform lacks:
+ * `@itential/app-<name>` is an application (`app-workflow_engine` is WorkFlowEngine), a name with
+ * `adapter-` an adapter (matched by its model), anything else an installed prebuilt. A range
+ * given is checked with semver against the version found; an adapter whose document holds no
+ * version cannot be shown to satisfy one, and is named too.
+ */
+export function unmetDependencies(metadata: PrebuiltPackage['metadata'], inventory: PlatformInventory): UnmetDependency[] {
+  const declared = (metadata as Record<string, unknown>).IAPDependencies;
+  if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) return [];
+  const unmet: UnmetDependency[] = [];
+  for (const [name, value] of Object.entries(declared)) {
+    const range = rangeOf(value);
+    const wanted = range === undefined ? name : `${name} ${range}`;
+    const outside = (kind: UnmetDependency['kind'], what: string, found: string | undefined): void => {
+      if (range === undefined) return;
+      if (found === undefined) {
+        unmet.push({ name, range, kind, message: `${wanted}: ${what} has no version to check against ${range}` });
+        return;
+      }
+      if (semver.validRange(range) === null) {
+        unmet.push({ name, range, kind, found, message: `${wanted}: "${range}" is not a version range semver reads` });
+        return;
+      }
+      if (!semver.satisfies(semver.coerce(found) ?? found, range, { includePrerelease: true }))
+        unmet.push({ name, range, kind, found, message: `${wanted}: ${what} is version ${found}, which does not satisfy ${range}` });
+    };
+    const app = /^(?:@itential\/)?app-(.+)$/.exec(name)?.[1];
+    if (app !== undefined) {
+      const application = inventory.applications.find((a) => comparable(a) === comparable(app));
+      if (application === undefined)
+        unmet.push({ name, range: range ?? '', kind: 'application', message: `${wanted}: the platform has no application ${app}` });
+      else outside('application', `application ${application}`, inventory.applicationVersion);
+      continue;
+    }
+    if (/(^|\/)adapter-/.test(name)) {
+      const adapter = inventory.adapters.find((a) => a.model !== undefined && a.model.toLowerCase() === name.toLowerCase());
+      if (adapter === undefined)
+        unmet.push({
+          name,
+          range: range ?? '',
+          kind: 'adapter',
+          message: `${wanted}: the platform has no adapter of model ${name} (POST /adapters with that model)`,
+        });
+      else outside('adapter', `adapter "${adapter.name}"`, adapter.version);
+      continue;
+    }
+    const installed = inventory.prebuilts.get(name);
+    if (installed === undefined)
+      unmet.push({ name, range: range ?? '', kind: 'prebuilt', message: `${wanted}: the platform has no prebuilt ${name} installed` });
+    else outside('prebuilt', `prebuilt ${name}`, installed);
+  }
+  return unmet;
+}
+
+/** The problems of unmet dependencies: errors that refuse the import (409), or warnings with `options.ignoreDependencies`. */
+export function dependencyProblems(unmet: readonly UnmetDependency[], options: PrebuiltOptions): Problem[] {
+  return unmet.map((d) => ({
+    severity: options.ignoreDependencies === true ? 'warning' : 'error',
+    code: 'PREBUILT_DEPENDENCY_MISSING',
+    member: `body.prebuilt.metadata.IAPDependencies["${d.name}"]`,
+    message: d.message,
+  }));
+}
+
 /** The planned bundles in the order they are installed: what workflows refer to first, then as the package lists them. */
 export function inInstallOrder(planned: PlannedBundle[]): PlannedBundle[] {
   return planned.sort((a, b) => INSTALL_ORDER.indexOf(a.type) - INSTALL_ORDER.indexOf(b.type) || a.index - b.index);
@@ -244,6 +346,15 @@ export function refuse(problems: Problem[]): void {
     );
   }
   const [first] = errors;
+  if (first !== undefined && first.code === 'PREBUILT_DEPENDENCY_MISSING') {
+    const missing = errors.filter((e) => e.code === 'PREBUILT_DEPENDENCY_MISSING');
+    throw new AppError(
+      'PREBUILT_DEPENDENCY_MISSING',
+      `The package needs what this platform lacks: ${missing.map((p) => p.message).join('; ')}. Nothing was installed; ` +
+        'install them, or import with options.ignoreDependencies to install it anyway',
+      { details: missing.map((p) => ({ member: p.member, message: p.message })) },
+    );
+  }
   if (first !== undefined)
     throw new AppError(first.code, `${first.message}. Nothing was installed.`, {
       details: errors.filter((e) => e.code === first.code).map((p) => ({ member: p.member, message: p.message })),

@@ -11,9 +11,11 @@ export function importPrebuilt(svc: AdminContext): Handler<'admin.importPrebuilt
   return async (input, ctx) => {
     const pkg = input.body.prebuilt;
     await rollBackUnfinished(svc, ctx.call, pkg.metadata.name);
-    const { problems, planned } = await analysePrebuilt(svc, ctx.call, pkg, input.body.options ?? {});
+    const { problems, planned, unmet } = await analysePrebuilt(svc, ctx.call, pkg, input.body.options ?? {});
     refuse(problems);
     const record = newPrebuiltRecord(pkg, ctx.caller.username, new Date().toISOString(), Date.now());
+    // installed anyway (options.ignoreDependencies): the record keeps saying what it lacked
+    if (unmet.length > 0) record.missingDependencies = unmet;
     record._id = await svc.prebuilts.begin(record);
     try {
       record.components = await installBundles(ctx.call, planned, [], {

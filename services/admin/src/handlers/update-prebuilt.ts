@@ -11,7 +11,7 @@ export function updatePrebuilt(svc: AdminContext): Handler<'admin.updatePrebuilt
     const pkg = input.body.prebuilt;
     const current = await svc.prebuilts.installed(id);
     checkSamePackage(id, current, pkg);
-    const { problems, planned } = await analysePrebuilt(svc, ctx.call, pkg, input.body.options ?? {}, current);
+    const { problems, planned, unmet } = await analysePrebuilt(svc, ctx.call, pkg, input.body.options ?? {}, current);
     refuse(problems);
     checkNewer(current, pkg);
     // the prebuilt's own artifacts that the new version does not replace by name are removed as well
@@ -25,6 +25,9 @@ export function updatePrebuilt(svc: AdminContext): Handler<'admin.updatePrebuilt
       log: svc.log,
     });
     const next = upgradedRecord(current, pkg, components, ctx.caller.username, new Date().toISOString());
+    // what the new version lacks replaces what the old one lacked
+    delete next.missingDependencies;
+    if (unmet.length > 0) next.missingDependencies = unmet;
     await svc.prebuilts.replace(next);
     return prebuiltView(next);
   };

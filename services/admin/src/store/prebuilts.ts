@@ -42,6 +42,15 @@ export class PrebuiltRepository {
     return found === null ? null : { id: found._id, version: found.metadata.version };
   }
 
+  /** Every installed prebuilt's package name and version (what a package's IAPDependencies may name). */
+  async installedVersions(): Promise<Map<string, string>> {
+    const docs = await this.prebuilts.find(
+      { installing: { $exists: false } },
+      { projection: { 'metadata.name': 1, 'metadata.version': 1 } },
+    );
+    return new Map(docs.map((d) => [d.metadata.name, d.metadata.version]));
+  }
+
   /** The prebuilt of a package name, installed or being installed. */
   findByName(name: string): Promise<PrebuiltDoc | null> {
     return this.prebuilts.findOne({ 'metadata.name': name });

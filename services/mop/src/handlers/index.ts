@@ -32,6 +32,7 @@ import { runCommandTemplateSingleCommand } from './run-command-template-single-c
 import { runTemplatesDiff } from './run-templates-diff';
 import { updateAnalyticTemplate } from './update-analytic-template';
 import { updateTemplate } from './update-template';
+import { updateTemplateByName } from './update-template-by-name';
 import { verifyConfig } from './verify-config';
 import { viewTemplateResults } from './view-template-results';
 
@@ -40,6 +41,7 @@ export function mopHandlers(svc: MopContext): HandlerMap<'mop'> {
   return {
     createTemplate: createTemplate(svc),
     updateTemplate: updateTemplate(svc),
+    updateTemplateByName: updateTemplateByName(svc),
     deleteTemplate: deleteTemplate(svc),
     listATemplate: listATemplate(svc),
     listTemplates: listTemplates(svc),

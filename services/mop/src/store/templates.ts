@@ -68,6 +68,22 @@ export class TemplateRepository<T extends { name: string }> {
   async update(id: string, doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
     const existing = await this.collection.findOne({ _id: id });
     if (existing === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} has id "${id}"`);
+    return this.replace(existing, doc, username);
+  }
+
+  /** Replaces the template named `name` (the route Itential's MCP server calls); created and createdBy are kept. */
+  async updateByName(name: string, doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
+    const existing = await this.collection.findOne({ name });
+    if (existing === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} is named "${name}"`);
+    return this.replace(existing, doc, username);
+  }
+
+  private async replace(
+    existing: StoredTemplate,
+    doc: Readonly<Record<string, unknown>> & { name: string },
+    username: string,
+  ): Promise<StoredTemplate> {
+    const id = existing._id;
     const next = {
       ...content(doc),
       name: doc.name,

@@ -16,6 +16,7 @@ export type SendThroughAdapter = (input: {
   path: string;
   headers: Record<string, string>;
   body?: unknown;
+  credentialsAt?: { user: string; password: string };
   timeoutMs: number;
 }) => Promise<OutboundResponse>;
 
@@ -57,6 +58,7 @@ export class Orchestrator {
         headers,
         timeoutMs,
         ...(req.body !== undefined ? { body: req.body } : {}),
+        ...(req.credentialsAt !== undefined ? { credentialsAt: req.credentialsAt } : {}),
       });
     } catch (err) {
       if (hasCode(err, 'ADAPTER_NOT_RUNNING') || hasCode(err, 'ADAPTER_NOT_FOUND')) this.onStale(this.adapter.name);

@@ -66,13 +66,33 @@ export function jsonRpcResult(adapter: string, method: string, req: Orchestrator
   return body.result;
 }
 
-/** The `sessionid` cookie a login answer sets, ready to send back; ORCH_FAILED when it sets none. */
+/**
+ * NSO's JSON-RPC `login` as NSO documents it: `params: { user, passwd }`. The request carries no
+ * credential: admin writes the adapter's user name and password at `credentialsAt` on its way out.
+ */
+export function loginRequest(id: number): OrchestratorRequest {
+  return { ...jsonRpcRequest(id, 'login', {}), credentialsAt: { user: '/params/user', password: '/params/passwd' } };
+}
+
+/**
+ * NSO's session cookies: `sessionid`, and `sessionid_<port>` (newer releases name it after the
+ * port of the web server, `sessionid_8080`).
+ */
+const SESSION_COOKIE = /(?:^|[,;]\s*)(sessionid(?:_\d+)?)=([^;,\s]+)/g;
+
+/**
+ * The session cookies a login answer sets (`Set-Cookie`, several joined with ", " by admin), as the
+ * `Cookie` header to send back; ORCH_FAILED when it sets none.
+ */
 export function sessionCookie(adapter: string, setCookie: string): string {
-  // admin joins several Set-Cookie headers with ", "; the session cookie is the one named sessionid
-  const m = /(?:^|[,;]\s*)sessionid=([^;,\s]+)/.exec(setCookie);
-  if (m?.[1] === undefined)
-    throw new AppError('ORCH_FAILED', `Orchestrator "${adapter}" accepted the JSON-RPC login but set no sessionid cookie`);
-  return `sessionid=${m[1]}`;
+  const found = new Map<string, string>();
+  for (const m of setCookie.matchAll(SESSION_COOKIE)) if (m[1] !== undefined && m[2] !== undefined) found.set(m[1], m[2]);
+  if (found.size === 0)
+    throw new AppError(
+      'ORCH_FAILED',
+      `Orchestrator "${adapter}" accepted the JSON-RPC login but set no session cookie (sessionid or sessionid_<port>)`,
+    );
+  return [...found].map(([name, value]) => `${name}=${value}`).join('; ');
 }
 
 /** The transaction handle of a `new_trans` result. */

@@ -14,6 +14,8 @@ export interface OrchestratorRequest {
   headers: Record<string, string>;
   /** JSON body; absent for none. */
   body?: unknown;
+  /** JSON pointers in `body` where admin writes the adapter's user name and password (a login that takes them in its body). */
+  credentialsAt?: { user: string; password: string };
 }
 
 function isMethod(m: string): m is OrchestratorRequest['method'] {

@@ -52,7 +52,7 @@ export function setLeaf(svc: OrchProxyContext): Handler<'orch-proxy.setLeaf'> {
       if (th !== undefined) await session.tryCall('delete_trans', { th });
       throw err;
     } finally {
-      await session.tryCall('logout', {});
+      await session.logout();
     }
   };
 }

@@ -52,8 +52,11 @@ export interface TemplatePool {
   close(): Promise<void>;
 }
 
-const INSTALL_HINT =
-  'install the Debian packages python3, python3-jinja2 and python3-textfsm (apt-get install python3-jinja2 python3-textfsm), or point NAP_PYTHON at a Python 3 that has the jinja2 and textfsm modules';
+/** The one command that turns templates on (Debian's python3-jinja2 and python3-textfsm); `sudo` unless this process is root. */
+export const TEMPLATES_INSTALL_COMMAND = `${process.getuid?.() === 0 ? '' : 'sudo '}apt-get install -y python3-jinja2 python3-textfsm`;
+
+/** What to do about it, in every message that says templates cannot run. */
+export const INSTALL_HINT = `turn templates on with \`${TEMPLATES_INSTALL_COMMAND}\` (no restart needed), or point NAP_PYTHON at a Python 3 that has the jinja2 and textfsm modules`;
 /** Consecutive workers that die before they are ready, after which the pool stops trying for a while. */
 const FAILED_STARTS_LIMIT = 3;
 const RETRY_AFTER_MS = 5_000;

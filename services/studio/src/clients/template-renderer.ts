@@ -1,10 +1,11 @@
+import { execFile } from 'node:child_process';
 import { accessSync, constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import { AppError, isValid, textFsmRecordSchema } from '@nap/contracts';
 import type { JinjaProfile, TemplateWorkerError, TextFsmRecord } from '@nap/contracts';
 import { ConfigError } from '@nap/runtime';
 import type { Logger } from '@nap/telemetry';
-import { createTemplatePool } from './template-pool';
+import { INSTALL_HINT, createTemplatePool } from './template-pool';
 import type { TemplatePool, WorkerReply, WorkerRequest } from './template-pool';
 
 /** The worker script, shipped beside the compiled code (`src/python` in the sources, `dist/python` once built). */
@@ -134,6 +135,31 @@ function describe(subject: string, error: TemplateWorkerError, config: TemplateR
     case 'bad_request':
       return new AppError('INTERNAL', `A template worker refused the request: ${error.message}`);
   }
+}
+
+/**
+ * Whether templates can run: imports jinja2 and textfsm with the configured Python once, within
+ * `timeoutMs`. Answers undefined when they can, otherwise why not and the command that turns them
+ * on (what the studio service says at start; template calls answer the same with 503).
+ */
+export function templatingProblem(python: string, timeoutMs = 5_000): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(python, ['-I', '-c', 'import jinja2, textfsm'], { timeout: timeoutMs }, (err, _stdout, stderr) => {
+      if (err === null) {
+        resolve(undefined);
+        return;
+      }
+      const code = (err as NodeJS.ErrnoException).code;
+      const missing = /No module named '([^']+)'/.exec(stderr)?.[1];
+      const why =
+        code === 'ENOENT'
+          ? `Python was not found at "${python}"`
+          : missing !== undefined
+            ? `Python at "${python}" lacks the module "${missing}"`
+            : `Python at "${python}" could not import jinja2 and textfsm (${err.killed ? `no answer within ${timeoutMs} ms` : (stderr.trim().split('\n').pop() ?? err.message)})`;
+      resolve(`${why}: ${INSTALL_HINT}`);
+    });
+  });
 }
 
 /** Starts the renderer; the Python workers start with the first request. */
