@@ -290,7 +290,7 @@ suite('sign-in with an OpenLDAP directory', () => {
       expect((await platform.http('POST', '/login', { body: { username: 'alice', password: '' } })).status).toBe(400);
       const directory = new LdapDirectory(
         'direct',
-        { ...(ldapProvider() as never), timeoutMs: 500 },
+        { ...(ldapProvider() as unknown as LdapProviderConfig), timeoutMs: 500 },
         [],
         createLogger({ name: 't', level: 'silent' }),
       );
