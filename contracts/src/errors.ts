@@ -124,6 +124,12 @@ export const ERROR_CODES = {
   GROUP_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A group with that name exists.' },
   GROUP_IN_USE: { status: 409, retryable: false, description: 'The group cannot be changed that way while accounts rely on it.' },
   ACCOUNT_PROTECTED: { status: 422, retryable: false, description: 'The change would leave the platform without an administrator.' },
+  AUTH_PROVIDER_UNAVAILABLE: {
+    status: 503,
+    retryable: true,
+    description:
+      'An external sign-in method (LDAP, RADIUS, …) did not answer within its timeout or could not be used; local accounts still sign in.',
+  },
   // workflow / studio
   WORKFLOW_NOT_FOUND: { status: 404, retryable: false, description: 'No workflow with that name or id.' },
   WORKFLOW_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A workflow with that name exists.' },

@@ -10,7 +10,8 @@ import { OutboundHttp } from './clients/outbound-http';
 import { PackageSources } from './clients/package-sources';
 import { Replicas } from './clients/replicas';
 import { ServiceIndexes } from './clients/service-indexes';
-import { auditRetentionDays, profileLiveSettings, signingKeyLoader } from './context';
+import { SignInMethods } from './clients/sign-in-methods';
+import { activeAuthentication, auditRetentionDays, profileLiveSettings, seedSignInProviders, signingKeyLoader } from './context';
 import type { AdminContext } from './context';
 import { AdminLiveSettings } from './domain/live-settings';
 import { generatePassword } from './domain/password';
@@ -95,6 +96,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     log: logger,
     settings,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
+    signIn: new SignInMethods(() => activeAuthentication(svc), logger.child({ component: 'sign-in' })),
   };
 
   /** A later start with NAP_ADMIN_PASSWORD set: never silent about it, since a login with that password may now fail. */
@@ -131,6 +133,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
       // the audit trail takes entries before anything is served: the gateway records the first login
       await auditAppender.start();
       await bootstrapProfiles(svc);
+      const seeded = await seedSignInProviders(svc, { ldap: config.ldap, radius: config.radius });
+      if (seeded.length > 0) logger.info({ providers: seeded }, 'Sign-in methods from the environment written into the active profile');
       registerAdminMetrics(metrics.registry, svc, () => settings.sessionIdleMinutes);
       await svc.signingKey();
       const password = config.adminPassword ?? generatePassword();
@@ -166,6 +170,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
           await auditRetention.stop();
           await auditAppender.stop();
           await svc.adapterMonitor.shutdown();
+          await svc.signIn.close();
           await http.close();
         },
       };

@@ -25,6 +25,8 @@ export const LIVE_PROFILE_MEMBERS = [
   'loggerProps.log_level',
   'loggerProps.console_level',
   'authenticationProps.logoutTime',
+  'authenticationProps.providers',
+  'authenticationProps.admins',
   'integrationProps.timeout',
   'prebuiltProps.repoConfigs',
 ] as const;

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { auditChanges } from '@nap/contracts';
+import { AppError, auditChanges } from '@nap/contracts';
 import { hashPassword } from '../domain/password';
 import { viewAccount } from '../context';
 import type { AdminContext } from '../context';
@@ -9,6 +9,11 @@ export function setAccountPassword(svc: AdminContext): Handler<'admin.setAccount
   return async (input, ctx) => {
     const id = input.params.accountId;
     const current = await svc.accounts.get(id);
+    if (current.provenance !== undefined)
+      throw new AppError(
+        'UNPROCESSABLE',
+        `Account "${current.username}" signs in with sign-in method "${current.provenance}": its password is kept there, not in NAP`,
+      );
     const updated = await svc.accounts.update(id, {
       passwordHash: await hashPassword(input.body.password),
       lastUpdated: new Date().toISOString(),

@@ -3,7 +3,7 @@ import type { IndexSpec, Store } from '@nap/store';
 /** Collections of the admin service and their indexes, created at start. */
 export const ADMIN_COLLECTIONS = {
   accounts: [{ keys: { username: 1 }, unique: true }, { keys: { groups: 1 } }],
-  groups: [{ keys: { name: 1 }, unique: true }],
+  groups: [{ keys: { name: 1 }, unique: true }, { keys: { provenance: 1, externalName: 1 } }],
   sessions: [{ keys: { accountId: 1 } }, { keys: { expiresAt: 1 } }],
   keys: [],
   integration_models: [{ keys: { app: 1 } }],
