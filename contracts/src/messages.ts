@@ -33,4 +33,6 @@ export const HEADERS = {
   idempotencyKey: 'nap-idempotency-key',
   /** Set on an answer replayed for an `Idempotency-Key` seen before. */
   idempotentReplay: 'nap-idempotent-replayed',
+  /** Set by the gateway: the address the request came from (the socket's, or the trusted proxy's `X-Forwarded-For`). */
+  clientAddress: 'nap-client-address',
 } as const;

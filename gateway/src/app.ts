@@ -7,6 +7,7 @@ import type { Logger, PlatformMetrics } from '@nap/telemetry';
 import { Authenticator } from './auth/authenticator';
 import { createBodyReader } from './body';
 import { createBrowserSafety } from './browser-safety';
+import { createClientAddress } from './client-address';
 import type { BrowserSafetyOptions } from './browser-safety';
 import { mountConsole } from './console-files';
 import { mountDocs } from './docs';
@@ -67,6 +68,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const routes = new RouteTable(CATALOG, { maxParamLength: options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH });
   const errors = createErrorAnswers(logger, options.bodyLimit);
   const browser = createBrowserSafety(options);
+  const clientAddress = createClientAddress(options);
   const serveOperation = createOperationPath({
     bus,
     client,
@@ -74,11 +76,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     metrics,
     authenticator,
     routes,
-    streams: createEventStreams({ bus, client, authenticator, logger }),
+    streams: createEventStreams({ bus, client, authenticator, clientAddress, logger }),
     readBody: createBodyReader({ bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH }),
     setSessionCookie: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies, browser }),
     securityHeaders: createSecurityHeaders(browser),
     browser,
+    clientAddress,
     unavailable: new UnavailableServices(bus),
     errors,
   });

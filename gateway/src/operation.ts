@@ -8,6 +8,7 @@ import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import type { BodyReader } from './body';
 import type { BrowserSafety } from './browser-safety';
+import type { ClientAddress } from './client-address';
 import type { ErrorAnswers } from './errors';
 import type { OperationExchange, RequestLocals } from './exchange';
 import { forward, writeReply } from './forward';
@@ -38,6 +39,8 @@ export interface OperationPathParts {
   securityHeaders: SecurityHeaders;
   /** The cookie-session rules: a change sent with the cookie alone must come from the platform's own pages. */
   browser: BrowserSafety;
+  /** The address a request came from: passed on to the owning service (logins are throttled per address). */
+  clientAddress: ClientAddress;
 }
 
 /** Serves a catalog operation when the path is one; false to let express answer. */
@@ -86,7 +89,7 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
  * the service's reply back untouched.
  */
 async function handleOperation(parts: OperationPathParts, exchange: OperationExchange): Promise<void> {
-  const { bus, client, authenticator, readBody, setSessionCookie, unavailable } = parts;
+  const { bus, client, authenticator, readBody, setSessionCookie, unavailable, clientAddress } = parts;
   const { req, res, op, method, params, query, locals } = exchange;
   observe(parts.metrics, parts.logger, exchange);
   await withSpan(
@@ -101,7 +104,7 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
           `The message bus is disconnected; ${method} ${op.http?.path} cannot reach the ${op.service} service until it reconnects`,
         );
       if (op.auth !== 'public') {
-        const caller = await authenticate(authenticator, req, query);
+        const caller = await authenticate(authenticator, req, query, clientAddress);
         locals.caller = caller;
         authorize(op, caller, method);
         delete query.token;
@@ -109,7 +112,7 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
       const body = await readBody(op, req, res);
       const request = { params, query, body };
       validate(op, request);
-      const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId);
+      const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId, clientAddress(req));
       span.setAttribute('http.response.status_code', result.status);
       setSessionCookie(op, result, res);
       writeReply(res, result);

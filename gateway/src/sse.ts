@@ -6,6 +6,7 @@ import type { Logger } from '@nap/telemetry';
 import { isRecord } from '@nap/util';
 import type { Authenticator } from './auth/authenticator';
 import { authenticate } from './authenticate';
+import type { ClientAddress } from './client-address';
 import { authorize } from './authorize';
 import { validate } from './validate';
 
@@ -13,6 +14,8 @@ export interface EventStreamOptions {
   bus: Bus;
   client: BusClient;
   authenticator: Authenticator;
+  /** The address a request came from (Basic credentials are throttled per address). */
+  clientAddress: ClientAddress;
   logger: Logger;
   /** Interval of the comment lines that keep idle connections open, ms. */
   heartbeatMs?: number;
@@ -81,7 +84,7 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
   async function authorized(op: OperationDef, req: IncomingMessage, query: Record<string, unknown>): Promise<Caller> {
-    const caller = await authenticate(authenticator, req, query);
+    const caller = await authenticate(authenticator, req, query, options.clientAddress);
     authorize(op, caller, req.method);
     return caller;
   }

@@ -278,6 +278,17 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     }),
     response: accountRecord,
   },
+  {
+    name: 'unlockAccount',
+    summary: 'Let an account log in again at once after failed logins',
+    http: { method: 'POST', path: '/user-management/accounts/:accountId/unlock' },
+    roles: ADMIN,
+    response: acknowledgement(),
+    addition: true,
+    notes:
+      "Forgets the failed logins counted for the account's username, so its next login is not answered 429 LOGIN_THROTTLED. " +
+      'Failures counted for a source address are not forgotten: they end on their own (docs/security.md).',
+  },
   // groups
   {
     name: 'createGroup',
@@ -1065,6 +1076,25 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: whoamiSchema,
     timeoutMs: TIMEOUTS_MS.short,
     addition: true,
+  },
+  {
+    name: 'changeMyPassword',
+    summary: "Change the calling account's own password",
+    http: { method: 'PUT', path: '/whoami/password' },
+    roles: ROLE_SETS.any,
+    body: closed(
+      {
+        currentPassword: str({ minLength: 1, description: 'the password as it is now; never logged' }),
+        newPassword: str({ minLength: 8, description: "the new password; must meet the active profile's authenticationProps.passwordRules" }),
+      },
+      ['currentPassword', 'newPassword'],
+    ),
+    response: acknowledgement(),
+    timeoutMs: 10_000,
+    addition: true,
+    notes:
+      'A wrong currentPassword is refused with 403 CURRENT_PASSWORD_WRONG and counts as a failed login of the account (429 LOGIN_THROTTLED once throttled). ' +
+      "On success every other session of the account ends; the calling one goes on. A new password shorter than the rules' minLength: 400 naming body.newPassword.",
   },
   {
     name: 'mySession',

@@ -48,6 +48,11 @@ export interface RuntimeConfig {
   trustProxy?: boolean;
   /** `NAP_CONSOLE_DIR`: the built console (`console/dist`) the gateway serves at `/console/`; found beside the gateway when unset. */
   consoleDir?: string;
+  /**
+   * `NAP_TLS_CERT_FILE` and `NAP_TLS_KEY_FILE` (both or neither): the gateway serves https itself
+   * with this PEM certificate chain and private key, for a single host without an ingress.
+   */
+  tls?: { certFile: string; keyFile: string };
 }
 
 const ENV_SCHEMA = {
@@ -74,6 +79,8 @@ const ENV_SCHEMA = {
     NAP_ALLOWED_ORIGINS: { type: 'string' },
     NAP_TRUST_PROXY: { enum: ['1', '0', 'true', 'false', 'yes', 'no'] },
     NAP_CONSOLE_DIR: { type: 'string', minLength: 1 },
+    NAP_TLS_CERT_FILE: { type: 'string', minLength: 1 },
+    NAP_TLS_KEY_FILE: { type: 'string', minLength: 1 },
   },
 } as const;
 
@@ -153,6 +160,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (values.NAP_PUBLIC_URL !== undefined) config.publicUrl = new URL(String(values.NAP_PUBLIC_URL)).origin;
   if (values.NAP_CONSOLE_DIR !== undefined) config.consoleDir = path.resolve(String(values.NAP_CONSOLE_DIR));
   if (values.NAP_HEALTH_PORT !== undefined) config.healthPort = Number(values.NAP_HEALTH_PORT);
+  if ((values.NAP_TLS_CERT_FILE === undefined) !== (values.NAP_TLS_KEY_FILE === undefined))
+    problems.push('NAP_TLS_CERT_FILE and NAP_TLS_KEY_FILE go together: set both to serve https, or neither');
+  else if (values.NAP_TLS_CERT_FILE !== undefined)
+    config.tls = { certFile: path.resolve(String(values.NAP_TLS_CERT_FILE)), keyFile: path.resolve(String(values.NAP_TLS_KEY_FILE)) };
   if (config.headersTimeoutMs > config.requestTimeoutMs) problems.push('NAP_HEADERS_TIMEOUT_MS must not exceed NAP_REQUEST_TIMEOUT_MS');
   if (problems.length > 0) throw new ConfigError(problems);
   if (values.NAP_NATS_URL !== undefined) config.natsUrl = String(values.NAP_NATS_URL);

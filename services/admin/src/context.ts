@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus } from '@nap/bus';
+import type { Bus, HandlerContext } from '@nap/bus';
 import { APPLICATIONS, APPLICATION_NAMES, AppError, adapterDataSchema, parseAs, signToken } from '@nap/contracts';
 import type {
   AdapterData,
@@ -41,6 +41,16 @@ import type { ApplicationDocument, ProfileLiveSettings } from './domain/applicat
 import { integrationRecordOf, integrationView } from './domain/integrations';
 import type { IntegrationProperties } from './domain/integrations';
 import type { AdminLiveSettings } from './domain/live-settings';
+import {
+  attemptId,
+  countedAttempt,
+  loginThrottled,
+  passwordProblem,
+  secondsToWait,
+  withFailure,
+  withoutFailure,
+} from './domain/login-throttle';
+import type { AttemptRecord, AttemptScope, CountedAttempt, Throttled } from './domain/login-throttle';
 import { verifyPassword } from './domain/password';
 import { dependenciesOutside, existingArtifact, inInstallOrder, missingDependency, packageProblems, planBundles } from './domain/prebuilts';
 import type { Call, PlannedBundle, PrebuiltOptions, Problem } from './domain/prebuilts';
@@ -71,6 +81,7 @@ import type { IntegrationModelSourceRepository } from './store/integration-model
 import type { IntegrationModelRepository } from './store/integration-models';
 import type { IntegrationDoc, IntegrationRepository } from './store/integrations';
 import type { LinkRepository } from './store/links';
+import type { LoginAttemptRepository } from './store/login-attempts';
 import type { PrebuiltDoc, PrebuiltRepository } from './store/prebuilts';
 import type { ProfileRecord, ProfileRepository } from './store/profiles';
 import type { SessionRepository } from './store/sessions';
@@ -81,6 +92,8 @@ export interface AdminContext {
   accounts: AccountRepository;
   groups: GroupRepository;
   sessions: SessionRepository;
+  /** Counts of failed logins per username and per address (login protection). */
+  loginAttempts: LoginAttemptRepository;
   links: LinkRepository;
   applicationStates: ApplicationStateRepository;
   profiles: ProfileRepository;
@@ -110,6 +123,8 @@ export interface AdminContext {
   settings: AdminLiveSettings;
   /** The token signing key, generated on the first start and opened once per process. */
   signingKey(): Promise<SigningKey>;
+  /** The clock of login throttling, epoch ms (tests move it rather than wait). */
+  now(): number;
 }
 
 // ---- accounts and groups ----
@@ -155,13 +170,110 @@ export async function keepAdminRole(svc: AdminContext, groupId: string): Promise
 /** Hashed when the account is unknown, so that timing does not tell which usernames exist. */
 const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-/** Checks a username and password; the caller they stand for, or 401. */
-export async function checkCredentials(svc: AdminContext, username: string, password: string): Promise<Caller> {
+/** How a login attempt came: what it is logged with and counted by. */
+export interface LoginAttempt {
+  /** `login`, `oauth`, `basic` or `password-change`. */
+  via: string;
+  /** The source address the gateway saw; undefined for calls between services (then only the username's count applies). */
+  address: string | undefined;
+  log: Logger;
+}
+
+/** The attempt of a request, from its context: its route and the address the gateway passed on. */
+export function loginAttempt(ctx: HandlerContext, via: string): LoginAttempt {
+  return { via, address: ctx.clientAddress, log: ctx.log };
+}
+
+/** Checks a username and password; the caller they stand for, 401 when they do not hold, 429 while throttled. */
+export async function checkCredentials(svc: AdminContext, username: string, password: string, attempt: LoginAttempt): Promise<Caller> {
+  const outcome = await attemptLogin(svc, username, password, attempt);
+  if (outcome === 'inactive') throw new AppError('UNAUTHENTICATED', `Account "${username}" is inactive`);
+  if (outcome === 'wrong') throw new AppError('UNAUTHENTICATED', `The username or password of "${username}" is wrong`);
+  return callerOfAccount(svc, outcome);
+}
+
+/**
+ * One login attempt under the throttle: counted before the password is checked (429
+ * `LOGIN_THROTTLED` while the username or the address must wait, the password never checked then),
+ * given back when it holds (the username's count forgotten), logged without the password when it
+ * does not. Answers the account, or why it was refused, in the same time whether the account exists.
+ */
+export async function attemptLogin(
+  svc: AdminContext,
+  username: string,
+  password: string,
+  attempt: LoginAttempt,
+): Promise<AccountRecord | 'wrong' | 'inactive'> {
+  const now = svc.now();
+  const rules = svc.settings.loginThrottle;
+  const counts = [attemptId('account', username), ...(attempt.address === undefined ? [] : [attemptId('address', attempt.address)])];
+  const throttled = refusal(await svc.loginAttempts.findMany(counts), counts, now);
+  if (throttled) throw throttledLogin(username, attempt, throttled);
+  const id = randomUUID();
+  const counted: CountedAttempt[] = [];
+  for (const [index, countId] of counts.entries()) {
+    const scope: AttemptScope = index === 0 ? 'account' : 'address';
+    let waitSeconds = 0;
+    let mine: CountedAttempt | undefined;
+    await svc.loginAttempts.change(countId, (current) => {
+      waitSeconds = secondsToWait(current, now);
+      if (waitSeconds > 0) return undefined;
+      mine = countedAttempt(current, id, now);
+      return withFailure(current, countId, scope, id, now, rules);
+    });
+    if (mine === undefined) {
+      // another attempt made it wait since the read: what this one counted goes back
+      await giveBack(svc, counts, counted, now);
+      throw throttledLogin(username, attempt, { scope, retryAfterSeconds: waitSeconds });
+    }
+    counted.push(mine);
+  }
+  await svc.loginAttempts.forgetExpiredNow(now);
+
   const account = await svc.accounts.findByUsername(username);
   const ok = await verifyPassword(password, account?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
-  if (!account || !ok) throw new AppError('UNAUTHENTICATED', `The username or password of "${username}" is wrong`);
-  if (account.inactive) throw new AppError('UNAUTHENTICATED', `Account "${username}" is inactive`);
-  return callerOfAccount(svc, account);
+  if (account && ok && !account.inactive) {
+    await svc.loginAttempts.forget(counts[0] as string);
+    await giveBack(svc, counts.slice(1), counted.slice(1), now);
+    return account;
+  }
+  const [accountCount] = await svc.loginAttempts.findMany([counts[0] as string]);
+  attempt.log.warn(
+    { username, address: attempt.address, via: attempt.via, failures: accountCount?.failures },
+    account && ok ? 'Login refused: the account is inactive' : 'Login failed: wrong username or password',
+  );
+  // the gateways forget Basic credentials of an account whose logins now wait
+  if (account && secondsToWait(accountCount ?? null, now) > 0) await svc.events.accountChanged({ accountId: account._id, reason: 'throttled' });
+  return account && ok ? 'inactive' : 'wrong';
+}
+
+/** The count that makes an attempt wait at `now`, the longest wait first; undefined when none does. */
+function refusal(records: AttemptRecord[], counts: string[], now: number): Throttled | undefined {
+  let worst: Throttled | undefined;
+  for (const record of records) {
+    const retryAfterSeconds = secondsToWait(record, now);
+    if (retryAfterSeconds > (worst?.retryAfterSeconds ?? 0))
+      worst = { scope: record._id === counts[0] ? 'account' : 'address', retryAfterSeconds };
+  }
+  return worst;
+}
+
+function throttledLogin(username: string, attempt: LoginAttempt, throttled: Throttled): AppError {
+  attempt.log.warn({ username, address: attempt.address, via: attempt.via, ...throttled }, 'Login throttled');
+  return loginThrottled(username, throttled);
+}
+
+/** Gives back the failures counted ahead by an attempt that succeeded or was throttled after all. */
+async function giveBack(svc: AdminContext, counts: string[], counted: CountedAttempt[], now: number): Promise<void> {
+  for (const [index, mine] of counted.entries()) {
+    await svc.loginAttempts.change(counts[index] as string, (current) => (current === null ? undefined : withoutFailure(current, mine, now)));
+  }
+}
+
+/** 400 naming `member` when a new password breaks the active profile's password rules. */
+export function checkPasswordRules(svc: AdminContext, password: string, member: string): void {
+  const problem = passwordProblem(password, svc.settings.passwordMinLength);
+  if (problem !== undefined) throw invalidMember(member, problem);
 }
 
 /** The caller an account stands for, with its groups' roles as they are now. */

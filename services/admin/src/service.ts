@@ -29,6 +29,7 @@ import { IntegrationModelSourceRepository } from './store/integration-model-sour
 import { IntegrationModelRepository } from './store/integration-models';
 import { IntegrationRepository } from './store/integrations';
 import { LinkRepository } from './store/links';
+import { LoginAttemptRepository } from './store/login-attempts';
 import { PrebuiltRepository } from './store/prebuilts';
 import { ProfileRepository } from './store/profiles';
 import { SessionRepository } from './store/sessions';
@@ -39,6 +40,8 @@ export interface AdminServiceOptions {
   announcePassword?: (username: string, password: string) => void;
   /** How often the applications' replicas are brought to their desired state, ms (new replicas, a missed change); 2000 by default. */
   reconcileIntervalMs?: number;
+  /** The clock of login throttling, epoch ms; `Date.now` by default (tests move it rather than wait out a throttle). */
+  now?: () => number;
 }
 
 /**
@@ -58,6 +61,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     accounts: new AccountRepository(store),
     groups: new GroupRepository(store),
     sessions: new SessionRepository(store),
+    loginAttempts: new LoginAttemptRepository(store),
     links: new LinkRepository(store),
     applicationStates,
     profiles: new ProfileRepository(store),
@@ -85,6 +89,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     log: logger,
     settings,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
+    now: options.now ?? Date.now,
   };
 
   return {

@@ -1,12 +1,13 @@
 import type { Handler } from '@nap/bus';
 import { hashPassword } from '../domain/password';
-import { viewAccount } from '../context';
+import { checkPasswordRules, viewAccount } from '../context';
 import type { AdminContext } from '../context';
 
-/** `PUT /user-management/accounts/:accountId/password`: a new password; the account's sessions end. */
+/** `PUT /user-management/accounts/:accountId/password`: a new password (the active profile's password rules met); the account's sessions end. */
 export function setAccountPassword(svc: AdminContext): Handler<'admin.setAccountPassword'> {
   return async (input, ctx) => {
     const id = input.params.accountId;
+    checkPasswordRules(svc, input.body.password, 'body.password');
     await svc.accounts.get(id);
     const updated = await svc.accounts.update(id, {
       passwordHash: await hashPassword(input.body.password),
