@@ -341,9 +341,12 @@ describe('catalog consistency', () => {
       if (op.auth === 'public' || (op.http !== undefined && authRoutes.has(routeKey(op.http)))) continue;
       expect({ id: op.id, set: sets.includes([...op.roles].sort().join(',')) }).toEqual({ id: op.id, set: true });
     }
-    // whoami, mySession, logout: any caller's own session; getServerHealth: the release clients read before anything else
+    // whoami, mySession, logout, changeMyPassword: any caller's own session and account; getServerHealth: the release clients read before anything else
     for (const op of operationsOf('admin').filter(
-      (o) => o.http !== undefined && o.auth !== 'public' && !['whoami', 'mySession', 'logout', 'getServerHealth'].includes(o.name),
+      (o) =>
+        o.http !== undefined &&
+        o.auth !== 'public' &&
+        !['whoami', 'mySession', 'logout', 'changeMyPassword', 'getServerHealth'].includes(o.name),
     )) {
       if (authRoutes.has(routeKey(op.http as SpecRoute))) continue;
       expect({ id: op.id, roles: op.roles }).toEqual({ id: op.id, roles: ROLE_SETS.admin });

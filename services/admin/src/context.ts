@@ -243,7 +243,8 @@ export async function attemptLogin(
     account && ok ? 'Login refused: the account is inactive' : 'Login failed: wrong username or password',
   );
   // the gateways forget Basic credentials of an account whose logins now wait
-  if (account && secondsToWait(accountCount ?? null, now) > 0) await svc.events.accountChanged({ accountId: account._id, reason: 'throttled' });
+  if (account && secondsToWait(accountCount ?? null, now) > 0)
+    await svc.events.accountChanged({ accountId: account._id, reason: 'throttled' });
   return account && ok ? 'inactive' : 'wrong';
 }
 
@@ -266,7 +267,9 @@ function throttledLogin(username: string, attempt: LoginAttempt, throttled: Thro
 /** Gives back the failures counted ahead by an attempt that succeeded or was throttled after all. */
 async function giveBack(svc: AdminContext, counts: string[], counted: CountedAttempt[], now: number): Promise<void> {
   for (const [index, mine] of counted.entries()) {
-    await svc.loginAttempts.change(counts[index] as string, (current) => (current === null ? undefined : withoutFailure(current, mine, now)));
+    await svc.loginAttempts.change(counts[index] as string, (current) =>
+      current === null ? undefined : withoutFailure(current, mine, now),
+    );
   }
 }
 

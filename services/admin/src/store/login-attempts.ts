@@ -65,7 +65,10 @@ export class LoginAttemptRepository {
       );
       if (matchedCount === 1) return { before: current, after: wanted };
     }
-    throw new AppError('CONFLICT', `The count of failed logins "${id}" kept changing under ${MAX_CONFLICTS} attempts to change it; try again`);
+    throw new AppError(
+      'CONFLICT',
+      `The count of failed logins "${id}" kept changing under ${MAX_CONFLICTS} attempts to change it; try again`,
+    );
   }
 
   /** Forgets the count (an admin's unlock). True when there was one. */
