@@ -66,7 +66,11 @@ export async function listen(app: http.RequestListener, host: string, port: numb
   const serverOptions = { headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 };
   const server = options.tls
     ? https.createServer(
-        { ...serverOptions, cert: pemFile(options.tls.certFile, 'NAP_TLS_CERT_FILE'), key: pemFile(options.tls.keyFile, 'NAP_TLS_KEY_FILE') },
+        {
+          ...serverOptions,
+          cert: pemFile(options.tls.certFile, 'NAP_TLS_CERT_FILE'),
+          key: pemFile(options.tls.keyFile, 'NAP_TLS_KEY_FILE'),
+        },
         app,
       )
     : http.createServer(serverOptions, app);
