@@ -127,7 +127,7 @@ export const ERROR_CODES = {
   CURRENT_PASSWORD_WRONG: {
     status: 403,
     retryable: false,
-    description: 'The current password given to change one\'s own password is wrong; it counts as a failed login.',
+    description: "The current password given to change one's own password is wrong; it counts as a failed login.",
   },
   // workflow / studio
   WORKFLOW_NOT_FOUND: { status: 404, retryable: false, description: 'No workflow with that name or id.' },

@@ -1085,7 +1085,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     body: closed(
       {
         currentPassword: str({ minLength: 1, description: 'the password as it is now; never logged' }),
-        newPassword: str({ minLength: 8, description: "the new password; must meet the active profile's authenticationProps.passwordRules" }),
+        newPassword: str({
+          minLength: 8,
+          description: "the new password; must meet the active profile's authenticationProps.passwordRules",
+        }),
       },
       ['currentPassword', 'newPassword'],
     ),

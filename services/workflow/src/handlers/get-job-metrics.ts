@@ -19,7 +19,8 @@ export function getJobMetrics(svc: WorkflowContext): Handler<'workflow.getJobMet
   return async (input, ctx) => {
     const query = toListQuery(input.query, JOB_METRIC_FIELDS);
     const sums = new JobMetricsAccumulator();
-    for await (const batch of svc.jobs.scan(metricsScope(ctx.caller), { name: 1, status: 1, metrics: 1 })) for (const job of batch) sums.add(job);
+    for await (const batch of svc.jobs.scan(metricsScope(ctx.caller), { name: 1, status: 1, metrics: 1 }))
+      for (const job of batch) sums.add(job);
     const { items, total } = listDocuments(await ofVisibleWorkflows(ctx, sums.jobMetrics()), query);
     return { results: items, total };
   };
