@@ -42,15 +42,16 @@ import { integrationRecordOf, integrationView } from './domain/integrations';
 import type { IntegrationProperties } from './domain/integrations';
 import type { AdminLiveSettings } from './domain/live-settings';
 import {
-  attemptId,
+  attemptCounts,
   countedAttempt,
+  longestWait,
   loginThrottled,
   passwordProblem,
   secondsToWait,
   withFailure,
   withoutFailure,
 } from './domain/login-throttle';
-import type { AttemptRecord, AttemptScope, CountedAttempt, Throttled } from './domain/login-throttle';
+import type { AttemptCounts, AttemptScope, CountedAttempt, Throttled } from './domain/login-throttle';
 import { verifyPassword } from './domain/password';
 import { dependenciesOutside, existingArtifact, inInstallOrder, missingDependency, packageProblems, planBundles } from './domain/prebuilts';
 import type { Call, PlannedBundle, PrebuiltOptions, Problem } from './domain/prebuilts';
@@ -205,58 +206,63 @@ export async function attemptLogin(
   attempt: LoginAttempt,
 ): Promise<AccountRecord | 'wrong' | 'inactive'> {
   const now = svc.now();
-  const rules = svc.settings.loginThrottle;
-  const counts = [attemptId('account', username), ...(attempt.address === undefined ? [] : [attemptId('address', attempt.address)])];
-  const throttled = refusal(await svc.loginAttempts.findMany(counts), counts, now);
-  if (throttled) throw throttledLogin(username, attempt, throttled);
-  const id = randomUUID();
-  const counted: CountedAttempt[] = [];
-  for (const [index, countId] of counts.entries()) {
-    const scope: AttemptScope = index === 0 ? 'account' : 'address';
-    let waitSeconds = 0;
-    let mine: CountedAttempt | undefined;
-    await svc.loginAttempts.change(countId, (current) => {
-      waitSeconds = secondsToWait(current, now);
-      if (waitSeconds > 0) return undefined;
-      mine = countedAttempt(current, id, now);
-      return withFailure(current, countId, scope, id, now, rules);
-    });
-    if (mine === undefined) {
-      // another attempt made it wait since the read: what this one counted goes back
-      await giveBack(svc, counts, counted, now);
-      throw throttledLogin(username, attempt, { scope, retryAfterSeconds: waitSeconds });
-    }
-    counted.push(mine);
-  }
+  const counts = attemptCounts(username, attempt.address);
+  const counted = await countAhead(svc, counts, username, attempt, now);
   await svc.loginAttempts.forgetExpiredNow(now);
-
   const account = await svc.accounts.findByUsername(username);
   const ok = await verifyPassword(password, account?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
   if (account && ok && !account.inactive) {
-    await svc.loginAttempts.forget(counts[0] as string);
-    await giveBack(svc, counts.slice(1), counted.slice(1), now);
+    await svc.loginAttempts.forget(counts.account);
+    if (counts.address !== undefined && counted.address !== undefined) await giveBack(svc, counts.address, counted.address, now);
     return account;
   }
-  const [accountCount] = await svc.loginAttempts.findMany([counts[0] as string]);
+  const accountCount = await svc.loginAttempts.find(counts.account);
   attempt.log.warn(
     { username, address: attempt.address, via: attempt.via, failures: accountCount?.failures },
     account && ok ? 'Login refused: the account is inactive' : 'Login failed: wrong username or password',
   );
   // the gateways forget Basic credentials of an account whose logins now wait
-  if (account && secondsToWait(accountCount ?? null, now) > 0)
-    await svc.events.accountChanged({ accountId: account._id, reason: 'throttled' });
+  if (account && secondsToWait(accountCount, now) > 0) await svc.events.accountChanged({ accountId: account._id, reason: 'throttled' });
   return account && ok ? 'inactive' : 'wrong';
 }
 
-/** The count that makes an attempt wait at `now`, the longest wait first; undefined when none does. */
-function refusal(records: AttemptRecord[], counts: string[], now: number): Throttled | undefined {
-  let worst: Throttled | undefined;
-  for (const record of records) {
-    const retryAfterSeconds = secondsToWait(record, now);
-    if (retryAfterSeconds > (worst?.retryAfterSeconds ?? 0))
-      worst = { scope: record._id === counts[0] ? 'account' : 'address', retryAfterSeconds };
+/**
+ * Counts the attempt as a failure of its username and of its address, each only while it need not
+ * wait; 429 when one must (what it counted already given back).
+ */
+async function countAhead(
+  svc: AdminContext,
+  counts: AttemptCounts,
+  username: string,
+  attempt: LoginAttempt,
+  now: number,
+): Promise<{ account: CountedAttempt; address?: CountedAttempt }> {
+  const ids = counts.address === undefined ? [counts.account] : [counts.account, counts.address];
+  const waiting = longestWait(await svc.loginAttempts.findMany(ids), counts, now);
+  if (waiting) throw throttledLogin(username, attempt, waiting);
+  const id = randomUUID();
+  const rules = svc.settings.loginThrottle;
+  const countOne = async (scope: AttemptScope, countId: string): Promise<CountedAttempt> => {
+    let wait = 0;
+    let mine: CountedAttempt | undefined;
+    await svc.loginAttempts.change(countId, (current) => {
+      wait = secondsToWait(current, now);
+      if (wait > 0) return undefined;
+      mine = countedAttempt(current, id, now);
+      return withFailure(current, countId, scope, id, now, rules);
+    });
+    if (mine === undefined) throw throttledLogin(username, attempt, { scope, retryAfterSeconds: wait });
+    return mine;
+  };
+  const account = await countOne('account', counts.account);
+  if (counts.address === undefined) return { account };
+  try {
+    return { account, address: await countOne('address', counts.address) };
+  } catch (err) {
+    // another attempt made the address wait since the read: the username's failure goes back
+    await giveBack(svc, counts.account, account, now);
+    throw err;
   }
-  return worst;
 }
 
 function throttledLogin(username: string, attempt: LoginAttempt, throttled: Throttled): AppError {
@@ -264,13 +270,9 @@ function throttledLogin(username: string, attempt: LoginAttempt, throttled: Thro
   return loginThrottled(username, throttled);
 }
 
-/** Gives back the failures counted ahead by an attempt that succeeded or was throttled after all. */
-async function giveBack(svc: AdminContext, counts: string[], counted: CountedAttempt[], now: number): Promise<void> {
-  for (const [index, mine] of counted.entries()) {
-    await svc.loginAttempts.change(counts[index] as string, (current) =>
-      current === null ? undefined : withoutFailure(current, mine, now),
-    );
-  }
+/** Gives back a failure counted ahead by an attempt that succeeded or was throttled after all. */
+async function giveBack(svc: AdminContext, countId: string, counted: CountedAttempt, now: number): Promise<void> {
+  await svc.loginAttempts.change(countId, (current) => (current === null ? undefined : withoutFailure(current, counted, now)));
 }
 
 /** 400 naming `member` when a new password breaks the active profile's password rules. */

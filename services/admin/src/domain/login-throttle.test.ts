@@ -1,7 +1,9 @@
 import {
   DEFAULT_LOGIN_THROTTLE,
+  attemptCounts,
   attemptId,
   countedAttempt,
+  longestWait,
   loginThrottled,
   passwordProblem,
   secondsToWait,
@@ -65,6 +67,16 @@ describe('login throttle arithmetic', () => {
     // the only failure: nothing is left
     const first = withFailure(null, 'id', 'address', 'only', 0, rules);
     expect(withoutFailure(first, countedAttempt(null, 'only', 0), 1)).toBeNull();
+  });
+
+  it('refuses an attempt by the count that makes it wait longest', () => {
+    const counts = attemptCounts('ana', '203.0.113.7');
+    const account = { ...failures(5, 'account'), _id: counts.account };
+    const address = { ...failures(51, 'address'), _id: counts.address ?? '' };
+    expect(longestWait([account], counts, 10_000)).toEqual({ scope: 'account', retryAfterSeconds: 54 });
+    expect(longestWait([account, address], counts, 51_000)).toEqual({ scope: 'address', retryAfterSeconds: 119 });
+    expect(longestWait([account, address], counts, 10 * MINUTE)).toBeUndefined();
+    expect(attemptCounts('ana', undefined)).toEqual({ account: counts.account });
   });
 
   it('keeps no username in clear in the id of its count', () => {

@@ -141,6 +141,27 @@ export interface Throttled {
   retryAfterSeconds: number;
 }
 
+/** The ids of the counts an attempt is counted in: its username's and, when known, its address's. */
+export interface AttemptCounts {
+  account: string;
+  address?: string;
+}
+
+export function attemptCounts(username: string, address: string | undefined): AttemptCounts {
+  return { account: attemptId('account', username), ...(address === undefined ? {} : { address: attemptId('address', address) }) };
+}
+
+/** Of an attempt's counts, the one that makes it wait longest at `now`; undefined when none does. */
+export function longestWait(records: AttemptRecord[], counts: AttemptCounts, now: number): Throttled | undefined {
+  let longest: Throttled | undefined;
+  for (const record of records) {
+    const retryAfterSeconds = secondsToWait(record, now);
+    if (retryAfterSeconds > (longest?.retryAfterSeconds ?? 0))
+      longest = { scope: record._id === counts.account ? 'account' : 'address', retryAfterSeconds };
+  }
+  return longest;
+}
+
 /**
  * 429 `LOGIN_THROTTLED` with `details.retryAfterSeconds` (the gateway's `Retry-After`). The message
  * is the same whether or not an account of that name exists.
