@@ -1053,7 +1053,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     contentType: 'text/plain',
     notes:
       'Body { user: { username, password } } or flat { username, password }. The token is answered as the bare token in text/plain (what existing clients read as the token) ' +
-      'and set as an HttpOnly token cookie. A token sent back wrapped in double quotes is accepted too.',
+      'and set as an HttpOnly token cookie. A token sent back wrapped in double quotes is accepted too. ' +
+      'After repeated failures for the username or from the address: 429 LOGIN_THROTTLED with Retry-After, the password not checked (docs/security.md).',
   },
   {
     name: 'oauthToken',
@@ -1066,7 +1067,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: oauthTokenResultSchema,
     timeoutMs: 10_000,
     addition: true,
-    notes: 'Form-encoded body only; a JSON body is 415.',
+    notes:
+      'Form-encoded body only; a JSON body is 415. Throttled like POST /login: 429 LOGIN_THROTTLED with Retry-After after repeated failures.',
   },
   {
     name: 'whoami',
@@ -1128,7 +1130,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     timeoutMs: 10_000,
     addition: true,
     notes:
-      'Bus-only, called by the gateway for /login and Basic credentials. Wrong credentials: 401 UNAUTHENTICATED, without saying which part was wrong.',
+      'Bus-only, called by the gateway for Basic credentials (nap-client-address: the address throttled). Wrong credentials: 401 UNAUTHENTICATED, without saying which part was wrong; ' +
+      'repeated failures: 429 LOGIN_THROTTLED.',
   },
   {
     name: 'resolveSession',
