@@ -246,6 +246,8 @@ async function countAhead(
     let wait = 0;
     let mine: CountedAttempt | undefined;
     await svc.loginAttempts.change(countId, (current) => {
+      // called again when another replica changed the count in between: only the last call holds
+      mine = undefined;
       wait = secondsToWait(current, now);
       if (wait > 0) return undefined;
       mine = countedAttempt(current, id, now);

@@ -115,6 +115,17 @@ describe('per username', () => {
     }
   });
 
+  it('lets exactly 5 of 30 wrong passwords sent at once be checked, the rest answered 429', async () => {
+    await account('throttled-burst', 'right-password-burst');
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => login('throttled-burst', `burst-guess-${i}`, `203.0.113.${100 + (i % 10)}`)),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(25);
+    expectThrottled(await login('throttled-burst', 'right-password-burst', '203.0.113.99'), 60);
+  });
+
   it('forgets failures after 15 minutes without one', async () => {
     await account('throttled-3', 'right-password-3');
     await failLogins('throttled-3', '203.0.113.3', 4);
