@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startNatsServer } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
-import { startNapProcess } from '../support/processes';
+import { distributedEnv, gatewayUrl, startNapProcess } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
 /**
@@ -20,20 +20,7 @@ let adminToken: string;
 const password = 'distributed-admin-password';
 
 function env(): Record<string, string> {
-  return {
-    NAP_NATS_URL: nats.url,
-    NAP_DATA_DIR: dataDir,
-    NAP_ADMIN_PASSWORD: password,
-    NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!',
-    NAP_PORT: '0',
-    NAP_TRUST_PROXY: 'true',
-  };
-}
-
-function gatewayUrl(process: NapProcess): string {
-  const match = /"url":"(http:\/\/[^"]+)"/.exec(process.output());
-  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${process.output()}`);
-  return match[1];
+  return distributedEnv(nats.url, dataDir, password, { NAP_TRUST_PROXY: 'true' });
 }
 
 beforeAll(async () => {
