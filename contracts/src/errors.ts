@@ -130,6 +130,17 @@ export const ERROR_CODES = {
     description:
       'An external sign-in method (LDAP, RADIUS, …) did not answer within its timeout or could not be used; local accounts still sign in.',
   },
+  LOGIN_THROTTLED: {
+    status: 429,
+    retryable: true,
+    description:
+      'Too many failed logins for that username or from that address: try again after Retry-After seconds (the wait doubles up to a limit), or have an admin unlock the account.',
+  },
+  CURRENT_PASSWORD_WRONG: {
+    status: 403,
+    retryable: false,
+    description: "The current password given to change one's own password is wrong; it counts as a failed login.",
+  },
   // workflow / studio
   WORKFLOW_NOT_FOUND: { status: 404, retryable: false, description: 'No workflow with that name or id.' },
   WORKFLOW_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A workflow with that name exists.' },

@@ -38,4 +38,6 @@ export const HEADERS = {
    * read and dropped by the gateway, never sent to HTTP clients.
    */
   audit: 'nap-audit',
+  /** Set by the gateway: the address the request came from (the socket's, or the trusted proxy's `X-Forwarded-For`). */
+  clientAddress: 'nap-client-address',
 } as const;

@@ -342,7 +342,7 @@ describe('catalog consistency', () => {
       if (op.auth === 'public' || (op.http !== undefined && authRoutes.has(routeKey(op.http)))) continue;
       expect({ id: op.id, set: sets.includes([...op.roles].sort().join(',')) }).toEqual({ id: op.id, set: true });
     }
-    // whoami, mySession, logout: any caller's own session; getServerHealth: the release clients read before anything else;
+    // whoami, mySession, logout, changeMyPassword: any caller's own session and account; getServerHealth: the release clients read before anything else;
     // the audit trail: admin and auditor
     for (const op of operationsOf('admin').filter((o) => o.http !== undefined && o.auth !== 'public' && o.http.path.startsWith('/audit')))
       expect({ id: op.id, roles: op.roles }).toEqual({ id: op.id, roles: ROLE_SETS.audit });
@@ -350,7 +350,7 @@ describe('catalog consistency', () => {
       (o) =>
         o.http !== undefined &&
         o.auth !== 'public' &&
-        !['whoami', 'mySession', 'logout', 'getServerHealth'].includes(o.name) &&
+        !['whoami', 'mySession', 'logout', 'changeMyPassword', 'getServerHealth'].includes(o.name) &&
         !o.http.path.startsWith('/audit'),
     )) {
       if (authRoutes.has(routeKey(op.http as SpecRoute))) continue;

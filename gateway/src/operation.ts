@@ -9,6 +9,7 @@ import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import type { BodyReader } from './body';
 import type { BrowserSafety } from './browser-safety';
+import type { ClientAddress } from './client-address';
 import type { ErrorAnswers } from './errors';
 import type { OperationExchange, RequestLocals } from './exchange';
 import { forward, writeReply } from './forward';
@@ -41,6 +42,8 @@ export interface OperationPathParts {
   browser: BrowserSafety;
   /** Records changes and refusals before their answer leaves. */
   audit: AuditTrail;
+  /** The address a request came from: passed on to the owning service (logins are throttled per address). */
+  clientAddress: ClientAddress;
 }
 
 /** Serves a catalog operation when the path is one; false to let express answer. */
@@ -99,7 +102,7 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
  * something, set the session cookie of login and logout, and write the service's reply back untouched.
  */
 async function handleOperation(parts: OperationPathParts, exchange: OperationExchange, audited: AuditedRequest): Promise<void> {
-  const { bus, client, authenticator, readBody, setSessionCookie, unavailable } = parts;
+  const { bus, client, authenticator, readBody, setSessionCookie, unavailable, clientAddress } = parts;
   const { req, res, op, method, params, query, locals } = exchange;
   observe(parts.metrics, parts.logger, exchange);
   await withSpan(
@@ -114,7 +117,7 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
           `The message bus is disconnected; ${method} ${op.http?.path} cannot reach the ${op.service} service until it reconnects`,
         );
       if (op.auth !== 'public') {
-        const caller = await authenticate(authenticator, req, query, locals);
+        const caller = await authenticate(authenticator, req, query, clientAddress, locals);
         authorize(op, caller, method);
         delete query.token;
       }
@@ -122,7 +125,7 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
       locals.body = body;
       const request = { params, query, body };
       validate(op, request);
-      const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId);
+      const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId, clientAddress(req));
       span.setAttribute('http.response.status_code', result.status);
       // the record of a change is durable before its answer leaves (AUDIT_UNAVAILABLE otherwise)
       await parts.audit.recordSuccess(audited, result);

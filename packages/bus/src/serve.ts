@@ -42,6 +42,8 @@ export interface HandlerContext {
   requestId: string;
   /** Epoch ms after which the caller no longer waits. */
   deadline: number;
+  /** The address the request came from, when the gateway said (`nap-client-address`); undefined for calls between services. */
+  clientAddress: string | undefined;
   log: Logger;
   /** Calls another catalog operation as the same caller, within this request's deadline; returns its body, typed by the catalog. */
   call<Id extends OperationId>(operationId: Id, input: CallInputOf<Id>): Promise<ResponseOf<Id>>;
@@ -286,6 +288,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
       caller,
       requestId: meta.requestId,
       deadline: meta.deadline,
+      clientAddress: req.headers[HEADERS.clientAddress],
       get log() {
         return meta.log();
       },

@@ -1,7 +1,7 @@
 import { AppError, assertJsonDepth } from '@nap/contracts';
 import type { Caller, StartJobWithOptionsBody } from '@nap/contracts';
 import type { BusClient, HandlerContext } from '@nap/bus';
-import { assertMayRun, canSeeJob } from './domain/job-model';
+import { assertMayRun, canSeeJob, visibilityFilter } from './domain/job-model';
 import type { JobRecord } from './domain/job-model';
 import { newTriggerId, toTriggerRecord } from './domain/trigger-model';
 import type { TriggerRecord } from './domain/trigger-model';
@@ -38,6 +38,30 @@ export async function visibleJob(svc: WorkflowContext, jobId: string, caller: Ca
   if (!canSeeJob(job, caller))
     throw new AppError('GROUP_ACCESS_DENIED', `Job "${jobId}" belongs to groups the caller "${caller.username}" is not in`);
   return job;
+}
+
+/** The jobs the metrics of `caller` are summed over: every job for an admin, the jobs they may see otherwise. */
+export function metricsScope(caller: Caller): Record<string, unknown> {
+  return visibilityFilter(caller) ?? {};
+}
+
+/** The most workflow names asked of the studio at once. */
+const VISIBLE_WORKFLOWS_BATCH = 500;
+
+/**
+ * Of metrics rows, those of workflows the caller may see (the studio's group rule): all of them for
+ * an admin; for anyone else, never the figures of another group's workflow, nor of a workflow that
+ * no longer exists (its name may have been another group's).
+ */
+export async function ofVisibleWorkflows<T extends { workflow: string }>(ctx: HandlerContext, rows: T[]): Promise<T[]> {
+  if (visibilityFilter(ctx.caller) === undefined) return rows;
+  const names = [...new Set(rows.map((row) => row.workflow))];
+  const visible = new Set<string>();
+  for (let start = 0; start < names.length; start += VISIBLE_WORKFLOWS_BATCH) {
+    const answer = await ctx.call('studio.visibleWorkflows', { body: { names: names.slice(start, start + VISIBLE_WORKFLOWS_BATCH) } });
+    for (const name of answer.names) visible.add(name);
+  }
+  return rows.filter((row) => visible.has(row.workflow));
 }
 
 /** Starts a job of the named workflow with the options of startJobWithOptions, as the caller. */

@@ -27,6 +27,8 @@ export const LIVE_PROFILE_MEMBERS = [
   'authenticationProps.logoutTime',
   'authenticationProps.providers',
   'authenticationProps.admins',
+  'authenticationProps.passwordRules',
+  'authenticationProps.loginThrottle',
   'integrationProps.timeout',
   'prebuiltProps.repoConfigs',
 ] as const;
@@ -87,6 +89,9 @@ export function liveSettingsOf(profile: Record<string, unknown>): ProfileLiveSet
   const level = isLogLevel(logger.console_level) ? logger.console_level : isLogLevel(logger.log_level) ? logger.log_level : undefined;
   const admin: Record<string, unknown> = {};
   if (typeof auth.logoutTime === 'number') admin.sessionIdleMinutes = auth.logoutTime;
+  const rules = isRecord(auth.passwordRules) ? auth.passwordRules : {};
+  if (typeof rules.minLength === 'number') admin.passwordMinLength = rules.minLength;
+  if (isRecord(auth.loginThrottle)) admin.loginThrottle = { ...auth.loginThrottle };
   if (typeof integration.timeout === 'number') admin.integrationTimeoutMs = integration.timeout;
   return { ...(level !== undefined ? { logLevel: level } : {}), admin };
 }
