@@ -232,6 +232,8 @@ const accounts = (def: ResourceDef): Portable => ({
     const username = nameOf(def, input);
     const { doc } = withGivenSecrets(input, opts);
     const known = await groupsByName(client);
+    // names, as exported; ids are accepted too (a document written from `nap describe account`)
+    for (const group of [...known.values()]) if (str(group._id) !== undefined) known.set(str(group._id) as string, group);
     const wanted = strings(doc.groups);
     const unknown = wanted.filter((g) => !known.has(g));
     if (unknown.length > 0)

@@ -102,6 +102,8 @@ export interface ResourceDef {
   export?: ExportSpec;
   /** No export/import route: exported, imported and copied in nap's own portable form. */
   portable?: PortableSpec;
+  /** Looked up by id first (the get route), then by name: for documents people name by id (jobs). */
+  idFirst?: boolean;
   /** The file name of an export when it is not the name (`<fileName>.<kind>.json`). */
   fileName?: (doc: Doc) => string | undefined;
   /** Verbs the platform has no route for, with what to do instead. */
@@ -496,6 +498,7 @@ export const RESOURCES: readonly ResourceDef[] = [
       key: 'id',
       via: "the job's record as `GET /operations-manager/jobs/:jobId` answers it, ids and times kept (a record of a run, to keep or review; nothing imports it), written to `<id>.job.json`",
     },
+    idFirst: true,
     fileName: byId,
     gaps: {
       create: 'jobs are started, not created: use `nap run workflow NAME` or `nap run automation NAME`',
