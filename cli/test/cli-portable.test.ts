@@ -371,6 +371,11 @@ describe('verbs served through another route', () => {
       stderr: `exported job "cli-complete" (${job._id}) to ${path.join(dir, `${job._id}.job.json`)}\n`,
     });
     expect(json(path.join(dir, `${job._id}.job.json`))).toMatchObject({ _id: job._id, name: 'cli-complete', status: 'complete' });
+    // a job is read by its id, never found by paging through every job
+    const debug = await run(['export', 'job', job._id, '--debug']);
+    expect(debug.code).toBe(0);
+    expect(debug.stderr).toContain(`/operations-manager/jobs/${job._id}'`);
+    expect(debug.stderr).not.toContain('/operations-manager/jobs?');
   });
 });
 
