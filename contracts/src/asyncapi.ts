@@ -14,6 +14,7 @@ const ENTITY_IDS: Record<string, string> = {
   account: 'the account id',
   group: 'the group id',
   reattempt: 'the re-attempt id',
+  audit: "the record's seq in the audit chain",
 };
 
 /** Ordering and delivery, as subscribers may rely on them. */

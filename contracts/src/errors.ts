@@ -35,6 +35,12 @@ export const ERROR_CODES = {
     description: 'An unexpected failure inside the platform; the log holds the cause under the request id.',
   },
   NOT_IMPLEMENTED: { status: 501, retryable: false, description: 'The operation is part of the interface but not built yet.' },
+  AUDIT_UNAVAILABLE: {
+    status: 503,
+    retryable: false,
+    description:
+      'The operation was carried out but its audit record could not be stored durably, so its success is not answered; read the state before trying again.',
+  },
   UPSTREAM_FAILED: { status: 502, retryable: true, description: 'A device or an upstream system failed.' },
   SERVICE_UNAVAILABLE: {
     status: 503,
@@ -118,6 +124,12 @@ export const ERROR_CODES = {
   GROUP_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A group with that name exists.' },
   GROUP_IN_USE: { status: 409, retryable: false, description: 'The group cannot be changed that way while accounts rely on it.' },
   ACCOUNT_PROTECTED: { status: 422, retryable: false, description: 'The change would leave the platform without an administrator.' },
+  AUTH_PROVIDER_UNAVAILABLE: {
+    status: 503,
+    retryable: true,
+    description:
+      'An external sign-in method (LDAP, RADIUS, …) did not answer within its timeout or could not be used; local accounts still sign in.',
+  },
   // workflow / studio
   WORKFLOW_NOT_FOUND: { status: 404, retryable: false, description: 'No workflow with that name or id.' },
   WORKFLOW_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A workflow with that name exists.' },

@@ -3,6 +3,7 @@ import type { JsonSchema } from './catalog/types';
 import type { ServiceName } from './services';
 import { arr, closed, embed, epochMs, int, name, obj, oneOf, str, withId } from './schemas/common';
 import { jobErrorEntrySchema } from './schemas/job';
+import { auditRecordSchema } from './schemas/audit';
 
 /**
  * Domain events. Services publish them to `nap.evt.<service>.<entity>.<id>.<event>` (subjects from
@@ -117,6 +118,9 @@ export const EVENT_SCHEMAS = {
     group: {
       groupChanged: withId(eventId('admin', 'group', 'groupChanged'), closed({ groupId: name('group id') }, ['groupId'])),
     },
+    audit: {
+      auditRecorded: withId(eventId('admin', 'audit', 'auditRecorded'), embed(auditRecordSchema)),
+    },
     adapter: {
       adapterChanged: withId(
         eventId('admin', 'adapter', 'adapterChanged'),
@@ -191,6 +195,9 @@ export type AdapterChangedEvent = EventPayloadOf<'admin', 'adapter', 'adapterCha
 
 /** Payload of `groupChanged` (entity `group`, id the group id). */
 export type GroupChangedEvent = EventPayloadOf<'admin', 'group', 'groupChanged'>;
+
+/** Payload of `auditRecorded` (entity `audit`, id the record's seq): the audit record as `GET /audit` answers it. */
+export type AuditRecordedEvent = EventPayloadOf<'admin', 'audit', 'auditRecorded'>;
 
 /** Payload of `reattemptDue` (entity `reattempt`, id the re-attempt id). */
 export type ReattemptDueEvent = EventPayloadOf<'mop', 'reattempt', 'reattemptDue'>;
@@ -277,6 +284,14 @@ export const EVENTS: readonly EventDef[] = Object.freeze([
     event: 'adapterChanged',
     summary: 'An adapter was created, changed, deleted or changed state; services that cache adapter records drop theirs',
     schema: EVENT_SCHEMAS.admin.adapter.adapterChanged,
+  },
+  {
+    service: 'admin',
+    entity: 'audit',
+    event: 'auditRecorded',
+    summary:
+      'A record was appended to the audit trail (a change, a login or logout, a refusal, a platform action); for a SIEM. Published after the record is stored, at least once: drop a seq you have seen',
+    schema: EVENT_SCHEMAS.admin.audit.auditRecorded,
   },
   {
     service: 'mop',

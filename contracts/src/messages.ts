@@ -33,4 +33,9 @@ export const HEADERS = {
   idempotencyKey: 'nap-idempotency-key',
   /** Set on an answer replayed for an `Idempotency-Key` seen before. */
   idempotentReplay: 'nap-idempotent-replayed',
+  /**
+   * On a success answer: what the owning service tells the audit trail (`{ target, changes }`, JSON),
+   * read and dropped by the gateway, never sent to HTTP clients.
+   */
+  audit: 'nap-audit',
 } as const;

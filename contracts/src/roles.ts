@@ -5,6 +5,7 @@ export const ROLES = {
   operations: 'Run automations and read their results.',
   apiread: 'Read access for scripts and integrations.',
   apiwrite: 'Write and run access for scripts and integrations.',
+  auditor: 'Reads the audit trail (GET /audit, /audit/verify, /audit/export) and nothing else.',
 } as const;
 
 export type Role = keyof typeof ROLES;
@@ -22,5 +23,7 @@ export const ROLE_SETS = {
   write: ['admin', 'engineering', 'apiwrite'],
   admin: ['admin'],
   /** Any authenticated caller (whoami, logout, …). */
-  any: ['admin', 'engineering', 'operations', 'apiread', 'apiwrite'],
+  any: ['admin', 'engineering', 'operations', 'apiread', 'apiwrite', 'auditor'],
+  /** Who reads the audit trail. */
+  audit: ['admin', 'auditor'],
 } as const satisfies Record<string, readonly Role[]>;

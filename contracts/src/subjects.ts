@@ -16,6 +16,19 @@ export const RPC_PREFIX = 'nap.rpc';
 export const EVENT_PREFIX = 'nap.evt';
 /** Prefix of the platform's own signals: `nap.sys.<area>.<name>`. */
 export const SYSTEM_PREFIX = 'nap.sys';
+/** Prefix of the platform's work queues, `nap.queue.<queue>` (one JetStream stream each on NATS). */
+export const QUEUE_PREFIX = 'nap.queue';
+/** The platform's work queues: `audit`, the entries waiting to be appended to the audit chain. */
+export const WORK_QUEUES = ['audit'] as const;
+/** One of {@link WORK_QUEUES}. */
+export type WorkQueueName = (typeof WORK_QUEUES)[number];
+
+/** The subject of work queue `queue`, `nap.queue.<queue>`. */
+export function queueSubject(queue: WorkQueueName): string {
+  if (!WORK_QUEUES.includes(queue)) throw new Error(`"${String(queue)}" is not a work queue of the platform`);
+  return `${QUEUE_PREFIX}.${queue}`;
+}
+
 /** The filter matching every event subject (what the JetStream stream keeps). */
 export const ALL_EVENTS = `${EVENT_PREFIX}.>`;
 

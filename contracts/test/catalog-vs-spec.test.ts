@@ -45,6 +45,7 @@ function specRoutes(): Map<string, SpecRoute> {
 
 /** Which service owns a route, by its first segment (ARCHITECTURE section 1). */
 const OWNER_BY_FIRST_SEGMENT: Record<string, ServiceName> = {
+  audit: 'admin',
   workflow_engine: 'workflow',
   'operations-manager': 'workflow',
   automation_catalog: 'workflow',
@@ -341,9 +342,16 @@ describe('catalog consistency', () => {
       if (op.auth === 'public' || (op.http !== undefined && authRoutes.has(routeKey(op.http)))) continue;
       expect({ id: op.id, set: sets.includes([...op.roles].sort().join(',')) }).toEqual({ id: op.id, set: true });
     }
-    // whoami, mySession, logout: any caller's own session; getServerHealth: the release clients read before anything else
+    // whoami, mySession, logout: any caller's own session; getServerHealth: the release clients read before anything else;
+    // the audit trail: admin and auditor
+    for (const op of operationsOf('admin').filter((o) => o.http !== undefined && o.auth !== 'public' && o.http.path.startsWith('/audit')))
+      expect({ id: op.id, roles: op.roles }).toEqual({ id: op.id, roles: ROLE_SETS.audit });
     for (const op of operationsOf('admin').filter(
-      (o) => o.http !== undefined && o.auth !== 'public' && !['whoami', 'mySession', 'logout', 'getServerHealth'].includes(o.name),
+      (o) =>
+        o.http !== undefined &&
+        o.auth !== 'public' &&
+        !['whoami', 'mySession', 'logout', 'getServerHealth'].includes(o.name) &&
+        !o.http.path.startsWith('/audit'),
     )) {
       if (authRoutes.has(routeKey(op.http as SpecRoute))) continue;
       expect({ id: op.id, roles: op.roles }).toEqual({ id: op.id, roles: ROLE_SETS.admin });

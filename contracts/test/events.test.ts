@@ -32,6 +32,7 @@ describe('event payloads', () => {
       'accountChanged',
       'groupChanged',
       'adapterChanged',
+      'auditRecorded',
     ]);
     for (const e of EVENTS) expect(e.schema.$id).toBe(`nap:evt/${e.service}.${e.entity}.${e.event}`);
     expect(() => getEvent('workflow', 'job', 'jobExplode')).toThrow(/workflow.job.jobExplode/);

@@ -2,8 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { NextFunction, Request, Response, Express } from 'express';
 import { CATALOG, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH } from '@nap/contracts';
-import type { Bus, BusClient } from '@nap/bus';
+import { createAuditRecorder } from '@nap/bus';
+import type { AuditRecorder, Bus, BusClient } from '@nap/bus';
 import type { Logger, PlatformMetrics } from '@nap/telemetry';
+import { createAuditTrail } from './audit';
+import { createAuditExport } from './audit-export';
 import { Authenticator } from './auth/authenticator';
 import { createBodyReader } from './body';
 import { createBrowserSafety } from './browser-safety';
@@ -43,6 +46,11 @@ export interface GatewayOptions extends BrowserSafetyOptions {
   secureCookies?: boolean;
   /** The built console served at `/console/` (`NAP_CONSOLE_DIR`); `console/dist` beside the gateway when unset. */
   consoleDir?: string;
+  /**
+   * Where the audit trail goes: the bus's audit queue by default. `false` records nothing
+   * (`NAP_AUDIT=off`, for measuring what the audit costs, never for production: a warning is logged).
+   */
+  audit?: AuditRecorder | false;
 }
 
 export interface Gateway {
@@ -69,6 +77,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const routes = new RouteTable(CATALOG, { maxParamLength: options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH });
   const errors = createErrorAnswers(logger, options.bodyLimit);
   const browser = createBrowserSafety(options);
+  if (options.audit === false) logger.warn('The audit trail is off (NAP_AUDIT=off): changes, logins and refusals are not recorded');
+  const audit = createAuditTrail({ recorder: options.audit ?? createAuditRecorder(bus), logger, trustProxy: options.trustProxy });
   const serveOperation = createOperationPath({
     bus,
     client,
@@ -76,7 +86,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     metrics,
     authenticator,
     routes,
-    streams: createEventStreams({ bus, client, authenticator, logger }),
+    streams: new Map([
+      ...createEventStreams({ bus, client, authenticator, logger }),
+      ['admin.exportAudit', createAuditExport(client, authenticator)],
+    ]),
     readBody: createBodyReader({
       bodyLimit: options.bodyLimit,
       ...(options.documentBodyLimit !== undefined ? { documentBodyLimit: options.documentBodyLimit } : {}),
@@ -87,6 +100,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     browser,
     unavailable: new UnavailableServices(bus),
     errors,
+    audit,
   });
 
   const app = express();

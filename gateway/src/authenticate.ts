@@ -3,6 +3,7 @@ import { AppError } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { Authenticator } from './auth/authenticator';
 import { readCredentials } from './auth/authenticator';
+import type { RequestLocals } from './exchange';
 
 /**
  * Who is calling: the caller of the request's credentials (a Bearer token, the `token` cookie,
@@ -10,8 +11,24 @@ import { readCredentials } from './auth/authenticator';
  *
  * Errors: `UNAUTHENTICATED` without credentials or with credentials the authenticator refuses.
  */
-export async function authenticate(authenticator: Authenticator, req: IncomingMessage, query: Record<string, unknown>): Promise<Caller> {
+export async function authenticate(
+  authenticator: Authenticator,
+  req: IncomingMessage,
+  query: Record<string, unknown>,
+  locals?: RequestLocals,
+): Promise<Caller> {
   const credentials = readCredentials(req.headers, query.token);
+  if (locals !== undefined) {
+    // the audit trail says how the actor authenticated, and whom Basic credentials named when they fail
+    locals.credentials = credentials
+      ? {
+          via: credentials.via ?? (credentials.kind === 'basic' ? 'basic' : 'bearer'),
+          ...(credentials.kind === 'basic' ? { username: credentials.username.slice(0, 256) } : {}),
+        }
+      : { via: 'none' };
+  }
   if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
-  return authenticator.authenticate(credentials);
+  const caller = await authenticator.authenticate(credentials);
+  if (locals !== undefined) locals.caller = caller;
+  return caller;
 }

@@ -1,11 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Caller, OperationDef } from '@nap/contracts';
+import type { AuditAuthMethod, Caller, OperationDef } from '@nap/contracts';
 
 /** What the gateway knows of a request as it goes (express keeps it in `res.locals`). */
 export interface RequestLocals {
   requestId: string;
   caller?: Caller;
   op?: OperationDef;
+  /** How the request presented credentials (and the username Basic named), once read: for the audit trail. */
+  credentials?: { via: AuditAuthMethod; username?: string };
+  /** The request body once read (the audit trail reads who a login names). */
+  body?: unknown;
 }
 
 /** A request for a catalog operation, its route found: what each step of the pipeline reads. */

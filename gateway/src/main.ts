@@ -30,6 +30,7 @@ async function run(): Promise<void> {
     allowedOrigins: config.allowedOrigins,
     trustProxy: config.trustProxy,
     consoleDir: config.consoleDir,
+    ...(config.auditTrail ? {} : { audit: false as const }),
   });
   await gateway.start();
   const metricsService = await offerProcessMetrics(bus, metrics, 'gateway');

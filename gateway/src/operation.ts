@@ -3,6 +3,7 @@ import { AppError } from '@nap/contracts';
 import type { Bus, BusClient } from '@nap/bus';
 import { SpanKind, extractTraceContext, withSpan } from '@nap/telemetry';
 import type { Logger, PlatformMetrics } from '@nap/telemetry';
+import type { AuditTrail, AuditedRequest } from './audit';
 import type { Authenticator } from './auth/authenticator';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
@@ -38,6 +39,8 @@ export interface OperationPathParts {
   securityHeaders: SecurityHeaders;
   /** The cookie-session rules: a change sent with the cookie alone must come from the platform's own pages. */
   browser: BrowserSafety;
+  /** Records changes and refusals before their answer leaves. */
+  audit: AuditTrail;
 }
 
 /** Serves a catalog operation when the path is one; false to let express answer. */
@@ -46,12 +49,13 @@ export type OperationPath = (req: IncomingMessage, res: ServerResponse) => boole
 /**
  * The path of a catalog operation, on Node's request and response (express's per-request layers
  * cost more than the rest of the gateway's path): security headers, request id, route lookup, the
- * cross-site rule of cookie sessions, then either one of the
- * event streams the gateway answers itself (sse.ts) or the pipeline of {@link handleOperation}.
- * Whatever a step throws is answered as the platform's error body.
+ * cross-site rule of cookie sessions, then either one of the streams the gateway answers itself
+ * (sse.ts, audit-export.ts) or the pipeline of {@link handleOperation}. Whatever a step throws is
+ * recorded in the audit trail when it must be (a change, a refusal), then answered as the
+ * platform's error body.
  */
 export function createOperationPath(parts: OperationPathParts): OperationPath {
-  const { routes, streams, errors, browser } = parts;
+  const { routes, streams, errors, browser, audit } = parts;
   return (req, res) => {
     parts.securityHeaders(req, res);
     const locals: RequestLocals = { requestId: requestIdOf(req, res) };
@@ -65,16 +69,25 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
     if (!route) return false;
     const { op, params, query } = route;
     locals.op = op;
+    const method = req.method ?? 'GET';
+    const audited: AuditedRequest = { req, op, method, params, locals };
+    const fail = async (err: unknown): Promise<void> => {
+      const error = errors.toHttpError(err);
+      if (!res.headersSent) await audit.recordFailure(audited, error);
+      errors.send(res, locals, error);
+    };
     const crossSite = browser.refuseCrossSite(req, op, query.token);
     if (crossSite) {
-      errors.send(res, locals, crossSite);
+      // the rule applies to requests that carry the cookie alone
+      locals.credentials = { via: 'cookie' };
+      void fail(crossSite);
       return true;
     }
-    const stream = op.response.contentType === 'text/event-stream' ? streams.get(op.id) : undefined;
+    const stream = streams.get(op.id);
     const work = stream
-      ? stream(op, params, req, res, query, locals.requestId)
-      : handleOperation(parts, { req, res, op, method: req.method ?? 'GET', params, query, locals });
-    work.catch((err: unknown) => errors.send(res, locals, errors.toHttpError(err)));
+      ? stream(op, params, req, res, query, locals.requestId, locals)
+      : handleOperation(parts, { req, res, op, method, params, query, locals }, audited);
+    work.catch(fail);
     return true;
   };
 }
@@ -82,10 +95,10 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
 /**
  * One catalog operation, step by step in a SERVER span: answered 503 at once while the bus is
  * disconnected, then authenticate and authorize (before the body is read or validated), read the
- * body, validate, forward as one bus request, set the session cookie of login and logout, and write
- * the service's reply back untouched.
+ * body, validate, forward as one bus request, record it in the audit trail when it changed
+ * something, set the session cookie of login and logout, and write the service's reply back untouched.
  */
-async function handleOperation(parts: OperationPathParts, exchange: OperationExchange): Promise<void> {
+async function handleOperation(parts: OperationPathParts, exchange: OperationExchange, audited: AuditedRequest): Promise<void> {
   const { bus, client, authenticator, readBody, setSessionCookie, unavailable } = parts;
   const { req, res, op, method, params, query, locals } = exchange;
   observe(parts.metrics, parts.logger, exchange);
@@ -101,16 +114,18 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
           `The message bus is disconnected; ${method} ${op.http?.path} cannot reach the ${op.service} service until it reconnects`,
         );
       if (op.auth !== 'public') {
-        const caller = await authenticate(authenticator, req, query);
-        locals.caller = caller;
+        const caller = await authenticate(authenticator, req, query, locals);
         authorize(op, caller, method);
         delete query.token;
       }
       const body = await readBody(op, req, res);
+      locals.body = body;
       const request = { params, query, body };
       validate(op, request);
       const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId);
       span.setAttribute('http.response.status_code', result.status);
+      // the record of a change is durable before its answer leaves (AUDIT_UNAVAILABLE otherwise)
+      await parts.audit.recordSuccess(audited, result);
       setSessionCookie(op, result, res);
       writeReply(res, result);
     },

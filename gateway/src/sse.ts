@@ -7,6 +7,7 @@ import { isRecord } from '@nap/util';
 import type { Authenticator } from './auth/authenticator';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
+import type { RequestLocals } from './exchange';
 import { validate } from './validate';
 
 export interface EventStreamOptions {
@@ -26,6 +27,8 @@ export type EventStreamHandler = (
   res: ServerResponse,
   query: Record<string, unknown>,
   requestId: string,
+  /** What the gateway learns of the request (the caller, how it authenticated), for the audit trail of a refusal. */
+  locals?: RequestLocals,
 ) => Promise<void>;
 
 /** The event streams by the id of their catalog operation. */
@@ -80,8 +83,13 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
   const { bus, client, authenticator, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
-  async function authorized(op: OperationDef, req: IncomingMessage, query: Record<string, unknown>): Promise<Caller> {
-    const caller = await authenticate(authenticator, req, query);
+  async function authorized(
+    op: OperationDef,
+    req: IncomingMessage,
+    query: Record<string, unknown>,
+    locals?: RequestLocals,
+  ): Promise<Caller> {
+    const caller = await authenticate(authenticator, req, query, locals);
     authorize(op, caller, req.method);
     return caller;
   }
@@ -110,8 +118,8 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     return { stream, close, beat };
   }
 
-  const jobEvents: EventStreamHandler = async (op, params, req, res, query, requestId) => {
-    const caller = await authorized(op, req, query);
+  const jobEvents: EventStreamHandler = async (op, params, req, res, query, requestId, locals) => {
+    const caller = await authorized(op, req, query, locals);
     const jobId = params.jobId ?? '';
     // an id that cannot be a subject token (`a.b`, `../x`) names no job: answered before subscribing
     if (!isSubjectToken(jobId)) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId.slice(0, 64)}"`);
@@ -155,8 +163,8 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     beat();
   };
 
-  const allEvents: EventStreamHandler = async (op, _params, req, res, rawQuery, requestId) => {
-    const caller = await authorized(op, req, rawQuery);
+  const allEvents: EventStreamHandler = async (op, _params, req, res, rawQuery, requestId, locals) => {
+    const caller = await authorized(op, req, rawQuery, locals);
     const query = { ...rawQuery };
     delete query.token;
     const parts = { params: {}, query };

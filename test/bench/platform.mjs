@@ -10,7 +10,12 @@ const { loadConfig } = require('../../packages/runtime/dist/index.js');
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-'));
 const config = {
-  ...loadConfig({ NAP_DATA_DIR: dataDir, NAP_PORT: '0', NAP_ADMIN_PASSWORD: process.env.NAP_ADMIN_PASSWORD }),
+  ...loadConfig({
+    NAP_DATA_DIR: dataDir,
+    NAP_PORT: '0',
+    NAP_ADMIN_PASSWORD: process.env.NAP_ADMIN_PASSWORD,
+    ...(process.env.NAP_AUDIT ? { NAP_AUDIT: process.env.NAP_AUDIT } : {}),
+  }),
   logLevel: 'warn',
 };
 const platform = await startPlatform({ config });

@@ -76,6 +76,7 @@ import {
 import { linkInputSchema, linkPatchSchema, linkSchema } from '../schemas/link';
 import { listQuerySchema, queryOptionsSchema } from '../schemas/query';
 import { defineOperations, TIMEOUTS_MS } from './define';
+import { auditExportQuerySchema, auditPageSchema, auditQuerySchema, auditVerificationSchema } from '../schemas/audit';
 
 const ADMIN = ROLE_SETS.admin;
 
@@ -1144,5 +1145,44 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     timeoutMs: TIMEOUTS_MS.device,
     addition: true,
     notes: 'Bus-only, for the workflow engine. A non-2xx answer is 502 INTEGRATION_CALL_FAILED with { status, headers, body } in details.',
+  },
+  // the audit trail (additions)
+  {
+    name: 'getAudit',
+    summary: 'Records of the audit trail, newest first',
+    http: { method: 'GET', path: '/audit' },
+    roles: ROLE_SETS.audit,
+    query: auditQuerySchema,
+    response: auditPageSchema,
+    addition: true,
+    notes:
+      'Every change (any route, any credentials), login, logout, failed login and refusal (401, 403, 429), and the platform actions (schedules, event triggers, retention). ' +
+      'The shared list options (sort by seq, timestamp, operation; equals/contains/startsWith on operation, method, route, actor.username, target.kind, target.id, target.name, requestId) ' +
+      'plus actor (a username or a platform actor), operation, targetId, outcome (403, FORBIDDEN, success or failure), since and until (ISO 8601). See docs/security.md.',
+  },
+  {
+    name: 'verifyAudit',
+    summary: 'Check the hash chain of the audit trail',
+    http: { method: 'GET', path: '/audit/verify' },
+    roles: ROLE_SETS.audit,
+    response: auditVerificationSchema,
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes:
+      "Recomputes every kept record's hash (SHA-256 over its RFC 8785 canonical JSON) and checks each links to the one before and that no seq is missing; firstBroken is the seq of the first record that does not hold.",
+  },
+  {
+    name: 'exportAudit',
+    summary: 'Export the audit trail as newline-delimited JSON',
+    http: { method: 'GET', path: '/audit/export' },
+    roles: ROLE_SETS.audit,
+    query: auditExportQuerySchema,
+    response: Type.Unsafe<string>({ type: 'string', description: 'one audit record (JSON) a line, oldest first' }),
+    contentType: 'application/x-ndjson',
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes:
+      'Over HTTP the gateway streams every record from since to until, asking the admin service a page (limit, afterSeq) at a time; on the bus one page is answered. ' +
+      'Resume an interrupted export with afterSeq = the seq of the last line received.',
   },
 ]);

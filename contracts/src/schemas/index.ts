@@ -27,4 +27,6 @@ export * from './project';
 export * from './transformation';
 export * from './application';
 export * from './profile';
+export * from './sign-in';
 export * from './link';
+export * from './audit';

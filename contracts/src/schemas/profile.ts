@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { APPLICATION_NAMES } from '../applications';
 import { arr, bool, closed, embed, int, mapOf, name, num, obj, oneOf, open, str, strings, withId } from './common';
 import { loggerPropsSchema } from './integration';
+import { signInProviderSchema } from './sign-in';
 
 /** Kinds of prebuilt repository: a directory of packages on the platform's host, or a GitLab group. */
 export const REPOSITORY_TYPES = ['local', 'gitlab'] as const;
@@ -51,6 +52,7 @@ export const repositoryConfigViewSchema = withId(
  * The profile: the platform's configuration document, as the original platform keeps it. Exactly
  * one profile is active. What NAP applies while it runs: `loggerProps` (log levels of every
  * application), `authenticationProps.logoutTime` (minutes a session may stay unused),
+ * `authenticationProps.providers` and `authenticationProps.admins` (external sign-in methods),
  * `integrationProps.timeout` (bound of integration and adapter calls) and `prebuiltProps.repoConfigs`
  * (the prebuilt repositories); the rest is kept as the record of the platform's configuration and
  * takes effect when the processes restart (NAP reads those settings from `NAP_*` variables).
@@ -67,8 +69,14 @@ export const profileSchema = withId(
         description: str(),
         logoutTime: int({ minimum: 1, maximum: 525_600, description: 'minutes a session may stay unused before it ends; applied at once' }),
         uniqueSession: bool(),
-        admins: arr(open({ group: str(), provenance: str() })),
+        admins: arr(open({ group: str(), provenance: str() }), {
+          description: 'groups whose members hold the admin role: group as the method names it, provenance the name of the provider',
+        }),
         broker: str(),
+        providers: mapOf(signInProviderSchema, {
+          description:
+            'external sign-in methods by name (the provenance of the accounts and groups they bring in); applied at once (docs/authentication.md)',
+        }),
       }),
       expressProps: open({
         description: str(),
@@ -93,7 +101,15 @@ export const profileSchema = withId(
           'log_level and console_level (error, warn, info, debug, trace, spam) apply at once to every application that sets none of its own',
       }),
       redisProps: open({ host: str(), port: int({ minimum: 0, maximum: 65535 }) }),
-      auditProps: open({ audit: bool(), brokerValidation: bool() }),
+      auditProps: open({
+        audit: bool(),
+        brokerValidation: bool(),
+        retentionDays: int({
+          minimum: 1,
+          maximum: 36_500,
+          description: 'days the audit trail keeps a record (400 by default); older records are removed hourly, applied at once',
+        }),
+      }),
       systemProps: open({
         shutdownTimeout: num({ minimum: 0 }),
         servicesBlacklist: strings(),

@@ -109,6 +109,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       allowedOrigins: config.allowedOrigins,
       trustProxy: config.trustProxy,
       consoleDir: config.consoleDir,
+      ...(config.auditTrail ? {} : { audit: false as const }),
     });
     await gateway.start();
     const server = await listen(gateway.handler, config.host, config.port, {

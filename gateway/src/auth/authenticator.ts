@@ -14,8 +14,10 @@ import type { Caller, TokenClaims } from '@nap/contracts';
 import type { Bus, BusClient, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 
-/** Credentials as a request presents them. */
-export type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; username: string; password: string };
+/** Credentials as a request presents them, and where (`via`: what the audit trail records). */
+export type Credentials =
+  | { kind: 'token'; token: string; via?: 'bearer' | 'query' | 'cookie' }
+  | { kind: 'basic'; username: string; password: string; via?: 'basic' };
 
 export interface AuthenticatorOptions {
   bus: Bus;
@@ -220,17 +222,17 @@ export function readCredentials(
     const space = authorization.indexOf(' ');
     const scheme = authorization.slice(0, space).toLowerCase();
     const value = authorization.slice(space + 1).trim();
-    if (scheme === 'bearer' && unquoted(value)) return { kind: 'token', token: unquoted(value) };
+    if (scheme === 'bearer' && unquoted(value)) return { kind: 'token', token: unquoted(value), via: 'bearer' };
     if (scheme === 'basic' && value) {
       const decoded = Buffer.from(value, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
-      if (colon > 0) return { kind: 'basic', username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+      if (colon > 0) return { kind: 'basic', username: decoded.slice(0, colon), password: decoded.slice(colon + 1), via: 'basic' };
     }
     throw unauthenticated('The Authorization header is neither "Bearer <token>" nor "Basic <credentials>"');
   }
-  if (typeof queryToken === 'string' && unquoted(queryToken)) return { kind: 'token', token: unquoted(queryToken) };
+  if (typeof queryToken === 'string' && unquoted(queryToken)) return { kind: 'token', token: unquoted(queryToken), via: 'query' };
   const cookie = headers.cookie ? parseCookie(headers.cookie).token : undefined;
-  if (cookie && unquoted(cookie)) return { kind: 'token', token: unquoted(cookie) };
+  if (cookie && unquoted(cookie)) return { kind: 'token', token: unquoted(cookie), via: 'cookie' };
   return undefined;
 }
 

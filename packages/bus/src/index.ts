@@ -9,3 +9,4 @@ export type { NatsBusOptions, NatsEventStreamOptions, BusLogger, EventConsumerSe
 export { ReplicaControl, pinoLevel } from './control';
 export type { IndexAdministration, LiveSettings, ControlOptions } from './control';
 export * from './idempotency';
+export * from './audit';

@@ -5,13 +5,16 @@ import type {
   BusMessage,
   BusReply,
   EventConsumerOptions,
+  QueuedEntry,
   RegisteredService,
   RequestOptions,
   ServiceInfo,
   ServiceRegistration,
   ServiceStats,
   Subscription,
+  WorkQueueConsumerOptions,
 } from './types';
+import type { WorkQueueName } from '@nap/contracts';
 import { isValidPattern, isValidSubject } from './subject-match';
 import { closedError, invalidArgument, noRespondersError, timeoutError } from './internal/errors';
 import { EventLog } from './internal/event-log';
@@ -29,6 +32,7 @@ import { SILENT_LOGGER } from './internal/logger';
 import type { BusLogger } from './internal/logger';
 import { DurableState, OrderedWorker, startSequence } from './internal/memory-events';
 import type { EventWorker } from './internal/memory-events';
+import { MemoryQueue } from './internal/memory-queue';
 import { MemoryRouter, MemorySubscription } from './internal/memory-router';
 import { MemoryService } from './internal/memory-service';
 import { DEFAULT_DISCOVER_TIMEOUT_MS, assertName, assertValidRegistration, byNameThenId, toServiceInfo } from './internal/services';
@@ -72,6 +76,8 @@ export class MemoryBroker {
   readonly durables = new Map<string, DurableState>();
   /** @internal */
   readonly log: EventLog;
+  /** @internal */
+  readonly queues = new Map<WorkQueueName, MemoryQueue>();
 
   constructor(options: MemoryBrokerOptions = {}) {
     const limits = resolveStreamLimits(options.stream);
@@ -301,6 +307,39 @@ export class MemoryBus implements Bus {
         await worker.stop();
       },
     };
+  }
+
+  // ---- work queues ---------------------------------------------------------------------------
+
+  async appendToQueue(queue: WorkQueueName, id: string, data: Uint8Array): Promise<void> {
+    if (this.closed) throw closedError(`append to the ${queue} queue`);
+    await this.queue(queue).append(id, data);
+  }
+
+  async consumeQueue(
+    queue: WorkQueueName,
+    handler: (batch: QueuedEntry[]) => Promise<void>,
+    options: WorkQueueConsumerOptions,
+  ): Promise<Subscription> {
+    if (this.closing !== undefined) throw closedError(`consume the ${queue} queue`);
+    const subscription = this.queue(queue).consume(handler, options);
+    const worker: EventWorker = { stop: () => subscription.unsubscribe() };
+    this.workers.add(worker);
+    return {
+      unsubscribe: async () => {
+        this.workers.delete(worker);
+        await worker.stop();
+      },
+    };
+  }
+
+  private queue(name: WorkQueueName): MemoryQueue {
+    let queue = this.broker.queues.get(name);
+    if (queue === undefined) {
+      queue = new MemoryQueue(name, this.logger);
+      this.broker.queues.set(name, queue);
+    }
+    return queue;
   }
 
   // ---- close ---------------------------------------------------------------------------------

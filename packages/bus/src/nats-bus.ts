@@ -6,13 +6,16 @@ import type {
   BusHeaders,
   BusReply,
   EventConsumerOptions,
+  QueuedEntry,
   RegisteredService,
   RequestOptions,
   ServiceInfo,
   ServiceRegistration,
   ServiceStats,
   Subscription,
+  WorkQueueConsumerOptions,
 } from './types';
+import type { WorkQueueName } from '@nap/contracts';
 import { resolveConsumerSettings } from './internal/events';
 import type { EventConsumerSettings } from './internal/events';
 import { SILENT_LOGGER } from './internal/logger';
@@ -25,11 +28,14 @@ import { NatsRouter } from './internal/nats-router';
 import type { RoutedMessage } from './internal/nats-router';
 import { NatsServices } from './internal/nats-service';
 import { NatsEventStream } from './internal/nats-stream';
+import { NatsQueues } from './internal/nats-queue';
+import type { NatsQueueOptions } from './internal/nats-queue';
 import type { NatsEventStreamOptions } from './internal/nats-stream';
 
 export type { BusLogger } from './internal/logger';
 export type { EventConsumerSettings, EventStreamLimits } from './internal/events';
 export type { NatsEventStreamOptions } from './internal/nats-stream';
+export type { NatsQueueOptions } from './internal/nats-queue';
 
 /** Options of {@link createNatsBus}: how to reach NATS, then the stream, the consumers and the drain. */
 export interface NatsBusOptions extends NatsConnectOptions {
@@ -39,6 +45,8 @@ export interface NatsBusOptions extends NatsConnectOptions {
   stream?: NatsEventStreamOptions;
   /** Redelivery of events whose handler threw. */
   events?: EventConsumerSettings;
+  /** Limits of the work queues' streams (`NAP_QUEUE_<QUEUE>`). Defaults: 1 GiB each, file storage, the event stream's replicas. */
+  queues?: NatsQueueOptions;
   /** How long `close()` (and `RegisteredService.stop()`) wait for requests in flight. Defaults to 15 000 ms. */
   drainTimeoutMs?: number;
   /** How long `discover()`/`stats()` wait for more replies after the last one. Defaults to 100 ms. */
@@ -82,6 +90,7 @@ export class NatsBus implements Bus {
   private readonly discovery: NatsDiscovery;
   private readonly stream: NatsEventStream;
   private readonly events: NatsEvents;
+  private readonly queues: NatsQueues;
   private readonly logger: BusLogger;
   private readonly drainTimeoutMs: number;
   private closing: Promise<void> | undefined;
@@ -96,11 +105,13 @@ export class NatsBus implements Bus {
     const consumerSettings = resolveConsumerSettings(options.events);
     this.stream = new NatsEventStream(nc, options.stream, logger);
     this.events = new NatsEvents(nc, this.stream, consumerSettings, logger, isClosing);
+    this.queues = new NatsQueues(nc, this.stream, { replicas: options.stream?.replicas, ...options.queues }, logger, isClosing);
     this.services = new NatsServices(nc, svcm, this.drainTimeoutMs, logger, isClosing);
     this.discovery = new NatsDiscovery(svcm, options.discoverStallMs ?? DEFAULT_DISCOVER_STALL_MS);
     this.connection = new NatsConnectionState(nc, logger, () => {
       if ((options.ensureStream ?? true) && !isClosing()) {
         // a server that came back without its store needs the stream again
+        this.queues.reset();
         this.ensureEventStream().catch((err: unknown) => this.logger.error({ err }, 'cannot ensure the event stream after reconnect'));
       }
     });
@@ -162,6 +173,18 @@ export class NatsBus implements Bus {
     return this.events.consume(filter, handler, options);
   }
 
+  appendToQueue(queue: WorkQueueName, id: string, data: Uint8Array): Promise<void> {
+    return this.queues.append(queue, id, data);
+  }
+
+  consumeQueue(
+    queue: WorkQueueName,
+    handler: (batch: QueuedEntry[]) => Promise<void>,
+    options: WorkQueueConsumerOptions,
+  ): Promise<Subscription> {
+    return this.queues.consume(queue, handler, options);
+  }
+
   /**
    * Drains: stops services, subscriptions and event consumers (messages already received are
    * handled), waits up to `drainTimeoutMs` for requests in flight to be answered, then drains and
@@ -176,6 +199,7 @@ export class NatsBus implements Bus {
     await this.services.stopAll();
     await this.router.drainAll();
     await this.events.stopAll();
+    await this.queues.stopAll();
     await this.connection.drain(this.drainTimeoutMs);
   }
 }

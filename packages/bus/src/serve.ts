@@ -11,6 +11,7 @@ import {
   validateRequest,
 } from '@nap/contracts';
 import type {
+  AuditPart,
   BodyOf,
   Caller,
   OperationDef,
@@ -48,6 +49,13 @@ export interface HandlerContext {
   callDynamic(operationId: string, input: CallInput): Promise<unknown>;
   /** Publishes a durable event (`nap.evt.…`) with the current trace context. */
   publishEvent(subject: string, payload: unknown): Promise<void>;
+  /**
+   * Tells the audit trail what the request acted on (`target`: kind, id, name) and, for an update,
+   * which members changed (`changes`, from `auditChanges(before, after)` of `@nap/contracts`, masked
+   * by the secret policy). Sent with the success answer (header `nap-audit`); the gateway puts it in
+   * the request's audit record and never forwards it. Later calls add to earlier ones.
+   */
+  audit(part: AuditPart): void;
 }
 
 /** What the handler of operation `Id` receives: params, query and body typed by the catalog (validated before the call). */
@@ -128,6 +136,19 @@ interface Outcome {
   filename?: string;
   /** The answer is a replay of the first answer to the same Idempotency-Key. */
   replayed?: boolean;
+  /** What the handler told the audit trail, as the `nap-audit` header carries it. */
+  audit?: string;
+}
+
+/** Largest `nap-audit` header, bytes; beyond it the changes keep their member names only. */
+const AUDIT_HEADER_LIMIT = 256 * 1024;
+
+/** The `nap-audit` header of what a handler told the audit trail. */
+function auditHeader(part: AuditPart): string {
+  const json = JSON.stringify(part);
+  if (json.length <= AUDIT_HEADER_LIMIT) return json;
+  const changes = part.changes?.map((c) => ({ member: c.member, digest: true }));
+  return JSON.stringify({ ...part, ...(changes ? { changes } : {}) });
 }
 
 export interface ServeOptions<S extends ServiceName> {
@@ -203,6 +224,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
             if (result.contentType !== undefined) headers[HEADERS.contentType] = result.contentType;
             if (result.filename !== undefined) headers[HEADERS.contentDisposition] = contentDisposition(result.filename);
             if (result.replayed) headers[HEADERS.idempotentReplay] = 'true';
+            if (result.audit !== undefined) headers[HEADERS.audit] = result.audit;
             req.respond(result.data, headers);
           } catch (err) {
             const appError = toAppError(err, log(), requestId);
@@ -258,6 +280,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     if (!handler) throw notImplemented(op.id);
     if (Date.now() > meta.deadline) throw new AppError('TIMEOUT', `The request to ${op.id} expired before it was handled`);
     const caller = input.caller;
+    let audit: AuditPart | undefined;
     const ctx: HandlerContext = {
       operation: op,
       caller,
@@ -273,10 +296,21 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
       publishEvent: async (subject, payload) => {
         await bus.publishEvent(subject, encodeJson(payload), { [HEADERS.requestId]: meta.requestId });
       },
+      audit: (part) => {
+        audit = {
+          ...audit,
+          ...(part.target !== undefined ? { target: { ...audit?.target, ...part.target } } : {}),
+          ...(part.changes !== undefined ? { changes: [...(audit?.changes ?? []), ...part.changes] } : {}),
+        };
+      },
     };
     const key = req.headers[HEADERS.idempotencyKey];
     const records = options.idempotency;
-    const invoke = async (): Promise<Outcome> => toOutcome(op, await runWithDeadline(meta.deadline, () => handler(input, ctx)));
+    const invoke = async (): Promise<Outcome> => {
+      const outcome = toOutcome(op, await runWithDeadline(meta.deadline, () => handler(input, ctx)));
+      if (audit !== undefined) outcome.audit = auditHeader(audit);
+      return outcome;
+    };
     if (key === undefined || records === undefined || !acceptsIdempotencyKey(op)) return invoke();
     return once(
       records,

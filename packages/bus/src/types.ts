@@ -1,3 +1,5 @@
+import type { WorkQueueName } from '@nap/contracts';
+
 /** Message headers; single-valued. Names are case-sensitive as NATS treats them. */
 export type BusHeaders = Record<string, string>;
 
@@ -132,6 +134,20 @@ export interface EventConsumerOptions {
   durableName?: string;
 }
 
+/** One entry of a work queue, as its consumer receives it. */
+export interface QueuedEntry {
+  /** The id it was appended with. */
+  id: string;
+  data: Uint8Array;
+}
+
+export interface WorkQueueConsumerOptions {
+  /** The consumer the replicas share: each entry goes to one of them. */
+  durableName: string;
+  /** Most entries handed to the handler at once. Defaults to 256. */
+  maxBatch?: number;
+}
+
 /**
  * The message bus: request/reply with timeouts and queue groups, publish/subscribe, service
  * discovery, and durable events. `NatsBus` and `MemoryBus` implement it with the same semantics.
@@ -159,6 +175,27 @@ export interface Bus {
   publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }>;
   /** Consumes durable events whose subject matches `filter` (NATS wildcards `*` and `>`). */
   consumeEvents(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription>;
+  /**
+   * Appends an entry to work queue `queue` and resolves once it is durable. On NATS: once JetStream
+   * has acknowledged it in the queue's stream (`NAP_QUEUE_<QUEUE>`: file storage, work-queue
+   * retention, new entries refused when full rather than old ones dropped; a repeat of `id` within
+   * two minutes is dropped). The in-process bus keeps nothing across a restart, so there it resolves
+   * once a consumer's handler has taken the entry (the handler is what stores it).
+   *
+   * Errors: `SERVICE_UNAVAILABLE` when the entry could not be made durable (JetStream unreachable or
+   * full; on the in-process bus, no consumer or a handler that threw).
+   */
+  appendToQueue(queue: WorkQueueName, id: string, data: Uint8Array): Promise<void>;
+  /**
+   * Consumes work queue `queue` in batches (entries that arrived while the handler ran come
+   * together): a batch leaves the queue once the handler resolved; a batch whose handler threw is
+   * delivered again later (on NATS after a delay, to whichever replica; in process, its appends fail).
+   */
+  consumeQueue(
+    queue: WorkQueueName,
+    handler: (batch: QueuedEntry[]) => Promise<void>,
+    options: WorkQueueConsumerOptions,
+  ): Promise<Subscription>;
   isConnected(): boolean;
   /** Calls `listener` when the connection state changes (NatsBus: disconnect/reconnect). */
   onStatus(listener: (status: 'connected' | 'disconnected') => void): void;

@@ -156,3 +156,86 @@ describe('browser settings', () => {
     expect(load).toThrow(/NAP_ALLOWED_ORIGINS holds "https:\/\/ops.example.net\/app"/);
   });
 });
+
+describe('directory sign-in for a first start', () => {
+  const base = { NAP_DATA_DIR: '/tmp/x', NAP_SECRET_KEY: 'a-secret-of-sixteen+' };
+
+  function problemsOf(env: Record<string, string>): string[] {
+    try {
+      loadConfig({ ...base, ...env });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as ConfigError).problems;
+    }
+    throw new Error('accepted');
+  }
+
+  it('reads NAP_LDAP_* and NAP_RADIUS_*, secrets from _FILE too', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-config-'));
+    writeFileSync(path.join(dir, 'bind'), 'bind-secret\n');
+    writeFileSync(path.join(dir, 'ca.pem'), 'PEM');
+    const config = loadConfig({
+      ...base,
+      NAP_LDAP_URL: 'ldaps://dc1.corp.example:636 ldaps://dc2.corp.example:636',
+      NAP_LDAP_BIND_DN: 'CN=nap,OU=Services,DC=corp,DC=example',
+      NAP_LDAP_BIND_PASSWORD_FILE: path.join(dir, 'bind'),
+      NAP_LDAP_USER_BASE: 'DC=corp,DC=example',
+      NAP_LDAP_USER_FILTER: '(sAMAccountName={{username}})',
+      NAP_LDAP_GROUP_BASE: 'OU=Groups,DC=corp,DC=example',
+      NAP_LDAP_NESTED_GROUPS: 'true',
+      NAP_LDAP_ADMIN_GROUPS: 'NAP Admins, Network Architects',
+      NAP_LDAP_CA_FILE: path.join(dir, 'ca.pem'),
+      NAP_LDAP_TIMEOUT_MS: '3000',
+      NAP_RADIUS_SERVERS: '10.1.1.1:1812, radius2.corp.example',
+      NAP_RADIUS_SECRET: 'shared',
+      NAP_RADIUS_TIMEOUT_MS: '2000',
+    });
+    expect(config.ldap).toEqual({
+      type: 'ldap',
+      url: 'ldaps://dc1.corp.example:636 ldaps://dc2.corp.example:636',
+      bindDN: 'CN=nap,OU=Services,DC=corp,DC=example',
+      bindPassword: 'bind-secret',
+      userBase: 'DC=corp,DC=example',
+      userFilter: '(sAMAccountName={{username}})',
+      groupBase: 'OU=Groups,DC=corp,DC=example',
+      nestedGroups: true,
+      adminGroups: ['NAP Admins', 'Network Architects'],
+      caFile: path.join(dir, 'ca.pem'),
+      timeoutMs: 3000,
+    });
+    expect(config.radius).toEqual({
+      type: 'radius',
+      servers: ['10.1.1.1:1812', 'radius2.corp.example'],
+      secret: 'shared',
+      timeoutMs: 2000,
+    });
+    expect(loadConfig(base).ldap).toBeUndefined();
+  });
+
+  it('stops on a bad value, naming it', () => {
+    expect(problemsOf({ NAP_LDAP_URL: 'http://dc1' })).toEqual([expect.stringContaining('NAP_LDAP_URL')]);
+    expect(problemsOf({ NAP_LDAP_URL: 'ldap://dc1' })).toEqual([expect.stringContaining('NAP_LDAP_USER_BASE is required')]);
+    expect(problemsOf({ NAP_LDAP_URL: 'ldap://dc1', NAP_LDAP_USER_BASE: 'dc=x', NAP_LDAP_USER_FILTER: '(uid=alice)' })).toEqual([
+      expect.stringContaining('NAP_LDAP_USER_FILTER'),
+    ]);
+    expect(problemsOf({ NAP_LDAP_URL: 'ldap://dc1', NAP_LDAP_USER_BASE: 'dc=x', NAP_LDAP_BIND_DN: 'cn=svc' })).toEqual([
+      expect.stringContaining('NAP_LDAP_BIND_PASSWORD'),
+    ]);
+    expect(problemsOf({ NAP_LDAP_URL: 'ldap://dc1', NAP_LDAP_USER_BASE: 'dc=x', NAP_LDAP_CA_FILE: '/nonexistent/ca.pem' })).toEqual([
+      expect.stringContaining('NAP_LDAP_CA_FILE'),
+    ]);
+    expect(problemsOf({ NAP_LDAP_URL: 'ldaps://dc1', NAP_LDAP_USER_BASE: 'dc=x', NAP_LDAP_STARTTLS: 'true' })).toEqual([
+      expect.stringContaining('NAP_LDAP_STARTTLS'),
+    ]);
+    expect(problemsOf({ NAP_LDAP_USER_BASE: 'dc=x' })).toEqual([expect.stringContaining('NAP_LDAP_URL is not')]);
+    expect(problemsOf({ NAP_LDAP_URL: 'ldap://dc1', NAP_LDAP_USER_BASE: 'dc=x', NAP_LDAP_TIMEOUT_MS: '60000' })).toEqual([
+      expect.stringContaining('NAP_LDAP_TIMEOUT_MS'),
+    ]);
+    expect(problemsOf({ NAP_RADIUS_SERVERS: 'a,b', NAP_RADIUS_SECRET: 's', NAP_RADIUS_TIMEOUT_MS: '5000' })).toEqual([
+      expect.stringContaining('NAP_RADIUS_TIMEOUT_MS is 5000 ms for each of 2 servers'),
+    ]);
+    expect(problemsOf({ NAP_RADIUS_SERVERS: 'radius1:99999', NAP_RADIUS_SECRET: 's' })).toEqual([expect.stringContaining('radius1:99999')]);
+    expect(problemsOf({ NAP_RADIUS_SERVERS: 'radius1' })).toEqual([expect.stringContaining('NAP_RADIUS_SECRET')]);
+    expect(problemsOf({ NAP_RADIUS_SECRET: 's' })).toEqual([expect.stringContaining('NAP_RADIUS_SERVERS is not')]);
+  });
+});

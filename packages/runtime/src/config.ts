@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { BODY_LIMITS, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, MAX_BODY_LIMIT_BYTES } from '@nap/contracts';
+import type { LdapProviderConfig, RadiusProviderConfig } from '@nap/contracts';
 
 /** Configuration of every NAP process, from `NAP_*` environment variables. */
 export interface RuntimeConfig {
@@ -57,6 +58,19 @@ export interface RuntimeConfig {
   trustProxy?: boolean;
   /** `NAP_CONSOLE_DIR`: the built console (`console/dist`) the gateway serves at `/console/`; found beside the gateway when unset. */
   consoleDir?: string;
+  /**
+   * `NAP_AUDIT=off` turns the gateway's audit trail off: for measuring what it costs
+   * (`test/bench/audit.mjs`), never for production. On unless set so.
+   */
+  auditTrail: boolean;
+  /**
+   * `NAP_LDAP_*`: an LDAP directory for a first start. The admin service writes it into the active
+   * profile's `authenticationProps.providers.ldap` when that profile has no provider of that name;
+   * from then on the profile is what counts.
+   */
+  ldap?: LdapProviderConfig;
+  /** `NAP_RADIUS_*`: RADIUS servers for a first start, written into `authenticationProps.providers.radius` as `ldap` is. */
+  radius?: RadiusProviderConfig;
 }
 
 const ENV_SCHEMA = {
@@ -85,6 +99,23 @@ const ENV_SCHEMA = {
     NAP_ALLOWED_ORIGINS: { type: 'string' },
     NAP_TRUST_PROXY: { enum: ['1', '0', 'true', 'false', 'yes', 'no'] },
     NAP_CONSOLE_DIR: { type: 'string', minLength: 1 },
+    NAP_AUDIT: { enum: ['on', 'off'] },
+    NAP_LDAP_URL: { type: 'string', pattern: '^\\s*ldaps?://' },
+    NAP_LDAP_BIND_DN: { type: 'string', minLength: 1 },
+    NAP_LDAP_BIND_PASSWORD: { type: 'string', minLength: 1 },
+    NAP_LDAP_USER_BASE: { type: 'string', minLength: 1 },
+    NAP_LDAP_USER_FILTER: { type: 'string', pattern: '\\{\\{username\\}\\}' },
+    NAP_LDAP_GROUP_BASE: { type: 'string', minLength: 1 },
+    NAP_LDAP_GROUP_FILTER: { type: 'string', pattern: '\\{\\{(dn|username)\\}\\}' },
+    NAP_LDAP_NESTED_GROUPS: { enum: ['1', '0', 'true', 'false', 'yes', 'no'] },
+    NAP_LDAP_ADMIN_GROUPS: { type: 'string' },
+    NAP_LDAP_CA_FILE: { type: 'string', minLength: 1 },
+    NAP_LDAP_STARTTLS: { enum: ['1', '0', 'true', 'false', 'yes', 'no'] },
+    NAP_LDAP_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 9000 },
+    NAP_RADIUS_SERVERS: { type: 'string', minLength: 1 },
+    NAP_RADIUS_SECRET: { type: 'string', minLength: 1 },
+    NAP_RADIUS_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 9000 },
+    NAP_RADIUS_ADMIN_GROUPS: { type: 'string' },
   },
 } as const;
 
@@ -101,7 +132,14 @@ export class ConfigError extends Error {
  * `<NAME>_FILE` (compose and Kubernetes secrets mounted as files), so that the value never sits in
  * the environment that child processes inherit.
  */
-export const FILE_SETTINGS = ['NAP_SECRET_KEY', 'NAP_ADMIN_PASSWORD', 'NAP_MONGO_URL', 'NAP_NATS_URL'] as const;
+export const FILE_SETTINGS = [
+  'NAP_SECRET_KEY',
+  'NAP_ADMIN_PASSWORD',
+  'NAP_MONGO_URL',
+  'NAP_NATS_URL',
+  'NAP_LDAP_BIND_PASSWORD',
+  'NAP_RADIUS_SECRET',
+] as const;
 
 export interface LoadConfigOptions {
   /** Settings that a distributed process cannot do without (`NAP_NATS_URL`, …). */
@@ -143,6 +181,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   for (const key of options.require ?? []) if (values[key] === undefined) problems.push(`${key} is required`);
   const allowedOrigins = originsOf(values.NAP_ALLOWED_ORIGINS, problems);
   if (problems.length > 0) throw new ConfigError(problems);
+  const ldap = ldapOf(values, problems);
+  const radius = radiusOf(values, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(String(values.NAP_DATA_DIR ?? './data'));
   const config: RuntimeConfig = {
     dataDir,
@@ -162,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     requestTimeoutMs: Number(values.NAP_REQUEST_TIMEOUT_MS ?? 30_000),
     allowedOrigins,
     trustProxy: ['1', 'true', 'yes'].includes(String(values.NAP_TRUST_PROXY ?? 'false')),
+    auditTrail: values.NAP_AUDIT !== 'off',
   };
   if (values.NAP_PUBLIC_URL !== undefined) config.publicUrl = new URL(String(values.NAP_PUBLIC_URL)).origin;
   if (values.NAP_CONSOLE_DIR !== undefined) config.consoleDir = path.resolve(String(values.NAP_CONSOLE_DIR));
@@ -173,6 +215,90 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (values.NAP_NATS_URL !== undefined) config.natsUrl = String(values.NAP_NATS_URL);
   if (values.NAP_MONGO_URL !== undefined) config.mongoUrl = String(values.NAP_MONGO_URL);
   if (values.NAP_ADMIN_PASSWORD !== undefined) config.adminPassword = String(values.NAP_ADMIN_PASSWORD);
+  if (ldap !== undefined) config.ldap = ldap;
+  if (radius !== undefined) config.radius = radius;
+  return config;
+}
+
+const TRUE_WORDS = ['1', 'true', 'yes'];
+
+/** A comma-separated list, trimmed, empty parts left out. */
+function listOf(value: unknown): string[] {
+  return value === undefined
+    ? []
+    : String(value)
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+}
+
+/** Every server's timeout added up must stay within a sign-in's own deadline (9 s of the login's 10). */
+function withinSignInBudget(name: string, timeoutMs: number | undefined, servers: number, problems: string[]): void {
+  if (timeoutMs !== undefined && timeoutMs * servers > 9000)
+    problems.push(`${name} is ${timeoutMs} ms for each of ${servers} servers; together they must stay within 9000 ms`);
+}
+
+/** The LDAP directory of `NAP_LDAP_*`, when `NAP_LDAP_URL` is set; a setting without it, or a part missing, is a problem named here. */
+function ldapOf(values: Record<string, unknown>, problems: string[]): LdapProviderConfig | undefined {
+  const given = Object.keys(values).filter((key) => key.startsWith('NAP_LDAP_'));
+  if (values.NAP_LDAP_URL === undefined) {
+    if (given.length > 0) problems.push(`${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set but NAP_LDAP_URL is not`);
+    return undefined;
+  }
+  const url = String(values.NAP_LDAP_URL).trim();
+  for (const part of url.split(/[\s,]+/)) {
+    if (!/^ldaps?:\/\/[^/?#]+\/?$/.test(part))
+      problems.push(`NAP_LDAP_URL holds "${part}", which is not an LDAP server URL such as ldaps://dc1.example.net:636`);
+  }
+  if (values.NAP_LDAP_USER_BASE === undefined) problems.push('NAP_LDAP_USER_BASE is required with NAP_LDAP_URL (where users are searched)');
+  if ((values.NAP_LDAP_BIND_DN === undefined) !== (values.NAP_LDAP_BIND_PASSWORD === undefined))
+    problems.push('NAP_LDAP_BIND_DN and NAP_LDAP_BIND_PASSWORD (or NAP_LDAP_BIND_PASSWORD_FILE) go together');
+  const caFile = values.NAP_LDAP_CA_FILE === undefined ? undefined : path.resolve(String(values.NAP_LDAP_CA_FILE));
+  if (caFile !== undefined && !existsSync(caFile)) problems.push(`NAP_LDAP_CA_FILE names a file that does not exist: ${caFile}`);
+  const nested = TRUE_WORDS.includes(String(values.NAP_LDAP_NESTED_GROUPS ?? 'false'));
+  if (nested && values.NAP_LDAP_GROUP_BASE === undefined)
+    problems.push('NAP_LDAP_NESTED_GROUPS needs NAP_LDAP_GROUP_BASE (nested groups are searched)');
+  const config: LdapProviderConfig = { type: 'ldap', url, userBase: String(values.NAP_LDAP_USER_BASE ?? '') };
+  if (values.NAP_LDAP_BIND_DN !== undefined) config.bindDN = String(values.NAP_LDAP_BIND_DN);
+  if (values.NAP_LDAP_BIND_PASSWORD !== undefined) config.bindPassword = String(values.NAP_LDAP_BIND_PASSWORD);
+  if (values.NAP_LDAP_USER_FILTER !== undefined) config.userFilter = String(values.NAP_LDAP_USER_FILTER);
+  if (values.NAP_LDAP_GROUP_BASE !== undefined) config.groupBase = String(values.NAP_LDAP_GROUP_BASE);
+  if (values.NAP_LDAP_GROUP_FILTER !== undefined) config.groupFilter = String(values.NAP_LDAP_GROUP_FILTER);
+  if (nested) config.nestedGroups = true;
+  const adminGroups = listOf(values.NAP_LDAP_ADMIN_GROUPS);
+  if (adminGroups.length > 0) config.adminGroups = adminGroups;
+  if (caFile !== undefined) config.caFile = caFile;
+  if (TRUE_WORDS.includes(String(values.NAP_LDAP_STARTTLS ?? 'false'))) {
+    if (url.startsWith('ldaps://')) problems.push('NAP_LDAP_STARTTLS is set but NAP_LDAP_URL is ldaps:// (TLS already): keep one');
+    config.startTls = true;
+  }
+  if (values.NAP_LDAP_TIMEOUT_MS !== undefined) config.timeoutMs = Number(values.NAP_LDAP_TIMEOUT_MS);
+  withinSignInBudget('NAP_LDAP_TIMEOUT_MS', config.timeoutMs, url.split(/[\s,]+/).length, problems);
+  return config;
+}
+
+/** The RADIUS servers of `NAP_RADIUS_*`, when `NAP_RADIUS_SERVERS` is set. */
+function radiusOf(values: Record<string, unknown>, problems: string[]): RadiusProviderConfig | undefined {
+  const given = Object.keys(values).filter((key) => key.startsWith('NAP_RADIUS_'));
+  if (values.NAP_RADIUS_SERVERS === undefined) {
+    if (given.length > 0) problems.push(`${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set but NAP_RADIUS_SERVERS is not`);
+    return undefined;
+  }
+  const servers = listOf(values.NAP_RADIUS_SERVERS);
+  if (servers.length === 0 || servers.length > 4)
+    problems.push('NAP_RADIUS_SERVERS must name one to four servers (host:port, comma-separated)');
+  for (const server of servers) {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+)(?::(\d{1,5}))?$/.exec(server);
+    if (!match || (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535)))
+      problems.push(`NAP_RADIUS_SERVERS holds "${server}", which is not host:port (port 1..65535)`);
+  }
+  if (values.NAP_RADIUS_SECRET === undefined)
+    problems.push('NAP_RADIUS_SECRET (or NAP_RADIUS_SECRET_FILE) is required with NAP_RADIUS_SERVERS');
+  const config: RadiusProviderConfig = { type: 'radius', servers, secret: String(values.NAP_RADIUS_SECRET ?? '') };
+  if (values.NAP_RADIUS_TIMEOUT_MS !== undefined) config.timeoutMs = Number(values.NAP_RADIUS_TIMEOUT_MS);
+  withinSignInBudget('NAP_RADIUS_TIMEOUT_MS', config.timeoutMs, servers.length, problems);
+  const adminGroups = listOf(values.NAP_RADIUS_ADMIN_GROUPS);
+  if (adminGroups.length > 0) config.adminGroups = adminGroups;
   return config;
 }
 

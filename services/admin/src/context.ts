@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus } from '@nap/bus';
-import { APPLICATIONS, APPLICATION_NAMES, AppError, RELEASE, adapterDataSchema, parseAs, signToken } from '@nap/contracts';
+import type { AuditRecorder, Bus, HandlerContext } from '@nap/bus';
+import {
+  APPLICATIONS,
+  APPLICATION_NAMES,
+  AppError,
+  RELEASE,
+  adapterDataSchema,
+  auditChanges,
+  hasCode,
+  parseAs,
+  signToken,
+} from '@nap/contracts';
 import type {
   AdapterData,
   AdapterRecord,
@@ -8,6 +18,7 @@ import type {
   ApplicationHealth,
   ApplicationName,
   ApplicationRecord,
+  AuditVerification,
   Caller,
   IntegrationRecord,
   IntegrationSettings,
@@ -18,6 +29,7 @@ import type {
 } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import type { Logger } from '@nap/telemetry';
+import { isRecord } from '@nap/util';
 import { BUNDLE_KINDS, isBundleType, transformationExists } from './clients/bundle-kinds';
 import type { AdminEvents } from './clients/events';
 import type { IntegrationCalls } from './clients/integration-calls';
@@ -25,7 +37,17 @@ import type { OutboundHttp } from './clients/outbound-http';
 import type { PackageSources } from './clients/package-sources';
 import type { Replicas } from './clients/replicas';
 import type { ServiceIndexes } from './clients/service-indexes';
-import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from './domain/accounts';
+import type { ActiveAuthentication, SignInMethods } from './clients/sign-in-methods';
+import {
+  accountView,
+  callerOf,
+  checkedGroups,
+  externalAccountRecord,
+  externalAccountChanges,
+  lastAdmin,
+  losesAdmin,
+  newGroupRecord,
+} from './domain/accounts';
 import type { AccountView } from './domain/accounts';
 import {
   adapterSettingsOf,
@@ -74,6 +96,17 @@ import type { RepositoryConfigs } from './domain/repository-configs';
 import { maskSettings } from './domain/sealed-settings';
 import { newSession } from './domain/sessions';
 import type { IssuedToken } from './domain/sessions';
+import {
+  adminRoleChange,
+  groupsAfterSignIn,
+  newGroupName,
+  providerUnavailable,
+  providersOf,
+  recheckDue,
+  sameGroupName,
+  seededAuthenticationProps,
+} from './domain/sign-in';
+import type { ExternalIdentity, PasswordMethod, ProviderConfig, SignInMethod } from './domain/sign-in';
 import { newSigningKeyRecord, openSigningKey } from './domain/signing-key';
 import type { SigningKey } from './domain/signing-key';
 import { invalidMember } from './domain/validation-error';
@@ -90,8 +123,14 @@ import type { IntegrationDoc, IntegrationRepository } from './store/integrations
 import type { LinkRepository } from './store/links';
 import type { PrebuiltDoc, PrebuiltRepository } from './store/prebuilts';
 import type { ProfileRecord, ProfileRepository } from './store/profiles';
-import type { SessionRepository } from './store/sessions';
+import type { SessionRecord, SessionRepository } from './store/sessions';
 import type { SigningKeyRepository } from './store/signing-keys';
+import { ChainVerifier, GENESIS } from './domain/audit-chain';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/profiles';
+import type { AuditRepository } from './store/audit-records';
+
+/** Where a helper tells the audit trail what a request changed: the handler's `ctx`. */
+export type AuditSink = Pick<HandlerContext, 'audit'>;
 
 /** What every admin handler receives: the repositories, the clients, the engine parts and the live settings. */
 export interface AdminContext {
@@ -107,6 +146,10 @@ export interface AdminContext {
   modelSources: IntegrationModelSourceRepository;
   integrations: IntegrationRepository;
   adapters: AdapterRepository;
+  /** The audit trail's chain (appended by the engine's AuditAppender, read by the audit routes). */
+  audit: AuditRepository;
+  /** Records the admin service's own platform actions (retention) in the audit trail. */
+  auditRecorder: AuditRecorder;
   events: AdminEvents;
   /** Calls to outside systems, with the authentication of an integration or adapter added. */
   http: OutboundHttp;
@@ -127,6 +170,8 @@ export interface AdminContext {
   settings: AdminLiveSettings;
   /** The token signing key, generated on the first start and opened once per process. */
   signingKey(): Promise<SigningKey>;
+  /** The external sign-in methods of the active profile (LDAP, RADIUS, …), built again when it changes. */
+  signIn: SignInMethods;
 }
 
 // ---- accounts and groups ----
@@ -172,13 +217,263 @@ export async function keepAdminRole(svc: AdminContext, groupId: string): Promise
 /** Hashed when the account is unknown, so that timing does not tell which usernames exist. */
 const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-/** Checks a username and password; the caller they stand for, or 401. */
+/** Checks a username and password; the caller they stand for, or 401 (503 `AUTH_PROVIDER_UNAVAILABLE` when the directory that must decide does not answer). */
 export async function checkCredentials(svc: AdminContext, username: string, password: string): Promise<Caller> {
+  const outcome = await verifyCredentials(svc, username, password);
+  if (outcome === 'inactive') throw new AppError('UNAUTHENTICATED', `Account "${username}" is inactive`);
+  if (outcome === 'wrong') throw new AppError('UNAUTHENTICATED', `The username or password of "${username}" is wrong`);
+  return callerOfAccount(svc, outcome);
+}
+
+/**
+ * Whom a username and password stand for. NAP's own accounts are checked first, against their
+ * hash, whatever external methods are configured: the local `admin` (break-glass) and the service
+ * accounts of automation sign in even when every directory is down. Any other username goes to the
+ * external password methods of the active profile (the account's own method when it came from one,
+ * every method in order otherwise); a method that accepts brings the account and its groups in or
+ * up to date. An empty password is refused before anything is asked.
+ */
+export async function verifyCredentials(
+  svc: AdminContext,
+  username: string,
+  password: string,
+): Promise<AccountRecord | 'wrong' | 'inactive'> {
+  if (password === '') return 'wrong';
   const account = await svc.accounts.findByUsername(username);
-  const ok = await verifyPassword(password, account?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
-  if (!account || !ok) throw new AppError('UNAUTHENTICATED', `The username or password of "${username}" is wrong`);
-  if (account.inactive) throw new AppError('UNAUTHENTICATED', `Account "${username}" is inactive`);
-  return callerOfAccount(svc, account);
+  if (account !== null && account.provenance === undefined) {
+    if (!(await verifyPassword(password, account.passwordHash))) return 'wrong';
+    return account.inactive ? 'inactive' : account;
+  }
+  const signedIn = await passwordSignIn(svc, username, password, account);
+  if (signedIn === undefined) {
+    if (account === null) await verifyPassword(password, UNKNOWN_ACCOUNT_HASH);
+    return 'wrong';
+  }
+  return signedIn.inactive ? 'inactive' : signedIn;
+}
+
+/**
+ * A sign-in with the external password methods: the account it stands for, brought up to date, or
+ * undefined when no method accepted. A method that does not answer is passed over for the next; when
+ * none accepted and one did not answer, 503 `AUTH_PROVIDER_UNAVAILABLE` (it might have known them).
+ */
+async function passwordSignIn(
+  svc: AdminContext,
+  username: string,
+  password: string,
+  account: AccountRecord | null,
+): Promise<AccountRecord | undefined> {
+  const methods = (await svc.signIn.all()).filter((m): m is PasswordMethod => m.kind === 'password');
+  const asked = account === null ? methods : methods.filter((m) => m.name === account.provenance);
+  if (account !== null && asked.length === 0) {
+    svc.log.warn(
+      { username, provenance: account.provenance },
+      'Sign-in refused: the sign-in method of this account is not configured or not a password method',
+    );
+    return undefined;
+  }
+  let unavailable: unknown;
+  for (const method of asked) {
+    let result;
+    try {
+      result = await method.authenticate(username, password);
+    } catch (err) {
+      if (!hasCode(err, 'AUTH_PROVIDER_UNAVAILABLE')) throw err;
+      svc.log.warn({ provider: method.name, username, err: (err as Error).message }, 'Sign-in method unavailable');
+      unavailable ??= err;
+      continue;
+    }
+    if (result.outcome === 'unknown') continue;
+    if (result.outcome === 'rejected') {
+      svc.log.info({ provider: method.name, username, reason: result.reason }, 'Sign-in refused by the method');
+      return undefined;
+    }
+    return signedInAccount(svc, method, result.identity);
+  }
+  if (unavailable !== undefined) throw unavailable;
+  return undefined;
+}
+
+/**
+ * The account of a person a method vouched for, created or brought up to date: its groups of that
+ * method are those the method names now (each a NAP group with `provenance`, created the first time,
+ * the admin role following the method's admin groups); its other groups stay. Undefined when the
+ * username belongs to a local account or to another method: a directory never takes over an
+ * account it did not create. Every method, password or browser, ends here.
+ */
+export async function signedInAccount(
+  svc: AdminContext,
+  method: SignInMethod,
+  identity: ExternalIdentity,
+): Promise<AccountRecord | undefined> {
+  let account = await svc.accounts.findByUsername(identity.username);
+  if (account !== null && account.provenance !== method.name) return notTakenOver(svc, method, identity, account);
+  const groups = await directoryGroups(svc, method, identity.groups);
+  const groupIds = groups.map((g) => g._id);
+  const now = new Date().toISOString();
+  if (account === null) {
+    try {
+      account = await svc.accounts.insert(externalAccountRecord(identity, method.name, groupIds, now));
+      svc.log.info(
+        { provider: method.name, username: identity.username, groups: groups.map((g) => g.name) },
+        'Account of a sign-in method created',
+      );
+      return account;
+    } catch (err) {
+      if (!hasCode(err, 'ACCOUNT_ALREADY_EXISTS')) throw err;
+      // the same person signing in twice at once: the other sign-in made it
+      account = await svc.accounts.findByUsername(identity.username);
+      if (account === null || account.provenance !== method.name) return notTakenOver(svc, method, identity, account);
+    }
+  }
+  const current = account.groups.length ? await svc.groups.byIds(account.groups) : [];
+  const after = groupsAfterSignIn(account.groups, new Map(current.map((g) => [g._id, g.provenance])), method.name, groupIds);
+  const changes = externalAccountChanges(account, identity, after, method.name, now);
+  if (changes === undefined) return account;
+  const updated = await svc.accounts.update(account._id, changes);
+  if ('groups' in changes) {
+    const before = new Set(account.groups);
+    svc.log.info(
+      {
+        provider: method.name,
+        username: account.username,
+        added: groups.filter((g) => !before.has(g._id)).map((g) => g.name),
+        removed: current.filter((g) => !after.includes(g._id)).map((g) => g.name),
+      },
+      'Groups of an account changed by its sign-in method',
+    );
+    await svc.events.accountChanged({ accountId: account._id, reason: 'groups' });
+  }
+  return updated;
+}
+
+/** The refusal of a sign-in whose username belongs to a local account or to another method, logged. */
+function notTakenOver(svc: AdminContext, method: SignInMethod, identity: ExternalIdentity, account: AccountRecord | null): undefined {
+  svc.log.warn(
+    { provider: method.name, username: identity.username, provenance: account?.provenance ?? 'local' },
+    'Sign-in refused: an account of that username belongs to NAP or to another sign-in method',
+  );
+  return undefined;
+}
+
+/** The NAP groups of a method's group names: found by the name the method gives them, created when new, admin role applied. */
+async function directoryGroups(svc: AdminContext, method: SignInMethod, names: readonly string[]): Promise<GroupRecord[]> {
+  const unique = names.filter((name, i) => names.findIndex((other) => sameGroupName(other, name)) === i);
+  if (unique.length === 0) return [];
+  const existing = await svc.groups.byExternalNames(method.name, unique);
+  const out: GroupRecord[] = [];
+  for (const name of unique) {
+    let group = existing.find((g) => g.externalName === name) ?? (await directoryGroup(svc, method.name, name));
+    const change = adminRoleChange(
+      group,
+      method.adminGroups.some((admin) => sameGroupName(admin, name)),
+    );
+    if (change !== undefined) {
+      group = await svc.groups.update(group._id, { ...change, lastUpdated: new Date().toISOString(), lastUpdatedBy: method.name });
+      await svc.events.groupChanged({ groupId: group._id });
+    }
+    out.push(group);
+  }
+  return out;
+}
+
+/** The NAP group of a method's group, created the first time (under another name when its own is taken). */
+async function directoryGroup(svc: AdminContext, provenance: string, externalName: string): Promise<GroupRecord> {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const taken = (await svc.groups.findByName(externalName)) !== null;
+    const record = newGroupRecord(
+      { name: newGroupName(externalName, provenance, taken), description: `Group "${externalName}" of sign-in method ${provenance}` },
+      provenance,
+      new Date().toISOString(),
+    );
+    try {
+      return await svc.groups.insert({ ...record, provenance, externalName });
+    } catch (err) {
+      if (!hasCode(err, 'GROUP_ALREADY_EXISTS')) throw err;
+      // another sign-in made it at the same time, or the name was taken since the look
+      const [made] = await svc.groups.byExternalNames(provenance, [externalName]);
+      if (made !== undefined) return made;
+    }
+  }
+  throw new AppError('CONFLICT', `No name is free for group "${externalName}" of sign-in method ${provenance}`);
+}
+
+/**
+ * The account of a session, checked again with its sign-in method when the method's re-check
+ * interval has passed since the last check: groups brought up to date, or every session of the
+ * account ended (401) when the method no longer knows the person, no longer exists, or cannot look
+ * people up (RADIUS: its sessions last one interval). A method that does not answer leaves the
+ * session as it was, to be checked at its next use.
+ */
+export async function recheckedAccount(
+  svc: AdminContext,
+  account: AccountRecord,
+  session: SessionRecord,
+  now: number,
+  deadline: number,
+): Promise<AccountRecord> {
+  if (account.provenance === undefined) return account;
+  const method = await svc.signIn.named(account.provenance);
+  if (method === undefined) {
+    await endSessionsOf(svc, account._id);
+    throw new AppError(
+      'UNAUTHENTICATED',
+      `Sign-in method "${account.provenance}" of this account is no longer configured; the session has ended`,
+    );
+  }
+  const checkedAt = session.checkedAt ?? Date.parse(session.created);
+  if (!recheckDue(checkedAt, now, method.recheckMinutes)) return account;
+  if (method.recheck === undefined) {
+    await endSession(svc, session._id);
+    throw new AppError(
+      'UNAUTHENTICATED',
+      `Sign-in method "${method.name}" cannot confirm a person without their password, so its sessions last ${method.recheckMinutes} minutes; log in again`,
+    );
+  }
+  let identity: ExternalIdentity | null;
+  try {
+    // the gateway waits for this answer: a method slower than the request leaves the session as it was
+    identity = await beforeDeadline(
+      method.recheck({ username: account.username, externalId: account.externalId }),
+      deadline - 500,
+      method.name,
+    );
+  } catch (err) {
+    if (!hasCode(err, 'AUTH_PROVIDER_UNAVAILABLE')) throw err;
+    svc.log.warn(
+      { provider: method.name, username: account.username, err: (err as Error).message },
+      'Session re-check postponed: the sign-in method is unavailable',
+    );
+    return account;
+  }
+  const updated = identity === null ? undefined : await signedInAccount(svc, method, { ...identity, username: account.username });
+  if (updated === undefined) {
+    await endSessionsOf(svc, account._id);
+    throw new AppError('UNAUTHENTICATED', `Sign-in method "${method.name}" no longer knows "${account.username}"; the session has ended`);
+  }
+  await svc.sessions.checked(session._id, now);
+  return updated;
+}
+
+/** `work`, or 503 `AUTH_PROVIDER_UNAVAILABLE` at `deadline` (epoch ms) when it has not settled by then. */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number, provider: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(providerUnavailable(provider, 'no answer before the request deadline')),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Ends every live session of the account and tells the gateways. */
+async function endSessionsOf(svc: AdminContext, accountId: string): Promise<void> {
+  for (const session of await svc.sessions.liveOf(accountId)) await endSession(svc, session._id);
 }
 
 /** The caller an account stands for, with its groups' roles as they are now. */
@@ -186,13 +481,14 @@ export async function callerOfAccount(svc: AdminContext, account: AccountRecord)
   return callerOf(account, account.groups.length === 0 ? [] : await svc.groups.byIds(account.groups));
 }
 
-/** Begins a session for the caller and signs its token. */
+/** Begins a session for the caller and signs its token; a session of an account of a sign-in method is re-checked with it from now on. */
 export async function issueToken(svc: AdminContext, caller: Caller, method: string): Promise<IssuedToken> {
   const signing = await svc.signingKey();
   const sid = randomUUID();
   const now = Date.now();
   const ttlSeconds = svc.settings.tokenTtlSeconds;
-  const session = newSession(sid, caller, method, now, ttlSeconds);
+  const provenance = (await svc.accounts.find(caller.id))?.provenance;
+  const session = newSession(sid, caller, method, now, ttlSeconds, provenance);
   await svc.sessions.insert(session);
   const token = signToken(
     { sid, sub: caller.id, iat: Math.floor(now / 1000), exp: Math.floor(session.expiresAt / 1000), kid: signing.kid },
@@ -277,6 +573,7 @@ export async function profileLiveSettings(svc: AdminContext): Promise<ProfileLiv
 
 /** Stores a new profile, inactive, filled with its defaults and its secrets sealed (`at`: where it sits in the request). */
 export async function addProfile(svc: AdminContext, profile: Profile, by: string, at: string) {
+  providersOf(profile.authenticationProps, `${at}.authenticationProps`);
   const record = await svc.profiles.insert(
     profileRecordOf(withDefaults(profile), svc.secrets, undefined, new Date().toISOString(), by, at),
   );
@@ -284,11 +581,14 @@ export async function addProfile(svc: AdminContext, profile: Profile, by: string
 }
 
 /** Replaces a profile (the id stays; defaults fill what it lacks); when it is active, its live members reach every replica. */
-export async function replaceProfile(svc: AdminContext, id: string, profile: Profile, by: string) {
+export async function replaceProfile(svc: AdminContext, id: string, profile: Profile, by: string, audit?: AuditSink) {
   if (profile.id !== id) throw invalidMember('body.properties.id', `is "${profile.id}"; a profile keeps its id ("${id}")`);
+  providersOf(profile.authenticationProps, 'body.properties.authenticationProps');
   const before = await svc.profiles.get(id);
   const record = profileRecordOf(withDefaults(profile), svc.secrets, before.profile, before.created, by);
   await svc.profiles.replace(record);
+  // secrets are compared sealed: a secret sent back as ******** keeps its sealed value, a new one shows as changed
+  audit?.audit({ target: { kind: 'profile', id, name: id }, changes: auditChanges(before.profile, record.profile) });
   const active = (await svc.activeProfile.activeId()) === id;
   return profileChanged(svc, record, active, active ? changedMembers(before.profile, record.profile) : []);
 }
@@ -308,9 +608,43 @@ export async function repositoryConfigs(svc: AdminContext): Promise<RepositoryCo
 }
 
 /** Replaces the prebuilt repository configurations of the active profile. */
-export async function saveRepositoryConfigs(svc: AdminContext, repoConfigs: RepositoryConfigs, by: string): Promise<void> {
+export async function saveRepositoryConfigs(
+  svc: AdminContext,
+  repoConfigs: RepositoryConfigs,
+  by: string,
+  audit?: AuditSink,
+): Promise<void> {
   const profile = await activeProfile(svc);
-  await replaceProfile(svc, profile.id, { ...profile, prebuiltProps: { ...profile.prebuiltProps, repoConfigs } }, by);
+  await replaceProfile(svc, profile.id, { ...profile, prebuiltProps: { ...profile.prebuiltProps, repoConfigs } }, by, audit);
+}
+
+/** The active profile's authentication settings for the sign-in methods: a version to compare, the settings opened only when asked. */
+export async function activeAuthentication(svc: AdminContext): Promise<ActiveAuthentication> {
+  const active = await activeProfileRecord(svc);
+  if (active === null) return { version: 'none', authenticationProps: () => ({}) };
+  return {
+    version: `${active._id}@${active.lastUpdated}`,
+    authenticationProps: () => openedProfile(active, svc.secrets).authenticationProps,
+  };
+}
+
+/**
+ * First start by environment: the providers of `NAP_LDAP_*` (`ldap`) and `NAP_RADIUS_*` (`radius`)
+ * written into the active profile when it has none of that name; the profile counts from then on.
+ * The names of those it added.
+ */
+export async function seedSignInProviders(
+  svc: AdminContext,
+  fromEnvironment: Record<string, ProviderConfig | undefined>,
+): Promise<string[]> {
+  if (Object.values(fromEnvironment).every((config) => config === undefined)) return [];
+  const profile = await activeProfile(svc);
+  const auth = profile.authenticationProps as Record<string, unknown> | undefined;
+  const seeded = seededAuthenticationProps(auth, fromEnvironment);
+  if (seeded === undefined) return [];
+  const before = new Set(Object.keys((auth?.providers as Record<string, unknown> | undefined) ?? {}));
+  await replaceProfile(svc, profile.id, { ...profile, authenticationProps: seeded }, 'system');
+  return Object.keys(seeded.providers as Record<string, unknown>).filter((name) => !before.has(name));
 }
 
 /** The active profile with its secrets opened: only for use inside the admin service, never answered. */
@@ -339,6 +673,7 @@ export async function changeIntegration(
   name: string,
   input: IntegrationProperties,
   by: string,
+  audit?: AuditSink,
 ): Promise<IntegrationRecord> {
   const current = await svc.integrations.get(name);
   if (input.name !== undefined && input.name !== name)
@@ -351,6 +686,7 @@ export async function changeIntegration(
     by,
   );
   await svc.integrations.replace(doc);
+  audit?.audit({ target: { kind: 'integration', id: name, name }, changes: auditChanges(current, doc) });
   svc.integrationCalls.forgetIntegration(current);
   return integrationView(doc);
 }
@@ -374,6 +710,7 @@ export async function changeAdapter(
   name: string,
   change: { data: AdapterData } | { settings: Record<string, unknown> },
   by: string,
+  audit?: AuditSink,
 ): Promise<AdapterRecord> {
   const current = await svc.adapters.getLive(name);
   let data: AdapterData;
@@ -393,6 +730,7 @@ export async function changeAdapter(
     { data: sealedAdapterData(data, current.data, svc.secrets), version, lastUpdated: now, lastUpdatedBy: by },
     { version: String(version), date: now, changes: `${'data' in change ? 'document' : 'connection settings'} updated by ${by}` },
   );
+  audit?.audit({ target: { kind: 'adapter', id: name, name }, changes: auditChanges(current.data, updated.data) });
   await svc.adapterMonitor.announce(name, 'updated', svc.adapterMonitor.runtime(name)?.state ?? updated.state);
   if (updated.state === 'RUNNING') svc.adapterMonitor.relaunch(updated);
   return adapterView(updated, svc.adapterMonitor.runtime(name));
@@ -470,4 +808,43 @@ async function platformInventory(svc: AdminContext): Promise<PlatformInventory> 
     ...(typeof doc.data.version === 'string' ? { version: doc.data.version } : {}),
   }));
   return { applications: APPLICATION_NAMES, applicationVersion: RELEASE, adapters, prebuilts: await svc.prebuilts.installedVersions() };
+}
+
+// ---- the audit trail ----
+
+/** Records read a page at a time when the chain is verified. */
+const VERIFY_PAGE = 1_000;
+/** Default records in one export page, and the bytes a page stops at (a bus message must stay well under NATS's 1 MiB). */
+const EXPORT_PAGE = 500;
+const EXPORT_PAGE_BYTES = 512 * 1024;
+
+/** Recomputes the chain of every kept record, from the retention anchor (or the first record ever). */
+export async function verifyAuditChain(svc: AdminContext): Promise<AuditVerification> {
+  const verifier = new ChainVerifier((await svc.audit.anchor()) ?? GENESIS);
+  for (;;) {
+    const page = await svc.audit.page(verifier.position.seq, VERIFY_PAGE);
+    if (!verifier.check(page) || page.length < VERIFY_PAGE) return verifier.result();
+  }
+}
+
+/** One page of the export: records after `afterSeq` within `since`/`until`, a JSON record a line, oldest first. */
+export async function auditExportPage(
+  svc: AdminContext,
+  options: { since?: string; until?: string; afterSeq: number; limit?: number },
+): Promise<string> {
+  const records = await svc.audit.page(options.afterSeq, options.limit ?? EXPORT_PAGE, options);
+  let out = '';
+  for (const { _id: _ignored, ...record } of records) {
+    out += `${JSON.stringify(record)}\n`;
+    if (out.length >= EXPORT_PAGE_BYTES) break;
+  }
+  return out;
+}
+
+/** Days the audit trail keeps a record: the active profile's `auditProps.retentionDays`, 400 by default. */
+export async function auditRetentionDays(svc: AdminContext): Promise<number> {
+  const active = await activeProfileRecord(svc);
+  const audit: unknown = active?.profile.auditProps;
+  const days = isRecord(audit) ? audit.retentionDays : undefined;
+  return typeof days === 'number' && days > 0 ? days : DEFAULT_AUDIT_RETENTION_DAYS;
 }

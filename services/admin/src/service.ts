@@ -1,4 +1,4 @@
-import { serve } from '@nap/bus';
+import { createAuditRecorder, serve } from '@nap/bus';
 import type { RegisteredService } from '@nap/bus';
 import { RELEASE } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
@@ -10,11 +10,15 @@ import { OutboundHttp } from './clients/outbound-http';
 import { PackageSources } from './clients/package-sources';
 import { Replicas } from './clients/replicas';
 import { ServiceIndexes } from './clients/service-indexes';
-import { profileLiveSettings, signingKeyLoader } from './context';
+import { SignInMethods } from './clients/sign-in-methods';
+import { activeAuthentication, auditRetentionDays, profileLiveSettings, seedSignInProviders, signingKeyLoader } from './context';
 import type { AdminContext } from './context';
 import { AdminLiveSettings } from './domain/live-settings';
 import { generatePassword } from './domain/password';
 import { AdapterMonitor } from './engine/adapter-monitor';
+import { AuditAppender } from './engine/audit-appender';
+import { AuditRetention } from './engine/audit-retention';
+import type { AuditRetentionTiming } from './engine/audit-retention';
 import { ApplicationReconciler } from './engine/application-reconciler';
 import { bootstrapAdministrator, bootstrapProfiles, reconcileAdministratorPassword } from './engine/bootstrap';
 import { registerAdminMetrics } from './metrics';
@@ -23,6 +27,7 @@ import { AccountRepository } from './store/accounts';
 import { ActiveProfileRepository } from './store/active-profile';
 import { AdapterRepository } from './store/adapters';
 import { ApplicationStateRepository } from './store/application-states';
+import { AuditRepository } from './store/audit-records';
 import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
 import { GroupRepository } from './store/groups';
 import { IntegrationModelSourceRepository } from './store/integration-model-sources';
@@ -39,6 +44,8 @@ export interface AdminServiceOptions {
   announcePassword?: (username: string, password: string) => void;
   /** How often the applications' replicas are brought to their desired state, ms (new replicas, a missed change); 2000 by default. */
   reconcileIntervalMs?: number;
+  /** When the audit retention looks for records due for removal (hourly by default). */
+  auditRetention?: AuditRetentionTiming;
 }
 
 /**
@@ -54,6 +61,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
   const replicas = new Replicas(bus);
   const applicationStates = new ApplicationStateRepository(store);
   const modelSources = new IntegrationModelSourceRepository(store);
+  const audit = new AuditRepository(store);
+  const auditRecorder = createAuditRecorder(bus);
   const svc: AdminContext = {
     accounts: new AccountRepository(store),
     groups: new GroupRepository(store),
@@ -67,6 +76,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     modelSources,
     integrations: new IntegrationRepository(store),
     adapters: new AdapterRepository(store),
+    audit,
+    auditRecorder,
     events,
     http,
     integrationCalls: new IntegrationCalls(http, secrets, async (versionId) => (await modelSources.get(versionId)).openapi, settings),
@@ -85,6 +96,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     log: logger,
     settings,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
+    signIn: new SignInMethods(() => activeAuthentication(svc), logger.child({ component: 'sign-in' })),
   };
 
   /** A later start with NAP_ADMIN_PASSWORD set: never silent about it, since a login with that password may now fail. */
@@ -106,10 +118,23 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
       );
   }
 
+  const auditAppender = new AuditAppender(bus, audit, logger.child({ component: 'audit' }));
+  const auditRetention = new AuditRetention(
+    audit,
+    auditRecorder,
+    () => auditRetentionDays(svc),
+    logger.child({ component: 'audit' }),
+    options.auditRetention,
+  );
+
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
+      // the audit trail takes entries before anything is served: the gateway records the first login
+      await auditAppender.start();
       await bootstrapProfiles(svc);
+      const seeded = await seedSignInProviders(svc, { ldap: config.ldap, radius: config.radius });
+      if (seeded.length > 0) logger.info({ providers: seeded }, 'Sign-in methods from the environment written into the active profile');
       registerAdminMetrics(metrics.registry, svc, () => settings.sessionIdleMinutes);
       await svc.signingKey();
       const password = config.adminPassword ?? generatePassword();
@@ -136,12 +161,16 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
       });
       await svc.reconciler.start();
       svc.adapterMonitor.resume(await svc.adapters.running());
+      auditRetention.start();
       return {
         name: 'admin',
         stop: async () => {
           await svc.reconciler.stop();
           await registered.stop();
+          await auditRetention.stop();
+          await auditAppender.stop();
           await svc.adapterMonitor.shutdown();
+          await svc.signIn.close();
           await http.close();
         },
       };

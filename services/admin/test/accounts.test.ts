@@ -69,7 +69,7 @@ describe('groups', () => {
   it('lists the assignable roles with a description each', async () => {
     const res = await platform.http('GET', '/user-management/roles', { token: admin });
     const roles = (res.body as { results: { name: string; description: string }[] }).results;
-    expect(roles.map((r) => r.name).sort()).toEqual(['admin', 'apiread', 'apiwrite', 'engineering', 'operations']);
+    expect(roles.map((r) => r.name).sort()).toEqual(['admin', 'apiread', 'apiwrite', 'auditor', 'engineering', 'operations']);
     for (const role of roles) expect(role.description.length).toBeGreaterThan(5);
   });
 });

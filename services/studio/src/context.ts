@@ -1,4 +1,4 @@
-import { AppError, TIMEOUTS_MS } from '@nap/contracts';
+import { AppError, TIMEOUTS_MS, auditChanges } from '@nap/contracts';
 import type {
   Caller,
   ComponentGroup,
@@ -11,6 +11,7 @@ import type {
   TransformationRunBody,
   WorkflowProblem,
 } from '@nap/contracts';
+import type { HandlerContext } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import type { TemplateRenderer } from './clients/template-renderer';
 import { assertAssignable } from './domain/access';
@@ -89,10 +90,15 @@ export async function replaceCamel<I extends { _id?: unknown }, T extends NamedD
   input: unknown,
   caller: Caller,
   member: string,
+  audit?: Pick<HandlerContext, 'audit'>,
 ): Promise<T> {
   const current = await repo.get(id);
   const doc = kind.check(input, member);
-  return repo.replace(kind.toStored(doc, id, stampOf(svc, caller), { _id: id, created: current.created, createdBy: current.createdBy }));
+  const stored = await repo.replace(
+    kind.toStored(doc, id, stampOf(svc, caller), { _id: id, created: current.created, createdBy: current.createdBy }),
+  );
+  audit?.audit({ target: { kind: 'template', id, name: stored.name }, changes: auditChanges(current, stored) });
+  return stored;
 }
 
 /** Checks and stores a new form; 409 `FORM_ALREADY_EXISTS` when the name or id is taken. */

@@ -1,4 +1,4 @@
-import { serve } from '@nap/bus';
+import { createAuditRecorder, serve } from '@nap/bus';
 import type { Subscription } from '@nap/bus';
 import { RELEASE, systemSubject } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
@@ -64,7 +64,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
   const automations = new AutomationRepository(store);
   const triggers = new TriggerRepository(store);
   const log = logger.child({ component: 'triggers' });
-  const triggerStarter = new TriggerStarter({ engine, automations, triggers, client, log });
+  const triggerStarter = new TriggerStarter({ engine, automations, triggers, client, log, audit: createAuditRecorder(bus) });
   const eventTriggers = new EventTriggers(bus, triggers, triggerStarter, log);
   // schedules fire under the engine's lease: a claim not released within it passes to another replica
   const tickMs = Math.min(1_000, Math.max(50, Math.floor(engine.leaseMs / 3)));

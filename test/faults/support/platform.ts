@@ -283,6 +283,13 @@ export class Distributed {
     this.gateways.push({ process: proc, client: new Client(proc.logged('url')) });
   }
 
+  /** Starts one more process of `service` (after a kill -9 of its replica, as an operator would); resolves once it serves. */
+  async startService(service: (typeof SERVICES)[number], name = `${service}-restarted`): Promise<NapChild> {
+    const proc = await NapChild.start(name, `services/${service}/dist/main.js`, this.env(), new RegExp(`Service ${service} is serving`));
+    this.processes.push(proc);
+    return proc;
+  }
+
   /** The client of the first gateway. */
   get client(): Client {
     const first = this.gateways[0];

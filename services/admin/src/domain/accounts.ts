@@ -2,6 +2,7 @@ import { AppError, isRole } from '@nap/contracts';
 import type { BodyOf, Caller, Role } from '@nap/contracts';
 import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
+import type { ExternalIdentity } from './sign-in';
 
 /** An account to create, as `POST /user-management/accounts` carries it. */
 export type NewAccount = BodyOf<'admin.createAccount'>['account'];
@@ -22,10 +23,59 @@ export interface AccountView {
   groups: string[];
   roles: Role[];
   inactive: boolean;
+  /** The sign-in method the account comes from; absent for NAP's own accounts. */
+  provenance?: string;
   created: string;
   createdBy: string;
   lastUpdated: string;
   lastUpdatedBy: string;
+}
+
+/** The record of the account of a person a sign-in method vouched for: no password of NAP's (none verifies), `provenance` the method. */
+export function externalAccountRecord(
+  identity: ExternalIdentity,
+  provenance: string,
+  groups: string[],
+  now: string,
+): Omit<AccountRecord, '_id'> {
+  return {
+    username: identity.username,
+    ...namesOf(identity),
+    groups,
+    inactive: false,
+    passwordHash: '',
+    provenance,
+    ...(identity.externalId !== undefined ? { externalId: identity.externalId } : {}),
+    created: now,
+    createdBy: provenance,
+    lastUpdated: now,
+    lastUpdatedBy: provenance,
+  };
+}
+
+/** What a sign-in changes of an account of a method (groups, names, where the method keeps it); undefined when nothing. */
+export function externalAccountChanges(
+  account: AccountRecord,
+  identity: ExternalIdentity,
+  groups: string[],
+  provenance: string,
+  now: string,
+): Record<string, unknown> | undefined {
+  const set: Record<string, unknown> = {};
+  const sameGroups = groups.length === account.groups.length && groups.every((g) => account.groups.includes(g));
+  if (!sameGroups) set.groups = groups;
+  if (identity.externalId !== undefined && identity.externalId !== account.externalId) set.externalId = identity.externalId;
+  for (const [key, value] of Object.entries(namesOf(identity))) if (account[key] !== value) set[key] = value;
+  if (Object.keys(set).length === 0) return undefined;
+  return { ...set, lastUpdated: now, lastUpdatedBy: provenance };
+}
+
+function namesOf(identity: ExternalIdentity): Partial<Pick<AccountRecord, 'firstname' | 'lastname' | 'email'>> {
+  return {
+    ...(identity.firstname !== undefined ? { firstname: identity.firstname } : {}),
+    ...(identity.lastname !== undefined ? { lastname: identity.lastname } : {}),
+    ...(identity.email !== undefined ? { email: identity.email } : {}),
+  };
 }
 
 /** The record of a new account (`groups` checked, the password already hashed). */
@@ -82,6 +132,7 @@ export function accountView(account: AccountRecord, groups: ReadonlyMap<string, 
     ...(account.email !== undefined ? { email: account.email } : {}),
     groups: [...account.groups],
     inactive: account.inactive,
+    ...(account.provenance !== undefined ? { provenance: account.provenance } : {}),
     created: account.created,
     createdBy: account.createdBy,
     lastUpdated: account.lastUpdated,

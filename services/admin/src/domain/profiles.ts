@@ -25,9 +25,14 @@ export const LIVE_PROFILE_MEMBERS = [
   'loggerProps.log_level',
   'loggerProps.console_level',
   'authenticationProps.logoutTime',
+  'authenticationProps.providers',
+  'authenticationProps.admins',
   'integrationProps.timeout',
   'prebuiltProps.repoConfigs',
 ] as const;
+
+/** Days the audit trail keeps a record when the active profile says nothing (`auditProps.retentionDays`). */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 
 /** The members the server fills when a profile leaves them out. */
 export function profileDefaults(): Omit<Profile, 'id'> {
@@ -42,6 +47,7 @@ export function profileDefaults(): Omit<Profile, 'id'> {
     integrationProps: { timeout: 30_000 },
     retryStrategy: {},
     prebuiltProps: { repoConfigs: {} },
+    auditProps: { retentionDays: DEFAULT_AUDIT_RETENTION_DAYS },
   };
 }
 

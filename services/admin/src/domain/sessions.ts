@@ -15,13 +15,21 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
-/** A session that begins at `now` (epoch ms) and lasts `ttlSeconds`. */
-export function newSession(sid: string, caller: Caller, method: string, now: number, ttlSeconds: number): SessionRecord {
+/** A session that begins at `now` (epoch ms) and lasts `ttlSeconds`; `provenance`: the sign-in method of the account, which confirmed it now. */
+export function newSession(
+  sid: string,
+  caller: Caller,
+  method: string,
+  now: number,
+  ttlSeconds: number,
+  provenance?: string,
+): SessionRecord {
   return {
     _id: sid,
     accountId: caller.id,
     username: caller.username,
     method,
+    ...(provenance !== undefined ? { provenance, checkedAt: now } : {}),
     created: new Date(now).toISOString(),
     expiresAt: now + ttlSeconds * 1000,
     lastUsed: now,

@@ -7,7 +7,7 @@ import type { AdminContext } from '../context';
 export function createRepositoryConfig(svc: AdminContext): Handler<'admin.createRepositoryConfig'> {
   return async (input, ctx) => {
     const { configs, added } = withNewConfig(await repositoryConfigs(svc), input.body.config);
-    await saveRepositoryConfigs(svc, configs, ctx.caller.username);
+    await saveRepositoryConfigs(svc, configs, ctx.caller.username, ctx);
     return added;
   };
 }

@@ -6,7 +6,7 @@ import type { AdminContext } from '../context';
 /** `DELETE /prebuilts-repository/configs/:name`: delete a repository configuration. */
 export function deleteRepositoryConfig(svc: AdminContext): Handler<'admin.deleteRepositoryConfig'> {
   return async (input, ctx) => {
-    await saveRepositoryConfigs(svc, withoutConfig(await repositoryConfigs(svc), input.params.name), ctx.caller.username);
+    await saveRepositoryConfigs(svc, withoutConfig(await repositoryConfigs(svc), input.params.name), ctx.caller.username, ctx);
     return { status: 'success', message: `Prebuilt repository "${input.params.name}" deleted` };
   };
 }

@@ -104,6 +104,9 @@ import { updateRepositoryConfig } from './update-repository-config';
 import { validateIntegrationModel } from './validate-integration-model';
 import { validatePrebuilt } from './validate-prebuilt';
 import { whoami } from './whoami';
+import { exportAudit } from './export-audit';
+import { getAudit } from './get-audit';
+import { verifyAudit } from './verify-audit';
 
 /** The admin operations by catalog name, each handler in the file of its name. */
 export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
@@ -212,5 +215,8 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     validateIntegrationModel: validateIntegrationModel(svc),
     validatePrebuilt: validatePrebuilt(svc),
     whoami: whoami(svc),
+    getAudit: getAudit(svc),
+    verifyAudit: verifyAudit(svc),
+    exportAudit: exportAudit(svc),
   };
 }

@@ -8,6 +8,7 @@ export function logout(svc: AdminContext): Handler<'admin.logout'> {
   return async (_input, ctx) => {
     if (!ctx.caller.sid) throw new AppError('UNPROCESSABLE', 'Basic credentials have no session to end; stop sending them');
     await endSession(svc, ctx.caller.sid);
+    ctx.audit({ target: { kind: 'session', id: ctx.caller.sid, name: ctx.caller.username } });
     return { status: 'success', message: 'Logged out' };
   };
 }

@@ -1,4 +1,5 @@
 import type { Handler } from '@nap/bus';
+import { auditChanges } from '@nap/contracts';
 import { checkGroups, keepAnAdmin, viewAccount } from '../context';
 import type { AdminContext } from '../context';
 
@@ -14,6 +15,7 @@ export function setAccountGroups(svc: AdminContext): Handler<'admin.setAccountGr
       lastUpdated: new Date().toISOString(),
       lastUpdatedBy: ctx.caller.username,
     });
+    ctx.audit({ target: { kind: 'account', id, name: current.username }, changes: auditChanges(current, updated) });
     await svc.events.accountChanged({ accountId: id, reason: 'groups' });
     return viewAccount(svc, updated);
   };

@@ -1,4 +1,5 @@
 import type { Handler } from '@nap/bus';
+import { AppError, auditChanges } from '@nap/contracts';
 import { hashPassword } from '../domain/password';
 import { viewAccount } from '../context';
 import type { AdminContext } from '../context';
@@ -7,12 +8,19 @@ import type { AdminContext } from '../context';
 export function setAccountPassword(svc: AdminContext): Handler<'admin.setAccountPassword'> {
   return async (input, ctx) => {
     const id = input.params.accountId;
-    await svc.accounts.get(id);
+    const current = await svc.accounts.get(id);
+    if (current.provenance !== undefined)
+      throw new AppError(
+        'UNPROCESSABLE',
+        `Account "${current.username}" signs in with sign-in method "${current.provenance}": its password is kept there, not in NAP`,
+      );
     const updated = await svc.accounts.update(id, {
       passwordHash: await hashPassword(input.body.password),
       lastUpdated: new Date().toISOString(),
       lastUpdatedBy: ctx.caller.username,
     });
+    // the hash is a secret by the platform's policy: the record says the password changed, never to what
+    ctx.audit({ target: { kind: 'account', id, name: current.username }, changes: auditChanges(current, updated) });
     await svc.sessions.revokeAllOf(id);
     await svc.events.accountChanged({ accountId: id, reason: 'password' });
     const data = await viewAccount(svc, updated);

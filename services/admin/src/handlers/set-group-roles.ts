@@ -1,4 +1,5 @@
 import type { Handler } from '@nap/bus';
+import { auditChanges } from '@nap/contracts';
 import { keepAdminRole } from '../context';
 import type { AdminContext } from '../context';
 
@@ -14,6 +15,7 @@ export function setGroupRoles(svc: AdminContext): Handler<'admin.setGroupRoles'>
       lastUpdated: new Date().toISOString(),
       lastUpdatedBy: ctx.caller.username,
     });
+    ctx.audit({ target: { kind: 'group', id, name: group.name }, changes: auditChanges(group, updated) });
     await svc.events.groupChanged({ groupId: id });
     return updated;
   };

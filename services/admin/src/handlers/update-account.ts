@@ -1,4 +1,5 @@
 import type { Handler } from '@nap/bus';
+import { auditChanges } from '@nap/contracts';
 import { accountChanges } from '../domain/accounts';
 import { keepAnAdmin, viewAccount } from '../context';
 import type { AdminContext } from '../context';
@@ -10,6 +11,7 @@ export function updateAccount(svc: AdminContext): Handler<'admin.updateAccount'>
     const current = await svc.accounts.get(id);
     if (input.body.inactive === true) await keepAnAdmin(svc, current._id, current.groups, []);
     const updated = await svc.accounts.update(id, accountChanges(input.body, ctx.caller.username, new Date().toISOString()));
+    ctx.audit({ target: { kind: 'account', id, name: current.username }, changes: auditChanges(current, updated) });
     if (input.body.inactive === true) await svc.sessions.revokeAllOf(id);
     await svc.events.accountChanged({ accountId: id, reason: 'updated' });
     return viewAccount(svc, updated);

@@ -7,7 +7,7 @@ import type { AdminContext } from '../context';
 export function updateRepositoryConfig(svc: AdminContext): Handler<'admin.updateRepositoryConfig'> {
   return async (input, ctx) => {
     const { configs, changed } = withPatchedConfig(await repositoryConfigs(svc), input.params.name, input.body.config);
-    await saveRepositoryConfigs(svc, configs, ctx.caller.username);
+    await saveRepositoryConfigs(svc, configs, ctx.caller.username, ctx);
     return changed;
   };
 }

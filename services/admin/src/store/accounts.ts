@@ -14,7 +14,12 @@ export interface AccountRecord {
   email?: string;
   groups: string[];
   inactive: boolean;
+  /** The scrypt hash of a local account's password; empty for an account of an external sign-in method (no password verifies). */
   passwordHash: string;
+  /** The sign-in method (provider name) an account comes from; absent for NAP's own accounts. */
+  provenance?: string;
+  /** Where that method keeps the person (an LDAP DN), for re-checks. */
+  externalId?: string;
   created: string;
   createdBy: string;
   lastUpdated: string;

@@ -3,7 +3,7 @@ import type { IndexSpec, Store } from '@nap/store';
 /** Collections of the admin service and their indexes, created at start. */
 export const ADMIN_COLLECTIONS = {
   accounts: [{ keys: { username: 1 }, unique: true }, { keys: { groups: 1 } }],
-  groups: [{ keys: { name: 1 }, unique: true }],
+  groups: [{ keys: { name: 1 }, unique: true }, { keys: { provenance: 1, externalName: 1 } }],
   sessions: [{ keys: { accountId: 1 } }, { keys: { expiresAt: 1 } }],
   keys: [],
   integration_models: [{ keys: { app: 1 } }],
@@ -12,6 +12,16 @@ export const ADMIN_COLLECTIONS = {
   adapters: [{ keys: { state: 1 } }],
   external_links: [{ keys: { name: 1 }, unique: true }],
   prebuilts: [{ keys: { 'metadata.name': 1 }, unique: true }],
+  // the audit trail: _id is the zero-padded seq (chain order); entryId keeps an entry once
+  audit_records: [
+    { keys: { entryId: 1 }, unique: true },
+    { keys: { timestamp: 1 } },
+    { keys: { 'actor.username': 1 } },
+    { keys: { operation: 1 } },
+    { keys: { 'target.id': 1 } },
+    { keys: { 'outcome.status': 1 } },
+  ],
+  audit_meta: [],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export async function ensureCollections(store: Store): Promise<void> {

@@ -11,6 +11,12 @@ export interface GroupRecord {
   name: string;
   description: string;
   roles: Role[];
+  /** The sign-in method (provider name) a group comes from; absent for groups made through the routes. */
+  provenance?: string;
+  /** The group's name in that method (its cn, a claim value): what a sign-in finds it by, whatever its NAP name. */
+  externalName?: string;
+  /** True when the group holds the admin role because it is one of its method's admin groups (taken back when it no longer is). */
+  adminFromConfig?: boolean;
   created: string;
   createdBy: string;
   lastUpdated: string;
@@ -53,6 +59,11 @@ export class GroupRepository {
 
   findByName(name: string): Promise<GroupRecord | null> {
     return this.groups.findOne({ name });
+  }
+
+  /** The groups a sign-in method brought in, by the names the method gives them. */
+  byExternalNames(provenance: string, externalNames: string[]): Promise<GroupRecord[]> {
+    return this.groups.find({ provenance, externalName: { $in: externalNames } });
   }
 
   /** A page of groups by the shared list options (every group up to 500 when no limit is given). */

@@ -8,6 +8,10 @@ export interface SessionRecord {
   username: string;
   /** How the session began: `login`, `oauth`. */
   method: string;
+  /** The sign-in method (provider name) of an account that comes from one: its sessions are re-checked with it. */
+  provenance?: string;
+  /** When that method last confirmed the person (epoch ms). */
+  checkedAt?: number;
   created: string;
   /** Epoch ms. */
   expiresAt: number;
@@ -37,6 +41,11 @@ export class SessionRepository {
     await this.sessions.updateOne({ _id: sid }, { $set: { lastUsed: at } });
   }
 
+  /** Records a re-check of the session with its sign-in method (epoch ms). */
+  async checked(sid: string, at: number): Promise<void> {
+    await this.sessions.updateOne({ _id: sid }, { $set: { checkedAt: at } });
+  }
+
   /** Revokes the session; the session as it was, null when there is none. */
   revoke(sid: string): Promise<SessionRecord | null> {
     return this.sessions.findOneAndUpdate({ _id: sid }, { $set: { revoked: true } });
@@ -45,6 +54,11 @@ export class SessionRepository {
   /** Revokes every live session of the account. */
   async revokeAllOf(accountId: string): Promise<void> {
     await this.sessions.updateMany({ accountId, revoked: false }, { $set: { revoked: true } });
+  }
+
+  /** The live sessions of the account (revoked ones left out). */
+  liveOf(accountId: string): Promise<SessionRecord[]> {
+    return this.sessions.find({ accountId, revoked: false });
   }
 
   /** Sessions that would still be accepted at `now`: not revoked, not expired, used within the idle limit. */

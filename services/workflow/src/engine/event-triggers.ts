@@ -1,7 +1,7 @@
 import { ALL_EVENTS, SYSTEM_CALLER, isRetryable, parseEventSubject } from '@nap/contracts';
 import type { Bus, BusEvent, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
-import { errorMessage } from '@nap/util';
+import { errorMessage, isRecord } from '@nap/util';
 import { eventOfTopic, occasionJobId } from '../domain/trigger-model';
 import type { TriggerRecord } from '../domain/trigger-model';
 import type { TriggerRepository } from '../store/trigger-repository';
@@ -71,6 +71,8 @@ export class EventTriggers {
       this.log.warn({ subject: event.subject }, 'An event that is not JSON cannot fire triggers');
       return;
     }
+    // the audit record of a job an event trigger started would fire the trigger again, for ever
+    if (isTriggerAuditRecord(parts.service, parts.entity, payload)) return;
     for (const trigger of matching) await this.fire(trigger, event, payload);
   }
 
@@ -81,9 +83,12 @@ export class EventTriggers {
     } catch {
       return; // the event does not match this trigger's schema
     }
+    const jobId = occasionJobId(trigger._id, `evt:${event.seq}`, event.timestamp);
     try {
       const variables = await this.starter.variablesOf(trigger, payload, caller);
-      const job = await this.starter.start(trigger, variables, caller, occasionJobId(trigger._id, `evt:${event.seq}`, event.timestamp));
+      const job = await this.starter.start(trigger, variables, caller, jobId);
+      // a record that could not be kept is retryable: the event comes again, its job is not started twice
+      await this.starter.recordStart('trigger', trigger, caller, jobId);
       this.log.info(
         { triggerId: trigger._id, subject: event.subject, jobId: job?._id, alreadyFired: job === undefined },
         'Event trigger fired',
@@ -91,10 +96,21 @@ export class EventTriggers {
     } catch (err) {
       // retryable: the event is delivered again; anything else would fail every time
       if (isRetryable(err)) throw err;
+      await this.starter
+        .recordStart('trigger', trigger, caller, jobId, err)
+        .catch((recordErr: unknown) =>
+          this.log.warn({ err: recordErr, triggerId: trigger._id }, 'The failed start of an event trigger could not be audited'),
+        );
       this.log.error(
         { triggerId: trigger._id, subject: event.subject, reason: errorMessage(err) },
         'An event trigger could not start its automation',
       );
     }
   }
+}
+
+/** True for the `auditRecorded` event of something an event trigger did (the platform actor `trigger`). */
+function isTriggerAuditRecord(service: string, entity: string, payload: unknown): boolean {
+  if (service !== 'admin' || entity !== 'audit' || !isRecord(payload) || !isRecord(payload.actor)) return false;
+  return payload.actor.kind === 'platform' && payload.actor.username === 'trigger';
 }

@@ -88,13 +88,12 @@ export class ScheduleRunner {
         if (!(await this.triggers.renewClaim(trigger._id, this.serverId, Date.now()))) return;
         renewedAt = Date.now();
       }
+      const caller = trigger.runAs ?? SYSTEM_CALLER;
+      const jobId = occasionJobId(trigger._id, `due:${due}`, due);
       try {
-        const job = await this.starter.start(
-          trigger,
-          { ...(trigger.formData ?? {}) },
-          trigger.runAs ?? SYSTEM_CALLER,
-          occasionJobId(trigger._id, `due:${due}`, due),
-        );
+        const job = await this.starter.start(trigger, { ...(trigger.formData ?? {}) }, caller, jobId);
+        // before the schedule moves on: a record that could not be kept fires the due time again (kept once)
+        await this.starter.recordStart('schedule', trigger, caller, jobId);
         this.log.info({ triggerId: trigger._id, due, jobId: job?._id, alreadyFired: job === undefined }, 'Schedule fired');
       } catch (err) {
         if (isRetryable(err)) {
@@ -104,6 +103,11 @@ export class ScheduleRunner {
           return;
         }
         // a job that cannot start (automation or workflow gone, variables refused) would fail every time
+        await this.starter
+          .recordStart('schedule', trigger, caller, jobId, err)
+          .catch((recordErr: unknown) =>
+            this.log.warn({ err: recordErr, triggerId: trigger._id, due }, 'The failed start of a schedule could not be audited'),
+          );
         this.log.error(
           { triggerId: trigger._id, due, reason: errorMessage(err) },
           'A schedule could not start its automation; this due time is skipped',

@@ -1,6 +1,6 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
-import type { BusClient } from '@nap/bus';
+import type { AuditRecorder, BusClient } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import { isRecord } from '@nap/util';
 import { assertMayRun } from '../domain/job-model';
@@ -19,6 +19,8 @@ export interface TriggerStarterDeps {
   triggers: TriggerRepository;
   client: BusClient;
   log: Logger;
+  /** Where the jobs that schedules and event triggers start are recorded (the platform acting on its own). */
+  audit: AuditRecorder;
 }
 
 /**
@@ -73,6 +75,27 @@ export class TriggerStarter {
       );
     }
     return outgoing;
+  }
+
+  /**
+   * Records in the audit trail that the platform (`schedule`, or `trigger` for an event trigger)
+   * started the job `jobId` of a trigger, or failed to (`error`), on behalf of the trigger's creator.
+   * The job id is the occasion's (a due time, an event's position), so a due time fired again after
+   * a crash is recorded once. Resolves once durable; a failure is retryable (the occasion is fired again).
+   */
+  async recordStart(actor: 'schedule' | 'trigger', trigger: TriggerRecord, caller: Caller, jobId: string, error?: unknown): Promise<void> {
+    const outcome =
+      error === undefined
+        ? { status: 201 }
+        : { status: error instanceof AppError ? error.status : 500, code: error instanceof AppError ? error.code : 'INTERNAL' };
+    await this.deps.audit.recordPlatformAction({
+      actor,
+      onBehalfOf: caller,
+      operation: actor === 'schedule' ? 'workflow.runSchedule' : 'workflow.runEventTrigger',
+      occasion: jobId,
+      target: { kind: 'job', id: jobId, name: trigger.name },
+      outcome,
+    });
   }
 
   /**

@@ -1,0 +1,95 @@
+import { AUDIT_CHANGE_VALUE_LIMIT, auditChanges, auditRecordHash, isAuditedChange, isAuditedOutcome } from './audit';
+import { getOperation } from './catalog';
+import type { AuditRecord } from './schemas/audit';
+import { SECRET_MASK } from './secrets';
+
+const record: AuditRecord = {
+  seq: 1,
+  entryId: 'e1',
+  timestamp: '2026-01-01T00:00:00.000Z',
+  actor: { kind: 'account', username: 'ana', accountId: 'a1', auth: 'bearer' },
+  operation: 'admin.createGroup',
+  method: 'POST',
+  outcome: { status: 201 },
+  prevHash: '0'.repeat(64),
+  hash: '',
+};
+
+describe('audit record hash', () => {
+  it('is SHA-256 over the canonical JSON, whatever the order of members, and leaves the hash out', () => {
+    const { outcome, seq, ...rest } = record;
+    const reordered = JSON.parse(JSON.stringify({ outcome, ...rest, seq })) as AuditRecord;
+    expect(Object.keys(reordered)[0]).toBe('outcome');
+    expect(auditRecordHash(record)).toMatch(/^[0-9a-f]{64}$/);
+    expect(auditRecordHash(reordered)).toBe(auditRecordHash(record));
+    expect(auditRecordHash({ ...record, hash: 'something else' })).toBe(auditRecordHash(record));
+  });
+
+  it('changes with any member, the link to the record before included', () => {
+    const base = auditRecordHash(record);
+    expect(auditRecordHash({ ...record, actor: { ...record.actor, username: 'bob' } })).not.toBe(base);
+    expect(auditRecordHash({ ...record, prevHash: '1'.repeat(64) })).not.toBe(base);
+    expect(auditRecordHash({ ...record, seq: 2 })).not.toBe(base);
+  });
+});
+
+describe('audit changes', () => {
+  it('lists the members that differ, walking into objects, with values before and after', () => {
+    expect(
+      auditChanges(
+        { name: 'g', description: 'old', roles: ['a'], props: { host: 'h1', port: 22 }, lastUpdated: 'then' },
+        { name: 'g', description: 'new', roles: ['a', 'b'], props: { host: 'h2', port: 22 }, lastUpdated: 'now', added: true },
+      ),
+    ).toEqual([
+      { member: 'added', after: true },
+      { member: 'description', before: 'old', after: 'new' },
+      { member: 'props.host', before: 'h1', after: 'h2' },
+      { member: 'roles', before: ['a'], after: ['a', 'b'] },
+    ]);
+  });
+
+  it('says only that a secret changed, by name or by key material, and masks secrets nested in values', () => {
+    const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----';
+    const changes = auditChanges(
+      { passwordHash: 'scrypt$old', auth: { client_secret: 'one' }, note: 'x', list: [{ token: 't1' }] },
+      { passwordHash: 'scrypt$new', auth: { client_secret: 'two' }, note: key, list: [{ token: 't2' }, { token: 't3' }] },
+    );
+    expect(changes).toEqual([
+      { member: 'auth.client_secret', secret: true, before: SECRET_MASK, after: SECRET_MASK },
+      { member: 'list', before: [{ token: SECRET_MASK }], after: [{ token: SECRET_MASK }, { token: SECRET_MASK }] },
+      { member: 'note', secret: true, before: SECRET_MASK, after: SECRET_MASK },
+      { member: 'passwordHash', secret: true, before: SECRET_MASK, after: SECRET_MASK },
+    ]);
+    expect(JSON.stringify(changes)).not.toMatch(/scrypt|one|two|t1|t2|BEGIN/);
+  });
+
+  it('keeps a large value as its digest', () => {
+    const big = 'x'.repeat(AUDIT_CHANGE_VALUE_LIMIT + 1);
+    const [change] = auditChanges({ script: 'small' }, { script: big });
+    expect(change).toEqual({
+      member: 'script',
+      digest: true,
+      before: expect.stringMatching(/^sha256:/),
+      after: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
+  });
+
+  it('lists nothing for equal documents', () => {
+    expect(auditChanges({ a: { b: [1, 2] } }, { a: { b: [1, 2] } })).toEqual([]);
+  });
+});
+
+describe('what is audited', () => {
+  it('records every change and every refusal, never a read answered', () => {
+    const read = getOperation('admin.getGroups');
+    const write = getOperation('admin.createGroup');
+    const logout = getOperation('admin.logout');
+    expect(isAuditedChange(write, 'POST')).toBe(true);
+    expect(isAuditedChange(logout, 'GET')).toBe(true);
+    expect(isAuditedChange(read, 'GET')).toBe(false);
+    expect(isAuditedOutcome(read, 'GET', 200)).toBe(false);
+    expect(isAuditedOutcome(read, 'GET', 404)).toBe(false);
+    for (const status of [401, 403, 429]) expect(isAuditedOutcome(read, 'GET', status)).toBe(true);
+    expect(isAuditedOutcome(write, 'POST', 409)).toBe(true);
+  });
+});

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { AppError, HEADERS, isAuditedOutcome, pathParams } from '@nap/contracts';
+import type { AuditAuthMethod, AuditEntry, AuditPart, OperationDef } from '@nap/contracts';
+import type { AuditRecorder, RawResult } from '@nap/bus';
+import type { Logger } from '@nap/telemetry';
+import { isRecord } from '@nap/util';
+import type { RequestLocals } from './exchange';
+
+/** What the audit step reads of a request: the operation, its parts, and what the gateway learnt of it. */
+export interface AuditedRequest {
+  req: IncomingMessage;
+  op: OperationDef;
+  method: string;
+  params: Record<string, string>;
+  locals: RequestLocals;
+}
+
+/** The audit step of the operation path. */
+export interface AuditTrail {
+  /**
+   * Records a success answer when it must be (a change), before it is written: resolves once the
+   * record is durable.
+   *
+   * Errors: `AUDIT_UNAVAILABLE` when it could not be made durable: the change is done, but its
+   * success is not answered.
+   */
+  recordSuccess(request: AuditedRequest, result: RawResult): Promise<void>;
+  /**
+   * Records a failure answer when it must be (a change, or a refusal: 401, 403, 429, reads
+   * included). A failure that cannot be recorded is logged with its record, and answered as it is.
+   */
+  recordFailure(request: AuditedRequest, error: AppError): Promise<void>;
+}
+
+export interface AuditTrailOptions {
+  /** Where records go; `false` records nothing (measurements of the audit's cost only: the gateway warns at start). */
+  recorder: AuditRecorder | false;
+  logger: Logger;
+  /** `NAP_TRUST_PROXY`: the client's address is the first of `X-Forwarded-For`. */
+  trustProxy?: boolean;
+}
+
+/** Operations whose body names who is logging in, and how. */
+const LOGINS: Readonly<Record<string, AuditAuthMethod>> = { 'admin.login': 'password', 'admin.oauthToken': 'oauth' };
+/** Longest user agent kept. */
+const USER_AGENT_LIMIT = 256;
+/** Largest success answer read for the id and name of what a request created. */
+const ANSWER_READ_LIMIT = 64 * 1024;
+
+/** How a route names its target: the kind, and the parameter holding its id. */
+interface RouteTarget {
+  kind: string;
+  param?: string;
+}
+
+/**
+ * Builds and records the audit entry of a request at the gateway, where the caller, the way it
+ * authenticated, the source and the outcome are all known; the owning service adds what only it
+ * knows (the target's name, the members an update changed) in the `nap-audit` header of its answer.
+ * Reads answered 2xx cost one set lookup and record nothing.
+ */
+export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
+  const { recorder, logger } = options;
+  const targets = new Map<string, RouteTarget>();
+
+  function targetOf(
+    request: AuditedRequest,
+    part: AuditPart | undefined,
+    answer: Record<string, unknown> | undefined,
+  ): AuditEntry['target'] {
+    const { op, params, locals } = request;
+    let route = targets.get(op.id);
+    if (route === undefined) {
+      route = routeTarget(op);
+      targets.set(op.id, route);
+    }
+    const target: NonNullable<AuditEntry['target']> = { kind: route.kind };
+    const id = route.param !== undefined ? params[route.param] : idIn(answer);
+    if (id !== undefined) target.id = id;
+    const name = nameIn(locals.body, route.kind) ?? nameIn(answer, route.kind);
+    if (name !== undefined) target.name = name;
+    return part?.target ? { ...target, ...part.target } : target;
+  }
+
+  function entryOf(
+    request: AuditedRequest,
+    outcome: AuditEntry['outcome'],
+    part?: AuditPart,
+    answer?: Record<string, unknown>,
+  ): AuditEntry {
+    const { req, op, method, locals } = request;
+    const entry: AuditEntry = {
+      entryId: randomUUID(),
+      timestamp: new Date().toISOString(),
+      actor: actorOf(op, locals, outcome.status, part),
+      operation: op.id,
+      method,
+      route: op.http?.path ?? op.id,
+      target: targetOf(request, part, answer),
+      outcome,
+      requestId: locals.requestId,
+      source: sourceOf(req, options.trustProxy ?? false),
+    };
+    if (part?.changes !== undefined && part.changes.length > 0) entry.changes = part.changes;
+    return entry;
+  }
+
+  async function durably(entry: AuditEntry): Promise<void> {
+    if (recorder === false) return;
+    try {
+      await recorder.record(entry);
+    } catch (first) {
+      // one more try: a JetStream leader moving, a reconnect under way
+      await recorder.record(entry).catch(() => {
+        throw first;
+      });
+    }
+  }
+
+  return {
+    async recordSuccess(request, result) {
+      if (!isAuditedOutcome(request.op, request.method, result.status)) return;
+      const part = partOf(result, logger);
+      const answer = part?.target?.id === undefined ? answerOf(result) : undefined;
+      const entry = entryOf(request, { status: result.status }, part, answer);
+      try {
+        await durably(entry);
+      } catch (err) {
+        logger.error({ err, audit: entry }, 'The audit record of a change could not be stored; its success is not answered');
+        throw new AppError(
+          'AUDIT_UNAVAILABLE',
+          `${request.method} ${entry.route} was carried out, but its audit record could not be stored, so its success is not answered; read the state before trying again (request ${request.locals.requestId})`,
+          { cause: err },
+        );
+      }
+    },
+    async recordFailure(request, error) {
+      if (!isAuditedOutcome(request.op, request.method, error.status)) return;
+      const entry = entryOf(request, { status: error.status, code: error.code });
+      try {
+        await durably(entry);
+      } catch (err) {
+        logger.error({ err, audit: entry }, 'The audit record of a failed request could not be stored');
+      }
+    },
+  };
+}
+
+/** Who acted: the caller with how it authenticated, the account a login named, or whoever the credentials claimed. */
+function actorOf(op: OperationDef, locals: RequestLocals, status: number, part: AuditPart | undefined): AuditEntry['actor'] {
+  const via = locals.credentials?.via;
+  if (locals.caller) {
+    return { kind: 'account', username: locals.caller.username, accountId: locals.caller.id, auth: via ?? 'none' };
+  }
+  const login = LOGINS[op.id];
+  if (login !== undefined) {
+    const username = loginName(locals.body);
+    const actor: AuditEntry['actor'] = { kind: 'account', username: username ?? 'unknown', auth: login };
+    // the login answered who it was: the service names the account in its target
+    if (status < 400 && part?.target?.kind === 'account' && part.target.id !== undefined) actor.accountId = part.target.id;
+    else if (status >= 400) actor.kind = 'anonymous';
+    return actor;
+  }
+  return { kind: 'anonymous', username: locals.credentials?.username ?? 'unknown', auth: via ?? 'none' };
+}
+
+/** The username a login body names (`{ user: { username } }`, `{ username }`, `client_id` of the client credentials grant). */
+function loginName(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const user = isRecord(body.user) ? body.user : body;
+  const name = user.username ?? body.client_id;
+  return typeof name === 'string' ? name.slice(0, 256) : undefined;
+}
+
+function sourceOf(req: IncomingMessage, trustProxy: boolean): NonNullable<AuditEntry['source']> {
+  const source: NonNullable<AuditEntry['source']> = {};
+  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
+  const address = (typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined) || req.socket.remoteAddress;
+  if (address) source.address = address;
+  const agent = req.headers['user-agent'];
+  if (typeof agent === 'string') source.userAgent = agent.slice(0, USER_AGENT_LIMIT);
+  return source;
+}
+
+/** What the owning service told the audit trail (`nap-audit`), when it did. */
+function partOf(result: RawResult, logger: Logger): AuditPart | undefined {
+  const header = result.headers[HEADERS.audit];
+  if (header === undefined) return undefined;
+  try {
+    const part: unknown = JSON.parse(header);
+    return isRecord(part) ? (part as AuditPart) : undefined;
+  } catch (err) {
+    logger.warn({ err }, 'A service sent an audit part that is not JSON; the record has the gateway part only');
+    return undefined;
+  }
+}
+
+/** The success answer as an object, when it is small JSON (to find what was created). */
+function answerOf(result: RawResult): Record<string, unknown> | undefined {
+  const type = result.headers[HEADERS.contentType];
+  if ((type !== undefined && !type.includes('json')) || result.data.length === 0 || result.data.length > ANSWER_READ_LIMIT)
+    return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength).toString('utf8'));
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id of what an answer describes: `_id` or `id`, of the answer or of its `data`. */
+function idIn(answer: Record<string, unknown> | undefined): string | undefined {
+  if (answer === undefined) return undefined;
+  for (const holder of [answer, isRecord(answer.data) ? answer.data : undefined]) {
+    const id = holder?._id ?? holder?.id;
+    if (typeof id === 'string' || typeof id === 'number') return String(id);
+  }
+  return undefined;
+}
+
+/** The name in a body or answer: `name`, or the `name` of its member of the target's kind (`{ group: { name } }`) or of `data`. */
+function nameIn(value: unknown, kind: string): string | undefined {
+  if (!isRecord(value)) return undefined;
+  for (const holder of [value, value[kind], value.data]) {
+    if (isRecord(holder) && typeof holder.name === 'string') return holder.name.slice(0, 256);
+  }
+  return undefined;
+}
+
+/**
+ * The kind of target a route acts on and the parameter naming it: the last `:param`
+ * (`/user-management/groups/:groupId` → group, groupId; `/automation-studio/automations/:id` →
+ * automation, id; `/workflow_engine/startJobWithOptions/:workflow` → workflow), or the last word of
+ * a route without one (`/user-management/groups` → group).
+ */
+export function routeTarget(op: Pick<OperationDef, 'id' | 'name' | 'http'>): RouteTarget {
+  const path = op.http?.path;
+  if (path === undefined) return { kind: op.name };
+  const segments = path.split('/').filter((s) => s !== '');
+  const params = pathParams(path);
+  const param = params[params.length - 1];
+  if (param !== undefined) {
+    const at = segments.indexOf(`:${param}`);
+    const named = /^(.+?)(Id|ID|Name|_id|_name)$/.exec(param)?.[1];
+    const before = segments
+      .slice(0, at)
+      .reverse()
+      .find((s) => !s.startsWith(':'));
+    // `groupId` names a group; a generic `id` or `name`, the collection before it; any other, itself (`:workflow`)
+    const generic = param === 'id' || param === 'name' || param === '_id';
+    const kind = named ?? (generic && before !== undefined ? singular(before) : param);
+    return { kind: kebab(kind), param };
+  }
+  const last = segments[segments.length - 1] ?? op.name;
+  return { kind: kebab(singular(last)) };
+}
+
+function singular(word: string): string {
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('ses')) return word.slice(0, -2);
+  return word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+}
+
+function kebab(word: string): string {
+  return word
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/_/g, '-')
+    .toLowerCase();
+}

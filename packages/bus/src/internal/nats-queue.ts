@@ -1,0 +1,269 @@
+import { AppError, queueSubject } from '@nap/contracts';
+import type { WorkQueueName } from '@nap/contracts';
+import { errorMessage, sleep } from '@nap/util';
+import { nanos } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/nats-core';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  jetstream,
+} from '@nats-io/jetstream';
+import type { ConsumerMessages, JetStreamClient, JsMsg, StreamConfig } from '@nats-io/jetstream';
+import type { QueuedEntry, Subscription, WorkQueueConsumerOptions } from '../types';
+import { closedError } from './errors';
+import { copyBytes } from './headers';
+import type { BusLogger } from './logger';
+import { isNoResponders, requestFailure } from './nats-convert';
+import type { NatsEventStream } from './nats-stream';
+import { Signal } from './signal';
+
+/** Settings of the work queues' streams. */
+export interface NatsQueueOptions {
+  /** Bytes a queue's stream keeps at most; beyond, appends are refused (nothing is dropped). Defaults to 1 GiB. */
+  maxBytes?: number;
+  /** Stream replicas in a NATS cluster. Defaults to 1. */
+  replicas?: number;
+}
+
+const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
+const DEFAULT_MAX_BATCH = 256;
+/** A repeat of an entry id within this window is dropped by JetStream. */
+const DUPLICATE_WINDOW_MS = 120_000;
+/**
+ * A batch not acknowledged within this time is delivered again: what a consumer that died was
+ * holding comes back after it. The handler's batch is told it is still being worked on meanwhile.
+ */
+const ACK_WAIT_MS = 10_000;
+/** Wait before a batch whose handler threw is handed out again. */
+const RETRY_DELAY_MS = 1_000;
+
+/** The JetStream stream of work queue `queue`: `NAP_QUEUE_AUDIT` for `audit`. */
+export function queueStreamName(queue: WorkQueueName): string {
+  return `NAP_QUEUE_${queue.toUpperCase()}`;
+}
+
+/**
+ * The platform's work queues over JetStream: one stream per queue with work-queue retention (an
+ * entry leaves once a consumer acknowledged it), file storage, and `discard: new`, so that a full
+ * queue refuses an append (the appender knows) instead of silently dropping entries already
+ * acknowledged. Streams are created at first use.
+ */
+export class NatsQueues {
+  private readonly js: JetStreamClient;
+  private readonly ensured = new Map<WorkQueueName, Promise<void>>();
+  private readonly consumers = new Set<{ stop(): Promise<void> }>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly streams: NatsEventStream,
+    private readonly options: NatsQueueOptions,
+    private readonly logger: BusLogger,
+    private readonly isClosing: () => boolean,
+  ) {
+    this.js = jetstream(nc);
+  }
+
+  /** Forgets which streams exist (a server that came back without its store needs them again). */
+  reset(): void {
+    this.ensured.clear();
+  }
+
+  async append(queue: WorkQueueName, id: string, data: Uint8Array): Promise<void> {
+    const subject = queueSubject(queue);
+    await this.ensure(queue);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.js.publish(subject, copyBytes(data), { msgID: id });
+        return;
+      } catch (err) {
+        if (isNoResponders(err) && attempt === 1) {
+          // the stream went away (a server restarted without its store): make it again, once
+          this.ensured.delete(queue);
+          await this.ensure(queue);
+          continue;
+        }
+        const failure = requestFailure(err, subject, 0);
+        throw failure.code === 'SERVICE_UNAVAILABLE' || failure.code === 'TIMEOUT'
+          ? failure
+          : new AppError('SERVICE_UNAVAILABLE', `The work queue ${queueStreamName(queue)} did not take the entry: ${errorMessage(err)}`, {
+              cause: err,
+            });
+      }
+    }
+  }
+
+  async consume(
+    queue: WorkQueueName,
+    handler: (batch: QueuedEntry[]) => Promise<void>,
+    options: WorkQueueConsumerOptions,
+  ): Promise<Subscription> {
+    if (this.isClosing()) throw closedError(`consume the work queue ${queue}`);
+    await this.ensure(queue);
+    const stream = queueStreamName(queue);
+    const jsm = await this.streams.manager();
+    const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
+    try {
+      await jsm.consumers.info(stream, options.durableName);
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
+      await jsm.consumers
+        .add(stream, {
+          durable_name: options.durableName,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.All,
+          ack_wait: nanos(ACK_WAIT_MS),
+          max_ack_pending: maxBatch * 8,
+        })
+        .catch(async (addErr: unknown) => {
+          // another replica made it meanwhile
+          await jsm.consumers.info(stream, options.durableName).catch(() => {
+            throw addErr;
+          });
+        });
+    }
+    const consumer = await this.js.consumers.get(stream, options.durableName);
+    const messages = await consumer.consume({ max_messages: maxBatch * 2 });
+    const worker = new BatchWorker(messages, handler, maxBatch, this.logger, stream);
+    const handle = { stop: () => worker.stop() };
+    this.consumers.add(handle);
+    return {
+      unsubscribe: async () => {
+        this.consumers.delete(handle);
+        await handle.stop();
+      },
+    };
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((c) => c.stop()));
+    this.consumers.clear();
+  }
+
+  private ensure(queue: WorkQueueName): Promise<void> {
+    let pending = this.ensured.get(queue);
+    if (pending === undefined) {
+      pending = this.create(queue).catch((err: unknown) => {
+        this.ensured.delete(queue);
+        throw err;
+      });
+      this.ensured.set(queue, pending);
+    }
+    return pending;
+  }
+
+  private async create(queue: WorkQueueName): Promise<void> {
+    const name = queueStreamName(queue);
+    const wanted: Partial<StreamConfig> & { name: string } = {
+      name,
+      subjects: [queueSubject(queue)],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      discard: DiscardPolicy.New,
+      max_bytes: this.options.maxBytes ?? DEFAULT_MAX_BYTES,
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      num_replicas: this.options.replicas ?? 1,
+    };
+    try {
+      const jsm = await this.streams.manager();
+      try {
+        await jsm.streams.info(name);
+      } catch (err) {
+        if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err;
+        await jsm.streams.add(wanted).catch(async (addErr: unknown) => {
+          // replicas starting together race to create it
+          await jsm.streams.info(name).catch(() => {
+            throw addErr;
+          });
+        });
+      }
+    } catch (err) {
+      throw new AppError('SERVICE_UNAVAILABLE', `Cannot ensure the JetStream stream ${name} of the ${queue} queue: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+  }
+}
+
+/**
+ * Hands a consumer's messages to the handler in batches: the messages that arrived while the handler
+ * ran form the next batch (group commit). A batch is acknowledged once the handler resolved, and
+ * handed back (nak with a delay) when it threw.
+ */
+class BatchWorker {
+  private readonly pending: JsMsg[] = [];
+  private readonly arrived = new Signal();
+  private stopping = false;
+  private readonly reading: Promise<void>;
+  private readonly working: Promise<void>;
+
+  constructor(
+    private readonly messages: ConsumerMessages,
+    private readonly handler: (batch: QueuedEntry[]) => Promise<void>,
+    private readonly maxBatch: number,
+    private readonly logger: BusLogger,
+    private readonly stream: string,
+  ) {
+    this.reading = this.read();
+    this.working = this.work();
+  }
+
+  private async read(): Promise<void> {
+    try {
+      for await (const m of this.messages) {
+        if (this.stopping) {
+          m.nak();
+          continue;
+        }
+        this.pending.push(m);
+        this.arrived.notify();
+      }
+    } catch (err) {
+      if (!this.stopping) this.logger.error({ err, stream: this.stream }, 'work queue consumer stopped');
+    } finally {
+      this.stopping = true;
+      this.arrived.notify();
+    }
+  }
+
+  private async work(): Promise<void> {
+    while (!this.stopping || this.pending.length > 0) {
+      if (this.pending.length === 0) {
+        await this.arrived.wait();
+        continue;
+      }
+      if (this.stopping) {
+        for (const m of this.pending.splice(0)) m.nak();
+        return;
+      }
+      const batch = this.pending.splice(0, this.maxBatch);
+      // a slow store must not make JetStream hand the batch to another replica while this one works on it
+      const working = setInterval(() => {
+        for (const m of batch) m.working();
+      }, ACK_WAIT_MS / 3);
+      try {
+        await this.handler(batch.map((m) => ({ id: m.headers?.get('Nats-Msg-Id') ?? `${this.stream}.${m.seq}`, data: copyBytes(m.data) })));
+        for (const m of batch) m.ack();
+      } catch (err) {
+        this.logger.warn({ err, stream: this.stream, entries: batch.length }, 'a work queue batch failed; it is delivered again');
+        for (const m of batch) m.nak(RETRY_DELAY_MS);
+        await sleep(RETRY_DELAY_MS);
+      } finally {
+        clearInterval(working);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.stopping) {
+      this.stopping = true;
+      this.arrived.notify();
+      await this.messages.close().catch(() => undefined);
+    }
+    await Promise.all([this.reading, this.working]);
+  }
+}

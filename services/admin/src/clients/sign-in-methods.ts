@@ -1,0 +1,94 @@
+import type { Logger } from '@nap/telemetry';
+import { adminGroupsOf, providerUnavailable, providersOf } from '../domain/sign-in';
+import type { NamedProvider, SignInMethod } from '../domain/sign-in';
+import { LdapDirectory } from './ldap-directory';
+import { RadiusServers } from './radius-servers';
+
+/** The authentication settings of the active profile, with what identifies their version. */
+export interface ActiveAuthentication {
+  /** Changes whenever the active profile or its content changes (its id and last update). */
+  version: string;
+  /** Its `authenticationProps`, secrets opened: asked only when the version is new. */
+  authenticationProps(): unknown;
+}
+
+/** Builds the method of a provider of one type; a browser method (OIDC, SAML) adds its factory here. */
+export type MethodFactory = (provider: NamedProvider, adminGroups: string[], log: Logger) => SignInMethod;
+
+/** The method of each type of provider. */
+export const METHOD_FACTORIES: Readonly<Record<string, MethodFactory>> = {
+  ldap: (provider, adminGroups, log) => {
+    if (provider.config.type !== 'ldap') throw new TypeError(`provider ${provider.name} is not ldap`);
+    return new LdapDirectory(provider.name, provider.config, adminGroups, log);
+  },
+  radius: (provider, adminGroups, log) => {
+    if (provider.config.type !== 'radius') throw new TypeError(`provider ${provider.name} is not radius`);
+    return new RadiusServers(provider.name, provider.config, adminGroups, log);
+  },
+};
+
+/**
+ * The external sign-in methods of the active profile's `authenticationProps.providers`, built from
+ * it and built again as soon as it changes (another profile activated, this one updated): the
+ * configuration is read at each sign-in and each re-check, so a change applies to the next one on
+ * every replica without a restart. Disabled providers are left out.
+ */
+export class SignInMethods {
+  private built: { version: string; methods: SignInMethod[] } | { version: string; problem: string } | undefined;
+
+  constructor(
+    private readonly load: () => Promise<ActiveAuthentication>,
+    private readonly log: Logger,
+  ) {}
+
+  /** Every enabled method, in the order the profile writes them. */
+  async all(): Promise<SignInMethod[]> {
+    const active = await this.load();
+    if (this.built?.version !== active.version) await this.rebuild(active);
+    const built = this.built;
+    if (built === undefined || 'problem' in built) throw providerUnavailable('(configuration)', built?.problem ?? 'not built');
+    return built.methods;
+  }
+
+  /** The enabled method of that name; undefined when there is none. */
+  async named(name: string): Promise<SignInMethod | undefined> {
+    return (await this.all()).find((m) => m.name === name);
+  }
+
+  /** Closes what the methods hold open (the service stops). */
+  async close(): Promise<void> {
+    const built = this.built;
+    this.built = undefined;
+    if (built !== undefined && 'methods' in built) await Promise.all(built.methods.map((m) => m.close()));
+  }
+
+  private async rebuild(active: ActiveAuthentication): Promise<void> {
+    const before = this.built;
+    try {
+      const authenticationProps = active.authenticationProps();
+      const providers = providersOf(authenticationProps, 'authenticationProps');
+      const methods = providers
+        .filter((provider) => provider.config.enabled !== false)
+        .flatMap((provider) => {
+          const factory = METHOD_FACTORIES[provider.config.type];
+          if (factory === undefined) {
+            this.log.error(
+              { provider: provider.name, type: provider.config.type },
+              'No sign-in method of this type is built; the provider is left out',
+            );
+            return [];
+          }
+          return [factory(provider, adminGroupsOf(provider, authenticationProps), this.log.child({ provider: provider.name }))];
+        });
+      this.built = { version: active.version, methods };
+      if (methods.length > 0)
+        this.log.info({ methods: methods.map((m) => `${m.name} (${m.type})`) }, 'Sign-in methods of the active profile');
+    } catch (err) {
+      // a profile is checked when it is written; one that still does not parse (written by an older release) is named in every 503
+      const problem = err instanceof Error ? err.message : String(err);
+      this.log.error({ err: problem }, 'The sign-in methods of the active profile cannot be used');
+      this.built = { version: active.version, problem };
+    }
+    if (before !== undefined && 'methods' in before) await Promise.all(before.methods.map((m) => m.close().catch(() => undefined)));
+  }
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+// What the audit trail costs (built dist/ code; `npm run build` first): gateway req/s of a write
+// route, PATCH /authorization/accounts/:accountId, with the audit trail off (NAP_AUDIT=off, the
+// baseline measured in the same run) and on, standalone (the record stored by the admin service
+// before the answer) and distributed over nats-server (the record acknowledged by JetStream before
+// the answer; the admin service appends it to the chain after). Each mode is measured off, on, off,
+// on, and the ratio is of the means. Target: on >= 0.9 x off. `--smoke`: one short round each.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const smoke = process.argv.includes('--smoke');
+const CONNECTIONS = smoke ? 4 : 32;
+const DURATION_S = smoke ? 1 : Number(process.env.NAP_BENCH_SECONDS ?? 10);
+const ROUNDS = smoke ? 1 : 2;
+const PASSWORD = 'bench-admin-password';
+const SECRET = 'bench-secret-key-of-32-characters';
+const children = new Set();
+const dirs = [];
+
+function tempDir(label) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `nap-bench-audit-${label}-`));
+  dirs.push(dir);
+  return dir;
+}
+
+function start(cmd, args, env, ready, what) {
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} not ready:\n${out}`)), 60_000);
+    const onData = (d) => {
+      out += d;
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      children.delete(child);
+      clearTimeout(timer);
+      reject(new Error(`${what} exited ${code}:\n${out}`));
+    });
+  });
+}
+
+async function stop(proc) {
+  if (!children.has(proc.child)) return;
+  const exited = new Promise((resolve) => proc.child.once('exit', resolve));
+  proc.child.kill('SIGTERM');
+  await exited;
+}
+
+async function call(url, method, route, body, token) {
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+  return text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text;
+}
+
+/** A logged-in admin and an account to change (not the admin's: its change would drop the admin's cached session). */
+async function prepare(url) {
+  const token = await call(url, 'POST', '/login', { user: { username: 'admin', password: PASSWORD } });
+  let target;
+  try {
+    target = await call(
+      url,
+      'POST',
+      '/user-management/accounts',
+      { account: { username: 'bench-target', password: 'bench-target-password' } },
+      token,
+    );
+  } catch {
+    const list = await call(url, 'GET', '/user-management/accounts?equals[username]=bench-target', undefined, token);
+    target = { data: list.results[0] };
+  }
+  return {
+    path: `/authorization/accounts/${target.data._id}`,
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.net' }),
+  };
+}
+
+async function load(url, req) {
+  const opts = { url: `${url}${req.path}`, method: req.method, headers: req.headers, body: req.body, connections: CONNECTIONS };
+  if (!smoke) await autocannon({ ...opts, duration: 2 });
+  const r = await autocannon({ ...opts, duration: DURATION_S });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad > 0) throw new Error(`${bad} failed requests (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+/** The standalone platform in a process of its own (test/bench/platform.mjs), the audit trail on or off. */
+async function standalone(audit) {
+  const proc = await start(
+    process.execPath,
+    [path.join(here, 'platform.mjs')],
+    { NAP_ADMIN_PASSWORD: PASSWORD, NAP_AUDIT: audit },
+    /listening (http:\/\/\S+)/,
+    'the standalone platform',
+  );
+  const url = proc.match[1];
+  try {
+    return await load(url, await prepare(url));
+  } finally {
+    await stop(proc);
+  }
+}
+
+/** nats-server and the admin service, shared by the distributed rounds; a gateway is started per round. */
+async function distributedWorld() {
+  const natsDir = tempDir('nats');
+  const nats = await start(
+    'nats-server',
+    ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', natsDir],
+    {},
+    /Listening for client connections on 127\.0\.0\.1:(\d+)/,
+    'nats-server',
+  );
+  const env = {
+    NAP_NATS_URL: `nats://127.0.0.1:${nats.match[1]}`,
+    NAP_DATA_DIR: tempDir('data'),
+    NAP_ADMIN_PASSWORD: PASSWORD,
+    NAP_SECRET_KEY: SECRET,
+    NAP_PORT: '0',
+    NAP_LOG_LEVEL: 'info',
+  };
+  const admin = await start(process.execPath, ['services/admin/dist/main.js'], env, /Service admin is serving/, 'the admin service');
+  return {
+    async round(audit) {
+      const gw = await start(
+        process.execPath,
+        ['gateway/dist/main.js'],
+        { ...env, NAP_AUDIT: audit },
+        /"url":"(http:\/\/[^"]+)"/,
+        'the gateway',
+      );
+      try {
+        return await load(gw.match[1], await prepare(gw.match[1]));
+      } finally {
+        await stop(gw);
+      }
+    },
+    async close() {
+      await stop(admin);
+      await stop(nats);
+    },
+  };
+}
+
+function mean(rows, key) {
+  return rows.reduce((n, r) => n + r[key], 0) / rows.length;
+}
+
+const results = [];
+try {
+  const sa = { off: [], on: [] };
+  for (let i = 0; i < ROUNDS; i++) {
+    sa.off.push(await standalone('off'));
+    sa.on.push(await standalone('on'));
+  }
+  results.push({ mode: 'standalone', ...sa });
+  const world = await distributedWorld();
+  try {
+    const dist = { off: [], on: [] };
+    for (let i = 0; i < ROUNDS; i++) {
+      dist.off.push(await world.round('off'));
+      dist.on.push(await world.round('on'));
+    }
+    results.push({ mode: 'distributed (NATS)', ...dist });
+  } finally {
+    await world.close();
+  }
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(
+  `\nPATCH /authorization/accounts/:id, ${CONNECTIONS} connections, ${DURATION_S} s x ${ROUNDS} rounds each, ${os.cpus().length} cores, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}\n`,
+);
+console.log('| mode | audit off req/s | audit on req/s | on / off | p50 off / on ms | p99 off / on ms |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const r of results) {
+  const off = mean(r.off, 'rps');
+  const on = mean(r.on, 'rps');
+  console.log(
+    `| ${r.mode} | ${off.toFixed(0)} | ${on.toFixed(0)} | ${(on / off).toFixed(2)} | ${mean(r.off, 'p50').toFixed(1)} / ${mean(r.on, 'p50').toFixed(1)} | ${mean(r.off, 'p99').toFixed(1)} / ${mean(r.on, 'p99').toFixed(1)} |`,
+  );
+}
+console.log('\ntarget (issue 20): audit on >= 0.9 x audit off');
+process.exit(0);

@@ -1,0 +1,243 @@
+import type { AuditRecord, AuditVerification } from '@nap/contracts';
+import { SECRET_MASK, auditRecordHash } from '@nap/contracts';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually } from '@nap/testing';
+import { createAutomation, greetWorkflow } from '../support/automation';
+
+/**
+ * The audit trail through HTTP, standalone: every change (any credentials), login, logout, failed
+ * login and refusal is recorded before its answer, with who, how, from where and what changed
+ * (secrets masked); reads are not; the chain verifies, and a record changed in the store breaks it
+ * at that record; the export streams NDJSON; only admin and auditor read it.
+ */
+let platform: TestPlatform;
+let admin: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  admin = await platform.login();
+}, 60_000);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+async function records(query: string, token = admin): Promise<AuditRecord[]> {
+  const res = await platform.http('GET', `/audit?${query}`, { token });
+  if (res.status !== 200) throw new Error(`GET /audit?${query}: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { results: AuditRecord[] }).results;
+}
+
+/** The one record of a request, by the request id the gateway answered. */
+async function recordOf(res: { headers: Headers }): Promise<AuditRecord> {
+  const requestId = res.headers.get('x-request-id') ?? '';
+  const found = await records(`equals[requestId]=${encodeURIComponent(requestId)}`);
+  if (found.length !== 1) throw new Error(`${found.length} records for request ${requestId}`);
+  return found[0] as AuditRecord;
+}
+
+function basic(username: string, password: string): Record<string, string> {
+  return { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };
+}
+
+it('records a change with who, how, where and what changed, before answering it', async () => {
+  const created = await platform.http('POST', '/user-management/groups', {
+    token: admin,
+    body: { group: { name: 'audited', description: 'first' } },
+    headers: { 'user-agent': 'audit-e2e/1.0' },
+  });
+  expect(created.status).toBe(201);
+  const groupId = (created.body as { data: { _id: string } }).data._id;
+  // no wait: the record is there when the answer is
+  const record = await recordOf(created);
+  expect(record).toMatchObject({
+    operation: 'admin.createGroup',
+    method: 'POST',
+    route: '/user-management/groups',
+    actor: { kind: 'account', username: 'admin', auth: 'bearer' },
+    target: { kind: 'group', id: groupId, name: 'audited' },
+    outcome: { status: 201 },
+    source: { userAgent: 'audit-e2e/1.0' },
+  });
+  expect(record.actor.accountId).toEqual(expect.any(String));
+  expect(record.source?.address).toMatch(/127\.0\.0\.1|::1/);
+  expect(record.hash).toBe(auditRecordHash(record));
+
+  const roles = await platform.http('PUT', `/user-management/groups/${groupId}/roles`, { token: admin, body: { roles: ['apiread'] } });
+  expect(roles.status).toBe(200);
+  expect((await recordOf(roles)).changes).toEqual([{ member: 'roles', before: [], after: ['apiread'] }]);
+});
+
+it('records through Basic, the cookie and ?token=, and leaves reads out', async () => {
+  const viaBasic = await platform.http('POST', '/user-management/groups', {
+    headers: basic('admin', 'admin-password-for-tests'),
+    body: { group: { name: 'by-basic' } },
+  });
+  const viaQuery = await platform.http('POST', `/user-management/groups?token=${admin}`, { body: { group: { name: 'by-query' } } });
+  const viaCookie = await platform.http('POST', '/user-management/groups', {
+    headers: { cookie: `token=${admin}`, origin: new URL(platform.url).origin },
+    body: { group: { name: 'by-cookie' } },
+  });
+  expect([viaBasic.status, viaQuery.status, viaCookie.status]).toEqual([201, 201, 201]);
+  expect((await recordOf(viaBasic)).actor.auth).toBe('basic');
+  expect((await recordOf(viaQuery)).actor.auth).toBe('query');
+  expect((await recordOf(viaCookie)).actor.auth).toBe('cookie');
+
+  const read = await platform.http('GET', '/user-management/groups', { token: admin });
+  expect(read.status).toBe(200);
+  expect(await records(`equals[requestId]=${read.headers.get('x-request-id')}`)).toEqual([]);
+});
+
+it('records logins, failed logins and logouts', async () => {
+  const failed = await platform.http('POST', '/login', { body: { user: { username: 'admin', password: 'not-the-password' } } });
+  expect(failed.status).toBe(401);
+  expect(await recordOf(failed)).toMatchObject({
+    operation: 'admin.login',
+    actor: { kind: 'anonymous', username: 'admin', auth: 'password' },
+    outcome: { status: 401, code: 'UNAUTHENTICATED' },
+  });
+  expect(JSON.stringify(await recordOf(failed))).not.toContain('not-the-password');
+
+  const login = await platform.http('POST', '/login', { body: { user: { username: 'admin', password: 'admin-password-for-tests' } } });
+  expect(login.status).toBe(200);
+  const loginRecord = await recordOf(login);
+  expect(loginRecord).toMatchObject({ operation: 'admin.login', actor: { kind: 'account', username: 'admin', auth: 'password' } });
+  expect(loginRecord.actor.accountId).toBe(loginRecord.target?.id);
+  expect(JSON.stringify(loginRecord)).not.toContain(String(login.body));
+
+  const logout = await platform.http('GET', '/logout', { token: String(login.body) });
+  expect(logout.status).toBe(200);
+  expect(await recordOf(logout)).toMatchObject({ operation: 'admin.logout', method: 'GET', target: { kind: 'session' } });
+});
+
+it('records refusals, reads included, and masks secrets in what changed', async () => {
+  const group = await platform.http('POST', '/user-management/groups', {
+    token: admin,
+    body: { group: { name: 'readers', roles: ['apiread'] } },
+  });
+  const groupId = (group.body as { data: { _id: string } }).data._id;
+  const account = await platform.http('POST', '/user-management/accounts', {
+    token: admin,
+    body: { account: { username: 'reader', password: 'reader-password-1', groups: [groupId] } },
+  });
+  expect(account.status).toBe(201);
+  const accountId = (account.body as { data: { _id: string } }).data._id;
+  const reader = await platform.login('reader', 'reader-password-1');
+
+  const forbidden = await platform.http('GET', '/user-management/accounts', { token: reader });
+  expect(forbidden.status).toBe(403);
+  expect(await recordOf(forbidden)).toMatchObject({
+    operation: 'admin.getAccounts',
+    method: 'GET',
+    actor: { username: 'reader', accountId },
+    outcome: { status: 403, code: 'FORBIDDEN' },
+  });
+  const unauthenticated = await platform.http('GET', '/user-management/groups', { token: 'nap1.forged.token' });
+  expect(unauthenticated.status).toBe(401);
+  expect(await recordOf(unauthenticated)).toMatchObject({ actor: { kind: 'anonymous', auth: 'bearer' }, outcome: { status: 401 } });
+  const crossSite = await platform.http('POST', '/user-management/groups', {
+    headers: { cookie: `token=${admin}`, origin: 'http://evil.example' },
+    body: { group: { name: 'evil' } },
+  });
+  expect(crossSite.status).toBe(403);
+  expect(await recordOf(crossSite)).toMatchObject({ actor: { auth: 'cookie' }, outcome: { code: 'CROSS_SITE_REQUEST' } });
+
+  const password = await platform.http('PUT', `/user-management/accounts/${accountId}/password`, {
+    token: admin,
+    body: { password: 'a-new-secret-password' },
+  });
+  expect(password.status).toBe(200);
+  const changed = await recordOf(password);
+  expect(changed.changes).toEqual([{ member: 'passwordHash', secret: true, before: SECRET_MASK, after: SECRET_MASK }]);
+  expect(JSON.stringify(changed)).not.toContain('a-new-secret-password');
+  expect(JSON.stringify(await records('limit=500'))).not.toMatch(/scrypt\$|a-new-secret-password|reader-password-1/);
+});
+
+it('answers GET /audit to admin and auditor only, filtered', async () => {
+  const group = await platform.http('POST', '/user-management/groups', {
+    token: admin,
+    body: { group: { name: 'auditors', roles: ['auditor'] } },
+  });
+  const groupId = (group.body as { data: { _id: string } }).data._id;
+  await platform.http('POST', '/user-management/accounts', {
+    token: admin,
+    body: { account: { username: 'auditor', password: 'auditor-password-1', groups: [groupId] } },
+  });
+  const auditor = await platform.login('auditor', 'auditor-password-1');
+  expect((await platform.http('GET', '/audit', { token: auditor })).status).toBe(200);
+  // the auditor reads the audit and nothing else
+  expect((await platform.http('GET', '/user-management/groups', { token: auditor })).status).toBe(403);
+  expect((await platform.http('POST', '/user-management/groups', { token: auditor, body: { group: { name: 'x' } } })).status).toBe(403);
+
+  const byOperation = await records('operation=admin.createGroup');
+  expect(byOperation.length).toBeGreaterThanOrEqual(5);
+  expect(byOperation.every((r) => r.operation === 'admin.createGroup')).toBe(true);
+  const refused = await records('outcome=403', auditor);
+  expect(refused.length).toBeGreaterThanOrEqual(3);
+  expect(refused.every((r) => r.outcome.status === 403)).toBe(true);
+  const byActor = await records('actor=reader');
+  expect(byActor.length).toBeGreaterThan(0);
+  expect(byActor.every((r) => r.actor.username === 'reader')).toBe(true);
+  const future = await records(`since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+  expect(future).toEqual([]);
+  const bad = await platform.http('GET', '/audit?outcome=not%20a%20code', { token: admin });
+  expect(bad.status).toBe(400);
+});
+
+it('exports NDJSON, verifies the chain, and finds a record changed in the store', async () => {
+  const exported = await fetch(`${platform.url}/audit/export`, { headers: { authorization: `Bearer ${admin}` } });
+  expect(exported.status).toBe(200);
+  expect(exported.headers.get('content-type')).toContain('application/x-ndjson');
+  const lines = (await exported.text()).trim().split('\n');
+  const exportedRecords = lines.map((l) => JSON.parse(l) as AuditRecord);
+  expect(exportedRecords.map((r) => r.seq)).toEqual(exportedRecords.map((_, i) => i + 1));
+  for (const [i, r] of exportedRecords.entries()) {
+    expect(r.hash).toBe(auditRecordHash(r));
+    if (i > 0) expect(r.prevHash).toBe(exportedRecords[i - 1]?.hash);
+  }
+  const resumed = await fetch(`${platform.url}/audit/export?afterSeq=${lines.length - 2}`, {
+    headers: { authorization: `Bearer ${admin}` },
+  });
+  expect((await resumed.text()).trim().split('\n')).toHaveLength(2);
+
+  const verified = await platform.http('GET', '/audit/verify', { token: admin });
+  expect(verified.body).toMatchObject({ valid: true, firstBroken: null });
+  expect((verified.body as AuditVerification).checked).toBeGreaterThanOrEqual(lines.length);
+
+  // someone with access to the store changes who did something
+  const store = platform.stores.get('admin');
+  if (!store) throw new Error('no admin store');
+  const victim = exportedRecords[3] as AuditRecord;
+  await store.collection('audit_records').updateOne({ seq: victim.seq }, { $set: { 'actor.username': 'somebody-else' } });
+  const broken = await platform.http('GET', '/audit/verify', { token: admin });
+  expect(broken.body).toMatchObject({ valid: false, firstBroken: victim.seq });
+});
+
+it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {
+  const automation = await createAutomation(platform, admin, greetWorkflow('audited-schedule'));
+  const created = await platform.http('POST', '/operations-manager/triggers', {
+    token: admin,
+    body: { type: 'schedule', name: 'audited schedule', actionId: automation, firstRunAt: Date.now() + 500, formData: { who: 'audit' } },
+  });
+  expect(created.status).toBe(201);
+  const [record] = await eventually('the record of the scheduled job', async () => {
+    const found = await records('actor=schedule');
+    return found.length > 0 && found;
+  });
+  expect(record).toMatchObject({
+    operation: 'workflow.runSchedule',
+    method: 'PLATFORM',
+    actor: { kind: 'platform', username: 'schedule', onBehalfOf: 'admin' },
+    target: { kind: 'job', name: 'audited schedule' },
+    outcome: { status: 201 },
+  });
+  const job = await platform.http('GET', `/operations-manager/jobs/${record?.target?.id ?? ''}`, { token: admin });
+  expect(job.status).toBe(200);
+});
+
+it('counts an export with a bad time as 400 naming it', async () => {
+  const res = await platform.http('GET', '/audit/export?since=yesterday', { token: admin });
+  expect(res.status).toBe(400);
+  expect(JSON.stringify(res.body)).toContain('since');
+});
