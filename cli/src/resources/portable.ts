@@ -162,6 +162,20 @@ const integrations = (def: ResourceDef): Portable => ({
 
 // ---- groups and accounts ----------------------------------------------------------------------
 
+/**
+ * Accounts and groups a sign-in method (LDAP, RADIUS) brought in carry its name as `provenance`:
+ * they belong to the directory, and the target's own sign-in brings them in. A local copy would
+ * take the username from the directory there (a local account is asked first), so none is made.
+ */
+function refuseDirectory(def: ResourceDef, found: Found, client: Client): void {
+  const provenance = str(found.doc.provenance);
+  if (provenance === undefined) return;
+  throw new CliError(
+    `${def.singular} "${found.name ?? ''}" on ${client.url} comes from sign-in method "${provenance}": the directory brings it in on each platform, and a local copy would take its name from the directory, so nap does not export it`,
+    EXIT.FAILED,
+  );
+}
+
 async function groupsByName(client: Client): Promise<Map<string, Doc>> {
   const res = await client.request({ method: 'GET', path: '/user-management/groups' });
   return new Map(
@@ -172,7 +186,8 @@ async function groupsByName(client: Client): Promise<Map<string, Doc>> {
 }
 
 const groups = (def: ResourceDef): Portable => ({
-  async export(_client, found) {
+  async export(client, found) {
+    refuseDirectory(def, found, client);
     return pick(found.doc, ['name', 'description', 'roles']);
   },
   async prepare(client, input, existing, opts) {
@@ -218,6 +233,7 @@ function unknowablePassword(): string {
 
 const accounts = (def: ResourceDef): Portable => ({
   async export(client, found) {
+    refuseDirectory(def, found, client);
     const byId = new Map([...(await groupsByName(client)).values()].map((g) => [str(g._id), str(g.name)]));
     const doc = pick(found.doc, ['username', 'firstname', 'lastname', 'email']);
     const names = strings(found.doc.groups).map((id) => {

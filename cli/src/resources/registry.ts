@@ -404,7 +404,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/user-management/accounts'), wrap: (doc) => ({ account: doc }) },
     delete: { route: DELETE('/user-management/accounts/:accountId'), key: 'id' },
     portable: {
-      form: '`username`, `firstname`, `lastname`, `email`, `inactive`, and `groups` by name (ids differ between platforms); never a password (the platform answers none). Imported with `POST /user-management/accounts` and the groups of those names on the target; the password is `--password-from-env VAR`, else a random one nobody knows, and `nap` says an admin must set one. `--replace` updates the account in place (`PATCH /authorization/accounts/:accountId`, its groups, and its password only with `--password-from-env`)',
+      form: '`username`, `firstname`, `lastname`, `email`, `inactive`, and `groups` by name (ids differ between platforms); never a password (the platform answers none). Imported with `POST /user-management/accounts` and the groups of those names on the target; the password is `--password-from-env VAR`, else a random one nobody knows, and `nap` says an admin must set one. `--replace` updates the account in place (`PATCH /authorization/accounts/:accountId`, its groups, and its password only with `--password-from-env`). Accounts a sign-in method brought in (`provenance`) are not exported: the directory brings them in',
     },
     gaps: {},
   },
@@ -421,7 +421,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/user-management/groups'), wrap: (doc) => ({ group: doc }) },
     delete: { route: DELETE('/user-management/groups/:groupId'), key: 'id' },
     portable: {
-      form: '`name`, `description` and `roles`; imported with `POST /user-management/groups`; `--replace` sets the roles of the group in place (`PUT /user-management/groups/:groupId/roles`, its id kept for the accounts in it) — no route changes a description, and `nap` says so when it differs',
+      form: '`name`, `description` and `roles`; imported with `POST /user-management/groups`; `--replace` sets the roles of the group in place (`PUT /user-management/groups/:groupId/roles`, its id kept for the accounts in it) — no route changes a description, and `nap` says so when it differs. Groups a sign-in method brought in (`provenance`) are not exported',
     },
     gaps: {},
   },
