@@ -9,6 +9,7 @@ import { authorize } from './authorize';
 import type { BodyReader } from './body';
 import type { BrowserSafety } from './browser-safety';
 import type { ErrorAnswers } from './errors';
+import { continuationOf, writeContinuedReply } from './continued-reply';
 import type { OperationExchange, RequestLocals } from './exchange';
 import { forward, writeReply } from './forward';
 import { observe } from './observe';
@@ -112,7 +113,16 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
       const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId);
       span.setAttribute('http.response.status_code', result.status);
       setSessionCookie(op, result, res);
-      writeReply(res, result);
+      const next = continuationOf(result);
+      if (next === undefined) writeReply(res, result);
+      else
+        await writeContinuedReply(
+          res,
+          result,
+          next,
+          (more) => forward(client, unavailable, op, req, { ...request, query: { ...query, ...more } }, locals.caller, locals.requestId),
+          parts.logger,
+        );
     },
     extractTraceContext(req.headers as Record<string, string>),
   );

@@ -26,6 +26,17 @@ describe('engine settings from the environment', () => {
     });
   });
 
+  it('takes the archive batch and the retention interval', () => {
+    expect(engineOptionsFromEnv({ NAP_JOB_ARCHIVE_BATCH: '500', NAP_JOB_RETENTION_INTERVAL_MS: '3600000' })).toEqual({
+      archiveBatchJobs: 500,
+      retentionIntervalMs: 3_600_000,
+    });
+    expect(() => engineOptionsFromEnv({ NAP_JOB_ARCHIVE_BATCH: '0' })).toThrow(
+      /NAP_JOB_ARCHIVE_BATCH must be a whole number of jobs from 1/,
+    );
+    expect(() => engineOptionsFromEnv({ NAP_JOB_RETENTION_INTERVAL_MS: '10' })).toThrow(/NAP_JOB_RETENTION_INTERVAL_MS .* from 1000/);
+  });
+
   it('lists every bad value at once', () => {
     let error: unknown;
     try {

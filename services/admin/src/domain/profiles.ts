@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { APPLICATION_NAMES, isLogLevel, parseAs, profileSchema } from '@nap/contracts';
+import { APPLICATION_NAMES, DEFAULT_JOB_RETENTION_DAYS, isLogLevel, parseAs, profileSchema } from '@nap/contracts';
 import type { Profile } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { isRecord } from '@nap/util';
@@ -27,6 +27,7 @@ export const LIVE_PROFILE_MEMBERS = [
   'authenticationProps.logoutTime',
   'integrationProps.timeout',
   'prebuiltProps.repoConfigs',
+  'retentionProps.jobsDays',
 ] as const;
 
 /** The members the server fills when a profile leaves them out. */
@@ -42,6 +43,7 @@ export function profileDefaults(): Omit<Profile, 'id'> {
     integrationProps: { timeout: 30_000 },
     retryStrategy: {},
     prebuiltProps: { repoConfigs: {} },
+    retentionProps: { jobsDays: DEFAULT_JOB_RETENTION_DAYS },
   };
 }
 
@@ -78,11 +80,14 @@ export function liveSettingsOf(profile: Record<string, unknown>): ProfileLiveSet
   const logger = isRecord(profile.loggerProps) ? profile.loggerProps : {};
   const auth = isRecord(profile.authenticationProps) ? profile.authenticationProps : {};
   const integration = isRecord(profile.integrationProps) ? profile.integrationProps : {};
+  const retention = isRecord(profile.retentionProps) ? profile.retentionProps : {};
   const level = isLogLevel(logger.console_level) ? logger.console_level : isLogLevel(logger.log_level) ? logger.log_level : undefined;
   const admin: Record<string, unknown> = {};
   if (typeof auth.logoutTime === 'number') admin.sessionIdleMinutes = auth.logoutTime;
   if (typeof integration.timeout === 'number') admin.integrationTimeoutMs = integration.timeout;
-  return { ...(level !== undefined ? { logLevel: level } : {}), admin };
+  const workflow: Record<string, unknown> = {};
+  if (typeof retention.jobsDays === 'number') workflow.jobRetentionDays = retention.jobsDays;
+  return { ...(level !== undefined ? { logLevel: level } : {}), admin, workflow };
 }
 
 /** A profile as stored: filled with its defaults and its secrets sealed (a secret sent as `********` keeps the one in `current`). */
