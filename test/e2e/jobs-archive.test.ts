@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
+import { createNatsBus } from '@nap/bus';
 import type { JobArchive, JobDocument, JobMetric, TaskMetric } from '@nap/contracts';
 import { createClient, loadConfig } from '@nap/runtime';
 import type { RunningService } from '@nap/runtime';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { createLogger, createMetrics } from '@nap/telemetry';
-import { eventually, task, workflowDocument } from '@nap/testing';
+import { eventually, startNatsServer, task, workflowDocument } from '@nap/testing';
 import { createWorkflowService } from '@nap/workflow';
 import { greetWorkflow, waitForJob } from '../support/automation';
 
@@ -233,8 +235,11 @@ describe('archiving on request', () => {
   });
 });
 
-/** Finished jobs as the engine leaves them once their events are out, ended `daysAgo` days ago: roots, each third with a child. */
-function oldJobs(prefix: string, roots: number, daysAgo: number): Record<string, unknown>[] {
+/**
+ * Finished jobs as the engine leaves them once their events are out, ended `daysAgo` days ago: roots,
+ * each third with a child; with `noiseBytes`, each root carries that much random (incompressible) text.
+ */
+function oldJobs(prefix: string, roots: number, daysAgo: number, noiseBytes = 0): Record<string, unknown>[] {
   const jobs: Record<string, unknown>[] = [];
   const end = Date.now() - daysAgo * DAY_MS;
   const job = (id: string, name: string, endTime: number, parent?: string) => ({
@@ -277,7 +282,9 @@ function oldJobs(prefix: string, roots: number, daysAgo: number): Record<string,
   });
   for (let i = 0; i < roots; i += 1) {
     const id = `${prefix}-${String(i).padStart(4, '0')}`;
-    jobs.push(job(id, 'retained-flow', end + i));
+    const root = job(id, 'retained-flow', end + i);
+    if (noiseBytes > 0) root.variables = { ...root.variables, noise: randomBytes(noiseBytes).toString('base64') } as typeof root.variables;
+    jobs.push(root);
     if (i % 3 === 0) jobs.push(job(`${id}-child`, 'retained-child', end + i - 10, id));
   }
   return jobs;
@@ -354,5 +361,30 @@ it('runs the active profile retention once per due time with two workflow replic
   } finally {
     await replica?.stop();
     await platform.stop();
+  }
+}, 90_000);
+
+it('downloads an archive larger than a bus message over a real nats-server, in parts, as one file', async () => {
+  const nats = await startNatsServer({ jetstream: true });
+  const bus = await createNatsBus({ servers: nats.url, name: 'jobs-archive-test' });
+  const platform = await startTestPlatform({ bus });
+  try {
+    const token = await platform.login();
+    const store = platform.stores.get('workflow');
+    if (store === undefined) throw new Error('the platform has no workflow store');
+    // 24 jobs of 100 KB of random text: about 1.8 MB compressed, more than NATS's default max_payload (1 MiB) and four parts
+    const seeded = oldJobs('big', 24, 1, 75_000);
+    await store.collection('jobs').insertMany(seeded as { _id: string }[]);
+    const requested = await ok<JobArchive>(platform.http, token, 'POST', '/operations-manager/jobs/archive', { before: Date.now() }, 202);
+    const archive = await archiveCompleted(platform, token, requested._id);
+    expect(archive.bytes).toBeGreaterThan(1024 * 1024);
+    const file = await download(platform, token, archive._id);
+    expect(file.bytes.byteLength).toBe(archive.bytes);
+    expect(file.jobs.map((j) => j._id).sort()).toEqual(seeded.map((j) => String(j._id)).sort());
+    const noise = new Map(seeded.map((j) => [String(j._id), (j.variables as { noise?: string }).noise]));
+    for (const job of file.jobs) expect((job.variables as { noise?: string }).noise).toBe(noise.get(job._id));
+  } finally {
+    await platform.stop();
+    await nats.stop();
   }
 }, 90_000);
