@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { arr, closed, epochMs, int, nullable, obj, oneOf, resultsOf, str, timestamp, withId } from './common';
+import { arr, closed, embed, epochMs, int, nullable, obj, oneOf, resultsOf, str, timestamp, withId } from './common';
 
 /**
  * Job archives: finished root jobs (with their child jobs) moved out of the live job store into a
@@ -75,7 +75,7 @@ export const jobArchiveSchema = withId(
 export type JobArchive = Static<typeof jobArchiveSchema>;
 
 /** `{ results, total }` of `GET /operations-manager/jobs/archives`. */
-export const jobArchivePageSchema = withId('nap:schemas/job-archive-page', resultsOf(jobArchiveSchema));
+export const jobArchivePageSchema = withId('nap:schemas/job-archive-page', resultsOf(embed(jobArchiveSchema)));
 
 /** Query of `GET /operations-manager/jobs/archives/:archiveId`. */
 export const jobArchiveDownloadQuerySchema = closed({
