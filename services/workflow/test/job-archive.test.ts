@@ -283,12 +283,23 @@ describe('the job retention', () => {
       await eventually('the first wave archived', async () => (await store.collection('jobs').countDocuments({})) === 0, {
         timeoutMs: 15_000,
       });
+      // the archive completes once it finds nothing more: the second wave comes after
+      await eventually(
+        'the first archive complete',
+        async () => (await store.collection('job_archives').countDocuments({ state: 'running' })) === 0,
+        {
+          timeoutMs: 15_000,
+        },
+      );
       const secondWave = oldFamilies(7, Date.now() - 8 * DAY_MS).map((j) => ({
         ...j,
         _id: `w2-${j._id}`,
         ...(j.parent ? { parent: { ...j.parent, job: `w2-${j.parent.job}` } } : {}),
       }));
+      // stored with the retention at 0 days, so that no due time sees half of the wave
+      settings.days = 0;
       for (const job of secondWave) await parts.jobs.insert(job);
+      settings.days = 5;
       await eventually('the second wave archived', async () => (await store.collection('jobs').countDocuments({})) === 0, {
         timeoutMs: 15_000,
       });
