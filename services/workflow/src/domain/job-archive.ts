@@ -71,9 +71,9 @@ export type ArchiveBatchRecord = {
   /** Once marked: the jobs the batch archives (whole families whose every job it could mark), in id order. */
   members?: string[];
   roots?: number;
-  /** Once marked: what the members add to the job and task metrics, kept so that they still count once removed. */
+  /** Once written: what the members add to the job and task metrics, kept so that they still count once removed. */
   sums?: ArchivedMetricSums[];
-  /** Once marked: the members by status (the `nap_jobs{state}` gauge keeps counting them). */
+  /** Once written: the members by status (the `nap_jobs{state}` gauge keeps counting them). */
   statusCounts?: Record<string, number>;
   /** Once written: compressed bytes and parts of the batch in `job_archive_chunks`. */
   bytes?: number;

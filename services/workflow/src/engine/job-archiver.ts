@@ -6,6 +6,7 @@ import type { Logger } from '@nap/telemetry';
 import { archivedMetricSums } from '../domain/archived-metrics';
 import { ARCHIVE_PART_BYTES, archiveLine, batchId, countByStatus, familiesOf, newArchiveRecord } from '../domain/job-archive';
 import type { ArchiveBatchRecord, ArchiveCursor, JobArchiveRecord, JobFamily } from '../domain/job-archive';
+import type { JobRecord } from '../domain/job-model';
 import type { ArchiveBatchRepository } from '../store/archive-batch-repository';
 import type { ArchiveChunkRepository } from '../store/archive-chunk-repository';
 import type { JobArchiveRepository } from '../store/job-archive-repository';
@@ -86,9 +87,10 @@ class ClaimKeeper {
  *   stopped, each with every job below it (a family is archived whole or not at all, and not while
  *   one of its jobs runs, is paused, has events to publish or is held by an engine);
  * - marked: the batch's mark set on those jobs in one update (a marked job no longer changes: its
- *   tasks cannot be retried), families not marked whole unmarked, and the members' metric sums kept;
+ *   tasks cannot be retried), families not marked whole unmarked;
  * - written: the members, values in place and in id order, as gzip-compressed lines in parts of
- *   512 KiB (`job_archive_chunks`, keyed by batch and part: written again, they replace themselves);
+ *   512 KiB (`job_archive_chunks`, keyed by batch and part: written again, they replace themselves),
+ *   and the members' metric sums kept with the batch;
  * - done: the members (and their large values) removed from the store; the archive counts the batch
  *   and moves on, once.
  * A replica that takes a lapsed claim over resumes the batch from the phase it finds: no job is
@@ -237,7 +239,7 @@ export class JobArchiver {
     return families.length === 0 || cursor === null ? null : { families, cursorAfter: cursor };
   }
 
-  /** planned → marked: freezes the batch's jobs, keeps whole families, and keeps the members' metric sums. */
+  /** planned → marked: freezes the batch's jobs and keeps whole families. */
   private async mark(batch: ArchiveBatchRecord): Promise<ArchiveBatchRecord | null> {
     const { jobs, batches } = this.parts;
     const marks = await jobs.markForArchive(
@@ -255,19 +257,17 @@ export class JobArchiver {
     }
     await jobs.unmarkArchive(partial, batch._id);
     members.sort();
-    const metricJobs = await jobs.metricsOf(members);
-    return batches.advance(batch._id, 'planned', 'marked', {
-      members,
-      roots,
-      sums: archivedMetricSums(metricJobs),
-      statusCounts: countByStatus(metricJobs),
-    });
+    return batches.advance(batch._id, 'planned', 'marked', { members, roots });
   }
 
-  /** marked → written: the members as compressed lines, stored in parts as the compressor makes them. */
+  /**
+   * marked → written: the members as compressed lines, stored in parts as the compressor makes them,
+   * and what they add to the job and task metrics (kept with the batch: they count once removed).
+   */
   private async write(batch: ArchiveBatchRecord): Promise<ArchiveBatchRecord | null> {
     const { jobs, batches, chunks, log } = this.parts;
     const members = batch.members ?? [];
+    const sums = new Map<string, Pick<JobRecord, 'name' | 'status' | 'metrics' | 'tasks' | 'groups' | 'runAs'>>();
     const gzip = createGzip();
     let part = 0;
     let bytes = 0;
@@ -287,6 +287,8 @@ export class JobArchiver {
               log.error({ batch: batch._id, jobId: id }, 'A job of an archive batch is no longer in the store; it is not in the archive');
               continue;
             }
+            const { name, status, metrics, tasks, groups, runAs } = job;
+            sums.set(id, { name, status, metrics, tasks, groups, runAs });
             if (!gzip.write(archiveLine(job))) await once(gzip, 'drain');
           }
         }
@@ -319,7 +321,13 @@ export class JobArchiver {
     };
     await Promise.all([produce(), consume()]);
     await chunks.dropFrom(batch._id, part);
-    return batches.advance(batch._id, 'marked', 'written', { bytes, parts: part });
+    const counted = [...sums.values()];
+    return batches.advance(batch._id, 'marked', 'written', {
+      bytes,
+      parts: part,
+      sums: archivedMetricSums(counted),
+      statusCounts: countByStatus(counted),
+    });
   }
 
   /** written → done: the members leave the store. */

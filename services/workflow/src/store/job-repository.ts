@@ -502,11 +502,6 @@ export class JobRepository {
     if (ids.length > 0) await this.jobs.updateMany({ _id: { $in: ids }, archive: mark }, { $unset: { archive: '' } });
   }
 
-  /** What the job and task metrics read of each of `ids` and who may see it (no large values: none of them are read). */
-  metricsOf(ids: string[]): Promise<Pick<JobRecord, '_id' | 'name' | 'status' | 'metrics' | 'tasks' | 'groups' | 'runAs'>[]> {
-    return this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, name: 1, status: 1, metrics: 1, tasks: 1, groups: 1, runAs: 1 } });
-  }
-
   /** Removes those of `ids` that carry the mark `mark` (written to their archive), and their large values; how many jobs went. */
   async removeArchived(ids: string[], mark: string): Promise<number> {
     if (ids.length === 0) return 0;
