@@ -148,6 +148,12 @@ export const ERROR_CODES = {
   JOB_NOT_FOUND: { status: 404, retryable: false, description: 'No job with that id.' },
   JOB_STATE_CONFLICT: { status: 409, retryable: false, description: 'The job is not in a state that allows the operation.' },
   TASK_NOT_FOUND: { status: 404, retryable: false, description: 'No task with that id in the job.' },
+  JOB_ARCHIVE_NOT_FOUND: { status: 404, retryable: false, description: 'No job archive with that id.' },
+  JOB_ARCHIVE_NOT_READY: {
+    status: 409,
+    retryable: true,
+    description: 'The job archive is still being written; download it once GET /operations-manager/jobs/archives shows it complete.',
+  },
   VALUE_TOO_LARGE: {
     status: 413,
     retryable: false,

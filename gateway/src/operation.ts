@@ -11,6 +11,7 @@ import type { BodyReader } from './body';
 import type { BrowserSafety } from './browser-safety';
 import type { ClientAddress } from './client-address';
 import type { ErrorAnswers } from './errors';
+import { continuationOf, writeContinuedReply } from './continued-reply';
 import type { OperationExchange, RequestLocals } from './exchange';
 import { forward, writeReply } from './forward';
 import { observe } from './observe';
@@ -130,7 +131,26 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
       // the record of a change is durable before its answer leaves (AUDIT_UNAVAILABLE otherwise)
       await parts.audit.recordSuccess(audited, result);
       setSessionCookie(op, result, res);
-      writeReply(res, result);
+      const next = continuationOf(result);
+      if (next === undefined) writeReply(res, result);
+      else
+        await writeContinuedReply(
+          res,
+          result,
+          next,
+          (more) =>
+            forward(
+              client,
+              unavailable,
+              op,
+              req,
+              { ...request, query: { ...query, ...more } },
+              locals.caller,
+              locals.requestId,
+              clientAddress(req),
+            ),
+          parts.logger,
+        );
     },
     extractTraceContext(req.headers as Record<string, string>),
   );

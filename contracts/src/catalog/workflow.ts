@@ -14,6 +14,13 @@ import {
   workersStatusSchema,
 } from '../schemas/engine';
 import { envelopeOf } from '../schemas/envelope';
+import {
+  JOB_ARCHIVE_CONTENT_TYPE,
+  archiveJobsBodySchema,
+  jobArchiveDownloadQuerySchema,
+  jobArchivePageSchema,
+  jobArchiveSchema,
+} from '../schemas/job-archive';
 import { deletedCountSchema, triggerEnvelopeSchema, triggerImportResultSchema, triggerPageSchema } from '../schemas/trigger';
 import {
   automationDocumentSchema,
@@ -225,6 +232,45 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'The query members of GET /operations-manager/jobs, applied to tasks: fields id, name, summary, app, type, status, metrics.*, job._id, job.name, job.status ' +
       '(equals[status]=running, include=name,status). Items are { _id: <jobId>:<taskId>, id, name, summary, app, type, status, metrics, job: { _id, name, status } }, ' +
       'newest job first. The tasks of the 2,000 most recently started matching jobs are searched; narrow with job fields for older ones.',
+  },
+  // jobs kept and archived on purpose
+  {
+    name: 'archiveJobs',
+    summary: 'Archive finished jobs that ended before a moment',
+    http: { method: 'POST', path: '/operations-manager/jobs/archive' },
+    roles: ROLE_SETS.admin,
+    body: archiveJobsBodySchema,
+    response: jobArchiveSchema,
+    status: 202,
+    addition: true,
+    notes:
+      'Moves finished root jobs (complete, error, canceled; or only those of status) that ended before `before`, each with its child jobs, out of the live job store into an archive: ' +
+      'newline-delimited JSON, one job per line (the job as GET /operations-manager/jobs/:jobId shows it, large values included), gzip-compressed. ' +
+      'A running or paused job is never archived, nor a root whose child jobs are not all finished. Answers 202 with the archive in state running; ' +
+      'any workflow replica finishes it (in batches, resumed after a crash, no job lost or archived twice). Job and task metrics keep counting archived jobs.',
+  },
+  {
+    name: 'getJobArchives',
+    summary: 'List the job archives',
+    http: { method: 'GET', path: '/operations-manager/jobs/archives' },
+    roles: ROLE_SETS.admin,
+    query: listQuerySchema,
+    response: jobArchivePageSchema,
+    addition: true,
+    notes:
+      "Archives made on request and by the active profile's retention, newest first. Filter fields: _id, state, origin, requestedBy; sort by createdAt, completedAt, jobs, bytes.",
+  },
+  {
+    name: 'getJobArchive',
+    summary: 'Download a job archive',
+    http: { method: 'GET', path: '/operations-manager/jobs/archives/:archiveId' },
+    roles: ROLE_SETS.admin,
+    query: jobArchiveDownloadQuerySchema,
+    response: str({ description: 'gzip of newline-delimited JSON, one job per line' }),
+    contentType: JOB_ARCHIVE_CONTENT_TYPE,
+    addition: true,
+    notes:
+      'An attachment named <archive id>.ndjson.gz (gunzip it, then read one job per line). 409 JOB_ARCHIVE_NOT_READY while the archive is still running; 404 JOB_ARCHIVE_NOT_FOUND for an unknown id.',
   },
   {
     name: 'getAutomations',

@@ -117,12 +117,25 @@ export const SERVICE_SETTINGS_SCHEMAS = {
   ),
   workflow: withId(
     'nap:schemas/settings/workflow',
-    closed({}, [], { description: 'The workflow engine has no live settings: its lease and clock are read at start' }),
+    closed(
+      {
+        jobRetentionDays: int({
+          minimum: 0,
+          maximum: 36_500,
+          description:
+            "finished root jobs that ended more than this many days ago are archived by the retention, with their child jobs (the active profile's retentionProps.jobsDays); 0: never; 90 by default",
+        }),
+      },
+      [],
+      { description: 'Live settings of the workflow engine (its lease and clock are read at start)' },
+    ),
   ),
 } as const satisfies Record<ServiceName, unknown>;
 
 /** Live settings of the admin service. */
 export type AdminSettings = Static<(typeof SERVICE_SETTINGS_SCHEMAS)['admin']>;
+/** Live settings of the workflow engine. */
+export type WorkflowSettings = Static<(typeof SERVICE_SETTINGS_SCHEMAS)['workflow']>;
 /** Live settings of the device gateway. */
 export type GatewayDevicesSettings = Static<(typeof SERVICE_SETTINGS_SCHEMAS)['gateway-devices']>;
 

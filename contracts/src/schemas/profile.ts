@@ -174,6 +174,14 @@ export const profileSchema = withId(
       applicationProps: open({ directory: str() }),
       pathProps: open({ encrypted: bool() }),
       alarmProps: arr(open({ ip: str(), community: str(), properties: open({}), type: str() })),
+      retentionProps: open({
+        jobsDays: int({
+          minimum: 0,
+          maximum: 36_500,
+          description:
+            'finished root jobs (with their child jobs) that ended more than this many days ago are moved into a job archive; 0: never; applied at once',
+        }),
+      }),
       prebuiltProps: closed({ repoConfigs: mapOf(embed(repositoryConfigSchema), { description: 'repository configurations by name' }) }),
     },
     ['id'],

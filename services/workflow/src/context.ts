@@ -3,12 +3,18 @@ import type { Caller, StartJobWithOptionsBody } from '@nap/contracts';
 import type { BusClient, HandlerContext } from '@nap/bus';
 import { assertMayRun, canSeeJob, visibilityFilter } from './domain/job-model';
 import type { JobRecord } from './domain/job-model';
+import type { ArchivedMetricSums } from './domain/archived-metrics';
+import type { JobMetricsAccumulator } from './domain/job-metrics';
 import { newTriggerId, toTriggerRecord } from './domain/trigger-model';
 import type { TriggerRecord } from './domain/trigger-model';
 import type { EventTriggers } from './engine/event-triggers';
 import type { JobEngine } from './engine/job-engine';
 import type { TriggerStarter } from './engine/trigger-starter';
+import type { JobArchiver } from './engine/job-archiver';
 import type { WorkerControl } from './engine/worker-control';
+import type { ArchiveBatchRepository } from './store/archive-batch-repository';
+import type { ArchiveChunkRepository } from './store/archive-chunk-repository';
+import type { JobArchiveRepository } from './store/job-archive-repository';
 import type { AutomationRepository } from './store/automation-repository';
 import type { JobRepository } from './store/job-repository';
 import type { TriggerRepository } from './store/trigger-repository';
@@ -29,6 +35,11 @@ export interface WorkflowContext {
   workers: WorkerControl;
   /** For calls made as the platform rather than as the caller (the group directory, forms, transformations). */
   client: BusClient;
+  /** Job archives: made on request, filled in batches by any replica. */
+  archiver: Pick<JobArchiver, 'request'>;
+  archives: JobArchiveRepository;
+  archiveBatches: ArchiveBatchRepository;
+  archiveChunks: ArchiveChunkRepository;
 }
 
 /** The job, when it exists and the caller may see it: 404 JOB_NOT_FOUND, 403 GROUP_ACCESS_DENIED otherwise. */
@@ -121,4 +132,17 @@ export async function startFromTrigger(
   const job = await svc.triggerStarter.start(trigger, variables, caller);
   if (job === undefined) throw new AppError('INTERNAL', `Trigger "${trigger.name}" started no job`);
   return job;
+}
+
+/**
+ * Adds what archived jobs left behind to job and task metrics: jobs moved into an archive keep
+ * counting. `visible` keeps the sums of jobs a caller may see (each entry carries the groups,
+ * initiator and owner of its jobs); all of them unless given.
+ */
+export async function addArchivedMetrics(
+  svc: WorkflowContext,
+  sums: JobMetricsAccumulator,
+  visible: (entry: ArchivedMetricSums) => boolean = () => true,
+): Promise<void> {
+  for await (const entries of svc.archiveBatches.doneSums()) for (const entry of entries) if (visible(entry)) sums.addSums(entry);
 }

@@ -102,6 +102,12 @@ export interface JobRecord extends JobDocument {
   outbox?: OutboxEntry[];
   /** How many of the job's events the bus has acknowledged (they left the outbox). */
   eventsPublished?: number;
+  /**
+   * The archive batch that is moving this finished job out of the store (`<archive id>:<batch>`):
+   * while it is set the job can no longer change (a task of it is not retried), and the batch
+   * removes it once it is written to the archive.
+   */
+  archive?: string;
 }
 
 /**
@@ -111,7 +117,7 @@ export interface JobRecord extends JobDocument {
 export const WAITING_LEASE = '(waiting for a job worker)';
 
 /** Members of a stored job that never leave the service (not returned, queried, sorted or projected). */
-export const INTERNAL_JOB_MEMBERS = ['runAs', 'lease', 'outbox', 'eventsPublished'] as const;
+export const INTERNAL_JOB_MEMBERS = ['runAs', 'lease', 'outbox', 'eventsPublished', 'archive'] as const;
 
 /** What a new job is made of (see {@link newJobRecord}). */
 export interface NewJob {
@@ -195,7 +201,7 @@ export function newJobRecord(input: NewJob): JobRecord {
  * job is returned or streamed.
  */
 export function toPublicJob(job: JobRecord): JobDocument {
-  const { runAs: _runAs, lease: _lease, outbox: _outbox, eventsPublished: _published, ...out } = job;
+  const { runAs: _runAs, lease: _lease, outbox: _outbox, eventsPublished: _published, archive: _archive, ...out } = job;
   return redactSecrets(out);
 }
 
@@ -268,7 +274,10 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
 }
 
 /** A caller may see a job when it is an admin, shares a group with it, started it, or the job has no groups. */
-export function canSeeJob(job: Pick<JobRecord, 'groups' | 'metrics' | 'runAs'>, caller: Caller): boolean {
+export function canSeeJob(
+  job: { groups?: readonly string[]; runAs?: { id: string }; metrics?: { owner?: string } },
+  caller: Caller,
+): boolean {
   if (caller.roles.includes('admin') || caller.id === 'system') return true;
   const groups = job.groups ?? [];
   if (groups.length === 0) return true;

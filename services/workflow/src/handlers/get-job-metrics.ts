@@ -2,7 +2,8 @@ import type { Handler } from '@nap/bus';
 import { listDocuments, toListQuery } from '@nap/store';
 import type { ListFields } from '@nap/store';
 import { JobMetricsAccumulator } from '../domain/job-metrics';
-import { metricsScope, ofVisibleWorkflows } from '../context';
+import { canSeeJob } from '../domain/job-model';
+import { addArchivedMetrics, metricsScope, ofVisibleWorkflows } from '../context';
 import type { WorkflowContext } from '../context';
 
 const JOB_METRIC_FIELDS: ListFields = {
@@ -13,7 +14,8 @@ const JOB_METRIC_FIELDS: ListFields = {
 
 /**
  * `GET /workflow_engine/jobs/metrics`: counts and durations per workflow, summed over the job store
- * (for a caller who is not an admin, over the jobs they may see, of the workflows they may see).
+ * and the jobs archived from it (for a caller who is not an admin, over the jobs they may see, of
+ * the workflows they may see).
  */
 export function getJobMetrics(svc: WorkflowContext): Handler<'workflow.getJobMetrics'> {
   return async (input, ctx) => {
@@ -21,6 +23,7 @@ export function getJobMetrics(svc: WorkflowContext): Handler<'workflow.getJobMet
     const sums = new JobMetricsAccumulator();
     for await (const batch of svc.jobs.scan(metricsScope(ctx.caller), { name: 1, status: 1, metrics: 1 }))
       for (const job of batch) sums.add(job);
+    await addArchivedMetrics(svc, sums, (entry) => canSeeJob(entry, ctx.caller));
     const { items, total } = listDocuments(await ofVisibleWorkflows(ctx, sums.jobMetrics()), query);
     return { results: items, total };
   };

@@ -1,5 +1,7 @@
 import type { JobErrorEntry } from '@nap/contracts';
 import type { Collection, Filter, Projection, SortSpec } from '@nap/store';
+import { ARCHIVABLE_JOB_STATUSES } from '@nap/contracts';
+import type { ArchiveCheck, ArchiveCursor } from '../domain/job-archive';
 import { ACTIVE_STATUSES } from '../domain/job-model';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 import type { JobValueRepository } from './job-value-repository';
@@ -27,6 +29,22 @@ export interface JobPageQuery {
 }
 
 const ACTIVE = { $in: [...ACTIVE_STATUSES] };
+
+/** What is read of a job to decide whether it may be archived now (see `mayArchive`). */
+const ARCHIVE_CHECK_PROJECTION: Projection = { _id: 1, status: 1, lease: 1, outbox: 1, archive: 1, 'metrics.end_time': 1 };
+
+function archiveCheckOf(job: Pick<JobRecord, '_id' | 'status' | 'lease' | 'outbox' | 'archive'>): ArchiveCheck {
+  return {
+    _id: job._id,
+    status: job.status,
+    ...(job.lease !== undefined ? { lease: job.lease } : {}),
+    ...(job.outbox !== undefined ? { outbox: job.outbox } : {}),
+    ...(job.archive !== undefined ? { archive: job.archive } : {}),
+  };
+}
+
+/** A root job that may go into an archive, with its end time (the order archives take them in). */
+export type ArchiveCandidate = ArchiveCheck & { endTime: number };
 
 /** Matches the count of published events of a job (jobs stored before the count existed have none). */
 function publishedIs(published: number): unknown {
@@ -304,7 +322,8 @@ export class JobRepository {
   ): Promise<JobRecord | null> {
     const stored = await this.outOfLine(jobId, { [`tasks.${taskId}`]: task });
     const after = await this.jobs.findOneAndUpdate(
-      { _id: jobId, status: 'error' },
+      // a job an archive batch holds no longer changes
+      { _id: jobId, status: 'error', archive: { $exists: false } },
       {
         $set: {
           ...stored,
@@ -404,6 +423,92 @@ export class JobRepository {
   /** Who may see each of the jobs that exist among `ids`: groups, owner and initiator. */
   accessOf(ids: string[]): Promise<Pick<JobRecord, '_id' | 'groups' | 'metrics' | 'runAs'>[]> {
     return this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, groups: 1, metrics: 1, runAs: 1 } });
+  }
+
+  // ---- archiving (see engine/job-archiver) -------------------------------------------------------
+
+  /**
+   * Root jobs in one of `statuses` that ended before `before`, not held by an archive, in order of
+   * end time then id, after `cursor` (at most `limit`), with what decides whether each may leave now.
+   */
+  async archiveCandidates(
+    before: number,
+    statuses: readonly string[],
+    cursor: ArchiveCursor | null,
+    limit: number,
+  ): Promise<ArchiveCandidate[]> {
+    const base = { status: { $in: [...statuses] }, parent: { $exists: false }, archive: { $exists: false } };
+    const options = { projection: ARCHIVE_CHECK_PROJECTION, limit };
+    const found: JobRecord[] = [];
+    if (cursor !== null)
+      found.push(
+        ...(await this.jobs.find(
+          { ...base, 'metrics.end_time': cursor.endTime, _id: { $gt: cursor.id } },
+          { ...options, sort: { _id: 1 } },
+        )),
+      );
+    if (found.length < limit) {
+      const endTime = cursor === null ? { $lt: before } : { $gt: cursor.endTime, $lt: before };
+      found.push(
+        ...(await this.jobs.find(
+          { ...base, 'metrics.end_time': endTime },
+          { ...options, limit: limit - found.length, sort: { 'metrics.end_time': 1, _id: 1 } },
+        )),
+      );
+    }
+    return found.map((j) => ({ ...archiveCheckOf(j), endTime: j.metrics?.end_time ?? 0 }));
+  }
+
+  /** Every job below `rootIds` (their children, the children's children…), with what decides whether each may leave now. */
+  async descendantsOf(rootIds: string[]): Promise<(ArchiveCheck & { parent: string })[]> {
+    const out: (ArchiveCheck & { parent: string })[] = [];
+    const seen = new Set(rootIds);
+    let level = rootIds;
+    while (level.length > 0) {
+      const children = await this.jobs.find({ 'parent.job': { $in: level } }, { projection: { ...ARCHIVE_CHECK_PROJECTION, parent: 1 } });
+      level = [];
+      for (const child of children) {
+        if (seen.has(child._id) || child.parent === undefined) continue;
+        seen.add(child._id);
+        out.push({ ...archiveCheckOf(child), parent: child.parent.job });
+        level.push(child._id);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Marks with `mark` (an archive batch) those of `ids` that may leave the store now (finished, no
+   * events left, no lease, no other mark): from then on they cannot change. Answers the mark each of
+   * `ids` carries afterwards (absent: not marked).
+   */
+  async markForArchive(ids: string[], mark: string): Promise<Map<string, string>> {
+    await this.jobs.updateMany(
+      {
+        _id: { $in: ids },
+        status: { $in: [...ARCHIVABLE_JOB_STATUSES] },
+        archive: { $exists: false },
+        lease: { $exists: false },
+        'outbox.0': { $exists: false },
+      },
+      { $set: { archive: mark } },
+    );
+    const found = await this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, archive: 1 } });
+    return new Map(found.flatMap((j) => (typeof j.archive === 'string' ? [[j._id, j.archive] as const] : [])));
+  }
+
+  /** Takes the mark `mark` off those of `ids` that carry it (a family that could not be marked whole). */
+  async unmarkArchive(ids: string[], mark: string): Promise<void> {
+    if (ids.length > 0) await this.jobs.updateMany({ _id: { $in: ids }, archive: mark }, { $unset: { archive: '' } });
+  }
+
+  /** Removes those of `ids` that carry the mark `mark` (written to their archive), and their large values; how many jobs went. */
+  async removeArchived(ids: string[], mark: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    // the jobs first: a job never refers to a value that is gone
+    const removed = await this.jobs.deleteMany({ _id: { $in: ids }, archive: mark });
+    await this.values?.deleteOfJobs(ids);
+    return removed;
   }
 
   /** How many jobs are in `status`, or in any of `status` when it lists several (the metrics' gauges). */
