@@ -110,6 +110,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     serverId: engine.serverId,
     timing: { leaseMs: engine.leaseMs, tickMs, intervalMs: options.retentionIntervalMs ?? DEFAULT_RETENTION_INTERVAL_MS },
     retentionDays: () => settings.jobRetentionDays,
+    audit: createAuditRecorder(bus),
     log: archiveLog,
   });
   const workers = new WorkerControl(

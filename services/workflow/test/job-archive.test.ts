@@ -1,3 +1,4 @@
+import type { AuditRecorder, PlatformAction } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import type { EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
@@ -247,6 +248,12 @@ describe('the job retention', () => {
     const store = await newStore();
     const intervalMs = 400;
     const settings = { days: 0 };
+    // what the retention tells the audit trail (the admin service keeps each occasion once)
+    const recorded: PlatformAction[] = [];
+    const audit: AuditRecorder = {
+      record: async () => undefined,
+      recordPlatformAction: async (action) => void recorded.push(action),
+    };
     const replicas = ['replica-a', 'replica-b'].map((serverId) => {
       const parts = started(archiveParts(store, serverId, { leaseMs: 300, batchJobs: 6 }));
       const retention = new JobRetention({
@@ -257,6 +264,7 @@ describe('the job retention', () => {
         serverId,
         timing: { leaseMs: 300, tickMs: 20, intervalMs },
         retentionDays: () => settings.days,
+        audit,
         log: createLogger({ name: serverId, level: process.env.NAP_LOG_LEVEL ?? 'silent' }),
       });
       return { parts, retention };
@@ -320,6 +328,10 @@ describe('the job retention', () => {
       }
       const ids = (await Promise.all(archives.map((a) => archivedJobs(parts.chunks, a._id)))).flat().map((l) => String(l._id));
       expect(ids.length).toBe(firstWave.length + secondWave.length);
+      // each archive is in the audit trail as an action of the platform actor `retention`
+      expect(new Set(recorded.map((r) => r.occasion))).toEqual(new Set(archives.map((a) => a._id)));
+      for (const r of recorded)
+        expect(r).toMatchObject({ actor: 'retention', operation: 'workflow.archiveJobs', target: { kind: 'jobArchive' } });
       expect(new Set(ids)).toEqual(new Set([...firstWave, ...secondWave].map((j) => j._id)));
     } finally {
       for (const r of replicas) await r.retention.stop();

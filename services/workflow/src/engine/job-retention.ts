@@ -1,11 +1,12 @@
 import { ARCHIVABLE_JOB_STATUSES } from '@nap/contracts';
+import type { AuditRecorder } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import { newArchiveRecord, retentionArchiveId, retentionDueAt } from '../domain/job-archive';
+import type { JobArchiveRecord } from '../domain/job-archive';
 import type { JobArchiveRepository } from '../store/job-archive-repository';
 import type { JobRepository } from '../store/job-repository';
 import type { RetentionRepository } from '../store/retention-repository';
 import type { JobArchiver } from './job-archiver';
-import { recordPlatformAction } from './platform-actions';
 
 const DAY_MS = 86_400_000;
 
@@ -23,6 +24,8 @@ export interface JobRetentionParts {
   timing: { leaseMs: number; tickMs: number; intervalMs: number };
   /** The active profile's job retention in days (a live setting); 0: jobs are kept. */
   retentionDays: () => number;
+  /** Where the retention's archives are recorded as actions of the platform actor `retention`. */
+  audit: AuditRecorder;
   log: Logger;
 }
 
@@ -92,7 +95,12 @@ export class JobRetention {
     const days = this.parts.retentionDays();
     if (days <= 0) return null;
     const id = retentionArchiveId(due);
-    if ((await archives.find(id)) !== null) return id;
+    const existing = await archives.find(id);
+    if (existing !== null) {
+      // made by a replica that may have died before recording it: recorded again, kept once
+      if (existing.origin === 'retention') await this.recordArchive(existing, days);
+      return id;
+    }
     // an earlier due time's archive still fills: this due time adds none beside it (the next one takes what it left)
     const filling = await archives.runningFromRetention();
     if (filling !== null) {
@@ -106,15 +114,19 @@ export class JobRetention {
     const statuses = [...ARCHIVABLE_JOB_STATUSES];
     if ((await jobs.archiveCandidates(before, statuses, null, 1)).length === 0) return null;
     const record = newArchiveRecord({ id, origin: 'retention', before, statuses, requestedBy: 'retention', now: Date.now(), due });
-    if (await archives.insert(record)) {
-      recordPlatformAction(log, {
-        actor: 'retention',
-        operation: 'workflow.archiveJobs',
-        target: { kind: 'jobArchive', id, name: `jobs ended before ${new Date(before).toISOString()}` },
-        details: { before, statuses, retentionDays: days },
-      });
-    }
+    await archives.insert(record);
+    await this.recordArchive(record, days);
     archiver.wake();
     return id;
+  }
+
+  /** The audit record of a retention archive, once per archive (its id is the occasion). */
+  private async recordArchive(record: JobArchiveRecord, days: number): Promise<void> {
+    await this.parts.audit.recordPlatformAction({
+      actor: 'retention',
+      operation: 'workflow.archiveJobs',
+      occasion: record._id,
+      target: { kind: 'jobArchive', id: record._id, name: `jobs ended before ${new Date(record.before).toISOString()} (${days} days)` },
+    });
   }
 }
