@@ -77,8 +77,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       return doc ?? null;
     },
 
-    countDocuments(filter = {}) {
-      return engine.read((dbs, catalog) => countQuery(dbs, collectionDef(catalog, name), filter));
+    countDocuments(filter = {}, options = {}) {
+      return engine.read((dbs, catalog) => countQuery(dbs, collectionDef(catalog, name), filter, options.limit));
     },
 
     async updateOne(filter, update, options = {}) {

@@ -127,7 +127,8 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
     findOne: (filter, options) =>
       run(async () => toDocOrNull(await driver.findOne(asFilter(filter), { ...findOptions(options), ...bound() }))),
 
-    countDocuments: (filter) => run(() => driver.countDocuments(asFilter(filter), bound())),
+    countDocuments: (filter, options = {}) =>
+      run(() => driver.countDocuments(asFilter(filter), { ...(options.limit ? { limit: Math.trunc(options.limit) } : {}), ...bound() })),
 
     updateOne: (filter, update, options = {}) =>
       run(async (): Promise<UpdateResult> => {
