@@ -5,7 +5,7 @@
 import type { Database } from 'lmdb';
 import { MAX_KEY_BYTES, keyTooLong } from '../errors';
 import type { Doc, Filter, SortSpec } from '../../types';
-import type { CollectionDef, IndexDef } from './catalog';
+import { multikeyFields, type CollectionDef, type IndexDef } from './catalog';
 import { decodeDoc } from './doc-codec';
 import { componentEnd, isExactComponent, numberPrefix, successor } from './key-codec';
 import { compileFilter, sortDocs, validateSort, type Matcher } from './mongo-semantics';
@@ -69,12 +69,24 @@ class Reader {
     return text === undefined ? undefined : decodeDoc(text);
   }
 
+  /**
+   * The keys of one range, counted up to `cap` without crossing into JavaScript per key: LMDB
+   * skips `cap - 1` keys to see whether one more is there (then the count is `cap`), else counts
+   * the range (fewer than `cap` keys).
+   */
+  private rangeCount(range: KeyRange, cap: number): number {
+    if (cap <= 0) return 0;
+    if (Number.isFinite(cap))
+      for (const _ of this.dbs.idx.getKeys({ start: range.start, end: range.end, offset: cap - 1, limit: 1 })) return cap;
+    return this.dbs.idx.getKeysCount({ start: range.start, end: range.end });
+  }
+
+  /** The keys of `ranges`, counted up to `cap`. */
   countKeys(ranges: KeyRange[], cap: number): number {
-    // Iterated rather than `getKeysCount`, which counts the whole range whatever its limit.
     let n = 0;
     for (const range of ranges) {
-      for (const _ of this.dbs.idx.getKeys({ start: range.start, end: range.end, limit: cap - n })) n++;
-      if (n >= cap) break;
+      n += this.rangeCount(range, cap - n);
+      if (n >= cap) return cap;
     }
     return n;
   }
@@ -271,17 +283,39 @@ class Reader {
     yield* flush();
   }
 
-  /** The distinct documents of the keys of `ranges`, counted up to `cap`. */
-  countDocuments(index: IndexDef, ranges: KeyRange[], cap: number): number {
+  /**
+   * The distinct documents of the keys of `ranges` of an index with array values, counted up to
+   * `cap`. A range of `cap` keys or more answers at once (its documents alone reach the cap);
+   * otherwise the largest range is counted in LMDB and only the others are read, each key counted
+   * unless its document is in the largest range too — the same components after the first `lead`
+   * fields, which hold every array value, put under the largest range's values.
+   */
+  countDocuments(index: IndexDef, ranges: KeyRange[], cap: number, lead: number): number {
+    const counts = ranges.map((range) => this.rangeCount(range, cap));
+    if (counts.some((n) => n >= cap)) return cap;
+    const multikey = multikeyFields(index);
+    const suffixesMatch = index.fields.slice(lead).every((f) => !multikey.has(f.path));
+    const largest = suffixesMatch ? counts.indexOf(Math.max(...counts)) : -1;
+    const main = ranges[largest];
+    const mainPrefix = main ? main.start.subarray(0, componentsEnd(index, main.start, lead)) : undefined;
+    let n = main ? (counts[largest] as number) : 0;
     const seen = new Set<string>();
-    for (const range of ranges) {
+    for (const [i, range] of ranges.entries()) {
+      if (i === largest) continue;
       for (const key of this.dbs.idx.getKeys({ start: range.start, end: range.end })) {
         this.stats.keysExamined++;
-        seen.add(idOfIndexKey(index, key));
-        if (seen.size >= cap) return seen.size;
+        const id = idOfIndexKey(index, key);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        if (main && mainPrefix) {
+          const twin = Buffer.concat([mainPrefix, key.subarray(componentsEnd(index, key, lead))]);
+          const inMain = Buffer.compare(twin, main.start) >= 0 && Buffer.compare(twin, main.end) < 0 && this.dbs.idx.doesExist(twin);
+          if (inMain) continue;
+        }
+        if (++n >= cap) return cap;
       }
     }
-    return seen.size;
+    return n;
   }
 }
 
@@ -434,12 +468,8 @@ export function countQuery(
   if (plan.kind === 'empty') return done(0);
   if (plan.kind === 'index') stats.index = plan.index.name;
   if (plan.kind === 'index' && plan.exact) {
-    if (!plan.unique) return done(reader.countDocuments(plan.index, plan.ranges, cap));
-    if (Number.isFinite(cap)) {
-      const n = reader.countKeys(plan.ranges, cap);
-      stats.keysExamined += n;
-      return done(n);
-    }
+    if (!plan.unique) return done(reader.countDocuments(plan.index, plan.ranges, cap, plan.pointFields));
+    if (Number.isFinite(cap)) return done(reader.countKeys(plan.ranges, cap));
     return done(plan.ranges.reduce((n, range) => n + dbs.idx.getKeysCount({ start: range.start, end: range.end }), 0));
   }
   const found = runQuery(dbs, collection, filter, Number.isFinite(cap) ? { limit: cap } : {}, stats).length;

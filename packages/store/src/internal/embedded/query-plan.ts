@@ -497,7 +497,16 @@ export type Plan =
   | { kind: 'empty' }
   | { kind: 'ids'; ids: string[] }
   | { kind: 'primary'; reverse: boolean; ordered: boolean; bounds: IdBounds; exact: boolean }
-  | { kind: 'index'; index: IndexDef; ranges: KeyRange[]; order?: IndexOrder; exact: boolean; unique: boolean };
+  | {
+      kind: 'index';
+      index: IndexDef;
+      ranges: KeyRange[];
+      order?: IndexOrder;
+      exact: boolean;
+      unique: boolean;
+      /** Leading fields bound to one value in each range (see {@link IndexBounds.pointFields}). */
+      pointFields: number;
+    };
 
 function idPoints(predicates: Predicate[] | undefined): string[] | undefined {
   let ids: Set<string> | undefined;
@@ -592,7 +601,14 @@ export function choosePlan(input: PlanInput): Plan {
     return orders.get(c);
   };
   const indexPlan = (c: Candidate, order?: IndexOrder): Plan => {
-    const plan: Plan = { kind: 'index', index: c.index, ranges: c.bounds.ranges, exact: c.bounds.exact, unique: c.bounds.unique };
+    const plan: Plan = {
+      kind: 'index',
+      index: c.index,
+      ranges: c.bounds.ranges,
+      exact: c.bounds.exact,
+      unique: c.bounds.unique,
+      pointFields: c.bounds.pointFields,
+    };
     if (order) plan.order = order;
     return plan;
   };
@@ -637,7 +653,7 @@ export function choosePlan(input: PlanInput): Plan {
     for (const index of input.collection.indexes) {
       const order = indexOrder(index, sort, 0);
       if (order) {
-        sortPlan = { kind: 'index', index, ranges: [wholeIndex(index)], order, exact: matchesAll, unique: true };
+        sortPlan = { kind: 'index', index, ranges: [wholeIndex(index)], order, exact: matchesAll, unique: true, pointFields: 0 };
         break;
       }
     }
