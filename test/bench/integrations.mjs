@@ -8,7 +8,8 @@
 //     Ajv validation of the inputs, parameter serialization, credentials opened, the call.
 //  3. Integration task calls inside jobs: jobs of CHAIN integration tasks in a chain, CONCURRENT at
 //     once, through the whole engine (store writes before and after each task).
-// Prints calls per second of each and their ratio to the bare peer.
+// Prints calls per second of each and their ratio to the bare peer. `--smoke`: 40 calls, 2 jobs of 2
+// tasks (proves it runs).
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,15 +17,17 @@ import { fileURLToPath } from 'node:url';
 import { loadLab } from './load-lab.mjs';
 import { builtClients, forkPeer, saturate, servePeer } from './peers.mjs';
 import { startBenchPlatform, watchJobs } from './standalone.mjs';
+import { report, size, skip } from './report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const MODEL = path.resolve(root, '../shared/fixtures/itential-assets/openapi/ServiceNow_OpenAPIs_table_latest.json');
-const CONCURRENCY = Number(process.env.NAP_BENCH_CONCURRENCY ?? 16);
-const CALLS = Number(process.env.NAP_BENCH_CALLS ?? 4000);
-const CHAIN = 10;
-const CONCURRENT = Number(process.env.NAP_BENCH_JOBS ?? 20);
-const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? 3);
+const CONCURRENCY = Number(process.env.NAP_BENCH_CONCURRENCY ?? size(16, 4));
+const CALLS = Number(process.env.NAP_BENCH_CALLS ?? size(4000, 40));
+const WARM_UP = size(500, 10);
+const CHAIN = size(10, 2);
+const CONCURRENT = Number(process.env.NAP_BENCH_JOBS ?? size(20, 2));
+const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? size(3, 1));
 
 // ---- child: the peer ----
 if (process.argv[2] === '--peer') {
@@ -41,10 +44,7 @@ if (process.argv[2] === '--peer') {
 }
 
 async function main() {
-  if (!existsSync(MODEL)) {
-    console.error(`The benchmark needs the fixture OpenAPI document ${MODEL} (../shared/fixtures beside the repository)`);
-    process.exit(2);
-  }
+  if (!existsSync(MODEL)) skip(`the fixture OpenAPI document ${MODEL} is absent (../shared/fixtures beside the repository)`);
   const { bus, contracts, undici } = builtClients();
   const peer = await forkPeer(import.meta.url);
   const peerUrl = `http://127.0.0.1:${peer.port}`;
@@ -60,7 +60,7 @@ async function main() {
     await res.body.json();
     if (res.statusCode !== 200) throw new Error(`peer answered ${res.statusCode}`);
   };
-  await saturate(500, CONCURRENCY, bare);
+  await saturate(WARM_UP, CONCURRENCY, bare);
   const bareRate = await saturate(CALLS, CONCURRENCY, bare);
   await agent.close();
 
@@ -90,7 +90,7 @@ async function main() {
       );
       if (res.body.result.status !== 200) throw new Error(`runTask answered ${res.body.result.status}`);
     };
-    await saturate(500, CONCURRENCY, runTask);
+    await saturate(WARM_UP, CONCURRENCY, runTask);
     busRate = await saturate(CALLS, CONCURRENCY, runTask);
 
     // 3. jobs of integration tasks
@@ -143,4 +143,7 @@ async function main() {
   console.log(`  bare peer (undici, same request)       ${fmt(bareRate)} calls/s   (baseline)`);
   console.log(`  admin.runTask over the bus             ${fmt(busRate)} calls/s   ${(busRate / bareRate).toFixed(2)} x baseline`);
   console.log(`  integration tasks in jobs (engine)     ${fmt(jobRate)} calls/s   ${(jobRate / bareRate).toFixed(2)} x baseline`);
+  const baseline = { name: 'bare peer (undici, same request)', value: bareRate };
+  report({ name: 'admin.runTask over the bus', value: busRate, unit: 'calls/s', baseline, better: 'higher' });
+  report({ name: 'integration tasks in jobs', value: jobRate, unit: 'calls/s', baseline, better: 'higher' });
 }
