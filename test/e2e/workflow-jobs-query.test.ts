@@ -186,6 +186,11 @@ describe('GET /operations-manager/jobs', () => {
     }
   });
 
+  it('refuses after on the task list, which pages with skip', async () => {
+    const res = await call('GET', '/operations-manager/tasks?after=abc');
+    expect({ status: res.status, code: (res.body as { code: string }).code }).toEqual({ status: 400, code: 'JOB_QUERY_INVALID' });
+  });
+
   it('says in hints when a sort is not served by an index, and still sorts by it', async () => {
     const res = await page('sort=variables.data.n&order=1&limit=2&include=variables');
     expect(res.items.map((j) => (j.variables as { data: { n: number } }).data.n)).toEqual([0, 1]);

@@ -206,7 +206,10 @@ export const jobPageSchema = withId(
       nextPageSkip: nullable(int({ minimum: 0, description: 'skip of the next page; null on the last page' })),
       previousPageSkip: nullable(int({ minimum: 0, description: 'skip of the previous page; null on the first page' })),
       nextPageAfter: nullable(
-        str({ description: 'after of the next page (keyset paging, the same cost at any depth); null on the last page' }),
+        str({
+          description:
+            'after of the next page (keyset paging, the same cost at any depth); null on the last page, and when the sort field holds values other than text or numbers (then page with skip)',
+        }),
       ),
     },
     ['items', 'total', 'currentPageSize', 'hints', 'skip', 'limit'],

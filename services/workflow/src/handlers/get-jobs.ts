@@ -26,11 +26,9 @@ async function dereferenceJobs(jobs: JobRepository, items: Record<string, unknow
   }
 }
 
-/** Says that the count stopped at its limit. */
-function hints(out: string[], total: number): void {
-  out.push(
-    `more than ${total} jobs match: total stops counting there (totalExact is false); page on with nextPageAfter or narrow the query`,
-  );
+/** The hint of a page whose count stopped at its limit. */
+function countStoppedHint(total: number): string {
+  return `more than ${total} jobs match: total stops counting there (totalExact is false); page on with nextPageAfter or narrow the query`;
 }
 
 /** `GET /operations-manager/jobs`: a page of jobs; every query member is translated by buildJobQuery, never passed through. */
@@ -40,7 +38,7 @@ export function getJobs(svc: WorkflowContext): Handler<'workflow.getJobs'> {
     const page = await svc.jobs.page({ ...query, countLimit: query.skip + JOB_COUNT_LIMIT });
     const { items } = page;
     await dereferenceJobs(svc.jobs, items, query.dereference);
-    if (!page.totalExact) hints(query.hints, page.total);
+    if (!page.totalExact) query.hints.push(countStoppedHint(page.total));
     // the page is a projection of stored jobs: masked by the same policy as a whole job
     return {
       items: items.map((item) => redactSecrets(item)),

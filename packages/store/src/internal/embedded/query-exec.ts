@@ -420,11 +420,16 @@ export function runQuery(
   const keep = skip + limit;
   const compactAt = Number.isFinite(keep) ? Math.max(256, 4 * keep) : Number.POSITIVE_INFINITY;
   let best: Doc[] = [];
-  const compact = (docs: Doc[]): Doc[] => sortDocs(docs.sort(idCompare), sort).slice(0, keep);
+  // the stable sort of a full scan: ties stay in `_id` order, which a compacted list has lost
+  let compacted = false;
+  const compact = (docs: Doc[]): Doc[] => sortDocs(execution.idOrder && !compacted ? docs : docs.sort(idCompare), sort).slice(0, keep);
   for (const doc of execution.docs) {
     if (!matches(doc)) continue;
     best.push(doc);
-    if (best.length >= compactAt) best = compact(best);
+    if (best.length >= compactAt) {
+      best = compact(best);
+      compacted = true;
+    }
   }
   const page = compact(best).slice(skip);
   stats.returned = page.length;
