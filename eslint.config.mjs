@@ -1,18 +1,19 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.js', '**/*.cjs', '**/*.mjs', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.{ts,tsx}'],
     languageOptions: {
       parserOptions: { projectService: { allowDefaultProject: ['*.ts'] }, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { import: importPlugin },
-    settings: { 'import/resolver': { node: { extensions: ['.ts', '.js'] } } },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
@@ -31,6 +32,97 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: 'TSEnumDeclaration', message: 'No TS enum: use an `as const` object and a union type.' },
+      ],
+    },
+  },
+  // The one service layout (docs/architecture.md, "Inside a service"): domain/ is pure, and a
+  // handler file is reached through handlers/index.ts alone.
+  {
+    files: ['services/*/src/domain/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@nap/bus',
+                '@nap/store',
+                '@nap/runtime',
+                '**/store',
+                '**/store/*',
+                '**/clients',
+                '**/clients/*',
+                '**/engine',
+                '**/engine/*',
+              ],
+              allowTypeImports: true,
+              message: 'domain/ is pure: it takes and returns values (no store, bus, client or engine part; type imports are fine).',
+            },
+            {
+              group: [
+                '**/handlers',
+                '**/handlers/*',
+                '**/context',
+                '**/service',
+                'node:fs',
+                'node:fs/*',
+                'node:net',
+                'node:http',
+                'node:https',
+                'node:child_process',
+                'node:worker_threads',
+              ],
+              message: 'domain/ is pure: no handlers, context, service wiring or I/O.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/*/src/**/*.ts'],
+    ignores: ['services/*/src/handlers/**', 'services/*/src/domain/**', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/handlers/*', '!**/handlers/index'], message: 'Reach handlers through handlers/index.ts (the typed map).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/*/src/handlers/**/*.ts'],
+    ignores: ['services/*/src/handlers/index.ts', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['./*'],
+              message: 'One operation a file: a handler imports no other handler; shared steps live in context.ts or domain/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // the console runs in browsers: hooks by React's rules, and only types from the contracts (their values are server code)
+    files: ['console/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@nap/contracts', allowTypeImports: true, message: 'The console imports only types from @nap/contracts.' }] },
       ],
     },
   },

@@ -13,6 +13,12 @@ export const ERROR_CODES = {
   UNAUTHENTICATED: { status: 401, retryable: false, description: 'No credentials, or credentials that are wrong, expired or revoked.' },
   FORBIDDEN: { status: 403, retryable: false, description: 'The caller holds no role the operation allows.' },
   GROUP_ACCESS_DENIED: { status: 403, retryable: false, description: 'The caller is in none of the groups the resource is shared with.' },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    retryable: false,
+    description:
+      "A change authenticated by the token cookie alone came from another site's page (its Origin is not the platform's own nor in NAP_ALLOWED_ORIGINS).",
+  },
   NOT_FOUND: { status: 404, retryable: false, description: 'No route or resource of that name.' },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: 'The route exists but not with this method.' },
   CONFLICT: { status: 409, retryable: false, description: 'The request conflicts with the current state.' },
@@ -45,6 +51,34 @@ export const ERROR_CODES = {
     status: 400,
     retryable: false,
     description: 'An id or an indexed value is longer than the store can key; details name the collection.',
+  },
+  STORE_DOCUMENT_TOO_LARGE: {
+    status: 413,
+    retryable: false,
+    description: "A document would be larger than the store's limit (16 MiB, MongoDB's); details name the collection and the sizes.",
+  },
+  STORE_WRITE_CONCERN_FAILED: {
+    status: 503,
+    retryable: false,
+    description:
+      'The primary applied the write but a majority of the replica set did not confirm it in time; it may survive or be rolled back, so read before writing again.',
+  },
+  STORE_INTERRUPTED: {
+    status: 503,
+    retryable: true,
+    description:
+      'The store interrupted the operation (failover, shutdown, a killed operation); a multi-document write may be applied in part.',
+  },
+  STORE_AUTH_FAILED: {
+    status: 503,
+    retryable: false,
+    description:
+      "The store refused the service's credentials or their rights (MongoDB codes 18, 13); check the connection string and the user's roles.",
+  },
+  STORE_CURSOR_NOT_FOUND: {
+    status: 503,
+    retryable: true,
+    description: 'The store dropped the cursor of a read before it ended (a failover, or a cursor left idle too long); read again.',
   },
   JSON_TOO_DEEP: {
     status: 400,
@@ -91,6 +125,12 @@ export const ERROR_CODES = {
   JOB_NOT_FOUND: { status: 404, retryable: false, description: 'No job with that id.' },
   JOB_STATE_CONFLICT: { status: 409, retryable: false, description: 'The job is not in a state that allows the operation.' },
   TASK_NOT_FOUND: { status: 404, retryable: false, description: 'No task with that id in the job.' },
+  VALUE_TOO_LARGE: {
+    status: 413,
+    retryable: false,
+    description:
+      'A task output or job variable is larger than the largest value a job holds (NAP_JOB_MAX_VALUE_BYTES); its task fails with this code.',
+  },
   AUTOMATION_NOT_FOUND: { status: 404, retryable: false, description: 'No automation with that id.' },
   AUTOMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An automation with that name exists.' },
   FORM_NOT_FOUND: { status: 404, retryable: false, description: 'No form with that id or name.' },

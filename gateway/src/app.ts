@@ -6,6 +6,9 @@ import type { Bus, BusClient } from '@nap/bus';
 import type { Logger, PlatformMetrics } from '@nap/telemetry';
 import { Authenticator } from './auth/authenticator';
 import { createBodyReader } from './body';
+import { createBrowserSafety } from './browser-safety';
+import type { BrowserSafetyOptions } from './browser-safety';
+import { mountConsole } from './console-files';
 import { mountDocs } from './docs';
 import { answerThrown, answerUnrouted, createErrorAnswers } from './errors';
 import type { RequestLocals } from './exchange';
@@ -13,11 +16,12 @@ import { mountHealth } from './health';
 import { createOperationPath } from './operation';
 import { requestIdOf } from './request-id';
 import { RouteTable } from './routes';
+import { createSecurityHeaders } from './security-headers';
 import { createSessionCookies } from './session-cookie';
 import { createEventStreams } from './sse';
 import { UnavailableServices } from './unavailable';
 
-export interface GatewayOptions {
+export interface GatewayOptions extends BrowserSafetyOptions {
   bus: Bus;
   client: BusClient;
   logger: Logger;
@@ -33,8 +37,10 @@ export interface GatewayOptions {
   authenticator?: Authenticator;
   /** Token lifetime of login cookies, seconds (admin service decides the token itself). */
   cookieMaxAgeSeconds?: number;
-  /** Mark the `token` cookie Secure (behind TLS). */
+  /** Mark the `token` cookie Secure (behind TLS) whatever the request; it is anyway when the request came over https. */
   secureCookies?: boolean;
+  /** The built console served at `/console/` (`NAP_CONSOLE_DIR`); `console/dist` beside the gateway when unset. */
+  consoleDir?: string;
 }
 
 export interface Gateway {
@@ -60,6 +66,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const authenticator = options.authenticator ?? new Authenticator({ bus, client, logger });
   const routes = new RouteTable(CATALOG, { maxParamLength: options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH });
   const errors = createErrorAnswers(logger, options.bodyLimit);
+  const browser = createBrowserSafety(options);
   const serveOperation = createOperationPath({
     bus,
     client,
@@ -69,7 +76,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     routes,
     streams: createEventStreams({ bus, client, authenticator, logger }),
     readBody: createBodyReader({ bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH }),
-    setSessionCookie: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies }),
+    setSessionCookie: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies, browser }),
+    securityHeaders: createSecurityHeaders(browser),
+    browser,
     unavailable: new UnavailableServices(bus),
     errors,
   });
@@ -88,6 +97,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   mountHealth(app, bus, options.requiredServices ?? []);
   mountDocs(app);
+  mountConsole(app, { ...(options.consoleDir !== undefined ? { dir: options.consoleDir } : {}), logger });
   app.use(answerUnrouted(routes, errors));
   app.use(answerThrown(errors));
 

@@ -25,6 +25,10 @@ async function run(): Promise<void> {
     maxParamLength: config.maxParamLength,
     requiredServices: SERVICE_NAMES,
     cookieMaxAgeSeconds: config.tokenTtlSeconds,
+    publicUrl: config.publicUrl,
+    allowedOrigins: config.allowedOrigins,
+    trustProxy: config.trustProxy,
+    consoleDir: config.consoleDir,
   });
   await gateway.start();
   const metricsService = await offerProcessMetrics(bus, metrics, 'gateway');

@@ -7,6 +7,7 @@ import type { Authenticator } from './auth/authenticator';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import type { BodyReader } from './body';
+import type { BrowserSafety } from './browser-safety';
 import type { ErrorAnswers } from './errors';
 import type { OperationExchange, RequestLocals } from './exchange';
 import { forward, writeReply } from './forward';
@@ -14,6 +15,7 @@ import { observe } from './observe';
 import { requestIdOf } from './request-id';
 import { lookUpRoute } from './route-lookup';
 import type { RouteTable } from './routes';
+import type { SecurityHeaders } from './security-headers';
 import type { SessionCookieStep } from './session-cookie';
 import type { EventStreams } from './sse';
 import type { UnavailableServices } from './unavailable';
@@ -32,6 +34,10 @@ export interface OperationPathParts {
   setSessionCookie: SessionCookieStep;
   unavailable: UnavailableServices;
   errors: ErrorAnswers;
+  /** Headers every answer carries (helmet), set before any step may answer. */
+  securityHeaders: SecurityHeaders;
+  /** The cookie-session rules: a change sent with the cookie alone must come from the platform's own pages. */
+  browser: BrowserSafety;
 }
 
 /** Serves a catalog operation when the path is one; false to let express answer. */
@@ -39,13 +45,15 @@ export type OperationPath = (req: IncomingMessage, res: ServerResponse) => boole
 
 /**
  * The path of a catalog operation, on Node's request and response (express's per-request layers
- * cost more than the rest of the gateway's path): request id, route lookup, then either one of the
+ * cost more than the rest of the gateway's path): security headers, request id, route lookup, the
+ * cross-site rule of cookie sessions, then either one of the
  * event streams the gateway answers itself (sse.ts) or the pipeline of {@link handleOperation}.
  * Whatever a step throws is answered as the platform's error body.
  */
 export function createOperationPath(parts: OperationPathParts): OperationPath {
-  const { routes, streams, errors } = parts;
+  const { routes, streams, errors, browser } = parts;
   return (req, res) => {
+    parts.securityHeaders(req, res);
     const locals: RequestLocals = { requestId: requestIdOf(req, res) };
     let route: ReturnType<typeof lookUpRoute>;
     try {
@@ -57,6 +65,11 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
     if (!route) return false;
     const { op, params, query } = route;
     locals.op = op;
+    const crossSite = browser.refuseCrossSite(req, op, query.token);
+    if (crossSite) {
+      errors.send(res, locals, crossSite);
+      return true;
+    }
     const stream = op.response.contentType === 'text/event-stream' ? streams.get(op.id) : undefined;
     const work = stream
       ? stream(op, params, req, res, query, locals.requestId)

@@ -29,7 +29,9 @@ interface ComposeService {
   tmpfs?: string[];
   user?: string;
   environment?: Record<string, string>;
-  secrets?: string[];
+  secrets?: (string | { source: string; target: string })[];
+  entrypoint?: string[];
+  configs?: { source: string; target: string }[];
   volumes?: string[];
   ports?: string[];
   healthcheck?: Healthcheck;
@@ -40,6 +42,12 @@ interface ComposeFile {
   services: Record<string, ComposeService>;
   secrets: Record<string, { file: string }>;
   volumes: Record<string, unknown>;
+  configs: Record<string, { file: string }>;
+}
+
+/** Where a service finds each of its secrets (/run/secrets/<target>) → the project secret mounted there. */
+function mountedSecrets(service: ComposeService): Record<string, string> {
+  return Object.fromEntries((service.secrets ?? []).map((s) => (typeof s === 'string' ? [s, s] : [s.target, s.source])));
 }
 
 const SERVICES = ['admin', 'workflow', 'mop', 'gateway-devices', 'orch-proxy', 'studio'];
@@ -80,7 +88,13 @@ describe('deploy/docker/compose.yaml', () => {
       expect(onMongo?.profiles).toEqual(['mongo']);
       expect(embedded?.profiles).toEqual(['embedded']);
       expect(onMongo?.environment?.NAP_MONGO_URL_FILE).toBe('/run/secrets/nap_mongo_url');
-      expect(onMongo?.depends_on).toMatchObject({ nats: { condition: 'service_healthy' }, mongo: { condition: 'service_healthy' } });
+      expect(onMongo?.depends_on).toMatchObject({
+        nats: { condition: 'service_healthy' },
+        mongo: { condition: 'service_healthy' },
+        'mongo-init': { condition: 'service_completed_successfully' },
+      });
+      // its own MongoDB user: the URL of that user only, where every service reads it
+      expect(mountedSecrets(onMongo ?? {}).nap_mongo_url).toBe(`nap_mongo_url_${name.replace('-', '_')}`);
       expect(embedded?.environment).not.toHaveProperty('NAP_MONGO_URL_FILE');
       expect(embedded?.deploy?.replicas).toBe(1);
       // a volume of its own for its embedded database
@@ -89,6 +103,7 @@ describe('deploy/docker/compose.yaml', () => {
       expect(compose.volumes).toHaveProperty(volume ?? '');
     }
     expect(compose.services.mongo?.profiles).toEqual(['mongo']);
+    expect(compose.services['mongo-init']?.profiles).toEqual(['mongo']);
     expect(compose.services.nats?.profiles).toBeUndefined();
     expect(compose.services.gateway?.profiles).toBeUndefined();
     expect(compose.services.nats?.command).toEqual(expect.arrayContaining(['-js', '-sd', '/data']));
@@ -98,11 +113,12 @@ describe('deploy/docker/compose.yaml', () => {
 
   it('gives every service a health check, a restart policy and resource limits', () => {
     for (const [name, service] of Object.entries(compose.services)) {
-      expect([name, service.restart]).toEqual([name, 'unless-stopped']);
+      // mongo-init runs once at start and exits
+      expect([name, service.restart]).toEqual([name, name === 'mongo-init' ? 'no' : 'unless-stopped']);
       expect([name, service.deploy?.resources?.limits?.memory]).toEqual([name, expect.stringMatching(/^\d+[MG]$/)]);
       expect([name, service.deploy?.resources?.limits?.cpus]).toEqual([name, expect.stringMatching(/^\d+(\.\d+)?$/)]);
-      if (name === 'otel-collector') {
-        // optional, and its image has nothing to probe with: said so in the file
+      if (name === 'otel-collector' || name === 'mongo-init') {
+        // optional, and its image has nothing to probe with; or a step that runs once: said so in the file
         expect(service.healthcheck?.disable).toBe(true);
         continue;
       }
@@ -125,16 +141,52 @@ describe('deploy/docker/compose.yaml', () => {
       for (const key of ['NAP_SECRET_KEY', 'NAP_ADMIN_PASSWORD', 'NAP_MONGO_URL']) expect([name, key in env]).toEqual([name, false]);
       expect([name, env.NAP_SECRET_KEY_FILE]).toEqual([name, '/run/secrets/nap_secret_key']);
       for (const [key, value] of Object.entries(env)) {
-        if (key.endsWith('_FILE')) expect(service.secrets).toContain(value.replace('/run/secrets/', ''));
+        if (key.endsWith('_FILE'))
+          expect([name, key, mountedSecrets(service)]).toEqual([
+            name,
+            key,
+            expect.objectContaining({ [value.replace('/run/secrets/', '')]: expect.any(String) }),
+          ]);
       }
       expect([name, service.depends_on?.nats]).toEqual([name, { condition: 'service_healthy' }]);
     }
     expect(compose.services.admin?.environment?.NAP_ADMIN_PASSWORD_FILE).toBe('/run/secrets/nap_admin_password');
     expect(compose.services.gateway?.ports).toEqual(['${NAP_HTTP_PORT:-3000}:3000']);
     expect(compose.services.mongo?.environment?.MONGO_INITDB_ROOT_PASSWORD_FILE).toBe('/run/secrets/mongo_password');
-    // every secret file is one that make-secrets.sh writes
+    // every secret file is one that make-secrets.sh writes (the per-service URLs in its loop over the services)
     const maker = readFileSync(path.join(ROOT, 'deploy/docker/make-secrets.sh'), 'utf8');
-    for (const secret of Object.values(compose.secrets)) expect(maker).toContain(secret.file.replace('./', ''));
+    const loop = /for service in ([a-z -]+); do/.exec(maker)?.[1]?.split(' ') ?? [];
+    expect(loop).toEqual(SERVICES);
+    for (const secret of Object.values(compose.secrets)) {
+      const file = secret.file.replace('./', '');
+      const perService = /^secrets\/mongo-url-(.+)$/.exec(file)?.[1];
+      if (perService !== undefined)
+        expect([file, maker, loop]).toEqual([
+          file,
+          expect.stringContaining('secrets/mongo-url-$service'),
+          expect.arrayContaining([perService]),
+        ]);
+      else expect([file, maker]).toEqual([file, expect.stringContaining(file)]);
+    }
+  });
+
+  it('runs MongoDB as the one-member replica set rs0 with a key file, and a user per service made by the init step', () => {
+    const mongo = compose.services.mongo;
+    expect(mongo?.image).toMatch(/^mongo:\d+$/);
+    const start = (mongo?.command ?? []).join(' ');
+    expect(start).toContain('mongod --replSet rs0 --bind_ip_all --keyFile');
+    expect(mountedSecrets(mongo ?? {})).toMatchObject({ mongo_password: 'mongo_password', mongo_keyfile: 'mongo_keyfile' });
+    const init = compose.services['mongo-init'];
+    expect(init?.depends_on).toEqual({ mongo: { condition: 'service_healthy' } });
+    expect(init?.configs).toEqual([{ source: 'mongo_init', target: '/etc/nap/mongo-init.js' }]);
+    expect((init?.command ?? []).join(' ')).toContain('--file /etc/nap/mongo-init.js');
+    const script = readFileSync(path.join(ROOT, 'deploy/docker', compose.configs.mongo_init?.file ?? ''), 'utf8');
+    expect(script).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongo:27017' }] })");
+    expect(script).toContain("const roles = [{ role: 'readWrite', db: `nap_${service.replaceAll('-', '_')}` }];");
+    expect(/const SERVICES = \[([^\]]+)\]/.exec(script)?.[1]?.replaceAll("'", '').split(', ')).toEqual(SERVICES);
+    // the URLs make-secrets.sh writes name the replica set and the service's own user
+    const maker = readFileSync(path.join(ROOT, 'deploy/docker/make-secrets.sh'), 'utf8');
+    expect(maker).toContain("'mongodb://nap-%s:%s@mongo:27017/?replicaSet=rs0&authSource=admin'");
   });
 });
 

@@ -98,7 +98,32 @@ describe('values.schema.json (ajv)', () => {
       { nats: { config: { cluster: { enabled: true, replicas: 2 } } } },
       /\/nats\/config\/cluster\/replicas must be >= 3/,
     ],
-    ['a MongoDB replica set of one', { mongodb: { architecture: 'replicaset', replicaCount: 1 } }, /\/mongodb\/replicaCount must be >= 3/],
+    [
+      'a MongoDB replica set of two members (no majority survives one lost)',
+      { mongodb: { members: 2 } },
+      /\/mongodb\/members must be equal to one of the allowed values/,
+    ],
+    ['an arbiter', { mongodb: { arbiters: 1 } }, /\/mongodb must NOT have additional properties/],
+    [
+      'no Secret of NAP (the chart generates none)',
+      { secrets: { existingSecret: '' } },
+      /\/secrets\/existingSecret must NOT have fewer than 1 characters/,
+    ],
+    [
+      'a key of the NAP Secret that is no Secret key',
+      { secrets: { keys: { adminPassword: 'admin/password' } } },
+      /\/secrets\/keys\/adminPassword must match pattern/,
+    ],
+    [
+      "the bundled MongoDB without its users' passwords",
+      { mongodb: { existingSecret: '' } },
+      /\/mongodb\/existingSecret must NOT have fewer than 1 characters/,
+    ],
+    [
+      'a service key for no service',
+      { externalMongodb: { serviceKeys: { gateway: 'mongo-url' } } },
+      /\/externalMongodb\/serviceKeys must NOT have additional properties/,
+    ],
     ['pods as root', { podSecurityContext: { runAsNonRoot: false } }, /\/podSecurityContext\/runAsNonRoot must be equal to constant/],
     [
       'privilege escalation',
@@ -167,13 +192,34 @@ describe('the chart as helm renders it', () => {
   const podSpecOf = (o: K8sObject) => (o.spec as { template: { spec: PodSpec } }).template.spec;
   const named = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 
-  it('declares NATS and MongoDB as switchable dependencies', () => {
+  it("takes NATS from the NATS project's chart and MongoDB from MongoDB's operator, nothing from Bitnami", () => {
     const deps = chartYaml().dependencies ?? [];
-    expect(deps.find((d) => d.name === 'nats')).toMatchObject({
-      condition: 'nats.enabled',
-      repository: expect.stringContaining('nats-io'),
-    });
-    expect(deps.find((d) => d.name === 'mongodb')).toMatchObject({ condition: 'mongodb.enabled' });
+    expect(deps).toEqual([
+      { name: 'nats', version: '1.3.x', repository: 'https://nats-io.github.io/k8s/helm/charts/', condition: 'nats.enabled' },
+    ]);
+    for (const file of ['Chart.yaml', 'values.yaml'])
+      expect(readFileSync(path.join(CHART_DIR, file), 'utf8')).not.toMatch(/bitnami(?!\/readme-generator)/i);
+    const [mongodb] = named(render(), 'MongoDBCommunity');
+    expect(mongodb?.apiVersion).toBe('mongodbcommunity.mongodb.com/v1');
+  });
+
+  it('renders the same objects every time: no generated secret, so helm template and GitOps never change one', () => {
+    for (const args of [
+      [],
+      ['-f', path.join(CHART_DIR, 'examples/production.yaml')],
+      ['-f', path.join(CHART_DIR, 'examples/external.yaml')],
+    ]) {
+      const first = helm(['template', 'rel', chart, '--namespace', 'netops', ...args]);
+      const second = helm(['template', 'rel', chart, '--namespace', 'netops', ...args]);
+      expect(first.status).toBe(0);
+      expect(second.stdout).toBe(first.stdout);
+      expect(first.stdout).not.toMatch(/^kind: Secret$/m);
+    }
+    for (const file of readdirSync(path.join(CHART_DIR, 'templates')).filter((f) => f.endsWith('.yaml') || f.endsWith('.tpl')))
+      expect([file, /randAlphaNum|lookup /.test(readFileSync(path.join(CHART_DIR, 'templates', file), 'utf8'))]).toEqual([file, false]);
+    const r = helm(['template', 'rel', chart, '--set', 'secrets.existingSecret=']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('/secrets/existingSecret');
   });
 
   it.each(['values.yaml', ...examples.map((f) => `examples/${f}`)])('passes helm lint with %s', (file) => {
@@ -221,54 +267,91 @@ describe('the chart as helm renders it', () => {
     }
   });
 
-  it('keeps secrets in Secrets, mounted as files each process reads, never in clear', () => {
+  it("mounts secrets as files each process reads, never in clear: NAP's from existingSecret, each service its own MongoDB user", () => {
     const objects = render();
     for (const d of named(objects, 'Deployment')) {
       const pod = podSpecOf(d);
       const env = Object.fromEntries((pod.containers[0]?.env ?? []).map((e) => [e.name, e.value]));
       for (const name of ['NAP_SECRET_KEY', 'NAP_ADMIN_PASSWORD', 'NAP_MONGO_URL']) expect(env).not.toHaveProperty(name);
       expect(env.NAP_SECRET_KEY_FILE).toBe('/run/secrets/nap/secret-key');
-      const component = d.metadata.labels?.['app.kubernetes.io/component'];
-      const items = pod.volumes?.find((v) => v.name === 'secrets')?.projected?.sources.flatMap((s) => s.secret.items.map((i) => i.path));
-      // only admin gets the admin password; the gateway gets no store URL
-      expect(items?.includes('admin-password')).toBe(component === 'admin');
-      expect(items?.includes('mongo-url')).toBe(component !== 'gateway');
+      const component = d.metadata.labels?.['app.kubernetes.io/component'] ?? '';
+      const sources = pod.volumes?.find((v) => v.name === 'secrets')?.projected?.sources ?? [];
+      const items = sources.flatMap((source) => source.secret.items.map((i) => `${source.secret.name}:${i.key}>${i.path}`));
+      const expected = ['nap-secrets:secret-key>secret-key'];
+      if (component === 'admin') expected.push('nap-secrets:admin-password>admin-password');
+      // the connection string the operator writes for the service's own user; the gateway has none
+      if (component !== 'gateway') expected.push(`rel-nap-mongodb-admin-nap-${component}:connectionString.standard>mongo-url`);
+      expect([component, items]).toEqual([component, expected]);
+      expect(env.NAP_MONGO_URL_FILE).toBe(component === 'gateway' ? undefined : '/run/secrets/nap/mongo-url');
       for (const e of pod.containers[0]?.env ?? []) expect(e.value ?? '').not.toMatch(/:\/\/[^/]*@/);
     }
-    const secrets = named(objects, 'Secret');
-    expect(secrets.map((s) => s.metadata.name).sort()).toEqual(['rel-nap', 'rel-nap-mongodb']);
-    for (const s of secrets) expect(s.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
-    // generated once: the template reuses what `lookup` finds
-    expect(readFileSync(path.join(CHART_DIR, 'templates/secret.yaml'), 'utf8')).toMatch(/lookup "v1" "Secret"/);
-    const napSecret = secrets.find((s) => s.metadata.name === 'rel-nap');
-    const mongoSecret = secrets.find((s) => s.metadata.name === 'rel-nap-mongodb');
-    const mongoUrl = Buffer.from(napSecret?.data?.['mongo-url'] ?? '', 'base64').toString();
-    const rootPassword = Buffer.from(mongoSecret?.data?.['mongodb-root-password'] ?? '', 'base64').toString();
-    expect(rootPassword).toMatch(/^[A-Za-z0-9]{32}$/);
-    expect(mongoUrl).toBe(`mongodb://root:${rootPassword}@rel-mongodb.netops.svc:27017/?authSource=admin`);
+    expect(named(objects, 'Secret')).toEqual([]);
 
-    // with an existing Secret the chart creates none of NAP's
+    // other key names in existingSecret
+    const renamed = render([
+      '--set',
+      'secrets.existingSecret=ops-nap',
+      '--set',
+      'secrets.keys.secretKey=key',
+      '--set',
+      'secrets.keys.adminPassword=pw',
+    ]);
+    const adminPod = named(renamed, 'Deployment').find((d) => d.metadata.name === 'rel-nap-admin');
+    const napSource = adminPod ? podSpecOf(adminPod).volumes?.find((v) => v.name === 'secrets')?.projected?.sources[0]?.secret : undefined;
+    expect(napSource).toEqual({
+      name: 'ops-nap',
+      items: [
+        { key: 'key', path: 'secret-key' },
+        { key: 'pw', path: 'admin-password' },
+      ],
+    });
+    expect(JSON.stringify(renamed.find((o) => o.kind === 'Pod')?.spec)).toContain('"secretName":"ops-nap"');
+
+    // an external MongoDB: each service its own URL (its own user) from the Secret
     const external = render(['-f', path.join(CHART_DIR, 'examples/external.yaml')]);
     expect(named(external, 'Secret')).toEqual([]);
-    const admin = named(external, 'Deployment').find((d) => d.metadata.name === 'rel-nap-admin');
-    const sources = admin ? podSpecOf(admin).volumes?.find((v) => v.name === 'secrets')?.projected?.sources : undefined;
-    expect(sources?.map((s) => s.secret.name)).toEqual(['nap-secrets', 'nap-store', 'nap-bus']);
-    const env = Object.fromEntries((admin ? (podSpecOf(admin).containers[0]?.env ?? []) : []).map((e) => [e.name, e.value]));
-    expect(env).toMatchObject({ NAP_MONGO_URL_FILE: '/run/secrets/nap/mongo-url', NAP_NATS_URL_FILE: '/run/secrets/nap/nats-url' });
+    expect(named(external, 'MongoDBCommunity')).toEqual([]);
+    for (const name of ['admin', 'workflow', 'gateway-devices']) {
+      const d = named(external, 'Deployment').find((o) => o.metadata.name === `rel-nap-${name}`);
+      const sources = d ? podSpecOf(d).volumes?.find((v) => v.name === 'secrets')?.projected?.sources : undefined;
+      expect(sources?.find((source) => source.secret.name === 'nap-store')?.secret.items).toEqual([
+        { key: `mongo-url-${name}`, path: 'mongo-url' },
+      ]);
+      expect(sources?.map((source) => source.secret.name)).toEqual(['nap-secrets', 'nap-store', 'nap-bus']);
+      const env = Object.fromEntries((d ? (podSpecOf(d).containers[0]?.env ?? []) : []).map((e) => [e.name, e.value]));
+      expect(env).toMatchObject({ NAP_MONGO_URL_FILE: '/run/secrets/nap/mongo-url', NAP_NATS_URL_FILE: '/run/secrets/nap/nats-url' });
+    }
   });
 
-  it('points at the dependencies it installs, and at a replica set in production', () => {
+  it('makes a replica set with the MongoDB operator: one member by default; in production three that hold the data, no arbiter; a least-privilege user per service', () => {
     const admin = named(render(), 'Deployment').find((d) => d.metadata.name === 'rel-nap-admin');
     expect(admin && podSpecOf(admin).containers[0]?.env).toContainEqual({ name: 'NAP_NATS_URL', value: 'nats://rel-nats.netops.svc:4222' });
-    const production = render(['-f', path.join(CHART_DIR, 'examples/production.yaml')]);
-    const url = Buffer.from(
-      named(production, 'Secret').find((s) => s.metadata.name === 'rel-nap')?.data?.['mongo-url'] ?? '',
-      'base64',
-    ).toString();
-    expect(url).toMatch(
-      /^mongodb:\/\/root:[A-Za-z0-9]{32}@rel-mongodb-0\.rel-mongodb-headless\.netops\.svc:27017,rel-mongodb-1\..*,rel-mongodb-2\..*\/\?authSource=admin&replicaSet=rs0$/,
+    const [trial] = named(render(), 'MongoDBCommunity');
+    expect(trial?.spec).toMatchObject({ type: 'ReplicaSet', members: 1, arbiters: 0 });
+    const [production] = named(render(['-f', path.join(CHART_DIR, 'examples/production.yaml')]), 'MongoDBCommunity');
+    const spec = production?.spec as {
+      members: number;
+      arbiters: number;
+      security: unknown;
+      users: { name: string; db: string; passwordSecretRef: { name: string; key: string }; roles: { name: string; db: string }[] }[];
+      statefulSet: { spec: { template: { spec: { topologySpreadConstraints?: { topologyKey: string }[] } } } };
+    };
+    expect(production?.metadata.name).toBe('rel-nap-mongodb');
+    expect({ members: spec.members, arbiters: spec.arbiters }).toEqual({ members: 3, arbiters: 0 });
+    expect(spec.security).toEqual({ authentication: { modes: ['SCRAM'] } });
+    expect(spec.users.map((u) => [u.name, u.db, u.passwordSecretRef, u.roles])).toEqual(
+      COMPONENTS.filter((c) => c !== 'gateway').map((c) => [
+        `nap-${c}`,
+        'admin',
+        { name: 'nap-mongodb-passwords', key: c },
+        [{ name: 'readWrite', db: `nap_${c.replace('-', '_')}` }],
+      ]),
     );
-    expect(production.find((o) => o.kind === 'Deployment')).toBeDefined();
+    expect(spec.statefulSet.spec.template.spec.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual([
+      'topology.kubernetes.io/zone',
+      'kubernetes.io/hostname',
+    ]);
+    expect(readFileSync(path.join(CHART_DIR, 'examples/production.yaml'), 'utf8')).toMatch(/no arbiter/);
   });
 
   it('autoscales the gateway and the workflow engine, and budgets disruptions of what runs more than once', () => {
@@ -348,6 +431,6 @@ describe('the chart as helm renders it', () => {
     const install = helm(['install', 'rel', chart, '--namespace', 'netops', '--dry-run=client']);
     expect(install.status).toBe(0);
     expect(install.stdout).toContain('helm test rel -n netops');
-    expect(install.stdout).toContain("get secret rel-nap -o jsonpath='{.data.admin-password}'");
+    expect(install.stdout).toContain("get secret nap-secrets -o jsonpath='{.data.admin-password}'");
   });
 });

@@ -296,15 +296,21 @@ export type ApplicationHealth = Static<typeof applicationHealthSchema>;
 
 // ---- indexes ----
 
-/** A declared index of a collection (`keys` in order: field → 1 or -1). */
+/**
+ * An index of a collection (`keys` in order: field → 1 or -1; an index the platform does not manage,
+ * made in MongoDB by an operator, may have a kind instead: `text`, `hashed`, `2dsphere`).
+ */
 export const indexSpecSchema = withId(
   'nap:schemas/index-spec',
   obj(
     {
       name: str({ description: "MongoDB's default name (field_1_other_-1) unless declared" }),
-      keys: mapOf(Type.Union([literal(1), literal(-1)])),
+      keys: mapOf(Type.Union([literal(1), literal(-1), str()])),
       unique: bool(),
       sparse: bool(),
+      partialFilterExpression: anyObject('only the documents that match are indexed (MongoDB)'),
+      expireAfterSeconds: int({ minimum: 0, description: 'documents expire this long after the date in the key (MongoDB TTL)' }),
+      collation: anyObject('string comparison of the index (MongoDB collation)'),
     },
     ['keys'],
   ),

@@ -104,6 +104,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       maxParamLength: config.maxParamLength,
       requiredServices: options.services ?? SERVICE_NAMES,
       cookieMaxAgeSeconds: config.tokenTtlSeconds,
+      publicUrl: config.publicUrl,
+      allowedOrigins: config.allowedOrigins,
+      trustProxy: config.trustProxy,
+      consoleDir: config.consoleDir,
     });
     await gateway.start();
     const server = await listen(gateway.handler, config.host, config.port, {

@@ -112,3 +112,28 @@ describe('createSecretBox', () => {
     expect(() => createSecretBox('another-secret-sixteen').open(sealed)).toThrow();
   });
 });
+
+describe('browser settings', () => {
+  it('reads the public URL, the allowed origins, the proxy trust and the console folder', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-config-'));
+    const config = loadConfig({
+      NAP_DATA_DIR: dir,
+      NAP_PUBLIC_URL: 'https://NAP.example.net/',
+      NAP_ALLOWED_ORIGINS: 'https://ops.example.net, http://127.0.0.1:8080',
+      NAP_TRUST_PROXY: 'true',
+      NAP_CONSOLE_DIR: 'console/dist',
+    });
+    expect(config.publicUrl).toBe('https://nap.example.net');
+    expect(config.allowedOrigins).toEqual(['https://ops.example.net', 'http://127.0.0.1:8080']);
+    expect(config.trustProxy).toBe(true);
+    expect(config.consoleDir).toBe(path.resolve('console/dist'));
+    expect(loadConfig({ NAP_DATA_DIR: dir })).toMatchObject({ allowedOrigins: [], trustProxy: false });
+  });
+
+  it('refuses an origin with a path and a public URL that is not http(s), naming each', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-config-'));
+    const load = () => loadConfig({ NAP_DATA_DIR: dir, NAP_PUBLIC_URL: 'ftp://nap', NAP_ALLOWED_ORIGINS: 'https://ops.example.net/app' });
+    expect(load).toThrow(/NAP_PUBLIC_URL/);
+    expect(load).toThrow(/NAP_ALLOWED_ORIGINS holds "https:\/\/ops.example.net\/app"/);
+  });
+});

@@ -36,6 +36,18 @@ export interface RuntimeConfig {
   headersTimeoutMs: number;
   /** Time a client has to send a whole request (headers and body), ms. */
   requestTimeoutMs: number;
+  /**
+   * `NAP_PUBLIC_URL`: where people reach the platform (`https://nap.example.net`). Its origin is the
+   * platform's own for the cross-site rule of cookie sessions, and an https URL makes the `token`
+   * cookie `Secure` and turns HSTS on.
+   */
+  publicUrl?: string;
+  /** `NAP_ALLOWED_ORIGINS`: further origins (comma-separated) whose pages may change things with the cookie session. */
+  allowedOrigins?: string[];
+  /** `NAP_TRUST_PROXY`: believe `X-Forwarded-Proto` and `X-Forwarded-Host` of the proxy in front of the gateway. */
+  trustProxy?: boolean;
+  /** `NAP_CONSOLE_DIR`: the built console (`console/dist`) the gateway serves at `/console/`; found beside the gateway when unset. */
+  consoleDir?: string;
 }
 
 const ENV_SCHEMA = {
@@ -58,6 +70,10 @@ const ENV_SCHEMA = {
     NAP_MAX_PARAM_LENGTH: { type: 'integer', minimum: 64, maximum: 1024 },
     NAP_HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000 },
     NAP_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000 },
+    NAP_PUBLIC_URL: { type: 'string', pattern: '^https?://[^/?#]+' },
+    NAP_ALLOWED_ORIGINS: { type: 'string' },
+    NAP_TRUST_PROXY: { enum: ['1', '0', 'true', 'false', 'yes', 'no'] },
+    NAP_CONSOLE_DIR: { type: 'string', minLength: 1 },
   },
 } as const;
 
@@ -114,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     for (const e of validate.errors ?? []) problems.push(`${e.instancePath.slice(1) || 'environment'} ${e.message ?? 'is invalid'}`);
   }
   for (const key of options.require ?? []) if (values[key] === undefined) problems.push(`${key} is required`);
+  const allowedOrigins = originsOf(values.NAP_ALLOWED_ORIGINS, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(String(values.NAP_DATA_DIR ?? './data'));
   const config: RuntimeConfig = {
@@ -130,7 +147,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     maxParamLength: Number(values.NAP_MAX_PARAM_LENGTH ?? DEFAULT_MAX_PARAM_LENGTH),
     headersTimeoutMs: Number(values.NAP_HEADERS_TIMEOUT_MS ?? 10_000),
     requestTimeoutMs: Number(values.NAP_REQUEST_TIMEOUT_MS ?? 30_000),
+    allowedOrigins,
+    trustProxy: ['1', 'true', 'yes'].includes(String(values.NAP_TRUST_PROXY ?? 'false')),
   };
+  if (values.NAP_PUBLIC_URL !== undefined) config.publicUrl = new URL(String(values.NAP_PUBLIC_URL)).origin;
+  if (values.NAP_CONSOLE_DIR !== undefined) config.consoleDir = path.resolve(String(values.NAP_CONSOLE_DIR));
   if (values.NAP_HEALTH_PORT !== undefined) config.healthPort = Number(values.NAP_HEALTH_PORT);
   if (config.headersTimeoutMs > config.requestTimeoutMs) problems.push('NAP_HEADERS_TIMEOUT_MS must not exceed NAP_REQUEST_TIMEOUT_MS');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -138,6 +159,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (values.NAP_MONGO_URL !== undefined) config.mongoUrl = String(values.NAP_MONGO_URL);
   if (values.NAP_ADMIN_PASSWORD !== undefined) config.adminPassword = String(values.NAP_ADMIN_PASSWORD);
   return config;
+}
+
+/**
+ * The origins of `NAP_ALLOWED_ORIGINS` as browsers send them in `Origin` (`https://ops.example.net`,
+ * no path, default port left out); a value that is not an http(s) origin is a problem named here.
+ */
+function originsOf(value: unknown, problems: string[]): string[] {
+  if (value === undefined) return [];
+  const origins: string[] = [];
+  for (const part of String(value).split(',')) {
+    const text = part.trim();
+    if (text === '') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(text);
+    } catch {
+      url = undefined;
+    }
+    const bare = url !== undefined && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '';
+    if (url === undefined || !['http:', 'https:'].includes(url.protocol) || !bare) {
+      problems.push(
+        `NAP_ALLOWED_ORIGINS holds "${text}", which is not an origin such as https://ops.example.net (scheme, host, port; no path)`,
+      );
+    } else {
+      origins.push(url.origin);
+    }
+  }
+  return origins;
 }
 
 function localSecret(dataDir: string): string {

@@ -226,6 +226,23 @@ describe('EmbeddedStore', () => {
     });
   });
 
+  describe('what only MongoDB has', () => {
+    it('refuses partial, TTL and collation indexes, naming the index, rather than index every document as if they held', async () => {
+      const docs = open().collection('docs');
+      for (const option of [
+        { partialFilterExpression: { a: { $exists: true } } },
+        { expireAfterSeconds: 60 },
+        { collation: { locale: 'en' } },
+      ]) {
+        await expect(docs.createIndexes([{ name: 'special', keys: { a: 1 }, ...option }])).rejects.toMatchObject({
+          code: 'BAD_REQUEST',
+          message: expect.stringContaining('"special"'),
+        });
+      }
+      expect(await docs.listIndexes()).toEqual([]);
+    });
+  });
+
   describe('keys too long for LMDB', () => {
     it('refuses over-long ids with 400 STORE_KEY_TOO_LONG on reads and writes, and keys long indexed values by a prefix', async () => {
       const docs = open().collection('docs');
@@ -263,20 +280,22 @@ describe('EmbeddedStore', () => {
     it('commits the writes of one turn together; one that fails leaves the others of its batch and nothing of its own', async () => {
       const docs = open().collection('docs');
       await docs.createIndexes([{ keys: { name: 1 }, unique: true }]);
-      await docs.insertOne({ _id: 'taken', name: 'taken' });
+      await docs.insertMany([
+        { _id: 'taken', name: 'taken', tag: 't' },
+        { _id: 'twin', name: 'twin', tag: 't' },
+      ]);
       const results = await Promise.allSettled([
         docs.insertOne({ _id: 'a', name: 'a' }),
-        docs.insertMany([
-          { _id: 'm1', name: 'm1' },
-          { _id: 'm2', name: 'taken' },
-        ]),
+        // an index build that fails after it wrote entries: rolled back, alone
+        docs.createIndexes([{ keys: { tag: 1 }, unique: true }]),
         docs.updateOne({ _id: 'taken' }, { $set: { 'deep.er.value': 1 } }),
         docs.insertOne({ _id: 'b', name: 'taken' }),
         docs.insertOne({ _id: 'c', name: 'c' }),
       ]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
-      expect((await docs.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'c', 'taken']);
-      expect(await docs.findOne({ _id: 'taken' })).toEqual({ _id: 'taken', name: 'taken', deep: { er: { value: 1 } } });
+      expect((await docs.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'c', 'taken', 'twin']);
+      expect((await docs.listIndexes()).map((i) => i.name)).toEqual(['name_1']);
+      expect(await docs.findOne({ _id: 'taken' })).toEqual({ _id: 'taken', name: 'taken', tag: 't', deep: { er: { value: 1 } } });
     });
 
     it('applies $set and $unset of named paths as MongoDB does, and leaves other updates to the general path', async () => {

@@ -3,7 +3,8 @@ export { createStore, type StoreConfig } from './create-store';
 export { createEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } from './internal/embedded/embedded-store';
 export type { QueryStats } from './internal/embedded/query-exec';
 export { createMongoStore, type MongoStoreOptions } from './internal/mongo/mongo-store';
-export type { DuplicateKeyDetails } from './internal/errors';
+export type { DocumentTooLargeDetails, DuplicateKeyDetails } from './internal/errors';
+export { MAX_DOCUMENT_BYTES } from './internal/errors';
 export {
   DEFAULT_LIST_LIMIT,
   MAX_LIST_LIMIT,

@@ -39,6 +39,21 @@ export interface IndexSpec {
   unique?: boolean;
   /** Unique indexes skip documents that lack the field. */
   sparse?: boolean;
+  /** MongoDB only (the embedded store refuses it): only documents matching this filter are indexed. */
+  partialFilterExpression?: Filter;
+  /** MongoDB only (the embedded store refuses it): a TTL index; documents expire this many seconds after the date in its key. */
+  expireAfterSeconds?: number;
+  /** MongoDB only (the embedded store refuses it): the collation of the index (`{ locale: 'en', strength: 2 }`). */
+  collation?: Record<string, unknown>;
+}
+
+/**
+ * An index as `listIndexes` reports it. Indexes that NAP does not manage (made in MongoDB by an
+ * operator) may have a kind instead of a direction in their keys: `text`, `hashed`, `2dsphere`.
+ */
+export interface ListedIndex extends Omit<IndexSpec, 'keys'> {
+  name: string;
+  keys: Record<string, 1 | -1 | string>;
 }
 
 /** Outcome of `updateOne`, `updateMany` and `replaceOne`. */
@@ -60,15 +75,24 @@ export interface FindOneAndUpdateOptions {
 }
 
 /**
- * One collection with MongoDB semantics. Every method returns plain objects with string ids; no
- * driver type escapes. Errors are `AppError`s: `STORE_DUPLICATE_KEY` details name the index
- * (status 409, repositories translate it to their own `<DOMAIN>_ALREADY_EXISTS`), and
- * `STORE_UNAVAILABLE` (503) when the store cannot be reached.
+ * One collection with MongoDB semantics, the same on both stores: a sort ends with `_id` ascending
+ * unless it names `_id` (ties never change order between pages), `undefined` members of documents
+ * and updates are left out (never stored as null) while `undefined` in a filter means null, and no
+ * document may exceed 16 MiB of BSON. Every method returns plain objects with string ids; no driver
+ * type escapes. Errors are `AppError`s: `STORE_DUPLICATE_KEY` details name the index (status 409,
+ * repositories translate it to their own `<DOMAIN>_ALREADY_EXISTS`), `STORE_DOCUMENT_TOO_LARGE`
+ * (413), `STORE_UNAVAILABLE` (503) when the store cannot be reached, `TIMEOUT` (504) past the
+ * request's deadline; on MongoDB also `STORE_WRITE_CONCERN_FAILED`, `STORE_INTERRUPTED`,
+ * `STORE_AUTH_FAILED` and `STORE_CURSOR_NOT_FOUND`.
  */
 export interface Collection<T extends Doc = Doc> {
   readonly name: string;
   /** Inserts; `_id` is generated (UUID v4) when absent. Returns the stored document. */
   insertOne(doc: Omit<T, '_id'> & { _id?: string }): Promise<T>;
+  /**
+   * Inserts in order, as MongoDB's ordered `insertMany`: the documents before the first refused
+   * one stay inserted, the rest are not; the error's `details.insertedCount` says how many went in.
+   */
   insertMany(docs: (Omit<T, '_id'> & { _id?: string })[]): Promise<T[]>;
   findOne(filter: Filter, options?: FindOptions): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
@@ -84,8 +108,8 @@ export interface Collection<T extends Doc = Doc> {
   deleteMany(filter: Filter): Promise<number>;
   /** Creates indexes that do not exist yet; fails with `STORE_DUPLICATE_KEY` if existing data breaks a unique one. */
   createIndexes(specs: IndexSpec[]): Promise<void>;
-  /** The indexes of the collection, `_id` excluded. */
-  listIndexes(): Promise<(IndexSpec & { name: string })[]>;
+  /** The indexes of the collection, `_id` excluded, their options with them. */
+  listIndexes(): Promise<ListedIndex[]>;
   /** Drops the index of that name; false when the collection has none of that name (`_id_` cannot be dropped). */
   dropIndex(name: string): Promise<boolean>;
 }

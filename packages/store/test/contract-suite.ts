@@ -647,6 +647,94 @@ export function runStoreContractSuite(
       });
     });
 
+    describe('the same as MongoDB', () => {
+      const MIB = 1024 * 1024;
+
+      it('refuses a document over 16 MiB with STORE_DOCUMENT_TOO_LARGE on insert, replace and update, changing nothing', async () => {
+        const items = (await fresh()).collection('items');
+        const tooLarge = { code: 'STORE_DOCUMENT_TOO_LARGE', status: 413, details: { collection: 'items', limitBytes: 16 * MIB } };
+        await expect(items.insertOne({ _id: 'big', s: 'x'.repeat(16 * MIB) })).rejects.toMatchObject(tooLarge);
+        await items.insertOne({ _id: 'fits', s: 'x'.repeat(15 * MIB) });
+        await expect(items.updateOne({ _id: 'fits' }, { $set: { t: 'y'.repeat(2 * MIB) } })).rejects.toMatchObject(tooLarge);
+        await expect(items.findOneAndUpdate({ _id: 'fits' }, { $set: { t: 'y'.repeat(2 * MIB) } })).rejects.toMatchObject(tooLarge);
+        await expect(items.replaceOne({ _id: 'fits' }, { s: 'z'.repeat(17 * MIB) })).rejects.toMatchObject(tooLarge);
+        const kept = await items.findOne({ _id: 'fits' }, { projection: { t: 1 } });
+        expect(kept).toEqual({ _id: 'fits' });
+        expect(await items.countDocuments({})).toBe(1);
+      });
+
+      it('leaves undefined members out of documents and updates, and reads undefined in a filter as null', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertOne({ _id: 'u1', a: undefined, b: 1, nested: { c: undefined, d: 2 }, list: [undefined, 1] });
+        await items.insertOne({ _id: 'u2', a: 5, b: 2 });
+        expect(await items.findOne({ _id: 'u1' })).toEqual({ _id: 'u1', b: 1, nested: { d: 2 }, list: [null, 1] });
+        expect(ids(await items.find({ a: { $exists: false } }))).toEqual(['u1']);
+        expect(ids(await items.find({ 'nested.c': { $exists: true } }))).toEqual([]);
+        await items.updateOne({ _id: 'u1' }, { $set: { b: undefined, e: 3 } });
+        expect(await items.findOne({ _id: 'u1' }, { projection: { b: 1, e: 1 } })).toEqual({ _id: 'u1', b: 1, e: 3 });
+        // never `{}`: undefined in a filter matches what null matches (a missing field), nothing else
+        expect(ids(await items.find({ a: undefined }))).toEqual(['u1']);
+        expect(await items.countDocuments({ a: undefined, b: 1 })).toBe(1);
+        expect(await items.deleteMany({ a: undefined })).toBe(1);
+        expect(ids(await items.find({}))).toEqual(['u2']);
+      });
+
+      it('breaks ties of every sort by _id ascending, with or without an index, in both directions, so pages never repeat', async () => {
+        const store = await fresh();
+        const data = [
+          { _id: 'd', g: 1 },
+          { _id: 'a', g: 2 },
+          { _id: 'f', g: 1 },
+          { _id: 'c', g: 2 },
+          { _id: 'b', g: 1 },
+          { _id: 'e', g: 2 },
+        ];
+        const up = store.collection('ties-up');
+        const down = store.collection('ties-down');
+        const plain = store.collection('ties-plain');
+        await up.createIndexes([{ keys: { g: 1 } }]);
+        await down.createIndexes([{ keys: { g: -1 } }]);
+        for (const items of [up, down, plain]) {
+          await items.insertMany(data);
+          expect(ids(await items.find({}, { sort: { g: 1 } }))).toEqual(['b', 'd', 'f', 'a', 'c', 'e']);
+          expect(ids(await items.find({}, { sort: { g: -1 } }))).toEqual(['a', 'c', 'e', 'b', 'd', 'f']);
+          expect(ids(await items.find({ g: 2 }, { sort: { g: 1 } }))).toEqual(['a', 'c', 'e']);
+          const pages = [];
+          for (let skip = 0; skip < 6; skip += 2) pages.push(...ids(await items.find({}, { sort: { g: -1 }, skip, limit: 2 })));
+          expect(pages).toEqual(['a', 'c', 'e', 'b', 'd', 'f']);
+          expect((await items.findOne({}, { sort: { g: 1 } }))?._id).toBe('b');
+          expect((await items.findOneAndUpdate({ g: 2 }, { $set: { seen: true } }, { sort: { g: -1 } }))?._id).toBe('a');
+        }
+      });
+
+      it('inserts many in order: those before a refused document stay, the rest are not inserted, and the error says how many went in', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertOne({ _id: 'b', n: 0 });
+        await expect(items.insertMany([{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }])).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          details: { index: '_id_', key: { _id: 'b' }, insertedCount: 1 },
+        });
+        expect(sortedIds(await items.find({}))).toEqual(['a', 'b']);
+        await expect(items.insertMany([{ _id: 'x' }, { _id: 'y', s: 'x'.repeat(17 * MIB) }, { _id: 'z' }])).rejects.toMatchObject({
+          code: 'STORE_DOCUMENT_TOO_LARGE',
+          details: { insertedCount: 1 },
+        });
+        expect(sortedIds(await items.find({}))).toEqual(['a', 'b', 'x']);
+      });
+
+      it('makes a misnamed unique index again under its declared name, unique all along, with no bridge left', async () => {
+        const store = await fresh();
+        const runs = store.collection('runs');
+        await runs.insertMany([{ job: 'j1' }, { job: 'j2' }]);
+        await runs.createIndexes([{ keys: { job: 1 }, unique: true }]);
+        const declared = new DeclaredIndexes(store, { runs: [{ name: 'by_job', keys: { job: 1 }, unique: true }] });
+        expect((await declared.status('runs')).misnamed.map((m) => [m.expected.name, m.actual.name])).toEqual([['by_job', 'job_1']]);
+        await declared.create('runs');
+        expect(await runs.listIndexes()).toEqual([{ name: 'by_job', keys: { job: 1 }, unique: true, sparse: false }]);
+        await expect(runs.insertOne({ job: 'j1' })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY', details: { index: 'by_job' } });
+      });
+    });
+
     describe('persistence', () => {
       it('keeps documents, collections and indexes across a reopen', async () => {
         const store = await fresh();

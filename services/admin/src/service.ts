@@ -1,38 +1,38 @@
 import { serve } from '@nap/bus';
 import type { RegisteredService } from '@nap/bus';
-import { AppError, RELEASE, eventSubject, getEvent, validateEvent } from '@nap/contracts';
+import { RELEASE } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
-import { OutboundHttp } from './clients/outbound-http';
-import { AdapterDomain } from './domain/adapters';
-import { AdminDomain } from './domain/admin';
-import { ApplicationDomain } from './domain/applications';
-import { IntegrationDomain } from './domain/integrations';
-import { AdminLiveSettings } from './domain/live-settings';
-import { ProfileDomain } from './domain/profiles';
-import { generatePassword } from './domain/password';
-import { accountHandlers } from './handlers/accounts';
-import { adapterHandlers } from './handlers/adapters';
-import { applicationHandlers } from './handlers/applications';
-import { integrationHandlers } from './handlers/integrations';
-import { integrationModelHandlers } from './handlers/integration-models';
-import { outsideCallHandlers } from './handlers/outside-calls';
-import { authHandlers } from './handlers/auth';
-import { groupHandlers } from './handlers/groups';
-import { healthHandlers } from './handlers/health';
-import { profileHandlers } from './handlers/profiles';
-import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
-import { LinkDomain } from './domain/links';
-import { linkHandlers } from './handlers/links';
-import { IndexAdministration } from './domain/indexes';
-import { Replicas } from './domain/replicas';
-import { indexHandlers } from './handlers/indexes';
-import { PrebuiltDomain } from './domain/prebuilts';
-import { prebuiltHandlers } from './handlers/prebuilts';
-import { RepositoryDomain } from './domain/repositories';
-import { repositoryHandlers } from './handlers/repositories';
-import { registerAdminMetrics } from './domain/platform-metrics';
 import { DeclaredIndexes } from '@nap/store';
+import { AdminEvents } from './clients/events';
+import { IntegrationCalls } from './clients/integration-calls';
+import { OutboundHttp } from './clients/outbound-http';
+import { PackageSources } from './clients/package-sources';
+import { Replicas } from './clients/replicas';
+import { ServiceIndexes } from './clients/service-indexes';
+import { profileLiveSettings, signingKeyLoader } from './context';
+import type { AdminContext } from './context';
+import { AdminLiveSettings } from './domain/live-settings';
+import { generatePassword } from './domain/password';
+import { AdapterMonitor } from './engine/adapter-monitor';
+import { ApplicationReconciler } from './engine/application-reconciler';
+import { bootstrapAdministrator, bootstrapProfiles } from './engine/bootstrap';
+import { registerAdminMetrics } from './metrics';
+import { adminHandlers } from './handlers';
+import { AccountRepository } from './store/accounts';
+import { ActiveProfileRepository } from './store/active-profile';
+import { AdapterRepository } from './store/adapters';
+import { ApplicationStateRepository } from './store/application-states';
+import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
+import { GroupRepository } from './store/groups';
+import { IntegrationModelSourceRepository } from './store/integration-model-sources';
+import { IntegrationModelRepository } from './store/integration-models';
+import { IntegrationRepository } from './store/integrations';
+import { LinkRepository } from './store/links';
+import { PrebuiltRepository } from './store/prebuilts';
+import { ProfileRepository } from './store/profiles';
+import { SessionRepository } from './store/sessions';
+import { SigningKeyRepository } from './store/signing-keys';
 
 export interface AdminServiceOptions {
   /** Where the generated first password is shown (once); stderr by default, never the log. */
@@ -45,63 +45,56 @@ export interface AdminServiceOptions {
  * The admin service: accounts, groups, roles, authentication, platform health, and the outside
  * systems (integration models, integrations, adapters), whose credentials it alone holds.
  */
-export function createAdminService(
-  deps: ServiceDeps,
-  options: AdminServiceOptions = {},
-): ServiceModule & {
-  domain: AdminDomain;
-  adapters: AdapterDomain;
-  integrations: IntegrationDomain;
-  applications: ApplicationDomain;
-  profiles: ProfileDomain;
-  live: AdminLiveSettings;
-} {
+export function createAdminService(deps: ServiceDeps, options: AdminServiceOptions = {}): ServiceModule {
   const { bus, store, logger, metrics, config, client } = deps;
   const secrets = createSecretBox(config.secretKey);
-  const publish = async (entity: string, id: string, event: string, payload: object): Promise<void> => {
-    // the payload schemas of contracts are the promise to subscribers: never publish one that breaks it
-    const problems = validateEvent(getEvent('admin', entity, event), payload);
-    if (problems.length > 0)
-      throw new AppError('INTERNAL', `Event ${entity}.${event} does not match its schema: ${problems.map((p) => p.message).join('; ')}`);
-    await bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
-  };
-  const live = new AdminLiveSettings({ tokenTtlSeconds: config.tokenTtlSeconds });
-  const domain = new AdminDomain({ store, secrets, sessions: live, emit: publish });
+  const settings = new AdminLiveSettings({ tokenTtlSeconds: config.tokenTtlSeconds });
   const http = new OutboundHttp();
-  const integrations = new IntegrationDomain(store, secrets, http, live);
-  const adapters = new AdapterDomain(
-    store,
-    secrets,
+  const events = new AdminEvents(bus);
+  const replicas = new Replicas(bus);
+  const applicationStates = new ApplicationStateRepository(store);
+  const modelSources = new IntegrationModelSourceRepository(store);
+  const svc: AdminContext = {
+    accounts: new AccountRepository(store),
+    groups: new GroupRepository(store),
+    sessions: new SessionRepository(store),
+    links: new LinkRepository(store),
+    applicationStates,
+    profiles: new ProfileRepository(store),
+    activeProfile: new ActiveProfileRepository(store),
+    prebuilts: new PrebuiltRepository(store),
+    integrationModels: new IntegrationModelRepository(store),
+    modelSources,
+    integrations: new IntegrationRepository(store),
+    adapters: new AdapterRepository(store),
+    events,
     http,
-    (name, payload) => publish('adapter', name, 'adapterChanged', payload),
-    logger,
-    live,
-  );
-  const profiles: ProfileDomain = new ProfileDomain(store, secrets, {
-    pushAll: async (): Promise<boolean> => (await applications.pushAll()).every((o) => o.ok),
-    inSync: () => applications.inSync(),
-  });
-  const applications: ApplicationDomain = new ApplicationDomain(store, bus, logger, {
-    profile: () => profiles.liveSettings(),
-    ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
-  });
-
-  const prebuilts = new PrebuiltDomain(store, logger);
+    integrationCalls: new IntegrationCalls(http, secrets, async (versionId) => (await modelSources.get(versionId)).openapi, settings),
+    packageSources: new PackageSources(logger),
+    replicas,
+    indexes: new ServiceIndexes(replicas),
+    bus,
+    storeKind: store.kind,
+    pingStore: () => store.ping(),
+    reconciler: new ApplicationReconciler(applicationStates, replicas, logger, {
+      profile: () => profileLiveSettings(svc),
+      ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    }),
+    adapterMonitor: new AdapterMonitor(http, secrets, events, logger),
+    secrets,
+    log: logger,
+    settings,
+    signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
+  };
 
   return {
-    domain,
-    adapters,
-    integrations,
-    applications,
-    profiles,
-    live,
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      await profiles.bootstrap();
-      registerAdminMetrics(metrics.registry, store, () => live.sessionIdleMinutes);
-      await domain.signingKey();
+      await bootstrapProfiles(svc);
+      registerAdminMetrics(metrics.registry, svc, () => settings.sessionIdleMinutes);
+      await svc.signingKey();
       const password = config.adminPassword ?? generatePassword();
-      const { created } = await domain.bootstrap(config.adminUsername, password);
+      const { created } = await bootstrapAdministrator(svc, config.adminUsername, password);
       if (created) {
         logger.info({ username: config.adminUsername }, 'Created the first administrator account and the admins group');
         if (!config.adminPassword) {
@@ -116,38 +109,18 @@ export function createAdminService(
         metrics,
         client,
         idempotency: deps.idempotency,
-        handlers: {
-          ...authHandlers(domain),
-          ...accountHandlers(domain),
-          ...groupHandlers(domain),
-          ...healthHandlers(
-            bus,
-            store.kind,
-            () => store.ping(),
-            () => applications.health(),
-          ),
-          ...integrationModelHandlers(integrations),
-          ...integrationHandlers(integrations),
-          ...adapterHandlers(adapters),
-          ...outsideCallHandlers(integrations, adapters),
-          ...applicationHandlers(applications),
-          ...profileHandlers(profiles),
-          ...linkHandlers(new LinkDomain(store)),
-          ...indexHandlers(new IndexAdministration(new Replicas(bus))),
-          ...prebuiltHandlers(prebuilts),
-          ...repositoryHandlers(new RepositoryDomain(profiles, (name) => prebuilts.installedByName(name), logger)),
-        },
-        settings: live.live(),
+        handlers: adminHandlers(svc),
+        settings: settings.live(),
         indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
       });
-      await applications.start();
-      await adapters.resume();
+      await svc.reconciler.start();
+      svc.adapterMonitor.resume(await svc.adapters.running());
       return {
         name: 'admin',
         stop: async () => {
-          await applications.stop();
+          await svc.reconciler.stop();
           await registered.stop();
-          await adapters.shutdown();
+          await svc.adapterMonitor.shutdown();
           await http.close();
         },
       };

@@ -1,3 +1,4 @@
+import { eventually } from '@nap/testing';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 
@@ -130,14 +131,22 @@ describe('revocation', () => {
 
     // the group loses its role: the same token no longer reads jobs
     await platform.http('PUT', `/user-management/groups/${group._id}/roles`, { token: admin, body: { roles: [] } });
-    await eventually(async () => expect((await platform.http('GET', '/operations-manager/jobs', { token })).status).toBe(403));
+    await eventually(
+      'the jobs refused once the group lost its role',
+      async () => (await statusOf('/operations-manager/jobs', token)) === 403,
+      WITHIN_A_SECOND,
+    );
 
     // the account is put in an admin group: the same token administers
     const admins = ((await platform.http('GET', '/user-management/groups', { token: admin })).body as { results: Group[] }).results.find(
       (g) => g.name === 'admins',
     );
     await platform.http('PUT', `/user-management/accounts/${account._id}/groups`, { token: admin, body: { groups: [admins?._id] } });
-    await eventually(async () => expect((await platform.http('GET', '/user-management/roles', { token })).status).toBe(200));
+    await eventually(
+      'the roles answered once the account is an admin',
+      async () => (await statusOf('/user-management/roles', token)) === 200,
+      WITHIN_A_SECOND,
+    );
 
     // a new password ends every session
     const res = await platform.http('PUT', `/user-management/accounts/${account._id}/password`, {
@@ -146,26 +155,19 @@ describe('revocation', () => {
     });
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).not.toContain('new-password-456');
-    await eventually(async () => expect((await platform.http('GET', '/whoami', { token })).status).toBe(401));
+    await eventually('the session ended by the new password', async () => (await statusOf('/whoami', token)) === 401, WITHIN_A_SECOND);
     const fresh = await platform.login('revocable-user', 'new-password-456');
 
     // deletion ends it too
     expect((await platform.http('DELETE', `/user-management/accounts/${account._id}`, { token: admin })).status).toBe(200);
-    await eventually(async () => expect((await platform.http('GET', '/whoami', { token: fresh })).status).toBe(401));
+    await eventually('the session ended by the deletion', async () => (await statusOf('/whoami', fresh)) === 401, WITHIN_A_SECOND);
     expect((await platform.http('GET', `/user-management/accounts/${account._id}`, { token: admin })).status).toBe(404);
   });
 });
 
-/** Retries an assertion for up to a second: "within a second on every gateway replica". */
-async function eventually(assertion: () => Promise<void>, withinMs = 1_000): Promise<void> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+/** Revocation reaches every gateway replica within a second. */
+const WITHIN_A_SECOND = { timeoutMs: 1_000 };
+
+async function statusOf(route: string, token: string): Promise<number> {
+  return (await platform.http('GET', route, { token })).status;
 }

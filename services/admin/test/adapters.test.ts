@@ -1,5 +1,6 @@
 import { createBusClient } from '@nap/bus';
 import { SYSTEM_CALLER, eventPattern, isAppError } from '@nap/contracts';
+import { eventually } from '@nap/testing';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { startOpenApiPeer } from '@nap/lab';
@@ -62,13 +63,14 @@ async function health(name: string): Promise<Health> {
 }
 
 async function until(name: string, check: (h: Health) => boolean, what: string): Promise<Health> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const h = await health(name);
-    if (check(h)) return h;
-    if (Date.now() > deadline) throw new Error(`Adapter ${name} did not become ${what}: ${JSON.stringify(h)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return eventually(
+    `adapter ${name} becoming ${what}`,
+    async () => {
+      const h = await health(name);
+      return check(h) ? h : undefined;
+    },
+    { timeoutMs: 10_000 },
+  );
 }
 
 describe('HTTP adapter lifecycle against the lab peer', () => {

@@ -1,8 +1,11 @@
+import { eventually, freePort } from '@nap/testing';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { freePort } from '@nap/testing';
 import { AggregatorRegistry, createMetrics } from '@nap/telemetry';
-import { registerAdminMetrics } from '../src/domain/platform-metrics';
+import { registerAdminMetrics } from '../src/metrics';
+import { AdapterRepository } from '../src/store/adapters';
+import { IntegrationRepository } from '../src/store/integrations';
+import { SessionRepository } from '../src/store/sessions';
 
 /**
  * `/exporter_metrics` through HTTP: the platform's own gauges and counters move with what happens
@@ -51,12 +54,10 @@ function value(samples: Map<string, number>, key: string): number {
 }
 
 async function waitForJob(id: string): Promise<string> {
-  for (let i = 0; i < 400; i++) {
+  return eventually(`job ${id} ending`, async () => {
     const job = (await platform.http('GET', `/operations-manager/jobs/${id}`, { token })).body as { data: { status: string } };
-    if (['complete', 'error', 'canceled'].includes(job.data.status)) return job.data.status;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${id} did not end`);
+    return ['complete', 'error', 'canceled'].includes(job.data.status) ? job.data.status : undefined;
+  });
 }
 
 describe('/exporter_metrics', () => {
@@ -127,11 +128,10 @@ describe('/exporter_metrics', () => {
       expect(await waitForJob((started.body as { _id: string })._id)).toBe('complete');
     }
     // the engine observes a job's end once its last step is written: the scrape may come first
-    let after = await scrape();
-    for (let i = 0; i < 100 && (after.get('nap_job_duration_seconds_count{workflow="metrics-flow",state="complete"}') ?? 0) < 2; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      after = await scrape();
-    }
+    const after = await eventually('the durations of both jobs observed', async () => {
+      const samples = await scrape();
+      return (samples.get('nap_job_duration_seconds_count{workflow="metrics-flow",state="complete"}') ?? 0) >= 2 ? samples : undefined;
+    });
     expect(value(after, 'nap_jobs{state="complete"}')).toBe(value(before, 'nap_jobs{state="complete"}') + 2);
     expect(value(after, 'nap_jobs{state="running"}')).toBe(0);
     expect(value(after, 'nap_active_jobs')).toBe(0);
@@ -222,7 +222,12 @@ describe('aggregation across replicas', () => {
     if (store === undefined) throw new Error('no admin store');
     // two admin replicas' registries over the same store, as /exporter_metrics aggregates them
     const replicas = [createMetrics({ processMetrics: false }), createMetrics({ processMetrics: false })];
-    for (const m of replicas) registerAdminMetrics(m.registry, store, () => undefined);
+    const sources = {
+      sessions: new SessionRepository(store),
+      adapters: new AdapterRepository(store),
+      integrations: new IntegrationRepository(store),
+    };
+    for (const m of replicas) registerAdminMetrics(m.registry, sources, () => undefined);
     const aggregated = AggregatorRegistry.aggregate(await Promise.all(replicas.map((m) => m.registry.getMetricsAsJSON())));
     const one = await replicas[0]?.registry.getSingleMetric('nap_active_sessions')?.get();
     const both = await aggregated.getSingleMetric('nap_active_sessions')?.get();

@@ -2,7 +2,10 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import type { WorkflowDocument } from '@nap/contracts';
+import { eventually, task, workflowDocument } from '@nap/testing';
 import { startTestPlatform } from '@nap/standalone';
+import type { Edge } from '@nap/testing';
 import type { TestPlatform } from '@nap/standalone';
 import { startOpenApiPeer } from '@nap/lab';
 import type { OpenApiPeer } from '@nap/lab';
@@ -42,7 +45,7 @@ afterAll(async () => {
 
 const run = FIXTURES_PRESENT ? describe : describe.skip;
 
-async function createWorkflow(doc: Record<string, unknown>): Promise<void> {
+async function createWorkflow(doc: WorkflowDocument): Promise<void> {
   const res = await platform.http('POST', '/automation-studio/automations', { token, body: { automation: doc } });
   if (res.status !== 201) throw new Error(`Creating workflow failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
@@ -62,49 +65,19 @@ async function runJob(name: string, variables: Record<string, unknown> = {}, pin
   });
   expect(res.status).toBe(200);
   const id = (res.body as Job)._id;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const got = await platform.http('GET', `/operations-manager/jobs/${id}`, { token });
-    const job = (got.body as { data: Job }).data;
-    if (['complete', 'error', 'canceled'].includes(job.status)) return job;
-    if (Date.now() > deadline) throw new Error(`Job ${id} did not end: ${JSON.stringify(job.tasks)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return eventually(
+    `job ${id} of ${name} ending`,
+    async () => {
+      const job = ((await platform.http('GET', `/operations-manager/jobs/${id}`, { token })).body as { data: Job }).data;
+      return ['complete', 'error', 'canceled'].includes(job.status) ? job : undefined;
+    },
+    { timeoutMs: 20_000 },
+  );
 }
 
-function task(
-  app: string,
-  name: string,
-  incoming: Record<string, unknown>,
-  outgoing: Record<string, unknown> = { result: null },
-): Record<string, unknown> {
-  return {
-    name,
-    app,
-    type: 'automatic',
-    summary: name,
-    description: name,
-    groups: [],
-    variables: { incoming, outgoing, error: '', decorators: [] },
-    nodeLocation: { x: 0, y: 0 },
-  };
-}
-
-function workflow(
-  name: string,
-  tasks: Record<string, Record<string, unknown>>,
-  edges: [string, string, string?][],
-): Record<string, unknown> {
-  const all: Record<string, Record<string, unknown>> = {
-    workflow_start: { name: 'workflow_start', groups: [], nodeLocation: { x: 0, y: 0 } },
-    workflow_end: { name: 'workflow_end', groups: [], nodeLocation: { x: 900, y: 0 } },
-    ...tasks,
-  };
-  const transitions: Record<string, Record<string, { state: string; type: string }>> = {};
-  for (const id of Object.keys(all)) transitions[id] = {};
-  for (const [from, to, state = 'success'] of edges)
-    (transitions[from] as Record<string, { state: string; type: string }>)[to] = { state, type: 'standard' };
-  return { name, description: name, type: 'automation', tasks: all, transitions, groups: [] };
+/** A task of an integration: `method` of app `app`, its result in the outgoing `result`. */
+function call(app: string, method: string, incoming: Record<string, unknown>) {
+  return task(method, incoming, { result: null }, { app });
 }
 
 run('integration models', () => {
@@ -207,15 +180,15 @@ run('integration models', () => {
       body: { properties: { properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port, base_path: '/api' } } } },
     });
     expect(moved.status).toBe(200);
-    const tasks: Record<string, Record<string, unknown>> = {};
-    const edges: [string, string, string?][] = [];
+    const tasks: Record<string, ReturnType<typeof call>> = {};
+    const edges: Edge[] = [];
     called.forEach((name, i) => {
-      tasks[`t${i}`] = task('Gitlab', name, { id: 42, adapter_id: 'Gitlab' });
+      tasks[`t${i}`] = call('Gitlab', name, { id: 42, adapter_id: 'Gitlab' });
       // every task fails (an unknown method, missing input, or the peer's 404 to a GitLab path): chain them by error
       edges.push(i === 0 ? ['workflow_start', 't0'] : [`t${i - 1}`, `t${i}`, 'error']);
     });
     edges.push([`t${called.length - 1}`, 'workflow_end', 'error']);
-    await createWorkflow(workflow('gitlab-names', tasks, edges));
+    await createWorkflow(workflowDocument('gitlab-names', tasks, edges));
     const job = await runJob('gitlab-names');
     const unknown = called.filter((_name, i) => String(job.tasks[`t${i}`]?.variables?.error ?? '').startsWith('TASK_METHOD_UNKNOWN'));
     // the document names these {merge_request_iid} and files/{file_path}: the two the rule cannot reach
@@ -285,40 +258,32 @@ run('integrations against the lab peer', () => {
 
   it('a workflow task makes a real call (auth, serialized parameters, body) and branches on the result', async () => {
     await createWorkflow(
-      workflow(
+      workflowDocument(
         'snow-incident',
         {
-          c1: task('snow', 'postApiNowTableTableName', {
+          c1: call('snow', 'postApiNowTableTableName', {
             tableName: 'incident',
             sysparmFields: 'sys_id,short_description,urgency',
             body: '$var.job.incident',
           }),
-          q2: task('ServiceNowTable', 'getApiNowTableTableName', {
+          q2: call('ServiceNowTable', 'getApiNowTableTableName', {
             tableName: 'incident',
             sysparmQuery: 'urgency=2^short_description=core-1 down',
             sysparmLimit: 5,
           }),
-          g3: task('snow', 'getApiNowTableTableNameSysId', { tableName: 'incident', sysId: 'no-such-record' }),
-          ok: {
-            name: 'newVariable',
-            app: 'WorkFlowEngine',
-            type: 'operation',
-            summary: 'found',
-            description: '',
-            groups: [],
-            variables: { incoming: { name: 'branch', value: 'found' }, outgoing: { value: null }, error: '', decorators: [] },
-            nodeLocation: { x: 0, y: 0 },
-          },
-          nf: {
-            name: 'newVariable',
-            app: 'WorkFlowEngine',
-            type: 'operation',
-            summary: 'missing',
-            description: '',
-            groups: [],
-            variables: { incoming: { name: 'branch', value: 'missing' }, outgoing: { value: null }, error: '', decorators: [] },
-            nodeLocation: { x: 0, y: 0 },
-          },
+          g3: call('snow', 'getApiNowTableTableNameSysId', { tableName: 'incident', sysId: 'no-such-record' }),
+          ok: task(
+            'newVariable',
+            { name: 'branch', value: 'found' },
+            { value: null },
+            { type: 'operation', summary: 'found', description: '' },
+          ),
+          nf: task(
+            'newVariable',
+            { name: 'branch', value: 'missing' },
+            { value: null },
+            { type: 'operation', summary: 'missing', description: '' },
+          ),
         },
         [
           ['workflow_start', 'c1'],
@@ -368,7 +333,7 @@ run('integrations against the lab peer', () => {
 
   it('refuses bad task input before sending anything, naming the variable', async () => {
     await createWorkflow(
-      workflow('snow-bad-input', { b1: task('snow', 'getApiNowTableTableName', { sysparmLimit: 5 }) }, [
+      workflowDocument('snow-bad-input', { b1: call('snow', 'getApiNowTableTableName', { sysparmLimit: 5 }) }, [
         ['workflow_start', 'b1'],
         ['b1', 'workflow_end'],
         ['b1', 'workflow_end', 'error'],
@@ -404,11 +369,11 @@ run('integrations against the lab peer', () => {
     expect(created.status).toBe(201);
     expect(JSON.stringify(created.body)).not.toContain(peer.clientSecret);
     await createWorkflow(
-      workflow(
+      workflowDocument(
         'snow-oauth-twice',
         {
-          a1: task('snow-oauth', 'getApiNowTableTableName', { tableName: 'incident' }),
-          a2: task('snow-oauth', 'getApiNowTableTableName', { tableName: 'problem' }),
+          a1: call('snow-oauth', 'getApiNowTableTableName', { tableName: 'incident' }),
+          a2: call('snow-oauth', 'getApiNowTableTableName', { tableName: 'problem' }),
         },
         [
           ['workflow_start', 'a1'],
@@ -447,7 +412,7 @@ run('integrations against the lab peer', () => {
       });
       expect(created.status).toBe(201);
       await createWorkflow(
-        workflow('snow-hang', { h1: task('snow-hang', 'getApiNowTableTableName', { tableName: 'incident' }) }, [
+        workflowDocument('snow-hang', { h1: call('snow-hang', 'getApiNowTableTableName', { tableName: 'incident' }) }, [
           ['workflow_start', 'h1'],
           ['h1', 'workflow_end'],
           ['h1', 'workflow_end', 'error'],
@@ -467,9 +432,9 @@ run('integrations against the lab peer', () => {
 
   it('fails a task of an unknown app or method clearly, and pinned tasks call nothing', async () => {
     await createWorkflow(
-      workflow(
+      workflowDocument(
         'unknowns',
-        { u1: task('NoSuchSystem', 'getThing', {}), u2: task('snow', 'getNoSuchMethod', {}), p3: task('NoSuchSystem', 'getPinned', {}) },
+        { u1: call('NoSuchSystem', 'getThing', {}), u2: call('snow', 'getNoSuchMethod', {}), p3: call('NoSuchSystem', 'getPinned', {}) },
         [
           ['workflow_start', 'u1'],
           ['u1', 'u2', 'error'],

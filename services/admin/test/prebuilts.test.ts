@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { task, workflowDocument } from '@nap/testing';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 
@@ -104,17 +105,10 @@ function transformation(name: string): Bundle {
   return { type: 'transformation', data: { name, incoming: [], outgoing: [], steps: [], functions: [] } };
 }
 
-function workflowBundle(name: string, extraTasks: Doc = {}): Bundle {
-  return {
-    type: 'workflow',
-    data: {
-      name,
-      type: 'automation',
-      tasks: { workflow_start: { name: 'workflow_start', groups: [] }, workflow_end: { name: 'workflow_end', groups: [] }, ...extraTasks },
-      transitions: { workflow_start: { workflow_end: { type: 'standard', state: 'success' } }, workflow_end: {} },
-      groups: [],
-    },
-  };
+/** A workflow bundle going straight from start to end, with `tasks` beside; without an `_id`, as packages ship them, so the studio gives one. */
+function workflowBundle(name: string, tasks: Parameters<typeof workflowDocument>[1] = {}): Bundle {
+  const { _id: _none, ...data } = workflowDocument(name, tasks, [['workflow_start', 'workflow_end']]);
+  return { type: 'workflow', data };
 }
 
 const run = FIXTURES_PRESENT ? describe : describe.skip;
@@ -344,27 +338,9 @@ describe('prebuilt installation', () => {
   it('validates without installing: unknown types, clashes and missing child workflows', async () => {
     const before = await inventory();
     const child = workflowBundle('val: parent', {
-      abc1: {
-        name: 'childJob',
-        app: 'WorkFlowEngine',
-        type: 'operation',
-        variables: { incoming: { workflow: 'val: nowhere', variables: {} } },
-        groups: [],
-      },
-      abc2: {
-        name: 'transformation',
-        app: 'WorkFlowEngine',
-        type: 'operation',
-        variables: { incoming: { tr_id: 'no-such-transformation', variableMap: {} } },
-        groups: [],
-      },
-      abc3: {
-        name: 'transformation',
-        app: 'WorkFlowEngine',
-        type: 'operation',
-        variables: { incoming: { tr_id: '$var.job.trId', variableMap: {} } },
-        groups: [],
-      },
+      abc1: task('childJob', { workflow: 'val: nowhere', variables: {} }, {}, { type: 'operation' }),
+      abc2: task('transformation', { tr_id: 'no-such-transformation', variableMap: {} }, {}, { type: 'operation' }),
+      abc3: task('transformation', { tr_id: '$var.job.trId', variableMap: {} }, {}, { type: 'operation' }),
     });
     const res = await platform.http('PUT', '/prebuilts/import/validation', {
       token,

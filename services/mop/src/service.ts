@@ -4,7 +4,7 @@ import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { DeclaredIndexes } from '@nap/store';
 import { createRegexPool } from './clients/regex-pool';
 import type { MopContext } from './context';
-import { registerMopMetrics } from './engine/mop-metrics';
+import { registerMopMetrics } from './metrics';
 import { ReattemptScheduler } from './engine/reattempt-scheduler';
 import { mopHandlers } from './handlers';
 import { MOP_INDEXES, ensureCollections } from './store/collections';

@@ -1,10 +1,12 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { getOperation, validateResponse } from '@nap/contracts';
 import type { ImportResult, Transformation } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { exampleOf } from '@nap/testing';
+import { exampleOf, fixturesAbsent } from '@nap/testing';
+import { FIXTURES, fixtureTransformations } from './fixture-transformations';
+import type { FixtureTransformation } from './fixture-transformations';
+import { hasCallback, toOlderForm } from './older-form';
 
 /**
  * JST transformations through the HTTP interface: the routes, and conformance with the 146 real
@@ -13,27 +15,16 @@ import { exampleOf } from '@nap/testing';
  * representative set were written by reading each JST, not by running it.
  */
 
-const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/itential-assets');
 const present = existsSync(FIXTURES);
 
 interface Member {
   project: string;
-  doc: Record<string, unknown> & { _id: string; name: string; incoming: { $id: string }[] };
+  doc: FixtureTransformation['doc'];
 }
 
-function fixtureTransformations(): Member[] {
-  return readdirSync(FIXTURES)
-    .filter((f) => f.endsWith('.project.json'))
-    .sort()
-    .flatMap((f) => {
-      const p = JSON.parse(readFileSync(path.join(FIXTURES, f), 'utf8')) as {
-        _id: string;
-        components: { type: string; document: Member['doc'] }[];
-      };
-      return p.components
-        .filter((c) => c.type === 'transformation')
-        .map((c) => ({ project: p._id, doc: { ...c.document, name: `@${p._id}: ${c.document.name}` } }));
-    });
+/** The fixture transformations named as their projects name them (`@<project _id>: <name>`). */
+function fixtureMembers(): Member[] {
+  return fixtureTransformations().map((t) => ({ project: t.project, doc: { ...t.doc, name: `@${t.project}: ${t.doc.name}` } }));
 }
 
 let platform: TestPlatform;
@@ -170,15 +161,12 @@ describe('transformation routes', () => {
 if (!present) {
   describe('conformance with the 146 real transformations', () => {
     it('did NOT run: the fixtures folder is absent', () => {
-      console.warn(
-        `\n${'!'.repeat(100)}\nCONFORMANCE NOT RUN: ${FIXTURES} is absent, so the 146 real JST transformations were not imported and run.\n${'!'.repeat(100)}\n`,
-      );
-      expect(present).toBe(false);
+      fixturesAbsent(FIXTURES, 'the 146 real JST transformations (imported and run in both their current and 2023.1 forms)');
     });
   });
 } else {
   describe('conformance with the 146 real transformations', () => {
-    const all = fixtureTransformations();
+    const all = fixtureMembers();
     const byName = (project: string, name: string): Member => {
       const found = all.find((m) => m.project === project && m.doc.name === `@${project}: ${name}`);
       if (!found) throw new Error(`No fixture transformation ${name} in project ${project}`);
@@ -330,5 +318,161 @@ if (!present) {
       // no match: find answers undefined, getProperty of it is undefined, so segmentId is left out
       expect((await runIt(m, { getSegmentsResult: segments, segmentName: 'NONE' })).body).toEqual({});
     });
+
+    it('imports the 2023.1 form of the 44 with a callback (thisArg members), and each answers as its current form does', async () => {
+      // every document whose older form differs: the 44 with a callback and those with an uncalled callback
+      const older = all
+        .map((m) => ({ m, doc: toOlderForm(m.doc) }))
+        .filter(({ m, doc }) => JSON.stringify(doc.functions) !== JSON.stringify(m.doc.functions));
+      expect(older.filter(({ m }) => hasCallback(m.doc))).toHaveLength(44);
+      const stored = new Map<string, string>();
+      for (let i = 0; i < older.length; i += 25) {
+        const batch = older.slice(i, i + 25).map(({ doc }) => {
+          const { _id: _kept, ...rest } = doc;
+          return { ...rest, name: `${String(doc.name)} (2023.1)` };
+        });
+        const res = await platform.http('POST', '/transformations/import', { token: admin, body: { transformations: batch } });
+        const body = res.body as ImportResult;
+        expect(body.imported.filter((x) => !x.success).map((x) => x.message)).toEqual([]);
+        for (const x of body.imported) stored.set((x.created as Transformation).name, (x.created as Transformation)._id);
+      }
+      // the same answer: status and body, but for the request id an error carries
+      const answer = (r: { status: number; body: unknown }): string => {
+        const { requestId: _request, ...body } = (r.body ?? {}) as Record<string, unknown>;
+        return JSON.stringify([r.status, Array.isArray(r.body) || typeof r.body !== 'object' ? r.body : body]);
+      };
+      const differ: string[] = [];
+      for (const { m } of older) {
+        const incoming = Object.fromEntries(m.doc.incoming.map((s) => [s.$id, exampleOf(s)]));
+        const current = await runIt(m, incoming);
+        const id = stored.get(`${m.doc.name} (2023.1)`) as string;
+        const old = await platform.http('POST', `/transformations/${id}`, { token: admin, body: { incoming } });
+        if (answer(old) !== answer(current)) differ.push(`${m.doc.name}: current ${answer(current)} | 2023.1 ${answer(old)}`);
+      }
+      expect(differ).toEqual([]);
+    });
+
+    it('answers the 2023.1 form of Aggregate Functions for Arrays as the original does (mode frequency, deviation, variance)', async () => {
+      const m = all.find((x) => x.doc.name.endsWith(': Aggregate Functions for Arrays')) as Member;
+      const { _id: _kept, ...older } = toOlderForm(m.doc);
+      const res = await platform.http('POST', '/transformations', { token: admin, body: { ...older, name: 'aggregate (2023.1)' } });
+      expect(res.status).toBe(201);
+      expect((res.body as { _id: string })._id).toEqual(expect.any(String));
+      const run = await platform.http('POST', '/transformations/aggregate (2023.1)', {
+        token: admin,
+        body: { incoming: { groupedArray: [1, 2, 3] }, options: { extractOutput: true } },
+      });
+      expect(run).toMatchObject({
+        status: 200,
+        body: { modeFrequency: 1, standardDeviation: Math.sqrt(2 / 3), variance: 2 / 3, mode: [1, 2, 3], median: 2 },
+      });
+    });
   });
 }
+
+describe('constructors of the original library', () => {
+  it('creates and runs a transformation that declares Null.new Null (the F5 BIG-IQ upgrade input, refused before)', async () => {
+    const doc = {
+      name: 'Create BIG-IQ Update Device Upgrade Input',
+      incoming: [{ $id: 'deviceUpgradeTaskDetails', type: 'object' }],
+      outgoing: [{ $id: 'updateDeviceUpgradeInput', type: 'object' }],
+      steps: [
+        { id: 9, type: 'declaration', library: 'Null', method: 'new Null', args: [], view: { row: 3, col: 1 }, context: '#' },
+        {
+          id: 10,
+          type: 'assign',
+          from: { location: 'declaration', name: 9, ptr: '/return' },
+          to: { location: 'outgoing', name: 'updateDeviceUpgradeInput', ptr: '/obsfuscatedPassword' },
+          context: '#',
+        },
+        {
+          id: 11,
+          type: 'assign',
+          from: { location: 'incoming', name: 'deviceUpgradeTaskDetails', ptr: '/selfLink' },
+          to: { location: 'outgoing', name: 'updateDeviceUpgradeInput', ptr: '/selfLink' },
+          context: '#',
+        },
+      ],
+      functions: [],
+    };
+    const created = await platform.http('POST', '/transformations', { token: admin, body: doc });
+    expect(created.status).toBe(201);
+    const run = await platform.http('POST', `/transformations/${(created.body as Transformation)._id}`, {
+      token: admin,
+      body: { incoming: { deviceUpgradeTaskDetails: { selfLink: 'https://localhost/mgmt/cm/device/upgrades/4d6d' } } },
+    });
+    expect(run).toMatchObject({
+      status: 200,
+      body: { updateDeviceUpgradeInput: { obsfuscatedPassword: null, selfLink: 'https://localhost/mgmt/cm/device/upgrades/4d6d' } },
+    });
+  });
+});
+
+describe('transformations of 2023.1 releases that cannot be translated exactly', () => {
+  it('are refused at create and import with 400 TRANSFORMATION_INVALID naming the function and the step', async () => {
+    const doc = {
+      name: 'older-unnamed-member',
+      incoming: [{ $id: 'sites', type: 'array' }],
+      outgoing: [{ $id: 'out', type: 'array' }],
+      steps: [
+        { id: 1, type: 'method', library: 'Array', method: 'map', args: [null, 'ƒ_map_1', 'x'] },
+        { id: 2, type: 'assign', from: { location: 'incoming', name: 'sites', ptr: '' }, to: { location: 'method', name: 1, ptr: arg(0) } },
+        {
+          id: 3,
+          type: 'assign',
+          from: { location: 'method', name: 1, ptr: '/return' },
+          to: { location: 'outgoing', name: 'out', ptr: '' },
+        },
+      ],
+      functions: [
+        {
+          id: 'ƒ_map_1',
+          name: 'ƒ_map_1',
+          incoming: [
+            { $id: 'currentValue' },
+            { $id: 'index' },
+            { $id: 'array' },
+            { $id: 'thisArg', type: 'object', properties: { region: { type: 'string' } }, isContext: true, isIndexed: true },
+          ],
+          outgoing: [{ $id: 'return' }],
+          steps: [
+            { id: 1, type: 'method', library: 'String', method: 'concat', args: [null, null] },
+            {
+              id: 2,
+              type: 'assign',
+              from: { location: 'incoming', name: 'currentValue', ptr: '' },
+              to: { location: 'method', name: 1, ptr: arg(0) },
+            },
+            {
+              id: 3,
+              type: 'assign',
+              from: { location: 'incoming', name: 'thisArg', ptr: '/region' },
+              to: { location: 'method', name: 1, ptr: arg(1) },
+            },
+            {
+              id: 4,
+              type: 'assign',
+              from: { location: 'method', name: 1, ptr: '/return' },
+              to: { location: 'outgoing', name: 'return', ptr: '' },
+            },
+          ],
+        },
+      ],
+    };
+    const message =
+      'function "ƒ_map_1" step 3: reads member "region" of thisArg, which names no argument position (the older form names them <position>_<label>)';
+    const res = await platform.http('POST', '/transformations', { token: admin, body: doc });
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        code: 'TRANSFORMATION_INVALID',
+        message: `The transformation "older-unnamed-member" cannot run: ${message} at /functions/0/steps/2/from/ptr`,
+        details: [{ code: 'OLDER_FORM_UNTRANSLATABLE', message, path: '/functions/0/steps/2/from/ptr' }],
+      },
+    });
+    const imported = await platform.http('POST', '/transformations/import', { token: admin, body: { transformations: [doc] } });
+    expect((imported.body as ImportResult).imported).toMatchObject([{ success: false, message: expect.stringContaining(message) }]);
+    const validated = await platform.http('POST', '/transformations/validate', { token: admin, body: doc });
+    expect(validated.body).toMatchObject({ isValid: false, errors: [{ code: 'OLDER_FORM_UNTRANSLATABLE', message }] });
+  });
+});

@@ -6,9 +6,11 @@ import type { EngineOptions } from './engine/job-engine';
 
 /** Settings of the engine's leases from the environment, by variable. */
 const INTEGER_SETTINGS = [
-  { variable: 'NAP_WORKFLOW_LEASE_MS', option: 'leaseMs', min: 100, max: 600_000 },
-  { variable: 'NAP_WORKFLOW_RENEW_MS', option: 'renewMs', min: 20, max: 600_000 },
-  { variable: 'NAP_WORKFLOW_SCAN_MS', option: 'scanMs', min: 20, max: 600_000 },
+  { variable: 'NAP_WORKFLOW_LEASE_MS', option: 'leaseMs', min: 100, max: 600_000, unit: 'milliseconds' },
+  { variable: 'NAP_WORKFLOW_RENEW_MS', option: 'renewMs', min: 20, max: 600_000, unit: 'milliseconds' },
+  { variable: 'NAP_WORKFLOW_SCAN_MS', option: 'scanMs', min: 20, max: 600_000, unit: 'milliseconds' },
+  { variable: 'NAP_JOB_INLINE_VALUE_BYTES', option: 'inlineValueBytes', min: 1024, max: 8 * 1024 * 1024, unit: 'bytes' },
+  { variable: 'NAP_JOB_MAX_VALUE_BYTES', option: 'maxValueBytes', min: 1024, max: 15 * 1024 * 1024, unit: 'bytes' },
 ] as const;
 
 const SERVER_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -17,18 +19,21 @@ const SERVER_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
  * The engine's settings from `NAP_WORKFLOW_*`: `NAP_WORKFLOW_LEASE_MS` (an engine whose heartbeat has
  * not moved for this long is dead, default 3000), `NAP_WORKFLOW_RENEW_MS` (heartbeat interval, default
  * a third of the lease), `NAP_WORKFLOW_SCAN_MS` (how often an engine looks for dead ones, default a
- * third of the lease) and `NAP_WORKFLOW_SERVER_ID` (the engine's id; a restart under the same id
- * resumes its jobs at once). Throws a `ConfigError` listing every problem.
+ * third of the lease), `NAP_WORKFLOW_SERVER_ID` (the engine's id; a restart under the same id
+ * resumes its jobs at once), `NAP_JOB_INLINE_VALUE_BYTES` (task outputs and variables larger than
+ * this stay out of the job document, in `job_values`; default 64 KiB) and `NAP_JOB_MAX_VALUE_BYTES`
+ * (a larger value fails its task with VALUE_TOO_LARGE; default and most 15 MiB). Throws a
+ * `ConfigError` listing every problem.
  */
 export function engineOptionsFromEnv(env: NodeJS.ProcessEnv): EngineOptions {
   const options: EngineOptions = {};
   const problems: string[] = [];
-  for (const { variable, option, min, max } of INTEGER_SETTINGS) {
+  for (const { variable, option, min, max, unit } of INTEGER_SETTINGS) {
     const raw = env[variable];
     if (raw === undefined || raw === '') continue;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max)
-      problems.push(`${variable} must be a whole number of milliseconds from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+      problems.push(`${variable} must be a whole number of ${unit} from ${min} to ${max}, not ${JSON.stringify(raw)}`);
     else options[option] = value;
   }
   const lease = options.leaseMs;
@@ -41,6 +46,10 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv): EngineOptions {
     if (options.scanMs !== undefined && options.scanMs > effectiveLease)
       problems.push(`NAP_WORKFLOW_SCAN_MS (${options.scanMs}) must not exceed the lease (${effectiveLease} ms)`);
   }
+  if (options.inlineValueBytes !== undefined && options.maxValueBytes !== undefined && options.inlineValueBytes > options.maxValueBytes)
+    problems.push(
+      `NAP_JOB_INLINE_VALUE_BYTES (${options.inlineValueBytes}) must not exceed NAP_JOB_MAX_VALUE_BYTES (${options.maxValueBytes})`,
+    );
   const id = env.NAP_WORKFLOW_SERVER_ID;
   if (id !== undefined && id !== '') {
     if (SERVER_ID.test(id)) options.serverId = id;

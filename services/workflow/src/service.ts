@@ -18,6 +18,7 @@ import { AutomationRepository } from './store/automation-repository';
 import { WORKFLOW_COLLECTIONS, ensureCollections } from './store/collections';
 import type { EngineRecord } from './store/engine-registry';
 import { JobRepository } from './store/job-repository';
+import type { JobValueRecord } from './store/job-value-repository';
 import { ReplicaRepository } from './store/replica-repository';
 import { TriggerRepository } from './store/trigger-repository';
 import { WorkerSettingsRepository } from './store/worker-settings-repository';
@@ -46,6 +47,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
   const engine = new JobEngine(
     {
       jobs: store.collection<JobRecord>('jobs'),
+      jobValues: store.collection<JobValueRecord>('job_values'),
       engines: store.collection<EngineRecord>('engines'),
       getWorkflow: async (name, caller, from) =>
         (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body,

@@ -2,6 +2,7 @@ import { AppError, SYSTEM_CALLER } from '@nap/contracts';
 import type { WorkflowTask } from '@nap/contracts';
 import { linearWorkflow, workflowDocument } from '@nap/testing';
 import { sleep } from '@nap/util';
+import type { Collection } from '@nap/store';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness, PublishedEvent } from './support/harness';
 import { startEngineHarness, stoppedAfterEach } from './support/harness';
@@ -204,6 +205,41 @@ describe('leases', () => {
     expect(Object.fromEntries(runs)).toEqual({ 'dying/1': 2, 'dying/2': 1 });
   });
 
+  it("takes a dead engine's jobs one at a time: a takeover cut short by a store error drives what it moved, and the next scan takes the rest", async () => {
+    const crash = new CrashSwitch();
+    const a = await first(crash, { serverId: 'cut-a', leaseMs: 300 });
+    const { runs, handler } = counter();
+    a.services.set('mop.RunCommandTemplate', async (input) => {
+      await handler(input);
+      return new Promise<never>(() => undefined);
+    });
+    a.workflows.set(twoRemote.name, twoRemote);
+    const jobs = await Promise.all(
+      ['c1', 'c2', 'c3'].map((tag) => a.engine.startJob({ workflow: twoRemote, variables: { tag }, caller: SYSTEM_CALLER })),
+    );
+    for (const [i, job] of jobs.entries())
+      await a.waitUntil(job._id, (j) => j.tasks.m1?.status === 'running' && runs.get(`c${i + 1}/1`) === 1, 'm1 in flight');
+    crash.crashNow();
+    harnesses.pop();
+    a.abandon();
+
+    // engine b's store answers its second lease move with a failover: the first job moved, the others did not
+    const cut = new CutOnce('findOneAndUpdate', (filter) => filter.lease === 'cut-a', 2);
+    const b = await startEngineHarness(
+      { serverId: 'cut-b', leaseMs: 300 },
+      { store: a.store, workflows: a.workflows, wake: () => undefined },
+      cut,
+    );
+    harnesses.push(b);
+    b.services.set('mop.RunCommandTemplate', handler);
+    const done = await Promise.all(jobs.map((job) => b.waitFor(job._id, ['complete', 'error'])));
+    expect(cut.failed).toBe(true);
+    for (const job of done) expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'cut-b' }, error: [] });
+    expect(await b.store.collection('jobs').countDocuments({ lease: 'cut-a' })).toBe(0);
+    // each m1 was in flight at the crash and ran again once; each m2 ran once
+    expect(Object.fromEntries(runs)).toEqual({ 'c1/1': 2, 'c1/2': 1, 'c2/1': 2, 'c2/2': 1, 'c3/1': 2, 'c3/2': 1 });
+  });
+
   it('refuses to start under the id of an engine that is alive', async () => {
     const a = await startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30 });
     harnesses.push(a);
@@ -314,3 +350,34 @@ describe('job events (outbox)', () => {
     expect(stream.duplicates).toBe(before.seqs.length);
   });
 });
+
+/** A store that answers the `nth` call of `method` on `jobs` whose filter `matches` with a failover error (once), without doing it. */
+class CutOnce extends CrashSwitch {
+  failed = false;
+  private seen = 0;
+
+  constructor(
+    private readonly method: string,
+    private readonly matches: (filter: Record<string, unknown>) => boolean,
+    private readonly nth: number,
+  ) {
+    super();
+  }
+
+  override wrap<T extends { _id: string }>(collection: Collection<T>): Collection<T> {
+    return new Proxy(collection, {
+      get: (target, prop, receiver) => {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function' || target.name !== 'jobs' || String(prop) !== this.method) return value;
+        return (...args: unknown[]) => {
+          if (this.matches((args[0] ?? {}) as Record<string, unknown>)) this.seen += 1;
+          if (this.seen === this.nth && !this.failed) {
+            this.failed = true;
+            return Promise.reject(new AppError('STORE_INTERRUPTED', 'MongoDB interrupted the call (InterruptedDueToReplStateChange)'));
+          }
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  }
+}

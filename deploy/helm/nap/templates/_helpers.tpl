@@ -92,38 +92,24 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
-{{/* The Bitnami MongoDB chart's fullname rule. */}}
-{{- define "nap.mongodbHost" -}}
-{{- if .Values.mongodb.fullnameOverride -}}
-{{- .Values.mongodb.fullnameOverride -}}
-{{- else if contains "mongodb" .Release.Name -}}
-{{- .Release.Name -}}
-{{- else -}}
-{{- printf "%s-mongodb" .Release.Name -}}
-{{- end -}}
+{{/* The MongoDBCommunity resource (and so the replica set) of this release. */}}
+{{- define "nap.mongodbName" -}}
+{{- printf "%s-mongodb" (include "nap.fullname" .) | trunc 44 | trimSuffix "-" -}}
 {{- end -}}
 
-{{- define "nap.mongodbSecretName" -}}
-{{- tpl .Values.mongodb.auth.existingSecret . -}}
+{{/* The MongoDB user of one service: it may read and write its own database and nothing else. */}}
+{{- define "nap.mongodbUser" -}}
+{{- printf "nap-%s" . -}}
 {{- end -}}
 
-{{/* The URL of the MongoDB this chart installs. (dict "root" . "password" pw) */}}
-{{- define "nap.mongodbUrl" -}}
-{{- $root := .root -}}
-{{- $host := include "nap.mongodbHost" $root -}}
-{{- $credentials := "" -}}
-{{- if $root.Values.mongodb.auth.enabled -}}
-{{- $credentials = printf "root:%s@" (.password | urlquery) -}}
+{{/* The database of one service (as NAP names it: nap_<service>, dashes as underscores). */}}
+{{- define "nap.mongodbDatabase" -}}
+{{- printf "nap_%s" (. | replace "-" "_") -}}
 {{- end -}}
-{{- if eq $root.Values.mongodb.architecture "replicaset" -}}
-{{- $members := list -}}
-{{- range $i := until (int $root.Values.mongodb.replicaCount) -}}
-{{- $members = append $members (printf "%s-%d.%s-headless.%s.svc:27017" $host $i $host $root.Release.Namespace) -}}
-{{- end -}}
-{{- printf "mongodb://%s%s/?authSource=admin&replicaSet=rs0" $credentials (join "," $members) -}}
-{{- else -}}
-{{- printf "mongodb://%s%s.%s.svc:27017/?authSource=admin" $credentials $host $root.Release.Namespace -}}
-{{- end -}}
+
+{{/* The connection-string Secret the operator writes for a service's user: <resource>-<auth db>-<user>. (dict "root" . "component" name) */}}
+{{- define "nap.mongodbUrlSecret" -}}
+{{- printf "%s-admin-%s" (include "nap.mongodbName" .root) (include "nap.mongodbUser" .component) -}}
 {{- end -}}
 
 {{/* Checks that the bus and the store are set one way or the other. */}}
@@ -133,6 +119,12 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- if and (not .Values.mongodb.enabled) (not .Values.externalMongodb.url) (not .Values.externalMongodb.existingSecret) -}}
 {{- fail "MongoDB is required on Kubernetes (services scale out): set mongodb.enabled=true, externalMongodb.url or externalMongodb.existingSecret" -}}
+{{- end -}}
+{{- if not .Values.secrets.existingSecret -}}
+{{- fail "secrets.existingSecret is required: make the Secret before installing (deploy/helm/nap/files/make-secrets.sh); the chart generates no secret, so that every render is the same" -}}
+{{- end -}}
+{{- if and .Values.mongodb.enabled (not .Values.mongodb.existingSecret) -}}
+{{- fail "mongodb.existingSecret is required with mongodb.enabled: make the Secret of the service users' passwords before installing (deploy/helm/nap/files/make-secrets.sh)" -}}
 {{- end -}}
 {{- end -}}
 
@@ -187,18 +179,21 @@ app.kubernetes.io/component: {{ .component }}
       - secret:
           name: {{ include "nap.secretName" $root }}
           items:
-            - { key: secret-key, path: secret-key }
+            - { key: {{ $root.Values.secrets.keys.secretKey }}, path: secret-key }
             {{- if eq .component "admin" }}
-            - { key: admin-password, path: admin-password }
+            - { key: {{ $root.Values.secrets.keys.adminPassword }}, path: admin-password }
             {{- end }}
-            {{- if and $root.Values.mongodb.enabled (ne .component "gateway") }}
-            - { key: mongo-url, path: mongo-url }
-            {{- end }}
-      {{- if and (not $root.Values.mongodb.enabled) $root.Values.externalMongodb.existingSecret (ne .component "gateway") }}
+      {{- if and $root.Values.mongodb.enabled (ne .component "gateway") }}
+      # the operator writes this service's own connection string (its user, its password) once the user exists
+      - secret:
+          name: {{ include "nap.mongodbUrlSecret" (dict "root" $root "component" .component) }}
+          items:
+            - { key: connectionString.standard, path: mongo-url }
+      {{- else if and $root.Values.externalMongodb.existingSecret (ne .component "gateway") }}
       - secret:
           name: {{ $root.Values.externalMongodb.existingSecret }}
           items:
-            - { key: {{ $root.Values.externalMongodb.existingSecretKey }}, path: mongo-url }
+            - { key: {{ get $root.Values.externalMongodb.serviceKeys .component | default $root.Values.externalMongodb.existingSecretKey }}, path: mongo-url }
       {{- end }}
       {{- if and (not $root.Values.nats.enabled) $root.Values.externalNats.existingSecret }}
       - secret:

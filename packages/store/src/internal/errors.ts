@@ -6,6 +6,8 @@ export interface DuplicateKeyDetails {
   index: string;
   /** The offending key: index field → value. */
   key: Record<string, unknown>;
+  /** For `insertMany`: how many documents before the refused one were inserted (the rest were not). */
+  insertedCount?: number;
 }
 
 function describeKey(key: Record<string, unknown>): string {
@@ -35,6 +37,29 @@ export function badRequest(message: string, cause?: unknown): AppError {
 
 export function conflict(message: string): AppError {
   return new AppError('CONFLICT', message);
+}
+
+/** MongoDB's largest document, in bytes of BSON (16 MiB); the embedded store keeps to it too. */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/** Details of a `STORE_DOCUMENT_TOO_LARGE` error. */
+export interface DocumentTooLargeDetails {
+  collection: string;
+  /** The document's size in bytes of BSON, when the store measured it (MongoDB's refusals of an update do not say). */
+  sizeBytes?: number;
+  limitBytes: number;
+  /** For `insertMany`: how many documents before the refused one were inserted. */
+  insertedCount?: number;
+}
+
+/** A document the store refuses because it would exceed {@link MAX_DOCUMENT_BYTES}. */
+export function documentTooLarge(details: DocumentTooLargeDetails, cause?: unknown): AppError {
+  const size = details.sizeBytes === undefined ? 'larger than' : `${details.sizeBytes} bytes, over`;
+  return new AppError(
+    'STORE_DOCUMENT_TOO_LARGE',
+    `A document of collection "${details.collection}" would be ${size} the store's limit of ${details.limitBytes} bytes; keep large values out of it`,
+    { details, cause },
+  );
 }
 
 /** LMDB's largest key, in bytes (lmdb-js `maxKeySize`): a document key is the collection prefix and the `_id`. */

@@ -2,22 +2,14 @@ import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { AppError } from '@nap/contracts';
 import type { Authentication, OutboundResponse } from '@nap/contracts';
+import { errorMessage } from '@nap/util';
+import type { OutboundTarget } from '../domain/integrations';
 
 /**
  * Real HTTP calls to outside systems over undici, with the authentication of an integration or
  * adapter added here (the only place secrets are opened), TLS as configured, bounded by a timeout,
  * never retried. OAuth 2 client-credentials tokens are fetched and cached until they expire.
  */
-
-/** Where and how to call: the base URL (protocol, host, port, base path), opened authentication, TLS. */
-export interface OutboundTarget {
-  /** Names the target in messages and keys its OAuth token cache (an integration or adapter name plus its version). */
-  label: string;
-  cacheKey: string;
-  baseUrl: string;
-  authentication?: Authentication | undefined;
-  tls?: { rejectUnauthorized?: boolean | undefined; ca?: string | undefined } | undefined;
-}
 
 /** One request below the target's base URL. */
 export interface OutboundRequest {
@@ -199,6 +191,6 @@ function failure(target: OutboundTarget, method: string, url: string, err: unkno
   if (name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new AppError('DEVICE_TIMEOUT', `${target.label} did not answer ${where} within ${timeoutMs} ms`, { cause: err });
   }
-  const reason = code !== '' ? code : err instanceof Error ? err.message : String(err);
+  const reason = code !== '' ? code : errorMessage(err);
   return new AppError('UPSTREAM_FAILED', `${target.label} could not be reached for ${where} (${reason})`, { cause: err });
 }

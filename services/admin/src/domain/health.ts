@@ -1,64 +1,26 @@
-import os from 'node:os';
-import { RELEASE } from '@nap/contracts';
-import type { Bus } from '@nap/bus';
-
-/** `/health/server`: this platform's version and release, and the answering process. */
-export function serverHealth(bus: Bus, storeKind: string) {
-  const memory = process.memoryUsage();
-  return {
-    version: RELEASE,
-    release: RELEASE,
-    status: bus.isConnected() ? 'running' : 'degraded',
-    node: process.version,
-    pid: process.pid,
-    hostname: os.hostname(),
-    uptime: process.uptime(),
-    bus: { kind: bus.kind, connected: bus.isConnected() },
-    store: { kind: storeKind },
-    memory: { rss: memory.rss, heapTotal: memory.heapTotal, heapUsed: memory.heapUsed, external: memory.external },
-    cpu: process.cpuUsage(),
-  };
+/** What `/health/status` looks at: the bus, this service's store and every application. */
+export interface PlatformFacts {
+  busKind: string;
+  busConnected: boolean;
+  storeKind: string;
+  storeUp: boolean;
+  /** Empty when the bus is down: nothing can be asked then. */
+  applications: { name: string; state: string }[];
+  /** Epoch ms. */
+  now: number;
 }
 
-/** `/health/system`: the host. */
-export function systemHealth() {
-  const cpus = os.cpus();
-  return {
-    arch: os.arch(),
-    platform: os.platform(),
-    release: os.release(),
-    hostname: os.hostname(),
-    uptime: os.uptime(),
-    freemem: os.freemem(),
-    totalmem: os.totalmem(),
-    loadavg: os.loadavg(),
-    cpus: cpus.map((c) => ({ model: c.model, speed: c.speed, times: c.times })),
-  };
-}
-
-/**
- * `/health/status`: one look at what the platform needs: the bus, this service's store and every
- * application. `running` when all answer, `degraded` otherwise.
- */
-export async function healthStatus(
-  bus: Bus,
-  storeKind: string,
-  pingStore: () => Promise<void>,
-  applicationsHealth: () => Promise<{ name: string; state: string }[]>,
-) {
-  const storeUp = await pingStore().then(
-    () => true,
-    () => false,
-  );
-  const applications = bus.isConnected() ? await applicationsHealth() : [];
+/** `/health/status`: `running` when the bus, the store and every application answer, `degraded` otherwise. */
+export function healthStatus(facts: PlatformFacts) {
+  const { applications } = facts;
   const appsRunning = applications.length > 0 && applications.every((a) => a.state === 'RUNNING');
-  const running = bus.isConnected() && storeUp && appsRunning;
+  const running = facts.busConnected && facts.storeUp && appsRunning;
   return {
     status: running ? ('running' as const) : ('degraded' as const),
-    timestamp: Date.now(),
+    timestamp: facts.now,
     services: [
-      { service: `bus (${bus.kind})`, status: bus.isConnected() ? 'running' : 'stopped' },
-      { service: `store (${storeKind})`, status: storeUp ? 'running' : 'stopped' },
+      { service: `bus (${facts.busKind})`, status: facts.busConnected ? 'running' : 'stopped' },
+      { service: `store (${facts.storeKind})`, status: facts.storeUp ? 'running' : 'stopped' },
     ],
     apps: appsRunning ? 'running' : 'degraded',
     applications: applications.map((a) => ({ name: a.name, state: a.state })),

@@ -1,83 +1,33 @@
-import { AppError, hasCode } from '@nap/contracts';
-import type { BodyOf, Link, ListQueryOptions } from '@nap/contracts';
-import { toListQuery } from '@nap/store';
-import type { Collection, Store } from '@nap/store';
+import type { BodyOf } from '@nap/contracts';
+import type { LinkRecord } from '../store/links';
 import { invalidMember } from './validation-error';
-
-/** An external link as stored. */
-export type LinkDoc = Link & { _id: string };
-
-/** The collection of external links (its unique name index is declared in `store/collections.ts`). */
-export const LINKS_COLLECTION = 'external_links';
-
-type LinkInput = BodyOf<'admin.createLink'>;
-type LinkPatch = BodyOf<'admin.updateLink'>;
 
 /**
  * External links: named http(s) addresses operators keep at hand (runbooks, dashboards). Names are
  * unique; the address is checked as a URL beyond the schema's pattern (`new URL` must parse it and
  * its protocol must be http or https).
  */
-export class LinkDomain {
-  private readonly links: Collection<LinkDoc>;
 
-  constructor(
-    store: Store,
-    private readonly now: () => string = () => new Date().toISOString(),
-  ) {
-    this.links = store.collection<LinkDoc>(LINKS_COLLECTION);
-  }
+type LinkInput = BodyOf<'admin.createLink'>;
+type LinkPatch = BodyOf<'admin.updateLink'>;
 
-  async create(input: LinkInput, by: string): Promise<Link> {
-    checkAddress(input.address);
-    const at = this.now();
-    const doc = {
-      name: input.name,
-      address: input.address,
-      description: input.description ?? '',
-      _meta: { created: at, updated: at, createdBy: by, updatedBy: by },
-    };
-    try {
-      return await this.links.insertOne(doc);
-    } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw linkExists(input.name, err);
-      throw err;
-    }
-  }
+/** A new link as stored; its address checked. */
+export function newLinkRecord(input: LinkInput, by: string, now: string): Omit<LinkRecord, '_id'> {
+  checkAddress(input.address);
+  return {
+    name: input.name,
+    address: input.address,
+    description: input.description ?? '',
+    _meta: { created: now, updated: now, createdBy: by, updatedBy: by },
+  };
+}
 
-  async get(id: string): Promise<Link> {
-    const found = await this.links.findOne({ _id: id });
-    if (found === null) throw new AppError('LINK_NOT_FOUND', `No external link with id "${id}"`);
-    return found;
-  }
-
-  async list(query: ListQueryOptions): Promise<{ results: Link[]; total: number }> {
-    const q = toListQuery(query, { filter: ['name', 'address', 'description'], sort: ['name', 'address'], defaultSort: { name: 1 } });
-    const [results, total] = await Promise.all([
-      this.links.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
-      this.links.countDocuments(q.filter),
-    ]);
-    return { results, total };
-  }
-
-  async update(id: string, patch: LinkPatch, by: string): Promise<Link> {
-    if (patch.address !== undefined) checkAddress(patch.address);
-    const set: Record<string, unknown> = { '_meta.updated': this.now(), '_meta.updatedBy': by };
-    for (const member of ['name', 'address', 'description'] as const) if (patch[member] !== undefined) set[member] = patch[member];
-    let updated: LinkDoc | null;
-    try {
-      updated = await this.links.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
-    } catch (err) {
-      if (hasCode(err, 'STORE_DUPLICATE_KEY') && patch.name !== undefined) throw linkExists(patch.name, err);
-      throw err;
-    }
-    if (updated === null) throw new AppError('LINK_NOT_FOUND', `No external link with id "${id}"`);
-    return updated;
-  }
-
-  async delete(id: string): Promise<void> {
-    if ((await this.links.deleteOne({ _id: id })) === 0) throw new AppError('LINK_NOT_FOUND', `No external link with id "${id}"`);
-  }
+/** The members a patch sets, with who changed the link and when; its address checked. */
+export function linkChanges(patch: LinkPatch, by: string, now: string): Record<string, unknown> {
+  if (patch.address !== undefined) checkAddress(patch.address);
+  const set: Record<string, unknown> = { '_meta.updated': now, '_meta.updatedBy': by };
+  for (const member of ['name', 'address', 'description'] as const) if (patch[member] !== undefined) set[member] = patch[member];
+  return set;
 }
 
 /** The schema's pattern lets through what `URL` cannot parse (`http://a b`, `http://[x`); this refuses it, naming the member. */
@@ -90,8 +40,4 @@ function checkAddress(address: string): void {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw invalidMember('body.address', `must be an http or https URL, not ${url.protocol}`);
-}
-
-function linkExists(name: string, cause: unknown): AppError {
-  return new AppError('LINK_ALREADY_EXISTS', `An external link named "${name}" exists; names are unique`, { cause });
 }

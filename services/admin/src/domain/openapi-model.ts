@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { convertObj } from 'swagger2openapi';
 import type { ModelFinding } from '@nap/contracts';
+import { errorMessage, isRecord } from '@nap/util';
 import { isHttpMethod, methodName, normalizeBasePath } from './method-names';
 
 /** A JSON object of an OpenAPI document. */
@@ -18,10 +19,6 @@ export interface ModelCheck {
 }
 
 const MAX_FINDINGS = 100;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The parser must never read files or URLs named by a document (`$ref: file:///…` or `http://…`): only internal references resolve. */
 const PARSER_OPTIONS = { resolve: { external: false, file: false, http: false } } as const;
@@ -46,7 +43,7 @@ function decodePointer(segment: string): string {
 /** Names of the component schemas that parameters and request bodies reach, through any number of `$ref`s. */
 function requestSchemaNames(openapi: Json): Set<string> {
   const names = new Set<string>();
-  const components = isObject(openapi.components) ? openapi.components : {};
+  const components = isRecord(openapi.components) ? openapi.components : {};
   const seen = new Set<unknown>();
   const walk = (value: unknown): void => {
     if (typeof value !== 'object' || value === null || seen.has(value)) return;
@@ -63,16 +60,16 @@ function requestSchemaNames(openapi: Json): Set<string> {
         const name = decodePointer(m[2] ?? '');
         if (kind === 'schemas') names.add(name);
         const group = components[kind];
-        if (isObject(group)) walk(group[name]);
+        if (isRecord(group)) walk(group[name]);
       }
     }
     for (const v of Object.values(value)) walk(v);
   };
-  const paths = isObject(openapi.paths) ? openapi.paths : {};
+  const paths = isRecord(openapi.paths) ? openapi.paths : {};
   for (const item of Object.values(paths)) {
-    if (!isObject(item)) continue;
+    if (!isRecord(item)) continue;
     walk(item.parameters);
-    for (const [member, op] of Object.entries(item)) if (isHttpMethod(member) && isObject(op)) walk([op.parameters, op.requestBody]);
+    for (const [member, op] of Object.entries(item)) if (isHttpMethod(member) && isRecord(op)) walk([op.parameters, op.requestBody]);
   }
   return names;
 }
@@ -83,7 +80,7 @@ interface ParserDetail {
 }
 
 function findingsOf(err: unknown): ModelFinding[] {
-  const details = isObject(err) && Array.isArray(err.details) ? (err.details as ParserDetail[]) : [];
+  const details = isRecord(err) && Array.isArray(err.details) ? (err.details as ParserDetail[]) : [];
   if (details.length === 0)
     return [{ path: '', message: err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err) }];
   const seen = new Set<string>();
@@ -109,7 +106,7 @@ function findingsOf(err: unknown): ModelFinding[] {
  * JSON pointer into the (converted) document.
  */
 export async function checkModel(document: Json): Promise<ModelCheck> {
-  const info = isObject(document.info) ? document.info : undefined;
+  const info = isRecord(document.info) ? document.info : undefined;
   const basics: ModelFinding[] = [];
   if (typeof document.swagger !== 'string' && typeof document.openapi !== 'string')
     basics.push({ path: '', message: 'must have a swagger (2.0) or openapi (3.x) member' });
@@ -128,7 +125,7 @@ export async function checkModel(document: Json): Promise<ModelCheck> {
     } catch (err) {
       return {
         valid: false,
-        errors: [{ path: '', message: `cannot be converted to OpenAPI 3: ${err instanceof Error ? err.message : String(err)}` }],
+        errors: [{ path: '', message: `cannot be converted to OpenAPI 3: ${errorMessage(err)}` }],
         warnings: [],
         specification,
       };
@@ -177,13 +174,13 @@ export interface ModelOperation {
 /** Every operation of a (dereferenced) 3.x document. */
 export function operationsOf(openapi: Json): ModelOperation[] {
   const out: ModelOperation[] = [];
-  const paths = isObject(openapi.paths) ? openapi.paths : {};
+  const paths = isRecord(openapi.paths) ? openapi.paths : {};
   for (const [path, item] of Object.entries(paths)) {
-    if (!isObject(item)) continue;
-    const shared = Array.isArray(item.parameters) ? item.parameters.filter(isObject) : [];
+    if (!isRecord(item)) continue;
+    const shared = Array.isArray(item.parameters) ? item.parameters.filter(isRecord) : [];
     for (const [member, operation] of Object.entries(item)) {
-      if (!isHttpMethod(member) || !isObject(operation)) continue;
-      const own = Array.isArray(operation.parameters) ? operation.parameters.filter(isObject) : [];
+      if (!isHttpMethod(member) || !isRecord(operation)) continue;
+      const own = Array.isArray(operation.parameters) ? operation.parameters.filter(isRecord) : [];
       const key = (p: Json) => `${String(p.in)}:${String(p.name)}`;
       const ownKeys = new Set(own.map(key));
       const parameters = [...shared.filter((p) => !ownKeys.has(key(p))), ...own];
@@ -200,14 +197,14 @@ export function operationsOf(openapi: Json): ModelOperation[] {
 
 /** The first server of a document as settings: protocol, host, port, base path, its variables at their defaults. */
 export function defaultServer(openapi: Json): { protocol?: 'http' | 'https'; host?: string; port?: number; base_path: string } {
-  const servers = Array.isArray(openapi.servers) ? openapi.servers.filter(isObject) : [];
+  const servers = Array.isArray(openapi.servers) ? openapi.servers.filter(isRecord) : [];
   const first = servers[0];
   if (first === undefined || typeof first.url !== 'string') return { base_path: '' };
   let url = first.url;
-  const variables = isObject(first.variables) ? first.variables : {};
+  const variables = isRecord(first.variables) ? first.variables : {};
   url = url.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const v = variables[name];
-    return isObject(v) && v.default !== undefined ? String(v.default) : '';
+    return isRecord(v) && v.default !== undefined ? String(v.default) : '';
   });
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : url.startsWith('//') ? `https:${url}` : undefined;
   if (absolute === undefined) return { base_path: normalizeBasePath(url) };

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import { AppError } from '@nap/contracts';
+import { isRecord } from '@nap/util';
 import { camelCase } from './method-names';
 import type { Json, ModelOperation } from './openapi-model';
 
@@ -30,21 +31,17 @@ interface Parameter {
   content?: string;
 }
 
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 const DEFAULT_STYLE: Record<Parameter['in'], string> = { path: 'simple', query: 'form', header: 'simple', cookie: 'form' };
 
 function parametersOf(operation: Json): Parameter[] {
-  const list = Array.isArray(operation.parameters) ? operation.parameters.filter(isObject) : [];
+  const list = Array.isArray(operation.parameters) ? operation.parameters.filter(isRecord) : [];
   const out: Parameter[] = [];
   for (const p of list) {
     const where = p.in;
     if (typeof p.name !== 'string' || (where !== 'path' && where !== 'query' && where !== 'header' && where !== 'cookie')) continue;
     const style = typeof p.style === 'string' ? p.style : DEFAULT_STYLE[where];
-    const content = isObject(p.content) ? Object.keys(p.content)[0] : undefined;
-    const contentSchema = content !== undefined && isObject(p.content) ? (p.content[content] as Json | undefined)?.schema : undefined;
+    const content = isRecord(p.content) ? Object.keys(p.content)[0] : undefined;
+    const contentSchema = content !== undefined && isRecord(p.content) ? (p.content[content] as Json | undefined)?.schema : undefined;
     out.push({
       name: p.name,
       in: where,
@@ -52,7 +49,7 @@ function parametersOf(operation: Json): Parameter[] {
       style,
       explode: typeof p.explode === 'boolean' ? p.explode : style === 'form',
       allowReserved: p.allowReserved === true,
-      schema: isObject(p.schema) ? p.schema : isObject(contentSchema) ? contentSchema : {},
+      schema: isRecord(p.schema) ? p.schema : isRecord(contentSchema) ? contentSchema : {},
       ...(content !== undefined ? { content } : {}),
     });
   }
@@ -71,7 +68,7 @@ const PREFERRED_MEDIA = ['application/json', 'application/x-www-form-urlencoded'
 
 function bodyOf(operation: Json): BodySpec | undefined {
   const rb = operation.requestBody;
-  if (!isObject(rb) || !isObject(rb.content)) return undefined;
+  if (!isRecord(rb) || !isRecord(rb.content)) return undefined;
   const types = Object.keys(rb.content);
   const mediaType = PREFERRED_MEDIA.find((m) => types.includes(m)) ?? types.find((t) => /json/i.test(t)) ?? types[0];
   if (mediaType === undefined) return undefined;
@@ -79,7 +76,7 @@ function bodyOf(operation: Json): BodySpec | undefined {
   const alt = operation['x-codegen-request-body-name'];
   return {
     mediaType,
-    schema: isObject(media) && isObject(media.schema) ? media.schema : {},
+    schema: isRecord(media) && isRecord(media.schema) ? media.schema : {},
     required: rb.required === true,
     ...(typeof alt === 'string' ? { altName: alt } : {}),
   };
@@ -104,7 +101,7 @@ function serializePathLike(p: Parameter, value: unknown): string {
     if (p.style === 'matrix') return p.explode ? items.map((i) => `;${p.name}=${i}`).join('') : `${prefix}=${items.join(',')}`;
     return items.join(',');
   }
-  if (isObject(value)) {
+  if (isRecord(value)) {
     const entries = Object.entries(value).map(([k, v]) => [e(k), e(text(v))] as const);
     const sep = p.style === 'label' && p.explode ? '.' : p.style === 'matrix' && p.explode ? ';' : ',';
     const joined = p.explode ? entries.map(([k, v]) => `${k}=${v}`).join(sep) : entries.flat().join(',');
@@ -127,7 +124,7 @@ function serializeQuery(p: Parameter, value: unknown): string[] {
     const sep = p.style === 'spaceDelimited' ? '%20' : p.style === 'pipeDelimited' ? '|' : ',';
     return [`${name}=${items.join(sep)}`];
   }
-  if (isObject(value)) {
+  if (isRecord(value)) {
     if (p.style === 'deepObject') return Object.entries(value).map(([k, v]) => `${name}%5B${enc(k)}%5D=${e(text(v))}`);
     if (p.explode) return Object.entries(value).map(([k, v]) => `${enc(k)}=${e(text(v))}`);
     return [
@@ -149,7 +146,7 @@ function newAjv(coerceTypes: boolean): Ajv {
 /** Remaining (circular) references accept anything: the parts a reference leads back into are not validated. */
 function withoutRefs(schema: unknown, seen = new WeakMap<object, unknown>()): unknown {
   if (Array.isArray(schema)) return schema.map((s) => withoutRefs(s, seen));
-  if (!isObject(schema)) return schema;
+  if (!isRecord(schema)) return schema;
   const done = seen.get(schema);
   if (done !== undefined) return done;
   if (typeof schema.$ref === 'string') return {};
@@ -221,7 +218,7 @@ export class OperationRequestBuilder {
       bodyValue =
         incoming.body ??
         (this.body.altName !== undefined ? (incoming[camelCase(this.body.altName)] ?? incoming[this.body.altName]) : undefined);
-      const props = isObject(this.body.schema.properties) ? Object.keys(this.body.schema.properties) : [];
+      const props = isRecord(this.body.schema.properties) ? Object.keys(this.body.schema.properties) : [];
       if (bodyValue === undefined && props.length > 0) {
         // form bodies of converted 2.0 documents: their members come as variables of their own
         const assembled: Json = {};
@@ -260,7 +257,7 @@ export class OperationRequestBuilder {
     let body: string | undefined;
     if (bodyValue !== undefined) {
       const media = this.body?.mediaType ?? 'application/json';
-      if (/x-www-form-urlencoded|multipart\/form-data/i.test(media) && isObject(bodyValue)) {
+      if (/x-www-form-urlencoded|multipart\/form-data/i.test(media) && isRecord(bodyValue)) {
         headers['content-type'] = 'application/x-www-form-urlencoded';
         body = Object.entries(bodyValue)
           .map(([k, v]) => `${enc(k)}=${enc(text(v))}`)

@@ -1,5 +1,6 @@
 import { AppError, SECRET_MASK, isSecretKey } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
+import { isRecord } from '@nap/util';
 
 /**
  * Connection settings with their secrets sealed. Every string member whose name the platform's
@@ -14,12 +15,8 @@ interface SealedValue {
   __sealed: string;
 }
 
-function isObject(v: unknown): v is Tree {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function isSealed(v: unknown): v is SealedValue {
-  return isObject(v) && typeof v.__sealed === 'string' && Object.keys(v).length === 1;
+  return isRecord(v) && typeof v.__sealed === 'string' && Object.keys(v).length === 1;
 }
 
 /**
@@ -32,13 +29,13 @@ export function sealSettings(settings: Tree, box: SecretBox, current: Tree | und
   for (const [key, value] of Object.entries(settings)) {
     const here = `${at}.${key}`;
     const before = current?.[key];
-    if (isObject(value) && !isSealed(value)) {
-      out[key] = sealSettings(value, box, isObject(before) ? before : undefined, here);
+    if (isRecord(value) && !isSealed(value)) {
+      out[key] = sealSettings(value, box, isRecord(before) ? before : undefined, here);
     } else if (Array.isArray(value)) {
       // members of objects in arrays (a profile's alarmProps[].community) are sealed the same way, matched by position
       out[key] = value.map((item: unknown, i) =>
-        isObject(item)
-          ? sealSettings(item, box, Array.isArray(before) && isObject(before[i]) ? before[i] : undefined, `${here}[${i}]`)
+        isRecord(item)
+          ? sealSettings(item, box, Array.isArray(before) && isRecord(before[i]) ? before[i] : undefined, `${here}[${i}]`)
           : item,
       );
     } else if (isSecretKey(key) && typeof value === 'string') {
@@ -64,10 +61,10 @@ export function maskSettings(settings: Tree): Tree {
   for (const [key, value] of Object.entries(settings))
     out[key] = isSealed(value)
       ? SECRET_MASK
-      : isObject(value)
+      : isRecord(value)
         ? maskSettings(value)
         : Array.isArray(value)
-          ? value.map((v: unknown) => (isObject(v) ? maskSettings(v) : v))
+          ? value.map((v: unknown) => (isRecord(v) ? maskSettings(v) : v))
           : value;
   return out;
 }
@@ -78,10 +75,10 @@ export function openSettings(settings: Tree, box: SecretBox): Tree {
   for (const [key, value] of Object.entries(settings))
     out[key] = isSealed(value)
       ? box.open(value.__sealed)
-      : isObject(value)
+      : isRecord(value)
         ? openSettings(value, box)
         : Array.isArray(value)
-          ? value.map((v: unknown) => (isObject(v) ? openSettings(v, box) : v))
+          ? value.map((v: unknown) => (isRecord(v) ? openSettings(v, box) : v))
           : value;
   return out;
 }

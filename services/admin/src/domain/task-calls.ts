@@ -1,7 +1,4 @@
 import { AppError } from '@nap/contracts';
-import type { OutboundResponse } from '@nap/contracts';
-import type { AdapterDomain } from './adapters';
-import type { IntegrationDomain } from './integrations';
 
 /** A workflow task to run through an integration or an adapter. */
 export interface TaskCall {
@@ -11,17 +8,22 @@ export interface TaskCall {
   timeoutMs?: number | undefined;
 }
 
+/** Where a task runs: an integration or an adapter of that name. */
+export interface TaskTarget {
+  kind: 'integration' | 'adapter';
+  name: string;
+}
+
 /**
- * Runs a task whose app is an integration or an adapter: finds what answers to the app (an
- * integration by name, model title or versionId; an adapter by name or model), narrowed by the
- * task's `adapter_id` when several do, and calls the method there.
+ * Where a task whose app is an integration or an adapter runs: the one instance that answers to
+ * the app (integrations and adapters found by the caller), narrowed by the task's `adapter_id`
+ * when several do; 404 `TASK_APP_UNKNOWN` when none or several remain.
  */
-export async function runTaskCall(integrations: IntegrationDomain, adapters: AdapterDomain, task: TaskCall): Promise<OutboundResponse> {
+export function taskTarget(task: Pick<TaskCall, 'app' | 'incoming'>, integrations: string[], adapters: string[]): TaskTarget {
   const instance = typeof task.incoming.adapter_id === 'string' && task.incoming.adapter_id !== '' ? task.incoming.adapter_id : undefined;
-  const [ints, ads] = await Promise.all([integrations.integrationsFor(task.app), adapters.adaptersFor(task.app)]);
-  let candidates = [
-    ...ints.map((i) => ({ kind: 'integration' as const, name: i.name })),
-    ...ads.map((name) => ({ kind: 'adapter' as const, name })),
+  let candidates: TaskTarget[] = [
+    ...integrations.map((name) => ({ kind: 'integration' as const, name })),
+    ...adapters.map((name) => ({ kind: 'adapter' as const, name })),
   ];
   if (candidates.length === 0)
     throw new AppError(
@@ -44,7 +46,5 @@ export async function runTaskCall(integrations: IntegrationDomain, adapters: Ada
       `Several instances answer to app "${task.app}" (${candidates.map((c) => c.name).join(', ')}); set the task's adapter_id to one of them`,
     );
   }
-  return only.kind === 'integration'
-    ? integrations.callMethod(only.name, task.method, task.incoming, task.timeoutMs)
-    : adapters.runTask(only.name, task.method, task.incoming, task.timeoutMs);
+  return only;
 }

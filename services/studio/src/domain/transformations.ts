@@ -22,26 +22,30 @@ export interface TransformationCheck {
 
 /** What a migration changed, as warnings for the client: in the past tense once saved, in the future when only validated. */
 function migrationNotes(migrated: Migration['migrated'], tense: 'past' | 'future'): TransformationProblem[] {
-  return migrated.map((m) => ({
-    code: 'MIGRATED_THIS_ARG',
-    message:
-      tense === 'past'
-        ? `function "${m.function}" read thisArg, as older releases wrote it; it reads ${m.to} now`
-        : `function "${m.function}" reads thisArg, as older releases wrote it; it will read ${m.to}`,
-    path: '/functions',
-  }));
+  return migrated.map((m) => {
+    const what = m.to === '' ? 'no constant values (no argument follows it in its calls)' : m.to;
+    return {
+      code: 'MIGRATED_THIS_ARG',
+      message:
+        tense === 'past'
+          ? `function "${m.function}" received thisArg, as older releases wrote it; it receives ${what} now`
+          : `function "${m.function}" receives thisArg, as older releases wrote it; it will receive ${what}`,
+      path: '/functions',
+    };
+  });
 }
 
 /**
  * Migrates (older `thisArg` callbacks become `constantValueN`) and checks a submitted document. A
- * migration is reported as a warning, so the client sees what changed.
+ * migration is reported as a warning, so the client sees what changed; what the migration cannot
+ * translate exactly is an error.
  */
 export function checkTransformation(input: TransformationInput): TransformationCheck {
-  const { doc, migrated } = migrateTransformation(input);
+  const { doc, migrated, errors: untranslatable } = migrateTransformation(input);
   const { errors, warnings } = compileTransformation(doc);
   return {
     doc: parseAs(transformationInputSchema, doc, 'transformation'),
-    errors,
+    errors: [...untranslatable, ...errors],
     warnings: [...migrationNotes(migrated, 'past'), ...warnings],
   };
 }
@@ -60,9 +64,10 @@ export function acceptTransformation(input: unknown, member: string): Omit<Trans
 
 /** Every problem of a document, without saving it (`POST /transformations/validate`). */
 export function validateTransformationDocument(input: Record<string, unknown>): ResponseOf<'studio.validateTransformation'> {
-  const { doc, migrated } = migrateTransformation(input);
+  const { doc, migrated, errors: untranslatable } = migrateTransformation(input);
   const { errors, warnings } = compileTransformation(doc);
-  return { isValid: errors.length === 0, errors, warnings: [...migrationNotes(migrated, 'future'), ...warnings] };
+  const all = [...untranslatable, ...errors];
+  return { isValid: all.length === 0, errors: all, warnings: [...migrationNotes(migrated, 'future'), ...warnings] };
 }
 
 /** The stored document: the (migrated) submitted members, defaults, the id and the camel-case audit fields. */
@@ -126,9 +131,9 @@ export class TransformationRunner {
   plan(doc: Transformation): TransformationPlan {
     const cached = this.plans.get(doc._id);
     if (cached !== undefined && cached.stamp === doc.lastUpdated) return cached.plan;
-    const { doc: migrated } = migrateTransformation(doc);
+    const { doc: migrated, errors } = migrateTransformation(doc);
     const result = compileTransformation(migrated);
-    if (result.plan === undefined) throw invalidTransformation(doc.name, result.errors);
+    if (errors.length > 0 || result.plan === undefined) throw invalidTransformation(doc.name, [...errors, ...result.errors]);
     if (this.plans.size >= this.cacheSize) {
       const oldest = this.plans.keys().next().value;
       if (oldest !== undefined) this.plans.delete(oldest);

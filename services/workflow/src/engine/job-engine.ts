@@ -7,6 +7,10 @@ import type { JobRecord } from '../domain/job-model';
 import { EngineRegistry } from '../store/engine-registry';
 import type { EngineRecord } from '../store/engine-registry';
 import { JobRepository } from '../store/job-repository';
+import { JobValueRepository } from '../store/job-value-repository';
+import type { JobValueRecord } from '../store/job-value-repository';
+import { DEFAULT_INLINE_VALUE_BYTES, DEFAULT_MAX_VALUE_BYTES } from '../domain/job-values';
+import type { ValueLimits } from '../domain/job-values';
 import { InputSchemaCache } from './input-schemas';
 import { JobEventRelay } from './job-events';
 import type { PublishEvent } from './job-events';
@@ -21,6 +25,8 @@ import { WorkerSwitches } from './worker-switches';
 /** What the engine needs from the world; the service wires the bus and the store in. */
 export interface EngineDeps {
   jobs: Collection<JobRecord>;
+  /** Task outputs and variables too large for their job document (see `domain/job-values`). */
+  jobValues: Collection<JobValueRecord>;
   /** One heartbeat document per engine process (see {@link EngineRegistry}). */
   engines: Collection<EngineRecord>;
   /**
@@ -56,6 +62,10 @@ export interface EngineOptions {
   scanMs?: number;
   /** How long a task's call that no service answers (SERVICE_UNAVAILABLE) is tried again before the task fails; 60 s unless given. */
   unavailableRetryMs?: number;
+  /** Task outputs and variables larger than this many bytes of JSON are kept out of the job document; 64 KiB unless given. */
+  inlineValueBytes?: number;
+  /** A task output or value larger than this many bytes of JSON fails its task with VALUE_TOO_LARGE; 15 MiB unless given. */
+  maxValueBytes?: number;
   /**
    * How many times faster than real time `delay` (and `stub` delay) waits pass: 1 (default) is real
    * time; tests run the fixtures' 400 s delays on a scaled clock (NAP_TIME_SCALE), as Temporal's
@@ -86,6 +96,7 @@ export class JobEngine {
   readonly scanMs: number;
   readonly unavailableRetryMs: number;
   readonly timeScale: number;
+  readonly valueLimits: ValueLimits;
   readonly repository: JobRepository;
   readonly events: JobEventRelay;
   private readonly workers = new WorkerSwitches();
@@ -103,10 +114,14 @@ export class JobEngine {
     this.scanMs = options.scanMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
     this.unavailableRetryMs = options.unavailableRetryMs ?? 60_000;
     this.timeScale = options.timeScale ?? 1;
+    this.valueLimits = {
+      inlineBytes: options.inlineValueBytes ?? DEFAULT_INLINE_VALUE_BYTES,
+      maxBytes: options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
+    };
     const { serverId, workers } = this;
     const log = deps.logger;
     const observe = (event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void => deps.observe?.(event, job, payload);
-    const repository = new JobRepository(deps.jobs);
+    const repository = new JobRepository(deps.jobs, new JobValueRepository(deps.jobValues, this.valueLimits));
     const connected = deps.busConnected?.bind(deps) ?? (() => true);
     const events = new JobEventRelay(repository, { publish: deps.publishEvent, connected }, log);
     const runnerHost: RunnerHost = {
@@ -118,6 +133,7 @@ export class JobEngine {
       observe,
       timeScale: this.timeScale,
       unavailableRetryMs: this.unavailableRetryMs,
+      valueLimits: this.valueLimits,
       getWorkflow: (name, caller, from) => deps.getWorkflow(name, caller, from),
       call: (operationId, input, caller) => deps.call(operationId, input, caller),
       // a child job is started like any other, and driven here: the lifecycle is built below

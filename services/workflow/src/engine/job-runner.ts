@@ -1,12 +1,15 @@
+import { hasCode, isAppError } from '@nap/contracts';
 import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import { isRecord } from '@nap/util';
+import { errorMessage, isRecord } from '@nap/util';
 import { START } from '../domain/graph';
 import { isActiveStatus, isManual } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
+import type { ValueLimits } from '../domain/job-values';
 import type { JobRepository } from '../store/job-repository';
 import { ChildJobs } from './child-jobs';
 import type { ChildJobHost } from './child-jobs';
+import { jobEventPayload, outboxEntry } from './job-events';
 import type { JobEventRelay } from './job-events';
 import { JobState } from './job-state';
 import { Loops } from './loops';
@@ -28,6 +31,8 @@ export interface RunnerHost extends ChildJobHost, DispatchHost {
   observe(event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void;
   /** A deactivated task worker starts no task (tasks in flight finish). */
   workers: Pick<WorkerSwitches, 'startsTasks'>;
+  /** Where large values leave the job document, and the largest value a job holds. */
+  valueLimits: ValueLimits;
 }
 
 /**
@@ -54,7 +59,7 @@ export class JobRunner implements DrivenJob {
     private readonly listener: RunnerListener,
   ) {
     const step = (fn: () => void | Promise<void>) => this.step(fn);
-    this.state = new JobState(job, host.serverId, host.log);
+    this.state = new JobState(job, host.serverId, host.log, host.valueLimits);
     this.retries = new Retries(this.state, step);
     this.dispatch = new TaskDispatcher(this.state, this.retries, step, host);
     this.children = new ChildJobs(this.state, host, step);
@@ -158,6 +163,10 @@ export class JobRunner implements DrivenJob {
         for (const launch of this.state.takeLaunches()) launch();
         if (this.state.finished) this.stop();
       } catch (err) {
+        if (hasCode(err, 'STORE_DOCUMENT_TOO_LARGE') || hasCode(err, 'VALUE_TOO_LARGE')) {
+          await this.failTooLarge(err);
+          return;
+        }
         this.host.log.error({ err, jobId: this.jobId }, 'Job step failed; the job is reloaded from the store');
         this.state.discardAll();
         try {
@@ -171,11 +180,48 @@ export class JobRunner implements DrivenJob {
     return next;
   }
 
+  /**
+   * The job cannot be written any more (its document would pass 16 MiB with every value moved out
+   * of it): it ends in error, saying why, rather than staying running with a step that was lost.
+   */
+  private async failTooLarge(err: unknown): Promise<void> {
+    this.host.log.error({ err, jobId: this.jobId }, 'The job outgrew what the store holds; it ends in error');
+    this.state.discardAll();
+    const now = Date.now();
+    const entry = {
+      task: 'job',
+      message: `${isAppError(err) ? err.code : 'STORE_DOCUMENT_TOO_LARGE'}: ${errorMessage(err)}`,
+      timestamp: now,
+    };
+    const event = outboxEntry(
+      'jobError',
+      jobEventPayload({ ...this.state.job, status: 'error' }, { finishState: 'error', error: [entry] }),
+    );
+    try {
+      if (await this.host.repository.failActive(this.jobId, this.host.serverId, entry, now, event)) this.host.events.drain(this.jobId);
+      await this.reload();
+    } catch (again) {
+      this.host.log.error(
+        { err: again, jobId: this.jobId },
+        'Ending a job that outgrew the store failed; the job is reloaded from the store',
+      );
+    }
+    if (!this.stopped) this.stop();
+  }
+
   /** Writes the step's changes and events while this engine owns the job; when it no longer does, drops them and stops. */
   private async flush(): Promise<void> {
     const write = this.state.takeWrite();
     if (write === undefined) return;
-    const written = await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events);
+    let written: Awaited<ReturnType<JobRepository['writeClaimed']>>;
+    try {
+      written = await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events);
+    } catch (err) {
+      if (!hasCode(err, 'STORE_DOCUMENT_TOO_LARGE')) throw err;
+      // many values, each under the inline size, made the job too large: every value leaves the document
+      this.host.log.warn({ jobId: this.jobId }, 'The job document reached the store limit; its values move out of it');
+      written = await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events, { inlineBytes: 0 });
+    }
     if (written !== false) {
       for (const entry of write.events) this.host.observe(entry.event, this.state.job, entry.payload);
       // the outbox as this write left it: the relay publishes from it without reading it back

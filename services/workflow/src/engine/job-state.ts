@@ -5,6 +5,9 @@ import { NO_TRANSITION_MESSAGE } from '../domain/job-model';
 import type { JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 import type { ReferenceScope } from '../domain/references';
 import type { TaskOutcome } from '../domain/task-outcome';
+import { errorOutcome } from '../domain/task-outcome';
+import { DEFAULT_VALUE_LIMITS, oversizedValue, valueTooLargeMessage } from '../domain/job-values';
+import type { ValueLimits } from '../domain/job-values';
 import { jobEventPayload, outboxEntry } from './job-events';
 
 /** Runs `fn` as a later serialized step of the job's runner (a task's outcome, a timer, a child job's news). */
@@ -46,6 +49,8 @@ export class JobState {
     job: JobRecord,
     readonly serverId: string,
     private readonly log: Logger,
+    /** Values larger than `maxBytes` fail their task with VALUE_TOO_LARGE instead of entering the job. */
+    readonly valueLimits: ValueLimits = DEFAULT_VALUE_LIMITS,
   ) {
     this.job = job;
     this.graph = new JobGraph(job.tasks, job.transitions);
@@ -154,8 +159,24 @@ export class JobState {
     this.markTask(id);
   }
 
+  /**
+   * The outcome with a value too large for a job (an output, a variable it sets) replaced by the
+   * task's failure with VALUE_TOO_LARGE, so the job goes on along the task's error transition.
+   */
+  private withinLimits(id: string, outcome: TaskOutcome): TaskOutcome {
+    const { maxBytes } = this.valueLimits;
+    const output = oversizedValue(outcome.outgoing, maxBytes);
+    const variable = output === undefined ? oversizedValue(outcome.setVariables, maxBytes) : undefined;
+    const big = output ?? variable;
+    if (big === undefined) return outcome;
+    const what = output !== undefined ? `the output "${big.name}" of task "${id}"` : `the variable "${big.name}" that task "${id}" sets`;
+    this.log.warn({ jobId: this.job._id, taskId: id, bytes: big.bytes, maxBytes }, 'A task produced a value too large for its job');
+    return { ...errorOutcome(valueTooLargeMessage(what, big.bytes, maxBytes)), ...(outcome.endsJob === true ? { endsJob: true } : {}) };
+  }
+
   /** Records a finished task and takes its transitions; an outcome that ends the job takes none and records the job's error. */
-  complete(id: string, outcome: TaskOutcome): void {
+  complete(id: string, finished: TaskOutcome): void {
+    const outcome = this.withinLimits(id, finished);
     if (outcome.endsJob === true) {
       this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error);
       this.emitTask('taskFinish', id, outcome.finishState);

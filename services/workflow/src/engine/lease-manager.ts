@@ -194,11 +194,11 @@ export class LeaseManager {
       }
     }
     // jobs stored while the job worker was deactivated wait for the first engine that claims jobs
-    let taken = await this.jobs.takeLeases(WAITING_LEASE, this.serverId, Date.now());
+    let taken = await this.takeAll(WAITING_LEASE);
     if (taken > 0) this.log.info({ jobs: taken }, 'Claiming jobs stored while the job worker was deactivated');
     for (const { id, beat } of dead) {
       if (this.stopped) return;
-      const moved = await this.jobs.takeLeases(id, this.serverId, Date.now());
+      const moved = await this.takeAll(id);
       if (moved > 0) this.log.info({ from: id, jobs: moved }, 'Taking over the jobs of a dead engine');
       taken += moved;
       if (moved === 0) {
@@ -230,16 +230,33 @@ export class LeaseManager {
     for (const job of held) if (!isActiveStatus(job.status)) this.events.drain(job._id);
   }
 
-  /** Moves a job's lease from `from` to this engine; resumes it when active; publishes its outbox. */
-  private async takeOver(jobId: string, from: string): Promise<void> {
-    if (this.stopped || this.owned.owns(jobId)) return;
+  /**
+   * Takes the jobs leased to `from` (at most {@link SCAN_LIMIT}) one at a time: each move is one
+   * atomic, retryable write, and an active job is driven here as soon as its lease is this engine's.
+   * A scan cut short (a failover, a store error) leaves the rest leased to `from`, taken at the next
+   * scan, and never a job leased here that nothing drives; a multi-document update cut in half
+   * could leave both. How many moved.
+   */
+  private async takeAll(from: string): Promise<number> {
+    let moved = 0;
+    for (const job of await this.jobs.leasedTo(from, SCAN_LIMIT)) {
+      if (this.stopped) break;
+      if (await this.takeOver(job._id, from)) moved += 1;
+    }
+    return moved;
+  }
+
+  /** Moves a job's lease from `from` to this engine; resumes it when active; publishes its outbox. False when `from` no longer held it. */
+  private async takeOver(jobId: string, from: string): Promise<boolean> {
+    if (this.stopped || this.owned.owns(jobId)) return false;
     const job = await this.jobs.takeLease(jobId, from, this.serverId, Date.now());
-    if (job === null) return;
+    if (job === null) return false;
     if (isActiveStatus(job.status) && !this.owned.owns(jobId)) {
       this.log.info({ jobId, from }, 'Resuming job');
       this.owned.adopt(job, true);
     }
     this.events.drain(jobId);
+    return true;
   }
 
   /**

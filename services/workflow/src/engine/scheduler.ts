@@ -2,6 +2,7 @@ import { END, START } from '../domain/graph';
 import { NO_TRANSITION_MESSAGE, isManual } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
 import { resolveTaskIncoming } from '../domain/references';
+import { oversizedValue, valueTooLargeMessage } from '../domain/job-values';
 import { errorMessage } from '@nap/util';
 import { errorOutcome } from '../domain/task-outcome';
 import type { ChildJobs } from './child-jobs';
@@ -106,6 +107,14 @@ export class Scheduler {
       incoming = resolveTaskIncoming(task, state.scope());
     } catch (err) {
       state.complete(id, errorOutcome(errorMessage(err)));
+      return;
+    }
+    const big = oversizedValue(incoming, state.valueLimits.maxBytes);
+    if (big !== undefined) {
+      state.complete(
+        id,
+        errorOutcome(valueTooLargeMessage(`the incoming value "${big.name}" of task "${id}"`, big.bytes, state.valueLimits.maxBytes)),
+      );
       return;
     }
     if (isManual(task)) {

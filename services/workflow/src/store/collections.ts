@@ -12,7 +12,8 @@ import type { IndexSpec, Store } from '@nap/store';
  * and child-job lookups. `engines` holds one small heartbeat document per engine process (its
  * leases). Trigger route names are unique; schedules are found by due time. `engine_settings` holds
  * the platform-wide worker switches, `engine_replicas` what each replica's workers apply (for the
- * workers' status).
+ * workers' status). `job_values` holds the task outputs and variables too large to stay in their job
+ * document (`domain/job-values`), by job.
  */
 export const WORKFLOW_COLLECTIONS = {
   jobs: [
@@ -36,6 +37,7 @@ export const WORKFLOW_COLLECTIONS = {
     { keys: { actionId: 1 } },
     { keys: { name: 1 } },
   ],
+  job_values: [{ keys: { job: 1 } }],
   engines: [],
   engine_settings: [],
   engine_replicas: [],

@@ -3,6 +3,7 @@ import type { Collection, Filter, Projection, SortSpec } from '@nap/store';
 import { ACTIVE_STATUSES } from '../domain/job-model';
 import { afterToken } from '../domain/job-page';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
+import type { JobValueRepository } from './job-value-repository';
 
 /** `{ _id, name, status }` of a job: what a reference to another job shows. */
 export interface JobSummary {
@@ -71,19 +72,39 @@ function outboxState(job: Pick<JobRecord, 'outbox' | 'eventsPublished' | 'status
  * in `metrics.server_id`); every write of a runner is conditional on `metrics.server_id`, so an
  * engine whose job was taken over changes nothing. Events are written in the same update as the
  * state they describe (`$push` to `outbox`) and leave the outbox once the bus acknowledged them.
- * Reads that project return only what they read, typed so.
+ * Reads that project return only what they read, typed so. With `values`, large task outputs and
+ * variables live in `job_values` (see `domain/job-values`): every write moves them out of the job
+ * document and every read that returns them puts them back.
  */
 export class JobRepository {
-  constructor(private readonly jobs: Collection<JobRecord>) {}
+  constructor(
+    private readonly jobs: Collection<JobRecord>,
+    private readonly values?: JobValueRepository,
+  ) {}
+
+  /** Puts the large values of jobs (or projections of them) back in place. */
+  private async resolved<T extends { variables?: unknown; tasks?: unknown }>(docs: T[]): Promise<T[]> {
+    return this.values ? this.values.resolve(docs) : docs;
+  }
+
+  private async resolvedOne<T extends { variables?: unknown; tasks?: unknown }>(doc: T | null): Promise<T | null> {
+    if (doc === null) return null;
+    const [out] = await this.resolved([doc]);
+    return out ?? null;
+  }
+
+  private async outOfLine(jobId: string, set: Record<string, unknown>, inlineBytes?: number): Promise<Record<string, unknown>> {
+    return this.values ? this.values.externalizeSet(jobId, set, inlineBytes) : set;
+  }
 
   /** Stores a new job. */
   async insert(job: JobRecord): Promise<void> {
-    await this.jobs.insertOne(job);
+    await this.jobs.insertOne(this.values ? await this.values.externalizeJob(job) : job);
   }
 
   /** The job, or null when there is none with this id. */
-  findById(jobId: string): Promise<JobRecord | null> {
-    return this.jobs.findOne({ _id: jobId });
+  async findById(jobId: string): Promise<JobRecord | null> {
+    return this.resolvedOne(await this.jobs.findOne({ _id: jobId }));
   }
 
   /** `{ _id, name, status }` of a job, or undefined when there is none with this id. */
@@ -93,8 +114,8 @@ export class JobRepository {
   }
 
   /** The jobs with these ids that exist. */
-  findByIds(ids: string[]): Promise<JobRecord[]> {
-    return this.jobs.find({ _id: { $in: ids } });
+  async findByIds(ids: string[]): Promise<JobRecord[]> {
+    return this.resolved(await this.jobs.find({ _id: { $in: ids } }));
   }
 
   /** The status of a job, or undefined when there is none with this id. */
@@ -143,22 +164,10 @@ export class JobRepository {
       { $set: { lease: to, 'metrics.server_id': to, 'metrics.claim_time': now } },
       { returnDocument: 'after' },
     );
-    if (active !== null) return active;
-    return this.jobs.findOneAndUpdate({ _id: jobId, lease: from }, { $set: { lease: to } }, { returnDocument: 'after' });
-  }
-
-  /**
-   * Moves every lease that engine `from` holds to `to` at `now` (active jobs also get `to` as their
-   * `metrics.server_id`); how many moved. Each job moves atomically, so two engines doing this at
-   * once split the jobs between them; each then resumes what is leased to it.
-   */
-  async takeLeases(from: string, to: string, now: number): Promise<number> {
-    const active = await this.jobs.updateMany(
-      { lease: from, status: ACTIVE },
-      { $set: { lease: to, 'metrics.server_id': to, 'metrics.claim_time': now } },
+    if (active !== null) return this.resolvedOne(active);
+    return this.resolvedOne(
+      await this.jobs.findOneAndUpdate({ _id: jobId, lease: from }, { $set: { lease: to } }, { returnDocument: 'after' }),
     );
-    const rest = await this.jobs.updateMany({ lease: from }, { $set: { lease: to } });
-    return active.modifiedCount + rest.modifiedCount;
   }
 
   /**
@@ -166,7 +175,14 @@ export class JobRepository {
    * job. With events, the job's outbox as this update left it (for the relay, which then need not
    * read it back); `true` without events; false when the engine no longer owns the job.
    */
-  async writeClaimed(jobId: string, serverId: string, set: Record<string, unknown>, events: OutboxEntry[]): Promise<OutboxState | boolean> {
+  async writeClaimed(
+    jobId: string,
+    serverId: string,
+    changes: Record<string, unknown>,
+    events: OutboxEntry[],
+    options: { inlineBytes?: number } = {},
+  ): Promise<OutboxState | boolean> {
+    const set = await this.outOfLine(jobId, changes, options.inlineBytes);
     const filter = { _id: jobId, 'metrics.server_id': serverId, status: ACTIVE };
     if (events.length === 0) return (await this.jobs.updateOne(filter, { $set: set })).matchedCount > 0;
     const after = await this.jobs.findOneAndUpdate(
@@ -175,6 +191,21 @@ export class JobRepository {
       { returnDocument: 'after', projection: OUTBOX_PROJECTION },
     );
     return after === null ? false : outboxState(after);
+  }
+
+  /**
+   * Ends an active job that `serverId` owns in error with `entry`, writing `event` with it, in one
+   * small update (for a job whose next step cannot be written); false when the engine no longer owns it.
+   */
+  async failActive(jobId: string, serverId: string, entry: JobErrorEntry, now: number, event: OutboxEntry): Promise<boolean> {
+    const res = await this.jobs.updateOne(
+      { _id: jobId, 'metrics.server_id': serverId, status: ACTIVE },
+      {
+        $set: { status: 'error', 'metrics.end_time': now, 'metrics.finish_state': 'error', last_updated: new Date(now).toISOString() },
+        $push: { error: entry, outbox: event },
+      },
+    );
+    return res.matchedCount > 0;
   }
 
   // ---- outbox ---------------------------------------------------------------------------------
@@ -256,20 +287,24 @@ export class JobRepository {
   }
 
   /** Moves a job from status `from` to `to`, writing `event` with it; the job after the change, or null when it was not in `from`. */
-  changeStatus(jobId: string, from: string, to: string, by: string, event: OutboxEntry): Promise<JobRecord | null> {
-    return this.jobs.findOneAndUpdate(
-      { _id: jobId, status: from },
-      { $set: { status: to, last_updated: new Date().toISOString(), last_updated_by: by }, $push: { outbox: event } },
-      { returnDocument: 'after' },
+  async changeStatus(jobId: string, from: string, to: string, by: string, event: OutboxEntry): Promise<JobRecord | null> {
+    return this.resolvedOne(
+      await this.jobs.findOneAndUpdate(
+        { _id: jobId, status: from },
+        { $set: { status: to, last_updated: new Date().toISOString(), last_updated_by: by }, $push: { outbox: event } },
+        { returnDocument: 'after' },
+      ),
     );
   }
 
   /** Leaves a person's answer on a waiting manual task for its owner to apply; the job after, or null when the task is not waiting. */
-  requestFinish(jobId: string, taskId: string, request: FinishRequest): Promise<JobRecord | null> {
-    return this.jobs.findOneAndUpdate(
-      { _id: jobId, status: ACTIVE, [`tasks.${taskId}.status`]: 'running', [`tasks.${taskId}.finishRequest`]: { $exists: false } },
-      { $set: { [`tasks.${taskId}.finishRequest`]: request } },
-      { returnDocument: 'after' },
+  async requestFinish(jobId: string, taskId: string, request: FinishRequest): Promise<JobRecord | null> {
+    return this.resolvedOne(
+      await this.jobs.findOneAndUpdate(
+        { _id: jobId, status: ACTIVE, [`tasks.${taskId}.status`]: 'running', [`tasks.${taskId}.finishRequest`]: { $exists: false } },
+        { $set: { [`tasks.${taskId}.finishRequest`]: request } },
+        { returnDocument: 'after' },
+      ),
     );
   }
 
@@ -278,7 +313,7 @@ export class JobRepository {
    * cleared, leased to `serverId` at `now`, writing `event` with it; the job after, or null when it
    * is no longer in error.
    */
-  restartTask(
+  async restartTask(
     jobId: string,
     taskId: string,
     task: JobTask,
@@ -287,11 +322,12 @@ export class JobRepository {
     by: string,
     event: OutboxEntry,
   ): Promise<JobRecord | null> {
-    return this.jobs.findOneAndUpdate(
+    const stored = await this.outOfLine(jobId, { [`tasks.${taskId}`]: task });
+    const after = await this.jobs.findOneAndUpdate(
       { _id: jobId, status: 'error' },
       {
         $set: {
-          [`tasks.${taskId}`]: task,
+          ...stored,
           status: 'running',
           error: [],
           lease: serverId,
@@ -305,6 +341,7 @@ export class JobRepository {
       },
       { returnDocument: 'after' },
     );
+    return this.resolvedOne(after);
   }
 
   // ---- child jobs -----------------------------------------------------------------------------
@@ -317,7 +354,9 @@ export class JobRepository {
 
   /** Those of `ids` that exist, as a childJob task reports them. */
   async childSummaries(ids: string[]): Promise<ChildJobSummary[]> {
-    const found = await this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, name: 1, status: 1, variables: 1, error: 1 } });
+    const found = await this.resolved(
+      await this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, name: 1, status: 1, variables: 1, error: 1 } }),
+    );
     return found.map((j) => ({
       _id: j._id,
       name: j.name,
@@ -365,7 +404,7 @@ export class JobRepository {
       nextAfter = (keyed && afterToken(keyed, query.sort)) ?? null;
     }
     return {
-      items,
+      items: await this.resolved(items),
       total: Math.min(counted, query.countLimit),
       totalExact: counted <= query.countLimit,
       hasMore,
@@ -393,7 +432,7 @@ export class JobRepository {
         { sort: { _id: 1 }, limit: batch, projection: { ...projection, _id: 1 } },
       );
       if (page.length === 0) return;
-      yield page;
+      yield await this.resolved(page);
       const last = page[page.length - 1]?._id;
       if (page.length < batch || typeof last !== 'string') return;
       after = last;
@@ -401,8 +440,8 @@ export class JobRepository {
   }
 
   /** The most recently started jobs matching `filter` (at most `limit`), with only the projected members. */
-  recent(filter: Filter, projection: Projection, limit: number): Promise<Record<string, unknown>[]> {
-    return this.jobs.find(filter, { sort: RECENT_FIRST, limit, projection });
+  async recent(filter: Filter, projection: Projection, limit: number): Promise<Record<string, unknown>[]> {
+    return this.resolved(await this.jobs.find(filter, { sort: RECENT_FIRST, limit, projection }));
   }
 
   /**

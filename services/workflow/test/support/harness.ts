@@ -12,6 +12,9 @@ import { JobEngine } from '../../src';
 import type { EngineOptions } from '../../src';
 import type { JobRecord } from '../../src/domain/job-model';
 import type { EngineRecord } from '../../src/store/engine-registry';
+import { JobRepository } from '../../src/store/job-repository';
+import { JobValueRepository } from '../../src/store/job-value-repository';
+import type { JobValueRecord } from '../../src/store/job-value-repository';
 import { ensureCollections } from '../../src/store/collections';
 import type { CrashSwitch } from './crash';
 
@@ -68,6 +71,7 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
   const engine = new JobEngine(
     {
       jobs: wrap(jobs),
+      jobValues: wrap(store.collection<JobValueRecord>('job_values')),
       engines: wrap(store.collection<EngineRecord>('engines')),
       // as studio.getWorkflow resolves names: from a project member, a plain name means that project's member first
       getWorkflow: async (name, _caller, from) => {
@@ -96,11 +100,13 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
   await engine.start();
   const ready = engine;
 
+  const reader = new JobRepository(jobs, new JobValueRepository(store.collection<JobValueRecord>('job_values')));
   async function waitUntil(jobId: string, check: (job: JobRecord) => boolean, what: string, timeoutMs = 10_000): Promise<JobRecord> {
     return eventually(
       `Job ${jobId} reaching ${what}`,
       async () => {
-        const job = await jobs.findOne({ _id: jobId });
+        // as the engine and the routes read it: large values put back from job_values
+        const job = await reader.findById(jobId);
         if (job && check(job)) return job;
         // the job as it is, for the failure message
         throw new Error(

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { isEqual } from 'mingo/util';
+import { AppError, isAppError } from '@nap/contracts';
 import { isPlainObject } from '@nap/util';
 import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Update, UpdateResult } from '../../types';
 import { cloneValue } from '../clone';
 import { badRequest, keyTooLong } from '../errors';
-import { isIdIndex, normalizeIndexSpec } from '../index-spec';
+import { filterWithNulls, updateWithoutUndefined } from '../parity';
+import { hasMongoOnlyOptions, isIdIndex, normalizeIndexSpec } from '../index-spec';
 import { collectionDef } from './catalog';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';
@@ -43,12 +45,20 @@ function withId(id: string, doc: Record<string, unknown>): Doc {
   return { _id: id, ...rest };
 }
 
+/** `e` with `details.insertedCount`: how many documents of an `insertMany` went in before it. */
+function withInsertedCount(e: AppError, insertedCount: number): AppError {
+  if (!isPlainObject(e.details)) return e;
+  return new AppError(e.code, e.message, { details: { ...e.details, insertedCount }, cause: e.cause });
+}
+
 /** One collection of an embedded store. */
 export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): Collection<Doc> {
   // single-document writes check everything before their first key is written: no nested transaction needed
   const writeOne = <R>(fn: (txn: WriteTxn) => R): Promise<R> => engine.write(fn, { abortable: false });
   const findMany = (filter: Filter, options: FindOptions = {}): Promise<Doc[]> =>
-    engine.read((dbs, catalog) => projectDocs(runQuery(dbs, collectionDef(catalog, name), filter, options), options.projection));
+    engine.read((dbs, catalog) =>
+      projectDocs(runQuery(dbs, collectionDef(catalog, name), filterWithNulls(filter), options), options.projection),
+    );
 
   const collection: Collection<Doc> = {
     name,
@@ -63,10 +73,20 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       if (!Array.isArray(docs)) throw badRequest('insertMany needs an array of documents');
       const prepared = docs.map(prepareNew);
       if (prepared.length === 0) return [];
-      await engine.write((txn) => {
+      // ordered, as on MongoDB: the documents before the first refused one stay inserted
+      const refused = await engine.write((txn): unknown => {
         const target = txn.ensureCollection(name);
-        for (const doc of prepared) txn.insert(target, doc);
+        for (const [i, doc] of prepared.entries()) {
+          try {
+            txn.insert(target, doc);
+          } catch (e) {
+            if (!isAppError(e)) throw e;
+            return withInsertedCount(e, i);
+          }
+        }
+        return undefined;
       });
+      if (refused !== undefined) throw refused;
       return cloneValue(prepared);
     },
 
@@ -78,10 +98,12 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     },
 
     countDocuments(filter = {}, options = {}) {
-      return engine.read((dbs, catalog) => countQuery(dbs, collectionDef(catalog, name), filter, options.limit));
+      return engine.read((dbs, catalog) => countQuery(dbs, collectionDef(catalog, name), filterWithNulls(filter), options.limit));
     },
 
-    async updateOne(filter, update, options = {}) {
+    async updateOne(rawFilter, rawUpdate, options = {}) {
+      const filter = filterWithNulls(rawFilter);
+      const update = updateWithoutUndefined(rawUpdate);
       validateUpdate(update);
       return writeOne((txn): UpdateResult => {
         const target = txn.collection(name);
@@ -99,7 +121,9 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       });
     },
 
-    async updateMany(filter, update) {
+    async updateMany(rawFilter, rawUpdate) {
+      const filter = filterWithNulls(rawFilter);
+      const update = updateWithoutUndefined(rawUpdate);
       validateUpdate(update);
       return engine.write((txn): UpdateResult => {
         const target = txn.collection(name);
@@ -116,7 +140,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       });
     },
 
-    async replaceOne(filter, doc, options = {}) {
+    async replaceOne(rawFilter, doc, options = {}) {
+      const filter = filterWithNulls(rawFilter);
       validateReplacement(doc);
       const replacement = cloneValue(doc) as Record<string, unknown>;
       if (replacement._id !== undefined) checkId(replacement._id);
@@ -140,7 +165,9 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       });
     },
 
-    async findOneAndUpdate(filter, update, options: FindOneAndUpdateOptions = {}) {
+    async findOneAndUpdate(rawFilter, rawUpdate, options: FindOneAndUpdateOptions = {}) {
+      const filter = filterWithNulls(rawFilter);
+      const update = updateWithoutUndefined(rawUpdate);
       validateUpdate(update);
       const result = await writeOne((txn): Doc | null => {
         const target = txn.collection(name);
@@ -161,7 +188,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       return projected ?? null;
     },
 
-    async findOneAndDelete(filter) {
+    async findOneAndDelete(rawFilter) {
+      const filter = filterWithNulls(rawFilter);
       return writeOne((txn): Doc | null => {
         const target = txn.collection(name);
         const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
@@ -171,7 +199,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       });
     },
 
-    async deleteOne(filter) {
+    async deleteOne(rawFilter) {
+      const filter = filterWithNulls(rawFilter);
       return writeOne((txn) => {
         const target = txn.collection(name);
         const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
@@ -181,7 +210,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       });
     },
 
-    async deleteMany(filter) {
+    async deleteMany(rawFilter) {
+      const filter = filterWithNulls(rawFilter);
       return engine.write((txn) => {
         const target = txn.collection(name);
         if (!target) return 0;
@@ -194,6 +224,11 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     async createIndexes(specs: IndexSpec[]) {
       if (!Array.isArray(specs)) throw badRequest('createIndexes needs an array of index specs');
       const normalized = specs.map(normalizeIndexSpec).filter((spec) => !isIdIndex(spec));
+      const mongoOnly = normalized.find(hasMongoOnlyOptions);
+      if (mongoOnly !== undefined)
+        throw badRequest(
+          `Index "${mongoOnly.name}" has partialFilterExpression, expireAfterSeconds or collation, which only MongoDB supports; the embedded store indexes every document`,
+        );
       if (normalized.length === 0) return;
       await engine.write((txn) => {
         const target = txn.ensureCollection(name);

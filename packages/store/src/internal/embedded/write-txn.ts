@@ -1,12 +1,13 @@
 /**
- * Document and index writes inside one LMDB transaction. Every check (unique keys, `_id`
- * clashes, parallel arrays) for a document runs before any of its keys is written, and the whole
+ * Document and index writes inside one LMDB transaction. Every check (MongoDB's 16 MiB document
+ * limit, unique keys, `_id` clashes, parallel arrays) for a document runs before any of its keys is written, and the whole
  * operation runs in an abortable child transaction, so a refused write leaves nothing behind.
  */
 import type { Database } from 'lmdb';
 import type { Doc } from '../../types';
 import { conflict, duplicateKey } from '../errors';
 import { sameKeys, type NormalizedIndexSpec } from '../index-spec';
+import { checkDocumentSize } from '../parity';
 import { CATALOG_KEY, collectionDef, type Catalog, type CollectionDef, type IndexDef } from './catalog';
 import { decodeDoc, encodeDoc } from './doc-codec';
 import { isEqual } from 'mingo/util';
@@ -146,18 +147,22 @@ export class WriteTxn {
 
   insert(collection: CollectionDef, doc: Doc): void {
     const key = docKey(collection, doc._id);
+    const encoded = encodeDoc(doc);
+    checkDocumentSize(collection.name, doc, encoded.length);
     if (this.dbs.docs.doesExist(key)) throw duplicateKey(collection.name, { index: '_id_', key: { _id: doc._id } });
     const changes = this.planIndexes(collection, undefined, doc);
     this.applyIndexes(doc._id, changes);
-    this.dbs.docs.putSync(key, encodeDoc(doc));
+    this.dbs.docs.putSync(key, encoded);
     collection.count++;
     this.dirty = true;
   }
 
   replace(collection: CollectionDef, before: Doc, after: Doc): void {
+    const encoded = encodeDoc(after);
+    checkDocumentSize(collection.name, after, encoded.length);
     const changes = this.planIndexes(collection, before, after);
     this.applyIndexes(after._id, changes);
-    this.dbs.docs.putSync(docKey(collection, after._id), encodeDoc(after));
+    this.dbs.docs.putSync(docKey(collection, after._id), encoded);
   }
 
   remove(collection: CollectionDef, doc: Doc): void {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertBeforeDeadline, remainingMs } from '@nap/contracts';
+import { AppError, assertBeforeDeadline, remainingMs } from '@nap/contracts';
 import { isPlainObject } from '@nap/util';
 import {
   MongoClient,
@@ -9,10 +9,23 @@ import {
   type MongoClientOptions,
   type UpdateFilter,
 } from 'mongodb';
-import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Store, Update, UpdateResult } from '../../types';
+import type {
+  Collection,
+  Doc,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexSpec,
+  ListedIndex,
+  SortSpec,
+  Store,
+  Update,
+  UpdateResult,
+} from '../../types';
 import { cloneValue } from '../clone';
-import { badRequest } from '../errors';
+import { MAX_DOCUMENT_BYTES, badRequest, documentTooLarge } from '../errors';
 import { isIdIndex, normalizeIndexSpec } from '../index-spec';
+import { bsonSize, filterWithNulls, updateWithoutUndefined, withIdTieBreaker } from '../parity';
 import { translateMongoError } from './translate-error';
 
 /** Options of {@link createMongoStore}. */
@@ -22,16 +35,36 @@ export interface MongoStoreOptions {
   /** The service's database. */
   dbName: string;
   /**
-   * How long an operation waits for a usable server before failing with `STORE_UNAVAILABLE`,
-   * in milliseconds. Defaults to 10 000.
+   * How long an operation outside a request (background work) waits for a usable server before
+   * failing with `STORE_UNAVAILABLE`, in milliseconds. Defaults to 10 000. Within a request the
+   * request's deadline bounds it (and everything else) when it comes first.
    */
   serverSelectionTimeoutMs?: number;
-  /** Further driver options (pool sizes, TLS, …). */
+  /** How long an operation outside a request waits for a pooled connection, in milliseconds. Defaults to 10 000. */
+  waitQueueTimeoutMs?: number;
+  /**
+   * Further driver options (pool sizes, TLS, …). The durability settings are the store's own and
+   * win over these and the connection string: writes acknowledged by a majority and journaled,
+   * reads of majority-committed data, `undefined` members left out.
+   */
   clientOptions?: MongoClientOptions;
 }
 
 type MongoDoc = { _id: string } & Record<string, unknown>;
 type NewDoc = Omit<Doc, '_id'> & { _id?: string };
+
+/**
+ * What every store sets on its client: an acknowledged write survives a failover (a majority of
+ * the replica set has it, on disk), a read sees only what cannot be rolled back, and `undefined`
+ * is left out as the embedded store does instead of being stored as null.
+ */
+const DURABILITY: MongoClientOptions = {
+  writeConcern: { w: 'majority', journal: true },
+  readConcern: { level: 'majority' },
+  ignoreUndefined: true,
+  retryWrites: true,
+  retryReads: true,
+};
 
 function withId(doc: NewDoc): MongoDoc {
   if (!isPlainObject(doc)) throw badRequest('A document must be an object');
@@ -65,12 +98,20 @@ function upsertUpdate(filter: Filter, update: Update, upsert: boolean | undefine
 }
 
 /**
- * `maxTimeMS` from the current request's deadline (`serve()` sets it), so that a slow server cannot
- * hold a request past its timeout; nothing outside a request (background work).
+ * The bounds of one call from the current request's deadline (`serve()` sets it): `maxTimeMS` for
+ * the server's work (a write's wait for its write concern included), and a signal that ends the
+ * wait for a server and for a pooled connection, which the driver's `timeoutMS` no longer bounds
+ * (it has no effect from driver 7.8 on). Nothing outside a request (background work), where the
+ * client's `serverSelectionTimeoutMS` and `waitQueueTimeoutMS` apply.
  */
-function bound(): { maxTimeMS?: number } {
+interface CallBounds {
+  maxTimeMS?: number;
+  signal?: AbortSignal;
+}
+
+function bounds(): CallBounds {
   const ms = remainingMs();
-  return ms === undefined ? {} : { maxTimeMS: ms };
+  return ms === undefined ? {} : { maxTimeMS: ms, signal: AbortSignal.timeout(ms) };
 }
 
 /** Driver documents are plain objects with string ids here (no ObjectId is ever written). */
@@ -82,24 +123,54 @@ function toDocOrNull(doc: unknown): Doc | null {
   return doc === null || doc === undefined ? null : (doc as Doc);
 }
 
+function sortOf(sort: SortSpec | undefined): SortSpec | undefined {
+  return sort === undefined ? undefined : withIdTieBreaker(sort);
+}
+
+/** Refuses a document over 16 MiB before it is sent, with the same error as the embedded store. */
+function checkSize(collection: string, doc: object, extra: { insertedCount?: number } = {}): void {
+  const sizeBytes = bsonSize(doc);
+  if (sizeBytes > MAX_DOCUMENT_BYTES) throw documentTooLarge({ collection, sizeBytes, limitBytes: MAX_DOCUMENT_BYTES, ...extra });
+}
+
+/**
+ * Runs one call of the store within the current request's deadline: refused when it has passed,
+ * `TIMEOUT` when it passes before MongoDB answers, driver errors translated at this edge.
+ */
+async function bounded<R>(name: string, op: (bound: CallBounds) => Promise<R>): Promise<R> {
+  assertBeforeDeadline(`A call to collection "${name}"`);
+  const bound = bounds();
+  try {
+    return await untilAborted(op(bound), bound.signal);
+  } catch (e) {
+    if (bound.signal?.aborted === true && !(e instanceof AppError)) {
+      throw new AppError(
+        'TIMEOUT',
+        `MongoDB did not answer a call on collection "${name}" before the request's deadline; a write may or may not have been applied`,
+        { cause: e },
+      );
+    }
+    throw translateMongoError(e, name);
+  }
+}
+
 function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<Doc> {
   const name = driver.collectionName;
-  const run = async <R>(op: () => Promise<R>): Promise<R> => {
-    assertBeforeDeadline(`A call to collection "${name}"`);
-    try {
-      return await op();
-    } catch (e) {
-      throw translateMongoError(e, name);
-    }
-  };
-  const asFilter = (filter: Filter | undefined): DriverFilter<MongoDoc> => (filter ?? {}) as DriverFilter<MongoDoc>;
-  const asUpdate = (update: Update): UpdateFilter<MongoDoc> => update as UpdateFilter<MongoDoc>;
+  const run = <R>(op: (bound: CallBounds) => Promise<R>): Promise<R> => bounded(name, op);
+  const asFilter = (filter: Filter | undefined): DriverFilter<MongoDoc> => filterWithNulls(filter) as DriverFilter<MongoDoc>;
+  const asUpdate = (update: Update): UpdateFilter<MongoDoc> => updateWithoutUndefined(update) as UpdateFilter<MongoDoc>;
   const findOptions = (options: FindOptions = {}) => {
-    const out: { sort?: FindOptions['sort']; skip?: number; limit?: number; projection?: FindOptions['projection'] } = {};
-    if (options.sort) out.sort = options.sort;
+    const out: { sort?: SortSpec; skip?: number; limit?: number; projection?: FindOptions['projection'] } = {};
+    const sort = sortOf(options.sort);
+    if (sort) out.sort = sort;
     if (options.skip) out.skip = options.skip;
     if (options.limit) out.limit = options.limit;
     if (options.projection) out.projection = options.projection;
+    return out;
+  };
+  const updateResult = (result: { matchedCount: number; modifiedCount: number; upsertedId?: unknown }): UpdateResult => {
+    const out: UpdateResult = { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
+    if (result.upsertedId !== null && result.upsertedId !== undefined) out.upsertedId = String(result.upsertedId);
     return out;
   };
 
@@ -107,64 +178,66 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
     name,
 
     insertOne: (doc) =>
-      run(async () => {
+      run(async (bound) => {
         const prepared = withId(doc);
-        await driver.insertOne(cloneValue(prepared), bound());
+        checkSize(name, prepared);
+        await driver.insertOne(cloneValue(prepared), bound);
         return prepared;
       }),
 
     insertMany: (docs) =>
-      run(async () => {
+      run(async (bound) => {
         if (!Array.isArray(docs)) throw badRequest('insertMany needs an array of documents');
         const prepared = docs.map(withId);
-        if (prepared.length > 0) await driver.insertMany(cloneValue(prepared), { ordered: true, ...bound() });
+        // ordered, as on the embedded store: what comes before a document over the limit is inserted
+        const tooLarge = prepared.findIndex((doc) => bsonSize(doc) > MAX_DOCUMENT_BYTES);
+        const fitting = tooLarge === -1 ? prepared : prepared.slice(0, tooLarge);
+        if (fitting.length > 0) await driver.insertMany(cloneValue(fitting), { ordered: true, ...bound });
+        if (tooLarge !== -1) checkSize(name, prepared[tooLarge] as MongoDoc, { insertedCount: tooLarge });
         return prepared;
       }),
 
     find: (filter, options) =>
-      run(async () => (await driver.find(asFilter(filter), { ...findOptions(options), ...bound() }).toArray()).map((d) => toDoc(d))),
+      run(async (bound) => (await driver.find(asFilter(filter), { ...findOptions(options), ...bound }).toArray()).map((d) => toDoc(d))),
 
     findOne: (filter, options) =>
-      run(async () => toDocOrNull(await driver.findOne(asFilter(filter), { ...findOptions(options), ...bound() }))),
+      run(async (bound) => toDocOrNull(await driver.findOne(asFilter(filter), { ...findOptions(options), ...bound }))),
 
     countDocuments: (filter, options = {}) =>
-      run(() => driver.countDocuments(asFilter(filter), { ...(options.limit ? { limit: Math.trunc(options.limit) } : {}), ...bound() })),
+      run((bound) => driver.countDocuments(asFilter(filter), { ...(options.limit ? { limit: Math.trunc(options.limit) } : {}), ...bound })),
 
     updateOne: (filter, update, options = {}) =>
-      run(async (): Promise<UpdateResult> => {
-        const result = await driver.updateOne(asFilter(filter), asUpdate(upsertUpdate(filter, update, options.upsert)), {
-          upsert: options.upsert === true,
-          ...bound(),
-        });
-        const out: UpdateResult = { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
-        if (result.upsertedId !== null && result.upsertedId !== undefined) out.upsertedId = String(result.upsertedId);
-        return out;
-      }),
+      run(async (bound) =>
+        updateResult(
+          await driver.updateOne(asFilter(filter), asUpdate(upsertUpdate(filter, update, options.upsert)), {
+            upsert: options.upsert === true,
+            ...bound,
+          }),
+        ),
+      ),
 
     updateMany: (filter, update) =>
-      run(async () => {
-        const result = await driver.updateMany(asFilter(filter), asUpdate(update), bound());
+      run(async (bound) => {
+        const result = await driver.updateMany(asFilter(filter), asUpdate(update), bound);
         return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
       }),
 
     replaceOne: (filter, doc, options = {}) =>
-      run(async (): Promise<UpdateResult> => {
+      run(async (bound): Promise<UpdateResult> => {
         if (!isPlainObject(doc)) throw badRequest('A replacement document must be an object');
         const replacement = cloneValue(doc) as Record<string, unknown>;
+        checkSize(name, replacement);
         if (!options.upsert || replacement._id !== undefined || filterPinsId(filter)) {
-          const result = await driver.replaceOne(asFilter(filter), replacement, { upsert: options.upsert === true, ...bound() });
-          const out: UpdateResult = { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
-          if (result.upsertedId !== null && result.upsertedId !== undefined) out.upsertedId = String(result.upsertedId);
-          return out;
+          return updateResult(await driver.replaceOne(asFilter(filter), replacement, { upsert: options.upsert === true, ...bound }));
         }
         // An upsert without an _id would get an ObjectId from the server: replace when a document
         // matches, else insert one with a string _id. A racing insert of a match makes us replace.
         for (let attempt = 0; ; attempt++) {
-          const replaced = await driver.replaceOne(asFilter(filter), replacement, bound());
+          const replaced = await driver.replaceOne(asFilter(filter), replacement, bound);
           if (replaced.matchedCount > 0) return { matchedCount: replaced.matchedCount, modifiedCount: replaced.modifiedCount };
           const inserted = withId(replacement);
           try {
-            await driver.insertOne(inserted, bound());
+            await driver.insertOne(inserted, bound);
             return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
           } catch (e) {
             if (attempt >= 2) throw e;
@@ -173,29 +246,29 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
       }),
 
     findOneAndUpdate: (filter, update, options: FindOneAndUpdateOptions = {}) =>
-      run(async () => {
+      run(async (bound) => {
         const driverOptions: {
           returnDocument: 'before' | 'after';
           upsert: boolean;
-          sort?: FindOptions['sort'];
+          sort?: SortSpec;
           projection?: FindOptions['projection'];
-          maxTimeMS?: number;
-        } = {
+        } & CallBounds = {
           returnDocument: options.returnDocument ?? 'before',
           upsert: options.upsert === true,
-          ...bound(),
+          ...bound,
         };
-        if (options.sort) driverOptions.sort = options.sort;
+        const sort = sortOf(options.sort);
+        if (sort) driverOptions.sort = sort;
         if (options.projection) driverOptions.projection = options.projection;
         const doc = await driver.findOneAndUpdate(asFilter(filter), asUpdate(upsertUpdate(filter, update, options.upsert)), driverOptions);
         return toDocOrNull(doc);
       }),
 
-    findOneAndDelete: (filter) => run(async () => toDocOrNull(await driver.findOneAndDelete(asFilter(filter), bound()))),
+    findOneAndDelete: (filter) => run(async (bound) => toDocOrNull(await driver.findOneAndDelete(asFilter(filter), bound))),
 
-    deleteOne: (filter) => run(async () => (await driver.deleteOne(asFilter(filter), bound())).deletedCount),
+    deleteOne: (filter) => run(async (bound) => (await driver.deleteOne(asFilter(filter), bound)).deletedCount),
 
-    deleteMany: (filter) => run(async () => (await driver.deleteMany(asFilter(filter), bound())).deletedCount),
+    deleteMany: (filter) => run(async (bound) => (await driver.deleteMany(asFilter(filter), bound)).deletedCount),
 
     createIndexes: (specs: IndexSpec[]) =>
       run(async () => {
@@ -207,8 +280,12 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
             const description: IndexDescription = { key: spec.keys, name: spec.name };
             if (spec.unique) description.unique = true;
             if (spec.sparse) description.sparse = true;
+            if (spec.partialFilterExpression !== undefined) description.partialFilterExpression = spec.partialFilterExpression;
+            if (spec.expireAfterSeconds !== undefined) description.expireAfterSeconds = spec.expireAfterSeconds;
+            if (spec.collation !== undefined) description.collation = spec.collation as unknown as IndexDescription['collation'];
             return description;
           });
+        // no maxTimeMS: a build cut short is rolled back and would only have to start again (the call still answers by the deadline)
         if (descriptions.length > 0) await driver.createIndexes(descriptions);
       }),
 
@@ -228,45 +305,113 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
       }),
 
     listIndexes: () =>
-      run(async () => {
+      run(async (bound) => {
         let indexes: Record<string, unknown>[];
         try {
-          indexes = await driver.listIndexes().toArray();
+          indexes = await driver.listIndexes(bound).toArray();
         } catch (e) {
           // NamespaceNotFound: the collection does not exist yet.
           if ((e as { code?: unknown }).code === 26) return [];
           throw e;
         }
-        return indexes
-          .filter((index) => index.name !== '_id_')
-          .map((index) => ({
-            name: String(index.name),
-            keys: index.key as Record<string, 1 | -1>,
-            unique: index.unique === true,
-            sparse: index.sparse === true,
-          }));
+        return indexes.filter((index) => index.name !== '_id_').map(listedIndex);
       }),
   };
 }
 
+/** An index as MongoDB lists it, with the options NAP compares; kinds other than 1/-1 kept as they are. */
+function listedIndex(index: Record<string, unknown>): ListedIndex {
+  const keys = isPlainObject(index.key) ? index.key : {};
+  const out: ListedIndex = {
+    name: String(index.name),
+    keys: Object.fromEntries(Object.entries(keys).map(([field, kind]) => [field, kind === 1 || kind === -1 ? kind : String(kind)])),
+    unique: index.unique === true,
+    sparse: index.sparse === true,
+  };
+  if (isPlainObject(index.partialFilterExpression)) out.partialFilterExpression = index.partialFilterExpression;
+  if (typeof index.expireAfterSeconds === 'number') out.expireAfterSeconds = index.expireAfterSeconds;
+  if (isPlainObject(index.collation)) out.collation = index.collation;
+  return out;
+}
+
 /**
- * A store on MongoDB through the official driver; the client connects on first use. Driver errors
- * are translated at this edge: duplicate key → `STORE_DUPLICATE_KEY`, unreachable →
- * `STORE_UNAVAILABLE`, refused input → `BAD_REQUEST`.
+ * Settles as `work`, or rejects with the signal's reason once it aborts (the request's deadline),
+ * whichever comes first: a reply that never comes (a stalled socket) cannot hold a request past
+ * its deadline. The work goes on unobserved; its failure is ignored.
  */
-export function createMongoStore(options: MongoStoreOptions): Store {
-  let client: MongoClient;
-  try {
-    client = new MongoClient(options.url, {
+function untilAborted<R>(work: Promise<R>, signal: AbortSignal | undefined): Promise<R> {
+  if (signal === undefined) return work;
+  return new Promise<R>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** One client per process and connection settings, shared by every store on it (standalone runs six). */
+const sharedClients = new Map<string, { client: MongoClient; users: number }>();
+
+function clientKey(options: MongoStoreOptions): string {
+  return JSON.stringify([options.url, options.serverSelectionTimeoutMs, options.waitQueueTimeoutMs, options.clientOptions ?? {}]);
+}
+
+function acquireClient(options: MongoStoreOptions): { client: MongoClient; release(): Promise<void> } {
+  const key = clientKey(options);
+  let entry = sharedClients.get(key);
+  if (entry === undefined) {
+    const client = new MongoClient(options.url, {
       serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 10_000,
+      waitQueueTimeoutMS: options.waitQueueTimeoutMs ?? 10_000,
       // Binary data comes back as Buffers, so no BSON type escapes the store.
       promoteBuffers: true,
       ...options.clientOptions,
+      ...DURABILITY,
     });
+    entry = { client, users: 0 };
+    sharedClients.set(key, entry);
+  }
+  entry.users += 1;
+  const held = entry;
+  let released = false;
+  return {
+    client: held.client,
+    async release() {
+      if (released) return;
+      released = true;
+      held.users -= 1;
+      if (held.users > 0) return;
+      if (sharedClients.get(key) === held) sharedClients.delete(key);
+      await held.client.close();
+    },
+  };
+}
+
+/**
+ * A store on MongoDB through the official driver; the client connects on first use and is shared
+ * by every store of the process on the same connection string and settings (one connection pool
+ * per process; `close()` of the last store closes it). Writes are acknowledged by a majority of
+ * the replica set and journaled (`{ w: 'majority', j: true }`), reads use majority read concern,
+ * every call of a request is bounded by its deadline, and sorts end with `_id`. Driver errors are
+ * translated at this edge (see {@link translateMongoError}).
+ */
+export function createMongoStore(options: MongoStoreOptions): Store {
+  let held: ReturnType<typeof acquireClient>;
+  try {
+    held = acquireClient(options);
   } catch (e) {
     throw translateMongoError(e, '(none)');
   }
-  const db = client.db(options.dbName);
+  const db = held.client.db(options.dbName);
   const collections = new Map<string, Collection<Doc>>();
   return {
     kind: 'mongo',
@@ -278,26 +423,20 @@ export function createMongoStore(options: MongoStoreOptions): Store {
       }
       return collection as unknown as Collection<T>;
     },
-    async listCollections() {
-      try {
-        const infos = await db.listCollections({}, { nameOnly: true }).toArray();
+    listCollections: () =>
+      bounded('(all)', async (bound) => {
+        const infos = await db.listCollections({}, { nameOnly: true, ...bound }).toArray();
         return infos
           .map((info) => info.name)
           .filter((name) => !name.startsWith('system.'))
           .sort();
-      } catch (e) {
-        throw translateMongoError(e, '(all)');
-      }
-    },
-    async ping() {
-      try {
-        await db.command({ ping: 1 });
-      } catch (e) {
-        throw translateMongoError(e, '(ping)');
-      }
-    },
+      }),
+    ping: () =>
+      bounded('(ping)', async (bound) => {
+        await db.command({ ping: 1 }, bound);
+      }),
     async close() {
-      await client.close();
+      await held.release();
     },
   };
 }

@@ -45,7 +45,8 @@ function run(
   options: RunOptions = {},
   deps: Partial<RunDeps> = {},
 ): unknown {
-  const { doc: migrated } = migrateTransformation(d);
+  const { doc: migrated, errors } = migrateTransformation(d);
+  if (errors.length > 0) throw new Error(`refused: ${errors.map((e) => e.message).join('; ')}`);
   const compiled = compileTransformation(migrated);
   if (!compiled.plan) throw new Error(`does not compile: ${JSON.stringify(compiled.errors)}`);
   return runTransformationPlan(compiled.plan, incoming, options, { regex, ...deps });
@@ -584,5 +585,148 @@ describe('JST checks and bounds', () => {
     expect(out.ctor).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(JSON.stringify(out.set)).toBe('{"__proto__":{"polluted":true}}');
+  });
+});
+
+describe('JST documents of 2023.1 releases (thisArg)', () => {
+  const context = (properties: string[], extra: Record<string, unknown> = {}) => ({
+    $id: 'thisArg',
+    type: 'object',
+    properties: Object.fromEntries(properties.map((p) => [p, { $id: p, type: 'string' }])),
+    isContext: true,
+    isIndexed: true,
+    ...extra,
+  });
+  const callback = (id: string, leading: string[], properties: string[], steps: Step[]) => ({
+    id,
+    name: id,
+    incoming: [...leading.map(($id) => ({ $id })), context(properties)],
+    outgoing: [{ $id: 'return' }],
+    steps,
+    functions: [],
+  });
+
+  it('reads member <position>_<label> of thisArg as the argument at that position after the callback (reduce: after initialValue)', () => {
+    // accumulator + currentValue.name + the 2nd constant's suffix; the 1st constant is the separator
+    const fn = callback(
+      'ƒ_reduce_1',
+      ['accumulator', 'currentValue', 'index', 'array'],
+      ['0_separator', '1_suffix return'],
+      [
+        {
+          id: 1,
+          type: 'template',
+          library: 'String',
+          method: 'templateLiteral',
+          template: '${a}${b}${c}${d}',
+          args: [null, null, null, null],
+        },
+        assign(2, ['incoming', 'accumulator', ''], ['template', 1, arg(0)]),
+        assign(3, ['incoming', 'currentValue', '/name'], ['template', 1, arg(1)]),
+        assign(4, ['incoming', 'thisArg', '/0_separator'], ['template', 1, arg(2)]),
+        assign(5, ['incoming', 'thisArg', '/1_suffix return/text'], ['template', 1, arg(3)]),
+        assign(6, ['template', 1, '/return'], ['outgoing', 'return', '']),
+      ],
+    );
+    const d = doc(
+      ['items'],
+      ['joined'],
+      [
+        method(1, 'Array', 'reduce', [null, 'ƒ_reduce_1', '>', '|', { text: '.' }]),
+        assign(2, ['incoming', 'items', ''], ['method', 1, arg(0)]),
+        assign(3, ['method', 1, '/return'], ['outgoing', 'joined', '']),
+      ],
+      [fn],
+    );
+    const { doc: migrated, migrated: which, errors } = migrateTransformation(d);
+    expect(errors).toEqual([]);
+    expect(which).toEqual([{ function: 'ƒ_reduce_1', to: 'constantValue1, constantValue2' }]);
+    expect((migrated.functions as { incoming: { $id: string }[] }[])[0]?.incoming.map((s) => s.$id)).toEqual([
+      'accumulator',
+      'currentValue',
+      'index',
+      'array',
+      'constantValue1',
+      'constantValue2',
+    ]);
+    expect(run(d, { items: [{ name: 'a' }, { name: 'b' }] })).toEqual({ joined: '>a|.b|.' });
+  });
+
+  it('rebuilds the whole thisArg object where a step reads it, and fills missing callback values so the constants line up', () => {
+    const fn = callback(
+      'ƒ_map_1',
+      ['currentValue'],
+      ['0_site', '1_role'],
+      [
+        method(1, 'Object', 'setProperty', [null, 'value', null]),
+        assign(2, ['incoming', 'thisArg', ''], ['method', 1, arg(0)]),
+        assign(3, ['incoming', 'currentValue', ''], ['method', 1, arg(2)]),
+        assign(4, ['method', 1, '/return'], ['outgoing', 'return', '']),
+      ],
+    );
+    const d = doc(
+      ['xs'],
+      ['out'],
+      [
+        method(1, 'Array', 'map', [null, 'ƒ_map_1', 'ams1', 'edge']),
+        assign(2, ['incoming', 'xs', ''], ['method', 1, arg(0)]),
+        assign(3, ['method', 1, '/return'], ['outgoing', 'out', '']),
+      ],
+      [fn],
+    );
+    expect(migrateTransformation(d).errors).toEqual([]);
+    expect(run(d, { xs: [1, 2] })).toEqual({
+      out: [
+        { '0_site': 'ams1', '1_role': 'edge', value: 1 },
+        { '0_site': 'ams1', '1_role': 'edge', value: 2 },
+      ],
+    });
+  });
+
+  it('refuses what it cannot translate exactly, naming the function and the step (400 TRANSFORMATION_INVALID at import)', () => {
+    const reader = (ptr: string): Step[] => [
+      method(1, 'String', 'toUpperCase', [null]),
+      assign(7, ['incoming', 'thisArg', ptr], ['method', 1, arg(0)]),
+      assign(8, ['method', 1, '/return'], ['outgoing', 'return', '']),
+    ];
+    const calls = (fnId: string, name = 'map'): Step[] => [
+      method(1, 'Array', name, name === 'reduce' ? [null, fnId, '', 'x'] : [null, fnId, 'x']),
+      assign(2, ['incoming', 'xs', ''], ['method', 1, arg(0)]),
+      assign(3, ['method', 1, '/return'], ['outgoing', 'out', '']),
+    ];
+    const unnamed = doc(['xs'], ['out'], calls('f'), [callback('f', ['currentValue', 'index', 'array'], ['0_site'], reader('/site'))]);
+    expect(migrateTransformation(unnamed).errors).toEqual([
+      {
+        code: 'OLDER_FORM_UNTRANSLATABLE',
+        message:
+          'function "f" step 7: reads member "site" of thisArg, which names no argument position (the older form names them <position>_<label>)',
+        path: '/functions/0/steps/1/from/ptr',
+      },
+    ]);
+    const twoCallers = doc(
+      ['xs'],
+      ['out', 'sum'],
+      [...calls('f'), method(4, 'Array', 'reduce', [null, 'f', '', 'x']), assign(5, ['incoming', 'xs', ''], ['method', 4, arg(0)])],
+      [callback('f', ['currentValue', 'index', 'array'], ['0_site'], reader('/0_site'))],
+    );
+    expect(migrateTransformation(twoCallers).errors).toMatchObject([
+      {
+        code: 'OLDER_FORM_UNTRANSLATABLE',
+        message: expect.stringContaining('function "f" reads thisArg but is called back by methods that pass it different values'),
+      },
+    ]);
+    const after = doc(['xs'], ['out'], calls('f'), [
+      {
+        ...callback('f', ['currentValue'], ['0_site'], reader('/0_site')),
+        incoming: [{ $id: 'currentValue' }, context(['0_site']), { $id: 'late' }],
+      },
+    ]);
+    expect(migrateTransformation(after).errors).toMatchObject([{ path: '/functions/0/incoming/1' }]);
+    const both = doc(['xs'], ['out'], calls('f'), [
+      callback('f', ['currentValue', 'index', 'array', 'constantValue1'], [], reader('/0_site')),
+    ]);
+    expect(migrateTransformation(both).errors).toMatchObject([{ message: expect.stringContaining('both thisArg and constantValue') }]);
+    // the run path refuses it too, instead of running something else
+    expect(() => run(unnamed, { xs: ['a'] })).toThrow('refused: function "f" step 7: reads member "site" of thisArg');
   });
 });

@@ -20,6 +20,7 @@ function each(method: (array: unknown[], fn: (value: unknown, index: number) => 
   return {
     params: ['array', 'callback', '...constantValues'],
     callback: 1,
+    callbackValues: 3,
     run(args, ctx) {
       const array = needArray(args, 0);
       const fixed = constants(args, from);
@@ -32,6 +33,7 @@ function reducer(fromRight: boolean): MethodDef {
   return {
     params: ['array', 'callback', 'initialValue', '...constantValues'],
     callback: 1,
+    callbackValues: 4,
     run(args, ctx) {
       const array = needArray(args, 0);
       const fixed = constants(args, 3);
@@ -57,7 +59,21 @@ function defaultCompare(a: unknown, b: unknown): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+// declared apart: inside the literal, a member named toString gets no contextual type
+const ARRAY_TO_STRING: MethodDef = {
+  params: ['array'],
+  run(args, ctx) {
+    const text = needArray(args, 0).toString();
+    ctx.grow(text.length);
+    return text;
+  },
+};
+
 export const ARRAY: Library = {
+  at: {
+    params: ['array', 'index'],
+    run: (args) => needArray(args, 0).at(integer(args, 1, 0)),
+  },
   concat: {
     params: ['array', '...values'],
     run(args, ctx) {
@@ -65,6 +81,13 @@ export const ARRAY: Library = {
       const rest = args.slice(1);
       sizeOf(ctx, array.length + rest.reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 1), 0));
       return array.concat(...rest);
+    },
+  },
+  copyWithin: {
+    params: ['array', 'target', 'start', 'end'],
+    run(args) {
+      const array = needArray(args, 0);
+      return [...array].copyWithin(integer(args, 1, 0), integer(args, 2, 0), integer(args, 3, array.length));
     },
   },
   every: each((a, fn) => a.every((v, i) => Boolean(fn(v, i)))),
@@ -82,11 +105,18 @@ export const ARRAY: Library = {
   filter: each((a, fn) => a.filter((v, i) => Boolean(fn(v, i)))),
   find: each((a, fn) => a.find((v, i) => Boolean(fn(v, i)))),
   findIndex: each((a, fn) => a.findIndex((v, i) => Boolean(fn(v, i)))),
+  findLast: each((a, fn) => a.findLast((v, i) => Boolean(fn(v, i)))),
+  findLastIndex: each((a, fn) => a.findLastIndex((v, i) => Boolean(fn(v, i)))),
   flat: {
     params: ['array', 'depth'],
     run: (args) => needArray(args, 0).flat(integer(args, 1, 1)),
   },
   flatMap: each((a, fn) => a.flatMap((v, i) => fn(v, i))),
+  // calls back for each element and answers undefined: callbacks change nothing, so it is kept for documents that have it
+  forEach: each((a, fn) => {
+    a.forEach((v, i) => fn(v, i));
+    return undefined;
+  }),
   from: {
     params: ['iterable'],
     run(args, ctx) {
@@ -135,6 +165,13 @@ export const ARRAY: Library = {
     run: (args) => needArray(args, 0).length,
   },
   map: each((a, fn) => a.map((v, i) => fn(v, i))),
+  of: {
+    params: ['...items'],
+    run(args, ctx) {
+      sizeOf(ctx, args.length);
+      return [...args];
+    },
+  },
   pop: {
     params: ['array'],
     run(args) {
@@ -200,6 +237,7 @@ export const ARRAY: Library = {
       return { array: copy, spliced };
     },
   },
+  toString: ARRAY_TO_STRING,
   unshift: {
     params: ['array', '...items'],
     run(args, ctx) {

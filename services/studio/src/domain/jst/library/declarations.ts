@@ -8,7 +8,9 @@ import type { CallContext } from './types';
  * (`new Array(element0, …)` is 0, `new Array(arrayLength)` is 1; `new Date()` 0, `new Date(value)`
  * 1, `new Date(dateString)` 2, `new Date(dateObject)` 3, `new Date(year, monthIndex, …)` 4, in UTC).
  * Wrapper constructors answer primitives (`new Number("1")` is 1). `new Object` takes an object, or
- * the JSON text of one as the editor stores it.
+ * the JSON text of one as the editor stores it. `new Null` and `new Undefined` take nothing and answer
+ * the value they name: the editor's way of writing null (or leaving a member out) where an argument
+ * or an outgoing member has to be wired to something.
  */
 export interface DeclarationDef {
   params: readonly string[];
@@ -61,6 +63,7 @@ export const DECLARATIONS: Readonly<Record<string, DeclarationDef>> = {
   },
   'Boolean.new Boolean': { params: ['value'], run: (args) => Boolean(args[0]) },
   'Date.new Date': { params: ['value'], run: (args, polymorph) => newDate(args, polymorph) },
+  'Null.new Null': { params: [], run: () => null },
   'Number.new Number': { params: ['value'], run: (args) => (args[0] === undefined ? 0 : Number(args[0])) },
   'Object.new Object': { params: ['value'], run: (args) => newObject(args[0]) },
   'RegExp.new RegExp': {
@@ -86,4 +89,5 @@ export const DECLARATIONS: Readonly<Record<string, DeclarationDef>> = {
     },
   },
   'String.new String': { params: ['value'], run: (args) => (args[0] === undefined ? '' : String(args[0])) },
+  'Undefined.new Undefined': { params: [], run: () => undefined },
 };

@@ -78,6 +78,10 @@ export const OBJECT: Library = {
     params: ['object', 'key'],
     run: (args: unknown[]) => Object.hasOwn(needContainer(args, 0), key(args, 1)),
   },
+  is: {
+    params: ['value1', 'value2'],
+    run: (args) => Object.is(args[0], args[1]),
+  },
   keys: {
     params: ['object'],
     run: (args) => Object.keys(needContainer(args, 0)),

@@ -37,9 +37,25 @@ function padLength(ctx: CallContext, args: unknown[]): number {
   return length;
 }
 
+/** `String.fromCharCode(…codes)`, `String.fromCodePoint(…codes)`: static, every argument a code. */
+function fromCodes(make: (...codes: number[]) => string): MethodDef {
+  return {
+    params: ['...codes'],
+    run(args, ctx) {
+      ctx.grow(args.length * 2);
+      return make(...args.map(Number));
+    },
+  };
+}
+
 export const STRING: Library = {
+  at: text((s, a) => s.at(integer(a, 1, 0)), ['index']),
   charAt: text((s, a) => s.charAt(integer(a, 1, 0)), ['index']),
+  charCodeAt: text((s, a) => s.charCodeAt(integer(a, 1, 0)), ['index']),
+  codePointAt: text((s, a) => s.codePointAt(integer(a, 1, 0)), ['index']),
   concat: text((s, a, ctx) => grown(ctx, s.concat(...a.slice(1).map((v) => String(v)))), ['...strings']),
+  fromCharCode: fromCodes((...codes) => String.fromCharCode(...codes)),
+  fromCodePoint: fromCodes((...codes) => String.fromCodePoint(...codes)),
   endsWith: text(
     (s, a) => s.endsWith(String(a[1]), a[2] === undefined ? undefined : integer(a, 2, s.length)),
     ['searchString', 'endPosition'],
@@ -52,6 +68,7 @@ export const STRING: Library = {
   ),
   length: text((s) => s.length, []),
   match: text((s, a, ctx) => regexOn(ctx, 'match', a[1], s, 'argument 2 (regexp)'), ['regexp']),
+  normalize: text((s, a) => s.normalize(a[1] === undefined ? undefined : String(a[1])), ['form']),
   padEnd: text((s, a, ctx) => s.padEnd(padLength(ctx, a), a[2] === undefined ? undefined : String(a[2])), ['targetLength', 'padString']),
   padStart: text(
     (s, a, ctx) => s.padStart(padLength(ctx, a), a[2] === undefined ? undefined : String(a[2])),
@@ -91,6 +108,7 @@ export const STRING: Library = {
     ['separator', 'limit'],
   ),
   startsWith: text((s, a) => s.startsWith(String(a[1]), integer(a, 2, 0)), ['searchString', 'position']),
+  substr: text((s, a) => s.substr(integer(a, 1, 0), a[2] === undefined ? undefined : integer(a, 2, 0)), ['start', 'length']),
   substring: text(
     (s, a) => s.substring(integer(a, 1, 0), a[2] === undefined ? undefined : integer(a, 2, s.length)),
     ['indexStart', 'indexEnd'],
@@ -100,5 +118,8 @@ export const STRING: Library = {
   toUpperCase: text((s) => s.toUpperCase(), []),
   trim: text((s) => s.trim(), []),
   trimEnd: text((s) => s.trimEnd(), []),
+  trimLeft: text((s) => s.trimStart(), []),
+  trimRight: text((s) => s.trimEnd(), []),
   trimStart: text((s) => s.trimStart(), []),
+  valueOf: text((s) => s, []),
 };

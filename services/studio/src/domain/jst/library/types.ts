@@ -15,12 +15,15 @@ export interface CallContext {
 
 /**
  * One method of the library. `params` name the arguments for messages (`...values` takes the rest);
- * `callback` is the index of an argument that holds a user function id. Methods are pure: they never
- * change what they are given and answer new values.
+ * `callback` is the index of an argument that holds a user function id, and `callbackValues` how many
+ * values the callback receives before the constant values (the arguments after the callback, or after
+ * `initialValue` for reduce); without it the callback receives no constant values. Methods are pure:
+ * they never change what they are given and answer new values.
  */
 export interface MethodDef {
   params: readonly string[];
   callback?: number;
+  callbackValues?: number;
   run(args: unknown[], ctx: CallContext): unknown;
 }
 

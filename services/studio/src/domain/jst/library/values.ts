@@ -44,35 +44,90 @@ function compare(x: unknown, y: unknown, test: (order: number) => boolean): bool
   return test(m < n ? -1 : m > n ? 1 : 0);
 }
 
+/** A one-argument function of JavaScript's Math on the argument as a number. */
+function math1(f: (x: number) => number): MethodDef {
+  return fn(['x'], (x) => f(Number(a(x))));
+}
+
+/** A two-argument function of JavaScript's Math. */
+function math2(params: [string, string], f: (x: number, y: number) => number): MethodDef {
+  return fn(params, (x) => f(Number(a(x)), Number(b(x))));
+}
+
 export const MATH: Library = {
-  abs: fn(['x'], (x) => Math.abs(Number(a(x)))),
+  abs: math1(Math.abs),
+  acos: math1(Math.acos),
+  acosh: math1(Math.acosh),
   add: fn(['x', 'y'], (x) => plus(a(x), b(x))),
-  ceil: fn(['x'], (x) => Math.ceil(Number(a(x)))),
+  asin: math1(Math.asin),
+  asinh: math1(Math.asinh),
+  atan: math1(Math.atan),
+  atan2: math2(['y', 'x'], Math.atan2),
+  atanh: math1(Math.atanh),
+  cbrt: math1(Math.cbrt),
+  ceil: math1(Math.ceil),
+  clz32: math1(Math.clz32),
+  cos: math1(Math.cos),
+  cosh: math1(Math.cosh),
   divide: fn(['x', 'y'], (x) => Number(primitive(a(x))) / Number(primitive(b(x)))),
+  exp: math1(Math.exp),
   exponentiation: fn(['base', 'exponent'], (x) => Number(primitive(a(x))) ** Number(primitive(b(x)))),
-  floor: fn(['x'], (x) => Math.floor(Number(a(x)))),
+  expm1: math1(Math.expm1),
+  floor: math1(Math.floor),
+  fround: math1(Math.fround),
+  hypot: fn(['...values'], (x) => Math.hypot(...x.map(Number))),
+  imul: math2(['a', 'b'], Math.imul),
+  log: math1(Math.log),
+  log10: math1(Math.log10),
+  log1p: math1(Math.log1p),
+  log2: math1(Math.log2),
   max: fn(['...values'], (x) => Math.max(...x.map(Number))),
   min: fn(['...values'], (x) => Math.min(...x.map(Number))),
   multiply: fn(['x', 'y'], (x) => Number(primitive(a(x))) * Number(primitive(b(x)))),
+  pow: math2(['base', 'exponent'], Math.pow),
   random: fn([], () => Math.random()),
   remainder: fn(['x', 'y'], (x) => Number(primitive(a(x))) % Number(primitive(b(x)))),
-  round: fn(['x'], (x) => Math.round(Number(a(x)))),
-  sqrt: fn(['x'], (x) => Math.sqrt(Number(a(x)))),
+  round: math1(Math.round),
+  sign: math1(Math.sign),
+  sin: math1(Math.sin),
+  sinh: math1(Math.sinh),
+  sqrt: math1(Math.sqrt),
   subtract: fn(['x', 'y'], (x) => Number(primitive(a(x))) - Number(primitive(b(x)))),
-  trunc: fn(['x'], (x) => Math.trunc(Number(a(x)))),
+  tan: math1(Math.tan),
+  tanh: math1(Math.tanh),
+  trunc: math1(Math.trunc),
 };
+
+/**
+ * `valueOf` of the wrapper classes: JavaScript's `value.valueOf()` on the value given, so a date
+ * answers its time and every other value itself; null and undefined have none.
+ */
+const VALUE_OF: MethodDef = fn(['value'], (x) => {
+  const value = a(x);
+  if (value === null || value === undefined) throw new MethodError(`argument 1 (value) has no value of its own: ${typeName(value)}`);
+  return value instanceof Date ? value.getTime() : value;
+});
+
+/** An optional digits argument: undefined where it is left empty, as JavaScript's own default. */
+function digits(args: unknown[], index: number): number | undefined {
+  return args[index] === undefined ? undefined : integer(args, index, 0);
+}
 
 export const NUMBER: Library = {
   isFinite: fn(['value'], (x) => Number.isFinite(a(x))),
   isInteger: fn(['value'], (x) => Number.isInteger(a(x))),
   isNaN: fn(['value'], (x) => Number.isNaN(a(x))),
+  isSafeInteger: fn(['value'], (x) => Number.isSafeInteger(a(x))),
   parseFloat: fn(['string'], (x) => Number.parseFloat(String(a(x)))),
   parseInt: fn(['string', 'radix'], (x) => Number.parseInt(String(a(x)), x[1] === undefined ? undefined : Number(x[1]))),
+  toExponential: fn(['number', 'fractionDigits'], (x) => needNumber(x, 0).toExponential(digits(x, 1))),
   toFixed: fn(['number', 'digits'], (x) => needNumber(x, 0).toFixed(integer(x, 1, 0))),
+  toPrecision: fn(['number', 'precision'], (x) => needNumber(x, 0).toPrecision(digits(x, 1))),
   // the original calls value.toString(radix): text stays text, other values are written as JavaScript writes them
   toString: fn(['number', 'radix'], (x) =>
     typeof a(x) === 'number' ? needNumber(x, 0).toString(x[1] === undefined ? undefined : integer(x, 1, 10)) : String(needDefined(x)),
   ),
+  valueOf: VALUE_OF,
 };
 
 function needDefined(args: unknown[]): unknown {
@@ -88,6 +143,7 @@ function needNumber(args: unknown[], index: number): number {
 
 export const BOOLEAN: Library = {
   toString: fn(['boolean'], (x) => String(Boolean(a(x)))),
+  valueOf: VALUE_OF,
 };
 
 export const LOGICAL: Library = {
@@ -146,7 +202,19 @@ function dateFn(run: (d: Date) => unknown): MethodDef {
   return fn(['date'], (x) => run(needDate(x, 0)));
 }
 
+/** The arguments without the empty ones at the end, as JavaScript counts the arguments of a call. */
+function given(args: unknown[]): unknown[] {
+  let n = args.length;
+  while (n > 0 && args[n - 1] === undefined) n -= 1;
+  return args.slice(0, n);
+}
+
 export const DATE: Library = {
+  // Date.UTC(year, monthIndex = 0, day = 1, hours, minutes, seconds, ms): NaN without a year, as JavaScript
+  UTC: fn(['year', 'monthIndex', 'day', 'hours', 'minutes', 'seconds', 'milliseconds'], (x) => {
+    const [year, ...rest] = given(x).map(Number);
+    return year === undefined ? Number.NaN : Date.UTC(year, ...rest);
+  }),
   getDate: dateFn((d) => d.getUTCDate()),
   getDay: dateFn((d) => d.getUTCDay()),
   getFullYear: dateFn((d) => d.getUTCFullYear()),
@@ -156,6 +224,16 @@ export const DATE: Library = {
   getMonth: dateFn((d) => d.getUTCMonth()),
   getSeconds: dateFn((d) => d.getUTCSeconds()),
   getTime: dateFn((d) => d.getTime()),
+  // dates are read in UTC (see above), so the offset from UTC is 0
+  getTimezoneOffset: dateFn(() => 0),
+  getUTCDate: dateFn((d) => d.getUTCDate()),
+  getUTCDay: dateFn((d) => d.getUTCDay()),
+  getUTCFullYear: dateFn((d) => d.getUTCFullYear()),
+  getUTCHours: dateFn((d) => d.getUTCHours()),
+  getUTCMilliseconds: dateFn((d) => d.getUTCMilliseconds()),
+  getUTCMinutes: dateFn((d) => d.getUTCMinutes()),
+  getUTCMonth: dateFn((d) => d.getUTCMonth()),
+  getUTCSeconds: dateFn((d) => d.getUTCSeconds()),
   now: fn([], () => Date.now()),
   parse: fn(['dateString'], (x) => Date.parse(String(a(x)))),
   toDateString: dateFn(
@@ -164,6 +242,8 @@ export const DATE: Library = {
   ),
   toISOString: dateFn((d) => d.toISOString()),
   toJSON: dateFn((d) => d.toJSON()),
+  toUTCString: dateFn((d) => d.toUTCString()),
+  valueOf: dateFn((d) => d.getTime()),
 };
 
 export const REGEXP: Library = {

@@ -1,0 +1,106 @@
+/**
+ * The one way the console talks to the platform: same-origin `fetch` with the session cookie
+ * (never a token in script reach: the cookie is HttpOnly), JSON in and out, and the platform's
+ * error body (`{ code, message, requestId }`) turned into an {@link ApiError} that pages show.
+ */
+
+/** A query string value: text, a number, or bracketed members (`equals: { status: 'running' }` → `equals[status]=running`). */
+export type QueryValue = string | number | boolean | undefined | Readonly<Record<string, string | number | undefined>>;
+export type Query = Readonly<Record<string, QueryValue>>;
+
+/** An answer of the platform that is not a success, with its error code and message. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** True for an error that means the session is gone (log in again). */
+export function isUnauthenticated(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 401;
+}
+
+let onSessionLost: (() => void) | undefined;
+
+/** Who is told when the platform answers 401 (the app sends people to the log-in page). */
+export function whenSessionLost(handler: () => void): void {
+  onSessionLost = handler;
+}
+
+/** `path?query` with bracketed members written the way the platform's list routes read them. */
+export function withQuery(path: string, query: Query | undefined): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === '') continue;
+    if (typeof value === 'object') {
+      for (const [member, v] of Object.entries(value)) if (v !== undefined && v !== '') params.append(`${key}[${member}]`, String(v));
+    } else {
+      params.append(key, String(value));
+    }
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+async function errorOf(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown; requestId?: unknown };
+    if (typeof body.message === 'string') {
+      return new ApiError(
+        res.status,
+        typeof body.code === 'string' ? body.code : 'ERROR',
+        body.message,
+        typeof body.requestId === 'string' ? body.requestId : undefined,
+      );
+    }
+  } catch {
+    // not the platform's JSON error body: a proxy's page, a cut connection
+  }
+  return new ApiError(res.status, 'HTTP_ERROR', `The platform answered ${res.status} ${res.statusText}`.trim());
+}
+
+/** Sends one request; resolves with the parsed JSON (or text) answer, rejects with an {@link ApiError}. */
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(withQuery(path, options.query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'NETWORK', 'The platform cannot be reached; check the connection and try again');
+  }
+  if (!res.ok) {
+    const error = await errorOf(res);
+    // a wrong password is the log-in page's to say, not a lost session
+    if (error.status === 401 && path !== '/login') onSessionLost?.();
+    throw error;
+  }
+  if (res.status === 204) return undefined as T;
+  const type = res.headers.get('content-type') ?? '';
+  return (type.includes('json') ? await res.json() : await res.text()) as T;
+}

@@ -1,0 +1,135 @@
+import type { JobDocument, JobStatus, Task, TaskStatus } from '@nap/contracts';
+
+/** Job statuses the Status filter offers, in the order an engineer on call scans them. */
+export const JOB_STATUSES: readonly JobStatus[] = ['running', 'paused', 'complete', 'error', 'canceled'];
+
+/** Statuses after which nothing more happens to a job. */
+const FINAL_JOB_STATUSES: ReadonlySet<string> = new Set(['complete', 'error', 'canceled']);
+
+export function isFinalStatus(status: string | undefined): boolean {
+  return status !== undefined && FINAL_JOB_STATUSES.has(status);
+}
+
+/** The members of a job the list shows (`include=` keeps the page small: a job carries every task). */
+export const JOB_LIST_FIELDS = ['_id', 'name', 'status', 'created_by', 'metrics', 'description', 'ancestors'] as const;
+
+/** A row of the jobs table, read from a job-page item (the page's items are untyped job projections). */
+export interface JobSummary {
+  _id: string;
+  name: string;
+  status: string;
+  createdBy: string;
+  startTime?: number;
+  endTime?: number;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function epoch(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function toJobSummary(item: Record<string, unknown>): JobSummary {
+  const metrics = record(item.metrics);
+  const summary: JobSummary = {
+    _id: text(item._id),
+    name: text(item.name),
+    status: text(item.status),
+    createdBy: text(item.created_by) || text(metrics.owner),
+  };
+  const start = epoch(metrics.start_time);
+  const end = epoch(metrics.end_time);
+  if (start !== undefined) summary.startTime = start;
+  if (end !== undefined) summary.endTime = end;
+  return summary;
+}
+
+/** How long a job or task ran (until now while it runs), ms; undefined before it started. */
+export function durationMs(start: number | undefined, end: number | undefined, now: number): number | undefined {
+  if (start === undefined) return undefined;
+  return Math.max(0, (end ?? now) - start);
+}
+
+/** `850 ms`, `12 s`, `3 min 05 s`, `2 h 04 min`: short enough for a table column. */
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A point in time on the engineer's clock, written the way logs write it: `2026-01-12 14:03:22`. */
+export function formatTime(epochMs: number | undefined): string {
+  if (epochMs === undefined) return '—';
+  const d = new Date(epochMs);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** Task ids of the graph's entry and exit markers. */
+export const START = 'workflow_start';
+export const END = 'workflow_end';
+
+/** What people call a task: its summary, else its display name or name, else its id. */
+export function taskLabel(task: Pick<Task, 'summary' | 'displayName' | 'name'> | undefined, id: string): string {
+  if (id === START) return 'Start';
+  if (id === END) return 'End';
+  return task?.summary || task?.name || task?.displayName || id;
+}
+
+export function taskStatus(task: Pick<Task, 'status'> | undefined): TaskStatus | string {
+  return task?.status ?? 'incomplete';
+}
+
+/** Built-in manual tasks of the engine (app WorkFlowEngine). */
+const MANUAL_BUILTINS = new Set(['ViewData', 'ViewDiff']);
+
+/** True for a task that waits for a person (type manual, or a manual built-in). */
+export function isManualTask(task: Task | undefined): boolean {
+  if (!task) return false;
+  return task.type === 'manual' || (task.app === 'WorkFlowEngine' && MANUAL_BUILTINS.has(String(task.name)));
+}
+
+/** True for a manual task that waits for a person now. */
+export function isWaitingForPerson(job: Pick<JobDocument, 'status'>, task: Task | undefined): boolean {
+  return isManualTask(task) && task?.status === 'running' && job.status !== 'canceled';
+}
+
+/**
+ * The route that shows a MOP manual task (`GET /mop/task/<name>`), from the task's `view` or its
+ * name; undefined for the engine's own manual tasks (ViewData), whose view is their variables.
+ */
+export function manualTaskRoute(task: Task): string | undefined {
+  if (typeof task.view === 'string' && task.view.startsWith('/mop/task/')) return task.view;
+  if (task.app === 'MOP' && typeof task.name === 'string') return `/mop/task/${task.name}`;
+  return undefined;
+}
+
+/** True when the workflow leaves the task by a failure transition: finishing it as a failure is a real choice. */
+export function hasFailureTransition(job: Pick<JobDocument, 'transitions'>, taskId: string): boolean {
+  return Object.values(job.transitions?.[taskId] ?? {}).some((t) => t.state === 'failure');
+}
+
+/** A task that failed or errored in a job stopped on an error: `POST …/retryTask` may run it again. */
+export function isRetryable(job: Pick<JobDocument, 'status'>, task: Task | undefined): boolean {
+  if (job.status !== 'error' || !task) return false;
+  const finish = task.metrics?.finish_state;
+  return task.status === 'error' || finish === 'error' || finish === 'failure';
+}
+
+/** The ids of a job's ancestors, root first (the job itself not included). */
+export function ancestorIds(job: Pick<JobDocument, 'ancestors'>): string[] {
+  return [...(job.ancestors ?? [])];
+}

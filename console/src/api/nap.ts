@@ -1,0 +1,69 @@
+import type { BodyOf, JobDocument, ResponseOf, Task } from '@nap/contracts';
+import { request } from './http';
+import type { Query } from './http';
+
+/**
+ * The platform's HTTP interface as the console uses it, typed by `@nap/contracts` (type imports
+ * only: no server code reaches the bundle). Each function is one catalog route.
+ */
+
+export type Whoami = ResponseOf<'admin.whoami'>;
+export type JobPage = ResponseOf<'workflow.getJobs'>;
+export type TaskPage = ResponseOf<'workflow.getTasks'>;
+export type AutomationPage = ResponseOf<'workflow.getAutomations'>;
+export type Automation = AutomationPage['data'][number];
+export type TriggerPage = ResponseOf<'workflow.getTriggers'>;
+export type Trigger = TriggerPage['data'][number];
+export type WorkflowPage = ResponseOf<'studio.getWorkflows'>;
+export type Workflow = WorkflowPage['items'][number];
+export type StoredForm = ResponseOf<'studio.getForm'>;
+export type ManualTaskView = ResponseOf<'mop.chooseDevice'>;
+export type CancelResult = ResponseOf<'workflow.cancelJobs'>;
+export type RetryVariables = BodyOf<'workflow.retryTask'>['variables'];
+export type { JobDocument, Task };
+
+const enc = encodeURIComponent;
+
+export const nap = {
+  /** `POST /login`: the platform sets the HttpOnly `token` cookie; the answer (the token) is not kept. */
+  async login(username: string, password: string): Promise<void> {
+    const body: BodyOf<'admin.login'> = { user: { username, password } };
+    await request<string>('POST', '/login', { body });
+  },
+  /** `GET /logout`: ends the session and clears the cookie. */
+  async logout(): Promise<void> {
+    await request('GET', '/logout');
+  },
+  whoami: () => request<Whoami>('GET', '/whoami'),
+
+  jobs: (query: Query, signal?: AbortSignal) =>
+    request<JobPage>('GET', '/operations-manager/jobs', { query, ...(signal ? { signal } : {}) }),
+  job: async (jobId: string) => (await request<ResponseOf<'workflow.getJob'>>('GET', `/operations-manager/jobs/${enc(jobId)}`)).data,
+  cancelJobs: (jobIds: string[]) => {
+    const body: BodyOf<'workflow.cancelJobs'> = { jobIds };
+    return request<CancelResult>('POST', '/operations-manager/jobs/cancel', { body });
+  },
+  pauseJob: (jobId: string) => request<JobDocument>('POST', `/operations-manager/jobs/${enc(jobId)}/pause`),
+  resumeJob: (jobId: string) => request<JobDocument>('POST', `/operations-manager/jobs/${enc(jobId)}/resume`),
+  finishTask: (jobId: string, taskId: string, variables: Record<string, unknown>) => {
+    const body: BodyOf<'workflow.finishTask'> = { variables };
+    return request<JobDocument>('POST', `/operations-manager/jobs/${enc(jobId)}/tasks/${enc(taskId)}/finish`, { body });
+  },
+  retryTask: (jobId: string, taskId: string, variables: RetryVariables) => {
+    const body: BodyOf<'workflow.retryTask'> = { taskId, variables };
+    return request<JobDocument>('POST', `/workflow_engine/jobs/${enc(jobId)}/retryTask`, { body });
+  },
+  /** `GET /mop/task/<name>?jobId&taskId`: what a MOP manual task shows the person who decides. */
+  manualTaskView: (route: string, jobId: string, taskId: string) => request<ManualTaskView>('GET', route, { query: { jobId, taskId } }),
+
+  tasks: (query: Query) => request<TaskPage>('GET', '/operations-manager/tasks', { query }),
+  automations: (query: Query) => request<AutomationPage>('GET', '/operations-manager/automations', { query }),
+  triggers: (query: Query) => request<TriggerPage>('GET', '/operations-manager/triggers', { query }),
+  form: (id: string) => request<StoredForm>('GET', `/formbuilder/forms/${enc(id)}`),
+  runManualTrigger: (triggerId: string, formData: Record<string, unknown>) => {
+    const body: BodyOf<'workflow.runManualTrigger'> = { formData };
+    return request<ResponseOf<'workflow.runManualTrigger'>>('POST', `/operations-manager/triggers/manual/${enc(triggerId)}/run`, { body });
+  },
+
+  workflows: (query: Query) => request<WorkflowPage>('GET', '/automation-studio/workflows', { query }),
+};

@@ -1,0 +1,91 @@
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { Navigate, Route, BrowserRouter, Routes, useLocation, useNavigate } from 'react-router';
+import { ApiError, whenSessionLost } from './api/http';
+import { Layout } from './components/layout';
+import { LiveEventsProvider } from './live/live-events';
+import { AutomationsPage } from './pages/automations/automations-page';
+import { JobsPage } from './pages/jobs/jobs-page';
+import { LoginPage } from './pages/login-page';
+import { NotFoundPage } from './pages/not-found-page';
+import { TasksPage } from './pages/tasks/tasks-page';
+import { WorkflowsPage } from './pages/workflows/workflows-page';
+import { RequireSession } from './session/session';
+
+// the graph pages carry the graph library and the form renderer: loaded when first opened, not with the console
+const JobPage = lazy(async () => ({ default: (await import('./pages/job/job-page')).JobPage }));
+const WorkflowPage = lazy(async () => ({ default: (await import('./pages/workflows/workflow-page')).WorkflowPage }));
+
+/** Server state lives in the query cache: lists and documents are fetched, cached and refreshed by events. */
+function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 10_000,
+        // a 4xx will not change by asking again; a lost connection may
+        retry: (count, error) => count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+}
+
+/** The pages behind the session: the live stream runs while one of them is open. */
+function SignedIn() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const lost = useCallback(() => {
+    client.clear();
+    const next = `${location.pathname}${location.search}`;
+    void navigate(`/login?next=${encodeURIComponent(next)}`, { replace: true });
+  }, [client, navigate, location.pathname, location.search]);
+  useEffect(() => whenSessionLost(lost), [lost]);
+  return (
+    <RequireSession>
+      <LiveEventsProvider onUnauthenticated={lost}>
+        <Routes>
+          <Route element={<Layout />}>
+            <Route index element={<Navigate to="/jobs" replace />} />
+            <Route path="jobs" element={<JobsPage />} />
+            <Route
+              path="jobs/:jobId"
+              element={
+                <Suspense fallback={<p className="page muted">Loading…</p>}>
+                  <JobPage onUnauthenticated={lost} />
+                </Suspense>
+              }
+            />
+            <Route path="tasks" element={<TasksPage />} />
+            <Route path="automations" element={<AutomationsPage />} />
+            <Route path="workflows" element={<WorkflowsPage />} />
+            <Route
+              path="workflows/:name"
+              element={
+                <Suspense fallback={<p className="page muted">Loading…</p>}>
+                  <WorkflowPage />
+                </Suspense>
+              }
+            />
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        </Routes>
+      </LiveEventsProvider>
+    </RequireSession>
+  );
+}
+
+/** The console: served by the gateway at /console/, every page a deep link. */
+export function App() {
+  const [client] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={client}>
+      <BrowserRouter basename="/console">
+        <Routes>
+          <Route path="login" element={<LoginPage />} />
+          <Route path="*" element={<SignedIn />} />
+        </Routes>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,182 @@
+import { useMemo } from 'react';
+import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { END, START, taskLabel } from '../../api/job-data';
+import { MARKER_SIZE, NODE_HEIGHT, NODE_WIDTH, layoutTasks } from './layout';
+import type { PlacedTask, Transitions } from './layout';
+import { RoutedEdge } from './routed-edge';
+import type { RoutedEdgeType } from './routed-edge';
+import { TaskNode } from './task-node';
+import type { TaskNodeType } from './task-node';
+import styles from './graph.module.css';
+
+/** A task as a graph shows it (a job's task or a workflow document's). */
+export interface GraphTask extends PlacedTask {
+  name?: string | undefined;
+  summary?: string | undefined;
+  displayName?: string | undefined;
+  app?: string | undefined;
+  status?: string | undefined;
+}
+
+interface WorkflowGraphProps {
+  /** Names the graph for screen readers ("Graph of job Port turn-up"). */
+  label: string;
+  tasks: Readonly<Record<string, GraphTask>>;
+  transitions: Transitions;
+  selectedId: string | undefined;
+  onSelect: (id: string) => void;
+  /** Job graphs show each task's status; a workflow's graph shows its app and method instead. */
+  withStatus: boolean;
+  isWaiting?: (id: string) => boolean;
+}
+
+const nodeTypes = { task: TaskNode };
+const edgeTypes = { routed: RoutedEdge };
+
+/** How each transition state is drawn: colour, dash and a word, so that they differ without colour too. */
+const EDGE_STYLES: Readonly<Record<string, { stroke: string; dash?: string; label?: string; width: number }>> = {
+  success: { stroke: '#5b6b82', width: 1.6 },
+  failure: { stroke: '#b35c00', dash: '7 4', label: 'failure', width: 1.8 },
+  error: { stroke: '#b3261e', dash: '2 4', label: 'error', width: 2.2 },
+};
+
+/** Tab order follows the drawing: top to bottom, then left to right. */
+function byPosition(a: TaskNodeType, b: TaskNodeType): number {
+  return a.position.y - b.position.y || a.position.x - b.position.x;
+}
+
+/**
+ * A workflow's tasks where its document places them and its transitions as edges (success,
+ * failure and error drawn apart), in a canvas that pans (drag, arrow-free scroll) and zooms (wheel,
+ * pinch, the zoom buttons), with an overview map for large workflows.
+ */
+export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect, withStatus, isWaiting }: WorkflowGraphProps) {
+  const { positions, routes } = useMemo(
+    () => layoutTasks(tasks, transitions, (id) => (id === START || id === END ? MARKER_SIZE : NODE_WIDTH)),
+    [tasks, transitions],
+  );
+
+  const nodes = useMemo<TaskNodeType[]>(() => {
+    const out: TaskNodeType[] = Object.entries(tasks).map(([id, task]) => {
+      const marker = id === START || id === END;
+      const name = taskLabel(task, id);
+      const detail = [task.app, task.name].filter(Boolean).join(' · ');
+      const status = withStatus ? (task.status ?? 'incomplete') : undefined;
+      const waiting = isWaiting?.(id) ?? false;
+      return {
+        id,
+        type: 'task',
+        position: positions.get(id) ?? { x: 0, y: 0 },
+        width: marker ? MARKER_SIZE : NODE_WIDTH,
+        height: marker ? MARKER_SIZE : NODE_HEIGHT,
+        data: {
+          label: name,
+          detail,
+          ...(status !== undefined ? { status } : {}),
+          waiting,
+          marker,
+          selected: id === selectedId,
+          onSelect,
+        },
+      };
+    });
+    return out.sort(byPosition);
+  }, [tasks, positions, withStatus, isWaiting, selectedId, onSelect]);
+
+  const edges = useMemo<RoutedEdgeType[]>(() => {
+    const out: RoutedEdgeType[] = [];
+    for (const [from, targets] of Object.entries(transitions)) {
+      if (!tasks[from]) continue;
+      for (const [to, transition] of Object.entries(targets)) {
+        if (!tasks[to]) continue;
+        const state = transition.state ?? 'success';
+        const look = EDGE_STYLES[state] ?? EDGE_STYLES.success ?? { stroke: '#5b6b82', width: 1.6 };
+        const revert = transition.type === 'revert';
+        const text = [look.label, revert ? 'revert' : undefined].filter(Boolean).join(' · ');
+        out.push({
+          id: `${from}->${to}`,
+          source: from,
+          target: to,
+          type: 'routed',
+          data: { route: routes.get(`${from}->${to}`) ?? [] },
+          ...(text ? { label: text } : {}),
+          labelStyle: { fill: look.stroke, fontWeight: 600, fontSize: 11 },
+          labelBgStyle: { fill: '#ffffff' },
+          labelBgPadding: [3, 2],
+          style: { stroke: look.stroke, strokeWidth: look.width, ...(look.dash ? { strokeDasharray: look.dash } : {}) },
+          markerEnd: { type: MarkerType.ArrowClosed, color: look.stroke, width: 16, height: 16 },
+          focusable: false,
+          selectable: false,
+        });
+      }
+    }
+    return out;
+  }, [transitions, tasks, routes]);
+
+  return (
+    <div className={styles.canvas} role="group" aria-label={label}>
+      <ReactFlowProvider>
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          fitView
+          fitViewOptions={{ padding: 0.12, maxZoom: 1 }}
+          minZoom={0.05}
+          maxZoom={2}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          elementsSelectable={false}
+          nodesFocusable={false}
+          edgesFocusable={false}
+          zoomOnDoubleClick={false}
+          panOnScroll={false}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background gap={24} color="#dfe4ea" />
+          <Controls showInteractive={false} position="top-right" />
+          <Panel position="bottom-left" className={styles.legend}>
+            <span className="visually-hidden">Transitions: </span>
+            {Object.entries(EDGE_STYLES).map(([state, look]) => (
+              <span key={state} className={styles.legendItem}>
+                <svg width="28" height="8" aria-hidden="true" focusable="false">
+                  <line x1="0" y1="4" x2="28" y2="4" stroke={look.stroke} strokeWidth={look.width} strokeDasharray={look.dash} />
+                </svg>
+                {state}
+              </span>
+            ))}
+          </Panel>
+          {nodes.length > MINIMAP_FROM ? (
+            <MiniMap
+              pannable
+              zoomable
+              position="bottom-right"
+              ariaLabel="Overview of the whole graph"
+              nodeColor={minimapColour}
+              className={styles.minimap}
+            />
+          ) : null}
+        </ReactFlow>
+      </ReactFlowProvider>
+    </div>
+  );
+}
+
+/** A graph this large gets an overview map; a small one fits the view anyway. */
+const MINIMAP_FROM = 16;
+
+const MINIMAP: Readonly<Record<string, string>> = {
+  running: '#0b57d0',
+  paused: '#d48a00',
+  complete: '#2e9e5b',
+  error: '#b3261e',
+  canceled: '#8a93a2',
+  pending: '#6b3fc4',
+};
+
+function minimapColour(node: TaskNodeType): string {
+  if (node.data.waiting) return '#d35f00';
+  return MINIMAP[node.data.status ?? ''] ?? '#c7ced8';
+}

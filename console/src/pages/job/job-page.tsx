@@ -1,0 +1,240 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ancestorIds, durationMs, formatDuration, formatTime, isFinalStatus, isWaitingForPerson, toJobSummary } from '../../api/job-data';
+import { nap } from '../../api/nap';
+import type { JobDocument } from '../../api/nap';
+import { Dialog } from '../../components/dialog';
+import { ErrorMessage } from '../../components/error-message';
+import { WorkflowGraph } from '../../components/graph/workflow-graph';
+import { JsonView } from '../../components/json-view';
+import { StatusBadge } from '../../components/status-badge';
+import { useNow } from '../../hooks/use-now';
+import { useJobStream } from '../../live/use-job-stream';
+import { usePermissions } from '../../session/session';
+import { TaskPanel } from './task-panel';
+import styles from './job-page.module.css';
+
+/** The job that started this one, when a `childJob` task did. */
+function parentOf(job: JobDocument): string | undefined {
+  const parent: unknown = job.parent;
+  if (parent === null || typeof parent !== 'object') return undefined;
+  const id: unknown = (parent as Record<string, unknown>).job;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Jobs → root job → … → this job: names of the ancestors from one list request. */
+function Breadcrumbs({ job }: { job: JobDocument }) {
+  const ids = ancestorIds(job);
+  const names = useQuery({
+    queryKey: ['job-names', ids],
+    queryFn: () => nap.jobs({ in: { _id: ids.join(',') }, include: '_id,name,status', limit: ids.length }),
+    enabled: ids.length > 0,
+    staleTime: 60_000,
+  });
+  const byId = new Map((names.data?.items ?? []).map((item) => [String(item._id), toJobSummary(item)]));
+  return (
+    <nav aria-label="Breadcrumb" className={styles.breadcrumbs}>
+      <ol>
+        <li>
+          <Link to="/jobs">Jobs</Link>
+        </li>
+        {ids.map((id) => (
+          <li key={id}>
+            <Link to={`/jobs/${encodeURIComponent(id)}`}>{byId.get(id)?.name ?? id}</Link>
+          </li>
+        ))}
+        <li>
+          <span aria-current="page">{job.name}</span>
+        </li>
+      </ol>
+    </nav>
+  );
+}
+
+/** Cancel, pause and resume, as the job's state and the caller's roles allow. */
+function JobActions({ job }: { job: JobDocument }) {
+  const client = useQueryClient();
+  const { may } = usePermissions();
+  const [confirming, setConfirming] = useState(false);
+  const done = (updated?: JobDocument) => {
+    if (updated) client.setQueryData(['job', job._id], updated);
+    void client.invalidateQueries({ queryKey: ['job', job._id] });
+    void client.invalidateQueries({ queryKey: ['jobs'] });
+  };
+  const pause = useMutation({ mutationFn: () => nap.pauseJob(job._id), onSuccess: done });
+  const resume = useMutation({ mutationFn: () => nap.resumeJob(job._id), onSuccess: done });
+  const cancel = useMutation({
+    mutationFn: async () => {
+      const { results } = await nap.cancelJobs([job._id]);
+      const mine = results.find((r) => r.jobId === job._id);
+      if (mine && !mine.success) throw new Error(mine.message);
+    },
+    onSuccess: () => {
+      setConfirming(false);
+      done();
+    },
+  });
+  const active = !isFinalStatus(job.status);
+  return (
+    <div className="stack">
+      <div className="row">
+        {active && job.status === 'running' && may('workflow.pauseJob') ? (
+          <button type="button" className="button" onClick={() => pause.mutate()} disabled={pause.isPending}>
+            Pause job
+          </button>
+        ) : null}
+        {job.status === 'paused' && may('workflow.resumeJob') ? (
+          <button type="button" className="button button-primary" onClick={() => resume.mutate()} disabled={resume.isPending}>
+            Resume job
+          </button>
+        ) : null}
+        {active && may('workflow.cancelJobs') ? (
+          <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
+            Cancel job
+          </button>
+        ) : null}
+      </div>
+      <ErrorMessage error={pause.error ?? resume.error} />
+      {confirming ? (
+        <Dialog title={`Cancel job ${job.name}?`} onClose={() => setConfirming(false)}>
+          <p>The job stops where it is: tasks in flight are abandoned and it cannot be resumed.</p>
+          <ErrorMessage error={cancel.error} title="The job was not canceled" />
+          <div className="row">
+            <button type="button" className="button button-danger-solid" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+              Cancel job
+            </button>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Keep running
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}
+
+/** `/console/jobs/<id>`: one job, its graph live, the selected task's panel, its variables and errors. */
+export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }) {
+  const { jobId = '' } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
+  const selected = search.get('task') ?? undefined;
+  const job = useQuery({ queryKey: ['job', jobId], queryFn: () => nap.job(jobId) });
+  useJobStream(jobId, job.data?.status, onUnauthenticated);
+  const now = useNow(job.data?.status === 'running');
+
+  const select = useCallback(
+    (taskId: string | undefined) => {
+      const next = new URLSearchParams(search);
+      if (taskId === undefined || taskId === selected) next.delete('task');
+      else next.set('task', taskId);
+      setSearch(next, { replace: true });
+    },
+    [search, selected, setSearch],
+  );
+  const data = job.data;
+  const isWaiting = useCallback((id: string) => (data ? isWaitingForPerson(data, data.tasks[id]) : false), [data]);
+  const childJobs = useMemo(() => Object.values(data?.tasks ?? {}).flatMap((t) => t.childJobs ?? []), [data]);
+
+  if (job.isPending) return <p className="page muted">Loading the job…</p>;
+  if (job.isError)
+    return (
+      <div className="page">
+        <ErrorMessage error={job.error} title={`Job ${jobId} cannot be shown`} />
+        <p>
+          <button type="button" className="button" onClick={() => void navigate('/jobs')}>
+            Back to the jobs
+          </button>
+        </p>
+      </div>
+    );
+  const doc = job.data;
+  const parent = parentOf(doc);
+  const waitingTasks = Object.entries(doc.tasks).filter(([, t]) => isWaitingForPerson(doc, t));
+  return (
+    <div className={`page ${styles.page}`}>
+      <Breadcrumbs job={doc} />
+      <div className={styles.summary}>
+        <div className="stack">
+          <div className="row">
+            <h1>{doc.name}</h1>
+            <StatusBadge status={doc.status} />
+            {waitingTasks.length > 0 ? (
+              <StatusBadge
+                status="waiting"
+                label={`${waitingTasks.length} task${waitingTasks.length > 1 ? 's' : ''} waiting for a person`}
+              />
+            ) : null}
+          </div>
+          <dl className={styles.facts}>
+            <div>
+              <dt>Started by</dt>
+              <dd>{doc.created_by ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Started</dt>
+              <dd>{formatTime(doc.metrics?.start_time)}</dd>
+            </div>
+            <div>
+              <dt>Duration</dt>
+              <dd>{formatDuration(durationMs(doc.metrics?.start_time, doc.metrics?.end_time, now))}</dd>
+            </div>
+            <div>
+              <dt>Parent job</dt>
+              <dd>{parent ? <Link to={`/jobs/${encodeURIComponent(parent)}`}>{parent}</Link> : 'none'}</dd>
+            </div>
+            <div>
+              <dt>Job id</dt>
+              <dd className="mono">{doc._id}</dd>
+            </div>
+          </dl>
+        </div>
+        <JobActions job={doc} />
+      </div>
+      {doc.error && doc.error.length > 0 ? (
+        <section aria-labelledby="job-errors-title" className={styles.errors}>
+          <h2 id="job-errors-title">Errors</h2>
+          <ul>
+            {doc.error.map((e) => (
+              <li key={`${e.task}-${e.timestamp}`}>
+                <button type="button" className={styles.linkButton} onClick={() => select(e.task)}>
+                  {doc.tasks[e.task]?.summary ?? e.task}
+                </button>{' '}
+                <span className="muted">{formatTime(e.timestamp)}</span>: {e.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <div className={`${styles.workspace} ${selected ? styles.withPanel : ''}`}>
+        <WorkflowGraph
+          label={`Graph of job ${doc.name}`}
+          tasks={doc.tasks}
+          transitions={doc.transitions ?? {}}
+          selectedId={selected}
+          onSelect={select}
+          withStatus
+          isWaiting={isWaiting}
+        />
+        {selected && doc.tasks[selected] ? <TaskPanel job={doc} taskId={selected} now={now} onClose={() => select(undefined)} /> : null}
+      </div>
+      {childJobs.length > 0 ? (
+        <section aria-labelledby="child-jobs-title" className="card">
+          <h2 id="child-jobs-title">Child jobs</h2>
+          <ul className={styles.links}>
+            {childJobs.map((child) => (
+              <li key={child._id}>
+                <Link to={`/jobs/${encodeURIComponent(child._id)}`}>{child.name ?? child._id}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section aria-labelledby="job-variables-title" className="card">
+        <h2 id="job-variables-title">Job variables</h2>
+        <JsonView value={doc.variables ?? {}} label="Job variables" />
+      </section>
+    </div>
+  );
+}

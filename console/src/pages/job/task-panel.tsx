@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { durationMs, formatDuration, formatTime, isRetryable, isWaitingForPerson, taskLabel } from '../../api/job-data';
+import type { JobDocument } from '../../api/nap';
+import { JsonView } from '../../components/json-view';
+import { StatusBadge } from '../../components/status-badge';
+import { usePermissions } from '../../session/session';
+import { ManualTask } from './manual-task';
+import { RetryTaskDialog } from './retry-task-dialog';
+import styles from './job-page.module.css';
+
+/** Retry settings as people read them. */
+function retriesOf(settings: { autoRetry?: boolean; limit?: number; count?: number; state?: string[] } | null | undefined): string {
+  if (!settings) return 'none';
+  const done = settings.count ?? 0;
+  const limit = settings.limit ?? 0;
+  const auto = settings.autoRetry ? `automatic on ${(settings.state ?? []).join(', ') || 'error'}` : 'manual';
+  return `${done} of ${limit} (${auto})`;
+}
+
+/**
+ * The selected task: its status and timings, what it received and returned (masked as the platform
+ * masks them), its error and retries, its child jobs, and what the caller may do with it.
+ */
+export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; taskId: string; now: number; onClose: () => void }) {
+  const task = job.tasks[taskId];
+  const { may } = usePermissions();
+  const [retrying, setRetrying] = useState(false);
+  if (!task) return null;
+  const label = taskLabel(task, taskId);
+  const metrics = task.metrics ?? {};
+  const errors = (job.error ?? []).filter((e) => e.task === taskId);
+  const childJobs = task.childJobs ?? [];
+  const waiting = isWaitingForPerson(job, task);
+  // a task's error member names where the error goes ($var.job.x) until the task fails; then it holds the error
+  const rawError: unknown = task.variables?.error;
+  const taskError =
+    typeof rawError === 'string' && rawError !== '' && !rawError.startsWith('$var.')
+      ? rawError
+      : rawError !== null && typeof rawError === 'object'
+        ? JSON.stringify(rawError)
+        : undefined;
+  return (
+    <aside className={styles.panel} aria-labelledby="task-panel-title">
+      <div className={styles.panelHeader}>
+        <div>
+          <h2 id="task-panel-title">{label}</h2>
+          <p className="muted mono">{[task.app, task.name].filter(Boolean).join(' · ') || taskId}</p>
+        </div>
+        <button type="button" className="button" onClick={onClose} aria-label="Close the task panel">
+          ×
+        </button>
+      </div>
+      <div className="row">
+        <StatusBadge status={waiting ? 'waiting' : (task.status ?? 'incomplete')} label={task.status ?? 'incomplete'} />
+        {metrics.finish_state ? <span className="muted">finished as {metrics.finish_state}</span> : null}
+      </div>
+      {waiting ? <ManualTask job={job} taskId={taskId} task={task} mayFinish={may('workflow.finishTask')} /> : null}
+      {isRetryable(job, task) && may('workflow.retryTask') ? (
+        <div className="row">
+          <button type="button" className="button button-primary" onClick={() => setRetrying(true)}>
+            Retry task
+          </button>
+        </div>
+      ) : null}
+      {taskError !== undefined || errors.length > 0 ? (
+        <section aria-labelledby="task-error-title">
+          <h3 id="task-error-title">Error</h3>
+          {taskError !== undefined ? <p className="error-message">{taskError}</p> : null}
+          {errors.map((e) => (
+            <p key={`${e.timestamp}-${e.message}`} className="error-message">
+              {formatTime(e.timestamp)}: {e.message}
+            </p>
+          ))}
+        </section>
+      ) : null}
+      <dl className="definition-list">
+        <dt>Task id</dt>
+        <dd className="mono">{taskId}</dd>
+        <dt>Type</dt>
+        <dd>{task.type ?? '—'}</dd>
+        <dt>Started</dt>
+        <dd>{formatTime(metrics.start_time)}</dd>
+        <dt>Finished</dt>
+        <dd>{formatTime(metrics.end_time)}</dd>
+        <dt>Duration</dt>
+        <dd>{formatDuration(metrics.run_time ?? durationMs(metrics.start_time, metrics.end_time, now))}</dd>
+        <dt>Retries</dt>
+        <dd>{retriesOf(task.retrySettings)}</dd>
+      </dl>
+      {childJobs.length > 0 ? (
+        <section aria-labelledby="task-children-title">
+          <h3 id="task-children-title">Child jobs</h3>
+          <ul className={styles.links}>
+            {childJobs.map((child) => (
+              <li key={child._id}>
+                <Link to={`/jobs/${encodeURIComponent(child._id)}`}>{child.name ?? child._id}</Link>
+                {child.iteration !== undefined ? <span className="muted"> (iteration {child.iteration})</span> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section aria-labelledby="task-in-title">
+        <h3 id="task-in-title">Incoming variables</h3>
+        <JsonView value={task.variables?.incoming ?? {}} label="Incoming variables" />
+      </section>
+      <section aria-labelledby="task-out-title">
+        <h3 id="task-out-title">Outgoing variables</h3>
+        <JsonView value={task.variables?.outgoing ?? {}} label="Outgoing variables" />
+      </section>
+      {retrying ? <RetryTaskDialog job={job} taskId={taskId} task={task} onClose={() => setRetrying(false)} /> : null}
+    </aside>
+  );
+}

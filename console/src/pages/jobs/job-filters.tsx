@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'react';
+import { JOB_STATUSES } from '../../api/job-data';
+import { useDebounced } from '../../hooks/use-debounced';
+import type { JobListParams } from './job-list-params';
+import styles from './jobs-page.module.css';
+
+interface JobFiltersProps {
+  params: JobListParams;
+  onChange: (changes: Partial<JobListParams>) => void;
+}
+
+/** Status, workflow name and start time: what narrows the list (each change goes to the URL and back to page 1). */
+export function JobFilters({ params, onChange }: JobFiltersProps) {
+  const [workflow, setWorkflow] = useState(params.workflow);
+  const settled = useDebounced(workflow, 300);
+  useEffect(() => {
+    if (settled !== params.workflow) onChange({ workflow: settled, page: 1 });
+    // only the typed text decides; the URL's value follows it
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
+  useEffect(() => {
+    // back and forward in the browser change the URL under the text box
+    setWorkflow(params.workflow);
+  }, [params.workflow]);
+  const filtered = params.status || params.workflow || params.after || params.before;
+  return (
+    <form role="search" aria-label="Filter jobs" className={styles.filters} onSubmit={(e) => e.preventDefault()}>
+      <div className={styles.field}>
+        <label htmlFor="filter-status">Status</label>
+        <select id="filter-status" value={params.status} onChange={(e) => onChange({ status: e.target.value, page: 1 })}>
+          <option value="">all</option>
+          {JOB_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={styles.field}>
+        <label htmlFor="filter-workflow">Workflow</label>
+        <input
+          id="filter-workflow"
+          type="search"
+          placeholder="name contains…"
+          value={workflow}
+          onChange={(e) => setWorkflow(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') onChange({ workflow, page: 1 });
+          }}
+        />
+      </div>
+      <div className={styles.field}>
+        <label htmlFor="filter-after">Started after</label>
+        <input
+          id="filter-after"
+          type="datetime-local"
+          value={params.after}
+          onChange={(e) => onChange({ after: e.target.value, page: 1 })}
+        />
+      </div>
+      <div className={styles.field}>
+        <label htmlFor="filter-before">Started before</label>
+        <input
+          id="filter-before"
+          type="datetime-local"
+          value={params.before}
+          onChange={(e) => onChange({ before: e.target.value, page: 1 })}
+        />
+      </div>
+      <button
+        type="button"
+        className="button"
+        disabled={!filtered}
+        onClick={() => {
+          setWorkflow('');
+          onChange({ status: '', workflow: '', after: '', before: '', page: 1 });
+        }}
+      >
+        Clear filters
+      </button>
+    </form>
+  );
+}

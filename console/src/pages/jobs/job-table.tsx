@@ -1,0 +1,114 @@
+import { Link } from 'react-router';
+import { durationMs, formatDuration, formatTime } from '../../api/job-data';
+import type { JobSummary } from '../../api/job-data';
+import { StatusBadge } from '../../components/status-badge';
+import type { JobListParams, SortColumn } from './job-list-params';
+import styles from './jobs-page.module.css';
+
+interface JobTableProps {
+  jobs: readonly JobSummary[];
+  params: JobListParams;
+  now: number;
+  onSort: (column: SortColumn) => void;
+  /** Jobs with a manual task waiting for a person. */
+  waiting: ReadonlySet<string>;
+  /** Row selection for bulk actions; absent for a caller who may take none. */
+  selection?: { selected: ReadonlySet<string>; toggle: (id: string) => void; setAll: (ids: string[] | []) => void };
+}
+
+const COLUMNS: readonly { column: SortColumn; label: string }[] = [
+  { column: 'name', label: 'Name' },
+  { column: 'status', label: 'Status' },
+  { column: 'started', label: 'Started' },
+  { column: 'duration', label: 'Duration' },
+  { column: 'startedBy', label: 'Started by' },
+];
+
+/** A column header that sorts by its column: a button inside the header cell, the order told by `aria-sort`. */
+function SortHeader({
+  column,
+  label,
+  params,
+  onSort,
+}: {
+  column: SortColumn;
+  label: string;
+  params: JobListParams;
+  onSort: JobTableProps['onSort'];
+}) {
+  const active = params.sort === column;
+  const direction = params.order === 'asc' ? 'ascending' : 'descending';
+  return (
+    <th scope="col" aria-sort={active ? direction : 'none'}>
+      <button type="button" className={styles.sort} onClick={() => onSort(column)}>
+        {label}
+        <span aria-hidden="true" className={active ? styles.sortActive : styles.sortIdle}>
+          {active ? (params.order === 'asc' ? '▲' : '▼') : '↕'}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+/** The jobs of one page: a real table, the name linking to the job's page. */
+export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobTableProps) {
+  const allSelected = selection !== undefined && jobs.length > 0 && jobs.every((job) => selection.selected.has(job._id));
+  return (
+    <table className={`table ${styles.jobs}`}>
+      <caption className="visually-hidden">Jobs</caption>
+      <thead>
+        <tr>
+          {selection ? (
+            <th scope="col" className={styles.check}>
+              <input
+                type="checkbox"
+                aria-label="Select every job on this page"
+                checked={allSelected}
+                onChange={() => selection.setAll(allSelected ? [] : jobs.map((job) => job._id))}
+              />
+            </th>
+          ) : null}
+          {COLUMNS.map((c) => (
+            <SortHeader key={c.column} column={c.column} label={c.label} params={params} onSort={onSort} />
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {jobs.map((job) => {
+          const selected = selection?.selected.has(job._id) ?? false;
+          return (
+            <tr key={job._id} data-selected={selected ? 'true' : undefined}>
+              {selection ? (
+                <td className={styles.check}>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${job.name} (${job._id})`}
+                    checked={selected}
+                    onChange={() => selection.toggle(job._id)}
+                  />
+                </td>
+              ) : null}
+              <td className={styles.name}>
+                <Link to={`/jobs/${encodeURIComponent(job._id)}`}>{job.name || job._id}</Link>
+                <span className={`${styles.id} mono`} title={job._id}>
+                  …{job._id.slice(-6)}
+                </span>
+              </td>
+              <td>
+                <span className={styles.statusCell}>
+                  <StatusBadge status={job.status} />
+                  {waiting.has(job._id) && job.status !== 'canceled' ? <StatusBadge status="waiting" label="waiting for a person" /> : null}
+                </span>
+              </td>
+              <td className={styles.time}>{formatTime(job.startTime)}</td>
+              <td className={styles.time}>
+                {formatDuration(durationMs(job.startTime, job.endTime, job.status === 'running' ? now : (job.endTime ?? now)))}
+              </td>
+              <td>{job.createdBy || '—'}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

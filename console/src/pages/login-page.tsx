@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../api/http';
+import { nap } from '../api/nap';
+import { WHOAMI_KEY } from '../session/session';
+import styles from './login-page.module.css';
+
+/** Only a page of the console itself may follow the log-in (never another site). */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/jobs';
+}
+
+/** `/console/login`: username and password; the platform sets the session cookie. */
+export function LoginPage() {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const login = useMutation({
+    mutationFn: () => nap.login(username, password),
+    onSuccess: async () => {
+      client.clear();
+      await client.fetchQuery({ queryKey: WHOAMI_KEY, queryFn: nap.whoami });
+      await navigate(safeNext(params.get('next')), { replace: true });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    login.mutate();
+  };
+  const error = login.error;
+  const message =
+    error instanceof ApiError && error.status === 401
+      ? 'The username or password is wrong.'
+      : error instanceof Error
+        ? `Logging in failed: ${error.message}`
+        : undefined;
+  return (
+    <main className={styles.page}>
+      <form className={styles.form} onSubmit={submit} aria-labelledby="login-title">
+        <h1 id="login-title">
+          <span aria-hidden="true" className={styles.logo}>
+            ◈
+          </span>{' '}
+          NAP operations console
+        </h1>
+        <p className="muted">Log in with your NAP account.</p>
+        <label htmlFor="login-username">Username</label>
+        <input
+          id="login-username"
+          name="username"
+          autoComplete="username"
+          required
+          autoFocus
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+        />
+        <label htmlFor="login-password">Password</label>
+        <input
+          id="login-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {message ? (
+          <p role="alert" className="error-message">
+            {message}
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={login.isPending}>
+          {login.isPending ? 'Logging in…' : 'Log in'}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,128 @@
+import { useCallback } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { taskLabel } from '../../api/job-data';
+import { nap } from '../../api/nap';
+import type { Workflow } from '../../api/nap';
+import { ErrorMessage } from '../../components/error-message';
+import { WorkflowGraph } from '../../components/graph/workflow-graph';
+import { JsonView } from '../../components/json-view';
+import styles from '../job/job-page.module.css';
+
+/** One task of a workflow as a reviewer reads it: what runs (app and method) and with which variables. */
+function WorkflowTaskPanel({ workflow, taskId, onClose }: { workflow: Workflow; taskId: string; onClose: () => void }) {
+  const task = workflow.tasks[taskId];
+  if (!task) return null;
+  const next = Object.entries(workflow.transitions?.[taskId] ?? {});
+  return (
+    <aside className={styles.panel} aria-labelledby="workflow-task-title">
+      <div className={styles.panelHeader}>
+        <div>
+          <h2 id="workflow-task-title">{taskLabel(task, taskId)}</h2>
+          <p className="muted mono">{taskId}</p>
+        </div>
+        <button type="button" className="button" onClick={onClose} aria-label="Close the task panel">
+          ×
+        </button>
+      </div>
+      <dl className="definition-list">
+        <dt>App</dt>
+        <dd>{task.app ?? '—'}</dd>
+        <dt>Method</dt>
+        <dd className="mono">{task.name ?? '—'}</dd>
+        <dt>Type</dt>
+        <dd>{task.type ?? '—'}</dd>
+        {typeof task.description === 'string' && task.description ? (
+          <>
+            <dt>Description</dt>
+            <dd>{task.description}</dd>
+          </>
+        ) : null}
+        <dt>Then</dt>
+        <dd>
+          {next.length === 0
+            ? 'nothing'
+            : next
+                .map(
+                  ([to, t]) => `${taskLabel(workflow.tasks[to], to)} on ${t.state ?? 'success'}${t.type === 'revert' ? ' (revert)' : ''}`,
+                )
+                .join('; ')}
+        </dd>
+      </dl>
+      <section aria-labelledby="workflow-task-in">
+        <h3 id="workflow-task-in">Incoming variables</h3>
+        <JsonView value={task.variables?.incoming ?? {}} label="Incoming variables" />
+      </section>
+      <section aria-labelledby="workflow-task-out">
+        <h3 id="workflow-task-out">Outgoing variables</h3>
+        <JsonView value={task.variables?.outgoing ?? {}} label="Outgoing variables" />
+      </section>
+    </aside>
+  );
+}
+
+/** `/console/workflows/<name>`: a workflow's graph, read only, each task's app, method and variables. */
+export function WorkflowPage() {
+  const { name = '' } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const selected = search.get('task') ?? undefined;
+  const workflow = useQuery({
+    queryKey: ['workflow', name],
+    queryFn: async () => {
+      const page = await nap.workflows({ equals: { name }, limit: 1 });
+      const found = page.items[0];
+      if (!found) throw new Error(`No workflow named "${name}"`);
+      return found;
+    },
+  });
+  const select = useCallback(
+    (taskId: string | undefined) => {
+      const next = new URLSearchParams(search);
+      if (taskId === undefined || taskId === selected) next.delete('task');
+      else next.set('task', taskId);
+      setSearch(next, { replace: true });
+    },
+    [search, selected, setSearch],
+  );
+  if (workflow.isPending) return <p className="page muted">Loading the workflow…</p>;
+  if (workflow.isError)
+    return (
+      <div className="page">
+        <ErrorMessage error={workflow.error} title="The workflow cannot be shown" />
+        <Link to="/workflows">Back to the workflows</Link>
+      </div>
+    );
+  const doc = workflow.data;
+  return (
+    <div className={`page ${styles.page}`}>
+      <nav aria-label="Breadcrumb" className={styles.breadcrumbs}>
+        <ol>
+          <li>
+            <Link to="/workflows">Workflows</Link>
+          </li>
+          <li>
+            <span aria-current="page">{doc.name}</span>
+          </li>
+        </ol>
+      </nav>
+      <div className={styles.summary}>
+        <div className="stack">
+          <h1>{doc.name}</h1>
+          {typeof doc.description === 'string' && doc.description ? <p className="muted">{doc.description}</p> : null}
+        </div>
+        <p className="muted">Read only: select a task to review what it runs and with which variables.</p>
+      </div>
+      <div className={`${styles.workspace} ${selected ? styles.withPanel : ''}`}>
+        <WorkflowGraph
+          label={`Graph of workflow ${doc.name}`}
+          tasks={doc.tasks}
+          transitions={doc.transitions ?? {}}
+          selectedId={selected}
+          onSelect={select}
+          withStatus={false}
+        />
+        {selected ? <WorkflowTaskPanel workflow={doc} taskId={selected} onClose={() => select(undefined)} /> : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,166 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eventually } from '@nap/testing';
+import type { Page } from 'playwright-core';
+import { accessibilityViolations, launchBrowser } from './support/browser';
+import type { ConsoleBrowser } from './support/browser';
+import { ADMIN, startPlatform } from './support/platform';
+import type { RunningPlatform } from './support/platform';
+import { APPROVAL, LONG, createPortTurnUpAutomation, createWorkflows, jobStatus, startJob } from './support/workflows';
+
+/**
+ * What the console offers by role (a read-only account sees jobs but no action), running an
+ * automation from its trigger's form, the workflows pages, deep links, and the platform refusing
+ * a change another site's page sends with the session cookie.
+ */
+
+const READER = { username: 'night-reader', password: 'reader-password-1' } as const;
+
+let platform: RunningPlatform;
+let browser: ConsoleBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
+  await createWorkflows(platform, APPROVAL, LONG);
+  await createPortTurnUpAutomation(platform);
+  const group = await platform.api<{ data: { _id: string } }>('POST', '/user-management/groups', { group: { name: 'readers' } });
+  await platform.api('PUT', `/user-management/groups/${group.data._id}/roles`, { roles: ['apiread'] });
+  await platform.api('POST', '/user-management/accounts', {
+    account: { ...READER, firstname: 'Night', lastname: 'Reader', email: 'reader@example.net', groups: [group.data._id] },
+  });
+  page = await browser.newPage();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+async function logIn(username: string, password: string): Promise<void> {
+  await page.goto(`${platform.url}/console/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+}
+
+async function expectAccessible(): Promise<void> {
+  expect(await accessibilityViolations(page)).toEqual([]);
+}
+
+describe('the console by role', () => {
+  it('shows a read-only account the jobs, the job and its waiting task, but no Cancel, Pause, Finish task or Run', async () => {
+    const job = await startJob(platform, 'Change approval', { plan: 'ntp server 192.0.2.1', applySeconds: 0 });
+    await logIn(READER.username, READER.password);
+    await page.getByText('night-reader').waitFor();
+    const listed = page.getByRole('row').filter({ hasText: job._id.slice(-6) });
+    await listed.getByRole('link', { name: 'Change approval' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('checkbox').count()).toBe(0);
+
+    await listed.getByRole('link', { name: 'Change approval' }).click();
+    const graph = page.getByRole('group', { name: 'Graph of job Change approval' });
+    await graph.getByRole('button', { name: /^Approve change — running/ }).click();
+    const panel = page.getByRole('complementary', { name: 'Approve change' });
+    await panel.getByText('ntp server 192.0.2.1').waitFor();
+    await panel.getByText('Your roles let you see this task, not finish it.').waitFor();
+    for (const name of ['Finish task', 'Cancel job', 'Pause job'])
+      expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Automations' }).click();
+    await page.getByRole('row').filter({ hasText: 'Turn up an access port' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Run/ }).count()).toBe(0);
+    // the platform still decides: the reader's token cannot cancel either
+    const token = await platform.login(READER.username, READER.password);
+    await expect(platform.api('POST', '/operations-manager/jobs/cancel', { jobIds: [job._id] }, token)).rejects.toThrow(/403/);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/login');
+  }, 60_000);
+});
+
+describe('automations', () => {
+  it('runs an automation from its trigger’s form: defaults, the schema’s messages, then the new job’s page', async () => {
+    await logIn(ADMIN.username, ADMIN.password);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Automations' }).click();
+    const automation = page.getByRole('row').filter({ hasText: 'Turn up an access port' });
+    await automation.getByText('From the console').waitFor();
+    await automation.getByText('From CI').waitFor();
+    await expectAccessible();
+    await automation.getByRole('button', { name: 'Run' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run Turn up an access port' });
+    expect(await dialog.getByLabel('VLAN').inputValue()).toBe('100');
+    await expectAccessible();
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await dialog.getByText('Device is required').waitFor();
+    await dialog.getByText('Interface is required').waitFor();
+    await dialog.getByLabel('Device').selectOption({ label: 'core-2 (Lyon)' });
+    await dialog.getByLabel('Interface').fill('eth0');
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await dialog
+      .getByText(/does not match pattern/)
+      .first()
+      .waitFor();
+    await dialog.getByLabel('Interface').fill('Gi0/12');
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('heading', { name: 'Port turn-up', level: 1 }).waitFor();
+    const jobId = /\/console\/jobs\/([^/?]+)/.exec(page.url())?.[1] ?? '';
+    await eventually('the started job complete', async () => (await jobStatus(platform, jobId)) === 'complete');
+    const job = await platform.api<{ data: { variables: Record<string, unknown> } }>('GET', `/operations-manager/jobs/${jobId}`);
+    expect(job.data.variables).toMatchObject({ device: 'core-2', port: 'Gi0/12', vlan: 100 });
+    await page.getByRole('button', { name: 'Configure the access port — complete' }).waitFor();
+  }, 60_000);
+});
+
+describe('workflows', () => {
+  it('lists the workflows and shows one read only: each task’s app, method and variables', async () => {
+    await page.goto(`${platform.url}/console/workflows`);
+    await page.getByRole('link', { name: 'Change approval' }).waitFor();
+    await expectAccessible();
+    await page.getByRole('link', { name: 'Change approval' }).click();
+    const graph = page.getByRole('group', { name: 'Graph of workflow Change approval' });
+    await graph.getByRole('button', { name: /^Approve change — WorkFlowEngine · ViewData/ }).click();
+    const panel = page.getByRole('complementary', { name: 'Approve change' });
+    await panel.getByText('ViewData', { exact: true }).waitFor();
+    await panel.getByText('Change CHG-1042 on core-1', { exact: false }).waitFor();
+    await expectAccessible();
+    // a deep link reloads into the same view
+    expect(new URL(page.url()).searchParams.get('task')).toBe('approve');
+    await page.reload();
+    await page.getByRole('complementary', { name: 'Approve change' }).waitFor();
+  }, 60_000);
+});
+
+describe('cross-site requests', () => {
+  it('refuses a change that another site’s page sends with the session cookie, and the job keeps running', async () => {
+    const job = await startJob(platform, 'Long maintenance', { seconds: 3600 });
+    // another origin (same host, another port: the SameSite=Strict cookie still goes along)
+    const evil = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(
+        `<!doctype html><title>Win a prize</title><form method="post" enctype="application/x-www-form-urlencoded" action="${platform.url}/operations-manager/jobs/${job._id}/pause"><button>Claim</button></form>`,
+      );
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      await page.goto(`http://127.0.0.1:${(evil.address() as AddressInfo).port}/`);
+      const [answer] = await Promise.all([page.waitForResponse(/\/pause$/), page.getByRole('button', { name: 'Claim' }).click()]);
+      expect(answer.status()).toBe(403);
+      expect(await answer.json()).toMatchObject({ code: 'CROSS_SITE_REQUEST' });
+      expect(answer.request().headers().cookie ?? (await answer.request().allHeaders()).cookie).toMatch(/token=/);
+      expect(await jobStatus(platform, job._id)).toBe('running');
+      // the console itself, on the platform's origin, changes things with the same cookie
+      await page.goto(`${platform.url}/console/jobs/${job._id}`);
+      await page.getByRole('button', { name: 'Pause job' }).click();
+      await page.locator('h1 + [data-status="paused"]').waitFor();
+    } finally {
+      evil.closeAllConnections();
+      await new Promise((resolve) => evil.close(resolve));
+    }
+  }, 60_000);
+
+  it('met no Content-Security-Policy violation and no page error on the way', () => {
+    expect(browser.problems()).toEqual([]);
+  });
+});

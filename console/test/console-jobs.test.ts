@@ -1,0 +1,265 @@
+import { eventually } from '@nap/testing';
+import type { Page } from 'playwright-core';
+import { accessibilityViolations, launchBrowser, screenshot } from './support/browser';
+import type { ConsoleBrowser } from './support/browser';
+import { tabTo } from './support/keyboard';
+import { ADMIN, startPlatform } from './support/platform';
+import type { RunningPlatform } from './support/platform';
+import { APPROVAL, CHECK, LONG, createWorkflows, jobStatus, startJob } from './support/workflows';
+
+/**
+ * The console in Chromium against a platform started as `npm start` starts it: logging in,
+ * the jobs list (filters, sort, paging, live arrival, bulk cancel), a job's graph updated live,
+ * finishing a manual task, retrying a task, cancel, pause and resume, the work queue, the
+ * accessibility of each page, and the banner of a lost event stream.
+ */
+
+let platform: RunningPlatform;
+let browser: ConsoleBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
+  await createWorkflows(platform, APPROVAL, CHECK, LONG);
+  page = await browser.newPage();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+async function expectAccessible(): Promise<void> {
+  expect(await accessibilityViolations(page)).toEqual([]);
+}
+
+const row = (name: RegExp | string) => page.getByRole('row').filter({ hasText: name });
+
+describe('the operations console', () => {
+  it('opens at / on the log-in page, says when the password is wrong, and logs in with the keyboard alone', async () => {
+    await page.goto(`${platform.url}/`);
+    await page.getByRole('heading', { name: 'NAP operations console' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/login');
+    await expectAccessible();
+    // the username field has the focus: type, Tab, type, Enter
+    await page.keyboard.type(ADMIN.username);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('not-the-password');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'The username or password is wrong.' }).waitFor();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(ADMIN.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/jobs');
+    for (const name of ['Jobs', 'Tasks', 'Automations', 'Workflows'])
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).waitFor();
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+  }, 60_000);
+
+  it('lists jobs, filters them by status and workflow with the keyboard, and keeps the filters in the URL', async () => {
+    await startJob(platform, 'Interface check', { mode: 'success' });
+    const failed = await startJob(platform, 'Interface check', { mode: 'error' });
+    await eventually('the failed job', async () => (await jobStatus(platform, failed._id)) === 'error');
+    await page.reload();
+    await row(/Interface check/)
+      .nth(1)
+      .waitFor();
+    const table = page.getByRole('table', { name: 'Jobs' });
+    for (const column of ['Name', 'Status', 'Started', 'Duration', 'Started by'])
+      await table.getByRole('columnheader', { name: column, exact: true }).waitFor();
+    await expectAccessible();
+
+    const status = page.getByLabel('Status');
+    await tabTo(page, status);
+    // type-ahead on the focused select: "e" chooses "error"
+    await page.keyboard.type('e');
+    await eventually('the status filter in the URL', () => new URL(page.url()).searchParams.get('status') === 'error');
+    await eventually('only jobs in error', async () => {
+      const statuses = await table.locator('tbody [data-status]').evaluateAll((els) => els.map((el) => el.getAttribute('data-status')));
+      return statuses.length > 0 && statuses.every((s) => s === 'error');
+    });
+    // a reload (or a shared link) shows the same list
+    await page.reload();
+    await row(/Interface check/)
+      .first()
+      .waitFor();
+    expect(await page.getByLabel('Status').inputValue()).toBe('error');
+
+    await tabTo(page, page.getByLabel('Workflow'));
+    await page.keyboard.type('nothing like this');
+    await eventually('the workflow filter in the URL', () => new URL(page.url()).searchParams.get('workflow') === 'nothing like this');
+    await page.getByText('No job matches these filters.').waitFor();
+    await tabTo(page, page.getByRole('button', { name: 'Clear filters' }));
+    await page.keyboard.press('Enter');
+    await eventually('no filter in the URL', () => new URL(page.url()).search === '');
+    await row(/Interface check/)
+      .nth(1)
+      .waitFor();
+  }, 60_000);
+
+  it('shows a job started anywhere without a reload, and its status changing in place', async () => {
+    await page.goto(`${platform.url}/console/jobs?workflow=Long`);
+    await page.getByText('No job matches these filters.').waitFor();
+    const job = await startJob(platform, 'Long maintenance', { seconds: 3600 });
+    const arrived = row(/Long maintenance/);
+    await arrived.getByText('running').waitFor();
+    await platform.api('POST', '/operations-manager/jobs/cancel', { jobIds: [job._id] });
+    await arrived.getByText('canceled').waitFor();
+  }, 60_000);
+
+  it('sorts by a column and pages through the jobs with the platform', async () => {
+    await Promise.all(Array.from({ length: 26 }, (_, i) => startJob(platform, 'Interface check', { mode: 'success', n: i })));
+    await page.goto(`${platform.url}/console/jobs`);
+    await page.getByText(/^1–25 of \d+ jobs$/).waitFor();
+    const total = Number((await page.getByText(/^1–25 of \d+ jobs$/).textContent())?.match(/of (\d+)/)?.[1]);
+    expect(total).toBeGreaterThan(25);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText(`26–${total} of ${total} jobs`).waitFor();
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+    await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
+    await eventually('the sort in the URL', () => new URL(page.url()).searchParams.get('sort') === 'name');
+    expect(await page.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('descending');
+    // sorting starts again at the first page
+    await page.getByText(/^1–25 of \d+ jobs$/).waitFor();
+    const names = await page.getByRole('table', { name: 'Jobs' }).locator('tbody tr td:nth-child(2) a').allTextContents();
+    expect([...names].sort().reverse()).toEqual(names);
+  }, 60_000);
+
+  it('cancels selected jobs in bulk after confirming', async () => {
+    const jobs = await Promise.all([1, 2].map(() => startJob(platform, 'Long maintenance', { seconds: 3600 })));
+    await page.goto(`${platform.url}/console/jobs?workflow=Long`);
+    for (const job of jobs) await row(job._id.slice(-6)).getByText('running').waitFor();
+    for (const job of jobs) {
+      await tabTo(page, page.getByRole('checkbox', { name: new RegExp(job._id) }));
+      await page.keyboard.press('Space');
+    }
+    await page.getByText('2 selected').waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel these 2 jobs?' });
+    await dialog.getByRole('button', { name: 'Cancel jobs' }).click();
+    await dialog.getByText('2 of 2 canceled.').waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    for (const job of jobs) expect(await jobStatus(platform, job._id)).toBe('canceled');
+    for (const job of jobs) await row(job._id.slice(-6)).getByText('canceled').waitFor();
+  }, 60_000);
+
+  it('draws a job’s graph with each task named by its summary and status, and follows it live as a person finishes its manual task', async () => {
+    const job = await startJob(platform, 'Change approval', { plan: 'interface Gi0/1\n description uplink to core-2', applySeconds: 1 });
+    await page.goto(`${platform.url}/console/jobs`);
+    // open the job from the list with the keyboard
+    await tabTo(page, row(job._id.slice(-6)).getByRole('link', { name: 'Change approval' }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Change approval', level: 1 }).waitFor();
+    const graph = page.getByRole('group', { name: 'Graph of job Change approval' });
+    await graph.getByRole('button', { name: 'Prepare the change — complete' }).waitFor();
+    await graph.getByRole('button', { name: /^Approve change — running/ }).waitFor();
+    await graph.getByRole('button', { name: 'Apply the change — incomplete' }).waitFor();
+    await expectAccessible();
+
+    // select the waiting task with the keyboard: its panel shows what the person decides
+    await tabTo(page, graph.getByRole('button', { name: /^Approve change — running/ }));
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('complementary', { name: 'Approve change' });
+    await panel.getByRole('heading', { name: 'Change CHG-1042 on core-1' }).waitFor();
+    await panel.getByText('description uplink to core-2').waitFor();
+    await panel.getByRole('button', { name: 'Finish task as failure' }).waitFor();
+    await expectAccessible();
+    await screenshot(page, 'console-job.png');
+
+    await tabTo(page, panel.getByRole('button', { name: 'Finish task', exact: true }));
+    await page.keyboard.press('Enter');
+    // the graph changes as the events arrive: no reload
+    await graph.getByRole('button', { name: 'Approve change — complete' }).waitFor();
+    await graph.getByRole('button', { name: 'Apply the change — complete' }).waitFor();
+    await page.locator('h1 + [data-status="complete"]').waitFor();
+    expect(await jobStatus(platform, job._id)).toBe('complete');
+  }, 60_000);
+
+  it('retries a task that errored with an edited incoming variable, and the job goes on', async () => {
+    const job = await startJob(platform, 'Interface check', { mode: 'error' });
+    await eventually('the job in error', async () => (await jobStatus(platform, job._id)) === 'error');
+    await page.goto(`${platform.url}/console/jobs/${job._id}`);
+    const graph = page.getByRole('group', { name: 'Graph of job Interface check' });
+    await graph.getByRole('button', { name: 'Check interface state — error' }).click();
+    await page.getByRole('region', { name: 'Errors' }).getByText('No transition available').waitFor();
+    const panel = page.getByRole('complementary', { name: 'Check interface state' });
+    await panel.getByText('interface Gi0/1 is down', { exact: true }).waitFor();
+    await panel.getByRole('button', { name: 'Retry task' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Retry Check interface state' });
+    const type = dialog.getByLabel('type');
+    expect(await type.inputValue()).toBe('$var.job.mode');
+    await type.fill('success');
+    await dialog.getByRole('button', { name: 'Retry task' }).click();
+    await graph.getByRole('button', { name: 'Report the result — complete' }).waitFor();
+    await graph.getByRole('button', { name: 'Check interface state — complete' }).waitFor();
+    expect(await jobStatus(platform, job._id)).toBe('complete');
+  }, 60_000);
+
+  it('pauses, resumes and cancels a job from its page, the cancel after a confirmation', async () => {
+    const job = await startJob(platform, 'Long maintenance', { seconds: 3600 });
+    await page.goto(`${platform.url}/console/jobs/${job._id}`);
+    const heading = page.getByRole('heading', { name: 'Long maintenance', level: 1 });
+    await heading.waitFor();
+    await page.getByRole('button', { name: 'Pause job' }).click();
+    await page.locator('h1 + [data-status="paused"]').waitFor();
+    await page.getByRole('button', { name: 'Resume job' }).click();
+    await page.locator('h1 + [data-status="running"]').waitFor();
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel job Long maintenance?' });
+    await dialog.getByRole('button', { name: 'Keep running' }).waitFor();
+    await expectAccessible();
+    await dialog.getByRole('button', { name: 'Cancel job' }).click();
+    await page.locator('h1 + [data-status="canceled"]').waitFor();
+    expect(await jobStatus(platform, job._id)).toBe('canceled');
+    await page.getByRole('button', { name: 'Cancel job' }).waitFor({ state: 'detached' });
+  }, 60_000);
+
+  it('lists the manual tasks waiting for a person; opening one shows its view and Finish task', async () => {
+    const job = await startJob(platform, 'Change approval', { plan: 'vlan 200', applySeconds: 0 });
+    await page.goto(`${platform.url}/console/tasks`);
+    await page.getByRole('heading', { name: 'Tasks', level: 1 }).waitFor();
+    const queued = page.getByRole('row').filter({ has: page.getByRole('link', { name: `Job …${job._id.slice(-6)}` }) });
+    await queued.getByRole('link', { name: 'Approve change' }).waitFor();
+    await expectAccessible();
+    await queued.getByRole('link', { name: 'Approve change' }).click();
+    const panel = page.getByRole('complementary', { name: 'Approve change' });
+    await panel.getByText('vlan 200').waitFor();
+    await panel.getByRole('button', { name: 'Finish task', exact: true }).click();
+    await eventually('the job complete', async () => (await jobStatus(platform, job._id)) === 'complete');
+  }, 60_000);
+
+  it('shows every state at a glance on the jobs page (the README screenshot)', async () => {
+    const paused = await startJob(platform, 'Long maintenance', { seconds: 3600 });
+    await platform.api('POST', `/operations-manager/jobs/${paused._id}/pause`);
+    await startJob(platform, 'Long maintenance', { seconds: 3600 });
+    await startJob(platform, 'Change approval', { plan: 'router bgp 65000', applySeconds: 0 });
+    await startJob(platform, 'Interface check', { mode: 'error' });
+    await page.goto(`${platform.url}/console/jobs`);
+    await row(/Change approval/)
+      .first()
+      .getByText('waiting for a person')
+      .waitFor();
+    await page.getByRole('table', { name: 'Jobs' }).getByText('paused', { exact: true }).first().waitFor();
+    await screenshot(page, 'console-jobs.png');
+  }, 60_000);
+
+  it('says when the live stream is lost, reconnects by itself and catches up', async () => {
+    await page.goto(`${platform.url}/console/jobs?workflow=Long`);
+    await row(/Long maintenance/)
+      .first()
+      .waitFor();
+    const restarting = platform.restart();
+    const banner = page.getByText('Live updates are interrupted');
+    await banner.waitFor();
+    platform = await restarting;
+    // the stream comes back on its own, with the session cookie, and the banner goes
+    await banner.waitFor({ state: 'detached', timeout: 20_000 });
+    const job = await startJob(platform, 'Long maintenance', { seconds: 3600 });
+    await row(job._id.slice(-6)).getByText('running').waitFor();
+  }, 60_000);
+
+  it('met no Content-Security-Policy violation and no page error on the way', () => {
+    expect(browser.problems()).toEqual([]);
+  });
+});

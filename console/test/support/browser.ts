@@ -1,0 +1,88 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ROOT } from './platform';
+
+/** Debian's Chromium (`apt-get install chromium`): Playwright's own browser downloads are not reachable here. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+export interface ConsoleBrowser {
+  context: BrowserContext;
+  /** A new tab at 1280×800 whose Content-Security-Policy violations and page errors are recorded. */
+  newPage(): Promise<Page>;
+  /** Every CSP violation and uncaught page error seen so far (a test expects none). */
+  problems(): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Launches headless Chromium with a fresh profile. Fails naming the package when Chromium is
+ * missing: under CI and on a developer's machine alike, the console's tests never skip.
+ */
+export async function launchBrowser(): Promise<ConsoleBrowser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `${CHROMIUM} is missing: install Debian's Chromium (\`apt-get install chromium\`); the console's browser tests need it`,
+    );
+  }
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'nap-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
+  // generous: the suite may share two cores with the rest of npm test
+  context.setDefaultTimeout(20_000);
+  const problems: string[] = [];
+  await context.exposeBinding('__napReportViolation', (_source, text: string) => {
+    problems.push(text);
+  });
+  // the page reports every policy violation it meets (an inline script, a style, a request elsewhere)
+  await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
+    window.__napReportViolation?.('CSP ' + event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline') + ' at ' + event.sourceFile + ':' + event.lineNumber);
+  });`);
+  return {
+    context,
+    async newPage() {
+      const page = await context.newPage();
+      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content.Security.Policy|Refused to/i.test(message.text()))
+          problems.push(`console: ${message.text()}`);
+      });
+      return page;
+    },
+    problems: () => [...problems],
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The serious and critical accessibility violations axe-core finds on the page as it is now. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
+}
+
+/** Saves a screenshot under docs/ (committed: the README shows them). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = path.join(ROOT, 'docs');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, name) });
+}

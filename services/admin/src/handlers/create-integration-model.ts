@@ -1,0 +1,17 @@
+import type { Handler } from '@nap/bus';
+import { modelRecordOf, modelView, validModel } from '../domain/integrations';
+import type { AdminContext } from '../context';
+
+/** `POST /integration-models`: an OpenAPI document (2.0 converted to 3.x) as a model named `<info.title>:<info.version>`. */
+export function createIntegrationModel(svc: AdminContext): Handler<'admin.createIntegrationModel'> {
+  return async (input, ctx) => {
+    const document = input.body.model;
+    const check = await validModel(document);
+    const doc = modelRecordOf(document, check, ctx.caller.username, new Date().toISOString());
+    await svc.integrationModels.assertFree(doc._id);
+    // the sources first: a record is never there without them
+    await svc.modelSources.put(doc._id, { document, openapi: check.openapi });
+    await svc.integrationModels.insert(doc);
+    return modelView(doc);
+  };
+}

@@ -1,0 +1,9 @@
+import type { Handler } from '@nap/bus';
+import { applicationNamed } from '../domain/applications';
+import { applicationRecordOf } from '../context';
+import type { AdminContext } from '../context';
+
+/** `GET /applications/:name`: get an application. */
+export function getApplication(svc: AdminContext): Handler<'admin.getApplication'> {
+  return async (input) => applicationRecordOf(svc, applicationNamed(input.params.name));
+}

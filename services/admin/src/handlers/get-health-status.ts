@@ -1,0 +1,17 @@
+import type { Handler } from '@nap/bus';
+import { healthStatus } from '../domain/health';
+import { applicationsHealth } from '../context';
+import type { AdminContext } from '../context';
+
+/** `GET /health/status`: one look at what the platform needs: the bus, this service's store and every application. */
+export function getHealthStatus(svc: AdminContext): Handler<'admin.getHealthStatus'> {
+  return async () => {
+    const storeUp = await svc.pingStore().then(
+      () => true,
+      () => false,
+    );
+    const busConnected = svc.bus.isConnected();
+    const applications = busConnected ? await applicationsHealth(svc) : [];
+    return healthStatus({ busKind: svc.bus.kind, busConnected, storeKind: svc.storeKind, storeUp, applications, now: Date.now() });
+  };
+}

@@ -1,0 +1,11 @@
+import type { Handler } from '@nap/bus';
+import { modelView } from '../domain/integrations';
+import type { AdminContext } from '../context';
+
+/** `GET /integration-models`: all models. */
+export function getIntegrationModels(svc: AdminContext): Handler<'admin.getIntegrationModels'> {
+  return async (input) => {
+    const { results, total } = await svc.integrationModels.list(input.query);
+    return { results: results.map(modelView), total };
+  };
+}

@@ -1,0 +1,13 @@
+import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
+import { endSession } from '../context';
+import type { AdminContext } from '../context';
+
+/** `GET /logout`: ends the session of the calling token; every gateway drops it at once. */
+export function logout(svc: AdminContext): Handler<'admin.logout'> {
+  return async (_input, ctx) => {
+    if (!ctx.caller.sid) throw new AppError('UNPROCESSABLE', 'Basic credentials have no session to end; stop sending them');
+    await endSession(svc, ctx.caller.sid);
+    return { status: 'success', message: 'Logged out' };
+  };
+}

@@ -1,0 +1,20 @@
+import type { Handler } from '@nap/bus';
+import { checkGroups, keepAnAdmin, viewAccount } from '../context';
+import type { AdminContext } from '../context';
+
+/** `PUT /user-management/accounts/:accountId/groups`: set groups of an account. */
+export function setAccountGroups(svc: AdminContext): Handler<'admin.setAccountGroups'> {
+  return async (input, ctx) => {
+    const id = input.params.accountId;
+    const current = await svc.accounts.get(id);
+    const groups = await checkGroups(svc, input.body.groups, 'body.groups');
+    await keepAnAdmin(svc, current._id, current.groups, groups);
+    const updated = await svc.accounts.update(id, {
+      groups,
+      lastUpdated: new Date().toISOString(),
+      lastUpdatedBy: ctx.caller.username,
+    });
+    await svc.events.accountChanged({ accountId: id, reason: 'groups' });
+    return viewAccount(svc, updated);
+  };
+}

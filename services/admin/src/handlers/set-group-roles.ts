@@ -1,0 +1,20 @@
+import type { Handler } from '@nap/bus';
+import { keepAdminRole } from '../context';
+import type { AdminContext } from '../context';
+
+/** `PUT /user-management/groups/:groupId/roles`: the roles every account of the group holds; the admin role stays with at least one active account. */
+export function setGroupRoles(svc: AdminContext): Handler<'admin.setGroupRoles'> {
+  return async (input, ctx) => {
+    const id = input.params.groupId;
+    const { roles } = input.body;
+    const group = await svc.groups.get(id);
+    if (group.roles.includes('admin') && !roles.includes('admin')) await keepAdminRole(svc, id);
+    const updated = await svc.groups.update(id, {
+      roles: [...new Set(roles)],
+      lastUpdated: new Date().toISOString(),
+      lastUpdatedBy: ctx.caller.username,
+    });
+    await svc.events.groupChanged({ groupId: id });
+    return updated;
+  };
+}

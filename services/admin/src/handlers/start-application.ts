@@ -1,0 +1,15 @@
+import type { Handler } from '@nap/bus';
+import { APPLICATIONS } from '@nap/contracts';
+import { applicationNamed, lifecycleOf } from '../domain/applications';
+import type { AdminContext } from '../context';
+
+/** `PUT /applications/:name/start`: every replica of the application's service takes requests again, new ones too. */
+export function startApplication(svc: AdminContext): Handler<'admin.startApplication'> {
+  return async (input, ctx) => {
+    const by = ctx.caller.username;
+    const app = applicationNamed(input.params.name);
+    const service = APPLICATIONS[app].service;
+    await svc.applicationStates.change(service, { stopped: false }, `started by ${by} (${app})`, by);
+    return lifecycleOf(app, await svc.reconciler.push(service));
+  };
+}

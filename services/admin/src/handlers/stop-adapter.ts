@@ -1,0 +1,14 @@
+import type { Handler } from '@nap/bus';
+import { AppError } from '@nap/contracts';
+import type { AdminContext } from '../context';
+
+/** `PUT /adapters/:name/stop`: STOPPING until the connection check under way is done, then STOPPED. */
+export function stopAdapter(svc: AdminContext): Handler<'admin.stopAdapter'> {
+  return async (input) => {
+    const { name } = input.params;
+    const doc = await svc.adapters.get(name);
+    if (doc.state === 'DELETED') throw new AppError('ADAPTER_STATE_CONFLICT', `Adapter "${name}" is DELETED`);
+    await svc.adapters.setState(name, 'STOPPED');
+    return { name, state: svc.adapterMonitor.stop(name) };
+  };
+}

@@ -1,0 +1,22 @@
+import type { Handler } from '@nap/bus';
+import { changedMembers } from '../domain/profiles';
+import { profileNotFound } from '../store/profiles';
+import { profileChanged } from '../context';
+import type { AdminContext } from '../context';
+
+/** `PUT /profiles/:id/active`: one write of the pointer; then the live members reach every replica. */
+export function switchActiveProfile(svc: AdminContext): Handler<'admin.switchActiveProfile'> {
+  return async (input, ctx) => {
+    const { id } = input.params;
+    await svc.profiles.get(id);
+    const previous = await svc.activeProfile.switchTo(id, ctx.caller.username);
+    const record = await svc.profiles.find(id);
+    if (record === null) {
+      // deleted between the check and the switch: the previous profile stays active
+      if (previous !== null) await svc.activeProfile.restore(id, previous);
+      throw profileNotFound(id);
+    }
+    const before = previous === null ? {} : previous.id === id ? record.profile : ((await svc.profiles.find(previous.id))?.profile ?? {});
+    return profileChanged(svc, record, true, changedMembers(before, record.profile));
+  };
+}

@@ -1,0 +1,8 @@
+import type { Handler } from '@nap/bus';
+import { replaceProfile } from '../context';
+import type { AdminContext } from '../context';
+
+/** `PUT /profiles/:id`: replaces the document (the id stays; defaults fill what it lacks); the live members of an active profile apply at once. */
+export function updateProfile(svc: AdminContext): Handler<'admin.updateProfile'> {
+  return async (input, ctx) => replaceProfile(svc, input.params.id, input.body.properties, ctx.caller.username);
+}

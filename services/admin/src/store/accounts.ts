@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, hasCode } from '@nap/contracts';
+import type { ListQueryOptions } from '@nap/contracts';
+import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
+import type { Collection, ListFields, Store } from '@nap/store';
+
+/** An account as stored: the password only as its scrypt hash. */
+export interface AccountRecord {
+  _id: string;
+  [key: string]: unknown;
+  username: string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  groups: string[];
+  inactive: boolean;
+  passwordHash: string;
+  created: string;
+  createdBy: string;
+  lastUpdated: string;
+  lastUpdatedBy: string;
+}
+
+/** What the account list filters and sorts on. */
+const ACCOUNT_LIST_FIELDS: ListFields = {
+  filter: ['username', '_id', 'email', 'firstname', 'lastname'],
+  sort: ['username', '_id', 'created'],
+  defaultSort: { username: 1 },
+  defaultLimit: MAX_LIST_LIMIT,
+};
+
+/** The `accounts` collection (unique `username`). */
+export class AccountRepository {
+  private readonly accounts: Collection<AccountRecord>;
+
+  constructor(store: Store) {
+    this.accounts = store.collection<AccountRecord>('accounts');
+  }
+
+  /** Stores a new account under a fresh id; 409 `ACCOUNT_ALREADY_EXISTS` when the username is taken. */
+  async insert(record: Omit<AccountRecord, '_id'>): Promise<AccountRecord> {
+    try {
+      return await this.accounts.insertOne({ _id: randomUUID(), ...record });
+    } catch (err) {
+      if (hasCode(err, 'STORE_DUPLICATE_KEY'))
+        throw new AppError('ACCOUNT_ALREADY_EXISTS', `An account with username "${record.username}" already exists`, { cause: err });
+      throw err;
+    }
+  }
+
+  /** The account; 404 `ACCOUNT_NOT_FOUND`. */
+  async get(id: string): Promise<AccountRecord> {
+    const account = await this.accounts.findOne({ _id: id });
+    if (!account) throw accountNotFound(id);
+    return account;
+  }
+
+  find(id: string): Promise<AccountRecord | null> {
+    return this.accounts.findOne({ _id: id });
+  }
+
+  findByUsername(username: string): Promise<AccountRecord | null> {
+    return this.accounts.findOne({ username });
+  }
+
+  /** A page of accounts by the shared list options (every account up to 500 when no limit is given). */
+  async list(options: ListQueryOptions = {}): Promise<{ results: AccountRecord[]; total: number }> {
+    const query = toListQuery(options, ACCOUNT_LIST_FIELDS);
+    const [results, total] = await Promise.all([
+      this.accounts.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.accounts.countDocuments(query.filter),
+    ]);
+    return { results, total };
+  }
+
+  count(): Promise<number> {
+    return this.accounts.countDocuments({});
+  }
+
+  /** Sets members of the account; the account as it is after; 404 `ACCOUNT_NOT_FOUND`. */
+  async update(id: string, set: Record<string, unknown>): Promise<AccountRecord> {
+    const updated = await this.accounts.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+    if (!updated) throw accountNotFound(id);
+    return updated;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.accounts.deleteOne({ _id: id });
+  }
+
+  /** Takes a deleted group out of every account that was in it. */
+  async removeGroup(groupId: string): Promise<void> {
+    await this.accounts.updateMany({ groups: groupId }, { $pull: { groups: groupId } });
+  }
+
+  /** Active accounts in any of these groups, leaving out `except`. */
+  countActiveIn(groupIds: string[], except?: string): Promise<number> {
+    return this.accounts.countDocuments({
+      ...(except !== undefined ? { _id: { $ne: except } } : {}),
+      inactive: false,
+      groups: { $in: groupIds },
+    });
+  }
+}
+
+function accountNotFound(id: string): AppError {
+  return new AppError('ACCOUNT_NOT_FOUND', `No account with id "${id}"`);
+}

@@ -1,0 +1,68 @@
+import type { Collection, Filter, Store } from '@nap/store';
+
+/** A session: what a token stands for until it expires or is revoked. */
+export interface SessionRecord {
+  _id: string;
+  [key: string]: unknown;
+  accountId: string;
+  username: string;
+  /** How the session began: `login`, `oauth`. */
+  method: string;
+  created: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  /** When the session was last resolved (epoch ms): the idle limit counts from here. Absent on sessions from before it was kept. */
+  lastUsed?: number;
+  revoked: boolean;
+}
+
+/** The `sessions` collection. */
+export class SessionRepository {
+  private readonly sessions: Collection<SessionRecord>;
+
+  constructor(store: Store) {
+    this.sessions = store.collection<SessionRecord>('sessions');
+  }
+
+  async insert(session: SessionRecord): Promise<void> {
+    await this.sessions.insertOne(session);
+  }
+
+  find(sid: string): Promise<SessionRecord | null> {
+    return this.sessions.findOne({ _id: sid });
+  }
+
+  /** Records a use of the session (epoch ms): the idle limit counts from it. */
+  async touch(sid: string, at: number): Promise<void> {
+    await this.sessions.updateOne({ _id: sid }, { $set: { lastUsed: at } });
+  }
+
+  /** Revokes the session; the session as it was, null when there is none. */
+  revoke(sid: string): Promise<SessionRecord | null> {
+    return this.sessions.findOneAndUpdate({ _id: sid }, { $set: { revoked: true } });
+  }
+
+  /** Revokes every live session of the account. */
+  async revokeAllOf(accountId: string): Promise<void> {
+    await this.sessions.updateMany({ accountId, revoked: false }, { $set: { revoked: true } });
+  }
+
+  /** Sessions that would still be accepted at `now`: not revoked, not expired, used within the idle limit. */
+  countActive(now: number, idleMinutes: number | undefined): Promise<number> {
+    return this.sessions.countDocuments(activeFilter(now, idleMinutes));
+  }
+
+  /** Accounts with at least one session that would still be accepted at `now`. */
+  async countActiveAccounts(now: number, idleMinutes: number | undefined): Promise<number> {
+    const active = await this.sessions.find(activeFilter(now, idleMinutes), { projection: { accountId: 1 } });
+    return new Set(active.map((s) => s.accountId)).size;
+  }
+}
+
+function activeFilter(now: number, idleMinutes: number | undefined): Filter {
+  return {
+    revoked: false,
+    expiresAt: { $gt: now },
+    ...(idleMinutes !== undefined ? { lastUsed: { $gte: now - idleMinutes * 60_000 } } : {}),
+  };
+}
