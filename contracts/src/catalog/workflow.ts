@@ -102,7 +102,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'nextPageSkip and previousPageSkip are null at the ends. q is a JSON expression {"and":[…]}, {"or":[…]}, {"not":…} or a leaf {"<operator>":{"<field>":value}} ' +
       'with the operators above, or free text searched in name and description. dereference=ancestors,parent replaces job ids by { _id, name, status }. ' +
       'Field names are dotted paths of letters, digits, "_" and "-" (400 JOB_QUERY_INVALID otherwise); values are always data, never operators. ' +
-      'Non-admin callers see jobs without groups, jobs of their groups and jobs they started.',
+      'Non-admin callers see jobs without groups, jobs of their groups and jobs they started. ' +
+      'after=<nextPageAfter of the previous page> pages by keyset (same filters, sort and order): every page costs the same however deep; skip keeps working. ' +
+      'total counts matches up to 10,000 past skip; totalExact is false (and hints say so) when the count stopped there. ' +
+      'Which index serves which filter and sort: docs/indexes.md.',
   },
   // the spec's POST /workflow_engine/jobs/:jobId/retryTask
   {
@@ -146,7 +149,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     body: getJobListBodySchema,
     response: jobListSchema,
     notes:
-      'A read although it is a POST. Allowed values of :status are not shown by the spec; the service answers 400 for an unknown status.',
+      'A read although it is a POST. Allowed values of :status are not shown by the spec; the service answers 400 for an unknown status. ' +
+      'options.page.after (nextPageAfter of the previous list) pages by keyset; total counts up to 10,000 past skip (totalExact).',
   },
   // additions
   {

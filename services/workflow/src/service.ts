@@ -5,6 +5,7 @@ import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { DeclaredIndexes } from '@nap/store';
 import type { WorkflowContext } from './context';
 import type { JobRecord } from './domain/job-model';
+import { jobVisibleTo } from './domain/job-model';
 import { EventTriggers } from './engine/event-triggers';
 import { JobEngine } from './engine/job-engine';
 import type { EngineOptions } from './engine/job-engine';
@@ -126,6 +127,8 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     engine,
     async start(): Promise<RunningService> {
       await ensureCollections(store);
+      const backfilled = await engine.repository.backfillVisibleTo(jobVisibleTo);
+      if (backfilled > 0) logger.info({ jobs: backfilled }, 'Jobs stored by an earlier release got their visibility tokens');
       const wake: Subscription = bus.subscribe(WORKFLOW_WAKE_SUBJECT, (msg) => engine.wake(Buffer.from(msg.data).toString('utf8')));
       bus.onStatus((status) => {
         if (status === 'connected') engine.busReconnected();

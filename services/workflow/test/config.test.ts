@@ -84,11 +84,11 @@ describe('the engine id of a single-process installation', () => {
 
 describe('members of a stored job that never leave the service', () => {
   it('cannot be queried, sorted or projected, and are left out of every page', () => {
-    for (const member of ['runAs', 'lease', 'outbox.0.payload', 'eventsPublished', 'archive']) {
+    for (const member of ['runAs', 'lease', 'outbox.0.payload', 'eventsPublished', 'archive', 'visibleTo']) {
       expect(() => buildJobQuery({ include: member })).toThrow(/not a field path/);
       expect(() => buildJobQuery({ sort: member })).toThrow(/not a field path/);
     }
-    expect(buildJobQuery({}).projection).toEqual({ runAs: 0, lease: 0, outbox: 0, eventsPublished: 0, archive: 0 });
+    expect(buildJobQuery({}).projection).toEqual({ runAs: 0, lease: 0, outbox: 0, eventsPublished: 0, archive: 0, visibleTo: 0 });
     expect(buildJobQuery({ exclude: 'tasks' }).projection).toEqual({
       tasks: 0,
       runAs: 0,
@@ -96,6 +96,7 @@ describe('members of a stored job that never leave the service', () => {
       outbox: 0,
       eventsPublished: 0,
       archive: 0,
+      visibleTo: 0,
     });
   });
 
@@ -112,9 +113,10 @@ describe('members of a stored job that never leave the service', () => {
       lease: 'e1',
       outbox: [],
       eventsPublished: 0,
+      visibleTo: ['*'],
       tasks: { workflow_start: { status: 'pending' }, workflow_end: { status: 'incomplete' } },
     });
     const shown = toPublicJob({ ...job, archive: 'an-archive:000000' }) as Record<string, unknown>;
-    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished', 'archive']) expect(shown).not.toHaveProperty(member);
+    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished', 'archive', 'visibleTo']) expect(shown).not.toHaveProperty(member);
   });
 });

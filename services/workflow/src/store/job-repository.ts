@@ -3,6 +3,7 @@ import type { Collection, Filter, Projection, SortSpec } from '@nap/store';
 import { ARCHIVABLE_JOB_STATUSES } from '@nap/contracts';
 import type { ArchiveCheck, ArchiveCursor } from '../domain/job-archive';
 import { ACTIVE_STATUSES } from '../domain/job-model';
+import { afterToken } from '../domain/job-page';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 import type { JobValueRepository } from './job-value-repository';
 
@@ -21,11 +22,27 @@ export interface ChildJobSummary extends JobSummary {
 
 /** How a page of jobs is read: the filter is built by the domain (`job-query`), never taken from a request as is. */
 export interface JobPageQuery {
+  /** What the jobs of the list match: `total` counts it. */
   filter: Filter;
+  /** `filter` with the keyset position of the page (`after`), when it has one. */
+  pageFilter?: Filter;
   sort: SortSpec;
   skip: number;
   limit: number;
   projection?: Projection;
+  /** Matches counted at most; past it `total` stops there and `totalExact` is false. */
+  countLimit: number;
+}
+
+/** A page of jobs: the items, the count of matches (exact up to the count limit), and whether and how to go on. */
+export interface JobPageResult<T> {
+  items: T[];
+  total: number;
+  totalExact: boolean;
+  /** More jobs follow the page. */
+  hasMore: boolean;
+  /** The keyset token (`after`) of the next page; null on the last page. */
+  nextAfter: string | null;
 }
 
 const ACTIVE = { $in: [...ACTIVE_STATUSES] };
@@ -45,6 +62,9 @@ function archiveCheckOf(job: Pick<JobRecord, '_id' | 'status' | 'lease' | 'outbo
 
 /** A root job that may go into an archive, with its end time (the order archives take them in). */
 export type ArchiveCandidate = ArchiveCheck & { endTime: number };
+
+/** Newest first, as the job lists' default sort (`domain/job-page`), which their indexes serve. */
+const RECENT_FIRST: SortSpec = { 'metrics.start_time': -1, _id: -1 };
 
 /** Matches the count of published events of a job (jobs stored before the count existed have none). */
 function publishedIs(published: number): unknown {
@@ -367,25 +387,48 @@ export class JobRepository {
 
   // ---- reads of the operations manager --------------------------------------------------------
 
-  /** A page of whole jobs and the number of jobs that match. */
-  async list(query: Omit<JobPageQuery, 'projection'>): Promise<{ jobs: JobRecord[]; total: number }> {
-    const [jobs, total] = await Promise.all([
-      this.jobs.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
-      this.jobs.countDocuments(query.filter),
-    ]);
-    return { jobs: await this.resolved(jobs), total };
+  /** A page of whole jobs, the count of those that match and how to go on (see {@link page}). */
+  list(query: Omit<JobPageQuery, 'projection'>): Promise<JobPageResult<JobRecord>> {
+    return this.readPage(query);
   }
 
-  /** A page of jobs with only the projected members, as plain objects, and the number of jobs that match. */
-  async page(query: JobPageQuery): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  /**
+   * A page of jobs with only the projected members, as plain objects, the count of those that
+   * match (up to `countLimit`) and how to go on. One more job than the page is read to tell whether
+   * more follow; the keyset token of the next page is made from the last job's sort values.
+   */
+  page(query: JobPageQuery): Promise<JobPageResult<Record<string, unknown>>> {
+    return this.readPage(query);
+  }
+
+  private async readPage(query: JobPageQuery): Promise<JobPageResult<JobRecord>> {
     const options = {
       sort: query.sort,
       skip: query.skip,
-      limit: query.limit,
+      limit: query.limit + 1,
       ...(query.projection ? { projection: query.projection } : {}),
     };
-    const [items, total] = await Promise.all([this.jobs.find(query.filter, options), this.jobs.countDocuments(query.filter)]);
-    return { items: await this.resolved(items), total };
+    const [found, counted] = await Promise.all([
+      this.jobs.find(query.pageFilter ?? query.filter, options),
+      this.jobs.countDocuments(query.filter, { limit: query.countLimit + 1 }),
+    ]);
+    const hasMore = found.length > query.limit;
+    const items = hasMore ? found.slice(0, query.limit) : found;
+    const last = items[items.length - 1];
+    let nextAfter: string | null = null;
+    if (hasMore && last !== undefined) {
+      // the page may be projected without its sort fields: read them from the job itself
+      const fields: Projection = Object.fromEntries(Object.keys(query.sort).map((f) => [f, 1] as const));
+      const keyed = await this.jobs.findOne({ _id: last._id }, { projection: { ...fields, _id: 1 } });
+      nextAfter = (keyed && afterToken(keyed, query.sort)) ?? null;
+    }
+    return {
+      items: await this.resolved(items),
+      total: Math.min(counted, query.countLimit),
+      totalExact: counted <= query.countLimit,
+      hasMore,
+      nextAfter,
+    };
   }
 
   /** `{ _id, name, status }` by id of those of `ids` that exist. */
@@ -417,7 +460,27 @@ export class JobRepository {
 
   /** The most recently started jobs matching `filter` (at most `limit`), with only the projected members. */
   async recent(filter: Filter, projection: Projection, limit: number): Promise<Record<string, unknown>[]> {
-    return this.resolved(await this.jobs.find(filter, { sort: { 'metrics.start_time': -1 }, limit, projection }));
+    return this.resolved(await this.jobs.find(filter, { sort: RECENT_FIRST, limit, projection }));
+  }
+
+  /**
+   * Gives the jobs stored before `visibleTo` existed their tokens (`tokensOf`), a batch at a time
+   * (found through the visibleTo index, where they have none); how many. Run at start: once every
+   * job has them it reads one index key.
+   */
+  async backfillVisibleTo(tokensOf: (job: Pick<JobRecord, 'groups' | 'metrics' | 'runAs'>) => string[], batch = 500): Promise<number> {
+    let updated = 0;
+    for (;;) {
+      const found = await this.jobs.find(
+        { visibleTo: null },
+        { sort: RECENT_FIRST, limit: batch, projection: { _id: 1, groups: 1, metrics: 1, runAs: 1 } },
+      );
+      for (const job of found) {
+        const res = await this.jobs.updateOne({ _id: job._id, visibleTo: null }, { $set: { visibleTo: tokensOf(job) } });
+        updated += res.modifiedCount;
+      }
+      if (found.length < batch) return updated;
+    }
   }
 
   /** Who may see each of the jobs that exist among `ids`: groups, owner and initiator. */
