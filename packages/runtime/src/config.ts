@@ -36,7 +36,20 @@ export interface RuntimeConfig {
   headersTimeoutMs: number;
   /** Time a client has to send a whole request (headers and body), ms. */
   requestTimeoutMs: number;
+  /**
+   * Standalone with the in-process bus: bytes of events its stream keeps in memory (counted as
+   * JetStream counts them; the heap holds about 1.5 times that), the oldest dropped first. 32 MiB unless
+   * `NAP_MEMORY_EVENTS_MAX_BYTES` says otherwise. NATS keeps its stream on disk (1 GiB, 7 days).
+   */
+  memoryEventsMaxBytes: number;
 }
+
+/**
+ * Default of {@link RuntimeConfig.memoryEventsMaxBytes}: 32 MiB, about 80,000 job events (10,000 short
+ * jobs): room for event streams resumed after minutes and consumers that lag, while the process's
+ * memory stays flat however many jobs it runs. The job documents stay the record of what happened.
+ */
+export const DEFAULT_MEMORY_EVENTS_MAX_BYTES = 32 * 1024 * 1024;
 
 const ENV_SCHEMA = {
   type: 'object',
@@ -58,6 +71,7 @@ const ENV_SCHEMA = {
     NAP_MAX_PARAM_LENGTH: { type: 'integer', minimum: 64, maximum: 1024 },
     NAP_HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000 },
     NAP_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000 },
+    NAP_MEMORY_EVENTS_MAX_BYTES: { type: 'integer', minimum: 65_536 },
   },
 } as const;
 
@@ -130,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     maxParamLength: Number(values.NAP_MAX_PARAM_LENGTH ?? DEFAULT_MAX_PARAM_LENGTH),
     headersTimeoutMs: Number(values.NAP_HEADERS_TIMEOUT_MS ?? 10_000),
     requestTimeoutMs: Number(values.NAP_REQUEST_TIMEOUT_MS ?? 30_000),
+    memoryEventsMaxBytes: Number(values.NAP_MEMORY_EVENTS_MAX_BYTES ?? DEFAULT_MEMORY_EVENTS_MAX_BYTES),
   };
   if (values.NAP_HEALTH_PORT !== undefined) config.healthPort = Number(values.NAP_HEALTH_PORT);
   if (config.headersTimeoutMs > config.requestTimeoutMs) problems.push('NAP_HEADERS_TIMEOUT_MS must not exceed NAP_REQUEST_TIMEOUT_MS');
