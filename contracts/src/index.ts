@@ -15,3 +15,4 @@ export * from './deadline';
 export * from './schemas';
 export * from './project-members';
 export * from './asyncapi';
+export * from './job-audience';

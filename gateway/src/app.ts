@@ -15,6 +15,7 @@ import { requestIdOf } from './request-id';
 import { RouteTable } from './routes';
 import { createSessionCookies } from './session-cookie';
 import { createEventStreams } from './sse';
+import type { EventStreamOptions } from './sse';
 import { UnavailableServices } from './unavailable';
 
 export interface GatewayOptions {
@@ -35,6 +36,8 @@ export interface GatewayOptions {
   cookieMaxAgeSeconds?: number;
   /** Mark the `token` cookie Secure (behind TLS). */
   secureCookies?: boolean;
+  /** Settings of the event streams: heartbeat interval, how slow clients are dropped. */
+  eventStreams?: Pick<EventStreamOptions, 'heartbeatMs' | 'sink'>;
 }
 
 export interface Gateway {
@@ -60,6 +63,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const authenticator = options.authenticator ?? new Authenticator({ bus, client, logger });
   const routes = new RouteTable(CATALOG, { maxParamLength: options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH });
   const errors = createErrorAnswers(logger, options.bodyLimit);
+  const streams = createEventStreams({ bus, client, authenticator, logger, ...options.eventStreams });
   const serveOperation = createOperationPath({
     bus,
     client,
@@ -67,7 +71,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     metrics,
     authenticator,
     routes,
-    streams: createEventStreams({ bus, client, authenticator, logger }),
+    streams,
     readBody: createBodyReader({ bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH }),
     setSessionCookie: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies }),
     unavailable: new UnavailableServices(bus),
@@ -99,6 +103,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     authenticator,
     start: () => authenticator.start(),
-    stop: () => authenticator.stop(),
+    stop: async () => {
+      await streams.stop();
+      await authenticator.stop();
+    },
   };
 }
