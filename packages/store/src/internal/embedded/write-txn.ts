@@ -85,11 +85,19 @@ export class WriteTxn {
     }
   }
 
+  /**
+   * The entries a document has in each index of the collection, in index order: taken before an
+   * update changes the document in place, they stand for its old version in {@link replace}.
+   */
+  entriesOf(collection: CollectionDef, doc: Doc): Entry[][] {
+    return collection.indexes.map((index) => indexEntries(doc, index).entries);
+  }
+
   /** Computes the entry changes of every index for `before` → `after` and checks them; writes nothing. */
-  private planIndexes(collection: CollectionDef, before: Doc | undefined, after: Doc | undefined): IndexChange[] {
+  private planIndexes(collection: CollectionDef, before: Doc | Entry[][] | undefined, after: Doc | undefined): IndexChange[] {
     const changes: IndexChange[] = [];
-    for (const index of collection.indexes) {
-      const old = before ? indexEntries(before, index).entries : [];
+    for (const [i, index] of collection.indexes.entries()) {
+      const old = before === undefined ? [] : Array.isArray(before) ? (before[i] ?? []) : indexEntries(before, index).entries;
       const next = after ? indexEntries(after, index) : { entries: [], multikey: false };
       const oldTags = new Set(old.map((e) => e.prefix.toString('latin1')));
       const nextTags = new Set(next.entries.map((e) => e.prefix.toString('latin1')));
@@ -122,7 +130,8 @@ export class WriteTxn {
     this.dirty = true;
   }
 
-  replace(collection: CollectionDef, before: Doc, after: Doc): void {
+  /** Replaces a document; `before` is its old version, or the entries it had (see {@link entriesOf}). */
+  replace(collection: CollectionDef, before: Doc | Entry[][], after: Doc): void {
     const changes = this.planIndexes(collection, before, after);
     this.applyIndexes(after._id, changes);
     this.dbs.docs.putSync(docKey(collection, after._id), encodeDoc(after));
