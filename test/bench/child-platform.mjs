@@ -43,7 +43,10 @@ export async function startChildPlatform(name, { maxOldSpaceMb, probe = false, e
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `nap-bench-${name}-`));
   const args = [
     ...(maxOldSpaceMb ? [`--max-old-space-size=${maxOldSpaceMb}`] : []),
-    ...(probe ? ['--expose-gc', '--require', PROBE] : []),
+    // the probe always: it also stops the platform when this process dies; the GC only with `probe`
+    ...(probe ? ['--expose-gc'] : []),
+    '--require',
+    PROBE,
     ...nodeArgs,
     MAIN,
   ];
@@ -59,7 +62,7 @@ export async function startChildPlatform(name, { maxOldSpaceMb, probe = false, e
       NAP_SECRET_KEY: 'bench-secret-key-of-32-characters',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe', ...(probe ? ['ipc'] : [])],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
   const keep = (chunk) => {
@@ -103,15 +106,13 @@ export async function startChildPlatform(name, { maxOldSpaceMb, probe = false, e
 
   let nextId = 1;
   const pending = new Map();
-  if (probe) {
-    child.on('message', (msg) => {
-      if (msg?.probe !== 'nap') return;
-      const waiter = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (msg.error) waiter?.reject(new Error(msg.error));
-      else waiter?.resolve(msg);
-    });
-  }
+  child.on('message', (msg) => {
+    if (msg?.probe !== 'nap') return;
+    const waiter = pending.get(msg.id);
+    pending.delete(msg.id);
+    if (msg.error) waiter?.reject(new Error(msg.error));
+    else waiter?.resolve(msg);
+  });
   const ask = (op, extra = {}) => {
     if (!probe) throw new Error('start the platform with { probe: true } to read its memory');
     const id = nextId++;

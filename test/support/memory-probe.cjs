@@ -1,6 +1,7 @@
 // Loaded with `--require` into a NAP process started with an IPC channel (and `--expose-gc`) by the
-// memory soak benchmark and test, never by the platform itself: it answers on the IPC channel with
-// the process's memory after a full garbage collection, and writes heap snapshots on request.
+// benchmarks and the memory soak test, never by the platform itself: it answers on the IPC channel
+// with the process's memory after a full garbage collection, writes heap snapshots on request, and
+// stops the process when the one that started it is gone (no platform outlives a killed benchmark).
 //   { probe: 'nap', id, op: 'memory' }             -> { probe: 'nap', id, memory: process.memoryUsage(), heap: v8.getHeapStatistics() }
 //   { probe: 'nap', id, op: 'snapshot', file }     -> { probe: 'nap', id, file }
 'use strict';
@@ -34,4 +35,6 @@ if (typeof process.send === 'function') {
   });
   // the channel must not keep the process alive once the platform stopped
   process.channel?.unref();
+  // the benchmark or test that started the platform is gone (killed): the platform stops too
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
