@@ -56,7 +56,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     async insertOne(doc) {
       const prepared = prepareNew(doc);
       await writeOne((txn) => txn.insert(txn.ensureCollection(name), prepared));
-      return cloneValue(prepared);
+      // the copy made for the write is the caller's now: the store keeps only its encoded form
+      return prepared;
     },
 
     async insertMany(docs) {
@@ -67,7 +68,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const target = txn.ensureCollection(name);
         for (const doc of prepared) txn.insert(target, doc);
       });
-      return cloneValue(prepared);
+      return prepared;
     },
 
     find: (filter, options) => findMany(filter ?? {}, options),
