@@ -16,3 +16,4 @@ export * from './schemas';
 export * from './project-members';
 export * from './asyncapi';
 export * from './audit';
+export * from './job-audience';

@@ -23,6 +23,7 @@ import { RouteTable } from './routes';
 import { createSecurityHeaders } from './security-headers';
 import { createSessionCookies } from './session-cookie';
 import { createEventStreams } from './sse';
+import type { EventStreamOptions } from './sse';
 import { UnavailableServices } from './unavailable';
 
 export interface GatewayOptions extends BrowserSafetyOptions {
@@ -52,6 +53,8 @@ export interface GatewayOptions extends BrowserSafetyOptions {
    * (`NAP_AUDIT=off`, for measuring what the audit costs, never for production: a warning is logged).
    */
   audit?: AuditRecorder | false;
+  /** Settings of the event streams: heartbeat interval, how slow clients are dropped. */
+  eventStreams?: Pick<EventStreamOptions, 'heartbeatMs' | 'sink'>;
 }
 
 export interface Gateway {
@@ -81,6 +84,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (options.audit === false) logger.warn('The audit trail is off (NAP_AUDIT=off): changes, logins and refusals are not recorded');
   const audit = createAuditTrail({ recorder: options.audit ?? createAuditRecorder(bus), logger, trustProxy: options.trustProxy });
   const clientAddress = createClientAddress(options);
+  const streams = createEventStreams({
+    bus,
+    client,
+    authenticator,
+    clientAddress,
+    logger,
+    ...options.eventStreams,
+    others: { 'admin.exportAudit': createAuditExport(client, authenticator, clientAddress) },
+  });
   const serveOperation = createOperationPath({
     bus,
     client,
@@ -88,10 +100,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     metrics,
     authenticator,
     routes,
-    streams: new Map([
-      ...createEventStreams({ bus, client, authenticator, clientAddress, logger }),
-      ['admin.exportAudit', createAuditExport(client, authenticator, clientAddress)],
-    ]),
+    streams,
     readBody: createBodyReader({
       bodyLimit: options.bodyLimit,
       ...(options.documentBodyLimit !== undefined ? { documentBodyLimit: options.documentBodyLimit } : {}),
@@ -132,6 +141,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     authenticator,
     start: () => authenticator.start(),
-    stop: () => authenticator.stop(),
+    stop: async () => {
+      await streams.stop();
+      await authenticator.stop();
+    },
   };
 }

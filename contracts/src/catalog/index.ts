@@ -110,7 +110,7 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'workflow.getJobMetrics',
   'workflow.getTaskMetrics',
   'workflow.watchEvents',
-  'workflow.visibleJobs',
+  'workflow.jobAudiences',
   'studio.getAutomations',
   'studio.getAutomation',
   'studio.deleteAutomation',

@@ -9,7 +9,8 @@ import {
   startJobBodySchema,
   startedJobEnvelopeSchema,
   taskMetricsSchema,
-  visibleJobsSchema,
+  jobAudiencesSchema,
+  jobIdsSchema,
   workersChangeSchema,
   workersStatusSchema,
 } from '../schemas/engine';
@@ -211,7 +212,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'Over the bus this operation answers the current job document after checking that the job exists and the caller may read it; ' +
       'the gateway sends that document as the first event (snapshot), then relays nap.evt.workflow.job.<jobId>.* ' +
       '(event name = the job event, data = its payload) until the job ends or the client leaves. ' +
-      'Delivery is at least once: an event the snapshot already reflects (the start of a task it shows running) may follow it.',
+      'Delivery is at least once: an event the snapshot already reflects (the start of a task it shows running) may follow it. ' +
+      'A client that reads too slowly to keep up is sent a retry: line and closed: it reconnects and gets a new snapshot.',
   },
   {
     name: 'startJob',
@@ -501,16 +503,19 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     addition: true,
     notes:
       'Over the bus this operation checks the filter and answers it normalized; the gateway then relays every nap.evt.workflow.job.*.* event that matches it and that the caller may see ' +
-      '(event name = the job event, data = its payload, id = its position in the event stream). Reconnect with Last-Event-ID: <the last id> to resume after it (events are kept 7 days). ' +
-      'Delivery is in order per job, at least once. Comment lines keep idle connections open.',
+      '(event name = the job event, data = its payload, id = its position in the event stream). Reconnect with Last-Event-ID: <the last id> to resume after it (events are kept 7 days; standalone keeps the last NAP_MEMORY_EVENTS_MAX_BYTES of them). ' +
+      'Delivery is in order per job, at least once. Comment lines keep idle connections open. A client that reads too slowly to keep up is sent a retry: line and closed: ' +
+      'it reconnects with Last-Event-ID.',
   },
   {
-    name: 'visibleJobs',
-    summary: 'Which of the given jobs the caller may see',
-    roles: ROLE_SETS.read,
-    body: visibleJobsSchema,
-    response: visibleJobsSchema,
+    name: 'jobAudiences',
+    summary: 'Who may see each of the given jobs',
+    roles: ROLE_SETS.admin,
+    body: jobIdsSchema,
+    response: jobAudiencesSchema,
     addition: true,
-    notes: "Bus-only; the gateway's event stream asks it for jobs it has not seen before. Jobs that do not exist are left out.",
+    notes:
+      "Bus-only; the gateway's event streams ask it, as the platform, for jobs they have not met before, and decide once per job and " +
+      'group set which of their clients see its events (audienceAdmits). Jobs that do not exist are left out.',
   },
 ]);

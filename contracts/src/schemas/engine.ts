@@ -175,8 +175,30 @@ export const eventStreamFilterSchema = withId(
 /** The filter of `GET /operations-manager/events`. */
 export type EventStreamFilter = Static<typeof eventStreamFilterSchema>;
 
-/** Body and answer of the bus-only `workflow.visibleJobs`: which of the jobs the caller may see. */
-export const visibleJobsSchema = withId('nap:schemas/visible-jobs', closed({ jobIds: arr(name(), { maxItems: 500 }) }, ['jobIds']));
+/** Body of the bus-only `workflow.jobAudiences`: the jobs whose audience is asked for. */
+export const jobIdsSchema = withId('nap:schemas/job-ids', closed({ jobIds: arr(name(), { maxItems: 500 }) }, ['jobIds']));
+
+/** Who may see one job: see {@link audienceAdmits}. */
+export const jobAudienceSchema = withId(
+  'nap:schemas/job-audience',
+  closed(
+    {
+      jobId: name(),
+      groups: strings({ description: "the job's groups; empty: every caller who may read jobs sees it" }),
+      owner: str({ description: 'username of the person who started the job (metrics.owner): sees it whatever its groups' }),
+      runAsId: str({ description: 'id of the caller the job acts as (runAs.id): sees it whatever its groups' }),
+    },
+    ['jobId', 'groups'],
+  ),
+);
+/** Who may see a job. */
+export type JobAudience = Static<typeof jobAudienceSchema>;
+
+/** Answer of the bus-only `workflow.jobAudiences`: one audience per job that exists, in no particular order. */
+export const jobAudiencesSchema = withId(
+  'nap:schemas/job-audiences',
+  closed({ jobs: arr(embed(jobAudienceSchema), { maxItems: 500 }) }, ['jobs']),
+);
 
 /** An acknowledgement that also says what the operation left behind. */
 export const workersChangeSchema = withId(

@@ -74,7 +74,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     options.bus ??
     (config.natsUrl
       ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone', logger: logger.child({ component: 'bus' }) })
-      : createMemoryBus());
+      : // the in-process stream lives in this process's memory: bounded by bytes, not only by age
+        createMemoryBus({ stream: { maxBytes: config.memoryEventsMaxBytes } }));
   const client = createClient(bus, metrics);
   const stores = new Map<ServiceName, Store>();
   const running: RunningService[] = [];

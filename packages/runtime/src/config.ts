@@ -76,7 +76,20 @@ export interface RuntimeConfig {
    * with this PEM certificate chain and private key, for a single host without an ingress.
    */
   tls?: { certFile: string; keyFile: string };
+  /**
+   * Standalone with the in-process bus: bytes of events its stream keeps in memory (counted as
+   * JetStream counts them; the heap holds about 1.5 times that), the oldest dropped first. 32 MiB unless
+   * `NAP_MEMORY_EVENTS_MAX_BYTES` says otherwise. NATS keeps its stream on disk (1 GiB, 7 days).
+   */
+  memoryEventsMaxBytes: number;
 }
+
+/**
+ * Default of {@link RuntimeConfig.memoryEventsMaxBytes}: 32 MiB, about 80,000 job events (10,000 short
+ * jobs): room for event streams resumed after minutes and consumers that lag, while the process's
+ * memory stays flat however many jobs it runs. The job documents stay the record of what happened.
+ */
+export const DEFAULT_MEMORY_EVENTS_MAX_BYTES = 32 * 1024 * 1024;
 
 const ENV_SCHEMA = {
   type: 'object',
@@ -123,6 +136,7 @@ const ENV_SCHEMA = {
     NAP_RADIUS_ADMIN_GROUPS: { type: 'string' },
     NAP_TLS_CERT_FILE: { type: 'string', minLength: 1 },
     NAP_TLS_KEY_FILE: { type: 'string', minLength: 1 },
+    NAP_MEMORY_EVENTS_MAX_BYTES: { type: 'integer', minimum: 65_536 },
   },
 } as const;
 
@@ -211,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     allowedOrigins,
     trustProxy: ['1', 'true', 'yes'].includes(String(values.NAP_TRUST_PROXY ?? 'false')),
     auditTrail: values.NAP_AUDIT !== 'off',
+    memoryEventsMaxBytes: Number(values.NAP_MEMORY_EVENTS_MAX_BYTES ?? DEFAULT_MEMORY_EVENTS_MAX_BYTES),
   };
   if (values.NAP_PUBLIC_URL !== undefined) config.publicUrl = new URL(String(values.NAP_PUBLIC_URL)).origin;
   if (values.NAP_CONSOLE_DIR !== undefined) config.consoleDir = path.resolve(String(values.NAP_CONSOLE_DIR));

@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createRegexPool } from '../src';
+
+const BUILT = path.resolve(__dirname, '../dist/index.js');
 
 describe('the regular expression worker pool', () => {
   it('stops a catastrophic pattern at the limit, answers the other jobs of the batch and keeps serving', async () => {
@@ -35,7 +40,7 @@ describe('the regular expression worker pool', () => {
     try {
       const stuck = pool.run([`${'a'.repeat(40)}!`], [{ pattern: '(a+)+$', flags: '', input: 0, mode: 'test' }]);
       const quick = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => pool.run([`line ${i}`], [{ pattern: 'line (\\d+)', flags: '', input: 0, mode: 'capture' }])),
+        Array.from({ length: 50 }, (_, i) => pool.run([`line ${i}`], [{ pattern: 'line ([0-9]+)', flags: '', input: 0, mode: 'capture' }])),
       );
       expect(quick.map((o) => o[0])).toEqual(Array.from({ length: 50 }, (_, i) => ({ ok: true, value: String(i) })));
       expect((await stuck)[0]).toMatchObject({ ok: false, timedOut: true });
@@ -52,5 +57,24 @@ describe('the regular expression worker pool', () => {
     await pool.close();
     expect((await pending)[0]).toMatchObject({ ok: false, error: expect.stringContaining('stopping') });
     await expect(pool.run(['x'], [{ pattern: 'x', flags: '', input: 0, mode: 'test' }])).rejects.toThrow('closed');
+  });
+
+  it('keeps a process alive while it has work and lets it exit once idle, unclosed', async () => {
+    if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run \`npm run build\` first`);
+    // a script whose only pending work is the pool's: a top-level await that never settles exits 13
+    const script = [
+      `import { createRequire } from 'node:module';`,
+      `const { createRegexPool } = createRequire(${JSON.stringify(__filename)})(${JSON.stringify(BUILT)});`,
+      `const pool = createRegexPool({ size: 2 });`,
+      `const out = await pool.run(['line 7'], [{ pattern: 'line ([0-9]+)', flags: '', input: 0, mode: 'capture' }]);`,
+      `console.log(JSON.stringify(out));`,
+    ].join('\n');
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 }, (err, out) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout: out }),
+      );
+      child.stdin?.end();
+    });
+    expect({ code, stdout: stdout.trim() }).toEqual({ code: 0, stdout: JSON.stringify([{ ok: true, value: '7' }]) });
   });
 });

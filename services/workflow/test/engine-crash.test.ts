@@ -24,14 +24,17 @@ async function first(crash: CrashSwitch, options = {}): Promise<EngineHarness> {
 }
 
 describe('a job whose start was answered', () => {
-  it('runs to its end when the engine dies after storing it and before its first step is written (restart, same identity)', async () => {
+  // a job is stored with its first step: one of inline built-ins is stored finished, one that calls
+  // a service is stored with that task running, and the engine may die before anything else
+
+  it('runs to its end when the engine dies after storing it with its first step (restart, same identity)', async () => {
     const crash = new CrashSwitch();
     // the lease is a minute: only the engine's own identity can make it resume at once
     const h = await first(crash, { leaseMs: 60_000, renewMs: 50 });
-    h.workflows.set(linear.name, linear);
+    h.workflows.set(twoRemote.name, twoRemote);
     // the insert is durable and answered; nothing after it reaches the store
     crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
-    const started = await h.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
+    const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'restart' }, caller: SYSTEM_CALLER });
     expect(crash.crashed).toBe(true);
     expect(started.status).toBe('running');
     harnesses.pop();
@@ -44,17 +47,21 @@ describe('a job whose start was answered', () => {
       { store: h.store, workflows: h.workflows, wake: () => undefined },
     );
     harnesses.push(restarted);
+    const { runs, handler } = counter();
+    restarted.services.set('mop.RunCommandTemplate', handler);
     const job = await restarted.waitFor(started._id, ['complete', 'error']);
     expect(job.error).toEqual([]);
-    expect(job).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 } });
+    expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'engine-one' } });
+    // m1 was stored running by the first step: it runs again (at-least-once), m2 once
+    expect(Object.fromEntries(runs)).toEqual({ 'restart/1': 1, 'restart/2': 1 });
   });
 
   it("runs to its end when another replica takes it over after the dead engine's lease", async () => {
     const crash = new CrashSwitch();
     const h = await first(crash, { leaseMs: 300 });
-    h.workflows.set(linear.name, linear);
+    h.workflows.set(twoRemote.name, twoRemote);
     crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
-    const started = await h.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
+    const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'takeover' }, caller: SYSTEM_CALLER });
     harnesses.pop();
     h.abandon();
 
@@ -63,9 +70,42 @@ describe('a job whose start was answered', () => {
       { store: h.store, workflows: h.workflows, wake: () => undefined },
     );
     harnesses.push(survivor);
+    survivor.services.set('mop.RunCommandTemplate', counter().handler);
     const job = await survivor.waitFor(started._id, ['complete', 'error']);
     expect(job.error).toEqual([]);
-    expect(job).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 }, metrics: { server_id: 'engine-two' } });
+    expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'engine-two' } });
+  });
+
+  it("is stored finished when its tasks are inline built-ins, and its events leave the dead engine's outbox through the successor", async () => {
+    const crash = new CrashSwitch();
+    const h = await first(crash, { leaseMs: 300 });
+    h.workflows.set(linear.name, linear);
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
+    const started = await h.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
+    expect(crash.crashed).toBe(true);
+    harnesses.pop();
+    h.abandon();
+    // one insert, nothing after it: the job as stored is finished, its events all in its outbox
+    const stored = (await h.store.collection<JobRecord>('jobs').findOne({ _id: started._id })) as JobRecord;
+    expect(stored).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 }, lease: 'engine-one' });
+    expect(stored.outbox?.map((e) => e.event)).toEqual(['jobStart', 'taskStart', 'taskFinish', 'taskStart', 'taskFinish', 'jobComplete']);
+
+    const survivor = await startEngineHarness(
+      { serverId: 'engine-two', leaseMs: 300 },
+      { store: h.store, workflows: h.workflows, wake: () => undefined },
+    );
+    harnesses.push(survivor);
+    await survivor.waitUntil(
+      started._id,
+      (j) => j.lease === undefined && (j.outbox ?? []).length === 0,
+      'outbox published and lease ended',
+    );
+    const names = streamOf(survivor.events, started._id);
+    expect(names).toEqual({
+      names: ['jobStart', 'taskStart:a1', 'taskFinish:a1', 'taskStart:b2', 'taskFinish:b2', 'jobComplete'],
+      seqs: [1, 2, 3, 4, 5, 6],
+      duplicates: 0,
+    });
   });
 });
 

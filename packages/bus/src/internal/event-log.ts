@@ -32,7 +32,8 @@ export function storedSize(subject: string, headers: BusHeaders, data: Uint8Arra
  * reader cannot tell from JetStream's periodic expiry.
  */
 export class EventLog {
-  private entries: StoredEvent[] = [];
+  /** Kept events from `head` on; the slots before it are emptied as events go, and reclaimed in bulk. */
+  private entries: (StoredEvent | undefined)[] = [];
   private head = 0;
   private lastSeq = 0;
   private bytes = 0;
@@ -52,7 +53,7 @@ export class EventLog {
   /** Events currently kept, oldest first (copies of the records, sharing the stored bytes). */
   snapshot(): StoredEvent[] {
     this.expire();
-    return this.entries.slice(this.head);
+    return this.entries.slice(this.head) as StoredEvent[];
   }
 
   /** Total bytes kept, as counted against `maxBytes`. */
@@ -144,6 +145,8 @@ export class EventLog {
   private dropHead(): void {
     const event = this.entries[this.head];
     if (event !== undefined) this.bytes -= event.size;
+    // released now, not at the next compaction: a full log drops one event per append
+    this.entries[this.head] = undefined;
     this.head++;
   }
 

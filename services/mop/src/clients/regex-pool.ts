@@ -23,9 +23,11 @@ export interface RegexPool extends RegexEngine {
 // The worker answers one message per job, so the pool knows which job of a batch is running: a
 // job that answers nothing within the limit is the culprit; the rest of its batch is re-queued.
 // A worker gets work only once it said it is ready, so the time a thread takes to start (long on a
-// loaded machine) never counts against a pattern's limit.
+// loaded machine) never counts against a pattern's limit. The source runs as CommonJS or as an ES
+// module (a worker inherits `--input-type=module` from its process), so it takes node's modules
+// through process.getBuiltinModule rather than require.
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort } = process.getBuiltinModule('node:worker_threads');
 const execRegexJob = ${execRegexJob.toString()};
 parentPort.on('message', (batch) => {
   for (let i = 0; i < batch.jobs.length; i++) {
@@ -86,12 +88,26 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
   let replaced = 0;
   let closed = false;
 
+  /** Batches handed to `run` and not answered yet: while there are any, the workers keep the process alive. */
+  let pending = 0;
+
   function spawn(): Slot {
     const slot: Slot = { worker: new Worker(WORKER_SOURCE, { eval: true }), ready: false, answered: 0 };
     slot.worker.on('message', (msg: JobMessage) => onMessage(slot, msg));
     slot.worker.on('error', (err: Error) => onCrash(slot, err.message));
-    slot.worker.unref();
+    if (pending === 0) slot.worker.unref();
     return slot;
+  }
+
+  /**
+   * An idle pool must not keep the process alive, a busy one must: a caller awaiting an answer with
+   * nothing else scheduled (a script's top-level await) would otherwise see its process exit while
+   * a worker is still starting (exit code 13, an unsettled top-level await).
+   */
+  function track(delta: 1 | -1): void {
+    pending += delta;
+    if (delta === 1 && pending === 1) for (const slot of slots) slot.worker.ref();
+    if (delta === -1 && pending === 0) for (const slot of slots) slot.worker.unref();
   }
 
   function arm(slot: Slot): void {
@@ -180,6 +196,7 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
       if (closed) return Promise.reject(new Error('The regular expression pool is closed'));
       if (jobs.length === 0) return Promise.resolve([]);
       return new Promise<RegexOutcome[]>((resolve) => {
+        track(1);
         queue.push({
           id: nextId++,
           inputs,
@@ -187,7 +204,10 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
           slots: jobs.map((_, i) => i),
           outcomes: new Array<RegexOutcome>(jobs.length),
           remaining: { count: jobs.length },
-          resolve,
+          resolve: (outcomes) => {
+            track(-1);
+            resolve(outcomes);
+          },
         });
         dispatch();
       });

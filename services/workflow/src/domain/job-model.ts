@@ -1,5 +1,5 @@
-import { AppError, RELEASE, redactSecrets } from '@nap/contracts';
-import type { Caller, Decorator, JobDocument, JobErrorEntry, JobEventName, Task, WorkflowDocument } from '@nap/contracts';
+import { AppError, RELEASE, audienceAdmits, redactSecrets } from '@nap/contracts';
+import type { Caller, Decorator, JobAudience, JobDocument, JobErrorEntry, JobEventName, Task, WorkflowDocument } from '@nap/contracts';
 import { MANUAL_BUILTINS } from './builtins';
 import { cloneJson } from './builtins/types';
 import { END, START } from './graph';
@@ -287,16 +287,29 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
   return tasks;
 }
 
+/** Who may see a job: its groups, the person who started it and the caller it acts as. */
+export function jobAudience(job: Pick<JobRecord, '_id' | 'groups' | 'metrics' | 'runAs'>): JobAudience {
+  return {
+    jobId: job._id,
+    groups: job.groups ?? [],
+    ...(job.metrics?.owner !== undefined ? { owner: job.metrics.owner } : {}),
+    ...(job.runAs?.id !== undefined ? { runAsId: job.runAs.id } : {}),
+  };
+}
+
 /** A caller may see a job when it is an admin, shares a group with it, started it, or the job has no groups. */
 export function canSeeJob(
   job: { groups?: readonly string[]; runAs?: { id: string }; metrics?: { owner?: string } },
   caller: Caller,
 ): boolean {
-  if (caller.roles.includes('admin') || caller.id === 'system') return true;
-  const groups = job.groups ?? [];
-  if (groups.length === 0) return true;
-  if (job.runAs?.id === caller.id || job.metrics?.owner === caller.username) return true;
-  return groups.some((g) => caller.groups.includes(g));
+  return audienceAdmits(
+    {
+      groups: [...(job.groups ?? [])],
+      ...(job.metrics?.owner !== undefined ? { owner: job.metrics.owner } : {}),
+      ...(job.runAs?.id !== undefined ? { runAsId: job.runAs.id } : {}),
+    },
+    caller,
+  );
 }
 
 /** The token of {@link jobVisibleTo} that every caller holds: the job has no groups. */

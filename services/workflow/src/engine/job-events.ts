@@ -235,15 +235,14 @@ export class JobEventRelay {
   }
 
   /**
-   * The outbox to publish from: what the last write handed over when it is newer than what this
-   * relay knows; what the relay knows when only a removal is due (the removal is conditional, so a
-   * stale view removes nothing wrongly); the stored outbox otherwise.
+   * The outbox to publish from: what the last write handed over when this relay knows nothing of
+   * the outbox yet or it is newer than what it knows; what the relay knows when only a removal is
+   * due (removals are conditional, so a stale view removes nothing wrongly, and publishing from one
+   * at worst publishes an event again under its seq); the stored outbox otherwise.
    */
   private outbox(jobId: string, d: Drain, changed: boolean, fresh: OutboxState | undefined): Promise<OutboxState | null> | OutboxState {
-    if (d.known !== undefined) {
-      if (fresh !== undefined && isNewer(fresh, d.known)) return fresh;
-      if (!changed) return d.known;
-    }
+    if (fresh !== undefined && (d.known === undefined || isNewer(fresh, d.known))) return fresh;
+    if (d.known !== undefined && !changed) return d.known;
     return this.repository.outboxOf(jobId);
   }
 

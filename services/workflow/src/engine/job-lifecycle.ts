@@ -34,7 +34,7 @@ export interface LifecycleParts {
   repository: JobRepository;
   schemas: InputSchemaCache;
   /** The jobs driven here: a job started here is reserved, then adopted; owners of changed jobs are woken. */
-  owned: Pick<OwnedJobs, 'reserve' | 'adopt' | 'wakeOwner' | 'notifyParent'>;
+  owned: Pick<OwnedJobs, 'reserve' | 'adopt' | 'startNew' | 'wakeOwner' | 'notifyParent'>;
   /** A resumed job is claimed here when no live engine owns it. */
   lease: Pick<LeaseManager, 'tryAdopt'>;
   /** Publishes what a job's outbox holds. */
@@ -85,13 +85,17 @@ export class JobLifecycle {
     }
     const release = this.parts.owned.reserve(job._id);
     try {
-      await this.parts.repository.insert(job);
-      // the runner drives its own copy; the caller gets the job as it started
-      if (claims) this.parts.owned.adopt(cloneJson(job), false);
+      if (claims) {
+        // the runner drives its own copy, stored with its first step in one write (a job of inline
+        // built-ins is stored finished); the caller gets the job as it started
+        await this.parts.owned.startNew(cloneJson(job));
+      } else {
+        await this.parts.repository.insert(job);
+        this.parts.events.drain(job._id, { outbox: job.outbox ?? [], published: 0, status: job.status });
+      }
     } finally {
       release();
     }
-    this.parts.events.drain(job._id);
     return job;
   }
 

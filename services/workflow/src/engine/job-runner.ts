@@ -51,6 +51,8 @@ export class JobRunner implements DrivenJob {
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
   private reloadQueued = false;
+  /** A new job not stored yet: the next flush inserts it, and settles this. */
+  private insert: { resolve: () => void; reject: (err: unknown) => void } | undefined;
 
   constructor(
     private readonly host: RunnerHost,
@@ -96,6 +98,19 @@ export class JobRunner implements DrivenJob {
       }
       this.applyFinishRequests();
       this.children.checkSoon();
+    });
+  }
+
+  /**
+   * Starts driving a new job that is not stored yet: its first step (from workflow_start, as far as
+   * inline tasks go) is stored with the job in one insert, instead of an insert and a step write.
+   */
+  beginNew(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.insert = { resolve, reject };
+      void this.step(() => {
+        if (this.state.job.tasks[START]?.status === 'incomplete') this.state.activate(START);
+      });
     });
   }
 
@@ -163,6 +178,14 @@ export class JobRunner implements DrivenJob {
         for (const launch of this.state.takeLaunches()) launch();
         if (this.state.finished) this.stop();
       } catch (err) {
+        const insert = this.insert;
+        if (insert !== undefined) {
+          // the new job's first step failed before it was stored: nothing to reload
+          this.insert = undefined;
+          this.stop();
+          insert.reject(err);
+          return;
+        }
         if (hasCode(err, 'STORE_DOCUMENT_TOO_LARGE') || hasCode(err, 'VALUE_TOO_LARGE')) {
           await this.failTooLarge(err);
           return;
@@ -212,6 +235,25 @@ export class JobRunner implements DrivenJob {
   /** Writes the step's changes and events while this engine owns the job; when it no longer does, drops them and stops. */
   private async flush(): Promise<void> {
     const write = this.state.takeWrite();
+    const insert = this.insert;
+    if (insert !== undefined) {
+      this.insert = undefined;
+      const events = write?.events ?? [];
+      const doc = this.state.toInsert(events);
+      try {
+        await this.host.repository.insert(doc);
+      } catch (err) {
+        this.state.discardOutputs();
+        this.stop();
+        insert.reject(err);
+        return;
+      }
+      insert.resolve();
+      for (const entry of events) this.host.observe(entry.event, this.state.job, entry.payload);
+      // the outbox as stored: the relay publishes from it without reading it back
+      this.host.events.drain(this.jobId, { outbox: doc.outbox ?? [], published: 0, status: doc.status });
+      return;
+    }
     if (write === undefined) return;
     let written: Awaited<ReturnType<JobRepository['writeClaimed']>>;
     try {

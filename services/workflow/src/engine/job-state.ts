@@ -229,6 +229,14 @@ export class JobState {
     return { set, events };
   }
 
+  /**
+   * A new job as its first step leaves it, to be stored whole: the working copy, and in its outbox
+   * the events it was created with followed by the step's `events`.
+   */
+  toInsert(events: OutboxEntry[]): JobRecord {
+    return { ...this.job, outbox: [...(this.job.outbox ?? []), ...events] };
+  }
+
   /** The step's queued work, to launch now. */
   takeLaunches(): (() => void)[] {
     return this.launches.splice(0);

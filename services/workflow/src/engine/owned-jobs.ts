@@ -3,8 +3,14 @@ import type { JobEventRelay } from './job-events';
 
 /** The runner of a job driven here, as the table of owned jobs sees it. */
 export interface DrivenJob {
-  /** Starts driving: a new job, or one resumed after its previous owner stopped. */
+  /** Starts driving a job that is in the store already: one resumed after its previous owner stopped, or one retried. */
   begin(resumed: boolean): void;
+  /**
+   * Starts driving a new job that is not stored yet: its first step is written together with the
+   * job, in one insert. Resolves once the job is stored; rejects with the insert's error (the runner
+   * has stopped then, and nothing was stored).
+   */
+  beginNew(): Promise<void>;
   /** Reloads the job from the store in its next step. */
   reloadSoon(): void;
   /** Stops driving without touching the store. */
@@ -57,6 +63,15 @@ export class OwnedJobs {
 
   /** Drives a job whose lease this engine holds. */
   adopt(job: JobRecord, resumed: boolean): void {
+    this.register(job).begin(resumed);
+  }
+
+  /** Stores a new job claimed by this engine with its first step, and drives it; rejects when it could not be stored. */
+  startNew(job: JobRecord): Promise<void> {
+    return this.register(job).beginNew();
+  }
+
+  private register(job: JobRecord): DrivenJob {
     const jobId = job._id;
     const runner = this.createRunner(job, {
       stopped: () => {
@@ -65,7 +80,7 @@ export class OwnedJobs {
       ended: (ended) => this.notifyParent(ended),
     });
     this.runners.set(jobId, runner);
-    runner.begin(resumed);
+    return runner;
   }
 
   /** Stops every runner and forgets them; resolves once they all halted. */

@@ -30,6 +30,7 @@ import { getWorkersStatus } from './get-workers-status';
 import { importAutomations } from './import-automations';
 import { importCatalogAutomations } from './import-catalog-automations';
 import { importTriggers } from './import-triggers';
+import { jobAudiences } from './job-audiences';
 import { pauseJob } from './pause-job';
 import { resumeJob } from './resume-job';
 import { retryTask } from './retry-task';
@@ -38,7 +39,6 @@ import { runManualTrigger } from './run-manual-trigger';
 import { startJob } from './start-job';
 import { startJobWithOptions } from './start-job-with-options';
 import { updateTrigger } from './update-trigger';
-import { visibleJobs } from './visible-jobs';
 import { watchEvents } from './watch-events';
 import { watchJobEvents } from './watch-job-events';
 
@@ -85,6 +85,6 @@ export function workflowHandlers(svc: WorkflowContext): HandlerMap<'workflow'> {
     getJobMetrics: getJobMetrics(svc),
     getTaskMetrics: getTaskMetrics(svc),
     watchEvents: watchEvents(svc),
-    visibleJobs: visibleJobs(svc),
+    jobAudiences: jobAudiences(svc),
   };
 }

@@ -1,4 +1,4 @@
-import { AppError, JOB_EVENTS } from '@nap/contracts';
+import { AppError, JOB_EVENTS, seesEveryJob } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import type { WorkflowContext } from '../context';
 
@@ -26,7 +26,6 @@ export function watchEvents(_svc: WorkflowContext): Handler<'workflow.watchEvent
         },
       );
     }
-    const allJobs = ctx.caller.roles.includes('admin') || ctx.caller.id === 'system';
-    return { workflows: list(input.query.workflow), events, allJobs };
+    return { workflows: list(input.query.workflow), events, allJobs: seesEveryJob(ctx.caller) };
   };
 }

@@ -66,7 +66,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     async insertOne(doc) {
       const prepared = prepareNew(doc);
       await writeOne((txn) => txn.insert(txn.ensureCollection(name), prepared));
-      return cloneValue(prepared);
+      // the copy made for the write is the caller's now: the store keeps only its encoded form
+      return prepared;
     },
 
     async insertMany(docs) {
@@ -87,7 +88,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         return undefined;
       });
       if (refused !== undefined) throw refused;
-      return cloneValue(prepared);
+      // the copies made for the write are the caller's now: the store keeps only their encoded form
+      return prepared;
     },
 
     find: (filter, options) => findMany(filter ?? {}, options),
@@ -107,11 +109,12 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       validateUpdate(update);
       return writeOne((txn): UpdateResult => {
         const target = txn.collection(name);
-        const [before] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
-        if (target && before) {
-          const after = cloneValue(before);
-          if (!applyUpdate(after, update, filter, false)) return { matchedCount: 1, modifiedCount: 0 };
-          txn.replace(target, before, withId(before._id, after));
+        const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
+        if (target && doc) {
+          // the document read is this write's own copy: updated in place, its old index entries taken first
+          const entries = txn.entriesOf(target, doc);
+          if (!applyUpdate(doc, update, filter, false)) return { matchedCount: 1, modifiedCount: 0 };
+          txn.replace(target, entries, withId(doc._id, doc));
           return { matchedCount: 1, modifiedCount: 1 };
         }
         if (!options.upsert) return { matchedCount: 0, modifiedCount: 0 };
@@ -130,10 +133,10 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         if (!target) return { matchedCount: 0, modifiedCount: 0 };
         const matched = runQuery(txn.dbs, target, filter);
         let modifiedCount = 0;
-        for (const before of matched) {
-          const after = cloneValue(before);
-          if (!applyUpdate(after, update, filter, false)) continue;
-          txn.replace(target, before, withId(before._id, after));
+        for (const doc of matched) {
+          const entries = txn.entriesOf(target, doc);
+          if (!applyUpdate(doc, update, filter, false)) continue;
+          txn.replace(target, entries, withId(doc._id, doc));
           modifiedCount++;
         }
         return { matchedCount: matched.length, modifiedCount };
@@ -172,11 +175,13 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       const result = await writeOne((txn): Doc | null => {
         const target = txn.collection(name);
         const sort = options.sort;
-        const [before] = target ? runQuery(txn.dbs, target, filter, sort ? { sort, limit: 1 } : { limit: 1 }) : [];
-        if (target && before) {
-          const after = withId(before._id, cloneValue(before));
-          if (applyUpdate(after, update, filter, false)) txn.replace(target, before, after);
-          return options.returnDocument === 'after' ? after : before;
+        const [doc] = target ? runQuery(txn.dbs, target, filter, sort ? { sort, limit: 1 } : { limit: 1 }) : [];
+        if (target && doc) {
+          const before = options.returnDocument === 'after' ? undefined : cloneValue(doc);
+          const entries = txn.entriesOf(target, doc);
+          const after = withId(doc._id, doc);
+          if (applyUpdate(after, update, filter, false)) txn.replace(target, entries, after);
+          return before ?? after;
         }
         if (!options.upsert) return null;
         const inserted = upsertDoc(filter, update);

@@ -10,6 +10,7 @@ import type { Doc, Filter, Projection, SortSpec, Update } from '../../types';
 import { cloneValue } from '../clone';
 import { badRequest } from '../errors';
 import { isRegExp } from '../values';
+import { applySimpleUpdate, simpleMatcher, simpleProjection } from './simple-semantics';
 
 type AnyRecord = Record<string, unknown>;
 
@@ -34,6 +35,21 @@ export function compileFilter(filter: Filter | undefined): Matcher {
   }
   const equalities = simpleEqualities(filter, keys);
   if (equalities !== undefined) return (doc) => equalities.every(([key, value]) => matchesScalar(doc[key], value));
+  const simple = simpleMatcher(filter);
+  if (simple !== undefined) {
+    // mingo only for a document the simple matcher cannot decide (an array on a path)
+    let query: Query | undefined;
+    return (doc) => {
+      const decided = simple(doc);
+      if (decided !== undefined) return decided;
+      try {
+        query ??= new Query(filter);
+        return query.test(doc);
+      } catch (e) {
+        return translate(e, 'Invalid filter');
+      }
+    };
+  }
   try {
     const query = new Query(filter);
     return (doc) => {
@@ -94,6 +110,8 @@ export function sortDocs<T extends Doc>(docs: T[], sort: SortSpec | undefined): 
 
 export function projectDocs(docs: Doc[], projection: Projection | undefined): Doc[] {
   if (projection === undefined || Object.keys(projection).length === 0 || docs.length === 0) return docs;
+  const simple = simpleProjection(projection);
+  if (simple !== undefined) return docs.map(simple);
   try {
     return mingoFind(docs, {}, projection).all() as Doc[];
   } catch (e) {
@@ -201,66 +219,6 @@ export function applyUpdate(doc: Doc, update: Update, filter: Filter, inserting:
   } catch (e) {
     return translate(e, 'Invalid update');
   }
-}
-
-/** A path `$set`/`$unset` can follow without mingo: named segments only (no `$`, no array index, not `_id`). */
-function isSimplePath(path: string): boolean {
-  if (path === '' || path === '_id' || path.startsWith('_id.')) return false;
-  for (const segment of path.split('.'))
-    if (segment === '' || segment.startsWith('$') || /^\d+$/.test(segment) || segment === '__proto__') return false;
-  return true;
-}
-
-/**
- * `$set` and `$unset` of named paths through plain objects, applied in place: what nearly every
- * update of the platform is (a task's state, a job's status). Answers whether the document changed,
- * or `undefined` when the update needs the general path (other operators, array indexes, paths that
- * overlap, a path through a value that is not an object).
- */
-function applySimpleUpdate(doc: Doc, update: Update): boolean | undefined {
-  const sets = update.$set;
-  const unsets = update.$unset;
-  for (const key of Object.keys(update)) if (key !== '$set' && key !== '$unset') return undefined;
-  const paths = [...Object.keys(isPlainObject(sets) ? sets : {}), ...Object.keys(isPlainObject(unsets) ? unsets : {})];
-  if (!paths.every(isSimplePath)) return undefined;
-  const sorted = [...paths].sort();
-  for (let i = 1; i < sorted.length; i++)
-    if ((sorted[i] as string).startsWith(`${sorted[i - 1] as string}.`) || sorted[i] === sorted[i - 1]) return undefined;
-  // every step before the last must be a plain object or missing, or mingo decides (and refuses)
-  for (const path of paths) {
-    let current: unknown = doc;
-    const segments = path.split('.');
-    for (let i = 0; i < segments.length - 1; i++) {
-      current = isPlainObject(current) ? current[segments[i] as string] : undefined;
-      if (current === undefined) break;
-      if (!isPlainObject(current)) return undefined;
-    }
-  }
-  let changed = false;
-  for (const [path, value] of Object.entries(isPlainObject(sets) ? sets : {})) {
-    if (value === undefined) continue;
-    const segments = path.split('.');
-    let parent: AnyRecord = doc;
-    for (const segment of segments.slice(0, -1)) {
-      if (!isPlainObject(parent[segment])) parent[segment] = {};
-      parent = parent[segment] as AnyRecord;
-    }
-    const last = segments[segments.length - 1] as string;
-    if (Object.hasOwn(parent, last) && isEqual(parent[last], value)) continue;
-    parent[last] = cloneValue(value);
-    changed = true;
-  }
-  for (const path of Object.keys(isPlainObject(unsets) ? unsets : {})) {
-    const segments = path.split('.');
-    let parent: unknown = doc;
-    for (const segment of segments.slice(0, -1)) parent = isPlainObject(parent) ? parent[segment] : undefined;
-    const last = segments[segments.length - 1] as string;
-    if (isPlainObject(parent) && Object.hasOwn(parent, last)) {
-      delete parent[last];
-      changed = true;
-    }
-  }
-  return changed;
 }
 
 function seed(filter: AnyRecord, out: AnyRecord): void {

@@ -104,16 +104,25 @@ export class WriteTxn {
     }
   }
 
+  /**
+   * The entries a document has in each index of the collection, in index order: taken before an
+   * update changes the document in place, they stand for its old version in {@link replace}.
+   */
+  entriesOf(collection: CollectionDef, doc: Doc): Entry[][] {
+    return collection.indexes.map((index) => indexEntries(doc, index).entries);
+  }
+
   /** Computes the entry changes of every index for `before` → `after` and checks them; writes nothing. */
-  private planIndexes(collection: CollectionDef, before: Doc | undefined, after: Doc | undefined): IndexChange[] {
+  private planIndexes(collection: CollectionDef, before: Doc | Entry[][] | undefined, after: Doc | undefined): IndexChange[] {
     const changes: IndexChange[] = [];
-    const beforeValues = valuesCache(before);
+    // the old version's values, when it is a document (an update in place hands over its old entries instead)
+    const beforeValues = before === undefined || Array.isArray(before) ? undefined : valuesCache(before);
     const afterValues = valuesCache(after);
-    for (const index of collection.indexes) {
+    for (const [i, index] of collection.indexes.entries()) {
       // An update that leaves every field of an index as it was leaves its entries too (the common
       // case: the engine's writes change tasks and variables, not the fields the lists sort by).
-      if (before && after && index.fields.every((f) => sameValues(beforeValues(f.path), afterValues(f.path)))) continue;
-      const old = before ? indexEntries(before, index, beforeValues).entries : [];
+      if (beforeValues && after && index.fields.every((f) => sameValues(beforeValues(f.path), afterValues(f.path)))) continue;
+      const old = before === undefined ? [] : Array.isArray(before) ? (before[i] ?? []) : indexEntries(before, index, beforeValues).entries;
       const next = after ? indexEntries(after, index, afterValues) : { entries: [], multikey: false, multikeyPaths: [] };
       const oldTags = new Set(old.map((e) => e.prefix.toString('latin1')));
       const nextTags = new Set(next.entries.map((e) => e.prefix.toString('latin1')));
@@ -157,7 +166,8 @@ export class WriteTxn {
     this.dirty = true;
   }
 
-  replace(collection: CollectionDef, before: Doc, after: Doc): void {
+  /** Replaces a document; `before` is its old version, or the entries it had (see {@link entriesOf}). */
+  replace(collection: CollectionDef, before: Doc | Entry[][], after: Doc): void {
     const encoded = encodeDoc(after);
     checkDocumentSize(collection.name, after, encoded.length);
     const changes = this.planIndexes(collection, before, after);

@@ -1,0 +1,507 @@
+import type { ServerResponse } from 'node:http';
+import { SYSTEM_CALLER, audienceAdmitsGroups, audienceAdmitsPerson, eventPattern, redactSecrets } from '@nap/contracts';
+import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
+import type { Bus, BusClient, BusEvent, EventDelivery, Subscription } from '@nap/bus';
+import type { Logger } from '@nap/telemetry';
+import { isRecord, sleep } from '@nap/util';
+import { SseSink } from './sse-sink';
+import type { SinkEnd, SinkOptions } from './sse-sink';
+
+/** Job events after which nothing more happens to the job. */
+const FINAL_EVENTS = new Set(['jobComplete', 'jobError', 'jobCancel']);
+/** Jobs whose audience, and whose last `seq` sent, the hub keeps at most (least recently used go first). */
+const JOBS_KEPT = 10_000;
+/** Events waiting to be relayed beyond which the hub makes the bus wait (back-pressure to its consumer). */
+const MAX_QUEUED = 10_000;
+/** Events relayed per pass: their unknown audiences are asked for in one call. */
+const BATCH = 500;
+/** Events a resumed stream buffers from the shared subscription while it reads the stored ones. */
+const MAX_CATCH_UP_BUFFER = 10_000;
+/** How long the shared subscription outlives its last client, ms (a reconnecting client finds it). */
+const LINGER_MS = 5_000;
+const HEARTBEAT = Buffer.from(': keep-alive\n\n');
+
+/** A job event as every client gets it: parsed, masked and framed once. */
+interface HubEvent {
+  /** Position in the event stream (`id` of the platform-wide stream). */
+  seq: number;
+  name: string;
+  jobId: string;
+  workflow: string;
+  /** Position in the job's own stream (`seq` in the payload): a repeat has one already sent. */
+  jobSeq: number | undefined;
+  final: boolean;
+  json: string;
+  /** The frame of the platform-wide stream (id: the stream position). */
+  frame: Buffer;
+  /** The frame of the job's stream (id: the job's `seq`), built when someone follows the job. */
+  jobFrame?: Buffer;
+}
+
+function frameOf(id: number, name: string, json: string): Buffer {
+  // JSON.stringify writes no line break, so the data is one `data:` line
+  return Buffer.from(`id: ${id}\nevent: ${name}\ndata: ${json}\n\n`);
+}
+
+/** The event as the streams send it; undefined when it is not a job event with a JSON object payload. */
+function prepare(event: BusEvent): HubEvent | undefined {
+  // nap.evt.workflow.job.<jobId>.<event>
+  const parts = event.subject.split('.');
+  const jobId = parts[4];
+  const name = parts[5];
+  if (jobId === undefined || name === undefined) return undefined;
+  let payload: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(event.data.buffer, event.data.byteOffset, event.data.byteLength).toString('utf8'));
+    if (!isRecord(parsed)) return undefined;
+    // job events carry task inputs and outputs, like the job itself: masked by the secret policy
+    payload = redactSecrets(parsed);
+  } catch {
+    return undefined;
+  }
+  const json = JSON.stringify(payload);
+  return {
+    seq: event.seq,
+    name,
+    jobId,
+    workflow: String(payload.name),
+    jobSeq: typeof payload.seq === 'number' ? payload.seq : undefined,
+    final: FINAL_EVENTS.has(name),
+    json,
+    frame: frameOf(event.seq, name, json),
+  };
+}
+
+/** A map that forgets its least recently set entries beyond `limit`. */
+class Recent<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly limit: number) {}
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as string);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+/**
+ * Clients of the platform-wide stream with the same filter and the same group set: whether they may
+ * see a job's events by its groups is decided once for all of them.
+ */
+class ClientGroup {
+  readonly clients = new Set<StreamClient>();
+  private readonly events: Set<string>;
+  private readonly workflows: Set<string>;
+  constructor(
+    readonly key: string,
+    filter: EventStreamFilter,
+    readonly groups: readonly string[],
+  ) {
+    this.events = new Set(filter.events);
+    this.workflows = new Set(filter.workflows);
+    this.allJobs = filter.allJobs;
+  }
+  readonly allJobs: boolean;
+  matches(e: HubEvent): boolean {
+    return (this.events.size === 0 || this.events.has(e.name)) && (this.workflows.size === 0 || this.workflows.has(e.workflow));
+  }
+}
+
+/** What a resumed stream keeps while it reads the stored events on its own. */
+interface CatchUp {
+  subscription?: Subscription;
+  /** Stream position of the last stored event it read. */
+  position: number;
+  /** Events of the shared subscription for this client past `position`, in order. */
+  buffered: HubEvent[];
+}
+
+/** A client of the platform-wide stream. */
+class StreamClient {
+  /** Live events at or before this position were read from the store already (a resumed stream). */
+  skipThrough = 0;
+  /** Last `seq` per job sent to this client, kept only by a resumed stream (the shared one knows the rest). */
+  jobSeqs?: Recent<number>;
+  catchUp?: CatchUp;
+  constructor(
+    readonly caller: Caller,
+    readonly group: ClientGroup,
+    readonly sink: SseSink,
+  ) {}
+}
+
+/** A client of one job's stream: frames wait until its snapshot is written. */
+class JobWatcher {
+  private held: Buffer[] | undefined = [];
+  private ended = false;
+  constructor(readonly sink: SseSink) {}
+  deliver(frame: Buffer, final: boolean): void {
+    if (this.held !== undefined) {
+      this.held.push(frame);
+      this.ended ||= final;
+      return;
+    }
+    this.sink.push(frame);
+    if (final) this.sink.end();
+  }
+  /** A comment line that keeps the connection open, once the stream is. */
+  beat(): void {
+    if (this.held === undefined) this.sink.push(HEARTBEAT);
+  }
+  /** The snapshot is written: what waited follows it. */
+  open(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const frame of held) this.sink.push(frame);
+    if (this.ended) this.sink.end();
+  }
+}
+
+export interface JobEventHubOptions {
+  bus: Bus;
+  client: BusClient;
+  logger: Logger;
+  /** Interval of the comment lines that keep idle connections open, ms. */
+  heartbeatMs: number;
+  sink: SinkOptions;
+}
+
+/** A client's handle on the hub: where its frames go, and how it lets go. */
+export interface HubClient {
+  readonly sink: SseSink;
+}
+
+/**
+ * Every event stream of a gateway served from one subscription to the job events: each event is
+ * parsed, masked and framed once, whether a client may see it is decided once per job and group set
+ * (the job's audience, asked of the workflow service once per job, `audienceAdmitsGroups`; only a
+ * job's owner and initiator are checked one by one), and the same bytes are written to every client
+ * that may, batched per turn of the event loop. A repeat of a job event (same `seq`) is sent once.
+ * A stream resumed with Last-Event-ID reads the stored events on its own subscription until it meets
+ * the shared one. The shared subscription starts with the first client and ends a little after the last.
+ */
+export class JobEventHub {
+  private subscription: Subscription | undefined;
+  private lifecycle: Promise<void> = Promise.resolve();
+  private lingerTimer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly groups = new Map<string, ClientGroup>();
+  private readonly watchers = new Map<string, Set<JobWatcher>>();
+  private clientCount = 0;
+  private readonly audiences = new Recent<JobAudience | null>(JOBS_KEPT);
+  private readonly jobSeqs = new Recent<number>(JOBS_KEPT);
+  private queue: BusEvent[] = [];
+  private processing = false;
+  private readonly drained: (() => void)[] = [];
+  private readonly dirty = new Set<SseSink>();
+  private flushScheduled = false;
+  private stopped = false;
+
+  constructor(private readonly options: JobEventHubOptions) {}
+
+  /** Clients connected now (both streams). */
+  get clients(): number {
+    return this.clientCount;
+  }
+
+  // ---- clients ----------------------------------------------------------------------------------
+
+  /**
+   * Follows one job for a client whose response is not open yet: events wait until `open()`, so
+   * that nothing between the subscription and the snapshot is lost. `cancel()` lets go (the
+   * snapshot could not be read).
+   */
+  async watchJob(jobId: string, res: ServerResponse): Promise<{ open(): void; sink: SseSink; cancel(): void }> {
+    // `cancel` lets go without touching the response, which then answers the error
+    await this.ensureSubscribed();
+    // the sink's release runs once the stream ends, after `watcher` below is set
+    const sink = this.sink(res, () => {
+      const set = this.watchers.get(jobId);
+      set?.delete(watcher);
+      if (set?.size === 0) this.watchers.delete(jobId);
+    });
+    const watcher = new JobWatcher(sink);
+    let set = this.watchers.get(jobId);
+    if (set === undefined) this.watchers.set(jobId, (set = new Set()));
+    set.add(watcher);
+    return { sink, open: () => watcher.open(), cancel: () => sink.release() };
+  }
+
+  /** Follows every job event the caller may see through `filter`, from `deliver` on; the response is open. */
+  async watchAll(caller: Caller, filter: EventStreamFilter, deliver: EventDelivery, res: ServerResponse): Promise<HubClient> {
+    await this.ensureSubscribed();
+    const groupsOfCaller = filter.allJobs ? [] : [...new Set(caller.groups)].sort();
+    const key = JSON.stringify([filter.allJobs, groupsOfCaller, [...filter.events].sort(), [...filter.workflows].sort()]);
+    let group = this.groups.get(key);
+    if (group === undefined) this.groups.set(key, (group = new ClientGroup(key, filter, groupsOfCaller)));
+    const owner = group;
+    // the sink's release runs once the stream ends, after `client` below is set
+    const sink = this.sink(res, () => {
+      owner.clients.delete(client);
+      if (owner.clients.size === 0) this.groups.delete(owner.key);
+      if (client.catchUp?.subscription) void client.catchUp.subscription.unsubscribe().catch(() => undefined);
+      delete client.catchUp;
+    });
+    const client = new StreamClient(caller, owner, sink);
+    owner.clients.add(client);
+    if (deliver !== 'new') await this.catchUp(client, deliver);
+    return { sink };
+  }
+
+  private sink(res: ServerResponse, release: () => void): SseSink {
+    this.clientCount += 1;
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
+    this.heartbeat ??= setInterval(() => this.beat(), this.options.heartbeatMs);
+    this.heartbeat.unref();
+    const sink: SseSink = new SseSink(
+      res,
+      this.options.sink,
+      (s) => this.schedule(s),
+      (why: SinkEnd) => {
+        this.clientCount -= 1;
+        this.dirty.delete(sink);
+        release();
+        if (why === 'slow') this.options.logger.info('Closed an event stream whose client read its events too slowly');
+        if (this.clientCount === 0) this.idle();
+      },
+    );
+    return sink;
+  }
+
+  private beat(): void {
+    for (const group of this.groups.values()) for (const client of group.clients) client.sink.push(HEARTBEAT);
+    for (const set of this.watchers.values()) for (const watcher of set) watcher.beat();
+  }
+
+  private schedule(sink: SseSink): void {
+    this.dirty.add(sink);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      const sinks = [...this.dirty];
+      this.dirty.clear();
+      for (const s of sinks) s.flush();
+    });
+  }
+
+  // ---- the shared subscription --------------------------------------------------------------------
+
+  private ensureSubscribed(): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('The gateway is stopping'));
+    this.lifecycle = this.lifecycle.then(async () => {
+      if (this.subscription !== undefined || this.stopped) return;
+      this.subscription = await this.options.bus.consumeEvents(eventPattern('workflow', 'job'), (event) => this.enqueue(event), {
+        deliver: 'new',
+      });
+    });
+    return this.lifecycle;
+  }
+
+  /** The last client left: the subscription ends unless another comes soon. */
+  private idle(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    this.lingerTimer = setTimeout(() => {
+      this.lingerTimer = undefined;
+      if (this.clientCount > 0) return;
+      this.lifecycle = this.lifecycle.then(() => this.unsubscribe());
+    }, LINGER_MS);
+    this.lingerTimer.unref();
+  }
+
+  private async unsubscribe(): Promise<void> {
+    if (this.clientCount > 0 || this.subscription === undefined) return;
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    await subscription.unsubscribe().catch((err: unknown) => this.options.logger.warn({ err }, 'Ending the job event subscription failed'));
+  }
+
+  /** Ends every stream and the subscription (the gateway stops). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const group of [...this.groups.values()]) for (const client of [...group.clients]) client.sink.close();
+    for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.sink.close();
+    this.lifecycle = this.lifecycle.then(async () => {
+      const subscription = this.subscription;
+      this.subscription = undefined;
+      await subscription?.unsubscribe().catch(() => undefined);
+    });
+    await this.lifecycle;
+  }
+
+  /** Takes an event of the shared subscription; makes the bus wait while too many are queued. */
+  private enqueue(event: BusEvent): Promise<void> | void {
+    this.queue.push(event);
+    if (!this.processing) void this.process();
+    if (this.queue.length >= MAX_QUEUED) return new Promise<void>((resolve) => this.drained.push(resolve));
+  }
+
+  /** Relays the queued events in order, a batch at a time, asking for the unknown audiences of a batch in one call. */
+  private async process(): Promise<void> {
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.length <= BATCH ? this.queue : this.queue.slice(0, BATCH);
+        this.queue = this.queue.length <= BATCH ? [] : this.queue.slice(BATCH);
+        const events: HubEvent[] = [];
+        for (const raw of batch) {
+          const e = prepare(raw);
+          if (e !== undefined) events.push(e);
+        }
+        if (this.needsAudiences()) await this.learnAudiences(events);
+        for (const e of events) {
+          try {
+            this.dispatch(e);
+          } catch (err) {
+            this.options.logger.warn({ err, subject: `job ${e.jobId} ${e.name}` }, 'Relaying a job event failed');
+          }
+        }
+        if (this.queue.length < MAX_QUEUED / 2) for (const resolve of this.drained.splice(0)) resolve();
+      }
+    } catch (err) {
+      this.options.logger.warn({ err }, 'Relaying job events failed');
+    } finally {
+      this.processing = false;
+    }
+  }
+
+  private needsAudiences(): boolean {
+    for (const group of this.groups.values()) if (!group.allJobs) return true;
+    return false;
+  }
+
+  /** Asks the workflow service who may see the jobs of `events` it has not met yet (as the platform, one call per 500 jobs). */
+  private async learnAudiences(events: readonly HubEvent[]): Promise<void> {
+    const unknown = [...new Set(events.filter((e) => !this.audiences.has(e.jobId)).map((e) => e.jobId))];
+    for (let i = 0; i < unknown.length; i += BATCH) {
+      const jobIds = unknown.slice(i, i + BATCH);
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const { jobs } = (await this.options.client.call('workflow.jobAudiences', { body: { jobIds } }, { caller: SYSTEM_CALLER })).body;
+          const found = new Map(jobs.map((a) => [a.jobId, a]));
+          // a job that does not exist has no audience: only callers who see every job see its events
+          for (const id of jobIds) this.audiences.set(id, found.get(id) ?? null);
+          break;
+        } catch (err) {
+          if (attempt >= 3 || this.stopped) {
+            this.options.logger.warn(
+              { err, jobs: jobIds.length },
+              'Asking who may see jobs failed; their events reach only callers who see every job',
+            );
+            break;
+          }
+          await sleep(100 * 2 ** attempt);
+        }
+      }
+    }
+  }
+
+  /** Sends an event to every client that may see it: the same bytes to all of them. */
+  private dispatch(e: HubEvent): void {
+    if (e.jobSeq !== undefined) {
+      // at least once: a repeat of a job event (an engine took the job over) is sent once
+      if ((this.jobSeqs.get(e.jobId) ?? 0) >= e.jobSeq) return;
+      this.jobSeqs.set(e.jobId, e.jobSeq);
+    }
+    const watchers = this.watchers.get(e.jobId);
+    if (watchers !== undefined) {
+      const frame = (e.jobFrame ??= e.jobSeq === undefined ? e.frame : frameOf(e.jobSeq, e.name, e.json));
+      for (const watcher of watchers) watcher.deliver(frame, e.final);
+    }
+    const audience = this.audiences.get(e.jobId);
+    for (const group of this.groups.values()) {
+      if (!group.matches(e)) continue;
+      const byGroups = group.allJobs || (audience != null && audienceAdmitsGroups(audience, group.groups));
+      for (const client of group.clients) {
+        if (!byGroups && (audience == null || !audienceAdmitsPerson(audience, client.caller))) continue;
+        this.live(client, e);
+      }
+    }
+    if (e.final) this.audiences.delete(e.jobId);
+  }
+
+  /** An event of the shared subscription for one client. */
+  private live(client: StreamClient, e: HubEvent): void {
+    const catchUp = client.catchUp;
+    if (catchUp !== undefined) {
+      if (e.seq > catchUp.position) {
+        // the stored events have not reached it yet: it waits for them
+        if (catchUp.buffered.push(e) > MAX_CATCH_UP_BUFFER) client.sink.close();
+        return;
+      }
+      // the stored events are at or past it: the client goes live
+      this.goLive(client);
+    }
+    if (e.seq <= client.skipThrough) return;
+    if (client.jobSeqs !== undefined && e.jobSeq !== undefined) {
+      if ((client.jobSeqs.get(e.jobId) ?? 0) >= e.jobSeq) return;
+      client.jobSeqs.set(e.jobId, e.jobSeq);
+    }
+    client.sink.push(e.frame);
+  }
+
+  // ---- resumed streams ------------------------------------------------------------------------------
+
+  /**
+   * A resumed stream reads the stored events from where it left off on its own subscription, one
+   * at a time, until it meets the shared one: at an event the shared subscription has buffered for
+   * it, or when the shared one relays an event it has read already.
+   */
+  private async catchUp(client: StreamClient, deliver: EventDelivery): Promise<void> {
+    const catchUp: CatchUp = { position: 0, buffered: [] };
+    client.catchUp = catchUp;
+    client.jobSeqs = new Recent<number>(JOBS_KEPT);
+    const subscription = await this.options.bus.consumeEvents(
+      eventPattern('workflow', 'job'),
+      async (raw) => {
+        if (client.catchUp !== catchUp || client.sink.closed) return;
+        const first = catchUp.buffered[0];
+        if (first !== undefined && raw.seq >= first.seq) {
+          this.goLive(client);
+          return;
+        }
+        const e = prepare(raw);
+        if (e !== undefined && client.group.matches(e)) {
+          if (!client.group.allJobs && !this.audiences.has(e.jobId)) await this.learnAudiences([e]);
+          if (client.catchUp !== catchUp) return;
+          const audience = this.audiences.get(e.jobId);
+          const visible =
+            client.group.allJobs ||
+            (audience != null && (audienceAdmitsGroups(audience, client.group.groups) || audienceAdmitsPerson(audience, client.caller)));
+          const repeat = e.jobSeq !== undefined && (client.jobSeqs?.get(e.jobId) ?? 0) >= e.jobSeq;
+          if (visible && !repeat) {
+            if (e.jobSeq !== undefined) client.jobSeqs?.set(e.jobId, e.jobSeq);
+            client.sink.push(e.frame);
+          }
+        }
+        catchUp.position = raw.seq;
+      },
+      { deliver },
+    );
+    if (client.catchUp === catchUp && !client.sink.closed) catchUp.subscription = subscription;
+    else await subscription.unsubscribe().catch(() => undefined);
+  }
+
+  /** The resumed stream has met the shared one: what it buffered follows, and it reads no more stored events. */
+  private goLive(client: StreamClient): void {
+    const catchUp = client.catchUp;
+    if (catchUp === undefined) return;
+    delete client.catchUp;
+    client.skipThrough = catchUp.position;
+    // from within its own handler: the subscription is let go without waiting for that handler
+    if (catchUp.subscription) void catchUp.subscription.unsubscribe().catch(() => undefined);
+    for (const e of catchUp.buffered) this.live(client, e);
+  }
+}

@@ -1,0 +1,209 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import { eventSubject } from '@nap/contracts';
+import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
+import { createMemoryBus } from '@nap/bus';
+import type { BusClient, MemoryBus } from '@nap/bus';
+import { createLogger } from '@nap/telemetry';
+import { eventually } from '@nap/testing';
+import { JobEventHub } from '../src/job-event-hub';
+import { DEFAULT_SINK_OPTIONS } from '../src/sse-sink';
+import type { SinkOptions } from '../src/sse-sink';
+
+/**
+ * The gateway's one subscription behind every event stream: who sees what is decided once per job
+ * and group set, the same bytes go to every client, and a client that does not read is dropped
+ * with a retry line while the others get every event.
+ */
+
+const ALL: EventStreamFilter = { workflows: [], events: [], allJobs: false };
+const caller = (id: string, groups: string[], roles: Caller['roles'] = ['operations']): Caller => ({ id, username: id, groups, roles });
+
+interface Harness {
+  bus: MemoryBus;
+  hub: JobEventHub;
+  url: string;
+  /** Job ids the hub asked the audience of, call by call. */
+  asked: string[][];
+  callers: Map<string, { caller: Caller; filter: EventStreamFilter }>;
+  stop(): Promise<void>;
+}
+
+async function harness(audiences: JobAudience[], sink: Partial<SinkOptions> = {}): Promise<Harness> {
+  const bus = createMemoryBus();
+  const asked: string[][] = [];
+  // the workflow service's side of `workflow.jobAudiences`, the only call the hub makes
+  const client = {
+    call: async (operation: string, input: { body: { jobIds: string[] } }) => {
+      if (operation !== 'workflow.jobAudiences') throw new Error(`unexpected call of ${operation}`);
+      asked.push(input.body.jobIds);
+      return { status: 200, body: { jobs: audiences.filter((a) => input.body.jobIds.includes(a.jobId)) } };
+    },
+  } as unknown as BusClient;
+  const hub = new JobEventHub({
+    bus,
+    client,
+    logger: createLogger({ name: 'hub-test', level: 'silent' }),
+    heartbeatMs: 60_000,
+    sink: { ...DEFAULT_SINK_OPTIONS, ...sink },
+  });
+  const callers = new Map<string, { caller: Caller; filter: EventStreamFilter }>();
+  const server = http.createServer((req, res) => {
+    const who = callers.get(req.url?.slice(1) ?? '');
+    if (who === undefined) {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    res.setHeader('content-type', 'text/event-stream');
+    res.flushHeaders();
+    void hub.watchAll(who.caller, who.filter, 'new', res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    bus,
+    hub,
+    url: `http://127.0.0.1:${port}`,
+    asked,
+    callers,
+    async stop() {
+      await hub.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await bus.close();
+    },
+  };
+}
+
+/** An open stream that collects the raw frames it receives. */
+async function follow(h: Harness, name: string): Promise<{ frames: string[]; close(): void }> {
+  const controller = new AbortController();
+  const res = await fetch(`${h.url}/${name}`, { signal: controller.signal });
+  const frames: string[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          frames.push(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return { frames, close: () => controller.abort() };
+}
+
+function publish(bus: MemoryBus, jobId: string, event: string, seq: number, extra: Record<string, unknown> = {}) {
+  const payload = { jobId, name: 'wf', status: 'running', timestamp: Date.now(), seq, ...extra };
+  return bus.publishEvent(eventSubject('workflow', 'job', jobId, event), Buffer.from(JSON.stringify(payload)));
+}
+
+const jobsOf = (frames: string[]) => frames.map((f) => /"jobId":"([^"]+)"/.exec(f)?.[1]).filter((id) => id !== undefined);
+
+describe('the job event hub', () => {
+  it('decides who sees a job once per job and group set: a client in group A never sees group B’s job', async () => {
+    const h = await harness([
+      { jobId: 'job-a', groups: ['A'], owner: 'alice' },
+      { jobId: 'job-b', groups: ['B'], owner: 'bob', runAsId: 'bob' },
+      { jobId: 'job-open', groups: [] },
+    ]);
+    try {
+      for (let i = 0; i < 3; i++) h.callers.set(`a${i}`, { caller: caller(`a${i}`, ['A']), filter: ALL });
+      for (let i = 0; i < 2; i++) h.callers.set(`b${i}`, { caller: caller(`b${i}`, ['B']), filter: ALL });
+      // in group A, but started job-b: sees it as its owner
+      h.callers.set('bob', { caller: caller('bob', ['A']), filter: ALL });
+      h.callers.set('admin', { caller: caller('admin', [], ['admin']), filter: { ...ALL, allJobs: true } });
+      const streams = new Map<string, Awaited<ReturnType<typeof follow>>>();
+      for (const name of h.callers.keys()) streams.set(name, await follow(h, name));
+      await eventually('seven clients connected', () => h.hub.clients === 7);
+
+      for (const jobId of ['job-a', 'job-b', 'job-open']) {
+        await publish(h.bus, jobId, 'jobStart', 1);
+        await publish(h.bus, jobId, 'jobComplete', 2, { status: 'complete' });
+      }
+      const expected: Record<string, string[]> = {
+        a0: ['job-a', 'job-a', 'job-open', 'job-open'],
+        b0: ['job-b', 'job-b', 'job-open', 'job-open'],
+        bob: ['job-a', 'job-a', 'job-b', 'job-b', 'job-open', 'job-open'],
+        admin: ['job-a', 'job-a', 'job-b', 'job-b', 'job-open', 'job-open'],
+      };
+      await eventually('every event relayed', () => {
+        for (const [name, jobs] of Object.entries(expected)) expect(jobsOf(streams.get(name)?.frames ?? [])).toEqual(jobs);
+        return true;
+      });
+      for (const name of ['a1', 'a2']) expect(streams.get(name)?.frames).toEqual(streams.get('a0')?.frames);
+      expect(streams.get('b1')?.frames).toEqual(streams.get('b0')?.frames);
+      // asked once per job however many clients and groups follow it
+      expect(h.asked.flat().sort()).toEqual(['job-a', 'job-b', 'job-open']);
+      for (const s of streams.values()) s.close();
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('sends a repeated job event (same seq) once, to every stream', async () => {
+    const h = await harness([]);
+    try {
+      h.callers.set('admin', { caller: caller('admin', [], ['admin']), filter: { ...ALL, allJobs: true } });
+      const stream = await follow(h, 'admin');
+      await eventually('the client connected', () => h.hub.clients === 1);
+      await publish(h.bus, 'job-r', 'jobStart', 1);
+      await publish(h.bus, 'job-r', 'jobStart', 1);
+      await publish(h.bus, 'job-r', 'jobComplete', 2);
+      await eventually('the job ended', () => stream.frames.some((f) => f.includes('event: jobComplete')));
+      expect(stream.frames.map((f) => /event: (\w+)/.exec(f)?.[1])).toEqual(['jobStart', 'jobComplete']);
+      stream.close();
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('drops a client that does not read, with a retry line, while the others get every event', async () => {
+    const h = await harness([], { maxBufferedBytes: 256 * 1024, retryMs: 1_500, lingerMs: 60_000 });
+    try {
+      h.callers.set('admin', { caller: caller('admin', [], ['admin']), filter: { ...ALL, allJobs: true } });
+      const reader = await follow(h, 'admin');
+      // a client that sends its request and then reads nothing
+      const port = Number(new URL(h.url).port);
+      const stalled = net.connect(port, '127.0.0.1');
+      await new Promise<void>((resolve) => stalled.once('connect', resolve));
+      stalled.write('GET /admin HTTP/1.1\r\nHost: x\r\n\r\n');
+      stalled.pause();
+      await eventually('both clients connected', () => h.hub.clients === 2);
+
+      // more than the kernel's socket buffers hold, so that bytes pile up in the process for the stalled
+      // client; in bursts the reading client takes before the next (a burst over the bound drops anyone)
+      const filler = 'x'.repeat(4_000);
+      const events = 8_000;
+      for (let i = 1; i <= events; i++) {
+        await publish(h.bus, `job-${i % 50}`, 'taskStart', Math.floor(i / 50) + 1, { filler });
+        if (i % 40 === 0) await eventually('the reading client kept up', () => reader.frames.length >= i);
+      }
+      await eventually('the stalled client dropped', () => h.hub.clients === 1);
+      expect(reader.frames.length).toBe(events);
+      expect(reader.frames.every((f) => f.startsWith('id: '))).toBe(true);
+
+      // the stalled client, once it reads, finds its last frames and the reconnect hint, then the end
+      let received = '';
+      stalled.on('data', (d: Buffer) => {
+        received = (received + d.toString('latin1')).slice(-2_000);
+      });
+      const ended = new Promise<void>((resolve) => stalled.once('end', resolve));
+      stalled.resume();
+      await ended;
+      expect(received).toContain('retry: 1500\n');
+      stalled.destroy();
+      reader.close();
+    } finally {
+      await h.stop();
+    }
+  }, 90_000);
+});

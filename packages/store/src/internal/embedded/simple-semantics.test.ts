@@ -1,0 +1,135 @@
+import { Query, find } from 'mingo';
+import { update as mingoUpdate } from 'mingo/updater';
+import type { Doc, Filter, Projection, Update } from '../../types';
+import { cloneValue } from '../clone';
+import { applySimpleUpdate, simpleMatcher, simpleProjection } from './simple-semantics';
+
+/**
+ * The shapes the embedded store applies without mingo must answer what mingo answers, on documents
+ * with missing, null, scalar, array and object values along the paths: every filter against every
+ * document, every update to every document it applies to, every projection.
+ */
+
+const DOCS: Doc[] = [
+  { _id: 'a', status: 'running', n: 0, metrics: { server_id: 's1', owner: 'x' }, outbox: [{ id: 1 }, { id: 2 }], lease: 's1' },
+  { _id: 'b', status: 'complete', n: 3, metrics: { server_id: 's2' }, outbox: [], flag: true },
+  { _id: 'c', status: null, metrics: null, outbox: null, n: null },
+  { _id: 'd', status: ['running', 'paused'], metrics: [{ server_id: 's1' }], n: [0, 5] },
+  { _id: 'e', metrics: { server_id: { nested: 1 } }, n: 'three', status: { s: 1 } },
+  { _id: 'f', metrics: 'flat', n: -0, eventsPublished: 7 },
+  { _id: 'g' },
+];
+
+const FILTERS: Filter[] = [
+  { _id: 'a', status: 'running' },
+  { 'metrics.server_id': 's1' },
+  { 'metrics.server_id': 's1', status: { $in: ['running', 'paused'] } },
+  { status: { $nin: ['complete', 'error', 'canceled'] } },
+  { n: { $in: [0, null] } },
+  { n: 0 },
+  { n: { $eq: 3 } },
+  { n: { $ne: 0 } },
+  { eventsPublished: { $in: [0, null] }, outbox: { $size: 2 } },
+  { outbox: { $size: 0 } },
+  { lease: { $exists: false } },
+  { lease: { $exists: true }, 'metrics.owner': 'x' },
+  { 'metrics.owner': { $exists: false } },
+  { flag: true },
+  { status: { $in: [null] } },
+  { 'metrics.server_id': { $nin: ['s1', null] } },
+];
+
+function mingoMatches(filter: Filter, doc: Doc): boolean {
+  return new Query(filter).test(cloneValue(doc));
+}
+
+describe('filters matched without mingo', () => {
+  it.each(FILTERS.map((f) => [JSON.stringify(f), f] as const))('%s matches what mingo matches', (_name, filter) => {
+    const matcher = simpleMatcher(filter);
+    expect(matcher).toBeDefined();
+    for (const doc of DOCS) {
+      const decided = matcher?.(doc);
+      // undecided documents go to mingo: only decided ones must agree
+      if (decided !== undefined) expect({ doc: doc._id, matches: decided }).toEqual({ doc: doc._id, matches: mingoMatches(filter, doc) });
+    }
+  });
+
+  it('leaves every other shape to mingo', () => {
+    for (const filter of [
+      { $or: [{ a: 1 }] },
+      { a: { $gt: 1 } },
+      { a: { b: 1 } },
+      { 'a.0': 1 },
+      { a: /x/ },
+      { a: { $in: [{ b: 1 }] } },
+      { a: {} },
+    ])
+      expect(simpleMatcher(filter as Filter)).toBeUndefined();
+  });
+
+  it('does not decide a document with an array on the path', () => {
+    expect(simpleMatcher({ 'metrics.server_id': 's1' })?.(DOCS[3] as Doc)).toBeUndefined();
+  });
+});
+
+const UPDATES: Update[] = [
+  { $set: { status: 'complete', 'metrics.end_time': 5, 'tasks.t1': { status: 'done', v: [1, { a: 2 }] } } },
+  { $set: { status: 'running' } },
+  { $unset: { lease: '', 'metrics.owner': '' } },
+  { $push: { outbox: { $each: [{ id: 3 }, { id: 4 }] } }, $set: { last: 'x' } },
+  { $push: { outbox: { id: 9 } } },
+  { $push: { fresh: { $each: [] } } },
+  { $push: { 'deep.list': 'v' } },
+  { $set: { outbox: [], eventsPublished: 9 }, $unset: { lease: '' } },
+];
+
+describe('updates applied without mingo', () => {
+  it.each(UPDATES.map((u) => [JSON.stringify(u), u] as const))('%s leaves what mingo leaves', (_name, update) => {
+    for (const doc of DOCS) {
+      const mine = cloneValue(doc);
+      const changed = applySimpleUpdate(mine, update);
+      if (changed === undefined) continue;
+      const theirs = cloneValue(doc);
+      let refused = false;
+      let theirsChanged: string[] = [];
+      try {
+        theirsChanged = mingoUpdate(theirs, cloneValue(update) as Record<string, unknown>, undefined, undefined, { cloneMode: 'deep' });
+      } catch {
+        refused = true;
+      }
+      expect({ doc: doc._id, refused }).toEqual({ doc: doc._id, refused: false });
+      expect(mine).toEqual(theirs);
+      expect({ doc: doc._id, changed }).toEqual({ doc: doc._id, changed: theirsChanged.length > 0 });
+    }
+  });
+
+  it('takes the general path for pushes to a value that is not an array, overlapping paths and other operators', () => {
+    const doc: Doc = { _id: 'x', n: 1, nil: null, a: { b: 1 } };
+    for (const update of [
+      { $push: { n: 2 } },
+      { $push: { nil: 2 } },
+      { $set: { a: 1, 'a.b': 2 } },
+      { $inc: { n: 1 } },
+      { $push: { list: { $each: [1], $slice: 2 } } },
+      { $set: { 'n.x': 1 } },
+      { $set: { 'a.0': 1 } },
+    ])
+      expect(applySimpleUpdate(cloneValue(doc), update as Update)).toBeUndefined();
+  });
+});
+
+describe('projections applied without mingo', () => {
+  it.each([[{ outbox: 1, eventsPublished: 1, status: 1 }], [{ _id: 1, status: 1 }], [{ _id: 0, metrics: 1, n: 1 }], [{ lease: 1 }]])(
+    '%j projects as mingo does',
+    (projection) => {
+      const project = simpleProjection(projection as Projection);
+      expect(project).toBeDefined();
+      for (const doc of DOCS) expect(project?.(doc)).toEqual(find([cloneValue(doc)], {}, projection).all()[0]);
+    },
+  );
+
+  it('leaves exclusions, dotted fields and operators to mingo', () => {
+    for (const projection of [{ a: 0 }, { 'a.b': 1 }, { a: { $slice: 1 } }])
+      expect(simpleProjection(projection as unknown as Projection)).toBeUndefined();
+  });
+});
