@@ -7,13 +7,13 @@
 // store floor of moving jobs out, reading them in id pages of the archive's batch size and deleting
 // each page (what any archive must do at least, without compressing, writing parts or keeping metrics).
 //   node test/bench/archive.mjs                 100,000 root jobs (NAP_BENCH_JOBS to change)
-//   node test/bench/archive.mjs --smoke         1,000: proves the bench still runs
+//   node test/bench/archive.mjs --smoke         300: proves the bench still runs (figures mean nothing)
 //   NAP_JOB_ARCHIVE_BATCH=500 node test/bench/archive.mjs   another batch size (200 by default)
 import os from 'node:os';
+import { report, size, SMOKE } from './report.mjs';
 import { startBenchPlatform } from './standalone.mjs';
 
-const smoke = process.argv.includes('--smoke');
-const ROOTS = smoke ? 1_000 : Number(process.env.NAP_BENCH_JOBS ?? 100_000);
+const ROOTS = size(Number(process.env.NAP_BENCH_JOBS ?? 100_000), 300);
 const BATCH = Number(process.env.NAP_JOB_ARCHIVE_BATCH ?? 200);
 const DAY_MS = 86_400_000;
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
@@ -119,7 +119,7 @@ try {
   const floorRate = jobs.length / floorSeconds;
   const archiveRate = jobs.length / archiveSeconds;
   console.log(
-    `\nJob archive over ${ROOTS} root jobs + ${jobs.length - ROOTS} child jobs (${fmt(rawBytes / 1e6, 1)} MB of JSON, inserted twice in ${fmt(insertSeconds, 1)} s), batches of ${BATCH}`,
+    `\nJob archive${SMOKE ? ' (smoke size: checks that it runs, figures mean nothing)' : ''} over ${ROOTS} root jobs + ${jobs.length - ROOTS} child jobs (${fmt(rawBytes / 1e6, 1)} MB of JSON, inserted twice in ${fmt(insertSeconds, 1)} s), batches of ${BATCH}`,
   );
   console.log(
     `  load average ${os
@@ -134,6 +134,16 @@ try {
     `  archive   POST /operations-manager/jobs/archive to complete          ${fmt(archiveRate).padStart(8)} jobs/s  (${fmt(archiveSeconds, 1)} s, ${fmt(archiveRate / floorRate, 2)}x the floor)`,
   );
   console.log(`  archive file ${fmt(archive.bytes / 1e6, 2)} MB gzip, ${fmt(rawBytes / archive.bytes, 1)}x smaller than the jobs' JSON`);
+  const floor = { name: `store floor: read pages of ${BATCH} by id, delete each`, value: floorRate };
+  report({
+    name: `archive, POST to complete (batches of ${BATCH})`,
+    value: archiveRate,
+    unit: 'jobs/s',
+    baseline: floor,
+    better: 'higher',
+  });
+  report({ name: 'archive file, gzip', value: archive.bytes / 1e6, unit: 'MB', better: 'lower' });
+  report({ name: "archive file, times smaller than the jobs' JSON", value: rawBytes / archive.bytes, unit: 'ratio', better: 'higher' });
 } finally {
   await stop();
 }
