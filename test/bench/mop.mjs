@@ -106,19 +106,10 @@ async function ruleThroughput() {
     return 2_000;
   });
   const pool = createRegexPool({ jobTimeoutMs: 1_000 });
-  // The pool's threads are unref'd (they must not keep a stopping service alive), so while they
-  // start nothing here holds the event loop and node would end with the measure unsettled (exit 13);
-  // in the service the bus and the server hold it. A timer holds it for the measure.
-  const hold = setInterval(() => {}, 1_000);
-  let pooled;
-  try {
-    pooled = await measure(`evaluateRules, worker pool (${pool.size} workers)`, SECONDS, async () => {
-      await Promise.all(Array.from({ length: 64 }, () => evaluateRules({ response: OUTPUT, rules: RULES, variables: VARIABLES }, pool)));
-      return 640;
-    });
-  } finally {
-    clearInterval(hold);
-  }
+  const pooled = await measure(`evaluateRules, worker pool (${pool.size} workers)`, SECONDS, async () => {
+    await Promise.all(Array.from({ length: 64 }, () => evaluateRules({ response: OUTPUT, rules: RULES, variables: VARIABLES }, pool)));
+    return 640;
+  });
   await pool.close();
   console.log(`  ratio inline / baseline: ${(pure / base).toFixed(3)}   pool / baseline: ${(pooled / base).toFixed(3)}`);
   const baseline = { name: 'hand-written includes/RegExp', value: base };
