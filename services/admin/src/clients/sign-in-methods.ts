@@ -4,6 +4,7 @@ import type { NamedProvider, SignInMethod } from '../domain/sign-in';
 import { LdapDirectory } from './ldap-directory';
 import { OpenIdProvider } from './openid-provider';
 import { RadiusServers } from './radius-servers';
+import { SamlIdentityProvider } from './saml-identity-provider';
 
 /** The authentication settings of the active profile, with what identifies their version. */
 export interface ActiveAuthentication {
@@ -44,6 +45,10 @@ export const METHOD_FACTORIES: Readonly<Record<string, MethodFactory>> = {
   oidc: (provider, adminGroups, log, options) => {
     if (provider.config.type !== 'oidc') throw new TypeError(`provider ${provider.name} is not oidc`);
     return new OpenIdProvider(provider.name, provider.config, adminGroups, publicUrlOf(options, provider), log);
+  },
+  saml: (provider, adminGroups, log, options) => {
+    if (provider.config.type !== 'saml') throw new TypeError(`provider ${provider.name} is not saml`);
+    return new SamlIdentityProvider(provider.name, provider.config, adminGroups, publicUrlOf(options, provider), log);
   },
 };
 
