@@ -735,7 +735,8 @@ export async function activeAuthentication(svc: AdminContext): Promise<ActiveAut
 }
 
 /**
- * First start by environment: the providers of `NAP_LDAP_*` (`ldap`) and `NAP_RADIUS_*` (`radius`)
+ * First start by environment: the providers of `NAP_LDAP_*` (`ldap`), `NAP_RADIUS_*` (`radius`),
+ * `NAP_OIDC_*` (`oidc`) and `NAP_SAML_*` (`saml`)
  * written into the active profile when it has none of that name; the profile counts from then on.
  * The names of those it added.
  */

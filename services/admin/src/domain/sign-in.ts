@@ -337,7 +337,7 @@ export function recheckMinutesOf(config: ProviderConfig): number {
 
 /**
  * The providers to add to a profile from the environment of a first start (`NAP_LDAP_*` as
- * `ldap`, `NAP_RADIUS_*` as `radius`): those of a name the profile does not have yet. Undefined
+ * `ldap`, `NAP_RADIUS_*` as `radius`, `NAP_OIDC_*` as `oidc`, `NAP_SAML_*` as `saml`): those of a name the profile does not have yet. Undefined
  * when there is nothing to add.
  */
 export function seededAuthenticationProps(
