@@ -21,6 +21,20 @@ function gitOptions(cmd: Command, withMessage: boolean): Command {
   return cmd;
 }
 
+function secretOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--secret-from-env <member=VAR>',
+      'a secret the export left out (see its omittedSecrets), set from an environment variable in every document: variables.gw_password=EDGE_PASSWORD; repeatable',
+      collect,
+      [],
+    )
+    .option(
+      '--password-from-env <VAR>',
+      'accounts: the password of the accounts created, from an environment variable (else one nobody knows)',
+    );
+}
+
 function runOptions(cmd: Command): Command {
   return cmd
     .option('--var <name=value>', 'a job variable (value parsed as JSON when it can be); repeatable', collect, [])
@@ -89,16 +103,25 @@ export function buildProgram(io: Io, run: Runner): Command {
       run(cmd, async (ctx) => (await import('./commands/assets.js')).deleteCommand(ctx, resource, names)),
     );
 
-  gitOptions(
+  const importCmd = gitOptions(
     program
       .command('import')
       .description('import exported documents from a file or a folder (<name>.<kind>.json files), locally or from a Git repository')
       .argument('<resource>', RESOURCE_HELP)
       .argument('<path>', 'a file or folder; with --repository, relative to the root of the repository')
-      .option('--replace', 'delete a document of the same name first'),
+      .option(
+        '--replace',
+        "overwrite a document of the same name: deleted first, or updated in place for resources exported in nap's own form",
+      ),
     false,
-  ).action((resource: string, target: string, opts: { replace?: boolean; repository?: string; reference?: string }, cmd: Command) =>
-    run(cmd, async (ctx) => (await import('./commands/assets.js')).importCommand(ctx, resource, target, opts)),
+  );
+  secretOptions(importCmd).action(
+    (
+      resource: string,
+      target: string,
+      opts: { replace?: boolean; repository?: string; reference?: string; secretFromEnv?: string[]; passwordFromEnv?: string },
+      cmd: Command,
+    ) => run(cmd, async (ctx) => (await import('./commands/assets.js')).importCommand(ctx, resource, target, opts)),
   );
 
   gitOptions(
@@ -116,17 +139,23 @@ export function buildProgram(io: Io, run: Runner): Command {
       run(cmd, async (ctx) => (await import('./commands/assets.js')).exportCommand(ctx, resource, name, opts)),
   );
 
-  program
-    .command('copy')
-    .description('copy a document from one platform to another: exported from --from, imported into --to')
-    .argument('<resource>', RESOURCE_HELP)
-    .argument('<name>', 'name or id on the source')
-    .option('--from <profile>', 'the source profile (default: the active profile)')
-    .option('--to <profile>', 'the target profile (default: the active profile)')
-    .option('--replace', 'replace a document of the same name on the target')
-    .action((resource: string, name: string, opts: { from?: string; to?: string; replace?: boolean }, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./commands/assets.js')).copyCommand(ctx, resource, name, opts)),
-    );
+  secretOptions(
+    program
+      .command('copy')
+      .description('copy a document from one platform to another: exported from --from, imported into --to')
+      .argument('<resource>', RESOURCE_HELP)
+      .argument('<name>', 'name or id on the source')
+      .option('--from <profile>', 'the source profile (default: the active profile)')
+      .option('--to <profile>', 'the target profile (default: the active profile)')
+      .option('--replace', 'replace a document of the same name on the target (as import --replace does)'),
+  ).action(
+    (
+      resource: string,
+      name: string,
+      opts: { from?: string; to?: string; replace?: boolean; secretFromEnv?: string[]; passwordFromEnv?: string },
+      cmd: Command,
+    ) => run(cmd, async (ctx) => (await import('./commands/assets.js')).copyCommand(ctx, resource, name, opts)),
+  );
 
   program
     .command('api')

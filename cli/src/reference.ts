@@ -69,15 +69,33 @@ function supports(def: (typeof RESOURCES)[number], verb: Verb): boolean {
     case 'describe':
       return def.list !== undefined || def.get !== undefined;
     case 'create':
-      return def.create !== undefined;
+      return def.create !== undefined || def.portable?.create !== undefined;
     case 'delete':
-      return def.delete !== undefined;
+      return def.delete !== undefined || def.portable?.delete !== undefined;
     case 'import':
-      return def.import !== undefined;
+      return def.import !== undefined || def.portable !== undefined;
     case 'export':
-      return def.export !== undefined;
+      return def.export !== undefined || def.portable !== undefined;
     case 'copy':
-      return def.import !== undefined && def.export !== undefined;
+      return (def.import !== undefined && def.export !== undefined) || def.portable !== undefined;
+    default:
+      return false;
+  }
+}
+
+/** A verb done in the portable form or through a route named for another verb. */
+function indirect(def: (typeof RESOURCES)[number], verb: Verb): boolean {
+  switch (verb) {
+    case 'create':
+      return def.create === undefined || def.create.via !== undefined;
+    case 'delete':
+      return def.delete === undefined;
+    case 'import':
+      return def.import === undefined;
+    case 'export':
+      return def.export === undefined || def.export.via !== undefined;
+    case 'copy':
+      return def.import === undefined || def.export === undefined;
     default:
       return false;
   }
@@ -104,12 +122,29 @@ export function renderReference(program: Command): string {
   lines.push(
     '### Resources and verbs',
     '',
-    'Each cell is the verb the platform has a route for (✓), or — where it has none — `nap` says so in one line and exits 4.',
+    "Each cell is a verb `nap` does (✓): with the route the platform has for it, or — marked ✓° — in `nap`'s own portable form or through another route (below). Where the platform has no way to do it (—), `nap` says so in one line and exits 4.",
     '',
   );
   lines.push(`| resource | what it is | ${VERBS.map((v) => VERB_LABEL[v]).join(' | ')} |`, `|---|---|${VERBS.map(() => ':-:').join('|')}|`);
   for (const def of RESOURCES) {
-    lines.push(`| \`${def.plural}\` | ${escape(def.summary)} | ${VERBS.map((v) => (supports(def, v) ? '✓' : '—')).join(' | ')} |`);
+    lines.push(
+      `| \`${def.plural}\` | ${escape(def.summary)} | ${VERBS.map((v) => (!supports(def, v) ? '—' : indirect(def, v) ? '✓°' : '✓')).join(' | ')} |`,
+    );
+  }
+  lines.push(
+    '',
+    "#### Exported in nap's own portable form",
+    '',
+    'The platform has no export or import route for these: `nap export` writes the document as the platform answers it, without what the server owns (ids, timestamps, created/updated-by) and without secrets (which the platform answers masked, or not at all), as `<name>.<kind>.json`; `nap import` creates each document with the create route, and with `--replace` updates the one of the same name in place (its id kept); `nap copy` is that export and import.',
+    '',
+  );
+  for (const def of RESOURCES) if (def.portable !== undefined) lines.push(`- \`${def.plural}\`: ${def.portable.form}.`);
+  lines.push('', '#### Verbs served another way', '');
+  for (const def of RESOURCES) {
+    if (def.create?.via !== undefined) lines.push(`- \`nap create ${def.singular}\`: through ${def.create.via}.`);
+    if (def.portable?.create !== undefined) lines.push(`- \`nap create ${def.singular}\`: ${def.portable.create}.`);
+    if (def.portable?.delete !== undefined) lines.push(`- \`nap delete ${def.singular}\`: ${def.portable.delete}.`);
+    if (def.export?.via !== undefined) lines.push(`- \`nap export ${def.singular}\`: ${def.export.via}.`);
   }
   lines.push('', '#### What the platform has no route for', '');
   for (const def of RESOURCES) {

@@ -97,17 +97,9 @@ describe('other resources', () => {
 
   it('says in one line, with exit 4, where the platform has no route for a verb', async () => {
     for (const [args, message] of [
-      [
-        ['create', 'project', '-f', fixture('cli-project.project.json')],
-        /^nap: nap create project: the platform has no route that creates a project/,
-      ],
       [['delete', 'role', 'admin'], /^nap: nap delete role: roles are fixed by the platform/],
-      [['export', 'device', 'x'], /^nap: nap export device: the platform has no export route for devices/],
-      [
-        ['create', 'device-group', '-f', fixture('cli-device.device.json')],
-        /^nap: nap create device-group: device groups are created on the platform's bus only/,
-      ],
-      [['copy', 'group', 'admins', '--to', 'production'], /^nap: nap copy group: the platform has no route to export or import it/],
+      [['create', 'job', '-f', fixture('cli-complete.workflow.json')], /^nap: nap create job: jobs are started, not created/],
+      [['copy', 'job', 'x', '--to', 'production'], /^nap: nap copy job: jobs cannot be copied/],
     ] as const) {
       const res = await run([...args]);
       expect(res.code).toBe(4);

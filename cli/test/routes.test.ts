@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CATALOG } from '@nap/contracts';
 import { LIFECYCLE_ROUTES } from '../src/commands/platform';
+import { PORTABLE_RESOURCES, portableOf } from '../src/resources/portable';
 import { RESOURCES } from '../src/resources/registry';
 
 /**
@@ -48,9 +49,14 @@ describe('the routes nap calls', () => {
     }
   });
 
-  it('has a gap entry wherever a resource lacks a route for a verb', () => {
+  it('has a gap entry wherever a resource lacks a route for a verb and nap has no other way', () => {
     for (const def of RESOURCES) {
-      const has = { create: def.create, delete: def.delete, import: def.import, export: def.export };
+      const has = {
+        create: def.create ?? def.portable?.create,
+        delete: def.delete ?? def.portable?.delete,
+        import: def.import ?? def.portable,
+        export: def.export ?? def.portable,
+      };
       for (const [verb, spec] of Object.entries(has)) {
         expect({
           resource: def.plural,
@@ -62,10 +68,29 @@ describe('the routes nap calls', () => {
           covered: true,
         });
       }
+      for (const [verb, gap] of Object.entries(def.gaps))
+        expect({ resource: def.plural, verb, gapBesideAWay: gap !== undefined && has[verb as keyof typeof has] !== undefined }).toEqual({
+          resource: def.plural,
+          verb,
+          gapBesideAWay: false,
+        });
       expect({ resource: def.plural, describable: def.list !== undefined || def.get !== undefined }).toEqual({
         resource: def.plural,
         describable: true,
       });
+    }
+  });
+
+  it('has the behaviour of every portable form, and a portable form for every behaviour', () => {
+    expect(RESOURCES.filter((def) => def.portable !== undefined).map((def) => def.plural)).toEqual([...PORTABLE_RESOURCES]);
+    for (const def of RESOURCES.filter((d) => d.portable !== undefined)) {
+      expect({ resource: def.plural, exportRoute: def.export, importRoute: def.import }).toEqual({
+        resource: def.plural,
+        exportRoute: undefined,
+        importRoute: undefined,
+      });
+      expect(typeof portableOf(def).prepare).toBe('function');
+      expect(portableOf(def).delete !== undefined).toBe(def.portable?.delete !== undefined);
     }
   });
 });

@@ -130,6 +130,17 @@ export const ERROR_CODES = {
     description:
       'An external sign-in method (LDAP, RADIUS, …) did not answer within its timeout or could not be used; local accounts still sign in.',
   },
+  LOGIN_THROTTLED: {
+    status: 429,
+    retryable: true,
+    description:
+      'Too many failed logins for that username or from that address: try again after Retry-After seconds (the wait doubles up to a limit), or have an admin unlock the account.',
+  },
+  CURRENT_PASSWORD_WRONG: {
+    status: 403,
+    retryable: false,
+    description: "The current password given to change one's own password is wrong; it counts as a failed login.",
+  },
   // workflow / studio
   WORKFLOW_NOT_FOUND: { status: 404, retryable: false, description: 'No workflow with that name or id.' },
   WORKFLOW_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A workflow with that name exists.' },
@@ -137,6 +148,12 @@ export const ERROR_CODES = {
   JOB_NOT_FOUND: { status: 404, retryable: false, description: 'No job with that id.' },
   JOB_STATE_CONFLICT: { status: 409, retryable: false, description: 'The job is not in a state that allows the operation.' },
   TASK_NOT_FOUND: { status: 404, retryable: false, description: 'No task with that id in the job.' },
+  JOB_ARCHIVE_NOT_FOUND: { status: 404, retryable: false, description: 'No job archive with that id.' },
+  JOB_ARCHIVE_NOT_READY: {
+    status: 409,
+    retryable: true,
+    description: 'The job archive is still being written; download it once GET /operations-manager/jobs/archives shows it complete.',
+  },
   VALUE_TOO_LARGE: {
     status: 413,
     retryable: false,

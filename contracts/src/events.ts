@@ -21,7 +21,7 @@ export type JobEventName = (typeof JOB_EVENTS)[number];
 export const ADAPTER_CHANGE_REASONS = ['created', 'updated', 'deleted', 'state'] as const;
 
 /** Reasons of an `accountChanged` event. */
-export const ACCOUNT_CHANGE_REASONS = ['groups', 'password', 'deleted', 'updated', 'roles'] as const;
+export const ACCOUNT_CHANGE_REASONS = ['groups', 'password', 'deleted', 'updated', 'roles', 'throttled'] as const;
 /** One of {@link ACCOUNT_CHANGE_REASONS}. */
 export type AccountChangeReason = (typeof ACCOUNT_CHANGE_REASONS)[number];
 
@@ -268,7 +268,8 @@ export const EVENTS: readonly EventDef[] = Object.freeze([
     service: 'admin',
     entity: 'account',
     event: 'accountChanged',
-    summary: 'An account changed in a way that affects its tokens (groups, roles, password, deletion, other update)',
+    summary:
+      'An account changed in a way that affects its tokens (groups, roles, password, deletion, other update) or its logins are throttled (gateways forget the Basic credentials they remembered)',
     schema: EVENT_SCHEMAS.admin.account.accountChanged,
   },
   {

@@ -29,6 +29,12 @@ export const HEADERS = {
   contentType: 'nap-content-type',
   /** Set with `nap-content-type` when the answer is a file to save: the HTTP `Content-Disposition`. */
   contentDisposition: 'nap-content-disposition',
+  /**
+   * Set on a raw answer that is one part of a larger file (a job archive): the query members (JSON)
+   * that ask the same operation for the next part. The gateway asks for each part in turn and sends
+   * them as one HTTP body, so no bus message carries more than a part.
+   */
+  continueWith: 'nap-continue-with',
   /** The client's `Idempotency-Key` of a POST, forwarded to the owning service. */
   idempotencyKey: 'nap-idempotency-key',
   /** Set on an answer replayed for an `Idempotency-Key` seen before. */
@@ -38,4 +44,6 @@ export const HEADERS = {
    * read and dropped by the gateway, never sent to HTTP clients.
    */
   audit: 'nap-audit',
+  /** Set by the gateway: the address the request came from (the socket's, or the trusted proxy's `X-Forwarded-For`). */
+  clientAddress: 'nap-client-address',
 } as const;

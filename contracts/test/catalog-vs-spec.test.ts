@@ -213,7 +213,13 @@ describe('catalog consistency', () => {
 
   it('has no two routes that can match the same request path', () => {
     // the original platform's JST routes: a literal segment wins over a parameter (the gateway's RouteTable looks literals up first)
-    const literalFirst = new Set(['/transformations/import ~ /transformations/:id', '/transformations/validate ~ /transformations/:id']);
+    // and the job archives beside the jobs: a job id is 24 hex digits, never "archives"
+    const literalFirst = new Set([
+      '/transformations/import ~ /transformations/:id',
+      '/transformations/validate ~ /transformations/:id',
+      '/operations-manager/jobs/:jobId ~ /operations-manager/jobs/archives',
+      '/operations-manager/jobs/:jobId/events ~ /operations-manager/jobs/archives/:archiveId',
+    ]);
     const overlaps: string[] = [];
     for (const [i, a] of httpOps.entries()) {
       for (const b of httpOps.slice(i + 1)) {
@@ -354,7 +360,7 @@ describe('catalog consistency', () => {
       if (op.auth === 'public' || (op.http !== undefined && authRoutes.has(routeKey(op.http)))) continue;
       expect({ id: op.id, set: sets.includes([...op.roles].sort().join(',')) }).toEqual({ id: op.id, set: true });
     }
-    // whoami, mySession, logout: any caller's own session; getServerHealth: the release clients read before anything else;
+    // whoami, mySession, logout, changeMyPassword: any caller's own session and account; getServerHealth: the release clients read before anything else;
     // the audit trail: admin and auditor
     for (const op of operationsOf('admin').filter((o) => o.http !== undefined && o.auth !== 'public' && o.http.path.startsWith('/audit')))
       expect({ id: op.id, roles: op.roles }).toEqual({ id: op.id, roles: ROLE_SETS.audit });
@@ -362,7 +368,7 @@ describe('catalog consistency', () => {
       (o) =>
         o.http !== undefined &&
         o.auth !== 'public' &&
-        !['whoami', 'mySession', 'logout', 'getServerHealth'].includes(o.name) &&
+        !['whoami', 'mySession', 'logout', 'changeMyPassword', 'getServerHealth'].includes(o.name) &&
         !o.http.path.startsWith('/audit'),
     )) {
       if (authRoutes.has(routeKey(op.http as SpecRoute))) continue;

@@ -448,6 +448,28 @@ export const CASES: Case[] = [
     ],
   },
   {
+    op: 'workflow.archiveJobs',
+    valid: [
+      { body: { before: '2026-01-01T00:00:00Z' } },
+      { body: { before: 1_767_225_600_000, status: 'error' } },
+      { body: { before: '2026-01-01T00:00:00+02:00', status: ['complete', 'canceled'] } },
+    ],
+    required: ['body.before'],
+    closed: ['body'],
+    invalid: [
+      { why: 'before is a date and time or epoch ms', request: { body: { before: 'yesterday' } }, member: 'body.before' },
+      { why: 'a running job is never archived', request: { body: { before: 0, status: 'running' } }, member: 'body.status' },
+      { why: 'statuses are not repeated', request: { body: { before: 0, status: ['error', 'error'] } }, member: 'body.status' },
+    ],
+  },
+  {
+    op: 'workflow.getJobArchive',
+    valid: [{ params: { archiveId: 'a1' } }, { params: { archiveId: 'a1' }, query: { after: 'a1:000000:0000' } }],
+    required: ['params.archiveId'],
+    closed: ['query'],
+    invalid: [{ why: 'after names a part', request: { params: { archiveId: 'a1' }, query: { after: '' } }, member: 'query.after' }],
+  },
+  {
     op: 'workflow.getJobList',
     valid: [
       { params: { status: 'running' }, body: getJobList },

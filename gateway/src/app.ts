@@ -10,6 +10,7 @@ import { createAuditExport } from './audit-export';
 import { Authenticator } from './auth/authenticator';
 import { createBodyReader } from './body';
 import { createBrowserSafety } from './browser-safety';
+import { createClientAddress } from './client-address';
 import type { BrowserSafetyOptions } from './browser-safety';
 import { mountConsole } from './console-files';
 import { mountDocs } from './docs';
@@ -79,6 +80,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const browser = createBrowserSafety(options);
   if (options.audit === false) logger.warn('The audit trail is off (NAP_AUDIT=off): changes, logins and refusals are not recorded');
   const audit = createAuditTrail({ recorder: options.audit ?? createAuditRecorder(bus), logger, trustProxy: options.trustProxy });
+  const clientAddress = createClientAddress(options);
   const serveOperation = createOperationPath({
     bus,
     client,
@@ -87,8 +89,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     authenticator,
     routes,
     streams: new Map([
-      ...createEventStreams({ bus, client, authenticator, logger }),
-      ['admin.exportAudit', createAuditExport(client, authenticator)],
+      ...createEventStreams({ bus, client, authenticator, clientAddress, logger }),
+      ['admin.exportAudit', createAuditExport(client, authenticator, clientAddress)],
     ]),
     readBody: createBodyReader({
       bodyLimit: options.bodyLimit,
@@ -98,6 +100,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     sessionCookies: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies, browser }),
     securityHeaders: createSecurityHeaders(browser),
     browser,
+    clientAddress,
     unavailable: new UnavailableServices(bus),
     errors,
     audit,

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { BusClient } from '@nap/bus';
 import type { Authenticator } from './auth/authenticator';
+import type { ClientAddress } from './client-address';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import type { EventStreamHandler } from './sse';
@@ -17,9 +18,9 @@ const PAGE = 500;
  * first page is asked before anything is written, so that its errors are answered as JSON; a client
  * whose export was cut resumes with `afterSeq`.
  */
-export function createAuditExport(client: BusClient, authenticator: Authenticator): EventStreamHandler {
+export function createAuditExport(client: BusClient, authenticator: Authenticator, clientAddress: ClientAddress): EventStreamHandler {
   return async (op, params, req, res, query, requestId, locals) => {
-    const caller = await authenticate(authenticator, req, query, locals);
+    const caller = await authenticate(authenticator, req, query, clientAddress, locals);
     authorize(op, caller, req.method);
     delete query.token;
     validate(op, { params, query, body: undefined });

@@ -4,17 +4,21 @@ import type { Caller } from '@nap/contracts';
 import type { Authenticator } from './auth/authenticator';
 import { readCredentials } from './auth/authenticator';
 import type { RequestLocals } from './exchange';
+import type { ClientAddress } from './client-address';
 
 /**
  * Who is calling: the caller of the request's credentials (a Bearer token, the `token` cookie,
- * `?token=` or Basic), decided before the body is read.
+ * `?token=` or Basic), decided before the body is read. Basic credentials are a login each time
+ * they are checked, counted by the request's address.
  *
- * Errors: `UNAUTHENTICATED` without credentials or with credentials the authenticator refuses.
+ * Errors: `UNAUTHENTICATED` without credentials or with credentials the authenticator refuses;
+ * `LOGIN_THROTTLED` for Basic credentials of a username or address that must wait.
  */
 export async function authenticate(
   authenticator: Authenticator,
   req: IncomingMessage,
   query: Record<string, unknown>,
+  clientAddress: ClientAddress,
   locals?: RequestLocals,
 ): Promise<Caller> {
   const credentials = readCredentials(req.headers, query.token);
@@ -28,7 +32,7 @@ export async function authenticate(
       : { via: 'none' };
   }
   if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
-  const caller = await authenticator.authenticate(credentials);
+  const caller = await authenticator.authenticate(credentials, credentials.kind === 'basic' ? { address: clientAddress(req) } : {});
   if (locals !== undefined) locals.caller = caller;
   return caller;
 }

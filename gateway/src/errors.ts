@@ -39,6 +39,8 @@ export function createErrorAnswers(logger: Logger, bodyLimit: string | number | 
       return;
     }
     if (err.status === 401) res.setHeader('www-authenticate', 'Bearer realm="nap", Basic realm="nap"');
+    const retryAfter = retryAfterSecondsOf(err);
+    if (retryAfter !== undefined) res.setHeader('retry-after', String(retryAfter));
     const body = JSON.stringify(err.toBody(locals.requestId));
     res.statusCode = err.status;
     res.setHeader('content-type', 'application/json; charset=utf-8');
@@ -47,6 +49,13 @@ export function createErrorAnswers(logger: Logger, bodyLimit: string | number | 
   }
 
   return { toHttpError, send };
+}
+
+/** The `Retry-After` of a 429 (`LOGIN_THROTTLED`): the seconds its details name. */
+function retryAfterSecondsOf(err: AppError): number | undefined {
+  if (err.status !== 429 || typeof err.details !== 'object' || err.details === null) return undefined;
+  const seconds = (err.details as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 /** Express's last route: 405 with `Allow` for a known path of another method, 404 otherwise. */

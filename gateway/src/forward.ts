@@ -10,7 +10,7 @@ const ANONYMOUS: Caller = { id: 'anonymous', username: 'anonymous', roles: [], g
 
 /**
  * Sends the checked request as one bus request to the owning service (`validated`, so that serve()
- * does not validate twice) and answers its raw reply. An `Idempotency-Key` header is passed on for
+ * does not validate twice), with the address it came from, and answers its raw reply. An `Idempotency-Key` header is passed on for
  * the owning service to check and honour, where the key is kept with what it created.
  *
  * Errors: those of the service, as it answered them; a `SERVICE_UNAVAILABLE` says why when an
@@ -24,12 +24,14 @@ export async function forward(
   parts: CallInput,
   caller: Caller | undefined,
   requestId: string,
+  clientAddress: string,
 ): Promise<RawResult> {
   const idempotencyKey = req.headers['idempotency-key'];
   return client
     .callRaw(op, parts, {
       caller: caller ?? ANONYMOUS,
       requestId,
+      clientAddress,
       validated: true,
       ...(typeof idempotencyKey === 'string' && acceptsIdempotencyKey(op) ? { idempotencyKey } : {}),
     })

@@ -9,7 +9,9 @@ import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import type { BodyReader } from './body';
 import type { BrowserSafety } from './browser-safety';
+import type { ClientAddress } from './client-address';
 import type { ErrorAnswers } from './errors';
+import { continuationOf, writeContinuedReply } from './continued-reply';
 import type { OperationExchange, RequestLocals } from './exchange';
 import { forward, writeReply } from './forward';
 import { observe } from './observe';
@@ -42,6 +44,8 @@ export interface OperationPathParts {
   browser: BrowserSafety;
   /** Records changes and refusals before their answer leaves. */
   audit: AuditTrail;
+  /** The address a request came from: passed on to the owning service (logins are throttled per address). */
+  clientAddress: ClientAddress;
 }
 
 /** Serves a catalog operation when the path is one; false to let express answer. */
@@ -101,7 +105,7 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
  * (browser sign-in: the redirects the cookie step answers).
  */
 async function handleOperation(parts: OperationPathParts, exchange: OperationExchange, audited: AuditedRequest): Promise<void> {
-  const { bus, client, authenticator, readBody, sessionCookies, unavailable } = parts;
+  const { bus, client, authenticator, readBody, sessionCookies, unavailable, clientAddress } = parts;
   const { req, res, op, method, params, query, locals } = exchange;
   observe(parts.metrics, parts.logger, exchange);
   await withSpan(
@@ -116,7 +120,7 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
           `The message bus is disconnected; ${method} ${op.http?.path} cannot reach the ${op.service} service until it reconnects`,
         );
       if (op.auth !== 'public') {
-        const caller = await authenticate(authenticator, req, query, locals);
+        const caller = await authenticate(authenticator, req, query, clientAddress, locals);
         authorize(op, caller, method);
         delete query.token;
       }
@@ -125,11 +129,31 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
       const request = { params, query, body };
       validate(op, request);
       sessionCookies.checkBrowserBinding(op, req, query, body);
-      const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId);
+      const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId, clientAddress(req));
       span.setAttribute('http.response.status_code', result.status);
       // the record of a change is durable before its answer leaves (AUDIT_UNAVAILABLE otherwise)
       await parts.audit.recordSuccess(audited, result);
-      if (!sessionCookies.answer(op, result, res)) writeReply(res, result);
+      if (sessionCookies.answer(op, result, res)) return;
+      const next = continuationOf(result);
+      if (next === undefined) writeReply(res, result);
+      else
+        await writeContinuedReply(
+          res,
+          result,
+          next,
+          (more) =>
+            forward(
+              client,
+              unavailable,
+              op,
+              req,
+              { ...request, query: { ...query, ...more } },
+              locals.caller,
+              locals.requestId,
+              clientAddress(req),
+            ),
+          parts.logger,
+        );
     },
     extractTraceContext(req.headers as Record<string, string>),
   );

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@nap/contracts';
@@ -35,18 +37,43 @@ export interface ListenOptions {
   headersTimeoutMs?: number;
   /** Time a client has to send a whole request, headers and body, ms (default 30 s). */
   requestTimeoutMs?: number;
+  /**
+   * Serve https with this certificate chain and private key, both PEM files (`NAP_TLS_CERT_FILE`,
+   * `NAP_TLS_KEY_FILE`): for a single host without an ingress. Read once at start.
+   */
+  tls?: { certFile: string; keyFile: string };
+}
+
+/** The PEM file of a TLS setting; an error naming the setting and the file when it cannot be read. */
+function pemFile(file: string, setting: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new Error(`${setting} names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
+  }
 }
 
 /**
  * Listens on host:port (0 picks a free port) with keep-alive tuned for proxies and load tests, and
  * with header and request timeouts so that a slow client (a stalled body, headers sent a byte at a
- * time) is answered 408 and dropped instead of holding a connection for Node's default 300 s.
+ * time) is answered 408 and dropped instead of holding a connection for Node's default 300 s. With
+ * `tls`, it serves https: requests are then known to be secure (cookies `Secure`, HSTS sent).
  */
 export async function listen(app: http.RequestListener, host: string, port: number, options: ListenOptions = {}): Promise<HttpServer> {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   // Node checks these timeouts every connectionsCheckingInterval (30 s by default): check each second
-  const server = http.createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 }, app);
+  const serverOptions = { headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 };
+  const server = options.tls
+    ? https.createServer(
+        {
+          ...serverOptions,
+          cert: pemFile(options.tls.certFile, 'NAP_TLS_CERT_FILE'),
+          key: pemFile(options.tls.keyFile, 'NAP_TLS_KEY_FILE'),
+        },
+        app,
+      )
+    : http.createServer(serverOptions, app);
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
@@ -56,7 +83,7 @@ export async function listen(app: http.RequestListener, host: string, port: numb
   const address = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url: `${options.tls ? 'https' : 'http'}://${shownHost}:${address.port}`,
     port: address.port,
     close: () =>
       new Promise<void>((resolve) => {

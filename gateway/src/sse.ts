@@ -6,6 +6,7 @@ import type { Logger } from '@nap/telemetry';
 import { isRecord } from '@nap/util';
 import type { Authenticator } from './auth/authenticator';
 import { authenticate } from './authenticate';
+import type { ClientAddress } from './client-address';
 import { authorize } from './authorize';
 import type { RequestLocals } from './exchange';
 import { validate } from './validate';
@@ -14,6 +15,8 @@ export interface EventStreamOptions {
   bus: Bus;
   client: BusClient;
   authenticator: Authenticator;
+  /** The address a request came from (Basic credentials are throttled per address). */
+  clientAddress: ClientAddress;
   logger: Logger;
   /** Interval of the comment lines that keep idle connections open, ms. */
   heartbeatMs?: number;
@@ -89,7 +92,7 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     query: Record<string, unknown>,
     locals?: RequestLocals,
   ): Promise<Caller> {
-    const caller = await authenticate(authenticator, req, query, locals);
+    const caller = await authenticate(authenticator, req, query, options.clientAddress, locals);
     authorize(op, caller, req.method);
     return caller;
   }

@@ -6,12 +6,14 @@
 //  2. GET /applications/MOP: discovery of the service's replicas plus a status request to each.
 //  3. PUT /applications/MOP/loglevel: the level carried to every replica and confirmed.
 //  4. PUT /applications/MOP/stop then /start: every replica paused (leaving its queue group) and resumed.
-// Prints the median and p95 of each, in ms, and their ratio to the baseline.
+// Prints the median and p95 of each, in ms, and their ratio to the baseline. `--smoke`: 2 rounds, 1
+// more replica (proves it runs; figures mean nothing).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
+import { report, size } from './report.mjs';
 
 const require = createRequire(import.meta.url);
 const { startPlatform } = require('../../deploy/standalone/dist/index.js');
@@ -21,8 +23,8 @@ const { createNatsBus } = require('../../packages/bus/dist/index.js');
 const { createMopService } = require('../../services/mop/dist/index.js');
 const { createLogger, createMetrics } = require('../../packages/telemetry/dist/index.js');
 
-const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? 30);
-const REPLICAS = Number(process.env.NAP_BENCH_REPLICAS ?? 2);
+const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? size(30, 2));
+const REPLICAS = Number(process.env.NAP_BENCH_REPLICAS ?? size(2, 1));
 const PASSWORD = 'bench-admin-password';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-apps-'));
@@ -106,6 +108,16 @@ for (const [name, r] of rows)
   console.log(
     `${name.padEnd(34)} median ${r.median.toFixed(1).padStart(7)} ms   p95 ${r.p95.toFixed(1).padStart(7)} ms   ${(r.median / baseline.median).toFixed(1).padStart(6)}x baseline`,
   );
+for (const [name, r] of rows.slice(1)) {
+  report({
+    name: `${name} median`,
+    value: r.median,
+    unit: 'ms',
+    baseline: { name: 'GET /whoami median', value: baseline.median },
+    better: 'lower',
+  });
+  report({ name: `${name} p95`, value: r.p95, unit: 'ms', baseline: { name: 'GET /whoami p95', value: baseline.p95 }, better: 'lower' });
+}
 
 for (const r of replicas) {
   await r.service.stop();

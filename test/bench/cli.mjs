@@ -5,11 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { report, SMOKE } from './report.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'cli/bin/nap.js');
 const GOAL_MS = 150;
-const smoke = process.argv.includes('--smoke');
+const smoke = SMOKE;
 const rounds = smoke ? 3 : 30;
 
 if (!existsSync(path.join(ROOT, 'cli/dist/nap.js'))) {
@@ -39,4 +40,18 @@ for (const [name, xs] of Object.entries(samples)) {
 }
 const own = median(samples['nap --version']) - base;
 console.log(`nap --version own time ${own.toFixed(0)} ms (goal < ${GOAL_MS} ms): ${own < GOAL_MS ? 'ok' : 'OVER'}`);
+report({
+  name: 'nap --version own start-up time',
+  value: own,
+  unit: 'ms',
+  target: `< ${GOAL_MS}`,
+  baseline: { name: 'node -e 0', value: base },
+});
+report({
+  name: 'nap --help own start-up time',
+  value: median(samples['nap --help']) - base,
+  unit: 'ms',
+  baseline: { name: 'node -e 0', value: base },
+  better: 'lower',
+});
 if (!smoke && own >= GOAL_MS) process.exitCode = 1;

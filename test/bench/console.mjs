@@ -5,11 +5,13 @@
 //   node test/bench/console.mjs            100,000 jobs (inserted through the API, in parallel)
 //   node test/bench/console.mjs --jobs 20000
 //   node test/bench/console.mjs --smoke    a tiny run that proves the bench still works
+// Each figure is also a BENCH line (report.mjs) for `npm run bench`.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { report as benchLine, skip } from './report.mjs';
 import { startBenchPlatform } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
@@ -25,10 +27,10 @@ const secondsArg = process.argv.indexOf('--insert-seconds');
 /** Inserting stops after this long even when fewer jobs than asked are stored: the count stored is printed. */
 const INSERT_SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 240;
 
+if (!existsSync(CHROMIUM)) skip(`${CHROMIUM} is missing: apt-get install chromium`);
 for (const [file, hint] of [
   [path.join(DIST, 'index.html'), 'npm run build'],
   [path.join(ROOT, 'deploy/standalone/dist/index.js'), 'npm run build'],
-  [CHROMIUM, 'apt-get install chromium'],
 ]) {
   if (!existsSync(file)) {
     console.error(`${file} is missing: ${hint}`);
@@ -54,6 +56,8 @@ const allJs = readdirSync(path.join(DIST, 'assets')).filter((f) => f.endsWith('.
 const allBytes = allJs.reduce((sum, file) => sum + gz(path.join('assets', file)), 0);
 report('first-load JS, gzip', `${(firstLoadBytes / 1024).toFixed(1)} kB in ${firstLoad.length} file(s)`, 'budget 300 kB');
 report('all JS (graph and form pages included), gzip', `${(allBytes / 1024).toFixed(1)} kB in ${allJs.length} files`);
+benchLine({ name: 'first-load JS, gzip', value: firstLoadBytes / 1024, unit: 'kB', target: '<= 300' });
+benchLine({ name: 'all JS, gzip', value: allBytes / 1024, unit: 'kB', better: 'lower' });
 if (firstLoadBytes > 300 * 1024) process.exitCode = 1;
 
 const bench = await startBenchPlatform('console', { env: { NAP_LOG_LEVEL: 'warn' } });
@@ -117,6 +121,7 @@ try {
     apiTimes.push(performance.now() - t);
   }
   report('GET /operations-manager/jobs (first page, the console’s query), API alone', `median ${ms(median(apiTimes))}`);
+  benchLine({ name: 'the console’s jobs page query, API alone, median', value: median(apiTimes), unit: 'ms', better: 'lower' });
 
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -133,7 +138,14 @@ try {
   const loginStart = performance.now();
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.locator('table tbody tr').first().waitFor({ timeout: 60_000 });
-  report(`login → first rows of the jobs page (${total} jobs stored)`, ms(performance.now() - loginStart));
+  const loginMs = performance.now() - loginStart;
+  report(`login → first rows of the jobs page (${total} jobs stored)`, ms(loginMs));
+  benchLine({
+    name: 'login → first rows of the jobs page',
+    value: loginMs,
+    unit: 'ms',
+    baseline: { name: 'the same page from the API alone', value: median(apiTimes) },
+  });
   const reloads = [];
   for (let i = 0; i < 3; i += 1) {
     const t = performance.now();
@@ -142,6 +154,7 @@ try {
     reloads.push(performance.now() - t);
   }
   report('reload of the jobs page → first rows', `median ${ms(median(reloads))}`);
+  benchLine({ name: 'reload of the jobs page → first rows, median', value: median(reloads), unit: 'ms', better: 'lower' });
 
   // 4. a job event → the change on screen: a person's task finished through the API, the row turns complete
   const sinceEvent = [];
@@ -177,6 +190,9 @@ try {
     'target < 500 ms',
   );
   report('finish request sent → row changed on screen', `median ${ms(median(sinceRequest))}, p95 ${ms(p95(sinceRequest))}`);
+  benchLine({ name: 'job event → row changed on screen, median', value: median(sinceEvent), unit: 'ms', target: '< 500' });
+  benchLine({ name: 'job event → row changed on screen, p95', value: p95(sinceEvent), unit: 'ms', better: 'lower' });
+  benchLine({ name: 'finish request sent → row changed on screen, median', value: median(sinceRequest), unit: 'ms', better: 'lower' });
 
   // 5. the largest fixture workflow's job, and a 150-task one laid out by dagre
   const renderJob = async (label, workflowName, taskCount, variables = {}) => {
@@ -206,6 +222,8 @@ try {
       `${label}: job page → every task drawn`,
       `${ms(renderMs)} (${taskCount} tasks); pan ${Math.round((frames / panMs) * 1000)} frames/s`,
     );
+    benchLine({ name: `${label}: job page → every task drawn`, value: renderMs, unit: 'ms', better: 'lower' });
+    benchLine({ name: `${label}: pan`, value: (frames / panMs) * 1000, unit: 'frames/s', better: 'higher' });
   };
 
   if (existsSync(FIXTURES)) {

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { loadLab } from './load-lab.mjs';
+import { report } from './report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -231,5 +232,16 @@ async function main() {
   console.log(
     `answered in the order the device ran them: ${JSON.stringify(finished) === JSON.stringify(ran) ? 'yes' : `NO (ran ${ran.join(',')}, answered ${finished.join(',')})`}; in send order: ${finished.every((v, i) => v === i) ? 'yes' : 'no (HTTP arrival order differs)'}`,
   );
+  const library = { name: 'session library alone', value: baselineMs };
+  report({ name: `send_command to ${DEVICES} devices, first contact`, value: coldMs, unit: 'ms', target: '< 5000', baseline: library });
+  report({ name: `send_command to ${DEVICES} devices, known devices`, value: warmMs, unit: 'ms', target: '< 5000', baseline: library });
+  report({ name: 'peak rss of the platform process', value: peakRss / 1048576, unit: 'MiB', better: 'lower' });
+  report({
+    name: `${LIMITED_REQUESTS} requests to one device with limit 2`,
+    value: limitedMs,
+    unit: 'ms',
+    baseline: { name: 'one request alone', value: singleMs },
+    better: 'lower',
+  });
   process.exit(limitedFailures === 0 && one.maxConcurrentSessions <= 2 ? 0 : 1);
 }

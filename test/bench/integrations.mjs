@@ -13,7 +13,7 @@
 //     PUT /integration-models/validation through the gateway, the time of each and the process's peak
 //     memory above what it held before (resident set, sampled every 5 ms; the platform runs in this process).
 // Prints calls per second of each and their ratio to the bare peer, then the import's figures.
-// `--smoke`: a few calls, one round and one import: proves the benchmark runs, the figures mean little.
+// `--smoke`: 40 calls, 2 jobs of 2 tasks, one import (proves it runs; the figures mean little).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,18 +21,19 @@ import { fileURLToPath } from 'node:url';
 import { loadLab } from './load-lab.mjs';
 import { builtClients, forkPeer, saturate, servePeer } from './peers.mjs';
 import { startBenchPlatform, watchJobs } from './standalone.mjs';
+import { SMOKE, report, size, skip } from './report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const OPENAPI_DIR = path.resolve(root, '../shared/fixtures/itential-assets/openapi');
 const MODEL = path.join(OPENAPI_DIR, 'ServiceNow_OpenAPIs_table_latest.json');
-const SMOKE = process.argv.includes('--smoke');
-const CONCURRENCY = Number(process.env.NAP_BENCH_CONCURRENCY ?? (SMOKE ? 4 : 16));
-const CALLS = Number(process.env.NAP_BENCH_CALLS ?? (SMOKE ? 100 : 4000));
-const CHAIN = SMOKE ? 3 : 10;
-const CONCURRENT = Number(process.env.NAP_BENCH_JOBS ?? (SMOKE ? 2 : 20));
-const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? (SMOKE ? 1 : 3));
-const IMPORTS = SMOKE ? 1 : 5;
+const CONCURRENCY = Number(process.env.NAP_BENCH_CONCURRENCY ?? size(16, 4));
+const CALLS = Number(process.env.NAP_BENCH_CALLS ?? size(4000, 40));
+const WARM_UP = size(500, 10);
+const CHAIN = size(10, 2);
+const CONCURRENT = Number(process.env.NAP_BENCH_JOBS ?? size(20, 2));
+const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? size(3, 1));
+const IMPORTS = size(5, 1);
 
 // ---- child: the peer ----
 if (process.argv[2] === '--peer') {
@@ -49,10 +50,7 @@ if (process.argv[2] === '--peer') {
 }
 
 async function main() {
-  if (!existsSync(MODEL)) {
-    console.error(`The benchmark needs the fixture OpenAPI document ${MODEL} (../shared/fixtures beside the repository)`);
-    process.exit(2);
-  }
+  if (!existsSync(MODEL)) skip(`the fixture OpenAPI document ${MODEL} is absent (../shared/fixtures beside the repository)`);
   const { bus, contracts, undici } = builtClients();
   const peer = await forkPeer(import.meta.url);
   const peerUrl = `http://127.0.0.1:${peer.port}`;
@@ -68,7 +66,7 @@ async function main() {
     await res.body.json();
     if (res.statusCode !== 200) throw new Error(`peer answered ${res.statusCode}`);
   };
-  await saturate(SMOKE ? 20 : 500, CONCURRENCY, bare);
+  await saturate(WARM_UP, CONCURRENCY, bare);
   const bareRate = await saturate(CALLS, CONCURRENCY, bare);
   await agent.close();
 
@@ -100,7 +98,7 @@ async function main() {
       );
       if (res.body.result.status !== 200) throw new Error(`runTask answered ${res.body.result.status}`);
     };
-    await saturate(SMOKE ? 20 : 500, CONCURRENCY, runTask);
+    await saturate(WARM_UP, CONCURRENCY, runTask);
     busRate = await saturate(CALLS, CONCURRENCY, runTask);
 
     // 3. jobs of integration tasks
@@ -162,6 +160,11 @@ async function main() {
   );
   console.log(`  PUT /integration-models/validation     ${imported.validate.best} ms / ${imported.validate.worst} ms`);
   console.log(`  peak resident memory during an import  +${mb(imported.peakRssGrowth)} over ${mb(imported.rssBefore)} before`);
+  const baseline = { name: 'bare peer (undici, same request)', value: bareRate };
+  report({ name: 'admin.runTask over the bus', value: busRate, unit: 'calls/s', baseline, better: 'higher' });
+  report({ name: 'integration tasks in jobs', value: jobRate, unit: 'calls/s', baseline, better: 'higher' });
+  report({ name: 'OpenAPI import, POST /integration-models (best)', value: Number(imported.create.best), unit: 'ms', better: 'lower' });
+  report({ name: 'OpenAPI import, peak resident memory growth', value: imported.peakRssGrowth / 1_048_576, unit: 'MiB', better: 'lower' });
 }
 
 /** The largest document of the fixtures, imported IMPORTS times (deleted between) and validated as often: times and peak memory. */

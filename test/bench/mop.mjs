@@ -6,18 +6,21 @@
 // 2. RunCommandTemplate of 5 commands × 10 rules on 100 simulated devices (lab CLI simulators in a
 //    child process, the standalone platform in this one): wall time (target under 8 s); baseline: the
 //    same 5 commands on the same devices with RunCommandDevices (no rules, no history), same run.
+// `--smoke`: 0.1 s per rule figure, 3 devices (proves it runs).
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { LAB_ENTRY, loadLab } from './load-lab.mjs';
+import { report, size } from './report.mjs';
 import { startBenchPlatform } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const DEVICES = Number(process.env.NAP_BENCH_MOP_DEVICES ?? 100);
+const DEVICES = Number(process.env.NAP_BENCH_MOP_DEVICES ?? size(100, 3));
+const SECONDS = size(2, 0.1);
 const TARGET_S = 8;
 
 const { createInlineRegexEngine, createRegexPool, evaluateRules } = require('../../services/mop/dist/index.js');
@@ -94,21 +97,24 @@ async function ruleThroughput() {
   const inline = createInlineRegexEngine();
   const check = await evaluateRules({ response: OUTPUT, rules: RULES, variables: VARIABLES }, inline);
   if (!check.result) throw new Error(`the benchmark rules should pass: ${JSON.stringify(check.rules.filter((r) => !r.result))}`);
-  const base = await measure('baseline: hand-written includes/RegExp', 2, async () => {
+  const base = await measure('baseline: hand-written includes/RegExp', SECONDS, async () => {
     for (let i = 0; i < 1000; i++) if (baselineOnce() !== 10) throw new Error('baseline checks failed');
     return 10_000;
   });
-  const pure = await measure('evaluateRules, inline engine', 2, async () => {
+  const pure = await measure('evaluateRules, inline engine', SECONDS, async () => {
     for (let i = 0; i < 200; i++) await evaluateRules({ response: OUTPUT, rules: RULES, variables: VARIABLES }, inline);
     return 2_000;
   });
   const pool = createRegexPool({ jobTimeoutMs: 1_000 });
-  const pooled = await measure(`evaluateRules, worker pool (${pool.size} workers)`, 2, async () => {
+  const pooled = await measure(`evaluateRules, worker pool (${pool.size} workers)`, SECONDS, async () => {
     await Promise.all(Array.from({ length: 64 }, () => evaluateRules({ response: OUTPUT, rules: RULES, variables: VARIABLES }, pool)));
     return 640;
   });
   await pool.close();
   console.log(`  ratio inline / baseline: ${(pure / base).toFixed(3)}   pool / baseline: ${(pooled / base).toFixed(3)}`);
+  const baseline = { name: 'hand-written includes/RegExp', value: base };
+  report({ name: 'evaluateRules, inline engine', value: pure, unit: 'rules/s', baseline, better: 'higher' });
+  report({ name: 'evaluateRules, worker pool', value: pooled, unit: 'rules/s', baseline, better: 'higher' });
 }
 
 /** A child script that serves the lab's CLI simulators (the built @nap/lab) and sends their ports. */
@@ -176,6 +182,13 @@ async function templateOnDevices() {
     console.log(
       `  ratio template / baseline: ${(wall / baseline).toFixed(2)}   target < ${TARGET_S} s: ${wall < TARGET_S ? 'met' : 'NOT met'}`,
     );
+    report({
+      name: `RunCommandTemplate, 5 commands x 10 rules on ${DEVICES} devices`,
+      value: wall,
+      unit: 's',
+      target: `< ${TARGET_S}`,
+      baseline: { name: 'RunCommandDevices x 5 (no rules)', value: baseline },
+    });
   } finally {
     await stop();
     sims.send('stop');

@@ -7,14 +7,16 @@
 //     added, the HTTP call), the answer shaped as [{ instance_data }].
 //  3. POST /orch_manager/restQuery/:adapterId through the gateway: authentication, validation, the
 //     two bus hops, as a user calls it.
-// Prints calls per second of each and their ratio to the bare peer.
+// Prints calls per second of each and their ratio to the bare peer. `--smoke`: 40 calls each (proves it runs).
 import os from 'node:os';
 import { loadLab } from './load-lab.mjs';
 import { builtClients, forkPeer, saturate, servePeer } from './peers.mjs';
 import { startBenchPlatform } from './standalone.mjs';
+import { report, size } from './report.mjs';
 
-const CONCURRENCY = Number(process.env.NAP_BENCH_CONCURRENCY ?? 16);
-const CALLS = Number(process.env.NAP_BENCH_CALLS ?? 4000);
+const CONCURRENCY = Number(process.env.NAP_BENCH_CONCURRENCY ?? size(16, 4));
+const CALLS = Number(process.env.NAP_BENCH_CALLS ?? size(4000, 40));
+const WARM_UP = size(500, 10);
 const HOSTNAME = '/restconf/data/tailf-ncs:devices/device=C-IOS1/config/tailf-ned-cisco-ios:hostname';
 
 // ---- child: the peer ----
@@ -47,7 +49,7 @@ async function main() {
     if (res.statusCode !== 200) throw new Error(`peer answered ${res.statusCode}`);
     expectHostname(body);
   };
-  await saturate(500, CONCURRENCY, bare);
+  await saturate(WARM_UP, CONCURRENCY, bare);
   const bareRate = await saturate(CALLS, CONCURRENCY, bare);
 
   const { platform, api, token, stop } = await startBenchPlatform('orch');
@@ -85,7 +87,7 @@ async function main() {
       );
       expectHostname(res.body[0].instance_data);
     };
-    await saturate(500, CONCURRENCY, overBus);
+    await saturate(WARM_UP, CONCURRENCY, overBus);
     busRate = await saturate(CALLS, CONCURRENCY, overBus);
 
     // 3. through the gateway
@@ -102,7 +104,7 @@ async function main() {
       if (res.statusCode !== 200) throw new Error(`gateway answered ${res.statusCode}: ${JSON.stringify(answer)}`);
       expectHostname(answer[0].instance_data);
     };
-    await saturate(500, CONCURRENCY, overHttp);
+    await saturate(WARM_UP, CONCURRENCY, overHttp);
     gatewayRate = await saturate(CALLS, CONCURRENCY, overHttp);
     await gateway.close();
   } finally {
@@ -118,4 +120,7 @@ async function main() {
   console.log(
     `  POST /orch_manager/restQuery via gateway  ${fmt(gatewayRate)} calls/s   ${(gatewayRate / bareRate).toFixed(2)} x baseline`,
   );
+  const baseline = { name: 'bare peer (undici, same RESTCONF GET)', value: bareRate };
+  report({ name: 'orch-proxy.restQuery over the bus', value: busRate, unit: 'calls/s', baseline, better: 'higher' });
+  report({ name: 'POST /orch_manager/restQuery via gateway', value: gatewayRate, unit: 'calls/s', baseline, better: 'higher' });
 }

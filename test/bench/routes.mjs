@@ -2,8 +2,10 @@
 // The gateway's route lookup (RouteTable.find over the whole catalog), against a baseline measured in
 // the same run: a plain Map lookup of the same number of keys. Paths: a literal route, parametrised
 // ones of 2-5 segments (with the cross-method check that keeps a literal path to its own route), and
-// a path no route has. Run after `npm run build`: node test/bench/routes.mjs
+// a path no route has. Run after `npm run build`: node test/bench/routes.mjs (`--smoke`: a few
+// short rounds).
 import { createRequire } from 'node:module';
+import { report, size } from './report.mjs';
 
 const require = createRequire(import.meta.url);
 const { CATALOG } = require('../../contracts/dist/index.js');
@@ -23,8 +25,8 @@ const map = new Map(CATALOG.filter((op) => op.http).map((op) => [`${op.http.meth
 const keys = requests.map(([m, p]) => `${m} ${p}`);
 
 // the machine is shared: baseline and table are measured in alternating rounds, and the medians compared
-const ROUNDS = 9;
-const PER_ROUND = 300_000;
+const ROUNDS = size(9, 3);
+const PER_ROUND = size(300_000, 5_000);
 let sink = 0;
 const cases = {
   base: (i) => {
@@ -35,7 +37,7 @@ const cases = {
     if (table.find(method, path) !== undefined) sink++;
   },
 };
-for (const fn of Object.values(cases)) for (let i = 0; i < 100_000; i++) fn(i); // warm-up
+for (const fn of Object.values(cases)) for (let i = 0; i < size(100_000, 5_000); i++) fn(i); // warm-up
 const samples = { base: [], table: [] };
 for (let round = 0; round < ROUNDS; round++) {
   for (const [name, fn] of Object.entries(cases)) {
@@ -50,3 +52,11 @@ const found = median(samples.table);
 console.log(`${'baseline: Map.get of the same keys'.padEnd(40)} ${base.toFixed(1).padStart(8)} ns/lookup (median of ${ROUNDS} rounds)`);
 console.log(`${`RouteTable.find (${map.size} routes)`.padEnd(40)} ${found.toFixed(1).padStart(8)} ns/lookup (median of ${ROUNDS} rounds)`);
 console.log(`ratio RouteTable.find / Map.get: ${(found / base).toFixed(1)}x (${sink > 0 ? 'ok' : 'nothing found?'})`);
+if (sink === 0) throw new Error('RouteTable.find found no route');
+report({
+  name: `RouteTable.find (${map.size} routes)`,
+  value: found,
+  unit: 'ns/lookup',
+  baseline: { name: 'Map.get of the same keys', value: base },
+  better: 'lower',
+});

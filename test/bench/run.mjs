@@ -1,131 +1,185 @@
 #!/usr/bin/env node
-// `npm run bench`: authenticated GET /user-management/groups/:id through the standalone platform
-// and through the distributed one (gateway and admin as separate processes over nats-server),
-// against two baselines measured in the same run: a bare node:http server and a bare express 5 app
-// answering a fixed JSON body. 32 connections; prints req/s, p50, p99 and the ratios.
+// `npm run bench`: runs every benchmark of test/bench (a file that prints `BENCH {...}` lines, by
+// hand or through report.mjs; README.md), one after the other so that their timings do not
+// overlap, shows each one's own output as it goes, and ends with one table of every figure beside
+// its target and its baseline from the same run. Exits 1 when a benchmark failed (a target not met
+// is reported, not a failure).
+//
+//   node test/bench/run.mjs [--smoke] [--jobs N] [--list [--json]] [name ...]
+//
+// --smoke   every benchmark at its smoke size (proves they all run; the figures mean nothing)
+// --jobs N  run N benchmarks at once (only sensible with --smoke)
+// --list    print the benchmarks (and, with --json, the files that are neither a benchmark nor used by one)
+// name      only these benchmarks (`pages` or `pages.mjs`)
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const CONNECTIONS = 32;
-const DURATION_S = Number(process.env.NAP_BENCH_SECONDS ?? 10);
-const PASSWORD = 'bench-admin-password';
-const children = [];
+const OWN = new Set(['run.mjs', 'report.mjs']);
+/** A file is a benchmark when it prints BENCH lines: through report.mjs, or by hand. */
+const PRINTS_BENCH = /from\s+['"]\.\/report\.mjs['"]|['"`]BENCH /;
 
-function start(args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} not ready:\n${out}`)), 30_000);
-    const onData = (d) => {
-      out += d;
-      const m = ready.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, match: m });
+/** The benchmarks of test/bench, and the files that are neither one nor used by one. */
+export function discover() {
+  const files = readdirSync(here)
+    .filter((f) => f.endsWith('.mjs') && !OWN.has(f))
+    .sort();
+  const sources = new Map(files.map((f) => [f, readFileSync(path.join(here, f), 'utf8')]));
+  const benches = files.filter((f) => PRINTS_BENCH.test(sources.get(f)));
+  const used = (f) => files.some((other) => other !== f && sources.get(other).includes(f));
+  const orphans = files.filter((f) => !benches.includes(f) && !used(f));
+  return { benches, orphans };
+}
+
+function parseArgs(argv) {
+  const out = { smoke: false, list: false, json: false, jobs: 1, names: [] };
+  for (let i = 0; i < argv.length; i += 1) {
+    const a = argv[i];
+    if (a === '--smoke') out.smoke = true;
+    else if (a === '--list') out.list = true;
+    else if (a === '--json') out.json = true;
+    else if (a === '--jobs') out.jobs = Math.max(1, Number(argv[++i]));
+    else out.names.push(a.endsWith('.mjs') ? a : `${a}.mjs`);
+  }
+  return out;
+}
+
+/** Runs one benchmark; answers its exit code, its BENCH lines and how long it took. */
+function runBench(file, { smoke, quiet }) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [path.join(here, file), ...(smoke ? ['--smoke'] : [])], {
+      cwd: root,
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines = [];
+    let rest = '';
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      const text = rest + chunk;
+      const parts = text.split('\n');
+      rest = parts.pop() ?? '';
+      for (const line of parts) {
+        if (line.startsWith('BENCH ')) {
+          try {
+            lines.push(JSON.parse(line.slice('BENCH '.length)));
+          } catch {
+            lines.push({ invalid: line });
+          }
+        }
+        output += `${line}\n`;
+        if (!quiet) process.stdout.write(`${line}\n`);
       }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`)));
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+      if (!quiet) process.stderr.write(chunk);
+    });
+    child.on('close', (code, signal) => {
+      if (rest !== '') output += rest;
+      resolve({ file, code: code ?? (signal ? 1 : 0), lines, output, seconds: (performance.now() - started) / 1000 });
+    });
   });
 }
 
-async function startNats() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-nats-'));
-  const bin = ['/usr/sbin/nats-server', 'nats-server'].find(Boolean);
-  const child = spawn(bin, ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nats-server not ready:\n${out}`)), 15_000);
-    const onData = (d) => {
-      out += d;
-      const m = /Listening for client connections on 127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`nats://127.0.0.1:${m[1]}`);
+function met(value, target) {
+  const m = /^(<=|<|>=|>)\s*(-?[\d.]+(?:e-?\d+)?)$/.exec(target ?? '');
+  if (!m || value === null) return '';
+  const goal = Number(m[2]);
+  const ok = { '<=': value <= goal, '<': value < goal, '>=': value >= goal, '>': value > goal }[m[1]];
+  return ok ? 'met' : 'NOT met';
+}
+
+function num(value) {
+  if (value === null || value === undefined) return '';
+  const abs = Math.abs(value);
+  const digits = abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 1 ? 2 : 3;
+  return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+function table(results) {
+  const rows = [];
+  for (const r of results) {
+    const bench = r.file.replace(/\.mjs$/, '');
+    if (r.code !== 0) rows.push([bench, `FAILED (exit ${r.code})`, '', '', '', '', '', '']);
+    for (const line of r.lines) {
+      if (line.invalid) rows.push([bench, `unreadable line: ${line.invalid.slice(0, 60)}`, '', '', '', '', '', '']);
+      else if (line.skipped) rows.push([bench, `skipped: ${line.skipped}`, '', '', '', '', '', '']);
+      else {
+        const base = line.baseline;
+        const ratio = base && base.value ? line.value / base.value : null;
+        rows.push([
+          bench,
+          line.name,
+          num(line.value),
+          line.unit,
+          line.target ?? '',
+          met(line.value, line.target),
+          base ? `${base.name}: ${num(base.value)}` : '',
+          ratio === null ? '' : `${num(ratio)}x`,
+        ]);
       }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-  });
+    }
+    if (r.code === 0 && r.lines.length === 0) rows.push([bench, 'printed no BENCH line', '', '', '', '', '', '']);
+  }
+  const header = ['bench', 'figure', 'value', 'unit', 'target', '', 'baseline (same run)', 'vs baseline'];
+  const out = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => ([2, 7].includes(i) ? '---:' : '---')).join('|')}|`];
+  for (const row of rows) out.push(`| ${row.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`);
+  return out.join('\n');
 }
 
-async function prepare(url) {
-  const login = await fetch(`${url}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }),
-  });
-  const token = await login.text();
-  const created = await fetch(`${url}/user-management/groups`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ group: { name: `bench-${Date.now()}` } }),
-  });
-  const { data } = await created.json();
-  return { path: `/user-management/groups/${data._id}`, headers: { authorization: `Bearer ${token}` } };
-}
-
-async function load(name, url, req) {
-  // warm-up, then the measured run
-  await autocannon({ url: `${url}${req.path}`, headers: req.headers, connections: CONNECTIONS, duration: 2 });
-  const r = await autocannon({ url: `${url}${req.path}`, headers: req.headers, connections: CONNECTIONS, duration: DURATION_S });
-  const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad > 0) throw new Error(`${name}: ${bad} failed requests (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})`);
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
-}
-
-const results = [];
-try {
-  const http = await start([path.join(here, 'baselines.mjs'), 'http'], {}, /listening (\d+)/);
-  results.push(await load('bare node:http', `http://127.0.0.1:${http.match[1]}`, { path: '/user-management/groups/x', headers: {} }));
-  http.child.kill('SIGTERM');
-
-  const ex = await start([path.join(here, 'baselines.mjs'), 'express'], {}, /listening (\d+)/);
-  results.push(await load('bare express 5', `http://127.0.0.1:${ex.match[1]}`, { path: '/user-management/groups/x', headers: {} }));
-  ex.child.kill('SIGTERM');
-
-  const sa = await start([path.join(here, 'platform.mjs')], { NAP_ADMIN_PASSWORD: PASSWORD }, /listening (http:\/\/\S+)/);
-  results.push(await load('NAP standalone', sa.match[1], await prepare(sa.match[1])));
-  sa.child.kill('SIGTERM');
-
-  const nats = await startNats();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-dist-'));
-  const env = {
-    NAP_NATS_URL: nats,
-    NAP_DATA_DIR: dataDir,
-    NAP_ADMIN_PASSWORD: PASSWORD,
-    NAP_PORT: '0',
-    NAP_LOG_LEVEL: 'warn',
-    NAP_SECRET_KEY: 'bench-secret-key-of-32-characters',
-  };
-  await start(['services/admin/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /Service admin is serving/);
-  const gw = await start(['gateway/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /"url":"(http:\/\/[^"]+)"/);
-  results.push(await load('NAP distributed (NATS)', gw.match[1], await prepare(gw.match[1])));
-} finally {
-  for (const c of children) c.kill('SIGTERM');
-}
-
-const [node, express] = results;
-console.log(`\nGET /user-management/groups/:id, ${CONNECTIONS} connections, ${DURATION_S} s each, ${os.cpus().length} cores\n`);
-console.log('| server | req/s | p50 ms | p99 ms | vs node:http | vs express |');
-console.log('|---|---:|---:|---:|---:|---:|');
-for (const r of results) {
-  console.log(
-    `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / node.rps).toFixed(2)} | ${(r.rps / express.rps).toFixed(2)} |`,
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const { benches, orphans } = discover();
+  if (args.list) {
+    if (args.json) console.log(JSON.stringify({ benches, orphans }));
+    else for (const b of benches) console.log(b);
+    return 0;
+  }
+  const unknown = args.names.filter((n) => !benches.includes(n));
+  if (unknown.length > 0) {
+    console.error(`No benchmark ${unknown.join(', ')}; the benchmarks are ${benches.join(', ')}`);
+    return 2;
+  }
+  const chosen = args.names.length > 0 ? args.names : benches;
+  const quiet = args.jobs > 1;
+  const results = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(args.jobs, chosen.length) }, async () => {
+      while (next < chosen.length) {
+        const file = chosen[next];
+        next += 1;
+        if (!quiet) console.log(`\n──── ${file}${args.smoke ? ' --smoke' : ''} ────`);
+        const result = await runBench(file, { smoke: args.smoke, quiet });
+        if (quiet) console.log(`${file}: exit ${result.code} in ${result.seconds.toFixed(1)} s`);
+        results.push(result);
+      }
+    }),
   );
+  results.sort((a, b) => chosen.indexOf(a.file) - chosen.indexOf(b.file));
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  console.log(
+    `\n${args.smoke ? 'Smoke run (figures mean nothing): ' : ''}${results.length} benchmarks, ${os.cpus().length} cores, node ${process.version}, load ${load}\n`,
+  );
+  console.log(table(results));
+  if (orphans.length > 0)
+    console.log(`\nNot benchmarks and used by none (they print no BENCH line; see test/bench/README.md): ${orphans.join(', ')}`);
+  const failed = results.filter((r) => r.code !== 0);
+  if (failed.length > 0) {
+    for (const f of failed) if (quiet) console.error(`\n──── ${f.file} failed (exit ${f.code}) ────\n${f.output.slice(-4000)}`);
+    console.error(`\n${failed.length} benchmark(s) failed: ${failed.map((f) => f.file).join(', ')}`);
+    return 1;
+  }
+  return 0;
 }
-const sa = results[2];
-const dist = results[3];
-console.log(
-  `\ntargets (issue 9): standalone >= 0.7 of express (${(sa.rps / express.rps).toFixed(2)}), distributed >= 0.5 of express (${(dist.rps / express.rps).toFixed(2)})`,
-);
-process.exit(0);
+
+process.exitCode = await main();

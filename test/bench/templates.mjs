@@ -10,12 +10,16 @@
 // the cost of the round trip itself (JSON over a pipe to Python and back) without any Jinja2.
 // 3. The same steady rate through HTTP (gateway → bus → studio → worker), with an HTTP baseline of
 //    GET /automation-studio/templates/:id (gateway → bus → studio → store).
+// `--smoke`: 20 requests/s for half a second each (proves it runs).
 import { createRequire } from 'node:module';
+import { report, size } from './report.mjs';
 import { startBenchPlatform } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
-const RATE = Number(process.env.NAP_BENCH_TEMPLATE_RATE ?? 200);
-const SECONDS = Number(process.env.NAP_BENCH_TEMPLATE_SECONDS ?? 5);
+const RATE = Number(process.env.NAP_BENCH_TEMPLATE_RATE ?? size(200, 20));
+const SECONDS = Number(process.env.NAP_BENCH_TEMPLATE_SECONDS ?? size(5, 0.5));
+const WARM_UP = size(500, 5);
+const LOOP_SECONDS = size(3, 0.3);
 const GOAL_P50_MS = 2;
 
 const { createTemplateRenderer, loadTemplateRendererConfig } = require('../../services/studio/dist/index.js');
@@ -111,7 +115,7 @@ async function throughPool() {
     console.log(
       `Worker pool: ${config.workers} workers, ${config.python} (Python ${v.python}, Jinja2 ${v.jinja2}, TextFSM ${v.textfsm}); template renders ${sample.split('\n').length} lines`,
     );
-    for (let i = 0; i < 500; i++) await Promise.all([render(), echo()]);
+    for (let i = 0; i < WARM_UP; i++) await Promise.all([render(), echo()]);
 
     console.log(`Steady ${RATE} requests/s for ${SECONDS} s through the pool (goal: render p50 < ${GOAL_P50_MS} ms):`);
     const base = await steady(echo);
@@ -128,12 +132,28 @@ async function throughPool() {
     );
 
     console.log('Throughput, 8 requests in flight:');
-    const echoRate = await closedLoop(echo);
-    const renderRate = await closedLoop(render);
+    const echoRate = await closedLoop(echo, 8, LOOP_SECONDS);
+    const renderRate = await closedLoop(render, 8, LOOP_SECONDS);
     console.log(`  baseline: echo round trip                      ${Math.round(echoRate).toLocaleString('en-US').padStart(8)} /s`);
     console.log(
       `  renderJinja                                    ${Math.round(renderRate).toLocaleString('en-US').padStart(8)} /s   ratio ${(renderRate / echoRate).toFixed(2)}`,
     );
+    const echoP50 = { name: 'echo round trip p50', value: base.p50 };
+    report({ name: `renderJinja p50 at ${RATE}/s`, value: rendered.p50, unit: 'ms', target: `< ${GOAL_P50_MS}`, baseline: echoP50 });
+    report({
+      name: `renderJinja p50 at ${RATE}/s, a new text each time`,
+      value: uncached.p50,
+      unit: 'ms',
+      baseline: echoP50,
+      better: 'lower',
+    });
+    report({
+      name: 'renderJinja, 8 in flight',
+      value: renderRate,
+      unit: 'req/s',
+      baseline: { name: 'echo round trip, 8 in flight', value: echoRate },
+      better: 'higher',
+    });
   } finally {
     await renderer.close();
   }
@@ -151,13 +171,20 @@ async function throughHttp() {
     const id = created.data._id;
     const render = () => call('POST', '/template_builder/templates/bench/renderJinja', { context: CONTEXT }, token);
     const get = () => call('GET', `/automation-studio/templates/${id}`, undefined, token);
-    for (let i = 0; i < 300; i++) await Promise.all([render(), get()]);
+    for (let i = 0; i < WARM_UP; i++) await Promise.all([render(), get()]);
     console.log(`Steady ${RATE} requests/s for ${SECONDS} s through HTTP (gateway, bus, studio):`);
     const base = await steady(get);
     line('baseline: GET /automation-studio/templates/:id', base);
     const rendered = await steady(render);
     line('POST /template_builder/templates/:name/renderJinja', rendered);
     console.log(`  ratio render / get p50: ${(rendered.p50 / base.p50).toFixed(2)}`);
+    report({
+      name: `POST /template_builder/templates/:name/renderJinja p50 at ${RATE}/s`,
+      value: rendered.p50,
+      unit: 'ms',
+      baseline: { name: 'GET /automation-studio/templates/:id p50', value: base.p50 },
+      better: 'lower',
+    });
   } finally {
     await stop();
   }

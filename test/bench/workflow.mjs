@@ -9,17 +9,20 @@
 //     p50/p95 latency through HTTP, against a point read of one job (GET /operations-manager/jobs/:id)
 //     as the baseline in the same run.
 // Targets (issue 3): >= 2,000 transitions/s standalone, p50 < 5 ms; filtered page p95 < 50 ms.
+// (Pages against the size of history: pages.mjs.) `--smoke`: 1 round of 3 jobs, 2,000 stored jobs,
+// 20 page requests (proves it runs).
 import { createRequire } from 'node:module';
+import { report, size } from './report.mjs';
 import { startBenchPlatform, watchJobs } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
 const { startNatsServer } = require('../../packages/testing/dist/index.js');
 
 const CHAIN = 20;
-const CONCURRENT = 50;
-const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? 3);
-const JOBS = Number(process.env.NAP_BENCH_JOBS ?? 100_000);
-const PAGE_REQUESTS = Number(process.env.NAP_BENCH_PAGES ?? 300);
+const CONCURRENT = size(50, 3);
+const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? size(3, 1));
+const JOBS = Number(process.env.NAP_BENCH_JOBS ?? size(100_000, 2_000));
+const PAGE_REQUESTS = Number(process.env.NAP_BENCH_PAGES ?? size(300, 20));
 
 function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;
@@ -273,6 +276,10 @@ try {
   console.log(
     `  target: >= 2000 transitions/s standalone (${standalone.perSecond >= 2000 ? 'met' : 'NOT met'}), p50 < 5 ms (${standalone.p50 < 5 ? 'met' : 'NOT met'})`,
   );
+  const floorRate = { name: floor.label, value: floor.perSecond };
+  report({ name: 'transitions standalone', value: standalone.perSecond, unit: 'transitions/s', target: '>= 2000', baseline: floorRate });
+  report({ name: 'transition latency p50 standalone', value: standalone.p50, unit: 'ms', target: '< 5' });
+  report({ name: 'transitions over nats-server', value: overNats.perSecond, unit: 'transitions/s', baseline: floorRate, better: 'higher' });
 
   const pages = await filteredPages();
   console.log(
@@ -283,6 +290,13 @@ try {
     `  filtered page (status/name/owner/in/range, limit 25)   p50 ${fmt(pages.page.p50)} ms  p95 ${fmt(pages.page.p95)} ms  (${fmt(pages.page.p95 / pages.point.p95, 2)}x the point read)`,
   );
   console.log(`  target: p95 < 50 ms (${pages.page.p95 < 50 ? 'met' : 'NOT met'})`);
+  report({
+    name: `filtered page p95 over ${JOBS} jobs`,
+    value: pages.page.p95,
+    unit: 'ms',
+    target: '< 50',
+    baseline: { name: 'point read GET /operations-manager/jobs/:id p95', value: pages.point.p95 },
+  });
 } finally {
   await nats.stop();
 }

@@ -141,6 +141,63 @@ describe('GET /operations-manager/jobs', () => {
     expect(desc.items[0]).toHaveProperty('status');
   });
 
+  it('pages with after (keyset) through the same jobs in the same order as skip, for any sort and filter', async () => {
+    for (const query of [
+      '',
+      'equals[status]=complete',
+      'sort=name&order=1',
+      'sort=metrics.run_time&order=-1',
+      'in[status]=error,canceled&sort=status',
+    ]) {
+      const bySkip: string[] = [];
+      for (let skip = 0; ; skip += 7) {
+        const res = await page(`${query}&limit=7&skip=${skip}&include=_id`);
+        bySkip.push(...res.items.map((j) => j._id as string));
+        if (res.nextPageSkip === null) break;
+      }
+      const byAfter: string[] = [];
+      let after: string | null | undefined;
+      for (let i = 0; i < 20; i += 1) {
+        const res = await page(`${query}&limit=7&include=_id${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+        expect(res.totalExact).toBe(true);
+        byAfter.push(...res.items.map((j) => j._id as string));
+        after = res.nextPageAfter;
+        if (after === null) break;
+      }
+      expect({ query, ids: byAfter }).toEqual({ query, ids: bySkip });
+      expect(new Set(byAfter).size).toBe((await page(query)).total);
+    }
+  });
+
+  it('refuses an after token of another sort, or one it did not make, with 400 JOB_QUERY_INVALID', async () => {
+    const first = await page('limit=5');
+    expect(typeof first.nextPageAfter).toBe('string');
+    for (const query of [
+      `sort=name&after=${encodeURIComponent(first.nextPageAfter as string)}`,
+      `order=1&after=${encodeURIComponent(first.nextPageAfter as string)}`,
+      'after=not-a-token',
+    ]) {
+      const res = await call('GET', `/operations-manager/jobs?${query}`);
+      expect({ query, status: res.status, code: (res.body as { code: string }).code }).toEqual({
+        query,
+        status: 400,
+        code: 'JOB_QUERY_INVALID',
+      });
+    }
+  });
+
+  it('refuses after on the task list, which pages with skip', async () => {
+    const res = await call('GET', '/operations-manager/tasks?after=abc');
+    expect({ status: res.status, code: (res.body as { code: string }).code }).toEqual({ status: 400, code: 'JOB_QUERY_INVALID' });
+  });
+
+  it('says in hints when a sort is not served by an index, and still sorts by it', async () => {
+    const res = await page('sort=variables.data.n&order=1&limit=2&include=variables');
+    expect(res.items.map((j) => (j.variables as { data: { n: number } }).data.n)).toEqual([0, 1]);
+    expect(res.hints.join(' ')).toContain('sort variables.data.n is not served by an index');
+    expect((await page('sort=name')).hints).toEqual([]);
+  });
+
   it('takes q as a JSON expression with and, or and not, or as free text', async () => {
     const q = (expr: unknown) => page(`q=${encodeURIComponent(JSON.stringify(expr))}`);
     expect((await q({ and: [{ equals: { name: 'q-alpha' } }, { lt: { 'variables.data.n': 6 } }] })).total).toBe(4);
@@ -219,7 +276,24 @@ describe('getJobList', () => {
     const list = res.body as JobList;
     expect(list).toMatchObject({ total: 10, skip: 2, limit: 3 });
     expect(list.results.map((j) => (j.variables as { data: { n: number } }).data.n)).toEqual([23, 20, 17]);
-    expect((await call('POST', '/workflow_engine/getJobList/all', { options: {} })).body).toMatchObject({ total: 30 });
+    expect((await call('POST', '/workflow_engine/getJobList/all', { options: {} })).body).toMatchObject({ total: 30, totalExact: true });
+    // keyset paging through getJobList's options.page.after gives what skip gives
+    const seen: string[] = [];
+    let after: string | null | undefined;
+    for (let i = 0; i < 10; i += 1) {
+      const next = await call('POST', '/workflow_engine/getJobList/all', {
+        options: { page: { limit: 8, ...(after ? { after } : {}) }, sort: { field: 'name', direction: 1 } },
+      });
+      expect(next.status).toBe(200);
+      const body = next.body as JobList;
+      seen.push(...body.results.map((j) => j._id));
+      after = body.nextPageAfter;
+      if (after === null) break;
+    }
+    const all = (
+      await call('POST', '/workflow_engine/getJobList/all', { options: { page: { limit: 100 }, sort: { field: 'name', direction: 1 } } })
+    ).body as JobList;
+    expect(seen).toEqual(all.results.map((j) => j._id));
     expect((await call('POST', '/workflow_engine/getJobList/sleeping', { options: {} })).status).toBe(400);
     expect((await call('POST', '/workflow_engine/getJobList/all', { options: { filter: { $where: 'x' } } })).status).toBe(400);
     expect((await call('POST', '/workflow_engine/getJobList/all', { options: { filter: { name: { $ne: 'x' } } } })).status).toBe(400);

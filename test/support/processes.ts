@@ -46,3 +46,31 @@ export async function startNapProcess(entry: string, env: Record<string, string>
     },
   };
 }
+
+/**
+ * The environment of a NAP process of a distributed test: the nats-server, the data directory the
+ * processes share, the first administrator's password, a fixed secret key and a free port, with
+ * `extra` settings laid over them.
+ */
+export function distributedEnv(
+  natsUrl: string,
+  dataDir: string,
+  adminPassword: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NAP_NATS_URL: natsUrl,
+    NAP_DATA_DIR: dataDir,
+    NAP_ADMIN_PASSWORD: adminPassword,
+    NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!',
+    NAP_PORT: '0',
+    ...extra,
+  };
+}
+
+/** The URL a gateway process logged when it began listening. */
+export function gatewayUrl(gateway: NapProcess): string {
+  const match = /"url":"(https?:\/\/[^"]+)"/.exec(gateway.output());
+  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
+  return match[1];
+}

@@ -8,7 +8,10 @@ import type { Client } from '../http/client';
 import { describeDocument, serialize, statusColor, table } from '../output/format';
 import type { Doc } from '../resources/documents';
 import { field, isDoc, unwrap } from '../resources/documents';
+import type { Found } from '../resources/lookup';
 import { deleteFound, exportDocument, fullDocument, listAll, lookup, mustFind } from '../resources/lookup';
+import type { PortableOptions } from '../resources/portable';
+import { importPortable, OMITTED_SECRETS, portableOf } from '../resources/portable';
 import type { ResourceDef, Verb } from '../resources/registry';
 import { findResource, RESOURCES } from '../resources/registry';
 
@@ -71,10 +74,18 @@ export async function createCommand(ctx: Context, word: string, opts: { file?: s
   requireVerb(def, 'create');
   if (opts.file === undefined) throw usage(`nap create ${def.singular} needs -f FILE (JSON or YAML; - for stdin)`);
   const create = def.create;
-  if (create === undefined) throw new CliError(`nap create ${def.singular}: the platform has no route for it`, EXIT.USAGE);
+  const docs = readDocuments(opts.file);
   const client = ctx.client();
+  if (create === undefined && def.portable?.create !== undefined) {
+    // no route of its own (device groups): written as an import that replaces nothing
+    const answers = await importPortable(client, def, docs, false, portableOptions(ctx, def, {}));
+    if (ctx.format === 'human') for (const doc of docs) ctx.out(`created ${label(def, doc)}`);
+    else ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
+    return;
+  }
+  if (create === undefined) throw new CliError(`nap create ${def.singular}: the platform has no route for it`, EXIT.USAGE);
   const created: unknown[] = [];
-  for (const doc of readDocuments(opts.file)) {
+  for (const doc of docs) {
     const res = await client.request({ method: create.route.method, path: create.route.path, json: create.wrap(doc) });
     const stored = unwrap(res.body);
     created.push(stored);
@@ -86,12 +97,18 @@ export async function createCommand(ctx: Context, word: string, opts: { file?: s
 export async function deleteCommand(ctx: Context, word: string, names: string[]): Promise<void> {
   const def = resourceOf(word);
   requireVerb(def, 'delete');
-  if (def.delete === undefined) throw new CliError(`nap delete ${def.singular}: the platform has no route for it`, EXIT.USAGE);
+  const remove =
+    def.delete !== undefined
+      ? (client: Client, found: Found) => deleteFound(client, def, found)
+      : def.portable?.delete !== undefined
+        ? portableOf(def).delete
+        : undefined;
+  if (remove === undefined) throw new CliError(`nap delete ${def.singular}: the platform has no route for it`, EXIT.USAGE);
   const client = ctx.client();
   const answers: unknown[] = [];
   for (const name of names) {
     const found = await mustFind(client, def, name);
-    answers.push(await deleteFound(client, def, found));
+    answers.push(await remove(client, found));
     if (ctx.format === 'human') ctx.out(`deleted ${label(def, found.doc)}`);
   }
   if (ctx.format !== 'human') ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
@@ -103,9 +120,52 @@ function refusals(body: unknown): string[] {
   return body.imported.filter((i): i is Doc => isDoc(i) && i.success === false).map((i) => String(i.message ?? 'refused'));
 }
 
-/** Imports documents into one platform; `replace` deletes a document of the same name first. */
-export async function importDocuments(ctx: Context, client: Client, def: ResourceDef, docs: Doc[], replace: boolean): Promise<unknown[]> {
+/** `--secret-from-env MEMBER=VAR` and `--password-from-env VAR`: what they name, read from the environment. */
+export interface SecretFlags {
+  secretFromEnv?: string[];
+  passwordFromEnv?: string;
+}
+
+function fromEnv(ctx: Context, flag: string, variable: string): string {
+  const value = ctx.io.env[variable];
+  if (value === undefined || value === '') throw usage(`${flag} ${variable}: the environment variable ${variable} is not set`);
+  return value;
+}
+
+/** The options of a portable import; the secret flags only where the resource has a portable form. */
+export function portableOptions(ctx: Context, def: ResourceDef, flags: SecretFlags): PortableOptions {
+  const secrets: Record<string, string> = {};
+  const given = (flags.secretFromEnv ?? []).length > 0 || flags.passwordFromEnv !== undefined;
+  if (given && def.portable === undefined)
+    throw usage(`--secret-from-env and --password-from-env are for resources nap exports without their secrets, not ${def.plural}`);
+  if (flags.passwordFromEnv !== undefined) {
+    if (def.plural !== 'accounts') throw usage(`--password-from-env is for accounts; for ${def.plural} use --secret-from-env MEMBER=VAR`);
+    secrets.password = fromEnv(ctx, '--password-from-env', flags.passwordFromEnv);
+  }
+  for (const pair of flags.secretFromEnv ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0 || eq === pair.length - 1)
+      throw usage(`--secret-from-env ${pair}: expected MEMBER=VAR, e.g. variables.gw_password=EDGE_PASSWORD`);
+    secrets[pair.slice(0, eq)] = fromEnv(ctx, '--secret-from-env', pair.slice(eq + 1));
+  }
+  return { secrets, note: (line) => ctx.note(line) };
+}
+
+/**
+ * Imports documents into one platform. With an import route, `replace` deletes a document of the
+ * same name first; a resource in nap's portable form is created, or with `replace` updated in place.
+ */
+export async function importDocuments(
+  ctx: Context,
+  client: Client,
+  def: ResourceDef,
+  docs: Doc[],
+  replace: boolean,
+  flags: SecretFlags = {},
+): Promise<unknown[]> {
   const spec = def.import;
+  const options = portableOptions(ctx, def, flags);
+  if (spec === undefined && def.portable !== undefined) return importPortable(client, def, docs, replace, options);
   if (spec === undefined) throw new CliError(`nap import ${def.singular}: the platform has no route for it`, EXIT.USAGE);
   for (const doc of docs) {
     const name = def.nameOf(doc);
@@ -135,7 +195,12 @@ export interface GitOptions {
   message?: string;
 }
 
-export async function importCommand(ctx: Context, word: string, target: string, opts: GitOptions & { replace?: boolean }): Promise<void> {
+export async function importCommand(
+  ctx: Context,
+  word: string,
+  target: string,
+  opts: GitOptions & SecretFlags & { replace?: boolean },
+): Promise<void> {
   const def = resourceOf(word);
   requireVerb(def, 'import');
   const client = ctx.client();
@@ -144,7 +209,7 @@ export async function importCommand(ctx: Context, word: string, target: string, 
     if (opts.repository !== undefined && !resolved.startsWith(path.resolve(root))) throw usage(`${target} is outside the repository`);
     const docs = importFiles(resolved, def.kind).flatMap(readDocuments);
     const answers = await ctx.spin(`Importing ${docs.length} ${def.plural}`, () =>
-      importDocuments(ctx, client, def, docs, opts.replace === true),
+      importDocuments(ctx, client, def, docs, opts.replace === true, opts),
     );
     if (ctx.format === 'human') for (const doc of docs) ctx.out(`imported ${label(def, doc)}`);
     else ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
@@ -164,13 +229,26 @@ function writeDocument(dir: string, file: string, doc: unknown): string {
   return full;
 }
 
+/** The document as the platform exports it, or in nap's portable form where it has no export route. */
+async function exported(ctx: Context, client: Client, def: ResourceDef, found: Found, noteSecrets = true): Promise<Doc> {
+  if (def.export !== undefined) return exportDocument(client, def, found);
+  if (def.portable === undefined) throw new CliError(`nap export ${def.singular}: the platform has no route for it`, EXIT.USAGE);
+  const doc = await portableOf(def).export(client, found);
+  const omitted = doc[OMITTED_SECRETS];
+  if (noteSecrets && Array.isArray(omitted) && omitted.length > 0)
+    ctx.note(
+      `${label(def, doc)}: its secrets are not exported (${omitted.join(', ')}); give them on import with --secret-from-env MEMBER=VAR`,
+    );
+  return doc;
+}
+
 export async function exportCommand(ctx: Context, word: string, name: string, opts: GitOptions & { path?: string }): Promise<void> {
   const def = resourceOf(word);
   requireVerb(def, 'export');
   const client = ctx.client();
   const found = await mustFind(client, def, name);
-  const doc = await exportDocument(client, def, found);
-  const file = exportFileName(def.nameOf(doc) ?? found.name ?? name, def.kind);
+  const doc = await exported(ctx, client, def, found);
+  const file = exportFileName(def.fileName?.(doc) ?? def.nameOf(doc) ?? found.name ?? name, def.kind);
   if (opts.repository !== undefined) {
     const repository = opts.repository;
     const pushed = await withClone({ repository, reference: opts.reference, debug: debugLog(ctx) }, true, async (dir) => {
@@ -205,19 +283,21 @@ export async function copyCommand(
   ctx: Context,
   word: string,
   name: string,
-  opts: { from?: string; to?: string; replace?: boolean },
+  opts: SecretFlags & { from?: string; to?: string; replace?: boolean },
 ): Promise<void> {
   const def = resourceOf(word);
   requireVerb(def, 'copy');
-  if (def.export === undefined || def.import === undefined)
+  if ((def.export === undefined || def.import === undefined) && def.portable === undefined)
     throw new CliError(`nap copy ${def.singular}: the platform cannot export and import it`, EXIT.USAGE);
   if (opts.from === undefined && opts.to === undefined) throw usage('nap copy needs --from PROFILE and/or --to PROFILE');
   const from = ctx.client(opts.from);
   const to = ctx.client(opts.to);
   if (from.url === to.url && (opts.from ?? '') === (opts.to ?? '')) throw usage('--from and --to name the same profile');
+  portableOptions(ctx, def, opts); // the flags checked before anything is read
   const found = await mustFind(from, def, name);
-  const doc = await exportDocument(from, def, found);
-  const answers = await importDocuments(ctx, to, def, [doc], opts.replace === true);
+  // what the target lacks is said by the import, which knows whether it created or updated
+  const doc = await exported(ctx, from, def, found, false);
+  const answers = await importDocuments(ctx, to, def, [doc], opts.replace === true, opts);
   if (ctx.format === 'human')
     ctx.out(`copied ${label(def, doc)} from ${from.profile.name} (${from.url}) to ${to.profile.name} (${to.url})`);
   else ctx.print(answers[0], () => '');

@@ -80,6 +80,11 @@ export async function lookup(client: Client, def: ResourceDef, nameOrId: string)
     const doc = await fetchOne(client, def, nameOrId);
     return doc === undefined ? undefined : found(doc);
   }
+  if (def.idFirst === true && def.get !== undefined) {
+    // an id names one document directly; reading the whole list (every job) to find it would not scale
+    const doc = await fetchOne(client, def, nameOrId);
+    if (doc !== undefined) return found(doc);
+  }
   const list = def.list;
   if (list !== undefined) {
     let candidates: Doc[];

@@ -42,6 +42,8 @@ export interface WriteSpec {
   route: Route;
   /** The body the route takes for one document. */
   wrap: (doc: Doc) => unknown;
+  /** When the verb is served by a route named for another verb: why, for the reference. */
+  via?: string;
 }
 
 export interface ImportSpec {
@@ -55,6 +57,22 @@ export interface ExportSpec {
   route: Route;
   key: 'id' | 'name';
   body?: (key: string, doc: Doc) => Doc;
+  /** What the export holds when it is not the platform's export document, for the reference. */
+  via?: string;
+}
+
+/**
+ * A resource the platform has no export or import route for, which `nap` still exports, imports
+ * and copies: in its own portable form (cli/src/resources/portable.ts does the work), written
+ * with the routes that create and update it.
+ */
+export interface PortableSpec {
+  /** What the exported document holds, for the reference. */
+  form: string;
+  /** How `create` works without a route of its own, for the reference. */
+  create?: string;
+  /** How `delete` works without a route of its own, for the reference. */
+  delete?: string;
 }
 
 export interface Column {
@@ -82,6 +100,12 @@ export interface ResourceDef {
   delete?: ExportSpec;
   import?: ImportSpec;
   export?: ExportSpec;
+  /** No export/import route: exported, imported and copied in nap's own portable form. */
+  portable?: PortableSpec;
+  /** Looked up by id first (the get route), then by name: for documents people name by id (jobs). */
+  idFirst?: boolean;
+  /** The file name of an export when it is not the name (`<fileName>.<kind>.json`). */
+  fileName?: (doc: Doc) => string | undefined;
   /** Verbs the platform has no route for, with what to do instead. */
   gaps: Partial<Record<Verb, string>>;
 }
@@ -98,8 +122,6 @@ const byName = (doc: Doc): string | undefined => str(doc.name);
 const NAME: Column = { header: 'NAME', path: 'name' };
 const ID: Column = { header: 'ID', path: '_id' };
 const DESCRIPTION: Column = { header: 'DESCRIPTION', path: 'description' };
-
-const NO_COPY = 'the platform has no route to export or import it, so it cannot be copied';
 
 export const RESOURCES: readonly ResourceDef[] = [
   {
@@ -215,10 +237,15 @@ export const RESOURCES: readonly ResourceDef[] = [
     columns: [NAME, DESCRIPTION, { header: 'COMPONENTS', path: (d) => (Array.isArray(d.components) ? d.components.length : 0) }, ID],
     list: { route: GET('/automation-studio/projects'), paged: true, byName: equalsName },
     get: { route: GET('/automation-studio/projects/:id'), key: 'id' },
+    create: {
+      route: POST('/automation-studio/projects/import'),
+      wrap: (doc) => ({ project: doc }),
+      via: '`POST /automation-studio/projects/import`, the only route that makes a project: the file is a project as `nap export project` writes it (`name` and `components`, which may be empty); a project of that name is refused (409)',
+    },
     delete: { route: DELETE('/automation-studio/projects/:id'), key: 'id' },
     import: { route: POST('/automation-studio/projects/import'), wrap: (docs) => ({ project: docs[0] }), one: true },
     export: { route: GET('/automation-studio/projects/:id/export'), key: 'id' },
-    gaps: { create: 'the platform has no route that creates a project: write its export document and use `nap import project FILE`' },
+    gaps: {},
   },
   {
     plural: 'automations',
@@ -294,11 +321,10 @@ export const RESOURCES: readonly ResourceDef[] = [
     get: { route: GET('/integrations/:name'), key: 'name' },
     create: { route: POST('/integrations'), wrap: (doc) => ({ properties: doc }) },
     delete: { route: DELETE('/integrations/:name'), key: 'name' },
-    gaps: {
-      import: 'the platform has no import route for integrations: use `nap create integration -f FILE`',
-      export: 'the platform has no export route for integrations: `nap describe integration NAME -o json` shows it',
-      copy: NO_COPY,
+    portable: {
+      form: '`name`, `model`, `type` and `properties` as `GET /integrations/:name` answers them, without the secrets (answered `********`), whose members `omittedSecrets` lists; imported with `POST /integrations`, or with `--replace` `PUT /integrations/:name`, which keeps the secrets stored there',
     },
+    gaps: {},
   },
   {
     plural: 'integration-models',
@@ -335,10 +361,15 @@ export const RESOURCES: readonly ResourceDef[] = [
     ],
     list: { route: GET('/prebuilts') },
     get: { route: GET('/prebuilts/:id'), key: 'id' },
+    create: {
+      route: POST('/prebuilts/import'),
+      wrap: (doc) => ({ prebuilt: doc }),
+      via: '`POST /prebuilts/import`, the only route that installs a prebuilt: the file is a package (`metadata`, `manifest`, `bundles`); an installed prebuilt of that name is refused (409)',
+    },
     delete: { route: DELETE('/prebuilts/:id'), key: 'id' },
     import: { route: POST('/prebuilts/import'), wrap: (docs) => ({ prebuilt: docs[0] }), one: true },
     export: { route: GET('/prebuilts/:id/export'), key: 'id' },
-    gaps: { create: 'the platform has no route that creates a prebuilt: use `nap import prebuilt FILE`' },
+    gaps: {},
   },
   {
     plural: 'profiles',
@@ -372,11 +403,10 @@ export const RESOURCES: readonly ResourceDef[] = [
     get: { route: GET('/user-management/accounts/:accountId'), key: 'id' },
     create: { route: POST('/user-management/accounts'), wrap: (doc) => ({ account: doc }) },
     delete: { route: DELETE('/user-management/accounts/:accountId'), key: 'id' },
-    gaps: {
-      import: 'the platform has no import route for accounts: use `nap create account -f FILE`',
-      export: 'the platform has no export route for accounts (passwords are never answered): `nap describe account NAME -o json` shows one',
-      copy: NO_COPY,
+    portable: {
+      form: '`username`, `firstname`, `lastname`, `email`, `inactive`, and `groups` by name (ids differ between platforms); never a password (the platform answers none). Imported with `POST /user-management/accounts` and the groups of those names on the target; the password is `--password-from-env VAR`, else a random one nobody knows, and `nap` says an admin must set one. `--replace` updates the account in place (`PATCH /authorization/accounts/:accountId`, its groups, and its password only with `--password-from-env`). Accounts a sign-in method brought in (`provenance`) are not exported: the directory brings them in',
     },
+    gaps: {},
   },
   {
     plural: 'groups',
@@ -390,11 +420,10 @@ export const RESOURCES: readonly ResourceDef[] = [
     get: { route: GET('/user-management/groups/:groupId'), key: 'id' },
     create: { route: POST('/user-management/groups'), wrap: (doc) => ({ group: doc }) },
     delete: { route: DELETE('/user-management/groups/:groupId'), key: 'id' },
-    gaps: {
-      import: 'the platform has no import route for groups: use `nap create group -f FILE`',
-      export: 'the platform has no export route for groups: `nap describe group NAME -o json` shows one',
-      copy: NO_COPY,
+    portable: {
+      form: '`name`, `description` and `roles`; imported with `POST /user-management/groups`; `--replace` sets the roles of the group in place (`PUT /user-management/groups/:groupId/roles`, its id kept for the accounts in it) — no route changes a description, and `nap` says so when it differs. Groups a sign-in method brought in (`provenance`) are not exported',
     },
+    gaps: {},
   },
   {
     plural: 'roles',
@@ -425,12 +454,10 @@ export const RESOURCES: readonly ResourceDef[] = [
     get: { route: POST('/gw/getInventoryDevice'), key: 'name', body: (name) => ({ name }) },
     create: { route: POST('/gw/createInventoryDevice'), wrap: (doc) => doc },
     delete: { route: DELETE('/gw/deleteInventoryDevice'), key: 'name', body: (name) => ({ name }) },
-    gaps: {
-      import: 'the platform has no import route for devices: use `nap create device -f FILE` for each',
-      export:
-        'the platform has no export route for devices (their secrets are never answered): `nap describe device NAME -o json` shows one',
-      copy: NO_COPY,
+    portable: {
+      form: '`name`, `variables` without the secret ones (answered `********`; `omittedSecrets` lists them) and `groups`; imported with `POST /gw/createInventoryDevice`; with `--replace` the device is updated in place: its plain variables become those of the document, its secret variables stay',
     },
+    gaps: {},
   },
   {
     plural: 'device-groups',
@@ -441,14 +468,14 @@ export const RESOURCES: readonly ResourceDef[] = [
     nameOf: byName,
     columns: [NAME, { header: 'DEVICES', path: 'devices' }, DESCRIPTION],
     list: { route: POST('/gw/getInventoryGroups'), body: {} },
-    gaps: {
+    portable: {
+      form: '`name`, `description` and `devices` (the member names) as `POST /gw/getInventoryGroups` lists them; imported as `nap create device-group` makes one (below), and with `--replace` the group is also taken from the devices the document no longer names',
       create:
-        'device groups are created on the platform\'s bus only (no HTTP route): set a device\'s "groups" with `nap create device -f FILE`',
-      delete: 'the platform has no HTTP route that deletes a device group',
-      import: 'the platform has no HTTP route that imports device groups',
-      export: 'the platform has no HTTP route that exports device groups',
-      copy: NO_COPY,
+        'a device group lives on its devices over HTTP: `nap` adds the group to the `groups` of each device the file names (`POST /gw/createInventoryDevice`); the devices must exist, at least one is needed, and a description is not kept (only the bus stores one)',
+      delete:
+        'removes the group from the `groups` of each of its devices; a group record made on the bus (with a description) stays, empty, and `nap` says so (exit 1)',
     },
+    gaps: {},
   },
   {
     plural: 'jobs',
@@ -466,11 +493,17 @@ export const RESOURCES: readonly ResourceDef[] = [
     ],
     list: { route: GET('/operations-manager/jobs'), paged: true },
     get: { route: GET('/operations-manager/jobs/:jobId'), key: 'id' },
+    export: {
+      route: GET('/operations-manager/jobs/:jobId'),
+      key: 'id',
+      via: "the job's record as `GET /operations-manager/jobs/:jobId` answers it, ids and times kept (a record of a run, to keep or review; nothing imports it), written to `<id>.job.json`",
+    },
+    idFirst: true,
+    fileName: byId,
     gaps: {
       create: 'jobs are started, not created: use `nap run workflow NAME` or `nap run automation NAME`',
-      delete: 'the platform keeps every job for its audit: no route deletes one (`nap jobs cancel ID` stops a running one)',
-      import: 'the platform has no route that imports jobs',
-      export: 'the platform has no export route for jobs: `nap describe job ID -o json` shows one',
+      delete: 'the platform keeps every job for its audit: no route deletes or archives one (`nap jobs cancel ID` stops a running one)',
+      import: 'no route creates a job record: a job is a run, and `nap export job ID` keeps its record for review, not for import',
       copy: 'jobs cannot be copied: run the workflow on the other platform',
     },
   },

@@ -37,7 +37,8 @@ export function requireBuilt(): void {
   }
 }
 
-export async function startPlatform(password = 'cli-test-password'): Promise<Platform> {
+/** `env`: more of the platform's environment, for example `NAP_LDAP_*` for a directory. */
+export async function startPlatform(password = 'cli-test-password', env: NodeJS.ProcessEnv = {}): Promise<Platform> {
   requireBuilt();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-cli-platform-'));
@@ -49,6 +50,7 @@ export async function startPlatform(password = 'cli-test-password'): Promise<Pla
       NAP_DATA_DIR: dataDir,
       NAP_ADMIN_PASSWORD: password,
       NAP_LOG_LEVEL: 'error',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

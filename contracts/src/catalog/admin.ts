@@ -287,6 +287,17 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     }),
     response: accountRecord,
   },
+  {
+    name: 'unlockAccount',
+    summary: 'Let an account log in again at once after failed logins',
+    http: { method: 'POST', path: '/user-management/accounts/:accountId/unlock' },
+    roles: ADMIN,
+    response: acknowledgement(),
+    addition: true,
+    notes:
+      "Forgets the failed logins counted for the account's username, so its next login is not answered 429 LOGIN_THROTTLED. " +
+      'Failures counted for a source address are not forgotten: they end on their own (docs/security.md).',
+  },
   // groups
   {
     name: 'createGroup',
@@ -1055,7 +1066,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     contentType: 'text/plain',
     notes:
       'Body { user: { username, password } } or flat { username, password }. The token is answered as the bare token in text/plain (what existing clients read as the token) ' +
-      'and set as an HttpOnly token cookie. A token sent back wrapped in double quotes is accepted too.',
+      'and set as an HttpOnly token cookie. A token sent back wrapped in double quotes is accepted too. ' +
+      'After repeated failures for the username or from the address: 429 LOGIN_THROTTLED with Retry-After, the password not checked (docs/security.md).',
   },
   {
     name: 'oauthToken',
@@ -1068,7 +1080,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: oauthTokenResultSchema,
     timeoutMs: 10_000,
     addition: true,
-    notes: 'Form-encoded body only; a JSON body is 415.',
+    notes:
+      'Form-encoded body only; a JSON body is 415. Throttled like POST /login: 429 LOGIN_THROTTLED with Retry-After after repeated failures.',
   },
   // browser sign-in (additions): OIDC and SAML through the identity provider's pages
   {
@@ -1151,6 +1164,28 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     addition: true,
   },
   {
+    name: 'changeMyPassword',
+    summary: "Change the calling account's own password",
+    http: { method: 'PUT', path: '/whoami/password' },
+    roles: ROLE_SETS.any,
+    body: closed(
+      {
+        currentPassword: str({ minLength: 1, description: 'the password as it is now; never logged' }),
+        newPassword: str({
+          minLength: 8,
+          description: "the new password; must meet the active profile's authenticationProps.passwordRules",
+        }),
+      },
+      ['currentPassword', 'newPassword'],
+    ),
+    response: acknowledgement(),
+    timeoutMs: 10_000,
+    addition: true,
+    notes:
+      'A wrong currentPassword is refused with 403 CURRENT_PASSWORD_WRONG and counts as a failed login of the account (429 LOGIN_THROTTLED once throttled). ' +
+      "On success every other session of the account ends; the calling one goes on. A new password shorter than the rules' minLength: 400 naming body.newPassword.",
+  },
+  {
     name: 'mySession',
     summary: 'The session of the calling credentials',
     http: { method: 'GET', path: '/mySession' },
@@ -1179,7 +1214,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     timeoutMs: 10_000,
     addition: true,
     notes:
-      'Bus-only, called by the gateway for /login and Basic credentials. Wrong credentials: 401 UNAUTHENTICATED, without saying which part was wrong.',
+      'Bus-only, called by the gateway for Basic credentials (nap-client-address: the address throttled). Wrong credentials: 401 UNAUTHENTICATED, without saying which part was wrong; ' +
+      'repeated failures: 429 LOGIN_THROTTLED.',
   },
   {
     name: 'resolveSession',

@@ -6,6 +6,7 @@ import {
   anyValue,
   arr,
   bool,
+  closed,
   embed,
   int,
   literal,
@@ -337,6 +338,16 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       'Bus-only; the workflow engine reads the document it starts a job from. With both name and id, both must match. ' +
       "With from (a project member `@<project id>: <name>`), a plain name means that project's member of the name first, then the workflow of that plain name. " +
       '404 WORKFLOW_NOT_FOUND, 403 GROUP_ACCESS_DENIED.',
+  },
+  {
+    name: 'visibleWorkflows',
+    summary: 'Which of the given workflow names the caller may see',
+    roles: ROLE_SETS.read,
+    body: closed({ names: arr(str(), { maxItems: 500 }) }, ['names']),
+    response: closed({ names: arr(str(), { maxItems: 500 }) }, ['names']),
+    addition: true,
+    notes:
+      "Bus-only; the workflow engine's metrics routes ask it which workflows a caller who is not an admin may see figures of. Names of no workflow are left out.",
   },
   ...TEMPLATE_BUILDER_OPERATIONS,
   {

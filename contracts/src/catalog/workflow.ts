@@ -14,6 +14,13 @@ import {
   workersStatusSchema,
 } from '../schemas/engine';
 import { envelopeOf } from '../schemas/envelope';
+import {
+  JOB_ARCHIVE_CONTENT_TYPE,
+  archiveJobsBodySchema,
+  jobArchiveDownloadQuerySchema,
+  jobArchivePageSchema,
+  jobArchiveSchema,
+} from '../schemas/job-archive';
 import { deletedCountSchema, triggerEnvelopeSchema, triggerImportResultSchema, triggerPageSchema } from '../schemas/trigger';
 import {
   automationDocumentSchema,
@@ -95,7 +102,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'nextPageSkip and previousPageSkip are null at the ends. q is a JSON expression {"and":[…]}, {"or":[…]}, {"not":…} or a leaf {"<operator>":{"<field>":value}} ' +
       'with the operators above, or free text searched in name and description. dereference=ancestors,parent replaces job ids by { _id, name, status }. ' +
       'Field names are dotted paths of letters, digits, "_" and "-" (400 JOB_QUERY_INVALID otherwise); values are always data, never operators. ' +
-      'Non-admin callers see jobs without groups, jobs of their groups and jobs they started.',
+      'Non-admin callers see jobs without groups, jobs of their groups and jobs they started. ' +
+      'after=<nextPageAfter of the previous page> pages by keyset (same filters, sort and order): every page costs the same however deep; skip keeps working. ' +
+      'total counts matches up to 10,000 past skip; totalExact is false (and hints say so) when the count stopped there. ' +
+      'Which index serves which filter and sort: docs/indexes.md.',
   },
   // the spec's POST /workflow_engine/jobs/:jobId/retryTask
   {
@@ -139,7 +149,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     body: getJobListBodySchema,
     response: jobListSchema,
     notes:
-      'A read although it is a POST. Allowed values of :status are not shown by the spec; the service answers 400 for an unknown status.',
+      'A read although it is a POST. Allowed values of :status are not shown by the spec; the service answers 400 for an unknown status. ' +
+      'options.page.after (nextPageAfter of the previous list) pages by keyset; total counts up to 10,000 past skip (totalExact).',
   },
   // additions
   {
@@ -225,6 +236,45 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'The query members of GET /operations-manager/jobs, applied to tasks: fields id, name, summary, app, type, status, metrics.*, job._id, job.name, job.status ' +
       '(equals[status]=running, include=name,status). Items are { _id: <jobId>:<taskId>, id, name, summary, app, type, status, metrics, job: { _id, name, status } }, ' +
       'newest job first. The tasks of the 2,000 most recently started matching jobs are searched; narrow with job fields for older ones.',
+  },
+  // jobs kept and archived on purpose
+  {
+    name: 'archiveJobs',
+    summary: 'Archive finished jobs that ended before a moment',
+    http: { method: 'POST', path: '/operations-manager/jobs/archive' },
+    roles: ROLE_SETS.admin,
+    body: archiveJobsBodySchema,
+    response: jobArchiveSchema,
+    status: 202,
+    addition: true,
+    notes:
+      'Moves finished root jobs (complete, error, canceled; or only those of status) that ended before `before`, each with its child jobs, out of the live job store into an archive: ' +
+      'newline-delimited JSON, one job per line (the job as GET /operations-manager/jobs/:jobId shows it, large values included), gzip-compressed. ' +
+      'A running or paused job is never archived, nor a root whose child jobs are not all finished. Answers 202 with the archive in state running; ' +
+      'any workflow replica finishes it (in batches, resumed after a crash, no job lost or archived twice). Job and task metrics keep counting archived jobs.',
+  },
+  {
+    name: 'getJobArchives',
+    summary: 'List the job archives',
+    http: { method: 'GET', path: '/operations-manager/jobs/archives' },
+    roles: ROLE_SETS.admin,
+    query: listQuerySchema,
+    response: jobArchivePageSchema,
+    addition: true,
+    notes:
+      "Archives made on request and by the active profile's retention, newest first. Filter fields: _id, state, origin, requestedBy; sort by createdAt, completedAt, jobs, bytes.",
+  },
+  {
+    name: 'getJobArchive',
+    summary: 'Download a job archive',
+    http: { method: 'GET', path: '/operations-manager/jobs/archives/:archiveId' },
+    roles: ROLE_SETS.admin,
+    query: jobArchiveDownloadQuerySchema,
+    response: str({ description: 'gzip of newline-delimited JSON, one job per line' }),
+    contentType: JOB_ARCHIVE_CONTENT_TYPE,
+    addition: true,
+    notes:
+      'An attachment named <archive id>.ndjson.gz (gunzip it, then read one job per line). 409 JOB_ARCHIVE_NOT_READY while the archive is still running; 404 JOB_ARCHIVE_NOT_FOUND for an unknown id.',
   },
   {
     name: 'getAutomations',

@@ -50,6 +50,25 @@ export const SERVICE_SETTINGS_SCHEMAS = {
           maximum: 600_000,
           description: "bound of an integration or adapter call that names none (the profile's integrationProps.timeout); 30000 by default",
         }),
+        passwordMinLength: int({
+          minimum: 8,
+          maximum: 1024,
+          description: "fewest characters of a new password (the profile's authenticationProps.passwordRules.minLength); 12 by default",
+        }),
+        loginThrottle: closed(
+          {
+            accountFailures: int({ minimum: 1, maximum: 1000 }),
+            addressFailures: int({ minimum: 1, maximum: 1_000_000 }),
+            windowMinutes: int({ minimum: 1, maximum: 1440 }),
+            firstWaitSeconds: int({ minimum: 1, maximum: 86_400 }),
+            maxWaitMinutes: int({ minimum: 1, maximum: 1440 }),
+          },
+          [],
+          {
+            description:
+              "throttling of failed logins (the profile's authenticationProps.loginThrottle); by default 5 per username, 50 per address, forgotten after 15 quiet minutes, waits from 60 s doubling up to 15 min",
+          },
+        ),
       },
       [],
       { description: 'Live settings of AdminEssentials (the admin service)' },
@@ -98,12 +117,25 @@ export const SERVICE_SETTINGS_SCHEMAS = {
   ),
   workflow: withId(
     'nap:schemas/settings/workflow',
-    closed({}, [], { description: 'The workflow engine has no live settings: its lease and clock are read at start' }),
+    closed(
+      {
+        jobRetentionDays: int({
+          minimum: 0,
+          maximum: 36_500,
+          description:
+            "finished root jobs that ended more than this many days ago are archived by the retention, with their child jobs (the active profile's retentionProps.jobsDays); 0: never; 90 by default",
+        }),
+      },
+      [],
+      { description: 'Live settings of the workflow engine (its lease and clock are read at start)' },
+    ),
   ),
 } as const satisfies Record<ServiceName, unknown>;
 
 /** Live settings of the admin service. */
 export type AdminSettings = Static<(typeof SERVICE_SETTINGS_SCHEMAS)['admin']>;
+/** Live settings of the workflow engine. */
+export type WorkflowSettings = Static<(typeof SERVICE_SETTINGS_SCHEMAS)['workflow']>;
 /** Live settings of the device gateway. */
 export type GatewayDevicesSettings = Static<(typeof SERVICE_SETTINGS_SCHEMAS)['gateway-devices']>;
 

@@ -23,6 +23,7 @@ export * from './studio';
 export * from './envelope';
 export * from './trigger';
 export * from './engine';
+export * from './job-archive';
 export * from './project';
 export * from './transformation';
 export * from './application';

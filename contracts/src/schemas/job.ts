@@ -195,13 +195,22 @@ export const jobPageSchema = withId(
   obj(
     {
       items: arr(anyObject(), { description: 'job-api items' }),
-      total: int({ minimum: 0 }),
+      total: int({ minimum: 0, description: 'jobs that match, counted up to a limit (see totalExact)' }),
+      totalExact: bool({
+        description: 'false when the count stopped at its limit (10,000 past skip): total is then a lower bound',
+      }),
       currentPageSize: int({ minimum: 0 }),
       hints: strings({ description: 'context-sensitive messages, for example that limit was clamped' }),
       skip: int({ minimum: 0 }),
       limit: int({ minimum: 0 }),
       nextPageSkip: nullable(int({ minimum: 0, description: 'skip of the next page; null on the last page' })),
       previousPageSkip: nullable(int({ minimum: 0, description: 'skip of the previous page; null on the first page' })),
+      nextPageAfter: nullable(
+        str({
+          description:
+            'after of the next page (keyset paging, the same cost at any depth); null on the last page, and when the sort field holds values other than text or numbers (then page with skip)',
+        }),
+      ),
     },
     ['items', 'total', 'currentPageSize', 'hints', 'skip', 'limit'],
   ),
@@ -212,12 +221,17 @@ export type JobPage = Static<typeof jobPageSchema>;
 /** Job list of `POST /workflow_engine/getJobList/:status`. */
 export const jobListSchema = withId(
   'nap:schemas/job-list',
-  obj({ results: arr(embed(jobDocumentSchema)), skip: int({ minimum: 0 }), limit: int({ minimum: 0 }), total: int({ minimum: 0 }) }, [
-    'results',
-    'skip',
-    'limit',
-    'total',
-  ]),
+  obj(
+    {
+      results: arr(embed(jobDocumentSchema)),
+      skip: int({ minimum: 0 }),
+      limit: int({ minimum: 0 }),
+      total: int({ minimum: 0, description: 'jobs that match, counted up to a limit (see totalExact)' }),
+      totalExact: bool({ description: 'false when the count stopped at its limit (10,000 past skip): total is then a lower bound' }),
+      nextPageAfter: nullable(str({ description: 'page.after of the next page (keyset paging); null on the last page' })),
+    },
+    ['results', 'skip', 'limit', 'total'],
+  ),
 );
 /** Job list of `POST /workflow_engine/getJobList/:status`. */
 export type JobList = Static<typeof jobListSchema>;
@@ -271,7 +285,11 @@ export const getJobListBodySchema = withId(
     {
       options: open({
         filter: anyObject('field to value, for example { name }'),
-        page: obj({ skip: int({ minimum: 0 }), limit: int({ minimum: 0 }) }),
+        page: obj({
+          skip: int({ minimum: 0 }),
+          limit: int({ minimum: 0 }),
+          after: str({ description: 'nextPageAfter of the previous list (same status, filter and sort): keyset paging' }),
+        }),
         sort: obj({ field: str(), direction: sortDirection() }),
       }),
     },

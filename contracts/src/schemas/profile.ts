@@ -53,6 +53,7 @@ export const repositoryConfigViewSchema = withId(
  * one profile is active. What NAP applies while it runs: `loggerProps` (log levels of every
  * application), `authenticationProps.logoutTime` (minutes a session may stay unused),
  * `authenticationProps.providers` and `authenticationProps.admins` (external sign-in methods),
+ * `authenticationProps.passwordRules` and `authenticationProps.loginThrottle` (login protection),
  * `integrationProps.timeout` (bound of integration and adapter calls) and `prebuiltProps.repoConfigs`
  * (the prebuilt repositories); the rest is kept as the record of the platform's configuration and
  * takes effect when the processes restart (NAP reads those settings from `NAP_*` variables).
@@ -77,6 +78,47 @@ export const profileSchema = withId(
           description:
             'external sign-in methods by name (the provenance of the accounts and groups they bring in); applied at once (docs/authentication.md)',
         }),
+        passwordRules: closed(
+          {
+            minLength: int({
+              minimum: 8,
+              maximum: 1024,
+              description: 'fewest characters of a new password (account creation, password changes); 12 by default; applied at once',
+            }),
+          },
+          [],
+          { description: 'rules every new password must meet; applied at once' },
+        ),
+        loginThrottle: closed(
+          {
+            accountFailures: int({
+              minimum: 1,
+              maximum: 1000,
+              description: 'failed logins for one username before its logins wait (right password included); 5 by default',
+            }),
+            addressFailures: int({
+              minimum: 1,
+              maximum: 1_000_000,
+              description: 'failed logins from one address, across usernames, before its logins wait; 50 by default',
+            }),
+            windowMinutes: int({
+              minimum: 1,
+              maximum: 1440,
+              description: 'failures are forgotten after this many minutes without one (counted from the end of any wait); 15 by default',
+            }),
+            firstWaitSeconds: int({
+              minimum: 1,
+              maximum: 86_400,
+              description: 'the first wait once the threshold is reached; each further failure doubles it; 60 by default',
+            }),
+            maxWaitMinutes: int({ minimum: 1, maximum: 1440, description: 'the longest wait; 15 by default' }),
+          },
+          [],
+          {
+            description:
+              'throttling of failed logins (POST /login, POST /oauth/token, Basic, PUT /whoami/password) per username and per source address; applied at once',
+          },
+        ),
       }),
       expressProps: open({
         description: str(),
@@ -132,6 +174,14 @@ export const profileSchema = withId(
       applicationProps: open({ directory: str() }),
       pathProps: open({ encrypted: bool() }),
       alarmProps: arr(open({ ip: str(), community: str(), properties: open({}), type: str() })),
+      retentionProps: open({
+        jobsDays: int({
+          minimum: 0,
+          maximum: 36_500,
+          description:
+            'finished root jobs (with their child jobs) that ended more than this many days ago are moved into a job archive; 0: never; applied at once',
+        }),
+      }),
       prebuiltProps: closed({ repoConfigs: mapOf(embed(repositoryConfigSchema), { description: 'repository configurations by name' }) }),
     },
     ['id'],

@@ -70,6 +70,10 @@ export const jobQueryParametersSchema = withId(
   closed({
     limit: int({ minimum: 0, description: 'page size; the service clamps large values and says so in hints' }),
     skip: int({ minimum: 0, description: 'items to skip' }),
+    after: str({
+      description:
+        'keyset paging: nextPageAfter of the previous page (same filters, sort and order); the page starts after its last job, at the same cost however deep',
+    }),
     order: sortOrder(),
     sort: str({ description: 'field to sort by' }),
     include: str({ description: 'comma-separated field names to include' }),

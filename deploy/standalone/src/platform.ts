@@ -115,6 +115,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const server = await listen(gateway.handler, config.host, config.port, {
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
+      ...(config.tls ? { tls: config.tls } : {}),
     });
     return {
       url: server.url,

@@ -33,6 +33,8 @@ export interface TestPlatformOptions {
   services?: readonly ServiceName[];
   /** Options of the admin service (for example how often it reconciles the replicas). */
   admin?: PlatformOptions['admin'];
+  /** Options of the workflow service (for example how often the job retention runs). */
+  workflow?: PlatformOptions['workflow'];
 }
 
 /**
@@ -60,6 +62,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     ...(options.bus ? { bus: options.bus } : {}),
     ...(options.services ? { services: options.services } : {}),
     ...(options.admin ? { admin: options.admin } : {}),
+    ...(options.workflow ? { workflow: options.workflow } : {}),
   });
   const http: TestPlatform['http'] = async (method, route, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };

@@ -25,8 +25,17 @@ export interface AuthenticatorOptions {
   logger: Logger;
   /** How long a resolved session is trusted without asking the admin service again. Events revoke sooner. */
   sessionTtlMs?: number;
-  /** How long a Basic login is remembered (keyed by a hash of the header, never the password). */
+  /**
+   * How long a Basic login that held is remembered (keyed by a hash of the credentials and the
+   * address, never the password). A refused one is never remembered: each is a failed login the
+   * admin service counts.
+   */
   basicTtlMs?: number;
+}
+
+/** Where credentials came from: Basic credentials are throttled per source address. */
+export interface CredentialSource {
+  address?: string;
 }
 
 interface CachedIdentity {
@@ -42,7 +51,8 @@ const MAX_CACHED_TOKENS = 10_000;
  * Verifies credentials at the gateway. Tokens are checked locally (Ed25519 signature, expiry) and
  * their session resolved once per `sessionTtlMs` through the admin service; revocation and account
  * changes arrive as events and take effect at the next request. Basic credentials are checked by
- * the admin service and remembered briefly.
+ * the admin service as a login (throttled like one) and remembered briefly when they hold; an
+ * account whose logins come to be throttled is forgotten at once (its `accountChanged` event).
  */
 export class Authenticator {
   private readonly keys = new Map<string, KeyObject>();
@@ -83,9 +93,14 @@ export class Authenticator {
     this.basic.clear();
   }
 
-  /** Resolves credentials to a caller; rejects with 401 `UNAUTHENTICATED` when they do not hold. */
-  async authenticate(credentials: Credentials): Promise<Caller> {
-    return credentials.kind === 'token' ? this.fromToken(credentials.token) : this.fromBasic(credentials.username, credentials.password);
+  /**
+   * Resolves credentials to a caller; rejects with 401 `UNAUTHENTICATED` when they do not hold, 429
+   * `LOGIN_THROTTLED` for Basic credentials whose username or address must wait.
+   */
+  async authenticate(credentials: Credentials, source: CredentialSource = {}): Promise<Caller> {
+    return credentials.kind === 'token'
+      ? this.fromToken(credentials.token)
+      : this.fromBasic(credentials.username, credentials.password, source.address);
   }
 
   private async fromToken(token: string): Promise<Caller> {
@@ -114,17 +129,24 @@ export class Authenticator {
     return identity.caller;
   }
 
-  private async fromBasic(username: string, password: string): Promise<Caller> {
-    const key = createHash('sha256').update(`${username}\u0000${password}`).digest('base64');
+  private async fromBasic(username: string, password: string, address: string | undefined): Promise<Caller> {
+    const key = createHash('sha256')
+      .update(`${username}\u0000${password}\u0000${address ?? ''}`)
+      .digest('base64');
     const identity = await this.cached(
       this.basic,
       `b:${key}`,
       key,
       async () => {
-        const { body } = await this.options.client.call('admin.authenticate', { body: { username, password } }, { caller: SYSTEM_CALLER });
+        const { body } = await this.options.client.call(
+          'admin.authenticate',
+          { body: { username, password } },
+          { caller: SYSTEM_CALLER, ...(address === undefined ? {} : { clientAddress: address }) },
+        );
         return body;
       },
       this.basicTtlMs,
+      false,
     );
     if (!identity.caller) throw unauthenticated(identity.reason ?? `The username or password of "${username}" is wrong`);
     return identity.caller;
@@ -136,6 +158,7 @@ export class Authenticator {
     key: string,
     resolve: () => Promise<Caller>,
     ttlMs: number,
+    rememberRefusals = true,
   ): Promise<CachedIdentity> {
     const hit = map.get(key);
     if (hit && hit.until > Date.now()) return hit;
@@ -148,7 +171,7 @@ export class Authenticator {
           map.set(key, entry);
           return entry;
         } catch (err) {
-          if (err instanceof AppError && err.status === 401) {
+          if (rememberRefusals && err instanceof AppError && err.status === 401) {
             const entry: CachedIdentity = { caller: undefined, until: Date.now() + Math.min(ttlMs, 5_000), reason: err.message };
             map.set(key, entry);
             return entry;

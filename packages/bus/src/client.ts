@@ -30,6 +30,8 @@ export interface CallOptions {
   validated?: boolean;
   /** The client's `Idempotency-Key`: the owning service answers a retry with the first answer. */
   idempotencyKey?: string;
+  /** Where the request came from (the gateway's client address): what login throttling counts per address. */
+  clientAddress?: string;
 }
 
 /** A reply as bytes, for callers that forward it untouched (the gateway). */
@@ -92,6 +94,7 @@ export function createBusClient(options: BusClientOptions): BusClient {
     if (callOptions.requestId) headers[HEADERS.requestId] = callOptions.requestId;
     if (callOptions.validated) headers[HEADERS.validated] = '1';
     if (callOptions.idempotencyKey !== undefined) headers[HEADERS.idempotencyKey] = callOptions.idempotencyKey;
+    if (callOptions.clientAddress !== undefined) headers[HEADERS.clientAddress] = callOptions.clientAddress;
     const payload = encodeJson({ params: input.params ?? {}, query: input.query ?? {}, body: input.body, caller: callOptions.caller });
     const subject = subjectOf(op);
     return withSpan(`${op.id} send`, SpanKind.CLIENT, { 'messaging.system': 'nats', 'messaging.destination.name': subject }, async () => {

@@ -42,6 +42,8 @@ export interface HandlerContext {
   requestId: string;
   /** Epoch ms after which the caller no longer waits. */
   deadline: number;
+  /** The address the request came from, when the gateway said (`nap-client-address`); undefined for calls between services. */
+  clientAddress: string | undefined;
   log: Logger;
   /** Calls another catalog operation as the same caller, within this request's deadline; returns its body, typed by the catalog. */
   call<Id extends OperationId>(operationId: Id, input: CallInputOf<Id>): Promise<ResponseOf<Id>>;
@@ -102,11 +104,18 @@ export interface Reply<T = unknown> {
 export interface RawReply {
   [REPLY]: 'raw';
   status: number;
-  /** The bytes of the answer, as text. */
-  body: string;
+  /** The bytes of the answer: text (sent as UTF-8) or binary. */
+  body: string | Uint8Array;
   contentType: string;
   /** Answered as an attachment with this file name (`Content-Disposition`). */
   filename?: string;
+  /**
+   * The answer is one part of a larger file: the query members that ask the same operation for the
+   * next part (`nap-continue-with`). The gateway asks for every part in turn and sends them as one
+   * HTTP body, so that no bus message carries more than a part (NATS refuses messages over its
+   * `max_payload`). Absent on the last part.
+   */
+  continueWith?: Record<string, string>;
 }
 
 /** The operation's JSON body with another status than the catalog's (201 for a create-or-update that created, …). */
@@ -118,9 +127,14 @@ export function reply<T>(status: number, body: T): Reply<T> {
  * An answer as text of the given media type, sent as it is (Prometheus exposition, a JSON document to
  * download): with `filename`, clients are told to save it as that file.
  */
-export function rawReply(body: string, contentType: string, options: { status?: number; filename?: string } = {}): RawReply {
+export function rawReply(
+  body: string | Uint8Array,
+  contentType: string,
+  options: { status?: number; filename?: string; continueWith?: Record<string, string> } = {},
+): RawReply {
   const out: RawReply = { [REPLY]: 'raw', status: options.status ?? 200, body, contentType };
   if (options.filename !== undefined) out.filename = options.filename;
+  if (options.continueWith !== undefined) out.continueWith = options.continueWith;
   return out;
 }
 
@@ -134,6 +148,8 @@ interface Outcome {
   data: Uint8Array;
   contentType?: string;
   filename?: string;
+  /** Query members that ask for the next part of the file this answer is a part of. */
+  continueWith?: Record<string, string>;
   /** The answer is a replay of the first answer to the same Idempotency-Key. */
   replayed?: boolean;
   /** What the handler told the audit trail, as the `nap-audit` header carries it. */
@@ -223,6 +239,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
             const headers: BusHeaders = { [HEADERS.status]: String(result.status) };
             if (result.contentType !== undefined) headers[HEADERS.contentType] = result.contentType;
             if (result.filename !== undefined) headers[HEADERS.contentDisposition] = contentDisposition(result.filename);
+            if (result.continueWith !== undefined) headers[HEADERS.continueWith] = JSON.stringify(result.continueWith);
             if (result.replayed) headers[HEADERS.idempotentReplay] = 'true';
             if (result.audit !== undefined) headers[HEADERS.audit] = result.audit;
             req.respond(result.data, headers);
@@ -286,6 +303,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
       caller,
       requestId: meta.requestId,
       deadline: meta.deadline,
+      clientAddress: req.headers[HEADERS.clientAddress],
       get log() {
         return meta.log();
       },
@@ -415,8 +433,10 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
 function toOutcome(op: OperationDef, result: unknown): Outcome {
   if (!isReply(result)) return { status: op.response.status, data: encodeJson(result) };
   if (result[REPLY] === 'json') return { status: result.status, data: encodeJson(result.body) };
-  const out: Outcome = { status: result.status, data: Buffer.from(result.body, 'utf8'), contentType: result.contentType };
+  const data = typeof result.body === 'string' ? Buffer.from(result.body, 'utf8') : result.body;
+  const out: Outcome = { status: result.status, data, contentType: result.contentType };
   if (result.filename !== undefined) out.filename = result.filename;
+  if (result.continueWith !== undefined) out.continueWith = result.continueWith;
   return out;
 }
 

@@ -75,6 +75,11 @@ export interface RuntimeConfig {
   oidc?: OidcProviderConfig;
   /** `NAP_SAML_*`: a SAML identity provider for a first start, written into `authenticationProps.providers.saml` as `ldap` is. */
   saml?: SamlProviderConfig;
+  /**
+   * `NAP_TLS_CERT_FILE` and `NAP_TLS_KEY_FILE` (both or neither): the gateway serves https itself
+   * with this PEM certificate chain and private key, for a single host without an ingress.
+   */
+  tls?: { certFile: string; keyFile: string };
 }
 
 const ENV_SCHEMA = {
@@ -134,6 +139,8 @@ const ENV_SCHEMA = {
     NAP_SAML_USERNAME_ATTRIBUTE: { type: 'string', minLength: 1 },
     NAP_SAML_ADMIN_GROUPS: { type: 'string' },
     NAP_SAML_LABEL: { type: 'string', minLength: 1, maxLength: 64 },
+    NAP_TLS_CERT_FILE: { type: 'string', minLength: 1 },
+    NAP_TLS_KEY_FILE: { type: 'string', minLength: 1 },
   },
 } as const;
 
@@ -233,6 +240,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (values.NAP_PUBLIC_URL !== undefined) config.publicUrl = new URL(String(values.NAP_PUBLIC_URL)).origin;
   if (values.NAP_CONSOLE_DIR !== undefined) config.consoleDir = path.resolve(String(values.NAP_CONSOLE_DIR));
   if (values.NAP_HEALTH_PORT !== undefined) config.healthPort = Number(values.NAP_HEALTH_PORT);
+  if ((values.NAP_TLS_CERT_FILE === undefined) !== (values.NAP_TLS_KEY_FILE === undefined))
+    problems.push('NAP_TLS_CERT_FILE and NAP_TLS_KEY_FILE go together: set both to serve https, or neither');
+  else if (values.NAP_TLS_CERT_FILE !== undefined)
+    config.tls = { certFile: path.resolve(String(values.NAP_TLS_CERT_FILE)), keyFile: path.resolve(String(values.NAP_TLS_KEY_FILE)) };
   if (config.headersTimeoutMs > config.requestTimeoutMs) problems.push('NAP_HEADERS_TIMEOUT_MS must not exceed NAP_REQUEST_TIMEOUT_MS');
   if (config.adminPasswordReset && values.NAP_ADMIN_PASSWORD === undefined)
     problems.push('NAP_ADMIN_PASSWORD_RESET=true needs NAP_ADMIN_PASSWORD: the password to apply');

@@ -22,6 +22,15 @@ export interface FindOptions {
   projection?: Projection;
 }
 
+/** Options of `countDocuments`. */
+export interface CountOptions {
+  /**
+   * Count at most this many documents: the count stops there (MongoDB's `limit`), so a count of a
+   * large history costs no more than the limit. 0 or absent counts every match.
+   */
+  limit?: number;
+}
+
 /** A secondary index: `createIndexes` takes these, `listIndexes` returns them with names filled in. */
 export interface IndexSpec {
   /** Defaults to MongoDB's naming: `field_1_other_-1`. */
@@ -87,7 +96,7 @@ export interface Collection<T extends Doc = Doc> {
   insertMany(docs: (Omit<T, '_id'> & { _id?: string })[]): Promise<T[]>;
   findOne(filter: Filter, options?: FindOptions): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
-  countDocuments(filter?: Filter): Promise<number>;
+  countDocuments(filter?: Filter, options?: CountOptions): Promise<number>;
   updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
   /** Replaces the whole document except `_id`. */

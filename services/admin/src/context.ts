@@ -71,6 +71,17 @@ import type { ApplicationDocument, ProfileLiveSettings } from './domain/applicat
 import { integrationRecordOf, integrationView } from './domain/integrations';
 import type { IntegrationProperties } from './domain/integrations';
 import type { AdminLiveSettings } from './domain/live-settings';
+import {
+  attemptCounts,
+  countedAttempt,
+  longestWait,
+  loginThrottled,
+  passwordProblem,
+  secondsToWait,
+  withFailure,
+  withoutFailure,
+} from './domain/login-throttle';
+import type { AttemptCounts, AttemptScope, CountedAttempt, Throttled } from './domain/login-throttle';
 import { verifyPassword } from './domain/password';
 import {
   dependenciesOutside,
@@ -123,6 +134,7 @@ import type { IntegrationModelSourceRepository } from './store/integration-model
 import type { IntegrationModelRepository } from './store/integration-models';
 import type { IntegrationDoc, IntegrationRepository } from './store/integrations';
 import type { LinkRepository } from './store/links';
+import type { LoginAttemptRepository } from './store/login-attempts';
 import type { PrebuiltDoc, PrebuiltRepository } from './store/prebuilts';
 import type { ProfileRecord, ProfileRepository } from './store/profiles';
 import type { SessionRecord, SessionRepository } from './store/sessions';
@@ -140,6 +152,8 @@ export interface AdminContext {
   accounts: AccountRepository;
   groups: GroupRepository;
   sessions: SessionRepository;
+  /** Counts of failed logins per username and per address (login protection). */
+  loginAttempts: LoginAttemptRepository;
   links: LinkRepository;
   applicationStates: ApplicationStateRepository;
   profiles: ProfileRepository;
@@ -177,6 +191,8 @@ export interface AdminContext {
   signIn: SignInMethods;
   /** Browser sign-ins under way (OIDC, SAML) and SAML assertions seen. */
   browserSignIns: BrowserSignInRepository;
+  /** The clock of login throttling, epoch ms (tests move it rather than wait). */
+  now(): number;
 }
 
 // ---- accounts and groups ----
@@ -222,9 +238,26 @@ export async function keepAdminRole(svc: AdminContext, groupId: string): Promise
 /** Hashed when the account is unknown, so that timing does not tell which usernames exist. */
 const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-/** Checks a username and password; the caller they stand for, or 401 (503 `AUTH_PROVIDER_UNAVAILABLE` when the directory that must decide does not answer). */
-export async function checkCredentials(svc: AdminContext, username: string, password: string): Promise<Caller> {
-  const outcome = await verifyCredentials(svc, username, password);
+/** How a login attempt came: what it is logged with and counted by. */
+export interface LoginAttempt {
+  /** `login`, `oauth`, `basic` or `password-change`. */
+  via: string;
+  /** The source address the gateway saw; undefined for calls between services (then only the username's count applies). */
+  address: string | undefined;
+  log: Logger;
+}
+
+/** The attempt of a request, from its context: its route and the address the gateway passed on. */
+export function loginAttempt(ctx: HandlerContext, via: string): LoginAttempt {
+  return { via, address: ctx.clientAddress, log: ctx.log };
+}
+
+/**
+ * Checks a username and password; the caller they stand for, 401 when they do not hold, 429 while
+ * throttled, 503 `AUTH_PROVIDER_UNAVAILABLE` when the directory that must decide does not answer.
+ */
+export async function checkCredentials(svc: AdminContext, username: string, password: string, attempt: LoginAttempt): Promise<Caller> {
+  const outcome = await attemptLogin(svc, username, password, attempt);
   if (outcome === 'inactive') throw new AppError('UNAUTHENTICATED', `Account "${username}" is inactive`);
   if (outcome === 'wrong') throw new AppError('UNAUTHENTICATED', `The username or password of "${username}" is wrong`);
   return callerOfAccount(svc, outcome);
@@ -580,6 +613,107 @@ async function beforeDeadline<T>(work: Promise<T>, deadline: number, provider: s
 /** Ends every live session of the account and tells the gateways. */
 async function endSessionsOf(svc: AdminContext, accountId: string): Promise<void> {
   for (const session of await svc.sessions.liveOf(accountId)) await endSession(svc, session._id);
+}
+
+/**
+ * One login attempt under the throttle: counted before the password is checked (429
+ * `LOGIN_THROTTLED` while the username or the address must wait, the password never checked then),
+ * given back when it holds (the username's count forgotten), logged without the password when it
+ * does not, given back when the directory that must decide does not answer (503). The password is
+ * checked by {@link verifyCredentials}. Answers the account, or why it was refused.
+ */
+export async function attemptLogin(
+  svc: AdminContext,
+  username: string,
+  password: string,
+  attempt: LoginAttempt,
+): Promise<AccountRecord | 'wrong' | 'inactive'> {
+  const now = svc.now();
+  const counts = attemptCounts(username, attempt.address);
+  const counted = await countAhead(svc, counts, username, attempt, now);
+  await svc.loginAttempts.forgetExpiredNow(now);
+  let outcome: AccountRecord | 'wrong' | 'inactive';
+  try {
+    outcome = await verifyCredentials(svc, username, password);
+  } catch (err) {
+    // a directory that did not answer is no failure of the person: what was counted goes back
+    await giveBack(svc, counts.account, counted.account, now);
+    if (counts.address !== undefined && counted.address !== undefined) await giveBack(svc, counts.address, counted.address, now);
+    throw err;
+  }
+  if (outcome !== 'wrong' && outcome !== 'inactive') {
+    await svc.loginAttempts.forget(counts.account);
+    if (counts.address !== undefined && counted.address !== undefined) await giveBack(svc, counts.address, counted.address, now);
+    return outcome;
+  }
+  const accountCount = await svc.loginAttempts.find(counts.account);
+  attempt.log.warn(
+    { username, address: attempt.address, via: attempt.via, failures: accountCount?.failures },
+    outcome === 'inactive' ? 'Login refused: the account is inactive' : 'Login failed: wrong username or password',
+  );
+  if (secondsToWait(accountCount, now) > 0) {
+    // the gateways forget Basic credentials of an account whose logins now wait
+    const account = await svc.accounts.findByUsername(username);
+    if (account !== null) await svc.events.accountChanged({ accountId: account._id, reason: 'throttled' });
+  }
+  return outcome;
+}
+
+/**
+ * Counts the attempt as a failure of its username and of its address, each only while it need not
+ * wait; 429 when one must (what it counted already given back).
+ */
+async function countAhead(
+  svc: AdminContext,
+  counts: AttemptCounts,
+  username: string,
+  attempt: LoginAttempt,
+  now: number,
+): Promise<{ account: CountedAttempt; address?: CountedAttempt }> {
+  const ids = counts.address === undefined ? [counts.account] : [counts.account, counts.address];
+  const waiting = longestWait(await svc.loginAttempts.findMany(ids), counts, now);
+  if (waiting) throw throttledLogin(username, attempt, waiting);
+  const id = randomUUID();
+  const rules = svc.settings.loginThrottle;
+  const countOne = async (scope: AttemptScope, countId: string): Promise<CountedAttempt> => {
+    let wait = 0;
+    let mine: CountedAttempt | undefined;
+    await svc.loginAttempts.change(countId, (current) => {
+      // called again when another replica changed the count in between: only the last call holds
+      mine = undefined;
+      wait = secondsToWait(current, now);
+      if (wait > 0) return undefined;
+      mine = countedAttempt(current, id, now);
+      return withFailure(current, countId, scope, id, now, rules);
+    });
+    if (mine === undefined) throw throttledLogin(username, attempt, { scope, retryAfterSeconds: wait });
+    return mine;
+  };
+  const account = await countOne('account', counts.account);
+  if (counts.address === undefined) return { account };
+  try {
+    return { account, address: await countOne('address', counts.address) };
+  } catch (err) {
+    // another attempt made the address wait since the read: the username's failure goes back
+    await giveBack(svc, counts.account, account, now);
+    throw err;
+  }
+}
+
+function throttledLogin(username: string, attempt: LoginAttempt, throttled: Throttled): AppError {
+  attempt.log.warn({ username, address: attempt.address, via: attempt.via, ...throttled }, 'Login throttled');
+  return loginThrottled(username, throttled);
+}
+
+/** Gives back a failure counted ahead by an attempt that succeeded or was throttled after all. */
+async function giveBack(svc: AdminContext, countId: string, counted: CountedAttempt, now: number): Promise<void> {
+  await svc.loginAttempts.change(countId, (current) => (current === null ? undefined : withoutFailure(current, counted, now)));
+}
+
+/** 400 naming `member` when a new password breaks the active profile's password rules. */
+export function checkPasswordRules(svc: AdminContext, password: string, member: string): void {
+  const problem = passwordProblem(password, svc.settings.passwordMinLength);
+  if (problem !== undefined) throw invalidMember(member, problem);
 }
 
 /** The caller an account stands for, with its groups' roles as they are now. */

@@ -34,6 +34,7 @@ import { IntegrationModelSourceRepository } from './store/integration-model-sour
 import { IntegrationModelRepository } from './store/integration-models';
 import { IntegrationRepository } from './store/integrations';
 import { LinkRepository } from './store/links';
+import { LoginAttemptRepository } from './store/login-attempts';
 import { PrebuiltRepository } from './store/prebuilts';
 import { ProfileRepository } from './store/profiles';
 import { SessionRepository } from './store/sessions';
@@ -47,6 +48,8 @@ export interface AdminServiceOptions {
   reconcileIntervalMs?: number;
   /** When the audit retention looks for records due for removal (hourly by default). */
   auditRetention?: AuditRetentionTiming;
+  /** The clock of login throttling, epoch ms; `Date.now` by default (tests move it rather than wait out a throttle). */
+  now?: () => number;
 }
 
 /**
@@ -68,6 +71,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     accounts: new AccountRepository(store),
     groups: new GroupRepository(store),
     sessions: new SessionRepository(store),
+    loginAttempts: new LoginAttemptRepository(store),
     links: new LinkRepository(store),
     applicationStates,
     profiles: new ProfileRepository(store),
@@ -99,6 +103,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
     signIn: new SignInMethods(() => activeAuthentication(svc), logger.child({ component: 'sign-in' }), { publicUrl: config.publicUrl }),
     browserSignIns: new BrowserSignInRepository(store),
+    now: options.now ?? Date.now,
   };
 
   /** A later start with NAP_ADMIN_PASSWORD set: never silent about it, since a login with that password may now fail. */

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { LiveSettings } from '@nap/bus';
+import { DEFAULT_JOB_RETENTION_DAYS, SERVICE_SETTINGS_SCHEMAS, parseAs } from '@nap/contracts';
 import { ConfigError } from '@nap/runtime';
+import type { ArchiveOptions } from './engine/job-archiver';
 import type { EngineOptions } from './engine/job-engine';
 
 /** Settings of the engine's leases from the environment, by variable. */
@@ -11,6 +14,8 @@ const INTEGER_SETTINGS = [
   { variable: 'NAP_WORKFLOW_SCAN_MS', option: 'scanMs', min: 20, max: 600_000, unit: 'milliseconds' },
   { variable: 'NAP_JOB_INLINE_VALUE_BYTES', option: 'inlineValueBytes', min: 1024, max: 8 * 1024 * 1024, unit: 'bytes' },
   { variable: 'NAP_JOB_MAX_VALUE_BYTES', option: 'maxValueBytes', min: 1024, max: 15 * 1024 * 1024, unit: 'bytes' },
+  { variable: 'NAP_JOB_ARCHIVE_BATCH', option: 'archiveBatchJobs', min: 1, max: 10_000, unit: 'jobs' },
+  { variable: 'NAP_JOB_RETENTION_INTERVAL_MS', option: 'retentionIntervalMs', min: 1_000, max: 31 * 86_400_000, unit: 'milliseconds' },
 ] as const;
 
 const SERVER_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -22,11 +27,13 @@ const SERVER_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
  * third of the lease), `NAP_WORKFLOW_SERVER_ID` (the engine's id; a restart under the same id
  * resumes its jobs at once), `NAP_JOB_INLINE_VALUE_BYTES` (task outputs and variables larger than
  * this stay out of the job document, in `job_values`; default 64 KiB) and `NAP_JOB_MAX_VALUE_BYTES`
- * (a larger value fails its task with VALUE_TOO_LARGE; default and most 15 MiB). Throws a
+ * (a larger value fails its task with VALUE_TOO_LARGE; default and most 15 MiB),
+ * `NAP_JOB_ARCHIVE_BATCH` (jobs an archive batch moves, default 200) and
+ * `NAP_JOB_RETENTION_INTERVAL_MS` (how often the job retention runs, default a day). Throws a
  * `ConfigError` listing every problem.
  */
-export function engineOptionsFromEnv(env: NodeJS.ProcessEnv): EngineOptions {
-  const options: EngineOptions = {};
+export function engineOptionsFromEnv(env: NodeJS.ProcessEnv): EngineOptions & ArchiveOptions {
+  const options: EngineOptions & ArchiveOptions = {};
   const problems: string[] = [];
   for (const { variable, option, min, max, unit } of INTEGER_SETTINGS) {
     const raw = env[variable];
@@ -79,4 +86,28 @@ export function persistentEngineId(dataDir: string): string {
     throw err;
   }
   return id;
+}
+
+const settingsSchema = SERVICE_SETTINGS_SCHEMAS.workflow;
+
+/**
+ * The workflow service's settings that change while it runs (`PUT /applications/WorkFlowEngine/properties`,
+ * and the active profile's `retentionProps.jobsDays`): read on every use, so a change applies from
+ * the retention's next due time on.
+ */
+export class WorkflowLiveSettings {
+  /** Finished root jobs that ended more than this many days ago are archived by the retention; 0: never. */
+  jobRetentionDays = DEFAULT_JOB_RETENTION_DAYS;
+
+  /** What `serve` hands the replica's control channel. */
+  live(): LiveSettings {
+    return {
+      schema: settingsSchema,
+      defaults: { jobRetentionDays: DEFAULT_JOB_RETENTION_DAYS },
+      apply: (values) => {
+        const next = parseAs(settingsSchema, values, 'properties');
+        this.jobRetentionDays = next.jobRetentionDays ?? DEFAULT_JOB_RETENTION_DAYS;
+      },
+    };
+  }
 }

@@ -1,14 +1,20 @@
 import { AppError, assertJsonDepth } from '@nap/contracts';
 import type { Caller, StartJobWithOptionsBody } from '@nap/contracts';
 import type { BusClient, HandlerContext } from '@nap/bus';
-import { assertMayRun, canSeeJob } from './domain/job-model';
+import { assertMayRun, canSeeJob, visibilityFilter } from './domain/job-model';
 import type { JobRecord } from './domain/job-model';
+import type { ArchivedMetricSums } from './domain/archived-metrics';
+import type { JobMetricsAccumulator } from './domain/job-metrics';
 import { newTriggerId, toTriggerRecord } from './domain/trigger-model';
 import type { TriggerRecord } from './domain/trigger-model';
 import type { EventTriggers } from './engine/event-triggers';
 import type { JobEngine } from './engine/job-engine';
 import type { TriggerStarter } from './engine/trigger-starter';
+import type { JobArchiver } from './engine/job-archiver';
 import type { WorkerControl } from './engine/worker-control';
+import type { ArchiveBatchRepository } from './store/archive-batch-repository';
+import type { ArchiveChunkRepository } from './store/archive-chunk-repository';
+import type { JobArchiveRepository } from './store/job-archive-repository';
 import type { AutomationRepository } from './store/automation-repository';
 import type { JobRepository } from './store/job-repository';
 import type { TriggerRepository } from './store/trigger-repository';
@@ -29,6 +35,11 @@ export interface WorkflowContext {
   workers: WorkerControl;
   /** For calls made as the platform rather than as the caller (the group directory, forms, transformations). */
   client: BusClient;
+  /** Job archives: made on request, filled in batches by any replica. */
+  archiver: Pick<JobArchiver, 'request'>;
+  archives: JobArchiveRepository;
+  archiveBatches: ArchiveBatchRepository;
+  archiveChunks: ArchiveChunkRepository;
 }
 
 /** The job, when it exists and the caller may see it: 404 JOB_NOT_FOUND, 403 GROUP_ACCESS_DENIED otherwise. */
@@ -38,6 +49,30 @@ export async function visibleJob(svc: WorkflowContext, jobId: string, caller: Ca
   if (!canSeeJob(job, caller))
     throw new AppError('GROUP_ACCESS_DENIED', `Job "${jobId}" belongs to groups the caller "${caller.username}" is not in`);
   return job;
+}
+
+/** The jobs the metrics of `caller` are summed over: every job for an admin, the jobs they may see otherwise. */
+export function metricsScope(caller: Caller): Record<string, unknown> {
+  return visibilityFilter(caller) ?? {};
+}
+
+/** The most workflow names asked of the studio at once. */
+const VISIBLE_WORKFLOWS_BATCH = 500;
+
+/**
+ * Of metrics rows, those of workflows the caller may see (the studio's group rule): all of them for
+ * an admin; for anyone else, never the figures of another group's workflow, nor of a workflow that
+ * no longer exists (its name may have been another group's).
+ */
+export async function ofVisibleWorkflows<T extends { workflow: string }>(ctx: HandlerContext, rows: T[]): Promise<T[]> {
+  if (visibilityFilter(ctx.caller) === undefined) return rows;
+  const names = [...new Set(rows.map((row) => row.workflow))];
+  const visible = new Set<string>();
+  for (let start = 0; start < names.length; start += VISIBLE_WORKFLOWS_BATCH) {
+    const answer = await ctx.call('studio.visibleWorkflows', { body: { names: names.slice(start, start + VISIBLE_WORKFLOWS_BATCH) } });
+    for (const name of answer.names) visible.add(name);
+  }
+  return rows.filter((row) => visible.has(row.workflow));
 }
 
 /** Starts a job of the named workflow with the options of startJobWithOptions, as the caller. */
@@ -97,4 +132,17 @@ export async function startFromTrigger(
   const job = await svc.triggerStarter.start(trigger, variables, caller);
   if (job === undefined) throw new AppError('INTERNAL', `Trigger "${trigger.name}" started no job`);
   return job;
+}
+
+/**
+ * Adds what archived jobs left behind to job and task metrics: jobs moved into an archive keep
+ * counting. `visible` keeps the sums of jobs a caller may see (each entry carries the groups,
+ * initiator and owner of its jobs); all of them unless given.
+ */
+export async function addArchivedMetrics(
+  svc: WorkflowContext,
+  sums: JobMetricsAccumulator,
+  visible: (entry: ArchivedMetricSums) => boolean = () => true,
+): Promise<void> {
+  for await (const entries of svc.archiveBatches.doneSums()) for (const entry of entries) if (visible(entry)) sums.addSums(entry);
 }

@@ -5,20 +5,29 @@ import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { DeclaredIndexes } from '@nap/store';
 import type { WorkflowContext } from './context';
 import type { JobRecord } from './domain/job-model';
+import { jobVisibleTo } from './domain/job-model';
 import { EventTriggers } from './engine/event-triggers';
 import { JobEngine } from './engine/job-engine';
 import type { EngineOptions } from './engine/job-engine';
+import { JobArchiver, DEFAULT_ARCHIVE_BATCH_JOBS } from './engine/job-archiver';
+import type { ArchiveOptions } from './engine/job-archiver';
 import { JobMetricsRecorder } from './engine/job-metrics-recorder';
+import { DEFAULT_RETENTION_INTERVAL_MS, JobRetention } from './engine/job-retention';
 import { ScheduleRunner } from './engine/schedule-runner';
 import { TriggerStarter } from './engine/trigger-starter';
 import { WorkerControl } from './engine/worker-control';
 import { workflowHandlers } from './handlers';
+import { WorkflowLiveSettings } from './config';
+import { ArchiveBatchRepository } from './store/archive-batch-repository';
+import { ArchiveChunkRepository } from './store/archive-chunk-repository';
 import { AutomationRepository } from './store/automation-repository';
 import { WORKFLOW_COLLECTIONS, ensureCollections } from './store/collections';
 import type { EngineRecord } from './store/engine-registry';
+import { JobArchiveRepository } from './store/job-archive-repository';
 import { JobRepository } from './store/job-repository';
 import type { JobValueRecord } from './store/job-value-repository';
 import { ReplicaRepository } from './store/replica-repository';
+import { RetentionRepository } from './store/retention-repository';
 import { TriggerRepository } from './store/trigger-repository';
 import { WorkerSettingsRepository } from './store/worker-settings-repository';
 
@@ -32,8 +41,8 @@ export const WORKFLOW_WAKE_SUBJECT = systemSubject('workflow', 'wake');
 /** Subject on which a replica tells the others that the worker setting changed: each reads it at once. */
 export const WORKFLOW_WORKERS_SUBJECT = systemSubject('workflow', 'workers');
 
-/** Settings of the workflow service: those of its engine (server id, lease, renewal, scan). */
-export type WorkflowServiceOptions = EngineOptions;
+/** Settings of the workflow service: those of its engine (server id, lease, renewal, scan) and of archiving. */
+export type WorkflowServiceOptions = EngineOptions & ArchiveOptions;
 
 /**
  * The workflow service: the workflow engine (jobs), the operations manager (automations, triggers)
@@ -42,7 +51,10 @@ export type WorkflowServiceOptions = EngineOptions;
  */
 export function createWorkflowService(deps: ServiceDeps, options: WorkflowServiceOptions = {}): ServiceModule & { engine: JobEngine } {
   const { bus, store, logger, metrics, client } = deps;
-  const jobMetrics = new JobMetricsRecorder(metrics.registry, new JobRepository(store.collection<JobRecord>('jobs')));
+  const archiveBatches = new ArchiveBatchRepository(store);
+  const jobMetrics = new JobMetricsRecorder(metrics.registry, new JobRepository(store.collection<JobRecord>('jobs')), () =>
+    archiveBatches.doneStatusCounts(),
+  );
   const engine = new JobEngine(
     {
       jobs: store.collection<JobRecord>('jobs'),
@@ -76,6 +88,32 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     () => engine.claimsJobs,
     log,
   );
+  const settings = new WorkflowLiveSettings();
+  const archives = new JobArchiveRepository(store);
+  const archiveChunks = new ArchiveChunkRepository(store);
+  const archiveLog = logger.child({ component: 'job-archives' });
+  // archives are filled under claims that lapse after the engine's lease, as schedules fire
+  const archiver = new JobArchiver({
+    jobs: engine.repository,
+    archives,
+    batches: archiveBatches,
+    chunks: archiveChunks,
+    serverId: engine.serverId,
+    timing: { leaseMs: engine.leaseMs, tickMs },
+    batchJobs: options.archiveBatchJobs ?? DEFAULT_ARCHIVE_BATCH_JOBS,
+    log: archiveLog,
+  });
+  const retention = new JobRetention({
+    retention: new RetentionRepository(store),
+    jobs: engine.repository,
+    archives,
+    archiver,
+    serverId: engine.serverId,
+    timing: { leaseMs: engine.leaseMs, tickMs, intervalMs: options.retentionIntervalMs ?? DEFAULT_RETENTION_INTERVAL_MS },
+    retentionDays: () => settings.jobRetentionDays,
+    audit: createAuditRecorder(bus),
+    log: archiveLog,
+  });
   const workers = new WorkerControl(
     new WorkerSettingsRepository(store),
     new ReplicaRepository(store),
@@ -89,6 +127,8 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     engine,
     async start(): Promise<RunningService> {
       await ensureCollections(store);
+      const backfilled = await engine.repository.backfillVisibleTo(jobVisibleTo);
+      if (backfilled > 0) logger.info({ jobs: backfilled }, 'Jobs stored by an earlier release got their visibility tokens');
       const wake: Subscription = bus.subscribe(WORKFLOW_WAKE_SUBJECT, (msg) => engine.wake(Buffer.from(msg.data).toString('utf8')));
       bus.onStatus((status) => {
         if (status === 'connected') engine.busReconnected();
@@ -114,6 +154,10 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
         eventTriggers,
         workers,
         client,
+        archiver,
+        archives,
+        archiveBatches,
+        archiveChunks,
       };
       const registered = await serve({
         bus,
@@ -125,13 +169,18 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
         idempotency: deps.idempotency,
         handlers: workflowHandlers(svc),
         indexes: new DeclaredIndexes(store, WORKFLOW_COLLECTIONS),
+        settings: settings.live(),
       });
       await eventTriggers.start();
       schedules.start();
+      archiver.start();
+      await retention.start();
       return {
         name: 'workflow',
         stop: async () => {
           await registered.stop();
+          await retention.stop();
+          await archiver.stop();
           await schedules.stop();
           await eventTriggers.stop();
           await workerNews.unsubscribe();

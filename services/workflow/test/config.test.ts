@@ -26,6 +26,17 @@ describe('engine settings from the environment', () => {
     });
   });
 
+  it('takes the archive batch and the retention interval', () => {
+    expect(engineOptionsFromEnv({ NAP_JOB_ARCHIVE_BATCH: '500', NAP_JOB_RETENTION_INTERVAL_MS: '3600000' })).toEqual({
+      archiveBatchJobs: 500,
+      retentionIntervalMs: 3_600_000,
+    });
+    expect(() => engineOptionsFromEnv({ NAP_JOB_ARCHIVE_BATCH: '0' })).toThrow(
+      /NAP_JOB_ARCHIVE_BATCH must be a whole number of jobs from 1/,
+    );
+    expect(() => engineOptionsFromEnv({ NAP_JOB_RETENTION_INTERVAL_MS: '10' })).toThrow(/NAP_JOB_RETENTION_INTERVAL_MS .* from 1000/);
+  });
+
   it('lists every bad value at once', () => {
     let error: unknown;
     try {
@@ -73,12 +84,20 @@ describe('the engine id of a single-process installation', () => {
 
 describe('members of a stored job that never leave the service', () => {
   it('cannot be queried, sorted or projected, and are left out of every page', () => {
-    for (const member of ['runAs', 'lease', 'outbox.0.payload', 'eventsPublished']) {
+    for (const member of ['runAs', 'lease', 'outbox.0.payload', 'eventsPublished', 'archive', 'visibleTo']) {
       expect(() => buildJobQuery({ include: member })).toThrow(/not a field path/);
       expect(() => buildJobQuery({ sort: member })).toThrow(/not a field path/);
     }
-    expect(buildJobQuery({}).projection).toEqual({ runAs: 0, lease: 0, outbox: 0, eventsPublished: 0 });
-    expect(buildJobQuery({ exclude: 'tasks' }).projection).toEqual({ tasks: 0, runAs: 0, lease: 0, outbox: 0, eventsPublished: 0 });
+    expect(buildJobQuery({}).projection).toEqual({ runAs: 0, lease: 0, outbox: 0, eventsPublished: 0, archive: 0, visibleTo: 0 });
+    expect(buildJobQuery({ exclude: 'tasks' }).projection).toEqual({
+      tasks: 0,
+      runAs: 0,
+      lease: 0,
+      outbox: 0,
+      eventsPublished: 0,
+      archive: 0,
+      visibleTo: 0,
+    });
   });
 
   it('are not in the job as the interface shows it', () => {
@@ -94,9 +113,10 @@ describe('members of a stored job that never leave the service', () => {
       lease: 'e1',
       outbox: [],
       eventsPublished: 0,
+      visibleTo: ['*'],
       tasks: { workflow_start: { status: 'pending' }, workflow_end: { status: 'incomplete' } },
     });
-    const shown = toPublicJob(job) as Record<string, unknown>;
-    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished']) expect(shown).not.toHaveProperty(member);
+    const shown = toPublicJob({ ...job, archive: 'an-archive:000000' }) as Record<string, unknown>;
+    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished', 'archive', 'visibleTo']) expect(shown).not.toHaveProperty(member);
   });
 });

@@ -56,6 +56,8 @@ export interface ProfileLiveSettings {
   logLevel?: LogLevel;
   /** Settings of the admin service the profile gives (`sessionIdleMinutes`, `integrationTimeoutMs`). */
   admin: Record<string, unknown>;
+  /** Settings of the workflow service the profile gives (`jobRetentionDays`). */
+  workflow?: Record<string, unknown>;
 }
 
 /** What every replica of a service should be: what a `configure` command carries. */
@@ -105,7 +107,8 @@ export function unprotectedApplication(name: string, what: string): ApplicationN
 
 /** What every replica of the service should be: the operator's record over the active profile's live settings. */
 export function desiredOf(service: ServiceName, state: ServiceStateRecord, profile: ProfileLiveSettings): Desired {
-  const settings = service === 'admin' ? { ...profile.admin, ...state.properties } : { ...state.properties };
+  const fromProfile = service === 'admin' ? profile.admin : service === 'workflow' ? (profile.workflow ?? {}) : {};
+  const settings = { ...fromProfile, ...state.properties };
   const logLevel = state.logLevel ?? profile.logLevel;
   const want: Omit<Desired, 'key'> = {
     paused: state.stopped,

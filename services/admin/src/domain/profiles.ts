@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { APPLICATION_NAMES, isLogLevel, parseAs, profileSchema } from '@nap/contracts';
+import { APPLICATION_NAMES, DEFAULT_JOB_RETENTION_DAYS, isLogLevel, parseAs, profileSchema } from '@nap/contracts';
 import type { Profile } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { isRecord } from '@nap/util';
@@ -27,8 +27,11 @@ export const LIVE_PROFILE_MEMBERS = [
   'authenticationProps.logoutTime',
   'authenticationProps.providers',
   'authenticationProps.admins',
+  'authenticationProps.passwordRules',
+  'authenticationProps.loginThrottle',
   'integrationProps.timeout',
   'prebuiltProps.repoConfigs',
+  'retentionProps.jobsDays',
 ] as const;
 
 /** Days the audit trail keeps a record when the active profile says nothing (`auditProps.retentionDays`). */
@@ -48,6 +51,7 @@ export function profileDefaults(): Omit<Profile, 'id'> {
     retryStrategy: {},
     prebuiltProps: { repoConfigs: {} },
     auditProps: { retentionDays: DEFAULT_AUDIT_RETENTION_DAYS },
+    retentionProps: { jobsDays: DEFAULT_JOB_RETENTION_DAYS },
   };
 }
 
@@ -84,11 +88,17 @@ export function liveSettingsOf(profile: Record<string, unknown>): ProfileLiveSet
   const logger = isRecord(profile.loggerProps) ? profile.loggerProps : {};
   const auth = isRecord(profile.authenticationProps) ? profile.authenticationProps : {};
   const integration = isRecord(profile.integrationProps) ? profile.integrationProps : {};
+  const retention = isRecord(profile.retentionProps) ? profile.retentionProps : {};
   const level = isLogLevel(logger.console_level) ? logger.console_level : isLogLevel(logger.log_level) ? logger.log_level : undefined;
   const admin: Record<string, unknown> = {};
   if (typeof auth.logoutTime === 'number') admin.sessionIdleMinutes = auth.logoutTime;
+  const rules = isRecord(auth.passwordRules) ? auth.passwordRules : {};
+  if (typeof rules.minLength === 'number') admin.passwordMinLength = rules.minLength;
+  if (isRecord(auth.loginThrottle)) admin.loginThrottle = { ...auth.loginThrottle };
   if (typeof integration.timeout === 'number') admin.integrationTimeoutMs = integration.timeout;
-  return { ...(level !== undefined ? { logLevel: level } : {}), admin };
+  const workflow: Record<string, unknown> = {};
+  if (typeof retention.jobsDays === 'number') workflow.jobRetentionDays = retention.jobsDays;
+  return { ...(level !== undefined ? { logLevel: level } : {}), admin, workflow };
 }
 
 /** A profile as stored: filled with its defaults and its secrets sealed (a secret sent as `********` keeps the one in `current`). */

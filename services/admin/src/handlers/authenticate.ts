@@ -1,8 +1,8 @@
 import type { Handler } from '@nap/bus';
-import { checkCredentials } from '../context';
+import { checkCredentials, loginAttempt } from '../context';
 import type { AdminContext } from '../context';
 
-/** Bus only: checks basic credentials for a gateway; answers the caller they stand for. */
+/** Bus only: checks basic credentials for a gateway (throttled like a login); answers the caller they stand for. */
 export function authenticate(svc: AdminContext): Handler<'admin.authenticate'> {
-  return async (input) => checkCredentials(svc, input.body.username, input.body.password);
+  return async (input, ctx) => checkCredentials(svc, input.body.username, input.body.password, loginAttempt(ctx, 'basic'));
 }

@@ -1,13 +1,14 @@
 import type { Handler } from '@nap/bus';
 import { newAccountRecord } from '../domain/accounts';
 import { hashPassword } from '../domain/password';
-import { checkGroups, viewAccount } from '../context';
+import { checkGroups, checkPasswordRules, viewAccount } from '../context';
 import type { AdminContext } from '../context';
 
-/** `POST /user-management/accounts`: an account with its password hashed; its groups must exist. */
+/** `POST /user-management/accounts`: an account with its password hashed (the active profile's password rules met); its groups must exist. */
 export function createAccount(svc: AdminContext): Handler<'admin.createAccount'> {
   return async (input, ctx) => {
     const { account } = input.body;
+    checkPasswordRules(svc, account.password, 'body.account.password');
     const groups = await checkGroups(svc, account.groups ?? [], 'body.account.groups');
     const record = await svc.accounts.insert(
       newAccountRecord(account, groups, await hashPassword(account.password), ctx.caller.username, new Date().toISOString()),

@@ -2,6 +2,7 @@ import type { HandlerMap } from '@nap/bus';
 import type { AdminContext } from '../context';
 import { authenticate } from './authenticate';
 import { callAdapter } from './call-adapter';
+import { changeMyPassword } from './change-my-password';
 import { checkIndexes } from './check-indexes';
 import { createAccount } from './create-account';
 import { createAdapter } from './create-adapter';
@@ -92,6 +93,7 @@ import { startApplication } from './start-application';
 import { stopAdapter } from './stop-adapter';
 import { stopApplication } from './stop-application';
 import { switchActiveProfile } from './switch-active-profile';
+import { unlockAccount } from './unlock-account';
 import { updateAccount } from './update-account';
 import { updateAdapter } from './update-adapter';
 import { updateAdapterLogging } from './update-adapter-logging';
@@ -118,6 +120,7 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
   return {
     authenticate: authenticate(svc),
     callAdapter: callAdapter(svc),
+    changeMyPassword: changeMyPassword(svc),
     checkIndexes: checkIndexes(svc),
     createAccount: createAccount(svc),
     createAdapter: createAdapter(svc),
@@ -208,6 +211,7 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     stopAdapter: stopAdapter(svc),
     stopApplication: stopApplication(svc),
     switchActiveProfile: switchActiveProfile(svc),
+    unlockAccount: unlockAccount(svc),
     updateAccount: updateAccount(svc),
     updateAdapterLogging: updateAdapterLogging(svc),
     updateAdapterProperties: updateAdapterProperties(svc),

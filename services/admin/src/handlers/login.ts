@@ -1,13 +1,13 @@
 import { rawReply } from '@nap/bus';
 import type { Handler } from '@nap/bus';
-import { checkCredentials, issueToken } from '../context';
+import { checkCredentials, issueToken, loginAttempt } from '../context';
 import type { AdminContext } from '../context';
 
 /** `POST /login`: checks the credentials and begins a session; answers the bare token, as the platform's existing clients read the body of /login. */
 export function login(svc: AdminContext): Handler<'admin.login'> {
   return async (input, ctx) => {
     const { username, password } = 'user' in input.body ? input.body.user : input.body;
-    const caller = await checkCredentials(svc, username, password);
+    const caller = await checkCredentials(svc, username, password, loginAttempt(ctx, 'login'));
     ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
     return rawReply((await issueToken(svc, caller, 'login')).token, 'text/plain; charset=utf-8');
   };

@@ -1,13 +1,14 @@
 import type { Handler } from '@nap/bus';
 import { AppError, auditChanges } from '@nap/contracts';
 import { hashPassword } from '../domain/password';
-import { viewAccount } from '../context';
+import { checkPasswordRules, viewAccount } from '../context';
 import type { AdminContext } from '../context';
 
-/** `PUT /user-management/accounts/:accountId/password`: a new password; the account's sessions end. */
+/** `PUT /user-management/accounts/:accountId/password`: a new password (the active profile's password rules met); the account's sessions end. */
 export function setAccountPassword(svc: AdminContext): Handler<'admin.setAccountPassword'> {
   return async (input, ctx) => {
     const id = input.params.accountId;
+    checkPasswordRules(svc, input.body.password, 'body.password');
     const current = await svc.accounts.get(id);
     if (current.provenance !== undefined)
       throw new AppError(

@@ -5,6 +5,7 @@ export const ADMIN_COLLECTIONS = {
   accounts: [{ keys: { username: 1 }, unique: true }, { keys: { groups: 1 } }],
   groups: [{ keys: { name: 1 }, unique: true }, { keys: { provenance: 1, externalName: 1 } }],
   sessions: [{ keys: { accountId: 1 } }, { keys: { expiresAt: 1 } }],
+  login_attempts: [{ keys: { expiresAt: 1 } }],
   keys: [],
   integration_models: [{ keys: { app: 1 } }],
   integration_model_sources: [],

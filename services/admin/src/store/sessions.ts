@@ -51,9 +51,12 @@ export class SessionRepository {
     return this.sessions.findOneAndUpdate({ _id: sid }, { $set: { revoked: true } });
   }
 
-  /** Revokes every live session of the account. */
-  async revokeAllOf(accountId: string): Promise<void> {
-    await this.sessions.updateMany({ accountId, revoked: false }, { $set: { revoked: true } });
+  /** Revokes every live session of the account, but for the session `keep` when given. */
+  async revokeAllOf(accountId: string, keep?: string): Promise<void> {
+    await this.sessions.updateMany(
+      { accountId, revoked: false, ...(keep === undefined ? {} : { _id: { $ne: keep } }) },
+      { $set: { revoked: true } },
+    );
   }
 
   /** The live sessions of the account (revoked ones left out). */

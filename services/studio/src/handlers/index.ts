@@ -46,6 +46,7 @@ import { updateComponentGroup } from './update-component-group';
 import { updateTemplate } from './update-template';
 import { updateTransformation } from './update-transformation';
 import { validateTransformation } from './validate-transformation';
+import { visibleWorkflows } from './visible-workflows';
 
 /**
  * The handlers of the studio's operations by catalog name: `studio.*` in `contracts/src/catalog/studio.ts`
@@ -99,5 +100,6 @@ export function studioHandlers(svc: StudioContext): HandlerMap<'studio'> {
     updateTemplate: updateTemplate(svc),
     updateTransformation: updateTransformation(svc),
     validateTransformation: validateTransformation(svc),
+    visibleWorkflows: visibleWorkflows(svc),
   };
 }

@@ -1,12 +1,58 @@
 import type { JobMetric, TaskMetric } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 
+/** Sums of durations as they are kept for archived jobs (milliseconds; `min` and `max` only once `count` > 0). */
+export interface DurationSums {
+  total: number;
+  count: number;
+  min?: number;
+  max?: number;
+}
+
+/** Counts by status and durations of the jobs of one workflow, summed (what archived jobs leave behind). */
+export interface JobSums {
+  workflow: string;
+  counts: Record<string, number>;
+  durations: DurationSums;
+  /** Epoch ms; 0 when none started. */
+  lastStarted: number;
+}
+
+/** Counts by outcome and durations of one task of one workflow, summed. */
+export interface TaskSums {
+  workflow: string;
+  taskId: string;
+  name: string;
+  app: string;
+  taskType: string;
+  counts: Record<string, number>;
+  durations: DurationSums;
+}
+
+/** What a set of jobs adds to the job and task metrics, without the jobs: kept when jobs are archived. */
+export interface MetricSums {
+  jobs: JobSums[];
+  tasks: TaskSums[];
+}
+
 /** Running sums of durations, milliseconds. */
 class Durations {
   total = 0;
   count = 0;
   min = Number.POSITIVE_INFINITY;
   max = 0;
+
+  merge(sums: DurationSums): void {
+    if (sums.count <= 0) return;
+    this.total += sums.total;
+    this.count += sums.count;
+    if (sums.min !== undefined) this.min = Math.min(this.min, sums.min);
+    if (sums.max !== undefined) this.max = Math.max(this.max, sums.max);
+  }
+
+  sums(): DurationSums {
+    return { total: this.total, count: this.count, ...(this.count > 0 ? { min: this.min, max: this.max } : {}) };
+  }
 
   add(ms: unknown): void {
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return;
@@ -23,6 +69,10 @@ class Durations {
       ...(this.count > 0 ? { minRunTime: this.min, maxRunTime: this.max } : {}),
     };
   }
+}
+
+function addCounts(into: Record<string, number>, counts: Record<string, number>): void {
+  for (const [key, n] of Object.entries(counts)) into[key] = (into[key] ?? 0) + n;
 }
 
 function text(value: unknown): string {
@@ -77,6 +127,45 @@ export class JobMetricsAccumulator {
       if (taskStatus !== 'running') t.durations.add(runTime(taskMetrics));
       this.tasks.set(key, t);
     }
+  }
+
+  /** Adds sums kept from jobs no longer in the store (archived): they count as the jobs did. */
+  addSums(sums: MetricSums): void {
+    for (const j of sums.jobs) {
+      const entry = this.jobs.get(j.workflow) ?? { counts: {}, durations: new Durations(), lastStarted: 0 };
+      addCounts(entry.counts, j.counts);
+      entry.durations.merge(j.durations);
+      entry.lastStarted = Math.max(entry.lastStarted, j.lastStarted);
+      this.jobs.set(j.workflow, entry);
+    }
+    for (const t of sums.tasks) {
+      const key = `${t.workflow}/${t.taskId}`;
+      const entry = this.tasks.get(key) ?? { ...t, counts: {}, durations: new Durations() };
+      addCounts(entry.counts, t.counts);
+      entry.durations.merge(t.durations);
+      this.tasks.set(key, entry);
+    }
+  }
+
+  /** What the jobs added so far contribute, as sums that {@link addSums} adds back. */
+  sums(): MetricSums {
+    return {
+      jobs: [...this.jobs.entries()].map(([workflow, e]) => ({
+        workflow,
+        counts: { ...e.counts },
+        durations: e.durations.sums(),
+        lastStarted: e.lastStarted,
+      })),
+      tasks: [...this.tasks.values()].map((t) => ({
+        workflow: t.workflow,
+        taskId: t.taskId,
+        name: t.name,
+        app: t.app,
+        taskType: t.taskType,
+        counts: { ...t.counts },
+        durations: t.durations.sums(),
+      })),
+    };
   }
 
   jobMetrics(): JobMetric[] {

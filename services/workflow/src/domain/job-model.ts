@@ -102,6 +102,17 @@ export interface JobRecord extends JobDocument {
   outbox?: OutboxEntry[];
   /** How many of the job's events the bus has acknowledged (they left the outbox). */
   eventsPublished?: number;
+  /**
+   * The archive batch that is moving this finished job out of the store (`<archive id>:<batch>`):
+   * while it is set the job can no longer change (a task of it is not retried), and the batch
+   * removes it once it is written to the archive.
+   */
+  archive?: string;
+  /**
+   * Who may see the job, as tokens ({@link jobVisibleTo}): what the job lists' visibility filter
+   * matches through an index. Jobs stored before it existed get it when the service starts.
+   */
+  visibleTo?: string[];
 }
 
 /**
@@ -111,7 +122,7 @@ export interface JobRecord extends JobDocument {
 export const WAITING_LEASE = '(waiting for a job worker)';
 
 /** Members of a stored job that never leave the service (not returned, queried, sorted or projected). */
-export const INTERNAL_JOB_MEMBERS = ['runAs', 'lease', 'outbox', 'eventsPublished'] as const;
+export const INTERNAL_JOB_MEMBERS = ['runAs', 'lease', 'outbox', 'eventsPublished', 'archive', 'visibleTo'] as const;
 
 /** What a new job is made of (see {@link newJobRecord}). */
 export interface NewJob {
@@ -183,6 +194,7 @@ export function newJobRecord(input: NewJob): JobRecord {
     outbox: [],
     eventsPublished: 0,
   };
+  job.visibleTo = jobVisibleTo(job);
   if (input.parent) job.parent = input.parent.link;
   if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = cloneJson(input.pinned);
   return job;
@@ -195,7 +207,15 @@ export function newJobRecord(input: NewJob): JobRecord {
  * job is returned or streamed.
  */
 export function toPublicJob(job: JobRecord): JobDocument {
-  const { runAs: _runAs, lease: _lease, outbox: _outbox, eventsPublished: _published, ...out } = job;
+  const {
+    runAs: _runAs,
+    lease: _lease,
+    outbox: _outbox,
+    eventsPublished: _published,
+    archive: _archive,
+    visibleTo: _visibleTo,
+    ...out
+  } = job;
   return redactSecrets(out);
 }
 
@@ -268,7 +288,10 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
 }
 
 /** A caller may see a job when it is an admin, shares a group with it, started it, or the job has no groups. */
-export function canSeeJob(job: Pick<JobRecord, 'groups' | 'metrics' | 'runAs'>, caller: Caller): boolean {
+export function canSeeJob(
+  job: { groups?: readonly string[]; runAs?: { id: string }; metrics?: { owner?: string } },
+  caller: Caller,
+): boolean {
   if (caller.roles.includes('admin') || caller.id === 'system') return true;
   const groups = job.groups ?? [];
   if (groups.length === 0) return true;
@@ -276,10 +299,35 @@ export function canSeeJob(job: Pick<JobRecord, 'groups' | 'metrics' | 'runAs'>, 
   return groups.some((g) => caller.groups.includes(g));
 }
 
-/** The store filter limiting a job query to what the caller may see (nothing for admins). */
+/** The token of {@link jobVisibleTo} that every caller holds: the job has no groups. */
+const EVERYONE = '*';
+
+/**
+ * Who may see a job, as tokens: `*` when it has no groups, else `group:<id>` for each of its groups,
+ * `user:<id>` of its initiator and `owner:<username>` of its owner. A caller sees the job when it
+ * holds one of them ({@link callerVisibility}); this is {@link canSeeJob} as one indexed array.
+ */
+export function jobVisibleTo(job: Pick<JobRecord, 'groups' | 'metrics' | 'runAs'>): string[] {
+  const groups = job.groups ?? [];
+  if (groups.length === 0) return [EVERYONE];
+  const tokens = groups.map((g) => `group:${g}`);
+  if (job.runAs?.id !== undefined) tokens.push(`user:${job.runAs.id}`);
+  if (typeof job.metrics?.owner === 'string') tokens.push(`owner:${job.metrics.owner}`);
+  return [...new Set(tokens)];
+}
+
+/** The tokens of {@link jobVisibleTo} a (non-admin) caller holds. */
+export function callerVisibility(caller: Caller): string[] {
+  return [EVERYONE, ...caller.groups.map((g) => `group:${g}`), `user:${caller.id}`, `owner:${caller.username}`];
+}
+
+/**
+ * The store filter limiting a job query to what the caller may see (nothing for admins): one `$in`
+ * on `visibleTo`, which an index answers (docs/indexes.md).
+ */
 export function visibilityFilter(caller: Caller): Record<string, unknown> | undefined {
   if (caller.roles.includes('admin') || caller.id === 'system') return undefined;
-  return { $or: [{ groups: { $size: 0 } }, { groups: { $in: [...caller.groups] } }, { 'runAs.id': { $eq: caller.id } }] };
+  return { visibleTo: { $in: callerVisibility(caller) } };
 }
 
 /** Throws GROUP_ACCESS_DENIED unless the caller may run a workflow with these groups. */

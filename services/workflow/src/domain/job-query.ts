@@ -2,6 +2,7 @@ import { AppError } from '@nap/contracts';
 import type { JobQueryParameters } from '@nap/contracts';
 import type { Filter, Projection, SortSpec } from '@nap/store';
 import { INTERNAL_JOB_MEMBERS } from './job-model';
+import { JOB_SORT_FIELDS, JOB_START_FIELD, isServedSort, jobSort, keysetFilter, readAfterToken } from './job-page';
 
 /** Page size of `GET /operations-manager/jobs` when none is given. */
 export const JOB_PAGE_DEFAULT_LIMIT = 25;
@@ -163,7 +164,10 @@ function expression(node: unknown, where: string, depth: number): Filter {
 
 /** The parsed job query: a store filter, sort, projection, page and the hints to show. */
 export interface JobQuery {
+  /** What the jobs of the list match (and what `total` counts). */
   filter: Filter;
+  /** `filter` and, with `after`, the keyset position the page starts after. */
+  pageFilter: Filter;
   sort: SortSpec;
   skip: number;
   limit: number;
@@ -210,8 +214,13 @@ export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): 
   }
   const skip = params.skip ?? 0;
   const order = params.order ?? -1;
-  const sortField = params.sort === undefined || params.sort === '' ? 'metrics.start_time' : checkField(params.sort, 'sort');
-  const sort: SortSpec = { [sortField]: order };
+  const sortField = params.sort === undefined || params.sort === '' ? JOB_START_FIELD : checkField(params.sort, 'sort');
+  const sort = jobSort(sortField, order);
+  if (!isServedSort(sortField))
+    hints.push(
+      `sort ${sortField} is not served by an index: every matching job is read to sort the page; sort by one of ${JOB_SORT_FIELDS.join(', ')} to keep pages fast in a long history`,
+    );
+  const pageFilter = withAfter(filter, sort, params.after, 'after');
 
   if (params.include !== undefined && params.exclude !== undefined)
     throw invalid('include and exclude cannot be used together; give one of them');
@@ -233,7 +242,15 @@ export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): 
     if (!(DEREFERENCEABLE as readonly string[]).includes(d))
       throw invalid(`dereference ${JSON.stringify(d)} is not supported; use ${DEREFERENCEABLE.join(' or ')}`);
   }
-  return { filter, sort, skip, limit, projection, dereference, hints };
+  return { filter, pageFilter, sort, skip, limit, projection, dereference, hints };
+}
+
+/** `filter` limited to the jobs after the keyset token `after` (none: `filter` as it is); throws JOB_QUERY_INVALID. */
+export function withAfter(filter: Filter, sort: SortSpec, after: string | undefined, where: string): Filter {
+  if (after === undefined || after === '') return filter;
+  const { values, id } = readAfterToken(after, sort, where);
+  const keyset = keysetFilter(sort, values, id);
+  return Object.keys(filter).length === 0 ? keyset : { $and: [filter, keyset] };
 }
 
 /** Equality filter of getJobList's `options.filter`: field paths checked, values scalars only. */

@@ -176,6 +176,8 @@ export class JobLifecycle {
     if (task === undefined) throw new AppError('TASK_NOT_FOUND', `Job "${jobId}" has no task "${taskId}"`);
     if (job.status !== 'error')
       throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${job.status}; only a job in error can retry a task`);
+    if (job.archive !== undefined)
+      throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is being archived; its tasks can no longer be retried`);
     const incoming = { ...(task.variables?.incoming ?? {}) };
     for (const [name, v] of Object.entries(variables)) incoming[name] = v.value;
     const retried: JobTask = { ...task, status: 'pending', variables: { ...(task.variables ?? {}), incoming, error: '' } };

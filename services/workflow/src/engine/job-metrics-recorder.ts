@@ -12,8 +12,8 @@ const DURATION_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 14
 const ACTIVE = ['running', 'paused'] as const;
 
 /**
- * The workflow service's part of `/exporter_metrics`: jobs by state and the active jobs (read from
- * the store at scrape time, `max` across replicas), and job and task durations by workflow
+ * The workflow service's part of `/exporter_metrics`: jobs by state (read from the store at scrape
+ * time, archived jobs included) and the active jobs (`max` across replicas), and job and task durations by workflow
  * (observed by the replica that ends them, `sum` across replicas). The `workflow` label is the
  * workflow's name: bounded by the workflows that exist, never a job id.
  */
@@ -21,7 +21,11 @@ export class JobMetricsRecorder {
   private readonly jobDuration: Histogram<'workflow' | 'state'>;
   private readonly taskDuration: Histogram<'workflow' | 'state'>;
 
-  constructor(registry: Registry, jobs: JobRepository) {
+  /**
+   * `archived`, when given, answers how many jobs archives took out of the store, by state: the
+   * `nap_jobs` gauge keeps counting them (they ended; the active jobs are all in the store).
+   */
+  constructor(registry: Registry, jobs: JobRepository, archived?: () => Promise<Record<string, number>>) {
     gaugeOnce(registry, {
       name: 'nap_active_jobs',
       help: 'Number of active jobs (running or paused)',
@@ -36,8 +40,12 @@ export class JobMetricsRecorder {
       labelNames: ['state'],
       aggregator: 'max',
       async collect() {
-        const counts = await Promise.all(JOB_STATUSES.map(async (state) => [state, await jobs.countByStatus(state)] as const));
-        for (const [state, count] of counts) this.set({ state }, count);
+        const none: Record<string, number> = {};
+        const [counts, gone] = await Promise.all([
+          Promise.all(JOB_STATUSES.map(async (state) => [state, await jobs.countByStatus(state)] as const)),
+          archived?.() ?? none,
+        ]);
+        for (const [state, count] of counts) this.set({ state }, count + (gone[state] ?? 0));
       },
     });
     this.jobDuration = histogramOnce(registry, {

@@ -1,7 +1,8 @@
 import { AppError, JOB_STATUSES, assertJsonDepth } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import type { Filter } from '@nap/store';
-import { JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT, checkField, listFilter } from '../domain/job-query';
+import { JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT, checkField, listFilter, withAfter } from '../domain/job-query';
+import { JOB_COUNT_LIMIT, JOB_START_FIELD, jobSort } from '../domain/job-page';
 import { toPublicJob, visibilityFilter } from '../domain/job-model';
 import type { WorkflowContext } from '../context';
 
@@ -21,8 +22,23 @@ export function getJobList(svc: WorkflowContext): Handler<'workflow.getJobList'>
     const where: Filter = clauses.length === 0 ? {} : { $and: clauses };
     const skip = page?.skip ?? 0;
     const limit = Math.min(page?.limit || JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT);
-    const field = sort?.field ? checkField(sort.field, 'options.sort.field') : 'metrics.start_time';
-    const { jobs, total } = await svc.jobs.list({ filter: where, sort: { [field]: sort?.direction ?? -1 }, skip, limit });
-    return { results: jobs.map(toPublicJob), skip, limit, total };
+    const field = sort?.field ? checkField(sort.field, 'options.sort.field') : JOB_START_FIELD;
+    const order = jobSort(field, sort?.direction ?? -1);
+    const list = await svc.jobs.list({
+      filter: where,
+      pageFilter: withAfter(where, order, page?.after, 'options.page.after'),
+      sort: order,
+      skip,
+      limit,
+      countLimit: skip + JOB_COUNT_LIMIT,
+    });
+    return {
+      results: list.items.map(toPublicJob),
+      skip,
+      limit,
+      total: list.total,
+      totalExact: list.totalExact,
+      nextPageAfter: list.nextAfter,
+    };
   };
 }

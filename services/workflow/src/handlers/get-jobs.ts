@@ -1,8 +1,8 @@
 import { redactSecrets } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
-import { pageLinks } from '@nap/store';
 import { isRecord } from '@nap/util';
 import { buildJobQuery } from '../domain/job-query';
+import { JOB_COUNT_LIMIT } from '../domain/job-page';
 import { visibilityFilter } from '../domain/job-model';
 import type { JobRepository } from '../store/job-repository';
 import type { WorkflowContext } from '../context';
@@ -26,21 +26,31 @@ async function dereferenceJobs(jobs: JobRepository, items: Record<string, unknow
   }
 }
 
+/** The hint of a page whose count stopped at its limit. */
+function countStoppedHint(total: number): string {
+  return `more than ${total} jobs match: total stops counting there (totalExact is false); page on with nextPageAfter or narrow the query`;
+}
+
 /** `GET /operations-manager/jobs`: a page of jobs; every query member is translated by buildJobQuery, never passed through. */
 export function getJobs(svc: WorkflowContext): Handler<'workflow.getJobs'> {
   return async (input, ctx) => {
     const query = buildJobQuery(input.query, visibilityFilter(ctx.caller));
-    const { items, total } = await svc.jobs.page(query);
+    const page = await svc.jobs.page({ ...query, countLimit: query.skip + JOB_COUNT_LIMIT });
+    const { items } = page;
     await dereferenceJobs(svc.jobs, items, query.dereference);
+    if (!page.totalExact) query.hints.push(countStoppedHint(page.total));
     // the page is a projection of stored jobs: masked by the same policy as a whole job
     return {
       items: items.map((item) => redactSecrets(item)),
-      total,
+      total: page.total,
+      totalExact: page.totalExact,
       currentPageSize: items.length,
       hints: query.hints,
       skip: query.skip,
       limit: query.limit,
-      ...pageLinks(query.skip, query.limit, total),
+      nextPageSkip: page.hasMore ? query.skip + query.limit : null,
+      previousPageSkip: query.skip > 0 ? Math.max(0, query.skip - query.limit) : null,
+      nextPageAfter: page.nextAfter,
     };
   };
 }

@@ -2,6 +2,7 @@ import type { HandlerMap } from '@nap/bus';
 import type { WorkflowContext } from '../context';
 import { activateJobWorker } from './activate-job-worker';
 import { activateTaskWorker } from './activate-task-worker';
+import { archiveJobs } from './archive-jobs';
 import { cancelJobs } from './cancel-jobs';
 import { createAutomation } from './create-automation';
 import { createTrigger } from './create-trigger';
@@ -15,6 +16,8 @@ import { finishTask } from './finish-task';
 import { getAutomation } from './get-automation';
 import { getAutomations } from './get-automations';
 import { getJob } from './get-job';
+import { getJobArchive } from './get-job-archive';
+import { getJobArchives } from './get-job-archives';
 import { getJobList } from './get-job-list';
 import { getJobMetrics } from './get-job-metrics';
 import { getJobShallow } from './get-job-shallow';
@@ -58,6 +61,9 @@ export function workflowHandlers(svc: WorkflowContext): HandlerMap<'workflow'> {
     watchJobEvents: watchJobEvents(svc),
     startJob: startJob(svc),
     getTasks: getTasks(svc),
+    archiveJobs: archiveJobs(svc),
+    getJobArchives: getJobArchives(svc),
+    getJobArchive: getJobArchive(svc),
     getAutomations: getAutomations(svc),
     getAutomation: getAutomation(svc),
     deleteAutomation: deleteAutomation(svc),

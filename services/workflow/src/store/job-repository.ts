@@ -1,6 +1,9 @@
 import type { JobErrorEntry } from '@nap/contracts';
 import type { Collection, Filter, Projection, SortSpec } from '@nap/store';
+import { ARCHIVABLE_JOB_STATUSES } from '@nap/contracts';
+import type { ArchiveCheck, ArchiveCursor } from '../domain/job-archive';
 import { ACTIVE_STATUSES } from '../domain/job-model';
+import { afterToken } from '../domain/job-page';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 import type { JobValueRepository } from './job-value-repository';
 
@@ -19,14 +22,49 @@ export interface ChildJobSummary extends JobSummary {
 
 /** How a page of jobs is read: the filter is built by the domain (`job-query`), never taken from a request as is. */
 export interface JobPageQuery {
+  /** What the jobs of the list match: `total` counts it. */
   filter: Filter;
+  /** `filter` with the keyset position of the page (`after`), when it has one. */
+  pageFilter?: Filter;
   sort: SortSpec;
   skip: number;
   limit: number;
   projection?: Projection;
+  /** Matches counted at most; past it `total` stops there and `totalExact` is false. */
+  countLimit: number;
+}
+
+/** A page of jobs: the items, the count of matches (exact up to the count limit), and whether and how to go on. */
+export interface JobPageResult<T> {
+  items: T[];
+  total: number;
+  totalExact: boolean;
+  /** More jobs follow the page. */
+  hasMore: boolean;
+  /** The keyset token (`after`) of the next page; null on the last page. */
+  nextAfter: string | null;
 }
 
 const ACTIVE = { $in: [...ACTIVE_STATUSES] };
+
+/** What is read of a job to decide whether it may be archived now (see `mayArchive`). */
+const ARCHIVE_CHECK_PROJECTION: Projection = { _id: 1, status: 1, lease: 1, outbox: 1, archive: 1, 'metrics.end_time': 1 };
+
+function archiveCheckOf(job: Pick<JobRecord, '_id' | 'status' | 'lease' | 'outbox' | 'archive'>): ArchiveCheck {
+  return {
+    _id: job._id,
+    status: job.status,
+    ...(job.lease !== undefined ? { lease: job.lease } : {}),
+    ...(job.outbox !== undefined ? { outbox: job.outbox } : {}),
+    ...(job.archive !== undefined ? { archive: job.archive } : {}),
+  };
+}
+
+/** A root job that may go into an archive, with its end time (the order archives take them in). */
+export type ArchiveCandidate = ArchiveCheck & { endTime: number };
+
+/** Newest first, as the job lists' default sort (`domain/job-page`), which their indexes serve. */
+const RECENT_FIRST: SortSpec = { 'metrics.start_time': -1, _id: -1 };
 
 /** Matches the count of published events of a job (jobs stored before the count existed have none). */
 function publishedIs(published: number): unknown {
@@ -304,7 +342,8 @@ export class JobRepository {
   ): Promise<JobRecord | null> {
     const stored = await this.outOfLine(jobId, { [`tasks.${taskId}`]: task });
     const after = await this.jobs.findOneAndUpdate(
-      { _id: jobId, status: 'error' },
+      // a job an archive batch holds no longer changes
+      { _id: jobId, status: 'error', archive: { $exists: false } },
       {
         $set: {
           ...stored,
@@ -348,25 +387,48 @@ export class JobRepository {
 
   // ---- reads of the operations manager --------------------------------------------------------
 
-  /** A page of whole jobs and the number of jobs that match. */
-  async list(query: Omit<JobPageQuery, 'projection'>): Promise<{ jobs: JobRecord[]; total: number }> {
-    const [jobs, total] = await Promise.all([
-      this.jobs.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
-      this.jobs.countDocuments(query.filter),
-    ]);
-    return { jobs: await this.resolved(jobs), total };
+  /** A page of whole jobs, the count of those that match and how to go on (see {@link page}). */
+  list(query: Omit<JobPageQuery, 'projection'>): Promise<JobPageResult<JobRecord>> {
+    return this.readPage(query);
   }
 
-  /** A page of jobs with only the projected members, as plain objects, and the number of jobs that match. */
-  async page(query: JobPageQuery): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  /**
+   * A page of jobs with only the projected members, as plain objects, the count of those that
+   * match (up to `countLimit`) and how to go on. One more job than the page is read to tell whether
+   * more follow; the keyset token of the next page is made from the last job's sort values.
+   */
+  page(query: JobPageQuery): Promise<JobPageResult<Record<string, unknown>>> {
+    return this.readPage(query);
+  }
+
+  private async readPage(query: JobPageQuery): Promise<JobPageResult<JobRecord>> {
     const options = {
       sort: query.sort,
       skip: query.skip,
-      limit: query.limit,
+      limit: query.limit + 1,
       ...(query.projection ? { projection: query.projection } : {}),
     };
-    const [items, total] = await Promise.all([this.jobs.find(query.filter, options), this.jobs.countDocuments(query.filter)]);
-    return { items: await this.resolved(items), total };
+    const [found, counted] = await Promise.all([
+      this.jobs.find(query.pageFilter ?? query.filter, options),
+      this.jobs.countDocuments(query.filter, { limit: query.countLimit + 1 }),
+    ]);
+    const hasMore = found.length > query.limit;
+    const items = hasMore ? found.slice(0, query.limit) : found;
+    const last = items[items.length - 1];
+    let nextAfter: string | null = null;
+    if (hasMore && last !== undefined) {
+      // the page may be projected without its sort fields: read them from the job itself
+      const fields: Projection = Object.fromEntries(Object.keys(query.sort).map((f) => [f, 1] as const));
+      const keyed = await this.jobs.findOne({ _id: last._id }, { projection: { ...fields, _id: 1 } });
+      nextAfter = (keyed && afterToken(keyed, query.sort)) ?? null;
+    }
+    return {
+      items: await this.resolved(items),
+      total: Math.min(counted, query.countLimit),
+      totalExact: counted <= query.countLimit,
+      hasMore,
+      nextAfter,
+    };
   }
 
   /** `{ _id, name, status }` by id of those of `ids` that exist. */
@@ -398,12 +460,118 @@ export class JobRepository {
 
   /** The most recently started jobs matching `filter` (at most `limit`), with only the projected members. */
   async recent(filter: Filter, projection: Projection, limit: number): Promise<Record<string, unknown>[]> {
-    return this.resolved(await this.jobs.find(filter, { sort: { 'metrics.start_time': -1 }, limit, projection }));
+    return this.resolved(await this.jobs.find(filter, { sort: RECENT_FIRST, limit, projection }));
+  }
+
+  /**
+   * Gives the jobs stored before `visibleTo` existed their tokens (`tokensOf`), a batch at a time
+   * (found through the visibleTo index, where they have none); how many. Run at start: once every
+   * job has them it reads one index key.
+   */
+  async backfillVisibleTo(tokensOf: (job: Pick<JobRecord, 'groups' | 'metrics' | 'runAs'>) => string[], batch = 500): Promise<number> {
+    let updated = 0;
+    for (;;) {
+      const found = await this.jobs.find(
+        { visibleTo: null },
+        { sort: RECENT_FIRST, limit: batch, projection: { _id: 1, groups: 1, metrics: 1, runAs: 1 } },
+      );
+      for (const job of found) {
+        const res = await this.jobs.updateOne({ _id: job._id, visibleTo: null }, { $set: { visibleTo: tokensOf(job) } });
+        updated += res.modifiedCount;
+      }
+      if (found.length < batch) return updated;
+    }
   }
 
   /** Who may see each of the jobs that exist among `ids`: groups, owner and initiator. */
   accessOf(ids: string[]): Promise<Pick<JobRecord, '_id' | 'groups' | 'metrics' | 'runAs'>[]> {
     return this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, groups: 1, metrics: 1, runAs: 1 } });
+  }
+
+  // ---- archiving (see engine/job-archiver) -------------------------------------------------------
+
+  /**
+   * Root jobs in one of `statuses` that ended before `before`, not held by an archive, in order of
+   * end time then id, after `cursor` (at most `limit`), with what decides whether each may leave now.
+   */
+  async archiveCandidates(
+    before: number,
+    statuses: readonly string[],
+    cursor: ArchiveCursor | null,
+    limit: number,
+  ): Promise<ArchiveCandidate[]> {
+    const base = { status: { $in: [...statuses] }, parent: { $exists: false }, archive: { $exists: false } };
+    const options = { projection: ARCHIVE_CHECK_PROJECTION, limit };
+    const found: JobRecord[] = [];
+    if (cursor !== null)
+      found.push(
+        ...(await this.jobs.find(
+          { ...base, 'metrics.end_time': cursor.endTime, _id: { $gt: cursor.id } },
+          { ...options, sort: { _id: 1 } },
+        )),
+      );
+    if (found.length < limit) {
+      const endTime = cursor === null ? { $lt: before } : { $gt: cursor.endTime, $lt: before };
+      found.push(
+        ...(await this.jobs.find(
+          { ...base, 'metrics.end_time': endTime },
+          { ...options, limit: limit - found.length, sort: { 'metrics.end_time': 1, _id: 1 } },
+        )),
+      );
+    }
+    return found.map((j) => ({ ...archiveCheckOf(j), endTime: j.metrics?.end_time ?? 0 }));
+  }
+
+  /** Every job below `rootIds` (their children, the children's children…), with what decides whether each may leave now. */
+  async descendantsOf(rootIds: string[]): Promise<(ArchiveCheck & { parent: string })[]> {
+    const out: (ArchiveCheck & { parent: string })[] = [];
+    const seen = new Set(rootIds);
+    let level = rootIds;
+    while (level.length > 0) {
+      const children = await this.jobs.find({ 'parent.job': { $in: level } }, { projection: { ...ARCHIVE_CHECK_PROJECTION, parent: 1 } });
+      level = [];
+      for (const child of children) {
+        if (seen.has(child._id) || child.parent === undefined) continue;
+        seen.add(child._id);
+        out.push({ ...archiveCheckOf(child), parent: child.parent.job });
+        level.push(child._id);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Marks with `mark` (an archive batch) those of `ids` that may leave the store now (finished, no
+   * events left, no lease, no other mark): from then on they cannot change. Answers the mark each of
+   * `ids` carries afterwards (absent: not marked).
+   */
+  async markForArchive(ids: string[], mark: string): Promise<Map<string, string>> {
+    await this.jobs.updateMany(
+      {
+        _id: { $in: ids },
+        status: { $in: [...ARCHIVABLE_JOB_STATUSES] },
+        archive: { $exists: false },
+        lease: { $exists: false },
+        'outbox.0': { $exists: false },
+      },
+      { $set: { archive: mark } },
+    );
+    const found = await this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, archive: 1 } });
+    return new Map(found.flatMap((j) => (typeof j.archive === 'string' ? [[j._id, j.archive] as const] : [])));
+  }
+
+  /** Takes the mark `mark` off those of `ids` that carry it (a family that could not be marked whole). */
+  async unmarkArchive(ids: string[], mark: string): Promise<void> {
+    if (ids.length > 0) await this.jobs.updateMany({ _id: { $in: ids }, archive: mark }, { $unset: { archive: '' } });
+  }
+
+  /** Removes those of `ids` that carry the mark `mark` (written to their archive), and their large values; how many jobs went. */
+  async removeArchived(ids: string[], mark: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    // the jobs first: a job never refers to a value that is gone
+    const removed = await this.jobs.deleteMany({ _id: { $in: ids }, archive: mark });
+    await this.values?.deleteOfJobs(ids);
+    return removed;
   }
 
   /** How many jobs are in `status`, or in any of `status` when it lists several (the metrics' gauges). */

@@ -92,6 +92,11 @@ export class JobValueRepository {
     return jobs;
   }
 
+  /** Removes the values of these jobs (they left the store: archived). */
+  async deleteOfJobs(jobIds: string[]): Promise<void> {
+    if (jobIds.length > 0) await this.values.deleteMany({ job: { $in: jobIds } });
+  }
+
   private async moveOut(jobId: string, slots: ValueSlot[], inlineBytes: number): Promise<void> {
     for (const slot of slots) {
       const value = slot.holder[slot.key];

@@ -1,17 +1,24 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { Collection, Filter, ListQuery, Store } from '@nap/store';
 import type { TriggerRecord } from '../domain/trigger-model';
+import { DueClaims } from './due-claims';
+
+/** The schedules among triggers: what their due times are claimed among. */
+const SCHEDULES = { type: 'schedule', enabled: true };
 
 /**
  * The `triggers` collection. Route names of endpoint triggers are unique (a sparse unique index);
  * a schedule's due time is fired under a claim (`fire`: server id, claim time), taken and released
- * with conditional updates as the engine claims jobs, so that one replica fires each due time.
+ * with conditional updates ({@link DueClaims}, shared with the job retention), so that one replica
+ * fires each due time.
  */
 export class TriggerRepository {
   private readonly triggers: Collection<TriggerRecord>;
+  private readonly claims: DueClaims<TriggerRecord>;
 
   constructor(store: Store) {
     this.triggers = store.collection<TriggerRecord>('triggers');
+    this.claims = new DueClaims(this.triggers);
   }
 
   async insert(doc: TriggerRecord): Promise<TriggerRecord> {
@@ -75,17 +82,8 @@ export class TriggerRepository {
   // ---- schedules ------------------------------------------------------------------------------
 
   /** Ids of enabled schedules due at `now` whose due time nobody holds (or whose holder's claim expired before `expiredBefore`). */
-  async dueSchedules(now: number, expiredBefore: number, limit = 100): Promise<string[]> {
-    const found = await this.triggers.find(
-      {
-        type: 'schedule',
-        enabled: true,
-        nextRunAt: { $ne: null, $lte: now },
-        $or: [{ fire: { $exists: false } }, { 'fire.claimTime': { $lt: expiredBefore } }],
-      },
-      { projection: { _id: 1 }, limit, sort: { nextRunAt: 1 } },
-    );
-    return found.map((t) => t._id);
+  dueSchedules(now: number, expiredBefore: number, limit = 100): Promise<string[]> {
+    return this.claims.due(SCHEDULES, now, expiredBefore, limit);
   }
 
   /**
@@ -93,38 +91,27 @@ export class TriggerRepository {
    * and unclaimed or claimed longer ago than `leaseMs`. The claimed trigger, or null.
    */
   claimDue(id: string, serverId: string, now: number, leaseMs: number): Promise<TriggerRecord | null> {
-    return this.triggers.findOneAndUpdate(
-      {
-        _id: id,
-        type: 'schedule',
-        enabled: true,
-        nextRunAt: { $ne: null, $lte: now },
-        $or: [{ fire: { $exists: false } }, { 'fire.claimTime': { $lt: now - leaseMs } }],
-      },
-      { $set: { 'fire.serverId': serverId, 'fire.claimTime': now } },
-      { returnDocument: 'after' },
-    );
+    return this.claims.claim(id, SCHEDULES, serverId, now, leaseMs);
   }
 
   /** Renews this replica's claim while it fires (long runs of missed due times); false when it lost it. */
-  async renewClaim(id: string, serverId: string, now: number): Promise<boolean> {
-    return (await this.triggers.updateOne({ _id: id, 'fire.serverId': serverId }, { $set: { 'fire.claimTime': now } })).matchedCount > 0;
+  renewClaim(id: string, serverId: string, now: number): Promise<boolean> {
+    return this.claims.renew(id, serverId, now);
   }
 
   /**
    * Moves a schedule on after its due times were fired: the next due time, the last one fired, and
    * the claim released; only while `serverId` still holds it and the timing did not change meanwhile.
    */
-  async advance(id: string, serverId: string, from: number, next: number | null, lastRunAt: number | null): Promise<boolean> {
+  advance(id: string, serverId: string, from: number, next: number | null, lastRunAt: number | null): Promise<boolean> {
     const set: Record<string, unknown> = { nextRunAt: next };
     if (lastRunAt !== null) set.lastRunAt = lastRunAt;
-    const res = await this.triggers.updateOne({ _id: id, 'fire.serverId': serverId, nextRunAt: from }, { $set: set, $unset: { fire: '' } });
-    return res.matchedCount > 0;
+    return this.claims.advance(id, serverId, from, set);
   }
 
   /** Releases a claim without moving on (the replica stops, or firing failed and should be tried again). */
-  async release(id: string, serverId: string): Promise<void> {
-    await this.triggers.updateOne({ _id: id, 'fire.serverId': serverId }, { $unset: { fire: '' } });
+  release(id: string, serverId: string): Promise<void> {
+    return this.claims.release(id, serverId);
   }
 }
 

@@ -20,6 +20,18 @@ export interface IndexDef {
   sparse: boolean;
   /** Set once any document produced more than one entry (an array value), as MongoDB does. */
   multikey: boolean;
+  /**
+   * The fields that held an array in some document (MongoDB's `multikeyPaths`), so that a sort on
+   * the other fields can still be read from the index. Absent in catalogs written before it was
+   * kept: then every field of a multikey index counts as multikey.
+   */
+  multikeyPaths?: string[];
+}
+
+/** The fields of `index` that may hold several values per document. */
+export function multikeyFields(index: IndexDef): Set<string> {
+  if (!index.multikey) return new Set();
+  return new Set(index.multikeyPaths ?? index.fields.map((f) => f.path));
 }
 
 export interface CollectionDef {

@@ -97,8 +97,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       return doc ?? null;
     },
 
-    countDocuments(filter = {}) {
-      return engine.read((dbs, catalog) => countQuery(dbs, collectionDef(catalog, name), filterWithNulls(filter)));
+    countDocuments(filter = {}, options = {}) {
+      return engine.read((dbs, catalog) => countQuery(dbs, collectionDef(catalog, name), filterWithNulls(filter), options.limit));
     },
 
     async updateOne(rawFilter, rawUpdate, options = {}) {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { open } from 'lmdb';
 import { errorMessage } from '@nap/util';
-import type { Collection, Doc, Filter, FindOptions, Store } from '../../types';
+import type { Collection, CountOptions, Doc, Filter, FindOptions, Store } from '../../types';
 import { badRequest, conflict, storeUnavailable } from '../errors';
 import { createEmbeddedCollection } from './embedded-collection';
 import { EmbeddedEngine } from './engine';
@@ -24,6 +24,11 @@ export interface EmbeddedStore extends Store {
    * keys and documents it read. For tests and diagnostics.
    */
   explain(collection: string, filter?: Filter, options?: FindOptions): Promise<QueryStats>;
+  /**
+   * Runs a count like `countDocuments` and reports how: `returned` is the count; a count answered
+   * from index keys alone examines no document.
+   */
+  explainCount(collection: string, filter?: Filter, options?: CountOptions): Promise<QueryStats>;
 }
 
 const openPaths = new Set<string>();
@@ -85,5 +90,6 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     ping: () => engine.ping(),
     close: () => engine.close(),
     explain: (collection, filter, findOptions) => engine.explain(collection, filter, findOptions),
+    explainCount: (collection, filter, countOptions) => engine.explainCount(collection, filter, countOptions),
   };
 }

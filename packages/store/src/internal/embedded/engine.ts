@@ -4,7 +4,7 @@ import { errorMessage } from '@nap/util';
 import type { Filter, FindOptions } from '../../types';
 import { isKeyTooLongError, keyTooLong, storeUnavailable } from '../errors';
 import { CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalog';
-import { runQuery, type QueryStats, type StoreDbs } from './query-exec';
+import { countQuery, runQuery, type QueryStats, type StoreDbs } from './query-exec';
 import { WriteTxn, type WriteDbs } from './write-txn';
 
 /** A write waiting for the next batch. */
@@ -152,6 +152,14 @@ export class EmbeddedEngine {
     return this.read((dbs, catalog) => {
       const stats: QueryStats = { plan: 'empty', sortedByIndex: false, keysExamined: 0, docsExamined: 0, returned: 0 };
       runQuery(dbs, collectionDef(catalog, collection), filter, options, stats);
+      return stats;
+    });
+  }
+
+  async explainCount(collection: string, filter?: Filter, options: { limit?: number } = {}): Promise<QueryStats> {
+    return this.read((dbs, catalog) => {
+      const stats: QueryStats = { plan: 'empty', sortedByIndex: false, keysExamined: 0, docsExamined: 0, returned: 0 };
+      countQuery(dbs, collectionDef(catalog, collection), filter, options.limit, stats);
       return stats;
     });
   }

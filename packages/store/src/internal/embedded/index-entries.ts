@@ -21,9 +21,11 @@ export interface EntrySet {
   entries: Entry[];
   /** True when a field held an array, which makes the index multikey. */
   multikey: boolean;
+  /** The fields that held an array. */
+  multikeyPaths: string[];
 }
 
-interface Collected {
+export interface Collected {
   values: unknown[];
   sawArray: boolean;
   present: boolean;
@@ -80,10 +82,17 @@ export function collectValues(doc: unknown, path: string): Collected {
   return out;
 }
 
-/** The entries a document contributes to an index (deduplicated); none for a sparse index it lacks. */
-export function indexEntries(doc: Doc, index: IndexDef): EntrySet {
-  const perField = index.fields.map((field) => collectValues(doc, field.path));
-  if (index.sparse && !perField.some((c) => c.present)) return { entries: [], multikey: false };
+/**
+ * The entries a document contributes to an index (deduplicated); none for a sparse index it lacks.
+ * `valuesOf` answers {@link collectValues} of the document, when the caller keeps them.
+ */
+export function indexEntries(
+  doc: Doc,
+  index: IndexDef,
+  valuesOf: (path: string) => Collected = (path) => collectValues(doc, path),
+): EntrySet {
+  const perField = index.fields.map((field) => valuesOf(field.path));
+  if (index.sparse && !perField.some((c) => c.present)) return { entries: [], multikey: false, multikeyPaths: [] };
   const arrayFields = index.fields.filter((_, i) => perField[i]?.sawArray);
   if (arrayFields.length > 1) {
     throw badRequest(`Cannot index parallel arrays ${arrayFields.map((f) => `"${f.path}"`).join(' and ')} in index "${index.name}"`);
@@ -114,5 +123,6 @@ export function indexEntries(doc: Doc, index: IndexDef): EntrySet {
     seenKeys.add(tag);
     entries.push({ prefix, values: p.values, exact: p.exact });
   }
-  return { entries, multikey: perField.some((c) => c.sawArray) };
+  const multikeyPaths = index.fields.filter((_, i) => perField[i]?.sawArray).map((f) => f.path);
+  return { entries, multikey: multikeyPaths.length > 0, multikeyPaths };
 }

@@ -5,11 +5,11 @@
 import type { Database } from 'lmdb';
 import { MAX_KEY_BYTES, keyTooLong } from '../errors';
 import type { Doc, Filter, SortSpec } from '../../types';
-import type { CollectionDef, IndexDef } from './catalog';
+import { multikeyFields, type CollectionDef, type IndexDef } from './catalog';
 import { decodeDoc } from './doc-codec';
 import { componentEnd, isExactComponent, numberPrefix, successor } from './key-codec';
 import { compileFilter, sortDocs, validateSort, type Matcher } from './mongo-semantics';
-import { choosePlan, type IdBounds, type IndexOrder, type KeyRange, type Plan } from './query-plan';
+import { choosePlan, componentsEnd, type IdBounds, type IndexOrder, type KeyRange, type Plan } from './query-plan';
 
 /** The LMDB databases of a store. */
 export interface StoreDbs {
@@ -69,12 +69,24 @@ class Reader {
     return text === undefined ? undefined : decodeDoc(text);
   }
 
+  /**
+   * The keys of one range, counted up to `cap` without crossing into JavaScript per key: LMDB
+   * skips `cap - 1` keys to see whether one more is there (then the count is `cap`), else counts
+   * the range (fewer than `cap` keys).
+   */
+  private rangeCount(range: KeyRange, cap: number): number {
+    if (cap <= 0) return 0;
+    if (Number.isFinite(cap))
+      for (const _ of this.dbs.idx.getKeys({ start: range.start, end: range.end, offset: cap - 1, limit: 1 })) return cap;
+    return this.dbs.idx.getKeysCount({ start: range.start, end: range.end });
+  }
+
+  /** The keys of `ranges`, counted up to `cap`. */
   countKeys(ranges: KeyRange[], cap: number): number {
-    // Iterated rather than `getKeysCount`, which counts the whole range whatever its limit.
     let n = 0;
     for (const range of ranges) {
-      for (const _ of this.dbs.idx.getKeys({ start: range.start, end: range.end, limit: cap - n })) n++;
-      if (n >= cap) break;
+      n += this.rangeCount(range, cap - n);
+      if (n >= cap) return cap;
     }
     return n;
   }
@@ -130,19 +142,81 @@ class Reader {
     }
   }
 
-  /**
-   * Documents of one key range in sort order, read with one cursor. Keys with equal sort
-   * components form a group; within a group documents follow `_id` order, as the stable sort of
-   * a full scan leaves them, and are sorted by the sort keys the index does not cover. A group
-   * of exact components needing no such sort streams straight through in forward scans.
-   */
-  *indexOrdered(index: IndexDef, range: KeyRange, order: IndexOrder, sort: SortSpec, skip = 0): Iterable<Doc> {
-    // `skip` > 0 only when every key is a match: skipped keys need no document.
-    let toSkip = skip;
-    const keys = order.reverse
+  /** The keys of one range in ascending order, or descending when `reverse`. */
+  private rangeKeys(range: KeyRange, reverse: boolean): Iterable<Buffer> {
+    return reverse
       ? this.dbs.idx.getKeys({ start: range.end, end: range.start, reverse: true, exclusiveStart: true, inclusiveEnd: true })
       : this.dbs.idx.getKeys({ start: range.start, end: range.end });
-    const streams = !order.reverse && !order.sortsWithinGroups && order.groupsEndKey;
+  }
+
+  /**
+   * The keys of `ranges` in the order of `order`. Ranges with the same values in the fields before
+   * the first group component are read one after the other; ranges that differ there (an `$in`
+   * on a leading field) are read side by side and merged on the components after, and a document
+   * met in two of them (an array field holding both values) is given once.
+   */
+  private *orderedKeys(index: IndexDef, ranges: KeyRange[], order: IndexOrder): Iterable<Buffer> {
+    const lead = order.firstGroupComponent;
+    const groups = new Map<string, KeyRange[]>();
+    for (const range of ranges) {
+      const tag = range.start.toString('latin1', 0, componentsEnd(index, range.start, lead));
+      const list = groups.get(tag);
+      if (list) list.push(range);
+      else groups.set(tag, [range]);
+    }
+    const reverse = order.reverse;
+    const readGroup = function* (this: Reader, list: KeyRange[]): Iterator<Buffer> {
+      const sorted = [...list].sort((a, b) => Buffer.compare(a.start, b.start));
+      if (reverse) sorted.reverse();
+      for (const range of sorted) yield* this.rangeKeys(range, reverse);
+    }.bind(this);
+    if (groups.size === 1) {
+      const only = readGroup([...groups.values()][0] as KeyRange[]);
+      for (let next = only.next(); !next.done; next = only.next()) yield next.value;
+      return;
+    }
+    const heads: { it: Iterator<Buffer>; key: Buffer; from: number }[] = [];
+    for (const list of groups.values()) {
+      const it = readGroup(list);
+      const first = it.next();
+      if (!first.done) heads.push({ it, key: first.value, from: componentsEnd(index, first.value, lead) });
+    }
+    let last: { key: Buffer; from: number } | undefined;
+    while (heads.length > 0) {
+      let pick = 0;
+      for (let i = 1; i < heads.length; i++) {
+        const a = heads[i] as (typeof heads)[number];
+        const b = heads[pick] as (typeof heads)[number];
+        const c = a.key.compare(b.key, b.from, b.key.length, a.from, a.key.length);
+        if (reverse ? c > 0 : c < 0) pick = i;
+      }
+      const head = heads[pick] as (typeof heads)[number];
+      const duplicate = last !== undefined && head.key.compare(last.key, last.from, last.key.length, head.from, head.key.length) === 0;
+      if (!duplicate) {
+        last = { key: head.key, from: head.from };
+        yield head.key;
+      }
+      const next = head.it.next();
+      if (next.done) heads.splice(pick, 1);
+      else {
+        head.key = next.value;
+        head.from = componentsEnd(index, next.value, lead);
+      }
+    }
+  }
+
+  /**
+   * Documents of key ranges in sort order (see {@link orderedKeys}). Keys with equal sort
+   * components form a group; within a group documents follow `_id` order, as the stable sort of a
+   * full scan leaves them, and are sorted by the sort keys the index does not cover. A group ends
+   * at its first inexact component (a long string cut short): its documents are sorted by their
+   * values. Groups of exact components needing no such sort stream straight through.
+   */
+  *indexOrdered(index: IndexDef, ranges: KeyRange[], order: IndexOrder, sort: SortSpec, skip = 0): Iterable<Doc> {
+    // `skip` > 0 only when every key is a match: skipped keys need no document.
+    let toSkip = skip;
+    const keys = this.orderedKeys(index, ranges, order);
+    const streams = !order.sortsWithinGroups && (order.groupsAreDocuments || (!order.reverse && order.groupsEndKey));
     let group: Buffer | undefined;
     let groupExact = true;
     let pending: Buffer[] = [];
@@ -176,16 +250,23 @@ class Reader {
     for (const key of keys) {
       this.stats.keysExamined++;
       let at = 4;
+      let from = 4;
       let exact = true;
       for (let i = 0; i < order.groupComponents; i++) {
         const field = index.fields[i] as IndexDef['fields'][number];
+        if (i === order.firstGroupComponent) from = at;
         const end = componentEnd(key, at, field.direction);
-        if (i >= order.firstGroupComponent && !isExactComponent(key, at, end, field.direction)) exact = false;
+        const inexact = i >= order.firstGroupComponent && !isExactComponent(key, at, end, field.direction);
         at = end;
+        if (inexact) {
+          exact = false;
+          break;
+        }
       }
-      if (group === undefined || group.length !== at || key.compare(group, 0, at, 0, at) !== 0) {
+      const same = group !== undefined && group.length === at - from && key.compare(group, 0, group.length, from, at) === 0;
+      if (!same) {
         yield* flush();
-        group = Buffer.from(key.subarray(0, at));
+        group = Buffer.from(key.subarray(from, at));
         groupExact = exact;
       }
       if (streams && groupExact) {
@@ -200,6 +281,41 @@ class Reader {
       }
     }
     yield* flush();
+  }
+
+  /**
+   * The distinct documents of the keys of `ranges` of an index with array values, counted up to
+   * `cap`. A range of `cap` keys or more answers at once (its documents alone reach the cap);
+   * otherwise the largest range is counted in LMDB and only the others are read, each key counted
+   * unless its document is in the largest range too — the same components after the first `lead`
+   * fields, which hold every array value, put under the largest range's values.
+   */
+  countDocuments(index: IndexDef, ranges: KeyRange[], cap: number, lead: number): number {
+    const counts = ranges.map((range) => this.rangeCount(range, cap));
+    if (counts.some((n) => n >= cap)) return cap;
+    const multikey = multikeyFields(index);
+    const suffixesMatch = index.fields.slice(lead).every((f) => !multikey.has(f.path));
+    const largest = suffixesMatch ? counts.indexOf(Math.max(...counts)) : -1;
+    const main = ranges[largest];
+    const mainPrefix = main ? main.start.subarray(0, componentsEnd(index, main.start, lead)) : undefined;
+    let n = main ? (counts[largest] as number) : 0;
+    const seen = new Set<string>();
+    for (const [i, range] of ranges.entries()) {
+      if (i === largest) continue;
+      for (const key of this.dbs.idx.getKeys({ start: range.start, end: range.end })) {
+        this.stats.keysExamined++;
+        const id = idOfIndexKey(index, key);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        if (main && mainPrefix) {
+          const twin = Buffer.concat([mainPrefix, key.subarray(componentsEnd(index, key, lead))]);
+          const inMain = Buffer.compare(twin, main.start) >= 0 && Buffer.compare(twin, main.end) < 0 && this.dbs.idx.doesExist(twin);
+          if (inMain) continue;
+        }
+        if (++n >= cap) return cap;
+      }
+    }
+    return n;
   }
 }
 
@@ -231,10 +347,10 @@ function execute(reader: Reader, plan: Plan, sort: SortSpec | undefined, skip: n
       };
     }
     case 'index':
-      if (plan.order && sort && plan.ranges.length === 1) {
+      if (plan.order && sort) {
         const skipHere = plan.exact ? skip : 0;
         return {
-          docs: reader.indexOrdered(plan.index, plan.ranges[0] as KeyRange, plan.order, sort, skipHere),
+          docs: reader.indexOrdered(plan.index, plan.ranges, plan.order, sort, skipHere),
           sorted: true,
           idOrder: false,
           skipped: skipHere > 0,
@@ -299,33 +415,68 @@ export function runQuery(
     stats.returned = out.length;
     return out;
   }
-  for (const doc of execution.docs) if (matches(doc)) out.push(doc);
-  if (!execution.idOrder) out.sort(idCompare);
-  const page = sortDocs(out, sort).slice(skip, skip + limit);
+  // Sorted in memory: with a limit, only the best `skip + limit` are kept as they come, so memory
+  // stays bounded by the page however many documents match.
+  const keep = skip + limit;
+  const compactAt = Number.isFinite(keep) ? Math.max(256, 4 * keep) : Number.POSITIVE_INFINITY;
+  let best: Doc[] = [];
+  // the stable sort of a full scan: ties stay in `_id` order, which a compacted list has lost
+  let compacted = false;
+  const compact = (docs: Doc[]): Doc[] => sortDocs(execution.idOrder && !compacted ? docs : docs.sort(idCompare), sort).slice(0, keep);
+  for (const doc of execution.docs) {
+    if (!matches(doc)) continue;
+    best.push(doc);
+    if (best.length >= compactAt) {
+      best = compact(best);
+      compacted = true;
+    }
+  }
+  const page = compact(best).slice(skip);
   stats.returned = page.length;
   return page;
 }
 
 /**
- * The number of documents that match `filter`. When an index answers the filter exactly, only
- * its keys are counted; otherwise the matches are read.
+ * The number of documents that match `filter`, counted up to `limit` when one is given (a count
+ * that reaches it stops there). When an index answers the filter exactly, only its keys are
+ * counted; otherwise the matches are read.
  */
-export function countQuery(dbs: StoreDbs, collection: CollectionDef | undefined, filter: Filter | undefined): number {
+export function countQuery(
+  dbs: StoreDbs,
+  collection: CollectionDef | undefined,
+  filter: Filter | undefined,
+  limit?: number,
+  stats: QueryStats = { plan: 'empty', sortedByIndex: false, keysExamined: 0, docsExamined: 0, returned: 0 },
+): number {
   compileFilter(filter);
+  const cap = limit !== undefined && limit > 0 ? Math.trunc(limit) : Number.POSITIVE_INFINITY;
   if (!collection) return 0;
-  if (filter === undefined || filter === null || Object.keys(filter).length === 0) return collection.count;
-  const reader = new Reader(dbs, collection, { plan: 'empty', sortedByIndex: false, keysExamined: 0, docsExamined: 0, returned: 0 });
+  const done = (n: number): number => {
+    stats.returned = n;
+    return n;
+  };
+  if (filter === undefined || filter === null || Object.keys(filter).length === 0) {
+    stats.plan = 'primary';
+    return done(Math.min(collection.count, cap));
+  }
+  const reader = new Reader(dbs, collection, stats);
   const plan = choosePlan({
     collection,
     filter,
     sort: undefined,
     skip: 0,
     limit: Number.POSITIVE_INFINITY,
-    countKeys: (ranges, cap) => reader.countKeys(ranges, cap),
+    countKeys: (ranges, n) => reader.countKeys(ranges, n),
+    forCount: true,
   });
-  if (plan.kind === 'empty') return 0;
+  stats.plan = plan.kind;
+  if (plan.kind === 'empty') return done(0);
+  if (plan.kind === 'index') stats.index = plan.index.name;
   if (plan.kind === 'index' && plan.exact) {
-    return plan.ranges.reduce((n, range) => n + dbs.idx.getKeysCount({ start: range.start, end: range.end }), 0);
+    if (!plan.unique) return done(reader.countDocuments(plan.index, plan.ranges, cap, plan.pointFields));
+    if (Number.isFinite(cap)) return done(reader.countKeys(plan.ranges, cap));
+    return done(plan.ranges.reduce((n, range) => n + dbs.idx.getKeysCount({ start: range.start, end: range.end }), 0));
   }
-  return runQuery(dbs, collection, filter).length;
+  const found = runQuery(dbs, collection, filter, Number.isFinite(cap) ? { limit: cap } : {}, stats).length;
+  return done(found);
 }

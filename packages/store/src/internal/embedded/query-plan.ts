@@ -8,8 +8,8 @@
  */
 import { isPlainObject } from '@nap/util';
 import type { Filter, SortSpec } from '../../types';
-import type { CollectionDef, IndexDef } from './catalog';
-import { directed, encodeComponent, invert, maxStringBytes, numberPrefix, successor, type Component } from './key-codec';
+import { multikeyFields, type CollectionDef, type IndexDef } from './catalog';
+import { componentEnd, directed, encodeComponent, invert, maxStringBytes, numberPrefix, successor, type Component } from './key-codec';
 import { isDate } from '../values';
 
 type RangeOp = '$gt' | '$gte' | '$lt' | '$lte';
@@ -47,8 +47,17 @@ function addPredicate(out: Map<string, Predicate[]>, path: string, predicate: Pr
 /** The usable conditions of a filter by field path, and whether they are all of it. */
 export interface Predicates {
   byPath: Map<string, Predicate[]>;
-  /** True when the filter is nothing but these conditions (no `$or`, `$ne`, object equality, …). */
+  /**
+   * True when the filter is nothing but these conditions and its `$or`s (no `$ne`, `$regex`,
+   * object equality, …).
+   */
   complete: boolean;
+  /** The `$or`s of the conjunction, each as its branches' conditions. */
+  ors: Predicates[][];
+}
+
+function emptyPredicates(): Predicates {
+  return { byPath: new Map(), complete: true, ors: [] };
 }
 
 function extractInto(filter: Record<string, unknown>, out: Predicates): void {
@@ -58,6 +67,10 @@ function extractInto(filter: Record<string, unknown>, out: Predicates): void {
         if (isPlainObject(clause)) extractInto(clause, out);
         else out.complete = false;
       }
+      continue;
+    }
+    if (key === '$or' && Array.isArray(value) && value.length > 0 && value.every((clause) => isPlainObject(clause))) {
+      out.ors.push(value.map((clause) => extractPredicates(clause as Filter)));
       continue;
     }
     if (key.startsWith('$')) {
@@ -88,10 +101,22 @@ function extractInto(filter: Record<string, unknown>, out: Predicates): void {
 
 /** The usable conditions of a filter. */
 export function extractPredicates(filter: Filter | undefined): Predicates {
-  const out: Predicates = { byPath: new Map(), complete: true };
+  const out = emptyPredicates();
   if (filter && isPlainObject(filter)) extractInto(filter, out);
   else if (filter !== undefined && filter !== null) out.complete = false;
   return out;
+}
+
+/**
+ * The conditions of `outer` and of one branch of its `$or` number `or` together: what a document
+ * must meet to match through that branch. The other `$or`s stay conditions no index bound answers.
+ */
+function withBranch(outer: Predicates, or: number, branch: Predicates): Predicates {
+  const byPath = new Map<string, Predicate[]>();
+  for (const [path, list] of outer.byPath) byPath.set(path, [...list]);
+  for (const [path, list] of branch.byPath) byPath.set(path, [...(byPath.get(path) ?? []), ...list]);
+  const others = outer.ors.filter((_, i) => i !== or);
+  return { byPath, complete: outer.complete && branch.complete && others.length === 0 && branch.ors.length === 0, ors: [] };
 }
 
 /** A half-open key range `[start, end)` of the `idx` database. */
@@ -199,15 +224,24 @@ function boundsExact(bounds: FieldBounds): boolean {
 }
 
 /** Bounds on one field; `exact` when every key in them matches all the field's conditions. */
-function fieldBounds(predicates: Predicate[] | undefined, index: IndexDef, maxBytes: number): { bounds: FieldBounds; exact: boolean } {
+function fieldBounds(
+  predicates: Predicate[] | undefined,
+  index: IndexDef,
+  multikey: boolean,
+  maxBytes: number,
+): { bounds: FieldBounds; exact: boolean } {
   if (!predicates) return { bounds: { kind: 'none' }, exact: true };
   // A sparse index lacks documents without the field, which null matches.
   const usable = index.sparse ? predicates.filter((p) => p.kind === 'range' || !p.values.some((v) => v === null)) : predicates;
   if (usable.length === 0) return { bounds: { kind: 'none' }, exact: false };
-  if (index.multikey) {
-    // Conditions on an array field may be met by different elements: use one of them only.
+  if (multikey) {
+    // Conditions on an array field may be met by different elements: use one of them only. One
+    // condition alone is answered exactly (an element in bounds is a match), null aside (an
+    // empty array has no element, yet MongoDB's null matching is subtle there).
     const chosen = usable.find((p) => p.kind === 'points') ?? (usable[0] as Predicate);
-    return { bounds: boundsOf(chosen, maxBytes), exact: false };
+    const bounds = boundsOf(chosen, maxBytes);
+    const alone = predicates.length === 1 && (chosen.kind === 'range' || !chosen.values.some((v) => v === null));
+    return { bounds, exact: alone && boundsExact(bounds) };
   }
   const bounds = usable.reduce<FieldBounds>((acc, p) => intersect(acc, boundsOf(p, maxBytes)), { kind: 'none' });
   return { bounds, exact: usable.length === predicates.length && boundsExact(bounds) };
@@ -215,19 +249,24 @@ function fieldBounds(predicates: Predicate[] | undefined, index: IndexDef, maxBy
 
 /** Where an index narrows a filter. */
 export interface IndexBounds {
+  /** Disjoint, in ascending key order. */
   ranges: KeyRange[];
-  /** Leading fields bound to one single value each. */
+  /** Leading fields bound to one single value each, the same in every range. */
   singlePointFields: number;
+  /**
+   * Leading fields bound to one value in each range (ranges may differ there): within one range
+   * the keys follow the index order of the fields after them.
+   */
+  pointFields: number;
   /** Fields with any bound. */
   boundFields: number;
   hasRange: boolean;
   /** Higher is more selective. */
   score: number;
-  /**
-   * Every key in the ranges belongs to a match and each match has one key: the filter is fully
-   * answered by the index (counts need no documents).
-   */
+  /** Every key in the ranges belongs to a match: the filter is fully answered by the index. */
   exact: boolean;
+  /** No document has two keys in the ranges (the index holds no array values), so keys count documents. */
+  unique: boolean;
 }
 
 const MAX_RANGES = 256;
@@ -264,18 +303,29 @@ export function wholeIndex(index: IndexDef): KeyRange {
 export function indexBounds(index: IndexDef, filter: Predicates): IndexBounds | undefined {
   const predicates = filter.byPath;
   const maxBytes = maxStringBytes(index.fields.length);
-  let exact = filter.complete && !index.multikey;
+  const multikey = multikeyFields(index);
+  let exact = filter.complete && filter.ors.length === 0;
   let prefixes = [numberPrefix(index.no)];
   let singlePointFields = 0;
+  let pointFields = 0;
   let stillSingle = true;
   let boundFields = 0;
   let ranges: KeyRange[] | undefined;
   const usedPaths = new Set<string>();
   for (const field of index.fields) {
-    const { bounds, exact: fieldExact } = fieldBounds(predicates.get(field.path), index, maxBytes);
+    const { bounds, exact: fieldExact } = fieldBounds(predicates.get(field.path), index, multikey.has(field.path), maxBytes);
     if (bounds.kind === 'none') break;
     if (bounds.kind === 'empty') {
-      return { ranges: [], singlePointFields, boundFields: boundFields + 1, hasRange: false, score: 1000, exact: true };
+      return {
+        ranges: [],
+        singlePointFields,
+        pointFields,
+        boundFields: boundFields + 1,
+        hasRange: false,
+        score: 1000,
+        exact: true,
+        unique: true,
+      };
     }
     if (bounds.kind === 'points' && prefixes.length * bounds.points.length > MAX_RANGES) break;
     exact &&= fieldExact;
@@ -284,6 +334,7 @@ export function indexBounds(index: IndexDef, filter: Predicates): IndexBounds | 
       prefixes = prefixes.flatMap((prefix) => bounds.points.map((p) => Buffer.concat([prefix, directed(p.bytes, field.direction)])));
       if (bounds.points.length === 1 && stillSingle) singlePointFields++;
       else stillSingle = false;
+      pointFields++;
       boundFields++;
       continue;
     }
@@ -300,7 +351,79 @@ export function indexBounds(index: IndexDef, filter: Predicates): IndexBounds | 
   const allPoints = !hasRange && boundFields === index.fields.length;
   const score =
     (index.unique && allPoints && finalRanges.length === 1 ? 100 : 0) + boundFields * 4 - (hasRange ? 2 : 0) + singlePointFields;
-  return { ranges: finalRanges, singlePointFields, boundFields, hasRange, score, exact };
+  return { ranges: finalRanges, singlePointFields, pointFields, boundFields, hasRange, score, exact, unique: multikey.size === 0 };
+}
+
+/** The end of the first `count` components of `key` (past the 4-byte index number). */
+export function componentsEnd(index: IndexDef, key: Buffer, count: number): number {
+  let at = 4;
+  for (let i = 0; i < count && at < key.length; i++) at = componentEnd(key, at, (index.fields[i] as IndexDef['fields'][number]).direction);
+  return at;
+}
+
+/** Sorts ranges and joins those that overlap or touch, so that no key is in two of them. */
+function disjoint(ranges: KeyRange[]): KeyRange[] {
+  const sorted = [...ranges].sort((a, b) => Buffer.compare(a.start, b.start) || Buffer.compare(a.end, b.end));
+  const out: KeyRange[] = [];
+  for (const range of sorted) {
+    const last = out[out.length - 1];
+    if (last && Buffer.compare(range.start, last.end) <= 0) {
+      if (Buffer.compare(range.end, last.end) > 0) last.end = range.end;
+    } else {
+      out.push({ start: range.start, end: range.end });
+    }
+  }
+  return out;
+}
+
+/**
+ * The bounds of `index` for the `$or` number `or` of `filter`: the union of the bounds of each of
+ * its branches (with the rest of the conjunction), or undefined when a branch is not bounded by
+ * the index (then the `$or` is tested on each candidate instead). This is how keyset pages
+ * (`{ $or: [{ k: { $lt: v } }, { k: v, _id: { $lt: id } }] }`) read exactly the keys after their
+ * start, and how `$or`s of equalities on one field read only their values.
+ */
+export function orBounds(index: IndexDef, filter: Predicates, or: number): IndexBounds | undefined {
+  const branches = filter.ors[or] ?? [];
+  const parts: IndexBounds[] = [];
+  for (const branch of branches) {
+    const part = indexBounds(index, withBranch(filter, or, branch));
+    if (!part) return undefined;
+    parts.push(part);
+  }
+  const live = parts.filter((p) => p.ranges.length > 0);
+  if (live.length === 0) {
+    return { ranges: [], singlePointFields: 0, pointFields: 0, boundFields: 1, hasRange: false, score: 1000, exact: true, unique: true };
+  }
+  const pointFields = Math.min(...live.map((p) => p.pointFields));
+  // Ranges of different point prefixes stay apart: each is read in index order and merged.
+  const groups = new Map<string, KeyRange[]>();
+  for (const part of live) {
+    for (const range of part.ranges) {
+      const tag = range.start.subarray(0, componentsEnd(index, range.start, pointFields)).toString('latin1');
+      groups.set(tag, [...(groups.get(tag) ?? []), range]);
+    }
+  }
+  const ranges = [...groups.values()].flatMap(disjoint).sort((a, b) => Buffer.compare(a.start, b.start));
+  // Fields with one and the same value in every range.
+  let singlePointFields = Math.min(...live.map((p) => p.singlePointFields));
+  while (singlePointFields > 0) {
+    const first = ranges[0] as KeyRange;
+    const end = componentsEnd(index, first.start, singlePointFields);
+    const head = first.start.subarray(0, end);
+    if (ranges.every((r) => r.start.length >= end && r.start.subarray(0, end).equals(head))) break;
+    singlePointFields--;
+  }
+  return {
+    ranges,
+    singlePointFields,
+    pointFields,
+    boundFields: Math.min(...live.map((p) => p.boundFields)),
+    hasRange: live.some((p) => p.hasRange),
+    score: Math.min(...live.map((p) => p.score)),
+    exact: parts.every((p) => p.exact),
+    unique: parts.every((p) => p.unique),
+  };
 }
 
 /** How an index scan yields documents in sort order. */
@@ -312,16 +435,32 @@ export interface IndexOrder {
   sortsWithinGroups: boolean;
   /** No index field follows the group components, so a group is already in `_id` order. */
   groupsEndKey: boolean;
-  /** Index of the first grouping component (the fields before it are bound to one value). */
+  /**
+   * Index of the first grouping component. The fields before it are bound to one value in each
+   * range; ranges that differ there are read side by side and merged on the components after.
+   */
   firstGroupComponent: number;
+  /** `_id` is one of the group components: every group is one document. */
+  groupsAreDocuments: boolean;
 }
 
 /**
- * How `index` yields the sort order when its first `constantFields` fields are bound to single
- * values; undefined when it cannot.
+ * How `index` yields the sort order when its first `constantFields` fields are bound to one value
+ * in each range, the first `singleFields` of them to the same value in every range; undefined when
+ * it cannot. A sort on a field whose value differs between ranges cannot be read that way.
  */
-export function indexOrder(index: IndexDef, sort: [string, 1 | -1][], constantFields: number): IndexOrder | undefined {
-  if (index.multikey || index.sparse || sort.length === 0) return undefined;
+export function indexOrder(
+  index: IndexDef,
+  sort: [string, 1 | -1][],
+  constantFields: number,
+  singleFields = constantFields,
+): IndexOrder | undefined {
+  if (index.sparse || sort.length === 0) return undefined;
+  // Array fields give a document several places; only those bound to values may be multikey.
+  const multikey = multikeyFields(index);
+  if (index.fields.slice(constantFields).some((f) => multikey.has(f.path))) return undefined;
+  const varying = new Set(index.fields.slice(singleFields, constantFields).map((f) => f.path));
+  if (sort.some(([field]) => varying.has(field))) return undefined;
   const constant = new Set(index.fields.slice(0, constantFields).map((f) => f.path));
   const rest = sort.filter(([field]) => !constant.has(field));
   const first = rest[0];
@@ -335,12 +474,14 @@ export function indexOrder(index: IndexDef, sort: [string, 1 | -1][], constantFi
     if (!next || !field || next[0] !== field.path || next[1] * field.direction !== relative) break;
     covered++;
   }
+  const groupFields = index.fields.slice(constantFields, constantFields + covered);
   return {
     reverse: relative === -1,
     groupComponents: constantFields + covered,
     sortsWithinGroups: rest.length > covered,
     groupsEndKey: constantFields + covered === index.fields.length,
     firstGroupComponent: constantFields,
+    groupsAreDocuments: groupFields.some((f) => f.path === '_id'),
   };
 }
 
@@ -356,7 +497,16 @@ export type Plan =
   | { kind: 'empty' }
   | { kind: 'ids'; ids: string[] }
   | { kind: 'primary'; reverse: boolean; ordered: boolean; bounds: IdBounds; exact: boolean }
-  | { kind: 'index'; index: IndexDef; ranges: KeyRange[]; order?: IndexOrder; exact: boolean };
+  | {
+      kind: 'index';
+      index: IndexDef;
+      ranges: KeyRange[];
+      order?: IndexOrder;
+      exact: boolean;
+      unique: boolean;
+      /** Leading fields bound to one value in each range (see {@link IndexBounds.pointFields}). */
+      pointFields: number;
+    };
 
 function idPoints(predicates: Predicate[] | undefined): string[] | undefined {
   let ids: Set<string> | undefined;
@@ -393,6 +543,8 @@ export interface PlanInput {
   limit: number;
   /** Counts the keys of `ranges`, stopping at `cap`. */
   countKeys(ranges: KeyRange[], cap: number): number;
+  /** The plan counts matches: an index that answers the filter exactly needs no document. */
+  forCount?: boolean;
 }
 
 /** Keys counted at most when racing candidate indexes against each other. */
@@ -416,12 +568,17 @@ export function choosePlan(input: PlanInput): Plan {
   if (primaryBounds.empty) return { kind: 'empty' };
   const idSort = sort[0]?.[0] === '_id' ? sort[0] : undefined;
   // An empty filter: every document matches, so whole scans can skip without reading documents.
-  const matchesAll = predicates.complete && byPath.size === 0;
+  const matchesAll = predicates.complete && byPath.size === 0 && predicates.ors.length === 0;
 
+  // Each index, bounded by the conjunction alone and with each `$or` it can bound as well.
   const candidates: Candidate[] = [];
   for (const index of input.collection.indexes) {
     const bounds = indexBounds(index, predicates);
     if (bounds) candidates.push({ index, bounds });
+    predicates.ors.forEach((_, or) => {
+      const union = orBounds(index, predicates, or);
+      if (union) candidates.push({ index, bounds: union });
+    });
   }
   if (candidates.some((c) => c.bounds.ranges.length === 0)) return { kind: 'empty' };
   const count = (c: Candidate, cap: number): number => {
@@ -430,12 +587,31 @@ export function choosePlan(input: PlanInput): Plan {
     c.counted = { keys, cap };
     return keys;
   };
-  const orderOf = (c: Candidate): IndexOrder | undefined =>
-    sort.length > 0 && c.bounds.ranges.length === 1 ? indexOrder(c.index, sort, c.bounds.singlePointFields) : undefined;
-  const indexPlan = (c: Candidate, order?: IndexOrder): Plan =>
-    order
-      ? { kind: 'index', index: c.index, ranges: c.bounds.ranges, order, exact: c.bounds.exact }
-      : { kind: 'index', index: c.index, ranges: c.bounds.ranges, exact: c.bounds.exact };
+  const orders = new Map<Candidate, IndexOrder | undefined>();
+  const orderOf = (c: Candidate): IndexOrder | undefined => {
+    if (sort.length === 0) return undefined;
+    if (!orders.has(c)) {
+      const { singlePointFields, pointFields } = c.bounds;
+      // The ranges one after the other, else side by side merged on the fields after their values.
+      const order =
+        indexOrder(c.index, sort, singlePointFields) ??
+        (pointFields > singlePointFields ? indexOrder(c.index, sort, pointFields, singlePointFields) : undefined);
+      orders.set(c, order);
+    }
+    return orders.get(c);
+  };
+  const indexPlan = (c: Candidate, order?: IndexOrder): Plan => {
+    const plan: Plan = {
+      kind: 'index',
+      index: c.index,
+      ranges: c.bounds.ranges,
+      exact: c.bounds.exact,
+      unique: c.bounds.unique,
+      pointFields: c.bounds.pointFields,
+    };
+    if (order) plan.order = order;
+    return plan;
+  };
 
   // Several indexes narrow the filter: count their keys, up to a small cap, and prefer the
   // fewest, then one that also gives the sort order, then the most fields bound — a cheap form
@@ -445,6 +621,7 @@ export function choosePlan(input: PlanInput): Plan {
   }
   candidates.sort(
     (a, b) =>
+      (input.forCount ? Number(!a.bounds.exact) - Number(!b.bounds.exact) : 0) ||
       (a.counted?.keys ?? 0) - (b.counted?.keys ?? 0) ||
       Number(orderOf(b) !== undefined) - Number(orderOf(a) !== undefined) ||
       b.bounds.score - a.bounds.score ||
@@ -476,7 +653,7 @@ export function choosePlan(input: PlanInput): Plan {
     for (const index of input.collection.indexes) {
       const order = indexOrder(index, sort, 0);
       if (order) {
-        sortPlan = { kind: 'index', index, ranges: [wholeIndex(index)], order, exact: matchesAll };
+        sortPlan = { kind: 'index', index, ranges: [wholeIndex(index)], order, exact: matchesAll, unique: true, pointFields: 0 };
         break;
       }
     }

@@ -10,7 +10,8 @@ import { sameKeys, type NormalizedIndexSpec } from '../index-spec';
 import { checkDocumentSize } from '../parity';
 import { CATALOG_KEY, collectionDef, type Catalog, type CollectionDef, type IndexDef } from './catalog';
 import { decodeDoc, encodeDoc } from './doc-codec';
-import { collectValues, indexEntries, type Entry } from './index-entries';
+import { isEqual } from 'mingo/util';
+import { collectValues, indexEntries, type Collected, type Entry } from './index-entries';
 import { numberPrefix, successor } from './key-codec';
 import { sameKeyValue } from './mongo-semantics';
 import { docKey, type StoreDbs } from './query-exec';
@@ -43,7 +44,24 @@ interface IndexChange {
   index: IndexDef;
   remove: Entry[];
   add: Entry[];
-  multikey: boolean;
+  multikeyPaths: string[];
+}
+
+/** {@link collectValues} of one document, each path walked once however many indexes name it. */
+function valuesCache(doc: Doc | undefined): (path: string) => Collected {
+  const cache = new Map<string, Collected>();
+  return (path) => {
+    let found = cache.get(path);
+    if (!found) {
+      found = collectValues(doc, path);
+      cache.set(path, found);
+    }
+    return found;
+  };
+}
+
+function sameValues(a: Collected, b: Collected): boolean {
+  return a.present === b.present && a.sawArray === b.sawArray && isEqual(a.values, b.values);
 }
 
 export class WriteTxn {
@@ -89,15 +107,20 @@ export class WriteTxn {
   /** Computes the entry changes of every index for `before` → `after` and checks them; writes nothing. */
   private planIndexes(collection: CollectionDef, before: Doc | undefined, after: Doc | undefined): IndexChange[] {
     const changes: IndexChange[] = [];
+    const beforeValues = valuesCache(before);
+    const afterValues = valuesCache(after);
     for (const index of collection.indexes) {
-      const old = before ? indexEntries(before, index).entries : [];
-      const next = after ? indexEntries(after, index) : { entries: [], multikey: false };
+      // An update that leaves every field of an index as it was leaves its entries too (the common
+      // case: the engine's writes change tasks and variables, not the fields the lists sort by).
+      if (before && after && index.fields.every((f) => sameValues(beforeValues(f.path), afterValues(f.path)))) continue;
+      const old = before ? indexEntries(before, index, beforeValues).entries : [];
+      const next = after ? indexEntries(after, index, afterValues) : { entries: [], multikey: false, multikeyPaths: [] };
       const oldTags = new Set(old.map((e) => e.prefix.toString('latin1')));
       const nextTags = new Set(next.entries.map((e) => e.prefix.toString('latin1')));
       const remove = old.filter((e) => !nextTags.has(e.prefix.toString('latin1')));
       const add = next.entries.filter((e) => !oldTags.has(e.prefix.toString('latin1')));
       if (index.unique && after) for (const entry of add) this.checkUnique(collection, index, entry, after);
-      changes.push({ index, remove, add, multikey: next.multikey });
+      changes.push({ index, remove, add, multikeyPaths: next.multikeyPaths });
     }
     return changes;
   }
@@ -106,11 +129,20 @@ export class WriteTxn {
     for (const change of changes) {
       for (const entry of change.remove) this.dbs.idx.removeSync(entryKey(entry, id));
       for (const entry of change.add) this.dbs.idx.putSync(entryKey(entry, id), EMPTY);
-      if (change.multikey && !change.index.multikey) {
-        change.index.multikey = true;
-        this.dirty = true;
-      }
+      this.markMultikey(change.index, change.multikeyPaths);
     }
+  }
+
+  private markMultikey(index: IndexDef, paths: string[]): void {
+    if (paths.length === 0) return;
+    const known = index.multikey ? index.multikeyPaths : [];
+    // a catalog from before multikeyPaths were kept: every field stays multikey
+    if (known === undefined) return;
+    const added = paths.filter((p) => !known.includes(p));
+    if (added.length === 0 && index.multikey) return;
+    index.multikey = true;
+    index.multikeyPaths = [...known, ...added];
+    this.dirty = true;
   }
 
   insert(collection: CollectionDef, doc: Doc): void {
@@ -173,16 +205,17 @@ export class WriteTxn {
       unique: spec.unique,
       sparse: spec.sparse,
       multikey: false,
+      multikeyPaths: [],
     };
     const prefix = numberPrefix(collection.no);
     for (const { value } of this.dbs.docs.getRange({ start: prefix, end: successor(prefix) as Buffer })) {
       const doc = decodeDoc(value);
-      const { entries, multikey } = indexEntries(doc, index);
+      const { entries, multikeyPaths } = indexEntries(doc, index);
       for (const entry of entries) {
         if (index.unique) this.checkUnique(collection, index, entry, doc);
         this.dbs.idx.putSync(entryKey(entry, doc._id), EMPTY);
       }
-      if (multikey) index.multikey = true;
+      this.markMultikey(index, multikeyPaths);
     }
     collection.indexes.push(index);
     this.dirty = true;

@@ -203,7 +203,8 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
     findOne: (filter, options) =>
       run(async (bound) => toDocOrNull(await driver.findOne(asFilter(filter), { ...findOptions(options), ...bound }))),
 
-    countDocuments: (filter) => run((bound) => driver.countDocuments(asFilter(filter), bound)),
+    countDocuments: (filter, options = {}) =>
+      run((bound) => driver.countDocuments(asFilter(filter), { ...(options.limit ? { limit: Math.trunc(options.limit) } : {}), ...bound })),
 
     updateOne: (filter, update, options = {}) =>
       run(async (bound) =>

@@ -1,0 +1,77 @@
+import { hasCode } from '@nap/contracts';
+import type { Collection, Store } from '@nap/store';
+import type { ArchivedMetricSums } from '../domain/archived-metrics';
+import type { ArchiveBatchRecord, BatchPhase } from '../domain/job-archive';
+
+/**
+ * The `job_archive_batches` collection: one document per batch of an archive, its phase and what it
+ * moves. A batch is created once (its id is the archive's and its number), then moves on phase by
+ * phase with conditional updates, so that two replicas that both think they fill it (one of them a
+ * holder whose claim lapsed) move it on once. Batches done keep the metric sums of their jobs: job
+ * and task metrics add them, so archived jobs keep counting.
+ */
+export class ArchiveBatchRepository {
+  private readonly batches: Collection<ArchiveBatchRecord>;
+
+  constructor(store: Store) {
+    this.batches = store.collection<ArchiveBatchRecord>('job_archive_batches');
+  }
+
+  find(id: string): Promise<ArchiveBatchRecord | null> {
+    return this.batches.findOne({ _id: id });
+  }
+
+  /** Stores a planned batch; the batch as stored, which is another replica's when it planned the same batch first. */
+  async plan(batch: ArchiveBatchRecord): Promise<ArchiveBatchRecord> {
+    try {
+      return await this.batches.insertOne(batch);
+    } catch (err) {
+      if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
+      const existing = await this.find(batch._id);
+      if (existing === null) throw err;
+      return existing;
+    }
+  }
+
+  /** Moves a batch from phase `from` to `to` with `set`; the batch as stored afterwards (moved on by another replica when it was no longer in `from`). */
+  async advance(id: string, from: BatchPhase, to: BatchPhase, set: Partial<ArchiveBatchRecord> = {}): Promise<ArchiveBatchRecord | null> {
+    const moved = await this.batches.findOneAndUpdate(
+      { _id: id, phase: from },
+      { $set: { ...set, phase: to } },
+      { returnDocument: 'after' },
+    );
+    return moved ?? this.find(id);
+  }
+
+  /** Jobs archived by every batch done, by status. */
+  async doneStatusCounts(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    let after = '';
+    for (;;) {
+      const page = await this.batches.find(
+        { phase: 'done', _id: { $gt: after } },
+        { sort: { _id: 1 }, limit: 1_000, projection: { _id: 1, statusCounts: 1 } },
+      );
+      for (const b of page) for (const [status, n] of Object.entries(b.statusCounts ?? {})) counts[status] = (counts[status] ?? 0) + n;
+      const last = page[page.length - 1];
+      if (page.length < 1_000 || last === undefined) return counts;
+      after = last._id;
+    }
+  }
+
+  /** The metric sums of every batch done (their jobs left the store), a page of `batch` batches at a time. */
+  async *doneSums(batch = 200): AsyncGenerator<ArchivedMetricSums[]> {
+    let after = '';
+    for (;;) {
+      const page = await this.batches.find(
+        { phase: 'done', _id: { $gt: after } },
+        { sort: { _id: 1 }, limit: batch, projection: { _id: 1, sums: 1 } },
+      );
+      if (page.length === 0) return;
+      yield page.flatMap((b) => b.sums ?? []);
+      const last = page[page.length - 1];
+      if (page.length < batch || last === undefined) return;
+      after = last._id;
+    }
+  }
+}

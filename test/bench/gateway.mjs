@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// Gateway throughput: authenticated GET /user-management/groups/:id through the standalone platform
+// and through the distributed one (gateway and admin as separate processes over nats-server),
+// against two baselines measured in the same run: a bare node:http server and a bare express 5 app
+// answering a fixed JSON body. 32 connections; prints req/s, p50, p99 and the ratios. Targets
+// (issue 9): standalone >= 0.7 of express, distributed >= 0.5. `--smoke`: 4 connections for half a
+// second each (proves it runs).
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { report, size } from './report.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const CONNECTIONS = size(32, 4);
+const DURATION_S = Number(process.env.NAP_BENCH_SECONDS ?? size(10, 0.5));
+const WARM_UP_S = size(2, 0.5);
+const PASSWORD = 'bench-admin-password';
+const children = [];
+
+function start(args, env, ready) {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} not ready:\n${out}`)), 30_000);
+    const onData = (d) => {
+      out += d;
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`)));
+  });
+}
+
+async function startNats() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-nats-'));
+  const bin = ['/usr/sbin/nats-server', 'nats-server'].find(Boolean);
+  const child = spawn(bin, ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`nats-server not ready:\n${out}`)), 15_000);
+    const onData = (d) => {
+      out += d;
+      const m = /Listening for client connections on 127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`nats://127.0.0.1:${m[1]}`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+  });
+}
+
+async function prepare(url) {
+  const login = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }),
+  });
+  const token = await login.text();
+  const created = await fetch(`${url}/user-management/groups`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ group: { name: `bench-${Date.now()}` } }),
+  });
+  const { data } = await created.json();
+  return { path: `/user-management/groups/${data._id}`, headers: { authorization: `Bearer ${token}` } };
+}
+
+async function load(name, url, req) {
+  // warm-up, then the measured run
+  await autocannon({ url: `${url}${req.path}`, headers: req.headers, connections: CONNECTIONS, duration: WARM_UP_S });
+  const r = await autocannon({ url: `${url}${req.path}`, headers: req.headers, connections: CONNECTIONS, duration: DURATION_S });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad > 0) throw new Error(`${name}: ${bad} failed requests (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})`);
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+const results = [];
+try {
+  const http = await start([path.join(here, 'baselines.mjs'), 'http'], {}, /listening (\d+)/);
+  results.push(await load('bare node:http', `http://127.0.0.1:${http.match[1]}`, { path: '/user-management/groups/x', headers: {} }));
+  http.child.kill('SIGTERM');
+
+  const ex = await start([path.join(here, 'baselines.mjs'), 'express'], {}, /listening (\d+)/);
+  results.push(await load('bare express 5', `http://127.0.0.1:${ex.match[1]}`, { path: '/user-management/groups/x', headers: {} }));
+  ex.child.kill('SIGTERM');
+
+  const sa = await start([path.join(here, 'platform.mjs')], { NAP_ADMIN_PASSWORD: PASSWORD }, /listening (http:\/\/\S+)/);
+  results.push(await load('NAP standalone', sa.match[1], await prepare(sa.match[1])));
+  sa.child.kill('SIGTERM');
+
+  const nats = await startNats();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-dist-'));
+  const env = {
+    NAP_NATS_URL: nats,
+    NAP_DATA_DIR: dataDir,
+    NAP_ADMIN_PASSWORD: PASSWORD,
+    NAP_PORT: '0',
+    NAP_LOG_LEVEL: 'warn',
+    NAP_SECRET_KEY: 'bench-secret-key-of-32-characters',
+  };
+  await start(['services/admin/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /Service admin is serving/);
+  const gw = await start(['gateway/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /"url":"(http:\/\/[^"]+)"/);
+  results.push(await load('NAP distributed (NATS)', gw.match[1], await prepare(gw.match[1])));
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+}
+
+const [node, express] = results;
+console.log(`\nGET /user-management/groups/:id, ${CONNECTIONS} connections, ${DURATION_S} s each, ${os.cpus().length} cores\n`);
+console.log('| server | req/s | p50 ms | p99 ms | vs node:http | vs express |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const r of results) {
+  console.log(
+    `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / node.rps).toFixed(2)} | ${(r.rps / express.rps).toFixed(2)} |`,
+  );
+}
+const sa = results[2];
+const dist = results[3];
+console.log(
+  `\ntargets (issue 9): standalone >= 0.7 of express (${(sa.rps / express.rps).toFixed(2)}), distributed >= 0.5 of express (${(dist.rps / express.rps).toFixed(2)})`,
+);
+const base = { name: 'bare express 5', value: express.rps };
+report({ name: 'bare node:http', value: node.rps, unit: 'req/s', baseline: base, better: 'higher' });
+report({ name: 'NAP standalone, of express', value: sa.rps / express.rps, unit: 'ratio', target: '>= 0.7' });
+report({ name: 'NAP distributed (NATS), of express', value: dist.rps / express.rps, unit: 'ratio', target: '>= 0.5' });
+report({ name: 'NAP standalone', value: sa.rps, unit: 'req/s', baseline: base, better: 'higher' });
+report({ name: 'NAP distributed (NATS)', value: dist.rps, unit: 'req/s', baseline: base, better: 'higher' });
+report({
+  name: 'NAP standalone p99',
+  value: sa.p99,
+  unit: 'ms',
+  baseline: { name: 'bare express 5 p99', value: express.p99 },
+  better: 'lower',
+});
+process.exit(0);
