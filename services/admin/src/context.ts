@@ -73,6 +73,7 @@ import type { IntegrationProperties } from './domain/integrations';
 import type { AdminLiveSettings } from './domain/live-settings';
 import {
   attemptCounts,
+  attemptId,
   countedAttempt,
   longestWait,
   loginThrottled,
@@ -500,6 +501,32 @@ export async function beginBrowserSignIn(
  * goes; 401 `UNAUTHENTICATED` naming what failed.
  */
 export async function finishBrowserSignIn(
+  svc: AdminContext,
+  state: string | undefined,
+  callback: { query: Record<string, string>; form: Record<string, string> },
+  type: 'oidc' | 'saml',
+  attempt: LoginAttempt,
+): Promise<{ caller: Caller; returnTo: string }> {
+  // the password was the identity provider's to check (and throttle); an address that keeps bringing
+  // callbacks NAP refuses is counted, and waits, as for /login
+  const addressCount = attempt.address === undefined ? undefined : attemptId('address', attempt.address);
+  if (addressCount !== undefined) {
+    const wait = secondsToWait(await svc.loginAttempts.find(addressCount), svc.now());
+    if (wait > 0) throw throttledLogin('(browser sign-in)', attempt, { scope: 'address', retryAfterSeconds: wait });
+  }
+  try {
+    return await browserSignInOutcome(svc, state, callback, type);
+  } catch (err) {
+    if (addressCount !== undefined && hasCode(err, 'UNAUTHENTICATED')) {
+      const now = svc.now();
+      const rules = svc.settings.loginThrottle;
+      await svc.loginAttempts.change(addressCount, (current) => withFailure(current, addressCount, 'address', randomUUID(), now, rules));
+    }
+    throw err;
+  }
+}
+
+async function browserSignInOutcome(
   svc: AdminContext,
   state: string | undefined,
   callback: { query: Record<string, string>; form: Record<string, string> },

@@ -273,4 +273,25 @@ describe('OpenID Connect sign-in through the browser', () => {
     ).toBe(true);
     expect(records.some((r) => r.actor.kind === 'anonymous' && r.actor.auth === 'sso' && r.outcome.status === 401)).toBe(true);
   });
+  // last: the address of every test here then waits
+  test('an address that keeps bringing refused callbacks waits, as for /login (429)', async () => {
+    const profile = await activeProfile();
+    const res = await platform.http('PUT', '/profiles/default', {
+      token: admin,
+      body: { properties: { ...profile, authenticationProps: { ...profile.authenticationProps, loginThrottle: { addressFailures: 15 } } } },
+    });
+    expect(res.status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20 && statuses.at(-1) !== 429; i += 1) {
+      const forged = new BrowserSession();
+      forged.setCookie(napUrl, 'nap_sso', `forged-${i}`, '/sso');
+      statuses.push((await forged.get(`${napUrl}/sso/callback?state=forged-${i}&code=x`)).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(new Set(statuses.slice(0, -1))).toEqual(new Set([401]));
+    // a good sign-in from that address waits too, before the state is taken
+    const waiting = await signIn(new BrowserSession(), 'bob-sub');
+    expect(waiting.status).toBe(429);
+    expect(errorOf(waiting).code).toBe('LOGIN_THROTTLED');
+  });
 });
