@@ -26,10 +26,15 @@ const moduleNameMapper = Object.fromEntries(
   Object.entries(packageDirs).map(([name, dir]) => [`^@nap/${name}$`, `<rootDir>/${dir}/src/index.ts`]),
 );
 
+/** Dependencies published as ES modules only, which jest's CommonJS runtime cannot load untransformed. */
+const ESM_ONLY = '(openid-client|oauth4webapi|jose|oidc-provider)';
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
+  // ES-module-only packages (OIDC: openid-client and its peers) are compiled to CommonJS like the sources
+  transform: { '^.+\\.ts$': swc, [`/node_modules/${ESM_ONLY}/.+\\.js$`]: swc },
+  transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
   moduleNameMapper,
   testMatch: ['<rootDir>/**/src/**/*.test.ts', '<rootDir>/**/test/**/*.test.ts'],
   // the fault campaign runs on its own (npm run test:faults, test/faults/jest.config.js)

@@ -14,14 +14,14 @@ import { SECRET_MASK, isSecret, redactSecrets } from './secrets';
 /** `prevHash` of the first record of the chain. */
 export const AUDIT_GENESIS_HASH = '0'.repeat(64);
 
-/** Operations answered on GET that change something, recorded like any other change. */
-const CHANGING_READS: ReadonlySet<string> = new Set(['admin.logout']);
+/** Operations answered on GET that change something, recorded like any other change: a logout, the end of an OIDC sign-in. */
+const CHANGING_READS: ReadonlySet<string> = new Set(['admin.logout', 'admin.ssoCallback']);
 
 /** Statuses of a refusal, recorded whatever the method: unauthenticated, forbidden, throttled. */
 const REFUSALS: ReadonlySet<number> = new Set([401, 403, 429]);
 
 /**
- * True when a request for `op` changes something (every method but GET, and `GET /logout`), and so is
+ * True when a request for `op` changes something (every method but GET, and `GET /logout`, `GET /sso/callback`), and so is
  * recorded whatever its outcome. Reads are recorded only when refused ({@link isAuditedOutcome}).
  */
 export function isAuditedChange(op: Pick<OperationDef, 'id' | 'http'>, method: string): boolean {

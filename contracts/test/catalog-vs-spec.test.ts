@@ -61,6 +61,7 @@ const OWNER_BY_FIRST_SEGMENT: Record<string, ServiceName> = {
   authorization: 'admin',
   login: 'admin',
   oauth: 'admin',
+  sso: 'admin',
   whoami: 'admin',
   mySession: 'admin',
   logout: 'admin',
@@ -331,11 +332,22 @@ describe('catalog consistency', () => {
     ).toEqual([]);
   });
 
-  it('requires credentials everywhere except login, token and the bus-only credential checks', () => {
+  it('requires credentials everywhere except login, token, browser sign-in and the bus-only credential checks', () => {
     const open = CATALOG.filter((op) => op.auth === 'public')
       .map((op) => op.id)
       .sort();
-    expect(open).toEqual(['admin.authenticate', 'admin.getTokenKeys', 'admin.login', 'admin.oauthToken', 'admin.resolveSession']);
+    expect(open).toEqual([
+      'admin.authenticate',
+      'admin.getSamlMetadata',
+      'admin.getSsoMethods',
+      'admin.getTokenKeys',
+      'admin.login',
+      'admin.oauthToken',
+      'admin.resolveSession',
+      'admin.samlAcs',
+      'admin.ssoCallback',
+      'admin.ssoLogin',
+    ]);
     for (const op of CATALOG.filter((o) => o.auth !== 'public'))
       expect({ id: op.id, roles: op.roles.length > 0 }).toEqual({ id: op.id, roles: true });
     expect(getOperation('admin.oauthToken').accepts).toEqual(['application/x-www-form-urlencoded']);

@@ -106,7 +106,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(options.documentBodyLimit !== undefined ? { documentBodyLimit: options.documentBodyLimit } : {}),
       maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     }),
-    setSessionCookie: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies, browser }),
+    sessionCookies: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies, browser }),
     securityHeaders: createSecurityHeaders(browser),
     browser,
     clientAddress,

@@ -43,6 +43,8 @@ export interface AuditTrailOptions {
 
 /** Operations whose body names who is logging in, and how. */
 const LOGINS: Readonly<Record<string, AuditAuthMethod>> = { 'admin.login': 'password', 'admin.oauthToken': 'oauth' };
+/** Operations that end a browser sign-in (OIDC, SAML): who signed in is the account the admin service names. */
+const BROWSER_SIGN_INS: ReadonlySet<string> = new Set(['admin.ssoCallback', 'admin.samlAcs']);
 /** Longest user agent kept. */
 const USER_AGENT_LIMIT = 256;
 /** Largest success answer read for the id and name of what a request created. */
@@ -152,6 +154,13 @@ function actorOf(op: OperationDef, locals: RequestLocals, status: number, part: 
   const via = locals.credentials?.via;
   if (locals.caller) {
     return { kind: 'account', username: locals.caller.username, accountId: locals.caller.id, auth: via ?? 'none' };
+  }
+  if (BROWSER_SIGN_INS.has(op.id)) {
+    // the identity provider said who it was: the service names the account in its target
+    const target = part?.target;
+    if (status >= 400 || target?.kind !== 'account' || target.name === undefined)
+      return { kind: 'anonymous', username: 'unknown', auth: 'sso' };
+    return { kind: 'account', username: target.name, ...(target.id !== undefined ? { accountId: target.id } : {}), auth: 'sso' };
   }
   const login = LOGINS[op.id];
   if (login !== undefined) {

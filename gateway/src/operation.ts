@@ -19,7 +19,7 @@ import { requestIdOf } from './request-id';
 import { lookUpRoute } from './route-lookup';
 import type { RouteTable } from './routes';
 import type { SecurityHeaders } from './security-headers';
-import type { SessionCookieStep } from './session-cookie';
+import type { SessionCookies } from './session-cookie';
 import type { EventStreams } from './sse';
 import type { UnavailableServices } from './unavailable';
 import { validate } from './validate';
@@ -34,7 +34,8 @@ export interface OperationPathParts {
   routes: RouteTable;
   streams: EventStreams;
   readBody: BodyReader;
-  setSessionCookie: SessionCookieStep;
+  /** The cookies of login, logout and browser sign-in, and the redirects of browser sign-in. */
+  sessionCookies: SessionCookies;
   unavailable: UnavailableServices;
   errors: ErrorAnswers;
   /** Headers every answer carries (helmet), set before any step may answer. */
@@ -100,10 +101,11 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
  * One catalog operation, step by step in a SERVER span: answered 503 at once while the bus is
  * disconnected, then authenticate and authorize (before the body is read or validated), read the
  * body, validate, forward as one bus request, record it in the audit trail when it changed
- * something, set the session cookie of login and logout, and write the service's reply back untouched.
+ * something, set the session cookie of login and logout, and write the service's reply back untouched
+ * (browser sign-in: the redirects the cookie step answers).
  */
 async function handleOperation(parts: OperationPathParts, exchange: OperationExchange, audited: AuditedRequest): Promise<void> {
-  const { bus, client, authenticator, readBody, setSessionCookie, unavailable, clientAddress } = parts;
+  const { bus, client, authenticator, readBody, sessionCookies, unavailable, clientAddress } = parts;
   const { req, res, op, method, params, query, locals } = exchange;
   observe(parts.metrics, parts.logger, exchange);
   await withSpan(
@@ -126,11 +128,12 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
       locals.body = body;
       const request = { params, query, body };
       validate(op, request);
+      sessionCookies.checkBrowserBinding(op, req, query, body);
       const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId, clientAddress(req));
       span.setAttribute('http.response.status_code', result.status);
       // the record of a change is durable before its answer leaves (AUDIT_UNAVAILABLE otherwise)
       await parts.audit.recordSuccess(audited, result);
-      setSessionCookie(op, result, res);
+      if (sessionCookies.answer(op, result, res)) return;
       const next = continuationOf(result);
       if (next === undefined) writeReply(res, result);
       else

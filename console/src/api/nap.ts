@@ -8,6 +8,7 @@ import type { Query } from './http';
  */
 
 export type Whoami = ResponseOf<'admin.whoami'>;
+export type SsoMethods = ResponseOf<'admin.getSsoMethods'>;
 export type JobPage = ResponseOf<'workflow.getJobs'>;
 export type TaskPage = ResponseOf<'workflow.getTasks'>;
 export type AutomationPage = ResponseOf<'workflow.getAutomations'>;
@@ -35,6 +36,10 @@ export const nap = {
     await request('GET', '/logout');
   },
   whoami: () => request<Whoami>('GET', '/whoami'),
+  /** `GET /sso/methods`: the identity providers people may sign in with through the browser (public). */
+  ssoMethods: () => request<SsoMethods>('GET', '/sso/methods'),
+  /** `GET /sso/login`: where a "Sign in with …" link sends the browser; the platform takes it on to the identity provider and back to `returnTo`. */
+  ssoLoginUrl: (provider: string, returnTo: string) => `/sso/login?provider=${enc(provider)}&returnTo=${enc(returnTo)}`,
 
   jobs: (query: Query, signal?: AbortSignal) =>
     request<JobPage>('GET', '/operations-manager/jobs', { query, ...(signal ? { signal } : {}) }),

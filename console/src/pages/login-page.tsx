@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/http';
 import { nap } from '../api/nap';
@@ -31,6 +31,9 @@ export function LoginPage() {
     event.preventDefault();
     login.mutate();
   };
+  // the identity providers of the platform: a link each, to GET /sso/login (a navigation, not a script)
+  const sso = useQuery({ queryKey: ['sso-methods'], queryFn: nap.ssoMethods, staleTime: 60_000, retry: false });
+  const returnTo = `/console${safeNext(params.get('next'))}`;
   const error = login.error;
   const message =
     error instanceof ApiError && error.status === 401
@@ -76,6 +79,16 @@ export function LoginPage() {
         <button type="submit" className="button button-primary" disabled={login.isPending}>
           {login.isPending ? 'Logging in…' : 'Log in'}
         </button>
+        {sso.data && sso.data.results.length > 0 ? (
+          <nav aria-label="Single sign-on" className={styles.sso}>
+            <p className="muted">or</p>
+            {sso.data.results.map((method) => (
+              <a key={method.name} className="button" href={nap.ssoLoginUrl(method.name, returnTo)}>
+                Sign in with {method.label}
+              </a>
+            ))}
+          </nav>
+        ) : null}
       </form>
     </main>
   );

@@ -75,6 +75,14 @@ import {
 } from '../schemas/profile';
 import { linkInputSchema, linkPatchSchema, linkSchema } from '../schemas/link';
 import { listQuerySchema, queryOptionsSchema } from '../schemas/query';
+import {
+  samlAcsBodySchema,
+  ssoCallbackQuerySchema,
+  ssoLoginQuerySchema,
+  ssoMethodsSchema,
+  ssoRedirectSchema,
+  ssoSignedInSchema,
+} from '../schemas/sign-in';
 import { defineOperations, TIMEOUTS_MS } from './define';
 import { auditExportQuerySchema, auditPageSchema, auditQuerySchema, auditVerificationSchema } from '../schemas/audit';
 
@@ -1074,6 +1082,77 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     addition: true,
     notes:
       'Form-encoded body only; a JSON body is 415. Throttled like POST /login: 429 LOGIN_THROTTLED with Retry-After after repeated failures.',
+  },
+  // browser sign-in (additions): OIDC and SAML through the identity provider's pages
+  {
+    name: 'getSsoMethods',
+    summary: 'The browser sign-in methods people may choose',
+    http: { method: 'GET', path: '/sso/methods' },
+    roles: [],
+    auth: 'public',
+    response: ssoMethodsSchema,
+    timeoutMs: TIMEOUTS_MS.short,
+    addition: true,
+    notes:
+      'The enabled OIDC and SAML providers of the active profile (name, label, type): the console shows a "Sign in with <label>" button for each.',
+  },
+  {
+    name: 'ssoLogin',
+    summary: 'Begin a browser sign-in: redirect to the identity provider',
+    http: { method: 'GET', path: '/sso/login' },
+    roles: [],
+    auth: 'public',
+    query: ssoLoginQuerySchema,
+    response: ssoRedirectSchema,
+    status: 302,
+    timeoutMs: 10_000,
+    addition: true,
+    notes:
+      'Answers 302 Found to the identity provider (OIDC authorization request with PKCE, state and nonce; SAML AuthnRequest with RelayState) and sets the short-lived HttpOnly nap_sso cookie ' +
+      'that binds the sign-in to this browser. The sign-in under way is kept by the admin service for 10 minutes and taken once. A returnTo that is not a path of this platform is 400.',
+  },
+  {
+    name: 'ssoCallback',
+    summary: 'Finish an OpenID Connect sign-in (the redirect URI)',
+    http: { method: 'GET', path: '/sso/callback' },
+    roles: [],
+    auth: 'public',
+    query: ssoCallbackQuerySchema,
+    response: ssoSignedInSchema,
+    status: 303,
+    timeoutMs: 15_000,
+    addition: true,
+    notes:
+      'The redirect URI <NAP_PUBLIC_URL>/sso/callback. The code is exchanged with its PKCE verifier and the signed ID token checked (signature, issuer, audience, expiry, nonce); then the session ' +
+      'begins as with /login: 303 See Other to returnTo with the token cookie set. A state this browser did not begin (no nap_sso cookie of that value), taken already, or expired, and every failed check: 401 UNAUTHENTICATED naming it.',
+  },
+  {
+    name: 'samlAcs',
+    summary: 'Finish a SAML sign-in (the assertion consumer service)',
+    http: { method: 'POST', path: '/sso/saml/acs' },
+    roles: [],
+    auth: 'public',
+    accepts: ['application/x-www-form-urlencoded'],
+    body: samlAcsBodySchema,
+    response: ssoSignedInSchema,
+    status: 303,
+    timeoutMs: 15_000,
+    addition: true,
+    notes:
+      'The assertion consumer <NAP_PUBLIC_URL>/sso/saml/acs (HTTP-POST binding). A signed response or assertion is required; audience, recipient, NotOnOrAfter and InResponseTo are checked, ' +
+      'and an assertion seen before is refused. Then 303 See Other to returnTo with the token cookie set, as /sso/callback.',
+  },
+  {
+    name: 'getSamlMetadata',
+    summary: "NAP's SAML service provider metadata",
+    http: { method: 'GET', path: '/sso/saml/metadata' },
+    roles: [],
+    auth: 'public',
+    query: obj({ provider: str({ minLength: 1, description: 'the SAML provider; may be left out when only one is enabled' }) }),
+    response: str({ description: 'the SP metadata (EntityDescriptor) to import into the identity provider' }),
+    contentType: 'application/samlmetadata+xml',
+    timeoutMs: TIMEOUTS_MS.short,
+    addition: true,
   },
   {
     name: 'whoami',

@@ -60,6 +60,11 @@ export const CATALOG: readonly OperationDef[] = Object.freeze(Object.values<Oper
 export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'admin.login',
   'admin.oauthToken',
+  'admin.getSsoMethods',
+  'admin.ssoLogin',
+  'admin.ssoCallback',
+  'admin.samlAcs',
+  'admin.getSamlMetadata',
   'admin.whoami',
   'admin.mySession',
   'admin.logout',

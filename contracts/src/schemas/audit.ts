@@ -9,10 +9,11 @@ import { listQuerySchema } from './query';
 
 /**
  * How the actor of a request proved who it is: a Bearer token, the `token` cookie, `?token=`, Basic
- * credentials, a username and password (`POST /login`) or the client credentials grant
- * (`POST /oauth/token`). `none` when the request carried no credentials.
+ * credentials, a username and password (`POST /login`), the client credentials grant
+ * (`POST /oauth/token`) or an identity provider through the browser (`GET /sso/callback`,
+ * `POST /sso/saml/acs`). `none` when the request carried no credentials.
  */
-export const AUDIT_AUTH_METHODS = ['bearer', 'cookie', 'query', 'basic', 'password', 'oauth', 'none'] as const;
+export const AUDIT_AUTH_METHODS = ['bearer', 'cookie', 'query', 'basic', 'password', 'oauth', 'sso', 'none'] as const;
 export type AuditAuthMethod = (typeof AUDIT_AUTH_METHODS)[number];
 
 /**

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { bool, closed, int, literal, name, oneOf, open, str, strings, withId } from './common';
+import { arr, bool, closed, int, literal, name, obj, oneOf, open, str, strings, withId } from './common';
 
 /**
  * External sign-in methods: the providers of the active profile's `authenticationProps.providers`,
@@ -8,10 +8,11 @@ import { bool, closed, int, literal, name, oneOf, open, str, strings, withId } f
  * only `type` and `enabled`, and the admin service checks the rest by type, naming the member.
  *
  * Password methods (`ldap`, `radius`) take a username and password on `POST /login`,
- * `POST /oauth/token` and Basic credentials. Browser methods (OIDC, SAML) are added beside them with
- * a schema of their own and their type in {@link SIGN_IN_PROVIDER_TYPES}.
+ * `POST /oauth/token` and Basic credentials. Browser methods (`oidc`, `saml`) send the browser to an
+ * identity provider from `GET /sso/login` and take it back at `GET /sso/callback` (OIDC) or
+ * `POST /sso/saml/acs` (SAML); their redirect URI and assertion consumer derive from `NAP_PUBLIC_URL`.
  */
-export const SIGN_IN_PROVIDER_TYPES = ['ldap', 'radius'] as const;
+export const SIGN_IN_PROVIDER_TYPES = ['ldap', 'radius', 'oidc', 'saml'] as const;
 /** A type of external sign-in method. */
 export type SignInProviderType = (typeof SIGN_IN_PROVIDER_TYPES)[number];
 
@@ -103,3 +104,157 @@ export const radiusProviderSchema = withId(
 );
 /** A RADIUS provider's configuration. */
 export type RadiusProviderConfig = Static<typeof radiusProviderSchema>;
+
+/** Members of the browser methods: what the console's button says. */
+const browser = {
+  label: str({
+    minLength: 1,
+    maxLength: 64,
+    description: 'what the console\'s button says: "Sign in with <label>"; default the provider\'s name',
+  }),
+};
+
+/** Default scopes asked of an OpenID provider. */
+export const DEFAULT_OIDC_SCOPES = ['openid', 'profile', 'email', 'groups'] as const;
+
+/**
+ * An OpenID Connect provider (Entra ID, Okta, Keycloak, …): the authorization code flow with PKCE,
+ * the provider's configuration by discovery, its signed ID token checked (issuer, audience, expiry,
+ * nonce), groups from a claim. NAP's redirect URI is `<NAP_PUBLIC_URL>/sso/callback`.
+ */
+export const oidcProviderSchema = withId(
+  'nap:schemas/oidc-provider',
+  closed(
+    {
+      type: literal('oidc'),
+      ...common,
+      ...browser,
+      issuer: name('the issuer URL (https; http only on a loopback address); its /.well-known/openid-configuration is read'),
+      clientId: name('the client id NAP has at the provider'),
+      clientSecret: str({
+        minLength: 1,
+        description: 'the client secret; sealed at rest, answered as ********. None: a public client (PKCE only)',
+      }),
+      scopes: strings({ minItems: 1, description: `scopes asked for; default ${DEFAULT_OIDC_SCOPES.join(' ')} (must hold openid)` }),
+      groupsClaim: str({
+        minLength: 1,
+        description:
+          'the claim (of the ID token, else of the userinfo answer) whose values are the groups; a dotted path reaches into objects (realm_access.roles); default groups',
+      }),
+      usernameClaim: str({ minLength: 1, description: 'the claim that is the NAP username; default preferred_username' }),
+    },
+    ['type', 'issuer', 'clientId'],
+  ),
+);
+/** An OIDC provider's configuration. */
+export type OidcProviderConfig = Static<typeof oidcProviderSchema>;
+
+/**
+ * A SAML 2.0 identity provider (Entra ID, Okta, PingID, AD FS), NAP its service provider: the IdP's
+ * metadata imported, a signed response or assertion required, audience, recipient, `NotOnOrAfter`
+ * and `InResponseTo` checked, replays refused, groups from an attribute. NAP's assertion consumer is
+ * `<NAP_PUBLIC_URL>/sso/saml/acs`, its metadata `GET /sso/saml/metadata?provider=<name>`.
+ */
+export const samlProviderSchema = withId(
+  'nap:schemas/saml-provider',
+  closed(
+    {
+      type: literal('saml'),
+      ...common,
+      ...browser,
+      idpMetadata: name(
+        "the identity provider's metadata: an https URL (http only on a loopback address), an absolute file path, or the XML itself",
+      ),
+      spEntityId: str({
+        minLength: 1,
+        description: "NAP's entity id (the audience the IdP names); default <NAP_PUBLIC_URL>/sso/saml/metadata",
+      }),
+      groupsAttribute: str({ minLength: 1, description: 'the attribute whose values are the groups; default groups' }),
+      usernameAttribute: str({ minLength: 1, description: 'the attribute that is the NAP username; default the NameID' }),
+      wantAssertionsSigned: bool({
+        description: 'require the assertion itself to be signed; default false (a signed response or assertion is always required)',
+      }),
+      wantResponseSigned: bool({
+        description: 'require the whole response to be signed; default false (a signed response or assertion is always required)',
+      }),
+    },
+    ['type', 'idpMetadata'],
+  ),
+);
+/** A SAML provider's configuration. */
+export type SamlProviderConfig = Static<typeof samlProviderSchema>;
+
+// ---- the routes of browser sign-in ----
+
+/** `GET /sso/methods`: the enabled browser methods, for the console's "Sign in with …" buttons. */
+export const ssoMethodsSchema = withId(
+  'nap:schemas/sso-methods',
+  closed(
+    {
+      results: arr(
+        closed(
+          {
+            name: name('the provider: the value of ?provider= of GET /sso/login'),
+            label: name('what the button says after "Sign in with"'),
+            type: oneOf(['oidc', 'saml'] as const, { description: 'the kind of method' }),
+          },
+          ['name', 'label', 'type'],
+        ),
+      ),
+    },
+    ['results'],
+  ),
+);
+export type SsoMethods = Static<typeof ssoMethodsSchema>;
+
+/** The query of `GET /sso/login`. */
+export const ssoLoginQuerySchema = obj({
+  provider: str({ minLength: 1, description: 'the browser method to sign in with; may be left out when only one is enabled' }),
+  returnTo: str({
+    minLength: 1,
+    maxLength: 2_048,
+    description: 'where the browser goes once signed in: a path of this platform (/console/…); default /console/',
+  }),
+});
+
+/** What the admin service answers the gateway for `GET /sso/login`: it redirects the browser there and binds the state to it. */
+export const ssoRedirectSchema = withId(
+  'nap:schemas/sso-redirect',
+  closed(
+    {
+      redirectUrl: name('the identity provider URL carrying the request (the Location of the 302)'),
+      state: name('the sign-in under way: the value of the nap_sso cookie the gateway sets'),
+    },
+    ['redirectUrl', 'state'],
+  ),
+);
+
+/** The query of `GET /sso/callback`: what the OpenID provider sends back. */
+export const ssoCallbackQuerySchema = obj({
+  state: str({ description: 'the sign-in under way, as GET /sso/login began it' }),
+  code: str({ description: 'the authorization code' }),
+  iss: str({ description: 'the issuer (RFC 9207)' }),
+  error: str({ description: 'the provider refused: its error code' }),
+  error_description: str({ description: 'and its description' }),
+});
+
+/** The form of `POST /sso/saml/acs` (HTTP-POST binding). */
+export const samlAcsBodySchema = closed(
+  {
+    SAMLResponse: name('the base64 SAML Response'),
+    RelayState: str({ description: 'the sign-in under way, as GET /sso/login began it' }),
+  },
+  ['SAMLResponse'],
+);
+
+/** What the admin service answers the gateway at the end of a browser sign-in: the gateway sets the token cookie and redirects. */
+export const ssoSignedInSchema = withId(
+  'nap:schemas/sso-signed-in',
+  closed(
+    {
+      token: name('the session token: set as the token cookie, never written to the browser'),
+      returnTo: name('the path of this platform the browser is sent to (the Location of the 303)'),
+    },
+    ['token', 'returnTo'],
+  ),
+);

@@ -238,4 +238,64 @@ describe('directory sign-in for a first start', () => {
     expect(problemsOf({ NAP_RADIUS_SERVERS: 'radius1' })).toEqual([expect.stringContaining('NAP_RADIUS_SECRET')]);
     expect(problemsOf({ NAP_RADIUS_SECRET: 's' })).toEqual([expect.stringContaining('NAP_RADIUS_SERVERS is not')]);
   });
+  it('reads NAP_OIDC_* and NAP_SAML_*, which need NAP_PUBLIC_URL', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-config-'));
+    writeFileSync(path.join(dir, 'client-secret'), 'oidc-secret\n');
+    writeFileSync(path.join(dir, 'idp.xml'), '<EntityDescriptor/>');
+    const config = loadConfig({
+      ...base,
+      NAP_PUBLIC_URL: 'https://nap.corp.example',
+      NAP_OIDC_ISSUER: 'https://login.microsoftonline.com/tenant-id/v2.0',
+      NAP_OIDC_CLIENT_ID: 'client-id',
+      NAP_OIDC_CLIENT_SECRET_FILE: path.join(dir, 'client-secret'),
+      NAP_OIDC_SCOPES: 'openid profile email',
+      NAP_OIDC_GROUPS_CLAIM: 'roles',
+      NAP_OIDC_ADMIN_GROUPS: 'NAP Admins',
+      NAP_SAML_IDP_METADATA: path.join(dir, 'idp.xml'),
+      NAP_SAML_SP_ENTITY_ID: 'https://nap.corp.example/sso/saml/metadata',
+      NAP_SAML_GROUPS_ATTRIBUTE: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+      NAP_SAML_ADMIN_GROUPS: 'nap-admins',
+    });
+    expect(config.oidc).toEqual({
+      type: 'oidc',
+      issuer: 'https://login.microsoftonline.com/tenant-id/v2.0',
+      clientId: 'client-id',
+      clientSecret: 'oidc-secret',
+      scopes: ['openid', 'profile', 'email'],
+      groupsClaim: 'roles',
+      adminGroups: ['NAP Admins'],
+    });
+    expect(config.saml).toEqual({
+      type: 'saml',
+      idpMetadata: path.join(dir, 'idp.xml'),
+      spEntityId: 'https://nap.corp.example/sso/saml/metadata',
+      groupsAttribute: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+      adminGroups: ['nap-admins'],
+    });
+    expect(loadConfig(base).oidc).toBeUndefined();
+  });
+
+  it('stops on a bad OIDC or SAML value, naming it', () => {
+    const pub = { NAP_PUBLIC_URL: 'https://nap.example' };
+    expect(problemsOf({ ...pub, NAP_OIDC_ISSUER: 'http://idp.example', NAP_OIDC_CLIENT_ID: 'c' })).toEqual([
+      expect.stringContaining('NAP_OIDC_ISSUER is "http://idp.example": an identity provider is reached over https'),
+    ]);
+    expect(problemsOf({ ...pub, NAP_OIDC_ISSUER: 'https://idp.example' })).toEqual([
+      expect.stringContaining('NAP_OIDC_CLIENT_ID is required'),
+    ]);
+    expect(
+      problemsOf({ ...pub, NAP_OIDC_ISSUER: 'https://idp.example', NAP_OIDC_CLIENT_ID: 'c', NAP_OIDC_SCOPES: 'profile email' }),
+    ).toEqual([expect.stringContaining('NAP_OIDC_SCOPES')]);
+    expect(problemsOf({ NAP_OIDC_ISSUER: 'https://idp.example', NAP_OIDC_CLIENT_ID: 'c' })).toEqual([
+      expect.stringContaining('NAP_PUBLIC_URL is required with NAP_OIDC_ISSUER'),
+    ]);
+    expect(problemsOf({ ...pub, NAP_OIDC_CLIENT_ID: 'c' })).toEqual([expect.stringContaining('NAP_OIDC_ISSUER is not')]);
+    expect(problemsOf({ ...pub, NAP_SAML_IDP_METADATA: '/nonexistent/idp.xml' })).toEqual([
+      expect.stringContaining('NAP_SAML_IDP_METADATA names neither a URL nor a file'),
+    ]);
+    expect(problemsOf({ ...pub, NAP_SAML_IDP_METADATA: 'ftp://idp.example/metadata' })).toEqual([
+      expect.stringContaining('NAP_SAML_IDP_METADATA'),
+    ]);
+    expect(problemsOf({ ...pub, NAP_SAML_GROUPS_ATTRIBUTE: 'groups' })).toEqual([expect.stringContaining('NAP_SAML_IDP_METADATA is not')]);
+  });
 });

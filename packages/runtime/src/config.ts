@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { BODY_LIMITS, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, MAX_BODY_LIMIT_BYTES } from '@nap/contracts';
-import type { LdapProviderConfig, RadiusProviderConfig } from '@nap/contracts';
+import type { LdapProviderConfig, OidcProviderConfig, RadiusProviderConfig, SamlProviderConfig } from '@nap/contracts';
 
 /** Configuration of every NAP process, from `NAP_*` environment variables. */
 export interface RuntimeConfig {
@@ -71,6 +71,10 @@ export interface RuntimeConfig {
   ldap?: LdapProviderConfig;
   /** `NAP_RADIUS_*`: RADIUS servers for a first start, written into `authenticationProps.providers.radius` as `ldap` is. */
   radius?: RadiusProviderConfig;
+  /** `NAP_OIDC_*`: an OpenID provider for a first start, written into `authenticationProps.providers.oidc` as `ldap` is. */
+  oidc?: OidcProviderConfig;
+  /** `NAP_SAML_*`: a SAML identity provider for a first start, written into `authenticationProps.providers.saml` as `ldap` is. */
+  saml?: SamlProviderConfig;
   /**
    * `NAP_TLS_CERT_FILE` and `NAP_TLS_KEY_FILE` (both or neither): the gateway serves https itself
    * with this PEM certificate chain and private key, for a single host without an ingress.
@@ -134,6 +138,20 @@ const ENV_SCHEMA = {
     NAP_RADIUS_SECRET: { type: 'string', minLength: 1 },
     NAP_RADIUS_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 9000 },
     NAP_RADIUS_ADMIN_GROUPS: { type: 'string' },
+    NAP_OIDC_ISSUER: { type: 'string', pattern: '^https?://' },
+    NAP_OIDC_CLIENT_ID: { type: 'string', minLength: 1 },
+    NAP_OIDC_CLIENT_SECRET: { type: 'string', minLength: 1 },
+    NAP_OIDC_SCOPES: { type: 'string', pattern: '(^|[\\s,])openid($|[\\s,])' },
+    NAP_OIDC_GROUPS_CLAIM: { type: 'string', minLength: 1 },
+    NAP_OIDC_USERNAME_CLAIM: { type: 'string', minLength: 1 },
+    NAP_OIDC_ADMIN_GROUPS: { type: 'string' },
+    NAP_OIDC_LABEL: { type: 'string', minLength: 1, maxLength: 64 },
+    NAP_SAML_IDP_METADATA: { type: 'string', minLength: 1 },
+    NAP_SAML_SP_ENTITY_ID: { type: 'string', minLength: 1 },
+    NAP_SAML_GROUPS_ATTRIBUTE: { type: 'string', minLength: 1 },
+    NAP_SAML_USERNAME_ATTRIBUTE: { type: 'string', minLength: 1 },
+    NAP_SAML_ADMIN_GROUPS: { type: 'string' },
+    NAP_SAML_LABEL: { type: 'string', minLength: 1, maxLength: 64 },
     NAP_TLS_CERT_FILE: { type: 'string', minLength: 1 },
     NAP_TLS_KEY_FILE: { type: 'string', minLength: 1 },
     NAP_MEMORY_EVENTS_MAX_BYTES: { type: 'integer', minimum: 65_536 },
@@ -160,6 +178,7 @@ export const FILE_SETTINGS = [
   'NAP_NATS_URL',
   'NAP_LDAP_BIND_PASSWORD',
   'NAP_RADIUS_SECRET',
+  'NAP_OIDC_CLIENT_SECRET',
 ] as const;
 
 export interface LoadConfigOptions {
@@ -204,6 +223,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (problems.length > 0) throw new ConfigError(problems);
   const ldap = ldapOf(values, problems);
   const radius = radiusOf(values, problems);
+  const oidc = oidcOf(values, problems);
+  const saml = samlOf(values, problems);
+  if ((oidc !== undefined || saml !== undefined) && values.NAP_PUBLIC_URL === undefined)
+    problems.push(
+      `NAP_PUBLIC_URL is required with ${oidc !== undefined ? 'NAP_OIDC_ISSUER' : 'NAP_SAML_IDP_METADATA'}: the identity provider sends browsers back to <NAP_PUBLIC_URL>/sso/…`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(String(values.NAP_DATA_DIR ?? './data'));
   const config: RuntimeConfig = {
@@ -243,6 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (values.NAP_ADMIN_PASSWORD !== undefined) config.adminPassword = String(values.NAP_ADMIN_PASSWORD);
   if (ldap !== undefined) config.ldap = ldap;
   if (radius !== undefined) config.radius = radius;
+  if (oidc !== undefined) config.oidc = oidc;
+  if (saml !== undefined) config.saml = saml;
   return config;
 }
 
@@ -324,6 +351,70 @@ function radiusOf(values: Record<string, unknown>, problems: string[]): RadiusPr
   if (values.NAP_RADIUS_TIMEOUT_MS !== undefined) config.timeoutMs = Number(values.NAP_RADIUS_TIMEOUT_MS);
   withinSignInBudget('NAP_RADIUS_TIMEOUT_MS', config.timeoutMs, servers.length, problems);
   const adminGroups = listOf(values.NAP_RADIUS_ADMIN_GROUPS);
+  if (adminGroups.length > 0) config.adminGroups = adminGroups;
+  return config;
+}
+
+/** Settings of one method given without the one that turns it on: a problem naming them. */
+function withoutMain(values: Record<string, unknown>, prefix: string, main: string, problems: string[]): boolean {
+  if (values[main] !== undefined) return false;
+  const given = Object.keys(values).filter((key) => key.startsWith(prefix));
+  if (given.length > 0) problems.push(`${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set but ${main} is not`);
+  return true;
+}
+
+/** An http URL is for an identity provider on this machine only (tests, a local IdP); https otherwise. */
+function identityProviderUrlProblem(name: string, text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `${name} holds "${text}", which is not a URL`;
+  }
+  const loopback = ['localhost', '[::1]'].includes(url.hostname) || /^127(\.\d{1,3}){3}$/.test(url.hostname);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return undefined;
+  return `${name} is "${text}": an identity provider is reached over https (http only on a loopback address)`;
+}
+
+/** The OpenID provider of `NAP_OIDC_*`, when `NAP_OIDC_ISSUER` is set. */
+function oidcOf(values: Record<string, unknown>, problems: string[]): OidcProviderConfig | undefined {
+  if (withoutMain(values, 'NAP_OIDC_', 'NAP_OIDC_ISSUER', problems)) return undefined;
+  const issuer = String(values.NAP_OIDC_ISSUER).trim();
+  const problem = identityProviderUrlProblem('NAP_OIDC_ISSUER', issuer);
+  if (problem !== undefined) problems.push(problem);
+  if (values.NAP_OIDC_CLIENT_ID === undefined)
+    problems.push('NAP_OIDC_CLIENT_ID is required with NAP_OIDC_ISSUER (the client id NAP has at the provider)');
+  const config: OidcProviderConfig = { type: 'oidc', issuer, clientId: String(values.NAP_OIDC_CLIENT_ID ?? '') };
+  if (values.NAP_OIDC_CLIENT_SECRET !== undefined) config.clientSecret = String(values.NAP_OIDC_CLIENT_SECRET);
+  if (values.NAP_OIDC_SCOPES !== undefined)
+    config.scopes = String(values.NAP_OIDC_SCOPES)
+      .split(/[\s,]+/)
+      .filter((s) => s !== '');
+  if (values.NAP_OIDC_GROUPS_CLAIM !== undefined) config.groupsClaim = String(values.NAP_OIDC_GROUPS_CLAIM);
+  if (values.NAP_OIDC_USERNAME_CLAIM !== undefined) config.usernameClaim = String(values.NAP_OIDC_USERNAME_CLAIM);
+  if (values.NAP_OIDC_LABEL !== undefined) config.label = String(values.NAP_OIDC_LABEL);
+  const adminGroups = listOf(values.NAP_OIDC_ADMIN_GROUPS);
+  if (adminGroups.length > 0) config.adminGroups = adminGroups;
+  return config;
+}
+
+/** The SAML identity provider of `NAP_SAML_*`, when `NAP_SAML_IDP_METADATA` is set (a URL or a file). */
+function samlOf(values: Record<string, unknown>, problems: string[]): SamlProviderConfig | undefined {
+  if (withoutMain(values, 'NAP_SAML_', 'NAP_SAML_IDP_METADATA', problems)) return undefined;
+  let idpMetadata = String(values.NAP_SAML_IDP_METADATA).trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(idpMetadata)) {
+    const problem = identityProviderUrlProblem('NAP_SAML_IDP_METADATA', idpMetadata);
+    if (problem !== undefined) problems.push(problem);
+  } else {
+    idpMetadata = path.resolve(idpMetadata);
+    if (!existsSync(idpMetadata)) problems.push(`NAP_SAML_IDP_METADATA names neither a URL nor a file that exists: ${idpMetadata}`);
+  }
+  const config: SamlProviderConfig = { type: 'saml', idpMetadata };
+  if (values.NAP_SAML_SP_ENTITY_ID !== undefined) config.spEntityId = String(values.NAP_SAML_SP_ENTITY_ID);
+  if (values.NAP_SAML_GROUPS_ATTRIBUTE !== undefined) config.groupsAttribute = String(values.NAP_SAML_GROUPS_ATTRIBUTE);
+  if (values.NAP_SAML_USERNAME_ATTRIBUTE !== undefined) config.usernameAttribute = String(values.NAP_SAML_USERNAME_ATTRIBUTE);
+  if (values.NAP_SAML_LABEL !== undefined) config.label = String(values.NAP_SAML_LABEL);
+  const adminGroups = listOf(values.NAP_SAML_ADMIN_GROUPS);
   if (adminGroups.length > 0) config.adminGroups = adminGroups;
   return config;
 }

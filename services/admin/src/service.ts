@@ -38,6 +38,7 @@ import { LoginAttemptRepository } from './store/login-attempts';
 import { PrebuiltRepository } from './store/prebuilts';
 import { ProfileRepository } from './store/profiles';
 import { SessionRepository } from './store/sessions';
+import { BrowserSignInRepository } from './store/browser-sign-ins';
 import { SigningKeyRepository } from './store/signing-keys';
 
 export interface AdminServiceOptions {
@@ -100,7 +101,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     log: logger,
     settings,
     signingKey: signingKeyLoader(new SigningKeyRepository(store), secrets),
-    signIn: new SignInMethods(() => activeAuthentication(svc), logger.child({ component: 'sign-in' })),
+    signIn: new SignInMethods(() => activeAuthentication(svc), logger.child({ component: 'sign-in' }), { publicUrl: config.publicUrl }),
+    browserSignIns: new BrowserSignInRepository(store),
     now: options.now ?? Date.now,
   };
 
@@ -138,7 +140,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
       // the audit trail takes entries before anything is served: the gateway records the first login
       await auditAppender.start();
       await bootstrapProfiles(svc);
-      const seeded = await seedSignInProviders(svc, { ldap: config.ldap, radius: config.radius });
+      const seeded = await seedSignInProviders(svc, { ldap: config.ldap, radius: config.radius, oidc: config.oidc, saml: config.saml });
       if (seeded.length > 0) logger.info({ providers: seeded }, 'Sign-in methods from the environment written into the active profile');
       registerAdminMetrics(metrics.registry, svc, () => settings.sessionIdleMinutes);
       await svc.signingKey();

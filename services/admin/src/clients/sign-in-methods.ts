@@ -2,7 +2,9 @@ import type { Logger } from '@nap/telemetry';
 import { adminGroupsOf, providerUnavailable, providersOf } from '../domain/sign-in';
 import type { NamedProvider, SignInMethod } from '../domain/sign-in';
 import { LdapDirectory } from './ldap-directory';
+import { OpenIdProvider } from './openid-provider';
 import { RadiusServers } from './radius-servers';
+import { SamlIdentityProvider } from './saml-identity-provider';
 
 /** The authentication settings of the active profile, with what identifies their version. */
 export interface ActiveAuthentication {
@@ -12,8 +14,23 @@ export interface ActiveAuthentication {
   authenticationProps(): unknown;
 }
 
-/** Builds the method of a provider of one type; a browser method (OIDC, SAML) adds its factory here. */
-export type MethodFactory = (provider: NamedProvider, adminGroups: string[], log: Logger) => SignInMethod;
+/** What a method may need beyond its provider: where browsers reach the platform. */
+export interface MethodOptions {
+  /** `NAP_PUBLIC_URL` (an origin): the redirect URI and assertion consumer of browser methods derive from it. */
+  publicUrl?: string | undefined;
+}
+
+/** Builds the method of a provider of one type; throws (naming what is missing) when it cannot be built. */
+export type MethodFactory = (provider: NamedProvider, adminGroups: string[], log: Logger, options: MethodOptions) => SignInMethod;
+
+/** The public URL a browser method needs; throws when `NAP_PUBLIC_URL` is not set. */
+function publicUrlOf(options: MethodOptions, provider: NamedProvider): string {
+  if (options.publicUrl === undefined)
+    throw new Error(
+      `NAP_PUBLIC_URL is not set: the ${provider.config.type} provider "${provider.name}" needs it for its redirect URI (<NAP_PUBLIC_URL>/sso/…)`,
+    );
+  return options.publicUrl;
+}
 
 /** The method of each type of provider. */
 export const METHOD_FACTORIES: Readonly<Record<string, MethodFactory>> = {
@@ -24,6 +41,14 @@ export const METHOD_FACTORIES: Readonly<Record<string, MethodFactory>> = {
   radius: (provider, adminGroups, log) => {
     if (provider.config.type !== 'radius') throw new TypeError(`provider ${provider.name} is not radius`);
     return new RadiusServers(provider.name, provider.config, adminGroups, log);
+  },
+  oidc: (provider, adminGroups, log, options) => {
+    if (provider.config.type !== 'oidc') throw new TypeError(`provider ${provider.name} is not oidc`);
+    return new OpenIdProvider(provider.name, provider.config, adminGroups, publicUrlOf(options, provider), log);
+  },
+  saml: (provider, adminGroups, log, options) => {
+    if (provider.config.type !== 'saml') throw new TypeError(`provider ${provider.name} is not saml`);
+    return new SamlIdentityProvider(provider.name, provider.config, adminGroups, publicUrlOf(options, provider), log);
   },
 };
 
@@ -39,6 +64,7 @@ export class SignInMethods {
   constructor(
     private readonly load: () => Promise<ActiveAuthentication>,
     private readonly log: Logger,
+    private readonly options: MethodOptions = {},
   ) {}
 
   /** Every enabled method, in the order the profile writes them. */
@@ -78,7 +104,18 @@ export class SignInMethods {
             );
             return [];
           }
-          return [factory(provider, adminGroupsOf(provider, authenticationProps), this.log.child({ provider: provider.name }))];
+          try {
+            return [
+              factory(provider, adminGroupsOf(provider, authenticationProps), this.log.child({ provider: provider.name }), this.options),
+            ];
+          } catch (err) {
+            // one provider that cannot be built leaves the others (and local accounts) signing in
+            this.log.error(
+              { provider: provider.name, err: (err as Error).message },
+              'Sign-in method cannot be built; the provider is left out',
+            );
+            return [];
+          }
         });
       this.built = { version: active.version, methods };
       if (methods.length > 0)

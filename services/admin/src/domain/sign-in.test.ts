@@ -2,11 +2,15 @@ import { hasCode } from '@nap/contracts';
 import {
   adminGroupsOf,
   adminRoleChange,
+  claimAt,
+  groupNamesOf,
   groupsAfterSignIn,
+  identityProviderUrlProblem,
   newGroupName,
   providersOf,
   radiusServer,
   recheckDue,
+  safeReturnPath,
   sameGroupName,
   seededAuthenticationProps,
   serverTimeoutMs,
@@ -122,5 +126,51 @@ describe('groups of a sign-in', () => {
   it('re-checks a session once the interval has passed, not before', () => {
     expect(recheckDue(0, 14 * 60_000, 15)).toBe(false);
     expect(recheckDue(0, 15 * 60_000, 15)).toBe(true);
+  });
+});
+
+describe('browser sign-in', () => {
+  const oidc = { type: 'oidc', issuer: 'https://login.example.com/tenant/v2.0', clientId: 'nap' };
+  const saml = { type: 'saml', idpMetadata: 'https://idp.example.com/metadata' };
+
+  it('reads OIDC and SAML providers and refuses what is not right, naming the member', () => {
+    const providers = providersOf({ providers: { entra: oidc, okta: saml } }, 'authenticationProps');
+    expect(providers.map((p) => [p.name, p.config.type])).toEqual([
+      ['entra', 'oidc'],
+      ['okta', 'saml'],
+    ]);
+    expect(refusal({ providers: { entra: { ...oidc, issuer: 'http://login.example.com' } } }).member).toMatch(/entra\.issuer$/);
+    expect(refusal({ providers: { entra: { ...oidc, scopes: ['profile'] } } }).member).toMatch(/entra\.scopes$/);
+    expect(refusal({ providers: { entra: { type: 'oidc', issuer: 'https://x' } } }).message).toMatch(/clientId/);
+    expect(refusal({ providers: { okta: { ...saml, idpMetadata: 'metadata.xml' } } }).member).toMatch(/okta\.idpMetadata$/);
+    expect(refusal({ providers: { okta: { ...saml, idpMetadata: 'http://idp.example.com/m' } } }).member).toMatch(/okta\.idpMetadata$/);
+    expect(providersOf({ providers: { t: { ...saml, idpMetadata: '<EntityDescriptor/>' } } }, 'a')).toHaveLength(1);
+  });
+
+  it('reaches identity providers over https, http only on a loopback address', () => {
+    expect(identityProviderUrlProblem('https://idp.example')).toBeUndefined();
+    expect(identityProviderUrlProblem('http://127.0.0.1:9000')).toBeUndefined();
+    expect(identityProviderUrlProblem('http://localhost:9000')).toBeUndefined();
+    expect(identityProviderUrlProblem('http://[::1]:9000')).toBeUndefined();
+    expect(identityProviderUrlProblem('http://idp.example')).toMatch(/https/);
+    expect(identityProviderUrlProblem('http://127.0.0.1.evil.example')).toMatch(/https/);
+    expect(identityProviderUrlProblem('not a url')).toMatch(/not a URL/);
+  });
+
+  it('sends the browser back to a path of this platform only', () => {
+    expect(safeReturnPath(undefined)).toBe('/console/');
+    expect(safeReturnPath('/console/jobs?state=running#top')).toBe('/console/jobs?state=running#top');
+    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example/', 'console', '/\t/evil.example', '/a\nb', ''])
+      expect({ bad, path: safeReturnPath(bad) }).toEqual({ bad, path: undefined });
+    expect(safeReturnPath('/../../console')).toBe('/console');
+  });
+
+  it('reads groups and usernames from claims, dotted paths reaching into objects', () => {
+    const claims = { groups: ['a', 'b', 3], 'realm_access.x': 'kept', realm_access: { roles: ['r1'] }, single: 'one' };
+    expect(groupNamesOf(claimAt(claims, 'groups'))).toEqual(['a', 'b']);
+    expect(groupNamesOf(claimAt(claims, 'realm_access.roles'))).toEqual(['r1']);
+    expect(claimAt(claims, 'realm_access.x')).toBe('kept');
+    expect(groupNamesOf(claimAt(claims, 'single'))).toEqual(['one']);
+    expect(groupNamesOf(claimAt(claims, 'missing.path'))).toEqual([]);
   });
 });

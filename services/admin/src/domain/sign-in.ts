@@ -1,5 +1,13 @@
-import { AppError, DEFAULT_RECHECK_MINUTES, ldapProviderSchema, parseAs, radiusProviderSchema } from '@nap/contracts';
-import type { LdapProviderConfig, RadiusProviderConfig, Role } from '@nap/contracts';
+import {
+  AppError,
+  DEFAULT_RECHECK_MINUTES,
+  ldapProviderSchema,
+  oidcProviderSchema,
+  parseAs,
+  radiusProviderSchema,
+  samlProviderSchema,
+} from '@nap/contracts';
+import type { LdapProviderConfig, OidcProviderConfig, RadiusProviderConfig, Role, SamlProviderConfig } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 import type { GroupRecord } from '../store/groups';
 import { invalidMember } from './validation-error';
@@ -96,7 +104,21 @@ export interface BrowserMethod extends MethodBase {
   finish(
     callback: { query: Record<string, string>; form: Record<string, string> },
     pending: Record<string, string>,
+    context: BrowserFinishContext,
   ): Promise<ExternalIdentity>;
+  /** The service provider metadata to give the identity provider (SAML); absent when the method has none. */
+  serviceProviderMetadata?(): string;
+}
+
+/** What the framework lends a browser method to finish a sign-in. */
+export interface BrowserFinishContext {
+  /** The state the callback named, whose pending record the framework took (once only). */
+  state: string;
+  /**
+   * Records the first use of a one-time id (a SAML assertion id) until `expiresAt` (epoch ms), in the
+   * admin store so that every replica knows it: false when it was used before (a replay).
+   */
+  firstUse(id: string, expiresAt: number): Promise<boolean>;
 }
 
 /** Any sign-in method. */
@@ -105,7 +127,7 @@ export type SignInMethod = PasswordMethod | BrowserMethod;
 // ---- configuration ----
 
 /** A provider of the active profile, checked by its type. */
-export type ProviderConfig = LdapProviderConfig | RadiusProviderConfig;
+export type ProviderConfig = LdapProviderConfig | RadiusProviderConfig | OidcProviderConfig | SamlProviderConfig;
 
 /** A provider with its name. */
 export interface NamedProvider {
@@ -114,7 +136,12 @@ export interface NamedProvider {
 }
 
 /** The schema of each type of provider; a browser method adds its own here. */
-const PROVIDER_SCHEMAS = { ldap: ldapProviderSchema, radius: radiusProviderSchema } as const;
+const PROVIDER_SCHEMAS = {
+  ldap: ldapProviderSchema,
+  radius: radiusProviderSchema,
+  oidc: oidcProviderSchema,
+  saml: samlProviderSchema,
+} as const;
 
 /** Names of providers: they become the provenance of accounts and groups, and are written in group names. */
 const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -154,15 +181,21 @@ export function providersOf(authenticationProps: unknown, at: string): NamedProv
  */
 export const SIGN_IN_BUDGET_MS = 9_000;
 
+/** How many servers a provider asks in turn (an identity provider of a browser method counts as one). */
+function serverCount(config: ProviderConfig): number {
+  if (config.type === 'ldap') return ldapUrls(config).length;
+  if (config.type === 'radius') return config.servers.length;
+  return 1;
+}
+
 /** How long one server is given when the provider names no timeout: 5 s, less when several servers must fit in the budget. */
 export function serverTimeoutMs(config: ProviderConfig): number {
-  const servers = config.type === 'ldap' ? ldapUrls(config).length : config.servers.length;
-  return config.timeoutMs ?? Math.min(5_000, Math.floor(SIGN_IN_BUDGET_MS / Math.max(1, servers)));
+  return config.timeoutMs ?? Math.min(5_000, Math.floor(SIGN_IN_BUDGET_MS / Math.max(1, serverCount(config))));
 }
 
 /** What the schemas cannot say: placeholders, URLs, server addresses, timeouts. */
 function checkProvider(config: ProviderConfig, at: string): void {
-  const servers = config.type === 'ldap' ? ldapUrls(config).length : config.servers.length;
+  const servers = serverCount(config);
   if (config.timeoutMs !== undefined && config.timeoutMs * servers > SIGN_IN_BUDGET_MS)
     throw invalidMember(
       `${at}.timeoutMs`,
@@ -182,10 +215,95 @@ function checkProvider(config: ProviderConfig, at: string): void {
       throw invalidMember(`${at}.startTls`, 'is true but the URL is ldaps:// (TLS from the start): keep one');
     if ((config.bindDN === undefined) !== (config.bindPassword === undefined))
       throw invalidMember(`${at}.bindPassword`, 'and bindDN go together (neither: an anonymous search)');
-  } else {
+  } else if (config.type === 'radius') {
     for (const server of config.servers)
       if (radiusServer(server) === undefined) throw invalidMember(`${at}.servers`, `holds "${server}"; a server is host:port`);
+  } else if (config.type === 'oidc') {
+    const problem = identityProviderUrlProblem(config.issuer);
+    if (problem !== undefined) throw invalidMember(`${at}.issuer`, `is "${config.issuer}": ${problem}`);
+    if (config.scopes !== undefined && !config.scopes.includes('openid'))
+      throw invalidMember(`${at}.scopes`, 'has no "openid": an OpenID Connect sign-in asks for it');
+  } else {
+    const source = metadataSource(config.idpMetadata);
+    if (source.kind === 'url') {
+      const problem = identityProviderUrlProblem(source.url);
+      if (problem !== undefined) throw invalidMember(`${at}.idpMetadata`, `is "${source.url}": ${problem}`);
+    } else if (source.kind === 'invalid') {
+      throw invalidMember(`${at}.idpMetadata`, 'is neither an https URL, an absolute file path, nor metadata XML (<EntityDescriptor …>)');
+    }
   }
+}
+
+/** True for a loopback host name or address: an identity provider there is on this machine (tests, a local IdP). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Why a URL of an identity provider (issuer, metadata) cannot be used: not https, unless on a loopback address. Undefined when it can. */
+export function identityProviderUrlProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'not a URL';
+  }
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
+  return 'an identity provider is reached over https (http only on a loopback address)';
+}
+
+/** Where a SAML provider's IdP metadata comes from: a URL, a file, the XML itself. */
+export function metadataSource(
+  idpMetadata: string,
+): { kind: 'url'; url: string } | { kind: 'file'; path: string } | { kind: 'xml'; xml: string } | { kind: 'invalid' } {
+  const text = idpMetadata.trim();
+  if (text.startsWith('<')) return { kind: 'xml', xml: text };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { kind: 'url', url: text };
+  if (text.startsWith('/')) return { kind: 'file', path: text };
+  return { kind: 'invalid' };
+}
+
+/**
+ * A return path a browser may be sent to after signing in: a path of this platform (`/console/…`),
+ * never another site (`//evil.example`, `/\\evil.example`, `https://…`). Undefined when it is not one.
+ */
+export function safeReturnPath(returnTo: string | undefined): string | undefined {
+  if (returnTo === undefined) return DEFAULT_RETURN_PATH;
+  if (!returnTo.startsWith('/') || returnTo.startsWith('//') || [...returnTo].some(isUnsafeInPath)) return undefined;
+  // resolved against a dummy origin, a same-origin path stays on it
+  const resolved = new URL(returnTo, 'http://nap.invalid');
+  if (resolved.origin !== 'http://nap.invalid') return undefined;
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+}
+
+/** Backslashes (browsers read them as slashes), white space and control characters: none belongs in a return path. */
+function isUnsafeInPath(char: string): boolean {
+  return char === '\\' || /\s/.test(char) || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f;
+}
+
+/** Where a browser goes once signed in when it names no place. */
+export const DEFAULT_RETURN_PATH = '/console/';
+
+/** How long a browser sign-in may take between `GET /sso/login` and the callback, ms. */
+export const BROWSER_SIGN_IN_TTL_MS = 10 * 60_000;
+
+/** The values of a claim or attribute as group names: a string, or an array of strings (others left out). */
+export function groupNamesOf(value: unknown): string[] {
+  if (typeof value === 'string') return value === '' ? [] : [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v !== '');
+  return [];
+}
+
+/** A member of claims by a dotted path (`realm_access.roles`); a member whose own name holds dots is found first. */
+export function claimAt(claims: Record<string, unknown>, path: string): unknown {
+  if (path in claims) return claims[path];
+  let here: unknown = claims;
+  for (const part of path.split('.')) {
+    if (!isRecord(here)) return undefined;
+    here = here[part];
+  }
+  return here;
 }
 
 /** The LDAP URLs of a provider, in the order they are tried. */
@@ -219,7 +337,7 @@ export function recheckMinutesOf(config: ProviderConfig): number {
 
 /**
  * The providers to add to a profile from the environment of a first start (`NAP_LDAP_*` as
- * `ldap`, `NAP_RADIUS_*` as `radius`): those of a name the profile does not have yet. Undefined
+ * `ldap`, `NAP_RADIUS_*` as `radius`, `NAP_OIDC_*` as `oidc`, `NAP_SAML_*` as `saml`): those of a name the profile does not have yet. Undefined
  * when there is nothing to add.
  */
 export function seededAuthenticationProps(

@@ -72,6 +72,11 @@ import { importAdapter } from './import-adapter';
 import { importPrebuilt } from './import-prebuilt';
 import { importProfile } from './import-profile';
 import { login } from './login';
+import { getSamlMetadata } from './get-saml-metadata';
+import { getSsoMethods } from './get-sso-methods';
+import { samlAcs } from './saml-acs';
+import { ssoCallback } from './sso-callback';
+import { ssoLogin } from './sso-login';
 import { logout } from './logout';
 import { mySession } from './my-session';
 import { oauthToken } from './oauth-token';
@@ -185,6 +190,11 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     importPrebuilt: importPrebuilt(svc),
     importProfile: importProfile(svc),
     login: login(svc),
+    getSsoMethods: getSsoMethods(svc),
+    ssoLogin: ssoLogin(svc),
+    ssoCallback: ssoCallback(svc),
+    samlAcs: samlAcs(svc),
+    getSamlMetadata: getSamlMetadata(svc),
     logout: logout(svc),
     mySession: mySession(svc),
     oauthToken: oauthToken(svc),

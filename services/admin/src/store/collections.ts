@@ -23,6 +23,9 @@ export const ADMIN_COLLECTIONS = {
     { keys: { 'outcome.status': 1 } },
   ],
   audit_meta: [],
+  // browser sign-ins under way (OIDC, SAML) and SAML assertion ids seen: _id is the state, the id
+  browser_sign_ins: [{ keys: { expiresAt: 1 } }],
+  seen_assertions: [{ keys: { expiresAt: 1 } }],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export async function ensureCollections(store: Store): Promise<void> {

@@ -1,0 +1,13 @@
+import type { Handler } from '@nap/bus';
+import { finishBrowserSignIn, issueToken, loginAttempt } from '../context';
+import type { AdminContext } from '../context';
+
+/** `GET /sso/callback`: finishes an OpenID Connect sign-in; the gateway sets the token cookie and redirects to `returnTo`. */
+export function ssoCallback(svc: AdminContext): Handler<'admin.ssoCallback'> {
+  return async (input, ctx) => {
+    const query = Object.fromEntries(Object.entries(input.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const { caller, returnTo } = await finishBrowserSignIn(svc, query.state, { query, form: {} }, 'oidc', loginAttempt(ctx, 'sso'));
+    ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
+    return { token: (await issueToken(svc, caller, 'sso')).token, returnTo };
+  };
+}

@@ -1,0 +1,297 @@
+import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually, freePort } from '@nap/testing';
+import { BrowserSession } from '../../../test/support/browser-session';
+import type { BrowserAnswer } from '../../../test/support/browser-session';
+import { startOpenIdProvider } from '../../../test/support/identity-providers';
+import type { OpenIdProviderHandle } from '../../../test/support/identity-providers';
+
+/**
+ * Sign-in through an OpenID provider (oidc-provider, the certified Node implementation, run by the
+ * test on a free port), driven through the browser flow over plain HTTP: NAP's /sso/login, the
+ * provider's login and consent pages, NAP's /sso/callback, the token cookie. Groups from the claim
+ * as NAP groups with provenance, admin groups, an ID token of the wrong audience, an expired one,
+ * a wrong nonce, a replayed state and a state another browser began, an unsafe return path, a
+ * provider that does not answer, the local administrator never taken over, the audit trail.
+ */
+
+const PEOPLE = {
+  'alice-sub': {
+    preferred_username: 'alice',
+    given_name: 'Alice',
+    family_name: 'Ops',
+    email: 'alice@nap.test',
+    groups: ['netops', 'nap-admins'],
+  },
+  'bob-sub': { preferred_username: 'bob', groups: ['netops'] },
+  // a provider's person named as the local administrator: never signs in as it
+  'admin-sub': { preferred_username: 'admin', groups: ['nap-admins'] },
+  'nameless-sub': { groups: ['netops'] },
+};
+
+let platform: TestPlatform;
+let op: OpenIdProviderHandle;
+let napUrl: string;
+let admin: string;
+
+type Profile = { id: string; authenticationProps?: Record<string, unknown> } & Record<string, unknown>;
+type Group = { _id: string; name: string; roles: string[]; provenance?: string };
+type Account = {
+  _id: string;
+  username: string;
+  roles: string[];
+  groups: string[];
+  provenance?: string;
+  firstname?: string;
+  email?: string;
+};
+
+async function activeProfile(): Promise<Profile> {
+  const res = await platform.http('GET', '/profiles/default', { token: admin });
+  expect(res.status).toBe(200);
+  return (res.body as { profile: Profile }).profile;
+}
+
+async function setProviders(providers: Record<string, unknown>): Promise<void> {
+  const profile = await activeProfile();
+  const res = await platform.http('PUT', '/profiles/default', {
+    token: admin,
+    body: { properties: { ...profile, authenticationProps: { ...profile.authenticationProps, providers } } },
+  });
+  expect(res.status).toBe(200);
+}
+
+/** The whole browser flow for the provider's person `sub`, up to NAP's answer at its callback (its redirect to the console is not followed). */
+async function signIn(browser: BrowserSession, sub: string, returnTo = '/console/jobs'): Promise<BrowserAnswer> {
+  const loginPage = await browser.get(`${napUrl}/sso/login?provider=corp&returnTo=${encodeURIComponent(returnTo)}`);
+  expect(loginPage.status).toBe(200);
+  expect(loginPage.url).toContain(`${op.issuer}/interaction/`);
+  const consentPage = await browser.postForm(loginPage.url, { prompt: 'login', login: sub, password: 'any' });
+  expect(consentPage.status).toBe(200);
+  const end = await browser.postForm(consentPage.url, { prompt: 'consent' }, (next) => next.pathname.startsWith('/console'));
+  return { ...end, hops: [...loginPage.hops, ...consentPage.hops, ...end.hops] };
+}
+
+/** The callback NAP was sent to on the way. */
+function callbackOf(answer: BrowserAnswer): string {
+  const hop = answer.hops.find((h) => new URL(h.url).pathname === '/sso/callback');
+  if (!hop) throw new Error(`no callback among ${answer.hops.map((h) => h.url).join(', ')}`);
+  return hop.url;
+}
+
+async function whoamiWithCookie(browser: BrowserSession): Promise<{ status: number; body: Account }> {
+  const token = browser.cookie(napUrl, 'token');
+  expect(token).toBeDefined();
+  const res = await platform.http('GET', '/whoami', { headers: { cookie: `token=${token}` } });
+  return { status: res.status, body: res.body as Account };
+}
+
+async function accountOf(username: string): Promise<Account> {
+  const res = await platform.http('GET', '/user-management/accounts', { token: admin });
+  const account = (res.body as { results: Account[] }).results.find((a) => a.username === username);
+  if (!account) throw new Error(`no account ${username}`);
+  return account;
+}
+
+async function groupNames(ids: string[]): Promise<string[]> {
+  const res = await platform.http('GET', '/user-management/groups', { token: admin });
+  const byId = new Map((res.body as { results: Group[] }).results.map((g) => [g._id, g]));
+  return ids.map((id) => `${byId.get(id)?.name}:${byId.get(id)?.provenance}`).sort();
+}
+
+function errorOf(answer: BrowserAnswer): { code: string; message: string } {
+  return JSON.parse(answer.text) as { code: string; message: string };
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  napUrl = `http://127.0.0.1:${port}`;
+  op = await startOpenIdProvider({ redirectUri: `${napUrl}/sso/callback`, people: PEOPLE });
+  platform = await startTestPlatform({ config: { port, publicUrl: napUrl } });
+  admin = await platform.login();
+  const down = await freePort();
+  await setProviders({
+    corp: {
+      type: 'oidc',
+      label: 'Corp SSO',
+      issuer: op.issuer,
+      clientId: op.clientId,
+      clientSecret: op.clientSecret,
+      adminGroups: ['nap-admins'],
+      timeoutMs: 3_000,
+    },
+    // nothing listens there
+    down: { type: 'oidc', issuer: `http://127.0.0.1:${down}`, clientId: 'nap', timeoutMs: 1_000 },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  await op?.stop();
+});
+
+afterEach(() => op.tamper(undefined));
+
+describe('OpenID Connect sign-in through the browser', () => {
+  test('GET /sso/methods lists the enabled browser methods, without credentials', async () => {
+    const res = await platform.http('GET', '/sso/methods');
+    expect(res.status).toBe(200);
+    expect((res.body as { results: unknown[] }).results).toEqual([
+      { name: 'corp', label: 'Corp SSO', type: 'oidc' },
+      { name: 'down', label: 'down', type: 'oidc' },
+    ]);
+  });
+
+  test('the client secret is sealed and answered as ********', async () => {
+    const profile = await activeProfile();
+    const providers = profile.authenticationProps?.providers as Record<string, Record<string, unknown>>;
+    expect(providers.corp?.clientSecret).toBe('********');
+  });
+
+  test('a person signs in: same token cookie as /login, redirect to the console, groups from the claim with provenance, admin groups', async () => {
+    const browser = new BrowserSession();
+    const answer = await signIn(browser, 'alice-sub');
+    expect(answer.status).toBe(303);
+    expect(answer.hops.at(-1)?.location).toBe('/console/jobs');
+    // the authorization request carried PKCE, state and nonce
+    const authorize = new URL(answer.hops.find((h) => h.url.startsWith(`${napUrl}/sso/login`))?.location ?? '');
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('nonce')).toBeTruthy();
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${napUrl}/sso/callback`);
+    // the binding cookie is gone once used
+    expect(browser.cookie(napUrl, 'nap_sso')).toBeUndefined();
+
+    const me = await whoamiWithCookie(browser);
+    expect(me.status).toBe(200);
+    expect(me.body.username).toBe('alice');
+    expect(me.body.roles).toContain('admin');
+    const alice = await accountOf('alice');
+    expect(alice.provenance).toBe('corp');
+    expect(alice.firstname).toBe('Alice');
+    expect(alice.email).toBe('alice@nap.test');
+    expect(await groupNames(alice.groups)).toEqual(['nap-admins:corp', 'netops:corp']);
+    // the ID token was signed by the provider and checked
+    expect(op.issuedIdTokens().length).toBeGreaterThan(0);
+  });
+
+  test('another person gets the groups of their claim only, and no role until one is given', async () => {
+    const browser = new BrowserSession();
+    expect((await signIn(browser, 'bob-sub')).status).toBe(303);
+    const bob = await accountOf('bob');
+    expect(await groupNames(bob.groups)).toEqual(['netops:corp']);
+    expect(bob.roles).toEqual([]);
+  });
+
+  test('an ID token for another audience is refused, naming the audience', async () => {
+    op.tamper({ aud: 'someone-else' });
+    const answer = await signIn(new BrowserSession(), 'alice-sub');
+    expect(answer.status).toBe(401);
+    expect(errorOf(answer).message).toMatch(/aud/);
+  });
+
+  test('an expired ID token is refused, naming the expiry', async () => {
+    op.tamper({ expiresIn: -3_600 });
+    const answer = await signIn(new BrowserSession(), 'alice-sub');
+    expect(answer.status).toBe(401);
+    expect(errorOf(answer).message).toMatch(/exp/);
+  });
+
+  test('an ID token with another nonce is refused', async () => {
+    op.tamper({ nonce: 'not-the-one-sent' });
+    const answer = await signIn(new BrowserSession(), 'alice-sub');
+    expect(answer.status).toBe(401);
+    expect(errorOf(answer).message).toMatch(/nonce/);
+  });
+
+  test('a replayed callback is refused: the state is taken once', async () => {
+    const browser = new BrowserSession();
+    const answer = await signIn(browser, 'bob-sub');
+    expect(answer.status).toBe(303);
+    const callback = callbackOf(answer);
+    // the same browser, its binding cookie put back by hand: the state is gone from the store
+    const replay = new BrowserSession();
+    replay.setCookie(napUrl, 'nap_sso', new URL(callback).searchParams.get('state') ?? '', '/sso');
+    const again = await replay.get(callback);
+    expect(again.status).toBe(401);
+    expect(errorOf(again).message).toMatch(/finished already/);
+  });
+
+  test('a callback carried to another browser is refused (login CSRF), and the browser that began it still finishes', async () => {
+    const victim = new BrowserSession();
+    const attacker = new BrowserSession();
+    const loginPage = await attacker.get(`${napUrl}/sso/login?provider=corp`);
+    const consentPage = await attacker.postForm(loginPage.url, { prompt: 'login', login: 'bob-sub', password: 'any' });
+    const stopped = await attacker.postForm(consentPage.url, { prompt: 'consent' }, (next) => next.pathname === '/sso/callback');
+    const callback = new URL(stopped.hops.at(-1)?.location ?? '', stopped.url).href;
+    const forced = await victim.get(callback);
+    expect(forced.status).toBe(401);
+    expect(errorOf(forced).message).toMatch(/not begun in this browser/);
+    expect(victim.cookie(napUrl, 'token')).toBeUndefined();
+    const own = await attacker.get(callback, (next) => next.pathname.startsWith('/console'));
+    expect(own.status).toBe(303);
+  });
+
+  test('a return path to another site is refused before the provider is asked', async () => {
+    for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example']) {
+      const res = await platform.http('GET', `/sso/login?provider=corp&returnTo=${encodeURIComponent(returnTo)}`);
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).toContain('query.returnTo');
+    }
+  });
+
+  test('an unknown provider is 400 naming it; a provider that does not answer is 503 while local sign-in goes on', async () => {
+    const unknown = await platform.http('GET', '/sso/login?provider=nope');
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.body)).toContain('query.provider');
+    const down = await platform.http('GET', '/sso/login?provider=down');
+    expect(down.status).toBe(503);
+    expect((down.body as { code: string }).code).toBe('AUTH_PROVIDER_UNAVAILABLE');
+    expect(await platform.login(TEST_ADMIN.username, TEST_ADMIN.password)).toBeTruthy();
+  });
+
+  test('a provider person named as the local administrator is refused; one without a username claim too', async () => {
+    const asAdmin = await signIn(new BrowserSession(), 'admin-sub');
+    expect(asAdmin.status).toBe(401);
+    expect(errorOf(asAdmin).message).toMatch(/belongs to a local account/);
+    const nameless = await signIn(new BrowserSession(), 'nameless-sub');
+    expect(nameless.status).toBe(401);
+    expect(errorOf(nameless).message).toMatch(/preferred_username/);
+    const administrator = await accountOf(TEST_ADMIN.username);
+    expect(administrator.provenance).toBeUndefined();
+  });
+
+  test('the sign-in and its refusals are in the audit trail, as the login is', async () => {
+    type Record = { actor: { kind: string; username: string; auth: string }; outcome: { status: number } };
+    const records = await eventually('the sign-ins of alice and a refusal in the audit trail', async () => {
+      const res = await platform.http('GET', '/audit?operation=admin.ssoCallback&limit=100', { token: admin });
+      expect(res.status).toBe(200);
+      const found = (res.body as { results: Record[] }).results;
+      return found.some((r) => r.outcome.status === 401) && found;
+    });
+    expect(
+      records.some((r) => r.actor.kind === 'account' && r.actor.username === 'alice' && r.actor.auth === 'sso' && r.outcome.status === 303),
+    ).toBe(true);
+    expect(records.some((r) => r.actor.kind === 'anonymous' && r.actor.auth === 'sso' && r.outcome.status === 401)).toBe(true);
+  });
+  // last: the address of every test here then waits
+  test('an address that keeps bringing refused callbacks waits, as for /login (429)', async () => {
+    const profile = await activeProfile();
+    const res = await platform.http('PUT', '/profiles/default', {
+      token: admin,
+      body: { properties: { ...profile, authenticationProps: { ...profile.authenticationProps, loginThrottle: { addressFailures: 15 } } } },
+    });
+    expect(res.status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20 && statuses.at(-1) !== 429; i += 1) {
+      const forged = new BrowserSession();
+      forged.setCookie(napUrl, 'nap_sso', `forged-${i}`, '/sso');
+      statuses.push((await forged.get(`${napUrl}/sso/callback?state=forged-${i}&code=x`)).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(new Set(statuses.slice(0, -1))).toEqual(new Set([401]));
+    // a good sign-in from that address waits too, before the state is taken
+    const waiting = await signIn(new BrowserSession(), 'bob-sub');
+    expect(waiting.status).toBe(429);
+    expect(errorOf(waiting).code).toBe('LOGIN_THROTTLED');
+  });
+});

@@ -1,0 +1,249 @@
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually, freePort } from '@nap/testing';
+import { BrowserSession } from '../../../test/support/browser-session';
+import type { BrowserAnswer } from '../../../test/support/browser-session';
+import { startSamlIdentityProvider } from '../../../test/support/saml-identity-provider';
+import type { SamlIdentityProviderHandle, SamlPerson, SamlResponseOptions } from '../../../test/support/saml-identity-provider';
+import { parseIdpMetadata } from '../src/clients/saml-identity-provider';
+
+/**
+ * Sign-in through a SAML 2.0 identity provider made by the test (xml-crypto signing with a key and
+ * certificate made by openssl; its metadata served over HTTP and imported by NAP), through the
+ * browser over plain HTTP: NAP's /sso/login, the AuthnRequest at the IdP, the auto-post form back
+ * to NAP's /sso/saml/acs, the token cookie. A signed assertion and a signed response accepted;
+ * unsigned, tampered, replayed, reused, wrong audience, recipient, issuer, InResponseTo and expired
+ * assertions refused; a response the browser did not ask for refused; the audit trail.
+ */
+
+const ALICE: SamlPerson = {
+  nameId: 'alice',
+  attributes: { groups: ['netops', 'nap-admins'], email: ['alice@nap.test'], givenName: ['Alice'] },
+};
+const BOB: SamlPerson = { nameId: 'bob', attributes: { groups: ['netops'] } };
+
+let platform: TestPlatform;
+let idp: SamlIdentityProviderHandle;
+let napUrl: string;
+let admin: string;
+
+type Profile = { id: string; authenticationProps?: Record<string, unknown> } & Record<string, unknown>;
+type Group = { _id: string; name: string; provenance?: string };
+type Account = {
+  _id: string;
+  username: string;
+  roles: string[];
+  groups: string[];
+  provenance?: string;
+  email?: string;
+  firstname?: string;
+};
+
+async function setProviders(providers: Record<string, unknown>): Promise<void> {
+  const got = await platform.http('GET', '/profiles/default', { token: admin });
+  const profile = (got.body as { profile: Profile }).profile;
+  const res = await platform.http('PUT', '/profiles/default', {
+    token: admin,
+    body: { properties: { ...profile, authenticationProps: { ...profile.authenticationProps, providers } } },
+  });
+  expect(res.status).toBe(200);
+}
+
+function htmlValue(html: string, pattern: RegExp): string {
+  const found = pattern.exec(html)?.[1];
+  if (found === undefined) throw new Error(`not in the page: ${pattern}\n${html}`);
+  return found
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/** NAP's /sso/login to the IdP's page, whose form the browser posts to NAP's assertion consumer (its redirect to the console not followed). */
+async function signIn(browser: BrowserSession, person: SamlPerson, options: SamlResponseOptions = {}): Promise<BrowserAnswer> {
+  idp.signInAs(person, options);
+  const page = await browser.get(`${napUrl}/sso/login?provider=corp-saml&returnTo=/console/jobs`);
+  expect(page.status).toBe(200);
+  return postForm(browser, page);
+}
+
+async function postForm(browser: BrowserSession, page: BrowserAnswer, change: Partial<Record<'SAMLResponse' | 'RelayState', string>> = {}) {
+  const action = htmlValue(page.text, /action="([^"]+)"/);
+  const form = {
+    SAMLResponse: htmlValue(page.text, /name="SAMLResponse" value="([^"]+)"/),
+    RelayState: htmlValue(page.text, /name="RelayState" value="([^"]*)"/),
+    ...change,
+  };
+  return browser.postForm(action, form, (next) => next.pathname.startsWith('/console'));
+}
+
+function messageOf(answer: BrowserAnswer): string {
+  return (JSON.parse(answer.text) as { message: string }).message;
+}
+
+async function accountOf(username: string): Promise<Account> {
+  const res = await platform.http('GET', '/user-management/accounts', { token: admin });
+  const account = (res.body as { results: Account[] }).results.find((a) => a.username === username);
+  if (!account) throw new Error(`no account ${username}`);
+  return account;
+}
+
+async function groupNames(ids: string[]): Promise<string[]> {
+  const res = await platform.http('GET', '/user-management/groups', { token: admin });
+  const byId = new Map((res.body as { results: Group[] }).results.map((g) => [g._id, g]));
+  return ids.map((id) => `${byId.get(id)?.name}:${byId.get(id)?.provenance}`).sort();
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  napUrl = `http://127.0.0.1:${port}`;
+  idp = await startSamlIdentityProvider({ spEntityId: `${napUrl}/sso/saml/metadata` });
+  platform = await startTestPlatform({ config: { port, publicUrl: napUrl } });
+  admin = await platform.login();
+  await setProviders({
+    'corp-saml': { type: 'saml', label: 'Corp SAML', idpMetadata: idp.metadataUrl, adminGroups: ['nap-admins'], timeoutMs: 3_000 },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  await idp?.stop();
+});
+
+describe('SAML 2.0 sign-in through the browser', () => {
+  test('the method is listed, and NAP serves its service provider metadata', async () => {
+    const methods = await platform.http('GET', '/sso/methods');
+    expect(methods.body).toEqual({ results: [{ name: 'corp-saml', label: 'Corp SAML', type: 'saml' }] });
+    const res = await platform.http('GET', '/sso/saml/metadata');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/samlmetadata+xml');
+    const xml = res.body as string;
+    expect(xml).toContain(`entityID="${napUrl}/sso/saml/metadata"`);
+    expect(xml).toContain(`Location="${napUrl}/sso/saml/acs"`);
+  });
+
+  test('a signed assertion signs the person in: token cookie, redirect to the console, groups from the attribute with provenance', async () => {
+    const browser = new BrowserSession();
+    const answer = await signIn(browser, ALICE);
+    expect(answer.status).toBe(303);
+    expect(answer.hops.at(-1)?.location).toBe('/console/jobs');
+    const request = idp.requests().at(-1);
+    expect(request?.acsUrl).toBe(`${napUrl}/sso/saml/acs`);
+    expect(request?.issuer).toBe(`${napUrl}/sso/saml/metadata`);
+
+    const token = browser.cookie(napUrl, 'token');
+    const me = await platform.http('GET', '/whoami', { headers: { cookie: `token=${token}` } });
+    expect(me.status).toBe(200);
+    expect((me.body as Account).username).toBe('alice');
+    expect((me.body as Account).roles).toContain('admin');
+    const alice = await accountOf('alice');
+    expect(alice.provenance).toBe('corp-saml');
+    expect(alice.email).toBe('alice@nap.test');
+    expect(alice.firstname).toBe('Alice');
+    expect(await groupNames(alice.groups)).toEqual(['nap-admins:corp-saml', 'netops:corp-saml']);
+  });
+
+  test('a signed response (assertion unsigned) is accepted too', async () => {
+    const answer = await signIn(new BrowserSession(), BOB, { sign: 'response' });
+    expect(answer.status).toBe(303);
+    expect(await groupNames((await accountOf('bob')).groups)).toEqual(['netops:corp-saml']);
+  });
+
+  test('an unsigned response is refused', async () => {
+    const answer = await signIn(new BrowserSession(), ALICE, { sign: 'none' });
+    expect(answer.status).toBe(401);
+    expect(messageOf(answer)).toMatch(/signature/i);
+  });
+
+  test('a response changed after signing (a group added) is refused', async () => {
+    const answer = await signIn(new BrowserSession(), BOB, {
+      afterSigning: (xml) =>
+        xml.replace('<saml:AttributeValue>netops</saml:AttributeValue>', '<saml:AttributeValue>nap-admins</saml:AttributeValue>'),
+    });
+    expect(answer.status).toBe(401);
+    expect(messageOf(answer)).toMatch(/signature/i);
+    expect((await accountOf('bob')).roles).not.toContain('admin');
+  });
+
+  test('a replayed post is refused, and so is an assertion id used before in a new sign-in', async () => {
+    const browser = new BrowserSession();
+    idp.signInAs(BOB, { assertionId: '_reused-assertion' });
+    const page = await browser.get(`${napUrl}/sso/login?provider=corp-saml`);
+    expect((await postForm(browser, page)).status).toBe(303);
+    // the same form again, with the binding cookie put back
+    browser.setCookie(napUrl, 'nap_sso', htmlValue(page.text, /name="RelayState" value="([^"]*)"/), '/sso');
+    const again = await postForm(browser, page);
+    expect(again.status).toBe(401);
+    expect(messageOf(again)).toMatch(/finished already/);
+    // a fresh, valid sign-in whose assertion carries an id seen before
+    const reused = await signIn(new BrowserSession(), BOB, { assertionId: '_reused-assertion' });
+    expect(reused.status).toBe(401);
+    expect(messageOf(reused)).toMatch(/used before/);
+  });
+
+  test('a response to another request (InResponseTo) is refused', async () => {
+    const browser = new BrowserSession();
+    idp.signInAs(BOB);
+    const first = await browser.get(`${napUrl}/sso/login?provider=corp-saml`);
+    const firstRequest = idp.requests().at(-1);
+    const second = await browser.get(`${napUrl}/sso/login?provider=corp-saml`);
+    if (firstRequest === undefined) throw new Error('no request');
+    // the answer to the first request, brought back under the second sign-in (the one this browser holds)
+    const answer = await postForm(browser, second, { SAMLResponse: idp.response(firstRequest, BOB) });
+    expect(answer.status).toBe(401);
+    expect(messageOf(answer)).toMatch(/InResponseTo/);
+    expect(first.status).toBe(200);
+  });
+
+  test('the wrong audience, recipient or issuer, and an expired assertion, are refused naming the check', async () => {
+    const cases: [SamlResponseOptions, RegExp][] = [
+      [{ audience: 'https://another-sp.example/' }, /audience/i],
+      [{ recipient: 'https://another-sp.example/acs' }, /Recipient/],
+      [{ issuer: 'https://another-idp.example/' }, /issuer/i],
+      [{ expiresIn: -600 }, /expired|subject confirmation/i],
+    ];
+    for (const [options, message] of cases) {
+      const answer = await signIn(new BrowserSession(), BOB, options);
+      expect({ options, status: answer.status }).toEqual({ options, status: 401 });
+      expect(messageOf(answer)).toMatch(message);
+    }
+  });
+
+  test('a response the browser did not begin (IdP-initiated, or carried to another browser) is refused', async () => {
+    const carrier = new BrowserSession();
+    idp.signInAs(BOB);
+    const page = await carrier.get(`${napUrl}/sso/login?provider=corp-saml`);
+    const other = new BrowserSession();
+    const carried = await postForm(other, page);
+    expect(carried.status).toBe(401);
+    expect(messageOf(carried)).toMatch(/not begun in this browser/);
+    const unsolicited = await postForm(other, page, { RelayState: '' });
+    expect(unsolicited.status).toBe(401);
+  });
+
+  test('sign-ins and refusals are in the audit trail', async () => {
+    type Record = { actor: { kind: string; username: string; auth: string }; outcome: { status: number } };
+    const records = await eventually('the SAML sign-ins in the audit trail', async () => {
+      const res = await platform.http('GET', '/audit?operation=admin.samlAcs&limit=100', { token: admin });
+      const found = (res.body as { results: Record[] }).results;
+      return found.some((r) => r.outcome.status === 401) && found.some((r) => r.actor.username === 'alice') && found;
+    });
+    expect(
+      records.some((r) => r.actor.kind === 'account' && r.actor.username === 'alice' && r.actor.auth === 'sso' && r.outcome.status === 303),
+    ).toBe(true);
+  });
+});
+
+describe('IdP metadata', () => {
+  test('the entity id, the HTTP-Redirect sign-on URL and the signing certificate are read; what lacks them is named', async () => {
+    const read = await parseIdpMetadata(idp.metadata);
+    expect(typeof read).toBe('object');
+    if (typeof read === 'string') return;
+    expect(read.entityId).toBe(idp.entityId);
+    expect(read.ssoUrl).toBe(`${new URL(idp.metadataUrl).origin}/sso`);
+    expect(read.certs[0]).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
+    expect(await parseIdpMetadata('<nope')).toMatch(/is not XML/);
+    expect(await parseIdpMetadata(idp.metadata.replace(/HTTP-Redirect/g, 'SOAP'))).toMatch(/HTTP-Redirect/);
+    expect(await parseIdpMetadata(idp.metadata.replace(/<md:KeyDescriptor[\s\S]*<\/md:KeyDescriptor>/, ''))).toMatch(/signing certificate/);
+  });
+});
