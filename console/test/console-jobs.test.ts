@@ -127,6 +127,46 @@ describe('the operations console', () => {
     expect([...names].sort().reverse()).toEqual(names);
   }, 60_000);
 
+  it('says which rows are on screen while the next page loads, and marks the pager busy', async () => {
+    await page.goto(`${platform.url}/console/jobs`);
+    const range = page.getByText(/^\d+–\d+ of \d+ jobs$/);
+    await page.getByText(/^1–25 of \d+ jobs$/).waitFor();
+    const total = Number((await range.textContent())?.match(/of (\d+)/)?.[1]);
+    const pages = Math.ceil(total / 25);
+    expect(pages).toBeGreaterThan(1);
+    // hold the second page's answer until the first page has been looked at
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let requested = () => {};
+    const asked = new Promise<void>((resolve) => (requested = resolve));
+    const secondPage = (url: URL) => url.pathname === '/operations-manager/jobs' && url.searchParams.get('skip') === '25';
+    await page.route(secondPage, async (route) => {
+      requested();
+      await held;
+      // a live event may have made the list ask again meanwhile: the held request was then aborted
+      await route.continue().catch((err: unknown) => {
+        if (!String(err).includes('Route is already handled')) throw err;
+      });
+    });
+    try {
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await asked;
+      const pager = page.getByRole('navigation', { name: 'Pages of jobs' });
+      await pager.getByRole('status').filter({ hasText: 'Loading page 2…' }).waitFor();
+      // the first page's rows are still shown, and the pager describes them, not the page asked for
+      expect(await pager.getAttribute('aria-busy')).toBe('true');
+      expect(await range.textContent()).toBe(`1–25 of ${total} jobs`);
+      await pager.getByText(`Page 1 of ${pages}`).waitFor();
+      expect(await page.getByRole('table', { name: 'Jobs' }).locator('tbody tr').count()).toBe(25);
+    } finally {
+      release();
+      await page.unroute(secondPage);
+    }
+    await page.getByText(`26–${Math.min(50, total)} of ${total} jobs`).waitFor();
+    await page.getByRole('navigation', { name: 'Pages of jobs' }).getByText(`Page 2 of ${pages}`).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Pages of jobs' }).getAttribute('aria-busy')).toBe('false');
+  }, 60_000);
+
   it('cancels selected jobs in bulk after confirming', async () => {
     const jobs = await Promise.all([1, 2].map(() => startJob(platform, 'Long maintenance', { seconds: 3600 })));
     await page.goto(`${platform.url}/console/jobs?workflow=Long`);

@@ -237,7 +237,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     notes:
       'The query members of GET /operations-manager/jobs, applied to tasks: fields id, name, summary, app, type, status, metrics.*, job._id, job.name, job.status ' +
       '(equals[status]=running, include=name,status). Items are { _id: <jobId>:<taskId>, id, name, summary, app, type, status, metrics, job: { _id, name, status } }, ' +
-      'newest job first. The tasks of the 2,000 most recently started matching jobs are searched; narrow with job fields for older ones.',
+      "by default sorted by the task's start time, newest first. When the query requires job.status to be running and/or paused (in[job.status]=running,paused, or the same in q), " +
+      'or names job._id, the tasks of every such job are searched, whatever its age. Otherwise the tasks of the 2,000 most recently started jobs that match ' +
+      "the query's job members (job._id, job.name, job.status) are searched, and metadata.bounded is true (with a hint) when older matching jobs were left out. " +
+      'metadata.searchedJobs counts the jobs searched.',
   },
   // jobs kept and archived on purpose
   {

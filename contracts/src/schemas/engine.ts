@@ -141,8 +141,19 @@ export const jobTaskItemSchema = withId(
 /** A task of a job in the task list (with `include`, only the members asked for and `_id`). */
 export type JobTaskItem = Static<typeof jobTaskItemSchema>;
 
-/** `{ message, data, metadata }` page of tasks. */
-export const jobTaskPageSchema = envelopePageOf('nap:schemas/job-task-page', embed(jobTaskItemSchema));
+/**
+ * `{ message, data, metadata }` page of tasks; the metadata also says how many jobs were searched
+ * and whether the search stopped at its window of recent jobs (`bounded`).
+ */
+export const jobTaskPageSchema = envelopePageOf('nap:schemas/job-task-page', embed(jobTaskItemSchema), {
+  searchedJobs: int({ minimum: 0, description: 'jobs whose tasks were searched' }),
+  bounded: bool({
+    description:
+      'true when the search stopped at its window of the 2,000 most recently started jobs that match the job members of the query, ' +
+      'and older matching jobs exist: their tasks are in neither data nor total. Constrain job.status to running/paused, or job._id, to search every job',
+  }),
+  hints: strings({ description: 'what the service changed or could not do (a limit clamped, the window reached)' }),
+});
 
 /** Body of `POST /operations-manager/jobs/start`: the workflow by name and the options of startJobWithOptions. */
 export const startJobBodySchema = withId(

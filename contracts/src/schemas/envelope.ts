@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { TProperties, TSchema } from '@sinclair/typebox';
 import { anyObject, arr, int, nullable, obj, str, withId } from './common';
 
 /**
@@ -13,8 +13,11 @@ export function envelopeOf<D extends TSchema>(id: string, data: D) {
   );
 }
 
-/** `{ message, data: [...], metadata: { total, skip, limit } }`: a page of a list in the envelope. */
-export function envelopePageOf<I extends TSchema>(id: string, item: I) {
+/**
+ * `{ message, data: [...], metadata: { total, skip, limit } }`: a page of a list in the envelope;
+ * `more` adds optional members to the metadata (what a list says beyond the paging members).
+ */
+export function envelopePageOf<I extends TSchema, M extends TProperties = Record<never, never>>(id: string, item: I, more?: M) {
   return withId(
     id,
     obj(
@@ -29,6 +32,7 @@ export function envelopePageOf<I extends TSchema>(id: string, item: I) {
             currentPageSize: int({ minimum: 0 }),
             nextPageSkip: nullable(int({ minimum: 0, description: 'skip of the next page; null at the end' })),
             previousPageSkip: nullable(int({ minimum: 0, description: 'skip of the previous page; null at the start' })),
+            ...((more ?? {}) as M),
           },
           ['total'],
         ),

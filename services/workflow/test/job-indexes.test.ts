@@ -181,14 +181,18 @@ describe('the indexes of the job lists, as the embedded store explains them', ()
   it.each(rows.map((r) => [`${r.route} ${r.query} (${r.caller})`, r] as const))('%s', async (_, row) => {
     const calls = await queriesOf(row, store);
     const pages = calls.filter((c) => c.op === 'find' && c.options.sort !== undefined);
-    expect(pages).toHaveLength(1);
-    const page = pages[0] as Recorded;
-    const plan = await store.explain('jobs', page.filter, page.options);
-    const index = plan.plan === 'index' ? plan.index : plan.plan === 'primary' || plan.plan === 'ids' ? '_id_' : plan.plan;
-    expect({ row: row.query, index, sortedByIndex: plan.sortedByIndex }).toEqual({ row: row.query, index: row.page, sortedByIndex: true });
-    expect(plan.returned).toBeGreaterThan(0);
-    if (row.reads === 'page')
-      expect({ row: row.query, docsExamined: plan.docsExamined }).toEqual({ row: row.query, docsExamined: plan.returned });
+    // the task list reads its jobs in batches, each after the last job of the one before (the last may
+    // find none: the window's one job more); the job lists read one page
+    if (row.route === 'GET /operations-manager/tasks') expect(pages.length).toBeGreaterThanOrEqual(1);
+    else expect(pages).toHaveLength(1);
+    for (const [i, page] of pages.entries()) {
+      const plan = await store.explain('jobs', page.filter, page.options);
+      const index = plan.plan === 'index' ? plan.index : plan.plan === 'primary' || plan.plan === 'ids' ? '_id_' : plan.plan;
+      const read = `${row.query} (read ${i + 1})`;
+      expect({ read, index, sortedByIndex: plan.sortedByIndex }).toEqual({ read, index: row.page, sortedByIndex: true });
+      if (i === 0) expect(plan.returned).toBeGreaterThan(0);
+      if (row.reads === 'page') expect({ read, docsExamined: plan.docsExamined }).toEqual({ read, docsExamined: plan.returned });
+    }
 
     const counts = calls.filter((c) => c.op === 'countDocuments');
     if (row.total === '—') {
@@ -260,17 +264,15 @@ if (mongoUrl === undefined || mongoUrl === '') {
     it.each(rows.map((r) => [`${r.route} ${r.query} (${r.caller})`, r] as const))('%s', async (_, row) => {
       const calls = await queriesOf(row, store);
       const jobs = client.db(dbName).collection('jobs');
-      const page = calls.find((c) => c.op === 'find' && c.options.sort !== undefined) as Recorded;
-      const { sort, skip, limit } = page.options;
-      const explained = await jobs
-        .find(page.filter, { ...(sort ? { sort } : {}), ...(skip ? { skip } : {}), ...(limit ? { limit } : {}) })
-        .explain('queryPlanner');
-      const found = planIndexes((explained as { queryPlanner?: unknown }).queryPlanner);
-      expect({ row: row.query, indexes: [...found.indexes], sorts: found.sorts }).toEqual({
-        row: row.query,
-        indexes: [row.page],
-        sorts: false,
-      });
+      for (const [i, page] of calls.filter((c) => c.op === 'find' && c.options.sort !== undefined).entries()) {
+        const { sort, skip, limit } = page.options;
+        const explained = await jobs
+          .find(page.filter, { ...(sort ? { sort } : {}), ...(skip ? { skip } : {}), ...(limit ? { limit } : {}) })
+          .explain('queryPlanner');
+        const found = planIndexes((explained as { queryPlanner?: unknown }).queryPlanner);
+        const read = `${row.query} (read ${i + 1})`;
+        expect({ read, indexes: [...found.indexes], sorts: found.sorts }).toEqual({ read, indexes: [row.page], sorts: false });
+      }
       const count = calls.find((c) => c.op === 'countDocuments');
       if (count === undefined || row.total === 'size' || row.total === 'documents' || row.total === '—') return;
       const pipeline = [{ $match: count.filter }, ...(count.options.limit ? [{ $limit: count.options.limit }] : []), { $count: 'n' }];

@@ -95,10 +95,17 @@ export function JobsPage() {
   const sortBy = (column: SortColumn) =>
     update({ sort: column, order: params.sort === column && params.order === 'desc' ? 'asc' : 'desc', page: 1 });
 
-  const total = jobs.data?.total ?? 0;
-  const first = total === 0 ? 0 : (params.page - 1) * params.limit + 1;
-  const last = Math.min(total, params.page * params.limit);
-  const pages = Math.max(1, Math.ceil(total / params.limit));
+  // The range and page describe the rows on screen: while another page, sort or filter loads, the
+  // previous answer stays shown (keepPreviousData), so they come from that answer, not from the URL.
+  const shown = jobs.data;
+  const total = shown?.total ?? 0;
+  const shownSkip = shown?.skip ?? 0;
+  const shownLimit = shown?.limit ?? params.limit;
+  const first = rows.length === 0 ? 0 : shownSkip + 1;
+  const last = shownSkip + rows.length;
+  const pages = Math.max(1, Math.ceil(total / shownLimit));
+  const shownPage = Math.floor(shownSkip / shownLimit) + 1;
+  const loading = jobs.isPlaceholderData;
 
   return (
     <div className="page">
@@ -143,10 +150,15 @@ export function JobsPage() {
         {jobs.isSuccess && rows.length === 0 ? <p className={styles.empty}>No job matches these filters.</p> : null}
         {jobs.isPending ? <p className={styles.empty}>Loading jobs…</p> : null}
       </div>
-      <nav aria-label="Pages of jobs" className={styles.pager}>
-        <span aria-live="polite">
-          {jobs.isSuccess ? `${NUMBER.format(first)}–${NUMBER.format(last)} of ${NUMBER.format(total)} jobs` : ''}
-        </span>
+      <nav aria-label="Pages of jobs" className={styles.pager} aria-busy={loading}>
+        <div className="row">
+          <span aria-live="polite">{shown ? `${NUMBER.format(first)}–${NUMBER.format(last)} of ${NUMBER.format(total)} jobs` : ''}</span>
+          {loading ? (
+            <span className="muted" role="status">
+              Loading page {NUMBER.format(params.page)}…
+            </span>
+          ) : null}
+        </div>
         <div className="row">
           <label htmlFor="page-size" className={styles.inlineLabel}>
             Rows per page
@@ -162,7 +174,7 @@ export function JobsPage() {
             Previous page
           </button>
           <span>
-            Page {NUMBER.format(params.page)} of {NUMBER.format(pages)}
+            Page {NUMBER.format(shownPage)} of {NUMBER.format(pages)}
           </span>
           <button type="button" className="button" disabled={params.page >= pages} onClick={() => update({ page: params.page + 1 })}>
             Next page

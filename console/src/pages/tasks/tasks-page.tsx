@@ -10,12 +10,16 @@ export function TasksPage() {
   const tasks = useWorkQueue();
   const now = useNow(true, 10_000);
   const items = tasks.data?.data ?? [];
+  // the platform counts every waiting task; a queue longer than one answer shows its newest
+  const total = tasks.data?.metadata.total ?? items.length;
   return (
     <div className="page">
       <div className="page-header">
         <h1>Tasks</h1>
         <span className="muted" aria-live="polite">
-          {tasks.isSuccess ? `${items.length} task${items.length === 1 ? '' : 's'} waiting for a person` : ''}
+          {tasks.isSuccess
+            ? `${total} task${total === 1 ? '' : 's'} waiting for a person${items.length < total ? ` (the ${items.length} newest shown)` : ''}`
+            : ''}
         </span>
       </div>
       <p className="muted">Manual tasks that wait for someone to look and decide. Open one to see what it shows and finish it.</p>

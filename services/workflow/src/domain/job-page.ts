@@ -69,6 +69,13 @@ function valueAt(doc: Record<string, unknown>, path: string): unknown {
  * sort on a field of another type pages with `skip` only).
  */
 export function afterToken(job: Record<string, unknown>, sort: SortSpec): string | undefined {
+  const key = keyOf(job, sort);
+  if (key === undefined) return undefined;
+  return Buffer.from(JSON.stringify({ s: Object.entries(sort), v: key.values, id: key.id }), 'utf8').toString('base64url');
+}
+
+/** A job's values of the sort fields and its `_id`; undefined when a value is neither text, a number nor missing. */
+function keyOf(job: Record<string, unknown>, sort: SortSpec): { values: KeyValue[]; id: string } | undefined {
   const values: KeyValue[] = [];
   for (const [field] of keyFields(sort)) {
     const value = valueAt(job, field);
@@ -77,7 +84,7 @@ export function afterToken(job: Record<string, unknown>, sort: SortSpec): string
     else return undefined;
   }
   if (typeof job._id !== 'string') return undefined;
-  return Buffer.from(JSON.stringify({ s: Object.entries(sort), v: values, id: job._id }), 'utf8').toString('base64url');
+  return { values, id: job._id };
 }
 
 /** The values of a keyset token made for `sort`; throws JOB_QUERY_INVALID when it was not. */
@@ -142,4 +149,13 @@ export function keysetFilter(sort: SortSpec, values: KeyValue[], id: string): Fi
   const last = { _id: { [idDir === 1 ? '$gt' : '$lt']: id } };
   branches.push(equal.length === 0 ? last : { $and: [...equal, last] });
   return { $or: branches };
+}
+
+/**
+ * The jobs after `job` in `sort` order (see {@link keysetFilter}), for reading a list in batches;
+ * undefined when a sort value of the job is neither text, a number nor missing.
+ */
+export function keysetAfterJob(job: Record<string, unknown>, sort: SortSpec): Filter | undefined {
+  const key = keyOf(job, sort);
+  return key === undefined ? undefined : keysetFilter(sort, key.values, key.id);
 }

@@ -1,5 +1,15 @@
-import type { Doc } from '@nap/store';
+import type { Doc, Filter } from '@nap/store';
 import { isRecord } from '@nap/util';
+import { isActiveStatus } from './job-model';
+
+/**
+ * Jobs whose tasks a task query searches at most when it does not name the jobs it is about
+ * (running or paused ones, or by id; see {@link taskJobScope}): the most recently started that
+ * match its job members. The answer says when the window left matching jobs out (`metadata.bounded`).
+ */
+export const TASK_SCAN_JOBS = 2_000;
+/** Jobs the task list reads at a time (a job holds every task of its workflow): one batch is in memory at once. */
+export const TASK_BATCH_JOBS = 250;
 
 /**
  * The tasks of jobs as the task list shows them: one item per task (entry and exit left out), with
@@ -18,4 +28,62 @@ export function flattenTasks(jobs: readonly Record<string, unknown>[]): Doc[] {
     }
   }
   return out;
+}
+
+/** The task list's members that are its job's, and the job document's fields they show. */
+const JOB_MEMBERS: Readonly<Record<string, string>> = { 'job._id': '_id', 'job.name': 'name', 'job.status': 'status' };
+
+/** What a task query asks of the jobs whose tasks it searches (see {@link taskJobScope}). */
+export interface TaskJobScope {
+  /** What a job must match for any of its tasks to match: the query's conditions on job members, as job fields. */
+  filter: Filter;
+  /**
+   * True when the jobs the filter names are few by nature, whatever the history's size: jobs named by
+   * id, or jobs running or paused (live work, not history). Every one of them is searched; for
+   * other queries the task list searches a window of the most recently started matching jobs.
+   */
+  everyJob: boolean;
+}
+
+/** The conditions of a filter that every match meets: the members of its top-level `$and`s. */
+function conjuncts(filter: Filter): Filter[] {
+  const out: Filter[] = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) for (const part of value) if (isRecord(part)) out.push(...conjuncts(part as Filter));
+    if (!key.startsWith('$')) out.push({ [key]: value } as Filter);
+  }
+  return out;
+}
+
+/** The values a condition allows its field, when it is an equality or an `$in` of them; undefined otherwise. */
+function allowedValues(condition: unknown): unknown[] | undefined {
+  if (condition === null || typeof condition !== 'object') return [condition];
+  if (!isRecord(condition)) return undefined;
+  const keys = Object.keys(condition);
+  if (keys.length !== 1) return undefined;
+  if (keys[0] === '$eq') return [condition.$eq];
+  if (keys[0] === '$in' && Array.isArray(condition.$in)) return condition.$in;
+  return undefined;
+}
+
+/**
+ * The jobs a task filter (`buildJobQuery` over task items) can find tasks in: each condition the
+ * filter requires of `job._id`, `job.name` or `job.status` becomes the same condition on the job's
+ * `_id`, `name` or `status`, which the job indexes serve. Conditions under `or`/`not` are left to the
+ * task filter (they do not narrow the jobs).
+ */
+export function taskJobScope(filter: Filter): TaskJobScope {
+  const clauses: Filter[] = [];
+  let everyJob = false;
+  for (const condition of conjuncts(filter)) {
+    const [member, value] = Object.entries(condition)[0] ?? [];
+    const field = member === undefined ? undefined : JOB_MEMBERS[member];
+    if (field === undefined) continue;
+    clauses.push({ [field]: value } as Filter);
+    const allowed = allowedValues(value);
+    if (allowed === undefined) continue;
+    if (field === '_id' || (field === 'status' && allowed.every((status) => typeof status === 'string' && isActiveStatus(status))))
+      everyJob = true;
+  }
+  return { filter: clauses.length === 0 ? {} : clauses.length === 1 ? (clauses[0] as Filter) : { $and: clauses }, everyJob };
 }

@@ -3,7 +3,7 @@ import type { Collection, Filter, Projection, SortSpec } from '@nap/store';
 import { ARCHIVABLE_JOB_STATUSES } from '@nap/contracts';
 import type { ArchiveCheck, ArchiveCursor } from '../domain/job-archive';
 import { ACTIVE_STATUSES } from '../domain/job-model';
-import { afterToken } from '../domain/job-page';
+import { afterToken, keysetAfterJob } from '../domain/job-page';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 import type { JobValueRepository } from './job-value-repository';
 
@@ -458,9 +458,37 @@ export class JobRepository {
     }
   }
 
-  /** The most recently started jobs matching `filter` (at most `limit`), with only the projected members. */
-  async recent(filter: Filter, projection: Projection, limit: number): Promise<Record<string, unknown>[]> {
-    return this.resolved(await this.jobs.find(filter, { sort: RECENT_FIRST, limit, projection }));
+  /**
+   * The jobs matching `filter`, most recently started first, in batches of at most `batch` (and at
+   * most `limit` in all), with the projected members (and `_id` and the start time). Each batch is
+   * read from the index right after the last job of the one before (keyset, as the job lists'
+   * `after`), so a batch costs the same however deep, and only one is held in memory at a time.
+   */
+  async *newestFirst(
+    filter: Filter,
+    projection: Projection,
+    options: { batch: number; limit?: number },
+  ): AsyncGenerator<Record<string, unknown>[]> {
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const fields: Projection = { ...projection, _id: 1, 'metrics.start_time': 1 };
+    let read = 0;
+    let after: Filter | undefined;
+    while (read < limit) {
+      const size = Math.min(options.batch, limit - read);
+      const found: Record<string, unknown>[] = await this.jobs.find(after === undefined ? filter : { $and: [filter, after] }, {
+        sort: RECENT_FIRST,
+        limit: size,
+        projection: fields,
+      });
+      if (found.length === 0) return;
+      read += found.length;
+      const last = found[found.length - 1];
+      yield await this.resolved(found);
+      if (found.length < size || last === undefined) return;
+      after = keysetAfterJob(last, RECENT_FIRST);
+      // a start time that is neither a number nor text has no place in the index order to go on from
+      if (after === undefined) throw new Error(`job ${String(last._id)} has a start time that cannot be paged from`);
+    }
   }
 
   /**
