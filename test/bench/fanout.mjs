@@ -9,21 +9,25 @@
 // client beyond the run without clients (target <= 3 us), the p50/p99 latency of an event (its
 // payload's timestamp to its arrival at a client), and that every client got every event once.
 // Targets (issue 24): <= 3 us CPU per event per client; start throughput at 500 clients >= 0.8x of none.
-//   node test/bench/fanout.mjs [--smoke]
+// Every figure also goes out as a BENCH line (report.mjs) for run.mjs's table.
+//   node test/bench/fanout.mjs            full size (NAP_BENCH_FANOUT_JOBS, NAP_BENCH_FANOUT_CLIENTS)
+//   node test/bench/fanout.mjs --smoke    10 jobs, 0 and 20 clients: proves it runs (figures mean nothing)
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { shortJobWorkflow, startChildPlatform } from './child-platform.mjs';
+import { quantile, report, size, SMOKE } from './report.mjs';
 
-const SMOKE = process.argv.includes('--smoke');
-const JOBS = SMOKE ? 10 : Number(process.env.NAP_BENCH_FANOUT_JOBS ?? 200);
-const SIZES = SMOKE ? [0, 20] : (process.env.NAP_BENCH_FANOUT_CLIENTS ?? '0,200,500').split(',').map(Number);
+const JOBS = size(Number(process.env.NAP_BENCH_FANOUT_JOBS ?? 200), 10);
+const SIZES = size(process.env.NAP_BENCH_FANOUT_CLIENTS ?? '0,200,500', '0,20')
+  .split(',')
+  .map(Number);
+/** How long the clients may take to get every event of a round. */
+const WAIT_MS = size(300_000, 60_000);
 const EVENTS_PER_JOB = 8;
 const CONCURRENT = 50;
 const TARGET_US = 3;
 const TARGET_START_RATIO = 0.8;
-
-const quantile = (sorted, q) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
 
 // ---- the clients' process ------------------------------------------------------------------------
 
@@ -163,7 +167,7 @@ async function round(platform, clients, size) {
   const startSeconds = (performance.now() - started) / 1000;
   let seen = { min: 0, max: 0, p50: NaN, p99: NaN, ended: 0 };
   if (size === 0) await jobsDone(platform);
-  else seen = await clients.ask('wait', { events: JOBS * EVENTS_PER_JOB, timeoutMs: 300_000 });
+  else seen = await clients.ask('wait', { events: JOBS * EVENTS_PER_JOB, timeoutMs: WAIT_MS });
   const cpu = platform.cpuSeconds() - cpuBefore;
   const wallSeconds = (performance.now() - started) / 1000;
   return { size, startSeconds, wallSeconds, cpu, ...seen };
@@ -222,6 +226,42 @@ async function main() {
           ratio >= TARGET_START_RATIO ? 'met' : 'NOT met'
         }), every event once (${results.every((r) => r.size === 0 || (r.min === events && r.max === events)) ? 'yes' : 'NO'})`,
       );
+    }
+    const noneName = none.size === 0 ? 'no client' : `${none.size} clients`;
+    for (const r of results) {
+      const at = r.size === 0 ? 'no client' : `${r.size} clients`;
+      report({
+        name: `job starts/s, ${at}`,
+        value: JOBS / r.startSeconds,
+        unit: 'jobs/s',
+        better: 'higher',
+        ...(r === none ? {} : { baseline: { name: `job starts/s, ${noneName}`, value: JOBS / none.startSeconds } }),
+      });
+      report({
+        name: `platform CPU, ${JOBS} jobs, ${at}`,
+        value: r.cpu,
+        unit: 's',
+        better: 'lower',
+        ...(r === none ? {} : { baseline: { name: `platform CPU, ${JOBS} jobs, ${noneName}`, value: none.cpu } }),
+      });
+      if (r === none || r.size === 0) continue;
+      report({
+        name: `platform CPU per event per client beyond ${noneName}, ${at}`,
+        value: ((r.cpu - none.cpu) / (events * r.size)) * 1e6,
+        unit: 'us',
+        target: `<= ${TARGET_US}`,
+      });
+      report({
+        name: `job start throughput, ${at} / ${noneName}`,
+        value: none.startSeconds / r.startSeconds,
+        unit: 'ratio',
+        target: `>= ${TARGET_START_RATIO}`,
+      });
+      report({ name: `event latency p50, ${at}`, value: r.p50, unit: 'ms', better: 'lower' });
+      report({ name: `event latency p99, ${at}`, value: r.p99, unit: 'ms', better: 'lower' });
+      report({ name: `events of the fewest served client, ${at}`, value: r.min, unit: 'events', target: `>= ${events}` });
+      report({ name: `events of the most served client, ${at}`, value: r.max, unit: 'events', target: `<= ${events}` });
+      report({ name: `streams the platform closed, ${at}`, value: r.ended, unit: 'clients', target: '<= 0' });
     }
   } finally {
     await clients.ask('close').catch(() => undefined);

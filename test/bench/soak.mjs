@@ -10,20 +10,22 @@
 // end minus start), target <= 0.5 KiB; when over it, the heap snapshots' top growth and retainers.
 // Baseline in the same run: the same process's retained memory right after the warm-up. Settings of
 // the platform come from the environment (NAP_MEMORY_EVENTS_MAX_BYTES: the in-process event stream).
-//   node test/bench/soak.mjs [--smoke] [--snapshots]
+// Every figure also goes out as a BENCH line (report.mjs) for run.mjs's table.
+//   node test/bench/soak.mjs [--snapshots]   full size (minutes)
+//   node test/bench/soak.mjs --smoke         200 + 600 jobs and the heap snapshots' diff: proves it runs
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { shortJobWorkflow, startChildPlatform } from './child-platform.mjs';
 import { diffHeapSnapshots } from './heap-diff.mjs';
+import { report, size, SMOKE } from './report.mjs';
 
-const SMOKE = process.argv.includes('--smoke');
 // heap snapshots are taken when the target is not met, or always with --snapshots (and --smoke, so that the code runs)
 const FORCE_SNAPSHOTS = process.argv.includes('--snapshots') || SMOKE;
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
-const WARMUP = SMOKE ? 200 : env('NAP_BENCH_SOAK_WARMUP', 5_000);
-const JOBS = SMOKE ? 600 : env('NAP_BENCH_SOAK_JOBS', 100_000);
-const EVERY = SMOKE ? 200 : env('NAP_BENCH_SOAK_EVERY', 10_000);
+const WARMUP = size(env('NAP_BENCH_SOAK_WARMUP', 5_000), 200);
+const JOBS = size(env('NAP_BENCH_SOAK_JOBS', 100_000), 600);
+const EVERY = size(env('NAP_BENCH_SOAK_EVERY', 10_000), 200);
 const OLD_SPACE_MB = env('NAP_BENCH_SOAK_OLD_SPACE_MB', 352);
 const CONCURRENT = 50;
 const TARGET_KIB = 0.5;
@@ -91,7 +93,9 @@ async function main() {
     let started = performance.now();
     await startJobs(platform, 'soak', WARMUP, 0);
     await settle(platform);
-    console.log(`  warm-up: ${WARMUP} jobs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const warmupSeconds = (performance.now() - started) / 1000;
+    console.log(`  warm-up: ${WARMUP} jobs in ${warmupSeconds.toFixed(1)} s`);
+    report({ name: `warm-up, start to finish, ${WARMUP} jobs`, value: WARMUP / warmupSeconds, unit: 'jobs/s', better: 'higher' });
     const samples = [await sample(platform, 0)];
     console.log('  jobs after warm-up   heap used   external   heap+ext/job   RssAnon   RssFile');
     const print = (p) =>
@@ -133,6 +137,24 @@ async function main() {
     );
     const met = perJobSlope <= TARGET_KIB && perJobEnds <= TARGET_KIB;
     console.log(`  target <= ${TARGET_KIB} KiB per job: ${met ? 'met' : 'NOT met'}`);
+    const target = `<= ${TARGET_KIB}`;
+    report({ name: `retained per finished job, slope over ${JOBS} jobs`, value: perJobSlope, unit: 'KiB/job', target });
+    report({ name: `retained per finished job, end - start of ${JOBS} jobs`, value: perJobEnds, unit: 'KiB/job', target });
+    report({ name: 'retained per finished job, slope of the second half', value: steadySlope, unit: 'KiB/job', target });
+    report({
+      name: `RssAnon per finished job${firstTaken ? ' (inflated by the first heap snapshot)' : ''}`,
+      value: anonPerJob,
+      unit: 'KiB/job',
+      better: 'lower',
+    });
+    report({
+      name: `heap used + external after ${JOBS} more jobs`,
+      value: retained(last) / KiB / KiB,
+      unit: 'MiB',
+      baseline: { name: `heap used + external after the ${WARMUP} warm-up jobs`, value: retained(samples[0]) / KiB / KiB },
+      better: 'lower',
+    });
+    report({ name: `start to finish, ${JOBS} jobs, ${CONCURRENT} at a time`, value: JOBS / seconds, unit: 'jobs/s', better: 'higher' });
     if (firstTaken && (!met || FORCE_SNAPSHOTS)) {
       const second = path.join(snapshots, 'end.heapsnapshot');
       await platform.snapshot(second);

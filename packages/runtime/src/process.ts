@@ -7,6 +7,19 @@ import type { Logger } from '@nap/telemetry';
  */
 export const REPEATED_SIGNAL_MS = 1_000;
 
+/** Longest wait for the log to reach stdout before exiting anyway (a reader that stopped reading). */
+const FLUSH_TIMEOUT_MS = 2_000;
+
+/**
+ * Exits once the log lines written so far have left the process: the logger writes asynchronously,
+ * and `process.exit` drops what it still buffers (a loaded machine's slow pipe kept "Stopped" from
+ * ever being seen).
+ */
+function exitAfterLog(logger: Logger, code: number): void {
+  setTimeout(() => process.exit(code), FLUSH_TIMEOUT_MS);
+  logger.flush(() => process.exit(code));
+}
+
 /**
  * Runs `stop` once on SIGTERM or SIGINT, then exits; a second signal (later than
  * {@link REPEATED_SIGNAL_MS}) exits at once. `stop` should stop intake, finish or hand back
@@ -18,21 +31,19 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
     if (stoppingSince !== undefined) {
       if (Date.now() - stoppingSince < REPEATED_SIGNAL_MS) return;
       logger.warn({ signal }, 'Asked again to stop: exiting at once');
-      logger.flush();
-      process.exit(1);
+      exitAfterLog(logger, 1);
+      return;
     }
     stoppingSince = Date.now();
     logger.info({ signal }, 'Shutting down');
     stop()
       .then(() => {
         logger.info('Stopped');
-        logger.flush();
-        process.exit(0);
+        exitAfterLog(logger, 0);
       })
       .catch((err: unknown) => {
         logger.error({ err }, 'Shutdown failed');
-        logger.flush();
-        process.exit(1);
+        exitAfterLog(logger, 1);
       });
   };
   process.on('SIGTERM', handler);
