@@ -11,57 +11,35 @@
 //   NAP_JOB_ARCHIVE_BATCH=500 node test/bench/archive.mjs   another batch size (200 by default)
 import os from 'node:os';
 import { report, size, SMOKE } from './report.mjs';
+import { createRequire } from 'node:module';
 import { startBenchPlatform } from './standalone.mjs';
+
+const require = createRequire(import.meta.url);
+const { finishedJob } = require('../../packages/testing/dist/index.js');
 
 const ROOTS = size(Number(process.env.NAP_BENCH_JOBS ?? 100_000), 300);
 const BATCH = Number(process.env.NAP_JOB_ARCHIVE_BATCH ?? 200);
 const DAY_MS = 86_400_000;
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 
-/** A finished job as the engine leaves it, about 2 KB of JSON. */
+/** A finished job as the engine leaves it, about 2 KB of JSON: four steps, ids as the store makes them. */
 function job(i, end, parent) {
   const id =
     `${Math.floor(end / 1000)
       .toString(16)
       .padStart(8, '0')}${i.toString(16).padStart(16, '0')}`.slice(0, 24) + (parent ? 'c' : '');
-  const task = (n) => ({
-    name: 'newVariable',
-    app: 'WorkFlowEngine',
-    type: 'operation',
-    status: 'complete',
-    groups: [],
-    variables: { incoming: { name: `v${n}`, value: `value ${i} ${n}` }, outgoing: { value: `value ${i} ${n}` } },
-    metrics: { start_time: end - 900 + n, end_time: end - 800 + n, run_time: 100, finish_state: 'success' },
-  });
-  return {
-    _id: id,
+  const step = (n) => ({ incoming: { name: `v${n}`, value: `value ${i} ${n}` }, outgoing: { value: `value ${i} ${n}` } });
+  return finishedJob({
+    id,
     name: `bench-workflow-${i % 40}`,
-    description: `bench job ${i}`,
-    type: 'automation',
+    endTime: end,
+    parent,
     status: i % 9 === 0 ? 'error' : 'complete',
-    tasks: {
-      workflow_start: { name: 'workflow_start', status: 'complete', groups: [] },
-      t1: task(1),
-      t2: task(2),
-      t3: task(3),
-      t4: task(4),
-      workflow_end: { name: 'workflow_end', status: 'complete', groups: [] },
-    },
-    transitions: { workflow_start: { t1: {} }, t1: { t2: {} }, t2: { t3: {} }, t3: { t4: {} }, t4: { workflow_end: {} }, workflow_end: {} },
+    description: `bench job ${i}`,
+    steps: { t1: step(1), t2: step(2), t3: step(3), t4: step(4) },
     groups: i % 3 === 0 ? ['bench-group'] : [],
-    ancestors: parent ? [parent] : [],
-    variables: { _id: id, initiator: 'admin', seed: `s${i}` },
-    error: [],
-    watchers: ['admin'],
-    created: new Date(end - 1_000).toISOString(),
-    created_by: 'admin',
-    last_updated: new Date(end).toISOString(),
-    last_updated_by: 'admin',
-    metrics: { owner: 'admin', start_time: end - 1_000, end_time: end, run_time: 1_000, finish_state: 'complete' },
-    outbox: [],
-    eventsPublished: 6,
-    ...(parent ? { parent: { job: parent, task: 't1', iteration: 0 } } : {}),
-  };
+    variables: { seed: `s${i}` },
+  });
 }
 
 function jobsToStore() {

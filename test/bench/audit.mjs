@@ -6,59 +6,27 @@
 // the answer; the admin service appends it to the chain after). Each mode is measured off, on, off,
 // on, and the ratio is of the means. Target: on >= 0.9 x off. `--smoke`: one short round each.
 // Needs nats-server on the PATH (a skip without it; a failure under CI=true).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startChild, stopChild, stopChildren } from './children.mjs';
 import { report, size, skip, SMOKE } from './report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const CONNECTIONS = size(32, 4);
 const DURATION_S = size(Number(process.env.NAP_BENCH_SECONDS ?? 10), 1);
 const ROUNDS = size(2, 1);
 const PASSWORD = 'bench-admin-password';
 const SECRET = 'bench-secret-key-of-32-characters';
-const children = new Set();
 const dirs = [];
 
 function tempDir(label) {
   const dir = mkdtempSync(path.join(os.tmpdir(), `nap-bench-audit-${label}-`));
   dirs.push(dir);
   return dir;
-}
-
-function start(cmd, args, env, ready, what) {
-  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} not ready:\n${out}`)), 60_000);
-    const onData = (d) => {
-      out += d;
-      const m = ready.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, match: m });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      children.delete(child);
-      clearTimeout(timer);
-      reject(new Error(`${what} exited ${code}:\n${out}`));
-    });
-  });
-}
-
-async function stop(proc) {
-  if (!children.has(proc.child)) return;
-  const exited = new Promise((resolve) => proc.child.once('exit', resolve));
-  proc.child.kill('SIGTERM');
-  await exited;
 }
 
 async function call(url, method, route, body, token) {
@@ -107,7 +75,7 @@ async function load(url, req) {
 
 /** The standalone platform in a process of its own (test/bench/platform.mjs), the audit trail on or off. */
 async function standalone(audit) {
-  const proc = await start(
+  const proc = await startChild(
     process.execPath,
     [path.join(here, 'platform.mjs')],
     { NAP_ADMIN_PASSWORD: PASSWORD, NAP_AUDIT: audit },
@@ -118,14 +86,14 @@ async function standalone(audit) {
   try {
     return await load(url, await prepare(url));
   } finally {
-    await stop(proc);
+    await stopChild(proc);
   }
 }
 
 /** nats-server and the admin service, shared by the distributed rounds; a gateway is started per round. */
 async function distributedWorld() {
   const natsDir = tempDir('nats');
-  const nats = await start(
+  const nats = await startChild(
     'nats-server',
     ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', natsDir],
     {},
@@ -140,10 +108,10 @@ async function distributedWorld() {
     NAP_PORT: '0',
     NAP_LOG_LEVEL: 'info',
   };
-  const admin = await start(process.execPath, ['services/admin/dist/main.js'], env, /Service admin is serving/, 'the admin service');
+  const admin = await startChild(process.execPath, ['services/admin/dist/main.js'], env, /Service admin is serving/, 'the admin service');
   return {
     async round(audit) {
-      const gw = await start(
+      const gw = await startChild(
         process.execPath,
         ['gateway/dist/main.js'],
         { ...env, NAP_AUDIT: audit },
@@ -153,12 +121,12 @@ async function distributedWorld() {
       try {
         return await load(gw.match[1], await prepare(gw.match[1]));
       } finally {
-        await stop(gw);
+        await stopChild(gw);
       }
     },
     async close() {
-      await stop(admin);
-      await stop(nats);
+      await stopChild(admin);
+      await stopChild(nats);
     },
   };
 }
@@ -190,7 +158,7 @@ try {
     await world.close();
   }
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  stopChildren();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 

@@ -5,61 +5,29 @@
 // answering a fixed JSON body. 32 connections; prints req/s, p50, p99 and the ratios. Targets
 // (issue 9): standalone >= 0.7 of express, distributed >= 0.5. `--smoke`: 4 connections for half a
 // second each (proves it runs).
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startChild, stopChildren } from './children.mjs';
 import { report, size } from './report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const CONNECTIONS = size(32, 4);
 const DURATION_S = Number(process.env.NAP_BENCH_SECONDS ?? size(10, 0.5));
 const WARM_UP_S = size(2, 0.5);
 const PASSWORD = 'bench-admin-password';
-const children = [];
 
-function start(args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} not ready:\n${out}`)), 30_000);
-    const onData = (d) => {
-      out += d;
-      const m = ready.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, match: m });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`)));
-  });
-}
+/** A node process of `args` in the repository root (30 s to be ready, as the bench always allowed). */
+const start = (args, env, ready) => startChild(process.execPath, args, env, ready, args.join(' '), 30_000);
 
+/** A nats-server with JetStream on a free port; answers its url. */
 async function startNats() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-nats-'));
-  const bin = ['/usr/sbin/nats-server', 'nats-server'].find(Boolean);
-  const child = spawn(bin, ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nats-server not ready:\n${out}`)), 15_000);
-    const onData = (d) => {
-      out += d;
-      const m = /Listening for client connections on 127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`nats://127.0.0.1:${m[1]}`);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-  });
+  const args = ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', dir];
+  const nats = await startChild('nats-server', args, {}, /Listening for client connections on 127\.0\.0\.1:(\d+)/, 'nats-server', 15_000);
+  return `nats://127.0.0.1:${nats.match[1]}`;
 }
 
 async function prepare(url) {
@@ -115,7 +83,7 @@ try {
   const gw = await start(['gateway/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /"url":"(http:\/\/[^"]+)"/);
   results.push(await load('NAP distributed (NATS)', gw.match[1], await prepare(gw.match[1])));
 } finally {
-  for (const c of children) c.kill('SIGTERM');
+  stopChildren();
 }
 
 const [node, express] = results;

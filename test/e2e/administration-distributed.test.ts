@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startNatsServer } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
-import { startNapProcess } from '../support/processes';
+import { distributedEnv, gatewayUrl, startNapProcess } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
 /**
@@ -18,15 +18,7 @@ let url: string;
 let token: string;
 const password = 'administration-admin-password';
 
-function env(): Record<string, string> {
-  return {
-    NAP_NATS_URL: nats.url,
-    NAP_DATA_DIR: dataDir,
-    NAP_ADMIN_PASSWORD: password,
-    NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!',
-    NAP_PORT: '0',
-  };
-}
+const env = () => distributedEnv(nats.url, dataDir, password);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-admin-'));
@@ -35,9 +27,7 @@ beforeAll(async () => {
   processes.push(await startNapProcess('services/mop/dist/main.js', env(), /Service mop is serving/));
   const gateway = await startNapProcess('gateway/dist/main.js', env(), /Gateway listening/);
   processes.push(gateway);
-  const match = /"url":"(http:\/\/[^"]+)"/.exec(gateway.output());
-  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
-  url = match[1];
+  url = gatewayUrl(gateway);
   const res = await fetch(`${url}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

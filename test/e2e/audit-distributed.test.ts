@@ -7,7 +7,7 @@ import { createNatsBus } from '@nap/bus';
 import type { NatsBus, Subscription } from '@nap/bus';
 import { eventually, startNatsServer } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
-import { startNapProcess } from '../support/processes';
+import { distributedEnv, gatewayUrl, startNapProcess } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
 /**
@@ -25,23 +25,14 @@ let events: Subscription;
 const seen: AuditRecord[] = [];
 const password = 'audit-distributed-admin-password';
 
-function env(): Record<string, string> {
-  return {
-    NAP_NATS_URL: nats.url,
-    NAP_DATA_DIR: dataDir,
-    NAP_ADMIN_PASSWORD: password,
-    NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!',
-    NAP_PORT: '0',
-  };
-}
+const env = () => distributedEnv(nats.url, dataDir, password);
 
 const startAdmin = () => startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/);
 const startGateway = () => startNapProcess('gateway/dist/main.js', env(), /Gateway listening/);
 
 function urlOf(gateway: NapProcess | undefined): string {
-  const match = /"url":"(http:\/\/[^"]+)"/.exec(gateway?.output() ?? '');
-  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway?.output() ?? ''}`);
-  return match[1];
+  if (gateway === undefined) throw new Error('The gateway is not running');
+  return gatewayUrl(gateway);
 }
 
 beforeAll(async () => {

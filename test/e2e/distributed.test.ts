@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eventually, startNatsServer } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
-import { startNapProcess } from '../support/processes';
+import { distributedEnv, gatewayUrl, startNapProcess } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
 /**
@@ -19,15 +19,7 @@ let url: string;
 let url2: string;
 const password = 'distributed-admin-password';
 
-function env(): Record<string, string> {
-  return {
-    NAP_NATS_URL: nats.url,
-    NAP_DATA_DIR: dataDir,
-    NAP_ADMIN_PASSWORD: password,
-    NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!',
-    NAP_PORT: '0',
-  };
-}
+const env = () => distributedEnv(nats.url, dataDir, password);
 
 const startAdmin = () => startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/);
 
@@ -42,12 +34,6 @@ beforeAll(async () => {
   url = gatewayUrl(gateway);
   url2 = gatewayUrl(gateway2);
 }, 60_000);
-
-function gatewayUrl(process: NapProcess): string {
-  const match = /"url":"(http:\/\/[^"]+)"/.exec(process.output());
-  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${process.output()}`);
-  return match[1];
-}
 
 afterAll(async () => {
   await gateway2?.stop();

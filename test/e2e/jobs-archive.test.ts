@@ -7,7 +7,7 @@ import type { RunningService } from '@nap/runtime';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { createLogger, createMetrics } from '@nap/telemetry';
-import { eventually, startNatsServer, task, workflowDocument } from '@nap/testing';
+import { eventually, finishedJob, startNatsServer, task, workflowDocument } from '@nap/testing';
 import { createWorkflowService } from '@nap/workflow';
 import { greetWorkflow, waitForJob } from '../support/automation';
 
@@ -242,50 +242,11 @@ describe('archiving on request', () => {
 function oldJobs(prefix: string, roots: number, daysAgo: number, noiseBytes = 0): Record<string, unknown>[] {
   const jobs: Record<string, unknown>[] = [];
   const end = Date.now() - daysAgo * DAY_MS;
-  const job = (id: string, name: string, endTime: number, parent?: string) => ({
-    _id: id,
-    name,
-    description: '',
-    type: 'automation',
-    status: 'complete',
-    tasks: {
-      workflow_start: { name: 'workflow_start', status: 'complete', groups: [] },
-      a1: {
-        name: 'newVariable',
-        app: 'WorkFlowEngine',
-        type: 'operation',
-        status: 'complete',
-        groups: [],
-        variables: { incoming: { name: 'n', value: 1 }, outgoing: { value: 1 } },
-        metrics: { start_time: endTime - 500, end_time: endTime - 100, run_time: 400, finish_state: 'success' },
-      },
-      workflow_end: { name: 'workflow_end', status: 'complete', groups: [] },
-    },
-    transitions: {
-      workflow_start: { a1: { type: 'standard', state: 'success' } },
-      a1: { workflow_end: { type: 'standard', state: 'success' } },
-      workflow_end: {},
-    },
-    groups: [],
-    ancestors: parent ? [parent] : [],
-    variables: { _id: id, initiator: 'admin' },
-    error: [],
-    watchers: ['admin'],
-    created: new Date(endTime - 1_000).toISOString(),
-    created_by: 'admin',
-    last_updated: new Date(endTime).toISOString(),
-    last_updated_by: 'admin',
-    metrics: { owner: 'admin', start_time: endTime - 1_000, end_time: endTime, run_time: 1_000, finish_state: 'complete' },
-    outbox: [],
-    eventsPublished: 3,
-    ...(parent ? { parent: { job: parent, task: 'a1', iteration: 0 } } : {}),
-  });
   for (let i = 0; i < roots; i += 1) {
     const id = `${prefix}-${String(i).padStart(4, '0')}`;
-    const root = job(id, 'retained-flow', end + i);
-    if (noiseBytes > 0) root.variables = { ...root.variables, noise: randomBytes(noiseBytes).toString('base64') } as typeof root.variables;
-    jobs.push(root);
-    if (i % 3 === 0) jobs.push(job(`${id}-child`, 'retained-child', end + i - 10, id));
+    const noise = noiseBytes > 0 ? { noise: randomBytes(noiseBytes).toString('base64') } : {};
+    jobs.push(finishedJob({ id, name: 'retained-flow', endTime: end + i, variables: noise }));
+    if (i % 3 === 0) jobs.push(finishedJob({ id: `${id}-child`, name: 'retained-child', endTime: end + i - 10, parent: id }));
   }
   return jobs;
 }

@@ -5,7 +5,7 @@ import type { JobDocument } from '@nap/contracts';
 import { startNatsServer, task, workflowDocument } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
 import { jobReaching } from '../support/automation';
-import { startNapProcess } from '../support/processes';
+import { distributedEnv, gatewayUrl, startNapProcess } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
 /**
@@ -29,15 +29,7 @@ let token: string;
 const password = 'workflow-distributed-password';
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    NAP_NATS_URL: nats.url,
-    NAP_DATA_DIR: dataDir,
-    NAP_ADMIN_PASSWORD: password,
-    NAP_SECRET_KEY: 'e2e-secret-key-of-32-characters!',
-    NAP_PORT: '0',
-    NAP_WORKFLOW_LEASE_MS: String(LEASE_MS),
-    ...extra,
-  };
+  return distributedEnv(nats.url, dataDir, password, { NAP_WORKFLOW_LEASE_MS: String(LEASE_MS), ...extra });
 }
 
 async function startEngine(): Promise<NapProcess> {
@@ -79,9 +71,7 @@ beforeAll(async () => {
   admin = await startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/);
   studio = await startNapProcess('services/studio/dist/main.js', env(), /Service studio is serving/);
   gateway = await startNapProcess('gateway/dist/main.js', env(), /Gateway listening/);
-  const match = /"url":"(http:\/\/[^"]+)"/.exec(gateway.output());
-  if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
-  url = match[1];
+  url = gatewayUrl(gateway);
   const login = await fetch(`${url}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

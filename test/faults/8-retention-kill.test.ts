@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createEmbeddedStore } from '@nap/store';
-import { eventually } from '@nap/testing';
+import { eventually, finishedJob } from '@nap/testing';
+import type { FinishedJob } from '@nap/testing';
 import { sleep } from '@nap/util';
 import { figure } from './support/figures';
 import { Standalone, dataDirectory, progress } from './support/platform';
@@ -42,51 +43,6 @@ function storeOf(dataDir: string) {
   return createEmbeddedStore({ path: path.join(dataDir, 'nap_workflow') });
 }
 
-/** A finished job as the engine leaves it once its events are out; a value kept in job_values when `bigValue`. */
-function finishedJob(id: string, name: string, endTime: number, parent?: string, bigValue?: { id: string; bytes: number }) {
-  return {
-    _id: id,
-    name,
-    description: '',
-    type: 'automation',
-    status: Number(id.slice(-1)) % 7 === 0 ? 'error' : 'complete',
-    tasks: {
-      workflow_start: { name: 'workflow_start', status: 'complete', groups: [] },
-      a1: {
-        name: 'newVariable',
-        app: 'WorkFlowEngine',
-        type: 'operation',
-        status: 'complete',
-        groups: [],
-        variables: {
-          incoming: { name: 'n', value: 1 },
-          outgoing: { value: bigValue ? { __nap_job_value: bigValue.id, bytes: bigValue.bytes } : 1 },
-        },
-        metrics: { start_time: endTime - 500, end_time: endTime - 100, run_time: 400, finish_state: 'success' },
-      },
-      workflow_end: { name: 'workflow_end', status: 'complete', groups: [] },
-    },
-    transitions: {
-      workflow_start: { a1: { type: 'standard', state: 'success' } },
-      a1: { workflow_end: { type: 'standard', state: 'success' } },
-      workflow_end: {},
-    },
-    groups: [],
-    ancestors: parent ? [parent] : [],
-    variables: { _id: id, initiator: 'admin' },
-    error: [],
-    watchers: ['admin'],
-    created: new Date(endTime - 1_000).toISOString(),
-    created_by: 'admin',
-    last_updated: new Date(endTime).toISOString(),
-    last_updated_by: 'admin',
-    metrics: { owner: 'admin', start_time: endTime - 1_000, end_time: endTime, run_time: 1_000, finish_state: 'complete' },
-    outbox: [],
-    eventsPublished: 3,
-    ...(parent ? { parent: { job: parent, task: 'a1', iteration: 0 } } : {}),
-  };
-}
-
 /** Stores the old jobs before the platform starts (the embedded store is one process's); answers their ids by workflow. */
 async function seed(dataDir: string): Promise<Map<string, string[]>> {
   const store = storeOf(dataDir);
@@ -95,7 +51,7 @@ async function seed(dataDir: string): Promise<Map<string, string[]>> {
     const end = Date.now() - 200 * DAY_MS;
     const jobs: Record<string, unknown>[] = [];
     const values: Record<string, unknown>[] = [];
-    const add = (job: ReturnType<typeof finishedJob>) => {
+    const add = (job: FinishedJob) => {
       jobs.push(job);
       byWorkflow.set(job.name, [...(byWorkflow.get(job.name) ?? []), job._id]);
     };
@@ -107,8 +63,18 @@ async function seed(dataDir: string): Promise<Map<string, string[]>> {
         big = { id: `${id}:${createHash('sha256').update(json).digest('hex')}`, bytes: Buffer.byteLength(json) };
         values.push({ _id: big.id, job: id, json, bytes: big.bytes });
       }
-      add(finishedJob(id, i % 2 === 0 ? 'kept-even' : 'kept-odd', end + i * 1_000, undefined, big));
-      if (i % 4 === 0) add(finishedJob(`${id}-child`, 'kept-child', end + i * 1_000 - 10, id));
+      add(
+        finishedJob({
+          id,
+          name: i % 2 === 0 ? 'kept-even' : 'kept-odd',
+          endTime: end + i * 1_000,
+          status: Number(id.slice(-1)) % 7 === 0 ? 'error' : 'complete',
+          steps: {
+            a1: { incoming: { name: 'n', value: 1 }, outgoing: { value: big ? { __nap_job_value: big.id, bytes: big.bytes } : 1 } },
+          },
+        }),
+      );
+      if (i % 4 === 0) add(finishedJob({ id: `${id}-child`, name: 'kept-child', endTime: end + i * 1_000 - 10, parent: id }));
     }
     for (let i = 0; i < jobs.length; i += 500) await store.collection('jobs').insertMany(jobs.slice(i, i + 500) as { _id: string }[]);
     await store.collection('job_values').insertMany(values as { _id: string }[]);

@@ -5,3 +5,4 @@ export * from './schema-example';
 export * from './fixtures';
 export * from './eventually';
 export * from './workflow-documents';
+export * from './finished-jobs';

@@ -1,4 +1,5 @@
-import type { AnalyticTemplate, CommandTemplate, TemplateRunResult } from '@nap/contracts';
+import type { AnalyticRunResult, AnalyticTemplate, CommandTemplate, TemplateRunResult } from '@nap/contracts';
+import type { HandlerContext } from '@nap/bus';
 import { sendCommands } from './clients/device-gateway';
 import type { CommandRunner } from './clients/device-gateway';
 import type { RegexEngine } from './domain/regex-engine';
@@ -44,4 +45,23 @@ export async function runTemplate(
   const plan = planTemplateRun(template, devices, variables, commandIndexes);
   const answered = await sendCommands(run, plan.devices, plan.sends, svc.deviceConcurrency);
   return templateRunResult(plan, answered, svc.engine, svc.ruleOptions);
+}
+
+/** What the history keeps of a run besides who ran it (its output masked by the repository). */
+export type RunToKeep<T extends TemplateRunResult | AnalyticRunResult> = Omit<
+  Parameters<RunRepository['keep']>[0],
+  'createdBy' | 'output'
+> & { output: T };
+
+/**
+ * Keeps a run in the history as the caller's and answers its output with the id it is kept under:
+ * the last step of every run operation.
+ */
+export async function keepRun<T extends TemplateRunResult | AnalyticRunResult>(
+  svc: Pick<MopContext, 'runs'>,
+  ctx: Pick<HandlerContext, 'caller'>,
+  run: RunToKeep<T>,
+): Promise<T & { runId: string }> {
+  const runId = await svc.runs.keep({ ...run, createdBy: ctx.caller.username });
+  return { ...run.output, runId };
 }

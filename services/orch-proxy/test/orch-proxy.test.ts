@@ -86,6 +86,9 @@ function since(from: number) {
   return peer.requests.slice(from);
 }
 
+/** What a commit the orchestrator refuses or fails on sends: the transaction is deleted before the logout. */
+const FAILED_COMMIT_RPCS = ['login', 'new_trans', 'set_value', 'validate_commit', 'commit', 'delete_trans', 'logout'];
+
 function device(name: string): Record<string, unknown> {
   const devices = (peer.running['tailf-ncs:devices'] as { device: Record<string, unknown>[] }).device;
   const found = devices.find((d) => d.name === name);
@@ -503,15 +506,7 @@ describe('setLeaf (POST /orch_manager/setLeaf/:adapterId)', () => {
         code: 'ORCH_REFUSED',
         details: { method: 'commit', type: 'rpc.method.failed', data: { reason: 'Network Element Driver: device C-IOS2: out of sync' } },
       });
-      expect(since(from).map((r) => r.rpc)).toEqual([
-        'login',
-        'new_trans',
-        'set_value',
-        'validate_commit',
-        'commit',
-        'delete_trans',
-        'logout',
-      ]);
+      expect(since(from).map((r) => r.rpc)).toEqual(FAILED_COMMIT_RPCS);
       expect(peer.transactions).toBe(0);
     } finally {
       peer.setOutOfSync('C-IOS2', false);
@@ -524,15 +519,7 @@ describe('setLeaf (POST /orch_manager/setLeaf/:adapterId)', () => {
     const res = await setLeaf({ path: '/devices/device{C-IOS2}/config/hostname', value: 'C-IOS2-Y' });
     expect(res.status).toBe(502);
     expect(errorOf(res)).toMatchObject({ code: 'ORCH_FAILED', details: { status: 500 } });
-    expect(since(from).map((r) => r.rpc)).toEqual([
-      'login',
-      'new_trans',
-      'set_value',
-      'validate_commit',
-      'commit',
-      'delete_trans',
-      'logout',
-    ]);
+    expect(since(from).map((r) => r.rpc)).toEqual(FAILED_COMMIT_RPCS);
     expect(peer.transactions).toBe(0);
   });
 });

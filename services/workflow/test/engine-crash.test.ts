@@ -23,6 +23,23 @@ async function first(crash: CrashSwitch, options = {}): Promise<EngineHarness> {
   return h;
 }
 
+/** Gives an engine up as a SIGKILL would: its store calls hang and nothing of it is stopped after the test. */
+function kill(h: EngineHarness): void {
+  harnesses.splice(harnesses.indexOf(h), 1);
+  h.abandon();
+}
+
+/** Another engine on `other`'s store and workflows (the one that finds what a dead engine left), with its own identity and timing. */
+async function onSameStore(
+  other: EngineHarness,
+  options: Parameters<typeof startEngineHarness>[0],
+  crash?: CrashSwitch,
+): Promise<EngineHarness> {
+  const h = await startEngineHarness(options, { store: other.store, workflows: other.workflows, wake: () => undefined }, crash);
+  harnesses.push(h);
+  return h;
+}
+
 describe('a job whose start was answered', () => {
   // a job is stored with its first step: one of inline built-ins is stored finished, one that calls
   // a service is stored with that task running, and the engine may die before anything else
@@ -37,16 +54,11 @@ describe('a job whose start was answered', () => {
     const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'restart' }, caller: SYSTEM_CALLER });
     expect(crash.crashed).toBe(true);
     expect(started.status).toBe('running');
-    harnesses.pop();
-    h.abandon();
+    kill(h);
 
     // the restarted process has the same engine identity: it resumes its own jobs at once (in one
     // process it first watches the dead one's heartbeat for two renewals, since the pid is the same)
-    const restarted = await startEngineHarness(
-      { serverId: 'engine-one', leaseMs: 60_000, renewMs: 50 },
-      { store: h.store, workflows: h.workflows, wake: () => undefined },
-    );
-    harnesses.push(restarted);
+    const restarted = await onSameStore(h, { serverId: 'engine-one', leaseMs: 60_000, renewMs: 50 });
     const { runs, handler } = counter();
     restarted.services.set('mop.RunCommandTemplate', handler);
     const job = await restarted.waitFor(started._id, ['complete', 'error']);
@@ -62,14 +74,9 @@ describe('a job whose start was answered', () => {
     h.workflows.set(twoRemote.name, twoRemote);
     crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
     const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'takeover' }, caller: SYSTEM_CALLER });
-    harnesses.pop();
-    h.abandon();
+    kill(h);
 
-    const survivor = await startEngineHarness(
-      { serverId: 'engine-two', leaseMs: 300 },
-      { store: h.store, workflows: h.workflows, wake: () => undefined },
-    );
-    harnesses.push(survivor);
+    const survivor = await onSameStore(h, { serverId: 'engine-two', leaseMs: 300 });
     survivor.services.set('mop.RunCommandTemplate', counter().handler);
     const job = await survivor.waitFor(started._id, ['complete', 'error']);
     expect(job.error).toEqual([]);
@@ -83,18 +90,13 @@ describe('a job whose start was answered', () => {
     crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
     const started = await h.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
     expect(crash.crashed).toBe(true);
-    harnesses.pop();
-    h.abandon();
+    kill(h);
     // one insert, nothing after it: the job as stored is finished, its events all in its outbox
     const stored = (await h.store.collection<JobRecord>('jobs').findOne({ _id: started._id })) as JobRecord;
     expect(stored).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 }, lease: 'engine-one' });
     expect(stored.outbox?.map((e) => e.event)).toEqual(['jobStart', 'taskStart', 'taskFinish', 'taskStart', 'taskFinish', 'jobComplete']);
 
-    const survivor = await startEngineHarness(
-      { serverId: 'engine-two', leaseMs: 300 },
-      { store: h.store, workflows: h.workflows, wake: () => undefined },
-    );
-    harnesses.push(survivor);
+    const survivor = await onSameStore(h, { serverId: 'engine-two', leaseMs: 300 });
     await survivor.waitUntil(
       started._id,
       (j) => j.lease === undefined && (j.outbox ?? []).length === 0,
@@ -197,11 +199,7 @@ describe('leases', () => {
   it('a live engine keeps its jobs: another engine scanning all along never takes them, and no task runs twice', async () => {
     const a = await startEngineHarness({ serverId: 'live-a', leaseMs: 200 });
     harnesses.push(a);
-    const b = await startEngineHarness(
-      { serverId: 'live-b', leaseMs: 200 },
-      { store: a.store, workflows: a.workflows, wake: () => undefined },
-    );
-    harnesses.push(b);
+    const b = await onSameStore(a, { serverId: 'live-b', leaseMs: 200 });
     // each task takes several leases: only renewals keep the job with its engine
     const { runs, handler } = counter(700);
     a.services.set('mop.RunCommandTemplate', handler);
@@ -229,14 +227,9 @@ describe('leases', () => {
     const started = await a.engine.startJob({ workflow: twoRemote, variables: { tag: 'dying' }, caller: SYSTEM_CALLER });
     await a.waitUntil(started._id, (j) => j.tasks.m1?.status === 'running' && runs.get('dying/1') === 1, 'm1 in flight');
     crash.crashNow();
-    harnesses.pop();
-    a.abandon();
+    kill(a);
 
-    const b = await startEngineHarness(
-      { serverId: 'survivor-b', leaseMs: 300 },
-      { store: a.store, workflows: a.workflows, wake: () => undefined },
-    );
-    harnesses.push(b);
+    const b = await onSameStore(a, { serverId: 'survivor-b', leaseMs: 300 });
     b.services.set('mop.RunCommandTemplate', handler);
     const job = await b.waitFor(started._id, ['complete', 'error']);
     release();
@@ -260,17 +253,11 @@ describe('leases', () => {
     for (const [i, job] of jobs.entries())
       await a.waitUntil(job._id, (j) => j.tasks.m1?.status === 'running' && runs.get(`c${i + 1}/1`) === 1, 'm1 in flight');
     crash.crashNow();
-    harnesses.pop();
-    a.abandon();
+    kill(a);
 
     // engine b's store answers its second lease move with a failover: the first job moved, the others did not
     const cut = new CutOnce('findOneAndUpdate', (filter) => filter.lease === 'cut-a', 2);
-    const b = await startEngineHarness(
-      { serverId: 'cut-b', leaseMs: 300 },
-      { store: a.store, workflows: a.workflows, wake: () => undefined },
-      cut,
-    );
-    harnesses.push(b);
+    const b = await onSameStore(a, { serverId: 'cut-b', leaseMs: 300 }, cut);
     b.services.set('mop.RunCommandTemplate', handler);
     const done = await Promise.all(jobs.map((job) => b.waitFor(job._id, ['complete', 'error'])));
     expect(cut.failed).toBe(true);
@@ -327,14 +314,9 @@ describe('job events (outbox)', () => {
     const started = await a.run(twoRemote, { tag: 'left-behind' });
     await a.waitFor(started._id, ['complete']);
     crash.crashNow();
-    harnesses.pop();
-    a.abandon();
+    kill(a);
 
-    const b = await startEngineHarness(
-      { serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50 },
-      { store: a.store, workflows: a.workflows, wake: () => undefined },
-    );
-    harnesses.push(b);
+    const b = await onSameStore(a, { serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50 });
     await b.engine.flushEvents(10_000);
     expect(streamOf(b.events, started._id)).toEqual({ names: COMPLETE_STREAM, seqs: [1, 2, 3, 4, 5, 6], duplicates: 0 });
   });
@@ -361,14 +343,9 @@ describe('job events (outbox)', () => {
     expect(crash.crashed).toBe(true);
     const before = streamOf(a.events, started._id);
     expect(before.names).toEqual(['jobStart', 'taskStart:m1']);
-    harnesses.pop();
-    a.abandon();
+    kill(a);
 
-    const b = await startEngineHarness(
-      { serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50 },
-      { store: a.store, workflows: a.workflows, wake: () => undefined },
-    );
-    harnesses.push(b);
+    const b = await onSameStore(a, { serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50 });
     b.services.set('mop.RunCommandTemplate', handler);
     await b.waitFor(started._id, ['complete']);
     release();

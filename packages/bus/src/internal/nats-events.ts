@@ -6,6 +6,7 @@ import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, jetstre
 import type { Consumer, ConsumerConfig, ConsumerInfo, JetStreamClient, JetStreamManager, OrderedConsumerOptions } from '@nats-io/jetstream';
 import { EVENT_STREAM } from '../types';
 import type { BusEvent, BusHeaders, EventConsumerOptions, Subscription } from '../types';
+import { ConsumerSet } from './consumer-set';
 import { closedError } from './errors';
 import { assertEventFilter, assertEventSubject, checkConsumerOptions } from './events';
 import type { CheckedDelivery, ResolvedConsumerSettings } from './events';
@@ -22,10 +23,6 @@ import type { NatsEventStream } from './nats-stream';
 const DURABLE_PULL_BATCH = 1;
 const ORDERED_PULL_BATCH = 100;
 
-interface EventConsumerHandle {
-  stop(): Promise<void>;
-}
-
 /**
  * Durable events over JetStream: publishing into the stream `NAP_EVENTS` (a `Nats-Msg-Id` header
  * passes through, so JetStream drops a repeat), ordered consumers for one reader, and durable pull
@@ -33,7 +30,7 @@ interface EventConsumerHandle {
  */
 export class NatsEvents {
   private readonly js: JetStreamClient;
-  private readonly consumers = new Set<EventConsumerHandle>();
+  private readonly consumers = new ConsumerSet();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -79,27 +76,19 @@ export class NatsEvents {
     const messages = await consumer.consume({ max_messages: durable === undefined ? ORDERED_PULL_BATCH : DURABLE_PULL_BATCH });
     const worker = new NatsEventWorker(messages, handler, durable !== undefined, this.settings, this.logger, filter);
     let stopping: Promise<void> | undefined;
-    const handle: EventConsumerHandle = {
-      stop: () =>
+    return this.consumers.add(
+      () =>
         (stopping ??= (async () => {
           await worker.stop();
           // an ordered consumer is of no use to anyone else; the server would drop it after 5 minutes
           if (durable === undefined && !this.nc.isClosed()) await consumer.delete().catch(() => undefined);
         })()),
-    };
-    this.consumers.add(handle);
-    return {
-      unsubscribe: async () => {
-        this.consumers.delete(handle);
-        await handle.stop();
-      },
-    };
+    );
   }
 
   /** Stops every consumer: the event in hand is finished (and acked), the rest are left to others. */
-  async stopAll(): Promise<void> {
-    await Promise.allSettled([...this.consumers].map((c) => c.stop()));
-    this.consumers.clear();
+  stopAll(): Promise<void> {
+    return this.consumers.stopAll();
   }
 
   private async orderedConsumer(filter: string, delivery: CheckedDelivery): Promise<Consumer> {

@@ -15,6 +15,7 @@ import {
 } from '@nats-io/jetstream';
 import type { ConsumerMessages, JetStreamClient, JsMsg, StreamConfig } from '@nats-io/jetstream';
 import type { QueuedEntry, Subscription, WorkQueueConsumerOptions } from '../types';
+import { ConsumerSet } from './consumer-set';
 import { closedError } from './errors';
 import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
@@ -56,7 +57,7 @@ export function queueStreamName(queue: WorkQueueName): string {
 export class NatsQueues {
   private readonly js: JetStreamClient;
   private readonly ensured = new Map<WorkQueueName, Promise<void>>();
-  private readonly consumers = new Set<{ stop(): Promise<void> }>();
+  private readonly consumers = new ConsumerSet();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -129,19 +130,11 @@ export class NatsQueues {
     const consumer = await this.js.consumers.get(stream, options.durableName);
     const messages = await consumer.consume({ max_messages: maxBatch * 2 });
     const worker = new BatchWorker(messages, handler, maxBatch, this.logger, stream);
-    const handle = { stop: () => worker.stop() };
-    this.consumers.add(handle);
-    return {
-      unsubscribe: async () => {
-        this.consumers.delete(handle);
-        await handle.stop();
-      },
-    };
+    return this.consumers.add(() => worker.stop());
   }
 
-  async stopAll(): Promise<void> {
-    await Promise.allSettled([...this.consumers].map((c) => c.stop()));
-    this.consumers.clear();
+  stopAll(): Promise<void> {
+    return this.consumers.stopAll();
   }
 
   private ensure(queue: WorkQueueName): Promise<void> {

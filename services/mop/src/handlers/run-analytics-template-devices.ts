@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { commandRunner } from '../clients/device-gateway';
-import { runTemplate } from '../context';
+import { keepRun, runTemplate } from '../context';
 import type { MopContext } from '../context';
 import { runAnalyticTemplate, sideTemplate } from '../domain/analytic';
 
@@ -15,15 +15,6 @@ export function runAnalyticsTemplateDevices(svc: MopContext): Handler<'mop.runAn
     const pre = await runTemplate(svc, run, sideTemplate(template, 'pre'), devices, variables);
     const post = await runTemplate(svc, run, sideTemplate(template, 'post'), devices, variables);
     const output = await runAnalyticTemplate(template, pre, post, variables, svc.engine, svc.ruleOptions);
-    const runId = await svc.runs.keep({
-      kind: 'analytic',
-      template: template.name,
-      devices,
-      variables,
-      started,
-      createdBy: ctx.caller.username,
-      output,
-    });
-    return { ...output, runId };
+    return keepRun(svc, ctx, { kind: 'analytic', template: template.name, devices, variables, started, output });
   };
 }

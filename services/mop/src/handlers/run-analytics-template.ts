@@ -1,5 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
+import { keepRun } from '../context';
 import type { MopContext } from '../context';
 import { isRunOutputs, runAnalyticTemplate } from '../domain/analytic';
 
@@ -22,15 +23,6 @@ export function runAnalyticsTemplate(svc: MopContext): Handler<'mop.runAnalytics
     const variables = input.body.variables ?? {};
     const output = await runAnalyticTemplate(template, pre, post, variables, svc.engine, svc.ruleOptions);
     const devices = [...new Set(output.commands_results.map((r) => r.device))];
-    const runId = await svc.runs.keep({
-      kind: 'analytic',
-      template: template.name,
-      devices,
-      variables,
-      started,
-      createdBy: ctx.caller.username,
-      output,
-    });
-    return { ...output, runId };
+    return keepRun(svc, ctx, { kind: 'analytic', template: template.name, devices, variables, started, output });
   };
 }

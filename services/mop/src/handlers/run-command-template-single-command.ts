@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
-import { runTemplate } from '../context';
+import { keepRun, runTemplate } from '../context';
 import type { MopContext } from '../context';
 
 /** `POST /mop/RunCommandTemplateSingleCommand`: command `commandIndex` of a template (by id or name) on devices. */
@@ -19,15 +19,6 @@ export function runCommandTemplateSingleCommand(svc: MopContext): Handler<'mop.R
     }
     const variables = input.body.variables ?? {};
     const output = await runTemplate(svc, commandRunner(ctx), template, devices, variables, [commandIndex]);
-    const runId = await svc.runs.keep({
-      kind: 'command',
-      template: template.name,
-      devices,
-      variables,
-      started,
-      createdBy: ctx.caller.username,
-      output,
-    });
-    return { ...output, runId };
+    return keepRun(svc, ctx, { kind: 'command', template: template.name, devices, variables, started, output });
   };
 }

@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { commandRunner } from '../clients/device-gateway';
-import { runTemplate } from '../context';
+import { keepRun, runTemplate } from '../context';
 import type { MopContext } from '../context';
 
 /** `POST /mop/RunCommandTemplate`: every command of a template on devices; the run is kept in the history. */
@@ -11,15 +11,6 @@ export function runCommandTemplate(svc: MopContext): Handler<'mop.RunCommandTemp
     const { devices } = input.body;
     const variables = input.body.variables ?? {};
     const output = await runTemplate(svc, commandRunner(ctx), template, devices, variables);
-    const runId = await svc.runs.keep({
-      kind: 'command',
-      template: template.name,
-      devices,
-      variables,
-      started,
-      createdBy: ctx.caller.username,
-      output,
-    });
-    return { ...output, runId };
+    return keepRun(svc, ctx, { kind: 'command', template: template.name, devices, variables, started, output });
   };
 }

@@ -39,6 +39,29 @@ export function keepableId(value: unknown): string | undefined {
   return typeof value === 'string' && KEEPABLE_ID.test(value) ? value : undefined;
 }
 
+/** The id and audit members a stored document takes from the service, never as submitted: camel case (studio documents), snake case (workflows, forms). */
+const CAMEL_STAMP = ['_id', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy'] as const;
+const SNAKE_STAMP = ['_id', 'created', 'created_by', 'last_updated', 'last_updated_by'] as const;
+
+/** `T` without the members `K` (unlike `Omit`, the members a type names beside an index signature stay). */
+export type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
+
+/** A copy of `input` without the members `keys` names. */
+function without<T extends object, K extends string>(input: T, keys: readonly K[]): Without<T, K> {
+  const dropped = new Set<string>(keys);
+  return Object.fromEntries(Object.entries(input).filter(([key]) => !dropped.has(key))) as Without<T, K>;
+}
+
+/** The submitted members of a document but its id and camel-case audit fields (`createdBy`, `lastUpdated`, …). */
+export function withoutCamelStamp<T extends object>(input: T): Without<T, (typeof CAMEL_STAMP)[number]> {
+  return without(input, CAMEL_STAMP);
+}
+
+/** The submitted members of a document but its id and snake-case audit fields (`created_by`, `last_updated`, …). */
+export function withoutSnakeStamp<T extends object>(input: T): Without<T, (typeof SNAKE_STAMP)[number]> {
+  return without(input, SNAKE_STAMP);
+}
+
 /** Default job-variable schema: any object. */
 function openSchema(): Record<string, unknown> {
   return { type: 'object', properties: {}, required: [] };
@@ -52,14 +75,7 @@ function openSchema(): Record<string, unknown> {
  * `validateWorkflow`, which the submitted schema cannot say).
  */
 export function toStoredWorkflow(input: WorkflowInput, id: string, stamp: SaveStamp, original?: OriginalStamp) {
-  const {
-    _id: _submittedId,
-    created: _created,
-    created_by: _createdBy,
-    last_updated: _lastUpdated,
-    last_updated_by: _lastUpdatedBy,
-    ...rest
-  } = input;
+  const rest = withoutSnakeStamp(input);
   return {
     ...rest,
     _id: original?._id ?? id,
@@ -94,27 +110,13 @@ export function camelStamp(id: string, stamp: SaveStamp, original?: OriginalStam
 
 /** A stored studio template: the submitted members (defaults for the optional ones the editor shows), id and audit fields. */
 export function toStoredTemplate(input: StudioTemplateInput, id: string, stamp: SaveStamp, original?: OriginalStamp): StudioTemplate {
-  const {
-    _id: _submittedId,
-    created: _created,
-    createdBy: _createdBy,
-    lastUpdated: _lastUpdated,
-    lastUpdatedBy: _lastUpdatedBy,
-    ...rest
-  } = input;
+  const rest = withoutCamelStamp(input);
   return { description: '', group: '', data: '', command: '', tags: [], ...rest, ...camelStamp(id, stamp, original) };
 }
 
 /** A stored component group: the submitted members (no members by default), id and audit fields. */
 export function toStoredComponentGroup(input: ComponentGroupInput, id: string, stamp: SaveStamp, original?: OriginalStamp): ComponentGroup {
-  const {
-    _id: _submittedId,
-    created: _created,
-    createdBy: _createdBy,
-    lastUpdated: _lastUpdated,
-    lastUpdatedBy: _lastUpdatedBy,
-    ...rest
-  } = input;
+  const rest = withoutCamelStamp(input);
   return { description: '', members: [], ...rest, ...camelStamp(id, stamp, original) };
 }
 
@@ -124,17 +126,7 @@ export function toStoredComponentGroup(input: ComponentGroupInput, id: string, s
  * system's and are replaced.
  */
 export function toStoredForm(input: FormInput, id: string, stamp: SaveStamp): StoredForm {
-  const {
-    _id: _submittedId,
-    created: _created,
-    created_by: _createdBy,
-    last_updated: _lastUpdated,
-    last_updated_by: _lastUpdatedBy,
-    createdBy: _camelCreatedBy,
-    lastUpdated: _camelLastUpdated,
-    lastUpdatedBy: _camelLastUpdatedBy,
-    ...rest
-  } = input;
+  const rest = withoutCamelStamp(withoutSnakeStamp(input));
   return {
     ...rest,
     _id: id,

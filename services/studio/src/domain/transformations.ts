@@ -8,7 +8,7 @@ import type {
   TransformationRunOptions,
 } from '@nap/contracts';
 import { checked } from './checked';
-import { camelStamp } from './documents';
+import { camelStamp, withoutCamelStamp } from './documents';
 import type { OriginalStamp, SaveStamp } from './documents';
 import { compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from './jst';
 import type { IncomingValidator, Migration, RegexRunner, RunLimits, TransformationPlan } from './jst';
@@ -72,14 +72,7 @@ export function validateTransformationDocument(input: Record<string, unknown>): 
 
 /** The stored document: the (migrated) submitted members, defaults, the id and the camel-case audit fields. */
 export function toStoredTransformation(input: TransformationInput, id: string, stamp: SaveStamp, original?: OriginalStamp): Transformation {
-  const {
-    _id: _submittedId,
-    created: _created,
-    createdBy: _createdBy,
-    lastUpdated: _lastUpdated,
-    lastUpdatedBy: _lastUpdatedBy,
-    ...rest
-  } = input;
+  const rest = withoutCamelStamp(input);
   return {
     description: '',
     incoming: [],

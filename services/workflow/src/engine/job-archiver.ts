@@ -11,6 +11,7 @@ import type { ArchiveBatchRepository } from '../store/archive-batch-repository';
 import type { ArchiveChunkRepository } from '../store/archive-chunk-repository';
 import type { JobArchiveRepository } from '../store/job-archive-repository';
 import type { JobRepository } from '../store/job-repository';
+import { Ticker } from './ticker';
 
 /** Jobs (child jobs included) a batch moves by default: what one batch holds in memory and in one round of store writes. */
 export const DEFAULT_ARCHIVE_BATCH_JOBS = 200;
@@ -97,26 +98,23 @@ class ClaimKeeper {
  * lost (it leaves the store only once written) or archived twice (a job is marked for one batch).
  */
 export class JobArchiver {
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly ticker: Ticker;
 
-  constructor(private readonly parts: JobArchiverParts) {}
+  constructor(private readonly parts: JobArchiverParts) {
+    this.ticker = new Ticker({
+      everyMs: parts.timing.tickMs,
+      work: () => this.fillWaiting(),
+      onError: (err) => parts.log.warn({ err }, 'Filling job archives failed; it is tried again'),
+    });
+  }
 
   start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => void this.tick(), this.parts.timing.tickMs);
-    this.timer.unref();
-    void this.tick();
+    this.ticker.start();
   }
 
   /** Stops after the phase under way; the archive being filled is released for another replica. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.ticking;
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 
   /** A new archive of root jobs in `statuses` that ended before `before`, filled from now on (by this replica if it can). */
@@ -129,30 +127,19 @@ export class JobArchiver {
 
   /** Looks for archives to fill now rather than at the next tick. */
   wake(): void {
-    if (this.ticking !== undefined) this.again = true;
-    else void this.tick();
+    this.ticker.wake();
   }
 
   /** One look for archives to fill (ticks do not overlap). */
   tick(): Promise<void> {
-    if (this.stopped || this.ticking !== undefined) return this.ticking ?? Promise.resolve();
-    this.ticking = this.fillWaiting()
-      .catch((err: unknown) => this.parts.log.warn({ err }, 'Filling job archives failed; it is tried again'))
-      .finally(() => {
-        this.ticking = undefined;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          void this.tick();
-        }
-      });
-    return this.ticking;
+    return this.ticker.tick();
   }
 
   private async fillWaiting(): Promise<void> {
     const { archives, serverId, timing } = this.parts;
     const now = Date.now();
     for (const id of await archives.waiting(serverId, now, now - timing.leaseMs)) {
-      if (this.stopped) return;
+      if (this.ticker.stopped) return;
       const claimed = await archives.claim(id, serverId, Date.now(), timing.leaseMs);
       if (claimed !== null) await this.fill(claimed);
     }
@@ -198,7 +185,7 @@ export class JobArchiver {
     for (;;) {
       if (batch === null) return 'stop';
       if (batch.phase === 'done') break;
-      if (this.stopped || !(await keeper.confirm())) return 'stop';
+      if (this.ticker.stopped || !(await keeper.confirm())) return 'stop';
       if (batch.phase === 'planned') batch = await this.mark(batch);
       else if (batch.phase === 'marked') batch = await this.write(batch);
       else batch = await this.remove(batch);

@@ -7,6 +7,7 @@ import type { JobArchiveRepository } from '../store/job-archive-repository';
 import type { JobRepository } from '../store/job-repository';
 import type { RetentionRepository } from '../store/retention-repository';
 import type { JobArchiver } from './job-archiver';
+import { Ticker } from './ticker';
 
 const DAY_MS = 86_400_000;
 
@@ -39,37 +40,29 @@ export interface JobRetentionParts {
  * then filled in bounded batches by the {@link JobArchiver} of any replica, resumed after a crash.
  */
 export class JobRetention {
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private stopped = true;
+  private readonly ticker: Ticker;
 
-  constructor(private readonly parts: JobRetentionParts) {}
+  constructor(private readonly parts: JobRetentionParts) {
+    this.ticker = new Ticker({
+      everyMs: parts.timing.tickMs,
+      work: () => this.runDue(),
+      onError: (err) => parts.log.warn({ err }, 'Running the job retention failed; it is tried again'),
+    });
+  }
 
   /** Creates the due time on the platform's first start (due at once: a store that grew before retention existed shrinks now). */
   async start(): Promise<void> {
     await this.parts.retention.ensure(Date.now());
-    this.stopped = false;
-    this.timer = setInterval(() => void this.tick(), this.parts.timing.tickMs);
-    this.timer.unref();
-    void this.tick();
+    this.ticker.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.ticking;
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 
   /** One look at the retention's due time (ticks do not overlap). */
   tick(): Promise<void> {
-    if (this.stopped || this.ticking !== undefined) return this.ticking ?? Promise.resolve();
-    this.ticking = this.runDue()
-      .catch((err: unknown) => this.parts.log.warn({ err }, 'Running the job retention failed; it is tried again'))
-      .finally(() => {
-        this.ticking = undefined;
-      });
-    return this.ticking;
+    return this.ticker.tick();
   }
 
   private async runDue(): Promise<void> {

@@ -4,6 +4,7 @@ import { errorMessage } from '@nap/util';
 import { duesToFire, occasionJobId } from '../domain/trigger-model';
 import type { TriggerRecord } from '../domain/trigger-model';
 import type { TriggerRepository } from '../store/trigger-repository';
+import { Ticker } from './ticker';
 import type { TriggerStarter } from './trigger-starter';
 
 /** Timing of the schedule runner, in milliseconds. */
@@ -26,9 +27,7 @@ export interface ScheduleTiming {
  * times live in the store, so schedules survive restarts.
  */
 export class ScheduleRunner {
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private stopped = true;
+  private readonly ticker: Ticker;
 
   constructor(
     private readonly triggers: TriggerRepository,
@@ -38,37 +37,32 @@ export class ScheduleRunner {
     /** False while the job worker is deactivated: nothing is fired (due times wait, then count as missed). */
     private readonly claimsJobs: () => boolean,
     private readonly log: Logger,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => void this.tick(), this.timing.tickMs);
-    this.timer.unref();
-    void this.tick();
+  ) {
+    this.ticker = new Ticker({
+      everyMs: timing.tickMs,
+      work: () => this.fireDue(),
+      onError: (err) => log.warn({ err }, 'Firing due schedules failed'),
+      ready: claimsJobs,
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.ticking;
+  start(): void {
+    this.ticker.start();
+  }
+
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 
   /** One look for due schedules (ticks do not overlap). */
   tick(): Promise<void> {
-    if (this.stopped || this.ticking !== undefined || !this.claimsJobs()) return this.ticking ?? Promise.resolve();
-    this.ticking = this.fireDue()
-      .catch((err: unknown) => this.log.warn({ err }, 'Firing due schedules failed'))
-      .finally(() => {
-        this.ticking = undefined;
-      });
-    return this.ticking;
+    return this.ticker.tick();
   }
 
   private async fireDue(): Promise<void> {
     const now = Date.now();
     for (const id of await this.triggers.dueSchedules(now, now - this.timing.leaseMs)) {
-      if (this.stopped || !this.claimsJobs()) return;
+      if (this.ticker.stopped || !this.claimsJobs()) return;
       const claimed = await this.triggers.claimDue(id, this.serverId, Date.now(), this.timing.leaseMs);
       if (claimed !== null) await this.fireClaimed(claimed);
     }
