@@ -461,11 +461,18 @@ export async function listTasks(
   if (opts.all !== true) {
     query['equals[type]'] = 'manual';
     query['equals[status]'] = opts.status ?? 'running';
+    // only jobs that can still wait for a person: the platform then reads every such job, however old
+    query['in[job.status]'] = 'running,paused';
   } else if (opts.status !== undefined) query['equals[status]'] = opts.status;
   if (opts.job !== undefined) query['equals[job._id]'] = opts.job;
   if (opts.workflow !== undefined) query['equals[job.name]'] = opts.workflow;
   const res = await client.request({ method: 'GET', path: '/operations-manager/tasks', query });
   const tasks = itemsOf(res.body);
+  const metadata = isDoc(res.body) && isDoc(res.body.metadata) ? res.body.metadata : undefined;
+  if (metadata?.bounded === true)
+    ctx.note(
+      `Only the ${String(metadata.searchedJobs ?? 'newest')} newest jobs were searched: name a job (--job) to search it whatever its age.`,
+    );
   const c = ctx.colors;
   ctx.print(tasks, () =>
     tasks.length === 0
