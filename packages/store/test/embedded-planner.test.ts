@@ -154,6 +154,20 @@ describe('EmbeddedStore planner on the job list shapes', () => {
     }
   });
 
+  it('closes the index ranges of a merged $in page it stops reading, so LMDB never runs out of readers', async () => {
+    // Each open LMDB range holds a reader slot (126 by default) once a write has renewed the shared
+    // read transaction; pages of a merged `$in` that stop at their limit left theirs open
+    // (MDB_READERS_FULL after a few hundred pages of a job archive).
+    for (let round = 0; round < 400; round++) {
+      const page = await indexed.find(
+        { status: { $in: ['complete', 'error', 'canceled'] } },
+        { sort: { status: 1, start: 1, _id: 1 }, limit: 2 },
+      );
+      expect(page).toHaveLength(2);
+      await indexed.updateOne({ _id: page[0]?._id }, { $set: { touched: round } });
+    }
+  });
+
   it('pages with keyset $ors through every match once, in order, as skip does', async () => {
     for (const filter of filters.slice(0, 9)) {
       for (const sort of sorts) {

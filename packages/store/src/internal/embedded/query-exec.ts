@@ -165,22 +165,39 @@ class Reader {
       else groups.set(tag, [range]);
     }
     const reverse = order.reverse;
-    const readGroup = function* (this: Reader, list: KeyRange[]): Iterator<Buffer> {
+    const readGroup = function* (this: Reader, list: KeyRange[]): Generator<Buffer> {
       const sorted = [...list].sort((a, b) => Buffer.compare(a.start, b.start));
       if (reverse) sorted.reverse();
       for (const range of sorted) yield* this.rangeKeys(range, reverse);
     }.bind(this);
     if (groups.size === 1) {
-      const only = readGroup([...groups.values()][0] as KeyRange[]);
-      for (let next = only.next(); !next.done; next = only.next()) yield next.value;
+      yield* readGroup([...groups.values()][0] as KeyRange[]);
       return;
     }
     const heads: { it: Iterator<Buffer>; key: Buffer; from: number }[] = [];
-    for (const list of groups.values()) {
-      const it = readGroup(list);
-      const first = it.next();
-      if (!first.done) heads.push({ it, key: first.value, from: componentsEnd(index, first.value, lead) });
+    // Each LMDB range holds a read transaction (a reader slot of the environment) until it is read to
+    // its end or closed: a consumer that stops early (a page's limit) must close every open range, or
+    // the environment runs out of readers (MDB_READERS_FULL).
+    try {
+      for (const list of groups.values()) {
+        const it = readGroup(list);
+        const first = it.next();
+        if (first.done) continue;
+        heads.push({ it, key: first.value, from: componentsEnd(index, first.value, lead) });
+      }
+      yield* this.mergeHeads(heads, index, lead, reverse);
+    } finally {
+      for (const head of heads) head.it.return?.();
     }
+  }
+
+  /** The merge of {@link orderedKeys}: the smallest (largest when `reverse`) head first, each key once. */
+  private *mergeHeads(
+    heads: { it: Iterator<Buffer>; key: Buffer; from: number }[],
+    index: IndexDef,
+    lead: number,
+    reverse: boolean,
+  ): Iterable<Buffer> {
     let last: { key: Buffer; from: number } | undefined;
     while (heads.length > 0) {
       let pick = 0;
@@ -197,7 +214,8 @@ class Reader {
         yield head.key;
       }
       const next = head.it.next();
-      if (next.done) heads.splice(pick, 1);
+      if (next.done)
+        heads.splice(pick, 1); // a range read to its end has closed itself
       else {
         head.key = next.value;
         head.from = componentsEnd(index, next.value, lead);
