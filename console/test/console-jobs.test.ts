@@ -167,6 +167,26 @@ describe('the operations console', () => {
     expect(await page.getByRole('navigation', { name: 'Pages of jobs' }).getAttribute('aria-busy')).toBe('false');
   }, 60_000);
 
+  it('says "more than" when the platform stopped counting, and pages on while there are more', async () => {
+    // past 10,000 matches the platform answers the count it reached with totalExact false; the real
+    // answer is taken and given that shape (storing 10,000 jobs here would take minutes)
+    const firstPage = (url: URL) => url.pathname === '/operations-manager/jobs' && (url.searchParams.get('skip') ?? '0') === '0';
+    await page.route(firstPage, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...body, total: 10_000, totalExact: false, nextPageSkip: 25 } });
+    });
+    try {
+      await page.goto(`${platform.url}/console/jobs`);
+      await page.getByText('1–25 of more than 10,000 jobs').waitFor();
+      const pager = page.getByRole('navigation', { name: 'Pages of jobs' });
+      await pager.getByText('Page 1 of more than 400').waitFor();
+      expect(await page.getByRole('button', { name: 'Next page' }).isEnabled()).toBe(true);
+    } finally {
+      await page.unroute(firstPage);
+    }
+  }, 60_000);
+
   it('cancels selected jobs in bulk after confirming', async () => {
     const jobs = await Promise.all([1, 2].map(() => startJob(platform, 'Long maintenance', { seconds: 3600 })));
     await page.goto(`${platform.url}/console/jobs?workflow=Long`);

@@ -103,7 +103,10 @@ export function JobsPage() {
   const shownLimit = shown?.limit ?? params.limit;
   const first = rows.length === 0 ? 0 : shownSkip + 1;
   const last = shownSkip + rows.length;
+  // past JOB_COUNT_LIMIT matches the platform stops counting (totalExact false): say "more than", page on while there are more
+  const exact = shown?.totalExact !== false;
   const pages = Math.max(1, Math.ceil(total / shownLimit));
+  const atEnd = exact ? params.page >= pages : shown?.nextPageSkip === null;
   const shownPage = Math.floor(shownSkip / shownLimit) + 1;
   const loading = jobs.isPlaceholderData;
 
@@ -152,7 +155,9 @@ export function JobsPage() {
       </div>
       <nav aria-label="Pages of jobs" className={styles.pager} aria-busy={loading}>
         <div className="row">
-          <span aria-live="polite">{shown ? `${NUMBER.format(first)}–${NUMBER.format(last)} of ${NUMBER.format(total)} jobs` : ''}</span>
+          <span aria-live="polite">
+            {shown ? `${NUMBER.format(first)}–${NUMBER.format(last)} of ${exact ? '' : 'more than '}${NUMBER.format(total)} jobs` : ''}
+          </span>
           {loading ? (
             <span className="muted" role="status">
               Loading page {NUMBER.format(params.page)}…
@@ -174,9 +179,10 @@ export function JobsPage() {
             Previous page
           </button>
           <span>
-            Page {NUMBER.format(shownPage)} of {NUMBER.format(pages)}
+            Page {NUMBER.format(shownPage)} of {exact ? '' : 'more than '}
+            {NUMBER.format(pages)}
           </span>
-          <button type="button" className="button" disabled={params.page >= pages} onClick={() => update({ page: params.page + 1 })}>
+          <button type="button" className="button" disabled={atEnd} onClick={() => update({ page: params.page + 1 })}>
             Next page
           </button>
         </div>
