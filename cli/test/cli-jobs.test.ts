@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { eventually } from './support/eventually';
+import { eventually } from '@nap/testing';
 import type { NapHome, NapResult } from './support/nap';
 import { createHome, FIXTURES, nap, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
@@ -32,10 +32,14 @@ async function start(workflow: string, ...args: string[]): Promise<string> {
 
 /** Waits until the manual task of the job waits for a person. */
 function waitingTask(jobId: string): Promise<Task> {
-  return eventually(`the manual task of job ${jobId} waiting`, async () => {
-    const res = await run(['tasks', 'list', '--job', jobId, '-o', 'json']);
-    return res.json<Task[]>()[0];
-  });
+  return eventually(
+    `the manual task of job ${jobId} waiting`,
+    async () => {
+      const res = await run(['tasks', 'list', '--job', jobId, '-o', 'json']);
+      return res.json<Task[]>()[0];
+    },
+    { timeoutMs: 20_000 },
+  );
 }
 
 beforeAll(async () => {
@@ -83,10 +87,14 @@ describe('nap run', () => {
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const task = await eventually('the manual task waiting', async () => {
-      const res = await run(['tasks', 'list', '--workflow', 'cli-manual', '-o', 'json']);
-      return res.json<Task[]>().find((t) => t.id === 'v1');
-    });
+    const task = await eventually(
+      'the manual task waiting',
+      async () => {
+        const res = await run(['tasks', 'list', '--workflow', 'cli-manual', '-o', 'json']);
+        return res.json<Task[]>().find((t) => t.id === 'v1');
+      },
+      { timeoutMs: 20_000 },
+    );
     const canceled = await run(['jobs', 'cancel', task.job._id]);
     expect(canceled.stdout).toBe(`canceled job ${task.job._id}\n`);
     expect(await exited).toBe(2);
