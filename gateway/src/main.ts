@@ -45,7 +45,6 @@ async function run(): Promise<void> {
     config.healthPort === undefined
       ? undefined
       : await startHealthServer({ host: config.host, port: config.healthPort, checks: [busCheck(bus)], registry: metrics.registry });
-  logger.info({ url: server.url, nats: config.natsUrl, ...(health ? { health: health.url } : {}) }, 'Gateway listening');
   onShutdown(logger, async () => {
     await health?.close();
     await server.close();
@@ -54,6 +53,7 @@ async function run(): Promise<void> {
     await bus.close();
     await tracing.shutdown();
   });
+  logger.info({ url: server.url, nats: config.natsUrl, ...(health ? { health: health.url } : {}) }, 'Gateway listening');
 }
 
 run().catch((err: unknown) => {

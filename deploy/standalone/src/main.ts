@@ -15,15 +15,17 @@ async function run(): Promise<void> {
     config.healthPort === undefined
       ? undefined
       : await startHealthServer({ host: config.host, port: config.healthPort, checks, registry: platform.metrics.registry });
-  logger.info(
-    { url: platform.url, dataDir: config.dataDir, bus: platform.bus.kind, ...(health ? { health: health.url } : {}) },
-    `NAP is listening on ${platform.url} (API docs at ${platform.url}/docs)`,
-  );
+  // Signals are handled before the line that tells anyone we listen: a signal sent on reading it
+  // must find the handler, not the default that ends the process without a word.
   onShutdown(logger, async () => {
     await health?.close();
     await platform.stop();
     await tracing.shutdown();
   });
+  logger.info(
+    { url: platform.url, dataDir: config.dataDir, bus: platform.bus.kind, ...(health ? { health: health.url } : {}) },
+    `NAP is listening on ${platform.url} (API docs at ${platform.url}/docs)`,
+  );
 }
 
 run().catch((err: unknown) => {

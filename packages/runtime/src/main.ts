@@ -45,7 +45,6 @@ export async function runServiceProcess(name: ServiceName, create: (deps: Servic
           checks: [busCheck(bus), storeCheck(store)],
           registry: metrics.registry,
         });
-  logger.info({ nats: config.natsUrl, store: store.kind, ...(health ? { health: health.url } : {}) }, `Service ${name} is serving`);
   onShutdown(logger, async () => {
     await health?.close();
     await running.stop();
@@ -55,4 +54,5 @@ export async function runServiceProcess(name: ServiceName, create: (deps: Servic
     await store.close();
     await tracing.shutdown();
   });
+  logger.info({ nats: config.natsUrl, store: store.kind, ...(health ? { health: health.url } : {}) }, `Service ${name} is serving`);
 }
