@@ -94,6 +94,13 @@ export type ServiceInstanceState = 'running' | 'paused';
  */
 export const PAUSED_METADATA_KEY = 'paused';
 
+/**
+ * Metadata member counting the registrations of one instance (`'1'`, `'2'`, …). Pausing and
+ * resuming register anew before the old registration leaves, so for a moment discovery shows the
+ * instance twice; the higher number is what it is now.
+ */
+export const REGISTRATION_METADATA_KEY = 'registration';
+
 export interface RegisteredService {
   /**
    * Instance id in discovery. The services framework knows an instance by its registration, so

@@ -302,7 +302,7 @@ export function runBusSuite(target: BusSuiteTarget): void {
           id: registered.id,
           version: '1.2.3',
           description: 'Method of procedure',
-          metadata: { team: 'netops' },
+          metadata: { team: 'netops', registration: '1' },
           endpoints: [
             { name: 'RunCommandTemplate', subject: 'nap.rpc.mop.RunCommandTemplate', queue_group: 'mop' },
             { name: 'ListTemplates', subject: 'nap.rpc.mop.ListTemplates', queue_group: 'mop' },
@@ -503,7 +503,8 @@ export function runBusSuite(target: BusSuiteTarget): void {
         const instances = await client.discover('studio');
         expect(instances).toHaveLength(2);
         const paused = instances.find((i) => i.metadata.instance === 'a');
-        expect(paused).toMatchObject({ id: a.id, endpoints: [], metadata: { instance: 'a', paused: 'true' } });
+        // each registration of the instance is numbered: the paused one is its second
+        expect(paused).toMatchObject({ id: a.id, endpoints: [], metadata: { instance: 'a', paused: 'true', registration: '2' } });
         expect(a.info).toEqual(paused);
         expect(instances.find((i) => i.metadata.instance === 'b')?.endpoints).toHaveLength(1);
         expect((await client.stats('studio')).find((s) => s.id === a.id)?.endpoints).toEqual([]);
@@ -520,6 +521,7 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect(text((await client.request('nap.rpc.studio.render', bytes(''), { timeoutMs: 5000 })).data)).toBe('a');
         const back = (await client.discover('studio')).find((i) => i.metadata.instance === 'a');
         expect(back?.metadata.paused).toBeUndefined();
+        expect(back?.metadata.registration).toBe('3');
         expect(back?.endpoints).toEqual([{ name: 'render', subject: 'nap.rpc.studio.render', queue_group: 'studio' }]);
 
         // stopping a paused instance takes it out of discovery
@@ -540,7 +542,7 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect(registered.state).toBe('paused');
         await expectAppError(client.request('nap.rpc.mop.run', bytes(''), { timeoutMs: 60_000 }), 'SERVICE_UNAVAILABLE');
         expect(await client.discover('mop')).toEqual([
-          expect.objectContaining({ endpoints: [], metadata: { instance: 'late', paused: 'true' } }),
+          expect.objectContaining({ endpoints: [], metadata: { instance: 'late', paused: 'true', registration: '1' } }),
         ]);
         await registered.resume();
         expect(registered.state).toBe('running');

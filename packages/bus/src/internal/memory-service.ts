@@ -8,14 +8,13 @@ import type {
   ServiceRegistration,
   ServiceStats,
 } from '../types';
-import { PAUSED_METADATA_KEY } from '../types';
 import { assertValidHeaders } from './headers';
 import { InFlight } from './in-flight';
 import type { BusLogger } from './logger';
 import { MemorySubscription } from './memory-router';
 import type { Delivery, MemoryRouter } from './memory-router';
 import { SerialTransitions } from './transitions';
-import { errorReplyHeaders, invokeEndpoint, toServiceInfo, toServiceStats } from './services';
+import { errorReplyHeaders, invokeEndpoint, registrationMetadata, toServiceInfo, toServiceStats } from './services';
 
 /** A service-instance id like the NATS services framework's (22 characters). */
 function instanceId(): string {
@@ -49,6 +48,7 @@ type Broker = { router: MemoryRouter; services: Map<string, MemoryService> };
 export class MemoryService implements RegisteredService {
   private current: Registration;
   private paused = false;
+  private generation = 0;
   private readonly inFlight = new InFlight();
   private readonly transitions = new SerialTransitions();
   private stopping: Promise<void> | undefined;
@@ -88,7 +88,7 @@ export class MemoryService implements RegisteredService {
         id,
         version: registration.version,
         description: registration.description,
-        metadata: { ...registration.metadata, ...(paused ? { [PAUSED_METADATA_KEY]: 'true' } : {}) },
+        metadata: registrationMetadata(registration, paused, ++this.generation),
         endpoints: endpoints.map((e) => ({ name: e.name, subject: e.subject, queue_group: queue })),
       }),
       started: new Date().toISOString(),

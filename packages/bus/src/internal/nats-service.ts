@@ -1,6 +1,5 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Service, ServiceMsg, Svcm } from '@nats-io/services';
-import { PAUSED_METADATA_KEY } from '../types';
 import type { EndpointDef, IncomingRequest, RegisteredService, ServiceInfo, ServiceInstanceState, ServiceRegistration } from '../types';
 import { closedError } from './errors';
 import { endpointCounters } from './framework-stats';
@@ -9,7 +8,7 @@ import { copyBytes, toHeaderValue } from './headers';
 import { InFlight } from './in-flight';
 import type { BusLogger } from './logger';
 import { fromNatsHeaders, toNatsHeaders } from './nats-convert';
-import { assertValidRegistration, invokeEndpoint, toServiceInfo } from './services';
+import { assertValidRegistration, invokeEndpoint, registrationMetadata, toServiceInfo } from './services';
 import { SerialTransitions } from './transitions';
 
 /**
@@ -33,11 +32,12 @@ export class NatsServices {
     if (this.isClosing()) throw closedError(`add service "${registration.name}"`);
     const inFlight = new InFlight();
     const paused = registration.paused === true;
-    const service = await this.register(registration, inFlight, paused);
+    let generation = 0;
+    const service = await this.register(registration, inFlight, paused, ++generation);
     const registered: NatsRegisteredService = new NatsRegisteredService(
       service,
       paused,
-      (paused) => this.register(registration, inFlight, paused),
+      (paused) => this.register(registration, inFlight, paused, ++generation),
       inFlight,
       this.drainTimeoutMs,
       this.logger,
@@ -56,14 +56,14 @@ export class NatsServices {
    * One registration with the services framework: every endpoint, or (paused) none and metadata
    * `paused: 'true'`, so that the instance answers discovery but takes no requests.
    */
-  private async register(registration: ServiceRegistration, inFlight: InFlight, paused: boolean): Promise<Service> {
+  private async register(registration: ServiceRegistration, inFlight: InFlight, paused: boolean, generation: number): Promise<Service> {
     let service: Service | undefined;
     try {
       service = await this.svcm.add({
         name: registration.name,
         version: registration.version,
         description: registration.description,
-        metadata: { ...registration.metadata, ...(paused ? { [PAUSED_METADATA_KEY]: 'true' } : {}) },
+        metadata: registrationMetadata(registration, paused, generation),
         queue: registration.queue ?? registration.name,
       });
       const svc = service;

@@ -1,5 +1,6 @@
 import { isRecord } from '@nap/util';
 import type { BusHeaders, EndpointDef, IncomingRequest, ServiceInfo, ServiceRegistration, ServiceStats } from '../types';
+import { PAUSED_METADATA_KEY, REGISTRATION_METADATA_KEY } from '../types';
 import type { BusLogger } from './logger';
 import { isPromiseLike } from './signal';
 import { isValidPattern } from '../subject-match';
@@ -62,6 +63,15 @@ function num(value: unknown): number {
 }
 
 /** Reads a `$SRV.INFO` reply (or the memory bus's record) into exactly the `ServiceInfo` shape. */
+/** The metadata of one registration: the service's own, its state while paused, and its number. */
+export function registrationMetadata(registration: ServiceRegistration, paused: boolean, generation: number): Record<string, string> {
+  return {
+    ...registration.metadata,
+    ...(paused ? { [PAUSED_METADATA_KEY]: 'true' } : {}),
+    [REGISTRATION_METADATA_KEY]: String(generation),
+  };
+}
+
 export function toServiceInfo(raw: unknown): ServiceInfo {
   const r = isRecord(raw) ? raw : {};
   const info: ServiceInfo = {

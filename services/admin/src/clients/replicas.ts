@@ -9,7 +9,7 @@ import {
   parseAs,
 } from '@nap/contracts';
 import type { ControlCommand, ControlReply, ServiceName } from '@nap/contracts';
-import { PAUSED_METADATA_KEY, decodeJson, encodeJson } from '@nap/bus';
+import { PAUSED_METADATA_KEY, REGISTRATION_METADATA_KEY, decodeJson, encodeJson } from '@nap/bus';
 import type { Bus, ServiceInfo, ServiceStats, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import { errorMessage } from '@nap/util';
@@ -26,11 +26,22 @@ const DISCOVER_MS = 400;
 export class Replicas {
   constructor(private readonly bus: Bus) {}
 
-  /** Every replica of the six services (or of one), running or paused. */
+  /**
+   * Every replica of the six services (or of one), running or paused, once each: a replica that
+   * pauses or resumes answers discovery from its old and its new registration for a moment, and
+   * only the newer one tells its state.
+   */
   async discover(service?: ServiceName): Promise<Replica[]> {
     const infos = await this.bus.discover(service, DISCOVER_MS);
+    const newest = new Map<string, ServiceInfo>();
+    for (const info of infos) {
+      const instance = info.metadata.instance;
+      if (!isServiceName(info.name) || instance === undefined || instance === '') continue;
+      const seen = newest.get(instance);
+      if (seen === undefined || registrationOf(info) > registrationOf(seen)) newest.set(instance, info);
+    }
     return infos.flatMap((info) => {
-      const replica = toReplica(info);
+      const replica = newest.get(info.metadata.instance ?? '') === info ? toReplica(info) : undefined;
       return replica === undefined ? [] : [replica];
     });
   }
@@ -93,6 +104,12 @@ export class Replicas {
       { queue: 'admin' },
     );
   }
+}
+
+/** The number of the registration `info` comes from (0 from a replica older than the number). */
+function registrationOf(info: ServiceInfo): number {
+  const n = Number(info.metadata[REGISTRATION_METADATA_KEY]);
+  return Number.isSafeInteger(n) ? n : 0;
 }
 
 function toReplica(info: ServiceInfo): Replica | undefined {
