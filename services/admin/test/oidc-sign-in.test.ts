@@ -273,6 +273,33 @@ describe('OpenID Connect sign-in through the browser', () => {
     ).toBe(true);
     expect(records.some((r) => r.actor.kind === 'anonymous' && r.actor.auth === 'sso' && r.outcome.status === 401)).toBe(true);
   });
+  test("a browser whose sign-in fails goes back to the console's login page, told why by its error code, the binding cookie cleared", async () => {
+    // what Chromium sends for a navigation
+    const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    const refused = await fetch(`${napUrl}/sso/callback?state=forged-state&code=x`, {
+      headers: { accept, cookie: 'nap_sso=forged-state' },
+      redirect: 'manual',
+    });
+    expect(refused.status).toBe(303);
+    const location = new URL(refused.headers.get('location') ?? '', napUrl);
+    expect(location.pathname).toBe('/console/login');
+    expect(location.searchParams.get('signInError')).toBe('UNAUTHENTICATED');
+    expect(location.searchParams.get('requestId')).toBe(refused.headers.get('x-request-id'));
+    expect(refused.headers.getSetCookie().find((c) => c.startsWith('nap_sso='))).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(refused.headers.getSetCookie().find((c) => c.startsWith('token='))).toBeUndefined();
+
+    const unknown = await fetch(`${napUrl}/sso/login?provider=nope`, { headers: { accept }, redirect: 'manual' });
+    expect(unknown.status).toBe(303);
+    expect(new URL(unknown.headers.get('location') ?? '', napUrl).searchParams.get('signInError')).toBe('VALIDATION_FAILED');
+
+    // a script or command line that asks for JSON still gets the error body
+    const scripted = await fetch(`${napUrl}/sso/callback?state=forged-state&code=x`, {
+      headers: { accept: 'application/json', cookie: 'nap_sso=forged-state' },
+      redirect: 'manual',
+    });
+    expect(scripted.status).toBe(401);
+    expect(((await scripted.json()) as { code: string }).code).toBe('UNAUTHENTICATED');
+  });
   // last: the address of every test here then waits
   test('an address that keeps bringing refused callbacks waits, as for /login (429)', async () => {
     const profile = await activeProfile();
