@@ -506,7 +506,7 @@ export async function finishBrowserSignIn(
   callback: { query: Record<string, string>; form: Record<string, string> },
   type: 'oidc' | 'saml',
   attempt: LoginAttempt,
-): Promise<{ caller: Caller; returnTo: string }> {
+): Promise<BrowserSignInOutcome> {
   // the password was the identity provider's to check (and throttle); an address that keeps bringing
   // callbacks NAP refuses is counted, and waits, as for /login
   const addressCount = attempt.address === undefined ? undefined : attemptId('address', attempt.address);
@@ -526,12 +526,19 @@ export async function finishBrowserSignIn(
   }
 }
 
+/** A browser sign-in that held: who signed in, where the browser goes, and what re-checks their session (OIDC's refresh token). */
+export interface BrowserSignInOutcome {
+  caller: Caller;
+  returnTo: string;
+  renewal?: string;
+}
+
 async function browserSignInOutcome(
   svc: AdminContext,
   state: string | undefined,
   callback: { query: Record<string, string>; form: Record<string, string> },
   type: 'oidc' | 'saml',
-): Promise<{ caller: Caller; returnTo: string }> {
+): Promise<BrowserSignInOutcome> {
   if (state === undefined || state === '')
     throw new AppError('UNAUTHENTICATED', 'The identity provider sent no state: only a sign-in begun at GET /sso/login is finished here');
   const record = await svc.browserSignIns.take(state, Date.now());
@@ -561,7 +568,11 @@ async function browserSignInOutcome(
       `Sign-in with "${method.name}" refused: the username "${identity.username}" belongs to a local account or to another sign-in method`,
     );
   if (account.inactive) throw new AppError('UNAUTHENTICATED', `Account "${account.username}" is inactive`);
-  return { caller: await callerOfAccount(svc, account), returnTo: record.returnTo };
+  return {
+    caller: await callerOfAccount(svc, account),
+    returnTo: record.returnTo,
+    ...(identity.renewal !== undefined ? { renewal: identity.renewal } : {}),
+  };
 }
 
 /**
@@ -589,7 +600,8 @@ export async function recheckedAccount(
   }
   const checkedAt = session.checkedAt ?? Date.parse(session.created);
   if (!recheckDue(checkedAt, now, method.recheckMinutes)) return account;
-  if (method.recheck === undefined) {
+  const renewal = session.renewal === undefined ? undefined : svc.secrets.open(session.renewal);
+  if (method.recheck === undefined || (method.recheckNeedsRenewal === true && renewal === undefined)) {
     await endSession(svc, session._id);
     throw new AppError(
       'UNAUTHENTICATED',
@@ -600,7 +612,7 @@ export async function recheckedAccount(
   try {
     // the gateway waits for this answer: a method slower than the request leaves the session as it was
     identity = await beforeDeadline(
-      method.recheck({ username: account.username, externalId: account.externalId }),
+      method.recheck({ username: account.username, externalId: account.externalId, renewal }),
       deadline - 500,
       method.name,
     );
@@ -617,7 +629,9 @@ export async function recheckedAccount(
     await endSessionsOf(svc, account._id);
     throw new AppError('UNAUTHENTICATED', `Sign-in method "${method.name}" no longer knows "${account.username}"; the session has ended`);
   }
-  await svc.sessions.checked(session._id, now);
+  // a provider that rotates refresh tokens sent a new one: the old one no longer works
+  const renewed = identity?.renewal !== undefined && identity.renewal !== renewal ? svc.secrets.seal(identity.renewal) : undefined;
+  await svc.sessions.checked(session._id, now, renewed);
   return updated;
 }
 
@@ -749,13 +763,15 @@ export async function callerOfAccount(svc: AdminContext, account: AccountRecord)
 }
 
 /** Begins a session for the caller and signs its token; a session of an account of a sign-in method is re-checked with it from now on. */
-export async function issueToken(svc: AdminContext, caller: Caller, method: string): Promise<IssuedToken> {
+/** A new session of `caller` and its token; `renewal` (an OIDC refresh token) is kept sealed with the session for its re-checks. */
+export async function issueToken(svc: AdminContext, caller: Caller, method: string, renewal?: string): Promise<IssuedToken> {
   const signing = await svc.signingKey();
   const sid = randomUUID();
   const now = Date.now();
   const ttlSeconds = svc.settings.tokenTtlSeconds;
   const provenance = (await svc.accounts.find(caller.id))?.provenance;
   const session = newSession(sid, caller, method, now, ttlSeconds, provenance);
+  if (renewal !== undefined) session.renewal = svc.secrets.seal(renewal);
   await svc.sessions.insert(session);
   const token = signToken(
     { sid, sub: caller.id, iat: Math.floor(now / 1000), exp: Math.floor(session.expiresAt / 1000), kid: signing.kid },

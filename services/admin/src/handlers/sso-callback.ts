@@ -6,8 +6,14 @@ import type { AdminContext } from '../context';
 export function ssoCallback(svc: AdminContext): Handler<'admin.ssoCallback'> {
   return async (input, ctx) => {
     const query = Object.fromEntries(Object.entries(input.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
-    const { caller, returnTo } = await finishBrowserSignIn(svc, query.state, { query, form: {} }, 'oidc', loginAttempt(ctx, 'sso'));
+    const { caller, returnTo, renewal } = await finishBrowserSignIn(
+      svc,
+      query.state,
+      { query, form: {} },
+      'oidc',
+      loginAttempt(ctx, 'sso'),
+    );
     ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
-    return { token: (await issueToken(svc, caller, 'sso')).token, returnTo };
+    return { token: (await issueToken(svc, caller, 'sso', renewal)).token, returnTo };
   };
 }
