@@ -37,6 +37,8 @@ export interface OpenIdProviderHandle {
   issuedIdTokens(): string[];
   /** Refresh tokens issued so far. */
   issuedRefreshTokens(): string[];
+  /** Tokens clients revoked so far (RFC 7009, `POST /token/revocation`). */
+  revokedTokens(): string[];
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startOpenIdProvider(options: {
   let tampered: IdTokenTamper | undefined;
   const issued: string[] = [];
   const refreshTokens: string[] = [];
+  const revoked: string[] = [];
 
   // the port first: the issuer names it
   const server: Server = await new Promise((resolve) => {
@@ -92,7 +95,7 @@ export async function startOpenIdProvider(options: {
     },
     conformIdTokenClaims: false,
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    features: { devInteractions: { enabled: true } },
+    features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
     findAccount: (_ctx, id) => {
       const person = options.people[id];
       if (person === undefined) return undefined;
@@ -101,6 +104,10 @@ export async function startOpenIdProvider(options: {
   });
   provider.use(async (ctx, next) => {
     await next();
+    if (ctx.path === '/token/revocation' && ctx.status === 200) {
+      const token = (ctx.oidc as { params?: { token?: unknown } } | undefined)?.params?.token;
+      if (typeof token === 'string') revoked.push(token);
+    }
     if (ctx.path !== '/token' || ctx.status !== 200) return;
     const body = ctx.body as { id_token?: string; refresh_token?: string } | undefined;
     if (body?.refresh_token !== undefined) refreshTokens.push(body.refresh_token);
@@ -118,6 +125,7 @@ export async function startOpenIdProvider(options: {
     },
     issuedIdTokens: () => [...issued],
     issuedRefreshTokens: () => [...refreshTokens],
+    revokedTokens: () => [...revoked],
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -29,7 +29,7 @@ import type {
 } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import type { Logger } from '@nap/telemetry';
-import { isRecord } from '@nap/util';
+import { errorMessage, isRecord } from '@nap/util';
 import { BUNDLE_KINDS, isBundleType, transformationExists } from './clients/bundle-kinds';
 import type { AdminEvents } from './clients/events';
 import type { IntegrationCalls } from './clients/integration-calls';
@@ -780,10 +780,25 @@ export async function issueToken(svc: AdminContext, caller: Caller, method: stri
   return { token, sid, expiresIn: ttlSeconds };
 }
 
-/** Revokes the session and tells the gateways. */
+/** Revokes the session and tells the gateways; a refresh token kept with it goes back to its provider. */
 export async function endSession(svc: AdminContext, sid: string): Promise<void> {
   const session = await svc.sessions.revoke(sid);
-  if (session) await svc.events.sessionRevoked({ sid, exp: Math.floor(session.expiresAt / 1000) });
+  if (!session) return;
+  await svc.events.sessionRevoked({ sid, exp: Math.floor(session.expiresAt / 1000) });
+  if (session.renewal !== undefined && !session.revoked) void revokeRenewal(svc, session.provenance, session.renewal);
+}
+
+/** The provider's revocation of a session's refresh token, in the background: the session has ended whatever the provider answers. */
+async function revokeRenewal(svc: AdminContext, provenance: string | undefined, sealed: string): Promise<void> {
+  try {
+    const method = provenance === undefined ? undefined : await svc.signIn.named(provenance);
+    await method?.revoke?.(svc.secrets.open(sealed));
+  } catch (err) {
+    svc.log.warn(
+      { provider: provenance, err: errorMessage(err) },
+      'The refresh token of an ended session could not be revoked at its provider',
+    );
+  }
 }
 
 /** The signing key loader: the stored key (generated when there is none), opened once and kept. */

@@ -353,6 +353,16 @@ describe('OpenID Connect sign-in through the browser', () => {
     }
   });
 
+  test("logging out gives the session's refresh token back to the provider (token revocation)", async () => {
+    const browser = new BrowserSession();
+    expect((await signIn(browser, 'alice-sub')).status).toBe(303);
+    const refreshToken = op.issuedRefreshTokens().at(-1);
+    expect(refreshToken).toBeDefined();
+    const token = browser.cookie(napUrl, 'token') ?? '';
+    expect((await platform.http('GET', '/logout', { headers: { cookie: `token=${token}` } })).status).toBe(200);
+    await eventually('the provider told to revoke the refresh token', () => op.revokedTokens().includes(refreshToken ?? ''));
+  });
+
   test('a session begun without a refresh token ends when its re-check falls due: the person signs in again', async () => {
     const browser = new BrowserSession();
     expect((await signIn(browser, 'bob-sub')).status).toBe(303);

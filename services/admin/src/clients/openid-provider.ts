@@ -132,6 +132,18 @@ export class OpenIdProvider implements BrowserMethod {
     return { ...this.identityOf(claims), renewal };
   }
 
+  /** Revokes a refresh token at the provider's revocation endpoint; nothing when the provider has none. */
+  async revoke(renewal: string): Promise<void> {
+    const client = await openIdClient();
+    const configuration = await this.configuration();
+    if (configuration.serverMetadata().revocation_endpoint === undefined) return;
+    try {
+      await client.tokenRevocation(configuration, renewal, { token_type_hint: 'refresh_token' });
+    } catch (err) {
+      throw this.refusal(err);
+    }
+  }
+
   async close(): Promise<void> {
     this.discovered = undefined;
   }

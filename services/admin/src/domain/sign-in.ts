@@ -64,6 +64,11 @@ interface MethodBase {
   recheck?(account: { username: string; externalId?: string | undefined; renewal?: string | undefined }): Promise<ExternalIdentity | null>;
   /** True when `recheck` needs the session's `renewal` (OIDC): a session begun without one ends when its re-check falls due. */
   readonly recheckNeedsRenewal?: boolean;
+  /**
+   * Gives a session's `renewal` back to the provider when the session ends (OIDC token revocation,
+   * RFC 7009, where the provider offers it), so that a refresh token outlives no session.
+   */
+  revoke?(renewal: string): Promise<void>;
   /** Closes connections and sockets; called when the configuration changes or the service stops. */
   close(): Promise<void>;
 }
