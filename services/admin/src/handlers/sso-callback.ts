@@ -1,5 +1,7 @@
 import type { Handler } from '@nap/bus';
-import { finishBrowserSignIn, issueToken, loginAttempt } from '../context';
+import { finishBrowserSignIn } from '../steps/browser-sign-in';
+import { issueToken } from '../steps/sessions';
+import { loginAttempt } from '../steps/sign-in';
 import type { AdminContext } from '../context';
 
 /** `GET /sso/callback`: finishes an OpenID Connect sign-in; the gateway sets the token cookie and redirects to `returnTo`. */
