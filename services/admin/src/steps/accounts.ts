@@ -1,9 +1,9 @@
-// Steps on accounts and groups that several handlers share: views, group checks, keeping an
-// administrator.
-import type { ListQueryOptions } from '@nap/contracts';
+// Steps on accounts and groups that several handlers share: views, the caller an account stands
+// for, group checks, keeping an administrator.
+import type { Caller, ListQueryOptions } from '@nap/contracts';
 import type { AdminContext } from '../context';
-import { accountView, checkedGroups, lastAdmin, losesAdmin } from '../domain/accounts';
 import type { AccountView } from '../domain/accounts';
+import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from '../domain/accounts';
 import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
 
@@ -41,4 +41,9 @@ export async function keepAdminRole(svc: AdminContext, groupId: string): Promise
   const otherAdminGroups = await svc.groups.withRole('admin', groupId);
   const others = otherAdminGroups.length ? await svc.accounts.countActiveIn(otherAdminGroups) : 0;
   if (others === 0) throw lastAdmin();
+}
+
+/** The caller an account stands for, with its groups' roles as they are now. */
+export async function callerOfAccount(svc: AdminContext, account: AccountRecord): Promise<Caller> {
+  return callerOf(account, account.groups.length === 0 ? [] : await svc.groups.byIds(account.groups));
 }

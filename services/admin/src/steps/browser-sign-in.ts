@@ -7,7 +7,7 @@ import { attemptId, secondsToWait, withFailure } from '../domain/login-throttle'
 import { BROWSER_SIGN_IN_TTL_MS, safeReturnPath } from '../domain/sign-in';
 import type { BrowserMethod, ExternalIdentity } from '../domain/sign-in';
 import { invalidMember } from '../domain/validation-error';
-import { callerOfAccount } from './sessions';
+import { callerOfAccount } from './accounts';
 import type { LoginAttempt } from './sign-in';
 import { signedInAccount, throttledLogin } from './sign-in';
 

@@ -1,17 +1,16 @@
 // Sessions: tokens issued and ended, re-checks with the sign-in method, the signing key.
-import { randomUUID } from 'node:crypto';
-import { AppError, hasCode, signToken } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
+import { AppError, hasCode, signToken } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { errorMessage } from '@nap/util';
+import { randomUUID } from 'node:crypto';
 import type { AdminContext } from '../context';
-import { callerOf } from '../domain/accounts';
-import { newSession } from '../domain/sessions';
 import type { IssuedToken } from '../domain/sessions';
-import { providerUnavailable, recheckDue } from '../domain/sign-in';
+import { newSession } from '../domain/sessions';
 import type { ExternalIdentity } from '../domain/sign-in';
-import { newSigningKeyRecord, openSigningKey } from '../domain/signing-key';
+import { providerUnavailable, recheckDue } from '../domain/sign-in';
 import type { SigningKey } from '../domain/signing-key';
+import { newSigningKeyRecord, openSigningKey } from '../domain/signing-key';
 import type { AccountRecord } from '../store/accounts';
 import type { SessionRecord } from '../store/sessions';
 import type { SigningKeyRepository } from '../store/signing-keys';
@@ -98,13 +97,11 @@ async function endSessionsOf(svc: AdminContext, accountId: string): Promise<void
   for (const session of await svc.sessions.liveOf(accountId)) await endSession(svc, session._id);
 }
 
-/** The caller an account stands for, with its groups' roles as they are now. */
-export async function callerOfAccount(svc: AdminContext, account: AccountRecord): Promise<Caller> {
-  return callerOf(account, account.groups.length === 0 ? [] : await svc.groups.byIds(account.groups));
-}
-
-/** Begins a session for the caller and signs its token; a session of an account of a sign-in method is re-checked with it from now on. */
-/** A new session of `caller` and its token; `renewal` (an OIDC refresh token) is kept sealed with the session for its re-checks. */
+/**
+ * Begins a session for the caller and signs its token; a session of an account of a sign-in method
+ * is re-checked with it from now on, with `renewal` (an OIDC refresh token) when the method gave
+ * one, kept sealed with the session.
+ */
 export async function issueToken(svc: AdminContext, caller: Caller, method: string, renewal?: string): Promise<IssuedToken> {
   const signing = await svc.signingKey();
   const sid = randomUUID();

@@ -24,7 +24,7 @@ import type { ExternalIdentity, PasswordMethod, SignInMethod } from '../domain/s
 import { invalidMember } from '../domain/validation-error';
 import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
-import { callerOfAccount } from './sessions';
+import { callerOfAccount } from './accounts';
 
 /** Hashed when the account is unknown, so that timing does not tell which usernames exist. */
 const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
