@@ -39,7 +39,11 @@ export async function createStoreQueueJournal(store: Store): Promise<QueueJourna
     },
     async kept(queue: WorkQueueName): Promise<JournaledEntry[]> {
       const docs = await entries.find({ _id: range(queue) }, { sort: { _id: 1 } });
-      return docs.map((doc) => ({ key: doc._id, id: doc.id, data: new Uint8Array(doc.data.buffer, doc.data.byteOffset, doc.data.byteLength) }));
+      return docs.map((doc) => ({
+        key: doc._id,
+        id: doc.id,
+        data: new Uint8Array(doc.data.buffer, doc.data.byteOffset, doc.data.byteLength),
+      }));
     },
     async release(keys: readonly string[]): Promise<void> {
       if (keys.length > 0) await entries.deleteMany({ _id: { $in: [...keys] } });

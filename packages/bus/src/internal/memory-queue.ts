@@ -89,12 +89,15 @@ export class MemoryQueue {
     if (journal === undefined) return Promise.resolve();
     this.loaded ??= journal.kept(this.name).then(
       (entries) => {
-        if (entries.length > 0) this.logger.info({ queue: this.name, entries: entries.length }, 'work queue entries kept before a restart are delivered again');
+        if (entries.length > 0)
+          this.logger.info({ queue: this.name, entries: entries.length }, 'work queue entries kept before a restart are delivered again');
         for (const { key, ...entry } of entries) this.take(entry, key);
       },
       (err: unknown) => {
         this.loaded = undefined;
-        throw new AppError('SERVICE_UNAVAILABLE', `The journal of the ${this.name} queue could not be read: ${errorMessage(err)}`, { cause: err });
+        throw new AppError('SERVICE_UNAVAILABLE', `The journal of the ${this.name} queue could not be read: ${errorMessage(err)}`, {
+          cause: err,
+        });
       },
     );
     return this.loaded;
@@ -187,12 +190,14 @@ export class MemoryQueue {
     const keys = batch.map((w) => w.key as string);
     // one release at a time, in order; the consumer does not wait for it
     this.releasing = this.releasing.then(() =>
-      journal.release(keys).catch((err: unknown) =>
-        this.logger.warn(
-          { err, queue: this.name, entries: keys.length },
-          'handled work queue entries could not leave the journal; they are delivered again at the next start, and kept once by their ids',
+      journal
+        .release(keys)
+        .catch((err: unknown) =>
+          this.logger.warn(
+            { err, queue: this.name, entries: keys.length },
+            'handled work queue entries could not leave the journal; they are delivered again at the next start, and kept once by their ids',
+          ),
         ),
-      ),
     );
   }
 }
