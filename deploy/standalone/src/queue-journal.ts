@@ -8,7 +8,12 @@ interface JournalDoc {
   [member: string]: unknown;
   /** The id the entry was appended with (the audit entry's `entryId`). */
   id: string;
-  data: Buffer;
+  /**
+   * The entry's bytes as a latin1 string, one character a byte: lossless for any bytes, and for the
+   * JSON the queues carry nearly as long as the bytes, where binary would cost a base64 encoding on
+   * every append and a decoding on every release (the store keeps documents as JSON).
+   */
+  data: string;
 }
 
 /** The collection of the journal, in the store given to {@link createStoreQueueJournal}. */
@@ -34,7 +39,11 @@ export async function createStoreQueueJournal(store: Store): Promise<QueueJourna
       counter += 1;
       const key = `${queue}:${String(counter).padStart(COUNTER_DIGITS, '0')}`;
       const { data } = entry;
-      await entries.insertOne({ _id: key, id: entry.id, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+      await entries.insertOne({
+        _id: key,
+        id: entry.id,
+        data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1'),
+      });
       return key;
     },
     async kept(queue: WorkQueueName): Promise<JournaledEntry[]> {
@@ -42,7 +51,7 @@ export async function createStoreQueueJournal(store: Store): Promise<QueueJourna
       return docs.map((doc) => ({
         key: doc._id,
         id: doc.id,
-        data: new Uint8Array(doc.data.buffer, doc.data.byteOffset, doc.data.byteLength),
+        data: new Uint8Array(Buffer.from(doc.data, 'latin1')),
       }));
     },
     async release(keys: readonly string[]): Promise<void> {
