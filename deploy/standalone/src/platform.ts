@@ -42,6 +42,8 @@ export interface Platform {
   gateway: Gateway;
   metrics: PlatformMetrics;
   stores: Map<ServiceName, Store>;
+  /** The store of the in-process bus's work queue journal (`nap_bus`); absent over NATS or with a bus given. */
+  busStore?: Store;
   stop(): Promise<void>;
 }
 
@@ -138,6 +140,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       gateway,
       metrics,
       stores,
+      ...(journalStore ? { busStore: journalStore } : {}),
       async stop() {
         await server.close();
         await gateway.stop();
