@@ -56,6 +56,20 @@ it('keeps entries in the order they came, lets go of the handled ones, and goes 
   await second.store.close();
 });
 
+it('keeps the appends of one turn in one document, which goes once all of them were let go of', async () => {
+  const { store, journal } = await openJournal();
+  const keys = await Promise.all(['a', 'b', 'c'].map((id) => journal.keep('audit', { id, data: Buffer.from(id) })));
+  const documents = store.collection('queue_journal');
+  expect(await documents.countDocuments()).toBe(1);
+  await journal.release([keys[0] as string, keys[2] as string]);
+  // one entry of it is not handled yet: the document stays, and a restart would deliver all three again
+  expect(await documents.countDocuments()).toBe(1);
+  expect((await journal.kept('audit')).map((e) => e.id)).toEqual(['a', 'b', 'c']);
+  await journal.release([keys[1] as string]);
+  expect(await documents.countDocuments()).toBe(0);
+  await store.close();
+});
+
 it('chains, once, what a crash left in the journal: an entry never chained and an entry chained but not yet let go of', async () => {
   // a change answered and chained
   const before = await startTestPlatform({ dataDir });

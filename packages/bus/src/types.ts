@@ -172,7 +172,10 @@ export interface JournaledEntry extends QueuedEntry {
 export interface QueueJournal {
   /** Keeps an entry of `queue`; resolves with its key once the entry survives a crash. */
   keep(queue: WorkQueueName, entry: QueuedEntry): Promise<string>;
-  /** The entries of `queue` kept and not released, in the order they were kept. */
+  /**
+   * The entries of `queue` kept and not released, in the order they were kept (a journal that keeps
+   * entries together may return a released one with the others: consumers keep an entry once).
+   */
   kept(queue: WorkQueueName): Promise<JournaledEntry[]>;
   /** Lets go of entries a consumer handled. */
   release(keys: readonly string[]): Promise<void>;
