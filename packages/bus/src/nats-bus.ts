@@ -185,6 +185,11 @@ export class NatsBus implements Bus {
     return this.queues.consume(queue, handler, options);
   }
 
+  /** Resolves at once: JetStream's acknowledgement is all an append promises, and the consumers are other processes. */
+  async queueHandled(_queue: WorkQueueName, _timeoutMs: number): Promise<void> {
+    // nothing to wait for
+  }
+
   /**
    * Drains: stops services, subscriptions and event consumers (messages already received are
    * handled), waits up to `drainTimeoutMs` for requests in flight to be answered, then drains and
