@@ -71,12 +71,17 @@ function toJsonSafe(value: unknown, path: Path, paths: Path[]): unknown {
 }
 
 function hasSpecials(value: unknown): boolean {
-  if (special(value)) return true;
-  if (Array.isArray(value)) return value.some(hasSpecials);
-  if (typeof value === 'object' && value !== null) {
-    for (const v of Object.values(value)) if (hasSpecials(v)) return true;
+  if (typeof value !== 'object' || value === null)
+    return typeof value === 'bigint' || (typeof value === 'number' && !Number.isFinite(value));
+  if (Array.isArray(value)) {
+    for (const v of value) if (hasSpecials(v)) return true;
+    return false;
   }
-  return typeof value === 'bigint';
+  // a plain object of this realm is no special itself (the tag tests hold across realms, and cost)
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null && special(value)) return true;
+  for (const v of Object.values(value)) if (hasSpecials(v)) return true;
+  return false;
 }
 
 /** Encodes a document for storage. */

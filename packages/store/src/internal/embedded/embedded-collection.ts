@@ -112,7 +112,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
         if (target && doc) {
           // the document read is this write's own copy: updated in place, its old index entries taken first
-          const entries = txn.entriesOf(target, doc);
+          const entries = txn.snapshotOf(target, doc);
           if (!applyUpdate(doc, update, filter, false)) return { matchedCount: 1, modifiedCount: 0 };
           txn.replace(target, entries, withId(doc._id, doc));
           return { matchedCount: 1, modifiedCount: 1 };
@@ -134,7 +134,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const matched = runQuery(txn.dbs, target, filter);
         let modifiedCount = 0;
         for (const doc of matched) {
-          const entries = txn.entriesOf(target, doc);
+          const entries = txn.snapshotOf(target, doc);
           if (!applyUpdate(doc, update, filter, false)) continue;
           txn.replace(target, entries, withId(doc._id, doc));
           modifiedCount++;
@@ -178,7 +178,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const [doc] = target ? runQuery(txn.dbs, target, filter, sort ? { sort, limit: 1 } : { limit: 1 }) : [];
         if (target && doc) {
           const before = options.returnDocument === 'after' ? undefined : cloneValue(doc);
-          const entries = txn.entriesOf(target, doc);
+          const entries = txn.snapshotOf(target, doc);
           const after = withId(doc._id, doc);
           if (applyUpdate(after, update, filter, false)) txn.replace(target, entries, after);
           return before ?? after;

@@ -91,6 +91,11 @@ export function indexEntries(
   index: IndexDef,
   valuesOf: (path: string) => Collected = (path) => collectValues(doc, path),
 ): EntrySet {
+  return entriesOfValues(index, valuesOf);
+}
+
+/** {@link indexEntries} from the values of a document's paths, however they were taken. */
+export function entriesOfValues(index: IndexDef, valuesOf: (path: string) => Collected): EntrySet {
   const perField = index.fields.map((field) => valuesOf(field.path));
   if (index.sparse && !perField.some((c) => c.present)) return { entries: [], multikey: false, multikeyPaths: [] };
   const arrayFields = index.fields.filter((_, i) => perField[i]?.sawArray);
