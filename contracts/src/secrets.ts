@@ -49,12 +49,29 @@ function normalise(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, '');
 }
 
-/** True when a member of this name holds a secret (see the module comment for the rule). */
-export function isSecretKey(name: string): boolean {
+function decideSecretKey(name: string): boolean {
   const n = normalise(name);
   if (SECRET_NAMES.has(n)) return true;
   for (const suffix of SECRET_SUFFIXES) if (n.endsWith(suffix)) return true;
   return false;
+}
+
+/**
+ * Names already decided: every member of every job, response and log line asks, and the same few
+ * hundred names come back. Bounded, as names also come from data.
+ */
+const decidedKeys = new Map<string, boolean>();
+const MAX_DECIDED_KEYS = 4_096;
+
+/** True when a member of this name holds a secret (see the module comment for the rule). */
+export function isSecretKey(name: string): boolean {
+  let secret = decidedKeys.get(name);
+  if (secret === undefined) {
+    secret = decideSecretKey(name);
+    if (decidedKeys.size >= MAX_DECIDED_KEYS) decidedKeys.clear();
+    decidedKeys.set(name, secret);
+  }
+  return secret;
 }
 
 /** True when a value is private key material (PEM), whatever member holds it. */

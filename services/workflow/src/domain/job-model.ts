@@ -256,10 +256,11 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
     throw new AppError('WORKFLOW_INVALID', `Workflow "${workflow.name}" has no ${Object.hasOwn(source, START) ? END : START} task`);
   }
   const tasks: Record<string, JobTask> = {};
-  for (const [id, original] of Object.entries(source)) {
+  // one copy of every task at once: the job never shares an object with the workflow it came from
+  for (const [id, original] of Object.entries(cloneJson(source))) {
     if (!SAFE_TASK_ID.test(id))
       throw new AppError('WORKFLOW_INVALID', `Workflow "${workflow.name}" has a task id "${id}" that is not letters, digits, "_" or "-"`);
-    const { variables = {}, ...copy } = cloneJson(original);
+    const { variables = {}, ...copy } = original;
     const outgoing: Record<string, unknown> = {};
     const writes: TaskWrites = {};
     for (const [name, target] of Object.entries(variables.outgoing ?? {})) {
