@@ -39,9 +39,10 @@ export class Loops {
     const { job, graph } = this.state;
     if (this.state.isFailing()) return false;
     let progressed = false;
-    for (const [id, task] of Object.entries(job.tasks)) {
-      const loop = task.loop;
-      if (task.status !== 'running' || task.name !== 'forEach' || loop === undefined || !isRecord(loop)) continue;
+    for (const id of graph.loopIds) {
+      const task = job.tasks[id];
+      const loop = task?.loop;
+      if (task === undefined || task.status !== 'running' || loop === undefined || !isRecord(loop)) continue;
       const busy = [...graph.body(id)].some((member) => {
         const status = job.tasks[member]?.status;
         return status === 'running' || status === 'pending';

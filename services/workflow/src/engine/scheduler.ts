@@ -52,9 +52,11 @@ export class Scheduler {
   private active(): { running: string[]; pending: string[] } {
     const running: string[] = [];
     const pending: string[] = [];
-    for (const [id, task] of Object.entries(this.state.job.tasks)) {
-      if (task.status === 'running') running.push(id);
-      else if (task.status === 'pending') pending.push(id);
+    const { job, graph } = this.state;
+    for (const id of graph.ids) {
+      const status = job.tasks[id]?.status;
+      if (status === 'running') running.push(id);
+      else if (status === 'pending') pending.push(id);
     }
     return { running, pending };
   }
