@@ -17,11 +17,9 @@ export interface StoredEvent {
  * subject, the encoded NATS headers, the payload and an 8-byte checksum.
  */
 export function storedSize(subject: string, headers: BusHeaders, data: Uint8Array): number {
-  const entries = Object.entries(headers);
-  const headerBytes =
-    entries.length === 0
-      ? 0
-      : 'NATS/1.0\r\n'.length + entries.reduce((n, [k, v]) => n + Buffer.byteLength(k) + 2 + Buffer.byteLength(v) + 2, 0) + 2;
+  let headerBytes = 0;
+  for (const name of Object.keys(headers)) headerBytes += Buffer.byteLength(name) + 2 + Buffer.byteLength(headers[name] as string) + 2;
+  if (headerBytes > 0) headerBytes += 'NATS/1.0\r\n'.length + 2;
   return 22 + Buffer.byteLength(subject) + headerBytes + data.length + 8;
 }
 
