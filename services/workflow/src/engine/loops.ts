@@ -1,4 +1,4 @@
-import { errorMessage, isRecord } from '@nap/util';
+import { errorMessage, isRecord, merged } from '@nap/util';
 import { needArray } from '../domain/builtins/types';
 import { errorOutcome } from '../domain/task-outcome';
 import type { JobState } from './job-state';
@@ -75,7 +75,7 @@ export class Loops {
       }
     }
     const variables = (task.variables ??= {});
-    variables.outgoing = { ...(variables.outgoing ?? {}), current_item: item };
+    variables.outgoing = merged(variables.outgoing, { current_item: item });
     const target = task.writes?.outgoing?.current_item;
     if (target !== undefined) this.state.setVariable(target, item);
     task.iterations = [...(task.iterations ?? []), String(loop.index)];

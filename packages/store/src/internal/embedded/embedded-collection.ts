@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isEqual } from 'mingo/util';
 import { AppError, isAppError } from '@nap/contracts';
-import { isPlainObject } from '@nap/util';
+import { isPlainObject, merged } from '@nap/util';
 import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Update, UpdateResult } from '../../types';
 import { cloneValue } from '../clone';
 import { badRequest, keyTooLong } from '../errors';
@@ -95,7 +95,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     find: (filter, options) => findMany(filter ?? {}, options),
 
     async findOne(filter, options = {}) {
-      const [doc] = await findMany(filter ?? {}, { ...options, limit: 1 });
+      const [doc] = await findMany(filter ?? {}, merged(options, { limit: 1 }));
       return doc ?? null;
     },
 
