@@ -176,6 +176,22 @@ describe('NatsBus specifics', () => {
     expect(lines).toContain('info NATS connection restored');
   });
 
+  test('requests share one reply subscription; one still waiting when the bus closes fails with SERVICE_UNAVAILABLE, not at its timeout', async () => {
+    server = await startNatsServer({ jetstream: true });
+    const serverBus = await open();
+    const client = await open();
+    serverBus.subscribe('nap.rpc.echo.op', (m) => m.reply?.(m.data, { echoed: 'yes' }));
+    serverBus.subscribe('nap.rpc.silent.op', () => undefined);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.request('nap.rpc.echo.op', bytes(`m${i}`), { timeoutMs: 5000 })),
+    );
+    expect(replies.map((r) => text(r.data))).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`));
+    expect(replies[0]?.headers).toEqual({ echoed: 'yes' });
+    const waiting = expectAppError(client.request('nap.rpc.silent.op', bytes('x'), { timeoutMs: 600_000 }), 'SERVICE_UNAVAILABLE');
+    await client.close();
+    expect((await waiting).message).toContain('closed');
+  });
+
   test('what a process sends during one turn of the event loop leaves in one write, in order', async () => {
     server = await startNatsServer({ jetstream: false });
     const sender = await connectNats({ servers: server.url, name: 'coalescing' });
