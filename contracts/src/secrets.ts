@@ -104,7 +104,10 @@ function redact(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
+  // for…in rather than Object.entries: no [key, member] pair made for every member of every job answered
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const member = (value as Record<string, unknown>)[key];
     out[key] = holdsValue(member) && isSecretKey(key) ? SECRET_MASK : redact(member, depth + 1);
   }
   return out;

@@ -80,7 +80,8 @@ function hasSpecials(value: unknown): boolean {
   // a plain object of this realm is no special itself (the tag tests hold across realms, and cost)
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null && special(value)) return true;
-  for (const v of Object.values(value)) if (hasSpecials(v)) return true;
+  // for…in rather than Object.values: no array made for every object of every document written
+  for (const k in value) if (Object.hasOwn(value, k) && hasSpecials((value as Record<string, unknown>)[k])) return true;
   return false;
 }
 
