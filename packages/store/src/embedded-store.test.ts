@@ -223,6 +223,16 @@ describe('EmbeddedStore', () => {
       });
       expect(back?.at).toBeInstanceOf(Date);
       expect(await docs.countDocuments({ at: { $lt: new Date(6) } })).toBe(1);
+      // one such value alone, deep down, is kept as well (inserted one by one and together)
+      const deep = [
+        { _id: 'd1', a: { b: { c: [{ at: new Date(9) }] } } },
+        { _id: 'd2', a: { b: [1, { n: Number.NaN }] } },
+        { _id: 'd3', a: [{ re: /x/g }] },
+        { _id: 'd4', a: { b: 1 } },
+      ];
+      await docs.insertOne(deep[0] as Record<string, unknown>);
+      await docs.insertMany(deep.slice(1));
+      expect(await docs.find({ _id: { $in: ['d1', 'd2', 'd3', 'd4'] } }, { sort: { _id: 1 } })).toEqual(deep);
     });
   });
 

@@ -85,9 +85,12 @@ function hasSpecials(value: unknown): boolean {
   return false;
 }
 
-/** Encodes a document for storage. */
-export function encodeDoc(doc: Doc): string {
-  if (!hasSpecials(doc)) return PLAIN + JSON.stringify(doc);
+/**
+ * Encodes a document for storage. `plain`: the caller knows the document holds only values JSON
+ * carries (a copy that noted none, see `cloneValue`), so it is not walked to find out.
+ */
+export function encodeDoc(doc: Doc, plain = false): string {
+  if (plain || !hasSpecials(doc)) return PLAIN + JSON.stringify(doc);
   const paths: Path[] = [];
   const safe = toJsonSafe(doc, [], paths);
   return WITH_SPECIALS + JSON.stringify([paths, safe]);

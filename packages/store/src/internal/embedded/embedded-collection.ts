@@ -23,14 +23,15 @@ function checkId(id: unknown): string {
   return id;
 }
 
-/** A private copy of a document to insert, with its `_id` (generated when absent). */
-function prepareNew(doc: NewDoc): Doc {
+/** A private copy of a document to insert, with its `_id` (generated when absent), and whether it holds only values JSON carries. */
+function prepareNew(doc: NewDoc): { doc: Doc; plain: boolean } {
   if (!isPlainObject(doc)) throw badRequest('A document must be an object');
-  const out = cloneValue(doc) as Record<string, unknown>;
+  const notes = { special: false };
+  const out = cloneValue(doc, notes) as Record<string, unknown>;
   const id = out._id === undefined ? randomUUID() : checkId(out._id);
   // `_id` first, as MongoDB stores it.
   const { _id: _ignored, ...rest } = out;
-  return { _id: id, ...rest };
+  return { doc: { _id: id, ...rest }, plain: !notes.special };
 }
 
 function filterId(filter: Filter): string | undefined {
@@ -65,9 +66,9 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
 
     async insertOne(doc) {
       const prepared = prepareNew(doc);
-      await writeOne((txn) => txn.insert(txn.ensureCollection(name), prepared));
+      await writeOne((txn) => txn.insert(txn.ensureCollection(name), prepared.doc, prepared.plain));
       // the copy made for the write is the caller's now: the store keeps only its encoded form
-      return prepared;
+      return prepared.doc;
     },
 
     async insertMany(docs) {
@@ -77,9 +78,9 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       // ordered, as on MongoDB: the documents before the first refused one stay inserted
       const refused = await engine.write((txn): unknown => {
         const target = txn.ensureCollection(name);
-        for (const [i, doc] of prepared.entries()) {
+        for (const [i, { doc, plain }] of prepared.entries()) {
           try {
-            txn.insert(target, doc);
+            txn.insert(target, doc, plain);
           } catch (e) {
             if (!isAppError(e)) throw e;
             return withInsertedCount(e, i);
@@ -89,7 +90,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       });
       if (refused !== undefined) throw refused;
       // the copies made for the write are the caller's now: the store keeps only their encoded form
-      return prepared;
+      return prepared.map((p) => p.doc);
     },
 
     find: (filter, options) => findMany(filter ?? {}, options),

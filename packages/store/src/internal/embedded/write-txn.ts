@@ -168,6 +168,12 @@ export class WriteTxn {
         continue;
       const old = beforeValues === undefined ? [] : (taken ?? entriesOfValues(index, beforeValues).entries);
       const next = after ? indexEntries(after, index, afterValues) : { entries: [], multikey: false, multikeyPaths: [] };
+      if (old.length === 0) {
+        // a new document (or one the index held nothing of): every entry is added
+        if (index.unique && after) for (const entry of next.entries) this.checkUnique(collection, index, entry, after);
+        changes.push({ index, remove: [], add: next.entries, multikeyPaths: next.multikeyPaths });
+        continue;
+      }
       const oldTags = new Set(old.map((e) => e.prefix.toString('latin1')));
       const nextTags = new Set(next.entries.map((e) => e.prefix.toString('latin1')));
       const remove = old.filter((e) => !nextTags.has(e.prefix.toString('latin1')));
@@ -198,9 +204,10 @@ export class WriteTxn {
     this.dirty = true;
   }
 
-  insert(collection: CollectionDef, doc: Doc): void {
+  /** Inserts a document; `plain` when it is known to hold only values JSON carries (see {@link encodeDoc}). */
+  insert(collection: CollectionDef, doc: Doc, plain = false): void {
     const key = docKey(collection, doc._id);
-    const encoded = encodeDoc(doc);
+    const encoded = encodeDoc(doc, plain);
     checkDocumentSize(collection.name, doc, encoded.length);
     if (this.dbs.docs.doesExist(key)) throw duplicateKey(collection.name, { index: '_id_', key: { _id: doc._id } });
     const changes = this.planIndexes(collection, undefined, doc);
