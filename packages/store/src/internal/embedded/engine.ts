@@ -7,6 +7,9 @@ import { CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalo
 import { countQuery, runQuery, type QueryStats, type StoreDbs } from './query-exec';
 import { WriteTxn, type WriteDbs } from './write-txn';
 
+/** What a queued write runs once it ran: nothing. */
+const SPENT = (): undefined => undefined;
+
 /** A write waiting for the next batch. */
 interface QueuedWrite {
   run: (txn: WriteTxn) => unknown;
@@ -150,6 +153,9 @@ export class EmbeddedEngine {
         }
         committed = catalog;
       });
+      // the operations ran: what they hold (documents, filters, updates) need not live through the
+      // flush, the longest wait of a write; under load it lived long enough to reach the old generation
+      for (const write of batch) write.run = SPENT;
       await this.root.flushed;
     } catch (e) {
       this.committedCatalog = undefined;
