@@ -5,6 +5,8 @@ import type {
   BusMessage,
   BusReply,
   EventConsumerOptions,
+  OutgoingEvent,
+  PublishedEvents,
   QueueJournal,
   QueuedEntry,
   RegisteredService,
@@ -282,11 +284,27 @@ export class MemoryBus implements Bus {
   // ---- events --------------------------------------------------------------------------------
 
   async publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }> {
+    return { seq: this.storeEvent(subject, data, headers) };
+  }
+
+  async publishEvents(events: readonly OutgoingEvent[]): Promise<PublishedEvents> {
+    const seqs: number[] = [];
+    for (const event of events) {
+      try {
+        seqs.push(this.storeEvent(event.subject, event.data, event.headers));
+      } catch (error) {
+        return { seqs, error };
+      }
+    }
+    return { seqs };
+  }
+
+  private storeEvent(subject: string, data: Uint8Array, headers: BusHeaders | undefined): number {
     assertEventSubject(subject);
     assertValidHeaders(headers);
     if (this.closed) throw closedError(`publish an event on "${subject}"`);
     const event: StoredEvent = this.broker.log.append(subject, copyBytes(data), copyHeaders(headers));
-    return { seq: event.seq };
+    return event.seq;
   }
 
   async consumeEvents(

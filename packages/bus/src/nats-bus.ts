@@ -6,6 +6,8 @@ import type {
   BusHeaders,
   BusReply,
   EventConsumerOptions,
+  OutgoingEvent,
+  PublishedEvents,
   QueuedEntry,
   RegisteredService,
   RequestOptions,
@@ -167,6 +169,18 @@ export class NatsBus implements Bus {
 
   publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }> {
     return this.events.publish(subject, data, headers);
+  }
+
+  async publishEvents(events: readonly OutgoingEvent[]): Promise<PublishedEvents> {
+    const seqs: number[] = [];
+    for (const event of events) {
+      try {
+        seqs.push((await this.events.publish(event.subject, event.data, event.headers)).seq);
+      } catch (error) {
+        return { seqs, error };
+      }
+    }
+    return { seqs };
   }
 
   consumeEvents(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription> {

@@ -132,6 +132,20 @@ export interface BusEvent extends BusMessage {
   timestamp: number;
 }
 
+/** An event to store (see {@link Bus.publishEvents}). */
+export interface OutgoingEvent {
+  subject: string;
+  data: Uint8Array;
+  headers?: BusHeaders;
+}
+
+/** What {@link Bus.publishEvents} stored: the sequences of the events stored, in order, and why the next one was not. */
+export interface PublishedEvents {
+  seqs: number[];
+  /** The failure of the first event not stored (the later ones were not tried); absent when every one was stored. */
+  error?: unknown;
+}
+
 export type EventDelivery = 'all' | 'new' | { startSeq: number } | { startTimeMs: number };
 
 export interface EventConsumerOptions {
@@ -206,6 +220,14 @@ export interface Bus {
   stats(name?: string, timeoutMs?: number): Promise<ServiceStats[]>;
   /** Stores an event durably (JetStream stream `NAP_EVENTS` on NATS) and delivers it to subscribers. */
   publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }>;
+  /**
+   * Stores events as {@link publishEvent} does, in order, each once the one before it is stored, and
+   * stops at the first that fails: never rejects, answers the sequences of those stored and the
+   * failure. What it spares is the round of one call per event: the in-process bus stores them all
+   * in one go; on NATS each still waits for JetStream's acknowledgement before the next is sent, so
+   * that a failure never leaves a later event stored before an earlier one.
+   */
+  publishEvents(events: readonly OutgoingEvent[]): Promise<PublishedEvents>;
   /** Consumes durable events whose subject matches `filter` (NATS wildcards `*` and `>`). */
   consumeEvents(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription>;
   /**
