@@ -107,7 +107,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['./*'],
-              message: 'One operation a file: a handler imports no other handler; shared steps live in context.ts (steps/ where they are many) or domain/.',
+              message:
+                'One operation a file: a handler imports no other handler; shared steps live in context.ts (steps/ where they are many) or domain/.',
             },
           ],
         },
