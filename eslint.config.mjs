@@ -65,6 +65,8 @@ export default tseslint.config(
                 '**/handlers',
                 '**/handlers/*',
                 '**/context',
+                '**/steps',
+                '**/steps/*',
                 '**/service',
                 'node:fs',
                 'node:fs/*',
@@ -74,7 +76,7 @@ export default tseslint.config(
                 'node:child_process',
                 'node:worker_threads',
               ],
-              message: 'domain/ is pure: no handlers, context, service wiring or I/O.',
+              message: 'domain/ is pure: no handlers, context, shared steps, service wiring or I/O.',
             },
           ],
         },
@@ -105,7 +107,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['./*'],
-              message: 'One operation a file: a handler imports no other handler; shared steps live in context.ts or domain/.',
+              message: 'One operation a file: a handler imports no other handler; shared steps live in context.ts (steps/ where they are many) or domain/.',
             },
           ],
         },

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { freePort } from '@nap/testing';
 import type { Page } from 'playwright-core';
 import { startOpenIdProvider } from '../../test/support/identity-providers';
@@ -67,5 +69,21 @@ describe('single sign-on from the console', () => {
     expect(cookies.find((c) => c.name === 'token')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     expect(cookies.find((c) => c.name === 'nap_sso')).toBeUndefined();
     expect(browser.problems()).toEqual([]);
+  }, 60_000);
+
+  it('brings a person whose sign-in was refused back to the login page, saying so', async () => {
+    await browser.context.clearCookies();
+    const fresh = await browser.newPage();
+    // a sign-in this browser did not begin (its state is not the binding cookie): refused
+    await fresh.goto(`${platform.url}/sso/callback?state=not-begun-here&code=x`);
+    await fresh.getByRole('heading', { name: /NAP operations console/ }).waitFor();
+    expect(new URL(fresh.url()).pathname).toBe('/console/login');
+    await expect(fresh.getByRole('alert').textContent()).resolves.toMatch(
+      /^Signing in with your identity provider was refused.*Request id: [\w-]+\.$/,
+    );
+    await fresh.screenshot({ path: path.join(os.tmpdir(), 'nap-console-sso-refused.png') });
+    // the form still works from there
+    await expect(fresh.getByRole('link', { name: 'Sign in with Corp SSO' }).isVisible()).resolves.toBe(true);
+    await fresh.close();
   }, 60_000);
 });

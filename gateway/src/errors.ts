@@ -10,6 +10,8 @@ import type { RouteTable } from './routes';
 export interface ErrorAnswers {
   /** An `AppError` as it is; body-parser's errors as 400/413/415; anything else a logged 500. */
   toHttpError(err: unknown): AppError;
+  /** Logs a failure the platform should hear of (5xx), however it is answered. */
+  note(locals: RequestLocals, err: AppError): void;
   /** Writes the error body (or ends a response already started); 5xx answers are logged. */
   send(res: ServerResponse, locals: RequestLocals, err: AppError): void;
 }
@@ -32,8 +34,12 @@ export function createErrorAnswers(logger: Logger, bodyLimit: string | number | 
     return new AppError('INTERNAL', 'Internal error in the gateway');
   }
 
-  function send(res: ServerResponse, locals: RequestLocals, err: AppError): void {
+  function note(locals: RequestLocals, err: AppError): void {
     if (err.status >= 500) logger.warn({ requestId: locals.requestId, code: err.code, operation: locals.op?.id }, err.message);
+  }
+
+  function send(res: ServerResponse, locals: RequestLocals, err: AppError): void {
+    note(locals, err);
     if (res.headersSent) {
       res.end();
       return;
@@ -48,7 +54,7 @@ export function createErrorAnswers(logger: Logger, bodyLimit: string | number | 
     res.end(body);
   }
 
-  return { toHttpError, send };
+  return { toHttpError, note, send };
 }
 
 /** The `Retry-After` of a 429 (`LOGIN_THROTTLED`): the seconds its details name. */

@@ -79,6 +79,15 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
     const fail = async (err: unknown): Promise<void> => {
       const error = errors.toHttpError(err);
       if (!res.headersSent) await audit.recordFailure(audited, error);
+      // a person whose browser sign-in failed goes back to the login page, which says why
+      if (!res.headersSent && parts.sessionCookies.answerFailure(op, error, req, res, locals.requestId)) {
+        errors.note(locals, error);
+        parts.logger.info(
+          { requestId: locals.requestId, operation: op.id, code: error.code, reason: error.message },
+          'A browser sign-in failed; the person was sent back to the login page',
+        );
+        return;
+      }
       errors.send(res, locals, error);
     };
     const crossSite = browser.refuseCrossSite(req, op, query.token);

@@ -44,6 +44,12 @@ export interface SessionCookies {
   checkBrowserBinding(op: OperationDef, req: IncomingMessage, query: Record<string, unknown>, body: unknown): void;
   /** Sets the cookie of the operation's answer, when it has one; true when it answered the request itself (the redirects of browser sign-in). */
   answer(op: OperationDef, result: RawResult, res: ServerResponse): boolean;
+  /**
+   * A browser sign-in that failed, in a browser (the request accepts HTML): sends the person back
+   * to the console's login page, which says what went wrong (`signInError`, the error code, and
+   * `requestId`), rather than leaving them on an error body. True when it answered.
+   */
+  answerFailure(op: OperationDef, error: AppError, req: IncomingMessage, res: ServerResponse, requestId: string): boolean;
 }
 
 /**
@@ -88,6 +94,15 @@ export function createSessionCookies(options: SessionCookieOptions): SessionCook
   }
 
   return {
+    answerFailure(op, error, req, res, requestId) {
+      if (op.id !== SSO_LOGIN && SSO_ENDS[op.id] === undefined) return false;
+      if (!acceptsHtml(req)) return false;
+      // the sign-in is over: its binding goes
+      if (SSO_ENDS[op.id] !== undefined) setBinding(res, '', true);
+      const query = new URLSearchParams({ signInError: error.code, requestId });
+      redirect(res, 303, `/console/login?${query.toString()}`);
+      return true;
+    },
     checkBrowserBinding(op, req, query, body) {
       const stateOf = SSO_ENDS[op.id];
       if (stateOf === undefined) return;
@@ -125,6 +140,15 @@ export function createSessionCookies(options: SessionCookieOptions): SessionCook
       return false;
     },
   };
+}
+
+/**
+ * True when the request came from a browser navigation (it asks for an HTML page, as browsers do:
+ * `text/html,application/xhtml+xml,…,*\/*;q=0.8`); a client that names JSON gets the error body.
+ */
+function acceptsHtml(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  return typeof accept === 'string' && accept.includes('text/html') && !accept.includes('application/json');
 }
 
 function jsonOf(result: RawResult): unknown {

@@ -35,6 +35,10 @@ export interface OpenIdProviderHandle {
   tamper(change: IdTokenTamper | undefined): void;
   /** ID tokens issued so far (after any tamper). */
   issuedIdTokens(): string[];
+  /** Refresh tokens issued so far. */
+  issuedRefreshTokens(): string[];
+  /** Tokens clients revoked so far (RFC 7009, `POST /token/revocation`). */
+  revokedTokens(): string[];
   stop(): Promise<void>;
 }
 
@@ -47,7 +51,10 @@ export interface OpenIdProviderHandle {
  */
 export async function startOpenIdProvider(options: {
   redirectUri: string;
+  /** Read at every sign-in and refresh: a test changes a person's groups, or removes them, here. */
   people: Record<string, OpenIdPerson>;
+  /** Issue refresh tokens with every code exchange, as Keycloak does (oidc-provider's own default asks for `offline_access`). */
+  refreshTokens?: boolean;
 }): Promise<OpenIdProviderHandle> {
   const { default: Provider } = await import('oidc-provider');
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -57,6 +64,8 @@ export async function startOpenIdProvider(options: {
   const clientSecret = `secret-${randomUUID()}`;
   let tampered: IdTokenTamper | undefined;
   const issued: string[] = [];
+  const refreshTokens: string[] = [];
+  const revoked: string[] = [];
 
   // the port first: the issuer names it
   const server: Server = await new Promise((resolve) => {
@@ -70,7 +79,7 @@ export async function startOpenIdProvider(options: {
         client_id: clientId,
         client_secret: clientSecret,
         redirect_uris: [options.redirectUri],
-        grant_types: ['authorization_code'],
+        grant_types: options.refreshTokens === true ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
         response_types: ['code'],
       },
     ],
@@ -85,7 +94,8 @@ export async function startOpenIdProvider(options: {
       groups: ['groups'],
     },
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: true } },
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
     findAccount: (_ctx, id) => {
       const person = options.people[id];
       if (person === undefined) return undefined;
@@ -94,8 +104,13 @@ export async function startOpenIdProvider(options: {
   });
   provider.use(async (ctx, next) => {
     await next();
+    if (ctx.path === '/token/revocation' && ctx.status === 200) {
+      const token = (ctx.oidc as { params?: { token?: unknown } } | undefined)?.params?.token;
+      if (typeof token === 'string') revoked.push(token);
+    }
     if (ctx.path !== '/token' || ctx.status !== 200) return;
-    const body = ctx.body as { id_token?: string } | undefined;
+    const body = ctx.body as { id_token?: string; refresh_token?: string } | undefined;
+    if (body?.refresh_token !== undefined) refreshTokens.push(body.refresh_token);
     if (body?.id_token === undefined) return;
     if (tampered !== undefined) body.id_token = resign(body.id_token, tampered, privateKey, kid);
     issued.push(body.id_token);
@@ -109,6 +124,8 @@ export async function startOpenIdProvider(options: {
       tampered = change;
     },
     issuedIdTokens: () => [...issued],
+    issuedRefreshTokens: () => [...refreshTokens],
+    revokedTokens: () => [...revoked],
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -12,6 +12,25 @@ function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/jobs';
 }
 
+/**
+ * What the login page says when the platform sent a person back from a browser sign-in that failed
+ * (`?signInError=<error code>&requestId=<id>`): in words, never the text of the URL itself.
+ */
+function signInFailure(code: string | null, requestId: string | null): string | undefined {
+  if (code === null) return undefined;
+  const reasons: Record<string, string> = {
+    UNAUTHENTICATED:
+      'Signing in with your identity provider was refused: the sign-in was not begun in this browser, took too long, or its answer could not be verified. Try again.',
+    FORBIDDEN: 'Your identity provider signed you in, but NAP does not let this account in. Ask an administrator.',
+    LOGIN_THROTTLED: 'Too many sign-ins failed. Wait a few minutes, then try again.',
+    AUTH_PROVIDER_UNAVAILABLE: 'The identity provider could not be reached. Try again later, or log in with a NAP account.',
+    VALIDATION_FAILED: 'The sign-in link is not one this platform offers. Use a "Sign in with" button below.',
+  };
+  const reason =
+    reasons[code] ?? `Signing in with your identity provider failed (${/^[A-Z_]{1,64}$/.test(code) ? code : 'unknown error'}).`;
+  return requestId !== null && /^[\w.:-]{1,128}$/.test(requestId) ? `${reason} Request id: ${requestId}.` : reason;
+}
+
 /** `/console/login`: username and password; the platform sets the session cookie. */
 export function LoginPage() {
   const [username, setUsername] = useState('');
@@ -40,7 +59,9 @@ export function LoginPage() {
       ? 'The username or password is wrong.'
       : error instanceof Error
         ? `Logging in failed: ${error.message}`
-        : undefined;
+        : login.isIdle
+          ? signInFailure(params.get('signInError'), params.get('requestId'))
+          : undefined;
   return (
     <main className={styles.page}>
       <form className={styles.form} onSubmit={submit} aria-labelledby="login-title">

@@ -1,3 +1,6 @@
+import { SYSTEM_CALLER, hasCode, peekToken } from '@nap/contracts';
+import type { BusClient } from '@nap/bus';
+import { createClient } from '@nap/runtime';
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { eventually, freePort } from '@nap/testing';
@@ -33,6 +36,7 @@ let platform: TestPlatform;
 let op: OpenIdProviderHandle;
 let napUrl: string;
 let admin: string;
+let bus: BusClient;
 
 type Profile = { id: string; authenticationProps?: Record<string, unknown> } & Record<string, unknown>;
 type Group = { _id: string; name: string; roles: string[]; provenance?: string };
@@ -99,6 +103,24 @@ async function groupNames(ids: string[]): Promise<string[]> {
   return ids.map((id) => `${byId.get(id)?.name}:${byId.get(id)?.provenance}`).sort();
 }
 
+/** What the gateway asks at most once a minute per session: the session's caller, re-checked when due. */
+async function resolveSession(token: string) {
+  const sid = peekToken(token)?.sid as string;
+  return bus.call('admin.resolveSession', { body: { sid } }, { caller: SYSTEM_CALLER });
+}
+
+async function sessionRecord(sid: string): Promise<Record<string, unknown> | null | undefined> {
+  return await platform.stores.get('admin')?.collection('sessions').findOne({ _id: sid });
+}
+
+/** Moves the session's last check with its sign-in method back beyond any re-check interval. */
+async function ageSession(sid: string): Promise<void> {
+  await platform.stores
+    .get('admin')
+    ?.collection('sessions')
+    .updateOne({ _id: sid }, { $set: { checkedAt: 0 } });
+}
+
 function errorOf(answer: BrowserAnswer): { code: string; message: string } {
   return JSON.parse(answer.text) as { code: string; message: string };
 }
@@ -106,9 +128,10 @@ function errorOf(answer: BrowserAnswer): { code: string; message: string } {
 beforeAll(async () => {
   const port = await freePort();
   napUrl = `http://127.0.0.1:${port}`;
-  op = await startOpenIdProvider({ redirectUri: `${napUrl}/sso/callback`, people: PEOPLE });
+  op = await startOpenIdProvider({ redirectUri: `${napUrl}/sso/callback`, people: PEOPLE, refreshTokens: true });
   platform = await startTestPlatform({ config: { port, publicUrl: napUrl } });
   admin = await platform.login();
+  bus = createClient(platform.bus);
   const down = await freePort();
   await setProviders({
     corp: {
@@ -273,6 +296,90 @@ describe('OpenID Connect sign-in through the browser', () => {
     ).toBe(true);
     expect(records.some((r) => r.actor.kind === 'anonymous' && r.actor.auth === 'sso' && r.outcome.status === 401)).toBe(true);
   });
+  test("a browser whose sign-in fails goes back to the console's login page, told why by its error code, the binding cookie cleared", async () => {
+    // what Chromium sends for a navigation
+    const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    const refused = await fetch(`${napUrl}/sso/callback?state=forged-state&code=x`, {
+      headers: { accept, cookie: 'nap_sso=forged-state' },
+      redirect: 'manual',
+    });
+    expect(refused.status).toBe(303);
+    const location = new URL(refused.headers.get('location') ?? '', napUrl);
+    expect(location.pathname).toBe('/console/login');
+    expect(location.searchParams.get('signInError')).toBe('UNAUTHENTICATED');
+    expect(location.searchParams.get('requestId')).toBe(refused.headers.get('x-request-id'));
+    expect(refused.headers.getSetCookie().find((c) => c.startsWith('nap_sso='))).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(refused.headers.getSetCookie().find((c) => c.startsWith('token='))).toBeUndefined();
+
+    const unknown = await fetch(`${napUrl}/sso/login?provider=nope`, { headers: { accept }, redirect: 'manual' });
+    expect(unknown.status).toBe(303);
+    expect(new URL(unknown.headers.get('location') ?? '', napUrl).searchParams.get('signInError')).toBe('VALIDATION_FAILED');
+
+    // a script or command line that asks for JSON still gets the error body
+    const scripted = await fetch(`${napUrl}/sso/callback?state=forged-state&code=x`, {
+      headers: { accept: 'application/json', cookie: 'nap_sso=forged-state' },
+      redirect: 'manual',
+    });
+    expect(scripted.status).toBe(401);
+    expect(((await scripted.json()) as { code: string }).code).toBe('UNAUTHENTICATED');
+  });
+  test("an open session is re-checked with the provider's refresh token: groups as they are now, and it ends once the provider lets the person go", async () => {
+    const person = PEOPLE['bob-sub'];
+    const browser = new BrowserSession();
+    expect((await signIn(browser, 'bob-sub')).status).toBe(303);
+    const token = browser.cookie(napUrl, 'token') ?? '';
+    const sid = peekToken(token)?.sid as string;
+    // the refresh token is kept sealed with the session, never in clear
+    const stored = await sessionRecord(sid);
+    expect(stored?.renewal).toMatch(/^v1\./);
+    for (const issued of op.issuedRefreshTokens()) expect(JSON.stringify(stored)).not.toContain(issued);
+    expect((await resolveSession(token)).body.roles).toEqual([]);
+    try {
+      // the provider now puts bob in the admin group: within the interval the session keeps what it had
+      person.groups = ['netops', 'nap-admins'];
+      expect((await resolveSession(token)).body.roles).toEqual([]);
+      // once the re-check falls due, the refresh grant brings the groups of now
+      await ageSession(sid);
+      const renewed = await resolveSession(token);
+      expect(renewed.body.roles).toContain('admin');
+      expect(await groupNames((await accountOf('bob')).groups)).toEqual(['nap-admins:corp', 'netops:corp']);
+      // the provider no longer knows bob: the refresh is refused and every session of his ends
+      Reflect.deleteProperty(PEOPLE, 'bob-sub');
+      await ageSession(sid);
+      await expect(resolveSession(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      expect(hasCode(await resolveSession(token).catch((err: unknown) => err), 'UNAUTHENTICATED')).toBe(true);
+    } finally {
+      PEOPLE['bob-sub'] = { ...person, groups: ['netops'] };
+    }
+  });
+
+  test("logging out gives the session's refresh token back to the provider (token revocation)", async () => {
+    const browser = new BrowserSession();
+    expect((await signIn(browser, 'alice-sub')).status).toBe(303);
+    const refreshToken = op.issuedRefreshTokens().at(-1);
+    expect(refreshToken).toBeDefined();
+    const token = browser.cookie(napUrl, 'token') ?? '';
+    expect((await platform.http('GET', '/logout', { headers: { cookie: `token=${token}` } })).status).toBe(200);
+    await eventually('the provider told to revoke the refresh token', () => op.revokedTokens().includes(refreshToken ?? ''));
+  });
+
+  test('a session begun without a refresh token ends when its re-check falls due: the person signs in again', async () => {
+    const browser = new BrowserSession();
+    expect((await signIn(browser, 'bob-sub')).status).toBe(303);
+    const token = browser.cookie(napUrl, 'token') ?? '';
+    const sid = peekToken(token)?.sid as string;
+    await platform.stores
+      .get('admin')
+      ?.collection('sessions')
+      .updateOne({ _id: sid }, { $unset: { renewal: '' } });
+    expect((await resolveSession(token)).status).toBe(200);
+    await ageSession(sid);
+    await expect(resolveSession(token)).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: expect.stringContaining('cannot confirm a person without their password'),
+    });
+  });
+
   // last: the address of every test here then waits
   test('an address that keeps bringing refused callbacks waits, as for /login (429)', async () => {
     const profile = await activeProfile();

@@ -44,9 +44,7 @@ it('counts a replica heard from two registrations once, in the state of the newe
 });
 
 it('keeps the newer registration whichever order the answers arrive in', async () => {
-  const replicas = new Replicas(
-    busAnswering([info('new-running', 'replica-a', '10', false), info('old-paused', 'replica-a', '9', true)]),
-  );
+  const replicas = new Replicas(busAnswering([info('new-running', 'replica-a', '10', false), info('old-paused', 'replica-a', '9', true)]));
   expect((await replicas.discover('mop')).map((r) => [r.id, r.state])).toEqual([['new-running', 'running']]);
 });
 

@@ -22,15 +22,19 @@ function openIdClient(): Promise<OpenIdClient> {
  * with its issuer, audience, expiry and nonce. The person is the `usernameClaim` of the ID token
  * (or of the userinfo answer when the ID token leaves it out), their groups the `groupsClaim`.
  *
- * No re-check: an ID token says who the person was when they signed in, so an open session lasts
- * `recheckMinutes` and the person signs in again (usually without a prompt: the provider remembers
- * them).
+ * Re-check with the refresh token, when the provider issues one (Keycloak does; Entra ID and Okta
+ * with the `offline_access` scope): a refresh grant answers a new ID token (or the userinfo answer)
+ * with the person's groups as they are now, and is refused (`invalid_grant`) once the provider no
+ * longer lets them in, which ends their sessions. Without a refresh token an ID token only says
+ * who the person was when they signed in, so an open session lasts `recheckMinutes` and the person
+ * signs in again (usually without a prompt: the provider remembers them).
  */
 export class OpenIdProvider implements BrowserMethod {
   readonly kind = 'browser' as const;
   readonly type = 'oidc';
   readonly label: string;
   readonly recheckMinutes: number;
+  readonly recheckNeedsRenewal = true;
   private readonly redirectUri: string;
   private readonly timeoutMs: number;
   private discovered: Promise<Configuration> | undefined;
@@ -75,6 +79,7 @@ export class OpenIdProvider implements BrowserMethod {
     const currentUrl = new URL(this.redirectUri);
     for (const [key, value] of Object.entries(callback.query)) currentUrl.searchParams.set(key, value);
     let claims: Record<string, unknown>;
+    let renewal: string | undefined;
     try {
       const tokens = await client.authorizationCodeGrant(configuration, currentUrl, {
         pkceCodeVerifier: pending.verifier,
@@ -84,17 +89,59 @@ export class OpenIdProvider implements BrowserMethod {
       });
       const idToken = tokens.claims();
       if (idToken === undefined) throw new AppError('UNAUTHENTICATED', `Sign-in with "${this.name}" refused: no ID token was issued`);
-      claims = { ...idToken };
-      const incomplete = claimAt(claims, this.usernameClaim) === undefined || claimAt(claims, this.groupsClaim) === undefined;
-      if (incomplete && configuration.serverMetadata().userinfo_endpoint !== undefined) {
-        // a thin ID token (Okta's org server): the userinfo answer has the rest, for the same subject
-        const userinfo = await client.fetchUserInfo(configuration, tokens.access_token, idToken.sub);
-        claims = { ...userinfo, ...claims };
-      }
+      claims = await this.completed(configuration, { ...idToken }, tokens.access_token, idToken.sub);
+      renewal = tokens.refresh_token;
     } catch (err) {
       throw this.refusal(err);
     }
-    return this.identityOf(claims);
+    const identity = this.identityOf(claims);
+    if (renewal !== undefined) identity.renewal = renewal;
+    return identity;
+  }
+
+  /**
+   * The person as the provider sees them now, by a refresh grant with the session's refresh token:
+   * null when the provider refuses it (`invalid_grant`: the person was removed or disabled, or the
+   * grant was revoked), 503 when it does not answer. The subject must be the one that signed in.
+   */
+  async recheck(account: {
+    username: string;
+    externalId?: string | undefined;
+    renewal?: string | undefined;
+  }): Promise<ExternalIdentity | null> {
+    if (account.renewal === undefined) return null;
+    const client = await openIdClient();
+    const configuration = await this.configuration();
+    let claims: Record<string, unknown>;
+    let renewal: string;
+    try {
+      const tokens = await client.refreshTokenGrant(configuration, account.renewal);
+      const subject = tokens.claims()?.sub ?? account.externalId;
+      if (subject === undefined) return null;
+      claims = await this.completed(configuration, { ...(tokens.claims() ?? { sub: subject }) }, tokens.access_token, subject);
+      if (account.externalId !== undefined && claims.sub !== account.externalId) return null;
+      // a provider that rotates refresh tokens answers a new one; one that does not keeps the old one valid
+      renewal = tokens.refresh_token ?? account.renewal;
+    } catch (err) {
+      if ((err as { error?: unknown }).error === 'invalid_grant') {
+        this.log.info({ username: account.username, err: describe(err) }, 'OpenID provider refused the refresh of a session');
+        return null;
+      }
+      throw this.refusal(err);
+    }
+    return { ...this.identityOf(claims), renewal };
+  }
+
+  /** Revokes a refresh token at the provider's revocation endpoint; nothing when the provider has none. */
+  async revoke(renewal: string): Promise<void> {
+    const client = await openIdClient();
+    const configuration = await this.configuration();
+    if (configuration.serverMetadata().revocation_endpoint === undefined) return;
+    try {
+      await client.tokenRevocation(configuration, renewal, { token_type_hint: 'refresh_token' });
+    } catch (err) {
+      throw this.refusal(err);
+    }
   }
 
   async close(): Promise<void> {
@@ -107,6 +154,20 @@ export class OpenIdProvider implements BrowserMethod {
 
   private get groupsClaim(): string {
     return this.config.groupsClaim ?? 'groups';
+  }
+
+  /** The claims of an ID token, completed by the userinfo answer when it leaves out the username or the groups (Okta's org server). */
+  private async completed(
+    configuration: Configuration,
+    claims: Record<string, unknown>,
+    accessToken: string,
+    subject: string,
+  ): Promise<Record<string, unknown>> {
+    const incomplete = claimAt(claims, this.usernameClaim) === undefined || claimAt(claims, this.groupsClaim) === undefined;
+    if (!incomplete || configuration.serverMetadata().userinfo_endpoint === undefined) return claims;
+    const client = await openIdClient();
+    const userinfo = await client.fetchUserInfo(configuration, accessToken, subject);
+    return { ...userinfo, ...claims };
   }
 
   /** The person the claims name; 401 when the username claim is missing. */

@@ -38,6 +38,11 @@ export interface ExternalIdentity {
   email?: string;
   /** The groups the person is in, named as the method names them (an LDAP group's cn, a claim's values). */
   groups: string[];
+  /**
+   * What the method needs to confirm the person later without them: an OIDC refresh token. A
+   * secret: kept sealed with the session, never answered or logged.
+   */
+  renewal?: string;
 }
 
 /** What every method has, whatever its shape. */
@@ -56,7 +61,14 @@ interface MethodBase {
    * checked at its next use). Absent when the method cannot (RADIUS, a browser method without a
    * refresh token): its sessions end when a re-check falls due, and the person signs in again.
    */
-  recheck?(account: { username: string; externalId?: string | undefined }): Promise<ExternalIdentity | null>;
+  recheck?(account: { username: string; externalId?: string | undefined; renewal?: string | undefined }): Promise<ExternalIdentity | null>;
+  /** True when `recheck` needs the session's `renewal` (OIDC): a session begun without one ends when its re-check falls due. */
+  readonly recheckNeedsRenewal?: boolean;
+  /**
+   * Gives a session's `renewal` back to the provider when the session ends (OIDC token revocation,
+   * RFC 7009, where the provider offers it), so that a refresh token outlives no session.
+   */
+  revoke?(renewal: string): Promise<void>;
   /** Closes connections and sockets; called when the configuration changes or the service stops. */
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { checkCredentials, loginAttempt } from '../context';
+import { checkCredentials, loginAttempt } from '../steps/sign-in';
 import type { AdminContext } from '../context';
 
 /** Bus only: checks basic credentials for a gateway (throttled like a login); answers the caller they stand for. */

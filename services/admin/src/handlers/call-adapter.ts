@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { callThroughAdapter } from '../context';
+import { callThroughAdapter } from '../steps/adapters';
 import type { AdminContext } from '../context';
 
 /** Bus only: one HTTP request of another service through an adapter: the admin service adds the credentials, no secret crosses the bus. */

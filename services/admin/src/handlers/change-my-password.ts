@@ -1,7 +1,7 @@
 import { AppError } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import { hashPassword } from '../domain/password';
-import { attemptLogin, checkPasswordRules, loginAttempt } from '../context';
+import { attemptLogin, checkPasswordRules, loginAttempt } from '../steps/sign-in';
 import type { AdminContext } from '../context';
 
 /**

@@ -1,7 +1,8 @@
 import type { Handler } from '@nap/bus';
 import { newAccountRecord } from '../domain/accounts';
 import { hashPassword } from '../domain/password';
-import { checkGroups, checkPasswordRules, viewAccount } from '../context';
+import { checkGroups, viewAccount } from '../steps/accounts';
+import { checkPasswordRules } from '../steps/sign-in';
 import type { AdminContext } from '../context';
 
 /** `POST /user-management/accounts`: an account with its password hashed (the active profile's password rules met); its groups must exist. */

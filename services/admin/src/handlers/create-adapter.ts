@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { addAdapter } from '../context';
+import { addAdapter } from '../steps/adapters';
 import type { AdminContext } from '../context';
 
 /** `POST /adapters`: an adapter in the original nesting, STOPPED; its secrets sealed. */

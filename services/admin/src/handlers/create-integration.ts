@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { integrationView } from '../domain/integrations';
 import { invalidMember } from '../domain/validation-error';
-import { integrationRecordFor } from '../context';
+import { integrationRecordFor } from '../steps/integrations';
 import type { AdminContext } from '../context';
 
 /** `POST /integrations`: an instance of a model with its connection settings, secrets sealed. */

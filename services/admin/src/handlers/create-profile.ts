@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { addProfile } from '../context';
+import { addProfile } from '../steps/profiles';
 import type { AdminContext } from '../context';
 
 /** `POST /profiles`: a new profile, inactive; defaults fill what it leaves out. */

@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { withNewConfig } from '../domain/repository-configs';
-import { repositoryConfigs, saveRepositoryConfigs } from '../context';
+import { repositoryConfigs, saveRepositoryConfigs } from '../steps/repositories';
 import type { AdminContext } from '../context';
 
 /** `POST /prebuilts-repository/configs`: a new prebuilt repository in the active profile. */

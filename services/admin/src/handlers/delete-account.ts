@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import { keepAnAdmin, viewAccount } from '../context';
+import { keepAnAdmin, viewAccount } from '../steps/accounts';
 import type { AdminContext } from '../context';
 
 /** `DELETE /user-management/accounts/:accountId`: never the caller's own account, nor the last active administrator; its sessions end. */

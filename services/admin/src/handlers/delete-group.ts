@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { keepAdminRole } from '../context';
+import { keepAdminRole } from '../steps/accounts';
 import type { AdminContext } from '../context';
 
 /** `DELETE /user-management/groups/:groupId`: the group leaves every account that was in it. */

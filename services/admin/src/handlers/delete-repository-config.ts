@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { withoutConfig } from '../domain/repository-configs';
-import { repositoryConfigs, saveRepositoryConfigs } from '../context';
+import { repositoryConfigs, saveRepositoryConfigs } from '../steps/repositories';
 import type { AdminContext } from '../context';
 
 /** `DELETE /prebuilts-repository/configs/:name`: delete a repository configuration. */

@@ -1,6 +1,6 @@
 import { rawReply } from '@nap/bus';
 import type { Handler } from '@nap/bus';
-import { auditExportPage } from '../context';
+import { auditExportPage } from '../steps/audit';
 import type { AdminContext } from '../context';
 
 /**

@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import { applicationsHealth } from '../context';
+import { applicationsHealth } from '../steps/applications';
 import type { AdminContext } from '../context';
 
 /** `GET /health/applications/:name`: health of one application. */

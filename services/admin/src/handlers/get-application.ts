@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { applicationNamed } from '../domain/applications';
-import { applicationRecordOf } from '../context';
+import { applicationRecordOf } from '../steps/applications';
 import type { AdminContext } from '../context';
 
 /** `GET /applications/:name`: get an application. */

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { MAX_LIST_LIMIT, listDocuments, toListQuery } from '@nap/store';
 import type { ListFields } from '@nap/store';
-import { applicationsHealth } from '../context';
+import { applicationsHealth } from '../steps/applications';
 import type { AdminContext } from '../context';
 
 /** `GET /health/applications`: filtered and sorted on id, name, state, service, version and type with the shared list options. */

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { viewAccount } from '../context';
+import { viewAccount } from '../steps/accounts';
 import type { AdminContext } from '../context';
 
 /** `GET /authorization/accounts/:accountId`: the same account as `GET /user-management/accounts/:accountId`, under the platform's own name. */

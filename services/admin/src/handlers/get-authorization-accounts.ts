@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { listAccounts } from '../context';
+import { listAccounts } from '../steps/accounts';
 import type { AdminContext } from '../context';
 
 /** `GET /authorization/accounts`: the same page as `GET /user-management/accounts`, under the platform's own name. */

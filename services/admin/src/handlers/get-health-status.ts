@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { healthStatus } from '../domain/health';
-import { applicationsHealth } from '../context';
+import { applicationsHealth } from '../steps/applications';
 import type { AdminContext } from '../context';
 
 /** `GET /health/status`: one look at what the platform needs: the bus, this service's store and every application. */

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { MAX_LIST_LIMIT, listDocuments, toListQuery } from '@nap/store';
 import { configView } from '../domain/repository-configs';
-import { repositoryConfigs } from '../context';
+import { repositoryConfigs } from '../steps/repositories';
 import type { AdminContext } from '../context';
 
 /** `GET /prebuilts-repository/configs`: the prebuilt repositories of the active profile, tokens answered as `********`. */

@@ -2,7 +2,7 @@ import type { Handler } from '@nap/bus';
 import { MAX_LIST_LIMIT, listDocuments, toListQuery } from '@nap/store';
 import { configOf } from '../domain/repository-configs';
 import type { RepositoryPrebuilt } from '../domain/repository-configs';
-import { repositoryConfigs } from '../context';
+import { repositoryConfigs } from '../steps/repositories';
 import type { AdminContext } from '../context';
 
 /** `GET /prebuilts-repository`: the packages of one repository (or of every enabled one), with the installed version of each. */

@@ -1,7 +1,7 @@
 import { AppError } from '@nap/contracts';
 import { rawReply } from '@nap/bus';
 import type { Handler } from '@nap/bus';
-import { browserMethodNamed } from '../context';
+import { browserMethodNamed } from '../steps/browser-sign-in';
 import type { AdminContext } from '../context';
 
 /** `GET /sso/saml/metadata`: NAP's service provider metadata for a SAML provider, to import into the identity provider. */

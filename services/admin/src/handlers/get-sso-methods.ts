@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { browserMethods } from '../context';
+import { browserMethods } from '../steps/browser-sign-in';
 import type { AdminContext } from '../context';
 
 /** `GET /sso/methods`: the enabled browser sign-in methods, for the console's "Sign in with …" buttons. */

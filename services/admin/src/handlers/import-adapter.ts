@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { addAdapter } from '../context';
+import { addAdapter } from '../steps/adapters';
 import type { AdminContext } from '../context';
 
 /** `POST /adapters/import`: an exported adapter, its secrets filled in again; created as by `POST /adapters`. */

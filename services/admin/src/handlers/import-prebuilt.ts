@@ -3,7 +3,7 @@ import { TIMEOUTS_MS } from '@nap/contracts';
 import { installBundles, kindOf } from '../clients/bundle-kinds';
 import { newPrebuiltRecord, prebuiltView, refuse } from '../domain/prebuilts';
 import type { Call } from '../domain/prebuilts';
-import { analysePrebuilt } from '../context';
+import { analysePrebuilt } from '../steps/prebuilts';
 import type { AdminContext } from '../context';
 
 /** `POST /prebuilts/import`: every bundle through its owning service; on any failure, nothing stays and nothing is recorded. */

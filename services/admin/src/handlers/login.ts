@@ -1,6 +1,7 @@
 import { rawReply } from '@nap/bus';
 import type { Handler } from '@nap/bus';
-import { checkCredentials, issueToken, loginAttempt } from '../context';
+import { issueToken } from '../steps/sessions';
+import { checkCredentials, loginAttempt } from '../steps/sign-in';
 import type { AdminContext } from '../context';
 
 /** `POST /login`: checks the credentials and begins a session; answers the bare token, as the platform's existing clients read the body of /login. */

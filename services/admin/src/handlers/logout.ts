@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import { endSession } from '../context';
+import { endSession } from '../steps/sessions';
 import type { AdminContext } from '../context';
 
 /** `GET /logout`: ends the session of the calling token; every gateway drops it at once. */

@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { sessionEnded } from '../domain/sessions';
-import { viewAccount } from '../context';
+import { viewAccount } from '../steps/accounts';
 import type { AdminContext } from '../context';
 
 /** `GET /mySession`: the session of the calling token with its account; basic credentials have none. */

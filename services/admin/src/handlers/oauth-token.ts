@@ -1,5 +1,6 @@
 import type { Handler } from '@nap/bus';
-import { checkCredentials, issueToken, loginAttempt } from '../context';
+import { issueToken } from '../steps/sessions';
+import { checkCredentials, loginAttempt } from '../steps/sign-in';
 import type { AdminContext } from '../context';
 
 /** `POST /oauth/token`: the client credentials grant: the client id and secret are a username and password. */

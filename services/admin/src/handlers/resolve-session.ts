@@ -1,7 +1,8 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import { sessionEnd, sessionEnded, sessionIdle } from '../domain/sessions';
-import { callerOfAccount, endSession, recheckedAccount } from '../context';
+import { callerOfAccount } from '../steps/accounts';
+import { endSession, recheckedAccount } from '../steps/sessions';
 import type { AdminContext } from '../context';
 
 /**

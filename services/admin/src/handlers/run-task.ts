@@ -3,7 +3,7 @@ import { AppError } from '@nap/contracts';
 import { adaptersAnsweringTo, genericAdapterRequest } from '../domain/adapters';
 import { integrationsOfModels, sameName } from '../domain/integrations';
 import { taskTarget } from '../domain/task-calls';
-import { callThroughAdapter } from '../context';
+import { callThroughAdapter } from '../steps/adapters';
 import type { AdminContext } from '../context';
 
 /** Bus only: a workflow task whose app is an integration or an adapter, run there with the credentials only the admin service holds. */

@@ -1,5 +1,7 @@
 import type { Handler } from '@nap/bus';
-import { finishBrowserSignIn, issueToken, loginAttempt } from '../context';
+import { finishBrowserSignIn } from '../steps/browser-sign-in';
+import { issueToken } from '../steps/sessions';
+import { loginAttempt } from '../steps/sign-in';
 import type { AdminContext } from '../context';
 
 /** `POST /sso/saml/acs`: finishes a SAML sign-in; the gateway sets the token cookie and redirects to `returnTo`. */
@@ -7,7 +9,7 @@ export function samlAcs(svc: AdminContext): Handler<'admin.samlAcs'> {
   return async (input, ctx) => {
     const form: Record<string, string> = { SAMLResponse: input.body.SAMLResponse };
     if (input.body.RelayState !== undefined) form.RelayState = input.body.RelayState;
-    const { caller, returnTo } = await finishBrowserSignIn(
+    const { caller, returnTo, renewal } = await finishBrowserSignIn(
       svc,
       input.body.RelayState,
       { query: {}, form },
@@ -15,6 +17,6 @@ export function samlAcs(svc: AdminContext): Handler<'admin.samlAcs'> {
       loginAttempt(ctx, 'sso'),
     );
     ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
-    return { token: (await issueToken(svc, caller, 'sso')).token, returnTo };
+    return { token: (await issueToken(svc, caller, 'sso', renewal)).token, returnTo };
   };
 }

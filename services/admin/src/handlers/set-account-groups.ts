@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { auditChanges } from '@nap/contracts';
-import { checkGroups, keepAnAdmin, viewAccount } from '../context';
+import { checkGroups, keepAnAdmin, viewAccount } from '../steps/accounts';
 import type { AdminContext } from '../context';
 
 /** `PUT /user-management/accounts/:accountId/groups`: set groups of an account. */

@@ -1,7 +1,8 @@
 import type { Handler } from '@nap/bus';
 import { AppError, auditChanges } from '@nap/contracts';
 import { hashPassword } from '../domain/password';
-import { checkPasswordRules, viewAccount } from '../context';
+import { viewAccount } from '../steps/accounts';
+import { checkPasswordRules } from '../steps/sign-in';
 import type { AdminContext } from '../context';
 
 /** `PUT /user-management/accounts/:accountId/password`: a new password (the active profile's password rules met); the account's sessions end. */

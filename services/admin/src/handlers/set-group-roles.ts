@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { auditChanges } from '@nap/contracts';
-import { keepAdminRole } from '../context';
+import { keepAdminRole } from '../steps/accounts';
 import type { AdminContext } from '../context';
 
 /** `PUT /user-management/groups/:groupId/roles`: the roles every account of the group holds; the admin role stays with at least one active account. */

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { changedMembers } from '../domain/profiles';
 import { profileNotFound } from '../store/profiles';
-import { profileChanged } from '../context';
+import { profileChanged } from '../steps/profiles';
 import type { AdminContext } from '../context';
 
 /** `PUT /profiles/:id/active`: one write of the pointer; then the live members reach every replica. */

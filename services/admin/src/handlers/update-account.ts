@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { auditChanges } from '@nap/contracts';
 import { accountChanges } from '../domain/accounts';
-import { keepAnAdmin, viewAccount } from '../context';
+import { keepAnAdmin, viewAccount } from '../steps/accounts';
 import type { AdminContext } from '../context';
 
 /** `PATCH /authorization/accounts/:accountId`: names, email, inactive; deactivating an account ends its sessions. */

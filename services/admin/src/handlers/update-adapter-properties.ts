@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { changeAdapter } from '../context';
+import { changeAdapter } from '../steps/adapters';
 import type { AdminContext } from '../context';
 
 /** `PUT /adapters/:name/properties`: replaces the connection settings only; a running adapter restarts with them. */

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { changeAdapter } from '../context';
+import { changeAdapter } from '../steps/adapters';
 import type { AdminContext } from '../context';
 
 /** `PUT /adapters/:name`: replaces the adapter document; a running adapter restarts with it. */

@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { applicationNamed } from '../domain/applications';
-import { applyApplicationDocument } from '../context';
+import { applyApplicationDocument } from '../steps/applications';
 import type { AdminContext } from '../context';
 
 /** `PUT /applications/:name/properties`: replaces the live settings of the application's service; each replica applies them at once. */

@@ -2,7 +2,7 @@ import type { Handler } from '@nap/bus';
 import { APPLICATIONS } from '@nap/contracts';
 import { applicationNamed } from '../domain/applications';
 import { invalidMember } from '../domain/validation-error';
-import { applyApplicationDocument } from '../context';
+import { applyApplicationDocument } from '../steps/applications';
 import type { AdminContext } from '../context';
 
 /** `PUT /applications/:name`: description, loggerProps and live settings; the name and the model stay. */

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { installBundles } from '../clients/bundle-kinds';
 import { checkNewer, checkSamePackage, prebuiltView, refuse, upgradedRecord } from '../domain/prebuilts';
-import { analysePrebuilt } from '../context';
+import { analysePrebuilt } from '../steps/prebuilts';
 import type { AdminContext } from '../context';
 
 /** `PUT /prebuilts/:id`: the same package in a newer version; the old artifacts give way and come back if the upgrade fails. */

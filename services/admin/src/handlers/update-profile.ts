@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { replaceProfile } from '../context';
+import { replaceProfile } from '../steps/profiles';
 import type { AdminContext } from '../context';
 
 /** `PUT /profiles/:id`: replaces the document (the id stays; defaults fill what it lacks); the live members of an active profile apply at once. */

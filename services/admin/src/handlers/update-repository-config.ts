@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { withPatchedConfig } from '../domain/repository-configs';
-import { repositoryConfigs, saveRepositoryConfigs } from '../context';
+import { repositoryConfigs, saveRepositoryConfigs } from '../steps/repositories';
 import type { AdminContext } from '../context';
 
 /** `PATCH /prebuilts-repository/configs/:name`: changes members of a prebuilt repository; a token sent back as `********` keeps the stored one. */

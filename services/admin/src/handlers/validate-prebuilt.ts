@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { validationOf } from '../domain/prebuilts';
-import { analysePrebuilt } from '../context';
+import { analysePrebuilt } from '../steps/prebuilts';
 import type { AdminContext } from '../context';
 
 /** `PUT /prebuilts/import/validation`: what an import would refuse (errors) and what it would lack (warnings), installing nothing. */

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { viewAccount } from '../context';
+import { viewAccount } from '../steps/accounts';
 import type { AdminContext } from '../context';
 
 /** `GET /whoami`: the calling account (the system caller as it is, for calls between services). */

@@ -12,6 +12,8 @@ export interface SessionRecord {
   provenance?: string;
   /** When that method last confirmed the person (epoch ms). */
   checkedAt?: number;
+  /** What the method confirms the person with (an OIDC refresh token), sealed; never answered. */
+  renewal?: string;
   created: string;
   /** Epoch ms. */
   expiresAt: number;
@@ -42,8 +44,8 @@ export class SessionRepository {
   }
 
   /** Records a re-check of the session with its sign-in method (epoch ms). */
-  async checked(sid: string, at: number): Promise<void> {
-    await this.sessions.updateOne({ _id: sid }, { $set: { checkedAt: at } });
+  async checked(sid: string, at: number, renewal?: string): Promise<void> {
+    await this.sessions.updateOne({ _id: sid }, { $set: { checkedAt: at, ...(renewal !== undefined ? { renewal } : {}) } });
   }
 
   /** Revokes the session; the session as it was, null when there is none. */

@@ -1,0 +1,49 @@
+// Steps on accounts and groups that several handlers share: views, the caller an account stands
+// for, group checks, keeping an administrator.
+import type { Caller, ListQueryOptions } from '@nap/contracts';
+import type { AdminContext } from '../context';
+import type { AccountView } from '../domain/accounts';
+import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from '../domain/accounts';
+import type { AccountRecord } from '../store/accounts';
+import type { GroupRecord } from '../store/groups';
+
+/** An account as answered, its roles resolved from its groups. */
+export async function viewAccount(svc: AdminContext, account: AccountRecord): Promise<AccountView> {
+  const groups = account.groups.length
+    ? new Map((await svc.groups.byIds(account.groups)).map((g) => [g._id, g]))
+    : new Map<string, GroupRecord>();
+  return accountView(account, groups);
+}
+
+/** A page of accounts as answered (`GET /user-management/accounts`, `GET /authorization/accounts`). */
+export async function listAccounts(svc: AdminContext, query: ListQueryOptions): Promise<{ results: AccountView[]; total: number }> {
+  const { results, total } = await svc.accounts.list(query);
+  const groups = new Map((await svc.groups.all()).map((g) => [g._id, g]));
+  return { results: results.map((r) => accountView(r, groups)), total };
+}
+
+/** The group ids, each once; 400 naming `member` when some group does not exist. */
+export async function checkGroups(svc: AdminContext, ids: string[], member: string): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  return checkedGroups(unique, await svc.groups.existing(unique), member);
+}
+
+/** Refuses moving an account from groups `before` to `after` when that leaves no active account with the admin role. */
+export async function keepAnAdmin(svc: AdminContext, accountId: string, before: string[], after: string[]): Promise<void> {
+  const adminGroups = await svc.groups.withRole('admin');
+  if (!losesAdmin(before, after, adminGroups)) return;
+  if ((await svc.accounts.countActiveIn(adminGroups, accountId)) === 0) throw lastAdmin();
+}
+
+/** Refuses taking the admin role from a group when no active account would hold it through another. */
+export async function keepAdminRole(svc: AdminContext, groupId: string): Promise<void> {
+  const otherAdminGroups = await svc.groups.withRole('admin', groupId);
+  const others = otherAdminGroups.length ? await svc.accounts.countActiveIn(otherAdminGroups) : 0;
+  if (others === 0) throw lastAdmin();
+}
+
+/** The caller an account stands for, with its groups' roles as they are now. */
+export async function callerOfAccount(svc: AdminContext, account: AccountRecord): Promise<Caller> {
+  return callerOf(account, account.groups.length === 0 ? [] : await svc.groups.byIds(account.groups));
+}
