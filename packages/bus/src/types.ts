@@ -233,8 +233,10 @@ export interface Bus {
   /**
    * Appends an entry to work queue `queue` and resolves once it is durable. On NATS: once JetStream
    * has acknowledged it in the queue's stream (`NAP_QUEUE_<QUEUE>`: file storage, work-queue
-   * retention, new entries refused when full rather than old ones dropped; a repeat of `id` within
-   * two minutes is dropped). On the in-process bus: once its {@link QueueJournal} has kept it (the
+   * retention, new entries refused when full rather than old ones dropped); the appends of one turn
+   * of the event loop travel as one message, and an entry alone carries `id` as its `Nats-Msg-Id`
+   * (a repeat within two minutes is dropped). Delivery is at least once: consumers keep an entry
+   * once by its id. On the in-process bus: once its {@link QueueJournal} has kept it (the
    * standalone platform's); without a journal memory keeps nothing across a restart, so there it
    * resolves only once a consumer's handler has taken the entry (the handler is what stores it).
    *

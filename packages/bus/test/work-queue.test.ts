@@ -1,3 +1,9 @@
+import { queueSubject } from '@nap/contracts';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/nats-core';
+import { QUEUE_BATCH_HEADER, decodeQueueBatch, encodeQueueBatch } from '../src/internal/queue-batch';
+import { queueStreamName } from '../src/internal/nats-queue';
 import type { JournaledEntry, QueueJournal, QueuedEntry } from '../src/types';
 import { createMemoryBus } from '../src/memory-bus';
 import { createNatsBus } from '../src/nats-bus';
@@ -189,6 +195,30 @@ describe('work queue of the in-process bus with a journal', () => {
   });
 });
 
+describe('entries framed together in one message', () => {
+  it('come back as they went, ids and bytes, each with data of its own', () => {
+    const entries = [
+      { id: 'é-1', data: bytes('{"a":1}') },
+      { id: 'schedule:job:7', data: new Uint8Array([0, 255, 10]) },
+      { id: 'empty', data: new Uint8Array() },
+    ];
+    const body = encodeQueueBatch(entries);
+    const decoded = decodeQueueBatch(body, 3);
+    expect(decoded.map((e) => [e.id, [...e.data]])).toEqual(entries.map((e) => [e.id, [...e.data]]));
+    body.fill(0);
+    expect(text((decoded[0] as QueuedEntry).data)).toBe('{"a":1}');
+  });
+
+  it('are refused when the body is cut or holds another count than the header says', () => {
+    const body = encodeQueueBatch([
+      { id: 'a', data: bytes('x') },
+      { id: 'b', data: bytes('y') },
+    ]);
+    expect(() => decodeQueueBatch(body.subarray(0, body.length - 1), 2)).toThrow(/ends inside/);
+    expect(() => decodeQueueBatch(body, 3)).toThrow(/holds 2 entries where its header says 3/);
+  });
+});
+
 describe('work queue over JetStream', () => {
   let server: NatsServer;
   let bus: NatsBus;
@@ -233,5 +263,39 @@ describe('work queue over JetStream', () => {
     await eventually('the new entry', () => later.length === 1);
     expect(later).toEqual(['three']);
     await again.unsubscribe();
+  });
+
+  it('sends the appends of one turn as one message, and hands each entry with its id to the consumer', async () => {
+    const nc = await connect({ servers: server.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const stream = queueStreamName('audit');
+      const before = (await jsm.streams.info(stream)).state.last_seq;
+      const ids = Array.from({ length: 20 }, (_, i) => `together-${i}`);
+      await Promise.all(ids.map((id) => bus.appendToQueue('audit', id, bytes(`data of ${id}`))));
+      expect((await jsm.streams.info(stream)).state.last_seq - before).toBe(1);
+
+      // a message that is no batch of the bus's is dropped, and the entries after it still come
+      const garbage = natsHeaders();
+      garbage.set(QUEUE_BATCH_HEADER, '2');
+      await nc.request(queueSubject('audit'), bytes('not a batch'), { headers: garbage, timeout: 5_000 });
+      await bus.appendToQueue('audit', 'after-the-garbage', bytes('still here'));
+
+      const received: string[] = [];
+      const subscription = await bus.consumeQueue(
+        'audit',
+        async (batch) => void received.push(...batch.map((e) => `${e.id}=${text(e.data)}`)),
+        {
+          // the one consumer a work-queue stream allows
+          durableName: 'queue-test',
+          maxBatch: 8,
+        },
+      );
+      await eventually('every entry', () => received.length === 21);
+      expect(received).toEqual([...ids.map((id) => `${id}=data of ${id}`), 'after-the-garbage=still here']);
+      await subscription.unsubscribe();
+    } finally {
+      await nc.close();
+    }
   });
 });

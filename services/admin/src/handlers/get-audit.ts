@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
-import { auditCaughtUp } from '../steps/audit';
 import type { AdminContext } from '../context';
+import { auditCaughtUp } from '../steps/audit';
 
 /** `GET /audit`: records of the audit trail, newest first, by the shared list options and the audit's own filters. */
 export function getAudit(svc: AdminContext): Handler<'admin.getAudit'> {
