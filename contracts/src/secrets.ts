@@ -49,12 +49,29 @@ function normalise(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, '');
 }
 
-/** True when a member of this name holds a secret (see the module comment for the rule). */
-export function isSecretKey(name: string): boolean {
+function decideSecretKey(name: string): boolean {
   const n = normalise(name);
   if (SECRET_NAMES.has(n)) return true;
   for (const suffix of SECRET_SUFFIXES) if (n.endsWith(suffix)) return true;
   return false;
+}
+
+/**
+ * Names already decided: every member of every job, response and log line asks, and the same few
+ * hundred names come back. Bounded, as names also come from data.
+ */
+const decidedKeys = new Map<string, boolean>();
+const MAX_DECIDED_KEYS = 4_096;
+
+/** True when a member of this name holds a secret (see the module comment for the rule). */
+export function isSecretKey(name: string): boolean {
+  let secret = decidedKeys.get(name);
+  if (secret === undefined) {
+    secret = decideSecretKey(name);
+    if (decidedKeys.size >= MAX_DECIDED_KEYS) decidedKeys.clear();
+    decidedKeys.set(name, secret);
+  }
+  return secret;
 }
 
 /** True when a value is private key material (PEM), whatever member holds it. */
@@ -87,7 +104,10 @@ function redact(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
+  // for…in rather than Object.entries: no [key, member] pair made for every member of every job answered
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const member = (value as Record<string, unknown>)[key];
     out[key] = holdsValue(member) && isSecretKey(key) ? SECRET_MASK : redact(member, depth + 1);
   }
   return out;

@@ -5,9 +5,11 @@
 // before the answer) and distributed over nats-server (the record acknowledged by JetStream before
 // the answer; the admin service appends it to the chain after). Each mode is measured off, on, off,
 // on, and the ratio is of the means. Target: on >= 0.9 x off. `--smoke`: one short round each.
+// Beside req/s, the CPU time the platform's processes spent per request (Linux: /proc), which a busy
+// machine disturbs less than req/s: on a machine the platform saturates, req/s follows it.
 // Needs nats-server on the PATH (a skip without it; a failure under CI=true).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,13 +66,33 @@ async function prepare(url) {
   };
 }
 
-async function load(url, req) {
+/** CPU ms (user + system, every thread) the processes `pids` have used, or undefined without /proc. */
+function cpuMs(pids) {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  let ms = 0;
+  for (const pid of pids) {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    }
+  }
+  return ms;
+}
+/** Linux's USER_HZ, the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;
+
+/** Loads `req` on `url`; `pids` are the platform's processes, whose CPU per request is measured. */
+async function load(url, req, pids) {
   const opts = { url: `${url}${req.path}`, method: req.method, headers: req.headers, body: req.body, connections: CONNECTIONS };
   if (!SMOKE) await autocannon({ ...opts, duration: 2 });
+  const before = cpuMs(pids);
   const r = await autocannon({ ...opts, duration: DURATION_S });
+  const after = cpuMs(pids);
   const bad = r.non2xx + r.errors + r.timeouts;
   if (bad > 0) throw new Error(`${bad} failed requests (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  const cpuUs = before === undefined || after === undefined ? Number.NaN : ((after - before) * 1000) / r.requests.total;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs };
 }
 
 /** The standalone platform in a process of its own (test/bench/platform.mjs), the audit trail on or off. */
@@ -84,7 +106,7 @@ async function standalone(audit) {
   );
   const url = proc.match[1];
   try {
-    return await load(url, await prepare(url));
+    return await load(url, await prepare(url), [proc.child.pid]);
   } finally {
     await stopChild(proc);
   }
@@ -119,7 +141,7 @@ async function distributedWorld() {
         'the gateway',
       );
       try {
-        return await load(gw.match[1], await prepare(gw.match[1]));
+        return await load(gw.match[1], await prepare(gw.match[1]), [gw.child.pid, admin.child.pid, nats.child.pid]);
       } finally {
         await stopChild(gw);
       }
@@ -168,20 +190,21 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(' ')}\n`,
 );
-console.log('| mode | audit off req/s | audit on req/s | on / off | p50 off / on ms | p99 off / on ms |');
-console.log('|---|---:|---:|---:|---:|---:|');
+console.log('| mode | audit off req/s | audit on req/s | on / off | p50 off / on ms | p99 off / on ms | CPU µs per request off / on |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const r of results) {
   const off = mean(r.off, 'rps');
   const on = mean(r.on, 'rps');
   console.log(
-    `| ${r.mode} | ${off.toFixed(0)} | ${on.toFixed(0)} | ${(on / off).toFixed(2)} | ${mean(r.off, 'p50').toFixed(1)} / ${mean(r.on, 'p50').toFixed(1)} | ${mean(r.off, 'p99').toFixed(1)} / ${mean(r.on, 'p99').toFixed(1)} |`,
+    `| ${r.mode} | ${off.toFixed(0)} | ${on.toFixed(0)} | ${(on / off).toFixed(2)} | ${mean(r.off, 'p50').toFixed(1)} / ${mean(r.on, 'p50').toFixed(1)} | ${mean(r.off, 'p99').toFixed(1)} / ${mean(r.on, 'p99').toFixed(1)} | ${mean(r.off, 'cpuUs').toFixed(0)} / ${mean(r.on, 'cpuUs').toFixed(0)} |`,
   );
 }
 console.log('\ntarget (issue 20): audit on >= 0.9 x audit off');
 for (const r of results) {
-  const figures = { rps: ['req/s', 'higher'], p50: ['ms', 'lower'], p99: ['ms', 'lower'] };
+  const figures = { rps: ['req/s', 'higher'], p50: ['ms', 'lower'], p99: ['ms', 'lower'], cpuUs: ['µs', 'lower'] };
+  const labels = { rps: 'req/s', p50: 'latency p50', p99: 'latency p99', cpuUs: 'CPU per request' };
   for (const [key, [unit, better]] of Object.entries(figures)) {
-    const label = key === 'rps' ? 'req/s' : `latency ${key}`;
+    const label = labels[key];
     report({
       name: `${r.mode}, ${label}, audit on`,
       value: mean(r.on, key),

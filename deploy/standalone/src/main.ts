@@ -10,7 +10,12 @@ async function run(): Promise<void> {
   const logger = createLogger({ name: 'nap', level: config.logLevel });
   const tracing = initTracing({ serviceName: 'nap-standalone' });
   const platform = await startPlatform({ config, logger, workflow });
-  const checks = [busCheck(platform.bus), ...[...platform.stores].map(([name, store]) => storeCheck(store, `store:${name}`))];
+  const checks = [
+    busCheck(platform.bus),
+    ...[...platform.stores].map(([name, store]) => storeCheck(store, `store:${name}`)),
+    // an audited change is answered once its record is kept in the bus's journal
+    ...(platform.busStore ? [storeCheck(platform.busStore, 'store:bus')] : []),
+  ];
   const health =
     config.healthPort === undefined
       ? undefined

@@ -18,6 +18,7 @@ import { createOrchProxyService } from '@nap/orch-proxy';
 import { createStudioService } from '@nap/studio';
 import { createWorkflowService, persistentEngineId } from '@nap/workflow';
 import type { WorkflowServiceOptions } from '@nap/workflow';
+import { createStoreQueueJournal } from './queue-journal';
 
 export interface PlatformOptions {
   config: RuntimeConfig;
@@ -41,6 +42,8 @@ export interface Platform {
   gateway: Gateway;
   metrics: PlatformMetrics;
   stores: Map<ServiceName, Store>;
+  /** The store of the in-process bus's work queue journal (`nap_bus`); absent over NATS or with a bus given. */
+  busStore?: Store;
   stop(): Promise<void>;
 }
 
@@ -70,23 +73,35 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const logger = options.logger ?? createLogger({ name: 'nap', level: config.logLevel });
   configureJsonLimits({ maxJsonDepth: config.maxJsonDepth });
   const metrics = createMetrics({ defaultLabels: { component: 'standalone' } });
-  const bus =
-    options.bus ??
-    (config.natsUrl
-      ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone', logger: logger.child({ component: 'bus' }) })
-      : // the in-process stream lives in this process's memory: bounded by bytes, not only by age
-        createMemoryBus({ stream: { maxBytes: config.memoryEventsMaxBytes } }));
+  const storeOf = (dbName: string) =>
+    createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName, dataDir: config.dataDir });
+  // The in-process bus keeps its work queues' entries (the audit trail's) in a store of its own: an
+  // append is durable once kept there, as JetStream's acknowledgement makes it over NATS, and the
+  // consumer (the admin service's audit appender) chains it after, without holding up the answer.
+  const journalStore = options.bus === undefined && !config.natsUrl ? await storeOf('nap_bus') : undefined;
+  let bus: Bus;
+  try {
+    bus =
+      options.bus ??
+      (config.natsUrl
+        ? await createNatsBus({ servers: config.natsUrl, name: 'nap-standalone', logger: logger.child({ component: 'bus' }) })
+        : // the in-process stream lives in this process's memory: bounded by bytes, not only by age
+          createMemoryBus({
+            stream: { maxBytes: config.memoryEventsMaxBytes },
+            ...(journalStore ? { queueJournal: await createStoreQueueJournal(journalStore) } : {}),
+            logger: logger.child({ component: 'bus' }),
+          }));
+  } catch (err) {
+    await journalStore?.close().catch(() => undefined);
+    throw err;
+  }
   const client = createClient(bus, metrics);
   const stores = new Map<ServiceName, Store>();
   const running: RunningService[] = [];
   const keyRecords: { stop(): void }[] = [];
   try {
     for (const name of startOrder(options.services ?? SERVICE_NAMES)) {
-      const store = await createStore({
-        ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}),
-        dbName: `nap_${name.replace('-', '_')}`,
-        dataDir: config.dataDir,
-      });
+      const store = await storeOf(`nap_${name.replace('-', '_')}`);
       stores.set(name, store);
       const idempotency = createIdempotencyRecords(store);
       await idempotency.ready();
@@ -125,6 +140,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       gateway,
       metrics,
       stores,
+      ...(journalStore ? { busStore: journalStore } : {}),
       async stop() {
         await server.close();
         await gateway.stop();
@@ -133,6 +149,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         await metricsService.stop();
         await bus.close();
         for (const store of stores.values()) await store.close();
+        await journalStore?.close();
       },
     };
   } catch (err) {
@@ -140,6 +157,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     for (const records of keyRecords) records.stop();
     for (const store of stores.values()) await store.close().catch(() => undefined);
     if (!options.bus) await bus.close().catch(() => undefined);
+    await journalStore?.close().catch(() => undefined);
     throw err;
   }
 }

@@ -46,6 +46,11 @@ interface CachedIdentity {
 }
 
 const MAX_CACHED_TOKENS = 10_000;
+/**
+ * The admin service's entities whose events change what the gateway caches. Not every admin event:
+ * each audit record is an event too, and a gateway would be sent one for each change it answered.
+ */
+const REVOKING_ENTITIES = ['session', 'account', 'group'] as const;
 
 /**
  * Verifies credentials at the gateway. Tokens are checked locally (Ed25519 signature, expiry) and
@@ -64,7 +69,7 @@ export class Authenticator {
   /** Why the last key fetch failed, while it is the latest word on the keys. */
   private keysError: AppError | undefined;
   private lastKeysFetch = 0;
-  private subscription: Subscription | undefined;
+  private subscriptions: Subscription[] = [];
   private readonly sessionTtlMs: number;
   private readonly basicTtlMs: number;
 
@@ -75,9 +80,11 @@ export class Authenticator {
 
   /** Subscribes to the admin service's revocation events. */
   async start(): Promise<void> {
-    this.subscription = await this.options.bus.consumeEvents(eventPattern('admin'), (event) => this.onEvent(event.subject), {
-      deliver: 'new',
-    });
+    for (const entity of REVOKING_ENTITIES) {
+      this.subscriptions.push(
+        await this.options.bus.consumeEvents(eventPattern('admin', entity), (event) => this.onEvent(event.subject), { deliver: 'new' }),
+      );
+    }
     this.options.bus.onStatus((status) => {
       // events may have been missed while disconnected: trust nothing cached from before
       if (status === 'connected') this.clear();
@@ -85,7 +92,7 @@ export class Authenticator {
   }
 
   async stop(): Promise<void> {
-    await this.subscription?.unsubscribe();
+    await Promise.all(this.subscriptions.splice(0).map((s) => s.unsubscribe()));
   }
 
   clear(): void {

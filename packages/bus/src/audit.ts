@@ -6,8 +6,9 @@ import type { Bus } from './types';
 export interface AuditRecorder {
   /**
    * Appends an entry and resolves once it is durable (see {@link Bus.appendToQueue}): JetStream
-   * acknowledged it over NATS; in one process, the admin service stored it in the chain. An entry
-   * recorded twice with the same `entryId` is kept once.
+   * acknowledged it over NATS; in one process, the bus's journal kept it (without a journal, the
+   * admin service stored it in the chain). The admin service chains it after. An entry recorded
+   * twice with the same `entryId` is kept once.
    *
    * Errors: `SERVICE_UNAVAILABLE` when it could not be made durable.
    */

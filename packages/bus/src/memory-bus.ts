@@ -5,6 +5,9 @@ import type {
   BusMessage,
   BusReply,
   EventConsumerOptions,
+  OutgoingEvent,
+  PublishedEvents,
+  QueueJournal,
   QueuedEntry,
   RegisteredService,
   RequestOptions,
@@ -45,6 +48,11 @@ export type { EventConsumerSettings, EventStreamLimits } from './internal/events
 export interface MemoryBrokerOptions {
   /** Limits of the in-memory event stream. Defaults: 7 days, 1 GiB. */
   stream?: EventStreamLimits;
+  /**
+   * Where the work queues keep their entries across a crash (see {@link QueueJournal}); without one
+   * an append resolves only once a consumer's handler has taken it.
+   */
+  queueJournal?: QueueJournal;
 }
 
 /** Options of {@link createMemoryBus}. */
@@ -53,6 +61,8 @@ export interface MemoryBusOptions {
   broker?: MemoryBroker;
   /** Limits of the event stream when a new broker is created (ignored with `broker`). */
   stream?: EventStreamLimits;
+  /** The work queues' journal when a new broker is created (ignored with `broker`); see {@link MemoryBrokerOptions}. */
+  queueJournal?: QueueJournal;
   /** Redelivery of events whose handler threw. */
   events?: EventConsumerSettings;
   /** How long `close()` (and `RegisteredService.stop()`) wait for requests in flight. Defaults to 15 000 ms. */
@@ -78,10 +88,13 @@ export class MemoryBroker {
   readonly log: EventLog;
   /** @internal */
   readonly queues = new Map<WorkQueueName, MemoryQueue>();
+  /** @internal */
+  readonly queueJournal: QueueJournal | undefined;
 
   constructor(options: MemoryBrokerOptions = {}) {
     const limits = resolveStreamLimits(options.stream);
     this.log = new EventLog(limits.maxAgeMs, limits.maxBytes);
+    this.queueJournal = options.queueJournal;
   }
 
   /** Sequence of the last event stored (0 when none). */
@@ -137,7 +150,7 @@ export class MemoryBus implements Bus {
   private closed = false;
 
   constructor(options: MemoryBusOptions = {}) {
-    this.broker = options.broker ?? new MemoryBroker({ stream: options.stream });
+    this.broker = options.broker ?? new MemoryBroker({ stream: options.stream, queueJournal: options.queueJournal });
     this.logger = options.logger ?? SILENT_LOGGER;
     this.consumerSettings = resolveConsumerSettings(options.events);
     this.drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
@@ -271,11 +284,27 @@ export class MemoryBus implements Bus {
   // ---- events --------------------------------------------------------------------------------
 
   async publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }> {
+    return { seq: this.storeEvent(subject, data, headers) };
+  }
+
+  async publishEvents(events: readonly OutgoingEvent[]): Promise<PublishedEvents> {
+    const seqs: number[] = [];
+    for (const event of events) {
+      try {
+        seqs.push(this.storeEvent(event.subject, event.data, event.headers));
+      } catch (error) {
+        return { seqs, error };
+      }
+    }
+    return { seqs };
+  }
+
+  private storeEvent(subject: string, data: Uint8Array, headers: BusHeaders | undefined): number {
     assertEventSubject(subject);
     assertValidHeaders(headers);
     if (this.closed) throw closedError(`publish an event on "${subject}"`);
     const event: StoredEvent = this.broker.log.append(subject, copyBytes(data), copyHeaders(headers));
-    return { seq: event.seq };
+    return event.seq;
   }
 
   async consumeEvents(
@@ -322,7 +351,9 @@ export class MemoryBus implements Bus {
     options: WorkQueueConsumerOptions,
   ): Promise<Subscription> {
     if (this.closing !== undefined) throw closedError(`consume the ${queue} queue`);
-    const subscription = this.queue(queue).consume(handler, options);
+    const memoryQueue = this.queue(queue);
+    await memoryQueue.load();
+    const subscription = memoryQueue.consume(handler, options);
     const worker: EventWorker = { stop: () => subscription.unsubscribe() };
     this.workers.add(worker);
     return {
@@ -333,10 +364,14 @@ export class MemoryBus implements Bus {
     };
   }
 
+  async queueHandled(queue: WorkQueueName, timeoutMs: number): Promise<void> {
+    await this.queue(queue).handled(timeoutMs);
+  }
+
   private queue(name: WorkQueueName): MemoryQueue {
     let queue = this.broker.queues.get(name);
     if (queue === undefined) {
-      queue = new MemoryQueue(name, this.logger);
+      queue = new MemoryQueue(name, this.logger, this.broker.queueJournal);
       this.broker.queues.set(name, queue);
     }
     return queue;

@@ -6,6 +6,8 @@ import type {
   BusHeaders,
   BusReply,
   EventConsumerOptions,
+  OutgoingEvent,
+  PublishedEvents,
   QueuedEntry,
   RegisteredService,
   RequestOptions,
@@ -169,6 +171,18 @@ export class NatsBus implements Bus {
     return this.events.publish(subject, data, headers);
   }
 
+  async publishEvents(events: readonly OutgoingEvent[]): Promise<PublishedEvents> {
+    const seqs: number[] = [];
+    for (const event of events) {
+      try {
+        seqs.push((await this.events.publish(event.subject, event.data, event.headers)).seq);
+      } catch (error) {
+        return { seqs, error };
+      }
+    }
+    return { seqs };
+  }
+
   consumeEvents(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription> {
     return this.events.consume(filter, handler, options);
   }
@@ -183,6 +197,11 @@ export class NatsBus implements Bus {
     options: WorkQueueConsumerOptions,
   ): Promise<Subscription> {
     return this.queues.consume(queue, handler, options);
+  }
+
+  /** Resolves at once: JetStream's acknowledgement is all an append promises, and the consumers are other processes. */
+  async queueHandled(_queue: WorkQueueName, _timeoutMs: number): Promise<void> {
+    // nothing to wait for
   }
 
   /**

@@ -4,14 +4,46 @@
  *
  * A subject is dot-separated tokens. In a subscription pattern `*` matches exactly one token and `>`
  * (last token only) matches one or more tokens.
+ *
+ * These run for every event and every consumer of the in-memory bus, so a concrete subject is
+ * walked in place rather than split; a pattern's tokens are split once and kept (patterns are few:
+ * subscriptions, consumer filters, the stream's subjects).
  */
 
 const WHITESPACE = /\s/;
+const DOT = 46;
+const STAR = 42;
+const GT = 62;
+
+/** Split patterns by text; bounded, as a pattern may come from a caller. */
+const patternTokens = new Map<string, readonly string[]>();
+const MAX_CACHED_PATTERNS = 1_000;
+
+function tokensOf(pattern: string): readonly string[] {
+  let tokens = patternTokens.get(pattern);
+  if (tokens === undefined) {
+    tokens = pattern.split('.');
+    if (patternTokens.size >= MAX_CACHED_PATTERNS) patternTokens.clear();
+    patternTokens.set(pattern, tokens);
+  }
+  return tokens;
+}
 
 /** True when `subject` is a valid subject to publish to: non-empty tokens, no whitespace, no wildcards. */
 export function isValidSubject(subject: string): boolean {
   if (subject.length === 0 || WHITESPACE.test(subject)) return false;
-  return subject.split('.').every((token) => token.length > 0 && token !== '*' && token !== '>');
+  let start = 0;
+  for (let i = 0; i <= subject.length; i++) {
+    if (i < subject.length && subject.charCodeAt(i) !== DOT) continue;
+    const length = i - start;
+    if (length === 0) return false;
+    if (length === 1) {
+      const c = subject.charCodeAt(start);
+      if (c === STAR || c === GT) return false;
+    }
+    start = i + 1;
+  }
+  return true;
 }
 
 /** True when `pattern` is a valid subscription subject: non-empty tokens, `*` anywhere, `>` only last. */
@@ -21,17 +53,34 @@ export function isValidPattern(pattern: string): boolean {
   return tokens.every((token, i) => token.length > 0 && (token !== '>' || i === tokens.length - 1));
 }
 
+/**
+ * The end (exclusive) of the token of `subject` that starts at `start`: the next dot, or the end of
+ * the subject.
+ */
+function tokenEnd(subject: string, start: number): number {
+  const dot = subject.indexOf('.', start);
+  return dot === -1 ? subject.length : dot;
+}
+
+/** True when the token of `subject` from `start` to `end` is `token`. */
+function tokenIs(subject: string, start: number, end: number, token: string): boolean {
+  return end - start === token.length && subject.startsWith(token, start);
+}
+
 /** True when the concrete `subject` matches the subscription `pattern` (`*` one token, `>` the rest). */
 export function subjectMatches(pattern: string, subject: string): boolean {
-  const p = pattern.split('.');
-  const s = subject.split('.');
+  const p = tokensOf(pattern);
+  // the start of the subject's next token; -1 once every token was taken (a subject ending in a dot ends with an empty token)
+  let start = 0;
   for (let i = 0; i < p.length; i++) {
-    const token = p[i];
-    if (token === '>') return s.length > i;
-    if (i >= s.length) return false;
-    if (token !== '*' && token !== s[i]) return false;
+    const token = p[i] as string;
+    if (token === '>') return start !== -1;
+    if (start === -1) return false;
+    const end = tokenEnd(subject, start);
+    if (token !== '*' && !tokenIs(subject, start, end, token)) return false;
+    start = end === subject.length ? -1 : end + 1;
   }
-  return p.length === s.length;
+  return start === -1;
 }
 
 /**
@@ -40,15 +89,19 @@ export function subjectMatches(pattern: string, subject: string): boolean {
  * filter against the stream subjects.
  */
 export function isSubsetPattern(filter: string, pattern: string): boolean {
-  const f = filter.split('.');
-  const p = pattern.split('.');
+  const p = tokensOf(pattern);
+  let start = 0;
   for (let i = 0; i < p.length; i++) {
-    const token = p[i];
-    if (token === '>') return f.length > i;
-    const ft = f[i];
-    if (ft === undefined || ft === '>') return false;
-    if (token === '*') continue;
-    if (ft === '*' || ft !== token) return false;
+    const token = p[i] as string;
+    if (token === '>') return start !== -1;
+    if (start === -1) return false;
+    const end = tokenEnd(filter, start);
+    if (end - start === 1 && filter.charCodeAt(start) === GT) return false;
+    if (token !== '*') {
+      if (end - start === 1 && filter.charCodeAt(start) === STAR) return false;
+      if (!tokenIs(filter, start, end, token)) return false;
+    }
+    start = end === filter.length ? -1 : end + 1;
   }
-  return f.length === p.length;
+  return start === -1;
 }

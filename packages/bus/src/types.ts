@@ -132,6 +132,20 @@ export interface BusEvent extends BusMessage {
   timestamp: number;
 }
 
+/** An event to store (see {@link Bus.publishEvents}). */
+export interface OutgoingEvent {
+  subject: string;
+  data: Uint8Array;
+  headers?: BusHeaders;
+}
+
+/** What {@link Bus.publishEvents} stored: the sequences of the events stored, in order, and why the next one was not. */
+export interface PublishedEvents {
+  seqs: number[];
+  /** The failure of the first event not stored (the later ones were not tried); absent when every one was stored. */
+  error?: unknown;
+}
+
 export type EventDelivery = 'all' | 'new' | { startSeq: number } | { startTimeMs: number };
 
 export interface EventConsumerOptions {
@@ -153,6 +167,32 @@ export interface WorkQueueConsumerOptions {
   durableName: string;
   /** Most entries handed to the handler at once. Defaults to 256. */
   maxBatch?: number;
+}
+
+/** An entry a {@link QueueJournal} keeps, with the key it was kept under. */
+export interface JournaledEntry extends QueuedEntry {
+  key: string;
+}
+
+/**
+ * Where the in-process bus keeps the entries of its work queues across a crash of the process (the
+ * standalone platform gives it a collection of a store). With one, an append is durable once the
+ * journal has kept it, as JetStream's acknowledgement makes it on NATS, and the consumer takes it
+ * after; an entry leaves the journal once a consumer's handler resolved, and what a crash left in it
+ * is delivered again to the first consumer of the next start. As on NATS, an entry may so come
+ * twice (handled, then the crash came before it left the journal): consumers keep an entry once by
+ * its id.
+ */
+export interface QueueJournal {
+  /** Keeps an entry of `queue`; resolves with its key once the entry survives a crash. */
+  keep(queue: WorkQueueName, entry: QueuedEntry): Promise<string>;
+  /**
+   * The entries of `queue` kept and not released, in the order they were kept (a journal that keeps
+   * entries together may return a released one with the others: consumers keep an entry once).
+   */
+  kept(queue: WorkQueueName): Promise<JournaledEntry[]>;
+  /** Lets go of entries a consumer handled. */
+  release(keys: readonly string[]): Promise<void>;
 }
 
 /**
@@ -180,29 +220,51 @@ export interface Bus {
   stats(name?: string, timeoutMs?: number): Promise<ServiceStats[]>;
   /** Stores an event durably (JetStream stream `NAP_EVENTS` on NATS) and delivers it to subscribers. */
   publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }>;
+  /**
+   * Stores events as {@link publishEvent} does, in order, each once the one before it is stored, and
+   * stops at the first that fails: never rejects, answers the sequences of those stored and the
+   * failure. What it spares is the round of one call per event: the in-process bus stores them all
+   * in one go; on NATS each still waits for JetStream's acknowledgement before the next is sent, so
+   * that a failure never leaves a later event stored before an earlier one.
+   */
+  publishEvents(events: readonly OutgoingEvent[]): Promise<PublishedEvents>;
   /** Consumes durable events whose subject matches `filter` (NATS wildcards `*` and `>`). */
   consumeEvents(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription>;
   /**
    * Appends an entry to work queue `queue` and resolves once it is durable. On NATS: once JetStream
    * has acknowledged it in the queue's stream (`NAP_QUEUE_<QUEUE>`: file storage, work-queue
-   * retention, new entries refused when full rather than old ones dropped; a repeat of `id` within
-   * two minutes is dropped). The in-process bus keeps nothing across a restart, so there it resolves
-   * once a consumer's handler has taken the entry (the handler is what stores it).
+   * retention, new entries refused when full rather than old ones dropped); the appends of one turn
+   * of the event loop travel as one message, and an entry alone carries `id` as its `Nats-Msg-Id`
+   * (a repeat within two minutes is dropped). Delivery is at least once: consumers keep an entry
+   * once by its id. On the in-process bus: once its {@link QueueJournal} has kept it (the
+   * standalone platform's); without a journal memory keeps nothing across a restart, so there it
+   * resolves only once a consumer's handler has taken the entry (the handler is what stores it).
    *
    * Errors: `SERVICE_UNAVAILABLE` when the entry could not be made durable (JetStream unreachable or
-   * full; on the in-process bus, no consumer or a handler that threw).
+   * full; on the in-process bus, no consumer, a journal that failed, or without a journal a handler
+   * that threw).
    */
   appendToQueue(queue: WorkQueueName, id: string, data: Uint8Array): Promise<void>;
   /**
    * Consumes work queue `queue` in batches (entries that arrived while the handler ran come
    * together): a batch leaves the queue once the handler resolved; a batch whose handler threw is
-   * delivered again later (on NATS after a delay, to whichever replica; in process, its appends fail).
+   * delivered again later (after a delay, on NATS to whichever replica; in process without a
+   * journal its appends fail instead).
    */
   consumeQueue(
     queue: WorkQueueName,
     handler: (batch: QueuedEntry[]) => Promise<void>,
     options: WorkQueueConsumerOptions,
   ): Promise<Subscription>;
+  /**
+   * Resolves once every entry of work queue `queue` whose append resolved before the call has been
+   * handled by a consumer, or after `timeoutMs` when it has not: a read that follows a write sees
+   * what the write appended (the audit trail's routes wait so). On the in-process bus with a journal
+   * the consumer takes entries after their appends resolved; without one an append resolves only once
+   * handled. Over NATS the consumers are other processes and JetStream's acknowledgement is all an
+   * append promises: it resolves at once.
+   */
+  queueHandled(queue: WorkQueueName, timeoutMs: number): Promise<void>;
   isConnected(): boolean;
   /** Calls `listener` when the connection state changes (NatsBus: disconnect/reconnect). */
   onStatus(listener: (status: 'connected' | 'disconnected') => void): void;

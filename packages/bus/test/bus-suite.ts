@@ -767,6 +767,35 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect(await got.waitFor(1)).toEqual([seq]);
       });
 
+      test('publishEvents stores events in order and stops at the first it cannot store, leaving the rest untried', async () => {
+        await open();
+        const bus = await world.connect();
+        const got = new Collector<BusEvent>();
+        await bus.consumeEvents('nap.evt.workflow.job.>', got.push, { deliver: 'new' });
+        const stored = await bus.publishEvents(
+          [1, 2, 3].map((n) => ({ subject: subjectFor(n), data: bytes(`event-${n}`), headers: { n: String(n) } })),
+        );
+        expect(stored.error).toBeUndefined();
+        expect(stored.seqs).toHaveLength(3);
+        expect(stored.seqs[1]).toBeGreaterThan(stored.seqs[0] ?? Infinity);
+        expect(stored.seqs[2]).toBeGreaterThan(stored.seqs[1] ?? Infinity);
+        const stopped = await bus.publishEvents([
+          { subject: subjectFor(4), data: bytes('event-4') },
+          { subject: 'nap.rpc.mop.x', data: bytes('not an event') },
+          { subject: subjectFor(5), data: bytes('event-5') },
+        ]);
+        expect(stopped.seqs).toHaveLength(1);
+        expect((stopped.error as { code?: string } | undefined)?.code).toBe('INTERNAL');
+        expect(await bus.publishEvents([])).toEqual({ seqs: [] });
+        const events = await got.waitFor(4);
+        expect(events.map((e) => text(e.data))).toEqual(['event-1', 'event-2', 'event-3', 'event-4']);
+        expect(events.map((e) => e.seq)).toEqual([...stored.seqs, ...stopped.seqs]);
+        expect(events[0]?.headers).toEqual({ n: '1' });
+        // nothing after the refused one was stored
+        const last = await bus.publishEvent(subjectFor(6), bytes('event-6'));
+        expect((await got.waitFor(5)).map((e) => e.seq)).toEqual([...stored.seqs, ...stopped.seqs, last.seq]);
+      });
+
       test('event subjects, filters and durable names are checked; a durable keeps its filter', async () => {
         await open();
         const bus = await world.connect();

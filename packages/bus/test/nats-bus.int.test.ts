@@ -7,6 +7,7 @@ import type { JetStreamManager } from '@nats-io/jetstream';
 import { eventually } from '../../testing/src/eventually';
 import { startNatsServer } from '../../testing/src/nats-server';
 import type { NatsServer } from '../../testing/src/nats-server';
+import { CoalescingTransport, connectNats } from '../src/internal/nats-connection';
 import { createNatsBus } from '../src/nats-bus';
 import type { NatsBus, NatsBusOptions } from '../src/nats-bus';
 import { EVENT_STREAM } from '../src/types';
@@ -173,6 +174,59 @@ describe('NatsBus specifics', () => {
     await server.restart();
     await eventually('the reconnect', () => bus.isConnected(), { timeoutMs: 15_000 });
     expect(lines).toContain('info NATS connection restored');
+  });
+
+  test('requests share one reply subscription; one still waiting when the bus closes fails with SERVICE_UNAVAILABLE, not at its timeout', async () => {
+    server = await startNatsServer({ jetstream: true });
+    const serverBus = await open();
+    const client = await open();
+    serverBus.subscribe('nap.rpc.echo.op', (m) => m.reply?.(m.data, { echoed: 'yes' }));
+    serverBus.subscribe('nap.rpc.silent.op', () => undefined);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.request('nap.rpc.echo.op', bytes(`m${i}`), { timeoutMs: 5000 })),
+    );
+    expect(replies.map((r) => text(r.data))).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`));
+    expect(replies[0]?.headers).toEqual({ echoed: 'yes' });
+    const waiting = expectAppError(client.request('nap.rpc.silent.op', bytes('x'), { timeoutMs: 600_000 }), 'SERVICE_UNAVAILABLE');
+    await client.close();
+    expect((await waiting).message).toContain('closed');
+  });
+
+  test('what a process sends during one turn of the event loop leaves in one write, in order', async () => {
+    server = await startNatsServer({ jetstream: false });
+    const sender = await connectNats({ servers: server.url, name: 'coalescing' });
+    const receiver = await connect({ servers: server.url });
+    try {
+      const transport = (sender as unknown as { protocol: { transport: unknown } }).protocol.transport;
+      expect(transport).toBeInstanceOf(CoalescingTransport);
+      // the system calls the socket makes: one per write, one per writev of what was corked
+      const socket = (transport as CoalescingTransport).socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+      let writes = 0;
+      for (const method of ['_write', '_writev'] as const) {
+        const original = socket[method].bind(socket);
+        socket[method] = (...args: unknown[]) => {
+          writes += 1;
+          original(...args);
+        };
+      }
+      const got = new Collector<string>();
+      receiver.subscribe('coalesce.>', { callback: (_err, msg) => got.push(msg.subject) });
+      await receiver.flush();
+      // fifty callbacks of one turn, each sending as a request handler does (the client flushes after each)
+      await new Promise<void>((resolve) => {
+        for (let i = 0; i < 50; i++)
+          setImmediate(() => {
+            sender.publish(`coalesce.${i}`, bytes(`m${i}`));
+            if (i === 49) resolve();
+          });
+      });
+      await got.waitFor(50);
+      expect(got.items).toEqual(Array.from({ length: 50 }, (_, i) => `coalesce.${i}`));
+      expect(writes).toBe(1);
+    } finally {
+      await sender.close();
+      await receiver.close();
+    }
   });
 
   test('without JetStream or without a server, createNatsBus fails with SERVICE_UNAVAILABLE naming the cause', async () => {

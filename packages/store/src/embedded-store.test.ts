@@ -223,6 +223,16 @@ describe('EmbeddedStore', () => {
       });
       expect(back?.at).toBeInstanceOf(Date);
       expect(await docs.countDocuments({ at: { $lt: new Date(6) } })).toBe(1);
+      // one such value alone, deep down, is kept as well (inserted one by one and together)
+      const deep = [
+        { _id: 'd1', a: { b: { c: [{ at: new Date(9) }] } } },
+        { _id: 'd2', a: { b: [1, { n: Number.NaN }] } },
+        { _id: 'd3', a: [{ re: /x/g }] },
+        { _id: 'd4', a: { b: 1 } },
+      ];
+      await docs.insertOne(deep[0] as Record<string, unknown>);
+      await docs.insertMany(deep.slice(1));
+      expect(await docs.find({ _id: { $in: ['d1', 'd2', 'd3', 'd4'] } }, { sort: { _id: 1 } })).toEqual(deep);
     });
   });
 
@@ -296,6 +306,77 @@ describe('EmbeddedStore', () => {
       expect((await docs.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'c', 'taken', 'twin']);
       expect((await docs.listIndexes()).map((i) => i.name)).toEqual(['name_1']);
       expect(await docs.findOne({ _id: 'taken' })).toEqual({ _id: 'taken', name: 'taken', tag: 't', deep: { er: { value: 1 } } });
+    });
+
+    it('counts the documents of a batch whose writes fail between others, and counts the same after reopening', async () => {
+      const store = open();
+      const docs = store.collection('docs');
+      await docs.createIndexes([{ keys: { name: 1 }, unique: true }]);
+      await docs.insertMany([
+        { _id: 'taken', name: 'taken', tag: 't' },
+        { _id: 'twin', name: 'twin', tag: 't' },
+        { _id: 'gone', name: 'gone' },
+      ]);
+      const results = await Promise.allSettled([
+        docs.insertOne({ _id: 'a', name: 'a' }),
+        docs.insertOne({ _id: 'b', name: 'taken' }),
+        docs.deleteOne({ _id: 'gone' }),
+        // refused part-way: the documents before the refused one stay
+        docs.insertMany([
+          { _id: 'c', name: 'c' },
+          { _id: 'd', name: 'twin' },
+        ]),
+        docs.createIndexes([{ keys: { tag: 1 }, unique: true }]),
+        // a collection made within the batch is written with its catalog entry at once
+        store.collection('fresh').insertOne({ _id: 'f' }),
+        docs.insertOne({ _id: 'e', name: 'e' }),
+        docs.insertOne({ _id: 'a', name: 'again' }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'rejected',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+      ]);
+      const ids = ['a', 'c', 'e', 'taken', 'twin'];
+      expect((await docs.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(ids);
+      expect(await docs.countDocuments()).toBe(ids.length);
+      expect(await store.collection('fresh').countDocuments()).toBe(1);
+      const path = (store as EmbeddedStore).path;
+      await store.close();
+      stores.splice(stores.indexOf(store), 1);
+      const again = createEmbeddedStore({ path });
+      stores.push(again);
+      expect(await again.collection('docs').countDocuments()).toBe(ids.length);
+      expect(await again.collection('fresh').countDocuments()).toBe(1);
+    });
+
+    it('keeps index entries true when an update changes in place the objects and arrays an index holds', async () => {
+      const docs = open().collection('docs');
+      await docs.createIndexes([{ keys: { meta: 1 } }, { keys: { tags: 1 } }, { keys: { 'meta.kind': 1 } }, { keys: { n: 1 } }]);
+      await docs.insertMany([
+        { _id: 'x', meta: { kind: 'a' }, tags: [], n: 1 },
+        { _id: 'y', meta: { kind: 'b' }, tags: ['t'], n: 2 },
+      ]);
+      await Promise.all([
+        docs.updateOne({ _id: 'x' }, { $set: { 'meta.kind': 'b', other: 1 }, $push: { tags: 'u' } }),
+        docs.updateOne({ _id: 'y' }, { $set: { 'meta.extra': true }, $pull: { tags: 't' }, $inc: { n: 1 } }),
+      ]);
+      const ids = async (filter: Record<string, unknown>) => (await docs.find(filter, { sort: { _id: 1 } })).map((d) => d._id);
+      expect(await ids({ 'meta.kind': 'b' })).toEqual(['x', 'y']);
+      expect(await ids({ 'meta.kind': 'a' })).toEqual([]);
+      expect(await ids({ meta: { kind: 'b' } })).toEqual(['x']);
+      expect(await ids({ meta: { kind: 'b', extra: true } })).toEqual(['y']);
+      expect(await ids({ tags: 'u' })).toEqual(['x']);
+      expect(await ids({ tags: 't' })).toEqual([]);
+      expect(await ids({ tags: { $size: 0 } })).toEqual(['y']);
+      expect(await ids({ n: 3 })).toEqual(['y']);
+      expect(await ids({ n: 2 })).toEqual([]);
+      expect(await ids({ n: 1 })).toEqual(['x']);
     });
 
     it('applies $set and $unset of named paths as MongoDB does, and leaves other updates to the general path', async () => {

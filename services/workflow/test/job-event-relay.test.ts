@@ -7,6 +7,7 @@ import { createLogger } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
 import type { JobRecord, OutboxEntry } from '../src/domain/job-model';
 import { JobEventRelay, outboxEntry } from '../src/engine/job-events';
+import type { JobEventMessage } from '../src/engine/job-events';
 import { JobRepository } from '../src/store/job-repository';
 import type { OutboxState } from '../src/store/job-repository';
 
@@ -38,6 +39,7 @@ beforeEach(() => {
   };
   published = [];
   gate = undefined;
+  storeAtMost = undefined;
 });
 
 afterEach(async () => {
@@ -47,12 +49,21 @@ afterEach(async () => {
 
 /** While set, publications wait for it (the relay is busy with a pass). */
 let gate: Promise<void> | undefined;
+/** When set, the next publication stores this many events and fails on the next one. */
+let storeAtMost: number | undefined;
 
 function relay(): JobEventRelay {
-  const publish = async (subject: string, payload: unknown, headers: Record<string, string>): Promise<void> => {
-    await gate;
-    const p = payload as { seq: number; n: string };
-    published.push({ subject, seq: p.seq, msgId: headers['Nats-Msg-Id'] as string, event: p.n });
+  const publish = async (messages: JobEventMessage[]): Promise<{ published: number; error?: unknown }> => {
+    for (const [i, { subject, payload, headers }] of messages.entries()) {
+      if (i === storeAtMost) {
+        storeAtMost = undefined;
+        return { published: i, error: new Error('The bus stopped storing (test)') };
+      }
+      await gate;
+      const p = payload as { seq: number; n: string };
+      published.push({ subject, seq: p.seq, msgId: headers['Nats-Msg-Id'] as string, event: p.n });
+    }
+    return { published: messages.length };
   };
   return new JobEventRelay(repository, { publish, connected: () => true }, createLogger({ name: 'relay-test', level: 'silent' }));
 }
@@ -129,6 +140,22 @@ describe('JobEventRelay', () => {
       ['e4', 4],
     ]);
     expect(await jobs.findOne({ _id: 'j2' })).toMatchObject({ outbox: [], eventsPublished: 4 });
+    r.stop();
+  });
+});
+
+describe('JobEventRelay publishing an outbox at once', () => {
+  it('counts what the bus stored before a failure: those are not published again, the rest follow in order under their seq', async () => {
+    const r = relay();
+    const names = ['e1', 'e2', 'e3', 'e4', 'e5'];
+    await insertJob('j3', names.map(event));
+    storeAtMost = 2;
+    r.drain('j3');
+    // the failed pass is tried again after a wait, from where the bus stopped
+    await publishedCount(5);
+    await r.idle(2_000);
+    expect(published.map((p) => [p.event, p.seq, p.msgId])).toEqual(names.map((n, i) => [n, i + 1, `j3.${i + 1}`]));
+    expect(await jobs.findOne({ _id: 'j3' })).toMatchObject({ outbox: [], eventsPublished: 5 });
     r.stop();
   });
 });

@@ -17,11 +17,9 @@ export interface StoredEvent {
  * subject, the encoded NATS headers, the payload and an 8-byte checksum.
  */
 export function storedSize(subject: string, headers: BusHeaders, data: Uint8Array): number {
-  const entries = Object.entries(headers);
-  const headerBytes =
-    entries.length === 0
-      ? 0
-      : 'NATS/1.0\r\n'.length + entries.reduce((n, [k, v]) => n + Buffer.byteLength(k) + 2 + Buffer.byteLength(v) + 2, 0) + 2;
+  let headerBytes = 0;
+  for (const name of Object.keys(headers)) headerBytes += Buffer.byteLength(name) + 2 + Buffer.byteLength(headers[name] as string) + 2;
+  if (headerBytes > 0) headerBytes += 'NATS/1.0\r\n'.length + 2;
   return 22 + Buffer.byteLength(subject) + headerBytes + data.length + 8;
 }
 
@@ -37,7 +35,8 @@ export class EventLog {
   private head = 0;
   private lastSeq = 0;
   private bytes = 0;
-  private readonly listeners = new Set<() => void>();
+  /** Who hears of appends, each with the filter of the subjects it is told of (all when undefined). */
+  private readonly listeners = new Map<() => void, string | undefined>();
 
   constructor(
     private readonly maxAgeMs: number,
@@ -62,9 +61,13 @@ export class EventLog {
     return this.bytes;
   }
 
-  /** Calls `listener` after each append; returns the function that removes it. */
-  onAppend(listener: () => void): () => void {
-    this.listeners.add(listener);
+  /**
+   * Calls `listener` after each append of an event whose subject matches `filter` (every append
+   * without one); returns the function that removes it. A consumer is woken only by what it may
+   * deliver: every event used to wake every consumer, each to find nothing for it.
+   */
+  onAppend(listener: () => void, filter?: string): () => void {
+    this.listeners.set(listener, filter);
     return () => this.listeners.delete(listener);
   }
 
@@ -83,7 +86,7 @@ export class EventLog {
     this.bytes += event.size;
     while (this.bytes > this.maxBytes && this.head < this.entries.length) this.dropHead();
     this.compact();
-    for (const listener of this.listeners) listener();
+    for (const [listener, filter] of this.listeners) if (filter === undefined || subjectMatches(filter, subject)) listener();
     return event;
   }
 

@@ -19,7 +19,8 @@ function isValidHeaderName(name: string): boolean {
  */
 export function assertValidHeaders(headers: BusHeaders | undefined): void {
   if (headers === undefined) return;
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name of Object.keys(headers)) {
+    const value: unknown = headers[name];
     if (!isValidHeaderName(name)) throw invalidArgument(`Header name "${name}" is not valid: use printable ASCII without ':'`);
     if (typeof value !== 'string') throw invalidArgument(`Header "${name}" must be a string`);
     if (CR_LF.test(value)) throw invalidArgument(`Header "${name}" must not contain CR or LF`);
@@ -31,8 +32,10 @@ export function assertValidHeaders(headers: BusHeaders | undefined): void {
  * object so sender and receiver never share it.
  */
 export function copyHeaders(headers: BusHeaders | undefined): BusHeaders {
-  if (headers === undefined) return {};
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value.trim()]));
+  const out: BusHeaders = {};
+  if (headers === undefined) return out;
+  for (const name of Object.keys(headers)) out[name] = (headers[name] as string).trim();
+  return out;
 }
 
 /** A header value fit for a NATS header line (the error message header carries free text). */

@@ -51,7 +51,7 @@ export class OrderedWorker implements EventWorker {
     private readonly settings: ResolvedConsumerSettings,
     private readonly logger: BusLogger,
   ) {
-    this.unlisten = log.onAppend(() => this.wake.notify());
+    this.unlisten = log.onAppend(() => this.wake.notify(), filter);
     this.done = this.run();
   }
 
@@ -135,7 +135,7 @@ export class DurableState {
   join(handler: EventHandler): DurableMember {
     const member = new DurableMember(this, handler, this.logger);
     this.members.add(member);
-    this.unlisten ??= this.log.onAppend(() => this.changed.notify());
+    this.unlisten ??= this.log.onAppend(() => this.changed.notify(), this.filter);
     member.start();
     return member;
   }

@@ -1,7 +1,7 @@
 import { AppError, queueSubject } from '@nap/contracts';
 import type { WorkQueueName } from '@nap/contracts';
 import { errorMessage, sleep } from '@nap/util';
-import { nanos } from '@nats-io/nats-core';
+import { headers as natsHeaders, nanos } from '@nats-io/nats-core';
 import type { NatsConnection } from '@nats-io/nats-core';
 import {
   AckPolicy,
@@ -21,6 +21,7 @@ import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
 import { isNoResponders, requestFailure } from './nats-convert';
 import type { NatsEventStream } from './nats-stream';
+import { QUEUE_BATCH_HEADER, decodeQueueBatch, encodeQueueBatch } from './queue-batch';
 import { Signal } from './signal';
 
 /** Settings of the work queues' streams. */
@@ -42,6 +43,16 @@ const DUPLICATE_WINDOW_MS = 120_000;
 const ACK_WAIT_MS = 10_000;
 /** Wait before a batch whose handler threw is handed out again. */
 const RETRY_DELAY_MS = 1_000;
+/** Most entries and bytes of one message of appends that came together (NATS refuses messages over 1 MiB by default). */
+const MESSAGE_ENTRIES = 256;
+const MESSAGE_BYTES = 512 * 1024;
+
+/** Appends of one turn of the event loop, published as one message. */
+interface Outgoing {
+  entries: QueuedEntry[];
+  bytes: number;
+  waiters: { resolve(): void; reject(err: unknown): void }[];
+}
 
 /** The JetStream stream of work queue `queue`: `NAP_QUEUE_AUDIT` for `audit`. */
 export function queueStreamName(queue: WorkQueueName): string {
@@ -52,12 +63,15 @@ export function queueStreamName(queue: WorkQueueName): string {
  * The platform's work queues over JetStream: one stream per queue with work-queue retention (an
  * entry leaves once a consumer acknowledged it), file storage, and `discard: new`, so that a full
  * queue refuses an append (the appender knows) instead of silently dropping entries already
- * acknowledged. Streams are created at first use.
+ * acknowledged. Streams are created at first use. The appends of one turn of the event loop go as
+ * one message (see `queue-batch.ts`): under load a gateway's audit records cost JetStream one
+ * store, one acknowledgement, one delivery and one consumer ack together instead of each.
  */
 export class NatsQueues {
   private readonly js: JetStreamClient;
   private readonly ensured = new Map<WorkQueueName, Promise<void>>();
   private readonly consumers = new ConsumerSet();
+  private readonly outgoing = new Map<WorkQueueName, Outgoing>();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -74,12 +88,45 @@ export class NatsQueues {
     this.ensured.clear();
   }
 
-  async append(queue: WorkQueueName, id: string, data: Uint8Array): Promise<void> {
+  append(queue: WorkQueueName, id: string, data: Uint8Array): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let out = this.outgoing.get(queue);
+      if (out === undefined || out.entries.length >= MESSAGE_ENTRIES || out.bytes + data.byteLength > MESSAGE_BYTES) {
+        const fresh: Outgoing = { entries: [], bytes: 0, waiters: [] };
+        this.outgoing.set(queue, fresh);
+        // on the next turn, with whatever else is appended meanwhile
+        setImmediate(() => void this.send(queue, fresh));
+        out = fresh;
+      }
+      out.entries.push({ id, data: copyBytes(data) });
+      out.bytes += data.byteLength;
+      out.waiters.push({ resolve, reject });
+    });
+  }
+
+  private async send(queue: WorkQueueName, out: Outgoing): Promise<void> {
+    if (this.outgoing.get(queue) === out) this.outgoing.delete(queue);
+    try {
+      await this.publish(queue, out.entries);
+    } catch (err) {
+      for (const w of out.waiters) w.reject(err);
+      return;
+    }
+    for (const w of out.waiters) w.resolve();
+  }
+
+  /** Publishes entries as one message: one alone with its id as `Nats-Msg-Id` (JetStream drops a repeat), several framed together. */
+  private async publish(queue: WorkQueueName, entries: QueuedEntry[]): Promise<void> {
     const subject = queueSubject(queue);
+    const [only] = entries;
+    const message =
+      entries.length === 1 && only !== undefined
+        ? { data: only.data, options: { msgID: only.id } }
+        : { data: encodeQueueBatch(entries), options: { headers: batchHeaders(entries.length) } };
     await this.ensure(queue);
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.js.publish(subject, copyBytes(data), { msgID: id });
+        await this.js.publish(subject, message.data, message.options);
         return;
       } catch (err) {
         if (isNoResponders(err) && attempt === 1) {
@@ -183,9 +230,10 @@ export class NatsQueues {
 }
 
 /**
- * Hands a consumer's messages to the handler in batches: the messages that arrived while the handler
- * ran form the next batch (group commit). A batch is acknowledged once the handler resolved, and
- * handed back (nak with a delay) when it threw.
+ * Hands a consumer's messages to the handler in batches of at most `maxBatch` entries (a message may
+ * carry several): the messages that arrived while the handler ran form the next batch (group
+ * commit). A batch is acknowledged once the handler resolved, and handed back (nak with a delay)
+ * when it threw.
  */
 class BatchWorker {
   private readonly pending: JsMsg[] = [];
@@ -233,22 +281,59 @@ class BatchWorker {
         for (const m of this.pending.splice(0)) m.nak();
         return;
       }
-      const batch = this.pending.splice(0, this.maxBatch);
+      const batch = this.take();
+      const entries = this.entriesOf(batch);
+      if (entries === undefined) continue;
       // a slow store must not make JetStream hand the batch to another replica while this one works on it
       const working = setInterval(() => {
         for (const m of batch) m.working();
       }, ACK_WAIT_MS / 3);
       try {
-        await this.handler(batch.map((m) => ({ id: m.headers?.get('Nats-Msg-Id') ?? `${this.stream}.${m.seq}`, data: copyBytes(m.data) })));
+        await this.handler(entries);
         for (const m of batch) m.ack();
       } catch (err) {
-        this.logger.warn({ err, stream: this.stream, entries: batch.length }, 'a work queue batch failed; it is delivered again');
+        this.logger.warn({ err, stream: this.stream, entries: entries.length }, 'a work queue batch failed; it is delivered again');
         for (const m of batch) m.nak(RETRY_DELAY_MS);
         await sleep(RETRY_DELAY_MS);
       } finally {
         clearInterval(working);
       }
     }
+  }
+
+  /** The messages of the next batch: as many as hold `maxBatch` entries, at least one. */
+  private take(): JsMsg[] {
+    let entries = 0;
+    let count = 0;
+    for (const m of this.pending) {
+      const n = entriesIn(m);
+      if (count > 0 && entries + n > this.maxBatch) break;
+      entries += n;
+      count += 1;
+    }
+    return this.pending.splice(0, count);
+  }
+
+  /** The entries of messages; undefined when one is not a batch the bus made (it is terminated: it would fail every time). */
+  private entriesOf(batch: JsMsg[]): QueuedEntry[] | undefined {
+    const entries: QueuedEntry[] = [];
+    for (const m of batch) {
+      const count = m.headers?.get(QUEUE_BATCH_HEADER);
+      if (count === undefined || count === '') {
+        entries.push({ id: m.headers?.get('Nats-Msg-Id') ?? `${this.stream}.${m.seq}`, data: copyBytes(m.data) });
+        continue;
+      }
+      try {
+        entries.push(...decodeQueueBatch(m.data, Number(count)));
+      } catch (err) {
+        this.logger.error({ err, stream: this.stream, seq: m.seq }, 'a work queue message is no batch of entries; it is dropped');
+        m.term();
+        // the others wait for the next batch, in their order
+        this.pending.unshift(...batch.filter((other) => other !== m));
+        return undefined;
+      }
+    }
+    return entries;
   }
 
   async stop(): Promise<void> {
@@ -259,4 +344,16 @@ class BatchWorker {
     }
     await Promise.all([this.reading, this.working]);
   }
+}
+
+function batchHeaders(count: number) {
+  const h = natsHeaders();
+  h.set(QUEUE_BATCH_HEADER, String(count));
+  return h;
+}
+
+/** How many entries a message carries. */
+function entriesIn(m: JsMsg): number {
+  const count = Number(m.headers?.get(QUEUE_BATCH_HEADER) || 1);
+  return Number.isSafeInteger(count) && count > 0 ? count : 1;
 }

@@ -5,6 +5,7 @@ import { isValidPattern, isValidSubject } from '../subject-match';
 import { closedError, invalidArgument } from './errors';
 import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
+import { ReplyInbox } from './nats-reply-inbox';
 import { fromNatsHeaders, isConnectionGone, requestFailure, toNatsHeaders } from './nats-convert';
 import { isPromiseLike } from './signal';
 
@@ -17,13 +18,16 @@ export type RoutedMessage = BusMessage & { reply?: (data: Uint8Array, headers?: 
  */
 export class NatsRouter {
   private readonly subscriptions = new Set<NatsSubscription>();
+  private readonly replies: ReplyInbox;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly connection: { isConnected(): boolean },
     private readonly logger: BusLogger,
     private readonly isClosing: () => boolean,
-  ) {}
+  ) {
+    this.replies = new ReplyInbox(nc);
+  }
 
   async request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusReply> {
     if (!isValidSubject(subject)) throw invalidArgument(`Request subject "${subject}" is not valid`);
@@ -42,7 +46,7 @@ export class NatsRouter {
     const headers = toNatsHeaders(options.headers);
     let reply: Msg;
     try {
-      reply = await this.nc.request(subject, copyBytes(data), { timeout: timeoutMs, headers });
+      reply = await this.replies.request(subject, copyBytes(data), headers, timeoutMs);
     } catch (err) {
       throw requestFailure(err, subject, timeoutMs);
     }

@@ -1,23 +1,40 @@
 import { isBinary, isDate, isRegExp } from './values';
 
+/** What a copy met on its way: `special` once it copied a value JSON cannot carry (a date, a regular expression, binary, a non-finite number, a bigint). */
+export interface CloneNotes {
+  special: boolean;
+}
+
 /**
  * A deep copy made of this realm's objects, normalised as storage would (functions, symbols and
- * undefined members dropped).
+ * undefined members dropped). With `notes`, says whether it met a value JSON cannot carry, so that
+ * the embedded store can encode the copy without walking it again (see `doc-codec`).
  */
-export function cloneValue<T>(value: T): T {
-  if (isDate(value)) return new Date(value.getTime()) as T;
-  if (isRegExp(value)) return new RegExp(value.source, value.flags) as T;
-  if (isBinary(value)) return Buffer.from(value) as unknown as T;
+export function cloneValue<T>(value: T, notes?: CloneNotes): T {
+  if (typeof value !== 'object' || value === null) {
+    if (notes !== undefined && (typeof value === 'bigint' || (typeof value === 'number' && !Number.isFinite(value)))) notes.special = true;
+    return value;
+  }
   if (Array.isArray(value)) {
-    return value.map((v: unknown) => (v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : cloneValue(v))) as T;
+    return value.map((v: unknown) =>
+      v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : cloneValue(v, notes),
+    ) as T;
   }
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-      out[k] = cloneValue(v);
-    }
-    return out as T;
+  // a plain object of this realm is neither a date, a regular expression nor binary: the tag tests
+  // (which must hold across realms) are only needed for the others
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    const special = isDate(value) || isRegExp(value) || isBinary(value);
+    if (special && notes !== undefined) notes.special = true;
+    if (isDate(value)) return new Date(value.getTime()) as T;
+    if (isRegExp(value)) return new RegExp(value.source, value.flags) as T;
+    if (isBinary(value)) return Buffer.from(value) as unknown as T;
   }
-  return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    out[k] = cloneValue(v, notes);
+  }
+  return out as T;
 }

@@ -4,7 +4,7 @@
  * the 16 MiB document limit.
  */
 import { BSON } from 'mongodb';
-import { isPlainObject } from '@nap/util';
+import { isPlainObject, merged } from '@nap/util';
 import type { Filter, SortSpec, Update } from '../types';
 import { MAX_DOCUMENT_BYTES, documentTooLarge } from './errors';
 import { isBinary, isDate, isRegExp } from './values';
@@ -60,7 +60,7 @@ export function updateWithoutUndefined(update: Update): Update {
  * one (MongoDB gives no order among ties).
  */
 export function withIdTieBreaker(sort: SortSpec): SortSpec {
-  return Object.hasOwn(sort, '_id') || Object.keys(sort).length === 0 ? sort : { ...sort, _id: 1 };
+  return Object.hasOwn(sort, '_id') || Object.keys(sort).length === 0 ? sort : merged(sort, { _id: 1 as const });
 }
 
 /** The size of a document in bytes of BSON, as MongoDB counts it against its limit. */

@@ -68,10 +68,14 @@ export class AuditAppender {
       await this.records.markPublished(this.published).catch(() => undefined);
   }
 
-  /** Appends a batch from the queue; resolves once every entry of it is in the chain. */
+  /**
+   * Appends a batch from the queue; resolves once every entry of it is in the chain. An entry
+   * recorded already is found by the unique index on `entryId` when the batch is inserted, not by a
+   * read before: a redelivery is rare, and a read of every entry id cost each request as much as the
+   * hashing.
+   */
   async appendBatch(batch: QueuedEntry[]): Promise<void> {
-    const entries = this.readEntries(batch);
-    let pending = await this.notRecorded(entries);
+    let pending = this.readEntries(batch);
     for (let attempt = 1; pending.length > 0; attempt++) {
       const head = (this.head ??= (await this.records.head()) ?? GENESIS);
       const chained = chainEntries(head, pending);

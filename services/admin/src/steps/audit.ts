@@ -12,9 +12,22 @@ const VERIFY_PAGE = 1_000;
 /** Default records in one export page, and the bytes a page stops at (a bus message must stay well under NATS's 1 MiB). */
 const EXPORT_PAGE = 500;
 const EXPORT_PAGE_BYTES = 512 * 1024;
+/** Longest a read of the audit trail waits for the records of changes already answered to be chained. */
+const CHAIN_WAIT_MS = 2_000;
+
+/**
+ * Waits until what the audit queue held when the read came is chained (at most 2 s: a read is not
+ * refused because the appender is slow), so that a change answered before the read is in it. The
+ * standalone platform answers a change once its entry is kept in the bus's journal and chains it
+ * just after; over NATS the appender follows JetStream and this resolves at once.
+ */
+export function auditCaughtUp(svc: AdminContext): Promise<void> {
+  return svc.bus.queueHandled('audit', CHAIN_WAIT_MS);
+}
 
 /** Recomputes the chain of every kept record, from the retention anchor (or the first record ever). */
 export async function verifyAuditChain(svc: AdminContext): Promise<AuditVerification> {
+  await auditCaughtUp(svc);
   const verifier = new ChainVerifier((await svc.audit.anchor()) ?? GENESIS);
   for (;;) {
     const page = await svc.audit.page(verifier.position.seq, VERIFY_PAGE);
@@ -27,6 +40,7 @@ export async function auditExportPage(
   svc: AdminContext,
   options: { since?: string; until?: string; afterSeq: number; limit?: number },
 ): Promise<string> {
+  await auditCaughtUp(svc);
   const records = await svc.audit.page(options.afterSeq, options.limit ?? EXPORT_PAGE, options);
   let out = '';
   for (const { _id: _ignored, ...record } of records) {

@@ -22,11 +22,17 @@ export class JobGraph {
   private readonly out = new Map<string, Edge[]>();
   private readonly reach = new Map<string, Set<string>>();
   private readonly bodies = new Map<string, Set<string>>();
+  /** Every task id, in the job's order: a job's tasks never change, and the scheduler walks them in every round. */
+  readonly ids: readonly string[];
+  /** The forEach tasks, which loops walk in every round. */
+  readonly loopIds: readonly string[];
 
   constructor(
     readonly tasks: Readonly<Record<string, Task>>,
     transitions: Transitions | undefined,
   ) {
+    this.ids = Object.keys(tasks);
+    this.loopIds = this.ids.filter((id) => tasks[id]?.name === 'forEach');
     for (const [from, targets] of Object.entries(transitions ?? {})) {
       const edges: Edge[] = [];
       for (const [to, t] of Object.entries(targets ?? {})) {
@@ -87,10 +93,6 @@ export class JobGraph {
 
   /** The forEach tasks whose body holds `taskId`. */
   loopsOf(taskId: string): string[] {
-    const loops: string[] = [];
-    for (const [id, task] of Object.entries(this.tasks)) {
-      if (task.name === 'forEach' && this.next(id, 'loop').length > 0 && this.body(id).has(taskId)) loops.push(id);
-    }
-    return loops;
+    return this.loopIds.filter((id) => this.next(id, 'loop').length > 0 && this.body(id).has(taskId));
   }
 }

@@ -1,8 +1,8 @@
 import { AppError, RELEASE, audienceAdmits, redactSecrets } from '@nap/contracts';
 import type { Caller, Decorator, JobAudience, JobDocument, JobErrorEntry, JobEventName, Task, WorkflowDocument } from '@nap/contracts';
 import { MANUAL_BUILTINS } from './builtins';
-import { cloneJson } from './builtins/types';
 import { END, START } from './graph';
+import { merged } from '@nap/util';
 import { jobVariableOf } from './references';
 
 /** Job statuses in which the engine owns and drives the job. */
@@ -151,9 +151,13 @@ export function jobDecorators(decorators: readonly { type?: string; pointer?: st
 }
 
 /**
- * A new running job of a workflow, claimed by `serverId`: its tasks copied (see {@link copyTasks}),
- * its variables with `_id` and `initiator`. `workflow_start` is stored `pending`: the job as first
- * stored already says what runs next, so an engine that resumes it after a crash starts it.
+ * A new running job of a workflow, claimed by `serverId`: its tasks made from the workflow's (see
+ * {@link copyTasks}), its variables with `_id` and `initiator`. `workflow_start` is stored
+ * `pending`: the job as first stored already says what runs next, so an engine that resumes it
+ * after a crash starts it. The job's own members and tasks are new objects, but it shares the
+ * values below them (incoming values, transitions, decorators, pins, the variables' members) with
+ * the workflow and the input: read it, or copy it deeply before changing it, as the engine does
+ * for the copy it drives (one copy of a job, not two).
  */
 export function newJobRecord(input: NewJob): JobRecord {
   const { workflow, caller, id, now: t } = input;
@@ -166,7 +170,7 @@ export function newJobRecord(input: NewJob): JobRecord {
     description: input.description ?? workflow.description ?? '',
     type: input.type ?? workflow.type ?? 'automation',
     tasks,
-    transitions: cloneJson(workflow.transitions ?? {}),
+    transitions: workflow.transitions ?? {},
     font_size: typeof workflow.font_size === 'number' ? workflow.font_size : 12,
     created: iso,
     created_by: caller.username,
@@ -184,7 +188,7 @@ export function newJobRecord(input: NewJob): JobRecord {
     status: 'running',
     lastUpdatedVersion: RELEASE,
     canvasVersion: typeof workflow.canvasVersion === 'number' ? workflow.canvasVersion : 3,
-    decorators: Array.isArray(workflow.decorators) ? jobDecorators(cloneJson(workflow.decorators)) : [],
+    decorators: Array.isArray(workflow.decorators) ? jobDecorators(workflow.decorators) : [],
     ancestors: input.parent ? [...input.parent.ancestors, input.parent.link.job] : [],
     error: [],
     variables: { ...input.variables, _id: id, initiator: caller.username },
@@ -196,7 +200,7 @@ export function newJobRecord(input: NewJob): JobRecord {
   };
   job.visibleTo = jobVisibleTo(job);
   if (input.parent) job.parent = input.parent.link;
-  if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = cloneJson(input.pinned);
+  if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = input.pinned;
   return job;
 }
 
@@ -246,9 +250,10 @@ export function toShallowJob(job: JobRecord): JobDocument {
 const SAFE_TASK_ID = /^[A-Za-z0-9_-]+$/;
 
 /**
- * The tasks of a new job: a copy of the workflow's, each `incomplete`, outgoing values emptied and
- * the `$var.job.<name>` targets of outgoing and error kept in `writes`. Throws WORKFLOW_INVALID when
- * the graph lacks its entry or exit or has an id that cannot be stored.
+ * The tasks of a new job: new task objects made from the workflow's (sharing the values below them,
+ * see {@link newJobRecord}), each `incomplete`, outgoing values emptied and the `$var.job.<name>`
+ * targets of outgoing and error kept in `writes`. Throws WORKFLOW_INVALID when the graph lacks its
+ * entry or exit or has an id that cannot be stored.
  */
 export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
   const source = workflow.tasks ?? {};
@@ -259,7 +264,7 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
   for (const [id, original] of Object.entries(source)) {
     if (!SAFE_TASK_ID.test(id))
       throw new AppError('WORKFLOW_INVALID', `Workflow "${workflow.name}" has a task id "${id}" that is not letters, digits, "_" or "-"`);
-    const { variables = {}, ...copy } = cloneJson(original);
+    const { variables = {}, ...copy } = original;
     const outgoing: Record<string, unknown> = {};
     const writes: TaskWrites = {};
     for (const [name, target] of Object.entries(variables.outgoing ?? {})) {
@@ -270,16 +275,13 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
     const errorTarget = jobVariableOf(variables.error);
     if (errorTarget !== undefined) writes.error = errorTarget;
     const { decorators, ...others } = variables;
-    const task: JobTask = {
-      ...copy,
-      variables: {
-        ...others,
-        ...(decorators !== undefined ? { decorators: jobDecorators(decorators) } : {}),
-        incoming: variables.incoming ?? {},
-        outgoing,
-        error: '',
-      },
-    };
+    const taskVariables = merged(others, {
+      ...(decorators !== undefined ? { decorators: jobDecorators(decorators) } : {}),
+      incoming: variables.incoming ?? {},
+      outgoing,
+      error: '',
+    });
+    const task: JobTask = merged(copy, { variables: taskVariables });
     if (writes.outgoing !== undefined || writes.error !== undefined) task.writes = writes;
     task.status = 'incomplete';
     tasks[id] = task;

@@ -23,7 +23,8 @@ const TRIGGER_LIST_TTL_MS = 1_000;
  */
 export class EventTriggers {
   private subscription: Subscription | undefined;
-  private cached: { at: number; triggers: Promise<TriggerRecord[]> } | undefined;
+  /** The list of enabled event triggers as last read, and when; `read` once the read answered. */
+  private cached: { at: number; triggers: Promise<TriggerRecord[]>; read?: TriggerRecord[] } | undefined;
 
   constructor(
     private readonly bus: Bus,
@@ -33,7 +34,7 @@ export class EventTriggers {
   ) {}
 
   async start(): Promise<void> {
-    this.subscription = await this.bus.consumeEvents(ALL_EVENTS, (event) => this.handle(event), {
+    this.subscription = await this.bus.consumeEvents(ALL_EVENTS, (event) => this.receive(event), {
       durableName: EVENT_TRIGGER_CONSUMER,
       deliver: 'new',
     });
@@ -51,9 +52,24 @@ export class EventTriggers {
 
   private eventTriggers(): Promise<TriggerRecord[]> {
     if (this.cached === undefined || Date.now() - this.cached.at > TRIGGER_LIST_TTL_MS) {
-      this.cached = { at: Date.now(), triggers: this.triggers.enabled({ type: 'eventSystem' }) };
+      const cached: NonNullable<EventTriggers['cached']> = { at: Date.now(), triggers: this.triggers.enabled({ type: 'eventSystem' }) };
+      cached.triggers.then(
+        (read) => (cached.read = read),
+        () => undefined,
+      );
+      this.cached = cached;
     }
     return this.cached.triggers;
+  }
+
+  /**
+   * Every platform event comes here (each job's task events among them): while the list read less
+   * than a second ago holds no event trigger, one goes no further.
+   */
+  private receive(event: BusEvent): Promise<void> | undefined {
+    const cached = this.cached;
+    if (cached?.read?.length === 0 && Date.now() - cached.at <= TRIGGER_LIST_TTL_MS) return undefined;
+    return this.handle(event);
   }
 
   private async handle(event: BusEvent): Promise<void> {

@@ -13,7 +13,7 @@ import { DEFAULT_INLINE_VALUE_BYTES, DEFAULT_MAX_VALUE_BYTES } from '../domain/j
 import type { ValueLimits } from '../domain/job-values';
 import { InputSchemaCache } from './input-schemas';
 import { JobEventRelay } from './job-events';
-import type { PublishEvent } from './job-events';
+import type { PublishEvents } from './job-events';
 import { JobLifecycle } from './job-lifecycle';
 import type { StartJobInput } from './job-lifecycle';
 import { JobRunner } from './job-runner';
@@ -37,8 +37,8 @@ export interface EngineDeps {
   getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument>;
   /** Calls a catalog operation named at run time (a task's app and name) as the given caller; returns its body, throws AppError. */
   call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
-  /** Publishes a durable event (resolves once the bus stored it). */
-  publishEvent: PublishEvent;
+  /** Publishes durable events in order (resolves once the bus stored them, or with how many it stored before one failed). */
+  publishEvents: PublishEvents;
   /** False while the bus is known to be down: events wait in their outbox. Always up when absent. */
   busConnected?(): boolean;
   /** Tells every engine replica that a job changed in the store (the owner reloads it). */
@@ -123,7 +123,7 @@ export class JobEngine {
     const observe = (event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void => deps.observe?.(event, job, payload);
     const repository = new JobRepository(deps.jobs, new JobValueRepository(deps.jobValues, this.valueLimits));
     const connected = deps.busConnected?.bind(deps) ?? (() => true);
-    const events = new JobEventRelay(repository, { publish: deps.publishEvent, connected }, log);
+    const events = new JobEventRelay(repository, { publish: deps.publishEvents, connected }, log);
     const runnerHost: RunnerHost = {
       serverId,
       repository,

@@ -2,12 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { eventSubject } from '@nap/contracts';
 import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
+import { merged } from '@nap/util';
 import { isActiveStatus } from '../domain/job-model';
 import type { JobRecord, OutboxEntry } from '../domain/job-model';
 import type { JobRepository, OutboxState } from '../store/job-repository';
 
-/** Publishes a durable event with headers; the service wires the bus in. */
-export type PublishEvent = (subject: string, payload: unknown, headers: Record<string, string>) => Promise<void>;
+/** An event of a job's stream as the relay publishes it. */
+export interface JobEventMessage {
+  subject: string;
+  payload: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+/**
+ * Publishes durable events in order, each once the one before it is stored, stopping at the first
+ * that fails: how many were stored, and why the next one was not (the bus's `publishEvents`; the
+ * service wires it in). A job's outbox is published in one call, not one call per event.
+ */
+export type PublishEvents = (events: JobEventMessage[]) => Promise<{ published: number; error?: unknown }>;
 
 /** The payload of a job-level event. */
 export function jobEventPayload(job: Pick<JobRecord, '_id' | 'name' | 'status'>, extra: Record<string, unknown>): Record<string, unknown> {
@@ -50,7 +62,7 @@ interface Drain {
 
 /** What the relay needs from the bus. */
 export interface RelayBus {
-  publish: PublishEvent;
+  publish: PublishEvents;
   /** False while the bus is known to be disconnected: no publication is tried then. */
   connected(): boolean;
 }
@@ -212,20 +224,26 @@ export class JobEventRelay {
     const current = new Set(box.outbox.slice(0, from).map((e) => e.id));
     for (const id of d.sent) if (!current.has(id)) d.sent.delete(id);
     let failure: unknown;
-    for (let i = from; i < box.outbox.length; i += 1) {
-      const entry = box.outbox[i] as OutboxEntry;
-      const seq = box.published + i + 1;
+    if (from < box.outbox.length) {
+      const messages: JobEventMessage[] = [];
+      for (let i = from; i < box.outbox.length; i += 1) {
+        const entry = box.outbox[i] as OutboxEntry;
+        const seq = box.published + i + 1;
+        messages.push({
+          subject: eventSubject('workflow', 'job', jobId, entry.event),
+          payload: merged(entry.payload, { seq }),
+          headers: { 'Nats-Msg-Id': `${jobId}.${seq}` },
+        });
+      }
+      let published = 0;
       try {
-        await this.bus.publish(
-          eventSubject('workflow', 'job', jobId, entry.event),
-          { ...entry.payload, seq },
-          { 'Nats-Msg-Id': `${jobId}.${seq}` },
-        );
+        const outcome = await this.bus.publish(messages);
+        published = outcome.published;
+        if (published < messages.length) failure = outcome.error ?? new Error(`The bus stored ${published} of ${messages.length} events`);
       } catch (err) {
         failure = err;
-        break;
       }
-      d.sent.add(entry.id);
+      for (let i = 0; i < published; i += 1) d.sent.add((box.outbox[from + i] as OutboxEntry).id);
     }
     const ended = !isActiveStatus(box.status);
     const all = failure === undefined && d.sent.size === box.outbox.length;

@@ -1,5 +1,6 @@
 import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
+import { merged } from '@nap/util';
 import { END, JobGraph, START } from '../domain/graph';
 import { NO_TRANSITION_MESSAGE } from '../domain/job-model';
 import type { JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
@@ -138,16 +139,15 @@ export class JobState {
     const t = Date.now();
     const start = task.metrics?.start_time ?? t;
     task.status = finishState === 'error' ? 'error' : 'complete';
-    task.metrics = {
-      ...(task.metrics ?? {}),
+    task.metrics = merged(task.metrics, {
       start_time: start,
       end_time: t,
       run_time: t - start,
       finish_state: finishState,
       server_id: this.serverId,
-    };
+    });
     const variables = (task.variables ??= {});
-    variables.outgoing = { ...(variables.outgoing ?? {}), ...outgoing };
+    variables.outgoing = merged(variables.outgoing, outgoing);
     if (error !== undefined) variables.error = error;
     const writes = task.writes;
     if (writes?.outgoing) {
@@ -234,7 +234,7 @@ export class JobState {
    * the events it was created with followed by the step's `events`.
    */
   toInsert(events: OutboxEntry[]): JobRecord {
-    return { ...this.job, outbox: [...(this.job.outbox ?? []), ...events] };
+    return merged(this.job, { outbox: [...(this.job.outbox ?? []), ...events] });
   }
 
   /** The step's queued work, to launch now. */

@@ -1,4 +1,4 @@
-import { errorMessage, isRecord } from '@nap/util';
+import { errorMessage, isRecord, merged } from '@nap/util';
 import { needArray } from '../domain/builtins/types';
 import { errorOutcome } from '../domain/task-outcome';
 import type { JobState } from './job-state';
@@ -39,9 +39,10 @@ export class Loops {
     const { job, graph } = this.state;
     if (this.state.isFailing()) return false;
     let progressed = false;
-    for (const [id, task] of Object.entries(job.tasks)) {
-      const loop = task.loop;
-      if (task.status !== 'running' || task.name !== 'forEach' || loop === undefined || !isRecord(loop)) continue;
+    for (const id of graph.loopIds) {
+      const task = job.tasks[id];
+      const loop = task?.loop;
+      if (task === undefined || task.status !== 'running' || loop === undefined || !isRecord(loop)) continue;
       const busy = [...graph.body(id)].some((member) => {
         const status = job.tasks[member]?.status;
         return status === 'running' || status === 'pending';
@@ -74,7 +75,7 @@ export class Loops {
       }
     }
     const variables = (task.variables ??= {});
-    variables.outgoing = { ...(variables.outgoing ?? {}), current_item: item };
+    variables.outgoing = merged(variables.outgoing, { current_item: item });
     const target = task.writes?.outgoing?.current_item;
     if (target !== undefined) this.state.setVariable(target, item);
     task.iterations = [...(task.iterations ?? []), String(loop.index)];

@@ -3,7 +3,7 @@ import { NO_TRANSITION_MESSAGE, isManual } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
 import { resolveTaskIncoming } from '../domain/references';
 import { oversizedValue, valueTooLargeMessage } from '../domain/job-values';
-import { errorMessage } from '@nap/util';
+import { errorMessage, merged } from '@nap/util';
 import { errorOutcome } from '../domain/task-outcome';
 import type { ChildJobs } from './child-jobs';
 import type { JobState } from './job-state';
@@ -52,9 +52,11 @@ export class Scheduler {
   private active(): { running: string[]; pending: string[] } {
     const running: string[] = [];
     const pending: string[] = [];
-    for (const [id, task] of Object.entries(this.state.job.tasks)) {
-      if (task.status === 'running') running.push(id);
-      else if (task.status === 'pending') pending.push(id);
+    const { job, graph } = this.state;
+    for (const id of graph.ids) {
+      const status = job.tasks[id]?.status;
+      if (status === 'running') running.push(id);
+      else if (status === 'pending') pending.push(id);
     }
     return { running, pending };
   }
@@ -172,13 +174,13 @@ export class Scheduler {
     for (const [id, task] of Object.entries(job.tasks)) {
       if (task.status === 'running' && id !== END) {
         task.status = 'canceled';
-        task.metrics = { ...(task.metrics ?? {}), end_time: t, finish_state: 'canceled' };
+        task.metrics = merged(task.metrics, { end_time: t, finish_state: 'canceled' });
         state.markTask(id);
         this.dispatch.cancel(id);
       }
     }
     job.status = status;
-    job.metrics = { ...(job.metrics ?? {}), end_time: t, run_time: t - (job.metrics?.start_time ?? t), finish_state: status };
+    job.metrics = merged(job.metrics, { end_time: t, run_time: t - (job.metrics?.start_time ?? t), finish_state: status });
     state.markField('status');
     state.markField('metrics');
     state.finished = true;

@@ -86,9 +86,10 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
         if (!handler) throw new AppError('SERVICE_UNAVAILABLE', `No service answers ${operationId}`);
         return handler(input, caller);
       },
-      publishEvent: async (subject, payload) => {
-        if (busDown.down) throw new Error('The bus is down (test)');
-        events.push({ subject, payload: payload as Record<string, unknown> });
+      publishEvents: async (batch) => {
+        if (busDown.down) return { published: 0, error: new Error('The bus is down (test)') };
+        for (const { subject, payload } of batch) events.push({ subject, payload });
+        return { published: batch.length };
       },
       busConnected: () => !busDown.down,
       broadcastWake: (jobId) => (shared ? shared.wake(jobId) : holder.engine?.wake(jobId)),

@@ -71,17 +71,26 @@ function toJsonSafe(value: unknown, path: Path, paths: Path[]): unknown {
 }
 
 function hasSpecials(value: unknown): boolean {
-  if (special(value)) return true;
-  if (Array.isArray(value)) return value.some(hasSpecials);
-  if (typeof value === 'object' && value !== null) {
-    for (const v of Object.values(value)) if (hasSpecials(v)) return true;
+  if (typeof value !== 'object' || value === null)
+    return typeof value === 'bigint' || (typeof value === 'number' && !Number.isFinite(value));
+  if (Array.isArray(value)) {
+    for (const v of value) if (hasSpecials(v)) return true;
+    return false;
   }
-  return typeof value === 'bigint';
+  // a plain object of this realm is no special itself (the tag tests hold across realms, and cost)
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null && special(value)) return true;
+  // for…in rather than Object.values: no array made for every object of every document written
+  for (const k in value) if (Object.hasOwn(value, k) && hasSpecials((value as Record<string, unknown>)[k])) return true;
+  return false;
 }
 
-/** Encodes a document for storage. */
-export function encodeDoc(doc: Doc): string {
-  if (!hasSpecials(doc)) return PLAIN + JSON.stringify(doc);
+/**
+ * Encodes a document for storage. `plain`: the caller knows the document holds only values JSON
+ * carries (a copy that noted none, see `cloneValue`), so it is not walked to find out.
+ */
+export function encodeDoc(doc: Doc, plain = false): string {
+  if (plain || !hasSpecials(doc)) return PLAIN + JSON.stringify(doc);
   const paths: Path[] = [];
   const safe = toJsonSafe(doc, [], paths);
   return WITH_SPECIALS + JSON.stringify([paths, safe]);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isEqual } from 'mingo/util';
 import { AppError, isAppError } from '@nap/contracts';
-import { isPlainObject } from '@nap/util';
+import { isPlainObject, merged } from '@nap/util';
 import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Update, UpdateResult } from '../../types';
 import { cloneValue } from '../clone';
 import { badRequest, keyTooLong } from '../errors';
@@ -23,14 +23,15 @@ function checkId(id: unknown): string {
   return id;
 }
 
-/** A private copy of a document to insert, with its `_id` (generated when absent). */
-function prepareNew(doc: NewDoc): Doc {
+/** A private copy of a document to insert, with its `_id` (generated when absent), and whether it holds only values JSON carries. */
+function prepareNew(doc: NewDoc): { doc: Doc; plain: boolean } {
   if (!isPlainObject(doc)) throw badRequest('A document must be an object');
-  const out = cloneValue(doc) as Record<string, unknown>;
+  const notes = { special: false };
+  const out = cloneValue(doc, notes) as Record<string, unknown>;
   const id = out._id === undefined ? randomUUID() : checkId(out._id);
   // `_id` first, as MongoDB stores it.
   const { _id: _ignored, ...rest } = out;
-  return { _id: id, ...rest };
+  return { doc: { _id: id, ...rest }, plain: !notes.special };
 }
 
 function filterId(filter: Filter): string | undefined {
@@ -65,9 +66,9 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
 
     async insertOne(doc) {
       const prepared = prepareNew(doc);
-      await writeOne((txn) => txn.insert(txn.ensureCollection(name), prepared));
+      await writeOne((txn) => txn.insert(txn.ensureCollection(name), prepared.doc, prepared.plain));
       // the copy made for the write is the caller's now: the store keeps only its encoded form
-      return prepared;
+      return prepared.doc;
     },
 
     async insertMany(docs) {
@@ -77,9 +78,9 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       // ordered, as on MongoDB: the documents before the first refused one stay inserted
       const refused = await engine.write((txn): unknown => {
         const target = txn.ensureCollection(name);
-        for (const [i, doc] of prepared.entries()) {
+        for (const [i, { doc, plain }] of prepared.entries()) {
           try {
-            txn.insert(target, doc);
+            txn.insert(target, doc, plain);
           } catch (e) {
             if (!isAppError(e)) throw e;
             return withInsertedCount(e, i);
@@ -89,13 +90,13 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       });
       if (refused !== undefined) throw refused;
       // the copies made for the write are the caller's now: the store keeps only their encoded form
-      return prepared;
+      return prepared.map((p) => p.doc);
     },
 
     find: (filter, options) => findMany(filter ?? {}, options),
 
     async findOne(filter, options = {}) {
-      const [doc] = await findMany(filter ?? {}, { ...options, limit: 1 });
+      const [doc] = await findMany(filter ?? {}, merged(options, { limit: 1 }));
       return doc ?? null;
     },
 
@@ -112,7 +113,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
         if (target && doc) {
           // the document read is this write's own copy: updated in place, its old index entries taken first
-          const entries = txn.entriesOf(target, doc);
+          const entries = txn.snapshotOf(target, doc);
           if (!applyUpdate(doc, update, filter, false)) return { matchedCount: 1, modifiedCount: 0 };
           txn.replace(target, entries, withId(doc._id, doc));
           return { matchedCount: 1, modifiedCount: 1 };
@@ -134,7 +135,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const matched = runQuery(txn.dbs, target, filter);
         let modifiedCount = 0;
         for (const doc of matched) {
-          const entries = txn.entriesOf(target, doc);
+          const entries = txn.snapshotOf(target, doc);
           if (!applyUpdate(doc, update, filter, false)) continue;
           txn.replace(target, entries, withId(doc._id, doc));
           modifiedCount++;
@@ -178,7 +179,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
         const [doc] = target ? runQuery(txn.dbs, target, filter, sort ? { sort, limit: 1 } : { limit: 1 }) : [];
         if (target && doc) {
           const before = options.returnDocument === 'after' ? undefined : cloneValue(doc);
-          const entries = txn.entriesOf(target, doc);
+          const entries = txn.snapshotOf(target, doc);
           const after = withId(doc._id, doc);
           if (applyUpdate(after, update, filter, false)) txn.replace(target, entries, after);
           return before ?? after;

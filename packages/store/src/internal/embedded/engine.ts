@@ -7,12 +7,24 @@ import { CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalo
 import { countQuery, runQuery, type QueryStats, type StoreDbs } from './query-exec';
 import { WriteTxn, type WriteDbs } from './write-txn';
 
+/** What a queued write runs once it ran: nothing. */
+const SPENT = (): undefined => undefined;
+
 /** A write waiting for the next batch. */
 interface QueuedWrite {
   run: (txn: WriteTxn) => unknown;
   abortable: boolean;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
+}
+
+/** Adds document count changes (by collection name) to a catalog; answers it. */
+function applyCounts(catalog: Catalog, counts: ReadonlyMap<string, number>): Catalog {
+  for (const [name, by] of counts) {
+    const collection = collectionDef(catalog, name);
+    if (collection) collection.count += by;
+  }
+  return catalog;
 }
 
 /**
@@ -106,33 +118,52 @@ export class EmbeddedEngine {
     const batch = this.queue;
     this.queue = [];
     const outcomes: { ok: boolean; value: unknown }[] = [];
+    // the catalog as the batch's writes leave it, for the reads that follow
+    let committed: Catalog | undefined;
     try {
       await this.root.transaction(() => {
         // the catalog as the batch's writes leave it; read again after a write that failed
         let catalog: Catalog | undefined;
+        // document counts changed by the writes that succeeded since the catalog was last written:
+        // written once, at the end of the batch, rather than the whole catalog for every insert
+        const counts = new Map<string, number>();
         for (const write of batch) {
           try {
+            const txn = new WriteTxn(this.dbs, catalog ?? applyCounts(this.catalog(), counts));
+            let wroteCatalog = false;
             const run = () => {
-              const txn = new WriteTxn(this.dbs, catalog ?? this.catalog());
               const out = write.run(txn);
-              txn.finish();
-              catalog = txn.catalog;
+              wroteCatalog = txn.finish();
               return out;
             };
             outcomes.push({ ok: true, value: write.abortable ? this.root.childTransaction(run) : run() });
+            // the catalog written by the operation holds every count so far, its own included
+            if (wroteCatalog) counts.clear();
+            else for (const [name, by] of txn.countChanges) counts.set(name, (counts.get(name) ?? 0) + by);
+            catalog = txn.catalog;
           } catch (e) {
+            // the failed write may have changed the catalog object: read it again (its own count changes were never added)
             catalog = undefined;
             outcomes.push({ ok: false, value: e });
           }
         }
+        if (counts.size > 0) {
+          catalog ??= applyCounts(this.catalog(), counts);
+          this.dbs.meta.putSync(CATALOG_KEY, catalog);
+        }
+        committed = catalog;
       });
+      // the operations ran: what they hold (documents, filters, updates) need not live through the
+      // flush, the longest wait of a write; under load it lived long enough to reach the old generation
+      for (const write of batch) write.run = SPENT;
       await this.root.flushed;
     } catch (e) {
       this.committedCatalog = undefined;
       for (const write of batch) write.reject(this.translate(e));
       return;
     }
-    this.committedCatalog = undefined;
+    // the batch's own catalog when it ended on a write that succeeded; read again otherwise
+    this.committedCatalog = committed;
     batch.forEach((write, i) => {
       const outcome = outcomes[i];
       if (outcome?.ok) write.resolve(outcome.value);

@@ -91,6 +91,11 @@ export function indexEntries(
   index: IndexDef,
   valuesOf: (path: string) => Collected = (path) => collectValues(doc, path),
 ): EntrySet {
+  return entriesOfValues(index, valuesOf);
+}
+
+/** {@link indexEntries} from the values of a document's paths, however they were taken. */
+export function entriesOfValues(index: IndexDef, valuesOf: (path: string) => Collected): EntrySet {
   const perField = index.fields.map((field) => valuesOf(field.path));
   if (index.sparse && !perField.some((c) => c.present)) return { entries: [], multikey: false, multikeyPaths: [] };
   const arrayFields = index.fields.filter((_, i) => perField[i]?.sawArray);
@@ -99,6 +104,21 @@ export function indexEntries(
   }
   const maxBytes = maxStringBytes(index.fields.length);
   const head = numberPrefix(index.no);
+  const multikeyPaths = arrayFields.map((f) => f.path);
+  // the common case, one value in every field: one entry, nothing to deduplicate
+  if (perField.every((c) => c.values.length === 1)) {
+    const parts: Buffer[] = [head];
+    const values: unknown[] = [];
+    let exact = true;
+    index.fields.forEach((field, i) => {
+      const value = (perField[i] as Collected).values[0];
+      const component = encodeComponent(value, maxBytes);
+      parts.push(directed(component.bytes, field.direction));
+      values.push(value);
+      exact &&= component.exact;
+    });
+    return { entries: [{ prefix: Buffer.concat(parts), values, exact }], multikey: multikeyPaths.length > 0, multikeyPaths };
+  }
   let partial: { parts: Buffer[]; values: unknown[]; exact: boolean }[] = [{ parts: [head], values: [], exact: true }];
   index.fields.forEach((field, i) => {
     const collected = perField[i] as Collected;
@@ -123,6 +143,5 @@ export function indexEntries(
     seenKeys.add(tag);
     entries.push({ prefix, values: p.values, exact: p.exact });
   }
-  const multikeyPaths = index.fields.filter((_, i) => perField[i]?.sawArray).map((f) => f.path);
   return { entries, multikey: multikeyPaths.length > 0, multikeyPaths };
 }

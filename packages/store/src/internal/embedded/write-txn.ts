@@ -11,7 +11,7 @@ import { checkDocumentSize } from '../parity';
 import { CATALOG_KEY, collectionDef, type Catalog, type CollectionDef, type IndexDef } from './catalog';
 import { decodeDoc, encodeDoc } from './doc-codec';
 import { isEqual } from 'mingo/util';
-import { collectValues, indexEntries, type Collected, type Entry } from './index-entries';
+import { collectValues, entriesOfValues, indexEntries, type Collected, type Entry } from './index-entries';
 import { numberPrefix, successor } from './key-codec';
 import { sameKeyValue } from './mongo-semantics';
 import { docKey, type StoreDbs } from './query-exec';
@@ -40,6 +40,27 @@ function shareKey(a: Doc, b: Doc, index: IndexDef): boolean {
   });
 }
 
+/**
+ * What a document holds for the indexes of its collection, taken before an update changes it in
+ * place (see {@link WriteTxn.snapshotOf}): the values of every indexed path, and the entries of the
+ * indexes whose values an in-place change could reach (objects, arrays); the entries of the others
+ * are made from the values only when an index changed.
+ */
+export interface IndexSnapshot {
+  valuesOf: (path: string) => Collected;
+  /** By index position: the entries taken at once, or undefined where the values suffice. */
+  entries: (Entry[] | undefined)[];
+}
+
+function isSnapshot(before: Doc | IndexSnapshot): before is IndexSnapshot {
+  return typeof (before as IndexSnapshot).valuesOf === 'function' && Array.isArray((before as IndexSnapshot).entries);
+}
+
+/** True when an in-place update could change what `values` hold (they are not all primitives). */
+function reachable(values: Collected): boolean {
+  return values.values.some((v) => typeof v === 'object' && v !== null);
+}
+
 interface IndexChange {
   index: IndexDef;
   remove: Entry[];
@@ -66,6 +87,8 @@ function sameValues(a: Collected, b: Collected): boolean {
 
 export class WriteTxn {
   private dirty = false;
+  /** Documents this operation added (or removed, negative) by collection name: counts change without a catalog write of their own. */
+  readonly countChanges = new Map<string, number>();
 
   constructor(
     readonly dbs: WriteDbs,
@@ -85,9 +108,19 @@ export class WriteTxn {
     return created;
   }
 
-  /** Writes the catalog if the operation changed it; call last. */
-  finish(): void {
+  /**
+   * Writes the catalog if the operation changed what it describes (collections, indexes); call
+   * last. Answers whether it wrote it. A change of document counts alone is left to the batch
+   * (see {@link countChanges}), which writes the catalog once for all its operations.
+   */
+  finish(): boolean {
     if (this.dirty) this.dbs.meta.putSync(CATALOG_KEY, this.catalog);
+    return this.dirty;
+  }
+
+  private changeCount(collection: CollectionDef, by: number): void {
+    collection.count += by;
+    this.countChanges.set(collection.name, (this.countChanges.get(collection.name) ?? 0) + by);
   }
 
   private checkUnique(collection: CollectionDef, index: IndexDef, entry: Entry, doc: Doc): void {
@@ -105,25 +138,42 @@ export class WriteTxn {
   }
 
   /**
-   * The entries a document has in each index of the collection, in index order: taken before an
-   * update changes the document in place, they stand for its old version in {@link replace}.
+   * What a document holds for each index of the collection: taken before an update changes the
+   * document in place, it stands for its old version in {@link replace}. Only the values of the
+   * indexed paths are taken, and the entries of the indexes that hold objects or arrays (which the
+   * update could change in place): an update that leaves an index's values as they were (the
+   * common case: the engine's writes change tasks and variables, not the fields the lists sort by)
+   * never makes that index's entries.
    */
-  entriesOf(collection: CollectionDef, doc: Doc): Entry[][] {
-    return collection.indexes.map((index) => indexEntries(doc, index).entries);
+  snapshotOf(collection: CollectionDef, doc: Doc): IndexSnapshot {
+    const valuesOf = valuesCache(doc);
+    const entries = collection.indexes.map((index) => {
+      const values = index.fields.map((f) => valuesOf(f.path));
+      return values.some(reachable) ? entriesOfValues(index, valuesOf).entries : undefined;
+    });
+    return { valuesOf, entries };
   }
 
   /** Computes the entry changes of every index for `before` → `after` and checks them; writes nothing. */
-  private planIndexes(collection: CollectionDef, before: Doc | Entry[][] | undefined, after: Doc | undefined): IndexChange[] {
+  private planIndexes(collection: CollectionDef, before: Doc | IndexSnapshot | undefined, after: Doc | undefined): IndexChange[] {
     const changes: IndexChange[] = [];
-    // the old version's values, when it is a document (an update in place hands over its old entries instead)
-    const beforeValues = before === undefined || Array.isArray(before) ? undefined : valuesCache(before);
+    const snapshot = before !== undefined && isSnapshot(before) ? before : undefined;
+    const beforeValues = before === undefined ? undefined : snapshot !== undefined ? snapshot.valuesOf : valuesCache(before as Doc);
     const afterValues = valuesCache(after);
     for (const [i, index] of collection.indexes.entries()) {
-      // An update that leaves every field of an index as it was leaves its entries too (the common
-      // case: the engine's writes change tasks and variables, not the fields the lists sort by).
-      if (beforeValues && after && index.fields.every((f) => sameValues(beforeValues(f.path), afterValues(f.path)))) continue;
-      const old = before === undefined ? [] : Array.isArray(before) ? (before[i] ?? []) : indexEntries(before, index, beforeValues).entries;
+      // entries taken at once stand for values an in-place update may have changed under the snapshot: compared as entries
+      const taken = snapshot?.entries[i];
+      // An update that leaves every field of an index as it was leaves its entries too.
+      if (taken === undefined && beforeValues && after && index.fields.every((f) => sameValues(beforeValues(f.path), afterValues(f.path))))
+        continue;
+      const old = beforeValues === undefined ? [] : (taken ?? entriesOfValues(index, beforeValues).entries);
       const next = after ? indexEntries(after, index, afterValues) : { entries: [], multikey: false, multikeyPaths: [] };
+      if (old.length === 0) {
+        // a new document (or one the index held nothing of): every entry is added
+        if (index.unique && after) for (const entry of next.entries) this.checkUnique(collection, index, entry, after);
+        changes.push({ index, remove: [], add: next.entries, multikeyPaths: next.multikeyPaths });
+        continue;
+      }
       const oldTags = new Set(old.map((e) => e.prefix.toString('latin1')));
       const nextTags = new Set(next.entries.map((e) => e.prefix.toString('latin1')));
       const remove = old.filter((e) => !nextTags.has(e.prefix.toString('latin1')));
@@ -154,20 +204,20 @@ export class WriteTxn {
     this.dirty = true;
   }
 
-  insert(collection: CollectionDef, doc: Doc): void {
+  /** Inserts a document; `plain` when it is known to hold only values JSON carries (see {@link encodeDoc}). */
+  insert(collection: CollectionDef, doc: Doc, plain = false): void {
     const key = docKey(collection, doc._id);
-    const encoded = encodeDoc(doc);
+    const encoded = encodeDoc(doc, plain);
     checkDocumentSize(collection.name, doc, encoded.length);
     if (this.dbs.docs.doesExist(key)) throw duplicateKey(collection.name, { index: '_id_', key: { _id: doc._id } });
     const changes = this.planIndexes(collection, undefined, doc);
     this.applyIndexes(doc._id, changes);
     this.dbs.docs.putSync(key, encoded);
-    collection.count++;
-    this.dirty = true;
+    this.changeCount(collection, 1);
   }
 
-  /** Replaces a document; `before` is its old version, or the entries it had (see {@link entriesOf}). */
-  replace(collection: CollectionDef, before: Doc | Entry[][], after: Doc): void {
+  /** Replaces a document; `before` is its old version, or what it held for the indexes (see {@link snapshotOf}). */
+  replace(collection: CollectionDef, before: Doc | IndexSnapshot, after: Doc): void {
     const encoded = encodeDoc(after);
     checkDocumentSize(collection.name, after, encoded.length);
     const changes = this.planIndexes(collection, before, after);
@@ -179,8 +229,7 @@ export class WriteTxn {
     const changes = this.planIndexes(collection, doc, undefined);
     this.applyIndexes(doc._id, changes);
     this.dbs.docs.removeSync(docKey(collection, doc._id));
-    collection.count--;
-    this.dirty = true;
+    this.changeCount(collection, -1);
   }
 
   /** Drops an index and its entries; returns false when the collection has no index of that name. */

@@ -1,0 +1,50 @@
+import { SECRET_MASK, containsSecret, isSecretKey, redactSecrets } from './secrets';
+
+const PEM = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----';
+
+describe('the secret policy', () => {
+  it('tells secret member names by name and by suffix, whatever the case, _ or -', () => {
+    const secret = [
+      'password',
+      'Password',
+      'gw_password',
+      'GW-BECOME-PASS',
+      'ansible_ssh_pass',
+      'client_secret',
+      'x_api_key',
+      'token',
+      'authorization',
+    ];
+    const plain = ['passwordSet', 'status', 'name', 'tokens_used', 'tasks', 'author'];
+    expect(secret.filter((n) => !isSecretKey(n))).toEqual([]);
+    expect(plain.filter((n) => isSecretKey(n))).toEqual([]);
+    // asked again (the answers are remembered) and past what is remembered: the same answers
+    for (let i = 0; i < 5_000; i++) isSecretKey(`member_${i}`);
+    expect(secret.filter((n) => !isSecretKey(n))).toEqual([]);
+    expect(plain.filter((n) => isSecretKey(n))).toEqual([]);
+    expect(isSecretKey('member_4999_password')).toBe(true);
+  });
+
+  it('masks secret members and key material at any depth, keeps the rest, and changes nothing it was given', () => {
+    const job = {
+      _id: 'j1',
+      tasks: { t1: { variables: { incoming: { password: 'p', host: 'h', key: PEM, enabled: true }, outgoing: { token: null } } } },
+      list: [{ secret: 7 }, 'plain', PEM],
+      passwordSet: true,
+    };
+    const before = JSON.stringify(job);
+    const out = redactSecrets(job);
+    expect(out).toEqual({
+      _id: 'j1',
+      tasks: {
+        t1: { variables: { incoming: { password: SECRET_MASK, host: 'h', key: SECRET_MASK, enabled: true }, outgoing: { token: null } } },
+      },
+      list: [{ secret: SECRET_MASK }, 'plain', SECRET_MASK],
+      passwordSet: true,
+    });
+    expect(JSON.stringify(job)).toBe(before);
+    expect(out.tasks.t1).not.toBe(job.tasks.t1);
+    expect(containsSecret(job)).toBe(true);
+    expect(containsSecret(out.list[1])).toBe(false);
+  });
+});
