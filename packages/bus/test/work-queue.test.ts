@@ -21,6 +21,23 @@ function gate(): { wait: Promise<void>; open(): void } {
   return { wait, open };
 }
 
+/** Consumes the audit queue, keeping each batch's texts; the first batch is held in the handler until `first` opens. */
+async function consumeHoldingFirstBatch(
+  bus: ReturnType<typeof createMemoryBus>,
+): Promise<{ batches: string[][]; first: ReturnType<typeof gate> }> {
+  const batches: string[][] = [];
+  const first = gate();
+  await bus.consumeQueue(
+    'audit',
+    async (batch: QueuedEntry[]) => {
+      batches.push(batch.map((e) => text(e.data)));
+      if (batches.length === 1) await first.wait;
+    },
+    { durableName: 'test' },
+  );
+  return { batches, first };
+}
+
 describe('work queue of the in-process bus', () => {
   it('refuses an append that nothing consumes: there is nothing durable to keep it in', async () => {
     const bus = createMemoryBus();
@@ -30,16 +47,7 @@ describe('work queue of the in-process bus', () => {
 
   it('resolves an append once the handler took it, and batches what arrives meanwhile', async () => {
     const bus = createMemoryBus();
-    const batches: string[][] = [];
-    const first = gate();
-    await bus.consumeQueue(
-      'audit',
-      async (batch: QueuedEntry[]) => {
-        batches.push(batch.map((e) => text(e.data)));
-        if (batches.length === 1) await first.wait;
-      },
-      { durableName: 'test' },
-    );
+    const { batches, first } = await consumeHoldingFirstBatch(bus);
     let done = false;
     const a = bus.appendToQueue('audit', 'a', bytes('a')).then(() => (done = true));
     await eventually('the first batch in the handler', () => batches.length === 1);
@@ -101,16 +109,7 @@ describe('work queue of the in-process bus with a journal', () => {
   it('resolves an append once the journal kept it; the handler takes it after, and then it leaves the journal', async () => {
     const journal = new TestJournal();
     const bus = createMemoryBus({ queueJournal: journal });
-    const batches: string[][] = [];
-    const first = gate();
-    await bus.consumeQueue(
-      'audit',
-      async (batch: QueuedEntry[]) => {
-        batches.push(batch.map((e) => text(e.data)));
-        if (batches.length === 1) await first.wait;
-      },
-      { durableName: 'test' },
-    );
+    const { batches, first } = await consumeHoldingFirstBatch(bus);
     await bus.appendToQueue('audit', 'a', bytes('a'));
     await eventually('the first batch in the handler', () => batches.length === 1);
     // the handler holds its batch: appends still resolve, the journal keeps them
