@@ -109,7 +109,12 @@ export class OpenIdProvider implements BrowserMethod {
     externalId?: string | undefined;
     renewal?: string | undefined;
   }): Promise<ExternalIdentity | null> {
-    if (account.renewal === undefined) return null;
+    // a session without a refresh token cannot be re-checked (recheckNeedsRenewal): it is not a person the provider forgot
+    if (account.renewal === undefined)
+      throw new AppError(
+        'UNAUTHENTICATED',
+        `Sign-in method "${this.name}" cannot confirm a session begun without a refresh token; log in again`,
+      );
     const client = await openIdClient();
     const configuration = await this.configuration();
     let claims: Record<string, unknown>;
