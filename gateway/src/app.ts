@@ -12,7 +12,7 @@ import { createBodyReader } from './body';
 import { createBrowserSafety } from './browser-safety';
 import { createClientAddress } from './client-address';
 import type { BrowserSafetyOptions } from './browser-safety';
-import { mountConsole } from './console-files';
+import { consoleBuilt, defaultConsoleDir, mountConsole } from './console-files';
 import { mountDocs } from './docs';
 import { answerThrown, answerUnrouted, createErrorAnswers } from './errors';
 import type { RequestLocals } from './exchange';
@@ -93,6 +93,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...options.eventStreams,
     others: { 'admin.exportAudit': createAuditExport(client, authenticator, clientAddress) },
   });
+  const consoleDir = options.consoleDir ?? defaultConsoleDir();
   const serveOperation = createOperationPath({
     bus,
     client,
@@ -106,7 +107,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(options.documentBodyLimit !== undefined ? { documentBodyLimit: options.documentBodyLimit } : {}),
       maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     }),
-    sessionCookies: createSessionCookies({ maxAgeSeconds: options.cookieMaxAgeSeconds, secure: options.secureCookies, browser }),
+    sessionCookies: createSessionCookies({
+      maxAgeSeconds: options.cookieMaxAgeSeconds,
+      secure: options.secureCookies,
+      browser,
+      consoleServed: () => consoleBuilt(consoleDir),
+    }),
     securityHeaders: createSecurityHeaders(browser),
     browser,
     clientAddress,
@@ -129,7 +135,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   mountHealth(app, bus, options.requiredServices ?? []);
   mountDocs(app);
-  mountConsole(app, { ...(options.consoleDir !== undefined ? { dir: options.consoleDir } : {}), logger });
+  mountConsole(app, { dir: consoleDir, logger });
   app.use(answerUnrouted(routes, errors));
   app.use(answerThrown(errors));
 

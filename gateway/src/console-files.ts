@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import express from 'express';
@@ -17,6 +18,11 @@ export interface ConsoleFilesOptions {
  */
 export function defaultConsoleDir(): string {
   return path.resolve(__dirname, '../../console/dist');
+}
+
+/** Whether the console in `dir` is built (its page can be served). */
+export function consoleBuilt(dir: string): boolean {
+  return existsSync(path.join(dir, 'index.html'));
 }
 
 /** Hashed file names change with their content: a browser may keep them for a year without asking. */

@@ -30,6 +30,11 @@ export interface SessionCookieOptions {
   secure?: boolean;
   /** Tells whether a request came over https (directly, or through a trusted proxy). */
   browser: BrowserSafety;
+  /**
+   * Whether the console's login page can be served (it is built): a failed browser sign-in goes
+   * back to it only then, and is answered with its error otherwise. Always by default.
+   */
+  consoleServed?: () => boolean;
 }
 
 /** The cookie steps of the operation path. */
@@ -47,7 +52,8 @@ export interface SessionCookies {
   /**
    * A browser sign-in that failed, in a browser (the request accepts HTML): sends the person back
    * to the console's login page, which says what went wrong (`signInError`, the error code, and
-   * `requestId`), rather than leaving them on an error body. True when it answered.
+   * `requestId`), rather than leaving them on an error body. Not where the console is not served:
+   * there the error answers. True when it answered.
    */
   answerFailure(op: OperationDef, error: AppError, req: IncomingMessage, res: ServerResponse, requestId: string): boolean;
 }
@@ -96,7 +102,7 @@ export function createSessionCookies(options: SessionCookieOptions): SessionCook
   return {
     answerFailure(op, error, req, res, requestId) {
       if (op.id !== SSO_LOGIN && SSO_ENDS[op.id] === undefined) return false;
-      if (!acceptsHtml(req)) return false;
+      if (!acceptsHtml(req) || options.consoleServed?.() === false) return false;
       // the sign-in is over: its binding goes
       if (SSO_ENDS[op.id] !== undefined) setBinding(res, '', true);
       const query = new URLSearchParams({ signInError: error.code, requestId });

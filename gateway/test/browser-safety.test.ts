@@ -227,6 +227,15 @@ describe('the console files', () => {
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await res.text()).toContain('npm run build');
+      // a browser sign-in that fails is answered with its error there, not sent to a login page that is not served
+      const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+      const refused = await fetch(`${bare.url}/sso/login?provider=nope`, { headers: { accept }, redirect: 'manual' });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { code: string }).code).toBe('VALIDATION_FAILED');
+      // where the console is served, the same failure goes back to its login page
+      const served = await fetch(`${platform.url}/sso/login?provider=nope`, { headers: { accept }, redirect: 'manual' });
+      expect(served.status).toBe(303);
+      expect(served.headers.get('location')).toMatch(/^\/console\/login\?signInError=VALIDATION_FAILED&/);
     } finally {
       await bare.stop();
     }
