@@ -4,7 +4,7 @@ import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, EventDelivery, Subscription } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import { isRecord, sleep } from '@nap/util';
-import { SseSink } from './sse-sink';
+import { SseSink, sharedJoin } from './sse-sink';
 import type { SinkEnd, SinkOptions } from './sse-sink';
 
 /** Job events after which nothing more happens to the job. */
@@ -165,6 +165,15 @@ class JobWatcher {
   }
 }
 
+/**
+ * From this many clients on, frames are written at most every `COALESCE_MS` rather than at the end
+ * of every turn: 500 clients and a few hundred turns a second with events made as many writes, a
+ * system call each, as the platform's whole work of starting the jobs. A client waits at most that
+ * much longer for an event.
+ */
+const COALESCE_FROM_CLIENTS = 64;
+const COALESCE_MS = 10;
+
 export interface JobEventHubOptions {
   bus: Bus;
   client: BusClient;
@@ -184,7 +193,8 @@ export interface HubClient {
  * parsed, masked and framed once, whether a client may see it is decided once per job and group set
  * (the job's audience, asked of the workflow service once per job, `audienceAdmitsGroups`; only a
  * job's owner and initiator are checked one by one), and the same bytes are written to every client
- * that may, batched per turn of the event loop. A repeat of a job event (same `seq`) is sent once.
+ * that may, batched per turn of the event loop (with many clients, at most every `COALESCE_MS`:
+ * each write to a socket costs a system call, whatever it carries). A repeat of a job event (same `seq`) is sent once.
  * A stream resumed with Last-Event-ID reads the stored events on its own subscription until it meets
  * the shared one. The shared subscription starts with the first client and ends a little after the last.
  */
@@ -286,12 +296,15 @@ export class JobEventHub {
     this.dirty.add(sink);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => {
+    const flush = () => {
       this.flushScheduled = false;
       const sinks = [...this.dirty];
       this.dirty.clear();
-      for (const s of sinks) s.flush();
-    });
+      const join = sharedJoin();
+      for (const s of sinks) s.flush(join);
+    };
+    if (this.clientCount >= COALESCE_FROM_CLIENTS) setTimeout(flush, COALESCE_MS);
+    else setImmediate(flush);
   }
 
   // ---- the shared subscription --------------------------------------------------------------------

@@ -55,15 +55,16 @@ export class SseSink {
   /**
    * Writes what was queued since the last flush, unless the client still has more than
    * `maxBufferedBytes` of earlier writes to take: then it does not keep up and is dropped. (A burst
-   * larger than the bound reaches a client that took everything before it.)
+   * larger than the bound reaches a client that took everything before it.) `join` makes the one
+   * chunk of several frames: clients that were pushed the same frames share it.
    */
-  flush(): void {
+  flush(join: (frames: Buffer[]) => Buffer = joinFrames): void {
     if (this.done || this.pending.length === 0) return;
     if (this.res.writableLength > this.options.maxBufferedBytes) {
       this.drop();
       return;
     }
-    const chunk = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending);
+    const chunk = this.pending.length === 1 ? (this.pending[0] as Buffer) : join(this.pending);
     this.pending = [];
     this.res.write(chunk);
   }
@@ -108,4 +109,26 @@ export class SseSink {
     this.pending = [];
     this.onEnd(why);
   }
+}
+
+function joinFrames(frames: Buffer[]): Buffer {
+  return Buffer.concat(frames);
+}
+
+/**
+ * A `join` for one flush of many clients: the frames pushed to every client of a group are the same
+ * buffers in the same order, so their chunk is made once and written to each (a copy per client was
+ * most of the cost of a burst to hundreds of clients).
+ */
+export function sharedJoin(): (frames: Buffer[]) => Buffer {
+  const made = new Map<Buffer, { frames: Buffer[]; chunk: Buffer }[]>();
+  return (frames) => {
+    const first = frames[0] as Buffer;
+    let candidates = made.get(first);
+    if (candidates === undefined) made.set(first, (candidates = []));
+    for (const c of candidates) if (c.frames.length === frames.length && c.frames.every((f, i) => f === frames[i])) return c.chunk;
+    const chunk = Buffer.concat(frames);
+    candidates.push({ frames, chunk });
+    return chunk;
+  };
 }

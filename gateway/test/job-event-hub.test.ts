@@ -8,7 +8,7 @@ import type { BusClient, MemoryBus } from '@nap/bus';
 import { createLogger } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
 import { JobEventHub } from '../src/job-event-hub';
-import { DEFAULT_SINK_OPTIONS } from '../src/sse-sink';
+import { DEFAULT_SINK_OPTIONS, sharedJoin } from '../src/sse-sink';
 import type { SinkOptions } from '../src/sse-sink';
 
 /**
@@ -149,6 +149,27 @@ describe('the job event hub', () => {
     }
   });
 
+  it('with many clients, writes each burst once per group, coalesced, and every client gets every event once, in order', async () => {
+    const h = await harness([{ jobId: 'job-g', groups: ['G'] }]);
+    try {
+      // past the number of clients from which writes are coalesced: admins and members of G
+      for (let i = 0; i < 40; i++)
+        h.callers.set(`admin${i}`, { caller: caller(`admin${i}`, [], ['admin']), filter: { ...ALL, allJobs: true } });
+      for (let i = 0; i < 40; i++) h.callers.set(`g${i}`, { caller: caller(`g${i}`, ['G']), filter: ALL });
+      const streams = await Promise.all([...h.callers.keys()].map((name) => follow(h, name)));
+      await eventually('eighty clients connected', () => h.hub.clients === 80);
+      for (let seq = 1; seq <= 30; seq++) await publish(h.bus, 'job-g', seq === 30 ? 'jobComplete' : 'taskComplete', seq);
+      await eventually('every client got every event', () => streams.every((s) => s.frames.length === 30));
+      const ids = (frames: string[]) => frames.map((f) => /^id: (.+)$/m.exec(f)?.[1]);
+      for (const s of streams) expect(ids(s.frames)).toEqual(ids(streams[0]?.frames ?? []));
+      expect(new Set(ids(streams[0]?.frames ?? [])).size).toBe(30);
+      expect(jobsOf(streams[0]?.frames ?? [])).toEqual(Array.from({ length: 30 }, () => 'job-g'));
+      for (const s of streams) s.close();
+    } finally {
+      await h.stop();
+    }
+  });
+
   it('sends a repeated job event (same seq) once, to every stream', async () => {
     const h = await harness([]);
     try {
@@ -206,4 +227,20 @@ describe('the job event hub', () => {
       await h.stop();
     }
   }, 90_000);
+});
+
+describe('sharedJoin', () => {
+  it('makes the chunk of the same frames once, and another for other frames', () => {
+    const [a, b, c] = ['id: 1\n\n', 'id: 2\n\n', 'id: 3\n\n'].map((t) => Buffer.from(t)) as [Buffer, Buffer, Buffer];
+    const join = sharedJoin();
+    const first = join([a, b]);
+    expect(first.toString()).toBe('id: 1\n\nid: 2\n\n');
+    expect(join([a, b])).toBe(first);
+    // equal bytes but other buffers, another order, a longer list: made anew
+    expect(join([Buffer.from(a), b])).not.toBe(first);
+    expect(join([b, a]).toString()).toBe('id: 2\n\nid: 1\n\n');
+    expect(join([a, b, c]).toString()).toBe('id: 1\n\nid: 2\n\nid: 3\n\n');
+    // one flush's memory only
+    expect(sharedJoin()([a, b])).not.toBe(first);
+  });
 });
