@@ -74,18 +74,18 @@ async function prepare(url) {
   };
 }
 
-/** CPU ms (user + system, every thread) the processes `pids` have used, or undefined without /proc. */
+/** CPU ms (user + system, every thread) each of the processes `pids` has used, or undefined without /proc. */
 function cpuMs(pids) {
   if (!existsSync('/proc/self/stat')) return undefined;
-  let ms = 0;
-  for (const pid of pids) {
+  return pids.map((pid) => {
+    let ms = 0;
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
     }
-  }
-  return ms;
+    return ms;
+  });
 }
 /** Linux's USER_HZ, the unit of /proc's CPU times. */
 const CLOCK_TICKS = 100;
@@ -99,8 +99,10 @@ async function load(url, req, pids, connections = CONNECTIONS) {
   const after = cpuMs(pids);
   const bad = r.non2xx + r.errors + r.timeouts;
   if (bad > 0) throw new Error(`${bad} failed requests (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})`);
-  const cpuUs = before === undefined || after === undefined ? Number.NaN : ((after - before) * 1000) / r.requests.total;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs };
+  const byProcess =
+    before === undefined || after === undefined ? [] : after.map((ms, i) => ((ms - (before[i] ?? 0)) * 1000) / r.requests.total);
+  const cpuUs = byProcess.length === 0 ? Number.NaN : byProcess.reduce((n, us) => n + us, 0);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, byProcess };
 }
 
 /** The standalone platform in a process of its own (test/bench/platform.mjs), the audit trail on or off. */
@@ -211,6 +213,13 @@ for (const r of results) {
   const on = mean(r.on, 'rps');
   console.log(
     `| ${r.mode} | ${off.toFixed(0)} | ${on.toFixed(0)} | ${(on / off).toFixed(2)} | ${mean(r.off, 'p50').toFixed(1)} / ${mean(r.on, 'p50').toFixed(1)} | ${mean(r.off, 'p99').toFixed(1)} / ${mean(r.on, 'p99').toFixed(1)} | ${mean(r.off, 'cpuUs').toFixed(0)} / ${mean(r.on, 'cpuUs').toFixed(0)} |`,
+  );
+}
+const distributed = results.find((r) => r.mode.startsWith('distributed'));
+if (distributed && distributed.on[0]?.byProcess.length === 3) {
+  const split = (rows) => [0, 1, 2].map((i) => (rows.reduce((n, r) => n + (r.byProcess[i] ?? 0), 0) / rows.length).toFixed(0)).join(' / ');
+  console.log(
+    `\ndistributed CPU µs per request, gateway / admin / nats-server: off ${split(distributed.off)}, on ${split(distributed.on)}`,
   );
 }
 console.log('\ntarget (issue 20): audit on >= 0.9 x audit off');
