@@ -8,6 +8,9 @@ import { eventually } from '../../testing/src/eventually';
 import { startNatsServer } from '../../testing/src/nats-server';
 import type { NatsServer } from '../../testing/src/nats-server';
 import { CoalescingTransport, connectNats } from '../src/internal/nats-connection';
+import { isNoResponders } from '../src/internal/nats-convert';
+import { ReplyInbox } from '../src/internal/nats-reply-inbox';
+import { publishToStream } from '../src/internal/nats-stream-publish';
 import { createNatsBus } from '../src/nats-bus';
 import type { NatsBus, NatsBusOptions } from '../src/nats-bus';
 import { EVENT_STREAM } from '../src/types';
@@ -226,6 +229,27 @@ describe('NatsBus specifics', () => {
     } finally {
       await sender.close();
       await receiver.close();
+    }
+  });
+
+  test('a stream publish over the reply inbox: acknowledged with its seq, a repeated id seen as a duplicate, no stream is no responders', async () => {
+    server = await startNatsServer({ jetstream: true });
+    await open();
+    const nc = await connect({ servers: server.url });
+    try {
+      const inbox = new ReplyInbox(nc);
+      const first = await publishToStream(inbox, 'nap.evt.test.thing.1.made', bytes('one'), { msgId: 'made-1' });
+      expect(first).toMatchObject({ stream: EVENT_STREAM, duplicate: false });
+      const again = await publishToStream(inbox, 'nap.evt.test.thing.1.made', bytes('one'), { msgId: 'made-1' });
+      expect(again).toEqual({ ...first, duplicate: true });
+      const next = await publishToStream(inbox, 'nap.evt.test.thing.2.made', bytes('two'));
+      expect(next.seq).toBe(first.seq + 1);
+      // no stream stores the subject: nobody answers, and the error says so
+      const none = await publishToStream(inbox, 'nowhere.stored', bytes('x'), { timeoutMs: 2_000 }).catch((err: unknown) => err);
+      expect(none).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(isNoResponders(none)).toBe(true);
+    } finally {
+      await nc.close();
     }
   });
 

@@ -10,6 +10,7 @@ import {
 } from '@nats-io/nats-core';
 import type { MsgHdrs } from '@nats-io/nats-core';
 import type { BusHeaders } from '../types';
+import { NO_RESPONDERS_STATUS } from './nats-reply-inbox';
 import { closedError, noRespondersError, timeoutError } from './errors';
 import { assertValidHeaders } from './headers';
 
@@ -33,6 +34,8 @@ export function fromNatsHeaders(headers: MsgHdrs | undefined): BusHeaders {
 /** True when a nats.js error says nobody listens on the subject. */
 export function isNoResponders(err: unknown): boolean {
   if (err instanceof NoRespondersError) return true;
+  // the connection's own reply inbox (requests, stream publishes)
+  if (err instanceof AppError && err.cause === NO_RESPONDERS_STATUS) return true;
   if (err instanceof RequestError) return err.isNoResponders();
   return false;
 }

@@ -13,6 +13,8 @@ import type { CheckedDelivery, ResolvedConsumerSettings } from './events';
 import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
 import { isNoResponders, requestFailure, toNatsHeaders } from './nats-convert';
+import { ReplyInbox } from './nats-reply-inbox';
+import { publishToStream } from './nats-stream-publish';
 import { NatsEventWorker } from './nats-event-worker';
 import type { NatsEventStream } from './nats-stream';
 
@@ -30,6 +32,8 @@ const ORDERED_PULL_BATCH = 100;
  */
 export class NatsEvents {
   private readonly js: JetStreamClient;
+  /** Where JetStream's acknowledgements of publishes come back. */
+  private readonly replies: ReplyInbox;
   private readonly consumers = new ConsumerSet();
 
   constructor(
@@ -40,13 +44,14 @@ export class NatsEvents {
     private readonly isClosing: () => boolean,
   ) {
     this.js = jetstream(nc);
+    this.replies = new ReplyInbox(nc);
   }
 
   async publish(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }> {
     assertEventSubject(subject);
     const h = toNatsHeaders(headers);
     try {
-      const ack = await this.js.publish(subject, copyBytes(data), { headers: h });
+      const ack = await publishToStream(this.replies, subject, copyBytes(data), h === undefined ? {} : { headers: h });
       return { seq: ack.seq };
     } catch (err) {
       if (isNoResponders(err)) {

@@ -20,6 +20,8 @@ import { closedError } from './errors';
 import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
 import { isNoResponders, requestFailure } from './nats-convert';
+import { ReplyInbox } from './nats-reply-inbox';
+import { publishToStream } from './nats-stream-publish';
 import type { NatsEventStream } from './nats-stream';
 import { QUEUE_BATCH_HEADER, decodeQueueBatch, encodeQueueBatch } from './queue-batch';
 import { Signal } from './signal';
@@ -69,6 +71,8 @@ export function queueStreamName(queue: WorkQueueName): string {
  */
 export class NatsQueues {
   private readonly js: JetStreamClient;
+  /** Where JetStream's acknowledgements of appends come back. */
+  private readonly replies: ReplyInbox;
   private readonly ensured = new Map<WorkQueueName, Promise<void>>();
   private readonly consumers = new ConsumerSet();
   private readonly outgoing = new Map<WorkQueueName, Outgoing>();
@@ -81,6 +85,7 @@ export class NatsQueues {
     private readonly isClosing: () => boolean,
   ) {
     this.js = jetstream(nc);
+    this.replies = new ReplyInbox(nc);
   }
 
   /** Forgets which streams exist (a server that came back without its store needs them again). */
@@ -121,12 +126,12 @@ export class NatsQueues {
     const [only] = entries;
     const message =
       entries.length === 1 && only !== undefined
-        ? { data: only.data, options: { msgID: only.id } }
+        ? { data: only.data, options: { msgId: only.id } }
         : { data: encodeQueueBatch(entries), options: { headers: batchHeaders(entries.length) } };
     await this.ensure(queue);
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.js.publish(subject, message.data, message.options);
+        await publishToStream(this.replies, subject, message.data, message.options);
         return;
       } catch (err) {
         if (isNoResponders(err) && attempt === 1) {

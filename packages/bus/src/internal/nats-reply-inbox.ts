@@ -2,6 +2,12 @@ import { createInbox } from '@nats-io/nats-core';
 import type { Msg, MsgHdrs, NatsConnection, Subscription as NatsSubscription } from '@nats-io/nats-core';
 import { closedError, noRespondersError, timeoutError } from './errors';
 
+/**
+ * The cause of the error a request answered by the server's no-responders status rejects with
+ * (one object for all: no stack is made per request); `isNoResponders` knows it.
+ */
+export const NO_RESPONDERS_STATUS: Error = Object.freeze(new Error('503 no responders'));
+
 interface Waiting {
   subject: string;
   resolve: (reply: Msg) => void;
@@ -59,7 +65,7 @@ export class ReplyInbox {
     this.waiting.delete(token);
     clearTimeout(waiting.timer);
     // the server answers a request nobody listens to with an empty 503 status message
-    if (msg.data.length === 0 && msg.headers?.code === 503) waiting.reject(noRespondersError(waiting.subject));
+    if (msg.data.length === 0 && msg.headers?.code === 503) waiting.reject(noRespondersError(waiting.subject, NO_RESPONDERS_STATUS));
     else waiting.resolve(msg);
   }
 
