@@ -225,6 +225,18 @@ export class WriteTxn {
     this.dbs.docs.putSync(docKey(collection, after._id), encoded);
   }
 
+  /**
+   * Replaces a document with its new `encoded` text (see `encodeChangedMembers`): `after` holds
+   * (at least) its `_id` and the members the collection's indexes name, `before` what the old
+   * version held for the indexes.
+   */
+  replaceEncoded(collection: CollectionDef, before: IndexSnapshot, after: Doc, encoded: string): void {
+    checkDocumentSize(collection.name, () => decodeDoc(encoded), encoded.length);
+    const changes = this.planIndexes(collection, before, after);
+    this.applyIndexes(after._id, changes);
+    this.dbs.docs.putSync(docKey(collection, after._id), encoded);
+  }
+
   remove(collection: CollectionDef, doc: Doc): void {
     const changes = this.planIndexes(collection, doc, undefined);
     this.applyIndexes(doc._id, changes);
