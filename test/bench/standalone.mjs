@@ -80,8 +80,9 @@ export async function startBenchPlatform(name, { env = {}, services } = {}) {
 
 /**
  * Watches the platform's job events so a benchmark can start jobs and wait for their end without
- * polling the store: `run(start)` calls `start()` (which answers the started job ids), waits until
- * each has sent its jobComplete/jobError/jobCancel event, and answers the elapsed time and the
+ * polling the store: `run(start, settle?)` calls `start()` (which answers the started job ids), waits
+ * until each has sent its jobComplete/jobError/jobCancel event (and then for `settle()` when given),
+ * and answers the elapsed time (the reading of the finished jobs that follows not counted) and the
  * finished job documents; it throws when a job did not complete.
  */
 export async function watchJobs(platform, label) {
@@ -99,7 +100,7 @@ export async function watchJobs(platform, label) {
   );
   const jobs = platform.stores.get('workflow').collection('jobs');
   return {
-    async run(start) {
+    async run(start, settle) {
       const started = performance.now();
       const ids = await start();
       const deadline = Date.now() + 120_000;
@@ -110,6 +111,7 @@ export async function watchJobs(platform, label) {
           setTimeout(r, 100);
         });
       }
+      await settle?.(ids);
       const elapsedMs = performance.now() - started;
       const done = await jobs.find({ _id: { $in: ids } });
       const bad = done.filter((j) => j.status !== 'complete');
