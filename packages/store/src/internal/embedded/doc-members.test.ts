@@ -101,6 +101,20 @@ describe('EmbeddedStore writes by _id that read some members', () => {
     expect((await store.explain('jobs', { status: 'complete' })).plan).toBe('index');
   });
 
+  it('keeps a compound index in step when only one of its members changes', async () => {
+    const jobs = store.collection('jobs');
+    await jobs.insertOne(job());
+    await jobs.insertOne({ ...job(), _id: 'j2', metrics: { start_time: 20 } });
+    await jobs.updateOne({ _id: 'j1' }, { $set: { 'metrics.start_time': 30 } });
+    const sorted = await jobs.find({ status: 'running' }, { sort: { 'metrics.start_time': 1 } });
+    expect(sorted.map((j) => [j._id, (j.metrics as { start_time: number }).start_time])).toEqual([
+      ['j2', 20],
+      ['j1', 30],
+    ]);
+    expect(await jobs.countDocuments({ status: 'running', 'metrics.start_time': 10 })).toBe(0);
+    expect((await store.explain('jobs', { status: 'running' }, { sort: { 'metrics.start_time': 1 } })).sortedByIndex).toBe(true);
+  });
+
   it('answers findOneAndUpdate with the projected members, before or after', async () => {
     const jobs = store.collection('jobs');
     await jobs.insertOne(job());

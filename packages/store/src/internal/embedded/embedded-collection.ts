@@ -17,7 +17,7 @@ import { cloneValue } from '../clone';
 import { badRequest, keyTooLong } from '../errors';
 import { filterWithNulls, updateWithoutUndefined } from '../parity';
 import { hasMongoOnlyOptions, isIdIndex, normalizeIndexSpec } from '../index-spec';
-import { collectionDef, type CollectionDef } from './catalog';
+import { collectionDef, type CollectionDef, type IndexDef } from './catalog';
 import { decodeMembers, encodeChangedMembers, storedMembers, wholeDoc } from './doc-codec';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';
@@ -66,16 +66,17 @@ function memberOf(path: string): string | undefined {
 
 /**
  * What a write of one document by `_id` reads and changes of it: `read`, the top-level members its
- * filter, update and projection name, `_id` and those the collection's indexes name; `changed`,
- * those its update names. Undefined when the write needs the whole document: a filter with
- * top-level operators (`$or`, `$expr`…), an exclusion projection, an update of `_id`.
+ * filter, update and projection name, `_id` and those named by `indexes`, the collection's indexes
+ * on a member it changes (no other index can change); `changed`, the members its update names.
+ * Undefined when the write needs the whole document: a filter with top-level operators (`$or`,
+ * `$expr`…), an exclusion projection, an update of `_id`.
  */
 function membersOfWrite(
   collection: CollectionDef,
   filter: Filter,
   update: Update,
   projection: Projection | undefined,
-): { read: Set<string>; changed: Set<string> } | undefined {
+): { read: Set<string>; changed: Set<string>; indexes: IndexDef[] } | undefined {
   const read = new Set<string>(['_id']);
   const changed = new Set<string>();
   for (const key of Object.keys(filter)) {
@@ -102,15 +103,16 @@ function membersOfWrite(
     if (member === undefined) return undefined;
     read.add(member);
   }
+  const indexes: IndexDef[] = [];
   for (const index of collection.indexes) {
-    for (const field of index.fields) {
-      const member = memberOf(field.path);
-      if (member === undefined) return undefined;
-      read.add(member);
-    }
+    const members = index.fields.map((field) => memberOf(field.path));
+    if (members.some((member) => member === undefined)) return undefined;
+    if (!members.some((member) => changed.has(member as string))) continue;
+    indexes.push(index);
+    for (const member of members) read.add(member as string);
   }
   for (const member of changed) read.add(member);
-  return { read, changed };
+  return { read, changed, indexes };
 }
 
 /** What {@link writeByMembers} did: whether the filter matched and the update changed the document, and the document's members it read, before and after. */
@@ -147,7 +149,7 @@ function writeByMembers(
   // every member the filter names was read: it matches the part as it matches the whole
   if (!compileFilter(filter)(doc)) return { matched: false, modified: false };
   const before = options.keepBefore === true ? cloneValue(doc) : undefined;
-  const entries = txn.snapshotOf(target, doc);
+  const entries = txn.snapshotOf(target, doc, members.indexes);
   if (!applyUpdate(doc, update, filter, false)) return { matched: true, modified: false, ...(before ? { before } : {}), after: doc };
   const encoded = encodeChangedMembers(stored, doc, members.changed);
   if (encoded === undefined) txn.replace(target, entries, withId(id, wholeDoc(stored, doc, members.changed)));

@@ -48,7 +48,9 @@ function shareKey(a: Doc, b: Doc, index: IndexDef): boolean {
  */
 export interface IndexSnapshot {
   valuesOf: (path: string) => Collected;
-  /** By index position: the entries taken at once, or undefined where the values suffice. */
+  /** The indexes it was taken for: the collection's, or those a write's changes can reach. */
+  indexes: IndexDef[];
+  /** By position in `indexes`: the entries taken at once, or undefined where the values suffice. */
   entries: (Entry[] | undefined)[];
 }
 
@@ -145,13 +147,13 @@ export class WriteTxn {
    * common case: the engine's writes change tasks and variables, not the fields the lists sort by)
    * never makes that index's entries.
    */
-  snapshotOf(collection: CollectionDef, doc: Doc): IndexSnapshot {
+  snapshotOf(collection: CollectionDef, doc: Doc, indexes: IndexDef[] = collection.indexes): IndexSnapshot {
     const valuesOf = valuesCache(doc);
-    const entries = collection.indexes.map((index) => {
+    const entries = indexes.map((index) => {
       const values = index.fields.map((f) => valuesOf(f.path));
       return values.some(reachable) ? entriesOfValues(index, valuesOf).entries : undefined;
     });
-    return { valuesOf, entries };
+    return { valuesOf, indexes, entries };
   }
 
   /** Computes the entry changes of every index for `before` → `after` and checks them; writes nothing. */
@@ -160,7 +162,8 @@ export class WriteTxn {
     const snapshot = before !== undefined && isSnapshot(before) ? before : undefined;
     const beforeValues = before === undefined ? undefined : snapshot !== undefined ? snapshot.valuesOf : valuesCache(before as Doc);
     const afterValues = valuesCache(after);
-    for (const [i, index] of collection.indexes.entries()) {
+    // a snapshot taken for some indexes only: the write changes nothing the others hold
+    for (const [i, index] of (snapshot?.indexes ?? collection.indexes).entries()) {
       // entries taken at once stand for values an in-place update may have changed under the snapshot: compared as entries
       const taken = snapshot?.entries[i];
       // An update that leaves every field of an index as it was leaves its entries too.
@@ -226,9 +229,9 @@ export class WriteTxn {
   }
 
   /**
-   * Replaces a document with its new `encoded` text (see `encodeChangedMembers`): `after` holds
-   * (at least) its `_id` and the members the collection's indexes name, `before` what the old
-   * version held for the indexes.
+   * Replaces a document with its new `encoded` text (see `encodeChangedMembers`): `before` is what
+   * the old version held for the indexes the write can change (see {@link snapshotOf}), `after`
+   * holds (at least) the document's `_id` and the members those indexes name.
    */
   replaceEncoded(collection: CollectionDef, before: IndexSnapshot, after: Doc, encoded: string): void {
     checkDocumentSize(collection.name, () => decodeDoc(encoded), encoded.length);
