@@ -140,7 +140,9 @@ function copyJson(value: unknown): unknown {
   if ((proto !== Object.prototype && proto !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function')
     return JSON.parse(JSON.stringify(value)) as unknown;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  // for…in rather than Object.keys: no array made for every object copied
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const member: unknown = (value as Record<string, unknown>)[key];
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
     // `__proto__` is an own member of parsed JSON, never the prototype
