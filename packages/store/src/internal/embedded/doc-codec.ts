@@ -174,10 +174,26 @@ export function decodeMembers(stored: StoredMembers, names: ReadonlySet<string>)
  * The stored document `from` with the members `changed` as `doc` (read from it with {@link
  * decodeMembers} and changed since) holds them now, encoded; the other members keep their text.
  */
-export function encodeChangedMembers(from: StoredMembers, doc: Doc, changed: ReadonlySet<string>): string | undefined {
+export function encodeChangedMembers(
+  from: StoredMembers,
+  doc: Doc,
+  changed: ReadonlySet<string>,
+  /** The change brought no value JSON cannot carry (see {@link isPlainUpdate}): the changed members are not walked to find one. */
+  plainChange = false,
+): string | undefined {
   // a value JSON cannot carry (a date set by the update) needs the whole document encoded with its tags
-  for (const name of changed) if (hasSpecials(doc[name])) return undefined;
+  if (!plainChange) for (const name of changed) if (hasSpecials(doc[name])) return undefined;
   return encodeMembers(doc, from, changed);
+}
+
+/**
+ * True when applying `update` to a document of plain JSON leaves it plain JSON: `$set`, `$unset` and
+ * `$push` of values JSON carries (arithmetic could make a non-finite number, `$currentDate` a date).
+ * Walks the update, not the document.
+ */
+export function isPlainUpdate(update: Record<string, unknown>): boolean {
+  for (const op in update) if (op !== '$set' && op !== '$unset' && op !== '$push') return false;
+  return !hasSpecials(update);
 }
 
 /** The whole stored document `from` with the members `changed` as `doc` (read from it partly) holds them now. */

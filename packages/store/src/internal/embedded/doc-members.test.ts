@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { createEmbeddedStore, type EmbeddedStore } from '../../index';
-import { decodeDoc, decodeMembers, encodeChangedMembers, encodeDoc, storedMembers } from './doc-codec';
+import { decodeDoc, decodeMembers, encodeChangedMembers, encodeDoc, isPlainUpdate, storedMembers } from './doc-codec';
 
 // Writes by `_id` read and write only the members they name (see `writeByMembers`); these tests
 // check that what such a write leaves is what the whole-document path would have left.
@@ -44,6 +44,14 @@ describe('doc-codec members format', () => {
     const part = decodeMembers(stored, new Set(['_id']));
     part.when = new Date(0);
     expect(encodeChangedMembers(stored, part, new Set(['when']))).toBeUndefined();
+  });
+
+  it('tells an update that keeps a document plain JSON from one that may not', () => {
+    expect(isPlainUpdate({ $set: { a: { b: [1, 'x', null] } }, $unset: { c: '' }, $push: { d: { $each: [1] } } })).toBe(true);
+    expect(isPlainUpdate({ $set: { a: new Date(0) } })).toBe(false);
+    expect(isPlainUpdate({ $set: { a: { deep: [Number.NaN] } } })).toBe(false);
+    expect(isPlainUpdate({ $inc: { n: 1 } })).toBe(false);
+    expect(isPlainUpdate({ $currentDate: { at: true } })).toBe(false);
   });
 
   it('still reads documents in the earlier whole-JSON format', () => {
@@ -140,6 +148,10 @@ describe('EmbeddedStore writes by _id that read some members', () => {
     const jobs = store.collection('jobs');
     await jobs.insertOne(job());
     await jobs.updateOne({ _id: 'j1' }, { $set: { when: new Date(5) } });
+    // arithmetic that ends in a number JSON cannot carry is stored as that number too
+    await jobs.updateOne({ _id: 'j1' }, { $set: { big: 1e308 } });
+    await jobs.updateOne({ _id: 'j1' }, { $mul: { big: 10 } });
+    expect((await jobs.findOne({ _id: 'j1' }))?.big).toBe(Number.POSITIVE_INFINITY);
     const found = await jobs.findOne({ _id: 'j1' });
     expect(found?.when).toBeInstanceOf(Date);
     expect((found?.when as Date).getTime()).toBe(5);

@@ -18,7 +18,7 @@ import { badRequest, keyTooLong } from '../errors';
 import { filterWithNulls, updateWithoutUndefined } from '../parity';
 import { hasMongoOnlyOptions, isIdIndex, normalizeIndexSpec } from '../index-spec';
 import { collectionDef, type CollectionDef, type IndexDef } from './catalog';
-import { decodeMembers, encodeChangedMembers, storedMembers, wholeDoc } from './doc-codec';
+import { decodeMembers, encodeChangedMembers, isPlainUpdate, storedMembers, wholeDoc } from './doc-codec';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';
 import { applyUpdate, compileFilter, projectDocs, seedFromFilter, validateReplacement, validateUpdate } from './mongo-semantics';
@@ -151,7 +151,7 @@ function writeByMembers(
   const before = options.keepBefore === true ? cloneValue(doc) : undefined;
   const entries = txn.snapshotOf(target, doc, members.indexes);
   if (!applyUpdate(doc, update, filter, false)) return { matched: true, modified: false, ...(before ? { before } : {}), after: doc };
-  const encoded = encodeChangedMembers(stored, doc, members.changed);
+  const encoded = encodeChangedMembers(stored, doc, members.changed, isPlainUpdate(update));
   if (encoded === undefined) txn.replace(target, entries, withId(id, wholeDoc(stored, doc, members.changed)));
   else txn.replaceEncoded(target, entries, doc, encoded);
   return { matched: true, modified: true, ...(before ? { before } : {}), after: doc };
