@@ -1,6 +1,6 @@
 // The standalone platform in the benchmark's own process (built dist/ code), with a logged-in JSON
 // caller: `const { call, api, token, stop } = await startBenchPlatform('mop')`.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -120,4 +120,24 @@ export async function watchJobs(platform, label) {
     },
     stop: () => sub.unsubscribe(),
   };
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;
+
+/** CPU ms (user + system, every thread) this process has used so far, or NaN without /proc. */
+export function cpuMs() {
+  if (!existsSync('/proc/self/task')) return Number.NaN;
+  let ms = 0;
+  for (const task of readdirSync('/proc/self/task')) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  }
+  return ms;
 }

@@ -4,10 +4,11 @@
 //     bus, embedded store) and again over a real nats-server: task transitions per second, the CPU
 //     the process spent per transition (user + system, every thread, from /proc) and p50/p99
 //     transition latency (a task's end to the next task's start, from the job documents).
-//     Baseline measured in the same run, on the same platform and disk, its rounds alternating with
-//     the standalone engine's: the store floor, 50 chains of 20 sequential durable single-document
-//     updates of a job-sized document (one write per transition is what the engine needs at least),
-//     with its CPU per write.
+//     Baseline measured in the same run, its rounds alternating with the standalone engine's on the
+//     same disk (in a process of its own, store-floor.mjs, so that neither pays for the other's
+//     garbage): the store floor, 50 chains of 20 sequential durable single-document updates of a
+//     job-sized document (one write per transition is what the engine needs at least), with its CPU
+//     per write.
 //  2. A filtered page of GET /operations-manager/jobs over 100,000 stored jobs (NAP_BENCH_JOBS):
 //     p50/p95 latency through HTTP, against a point read of one job (GET /operations-manager/jobs/:id)
 //     as the baseline in the same run.
@@ -15,11 +16,11 @@
 // filtered page p95 < 50 ms.
 // (Pages against the size of history: pages.mjs.) `--smoke`: 1 round of 3 jobs, 2,000 stored jobs,
 // 20 page requests (proves it runs).
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { fork } from 'node:child_process';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import { report, size } from './report.mjs';
-import { startBenchPlatform, watchJobs } from './standalone.mjs';
+import { cpuMs, startBenchPlatform, watchJobs } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
 const { startNatsServer } = require('../../packages/testing/dist/index.js');
@@ -35,34 +36,6 @@ function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
-
-/** Linux's USER_HZ, the unit of /proc's CPU times. */
-const CLOCK_TICKS = 100;
-
-/** CPU ms (user + system, every thread) this process has used, or NaN without /proc. */
-function cpuMs() {
-  if (!existsSync('/proc/self/task')) return Number.NaN;
-  let ms = 0;
-  for (const task of readdirSync('/proc/self/task')) {
-    let stat;
-    try {
-      stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-    } catch {
-      continue; // the thread ended meanwhile
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  }
-  return ms;
-}
-
-/** Runs `fn` and answers its result with the wall and CPU ms it took. */
-async function measured(fn) {
-  const cpu = cpuMs();
-  const started = performance.now();
-  const result = await fn();
-  return { result, elapsedMs: performance.now() - started, cpuMs: cpuMs() - cpu };
-}
 
 async function withPlatform(extraConfig, fn) {
   const { platform, api, stop } = await startBenchPlatform('wf', { env: extraConfig });
@@ -187,35 +160,34 @@ async function chainRound(platform, api, watch) {
 }
 
 /**
- * The store floor on `platform`'s workflow store: CONCURRENT chains of CHAIN sequential updates
- * of a job-sized document, concurrently. Answers one round's runner.
+ * The store floor in a process of its own (store-floor.mjs): the standalone platform's workflow
+ * store, CONCURRENT chains of CHAIN sequential durable updates of a job-sized document. Answers a
+ * function that runs one round there, and one that stops it.
  */
-async function floorRounds(platform) {
-  const jobs = platform.stores.get('workflow').collection('bench_floor');
+async function startFloor() {
+  const child = fork(new URL('./store-floor.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiting = [];
+  child.on('message', (reply) => waiting.shift()?.(reply));
+  child.on('exit', (code) => {
+    for (const settle of waiting.splice(0)) settle({ type: 'error', message: `the store floor process exited with ${code}` });
+  });
+  const ask = (message) =>
+    new Promise((resolve, reject) => {
+      waiting.push((reply) => (reply.type === 'error' ? reject(new Error(reply.message)) : resolve(reply)));
+      child.send(message);
+    });
   const doc = {
     status: 'running',
     tasks: Object.fromEntries(Object.entries(chainWorkflow('x').tasks).map(([k, t]) => [k, { ...t, status: 'incomplete' }])),
     variables: { seed: 's' },
   };
-  const ids = (await jobs.insertMany(Array.from({ length: CONCURRENT }, () => structuredClone(doc)))).map((d) => d._id);
-  return async () => {
-    const run = await measured(() =>
-      Promise.all(
-        ids.map(async (id) => {
-          for (let i = 0; i < CHAIN; i += 1)
-            await jobs.updateOne(
-              { _id: id, status: 'running' },
-              {
-                $set: {
-                  [`tasks.t${i.toString(16).padStart(3, '0')}`]: { status: 'complete', metrics: { end_time: Date.now() } },
-                  last_updated: new Date().toISOString(),
-                },
-              },
-            );
-        }),
-      ),
-    );
-    return { elapsedMs: run.elapsedMs, cpuMs: run.cpuMs, count: CONCURRENT * CHAIN };
+  await ask({ type: 'start', doc, concurrent: CONCURRENT, chain: CHAIN });
+  return {
+    round: async () => {
+      const { elapsedMs, cpuMs: cpu, count } = await ask({ type: 'round' });
+      return { elapsedMs, cpuMs: cpu, count };
+    },
+    stop: () => ask({ type: 'stop' }),
   };
 }
 
@@ -229,27 +201,33 @@ function summary(label, rounds) {
 }
 
 /**
- * The standalone engine and the store floor on one platform (one data directory, one disk), their
- * rounds alternating (after one warm-up round of each), so both see the same machine and disk.
+ * The standalone engine and the store floor (each in a process of its own, with a data directory
+ * of its own on the same disk), their rounds alternating (after one warm-up round of each), so
+ * both see the same machine and disk and neither pays for the other's garbage.
  */
 async function standaloneAndFloor() {
-  return withPlatform({}, async ({ platform, api }) => {
-    await api('POST', '/automation-studio/automations', { automation: chainWorkflow('bench-chain') });
-    const watch = await watchJobs(platform, 'standalone');
-    const floorRound = await floorRounds(platform);
-    const engine = [];
-    const floor = [];
-    for (let round = 0; round <= ROUNDS; round += 1) {
-      // the order alternates too: neither always runs right after the other's leftovers
-      const first = round % 2 === 0 ? 'floor' : 'engine';
-      for (const which of first === 'floor' ? ['floor', 'engine'] : ['engine', 'floor']) {
-        const r = which === 'floor' ? await floorRound() : await chainRound(platform, api, watch);
-        if (round > 0) (which === 'floor' ? floor : engine).push(r);
+  const floorProcess = await startFloor();
+  try {
+    return await withPlatform({}, async ({ platform, api }) => {
+      await api('POST', '/automation-studio/automations', { automation: chainWorkflow('bench-chain') });
+      const watch = await watchJobs(platform, 'standalone');
+      const floorRound = floorProcess.round;
+      const engine = [];
+      const floor = [];
+      for (let round = 0; round <= ROUNDS; round += 1) {
+        // the order alternates too: neither always runs right after the other's leftovers
+        const first = round % 2 === 0 ? 'floor' : 'engine';
+        for (const which of first === 'floor' ? ['floor', 'engine'] : ['engine', 'floor']) {
+          const r = which === 'floor' ? await floorRound() : await chainRound(platform, api, watch);
+          if (round > 0) (which === 'floor' ? floor : engine).push(r);
+        }
       }
-    }
-    await watch.stop();
-    return { floor: summary('store floor (updates)', floor), standalone: summary('standalone (memory bus)', engine) };
-  });
+      await watch.stop();
+      return { floor: summary('store floor (updates)', floor), standalone: summary('standalone (memory bus)', engine) };
+    });
+  } finally {
+    await floorProcess.stop();
+  }
 }
 
 /** The engine over a real nats-server (its own platform). */
