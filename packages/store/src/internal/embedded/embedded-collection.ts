@@ -8,6 +8,7 @@ import { badRequest, keyTooLong } from '../errors';
 import { filterWithNulls, updateWithoutUndefined } from '../parity';
 import { hasMongoOnlyOptions, isIdIndex, normalizeIndexSpec } from '../index-spec';
 import { collectionDef } from './catalog';
+import { encodeDoc } from './doc-codec';
 import { writeByMembers } from './member-writes';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';
@@ -70,6 +71,15 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       await writeOne((txn) => txn.insert(txn.ensureCollection(name), prepared.doc, prepared.plain));
       // the copy made for the write is the caller's now: the store keeps only its encoded form
       return prepared.doc;
+    },
+
+    async insertOneId(doc) {
+      if (!isPlainObject(doc)) throw badRequest('A document must be an object');
+      const id = doc._id === undefined ? randomUUID() : checkId(doc._id);
+      // encoded now, not copied: the write runs later in the batch, and the caller may change the document meanwhile
+      const encoded = encodeDoc(withId(id, doc));
+      await writeOne((txn) => txn.insertEncoded(txn.ensureCollection(name), id, encoded));
+      return id;
     },
 
     async insertMany(docs) {

@@ -9,7 +9,7 @@ import { conflict, duplicateKey } from '../errors';
 import { sameKeys, type NormalizedIndexSpec } from '../index-spec';
 import { checkDocumentSize } from '../parity';
 import { CATALOG_KEY, collectionDef, type Catalog, type CollectionDef, type IndexDef } from './catalog';
-import { decodeDoc, encodeDoc } from './doc-codec';
+import { decodeDoc, decodeMembers, encodeDoc, storedMembers } from './doc-codec';
 import { isEqual } from 'mingo/util';
 import { collectValues, entriesOfValues, indexEntries, type Collected, type Entry } from './index-entries';
 import { numberPrefix, successor } from './key-codec';
@@ -21,6 +21,13 @@ const EMPTY = Buffer.alloc(0);
 /** The databases a write touches. */
 export interface WriteDbs extends StoreDbs {
   meta: Database<unknown, string>;
+}
+
+/** The top-level members the indexes of a collection name, and `_id`. */
+function indexMembers(collection: CollectionDef): Set<string> {
+  const members = new Set<string>(['_id']);
+  for (const index of collection.indexes) for (const field of index.fields) members.add(field.path.split('.')[0] as string);
+  return members;
 }
 
 export function keysOf(index: IndexDef): Record<string, 1 | -1> {
@@ -215,6 +222,22 @@ export class WriteTxn {
     if (this.dbs.docs.doesExist(key)) throw duplicateKey(collection.name, { index: '_id_', key: { _id: doc._id } });
     const changes = this.planIndexes(collection, undefined, doc);
     this.applyIndexes(doc._id, changes);
+    this.dbs.docs.putSync(key, encoded);
+    this.changeCount(collection, 1);
+  }
+
+  /**
+   * Inserts a document given as its stored text (see `encodeDoc`), encoded when the caller asked:
+   * only the members the indexes name are decoded, for their entries.
+   */
+  insertEncoded(collection: CollectionDef, id: string, encoded: string): void {
+    const key = docKey(collection, id);
+    checkDocumentSize(collection.name, () => decodeDoc(encoded), encoded.length);
+    if (this.dbs.docs.doesExist(key)) throw duplicateKey(collection.name, { index: '_id_', key: { _id: id } });
+    const stored = storedMembers(encoded);
+    const indexed = stored === undefined ? decodeDoc(encoded) : decodeMembers(stored, indexMembers(collection));
+    const changes = this.planIndexes(collection, undefined, indexed);
+    this.applyIndexes(id, changes);
     this.dbs.docs.putSync(key, encoded);
     this.changeCount(collection, 1);
   }
