@@ -1,6 +1,6 @@
 // The standalone platform in the benchmark's own process (built dist/ code), with a logged-in JSON
 // caller: `const { call, api, token, stop } = await startBenchPlatform('mop')`.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,8 +80,9 @@ export async function startBenchPlatform(name, { env = {}, services } = {}) {
 
 /**
  * Watches the platform's job events so a benchmark can start jobs and wait for their end without
- * polling the store: `run(start)` calls `start()` (which answers the started job ids), waits until
- * each has sent its jobComplete/jobError/jobCancel event, and answers the elapsed time and the
+ * polling the store: `run(start, settle?)` calls `start()` (which answers the started job ids), waits
+ * until each has sent its jobComplete/jobError/jobCancel event (and then for `settle()` when given),
+ * and answers the elapsed time (the reading of the finished jobs that follows not counted) and the
  * finished job documents; it throws when a job did not complete.
  */
 export async function watchJobs(platform, label) {
@@ -99,7 +100,7 @@ export async function watchJobs(platform, label) {
   );
   const jobs = platform.stores.get('workflow').collection('jobs');
   return {
-    async run(start) {
+    async run(start, settle) {
       const started = performance.now();
       const ids = await start();
       const deadline = Date.now() + 120_000;
@@ -110,6 +111,7 @@ export async function watchJobs(platform, label) {
           setTimeout(r, 100);
         });
       }
+      await settle?.(ids);
       const elapsedMs = performance.now() - started;
       const done = await jobs.find({ _id: { $in: ids } });
       const bad = done.filter((j) => j.status !== 'complete');
@@ -118,4 +120,24 @@ export async function watchJobs(platform, label) {
     },
     stop: () => sub.unsubscribe(),
   };
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;
+
+/** CPU ms (user + system, every thread) this process has used so far, or NaN without /proc. */
+export function cpuMs() {
+  if (!existsSync('/proc/self/task')) return Number.NaN;
+  let ms = 0;
+  for (const task of readdirSync('/proc/self/task')) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  }
+  return ms;
 }

@@ -90,6 +90,12 @@ export interface Collection<T extends Doc = Doc> {
   /** Inserts; `_id` is generated (UUID v4) when absent. Returns the stored document. */
   insertOne(doc: Omit<T, '_id'> & { _id?: string }): Promise<T>;
   /**
+   * Inserts as {@link insertOne} does (the document as it is at the call: changing it afterwards
+   * changes nothing stored) and answers only its `_id`: no copy of the document is made for an
+   * answer, which for a large document (a job) is most of what an insert costs the caller's process.
+   */
+  insertOneId(doc: Omit<T, '_id'> & { _id?: string }): Promise<string>;
+  /**
    * Inserts in order, as MongoDB's ordered `insertMany`: the documents before the first refused
    * one stay inserted, the rest are not; the error's `details.insertedCount` says how many went in.
    */

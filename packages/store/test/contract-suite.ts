@@ -92,6 +92,42 @@ export function runStoreContractSuite(
         expect((await items.findOne({ name: 'core-1' }))?.nested).toEqual({ port: 22 });
       });
 
+      it('inserts answering only the _id: the document as it was at the call, refusals as insertOne', async () => {
+        const items = (await fresh()).collection('items');
+        await items.createIndexes([{ keys: { name: 1 }, unique: true }, { keys: { 'nested.port': 1 } }]);
+        const input: Record<string, unknown> = {
+          name: 'core-1',
+          nested: { port: 22 },
+          at: new Date('2026-01-02T03:04:05.000Z'),
+          gone: undefined,
+        };
+        const pending = items.insertOneId(input);
+        // changed before the write ran: what is stored is the document as it was at the call
+        (input.nested as Record<string, unknown>).port = 23;
+        input.name = 'changed';
+        const id = await pending;
+        expect(id).toMatch(UUID);
+        expect(input._id).toBeUndefined();
+        expect(await items.findOne({ _id: id })).toEqual({
+          _id: id,
+          name: 'core-1',
+          nested: { port: 22 },
+          at: new Date('2026-01-02T03:04:05.000Z'),
+        });
+        // its index entries are there
+        expect((await items.find({ 'nested.port': 22 })).map((d) => d._id)).toEqual([id]);
+        expect(await items.insertOneId({ _id: 'given', name: 'core-2' })).toBe('given');
+        await expect(items.insertOneId({ _id: 'given', name: 'core-3' })).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          status: 409,
+        });
+        await expect(items.insertOneId({ name: 'core-1' })).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          details: { index: 'name_1' },
+        });
+        expect(await items.countDocuments()).toBe(2);
+      });
+
       it('keeps a given string _id and refuses a second document with the same _id', async () => {
         const items = (await fresh()).collection('items');
         await items.insertOne({ _id: 'dev-1', n: 1 });
@@ -654,6 +690,7 @@ export function runStoreContractSuite(
         const items = (await fresh()).collection('items');
         const tooLarge = { code: 'STORE_DOCUMENT_TOO_LARGE', status: 413, details: { collection: 'items', limitBytes: 16 * MIB } };
         await expect(items.insertOne({ _id: 'big', s: 'x'.repeat(16 * MIB) })).rejects.toMatchObject(tooLarge);
+        await expect(items.insertOneId({ _id: 'big', s: 'x'.repeat(16 * MIB) })).rejects.toMatchObject(tooLarge);
         await items.insertOne({ _id: 'fits', s: 'x'.repeat(15 * MIB) });
         await expect(items.updateOne({ _id: 'fits' }, { $set: { t: 'y'.repeat(2 * MIB) } })).rejects.toMatchObject(tooLarge);
         await expect(items.findOneAndUpdate({ _id: 'fits' }, { $set: { t: 'y'.repeat(2 * MIB) } })).rejects.toMatchObject(tooLarge);

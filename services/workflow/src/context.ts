@@ -75,26 +75,34 @@ export async function ofVisibleWorkflows<T extends { workflow: string }>(ctx: Ha
   return rows.filter((row) => visible.has(row.workflow));
 }
 
-/** Starts a job of the named workflow with the options of startJobWithOptions, as the caller. */
-export async function startWithOptions(
+/**
+ * Starts a job of the named workflow with the options of startJobWithOptions, as the caller;
+ * answers the job as it started, as `view` makes it (a deep copy: the public job).
+ */
+export async function startWithOptions<T>(
   svc: WorkflowContext,
   ctx: HandlerContext,
   workflowName: string,
   options: StartJobWithOptionsBody['options'],
-): Promise<JobRecord> {
+  view: (job: JobRecord) => T,
+): Promise<T> {
   const workflow = await ctx.call('studio.getWorkflow', { body: { name: workflowName } });
   assertMayRun(workflow, ctx.caller);
   // job variables are walked by the engine (references, templates, JSON queries) for the job's life
   assertJsonDepth(options.variables, 'options.variables');
-  return svc.engine.startJob({
-    workflow,
-    caller: ctx.caller,
-    ...(options.variables !== undefined ? { variables: options.variables } : {}),
-    ...(options.description !== undefined ? { description: options.description } : {}),
-    ...(options.type !== undefined ? { type: options.type } : {}),
-    ...(options.groups !== undefined ? { groups: options.groups } : {}),
-    ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
-  });
+  // the workflow was read for this start alone: it is handed over
+  return svc.engine.startJobAs(
+    {
+      workflow,
+      caller: ctx.caller,
+      ...(options.variables !== undefined ? { variables: options.variables } : {}),
+      ...(options.description !== undefined ? { description: options.description } : {}),
+      ...(options.type !== undefined ? { type: options.type } : {}),
+      ...(options.groups !== undefined ? { groups: options.groups } : {}),
+      ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
+    },
+    view,
+  );
 }
 
 /**

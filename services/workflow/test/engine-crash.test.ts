@@ -50,7 +50,7 @@ describe('a job whose start was answered', () => {
     const h = await first(crash, { leaseMs: 60_000, renewMs: 50 });
     h.workflows.set(twoRemote.name, twoRemote);
     // the insert is durable and answered; nothing after it reaches the store
-    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOneId');
     const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'restart' }, caller: SYSTEM_CALLER });
     expect(crash.crashed).toBe(true);
     expect(started.status).toBe('running');
@@ -72,7 +72,7 @@ describe('a job whose start was answered', () => {
     const crash = new CrashSwitch();
     const h = await first(crash, { leaseMs: 300 });
     h.workflows.set(twoRemote.name, twoRemote);
-    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOneId');
     const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'takeover' }, caller: SYSTEM_CALLER });
     kill(h);
 
@@ -87,7 +87,7 @@ describe('a job whose start was answered', () => {
     const crash = new CrashSwitch();
     const h = await first(crash, { leaseMs: 300 });
     h.workflows.set(linear.name, linear);
-    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOneId');
     const started = await h.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
     expect(crash.crashed).toBe(true);
     kill(h);

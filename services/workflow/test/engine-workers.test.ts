@@ -91,7 +91,7 @@ describe('the job worker switch', () => {
     const crash = new CrashSwitch();
     const dead = await startEngineHarness({ serverId: 'engine-dead', leaseMs: 200 }, undefined, crash);
     dead.workflows.set(remote.name, remote);
-    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOne');
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOneId');
     const started = await dead.engine.startJob({ workflow: remote, variables: {}, caller: SYSTEM_CALLER });
     dead.abandon();
 

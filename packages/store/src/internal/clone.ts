@@ -31,7 +31,9 @@ export function cloneValue<T>(value: T, notes?: CloneNotes): T {
     if (isBinary(value)) return Buffer.from(value) as unknown as T;
   }
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value)) {
+  // for…in rather than Object.keys: no array made for every object of every document copied
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
     const v = (value as Record<string, unknown>)[k];
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
     out[k] = cloneValue(v, notes);

@@ -78,10 +78,11 @@ const BSON_BYTES_PER_JSON_CHAR = 8;
 
 /**
  * Throws `STORE_DOCUMENT_TOO_LARGE` when `doc` is larger than MongoDB's 16 MiB. `jsonLength`, the
- * length of its JSON text when the caller has it, spares measuring small documents.
+ * length of its JSON text when the caller has it, spares measuring small documents; `doc` may be a
+ * function that makes the document, called only when it is measured.
  */
-export function checkDocumentSize(collection: string, doc: object, jsonLength?: number): void {
+export function checkDocumentSize(collection: string, doc: object | (() => object), jsonLength?: number): void {
   if (jsonLength !== undefined && jsonLength * BSON_BYTES_PER_JSON_CHAR < MAX_DOCUMENT_BYTES) return;
-  const sizeBytes = bsonSize(doc);
+  const sizeBytes = bsonSize(typeof doc === 'function' ? doc() : doc);
   if (sizeBytes > MAX_DOCUMENT_BYTES) throw documentTooLarge({ collection, sizeBytes, limitBytes: MAX_DOCUMENT_BYTES });
 }

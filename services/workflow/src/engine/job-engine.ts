@@ -239,6 +239,14 @@ export class JobEngine {
     return this.lifecycle.startJob(input);
   }
 
+  /**
+   * {@link startJob} for a caller that hands `input.workflow` over and wants the job as it started as
+   * `view` makes it (a deep copy, such as the public job): the job is not copied for the engine first.
+   */
+  startJobAs<T>(input: StartJobInput, view: (job: JobRecord) => T): Promise<T> {
+    return this.lifecycle.startJobAs(input, view);
+  }
+
   /** Cancels an active job (and its active children); false when it was not active. */
   cancelJob(jobId: string, by: string): Promise<boolean> {
     return this.lifecycle.cancelJob(jobId, by);

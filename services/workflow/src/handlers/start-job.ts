@@ -7,7 +7,7 @@ import { toPublicJob } from '../domain/job-model';
 export function startJob(svc: WorkflowContext): Handler<'workflow.startJob'> {
   return async (input, ctx) => ({
     message: 'Successfully created the requested item',
-    data: toPublicJob(await startWithOptions(svc, ctx, input.body.workflow, input.body.options ?? {})),
+    data: await startWithOptions(svc, ctx, input.body.workflow, input.body.options ?? {}, toPublicJob),
     metadata: {},
   });
 }

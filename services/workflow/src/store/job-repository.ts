@@ -117,7 +117,8 @@ export class JobRepository {
 
   /** Stores a new job. */
   async insert(job: JobRecord): Promise<void> {
-    await this.jobs.insertOne(this.values ? await this.values.externalizeJob(job) : job);
+    // only the id back: a job-sized copy for an answer nobody reads is most of what an insert costs
+    await this.jobs.insertOneId(this.values ? await this.values.externalizeJob(job) : job);
   }
 
   /** The job, or null when there is none with this id. */

@@ -3,6 +3,13 @@
  * regular expressions, binary, non-finite numbers) tagged and listed by path so decoding revives
  * them without walking the whole document.
  *
+ * A document of plain JSON values is stored with where each of its top-level members lies in the
+ * text (format `M`: a header, a newline, then the document's JSON): a write of a few members (the
+ * engine clearing a job's outbox, a step of a job) reads only the members it and the collection's
+ * indexes name and writes the others back as the text they were, instead of decoding and encoding
+ * the whole document (see {@link storedMembers}). Documents stored before it (`J`, whole JSON) and
+ * those with specials (`T`) are read as ever, and take the whole-document path.
+ *
  * Encoding and cloning happen in this module's own JavaScript realm on purpose: under jest the
  * test's objects live in a VM context, and a codec loaded elsewhere (lmdb's msgpack) would not
  * recognise their Dates. Functions and symbols are dropped, `undefined` object members are
@@ -18,8 +25,11 @@ type Tagged =
   | { t: 'bin'; v: string }
   | { t: 'num'; v: 'NaN' | 'Infinity' | '-Infinity' };
 
+/** Whole JSON text (stored before the members format; still read). */
 const PLAIN = 'J';
 const WITH_SPECIALS = 'T';
+/** A header `[name, start, end, …]` (the span of each top-level member's value in the JSON), a newline, the JSON. */
+const MEMBERS = 'M';
 
 function special(value: unknown): Tagged | undefined {
   if (isDate(value)) {
@@ -90,14 +100,115 @@ function hasSpecials(value: unknown): boolean {
  * carries (a copy that noted none, see `cloneValue`), so it is not walked to find out.
  */
 export function encodeDoc(doc: Doc, plain = false): string {
-  if (plain || !hasSpecials(doc)) return PLAIN + JSON.stringify(doc);
+  if (plain || !hasSpecials(doc)) return encodeMembers(doc, undefined, undefined);
   const paths: Path[] = [];
   const safe = toJsonSafe(doc, [], paths);
   return WITH_SPECIALS + JSON.stringify([paths, safe]);
 }
 
+/**
+ * The members format of `doc`. With `from`, the stored document `doc` was read from (partly): its
+ * members not in `changed` are written back as the text they were (the members `doc` lacks among
+ * them), the others as `doc` holds them now (a member `doc` no longer has is gone); members new to
+ * `doc` follow, in its order.
+ */
+function encodeMembers(doc: Doc, from: StoredMembers | undefined, changed: ReadonlySet<string> | undefined): string {
+  // concatenated rather than joined: V8 keeps the pieces until the text is written, then copies once
+  let body = '{';
+  const header: (string | number)[] = [];
+  const add = (name: string, text: string): void => {
+    body += `${header.length === 0 ? '' : ','}${JSON.stringify(name)}:`;
+    header.push(name, body.length, body.length + text.length);
+    body += text;
+  };
+  const write = (name: string): void => {
+    const value = doc[name];
+    // as JSON.stringify leaves out a member that is undefined, a function or a symbol
+    const text = value === undefined ? undefined : (JSON.stringify(value) as string | undefined);
+    if (text !== undefined) add(name, text);
+  };
+  if (from !== undefined) {
+    const { header: stored, body } = from;
+    for (let i = 0; i < stored.length; i += 3) {
+      const name = stored[i] as string;
+      if (changed?.has(name) === true) {
+        if (Object.hasOwn(doc, name)) write(name);
+      } else add(name, body.slice(stored[i + 1] as number, stored[i + 2] as number));
+    }
+    for (const name in doc) if (Object.hasOwn(doc, name) && !from.spans.has(name)) write(name);
+  } else {
+    for (const name in doc) if (Object.hasOwn(doc, name)) write(name);
+  }
+  return `${MEMBERS}${JSON.stringify(header)}\n${body}}`;
+}
+
+/** A stored document in the members format: its header, its JSON, and each member's span in it. */
+export interface StoredMembers {
+  header: (string | number)[];
+  body: string;
+  spans: Map<string, [number, number]>;
+}
+
+/** The members of a stored document, or undefined when it is not in the members format (it is read whole then). */
+export function storedMembers(text: string): StoredMembers | undefined {
+  if (!text.startsWith(MEMBERS)) return undefined;
+  const end = text.indexOf('\n');
+  const header = JSON.parse(text.slice(1, end)) as (string | number)[];
+  const spans = new Map<string, [number, number]>();
+  for (let i = 0; i < header.length; i += 3) spans.set(header[i] as string, [header[i + 1] as number, header[i + 2] as number]);
+  return { header, body: text.slice(end + 1), spans };
+}
+
+/** The members `names` of a stored document (those it has), decoded, in the stored order. */
+export function decodeMembers(stored: StoredMembers, names: ReadonlySet<string>): Doc {
+  const out: Record<string, unknown> = {};
+  const { header, body } = stored;
+  for (let i = 0; i < header.length; i += 3) {
+    const name = header[i] as string;
+    if (names.has(name)) out[name] = JSON.parse(body.slice(header[i + 1] as number, header[i + 2] as number));
+  }
+  return out as Doc;
+}
+
+/**
+ * The stored document `from` with the members `changed` as `doc` (read from it with {@link
+ * decodeMembers} and changed since) holds them now, encoded; the other members keep their text.
+ */
+export function encodeChangedMembers(
+  from: StoredMembers,
+  doc: Doc,
+  changed: ReadonlySet<string>,
+  /** The change brought no value JSON cannot carry (see {@link isPlainUpdate}): the changed members are not walked to find one. */
+  plainChange = false,
+): string | undefined {
+  // a value JSON cannot carry (a date set by the update) needs the whole document encoded with its tags
+  if (!plainChange) for (const name of changed) if (hasSpecials(doc[name])) return undefined;
+  return encodeMembers(doc, from, changed);
+}
+
+/**
+ * True when applying `update` to a document of plain JSON leaves it plain JSON: `$set`, `$unset` and
+ * `$push` of values JSON carries (arithmetic could make a non-finite number, `$currentDate` a date).
+ * Walks the update, not the document.
+ */
+export function isPlainUpdate(update: Record<string, unknown>): boolean {
+  for (const op in update) if (op !== '$set' && op !== '$unset' && op !== '$push') return false;
+  return !hasSpecials(update);
+}
+
+/** The whole stored document `from` with the members `changed` as `doc` (read from it partly) holds them now. */
+export function wholeDoc(from: StoredMembers, doc: Doc, changed: ReadonlySet<string>): Doc {
+  const whole = JSON.parse(from.body) as Record<string, unknown>;
+  for (const name of changed) {
+    if (Object.hasOwn(doc, name)) whole[name] = doc[name];
+    else delete whole[name];
+  }
+  return whole as Doc;
+}
+
 /** Decodes a stored document into fresh objects of this realm. */
 export function decodeDoc(text: string): Doc {
+  if (text.startsWith(MEMBERS)) return JSON.parse(text.slice(text.indexOf('\n') + 1)) as Doc;
   if (text.startsWith(PLAIN)) return JSON.parse(text.slice(1)) as Doc;
   const [paths, doc] = JSON.parse(text.slice(1)) as [Path[], Doc];
   for (const path of paths) {

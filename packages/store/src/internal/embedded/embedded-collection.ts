@@ -8,6 +8,8 @@ import { badRequest, keyTooLong } from '../errors';
 import { filterWithNulls, updateWithoutUndefined } from '../parity';
 import { hasMongoOnlyOptions, isIdIndex, normalizeIndexSpec } from '../index-spec';
 import { collectionDef } from './catalog';
+import { encodeDoc } from './doc-codec';
+import { writeByMembers } from './member-writes';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';
 import { applyUpdate, projectDocs, seedFromFilter, validateReplacement, validateUpdate } from './mongo-semantics';
@@ -71,6 +73,15 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       return prepared.doc;
     },
 
+    async insertOneId(doc) {
+      if (!isPlainObject(doc)) throw badRequest('A document must be an object');
+      const id = doc._id === undefined ? randomUUID() : checkId(doc._id);
+      // encoded now, not copied: the write runs later in the batch, and the caller may change the document meanwhile
+      const encoded = encodeDoc(withId(id, doc));
+      await writeOne((txn) => txn.insertEncoded(txn.ensureCollection(name), id, encoded));
+      return id;
+    },
+
     async insertMany(docs) {
       if (!Array.isArray(docs)) throw badRequest('insertMany needs an array of documents');
       const prepared = docs.map(prepareNew);
@@ -110,6 +121,11 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       validateUpdate(update);
       return writeOne((txn): UpdateResult => {
         const target = txn.collection(name);
+        const id = filterId(filter);
+        const byMembers = target && id !== undefined ? writeByMembers(txn, target, id, filter, update) : undefined;
+        // a filter that did not match an upsert's document goes on to the insert (and its duplicate _id)
+        if (byMembers && (byMembers.matched || !options.upsert))
+          return { matchedCount: byMembers.matched ? 1 : 0, modifiedCount: byMembers.modified ? 1 : 0 };
         const [doc] = target ? runQuery(txn.dbs, target, filter, { limit: 1 }) : [];
         if (target && doc) {
           // the document read is this write's own copy: updated in place, its old index entries taken first
@@ -175,6 +191,17 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       validateUpdate(update);
       const result = await writeOne((txn): Doc | null => {
         const target = txn.collection(name);
+        // only with a projection that includes fields: the answer is then made of members the write read
+        const id = filterId(filter);
+        const byMembers =
+          target && id !== undefined && options.projection !== undefined && Object.keys(options.projection).length > 0
+            ? writeByMembers(txn, target, id, filter, update, {
+                projection: options.projection,
+                keepBefore: options.returnDocument !== 'after',
+              })
+            : undefined;
+        if (byMembers && (byMembers.matched || !options.upsert))
+          return byMembers.matched ? ((options.returnDocument === 'after' ? byMembers.after : byMembers.before) ?? null) : null;
         const sort = options.sort;
         const [doc] = target ? runQuery(txn.dbs, target, filter, sort ? { sort, limit: 1 } : { limit: 1 }) : [];
         if (target && doc) {

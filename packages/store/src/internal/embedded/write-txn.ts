@@ -9,7 +9,7 @@ import { conflict, duplicateKey } from '../errors';
 import { sameKeys, type NormalizedIndexSpec } from '../index-spec';
 import { checkDocumentSize } from '../parity';
 import { CATALOG_KEY, collectionDef, type Catalog, type CollectionDef, type IndexDef } from './catalog';
-import { decodeDoc, encodeDoc } from './doc-codec';
+import { decodeDoc, decodeMembers, encodeDoc, storedMembers } from './doc-codec';
 import { isEqual } from 'mingo/util';
 import { collectValues, entriesOfValues, indexEntries, type Collected, type Entry } from './index-entries';
 import { numberPrefix, successor } from './key-codec';
@@ -21,6 +21,13 @@ const EMPTY = Buffer.alloc(0);
 /** The databases a write touches. */
 export interface WriteDbs extends StoreDbs {
   meta: Database<unknown, string>;
+}
+
+/** The top-level members the indexes of a collection name, and `_id`. */
+function indexMembers(collection: CollectionDef): Set<string> {
+  const members = new Set<string>(['_id']);
+  for (const index of collection.indexes) for (const field of index.fields) members.add(field.path.split('.')[0] as string);
+  return members;
 }
 
 export function keysOf(index: IndexDef): Record<string, 1 | -1> {
@@ -48,7 +55,9 @@ function shareKey(a: Doc, b: Doc, index: IndexDef): boolean {
  */
 export interface IndexSnapshot {
   valuesOf: (path: string) => Collected;
-  /** By index position: the entries taken at once, or undefined where the values suffice. */
+  /** The indexes it was taken for: the collection's, or those a write's changes can reach. */
+  indexes: IndexDef[];
+  /** By position in `indexes`: the entries taken at once, or undefined where the values suffice. */
   entries: (Entry[] | undefined)[];
 }
 
@@ -145,13 +154,13 @@ export class WriteTxn {
    * common case: the engine's writes change tasks and variables, not the fields the lists sort by)
    * never makes that index's entries.
    */
-  snapshotOf(collection: CollectionDef, doc: Doc): IndexSnapshot {
+  snapshotOf(collection: CollectionDef, doc: Doc, indexes: IndexDef[] = collection.indexes): IndexSnapshot {
     const valuesOf = valuesCache(doc);
-    const entries = collection.indexes.map((index) => {
+    const entries = indexes.map((index) => {
       const values = index.fields.map((f) => valuesOf(f.path));
       return values.some(reachable) ? entriesOfValues(index, valuesOf).entries : undefined;
     });
-    return { valuesOf, entries };
+    return { valuesOf, indexes, entries };
   }
 
   /** Computes the entry changes of every index for `before` → `after` and checks them; writes nothing. */
@@ -160,7 +169,8 @@ export class WriteTxn {
     const snapshot = before !== undefined && isSnapshot(before) ? before : undefined;
     const beforeValues = before === undefined ? undefined : snapshot !== undefined ? snapshot.valuesOf : valuesCache(before as Doc);
     const afterValues = valuesCache(after);
-    for (const [i, index] of collection.indexes.entries()) {
+    // a snapshot taken for some indexes only: the write changes nothing the others hold
+    for (const [i, index] of (snapshot?.indexes ?? collection.indexes).entries()) {
       // entries taken at once stand for values an in-place update may have changed under the snapshot: compared as entries
       const taken = snapshot?.entries[i];
       // An update that leaves every field of an index as it was leaves its entries too.
@@ -216,10 +226,38 @@ export class WriteTxn {
     this.changeCount(collection, 1);
   }
 
+  /**
+   * Inserts a document given as its stored text (see `encodeDoc`), encoded when the caller asked:
+   * only the members the indexes name are decoded, for their entries.
+   */
+  insertEncoded(collection: CollectionDef, id: string, encoded: string): void {
+    const key = docKey(collection, id);
+    checkDocumentSize(collection.name, () => decodeDoc(encoded), encoded.length);
+    if (this.dbs.docs.doesExist(key)) throw duplicateKey(collection.name, { index: '_id_', key: { _id: id } });
+    const stored = storedMembers(encoded);
+    const indexed = stored === undefined ? decodeDoc(encoded) : decodeMembers(stored, indexMembers(collection));
+    const changes = this.planIndexes(collection, undefined, indexed);
+    this.applyIndexes(id, changes);
+    this.dbs.docs.putSync(key, encoded);
+    this.changeCount(collection, 1);
+  }
+
   /** Replaces a document; `before` is its old version, or what it held for the indexes (see {@link snapshotOf}). */
   replace(collection: CollectionDef, before: Doc | IndexSnapshot, after: Doc): void {
     const encoded = encodeDoc(after);
     checkDocumentSize(collection.name, after, encoded.length);
+    const changes = this.planIndexes(collection, before, after);
+    this.applyIndexes(after._id, changes);
+    this.dbs.docs.putSync(docKey(collection, after._id), encoded);
+  }
+
+  /**
+   * Replaces a document with its new `encoded` text (see `encodeChangedMembers`): `before` is what
+   * the old version held for the indexes the write can change (see {@link snapshotOf}), `after`
+   * holds (at least) the document's `_id` and the members those indexes name.
+   */
+  replaceEncoded(collection: CollectionDef, before: IndexSnapshot, after: Doc, encoded: string): void {
+    checkDocumentSize(collection.name, () => decodeDoc(encoded), encoded.length);
     const changes = this.planIndexes(collection, before, after);
     this.applyIndexes(after._id, changes);
     this.dbs.docs.putSync(docKey(collection, after._id), encoded);

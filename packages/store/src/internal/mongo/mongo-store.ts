@@ -185,6 +185,15 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
         return prepared;
       }),
 
+    insertOneId: (doc) =>
+      run(async (bound) => {
+        // withId made the copy the driver may change (it is no one else's)
+        const prepared = withId(doc);
+        checkSize(name, prepared);
+        await driver.insertOne(prepared, bound);
+        return prepared._id;
+      }),
+
     insertMany: (docs) =>
       run(async (bound) => {
         if (!Array.isArray(docs)) throw badRequest('insertMany needs an array of documents');

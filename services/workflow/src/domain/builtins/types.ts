@@ -108,7 +108,47 @@ export function looseEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** A deep copy of JSON data. */
+/**
+ * A deep copy of JSON data, as `JSON.parse(JSON.stringify(value))` makes it (members that are
+ * undefined, functions or symbols dropped, such array elements and non-finite numbers null, values
+ * with `toJSON` such as dates as they serialize), made by walking plain objects and arrays rather
+ * than through text: several times faster, and no string as large as a job to collect afterwards.
+ */
 export function cloneJson<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  if (value === undefined) return value;
+  // a top-level value JSON has no text for fails as JSON.parse fails on it
+  if (typeof value === 'function' || typeof value === 'symbol') return JSON.parse(JSON.stringify(value)) as T;
+  return copyJson(value) as T;
+}
+
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'number') return Number.isFinite(value) ? (value === 0 ? 0 : value) : null;
+    // bigint throws, as JSON.stringify does
+    return typeof value === 'bigint' ? JSON.stringify(value) : value;
+  }
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      out[i] = item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : copyJson(item);
+    }
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  // dates, class instances, boxed values: as their JSON text says
+  if ((proto !== Object.prototype && proto !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  const out: Record<string, unknown> = {};
+  // for…in rather than Object.keys: no array made for every object copied
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const member: unknown = (value as Record<string, unknown>)[key];
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    // `__proto__` is an own member of parsed JSON, never the prototype
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: copyJson(member), enumerable: true, writable: true, configurable: true });
+    else out[key] = copyJson(member);
+  }
+  return out;
 }

@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import { createEmbeddedStore, type EmbeddedStore } from '../../index';
+import { decodeDoc, decodeMembers, encodeChangedMembers, encodeDoc, isPlainUpdate, storedMembers } from './doc-codec';
+
+// Writes by `_id` read and write only the members they name (see `writeByMembers`); these tests
+// check that what such a write leaves is what the whole-document path would have left.
+
+describe('doc-codec members format', () => {
+  const doc = {
+    _id: 'j1',
+    name: 'a "quoted"\nname',
+    tasks: { t1: { status: 'pending', n: [1, 2, { x: null }] } },
+    empty: {},
+    list: [],
+    skipped: undefined,
+    n: 0,
+  };
+
+  it('decodes to what JSON would, and its spans are the members', () => {
+    const text = encodeDoc(doc);
+    expect(decodeDoc(text)).toEqual(JSON.parse(JSON.stringify(doc)));
+    const stored = storedMembers(text);
+    expect(stored).toBeDefined();
+    expect([...(stored?.spans.keys() ?? [])]).toEqual(['_id', 'name', 'tasks', 'empty', 'list', 'n']);
+    expect(decodeMembers(stored!, new Set(['name', 'n', 'absent']))).toEqual({ name: doc.name, n: 0 });
+  });
+
+  it('writes back the members it did not change as they were, and drops and adds members', () => {
+    const stored = storedMembers(encodeDoc(doc))!;
+    const part = decodeMembers(stored, new Set(['_id', 'n', 'list']));
+    part.n = 5;
+    delete part.list;
+    part.added = { deep: ['v'] };
+    const text = encodeChangedMembers(stored, part, new Set(['n', 'list', 'added']));
+    expect(text).toBeDefined();
+    expect(decodeDoc(text!)).toEqual({ _id: 'j1', name: doc.name, tasks: doc.tasks, empty: {}, n: 5, added: { deep: ['v'] } });
+  });
+
+  it('refuses to encode a change to a value JSON cannot carry (the whole document is written then)', () => {
+    const stored = storedMembers(encodeDoc(doc))!;
+    const part = decodeMembers(stored, new Set(['_id']));
+    part.when = new Date(0);
+    expect(encodeChangedMembers(stored, part, new Set(['when']))).toBeUndefined();
+  });
+
+  it('tells an update that keeps a document plain JSON from one that may not', () => {
+    expect(isPlainUpdate({ $set: { a: { b: [1, 'x', null] } }, $unset: { c: '' }, $push: { d: { $each: [1] } } })).toBe(true);
+    expect(isPlainUpdate({ $set: { a: new Date(0) } })).toBe(false);
+    expect(isPlainUpdate({ $set: { a: { deep: [Number.NaN] } } })).toBe(false);
+    expect(isPlainUpdate({ $inc: { n: 1 } })).toBe(false);
+    expect(isPlainUpdate({ $currentDate: { at: true } })).toBe(false);
+  });
+
+  it('still reads documents in the earlier whole-JSON format', () => {
+    expect(decodeDoc(`J${JSON.stringify(doc)}`)).toEqual(JSON.parse(JSON.stringify(doc)));
+    expect(storedMembers(`J${JSON.stringify(doc)}`)).toBeUndefined();
+  });
+});
+
+describe('EmbeddedStore writes by _id that read some members', () => {
+  let root: string;
+  let store: EmbeddedStore;
+
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'nap-store-members-'));
+    store = createEmbeddedStore({ path: join(root, 'db') });
+    await store.collection('jobs').createIndexes([{ keys: { status: 1, 'metrics.start_time': 1 } }, { keys: { lease: 1 } }]);
+  });
+
+  afterEach(async () => {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const job = () => ({
+    _id: 'j1',
+    status: 'running',
+    lease: 'engine-a',
+    metrics: { start_time: 10 },
+    tasks: { t1: { status: 'running' }, t2: { status: 'pending', variables: { incoming: { big: 'x'.repeat(2000) } } } },
+    outbox: [{ id: 'e1' }, { id: 'e2' }],
+    eventsPublished: 0,
+  });
+
+  it('changes the named members, keeps the others, and keeps the indexes in step', async () => {
+    const jobs = store.collection('jobs');
+    await jobs.insertOne(job());
+    const res = await jobs.updateOne(
+      { _id: 'j1', eventsPublished: 0, status: { $nin: ['running', 'paused'] }, outbox: { $size: 2 } },
+      { $set: { outbox: [] } },
+    );
+    expect(res).toEqual({ matchedCount: 0, modifiedCount: 0 });
+    const done = await jobs.updateOne(
+      { _id: 'j1', 'metrics.start_time': 10 },
+      { $set: { status: 'complete', 'tasks.t1.status': 'complete', outbox: [], eventsPublished: 2 }, $unset: { lease: '' } },
+    );
+    expect(done).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    const expected = { ...job(), status: 'complete', outbox: [], eventsPublished: 2 } as Record<string, unknown>;
+    delete expected.lease;
+    (expected.tasks as { t1: { status: string } }).t1.status = 'complete';
+    expect(await jobs.findOne({ _id: 'j1' })).toEqual(expected);
+    // the indexes follow: the old keys are gone, the new ones found
+    expect(await jobs.countDocuments({ lease: { $gt: '' } })).toBe(0);
+    expect(await jobs.countDocuments({ status: 'running' })).toBe(0);
+    expect((await jobs.find({ status: 'complete' })).map((j) => j._id)).toEqual(['j1']);
+    expect((await store.explain('jobs', { status: 'complete' })).plan).toBe('index');
+  });
+
+  it('keeps a compound index in step when only one of its members changes', async () => {
+    const jobs = store.collection('jobs');
+    await jobs.insertOne(job());
+    await jobs.insertOne({ ...job(), _id: 'j2', metrics: { start_time: 20 } });
+    await jobs.updateOne({ _id: 'j1' }, { $set: { 'metrics.start_time': 30 } });
+    const sorted = await jobs.find({ status: 'running' }, { sort: { 'metrics.start_time': 1 } });
+    expect(sorted.map((j) => [j._id, (j.metrics as { start_time: number }).start_time])).toEqual([
+      ['j2', 20],
+      ['j1', 30],
+    ]);
+    expect(await jobs.countDocuments({ status: 'running', 'metrics.start_time': 10 })).toBe(0);
+    expect((await store.explain('jobs', { status: 'running' }, { sort: { 'metrics.start_time': 1 } })).sortedByIndex).toBe(true);
+  });
+
+  it('answers findOneAndUpdate with the projected members, before or after', async () => {
+    const jobs = store.collection('jobs');
+    await jobs.insertOne(job());
+    const after = await jobs.findOneAndUpdate(
+      { _id: 'j1', status: 'running' },
+      { $set: { 'tasks.t2.status': 'running' }, $push: { outbox: { $each: [{ id: 'e3' }] } } },
+      { returnDocument: 'after', projection: { outbox: 1, eventsPublished: 1, status: 1 } },
+    );
+    expect(after).toEqual({ _id: 'j1', outbox: [{ id: 'e1' }, { id: 'e2' }, { id: 'e3' }], eventsPublished: 0, status: 'running' });
+    const before = await jobs.findOneAndUpdate(
+      { _id: 'j1' },
+      { $set: { status: 'paused' } },
+      { projection: { status: 1, 'tasks.t2.status': 1 } },
+    );
+    expect(before).toEqual({ _id: 'j1', status: 'running', tasks: { t2: { status: 'running' } } });
+    expect(
+      await jobs.findOneAndUpdate({ _id: 'j1', status: 'running' }, { $set: { status: 'x' } }, { projection: { status: 1 } }),
+    ).toBeNull();
+    expect((await jobs.findOne({ _id: 'j1' }))?.status).toBe('paused');
+  });
+
+  it('stores a date an update sets as a date (the whole document is written then)', async () => {
+    const jobs = store.collection('jobs');
+    await jobs.insertOne(job());
+    await jobs.updateOne({ _id: 'j1' }, { $set: { when: new Date(5) } });
+    // arithmetic that ends in a number JSON cannot carry is stored as that number too
+    await jobs.updateOne({ _id: 'j1' }, { $set: { big: 1e308 } });
+    await jobs.updateOne({ _id: 'j1' }, { $mul: { big: 10 } });
+    expect((await jobs.findOne({ _id: 'j1' }))?.big).toBe(Number.POSITIVE_INFINITY);
+    const found = await jobs.findOne({ _id: 'j1' });
+    expect(found?.when).toBeInstanceOf(Date);
+    expect((found?.when as Date).getTime()).toBe(5);
+    expect(found?.tasks).toEqual(job().tasks);
+    // and a later write of a few members keeps it a date
+    await jobs.updateOne({ _id: 'j1' }, { $set: { status: 'complete' } });
+    expect((await jobs.findOne({ _id: 'j1' }))?.when).toBeInstanceOf(Date);
+  });
+
+  it('refuses an update the whole-document path refuses, writing nothing', async () => {
+    const jobs = store.collection('jobs');
+    await jobs.insertOne(job());
+    await expect(jobs.updateOne({ _id: 'j1' }, { $push: { status: 'x' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await jobs.findOne({ _id: 'j1' })).toEqual(job());
+    // an upsert whose filter does not match the document with that _id tries the insert, as before
+    await expect(jobs.updateOne({ _id: 'j1', status: 'gone' }, { $set: { n: 1 } }, { upsert: true })).rejects.toMatchObject({
+      code: 'STORE_DUPLICATE_KEY',
+    });
+  });
+
+  it('updates a document stored in the earlier whole-JSON format', async () => {
+    const path = store.path;
+    const jobs = store.collection('jobs');
+    await jobs.insertOne(job());
+    await store.close();
+    // rewrite the stored text as the earlier format did
+    const env = open({ path });
+    const docs = env.openDB<string, Buffer>('docs', { keyEncoding: 'binary', encoding: 'string' });
+    let rewrote = 0;
+    for (const { key, value } of docs.getRange({})) {
+      docs.putSync(key, `J${JSON.stringify(decodeDoc(value))}`);
+      rewrote++;
+    }
+    await env.close();
+    expect(rewrote).toBe(1);
+    store = createEmbeddedStore({ path });
+    const reopened = store.collection('jobs');
+    expect(await reopened.updateOne({ _id: 'j1' }, { $set: { status: 'complete' } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    expect(await reopened.findOne({ _id: 'j1' })).toEqual({ ...job(), status: 'complete' });
+    expect(await reopened.countDocuments({ status: 'complete' })).toBe(1);
+  });
+});
