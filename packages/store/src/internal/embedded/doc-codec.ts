@@ -165,7 +165,7 @@ export function decodeMembers(stored: StoredMembers, names: ReadonlySet<string>)
   const { header, body } = stored;
   for (let i = 0; i < header.length; i += 3) {
     const name = header[i] as string;
-    if (names.has(name)) out[name] = JSON.parse(body.slice(header[i + 1] as number, header[i + 2] as number));
+    if (names.has(name)) setMember(out, name, JSON.parse(body.slice(header[i + 1] as number, header[i + 2] as number)));
   }
   return out as Doc;
 }
@@ -200,10 +200,16 @@ export function isPlainUpdate(update: Record<string, unknown>): boolean {
 export function wholeDoc(from: StoredMembers, doc: Doc, changed: ReadonlySet<string>): Doc {
   const whole = JSON.parse(from.body) as Record<string, unknown>;
   for (const name of changed) {
-    if (Object.hasOwn(doc, name)) whole[name] = doc[name];
+    if (Object.hasOwn(doc, name)) setMember(whole, name, doc[name]);
     else delete whole[name];
   }
   return whole as Doc;
+}
+
+/** Sets an own member, `__proto__` included (an assignment to it would set the object's prototype instead, as JSON.parse never does). */
+function setMember(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  else target[name] = value;
 }
 
 /** Decodes a stored document into fresh objects of this realm. */

@@ -54,6 +54,20 @@ describe('doc-codec members format', () => {
     expect(isPlainUpdate({ $currentDate: { at: true } })).toBe(false);
   });
 
+  it('keeps a member named __proto__ a member (an assignment would set the prototype instead)', () => {
+    const hostile = JSON.parse('{"_id":"p1","__proto__":{"polluted":true},"n":1}') as Record<string, unknown>;
+    const stored = storedMembers(encodeDoc(hostile as never))!;
+    const part = decodeMembers(stored, new Set(['__proto__', 'n']));
+    expect(Object.getPrototypeOf(part)).toBe(Object.prototype);
+    expect(Object.hasOwn(part, '__proto__')).toBe(true);
+    expect((part as Record<string, unknown>).polluted).toBeUndefined();
+    part.n = 2;
+    const text = encodeChangedMembers(stored, part, new Set(['n']))!;
+    const back = decodeDoc(text) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(JSON.stringify(back)).toBe('{"_id":"p1","__proto__":{"polluted":true},"n":2}');
+  });
+
   it('still reads documents in the earlier whole-JSON format', () => {
     expect(decodeDoc(`J${JSON.stringify(doc)}`)).toEqual(JSON.parse(JSON.stringify(doc)));
     expect(storedMembers(`J${JSON.stringify(doc)}`)).toBeUndefined();
