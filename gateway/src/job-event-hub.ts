@@ -172,7 +172,7 @@ class JobWatcher {
  * much longer for an event.
  */
 const COALESCE_FROM_CLIENTS = 64;
-const COALESCE_MS = 10;
+const COALESCE_MS = 25;
 
 export interface JobEventHubOptions {
   bus: Bus;
