@@ -214,6 +214,29 @@ it('exports NDJSON, verifies the chain, and finds a record changed in the store'
   expect(broken.body).toMatchObject({ valid: false, firstBroken: victim.seq });
 });
 
+it('records the job a start created, by both start routes', async () => {
+  await createAutomation(platform, admin, greetWorkflow('audited-start'));
+  const withOptions = await platform.http('POST', '/workflow_engine/startJobWithOptions/audited-start', {
+    token: admin,
+    body: { options: { variables: { who: 'audit' } } },
+  });
+  expect(withOptions.status).toBe(200);
+  const started = withOptions.body as { _id: string };
+  expect(await recordOf(withOptions)).toMatchObject({
+    operation: 'workflow.startJobWithOptions',
+    target: { kind: 'job', id: started._id, name: 'audited-start' },
+  });
+  const plain = await platform.http('POST', '/operations-manager/jobs/start', {
+    token: admin,
+    body: { workflow: 'audited-start', options: { variables: { who: 'audit' } } },
+  });
+  expect(plain.status).toBe(200);
+  expect(await recordOf(plain)).toMatchObject({
+    operation: 'workflow.startJob',
+    target: { kind: 'job', id: (plain.body as { data: { _id: string } }).data._id, name: 'audited-start' },
+  });
+});
+
 it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {
   const automation = await createAutomation(platform, admin, greetWorkflow('audited-schedule'));
   const created = await platform.http('POST', '/operations-manager/triggers', {

@@ -101,7 +101,11 @@ export async function startWithOptions<T>(
       ...(options.groups !== undefined ? { groups: options.groups } : {}),
       ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
     },
-    view,
+    (job) => {
+      // the audit trail records the job started (not the route's workflow), without reading it back from the answer
+      ctx.audit({ target: { kind: 'job', id: job._id, name: job.name } });
+      return view(job);
+    },
   );
 }
 
