@@ -10,7 +10,8 @@ import { parseJobEvent } from './job-events';
  * Follows `GET /operations-manager/jobs/:jobId/events` while the job can still change: the
  * snapshot replaces the cached document, each event updates it in place at once (the task's
  * colour changes without a request), and the document is fetched again shortly after, for what
- * events do not carry (variables, errors). The platform ends the stream after the job's last event.
+ * events do not carry (variables, errors), and once more when the job ends if a fetch was due. The
+ * platform ends the stream after the job's last event.
  */
 export function useJobStream(jobId: string, status: string | undefined, onUnauthenticated: () => void): void {
   const client = useQueryClient();
@@ -48,7 +49,13 @@ export function useJobStream(jobId: string, status: string | undefined, onUnauth
     });
     return () => {
       close();
-      if (refetch !== undefined) clearTimeout(refetch);
+      if (refetch !== undefined) {
+        // the job ended (or the page left it) with a fetch due: fetched now, not dropped. An action's
+        // answer (a retry, a finished task) can land between two events and hold an older state of a
+        // task than the events had shown; the fetch after the last event is what mends it.
+        clearTimeout(refetch);
+        void client.invalidateQueries({ queryKey: ['job', jobId], exact: true });
+      }
       setState(stream, undefined);
     };
   }, [jobId, live, client, publish, setState, onUnauthenticated]);

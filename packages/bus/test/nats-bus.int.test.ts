@@ -185,6 +185,13 @@ describe('NatsBus specifics', () => {
     const client = await open();
     serverBus.subscribe('nap.rpc.echo.op', (m) => m.reply?.(m.data, { echoed: 'yes' }));
     serverBus.subscribe('nap.rpc.silent.op', () => undefined);
+    // the subscriptions reach the server on their own connection: asked before that, nobody listens yet
+    await eventually('the echo subscription known to the server', () =>
+      client.request('nap.rpc.echo.op', bytes('ready?'), { timeoutMs: 5000 }).then(
+        () => true,
+        () => false,
+      ),
+    );
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) => client.request('nap.rpc.echo.op', bytes(`m${i}`), { timeoutMs: 5000 })),
     );
