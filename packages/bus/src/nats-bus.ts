@@ -31,6 +31,7 @@ import type { RoutedMessage } from './internal/nats-router';
 import { NatsServices } from './internal/nats-service';
 import { NatsEventStream } from './internal/nats-stream';
 import { NatsQueues } from './internal/nats-queue';
+import { ReplyInbox } from './internal/nats-reply-inbox';
 import type { NatsQueueOptions } from './internal/nats-queue';
 import type { NatsEventStreamOptions } from './internal/nats-stream';
 
@@ -106,8 +107,10 @@ export class NatsBus implements Bus {
     this.drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
     const consumerSettings = resolveConsumerSettings(options.events);
     this.stream = new NatsEventStream(nc, options.stream, logger);
-    this.events = new NatsEvents(nc, this.stream, consumerSettings, logger, isClosing);
-    this.queues = new NatsQueues(nc, this.stream, { replicas: options.stream?.replicas, ...options.queues }, logger, isClosing);
+    // one reply subscription for the connection: bus requests and JetStream's acknowledgements
+    const replies = new ReplyInbox(nc);
+    this.events = new NatsEvents(nc, this.stream, consumerSettings, logger, isClosing, replies);
+    this.queues = new NatsQueues(nc, this.stream, { replicas: options.stream?.replicas, ...options.queues }, logger, isClosing, replies);
     this.services = new NatsServices(nc, svcm, this.drainTimeoutMs, logger, isClosing);
     this.discovery = new NatsDiscovery(svcm, options.discoverStallMs ?? DEFAULT_DISCOVER_STALL_MS);
     this.connection = new NatsConnectionState(nc, logger, () => {
@@ -117,7 +120,7 @@ export class NatsBus implements Bus {
         this.ensureEventStream().catch((err: unknown) => this.logger.error({ err }, 'cannot ensure the event stream after reconnect'));
       }
     });
-    this.router = new NatsRouter(nc, this.connection, logger, isClosing);
+    this.router = new NatsRouter(nc, this.connection, logger, isClosing, replies);
   }
 
   isConnected(): boolean {

@@ -13,7 +13,7 @@ import type { CheckedDelivery, ResolvedConsumerSettings } from './events';
 import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
 import { isNoResponders, requestFailure, toNatsHeaders } from './nats-convert';
-import { ReplyInbox } from './nats-reply-inbox';
+import type { ReplyInbox } from './nats-reply-inbox';
 import { publishToStream } from './nats-stream-publish';
 import { NatsEventWorker } from './nats-event-worker';
 import type { NatsEventStream } from './nats-stream';
@@ -32,8 +32,6 @@ const ORDERED_PULL_BATCH = 100;
  */
 export class NatsEvents {
   private readonly js: JetStreamClient;
-  /** Where JetStream's acknowledgements of publishes come back. */
-  private readonly replies: ReplyInbox;
   private readonly consumers = new ConsumerSet();
 
   constructor(
@@ -42,9 +40,10 @@ export class NatsEvents {
     private readonly settings: ResolvedConsumerSettings,
     private readonly logger: BusLogger,
     private readonly isClosing: () => boolean,
+    /** The connection's reply inbox: where JetStream acknowledges publishes. */
+    private readonly replies: ReplyInbox,
   ) {
     this.js = jetstream(nc);
-    this.replies = new ReplyInbox(nc);
   }
 
   async publish(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }> {

@@ -20,7 +20,7 @@ import { closedError } from './errors';
 import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
 import { isNoResponders, requestFailure } from './nats-convert';
-import { ReplyInbox } from './nats-reply-inbox';
+import type { ReplyInbox } from './nats-reply-inbox';
 import { publishToStream } from './nats-stream-publish';
 import type { NatsEventStream } from './nats-stream';
 import { QUEUE_BATCH_HEADER, decodeQueueBatch, encodeQueueBatch } from './queue-batch';
@@ -71,8 +71,6 @@ export function queueStreamName(queue: WorkQueueName): string {
  */
 export class NatsQueues {
   private readonly js: JetStreamClient;
-  /** Where JetStream's acknowledgements of appends come back. */
-  private readonly replies: ReplyInbox;
   private readonly ensured = new Map<WorkQueueName, Promise<void>>();
   private readonly consumers = new ConsumerSet();
   private readonly outgoing = new Map<WorkQueueName, Outgoing>();
@@ -83,9 +81,10 @@ export class NatsQueues {
     private readonly options: NatsQueueOptions,
     private readonly logger: BusLogger,
     private readonly isClosing: () => boolean,
+    /** The connection's reply inbox: where JetStream acknowledges appends. */
+    private readonly replies: ReplyInbox,
   ) {
     this.js = jetstream(nc);
-    this.replies = new ReplyInbox(nc);
   }
 
   /** Forgets which streams exist (a server that came back without its store needs them again). */

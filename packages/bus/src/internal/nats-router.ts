@@ -5,7 +5,7 @@ import { isValidPattern, isValidSubject } from '../subject-match';
 import { closedError, invalidArgument } from './errors';
 import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
-import { ReplyInbox } from './nats-reply-inbox';
+import type { ReplyInbox } from './nats-reply-inbox';
 import { fromNatsHeaders, isConnectionGone, requestFailure, toNatsHeaders } from './nats-convert';
 import { isPromiseLike } from './signal';
 
@@ -18,16 +18,15 @@ export type RoutedMessage = BusMessage & { reply?: (data: Uint8Array, headers?: 
  */
 export class NatsRouter {
   private readonly subscriptions = new Set<NatsSubscription>();
-  private readonly replies: ReplyInbox;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly connection: { isConnected(): boolean },
     private readonly logger: BusLogger,
     private readonly isClosing: () => boolean,
-  ) {
-    this.replies = new ReplyInbox(nc);
-  }
+    /** The connection's reply inbox, shared with the stream publishes. */
+    private readonly replies: ReplyInbox,
+  ) {}
 
   async request(subject: string, data: Uint8Array, options: RequestOptions): Promise<BusReply> {
     if (!isValidSubject(subject)) throw invalidArgument(`Request subject "${subject}" is not valid`);
