@@ -50,7 +50,7 @@ async function expectAccessible(): Promise<void> {
 }
 
 describe('the console by role', () => {
-  it('shows a read-only account the jobs, the job and its waiting task, but no Cancel, Pause, Finish task or Run', async () => {
+  it('shows a read-only account the jobs, the job and its waiting task, but no Cancel, Pause, Approve, Reject or Run', async () => {
     const job = await startJob(platform, 'Change approval', { plan: 'ntp server 192.0.2.1', applySeconds: 0 });
     await logIn(READER.username, READER.password);
     await page.getByText('night-reader').waitFor();
@@ -65,7 +65,7 @@ describe('the console by role', () => {
     const panel = page.getByRole('complementary', { name: 'Approve change' });
     await panel.getByText('ntp server 192.0.2.1').waitFor();
     await panel.getByText('Your roles let you see this task, not finish it.').waitFor();
-    for (const name of ['Finish task', 'Cancel job', 'Pause job'])
+    for (const name of ['Approve', 'Reject', 'Finish task', 'Cancel job', 'Pause job'])
       expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Automations' }).click();

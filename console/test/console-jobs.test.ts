@@ -224,11 +224,13 @@ describe('the operations console', () => {
     const panel = page.getByRole('complementary', { name: 'Approve change' });
     await panel.getByRole('heading', { name: 'Change CHG-1042 on core-1' }).waitFor();
     await panel.getByText('description uplink to core-2').waitFor();
-    await panel.getByRole('button', { name: 'Finish task as failure' }).waitFor();
+    // the buttons carry the workflow's own names for the choices (the ViewData task's btn_success, btn_failure)
+    await panel.getByRole('button', { name: 'Reject', exact: true }).waitFor();
+    await panel.getByText('Either finishes the task: “Approve” takes its success path, “Reject” its failure path.').waitFor();
     await expectAccessible();
     await screenshot(page, 'console-job.png');
 
-    await tabTo(page, panel.getByRole('button', { name: 'Finish task', exact: true }));
+    await tabTo(page, panel.getByRole('button', { name: 'Approve', exact: true }));
     await page.keyboard.press('Enter');
     // the graph changes as the events arrive: no reload
     await graph.getByRole('button', { name: 'Approve change — complete' }).waitFor();
@@ -276,7 +278,7 @@ describe('the operations console', () => {
     await page.getByRole('button', { name: 'Cancel job' }).waitFor({ state: 'detached' });
   }, 60_000);
 
-  it('lists the manual tasks waiting for a person; opening one shows its view and Finish task', async () => {
+  it('lists the manual tasks waiting for a person; opening one shows its view and its choices', async () => {
     const job = await startJob(platform, 'Change approval', { plan: 'vlan 200', applySeconds: 0 });
     await page.goto(`${platform.url}/console/tasks`);
     await page.getByRole('heading', { name: 'Tasks', level: 1 }).waitFor();
@@ -286,7 +288,7 @@ describe('the operations console', () => {
     await queued.getByRole('link', { name: 'Approve change' }).click();
     const panel = page.getByRole('complementary', { name: 'Approve change' });
     await panel.getByText('vlan 200').waitFor();
-    await panel.getByRole('button', { name: 'Finish task', exact: true }).click();
+    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
     await eventually('the job complete', async () => (await jobStatus(platform, job._id)) === 'complete');
   }, 60_000);
 

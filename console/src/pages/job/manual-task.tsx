@@ -67,7 +67,9 @@ function MopView({
 
 /**
  * A manual task waiting for a person: what it shows, and `Finish task` (with the failure choice
- * where the workflow has one). The variables sent become the task's outgoing variables.
+ * where the workflow has one). A ViewData task's `btn_success` and `btn_failure` label the two
+ * buttons, as the workflow's author named them ("Approve", "Reject"). The variables sent become
+ * the task's outgoing variables.
  */
 export function ManualTask({ job, taskId, task, mayFinish }: { job: JobDocument; taskId: string; task: Task; mayFinish: boolean }) {
   const client = useQueryClient();
@@ -134,22 +136,19 @@ export function ManualTask({ job, taskId, task, mayFinish }: { job: JobDocument;
           <ErrorMessage error={finish.error} title="The task was not finished" />
           <div className="row">
             <button type="submit" className="button button-primary" disabled={finish.isPending}>
-              Finish task
+              {successLabel ?? 'Finish task'}
             </button>
             {offersFailure ? (
               <button type="button" className="button button-danger" disabled={finish.isPending} onClick={() => finish.mutate('failure')}>
-                Finish task as failure
+                {failureLabel ?? 'Finish task as failure'}
               </button>
             ) : null}
           </div>
           {successLabel || failureLabel ? (
             <p className="muted">
-              The workflow names these choices{' '}
-              {[successLabel, failureLabel]
-                .filter(Boolean)
-                .map((l) => `“${l}”`)
-                .join(' and ')}
-              .
+              {offersFailure
+                ? `Either finishes the task: “${successLabel ?? 'Finish task'}” takes its success path, “${failureLabel ?? 'Finish task as failure'}” its failure path.`
+                : `“${successLabel ?? 'Finish task'}” finishes the task.`}
             </p>
           ) : null}
         </form>
