@@ -130,6 +130,39 @@ describe('workflows', () => {
     await page.reload();
     await page.getByRole('complementary', { name: 'Approve change' }).waitFor();
   }, 60_000);
+  it('shows a project’s workflow by its own name with the project’s name beside it, in the lists and on its pages', async () => {
+    const projectId = 'c0ffee00c0ffee00c0ffee00';
+    const document = { ...LONG, name: 'Nightly backup' };
+    await platform.api('POST', '/automation-studio/projects/import', {
+      project: {
+        _id: projectId,
+        name: 'Core changes',
+        description: 'made by the console test',
+        folders: [{ nodeType: 'folder', name: 'all', children: [{ iid: 0, nodeType: 'component' }] }],
+        components: [{ iid: 0, type: 'workflow', reference: `${projectId}-wf`, folder: '/all', document }],
+      },
+    });
+    const stored = `@${projectId}: Nightly backup`;
+    await page.goto(`${platform.url}/console/workflows?name=Nightly`);
+    const listed = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Nightly backup', exact: true }) });
+    await listed.getByText('Core changes', { exact: true }).waitFor();
+    // the stored name stays reachable: in the label's title
+    expect(await listed.getByText('Core changes', { exact: true }).getAttribute('title')).toContain(stored);
+    await expectAccessible();
+    await listed.getByRole('link', { name: 'Nightly backup', exact: true }).click();
+    await page.getByRole('heading', { name: 'Nightly backup Core changes', level: 1 }).waitFor();
+    expect(decodeURIComponent(new URL(page.url()).pathname)).toBe(`/console/workflows/${stored}`);
+
+    const job = await platform.api<{ data: { _id: string } }>('POST', `/operations-manager/jobs/start`, {
+      workflow: stored,
+      options: { variables: { seconds: 3600 } },
+    });
+    await page.goto(`${platform.url}/console/jobs`);
+    const row = page.getByRole('row').filter({ hasText: job.data._id.slice(-6) });
+    await row.getByRole('link', { name: 'Nightly backup', exact: true }).waitFor();
+    await row.getByText('Core changes', { exact: true }).waitFor();
+    await platform.api('POST', '/operations-manager/jobs/cancel', { jobIds: [job.data._id] });
+  }, 60_000);
 });
 
 describe('cross-site requests', () => {

@@ -17,6 +17,7 @@ export type TriggerPage = ResponseOf<'workflow.getTriggers'>;
 export type Trigger = TriggerPage['data'][number];
 export type WorkflowPage = ResponseOf<'studio.getWorkflows'>;
 export type Workflow = WorkflowPage['items'][number];
+export type Project = ResponseOf<'studio.getProject'>['data'];
 export type StoredForm = ResponseOf<'studio.getForm'>;
 export type ManualTaskView = ResponseOf<'mop.chooseDevice'>;
 export type CancelResult = ResponseOf<'workflow.cancelJobs'>;
@@ -71,4 +72,6 @@ export const nap = {
   },
 
   workflows: (query: Query) => request<WorkflowPage>('GET', '/automation-studio/workflows', { query }),
+  project: async (projectId: string) =>
+    (await request<ResponseOf<'studio.getProject'>>('GET', `/automation-studio/projects/${enc(projectId)}`)).data,
 };

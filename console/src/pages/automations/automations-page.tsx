@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { nap } from '../../api/nap';
 import type { Automation, Trigger } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
+import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { usePermissions } from '../../session/session';
 import styles from './automations-page.module.css';
 
@@ -37,6 +38,7 @@ export function AutomationsPage() {
     return map;
   }, [triggers.data]);
   const items = automations.data?.data ?? [];
+  const projects = useProjectNames(items.map((a) => a.componentName ?? ''));
   return (
     <div className="page">
       <div className="page-header">
@@ -69,7 +71,9 @@ export function AutomationsPage() {
                   </td>
                   <td>
                     {automation.componentName ? (
-                      <Link to={`/workflows/${encodeURIComponent(automation.componentName)}`}>{automation.componentName}</Link>
+                      <WorkflowName name={automation.componentName} projects={projects}>
+                        {(plain) => <Link to={`/workflows/${encodeURIComponent(automation.componentName ?? '')}`}>{plain}</Link>}
+                      </WorkflowName>
                     ) : (
                       '—'
                     )}

@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ancestorIds, durationMs, formatDuration, formatTime, isFinalStatus, isWaitingForPerson, toJobSummary } from '../../api/job-data';
+import { plainName } from '../../api/names';
 import { nap } from '../../api/nap';
 import type { JobDocument } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
@@ -9,6 +10,7 @@ import { ErrorMessage } from '../../components/error-message';
 import { WorkflowGraph } from '../../components/graph/workflow-graph';
 import { JsonView } from '../../components/json-view';
 import { StatusBadge } from '../../components/status-badge';
+import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { useNow } from '../../hooks/use-now';
 import { useJobStream } from '../../live/use-job-stream';
 import { usePermissions } from '../../session/session';
@@ -41,11 +43,11 @@ function Breadcrumbs({ job }: { job: JobDocument }) {
         </li>
         {ids.map((id) => (
           <li key={id}>
-            <Link to={`/jobs/${encodeURIComponent(id)}`}>{byId.get(id)?.name ?? id}</Link>
+            <Link to={`/jobs/${encodeURIComponent(id)}`}>{plainName(byId.get(id)?.name ?? id)}</Link>
           </li>
         ))}
         <li>
-          <span aria-current="page">{job.name}</span>
+          <span aria-current="page">{plainName(job.name)}</span>
         </li>
       </ol>
     </nav>
@@ -121,6 +123,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   const navigate = useNavigate();
   const selected = search.get('task') ?? undefined;
   const job = useQuery({ queryKey: ['job', jobId], queryFn: () => nap.job(jobId) });
+  const projects = useProjectNames(job.data ? [job.data.name] : []);
   useJobStream(jobId, job.data?.status, onUnauthenticated);
   const now = useNow(job.data?.status === 'running');
 
@@ -158,7 +161,9 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
       <div className={styles.summary}>
         <div className="stack">
           <div className="row">
-            <h1>{doc.name}</h1>
+            <h1>
+              <WorkflowName name={doc.name} projects={projects} />
+            </h1>
             <StatusBadge status={doc.status} />
             {waitingTasks.length > 0 ? (
               <StatusBadge

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { durationMs, formatDuration, formatTime } from '../../api/job-data';
 import type { JobSummary } from '../../api/job-data';
 import { StatusBadge } from '../../components/status-badge';
+import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import type { JobListParams, SortColumn } from './job-list-params';
 import styles from './jobs-page.module.css';
 
@@ -53,6 +54,7 @@ function SortHeader({
 /** The jobs of one page: a real table, the name linking to the job's page. */
 export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobTableProps) {
   const allSelected = selection !== undefined && jobs.length > 0 && jobs.every((job) => selection.selected.has(job._id));
+  const projects = useProjectNames(jobs.map((job) => job.name));
   return (
     <table className={`table ${styles.jobs}`}>
       <caption className="visually-hidden">Jobs</caption>
@@ -89,7 +91,13 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
                 </td>
               ) : null}
               <td className={styles.name}>
-                <Link to={`/jobs/${encodeURIComponent(job._id)}`}>{job.name || job._id}</Link>
+                {job.name ? (
+                  <WorkflowName name={job.name} projects={projects}>
+                    {(plain) => <Link to={`/jobs/${encodeURIComponent(job._id)}`}>{plain}</Link>}
+                  </WorkflowName>
+                ) : (
+                  <Link to={`/jobs/${encodeURIComponent(job._id)}`}>{job._id}</Link>
+                )}
                 <span className={`${styles.id} mono`} title={job._id}>
                   …{job._id.slice(-6)}
                 </span>

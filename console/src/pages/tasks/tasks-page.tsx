@@ -3,6 +3,7 @@ import { durationMs, formatDuration, formatTime } from '../../api/job-data';
 import { useWorkQueue } from '../../api/work-queue';
 import { ErrorMessage } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
+import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { useNow } from '../../hooks/use-now';
 
 /** `/console/tasks`: every manual task waiting for a person that the caller may see. */
@@ -10,6 +11,7 @@ export function TasksPage() {
   const tasks = useWorkQueue();
   const now = useNow(true, 10_000);
   const items = tasks.data?.data ?? [];
+  const projects = useProjectNames(items.map((item) => item.job?.name ?? ''));
   // the platform counts every waiting task; a queue longer than one answer shows its newest
   const total = tasks.data?.metadata.total ?? items.length;
   return (
@@ -51,7 +53,7 @@ export function TasksPage() {
                       <span className="visually-hidden">Job </span>…{jobId.slice(-6)}
                     </Link>
                   </td>
-                  <td>{item.job?.name}</td>
+                  <td>{item.job?.name ? <WorkflowName name={item.job.name} projects={projects} /> : null}</td>
                   <td>
                     <StatusBadge status={item.job?.status ?? 'running'} />
                   </td>

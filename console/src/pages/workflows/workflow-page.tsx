@@ -2,11 +2,13 @@ import { useCallback } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { taskLabel } from '../../api/job-data';
+import { plainName } from '../../api/names';
 import { nap } from '../../api/nap';
 import type { Workflow } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { WorkflowGraph } from '../../components/graph/workflow-graph';
 import { JsonView } from '../../components/json-view';
+import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import styles from '../job/job-page.module.css';
 
 /** One task of a workflow as a reviewer reads it: what runs (app and method) and with which variables. */
@@ -66,6 +68,7 @@ export function WorkflowPage() {
   const { name = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const selected = search.get('task') ?? undefined;
+  const projects = useProjectNames([name]);
   const workflow = useQuery({
     queryKey: ['workflow', name],
     queryFn: async () => {
@@ -101,13 +104,15 @@ export function WorkflowPage() {
             <Link to="/workflows">Workflows</Link>
           </li>
           <li>
-            <span aria-current="page">{doc.name}</span>
+            <span aria-current="page">{plainName(doc.name)}</span>
           </li>
         </ol>
       </nav>
       <div className={styles.summary}>
         <div className="stack">
-          <h1>{doc.name}</h1>
+          <h1>
+            <WorkflowName name={doc.name} projects={projects} />
+          </h1>
           {typeof doc.description === 'string' && doc.description ? <p className="muted">{doc.description}</p> : null}
         </div>
         <p className="muted">Read only: select a task to review what it runs and with which variables.</p>

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
+import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
+import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { useDebounced } from '../../hooks/use-debounced';
 
 const PAGE_SIZE = 50;
@@ -26,6 +28,9 @@ export function WorkflowsPage() {
   const workflows = useQuery({ queryKey: ['workflows', query], queryFn: () => nap.workflows(query), placeholderData: keepPreviousData });
   const items = workflows.data?.items ?? [];
   const total = workflows.data?.total ?? 0;
+  const projects = useProjectNames(items.map((w) => w.name));
+  // a column only when some workflow of the page has a description
+  const described = items.some((w) => typeof w.description === 'string' && w.description.trim() !== '');
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const go = (to: number) => {
     const next = new URLSearchParams(search);
@@ -50,7 +55,7 @@ export function WorkflowsPage() {
           <thead>
             <tr>
               <th scope="col">Name</th>
-              <th scope="col">Description</th>
+              {described ? <th scope="col">Description</th> : null}
               <th scope="col">Tasks</th>
               <th scope="col">Last changed</th>
               <th scope="col">Changed by</th>
@@ -60,11 +65,15 @@ export function WorkflowsPage() {
             {items.map((workflow) => (
               <tr key={String(workflow._id ?? workflow.name)}>
                 <td>
-                  <Link to={`/workflows/${encodeURIComponent(workflow.name)}`}>{workflow.name}</Link>
+                  <WorkflowName name={workflow.name} projects={projects}>
+                    {(plain) => <Link to={`/workflows/${encodeURIComponent(workflow.name)}`}>{plain}</Link>}
+                  </WorkflowName>
                 </td>
-                <td className="muted">{typeof workflow.description === 'string' ? workflow.description : ''}</td>
+                {described ? <td className="muted">{typeof workflow.description === 'string' ? workflow.description : ''}</td> : null}
                 <td>{Math.max(0, Object.keys(workflow.tasks ?? {}).length - 2)}</td>
-                <td>{typeof workflow.last_updated === 'string' ? new Date(workflow.last_updated).toLocaleString() : '—'}</td>
+                <td className="nowrap">
+                  {typeof workflow.last_updated === 'string' ? formatTime(Date.parse(workflow.last_updated)) : '—'}
+                </td>
                 <td>{typeof workflow.last_updated_by === 'string' ? workflow.last_updated_by : '—'}</td>
               </tr>
             ))}
