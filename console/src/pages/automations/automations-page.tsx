@@ -113,7 +113,12 @@ export function AutomationsPage() {
             })}
           </tbody>
         </table>
-        {automations.isSuccess && items.length === 0 ? <p className="empty-note">No automation yet.</p> : null}
+        {automations.isSuccess && items.length === 0 ? (
+          <p className="empty-note">
+            No automation yet. Import one exported from another platform with <code>nap import automation FILE</code>, or create one with{' '}
+            <code>POST /operations-manager/automations</code> (<a href="/docs">API documentation</a>).
+          </p>
+        ) : null}
       </div>
       {running ? (
         <Suspense fallback={<p className="muted">Loading the form…</p>}>
