@@ -121,6 +121,22 @@ describe('between platforms', () => {
     expect((await run(['copy', 'workflow', 'cli-complete', '--to', 'production', '--replace'])).code).toBe(0);
   });
 
+  it('copies an automation with its triggers from staging to production', async () => {
+    expect((await run(['import', 'automation', fixture('cli-nightly.automation.json')])).code).toBe(0);
+    const copied = await run(['copy', 'automation', 'cli-nightly', '--from', 'staging', '--to', 'production']);
+    expect(copied.code).toBe(0);
+    const triggers = await run(['get', 'triggers', '--profile', 'production', '-o', 'json']);
+    expect(
+      triggers
+        .json<{ _id: string; name: string; type: string; actionId: string }[]>()
+        .map((t) => [t._id, t.name, t.type, t.actionId])
+        .sort(),
+    ).toEqual([
+      ['cli-nightly-by-hand', 'By hand', 'manual', 'cli-nightly-automation'],
+      ['cli-nightly-from-ci', 'From CI', 'endpoint', 'cli-nightly-automation'],
+    ]);
+  });
+
   it('moves a project from staging to production through a Git repository', async () => {
     const repo = path.join(work, 'assets.git');
     execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', repo]);

@@ -371,17 +371,150 @@ describe('automations (import into the catalog, import and create in the operati
     expect(body.imported[1]).toMatchObject({ success: false, created: null, message: expect.stringContaining('no-such-group') });
   });
 
+  it('creates and imports an automation with the triggers it carries, all or nothing, and exports it so', async () => {
+    const exported = {
+      _id: 'auto-with-triggers',
+      name: 'port turn-up (exported)',
+      description: 'from another platform',
+      componentType: 'workflows',
+      componentName: 'port-turn-up',
+      gbac: { read: [], write: [] },
+      triggers: [
+        {
+          _id: 'trig-manual-1',
+          name: 'By hand',
+          type: 'manual',
+          enabled: true,
+          actionType: 'automations',
+          actionId: 'elsewhere',
+          formData: { vlan: 10 },
+          migrationVersion: 3,
+        },
+        {
+          _id: 'trig-api-1',
+          name: 'From CI',
+          type: 'endpoint',
+          enabled: true,
+          actionType: 'automations',
+          actionId: 'elsewhere',
+          verb: 'POST',
+          routeName: 'exported-port-turn-up',
+          schema: null,
+        },
+      ],
+    };
+    const res = await call('PUT', '/operations-manager/automations', { automations: [exported], options: {} });
+    expect(res.status).toBe(200);
+    const body = res.body as ImportResult;
+    expect(body.imported[0]?.message).toBe('Automation "port turn-up (exported)" imported with 2 trigger(s)');
+    expect(body.message).toBe('Imported 1 of 1 automations');
+    expect(body.imported[0]).toMatchObject({
+      success: true,
+      created: { _id: 'auto-with-triggers', triggers: [{ _id: 'trig-manual-1' }, { _id: 'trig-api-1' }] },
+    });
+    // the triggers are the platform's own, started by this automation (whatever actionId they named)
+    const listed = (await call('GET', '/operations-manager/triggers?equals[actionId]=auto-with-triggers&sort=name')).body as {
+      data: { _id: string; name: string; type: string; actionId: string; routeName?: string }[];
+    };
+    expect(listed.data.map((t) => [t._id, t.name, t.type, t.actionId])).toEqual(
+      [
+        ['trig-manual-1', 'By hand', 'manual', 'auto-with-triggers'],
+        ['trig-api-1', 'From CI', 'endpoint', 'auto-with-triggers'],
+      ].sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+    );
+    // the stored automation does not keep a copy of them; the export gives the live ones
+    const stored = (await call('GET', '/operations-manager/automations/auto-with-triggers')).body as { data: Record<string, unknown> };
+    expect(stored.data.triggers).toBeUndefined();
+    const out = (await call('GET', '/operations-manager/automations/auto-with-triggers/export')).body as {
+      data: { _id: string; triggers: Record<string, unknown>[] };
+    };
+    expect(out.data).toMatchObject({ _id: 'auto-with-triggers', name: 'port turn-up (exported)' });
+    expect(out.data.triggers.map((t) => t._id).sort()).toEqual(['trig-api-1', 'trig-manual-1']);
+    expect(out.data.triggers[0]).not.toHaveProperty('runAs');
+
+    // the export goes back in as it is, once the original is gone
+    expect((await call('DELETE', '/operations-manager/automations/auto-with-triggers')).status).toBe(200);
+    const again = (await call('PUT', '/operations-manager/automations', { automations: [out.data], options: {} })).body as ImportResult;
+    expect(again.message).toBe('Imported 1 of 1 automations');
+    expect((await call('GET', '/operations-manager/triggers?equals[actionId]=auto-with-triggers')).body).toMatchObject({
+      metadata: { total: 2 },
+    });
+
+    // a refused trigger refuses its automation, naming the trigger; nothing of it is kept
+    const bad = {
+      _id: 'auto-bad-trigger',
+      name: 'bad trigger',
+      triggers: [
+        { _id: 'trig-ok-2', name: 'fine', type: 'manual' },
+        { _id: 'trig-bad-2', name: 'no route', type: 'endpoint', verb: 'POST' },
+      ],
+    };
+    const refused = (await call('PUT', '/operations-manager/automations', { automations: [bad], options: {} })).body as ImportResult;
+    expect(refused.imported[0]).toMatchObject({
+      success: false,
+      created: null,
+      message: expect.stringContaining('body.automations[0].triggers[1].routeName'),
+    });
+    expect((await call('GET', '/operations-manager/automations/auto-bad-trigger')).status).toBe(404);
+    expect((await call('GET', '/operations-manager/triggers/trig-ok-2')).status).toBe(404);
+
+    // a trigger the store refuses (its route name is another automation's) takes the automation away again
+    const clash = {
+      _id: 'auto-route-clash',
+      name: 'route clash',
+      triggers: [
+        { _id: 'trig-ok-3', name: 'first', type: 'manual' },
+        { name: 'same route', type: 'endpoint', verb: 'POST', routeName: 'exported-port-turn-up' },
+      ],
+    };
+    const clashed = (await call('PUT', '/operations-manager/automations', { automations: [clash], options: {} })).body as ImportResult;
+    expect(clashed.imported[0]).toMatchObject({ success: false, created: null });
+    expect((await call('GET', '/operations-manager/automations/auto-route-clash')).status).toBe(404);
+    expect((await call('GET', '/operations-manager/triggers/trig-ok-3')).status).toBe(404);
+
+    // POST creates the triggers it is given too, and answers them
+    const created = await call('POST', '/operations-manager/automations', {
+      automation: { name: 'created with a trigger', triggers: [{ name: 'By hand', type: 'manual', formData: {} }] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ data: { name: 'created with a trigger', triggers: [{ name: 'By hand', type: 'manual' }] } });
+    const badList = await call('POST', '/operations-manager/automations', { automation: { name: 'odd', triggers: 'manual' } });
+    expect(badList.status).toBe(400);
+    expect(badList.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.automation.triggers' }] });
+  });
+
   if (FIXTURES_PRESENT) {
-    it('imports the 7 automation documents of the fixtures as they are (PUT /operations-manager/automations)', async () => {
+    it('imports the 7 automation documents of the fixtures as they are, with their 7 triggers (PUT /operations-manager/automations)', async () => {
       const docs = fixtureAutomations();
       expect(docs).toHaveLength(7);
       const res = await call('PUT', '/operations-manager/automations', { automations: docs, options: {} });
       expect(res.status).toBe(200);
       const body = res.body as ImportResult;
+      expect(body.imported.filter((i) => !i.success).map((i) => i.message)).toEqual([]);
       expect(body.message).toBe('Imported 7 of 7 automations');
       expect(
         body.imported.every((i) => i.success && (i.created as { _id: string; name: string })._id === (i.original as { _id: string })._id),
       ).toBe(true);
+      // the Kafka automation's trigger listens to an adapter's topic, which this platform does not publish: it comes in disabled, said so
+      const kafka = body.imported.find((i) => (i.original as { name: string }).name.includes('Kafka'));
+      expect(kafka?.message).toMatch(
+        /trigger ".*" was imported disabled: "kafka" of "@itentialopensource\/adapter-kafkav2" is no event this platform publishes/,
+      );
+      const kafkaTrigger = (kafka?.created as { triggers: { _id: string; enabled: boolean }[] }).triggers[0];
+      expect(kafkaTrigger?.enabled).toBe(false);
+      // and enabling it is refused, naming the topic
+      const enable = await call('PATCH', `/operations-manager/triggers/${kafkaTrigger?._id}`, { enabled: true });
+      expect(enable.status).toBe(400);
+      expect(enable.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('topic') });
+      // each trigger the export carried is one of the platform's, of its automation, with its id, name and type
+      for (const doc of docs) {
+        const carried = (doc.triggers ?? []) as { _id: string; name: string; type: string }[];
+        const live = (await call('GET', `/operations-manager/triggers?equals[actionId]=${String(doc._id)}`)).body as {
+          data: { _id: string; name: string; type: string }[];
+        };
+        expect(live.data.map((t) => [t._id, t.name, t.type]).sort()).toEqual(carried.map((t) => [t._id, t.name, t.type]).sort());
+      }
+      expect(docs.flatMap((d) => (d.triggers ?? []) as unknown[])).toHaveLength(7);
     });
   } else {
     it('did NOT import the fixture automations: the fixtures folder is absent', () => {

@@ -260,7 +260,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/operations-manager/automations'), wrap: (doc) => ({ automation: doc }) },
     delete: { route: DELETE('/operations-manager/automations/:id'), key: 'id' },
     import: { route: PUT('/operations-manager/automations'), wrap: (docs) => ({ automations: docs, options: {} }) },
-    export: { route: GET('/operations-manager/automations/:id'), key: 'id' },
+    export: { route: GET('/operations-manager/automations/:id/export'), key: 'id' },
     gaps: {},
   },
   {

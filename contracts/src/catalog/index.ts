@@ -96,6 +96,7 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'workflow.getJobArchive',
   'workflow.getAutomations',
   'workflow.getAutomation',
+  'workflow.exportAutomation',
   'workflow.deleteAutomation',
   'workflow.getTriggers',
   'workflow.createTrigger',

@@ -22,7 +22,13 @@ import {
   jobArchivePageSchema,
   jobArchiveSchema,
 } from '../schemas/job-archive';
-import { deletedCountSchema, triggerEnvelopeSchema, triggerImportResultSchema, triggerPageSchema } from '../schemas/trigger';
+import {
+  automationExportEnvelopeSchema,
+  deletedCountSchema,
+  triggerEnvelopeSchema,
+  triggerImportResultSchema,
+  triggerPageSchema,
+} from '../schemas/trigger';
 import {
   automationDocumentSchema,
   automationImportResultSchema,
@@ -77,7 +83,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     roles: ROLE_SETS.write,
     body: importAutomationsBodySchema,
     response: automationImportResultSchema,
-    notes: 'The spec closes options (only adapterMap) but not the top level of this body; other top-level members are accepted.',
+    notes:
+      'The spec closes options (only adapterMap) but not the top level of this body; other top-level members are accepted. ' +
+      "An automation's triggers member (as other platforms export it, and GET …/automations/:id/export) creates its triggers with it, each checked as POST /operations-manager/triggers checks one and started by this automation: " +
+      'an automation whose trigger is refused is not imported (its item names the trigger, for example automations[0].triggers[1].routeName), and nothing of it is kept.',
   },
   // the spec's POST /operations-manager/automations
   {
@@ -87,7 +96,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     roles: ['admin', 'apiwrite', 'engineering'],
     body: createAutomationBodySchema,
     response: createdResultSchema('nap:schemas/automation-created', embed(automationDocumentSchema)),
-    notes: 'The spec does not say which automation fields are required; a name is required to create one.',
+    notes:
+      'The spec does not say which automation fields are required; a name is required to create one. A triggers member creates the triggers with it, as PUT /operations-manager/automations does; the answer holds them.',
   },
   // the spec's GET /operations-manager/jobs
   {
@@ -298,6 +308,16 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     roles: ROLE_SETS.read,
     response: automationEnvelopeSchema,
     addition: true,
+  },
+  {
+    name: 'exportAutomation',
+    summary: 'Export an automation with its triggers',
+    http: { method: 'GET', path: '/operations-manager/automations/:id/export' },
+    roles: ROLE_SETS.read,
+    response: automationExportEnvelopeSchema,
+    addition: true,
+    notes:
+      'The automation with a triggers member holding each of its triggers as GET …/triggers/:id/export gives it: what PUT /operations-manager/automations takes back, automation and triggers together.',
   },
   {
     name: 'deleteAutomation',

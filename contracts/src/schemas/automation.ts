@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { anyObject, arr, bool, closed, embed, gbac, literal, name, nullable, obj, open, str, timestamp, withId } from './common';
 
-function automationDocumentProperties() {
+export function automationDocumentProperties() {
   return {
     _id: str({ description: 'record id' }),
     name: str(),

@@ -1,7 +1,23 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, anyValue, bool, embed, epochMs, int, literal, name, nullable, oneOf, open, str, timestamp, withId } from './common';
+import {
+  anyObject,
+  anyValue,
+  arr,
+  bool,
+  embed,
+  epochMs,
+  int,
+  literal,
+  name,
+  nullable,
+  oneOf,
+  open,
+  str,
+  timestamp,
+  withId,
+} from './common';
 import { envelopeOf, envelopePageOf } from './envelope';
-import { importResultItemSchema, importResultSchema } from './automation';
+import { automationDocumentProperties, importResultItemSchema, importResultSchema } from './automation';
 
 /**
  * Triggers of the operations manager: what starts an automation's workflow. Four types: `endpoint`
@@ -45,13 +61,15 @@ function triggerProperties() {
       description: 'endpoint: POST /operations-manager/triggers/endpoint/<routeName>; unique',
     }),
     verb: oneOf(['POST'], { description: 'endpoint: HTTP method of the route' }),
-    schema: anyObject('endpoint, eventSystem: JSON Schema that the body (the event payload) must match'),
+    schema: anyObject(
+      'endpoint, eventSystem: JSON Schema that the body (the event payload) must match; null (as other platforms export a trigger without one) is taken as none',
+    ),
     jst: anyValue({
       description:
         'endpoint, eventSystem: a transformation (its id, or a document with _id) applied to the body; its outgoing values become the job variables',
     }),
     // manual, schedule
-    formId: str({ description: 'manual, schedule: the form whose data the job receives' }),
+    formId: str({ description: 'manual, schedule: the form whose data the job receives; null is taken as none' }),
     formData: nullable(
       anyObject(
         'schedule: the job variables; manual: default values; null (as the platform exports a manual trigger without defaults) is stored as {}',
@@ -106,6 +124,19 @@ export type Trigger = Static<typeof triggerSchema>;
 
 /** `{ message, data: trigger, metadata }`. */
 export const triggerEnvelopeSchema = envelopeOf('nap:schemas/trigger-envelope', embed(triggerSchema));
+/**
+ * An automation of the operations manager with its triggers, as `GET …/automations/:id/export` gives
+ * it and `PUT /operations-manager/automations` takes it back (the shape other platforms export).
+ */
+export const automationWithTriggersSchema = withId(
+  'nap:schemas/automation-with-triggers',
+  open({ ...automationDocumentProperties(), triggers: arr(embed(triggerSchema)) }, ['_id', 'name', 'triggers']),
+);
+/** An automation with its triggers. */
+export type AutomationWithTriggers = Static<typeof automationWithTriggersSchema>;
+/** `{ message, data: automation with its triggers, metadata }`. */
+export const automationExportEnvelopeSchema = envelopeOf('nap:schemas/automation-export-envelope', embed(automationWithTriggersSchema));
+
 /** A page of triggers: `{ message, data, metadata: { total, … } }`. */
 export const triggerPageSchema = envelopePageOf('nap:schemas/trigger-page', embed(triggerSchema));
 

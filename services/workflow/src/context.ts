@@ -1,11 +1,14 @@
 import { AppError, assertJsonDepth } from '@nap/contracts';
-import type { Caller, StartJobWithOptionsBody } from '@nap/contracts';
+import type { Caller, StartJobWithOptionsBody, Trigger } from '@nap/contracts';
 import type { BusClient, HandlerContext } from '@nap/bus';
+import { isPlainObject } from '@nap/util';
 import { assertMayRun, canSeeJob, visibilityFilter } from './domain/job-model';
 import type { JobRecord } from './domain/job-model';
 import type { ArchivedMetricSums } from './domain/archived-metrics';
 import type { JobMetricsAccumulator } from './domain/job-metrics';
-import { newTriggerId, toTriggerRecord } from './domain/trigger-model';
+import { toAutomationRecord } from './domain/automations';
+import type { StoredAutomation } from './domain/automations';
+import { asImported, newTriggerId, toPublicTrigger, toTriggerRecord } from './domain/trigger-model';
 import type { TriggerRecord } from './domain/trigger-model';
 import type { EventTriggers } from './engine/event-triggers';
 import type { JobEngine } from './engine/job-engine';
@@ -125,6 +128,62 @@ export async function saveTrigger(
   const stored = await svc.triggers.insert(record);
   svc.eventTriggers.invalidate();
   return stored;
+}
+
+/**
+ * Stores a new automation of the operations manager with the triggers its `triggers` member holds
+ * (an exported automation carries them): every trigger is checked first (`member` names the
+ * submitted automation in errors, for example `body.automations[0].triggers[1].routeName`) and
+ * started by this automation whatever `actionId` it names; the automation is stored, then its
+ * triggers. A trigger refused by the store (an id or route name in use) takes the automation and
+ * the triggers stored before it away again: an automation is imported with all its triggers or not
+ * at all. An import (`keepId`) keeps the submitted ids, and takes in an event trigger on an event
+ * this platform does not publish disabled (see {@link asImported}); `notes` says which.
+ */
+export async function saveAutomation(
+  svc: WorkflowContext,
+  input: Record<string, unknown>,
+  member: string,
+  caller: Caller,
+  keepId: boolean,
+): Promise<{ automation: StoredAutomation & { triggers: Trigger[] }; notes: string[] }> {
+  const { triggers: submitted, ...rest } = input;
+  if (submitted !== undefined && (!Array.isArray(submitted) || !submitted.every(isPlainObject)))
+    throw new AppError('VALIDATION_FAILED', `${member}.triggers must be an array of triggers`, {
+      details: [{ member: `${member}.triggers`, message: 'must be an array of trigger objects' }],
+    });
+  const now = Date.now();
+  const automation = toAutomationRecord(rest, caller, now, keepId);
+  const notes: string[] = [];
+  const triggers = (submitted ?? []).map((t, i) => {
+    const { trigger, note } = keepId ? asImported(t) : { trigger: t, note: undefined };
+    if (note !== undefined) notes.push(note);
+    return toTriggerRecord({ ...trigger, actionId: automation._id }, `${member}.triggers[${i}]`, caller, now, {
+      newId: newTriggerId,
+      keepId,
+    });
+  });
+  const ids = new Set<string>();
+  triggers.forEach((t, i) => {
+    if (ids.has(t._id))
+      throw new AppError('VALIDATION_FAILED', `${member}.triggers[${i}]._id "${t._id}" is given to two triggers`, {
+        details: [{ member: `${member}.triggers[${i}]._id`, message: 'is the id of an earlier trigger of this automation' }],
+      });
+    ids.add(t._id);
+  });
+  const stored = await svc.automations.insertAutomation(automation);
+  if (triggers.length === 0) return { automation: { ...stored, triggers: [] }, notes };
+  const kept: Trigger[] = [];
+  try {
+    for (const trigger of triggers) kept.push(toPublicTrigger(await svc.triggers.insert(trigger)));
+  } catch (err) {
+    await svc.triggers.deleteByAction(stored._id);
+    await svc.automations.deleteAutomation(stored._id);
+    throw err;
+  } finally {
+    svc.eventTriggers.invalidate();
+  }
+  return { automation: { ...stored, triggers: kept }, notes };
 }
 
 /** Deletes every trigger of an automation; answers how many. */

@@ -123,39 +123,16 @@ const mopAnalyticTemplate: BundleKind = {
 
 /**
  * Operations manager automations (the workflow service) with their triggers, as the platform
- * exports them (`triggers` inside the automation): the automation is imported, then its triggers,
- * pointed at the new automation; deleting the automation deletes its triggers.
+ * exports them (`triggers` inside the automation): the workflow service imports the automation and
+ * its triggers together, or neither (an event trigger on an event this platform does not publish
+ * comes in disabled); deleting the automation deletes its triggers.
  */
 const automation: BundleKind = {
   service: 'workflow (automations)',
   findByName: async (call, name) => found((await call('workflow.getAutomations', byName(name))).data, name),
-  async install(call, doc, member) {
-    const { triggers, ...bare } = doc;
-    const id = importedId(await call('workflow.importAutomations', { body: { automations: [bare], options: {} } }), member, 'workflow');
-    const given = Array.isArray(triggers) ? triggers : [];
-    if (given.length === 0) return id;
-    try {
-      const answer = await call('workflow.importTriggers', {
-        body: { triggers: given.map((t: unknown) => ({ ...(typeof t === 'object' && t !== null ? t : {}), actionId: id })) },
-      });
-      answer.imported.forEach((item, i) => {
-        if (!item.success)
-          throw new AppError('PREBUILT_ARTIFACT_REFUSED', `${member}.triggers[${i}] was refused by workflow: ${item.message}`, {
-            details: [{ member: `${member}.triggers[${i}]`, message: item.message }],
-          });
-      });
-    } catch (err) {
-      // the automation goes again, its triggers with it: the bundle is installed whole or not at all
-      await ignoreMissing(() => call('workflow.deleteAutomation', { params: { id } }));
-      throw err;
-    }
-    return id;
-  },
-  async read(call, a) {
-    const doc = (await call('workflow.getAutomation', { params: { id: a.id } })).data;
-    const triggers = (await call('workflow.getTriggers', { query: { actionId: a.id, limit: 500 } })).data;
-    return { ...doc, triggers };
-  },
+  install: async (call, doc, member) =>
+    importedId(await call('workflow.importAutomations', { body: { automations: [doc], options: {} } }), member, 'workflow'),
+  read: async (call, a) => (await call('workflow.exportAutomation', { params: { id: a.id } })).data,
   remove: (call, a) => ignoreMissing(() => call('workflow.deleteAutomation', { params: { id: a.id } })),
 };
 

@@ -100,6 +100,23 @@ export function eventOfTopic(topic: string, source?: string): { service: string;
 }
 
 /**
+ * A trigger being imported as another platform exported it: an event trigger on an event this
+ * platform does not publish (an adapter's, such as a Kafka topic) comes in disabled, with a note
+ * saying so, rather than refusing what it belongs to; everything else as it is.
+ */
+export function asImported(submitted: Record<string, unknown>): { trigger: Record<string, unknown>; note?: string } {
+  if (submitted.type !== 'eventSystem' || submitted.enabled === false || typeof submitted.topic !== 'string' || submitted.topic === '')
+    return { trigger: submitted };
+  const source = typeof submitted.source === 'string' ? submitted.source : undefined;
+  if (eventOfTopic(submitted.topic, source) !== undefined) return { trigger: submitted };
+  const name = typeof submitted.name === 'string' ? submitted.name : '';
+  return {
+    trigger: { ...submitted, enabled: false },
+    note: `trigger "${name}" was imported disabled: "${submitted.topic}"${source ? ` of "${source}"` : ''} is no event this platform publishes`,
+  };
+}
+
+/**
  * Checks a submitted trigger and makes the record to store: the members of its type (checked,
  * naming the member), the audit members, `runAs` (the caller), and for a schedule its first due
  * time. `existing` is the stored trigger an update starts from. Throws 400 VALIDATION_FAILED.
@@ -162,9 +179,13 @@ export function toTriggerRecord(
   return out;
 }
 
+/** Members that another platform's export writes as `null` when a trigger has none: taken as absent. */
+const NULL_AS_ABSENT = ['schema', 'jst', 'formId'] as const;
+
 function stripService(doc: Record<string, unknown>): Record<string, unknown> {
   const out = { ...doc };
   for (const key of SERVICE_MEMBERS) delete out[key];
+  for (const key of NULL_AS_ABSENT) if (out[key] === null) delete out[key];
   return out;
 }
 
@@ -205,6 +226,12 @@ function checkEvent(t: TriggerRecord, member: string): void {
       'is required for an eventSystem trigger: an event name such as jobComplete, or <service>.<entity>.<event>',
     );
   const event = eventOfTopic(t.topic, t.source);
+  if (event === undefined && t.enabled === false) {
+    // kept as another platform exported it (an adapter's event, say): it cannot fire, and enabling it is refused here
+    checkJsonSchema(t.schema, `${member}.schema`);
+    checkJst(t.jst, `${member}.jst`);
+    return;
+  }
   if (event === undefined) {
     throw invalid(
       `${member}.topic`,

@@ -1,11 +1,14 @@
 import type { Handler } from '@nap/bus';
+import { saveAutomation } from '../context';
 import type { WorkflowContext } from '../context';
-import { toAutomationRecord } from '../domain/automations';
 
-/** `POST /operations-manager/automations`: creates an automation; 409 AUTOMATION_ALREADY_EXISTS for a name in use. */
+/**
+ * `POST /operations-manager/automations`: creates an automation, with the triggers its `triggers`
+ * member holds; 409 AUTOMATION_ALREADY_EXISTS for a name in use.
+ */
 export function createAutomation(svc: WorkflowContext): Handler<'workflow.createAutomation'> {
   return async (input, ctx) => {
-    const data = await svc.automations.insertAutomation(toAutomationRecord(input.body.automation, ctx.caller, Date.now(), false));
+    const { automation: data } = await saveAutomation(svc, input.body.automation, 'body.automation', ctx.caller, false);
     return { status: 'Created', message: `Automation "${data.name}" created`, data };
   };
 }

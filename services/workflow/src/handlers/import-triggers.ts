@@ -4,16 +4,20 @@ import type { Handler } from '@nap/bus';
 import { saveTrigger } from '../context';
 import type { WorkflowContext } from '../context';
 import { importResult } from '../domain/import-result';
-import { toPublicTrigger } from '../domain/trigger-model';
+import { asImported, toPublicTrigger } from '../domain/trigger-model';
 
-/** `PUT /operations-manager/triggers`: each trigger stored on its own (its `_id` kept), reported per item. */
+/**
+ * `PUT /operations-manager/triggers`: each trigger stored on its own (its `_id` kept), reported per
+ * item; an event trigger on an event this platform does not publish comes in disabled (said so).
+ */
 export function importTriggers(svc: WorkflowContext): Handler<'workflow.importTriggers'> {
   return async (input, ctx) => {
     const imported: ImportResultItem<Record<string, unknown>, Trigger>[] = [];
     for (const [i, item] of input.body.triggers.entries()) {
       try {
-        const created = toPublicTrigger(await saveTrigger(svc, item, `body.triggers[${i}]`, ctx.caller, true));
-        imported.push({ success: true, message: `Trigger "${created.name}" imported`, original: item, created });
+        const { trigger, note } = asImported(item);
+        const created = toPublicTrigger(await saveTrigger(svc, trigger, `body.triggers[${i}]`, ctx.caller, true));
+        imported.push({ success: true, message: note ?? `Trigger "${created.name}" imported`, original: item, created });
       } catch (err) {
         if (!isAppError(err)) throw err;
         imported.push({ success: false, message: err.message, original: item, created: null });

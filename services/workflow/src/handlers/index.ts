@@ -11,6 +11,7 @@ import { deactivateTaskWorker } from './deactivate-task-worker';
 import { deleteAutomation } from './delete-automation';
 import { deleteTrigger } from './delete-trigger';
 import { deleteTriggersByAction } from './delete-triggers-by-action';
+import { exportAutomation } from './export-automation';
 import { exportTrigger } from './export-trigger';
 import { finishTask } from './finish-task';
 import { getAutomation } from './get-automation';
@@ -66,6 +67,7 @@ export function workflowHandlers(svc: WorkflowContext): HandlerMap<'workflow'> {
     getJobArchive: getJobArchive(svc),
     getAutomations: getAutomations(svc),
     getAutomation: getAutomation(svc),
+    exportAutomation: exportAutomation(svc),
     deleteAutomation: deleteAutomation(svc),
     getTriggers: getTriggers(svc),
     createTrigger: createTrigger(svc),

@@ -70,6 +70,11 @@ export class TriggerRepository {
     return this.triggers.deleteOne({ _id: id });
   }
 
+  /** The triggers of an automation, oldest first. */
+  ofAction(actionId: string): Promise<TriggerRecord[]> {
+    return this.triggers.find({ actionId: { $eq: actionId } }, { sort: { created: 1, _id: 1 } });
+  }
+
   async deleteByAction(actionId: string): Promise<number> {
     return this.triggers.deleteMany({ actionId: { $eq: actionId } });
   }
