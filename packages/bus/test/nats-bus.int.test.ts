@@ -150,8 +150,14 @@ describe('NatsBus specifics', () => {
     expect(client.isConnected()).toBe(true);
     await eventually('the service bus to reconnect', () => serverBus.isConnected(), { timeoutMs: 15_000 });
 
-    const reply = await client.request('nap.rpc.orch-proxy.ping', bytes(''), { timeoutMs: 5000 });
-    expect(text(reply.data)).toBe('pong');
+    // the service's subscription is sent again on its own connection: until the server has taken it,
+    // a request through the client's connection meets no responder (503, as a caller would be told)
+    const answer = await eventually(
+      'the service to answer again',
+      async () => text((await client.request('nap.rpc.orch-proxy.ping', bytes(''), { timeoutMs: 5000 })).data),
+      { timeoutMs: 15_000 },
+    );
+    expect(answer).toBe('pong');
     await client.publishEvent('nap.evt.orch.a.1.after', bytes('after'));
     expect(await events.waitFor(2, 20_000)).toEqual(['before', 'after']);
   });
