@@ -106,7 +106,9 @@ export function buildProgram(io: Io, run: Runner): Command {
   const importCmd = gitOptions(
     program
       .command('import')
-      .description('import exported documents from a file or a folder (<name>.<kind>.json files), locally or from a Git repository')
+      .description(
+        'import exported documents from a file or a folder (<name>.<kind>.json files), locally or from a Git repository; what the platform notes on an item it imported (a trigger it took in disabled) is printed on stderr as note: …',
+      )
       .argument('<resource>', RESOURCE_HELP)
       .argument('<path>', 'a file or folder; with --repository, relative to the root of the repository')
       .option(

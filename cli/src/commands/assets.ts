@@ -189,6 +189,21 @@ export async function importDocuments(
   return answers;
 }
 
+/** What the platform noted on items it imported (`… imported. Note: <what>`): a trigger it took in disabled, say. */
+function importNotes(answers: unknown[]): string[] {
+  const notes: string[] = [];
+  for (const answer of answers) {
+    const items = (answer as { imported?: unknown }).imported;
+    if (!Array.isArray(items)) continue;
+    for (const item of items as { success?: unknown; message?: unknown }[]) {
+      if (item.success !== true || typeof item.message !== 'string') continue;
+      const at = item.message.indexOf('. Note: ');
+      if (at !== -1) notes.push(item.message.slice(at + '. Note: '.length));
+    }
+  }
+  return notes;
+}
+
 export interface GitOptions {
   repository?: string;
   reference?: string;
@@ -211,8 +226,10 @@ export async function importCommand(
     const answers = await ctx.spin(`Importing ${docs.length} ${def.plural}`, () =>
       importDocuments(ctx, client, def, docs, opts.replace === true, opts),
     );
-    if (ctx.format === 'human') for (const doc of docs) ctx.out(`imported ${label(def, doc)}`);
-    else ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
+    if (ctx.format === 'human') {
+      for (const doc of docs) ctx.out(`imported ${label(def, doc)}`);
+      for (const note of importNotes(answers)) ctx.note(`note: ${note}`);
+    } else ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
   };
   if (opts.repository === undefined) await run(process.cwd());
   else await withClone({ repository: opts.repository, reference: opts.reference, debug: debugLog(ctx) }, false, run);

@@ -18,7 +18,7 @@ export function importAutomations(svc: WorkflowContext): Handler<'workflow.impor
       try {
         const { automation: created, notes } = await saveAutomation(svc, item, `body.automations[${i}]`, ctx.caller, true);
         const triggers = created.triggers.length === 0 ? '' : ` with ${created.triggers.length} trigger(s)`;
-        const noted = notes.length === 0 ? '' : `; ${notes.join('; ')}`;
+        const noted = notes.length === 0 ? '' : `. Note: ${notes.join('; ')}`;
         imported.push({ success: true, message: `Automation "${created.name}" imported${triggers}${noted}`, original: item, created });
       } catch (err) {
         if (!isAppError(err)) throw err;

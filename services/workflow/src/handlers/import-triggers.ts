@@ -17,7 +17,8 @@ export function importTriggers(svc: WorkflowContext): Handler<'workflow.importTr
       try {
         const { trigger, note } = asImported(item);
         const created = toPublicTrigger(await saveTrigger(svc, trigger, `body.triggers[${i}]`, ctx.caller, true));
-        imported.push({ success: true, message: note ?? `Trigger "${created.name}" imported`, original: item, created });
+        const noted = note === undefined ? '' : `. Note: ${note}`;
+        imported.push({ success: true, message: `Trigger "${created.name}" imported${noted}`, original: item, created });
       } catch (err) {
         if (!isAppError(err)) throw err;
         imported.push({ success: false, message: err.message, original: item, created: null });
