@@ -95,6 +95,9 @@ describe('automations', () => {
     await dialog.getByRole('button', { name: 'Run' }).click();
     await dialog.getByText('Device is required').waitFor();
     await dialog.getByText('Interface is required').waitFor();
+    // the circuit's list is filled by the form's source elsewhere: here it is typed, and the field says so
+    await dialog.getByText('Type the value: its list of choices comes from a source this console does not call.').waitFor();
+    await dialog.getByRole('textbox', { name: /Circuit/ }).fill('CIR-0042');
     await dialog.getByLabel('Device').selectOption({ label: 'core-2 (Lyon)' });
     await dialog.getByLabel('Interface').fill('eth0');
     await dialog.getByRole('button', { name: 'Run' }).click();
@@ -108,7 +111,7 @@ describe('automations', () => {
     const jobId = /\/console\/jobs\/([^/?]+)/.exec(page.url())?.[1] ?? '';
     await eventually('the started job complete', async () => (await jobStatus(platform, jobId)) === 'complete');
     const job = await platform.api<{ data: { variables: Record<string, unknown> } }>('GET', `/operations-manager/jobs/${jobId}`);
-    expect(job.data.variables).toMatchObject({ device: 'core-2', port: 'Gi0/12', vlan: 100 });
+    expect(job.data.variables).toMatchObject({ device: 'core-2', port: 'Gi0/12', vlan: 100, circuit: 'CIR-0042' });
     await page.getByRole('button', { name: 'Configure the access port — complete' }).waitFor();
   }, 60_000);
 });

@@ -118,6 +118,41 @@ if (!present) {
       }
     }, 240_000);
 
+    it('checks a run of an imported automation’s manual trigger against the project form the trigger names', async () => {
+      // its project (in already when the test before ran), then the automation with its triggers
+      const project = all.find((p) => p._id === '66d0c38721161b4df27174a3') as ExportedProject;
+      const projectIn = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project } });
+      expect([200, 409]).toContain(projectIn.status);
+      const file = readdirSync(FIXTURES).find((f) => f.startsWith('Alkira_Automations_')) as string;
+      const automation = JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as {
+        _id: string;
+        triggers: { _id: string; formId: string; formData: Record<string, unknown> }[];
+      };
+      const imported = await platform.http('PUT', '/operations-manager/automations', {
+        token,
+        body: { automations: [automation], options: {} },
+      });
+      expect(imported.body).toMatchObject({ message: 'Imported 1 of 1 automations' });
+      const [trigger] = automation.triggers;
+      if (trigger === undefined) throw new Error(`${file} has no trigger`);
+      // the trigger names its form as the project member it is: found by that name
+      const form = await platform.http('GET', `/formbuilder/forms/${encodeURIComponent(trigger.formId)}`, { token });
+      expect(form).toMatchObject({ status: 200, body: { name: trigger.formId } });
+      // the form's lists are filled when it is shown (empty enums, bound to adapters): its schema is usable, and the
+      // trigger's defaults alone miss what a person fills in, each member named
+      const run = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, {
+        token,
+        body: { formData: trigger.formData },
+      });
+      expect(run).toMatchObject({
+        status: 400,
+        body: {
+          code: 'VALIDATION_FAILED',
+          details: expect.arrayContaining([expect.objectContaining({ member: 'body.formData.alkira.customerName' })]),
+        },
+      });
+    }, 60_000);
+
     it('refuses a project with a component of an unknown type, naming the member, and imports nothing', async () => {
       const project = {
         ...(all[0] as ExportedProject),

@@ -155,12 +155,17 @@ export const PORT_TURN_UP = workflow(
   { workflow_start: { configure: go() }, configure: { workflow_end: go() } },
 );
 
-/** The form of the port turn-up request: a device from a list, an interface name, a VLAN with a default. */
+/**
+ * The form of the port turn-up request: a device from a list, an interface name, a VLAN with a
+ * default, and a circuit from a list the form's source fills when it is shown (an empty enum, as
+ * other platforms' forms bind a list to an adapter).
+ */
 export const PORT_FORM_SCHEMA = {
   title: 'Port turn-up request',
   type: 'object',
-  required: ['device', 'port', 'vlan'],
+  required: ['device', 'port', 'vlan', 'circuit'],
   properties: {
+    circuit: { type: 'string', title: 'Circuit', enum: [], description: 'from the circuit inventory' },
     device: { type: 'string', title: 'Device', enum: ['core-1', 'core-2'], enumNames: ['core-1 (Paris)', 'core-2 (Lyon)'] },
     port: { type: 'string', title: 'Interface', pattern: '^(Gi|Te)[0-9]+/[0-9]+$', description: 'for example Gi0/12' },
     vlan: { type: 'integer', title: 'VLAN', minimum: 1, maximum: 4094 },

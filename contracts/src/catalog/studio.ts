@@ -386,6 +386,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     roles: ROLE_SETS.read,
     response: storedForm,
     addition: true,
+    notes:
+      "Found by its id, then by its name (a project member's @<project id>: <name>, as exported manual triggers name their form in formId), then by the id member other platforms give a form; 404 FORM_NOT_FOUND otherwise.",
   },
   {
     name: 'deleteForm',

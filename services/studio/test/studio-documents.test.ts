@@ -197,6 +197,23 @@ describe('forms', () => {
     expect(extra.status).toBe(400);
   });
 
+  it('gets a form by its _id, by its name, or by the id another platform gave it (as exported manual triggers name forms)', async () => {
+    const created = (
+      await platform.http('POST', '/formbuilder/forms', {
+        token: admin,
+        body: { form: { ...form, name: '@0123456789abcdef01234567: Port form', id: '67927a479a3b6ff0580cd985' } },
+      })
+    ).body as CreatedResult<Doc>;
+    for (const key of [created.data._id, '@0123456789abcdef01234567: Port form', '67927a479a3b6ff0580cd985']) {
+      const got = await platform.http('GET', `/formbuilder/forms/${encodeURIComponent(key)}`, { token: admin });
+      expect({ key, status: got.status, id: (got.body as Doc)._id }).toEqual({ key, status: 200, id: created.data._id });
+    }
+    const missing = await platform.http('GET', `/formbuilder/forms/${encodeURIComponent('@0123456789abcdef01234567: No form')}`, {
+      token: admin,
+    });
+    expect(missing).toMatchObject({ status: 404, body: { code: 'FORM_NOT_FOUND', message: expect.stringContaining('No form') } });
+  });
+
   it('lets only admin and apiread export, as the spec lists', async () => {
     const engineer = await userWithRoles(platform, admin, 'form-engineer', ['engineering']);
     const reader = await userWithRoles(platform, admin, 'form-reader', ['apiread']);

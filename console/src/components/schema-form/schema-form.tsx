@@ -1,6 +1,7 @@
 import Form from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { ReactNode } from 'react';
+import { isFilledWhenShown, runSchemaOfForm } from '@nap/contracts/dist/form-schema';
 import { formValidator } from './validator';
 import './schema-form.css';
 
@@ -40,22 +41,43 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, dis
   );
 }
 
+/** What a field whose list the form's source fills when shown says: the console does not call that source. */
+export const TYPED_LIST_HELP = 'Type the value: its list of choices comes from a source this console does not call.';
+
+type Ui = UiSchema<FormData, RJSFSchema>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The UI schema of `schema`'s members, nested as RJSF reads it: enumNames as ui:enumNames, a help line on lists filled when shown. */
+function adaptUi(schema: unknown, uiSchema: Ui): Ui {
+  if (!isObject(schema)) return uiSchema;
+  const ui: Ui = { ...uiSchema };
+  if (isFilledWhenShown(schema) || (isObject(schema.items) && isFilledWhenShown(schema.items))) {
+    const own: unknown = ui['ui:help'];
+    ui['ui:help'] = typeof own === 'string' && own.trim() !== '' ? `${own.trim().replace(/\.$/, '')}. ${TYPED_LIST_HELP}` : TYPED_LIST_HELP;
+  }
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (!isObject(property)) continue;
+    const current: unknown = ui[name];
+    let member: Ui = isObject(current) ? (current as Ui) : {};
+    const enumNames: unknown = property.enumNames;
+    if (Array.isArray(enumNames)) member = { ...member, 'ui:enumNames': enumNames.map(String) };
+    member = adaptUi(property, member);
+    if (Object.keys(member).length > 0) ui[name] = member;
+  }
+  return ui;
+}
+
 /**
  * A studio form's schema as RJSF reads it: the older `enumNames` member of the platform's JSON
- * forms becomes the `ui:enumNames` RJSF understands (so that a select shows "Manchester", not "2").
+ * forms becomes the `ui:enumNames` RJSF understands (so that a select shows "Manchester", not "2"),
+ * at any depth; a list the form's source fills when it is shown (an empty `enum`, bound to an
+ * adapter or a call the console does not make) becomes a field to type in, saying so, as the
+ * platform checks it (`runSchemaOfForm`).
  */
-export function adaptStudioForm(
-  schema: RJSFSchema,
-  uiSchema: UiSchema<FormData, RJSFSchema> = {},
-): { schema: RJSFSchema; uiSchema: UiSchema<FormData, RJSFSchema> } {
-  const ui: UiSchema<FormData, RJSFSchema> = { ...uiSchema };
-  for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    if (typeof property !== 'object' || property === null) continue;
-    const enumNames: unknown = (property as Record<string, unknown>).enumNames;
-    if (Array.isArray(enumNames)) {
-      const current: unknown = ui[name];
-      ui[name] = { ...(typeof current === 'object' && current !== null ? current : {}), 'ui:enumNames': enumNames.map(String) };
-    }
-  }
-  return { schema, uiSchema: ui };
+export function adaptStudioForm(schema: RJSFSchema, uiSchema: Ui = {}): { schema: RJSFSchema; uiSchema: Ui } {
+  return { schema: runSchemaOfForm(schema) as RJSFSchema, uiSchema: adaptUi(schema, uiSchema) };
 }

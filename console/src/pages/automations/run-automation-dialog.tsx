@@ -7,6 +7,7 @@ import type { Automation, StoredForm, Trigger } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
 import { SchemaForm, adaptStudioForm } from '../../components/schema-form/schema-form';
+import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 
 type FormData = Record<string, unknown>;
 
@@ -40,10 +41,13 @@ export function RunAutomationDialog({ automation, trigger, onClose }: { automati
     },
   });
   const { schema, uiSchema } = schemaOf(form.data);
+  const projects = useProjectNames(automation.componentName ? [automation.componentName] : []);
   return (
     <Dialog title={`Run ${automation.name}`} onClose={onClose} wide>
       <p className="muted">
-        Trigger <strong>{trigger.name}</strong> starts the workflow <strong>{automation.componentName ?? '—'}</strong> with these values.
+        Trigger <strong>{trigger.name}</strong> starts the workflow{' '}
+        <strong>{automation.componentName ? <WorkflowName name={automation.componentName} projects={projects} /> : '—'}</strong> with these
+        values.
       </p>
       {formId !== undefined && form.isPending ? <p className="muted">Loading the form…</p> : null}
       <ErrorMessage error={form.error} title="The trigger's form cannot be loaded" />

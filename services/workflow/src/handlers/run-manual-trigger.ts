@@ -1,4 +1,4 @@
-import { AppError } from '@nap/contracts';
+import { AppError, runSchemaOfForm } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import { startFromTrigger } from '../context';
 import type { WorkflowContext } from '../context';
@@ -7,8 +7,8 @@ import { assertEnabled } from '../domain/trigger-model';
 
 /**
  * `POST /operations-manager/triggers/manual/:id/run`: the form data (over the trigger's defaults),
- * checked against the JSON Schema of a JSON form (formbuilder forms have none), starts the job; the
- * job in the envelope.
+ * checked against the JSON Schema of a JSON form (formbuilder forms have none; a list the form fills
+ * when shown checks nothing, see {@link runSchemaOfForm}), starts the job; the job in the envelope.
  */
 export function runManualTrigger(svc: WorkflowContext): Handler<'workflow.runManualTrigger'> {
   return async (input, ctx) => {
@@ -19,7 +19,8 @@ export function runManualTrigger(svc: WorkflowContext): Handler<'workflow.runMan
     const data = { ...(trigger.formData ?? {}), ...(input.body.formData ?? {}) };
     if (typeof trigger.formId === 'string' && trigger.formId !== '') {
       const form = (await svc.client.call('studio.getForm', { params: { id: trigger.formId } }, { caller: ctx.caller })).body;
-      svc.triggerStarter.checkSchema(`form ${form._id}@${form.last_updated}`, `form "${form.name}"`, form.schema, data, 'body.formData');
+      const schema = runSchemaOfForm(form.schema);
+      svc.triggerStarter.checkSchema(`form ${form._id}@${form.last_updated}`, `form "${form.name}"`, schema, data, 'body.formData');
     }
     return {
       message: 'Successfully created the requested item',
