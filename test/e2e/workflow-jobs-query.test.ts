@@ -440,37 +440,29 @@ describe('automations (import into the catalog, import and create in the operati
       metadata: { total: 2 },
     });
 
+    /** Imports `doc`, which must be refused whole: neither it nor its first trigger (`kept`) stays. */
+    const refusedWhole = async (doc: { _id: string; name: string; triggers: Record<string, unknown>[] }, kept: string) => {
+      const answer = (await call('PUT', '/operations-manager/automations', { automations: [doc], options: {} })).body as ImportResult;
+      expect((await call('GET', `/operations-manager/automations/${doc._id}`)).status).toBe(404);
+      expect((await call('GET', `/operations-manager/triggers/${kept}`)).status).toBe(404);
+      return answer.imported[0];
+    };
     // a refused trigger refuses its automation, naming the trigger; nothing of it is kept
-    const bad = {
-      _id: 'auto-bad-trigger',
-      name: 'bad trigger',
-      triggers: [
-        { _id: 'trig-ok-2', name: 'fine', type: 'manual' },
-        { _id: 'trig-bad-2', name: 'no route', type: 'endpoint', verb: 'POST' },
-      ],
-    };
-    const refused = (await call('PUT', '/operations-manager/automations', { automations: [bad], options: {} })).body as ImportResult;
-    expect(refused.imported[0]).toMatchObject({
-      success: false,
-      created: null,
-      message: expect.stringContaining('body.automations[0].triggers[1].routeName'),
-    });
-    expect((await call('GET', '/operations-manager/automations/auto-bad-trigger')).status).toBe(404);
-    expect((await call('GET', '/operations-manager/triggers/trig-ok-2')).status).toBe(404);
-
+    const noRoute = { name: 'no route', type: 'endpoint', verb: 'POST' };
+    expect(
+      await refusedWhole(
+        { _id: 'auto-bad-trigger', name: 'bad trigger', triggers: [{ _id: 'trig-ok-2', name: 'fine', type: 'manual' }, noRoute] },
+        'trig-ok-2',
+      ),
+    ).toMatchObject({ success: false, created: null, message: expect.stringContaining('body.automations[0].triggers[1].routeName') });
     // a trigger the store refuses (its route name is another automation's) takes the automation away again
-    const clash = {
-      _id: 'auto-route-clash',
-      name: 'route clash',
-      triggers: [
-        { _id: 'trig-ok-3', name: 'first', type: 'manual' },
-        { name: 'same route', type: 'endpoint', verb: 'POST', routeName: 'exported-port-turn-up' },
-      ],
-    };
-    const clashed = (await call('PUT', '/operations-manager/automations', { automations: [clash], options: {} })).body as ImportResult;
-    expect(clashed.imported[0]).toMatchObject({ success: false, created: null });
-    expect((await call('GET', '/operations-manager/automations/auto-route-clash')).status).toBe(404);
-    expect((await call('GET', '/operations-manager/triggers/trig-ok-3')).status).toBe(404);
+    const sameRoute = { ...noRoute, name: 'same route', routeName: 'exported-port-turn-up' };
+    expect(
+      await refusedWhole(
+        { _id: 'auto-route-clash', name: 'route clash', triggers: [{ _id: 'trig-ok-3', name: 'first', type: 'manual' }, sameRoute] },
+        'trig-ok-3',
+      ),
+    ).toMatchObject({ success: false, created: null });
 
     // POST creates the triggers it is given too, and answers them
     const created = await call('POST', '/operations-manager/automations', {
