@@ -1,7 +1,7 @@
-import { AppError, assertJsonDepth } from '@nap/contracts';
+import { AppError, assertJsonDepth, isAppError } from '@nap/contracts';
 import type { Caller, StartJobWithOptionsBody, Trigger } from '@nap/contracts';
 import type { BusClient, HandlerContext } from '@nap/bus';
-import { isPlainObject } from '@nap/util';
+import { errorMessage, isPlainObject } from '@nap/util';
 import { assertMayRun, canSeeJob, visibilityFilter } from './domain/job-model';
 import type { JobRecord } from './domain/job-model';
 import type { ArchivedMetricSums } from './domain/archived-metrics';
@@ -177,8 +177,18 @@ export async function saveAutomation(
   try {
     for (const trigger of triggers) kept.push(toPublicTrigger(await svc.triggers.insert(trigger)));
   } catch (err) {
-    await svc.triggers.deleteByAction(stored._id);
-    await svc.automations.deleteAutomation(stored._id);
+    try {
+      await svc.triggers.deleteByAction(stored._id);
+      await svc.automations.deleteAutomation(stored._id);
+    } catch (undo) {
+      // the caller must learn that something of it stayed, and what to do about it
+      throw new AppError(
+        isAppError(undo) ? undo.code : 'INTERNAL',
+        `Automation "${stored.name}" was stored but not all its triggers (${errorMessage(err)}), and taking it away again failed ` +
+          `(${errorMessage(undo)}): delete it (DELETE /operations-manager/automations/${stored._id}) before importing it again`,
+        { cause: err },
+      );
+    }
     throw err;
   } finally {
     svc.eventTriggers.invalidate();
