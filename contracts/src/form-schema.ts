@@ -19,10 +19,14 @@ export function runSchemaOfForm(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'enum' && Array.isArray(value) && value.length === 0) continue;
-    out[key] = runSchemaOfForm(value);
+    // values, not schemas: kept exactly as they are
+    out[key] = DATA_KEYWORDS.has(key) ? value : runSchemaOfForm(value);
   }
   return out;
 }
+
+/** Keywords whose value is data (a value, a list of values), never a schema to walk. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required']);
 
 /** Whether a form's schema (or a member of it) holds a list filled when the form is shown: an empty `enum`. */
 export function isFilledWhenShown(schema: unknown): boolean {

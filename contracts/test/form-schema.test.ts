@@ -27,6 +27,15 @@ describe('runSchemaOfForm', () => {
     expect(schema).toEqual(copy);
   });
 
+  it('leaves values alone: a default or const that holds an empty enum member is data, not a schema', () => {
+    const schema = {
+      type: 'object',
+      default: { enum: [] },
+      properties: { filter: { type: 'object', const: { enum: [] }, examples: [{ enum: [] }] }, size: { enum: ['a', []] } },
+    };
+    expect(runSchemaOfForm(schema)).toEqual(schema);
+  });
+
   it('answers what is no object as it is', () => {
     expect(runSchemaOfForm(undefined)).toBeUndefined();
     expect(runSchemaOfForm(true)).toBe(true);
