@@ -249,6 +249,43 @@ describe('trigger records', () => {
         { success: false, created: null, message: expect.stringContaining('routeName') },
       ],
     });
+    // an event trigger on an adapter's topic (exported by another platform) comes in disabled, and the answer says so
+    const kafka = await platform.http('PUT', '/operations-manager/triggers', {
+      token,
+      body: {
+        triggers: [
+          {
+            name: 'on kafka',
+            type: 'eventSystem',
+            enabled: true,
+            actionId: greetId,
+            source: '@itentialopensource/adapter-kafkav2',
+            topic: 'kafka',
+            jst: null,
+          },
+        ],
+      },
+    });
+    expect(kafka.body).toMatchObject({
+      message: 'Imported 1 of 1 triggers',
+      imported: [
+        {
+          success: true,
+          message:
+            'Trigger "on kafka" imported. Note: trigger "on kafka" was imported disabled: "kafka" of "@itentialopensource/adapter-kafkav2" is no event this platform publishes',
+          created: { enabled: false, topic: 'kafka', source: '@itentialopensource/adapter-kafkav2' },
+        },
+      ],
+    });
+    // created so by hand, the same trigger enabled is refused, naming the topic
+    const enabled = await platform.http('POST', '/operations-manager/triggers', {
+      token,
+      body: { name: 'on kafka, enabled', type: 'eventSystem', actionId: greetId, source: 'kafka-adapter', topic: 'kafka' },
+    });
+    expect(enabled).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', details: [{ member: expect.stringMatching(/topic$/) }] },
+    });
     const other = await createAutomation(platform, token, greetWorkflow('greet-2'));
     await createTrigger({ name: 'other 1', type: 'manual', actionId: other });
     await createTrigger({ name: 'other 2', type: 'endpoint', actionId: other, routeName: 'other-2' });
