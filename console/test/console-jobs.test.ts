@@ -259,6 +259,40 @@ describe('the operations console', () => {
     expect(await jobStatus(platform, job._id)).toBe('complete');
   }, 60_000);
 
+  it('lays out in a window 768 px wide without scrolling sideways, and keeps a selected task in view beside its panel', async () => {
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 768, height: 800 });
+    try {
+      const job = await startJob(platform, 'Interface check', { mode: 'error' });
+      await eventually('the job in error', async () => (await jobStatus(platform, job._id)) === 'error');
+      const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      for (const at of ['jobs', 'tasks', 'automations', 'workflows']) {
+        await page.goto(`${platform.url}/console/${at}`);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        expect({ at, sideways: await sideways() }).toEqual({ at, sideways: 0 });
+      }
+      await page.goto(`${platform.url}/console/jobs/${job._id}`);
+      const graph = page.getByRole('group', { name: 'Graph of job Interface check' });
+      const task = graph.getByRole('button', { name: 'Check interface state — error' });
+      await task.click();
+      await page.getByRole('complementary', { name: 'Check interface state' }).waitFor();
+      await eventually('the selected task wholly inside the narrowed graph', async () => {
+        const [box, canvas] = await Promise.all([task.boundingBox(), graph.boundingBox()]);
+        return (
+          box !== null &&
+          canvas !== null &&
+          box.x >= canvas.x &&
+          box.y >= canvas.y &&
+          box.x + box.width <= canvas.x + canvas.width &&
+          box.y + box.height <= canvas.y + canvas.height
+        );
+      });
+      expect(await sideways()).toBe(0);
+    } finally {
+      if (wide) await page.setViewportSize(wide);
+    }
+  }, 60_000);
+
   it('pauses, resumes and cancels a job from its page, the cancel after a confirmation', async () => {
     const job = await startJob(platform, 'Long maintenance', { seconds: 3600 });
     await page.goto(`${platform.url}/console/jobs/${job._id}`);

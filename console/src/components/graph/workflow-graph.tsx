@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider } from '@xyflow/react';
+import { useEffect, useMemo } from 'react';
+import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStore } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { END, START, taskLabel } from '../../api/job-data';
 import { MARKER_SIZE, NODE_HEIGHT, NODE_WIDTH, layoutTasks } from './layout';
@@ -40,6 +40,32 @@ const EDGE_STYLES: Readonly<Record<string, { stroke: string; dash?: string; labe
   failure: { stroke: '#b35c00', dash: '7 4', label: 'failure', width: 1.8 },
   error: { stroke: '#b3261e', dash: '2 4', label: 'error', width: 2.2 },
 };
+
+/**
+ * Keeps the selected task in view when the canvas changes size (the task panel opening beside it
+ * narrows it) or another task is selected: panned to the centre at the same zoom, only when some of
+ * it is out of view.
+ */
+function KeepSelectedInView({ selectedId }: { selectedId: string | undefined }) {
+  const flow = useReactFlow();
+  const width = useStore((s) => s.width);
+  const height = useStore((s) => s.height);
+  useEffect(() => {
+    if (selectedId === undefined || width === 0 || height === 0) return;
+    const node = flow.getInternalNode(selectedId);
+    if (node === undefined) return;
+    const { x, y, zoom } = flow.getViewport();
+    const at = node.internals.positionAbsolute;
+    const w = node.measured.width ?? node.width ?? 0;
+    const h = node.measured.height ?? node.height ?? 0;
+    const left = at.x * zoom + x;
+    const top = at.y * zoom + y;
+    if (left < 0 || top < 0 || left + w * zoom > width || top + h * zoom > height) {
+      void flow.setCenter(at.x + w / 2, at.y + h / 2, { zoom, duration: 150 });
+    }
+  }, [flow, selectedId, width, height]);
+  return null;
+}
 
 /** Tab order follows the drawing: top to bottom, then left to right. */
 function byPosition(a: TaskNodeType, b: TaskNodeType): number {
@@ -135,6 +161,7 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
           panOnScroll={false}
           proOptions={{ hideAttribution: true }}
         >
+          <KeepSelectedInView selectedId={selectedId} />
           <Background gap={24} color="#dfe4ea" />
           <Controls showInteractive={false} position="top-right" />
           <Panel position="bottom-left" className={styles.legend}>
