@@ -71,13 +71,27 @@ function walk(value: unknown, segments: string[], at: number, out: Collected): v
   out.values.push(undefined);
 }
 
+/** The segments of each dotted path seen, split once (index paths are few and written on every write). */
+const SEGMENTS = new Map<string, string[]>();
+const SEGMENTS_KEPT = 4096;
+
+function segmentsOf(path: string): string[] {
+  let segments = SEGMENTS.get(path);
+  if (segments === undefined) {
+    segments = path.split('.');
+    // query paths are the callers' to choose: past the bound, split each time rather than grow
+    if (SEGMENTS.size < SEGMENTS_KEPT) SEGMENTS.set(path, segments);
+  }
+  return segments;
+}
+
 /**
  * Every value a dotted path reaches in a document, arrays flattened, `undefined` for a branch where
  * the path is missing. A superset of what a MongoDB query on the path can match.
  */
 export function collectValues(doc: unknown, path: string): Collected {
   const out: Collected = { values: [], sawArray: false, present: false };
-  walk(doc, path.split('.'), 0, out);
+  walk(doc, segmentsOf(path), 0, out);
   if (out.values.length === 0) out.values.push(undefined);
   return out;
 }
@@ -103,22 +117,29 @@ export function entriesOfValues(index: IndexDef, valuesOf: (path: string) => Col
     throw badRequest(`Cannot index parallel arrays ${arrayFields.map((f) => `"${f.path}"`).join(' and ')} in index "${index.name}"`);
   }
   const maxBytes = maxStringBytes(index.fields.length);
-  const head = numberPrefix(index.no);
   const multikeyPaths = arrayFields.map((f) => f.path);
-  // the common case, one value in every field: one entry, nothing to deduplicate
+  // the common case, one value in every field: one entry, nothing to deduplicate, one buffer
   if (perField.every((c) => c.values.length === 1)) {
-    const parts: Buffer[] = [head];
+    const parts: Buffer[] = [];
     const values: unknown[] = [];
     let exact = true;
-    index.fields.forEach((field, i) => {
+    let length = 4;
+    for (const [i, field] of index.fields.entries()) {
       const value = (perField[i] as Collected).values[0];
       const component = encodeComponent(value, maxBytes);
-      parts.push(directed(component.bytes, field.direction));
+      const bytes = directed(component.bytes, field.direction);
+      parts.push(bytes);
+      length += bytes.length;
       values.push(value);
       exact &&= component.exact;
-    });
-    return { entries: [{ prefix: Buffer.concat(parts), values, exact }], multikey: multikeyPaths.length > 0, multikeyPaths };
+    }
+    const prefix = Buffer.allocUnsafe(length);
+    prefix.writeUInt32BE(index.no, 0);
+    let at = 4;
+    for (const bytes of parts) at += bytes.copy(prefix, at);
+    return { entries: [{ prefix, values, exact }], multikey: multikeyPaths.length > 0, multikeyPaths };
   }
+  const head = numberPrefix(index.no);
   let partial: { parts: Buffer[]; values: unknown[]; exact: boolean }[] = [{ parts: [head], values: [], exact: true }];
   index.fields.forEach((field, i) => {
     const collected = perField[i] as Collected;

@@ -77,6 +77,21 @@ describe('index key components', () => {
     expect(encodeComponent(`${long}x`, maxBytes).bytes).toEqual(cut.bytes);
   });
 
+  it('write a string as type byte, its UTF-8 (NUL escaped), 0 and an end mark, whichever way it is encoded', () => {
+    // short strings without NUL take a one-pass path; the others, the general one: the bytes agree
+    const third = Math.floor(maxBytes / 3);
+    const strings = ['', 'abc', 'é', '中文', '😀', '\ud800', 'x'.repeat(third), '中'.repeat(third), '中'.repeat(third + 1), 'a\u0000b'];
+    for (const value of strings) {
+      const raw = Buffer.from(value, 'utf8');
+      const fits = raw.length <= maxBytes;
+      const kept = fits ? raw : raw.subarray(0, maxBytes);
+      const escaped = Buffer.from([...kept].flatMap((byte) => (byte === 0 ? [0, 0xff] : [byte])));
+      const expected = Buffer.concat([Buffer.from([0x04]), escaped, Buffer.from([0, fits ? 0x01 : 0x02])]);
+      expect({ value, bytes: encodeComponent(value, maxBytes).bytes }).toEqual({ value, bytes: expected });
+      expect(encodeComponent(value, maxBytes).exact).toBe(fits);
+    }
+  });
+
   it('successor is the least key above every extension', () => {
     expect(successor(Buffer.from([1, 2, 3]))).toEqual(Buffer.from([1, 2, 4]));
     expect(successor(Buffer.from([1, 0xff, 0xff]))).toEqual(Buffer.from([2]));

@@ -70,6 +70,16 @@ function encodeDouble(type: number, value: number): Buffer {
 }
 
 function encodeString(value: string, maxBytes: number): Component {
+  // the common case, a string that fits and holds no NUL: written once into its component
+  if (value.length <= maxBytes / 3 && !value.includes('\0')) {
+    const length = Buffer.byteLength(value, 'utf8');
+    const out = Buffer.allocUnsafe(1 + length + 2);
+    out[0] = KEY_TYPE.STRING;
+    out.write(value, 1, length, 'utf8');
+    out[1 + length] = 0;
+    out[2 + length] = STRING_END;
+    return { bytes: out, exact: true };
+  }
   let raw = Buffer.from(value, 'utf8');
   let truncated = false;
   if (raw.length > maxBytes) {

@@ -35,7 +35,11 @@ export function keysOf(index: IndexDef): Record<string, 1 | -1> {
 }
 
 function entryKey(entry: Entry, id: string): Buffer {
-  return Buffer.concat([entry.prefix, Buffer.from(id, 'utf8')]);
+  const { prefix } = entry;
+  const key = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(id, 'utf8'));
+  prefix.copy(key, 0);
+  key.write(id, prefix.length, 'utf8');
+  return key;
 }
 
 /** True when two documents share a key of `index` (missing counts as null). */
