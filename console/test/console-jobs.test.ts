@@ -265,7 +265,7 @@ describe('the operations console', () => {
     try {
       const job = await startJob(platform, 'Interface check', { mode: 'error' });
       await eventually('the job in error', async () => (await jobStatus(platform, job._id)) === 'error');
-      const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const sideways = () => page.locator('html').evaluate((root) => root.scrollWidth - root.clientWidth);
       for (const at of ['jobs', 'tasks', 'automations', 'workflows']) {
         await page.goto(`${platform.url}/console/${at}`);
         await page.getByRole('heading', { level: 1 }).waitFor();
