@@ -33,6 +33,11 @@ function nodes(program: Command): { nodes: Node[]; globals: string[] } {
   return { nodes: out, globals };
 }
 
+/** The commands that group subcommands (`run`, `jobs`, `tasks`, `audit`): their next word is part of the command. */
+function groups(program: Command): string[] {
+  return program.commands.filter((c) => c.commands.length > 0).map((c) => c.name());
+}
+
 function bash(program: Command): string {
   const { nodes: all, globals } = nodes(program);
   const cases = all.map((n) => `    "${n.path}") words="${[...n.words, ...globals].join(' ')}" ;;`).join('\n');
@@ -44,7 +49,9 @@ _nap_complete() {
     w="\${COMP_WORDS[i]}"
     case "$w" in -*) continue ;; esac
     case "\${COMP_WORDS[i-1]}" in --profile|-o|--output|--config|-f|--file|--path|--repository|--reference|--from|--to) continue ;; esac
-    if [[ -z "$napcmd" ]]; then napcmd="$w"; elif [[ "$napcmd" == "run" || "$napcmd" == "jobs" || "$napcmd" == "tasks" ]]; then napcmd="$napcmd $w"; else break; fi
+    if [[ -z "$napcmd" ]]; then napcmd="$w"; elif [[ ${groups(program)
+      .map((g) => `"$napcmd" == "${g}"`)
+      .join(' || ')} ]]; then napcmd="$napcmd $w"; else break; fi
   done
   case "\${COMP_WORDS[COMP_CWORD-1]}" in
     -o|--output) COMPREPLY=( $(compgen -W "human json yaml" -- "$cur") ); return ;;
@@ -71,7 +78,9 @@ _nap() {
   args=(\${words[2,CURRENT-1]})
   for w in $args; do
     [[ $w == -* ]] && continue
-    if [[ -z $napcmd ]]; then napcmd=$w; elif [[ $napcmd == run || $napcmd == jobs || $napcmd == tasks ]]; then napcmd="$napcmd $w"; else break; fi
+    if [[ -z $napcmd ]]; then napcmd=$w; elif [[ ${groups(program)
+      .map((g) => `$napcmd == ${g}`)
+      .join(' || ')} ]]; then napcmd="$napcmd $w"; else break; fi
   done
   prev=\${words[CURRENT-1]}
   case $prev in

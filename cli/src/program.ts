@@ -286,6 +286,37 @@ export function buildProgram(io: Io, run: Runner): Command {
       run(cmd, async (ctx) => (await import('./commands/jobs.js')).finishTask(ctx, job, task, opts)),
     );
 
+  const audit = program.command('audit').description('read, verify and export the audit trail (roles admin or auditor)');
+  const rangeOptions = (cmd: Command): Command =>
+    cmd
+      .option('--since <time>', 'records from this time on: ISO 8601 (2026-12-01T00:00:00Z) or a duration ago (30m, 1h, 2d)')
+      .option('--until <time>', 'records before this time: ISO 8601 or a duration ago');
+  rangeOptions(
+    audit
+      .command('list')
+      .description('list audit records, newest first: who did what to what, and how it ended')
+      .option('--actor <username>', 'only what this account (or platform actor) did')
+      .option('--operation <id>', 'only this operation (admin.updateAccount, workflow.startJob, …)')
+      .option('--target <id>', 'only what acted on this id (an account, a job, a workflow, …)')
+      .option('--outcome <outcome>', 'success, failure, a status (403) or an error code (FORBIDDEN)')
+      .option('--limit <n>', 'at most this many records (default 25, at most 500)'),
+  ).action((opts: Record<string, string | undefined>, cmd: Command) =>
+    run(cmd, async (ctx) => (await import('./commands/audit.js')).listAudit(ctx, opts)),
+  );
+  audit
+    .command('verify')
+    .description('recompute the hash chain of every kept record; exit 1 when it does not hold')
+    .action((_opts: unknown, cmd: Command) => run(cmd, async (ctx) => (await import('./commands/audit.js')).verifyAudit(ctx)));
+  rangeOptions(
+    audit
+      .command('export')
+      .description('write the audit records, oldest first, one JSON record a line (NDJSON), as the platform streams them')
+      .option('-f, --file <file>', 'write to this file (default: stdout)')
+      .option('--after-seq <seq>', 'only records after this seq: resumes an export that was cut'),
+  ).action((opts: Record<string, string | undefined>, cmd: Command) =>
+    run(cmd, async (ctx) => (await import('./commands/audit.js')).exportAudit(ctx, opts)),
+  );
+
   program
     .command('completion')
     .description('print the shell completion script: eval "$(nap completion bash)"')

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { eventually } from '@nap/testing';
 import type { NapHome, NapResult } from './support/nap';
@@ -187,5 +187,61 @@ describe('nap jobs and nap tasks', () => {
     const retried = await run(['jobs', 'retry', id, 'e2', '--var', 'type=success']);
     expect(retried.stdout).toMatch(new RegExp(`^retried task e2 of job ${id}`));
     expect((await run(['jobs', 'watch', id, '--quiet', '--timeout', '20s'])).code).toBe(0);
+  });
+});
+
+describe('nap audit', () => {
+  interface AuditRecord {
+    seq: number;
+    operation: string;
+    actor: { username: string };
+    target?: { kind: string; id?: string; name?: string };
+    outcome: { status: number; code?: string };
+  }
+
+  it('lists who did what to which job, verifies the chain, and exports it to resume after a seq', async () => {
+    const jobId = await start('cli-complete', '--var', 'greeting=audited', '--wait');
+    const listed = await run(['audit', 'list', '--operation', 'workflow.startJob', '--target', jobId, '--since', '1h', '-o', 'json']);
+    expect(listed.code).toBe(0);
+    const { results, total } = listed.json<{ results: AuditRecord[]; total: number }>();
+    expect(total).toBe(1);
+    expect(results[0]).toMatchObject({ operation: 'workflow.startJob', actor: { username: 'admin' }, target: { kind: 'job', id: jobId } });
+    const table = await run(['audit', 'list', '--target', jobId]);
+    expect(table.stdout).toMatch(/^SEQ\s+TIME\s+ACTOR\s+OPERATION\s+TARGET\s+OUTCOME\n/);
+    expect(table.stdout).toMatch(
+      new RegExp(`\\n${results[0]!.seq}\\s+\\S+Z\\s+admin\\s+workflow\\.startJob\\s+job cli-complete\\s+200\\n`),
+    );
+    // a refusal is recorded as a failure
+    await nap(['jobs', 'list'], { env: { ...home.env, NAP_TOKEN: 'not-a-token' } });
+    const failures = (await run(['audit', 'list', '--outcome', 'failure', '-o', 'json'])).json<{ results: AuditRecord[] }>().results;
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.every((r) => r.outcome.status >= 400)).toBe(true);
+
+    const verified = await run(['audit', 'verify']);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toMatch(/^the audit chain holds: \d+ records checked\n$/);
+
+    const file = path.join(home.home, 'audit.ndjson');
+    const exported = await run(['audit', 'export', '-f', file]);
+    expect(exported.code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const seqs = lines.map((line) => (JSON.parse(line) as AuditRecord).seq);
+    expect(exported.stderr).toBe(`${lines.length} audit records written to ${file}\n`);
+    expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] ?? 0) + i));
+    const after = seqs[seqs.length - 3]!;
+    const resumed = await run(['audit', 'export', '--after-seq', String(after)]);
+    const resumedSeqs = resumed.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as AuditRecord).seq);
+    // the two records after it, then whatever was recorded since (a log-in of nap's own)
+    expect(resumedSeqs.slice(0, 2)).toEqual(seqs.slice(-2));
+    expect(resumedSeqs.every((s) => s > after)).toBe(true);
+  });
+
+  it('refuses a time it cannot read, naming the flag, before asking the platform', async () => {
+    const res = await run(['audit', 'list', '--since', 'yesterday']);
+    expect(res.code).toBe(4);
+    expect(res.stderr).toBe('nap: --since yesterday: expected an ISO 8601 time (2026-12-01T09:00:00Z) or a duration ago (30m, 1h, 2d)\n');
   });
 });

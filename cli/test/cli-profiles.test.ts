@@ -212,6 +212,13 @@ describe('output', () => {
       { encoding: 'utf8' },
     );
     expect(words.split(' ')).toEqual(expect.arrayContaining(['list', 'describe', 'watch', 'cancel', 'retry']));
+    // a group's subcommand is part of the command: its own flags complete
+    const auditFlags = execFileSync(
+      'bash',
+      ['-c', `source ${script}; COMP_WORDS=(nap audit list --); COMP_CWORD=3; _nap_complete; echo "\${COMPREPLY[*]}"`],
+      { encoding: 'utf8' },
+    );
+    expect(auditFlags.split(/\s+/)).toEqual(expect.arrayContaining(['--actor', '--outcome', '--since']));
     const zsh = await nap(['completion', 'zsh'], { env: h.env });
     expect(zsh.stdout).toMatch(/^#compdef nap$/m);
   });
