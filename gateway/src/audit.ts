@@ -228,11 +228,16 @@ function idIn(answer: Record<string, unknown> | undefined): string | undefined {
   return undefined;
 }
 
-/** The name in a body or answer: `name`, or the `name` of its member of the target's kind (`{ group: { name } }`) or of `data`. */
+/**
+ * The name in a body or answer: `name`, or the `name` of its member of the target's kind (`{ group: {
+ * name } }`) or of `data`; an account's name is its `username` (`{ account: { username } }`).
+ */
 function nameIn(value: unknown, kind: string): string | undefined {
   if (!isRecord(value)) return undefined;
   for (const holder of [value, value[kind], value.data]) {
-    if (isRecord(holder) && typeof holder.name === 'string') return holder.name.slice(0, 256);
+    if (!isRecord(holder)) continue;
+    const name = kind === 'account' ? (holder.name ?? holder.username) : holder.name;
+    if (typeof name === 'string') return name.slice(0, 256);
   }
   return undefined;
 }

@@ -69,6 +69,16 @@ it('records a change with who, how, where and what changed, before answering it'
   expect((await recordOf(roles)).changes).toEqual([{ member: 'roles', before: [], after: ['apiread'] }]);
 });
 
+it('names an account it records by its username', async () => {
+  const created = await platform.http('POST', '/user-management/accounts', {
+    token: admin,
+    body: { account: { username: 'audited-account', password: 'audited-password-1' } },
+  });
+  expect(created.status).toBe(201);
+  const accountId = (created.body as { data: { _id: string } }).data._id;
+  expect((await recordOf(created)).target).toEqual({ kind: 'account', id: accountId, name: 'audited-account' });
+});
+
 it('records through Basic, the cookie and ?token=, and leaves reads out', async () => {
   const viaBasic = await platform.http('POST', '/user-management/groups', {
     headers: basic('admin', 'admin-password-for-tests'),
