@@ -1,16 +1,19 @@
 import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, BrowserRouter, Routes, useLocation, useNavigate } from 'react-router';
 import { ApiError, whenSessionLost } from './api/http';
-import { Layout } from './components/layout';
+import { Layout, homeOf } from './components/layout';
 import { LiveEventsProvider } from './live/live-events';
+import { AuditPage } from './pages/audit/audit-page';
 import { AutomationsPage } from './pages/automations/automations-page';
 import { JobsPage } from './pages/jobs/jobs-page';
 import { LoginPage } from './pages/login-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { TasksPage } from './pages/tasks/tasks-page';
 import { WorkflowsPage } from './pages/workflows/workflows-page';
-import { RequireSession } from './session/session';
+import { mayFollowEvents } from './session/permissions';
+import { RequireSession, useWhoami } from './session/session';
 
 // the graph pages carry the graph library and the form renderer: loaded when first opened, not with the console
 const JobPage = lazy(async () => ({ default: (await import('./pages/job/job-page')).JobPage }));
@@ -30,6 +33,22 @@ function createQueryClient(): QueryClient {
   });
 }
 
+/** `/console/`: the first page the caller may read (RequireSession has the caller by then). */
+function Home() {
+  const { data } = useWhoami();
+  return <Navigate to={homeOf(data?.roles)} replace />;
+}
+
+/** The live stream of job events, for a caller who may follow them (RequireSession has the caller by then). */
+function LiveEvents({ children, onUnauthenticated }: { children: ReactNode; onUnauthenticated: () => void }) {
+  const { data } = useWhoami();
+  return (
+    <LiveEventsProvider onUnauthenticated={onUnauthenticated} enabled={mayFollowEvents(data?.roles)}>
+      {children}
+    </LiveEventsProvider>
+  );
+}
+
 /** The pages behind the session: the live stream runs while one of them is open. */
 function SignedIn() {
   const client = useQueryClient();
@@ -43,10 +62,10 @@ function SignedIn() {
   useEffect(() => whenSessionLost(lost), [lost]);
   return (
     <RequireSession>
-      <LiveEventsProvider onUnauthenticated={lost}>
+      <LiveEvents onUnauthenticated={lost}>
         <Routes>
           <Route element={<Layout />}>
-            <Route index element={<Navigate to="/jobs" replace />} />
+            <Route index element={<Home />} />
             <Route path="jobs" element={<JobsPage />} />
             <Route
               path="jobs/:jobId"
@@ -59,6 +78,7 @@ function SignedIn() {
             <Route path="tasks" element={<TasksPage />} />
             <Route path="automations" element={<AutomationsPage />} />
             <Route path="workflows" element={<WorkflowsPage />} />
+            <Route path="audit" element={<AuditPage />} />
             <Route
               path="workflows/:name"
               element={
@@ -70,7 +90,7 @@ function SignedIn() {
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>
-      </LiveEventsProvider>
+      </LiveEvents>
     </RequireSession>
   );
 }

@@ -15,6 +15,7 @@ import { APPROVAL, LONG, createPortTurnUpAutomation, createWorkflows, jobStatus,
  */
 
 const READER = { username: 'night-reader', password: 'reader-password-1' } as const;
+const AUDITOR = { username: 'night-auditor', password: 'auditor-password-1' } as const;
 
 let platform: RunningPlatform;
 let browser: ConsoleBrowser;
@@ -29,6 +30,9 @@ beforeAll(async () => {
   await platform.api('POST', '/user-management/accounts', {
     account: { ...READER, firstname: 'Night', lastname: 'Reader', email: 'reader@example.net', groups: [group.data._id] },
   });
+  const auditors = await platform.api<{ data: { _id: string } }>('POST', '/user-management/groups', { group: { name: 'auditors' } });
+  await platform.api('PUT', `/user-management/groups/${auditors.data._id}/roles`, { roles: ['auditor'] });
+  await platform.api('POST', '/user-management/accounts', { account: { ...AUDITOR, groups: [auditors.data._id] } });
   page = await browser.newPage();
 }, 60_000);
 
@@ -37,12 +41,12 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function logIn(username: string, password: string): Promise<void> {
+async function logIn(username: string, password: string, landing = 'Jobs'): Promise<void> {
   await page.goto(`${platform.url}/console/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: landing, level: 1 }).waitFor();
 }
 
 async function expectAccessible(): Promise<void> {
@@ -77,6 +81,54 @@ describe('the console by role', () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/login');
+  }, 60_000);
+});
+
+describe('the audit trail', () => {
+  it('shows an auditor the audit trail alone: records newest first, one opened, filtered in the URL, the chain verified and exported', async () => {
+    // a refusal to find among the records
+    await expect(platform.login(READER.username, 'not-the-password')).rejects.toThrow(/401/);
+    await logIn(AUDITOR.username, AUDITOR.password, 'Audit trail');
+    expect(new URL(page.url()).pathname).toBe('/console/audit');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Audit']);
+    const created = page
+      .getByRole('row')
+      .filter({ hasText: `account ${AUDITOR.username}` })
+      .filter({ hasText: 'admin.createAccount' });
+    await created.waitFor();
+    await expectAccessible();
+
+    const seq = (await created.getByRole('button').textContent())?.replace(/\D/g, '') ?? '';
+    await created.getByRole('button', { name: `Record ${seq}: show everything it holds` }).click();
+    await page.getByLabel(`Audit record ${seq}`).getByText('"route": "/user-management/accounts"').waitFor();
+
+    await page.getByLabel('Outcome').selectOption('failure');
+    await eventually('the outcome filter in the URL', () => new URL(page.url()).searchParams.get('outcome') === 'failure');
+    const refused = page.getByRole('row').filter({ hasText: '401 UNAUTHENTICATED' });
+    await refused.filter({ hasText: READER.username }).first().waitFor();
+    const outcomes = await page.locator('tbody tr td:last-child').allTextContents();
+    expect(outcomes.every((text) => /\b[45]\d\d\b/.test(text))).toBe(true);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await eventually('no filter in the URL', () => new URL(page.url()).search === '');
+
+    await page.getByRole('button', { name: 'Verify the chain' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^✓ The chain holds: \d+ records checked\.$/)
+      .waitFor();
+    const exportLink = page.getByRole('link', { name: 'Export (NDJSON)' });
+    expect(await exportLink.getAttribute('href')).toBe('/audit/export');
+    const exported = await page.request.get(`${platform.url}/audit/export`);
+    expect(exported.status()).toBe(200);
+    const lines = (await exported.text()).trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { seq: number }).seq)).toContain(Number(seq));
+
+    // the console opened no event stream the auditor may not follow (each refusal would be a record)
+    const streams = await platform.api<{ total: number }>('GET', `/audit?actor=${AUDITOR.username}&operation=workflow.watchEvents`);
+    expect(streams.total).toBe(0);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
   }, 60_000);
 });
 

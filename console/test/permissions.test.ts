@@ -1,5 +1,5 @@
 import { getOperation } from '@nap/contracts';
-import { ACTION_ROLES, mayCall } from '../src/session/permissions';
+import { ACTION_ROLES, LIVE_EVENT_ROLES, SECTION_ROLES, mayCall, mayFollowEvents, maySee } from '../src/session/permissions';
 
 /** The console offers an action only to roles the platform accepts for it: its table must be the catalog's. */
 describe('the console’s action roles', () => {
@@ -13,5 +13,26 @@ describe('the console’s action roles', () => {
       expect(mayCall(['operations'], id)).toBe(true);
       expect(mayCall(undefined, id)).toBe(false);
     }
+  });
+});
+
+/** The console lists a page only to roles that may read what it shows. */
+describe('the console’s page roles', () => {
+  it('are the roles of each page’s operation in the catalog', () => {
+    for (const [id, roles] of Object.entries(SECTION_ROLES)) expect([...roles].sort()).toEqual([...getOperation(id).roles].sort());
+  });
+
+  it('show an auditor the audit trail alone, and a read-only account everything else', () => {
+    const pages = (roles: string[]) => (Object.keys(SECTION_ROLES) as (keyof typeof SECTION_ROLES)[]).filter((id) => maySee(roles, id));
+    expect(pages(['auditor'])).toEqual(['admin.getAudit']);
+    expect(pages(['apiread'])).toEqual(['workflow.getJobs', 'workflow.getTasks', 'workflow.getAutomations', 'studio.getWorkflows']);
+    expect(pages(['admin'])).toHaveLength(5);
+    expect(pages([])).toEqual([]);
+  });
+
+  it('open the live event stream only for roles that may follow the events', () => {
+    expect([...LIVE_EVENT_ROLES].sort()).toEqual([...getOperation('workflow.watchEvents').roles].sort());
+    expect(mayFollowEvents(['auditor'])).toBe(false);
+    expect(mayFollowEvents(['apiread'])).toBe(true);
   });
 });

@@ -20,6 +20,9 @@ export type Workflow = WorkflowPage['items'][number];
 export type Project = ResponseOf<'studio.getProject'>['data'];
 export type StoredForm = ResponseOf<'studio.getForm'>;
 export type ManualTaskView = ResponseOf<'mop.chooseDevice'>;
+export type AuditPage = ResponseOf<'admin.getAudit'>;
+export type AuditRecord = AuditPage['results'][number];
+export type AuditVerification = ResponseOf<'admin.verifyAudit'>;
 export type CancelResult = ResponseOf<'workflow.cancelJobs'>;
 export type RetryVariables = BodyOf<'workflow.retryTask'>['variables'];
 export type { JobDocument, Task };
@@ -69,6 +72,15 @@ export const nap = {
   runManualTrigger: (triggerId: string, formData: Record<string, unknown>) => {
     const body: BodyOf<'workflow.runManualTrigger'> = { formData };
     return request<ResponseOf<'workflow.runManualTrigger'>>('POST', `/operations-manager/triggers/manual/${enc(triggerId)}/run`, { body });
+  },
+
+  audit: (query: Query) => request<AuditPage>('GET', '/audit', { query }),
+  verifyAudit: () => request<AuditVerification>('GET', '/audit/verify'),
+  /** `GET /audit/export`: a download the browser makes with the session cookie (NDJSON, oldest first). */
+  auditExportUrl: (range: { since?: string; until?: string }) => {
+    const query = new URLSearchParams(Object.entries(range).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+    const text = query.toString();
+    return `/audit/export${text === '' ? '' : `?${text}`}`;
   },
 
   workflows: (query: Query) => request<WorkflowPage>('GET', '/automation-studio/workflows', { query }),

@@ -2,15 +2,24 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { nap } from '../api/nap';
 import { useLiveEvents } from '../live/live-events';
+import { maySee } from '../session/permissions';
+import type { SectionOperation } from '../session/permissions';
 import { useWhoami } from '../session/session';
 import styles from './layout.module.css';
 
-const SECTIONS = [
-  { to: '/jobs', label: 'Jobs' },
-  { to: '/tasks', label: 'Tasks' },
-  { to: '/automations', label: 'Automations' },
-  { to: '/workflows', label: 'Workflows' },
-] as const;
+/** The console's pages, each with the operation that reads what it shows: a caller sees those its roles may read. */
+export const SECTIONS: readonly { to: string; label: string; operation: SectionOperation }[] = [
+  { to: '/jobs', label: 'Jobs', operation: 'workflow.getJobs' },
+  { to: '/tasks', label: 'Tasks', operation: 'workflow.getTasks' },
+  { to: '/automations', label: 'Automations', operation: 'workflow.getAutomations' },
+  { to: '/workflows', label: 'Workflows', operation: 'studio.getWorkflows' },
+  { to: '/audit', label: 'Audit', operation: 'admin.getAudit' },
+];
+
+/** Where `/console/` goes: the first page the caller may read (an auditor's is the audit trail). */
+export function homeOf(roles: readonly string[] | undefined): string {
+  return SECTIONS.find((section) => maySee(roles, section.operation))?.to ?? '/jobs';
+}
 
 /** While a live stream is lost the page says so: what it shows may be behind until it reconnects. */
 function ConnectionBanner() {
@@ -38,7 +47,7 @@ export function Layout() {
   return (
     <div className={styles.shell}>
       <header className={styles.header}>
-        <a className={styles.brand} href="/console/jobs" aria-label="NAP operations console, jobs">
+        <a className={styles.brand} href="/console/" aria-label="NAP operations console, home">
           <span aria-hidden="true" className={styles.logo}>
             ◈
           </span>
@@ -46,7 +55,7 @@ export function Layout() {
         </a>
         <nav aria-label="Main" className={styles.nav}>
           <ul>
-            {SECTIONS.map((section) => (
+            {SECTIONS.filter((section) => maySee(whoami?.roles, section.operation)).map((section) => (
               <li key={section.to}>
                 <NavLink to={section.to} className={({ isActive }) => (isActive ? `${styles.link} ${styles.active}` : styles.link)}>
                   {section.label}

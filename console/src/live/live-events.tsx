@@ -25,7 +25,16 @@ const LiveEventsContext = createContext<LiveEvents | undefined>(undefined);
  * may see updates the query cache (lists and job documents change in place) and reaches the
  * components listening. One stream for the whole console, resumed with `Last-Event-ID`.
  */
-export function LiveEventsProvider({ children, onUnauthenticated }: { children: ReactNode; onUnauthenticated: () => void }) {
+export function LiveEventsProvider({
+  children,
+  onUnauthenticated,
+  enabled = true,
+}: {
+  children: ReactNode;
+  onUnauthenticated: () => void;
+  /** False for a caller whose roles may not follow the platform's events (an auditor): no stream is opened. */
+  enabled?: boolean;
+}) {
   const client = useQueryClient();
   const [states, setStates] = useState<Record<string, StreamState>>({});
   const listeners = useRef(new Set<Listener>());
@@ -50,6 +59,7 @@ export function LiveEventsProvider({ children, onUnauthenticated }: { children: 
   );
 
   useEffect(() => {
+    if (!enabled) return undefined;
     let lostOnce = false;
     const close = followEventStream('/operations-manager/events', {
       onEvent: (message) => {
@@ -69,7 +79,7 @@ export function LiveEventsProvider({ children, onUnauthenticated }: { children: 
       close();
       setState('events', undefined);
     };
-  }, [client, onUnauthenticated, publish, setState]);
+  }, [client, enabled, onUnauthenticated, publish, setState]);
 
   const subscribe = useCallback((listener: Listener) => {
     listeners.current.add(listener);

@@ -9,7 +9,7 @@ import styles from './login-page.module.css';
 
 /** Only a page of the console itself may follow the log-in (never another site). */
 function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/jobs';
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
 /**

@@ -26,6 +26,38 @@ export const ACTION_ROLES: { readonly [Id in ActionOperation]: Operations[Id]['r
   'workflow.runManualTrigger': RUN,
 };
 
+/** The pages the console has, by the catalog operation that reads what each shows. */
+export type SectionOperation =
+  'workflow.getJobs' | 'workflow.getTasks' | 'workflow.getAutomations' | 'studio.getWorkflows' | 'admin.getAudit';
+
+/** The catalog's "read" role set (`ROLE_SETS.read`). */
+const READ: (typeof ROLE_SETS)['read'] = ['admin', 'engineering', 'operations', 'apiread'];
+/** The catalog's "audit" role set (`ROLE_SETS.audit`). */
+const AUDIT: (typeof ROLE_SETS)['audit'] = ['admin', 'auditor'];
+
+/** The roles each page's operation allows (checked against the catalog by the same test). */
+export const SECTION_ROLES: { readonly [Id in SectionOperation]: readonly string[] } = {
+  'workflow.getJobs': READ,
+  'workflow.getTasks': READ,
+  'workflow.getAutomations': READ,
+  'studio.getWorkflows': READ,
+  'admin.getAudit': AUDIT,
+};
+
+/** True when the caller's roles let them read what a page shows: the console lists only those pages. */
+export function maySee(roles: readonly string[] | undefined, operation: SectionOperation): boolean {
+  const allowed = SECTION_ROLES[operation];
+  return (roles ?? []).some((role) => allowed.includes(role));
+}
+
+/** The roles that may follow the platform's job events (`workflow.watchEvents`): the live stream runs for them only. */
+export const LIVE_EVENT_ROLES: readonly string[] = READ;
+
+/** True when the caller may follow the platform's events: an auditor may not, and the console opens no stream for them. */
+export function mayFollowEvents(roles: readonly string[] | undefined): boolean {
+  return (roles ?? []).some((role) => LIVE_EVENT_ROLES.includes(role));
+}
+
 /**
  * True when the caller's roles let them take the action: the console does not offer what the
  * platform would refuse (the platform still decides).

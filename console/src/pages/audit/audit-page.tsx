@@ -1,0 +1,267 @@
+import { Fragment, useEffect, useState } from 'react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { formatTime } from '../../api/job-data';
+import { nap } from '../../api/nap';
+import type { AuditRecord } from '../../api/nap';
+import { ErrorMessage } from '../../components/error-message';
+import { JsonView } from '../../components/json-view';
+import { useDebounced } from '../../hooks/use-debounced';
+import styles from './audit-page.module.css';
+
+const PAGE_SIZE = 50;
+
+/** The text filters, typed and kept in the URL once typing settles. */
+const TEXT_FILTERS = [
+  { key: 'actor', label: 'Actor', placeholder: 'username' },
+  { key: 'operation', label: 'Operation', placeholder: 'admin.updateAccount' },
+  { key: 'target', label: 'Target id', placeholder: 'id of a job, account…' },
+] as const;
+type TextFilter = (typeof TEXT_FILTERS)[number]['key'];
+
+/** A `datetime-local` value (the person's own time) as the ISO 8601 time the platform reads; '' when empty or unreadable. */
+function isoOf(local: string): string {
+  const ms = local === '' ? Number.NaN : Date.parse(local);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : '';
+}
+
+/** What a record acted on, as people name it: its kind and name (else id). */
+function targetText(record: AuditRecord): string {
+  const target = record.target;
+  if (target === undefined) return '—';
+  const what = target.name ?? target.id;
+  return what === undefined ? target.kind : `${target.kind} ${what}`;
+}
+
+function Outcome({ outcome }: { outcome: AuditRecord['outcome'] }) {
+  const failed = outcome.status >= 400;
+  return (
+    <span className={failed ? styles.failure : styles.success}>
+      <span aria-hidden="true">{failed ? '✕' : '✓'}</span> {outcome.status}
+      {outcome.code ? ` ${outcome.code}` : ''}
+      <span className="visually-hidden">{failed ? ' (refused or failed)' : ' (succeeded)'}</span>
+    </span>
+  );
+}
+
+/** One text filter whose value reaches the URL once typing settles (Enter sends it at once). */
+function TextField({
+  name,
+  label,
+  placeholder,
+  value,
+  onChange,
+}: {
+  name: TextFilter;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const [typed, setTyped] = useState(value);
+  const settled = useDebounced(typed, 300);
+  useEffect(() => {
+    if (settled !== value) onChange(settled);
+    // only the typed text decides; the URL's value follows it
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
+  useEffect(() => setTyped(value), [value]);
+  return (
+    <div className={styles.field}>
+      <label htmlFor={`audit-${name}`}>{label}</label>
+      <input
+        id={`audit-${name}`}
+        type="search"
+        placeholder={placeholder}
+        value={typed}
+        onChange={(e) => setTyped(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') onChange(typed);
+        }}
+      />
+    </div>
+  );
+}
+
+/**
+ * `/console/audit`: the audit trail for the `admin` and `auditor` roles: who did what to what and
+ * how it ended, newest first, filtered as `GET /audit` filters (the filters live in the URL);
+ * a record opens to show everything it holds; the chain can be verified and exported from here.
+ */
+export function AuditPage() {
+  const [search, setSearch] = useSearchParams();
+  const param = (key: string) => search.get(key) ?? '';
+  const page = Math.max(1, Number(search.get('page')) || 1);
+  const change = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(search);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setSearch(next);
+  };
+  const since = isoOf(param('since'));
+  const until = isoOf(param('until'));
+  const query = {
+    limit: PAGE_SIZE,
+    skip: (page - 1) * PAGE_SIZE,
+    actor: param('actor') || undefined,
+    operation: param('operation') || undefined,
+    targetId: param('target') || undefined,
+    outcome: param('outcome') || undefined,
+    since: since || undefined,
+    until: until || undefined,
+  };
+  const records = useQuery({ queryKey: ['audit', query], queryFn: () => nap.audit(query), placeholderData: keepPreviousData });
+  const verify = useMutation({ mutationFn: nap.verifyAudit });
+  const [open, setOpen] = useState<number | undefined>(undefined);
+  const results = records.data?.results ?? [];
+  const total = records.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const filtered = ['actor', 'operation', 'target', 'outcome', 'since', 'until'].some((key) => param(key) !== '');
+  const verification = verify.data;
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1>Audit trail</h1>
+        <div className="row">
+          <span className="muted">{records.isSuccess ? `${total} record${total === 1 ? '' : 's'}` : ''}</span>
+          <button type="button" className="button" onClick={() => verify.mutate()} disabled={verify.isPending}>
+            {verify.isPending ? 'Verifying…' : 'Verify the chain'}
+          </button>
+          <a className={`button ${styles.exportLink}`} href={nap.auditExportUrl({ since, until })} download="audit.ndjson">
+            Export (NDJSON)
+          </a>
+        </div>
+      </div>
+      <div role="status" aria-live="polite">
+        {verification ? (
+          verification.valid ? (
+            <p className={styles.holds}>
+              <span aria-hidden="true">✓</span> The chain holds: {verification.checked} record{verification.checked === 1 ? '' : 's'}{' '}
+              checked
+              {typeof verification.from === 'number' && verification.from > 1
+                ? `, from record ${verification.from} (retention removed the older ones)`
+                : ''}
+              .
+            </p>
+          ) : (
+            <p className={styles.broken}>
+              <span aria-hidden="true">✕</span> The chain is broken at record {verification.firstBroken ?? '?'}:{' '}
+              {verification.reason ?? 'no reason given'} ({verification.checked} checked).
+            </p>
+          )
+        ) : null}
+      </div>
+      <ErrorMessage error={verify.error} title="The chain cannot be verified" />
+      <form role="search" aria-label="Filter the audit trail" className={styles.filters} onSubmit={(e) => e.preventDefault()}>
+        {TEXT_FILTERS.map((f) => (
+          <TextField
+            key={f.key}
+            name={f.key}
+            label={f.label}
+            placeholder={f.placeholder}
+            value={param(f.key)}
+            onChange={(value) => change({ [f.key]: value })}
+          />
+        ))}
+        <div className={styles.field}>
+          <label htmlFor="audit-outcome">Outcome</label>
+          <select id="audit-outcome" value={param('outcome')} onChange={(e) => change({ outcome: e.target.value })}>
+            <option value="">any</option>
+            <option value="success">success</option>
+            <option value="failure">failure (refused or failed)</option>
+          </select>
+        </div>
+        <div className={styles.field}>
+          <label htmlFor="audit-since">From</label>
+          <input id="audit-since" type="datetime-local" value={param('since')} onChange={(e) => change({ since: e.target.value })} />
+        </div>
+        <div className={styles.field}>
+          <label htmlFor="audit-until">Before</label>
+          <input id="audit-until" type="datetime-local" value={param('until')} onChange={(e) => change({ until: e.target.value })} />
+        </div>
+        <button
+          type="button"
+          className="button"
+          disabled={!filtered}
+          onClick={() => change({ actor: '', operation: '', target: '', outcome: '', since: '', until: '' })}
+        >
+          Clear filters
+        </button>
+      </form>
+      <ErrorMessage error={records.error} title="The audit trail cannot be read" />
+      <div className="card table-card">
+        <table className="table">
+          <caption className="visually-hidden">Audit records, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Record</th>
+              <th scope="col">Time</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Operation</th>
+              <th scope="col">Target</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.map((record) => (
+              <Fragment key={record.seq}>
+                <tr>
+                  <td>
+                    <button
+                      type="button"
+                      className={styles.seq}
+                      aria-expanded={open === record.seq}
+                      aria-label={`Record ${record.seq}: ${open === record.seq ? 'hide' : 'show'} everything it holds`}
+                      onClick={() => setOpen(open === record.seq ? undefined : record.seq)}
+                    >
+                      <span aria-hidden="true">{open === record.seq ? '▾' : '▸'}</span> {record.seq}
+                    </button>
+                  </td>
+                  <td className="nowrap">{formatTime(Date.parse(record.timestamp))}</td>
+                  <td>
+                    {record.actor.username}
+                    {record.actor.kind === 'account' ? null : <span className="muted"> ({record.actor.kind})</span>}
+                  </td>
+                  <td className="mono">{record.operation}</td>
+                  <td>{targetText(record)}</td>
+                  <td className="nowrap">
+                    <Outcome outcome={record.outcome} />
+                  </td>
+                </tr>
+                {open === record.seq ? (
+                  <tr className={styles.details}>
+                    <td colSpan={6}>
+                      <JsonView value={record} label={`Audit record ${record.seq}`} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            ))}
+          </tbody>
+        </table>
+        {records.isSuccess && results.length === 0 ? (
+          <p className="empty-note">{filtered ? 'No record matches these filters.' : 'Nothing has been recorded yet.'}</p>
+        ) : null}
+      </div>
+      <nav aria-label="Pages of audit records" className="row">
+        <button
+          type="button"
+          className="button"
+          disabled={page <= 1}
+          onClick={() => change({ page: page - 1 === 1 ? '' : String(page - 1) })}
+        >
+          Previous page
+        </button>
+        <span>
+          Page {page} of {pages}
+        </span>
+        <button type="button" className="button" disabled={page >= pages} onClick={() => change({ page: String(page + 1) })}>
+          Next page
+        </button>
+      </nav>
+    </div>
+  );
+}
