@@ -266,7 +266,7 @@ describe('the operations console', () => {
       const job = await startJob(platform, 'Interface check', { mode: 'error' });
       await eventually('the job in error', async () => (await jobStatus(platform, job._id)) === 'error');
       const sideways = () => page.locator('html').evaluate((root) => root.scrollWidth - root.clientWidth);
-      for (const at of ['jobs', 'tasks', 'automations', 'workflows']) {
+      for (const at of ['jobs', 'tasks', 'automations', 'workflows', 'audit']) {
         await page.goto(`${platform.url}/console/${at}`);
         await page.getByRole('heading', { level: 1 }).waitFor();
         expect({ at, sideways: await sideways() }).toEqual({ at, sideways: 0 });

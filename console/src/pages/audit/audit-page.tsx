@@ -37,10 +37,22 @@ function Outcome({ outcome }: { outcome: AuditRecord['outcome'] }) {
   const failed = outcome.status >= 400;
   return (
     <span className={failed ? styles.failure : styles.success}>
-      <span aria-hidden="true">{failed ? '✕' : '✓'}</span> {outcome.status}
-      {outcome.code ? ` ${outcome.code}` : ''}
+      <span className="nowrap">
+        <span aria-hidden="true">{failed ? '✕' : '✓'}</span> {outcome.status}
+      </span>
+      {outcome.code ? <span className={styles.code}> {outcome.code}</span> : null}
       <span className="visually-hidden">{failed ? ' (refused or failed)' : ' (succeeded)'}</span>
     </span>
+  );
+}
+
+/** A time as the console writes times; on a narrow page the time goes under the date, never a date split at its hyphens. */
+function When({ iso }: { iso: string }) {
+  const [date, time] = formatTime(Date.parse(iso)).split(' ');
+  return (
+    <>
+      <span className="nowrap">{date}</span> <span className="nowrap">{time}</span>
+    </>
   );
 }
 
@@ -220,14 +232,16 @@ export function AuditPage() {
                       <span aria-hidden="true">{open === record.seq ? '▾' : '▸'}</span> {record.seq}
                     </button>
                   </td>
-                  <td className="nowrap">{formatTime(Date.parse(record.timestamp))}</td>
+                  <td>
+                    <When iso={record.timestamp} />
+                  </td>
                   <td>
                     {record.actor.username}
                     {record.actor.kind === 'account' ? null : <span className="muted"> ({record.actor.kind})</span>}
                   </td>
                   <td className="mono">{record.operation}</td>
                   <td>{targetText(record)}</td>
-                  <td className="nowrap">
+                  <td>
                     <Outcome outcome={record.outcome} />
                   </td>
                 </tr>
