@@ -7,6 +7,7 @@ import type { AuditRecord } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { JsonView } from '../../components/json-view';
 import { useDebounced } from '../../hooks/use-debounced';
+import bar from '../../components/filter-bar.module.css';
 import styles from './audit-page.module.css';
 
 const PAGE_SIZE = 50;
@@ -79,7 +80,7 @@ function TextField({
   }, [settled]);
   useEffect(() => setTyped(value), [value]);
   return (
-    <div className={styles.field}>
+    <div className={bar.field}>
       <label htmlFor={`audit-${name}`}>{label}</label>
       <input
         id={`audit-${name}`}
@@ -167,7 +168,7 @@ export function AuditPage() {
         ) : null}
       </div>
       <ErrorMessage error={verify.error} title="The chain cannot be verified" />
-      <form role="search" aria-label="Filter the audit trail" className={styles.filters} onSubmit={(e) => e.preventDefault()}>
+      <form role="search" aria-label="Filter the audit trail" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
         {TEXT_FILTERS.map((f) => (
           <TextField
             key={f.key}
@@ -178,7 +179,7 @@ export function AuditPage() {
             onChange={(value) => change({ [f.key]: value })}
           />
         ))}
-        <div className={styles.field}>
+        <div className={bar.field}>
           <label htmlFor="audit-outcome">Outcome</label>
           <select id="audit-outcome" value={param('outcome')} onChange={(e) => change({ outcome: e.target.value })}>
             <option value="">any</option>
@@ -186,11 +187,11 @@ export function AuditPage() {
             <option value="failure">failure (refused or failed)</option>
           </select>
         </div>
-        <div className={styles.field}>
+        <div className={bar.field}>
           <label htmlFor="audit-since">From</label>
           <input id="audit-since" type="datetime-local" value={param('since')} onChange={(e) => change({ since: e.target.value })} />
         </div>
-        <div className={styles.field}>
+        <div className={bar.field}>
           <label htmlFor="audit-until">Before</label>
           <input id="audit-until" type="datetime-local" value={param('until')} onChange={(e) => change({ until: e.target.value })} />
         </div>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { JOB_STATUSES } from '../../api/job-data';
 import { useDebounced } from '../../hooks/use-debounced';
 import type { JobListParams } from './job-list-params';
-import styles from './jobs-page.module.css';
+import bar from '../../components/filter-bar.module.css';
 
 interface JobFiltersProps {
   params: JobListParams;
@@ -24,8 +24,8 @@ export function JobFilters({ params, onChange }: JobFiltersProps) {
   }, [params.workflow]);
   const filtered = params.status || params.workflow || params.after || params.before;
   return (
-    <form role="search" aria-label="Filter jobs" className={styles.filters} onSubmit={(e) => e.preventDefault()}>
-      <div className={styles.field}>
+    <form role="search" aria-label="Filter jobs" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
+      <div className={bar.field}>
         <label htmlFor="filter-status">Status</label>
         <select id="filter-status" value={params.status} onChange={(e) => onChange({ status: e.target.value, page: 1 })}>
           <option value="">all</option>
@@ -36,7 +36,7 @@ export function JobFilters({ params, onChange }: JobFiltersProps) {
           ))}
         </select>
       </div>
-      <div className={styles.field}>
+      <div className={bar.field}>
         <label htmlFor="filter-workflow">Workflow</label>
         <input
           id="filter-workflow"
@@ -49,7 +49,7 @@ export function JobFilters({ params, onChange }: JobFiltersProps) {
           }}
         />
       </div>
-      <div className={styles.field}>
+      <div className={bar.field}>
         <label htmlFor="filter-after">Started after</label>
         <input
           id="filter-after"
@@ -58,7 +58,7 @@ export function JobFilters({ params, onChange }: JobFiltersProps) {
           onChange={(e) => onChange({ after: e.target.value, page: 1 })}
         />
       </div>
-      <div className={styles.field}>
+      <div className={bar.field}>
         <label htmlFor="filter-before">Started before</label>
         <input
           id="filter-before"
