@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventually } from '@nap/testing';
 import type { Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser } from './support/browser';
+import { accessibilityViolations, launchBrowser, screenshot } from './support/browser';
 import type { ConsoleBrowser } from './support/browser';
 import { ADMIN, startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
@@ -118,6 +118,7 @@ describe('the audit trail', () => {
       .getByRole('status')
       .getByText(/^✓ The chain holds: \d+ records checked\.$/)
       .waitFor();
+    await screenshot(page, 'console-audit.png');
     const exportLink = page.getByRole('link', { name: 'Export (NDJSON)' });
     expect(await exportLink.getAttribute('href')).toBe('/audit/export');
     const exported = await page.request.get(`${platform.url}/audit/export`);
