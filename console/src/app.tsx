@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, BrowserRouter, Routes, useLocation, useNavigate } from 'react-router';
 import { ApiError, whenSessionLost } from './api/http';
-import { Layout, homeOf } from './components/layout';
+import { Layout } from './components/layout';
 import { LiveEventsProvider } from './live/live-events';
 import { AuditPage } from './pages/audit/audit-page';
 import { AutomationsPage } from './pages/automations/automations-page';
@@ -13,6 +13,7 @@ import { NotFoundPage } from './pages/not-found-page';
 import { TasksPage } from './pages/tasks/tasks-page';
 import { WorkflowsPage } from './pages/workflows/workflows-page';
 import { mayFollowEvents } from './session/permissions';
+import { homeOf } from './session/sections';
 import { RequireSession, useWhoami } from './session/session';
 
 // the graph pages carry the graph library and the form renderer: loaded when first opened, not with the console
@@ -36,7 +37,18 @@ function createQueryClient(): QueryClient {
 /** `/console/`: the first page the caller may read (RequireSession has the caller by then). */
 function Home() {
   const { data } = useWhoami();
-  return <Navigate to={homeOf(data?.roles)} replace />;
+  const home = homeOf(data?.roles);
+  if (home !== undefined) return <Navigate to={home} replace />;
+  const roles = data?.roles?.length ? data.roles.join(', ') : 'none';
+  return (
+    <div className="page">
+      <h1>No page to show</h1>
+      <p>
+        Your roles ({roles}) let you use the platform through its HTTP interface, not read any page of this console. An administrator can
+        give your account a group with a role that reads jobs (apiread, operations, engineering) or the audit trail (auditor).
+      </p>
+    </div>
+  );
 }
 
 /** The live stream of job events, for a caller who may follow them (RequireSession has the caller by then). */

@@ -1,5 +1,6 @@
 import { getOperation } from '@nap/contracts';
 import { ACTION_ROLES, LIVE_EVENT_ROLES, SECTION_ROLES, mayCall, mayFollowEvents, maySee } from '../src/session/permissions';
+import { SECTIONS, homeOf } from '../src/session/sections';
 
 /** The console offers an action only to roles the platform accepts for it: its table must be the catalog's. */
 describe('the console’s action roles', () => {
@@ -34,5 +35,12 @@ describe('the console’s page roles', () => {
     expect([...LIVE_EVENT_ROLES].sort()).toEqual([...getOperation('workflow.watchEvents').roles].sort());
     expect(mayFollowEvents(['auditor'])).toBe(false);
     expect(mayFollowEvents(['apiread'])).toBe(true);
+  });
+
+  it('open the console on the first page the caller may read, or on none', () => {
+    expect(SECTIONS.map((section) => section.operation).sort()).toEqual(Object.keys(SECTION_ROLES).sort());
+    expect(homeOf(['admin'])).toBe('/jobs');
+    expect(homeOf(['auditor'])).toBe('/audit');
+    expect(homeOf(['apiwrite'])).toBeUndefined();
   });
 });

@@ -3,23 +3,9 @@ import { NavLink, Outlet, useNavigate } from 'react-router';
 import { nap } from '../api/nap';
 import { useLiveEvents } from '../live/live-events';
 import { maySee } from '../session/permissions';
-import type { SectionOperation } from '../session/permissions';
+import { SECTIONS } from '../session/sections';
 import { useWhoami } from '../session/session';
 import styles from './layout.module.css';
-
-/** The console's pages, each with the operation that reads what it shows: a caller sees those its roles may read. */
-export const SECTIONS: readonly { to: string; label: string; operation: SectionOperation }[] = [
-  { to: '/jobs', label: 'Jobs', operation: 'workflow.getJobs' },
-  { to: '/tasks', label: 'Tasks', operation: 'workflow.getTasks' },
-  { to: '/automations', label: 'Automations', operation: 'workflow.getAutomations' },
-  { to: '/workflows', label: 'Workflows', operation: 'studio.getWorkflows' },
-  { to: '/audit', label: 'Audit', operation: 'admin.getAudit' },
-];
-
-/** Where `/console/` goes: the first page the caller may read (an auditor's is the audit trail). */
-export function homeOf(roles: readonly string[] | undefined): string {
-  return SECTIONS.find((section) => maySee(roles, section.operation))?.to ?? '/jobs';
-}
 
 /** While a live stream is lost the page says so: what it shows may be behind until it reconnects. */
 function ConnectionBanner() {

@@ -1,0 +1,16 @@
+import { maySee } from './permissions';
+import type { SectionOperation } from './permissions';
+
+/** The console's pages, each with the operation that reads what it shows: a caller sees those its roles may read. */
+export const SECTIONS: readonly { to: string; label: string; operation: SectionOperation }[] = [
+  { to: '/jobs', label: 'Jobs', operation: 'workflow.getJobs' },
+  { to: '/tasks', label: 'Tasks', operation: 'workflow.getTasks' },
+  { to: '/automations', label: 'Automations', operation: 'workflow.getAutomations' },
+  { to: '/workflows', label: 'Workflows', operation: 'studio.getWorkflows' },
+  { to: '/audit', label: 'Audit', operation: 'admin.getAudit' },
+];
+
+/** Where `/console/` goes: the first page the caller may read (an auditor's is the audit trail); undefined when none. */
+export function homeOf(roles: readonly string[] | undefined): string | undefined {
+  return SECTIONS.find((section) => maySee(roles, section.operation))?.to;
+}
