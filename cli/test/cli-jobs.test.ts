@@ -244,4 +244,11 @@ describe('nap audit', () => {
     expect(res.code).toBe(4);
     expect(res.stderr).toBe('nap: --since yesterday: expected an ISO 8601 time (2026-12-01T09:00:00Z) or a duration ago (30m, 1h, 2d)\n');
   });
+
+  it('says plainly when the export file cannot be written', async () => {
+    const file = path.join(home.home, 'no-such-folder', 'audit.ndjson');
+    const res = await run(['audit', 'export', '-f', file]);
+    expect(res.code).toBe(4);
+    expect(res.stderr).toBe(`nap: cannot write ${file}: no such folder\n`);
+  });
 });

@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import type { WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Context } from '../context';
@@ -123,7 +124,16 @@ export async function exportAudit(ctx: Context, opts: AuditRange & { afterSeq?: 
     path: '/audit/export',
     query: { ...rangeQuery(opts), afterSeq: opts.afterSeq },
   });
-  const out: Writable = opts.file === undefined || opts.file === '-' ? ctx.io.stdout : createWriteStream(opts.file);
+  const toFile = opts.file !== undefined && opts.file !== '-';
+  let out: Writable = ctx.io.stdout;
+  if (toFile) {
+    try {
+      out = await openOutput(opts.file as string);
+    } catch (err) {
+      await res.body?.cancel().catch(() => undefined);
+      throw err;
+    }
+  }
   let lines = 0;
   // the line under way, and the last whole one: its seq resumes an export that was cut
   let partial = '';
@@ -147,12 +157,24 @@ export async function exportAudit(ctx: Context, opts: AuditRange & { afterSeq?: 
       EXIT.UNREACHABLE,
     );
   } finally {
-    if (out !== ctx.io.stdout) {
+    if (toFile) {
       out.end();
       await once(out, 'close');
     }
   }
-  if (opts.file !== undefined && opts.file !== '-') ctx.note(`${lines} audit record${lines === 1 ? '' : 's'} written to ${opts.file}`);
+  if (toFile) ctx.note(`${lines} audit record${lines === 1 ? '' : 's'} written to ${opts.file}`);
+}
+
+/** The export's file, opened (and emptied) once the platform answered: a path that cannot be written is said plainly (exit 4). */
+async function openOutput(file: string): Promise<WriteStream> {
+  const out = createWriteStream(file);
+  try {
+    await once(out, 'open');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw usage(`cannot write ${file}: ${code === 'ENOENT' ? 'no such folder' : (code ?? (err as Error).message)}`);
+  }
+  return out;
 }
 
 /** The seq of a record's line, when it is one. */
