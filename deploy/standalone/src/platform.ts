@@ -48,13 +48,29 @@ export interface Platform {
 }
 
 const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOptions) => ServiceModule> = {
-  admin: (deps, options) => createAdminService(deps, options.admin ?? {}),
+  // the audit trail's chain is written and read in a thread of its own, on the admin store
+  admin: (deps, options) =>
+    createAdminService(deps, {
+      auditThread: {
+        store: {
+          ...(deps.config.mongoUrl ? { mongoUrl: deps.config.mongoUrl } : {}),
+          dbName: storeName('admin'),
+          dataDir: deps.config.dataDir,
+        },
+      },
+      ...options.admin,
+    }),
   workflow: (deps, options) => createWorkflowService(deps, { serverId: persistentEngineId(deps.config.dataDir), ...options.workflow }),
   mop: (deps) => createMopService(deps),
   'gateway-devices': (deps) => createGatewayDevicesService(deps),
   'orch-proxy': (deps) => createOrchProxyService(deps),
   studio: (deps) => createStudioService(deps),
 };
+
+/** The database of a service's store: `nap_<name>` (`nap_gateway_devices`). */
+function storeName(name: ServiceName): string {
+  return `nap_${name.replace('-', '_')}`;
+}
 
 /**
  * The services in the order they start: the workflow engine last, since it resumes the jobs it
@@ -101,7 +117,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const keyRecords: { stop(): void }[] = [];
   try {
     for (const name of startOrder(options.services ?? SERVICE_NAMES)) {
-      const store = await storeOf(`nap_${name.replace('-', '_')}`);
+      const store = await storeOf(storeName(name));
       stores.set(name, store);
       const idempotency = createIdempotencyRecords(store);
       await idempotency.ready();

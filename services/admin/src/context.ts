@@ -16,7 +16,7 @@ import type { AccountRepository } from './store/accounts';
 import type { ActiveProfileRepository } from './store/active-profile';
 import type { AdapterRepository } from './store/adapters';
 import type { ApplicationStateRepository } from './store/application-states';
-import type { AuditRepository } from './store/audit-records';
+import type { AuditRecords } from './store/audit-records';
 import type { BrowserSignInRepository } from './store/browser-sign-ins';
 import type { GroupRepository } from './store/groups';
 import type { IntegrationModelSourceRepository } from './store/integration-model-sources';
@@ -48,7 +48,7 @@ export interface AdminContext {
   integrations: IntegrationRepository;
   adapters: AdapterRepository;
   /** The audit trail's chain (appended by the engine's AuditAppender, read by the audit routes). */
-  audit: AuditRepository;
+  audit: AuditRecords;
   /** Records the admin service's own platform actions (retention) in the audit trail. */
   auditRecorder: AuditRecorder;
   events: AdminEvents;

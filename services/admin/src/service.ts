@@ -19,6 +19,9 @@ import { AdminLiveSettings } from './domain/live-settings';
 import { generatePassword } from './domain/password';
 import { AdapterMonitor } from './engine/adapter-monitor';
 import { AuditAppender } from './engine/audit-appender';
+import { AuditChainWriter } from './engine/audit-chain-writer';
+import { startAuditThread } from './engine/audit-thread';
+import type { AuditThreadData } from './engine/audit-thread-protocol';
 import { AuditRetention } from './engine/audit-retention';
 import type { AuditRetentionTiming } from './engine/audit-retention';
 import { ApplicationReconciler } from './engine/application-reconciler';
@@ -50,6 +53,11 @@ export interface AdminServiceOptions {
   reconcileIntervalMs?: number;
   /** When the audit retention looks for records due for removal (hourly by default). */
   auditRetention?: AuditRetentionTiming;
+  /**
+   * Runs the audit trail's chain in a thread of its own, which opens the service's store as this
+   * (the standalone platform: one process for everything). Without it the chain is written here.
+   */
+  auditThread?: AuditThreadData;
   /** The clock of login throttling, epoch ms; `Date.now` by default (tests move it rather than wait out a throttle). */
   now?: () => number;
 }
@@ -127,64 +135,86 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
       );
   }
 
-  const auditAppender = new AuditAppender(bus, audit, logger.child({ component: 'audit' }));
-  const auditRetention = new AuditRetention(
-    audit,
-    auditRecorder,
-    () => auditRetentionDays(svc),
-    logger.child({ component: 'audit' }),
-    options.auditRetention,
-  );
+  const auditLog = logger.child({ component: 'audit' });
+  /** The chain's writer and the trail's upkeep, on the store here or through the audit thread. */
+  async function startAuditTrail(): Promise<{ start(): void; stop(): Promise<void> }> {
+    const thread = options.auditThread ? await startAuditThread(options.auditThread, auditLog) : undefined;
+    if (thread) svc.audit = thread.records;
+    const appender = new AuditAppender(bus, thread?.writer ?? new AuditChainWriter(audit, auditLog), svc.audit, auditLog);
+    const retention = new AuditRetention(svc.audit, auditRecorder, () => auditRetentionDays(svc), auditLog, options.auditRetention);
+    try {
+      await appender.start();
+    } catch (err) {
+      await thread?.close();
+      throw err;
+    }
+    return {
+      start: () => retention.start(),
+      async stop() {
+        await retention.stop();
+        await appender.stop();
+        await thread?.close();
+      },
+    };
+  }
 
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
       // the audit trail takes entries before anything is served: the gateway records the first login
-      await auditAppender.start();
-      await bootstrapProfiles(svc);
-      const seeded = await seedSignInProviders(svc, { ldap: config.ldap, radius: config.radius, oidc: config.oidc, saml: config.saml });
-      if (seeded.length > 0) logger.info({ providers: seeded }, 'Sign-in methods from the environment written into the active profile');
-      registerAdminMetrics(metrics.registry, svc, () => settings.sessionIdleMinutes);
-      await svc.signingKey();
-      const password = config.adminPassword ?? generatePassword();
-      const { created } = await bootstrapAdministrator(svc, config.adminUsername, password);
-      if (created) {
-        logger.info({ username: config.adminUsername }, 'Created the first administrator account and the admins group');
-        if (!config.adminPassword) {
-          (options.announcePassword ?? announceOnStderr)(config.adminUsername, password);
-        }
-      } else if (config.adminPassword !== undefined) {
-        await sayWhatBecameOfAdminPassword(config.adminUsername, config.adminPassword, config.adminPasswordReset);
+      const auditTrail = await startAuditTrail();
+      try {
+        return await serveAdmin(auditTrail);
+      } catch (err) {
+        await auditTrail.stop().catch(() => undefined);
+        throw err;
       }
-      const registered: RegisteredService = await serve({
-        bus,
-        service: 'admin',
-        version: RELEASE,
-        logger,
-        metrics,
-        client,
-        idempotency: deps.idempotency,
-        handlers: adminHandlers(svc),
-        settings: settings.live(),
-        indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
-      });
-      await svc.reconciler.start();
-      svc.adapterMonitor.resume(await svc.adapters.running());
-      auditRetention.start();
-      return {
-        name: 'admin',
-        stop: async () => {
-          await svc.reconciler.stop();
-          await registered.stop();
-          await auditRetention.stop();
-          await auditAppender.stop();
-          await svc.adapterMonitor.shutdown();
-          await svc.signIn.close();
-          await http.close();
-        },
-      };
     },
   };
+
+  async function serveAdmin(auditTrail: { start(): void; stop(): Promise<void> }): Promise<RunningService> {
+    await bootstrapProfiles(svc);
+    const seeded = await seedSignInProviders(svc, { ldap: config.ldap, radius: config.radius, oidc: config.oidc, saml: config.saml });
+    if (seeded.length > 0) logger.info({ providers: seeded }, 'Sign-in methods from the environment written into the active profile');
+    registerAdminMetrics(metrics.registry, svc, () => settings.sessionIdleMinutes);
+    await svc.signingKey();
+    const password = config.adminPassword ?? generatePassword();
+    const { created } = await bootstrapAdministrator(svc, config.adminUsername, password);
+    if (created) {
+      logger.info({ username: config.adminUsername }, 'Created the first administrator account and the admins group');
+      if (!config.adminPassword) {
+        (options.announcePassword ?? announceOnStderr)(config.adminUsername, password);
+      }
+    } else if (config.adminPassword !== undefined) {
+      await sayWhatBecameOfAdminPassword(config.adminUsername, config.adminPassword, config.adminPasswordReset);
+    }
+    const registered: RegisteredService = await serve({
+      bus,
+      service: 'admin',
+      version: RELEASE,
+      logger,
+      metrics,
+      client,
+      idempotency: deps.idempotency,
+      handlers: adminHandlers(svc),
+      settings: settings.live(),
+      indexes: new DeclaredIndexes(store, ADMIN_COLLECTIONS),
+    });
+    await svc.reconciler.start();
+    svc.adapterMonitor.resume(await svc.adapters.running());
+    auditTrail.start();
+    return {
+      name: 'admin',
+      stop: async () => {
+        await svc.reconciler.stop();
+        await registered.stop();
+        await auditTrail.stop();
+        await svc.adapterMonitor.shutdown();
+        await svc.signIn.close();
+        await http.close();
+      },
+    };
+  }
 }
 
 function announceOnStderr(username: string, password: string): void {

@@ -9,6 +9,7 @@ import type { EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
 import { ChainVerifier, GENESIS } from '../src/domain/audit-chain';
 import { AuditAppender } from '../src/engine/audit-appender';
+import { AuditChainWriter } from '../src/engine/audit-chain-writer';
 import { AuditRepository, ChainMoved } from '../src/store/audit-records';
 import type { AuditRecord } from '@nap/contracts';
 import { ensureCollections } from '../src/store/collections';
@@ -54,7 +55,10 @@ beforeEach(async () => {
   store = createEmbeddedStore({ path: dir });
   await ensureCollections(store);
   buses = [createMemoryBus(), createMemoryBus()];
-  appenders = buses.map((bus) => new AuditAppender(bus, new CountingRepository(store), log));
+  appenders = buses.map((bus) => {
+    const records = new CountingRepository(store);
+    return new AuditAppender(bus, new AuditChainWriter(records, log), records, log);
+  });
   for (const appender of appenders) await appender.start();
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditRecorder } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
-import type { AuditRepository } from '../store/audit-records';
+import type { AuditRecords } from '../store/audit-records';
 
 /** Timing of the audit retention, ms. */
 export interface AuditRetentionTiming {
@@ -32,7 +32,7 @@ export class AuditRetention {
   private readonly batch: number;
 
   constructor(
-    private readonly records: AuditRepository,
+    private readonly records: AuditRecords,
     private readonly recorder: AuditRecorder,
     /** Days a record is kept, read at each run (the active profile's setting). */
     private readonly retentionDays: () => Promise<number>,

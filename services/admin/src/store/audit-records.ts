@@ -43,6 +43,29 @@ export interface AuditFilters {
   until?: string;
 }
 
+/** The methods of {@link AuditRecords}, which the audit thread answers. */
+export const AUDIT_RECORDS_METHODS = [
+  'head',
+  'anchor',
+  'recorded',
+  'append',
+  'list',
+  'page',
+  'oldest',
+  'setAnchor',
+  'removeThrough',
+  'publishedThrough',
+  'markPublished',
+  'claimRetention',
+  'releaseRetention',
+] as const;
+
+/**
+ * What the admin service reads and writes of the chain: an {@link AuditRepository} on the store, or
+ * the same through the audit thread (see `startAuditThread`).
+ */
+export type AuditRecords = Pick<AuditRepository, (typeof AUDIT_RECORDS_METHODS)[number]>;
+
 /** Another writer appended at the seq this one wanted: read the head again and chain anew. */
 export class ChainMoved extends Error {
   constructor(
