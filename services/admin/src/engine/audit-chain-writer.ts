@@ -1,11 +1,14 @@
 import { auditEntrySchema, isValid } from '@nap/contracts';
 import type { AuditEntry, AuditRecord } from '@nap/contracts';
 import type { QueuedEntry } from '@nap/bus';
-import { decodeJson, encodeJson } from '@nap/bus';
 import { GENESIS, chainEntries } from '../domain/audit-chain';
 import type { ChainLink } from '../domain/audit-chain';
 import { ChainMoved } from '../store/audit-records';
 import type { AuditRepository } from '../store/audit-records';
+
+// the bus's JSON codec, without loading the bus into the audit thread (its NATS client weighs ~11 MB there)
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** A record the chain took, as its `auditRecorded` event carries it (the record's JSON). */
 export interface AppendedRecord {
@@ -63,7 +66,7 @@ export class AuditChainWriter implements ChainAppend {
         if (err.entryTaken) pending = await this.notRecorded(pending);
       }
     }
-    return appended.map((record) => ({ seq: record.seq, event: encodeJson(record) }));
+    return appended.map((record) => ({ seq: record.seq, event: encoder.encode(JSON.stringify(record)) }));
   }
 
   /** The entries of a batch, each once; what is no audit entry is logged and dropped (it would fail every time). */
@@ -73,7 +76,7 @@ export class AuditChainWriter implements ChainAppend {
     for (const item of batch) {
       let entry: unknown;
       try {
-        entry = decodeJson(item.data);
+        entry = JSON.parse(decoder.decode(item.data));
       } catch {
         entry = undefined;
       }
