@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AuditEntry } from '@nap/contracts';
 import { createAuditRecorder, createMemoryBus } from '@nap/bus';
 import type { MemoryBus } from '@nap/bus';
 import { createEmbeddedStore } from '@nap/store';
@@ -13,6 +12,7 @@ import { AuditChainWriter } from '../src/engine/audit-chain-writer';
 import { AuditRepository, ChainMoved } from '../src/store/audit-records';
 import type { AuditRecord } from '@nap/contracts';
 import { ensureCollections } from '../src/store/collections';
+import { groupCreated } from './audit-entries';
 
 /**
  * The audit appender as replicas run it: each on a bus of its own (as each admin process has its
@@ -39,17 +39,6 @@ class CountingRepository extends AuditRepository {
 }
 const log = createLogger({ name: 'audit-appender-test', level: 'silent' });
 
-function entry(id: string): AuditEntry {
-  return {
-    entryId: id,
-    timestamp: new Date().toISOString(),
-    actor: { kind: 'account', username: 'ana', auth: 'bearer' },
-    operation: 'admin.createGroup',
-    method: 'POST',
-    outcome: { status: 201 },
-  };
-}
-
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nap-audit-appender-'));
   store = createEmbeddedStore({ path: dir });
@@ -73,11 +62,11 @@ it('keeps one chain, without a gap or a repeat, when two replicas append at once
   const recorders = buses.map((bus) => createAuditRecorder(bus));
   const [first, second] = recorders as [ReturnType<typeof createAuditRecorder>, ReturnType<typeof createAuditRecorder>];
   // 150 entries each, 40 of them delivered to both (a redelivery to another replica after a slow ack)
-  const own = (replica: string) => Array.from({ length: 150 }, (_, i) => entry(`${replica}-${i}`));
-  const shared = Array.from({ length: 40 }, (_, i) => entry(`shared-${i}`));
+  const own = (replica: string) => Array.from({ length: 150 }, (_, i) => groupCreated(`${replica}-${i}`));
+  const shared = Array.from({ length: 40 }, (_, i) => groupCreated(`shared-${i}`));
   await Promise.all([...[...own('a'), ...shared].map((e) => first.record(e)), ...[...shared, ...own('b')].map((e) => second.record(e))]);
   // and one recorded again after it was chained (a crash before the queue let go of it)
-  await second.record(entry('a-0'));
+  await second.record(groupCreated('a-0'));
 
   const records = await new AuditRepository(store).page(0, 1_000);
   expect(records.map((r) => r.seq)).toEqual(records.map((_, i) => i + 1));

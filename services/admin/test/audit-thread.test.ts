@@ -12,6 +12,7 @@ import { ChainVerifier, GENESIS } from '../src/domain/audit-chain';
 import { startAuditThread } from '../src/engine/audit-thread';
 import type { AuditThread } from '../src/engine/audit-thread';
 import { ensureCollections } from '../src/store/collections';
+import { groupCreated } from './audit-entries';
 
 /**
  * The audit thread as the standalone platform runs it: a worker thread on the admin store that this
@@ -24,17 +25,6 @@ const workers: Worker[] = [];
 const logged: { details: Record<string, unknown>; message: string }[] = [];
 const log = createLogger({ name: 'audit-thread-test', level: 'silent' });
 log.error = ((details: Record<string, unknown>, message: string) => void logged.push({ details, message })) as typeof log.error;
-
-function entry(id: string, status = 201): AuditEntry {
-  return {
-    entryId: id,
-    timestamp: new Date().toISOString(),
-    actor: { kind: 'account', username: 'ana', auth: 'bearer' },
-    operation: 'admin.createGroup',
-    method: 'POST',
-    outcome: { status },
-  };
-}
 
 const queued = (e: unknown, id = (e as AuditEntry).entryId) => ({ id, data: encodeJson(e) });
 
@@ -56,10 +46,10 @@ afterEach(async () => {
 describe('the audit thread', () => {
   it('chains each entry of a batch once, drops what is no audit entry, and answers the records as their events carry them', async () => {
     const appended = await thread!.writer.append([
-      queued(entry('a')),
+      queued(groupCreated('a')),
       queued({ entryId: 'bad', timestamp: 'not an entry' }),
-      queued(entry('b', 403)),
-      queued(entry('a')),
+      queued(groupCreated('b', 403)),
+      queued(groupCreated('a')),
     ]);
     expect(appended.map((r) => r.seq)).toEqual([1, 2]);
     const events = appended.map((r) => JSON.parse(Buffer.from(r.event).toString('utf8')) as AuditRecord);
@@ -70,7 +60,7 @@ describe('the audit thread', () => {
     expect(events[1]?.prevHash).toBe(events[0]?.hash);
     expect(logged).toEqual([{ details: { entryId: 'bad' }, message: expect.stringContaining('not an audit entry') }]);
     // a redelivery of what is chained already takes nothing
-    expect(await thread!.writer.append([queued(entry('b', 403))])).toEqual([]);
+    expect(await thread!.writer.append([queued(groupCreated('b', 403))])).toEqual([]);
 
     // the thread reads what it wrote, and this thread's store sees the same environment
     expect(await thread!.records.head()).toEqual({ seq: 2, hash: events[1]?.hash });
@@ -83,7 +73,7 @@ describe('the audit thread', () => {
 
     // both threads write the environment's catalog (its document counts): neither loses the other's
     await store.collection('groups').insertOne({ _id: 'g1', name: 'ops' });
-    await thread!.writer.append([queued(entry('c'))]);
+    await thread!.writer.append([queued(groupCreated('c'))]);
     await store.collection('groups').insertOne({ _id: 'g2', name: 'noc' });
     expect(await store.collection('audit_records').countDocuments({})).toBe(3);
     expect(await store.collection('groups').countDocuments({})).toBe(2);
@@ -97,12 +87,12 @@ describe('the audit thread', () => {
   });
 
   it('starts a thread again at the next call once one ended, and refuses every call once closed', async () => {
-    await thread!.writer.append([queued(entry('a'))]);
+    await thread!.writer.append([queued(groupCreated('a'))]);
     await workers[0]?.terminate();
     expect(await thread!.records.head()).toMatchObject({ seq: 1 });
     expect(workers).toHaveLength(2);
     await thread!.close();
-    await expect(thread!.writer.append([queued(entry('b'))])).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(thread!.writer.append([queued(groupCreated('b'))])).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     thread = undefined;
   });
 });
