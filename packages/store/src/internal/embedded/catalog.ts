@@ -50,6 +50,12 @@ export interface Catalog {
 }
 
 export const CATALOG_KEY = 'catalog';
+/**
+ * A number each write of the catalog moves on, so that an engine that kept the catalog decoded
+ * learns cheaply that another one (in another thread of the process, on the same environment)
+ * wrote it since.
+ */
+export const CATALOG_GENERATION_KEY = 'catalogGeneration';
 
 export function emptyCatalog(): Catalog {
   return { version: 1, nextNo: 1, collections: {} };

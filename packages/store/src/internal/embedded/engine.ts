@@ -3,7 +3,7 @@ import type { RootDatabase } from 'lmdb';
 import { errorMessage } from '@nap/util';
 import type { Filter, FindOptions } from '../../types';
 import { isKeyTooLongError, keyTooLong, storeUnavailable } from '../errors';
-import { CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalog';
+import { CATALOG_GENERATION_KEY, CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalog';
 import { countQuery, runQuery, type QueryStats, type StoreDbs } from './query-exec';
 import { WriteTxn, type WriteDbs } from './write-txn';
 
@@ -52,14 +52,26 @@ export class EmbeddedEngine {
    * path and the catalog changes only with writes. Writes read it inside their transaction.
    */
   private committedCatalog: Catalog | undefined;
+  /** The generation of {@link committedCatalog}: another thread's write (the admin service's audit thread shares its store) moves it on. */
+  private committedGeneration = 0;
 
   private catalog(): Catalog {
     const stored = this.dbs.meta.get(CATALOG_KEY) as Catalog | undefined;
     return stored ?? emptyCatalog();
   }
 
+  private generation(): number {
+    return (this.dbs.meta.get(CATALOG_GENERATION_KEY) as number | undefined) ?? 0;
+  }
+
+  /** The catalog of the snapshot reads see: the one kept, unless a write of another thread of the process moved it on. */
   private readCatalog(): Catalog {
-    return (this.committedCatalog ??= this.catalog());
+    const generation = this.generation();
+    if (this.committedCatalog === undefined || generation !== this.committedGeneration) {
+      this.committedCatalog = this.catalog();
+      this.committedGeneration = generation;
+    }
+    return this.committedCatalog;
   }
 
   private assertOpen(): void {
@@ -118,8 +130,9 @@ export class EmbeddedEngine {
     const batch = this.queue;
     this.queue = [];
     const outcomes: { ok: boolean; value: unknown }[] = [];
-    // the catalog as the batch's writes leave it, for the reads that follow
+    // the catalog as the batch's writes leave it, for the reads that follow, and its generation
     let committed: Catalog | undefined;
+    let generation = 0;
     try {
       await this.root.transaction(() => {
         // the catalog as the batch's writes leave it; read again after a write that failed
@@ -127,6 +140,7 @@ export class EmbeddedEngine {
         // document counts changed by the writes that succeeded since the catalog was last written:
         // written once, at the end of the batch, rather than the whole catalog for every insert
         const counts = new Map<string, number>();
+        let catalogWritten = false;
         for (const write of batch) {
           try {
             const txn = new WriteTxn(this.dbs, catalog ?? applyCounts(this.catalog(), counts));
@@ -138,6 +152,7 @@ export class EmbeddedEngine {
             };
             outcomes.push({ ok: true, value: write.abortable ? this.root.childTransaction(run) : run() });
             // the catalog written by the operation holds every count so far, its own included
+            catalogWritten ||= wroteCatalog;
             if (wroteCatalog) counts.clear();
             else for (const [name, by] of txn.countChanges) counts.set(name, (counts.get(name) ?? 0) + by);
             catalog = txn.catalog;
@@ -150,7 +165,10 @@ export class EmbeddedEngine {
         if (counts.size > 0) {
           catalog ??= applyCounts(this.catalog(), counts);
           this.dbs.meta.putSync(CATALOG_KEY, catalog);
+          catalogWritten = true;
         }
+        generation = this.generation();
+        if (catalogWritten) this.dbs.meta.putSync(CATALOG_GENERATION_KEY, ++generation);
         committed = catalog;
       });
       // the operations ran: what they hold (documents, filters, updates) need not live through the
@@ -164,6 +182,7 @@ export class EmbeddedEngine {
     }
     // the batch's own catalog when it ended on a write that succeeded; read again otherwise
     this.committedCatalog = committed;
+    this.committedGeneration = generation;
     batch.forEach((write, i) => {
       const outcome = outcomes[i];
       if (outcome?.ok) write.resolve(outcome.value);
