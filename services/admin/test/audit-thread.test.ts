@@ -8,7 +8,6 @@ import { encodeJson } from '@nap/bus';
 import { createStore } from '@nap/store';
 import type { Store } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
-import { ChainVerifier, GENESIS } from '../src/domain/audit-chain';
 import { startAuditThread } from '../src/engine/audit-thread';
 import type { AuditThread } from '../src/engine/audit-thread';
 import { ensureCollections } from '../src/store/collections';
@@ -67,9 +66,8 @@ describe('the audit thread', () => {
     const { results, total } = await thread!.records.list({}, { outcome: 'failure' });
     expect(total).toBe(1);
     expect(results[0]).toMatchObject({ seq: 2, entryId: 'b' });
-    const verifier = new ChainVerifier(GENESIS);
-    verifier.check(await store.collection<AuditRecord & { _id: string }>('audit_records').find({}, { sort: { _id: 1 } }));
-    expect(verifier.result()).toMatchObject({ valid: true, checked: 2, firstBroken: null });
+    expect(await store.collection('audit_records').countDocuments({})).toBe(2);
+    expect(await thread!.records.verify()).toMatchObject({ valid: true, checked: 2, firstBroken: null });
 
     // both threads write the environment's catalog (its document counts): neither loses the other's
     await store.collection('groups').insertOne({ _id: 'g1', name: 'ops' });
@@ -78,6 +76,10 @@ describe('the audit thread', () => {
     expect(await store.collection('audit_records').countDocuments({})).toBe(3);
     expect(await store.collection('groups').countDocuments({})).toBe(2);
     expect((await thread!.records.list({}, {})).total).toBe(3);
+
+    // the thread verifies the chain: a record changed behind its back breaks it there
+    await store.collection('audit_records').updateOne({ seq: 2 }, { $set: { operation: 'admin.deleteGroup' } });
+    expect(await thread!.records.verify()).toMatchObject({ valid: false, checked: 2, firstBroken: 2 });
   });
 
   it('answers a refusal as the AppError it is, with its code, status and details', async () => {

@@ -1,7 +1,8 @@
 import { AppError, isAppError } from '@nap/contracts';
-import type { AuditRecord, ListQueryOptions } from '@nap/contracts';
+import type { AuditRecord, AuditVerification, ListQueryOptions } from '@nap/contracts';
 import { toListQuery } from '@nap/store';
 import type { Collection, DuplicateKeyDetails, Filter, ListFields, Store } from '@nap/store';
+import { ChainVerifier, GENESIS } from '../domain/audit-chain';
 import type { ChainLink } from '../domain/audit-chain';
 
 /** An audit record as stored: `_id` is its seq, zero-padded so that ids sort as seqs do. */
@@ -20,6 +21,8 @@ interface AuditMeta {
 }
 
 const SEQ_DIGITS = 16;
+/** Records read a page at a time when the chain is verified. */
+const VERIFY_PAGE = 1_000;
 
 /** The `_id` of the record with `seq`. */
 export function auditRecordId(seq: number): string {
@@ -58,6 +61,7 @@ export const AUDIT_RECORDS_METHODS = [
   'markPublished',
   'claimRetention',
   'releaseRetention',
+  'verify',
 ] as const;
 
 /**
@@ -138,6 +142,19 @@ export class AuditRepository {
       this.records.countDocuments(query.filter),
     ]);
     return { results, total };
+  }
+
+  /**
+   * Recomputes the chain of every kept record, from the retention anchor (or the first record ever),
+   * a page at a time; the first record that does not hold ends it. In the audit thread when there is
+   * one, so that hashing a long trail takes nothing from the requests.
+   */
+  async verify(): Promise<AuditVerification> {
+    const verifier = new ChainVerifier((await this.anchor()) ?? GENESIS);
+    for (;;) {
+      const page = await this.page(verifier.position.seq, VERIFY_PAGE);
+      if (!verifier.check(page) || page.length < VERIFY_PAGE) return verifier.result();
+    }
   }
 
   /** Records after `afterSeq` in chain order, at most `limit`, within `since`/`until` when given. */
