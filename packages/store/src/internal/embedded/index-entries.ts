@@ -1,7 +1,7 @@
 import type { Doc } from '../../types';
 import { badRequest } from '../errors';
 import type { IndexDef } from './catalog';
-import { directed, encodeComponent, maxStringBytes, numberPrefix } from './key-codec';
+import { NUMBER_PREFIX_BYTES, directed, encodeComponent, maxStringBytes, numberPrefix, writeNumberPrefix } from './key-codec';
 import { isBinary, isDate, isRegExp } from '../values';
 
 /** One index entry of a document, without the trailing `_id`. */
@@ -123,7 +123,7 @@ export function entriesOfValues(index: IndexDef, valuesOf: (path: string) => Col
     const parts: Buffer[] = [];
     const values: unknown[] = [];
     let exact = true;
-    let length = 4;
+    let length = NUMBER_PREFIX_BYTES;
     for (const [i, field] of index.fields.entries()) {
       const value = (perField[i] as Collected).values[0];
       const component = encodeComponent(value, maxBytes);
@@ -134,8 +134,8 @@ export function entriesOfValues(index: IndexDef, valuesOf: (path: string) => Col
       exact &&= component.exact;
     }
     const prefix = Buffer.allocUnsafe(length);
-    prefix.writeUInt32BE(index.no, 0);
-    let at = 4;
+    writeNumberPrefix(prefix, index.no);
+    let at = NUMBER_PREFIX_BYTES;
     for (const bytes of parts) at += bytes.copy(prefix, at);
     return { entries: [{ prefix, values, exact }], multikey: multikeyPaths.length > 0, multikeyPaths };
   }

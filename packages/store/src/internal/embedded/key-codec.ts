@@ -207,7 +207,15 @@ export function isExactComponent(key: Buffer, start: number, end: number, direct
 
 /** A `u32` big-endian prefix (collection or index number). */
 export function numberPrefix(no: number): Buffer {
-  const out = Buffer.allocUnsafe(4);
-  out.writeUInt32BE(no, 0);
+  const out = Buffer.allocUnsafe(NUMBER_PREFIX_BYTES);
+  writeNumberPrefix(out, no);
   return out;
+}
+
+/** Bytes of a {@link numberPrefix}. */
+export const NUMBER_PREFIX_BYTES = 4;
+
+/** Writes the {@link numberPrefix} of `no` at the start of `out` (a key built in one buffer). */
+export function writeNumberPrefix(out: Buffer, no: number): void {
+  out.writeUInt32BE(no, 0);
 }
