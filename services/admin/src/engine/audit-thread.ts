@@ -118,13 +118,13 @@ export async function startAuditThread(
     async close() {
       if (closed) return;
       const current = running;
-      if (current !== undefined) {
+      if (current !== undefined)
         await ask({ kind: 'close' }).catch((err: unknown) => log.warn({ err }, 'The audit thread did not close its store'));
-        closed = true;
-        running = undefined;
-        await current.worker.terminate();
-      }
       closed = true;
+      running = undefined;
+      await current?.worker.terminate();
+      // what the thread had not answered when it ended (a read still under way) fails rather than waits for ever
+      stopped('it was closed');
     },
   };
 }
