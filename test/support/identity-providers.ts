@@ -57,7 +57,15 @@ export async function startOpenIdProvider(options: {
   refreshTokens?: boolean;
 }): Promise<OpenIdProviderHandle> {
   const { default: Provider } = await import('oidc-provider');
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  // The JWK is exported from a key object of its own, not from the one the key generation made: on
+  // Node 20, exporting the latter as JWK can deadlock the thread (the export holds the key's mutex,
+  // allocates, and the garbage collector's finalizer of the generation job takes the same mutex).
+  const { privateKey: pem } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const privateKey = createPrivateKey(pem);
   const kid = randomUUID();
   const jwk = { ...(privateKey.export({ format: 'jwk' }) as Record<string, string>), kid, alg: 'RS256', use: 'sig' };
   const clientId = 'nap';
