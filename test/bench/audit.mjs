@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startChild, stopChild, stopChildren } from './children.mjs';
+import { PLATFORM_NODE_FLAGS } from './platform-flags.mjs';
 import { report, size, skip, SMOKE } from './report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -120,7 +121,7 @@ async function load(url, req, pids, connections = CONNECTIONS) {
 async function standalone(audit, connections = CONNECTIONS) {
   const proc = await startChild(
     process.execPath,
-    [path.join(here, 'platform.mjs')],
+    [...PLATFORM_NODE_FLAGS, path.join(here, 'platform.mjs')],
     { NAP_ADMIN_PASSWORD: PASSWORD, NAP_AUDIT: audit },
     /listening (http:\/\/\S+)/,
     'the standalone platform',

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PLATFORM_NODE_FLAGS } from './platform-flags.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, '../..');
@@ -42,6 +43,7 @@ export async function startChildPlatform(name, { maxOldSpaceMb, probe = false, e
   if (!existsSync(MAIN)) throw new Error(`${path.relative(ROOT, MAIN)} is missing: run \`npm run build\` first`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `nap-bench-${name}-`));
   const args = [
+    ...PLATFORM_NODE_FLAGS,
     ...(maxOldSpaceMb ? [`--max-old-space-size=${maxOldSpaceMb}`] : []),
     // the probe always: it also stops the platform when this process dies; the GC only with `probe`
     ...(probe ? ['--expose-gc'] : []),

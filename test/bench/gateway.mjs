@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startChild, stopChildren } from './children.mjs';
+import { PLATFORM_NODE_FLAGS } from './platform-flags.mjs';
 import { report, size } from './report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -70,7 +71,11 @@ try {
   });
   const ex = await start([path.join(here, 'baselines.mjs'), 'express'], {}, /listening (\d+)/);
   servers.push({ name: 'bare express 5', url: `http://127.0.0.1:${ex.match[1]}`, req: { path: '/user-management/groups/x', headers: {} } });
-  const sa = await start([path.join(here, 'platform.mjs')], { NAP_ADMIN_PASSWORD: PASSWORD }, /listening (http:\/\/\S+)/);
+  const sa = await start(
+    [...PLATFORM_NODE_FLAGS, path.join(here, 'platform.mjs')],
+    { NAP_ADMIN_PASSWORD: PASSWORD },
+    /listening (http:\/\/\S+)/,
+  );
   servers.push({ name: 'NAP standalone', url: sa.match[1], req: await prepare(sa.match[1]) });
 
   const nats = await startNats();

@@ -18,6 +18,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { PLATFORM_NODE_FLAGS } from './platform-flags.mjs';
 import { quantile, report, size, SMOKE } from './report.mjs';
 import { startBenchPlatform } from './standalone.mjs';
 
@@ -143,7 +144,7 @@ async function serveHistory(jobs) {
 }
 
 function startHistory(jobs) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--history', String(jobs)], {
+  const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, fileURLToPath(import.meta.url), '--history', String(jobs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

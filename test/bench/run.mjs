@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PLATFORM_NODE_FLAGS } from './platform-flags.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -52,7 +53,8 @@ function parseArgs(argv) {
 function runBench(file, { smoke, quiet }) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [path.join(here, file), ...(smoke ? ['--smoke'] : [])], {
+    // under the platform's Node flags: a benchmark that hosts the platform need not start again under them
+    const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, path.join(here, file), ...(smoke ? ['--smoke'] : [])], {
       cwd: root,
       env: process.env,
       stdio: ['ignore', 'pipe', 'pipe'],

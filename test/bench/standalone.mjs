@@ -5,6 +5,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { runUnderPlatformFlags } from './platform-flags.mjs';
+
+// the platform runs here: under the flags `npm start` gives it
+await runUnderPlatformFlags();
 
 const require = createRequire(import.meta.url);
 const PASSWORD = 'bench-admin-password';

