@@ -80,7 +80,8 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
     const target: NonNullable<AuditEntry['target']> = { kind: route.kind };
     const id = route.param !== undefined ? params[route.param] : idIn(answer);
     if (id !== undefined) target.id = id;
-    const name = nameIn(locals.body, route.kind) ?? nameIn(answer, route.kind);
+    // a login names the account it tries: a failed one is recorded against it too
+    const name = nameIn(locals.body, route.kind) ?? nameIn(answer, route.kind) ?? (op.id in LOGINS ? loginName(locals.body) : undefined);
     if (name !== undefined) target.name = name;
     return part?.target ? { ...target, ...part.target } : target;
   }
@@ -246,9 +247,12 @@ function nameIn(value: unknown, kind: string): string | undefined {
  * The kind of target a route acts on and the parameter naming it: the last `:param`
  * (`/user-management/groups/:groupId` → group, groupId; `/automation-studio/automations/:id` →
  * automation, id; `/workflow_engine/startJobWithOptions/:workflow` → workflow), or the last word of
- * a route without one (`/user-management/groups` → group).
+ * a route without one that is not an action word (`/user-management/groups` → group,
+ * `/operations-manager/jobs/cancel` → job); a login, the account it names.
  */
 export function routeTarget(op: Pick<OperationDef, 'id' | 'name' | 'http'>): RouteTarget {
+  // a login acts on the account it names (the admin service names it by id once it answered who it was)
+  if (op.id in LOGINS) return { kind: 'account' };
   const path = op.http?.path;
   if (path === undefined) return { kind: op.name };
   const segments = path.split('/').filter((s) => s !== '');
@@ -266,9 +270,27 @@ export function routeTarget(op: Pick<OperationDef, 'id' | 'name' | 'http'>): Rou
     const kind = named ?? (generic && before !== undefined ? singular(before) : param);
     return { kind: kebab(kind), param };
   }
-  const last = segments[segments.length - 1] ?? op.name;
-  return { kind: kebab(singular(last)) };
+  // what a route without a parameter acts on: its last word, or the collection an action word follows
+  // (`/operations-manager/jobs/cancel` → job, `/prebuilts/import/validation` → prebuilt)
+  const noun = [...segments].reverse().find((s) => !ACTION_WORDS.has(s)) ?? segments[segments.length - 1] ?? op.name;
+  return { kind: kebab(singular(noun)) };
 }
+
+/** Last words of routes that name what is done rather than what it is done to. */
+const ACTION_WORDS = new Set([
+  'acs',
+  'activate',
+  'archive',
+  'cancel',
+  'deactivate',
+  'execute',
+  'export',
+  'import',
+  'search',
+  'start',
+  'validate',
+  'validation',
+]);
 
 function singular(word: string): string {
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;

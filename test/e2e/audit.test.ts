@@ -105,6 +105,7 @@ it('records logins, failed logins and logouts', async () => {
   expect(await recordOf(failed)).toMatchObject({
     operation: 'admin.login',
     actor: { kind: 'anonymous', username: 'admin', auth: 'password' },
+    target: { kind: 'account', name: 'admin' },
     outcome: { status: 401, code: 'UNAUTHENTICATED' },
   });
   expect(JSON.stringify(await recordOf(failed))).not.toContain('not-the-password');
