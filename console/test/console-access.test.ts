@@ -60,7 +60,7 @@ describe('the console by role', () => {
     await page.getByText('night-reader').waitFor();
     const listed = page.getByRole('row').filter({ hasText: job._id.slice(-6) });
     await listed.getByRole('link', { name: 'Change approval' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Cancel selected job/ }).count()).toBe(0);
     expect(await page.getByRole('checkbox').count()).toBe(0);
 
     await listed.getByRole('link', { name: 'Change approval' }).click();

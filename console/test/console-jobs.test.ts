@@ -196,7 +196,7 @@ describe('the operations console', () => {
       await page.keyboard.press('Space');
     }
     await page.getByText('2 selected').waitFor();
-    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByRole('button', { name: 'Cancel selected jobs', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel these 2 jobs?' });
     await dialog.getByRole('button', { name: 'Cancel jobs' }).click();
     await dialog.getByText('2 of 2 canceled.').waitFor();

@@ -120,7 +120,7 @@ export function JobsPage() {
               {selected.size > 0 ? `${selected.size} selected` : 'Select jobs to act on several at once'}
             </span>
             <button type="button" className="button button-danger" disabled={selected.size === 0} onClick={() => setConfirming(true)}>
-              Cancel
+              {selected.size === 1 ? 'Cancel selected job' : 'Cancel selected jobs'}
             </button>
           </div>
         ) : null}
