@@ -30,7 +30,7 @@ const { startNatsServer } = require('../../packages/testing/dist/index.js');
 
 const CHAIN = 20;
 const CONCURRENT = size(50, 3);
-const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? size(3, 1));
+const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? size(20, 1));
 /**
  * Seconds of unmeasured rounds before the measured ones (the engine's and the floor's, alternating):
  * long enough for V8 to have optimised both, so that the figures are of the platform as it runs for
