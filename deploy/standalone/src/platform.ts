@@ -5,7 +5,7 @@ import type { Bus } from '@nap/bus';
 import { createGateway, listen } from '@nap/gateway';
 import type { Gateway } from '@nap/gateway';
 import { createStore } from '@nap/store';
-import type { Store } from '@nap/store';
+import type { Store, StoreConfig } from '@nap/store';
 import { createClient, createIdempotencyRecords, offerProcessMetrics } from '@nap/runtime';
 import type { RunningService, RuntimeConfig, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { createLogger, createMetrics } from '@nap/telemetry';
@@ -51,13 +51,7 @@ const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOption
   // the audit trail's chain is written and read in a thread of its own, on the admin store
   admin: (deps, options) =>
     createAdminService(deps, {
-      auditThread: {
-        store: {
-          ...(deps.config.mongoUrl ? { mongoUrl: deps.config.mongoUrl } : {}),
-          dbName: storeName('admin'),
-          dataDir: deps.config.dataDir,
-        },
-      },
+      auditThread: { store: storeConfig(deps.config, storeName('admin')) },
       ...options.admin,
     }),
   workflow: (deps, options) => createWorkflowService(deps, { serverId: persistentEngineId(deps.config.dataDir), ...options.workflow }),
@@ -70,6 +64,11 @@ const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOption
 /** The database of a service's store: `nap_<name>` (`nap_gateway_devices`). */
 function storeName(name: ServiceName): string {
   return `nap_${name.replace('-', '_')}`;
+}
+
+/** Where the database `dbName` lives: on MongoDB when `config.mongoUrl` is set, else embedded under `config.dataDir`. */
+function storeConfig(config: RuntimeConfig, dbName: string): StoreConfig {
+  return { ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName, dataDir: config.dataDir };
 }
 
 /**
@@ -89,8 +88,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const logger = options.logger ?? createLogger({ name: 'nap', level: config.logLevel });
   configureJsonLimits({ maxJsonDepth: config.maxJsonDepth });
   const metrics = createMetrics({ defaultLabels: { component: 'standalone' } });
-  const storeOf = (dbName: string) =>
-    createStore({ ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName, dataDir: config.dataDir });
+  const storeOf = (dbName: string) => createStore(storeConfig(config, dbName));
   // The in-process bus keeps its work queues' entries (the audit trail's) in a store of its own: an
   // append is durable once kept there, as JetStream's acknowledgement makes it over NATS, and the
   // consumer (the admin service's audit appender) chains it after, without holding up the answer.
