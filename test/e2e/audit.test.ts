@@ -110,6 +110,20 @@ it('records logins, failed logins and logouts', async () => {
   });
   expect(JSON.stringify(await recordOf(failed))).not.toContain('not-the-password');
 
+  // the client credentials grant names its account by client_id
+  const failedGrant = await fetch(`${platform.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'admin', client_secret: 'not-the-secret' }).toString(),
+  });
+  expect(failedGrant.status).toBe(401);
+  expect(await recordOf(failedGrant)).toMatchObject({
+    operation: 'admin.oauthToken',
+    actor: { kind: 'anonymous', username: 'admin', auth: 'oauth' },
+    target: { kind: 'account', name: 'admin' },
+    outcome: { status: 401 },
+  });
+
   const login = await platform.http('POST', '/login', { body: { user: { username: 'admin', password: 'admin-password-for-tests' } } });
   expect(login.status).toBe(200);
   const loginRecord = await recordOf(login);
