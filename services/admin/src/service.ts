@@ -125,8 +125,8 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
       logger.warn(
         { username },
         `NAP_ADMIN_PASSWORD is ignored: the account "${username}" was created on an earlier start with another password, which it keeps ` +
-          '(the variable only sets the password of the account the first start creates). To change it, an administrator calls ' +
-          'PUT /user-management/accounts/:accountId/password; if the password is lost, start once with NAP_ADMIN_PASSWORD_RESET=true to apply NAP_ADMIN_PASSWORD',
+          '(the variable only sets the password of the account the first start creates). To change it, log in as it and call ' +
+          'PUT /whoami/password (or an administrator calls PUT /user-management/accounts/:accountId/password); if the password is lost, start once with NAP_ADMIN_PASSWORD_RESET=true to apply NAP_ADMIN_PASSWORD',
       );
     else if (outcome === 'no-account')
       logger.warn(
@@ -219,6 +219,6 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
 
 function announceOnStderr(username: string, password: string): void {
   process.stderr.write(
-    `\nNAP first start: administrator "${username}" created with password: ${password}\nIt is shown once; change it with PUT /user-management/accounts/:accountId/password.\n\n`,
+    `\nNAP first start: administrator "${username}" created with password: ${password}\nIt is shown once: log in and change it with PUT /whoami/password {currentPassword, newPassword}.\n\n`,
   );
 }
