@@ -6,7 +6,8 @@ import { AppError } from '@nap/contracts';
 import type { AuditEntry, AuditRecord } from '@nap/contracts';
 import { encodeJson } from '@nap/bus';
 import { createStore } from '@nap/store';
-import type { Store } from '@nap/store';
+import type { Store, StoreConfig } from '@nap/store';
+import { MongoClient } from 'mongodb';
 import { createLogger } from '@nap/telemetry';
 import { startAuditThread } from '../src/engine/audit-thread';
 import type { AuditThread } from '../src/engine/audit-thread';
@@ -15,34 +16,78 @@ import { groupCreated } from './audit-entries';
 
 /**
  * The audit thread as the standalone platform runs it: a worker thread on the admin store that this
- * thread has open too. Its code is the build of the sources (npm run build, as npm test does first).
+ * thread has open too (embedded, or MongoDB when the platform runs on it: NAP_MONGO_URL). Its code is
+ * the build of the sources (npm run build, as npm test does first).
  */
-let dataDir: string;
-let store: Store;
-let thread: AuditThread | undefined;
-const workers: Worker[] = [];
-const logged: { details: Record<string, unknown>; message: string }[] = [];
-const log = createLogger({ name: 'audit-thread-test', level: 'silent' });
-log.error = ((details: Record<string, unknown>, message: string) => void logged.push({ details, message })) as typeof log.error;
+const mongoUrl = process.env.NAP_MONGO_URL || undefined;
+/** Each kind of store the thread runs on, with the configuration of a fresh database of it and how to remove it. */
+const kinds: [string, () => { config: StoreConfig; remove: () => Promise<void> }][] = [
+  [
+    'embedded',
+    () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-audit-thread-'));
+      return { config: { dbName: 'nap_admin', dataDir }, remove: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    },
+  ],
+];
 
-const queued = (e: unknown, id = (e as AuditEntry).entryId) => ({ id, data: encodeJson(e) });
+if (mongoUrl !== undefined) {
+  const url = mongoUrl;
+  kinds.push([
+    'MongoDB',
+    () => {
+      const dbName = `nap_audit_thread_${process.pid}_${Date.now()}`;
+      return {
+        config: { mongoUrl: url, dbName, dataDir: os.tmpdir() },
+        remove: async () => {
+          const client = new MongoClient(url);
+          try {
+            await client.db(dbName).dropDatabase();
+          } finally {
+            await client.close();
+          }
+        },
+      };
+    },
+  ]);
+} else {
+  describe('the audit thread on MongoDB — NOT RUN', () => {
+    it('records why the audit thread did not run on MongoDB', () => {
+      const line = '!'.repeat(100);
+      console.warn(
+        `${line}\n!! The audit thread ran on the embedded store only.\n!! Set NAP_MONGO_URL=mongodb://host:27017 to run it on MongoDB too.\n${line}`,
+      );
+      expect(mongoUrl).toBeUndefined();
+    });
+  });
+}
 
-beforeEach(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-audit-thread-'));
-  store = createStore({ dbName: 'nap_admin', dataDir });
-  await ensureCollections(store);
-  logged.length = 0;
-  workers.length = 0;
-  thread = await startAuditThread({ store: { dbName: 'nap_admin', dataDir } }, log, (worker) => workers.push(worker));
-});
+describe.each(kinds)('the audit thread on the %s store', (_kind, fresh) => {
+  let database: ReturnType<typeof fresh>;
+  let store: Store;
+  let thread: AuditThread | undefined;
+  const workers: Worker[] = [];
+  const logged: { details: Record<string, unknown>; message: string }[] = [];
+  const log = createLogger({ name: 'audit-thread-test', level: 'silent' });
+  log.error = ((details: Record<string, unknown>, message: string) => void logged.push({ details, message })) as typeof log.error;
 
-afterEach(async () => {
-  await thread?.close();
-  await store.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+  const queued = (e: unknown, id = (e as AuditEntry).entryId) => ({ id, data: encodeJson(e) });
 
-describe('the audit thread', () => {
+  beforeEach(async () => {
+    database = fresh();
+    store = createStore(database.config);
+    await ensureCollections(store);
+    logged.length = 0;
+    workers.length = 0;
+    thread = await startAuditThread({ store: database.config }, log, (worker) => workers.push(worker));
+  });
+
+  afterEach(async () => {
+    await thread?.close();
+    await store.close();
+    await database.remove();
+  });
+
   it('chains each entry of a batch once, drops what is no audit entry, and answers the records as their events carry them', async () => {
     const appended = await thread!.writer.append([
       queued(groupCreated('a')),
