@@ -8,17 +8,54 @@
 export type QueryValue = string | number | boolean | undefined | Readonly<Record<string, string | number | undefined>>;
 export type Query = Readonly<Record<string, QueryValue>>;
 
+/** What an error body may carry besides its code and message. */
+export interface ApiErrorExtras {
+  requestId?: string;
+  /** The body's `details`: for `VALIDATION_FAILED`, the problems (`{ member, message }`) one by one. */
+  details?: unknown;
+  /** A 429's `Retry-After`, seconds: how long to wait before asking again. */
+  retryAfterSeconds?: number;
+}
+
 /** An answer of the platform that is not a success, with its error code and message. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly requestId: string | undefined;
+  readonly details: unknown;
+  readonly retryAfterSeconds: number | undefined;
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly requestId?: string,
+    extras: ApiErrorExtras = {},
   ) {
     super(message);
+    this.requestId = extras.requestId;
+    this.details = extras.details;
+    this.retryAfterSeconds = extras.retryAfterSeconds;
   }
+}
+
+/**
+ * What a `VALIDATION_FAILED` answer says about one member of the request (`body.newPassword`), in
+ * words without the member's path ("is 9 characters long; …"); undefined when it names another.
+ */
+export function problemWith(err: unknown, member: string): string | undefined {
+  if (!(err instanceof ApiError) || err.code !== 'VALIDATION_FAILED' || !Array.isArray(err.details)) return undefined;
+  const problems: string[] = [];
+  for (const detail of err.details as unknown[]) {
+    const problem = detail as { member?: unknown; message?: unknown };
+    if (problem.member !== member || typeof problem.message !== 'string') continue;
+    // the schema's problems name the member themselves, the domain's do not
+    problems.push(problem.message.startsWith(`${member} `) ? problem.message.slice(member.length + 1) : problem.message);
+  }
+  return problems.length > 0 ? problems.join('; ') : undefined;
+}
+
+/** A `Retry-After` of whole seconds (the platform never sends the date form); undefined when absent. */
+function retryAfterOf(res: Response): number | undefined {
+  const seconds = Number(res.headers.get('retry-after') ?? '');
+  return Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 /** True for an error that means the session is gone (log in again). */
@@ -58,14 +95,13 @@ interface RequestOptions {
 async function errorOf(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => '');
   try {
-    const body = JSON.parse(text) as { code?: unknown; message?: unknown; requestId?: unknown };
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown; requestId?: unknown; details?: unknown };
     if (typeof body.message === 'string') {
-      return new ApiError(
-        res.status,
-        typeof body.code === 'string' ? body.code : 'ERROR',
-        body.message,
-        typeof body.requestId === 'string' ? body.requestId : undefined,
-      );
+      return new ApiError(res.status, typeof body.code === 'string' ? body.code : 'ERROR', body.message, {
+        requestId: typeof body.requestId === 'string' ? body.requestId : undefined,
+        details: body.details,
+        retryAfterSeconds: retryAfterOf(res),
+      });
     }
   } catch {
     // not the platform's JSON error body: a proxy's page, a cut connection

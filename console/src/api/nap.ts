@@ -40,6 +40,16 @@ export const nap = {
     await request('GET', '/logout');
   },
   whoami: () => request<Whoami>('GET', '/whoami'),
+  /**
+   * `PUT /whoami/password`: the caller's own new password, given the current one. Every other
+   * session of the account ends; this one goes on. Refusals: 403 `CURRENT_PASSWORD_WRONG` (counted
+   * as a failed login), 429 `LOGIN_THROTTLED` (with `retryAfterSeconds`), 400 `VALIDATION_FAILED`
+   * naming `body.newPassword` (the password rules), 422 `UNPROCESSABLE` (an account of another sign-in method).
+   */
+  changeMyPassword: (currentPassword: string, newPassword: string) => {
+    const body: BodyOf<'admin.changeMyPassword'> = { currentPassword, newPassword };
+    return request<ResponseOf<'admin.changeMyPassword'>>('PUT', '/whoami/password', { body });
+  },
   /** `GET /sso/methods`: the identity providers people may sign in with through the browser (public). */
   ssoMethods: () => request<SsoMethods>('GET', '/sso/methods'),
   /** `GET /sso/login`: where a "Sign in with …" link sends the browser; the platform takes it on to the identity provider and back to `returnTo`. */

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import styles from './dialog.module.css';
 
 interface DialogProps {
@@ -8,13 +8,16 @@ interface DialogProps {
   onClose: () => void;
   children: ReactNode;
   wide?: boolean;
+  /** The control that takes the focus when it opens (a form's first field); the first control of the dialog otherwise. */
+  initialFocus?: RefObject<HTMLElement | null>;
 }
 
 /**
  * A modal dialog on the browser's own `<dialog>`: focus moves into it and stays there, Escape
- * closes it, and its heading names it for screen readers.
+ * closes it, its heading names it for screen readers, and when it closes the focus goes back to
+ * the control that opened it.
  */
-export function Dialog({ title, onClose, children, wide }: DialogProps) {
+export function Dialog({ title, onClose, children, wide, initialFocus }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const latestClose = useRef(onClose);
@@ -24,7 +27,9 @@ export function Dialog({ title, onClose, children, wide }: DialogProps) {
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return undefined;
+    const opener = document.activeElement;
     if (!dialog.open) dialog.showModal();
+    initialFocus?.current?.focus();
     const cancel = (event: Event) => {
       event.preventDefault();
       latestClose.current();
@@ -33,8 +38,11 @@ export function Dialog({ title, onClose, children, wide }: DialogProps) {
     return () => {
       dialog.removeEventListener('cancel', cancel);
       if (dialog.open) dialog.close();
+      // the parent removes the dialog before this runs, and with it the browser's own return of the focus
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
     };
-  }, []);
+    // runs once: a ref object stays the same for the life of the component that made it
+  }, [initialFocus]);
   return (
     <dialog ref={ref} aria-labelledby={titleId} className={`${styles.dialog} ${wide ? styles.wide : ''}`}>
       <div className={styles.header}>

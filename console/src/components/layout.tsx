@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { nap } from '../api/nap';
@@ -5,6 +6,7 @@ import { useLiveEvents } from '../live/live-events';
 import { maySee } from '../session/permissions';
 import { SECTIONS } from '../session/sections';
 import { useWhoami } from '../session/session';
+import { ChangePasswordDialog } from './change-password-dialog';
 import styles from './layout.module.css';
 
 /** While a live stream is lost the page says so: what it shows may be behind until it reconnects. */
@@ -18,9 +20,35 @@ function ConnectionBanner() {
   );
 }
 
-/** The frame of every page after log-in: the header with the sections and Log out, the banner, the page. */
+/** What the console has just done for the person (their password changed), until they dismiss it. */
+function Notice({ text, onDismiss }: { text: string | undefined; onDismiss: () => void }) {
+  return (
+    <div className={text ? styles.notice : undefined}>
+      {/* the status region stays on the page so that screen readers hear a new text in it */}
+      <p role="status" className={text ? styles.noticeText : 'visually-hidden'}>
+        {text ? (
+          <>
+            <span aria-hidden="true">✓ </span>
+            {text}
+          </>
+        ) : (
+          ''
+        )}
+      </p>
+      {text ? (
+        <button type="button" className="button" onClick={onDismiss}>
+          Dismiss
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The frame of every page after log-in: the header with the sections, Change password and Log out, the banners, the page. */
 export function Layout() {
   const { data: whoami } = useWhoami();
+  const [changingPassword, setChangingPassword] = useState(false);
+  const [notice, setNotice] = useState<string>();
   const client = useQueryClient();
   const navigate = useNavigate();
   const logout = useMutation({
@@ -56,12 +84,26 @@ export function Layout() {
             {whoami?.username}
             {whoami?.roles?.length ? <span className={styles.roles}> ({whoami.roles.join(', ')})</span> : null}
           </span>
-          <button type="button" className={styles.logout} onClick={() => logout.mutate()} disabled={logout.isPending}>
+          <button type="button" className={styles.headerButton} onClick={() => setChangingPassword(true)}>
+            Change password
+          </button>
+          <button type="button" className={styles.headerButton} onClick={() => logout.mutate()} disabled={logout.isPending}>
             Log out
           </button>
         </div>
       </header>
       <ConnectionBanner />
+      <Notice text={notice} onDismiss={() => setNotice(undefined)} />
+      {changingPassword ? (
+        <ChangePasswordDialog
+          username={whoami?.username}
+          onClose={() => setChangingPassword(false)}
+          onChanged={() => {
+            setChangingPassword(false);
+            setNotice('Your password is changed. Your other sessions are signed out; this one goes on.');
+          }}
+        />
+      ) : null}
       <main className={styles.main}>
         <Outlet />
       </main>

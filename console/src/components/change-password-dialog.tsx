@@ -1,0 +1,210 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { FormEvent, RefObject } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { ApiError, problemWith } from '../api/http';
+import { nap } from '../api/nap';
+import { useNow } from '../hooks/use-now';
+import { Dialog } from './dialog';
+import { ErrorMessage } from './error-message';
+import styles from './change-password-dialog.module.css';
+
+type Field = 'currentPassword' | 'newPassword' | 'repeatPassword';
+type FieldProblems = Partial<Record<Field, string>>;
+
+/** The fields in the order they come: the first with a problem takes the focus. */
+const FIELDS: readonly Field[] = ['currentPassword', 'newPassword', 'repeatPassword'];
+
+/** What the browser can tell without asking the platform; the password rules are the platform's to check. */
+function localProblems(values: Record<Field, string>): FieldProblems {
+  const problems: FieldProblems = {};
+  if (values.currentPassword === '') problems.currentPassword = 'Type your current password.';
+  if (values.newPassword === '') problems.newPassword = 'Type a new password.';
+  else if (values.repeatPassword !== values.newPassword)
+    problems.repeatPassword = 'The two new passwords differ: type the same new password in both fields.';
+  return problems;
+}
+
+/** The platform's refusal at the field it concerns; undefined when it concerns none (the dialog shows it above the fields). */
+function serverProblems(error: unknown): FieldProblems | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  switch (error.code) {
+    // a wrong current password counts as a failed login, and enough of them make the account wait
+    case 'CURRENT_PASSWORD_WRONG':
+    case 'LOGIN_THROTTLED':
+      return { currentPassword: error.message };
+    case 'VALIDATION_FAILED': {
+      const problems: FieldProblems = {};
+      const current = problemWith(error, 'body.currentPassword');
+      const next = problemWith(error, 'body.newPassword');
+      if (current !== undefined) problems.currentPassword = `The current password ${current}.`;
+      if (next !== undefined) problems.newPassword = `The new password ${next}.`;
+      return current === undefined && next === undefined ? undefined : problems;
+    }
+    default:
+      return undefined;
+  }
+}
+
+interface PasswordFieldProps {
+  name: Field;
+  label: string;
+  autoComplete: 'current-password' | 'new-password';
+  value: string;
+  onChange: (value: string) => void;
+  problem: string | undefined;
+  hint?: string;
+  inputRef?: RefObject<HTMLInputElement | null>;
+}
+
+/** One password input with its label, its hint and what is wrong with it, all read out with it. */
+function PasswordField({ name, label, autoComplete, value, onChange, problem, hint, inputRef }: PasswordFieldProps) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={`${styles.field} ${problem ? styles.invalid : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        ref={inputRef}
+        id={id}
+        name={name}
+        type="password"
+        autoComplete={autoComplete}
+        required
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={described || undefined}
+      />
+      {hint ? (
+        <p id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
+      {problem ? (
+        <p id={`${id}-problem`} className={styles.problem}>
+          {problem}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+interface ChangePasswordDialogProps {
+  /** The caller's username: password managers file the new password under it. */
+  username: string | undefined;
+  onClose: () => void;
+  /** Called once the platform took the new password (the dialog is done). */
+  onChanged: () => void;
+}
+
+/**
+ * `Change password`: the caller's own, given the current one (`PUT /whoami/password`). The browser
+ * checks that both new ones match; the platform checks the current one and its password rules,
+ * and each refusal is shown at the field it concerns, the first of them focused.
+ */
+export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePasswordDialogProps) {
+  const [values, setValues] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', repeatPassword: '' });
+  const [problems, setProblems] = useState<FieldProblems>({});
+  // a new object each time, so that the same field is focused again after a second refusal
+  const [focusRequest, setFocusRequest] = useState<{ field: Field }>();
+  // while logins of the account are throttled: when it may try again, epoch ms
+  const [retryAt, setRetryAt] = useState<number>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const firstRef = useRef<HTMLInputElement>(null);
+  const now = useNow(retryAt !== undefined);
+
+  const showProblems = (found: FieldProblems) => {
+    setProblems(found);
+    const first = FIELDS.find((field) => found[field] !== undefined);
+    if (first !== undefined) setFocusRequest({ field: first });
+  };
+  const change = useMutation({
+    mutationFn: () => nap.changeMyPassword(values.currentPassword, values.newPassword),
+    onSuccess: () => onChanged(),
+    onError: (error) => {
+      if (error instanceof ApiError && error.retryAfterSeconds !== undefined) setRetryAt(Date.now() + error.retryAfterSeconds * 1000);
+      showProblems(serverProblems(error) ?? {});
+    },
+  });
+
+  // the focus moves once the problem is on the page, so that the field is read out with it
+  useEffect(() => {
+    if (focusRequest === undefined) return;
+    const input = formRef.current?.elements.namedItem(focusRequest.field);
+    if (input instanceof HTMLInputElement) {
+      input.focus();
+      input.select();
+    }
+  }, [focusRequest]);
+  useEffect(() => {
+    if (retryAt === undefined) return undefined;
+    const timer = setTimeout(() => setRetryAt(undefined), Math.max(0, retryAt - Date.now()));
+    return () => clearTimeout(timer);
+  }, [retryAt]);
+
+  const edit = (field: Field) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    // what was wrong with a field is no longer known once it changes
+    setProblems(({ [field]: _changed, ...others }) => others);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = localProblems(values);
+    if (Object.keys(found).length > 0) {
+      change.reset();
+      showProblems(found);
+      return;
+    }
+    setProblems({});
+    change.mutate();
+  };
+  const waitSeconds = retryAt === undefined ? 0 : Math.max(1, Math.ceil((retryAt - now) / 1000));
+  const general = change.isError && serverProblems(change.error) === undefined ? change.error : undefined;
+  return (
+    <Dialog title="Change password" onClose={onClose} initialFocus={firstRef}>
+      <p className={styles.intro}>
+        When your password changes, your other sessions (other browsers, tokens from logging in) are signed out; this one goes on.
+      </p>
+      <ErrorMessage error={general} title="The password was not changed" />
+      <form ref={formRef} className={styles.form} onSubmit={submit} noValidate aria-busy={change.isPending}>
+        {/* the account the new password is for, for password managers */}
+        <input type="text" name="username" autoComplete="username" value={username ?? ''} readOnly hidden />
+        <PasswordField
+          name="currentPassword"
+          label="Current password"
+          autoComplete="current-password"
+          value={values.currentPassword}
+          onChange={edit('currentPassword')}
+          problem={problems.currentPassword}
+          inputRef={firstRef}
+        />
+        <PasswordField
+          name="newPassword"
+          label="New password"
+          autoComplete="new-password"
+          value={values.newPassword}
+          onChange={edit('newPassword')}
+          problem={problems.newPassword}
+          hint="At least 12 characters, unless an administrator has set another minimum."
+        />
+        <PasswordField
+          name="repeatPassword"
+          label="Repeat new password"
+          autoComplete="new-password"
+          value={values.repeatPassword}
+          onChange={edit('repeatPassword')}
+          problem={problems.repeatPassword}
+        />
+        <div className="row">
+          <button type="submit" className="button button-primary" disabled={change.isPending || retryAt !== undefined}>
+            {change.isPending ? 'Changing password…' : 'Change password'}
+          </button>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          {retryAt !== undefined ? <span className="muted">You can try again in {waitSeconds} s.</span> : null}
+        </div>
+      </form>
+    </Dialog>
+  );
+}
