@@ -19,6 +19,8 @@ export interface GlobalOptions {
 }
 
 export interface Io {
+  /** Where `nap password` asks on a terminal; absent: process.stdin, touched only then (it makes a pipe non-blocking). */
+  stdin?: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;

@@ -318,6 +318,19 @@ export function buildProgram(io: Io, run: Runner): Command {
   );
 
   program
+    .command('password')
+    .description(
+      "change the password of the account the profile logs in as: asked on the terminal with nothing echoed, or read with --password-stdin; this session goes on, the account's other sessions end, and a password the profile keeps in NAP's config file is updated",
+    )
+    .option(
+      '--password-stdin',
+      'read the passwords from stdin instead of asking: the current one on a line, then the new one (a third line, when given, must repeat it): printf \'%s\\n%s\\n\' "$OLD" "$NEW" | nap password --password-stdin',
+    )
+    .action((opts: { passwordStdin?: boolean }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/password.js')).passwordCommand(ctx, opts)),
+    );
+
+  program
     .command('completion')
     .description('print the shell completion script: eval "$(nap completion bash)"')
     .argument('<shell>', 'bash or zsh')

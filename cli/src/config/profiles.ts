@@ -26,7 +26,18 @@ export interface Profile {
   token?: string;
   /** Bound of one request (connection and answer), in milliseconds; 0: none. */
   timeoutMs: number;
+  /**
+   * Where the secret the profile logs in with is kept (`client_secret` when it has a `client_id`,
+   * else `password`), so that `nap password` can update it or say what to change; absent when none is set.
+   */
+  secretSource?: SecretSource;
 }
+
+/** The keys of a profile that hold the secret it logs in with. */
+export type SecretKey = 'password' | 'client_secret';
+
+/** A key of a profile section in one file, or an environment variable. */
+export type SecretSource = { kind: 'file'; file: string; profile: string; key: SecretKey } | { kind: 'env'; variable: string };
 
 /** Profile keys, as ipctl names them (`url` and `token` are NAP's additions). */
 export const PROFILE_KEYS = [
@@ -63,7 +74,7 @@ export function configFiles(env: NodeJS.ProcessEnv = process.env, configFlag?: s
   };
 }
 
-interface ParsedFile {
+export interface ParsedFile {
   profiles: Map<string, Section>;
   defaultProfile?: string;
   git: { name?: string; email?: string };
@@ -77,6 +88,11 @@ function parseFile(file: string): ParsedFile | undefined {
   } catch (err) {
     throw usage(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
+  return parseConfigText(text);
+}
+
+/** The profiles, default profile and Git identity an INI text holds, as the config files are read. */
+export function parseConfigText(text: string): ParsedFile {
   const data = loadIni().parse(text) as Record<string, unknown>;
   const parsed: ParsedFile = { profiles: new Map(), git: {} };
   for (const [key, value] of Object.entries(data)) {
@@ -106,6 +122,8 @@ export interface LoadedConfig {
   /** The files that exist, in the order they were read. */
   read: string[];
   profiles: Map<string, Section>;
+  /** For each profile, the file each of its keys was read from (the last one that set it). */
+  origins: Map<string, Partial<Record<ProfileKey, string>>>;
   defaultProfile?: string;
   git: { name?: string; email?: string };
 }
@@ -113,12 +131,17 @@ export interface LoadedConfig {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, configFlag?: string): LoadedConfig {
   const files = configFiles(env, configFlag);
   if (configFlag !== undefined && !existsSync(configFlag)) throw usage(`the config file ${configFlag} does not exist`);
-  const loaded: LoadedConfig = { files, read: [], profiles: new Map(), git: {} };
+  const loaded: LoadedConfig = { files, read: [], profiles: new Map(), origins: new Map(), git: {} };
   for (const file of [files.ipctl, files.nap]) {
     const parsed = parseFile(file);
     if (parsed === undefined) continue;
     loaded.read.push(file);
-    for (const [name, section] of parsed.profiles) loaded.profiles.set(name, { ...loaded.profiles.get(name), ...section });
+    for (const [name, section] of parsed.profiles) {
+      loaded.profiles.set(name, { ...loaded.profiles.get(name), ...section });
+      const origins = loaded.origins.get(name) ?? {};
+      for (const key of Object.keys(section) as ProfileKey[]) origins[key] = file;
+      loaded.origins.set(name, origins);
+    }
     if (parsed.defaultProfile !== undefined) loaded.defaultProfile = parsed.defaultProfile;
     loaded.git = { ...loaded.git, ...parsed.git };
   }
@@ -216,6 +239,12 @@ function napOverrides(env: NodeJS.ProcessEnv): Section {
   return section;
 }
 
+/** NAP's variable that holds a secret, when it is set. */
+function napSecretSource(key: SecretKey, env: NodeJS.ProcessEnv): SecretSource | undefined {
+  const variable = key === 'password' ? 'NAP_PASSWORD' : 'NAP_CLIENT_SECRET';
+  return env[variable] === undefined ? undefined : { kind: 'env', variable };
+}
+
 function hasCredentialsFromEnv(section: Section): boolean {
   return section.token !== undefined || section.client_id !== undefined || section.username !== undefined;
 }
@@ -235,7 +264,7 @@ export function resolveProfile(config: LoadedConfig, requested: string | undefin
         'NAP_URL is set but no credentials: set NAP_USERNAME and NAP_PASSWORD, NAP_CLIENT_ID and NAP_CLIENT_SECRET, or NAP_TOKEN',
       );
     }
-    return profileOf('environment', fromEnv, 'environment');
+    return withSecretSource(profileOf('environment', fromEnv, 'environment'), (key) => napSecretSource(key, env));
   }
   const name = explicit ?? config.defaultProfile ?? 'default';
   return namedProfile(config, name, env, fromEnv);
@@ -251,13 +280,30 @@ export function namedProfile(config: LoadedConfig, name: string, env: NodeJS.Pro
     throw new CliError(`profile "${name}" is not in ${where}${hint}; name one with --profile, or set NAP_URL and credentials`, EXIT.USAGE);
   }
   const inherited = name === 'default' ? {} : (config.profiles.get('default') ?? {});
-  const merged: Section = { ...inherited, ...section, ...ipctlOverrides(name, env) };
-  if (hasCredentialsFromEnv(extra)) {
+  const overrides = ipctlOverrides(name, env);
+  const merged: Section = { ...inherited, ...section, ...overrides };
+  const credentialsFromEnv = hasCredentialsFromEnv(extra);
+  if (credentialsFromEnv) {
     delete merged.username;
     delete merged.password;
     delete merged.client_id;
     delete merged.client_secret;
     delete merged.token;
   }
-  return profileOf(name, { ...merged, ...extra }, config.read.join(', '));
+  const profile = profileOf(name, { ...merged, ...extra }, config.read.join(', '));
+  return withSecretSource(profile, (key): SecretSource | undefined => {
+    if (credentialsFromEnv) return napSecretSource(key, env);
+    if (overrides[key] !== undefined) return { kind: 'env', variable: `IPCTL_PROFILE_${name.toUpperCase()}_${key.toUpperCase()}` };
+    // the section's own key, else the one it inherits from [profile default]
+    const owner = section[key] !== undefined ? name : inherited[key] !== undefined ? 'default' : undefined;
+    const file = owner === undefined ? undefined : config.origins.get(owner)?.[key];
+    return owner === undefined || file === undefined ? undefined : { kind: 'file', file, profile: owner, key };
+  });
+}
+
+/** The profile with the source of the secret it logs in with: `client_secret` with a `client_id`, else `password`. */
+function withSecretSource(profile: Profile, sourceOf: (key: SecretKey) => SecretSource | undefined): Profile {
+  const key = profile.clientId !== undefined ? 'client_secret' : profile.username !== undefined ? 'password' : undefined;
+  const source = key === undefined ? undefined : sourceOf(key);
+  return source === undefined ? profile : { ...profile, secretSource: source };
 }

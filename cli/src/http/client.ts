@@ -145,6 +145,18 @@ export class Client {
     return res;
   }
 
+  /**
+   * After the account's secret changed (`nap password`): the session's token is cached for the
+   * profile with the new secret too, so that the profile goes on with it once it holds that secret;
+   * the entry of the old secret stays until the token expires. Nothing to do for a profile's own token.
+   */
+  keepSession(newSecret: string): void {
+    if (this.profile.token !== undefined || this.token === undefined) return;
+    const renewed: Profile =
+      this.profile.clientId !== undefined ? { ...this.profile, clientSecret: newSecret } : { ...this.profile, password: newSecret };
+    this.cache.set(renewed, this.token, undefined);
+  }
+
   /** The error a failed answer means: 401/403 exit 5, others exit 1, with the platform's message. */
   failure(req: Pick<ApiRequest, 'method' | 'path'>, res: ApiResponse): CliError {
     const { code, message } = platformMessage(res.body);

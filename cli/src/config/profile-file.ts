@@ -1,0 +1,67 @@
+import { chmodSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadIni } from '../lazy';
+import type { SecretKey } from './profiles';
+import { parseConfigText } from './profiles';
+
+/**
+ * Changes one key of one profile in a config file's text, line by line, so that everything else —
+ * comments, other sections, the order of keys — stays as the person wrote it. The value is written
+ * as the INI reader reads it back (quoted or escaped where `;`, `#`, `=` or spaces need it), and the
+ * text is read back to check: undefined when the key is not there or would not read back as `value`.
+ */
+export function replaceProfileKey(text: string, profile: string, key: SecretKey, value: string): string | undefined {
+  const encoded = loadIni().safe(value);
+  const lines = text.split('\n');
+  let inProfile = false;
+  let replaced = 0;
+  const keyLine = new RegExp(`^(\\s*${key}\\s*=\\s*)(.*?)(\\r?)$`);
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i] as string;
+    // a section header as the INI reader sees one: `[name]` from the first column
+    const header = /^\[([^\]]*)\]\s*$/.exec(line.replace(/\r$/, ''));
+    if (header !== null) {
+      inProfile = /^profile\s+(\S+)$/.exec((header[1] as string).trim())?.[1] === profile;
+      continue;
+    }
+    if (!inProfile) continue;
+    const match = keyLine.exec(line);
+    if (match === null) continue;
+    lines[i] = `${match[1] as string}${encoded}${match[3] as string}`;
+    replaced += 1;
+  }
+  if (replaced === 0) return undefined;
+  const next = lines.join('\n');
+  const readBack = parseConfigText(next).profiles.get(profile)?.[key];
+  return readBack === value ? next : undefined;
+}
+
+/**
+ * Writes a new value of one key of one profile into a config file, in place (a symbolic link is
+ * followed, the file's mode kept, the new text renamed over the old one). False when the file does
+ * not hold the key in that profile as expected; the file is then left untouched.
+ */
+export function writeProfileKey(file: string, profile: string, key: SecretKey, value: string): boolean {
+  let target: string;
+  let text: string;
+  let mode: number;
+  try {
+    target = realpathSync(file);
+    text = readFileSync(target, 'utf8');
+    mode = statSync(target).mode & 0o777;
+  } catch {
+    return false;
+  }
+  const next = replaceProfileKey(text, profile, key, value);
+  if (next === undefined) return false;
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, next, { mode });
+    chmodSync(tmp, mode);
+    renameSync(tmp, target);
+    return true;
+  } catch {
+    rmSync(tmp, { force: true });
+    return false;
+  }
+}
