@@ -219,6 +219,6 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
 
 function announceOnStderr(username: string, password: string): void {
   process.stderr.write(
-    `\nNAP first start: administrator "${username}" created with password: ${password}\nIt is shown once: log in and change it with PUT /whoami/password {currentPassword, newPassword}.\n\n`,
+    `\nNAP first start: administrator "${username}" created with password: ${password}\nIt is shown once: log in and change it (Change password in the console, nap password, or PUT /whoami/password).\n\n`,
   );
 }
