@@ -27,7 +27,10 @@ export const EXIT_MEANINGS: readonly (readonly [ExitCode, string])[] = [
   [EXIT.CANCELED, 'the job was canceled'],
   [EXIT.STILL_RUNNING, 'the job was still running when `--timeout` passed'],
   [EXIT.USAGE, 'usage error: unknown command, flag or resource, bad value, missing profile, or a verb the platform has no route for'],
-  [EXIT.AUTH, 'authentication refused: wrong credentials, an expired `NAP_TOKEN`, or roles that do not allow the call'],
+  [
+    EXIT.AUTH,
+    'authentication refused: wrong credentials, an account waiting after too many failed logins, an expired `NAP_TOKEN`, or roles that do not allow the call',
+  ],
   [EXIT.UNREACHABLE, "the platform is unreachable or did not answer within the profile's timeout"],
 ];
 

@@ -262,7 +262,7 @@ describe('nap password', () => {
     expect((await login('pw-notes', 'notes-password-5')).status).toBe(200);
   });
 
-  it('makes a person wait after repeated wrong current passwords, and says how long', async () => {
+  it('makes a person wait after repeated wrong current passwords, and says how long, at the change and at any login of the profile', async () => {
     await account('pw-throttle', 'throttle-password-1');
     const h = home();
     h.writeNapConfig(section('default', platform.port, 'pw-throttle', 'throttle-password-1'));
@@ -279,6 +279,14 @@ describe('nap password', () => {
     expect(throttled.code).toBe(5);
     expect(throttled.stderr).toMatch(
       /^nap: too many failed logins for "pw-throttle": try again in (5\d|60) seconds, or ask an administrator to unlock the account; the password is unchanged \(429 LOGIN_THROTTLED\)\n$/,
+    );
+    // any command whose profile must log in while the account waits says the same, right password or not
+    const fresh = home();
+    fresh.writeNapConfig(section('default', platform.port, 'pw-throttle', 'throttle-password-1'));
+    const listing = await run(['jobs', 'list'], { env: fresh.env });
+    expect(listing.code).toBe(5);
+    expect(listing.stderr).toMatch(
+      /^nap: too many failed logins for user "pw-throttle": try again in (5\d|60) seconds, or ask an administrator to unlock the account \(profile "default"; 429 LOGIN_THROTTLED\)\n$/,
     );
   });
 

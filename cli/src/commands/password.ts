@@ -5,7 +5,7 @@ import type { Profile, SecretSource } from '../config/profiles';
 import type { Context } from '../context';
 import { CliError, EXIT, usage } from '../errors';
 import type { ApiRequest, ApiResponse, Client } from '../http/client';
-import { platformMessage } from '../http/client';
+import { platformMessage, throttledLogin } from '../http/client';
 import { isDoc } from '../resources/documents';
 import type { SecretPrompt } from '../secret-prompt';
 import { createSecretPrompt, PromptInterrupted } from '../secret-prompt';
@@ -94,19 +94,6 @@ async function passwordsFromTerminal(ctx: Context, profile: Profile): Promise<Pa
   }
 }
 
-/** Waiting seconds for people: `45 seconds`, `15 minutes`. */
-function waitText(seconds: number): string {
-  if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  return `${Math.ceil(seconds / 60)} minutes`;
-}
-
-function retryAfterSeconds(res: ApiResponse): number | undefined {
-  const header = Number(res.headers.get('retry-after') ?? Number.NaN);
-  if (Number.isFinite(header) && header >= 0) return header;
-  const details = isDoc(res.body) && isDoc(res.body.details) ? res.body.details : undefined;
-  return typeof details?.retryAfterSeconds === 'number' ? details.retryAfterSeconds : undefined;
-}
-
 /** What the rules found wrong with the new password: the message of the `body.newPassword` detail, without the member's name. */
 function newPasswordProblem(body: unknown): string | undefined {
   if (!isDoc(body) || !Array.isArray(body.details)) return undefined;
@@ -129,16 +116,8 @@ export function changeFailure(client: Client, req: Pick<ApiRequest, 'method' | '
       EXIT.AUTH,
     );
   }
-  if (code === 'LOGIN_THROTTLED') {
-    const seconds = retryAfterSeconds(res);
-    const scope = isDoc(res.body) && isDoc(res.body.details) ? res.body.details.scope : undefined;
-    const from = scope === 'address' ? ' from this address' : account === undefined ? '' : ` for "${account}"`;
-    const when = seconds === undefined ? 'later' : `in ${waitText(seconds)}`;
-    return new CliError(
-      `too many failed logins${from}: try again ${when}, or ask an administrator to unlock the account; ${UNCHANGED} (${label})`,
-      EXIT.AUTH,
-    );
-  }
+  const throttled = throttledLogin(res, account === undefined ? undefined : `"${account}"`);
+  if (throttled !== undefined) return new CliError(`${throttled}; ${UNCHANGED} (${label})`, EXIT.AUTH);
   const problem = res.status === 400 ? newPasswordProblem(res.body) : undefined;
   if (problem !== undefined) {
     return new CliError(`the new password breaks the platform's password rules: it ${problem}; ${UNCHANGED} (${label})`, EXIT.FAILED);

@@ -57,6 +57,37 @@ interface ErrorBody {
   details?: unknown;
 }
 
+/** Waiting seconds for people: `45 seconds`, `15 minutes`. */
+function waitText(seconds: number): string {
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/**
+ * What a `429 LOGIN_THROTTLED` says, for people: who waits (`who`, an account, unless the platform
+ * throttled the address) and how long (its Retry-After, else its `details.retryAfterSeconds`);
+ * undefined for any other answer. A login, a client-credentials grant and a password change are
+ * throttled alike.
+ */
+export function throttledLogin(res: ApiResponse, who?: string): string | undefined {
+  if (res.status !== 429 || platformMessage(res.body).code !== 'LOGIN_THROTTLED') return undefined;
+  const details = isRecord(res.body) && isRecord(res.body.details) ? res.body.details : undefined;
+  const header = Number(res.headers.get('retry-after') ?? Number.NaN);
+  const seconds =
+    Number.isFinite(header) && header >= 0
+      ? header
+      : typeof details?.retryAfterSeconds === 'number'
+        ? details.retryAfterSeconds
+        : undefined;
+  const from = details?.scope === 'address' ? ' from this address' : who === undefined ? '' : ` for ${who}`;
+  const when = seconds === undefined ? 'later' : `in ${waitText(seconds)}`;
+  return `too many failed logins${from}: try again ${when}, or ask an administrator to unlock the account`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** The platform's message for a failed call: `{ code, message, details }`, or the text it sent. */
 export function platformMessage(body: unknown): { code?: string; message: string } {
   if (typeof body === 'object' && body !== null) {
@@ -320,6 +351,8 @@ export class Client {
   }
 
   private loginFailure(req: ApiRequest, res: ApiResponse, who: string): CliError {
+    const throttled = throttledLogin(res, who);
+    if (throttled !== undefined) return new CliError(`${throttled} (profile "${this.profile.name}"; 429 LOGIN_THROTTLED)`, EXIT.AUTH);
     if (res.status === 400 || res.status === 401 || res.status === 403) {
       const { message } = platformMessage(res.body);
       return new CliError(
