@@ -120,10 +120,7 @@ function secretChange(member: string, before: unknown, after: unknown): AuditCha
 
 function valueChange(member: string, before: unknown, after: unknown): AuditChange {
   const change: AuditChange = { member };
-  const masked = {
-    before: before === undefined ? undefined : redactSecrets(before),
-    after: after === undefined ? undefined : redactSecrets(after),
-  };
+  const masked = { before: maskedSnapshot(before), after: maskedSnapshot(after) };
   const sizes = [masked.before, masked.after].map((v) => (v === undefined ? 0 : (canonicalize(v) ?? '').length));
   if (sizes.some((n) => n > AUDIT_CHANGE_VALUE_LIMIT)) {
     change.digest = true;
@@ -134,6 +131,17 @@ function valueChange(member: string, before: unknown, after: unknown): AuditChan
   if (masked.before !== undefined) change.before = masked.before;
   if (masked.after !== undefined) change.after = masked.after;
   return change;
+}
+
+/**
+ * A value of a change as the record keeps it: masked, and a copy of its own (redaction shares what
+ * holds no secret), so that a handler changing the document after telling the audit trail does not
+ * change the record.
+ */
+function maskedSnapshot(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  const masked = redactSecrets(value);
+  return typeof masked === 'object' && masked !== null ? structuredClone(masked) : masked;
 }
 
 function digestOf(value: unknown): string {

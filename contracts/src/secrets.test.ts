@@ -47,4 +47,27 @@ describe('the secret policy', () => {
     expect(containsSecret(job)).toBe(true);
     expect(containsSecret(out.list[1])).toBe(false);
   });
+
+  it('copies only what holds a secret: the rest is shared, the order of members kept', () => {
+    const plain = { _id: 'j2', tasks: { t1: { variables: { incoming: { host: 'h' } } } }, list: [1, 'two'] };
+    expect(redactSecrets(plain)).toBe(plain);
+    const mixed = { a: { x: 1 }, secret: 's', b: [{ y: 2 }], c: { token: 't' }, d: 'plain' };
+    const out = redactSecrets(mixed);
+    expect(Object.keys(out)).toEqual(['a', 'secret', 'b', 'c', 'd']);
+    expect(out).toEqual({ a: { x: 1 }, secret: SECRET_MASK, b: [{ y: 2 }], c: { token: SECRET_MASK }, d: 'plain' });
+    expect(out).not.toBe(mixed);
+    expect(out.a).toBe(mixed.a);
+    expect(out.b).toBe(mixed.b);
+    expect(out.c).not.toBe(mixed.c);
+    const listed = ['plain', { password: 'p' }, { host: 'h' }];
+    const outList = redactSecrets(listed);
+    expect(outList).toEqual(['plain', { password: SECRET_MASK }, { host: 'h' }]);
+    expect(outList[2]).toBe(listed[2]);
+    // a member named __proto__ (JSON.parse makes one) stays a member of the copy, not its prototype
+    const parsed = JSON.parse('{"__proto__": {"polluted": true}, "password": "p"}') as Record<string, unknown>;
+    const masked = redactSecrets(parsed);
+    expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
+    expect(Object.hasOwn(masked, '__proto__')).toBe(true);
+    expect(masked.password).toBe(SECRET_MASK);
+  });
 });

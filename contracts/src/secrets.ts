@@ -88,10 +88,12 @@ export function isSecret(name: string, value: unknown): boolean {
 const MAX_DEPTH = 32;
 
 /**
- * A copy of `value` with every secret replaced by {@link SECRET_MASK}: members whose name is secret
- * (strings, numbers and objects, which are masked whole; `null`, `undefined` and booleans say nothing
- * secret and stay) and key material anywhere.
- * Arrays and objects are copied; other values are returned as they are. `value` is not changed.
+ * `value` with every secret replaced by {@link SECRET_MASK}: members whose name is secret (strings,
+ * numbers and objects, which are masked whole; `null`, `undefined` and booleans say nothing secret
+ * and stay) and key material anywhere. Copy on write: an array or object holding a secret is
+ * copied (as far down as the secret), one holding none is returned as it is, shared with `value`
+ * (a job answered, an event streamed: most hold no secret, and a copy of each cost as much as the
+ * answer). `value` is not changed; change the result only where a secret made a copy.
  */
 export function redactSecrets<T>(value: T): T {
   return redact(value, 0) as T;
@@ -101,16 +103,43 @@ function redact(value: unknown, depth: number): unknown {
   if (isSecretValue(value)) return SECRET_MASK;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return SECRET_MASK;
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const masked = redact(item, depth + 1);
+      if (masked !== item) out ??= value.slice(0, i);
+      if (out !== undefined) out[i] = masked;
+    }
+    return out ?? value;
+  }
   if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
+  let out: Record<string, unknown> | undefined;
   // for…in rather than Object.entries: no [key, member] pair made for every member of every job answered
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     const member = (value as Record<string, unknown>)[key];
-    out[key] = holdsValue(member) && isSecretKey(key) ? SECRET_MASK : redact(member, depth + 1);
+    const masked = holdsValue(member) && isSecretKey(key) ? SECRET_MASK : redact(member, depth + 1);
+    if (masked !== member && out === undefined) out = copyBefore(value as Record<string, unknown>, key);
+    if (out !== undefined) setOwn(out, key, masked);
+  }
+  return out ?? value;
+}
+
+/** The own members of `value` that come before `key`, in a new object (the start of a copy on write). */
+function copyBefore(value: Record<string, unknown>, key: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in value) {
+    if (k === key) break;
+    if (Object.hasOwn(value, k)) setOwn(out, k, value[k]);
   }
   return out;
+}
+
+/** Sets an own member, `__proto__` included (JSON.parse makes one; an assignment would set the prototype instead). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** A value a secret could be: not null, undefined or a boolean (`passwordSet: true` tells nothing). */
