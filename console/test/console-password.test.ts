@@ -8,7 +8,8 @@ import type { RunningPlatform } from './support/platform';
 /**
  * A person changes their own password from the console's header (`PUT /whoami/password`): each
  * refusal of the platform at the field it concerns, the repeat checked before anything is sent,
- * their other sessions ended and this one going on, and a throttled account told how long to wait.
+ * their other sessions ended and this one going on, and a throttled account told how long to wait,
+ * in the dialog and on the login page.
  */
 
 const OPERATOR = { username: 'night-operator', password: 'operator-password-1' } as const;
@@ -18,11 +19,14 @@ const NEW_PASSWORD = 'fresh-password-2026';
 let platform: RunningPlatform;
 let browser: ConsoleBrowser;
 let page: Page;
+/** The group that gives the people of these tests the operations role. */
+let operators: string;
 
 beforeAll(async () => {
   [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
   const group = await platform.api<{ data: { _id: string } }>('POST', '/user-management/groups', { group: { name: 'operators' } });
-  await platform.api('PUT', `/user-management/groups/${group.data._id}/roles`, { roles: ['operations'] });
+  operators = group.data._id;
+  await platform.api('PUT', `/user-management/groups/${operators}/roles`, { roles: ['operations'] });
   for (const person of [OPERATOR, HURRIED])
     await platform.api('POST', '/user-management/accounts', { account: { ...person, groups: [group.data._id] } });
   page = await browser.newPage();
@@ -189,6 +193,42 @@ describe('changing one’s own password', () => {
       await dialog.waitFor({ state: 'detached' });
       await page.getByRole('status').filter({ hasText: 'Your password is changed.' }).waitFor();
       await platform.login(HURRIED.username, NEW_PASSWORD);
+    } finally {
+      await platform.api('PUT', '/profiles/default/active');
+    }
+  }, 60_000);
+
+  it('tells a person whose failed logins throttled the account how long to wait, with Log in disabled until then', async () => {
+    const person = { username: 'night-guesser', password: 'guesser-password-1' };
+    await platform.api('POST', '/user-management/accounts', { account: { ...person, groups: [operators] } });
+    await platform.api('POST', '/profiles', {
+      properties: { id: 'login-throttle', authenticationProps: { loginThrottle: { accountFailures: 2, firstWaitSeconds: 2 } } },
+    });
+    await platform.api('PUT', '/profiles/login-throttle/active');
+    try {
+      await page.context().clearCookies();
+      await page.goto(`${platform.url}/console/login`);
+      const logInButton = page.getByRole('button', { name: 'Log in' });
+      await page.getByLabel('Username').fill(person.username);
+      for (let i = 0; i < 2; i += 1) {
+        await page.getByLabel('Password').fill(`wrong-guess-${i}`);
+        await logInButton.click();
+        await page.getByRole('alert').filter({ hasText: 'The username or password is wrong.' }).waitFor();
+      }
+      // the next attempt, the right password included, waits: the platform's words, and a countdown
+      await page.getByLabel('Password').fill(person.password);
+      await logInButton.click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /^Too many failed logins for username "night-guesser"; try again in [12] seconds?/ })
+        .waitFor();
+      await page.getByText(/^You can try again in [12] s\.$/).waitFor();
+      expect(await logInButton.isDisabled()).toBe(true);
+      await expectAccessible();
+
+      await eventually('Log in enabled again', () => logInButton.isEnabled(), { timeoutMs: 5_000 });
+      await logInButton.click();
+      await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
     } finally {
       await platform.api('PUT', '/profiles/default/active');
     }

@@ -3,7 +3,7 @@ import type { FormEvent, RefObject } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, problemWith } from '../api/http';
 import { nap } from '../api/nap';
-import { useNow } from '../hooks/use-now';
+import { useRetryAfter } from '../hooks/use-retry-after';
 import { Dialog } from './dialog';
 import { ErrorMessage } from './error-message';
 import styles from './change-password-dialog.module.css';
@@ -107,11 +107,9 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
   const [problems, setProblems] = useState<FieldProblems>({});
   // a new object each time, so that the same field is focused again after a second refusal
   const [focusRequest, setFocusRequest] = useState<{ field: Field }>();
-  // while logins of the account are throttled: when it may try again, epoch ms
-  const [retryAt, setRetryAt] = useState<number>();
   const formRef = useRef<HTMLFormElement>(null);
   const firstRef = useRef<HTMLInputElement>(null);
-  const now = useNow(retryAt !== undefined);
+  const retry = useRetryAfter();
 
   const showProblems = (found: FieldProblems) => {
     setProblems(found);
@@ -122,7 +120,7 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
     mutationFn: () => nap.changeMyPassword(values.currentPassword, values.newPassword),
     onSuccess: () => onChanged(),
     onError: (error) => {
-      if (error instanceof ApiError && error.retryAfterSeconds !== undefined) setRetryAt(Date.now() + error.retryAfterSeconds * 1000);
+      retry.startFrom(error);
       showProblems(serverProblems(error) ?? {});
     },
   });
@@ -136,11 +134,6 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
       input.select();
     }
   }, [focusRequest]);
-  useEffect(() => {
-    if (retryAt === undefined) return undefined;
-    const timer = setTimeout(() => setRetryAt(undefined), Math.max(0, retryAt - Date.now()));
-    return () => clearTimeout(timer);
-  }, [retryAt]);
 
   const edit = (field: Field) => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -158,7 +151,6 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
     setProblems({});
     change.mutate();
   };
-  const waitSeconds = retryAt === undefined ? 0 : Math.max(1, Math.ceil((retryAt - now) / 1000));
   const general = change.isError && serverProblems(change.error) === undefined ? change.error : undefined;
   return (
     <Dialog title="Change password" onClose={onClose} initialFocus={firstRef}>
@@ -196,13 +188,13 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
           problem={problems.repeatPassword}
         />
         <div className="row">
-          <button type="submit" className="button button-primary" disabled={change.isPending || retryAt !== undefined}>
+          <button type="submit" className="button button-primary" disabled={change.isPending || retry.waiting}>
             {change.isPending ? 'Changing password…' : 'Change password'}
           </button>
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          {retryAt !== undefined ? <span className="muted">You can try again in {waitSeconds} s.</span> : null}
+          {retry.waiting ? <span className="muted">You can try again in {retry.seconds} s.</span> : null}
         </div>
       </form>
     </Dialog>

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/http';
 import { nap } from '../api/nap';
+import { useRetryAfter } from '../hooks/use-retry-after';
 import { WHOAMI_KEY } from '../session/session';
 import styles from './login-page.module.css';
 
@@ -38,6 +39,7 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const client = useQueryClient();
+  const retry = useRetryAfter();
   const login = useMutation({
     mutationFn: () => nap.login(username, password),
     onSuccess: async () => {
@@ -45,6 +47,7 @@ export function LoginPage() {
       await client.fetchQuery({ queryKey: WHOAMI_KEY, queryFn: nap.whoami });
       await navigate(safeNext(params.get('next')), { replace: true });
     },
+    onError: (error) => retry.startFrom(error),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -57,11 +60,13 @@ export function LoginPage() {
   const message =
     error instanceof ApiError && error.status === 401
       ? 'The username or password is wrong.'
-      : error instanceof Error
-        ? `Logging in failed: ${error.message}`
-        : login.isIdle
-          ? signInFailure(params.get('signInError'), params.get('requestId'))
-          : undefined;
+      : error instanceof ApiError && error.code === 'LOGIN_THROTTLED'
+        ? error.message
+        : error instanceof Error
+          ? `Logging in failed: ${error.message}`
+          : login.isIdle
+            ? signInFailure(params.get('signInError'), params.get('requestId'))
+            : undefined;
   return (
     <main className={styles.page}>
       <form className={styles.form} onSubmit={submit} aria-labelledby="login-title">
@@ -97,9 +102,10 @@ export function LoginPage() {
             {message}
           </p>
         ) : null}
-        <button type="submit" className="button button-primary" disabled={login.isPending}>
+        <button type="submit" className="button button-primary" disabled={login.isPending || retry.waiting}>
           {login.isPending ? 'Logging in…' : 'Log in'}
         </button>
+        {retry.waiting ? <p className="muted">You can try again in {retry.seconds} s.</p> : null}
         {sso.data && sso.data.results.length > 0 ? (
           <nav aria-label="Single sign-on" className={styles.sso}>
             <p className="muted">or</p>
