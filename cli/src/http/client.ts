@@ -1,6 +1,7 @@
 import type { Profile } from '../config/profiles';
 import { CliError, EXIT } from '../errors';
 import { loadUndici } from '../lazy';
+import { isDoc } from '../resources/documents';
 import { toCurl } from './curl';
 import type { TokenCache } from './token-cache';
 
@@ -71,21 +72,13 @@ function waitText(seconds: number): string {
  */
 export function throttledLogin(res: ApiResponse, who?: string): string | undefined {
   if (res.status !== 429 || platformMessage(res.body).code !== 'LOGIN_THROTTLED') return undefined;
-  const details = isRecord(res.body) && isRecord(res.body.details) ? res.body.details : undefined;
+  const details = isDoc(res.body) && isDoc(res.body.details) ? res.body.details : undefined;
   const header = Number(res.headers.get('retry-after') ?? Number.NaN);
-  const seconds =
-    Number.isFinite(header) && header >= 0
-      ? header
-      : typeof details?.retryAfterSeconds === 'number'
-        ? details.retryAfterSeconds
-        : undefined;
+  const fromBody = typeof details?.retryAfterSeconds === 'number' ? details.retryAfterSeconds : undefined;
+  const seconds = Number.isFinite(header) && header >= 0 ? header : fromBody;
   const from = details?.scope === 'address' ? ' from this address' : who === undefined ? '' : ` for ${who}`;
   const when = seconds === undefined ? 'later' : `in ${waitText(seconds)}`;
   return `too many failed logins${from}: try again ${when}, or ask an administrator to unlock the account`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The platform's message for a failed call: `{ code, message, details }`, or the text it sent. */
