@@ -32,6 +32,14 @@ function signInFailure(code: string | null, requestId: string | null): string | 
   return requestId !== null && /^[\w.:-]{1,128}$/.test(requestId) ? `${reason} Request id: ${requestId}.` : reason;
 }
 
+/** What the login page says when a log-in with username and password failed. */
+function loginFailure(error: Error): string {
+  if (error instanceof ApiError && error.status === 401) return 'The username or password is wrong.';
+  // the platform says for how long the account (or this address) waits
+  if (error instanceof ApiError && error.code === 'LOGIN_THROTTLED') return error.message;
+  return `Logging in failed: ${error.message}`;
+}
+
 /** `/console/login`: username and password; the platform sets the session cookie. */
 export function LoginPage() {
   const [username, setUsername] = useState('');
@@ -58,15 +66,11 @@ export function LoginPage() {
   const returnTo = `/console${safeNext(params.get('next'))}`;
   const error = login.error;
   const message =
-    error instanceof ApiError && error.status === 401
-      ? 'The username or password is wrong.'
-      : error instanceof ApiError && error.code === 'LOGIN_THROTTLED'
-        ? error.message
-        : error instanceof Error
-          ? `Logging in failed: ${error.message}`
-          : login.isIdle
-            ? signInFailure(params.get('signInError'), params.get('requestId'))
-            : undefined;
+    error instanceof Error
+      ? loginFailure(error)
+      : login.isIdle
+        ? signInFailure(params.get('signInError'), params.get('requestId'))
+        : undefined;
   return (
     <main className={styles.page}>
       <form className={styles.form} onSubmit={submit} aria-labelledby="login-title">
