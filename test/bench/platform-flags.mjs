@@ -6,26 +6,15 @@
 //   spawn(process.execPath, [...PLATFORM_NODE_FLAGS, 'platform.mjs']);
 //   await runUnderPlatformFlags();   // at the top of a benchmark: runs it again under the flags if it lacks them
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const require = createRequire(import.meta.url);
+const { startScriptNodeFlags } = require('../../packages/testing/dist/index.js');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The flags between `node` and the script in a start command (`exec node --a=1 --b x.js` → `['--a=1', '--b']`). */
-export function nodeFlagsOf(command) {
-  const words = command.trim().split(/\s+/);
-  const node = words.indexOf('node');
-  if (node === -1) throw new Error(`No node command in "${command}"`);
-  const flags = [];
-  for (const word of words.slice(node + 1)) {
-    if (!word.startsWith('--')) break;
-    flags.push(word);
-  }
-  return flags;
-}
-
-export const PLATFORM_NODE_FLAGS = nodeFlagsOf(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start);
+export const PLATFORM_NODE_FLAGS = startScriptNodeFlags(path.join(root, 'package.json'));
 
 /**
  * Resolves at once when this process runs under the platform's flags. Otherwise runs the main

