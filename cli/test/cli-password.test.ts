@@ -210,6 +210,24 @@ describe('nap password', () => {
     expect(old.stderr).toMatch(/refused the credentials of user "pw-main"/);
   });
 
+  it('leaves a password a profile inherits from [profile default] where it is (other profiles share it), and says so', async () => {
+    await account('pw-inherit', 'inherit-password-1');
+    const h = home();
+    const config = path.join(h.home, '.config', 'nap', 'config');
+    h.writeNapConfig(`${section('default', platform.port, 'pw-inherit', 'inherit-password-1')}\n[profile work]\nport = ${platform.port}\n`);
+    const before = readFileSync(config, 'utf8');
+    const res = await run(['password', '--password-stdin', '--profile', 'work'], {
+      env: h.env,
+      input: lines('inherit-password-1', 'inherit-password-2'),
+    });
+    expect(res).toMatchObject({
+      code: 0,
+      stderr: `note: the old password is still in ${config}, key password of [profile default], which profile "work" inherits and other profiles may share: change it there\n`,
+    });
+    expect(readFileSync(config, 'utf8')).toBe(before);
+    expect((await login('pw-inherit', 'inherit-password-2')).status).toBe(200);
+  });
+
   it('leaves a password kept in ipctl’s file or the environment as it is, and says what to change', async () => {
     await account('pw-notes', 'notes-password-1');
     const h = home();
