@@ -65,6 +65,12 @@ describe('single sign-on from the console', () => {
     await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/jobs');
     await page.getByText('alice').first().waitFor();
+    // the identity provider keeps alice's password: the header offers Log out, not Change password
+    const header = page.getByRole('banner');
+    await header.getByRole('button', { name: 'Log out' }).waitFor();
+    expect(await header.getByRole('button', { name: 'Change password' }).count()).toBe(0);
+    const whoami = await page.evaluate(async () => (await fetch('/whoami')).json());
+    expect(whoami).toMatchObject({ username: 'alice', provenance: expect.any(String) });
     const cookies = await browser.context.cookies(platform.url);
     expect(cookies.find((c) => c.name === 'token')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     expect(cookies.find((c) => c.name === 'nap_sso')).toBeUndefined();

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { nap } from '../api/nap';
+import type { Whoami } from '../api/nap';
 import { useLiveEvents } from '../live/live-events';
 import { maySee } from '../session/permissions';
 import { SECTIONS } from '../session/sections';
@@ -44,6 +45,14 @@ function Notice({ text, onDismiss }: { text: string | undefined; onDismiss: () =
   );
 }
 
+/**
+ * Whether the caller's password is NAP's to change: an account brought in by a sign-in method
+ * (LDAP, RADIUS, OIDC, SAML) changes it there, and the platform would refuse.
+ */
+function keepsOwnPassword(whoami: Whoami | undefined): boolean {
+  return whoami !== undefined && whoami._id !== undefined && whoami.provenance === undefined;
+}
+
 /** The frame of every page after log-in: the header with the sections, Change password and Log out, the banners, the page. */
 export function Layout() {
   const { data: whoami } = useWhoami();
@@ -84,9 +93,11 @@ export function Layout() {
             {whoami?.username}
             {whoami?.roles?.length ? <span className={styles.roles}> ({whoami.roles.join(', ')})</span> : null}
           </span>
-          <button type="button" className={styles.headerButton} onClick={() => setChangingPassword(true)}>
-            Change password
-          </button>
+          {keepsOwnPassword(whoami) ? (
+            <button type="button" className={styles.headerButton} onClick={() => setChangingPassword(true)}>
+              Change password
+            </button>
+          ) : null}
           <button type="button" className={styles.headerButton} onClick={() => logout.mutate()} disabled={logout.isPending}>
             Log out
           </button>

@@ -95,7 +95,20 @@ export type Session = Static<typeof sessionSchema>;
  */
 export const whoamiSchema = withId(
   'nap:schemas/whoami',
-  obj({ id: str(), _id: str(), username: str(), roles: roleList(), groups: strings({ description: 'group ids' }) }, ['username']),
+  obj(
+    {
+      id: str(),
+      _id: str(),
+      username: str(),
+      roles: roleList(),
+      groups: strings({ description: 'group ids' }),
+      provenance: str({
+        description:
+          'the sign-in method (LDAP, RADIUS, OIDC, SAML) that brought the account in and keeps its password; absent for an account whose password NAP keeps (PUT /whoami/password changes it)',
+      }),
+    },
+    ['username'],
+  ),
 );
 
 /** Bus body of `admin.authenticate`: the credentials to check. */
