@@ -50,7 +50,7 @@ function Notice({ text, onDismiss }: { text: string | undefined; onDismiss: () =
  * (LDAP, RADIUS, OIDC, SAML) changes it there, and the platform would refuse.
  */
 function keepsOwnPassword(whoami: Whoami | undefined): boolean {
-  return whoami !== undefined && whoami._id !== undefined && whoami.provenance === undefined;
+  return whoami !== undefined && whoami.provenance === undefined;
 }
 
 /** The frame of every page after log-in: the header with the sections, Change password and Log out, the banners, the page. */
