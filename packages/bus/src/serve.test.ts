@@ -44,7 +44,15 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
       logger,
       metrics,
       handlers: {
-        getGroup: async (input: { params: { groupId: string } }) => {
+        getGroup: async (input: { params: { groupId: string } }, ctx) => {
+          if (input.params.groupId === 'context') {
+            // what the handler context offers, and that `log` is no own getter of it (see RequestContext)
+            const offered = ['operation', 'caller', 'requestId', 'deadline', 'call', 'callDynamic', 'publishEvent', 'audit'].filter(
+              (member) => (ctx as unknown as Record<string, unknown>)[member] !== undefined,
+            );
+            const ownLog = Object.getOwnPropertyDescriptor(ctx, 'log') !== undefined;
+            return { _id: ctx.operation.id, name: `${offered.join(',')}; own log ${ownLog}; ${typeof ctx.log.info}` };
+          }
           if (input.params.groupId === 'boom') throw new Error('secret internal detail');
           if (input.params.groupId === 'missing') throw new AppError('GROUP_NOT_FOUND', 'No group with id "missing"');
           if (input.params.groupId === 'slow') await new Promise((r) => setTimeout(r, 500));
@@ -65,6 +73,15 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
 
   it('answers with the handler result and the catalog status', async () => {
     await expect(call('g1')).resolves.toEqual({ status: 200, body: { _id: 'g1', name: 'g' } });
+  });
+
+  it('gives the handler its context, the logger made on first use', async () => {
+    await expect(call('context')).resolves.toMatchObject({
+      body: {
+        _id: 'admin.getGroup',
+        name: 'operation,caller,requestId,deadline,call,callDynamic,publishEvent,audit; own log false; function',
+      },
+    });
   });
 
   it('turns a thrown AppError into its status and code', async () => {
