@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'ldapts';
@@ -96,11 +96,29 @@ export interface Slapd {
   dir: string;
   /** A client bound as the root DN, for the test to change the directory; closed by `stop`. */
   admin(): Promise<Client>;
-  /** SIGSTOP: the server keeps its port and stops answering. */
-  pause(): void;
+  /**
+   * SIGSTOP: the server keeps its port and stops answering. Resolves once the kernel shows every
+   * thread of it stopped (a thread inside a system call stops only when the call returns), so that
+   * what a test sends next meets a server that cannot answer.
+   */
+  pause(): Promise<void>;
   /** SIGCONT. */
   resume(): void;
   stop(): Promise<void>;
+}
+
+/** True when every thread of process `pid` is stopped (state T in /proc), false when one runs or it is gone. */
+function allThreadsStopped(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    const tasks = readdirSync(`/proc/${pid}/task`);
+    return tasks.every((task) => {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+    });
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -170,7 +188,10 @@ export async function startSlapd(options: { tls?: TestCa } = {}): Promise<Slapd>
       clients.push(client);
       return client;
     },
-    pause: () => child.kill('SIGSTOP'),
+    async pause() {
+      child.kill('SIGSTOP');
+      await waitUntil('slapd stopping', () => allThreadsStopped(child.pid), { timeoutMs: 5_000, dead: () => child.exitCode !== null });
+    },
     resume: () => child.kill('SIGCONT'),
     async stop() {
       child.kill('SIGCONT');

@@ -281,7 +281,7 @@ suite('sign-in with an OpenLDAP directory', () => {
   });
 
   it('refuses an empty password before any bind: the directory is not even asked', async () => {
-    slapd.pause();
+    await slapd.pause();
     try {
       // a bind with an empty password would be an anonymous bind, which succeeds; a paused server would make it 503
       const basic = `Basic ${Buffer.from('alice:').toString('base64')}`;
@@ -308,7 +308,7 @@ suite('sign-in with an OpenLDAP directory', () => {
       body: { account: { username: 'automation', password: 'automation-secret' } },
     });
     expect(service.status).toBe(201);
-    slapd.pause();
+    await slapd.pause();
     try {
       const res = await login('alice', 'alice-pass');
       expect(res.status).toBe(503);
@@ -334,7 +334,7 @@ suite('sign-in with an OpenLDAP directory', () => {
   it('keeps a directory session going on its last groups when the re-check finds the directory down', async () => {
     const token = await tokenOf('alice', 'alice-pass');
     await ageSession(token);
-    slapd.pause();
+    await slapd.pause();
     try {
       expect((await resolveSession(token)).body.roles).toContain('admin');
     } finally {
