@@ -1,7 +1,7 @@
 import { AppError, HEADERS, getOperation, subjectOf } from '@nap/contracts';
 import type { BodyOf, Caller, ErrorBody, OperationDef, OperationId, ParamsOf, QueryOf, ResponseOf } from '@nap/contracts';
 import { SpanKind, injectTraceHeaders, withSpan } from '@nap/telemetry';
-import type { PlatformMetrics } from '@nap/telemetry';
+import type { Context, PlatformMetrics } from '@nap/telemetry';
 import { decodeJson, encodeJson } from './codec';
 import type { Bus, BusHeaders, BusReply } from './types';
 
@@ -32,6 +32,12 @@ export interface CallOptions {
   idempotencyKey?: string;
   /** Where the request came from (the gateway's client address): what login throttling counts per address. */
   clientAddress?: string;
+  /**
+   * The trace context the request belongs to: the parent of its CLIENT span, sent on in its
+   * `traceparent`. Default: the active context, which only a process with a context manager carries
+   * (see `asyncContext` of `initTracing`); code of a process without one passes it here.
+   */
+  trace?: Context;
 }
 
 /** A reply as bytes, for callers that forward it untouched (the gateway). */
@@ -97,8 +103,8 @@ export function createBusClient(options: BusClientOptions): BusClient {
     if (callOptions.clientAddress !== undefined) headers[HEADERS.clientAddress] = callOptions.clientAddress;
     const payload = encodeJson({ params: input.params ?? {}, query: input.query ?? {}, body: input.body, caller: callOptions.caller });
     const subject = subjectOf(op);
-    return withSpan(`${op.id} send`, SpanKind.CLIENT, { 'messaging.system': 'nats', 'messaging.destination.name': subject }, async () => {
-      injectTraceHeaders(headers);
+    const send = async (_span: unknown, ctx: Context): Promise<RawResult> => {
+      injectTraceHeaders(headers, ctx);
       let outcome = 'error';
       try {
         const reply = await bus.request(subject, payload, { timeoutMs, headers });
@@ -116,7 +122,10 @@ export function createBusClient(options: BusClientOptions): BusClient {
       } finally {
         metrics?.busClientRequests.inc({ operation: op.id, outcome });
       }
-    });
+    };
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject };
+    // without a trace of the caller's, the span's parent is the active context (withSpan's default)
+    return withSpan(`${op.id} send`, SpanKind.CLIENT, attributes, send, callOptions.trace);
   }
 
   async function callDynamic(operation: string | OperationDef, input: CallInput, callOptions: CallOptions): Promise<CallResult<unknown>> {

@@ -25,7 +25,7 @@ import type {
   ServiceName,
 } from '@nap/contracts';
 import { SpanKind, extractTraceContext, withSpan } from '@nap/telemetry';
-import type { Logger, PlatformMetrics } from '@nap/telemetry';
+import type { Context, Logger, PlatformMetrics } from '@nap/telemetry';
 import { createBusClient } from './client';
 import type { BusClient, CallInput, CallInputOf } from './client';
 import { decodeJson, encodeJson } from './codec';
@@ -142,6 +142,14 @@ function isReply(value: unknown): value is Reply | RawReply {
   return typeof value === 'object' && value !== null && REPLY in value;
 }
 
+/** What `handle` knows of a request before it is run: its id, deadline, logger and trace context (the SERVER span's). */
+interface RequestMeta {
+  requestId: string;
+  deadline: number;
+  log: () => Logger;
+  trace: Context;
+}
+
 /** What `run` hands back to be answered. */
 interface Outcome {
   status: number;
@@ -232,9 +240,9 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
         op.id,
         SpanKind.SERVER,
         { 'messaging.system': 'nats', 'messaging.destination.name': req.subject, 'nap.request_id': requestId },
-        async (span) => {
+        async (span, trace) => {
           try {
-            const result = await run(op, handler, req, { requestId, deadline, log });
+            const result = await run(op, handler, req, { requestId, deadline, log, trace });
             outcome = String(result.status);
             const headers: BusHeaders = { [HEADERS.status]: String(result.status) };
             if (result.contentType !== undefined) headers[HEADERS.contentType] = result.contentType;
@@ -272,7 +280,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     op: OperationDef,
     handler: AnyHandler['handle'] | undefined,
     req: IncomingRequest,
-    meta: { requestId: string; deadline: number; log: () => Logger },
+    meta: RequestMeta,
   ): Promise<Outcome> {
     let input: OperationInput<unknown, Record<string, string>, Record<string, unknown>>;
     try {
@@ -300,9 +308,16 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     let audit: AuditPart | undefined;
     const ctx = new RequestContext(op, caller, meta, req.headers[HEADERS.clientAddress], {
       call: async <Id extends OperationId>(operationId: Id, callInput: CallInputOf<Id>) =>
-        (await client.call(operationId, callInput, { caller, requestId: meta.requestId, deadline: meta.deadline })).body,
+        (await client.call(operationId, callInput, { caller, requestId: meta.requestId, deadline: meta.deadline, trace: meta.trace })).body,
       callDynamic: async (operationId: string, callInput: CallInput) =>
-        (await client.callDynamic(operationId, callInput, { caller, requestId: meta.requestId, deadline: meta.deadline })).body,
+        (
+          await client.callDynamic(operationId, callInput, {
+            caller,
+            requestId: meta.requestId,
+            deadline: meta.deadline,
+            trace: meta.trace,
+          })
+        ).body,
       publishEvent: async (subject, payload) => {
         await bus.publishEvent(subject, encodeJson(payload), { [HEADERS.requestId]: meta.requestId });
       },
@@ -442,7 +457,7 @@ class RequestContext implements HandlerContext {
   constructor(
     readonly operation: OperationDef,
     readonly caller: Caller,
-    private readonly meta: { requestId: string; deadline: number; log: () => Logger },
+    private readonly meta: RequestMeta,
     readonly clientAddress: string | undefined,
     calls: Pick<HandlerContext, 'call' | 'callDynamic' | 'publishEvent' | 'audit'>,
   ) {

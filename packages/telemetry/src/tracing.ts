@@ -19,6 +19,14 @@ export interface TracingOptions {
   exporter?: SpanExporter;
   /** Export each span at once (tests) instead of batching. */
   simple?: boolean;
+  /**
+   * Carry the active context through async code (an AsyncLocalStorage context manager): `true` by
+   * default. `false` for a process whose code passes the context itself (the gateway: `withSpan`
+   * hands its callback the span's context, the bus client takes it as `trace`). On Node 20 an
+   * AsyncLocalStorage runs hooks on every promise the process makes, which cost the distributed
+   * gateway about a tenth of its CPU per request.
+   */
+  asyncContext?: boolean;
 }
 
 export interface Tracing {
@@ -36,7 +44,10 @@ let installed: NodeTracerProvider | undefined;
 export function initTracing(options: TracingOptions): Tracing {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const exporter = options.exporter ?? (process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? new OTLPTraceExporter() : undefined);
+  const asyncContext = options.asyncContext ?? true;
   if (!exporter) {
+    // the process's code passes the context itself: nothing to install
+    if (!asyncContext) return { enabled: false, shutdown: async () => {} };
     // no spans are recorded, but the incoming trace context must still follow each request through
     // async code, so that it reaches the bus and outside systems (an orchestrator's traceparent)
     const manager = new AsyncLocalStorageContextManager().enable();
@@ -54,7 +65,7 @@ export function initTracing(options: TracingOptions): Tracing {
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     spanProcessors: [options.simple ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
   });
-  provider.register({ propagator: new W3CTraceContextPropagator() });
+  provider.register({ propagator: new W3CTraceContextPropagator(), ...(asyncContext ? {} : { contextManager: null }) });
   installed = provider;
   return {
     enabled: true,
@@ -83,27 +94,30 @@ export function injectTraceHeaders(headers: Record<string, string>, ctx: Context
   propagation.inject(ctx, headers, headerSetter);
 }
 
-/** Reads the trace context carried in headers. */
+/** Reads the trace context carried in headers (on top of the active context, the root one without a context manager). */
 export function extractTraceContext(headers: Record<string, string>): Context {
   return propagation.extract(context.active(), headers, headerGetter);
 }
 
 /**
- * Runs `fn` inside a new span, child of `parent` (default: active context). The span ends when
- * `fn` settles; a thrown error with status >= 500 (or without a status) marks the span failed.
+ * Runs `fn` inside a new span, child of `parent` (default: active context). `fn` gets the span and
+ * its context, which code that passes the context itself hands on (see `asyncContext` of
+ * {@link initTracing}); the context is also made active for as long as a context manager carries it.
+ * The span ends when `fn` settles; a thrown error with status >= 500 (or without a status) marks the
+ * span failed.
  */
 export async function withSpan<T>(
   name: string,
   kind: SpanKind,
   attributes: Attributes,
-  fn: (span: Span) => Promise<T>,
+  fn: (span: Span, ctx: Context) => Promise<T>,
   parent: Context = context.active(),
 ): Promise<T> {
   const tracer = trace.getTracer(TRACER_NAME);
   const span = tracer.startSpan(name, { kind, attributes }, parent);
   const ctx = trace.setSpan(parent, span);
   try {
-    return await context.with(ctx, () => fn(span));
+    return await context.with(ctx, () => fn(span, ctx));
   } catch (err) {
     markSpanError(span, err);
     throw err;
