@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
+import type { Context } from '@nap/telemetry';
 import type { Authenticator } from './auth/authenticator';
 import { readCredentials } from './auth/authenticator';
 import type { RequestLocals } from './exchange';
@@ -20,6 +21,8 @@ export async function authenticate(
   query: Record<string, unknown>,
   clientAddress: ClientAddress,
   locals?: RequestLocals,
+  /** The request's trace context, when the caller has one: the parent of a call to the admin service. */
+  trace?: Context,
 ): Promise<Caller> {
   const credentials = readCredentials(req.headers, query.token);
   if (locals !== undefined) {
@@ -32,7 +35,10 @@ export async function authenticate(
       : { via: 'none' };
   }
   if (!credentials) throw new AppError('UNAUTHENTICATED', 'Credentials are required: a Bearer token, the token cookie, ?token= or Basic');
-  const caller = await authenticator.authenticate(credentials, credentials.kind === 'basic' ? { address: clientAddress(req) } : {});
+  const caller = await authenticator.authenticate(
+    credentials,
+    credentials.kind === 'basic' ? { address: clientAddress(req), trace } : { trace },
+  );
   if (locals !== undefined) locals.caller = caller;
   return caller;
 }

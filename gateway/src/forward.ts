@@ -3,6 +3,7 @@ import { HEADERS, isAppError } from '@nap/contracts';
 import type { Caller, OperationDef } from '@nap/contracts';
 import { acceptsIdempotencyKey } from '@nap/bus';
 import type { BusClient, CallInput, RawResult } from '@nap/bus';
+import type { Context } from '@nap/telemetry';
 import type { UnavailableServices } from './unavailable';
 
 /** Who the bus request names when the operation is public. */
@@ -25,6 +26,8 @@ export async function forward(
   caller: Caller | undefined,
   requestId: string,
   clientAddress: string,
+  /** The trace context of the request (its SERVER span's): the parent of the bus request's span. */
+  trace: Context,
 ): Promise<RawResult> {
   const idempotencyKey = req.headers['idempotency-key'];
   return client
@@ -32,6 +35,7 @@ export async function forward(
       caller: caller ?? ANONYMOUS,
       requestId,
       clientAddress,
+      trace,
       validated: true,
       ...(typeof idempotencyKey === 'string' && acceptsIdempotencyKey(op) ? { idempotencyKey } : {}),
     })

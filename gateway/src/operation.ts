@@ -121,7 +121,8 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
     `${method} ${op.http?.path ?? op.id}`,
     SpanKind.SERVER,
     { 'http.request.method': method, 'http.route': op.http?.path ?? '', 'nap.request_id': locals.requestId },
-    async (span) => {
+    // `trace` is handed on explicitly: the gateway process runs without a context manager (main.ts)
+    async (span, trace) => {
       // the bus knows it is disconnected (as /health/ready does): answer 503 at once rather than time out
       if (!bus.isConnected())
         throw new AppError(
@@ -129,7 +130,7 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
           `The message bus is disconnected; ${method} ${op.http?.path} cannot reach the ${op.service} service until it reconnects`,
         );
       if (op.auth !== 'public') {
-        const caller = await authenticate(authenticator, req, query, clientAddress, locals);
+        const caller = await authenticate(authenticator, req, query, clientAddress, locals, trace);
         authorize(op, caller, method);
         delete query.token;
       }
@@ -138,7 +139,7 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
       const request = { params, query, body };
       validate(op, request);
       sessionCookies.checkBrowserBinding(op, req, query, body);
-      const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId, clientAddress(req));
+      const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId, clientAddress(req), trace);
       span.setAttribute('http.response.status_code', result.status);
       // the record of a change is durable before its answer leaves (AUDIT_UNAVAILABLE otherwise)
       await parts.audit.recordSuccess(audited, result);
@@ -160,6 +161,7 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
               locals.caller,
               locals.requestId,
               clientAddress(req),
+              trace,
             ),
           parts.logger,
         );

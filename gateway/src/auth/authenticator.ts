@@ -12,7 +12,7 @@ import {
 } from '@nap/contracts';
 import type { Caller, TokenClaims } from '@nap/contracts';
 import type { Bus, BusClient, Subscription } from '@nap/bus';
-import type { Logger } from '@nap/telemetry';
+import type { Context, Logger } from '@nap/telemetry';
 
 /** Credentials as a request presents them, and where (`via`: what the audit trail records). */
 export type Credentials =
@@ -36,6 +36,8 @@ export interface AuthenticatorOptions {
 /** Where credentials came from: Basic credentials are throttled per source address. */
 export interface CredentialSource {
   address?: string;
+  /** The trace context of the request the credentials came with: the parent of a call to the admin service. */
+  trace?: Context;
 }
 
 interface CachedIdentity {
@@ -106,11 +108,11 @@ export class Authenticator {
    */
   async authenticate(credentials: Credentials, source: CredentialSource = {}): Promise<Caller> {
     return credentials.kind === 'token'
-      ? this.fromToken(credentials.token)
-      : this.fromBasic(credentials.username, credentials.password, source.address);
+      ? this.fromToken(credentials.token, source.trace)
+      : this.fromBasic(credentials.username, credentials.password, source);
   }
 
-  private async fromToken(token: string): Promise<Caller> {
+  private async fromToken(token: string, trace: Context | undefined): Promise<Caller> {
     let claims = this.verifiedTokens.get(token);
     if (!claims) {
       const peeked = peekToken(token);
@@ -127,7 +129,11 @@ export class Authenticator {
       `s:${claims.sid}`,
       claims.sid,
       async () => {
-        const { body } = await this.options.client.call('admin.resolveSession', { body: { sid: claims.sid } }, { caller: SYSTEM_CALLER });
+        const { body } = await this.options.client.call(
+          'admin.resolveSession',
+          { body: { sid: claims.sid } },
+          { caller: SYSTEM_CALLER, trace },
+        );
         return body;
       },
       this.sessionTtlMs,
@@ -136,7 +142,7 @@ export class Authenticator {
     return identity.caller;
   }
 
-  private async fromBasic(username: string, password: string, address: string | undefined): Promise<Caller> {
+  private async fromBasic(username: string, password: string, { address, trace }: CredentialSource): Promise<Caller> {
     const key = createHash('sha256')
       .update(`${username}\u0000${password}\u0000${address ?? ''}`)
       .digest('base64');
@@ -148,7 +154,7 @@ export class Authenticator {
         const { body } = await this.options.client.call(
           'admin.authenticate',
           { body: { username, password } },
-          { caller: SYSTEM_CALLER, ...(address === undefined ? {} : { clientAddress: address }) },
+          { caller: SYSTEM_CALLER, ...(address === undefined ? {} : { clientAddress: address }), trace },
         );
         return body;
       },
