@@ -6,7 +6,7 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { initTracing, SpanKind, withSpan } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
-import { startTestPlatform } from '@nap/standalone';
+import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 
 const exporter = new InMemorySpanExporter();
@@ -58,7 +58,23 @@ it('runs one trace from the HTTP request through the service handler into the se
   expect(workflow.parentSpanContext?.spanId).toBe(toWorkflow.spanContext().spanId);
   expect(toStudio.parentSpanContext?.spanId).toBe(workflow.spanContext().spanId);
   expect(studio.parentSpanContext?.spanId).toBe(toStudio.spanContext().spanId);
-  // a session the gateway had to resolve is part of the request's trace too
-  for (const resolve of spans.filter((s) => s.name === 'admin.resolveSession send'))
-    expect(resolve.parentSpanContext?.spanId).toBe(http.spanContext().spanId);
+  // the new session was not cached yet: the gateway resolved it within the request's trace
+  expect(named(SpanKind.CLIENT, 'admin.resolveSession send').parentSpanContext?.spanId).toBe(http.spanContext().spanId);
+});
+
+it('puts the check of Basic credentials in the trace of the request that brought them', async () => {
+  exporter.reset();
+  const traceId = '0af7651916cd43dd8448eb211c80319c';
+  const res = await platform.http('GET', '/whoami', {
+    headers: {
+      authorization: `Basic ${Buffer.from(`${TEST_ADMIN.username}:${TEST_ADMIN.password}`).toString('base64')}`,
+      traceparent: `00-${traceId}-b7ad6b7169203331-01`,
+    },
+  });
+  expect(res.status).toBe(200);
+  const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+  const http = spans.find((s) => s.kind === SpanKind.SERVER && s.name === 'GET /whoami');
+  const check = spans.find((s) => s.kind === SpanKind.CLIENT && s.name === 'admin.authenticate send');
+  expect(http?.parentSpanContext?.spanId).toBe('b7ad6b7169203331');
+  expect(check?.parentSpanContext?.spanId).toBe(http?.spanContext().spanId);
 });

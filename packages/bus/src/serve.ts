@@ -27,7 +27,7 @@ import type {
 import { SpanKind, extractTraceContext, withSpan } from '@nap/telemetry';
 import type { Context, Logger, PlatformMetrics } from '@nap/telemetry';
 import { createBusClient } from './client';
-import type { BusClient, CallInput, CallInputOf } from './client';
+import type { BusClient, CallInput, CallInputOf, CallOptions } from './client';
 import { decodeJson, encodeJson } from './codec';
 import { ReplicaControl } from './control';
 import type { IndexAdministration, LiveSettings } from './control';
@@ -306,18 +306,13 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     if (Date.now() > meta.deadline) throw new AppError('TIMEOUT', `The request to ${op.id} expired before it was handled`);
     const caller = input.caller;
     let audit: AuditPart | undefined;
+    // calls to other services go as the same caller, within this request's deadline and trace
+    const callOptions: CallOptions = { caller, requestId: meta.requestId, deadline: meta.deadline, trace: meta.trace };
     const ctx = new RequestContext(op, caller, meta, req.headers[HEADERS.clientAddress], {
       call: async <Id extends OperationId>(operationId: Id, callInput: CallInputOf<Id>) =>
-        (await client.call(operationId, callInput, { caller, requestId: meta.requestId, deadline: meta.deadline, trace: meta.trace })).body,
+        (await client.call(operationId, callInput, callOptions)).body,
       callDynamic: async (operationId: string, callInput: CallInput) =>
-        (
-          await client.callDynamic(operationId, callInput, {
-            caller,
-            requestId: meta.requestId,
-            deadline: meta.deadline,
-            trace: meta.trace,
-          })
-        ).body,
+        (await client.callDynamic(operationId, callInput, callOptions)).body,
       publishEvent: async (subject, payload) => {
         await bus.publishEvent(subject, encodeJson(payload), { [HEADERS.requestId]: meta.requestId });
       },
