@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startChild, stopChildren } from './children.mjs';
 import { PLATFORM_NODE_FLAGS } from './platform-flags.mjs';
-import { report, size } from './report.mjs';
+import { report, size, spread, spreadText } from './report.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CONNECTIONS = size(32, 4);
@@ -52,14 +52,8 @@ async function prepare(url) {
 }
 
 const results = [];
-/** Per server of the platform (standalone, distributed): its ratio to express in each round, ascending. */
-const pairedRatios = [];
-
-/** The median element of `items` by `key` (the upper one of an even count). */
-function median(items, key) {
-  const sorted = [...items].sort((x, y) => key(x) - key(y));
-  return sorted[Math.floor(sorted.length / 2)];
-}
+/** The platform's servers (by index) against express: each round's ratio to that round's express, as a {@link spread}. */
+const vsExpress = new Map();
 
 async function load(name, url, req) {
   // warm-up, then the measured run
@@ -108,34 +102,32 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, server] of servers.entries()) rounds[i].push(await load(server.name, server.url, server.req));
   }
-  for (const measured of rounds) results.push(median(measured, (r) => r.rps));
-  // each round's ratio of the platform to that round's express (servers[1])
-  for (const i of [2, 3]) pairedRatios.push(rounds[i].map((r, round) => r.rps / rounds[1][round].rps).sort((x, y) => x - y));
+  // each round of the platform against that round's express (servers[1]), before the rounds are sorted
+  for (const i of [2, 3]) vsExpress.set(i, spread(rounds[i].map((r, round) => r.rps / rounds[1][round].rps)));
+  for (const measured of rounds) {
+    measured.sort((x, y) => x.rps - y.rps);
+    results.push(measured[Math.floor(measured.length / 2)]);
+  }
 } finally {
   stopChildren();
 }
 
 const [node, express] = results;
-const ratio = (i) => {
-  const ratios = pairedRatios[i - 2];
-  return { median: median(ratios, (r) => r), min: ratios[0], max: ratios[ratios.length - 1] };
-};
-const saRatio = ratio(2);
-const distRatio = ratio(3);
-const range = (r) => (r.min === r.max ? r.median.toFixed(2) : `${r.median.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)})`);
+const saRatio = vsExpress.get(2);
+const distRatio = vsExpress.get(3);
 console.log(
   `\nGET /user-management/groups/:id, ${CONNECTIONS} connections, ${DURATION_S} s a round, ${ROUNDS} rounds taken in turns (the median round of each server), ${os.cpus().length} cores\n`,
 );
 console.log('| server | req/s | p50 ms | p99 ms | vs node:http | vs express, median of the rounds (range) |');
 console.log('|---|---:|---:|---:|---:|---:|');
 results.forEach((r, i) => {
-  const vsExpress = i === 0 ? (r.rps / express.rps).toFixed(2) : i === 1 ? '1.00' : range(ratio(i));
-  console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / node.rps).toFixed(2)} | ${vsExpress} |`);
+  const ofExpress = vsExpress.has(i) ? spreadText(vsExpress.get(i)) : (r.rps / express.rps).toFixed(2);
+  console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / node.rps).toFixed(2)} | ${ofExpress} |`);
 });
 const sa = results[2];
 const dist = results[3];
 console.log(
-  `\ntargets: standalone >= 0.7 of express (issue 9: ${range(saRatio)}), distributed >= 0.8 of express (issue 24: ${range(distRatio)})`,
+  `\ntargets: standalone >= 0.7 of express (issue 9: ${spreadText(saRatio)}), distributed >= 0.8 of express (issue 24: ${spreadText(distRatio)})`,
 );
 const base = { name: 'bare express 5', value: express.rps };
 report({ name: 'bare node:http', value: node.rps, unit: 'req/s', baseline: base, better: 'higher' });

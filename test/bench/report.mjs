@@ -55,3 +55,17 @@ export function quantile(sorted, q) {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
+
+/**
+ * The median of `values` (the upper one of an even count) with their least and greatest: how a
+ * figure measured in several rounds is reported, a ratio taken round by round among them.
+ */
+export function spread(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  return { median: quantile(sorted, 0.5), min: sorted[0] ?? Number.NaN, max: sorted[sorted.length - 1] ?? Number.NaN };
+}
+
+/** `0.91 (0.84–0.93)`: a {@link spread} as text, its range left out when there is none (one round). */
+export function spreadText({ median, min, max }, digits = 2) {
+  return min === max ? median.toFixed(digits) : `${median.toFixed(digits)} (${min.toFixed(digits)}–${max.toFixed(digits)})`;
+}

@@ -25,7 +25,7 @@
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { createRequire } from 'node:module';
-import { report, size } from './report.mjs';
+import { quantile, report, size, spread, spreadText } from './report.mjs';
 import { cpuMs, startBenchPlatform, watchJobs } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
@@ -43,10 +43,6 @@ const WARMUP_S = Number(process.env.NAP_BENCH_WARMUP_SECONDS ?? size(5, 0));
 const JOBS = Number(process.env.NAP_BENCH_JOBS ?? size(100_000, 2_000));
 const PAGE_REQUESTS = Number(process.env.NAP_BENCH_PAGES ?? size(300, 20));
 
-function quantile(sorted, q) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 
 async function withPlatform(extraConfig, fn) {
@@ -248,10 +244,9 @@ async function standaloneAndFloor() {
         }
       }
       await watch.stop();
-      ratios.sort((x, y) => x - y);
       return {
         // each round's engine against the floor of the same round: a machine whose speed drifts moves both alike
-        ratio: { median: quantile(ratios, 0.5), min: ratios[0], max: ratios[ratios.length - 1] },
+        ratio: spread(ratios),
         floor: summary('store floor (updates)', floor),
         standalone: summary('standalone (memory bus)', engine),
         coldFloor: summary('store floor, first round', [cold.floor]),
@@ -379,8 +374,8 @@ try {
   for (const r of [standalone, natsRun]) {
     const ofFloor =
       r === standalone
-        ? `${fmt(ratio.median, 2)}x the store floor, median of the rounds (${fmt(ratio.min, 2)}-${fmt(ratio.max, 2)})`
-        : `${fmt(r.perSecond / floor.perSecond, 2)}x the store floor`;
+        ? `x the store floor: ${spreadText(ratio)}, the median of the rounds and their range`
+        : `x the store floor: ${fmt(r.perSecond / floor.perSecond, 2)}`;
     console.log(
       `  engine    ${r.label.padEnd(26)} ${fmt(r.perSecond, 0).padStart(8)} transitions/s  CPU ${fmt(r.cpuUs, 0).padStart(4)} us/transition  (${ofFloor})  latency p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms`,
     );
