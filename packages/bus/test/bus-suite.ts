@@ -118,6 +118,32 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect(text(reply.data)).toBe('answer');
       });
 
+      test('a sender reusing a Node Buffer after sending changes nothing (Buffer#slice shares memory)', async () => {
+        await open();
+        const server = await world.connect();
+        const client = await world.connect();
+        const received = new Collector<string>();
+        server.subscribe('nap.rpc.copy.buffer', (msg) => {
+          received.push(text(msg.data));
+          const answer = Buffer.from('answer');
+          msg.reply?.(answer);
+          answer.fill(0);
+        });
+        await server.flush();
+
+        const payload = Buffer.from('original');
+        const pending = client.request('nap.rpc.copy.buffer', payload, { timeoutMs: 5000 });
+        payload.fill(120);
+        const published = Buffer.from('published');
+        client.publish('nap.rpc.copy.buffer', published);
+        published.fill(120);
+        const reply = await pending;
+
+        await received.waitFor(2);
+        expect(received.items).toEqual(['original', 'published']);
+        expect(text(reply.data)).toBe('answer');
+      });
+
       test('arguments the bus refuses fail with INTERNAL, never a raw error', async () => {
         await open();
         const bus = await world.connect();
@@ -631,6 +657,27 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect(events[0]?.timestamp).toBeLessThanOrEqual(before + 1000);
         expect(events[3]?.timestamp).toBeGreaterThan(before - 60_000);
         await sub.unsubscribe();
+      });
+
+      test('an event published from a Node Buffer the sender reuses, and a consumer that scribbles on what it got, change no other copy', async () => {
+        await open();
+        const bus = await world.connect();
+        const data = Buffer.from('event-data');
+        await bus.publishEvent(subjectFor(1), data);
+        data.fill(120);
+        const scribbler = await bus.consumeEvents(
+          'nap.evt.workflow.job.>',
+          (e) => {
+            e.data.fill(0);
+          },
+          { deliver: 'all' },
+        );
+        const got = new Collector<BusEvent>();
+        const reader = await bus.consumeEvents('nap.evt.workflow.job.>', got.push, { deliver: 'all' });
+        const [event] = await got.waitFor(1);
+        expect(text(event?.data ?? new Uint8Array())).toBe('event-data');
+        await scribbler.unsubscribe();
+        await reader.unsubscribe();
       });
 
       test("deliver 'new' sees only later events; startSeq starts there; the filter selects", async () => {

@@ -3,6 +3,7 @@ import { sleep } from '@nap/util';
 import type { BusEvent } from '../types';
 import type { EventLog, StoredEvent } from './event-log';
 import type { CheckedDelivery, ResolvedConsumerSettings } from './events';
+import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
 import { Signal } from './signal';
 
@@ -10,7 +11,7 @@ type EventHandler = (event: BusEvent) => Promise<void> | void;
 
 /** A fresh copy of a stored event for one delivery, so a handler cannot change the log. */
 function toBusEvent(event: StoredEvent): BusEvent {
-  return { subject: event.subject, data: event.data.slice(), headers: { ...event.headers }, seq: event.seq, timestamp: event.timestamp };
+  return { subject: event.subject, data: copyBytes(event.data), headers: { ...event.headers }, seq: event.seq, timestamp: event.timestamp };
 }
 
 /** First sequence a new consumer looks at. */

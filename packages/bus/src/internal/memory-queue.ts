@@ -2,6 +2,7 @@ import { AppError } from '@nap/contracts';
 import type { WorkQueueName } from '@nap/contracts';
 import { errorMessage, sleep } from '@nap/util';
 import type { QueueJournal, QueuedEntry, Subscription, WorkQueueConsumerOptions } from '../types';
+import { copyBytes } from './headers';
 import type { BusLogger } from './logger';
 import { Signal } from './signal';
 
@@ -62,7 +63,7 @@ export class MemoryQueue {
     if (this.members.length === 0) {
       throw new AppError('SERVICE_UNAVAILABLE', `Nothing consumes the ${this.name} queue in this process, so the entry cannot be kept`);
     }
-    const entry: QueuedEntry = { id, data: data.slice() };
+    const entry: QueuedEntry = { id, data: copyBytes(data) };
     if (this.journal === undefined) {
       return new Promise<void>((resolve, reject) => {
         this.waiting.push({ entry, ordinal: 0, resolve, reject });

@@ -1,6 +1,6 @@
 import type { BusHeaders } from '../types';
 import { subjectMatches } from '../subject-match';
-import { copyHeaders } from './headers';
+import { copyBytes, copyHeaders } from './headers';
 
 /** A message on its way to one subscriber: its own copy of the bytes and headers. */
 export interface Delivery {
@@ -114,7 +114,7 @@ export class MemoryRouter {
     }
     let delivered = 0;
     for (const sub of targets) {
-      const delivery: Delivery = { subject, data: data.slice(), headers: copyHeaders(headers) };
+      const delivery: Delivery = { subject, data: copyBytes(data), headers: copyHeaders(headers) };
       if (reply !== undefined) delivery.reply = reply;
       if (sub.enqueue(delivery)) delivered++;
     }
