@@ -119,7 +119,11 @@ describe('the operations console', () => {
     expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
     await eventually('the sort in the URL', () => new URL(page.url()).searchParams.get('sort') === 'name');
-    expect(await page.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('descending');
+    // the header says so once the page rendered the new sort (the URL changes a moment before)
+    await eventually(
+      'the header telling the sort',
+      async () => (await page.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')) === 'descending',
+    );
     // sorting starts again at the first page; the previous page stays on screen (marked busy) until the sorted one arrives
     await page.getByText(/^1–25 of \d+ jobs$/).waitFor();
     await page.locator('[aria-busy="false"]').getByRole('table', { name: 'Jobs' }).waitFor();
