@@ -96,46 +96,29 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect(err.message).toContain('nap.rpc.nobody.home');
       });
 
-      test('a sender reusing its buffers after sending changes nothing', async () => {
+      // a Node Buffer's own slice() is a view of its memory: the bus must copy Buffers too
+      test.each([
+        ['a Uint8Array', bytes],
+        ['a Node Buffer', (value: string): Uint8Array => Buffer.from(value)],
+      ])('a sender reusing %s after sending changes nothing', async (_kind, make) => {
         await open();
         const server = await world.connect();
         const client = await world.connect();
         const received = new Collector<string>();
         server.subscribe('nap.rpc.copy.check', (msg) => {
           received.push(text(msg.data));
-          const answer = bytes('answer');
-          msg.reply?.(answer);
+          if (msg.reply === undefined) return;
+          const answer = make('answer');
+          msg.reply(answer);
           answer.fill(0);
         });
         await server.flush();
 
-        const payload = bytes('original');
+        const payload = make('original');
         const pending = client.request('nap.rpc.copy.check', payload, { timeoutMs: 5000 });
         payload.fill(120);
-        const reply = await pending;
-
-        expect(received.items).toEqual(['original']);
-        expect(text(reply.data)).toBe('answer');
-      });
-
-      test('a sender reusing a Node Buffer after sending changes nothing (Buffer#slice shares memory)', async () => {
-        await open();
-        const server = await world.connect();
-        const client = await world.connect();
-        const received = new Collector<string>();
-        server.subscribe('nap.rpc.copy.buffer', (msg) => {
-          received.push(text(msg.data));
-          const answer = Buffer.from('answer');
-          msg.reply?.(answer);
-          answer.fill(0);
-        });
-        await server.flush();
-
-        const payload = Buffer.from('original');
-        const pending = client.request('nap.rpc.copy.buffer', payload, { timeoutMs: 5000 });
-        payload.fill(120);
-        const published = Buffer.from('published');
-        client.publish('nap.rpc.copy.buffer', published);
+        const published = make('published');
+        client.publish('nap.rpc.copy.check', published);
         published.fill(120);
         const reply = await pending;
 
