@@ -70,7 +70,7 @@ async function main() {
   const bareRate = await saturate(CALLS, CONCURRENCY, bare);
   await agent.close();
 
-  const { platform, api, call, token, stop } = await startBenchPlatform('integrations');
+  const { platform, api, call, token, startJob, stop } = await startBenchPlatform('integrations');
   let busRate;
   let jobRate;
   let imported;
@@ -126,11 +126,7 @@ async function main() {
     let calls = 0;
     for (let round = 0; round <= ROUNDS; round += 1) {
       const { elapsedMs } = await watch.run(() =>
-        Promise.all(
-          Array.from({ length: CONCURRENT }, () =>
-            api('POST', '/workflow_engine/startJobWithOptions/bench-integration-chain', { options: {} }).then((j) => j._id),
-          ),
-        ),
+        Promise.all(Array.from({ length: CONCURRENT }, () => startJob('bench-integration-chain', {}))),
       );
       if (round > 0) {
         elapsed += elapsedMs;

@@ -46,9 +46,9 @@ const PAGE_REQUESTS = Number(process.env.NAP_BENCH_PAGES ?? size(300, 20));
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 
 async function withPlatform(extraConfig, fn) {
-  const { platform, api, stop } = await startBenchPlatform('wf', { env: extraConfig });
+  const { platform, api, startJob, stop } = await startBenchPlatform('wf', { env: extraConfig });
   try {
-    return await fn({ platform, api });
+    return await fn({ platform, api, startJob });
   } finally {
     await stop();
   }
@@ -141,18 +141,14 @@ function latencies(jobs) {
  * last write of a job), so a round counts all the engine's work and leaves none to the next. The
  * benchmark's reading of the finished jobs afterwards is not counted.
  */
-async function chainRound(platform, api, watch) {
+async function chainRound(platform, startJob, watch) {
   const jobs = platform.stores.get('workflow').collection('jobs');
   const cpu = cpuMs();
   let cpuEnd = Number.NaN;
   const { elapsedMs, done } = await watch.run(
     () =>
       Promise.all(
-        Array.from({ length: CONCURRENT }, (_, i) =>
-          api('POST', '/workflow_engine/startJobWithOptions/bench-chain', {
-            options: { variables: { seed: `s${i}`, data: { a: { b: i } } } },
-          }).then((j) => j._id),
-        ),
+        Array.from({ length: CONCURRENT }, (_, i) => startJob('bench-chain', { variables: { seed: `s${i}`, data: { a: { b: i } } } })),
       ),
     async () => {
       const deadline = Date.now() + 60_000;
@@ -216,7 +212,7 @@ function summary(label, rounds) {
 async function standaloneAndFloor() {
   const floorProcess = await startFloor();
   try {
-    return await withPlatform({}, async ({ platform, api }) => {
+    return await withPlatform({}, async ({ platform, api, startJob }) => {
       await api('POST', '/automation-studio/automations', { automation: chainWorkflow('bench-chain') });
       const watch = await watchJobs(platform, 'standalone');
       const floorRound = floorProcess.round;
@@ -233,7 +229,7 @@ async function standaloneAndFloor() {
         const first = round % 2 === 0 ? 'floor' : 'engine';
         const pair = {};
         for (const which of first === 'floor' ? ['floor', 'engine'] : ['engine', 'floor']) {
-          const r = which === 'floor' ? await floorRound() : await chainRound(platform, api, watch);
+          const r = which === 'floor' ? await floorRound() : await chainRound(platform, startJob, watch);
           cold[which] ??= r;
           pair[which] = r;
           if (counts) (which === 'floor' ? floor : engine).push(r);
@@ -260,13 +256,13 @@ async function standaloneAndFloor() {
 
 /** The engine over a real nats-server (its own platform). */
 async function overNats(natsUrl) {
-  return withPlatform({ NAP_NATS_URL: natsUrl }, async ({ platform, api }) => {
+  return withPlatform({ NAP_NATS_URL: natsUrl }, async ({ platform, api, startJob }) => {
     await api('POST', '/automation-studio/automations', { automation: chainWorkflow('bench-chain') });
     const watch = await watchJobs(platform, 'over nats-server');
     const rounds = [];
     const warmUntil = performance.now() + WARMUP_S * 1000;
     for (let round = 0; rounds.length < ROUNDS; round += 1) {
-      const r = await chainRound(platform, api, watch);
+      const r = await chainRound(platform, startJob, watch);
       if (round > 0 && performance.now() >= warmUntil) rounds.push(r);
     }
     await watch.stop();
