@@ -80,8 +80,13 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
     const target: NonNullable<AuditEntry['target']> = { kind: route.kind };
     const id = route.param !== undefined ? params[route.param] : idIn(answer);
     if (id !== undefined) target.id = id;
-    // a login names the account it tries: a failed one is recorded against it too
-    const name = nameIn(locals.body, route.kind) ?? nameIn(answer, route.kind) ?? (op.id in LOGINS ? loginName(locals.body) : undefined);
+    // a login names the account it tries: a failed one is recorded against it too; a refused job
+    // start (no job made) names the workflow it asked for, as the job of a start is named
+    const name =
+      nameIn(locals.body, route.kind) ??
+      nameIn(answer, route.kind) ??
+      (op.id in LOGINS ? loginName(locals.body) : undefined) ??
+      (route.kind === 'job' ? workflowNamed(locals.body) : undefined);
     if (name !== undefined) target.name = name;
     return part?.target ? { ...target, ...part.target } : target;
   }
@@ -227,6 +232,11 @@ function idIn(answer: Record<string, unknown> | undefined): string | undefined {
     if (typeof id === 'string' || typeof id === 'number') return String(id);
   }
   return undefined;
+}
+
+/** The workflow a job start's body names (`{ workflow: <name>, options }`). */
+function workflowNamed(body: unknown): string | undefined {
+  return isRecord(body) && typeof body.workflow === 'string' ? body.workflow.slice(0, 256) : undefined;
 }
 
 /**

@@ -260,6 +260,17 @@ it('records the job a start created, by both start routes', async () => {
     operation: 'workflow.startJob',
     target: { kind: 'job', id: (plain.body as { data: { _id: string } }).data._id, name: 'audited-start' },
   });
+  // refused: no job was made, and the record names the workflow the caller asked for
+  const refused = await platform.http('POST', '/operations-manager/jobs/start', {
+    token: admin,
+    body: { workflow: 'audited-start-missing', options: {} },
+  });
+  expect(refused.status).toBe(404);
+  expect(await recordOf(refused)).toMatchObject({
+    operation: 'workflow.startJob',
+    target: { kind: 'job', name: 'audited-start-missing' },
+    outcome: { status: 404 },
+  });
 });
 
 it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {
