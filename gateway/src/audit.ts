@@ -50,10 +50,12 @@ const USER_AGENT_LIMIT = 256;
 /** Largest success answer read for the id and name of what a request created. */
 const ANSWER_READ_LIMIT = 64 * 1024;
 
-/** How a route names its target: the kind, and the parameter holding its id. */
+/** How a route names its target: the kind, and the parameter holding its id, or the caller's own account. */
 interface RouteTarget {
   kind: string;
   param?: string;
+  /** A `/whoami` route: it acts on the caller's own account. */
+  self?: true;
 }
 
 /**
@@ -78,6 +80,7 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
       targets.set(op.id, route);
     }
     const target: NonNullable<AuditEntry['target']> = { kind: route.kind };
+    if (route.self && locals.caller) return { ...target, id: locals.caller.id, name: locals.caller.username, ...part?.target };
     const id = route.param !== undefined ? params[route.param] : idIn(answer);
     if (id !== undefined) target.id = id;
     // a login names the account it tries: a failed one is recorded against it too; a refused job
@@ -260,11 +263,18 @@ function nameIn(value: unknown, kind: string): string | undefined {
  * a route without one that is not an action word (`/user-management/groups` → group,
  * `/operations-manager/jobs/cancel` → job); a login, the account it names.
  */
-export function routeTarget(op: Pick<OperationDef, 'id' | 'name' | 'http'>): RouteTarget {
+export function routeTarget(op: Pick<OperationDef, 'id' | 'name' | 'http' | 'auditKind'>): RouteTarget {
   // a login acts on the account it names (the admin service names it by id once it answered who it was)
   if (op.id in LOGINS) return { kind: 'account' };
   const path = op.http?.path;
-  if (path === undefined) return { kind: op.name };
+  if (path === undefined) return { kind: op.auditKind ?? op.name };
+  if (path === '/whoami' || path.startsWith('/whoami/')) return { kind: op.auditKind ?? 'account', self: true };
+  const derived = derivedTarget(path, op.name);
+  return op.auditKind === undefined ? derived : { ...derived, kind: op.auditKind };
+}
+
+/** {@link routeTarget} from the route alone. */
+function derivedTarget(path: string, name: string): RouteTarget {
   const segments = path.split('/').filter((s) => s !== '');
   const params = pathParams(path);
   const param = params[params.length - 1];
@@ -278,13 +288,25 @@ export function routeTarget(op: Pick<OperationDef, 'id' | 'name' | 'http'>): Rou
     // `groupId` names a group; a generic `id` or `name`, the collection before it; any other, itself (`:workflow`)
     const generic = param === 'id' || param === 'name' || param === '_id';
     const kind = named ?? (generic && before !== undefined ? singular(before) : param);
-    return { kind: kebab(kind), param };
+    return { kind: kebab(withoutVerb(kind)), param };
   }
   // what a route without a parameter acts on: its last word, or the collection an action word follows
   // (`/operations-manager/jobs/cancel` → job, `/prebuilts/import/validation` → prebuilt)
-  const noun = [...segments].reverse().find((s) => !ACTION_WORDS.has(s)) ?? segments[segments.length - 1] ?? op.name;
-  return { kind: kebab(singular(noun)) };
+  const noun = [...segments].reverse().find((s) => !ACTION_WORDS.has(s)) ?? segments[segments.length - 1] ?? name;
+  return { kind: kebab(singular(withoutVerb(noun))) };
 }
+
+/**
+ * A route word named after its action, without the verb (`createInventoryDevice` → `InventoryDevice`,
+ * `RunCommand` → `Command`): the word of an RPC-style route says what is done, then to what.
+ */
+function withoutVerb(word: string): string {
+  return RPC_VERB.exec(word)?.[1] ?? word;
+}
+
+/** The verbs RPC-style routes begin with, followed by a capital (`settings` keeps its `set`). */
+const RPC_VERB =
+  /^(?:[Cc]reate|[Uu]pdate|[Dd]elete|[Gg]et|[Ss]et|[Aa]dd|[Rr]emove|[Rr]un|[Rr]ender|[Ss]end|[Ii]mport|[Ee]xport)([A-Z][A-Za-z0-9]*)$/;
 
 /** Last words of routes that name what is done rather than what it is done to. */
 const ACTION_WORDS = new Set([

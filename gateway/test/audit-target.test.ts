@@ -24,6 +24,17 @@ describe('the target a route names', () => {
     ['studio.importProject', { kind: 'project' }],
     ['studio.exportForm', { kind: 'form' }],
     ['admin.samlAcs', { kind: 'saml' }],
+    // routes named after their action: the kind without the verb, or as the catalog names it
+    ['gateway-devices.createInventoryDevice', { kind: 'inventory-device' }],
+    ['gateway-devices.getInventoryGroups', { kind: 'inventory-group' }],
+    ['mop.RunCommand', { kind: 'command' }],
+    ['mop.createTemplate', { kind: 'command-template' }],
+    ['mop.updateTemplate', { kind: 'command-template', param: 'mopID' }],
+    ['mop.deleteAnalyticTemplate', { kind: 'analytic-template', param: 'id' }],
+    ['workflow.runManualTrigger', { kind: 'trigger', param: 'id' }],
+    ['workflow.deleteTriggersByAction', { kind: 'automation', param: 'id' }],
+    // the caller's own account
+    ['admin.changeMyPassword', { kind: 'account', self: true }],
   ])('%s → %j', (id, target) => {
     expect(routeTarget(getOperation(id))).toEqual(target);
   });

@@ -167,6 +167,17 @@ it('records refusals, reads included, and masks secrets in what changed', async 
   });
   expect(crossSite.status).toBe(403);
   expect(await recordOf(crossSite)).toMatchObject({ actor: { auth: 'cookie' }, outcome: { code: 'CROSS_SITE_REQUEST' } });
+  // a wrong current password: refused, and recorded against the caller's own account
+  const wrongCurrent = await platform.http('PUT', '/whoami/password', {
+    token: reader,
+    body: { currentPassword: 'not-the-password-1', newPassword: 'reader-password-2' },
+  });
+  expect(wrongCurrent.status).toBe(403);
+  expect(await recordOf(wrongCurrent)).toMatchObject({
+    operation: 'admin.changeMyPassword',
+    target: { kind: 'account', id: accountId, name: 'reader' },
+    outcome: { status: 403 },
+  });
 
   const password = await platform.http('PUT', `/user-management/accounts/${accountId}/password`, {
     token: admin,
@@ -176,7 +187,7 @@ it('records refusals, reads included, and masks secrets in what changed', async 
   const changed = await recordOf(password);
   expect(changed.changes).toEqual([{ member: 'passwordHash', secret: true, before: SECRET_MASK, after: SECRET_MASK }]);
   expect(JSON.stringify(changed)).not.toContain('a-new-secret-password');
-  expect(JSON.stringify(await records('limit=500'))).not.toMatch(/scrypt\$|a-new-secret-password|reader-password-1/);
+  expect(JSON.stringify(await records('limit=500'))).not.toMatch(/scrypt\$|a-new-secret-password|reader-password-[12]|not-the-password-1/);
 });
 
 it('answers GET /audit to admin and auditor only, filtered', async () => {

@@ -1167,6 +1167,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     name: 'changeMyPassword',
     summary: "Change the calling account's own password",
     http: { method: 'PUT', path: '/whoami/password' },
+    auditKind: 'account',
     roles: ROLE_SETS.any,
     body: closed(
       {

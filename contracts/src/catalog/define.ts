@@ -42,6 +42,8 @@ export interface OperationSpec {
   /** A larger body limit than the default, for operations that take whole documents. */
   bodyLimit?: BodyLimit;
   notes?: string;
+  /** See {@link OperationDef.auditKind}. */
+  auditKind?: string;
 }
 
 /** Names of the `:params` of an Express-style path, as a union of string literals. */
@@ -164,6 +166,7 @@ export function defineOperations<S extends ServiceName, const Specs extends read
     if (input.accepts !== undefined) op.accepts = [...input.accepts];
     if (input.bodyLimit !== undefined && input.bodyLimit !== 'default') op.bodyLimit = input.bodyLimit;
     if (input.notes !== undefined) op.notes = input.notes;
+    if (input.auditKind !== undefined) op.auditKind = input.auditKind;
     out[id] = deepFreeze(op);
   }
   // the keys are exactly `${service}.${name}` of the inputs, which is what the mapped type says

@@ -43,6 +43,12 @@ export interface OperationDef {
   bodyLimit?: BodyLimit;
   /** Free text for OpenAPI; where the spec leaves something open, what was decided. */
   notes?: string;
+  /**
+   * The kind of target its audit records name, where the route does not say it plainly: a route
+   * named after its action (`/mop/createTemplate`: a command template) or a parameter named after
+   * something else (`/mop/updateTemplate/:mopID`). The gateway derives it from the route otherwise.
+   */
+  auditKind?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
