@@ -181,6 +181,16 @@ describe('nap jobs and nap tasks', () => {
     expect(again.stderr).toBe('nap: 1 of 1 jobs could not be canceled\n');
   });
 
+  it('cancels more jobs than one request takes, in several requests', async () => {
+    // the platform cancels at most 1,000 jobs a request; these ids name no job, so none is canceled
+    const ids = Array.from({ length: 1001 }, (_, i) => `no-such-job-${i}`);
+    const res = await run(['jobs', 'cancel', ...ids, '-o', 'json']);
+    expect(res.code).toBe(1);
+    const { results } = res.json<{ results: { jobId: string; success: boolean }[] }>();
+    expect(results.map((r) => r.jobId)).toEqual(ids);
+    expect(res.stderr).toBe('nap: 1001 of 1001 jobs could not be canceled\n');
+  });
+
   it('retries a task of a job in error with replaced variables', async () => {
     const res = await run(['run', 'workflow', 'cli-error', '--wait', '-o', 'json']);
     const id = res.json<Job>()._id;

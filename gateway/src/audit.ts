@@ -129,30 +129,52 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
     }
   }
 
+  /**
+   * The parts of a request that acts on several things (its operation's `auditEach`): one per id
+   * its body lists, each with what the service said of that thing (`each`), else its kind and id.
+   * Undefined for a request on one thing.
+   */
+  function partsOfEach(request: AuditedRequest, part: AuditPart | undefined): AuditPart[] | undefined {
+    const member = request.op.auditEach;
+    const ids = member !== undefined && isRecord(request.locals.body) ? request.locals.body[member] : undefined;
+    if (!Array.isArray(ids) || ids.length === 0) return undefined;
+    const told = new Map<string, AuditPart>();
+    for (const one of part?.each ?? []) if (one.target?.id !== undefined) told.set(one.target.id, one);
+    const kind = targetOf(request, undefined, undefined)?.kind ?? request.op.name;
+    return ids.map((id) => told.get(String(id)) ?? { target: { kind, id: String(id) } });
+  }
+
   return {
     async recordSuccess(request, result) {
       if (!isAuditedOutcome(request.op, request.method, result.status)) return;
       const part = partOf(result, logger);
-      const answer = part?.target?.id === undefined ? answerOf(result) : undefined;
-      const entry = entryOf(request, { status: result.status }, part, answer);
+      const outcome = { status: result.status };
+      const each = partsOfEach(request, part);
+      const entries = each?.map((one) => entryOf(request, outcome, one)) ?? [
+        entryOf(request, outcome, part, part?.target?.id === undefined ? answerOf(result) : undefined),
+      ];
       try {
-        await durably(entry);
+        await Promise.all(entries.map(durably));
       } catch (err) {
-        logger.error({ err, audit: entry }, 'The audit record of a change could not be stored; its success is not answered');
+        logger.error({ err, audit: entries[0] }, 'The audit record of a change could not be stored; its success is not answered');
         throw new AppError(
           'AUDIT_UNAVAILABLE',
-          `${request.method} ${entry.route} was carried out, but its audit record could not be stored, so its success is not answered; read the state before trying again (request ${request.locals.requestId})`,
+          `${request.method} ${entries[0]?.route ?? request.op.id} was carried out, but its audit record could not be stored, so its success is not answered; read the state before trying again (request ${request.locals.requestId})`,
           { cause: err },
         );
       }
     },
     async recordFailure(request, error) {
       if (!isAuditedOutcome(request.op, request.method, error.status)) return;
-      const entry = entryOf(request, { status: error.status, code: error.code });
-      try {
-        await durably(entry);
-      } catch (err) {
-        logger.error({ err, audit: entry }, 'The audit record of a failed request could not be stored');
+      const outcome = { status: error.status, code: error.code };
+      const entries = partsOfEach(request, undefined)?.map((one) => entryOf(request, outcome, one)) ?? [entryOf(request, outcome)];
+      const failed = (await Promise.allSettled(entries.map(durably))).filter((r) => r.status === 'rejected');
+      if (failed.length > 0) {
+        const [first] = failed;
+        logger.error(
+          { err: first?.reason, audit: entries[0], failed: failed.length },
+          'The audit record of a failed request could not be stored',
+        );
       }
     },
   };

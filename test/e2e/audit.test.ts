@@ -3,7 +3,7 @@ import { SECRET_MASK, auditRecordHash } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { eventually } from '@nap/testing';
-import { createAutomation, greetWorkflow } from '../support/automation';
+import { createAutomation, greetWorkflow, waitForJob } from '../support/automation';
 
 /**
  * The audit trail through HTTP, standalone: every change (any credentials), login, logout, failed
@@ -282,6 +282,67 @@ it('records the job a start created, by both start routes', async () => {
     target: { kind: 'job', name: 'audited-start-missing' },
     outcome: { status: 404 },
   });
+});
+
+it('records a cancel of several jobs once per job, named, with the status each left', async () => {
+  const waiting = greetWorkflow('audited-wait', {
+    tasks: {
+      workflow_start: { name: 'workflow_start', groups: [] },
+      workflow_end: { name: 'workflow_end', groups: [] },
+      v1: {
+        name: 'ViewData',
+        app: 'WorkFlowEngine',
+        type: 'manual',
+        groups: [],
+        variables: {
+          incoming: { header: 'Wait', message: 'Go on?', body: '', variables: '', btn_success: 'Yes', btn_failure: 'No' },
+          outgoing: {},
+        },
+      },
+    },
+    transitions: {
+      workflow_start: { v1: { state: 'success', type: 'standard' } },
+      v1: { workflow_end: { state: 'success', type: 'standard' } },
+      workflow_end: {},
+    },
+  });
+  await createAutomation(platform, admin, waiting);
+  const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/audited-wait', { token: admin, body: { options: {} } });
+  expect(started.status).toBe(200);
+  const jobId = (started.body as { _id: string })._id;
+  await waitForJob(platform, admin, jobId, ['running']);
+
+  const canceled = await platform.http('POST', '/operations-manager/jobs/cancel', {
+    token: admin,
+    body: { jobIds: [jobId, 'no-such-job'] },
+  });
+  expect(canceled.status).toBe(200);
+  const requestId = canceled.headers.get('x-request-id') ?? '';
+  const each = await records(`equals[requestId]=${encodeURIComponent(requestId)}&sort=seq&order=1`);
+  expect(each).toHaveLength(2);
+  expect(each[0]).toMatchObject({
+    operation: 'workflow.cancelJobs',
+    target: { kind: 'job', id: jobId, name: 'audited-wait' },
+    changes: [{ member: 'status', before: 'running', after: 'canceled' }],
+    outcome: { status: 200 },
+  });
+  expect(each[1]).toMatchObject({ target: { kind: 'job', id: 'no-such-job' }, outcome: { status: 200 } });
+  expect(each[1]?.changes).toBeUndefined();
+  // found by the job's id, as any record of it
+  expect((await records(`targetId=${jobId}`)).map((r) => r.operation)).toEqual(['workflow.cancelJobs', 'workflow.startJobWithOptions']);
+
+  // refused by role: the gateway refuses before it reads the body, so the request is one record
+  const viewer = await platform.http('POST', '/user-management/accounts', {
+    token: admin,
+    body: { account: { username: 'cancel-viewer', password: 'cancel-viewer-password-1' } },
+  });
+  expect(viewer.status).toBe(201);
+  const refused = await platform.http('POST', '/operations-manager/jobs/cancel', {
+    token: await platform.login('cancel-viewer', 'cancel-viewer-password-1'),
+    body: { jobIds: [jobId, 'another-job'] },
+  });
+  expect(refused.status).toBe(403);
+  expect(await recordOf(refused)).toMatchObject({ target: { kind: 'job' }, outcome: { status: 403, code: 'FORBIDDEN' } });
 });
 
 it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {

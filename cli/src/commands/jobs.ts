@@ -396,11 +396,19 @@ export async function describeJob(ctx: Context, id: string): Promise<void> {
   ctx.out((await renderJobTree(client, job, ctx.colors, 0, new Set([id]))).join('\n'));
 }
 
+/** Most jobs the platform cancels in one request. */
+const CANCEL_BATCH = 1000;
+
 export async function cancelJobs(ctx: Context, ids: string[]): Promise<void> {
   const client = ctx.client();
-  const res = await client.request({ method: 'POST', path: '/operations-manager/jobs/cancel', json: { jobIds: [...new Set(ids)] } });
-  const results = itemsOf(res.body);
-  ctx.print(res.body, () =>
+  const unique = [...new Set(ids)];
+  const results: Doc[] = [];
+  for (let at = 0; at < unique.length; at += CANCEL_BATCH) {
+    const jobIds = unique.slice(at, at + CANCEL_BATCH);
+    const res = await client.request({ method: 'POST', path: '/operations-manager/jobs/cancel', json: { jobIds } });
+    results.push(...itemsOf(res.body));
+  }
+  ctx.print({ results }, () =>
     results
       .map(
         (r) =>

@@ -44,6 +44,8 @@ export interface OperationSpec {
   notes?: string;
   /** See {@link OperationDef.auditKind}. */
   auditKind?: string;
+  /** See {@link OperationDef.auditEach}. */
+  auditEach?: string;
 }
 
 /** Names of the `:params` of an Express-style path, as a union of string literals. */
@@ -167,6 +169,7 @@ export function defineOperations<S extends ServiceName, const Specs extends read
     if (input.bodyLimit !== undefined && input.bodyLimit !== 'default') op.bodyLimit = input.bodyLimit;
     if (input.notes !== undefined) op.notes = input.notes;
     if (input.auditKind !== undefined) op.auditKind = input.auditKind;
+    if (input.auditEach !== undefined) op.auditEach = input.auditEach;
     out[id] = deepFreeze(op);
   }
   // the keys are exactly `${service}.${name}` of the inputs, which is what the mapped type says

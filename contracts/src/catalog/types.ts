@@ -49,6 +49,12 @@ export interface OperationDef {
    * something else (`/mop/updateTemplate/:mopID`). The gateway derives it from the route otherwise.
    */
   auditKind?: string;
+  /**
+   * The body member listing the ids of the things a request acts on, when it acts on several
+   * (`jobIds`): the audit trail records the request once per id, each naming its target, so that
+   * what happened to one of them is found by its id.
+   */
+  auditEach?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -53,6 +53,8 @@ import { jobQueryParametersSchema, listQuerySchema } from '../schemas/query';
 import { TIMEOUTS_MS, defineOperations, noQuery } from './define';
 
 const deleted = (id: string) => envelopeOf(id, embed(deletedCountSchema));
+/** Most jobs one `POST /operations-manager/jobs/cancel` cancels (each is a record of the audit trail). */
+const MAX_CANCEL_JOBS = 1000;
 
 /** Notes shared by the operator routes that switch the engine's workers. */
 const WORKER_NOTES =
@@ -188,11 +190,12 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     name: 'cancelJobs',
     summary: 'Cancel jobs',
     http: { method: 'POST', path: '/operations-manager/jobs/cancel' },
+    auditEach: 'jobIds',
     roles: ROLE_SETS.run,
-    body: closed({ jobIds: arr(name(), { minItems: 1, uniqueItems: true }) }, ['jobIds']),
+    body: closed({ jobIds: arr(name(), { minItems: 1, maxItems: MAX_CANCEL_JOBS, uniqueItems: true }) }, ['jobIds']),
     response: cancelJobsResultSchema,
     addition: true,
-    notes: 'Reports per job; a job that is already finished is reported with success false.',
+    notes: `Reports per job; a job that is already finished is reported with success false. At most ${MAX_CANCEL_JOBS} jobs a request. The audit trail records one record per job.`,
   },
   {
     name: 'pauseJob',

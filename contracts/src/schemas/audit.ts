@@ -107,8 +107,12 @@ export const auditRecordSchema = withId(
 );
 export type AuditRecord = Static<typeof auditRecordSchema>;
 
-/** What a service hands back with its answer: the target as it knows it, and the members it changed. */
-export type AuditPart = Pick<AuditEntry, 'target' | 'changes'>;
+/**
+ * What a service hands back with its answer: the target as it knows it, and the members it changed;
+ * or, for a request that acts on several things (`POST /operations-manager/jobs/cancel`), `each`:
+ * one record per thing, with its target and changes.
+ */
+export type AuditPart = Pick<AuditEntry, 'target' | 'changes'> & { each?: Pick<AuditEntry, 'target' | 'changes'>[] };
 
 /** The query of `GET /audit`: the shared list options, and the audit's own filters. */
 export const auditQuerySchema = withId(

@@ -167,12 +167,16 @@ interface Outcome {
 /** Largest `nap-audit` header, bytes; beyond it the changes keep their member names only. */
 const AUDIT_HEADER_LIMIT = 256 * 1024;
 
-/** The `nap-audit` header of what a handler told the audit trail. */
+/**
+ * The `nap-audit` header of what a handler told the audit trail. Over the limit, the changes keep
+ * their member names only, and the records of `each` their targets only.
+ */
 function auditHeader(part: AuditPart): string {
   const json = JSON.stringify(part);
   if (json.length <= AUDIT_HEADER_LIMIT) return json;
   const changes = part.changes?.map((c) => ({ member: c.member, digest: true }));
-  return JSON.stringify({ ...part, ...(changes ? { changes } : {}) });
+  const each = part.each?.map((one) => (one.target !== undefined ? { target: one.target } : {}));
+  return JSON.stringify({ ...part, ...(changes ? { changes } : {}), ...(each ? { each } : {}) });
 }
 
 export interface ServeOptions<S extends ServiceName> {
@@ -321,6 +325,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
           ...audit,
           ...(part.target !== undefined ? { target: { ...audit?.target, ...part.target } } : {}),
           ...(part.changes !== undefined ? { changes: [...(audit?.changes ?? []), ...part.changes] } : {}),
+          ...(part.each !== undefined ? { each: [...(audit?.each ?? []), ...part.each] } : {}),
         };
       },
     });
