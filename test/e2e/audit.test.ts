@@ -2,8 +2,8 @@ import type { AuditRecord, AuditVerification } from '@nap/contracts';
 import { SECRET_MASK, auditRecordHash } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { eventually } from '@nap/testing';
-import { createAutomation, greetWorkflow, waitForJob } from '../support/automation';
+import { eventually, workflowDocument } from '@nap/testing';
+import { createAutomation, greetWorkflow, waitForJob, waitingTask } from '../support/automation';
 
 /**
  * The audit trail through HTTP, standalone: every change (any credentials), login, logout, failed
@@ -285,27 +285,10 @@ it('records the job a start created, by both start routes', async () => {
 });
 
 it('records a cancel of several jobs once per job, named, with the status each left', async () => {
-  const waiting = greetWorkflow('audited-wait', {
-    tasks: {
-      workflow_start: { name: 'workflow_start', groups: [] },
-      workflow_end: { name: 'workflow_end', groups: [] },
-      v1: {
-        name: 'ViewData',
-        app: 'WorkFlowEngine',
-        type: 'manual',
-        groups: [],
-        variables: {
-          incoming: { header: 'Wait', message: 'Go on?', body: '', variables: '', btn_success: 'Yes', btn_failure: 'No' },
-          outgoing: {},
-        },
-      },
-    },
-    transitions: {
-      workflow_start: { v1: { state: 'success', type: 'standard' } },
-      v1: { workflow_end: { state: 'success', type: 'standard' } },
-      workflow_end: {},
-    },
-  });
+  const waiting = workflowDocument('audited-wait', { v1: waitingTask() }, [
+    ['workflow_start', 'v1'],
+    ['v1', 'workflow_end'],
+  ]);
   await createAutomation(platform, admin, waiting);
   const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/audited-wait', { token: admin, body: { options: {} } });
   expect(started.status).toBe(200);

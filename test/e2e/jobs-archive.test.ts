@@ -9,7 +9,7 @@ import type { TestPlatform } from '@nap/standalone';
 import { createLogger, createMetrics } from '@nap/telemetry';
 import { eventually, finishedJob, startNatsServer, task, workflowDocument } from '@nap/testing';
 import { createWorkflowService } from '@nap/workflow';
-import { greetWorkflow, waitForJob } from '../support/automation';
+import { greetWorkflow, waitForJob, waitingTask } from '../support/automation';
 
 /**
  * Jobs kept and archived on purpose, through HTTP: POST /operations-manager/jobs/archive by
@@ -105,18 +105,7 @@ describe('archiving on request', () => {
     await createWorkflow(platform, token, 'arch-fail', {
       q1: task('query', { pass_on_null: false, query: 'absent', obj: '$var.job.data' }, { return_data: null }, { type: 'operation' }),
     });
-    await createWorkflow(platform, token, 'arch-wait', {
-      v1: {
-        name: 'ViewData',
-        app: 'WorkFlowEngine',
-        type: 'manual',
-        groups: [],
-        variables: {
-          incoming: { header: 'Wait', message: 'Go on?', body: '', variables: '', btn_success: 'Yes', btn_failure: 'No' },
-          outgoing: {},
-        },
-      },
-    });
+    await createWorkflow(platform, token, 'arch-wait', { v1: waitingTask() });
 
     const greets = [await start(platform, token, 'arch-greet', { who: 'a' }), await start(platform, token, 'arch-greet', { who: 'b' })];
     const parent = await start(platform, token, 'arch-parent');

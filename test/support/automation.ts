@@ -20,6 +20,20 @@ export function greetWorkflow(name: string, extra: Partial<WorkflowDocument> = {
   );
 }
 
+/** A manual task (ViewData) that waits for a person: a job running it stays running until it is answered or canceled. */
+export function waitingTask(): WorkflowDocument['tasks'][string] {
+  return {
+    name: 'ViewData',
+    app: 'WorkFlowEngine',
+    type: 'manual',
+    groups: [],
+    variables: {
+      incoming: { header: 'Wait', message: 'Go on?', body: '', variables: '', btn_success: 'Yes', btn_failure: 'No' },
+      outgoing: {},
+    },
+  };
+}
+
 /** Stores a workflow and an automation that runs it; answers the automation id. */
 export async function createAutomation(
   platform: TestPlatform,
