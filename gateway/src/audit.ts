@@ -149,7 +149,8 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
       if (!isAuditedOutcome(request.op, request.method, result.status)) return;
       const part = partOf(result, logger);
       const outcome = { status: result.status };
-      const each = partsOfEach(request, part);
+      // several things: the ids the body lists (auditEach), else what the handler named one by one (an import)
+      const each = partsOfEach(request, part) ?? (part?.each !== undefined && part.each.length > 0 ? part.each : undefined);
       const entries = each?.map((one) => entryOf(request, outcome, one)) ?? [
         entryOf(request, outcome, part, part?.target?.id === undefined ? answerOf(result) : undefined),
       ];

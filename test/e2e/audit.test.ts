@@ -328,6 +328,27 @@ it('records a cancel of several jobs once per job, named, with the status each l
   expect(await recordOf(refused)).toMatchObject({ target: { kind: 'job' }, outcome: { status: 403, code: 'FORBIDDEN' } });
 });
 
+it('records an import of several automations once per automation imported', async () => {
+  const imported = await platform.http('PUT', '/operations-manager/automations', {
+    token: admin,
+    body: { automations: [{ name: 'audited-import-1' }, { description: 'no name' }, { name: 'audited-import-2' }], options: {} },
+  });
+  expect(imported.status).toBe(200);
+  const requestId = imported.headers.get('x-request-id') ?? '';
+  const each = await records(`equals[requestId]=${encodeURIComponent(requestId)}&sort=seq&order=1`);
+  expect(each.map((r) => [r.operation, r.target?.kind, r.target?.name, typeof r.target?.id])).toEqual([
+    ['workflow.importAutomations', 'automation', 'audited-import-1', 'string'],
+    ['workflow.importAutomations', 'automation', 'audited-import-2', 'string'],
+  ]);
+  // nothing imported: the request is one record all the same
+  const none = await platform.http('PUT', '/operations-manager/automations', {
+    token: admin,
+    body: { automations: [{ description: 'no name' }], options: {} },
+  });
+  expect(none.status).toBe(200);
+  expect(await recordOf(none)).toMatchObject({ operation: 'workflow.importAutomations', target: { kind: 'automation' } });
+});
+
 it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {
   const automation = await createAutomation(platform, admin, greetWorkflow('audited-schedule'));
   const created = await platform.http('POST', '/operations-manager/triggers', {

@@ -109,7 +109,7 @@ export type AuditRecord = Static<typeof auditRecordSchema>;
 
 /**
  * What a service hands back with its answer: the target as it knows it, and the members it changed;
- * or, for a request that acts on several things (`POST /operations-manager/jobs/cancel`), `each`:
+ * or, for a request that acts on several things (a cancel of several jobs, an import), `each`:
  * one record per thing, with its target and changes.
  */
 export type AuditPart = Pick<AuditEntry, 'target' | 'changes'> & { each?: Pick<AuditEntry, 'target' | 'changes'>[] };

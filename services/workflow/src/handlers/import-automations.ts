@@ -9,7 +9,8 @@ import { importResult } from '../domain/import-result';
 
 /**
  * `PUT /operations-manager/automations`: imports exported automations, each with the triggers it
- * carries, each reported on its own; the answer's status stays success.
+ * carries, each reported on its own; the answer's status stays success. The audit trail records
+ * each automation imported.
  */
 export function importAutomations(svc: WorkflowContext): Handler<'workflow.importAutomations'> {
   return async (input, ctx) => {
@@ -20,6 +21,7 @@ export function importAutomations(svc: WorkflowContext): Handler<'workflow.impor
         const triggers = created.triggers.length === 0 ? '' : ` with ${created.triggers.length} trigger(s)`;
         const noted = notes.length === 0 ? '' : `. Note: ${notes.join('; ')}`;
         imported.push({ success: true, message: `Automation "${created.name}" imported${triggers}${noted}`, original: item, created });
+        ctx.audit({ each: [{ target: { kind: 'automation', id: created._id, name: created.name } }] });
       } catch (err) {
         if (!isAppError(err)) throw err;
         imported.push({ success: false, message: `automations[${i}]: ${errorMessage(err)}`, original: item, created: null });
