@@ -304,6 +304,15 @@ export function buildProgram(io: Io, run: Runner): Command {
     run(cmd, async (ctx) => (await import('./commands/audit.js')).listAudit(ctx, opts)),
   );
   audit
+    .command('describe')
+    .description(
+      'show one record: who, what, to what, how it ended, from where, and every member it changed with its values before and after',
+    )
+    .argument('<seq>', 'the record (its SEQ in nap audit list)')
+    .action((seq: string, _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/audit.js')).describeAudit(ctx, seq)),
+    );
+  audit
     .command('verify')
     .description('recompute the hash chain of every kept record; exit 1 when it does not hold')
     .action((_opts: unknown, cmd: Command) => run(cmd, async (ctx) => (await import('./commands/audit.js')).verifyAudit(ctx)));

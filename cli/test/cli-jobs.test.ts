@@ -249,6 +249,55 @@ describe('nap audit', () => {
     expect(resumedSeqs.every((s) => s > after)).toBe(true);
   });
 
+  it('describes one record: who, what, how it ended, and each member it changed with its values before and after', async () => {
+    const token = await (
+      await fetch(`${platform.url}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: { username: 'admin', password: platform.password } }),
+      })
+    ).text();
+    const call = async (method: string, route: string, body: unknown): Promise<{ data: { _id: string } }> => {
+      const res = await fetch(`${platform.url}${route}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'user-agent': 'cli-test/1.0' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBeLessThan(300);
+      return (await res.json()) as { data: { _id: string } };
+    };
+    const group = await call('POST', '/user-management/groups', { group: { name: 'cli-described' } });
+    await call('PUT', `/user-management/groups/${group.data._id}/roles`, { roles: ['apiread'] });
+    const listed = await run(['audit', 'list', '--operation', 'admin.setGroupRoles', '--target', group.data._id, '-o', 'json']);
+    const seq = listed.json<{ results: AuditRecord[] }>().results[0]!.seq;
+
+    const described = await run(['audit', 'describe', String(seq)]);
+    expect(described.code).toBe(0);
+    const lines = described.stdout.split('\n');
+    expect(lines[0]).toBe(`Record ${seq}`);
+    expect(lines).toContainEqual(expect.stringMatching(/^Actor +admin by Bearer token account \S+$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^Operation +admin\\.setGroupRoles  PUT /user-management/groups/:groupId/roles$`)),
+    );
+    expect(lines).toContainEqual(`Target     group cli-described id ${group.data._id}`);
+    expect(lines).toContainEqual(expect.stringMatching(/^Outcome +200$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^Source +\S+ {2}cli-test\/1\.0$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^Previous +[0-9a-f]{64}$/));
+    expect(described.stdout).toMatch(/\nChanges \(1\)\nMEMBER\s+BEFORE\s+AFTER\nroles\s+\[\]\s+\["apiread"\]\n/);
+    // -o json is the record as GET /audit/:seq answers it
+    expect((await run(['audit', 'describe', String(seq), '-o', 'json'])).json<AuditRecord>()).toMatchObject({
+      seq,
+      operation: 'admin.setGroupRoles',
+    });
+
+    const missing = await run(['audit', 'describe', String(seq + 100_000)]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/AUDIT_RECORD_NOT_FOUND|No audit record/);
+    const bad = await run(['audit', 'describe', 'latest']);
+    expect(bad.code).toBe(4);
+    expect(bad.stderr).toBe('nap: latest: expected the seq of a record (a whole number from 1, as nap audit list shows it)\n');
+  });
+
   it('refuses a time it cannot read, naming the flag, before asking the platform', async () => {
     const res = await run(['audit', 'list', '--since', 'yesterday']);
     expect(res.code).toBe(4);

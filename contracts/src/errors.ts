@@ -35,6 +35,11 @@ export const ERROR_CODES = {
     description: 'An unexpected failure inside the platform; the log holds the cause under the request id.',
   },
   NOT_IMPLEMENTED: { status: 501, retryable: false, description: 'The operation is part of the interface but not built yet.' },
+  AUDIT_RECORD_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    description: 'No audit record with that seq: not recorded yet, or removed by retention.',
+  },
   AUDIT_UNAVAILABLE: {
     status: 503,
     retryable: false,

@@ -213,8 +213,10 @@ describe('catalog consistency', () => {
 
   it('has no two routes that can match the same request path', () => {
     // the original platform's JST routes: a literal segment wins over a parameter (the gateway's RouteTable looks literals up first)
-    // and the job archives beside the jobs: a job id is 24 hex digits, never "archives"
+    // and the job archives beside the jobs: a job id is 24 hex digits, never "archives"; an audit record's seq is digits, never "verify" or "export"
     const literalFirst = new Set([
+      '/audit/:seq ~ /audit/verify',
+      '/audit/:seq ~ /audit/export',
       '/transformations/import ~ /transformations/:id',
       '/transformations/validate ~ /transformations/:id',
       '/operations-manager/jobs/:jobId ~ /operations-manager/jobs/archives',

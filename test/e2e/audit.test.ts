@@ -221,6 +221,30 @@ it('answers GET /audit to admin and auditor only, filtered', async () => {
   expect(bad.status).toBe(400);
 });
 
+it('answers one record by its seq, to admin and auditor only, and 404 for a seq not in the chain', async () => {
+  const made = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'by-seq' } } });
+  const listed = await recordOf(made);
+  const one = await platform.http('GET', `/audit/${listed.seq}`, { token: admin });
+  expect(one.status).toBe(200);
+  expect(one.body).toEqual(listed);
+  expect((one.body as AuditRecord).hash).toBe(auditRecordHash(one.body as AuditRecord));
+  const auditor = await platform.login('auditor', 'auditor-password-1');
+  expect((await platform.http('GET', `/audit/${listed.seq}`, { token: auditor })).body).toEqual(listed);
+
+  // the reader's password is a-new-secret-password since the refusals' test
+  const reader = await platform.login('reader', 'a-new-secret-password');
+  expect((await platform.http('GET', `/audit/${listed.seq}`, { token: reader })).status).toBe(403);
+  const beyond = await platform.http('GET', `/audit/${listed.seq + 1000}`, { token: admin });
+  expect(beyond.status).toBe(404);
+  expect(beyond.body).toMatchObject({ code: 'AUDIT_RECORD_NOT_FOUND' });
+  for (const seq of ['0', '-1', 'abc', '1.5', '12345678901234567']) {
+    const bad = await platform.http('GET', `/audit/${seq}`, { token: admin });
+    expect([bad.status, JSON.stringify(bad.body)]).toEqual([400, expect.stringContaining('params.seq')]);
+  }
+  // the routes beside it are not taken for a seq
+  expect((await platform.http('GET', '/audit/verify', { token: admin })).body).toMatchObject({ valid: true });
+});
+
 it('exports NDJSON, verifies the chain, and finds a record changed in the store', async () => {
   const exported = await fetch(`${platform.url}/audit/export`, { headers: { authorization: `Bearer ${admin}` } });
   expect(exported.status).toBe(200);

@@ -2,9 +2,11 @@ import { createWriteStream } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import type { Colors } from 'picocolors/types';
 import type { Context } from '../context';
 import { parseDuration } from '../duration';
 import { CliError, EXIT, usage } from '../errors';
+import { pathOf } from '../http/client';
 import type { Query } from '../http/client';
 import { table } from '../output/format';
 import type { Doc } from '../resources/documents';
@@ -94,6 +96,97 @@ export async function listAudit(ctx: Context, opts: AuditListOptions): Promise<v
           c,
         ),
   );
+}
+
+/** How an actor proved who it was, as people say it. */
+const AUTH_TEXT: Record<string, string> = {
+  bearer: 'Bearer token',
+  cookie: 'console session (cookie)',
+  query: 'token in the URL',
+  basic: 'Basic credentials',
+  password: 'username and password',
+  oauth: 'client credentials (OAuth)',
+  sso: 'identity provider (SSO)',
+  none: 'no credentials',
+};
+
+/** A value of a change on one line: text as it is, anything else as compact JSON. */
+function changeValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A change too large to keep holds the SHA-256 digests of its values: said so, so that nobody reads them as the values. */
+function digestNote(changes: Doc[], c: Colors): string {
+  return changes.some((ch) => ch.digest === true) ? c.dim('values marked digest were too large to keep: they are SHA-256 digests\n') : '';
+}
+
+/** The changes of a record as rows of member, before and after, secrets and digests said plainly. */
+function changeRows(changes: Doc[], c: Colors): string {
+  return table(
+    changes,
+    [
+      { header: 'MEMBER', value: (ch: Doc) => (ch.digest === true ? `${String(ch.member)} (digest)` : ch.member) },
+      {
+        header: 'BEFORE',
+        value: (ch: Doc) => (ch.secret === true ? c.dim('(secret)') : 'before' in ch ? changeValue(ch.before) : c.dim('(added)')),
+      },
+      {
+        header: 'AFTER',
+        value: (ch: Doc) =>
+          ch.secret === true ? c.dim('(changed; a secret is never recorded)') : 'after' in ch ? changeValue(ch.after) : c.dim('(removed)'),
+      },
+    ],
+    c,
+  );
+}
+
+/** One record for people: who, what, to what, how it ended, from where, what changed, and its place in the chain. */
+export function renderAuditRecord(record: Doc, c: Colors): string {
+  const actor = isDoc(record.actor) ? record.actor : {};
+  const target = isDoc(record.target) ? record.target : undefined;
+  const source = isDoc(record.source) ? record.source : {};
+  const failed = Number(field(record, 'outcome.status')) >= 400;
+  const who = [
+    str(actor.username) ?? '?',
+    actor.kind !== undefined && actor.kind !== 'account' ? `(${String(actor.kind)})` : undefined,
+    str(actor.onBehalfOf) === undefined ? undefined : `on behalf of ${String(actor.onBehalfOf)}`,
+    str(actor.auth) === undefined ? undefined : `by ${AUTH_TEXT[String(actor.auth)] ?? String(actor.auth)}`,
+    str(actor.accountId) === undefined ? undefined : c.dim(`account ${String(actor.accountId)}`),
+  ];
+  const rows: [string, string | undefined][] = [
+    ['Time', str(record.timestamp)],
+    ['Actor', who.filter((part) => part !== undefined).join(' ')],
+    ['Operation', `${String(record.operation ?? '')}  ${[str(record.method), str(record.route)].filter(Boolean).join(' ')}`.trimEnd()],
+    [
+      'Target',
+      target === undefined
+        ? undefined
+        : [str(target.kind), str(target.name), str(target.id) === undefined ? undefined : c.dim(`id ${String(target.id)}`)]
+            .filter(Boolean)
+            .join(' '),
+    ],
+    ['Outcome', failed ? c.red(outcomeOf(record)) : c.green(outcomeOf(record))],
+    ['Request', str(record.requestId)],
+    ['Source', [str(source.address), str(source.userAgent)].filter(Boolean).join('  ') || undefined],
+    ['Hash', str(record.hash)],
+    ['Previous', str(record.prevHash)],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const head = `${c.bold(`Record ${String(record.seq ?? '?')}`)}\n`;
+  const lines = rows
+    .filter(([, value]) => value !== undefined && value !== '')
+    .map(([label, value]) => `${c.bold(label.padEnd(width))}  ${String(value)}`);
+  const changes = Array.isArray(record.changes) ? record.changes.filter(isDoc) : [];
+  const changed =
+    changes.length === 0 ? '' : `\n${c.bold(`Changes (${changes.length})`)}\n${changeRows(changes, c)}${digestNote(changes, c)}`;
+  return `${head}${lines.join('\n')}\n${changed}`;
+}
+
+/** `nap audit describe SEQ`: GET /audit/:seq, one record with what changed. */
+export async function describeAudit(ctx: Context, seq: string): Promise<void> {
+  if (!/^[1-9]\d{0,14}$/.test(seq)) throw usage(`${seq}: expected the seq of a record (a whole number from 1, as nap audit list shows it)`);
+  const res = await ctx.client().request({ method: 'GET', path: pathOf('/audit/:seq', { seq }) });
+  ctx.print(res.body, () => renderAuditRecord(isDoc(res.body) ? res.body : {}, ctx.colors));
 }
 
 /** `nap audit verify`: GET /audit/verify; exit 1 when the chain does not hold. */

@@ -84,7 +84,7 @@ import {
   ssoSignedInSchema,
 } from '../schemas/sign-in';
 import { defineOperations, TIMEOUTS_MS } from './define';
-import { auditExportQuerySchema, auditPageSchema, auditQuerySchema, auditVerificationSchema } from '../schemas/audit';
+import { auditExportQuerySchema, auditPageSchema, auditQuerySchema, auditRecordSchema, auditVerificationSchema } from '../schemas/audit';
 
 const ADMIN = ROLE_SETS.admin;
 
@@ -1275,6 +1275,17 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       'Every change (any route, any credentials), login, logout, failed login and refusal (401, 403, 429), and the platform actions (schedules, event triggers, retention). ' +
       'The shared list options (sort by seq, timestamp, operation; equals/contains/startsWith on operation, method, route, actor.username, target.kind, target.id, target.name, requestId) ' +
       'plus actor (a username or a platform actor), operation, targetId, outcome (403, FORBIDDEN, success or failure), since and until (ISO 8601). See docs/security.md.',
+  },
+  {
+    name: 'getAuditRecord',
+    summary: 'One record of the audit trail',
+    http: { method: 'GET', path: '/audit/:seq' },
+    roles: ROLE_SETS.audit,
+    params: { seq: str({ pattern: '^[1-9][0-9]{0,14}$', description: "the record's seq (its position in the chain, from 1)" }) },
+    response: embed(auditRecordSchema),
+    addition: true,
+    notes:
+      'The record as GET /audit lists it, with its hash and the hash of the record before it. 404 AUDIT_RECORD_NOT_FOUND for a seq not recorded yet or removed by retention.',
   },
   {
     name: 'verifyAudit',

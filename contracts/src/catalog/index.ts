@@ -81,6 +81,7 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'admin.callAdapter',
   'admin.runTask',
   'admin.getAudit',
+  'admin.getAuditRecord',
   'admin.verifyAudit',
   'admin.exportAudit',
   'workflow.getJob',

@@ -113,6 +113,7 @@ import { validatePrebuilt } from './validate-prebuilt';
 import { whoami } from './whoami';
 import { exportAudit } from './export-audit';
 import { getAudit } from './get-audit';
+import { getAuditRecord } from './get-audit-record';
 import { verifyAudit } from './verify-audit';
 
 /** The admin operations by catalog name, each handler in the file of its name. */
@@ -230,6 +231,7 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     validatePrebuilt: validatePrebuilt(svc),
     whoami: whoami(svc),
     getAudit: getAudit(svc),
+    getAuditRecord: getAuditRecord(svc),
     verifyAudit: verifyAudit(svc),
     exportAudit: exportAudit(svc),
   };
