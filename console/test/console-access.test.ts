@@ -20,6 +20,8 @@ const AUDITOR = { username: 'night-auditor', password: 'auditor-password-1' } as
 let platform: RunningPlatform;
 let browser: ConsoleBrowser;
 let page: Page;
+let readerId: string;
+let auditorId: string;
 
 beforeAll(async () => {
   [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
@@ -27,12 +29,16 @@ beforeAll(async () => {
   await createPortTurnUpAutomation(platform);
   const group = await platform.api<{ data: { _id: string } }>('POST', '/user-management/groups', { group: { name: 'readers' } });
   await platform.api('PUT', `/user-management/groups/${group.data._id}/roles`, { roles: ['apiread'] });
-  await platform.api('POST', '/user-management/accounts', {
+  const reader = await platform.api<{ data: { _id: string } }>('POST', '/user-management/accounts', {
     account: { ...READER, firstname: 'Night', lastname: 'Reader', email: 'reader@example.net', groups: [group.data._id] },
   });
+  readerId = reader.data._id;
   const auditors = await platform.api<{ data: { _id: string } }>('POST', '/user-management/groups', { group: { name: 'auditors' } });
   await platform.api('PUT', `/user-management/groups/${auditors.data._id}/roles`, { roles: ['auditor'] });
-  await platform.api('POST', '/user-management/accounts', { account: { ...AUDITOR, groups: [auditors.data._id] } });
+  const auditor = await platform.api<{ data: { _id: string } }>('POST', '/user-management/accounts', {
+    account: { ...AUDITOR, email: 'auditor@example.net', groups: [auditors.data._id] },
+  });
+  auditorId = auditor.data._id;
   page = await browser.newPage();
 }, 60_000);
 
@@ -85,23 +91,35 @@ describe('the console by role', () => {
 });
 
 describe('the audit trail', () => {
-  it('shows an auditor the audit trail alone: records newest first, one opened, filtered in the URL, the chain verified and exported', async () => {
-    // a refusal to find among the records
+  it('shows an auditor the audit trail alone: records newest first, one opened and read, filtered in the URL, the chain verified and exported', async () => {
+    // a job started, a secret changed (the same password again), a refusal, and a change whose record says what changed
+    const job = await startJob(platform, 'Change approval', { plan: 'ntp server 192.0.2.2', applySeconds: 0 });
+    await platform.api('PUT', `/user-management/accounts/${readerId}/password`, { password: READER.password });
     await expect(platform.login(READER.username, 'not-the-password')).rejects.toThrow(/401/);
+    await platform.api('PATCH', `/authorization/accounts/${auditorId}`, { email: 'audit-team@example.net', firstname: 'Night' });
     await logIn(AUDITOR.username, AUDITOR.password, 'Audit trail');
     expect(new URL(page.url()).pathname).toBe('/console/audit');
     const nav = page.getByRole('navigation', { name: 'Main' });
     expect(await nav.getByRole('link').allTextContents()).toEqual(['Audit']);
-    const created = page
-      .getByRole('row')
-      .filter({ hasText: `account ${AUDITOR.username}` })
-      .filter({ hasText: 'admin.createAccount' });
+    const ofAuditor = page.getByRole('row').filter({ hasText: `account ${AUDITOR.username}` });
+    const created = ofAuditor.filter({ hasText: 'admin.createAccount' });
     await created.waitFor();
     await expectAccessible();
 
+    // an opened record reads as facts: who, how, the request
     const seq = (await created.getByRole('button').textContent())?.replace(/\D/g, '') ?? '';
     await created.getByRole('button', { name: `Record ${seq}: show everything it holds` }).click();
-    await page.getByLabel(`Audit record ${seq}`).getByText('"route": "/user-management/accounts"').waitFor();
+    const record = page.getByRole('region', { name: `Record ${seq}` });
+    const facts = await record.getByRole('term').allTextContents();
+    expect(facts).toEqual(['Time', 'Actor', 'Request', 'Source', 'Target', 'Outcome']);
+    // the facts as the page lays them out, their lines joined by spaces
+    const fact = async (term: string) =>
+      (await record.getByRole('definition').nth(facts.indexOf(term)).innerText()).replace(/\s+/g, ' ').trim();
+    expect(await fact('Request')).toMatch(/^POST \/user-management\/accounts/);
+    expect(await fact('Actor')).toMatch(/^admin Bearer token account id \S+$/);
+    expect(await fact('Target')).toBe(`account ${AUDITOR.username} id ${auditorId}`);
+    expect(await fact('Time')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(await record.getByRole('table', { name: 'What changed' }).count()).toBe(0);
 
     await page.getByLabel('Outcome').selectOption('failure');
     await eventually('the outcome filter in the URL', () => new URL(page.url()).searchParams.get('outcome') === 'failure');
@@ -113,12 +131,63 @@ describe('the audit trail', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await eventually('no filter in the URL', () => new URL(page.url()).search === '');
 
+    // a change: the row counts its changed members, the record lists them with their values before and after
+    const updated = ofAuditor.filter({ hasText: 'admin.updateAccount' });
+    await updated.getByText('2 changes').waitFor();
+    await updated.getByRole('button', { name: /^Record \d+: show everything it holds$/ }).click();
+    const changed = page.getByRole('table', { name: 'What changed' });
+    const change = async (member: string) =>
+      changed
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: member, exact: true }) })
+        .getByRole('cell')
+        .allTextContents();
+    expect(await change('email')).toEqual(['auditor@example.net', 'audit-team@example.net']);
+    expect(await change('firstname')).toEqual(['— (added)', 'Night']);
     await page.getByRole('button', { name: 'Verify the chain' }).click();
     await page
       .getByRole('status')
       .getByText(/^✓ The chain holds: \d+ records checked\.$/)
       .waitFor();
+    await expectAccessible();
     await screenshot(page, 'console-audit.png');
+
+    // following the thread: the records of the same target, the filter in the URL
+    await page.getByRole('link', { name: 'Records of this target' }).click();
+    await eventually('the target filter in the URL', () => new URL(page.url()).search === `?target=${auditorId}`);
+    expect(await page.getByRole('searchbox', { name: 'Target id' }).inputValue()).toBe(auditorId);
+    await eventually('only the records of the auditor’s account listed', async () => {
+      const targets = await page.locator('tbody tr td:nth-child(5)').allTextContents();
+      return targets.length >= 3 && targets.every((text) => text === `account ${AUDITOR.username}`);
+    });
+    // the raw record is one click away, its hashes with it
+    await changed.waitFor();
+    await page.getByText('Record as JSON').click();
+    const raw = page.getByLabel(/^Audit record \d+$/);
+    await raw.getByText('"route": "/authorization/accounts/:accountId"').waitFor();
+    expect(await raw.textContent()).toMatch(/"prevHash": "[0-9a-f]{64}",\s+"hash": "[0-9a-f]{64}"/);
+    await expectAccessible();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+
+    // a secret's record says that it changed, never its value
+    await page.getByRole('searchbox', { name: 'Operation' }).fill('admin.setAccountPassword');
+    await page
+      .getByRole('row')
+      .filter({ hasText: `account ${READER.username}` })
+      .filter({ hasText: 'admin.setAccountPassword' })
+      .getByRole('button')
+      .click();
+    expect(await change('passwordHash')).toEqual(['changed (secret: the value is never recorded)']);
+    await page.getByRole('searchbox', { name: 'Operation' }).fill('');
+
+    // a job's record leads to the job's page only for whoever may read jobs: not an auditor
+    const started = await platform.api<{ results: { seq: number }[] }>('GET', `/audit?targetId=${job._id}&operation=workflow.startJob`);
+    await page.getByRole('searchbox', { name: 'Target id' }).fill(job._id);
+    await eventually('the job’s filter in the URL', () => new URL(page.url()).searchParams.get('target') === job._id);
+    await page.getByRole('button', { name: `Record ${started.results[0]?.seq}: show everything it holds` }).click();
+    await page.getByRole('link', { name: 'Records of this target' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Open the job’s page' }).count()).toBe(0);
+
     const exportLink = page.getByRole('link', { name: 'Export (NDJSON)' });
     expect(await exportLink.getAttribute('href')).toBe('/audit/export');
     const exported = await page.request.get(`${platform.url}/audit/export`);
@@ -131,6 +200,16 @@ describe('the audit trail', () => {
     expect(streams.total).toBe(0);
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
+  }, 60_000);
+
+  it('leads an administrator from a job’s record to the job’s page', async () => {
+    const job = await startJob(platform, 'Change approval', { plan: 'ntp server 192.0.2.3', applySeconds: 0 });
+    await logIn(ADMIN.username, ADMIN.password);
+    await page.goto(`${platform.url}/console/audit?target=${job._id}`);
+    await page.getByRole('row').filter({ hasText: 'workflow.startJob' }).getByRole('button').click();
+    await page.getByRole('link', { name: 'Open the job’s page' }).click();
+    await page.getByRole('heading', { name: 'Change approval', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/console/jobs/${job._id}`);
   }, 60_000);
 });
 

@@ -5,9 +5,10 @@ import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import type { AuditRecord } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
-import { JsonView } from '../../components/json-view';
 import { useDebounced } from '../../hooks/use-debounced';
 import bar from '../../components/filter-bar.module.css';
+import { AuditOutcome } from './audit-outcome';
+import { AuditRecordPanel, auditRecordPanelId } from './audit-record-panel';
 import styles from './audit-page.module.css';
 
 const PAGE_SIZE = 50;
@@ -32,19 +33,6 @@ function targetText(record: AuditRecord): string {
   if (target === undefined) return '—';
   const what = target.name ?? target.id;
   return what === undefined ? target.kind : `${target.kind} ${what}`;
-}
-
-function Outcome({ outcome }: { outcome: AuditRecord['outcome'] }) {
-  const failed = outcome.status >= 400;
-  return (
-    <span className={failed ? styles.failure : styles.success}>
-      <span className="nowrap">
-        <span aria-hidden="true">{failed ? '✕' : '✓'}</span> {outcome.status}
-      </span>
-      {outcome.code ? <span className={styles.code}> {outcome.code}</span> : null}
-      <span className="visually-hidden">{failed ? ' (refused or failed)' : ' (succeeded)'}</span>
-    </span>
-  );
 }
 
 /** A time as the console writes times; on a narrow page the time goes under the date, never a date split at its hyphens. */
@@ -99,7 +87,7 @@ function TextField({
 /**
  * `/console/audit`: the audit trail for the `admin` and `auditor` roles: who did what to what and
  * how it ended, newest first, filtered as `GET /audit` filters (the filters live in the URL);
- * a record opens to show everything it holds; the chain can be verified and exported from here.
+ * a record opens to show everything it holds, as people read it and as JSON; the chain can be verified and exported from here.
  */
 export function AuditPage() {
   const [search, setSearch] = useSearchParams();
@@ -221,12 +209,13 @@ export function AuditPage() {
           <tbody>
             {results.map((record) => (
               <Fragment key={record.seq}>
-                <tr>
+                <tr data-selected={open === record.seq ? 'true' : undefined}>
                   <td>
                     <button
                       type="button"
                       className={styles.seq}
                       aria-expanded={open === record.seq}
+                      aria-controls={open === record.seq ? auditRecordPanelId(record.seq) : undefined}
                       aria-label={`Record ${record.seq}: ${open === record.seq ? 'hide' : 'show'} everything it holds`}
                       onClick={() => setOpen(open === record.seq ? undefined : record.seq)}
                     >
@@ -240,16 +229,23 @@ export function AuditPage() {
                     {record.actor.username}
                     {record.actor.kind === 'account' ? null : <span className="muted"> ({record.actor.kind})</span>}
                   </td>
-                  <td className="mono">{record.operation}</td>
+                  <td>
+                    <span className="mono">{record.operation}</span>
+                    {record.changes?.length ? (
+                      <span className={styles.changeCount}>
+                        {record.changes.length} change{record.changes.length === 1 ? '' : 's'}
+                      </span>
+                    ) : null}
+                  </td>
                   <td>{targetText(record)}</td>
                   <td>
-                    <Outcome outcome={record.outcome} />
+                    <AuditOutcome outcome={record.outcome} />
                   </td>
                 </tr>
                 {open === record.seq ? (
                   <tr className={styles.details}>
                     <td colSpan={6}>
-                      <JsonView value={record} label={`Audit record ${record.seq}`} />
+                      <AuditRecordPanel record={record} />
                     </td>
                   </tr>
                 ) : null}
