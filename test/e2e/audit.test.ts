@@ -373,6 +373,57 @@ it('records an import of several automations once per automation imported', asyn
   expect(await recordOf(none)).toMatchObject({ operation: 'workflow.importAutomations', target: { kind: 'automation' } });
 });
 
+it("records each workflow and form a studio import stored, named as its own routes name it, and a workflow's changes under the same kind", async () => {
+  const imported = await platform.http('POST', '/automation-studio/automations/import', {
+    token: admin,
+    body: {
+      automations: [greetWorkflow('studio-import-1'), { name: 'studio-import-bad', tasks: 'none' }, greetWorkflow('studio-import-2')],
+    },
+  });
+  expect(imported.status).toBe(200);
+  const stored = (imported.body as { imported: { success: boolean; created: { _id: string } | null }[] }).imported;
+  expect(stored.map((i) => i.success)).toEqual([true, false, true]);
+  const each = await records(`equals[requestId]=${encodeURIComponent(imported.headers.get('x-request-id') ?? '')}&sort=seq&order=1`);
+  expect(each.map((r) => [r.operation, r.target])).toEqual([
+    ['studio.importAutomations', { kind: 'workflow', id: stored[0]?.created?._id, name: 'studio-import-1' }],
+    ['studio.importAutomations', { kind: 'workflow', id: stored[2]?.created?._id, name: 'studio-import-2' }],
+  ]);
+  // the workflow's own records, created by import and changed by update, are one kind: targetId finds both
+  const id = stored[0]?.created?._id ?? '';
+  const updated = await platform.http('PUT', `/automation-studio/automations/${id}`, {
+    token: admin,
+    body: { update: { ...greetWorkflow('studio-import-1'), description: 'changed after import' } },
+  });
+  expect(updated.status).toBe(200);
+  const history = await records(`targetId=${id}&sort=seq&order=1`);
+  expect(history.map((r) => [r.operation, r.target?.kind])).toEqual([
+    ['studio.importAutomations', 'workflow'],
+    ['studio.updateAutomation', 'workflow'],
+  ]);
+  expect(history[1]?.changes).toContainEqual({ member: 'description', before: 'studio-import-1', after: 'changed after import' });
+
+  const forms = await platform.http('POST', '/formbuilder/forms/import', {
+    token: admin,
+    body: { forms: [{ name: 'audited-form', struct: { type: 'object', items: [] } }] },
+  });
+  expect(forms.status).toBe(200);
+  const form = await records(`equals[requestId]=${encodeURIComponent(forms.headers.get('x-request-id') ?? '')}`);
+  expect(form.map((r) => [r.operation, r.target?.kind, r.target?.name])).toEqual([['studio.importForms', 'form', 'audited-form']]);
+
+  // one route imports both kinds of MOP template: the record says which
+  for (const [type, kind] of [
+    ['template', 'command-template'],
+    ['analytic', 'analytic-template'],
+  ] as const) {
+    const mop = await platform.http('POST', '/mop/import', { token: admin, body: { type, template: { name: `audited-${type}` } } });
+    expect(mop.status).toBe(200);
+    expect(await recordOf(mop)).toMatchObject({
+      operation: 'mop.importTemplate',
+      target: { kind, id: (mop.body as { _id: string })._id, name: `audited-${type}` },
+    });
+  }
+});
+
 it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {
   const automation = await createAutomation(platform, admin, greetWorkflow('audited-schedule'));
   const created = await platform.http('POST', '/operations-manager/triggers', {

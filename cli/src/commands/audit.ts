@@ -112,7 +112,7 @@ const AUTH_TEXT: Record<string, string> = {
 
 /** A value of a change on one line: text as it is, anything else as compact JSON. */
 function changeValue(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' && value !== '' ? value : JSON.stringify(value);
 }
 
 /** A change too large to keep holds the SHA-256 digests of its values: said so, so that nobody reads them as the values. */

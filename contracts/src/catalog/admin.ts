@@ -947,6 +947,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     name: 'createRepositoryConfig',
     summary: 'Create a repository configuration',
     http: { method: 'POST', path: '/prebuilts-repository/configs' },
+    auditKind: 'repository-config',
     roles: ADMIN,
     body: closed(
       { config: closed({ name: name('unique repository name'), ...repositoryConfigSchema.properties }, ['name', 'type', 'path']) },
@@ -960,6 +961,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     name: 'deleteRepositoryConfig',
     summary: 'Delete a repository configuration',
     http: { method: 'DELETE', path: '/prebuilts-repository/configs/:name' },
+    auditKind: 'repository-config',
     roles: ADMIN,
     response: acknowledgement(),
   },
@@ -967,6 +969,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     name: 'getRepositoryConfigs',
     summary: 'All repository configurations',
     http: { method: 'GET', path: '/prebuilts-repository/configs' },
+    auditKind: 'repository-config',
     roles: ADMIN,
     query: listQuerySchema,
     response: resultsOf(repositoryConfigView),
@@ -976,6 +979,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     name: 'updateRepositoryConfig',
     summary: 'Update a repository configuration',
     http: { method: 'PATCH', path: '/prebuilts-repository/configs/:name' },
+    auditKind: 'repository-config',
     roles: ADMIN,
     body: closed(
       {

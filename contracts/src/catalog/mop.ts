@@ -162,6 +162,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     name: 'exportTemplate',
     summary: 'Export a single template',
     http: { method: 'POST', path: '/mop/export' },
+    auditKind: 'command-template',
     roles: ROLE_SETS.read,
     body: obj({ options: obj({ name: name('template name'), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['name']) }, [
       'options',
@@ -173,6 +174,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     name: 'importTemplate',
     summary: 'Import a single template',
     http: { method: 'POST', path: '/mop/import' },
+    auditKind: 'command-template',
     roles: ROLE_SETS.write,
     body: obj({ template: open({ name: name() }, ['name']), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['template']),
     response: anyObject('the stored template'),

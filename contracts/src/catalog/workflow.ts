@@ -425,6 +425,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     name: 'runEndpointTrigger',
     summary: 'Start the automation of an endpoint trigger',
     http: { method: 'POST', path: '/operations-manager/triggers/endpoint/:routeName' },
+    auditKind: 'trigger',
     roles: ROLE_SETS.run,
     body: anyValue({ description: "checked against the trigger's schema" }),
     response: startedJobEnvelopeSchema,

@@ -1,5 +1,11 @@
 import { isAppError } from '@nap/contracts';
-import type { ImportResult, ImportResultItem } from '@nap/contracts';
+import type { AuditPart, ImportResult, ImportResultItem } from '@nap/contracts';
+
+/** Where an import tells the audit trail what it stored: the request's context and the kind of document (`workflow`, `form`). */
+export interface ImportAudit {
+  ctx: { audit(part: AuditPart): void };
+  kind: string;
+}
 
 /** What saving one item of an import gives: the stored document and members to add to its result item. */
 export interface Saved<C> {
@@ -11,11 +17,14 @@ export interface Saved<C> {
  * Runs `save` for each item in order and reports per item, as the spec's import routes do: a refused
  * item has `success: false`, the reason in `message` (and its `details` under `detailsKey`), and
  * `created: null`; the answer's `status` stays `success` and its message says how many were
- * imported. An error that is not an `AppError` (a bug) is not swallowed.
+ * imported. An error that is not an `AppError` (a bug) is not swallowed. Each document stored is
+ * recorded in the audit trail on its own (its kind, id and name), so that the records of a
+ * workflow show who imported it.
  */
-export async function importEach<C extends { name: string }>(
+export async function importEach<C extends { name: string; _id?: unknown }>(
   items: readonly Record<string, unknown>[],
   label: { one: string; many: string },
+  audit: ImportAudit,
   save: (item: Record<string, unknown>, index: number) => Promise<Saved<C>>,
   detailsKey = 'problems',
 ): Promise<ImportResult<Record<string, unknown>, C>> {
@@ -29,6 +38,10 @@ export async function importEach<C extends { name: string }>(
         original: item,
         created: saved.created,
         ...(saved.extra ?? {}),
+      });
+      const id = saved.created._id;
+      audit.ctx.audit({
+        each: [{ target: { kind: audit.kind, ...(typeof id === 'string' ? { id } : {}), name: saved.created.name } }],
       });
     } catch (err) {
       if (!isAppError(err)) throw err;

@@ -8,8 +8,8 @@ import { importEach } from '../domain/import-results';
  * refused one is reported with its problems and the others are still imported.
  */
 export function importAutomations(svc: StudioContext): Handler<'studio.importAutomations'> {
-  return async (input) =>
-    importEach(input.body.automations, { one: 'workflow', many: 'workflows' }, async (item, index) => {
+  return async (input, ctx) =>
+    importEach(input.body.automations, { one: 'workflow', many: 'workflows' }, { ctx, kind: 'workflow' }, async (item, index) => {
       const { doc, warnings } = await createWorkflow(svc, item, input.caller, `body.automations[${index}]`);
       return { created: doc, extra: { warnings } };
     });

@@ -5,8 +5,8 @@ import { importEach } from '../domain/import-results';
 
 /** `POST /formbuilder/forms/import` (addition): store each form on its own, reporting per item. */
 export function importForms(svc: StudioContext): Handler<'studio.importForms'> {
-  return async (input) =>
-    importEach(input.body.forms, { one: 'form', many: 'forms' }, async (item, index) => ({
+  return async (input, ctx) =>
+    importEach(input.body.forms, { one: 'form', many: 'forms' }, { ctx, kind: 'form' }, async (item, index) => ({
       created: await createStoredForm(svc, item, input.caller, `body.forms[${index}]`),
     }));
 }

@@ -6,8 +6,8 @@ import { importEach } from '../domain/import-results';
 
 /** `POST /automation-studio/templates/import`: store each template on its own, reporting per item. */
 export function importTemplates(svc: StudioContext): Handler<'studio.importTemplates'> {
-  return async (input) =>
-    importEach(input.body.templates, { one: 'template', many: 'templates' }, async (item, index) => ({
+  return async (input, ctx) =>
+    importEach(input.body.templates, { one: 'template', many: 'templates' }, { ctx, kind: 'template' }, async (item, index) => ({
       created: await createCamel(svc, svc.templates, TEMPLATE_KIND, item, input.caller, `body.templates[${index}]`),
     }));
 }

@@ -8,8 +8,13 @@ import { importEach } from '../domain/import-results';
  * workflow tasks that name one by `tr_id` find it); per-item outcome, problems of a refused item.
  */
 export function importTransformations(svc: StudioContext): Handler<'studio.importTransformations'> {
-  return async (input) =>
-    importEach(input.body.transformations, { one: 'transformation', many: 'transformations' }, async (item, index) => ({
-      created: (await insertTransformation(svc, item, input.caller, `body.transformations[${index}]`)).created,
-    }));
+  return async (input, ctx) =>
+    importEach(
+      input.body.transformations,
+      { one: 'transformation', many: 'transformations' },
+      { ctx, kind: 'transformation' },
+      async (item, index) => ({
+        created: (await insertTransformation(svc, item, input.caller, `body.transformations[${index}]`)).created,
+      }),
+    );
 }
