@@ -424,6 +424,51 @@ it("records each workflow and form a studio import stored, named as its own rout
   }
 });
 
+it('names what a delete removed: its kind, id and name, though the answer says only that it was deleted', async () => {
+  const created = async (route: string, body: unknown): Promise<string> => {
+    const res = await platform.http('POST', route, { token: admin, body });
+    expect([route, res.status < 300 ? 'created' : JSON.stringify(res.body)]).toEqual([route, 'created']);
+    const answer = res.body as { _id?: string; data?: { _id: string } };
+    return answer.data?._id ?? answer._id ?? '';
+  };
+  const jst = {
+    name: 'audited-jst',
+    incoming: [{ $id: 'who', type: 'string' }],
+    outgoing: [{ $id: 'who', type: 'string' }],
+    steps: [],
+  };
+  const cases = [
+    [
+      'DELETE',
+      '/automation-studio/automations/',
+      await created('/automation-studio/automations', { automation: greetWorkflow('audited-delete') }),
+      'workflow',
+      'audited-delete',
+    ],
+    ['DELETE', '/transformations/', await created('/transformations', jst), 'transformation', 'audited-jst'],
+    [
+      'DELETE',
+      '/formbuilder/forms/',
+      await created('/formbuilder/forms', { form: { name: 'audited-form-delete', struct: { type: 'object', items: [] } } }),
+      'form',
+      'audited-form-delete',
+    ],
+    [
+      'POST',
+      '/mop/deleteTemplate/',
+      await created('/mop/createTemplate', { mop: { name: 'audited-mop', os: 'x', passRule: true, commands: [] } }),
+      'command-template',
+      'audited-mop',
+    ],
+  ] as const;
+  for (const [method, route, id, kind, name] of cases) {
+    expect(id).not.toBe('');
+    const deleted = await platform.http(method, `${route}${encodeURIComponent(id)}`, { token: admin });
+    expect([route, deleted.status]).toEqual([route, 200]);
+    expect(await recordOf(deleted)).toMatchObject({ outcome: { status: 200 }, target: { kind, id, name } });
+  }
+});
+
 it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {
   const automation = await createAutomation(platform, admin, greetWorkflow('audited-schedule'));
   const created = await platform.http('POST', '/operations-manager/triggers', {

@@ -14,6 +14,7 @@ export function removePrebuilt(svc: AdminContext): Handler<'admin.removePrebuilt
       await svc.prebuilts.setComponents(id, left);
     }
     await svc.prebuilts.delete(id);
+    ctx.audit({ target: { kind: 'prebuilt', id, name: record.metadata.name } });
     return { status: 'success', message: `Prebuilt "${id}" removed with its ${record.components.length} artifacts` };
   };
 }

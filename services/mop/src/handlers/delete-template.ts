@@ -3,8 +3,9 @@ import type { MopContext } from '../context';
 
 /** `POST /mop/deleteTemplate/:id`. */
 export function deleteTemplate(svc: MopContext): Handler<'mop.deleteTemplate'> {
-  return async (input) => {
+  return async (input, ctx) => {
     const gone = await svc.templates.delete(input.params.id);
+    ctx.audit({ target: { kind: 'command-template', id: input.params.id, name: gone.name } });
     return { status: 'success', message: `Command template "${gone.name}" deleted` };
   };
 }
