@@ -469,6 +469,61 @@ it('names what a delete removed: its kind, id and name, though the answer says o
   }
 });
 
+it('records what an update of a MOP or device template, component group, trigger or link changed, before and after', async () => {
+  const send = async (method: string, route: string, body: unknown) => {
+    const res = await platform.http(method, route, { token: admin, body });
+    expect([method, route, res.status < 300 ? 'ok' : JSON.stringify(res.body)]).toEqual([method, route, 'ok']);
+    return res;
+  };
+  const idOf = (res: { body: unknown }): string => {
+    const answer = res.body as { _id?: string; id?: string; data?: { _id: string } };
+    return answer.data?._id ?? answer._id ?? answer.id ?? '';
+  };
+  const mop = idOf(await send('POST', '/mop/createTemplate', { mop: { name: 'audited-update', os: 'ios', passRule: true, commands: [] } }));
+  const device = idOf(await send('POST', '/configuration_manager/templates', { name: 'audited-base', template: 'hostname {{ h }}' }));
+  const group = idOf(await send('POST', '/automation-studio/component-groups', { componentGroup: { name: 'audited-day0', members: [] } }));
+  const actionId = await createAutomation(platform, admin, greetWorkflow('audited-trigger-target'));
+  const trigger = idOf(
+    await send('POST', '/operations-manager/triggers', { name: 'audited-trigger', type: 'endpoint', actionId, routeName: 'audited-route' }),
+  );
+  const link = idOf(await send('POST', '/external-links', { name: 'audited-link', address: 'http://grafana.example.com/d/1' }));
+
+  const cases = [
+    [
+      await send('POST', `/mop/updateTemplate/${mop}`, { mop: { name: 'audited-update', os: 'junos', passRule: true, commands: [] } }),
+      { kind: 'command-template', id: mop, name: 'audited-update' },
+      { member: 'os', before: 'ios', after: 'junos' },
+    ],
+    [
+      await send('PUT', `/configuration_manager/templates/${device}`, { name: 'audited-base', template: 'hostname {{ host }}' }),
+      { kind: 'device-template', id: device, name: 'audited-base' },
+      { member: 'template', before: 'hostname {{ h }}', after: 'hostname {{ host }}' },
+    ],
+    [
+      await send('PUT', `/automation-studio/component-groups/${group}`, {
+        update: { name: 'audited-day0', description: 'day zero', members: [] },
+      }),
+      { kind: 'component-group', id: group, name: 'audited-day0' },
+      { member: 'description', before: '', after: 'day zero' },
+    ],
+    [
+      await send('PATCH', `/operations-manager/triggers/${trigger}`, { changes: { routeName: 'audited-route-2' } }),
+      { kind: 'trigger', id: trigger, name: 'audited-trigger' },
+      { member: 'routeName', before: 'audited-route', after: 'audited-route-2' },
+    ],
+    [
+      await send('PATCH', `/external-links/${link}`, { address: 'http://grafana.example.com/d/2' }),
+      { kind: 'link', id: link, name: 'audited-link' },
+      { member: 'address', before: 'http://grafana.example.com/d/1', after: 'http://grafana.example.com/d/2' },
+    ],
+  ] as const;
+  for (const [res, target, change] of cases) {
+    const record = await recordOf(res);
+    expect(record.target).toEqual(target);
+    expect(record.changes).toEqual([change]);
+  }
+});
+
 it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {
   const automation = await createAutomation(platform, admin, greetWorkflow('audited-schedule'));
   const created = await platform.http('POST', '/operations-manager/triggers', {

@@ -97,7 +97,7 @@ export async function replaceCamel<I extends { _id?: unknown }, T extends NamedD
   const stored = await repo.replace(
     kind.toStored(doc, id, stampOf(svc, caller), { _id: id, created: current.created, createdBy: current.createdBy }),
   );
-  audit?.audit({ target: { kind: 'template', id, name: stored.name }, changes: auditChanges(current, stored) });
+  audit?.audit({ target: { kind: kind.auditKind, id, name: stored.name }, changes: auditChanges(current, stored) });
   return stored;
 }
 

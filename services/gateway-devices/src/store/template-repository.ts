@@ -1,5 +1,5 @@
-import { AppError, hasCode } from '@nap/contracts';
-import type { Caller, DeviceTemplateInput } from '@nap/contracts';
+import { AppError, auditChanges, hasCode } from '@nap/contracts';
+import type { AuditPart, Caller, DeviceTemplateInput } from '@nap/contracts';
 import type { DeviceTemplateDoc, GatewayCollections } from './collections';
 
 /** A device template as answered (the spec's Device template record): the stored one with `id` for `_id`. */
@@ -95,7 +95,12 @@ export class TemplateRepository {
     }
   }
 
-  async replace(idOrName: string, input: DeviceTemplateInput, caller: Caller): Promise<DeviceTemplateView> {
+  async replace(
+    idOrName: string,
+    input: DeviceTemplateInput,
+    caller: Caller,
+    audit?: { audit(part: AuditPart): void },
+  ): Promise<DeviceTemplateView> {
     const doc = await this.access(idOrName, caller, 'write');
     try {
       const updated = await this.c.deviceTemplates.findOneAndUpdate(
@@ -113,6 +118,7 @@ export class TemplateRepository {
         { returnDocument: 'after' },
       );
       if (updated === null) throw new AppError('DEVICE_TEMPLATE_NOT_FOUND', `No device template with id "${doc._id}"`);
+      audit?.audit({ target: { kind: 'device-template', id: doc._id, name: updated.name }, changes: auditChanges(doc, updated) });
       return view(updated);
     } catch (err) {
       if (hasCode(err, 'STORE_DUPLICATE_KEY'))

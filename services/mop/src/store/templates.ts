@@ -1,4 +1,5 @@
-import { AppError, hasCode } from '@nap/contracts';
+import { AppError, auditChanges, hasCode } from '@nap/contracts';
+import type { AuditPart } from '@nap/contracts';
 import type { Collection, Doc, Store } from '@nap/store';
 import { escapeRegex, nextFreeName } from '../domain/names';
 import { COLLECTIONS } from './collections';
@@ -19,6 +20,11 @@ function content(doc: Readonly<Record<string, unknown>>): Record<string, unknown
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) if (!(OWNED as readonly string[]).includes(key)) out[key] = value;
   return out;
+}
+
+/** Where an update tells the audit trail what it changed (a handler's context). */
+export interface AuditSink {
+  audit(part: AuditPart): void;
 }
 
 /** Types a stored template by its schema (`parseAs`), naming it by `label` in the problems; throws when it does not match. */
@@ -43,6 +49,11 @@ export class TemplateRepository<T extends { name: string }> {
     return this.kind === 'template' ? 'command template' : 'analytic template';
   }
 
+  /** The kind of target the audit trail names a template of this repository. */
+  get auditKind(): 'command-template' | 'analytic-template' {
+    return this.kind === 'template' ? 'command-template' : 'analytic-template';
+  }
+
   private duplicate(name: string, err: unknown): AppError {
     return new AppError('TEMPLATE_ALREADY_EXISTS', `A ${this.label} named "${name}" exists; choose another name`, { cause: err });
   }
@@ -65,23 +76,34 @@ export class TemplateRepository<T extends { name: string }> {
   }
 
   /** Replaces the template with id `id`; created and createdBy are kept. */
-  async update(id: string, doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
+  async update(
+    id: string,
+    doc: Readonly<Record<string, unknown>> & { name: string },
+    username: string,
+    audit?: AuditSink,
+  ): Promise<StoredTemplate> {
     const existing = await this.collection.findOne({ _id: id });
     if (existing === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} has id "${id}"`);
-    return this.replace(existing, doc, username);
+    return this.replace(existing, doc, username, audit);
   }
 
   /** Replaces the template named `name` (the route Itential's MCP server calls); created and createdBy are kept. */
-  async updateByName(name: string, doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
+  async updateByName(
+    name: string,
+    doc: Readonly<Record<string, unknown>> & { name: string },
+    username: string,
+    audit?: AuditSink,
+  ): Promise<StoredTemplate> {
     const existing = await this.collection.findOne({ name });
     if (existing === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} is named "${name}"`);
-    return this.replace(existing, doc, username);
+    return this.replace(existing, doc, username, audit);
   }
 
   private async replace(
     existing: StoredTemplate,
     doc: Readonly<Record<string, unknown>> & { name: string },
     username: string,
+    audit: AuditSink | undefined,
   ): Promise<StoredTemplate> {
     const id = existing._id;
     const next = {
@@ -98,7 +120,9 @@ export class TemplateRepository<T extends { name: string }> {
       if (hasCode(err, 'STORE_DUPLICATE_KEY')) throw this.duplicate(doc.name, err);
       throw err;
     }
-    return { _id: id, ...next };
+    const stored = { _id: id, ...next };
+    audit?.audit({ target: { kind: this.auditKind, id, name: doc.name }, changes: auditChanges(existing, stored) });
+    return stored;
   }
 
   async delete(id: string): Promise<StoredTemplate> {

@@ -144,6 +144,8 @@ export function toStoredForm(input: FormInput, id: string, stamp: SaveStamp): St
  * checked, and how the stored one is made.
  */
 export interface CamelKind<I extends { _id?: unknown }, T> {
+  /** What the audit trail calls a document of this kind (`template`, `component-group`). */
+  auditKind: string;
   /** The submitted document typed by its input schema; 400 `VALIDATION_FAILED` naming each problem, members prefixed by `member`. */
   check(input: unknown, member: string): I;
   /** The stored document: the submitted members, defaults, `_id` and the camel-case audit fields. */
@@ -151,11 +153,13 @@ export interface CamelKind<I extends { _id?: unknown }, T> {
 }
 
 export const TEMPLATE_KIND: CamelKind<StudioTemplateInput, StudioTemplate> = {
+  auditKind: 'template',
   check: (input, member) => checked('template', input, () => parseAs(studioTemplateInputSchema, input, member)),
   toStored: toStoredTemplate,
 };
 
 export const COMPONENT_GROUP_KIND: CamelKind<ComponentGroupInput, ComponentGroup> = {
+  auditKind: 'component-group',
   check: (input, member) => checked('component group', input, () => parseAs(componentGroupInputSchema, input, member)),
   toStored: toStoredComponentGroup,
 };

@@ -1,4 +1,4 @@
-import { AppError } from '@nap/contracts';
+import { AppError, auditChanges } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import { isRecord } from '@nap/util';
 import type { WorkflowContext } from '../context';
@@ -15,6 +15,7 @@ export function updateTrigger(svc: WorkflowContext): Handler<'workflow.updateTri
     if (record.actionId !== existing.actionId) await svc.automations.getAutomation(record.actionId);
     if (!(await svc.triggers.replace(record))) throw new AppError('TRIGGER_NOT_FOUND', `No trigger with id "${id}"`);
     svc.eventTriggers.invalidate();
+    ctx.audit({ target: { kind: 'trigger', id, name: record.name }, changes: auditChanges(existing, record) });
     return { message: 'Successfully updated the requested item', data: toPublicTrigger(record), metadata: {} };
   };
 }
