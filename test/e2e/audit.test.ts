@@ -524,6 +524,26 @@ it('records what an update of a MOP or device template, component group, trigger
   }
 });
 
+it("records what a change of an application's settings changed, and which profile a switch made active", async () => {
+  const level = await platform.http('PUT', '/applications/MOP/loglevel', { token: admin, body: { properties: { level: 'warn' } } });
+  expect(level.status).toBe(200);
+  const leveled = await recordOf(level);
+  expect(leveled.target).toEqual({ kind: 'application', id: 'MOP', name: 'MOP' });
+  expect(leveled.changes).toEqual(expect.arrayContaining([expect.objectContaining({ member: 'logLevel', after: 'warn' })]));
+  expect(leveled.changes?.map((c) => c.member).filter((m) => /revision|changelog|lastUpdated/.test(m))).toEqual([]);
+
+  const profile = await platform.http('POST', '/profiles', { token: admin, body: { properties: { id: 'audited-profile' } } });
+  expect(profile.status).toBe(201);
+  const switched = await platform.http('PUT', '/profiles/audited-profile/active', { token: admin });
+  expect(switched.status).toBe(200);
+  expect(await recordOf(switched)).toMatchObject({
+    target: { kind: 'profile', id: 'audited-profile' },
+    changes: [{ member: 'activeProfile', before: 'default', after: 'audited-profile' }],
+  });
+  const back = await platform.http('PUT', '/profiles/default/active', { token: admin });
+  expect((await recordOf(back)).changes).toEqual([{ member: 'activeProfile', before: 'audited-profile', after: 'default' }]);
+});
+
 it("records the jobs a schedule starts as the platform acting for the schedule's creator", async () => {
   const automation = await createAutomation(platform, admin, greetWorkflow('audited-schedule'));
   const created = await platform.http('POST', '/operations-manager/triggers', {

@@ -16,6 +16,11 @@ export function switchActiveProfile(svc: AdminContext): Handler<'admin.switchAct
       if (previous !== null) await svc.activeProfile.restore(id, previous);
       throw profileNotFound(id);
     }
+    if (previous?.id !== id)
+      ctx.audit({
+        target: { kind: 'profile', id, name: id },
+        changes: [{ member: 'activeProfile', before: previous?.id ?? null, after: id }],
+      });
     const before = previous === null ? {} : previous.id === id ? record.profile : ((await svc.profiles.find(previous.id))?.profile ?? {});
     return profileChanged(svc, record, true, changedMembers(before, record.profile));
   };

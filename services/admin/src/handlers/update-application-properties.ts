@@ -6,5 +6,5 @@ import type { AdminContext } from '../context';
 /** `PUT /applications/:name/properties`: replaces the live settings of the application's service; each replica applies them at once. */
 export function updateApplicationProperties(svc: AdminContext): Handler<'admin.updateApplicationProperties'> {
   return async (input, ctx) =>
-    applyApplicationDocument(svc, applicationNamed(input.params.name), { properties: input.body.properties }, ctx.caller.username);
+    applyApplicationDocument(svc, applicationNamed(input.params.name), { properties: input.body.properties }, ctx.caller.username, ctx);
 }

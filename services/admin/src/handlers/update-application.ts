@@ -15,6 +15,6 @@ export function updateApplication(svc: AdminContext): Handler<'admin.updateAppli
       throw invalidMember('body.properties.name', `is "${body.name}"; an application keeps its name ("${app}")`);
     if (body.model !== undefined && body.model !== `@nap/${service}`)
       throw invalidMember('body.properties.model', `is "${body.model}"; ${app} is served by @nap/${service}`);
-    return applyApplicationDocument(svc, app, body, ctx.caller.username);
+    return applyApplicationDocument(svc, app, body, ctx.caller.username, ctx);
   };
 }

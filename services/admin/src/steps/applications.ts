@@ -1,7 +1,7 @@
 // Applications: their records, documents applied to them, their health.
-import { APPLICATIONS, APPLICATION_NAMES } from '@nap/contracts';
+import { APPLICATIONS, APPLICATION_NAMES, auditChanges } from '@nap/contracts';
 import type { ApplicationChange, ApplicationHealth, ApplicationName, ApplicationRecord } from '@nap/contracts';
-import type { AdminContext } from '../context';
+import type { AdminContext, AuditSink } from '../context';
 import {
   applicationHealth,
   applicationNamed,
@@ -25,11 +25,13 @@ export async function applyApplicationDocument(
   app: ApplicationName,
   body: ApplicationDocument,
   by: string,
+  audit?: AuditSink,
 ): Promise<ApplicationChange> {
   const service = APPLICATIONS[app].service;
   const before = await svc.applicationStates.get(service);
   const { set, said } = documentChanges(app, body);
   const after = await svc.applicationStates.change(service, set, `${said.join(', ') || 'nothing'} changed by ${by}`, by);
+  auditApplicationChange(audit, app, before, after);
   const outcomes = carriedOut(await svc.reconciler.push(service), 'apply the settings of');
   const record = await applicationRecordOf(svc, app);
   return {
@@ -40,6 +42,14 @@ export async function applyApplicationDocument(
       restartRequired: [],
     },
   };
+}
+
+/** Tells the audit trail what a change of an application's record changed (its own bookkeeping, the revision and changelog, left out). */
+export function auditApplicationChange(audit: AuditSink | undefined, app: ApplicationName, before: unknown, after: unknown): void {
+  audit?.audit({
+    target: { kind: 'application', id: app, name: app },
+    changes: auditChanges(before, after, { ignore: ['revision', 'changelog'] }),
+  });
 }
 
 /** Health of every application (or of one, 404 when unknown), from discovery and the replicas' `$SRV.STATS`. */
