@@ -105,6 +105,10 @@ it('keeps the records of both gateways in one chain, and publishes each as an ev
   }
   const verify = await fetch(`${second}/audit/verify`, { headers: { authorization: `Bearer ${token2}` } });
   expect(await verify.json()).toMatchObject({ valid: true, firstBroken: null });
+  // one record by its seq, through the other gateway, as the list answers it
+  const last = ordered[ordered.length - 1];
+  const one = await fetch(`${second}/audit/${last?.seq}`, { headers: { authorization: `Bearer ${token2}` } });
+  expect(await one.json()).toEqual(last);
 
   // a SIEM following the events sees every record, as GET /audit answers it
   await eventually('the auditRecorded events', () => seen.length >= ordered.length);
