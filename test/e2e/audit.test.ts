@@ -531,6 +531,12 @@ it("records what a change of an application's settings changed, and which profil
   expect(leveled.target).toEqual({ kind: 'application', id: 'MOP', name: 'MOP' });
   expect(leveled.changes).toEqual(expect.arrayContaining([expect.objectContaining({ member: 'logLevel', after: 'warn' })]));
   expect(leveled.changes?.map((c) => c.member).filter((m) => /revision|changelog|lastUpdated/.test(m))).toEqual([]);
+  const stopped = await platform.http('PUT', '/applications/MOP/stop', { token: admin });
+  expect(stopped.status).toBe(200);
+  expect((await recordOf(stopped)).changes).toEqual([{ member: 'stopped', before: false, after: true }]);
+  const started = await platform.http('PUT', '/applications/MOP/start', { token: admin });
+  expect(started.status).toBe(200);
+  expect((await recordOf(started)).changes).toEqual([{ member: 'stopped', before: true, after: false }]);
 
   const profile = await platform.http('POST', '/profiles', { token: admin, body: { properties: { id: 'audited-profile' } } });
   expect(profile.status).toBe(201);

@@ -188,6 +188,16 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
   it('refuses calls while not RUNNING, and a task to it fails clearly instead of hanging', async () => {
     const stop = await platform.http('PUT', '/adapters/snow-adapter/stop', { token });
     expect(stop.body).toEqual({ name: 'snow-adapter', state: 'STOPPING' });
+    // the audit trail says what the stop changed
+    const requestId = encodeURIComponent(stop.headers.get('x-request-id') ?? '');
+    expect((await platform.http('GET', `/audit?equals[requestId]=${requestId}`, { token })).body).toMatchObject({
+      results: [
+        {
+          target: { kind: 'adapter', id: 'snow-adapter', name: 'snow-adapter' },
+          changes: [{ member: 'state', before: 'RUNNING', after: 'STOPPED' }],
+        },
+      ],
+    });
     await until('snow-adapter', (h) => h.state === 'STOPPED', 'STOPPED');
     const client = createBusClient({ bus: platform.bus });
     const err = await client
