@@ -77,6 +77,8 @@ describe('the console by role', () => {
     await panel.getByText('Your roles let you see this task, not finish it.').waitFor();
     for (const name of ['Approve', 'Reject', 'Finish task', 'Cancel job', 'Pause job'])
       expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+    // the audit trail is for admins and auditors: no way there from the job
+    expect(await page.getByRole('link', { name: 'Who started and changed it' }).count()).toBe(0);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Automations' }).click();
     await page.getByRole('row').filter({ hasText: 'Turn up an access port' }).waitFor();
@@ -202,7 +204,7 @@ describe('the audit trail', () => {
     await page.getByRole('button', { name: 'Log in' }).waitFor();
   }, 60_000);
 
-  it('leads an administrator from a job’s record to the job’s page', async () => {
+  it('leads an administrator from a job’s record to the job’s page, and from the job to its records', async () => {
     const job = await startJob(platform, 'Change approval', { plan: 'ntp server 192.0.2.3', applySeconds: 0 });
     await logIn(ADMIN.username, ADMIN.password);
     await page.goto(`${platform.url}/console/audit?target=${job._id}`);
@@ -210,6 +212,11 @@ describe('the audit trail', () => {
     await page.getByRole('link', { name: 'Open the job’s page' }).click();
     await page.getByRole('heading', { name: 'Change approval', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/console/jobs/${job._id}`);
+
+    await page.getByRole('link', { name: 'Who started and changed it' }).click();
+    await page.getByRole('heading', { name: 'Audit trail', level: 1 }).waitFor();
+    expect(new URL(page.url()).searchParams.get('target')).toBe(job._id);
+    await page.getByRole('row').filter({ hasText: 'workflow.startJob' }).filter({ hasText: ADMIN.username }).waitFor();
   }, 60_000);
 });
 

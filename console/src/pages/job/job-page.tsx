@@ -13,6 +13,7 @@ import { StatusBadge } from '../../components/status-badge';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { useNow } from '../../hooks/use-now';
 import { useJobStream } from '../../live/use-job-stream';
+import { maySee } from '../../session/permissions';
 import { usePermissions } from '../../session/session';
 import { TaskPanel } from './task-panel';
 import styles from './job-page.module.css';
@@ -126,6 +127,8 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   const projects = useProjectNames(job.data ? [job.data.name] : []);
   useJobStream(jobId, job.data?.status, onUnauthenticated);
   const now = useNow(job.data?.status === 'running');
+  const { whoami } = usePermissions();
+  const mayAudit = maySee(whoami?.roles, 'admin.getAudit');
 
   const select = useCallback(
     (taskId: string | undefined) => {
@@ -193,6 +196,14 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
               <dt>Job id</dt>
               <dd className="mono">{doc._id}</dd>
             </div>
+            {mayAudit ? (
+              <div>
+                <dt>Audit trail</dt>
+                <dd>
+                  <Link to={`/audit?${new URLSearchParams({ target: doc._id }).toString()}`}>Who started and changed it</Link>
+                </dd>
+              </div>
+            ) : null}
           </dl>
         </div>
         <JobActions job={doc} />
