@@ -298,6 +298,8 @@ export function buildProgram(io: Io, run: Runner): Command {
       .option('--actor <username>', 'only what this account (or platform actor) did')
       .option('--operation <id>', 'only this operation (admin.updateAccount, workflow.startJob, …)')
       .option('--target <id>', 'only what acted on this id (an account, a job, a workflow, …)')
+      .option('--target-name <name>', 'only what acted on a thing of this name (a workflow, an account, …), whatever its id')
+      .option('--kind <kind>', 'only what acted on this kind of thing (workflow, job, account, group, command-template, …)')
       .option('--outcome <outcome>', 'success, failure, a status (403) or an error code (FORBIDDEN)')
       .option('--limit <n>', 'at most this many records (default 25, at most 500)'),
   ).action((opts: Record<string, string | undefined>, cmd: Command) =>

@@ -270,6 +270,12 @@ describe('nap audit', () => {
     await call('PUT', `/user-management/groups/${group.data._id}/roles`, { roles: ['apiread'] });
     const listed = await run(['audit', 'list', '--operation', 'admin.setGroupRoles', '--target', group.data._id, '-o', 'json']);
     const seq = listed.json<{ results: AuditRecord[] }>().results[0]!.seq;
+    // by the name people know it by, and by kind
+    const byName = (await run(['audit', 'list', '--target-name', 'cli-described', '-o', 'json'])).json<{ results: AuditRecord[] }>();
+    expect(byName.results.map((r) => r.operation)).toEqual(['admin.setGroupRoles', 'admin.createGroup']);
+    const byKind = (await run(['audit', 'list', '--kind', 'group', '--limit', '500', '-o', 'json'])).json<{ results: AuditRecord[] }>();
+    expect(byKind.results.length).toBeGreaterThanOrEqual(2);
+    expect(byKind.results.every((r) => r.target?.kind === 'group')).toBe(true);
 
     const described = await run(['audit', 'describe', String(seq)]);
     expect(described.code).toBe(0);

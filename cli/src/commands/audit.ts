@@ -22,6 +22,8 @@ export interface AuditListOptions extends AuditRange {
   actor?: string;
   operation?: string;
   target?: string;
+  targetName?: string;
+  kind?: string;
   outcome?: string;
   limit?: string;
 }
@@ -70,6 +72,8 @@ export async function listAudit(ctx: Context, opts: AuditListOptions): Promise<v
     actor: opts.actor,
     operation: opts.operation,
     targetId: opts.target,
+    'equals[target.name]': opts.targetName,
+    'equals[target.kind]': opts.kind,
     outcome: opts.outcome,
     ...rangeQuery(opts),
   };
