@@ -182,6 +182,17 @@ describe('the audit trail', () => {
     expect(await change('passwordHash')).toEqual(['changed (secret: the value is never recorded)']);
     await page.getByRole('searchbox', { name: 'Operation' }).fill('');
 
+    // by the name people know a thing by, whatever its id
+    await page.getByRole('searchbox', { name: 'Target name' }).fill(READER.username);
+    await eventually('the name filter in the URL', () => new URL(page.url()).searchParams.get('targetName') === READER.username);
+    await eventually('only the records of what is named after the reader listed', async () => {
+      const targets = await page.locator('tbody tr td:nth-child(5)').allTextContents();
+      // the reader's account, and the sessions named after it
+      return targets.length >= 2 && targets.every((text) => text.endsWith(` ${READER.username}`));
+    });
+    await page.getByRole('searchbox', { name: 'Target name' }).fill('');
+    await eventually('no name filter in the URL', () => !new URL(page.url()).searchParams.has('targetName'));
+
     // a job's record leads to the job's page only for whoever may read jobs: not an auditor
     const started = await platform.api<{ results: { seq: number }[] }>('GET', `/audit?targetId=${job._id}&operation=workflow.startJob`);
     await page.getByRole('searchbox', { name: 'Target id' }).fill(job._id);

@@ -18,6 +18,7 @@ const TEXT_FILTERS = [
   { key: 'actor', label: 'Actor', placeholder: 'username' },
   { key: 'operation', label: 'Operation', placeholder: 'admin.updateAccount' },
   { key: 'target', label: 'Target id', placeholder: 'id of a job, account…' },
+  { key: 'targetName', label: 'Target name', placeholder: 'name of a workflow, group…' },
 ] as const;
 type TextFilter = (typeof TEXT_FILTERS)[number]['key'];
 
@@ -110,6 +111,8 @@ export function AuditPage() {
     actor: param('actor') || undefined,
     operation: param('operation') || undefined,
     targetId: param('target') || undefined,
+    // what people call it, whatever its id: a deleted workflow's records by its name
+    equals: param('targetName') ? { 'target.name': param('targetName') } : undefined,
     outcome: param('outcome') || undefined,
     since: since || undefined,
     until: until || undefined,
@@ -120,7 +123,7 @@ export function AuditPage() {
   const results = records.data?.results ?? [];
   const total = records.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const filtered = ['actor', 'operation', 'target', 'outcome', 'since', 'until'].some((key) => param(key) !== '');
+  const filtered = ['actor', 'operation', 'target', 'targetName', 'outcome', 'since', 'until'].some((key) => param(key) !== '');
   const verification = verify.data;
   return (
     <div className="page">
@@ -187,7 +190,7 @@ export function AuditPage() {
           type="button"
           className="button"
           disabled={!filtered}
-          onClick={() => change({ actor: '', operation: '', target: '', outcome: '', since: '', until: '' })}
+          onClick={() => change({ actor: '', operation: '', target: '', targetName: '', outcome: '', since: '', until: '' })}
         >
           Clear filters
         </button>
