@@ -4,9 +4,7 @@ import type { AdminContext } from '../context';
 /** `DELETE /external-links/:linkId`: delete a link. */
 export function deleteLink(svc: AdminContext): Handler<'admin.deleteLink'> {
   return async (input, ctx) => {
-    // read first, so that the audit trail names what was deleted
-    const link = await svc.links.get(input.params.linkId);
-    await svc.links.delete(input.params.linkId);
+    const link = await svc.links.delete(input.params.linkId);
     ctx.audit({ target: { kind: 'link', id: input.params.linkId, name: link.name } });
     return { status: 'success', message: `External link "${input.params.linkId}" deleted` };
   };

@@ -53,9 +53,11 @@ export class LinkRepository {
     return updated;
   }
 
-  /** Deletes the link; 404 `LINK_NOT_FOUND` when there is none. */
-  async delete(id: string): Promise<void> {
-    if ((await this.links.deleteOne({ _id: id })) === 0) throw linkNotFound(id);
+  /** Deletes the link and answers it; 404 `LINK_NOT_FOUND` when there is none. */
+  async delete(id: string): Promise<LinkRecord> {
+    const gone = await this.links.findOneAndDelete({ _id: id });
+    if (gone === null) throw linkNotFound(id);
+    return gone;
   }
 }
 

@@ -117,8 +117,11 @@ export class NamedDocuments<T extends NamedDoc> {
       throw new AppError(this.kind.exists, `A ${this.kind.label} with id "${id}" already exists`);
   }
 
-  async delete(id: string): Promise<void> {
-    if ((await this.docs.deleteOne({ _id: id })) === 0) throw this.notFound(id);
+  /** Deletes the document with this id and answers it (what was deleted can then be named); 404 when there is none. */
+  async delete(id: string): Promise<T> {
+    const gone = await this.docs.findOneAndDelete({ _id: id });
+    if (gone === null) throw this.notFound(id);
+    return gone;
   }
 
   /** Deletes the document with this id; nothing when it is already gone. */
