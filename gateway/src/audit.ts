@@ -68,17 +68,23 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
   const { recorder, logger } = options;
   const targets = new Map<string, RouteTarget>();
 
+  /** The route's target, worked out once per operation. */
+  function routeOf(op: AuditedRequest['op']): RouteTarget {
+    let route = targets.get(op.id);
+    if (route === undefined) {
+      route = routeTarget(op);
+      targets.set(op.id, route);
+    }
+    return route;
+  }
+
   function targetOf(
     request: AuditedRequest,
     part: AuditPart | undefined,
     answer: Record<string, unknown> | undefined,
   ): AuditEntry['target'] {
     const { op, params, locals } = request;
-    let route = targets.get(op.id);
-    if (route === undefined) {
-      route = routeTarget(op);
-      targets.set(op.id, route);
-    }
+    const route = routeOf(op);
     const target: NonNullable<AuditEntry['target']> = { kind: route.kind };
     if (route.self && locals.caller) return { ...target, id: locals.caller.id, name: locals.caller.username, ...part?.target };
     const id = route.param !== undefined ? params[route.param] : idIn(answer);
@@ -140,7 +146,7 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
     if (!Array.isArray(ids) || ids.length === 0) return undefined;
     const told = new Map<string, AuditPart>();
     for (const one of part?.each ?? []) if (one.target?.id !== undefined) told.set(one.target.id, one);
-    const kind = targetOf(request, undefined, undefined)?.kind ?? request.op.name;
+    const { kind } = routeOf(request.op);
     return ids.map((id) => told.get(String(id)) ?? { target: { kind, id: String(id) } });
   }
 

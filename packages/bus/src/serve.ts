@@ -70,6 +70,9 @@ export type InputOf<Id extends OperationId> = OperationInput<BodyOf<Id>, ParamsO
  */
 // `in out`: a handler belongs to exactly one operation (without it, the compiler may measure Id as
 // unused through the catalog's conditional types and let one operation's handler stand for another's)
+/** What a part of a service (a store, a step) is handed to tell the audit trail what it acted on and changed: the handler's context. */
+export type AuditSink = Pick<HandlerContext, 'audit'>;
+
 export type Handler<in out Id extends OperationId> = (
   input: InputOf<Id>,
   ctx: HandlerContext,

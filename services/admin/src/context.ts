@@ -1,4 +1,4 @@
-import type { AuditRecorder, Bus, HandlerContext } from '@nap/bus';
+import type { AuditRecorder, AuditSink, Bus } from '@nap/bus';
 import type { SecretBox } from '@nap/runtime';
 import type { Logger } from '@nap/telemetry';
 import type { AdminEvents } from './clients/events';
@@ -28,8 +28,7 @@ import type { PrebuiltRepository } from './store/prebuilts';
 import type { ProfileRepository } from './store/profiles';
 import type { SessionRepository } from './store/sessions';
 
-/** Where a helper tells the audit trail what a request changed: the handler's `ctx`. */
-export type AuditSink = Pick<HandlerContext, 'audit'>;
+export type { AuditSink };
 
 /** What every admin handler receives: the repositories, the clients, the engine parts and the live settings. */
 export interface AdminContext {

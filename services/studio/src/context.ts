@@ -11,7 +11,7 @@ import type {
   TransformationRunBody,
   WorkflowProblem,
 } from '@nap/contracts';
-import type { HandlerContext } from '@nap/bus';
+import type { AuditSink } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import type { TemplateRenderer } from './clients/template-renderer';
 import { assertAssignable } from './domain/access';
@@ -90,7 +90,7 @@ export async function replaceCamel<I extends { _id?: unknown }, T extends NamedD
   input: unknown,
   caller: Caller,
   member: string,
-  audit?: Pick<HandlerContext, 'audit'>,
+  audit?: AuditSink,
 ): Promise<T> {
   const current = await repo.get(id);
   const doc = kind.check(input, member);

@@ -1,5 +1,6 @@
 import { AppError, auditChanges, hasCode } from '@nap/contracts';
-import type { AuditPart, Caller, DeviceTemplateInput } from '@nap/contracts';
+import type { AuditSink } from '@nap/bus';
+import type { Caller, DeviceTemplateInput } from '@nap/contracts';
 import type { DeviceTemplateDoc, GatewayCollections } from './collections';
 
 /** A device template as answered (the spec's Device template record): the stored one with `id` for `_id`. */
@@ -95,12 +96,7 @@ export class TemplateRepository {
     }
   }
 
-  async replace(
-    idOrName: string,
-    input: DeviceTemplateInput,
-    caller: Caller,
-    audit?: { audit(part: AuditPart): void },
-  ): Promise<DeviceTemplateView> {
+  async replace(idOrName: string, input: DeviceTemplateInput, caller: Caller, audit?: AuditSink): Promise<DeviceTemplateView> {
     const doc = await this.access(idOrName, caller, 'write');
     try {
       const updated = await this.c.deviceTemplates.findOneAndUpdate(

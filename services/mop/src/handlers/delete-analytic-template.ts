@@ -5,7 +5,7 @@ import type { MopContext } from '../context';
 export function deleteAnalyticTemplate(svc: MopContext): Handler<'mop.deleteAnalyticTemplate'> {
   return async (input, ctx) => {
     const gone = await svc.analytics.delete(input.params.id);
-    ctx.audit({ target: { kind: 'analytic-template', id: input.params.id, name: gone.name } });
+    ctx.audit({ target: { kind: svc.analytics.auditKind, id: input.params.id, name: gone.name } });
     return { status: 'success', message: `Analytic template "${gone.name}" deleted` };
   };
 }

@@ -5,7 +5,7 @@ import type { MopContext } from '../context';
 export function deleteTemplate(svc: MopContext): Handler<'mop.deleteTemplate'> {
   return async (input, ctx) => {
     const gone = await svc.templates.delete(input.params.id);
-    ctx.audit({ target: { kind: 'command-template', id: input.params.id, name: gone.name } });
+    ctx.audit({ target: { kind: svc.templates.auditKind, id: input.params.id, name: gone.name } });
     return { status: 'success', message: `Command template "${gone.name}" deleted` };
   };
 }

@@ -1,5 +1,5 @@
 import { AppError, auditChanges, hasCode } from '@nap/contracts';
-import type { AuditPart } from '@nap/contracts';
+import type { AuditSink } from '@nap/bus';
 import type { Collection, Doc, Store } from '@nap/store';
 import { escapeRegex, nextFreeName } from '../domain/names';
 import { COLLECTIONS } from './collections';
@@ -20,11 +20,6 @@ function content(doc: Readonly<Record<string, unknown>>): Record<string, unknown
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) if (!(OWNED as readonly string[]).includes(key)) out[key] = value;
   return out;
-}
-
-/** Where an update tells the audit trail what it changed (a handler's context). */
-export interface AuditSink {
-  audit(part: AuditPart): void;
 }
 
 /** Types a stored template by its schema (`parseAs`), naming it by `label` in the problems; throws when it does not match. */

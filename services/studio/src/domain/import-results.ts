@@ -1,9 +1,10 @@
 import { isAppError } from '@nap/contracts';
-import type { AuditPart, ImportResult, ImportResultItem } from '@nap/contracts';
+import type { AuditSink } from '@nap/bus';
+import type { ImportResult, ImportResultItem } from '@nap/contracts';
 
 /** Where an import tells the audit trail what it stored: the request's context and the kind of document (`workflow`, `form`). */
 export interface ImportAudit {
-  ctx: { audit(part: AuditPart): void };
+  ctx: AuditSink;
   kind: string;
 }
 
