@@ -141,6 +141,16 @@ function Detail({ label, children, mono = false }: { label?: string; children: R
   );
 }
 
+/** One fact of the record: its term and what the record says. */
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
 function NotRecorded() {
   return <span className="muted">not recorded</span>;
 }
@@ -244,44 +254,26 @@ export function AuditRecordPanel({ record }: { record: AuditRecord }) {
   return (
     <section id={auditRecordPanelId(record.seq)} aria-label={`Record ${record.seq}`} className={styles.panel}>
       <dl className={styles.facts}>
-        <div>
-          <dt>Time</dt>
-          <dd>
-            <time className={styles.main} dateTime={record.timestamp}>
-              {record.timestamp}
-            </time>
-          </dd>
-        </div>
-        <div>
-          <dt>Actor</dt>
-          <dd>
-            <ActorFact actor={record.actor} />
-          </dd>
-        </div>
-        <div>
-          <dt>Request</dt>
-          <dd>
-            <RequestFact record={record} />
-          </dd>
-        </div>
-        <div>
-          <dt>Source</dt>
-          <dd>
-            <SourceFact source={record.source} />
-          </dd>
-        </div>
-        <div>
-          <dt>Target</dt>
-          <dd>
-            <TargetFact target={record.target} />
-          </dd>
-        </div>
-        <div>
-          <dt>Outcome</dt>
-          <dd>
-            <AuditOutcome outcome={record.outcome} />
-          </dd>
-        </div>
+        <Fact term="Time">
+          <time className={styles.main} dateTime={record.timestamp}>
+            {record.timestamp}
+          </time>
+        </Fact>
+        <Fact term="Actor">
+          <ActorFact actor={record.actor} />
+        </Fact>
+        <Fact term="Request">
+          <RequestFact record={record} />
+        </Fact>
+        <Fact term="Source">
+          <SourceFact source={record.source} />
+        </Fact>
+        <Fact term="Target">
+          <TargetFact target={record.target} />
+        </Fact>
+        <Fact term="Outcome">
+          <AuditOutcome outcome={record.outcome} />
+        </Fact>
       </dl>
       {changes.length > 0 ? <ChangeTable changes={changes} /> : null}
       <FollowLinks record={record} />
