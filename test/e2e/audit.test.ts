@@ -272,6 +272,12 @@ it('exports NDJSON, verifies the chain, and finds a record changed in the store'
   await store.collection('audit_records').updateOne({ seq: victim.seq }, { $set: { 'actor.username': 'somebody-else' } });
   const broken = await platform.http('GET', '/audit/verify', { token: admin });
   expect(broken.body).toMatchObject({ valid: false, firstBroken: victim.seq });
+
+  // a record gone from the store (as retention removes the oldest) is not found, and not taken for the next one
+  await store.collection('audit_records').deleteOne({ seq: 1 });
+  const gone = await platform.http('GET', '/audit/1', { token: admin });
+  expect([gone.status, (gone.body as { code?: string }).code]).toEqual([404, 'AUDIT_RECORD_NOT_FOUND']);
+  expect((await platform.http('GET', '/audit/2', { token: admin })).body).toMatchObject({ seq: 2 });
 });
 
 it('records the job a start created, by both start routes', async () => {
