@@ -181,6 +181,17 @@ describe('nap jobs and nap tasks', () => {
     expect(again.stderr).toBe('nap: 1 of 1 jobs could not be canceled\n');
   });
 
+  it('says, when a job waits for a person, which task and how to finish it', async () => {
+    const id = await start('cli-manual', '--var', 'payload=1');
+    await waitingTask(id);
+    const watched = await run(['jobs', 'watch', id, '--timeout', '1s']);
+    expect(watched.code).toBe(3);
+    expect(watched.stderr).toMatch(/▶ v1 \(approve the change\) is running$/m);
+    expect(watched.stderr).toContain(`⏸ waits for a person: \`nap tasks finish ${id} v1\` (--failure for its "no" branch)`);
+    expect(watched.stderr).toContain(`/console/jobs/${id}\n`);
+    expect((await run(['jobs', 'cancel', id])).code).toBe(0);
+  });
+
   it('cancels more jobs than one request takes, in several requests', async () => {
     // the platform cancels at most 1,000 jobs a request; these ids name no job, so none is canceled
     const ids = Array.from({ length: 1001 }, (_, i) => `no-such-job-${i}`);

@@ -71,10 +71,19 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
   let ended = false;
   // tasks the snapshot showed finished: the stream may repeat their taskFinish (at least once)
   const shownFinished = new Set<string>();
+  // tasks the snapshot showed running: the stream may repeat their taskStart
+  const shownRunning = new Set<string>();
   const say = (line: string): void => {
     if (opts.progress) ctx.note(line);
   };
   const time = (ms: unknown): string => c.dim(typeof ms === 'number' ? new Date(ms).toISOString().slice(11, 19) : '        ');
+  // a manual task stops the job until a person finishes it: say so, and how, once per start
+  const waitsForPerson = (taskId: string): void => {
+    if (field(snapshot, `tasks.${taskId}.type`) !== 'manual') return;
+    say(
+      `${' '.repeat(9)}${c.yellow('⏸')} waits for a person: \`nap tasks finish ${jobId} ${taskId}\` (--failure for its "no" branch), or the job's page ${client.url}/console/jobs/${jobId}`,
+    );
+  };
   const onEvent = async (event: string, data: Doc): Promise<void> => {
     const taskId = str(data.taskId) ?? '';
     switch (event) {
@@ -83,8 +92,14 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
         if (TERMINAL.has(String(data.status))) ended = true;
         say(`${time(Date.now())} job ${jobId} ${c.bold(String(data.name ?? ''))} is ${statusColor(String(data.status), c)}`);
         for (const [id, task] of orderedTasks(data)) {
+          if (task.status === 'running') {
+            shownRunning.add(id);
+            say(`${time(field(task, 'metrics.start_time'))} ${c.cyan('▶')} ${taskLabel(data, id)} is running`);
+            waitsForPerson(id);
+            continue;
+          }
           const state = String(field(task, 'metrics.finish_state') ?? '');
-          if (state === '' || task.status === 'running') continue;
+          if (state === '') continue;
           shownFinished.add(id);
           const mark = state === 'success' ? c.green('✔') : c.red('✖');
           const detail = state === 'error' ? taskError(task) : undefined;
@@ -96,9 +111,12 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
       }
       case 'taskStart':
         shownFinished.delete(taskId);
+        if (shownRunning.delete(taskId)) break;
         say(`${time(data.timestamp)} ${c.cyan('▶')} ${taskLabel(snapshot, taskId, str(data.taskName))} started`);
+        waitsForPerson(taskId);
         break;
       case 'taskFinish': {
+        shownRunning.delete(taskId);
         if (shownFinished.delete(taskId)) break;
         const state = String(data.finishState ?? data.taskStatus ?? '');
         let line = `${time(data.timestamp)} ${state === 'success' ? c.green('✔') : c.red('✖')} ${taskLabel(snapshot, taskId, str(data.taskName))} finished: ${statusColor(state, c)}`;
@@ -351,11 +369,14 @@ export async function listJobs(ctx: Context, opts: { status?: string; workflow?:
 
 function orderedTasks(job: Doc): [string, Doc][] {
   const tasks = isDoc(job.tasks) ? Object.entries(job.tasks).filter((e): e is [string, Doc] => isDoc(e[1])) : [];
-  const startOf = (t: Doc): number => {
-    const s = field(t, 'metrics.start_time');
+  const at = (t: Doc, metric: string): number => {
+    const s = field(t, `metrics.${metric}`);
     return typeof s === 'number' ? s : Number.MAX_SAFE_INTEGER;
   };
-  return tasks.filter(([id]) => id !== 'workflow_start' && id !== 'workflow_end').sort((a, b) => startOf(a[1]) - startOf(b[1]));
+  // by start, then (tasks started in the same millisecond) by end, a task still running last
+  return tasks
+    .filter(([id]) => id !== 'workflow_start' && id !== 'workflow_end')
+    .sort((a, b) => at(a[1], 'start_time') - at(b[1], 'start_time') || at(a[1], 'end_time') - at(b[1], 'end_time'));
 }
 
 /** The task tree of a job, child jobs indented under the task that started them. */
