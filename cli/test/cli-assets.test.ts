@@ -150,6 +150,12 @@ describe('between platforms', () => {
     expect(imported.stdout).toMatch(/^imported project "cli-project"/);
     const project = await run(['describe', 'project', 'cli-project', '-o', 'json']);
     expect(project.json()).toMatchObject({ name: 'cli-project', components: [{ type: 'workflow' }, { type: 'transformation' }] });
+    // its members are named "@<project id>: <name>": the name alone is not theirs, and nap says whose it is
+    const byPlainName = await run(['run', 'workflow', 'turn up']);
+    expect(byPlainName.code).toBe(1);
+    expect(byPlainName.stderr).toMatch(
+      /^nap: workflow "turn up" not found on \S+; a project has it: "@\w+: turn up" \(project cli-project\)\n$/,
+    );
 
     const exported = await run(['export', 'project', 'cli-project', '--repository', repo, '--reference', 'main', '--path', 'projects']);
     expect(exported.code).toBe(0);

@@ -2,7 +2,7 @@ import { CliError, EXIT } from '../errors';
 import type { Client } from '../http/client';
 import { pathOf } from '../http/client';
 import type { Doc } from './documents';
-import { isDoc, itemsOf, totalOf, unwrap } from './documents';
+import { field, isDoc, itemsOf, str, totalOf, unwrap } from './documents';
 import type { ResourceDef, Route } from './registry';
 
 /** Page size for list routes that page (the platform's largest). */
@@ -111,9 +111,46 @@ export async function lookup(client: Client, def: ResourceDef, nameOrId: string)
 export async function mustFind(client: Client, def: ResourceDef, nameOrId: string): Promise<Found> {
   const found = await lookup(client, def, nameOrId);
   if (found === undefined) {
-    throw new CliError(`${def.singular} "${nameOrId}" not found on ${client.url}; \`nap get ${def.plural}\` lists them`, EXIT.FAILED);
+    const members = await memberNames(client, def, nameOrId);
+    const hint =
+      members.length === 0
+        ? `\`nap get ${def.plural}\` lists them`
+        : `${members.length === 1 ? 'a project has it' : `${members.length} projects have it`}: ${(await withProjectNames(client, members.slice(0, 3))).join(', ')}${members.length > 3 ? ` and ${members.length - 3} more` : ''}`;
+    throw new CliError(`${def.singular} "${nameOrId}" not found on ${client.url}; ${hint}`, EXIT.FAILED);
   }
   return found;
+}
+
+/** `"@<id>: name" (project P)` for each member name, the project's name read from the platform. */
+async function withProjectNames(client: Client, members: string[]): Promise<string[]> {
+  return Promise.all(
+    members.map(async (member) => {
+      const projectId = member.slice(1, member.indexOf(': '));
+      const res = await client
+        .send({ method: 'GET', path: pathOf('/automation-studio/projects/:projectId', { projectId }) })
+        .catch(() => undefined);
+      const project = res !== undefined && res.status < 400 ? str(field(unwrap(res.body), 'name')) : undefined;
+      return project === undefined ? `"${member}"` : `"${member}" (project ${project})`;
+    }),
+  );
+}
+
+/**
+ * Project members a plain name means (`@<project id>: <name>`, as an imported project names them):
+ * what someone who typed the name they see in the project most likely meant.
+ */
+async function memberNames(client: Client, def: ResourceDef, name: string): Promise<string[]> {
+  const query = def.list?.byMemberName;
+  if (query === undefined || name.startsWith('@')) return [];
+  const res = await client.send({
+    method: def.list!.route.method,
+    path: def.list!.route.path,
+    query: { ...def.list!.query, ...query(name), limit: 25 },
+  });
+  if (res.status >= 400) return [];
+  return itemsOf(res.body)
+    .map((d) => def.nameOf(d))
+    .filter((n): n is string => n !== undefined && /^@[^:]+: /.test(n) && n.slice(n.indexOf(': ') + 2) === name);
 }
 
 /** The whole document (the get route), falling back to what the list said. */

@@ -22,6 +22,11 @@ export interface ListSpec {
   paged?: boolean;
   /** The query that finds one document by name (`equals[name]=…`); without it the list is searched. */
   byName?: (name: string) => Query;
+  /**
+   * The query that finds project members of a plain name (`@<project id>: <name>`), for the hint
+   * when that name alone finds nothing.
+   */
+  byMemberName?: (name: string) => Query;
   /** A JSON body, for list routes that are POSTs. */
   body?: Doc;
   /** Extra query members that every list call sends. */
@@ -116,6 +121,7 @@ const PUT = (path: string): Route => ({ method: 'PUT', path });
 const DELETE = (path: string): Route => ({ method: 'DELETE', path });
 
 const equalsName = (name: string): Query => ({ 'equals[name]': name });
+const memberName = (name: string): Query => ({ 'contains[name]': `: ${name}` });
 const byId = (doc: Doc): string | undefined => str(doc._id);
 const byName = (doc: Doc): string | undefined => str(doc.name);
 
@@ -132,7 +138,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     idOf: byId,
     nameOf: byName,
     columns: [NAME, DESCRIPTION, { header: 'TASKS', path: (d) => Object.keys((d.tasks as Doc | undefined) ?? {}).length - 2 }, ID],
-    list: { route: GET('/automation-studio/automations'), paged: true, byName: equalsName },
+    list: { route: GET('/automation-studio/automations'), paged: true, byName: equalsName, byMemberName: memberName },
     get: { route: GET('/automation-studio/automations/:id'), key: 'id' },
     create: { route: POST('/automation-studio/automations'), wrap: (doc) => ({ automation: doc }) },
     delete: { route: DELETE('/automation-studio/automations/:id'), key: 'id' },
@@ -149,7 +155,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     idOf: byId,
     nameOf: byName,
     columns: [NAME, DESCRIPTION, ID],
-    list: { route: GET('/transformations'), paged: true, byName: equalsName },
+    list: { route: GET('/transformations'), paged: true, byName: equalsName, byMemberName: memberName },
     get: { route: GET('/transformations/:id'), key: 'id' },
     create: { route: POST('/transformations'), wrap: (doc) => doc },
     delete: { route: DELETE('/transformations/:id'), key: 'id' },
@@ -165,7 +171,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     idOf: byId,
     nameOf: byName,
     columns: [NAME, { header: 'TYPE', path: 'type' }, { header: 'GROUP', path: 'group' }, ID],
-    list: { route: GET('/automation-studio/templates'), paged: true, byName: equalsName },
+    list: { route: GET('/automation-studio/templates'), paged: true, byName: equalsName, byMemberName: memberName },
     get: { route: GET('/automation-studio/templates/:id'), key: 'id' },
     create: { route: POST('/automation-studio/templates'), wrap: (doc) => ({ template: doc }) },
     delete: { route: DELETE('/automation-studio/templates/:id'), key: 'id' },
@@ -219,7 +225,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     idOf: byId,
     nameOf: byName,
     columns: [NAME, { header: 'CREATED BY', path: 'created_by' }, ID],
-    list: { route: GET('/formbuilder/forms'), paged: true, byName: equalsName },
+    list: { route: GET('/formbuilder/forms'), paged: true, byName: equalsName, byMemberName: memberName },
     get: { route: GET('/formbuilder/forms/:id'), key: 'id' },
     create: { route: POST('/formbuilder/forms'), wrap: (doc) => ({ form: doc }) },
     delete: { route: DELETE('/formbuilder/forms/:id'), key: 'id' },
