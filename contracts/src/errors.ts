@@ -286,12 +286,19 @@ export const ERROR_CODES = {
   DEVICE_UNREACHABLE: { status: 502, retryable: true, description: 'The device address does not answer or refuses the connection.' },
   DEVICE_TIMEOUT: { status: 504, retryable: true, description: 'The device did not answer within the timeout.' },
   DEVICE_PROMPT_NOT_DETECTED: { status: 502, retryable: false, description: 'The device prompt could not be recognised.' },
-  DEVICE_HOST_KEY_CHANGED: { status: 502, retryable: false, description: 'The device host key differs from the trusted one.' },
+  DEVICE_HOST_KEY_CHANGED: {
+    status: 502,
+    retryable: false,
+    description:
+      'The device host key differs from the trusted one; a replaced device is trusted again once its old key is forgotten (DELETE /gw/knownHosts/:hostPort).',
+  },
   DEVICE_COMMAND_FAILED: { status: 502, retryable: false, description: 'The device reported an error for a command.' },
+  HOST_KEY_NOT_FOUND: { status: 404, retryable: false, description: 'No host key is trusted for the SSH endpoint.' },
   DEVICE_HOST_KEY_UNKNOWN: {
     status: 502,
     retryable: false,
-    description: 'Strict host key checking and no trusted key for the device; add the key or connect once with trust on first use.',
+    description:
+      'Strict host key checking and no trusted key for the device; trust its key (PUT /gw/knownHosts/:hostPort) or connect once with trust on first use.',
   },
   DEVICE_CREDENTIALS_MISSING: {
     status: 422,

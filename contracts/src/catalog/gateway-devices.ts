@@ -26,6 +26,7 @@ import {
   deviceTemplateSearchResultSchema,
   searchDeviceTemplatesBodySchema,
 } from '../schemas/device-template';
+import { listQuerySchema } from '../schemas/query';
 import {
   commandOutputSchema,
   configBackupSchema,
@@ -78,6 +79,26 @@ function runInCollection(what: string) {
     'name',
   ]);
 }
+
+/** `host:port`, `[IPv6 address]:port`: an SSH endpoint as the known hosts key it (URL-encode the brackets and colons of IPv6). */
+const hostPortParam = str({
+  pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$',
+  maxLength: 300,
+  description: 'the SSH endpoint: host:port, or [IPv6 address]:port',
+});
+/** An OpenSSH SHA-256 fingerprint, as `ssh-keygen -l` prints it. */
+const fingerprintSchema = str({
+  pattern: '^SHA256:[A-Za-z0-9+/]{43}=?$',
+  description: "the key's SHA-256 fingerprint as `ssh-keygen -l` prints it: SHA256: and 43 characters of base64",
+});
+const knownHostSchema = obj(
+  {
+    hostPort: str({ description: 'the SSH endpoint: host:port, or [IPv6 address]:port' }),
+    fingerprint: str({ description: 'the SHA-256 fingerprint of the trusted key (SHA256:…)' }),
+    created: str({ description: 'when the key was trusted (ISO 8601)' }),
+  },
+  ['hostPort', 'fingerprint', 'created'],
+);
 
 const anything = anyObject();
 const list = resultsOf(anyObject());
@@ -643,6 +664,46 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     response: deviceTemplateSearchResultSchema,
     notes:
       'options defines no members in the spec: any object is accepted (an empty one included); skip and limit are honoured when numbers, other members ignored.',
+  },
+  // additions: the SSH host keys the gateway trusts (what DEVICE_HOST_KEY_CHANGED and _UNKNOWN ask an operator to change)
+  {
+    name: 'getKnownHosts',
+    summary: 'The SSH host keys the device gateway trusts',
+    http: { method: 'GET', path: '/gw/knownHosts' },
+    auditKind: 'host-key',
+    roles: ROLE_SETS.read,
+    query: listQuerySchema,
+    response: resultsOf(knownHostSchema),
+    addition: true,
+    notes:
+      'One entry per SSH endpoint (host:port, [address]:port for IPv6), trusted on first use or by PUT /gw/knownHosts/:hostPort. ' +
+      'Shared list options: filter by hostPort or fingerprint, sort by hostPort (default) or created.',
+  },
+  {
+    name: 'trustHostKey',
+    summary: 'Trust a host key for an SSH endpoint',
+    http: { method: 'PUT', path: '/gw/knownHosts/:hostPort' },
+    auditKind: 'host-key',
+    roles: ROLE_SETS.write,
+    params: { hostPort: hostPortParam },
+    body: obj({ fingerprint: fingerprintSchema }, ['fingerprint']),
+    response: knownHostSchema,
+    addition: true,
+    notes:
+      'Replaces any key trusted for the endpoint: the next session checks the device against this fingerprint (under strict checking too). ' +
+      'Take the fingerprint from the device itself, out of band (`ssh-keyscan -p PORT HOST | ssh-keygen -lf -`). Recorded in the audit trail with the fingerprint before and after.',
+  },
+  {
+    name: 'forgetHostKey',
+    summary: 'Forget the host key trusted for an SSH endpoint',
+    http: { method: 'DELETE', path: '/gw/knownHosts/:hostPort' },
+    auditKind: 'host-key',
+    roles: ROLE_SETS.write,
+    params: { hostPort: hostPortParam },
+    response: acknowledgement(),
+    addition: true,
+    notes:
+      'For a device that was replaced (DEVICE_HOST_KEY_CHANGED): the next session trusts the key it is shown (trust on first use), or under strict checking refuses it until one is trusted. 404 HOST_KEY_NOT_FOUND when no key is trusted for the endpoint.',
   },
   // additions: device templates of the configuration manager
   {

@@ -154,6 +154,9 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'gateway-devices.deleteDeviceTemplate',
   'gateway-devices.renderDeviceTemplate',
   'gateway-devices.getConfigBackups',
+  'gateway-devices.getKnownHosts',
+  'gateway-devices.trustHostKey',
+  'gateway-devices.forgetHostKey',
 ]);
 
 const BY_ID: ReadonlyMap<string, OperationDef> = new Map(CATALOG.map((op) => [op.id, op]));

@@ -11,7 +11,7 @@ import { knownHostsKey } from './domain/known-hosts';
 import type { SessionLimiter } from './domain/session-limiter';
 import type { DeviceDoc } from './store/collections';
 import type { DeviceView, InventoryRepository, UpsertMode } from './store/inventory-repository';
-import type { KnownHostsStore } from './store/known-hosts-repository';
+import type { KnownHostsAdmin, KnownHostsStore } from './store/known-hosts-repository';
 import type { TemplateRepository } from './store/template-repository';
 
 /** What every handler of the gateway-devices service receives, as `svc`. */
@@ -21,6 +21,8 @@ export interface GatewayDevicesContext {
   templates: TemplateRepository;
   /** Trusted host keys (the store's `known_hosts`). */
   knownHosts: KnownHostsStore;
+  /** The trusted keys as operators list, set and forget them. */
+  knownHostsAdmin: KnownHostsAdmin;
   /** SSH and NETCONF sessions with devices, through the limiter. */
   access: DeviceAccess;
   limiter: SessionLimiter;

@@ -7,7 +7,10 @@ import { checkHostKey, scanHostKey } from '../src/clients/ssh-connection';
 import { withSshSession } from '../src/clients/ssh-session';
 import { hostKeyFingerprint, knownHostsKey, knownHostsLine } from '../src/domain/known-hosts';
 import { createMemoryKnownHostsStore } from '../src/store/known-hosts-repository';
+import { eventually } from '@nap/testing';
 import { expectAppError, simulatorTarget } from './helpers';
+import { startGatewayPlatform } from './platform';
+import type { GatewayPlatform } from './platform';
 
 describe('host key checking', () => {
   it('trusts on first use, then refuses a changed key with DEVICE_HOST_KEY_CHANGED', async () => {
@@ -129,5 +132,122 @@ describe('host key checking', () => {
       await rm(dir, { recursive: true, force: true });
       await sim.stop();
     }
+  });
+});
+
+describe('the trusted host keys over HTTP: list, forget a replaced device, trust one by hand', () => {
+  let gw: GatewayPlatform;
+  beforeAll(async () => {
+    gw = await startGatewayPlatform();
+  });
+  afterAll(async () => {
+    await gw?.stop();
+  });
+
+  type Answer = { status: number; body: unknown };
+  const send = (device: string): Promise<Answer> => gw.http('POST', '/gw/sshSendCommandExec', { host: device, commands: ['show clock'] });
+  const errorOf = (res: Answer) => res.body as { code: string; message: string; details?: unknown };
+
+  it('forgets the key of a replaced device so that it is trusted again, and pins a key for strict checking', async () => {
+    const first = await startCliSimulator({ deviceType: 'cisco_ios' });
+    const port = first.port;
+    const hostPort = knownHostsKey(first.host, port);
+    const device = {
+      name: 'replaced-1',
+      variables: { gw_host: first.host, gw_port: port, gw_user: first.username, gw_password: first.password, gw_network_os: 'cisco_ios' },
+    };
+    expect((await gw.http('POST', '/gw/createInventoryDevice', device)).status).toBe(200);
+    try {
+      expect((await send('replaced-1')).status).toBe(200);
+    } finally {
+      await first.stop();
+    }
+    const listed = await gw.http('GET', `/gw/knownHosts?equals[hostPort]=${encodeURIComponent(hostPort)}`);
+    expect(listed).toMatchObject({ status: 200, body: { results: [{ hostPort, fingerprint: first.hostKeyFingerprint }], total: 1 } });
+
+    // the device is replaced: same address and port, another key
+    const replaced = await startCliSimulator({ deviceType: 'cisco_ios', port });
+    try {
+      const refused = await send('replaced-1');
+      expect(refused.status).toBe(502);
+      expect(errorOf(refused)).toMatchObject({ code: 'DEVICE_HOST_KEY_CHANGED' });
+      expect(errorOf(refused).message).toContain(`DELETE /gw/knownHosts/${encodeURIComponent(hostPort)}`);
+
+      const forgotten = await gw.http('DELETE', `/gw/knownHosts/${encodeURIComponent(hostPort)}`);
+      expect(forgotten).toMatchObject({ status: 200, body: { status: 'success' } });
+      expect((forgotten.body as { message: string }).message).toContain(first.hostKeyFingerprint);
+      const again = await gw.http('DELETE', `/gw/knownHosts/${encodeURIComponent(hostPort)}`);
+      expect(again).toMatchObject({ status: 404, body: { code: 'HOST_KEY_NOT_FOUND' } });
+
+      // trust on first use again: the new key
+      expect((await send('replaced-1')).status).toBe(200);
+      expect((await gw.http('GET', '/gw/knownHosts')).body).toMatchObject({
+        results: expect.arrayContaining([
+          { hostPort, fingerprint: replaced.hostKeyFingerprint, created: expect.any(String) as unknown },
+        ]) as unknown,
+      });
+
+      // strict: only the key an operator pinned is accepted
+      const strict = { name: 'replaced-1', variables: { host_key_checking: 'strict' } };
+      expect((await gw.http('POST', '/gw/createInventoryDevice', strict)).status).toBe(200);
+      const pinnedWrong = await gw.http('PUT', `/gw/knownHosts/${encodeURIComponent(hostPort)}`, { fingerprint: first.hostKeyFingerprint });
+      expect(pinnedWrong).toMatchObject({ status: 200, body: { hostPort, fingerprint: first.hostKeyFingerprint } });
+      expect(errorOf(await send('replaced-1')).code).toBe('DEVICE_HOST_KEY_CHANGED');
+      await gw.http('DELETE', `/gw/knownHosts/${encodeURIComponent(hostPort)}`);
+      const unknown = await send('replaced-1');
+      expect(errorOf(unknown)).toMatchObject({ code: 'DEVICE_HOST_KEY_UNKNOWN' });
+      expect(errorOf(unknown).message).toContain(`PUT /gw/knownHosts/${encodeURIComponent(hostPort)}`);
+      // a fingerprint copied with base64 padding is the same key
+      const pinned = await gw.http('PUT', `/gw/knownHosts/${encodeURIComponent(hostPort)}`, {
+        fingerprint: `${replaced.hostKeyFingerprint}=`,
+      });
+      expect(pinned.body).toMatchObject({ fingerprint: replaced.hostKeyFingerprint });
+      expect((await send('replaced-1')).status).toBe(200);
+    } finally {
+      await replaced.stop();
+    }
+
+    // each change is in the audit trail, with the fingerprint before and after
+    await eventually('the host key changes audited', async () => {
+      const audit = await gw.http('GET', '/audit?equals[target.kind]=host-key&limit=10');
+      const records = (
+        audit.body as {
+          results: {
+            operation: string;
+            outcome: { status: number };
+            target: { id: string };
+            changes?: { member: string; before: unknown; after: unknown }[];
+          }[];
+        }
+      ).results;
+      expect(records.map((r) => `${r.operation} ${r.outcome.status}`).reverse()).toEqual([
+        'gateway-devices.forgetHostKey 200',
+        'gateway-devices.forgetHostKey 404',
+        'gateway-devices.trustHostKey 200',
+        'gateway-devices.forgetHostKey 200',
+        'gateway-devices.trustHostKey 200',
+      ]);
+      expect(records[0]).toMatchObject({
+        target: { id: hostPort },
+        changes: [{ member: 'fingerprint', before: null, after: replaced.hostKeyFingerprint }],
+      });
+      return true;
+    });
+  });
+
+  it('refuses what is not a fingerprint, an endpoint or a host key checking mode, naming it', async () => {
+    const badFingerprint = await gw.http('PUT', '/gw/knownHosts/10.0.0.1:22', { fingerprint: 'MD5:aa:bb' });
+    expect(badFingerprint).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+    expect(JSON.stringify(badFingerprint.body)).toContain('body.fingerprint');
+    const badEndpoint = await gw.http('DELETE', '/gw/knownHosts/10.0.0.1');
+    expect(badEndpoint.status).toBe(400);
+    expect(JSON.stringify(badEndpoint.body)).toContain('params.hostPort');
+    const badMode = await gw.http('POST', '/gw/createInventoryDevice', {
+      name: 'bad-mode',
+      variables: { gw_host: '192.0.2.1', host_key_checking: 'bogus' },
+    });
+    expect(badMode).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+    expect((badMode.body as { message: string }).message).toContain('host_key_checking "bogus"');
+    expect((await gw.http('POST', '/gw/getInventoryDevice', { name: 'bad-mode' })).status).toBe(404);
   });
 });

@@ -321,7 +321,7 @@ function translateLoginError(err: NodeSystemError, ctx: LoginContext): AppError 
     return new AppError(
       'DEVICE_HOST_KEY_CHANGED',
       `${label} presented host key ${problem.actual}, which differs from the trusted key ${problem.expected}; ` +
-        'if the device was replaced, remove its entry from the known hosts and connect again',
+        `if the device was replaced, forget the old key (DELETE /gw/knownHosts/${encodeURIComponent(ctx.hostPort)}) and connect again`,
       { cause: err, details: { hostPort: ctx.hostPort, expected: problem.expected, actual: problem.actual } },
     );
   }
@@ -329,7 +329,7 @@ function translateLoginError(err: NodeSystemError, ctx: LoginContext): AppError 
     return new AppError(
       'DEVICE_HOST_KEY_UNKNOWN',
       `${label} presented host key ${problem.actual}, which is not trusted (strict host key checking and no known key); ` +
-        'add the key to the known hosts or connect once with trust on first use',
+        `trust its key (PUT /gw/knownHosts/${encodeURIComponent(ctx.hostPort)} with its fingerprint, once checked against the device) or connect once with trust on first use`,
       { cause: err, details: { hostPort: ctx.hostPort, expected: null, actual: problem.actual } },
     );
   }

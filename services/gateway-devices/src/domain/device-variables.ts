@@ -47,6 +47,11 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
         continue;
       }
     }
+    if (key === 'host_key_checking' && value !== null && !isHostKeyChecking(value)) {
+      // refused when written: stored, it would fail every later session to the device
+      problems.push(`host_key_checking "${String(value)}" is not one of true, "tofu", "strict", false, "off"`);
+      continue;
+    }
     if (isSecret(key, value) && value !== null && typeof value !== 'string') {
       problems.push(`${key} must be a string`);
       continue;
@@ -116,6 +121,15 @@ export function hostKeyCheckingOf(value: unknown): HostKeyChecking {
   if (['off', 'false', 'no', '0'].includes(text)) return HOST_KEY_CHECKING.OFF;
   if (['tofu', 'true', 'yes', '1', 'accept-new'].includes(text)) return HOST_KEY_CHECKING.TOFU;
   throw new AppError('VALIDATION_FAILED', `host_key_checking "${String(value)}" is not one of true, "tofu", "strict", false, "off"`);
+}
+
+function isHostKeyChecking(value: unknown): boolean {
+  try {
+    hostKeyCheckingOf(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Replaces every secret by the mask ({@link SECRET_MASK} of the platform's secret policy). */

@@ -12,6 +12,9 @@ import { deleteDevice } from './delete-device';
 import { deleteDeviceFromDeviceGroup } from './delete-device-from-device-group';
 import { deleteDeviceGroup } from './delete-device-group';
 import { deleteDeviceTemplate } from './delete-device-template';
+import { forgetHostKey } from './forget-host-key';
+import { getKnownHosts } from './get-known-hosts';
+import { trustHostKey } from './trust-host-key';
 import { deleteInventoryDevice } from './delete-inventory-device';
 import { destroyIac } from './destroy-iac';
 import { dryRunPlaybook } from './dry-run-playbook';
@@ -134,6 +137,9 @@ export function gatewayDevicesHandlers(svc: GatewayDevicesContext): HandlerMap<'
     getDeviceTemplate: getDeviceTemplate(svc),
     updateDeviceTemplate: updateDeviceTemplate(svc),
     deleteDeviceTemplate: deleteDeviceTemplate(svc),
+    getKnownHosts: getKnownHosts(svc),
+    trustHostKey: trustHostKey(svc),
+    forgetHostKey: forgetHostKey(svc),
     renderDeviceTemplate: renderDeviceTemplate(svc),
     getPlatformJson: getPlatformJson(svc),
     getPlaybook: getPlaybook(svc),

@@ -1,3 +1,6 @@
+import type { ListQueryOptions } from '@nap/contracts';
+import { listDocuments, toListQuery } from '@nap/store';
+import type { ListFields } from '@nap/store';
 import type { GatewayCollections } from './collections';
 
 /**
@@ -16,6 +19,57 @@ export interface KnownHostsStore {
   set(hostPort: string, fingerprint: string, key?: Buffer): Promise<void>;
   /** The trusted key blob of `hostPort`, when it was kept. */
   keyOf?(hostPort: string): Promise<Buffer | undefined>;
+}
+
+/** A trusted key as the known-hosts routes show it. */
+export interface KnownHostEntry {
+  hostPort: string;
+  fingerprint: string;
+  created: string;
+}
+
+/** What operators do with the trusted keys: read them, trust one by hand, forget one. */
+export interface KnownHostsAdmin {
+  /** A page of the trusted keys by the shared list options. */
+  list(query: ListQueryOptions): Promise<{ results: KnownHostEntry[]; total: number }>;
+  /** Trusts `fingerprint` for `hostPort`, replacing any key trusted before; answers that one's fingerprint. */
+  trust(hostPort: string, fingerprint: string): Promise<{ entry: KnownHostEntry; before: string | undefined }>;
+  /** Forgets the key trusted for `hostPort`; answers its fingerprint, `undefined` when none was. */
+  forget(hostPort: string): Promise<string | undefined>;
+}
+
+const KNOWN_HOST_FIELDS: ListFields = {
+  filter: ['hostPort', 'fingerprint'],
+  sort: ['hostPort', 'created'],
+  defaultSort: { hostPort: 1 },
+};
+
+/** The known-hosts entries in the service store, for the operators' routes. */
+export function createKnownHostsAdmin(c: GatewayCollections): KnownHostsAdmin {
+  return {
+    async list(options) {
+      // one entry per SSH endpoint the gateway reached: few enough to page in memory, by the same rules as the stores
+      const all = await c.knownHosts.find({}, { projection: { key: 0 } });
+      const page = listDocuments(
+        all.map((d) => ({ _id: d._id, hostPort: d._id, fingerprint: d.fingerprint, created: d.created })),
+        toListQuery(options, KNOWN_HOST_FIELDS),
+      );
+      return { results: page.items.map(({ hostPort, fingerprint, created }) => ({ hostPort, fingerprint, created })), total: page.total };
+    },
+    async trust(hostPort, fingerprint) {
+      const created = new Date().toISOString();
+      // a new key: the blob kept for the old one (Ansible's known_hosts) goes with it
+      const before = await c.knownHosts.findOneAndUpdate(
+        { _id: { $eq: hostPort } },
+        { $set: { fingerprint, created }, $unset: { key: '' } },
+        { upsert: true, returnDocument: 'before' },
+      );
+      return { entry: { hostPort, fingerprint, created }, before: before?.fingerprint };
+    },
+    async forget(hostPort) {
+      return (await c.knownHosts.findOneAndDelete({ _id: { $eq: hostPort } }))?.fingerprint;
+    },
+  };
 }
 
 /**
