@@ -89,7 +89,9 @@ export async function createCommand(ctx: Context, word: string, opts: { file?: s
     const res = await client.request({ method: create.route.method, path: create.route.path, json: create.wrap(doc) });
     const stored = unwrap(res.body);
     created.push(stored);
-    if (ctx.format === 'human') ctx.out(`created ${label(def, isDoc(stored) ? { ...doc, ...stored } : doc)}`);
+    // the inventory's create route also updates a device of that name, and says which it did
+    const verb = isDoc(stored) && stored.created === false ? 'updated' : 'created';
+    if (ctx.format === 'human') ctx.out(`${verb} ${label(def, isDoc(stored) ? { ...doc, ...stored } : doc)}`);
   }
   if (ctx.format !== 'human') ctx.print(created.length === 1 ? created[0] : created, () => '');
 }
