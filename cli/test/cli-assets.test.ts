@@ -92,6 +92,13 @@ describe('other resources', () => {
     expect((await run(['get', 'device-groups'])).stdout).toMatch(/^edge\s+cli-edge-1/m);
     expect((await run(['delete', 'device', 'cli-edge-1'])).stdout).toMatch(/^deleted device "cli-edge-1"/);
 
+    // trusted host keys: pinned through the API, listed, forgotten
+    const fingerprint = `SHA256:${'A'.repeat(43)}`;
+    expect((await run(['api', 'put', '/gw/knownHosts/192.0.2.10:22', '-d', JSON.stringify({ fingerprint })])).code).toBe(0);
+    expect((await run(['get', 'known-hosts'])).stdout).toMatch(new RegExp(`^192\\.0\\.2\\.10:22\\s+${fingerprint}\\s+\\S+$`, 'm'));
+    expect((await run(['delete', 'known-host', '192.0.2.10:22'])).stdout).toBe('deleted known-host "192.0.2.10:22"\n');
+    expect((await run(['delete', 'known-host', '192.0.2.10:22'])).stderr).toMatch(/^nap: known-host "192\.0\.2\.10:22" not found/);
+
     const roles = await run(['get', 'roles', '-o', 'json']);
     expect(roles.json<{ name: string }[]>().map((r) => r.name)).toEqual(expect.arrayContaining(['admin', 'operations']));
     expect((await run(['describe', 'role', 'apiread'])).stdout).toContain('name: apiread');

@@ -127,7 +127,7 @@ async function withProjectNames(client: Client, members: string[]): Promise<stri
     members.map(async (member) => {
       const projectId = member.slice(1, member.indexOf(': '));
       const res = await client
-        .send({ method: 'GET', path: pathOf('/automation-studio/projects/:projectId', { projectId }) })
+        .send({ method: 'GET', path: pathOf('/automation-studio/projects/:id', { id: projectId }) })
         .catch(() => undefined);
       const project = res !== undefined && res.status < 400 ? str(field(unwrap(res.body), 'name')) : undefined;
       return project === undefined ? `"${member}"` : `"${member}" (project ${project})`;

@@ -484,6 +484,28 @@ export const RESOURCES: readonly ResourceDef[] = [
     gaps: {},
   },
   {
+    plural: 'known-hosts',
+    singular: 'known-host',
+    summary: 'SSH host keys the device gateway trusts, by host:port',
+    kind: 'known-host',
+    idOf: (d) => str(d.hostPort),
+    nameOf: (d) => str(d.hostPort),
+    columns: [
+      { header: 'HOST:PORT', path: 'hostPort' },
+      { header: 'FINGERPRINT', path: 'fingerprint' },
+      { header: 'TRUSTED', path: 'created' },
+    ],
+    list: { route: GET('/gw/knownHosts'), paged: true, byName: (hostPort) => ({ 'equals[hostPort]': hostPort }) },
+    delete: { route: DELETE('/gw/knownHosts/:hostPort'), key: 'name' },
+    gaps: {
+      create:
+        'a key is trusted on first use, or pinned with `nap api put /gw/knownHosts/HOST:PORT -d \'{"fingerprint":"SHA256:…"}\'` (docs/security.md, device host keys)',
+      import: 'host keys are trusted by the device gateway itself, one at a time: `nap api put /gw/knownHosts/HOST:PORT`',
+      export: 'a host key belongs to the platform that met the device: `nap get known-hosts -o json` lists them',
+      copy: 'a host key belongs to the platform that met the device; the other platform trusts it on first use',
+    },
+  },
+  {
     plural: 'jobs',
     singular: 'job',
     summary: 'jobs (runs of workflows); see also `nap jobs`',
