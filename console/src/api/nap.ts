@@ -72,6 +72,14 @@ export const nap = {
     const body: BodyOf<'workflow.retryTask'> = { taskId, variables };
     return request<JobDocument>('POST', `/workflow_engine/jobs/${enc(jobId)}/retryTask`, { body });
   },
+  /**
+   * `POST /operations-manager/jobs/start`: a job of the workflow (by its stored name) with these
+   * variables; 400 `JOB_VARIABLES_INVALID` (every problem in `details`) when they do not match its inputSchema.
+   */
+  startJob: (workflow: string, variables: Record<string, unknown>, description?: string) => {
+    const body: BodyOf<'workflow.startJob'> = { workflow, options: { variables, ...(description ? { description } : {}) } };
+    return request<ResponseOf<'workflow.startJob'>>('POST', '/operations-manager/jobs/start', { body });
+  },
   /** `GET /mop/task/<name>?jobId&taskId`: what a MOP manual task shows the person who decides. */
   manualTaskView: (route: string, jobId: string, taskId: string) => request<ManualTaskView>('GET', route, { query: { jobId, taskId } }),
 

@@ -7,7 +7,8 @@ export type ActionOperation =
   | 'workflow.resumeJob'
   | 'workflow.finishTask'
   | 'workflow.retryTask'
-  | 'workflow.runManualTrigger';
+  | 'workflow.runManualTrigger'
+  | 'workflow.startJob';
 
 /** The catalog's "run" role set (`ROLE_SETS.run`): the compiler refuses a list that differs from it. */
 const RUN: (typeof ROLE_SETS)['run'] = ['admin', 'engineering', 'operations', 'apiwrite'];
@@ -24,6 +25,7 @@ export const ACTION_ROLES: { readonly [Id in ActionOperation]: Operations[Id]['r
   'workflow.finishTask': RUN,
   'workflow.retryTask': RUN,
   'workflow.runManualTrigger': RUN,
+  'workflow.startJob': RUN,
 };
 
 /** The pages the console has, by the catalog operation that reads what each shows. */

@@ -201,3 +201,82 @@ export async function createPortTurnUpAutomation(platform: RunningPlatform): Pro
   });
   return automation.data._id;
 }
+
+/**
+ * "Provision VLAN": an inputSchema of plain members (the Run dialog asks with a form), examples as
+ * placeholders, an editor's title, and `_id`, which the platform gives every job, among the required.
+ */
+export const PROVISION_VLAN = {
+  ...workflow(
+    'Provision VLAN',
+    {
+      provision: {
+        name: 'stub',
+        app: 'WorkFlowEngine',
+        type: 'automatic',
+        summary: 'Create the VLAN',
+        groups: [],
+        variables: { incoming: { type: 'success', delay: 0, response: '$var.job.vlanName' }, outgoing: { response: null } },
+      },
+    },
+    { workflow_start: { provision: go() }, provision: { workflow_end: go() } },
+  ),
+  inputSchema: {
+    type: 'object',
+    properties: {
+      device: { type: 'string', examples: ['core-1'], description: 'the switch' },
+      vlan: { type: 'integer', title: 'VLAN id', minimum: 1, maximum: 4094, examples: [120] },
+      vlanName: { type: 'string', examples: ['guests'] },
+      shutdown: { type: 'boolean' },
+      _id: { type: 'string', title: 'job_id' },
+    },
+    required: ['device', 'vlan', '_id'],
+  },
+};
+
+/**
+ * "Command Template Runner": the inputSchema of the fixtures' Cisco IOS project's workflow of that
+ * name, as written there (members of every type at once, examples, editor titles, every member
+ * required, `_id` among them): the Run dialog asks for its variables as JSON.
+ */
+export const COMMAND_TEMPLATE_RUNNER = {
+  ...workflow(
+    'Command Template Runner',
+    {
+      render: {
+        name: 'stub',
+        app: 'WorkFlowEngine',
+        type: 'automatic',
+        summary: 'Run the command template',
+        groups: [],
+        variables: { incoming: { type: 'success', delay: 0, response: '$var.job.templateName' }, outgoing: { response: null } },
+      },
+    },
+    { workflow_start: { render: go() }, render: { workflow_end: go() } },
+  ),
+  inputSchema: {
+    type: 'object',
+    properties: {
+      suppressSuccessMessage: { type: ['array', 'boolean', 'null', 'number', 'object', 'string'] },
+      templateName: { title: 'template', type: 'string', examples: ['show version'] },
+      templateVariables: { type: 'object', properties: {}, examples: [{ device_name: 'my-device1' }] },
+      reattempt: { type: ['array', 'boolean', 'null', 'number', 'object', 'string'] },
+      _id: { title: 'job_id', type: 'string', examples: ['test'] },
+      reattemptWaitTime: { title: 'minutes', type: 'integer', examples: [1] },
+      reattemptQuantity: { title: 'attempts', type: 'integer', examples: [2] },
+      deviceName: { type: ['array', 'string', 'boolean', 'integer', 'number', 'object'], title: 'elementN', examples: ['Device3'] },
+      suppressFailureMessage: { type: ['array', 'boolean', 'null', 'number', 'object', 'string'] },
+    },
+    required: [
+      'suppressSuccessMessage',
+      'templateName',
+      'templateVariables',
+      'reattempt',
+      '_id',
+      'reattemptWaitTime',
+      'reattemptQuantity',
+      'deviceName',
+      'suppressFailureMessage',
+    ],
+  },
+};

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { Suspense, lazy, useCallback, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { taskLabel } from '../../api/job-data';
@@ -9,7 +9,11 @@ import { ErrorMessage } from '../../components/error-message';
 import { WorkflowGraph } from '../../components/graph/workflow-graph';
 import { JsonView } from '../../components/json-view';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
+import { usePermissions } from '../../session/session';
 import styles from '../job/job-page.module.css';
+
+// the form renderer is loaded with the first Run, not with the graph
+const RunWorkflowDialog = lazy(async () => ({ default: (await import('./run-workflow-dialog')).RunWorkflowDialog }));
 
 /** One task of a workflow as a reviewer reads it: what runs (app and method) and with which variables. */
 function WorkflowTaskPanel({ workflow, taskId, onClose }: { workflow: Workflow; taskId: string; onClose: () => void }) {
@@ -63,9 +67,14 @@ function WorkflowTaskPanel({ workflow, taskId, onClose }: { workflow: Workflow; 
   );
 }
 
-/** `/console/workflows/<name>`: a workflow's graph, read only, each task's app, method and variables. */
+/**
+ * `/console/workflows/<name>`: a workflow's graph, read only, each task's app, method and
+ * variables; `Run` starts a job of it, for a caller who may start jobs.
+ */
 export function WorkflowPage() {
   const { name = '' } = useParams();
+  const { may } = usePermissions();
+  const [running, setRunning] = useState(false);
   const [search, setSearch] = useSearchParams();
   const selected = search.get('task') ?? undefined;
   const projects = useProjectNames([name]);
@@ -114,8 +123,13 @@ export function WorkflowPage() {
             <WorkflowName name={doc.name} projects={projects} />
           </h1>
           {typeof doc.description === 'string' && doc.description ? <p className="muted">{doc.description}</p> : null}
+          <p className="muted">The graph is read only: select a task to review what it runs and with which variables.</p>
         </div>
-        <p className="muted">Read only: select a task to review what it runs and with which variables.</p>
+        {may('workflow.startJob') ? (
+          <button type="button" className="button button-primary" onClick={() => setRunning(true)}>
+            Run
+          </button>
+        ) : null}
       </div>
       <div className={`${styles.workspace} ${selected ? styles.withPanel : ''}`}>
         <WorkflowGraph
@@ -128,6 +142,11 @@ export function WorkflowPage() {
         />
         {selected ? <WorkflowTaskPanel workflow={doc} taskId={selected} onClose={() => select(undefined)} /> : null}
       </div>
+      {running ? (
+        <Suspense fallback={<p className="muted">Loading the form…</p>}>
+          <RunWorkflowDialog workflow={doc} onClose={() => setRunning(false)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,205 @@
+/**
+ * A workflow's `inputSchema` read for the Run dialog: its members as a table, a JSON skeleton of
+ * the variables, and, when every member is one plain value, a form. Imported schemas are messy
+ * (members of every type at once, `examples`, editor titles, long `required` lists): the platform
+ * checks the variables against the schema when the job starts, so nothing here refuses a schema.
+ */
+
+type FormData = Record<string, unknown>;
+/**
+ * A JSON Schema, and a UI schema, as objects: the shapes RJSF reads (`RJSFSchema`, `UiSchema`),
+ * written without its types so that this module stays free of the renderer.
+ */
+export type JsonObject = Record<string, unknown>;
+
+/** One member of the inputSchema, as the dialog lists it. */
+export interface WorkflowInput {
+  name: string;
+  /** The JSON types the member accepts, as the schema writes them; empty when it names none (any value). */
+  types: string[];
+  required: boolean;
+  /** True when the member has `examples`: then `example` is the first of them. */
+  hasExample: boolean;
+  example: unknown;
+  /** The schema's `title`, when it gives one other than the name. */
+  title: string | undefined;
+  description: string | undefined;
+  /** `_id` and `initiator`: the platform gives every job these itself, over what is sent. */
+  givenByPlatform: boolean;
+  /** The member's own schema (`{}` for a required member the schema does not describe). */
+  schema: Record<string, unknown>;
+}
+
+/** The variables the platform sets on every job (the job's id, who started it): a schema that requires them is satisfied without them. */
+export const PLATFORM_VARIABLES: readonly string[] = ['_id', 'initiator'];
+
+/** The types a form field holds as one value. */
+const PLAIN_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
+/** Keywords a form of plain fields cannot honour: a schema with one of them is written as JSON. */
+const COMPOSED = ['$ref', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'patternProperties', 'dependencies', 'dependentSchemas'];
+/** The keywords the form writes its own way (label, help, placeholder). */
+const FORM_OWN = new Set(['examples', 'title', 'description']);
+/** Every JSON type (integer is a number): a member that accepts them all accepts anything. */
+const EVERY_TYPE = ['array', 'boolean', 'null', 'number', 'object', 'string'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function typesOf(schema: Record<string, unknown>): string[] {
+  const type = schema.type;
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
+  return [];
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The members of an inputSchema in the order it writes them, then the required ones it does not describe. */
+export function inputsOf(inputSchema: unknown): WorkflowInput[] {
+  if (!isRecord(inputSchema)) return [];
+  const properties = isRecord(inputSchema.properties) ? inputSchema.properties : {};
+  const required = new Set(Array.isArray(inputSchema.required) ? inputSchema.required.map(String) : []);
+  const names = [...Object.keys(properties), ...[...required].filter((name) => !(name in properties))];
+  return names.map((name) => {
+    const schema = isRecord(properties[name]) ? properties[name] : {};
+    const examples = Array.isArray(schema.examples) ? schema.examples : [];
+    const title = text(schema.title);
+    return {
+      name,
+      types: typesOf(schema),
+      required: required.has(name),
+      hasExample: examples.length > 0,
+      example: examples[0],
+      title: title !== undefined && title.toLowerCase() !== name.toLowerCase() ? title : undefined,
+      description: text(schema.description),
+      givenByPlatform: PLATFORM_VARIABLES.includes(name),
+      schema,
+    };
+  });
+}
+
+/** The member's types in a few words: `string`, `string or number`, `any` (every type), `any but null`. */
+export function typeText(input: WorkflowInput): string {
+  const types = new Set(input.types.map((t) => (t === 'integer' && input.types.includes('number') ? 'number' : t)));
+  if (types.size === 0 || EVERY_TYPE.every((t) => types.has(t))) return 'any';
+  if (EVERY_TYPE.every((t) => t === 'null' || types.has(t))) return 'any but null';
+  const enumerated = Array.isArray(input.schema.enum) ? ` (one of ${input.schema.enum.map((v) => JSON.stringify(v)).join(', ')})` : '';
+  return `${[...types].join(' or ')}${enumerated}`;
+}
+
+/** A value as one line of text: a string as itself, anything else as JSON. */
+export function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : inline(value);
+}
+
+/** What the skeleton gives a member: its first example, its default, else an empty value of its type (null where null is allowed). */
+function startingValue(input: WorkflowInput): unknown {
+  if (input.hasExample) return input.example;
+  const { schema } = input;
+  if ('default' in schema) return schema.default;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (input.types.length === 0 || input.types.includes('null')) return null;
+  switch (input.types[0]) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return null;
+  }
+}
+
+/** The variables as the JSON editor starts them: every member but the platform's own, with a value to change. */
+export function skeletonOf(inputs: readonly WorkflowInput[]): FormData {
+  return Object.fromEntries(inputs.filter((input) => !input.givenByPlatform).map((input) => [input.name, startingValue(input)]));
+}
+
+/** True when every member the caller gives is one plain value (text, a number, true or false): the dialog then asks with a form. */
+export function isFormFriendly(inputSchema: unknown): boolean {
+  if (!isRecord(inputSchema) || COMPOSED.some((keyword) => keyword in inputSchema)) return false;
+  if (inputSchema.type !== undefined && inputSchema.type !== 'object') return false;
+  const asked = inputsOf(inputSchema).filter((input) => !input.givenByPlatform);
+  if (asked.length === 0) return false;
+  return asked.every(
+    (input) =>
+      Object.keys(input.schema).length > 0 &&
+      input.types.length === 1 &&
+      PLAIN_TYPES.has(input.types[0] ?? '') &&
+      !COMPOSED.some((keyword) => keyword in input.schema),
+  );
+}
+
+/**
+ * The form of a form-friendly inputSchema: each member labelled by its name (the name the
+ * workflow's tasks and the platform's refusals use), its title and description as help, its first
+ * example as a placeholder (not a value: nothing is sent that the person did not write).
+ */
+export function formOf(inputSchema: unknown): { schema: JsonObject & { properties: Record<string, JsonObject> }; uiSchema: JsonObject } {
+  const asked = inputsOf(inputSchema).filter((input) => !input.givenByPlatform);
+  const properties: Record<string, JsonObject> = {};
+  const uiSchema: JsonObject = {};
+  for (const input of asked) {
+    // examples become the placeholder, not a list of suggestions; the label is the name
+    const rest = Object.fromEntries(Object.entries(input.schema).filter(([keyword]) => !FORM_OWN.has(keyword)));
+    const help = [input.title, input.description].filter(Boolean).join(': ');
+    properties[input.name] = { ...rest, title: input.name, ...(help ? { description: help } : {}) };
+    const plain = input.types[0] !== 'boolean' && !Array.isArray(input.schema.enum);
+    if (input.hasExample && plain) uiSchema[input.name] = { 'ui:placeholder': valueText(input.example) };
+  }
+  const required = asked.filter((input) => input.required).map((input) => input.name);
+  return { schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) }, uiSchema };
+}
+
+/** Longest value kept on its member's line in {@link variablesText}; a longer one is indented over several lines. */
+const ONE_LINE_VALUE = 60;
+
+/**
+ * Variables as JSON text for people to edit: one member a line, a short value (an object of a few
+ * members included) on its member's line, a long one indented below it.
+ */
+export function variablesText(variables: FormData): string {
+  // a form field emptied again holds undefined: it is not sent, nor written
+  const members = Object.entries(variables).filter(([, value]) => value !== undefined);
+  if (members.length === 0) return '{}';
+  const lines = members.map(([name, value]) => {
+    const short = inline(value);
+    const text = short.length <= ONE_LINE_VALUE ? short : JSON.stringify(value, null, 2);
+    return `  ${JSON.stringify(name)}: ${text.split('\n').join('\n  ')}`;
+  });
+  return `{\n${lines.join(',\n')}\n}`;
+}
+
+/** A JSON value on one line, spaced as people write it: `{ "a": 1, "b": [1, 2] }`. */
+function inline(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(inline).join(', ')}]`;
+  if (isRecord(value)) {
+    const members = Object.entries(value).filter(([, v]) => v !== undefined);
+    return members.length === 0 ? '{}' : `{ ${members.map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`).join(', ')} }`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The variables written as JSON, or what is wrong with the text (said before anything is sent). */
+export function parseVariables(json: string): { variables: FormData } | { problem: string } {
+  if (json.trim() === '') return { variables: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (err) {
+    return { problem: `The variables are not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (isRecord(value)) return { variables: value };
+  const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+  return { problem: `The variables must be a JSON object ({ "name": value, … }), not ${kind}` };
+}

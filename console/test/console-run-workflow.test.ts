@@ -1,0 +1,242 @@
+import type { Page } from 'playwright-core';
+import { accessibilityViolations, launchBrowser } from './support/browser';
+import type { ConsoleBrowser } from './support/browser';
+import { ADMIN, startPlatform } from './support/platform';
+import type { RunningPlatform } from './support/platform';
+import { COMMAND_TEMPLATE_RUNNER, LONG, PROVISION_VLAN, createWorkflows } from './support/workflows';
+
+/**
+ * `Run` on a workflow's page: the job's variables asked as the workflow's inputSchema describes
+ * them (a form for plain members, JSON for an imported schema of members of every type, JSON for a
+ * workflow without one), the platform's refusal shown in the dialog, the new job's page after,
+ * and no Run for an account that may not start jobs.
+ */
+
+const READER = { username: 'run-reader', password: 'reader-password-1' } as const;
+/** The imported project the Command Template Runner belongs to, as a newcomer's import leaves it. */
+const PROJECT_ID = 'c15c0105c15c0105c15c0105';
+const RUNNER = `@${PROJECT_ID}: Command Template Runner`;
+
+let platform: RunningPlatform;
+let browser: ConsoleBrowser;
+let page: Page;
+/** The starts the page asked the platform for, by their bodies. */
+const starts: unknown[] = [];
+
+beforeAll(async () => {
+  [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
+  await createWorkflows(platform, PROVISION_VLAN, LONG);
+  await platform.api('POST', '/automation-studio/projects/import', {
+    project: {
+      _id: PROJECT_ID,
+      name: 'Cisco IOS',
+      description: 'made by the console test',
+      folders: [{ nodeType: 'folder', name: 'all', children: [{ iid: 0, nodeType: 'component' }] }],
+      components: [{ iid: 0, type: 'workflow', reference: `${PROJECT_ID}-wf`, folder: '/all', document: COMMAND_TEMPLATE_RUNNER }],
+    },
+  });
+  const group = await platform.api<{ data: { _id: string } }>('POST', '/user-management/groups', { group: { name: 'readers' } });
+  await platform.api('PUT', `/user-management/groups/${group.data._id}/roles`, { roles: ['apiread'] });
+  await platform.api('POST', '/user-management/accounts', {
+    account: { ...READER, firstname: 'Run', lastname: 'Reader', email: 'run-reader@example.net', groups: [group.data._id] },
+  });
+  page = await browser.newPage();
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/operations-manager/jobs/start')
+      starts.push(request.postDataJSON());
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+async function logIn(username: string, password: string): Promise<void> {
+  await page.goto(`${platform.url}/console/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+}
+
+async function expectAccessible(): Promise<void> {
+  expect(await accessibilityViolations(page)).toEqual([]);
+}
+
+/** Opens the page of the workflow stored as `stored` and its Run dialog, named by the workflow's own name. */
+async function openRun(stored: string, name = stored) {
+  await page.goto(`${platform.url}/console/workflows/${encodeURIComponent(stored)}`);
+  await page.getByRole('heading', { name: new RegExp(`^${name}`), level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: `Run ${name}` });
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** The job the page went to, once it shows it complete: its variables and description as the platform keeps them. */
+async function landedJob(workflow: string): Promise<{ variables: Record<string, unknown>; description?: string }> {
+  await page.waitForURL(/\/console\/jobs\//);
+  await page.getByRole('heading', { name: new RegExp(`^${workflow}`), level: 1 }).waitFor();
+  const jobId = /\/console\/jobs\/([^/?]+)$/.exec(page.url())?.[1];
+  expect(jobId).toMatch(/^[0-9a-f]{24}$/);
+  await page.locator('h1 + [data-status="complete"]').waitFor();
+  const job = await platform.api<{ data: { variables: Record<string, unknown>; description?: string } }>(
+    'GET',
+    `/operations-manager/jobs/${jobId ?? ''}`,
+  );
+  return job.data;
+}
+
+describe('Run on a workflow’s page', () => {
+  it('asks for plain inputs with a form, examples as placeholders, and opens the new job complete with the values given', async () => {
+    await logIn(ADMIN.username, ADMIN.password);
+    const dialog = await openRun('Provision VLAN');
+    const vlan = dialog.getByRole('spinbutton', { name: /^vlan/ });
+    // the example shows what to write; it is not a value that would be sent
+    expect(await vlan.getAttribute('placeholder')).toBe('120');
+    expect(await vlan.inputValue()).toBe('');
+    await dialog.getByText('VLAN id').waitFor();
+    // _id is the platform's to give: not asked
+    expect(await dialog.getByRole('textbox', { name: /^_id/ }).count()).toBe(0);
+    await expectAccessible();
+
+    // the form's own check first: required members
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await dialog.getByText('device is required').first().waitFor();
+    expect(starts).toHaveLength(0);
+
+    await dialog.getByRole('textbox', { name: /^device/ }).fill('core-2');
+    await vlan.fill('230');
+    await dialog.getByRole('textbox', { name: /^vlanName/ }).fill('voice');
+    await dialog.getByRole('textbox', { name: /^Description/ }).fill('VLAN for the phones');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    const job = await landedJob('Provision VLAN');
+    expect(job.variables).toMatchObject({ device: 'core-2', vlan: 230, vlanName: 'voice' });
+    expect(job.variables).not.toHaveProperty('shutdown');
+    expect(job.description).toBe('VLAN for the phones');
+    // the job's page shows the variables given and the task that used them
+    await page.getByLabel('Job variables').getByText('"vlan": 230').waitFor();
+    await page.getByRole('button', { name: /^Create the VLAN — complete/ }).waitFor();
+  }, 60_000);
+
+  it('asks for an imported project workflow’s members of every type as JSON: a table of the inputs, a skeleton of their examples, a syntax error said before sending', async () => {
+    const dialog = await openRun(RUNNER, 'Command Template Runner');
+    await dialog.getByText('Cisco IOS', { exact: true }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Edit as a form' }).count()).toBe(0);
+    const inputs = dialog.getByRole('table', { name: 'Inputs' });
+    const cells = async (name: string) =>
+      inputs
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}\\b`) }) })
+        .getByRole('cell')
+        .allTextContents();
+    expect(await cells('deviceName')).toEqual(['any but null', 'yes', 'Device3']);
+    expect(await cells('suppressSuccessMessage')).toEqual(['any', 'yes', '—']);
+    expect(await cells('templateVariables')).toEqual(['object', 'yes', '{ "device_name": "my-device1" }']);
+    expect(await cells('_id')).toEqual(['string', 'given by the platform', 'test']);
+    const json = dialog.getByRole('textbox', { name: 'Variables as JSON' });
+    expect(JSON.parse(await json.inputValue())).toEqual({
+      suppressSuccessMessage: null,
+      templateName: 'show version',
+      templateVariables: { device_name: 'my-device1' },
+      reattempt: null,
+      reattemptWaitTime: 1,
+      reattemptQuantity: 2,
+      deviceName: 'Device3',
+      suppressFailureMessage: null,
+    });
+    await expectAccessible();
+
+    await json.fill('{ "templateName": "show clock", }');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: /^Nothing was sent: The variables are not valid JSON: / })
+      .waitFor();
+    expect(await json.getAttribute('aria-invalid')).toBe('true');
+    expect(starts).toHaveLength(1);
+    await expectAccessible();
+
+    const variables = {
+      suppressSuccessMessage: false,
+      templateName: 'show clock',
+      templateVariables: { device_name: 'edge-7' },
+      reattempt: null,
+      reattemptWaitTime: 1,
+      reattemptQuantity: 2,
+      deviceName: ['edge-7', 'edge-8'],
+      suppressFailureMessage: false,
+    };
+    await json.fill(JSON.stringify(variables, null, 2));
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    const job = await landedJob('Command Template Runner');
+    expect(job.variables).toMatchObject(variables);
+    expect(starts).toHaveLength(2);
+    expect(starts[1]).toEqual({ workflow: RUNNER, options: { variables } });
+  }, 60_000);
+
+  it('shows the platform’s refusal naming each member, and stays in the dialog', async () => {
+    const dialog = await openRun('Provision VLAN');
+    const before = page.url();
+    // the form's own checks would catch these: written as JSON they reach the platform
+    await dialog.getByRole('button', { name: 'Edit as JSON' }).click();
+    const json = dialog.getByRole('textbox', { name: 'Variables as JSON' });
+    expect(JSON.parse(await json.inputValue())).toEqual({ device: 'core-1', vlan: 120, vlanName: 'guests', shutdown: false });
+    await json.fill('{ "vlan": "ten" }');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    const refusal = dialog.getByRole('alert').filter({ hasText: /^The workflow did not start: / });
+    await refusal.waitFor();
+    const text = (await refusal.textContent()) ?? '';
+    expect(text).toContain("variables must have required property 'device'");
+    expect(text).toContain('variables.vlan must be integer');
+    expect(text).toContain('JOB_VARIABLES_INVALID');
+    expect(page.url()).toBe(before);
+    await expectAccessible();
+
+    // back to the form with what the JSON says, once it is JSON
+    await json.fill('{ "device": "core-3", "vlan": 300');
+    await dialog.getByRole('button', { name: 'Edit as a form' }).click();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: /^The form cannot show these variables: The variables are not valid JSON/ })
+      .waitFor();
+    await json.fill('{ "device": "core-3", "vlan": 300 }');
+    await dialog.getByRole('button', { name: 'Edit as a form' }).click();
+    expect(await dialog.getByRole('textbox', { name: /^device/ }).inputValue()).toBe('core-3');
+    expect(await dialog.getByRole('spinbutton', { name: /^vlan/ }).inputValue()).toBe('300');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    // the focus goes back to the control that opened the dialog
+    expect(await page.locator(':focus').textContent()).toBe('Run');
+  }, 60_000);
+
+  it('runs a workflow without an inputSchema with the JSON written', async () => {
+    const dialog = await openRun('Long maintenance');
+    await dialog.getByText('The workflow declares no inputs').waitFor();
+    const json = dialog.getByRole('textbox', { name: 'Variables as JSON' });
+    expect(await json.inputValue()).toBe('{}');
+    await json.fill('{ "seconds": 0 }');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    expect((await landedJob('Long maintenance')).variables).toMatchObject({ seconds: 0 });
+  }, 60_000);
+
+  it('offers no Run to an account that may not start jobs', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await logIn(READER.username, READER.password);
+    await page.goto(`${platform.url}/console/workflows/${encodeURIComponent('Provision VLAN')}`);
+    await page.getByRole('heading', { name: 'Provision VLAN', level: 1 }).waitFor();
+    await page.getByRole('group', { name: 'Graph of workflow Provision VLAN' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Run', exact: true }).count()).toBe(0);
+    // the platform still decides
+    const token = await platform.login(READER.username, READER.password);
+    await expect(
+      platform.api('POST', '/operations-manager/jobs/start', { workflow: 'Provision VLAN', options: { variables: {} } }, token),
+    ).rejects.toThrow(/403/);
+  }, 60_000);
+
+  it('met no Content-Security-Policy violation and no page error on the way', () => {
+    expect(browser.problems()).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+import {
+  formOf,
+  inputsOf,
+  isFormFriendly,
+  parseVariables,
+  skeletonOf,
+  typeText,
+  variablesText,
+} from '../src/pages/workflows/workflow-inputs';
+import { COMMAND_TEMPLATE_RUNNER, PROVISION_VLAN } from './support/workflows';
+
+/** How the Run dialog reads a workflow's inputSchema: a form for plain members, JSON for the rest. */
+describe('a workflow’s inputs', () => {
+  it('write an imported schema of members of every type as JSON: a skeleton of the examples, without the platform’s own _id', () => {
+    const schema = COMMAND_TEMPLATE_RUNNER.inputSchema;
+    expect(isFormFriendly(schema)).toBe(false);
+    const inputs = inputsOf(schema);
+    expect(skeletonOf(inputs)).toEqual({
+      suppressSuccessMessage: null,
+      templateName: 'show version',
+      templateVariables: { device_name: 'my-device1' },
+      reattempt: null,
+      reattemptWaitTime: 1,
+      reattemptQuantity: 2,
+      deviceName: 'Device3',
+      suppressFailureMessage: null,
+    });
+    const byName = new Map(inputs.map((input) => [input.name, input]));
+    expect(typeText(byName.get('suppressSuccessMessage')!)).toBe('any');
+    expect(typeText(byName.get('deviceName')!)).toBe('any but null');
+    expect(typeText(byName.get('reattemptWaitTime')!)).toBe('integer');
+    expect(byName.get('_id')).toMatchObject({ givenByPlatform: true, required: true });
+    expect(byName.get('templateName')).toMatchObject({ title: 'template', required: true });
+  });
+
+  it('ask for plain members with a form labelled by their names, examples as placeholders, the platform’s _id left out', () => {
+    const schema = PROVISION_VLAN.inputSchema;
+    expect(isFormFriendly(schema)).toBe(true);
+    const form = formOf(schema);
+    expect(form.schema.required).toEqual(['device', 'vlan']);
+    expect(Object.keys(form.schema.properties)).toEqual(['device', 'vlan', 'vlanName', 'shutdown']);
+    expect(form.schema.properties.vlan).toEqual({ type: 'integer', minimum: 1, maximum: 4094, title: 'vlan', description: 'VLAN id' });
+    expect(form.uiSchema).toEqual({
+      device: { 'ui:placeholder': 'core-1' },
+      vlan: { 'ui:placeholder': '120' },
+      vlanName: { 'ui:placeholder': 'guests' },
+    });
+  });
+
+  it('write as JSON what a form cannot hold: objects, lists, several types, composed schemas, no members', () => {
+    const plain = { type: 'object', properties: { a: { type: 'string' } } };
+    expect(isFormFriendly(plain)).toBe(true);
+    expect(isFormFriendly({ ...plain, properties: { a: { type: 'object' } } })).toBe(false);
+    expect(isFormFriendly({ ...plain, properties: { a: { type: ['string', 'null'] } } })).toBe(false);
+    expect(isFormFriendly({ ...plain, properties: { a: {} } })).toBe(false);
+    expect(isFormFriendly({ ...plain, required: ['b'] })).toBe(false);
+    expect(isFormFriendly({ ...plain, oneOf: [] })).toBe(false);
+    expect(isFormFriendly({ type: 'object', properties: { _id: { type: 'string' } } })).toBe(false);
+    expect(isFormFriendly(undefined)).toBe(false);
+    expect(inputsOf(undefined)).toEqual([]);
+    expect(skeletonOf(inputsOf({ properties: { s: { type: 'string' }, n: { type: 'number' }, e: { enum: ['x', 'y'] } } }))).toEqual({
+      s: '',
+      n: 0,
+      e: 'x',
+    });
+  });
+
+  it('are written one member a line, a short object on its member’s line, a long value indented below', () => {
+    const long = { a: 'x'.repeat(30), b: 'y'.repeat(30) };
+    const text = variablesText({ n: null, o: { device_name: 'my-device1' }, l: [1, 'two'], e: {}, long });
+    expect(text).toBe(
+      [
+        '{',
+        '  "n": null,',
+        '  "o": { "device_name": "my-device1" },',
+        '  "l": [1, "two"],',
+        '  "e": {},',
+        '  "long": {',
+        `    "a": "${long.a}",`,
+        `    "b": "${long.b}"`,
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+    expect(JSON.parse(text)).toEqual({ n: null, o: { device_name: 'my-device1' }, l: [1, 'two'], e: {}, long });
+    expect(variablesText({})).toBe('{}');
+    expect(variablesText({ emptied: undefined, kept: 1 })).toBe('{\n  "kept": 1\n}');
+  });
+
+  it('say what is wrong with JSON text before anything is sent', () => {
+    expect(parseVariables('{ "a": 1 }')).toEqual({ variables: { a: 1 } });
+    expect(parseVariables('  ')).toEqual({ variables: {} });
+    expect(parseVariables('{ "a": 1, }')).toEqual({ problem: expect.stringMatching(/^The variables are not valid JSON: /) });
+    expect(parseVariables('[1]')).toEqual({ problem: 'The variables must be a JSON object ({ "name": value, … }), not an array' });
+    expect(parseVariables('null')).toEqual({ problem: expect.stringMatching(/not null$/) });
+  });
+});
