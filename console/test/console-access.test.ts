@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventually } from '@nap/testing';
 import type { Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot } from './support/browser';
+import { accessibilityViolations, launchBrowser, logInAs, screenshot } from './support/browser';
 import type { ConsoleBrowser } from './support/browser';
 import { ADMIN, startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
@@ -47,12 +47,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function logIn(username: string, password: string, landing = 'Jobs'): Promise<void> {
-  await page.goto(`${platform.url}/console/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: landing, level: 1 }).waitFor();
+function logIn(username: string, password: string, landing = 'Jobs'): Promise<void> {
+  return logInAs(page, platform.url, username, password, landing);
 }
 
 async function expectAccessible(): Promise<void> {

@@ -1,6 +1,6 @@
 import { eventually } from '@nap/testing';
 import type { Locator, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot } from './support/browser';
+import { accessibilityViolations, launchBrowser, logInAs, screenshot } from './support/browser';
 import type { ConsoleBrowser } from './support/browser';
 import { startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
@@ -37,12 +37,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function logIn(username: string, password: string): Promise<void> {
-  await page.goto(`${platform.url}/console/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+function logIn(username: string, password: string): Promise<void> {
+  return logInAs(page, platform.url, username, password);
 }
 
 async function expectAccessible(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser } from './support/browser';
+import { accessibilityViolations, launchBrowser, logInAs } from './support/browser';
 import type { ConsoleBrowser } from './support/browser';
 import { ADMIN, startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
@@ -52,12 +52,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function logIn(username: string, password: string): Promise<void> {
-  await page.goto(`${platform.url}/console/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+function logIn(username: string, password: string): Promise<void> {
+  return logInAs(page, platform.url, username, password);
 }
 
 async function expectAccessible(): Promise<void> {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { eventually } from '@nap/testing';
 import { REPO_ROOT, startNapProcess } from '../support/processes';
 import type { NapProcess } from '../support/processes';
+import { shellBlocks } from '../support/doc-examples';
 
 /**
  * Every shell example of the README runs as written on a fresh platform: the blocks, in order, in
@@ -20,32 +21,8 @@ const README = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 /** The refusals the README shows on purpose, as `status route`. */
 const SHOWN_REFUSALS = ['403 /transformations'];
 
-interface Block {
-  /** 1-based line of the opening fence. */
-  line: number;
-  text: string;
-  /** Why the block is not run, when it is marked so. */
-  notRun?: string;
-}
-
-function shellBlocks(markdown: string): Block[] {
-  const lines = markdown.split('\n');
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^```(sh|bash|shell)\s*$/.test(lines[i] ?? '')) continue;
-    const start = i;
-    const body: string[] = [];
-    for (i += 1; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i] ?? '');
-    let prev = start - 1;
-    while (prev >= 0 && (lines[prev] ?? '').trim() === '') prev -= 1;
-    const marker = /^<!-- readme-examples: not run: (.+) -->$/.exec(lines[prev] ?? '');
-    blocks.push({ line: start + 1, text: body.join('\n'), ...(marker?.[1] !== undefined ? { notRun: marker[1] } : {}) });
-  }
-  return blocks;
-}
-
-const blocks = shellBlocks(README);
-const toRun = blocks.filter((b) => b.notRun === undefined);
+const blocks = shellBlocks(README, 'readme-examples');
+const toRun = blocks.filter((b) => b.marker?.kind !== 'not run');
 
 let nap: NapProcess;
 let url: string;
@@ -87,7 +64,7 @@ function requests(): { status: number; route: string; method: string }[] {
 describe('the README', () => {
   it('marks every shell block it does not run with why', () => {
     expect(toRun.length).toBeGreaterThanOrEqual(5);
-    expect(blocks.filter((b) => b.notRun !== undefined).map((b) => b.notRun)).toEqual([
+    expect(blocks.filter((b) => b.marker?.kind === 'not run').map((b) => b.marker?.why)).toEqual([
       'the set-up and the start, which the test does itself',
       'it starts the platform, which the test does with the same NAP_ADMIN_PASSWORD',
       'it needs nats-server and MongoDB, and starts the platform',

@@ -86,3 +86,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, name) });
 }
+
+/** Logs in on the console's login page and waits for the page it lands on (`Jobs`, unless the account's roles land elsewhere). */
+export async function logInAs(page: Page, baseUrl: string, username: string, password: string, landing = 'Jobs'): Promise<void> {
+  await page.goto(`${baseUrl}/console/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: landing, level: 1 }).waitFor();
+}
