@@ -130,6 +130,29 @@ export default tseslint.config(
     },
   },
   {
+    // the CLI is bundled into one file: from the contracts it takes only the pure naming rule of project members, not the catalog's server code
+    files: ['cli/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@nap/contracts',
+              message: 'nap bundles no server code: import a pure module of the contracts (project-members) alone.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['@nap/*/src/*', '@nap/*/dist/*', '!@nap/contracts/dist/project-members'],
+              message: 'Import a package through its public door (@nap/<name>).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

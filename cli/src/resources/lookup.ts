@@ -1,3 +1,5 @@
+// the platform's rule for project members' names (a pure module, bundled)
+import { plainName, projectOf } from '@nap/contracts/dist/project-members';
 import { CliError, EXIT } from '../errors';
 import type { Client } from '../http/client';
 import { pathOf } from '../http/client';
@@ -125,9 +127,8 @@ export async function mustFind(client: Client, def: ResourceDef, nameOrId: strin
 async function withProjectNames(client: Client, members: string[]): Promise<string[]> {
   return Promise.all(
     members.map(async (member) => {
-      const projectId = member.slice(1, member.indexOf(': '));
       const res = await client
-        .send({ method: 'GET', path: pathOf('/automation-studio/projects/:id', { id: projectId }) })
+        .send({ method: 'GET', path: pathOf('/automation-studio/projects/:id', { id: projectOf(member) ?? '' }) })
         .catch(() => undefined);
       const project = res !== undefined && res.status < 400 ? str(field(unwrap(res.body), 'name')) : undefined;
       return project === undefined ? `"${member}"` : `"${member}" (project ${project})`;
@@ -140,17 +141,17 @@ async function withProjectNames(client: Client, members: string[]): Promise<stri
  * what someone who typed the name they see in the project most likely meant.
  */
 async function memberNames(client: Client, def: ResourceDef, name: string): Promise<string[]> {
-  const query = def.list?.byMemberName;
-  if (query === undefined || name.startsWith('@')) return [];
+  const list = def.list;
+  if (list?.byMemberName === undefined || projectOf(name) !== undefined) return [];
   const res = await client.send({
-    method: def.list!.route.method,
-    path: def.list!.route.path,
-    query: { ...def.list!.query, ...query(name), limit: 25 },
+    method: list.route.method,
+    path: list.route.path,
+    query: { ...list.query, ...list.byMemberName(name), limit: 25 },
   });
   if (res.status >= 400) return [];
   return itemsOf(res.body)
     .map((d) => def.nameOf(d))
-    .filter((n): n is string => n !== undefined && /^@[^:]+: /.test(n) && n.slice(n.indexOf(': ') + 2) === name);
+    .filter((n): n is string => n !== undefined && projectOf(n) !== undefined && plainName(n) === name);
 }
 
 /** The whole document (the get route), falling back to what the list said. */
