@@ -19,10 +19,8 @@ export interface GatewayDevicesContext {
   /** The inventory store: devices, groups, backups. */
   inventory: InventoryRepository;
   templates: TemplateRepository;
-  /** Trusted host keys (the store's `known_hosts`). */
-  knownHosts: KnownHostsStore;
-  /** The trusted keys as operators list, set and forget them. */
-  knownHostsAdmin: KnownHostsAdmin;
+  /** Trusted host keys (the store's `known_hosts`), as sessions check them and operators list, pin and forget them. */
+  knownHosts: KnownHostsStore & KnownHostsAdmin;
   /** SSH and NETCONF sessions with devices, through the limiter. */
   access: DeviceAccess;
   limiter: SessionLimiter;

@@ -14,7 +14,7 @@ import type { SessionLimiter } from './domain/session-limiter';
 import { gatewayDevicesHandlers } from './handlers';
 import { GATEWAY_INDEXES, ensureCollections, gatewayCollections } from './store/collections';
 import { InventoryRepository } from './store/inventory-repository';
-import { createKnownHostsAdmin, createStoreKnownHosts } from './store/known-hosts-repository';
+import { createStoreKnownHosts } from './store/known-hosts-repository';
 import { TemplateRepository } from './store/template-repository';
 
 /** Options of {@link createGatewayDevicesService}; tests and tools may pass settings instead of `NAP_GW_*`. */
@@ -46,7 +46,6 @@ export function createGatewayDevicesService(
     inventory,
     templates: new TemplateRepository(collections),
     knownHosts,
-    knownHostsAdmin: createKnownHostsAdmin(collections),
     access,
     limiter,
     runners,

@@ -5,6 +5,7 @@ import { isAppError } from '@nap/contracts';
 import { buildDeviceQuery, hostKeyCheckingOf, mapDeviceVars, normalizeVariables } from '../src/domain/device-variables';
 import { configLines, findMacAddresses, parseCpu, parseMemory } from '../src/domain/device-reports';
 import { deviceUrl } from '../src/domain/device-url';
+import { knownHostsKey, knownHostsRoute } from '../src/domain/known-hosts';
 import { resolveInside } from '../src/clients/runners/files';
 import { parseInventory } from '../src/domain/inventory-file';
 
@@ -115,5 +116,13 @@ describe('inventory files, HTTP targets and runner paths', () => {
     expect(codeOf(() => resolveInside(root, 'sub/../../x', 'script'))).toBe('RUNNER_PATH_REFUSED');
     expect(codeOf(() => resolveInside(root, 'out', 'script'))).toBe('RUNNER_PATH_REFUSED');
     expect(codeOf(() => resolveInside(root, 'missing.sh', 'script'))).toBe('RUNNER_NOT_FOUND');
+  });
+});
+
+describe('the route of a trusted host key', () => {
+  it("keeps the port's colon and encodes what a path cannot hold (an IPv6 address)", () => {
+    expect(knownHostsRoute(knownHostsKey('10.0.0.1', 22))).toBe('/gw/knownHosts/10.0.0.1:22');
+    expect(knownHostsRoute(knownHostsKey('edge-1.example.net', 2222))).toBe('/gw/knownHosts/edge-1.example.net:2222');
+    expect(knownHostsRoute(knownHostsKey('2001:db8::1', 830))).toBe('/gw/knownHosts/%5B2001%3Adb8%3A%3A1%5D:830');
   });
 });

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { AppError } from '@nap/contracts';
 import { Client } from 'ssh2';
 import type { ConnectConfig, VerifyCallback } from 'ssh2';
-import { HOST_KEY_CHECKING, hostKeyFingerprint, knownHostsKey } from '../domain/known-hosts';
+import { HOST_KEY_CHECKING, hostKeyFingerprint, knownHostsKey, knownHostsRoute } from '../domain/known-hosts';
 import type { HostKeyChecking } from '../domain/known-hosts';
 import type { KnownHostsStore } from '../store/known-hosts-repository';
 
@@ -321,7 +321,7 @@ function translateLoginError(err: NodeSystemError, ctx: LoginContext): AppError 
     return new AppError(
       'DEVICE_HOST_KEY_CHANGED',
       `${label} presented host key ${problem.actual}, which differs from the trusted key ${problem.expected}; ` +
-        `if the device was replaced, forget the old key (DELETE /gw/knownHosts/${encodeURIComponent(ctx.hostPort)}) and connect again`,
+        `if the device was replaced, forget the old key (DELETE ${knownHostsRoute(ctx.hostPort)}) and connect again`,
       { cause: err, details: { hostPort: ctx.hostPort, expected: problem.expected, actual: problem.actual } },
     );
   }
@@ -329,7 +329,7 @@ function translateLoginError(err: NodeSystemError, ctx: LoginContext): AppError 
     return new AppError(
       'DEVICE_HOST_KEY_UNKNOWN',
       `${label} presented host key ${problem.actual}, which is not trusted (strict host key checking and no known key); ` +
-        `trust its key (PUT /gw/knownHosts/${encodeURIComponent(ctx.hostPort)} with its fingerprint, once checked against the device) or connect once with trust on first use`,
+        `trust its key (PUT ${knownHostsRoute(ctx.hostPort)} with its fingerprint, once checked against the device) or connect once with trust on first use`,
       { cause: err, details: { hostPort: ctx.hostPort, expected: null, actual: problem.actual } },
     );
   }

@@ -47,9 +47,9 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
         continue;
       }
     }
-    if (key === 'host_key_checking' && value !== null && !isHostKeyChecking(value)) {
+    if (key === 'host_key_checking' && value !== null && hostKeyCheckingMode(value) === undefined) {
       // refused when written: stored, it would fail every later session to the device
-      problems.push(`host_key_checking "${String(value)}" is not one of true, "tofu", "strict", false, "off"`);
+      problems.push(notAHostKeyCheckingMode(value));
       continue;
     }
     if (isSecret(key, value) && value !== null && typeof value !== 'string') {
@@ -114,22 +114,24 @@ export function truthy(value: unknown): boolean {
  * use, `"strict"` → strict, `false`/`"off"`/`"no"` → off.
  */
 export function hostKeyCheckingOf(value: unknown): HostKeyChecking {
+  const mode = hostKeyCheckingMode(value);
+  if (mode === undefined) throw new AppError('VALIDATION_FAILED', notAHostKeyCheckingMode(value));
+  return mode;
+}
+
+/** {@link hostKeyCheckingOf}, `undefined` for a value that names no mode. */
+function hostKeyCheckingMode(value: unknown): HostKeyChecking | undefined {
   if (value === undefined || value === null || value === true) return HOST_KEY_CHECKING.TOFU;
   if (value === false) return HOST_KEY_CHECKING.OFF;
   const text = String(value).trim().toLowerCase();
   if (text === 'strict') return HOST_KEY_CHECKING.STRICT;
   if (['off', 'false', 'no', '0'].includes(text)) return HOST_KEY_CHECKING.OFF;
   if (['tofu', 'true', 'yes', '1', 'accept-new'].includes(text)) return HOST_KEY_CHECKING.TOFU;
-  throw new AppError('VALIDATION_FAILED', `host_key_checking "${String(value)}" is not one of true, "tofu", "strict", false, "off"`);
+  return undefined;
 }
 
-function isHostKeyChecking(value: unknown): boolean {
-  try {
-    hostKeyCheckingOf(value);
-    return true;
-  } catch {
-    return false;
-  }
+function notAHostKeyCheckingMode(value: unknown): string {
+  return `host_key_checking "${String(value)}" is not one of true, "tofu", "strict", false, "off"`;
 }
 
 /** Replaces every secret by the mask ({@link SECRET_MASK} of the platform's secret policy). */

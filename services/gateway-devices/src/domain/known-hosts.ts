@@ -35,3 +35,12 @@ export function knownHostsLine(host: string, port: number, keyBlob: Buffer): str
 export function knownHostsKey(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
+
+/**
+ * The route of an endpoint's trusted key (`/gw/knownHosts/:hostPort`), as people type it: the
+ * colon before the port kept, an IPv6 address's brackets and colons encoded.
+ */
+export function knownHostsRoute(hostPort: string): string {
+  const port = hostPort.lastIndexOf(':');
+  return `/gw/knownHosts/${encodeURIComponent(hostPort.slice(0, port))}${hostPort.slice(port)}`;
+}

@@ -6,7 +6,7 @@ import type { GatewayDevicesContext } from '../context';
 export function forgetHostKey(svc: GatewayDevicesContext): Handler<'gateway-devices.forgetHostKey'> {
   return async (input, ctx) => {
     const { hostPort } = input.params;
-    const before = await svc.knownHostsAdmin.forget(hostPort);
+    const before = await svc.knownHosts.forget(hostPort);
     if (before === undefined) throw new AppError('HOST_KEY_NOT_FOUND', `No host key is trusted for ${hostPort}`);
     ctx.audit({
       target: { kind: 'host-key', id: hostPort, name: hostPort },

@@ -3,5 +3,5 @@ import type { GatewayDevicesContext } from '../context';
 
 /** `GET /gw/knownHosts`: a page of the host keys the gateway trusts. */
 export function getKnownHosts(svc: GatewayDevicesContext): Handler<'gateway-devices.getKnownHosts'> {
-  return async (input) => svc.knownHostsAdmin.list(input.query);
+  return async (input) => svc.knownHosts.list(input.query);
 }

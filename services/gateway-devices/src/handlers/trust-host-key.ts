@@ -8,7 +8,7 @@ export function trustHostKey(svc: GatewayDevicesContext): Handler<'gateway-devic
     const { hostPort } = input.params;
     // `ssh-keygen -l` never pads; a fingerprint copied from elsewhere may
     const fingerprint = input.body.fingerprint.replace(/=+$/, '');
-    const { entry, before } = await svc.knownHostsAdmin.trust(hostPort, fingerprint);
+    const { entry, before } = await svc.knownHosts.trust(hostPort, fingerprint);
     ctx.audit({
       target: { kind: 'host-key', id: hostPort, name: hostPort },
       changes: auditChanges({ fingerprint: before ?? null }, { fingerprint }),

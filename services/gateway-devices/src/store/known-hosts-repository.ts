@@ -32,7 +32,7 @@ export interface KnownHostEntry {
 export interface KnownHostsAdmin {
   /** A page of the trusted keys by the shared list options. */
   list(query: ListQueryOptions): Promise<{ results: KnownHostEntry[]; total: number }>;
-  /** Trusts `fingerprint` for `hostPort`, replacing any key trusted before; answers that one's fingerprint. */
+  /** Trusts `fingerprint` for `hostPort`, replacing any key trusted before; answers the entry and the fingerprint it replaced. */
   trust(hostPort: string, fingerprint: string): Promise<{ entry: KnownHostEntry; before: string | undefined }>;
   /** Forgets the key trusted for `hostPort`; answers its fingerprint, `undefined` when none was. */
   forget(hostPort: string): Promise<string | undefined>;
@@ -44,9 +44,33 @@ const KNOWN_HOST_FIELDS: ListFields = {
   defaultSort: { hostPort: 1 },
 };
 
-/** The known-hosts entries in the service store, for the operators' routes. */
-export function createKnownHostsAdmin(c: GatewayCollections): KnownHostsAdmin {
+/**
+ * Trusted host keys in the service store, so every replica trusts the same keys and trust survives
+ * restarts. First use records the key only if no replica recorded one meanwhile; operators list,
+ * pin and forget keys through the same store ({@link KnownHostsAdmin}).
+ */
+export function createStoreKnownHosts(c: GatewayCollections): KnownHostsStore & KnownHostsAdmin {
+  const get = async (hostPort: string): Promise<string | undefined> =>
+    (await c.knownHosts.findOne({ _id: { $eq: hostPort } }))?.fingerprint;
   return {
+    get,
+    async set(hostPort, fingerprint, key) {
+      await c.knownHosts.updateOne(
+        { _id: { $eq: hostPort } },
+        { $setOnInsert: { fingerprint, created: new Date().toISOString() } },
+        { upsert: true },
+      );
+      // the key itself only for the fingerprint that is trusted, and only once
+      if (key !== undefined)
+        await c.knownHosts.updateOne(
+          { _id: { $eq: hostPort }, fingerprint: { $eq: fingerprint }, key: { $exists: false } },
+          { $set: { key: key.toString('base64') } },
+        );
+    },
+    async keyOf(hostPort) {
+      const key = (await c.knownHosts.findOne({ _id: { $eq: hostPort } }))?.key;
+      return key === undefined ? undefined : Buffer.from(key, 'base64');
+    },
     async list(options) {
       // one entry per SSH endpoint the gateway reached: few enough to page in memory, by the same rules as the stores
       const all = await c.knownHosts.find({}, { projection: { key: 0 } });
@@ -68,35 +92,6 @@ export function createKnownHostsAdmin(c: GatewayCollections): KnownHostsAdmin {
     },
     async forget(hostPort) {
       return (await c.knownHosts.findOneAndDelete({ _id: { $eq: hostPort } }))?.fingerprint;
-    },
-  };
-}
-
-/**
- * Trusted host keys in the service store, so every replica trusts the same keys and trust survives
- * restarts. First use records the key only if no replica recorded one meanwhile.
- */
-export function createStoreKnownHosts(c: GatewayCollections): KnownHostsStore {
-  const get = async (hostPort: string): Promise<string | undefined> =>
-    (await c.knownHosts.findOne({ _id: { $eq: hostPort } }))?.fingerprint;
-  return {
-    get,
-    async set(hostPort, fingerprint, key) {
-      await c.knownHosts.updateOne(
-        { _id: { $eq: hostPort } },
-        { $setOnInsert: { fingerprint, created: new Date().toISOString() } },
-        { upsert: true },
-      );
-      // the key itself only for the fingerprint that is trusted, and only once
-      if (key !== undefined)
-        await c.knownHosts.updateOne(
-          { _id: { $eq: hostPort }, fingerprint: { $eq: fingerprint }, key: { $exists: false } },
-          { $set: { key: key.toString('base64') } },
-        );
-    },
-    async keyOf(hostPort) {
-      const key = (await c.knownHosts.findOne({ _id: { $eq: hostPort } }))?.key;
-      return key === undefined ? undefined : Buffer.from(key, 'base64');
     },
   };
 }
