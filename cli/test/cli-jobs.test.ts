@@ -46,7 +46,7 @@ beforeAll(async () => {
   platform = await startPlatform();
   home = createHome();
   home.writeNapConfig(profileSection('default', platform.port, platform.password));
-  for (const wf of ['cli-complete', 'cli-error', 'cli-manual', 'cli-slow']) {
+  for (const wf of ['cli-complete', 'cli-error', 'cli-manual', 'cli-slow', 'cli-ask-later']) {
     const res = await run(['create', 'workflow', '-f', path.join(FIXTURES, `${wf}.workflow.json`)]);
     expect(res.code).toBe(0);
   }
@@ -190,6 +190,15 @@ describe('nap jobs and nap tasks', () => {
     expect(watched.stderr).toContain(`⏸ waits for a person: \`nap tasks finish ${id} v1\` (--failure for its "no" branch)`);
     expect(watched.stderr).toContain(`/console/jobs/${id}\n`);
     expect((await run(['jobs', 'cancel', id])).code).toBe(0);
+
+    // reached while the watch follows: said when the task starts
+    const later = await start('cli-ask-later', '--var', 'payload=1');
+    const followed = await run(['jobs', 'watch', later, '--timeout', '6s']);
+    expect(followed.code).toBe(3);
+    expect(followed.stderr).toMatch(/▶ s1 \(wait two seconds\) is running$/m);
+    expect(followed.stderr).toMatch(/▶ v1 \(approve the change\) started\n {9}⏸ waits for a person: /);
+    expect(followed.stderr).toContain(`\`nap tasks finish ${later} v1\``);
+    expect((await run(['jobs', 'cancel', later])).code).toBe(0);
   });
 
   it('cancels more jobs than one request takes, in several requests', async () => {
