@@ -7,7 +7,7 @@ import type { CliSimulator, NetconfLab } from '@nap/lab';
 import { eventually } from '@nap/testing';
 import { assignedNames, firstMissingOutput, runBash, shellBlocks, shellQuote, shownOutputs } from '../support/doc-examples';
 import type { ShellBlock } from '../support/doc-examples';
-import { REPO_ROOT, startNapProcess } from '../support/processes';
+import { REPO_ROOT, startStandaloneAsDocumented } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
 /**
@@ -96,13 +96,7 @@ beforeAll(async () => {
   writeFileSync(shim, `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(path.join(REPO_ROOT, 'cli/bin/nap.js'))} "$@"\n`);
   chmodSync(shim, 0o755);
 
-  nap = await startNapProcess(
-    'deploy/standalone/dist/main.js',
-    { NAP_PORT: '0', NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: password, NAP_LOG_LEVEL: 'debug' },
-    /NAP is listening on http:\/\/[\d.]+:\d+/,
-    60_000,
-  );
-  url = /NAP is listening on (http:\/\/[\d.]+:\d+)/.exec(nap.output())?.[1] ?? '';
+  ({ nap, url } = await startStandaloneAsDocumented(dataDir, password));
 }, 120_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eventually } from '@nap/testing';
-import { REPO_ROOT, startNapProcess } from '../support/processes';
+import { REPO_ROOT, startStandaloneAsDocumented } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 import { shellBlocks } from '../support/doc-examples';
 
@@ -37,13 +37,7 @@ beforeAll(async () => {
   if (password === undefined) throw new Error("README.md no longer starts the platform with NAP_ADMIN_PASSWORD='…' npm start");
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-readme-'));
   workDir = mkdtempSync(path.join(os.tmpdir(), 'nap-readme-work-'));
-  nap = await startNapProcess(
-    'deploy/standalone/dist/main.js',
-    { NAP_PORT: '0', NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: password, NAP_LOG_LEVEL: 'debug' },
-    /NAP is listening on http:\/\/[\d.]+:\d+/,
-    60_000,
-  );
-  url = /NAP is listening on (http:\/\/[\d.]+:\d+)/.exec(nap.output())?.[1] ?? '';
+  ({ nap, url } = await startStandaloneAsDocumented(dataDir, password));
 }, 90_000);
 
 afterAll(async () => {

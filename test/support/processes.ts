@@ -74,3 +74,19 @@ export function gatewayUrl(gateway: NapProcess): string {
   if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
   return match[1];
 }
+
+/**
+ * The standalone platform as the README starts it (`npm start`'s entry), on a free port with its
+ * own data dir and the given admin password; answers the process and the URL it listens on.
+ */
+export async function startStandaloneAsDocumented(dataDir: string, adminPassword: string): Promise<{ nap: NapProcess; url: string }> {
+  const nap = await startNapProcess(
+    'deploy/standalone/dist/main.js',
+    { NAP_PORT: '0', NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: adminPassword, NAP_LOG_LEVEL: 'debug' },
+    /NAP is listening on http:\/\/[\d.]+:\d+/,
+    60_000,
+  );
+  const url = /NAP is listening on (http:\/\/[\d.]+:\d+)/.exec(nap.output())?.[1];
+  if (url === undefined) throw new Error(`The platform did not say where it listens:\n${nap.output()}`);
+  return { nap, url };
+}
