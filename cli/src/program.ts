@@ -286,6 +286,62 @@ export function buildProgram(io: Io, run: Runner): Command {
       run(cmd, async (ctx) => (await import('./commands/jobs.js')).finishTask(ctx, job, task, opts)),
     );
 
+  const devices = program
+    .command('devices')
+    .description('run commands on inventory devices, configure them, read their configuration, and check them with MOP templates');
+  devices
+    .command('command')
+    .description(
+      "run commands on a device in one SSH session and print each output under the device's prompt; the first command the device refuses stops the rest (exit 1)",
+    )
+    .argument('<device>', 'the inventory device (or an address the platform can reach)')
+    .argument('<commands...>', 'the commands, each one argument: "show version" "show ip interface brief"')
+    .option('--read-timeout <duration>', "how long to wait for each command's output (default 10s)")
+    .action((device: string, commands: string[], opts: { readTimeout?: string }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/devices.js')).deviceCommand(ctx, device, commands, opts)),
+    );
+  devices
+    .command('configure')
+    .description(
+      'send configuration lines to a device in configuration mode and print the session; exit 1 when it refused a line (the others were sent)',
+    )
+    .argument('<device>', 'the inventory device')
+    .argument('[lines...]', 'the configuration lines, each one argument: "interface Gi0/1" "description uplink"')
+    .option('-f, --file <file>', "the lines from a file (- for stdin); blank lines and '!' comments are left out")
+    .option('--error-pattern <regex>', 'stop at the first output that matches (for example "% Invalid") and exit 1')
+    .action((device: string, lines: string[], opts: { file?: string; errorPattern?: string }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/devices.js')).configureDevice(ctx, device, lines, opts)),
+    );
+  devices
+    .command('get-config')
+    .description(
+      "print a device's configuration read over NETCONF (get-config); over SSH alone: nap devices command DEVICE 'show running-config'",
+    )
+    .argument('<device>', 'the inventory device')
+    .option('--source <datastore>', 'running (default), candidate or startup')
+    .option('--filter <xml|xpath|@file>', 'only this part: a subtree filter (XML) or an XPath expression')
+    .action((device: string, opts: { source?: string; filter?: string }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/devices.js')).getDeviceConfig(ctx, device, opts)),
+    );
+  devices
+    .command('check')
+    .description(
+      'run a MOP command template against devices and report each device and command, with the rules a failed one did not pass; exit 1 when the check fails',
+    )
+    .argument('<template>', 'the command template, by name')
+    .argument('[devices...]', 'the devices to check')
+    .option('--group <name>', 'check every device of this inventory group too')
+    .option(
+      '--var <name=value>',
+      'a variable of the template (<!name!>); a JSON list runs the command once per element; repeatable',
+      collect,
+      [],
+    )
+    .option('--vars <file>', 'the variables from a JSON or YAML file (--var wins)')
+    .action((template: string, named: string[], opts: { group?: string; var?: string[]; vars?: string }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/devices.js')).checkDevices(ctx, template, named, opts)),
+    );
+
   const audit = program.command('audit').description('read, verify and export the audit trail (roles admin or auditor)');
   const rangeOptions = (cmd: Command): Command =>
     cmd

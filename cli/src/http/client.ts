@@ -22,6 +22,11 @@ export interface ApiRequest {
   /** An event stream: the timeout bounds the answer's headers only. */
   stream?: boolean;
   signal?: AbortSignal;
+  /**
+   * Wait at least this long (a device operation, which the platform allows 120 s): the profile's
+   * timeout when longer, or none when the profile sets none.
+   */
+  timeoutMs?: number;
 }
 
 export interface ApiResponse {
@@ -29,6 +34,11 @@ export interface ApiResponse {
   headers: Headers;
   /** The parsed JSON body, or the text when the body is not JSON. */
   body: unknown;
+}
+
+/** How long a request may take: 0 is no limit (a profile's `timeout = 0`). */
+function timeoutOf(profileMs: number, req: Pick<ApiRequest, 'timeoutMs'>): number {
+  return profileMs === 0 || req.timeoutMs === undefined ? profileMs : Math.max(profileMs, req.timeoutMs);
 }
 
 /** Fills `:params` of a catalog path, each one percent-encoded. */
@@ -251,7 +261,7 @@ export class Client {
       this.debug.log(toCurl({ method: req.method, url, headers, body: shown, insecure }));
     }
     const controller = new AbortController();
-    const timeoutMs = this.profile.timeoutMs;
+    const timeoutMs = timeoutOf(this.profile.timeoutMs, req);
     // unref'd: it bounds reading the body as well, and never keeps the process alive
     const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs) : undefined;
     timer?.unref();
@@ -272,8 +282,11 @@ export class Client {
   private networkError(req: ApiRequest, err: unknown): CliError {
     const name = (err as { name?: unknown }).name;
     if (name === 'TimeoutError' || (name === 'AbortError' && req.signal?.aborted !== true)) {
+      const limitMs = timeoutOf(this.profile.timeoutMs, req);
+      const whose =
+        limitMs === this.profile.timeoutMs ? `the timeout of profile "${this.profile.name}"` : 'what a device operation may take';
       return new CliError(
-        `${this.url} did not answer ${req.method} ${req.path.split('?')[0]} within ${this.profile.timeoutMs / 1000} s (the timeout of profile "${this.profile.name}")`,
+        `${this.url} did not answer ${req.method} ${req.path.split('?')[0]} within ${limitMs / 1000} s (${whose})`,
         EXIT.UNREACHABLE,
         { cause: err },
       );

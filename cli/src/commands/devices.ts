@@ -1,0 +1,241 @@
+import type { Colors } from 'picocolors/types';
+import type { Context } from '../context';
+import { parseDuration } from '../duration';
+import { CliError, EXIT, usage } from '../errors';
+import { parseVars, readData, readText } from '../files';
+import type { ApiResponse, Client } from '../http/client';
+import type { Doc } from '../resources/documents';
+import { field, isDoc, str } from '../resources/documents';
+
+/**
+ * How long a device call may take: the platform allows a device operation 120 s (the catalog's
+ * device timeout), so the CLI waits that long whatever shorter timeout its profile sets.
+ */
+const DEVICE_TIMEOUT_MS = 125_000;
+
+/** One command's output as `sshSendCommandExec` answers it. */
+interface CommandOutput {
+  command: string;
+  output: string;
+  errorLines: string[];
+}
+
+function commandOutputs(value: unknown): CommandOutput[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isDoc).map((r) => ({
+    command: str(r.command) ?? '',
+    output: str(r.output) ?? '',
+    errorLines: Array.isArray(r.errorLines) ? r.errorLines.map(String) : [],
+  }));
+}
+
+/** A transcript as an engineer reads one: the device's prompt and the command, then what it printed. */
+export function transcript(device: string, outputs: readonly CommandOutput[], c: Colors): string {
+  return outputs.map((o) => `${c.bold(`${device}# ${o.command}`)}\n${o.output.replace(/\n*$/, '\n')}`).join('\n');
+}
+
+/** The platform's error code and message of a failed answer. */
+function errorOf(res: ApiResponse): { code?: string; message: string; details?: Doc } {
+  const body = isDoc(res.body) ? res.body : {};
+  const details = isDoc(body.details) ? body.details : undefined;
+  return {
+    ...(str(body.code) === undefined ? {} : { code: str(body.code) }),
+    message: str(body.message) ?? `status ${res.status}`,
+    ...(details === undefined ? {} : { details }),
+  };
+}
+
+/**
+ * `nap devices command DEVICE COMMAND...`: the commands in one SSH session, as
+ * `POST /gw/sshSendCommandExec` runs them (the first the device refuses stops the rest); prints each
+ * output under the device's prompt and the command. Exit 1 when the device refused one, after the
+ * outputs so far.
+ */
+export async function deviceCommand(ctx: Context, device: string, commands: string[], opts: { readTimeout?: string }): Promise<void> {
+  if (commands.length === 0) throw usage('nap devices command: name at least one command to run');
+  const body: Doc = { host: device, commands };
+  if (opts.readTimeout !== undefined) body.read_timeout = parseDuration(opts.readTimeout, '--read-timeout') / 1000;
+  const client = ctx.client();
+  const res = await ctx.spin(`running ${commands.length} command${commands.length === 1 ? '' : 's'} on ${device}`, () =>
+    client.send({ method: 'POST', path: '/gw/sshSendCommandExec', json: body, timeoutMs: DEVICE_TIMEOUT_MS }),
+  );
+  if (res.status < 400) {
+    ctx.print(res.body, () => transcript(device, commandOutputs(field(res.body, 'result')), ctx.colors));
+    return;
+  }
+  const error = errorOf(res);
+  if (error.code !== 'DEVICE_COMMAND_FAILED') throw client.failure({ method: 'POST', path: '/gw/sshSendCommandExec' }, res);
+  // what the device answered before and with the command it refused: the user reads why
+  ctx.print(res.body, () => transcript(device, commandOutputs(error.details?.results), ctx.colors));
+  const refused = str(error.details?.command) ?? '?';
+  const later = commands.length - commands.indexOf(refused) - 1;
+  const notSent = later === 0 ? '' : later === 1 ? '; the command after it was not sent' : `; the ${later} commands after it were not sent`;
+  throw new CliError(`${device} refused "${refused}"${notSent}`, EXIT.FAILED);
+}
+
+/**
+ * `nap devices configure DEVICE [LINE...] [-f FILE]`: configuration lines in configuration mode
+ * (`POST /gw/sshSendConfigSet`). Prints the session; exit 1 when the device refused a line, each
+ * refused line named on stderr. Nothing is retried or rolled back: the lines before went in.
+ */
+export async function configureDevice(
+  ctx: Context,
+  device: string,
+  lines: string[],
+  opts: { file?: string; errorPattern?: string },
+): Promise<void> {
+  const fromFile =
+    opts.file === undefined
+      ? []
+      : readText(opts.file)
+          .split(/\r?\n/)
+          .filter((line) => line.trim() !== '' && !line.trimStart().startsWith('!'));
+  const config = [...lines, ...fromFile];
+  if (config.length === 0) throw usage('nap devices configure: give the configuration lines as arguments or with -f FILE');
+  const body: Doc = { host: device, config_commands: config };
+  if (opts.errorPattern !== undefined) body.error_pattern = opts.errorPattern;
+  const client = ctx.client();
+  const res = await ctx.spin(`configuring ${device} (${config.length} line${config.length === 1 ? '' : 's'})`, () =>
+    client.request({ method: 'POST', path: '/gw/sshSendConfigSet', json: body, timeoutMs: DEVICE_TIMEOUT_MS }),
+  );
+  const refused = (field(res.body, 'result.errors') as unknown[] | undefined)?.filter(isDoc) ?? [];
+  ctx.print(res.body, () => String(field(res.body, 'result.output') ?? ''));
+  if (field(res.body, 'status') === 'error' || refused.length > 0) {
+    for (const e of refused) ctx.note(`${ctx.stderrColors.red('refused')} ${String(e.command)}: ${String(e.line)}`);
+    throw new CliError(
+      `${device} refused ${refused.length} of ${config.length} configuration line${config.length === 1 ? '' : 's'}; the others were sent`,
+      EXIT.FAILED,
+    );
+  }
+}
+
+/** `nap devices get-config DEVICE`: a datastore read over NETCONF (`POST /gw/netconf/get_config/execute`), its XML printed. */
+export async function getDeviceConfig(ctx: Context, device: string, opts: { source?: string; filter?: string }): Promise<void> {
+  const body: Doc = { host: device };
+  if (opts.source !== undefined) body.source = opts.source;
+  if (opts.filter !== undefined) body.filter = opts.filter.startsWith('@') ? readText(opts.filter.slice(1)) : opts.filter;
+  const client = ctx.client();
+  const res = await ctx.spin(`reading the ${opts.source ?? 'running'} configuration of ${device}`, () =>
+    client.request({ method: 'POST', path: '/gw/netconf/get_config/execute', json: body, timeoutMs: DEVICE_TIMEOUT_MS }),
+  );
+  ctx.print(res.body, () => String(field(res.body, 'data') ?? ''));
+}
+
+/** The devices of an inventory group (`POST /gw/getInventoryDevices`, every page). */
+async function groupDevices(client: Client, group: string): Promise<string[]> {
+  const res = await client.request({ method: 'POST', path: '/gw/getInventoryDevices', json: { filter: { group }, limit: 0 } });
+  const items = field(res.body, 'items');
+  const names = Array.isArray(items) ? items.filter(isDoc).map((d) => String(d.name)) : [];
+  if (names.length === 0) throw new CliError(`no device of the inventory is in group "${group}"`, EXIT.FAILED);
+  return names;
+}
+
+/** One command's run on one device, as `RunCommandTemplate` answers it. */
+interface CommandResult {
+  device: string;
+  evaluated: string;
+  result: boolean;
+  skipped: boolean;
+  message?: string;
+  rules: { rule: string; eval: string; severity: string; result: boolean; message?: string }[];
+}
+
+function commandResults(value: unknown): CommandResult[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isDoc).map((r) => ({
+    device: str(r.device) ?? '?',
+    evaluated: str(r.evaluated) ?? str(r.raw) ?? '?',
+    result: r.result === true,
+    skipped: r.skipped === true,
+    ...(str(r.message) === undefined ? {} : { message: str(r.message) }),
+    rules: (Array.isArray(r.rules) ? r.rules.filter(isDoc) : []).map((rule) => ({
+      rule: str(rule.rule) ?? '',
+      eval: str(rule.eval) ?? 'contains',
+      severity: str(rule.severity) ?? 'error',
+      result: rule.result === true,
+      ...(str(rule.message) === undefined ? {} : { message: str(rule.message) }),
+    })),
+  }));
+}
+
+/**
+ * Whether each device passed, in the order the devices were named: under the template's passRule
+ * (`all_pass_flag`) every command of the device must pass, otherwise one is enough.
+ */
+export function devicesPassed(devices: readonly string[], results: readonly CommandResult[], allMustPass: boolean): Map<string, boolean> {
+  const passed = new Map<string, boolean>();
+  for (const device of devices) {
+    const own = results.filter((r) => r.device === device);
+    passed.set(device, own.length > 0 && (allMustPass ? own.every((r) => r.result) : own.some((r) => r.result)));
+  }
+  return passed;
+}
+
+/** The check, device by device: each command with ✔ or ✘, and under a failed one the rules it failed. */
+export function checkReport(template: string, devices: readonly string[], answer: unknown, c: Colors): string {
+  const results = commandResults(field(answer, 'commands_results'));
+  const passed = devicesPassed(devices, results, field(answer, 'all_pass_flag') !== false);
+  const lines: string[] = [];
+  const width = Math.max(...devices.map((d) => d.length));
+  for (const device of devices) {
+    const ok = passed.get(device) === true;
+    lines.push(`${c.bold(device.padEnd(width))}  ${ok ? c.green('passed') : c.red('FAILED')}`);
+    for (const r of results.filter((x) => x.device === device)) {
+      if (r.skipped) {
+        lines.push(`  ${c.yellow('–')} ${r.evaluated} ${c.dim(`(${r.message ?? 'skipped'})`)}`);
+        continue;
+      }
+      lines.push(`  ${r.result ? c.green('✔') : c.red('✘')} ${r.evaluated}`);
+      if (!r.result && r.message !== undefined) lines.push(`      ${c.red(r.message)}`);
+      if (r.result) continue;
+      for (const rule of r.rules.filter((x) => !x.result)) {
+        const how = rule.severity === 'error' ? rule.eval : `${rule.eval}, ${rule.severity}`;
+        lines.push(`      ${c.red('✘')} ${rule.rule} ${c.dim(`(${how})`)}${rule.message === undefined ? '' : `: ${rule.message}`}`);
+      }
+    }
+  }
+  const failed = devices.filter((d) => passed.get(d) !== true);
+  const runId = str(field(answer, 'runId'));
+  const verdict =
+    field(answer, 'result') === true
+      ? c.green(
+          `${template} passed on ${devices.length === 1 ? devices[0] : devices.length === 2 ? 'both devices' : `all ${devices.length} devices`}`,
+        )
+      : c.red(`${template} failed on ${failed.length} of ${devices.length} device${devices.length === 1 ? '' : 's'}`);
+  lines.push(verdict);
+  if (runId !== undefined) lines.push(c.dim(`the run is kept: nap api get /mop/runs/${runId}`));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `nap devices check TEMPLATE [DEVICE...] [--group G]`: a MOP command template run against devices
+ * (`POST /mop/RunCommandTemplate`), reported device by device. Exit 1 when the check fails, so that
+ * a script or a pipeline stops before (or after) a change that does not hold.
+ */
+export async function checkDevices(
+  ctx: Context,
+  template: string,
+  named: string[],
+  opts: { group?: string; var?: string[]; vars?: string },
+): Promise<void> {
+  const client = ctx.client();
+  const fromGroup = opts.group === undefined ? [] : await groupDevices(client, opts.group);
+  const devices = [...new Set([...named, ...fromGroup])];
+  if (devices.length === 0) throw usage(`nap devices check ${template}: name the devices, or a group with --group`);
+  const fileVars = opts.vars === undefined ? {} : readData(`@${opts.vars}`);
+  if (!isDoc(fileVars)) throw usage(`--vars ${opts.vars}: expected an object of variables`);
+  const variables = { ...fileVars, ...parseVars(opts.var) };
+  const res = await ctx.spin(`checking ${devices.length} device${devices.length === 1 ? '' : 's'} with ${template}`, () =>
+    client.request({
+      method: 'POST',
+      path: '/mop/RunCommandTemplate',
+      json: { template, devices, variables },
+      timeoutMs: DEVICE_TIMEOUT_MS,
+    }),
+  );
+  ctx.print(res.body, () => checkReport(template, devices, res.body, ctx.colors));
+  if (field(res.body, 'result') === true) return;
+  // the report ends with the verdict; a document on stdout does not, so it goes to stderr
+  if (ctx.format !== 'human') ctx.note(`nap: the check ${template} did not pass`);
+  process.exitCode = EXIT.FAILED;
+}
