@@ -169,10 +169,13 @@ describe('docs/devices.md', () => {
     expect(run.stdout).toContain(`${sim1.hostname()} uptime is`);
     // the NETCONF agent's running datastore
     expect(run.stdout).toContain('urn:ietf:params:xml:ns:yang:ietf-netconf-acm');
-    // the configuration change reached edge-1 only, and its typo was refused by the device
-    expect(sim1.runningConfig()).toMatch(/interface GigabitEthernet0\/1\n(?: .*\n)* description uplink to core-2\n/);
-    expect(sim1.runningConfig()).not.toContain('descripton');
-    expect(sim2.runningConfig()).not.toContain('uplink to core-2');
+    // the configuration change reached edge-1 through HTTP, its typo refused by the device, and
+    // edge-2 (which failed the check for the lack of it) through `nap devices configure`
+    for (const sim of [sim1, sim2]) {
+      expect(sim.runningConfig()).toMatch(/interface GigabitEthernet0\/1\n(?: .*\n)* description uplink to core-2\n/);
+      expect(sim.runningConfig()).not.toContain('descripton');
+    }
+    expect(sim2.commandLog()).toContain('description uplink to core-2');
     // gw_become: the sessions entered privileged mode with the enable secret
     expect(sim1.commandLog()).toContain('enable');
     // the failing transaction sent nothing after the refused command
