@@ -6,6 +6,7 @@ import type { JobDocument, Task } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { JsonView } from '../../components/json-view';
 import { StatusIcon } from '../../components/status-icon';
+import { MopResultView } from './mop-result-view';
 import styles from './job-page.module.css';
 
 function textOf(value: unknown): string | undefined {
@@ -49,8 +50,9 @@ function MopView({
     queryKey: ['manual-view', jobId, taskId],
     queryFn: async () => {
       const answer = await nap.manualTaskView(route, jobId, taskId);
+      // chooseDevice asks for one of the devices it lists; other views list devices as results (viewTemplateResults)
       const devices: unknown = answer.view.devices;
-      if (Array.isArray(devices)) onDevices(devices.map(String));
+      if (route.endsWith('/chooseDevice') && Array.isArray(devices)) onDevices(devices.map(String));
       return answer;
     },
   });
@@ -60,7 +62,7 @@ function MopView({
   return (
     <div className={styles.manualView}>
       {textOf(decide) ? <p className={styles.decide}>{String(decide)}</p> : null}
-      <JsonView value={rest} label="Task data" />
+      <MopResultView view={rest} />
     </div>
   );
 }
