@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { nap } from '../../api/nap';
+import { isRecord } from '../../api/records';
 import type { Automation, StoredForm, Trigger } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
@@ -10,10 +11,6 @@ import { SchemaForm, adaptStudioForm } from '../../components/schema-form/schema
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 
 type FormData = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The JSON Schema (and UI schema) of a studio form; a form without one asks nothing. */
 function schemaOf(form: StoredForm | undefined): { schema: RJSFSchema; uiSchema: UiSchema<FormData, RJSFSchema> } {

@@ -4,6 +4,7 @@
  * (members of every type at once, `examples`, editor titles, long `required` lists): the platform
  * checks the variables against the schema when the job starts, so nothing here refuses a schema.
  */
+import { isRecord } from '../../api/records';
 
 type FormData = Record<string, unknown>;
 /**
@@ -41,10 +42,6 @@ const COMPOSED = ['$ref', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'patternProper
 const FORM_OWN = new Set(['examples', 'title', 'description']);
 /** Every JSON type (integer is a number): a member that accepts them all accepts anything. */
 const EVERY_TYPE = ['array', 'boolean', 'null', 'number', 'object', 'string'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function typesOf(schema: Record<string, unknown>): string[] {
   const type = schema.type;
