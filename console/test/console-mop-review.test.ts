@@ -179,6 +179,14 @@ describe("a MOP task's view on the job page", () => {
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'console-mop-review.png');
 
+    // the check's own task draws what it returned the same way
+    await page.goto(`${platform.url}/console/jobs/${job._id}?task=pre`);
+    const check = page.getByRole('region', { name: 'Check results' });
+    await check.getByText('failed on 1 of 2 devices').waitFor();
+    await check.getByRole('region', { name: 'edge-2: failed' }).getByText('description uplink to core-2').waitFor();
+    await check.getByRole('region', { name: 'edge-1: passed' }).waitFor();
+    await page.goto(`${platform.url}/console/jobs/${job._id}?task=review`);
+
     // the person makes the change, then finishes the review; the check runs again
     await configure('edge-2', ['interface GigabitEthernet0/1', 'description uplink to core-2', 'no shutdown']);
     await panel.getByRole('button', { name: 'Finish task' }).click();

@@ -50,7 +50,7 @@ function CommandItem({ outcome }: { outcome: CommandOutcome }) {
 }
 
 /** viewTemplateResults: the run's verdict, then each device with its commands and the rules a failed one did not pass. */
-function ResultsView({ results, title }: { results: TemplateResults; title?: string }) {
+export function ResultsView({ results, title }: { results: TemplateResults; title?: string }) {
   const passed = results.result ?? results.devices.every((d) => d.passed);
   return (
     <div className={styles.results}>

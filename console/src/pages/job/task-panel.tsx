@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { durationMs, formatDuration, formatTime, isRetryable, isWaitingForPerson, taskLabel } from '../../api/job-data';
+import { runResults } from '../../api/mop-view-data';
 import type { JobDocument } from '../../api/nap';
 import { JsonView } from '../../components/json-view';
 import { StatusBadge } from '../../components/status-badge';
 import { usePermissions } from '../../session/session';
 import { ManualTask } from './manual-task';
+import { ResultsView } from './mop-result-view';
 import { RetryTaskDialog } from './retry-task-dialog';
 import styles from './job-page.module.css';
 
@@ -40,6 +42,11 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
       : rawError !== null && typeof rawError === 'object'
         ? JSON.stringify(rawError)
         : undefined;
+  // a command template's run among what the task returned (MOP's RunCommandTemplate): drawn device by device
+  const checks = Object.entries(task.variables?.outgoing ?? {}).flatMap(([name, value]) => {
+    const results = runResults(value);
+    return results === undefined ? [] : [[name, results] as const];
+  });
   return (
     <aside className={styles.panel} aria-labelledby="task-panel-title">
       <div className={styles.panelHeader}>
@@ -101,6 +108,12 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
           </ul>
         </section>
       ) : null}
+      {checks.map(([name, results]) => (
+        <section key={name} aria-labelledby={`task-check-${name}`}>
+          <h3 id={`task-check-${name}`}>{checks.length === 1 ? 'Check results' : `Check results (${name})`}</h3>
+          <ResultsView results={results} />
+        </section>
+      ))}
       <section aria-labelledby="task-in-title">
         <h3 id="task-in-title">Incoming variables</h3>
         <JsonView value={task.variables?.incoming ?? {}} label="Incoming variables" />
