@@ -1,4 +1,5 @@
 import type { BodyOf, JobDocument, ResponseOf, Task } from '@nap/contracts';
+import { knownHostRoute } from './device-data';
 import { request } from './http';
 import type { Query } from './http';
 
@@ -25,6 +26,12 @@ export type AuditRecord = AuditPage['results'][number];
 export type AuditVerification = ResponseOf<'admin.verifyAudit'>;
 export type CancelResult = ResponseOf<'workflow.cancelJobs'>;
 export type RetryVariables = BodyOf<'workflow.retryTask'>['variables'];
+export type DeviceListBody = BodyOf<'gateway-devices.getInventoryDevices'>;
+export type DevicePage = ResponseOf<'gateway-devices.getInventoryDevices'>;
+export type InventoryDevice = ResponseOf<'gateway-devices.getInventoryDevice'>;
+export type DeviceGroup = ResponseOf<'gateway-devices.getInventoryGroups'>['results'][number];
+export type KnownHost = ResponseOf<'gateway-devices.getKnownHosts'>['results'][number];
+export type CommandsAnswer = ResponseOf<'gateway-devices.sshSendCommandExec'>;
 export type { JobDocument, Task };
 
 const enc = encodeURIComponent;
@@ -99,6 +106,39 @@ export const nap = {
     const query = new URLSearchParams(Object.entries(range).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
     const text = query.toString();
     return `/audit/export${text === '' ? '' : `?${text}`}`;
+  },
+
+  /** `POST /gw/getInventoryDevices`: a page of the inventory (filter by name substring or group, sort, skip and limit); secrets masked. */
+  devices: (body: DeviceListBody, signal?: AbortSignal) =>
+    request<DevicePage>('POST', '/gw/getInventoryDevices', { body, ...(signal ? { signal } : {}) }),
+  /** `POST /gw/getInventoryDevice`: one device, its secrets answered as `********`; 404 `DEVICE_NOT_FOUND`. */
+  device: (name: string) => {
+    const body: BodyOf<'gateway-devices.getInventoryDevice'> = { name };
+    return request<InventoryDevice>('POST', '/gw/getInventoryDevice', { body });
+  },
+  /** `POST /gw/getInventoryGroups`: every group the devices name, with its members. */
+  deviceGroups: async () => {
+    const body: BodyOf<'gateway-devices.getInventoryGroups'> = {};
+    return (await request<ResponseOf<'gateway-devices.getInventoryGroups'>>('POST', '/gw/getInventoryGroups', { body })).results;
+  },
+  /** `GET /gw/knownHosts?equals[hostPort]=…`: the host key the gateway trusts for one SSH endpoint; null when none. */
+  knownHost: async (hostPort: string): Promise<KnownHost | null> => {
+    const page = await request<ResponseOf<'gateway-devices.getKnownHosts'>>('GET', '/gw/knownHosts', {
+      query: { equals: { hostPort }, limit: 1 },
+    });
+    return page.results.find((entry) => entry.hostPort === hostPort) ?? null;
+  },
+  /** `DELETE /gw/knownHosts/:hostPort`: the next session to the endpoint trusts the key it is shown; 404 `HOST_KEY_NOT_FOUND`. */
+  forgetHostKey: (hostPort: string) => request<ResponseOf<'gateway-devices.forgetHostKey'>>('DELETE', knownHostRoute(hostPort)),
+  /**
+   * `POST /gw/sshSendCommandExec`: the commands in one SSH session, in order. The first one the
+   * device reports an error for stops the rest: 502 `DEVICE_COMMAND_FAILED`, its `details.results`
+   * the outputs so far. A device out of reach answers its own code (`DEVICE_UNREACHABLE`,
+   * `DEVICE_SSH_AUTH_FAILED`, `DEVICE_HOST_KEY_CHANGED`, …).
+   */
+  runCommands: (device: string, commands: string[]) => {
+    const body: BodyOf<'gateway-devices.sshSendCommandExec'> = { host: device, commands };
+    return request<CommandsAnswer>('POST', '/gw/sshSendCommandExec', { body });
   },
 
   workflows: (query: Query) => request<WorkflowPage>('GET', '/automation-studio/workflows', { query }),
