@@ -7,6 +7,8 @@ import { Layout } from './components/layout';
 import { LiveEventsProvider } from './live/live-events';
 import { AuditPage } from './pages/audit/audit-page';
 import { AutomationsPage } from './pages/automations/automations-page';
+import { DevicePage } from './pages/devices/device-page';
+import { DevicesPage } from './pages/devices/devices-page';
 import { JobsPage } from './pages/jobs/jobs-page';
 import { LoginPage } from './pages/login-page';
 import { NotFoundPage } from './pages/not-found-page';
@@ -90,6 +92,8 @@ function SignedIn() {
             <Route path="tasks" element={<TasksPage />} />
             <Route path="automations" element={<AutomationsPage />} />
             <Route path="workflows" element={<WorkflowsPage />} />
+            <Route path="devices" element={<DevicesPage />} />
+            <Route path="devices/:name" element={<DevicePage />} />
             <Route path="audit" element={<AuditPage />} />
             <Route
               path="workflows/:name"

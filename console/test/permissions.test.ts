@@ -8,10 +8,11 @@ describe('the console’s action roles', () => {
     for (const [id, roles] of Object.entries(ACTION_ROLES)) expect([...roles].sort()).toEqual([...getOperation(id).roles].sort());
   });
 
-  it('offer nothing to a read-only account and everything to an operator', () => {
+  it('offer nothing to a read-only account, everything to an engineer, and an operator all but changes to what the platform keeps', () => {
     for (const id of Object.keys(ACTION_ROLES) as (keyof typeof ACTION_ROLES)[]) {
       expect(mayCall(['apiread'], id)).toBe(false);
-      expect(mayCall(['operations'], id)).toBe(true);
+      expect(mayCall(['engineering'], id)).toBe(true);
+      expect(mayCall(['operations'], id)).toBe(id !== 'gateway-devices.forgetHostKey');
       expect(mayCall(undefined, id)).toBe(false);
     }
   });
@@ -26,8 +27,14 @@ describe('the console’s page roles', () => {
   it('show an auditor the audit trail alone, and a read-only account everything else', () => {
     const pages = (roles: string[]) => (Object.keys(SECTION_ROLES) as (keyof typeof SECTION_ROLES)[]).filter((id) => maySee(roles, id));
     expect(pages(['auditor'])).toEqual(['admin.getAudit']);
-    expect(pages(['apiread'])).toEqual(['workflow.getJobs', 'workflow.getTasks', 'workflow.getAutomations', 'studio.getWorkflows']);
-    expect(pages(['admin'])).toHaveLength(5);
+    expect(pages(['apiread'])).toEqual([
+      'workflow.getJobs',
+      'workflow.getTasks',
+      'workflow.getAutomations',
+      'studio.getWorkflows',
+      'gateway-devices.getInventoryDevices',
+    ]);
+    expect(pages(['admin'])).toHaveLength(6);
     expect(pages([])).toEqual([]);
   });
 

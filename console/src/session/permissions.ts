@@ -8,10 +8,14 @@ export type ActionOperation =
   | 'workflow.finishTask'
   | 'workflow.retryTask'
   | 'workflow.runManualTrigger'
-  | 'workflow.startJob';
+  | 'workflow.startJob'
+  | 'gateway-devices.sshSendCommandExec'
+  | 'gateway-devices.forgetHostKey';
 
 /** The catalog's "run" role set (`ROLE_SETS.run`): the compiler refuses a list that differs from it. */
 const RUN: (typeof ROLE_SETS)['run'] = ['admin', 'engineering', 'operations', 'apiwrite'];
+/** The catalog's "write" role set (`ROLE_SETS.write`): changes to what the platform keeps (operations may run, not change). */
+const WRITE: (typeof ROLE_SETS)['write'] = ['admin', 'engineering', 'apiwrite'];
 
 /**
  * The roles each action's operation allows. The catalog keeps them as data the bundle must not
@@ -26,11 +30,18 @@ export const ACTION_ROLES: { readonly [Id in ActionOperation]: Operations[Id]['r
   'workflow.retryTask': RUN,
   'workflow.runManualTrigger': RUN,
   'workflow.startJob': RUN,
+  'gateway-devices.sshSendCommandExec': RUN,
+  'gateway-devices.forgetHostKey': WRITE,
 };
 
 /** The pages the console has, by the catalog operation that reads what each shows. */
 export type SectionOperation =
-  'workflow.getJobs' | 'workflow.getTasks' | 'workflow.getAutomations' | 'studio.getWorkflows' | 'admin.getAudit';
+  | 'workflow.getJobs'
+  | 'workflow.getTasks'
+  | 'workflow.getAutomations'
+  | 'studio.getWorkflows'
+  | 'gateway-devices.getInventoryDevices'
+  | 'admin.getAudit';
 
 /** The catalog's "read" role set (`ROLE_SETS.read`). */
 const READ: (typeof ROLE_SETS)['read'] = ['admin', 'engineering', 'operations', 'apiread'];
@@ -43,6 +54,7 @@ export const SECTION_ROLES: { readonly [Id in SectionOperation]: readonly string
   'workflow.getTasks': READ,
   'workflow.getAutomations': READ,
   'studio.getWorkflows': READ,
+  'gateway-devices.getInventoryDevices': READ,
   'admin.getAudit': AUDIT,
 };
 

@@ -7,6 +7,7 @@ export const SECTIONS: readonly { to: string; label: string; operation: SectionO
   { to: '/tasks', label: 'Tasks', operation: 'workflow.getTasks' },
   { to: '/automations', label: 'Automations', operation: 'workflow.getAutomations' },
   { to: '/workflows', label: 'Workflows', operation: 'studio.getWorkflows' },
+  { to: '/devices', label: 'Devices', operation: 'gateway-devices.getInventoryDevices' },
   { to: '/audit', label: 'Audit', operation: 'admin.getAudit' },
 ];
 

@@ -1,0 +1,95 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { sshEndpointOf } from '../../api/device-data';
+import { formatTime } from '../../api/job-data';
+import { nap } from '../../api/nap';
+import { ErrorMessage } from '../../components/error-message';
+import { usePermissions } from '../../session/session';
+import { DeviceGroups } from './device-table';
+import { HostKeyCard } from './host-key-card';
+import { RunCommands } from './run-commands';
+import { VariablesTable } from './variables-table';
+import jobStyles from '../job/job-page.module.css';
+import styles from './device-page.module.css';
+
+/** When and by whom a device was written, as the platform recorded it. */
+function changedText(iso: string | undefined, by: string | undefined): string {
+  if (iso === undefined) return '—';
+  const when = formatTime(Date.parse(iso));
+  return by ? `${when} by ${by}` : when;
+}
+
+/**
+ * `/console/devices/<name>`: an inventory device (`POST /gw/getInventoryDevice`): its variables
+ * (secrets as the platform masks them), its groups, the SSH host key the gateway trusts for it
+ * with `Forget key`, and `Run commands` for a caller who may run them.
+ */
+export function DevicePage() {
+  const { name = '' } = useParams();
+  const { may } = usePermissions();
+  const device = useQuery({ queryKey: ['device', name], queryFn: () => nap.device(name) });
+  if (device.isPending) return <p className="page muted">Loading the device…</p>;
+  if (device.isError)
+    return (
+      <div className="page">
+        <ErrorMessage error={device.error} title="The device cannot be shown" />
+        <Link to="/devices">Back to the devices</Link>
+      </div>
+    );
+  const doc = device.data;
+  const hostPort = sshEndpointOf(doc);
+  const os = doc.variables.gw_network_os;
+  const user = doc.variables.gw_user;
+  const mayRun = may('gateway-devices.sshSendCommandExec');
+  const mayForget = may('gateway-devices.forgetHostKey');
+  return (
+    <div className={`page ${jobStyles.page}`}>
+      <nav aria-label="Breadcrumb" className={jobStyles.breadcrumbs}>
+        <ol>
+          <li>
+            <Link to="/devices">Devices</Link>
+          </li>
+          <li>
+            <span aria-current="page">{doc.name}</span>
+          </li>
+        </ol>
+      </nav>
+      <div className={jobStyles.summary}>
+        <div className="stack">
+          <h1>{doc.name}</h1>
+          <dl className={jobStyles.facts}>
+            <div>
+              <dt>Network OS</dt>
+              <dd className="mono">{typeof os === 'string' && os !== '' ? os : <span className="muted">not set</span>}</dd>
+            </div>
+            <div>
+              <dt>Address</dt>
+              <dd className="mono">{hostPort}</dd>
+            </div>
+            <div>
+              <dt>User</dt>
+              <dd className="mono">{typeof user === 'string' && user !== '' ? user : <span className="muted">not set</span>}</dd>
+            </div>
+            <div>
+              <dt>Groups</dt>
+              <dd>
+                <DeviceGroups groups={doc.groups} />
+              </dd>
+            </div>
+            <div>
+              <dt>Last changed</dt>
+              <dd>{changedText(doc.updated ?? doc.created, doc.updatedBy ?? doc.createdBy)}</dd>
+            </div>
+          </dl>
+        </div>
+      </div>
+      <div className={`${styles.workspace} ${mayRun ? styles.withRun : ''}`}>
+        <div className={styles.details}>
+          <VariablesTable variables={doc.variables} />
+          <HostKeyCard device={doc.name} hostPort={hostPort} checking={doc.variables.host_key_checking} mayForget={mayForget} />
+        </div>
+        {mayRun ? <RunCommands device={doc.name} hostPort={hostPort} mayForget={mayForget} /> : null}
+      </div>
+    </div>
+  );
+}
