@@ -1,41 +1,9 @@
 import { ApiError } from '../src/api/http';
-import {
-  commandRunsOf,
-  commandsOf,
-  hostKeyCheckingOf,
-  knownHostRoute,
-  outputsOf,
-  outputsOfError,
-  sshEndpointOf,
-  transcriptOf,
-  variableRows,
-} from '../src/api/device-data';
+import { commandRunsOf, commandsOf, outputsOf, outputsOfError, transcriptOf, variableRows } from '../src/api/device-data';
 import { readDeviceParams, toDeviceListBody, writeDeviceParams } from '../src/pages/devices/device-list-params';
 
 /** What the device pages read out of inventory devices and command answers (docs/devices.md, docs/security.md). */
 describe('a device as the console reads it', () => {
-  it('is reached on gw_host:gw_port, its name and port 22 when they are absent, an IPv6 address in brackets', () => {
-    expect(sshEndpointOf({ name: 'edge-1', variables: { gw_host: '192.0.2.10', gw_port: 2222 } })).toBe('192.0.2.10:2222');
-    expect(sshEndpointOf({ name: 'edge-1', variables: { gw_host: '192.0.2.10' } })).toBe('192.0.2.10:22');
-    expect(sshEndpointOf({ name: 'edge-1.lab', variables: {} })).toBe('edge-1.lab:22');
-    expect(sshEndpointOf({ name: 'edge-1', variables: { gw_host: '' } })).toBe('edge-1:22');
-    expect(sshEndpointOf({ name: 'core-1', variables: { gw_host: '2001:db8::1', gw_port: 830 } })).toBe('[2001:db8::1]:830');
-    // the gateway reads a port that is not a whole number as no port (it refuses one when the device is written)
-    expect(sshEndpointOf({ name: 'edge-1', variables: { gw_host: 'h', gw_port: 'x' } })).toBe('h:22');
-  });
-
-  it('names the route of a trusted key as the gateway does: the colon before the port kept, an IPv6 address encoded', () => {
-    expect(knownHostRoute('192.0.2.10:22')).toBe('/gw/knownHosts/192.0.2.10:22');
-    expect(knownHostRoute('[2001:db8::1]:22')).toBe('/gw/knownHosts/%5B2001%3Adb8%3A%3A1%5D:22');
-  });
-
-  it('reads host_key_checking as the gateway does, and knows when it names no mode', () => {
-    for (const value of [undefined, null, true, 'tofu', 'TRUE', ' yes ', 1, 'accept-new']) expect(hostKeyCheckingOf(value)).toBe('tofu');
-    for (const value of ['strict', 'Strict']) expect(hostKeyCheckingOf(value)).toBe('strict');
-    for (const value of [false, 'off', 'false', 'no', 0]) expect(hostKeyCheckingOf(value)).toBe('off');
-    expect(hostKeyCheckingOf('paranoid')).toBeUndefined();
-  });
-
   it('lists its variables by name, each value as text, the ones the platform masked marked so', () => {
     expect(
       variableRows({ gw_user: 'netops', gw_port: 22, gw_become: true, gw_password: '********', site: null, tags: ['a', 'b'] }),

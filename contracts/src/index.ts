@@ -14,6 +14,7 @@ export * from './json-limits';
 export * from './deadline';
 export * from './schemas';
 export * from './project-members';
+export * from './device-endpoints';
 export * from './form-schema';
 export * from './asyncapi';
 export * from './audit';

@@ -5,62 +5,10 @@ import { ApiError } from './http';
 import { isRecord } from './records';
 
 /**
- * What the console reads out of inventory devices and command answers. The device gateway's own
- * rules (its SSH endpoint, its host key checking) are server code the bundle must not carry, so
- * the few the pages need are written here as the gateway applies them
- * (`services/gateway-devices/src/domain/`: `connection-settings.ts`, `device-variables.ts`,
- * `known-hosts.ts`): `console/test/device-data.test.ts` holds them to the documented rules, and
- * `console/test/console-devices.test.ts` to a real gateway (the key a session trusted is found
- * under the endpoint the page works out).
+ * What the console reads out of inventory devices and command answers. How a device is reached and
+ * its host key checked are the gateway's own rules, shared as a pure module of the contracts
+ * (`@nap/contracts/dist/device-endpoints`), which the pages import.
  */
-
-/** The SSH port a device without `gw_port` is reached on. */
-const DEFAULT_SSH_PORT = 22;
-
-/** How a device's host key is checked (its `host_key_checking`), as docs/security.md, "Device host keys", names the modes. */
-export const HOST_KEY_CHECKING = { TOFU: 'tofu', STRICT: 'strict', OFF: 'off' } as const;
-export type HostKeyChecking = (typeof HOST_KEY_CHECKING)[keyof typeof HOST_KEY_CHECKING];
-
-/**
- * The mode a `host_key_checking` value names, read as the gateway reads it: absent, `null`, `true`,
- * `"tofu"` → trust on first use; `"strict"`; `false`, `"off"` → off. Undefined for a value the
- * gateway does not know (it refuses such a value when a device is written).
- */
-export function hostKeyCheckingOf(value: unknown): HostKeyChecking | undefined {
-  if (value === undefined || value === null || value === true) return HOST_KEY_CHECKING.TOFU;
-  if (value === false) return HOST_KEY_CHECKING.OFF;
-  const text = String(value).trim().toLowerCase();
-  if (text === 'strict') return HOST_KEY_CHECKING.STRICT;
-  if (['off', 'false', 'no', '0'].includes(text)) return HOST_KEY_CHECKING.OFF;
-  if (['tofu', 'true', 'yes', '1', 'accept-new'].includes(text)) return HOST_KEY_CHECKING.TOFU;
-  return undefined;
-}
-
-/** The parts of an inventory device the endpoint is read from. */
-export interface DeviceAddressing {
-  name: string;
-  variables: Readonly<Record<string, unknown>>;
-}
-
-/**
- * The SSH endpoint the gateway reaches a device on, written as it keys the host keys it trusts:
- * `gw_host` (the device's name when absent) and `gw_port` (22 when absent), `host:port`, an IPv6
- * address in brackets (`[2001:db8::1]:22`).
- */
-export function sshEndpointOf(device: DeviceAddressing): string {
-  const host = typeof device.variables.gw_host === 'string' && device.variables.gw_host !== '' ? device.variables.gw_host : device.name;
-  const port =
-    typeof device.variables.gw_port === 'number' && Number.isInteger(device.variables.gw_port)
-      ? device.variables.gw_port
-      : DEFAULT_SSH_PORT;
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-/** The route of an endpoint's trusted key (`/gw/knownHosts/:hostPort`): the colon before the port kept, an IPv6 address encoded. */
-export function knownHostRoute(hostPort: string): string {
-  const colon = hostPort.lastIndexOf(':');
-  return `/gw/knownHosts/${encodeURIComponent(hostPort.slice(0, colon))}${hostPort.slice(colon)}`;
-}
 
 /** One variable of a device as the page lists it: its value as text, and whether the platform masked it (a secret). */
 export interface VariableRow {

@@ -1,5 +1,5 @@
 import type { BodyOf, JobDocument, ResponseOf, Task } from '@nap/contracts';
-import { knownHostRoute } from './device-data';
+import { knownHostsRoute } from '@nap/contracts/dist/device-endpoints';
 import { request } from './http';
 import type { Query } from './http';
 
@@ -129,7 +129,7 @@ export const nap = {
     return page.results.find((entry) => entry.hostPort === hostPort) ?? null;
   },
   /** `DELETE /gw/knownHosts/:hostPort`: the next session to the endpoint trusts the key it is shown; 404 `HOST_KEY_NOT_FOUND`. */
-  forgetHostKey: (hostPort: string) => request<ResponseOf<'gateway-devices.forgetHostKey'>>('DELETE', knownHostRoute(hostPort)),
+  forgetHostKey: (hostPort: string) => request<ResponseOf<'gateway-devices.forgetHostKey'>>('DELETE', knownHostsRoute(hostPort)),
   /**
    * `POST /gw/sshSendCommandExec`: the commands in one SSH session, in order. The first one the
    * device reports an error for stops the rest: 502 `DEVICE_COMMAND_FAILED`, its `details.results`

@@ -1,3 +1,4 @@
+import { knownHostsKey } from '@nap/contracts';
 import type { Caller, ConfigChangeResult } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import type { DeviceAccess, SessionRunOptions } from './clients/device-access';
@@ -7,7 +8,6 @@ import type { Runners } from './clients/runners';
 import type { SshSession } from './clients/ssh-session';
 import type { GatewayDevicesConfig } from './config';
 import { DEFAULT_PORTS, optionalInt, optionalString } from './domain/connection-settings';
-import { knownHostsKey } from './domain/known-hosts';
 import type { SessionLimiter } from './domain/session-limiter';
 import type { DeviceDoc } from './store/collections';
 import type { DeviceView, InventoryRepository, UpsertMode } from './store/inventory-repository';

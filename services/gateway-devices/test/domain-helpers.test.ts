@@ -1,11 +1,10 @@
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isAppError } from '@nap/contracts';
+import { isAppError, knownHostsKey, knownHostsRoute } from '@nap/contracts';
 import { buildDeviceQuery, hostKeyCheckingOf, mapDeviceVars, normalizeVariables } from '../src/domain/device-variables';
 import { configLines, findMacAddresses, parseCpu, parseMemory } from '../src/domain/device-reports';
 import { deviceUrl } from '../src/domain/device-url';
-import { knownHostsKey, knownHostsRoute } from '../src/domain/known-hosts';
 import { resolveInside } from '../src/clients/runners/files';
 import { parseInventory } from '../src/domain/inventory-file';
 

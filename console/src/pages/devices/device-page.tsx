@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { sshEndpointOf } from '../../api/device-data';
+import { deviceSshEndpoint } from '@nap/contracts/dist/device-endpoints';
 import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
@@ -37,7 +37,7 @@ export function DevicePage() {
       </div>
     );
   const doc = device.data;
-  const hostPort = sshEndpointOf(doc);
+  const hostPort = deviceSshEndpoint(doc.name, doc.variables);
   const os = doc.variables.gw_network_os;
   const user = doc.variables.gw_user;
   const mayRun = may('gateway-devices.sshSendCommandExec');

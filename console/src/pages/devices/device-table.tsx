@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { sshEndpointOf } from '../../api/device-data';
+import { deviceSshEndpoint } from '@nap/contracts/dist/device-endpoints';
 import type { InventoryDevice } from '../../api/nap';
 import { writeDeviceParams } from './device-list-params';
 import styles from './devices-page.module.css';
@@ -52,7 +52,7 @@ export function DeviceTable({ devices }: { devices: readonly InventoryDevice[] }
                 <Link to={devicePath(device.name)}>{device.name}</Link>
               </td>
               <td className="mono">{typeof os === 'string' && os !== '' ? os : <span className="muted">not set</span>}</td>
-              <td className="mono">{sshEndpointOf(device)}</td>
+              <td className="mono">{deviceSshEndpoint(device.name, device.variables)}</td>
               <td>
                 <DeviceGroups groups={device.groups} />
               </td>

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { HOST_KEY_CHECKING, hostKeyCheckingOf, knownHostRoute } from '../../api/device-data';
-import type { HostKeyChecking } from '../../api/device-data';
+import { HOST_KEY_CHECKING, hostKeyCheckingMode, knownHostsRoute } from '@nap/contracts/dist/device-endpoints';
+import type { HostKeyChecking } from '@nap/contracts/dist/device-endpoints';
 import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import type { KnownHost } from '../../api/nap';
@@ -23,7 +23,7 @@ const MODE_TEXT: { readonly [Mode in HostKeyChecking]: string } = {
 
 /** The device's `host_key_checking` as people read it: the mode, and the value that sets it. */
 function CheckingText({ value }: { value: unknown }) {
-  const mode = hostKeyCheckingOf(value);
+  const mode = hostKeyCheckingMode(value);
   const given = value === undefined || value === null ? 'host_key_checking not set' : `host_key_checking: ${JSON.stringify(value)}`;
   if (mode === undefined)
     return <>{`${given}, a value the gateway does not know: its sessions fail until it is one of true, "tofu", "strict", false, "off"`}</>;
@@ -41,7 +41,7 @@ function noKeyText(mode: HostKeyChecking | undefined, hostPort: string): ReactNo
       return (
         <>
           No key trusted yet: under strict checking every session is refused (<code>DEVICE_HOST_KEY_UNKNOWN</code>) until one is trusted,
-          with <code>PUT {knownHostRoute(hostPort)}</code> and the fingerprint checked on the device.
+          with <code>PUT {knownHostsRoute(hostPort)}</code> and the fingerprint checked on the device.
         </>
       );
     case HOST_KEY_CHECKING.OFF:
@@ -124,7 +124,7 @@ export function HostKeyCard({
   const [confirming, setConfirming] = useState(false);
   const [said, setSaid] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
-  const mode = hostKeyCheckingOf(checking);
+  const mode = hostKeyCheckingMode(checking);
   const entry = known.data ?? undefined;
   useEffect(() => {
     // the button that opened the dialog is gone with the key: the focus goes to the section, which says what happened

@@ -1,10 +1,10 @@
 import { connect as connectTcp } from 'node:net';
 import type { Socket } from 'node:net';
-import { AppError } from '@nap/contracts';
+import { AppError, HOST_KEY_CHECKING, knownHostsKey, knownHostsRoute } from '@nap/contracts';
+import type { HostKeyChecking } from '@nap/contracts';
 import { Client } from 'ssh2';
 import type { ConnectConfig, VerifyCallback } from 'ssh2';
-import { HOST_KEY_CHECKING, hostKeyFingerprint, knownHostsKey, knownHostsRoute } from '../domain/known-hosts';
-import type { HostKeyChecking } from '../domain/known-hosts';
+import { hostKeyFingerprint } from '../domain/known-hosts';
 import type { KnownHostsStore } from '../store/known-hosts-repository';
 
 /** Where and how to open an SSH connection to a device. */

@@ -1,13 +1,12 @@
-import { AppError } from '@nap/contracts';
+import { AppError, DEFAULT_DEVICE_PORTS, deviceSshEndpoint, knownHostsKey } from '@nap/contracts';
+import type { HostKeyChecking } from '@nap/contracts';
 import { hostKeyCheckingOf, truthy } from './device-variables';
-import { knownHostsKey } from './known-hosts';
-import type { HostKeyChecking } from './known-hosts';
 
 /** The protocols the gateway opens sessions with. */
 export type SessionProtocol = 'ssh' | 'netconf';
 
 /** Default ports: SSH 22, NETCONF over SSH 830. */
-export const DEFAULT_PORTS: Readonly<Record<SessionProtocol, number>> = { ssh: 22, netconf: 830 };
+export const DEFAULT_PORTS: Readonly<Record<SessionProtocol, number>> = DEFAULT_DEVICE_PORTS;
 
 /**
  * What a request may give to reach a device, by netmiko's names (and ncclient's, for NETCONF:
@@ -97,7 +96,7 @@ export function optionalInt(value: unknown): number | undefined {
 
 /** The inventory device's limiter key: its SSH endpoint, so every path to the device shares its slots. */
 export function deviceLimiterKey(name: string, variables: Record<string, unknown>): string {
-  return knownHostsKey(optionalString(variables.gw_host) ?? name, optionalInt(variables.gw_port) ?? DEFAULT_PORTS.ssh);
+  return deviceSshEndpoint(name, variables);
 }
 
 function portOf(protocol: SessionProtocol, request: DeviceRequest, v: Record<string, unknown>): number {

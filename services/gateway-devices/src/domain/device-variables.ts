@@ -1,7 +1,6 @@
-import { AppError, SECRET_MASK, isSecret, isSecretKey } from '@nap/contracts';
+import { AppError, SECRET_MASK, hostKeyCheckingMode, isSecret, isSecretKey } from '@nap/contracts';
+import type { HostKeyChecking } from '@nap/contracts';
 import { isRecord } from '@nap/util';
-import { HOST_KEY_CHECKING } from './known-hosts';
-import type { HostKeyChecking } from './known-hosts';
 
 const INTEGER_VARIABLES: Readonly<Record<string, { min: number; max: number }>> = {
   gw_port: { min: 1, max: 65535 },
@@ -117,17 +116,6 @@ export function hostKeyCheckingOf(value: unknown): HostKeyChecking {
   const mode = hostKeyCheckingMode(value);
   if (mode === undefined) throw new AppError('VALIDATION_FAILED', notAHostKeyCheckingMode(value));
   return mode;
-}
-
-/** {@link hostKeyCheckingOf}, `undefined` for a value that names no mode. */
-function hostKeyCheckingMode(value: unknown): HostKeyChecking | undefined {
-  if (value === undefined || value === null || value === true) return HOST_KEY_CHECKING.TOFU;
-  if (value === false) return HOST_KEY_CHECKING.OFF;
-  const text = String(value).trim().toLowerCase();
-  if (text === 'strict') return HOST_KEY_CHECKING.STRICT;
-  if (['off', 'false', 'no', '0'].includes(text)) return HOST_KEY_CHECKING.OFF;
-  if (['tofu', 'true', 'yes', '1', 'accept-new'].includes(text)) return HOST_KEY_CHECKING.TOFU;
-  return undefined;
 }
 
 function notAHostKeyCheckingMode(value: unknown): string {

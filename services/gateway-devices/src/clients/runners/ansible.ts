@@ -1,11 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { HOST_KEY_CHECKING, knownHostsKey } from '@nap/contracts';
+import type { HostKeyChecking } from '@nap/contracts';
 import { findOnPath } from '../process-run';
 import { checkHostKey, scanHostKey } from '../ssh-connection';
 import { hostKeyCheckingOf } from '../../domain/device-variables';
-import { HOST_KEY_CHECKING, knownHostsKey, knownHostsLine } from '../../domain/known-hosts';
-import type { HostKeyChecking } from '../../domain/known-hosts';
+import { knownHostsLine } from '../../domain/known-hosts';
 import type { KnownHostsStore } from '../../store/known-hosts-repository';
 import type { ProcessOutcome } from '../process-run';
 import type { GatewayDevicesConfig } from '../../config';
