@@ -15,6 +15,7 @@ export * from './deadline';
 export * from './schemas';
 export * from './project-members';
 export * from './device-endpoints';
+export * from './template-variables';
 export * from './form-schema';
 export * from './asyncapi';
 export * from './audit';

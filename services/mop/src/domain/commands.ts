@@ -1,7 +1,7 @@
-import { AppError } from '@nap/contracts';
+import { AppError, variablesIn } from '@nap/contracts';
 import type { ResponseOf } from '@nap/contracts';
 import type { DeviceAnswers } from './template-run';
-import { expandCommand, variablesIn } from './variables';
+import { expandCommand } from './variables';
 import type { Expansion } from './variables';
 
 /** A skip message of {@link expandCommand} as the rest of an error message. */

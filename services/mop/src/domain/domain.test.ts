@@ -1,9 +1,10 @@
+import { variablesIn } from '@nap/contracts';
 import type { AnalyticTemplate } from '@nap/contracts';
 import { runAnalyticTemplate } from './analytic';
 import { diffConfigs } from './diff';
 import { nextFreeName } from './names';
 import { createInlineRegexEngine } from './regex-engine';
-import { expandCommand, substitute, variablesIn } from './variables';
+import { expandCommand, substitute } from './variables';
 
 const engine = createInlineRegexEngine();
 

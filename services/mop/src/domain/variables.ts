@@ -3,7 +3,7 @@
  * arrays of them; an array value runs the command once per element.
  */
 
-const VARIABLE = /<!(.+?)!>/g;
+import { TEMPLATE_VARIABLE, variablesIn } from '@nap/contracts';
 
 /** A scalar value a variable can take in a command or rule. */
 export type Scalar = string | number | boolean;
@@ -13,16 +13,6 @@ export const MAX_EXPANSIONS = 1_000;
 
 function isScalar(value: unknown): value is Scalar {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
-
-/** Names of the variables `text` uses, each once, in order of first use. */
-export function variablesIn(text: string): string[] {
-  const names: string[] = [];
-  for (const m of text.matchAll(VARIABLE)) {
-    const n = m[1] as string;
-    if (!names.includes(n)) names.push(n);
-  }
-  return names;
 }
 
 /** The outcome of {@link substitute}: the text with every known scalar replaced. */
@@ -38,7 +28,7 @@ export interface Substitution {
 export function substitute(text: string, values: Readonly<Record<string, unknown>>): Substitution {
   const missing: string[] = [];
   const invalid: string[] = [];
-  const out = text.replace(VARIABLE, (whole, n: string) => {
+  const out = text.replace(TEMPLATE_VARIABLE, (whole, n: string) => {
     const value = Object.hasOwn(values, n) ? values[n] : undefined;
     if (value === undefined || value === null) {
       if (!missing.includes(n)) missing.push(n);
