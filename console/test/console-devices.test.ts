@@ -401,6 +401,7 @@ describe('the Devices pages', () => {
     await keySection().getByText(edge1.hostKeyFingerprint, { exact: true }).waitFor();
     await page.getByRole('table', { name: 'Variables' }).waitFor();
     expect(await runSection().count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Check with a command template' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Run', exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Forget key' }).count()).toBe(0);
     await expectAccessible();

@@ -219,3 +219,36 @@ describe("a MOP task's view on the job page", () => {
     expect(browser.problems()).toEqual([]);
   }, 90_000);
 });
+
+describe("a device's page", () => {
+  it('checks the device with a command template, asking for its variables, and draws the outcome as a job does', async () => {
+    await page.goto(`${platform.url}/console/devices/edge-1`);
+    const card = page.getByRole('region', { name: 'Check with a command template' });
+    await card.getByLabel('Command template').selectOption('uplink-check');
+    // the template's <!variables!>, one field each, in the order the template uses them
+    expect(
+      await card.getByRole('textbox').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).labels?.[0]?.textContent)),
+    ).toEqual(['intf', 'desc']);
+    await card.getByLabel('intf').fill('GigabitEthernet0/1');
+    await card.getByLabel('desc').fill('uplink to core-9');
+    await card.getByRole('button', { name: 'Run check' }).click();
+    const results = card.getByRole('region', { name: 'Check results' });
+    await results.getByText('failed on edge-1').waitFor();
+    await results
+      .getByRole('list', { name: /did not pass/ })
+      .getByText('description uplink to core-9')
+      .waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await card.getByLabel('desc').fill('uplink to core-2');
+    await card.getByRole('button', { name: 'Run check' }).click();
+    await results.getByText('passed on edge-1').waitFor();
+    // the run is kept as any other
+    const runs = await platform.api<{ items: { devices: string[]; result: boolean }[] }>(
+      'GET',
+      '/mop/runs?template=uplink-check&device=edge-1&limit=2',
+    );
+    expect(runs.items.map((r) => r.result)).toEqual([true, false]);
+    expect(browser.problems()).toEqual([]);
+  }, 60_000);
+});

@@ -194,5 +194,5 @@ export function resultsSummary(results: TemplateResults): string {
       : total === 2
         ? 'passed on both devices'
         : `passed on all ${total} devices`;
-  return `failed on ${failed} of ${total} device${total === 1 ? '' : 's'}`;
+  return total === 1 ? `failed on ${results.devices[0]?.device}` : `failed on ${failed} of ${total} devices`;
 }

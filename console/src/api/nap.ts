@@ -32,6 +32,8 @@ export type InventoryDevice = ResponseOf<'gateway-devices.getInventoryDevice'>;
 export type DeviceGroup = ResponseOf<'gateway-devices.getInventoryGroups'>['results'][number];
 export type KnownHost = ResponseOf<'gateway-devices.getKnownHosts'>['results'][number];
 export type CommandsAnswer = ResponseOf<'gateway-devices.sshSendCommandExec'>;
+export type CommandTemplate = ResponseOf<'mop.listTemplates'>[number];
+export type TemplateRun = ResponseOf<'mop.RunCommandTemplate'>;
 export type { JobDocument, Task };
 
 const enc = encodeURIComponent;
@@ -139,6 +141,17 @@ export const nap = {
   runCommands: (device: string, commands: string[]) => {
     const body: BodyOf<'gateway-devices.sshSendCommandExec'> = { host: device, commands };
     return request<CommandsAnswer>('POST', '/gw/sshSendCommandExec', { body });
+  },
+
+  /** `GET /mop/listTemplates`: the MOP command templates (commands, each with the rules its output must pass). */
+  commandTemplates: () => request<CommandTemplate[]>('GET', '/mop/listTemplates'),
+  /**
+   * `POST /mop/RunCommandTemplate`: a command template run on devices, each command's output
+   * checked against its rules; a device out of reach fails its commands (the request succeeds).
+   */
+  runCommandTemplate: (template: string, devices: string[], variables: Record<string, unknown>) => {
+    const body: BodyOf<'mop.RunCommandTemplate'> = { template, devices, variables };
+    return request<TemplateRun>('POST', '/mop/RunCommandTemplate', { body });
   },
 
   workflows: (query: Query) => request<WorkflowPage>('GET', '/automation-studio/workflows', { query }),

@@ -10,7 +10,8 @@ export type ActionOperation =
   | 'workflow.runManualTrigger'
   | 'workflow.startJob'
   | 'gateway-devices.sshSendCommandExec'
-  | 'gateway-devices.forgetHostKey';
+  | 'gateway-devices.forgetHostKey'
+  | 'mop.RunCommandTemplate';
 
 /** The catalog's "run" role set (`ROLE_SETS.run`): the compiler refuses a list that differs from it. */
 const RUN: (typeof ROLE_SETS)['run'] = ['admin', 'engineering', 'operations', 'apiwrite'];
@@ -32,6 +33,7 @@ export const ACTION_ROLES: { readonly [Id in ActionOperation]: Operations[Id]['r
   'workflow.startJob': RUN,
   'gateway-devices.sshSendCommandExec': RUN,
   'gateway-devices.forgetHostKey': WRITE,
+  'mop.RunCommandTemplate': RUN,
 };
 
 /** The pages the console has, by the catalog operation that reads what each shows. */

@@ -5,6 +5,7 @@ import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { usePermissions } from '../../session/session';
+import { CheckDevice } from './check-device';
 import { DeviceGroups } from './device-table';
 import { HostKeyCard } from './host-key-card';
 import { RunCommands } from './run-commands';
@@ -22,7 +23,8 @@ function changedText(iso: string | undefined, by: string | undefined): string {
 /**
  * `/console/devices/<name>`: an inventory device (`POST /gw/getInventoryDevice`): its variables
  * (secrets as the platform masks them), its groups, the SSH host key the gateway trusts for it
- * with `Forget key`, and `Run commands` for a caller who may run them.
+ * with `Forget key`, and `Run commands` and a check with a MOP command template for a caller who
+ * may run them.
  */
 export function DevicePage() {
   const { name = '' } = useParams();
@@ -42,6 +44,7 @@ export function DevicePage() {
   const user = doc.variables.gw_user;
   const mayRun = may('gateway-devices.sshSendCommandExec');
   const mayForget = may('gateway-devices.forgetHostKey');
+  const mayCheck = may('mop.RunCommandTemplate');
   return (
     <div className={`page ${jobStyles.page}`}>
       <nav aria-label="Breadcrumb" className={jobStyles.breadcrumbs}>
@@ -83,12 +86,17 @@ export function DevicePage() {
           </dl>
         </div>
       </div>
-      <div className={`${styles.workspace} ${mayRun ? styles.withRun : ''}`}>
+      <div className={`${styles.workspace} ${mayRun || mayCheck ? styles.withRun : ''}`}>
         <div className={styles.details}>
           <VariablesTable variables={doc.variables} />
           <HostKeyCard device={doc.name} hostPort={hostPort} checking={doc.variables.host_key_checking} mayForget={mayForget} />
         </div>
-        {mayRun ? <RunCommands device={doc.name} hostPort={hostPort} mayForget={mayForget} /> : null}
+        {mayRun || mayCheck ? (
+          <div className={styles.details}>
+            {mayRun ? <RunCommands device={doc.name} hostPort={hostPort} mayForget={mayForget} /> : null}
+            {mayCheck ? <CheckDevice device={doc.name} os={typeof os === 'string' && os !== '' ? os : undefined} /> : null}
+          </div>
+        ) : null}
       </div>
     </div>
   );
