@@ -226,9 +226,8 @@ describe("a device's page", () => {
     const card = page.getByRole('region', { name: 'Check with a command template' });
     await card.getByLabel('Command template').selectOption('uplink-check');
     // the template's <!variables!>, one field each, in the order the template uses them
-    expect(
-      await card.getByRole('textbox').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).labels?.[0]?.textContent)),
-    ).toEqual(['intf', 'desc']);
+    expect(await card.locator('label').allTextContents()).toEqual(['Command template', 'intf', 'desc']);
+    expect(await card.getByRole('textbox').count()).toBe(2);
     await card.getByLabel('intf').fill('GigabitEthernet0/1');
     await card.getByLabel('desc').fill('uplink to core-9');
     await card.getByRole('button', { name: 'Run check' }).click();
