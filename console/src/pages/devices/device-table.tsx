@@ -33,7 +33,7 @@ export function DeviceGroups({ groups }: { groups: readonly string[] }) {
 /** The devices of one page: a real table, the name linking to the device's page. */
 export function DeviceTable({ devices }: { devices: readonly InventoryDevice[] }) {
   return (
-    <table className={`table ${styles.devices}`}>
+    <table className="table">
       <caption className="visually-hidden">Devices</caption>
       <thead>
         <tr>

@@ -3,6 +3,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
+import { Pager } from '../../components/pager';
+import frame from '../../components/list-frame.module.css';
 import { DeviceFilters } from './device-filters';
 import { DEVICE_PAGE_SIZES, readDeviceParams, toDeviceListBody, writeDeviceParams } from './device-list-params';
 import type { DeviceListParams } from './device-list-params';
@@ -48,12 +50,6 @@ export function DevicesPage() {
   const shown = devices.data;
   const rows = shown?.items ?? [];
   const total = shown?.total ?? 0;
-  const shownSkip = shown?.skip ?? 0;
-  const shownLimit = shown?.limit || params.limit;
-  const first = rows.length === 0 ? 0 : shownSkip + 1;
-  const last = shownSkip + rows.length;
-  const pages = Math.max(1, Math.ceil(total / shownLimit));
-  const shownPage = Math.floor(shownSkip / shownLimit) + 1;
   const filtered = params.name !== '' || params.group !== '';
   const loading = devices.isPlaceholderData;
 
@@ -66,7 +62,7 @@ export function DevicesPage() {
       <DeviceFilters params={params} groups={groups.data} onChange={update} />
       <ErrorMessage error={groups.error} title="The groups cannot be listed" />
       <ErrorMessage error={devices.error} title="The devices cannot be listed" />
-      <div className={styles.tableWrap} aria-busy={devices.isFetching}>
+      <div className={frame.tableWrap} aria-busy={devices.isFetching}>
         <DeviceTable devices={rows} />
         {devices.isSuccess && rows.length === 0 ? (
           filtered ? (
@@ -77,39 +73,16 @@ export function DevicesPage() {
         ) : null}
         {devices.isPending ? <p className={styles.empty}>Loading devices…</p> : null}
       </div>
-      <nav aria-label="Pages of devices" className={styles.pager} aria-busy={loading}>
-        <div className="row">
-          <span aria-live="polite">
-            {shown ? `${NUMBER.format(first)}–${NUMBER.format(last)} of ${NUMBER.format(total)} device${total === 1 ? '' : 's'}` : ''}
-          </span>
-          {loading ? (
-            <span className="muted" role="status">
-              Loading page {NUMBER.format(params.page)}…
-            </span>
-          ) : null}
-        </div>
-        <div className="row">
-          <label htmlFor="device-page-size" className={styles.inlineLabel}>
-            Rows per page
-          </label>
-          <select id="device-page-size" value={params.limit} onChange={(e) => update({ limit: Number(e.target.value), page: 1 })}>
-            {DEVICE_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-          <button type="button" className="button" disabled={params.page <= 1} onClick={() => update({ page: params.page - 1 })}>
-            Previous page
-          </button>
-          <span>
-            Page {NUMBER.format(shownPage)} of {NUMBER.format(pages)}
-          </span>
-          <button type="button" className="button" disabled={params.page >= pages} onClick={() => update({ page: params.page + 1 })}>
-            Next page
-          </button>
-        </div>
-      </nav>
+      <Pager
+        label="Pages of devices"
+        noun={['device', 'devices']}
+        shown={shown === undefined ? undefined : { skip: shown.skip, limit: shown.limit, count: rows.length, total, exact: true }}
+        page={params.page}
+        limit={params.limit}
+        sizes={DEVICE_PAGE_SIZES}
+        loading={loading}
+        onChange={update}
+      />
     </div>
   );
 }

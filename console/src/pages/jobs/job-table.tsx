@@ -56,7 +56,7 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
   const allSelected = selection !== undefined && jobs.length > 0 && jobs.every((job) => selection.selected.has(job._id));
   const projects = useProjectNames(jobs.map((job) => job.name));
   return (
-    <table className={`table ${styles.jobs}`}>
+    <table className="table">
       <caption className="visually-hidden">Jobs</caption>
       <thead>
         <tr>

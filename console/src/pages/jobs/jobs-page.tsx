@@ -7,6 +7,8 @@ import { useWorkQueue } from '../../api/work-queue';
 import type { CancelResult } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
+import { Pager } from '../../components/pager';
+import frame from '../../components/list-frame.module.css';
 import { useNow } from '../../hooks/use-now';
 import { usePermissions } from '../../session/session';
 import { JobFilters } from './job-filters';
@@ -14,8 +16,6 @@ import { PAGE_SIZES, readParams, toJobQuery, writeParams } from './job-list-para
 import type { JobListParams, SortColumn } from './job-list-params';
 import { JobTable } from './job-table';
 import styles from './jobs-page.module.css';
-
-const NUMBER = new Intl.NumberFormat();
 
 /** Confirms a bulk cancel, then says per job what happened. */
 function CancelJobsDialog({ jobIds, onClose }: { jobIds: string[]; onClose: (done: boolean) => void }) {
@@ -95,19 +95,9 @@ export function JobsPage() {
   const sortBy = (column: SortColumn) =>
     update({ sort: column, order: params.sort === column && params.order === 'desc' ? 'asc' : 'desc', page: 1 });
 
-  // The range and page describe the rows on screen: while another page, sort or filter loads, the
-  // previous answer stays shown (keepPreviousData), so they come from that answer, not from the URL.
+  // the pager describes the rows on screen: while another page, sort or filter loads, the previous
+  // answer stays shown (keepPreviousData); past JOB_COUNT_LIMIT matches the platform stops counting
   const shown = jobs.data;
-  const total = shown?.total ?? 0;
-  const shownSkip = shown?.skip ?? 0;
-  const shownLimit = shown?.limit ?? params.limit;
-  const first = rows.length === 0 ? 0 : shownSkip + 1;
-  const last = shownSkip + rows.length;
-  // past JOB_COUNT_LIMIT matches the platform stops counting (totalExact false): say "more than", page on while there are more
-  const exact = shown?.totalExact !== false;
-  const pages = Math.max(1, Math.ceil(total / shownLimit));
-  const atEnd = exact ? params.page >= pages : shown?.nextPageSkip === null;
-  const shownPage = Math.floor(shownSkip / shownLimit) + 1;
   const loading = jobs.isPlaceholderData;
 
   return (
@@ -127,7 +117,7 @@ export function JobsPage() {
       </div>
       <JobFilters params={params} onChange={update} />
       <ErrorMessage error={jobs.error} title="The jobs cannot be listed" />
-      <div className={styles.tableWrap} aria-busy={jobs.isFetching}>
+      <div className={frame.tableWrap} aria-busy={jobs.isFetching}>
         <JobTable
           jobs={rows}
           params={params}
@@ -153,40 +143,27 @@ export function JobsPage() {
         {jobs.isSuccess && rows.length === 0 ? <p className={styles.empty}>No job matches these filters.</p> : null}
         {jobs.isPending ? <p className={styles.empty}>Loading jobs…</p> : null}
       </div>
-      <nav aria-label="Pages of jobs" className={styles.pager} aria-busy={loading}>
-        <div className="row">
-          <span aria-live="polite">
-            {shown ? `${NUMBER.format(first)}–${NUMBER.format(last)} of ${exact ? '' : 'more than '}${NUMBER.format(total)} jobs` : ''}
-          </span>
-          {loading ? (
-            <span className="muted" role="status">
-              Loading page {NUMBER.format(params.page)}…
-            </span>
-          ) : null}
-        </div>
-        <div className="row">
-          <label htmlFor="page-size" className={styles.inlineLabel}>
-            Rows per page
-          </label>
-          <select id="page-size" value={params.limit} onChange={(e) => update({ limit: Number(e.target.value), page: 1 })}>
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-          <button type="button" className="button" disabled={params.page <= 1} onClick={() => update({ page: params.page - 1 })}>
-            Previous page
-          </button>
-          <span>
-            Page {NUMBER.format(shownPage)} of {exact ? '' : 'more than '}
-            {NUMBER.format(pages)}
-          </span>
-          <button type="button" className="button" disabled={atEnd} onClick={() => update({ page: params.page + 1 })}>
-            Next page
-          </button>
-        </div>
-      </nav>
+      <Pager
+        label="Pages of jobs"
+        noun={['job', 'jobs']}
+        shown={
+          shown === undefined
+            ? undefined
+            : {
+                skip: shown.skip ?? 0,
+                limit: shown.limit ?? params.limit,
+                count: rows.length,
+                total: shown.total ?? 0,
+                exact: shown.totalExact !== false,
+                hasNext: shown.nextPageSkip !== null,
+              }
+        }
+        page={params.page}
+        limit={params.limit}
+        sizes={PAGE_SIZES}
+        loading={loading}
+        onChange={update}
+      />
       {confirming ? (
         <CancelJobsDialog
           jobIds={[...selected]}
