@@ -402,6 +402,8 @@ describe('the Devices pages', () => {
     await page.getByRole('table', { name: 'Variables' }).waitFor();
     expect(await runSection().count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Check with a command template' }).count()).toBe(0);
+    // the checks that ran on it are there to read
+    await page.getByRole('region', { name: 'Recent checks' }).getByText('No command template has run on this device yet.').waitFor();
     expect(await page.getByRole('button', { name: 'Run', exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Forget key' }).count()).toBe(0);
     await expectAccessible();

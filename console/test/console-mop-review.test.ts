@@ -242,6 +242,29 @@ describe("a device's page", () => {
     await card.getByLabel('desc').fill('uplink to core-2');
     await card.getByRole('button', { name: 'Run check' }).click();
     await results.getByText('passed on edge-1').waitFor();
+    // the device's recent checks: this page's two, newest first, and the job's two, in which edge-1
+    // passed although the job's first check failed (on edge-2)
+    const recent = page.getByRole('region', { name: 'Recent checks' });
+    await eventually('both checks of the page listed', async () => ((await recent.getByRole('listitem').count()) === 4 ? true : undefined));
+    const items = recent.getByRole('listitem');
+    const verdicts = await items.locator(':scope > div > span:first-child').allInnerTexts();
+    expect(verdicts.map((v) => v.trim())).toEqual(['passed', 'failed', 'passed', 'passed']);
+    for (const i of [0, 1])
+      expect(
+        await items
+          .nth(i)
+          .getByText(/other device/)
+          .count(),
+      ).toBe(0);
+    for (const i of [2, 3])
+      await items
+        .nth(i)
+        .getByText(/by admin, with 1 other device$/)
+        .waitFor();
+    await recent.getByRole('listitem').nth(1).getByRole('button', { name: /^Show/ }).click();
+    await recent.getByRole('listitem').nth(1).getByText('description uplink to core-9').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
     // the run is kept as any other
     const runs = await platform.api<{ items: { devices: string[]; result: boolean }[] }>(
       'GET',

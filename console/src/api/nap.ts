@@ -34,6 +34,7 @@ export type KnownHost = ResponseOf<'gateway-devices.getKnownHosts'>['results'][n
 export type CommandsAnswer = ResponseOf<'gateway-devices.sshSendCommandExec'>;
 export type CommandTemplate = ResponseOf<'mop.listTemplates'>[number];
 export type TemplateRun = ResponseOf<'mop.RunCommandTemplate'>;
+export type StoredTemplateRun = ResponseOf<'mop.getTemplateRuns'>['items'][number];
 export type { JobDocument, Task };
 
 const enc = encodeURIComponent;
@@ -153,6 +154,10 @@ export const nap = {
     const body: BodyOf<'mop.RunCommandTemplate'> = { template, devices, variables };
     return request<TemplateRun>('POST', '/mop/RunCommandTemplate', { body });
   },
+
+  /** `GET /mop/runs`: the kept template runs, newest first (filter by template, device, kind). */
+  templateRuns: (query: { device?: string; template?: string; kind?: 'command' | 'analytic'; limit?: number }) =>
+    request<ResponseOf<'mop.getTemplateRuns'>>('GET', '/mop/runs', { query }),
 
   workflows: (query: Query) => request<WorkflowPage>('GET', '/automation-studio/workflows', { query }),
   project: async (projectId: string) =>

@@ -36,13 +36,14 @@ export const ACTION_ROLES: { readonly [Id in ActionOperation]: Operations[Id]['r
   'mop.RunCommandTemplate': RUN,
 };
 
-/** The pages the console has, by the catalog operation that reads what each shows. */
+/** The pages the console has (and the panels of a page that read more), by the catalog operation that reads what each shows. */
 export type SectionOperation =
   | 'workflow.getJobs'
   | 'workflow.getTasks'
   | 'workflow.getAutomations'
   | 'studio.getWorkflows'
   | 'gateway-devices.getInventoryDevices'
+  | 'mop.getTemplateRuns'
   | 'admin.getAudit';
 
 /** The catalog's "read" role set (`ROLE_SETS.read`). */
@@ -57,6 +58,7 @@ export const SECTION_ROLES: { readonly [Id in SectionOperation]: readonly string
   'workflow.getAutomations': READ,
   'studio.getWorkflows': READ,
   'gateway-devices.getInventoryDevices': READ,
+  'mop.getTemplateRuns': READ,
   'admin.getAudit': AUDIT,
 };
 

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { runResults } from '../../api/mop-view-data';
 import { nap } from '../../api/nap';
 import type { CommandTemplate } from '../../api/nap';
@@ -8,6 +8,7 @@ import { templateVariables, variableValue } from '../../api/template-inputs';
 import { ErrorMessage } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
 import { ResultsView } from '../job/mop-result-view';
+import { deviceChecksKey } from './recent-checks';
 import styles from './device-page.module.css';
 
 /** The templates for this device first (its network OS, or none named), then the others, each by name. */
@@ -26,9 +27,12 @@ export function CheckDevice({ device, os }: { device: string; os: string | undef
   const templates = useQuery({ queryKey: ['command-templates'], queryFn: () => nap.commandTemplates() });
   const [chosen, setChosen] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
+  const client = useQueryClient();
   const check = useMutation({
     mutationFn: ({ template, variables }: { template: string; variables: Record<string, unknown> }) =>
       nap.runCommandTemplate(template, [device], variables),
+    // the run is kept: the device's recent checks list it
+    onSettled: () => client.invalidateQueries({ queryKey: deviceChecksKey(device) }),
   });
   const ordered = orderFor(templates.data ?? [], os);
   const template = ordered.find((t) => t.name === chosen);

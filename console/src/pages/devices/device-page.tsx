@@ -4,10 +4,12 @@ import { deviceSshEndpoint } from '@nap/contracts/dist/device-endpoints';
 import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
+import { maySee } from '../../session/permissions';
 import { usePermissions } from '../../session/session';
 import { CheckDevice } from './check-device';
 import { DeviceGroups } from './device-table';
 import { HostKeyCard } from './host-key-card';
+import { RecentChecks } from './recent-checks';
 import { RunCommands } from './run-commands';
 import { VariablesTable } from './variables-table';
 import jobStyles from '../job/job-page.module.css';
@@ -28,7 +30,7 @@ function changedText(iso: string | undefined, by: string | undefined): string {
  */
 export function DevicePage() {
   const { name = '' } = useParams();
-  const { may } = usePermissions();
+  const { may, whoami } = usePermissions();
   const device = useQuery({ queryKey: ['device', name], queryFn: () => nap.device(name) });
   if (device.isPending) return <p className="page muted">Loading the device…</p>;
   if (device.isError)
@@ -45,6 +47,7 @@ export function DevicePage() {
   const mayRun = may('gateway-devices.sshSendCommandExec');
   const mayForget = may('gateway-devices.forgetHostKey');
   const mayCheck = may('mop.RunCommandTemplate');
+  const mayReadChecks = maySee(whoami?.roles, 'mop.getTemplateRuns');
   return (
     <div className={`page ${jobStyles.page}`}>
       <nav aria-label="Breadcrumb" className={jobStyles.breadcrumbs}>
@@ -90,6 +93,7 @@ export function DevicePage() {
         <div className={styles.details}>
           <VariablesTable variables={doc.variables} />
           <HostKeyCard device={doc.name} hostPort={hostPort} checking={doc.variables.host_key_checking} mayForget={mayForget} />
+          {mayReadChecks ? <RecentChecks device={doc.name} /> : null}
         </div>
         {mayRun || mayCheck ? (
           <div className={styles.details}>
