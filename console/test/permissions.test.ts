@@ -1,5 +1,14 @@
 import { getOperation } from '@nap/contracts';
-import { ACTION_ROLES, LIVE_EVENT_ROLES, SECTION_ROLES, mayCall, mayFollowEvents, maySee } from '../src/session/permissions';
+import {
+  ACTION_ROLES,
+  LIVE_EVENT_ROLES,
+  PANEL_ROLES,
+  SECTION_ROLES,
+  mayCall,
+  mayFollowEvents,
+  mayRead,
+  maySee,
+} from '../src/session/permissions';
 import { SECTIONS, homeOf } from '../src/session/sections';
 
 /** The console offers an action only to roles the platform accepts for it: its table must be the catalog's. */
@@ -15,6 +24,16 @@ describe('the console’s action roles', () => {
       expect(mayCall(['operations'], id)).toBe(id !== 'gateway-devices.forgetHostKey');
       expect(mayCall(undefined, id)).toBe(false);
     }
+  });
+});
+
+/** A page shows a panel that reads more only to roles that may read it. */
+describe('the console’s panel roles', () => {
+  it('are the roles of each panel’s operation in the catalog, and a read-only account reads them', () => {
+    for (const [id, roles] of Object.entries(PANEL_ROLES)) expect([...roles].sort()).toEqual([...getOperation(id).roles].sort());
+    expect(mayRead(['apiread'], 'mop.getTemplateRuns')).toBe(true);
+    expect(mayRead(['apiwrite'], 'mop.getTemplateRuns')).toBe(false);
+    expect(mayRead(undefined, 'mop.getTemplateRuns')).toBe(false);
   });
 });
 

@@ -36,14 +36,13 @@ export const ACTION_ROLES: { readonly [Id in ActionOperation]: Operations[Id]['r
   'mop.RunCommandTemplate': RUN,
 };
 
-/** The pages the console has (and the panels of a page that read more), by the catalog operation that reads what each shows. */
+/** The pages the console has, by the catalog operation that reads what each shows. */
 export type SectionOperation =
   | 'workflow.getJobs'
   | 'workflow.getTasks'
   | 'workflow.getAutomations'
   | 'studio.getWorkflows'
   | 'gateway-devices.getInventoryDevices'
-  | 'mop.getTemplateRuns'
   | 'admin.getAudit';
 
 /** The catalog's "read" role set (`ROLE_SETS.read`). */
@@ -58,9 +57,22 @@ export const SECTION_ROLES: { readonly [Id in SectionOperation]: readonly string
   'workflow.getAutomations': READ,
   'studio.getWorkflows': READ,
   'gateway-devices.getInventoryDevices': READ,
-  'mop.getTemplateRuns': READ,
   'admin.getAudit': AUDIT,
 };
+
+/** The panels of a page that read more than the page does, by the catalog operation that reads what each shows. */
+export type PanelOperation = 'mop.getTemplateRuns';
+
+/** The roles each panel's operation allows (checked against the catalog by the same test). */
+export const PANEL_ROLES: { readonly [Id in PanelOperation]: Operations[Id]['roles'] } = {
+  'mop.getTemplateRuns': READ,
+};
+
+/** True when the caller's roles let them read what a panel shows: the page leaves out the others. */
+export function mayRead(roles: readonly string[] | undefined, operation: PanelOperation): boolean {
+  const allowed: readonly string[] = PANEL_ROLES[operation];
+  return (roles ?? []).some((role) => allowed.includes(role));
+}
 
 /** True when the caller's roles let them read what a page shows: the console lists only those pages. */
 export function maySee(roles: readonly string[] | undefined, operation: SectionOperation): boolean {

@@ -4,7 +4,7 @@ import { deviceSshEndpoint } from '@nap/contracts/dist/device-endpoints';
 import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
-import { maySee } from '../../session/permissions';
+import { mayRead } from '../../session/permissions';
 import { usePermissions } from '../../session/session';
 import { CheckDevice } from './check-device';
 import { DeviceGroups } from './device-table';
@@ -47,7 +47,7 @@ export function DevicePage() {
   const mayRun = may('gateway-devices.sshSendCommandExec');
   const mayForget = may('gateway-devices.forgetHostKey');
   const mayCheck = may('mop.RunCommandTemplate');
-  const mayReadChecks = maySee(whoami?.roles, 'mop.getTemplateRuns');
+  const mayReadChecks = mayRead(whoami?.roles, 'mop.getTemplateRuns');
   return (
     <div className={`page ${jobStyles.page}`}>
       <nav aria-label="Breadcrumb" className={jobStyles.breadcrumbs}>
