@@ -52,15 +52,17 @@ export function Pager({
   const more = exact ? '' : 'more than ';
   const pages = Math.max(1, Math.ceil(total / perPage));
   const atEnd = exact ? page >= pages : shown?.hasNext === false;
-  const first = shown === undefined || shown.count === 0 ? 0 : skip + 1;
+  const first = skip + 1;
   const last = skip + (shown?.count ?? 0);
   return (
     <nav aria-label={label} className={styles.pager} aria-busy={loading}>
       <div className="row">
         <span aria-live="polite">
-          {shown
-            ? `${NUMBER.format(first)}–${NUMBER.format(last)} of ${more}${NUMBER.format(total)} ${total === 1 && exact ? noun[0] : noun[1]}`
-            : ''}
+          {shown === undefined
+            ? ''
+            : shown.count === 0
+              ? `${more}${NUMBER.format(total)} ${noun[1]}`
+              : `${NUMBER.format(first)}–${NUMBER.format(last)} of ${more}${NUMBER.format(total)} ${total === 1 && exact ? noun[0] : noun[1]}`}
         </span>
         {loading ? (
           <span className="muted" role="status">
