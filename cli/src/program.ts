@@ -342,6 +342,18 @@ export function buildProgram(io: Io, run: Runner): Command {
       run(cmd, async (ctx) => (await import('./commands/devices.js')).checkDevices(ctx, template, named, opts)),
     );
 
+  devices
+    .command('checks')
+    .description(
+      'list the latest command template runs on a device (from jobs, the console or scripts), newest first, each with whether this device passed it',
+    )
+    .argument('<device>', 'the inventory device')
+    .option('--template <name>', 'only runs of this command template')
+    .option('--limit <n>', 'at most this many runs (default 10, at most 100)')
+    .action((device: string, opts: { template?: string; limit?: string }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/devices.js')).deviceChecks(ctx, device, opts)),
+    );
+
   const audit = program.command('audit').description('read, verify and export the audit trail (roles admin or auditor)');
   const rangeOptions = (cmd: Command): Command =>
     cmd

@@ -280,6 +280,31 @@ describe('nap devices check', () => {
   });
 });
 
+describe('nap devices checks', () => {
+  it('lists the checks that ran on a device, newest first, each judged for that device alone', async () => {
+    const r = await run(['devices', 'checks', 'edge-1']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const [header, ...rows] = r.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^STARTED\s+TEMPLATE\s+RESULT\s+DEVICES\s+BY\s+RUN$/);
+    // the check with a variable missing, the group's (edge-2 failed it, edge-1 did not), the first
+    expect(rows.map((row) => row.split(/\s+/).slice(1, 5))).toEqual([
+      ['uplink-check', 'failed', '1', 'admin'],
+      ['uplink-check', 'passed', '2', 'admin'],
+      ['uplink-check', 'passed', '1', 'admin'],
+    ]);
+    const edge2 = await run(['devices', 'checks', 'edge-2', '--limit', '1', '-o', 'json']);
+    const runs = edge2.json<{ template: string; result: boolean; devices: string[] }[]>();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ template: 'uplink-check', result: false });
+
+    expect(await run(['devices', 'checks', 'edge-1', '--template', 'no-such-check'])).toMatchObject({
+      code: 0,
+      stdout: 'no command template has run on edge-1\n',
+    });
+    expect((await run(['devices', 'checks', 'edge-1', '--limit', '0'])).code).toBe(4);
+  });
+});
+
 describe('nap devices get-config', () => {
   it('prints the running configuration read over NETCONF', async () => {
     const r = await run(['devices', 'get-config', 'core-1']);

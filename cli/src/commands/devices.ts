@@ -4,8 +4,10 @@ import { parseDuration } from '../duration';
 import { CliError, EXIT, usage } from '../errors';
 import { parseVars, readData, readText } from '../files';
 import type { ApiResponse, Client } from '../http/client';
+import { table } from '../output/format';
 import type { Doc } from '../resources/documents';
-import { field, isDoc, str } from '../resources/documents';
+import { field, isDoc, itemsOf, str } from '../resources/documents';
+import { isoTime } from '../resources/registry';
 
 /**
  * How long a device call may take: the platform allows a device operation 120 s (the catalog's
@@ -238,4 +240,46 @@ export async function checkDevices(
   // the report ends with the verdict; a document on stdout does not, so it goes to stderr
   if (ctx.format !== 'human') ctx.note(`nap: the check ${template} did not pass`);
   process.exitCode = EXIT.FAILED;
+}
+
+/**
+ * `nap devices checks DEVICE`: the latest command template runs that touched the device
+ * (`GET /mop/runs`, newest first), from a job, the console or a script, each with whether this
+ * device passed it under the template's passRule (not the whole run's verdict).
+ */
+export async function deviceChecks(ctx: Context, device: string, opts: { template?: string; limit?: string }): Promise<void> {
+  const limit = opts.limit === undefined ? 10 : Number(opts.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw usage(`--limit ${opts.limit}: a whole number from 1 to 100`);
+  const res = await ctx
+    .client()
+    .request({
+      method: 'GET',
+      path: '/mop/runs',
+      query: { device, kind: 'command', limit, ...(opts.template ? { template: opts.template } : {}) },
+    });
+  const runs = itemsOf(res.body);
+  const c = ctx.colors;
+  const passedOn = (run: Doc): boolean | undefined =>
+    devicesPassed([device], commandResults(field(run, 'output.commands_results')), field(run, 'output.all_pass_flag') !== false).get(
+      device,
+    );
+  ctx.print(runs, () => {
+    if (runs.length === 0) return `no command template has run on ${device}\n`;
+    return table(
+      runs,
+      [
+        { header: 'STARTED', value: (r: Doc) => isoTime(r.started) },
+        { header: 'TEMPLATE', value: (r: Doc) => r.template },
+        {
+          header: 'RESULT',
+          value: (r: Doc) => ((passedOn(r) ?? r.result === true) ? 'passed' : 'failed'),
+          color: (t: string) => (t === 'passed' ? c.green(t) : c.red(t)),
+        },
+        { header: 'DEVICES', value: (r: Doc) => (Array.isArray(r.devices) ? r.devices.length : '-') },
+        { header: 'BY', value: (r: Doc) => r.createdBy },
+        { header: 'RUN', value: (r: Doc) => r._id },
+      ],
+      c,
+    );
+  });
 }
