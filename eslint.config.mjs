@@ -130,7 +130,7 @@ export default tseslint.config(
     },
   },
   {
-    // the CLI is bundled into one file: from the contracts it takes only the pure naming rule of project members, not the catalog's server code
+    // the CLI is bundled into one file: from the contracts it takes only pure modules (the naming rule of project members, how a template run reads device by device), not the catalog's server code
     files: ['cli/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -139,12 +139,12 @@ export default tseslint.config(
           paths: [
             {
               name: '@nap/contracts',
-              message: 'nap bundles no server code: import a pure module of the contracts (project-members) alone.',
+              message: 'nap bundles no server code: import a pure module of the contracts (project-members, template-results) alone.',
             },
           ],
           patterns: [
             {
-              group: ['@nap/*/src/*', '@nap/*/dist/*', '!@nap/contracts/dist/project-members'],
+              group: ['@nap/*/src/*', '@nap/*/dist/*', '!@nap/contracts/dist/project-members', '!@nap/contracts/dist/template-results'],
               message: 'Import a package through its public door (@nap/<name>).',
             },
           ],

@@ -1,4 +1,4 @@
-import { diffLines, mopView, resultsSummary, runResults } from '../src/api/mop-view-data';
+import { diffLines, mopView, resultsSummary } from '../src/api/mop-view-data';
 
 /** How the console reads the views of MOP's manual tasks (services/mop/src/domain/manual-tasks.ts writes them). */
 describe("a MOP manual task's view", () => {
@@ -89,38 +89,5 @@ describe("a MOP manual task's view", () => {
       { type: 'unchanged', text: 'a' },
       { type: 'unchanged', text: 'b' },
     ]);
-  });
-
-  it("reads a run's answer by device under the template's passRule, and nothing else as one", () => {
-    const entry = (device: string, evaluated: string, result: boolean, rules: unknown[] = []) => ({
-      device,
-      evaluated,
-      raw: evaluated,
-      result,
-      rules,
-      response: 'out',
-    });
-    const answer = {
-      name: 'any-uplink',
-      all_pass_flag: false,
-      result: true,
-      commands_results: [
-        entry('edge-1', 'show int Gi0/1', false, [
-          { rule: 'up', eval: 'contains', severity: 'error', result: false },
-          { rule: 'Gi', result: true },
-        ]),
-        entry('edge-1', 'show int Gi0/2', true),
-        entry('edge-2', 'show int Gi0/1', false),
-      ],
-    };
-    const read = runResults(answer);
-    expect(read?.devices.map((d) => [d.device, d.passed])).toEqual([
-      ['edge-1', true],
-      ['edge-2', false],
-    ]);
-    expect(read?.devices[0]?.commands[0]?.failedRules).toEqual([{ rule: 'up', eval: 'contains', severity: 'error' }]);
-    expect(runResults({ ...answer, all_pass_flag: true })?.devices[0]?.passed).toBe(false);
-    expect(runResults({ result: true })).toBeUndefined();
-    expect(runResults('text')).toBeUndefined();
   });
 });

@@ -16,6 +16,7 @@ export * from './schemas';
 export * from './project-members';
 export * from './device-endpoints';
 export * from './template-variables';
+export * from './template-results';
 export * from './form-schema';
 export * from './asyncapi';
 export * from './audit';

@@ -1,4 +1,5 @@
 import type { Colors } from 'picocolors/types';
+import { templateOutcome } from '@nap/contracts/dist/template-results';
 import type { Context } from '../context';
 import { parseDuration } from '../duration';
 import { CliError, EXIT, usage } from '../errors';
@@ -132,65 +133,25 @@ async function groupDevices(client: Client, group: string): Promise<string[]> {
   return names;
 }
 
-/** One command's run on one device, as `RunCommandTemplate` answers it. */
-interface CommandResult {
-  device: string;
-  evaluated: string;
-  result: boolean;
-  skipped: boolean;
-  message?: string;
-  rules: { rule: string; eval: string; severity: string; result: boolean; message?: string }[];
-}
-
-function commandResults(value: unknown): CommandResult[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(isDoc).map((r) => ({
-    device: str(r.device) ?? '?',
-    evaluated: str(r.evaluated) ?? str(r.raw) ?? '?',
-    result: r.result === true,
-    skipped: r.skipped === true,
-    ...(str(r.message) === undefined ? {} : { message: str(r.message) }),
-    rules: (Array.isArray(r.rules) ? r.rules.filter(isDoc) : []).map((rule) => ({
-      rule: str(rule.rule) ?? '',
-      eval: str(rule.eval) ?? 'contains',
-      severity: str(rule.severity) ?? 'error',
-      result: rule.result === true,
-      ...(str(rule.message) === undefined ? {} : { message: str(rule.message) }),
-    })),
-  }));
-}
-
-/**
- * Whether each device passed, in the order the devices were named: under the template's passRule
- * (`all_pass_flag`) every command of the device must pass, otherwise one is enough.
- */
-export function devicesPassed(devices: readonly string[], results: readonly CommandResult[], allMustPass: boolean): Map<string, boolean> {
-  const passed = new Map<string, boolean>();
-  for (const device of devices) {
-    const own = results.filter((r) => r.device === device);
-    passed.set(device, own.length > 0 && (allMustPass ? own.every((r) => r.result) : own.some((r) => r.result)));
-  }
-  return passed;
-}
-
 /** The check, device by device: each command with ✔ or ✘, and under a failed one the rules it failed. */
 export function checkReport(template: string, devices: readonly string[], answer: unknown, c: Colors): string {
-  const results = commandResults(field(answer, 'commands_results'));
-  const passed = devicesPassed(devices, results, field(answer, 'all_pass_flag') !== false);
+  const outcome = templateOutcome(answer);
+  const byDevice = new Map((outcome?.devices ?? []).map((d) => [d.device, d]));
+  const passed = new Map(devices.map((d) => [d, byDevice.get(d)?.passed === true]));
   const lines: string[] = [];
   const width = Math.max(...devices.map((d) => d.length));
   for (const device of devices) {
     const ok = passed.get(device) === true;
     lines.push(`${c.bold(device.padEnd(width))}  ${ok ? c.green('passed') : c.red('FAILED')}`);
-    for (const r of results.filter((x) => x.device === device)) {
+    for (const r of byDevice.get(device)?.commands ?? []) {
       if (r.skipped) {
-        lines.push(`  ${c.yellow('–')} ${r.evaluated} ${c.dim(`(${r.message ?? 'skipped'})`)}`);
+        lines.push(`  ${c.yellow('–')} ${r.command} ${c.dim(`(${r.message ?? 'skipped'})`)}`);
         continue;
       }
-      lines.push(`  ${r.result ? c.green('✔') : c.red('✘')} ${r.evaluated}`);
-      if (!r.result && r.message !== undefined) lines.push(`      ${c.red(r.message)}`);
+      lines.push(`  ${r.result ? c.green('✔') : c.red('✘')} ${r.command}`);
       if (r.result) continue;
-      for (const rule of r.rules.filter((x) => !x.result)) {
+      if (r.message !== undefined) lines.push(`      ${c.red(r.message)}`);
+      for (const rule of r.failedRules) {
         const how = rule.severity === 'error' ? rule.eval : `${rule.eval}, ${rule.severity}`;
         lines.push(`      ${c.red('✘')} ${rule.rule} ${c.dim(`(${how})`)}${rule.message === undefined ? '' : `: ${rule.message}`}`);
       }
@@ -250,19 +211,14 @@ export async function checkDevices(
 export async function deviceChecks(ctx: Context, device: string, opts: { template?: string; limit?: string }): Promise<void> {
   const limit = opts.limit === undefined ? 10 : Number(opts.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw usage(`--limit ${opts.limit}: a whole number from 1 to 100`);
-  const res = await ctx
-    .client()
-    .request({
-      method: 'GET',
-      path: '/mop/runs',
-      query: { device, kind: 'command', limit, ...(opts.template ? { template: opts.template } : {}) },
-    });
+  const res = await ctx.client().request({
+    method: 'GET',
+    path: '/mop/runs',
+    query: { device, kind: 'command', limit, ...(opts.template ? { template: opts.template } : {}) },
+  });
   const runs = itemsOf(res.body);
   const c = ctx.colors;
-  const passedOn = (run: Doc): boolean | undefined =>
-    devicesPassed([device], commandResults(field(run, 'output.commands_results')), field(run, 'output.all_pass_flag') !== false).get(
-      device,
-    );
+  const passedOn = (run: Doc): boolean | undefined => templateOutcome(run.output)?.devices.find((d) => d.device === device)?.passed;
   ctx.print(runs, () => {
     if (runs.length === 0) return `no command template has run on ${device}\n`;
     return table(

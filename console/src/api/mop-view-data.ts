@@ -3,38 +3,16 @@
  * command template's results device by device, and the line diffs before and after a change. Job
  * data comes from workflows of every age, so each member is read and checked, never cast.
  */
+import type { TemplateOutcome } from '@nap/contracts';
+import { failedRuleOf, templateOutcome } from '@nap/contracts/dist/template-results';
 import { isRecord } from './records';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 
-export interface FailedRule {
-  rule: string;
-  eval: string;
-  severity: string;
-  message?: string;
-}
-
-export interface CommandOutcome {
-  command: string;
-  result: boolean;
-  skipped: boolean;
-  message?: string;
-  failedRules: FailedRule[];
-  response: string;
-}
-
-export interface DeviceOutcome {
-  device: string;
-  passed: boolean;
-  commands: CommandOutcome[];
-}
+export type { CommandOutcome, DeviceOutcome, FailedRule } from '@nap/contracts';
 
 /** viewTemplateResults: the template's name, the whole run's result, and each device's commands. */
-export interface TemplateResults {
-  name?: string;
-  result?: boolean;
-  devices: DeviceOutcome[];
-}
+export type TemplateResults = TemplateOutcome;
 
 /** One part of a line diff, as the platform's diff answers it. */
 export interface DiffPart {
@@ -59,16 +37,6 @@ export type MopView =
     }
   | { kind: 'configDiff'; diff: LineDiff };
 
-/** A rule as the views show it; `eval` and `severity` as MOP defaults them when a rule leaves them out. */
-function ruleOf(r: Record<string, unknown>): FailedRule {
-  return {
-    rule: text(r.rule),
-    eval: text(r.eval) || 'contains',
-    severity: text(r.severity) || 'error',
-    ...(typeof r.message === 'string' ? { message: r.message } : {}),
-  };
-}
-
 function templateResults(value: unknown): TemplateResults | undefined {
   if (!isRecord(value) || !Array.isArray(value.devices)) return undefined;
   const devices = value.devices.filter(isRecord);
@@ -84,7 +52,7 @@ function templateResults(value: unknown): TemplateResults | undefined {
         result: c.result === true,
         skipped: c.skipped === true,
         ...(typeof c.message === 'string' ? { message: c.message } : {}),
-        failedRules: (Array.isArray(c.failedRules) ? c.failedRules : []).filter(isRecord).map(ruleOf),
+        failedRules: (Array.isArray(c.failedRules) ? c.failedRules : []).filter(isRecord).map(failedRuleOf),
         response: text(c.response),
       })),
     })),
@@ -122,36 +90,12 @@ export function mopView(view: Record<string, unknown>): MopView | undefined {
 }
 
 /**
- * A command template run's answer (`RunCommandTemplate`, a MOP task's `mop_template_results`) read
- * as the review view reads it: its `commands_results` by device, a device passing under the
- * template's passRule (every command, or one where `all_pass_flag` is false). Undefined for any
- * other value.
+ * A command template run's answer (`RunCommandTemplate`, a MOP task's `mop_template_results`) by
+ * device, each under the template's passRule, as the platform's review view reads it. Undefined
+ * for any other value.
  */
 export function runResults(value: unknown): TemplateResults | undefined {
-  if (!isRecord(value) || !Array.isArray(value.commands_results)) return undefined;
-  const entries = value.commands_results.filter(isRecord);
-  const allMustPass = value.all_pass_flag !== false;
-  const devices = [...new Set(entries.map((e) => text(e.device)))].map((device): DeviceOutcome => {
-    const commands = entries
-      .filter((e) => text(e.device) === device)
-      .map((e): CommandOutcome => ({
-        command: text(e.evaluated) || text(e.raw),
-        result: e.result === true,
-        skipped: e.skipped === true,
-        ...(typeof e.message === 'string' ? { message: e.message } : {}),
-        failedRules: (Array.isArray(e.rules) ? e.rules : [])
-          .filter(isRecord)
-          .filter((r) => r.result !== true)
-          .map(ruleOf),
-        response: text(e.response),
-      }));
-    return { device, passed: allMustPass ? commands.every((c) => c.result) : commands.some((c) => c.result), commands };
-  });
-  return {
-    ...(typeof value.name === 'string' ? { name: value.name } : {}),
-    ...(typeof value.result === 'boolean' ? { result: value.result } : {}),
-    devices,
-  };
+  return templateOutcome(value);
 }
 
 /** A line of a diff as shown: its sign, its text, or a marker for unchanged lines left out. */

@@ -73,6 +73,21 @@ describe('manual task views', () => {
     });
   });
 
+  it("viewTemplateResults judges each device under the template's passRule: one passing command is enough when it is false", () => {
+    const entry = (evaluated: string, result: boolean) => ({ ...run('', result).commands_results[0], evaluated, raw: evaluated });
+    const anyOf = {
+      name: 'any-uplink',
+      all_pass_flag: false,
+      result: true,
+      commands_results: [entry('show int Gi0/1', false), entry('show int Gi0/2', true)],
+    };
+    expect(templateResultsView(anyOf)).toMatchObject({ result: true, devices: [{ device: 'r1', passed: true }] });
+    expect(templateResultsView({ ...anyOf, all_pass_flag: true, result: false })).toMatchObject({
+      devices: [{ device: 'r1', passed: false }],
+    });
+    expect(templateResultsView('not a run')).toEqual({ name: null, result: null, devices: [] });
+  });
+
   it('diffConfig diffs the two configurations it received, reviewSummary lists the tasks', () => {
     expect(diffConfigView({ value_a: 'a\n', value_b: 'b\n' })).toMatchObject({ added: 1, removed: 1 });
     expect(diffConfigView({ running: 'a\n', candidate: 'a\nb\n' })).toMatchObject({ added: 1, removed: 0 });

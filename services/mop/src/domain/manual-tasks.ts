@@ -1,3 +1,4 @@
+import { templateOutcome } from '@nap/contracts';
 import type { JobDocument, ResponseOf, Task } from '@nap/contracts';
 import { diffConfigs } from './diff';
 import type { ConfigDiff } from './diff';
@@ -33,16 +34,12 @@ export function incomingOf(job: JobDocument, task: Task): Record<string, unknown
   return out;
 }
 
-/** One commands_results entry of a run result found in a job, each member as found (job data is not checked). */
+/** One commands_results entry of a run result found in a job, as the diff pairs them (job data is not checked). */
 interface CommandEntry {
   device: unknown;
   raw: unknown;
   evaluated: unknown;
   response: unknown;
-  result: unknown;
-  skipped: unknown;
-  message: unknown;
-  rules: unknown;
 }
 
 function entries(value: unknown): CommandEntry[] {
@@ -53,52 +50,16 @@ function entries(value: unknown): CommandEntry[] {
     raw: memberOf(e, 'raw'),
     evaluated: memberOf(e, 'evaluated'),
     response: memberOf(e, 'response'),
-    result: memberOf(e, 'result'),
-    skipped: memberOf(e, 'skipped'),
-    message: memberOf(e, 'message'),
-    rules: memberOf(e, 'rules'),
   }));
 }
 
-/** The rules of an entry that did not pass, as the views show them. */
-function failedRules(rules: unknown): Record<string, unknown>[] {
-  if (!Array.isArray(rules)) return [];
-  return rules
-    .filter((r: unknown) => memberOf(r, 'result') !== true)
-    .map((r: unknown) => {
-      const message = memberOf(r, 'message');
-      return {
-        rule: memberOf(r, 'rule'),
-        eval: memberOf(r, 'eval'),
-        severity: memberOf(r, 'severity'),
-        ...(message !== undefined ? { message } : {}),
-      };
-    });
-}
-
-/** viewTemplateResults: per device, whether it passed and which rules failed. */
+/**
+ * viewTemplateResults: per device, whether it passed (under the template's passRule) and which
+ * rules failed, as the console and `nap devices check` read a run too.
+ */
 export function templateResultsView(results: unknown): Record<string, unknown> {
-  const all = entries(results);
-  const devices = [...new Set(all.map((e) => String(e.device ?? '')))];
-  return {
-    name: memberOf(results, 'name') ?? null,
-    result: memberOf(results, 'result') ?? null,
-    devices: devices.map((device) => {
-      const mine = all.filter((e) => String(e.device ?? '') === device);
-      return {
-        device,
-        passed: mine.every((e) => e.result === true),
-        commands: mine.map((e) => ({
-          command: e.evaluated ?? e.raw,
-          result: e.result === true,
-          ...(e.skipped === true ? { skipped: true } : {}),
-          ...(typeof e.message === 'string' ? { message: e.message } : {}),
-          failedRules: failedRules(e.rules),
-          response: e.response,
-        })),
-      };
-    }),
-  };
+  const outcome = templateOutcome(results);
+  return { name: outcome?.name ?? null, result: outcome?.result ?? null, devices: outcome?.devices ?? [] };
 }
 
 /** runTemplatesDiff: the diff of each command's output before and after, per device. */

@@ -1,0 +1,37 @@
+import { templateOutcome } from './template-results';
+
+/** A command template run read device by device (the review view, the console, nap devices check). */
+describe("a template run's outcome", () => {
+  it("reads a run's answer by device under the template's passRule, and nothing else as one", () => {
+    const entry = (device: string, evaluated: string, result: boolean, rules: unknown[] = []) => ({
+      device,
+      evaluated,
+      raw: evaluated,
+      result,
+      rules,
+      response: 'out',
+    });
+    const answer = {
+      name: 'any-uplink',
+      all_pass_flag: false,
+      result: true,
+      commands_results: [
+        entry('edge-1', 'show int Gi0/1', false, [
+          { rule: 'up', eval: 'contains', severity: 'error', result: false },
+          { rule: 'Gi', result: true },
+        ]),
+        entry('edge-1', 'show int Gi0/2', true),
+        entry('edge-2', 'show int Gi0/1', false),
+      ],
+    };
+    const read = templateOutcome(answer);
+    expect(read?.devices.map((d) => [d.device, d.passed])).toEqual([
+      ['edge-1', true],
+      ['edge-2', false],
+    ]);
+    expect(read?.devices[0]?.commands[0]?.failedRules).toEqual([{ rule: 'up', eval: 'contains', severity: 'error' }]);
+    expect(templateOutcome({ ...answer, all_pass_flag: true })?.devices[0]?.passed).toBe(false);
+    expect(templateOutcome({ result: true })).toBeUndefined();
+    expect(templateOutcome('text')).toBeUndefined();
+  });
+});
