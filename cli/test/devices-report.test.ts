@@ -48,5 +48,7 @@ describe("nap devices check's report", () => {
         '',
       ].join('\n'),
     );
+    // one device is named rather than counted
+    expect(checkReport('version', ['edge-1'], answer, plain).split('\n').at(-2)).toBe('version failed on edge-1');
   });
 });

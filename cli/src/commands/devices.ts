@@ -101,7 +101,8 @@ export async function configureDevice(
   const res = await ctx.spin(`configuring ${device} (${config.length} line${config.length === 1 ? '' : 's'})`, () =>
     client.request({ method: 'POST', path: '/gw/sshSendConfigSet', json: body, timeoutMs: DEVICE_TIMEOUT_MS }),
   );
-  const refused = (field(res.body, 'result.errors') as unknown[] | undefined)?.filter(isDoc) ?? [];
+  const errors = field(res.body, 'result.errors');
+  const refused = Array.isArray(errors) ? errors.filter(isDoc) : [];
   ctx.print(res.body, () => String(field(res.body, 'result.output') ?? ''));
   if (field(res.body, 'status') === 'error' || refused.length > 0) {
     for (const e of refused) ctx.note(`${ctx.stderrColors.red('refused')} ${String(e.command)}: ${String(e.line)}`);
@@ -164,7 +165,7 @@ export function checkReport(template: string, devices: readonly string[], answer
       ? c.green(
           `${template} passed on ${devices.length === 1 ? devices[0] : devices.length === 2 ? 'both devices' : `all ${devices.length} devices`}`,
         )
-      : c.red(`${template} failed on ${failed.length} of ${devices.length} device${devices.length === 1 ? '' : 's'}`);
+      : c.red(`${template} failed on ${devices.length === 1 ? devices[0] : `${failed.length} of ${devices.length} devices`}`);
   lines.push(verdict);
   if (runId !== undefined) lines.push(c.dim(`the run is kept: nap api get /mop/runs/${runId}`));
   return `${lines.join('\n')}\n`;
