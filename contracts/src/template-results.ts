@@ -21,8 +21,8 @@ export interface CommandOutcome {
   /** As sent (variables filled in), else as the template writes it. */
   command: string;
   result: boolean;
-  /** Not run: a variable had no value. */
-  skipped: boolean;
+  /** Not run: a variable had no value (present only then, as the review view has always answered it). */
+  skipped?: boolean;
   /** Why it was skipped or failed (a device out of reach). */
   message?: string;
   failedRules: FailedRule[];
@@ -70,7 +70,7 @@ export function templateOutcome(answer: unknown): TemplateOutcome | undefined {
       .map((e): CommandOutcome => ({
         command: text(e.evaluated) || text(e.raw),
         result: e.result === true,
-        skipped: e.skipped === true,
+        ...(e.skipped === true ? { skipped: true } : {}),
         ...(typeof e.message === 'string' ? { message: e.message } : {}),
         failedRules: (Array.isArray(e.rules) ? e.rules : [])
           .filter(isRecord)
