@@ -1,4 +1,4 @@
-import { templateOutcome } from './template-results';
+import { outcomeVerdict, templateOutcome } from './template-results';
 
 /** A command template run read device by device (the review view, the console, nap devices check). */
 describe("a template run's outcome", () => {
@@ -33,5 +33,20 @@ describe("a template run's outcome", () => {
     expect(templateOutcome({ ...answer, all_pass_flag: true })?.devices[0]?.passed).toBe(false);
     expect(templateOutcome({ result: true })).toBeUndefined();
     expect(templateOutcome('text')).toBeUndefined();
+  });
+
+  it('is said in words: the one device named, both, all, or how many of how many failed', () => {
+    const device = (name: string, passed: boolean) => ({ device: name, passed });
+    expect(outcomeVerdict(undefined, [device('edge-1', true)])).toBe('passed on edge-1');
+    expect(outcomeVerdict(false, [device('edge-1', false)])).toBe('failed on edge-1');
+    expect(outcomeVerdict(true, [device('e1', true), device('e2', true)])).toBe('passed on both devices');
+    expect(
+      outcomeVerdict(
+        true,
+        [1, 2, 3].map((i) => device(`e${i}`, true)),
+      ),
+    ).toBe('passed on all 3 devices');
+    expect(outcomeVerdict(false, [device('e1', true), device('e2', false)])).toBe('failed on 1 of 2 devices');
+    expect(outcomeVerdict(undefined, [])).toBe('passed');
   });
 });

@@ -86,3 +86,17 @@ export function templateOutcome(answer: unknown): TemplateOutcome | undefined {
     devices,
   };
 }
+
+/**
+ * A run's verdict in words, as people are told it: "passed on edge-1", "passed on both devices",
+ * "failed on 1 of 3 devices". `result` is the run's own verdict (else: every device passed).
+ */
+export function outcomeVerdict(result: boolean | undefined, devices: readonly Pick<DeviceOutcome, 'device' | 'passed'>[]): string {
+  const total = devices.length;
+  const failed = devices.filter((d) => !d.passed).length;
+  const passed = result ?? failed === 0;
+  if (total === 0) return passed ? 'passed' : 'failed';
+  if (total === 1) return `${passed ? 'passed' : 'failed'} on ${devices[0]?.device}`;
+  if (passed) return total === 2 ? 'passed on both devices' : `passed on all ${total} devices`;
+  return `failed on ${failed} of ${total} devices`;
+}

@@ -1,5 +1,5 @@
 import type { Colors } from 'picocolors/types';
-import { templateOutcome } from '@nap/contracts/dist/template-results';
+import { outcomeVerdict, templateOutcome } from '@nap/contracts/dist/template-results';
 import type { Context } from '../context';
 import { parseDuration } from '../duration';
 import { CliError, EXIT, usage } from '../errors';
@@ -158,14 +158,13 @@ export function checkReport(template: string, devices: readonly string[], answer
       }
     }
   }
-  const failed = devices.filter((d) => passed.get(d) !== true);
   const runId = str(field(answer, 'runId'));
-  const verdict =
-    field(answer, 'result') === true
-      ? c.green(
-          `${template} passed on ${devices.length === 1 ? devices[0] : devices.length === 2 ? 'both devices' : `all ${devices.length} devices`}`,
-        )
-      : c.red(`${template} failed on ${devices.length === 1 ? devices[0] : `${failed.length} of ${devices.length} devices`}`);
+  const ran = field(answer, 'result') === true;
+  const said = `${template} ${outcomeVerdict(
+    ran,
+    devices.map((device) => ({ device, passed: passed.get(device) === true })),
+  )}`;
+  const verdict = ran ? c.green(said) : c.red(said);
   lines.push(verdict);
   if (runId !== undefined) lines.push(c.dim(`the run is kept: nap api get /mop/runs/${runId}`));
   return `${lines.join('\n')}\n`;

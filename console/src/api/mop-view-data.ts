@@ -125,18 +125,3 @@ export function diffLines(parts: readonly DiffPart[], context = 3): DiffLine[] {
   });
   return out;
 }
-
-/** "passed on edge-1", "failed on 1 of 2 devices": a run's outcome in words. */
-export function resultsSummary(results: TemplateResults): string {
-  const total = results.devices.length;
-  const failed = results.devices.filter((d) => !d.passed).length;
-  const passed = results.result ?? failed === 0;
-  if (total === 0) return passed ? 'passed' : 'failed';
-  if (passed)
-    return total === 1
-      ? `passed on ${results.devices[0]?.device}`
-      : total === 2
-        ? 'passed on both devices'
-        : `passed on all ${total} devices`;
-  return total === 1 ? `failed on ${results.devices[0]?.device}` : `failed on ${failed} of ${total} devices`;
-}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { diffLines, mopView, resultsSummary } from '../../api/mop-view-data';
+import { outcomeVerdict } from '@nap/contracts/dist/template-results';
+import { diffLines, mopView } from '../../api/mop-view-data';
 import type { CommandOutcome, LineDiff, TemplateResults } from '../../api/mop-view-data';
 import { JsonView } from '../../components/json-view';
 import { StatusIcon } from '../../components/status-icon';
@@ -56,7 +57,8 @@ export function ResultsView({ results, title }: { results: TemplateResults; titl
     <div className={styles.results}>
       <p className={styles.summary}>
         {title !== undefined ? <span className={styles.label}>{title}: </span> : null}
-        {results.name !== undefined ? <strong>{results.name}</strong> : null} <Verdict passed={passed}>{resultsSummary(results)}</Verdict>
+        {results.name !== undefined ? <strong>{results.name}</strong> : null}{' '}
+        <Verdict passed={passed}>{outcomeVerdict(results.result, results.devices)}</Verdict>
       </p>
       {results.devices.map((device) => (
         <section key={device.device} className={styles.device} aria-label={`${device.device}: ${device.passed ? 'passed' : 'failed'}`}>
