@@ -184,6 +184,11 @@ describe('nap devices configure', () => {
 
     const nothing = await run(['devices', 'configure', 'edge-2']);
     expect(nothing.code).toBe(4);
+    // a file that is not there: nothing is sent
+    expect(await run(['devices', 'configure', 'edge-2', '-f', path.join(work, 'no-such.cfg')])).toMatchObject({
+      code: 4,
+      stderr: `nap: cannot read ${path.join(work, 'no-such.cfg')}: no such file\n`,
+    });
   });
 });
 

@@ -273,4 +273,25 @@ describe("a device's page", () => {
     expect(runs.items.map((r) => r.result)).toEqual([true, false]);
     expect(browser.problems()).toEqual([]);
   }, 60_000);
+
+  it('shows why a check failed on a device that does not answer', async () => {
+    const gone = await startCliSimulator({ deviceType: 'cisco_ios', username: USER, password: PASSWORD, startPrivileged: true });
+    await platform.api('POST', '/gw/createInventoryDevice', {
+      name: 'gone-1',
+      variables: { gw_host: gone.host, gw_port: gone.port, gw_network_os: 'cisco_ios', gw_user: USER, gw_password: PASSWORD },
+    });
+    await gone.stop();
+    await page.goto(`${platform.url}/console/devices/gone-1`);
+    const card = page.getByRole('region', { name: 'Check with a command template' });
+    await card.getByLabel('Command template').selectOption('uplink-check');
+    await card.getByLabel('intf').fill('GigabitEthernet0/1');
+    await card.getByLabel('desc').fill('uplink to core-2');
+    await card.getByRole('button', { name: 'Run check' }).click();
+    const results = card.getByRole('region', { name: 'Check results' });
+    await results.getByText('failed on gone-1').waitFor();
+    // the device's own error, under the command it stopped
+    const why = await results.getByRole('region', { name: 'gone-1: failed' }).locator('li p').first().innerText();
+    expect(why).toMatch(/^The command failed on device "gone-1": .*refused the connection/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+  }, 60_000);
 });
