@@ -4,7 +4,7 @@
  * data comes from workflows of every age, so each member is read and checked, never cast.
  */
 import type { TemplateOutcome } from '@nap/contracts';
-import { failedRuleOf, templateOutcome } from '@nap/contracts/dist/template-results';
+import { failedRuleOf } from '@nap/contracts/dist/template-results';
 import { isRecord } from './records';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
@@ -87,15 +87,6 @@ export function mopView(view: Record<string, unknown>): MopView | undefined {
   const diff = lineDiff(view);
   if (diff !== undefined) return { kind: 'configDiff', diff };
   return undefined;
-}
-
-/**
- * A command template run's answer (`RunCommandTemplate`, a MOP task's `mop_template_results`) by
- * device, each under the template's passRule, as the platform's review view reads it. Undefined
- * for any other value.
- */
-export function runResults(value: unknown): TemplateResults | undefined {
-  return templateOutcome(value);
 }
 
 /** A line of a diff as shown: its sign, its text, or a marker for unchanged lines left out. */

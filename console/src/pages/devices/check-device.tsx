@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { runResults } from '../../api/mop-view-data';
+import { templateOutcome } from '@nap/contracts/dist/template-results';
 import { nap } from '../../api/nap';
 import type { CommandTemplate } from '../../api/nap';
 import { templateVariables, variableValue } from '../../api/template-inputs';
@@ -48,7 +48,7 @@ export function CheckDevice({ device, os }: { device: string; os: string | undef
     }
     check.mutate({ template: template.name, variables });
   };
-  const results = check.data === undefined ? undefined : runResults(check.data);
+  const results = check.data === undefined ? undefined : templateOutcome(check.data);
   return (
     <section aria-labelledby="check-device-title" className={`card ${styles.card}`}>
       <h2 id="check-device-title">Check with a command template</h2>

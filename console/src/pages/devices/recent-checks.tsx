@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { formatTime } from '../../api/job-data';
-import { runResults } from '../../api/mop-view-data';
+import { templateOutcome } from '@nap/contracts/dist/template-results';
 import { nap } from '../../api/nap';
 import type { StoredTemplateRun } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
@@ -17,14 +17,14 @@ export const deviceChecksKey = (device: string) => ['template-runs', device] as 
 
 /** Whether the device passed a run: its own commands under the template's passRule, not the run's whole verdict. */
 function passedOn(run: StoredTemplateRun, device: string): boolean | undefined {
-  return runResults(run.output)?.devices.find((d) => d.device === device)?.passed;
+  return templateOutcome(run.output)?.devices.find((d) => d.device === device)?.passed;
 }
 
 function CheckItem({ run, device }: { run: StoredTemplateRun; device: string }) {
   const [open, setOpen] = useState(false);
   const passed = passedOn(run, device) ?? run.result;
   const others = (run.devices ?? []).filter((d) => d !== device).length;
-  const results = open ? runResults(run.output) : undefined;
+  const results = open ? templateOutcome(run.output) : undefined;
   return (
     <li className={styles.check}>
       <div className={styles.checkLine}>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { durationMs, formatDuration, formatTime, isRetryable, isWaitingForPerson, taskLabel } from '../../api/job-data';
-import { runResults } from '../../api/mop-view-data';
+import { templateOutcome } from '@nap/contracts/dist/template-results';
 import type { JobDocument } from '../../api/nap';
 import { JsonView } from '../../components/json-view';
 import { StatusBadge } from '../../components/status-badge';
@@ -44,7 +44,7 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
         : undefined;
   // a command template's run among what the task returned (MOP's RunCommandTemplate): drawn device by device
   const checks = Object.entries(task.variables?.outgoing ?? {}).flatMap(([name, value]) => {
-    const results = runResults(value);
+    const results = templateOutcome(value);
     return results === undefined ? [] : [[name, results] as const];
   });
   return (
