@@ -11,6 +11,7 @@ import type { Query } from '../http/client';
 import { table } from '../output/format';
 import type { Doc } from '../resources/documents';
 import { field, isDoc, itemsOf, str } from '../resources/documents';
+import { limitOption } from '../limit';
 
 /** The filters `nap audit list` and `nap audit export` share. */
 export interface AuditRange {
@@ -64,9 +65,7 @@ function outcomeOf(record: Doc): string {
 
 /** `nap audit list`: GET /audit, newest first, with the audit trail's own filters. */
 export async function listAudit(ctx: Context, opts: AuditListOptions): Promise<void> {
-  const limit = opts.limit === undefined ? 25 : Number(opts.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 500)
-    throw usage(`--limit ${opts.limit ?? ''}: expected a whole number from 1 to 500`);
+  const limit = limitOption(opts.limit, 25, 500);
   const query: Query = {
     limit,
     actor: opts.actor,

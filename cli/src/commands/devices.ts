@@ -9,6 +9,7 @@ import { table } from '../output/format';
 import type { Doc } from '../resources/documents';
 import { field, isDoc, itemsOf, str } from '../resources/documents';
 import { isoTime } from '../resources/registry';
+import { limitOption } from '../limit';
 
 /**
  * How long a device call may take: the platform allows a device operation 120 s (the catalog's
@@ -209,8 +210,7 @@ export async function checkDevices(
  * device passed it under the template's passRule (not the whole run's verdict).
  */
 export async function deviceChecks(ctx: Context, device: string, opts: { template?: string; limit?: string }): Promise<void> {
-  const limit = opts.limit === undefined ? 10 : Number(opts.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw usage(`--limit ${opts.limit}: a whole number from 1 to 100`);
+  const limit = limitOption(opts.limit, 10, 100);
   const res = await ctx.client().request({
     method: 'GET',
     path: '/mop/runs',

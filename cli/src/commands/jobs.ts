@@ -12,6 +12,7 @@ import type { Doc } from '../resources/documents';
 import { field, isDoc, itemsOf, str, unwrap } from '../resources/documents';
 import { mustFind } from '../resources/lookup';
 import { findResource, isoTime } from '../resources/registry';
+import { limitOption } from '../limit';
 
 /** What a job's final status means as an exit code. */
 export function exitCodeOf(status: string | undefined): ExitCode {
@@ -356,8 +357,7 @@ const JOB_COLUMNS = (c: Colors) =>
 
 export async function listJobs(ctx: Context, opts: { status?: string; workflow?: string; since?: string; limit?: string }): Promise<void> {
   const client = ctx.client();
-  const limit = opts.limit === undefined ? 25 : Number(opts.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw usage(`--limit ${opts.limit ?? ''}: expected a positive whole number`);
+  const limit = limitOption(opts.limit, 25);
   const query: Query = { limit, exclude: 'tasks,transitions,variables' };
   if (opts.status !== undefined) query['in[status]'] = opts.status;
   if (opts.workflow !== undefined) query['equals[name]'] = opts.workflow;
@@ -486,7 +486,7 @@ export async function listTasks(
   opts: { status?: string; job?: string; workflow?: string; all?: boolean; limit?: string },
 ): Promise<void> {
   const client = ctx.client();
-  const query: Query = { limit: opts.limit === undefined ? 50 : Number(opts.limit) };
+  const query: Query = { limit: limitOption(opts.limit, 50) };
   if (opts.all !== true) {
     query['equals[type]'] = 'manual';
     query['equals[status]'] = opts.status ?? 'running';
