@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
+import { knownHostsKey, knownHostsRoute } from '@nap/contracts';
 import { startCliSimulator } from '@nap/lab';
 import type { CliSimulator } from '@nap/lab';
 import { startGatewayPlatform } from './platform';
@@ -19,12 +20,19 @@ function send(host: string, commands: string[], connection_options: Record<strin
   return gw.http('POST', '/gw/ssh/send_command', { sshSendCommandParameters: { host, commands, connection_options } });
 }
 
+/**
+ * A simulator for one test. Its key is forgotten when it stops, as an operator forgets a replaced
+ * device's: the tests share one gateway, and a later simulator may be given the same port with
+ * another key (which the gateway would rightly refuse as DEVICE_HOST_KEY_CHANGED).
+ */
 async function withSim<T>(options: Parameters<typeof startCliSimulator>[0], fn: (sim: CliSimulator) => Promise<T>): Promise<T> {
   const sim = await startCliSimulator(options);
   try {
     return await fn(sim);
   } finally {
     await sim.stop();
+    const forgotten = await gw.http('DELETE', knownHostsRoute(knownHostsKey(sim.host, sim.port)));
+    expect([200, 404]).toContain(forgotten.status);
   }
 }
 
