@@ -13,9 +13,10 @@ export function updateTrigger(svc: WorkflowContext): Handler<'workflow.updateTri
     const changes = isRecord(body.changes) && Object.keys(body).length === 1 ? body.changes : body;
     const record = toTriggerRecord(changes, 'body', ctx.caller, Date.now(), { existing, newId: newTriggerId });
     if (record.actionId !== existing.actionId) await svc.automations.getAutomation(record.actionId);
-    if (!(await svc.triggers.replace(record))) throw new AppError('TRIGGER_NOT_FOUND', `No trigger with id "${id}"`);
+    const stored = await svc.triggers.update(existing, record);
+    if (stored === null) throw new AppError('TRIGGER_NOT_FOUND', `No trigger with id "${id}"`);
     svc.eventTriggers.invalidate();
     ctx.audit({ target: { kind: 'trigger', id, name: record.name }, changes: auditChanges(existing, record) });
-    return { message: 'Successfully updated the requested item', data: toPublicTrigger(record), metadata: {} };
+    return { message: 'Successfully updated the requested item', data: toPublicTrigger(stored), metadata: {} };
   };
 }

@@ -3,6 +3,9 @@ import type { Collection, Filter, ListQuery, Store } from '@nap/store';
 import type { TriggerRecord } from '../domain/trigger-model';
 import { DueClaims } from './due-claims';
 
+/** Members of a trigger the schedule runner writes (the due times, its claim, when it last started a job). */
+const RUNNER_MEMBERS = new Set(['nextRunAt', 'lastRunAt', 'lastExecuted', 'fire']);
+
 /** The schedules among triggers: what their due times are claimed among. */
 const SCHEDULES = { type: 'schedule', enabled: true };
 
@@ -29,10 +32,31 @@ export class TriggerRepository {
     }
   }
 
-  /** Replaces the trigger with id `doc._id`; false when it is gone. */
-  async replace(doc: TriggerRecord): Promise<boolean> {
+  /**
+   * Writes `doc`, an update of the stored trigger `existing` (read before it), and answers the trigger
+   * as stored then; null when it is gone. The members of the update are written; what the schedule
+   * runner writes (the due times fired, its claim, when the trigger last started a job) is left as
+   * the runner left it meanwhile, unless the update moved the due time itself (a new timing, or
+   * enabled again): then its due times are written and a claim under way is dropped, so the runner
+   * cannot move the old timing on over the new one.
+   */
+  async update(existing: TriggerRecord, doc: TriggerRecord): Promise<TriggerRecord | null> {
+    const set: Record<string, unknown> = {};
+    const unset: Record<string, ''> = {};
+    for (const [key, value] of Object.entries(doc)) if (key !== '_id' && value !== undefined && !RUNNER_MEMBERS.has(key)) set[key] = value;
+    for (const key of Object.keys(existing))
+      if ((doc as Record<string, unknown>)[key] === undefined && !RUNNER_MEMBERS.has(key)) unset[key] = '';
+    if (doc.nextRunAt !== existing.nextRunAt || doc.lastRunAt !== existing.lastRunAt) {
+      set.nextRunAt = doc.nextRunAt;
+      set.lastRunAt = doc.lastRunAt;
+      unset.fire = '';
+    }
     try {
-      return (await this.triggers.replaceOne({ _id: doc._id }, doc)).matchedCount > 0;
+      return await this.triggers.findOneAndUpdate(
+        { _id: doc._id },
+        Object.keys(unset).length > 0 ? { $set: set, $unset: unset } : { $set: set },
+        { returnDocument: 'after' },
+      );
     } catch (err) {
       throw duplicate(err, doc);
     }
