@@ -52,7 +52,10 @@ function triggerProperties() {
     name: name('trigger name'),
     description: str(),
     type: oneOf(TRIGGER_TYPES),
-    enabled: bool({ description: 'a disabled trigger refuses to run (409 TRIGGER_DISABLED) and a schedule does not fire' }),
+    enabled: bool({
+      description:
+        'a disabled trigger refuses to run (409 TRIGGER_DISABLED) and a schedule does not fire: its due times that come while it is disabled are skipped, and enabled again it resumes at its next due time',
+    }),
     actionType: literal('automations'),
     actionId: name('id of the automation the trigger starts'),
     // endpoint

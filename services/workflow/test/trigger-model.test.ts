@@ -66,4 +66,43 @@ describe('schedule due times', () => {
       /cannot change from schedule to manual/,
     );
   });
+
+  it('skips the due times that came while a schedule was disabled: enabled again, it resumes at its next due time from now', () => {
+    const update = (submitted: Record<string, unknown>, existing: ReturnType<typeof toTriggerRecord>, now: number) =>
+      toTriggerRecord(submitted, 'body', SYSTEM_CALLER, now, { existing, newId: () => 'x' });
+    const hourlyFrom0 = toTriggerRecord(
+      { name: 's', type: 'schedule', actionId: 'a', firstRunAt: 0, repeatUnit: 'hour', processMissedRuns: 'all' },
+      'body',
+      SYSTEM_CALLER,
+      0,
+      { newId: () => 'id1' },
+    );
+    // disabled at 3h30 with 4h next; enabled at 7h15: 4h … 7h are skipped, whatever processMissedRuns says
+    const disabled = update({ enabled: false }, { ...hourlyFrom0, nextRunAt: 4 * HOUR, lastRunAt: 3 * HOUR }, 3.5 * HOUR);
+    expect(disabled).toMatchObject({ enabled: false, nextRunAt: 4 * HOUR, lastRunAt: 3 * HOUR });
+    expect(update({ enabled: true }, disabled, 7.25 * HOUR)).toMatchObject({ enabled: true, nextRunAt: 8 * HOUR, lastRunAt: 3 * HOUR });
+    // enabled again before its next due time came: nothing was skipped
+    expect(update({ enabled: true }, disabled, 3.75 * HOUR)).toMatchObject({ nextRunAt: 4 * HOUR });
+    // exactly at a due time: that one fires
+    expect(update({ enabled: true }, disabled, 6 * HOUR)).toMatchObject({ nextRunAt: 6 * HOUR });
+    // another change of a disabled schedule keeps its due time (it is not enabled by it)
+    expect(update({ description: 'freeze' }, disabled, 7.25 * HOUR)).toMatchObject({ enabled: false, nextRunAt: 4 * HOUR });
+    // calendar months count from the skipped due time
+    const monthly = { ...hourlyFrom0, repeatUnit: 'month' as const, enabled: false, nextRunAt: Date.UTC(2026, 0, 31) };
+    expect(new Date(update({ enabled: true }, monthly, Date.UTC(2026, 2, 10)).nextRunAt ?? 0).toISOString()).toBe(
+      '2026-04-03T00:00:00.000Z',
+    );
+    // a single run whose time came while disabled does not run
+    const once = toTriggerRecord(
+      { name: 'o', type: 'schedule', actionId: 'a', firstRunAt: HOUR, enabled: false },
+      'body',
+      SYSTEM_CALLER,
+      0,
+      {
+        newId: () => 'id3',
+      },
+    );
+    expect(once).toMatchObject({ enabled: false, nextRunAt: HOUR, repeatUnit: null });
+    expect(update({ enabled: true }, once, 2 * HOUR)).toMatchObject({ enabled: true, nextRunAt: null });
+  });
 });

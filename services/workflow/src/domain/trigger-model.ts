@@ -272,12 +272,19 @@ function checkSchedule(t: TriggerRecord, member: string, now: number, existing: 
     existing.repeatFrequency !== t.repeatFrequency;
   if (timingChanged) {
     // a new timing starts at its first due time, or the first one still ahead when that is long past
-    t.nextRunAt = t.firstRunAt >= now || unit === null ? t.firstRunAt : firstDueAtOrAfter(t, now);
+    t.nextRunAt = t.firstRunAt >= now || unit === null ? t.firstRunAt : dueAtOrAfter(t, t.firstRunAt, now);
     t.lastRunAt = null;
-  } else {
-    t.nextRunAt = existing.nextRunAt ?? null;
-    t.lastRunAt = existing.lastRunAt ?? null;
+    return;
   }
+  t.lastRunAt = existing.lastRunAt ?? null;
+  const next = existing.nextRunAt ?? null;
+  if (existing.enabled === false && t.enabled && next !== null && next < now) {
+    // enabled again: the due times that came while it was disabled were skipped on purpose (a change
+    // freeze, say), not missed, so none of them fires; it resumes at its first due time from now
+    t.nextRunAt = unit === null ? null : dueAtOrAfter(t, next, now);
+    return;
+  }
+  t.nextRunAt = next;
 }
 
 /** The due time after `due` of a schedule, or null when it does not repeat. Months are calendar months (UTC). */
@@ -293,8 +300,9 @@ export function nextDue(t: Pick<Trigger, 'repeatUnit' | 'repeatFrequency'>, due:
   return due + frequency * UNIT_MS[unit];
 }
 
-function firstDueAtOrAfter(t: Pick<Trigger, 'firstRunAt' | 'repeatUnit' | 'repeatFrequency'>, at: number): number {
-  let due = t.firstRunAt ?? at;
+/** The first due time of a schedule at or after `at`, counting from its due time `from`. */
+function dueAtOrAfter(t: Pick<Trigger, 'repeatUnit' | 'repeatFrequency'>, from: number, at: number): number {
+  let due = from;
   if (t.repeatUnit !== 'month' && t.repeatUnit) {
     const step = (t.repeatFrequency ?? 1) * UNIT_MS[t.repeatUnit];
     if (due < at) due += Math.ceil((at - due) / step) * step;
