@@ -70,6 +70,8 @@ describe('endpoint triggers', () => {
     expect(message).toBe('Successfully created the requested item');
     expect(metadata).toEqual({});
     expect(data).toMatchObject({ name: 'greet', status: 'running' });
+    // the job says which trigger started it
+    expect(data.trigger).toEqual({ _id: trigger._id, name: 'greet over HTTP', type: 'endpoint', automationId: greetId });
     const done = await waitForJob(platform, token, data._id);
     expect(done.status).toBe('complete');
     expect(done.variables).toMatchObject({ who: 'network', greeting: 'hello network' });
@@ -340,6 +342,7 @@ describe('manual triggers', () => {
     expect(res.status).toBe(200);
     const job = await waitForJob(platform, token, (res.body as Envelope<JobDocument>).data._id);
     expect(job.variables).toMatchObject({ who: 'eng', greeting: 'hello eng' });
+    expect(job.trigger).toEqual({ _id: trigger._id, name: 'greet by hand', type: 'manual', automationId: greetId });
     const defaults = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, { token, body: {} });
     expect((await waitForJob(platform, token, (defaults.body as Envelope<JobDocument>).data._id)).variables).toMatchObject({
       greeting: 'hello ops',
@@ -368,6 +371,11 @@ describe('schedule triggers', () => {
     });
     await platform.http('PATCH', `/operations-manager/triggers/${trigger._id}`, { token, body: { enabled: false } });
     for (const job of jobs) expect((await waitForJob(platform, token, job._id)).variables).toMatchObject({ greeting: 'hello clock' });
+    // each job names the schedule and the due time it was started for
+    for (const job of jobs) {
+      expect(job.trigger).toMatchObject({ _id: trigger._id, name: 'tick', type: 'schedule', automationId: id });
+      expect(((job.trigger?.due ?? 0) - firstRunAt) % 1000).toBe(0);
+    }
     const starts = jobs.map((j) => Number(j.metrics?.start_time)).sort((a, b) => a - b);
     expect(starts[0]).toBeGreaterThanOrEqual(firstRunAt);
     const stored = (await platform.http('GET', `/operations-manager/triggers/${trigger._id}`, { token })).body as Envelope<Trigger>;
@@ -433,6 +441,8 @@ describe('eventSystem triggers', () => {
     const done = await waitForJob(platform, token, follower._id);
     expect(done.status).toBe('complete');
     expect(done.variables).toMatchObject({ jobId: first, name: 'greet', status: 'complete', greeting: 'after greet' });
+    expect(done.trigger).toMatchObject({ name: 'after greet', type: 'eventSystem', automationId: chained });
+    expect(done.trigger).not.toHaveProperty('due');
     // a job of another workflow does not match the schema
     const before = (await jobsOf('chained')).length;
     const other = await platform.http('POST', '/operations-manager/jobs/start', {
@@ -440,7 +450,8 @@ describe('eventSystem triggers', () => {
       body: { workflow: 'greet-2', options: { variables: { who: 'x' } } },
     });
     const otherId = (other.body as Envelope<JobDocument>).data._id;
-    await waitForJob(platform, token, otherId);
+    // a job started without a trigger names none
+    expect(await waitForJob(platform, token, otherId)).not.toHaveProperty('trigger');
     // once its jobComplete is on the event stream, a later matching job's follower proves it was handled:
     // the triggers take the stream's events one at a time, in order
     let published = false;

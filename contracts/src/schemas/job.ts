@@ -172,6 +172,17 @@ function jobProperties<T extends TSchema>(task: T) {
     ancestors: strings(),
     preAutomationTime: int(),
     error: arr(embed(jobErrorEntrySchema)),
+    trigger: obj(
+      {
+        _id: str({ description: 'trigger id' }),
+        name: str(),
+        type: str({ description: 'endpoint, manual, schedule or eventSystem' }),
+        automationId: str({ description: 'the automation the trigger starts' }),
+        due: int({ description: 'schedule: the due time the job was started for, epoch milliseconds' }),
+      },
+      ['_id', 'name', 'type', 'automationId'],
+      { description: 'the trigger that started the job; absent when a person, a script or a parent job started it' },
+    ),
   };
 }
 

@@ -140,7 +140,11 @@ export interface NewJob {
   groups?: string[];
   parent?: { link: ParentLink; ancestors: string[]; groups: string[] };
   pinned?: Record<string, Record<string, unknown>>;
+  trigger?: JobTrigger;
 }
+
+/** The trigger that started a job, as the job says. */
+export type JobTrigger = NonNullable<JobDocument['trigger']>;
 
 /**
  * The decorators of a workflow or task that a job can carry: those with a `type` and a `pointer`
@@ -201,6 +205,7 @@ export function newJobRecord(input: NewJob): JobRecord {
   job.visibleTo = jobVisibleTo(job);
   if (input.parent) job.parent = input.parent.link;
   if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = input.pinned;
+  if (input.trigger !== undefined) job.trigger = input.trigger;
   return job;
 }
 

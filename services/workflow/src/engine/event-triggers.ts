@@ -102,7 +102,7 @@ export class EventTriggers {
     const jobId = occasionJobId(trigger._id, `evt:${event.seq}`, event.timestamp);
     try {
       const variables = await this.starter.variablesOf(trigger, payload, caller);
-      const job = await this.starter.start(trigger, variables, caller, jobId);
+      const job = await this.starter.start(trigger, variables, caller, { jobId });
       // a record that could not be kept is retryable: the event comes again, its job is not started twice
       await this.starter.recordStart('trigger', trigger, caller, jobId);
       this.log.info(

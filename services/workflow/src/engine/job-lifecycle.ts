@@ -3,7 +3,7 @@ import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
 import { cloneJson } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
 import { isActiveStatus, isManual, newJobRecord, WAITING_LEASE } from '../domain/job-model';
-import type { FinishRequest, JobRecord, JobTask, ParentLink } from '../domain/job-model';
+import type { FinishRequest, JobRecord, JobTask, JobTrigger, ParentLink } from '../domain/job-model';
 import type { JobRepository } from '../store/job-repository';
 import type { InputSchemaCache } from './input-schemas';
 import { jobEventPayload, outboxEntry } from './job-events';
@@ -26,6 +26,8 @@ export interface StartJobInput {
   jobId?: string;
   /** Pinned task outputs by task id or `app.method`. */
   pinned?: Record<string, Record<string, unknown>>;
+  /** The trigger that starts the job. */
+  trigger?: JobTrigger;
 }
 
 /** What job control works with: the store, and the parts of the engine that drive, wake and publish. */
@@ -84,6 +86,7 @@ export class JobLifecycle {
       ...(input.groups !== undefined ? { groups: input.groups } : {}),
       ...(input.parent !== undefined ? { parent: input.parent } : {}),
       ...(input.pinned !== undefined ? { pinned: input.pinned } : {}),
+      ...(input.trigger !== undefined ? { trigger: input.trigger } : {}),
     });
     // The inputSchema is what a caller starting the workflow must give; the platform's own `_id` and
     // `initiator` count, as the job holds them. A child job's variables are its parent's wiring and

@@ -85,7 +85,7 @@ export class ScheduleRunner {
       const caller = trigger.runAs ?? SYSTEM_CALLER;
       const jobId = occasionJobId(trigger._id, `due:${due}`, due);
       try {
-        const job = await this.starter.start(trigger, { ...(trigger.formData ?? {}) }, caller, jobId);
+        const job = await this.starter.start(trigger, { ...(trigger.formData ?? {}) }, caller, { jobId, due });
         // before the schedule moves on: a record that could not be kept fires the due time again (kept once)
         await this.starter.recordStart('schedule', trigger, caller, jobId);
         this.log.info({ triggerId: trigger._id, due, jobId: job?._id, alreadyFired: job === undefined }, 'Schedule fired');

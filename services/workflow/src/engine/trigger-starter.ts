@@ -99,11 +99,17 @@ export class TriggerStarter {
   }
 
   /**
-   * Starts a job of the trigger's automation with `variables`, as `caller`. With `jobId` (a
-   * schedule's due time, an event's position) a second start of the same occasion creates nothing
-   * and answers undefined.
+   * Starts a job of the trigger's automation with `variables`, as `caller`; the job names the
+   * trigger. With an occasion's `jobId` (a schedule's due time `due`, an event's position) a second
+   * start of the same occasion creates nothing and answers undefined.
    */
-  async start(trigger: TriggerRecord, variables: Record<string, unknown>, caller: Caller, jobId?: string): Promise<JobRecord | undefined> {
+  async start(
+    trigger: TriggerRecord,
+    variables: Record<string, unknown>,
+    caller: Caller,
+    occasion?: { jobId: string; due?: number },
+  ): Promise<JobRecord | undefined> {
+    const jobId = occasion?.jobId;
     const automation = await this.deps.automations.findAutomation(trigger.actionId);
     if (automation === null)
       throw new AppError(
@@ -132,6 +138,13 @@ export class TriggerStarter {
         variables,
         caller,
         description: trigger.description || workflow.description || '',
+        trigger: {
+          _id: trigger._id,
+          name: trigger.name,
+          type: trigger.type,
+          automationId: trigger.actionId,
+          ...(occasion?.due !== undefined ? { due: occasion.due } : {}),
+        },
         ...(jobId !== undefined ? { jobId } : {}),
       });
     } catch (err) {
