@@ -88,6 +88,8 @@ function seedJob(i: number): JobRecord {
     variables: { n: i },
     error: [],
     ancestors: [],
+    // one job in ten was started by one of three triggers
+    ...(i % 10 === 0 ? { trigger: { _id: `t-${i % 3}`, name: `trigger ${i % 3}`, type: 'schedule', automationId: 'a-1' } } : {}),
   } as unknown as JobRecord;
   job.visibleTo = jobVisibleTo(job);
   return job;

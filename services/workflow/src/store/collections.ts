@@ -28,6 +28,8 @@ export const WORKFLOW_COLLECTIONS = {
     { keys: { 'metrics.run_time': 1, 'metrics.start_time': 1, _id: 1 } },
     { keys: { visibleTo: 1, 'metrics.start_time': 1, _id: 1 } },
     { keys: { visibleTo: 1, status: 1, 'metrics.start_time': 1, _id: 1 } },
+    // the jobs a trigger started
+    { keys: { 'trigger._id': 1, 'metrics.start_time': 1, _id: 1 } },
     { keys: { lease: 1 } },
     { keys: { 'metrics.server_id': 1, status: 1 } },
     { keys: { 'parent.job': 1 } },
