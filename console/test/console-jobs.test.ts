@@ -316,6 +316,47 @@ describe('the operations console', () => {
     await page.getByRole('button', { name: 'Cancel job' }).waitFor({ state: 'detached' });
   }, 60_000);
 
+  it('names the trigger that started a job, and lists the jobs of that trigger', async () => {
+    const automation = await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/automations', {
+      automation: { name: 'Check an interface from CI', componentName: 'Interface check' },
+    });
+    const trigger = await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/triggers', {
+      name: 'Pipeline check',
+      type: 'endpoint',
+      actionId: automation.data._id,
+      routeName: 'interface-check',
+      schema: { type: 'object' },
+    });
+    const fromCi: string[] = [];
+    for (let i = 0; i < 2; i += 1)
+      fromCi.push(
+        (
+          await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/triggers/endpoint/interface-check', {
+            mode: 'success',
+          })
+        ).data._id,
+      );
+    await startJob(platform, 'Interface check', { mode: 'success' });
+
+    await page.goto(`${platform.url}/console/jobs/${fromCi[0]}`);
+    const fact = page.locator('dt', { hasText: /^Trigger$/ }).locator('xpath=following-sibling::dd');
+    await fact.getByText('endpoint trigger').waitFor();
+    await fact.getByRole('link', { name: 'Pipeline check' }).click();
+    await eventually('the trigger in the URL', () => new URL(page.url()).searchParams.get('trigger') === trigger.data._id);
+    const filter = page.getByRole('search', { name: 'Filter jobs' });
+    await filter.getByText('Pipeline check').waitFor();
+    const table = page.getByRole('table', { name: 'Jobs' });
+    await eventually('only the jobs of the trigger', async () => {
+      const ids = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('a')?.getAttribute('href') ?? ''));
+      return ids.length === 2 && fromCi.every((id) => ids.some((href) => href.endsWith(id)));
+    });
+    expect(await table.locator('tbody tr').first().innerText()).toMatch(/by endpoint trigger Pipeline check/);
+    await expectAccessible();
+    await filter.getByRole('button', { name: 'Show the jobs of every trigger' }).click();
+    await eventually('the trigger filter dropped', () => !new URL(page.url()).searchParams.has('trigger'));
+    await eventually('a job no trigger started listed again', async () => (await table.locator('tbody tr').count()) > 2);
+  }, 60_000);
+
   it('lists the manual tasks waiting for a person; opening one shows its view and its choices', async () => {
     const job = await startJob(platform, 'Change approval', { plan: 'vlan 200', applySeconds: 0 });
     await page.goto(`${platform.url}/console/tasks`);

@@ -11,7 +11,7 @@ export function isFinalStatus(status: string | undefined): boolean {
 }
 
 /** The members of a job the list shows (`include=` keeps the page small: a job carries every task). */
-export const JOB_LIST_FIELDS = ['_id', 'name', 'status', 'created_by', 'metrics', 'description', 'ancestors'] as const;
+export const JOB_LIST_FIELDS = ['_id', 'name', 'status', 'created_by', 'metrics', 'description', 'ancestors', 'trigger'] as const;
 
 /** A row of the jobs table, read from a job-page item (the page's items are untyped job projections). */
 export interface JobSummary {
@@ -21,6 +21,37 @@ export interface JobSummary {
   createdBy: string;
   startTime?: number;
   endTime?: number;
+  /** The trigger that started the job, when one did. */
+  trigger?: JobTrigger;
+}
+
+/** The trigger that started a job: its id, name, type and, for a schedule, the due time. */
+export interface JobTrigger {
+  id: string;
+  name: string;
+  type: string;
+  due?: number;
+}
+
+const TRIGGER_KINDS: Record<string, string> = {
+  schedule: 'schedule',
+  endpoint: 'endpoint trigger',
+  manual: 'manual trigger',
+  eventSystem: 'event trigger',
+};
+
+/** The trigger a job names (`trigger` of the job document); undefined when a person, a script or a parent job started it. */
+export function jobTriggerOf(job: { trigger?: unknown }): JobTrigger | undefined {
+  const t = record(job.trigger);
+  const id = text(t._id);
+  if (id === '') return undefined;
+  const due = epoch(t.due);
+  return { id, name: text(t.name) || id, type: text(t.type), ...(due !== undefined ? { due } : {}) };
+}
+
+/** What kind of trigger, in words: `schedule`, `endpoint trigger`, `manual trigger`, `event trigger`. */
+export function triggerKind(type: string): string {
+  return TRIGGER_KINDS[type] ?? `${type} trigger`;
 }
 
 function text(value: unknown): string {
@@ -47,6 +78,8 @@ export function toJobSummary(item: Record<string, unknown>): JobSummary {
   const end = epoch(metrics.end_time);
   if (start !== undefined) summary.startTime = start;
   if (end !== undefined) summary.endTime = end;
+  const trigger = jobTriggerOf(item);
+  if (trigger !== undefined) summary.trigger = trigger;
   return summary;
 }
 

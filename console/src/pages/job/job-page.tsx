@@ -1,7 +1,17 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ancestorIds, durationMs, formatDuration, formatTime, isFinalStatus, isWaitingForPerson, toJobSummary } from '../../api/job-data';
+import {
+  ancestorIds,
+  durationMs,
+  formatDuration,
+  formatTime,
+  isFinalStatus,
+  isWaitingForPerson,
+  jobTriggerOf,
+  toJobSummary,
+  triggerKind,
+} from '../../api/job-data';
 import { plainName } from '../../api/names';
 import { nap } from '../../api/nap';
 import type { JobDocument } from '../../api/nap';
@@ -157,6 +167,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
     );
   const doc = job.data;
   const parent = parentOf(doc);
+  const trigger = jobTriggerOf(doc);
   const waitingTasks = Object.entries(doc.tasks).filter(([, t]) => isWaitingForPerson(doc, t));
   return (
     <div className={`page ${styles.page}`}>
@@ -180,6 +191,20 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
               <dt>Started by</dt>
               <dd>{doc.created_by ?? '—'}</dd>
             </div>
+            {trigger ? (
+              <div>
+                <dt>Trigger</dt>
+                <dd>
+                  <Link to={`/jobs?${new URLSearchParams({ trigger: trigger.id }).toString()}`} title="Every job of this trigger">
+                    {trigger.name}
+                  </Link>{' '}
+                  <span className="muted">
+                    {triggerKind(trigger.type)}
+                    {trigger.due !== undefined ? `, due ${formatTime(trigger.due)}` : ''}
+                  </span>
+                </dd>
+              </div>
+            ) : null}
             <div>
               <dt>Started</dt>
               <dd>{formatTime(doc.metrics?.start_time)}</dd>

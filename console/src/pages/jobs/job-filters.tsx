@@ -7,10 +7,12 @@ import bar from '../../components/filter-bar.module.css';
 interface JobFiltersProps {
   params: JobListParams;
   onChange: (changes: Partial<JobListParams>) => void;
+  /** The name of the trigger the list is narrowed to (`params.trigger`), when a job on the page says it. */
+  triggerName?: string | undefined;
 }
 
 /** Status, workflow name and start time: what narrows the list (each change goes to the URL and back to page 1). */
-export function JobFilters({ params, onChange }: JobFiltersProps) {
+export function JobFilters({ params, onChange, triggerName }: JobFiltersProps) {
   const [workflow, setWorkflow] = useState(params.workflow);
   const settled = useDebounced(workflow, 300);
   useEffect(() => {
@@ -22,9 +24,27 @@ export function JobFilters({ params, onChange }: JobFiltersProps) {
     // back and forward in the browser change the URL under the text box
     setWorkflow(params.workflow);
   }, [params.workflow]);
-  const filtered = params.status || params.workflow || params.after || params.before;
+  const filtered = params.status || params.workflow || params.trigger || params.after || params.before;
   return (
     <form role="search" aria-label="Filter jobs" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
+      {params.trigger ? (
+        <div className={bar.field}>
+          <span className={bar.label} id="filter-trigger">
+            Started by trigger
+          </span>
+          <span className={bar.chip} aria-labelledby="filter-trigger">
+            {triggerName ?? params.trigger}
+            <button
+              type="button"
+              className={bar.chipClear}
+              aria-label="Show the jobs of every trigger"
+              onClick={() => onChange({ trigger: '', page: 1 })}
+            >
+              ×
+            </button>
+          </span>
+        </div>
+      ) : null}
       <div className={bar.field}>
         <label htmlFor="filter-status">Status</label>
         <select id="filter-status" value={params.status} onChange={(e) => onChange({ status: e.target.value, page: 1 })}>
@@ -73,7 +93,7 @@ export function JobFilters({ params, onChange }: JobFiltersProps) {
         disabled={!filtered}
         onClick={() => {
           setWorkflow('');
-          onChange({ status: '', workflow: '', after: '', before: '', page: 1 });
+          onChange({ status: '', workflow: '', trigger: '', after: '', before: '', page: 1 });
         }}
       >
         Clear filters

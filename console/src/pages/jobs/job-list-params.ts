@@ -17,6 +17,8 @@ export const PAGE_SIZES = [25, 50, 100] as const;
 export interface JobListParams {
   status: string;
   workflow: string;
+  /** The id of the trigger that started the jobs (a link from a job or an automation leads here). */
+  trigger: string;
   /** `datetime-local` values (the engineer's clock). */
   after: string;
   before: string;
@@ -37,6 +39,7 @@ export function readParams(search: URLSearchParams): JobListParams {
   return {
     status: search.get('status') ?? '',
     workflow: search.get('workflow') ?? '',
+    trigger: search.get('trigger') ?? '',
     after: search.get('after') ?? '',
     before: search.get('before') ?? '',
     sort: isSortColumn(sort) ? sort : 'started',
@@ -51,6 +54,7 @@ export function writeParams(params: JobListParams): URLSearchParams {
   const search = new URLSearchParams();
   if (params.status) search.set('status', params.status);
   if (params.workflow) search.set('workflow', params.workflow);
+  if (params.trigger) search.set('trigger', params.trigger);
   if (params.after) search.set('after', params.after);
   if (params.before) search.set('before', params.before);
   if (params.sort !== 'started') search.set('sort', params.sort);
@@ -79,7 +83,10 @@ export function toJobQuery(params: JobListParams): Query {
     sort: SORT_FIELDS[params.sort],
     order: params.order === 'asc' ? 1 : -1,
     include: JOB_LIST_FIELDS.join(','),
-    equals: params.status ? { status: params.status } : undefined,
+    equals:
+      params.status || params.trigger
+        ? { ...(params.status ? { status: params.status } : {}), ...(params.trigger ? { 'trigger._id': params.trigger } : {}) }
+        : undefined,
     contains: params.workflow ? { name: params.workflow } : undefined,
     gte: after !== undefined ? { 'metrics.start_time': after } : undefined,
     lte: before !== undefined ? { 'metrics.start_time': before } : undefined,

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { durationMs, formatDuration, formatTime } from '../../api/job-data';
+import { durationMs, formatDuration, formatTime, triggerKind } from '../../api/job-data';
 import type { JobSummary } from '../../api/job-data';
 import { StatusBadge } from '../../components/status-badge';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
@@ -112,7 +112,15 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
               <td className={styles.time}>
                 {formatDuration(durationMs(job.startTime, job.endTime, job.status === 'running' ? now : (job.endTime ?? now)))}
               </td>
-              <td>{job.createdBy || '—'}</td>
+              <td>
+                {job.createdBy || '—'}
+                {job.trigger ? (
+                  <div className="muted">
+                    by {triggerKind(job.trigger.type)}{' '}
+                    <Link to={`/jobs?${new URLSearchParams({ trigger: job.trigger.id }).toString()}`}>{job.trigger.name}</Link>
+                  </div>
+                ) : null}
+              </td>
             </tr>
           );
         })}

@@ -115,7 +115,7 @@ export function JobsPage() {
           </div>
         ) : null}
       </div>
-      <JobFilters params={params} onChange={update} />
+      <JobFilters params={params} onChange={update} triggerName={rows.find((row) => row.trigger?.id === params.trigger)?.trigger?.name} />
       <ErrorMessage error={jobs.error} title="The jobs cannot be listed" />
       <div className={frame.tableWrap} aria-busy={jobs.isFetching}>
         <JobTable
