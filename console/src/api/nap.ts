@@ -96,6 +96,17 @@ export const nap = {
   tasks: (query: Query) => request<TaskPage>('GET', '/operations-manager/tasks', { query }),
   automations: (query: Query) => request<AutomationPage>('GET', '/operations-manager/automations', { query }),
   triggers: (query: Query) => request<TriggerPage>('GET', '/operations-manager/triggers', { query }),
+  /**
+   * `PATCH /operations-manager/triggers/:id` with `{ enabled }`: the trigger disabled or enabled, as
+   * the platform keeps it now. A schedule disabled skips the runs that come meanwhile; enabled again,
+   * its next run is its first due time from now (none for a one-off whose time passed). Refused 400
+   * `VALIDATION_FAILED` naming the member when the trigger cannot be enabled as it is (an event
+   * trigger imported on an event this platform does not publish).
+   */
+  setTriggerEnabled: async (triggerId: string, enabled: boolean): Promise<Trigger> => {
+    const body: BodyOf<'workflow.updateTrigger'> = { enabled };
+    return (await request<ResponseOf<'workflow.updateTrigger'>>('PATCH', `/operations-manager/triggers/${enc(triggerId)}`, { body })).data;
+  },
   form: (id: string) => request<StoredForm>('GET', `/formbuilder/forms/${enc(id)}`),
   runManualTrigger: (triggerId: string, formData: Record<string, unknown>) => {
     const body: BodyOf<'workflow.runManualTrigger'> = { formData };

@@ -8,6 +8,7 @@ export type ActionOperation =
   | 'workflow.finishTask'
   | 'workflow.retryTask'
   | 'workflow.runManualTrigger'
+  | 'workflow.updateTrigger'
   | 'workflow.startJob'
   | 'gateway-devices.sshSendCommandExec'
   | 'gateway-devices.forgetHostKey'
@@ -30,6 +31,7 @@ export const ACTION_ROLES: { readonly [Id in ActionOperation]: Operations[Id]['r
   'workflow.finishTask': RUN,
   'workflow.retryTask': RUN,
   'workflow.runManualTrigger': RUN,
+  'workflow.updateTrigger': WRITE,
   'workflow.startJob': RUN,
   'gateway-devices.sshSendCommandExec': RUN,
   'gateway-devices.forgetHostKey': WRITE,
