@@ -278,7 +278,6 @@ describe('the Automations page', () => {
       const button = line('Hourly interface check').getByRole('button', { name: 'Disable Hourly interface check' });
       const box = await button.boundingBox();
       expect(box !== null && box.x + box.width <= 800).toBe(true);
-      await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/console-automations-800.png`, fullPage: true });
     } finally {
       if (wide) await page.setViewportSize(wide);
     }
