@@ -171,8 +171,12 @@ describe('the Automations page', () => {
     const manual = line('On demand');
     const last = manual.locator('time');
     expect(await manual.textContent()).toMatch(/last started a job \d+ s ago/);
-    const lastExecuted = (await getTrigger('On demand')).lastExecuted ?? 0;
-    expect(await last.getAttribute('title')).toBe(exact(lastExecuted));
+    const onDemand = await getTrigger('On demand');
+    expect(await last.getAttribute('title')).toBe(exact(onDemand.lastExecuted ?? 0));
+    // and its jobs are one click away (the jobs page narrowed to the trigger)
+    expect(await manual.getByRole('link', { name: 'Jobs of On demand' }).getAttribute('href')).toMatch(
+      new RegExp(`/jobs\\?trigger=${onDemand._id}$`),
+    );
     const kafka = line('On Kafka alarm');
     await kafka.getByText('Disabled', { exact: true }).waitFor();
     await kafka.getByText('its events start no job').waitFor();

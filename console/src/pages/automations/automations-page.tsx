@@ -68,7 +68,10 @@ function TriggerTimes({ trigger, now }: { trigger: Trigger; now: number }) {
   if (typeof trigger.lastExecuted === 'number')
     parts.push(
       <>
-        last started a job <Moment at={trigger.lastExecuted} now={now} exact="title" />
+        last started a job <Moment at={trigger.lastExecuted} now={now} exact="title" /> ·{' '}
+        <Link to={`/jobs?${new URLSearchParams({ trigger: trigger._id }).toString()}`} aria-label={`Jobs of ${trigger.name}`}>
+          its jobs
+        </Link>
       </>,
     );
   if (parts.length === 0) return null;
