@@ -130,7 +130,8 @@ describe('nap run', () => {
       JSON.stringify({ name: 'by hand', type: 'manual', actionId: automationId, formData: { greeting: 'default' } }),
     ]);
     expect(trigger.code).toBe(0);
-    expect((await run(['get', 'triggers'])).stdout).toMatch(/^by hand\s+manual\s+true\s+\S+\s+\S+$/m);
+    // a manual trigger has no NEXT RUN, and has not started a job yet (LAST STARTED)
+    expect((await run(['get', 'triggers'])).stdout).toMatch(/^by hand\s+manual\s+true\s+-\s+-\s+\S+$/m);
     const res = await run(['run', 'automation', 'cli-auto', '--form-data', '{"greeting":"from the form"}', '--wait', '-o', 'json']);
     expect(res.code).toBe(0);
     expect(res.json()).toMatchObject({ name: 'cli-complete', status: 'complete', variables: { a: 'from the form' } });

@@ -276,11 +276,14 @@ export const RESOURCES: readonly ResourceDef[] = [
     kind: 'trigger',
     idOf: byId,
     nameOf: byName,
+    // no AUTOMATION column: its id says nothing to a person and would take the table past 120
+    // columns; `-o json` and `nap describe trigger` have it (actionId)
     columns: [
       NAME,
       { header: 'TYPE', path: 'type' },
       { header: 'ENABLED', path: 'enabled' },
-      { header: 'AUTOMATION', path: 'actionId' },
+      { header: 'NEXT RUN', path: nextRun },
+      { header: 'LAST STARTED', path: (d) => isoTime(d.lastExecuted) },
       ID,
     ],
     list: { route: GET('/operations-manager/triggers'), paged: true, byName: equalsName },
@@ -539,6 +542,17 @@ export const RESOURCES: readonly ResourceDef[] = [
 
 export function isoTime(value: unknown): string | undefined {
   return typeof value === 'number' ? new Date(value).toISOString().replace(/\.\d+Z$/, 'Z') : str(value);
+}
+
+/**
+ * When a trigger starts its next job, for people: a schedule's next due time; `disabled` for a
+ * disabled schedule (its stored due time will not fire, and enabling it moves the time to the first
+ * due time from then on); `none` when it will not fire again; nothing for the other types.
+ */
+export function nextRun(trigger: Doc): string | undefined {
+  if (trigger.type !== 'schedule') return undefined;
+  if (trigger.enabled === false) return 'disabled';
+  return isoTime(trigger.nextRunAt) ?? 'none';
 }
 
 /** The resource a word names: plural, singular or an alias, any case. */
