@@ -4,7 +4,8 @@ import { RESOURCES } from './resources/registry';
 
 /**
  * Completion scripts, written from the command tree: commands, their subcommands, the resource
- * words after the asset verbs, and every long flag. Static, so completing never runs a request.
+ * words after the asset verbs (after enable and disable, the ones that can be switched), and every
+ * long flag. Static, so completing never runs a request.
  */
 interface Node {
   path: string;
@@ -17,11 +18,13 @@ function nodes(program: Command): { nodes: Node[]; globals: string[] } {
   const globals = program.options.map((o) => o.long).filter((l): l is string => l !== undefined);
   const out: Node[] = [];
   const resources = RESOURCES.flatMap((r) => [r.plural, r.singular]);
+  const toggleable = RESOURCES.filter((r) => r.toggle !== undefined).flatMap((r) => [r.plural, r.singular]);
   const walk = (cmd: Command, path: string): void => {
     const flags = cmd.options.map((o) => o.long).filter((l): l is string => l !== undefined);
     const subs = cmd.commands.map((c) => c.name());
     let words = [...subs, ...flags];
     if (ASSET_VERBS.has(path)) words = [...resources, ...flags];
+    if (path === 'enable' || path === 'disable') words = [...toggleable, ...flags];
     if (path === 'start' || path === 'stop' || path === 'restart') words = ['application', 'adapter'];
     if (path === 'inspect') words = ['server', 'applications'];
     if (path === 'api') words = ['get', 'post', 'put', 'patch', 'delete', ...flags];

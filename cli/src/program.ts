@@ -103,6 +103,22 @@ export function buildProgram(io: Io, run: Runner): Command {
       run(cmd, async (ctx) => (await import('./commands/assets.js')).deleteCommand(ctx, resource, names)),
     );
 
+  for (const enabled of [false, true]) {
+    const verb = enabled ? 'enable' : 'disable';
+    program
+      .command(verb)
+      .description(
+        enabled
+          ? 'enable triggers by name or id; a schedule goes on at its first due time from now (the ones that came while it was disabled are skipped, not caught up), printed as its next run'
+          : 'disable triggers by name or id: a disabled trigger starts no job, and the due times of a schedule that come while it is disabled are skipped',
+      )
+      .argument('<resource>', 'trigger (or triggers): the one resource that can be enabled and disabled')
+      .argument('<names...>', 'names or ids; each is done even when another fails')
+      .action((resource: string, names: string[], _opts: unknown, cmd: Command) =>
+        run(cmd, async (ctx) => (await import('./commands/enable.js')).enableCommand(ctx, enabled, resource, names)),
+      );
+  }
+
   const importCmd = gitOptions(
     program
       .command('import')

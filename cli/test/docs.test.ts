@@ -35,6 +35,8 @@ describe('docs/cli.md', () => {
       'nap run workflow <name>',
       'nap jobs retry <id> <task>',
       'nap tasks finish <job> <task>',
+      'nap disable <resource> <names...>',
+      'nap enable <resource> <names...>',
       'nap completion <shell>',
     ]) {
       expect(reference).toContain(`### \`${heading}\``);

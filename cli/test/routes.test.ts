@@ -22,12 +22,13 @@ describe('the routes nap calls', () => {
   it('are routes of the catalog, for every resource and verb', () => {
     const used: string[] = [];
     for (const def of RESOURCES) {
-      for (const spec of [def.list, def.get, def.create, def.delete, def.import, def.export]) {
+      for (const spec of [def.list, def.get, def.create, def.delete, def.import, def.export, def.toggle]) {
         if (spec !== undefined) used.push(`${spec.route.method} ${spec.route.path}`);
       }
     }
     expect(used.length).toBeGreaterThan(80);
     expect(used.filter((r) => !routes.has(r))).toEqual([]);
+    expect(used).toContain('PATCH /operations-manager/triggers/:id');
   });
 
   it('are routes of the catalog in the commands too', () => {

@@ -63,7 +63,8 @@ export async function describeCommand(ctx: Context, word: string, name: string):
   ctx.print(doc, () => describeDocument(doc, ctx.colors));
 }
 
-function label(def: ResourceDef, doc: Doc): string {
+/** `workflow "name" (id)`: a document in a line for people. */
+export function label(def: ResourceDef, doc: Doc): string {
   const name = def.nameOf(doc);
   const id = def.idOf(doc);
   return `${def.singular} "${name ?? id ?? '?'}"${id !== undefined && id !== name ? ` (${id})` : ''}`;

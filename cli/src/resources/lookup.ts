@@ -1,6 +1,6 @@
 // the platform's rule for project members' names (a pure module, bundled)
 import { plainName, projectOf } from '@nap/contracts/dist/project-members';
-import { CliError, EXIT } from '../errors';
+import { CliError, EXIT, usage } from '../errors';
 import type { Client } from '../http/client';
 import { pathOf } from '../http/client';
 import type { Doc } from './documents';
@@ -76,7 +76,12 @@ async function fetchOne(client: Client, def: ResourceDef, key: string): Promise<
  * directly; others are looked up by name in the list (`equals[name]=` where the route filters),
  * then tried as an id.
  */
-export async function lookup(client: Client, def: ResourceDef, nameOrId: string): Promise<Found | undefined> {
+export async function lookup(
+  client: Client,
+  def: ResourceDef,
+  nameOrId: string,
+  opts: { unique?: boolean } = {},
+): Promise<Found | undefined> {
   const found = (doc: Doc): Found => ({ doc, id: def.idOf(doc), name: def.nameOf(doc) });
   if (def.get?.key === 'name') {
     const doc = await fetchOne(client, def, nameOrId);
@@ -100,7 +105,12 @@ export async function lookup(client: Client, def: ResourceDef, nameOrId: string)
     } else {
       candidates = (await listAll(client, def)).items;
     }
-    const byName = candidates.find((d) => def.nameOf(d) === nameOrId) ?? candidates.find((d) => def.idOf(d) === nameOrId);
+    const named = candidates.filter((d) => def.nameOf(d) === nameOrId);
+    if (opts.unique === true && named.length > 1) {
+      const ids = named.map((d) => def.idOf(d) ?? '?');
+      throw usage(`${ids.length} ${def.plural} are named "${nameOrId}" (${ids.join(', ')}): give the id of the one you mean`);
+    }
+    const byName = named[0] ?? candidates.find((d) => def.idOf(d) === nameOrId);
     if (byName !== undefined) return found(byName);
   }
   if (def.get !== undefined) {
@@ -110,8 +120,12 @@ export async function lookup(client: Client, def: ResourceDef, nameOrId: string)
   return undefined;
 }
 
+/**
+ * The one document a name (or id) means, or a failure saying it is not there. Where names are not
+ * unique (`sharedNames`), a name that several documents carry is a usage error listing their ids.
+ */
 export async function mustFind(client: Client, def: ResourceDef, nameOrId: string): Promise<Found> {
-  const found = await lookup(client, def, nameOrId);
+  const found = await lookup(client, def, nameOrId, { unique: def.sharedNames === true });
   if (found === undefined) {
     const members = await memberNames(client, def, nameOrId);
     const hint =

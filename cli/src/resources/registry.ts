@@ -80,6 +80,18 @@ export interface PortableSpec {
   delete?: string;
 }
 
+/**
+ * `nap enable` and `nap disable`: the route that sets a document's `enabled` member, and what to
+ * say about the document once it is in that state (a schedule's next run).
+ */
+export interface ToggleSpec {
+  route: Route;
+  key: 'id' | 'name';
+  body: (enabled: boolean) => Doc;
+  /** After the state, for people: `, next run 2026-12-04T02:00:00Z`; '' when there is nothing to add. */
+  after?: (doc: Doc) => string;
+}
+
 export interface Column {
   header: string;
   path: string | ((doc: Doc) => unknown);
@@ -107,6 +119,13 @@ export interface ResourceDef {
   export?: ExportSpec;
   /** No export/import route: exported, imported and copied in nap's own portable form. */
   portable?: PortableSpec;
+  /** Can be enabled and disabled (`nap enable`, `nap disable`). */
+  toggle?: ToggleSpec;
+  /**
+   * Names are not unique (a trigger's is unique only in its automation): where one document is
+   * meant, a name that several carry is refused, with their ids, rather than the first one taken.
+   */
+  sharedNames?: boolean;
   /** Looked up by id first (the get route), then by name: for documents people name by id (jobs). */
   idFirst?: boolean;
   /** The file name of an export when it is not the name (`<fileName>.<kind>.json`). */
@@ -119,6 +138,7 @@ const GET = (path: string): Route => ({ method: 'GET', path });
 const POST = (path: string): Route => ({ method: 'POST', path });
 const PUT = (path: string): Route => ({ method: 'PUT', path });
 const DELETE = (path: string): Route => ({ method: 'DELETE', path });
+const PATCH = (path: string): Route => ({ method: 'PATCH', path });
 
 const equalsName = (name: string): Query => ({ 'equals[name]': name });
 const memberName = (name: string): Query => ({ 'contains[name]': `: ${name}` });
@@ -292,6 +312,17 @@ export const RESOURCES: readonly ResourceDef[] = [
     delete: { route: DELETE('/operations-manager/triggers/:id'), key: 'id' },
     import: { route: PUT('/operations-manager/triggers'), wrap: (docs) => ({ triggers: docs }) },
     export: { route: GET('/operations-manager/triggers/:id/export'), key: 'id' },
+    toggle: {
+      route: PATCH('/operations-manager/triggers/:id'),
+      key: 'id',
+      body: (enabled) => ({ enabled }),
+      after: (d) => {
+        if (d.type !== 'schedule' || d.enabled === false) return '';
+        const next = nextRun(d);
+        return next === 'none' ? ', no next run (a single run whose time has passed)' : `, next run ${String(next)}`;
+      },
+    },
+    sharedNames: true,
     gaps: {},
   },
   {
