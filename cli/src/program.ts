@@ -232,6 +232,7 @@ export function buildProgram(io: Io, run: Runner): Command {
     .description('list jobs, newest first')
     .option('--status <status>', 'only jobs in these states (comma-separated: running, paused, complete, error, canceled)')
     .option('--workflow <name>', 'only jobs of this workflow')
+    .option('--trigger <name|id>', 'only jobs this trigger started')
     .option('--since <duration>', 'only jobs started within this long (30m, 1h, 2d)')
     .option('--limit <n>', 'at most this many jobs (default 25)')
     .action((opts: Record<string, string | undefined>, cmd: Command) =>

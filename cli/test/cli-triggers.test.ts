@@ -118,6 +118,42 @@ describe('nap get triggers', () => {
   });
 });
 
+describe('the jobs of a trigger', () => {
+  it('lists the jobs a trigger started, and says on a job which trigger started it', async () => {
+    const started = await run([
+      'run',
+      'automation',
+      'cli-freeze',
+      '--trigger',
+      'freeze by hand',
+      '--var',
+      'greeting=hi',
+      '--wait',
+      '-o',
+      'json',
+    ]);
+    expect({ code: started.code, stderr: started.stderr }).toEqual({ code: 0, stderr: '' });
+    const jobId = started.json<{ _id: string }>()._id;
+    // a job no trigger started is not among them
+    const direct = await run(['run', 'workflow', 'cli-complete', '--var', 'greeting=hi', '--wait', '-o', 'json']);
+    expect({ code: direct.code, stderr: direct.stderr }).toEqual({ code: 0, stderr: '' });
+    const directId = direct.json<{ _id: string }>()._id;
+
+    const listed = (await run(['jobs', 'list', '--trigger', 'freeze by hand', '-o', 'json'])).json<{ _id: string }[]>().map((j) => j._id);
+    expect(listed).toContain(jobId);
+    expect(listed).not.toContain(directId);
+    // by id as well
+    expect((await run(['jobs', 'list', '--trigger', ids['freeze by hand']!, '-o', 'json'])).json<unknown[]>()).toHaveLength(listed.length);
+    const missing = await run(['jobs', 'list', '--trigger', 'no such trigger']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no such trigger/);
+
+    const described = await run(['jobs', 'describe', jobId]);
+    expect(described.stdout.split('\n')[1]).toBe(`  started as admin by manual trigger "freeze by hand" (${ids['freeze by hand']!})`);
+    expect((await run(['jobs', 'describe', directId])).stdout.split('\n')[1]).toBe('  started by admin');
+  });
+});
+
 describe('nap disable and nap enable', () => {
   it('pauses a schedule and resumes it, saying its next run; a second disable says it already was', async () => {
     const disabled = await run(['disable', 'trigger', 'freeze hourly']);

@@ -355,12 +355,17 @@ const JOB_COLUMNS = (c: Colors) =>
     { header: 'DESCRIPTION', value: (j: Doc) => j.description },
   ] as const;
 
-export async function listJobs(ctx: Context, opts: { status?: string; workflow?: string; since?: string; limit?: string }): Promise<void> {
+export async function listJobs(
+  ctx: Context,
+  opts: { status?: string; workflow?: string; trigger?: string; since?: string; limit?: string },
+): Promise<void> {
   const client = ctx.client();
   const limit = limitOption(opts.limit, 25);
   const query: Query = { limit, exclude: 'tasks,transitions,variables' };
   if (opts.status !== undefined) query['in[status]'] = opts.status;
   if (opts.workflow !== undefined) query['equals[name]'] = opts.workflow;
+  // the jobs a trigger started name it (`trigger._id`); a name several triggers carry is refused with their ids
+  if (opts.trigger !== undefined) query['equals[trigger._id]'] = (await mustFind(client, findResource('triggers')!, opts.trigger)).id;
   if (opts.since !== undefined) query['gte[metrics.start_time]'] = Date.now() - parseDuration(opts.since, '--since');
   const res = await client.request({ method: 'GET', path: '/operations-manager/jobs', query });
   const jobs = itemsOf(res.body);
@@ -379,12 +384,31 @@ function orderedTasks(job: Doc): [string, Doc][] {
     .sort((a, b) => at(a[1], 'start_time') - at(b[1], 'start_time') || at(a[1], 'end_time') - at(b[1], 'end_time'));
 }
 
+const TRIGGER_KINDS: Record<string, string> = {
+  schedule: 'schedule',
+  endpoint: 'endpoint trigger',
+  manual: 'manual trigger',
+  eventSystem: 'event trigger',
+};
+
+/** Who started a job and, when a trigger did, which one: `started by admin, by schedule "Nightly backup" (id) due …`. */
+function startedBy(job: Doc): string | undefined {
+  const by = str(job.created_by);
+  const trigger = isDoc(job.trigger) ? job.trigger : undefined;
+  if (trigger === undefined) return by === undefined ? undefined : `started by ${by}`;
+  const kind = TRIGGER_KINDS[String(trigger.type)] ?? `${String(trigger.type)} trigger`;
+  const due = isoTime(trigger.due);
+  return `started${by === undefined ? '' : ` as ${by}`} by ${kind} "${String(trigger.name ?? '')}" (${String(trigger._id)})${due === undefined ? '' : ` due ${due}`}`;
+}
+
 /** The task tree of a job, child jobs indented under the task that started them. */
 async function renderJobTree(client: Client, job: Doc, c: Colors, depth: number, seen: Set<string>): Promise<string[]> {
   const pad = '  '.repeat(depth);
   const lines: string[] = [];
   const head = `${pad}${c.bold(`job ${String(job._id)}`)} ${String(job.name ?? '')} ${statusColor(String(job.status ?? ''), c)}${durationOf(job)}`;
   lines.push(depth === 0 && job.description !== undefined && job.description !== '' ? `${head}  ${c.dim(String(job.description))}` : head);
+  const started = depth === 0 ? startedBy(job) : undefined;
+  if (started !== undefined) lines.push(`  ${c.dim(started)}`);
   for (const [id, task] of orderedTasks(job)) {
     const status = String(task.status ?? 'pending');
     const summary = str(task.summary) ?? str(task.name) ?? id;
