@@ -1,3 +1,4 @@
+import { settleLogOutput } from '@nap/telemetry';
 import type { Logger } from '@nap/telemetry';
 
 /**
@@ -12,12 +13,12 @@ const FLUSH_TIMEOUT_MS = 2_000;
 
 /**
  * Exits once the log lines written so far have left the process: the logger writes asynchronously,
- * and `process.exit` drops what it still buffers (a loaded machine's slow pipe kept "Stopped" from
- * ever being seen).
+ * and exiting with lines buffered either drops them (a loaded machine's slow pipe kept "Stopped"
+ * from ever being seen) or, when nobody reads the log, never ends. Lines that cannot leave within
+ * {@link FLUSH_TIMEOUT_MS} are dropped.
  */
 function exitAfterLog(logger: Logger, code: number): void {
-  setTimeout(() => process.exit(code), FLUSH_TIMEOUT_MS);
-  logger.flush(() => process.exit(code));
+  void settleLogOutput(logger, FLUSH_TIMEOUT_MS).then(() => process.exit(code));
 }
 
 /**

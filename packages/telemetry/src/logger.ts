@@ -30,3 +30,49 @@ export function createLogger(options: LoggerOptions): Logger {
     options.destination ?? pino.destination({ sync: false }),
   );
 }
+
+/** What the default destination (pino's sonic-boom) shows of its state: the members read here. */
+interface Destination {
+  destroyed?: boolean;
+  destroy?: () => void;
+  /** A write is under way (sonic-boom's own member). */
+  _writing?: boolean;
+  /** Bytes not written yet (sonic-boom's own member). */
+  _len?: number;
+}
+
+function destinationOf(logger: Logger): Destination | undefined {
+  const stream: unknown = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  return stream !== null && typeof stream === 'object' ? (stream as Destination) : undefined;
+}
+
+/**
+ * Resolves once the lines logged so far have left the process, for one about to exit; after
+ * `timeoutMs` (nobody reads the log: a full pipe, or a closed one) drops them instead and resolves.
+ * Exiting with lines still buffered would not do: pino's exit hook writes them synchronously, and
+ * that waits for ever on such a reader (it retries a full pipe, then a broken one, without end), so
+ * the process never exits. (`logger.flush` does not wait: its callback comes at once.)
+ */
+export function settleLogOutput(logger: Logger, timeoutMs: number): Promise<void> {
+  const destination = destinationOf(logger);
+  if (destination === undefined || destination.destroyed === true || typeof destination.destroy !== 'function') return Promise.resolve();
+  const written = () => destination._writing !== true && (destination._len ?? 0) === 0;
+  if (written()) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      if (!written()) return;
+      clearInterval(poll);
+      clearTimeout(limit);
+      resolve();
+    }, 10);
+    const limit = setTimeout(() => {
+      clearInterval(poll);
+      try {
+        destination.destroy?.();
+      } catch {
+        // already closing: nothing is left to drop
+      }
+      resolve();
+    }, timeoutMs);
+  });
+}
