@@ -139,12 +139,19 @@ export default tseslint.config(
           paths: [
             {
               name: '@nap/contracts',
-              message: 'nap bundles no server code: import a pure module of the contracts (project-members, template-results) alone.',
+              message:
+                'nap bundles no server code: import a pure module of the contracts (project-members, template-results, trigger-kinds) alone.',
             },
           ],
           patterns: [
             {
-              group: ['@nap/*/src/*', '@nap/*/dist/*', '!@nap/contracts/dist/project-members', '!@nap/contracts/dist/template-results'],
+              group: [
+                '@nap/*/src/*',
+                '@nap/*/dist/*',
+                '!@nap/contracts/dist/project-members',
+                '!@nap/contracts/dist/template-results',
+                '!@nap/contracts/dist/trigger-kinds',
+              ],
               message: 'Import a package through its public door (@nap/<name>).',
             },
           ],

@@ -1,3 +1,4 @@
+import { triggerKind } from '@nap/contracts/dist/trigger-kinds';
 import type { Colors } from 'picocolors/types';
 import type { Context } from '../context';
 import { formatDuration, parseDuration } from '../duration';
@@ -384,19 +385,12 @@ function orderedTasks(job: Doc): [string, Doc][] {
     .sort((a, b) => at(a[1], 'start_time') - at(b[1], 'start_time') || at(a[1], 'end_time') - at(b[1], 'end_time'));
 }
 
-const TRIGGER_KINDS: Record<string, string> = {
-  schedule: 'schedule',
-  endpoint: 'endpoint trigger',
-  manual: 'manual trigger',
-  eventSystem: 'event trigger',
-};
-
 /** Who started a job and, when a trigger did, which one: `started by admin, by schedule "Nightly backup" (id) due …`. */
 function startedBy(job: Doc): string | undefined {
   const by = str(job.created_by);
   const trigger = isDoc(job.trigger) ? job.trigger : undefined;
   if (trigger === undefined) return by === undefined ? undefined : `started by ${by}`;
-  const kind = TRIGGER_KINDS[String(trigger.type)] ?? `${String(trigger.type)} trigger`;
+  const kind = triggerKind(String(trigger.type));
   const due = isoTime(trigger.due);
   return `started${by === undefined ? '' : ` as ${by}`} by ${kind} "${String(trigger.name ?? '')}" (${String(trigger._id)})${due === undefined ? '' : ` due ${due}`}`;
 }

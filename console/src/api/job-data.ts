@@ -33,13 +33,6 @@ export interface JobTrigger {
   due?: number;
 }
 
-const TRIGGER_KINDS: Record<string, string> = {
-  schedule: 'schedule',
-  endpoint: 'endpoint trigger',
-  manual: 'manual trigger',
-  eventSystem: 'event trigger',
-};
-
 /** The trigger a job names (`trigger` of the job document); undefined when a person, a script or a parent job started it. */
 export function jobTriggerOf(job: { trigger?: unknown }): JobTrigger | undefined {
   const t = record(job.trigger);
@@ -47,11 +40,6 @@ export function jobTriggerOf(job: { trigger?: unknown }): JobTrigger | undefined
   if (id === '') return undefined;
   const due = epoch(t.due);
   return { id, name: text(t.name) || id, type: text(t.type), ...(due !== undefined ? { due } : {}) };
-}
-
-/** What kind of trigger, in words: `schedule`, `endpoint trigger`, `manual trigger`, `event trigger`. */
-export function triggerKind(type: string): string {
-  return TRIGGER_KINDS[type] ?? `${type} trigger`;
 }
 
 function text(value: unknown): string {

@@ -10,8 +10,8 @@ import {
   isWaitingForPerson,
   jobTriggerOf,
   toJobSummary,
-  triggerKind,
 } from '../../api/job-data';
+import { triggerKind } from '@nap/contracts/dist/trigger-kinds';
 import { plainName } from '../../api/names';
 import { nap } from '../../api/nap';
 import type { JobDocument } from '../../api/nap';

@@ -1,5 +1,6 @@
+import { triggerKind } from '@nap/contracts/dist/trigger-kinds';
 import { Link } from 'react-router';
-import { durationMs, formatDuration, formatTime, triggerKind } from '../../api/job-data';
+import { durationMs, formatDuration, formatTime } from '../../api/job-data';
 import type { JobSummary } from '../../api/job-data';
 import { StatusBadge } from '../../components/status-badge';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
