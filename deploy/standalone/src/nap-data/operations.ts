@@ -1,0 +1,322 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { RELEASE } from '@nap/contracts';
+import type { ServiceName } from '@nap/contracts';
+import { createSecretBox } from '@nap/runtime';
+import { BackupFileError, BackupWriter, readBackup } from './archive';
+import type { BackupHeader, Item } from './archive';
+import { BUS_DATABASE, databaseExists, databaseOf, databasesFor, describeLocation, filesDirOf, openDatabase } from './locations';
+import type { Location } from './locations';
+import { LocationWriter, documentsAt, emptyDatabases, filesAt, readLocation, targetFilesDir } from './stores';
+
+/** A refusal: nothing was written. */
+export class TransferRefused extends Error {}
+
+export interface TransferReport {
+  databases: { db: string; collections: number; documents: number }[];
+  files: number;
+  /** What was left out or needs the reader's attention. */
+  notes: string[];
+  seconds: number;
+}
+
+export interface CommonOptions {
+  /** Only these services' databases (all six and the standalone's journal when absent). */
+  services?: ServiceName[];
+}
+
+export interface WriteOptions extends CommonOptions {
+  /** Delete what the target's databases hold before writing (after every check passed). */
+  replace?: boolean;
+  /** The platform's `NAP_SECRET_KEY`: checked against the data's sealed secrets, and kept in a data directory target. */
+  secretKey?: string;
+  /** The device gateway's data directory, where its files go when the target is MongoDB. */
+  filesTo?: string;
+}
+
+/** The engines whose heartbeat says they run on the location's data. */
+async function runningEngines(location: Location): Promise<string[]> {
+  const db = databaseOf('workflow');
+  if (!databaseExists(location, db)) return [];
+  const store = openDatabase(location, db);
+  try {
+    const now = Date.now();
+    const engines = await store.collection('engines').find({ stopped: { $ne: true } });
+    return engines
+      .filter((e) => typeof e.at === 'number' && now - e.at < Math.max(15_000, 3 * (typeof e.leaseMs === 'number' ? e.leaseMs : 3000)))
+      .map((e) => `${e._id} (pid ${String(e.pid)} on ${String(e.host)}, heartbeat ${Math.round((now - (e.at as number)) / 1000)} s ago)`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function refuseWhileRunning(location: Location, role: 'source' | 'target'): Promise<void> {
+  const running = await runningEngines(location);
+  if (running.length > 0)
+    throw new TransferRefused(
+      `NAP is running on the ${role} ${describeLocation(location)}: ${running.join('; ')}. Stop every NAP process that uses it first (SIGTERM), so that nothing changes while it is copied`,
+    );
+}
+
+/** The first sealed secret of a transfer's data: the token signing key of the admin service. */
+function sealedIn(item: Item, db: string | undefined, name: string | undefined): string | undefined {
+  if (item.kind !== 'docs' || db !== databaseOf('admin') || name !== 'keys') return undefined;
+  const sealed = item.docs.find((d) => typeof d.privateKeySealed === 'string')?.privateKeySealed;
+  return typeof sealed === 'string' ? sealed : undefined;
+}
+
+function checkKey(secretKey: string, sealed: string | undefined, source: string): void {
+  if (sealed === undefined) return;
+  try {
+    createSecretBox(secretKey).open(sealed);
+  } catch {
+    throw new TransferRefused(
+      `The secret key given is not the one ${source} was sealed with: its device passwords, integration secrets and token signing key could not be opened. Give the NAP_SECRET_KEY of the platform the data comes from`,
+    );
+  }
+}
+
+/** Refuses a target that holds documents in the databases to be written, or files where the gateway's go. */
+async function refuseOccupied(target: Location, databases: string[], filesDir: string | undefined): Promise<void> {
+  const held = await documentsAt(target, databases);
+  const files = filesDir !== undefined ? filesAt(filesDir) : [];
+  if (held.length === 0 && files.length === 0) return;
+  const listed = held.slice(0, 6).map((c) => `${c.db}.${c.name} (${c.count})`);
+  if (held.length > 6) listed.push(`${held.length - 6} more collections`);
+  if (files.length > 0) listed.push(`${files.length} files under ${filesDir}`);
+  throw new TransferRefused(
+    `The target ${describeLocation(target)} already holds data: ${listed.join(', ')}. Restore into a platform that never started, or pass --replace to delete what it holds first`,
+  );
+}
+
+/** Keeps the key in a data directory target, as the platform reads it there; refuses another key already there. */
+function keyFileCheck(target: Location, secretKey: string | undefined): string | undefined {
+  if (target.kind !== 'dir' || secretKey === undefined) return undefined;
+  const file = path.join(target.dir, 'secret.key');
+  if (existsSync(file) && readFileSync(file, 'utf8').replace(/\r?\n$/, '') !== secretKey)
+    throw new TransferRefused(`${file} holds another secret key than the data's; move it away first`);
+  return file;
+}
+
+function installKey(file: string | undefined, secretKey: string | undefined, notes: string[]): void {
+  if (file === undefined || secretKey === undefined || existsSync(file)) return;
+  writeFileSync(file, `${secretKey}\n`, { mode: 0o600, flag: 'wx' });
+  notes.push(`the secret key is kept in ${file}`);
+}
+
+class Tally {
+  private readonly byDb = new Map<string, { collections: number; documents: number }>();
+  files = 0;
+  db: string | undefined;
+  name: string | undefined;
+
+  see(item: Item): void {
+    if (item.kind === 'collection') {
+      this.db = item.db;
+      this.name = item.name;
+      this.add(item.db, 0);
+    } else if (item.kind === 'docs' && this.db !== undefined) {
+      const entry = this.byDb.get(this.db);
+      if (entry) entry.documents += item.docs.length;
+    } else if (item.kind === 'file') {
+      this.files += 1;
+    }
+  }
+
+  /** A collection of `documents` documents, counted without reading them. */
+  add(db: string, documents: number): void {
+    const entry = this.byDb.get(db) ?? { collections: 0, documents: 0 };
+    entry.collections += 1;
+    entry.documents += documents;
+    this.byDb.set(db, entry);
+  }
+
+  report(notes: string[], started: number): TransferReport {
+    return {
+      databases: [...this.byDb].map(([db, t]) => ({ db, ...t })),
+      files: this.files,
+      notes,
+      seconds: (Date.now() - started) / 1000,
+    };
+  }
+}
+
+/** Notes on what the standalone's journal still holds: audit entries that only a standalone chains. */
+async function journalNotes(location: Location, databases: string[]): Promise<string[]> {
+  if (!databases.includes(BUS_DATABASE)) return [];
+  const held = (await documentsAt(location, [BUS_DATABASE])).reduce((n, c) => n + c.count, 0);
+  return held === 0
+    ? []
+    : [
+        `${BUS_DATABASE} holds audit entries not yet chained (${held} journal documents): a standalone started on the copy chains them; a distributed set does not read this journal, so start the standalone once on the source and stop it before moving to one`,
+      ];
+}
+
+/**
+ * Writes the data of a stopped platform to a backup file: every database of the services (and the
+ * standalone's journal), and from a data directory the device gateway's files. The secret key is
+ * never written into it.
+ */
+export async function backup(from: Location, file: string, options: CommonOptions = {}): Promise<TransferReport & { bytes: number }> {
+  const started = Date.now();
+  if (existsSync(file)) throw new TransferRefused(`${file} exists; name a new file`);
+  if (from.kind === 'dir' && !databaseExists(from, databaseOf('admin')))
+    throw new TransferRefused(`${from.dir} holds no data of NAP (no ${databaseOf('admin')} database)`);
+  await refuseWhileRunning(from, 'source');
+  const databases = databasesFor(options.services).filter((db) => databaseExists(from, db));
+  const header: BackupHeader = { createdAt: new Date().toISOString(), release: RELEASE, source: describeLocation(from), databases };
+  const writer = new BackupWriter(file, header);
+  const tally = new Tally();
+  try {
+    for await (const item of readLocation(from, databases, { files: options.services === undefined || options.services.includes('gateway-devices') })) {
+      tally.see(item);
+      await writer.write(item);
+    }
+    await writer.finish();
+  } catch (err) {
+    await writer.abort();
+    throw err;
+  }
+  const notes = await journalNotes(from, databases);
+  if (from.kind === 'dir' && existsSync(path.join(from.dir, 'secret.key')))
+    notes.push(`the secret key is not in the backup: keep ${path.join(from.dir, 'secret.key')} with it, stored apart (restore needs it)`);
+  return { ...tally.report(notes, started), bytes: (await stat(file)).size };
+}
+
+/** What a backup holds, read to its end and checked; throws at the first problem. */
+export async function inspectBackup(
+  file: string,
+): Promise<{ header: BackupHeader; report: TransferReport; sealed: string | undefined; databases: string[] }> {
+  const started = Date.now();
+  const tally = new Tally();
+  let header: BackupHeader | undefined;
+  let sealed: string | undefined;
+  try {
+    for await (const item of readBackup(file)) {
+      if (item.kind === 'header') {
+        header = item.header;
+        continue;
+      }
+      sealed ??= sealedIn(item, tally.db, tally.name);
+      tally.see(item);
+    }
+  } catch (err) {
+    if (err instanceof BackupFileError) throw new BackupFileError(`${file}: ${err.message}`);
+    throw err;
+  }
+  if (header === undefined) throw new TransferRefused(`${file} has no header`);
+  const report = tally.report([], started);
+  return { header, report, sealed, databases: report.databases.map((d) => d.db) };
+}
+
+/**
+ * Restores a backup into a location that holds no data (or, with `replace`, whose data may go):
+ * the whole file is read and checked first, nothing is written from a damaged one; a write that
+ * fails takes back everything written.
+ */
+export async function restore(file: string, to: Location, options: WriteOptions = {}): Promise<TransferReport> {
+  const started = Date.now();
+  const inspected = await inspectBackup(file);
+  const wanted = new Set(databasesFor(options.services));
+  const databases = inspected.databases.filter((db) => wanted.has(db));
+  const withFiles = options.services === undefined || options.services.includes('gateway-devices');
+  const filesDir = withFiles ? targetFilesDir(to, options.filesTo) : undefined;
+  await refuseWhileRunning(to, 'target');
+  if (!options.replace) await refuseOccupied(to, databases, filesDir);
+  const notes: string[] = [];
+  if (options.secretKey !== undefined) checkKey(options.secretKey, inspected.sealed, file);
+  else
+    notes.push(`the secret key was not checked (no --secret-key-file): the platform on the restored data needs the NAP_SECRET_KEY of ${inspected.header.source}`);
+  const keyFile = keyFileCheck(to, options.secretKey);
+  if (options.replace) {
+    await emptyDatabases(to, databases);
+    if (filesDir !== undefined) await rm(filesDir, { recursive: true, force: true });
+  }
+  const writer = new LocationWriter(to, filesDir);
+  const tally = new Tally();
+  let skipping = false;
+  try {
+    for await (const item of readBackup(file)) {
+      if (item.kind === 'header') continue;
+      if (item.kind === 'collection') skipping = !wanted.has(item.db);
+      if (item.kind === 'file') skipping = !withFiles;
+      if (skipping) continue;
+      tally.see(item);
+      await writer.write(item);
+    }
+  } catch (err) {
+    await writer.undo().catch(() => undefined);
+    throw err;
+  }
+  await writer.close();
+  installKey(keyFile, options.secretKey, notes);
+  if (tally.files > 0 && filesDir === undefined) notes.push(`${tally.files} files of the device gateway not restored: name its data directory with --files-to`);
+  return tally.report([...writer.notes, ...notes, ...(await journalNotes(to, databases))], started);
+}
+
+/**
+ * Copies the data of a stopped platform from one location to another (a laptop's data directory
+ * into MongoDB, or back), with the checks and the undo of {@link restore}.
+ */
+export async function copy(from: Location, to: Location, options: WriteOptions = {}): Promise<TransferReport> {
+  const started = Date.now();
+  if (from.kind === 'dir' && !databaseExists(from, databaseOf('admin')))
+    throw new TransferRefused(`${from.dir} holds no data of NAP (no ${databaseOf('admin')} database)`);
+  if (describeLocation(from) === describeLocation(to)) throw new TransferRefused('The source and the target are the same');
+  await refuseWhileRunning(from, 'source');
+  await refuseWhileRunning(to, 'target');
+  const databases = databasesFor(options.services).filter((db) => databaseExists(from, db));
+  const withFiles = options.services === undefined || options.services.includes('gateway-devices');
+  const filesDir = withFiles ? targetFilesDir(to, options.filesTo) : undefined;
+  if (!options.replace) await refuseOccupied(to, databases, filesDir);
+  const notes: string[] = [];
+  let secretKey = options.secretKey;
+  const sourceKeyFile = from.kind === 'dir' ? path.join(from.dir, 'secret.key') : undefined;
+  if (secretKey === undefined && sourceKeyFile !== undefined && existsSync(sourceKeyFile))
+    secretKey = readFileSync(sourceKeyFile, 'utf8').replace(/\r?\n$/, '');
+  if (secretKey !== undefined && databases.includes(databaseOf('admin'))) {
+    const admin = openDatabase(from, databaseOf('admin'));
+    try {
+      const sealed = (await admin.collection('keys').findOne({ privateKeySealed: { $exists: true } }))?.privateKeySealed;
+      checkKey(secretKey, typeof sealed === 'string' ? sealed : undefined, describeLocation(from));
+    } finally {
+      await admin.close();
+    }
+  } else if (secretKey === undefined) {
+    notes.push(`the secret key was not checked (no --secret-key-file): the platform on the copy needs the NAP_SECRET_KEY of ${describeLocation(from)}`);
+  }
+  const keyFile = keyFileCheck(to, secretKey);
+  if (options.replace) {
+    await emptyDatabases(to, databases);
+    if (filesDir !== undefined) await rm(filesDir, { recursive: true, force: true });
+  }
+  const writer = new LocationWriter(to, filesDir);
+  const tally = new Tally();
+  try {
+    for await (const item of readLocation(from, databases, { files: withFiles })) {
+      tally.see(item);
+      await writer.write(item);
+    }
+  } catch (err) {
+    await writer.undo().catch(() => undefined);
+    throw err;
+  }
+  await writer.close();
+  installKey(keyFile, secretKey, notes);
+  if (tally.files > 0 && filesDir === undefined) notes.push(`${tally.files} files of the device gateway not copied: name its data directory with --files-to`);
+  return tally.report([...writer.notes, ...notes, ...(await journalNotes(from, databases))], started);
+}
+
+/** What a location holds: per database, its collections and documents. */
+export async function inspectLocation(location: Location): Promise<TransferReport> {
+  const started = Date.now();
+  const tally = new Tally();
+  const databases = databasesFor(undefined).filter((db) => databaseExists(location, db));
+  for (const c of await documentsAt(location, databases)) tally.add(c.db, c.count);
+  tally.files = location.kind === 'dir' ? filesAt(filesDirOf(location.dir)).length : 0;
+  const notes = await journalNotes(location, databases);
+  const running = await runningEngines(location);
+  if (running.length > 0) notes.push(`NAP is running on it: ${running.join('; ')}`);
+  return tally.report(notes, started);
+}

@@ -1,0 +1,212 @@
+import { readFile, rm, stat, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Doc, IndexSpec, ListedIndex, Store } from '@nap/store';
+import type { Item } from './archive';
+import { CollectionDigest } from './doc-lines';
+import { databaseExists, filesDirOf, filesUnder, openDatabase } from './locations';
+import type { Location } from './locations';
+
+/** Documents read from a store per request. */
+const PAGE = 500;
+
+/** The collections of a database that hold documents or indexes, in name order. */
+async function collectionsOf(store: Store): Promise<string[]> {
+  return (await store.listCollections()).sort();
+}
+
+/** Every document of a collection, in `_id` order, a page at a time. */
+async function* pagesOf(store: Store, name: string): AsyncGenerator<Doc[]> {
+  const collection = store.collection(name);
+  let after: string | undefined;
+  for (;;) {
+    const page = await collection.find(after === undefined ? {} : { _id: { $gt: after } }, { sort: { _id: 1 }, limit: PAGE });
+    if (page.length === 0) return;
+    yield page;
+    after = page[page.length - 1]?._id;
+    if (page.length < PAGE) return;
+  }
+}
+
+/** The count and digest of a collection as stored. */
+export async function digestOf(store: Store, db: string, name: string): Promise<CollectionDigest> {
+  const digest = new CollectionDigest();
+  for await (const page of pagesOf(store, name)) for (const doc of page) digest.add(doc, `${db}.${name}`);
+  return digest;
+}
+
+/**
+ * The items of a location: each database named that exists there, each of its collections with
+ * its indexes, documents and digest; then, from a data directory, the device gateway's files.
+ */
+export async function* readLocation(location: Location, databases: readonly string[], options: { files: boolean }): AsyncGenerator<Item> {
+  for (const db of databases) {
+    if (!databaseExists(location, db)) continue;
+    const store = openDatabase(location, db);
+    try {
+      for (const name of await collectionsOf(store)) {
+        yield { kind: 'collection', db, name, indexes: await store.collection(name).listIndexes() };
+        const digest = new CollectionDigest();
+        for await (const docs of pagesOf(store, name)) {
+          for (const doc of docs) digest.add(doc, `${db}.${name}`);
+          yield { kind: 'docs', docs };
+        }
+        yield { kind: 'end', db, name, count: digest.count, digest: digest.hex() };
+      }
+    } finally {
+      await store.close();
+    }
+  }
+  if (location.kind === 'dir' && options.files) {
+    const dir = filesDirOf(location.dir);
+    for (const file of filesUnder(dir).files) {
+      const full = path.join(dir, ...file.split('/'));
+      yield { kind: 'file', path: file, mode: (await stat(full)).mode & 0o777, data: await readFile(full) };
+    }
+  }
+}
+
+/** Per database, the collections of a location that hold documents, with their counts. */
+export async function documentsAt(location: Location, databases: readonly string[]): Promise<{ db: string; name: string; count: number }[]> {
+  const found: { db: string; name: string; count: number }[] = [];
+  for (const db of databases) {
+    if (!databaseExists(location, db)) continue;
+    const store = openDatabase(location, db);
+    try {
+      for (const name of await collectionsOf(store)) {
+        const count = await store.collection(name).countDocuments({});
+        if (count > 0) found.push({ db, name, count });
+      }
+    } finally {
+      await store.close();
+    }
+  }
+  return found;
+}
+
+/** Deletes every document of the databases named (their indexes stay). */
+export async function emptyDatabases(location: Location, databases: readonly string[]): Promise<void> {
+  for (const db of databases) {
+    if (!databaseExists(location, db)) continue;
+    const store = openDatabase(location, db);
+    try {
+      for (const name of await collectionsOf(store)) await store.collection(name).deleteMany({});
+    } finally {
+      await store.close();
+    }
+  }
+}
+
+/** Files under `dir` (the device gateway's), relative. */
+export function filesAt(dir: string): string[] {
+  return filesUnder(dir).files;
+}
+
+/**
+ * The index as the target store can make it: MongoDB takes any; the embedded store refuses the
+ * options only MongoDB has (partial, TTL, collation) and the index kinds it does not have (text,
+ * hashed, 2dsphere). The services declare their own indexes again at start; only an operator's own
+ * MongoDB indexes are left out.
+ */
+function indexFor(target: Location, index: ListedIndex): IndexSpec | undefined {
+  const keys = index.keys;
+  const plain = Object.values(keys).every((v) => v === 1 || v === -1);
+  if (target.kind === 'dir' && (!plain || index.partialFilterExpression !== undefined || index.expireAfterSeconds !== undefined || index.collation !== undefined))
+    return undefined;
+  return index as IndexSpec;
+}
+
+/**
+ * Writes items into a location whose databases hold no documents: indexes first, then documents in
+ * batches; at the end of each collection reads it back and compares its count and digest with the
+ * source's. Files go under `filesDir` and never over an existing file. {@link undo} takes back what
+ * was written.
+ */
+export class LocationWriter {
+  private readonly stores = new Map<string, Store>();
+  private current: { db: string; name: string } | undefined;
+  private readonly written = new Set<string>();
+  private readonly filesWritten: string[] = [];
+  /** What was left out, for the report. */
+  readonly notes: string[] = [];
+
+  constructor(
+    private readonly target: Location,
+    private readonly filesDir: string | undefined,
+  ) {}
+
+  private storeOf(db: string): Store {
+    let store = this.stores.get(db);
+    if (store === undefined) {
+      store = openDatabase(this.target, db);
+      this.stores.set(db, store);
+    }
+    return store;
+  }
+
+  async write(item: Item): Promise<void> {
+    switch (item.kind) {
+      case 'collection': {
+        this.current = { db: item.db, name: item.name };
+        this.written.add(`${item.db}\u0000${item.name}`);
+        const specs: IndexSpec[] = [];
+        for (const index of item.indexes) {
+          const spec = indexFor(this.target, index);
+          if (spec === undefined) this.notes.push(`index ${index.name} of ${item.db}.${item.name} left out: the embedded store has no index of its kind`);
+          else specs.push(spec);
+        }
+        if (specs.length > 0) await this.storeOf(item.db).collection(item.name).createIndexes(specs);
+        return;
+      }
+      case 'docs': {
+        const at = this.current;
+        if (at === undefined) throw new Error('documents come before their collection');
+        await this.storeOf(at.db).collection(at.name).insertMany(item.docs);
+        return;
+      }
+      case 'end': {
+        const stored = await digestOf(this.storeOf(item.db), item.db, item.name);
+        if (stored.count !== item.count || stored.hex() !== item.digest)
+          throw new Error(
+            `${item.db}.${item.name} holds ${stored.count} documents of digest ${stored.hex()} once written; the source has ${item.count} of digest ${item.digest}`,
+          );
+        this.current = undefined;
+        return;
+      }
+      case 'file': {
+        if (this.filesDir === undefined) {
+          this.notes.push(`file ${item.path} not written: no directory for the device gateway's files`);
+          return;
+        }
+        const full = path.join(this.filesDir, ...item.path.split('/'));
+        await mkdir(path.dirname(full), { recursive: true });
+        await writeFile(full, item.data, { flag: 'wx', mode: item.mode });
+        this.filesWritten.push(full);
+        return;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const store of this.stores.values()) await store.close().catch(() => undefined);
+    this.stores.clear();
+  }
+
+  /** Deletes the documents of every collection written to, and the files written. */
+  async undo(): Promise<void> {
+    for (const key of this.written) {
+      const [db, name] = key.split('\u0000') as [string, string];
+      await this.storeOf(db).collection(name).deleteMany({});
+    }
+    for (const file of this.filesWritten) await rm(file, { force: true });
+    await this.close();
+  }
+}
+
+/**
+ * Where the device gateway's files go: under the data directory of the device gateway given
+ * (`--files-to`, its `NAP_DATA_DIR`), else under the target's own when it is a data directory.
+ */
+export function targetFilesDir(target: Location, gatewayDataDir: string | undefined): string | undefined {
+  if (gatewayDataDir !== undefined) return filesDirOf(path.resolve(gatewayDataDir));
+  return target.kind === 'dir' ? filesDirOf(target.dir) : undefined;
+}

@@ -1,0 +1,315 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { createSecretBox } from '@nap/runtime';
+import { createStore } from '@nap/store';
+import type { Doc, Store } from '@nap/store';
+import { main } from '../src/nap-data/nap-data';
+import { parseLocation } from '../src/nap-data/locations';
+import { backup, copy, restore } from '../src/nap-data/operations';
+import { digestOf } from '../src/nap-data/stores';
+
+/**
+ * nap-data on real embedded stores: what a backup carries comes back as it was, a copy reads back
+ * equal, and every refusal (a running platform, a target that holds data, a damaged backup, another
+ * secret key, a write that fails half-way) leaves the target as it was.
+ */
+
+let root: string;
+const KEY = 'the-secret-key-of-the-laptop-0001';
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'nap-data-'));
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const dirOf = (name: string) => path.join(root, name);
+
+async function withStore<T>(dir: string, db: string, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = createStore({ dbName: db, dataDir: dir });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Every value kind a store keeps, in documents of several collections; more jobs than one page. */
+const specials: Doc = {
+  _id: 'special',
+  at: new Date('2026-12-03T21:00:00.123Z'),
+  before1970: new Date(-5_000_000_000_000),
+  bytes: Buffer.from([0, 1, 2, 250, 255]),
+  pattern: /^ge-0\/0\/\d+$/im,
+  notANumber: Number.NaN,
+  infinite: Number.POSITIVE_INFINITY,
+  negative: Number.NEGATIVE_INFINITY,
+  large: 2 ** 53 - 1,
+  fraction: 0.1 + 0.2,
+  text: 'Grüße \u2028 "quoted" \n line',
+  nested: { list: [1, 'two', { three: [null, true] }], empty: {} },
+};
+
+async function fillLaptop(dir: string, jobs = 1234): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'secret.key'), `${KEY}\n`, { mode: 0o600 });
+  await withStore(dir, 'nap_admin', async (store) => {
+    await store.collection('accounts').createIndexes([{ keys: { username: 1 }, unique: true }]);
+    await store.collection('accounts').insertMany([
+      { _id: 'a1', username: 'alice', groups: ['netops'] },
+      { _id: 'a2', username: 'bob', groups: [] },
+    ]);
+    await store
+      .collection('keys')
+      .insertOne({ _id: 'k1', kid: 'k1', privateKeySealed: createSecretBox(KEY).seal('PRIVATE KEY'), created: 'now' });
+  });
+  await withStore(dir, 'nap_workflow', async (store) => {
+    await store.collection('jobs').createIndexes([{ keys: { status: 1, 'metrics.start_time': 1, _id: 1 } }]);
+    const docs: Doc[] = [];
+    for (let i = 0; i < jobs; i += 1)
+      docs.push({
+        _id: `job-${String(i).padStart(5, '0')}`,
+        status: i % 3 === 0 ? 'complete' : 'running',
+        metrics: { start_time: 1_700_000_000_000 + i },
+      });
+    await store.collection('jobs').insertMany(docs);
+    await store.collection('specials').insertOne(specials);
+    await store
+      .collection('engines')
+      .insertOne({
+        _id: 'workflow-laptop',
+        instance: 'i',
+        beat: 9,
+        at: Date.now() - 60_000,
+        started: 0,
+        host: 'laptop',
+        pid: 1,
+        leaseMs: 3000,
+        stopped: true,
+      });
+  });
+  mkdirSync(path.join(dir, 'gateway', 'playbooks'), { recursive: true });
+  writeFileSync(path.join(dir, 'gateway', 'playbooks', 'site.yml'), '- hosts: all\n  tasks: []\n');
+  writeFileSync(path.join(dir, 'gateway', 'scripts.sh'), '#!/bin/sh\necho hi\n', { mode: 0o750 });
+}
+
+async function digestsOf(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const db of ['nap_admin', 'nap_workflow'])
+    await withStore(dir, db, async (store) => {
+      for (const name of await store.listCollections()) {
+        const digest = await digestOf(store, db, name);
+        out[`${db}.${name}`] = `${digest.count}:${digest.hex()}`;
+      }
+    });
+  return out;
+}
+
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(['node', 'nap-data', ...args], { out: (t) => (out += t), err: (t) => (err += t) }, {});
+  return { code, out, err };
+}
+
+it('backs up a stopped laptop and restores it elsewhere: every document, value kind, index and file as it was; the key checked and kept', async () => {
+  const laptop = dirOf('laptop');
+  await fillLaptop(laptop);
+  const file = dirOf('nap.ndjson.gz');
+  const backedUp = await run('backup', laptop, file);
+  expect(backedUp).toMatchObject({ code: 0 });
+  expect(backedUp.out).toMatch(/nap_workflow\s+3 collections\s+1,236 documents/);
+  expect(backedUp.err).toContain(`keep ${path.join(laptop, 'secret.key')} with it`);
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  // the key is never in the file, in any form the data does not already have
+  expect(gunzipSync(readFileSync(file)).toString('utf8')).not.toContain(KEY);
+
+  const cluster = dirOf('cluster');
+  const keyFile = path.join(laptop, 'secret.key');
+  const restored = await run('restore', file, cluster, '--secret-key-file', keyFile);
+  expect(restored).toMatchObject({ code: 0 });
+  expect(restored.out).toMatch(/files\s+2 of the device gateway/);
+  expect(await digestsOf(cluster)).toEqual(await digestsOf(laptop));
+  expect(readFileSync(path.join(cluster, 'secret.key'), 'utf8').trim()).toBe(KEY);
+  expect(statSync(path.join(cluster, 'secret.key')).mode & 0o777).toBe(0o600);
+  expect(readFileSync(path.join(cluster, 'gateway', 'playbooks', 'site.yml'), 'utf8')).toContain('hosts: all');
+  expect(statSync(path.join(cluster, 'gateway', 'scripts.sh')).mode & 0o777).toBe(0o750);
+
+  await withStore(cluster, 'nap_workflow', async (store) => {
+    const doc = await store.collection('specials').findOne({ _id: 'special' });
+    expect(doc).toEqual(specials);
+    expect(Buffer.isBuffer(doc?.bytes)).toBe(true);
+    expect(doc?.pattern).toBeInstanceOf(RegExp);
+    expect(await store.collection('jobs').listIndexes()).toEqual([
+      expect.objectContaining({ keys: { status: 1, 'metrics.start_time': 1, _id: 1 } }),
+    ]);
+    // the restored index serves queries as the original did
+    expect(await store.collection('jobs').countDocuments({ status: 'complete' })).toBe(412);
+  });
+  await withStore(cluster, 'nap_admin', async (store) => {
+    await expect(store.collection('accounts').insertOne({ username: 'alice' })).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+  });
+
+  const shown = await run('show', file);
+  expect(shown.out).toContain(`a backup of ${laptop}`);
+  expect(shown.out).toContain('whole and checked');
+});
+
+it('copies a data directory into another, the key with it, and reads the copy back equal', async () => {
+  const laptop = dirOf('laptop');
+  await fillLaptop(laptop, 10);
+  const target = dirOf('copy');
+  const copied = await copy(parseLocation(laptop), parseLocation(target));
+  expect(copied.databases).toEqual(
+    expect.arrayContaining([
+      { db: 'nap_admin', collections: 2, documents: 3 },
+      { db: 'nap_workflow', collections: 3, documents: 12 },
+    ]),
+  );
+  expect(await digestsOf(target)).toEqual(await digestsOf(laptop));
+  expect(readFileSync(path.join(target, 'secret.key'), 'utf8').trim()).toBe(KEY);
+});
+
+it('refuses a source a platform runs on, and a target that holds data, writing nothing; --replace takes the target over', async () => {
+  const laptop = dirOf('laptop');
+  await fillLaptop(laptop, 10);
+  await withStore(laptop, 'nap_workflow', (store) =>
+    store
+      .collection('engines')
+      .insertOne({ _id: 'workflow-live', instance: 'x', beat: 1, at: Date.now(), started: 0, host: 'laptop', pid: 4242, leaseMs: 3000 }),
+  );
+  const file = dirOf('nap.ndjson.gz');
+  const refused = await run('backup', laptop, file);
+  expect(refused.code).toBe(1);
+  expect(refused.err).toMatch(/NAP is running on the source .*workflow-live \(pid 4242 on laptop/);
+  expect(existsSync(file)).toBe(false);
+  expect(existsSync(`${file}.partial`)).toBe(false);
+
+  await withStore(laptop, 'nap_workflow', (store) =>
+    store.collection('engines').updateOne({ _id: 'workflow-live' }, { $set: { stopped: true } }),
+  );
+  expect((await run('backup', laptop, file)).code).toBe(0);
+  expect((await run('backup', laptop, file)).err).toContain('exists; name a new file');
+
+  const target = dirOf('target');
+  await withStore(target, 'nap_admin', (store) => store.collection('accounts').insertOne({ _id: 'admin', username: 'admin' }));
+  const occupied = await run('restore', file, target);
+  expect(occupied.code).toBe(1);
+  expect(occupied.err).toContain('already holds data: nap_admin.accounts (1)');
+  await withStore(target, 'nap_workflow', async (store) => expect(await store.collection('jobs').countDocuments({})).toBe(0));
+
+  expect((await run('restore', file, target, '--replace')).code).toBe(0);
+  expect(await digestsOf(target)).toEqual(await digestsOf(laptop));
+});
+
+it('refuses a damaged, cut short or foreign backup as a whole, naming the line, and writes nothing from it', async () => {
+  const laptop = dirOf('laptop');
+  await fillLaptop(laptop, 700);
+  const file = dirOf('nap.ndjson.gz');
+  await backup(parseLocation(laptop), file);
+  const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
+
+  const variants: [string, string, RegExp][] = [
+    ['cut', gzipSync(lines.slice(0, 400).join('\n')).toString('base64'), /cut short/],
+    [
+      'edited',
+      gzipSync(lines.map((l) => l.replace('"job-00043","status":"running"', '"job-00043","status":"complete"')).join('\n')).toString(
+        'base64',
+      ),
+      /nap_workflow\.jobs should hold 700 documents of digest .*; it holds 700 of digest/,
+    ],
+    [
+      'dropped',
+      gzipSync(lines.filter((l) => !l.startsWith('{"_id":"job-00100"')).join('\n')).toString('base64'),
+      /should hold 700 documents .* it holds 699/,
+    ],
+    ['no last line', gzipSync(lines.slice(0, -2).join('\n')).toString('base64'), /ends before its last line/],
+    [
+      'future',
+      gzipSync(lines.map((l, i) => (i === 0 ? l.replace('"nap-data":1', '"nap-data":2') : l)).join('\n')).toString('base64'),
+      /format is version 2/,
+    ],
+  ];
+  for (const [name, content, message] of variants) {
+    const damaged = dirOf(`${name}.ndjson.gz`);
+    writeFileSync(damaged, Buffer.from(content, 'base64'));
+    const target = dirOf(`target-${name}`);
+    const res = await run('restore', damaged, target);
+    expect({ name, code: res.code }).toEqual({ name, code: 1 });
+    expect(res.err).toMatch(message);
+    expect(existsSync(path.join(target, 'nap_workflow'))).toBe(false);
+  }
+  const gzipCut = dirOf('gzip-cut.ndjson.gz');
+  writeFileSync(gzipCut, readFileSync(file).subarray(0, 2000));
+  expect((await run('restore', gzipCut, dirOf('target-gzip'))).err).toMatch(/cannot be read|cut short/);
+  const notABackup = dirOf('notes.txt');
+  writeFileSync(notABackup, 'hello');
+  expect((await run('show', notABackup)).code).toBe(1);
+});
+
+it('refuses another secret key than the data was sealed with, before writing anything', async () => {
+  const laptop = dirOf('laptop');
+  await fillLaptop(laptop, 5);
+  const file = dirOf('nap.ndjson.gz');
+  await backup(parseLocation(laptop), file);
+  const wrongKey = dirOf('wrong.key');
+  writeFileSync(wrongKey, 'a-key-of-another-platform-000000');
+  const target = dirOf('target');
+  const res = await run('restore', file, target, '--secret-key-file', wrongKey);
+  expect(res.code).toBe(1);
+  expect(res.err).toContain('is not the one');
+  expect(existsSync(path.join(target, 'nap_admin'))).toBe(false);
+  await expect(
+    copy(parseLocation(laptop), parseLocation(dirOf('copy')), { secretKey: 'a-key-of-another-platform-000000' }),
+  ).rejects.toThrow(/is not the one/);
+  expect(existsSync(path.join(dirOf('copy'), 'nap_admin'))).toBe(false);
+});
+
+it('takes back what it wrote when a write fails half-way', async () => {
+  const laptop = dirOf('laptop');
+  await fillLaptop(laptop, 5);
+  await withStore(laptop, 'nap_workflow', (store) =>
+    store.collection('triggers').insertMany([
+      { _id: 't1', routeName: 'same' },
+      { _id: 't2', routeName: 'same' },
+    ]),
+  );
+  const file = dirOf('nap.ndjson.gz');
+  await backup(parseLocation(laptop), file);
+  // an empty target whose index refuses the second trigger: the restore fails after writing others
+  const target = dirOf('target');
+  await withStore(target, 'nap_workflow', (store) =>
+    store.collection('triggers').createIndexes([{ keys: { routeName: 1 }, unique: true }]),
+  );
+  await expect(restore(file, parseLocation(target))).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
+  await withStore(target, 'nap_admin', async (store) => expect(await store.collection('accounts').countDocuments({})).toBe(0));
+  await withStore(target, 'nap_workflow', async (store) => {
+    for (const name of await store.listCollections())
+      expect({ name, count: await store.collection(name).countDocuments({}) }).toEqual({ name, count: 0 });
+  });
+  expect(existsSync(path.join(target, 'gateway', 'playbooks', 'site.yml'))).toBe(false);
+});
+
+it('restores only the services named, and says so when a usage is wrong', async () => {
+  const laptop = dirOf('laptop');
+  await fillLaptop(laptop, 3);
+  const file = dirOf('nap.ndjson.gz');
+  await backup(parseLocation(laptop), file);
+  const target = dirOf('target');
+  const res = await run('restore', file, target, '--service', 'admin');
+  expect(res.code).toBe(0);
+  expect(res.out).toContain('nap_admin');
+  expect(res.out).not.toContain('nap_workflow');
+  expect(existsSync(path.join(target, 'nap_workflow'))).toBe(false);
+  expect(existsSync(path.join(target, 'gateway'))).toBe(false);
+
+  const wrong = await run('restore', file, target, '--service', 'nope');
+  expect(wrong.code).toBe(2);
+  expect(wrong.err).toContain('"nope" is not a service of NAP');
+  expect((await run('backup', laptop)).code).toBe(2);
+  expect((await run('backup', dirOf('nothing-here'), dirOf('x.gz'))).err).toContain('holds no data of NAP');
+});
