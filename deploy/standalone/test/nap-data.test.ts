@@ -8,7 +8,8 @@ import type { Doc, Store } from '@nap/store';
 import { main } from '../src/nap-data/nap-data';
 import { parseLocation } from '../src/nap-data/locations';
 import { backup, copy, restore } from '../src/nap-data/operations';
-import { digestOf } from '../src/nap-data/stores';
+import type { Item } from '../src/nap-data/archive';
+import { LocationWriter, digestOf, readLocation } from '../src/nap-data/stores';
 
 /**
  * nap-data on real embedded stores: what a backup carries comes back as it was, a copy reads back
@@ -78,19 +79,17 @@ async function fillLaptop(dir: string, jobs = 1234): Promise<void> {
       });
     await store.collection('jobs').insertMany(docs);
     await store.collection('specials').insertOne(specials);
-    await store
-      .collection('engines')
-      .insertOne({
-        _id: 'workflow-laptop',
-        instance: 'i',
-        beat: 9,
-        at: Date.now() - 60_000,
-        started: 0,
-        host: 'laptop',
-        pid: 1,
-        leaseMs: 3000,
-        stopped: true,
-      });
+    await store.collection('engines').insertOne({
+      _id: 'workflow-laptop',
+      instance: 'i',
+      beat: 9,
+      at: Date.now() - 60_000,
+      started: 0,
+      host: 'laptop',
+      pid: 1,
+      leaseMs: 3000,
+      stopped: true,
+    });
   });
   mkdirSync(path.join(dir, 'gateway', 'playbooks'), { recursive: true });
   writeFileSync(path.join(dir, 'gateway', 'playbooks', 'site.yml'), '- hosts: all\n  tasks: []\n');
@@ -313,3 +312,43 @@ it('restores only the services named, and says so when a usage is wrong', async 
   expect((await run('backup', laptop)).code).toBe(2);
   expect((await run('backup', dirOf('nothing-here'), dirOf('x.gz'))).err).toContain('holds no data of NAP');
 });
+
+// The same transfer into MongoDB and back, whenever NAP_MONGO_URL names one (no machine here runs
+// it). Its databases are the test's own (`nap_data_test_*`), never a platform's `nap_*`.
+const mongoUrl = process.env.NAP_MONGO_URL;
+(mongoUrl ? it : it.skip)(
+  'moves collections into MongoDB and back, reading each back equal',
+  async () => {
+    const laptop = dirOf('laptop');
+    await fillLaptop(laptop, 1200);
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const names = { nap_admin: `nap_data_test_${suffix}_admin`, nap_workflow: `nap_data_test_${suffix}_workflow` } as Record<
+      string,
+      string
+    >;
+    const renamed = async function* (items: AsyncIterable<Item>): AsyncGenerator<Item> {
+      for await (const item of items)
+        yield item.kind === 'collection' || item.kind === 'end' ? { ...item, db: names[item.db] ?? item.db } : item;
+    };
+    const mongo = parseLocation(mongoUrl as string);
+    const back = dirOf('back');
+    const { MongoClient } = await import('mongodb');
+    const client = new MongoClient(mongoUrl as string);
+    try {
+      const toMongo = new LocationWriter(mongo, undefined);
+      for await (const item of renamed(readLocation(parseLocation(laptop), ['nap_admin', 'nap_workflow'], { files: false })))
+        await toMongo.write(item);
+      await toMongo.close();
+      const toDir = new LocationWriter(parseLocation(back), undefined);
+      const original = Object.fromEntries(Object.entries(names).map(([from, to]) => [to, from]));
+      for await (const item of readLocation(mongo, Object.values(names), { files: false }))
+        await toDir.write(item.kind === 'collection' || item.kind === 'end' ? { ...item, db: original[item.db] ?? item.db } : item);
+      await toDir.close();
+      expect(await digestsOf(back)).toEqual(await digestsOf(laptop));
+    } finally {
+      for (const db of Object.values(names)) await client.db(db).dropDatabase();
+      await client.close();
+    }
+  },
+  120_000,
+);
