@@ -40,7 +40,8 @@ export interface BackupHeader {
 /** What a backup, or a location read in order, is made of. */
 export type Item =
   | { kind: 'collection'; db: string; name: string; indexes: ListedIndex[] }
-  | { kind: 'docs'; docs: Doc[] }
+  /** Documents of the collection begun last; `lines` are their lines as {@link docToLine} writes them, when the reader made them. */
+  | { kind: 'docs'; docs: Doc[]; lines?: string[] }
   | { kind: 'end'; db: string; name: string; count: number; digest: string }
   | { kind: 'file'; path: string; mode: number; data: Buffer };
 
@@ -83,7 +84,7 @@ export class BackupWriter {
         this.totals.collections += 1;
         return this.line(JSON.stringify({ collection: { db: item.db, name: item.name, indexes: item.indexes } }));
       case 'docs':
-        for (const doc of item.docs) await this.line(docToLine(doc, 'a document'));
+        for (let i = 0; i < item.docs.length; i += 1) await this.line(item.lines?.[i] ?? docToLine(item.docs[i] as Doc, 'a document'));
         this.totals.documents += item.docs.length;
         return;
       case 'end':
@@ -92,7 +93,12 @@ export class BackupWriter {
         this.totals.files += 1;
         return this.line(
           JSON.stringify({
-            file: { path: item.path, mode: item.mode, sha256: createHash('sha256').update(item.data).digest('hex'), data: item.data.toString('base64') },
+            file: {
+              path: item.path,
+              mode: item.mode,
+              sha256: createHash('sha256').update(item.data).digest('hex'),
+              data: item.data.toString('base64'),
+            },
           }),
         );
     }
@@ -185,7 +191,7 @@ export async function* readBackup(file: string, batch = 500): AsyncGenerator<Ite
         } catch (err) {
           throw new BackupFileError(`line ${lineNo}: ${(err as Error).message}`);
         }
-        open.digest.add(doc, `${open.db}.${open.name}`);
+        open.digest.addLine(text);
         docs.push(doc);
         if (docs.length >= batch) {
           yield { kind: 'docs', docs };
@@ -195,9 +201,11 @@ export async function* readBackup(file: string, batch = 500): AsyncGenerator<Ite
       }
       const line = parseLine(text, lineNo);
       if (open !== undefined) {
-        if (!isObject(line.end)) throw new BackupFileError(`line ${lineNo}: the collection ${open.db}.${open.name} is not closed by its count`);
+        if (!isObject(line.end))
+          throw new BackupFileError(`line ${lineNo}: the collection ${open.db}.${open.name} is not closed by its count`);
         const { db, name, count, digest } = line.end;
-        if (db !== open.db || name !== open.name) throw new BackupFileError(`line ${lineNo} closes a collection other than ${open.db}.${open.name}`);
+        if (db !== open.db || name !== open.name)
+          throw new BackupFileError(`line ${lineNo} closes a collection other than ${open.db}.${open.name}`);
         if (count !== open.digest.count || digest !== open.digest.hex())
           throw new BackupFileError(
             `line ${lineNo}: ${open.db}.${open.name} should hold ${String(count)} documents of digest ${String(digest)}; it holds ${open.digest.count} of digest ${open.digest.hex()}`,
@@ -221,7 +229,8 @@ export async function* readBackup(file: string, batch = 500): AsyncGenerator<Ite
         if (path.split('/').some((part) => part === '..' || part === '') || path.startsWith('/'))
           throw new BackupFileError(`line ${lineNo}: the file path ${path} leaves its directory`);
         const bytes = Buffer.from(data, 'base64');
-        if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw new BackupFileError(`line ${lineNo}: the file ${path} is damaged`);
+        if (createHash('sha256').update(bytes).digest('hex') !== sha256)
+          throw new BackupFileError(`line ${lineNo}: the file ${path} is damaged`);
         totals.files += 1;
         yield { kind: 'file', path, mode: mode & 0o777, data: bytes };
       } else if (isObject(line.done)) {

@@ -54,7 +54,9 @@ export function databaseExists(location: Location, db: string): boolean {
 
 /** Opens a database of the location (an embedded one is created when absent: only call so to write). */
 export function openDatabase(location: Location, db: string): Store {
-  return location.kind === 'dir' ? createStore({ dbName: db, dataDir: location.dir }) : createStore({ dbName: db, dataDir: '', mongoUrl: location.url });
+  return location.kind === 'dir'
+    ? createStore({ dbName: db, dataDir: location.dir })
+    : createStore({ dbName: db, dataDir: '', mongoUrl: location.url });
 }
 
 /** The directory of the device gateway's files (playbooks, scripts, modules, …) under a data directory. */

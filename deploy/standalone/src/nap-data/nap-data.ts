@@ -52,7 +52,9 @@ function sizeOf(bytes: number): string {
 function printReport(output: Output, report: TransferReport): void {
   const width = Math.max(12, ...report.databases.map((d) => d.db.length));
   for (const d of report.databases)
-    output.out(`  ${d.db.padEnd(width)}  ${String(d.collections).padStart(3)} collections  ${number(d.documents).padStart(10)} documents\n`);
+    output.out(
+      `  ${d.db.padEnd(width)}  ${String(d.collections).padStart(3)} collections  ${number(d.documents).padStart(10)} documents\n`,
+    );
   if (report.files > 0) output.out(`  ${'files'.padEnd(width)}  ${number(report.files)} of the device gateway\n`);
   const documents = report.databases.reduce((n, d) => n + d.documents, 0);
   output.out(`  ${'total'.padEnd(width)}  ${number(documents)} documents\n`);

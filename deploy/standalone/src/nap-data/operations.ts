@@ -169,7 +169,9 @@ export async function backup(from: Location, file: string, options: CommonOption
   const writer = new BackupWriter(file, header);
   const tally = new Tally();
   try {
-    for await (const item of readLocation(from, databases, { files: options.services === undefined || options.services.includes('gateway-devices') })) {
+    for await (const item of readLocation(from, databases, {
+      files: options.services === undefined || options.services.includes('gateway-devices'),
+    })) {
       tally.see(item);
       await writer.write(item);
     }
@@ -227,7 +229,9 @@ export async function restore(file: string, to: Location, options: WriteOptions 
   const notes: string[] = [];
   if (options.secretKey !== undefined) checkKey(options.secretKey, inspected.sealed, file);
   else
-    notes.push(`the secret key was not checked (no --secret-key-file): the platform on the restored data needs the NAP_SECRET_KEY of ${inspected.header.source}`);
+    notes.push(
+      `the secret key was not checked (no --secret-key-file): the platform on the restored data needs the NAP_SECRET_KEY of ${inspected.header.source}`,
+    );
   const keyFile = keyFileCheck(to, options.secretKey);
   if (options.replace) {
     await emptyDatabases(to, databases);
@@ -251,7 +255,8 @@ export async function restore(file: string, to: Location, options: WriteOptions 
   }
   await writer.close();
   installKey(keyFile, options.secretKey, notes);
-  if (tally.files > 0 && filesDir === undefined) notes.push(`${tally.files} files of the device gateway not restored: name its data directory with --files-to`);
+  if (tally.files > 0 && filesDir === undefined)
+    notes.push(`${tally.files} files of the device gateway not restored: name its data directory with --files-to`);
   return tally.report([...writer.notes, ...notes, ...(await journalNotes(to, databases))], started);
 }
 
@@ -284,7 +289,9 @@ export async function copy(from: Location, to: Location, options: WriteOptions =
       await admin.close();
     }
   } else if (secretKey === undefined) {
-    notes.push(`the secret key was not checked (no --secret-key-file): the platform on the copy needs the NAP_SECRET_KEY of ${describeLocation(from)}`);
+    notes.push(
+      `the secret key was not checked (no --secret-key-file): the platform on the copy needs the NAP_SECRET_KEY of ${describeLocation(from)}`,
+    );
   }
   const keyFile = keyFileCheck(to, secretKey);
   if (options.replace) {
@@ -304,7 +311,8 @@ export async function copy(from: Location, to: Location, options: WriteOptions =
   }
   await writer.close();
   installKey(keyFile, secretKey, notes);
-  if (tally.files > 0 && filesDir === undefined) notes.push(`${tally.files} files of the device gateway not copied: name its data directory with --files-to`);
+  if (tally.files > 0 && filesDir === undefined)
+    notes.push(`${tally.files} files of the device gateway not copied: name its data directory with --files-to`);
   return tally.report([...writer.notes, ...notes, ...(await journalNotes(from, databases))], started);
 }
 

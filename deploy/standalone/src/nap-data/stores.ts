@@ -2,7 +2,7 @@ import { readFile, rm, stat, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Doc, IndexSpec, ListedIndex, Store } from '@nap/store';
 import type { Item } from './archive';
-import { CollectionDigest } from './doc-lines';
+import { CollectionDigest, docToLine } from './doc-lines';
 import { databaseExists, filesDirOf, filesUnder, openDatabase } from './locations';
 import type { Location } from './locations';
 
@@ -47,8 +47,9 @@ export async function* readLocation(location: Location, databases: readonly stri
         yield { kind: 'collection', db, name, indexes: await store.collection(name).listIndexes() };
         const digest = new CollectionDigest();
         for await (const docs of pagesOf(store, name)) {
-          for (const doc of docs) digest.add(doc, `${db}.${name}`);
-          yield { kind: 'docs', docs };
+          const lines = docs.map((doc) => docToLine(doc, `${db}.${name}`));
+          for (const line of lines) digest.addLine(line);
+          yield { kind: 'docs', docs, lines };
         }
         yield { kind: 'end', db, name, count: digest.count, digest: digest.hex() };
       }
@@ -66,7 +67,10 @@ export async function* readLocation(location: Location, databases: readonly stri
 }
 
 /** Per database, the collections of a location that hold documents, with their counts. */
-export async function documentsAt(location: Location, databases: readonly string[]): Promise<{ db: string; name: string; count: number }[]> {
+export async function documentsAt(
+  location: Location,
+  databases: readonly string[],
+): Promise<{ db: string; name: string; count: number }[]> {
   const found: { db: string; name: string; count: number }[] = [];
   for (const db of databases) {
     if (!databaseExists(location, db)) continue;
@@ -110,7 +114,10 @@ export function filesAt(dir: string): string[] {
 function indexFor(target: Location, index: ListedIndex): IndexSpec | undefined {
   const keys = index.keys;
   const plain = Object.values(keys).every((v) => v === 1 || v === -1);
-  if (target.kind === 'dir' && (!plain || index.partialFilterExpression !== undefined || index.expireAfterSeconds !== undefined || index.collation !== undefined))
+  if (
+    target.kind === 'dir' &&
+    (!plain || index.partialFilterExpression !== undefined || index.expireAfterSeconds !== undefined || index.collation !== undefined)
+  )
     return undefined;
   return index as IndexSpec;
 }
@@ -123,7 +130,8 @@ function indexFor(target: Location, index: ListedIndex): IndexSpec | undefined {
  */
 export class LocationWriter {
   private readonly stores = new Map<string, Store>();
-  private current: { db: string; name: string } | undefined;
+  /** The collection being written, and the digest of what was inserted into it. */
+  private current: { db: string; name: string; expected: CollectionDigest } | undefined;
   private readonly written = new Set<string>();
   private readonly filesWritten: string[] = [];
   /** What was left out, for the report. */
@@ -146,12 +154,13 @@ export class LocationWriter {
   async write(item: Item): Promise<void> {
     switch (item.kind) {
       case 'collection': {
-        this.current = { db: item.db, name: item.name };
+        this.current = { db: item.db, name: item.name, expected: new CollectionDigest() };
         this.written.add(`${item.db}\u0000${item.name}`);
         const specs: IndexSpec[] = [];
         for (const index of item.indexes) {
           const spec = indexFor(this.target, index);
-          if (spec === undefined) this.notes.push(`index ${index.name} of ${item.db}.${item.name} left out: the embedded store has no index of its kind`);
+          if (spec === undefined)
+            this.notes.push(`index ${index.name} of ${item.db}.${item.name} left out: the embedded store has no index of its kind`);
           else specs.push(spec);
         }
         if (specs.length > 0) await this.storeOf(item.db).collection(item.name).createIndexes(specs);
@@ -161,13 +170,17 @@ export class LocationWriter {
         const at = this.current;
         if (at === undefined) throw new Error('documents come before their collection');
         await this.storeOf(at.db).collection(at.name).insertMany(item.docs);
+        for (let i = 0; i < item.docs.length; i += 1)
+          at.expected.addLine(item.lines?.[i] ?? docToLine(item.docs[i] as Doc, `${at.db}.${at.name}`));
         return;
       }
       case 'end': {
+        // read back: the target holds what was written to it, and as many documents as the source
+        const expected = this.current?.expected;
         const stored = await digestOf(this.storeOf(item.db), item.db, item.name);
-        if (stored.count !== item.count || stored.hex() !== item.digest)
+        if (expected === undefined || stored.count !== item.count || stored.count !== expected.count || stored.hex() !== expected.hex())
           throw new Error(
-            `${item.db}.${item.name} holds ${stored.count} documents of digest ${stored.hex()} once written; the source has ${item.count} of digest ${item.digest}`,
+            `${item.db}.${item.name} reads back ${stored.count} documents of digest ${stored.hex()} once written; ${item.count} were read of digest ${expected?.hex() ?? 'none'}`,
           );
         this.current = undefined;
         return;
