@@ -62,6 +62,8 @@ describe('the README', () => {
       'the set-up and the start, which the test does itself',
       'it starts the platform, which the test does with the same NAP_ADMIN_PASSWORD',
       'it needs nats-server and MongoDB, and starts the platform',
+      // nap-data refuses a running platform's data; test/e2e/move-to-cluster.test.ts runs these commands
+      'it needs the platform stopped',
     ]);
     // no example relies on a tool the README does not name
     for (const b of toRun) expect(b.text).not.toMatch(/\buuidgen\b/);
