@@ -41,13 +41,16 @@ function Home() {
   const { data } = useWhoami();
   const home = homeOf(data?.roles);
   if (home !== undefined) return <Navigate to={home} replace />;
-  const roles = data?.roles?.length ? data.roles.join(', ') : 'none';
+  const roles = data?.roles ?? [];
   return (
     <div className="page">
       <h1>No page to show</h1>
       <p>
-        Your roles ({roles}) let you use the platform through its HTTP interface, not read any page of this console. An administrator can
-        give your account a group with a role that reads jobs (apiread, operations, engineering) or the audit trail (auditor).
+        {roles.length === 0
+          ? 'Your account has no role yet: none of its groups gives one, so you may change your password and log out, and nothing else.'
+          : `Your roles (${roles.join(', ')}) let you use the platform through its HTTP interface, not read any page of this console.`}{' '}
+        An administrator can give your account a group with a role that reads jobs (apiread, operations, engineering) or the audit trail
+        (auditor).
       </p>
     </div>
   );

@@ -86,6 +86,23 @@ describe('the console by role', () => {
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/login');
   }, 60_000);
+
+  it('tells a person whose groups give no role yet what to ask for, and lets them change their password and log out', async () => {
+    // a new colleague's account, made before anyone put it in a group: it could not even log in to the console before
+    const NEWCOMER = { username: 'day-one', password: 'first-password-1' };
+    await platform.api('POST', '/user-management/accounts', { account: { ...NEWCOMER, groups: [] } });
+    const token = await platform.login(NEWCOMER.username, NEWCOMER.password);
+    // their own account and session, and nothing else
+    expect(await platform.api('GET', '/whoami', undefined, token)).toMatchObject({ username: 'day-one', roles: [] });
+    await platform.api('PUT', '/whoami/password', { currentPassword: NEWCOMER.password, newPassword: 'my-own-password-1' }, token);
+    await expect(platform.api('GET', '/operations-manager/jobs', undefined, token)).rejects.toThrow(/403/);
+    await logIn(NEWCOMER.username, 'my-own-password-1', 'No page to show');
+    await page.getByText('Your account has no role yet: none of its groups gives one').waitFor();
+    await expectAccessible();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/login');
+  }, 60_000);
 });
 
 describe('the audit trail', () => {

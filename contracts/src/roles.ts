@@ -22,7 +22,7 @@ export const ROLE_SETS = {
   run: ['admin', 'engineering', 'operations', 'apiwrite'],
   write: ['admin', 'engineering', 'apiwrite'],
   admin: ['admin'],
-  /** Any authenticated caller (whoami, logout, …). */
+  /** Every role (the server's health). The caller's own session and account need none: `auth: 'caller'`. */
   any: ['admin', 'engineering', 'operations', 'apiread', 'apiwrite', 'auditor'],
   /** Who reads the audit trail. */
   audit: ['admin', 'auditor'],

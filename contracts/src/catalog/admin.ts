@@ -1163,6 +1163,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'The calling account',
     http: { method: 'GET', path: '/whoami' },
     roles: ROLE_SETS.any,
+    auth: 'caller',
     response: whoamiSchema,
     timeoutMs: TIMEOUTS_MS.short,
     addition: true,
@@ -1173,6 +1174,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'PUT', path: '/whoami/password' },
     auditKind: 'account',
     roles: ROLE_SETS.any,
+    auth: 'caller',
     body: closed(
       {
         currentPassword: str({ minLength: 1, description: 'the password as it is now; never logged' }),
@@ -1195,6 +1197,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'The session of the calling credentials',
     http: { method: 'GET', path: '/mySession' },
     roles: ROLE_SETS.any,
+    auth: 'caller',
     response: sessionSchema,
     timeoutMs: TIMEOUTS_MS.short,
     addition: true,
@@ -1204,6 +1207,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'End the session of the calling token',
     http: { method: 'GET', path: '/logout' },
     roles: ROLE_SETS.any,
+    auth: 'caller',
     response: acknowledgement(),
     timeoutMs: TIMEOUTS_MS.short,
     addition: true,

@@ -200,6 +200,7 @@ const SUBJECTS = new Map<string, string>();
 
 function rolesCell(op: OperationDef): string {
   if (op.auth === 'public') return 'public';
+  if (op.auth === 'caller') return 'any signed-in caller';
   return op.roles.join(', ');
 }
 

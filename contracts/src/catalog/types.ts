@@ -9,9 +9,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * How the gateway authenticates an operation:
  * - `token`: credentials required and one of `roles` (the default);
+ * - `caller`: credentials required, and nothing more: what acts on the caller's own session and
+ *   account (`/whoami`, `/logout`), which a person whose groups give no role yet may call too;
  * - `public`: no credentials (probes, login, docs).
  */
-export type AuthMode = 'token' | 'public';
+export type AuthMode = 'token' | 'caller' | 'public';
 
 /** One operation of the platform, reachable on the bus and, when `http` is set, over HTTP. */
 export interface OperationDef {
