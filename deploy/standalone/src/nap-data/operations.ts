@@ -154,6 +154,40 @@ async function journalNotes(location: Location, databases: string[]): Promise<st
 }
 
 /**
+ * Writes items into the target (its databases emptied first with `replace`), counting them; a
+ * failure takes back everything written and is thrown. What the writer left out goes to `notes`.
+ */
+async function writeAll(
+  to: Location,
+  filesDir: string | undefined,
+  databases: string[],
+  replace: boolean,
+  items: AsyncIterable<Item>,
+  notes: string[],
+): Promise<Tally> {
+  if (replace) {
+    await emptyDatabases(to, databases);
+    if (filesDir !== undefined) await rm(filesDir, { recursive: true, force: true });
+  }
+  const writer = new LocationWriter(to, filesDir);
+  const tally = new Tally();
+  try {
+    for await (const item of items) {
+      tally.see(item);
+      await writer.write(item);
+    }
+  } catch (err) {
+    await writer.undo().catch(() => undefined);
+    throw err;
+  }
+  await writer.close();
+  notes.unshift(...writer.notes);
+  if (writer.filesLeftOut > 0)
+    notes.push(`${writer.filesLeftOut} files of the device gateway left out: name its data directory with --files-to`);
+  return tally;
+}
+
+/**
  * Writes the data of a stopped platform to a backup file: every database of the services (and the
  * standalone's journal), and from a data directory the device gateway's files. The secret key is
  * never written into it.
@@ -233,31 +267,18 @@ export async function restore(file: string, to: Location, options: WriteOptions 
       `the secret key was not checked (no --secret-key-file): the platform on the restored data needs the NAP_SECRET_KEY of ${inspected.header.source}`,
     );
   const keyFile = keyFileCheck(to, options.secretKey);
-  if (options.replace) {
-    await emptyDatabases(to, databases);
-    if (filesDir !== undefined) await rm(filesDir, { recursive: true, force: true });
-  }
-  const writer = new LocationWriter(to, filesDir);
-  const tally = new Tally();
-  let skipping = false;
-  try {
+  const items = async function* (): AsyncGenerator<Item> {
+    let skipping = false;
     for await (const item of readBackup(file)) {
       if (item.kind === 'header') continue;
       if (item.kind === 'collection') skipping = !wanted.has(item.db);
       if (item.kind === 'file') skipping = !withFiles;
-      if (skipping) continue;
-      tally.see(item);
-      await writer.write(item);
+      if (!skipping) yield item;
     }
-  } catch (err) {
-    await writer.undo().catch(() => undefined);
-    throw err;
-  }
-  await writer.close();
+  };
+  const tally = await writeAll(to, filesDir, databases, options.replace === true, items(), notes);
   installKey(keyFile, options.secretKey, notes);
-  if (tally.files > 0 && filesDir === undefined)
-    notes.push(`${tally.files} files of the device gateway not restored: name its data directory with --files-to`);
-  return tally.report([...writer.notes, ...notes, ...(await journalNotes(to, databases))], started);
+  return tally.report([...notes, ...(await journalNotes(to, databases))], started);
 }
 
 /**
@@ -294,26 +315,16 @@ export async function copy(from: Location, to: Location, options: WriteOptions =
     );
   }
   const keyFile = keyFileCheck(to, secretKey);
-  if (options.replace) {
-    await emptyDatabases(to, databases);
-    if (filesDir !== undefined) await rm(filesDir, { recursive: true, force: true });
-  }
-  const writer = new LocationWriter(to, filesDir);
-  const tally = new Tally();
-  try {
-    for await (const item of readLocation(from, databases, { files: withFiles })) {
-      tally.see(item);
-      await writer.write(item);
-    }
-  } catch (err) {
-    await writer.undo().catch(() => undefined);
-    throw err;
-  }
-  await writer.close();
+  const tally = await writeAll(
+    to,
+    filesDir,
+    databases,
+    options.replace === true,
+    readLocation(from, databases, { files: withFiles }),
+    notes,
+  );
   installKey(keyFile, secretKey, notes);
-  if (tally.files > 0 && filesDir === undefined)
-    notes.push(`${tally.files} files of the device gateway not copied: name its data directory with --files-to`);
-  return tally.report([...writer.notes, ...notes, ...(await journalNotes(from, databases))], started);
+  return tally.report([...notes, ...(await journalNotes(from, databases))], started);
 }
 
 /** What a location holds: per database, its collections and documents. */

@@ -136,6 +136,8 @@ export class LocationWriter {
   private readonly filesWritten: string[] = [];
   /** What was left out, for the report. */
   readonly notes: string[] = [];
+  /** Files not written: no directory was named for the device gateway's files. */
+  filesLeftOut = 0;
 
   constructor(
     private readonly target: Location,
@@ -187,7 +189,7 @@ export class LocationWriter {
       }
       case 'file': {
         if (this.filesDir === undefined) {
-          this.notes.push(`file ${item.path} not written: no directory for the device gateway's files`);
+          this.filesLeftOut += 1;
           return;
         }
         const full = path.join(this.filesDir, ...item.path.split('/'));
