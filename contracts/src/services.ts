@@ -2,6 +2,11 @@
 export const SERVICE_NAMES = ['workflow', 'mop', 'gateway-devices', 'orch-proxy', 'admin', 'studio'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
+/** The database of a service's store, the same name on MongoDB and under a data directory: `nap_gateway_devices`. */
+export function serviceDatabase(service: ServiceName): string {
+  return `nap_${service.replace('-', '_')}`;
+}
+
 export function isServiceName(value: unknown): value is ServiceName {
   return typeof value === 'string' && (SERVICE_NAMES as readonly string[]).includes(value);
 }

@@ -1,4 +1,4 @@
-import { SERVICE_NAMES, configureJsonLimits } from '@nap/contracts';
+import { SERVICE_NAMES, configureJsonLimits, serviceDatabase } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createMemoryBus, createNatsBus } from '@nap/bus';
 import type { Bus } from '@nap/bus';
@@ -51,7 +51,7 @@ const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOption
   // the audit trail's chain is written and read in a thread of its own, on the admin store
   admin: (deps, options) =>
     createAdminService(deps, {
-      auditThread: { store: storeConfig(deps.config, storeName('admin')) },
+      auditThread: { store: storeConfig(deps.config, serviceDatabase('admin')) },
       ...options.admin,
     }),
   workflow: (deps, options) => createWorkflowService(deps, { serverId: persistentEngineId(deps.config.dataDir), ...options.workflow }),
@@ -60,11 +60,6 @@ const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOption
   'orch-proxy': (deps) => createOrchProxyService(deps),
   studio: (deps) => createStudioService(deps),
 };
-
-/** The database of a service's store: `nap_<name>` (`nap_gateway_devices`). */
-function storeName(name: ServiceName): string {
-  return `nap_${name.replace('-', '_')}`;
-}
 
 /** Where the database `dbName` lives: on MongoDB when `config.mongoUrl` is set, else embedded under `config.dataDir`. */
 function storeConfig(config: RuntimeConfig, dbName: string): StoreConfig {
@@ -115,7 +110,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   const keyRecords: { stop(): void }[] = [];
   try {
     for (const name of startOrder(options.services ?? SERVICE_NAMES)) {
-      const store = await storeOf(storeName(name));
+      const store = await storeOf(serviceDatabase(name));
       stores.set(name, store);
       const idempotency = createIdempotencyRecords(store);
       await idempotency.ready();

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -176,21 +178,41 @@ it('copies a data directory into another, the key with it, and reads the copy ba
 it('refuses a source a platform runs on, and a target that holds data, writing nothing; --replace takes the target over', async () => {
   const laptop = dirOf('laptop');
   await fillLaptop(laptop, 10);
+  // an engine of another host that crashed: its heartbeat stands still, so it does not hold the data
   await withStore(laptop, 'nap_workflow', (store) =>
     store
       .collection('engines')
-      .insertOne({ _id: 'workflow-live', instance: 'x', beat: 1, at: Date.now(), started: 0, host: 'laptop', pid: 4242, leaseMs: 3000 }),
+      .insertOne({ _id: 'workflow-crashed', instance: 'c', beat: 7, at: Date.now(), started: 0, host: 'elsewhere', pid: 1, leaseMs: 600 }),
   );
   const file = dirOf('nap.ndjson.gz');
-  const refused = await run('backup', laptop, file);
-  expect(refused.code).toBe(1);
-  expect(refused.err).toMatch(/NAP is running on the source .*workflow-live \(pid 4242 on laptop/);
-  expect(existsSync(file)).toBe(false);
-  expect(existsSync(`${file}.partial`)).toBe(false);
+  expect((await run('backup', laptop, dirOf('after-crash.ndjson.gz'))).code).toBe(0);
 
-  await withStore(laptop, 'nap_workflow', (store) =>
-    store.collection('engines').updateOne({ _id: 'workflow-live' }, { $set: { stopped: true } }),
+  // a live engine: another process (the store is one per process) whose heartbeat moves
+  const beating = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const { createStore } = require(${JSON.stringify(path.resolve(__dirname, '../../../packages/store/dist/index.js'))});
+       const store = createStore({ dbName: 'nap_workflow', dataDir: ${JSON.stringify(laptop)} });
+       const engines = store.collection('engines');
+       engines.insertOne({ _id: 'workflow-live', instance: 'x', beat: 1, at: Date.now(), started: 0, host: 'laptop', pid: 4242, leaseMs: 600 })
+         .then(() => { console.log('beating'); setInterval(() => void engines.updateOne({ _id: 'workflow-live' }, { $inc: { beat: 1 } }), 100); });
+       process.on('SIGTERM', () => store.close().then(() => process.exit(0)));`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
+  try {
+    await once(beating.stdout, 'data');
+    const refused = await run('backup', laptop, file);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/NAP is running on the source .*workflow-live \(pid 4242 on laptop\)/);
+    expect(refused.err).not.toContain('workflow-crashed');
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.partial`)).toBe(false);
+  } finally {
+    beating.kill('SIGTERM');
+    await once(beating, 'exit');
+  }
   expect((await run('backup', laptop, file)).code).toBe(0);
   expect((await run('backup', laptop, file)).err).toContain('exists; name a new file');
 

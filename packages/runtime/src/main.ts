@@ -1,4 +1,4 @@
-import { configureJsonLimits } from '@nap/contracts';
+import { configureJsonLimits, serviceDatabase } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createNatsBus } from '@nap/bus';
 import { createStore } from '@nap/store';
@@ -28,7 +28,7 @@ export async function runServiceProcess(name: ServiceName, create: (deps: Servic
   const bus = await createNatsBus({ servers: config.natsUrl ?? '', name: `nap-${name}`, logger: logger.child({ component: 'bus' }) });
   const store = await createStore({
     ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}),
-    dbName: `nap_${name.replace('-', '_')}`,
+    dbName: serviceDatabase(name),
     dataDir: config.dataDir,
   });
   const client = createClient(bus, metrics);

@@ -1,6 +1,8 @@
 export { createWorkflowService } from './service';
 export type { WorkflowServiceOptions } from './service';
 export { engineOptionsFromEnv, persistentEngineId } from './config';
+export { EngineRegistry } from './store/engine-registry';
+export type { EngineRecord } from './store/engine-registry';
 export { DEFAULT_LEASE_MS, JobEngine } from './engine/job-engine';
 export type { EngineDeps, EngineOptions } from './engine/job-engine';
 export type { StartJobInput } from './engine/job-lifecycle';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NAMES } from '@nap/contracts';
+import { SERVICE_NAMES, serviceDatabase } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createStore } from '@nap/store';
 import type { Store } from '@nap/store';
@@ -11,11 +11,6 @@ import type { Store } from '@nap/store';
  * database of the same name per service).
  */
 export type Location = { kind: 'dir'; dir: string } | { kind: 'mongo'; url: string };
-
-/** The database of a service (`nap_gateway_devices`), as the platform names it. */
-export function databaseOf(service: ServiceName): string {
-  return `nap_${service.replace('-', '_')}`;
-}
 
 /** The standalone's work queue journal (audit entries not yet chained): a database beside the services'. */
 export const BUS_DATABASE = 'nap_bus';
@@ -43,7 +38,7 @@ export function describeLocation(location: Location): string {
  * standalone's journal when every service is covered.
  */
 export function databasesFor(services: readonly ServiceName[] | undefined): string[] {
-  const names = (services ?? SERVICE_NAMES).map(databaseOf);
+  const names = (services ?? SERVICE_NAMES).map(serviceDatabase);
   return services === undefined ? [...names, BUS_DATABASE] : names;
 }
 

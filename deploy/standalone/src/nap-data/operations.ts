@@ -1,12 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { RELEASE } from '@nap/contracts';
+import { RELEASE, serviceDatabase } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
+import { DEFAULT_LEASE_MS, EngineRegistry } from '@nap/workflow';
+import type { EngineRecord } from '@nap/workflow';
 import { BackupFileError, BackupWriter, readBackup } from './archive';
 import type { BackupHeader, Item } from './archive';
-import { BUS_DATABASE, databaseExists, databaseOf, databasesFor, describeLocation, filesDirOf, openDatabase } from './locations';
+import { BUS_DATABASE, databaseExists, databasesFor, describeLocation, filesDirOf, openDatabase } from './locations';
 import type { Location } from './locations';
 import { LocationWriter, documentsAt, emptyDatabases, filesAt, readLocation, targetFilesDir } from './stores';
 
@@ -35,17 +37,19 @@ export interface WriteOptions extends CommonOptions {
   filesTo?: string;
 }
 
-/** The engines whose heartbeat says they run on the location's data. */
+/**
+ * The engines whose heartbeat moves on the location's data (as the workflow engine itself tells a
+ * live one: read twice, two renewals apart; a renewal is a third of the lease).
+ */
 async function runningEngines(location: Location): Promise<string[]> {
-  const db = databaseOf('workflow');
+  const db = serviceDatabase('workflow');
   if (!databaseExists(location, db)) return [];
   const store = openDatabase(location, db);
   try {
-    const now = Date.now();
-    const engines = await store.collection('engines').find({ stopped: { $ne: true } });
-    return engines
-      .filter((e) => typeof e.at === 'number' && now - e.at < Math.max(15_000, 3 * (typeof e.leaseMs === 'number' ? e.leaseMs : 3000)))
-      .map((e) => `${e._id} (pid ${String(e.pid)} on ${String(e.host)}, heartbeat ${Math.round((now - (e.at as number)) / 1000)} s ago)`);
+    const registry = new EngineRegistry(store.collection<EngineRecord>('engines'));
+    const leaseMs = Math.max(DEFAULT_LEASE_MS, ...(await registry.all()).map((e) => (typeof e.leaseMs === 'number' ? e.leaseMs : 0)));
+    const running = await registry.running(Math.ceil((2 * leaseMs) / 3) + 50);
+    return running.map((e) => `${e._id} (pid ${e.pid} on ${e.host})`);
   } finally {
     await store.close();
   }
@@ -61,7 +65,7 @@ async function refuseWhileRunning(location: Location, role: 'source' | 'target')
 
 /** The first sealed secret of a transfer's data: the token signing key of the admin service. */
 function sealedIn(item: Item, db: string | undefined, name: string | undefined): string | undefined {
-  if (item.kind !== 'docs' || db !== databaseOf('admin') || name !== 'keys') return undefined;
+  if (item.kind !== 'docs' || db !== serviceDatabase('admin') || name !== 'keys') return undefined;
   const sealed = item.docs.find((d) => typeof d.privateKeySealed === 'string')?.privateKeySealed;
   return typeof sealed === 'string' ? sealed : undefined;
 }
@@ -195,8 +199,8 @@ async function writeAll(
 export async function backup(from: Location, file: string, options: CommonOptions = {}): Promise<TransferReport & { bytes: number }> {
   const started = Date.now();
   if (existsSync(file)) throw new TransferRefused(`${file} exists; name a new file`);
-  if (from.kind === 'dir' && !databaseExists(from, databaseOf('admin')))
-    throw new TransferRefused(`${from.dir} holds no data of NAP (no ${databaseOf('admin')} database)`);
+  if (from.kind === 'dir' && !databaseExists(from, serviceDatabase('admin')))
+    throw new TransferRefused(`${from.dir} holds no data of NAP (no ${serviceDatabase('admin')} database)`);
   await refuseWhileRunning(from, 'source');
   const databases = databasesFor(options.services).filter((db) => databaseExists(from, db));
   const header: BackupHeader = { createdAt: new Date().toISOString(), release: RELEASE, source: describeLocation(from), databases };
@@ -287,8 +291,8 @@ export async function restore(file: string, to: Location, options: WriteOptions 
  */
 export async function copy(from: Location, to: Location, options: WriteOptions = {}): Promise<TransferReport> {
   const started = Date.now();
-  if (from.kind === 'dir' && !databaseExists(from, databaseOf('admin')))
-    throw new TransferRefused(`${from.dir} holds no data of NAP (no ${databaseOf('admin')} database)`);
+  if (from.kind === 'dir' && !databaseExists(from, serviceDatabase('admin')))
+    throw new TransferRefused(`${from.dir} holds no data of NAP (no ${serviceDatabase('admin')} database)`);
   if (describeLocation(from) === describeLocation(to)) throw new TransferRefused('The source and the target are the same');
   await refuseWhileRunning(from, 'source');
   await refuseWhileRunning(to, 'target');
@@ -301,8 +305,8 @@ export async function copy(from: Location, to: Location, options: WriteOptions =
   const sourceKeyFile = from.kind === 'dir' ? path.join(from.dir, 'secret.key') : undefined;
   if (secretKey === undefined && sourceKeyFile !== undefined && existsSync(sourceKeyFile))
     secretKey = readFileSync(sourceKeyFile, 'utf8').replace(/\r?\n$/, '');
-  if (secretKey !== undefined && databases.includes(databaseOf('admin'))) {
-    const admin = openDatabase(from, databaseOf('admin'));
+  if (secretKey !== undefined && databases.includes(serviceDatabase('admin'))) {
+    const admin = openDatabase(from, serviceDatabase('admin'));
     try {
       const sealed = (await admin.collection('keys').findOne({ privateKeySealed: { $exists: true } }))?.privateKeySealed;
       checkKey(secretKey, typeof sealed === 'string' ? sealed : undefined, describeLocation(from));

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from '@nap/telemetry';
 import { sleep } from '@nap/util';
 import { isActiveStatus, WAITING_LEASE } from '../domain/job-model';
+import { processAlive } from '../store/engine-registry';
 import type { EngineRecord, EngineRegistry } from '../store/engine-registry';
 import type { JobRepository } from '../store/job-repository';
 import type { JobEventRelay } from './job-events';
@@ -32,16 +33,6 @@ export interface LeaseParts {
   events: Pick<JobEventRelay, 'drain' | 'stop'>;
   /** While the job worker is deactivated no job is taken over or claimed from the waiting ones. */
   workers: Pick<WorkerSwitches, 'claimsJobs'>;
-}
-
-/** True when a process with this pid runs on this host. */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

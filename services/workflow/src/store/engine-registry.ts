@@ -1,4 +1,16 @@
+import { hostname } from 'node:os';
 import type { Collection } from '@nap/store';
+import { sleep } from '@nap/util';
+
+/** True when a process with this pid runs on this host. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /**
  * One engine process as the others see it: its heartbeat (`beat`, counted up every renewal, and
@@ -59,6 +71,23 @@ export class EngineRegistry {
   /** Marks the engine stopped (a clean shutdown): others take its jobs over at once. */
   async markStopped(id: string, instance: string, now: number): Promise<void> {
     await this.engines.updateOne({ _id: id, instance }, { $set: { stopped: true, at: now } });
+  }
+
+  /**
+   * The engines that run now, as their heartbeats say, whatever the clocks of their hosts: those not
+   * stopped cleanly whose heartbeat moves within `watchMs` (read twice), less those of this host whose
+   * process is gone. Answers at once when every engine stopped cleanly.
+   */
+  async running(watchMs: number): Promise<EngineRecord[]> {
+    const here = hostname();
+    const candidates = (await this.all()).filter((e) => e.stopped !== true && !(e.host === here && !processAlive(e.pid)));
+    if (candidates.length === 0) return [];
+    await sleep(watchMs);
+    const later = new Map((await this.all()).map((e) => [e._id, e]));
+    return candidates.flatMap((e) => {
+      const now = later.get(e._id);
+      return now !== undefined && now.stopped !== true && (now.beat !== e.beat || now.instance !== e.instance) ? [now] : [];
+    });
   }
 
   /** Removes the document of a dead engine that holds no job any more, unless it beat again meanwhile. */
