@@ -110,6 +110,17 @@ async function digestsOf(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
+/** `nap-data` as a person runs it: the built bin, in a process of its own. */
+async function runBin(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [path.resolve(__dirname, '../bin/nap-data.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, out, err };
+}
+
 async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
@@ -203,7 +214,8 @@ it('refuses a source a platform runs on, and a target that holds data, writing n
   );
   try {
     await once(beating.stdout, 'data');
-    const refused = await run('backup', laptop, file);
+    // the bin itself, in a process of its own: the wait for a heartbeat must hold that process up
+    const refused = await runBin('backup', laptop, file);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/NAP is running on the source .*workflow-live \(pid 4242 on laptop\)/);
     expect(refused.err).not.toContain('workflow-crashed');

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Collection } from '@nap/store';
-import { sleep } from '@nap/util';
 
 /** True when a process with this pid runs on this host. */
 export function processAlive(pid: number): boolean {
@@ -82,6 +82,7 @@ export class EngineRegistry {
     const here = hostname();
     const candidates = (await this.all()).filter((e) => e.stopped !== true && !(e.host === here && !processAlive(e.pid)));
     if (candidates.length === 0) return [];
+    // a timer that holds the process: a tool (nap-data) may have nothing else to wait for
     await sleep(watchMs);
     const later = new Map((await this.all()).map((e) => [e._id, e]));
     return candidates.flatMap((e) => {
