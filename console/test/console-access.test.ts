@@ -170,7 +170,11 @@ describe('the audit trail', () => {
     // following the thread: the records of the same target, the filter in the URL
     await page.getByRole('link', { name: 'Records of this target' }).click();
     await eventually('the target filter in the URL', () => new URL(page.url()).search === `?target=${auditorId}`);
-    expect(await page.getByRole('searchbox', { name: 'Target id' }).inputValue()).toBe(auditorId);
+    // the router writes the URL before React draws the field from it
+    await eventually(
+      'the target id in its field',
+      async () => (await page.getByRole('searchbox', { name: 'Target id' }).inputValue()) === auditorId,
+    );
     await eventually('only the records of the auditor’s account listed', async () => {
       const targets = await page.locator('tbody tr td:nth-child(5)').allTextContents();
       return targets.length >= 3 && targets.every((text) => text === `account ${AUDITOR.username}`);
