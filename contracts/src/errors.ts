@@ -58,6 +58,12 @@ export const ERROR_CODES = {
     description: 'A write would break a unique index; details name the index and key.',
   },
   STORE_UNAVAILABLE: { status: 503, retryable: true, description: 'The service store cannot be reached.' },
+  STORE_FULL: {
+    status: 507,
+    retryable: true,
+    description:
+      'The disk under the service store is full, or nearly: the embedded store refuses every write while the disk has less free space than it keeps (NAP_DATA_MIN_FREE_MB), before writing anything (details.nothingWritten); MongoDB out of space or over its quota. Reads still work; free space and writes go on by themselves.',
+  },
   STORE_KEY_TOO_LONG: {
     status: 400,
     retryable: false,

@@ -11,6 +11,8 @@ export interface StoreConfig {
   dbName: string;
   /** Directory of embedded databases (`NAP_DATA_DIR`); the store lives in `<dataDir>/<dbName>`. */
   dataDir: string;
+  /** Free space the disk under an embedded store keeps (`NAP_DATA_MIN_FREE_MB`); see the embedded store's `minFreeBytes`. */
+  minFreeBytes?: number;
 }
 
 /**
@@ -21,5 +23,8 @@ export interface StoreConfig {
  */
 export function createStore(config: StoreConfig): Store {
   if (config.mongoUrl) return createMongoStore({ url: config.mongoUrl, dbName: config.dbName });
-  return createEmbeddedStore({ path: join(config.dataDir, config.dbName) });
+  return createEmbeddedStore({
+    path: join(config.dataDir, config.dbName),
+    ...(config.minFreeBytes !== undefined ? { minFreeBytes: config.minFreeBytes } : {}),
+  });
 }

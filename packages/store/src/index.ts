@@ -1,9 +1,14 @@
 export * from './types';
 export { createStore, type StoreConfig } from './create-store';
-export { createEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } from './internal/embedded/embedded-store';
+export {
+  DEFAULT_MIN_FREE_BYTES,
+  createEmbeddedStore,
+  type EmbeddedStore,
+  type EmbeddedStoreOptions,
+} from './internal/embedded/embedded-store';
 export type { QueryStats } from './internal/embedded/query-exec';
 export { createMongoStore, type MongoStoreOptions } from './internal/mongo/mongo-store';
-export type { DocumentTooLargeDetails, DuplicateKeyDetails } from './internal/errors';
+export type { DocumentTooLargeDetails, DuplicateKeyDetails, StoreFullDetails } from './internal/errors';
 export { MAX_DOCUMENT_BYTES } from './internal/errors';
 export {
   DEFAULT_LIST_LIMIT,

@@ -207,6 +207,23 @@ describe('how MongoStore answers what the server replies', () => {
     await expect(items.insertMany([{ _id: 'x' }, { _id: 'y' }])).rejects.toMatchObject({ code: 'STORE_WRITE_CONCERN_FAILED' });
   });
 
+  it('a server out of disk space, or an Atlas cluster over its quota: STORE_FULL (507), part of a write possibly kept', async () => {
+    const items = open().collection('items');
+    mock.script(
+      answerOnce('insert', { ok: 0, code: 14031, codeName: 'OutOfDiskSpace', errmsg: 'Cannot take a write lock while out of disk space' }),
+    );
+    await expect(items.insertOne({ _id: 'a' })).rejects.toMatchObject({
+      code: 'STORE_FULL',
+      status: 507,
+      details: { nothingWritten: false },
+      message: 'MongoDB has no space left for collection "items" (OutOfDiskSpace): Cannot take a write lock while out of disk space',
+    });
+    mock.script(
+      answerOnce('update', { ok: 0, code: 8000, codeName: 'AtlasError', errmsg: 'you are over your space quota, using 513 MB of 512 MB' }),
+    );
+    await expect(items.updateOne({ _id: 'a' }, { $set: { n: 1 } })).rejects.toMatchObject({ code: 'STORE_FULL', status: 507 });
+  });
+
   it('NotWritablePrimary (a step-down): the write is sent again, once, as the same retryable write, and succeeds', async () => {
     const items = open().collection('items');
     await items.find({});

@@ -30,6 +30,20 @@ export function storeUnavailable(message: string, cause?: unknown): AppError {
   return new AppError('STORE_UNAVAILABLE', message, { cause });
 }
 
+/** What a `STORE_FULL` error says of the write it refused. */
+export interface StoreFullDetails {
+  /** True when the store refused the write before writing anything; false when it failed part-way and part of it may be kept. */
+  nothingWritten: boolean;
+  /** The disk's free space and the free space the store keeps, bytes (the embedded store's own refusal). */
+  freeBytes?: number;
+  minFreeBytes?: number;
+}
+
+/** The disk under the store (or its quota) has no room left for a write. */
+export function storeFull(message: string, details: StoreFullDetails, cause?: unknown): AppError {
+  return new AppError('STORE_FULL', message, { details, cause });
+}
+
 /** A filter, update, projection or document the store cannot accept. */
 export function badRequest(message: string, cause?: unknown): AppError {
   return new AppError('BAD_REQUEST', message, { cause });

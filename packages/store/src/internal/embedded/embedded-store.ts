@@ -12,7 +12,16 @@ import type { QueryStats } from './query-exec';
 export interface EmbeddedStoreOptions {
   /** Directory of the database; created when missing. One open store per directory and process. */
   path: string;
+  /**
+   * Free space the disk under the store keeps: a write that would start with less free is refused
+   * with `STORE_FULL` before LMDB touches the disk (LMDB out of space may keep part of a failed
+   * write). {@link DEFAULT_MIN_FREE_BYTES} when unset; 0 turns the check off.
+   */
+  minFreeBytes?: number;
 }
+
+/** The free space the disk under an embedded store keeps by default: 128 MiB. */
+export const DEFAULT_MIN_FREE_BYTES = 128 * 1024 * 1024;
 
 /** The embedded store, with a query-plan hook for tests and diagnostics. */
 export interface EmbeddedStore extends Store {
@@ -62,9 +71,11 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     mkdirSync(path, { recursive: true });
     // LMDB's default durability (no noSync / noMetaSync); the engine resolves a write only
     // once its batch is committed and `flushed`, so overlapping sync (the Linux default) is safe.
-    const root = open({ path, maxDbs: 4 });
+    // No event-turn batching: the engine makes its own batch per turn, and LMDB's batch start drops
+    // a promise that is rejected when a commit fails (a full disk), which would end the process.
+    const root = open({ path, maxDbs: 4, eventTurnBatching: false });
     try {
-      engine = new EmbeddedEngine(path, root, () => openPaths.delete(path));
+      engine = new EmbeddedEngine(path, root, () => openPaths.delete(path), options.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES);
     } catch (e) {
       void root.close();
       throw e;

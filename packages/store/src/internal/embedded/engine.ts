@@ -1,8 +1,10 @@
+import { statfsSync } from 'node:fs';
 import { assertBeforeDeadline, isAppError } from '@nap/contracts';
+import type { AppError } from '@nap/contracts';
 import type { RootDatabase } from 'lmdb';
 import { errorMessage } from '@nap/util';
 import type { Filter, FindOptions } from '../../types';
-import { isKeyTooLongError, keyTooLong, storeUnavailable } from '../errors';
+import { isKeyTooLongError, keyTooLong, storeFull, storeUnavailable } from '../errors';
 import { CATALOG_GENERATION_KEY, CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalog';
 import { countQuery, runQuery, type QueryStats, type StoreDbs } from './query-exec';
 import { WriteTxn, type WriteDbs } from './write-txn';
@@ -16,6 +18,34 @@ interface QueuedWrite {
   abortable: boolean;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
+}
+
+/** How long a reading of the disk's free space is trusted, ms. */
+const FREE_SPACE_READ_MS = 250;
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+}
+
+/** LMDB's error numbers: an I/O error, no space left on the device, its map full and unable to grow. */
+const EIO = 5;
+const ENOSPC = 28;
+const MDB_MAP_FULL = -30792;
+/** Free space under which an I/O error of a commit is taken for a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+function errnoOf(e: unknown): unknown {
+  return (e as { code?: unknown } | undefined)?.code;
+}
+
+/** ENOSPC from LMDB's writer, or its map full and unable to grow. */
+function isNoSpace(e: unknown): boolean {
+  const code = errnoOf(e);
+  return code === ENOSPC || code === 'ENOSPC' || code === MDB_MAP_FULL || /no space left|MDB_MAP_FULL/i.test(errorMessage(e));
 }
 
 /** Adds document count changes (by collection name) to a catalog; answers it. */
@@ -39,6 +69,8 @@ export class EmbeddedEngine {
     readonly path: string,
     private readonly root: RootDatabase,
     private readonly onClose: () => void,
+    /** Free space the disk keeps: a batch that would start with less is refused (0: no check). */
+    private readonly minFreeBytes = 0,
   ) {
     this.dbs = {
       meta: root.openDB<unknown, string>('meta', {}),
@@ -87,6 +119,33 @@ export class EmbeddedEngine {
     return storeUnavailable(`The embedded store at "${this.path}" failed: ${errorMessage(e)}`, e);
   }
 
+  /**
+   * What a failed commit tells its writers. LMDB rejects the batch with "Commit failed" and keeps
+   * the reason in a second promise, `commitError`, which must be read (left alone, its rejection
+   * ends the process): a full disk (ENOSPC, or a map that cannot grow) is `STORE_FULL`, anything
+   * else `STORE_UNAVAILABLE` with LMDB's reason.
+   */
+  private async commitFailure(e: unknown): Promise<unknown> {
+    const reason = (e as { commitError?: unknown } | undefined)?.commitError;
+    const cause = isThenable(reason)
+      ? await Promise.resolve(reason).then(
+          () => e,
+          (c: unknown) => c,
+        )
+      : e;
+    // LMDB reports a page write that fails after another failed for want of space as EIO
+    if (isNoSpace(cause) || (errnoOf(cause) === EIO && this.freeBytesNow() < Math.max(this.minFreeBytes, NEARLY_FULL_BYTES))) {
+      // LMDB out of space may keep part of a failed commit: this write is not known to be undone
+      this.free.readAt = Number.NEGATIVE_INFINITY;
+      return storeFull(
+        `The disk under the embedded store at "${this.path}" is full (${errorMessage(cause).split(':')[0]}): the write failed and part of it may be kept; read before writing again`,
+        { nothingWritten: false },
+        cause,
+      );
+    }
+    return this.translate(cause);
+  }
+
   /** Runs `fn` against the current snapshot, synchronously. */
   async read<R>(fn: (dbs: StoreDbs, catalog: Catalog) => R): Promise<R> {
     this.assertOpen();
@@ -126,9 +185,45 @@ export class EmbeddedEngine {
 
   private queue: QueuedWrite[] = [];
 
+  /** The disk's free space as last read, and when: read again at most every {@link FREE_SPACE_READ_MS}. */
+  private free = { bytes: Number.POSITIVE_INFINITY, readAt: Number.NEGATIVE_INFINITY };
+
+  /** Reads the disk's free space (infinite when it cannot be read: the check then lets writes through). */
+  private freeBytesNow(): number {
+    let bytes = Number.POSITIVE_INFINITY;
+    try {
+      const stats = statfsSync(this.path, { bigint: true });
+      bytes = Number(stats.bavail * stats.bsize);
+    } catch {
+      // no reading: LMDB's own error tells when the disk is full
+    }
+    this.free = { bytes, readAt: Date.now() };
+    return bytes;
+  }
+
+  /**
+   * The refusal of a batch when the disk has less free space than the store keeps, before LMDB
+   * writes anything; undefined when there is room (or no check, or the free space cannot be read).
+   */
+  private lowOnSpace(): AppError | undefined {
+    if (this.minFreeBytes <= 0) return undefined;
+    const now = Date.now();
+    if (now - this.free.readAt >= FREE_SPACE_READ_MS) this.freeBytesNow();
+    if (this.free.bytes >= this.minFreeBytes) return undefined;
+    return storeFull(
+      `The disk under the embedded store at "${this.path}" has ${mebibytes(this.free.bytes)} free, less than the ${mebibytes(this.minFreeBytes)} it keeps (NAP_DATA_MIN_FREE_MB); nothing of the write was kept. Free space on that disk: writes go on by themselves`,
+      { nothingWritten: true, freeBytes: this.free.bytes, minFreeBytes: this.minFreeBytes },
+    );
+  }
+
   private async commitBatch(): Promise<void> {
     const batch = this.queue;
     this.queue = [];
+    const refusal = this.lowOnSpace();
+    if (refusal !== undefined) {
+      for (const write of batch) write.reject(refusal);
+      return;
+    }
     const outcomes: { ok: boolean; value: unknown }[] = [];
     // the catalog as the batch's writes leave it, for the reads that follow, and its generation
     let committed: Catalog | undefined;
@@ -177,7 +272,8 @@ export class EmbeddedEngine {
       await this.root.flushed;
     } catch (e) {
       this.committedCatalog = undefined;
-      for (const write of batch) write.reject(this.translate(e));
+      const error = await this.commitFailure(e);
+      for (const write of batch) write.reject(error);
       return;
     }
     // the batch's own catalog when it ended on a write that succeeded; read again otherwise

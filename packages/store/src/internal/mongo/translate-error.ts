@@ -14,7 +14,7 @@ import {
   MongoTopologyClosedError,
   MongoWriteConcernError,
 } from 'mongodb';
-import { MAX_DOCUMENT_BYTES, badRequest, conflict, documentTooLarge, duplicateKey, storeUnavailable } from '../errors';
+import { MAX_DOCUMENT_BYTES, badRequest, conflict, documentTooLarge, duplicateKey, storeFull, storeUnavailable } from '../errors';
 
 /** Server error codes that mean "not reachable right now". */
 const UNAVAILABLE_CODES = new Set([
@@ -37,6 +37,11 @@ const INTERRUPTED_CODES = new Set([
   175, // QueryPlanKilled
   237, // CursorKilled
 ]);
+
+/** True when MongoDB refused a write for want of space: the disk (OutOfDiskSpace) or an Atlas cluster's space quota. */
+function isOutOfSpace(e: MongoServerError, code: number): boolean {
+  return code === 14031 || e.codeName === 'OutOfDiskSpace' || (code === 8000 && /space quota/i.test(e.message));
+}
 
 /** Server error codes of the request's deadline (`maxTimeMS`) passing while the server worked. */
 const TIME_LIMIT_CODES = new Set([
@@ -131,7 +136,7 @@ function isWriteConcernFailure(e: MongoServerError): boolean {
 
 /**
  * Turns a driver error into an `AppError` at the edge of the store, by class and server code:
- * duplicate key → `STORE_DUPLICATE_KEY` (also inside a bulk write, with how many documents went in
+ * no space left (disk or Atlas quota) → `STORE_FULL`, duplicate key → `STORE_DUPLICATE_KEY` (also inside a bulk write, with how many documents went in
  * before), document over 16 MiB → `STORE_DOCUMENT_TOO_LARGE`, a write applied on the primary whose
  * majority acknowledgement failed → `STORE_WRITE_CONCERN_FAILED`, interrupted operations →
  * `STORE_INTERRUPTED`, refused credentials or rights → `STORE_AUTH_FAILED`, a lost cursor →
@@ -145,6 +150,13 @@ export function translateMongoError(e: unknown, collection: string): AppError {
     const code = serverCode(e);
     if (code === 11000 || code === 11001) return duplicateKey(collection, duplicateDetails(e), e);
     if (TOO_LARGE_CODES.has(code)) return documentTooLarge({ collection, limitBytes: MAX_DOCUMENT_BYTES, ...insertedBefore(e) }, e);
+    if (isOutOfSpace(e, code))
+      return storeFull(
+        `MongoDB has no space left for collection "${collection}" (${e.codeName ?? code}): ${e.message}`,
+        // MongoDB refuses a write it has no room for; a write to several documents may be applied in part
+        { nothingWritten: false },
+        e,
+      );
     if (isWriteConcernFailure(e))
       return new AppError(
         'STORE_WRITE_CONCERN_FAILED',
