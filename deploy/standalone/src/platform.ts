@@ -63,7 +63,12 @@ const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOption
 
 /** Where the database `dbName` lives: on MongoDB when `config.mongoUrl` is set, else embedded under `config.dataDir`. */
 function storeConfig(config: RuntimeConfig, dbName: string): StoreConfig {
-  return { ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}), dbName, dataDir: config.dataDir };
+  return {
+    ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}),
+    dbName,
+    dataDir: config.dataDir,
+    minFreeBytes: config.dataMinFreeBytes,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import { DEFAULT_MIN_FREE_BYTES } from '@nap/store';
 import { BODY_LIMITS, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, MAX_BODY_LIMIT_BYTES } from '@nap/contracts';
 import type { LdapProviderConfig, OidcProviderConfig, RadiusProviderConfig, SamlProviderConfig } from '@nap/contracts';
 
@@ -12,6 +13,8 @@ export interface RuntimeConfig {
   /** MongoDB URL; unset means the embedded store under `dataDir`. */
   mongoUrl?: string;
   dataDir: string;
+  /** `NAP_DATA_MIN_FREE_MB` (128): free space the disk under the embedded stores keeps; writes are refused (`STORE_FULL`) below it. 0 turns the check off. */
+  dataMinFreeBytes: number;
   host: string;
   port: number;
   /** `NAP_HEALTH_PORT`: the management listener (`/health/live`, `/health/ready`, `/metrics`); none when unset. */
@@ -101,6 +104,7 @@ const ENV_SCHEMA = {
     NAP_NATS_URL: { type: 'string', minLength: 1 },
     NAP_MONGO_URL: { type: 'string', pattern: '^mongodb(\\+srv)?://' },
     NAP_DATA_DIR: { type: 'string', minLength: 1 },
+    NAP_DATA_MIN_FREE_MB: { type: 'integer', minimum: 0, maximum: 1_048_576 },
     NAP_HOST: { type: 'string', minLength: 1 },
     NAP_PORT: { type: 'integer', minimum: 0, maximum: 65535 },
     NAP_HEALTH_PORT: { type: 'integer', minimum: 0, maximum: 65535 },
@@ -233,6 +237,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   const dataDir = path.resolve(String(values.NAP_DATA_DIR ?? './data'));
   const config: RuntimeConfig = {
     dataDir,
+    dataMinFreeBytes:
+      values.NAP_DATA_MIN_FREE_MB === undefined ? DEFAULT_MIN_FREE_BYTES : Number(values.NAP_DATA_MIN_FREE_MB) * 1024 * 1024,
     host: String(values.NAP_HOST ?? '127.0.0.1'),
     port: Number(values.NAP_PORT ?? 3000),
     logLevel: String(values.NAP_LOG_LEVEL ?? 'info'),

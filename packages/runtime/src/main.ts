@@ -30,6 +30,7 @@ export async function runServiceProcess(name: ServiceName, create: (deps: Servic
     ...(config.mongoUrl ? { mongoUrl: config.mongoUrl } : {}),
     dbName: serviceDatabase(name),
     dataDir: config.dataDir,
+    minFreeBytes: config.dataMinFreeBytes,
   });
   const client = createClient(bus, metrics);
   const idempotency = createIdempotencyRecords(store);
