@@ -76,3 +76,42 @@ export function settleLogOutput(logger: Logger, timeoutMs: number): Promise<void
     }, timeoutMs);
   });
 }
+
+/** The failures of a task that repeats on a timer, as {@link failureStreak} logs them. */
+export interface FailureStreak {
+  /** The task failed: logged when a streak begins and then once every `remindMs`. */
+  failed: (err: unknown) => void;
+  /** The task worked: ends a streak, saying how long it lasted and how many times it failed. */
+  worked: () => void;
+}
+
+/**
+ * Logs the failures of a task that runs every second or so (a heartbeat, a setting read) once per
+ * streak rather than once a run: a warning when it starts failing, a reminder every `remindMs`
+ * (a minute) while it goes on, and a line when it works again. A full disk or a store outage then
+ * says so in three lines, not thousands.
+ */
+export function failureStreak(log: Logger, what: string, remindMs = 60_000): FailureStreak {
+  let failures = 0;
+  let since = 0;
+  let remindedAt = 0;
+  return {
+    failed(err) {
+      const now = Date.now();
+      failures += 1;
+      if (failures === 1) {
+        since = now;
+        remindedAt = now;
+        log.warn({ err }, `${what} failed; it is tried again, and said once it works`);
+      } else if (now - remindedAt >= remindMs) {
+        remindedAt = now;
+        log.warn({ err, failures, failingMs: now - since }, `${what} still fails`);
+      }
+    },
+    worked() {
+      if (failures === 0) return;
+      log.info({ failures, failedMs: Date.now() - since }, `${what} works again`);
+      failures = 0;
+    },
+  };
+}

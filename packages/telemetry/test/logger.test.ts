@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { SECRET_MASK } from '@nap/contracts';
-import { createLogger } from '@nap/telemetry';
+import { createLogger, failureStreak } from '@nap/telemetry';
 
 function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
@@ -75,5 +75,36 @@ describe('logger redaction (the contracts secret policy)', () => {
     const [line] = out.lines();
     expect(line?.err).toMatchObject({ type: 'Error', message: 'device "core-1" refused the login' });
     expect(String((line?.err as { stack?: string }).stack)).toContain('logger.test');
+  });
+});
+
+describe('failureStreak', () => {
+  it('logs a streak of failures when it begins, as a reminder a while later, and when the task works again', () => {
+    const out = capture();
+    const logger = createLogger({ name: 't', level: 'info', destination: out.stream });
+    let now = 1_000_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const streak = failureStreak(logger, 'Renewing the heartbeat', 60_000);
+      streak.worked();
+      for (let i = 0; i < 30; i += 1) {
+        streak.failed(new Error('disk full'));
+        now += 1_000;
+      }
+      now += 31_000;
+      streak.failed(new Error('disk full'));
+      streak.failed(new Error('disk full'));
+      streak.worked();
+      streak.worked();
+      streak.failed(new Error('again'));
+    } finally {
+      clock.mockRestore();
+    }
+    expect(out.lines().map((l) => [l.level, l.msg, l.failures, l.failingMs ?? l.failedMs])).toEqual([
+      [40, 'Renewing the heartbeat failed; it is tried again, and said once it works', undefined, undefined],
+      [40, 'Renewing the heartbeat still fails', 31, 61_000],
+      [30, 'Renewing the heartbeat works again', 32, 61_000],
+      [40, 'Renewing the heartbeat failed; it is tried again, and said once it works', undefined, undefined],
+    ]);
   });
 });

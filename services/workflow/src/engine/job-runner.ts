@@ -1,7 +1,7 @@
 import { hasCode, isAppError } from '@nap/contracts';
 import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import { errorMessage, isRecord } from '@nap/util';
+import { errorMessage, isRecord, sleep } from '@nap/util';
 import { START } from '../domain/graph';
 import { isActiveStatus, isManual } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
@@ -19,6 +19,17 @@ import { Scheduler } from './scheduler';
 import { TaskDispatcher } from './task-dispatch';
 import type { DispatchHost } from './task-dispatch';
 import type { WorkerSwitches } from './worker-switches';
+
+/** What {@link JobRunner.whenThereIsRoom} answers when the runner halted while it waited. */
+const HALTED = Symbol('halted');
+/** The first and the longest wait before a step refused for want of space is written again. */
+const ROOM_RETRY_FIRST_MS = 250;
+const ROOM_RETRY_MAX_MS = 15_000;
+
+/** True for a write the store refused for want of space before writing any of it (it may be made again as it is). */
+function refusedForSpace(err: unknown): boolean {
+  return hasCode(err, 'STORE_FULL') && isAppError(err) && isRecord(err.details) && err.details.nothingWritten === true;
+}
 
 /** What every runner of an engine works with (the same for all of them). */
 export interface RunnerHost extends ChildJobHost, DispatchHost {
@@ -51,6 +62,8 @@ export class JobRunner implements DrivenJob {
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
   private reloadQueued = false;
+  /** Aborted by {@link halt}: ends a wait for room in the store. */
+  private readonly halting = new AbortController();
   /** A new job not stored yet: the next flush inserts it, and settles this. */
   private insert: { resolve: () => void; reject: (err: unknown) => void } | undefined;
 
@@ -117,6 +130,7 @@ export class JobRunner implements DrivenJob {
   /** Stops the runner without touching the store (shutdown, lost claim). */
   async halt(): Promise<void> {
     this.stopped = true;
+    this.halting.abort();
     this.dispatch.abortAll();
     await this.chain;
   }
@@ -232,6 +246,31 @@ export class JobRunner implements DrivenJob {
     if (!this.stopped) this.stop();
   }
 
+  /**
+   * Runs a step's write; one refused for want of space before any of it was written (`STORE_FULL`) is
+   * tried again, later and later, until the store has room: the job holds its step in memory, so
+   * the tasks that ended keep their results and none runs again. Every other failure is thrown as it
+   * is (a write that may have been applied is not repeated). Answers {@link HALTED} when the runner
+   * halts while it waits (shutdown).
+   */
+  private async whenThereIsRoom<T>(write: () => Promise<T>): Promise<T | typeof HALTED> {
+    const since = Date.now();
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const written = await write();
+        if (attempt > 0)
+          this.host.log.info({ jobId: this.jobId, waitedMs: Date.now() - since }, 'The store had room again: the job wrote its step');
+        return written;
+      } catch (err) {
+        if (!refusedForSpace(err)) throw err;
+        if (attempt === 0)
+          this.host.log.warn({ err, jobId: this.jobId }, 'The store is full: the job keeps its step and writes it once there is room');
+        await sleep(Math.min(ROOM_RETRY_MAX_MS, ROOM_RETRY_FIRST_MS * 2 ** attempt), this.halting.signal);
+        if (this.stopped) return HALTED;
+      }
+    }
+  }
+
   /** Writes the step's changes and events while this engine owns the job; when it no longer does, drops them and stops. */
   private async flush(): Promise<void> {
     const write = this.state.takeWrite();
@@ -255,15 +294,20 @@ export class JobRunner implements DrivenJob {
       return;
     }
     if (write === undefined) return;
-    let written: Awaited<ReturnType<JobRepository['writeClaimed']>>;
+    let written: Awaited<ReturnType<JobRepository['writeClaimed']>> | typeof HALTED;
     try {
-      written = await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events);
+      written = await this.whenThereIsRoom(() =>
+        this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events),
+      );
     } catch (err) {
       if (!hasCode(err, 'STORE_DOCUMENT_TOO_LARGE')) throw err;
       // many values, each under the inline size, made the job too large: every value leaves the document
       this.host.log.warn({ jobId: this.jobId }, 'The job document reached the store limit; its values move out of it');
-      written = await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events, { inlineBytes: 0 });
+      written = await this.whenThereIsRoom(() =>
+        this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events, { inlineBytes: 0 }),
+      );
     }
+    if (written === HALTED) return;
     if (written !== false) {
       for (const entry of write.events) this.host.observe(entry.event, this.state.job, entry.payload);
       // the outbox as this write left it: the relay publishes from it without reading it back

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { failureStreak } from '@nap/telemetry';
 import type { Logger } from '@nap/telemetry';
 import { sleep } from '@nap/util';
 import { isActiveStatus, WAITING_LEASE } from '../domain/job-model';
@@ -86,12 +87,15 @@ export class LeaseManager {
     await this.registry.register({ ...this.record, at: Date.now() });
     await this.jobs.leaseUnleased(SCAN_LIMIT);
     await this.scan(true);
+    // a store that refuses writes (a full disk) or cannot be reached is said once, not every second
+    const renewing = failureStreak(this.log, 'Renewing the engine heartbeat');
+    const scanning = failureStreak(this.log, 'Looking for jobs of dead engines');
     this.timers.push(
       setInterval(() => {
-        this.renew().catch((err: unknown) => this.log.warn({ err }, 'Renewing the engine heartbeat failed'));
+        void this.renew().then(renewing.worked, renewing.failed);
       }, this.timing.renewMs),
       setInterval(() => {
-        this.scan().catch((err: unknown) => this.log.warn({ err }, 'Looking for jobs of dead engines failed'));
+        void this.scan().then(scanning.worked, scanning.failed);
       }, this.timing.scanMs),
     );
     for (const t of this.timers) t.unref();
@@ -106,7 +110,15 @@ export class LeaseManager {
 
   /** Says this engine stopped, so that another engine takes its jobs over at its next scan. */
   async handBack(): Promise<void> {
-    await this.registry.markStopped(this.serverId, this.record.instance, Date.now());
+    try {
+      await this.registry.markStopped(this.serverId, this.record.instance, Date.now());
+    } catch (err) {
+      // the store refuses the write (a full disk) or is gone: the heartbeat stops moving, which says the same after a lease
+      this.log.warn(
+        { err, leaseMs: this.timing.leaseMs },
+        'The engine could not record that it stopped; other engines take its jobs over when its lease ends',
+      );
+    }
   }
 
   /** True when engine `id` is dead to this engine: stopped, or its heartbeat has not moved for `leaseMs`. */

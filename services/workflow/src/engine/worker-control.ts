@@ -1,4 +1,5 @@
 import type { WorkerKind, WorkersStatus } from '@nap/contracts';
+import { failureStreak } from '@nap/telemetry';
 import type { Logger } from '@nap/telemetry';
 import type { ReplicaRepository } from '../store/replica-repository';
 import type { WorkerSettingsRepository } from '../store/worker-settings-repository';
@@ -33,8 +34,9 @@ export class WorkerControl {
   /** Applies the stored setting, then follows it and beats every second (at most). */
   async start(): Promise<void> {
     await this.refresh();
+    const refreshing = failureStreak(this.log, 'Reading the worker setting and beating as a replica');
     this.timer = setInterval(
-      () => void this.refresh().catch((err: unknown) => this.log.warn({ err }, 'Reading the worker setting failed')),
+      () => void this.refresh().then(refreshing.worked, refreshing.failed),
       Math.min(1_000, Math.max(50, Math.floor(this.leaseMs / 3))),
     );
     this.timer.unref();
