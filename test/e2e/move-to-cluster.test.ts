@@ -8,6 +8,7 @@ import type { CliSimulator } from '@nap/lab';
 import { startNatsServer, workflowDocument } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
 import { jobReaching, waitingTask } from '../support/automation';
+import { call, login } from '../support/http';
 import { REPO_ROOT, distributedEnv, gatewayUrl, startNapProcess, startStandaloneAsDocumented } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
@@ -47,37 +48,6 @@ afterAll(async () => {
   await device?.stop();
   rmSync(work, { recursive: true, force: true });
 }, 60_000);
-
-async function call(
-  url: string,
-  token: string | undefined,
-  method: string,
-  route: string,
-  body?: unknown,
-): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${url}${route}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // a token is plain text
-  }
-  return { status: res.status, body: parsed };
-}
-
-async function login(url: string, username: string, password: string): Promise<string> {
-  const res = await call(url, undefined, 'POST', '/login', { user: { username, password } });
-  if (res.status !== 200) throw new Error(`login of ${username}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as string;
-}
 
 /** `nap-data` as a person runs it (the bin npm links); answers its exit code and output. */
 function napData(args: string[]): Promise<{ code: number | null; out: string }> {

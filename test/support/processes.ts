@@ -20,10 +20,18 @@ export interface NapProcess {
  * Starts `node <entry>` (a built `dist/main.js`) with the given environment; resolves once `ready`
  * matches its output. Fails naming `npm run build` when the entry is missing.
  */
-export async function startNapProcess(entry: string, env: Record<string, string>, ready: RegExp, timeoutMs = 20_000): Promise<NapProcess> {
+export async function startNapProcess(
+  entry: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 20_000,
+  /** A command that runs node in turn (`unshare …`), ending with the arguments before node's. */
+  prefix: string[] = [],
+): Promise<NapProcess> {
   const file = path.join(REPO_ROOT, entry);
   if (!existsSync(file)) throw new Error(`${entry} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [file], {
+  const [command = process.execPath, ...args] = [...prefix, process.execPath, file];
+  const child = spawn(command, args, {
     env: { ...process.env, NAP_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -79,12 +87,18 @@ export function gatewayUrl(gateway: NapProcess): string {
  * The standalone platform as the README starts it (`npm start`'s entry), on a free port with its
  * own data dir and the given admin password; answers the process and the URL it listens on.
  */
-export async function startStandaloneAsDocumented(dataDir: string, adminPassword: string): Promise<{ nap: NapProcess; url: string }> {
+export async function startStandaloneAsDocumented(
+  dataDir: string,
+  adminPassword: string,
+  /** Further settings, and a command that runs node in turn (see {@link startNapProcess}). */
+  options: { env?: Record<string, string>; prefix?: string[] } = {},
+): Promise<{ nap: NapProcess; url: string }> {
   const nap = await startNapProcess(
     'deploy/standalone/dist/main.js',
-    { NAP_PORT: '0', NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: adminPassword, NAP_LOG_LEVEL: 'debug' },
+    { NAP_PORT: '0', NAP_DATA_DIR: dataDir, NAP_ADMIN_PASSWORD: adminPassword, NAP_LOG_LEVEL: 'debug', ...options.env },
     /NAP is listening on http:\/\/[\d.]+:\d+/,
     60_000,
+    options.prefix,
   );
   const url = /NAP is listening on (http:\/\/[\d.]+:\d+)/.exec(nap.output())?.[1];
   if (url === undefined) throw new Error(`The platform did not say where it listens:\n${nap.output()}`);

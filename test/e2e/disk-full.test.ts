@@ -1,0 +1,191 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { JobDocument } from '@nap/contracts';
+import { eventually, task, workflowDocument } from '@nap/testing';
+import { jobReaching, waitingTask } from '../support/automation';
+import { call, login } from '../support/http';
+import { startStandaloneAsDocumented } from '../support/processes';
+import type { NapProcess } from '../support/processes';
+
+/**
+ * The disk under a laptop's platform fills up. The standalone platform (`npm start`'s entry) runs on
+ * a small disk of its own (a tmpfs mounted in a mount namespace of its process, so nothing is
+ * mounted on the machine), which the test fills with a file until less is free than the platform
+ * keeps (`NAP_DATA_MIN_FREE_MB`). Every write is then refused with `507 STORE_FULL` before anything
+ * is written, reads go on, the process stays up (it used to end on LMDB's unhandled commit
+ * failure), a job whose task ends meanwhile holds its step, and once the file is removed the
+ * platform goes on by itself: both jobs finish, and the audit chain holds.
+ */
+
+const ADMIN_PASSWORD = 'disk-full-admin-password';
+/** The free space, MiB, the platform under test keeps (`NAP_DATA_MIN_FREE_MB`). */
+const KEEP_MIB = 16;
+
+function mountProbe(): string | undefined {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-mount-probe-'));
+  const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size=1m tmpfs "$0"', dir], {
+    encoding: 'utf8',
+  });
+  rmSync(dir, { recursive: true, force: true });
+  if (probe.status === 0) return undefined;
+  return `a process cannot mount a small disk of its own here (unshare -m; mount -t tmpfs): ${probe.error?.message ?? probe.stderr.trim()}`;
+}
+
+const cannotMount = mountProbe();
+if (cannotMount !== undefined) {
+  if (process.env.CI === 'true') throw new Error(cannotMount);
+  console.warn(`${'!'.repeat(100)}\n!! SKIPPING the full-disk test: ${cannotMount}\n${'!'.repeat(100)}`);
+}
+const itMounts = cannotMount === undefined ? it : it.skip;
+
+let work: string;
+let nap: NapProcess | undefined;
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-disk-full-'));
+});
+
+afterAll(async () => {
+  if (nap && nap.child.exitCode === null && nap.child.signalCode === null) await nap.stop();
+  rmSync(work, { recursive: true, force: true });
+}, 30_000);
+
+/** Runs a command in the platform's mount namespace, where its small disk is mounted. */
+function inPlatformNamespace(pid: number, command: string[]): { status: number | null; out: string } {
+  const run = spawnSync('nsenter', ['-t', String(pid), '-m', '--', ...command], { encoding: 'utf8' });
+  return { status: run.status, out: `${run.stdout}${run.stderr}` };
+}
+
+itMounts(
+  'refuses writes with STORE_FULL below the free space it keeps, serves reads, holds a job’s step, and goes on by itself once there is room',
+  async () => {
+    const disk = path.join(work, 'disk');
+    mkdirSync(disk);
+    const started = await startStandaloneAsDocumented(path.join(disk, 'data'), ADMIN_PASSWORD, {
+      env: { NAP_DATA_MIN_FREE_MB: String(KEEP_MIB) },
+      prefix: ['unshare', '-m', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size=64m tmpfs "$0" && exec "$@"', disk],
+    });
+    nap = started.nap;
+    const { url } = started;
+    const pid = nap.child.pid as number;
+    const admin = await login(url, 'admin', ADMIN_PASSWORD);
+
+    // a job waits for a person before the disk fills; another runs a task that ends while it is full
+    const waiting = workflowDocument(
+      'disk-window',
+      { v1: waitingTask(), a1: task('stringConcat', { str: 'after ', stringN: 'the disk' }, { combinedStrings: '$var.job.greeting' }) },
+      [
+        ['workflow_start', 'v1'],
+        ['v1', 'a1'],
+        ['a1', 'workflow_end'],
+      ],
+    );
+    const running = workflowDocument(
+      'disk-running',
+      {
+        s1: task('stub', { type: 'success', delay: 2, response: 'one' }, { response: '$var.job.first' }),
+        s2: task('stub', { type: 'success', delay: 0, response: 'two' }, { response: '$var.job.second' }),
+      },
+      [
+        ['workflow_start', 's1'],
+        ['s1', 's2'],
+        ['s2', 'workflow_end'],
+      ],
+    );
+    for (const automation of [waiting, running])
+      expect((await call(url, admin, 'POST', '/automation-studio/automations', { automation })).status).toBe(201);
+    const startJob = (name: string) =>
+      call(url, admin, 'POST', `/workflow_engine/startJobWithOptions/${name}`, { options: { variables: {} } });
+    const readJob = async (jobId: string) => {
+      const res = await call(url, admin, 'GET', `/operations-manager/jobs/${jobId}`);
+      if (res.status !== 200) throw new Error(`GET job: ${res.status} ${JSON.stringify(res.body)}`);
+      return (res.body as { data: JobDocument }).data;
+    };
+    const waitingId = ((await startJob('disk-window')).body as JobDocument)._id;
+    await jobReaching(
+      'the job waiting for a person',
+      () => readJob(waitingId),
+      (j) => j.tasks.v1?.status === 'running',
+    );
+    const runningStart = await startJob('disk-running');
+    expect(runningStart.status).toBe(200);
+    const runningId = (runningStart.body as JobDocument)._id;
+
+    // the disk fills up until less is free than the platform keeps
+    const avail = Number(inPlatformNamespace(pid, ['df', '--output=avail', '-B1', disk]).out.trim().split('\n').at(-1));
+    const fillMib = Math.floor((avail - (KEEP_MIB / 2) * 1024 * 1024) / (1024 * 1024));
+    expect(fillMib).toBeGreaterThan(0);
+    const filled = inPlatformNamespace(pid, ['dd', 'if=/dev/zero', `of=${path.join(disk, 'filler')}`, 'bs=1M', `count=${fillMib}`]);
+    expect(filled.status).toBe(0);
+
+    // each store reads the disk's free space at most every 250 ms: past that, every write sees the disk as it is
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const refused = await call(url, admin, 'POST', '/user-management/groups', { group: { name: 'while-full' } });
+    expect(refused.status).toBe(507);
+    expect(refused.body).toMatchObject({
+      code: 'STORE_FULL',
+      details: { nothingWritten: true, minFreeBytes: KEEP_MIB * 1024 * 1024 },
+      message: expect.stringMatching(
+        new RegExp(
+          `^The disk under the embedded store at ".+" has \\d+\\.\\d MiB free, less than the ${KEEP_MIB}\\.0 MiB it keeps \\(NAP_DATA_MIN_FREE_MB\\); nothing of the write was kept\\.`,
+        ),
+      ) as unknown,
+    });
+
+    // further writes are refused the same way: a job start, a person's answer to the waiting task
+    expect(await startJob('disk-window')).toMatchObject({ status: 507, body: { code: 'STORE_FULL' } });
+    const finishWhileFull = await call(url, admin, 'POST', `/operations-manager/jobs/${waitingId}/tasks/v1/finish`, { variables: {} });
+    expect(finishWhileFull).toMatchObject({ status: 507, body: { code: 'STORE_FULL' } });
+
+    // reads go on; the running job's first task ended while the disk was full, and its step waits in memory
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await readJob(waitingId)).tasks.v1?.status).toBe('running');
+    const held = await readJob(runningId);
+    expect({ status: held.status, s1: held.tasks.s1?.status }).toEqual({ status: 'running', s1: 'running' });
+    expect((await call(url, admin, 'GET', '/user-management/groups?limit=500')).status).toBe(200);
+    expect(nap.child.exitCode).toBeNull();
+
+    // room again: the platform goes on by itself, without a restart
+    expect(inPlatformNamespace(pid, ['rm', path.join(disk, 'filler')]).status).toBe(0);
+    await eventually('a write after the disk has room', async () => {
+      const after = await call(url, admin, 'POST', '/user-management/groups', { group: { name: 'after-the-disk' } });
+      return after.status === 201;
+    });
+    const ran = await jobReaching(
+      'the running job finished',
+      () => readJob(runningId),
+      (j) => j.status === 'complete',
+    );
+    expect(ran.variables).toMatchObject({ first: 'one', second: 'two' });
+    const finished = await call(url, admin, 'POST', `/operations-manager/jobs/${waitingId}/tasks/v1/finish`, { variables: {} });
+    expect(finished.status).toBe(200);
+    const done = await jobReaching(
+      'the waiting job finished',
+      () => readJob(waitingId),
+      (j) => j.status === 'complete',
+    );
+    expect(done.variables).toMatchObject({ greeting: 'after the disk' });
+
+    // nothing refused was written: the refused group does not exist, the one made after does
+    const listed = await call(url, admin, 'GET', '/user-management/groups?limit=500');
+    const names = (listed.body as { results: { name: string }[] }).results.map((g) => g.name);
+    expect(names).toContain('after-the-disk');
+    expect(names).not.toContain('while-full');
+    const verify = await call(url, admin, 'GET', '/audit/verify');
+    expect(verify).toMatchObject({ status: 200, body: { valid: true, firstBroken: null } });
+
+    // the operator reads why, once per kind of write rather than once a second, and the process never stopped
+    const output = nap.output();
+    expect(output).toMatch(/The store is full: the job keeps its step and writes it once there is room/);
+    expect(output).toMatch(/The store had room again: the job wrote its step/);
+    expect(output).toMatch(/Renewing the engine heartbeat failed; it is tried again/);
+    expect(output).toMatch(/Renewing the engine heartbeat works again/);
+    expect(output.match(/Renewing the engine heartbeat/g)?.length).toBeLessThanOrEqual(4);
+    expect(output).not.toMatch(/Unhandled|Commit failed \(see commitError/);
+    expect(nap.child.exitCode).toBeNull();
+    expect(await nap.stop()).toBe(0);
+  },
+  180_000,
+);
