@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { JobDocument } from '@nap/contracts';
-import { eventually, task, workflowDocument } from '@nap/testing';
+import { eventually, onSmallDisk, smallDiskAvailable, task, workflowDocument } from '@nap/testing';
 import { jobReaching, waitingTask } from '../support/automation';
 import { call, login } from '../support/http';
 import { startStandaloneAsDocumented } from '../support/processes';
@@ -23,22 +23,7 @@ const ADMIN_PASSWORD = 'disk-full-admin-password';
 /** The free space, MiB, the platform under test keeps (`NAP_DATA_MIN_FREE_MB`). */
 const KEEP_MIB = 16;
 
-function mountProbe(): string | undefined {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-mount-probe-'));
-  const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size=1m tmpfs "$0"', dir], {
-    encoding: 'utf8',
-  });
-  rmSync(dir, { recursive: true, force: true });
-  if (probe.status === 0) return undefined;
-  return `a process cannot mount a small disk of its own here (unshare -m; mount -t tmpfs): ${probe.error?.message ?? probe.stderr.trim()}`;
-}
-
-const cannotMount = mountProbe();
-if (cannotMount !== undefined) {
-  if (process.env.CI === 'true') throw new Error(cannotMount);
-  console.warn(`${'!'.repeat(100)}\n!! SKIPPING the full-disk test: ${cannotMount}\n${'!'.repeat(100)}`);
-}
-const itMounts = cannotMount === undefined ? it : it.skip;
+const itMounts = smallDiskAvailable('the full-disk test of the platform') ? it : it.skip;
 
 let work: string;
 let nap: NapProcess | undefined;
@@ -65,7 +50,7 @@ itMounts(
     mkdirSync(disk);
     const started = await startStandaloneAsDocumented(path.join(disk, 'data'), ADMIN_PASSWORD, {
       env: { NAP_DATA_MIN_FREE_MB: String(KEEP_MIB) },
-      prefix: ['unshare', '-m', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size=64m tmpfs "$0" && exec "$@"', disk],
+      prefix: onSmallDisk(disk, 64),
     });
     nap = started.nap;
     const { url } = started;

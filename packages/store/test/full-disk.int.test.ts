@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onSmallDisk, smallDiskAvailable } from '@nap/testing';
 
 const DIST = join(__dirname, '..', 'dist', 'index.js');
 const CHILD = join(__dirname, 'full-disk-child.js');
@@ -30,22 +31,7 @@ interface ChildReport {
   crashed?: string;
 }
 
-function mountProbe(): string | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'nap-store-mount-probe-'));
-  const probe = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size=1m tmpfs "$0"', dir], {
-    encoding: 'utf8',
-  });
-  rmSync(dir, { recursive: true, force: true });
-  if (probe.status === 0) return undefined;
-  return `a process cannot mount a small disk of its own here (unshare -m; mount -t tmpfs): ${probe.error?.message ?? probe.stderr.trim()}`;
-}
-
-const cannotMount = mountProbe();
-if (cannotMount !== undefined) {
-  if (process.env.CI === 'true') throw new Error(cannotMount);
-  console.warn(`${'!'.repeat(100)}\n!! SKIPPING the embedded store's full-disk tests: ${cannotMount}\n${'!'.repeat(100)}`);
-}
-const describeMounts = cannotMount === undefined ? describe : describe.skip;
+const describeMounts = smallDiskAvailable("the embedded store's full-disk tests") ? describe : describe.skip;
 
 let work: string;
 beforeAll(() => {
@@ -57,23 +43,13 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Runs the child on a tmpfs of `sizeMib` of its own, keeping `minFreeBytes`; answers its report. */
 function runOnSmallDisk(name: string, sizeMib: number, minFreeBytes: number): ChildReport {
   const disk = join(work, name);
-  const run = spawnSync(
-    'unshare',
-    [
-      '-m',
-      '--propagation',
-      'private',
-      'sh',
-      '-c',
-      `mount -t tmpfs -o size=${sizeMib}m tmpfs "$0" && exec "$@"`,
-      disk,
-      process.execPath,
-      CHILD,
-      disk,
-      String(minFreeBytes),
-    ],
-    { encoding: 'utf8', timeout: 60_000, cwd: work, env: process.env },
-  );
+  const [command, ...args] = onSmallDisk(disk, sizeMib);
+  const run = spawnSync(command as string, [...args, process.execPath, CHILD, disk, String(minFreeBytes)], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    cwd: work,
+    env: process.env,
+  });
   const line = run.stdout.trim().split('\n').at(-1) ?? '';
   if (!line.startsWith('{')) throw new Error(`the child printed no report (status ${run.status}):\n${run.stdout}\n${run.stderr}`);
   const report = JSON.parse(line) as ChildReport;

@@ -7,3 +7,4 @@ export * from './eventually';
 export * from './workflow-documents';
 export * from './finished-jobs';
 export * from './node-flags';
+export * from './small-disk';
