@@ -231,6 +231,8 @@ describe('inspect and lifecycle', () => {
     const server = await nap(['inspect', 'server'], { env: h.env });
     expect(server.stdout).toMatch(/^Version:\s+\d+\.\d+\.\d+$/m);
     expect(server.stdout).toMatch(/^Applications: (\d+) of \1 running$/m);
+    // the embedded store's disk: what is free, and what the store keeps
+    expect(server.stdout).toMatch(/^Store:\s+embedded, \d+(\.\d)? [MG]iB free of \d+(\.\d)? [MG]iB \(keeps 128 MiB\)$/m);
     const state = async (): Promise<string | undefined> => {
       const apps = (await nap(['inspect', 'applications', '-o', 'json'], { env: h.env })).json<
         { data: { name: string }; metadata: { state: string } }[]

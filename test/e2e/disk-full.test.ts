@@ -131,6 +131,14 @@ itMounts(
     expect({ status: held.status, s1: held.tasks.s1?.status }).toEqual({ status: 'running', s1: 'running' });
     expect((await call(url, admin, 'GET', '/user-management/groups?limit=500')).status).toBe(200);
     expect(nap.child.exitCode).toBeNull();
+    // the health of the platform says why
+    const storeHealth = async () => {
+      const health = (await call(url, admin, 'GET', '/health/status')).body as { status: string; services: { service: string }[] };
+      return { status: health.status, store: health.services.find((s) => s.service === 'store (embedded)') };
+    };
+    const whileFull = await storeHealth();
+    expect(whileFull).toMatchObject({ status: 'degraded', store: { status: 'full', disk: { minFreeBytes: KEEP_MIB * 1024 * 1024 } } });
+    expect((whileFull.store as unknown as { disk: { freeBytes: number } }).disk.freeBytes).toBeLessThan(KEEP_MIB * 1024 * 1024);
 
     // room again: the platform goes on by itself, without a restart
     expect(inPlatformNamespace(pid, ['rm', path.join(disk, 'filler')]).status).toBe(0);
@@ -138,6 +146,8 @@ itMounts(
       const after = await call(url, admin, 'POST', '/user-management/groups', { group: { name: 'after-the-disk' } });
       return after.status === 201;
     });
+    // 64 MiB less the data is under four times the 16 MiB kept: low on space, and running
+    expect(await storeHealth()).toMatchObject({ status: 'running', store: { status: 'low on space' } });
     const ran = await jobReaching(
       'the running job finished',
       () => readJob(runningId),

@@ -31,6 +31,20 @@ export async function apiCommand(ctx: Context, method: string, route: string, op
   else ctx.print(res.body, () => `${JSON.stringify(res.body, null, 2)}\n`);
 }
 
+/** Bytes as people read sizes: MiB under a GiB, GiB above. */
+function size(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return mib < 1024 ? `${mib.toFixed(mib < 10 ? 1 : 0)} MiB` : `${(mib / 1024).toFixed(1)} GiB`;
+}
+
+/** `, 12.3 GiB free of 50.0 GiB (keeps 128 MiB)` for the disk under an embedded store, marked when writes are refused; '' when unknown. */
+function diskText(disk: unknown, c: Context['colors']): string {
+  if (!isDoc(disk) || typeof disk.freeBytes !== 'number' || typeof disk.totalBytes !== 'number') return '';
+  const keeps = typeof disk.minFreeBytes === 'number' && disk.minFreeBytes > 0 ? disk.minFreeBytes : 0;
+  const text = `, ${size(disk.freeBytes)} free of ${size(disk.totalBytes)}${keeps > 0 ? ` (keeps ${size(keeps)})` : ''}`;
+  return disk.freeBytes < keeps ? `${text} ${c.red('full: writes are refused')}` : text;
+}
+
 export async function inspectCommand(ctx: Context, what: string): Promise<void> {
   const client = ctx.client();
   const c = ctx.colors;
@@ -48,7 +62,7 @@ export async function inspectCommand(ctx: Context, what: string): Promise<void> 
         `${c.bold('Status:')}   ${statusColor(String(s.status ?? '-'), c)}`,
         `${c.bold('Uptime:')}   ${typeof s.uptime === 'number' ? `${Math.round(s.uptime)} s` : '-'}`,
         `${c.bold('Bus:')}      ${String(field(s, 'bus.kind') ?? '-')}`,
-        `${c.bold('Store:')}    ${String(field(s, 'store.kind') ?? '-')}`,
+        `${c.bold('Store:')}    ${String(field(s, 'store.kind') ?? '-')}${diskText(field(s, 'store.disk'), c)}`,
       ];
       const apps = isDoc(status.body) && Array.isArray(status.body.applications) ? status.body.applications.filter(isDoc) : [];
       if (apps.length > 0)

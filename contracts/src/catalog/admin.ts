@@ -1037,9 +1037,27 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     response: obj(
       {
-        status: oneOf(['running', 'degraded'], { description: 'running when the bus is connected and every service answers' }),
+        status: oneOf(['running', 'degraded'], {
+          description: 'running when the bus is connected, the store answers with room to write, and every service answers',
+        }),
         timestamp: num({ description: 'epoch milliseconds' }),
-        services: arr(obj({ service: str(), status: str() }, ['service', 'status']), { description: 'bus and store' }),
+        services: arr(
+          obj(
+            {
+              service: str(),
+              status: str({
+                description: 'the store: running, low on space (under 4 times the free space it keeps), full (writes refused) or stopped',
+              }),
+              disk: obj(
+                { freeBytes: num(), totalBytes: num(), minFreeBytes: num({ description: 'NAP_DATA_MIN_FREE_MB' }) },
+                ['freeBytes', 'totalBytes', 'minFreeBytes'],
+                { description: 'the disk under the embedded store' },
+              ),
+            },
+            ['service', 'status'],
+          ),
+          { description: 'bus and store' },
+        ),
         apps: str({ description: 'running when every application answers, degraded otherwise' }),
         applications: arr(obj({ name: str(), state: str() }, ['name', 'state'])),
       },

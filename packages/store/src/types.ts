@@ -120,6 +120,14 @@ export interface Collection<T extends Doc = Doc> {
   dropIndex(name: string): Promise<boolean>;
 }
 
+/** The disk under a store as it reads it now, bytes. */
+export interface DiskSpace {
+  freeBytes: number;
+  totalBytes: number;
+  /** The free space the store keeps: writes are refused (`STORE_FULL`) below it; 0 when it keeps none. */
+  minFreeBytes: number;
+}
+
 /** A database of one service. */
 export interface Store {
   readonly kind: 'mongo' | 'embedded';
@@ -128,5 +136,7 @@ export interface Store {
   listCollections(): Promise<string[]>;
   /** Resolves when the store answers; rejects with `STORE_UNAVAILABLE` otherwise. */
   ping(): Promise<void>;
+  /** The disk under the store, where the store can read it (the embedded store); MongoDB's server owns its disk. */
+  diskSpace?(): Promise<DiskSpace | undefined>;
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import type { DiskSpace } from '@nap/store';
 import type { AuditRecorder, AuditSink, Bus } from '@nap/bus';
 import type { SecretBox } from '@nap/runtime';
 import type { Logger } from '@nap/telemetry';
@@ -61,6 +62,8 @@ export interface AdminContext {
   bus: Bus;
   storeKind: string;
   pingStore(): Promise<void>;
+  /** The disk under this service's store, where the store reads it (embedded); undefined otherwise or when it cannot be read. */
+  storeDisk(): Promise<DiskSpace | undefined>;
   reconciler: ApplicationReconciler;
   adapterMonitor: AdapterMonitor;
   /** Seals secrets at rest (`NAP_SECRET_KEY`) and opens them only where a call is made. */

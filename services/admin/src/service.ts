@@ -102,6 +102,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     bus,
     storeKind: store.kind,
     pingStore: () => store.ping(),
+    storeDisk: async () => (await store.diskSpace?.().catch(() => undefined)) ?? undefined,
     reconciler: new ApplicationReconciler(applicationStates, replicas, logger, {
       profile: () => profileLiveSettings(svc),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),

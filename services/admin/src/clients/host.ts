@@ -3,9 +3,10 @@
 import os from 'node:os';
 import { RELEASE } from '@nap/contracts';
 import type { Bus } from '@nap/bus';
+import type { DiskSpace } from '@nap/store';
 
 /** `/health/server`: this platform's version and release, and the answering process. */
-export function serverHealth(bus: Bus, storeKind: string) {
+export function serverHealth(bus: Bus, storeKind: string, disk: DiskSpace | undefined) {
   const memory = process.memoryUsage();
   return {
     version: RELEASE,
@@ -16,7 +17,7 @@ export function serverHealth(bus: Bus, storeKind: string) {
     hostname: os.hostname(),
     uptime: process.uptime(),
     bus: { kind: bus.kind, connected: bus.isConnected() },
-    store: { kind: storeKind },
+    store: { kind: storeKind, ...(disk !== undefined ? { disk } : {}) },
     memory: { rss: memory.rss, heapTotal: memory.heapTotal, heapUsed: memory.heapUsed, external: memory.external },
     cpu: process.cpuUsage(),
   };

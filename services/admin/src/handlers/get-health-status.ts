@@ -10,8 +10,17 @@ export function getHealthStatus(svc: AdminContext): Handler<'admin.getHealthStat
       () => true,
       () => false,
     );
+    const storeDisk = await svc.storeDisk();
     const busConnected = svc.bus.isConnected();
     const applications = busConnected ? await applicationsHealth(svc) : [];
-    return healthStatus({ busKind: svc.bus.kind, busConnected, storeKind: svc.storeKind, storeUp, applications, now: Date.now() });
+    return healthStatus({
+      busKind: svc.bus.kind,
+      busConnected,
+      storeKind: svc.storeKind,
+      storeUp,
+      ...(storeDisk !== undefined ? { storeDisk } : {}),
+      applications,
+      now: Date.now(),
+    });
   };
 }

@@ -4,5 +4,5 @@ import type { AdminContext } from '../context';
 
 /** `GET /health/server`: this platform's version and release, and the answering process. */
 export function getServerHealth(svc: AdminContext): Handler<'admin.getServerHealth'> {
-  return async () => serverHealth(svc.bus, svc.storeKind);
+  return async () => serverHealth(svc.bus, svc.storeKind, await svc.storeDisk());
 }

@@ -99,6 +99,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     },
     listCollections: () => engine.listCollections(),
     ping: () => engine.ping(),
+    diskSpace: () => Promise.resolve(engine.diskSpace()),
     close: () => engine.close(),
     explain: (collection, filter, findOptions) => engine.explain(collection, filter, findOptions),
     explainCount: (collection, filter, countOptions) => engine.explainCount(collection, filter, countOptions),

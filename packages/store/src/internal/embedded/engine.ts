@@ -3,7 +3,7 @@ import { assertBeforeDeadline, isAppError } from '@nap/contracts';
 import type { AppError } from '@nap/contracts';
 import type { RootDatabase } from 'lmdb';
 import { errorMessage } from '@nap/util';
-import type { Filter, FindOptions } from '../../types';
+import type { DiskSpace, Filter, FindOptions } from '../../types';
 import { isKeyTooLongError, keyTooLong, storeFull, storeUnavailable } from '../errors';
 import { CATALOG_GENERATION_KEY, CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalog';
 import { countQuery, runQuery, type QueryStats, type StoreDbs } from './query-exec';
@@ -190,15 +190,24 @@ export class EmbeddedEngine {
 
   /** Reads the disk's free space (infinite when it cannot be read: the check then lets writes through). */
   private freeBytesNow(): number {
-    let bytes = Number.POSITIVE_INFINITY;
+    return this.diskSpace()?.freeBytes ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** The disk under the store as `statfs` reads it now (undefined when it cannot be read); the write check takes the reading too. */
+  diskSpace(): DiskSpace | undefined {
+    let space: DiskSpace | undefined;
     try {
       const stats = statfsSync(this.path, { bigint: true });
-      bytes = Number(stats.bavail * stats.bsize);
+      space = {
+        freeBytes: Number(stats.bavail * stats.bsize),
+        totalBytes: Number(stats.blocks * stats.bsize),
+        minFreeBytes: this.minFreeBytes,
+      };
     } catch {
       // no reading: LMDB's own error tells when the disk is full
     }
-    this.free = { bytes, readAt: Date.now() };
-    return bytes;
+    this.free = { bytes: space?.freeBytes ?? Number.POSITIVE_INFINITY, readAt: Date.now() };
+    return space;
   }
 
   /**
