@@ -1018,7 +1018,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     timeoutMs: TIMEOUTS_MS.short,
     notes:
       "Every process's registry, aggregated. Besides request and process metrics: nap_active_sessions, nap_unique_sessions, nap_total_api_calls, nap_active_jobs (the original platform's gauges), " +
-      'nap_jobs{state}, nap_job_duration_seconds and nap_task_duration_seconds{workflow,state}, nap_device_sessions_open, nap_device_commands_total{protocol,outcome}, nap_mop_runs_total{kind,result}, nap_adapters{state}, nap_integrations. See docs/operator-tools.md.',
+      'nap_jobs{state}, nap_job_duration_seconds and nap_task_duration_seconds{workflow,state}, nap_device_sessions_open, nap_device_commands_total{protocol,outcome}, nap_mop_runs_total{kind,result}, nap_adapters{state}, nap_integrations, nap_store_disk_free_bytes and nap_store_disk_min_free_bytes (the embedded store). See docs/operator-tools.md.',
   },
   {
     name: 'getServerHealth',

@@ -1,5 +1,6 @@
 import { ADAPTER_STATES } from '@nap/contracts';
 import { gaugeOnce } from '@nap/telemetry';
+import type { DiskSpace } from '@nap/store';
 import type { Registry } from '@nap/telemetry';
 import type { AdapterRepository } from './store/adapters';
 import type { IntegrationRepository } from './store/integrations';
@@ -10,6 +11,8 @@ export interface AdminMetricSources {
   sessions: SessionRepository;
   adapters: AdapterRepository;
   integrations: IntegrationRepository;
+  /** The disk under the admin service's store, where the store reads it (embedded). */
+  storeDisk: () => Promise<DiskSpace | undefined>;
 }
 
 /**
@@ -48,6 +51,27 @@ export function registerAdminMetrics(registry: Registry, sources: AdminMetricSou
       );
       for (const [state, count] of counts) this.set({ state }, count);
     },
+  });
+  // the disk under an embedded store (none on MongoDB, whose server owns its disk): the lowest of the replicas counts
+  const disk = (read: (space: DiskSpace) => number) =>
+    async function collect(this: { reset(): void; set(labels: { store: string }, value: number): void }) {
+      const space = await sources.storeDisk();
+      this.reset();
+      if (space !== undefined) this.set({ store: 'embedded' }, read(space));
+    };
+  gaugeOnce(registry, {
+    name: 'nap_store_disk_free_bytes',
+    help: 'Free space on the disk under the embedded store; writes are refused (STORE_FULL) under nap_store_disk_min_free_bytes',
+    labelNames: ['store'],
+    aggregator: 'min',
+    collect: disk((space) => space.freeBytes),
+  });
+  gaugeOnce(registry, {
+    name: 'nap_store_disk_min_free_bytes',
+    help: 'Free space the embedded store keeps on its disk (NAP_DATA_MIN_FREE_MB)',
+    labelNames: ['store'],
+    aggregator: 'min',
+    collect: disk((space) => space.minFreeBytes),
   });
   gaugeOnce(registry, {
     name: 'nap_integrations',

@@ -201,6 +201,12 @@ describe('/exporter_metrics', () => {
     expect(value(samples, 'nap_integrations')).toBe(0);
   });
 
+  it('shows the free space on the disk under the embedded store, and what the store keeps', async () => {
+    const samples = await scrape();
+    expect(value(samples, 'nap_store_disk_free_bytes{store="embedded"}')).toBeGreaterThan(0);
+    expect(value(samples, 'nap_store_disk_min_free_bytes{store="embedded"}')).toBe(128 * 1024 * 1024);
+  });
+
   it('names metrics as Prometheus does and keeps labels bounded (no ids, no hosts)', async () => {
     const samples = await scrape();
     const names = new Set([...samples.keys()].map((k) => k.split('{')[0] ?? k));
@@ -226,6 +232,7 @@ describe('aggregation across replicas', () => {
       sessions: new SessionRepository(store),
       adapters: new AdapterRepository(store),
       integrations: new IntegrationRepository(store),
+      storeDisk: async () => store.diskSpace?.(),
     };
     for (const m of replicas) registerAdminMetrics(m.registry, sources, () => undefined);
     const aggregated = AggregatorRegistry.aggregate(await Promise.all(replicas.map((m) => m.registry.getMetricsAsJSON())));
@@ -233,5 +240,8 @@ describe('aggregation across replicas', () => {
     const both = await aggregated.getSingleMetric('nap_active_sessions')?.get();
     expect(one?.values[0]?.value).toBeGreaterThan(0);
     expect(both?.values[0]?.value).toBe(one?.values[0]?.value);
+    // the disk is the lowest any replica reads, never the sum
+    const keeps = await aggregated.getSingleMetric('nap_store_disk_min_free_bytes')?.get();
+    expect(keeps?.values[0]?.value).toBe(128 * 1024 * 1024);
   });
 });
