@@ -70,7 +70,8 @@ itMounts(
     const running = workflowDocument(
       'disk-running',
       {
-        s1: task('stub', { type: 'success', delay: 2, response: 'one' }, { response: '$var.job.first' }),
+        // it ends after the stores see the disk full: within a heartbeat (1 s) and a reading of the disk (250 ms)
+        s1: task('stub', { type: 'success', delay: 3, response: 'one' }, { response: '$var.job.first' }),
         s2: task('stub', { type: 'success', delay: 0, response: 'two' }, { response: '$var.job.second' }),
       },
       [
@@ -105,8 +106,17 @@ itMounts(
     const filled = inPlatformNamespace(pid, ['dd', 'if=/dev/zero', `of=${path.join(disk, 'filler')}`, 'bs=1M', `count=${fillMib}`]);
     expect(filled.status).toBe(0);
 
-    // each store reads the disk's free space at most every 250 ms: past that, every write sees the disk as it is
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // each store reads the disk's free space at most every 250 ms: the admin store once its health says
+    // full (that reads it), the workflow store once its heartbeat fails
+    const storeHealth = async () => {
+      const health = (await call(url, admin, 'GET', '/health/status')).body as {
+        status: string;
+        services: { service: string; status: string }[];
+      };
+      return { status: health.status, store: health.services.find((s) => s.service === 'store (embedded)') };
+    };
+    await eventually('the admin store seeing the disk full', async () => (await storeHealth()).store?.status === 'full');
+    await eventually('the workflow store seeing the disk full', () => /Renewing the engine heartbeat failed/.test(nap?.output() ?? ''));
     const refused = await call(url, admin, 'POST', '/user-management/groups', { group: { name: 'while-full' } });
     expect(refused.status).toBe(507);
     expect(refused.body).toMatchObject({
@@ -125,17 +135,15 @@ itMounts(
     expect(finishWhileFull).toMatchObject({ status: 507, body: { code: 'STORE_FULL' } });
 
     // reads go on; the running job's first task ended while the disk was full, and its step waits in memory
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await eventually('the running job holding its step', () =>
+      /The store is full: the job keeps its step and writes it once there is room/.test(nap?.output() ?? ''),
+    );
     expect((await readJob(waitingId)).tasks.v1?.status).toBe('running');
     const held = await readJob(runningId);
     expect({ status: held.status, s1: held.tasks.s1?.status }).toEqual({ status: 'running', s1: 'running' });
     expect((await call(url, admin, 'GET', '/user-management/groups?limit=500')).status).toBe(200);
     expect(nap.child.exitCode).toBeNull();
     // the health of the platform says why
-    const storeHealth = async () => {
-      const health = (await call(url, admin, 'GET', '/health/status')).body as { status: string; services: { service: string }[] };
-      return { status: health.status, store: health.services.find((s) => s.service === 'store (embedded)') };
-    };
     const whileFull = await storeHealth();
     expect(whileFull).toMatchObject({ status: 'degraded', store: { status: 'full', disk: { minFreeBytes: KEEP_MIB * 1024 * 1024 } } });
     expect((whileFull.store as unknown as { disk: { freeBytes: number } }).disk.freeBytes).toBeLessThan(KEEP_MIB * 1024 * 1024);
@@ -172,11 +180,10 @@ itMounts(
     expect(verify).toMatchObject({ status: 200, body: { valid: true, firstBroken: null } });
 
     // the operator reads why, once per kind of write rather than once a second, and the process never stopped
+    await eventually('the heartbeat saying it works again', () => /Renewing the engine heartbeat works again/.test(nap?.output() ?? ''));
     const output = nap.output();
-    expect(output).toMatch(/The store is full: the job keeps its step and writes it once there is room/);
     expect(output).toMatch(/The store had room again: the job wrote its step/);
     expect(output).toMatch(/Renewing the engine heartbeat failed; it is tried again/);
-    expect(output).toMatch(/Renewing the engine heartbeat works again/);
     expect(output.match(/Renewing the engine heartbeat/g)?.length).toBeLessThanOrEqual(4);
     expect(output).not.toMatch(/Unhandled|Commit failed \(see commitError/);
     expect(nap.child.exitCode).toBeNull();

@@ -35,13 +35,14 @@ async function main() {
   } catch {
     // dd ends with "No space left on device": the disk is full
   }
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // reading the disk's space takes the reading for the write check too: no wait for the last one to age
+  await store.diskSpace();
   const whileFull = [];
   for (let i = 0; i < 40; i += 1)
     whileFull.push(await attempt(() => docs.insertOne({ _id: `full-${i}`, n: 100 + i, body: 'f'.repeat([10, 3000, 30000][i % 3]) })));
   const read = await docs.countDocuments({ _id: { $regex: '^before-' } });
   execFileSync('rm', [filler]);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await store.diskSpace();
   const after = await attempt(() => docs.insertOne({ _id: 'after', n: 1000 }));
   const afterRead = await docs.findOne({ _id: 'after' });
   process.stdout.write(`${JSON.stringify({ whileFull, read, after, afterRead, unhandled })}\n`);
