@@ -1,12 +1,11 @@
 import { AppError, SYSTEM_CALLER } from '@nap/contracts';
-import type { WorkflowTask } from '@nap/contracts';
-import { linearWorkflow, workflowDocument } from '@nap/testing';
-import { sleep } from '@nap/util';
-import type { Collection } from '@nap/store';
+import { linearWorkflow } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
-import type { EngineHarness, PublishedEvent } from './support/harness';
+import type { EngineHarness, StoreFaults } from './support/harness';
 import { startEngineHarness, stoppedAfterEach } from './support/harness';
 import { CrashSwitch } from './support/crash';
+import { StoreOutage } from './support/outage';
+import { COMPLETE_STREAM, counter, streamOf, twoRemote } from './support/remote-tasks';
 
 /**
  * An engine killed at the worst moments, simulated with a {@link CrashSwitch}: from the trip on, its
@@ -33,7 +32,7 @@ function kill(h: EngineHarness): void {
 async function onSameStore(
   other: EngineHarness,
   options: Parameters<typeof startEngineHarness>[0],
-  crash?: CrashSwitch,
+  crash?: StoreFaults,
 ): Promise<EngineHarness> {
   const h = await startEngineHarness(options, { store: other.store, workflows: other.workflows, wake: () => undefined }, crash);
   harnesses.push(h);
@@ -110,58 +109,6 @@ describe('a job whose start was answered', () => {
     });
   });
 });
-
-/** A task that calls another service (mop.RunCommandTemplate), which the tests count and can hold. */
-function remote(step: number): WorkflowTask {
-  return {
-    name: 'RunCommandTemplate',
-    app: 'MOP',
-    type: 'automatic',
-    variables: { incoming: { template: '$var.job.tag', step }, outgoing: { result: null } },
-  };
-}
-
-const twoRemote = workflowDocument('crash-remote', { m1: remote(1), m2: remote(2) }, [
-  ['workflow_start', 'm1'],
-  ['m1', 'm2'],
-  ['m2', 'workflow_end'],
-]);
-
-/** Executions of the remote task by `<tag>/<step>`, answered after `holdMs` (or held while `hold` says so). */
-function counter(holdMs = 0) {
-  const runs = new Map<string, number>();
-  const handler = async (input: { body?: unknown }) => {
-    const body = input.body as { template: string; step: number };
-    const key = `${body.template}/${body.step}`;
-    runs.set(key, (runs.get(key) ?? 0) + 1);
-    // the service's own time: a task that outlasts several leases
-    if (holdMs > 0) await sleep(holdMs);
-    return { result: key };
-  };
-  return { runs, handler };
-}
-
-/** The event names of a job with their seq, as a consumer that drops a seq it has seen keeps them. */
-function streamOf(events: PublishedEvent[], jobId: string): { names: string[]; seqs: number[]; duplicates: number } {
-  const names: string[] = [];
-  const seqs: number[] = [];
-  let last = 0;
-  let duplicates = 0;
-  for (const { subject, payload } of events) {
-    if (payload.jobId !== jobId) continue;
-    const seq = payload.seq as number;
-    if (seq <= last) {
-      duplicates += 1;
-      continue;
-    }
-    last = seq;
-    seqs.push(seq);
-    names.push(`${subject.split('.').pop() as string}${payload.taskId ? `:${String(payload.taskId)}` : ''}`);
-  }
-  return { names, seqs, duplicates };
-}
-
-const COMPLETE_STREAM = ['jobStart', 'taskStart:m1', 'taskFinish:m1', 'taskStart:m2', 'taskFinish:m2', 'jobComplete'];
 
 describe('a task whose service is not up yet', () => {
   it('is called again until the service answers (the request reached no service, so nothing ran twice)', async () => {
@@ -256,11 +203,17 @@ describe('leases', () => {
     kill(a);
 
     // engine b's store answers its second lease move with a failover: the first job moved, the others did not
-    const cut = new CutOnce('findOneAndUpdate', (filter) => filter.lease === 'cut-a', 2);
+    const cut = new StoreOutage();
+    let moves = 0;
+    cut.failOnce(
+      (collection, method, args) =>
+        collection === 'jobs' && method === 'findOneAndUpdate' && (args[0] as { lease?: string }).lease === 'cut-a' && ++moves === 2,
+      { applied: false, code: 'STORE_INTERRUPTED' },
+    );
     const b = await onSameStore(a, { serverId: 'cut-b', leaseMs: 300 }, cut);
     b.services.set('mop.RunCommandTemplate', handler);
     const done = await Promise.all(jobs.map((job) => b.waitFor(job._id, ['complete', 'error'])));
-    expect(cut.failed).toBe(true);
+    expect(cut.spent).toBe(true);
     for (const job of done) expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'cut-b' }, error: [] });
     expect(await b.store.collection('jobs').countDocuments({ lease: 'cut-a' })).toBe(0);
     // each m1 was in flight at the crash and ran again once; each m2 ran once
@@ -367,34 +320,3 @@ describe('job events (outbox)', () => {
     expect(stream.duplicates).toBe(before.seqs.length);
   });
 });
-
-/** A store that answers the `nth` call of `method` on `jobs` whose filter `matches` with a failover error (once), without doing it. */
-class CutOnce extends CrashSwitch {
-  failed = false;
-  private seen = 0;
-
-  constructor(
-    private readonly method: string,
-    private readonly matches: (filter: Record<string, unknown>) => boolean,
-    private readonly nth: number,
-  ) {
-    super();
-  }
-
-  override wrap<T extends { _id: string }>(collection: Collection<T>): Collection<T> {
-    return new Proxy(collection, {
-      get: (target, prop, receiver) => {
-        const value: unknown = Reflect.get(target, prop, receiver);
-        if (typeof value !== 'function' || target.name !== 'jobs' || String(prop) !== this.method) return value;
-        return (...args: unknown[]) => {
-          if (this.matches((args[0] ?? {}) as Record<string, unknown>)) this.seen += 1;
-          if (this.seen === this.nth && !this.failed) {
-            this.failed = true;
-            return Promise.reject(new AppError('STORE_INTERRUPTED', 'MongoDB interrupted the call (InterruptedDueToReplStateChange)'));
-          }
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
-  }
-}

@@ -5,7 +5,7 @@ import { AppError, SYSTEM_CALLER, candidateNames } from '@nap/contracts';
 import type { Caller, WorkflowDocument } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import { createEmbeddedStore } from '@nap/store';
-import type { Collection, EmbeddedStore } from '@nap/store';
+import type { Collection, Doc, EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
 import { JobEngine } from '../../src';
@@ -16,7 +16,11 @@ import { JobRepository } from '../../src/store/job-repository';
 import { JobValueRepository } from '../../src/store/job-value-repository';
 import type { JobValueRecord } from '../../src/store/job-value-repository';
 import { ensureCollections } from '../../src/store/collections';
-import type { CrashSwitch } from './crash';
+
+/** What stands between an engine and its store in a test (a crash switch, a store outage): it wraps each collection. */
+export interface StoreFaults {
+  wrap<T extends Doc>(collection: Collection<T>): Collection<T>;
+}
 
 export interface PublishedEvent {
   subject: string;
@@ -42,7 +46,7 @@ export interface EngineHarness {
   /** Waits (bounded) until `check` holds for the job. */
   waitUntil(jobId: string, check: (job: JobRecord) => boolean, what: string, timeoutMs?: number): Promise<JobRecord>;
   stop(): Promise<void>;
-  /** Leaves an engine whose store calls hang (a {@link CrashSwitch} tripped) without waiting for it: its timers stop, nothing is written. */
+  /** Leaves an engine whose store calls hang (a crash switch tripped) without waiting for it: its timers stop, nothing is written. */
   abandon(): void;
 }
 
@@ -55,9 +59,9 @@ export interface SharedStore {
 
 /**
  * Starts an engine on a fresh store, or on `shared` (several engines, one store). With `crash`, the
- * engine's store calls go through the switch, so a test can kill the engine at a chosen point.
+ * engine's store calls go through it, so a test can kill the engine at a chosen point, or fail its store.
  */
-export async function startEngineHarness(options: EngineOptions = {}, shared?: SharedStore, crash?: CrashSwitch): Promise<EngineHarness> {
+export async function startEngineHarness(options: EngineOptions = {}, shared?: SharedStore, crash?: StoreFaults): Promise<EngineHarness> {
   const dir = shared ? undefined : mkdtempSync(path.join(os.tmpdir(), 'nap-wf-'));
   const store = shared?.store ?? createEmbeddedStore({ path: path.join(dir as string, 'db') });
   await ensureCollections(store);
