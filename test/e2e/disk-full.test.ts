@@ -17,6 +17,11 @@ import type { NapProcess } from '../support/processes';
  * is written, reads go on, the process stays up (it used to end on LMDB's unhandled commit
  * failure), a job whose task ends meanwhile holds its step, and once the file is removed the
  * platform goes on by itself: both jobs finish, and the audit chain holds.
+ *
+ * With no free space kept (`NAP_DATA_MIN_FREE_MB=0`), LMDB itself fails a step's write on the full
+ * disk, and part of it may be kept. The job holds its step, asks the store whether it has it once
+ * the store answers, and ends once there is room (before, it stayed running with a task that nothing
+ * ran).
  */
 
 const ADMIN_PASSWORD = 'disk-full-admin-password';
@@ -26,14 +31,15 @@ const KEEP_MIB = 16;
 const itMounts = smallDiskAvailable('the full-disk test of the platform') ? it : it.skip;
 
 let work: string;
-let nap: NapProcess | undefined;
+/** The platforms the tests started, stopped after them when a test failed before stopping its own. */
+const started: NapProcess[] = [];
 
 beforeAll(() => {
   work = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-disk-full-'));
 });
 
 afterAll(async () => {
-  if (nap && nap.child.exitCode === null && nap.child.signalCode === null) await nap.stop();
+  for (const nap of started) if (nap.child.exitCode === null && nap.child.signalCode === null) await nap.stop();
   rmSync(work, { recursive: true, force: true });
 }, 30_000);
 
@@ -48,12 +54,12 @@ itMounts(
   async () => {
     const disk = path.join(work, 'disk');
     mkdirSync(disk);
-    const started = await startStandaloneAsDocumented(path.join(disk, 'data'), ADMIN_PASSWORD, {
+    const platform = await startStandaloneAsDocumented(path.join(disk, 'data'), ADMIN_PASSWORD, {
       env: { NAP_DATA_MIN_FREE_MB: String(KEEP_MIB) },
       prefix: onSmallDisk(disk, 64),
     });
-    nap = started.nap;
-    const { url } = started;
+    const { nap, url } = platform;
+    started.push(nap);
     const pid = nap.child.pid as number;
     const admin = await login(url, 'admin', ADMIN_PASSWORD);
 
@@ -116,7 +122,7 @@ itMounts(
       return { status: health.status, store: health.services.find((s) => s.service === 'store (embedded)') };
     };
     await eventually('the admin store seeing the disk full', async () => (await storeHealth()).store?.status === 'full');
-    await eventually('the workflow store seeing the disk full', () => /Renewing the engine heartbeat failed/.test(nap?.output() ?? ''));
+    await eventually('the workflow store seeing the disk full', () => /Renewing the engine heartbeat failed/.test(nap.output()));
     const refused = await call(url, admin, 'POST', '/user-management/groups', { group: { name: 'while-full' } });
     expect(refused.status).toBe(507);
     expect(refused.body).toMatchObject({
@@ -136,7 +142,7 @@ itMounts(
 
     // reads go on; the running job's first task ended while the disk was full, and its step waits in memory
     await eventually('the running job holding its step', () =>
-      /The store is full: the job keeps its step and writes it once there is room/.test(nap?.output() ?? ''),
+      /The store is full: the job keeps its step and writes it once there is room/.test(nap.output()),
     );
     expect((await readJob(waitingId)).tasks.v1?.status).toBe('running');
     const held = await readJob(runningId);
@@ -180,13 +186,78 @@ itMounts(
     expect(verify).toMatchObject({ status: 200, body: { valid: true, firstBroken: null } });
 
     // the operator reads why, once per kind of write rather than once a second, and the process never stopped
-    await eventually('the heartbeat saying it works again', () => /Renewing the engine heartbeat works again/.test(nap?.output() ?? ''));
+    await eventually('the heartbeat saying it works again', () => /Renewing the engine heartbeat works again/.test(nap.output()));
     const output = nap.output();
     expect(output).toMatch(/The store had room again: the job wrote its step/);
     expect(output).toMatch(/Renewing the engine heartbeat failed; it is tried again/);
     expect(output.match(/Renewing the engine heartbeat/g)?.length).toBeLessThanOrEqual(4);
     expect(output).not.toMatch(/Unhandled|Commit failed \(see commitError/);
     expect(nap.child.exitCode).toBeNull();
+    expect(await nap.stop()).toBe(0);
+  },
+  180_000,
+);
+
+itMounts(
+  'with no free space kept (NAP_DATA_MIN_FREE_MB=0), a step whose write LMDB failed part-way is held, and the job ends once there is room',
+  async () => {
+    const disk = path.join(work, 'disk-no-reserve');
+    mkdirSync(disk);
+    const platform = await startStandaloneAsDocumented(path.join(disk, 'data'), ADMIN_PASSWORD, {
+      // the job starts with 3 MiB of variables
+      env: { NAP_DATA_MIN_FREE_MB: '0', NAP_BODY_LIMIT_BYTES: String(8 * 1024 * 1024) },
+      prefix: onSmallDisk(disk, 64),
+    });
+    const { nap, url } = platform;
+    started.push(nap);
+    const pid = nap.child.pid as number;
+    const admin = await login(url, 'admin', ADMIN_PASSWORD);
+
+    // the task's answer is 3 MiB, which the step writes out of the job document: it needs new pages
+    // of LMDB's file, which a full disk cannot give (a small write could reuse freed ones)
+    const echo = workflowDocument(
+      'disk-echo',
+      {
+        s1: task('stub', { type: 'success', delay: 3, response: '$var.job.payload' }, { response: '$var.job.echoed' }),
+        s2: task('stub', { type: 'success', delay: 0, response: 'two' }, { response: '$var.job.second' }),
+      },
+      [
+        ['workflow_start', 's1'],
+        ['s1', 's2'],
+        ['s2', 'workflow_end'],
+      ],
+    );
+    expect((await call(url, admin, 'POST', '/automation-studio/automations', { automation: echo })).status).toBe(201);
+    const payload = 'x'.repeat(3 * 1024 * 1024);
+    const start = await call(url, admin, 'POST', '/workflow_engine/startJobWithOptions/disk-echo', { options: { variables: { payload } } });
+    expect(start.status).toBe(200);
+    const jobId = (start.body as JobDocument)._id;
+    const readJob = async () => {
+      const res = await call(url, admin, 'GET', `/operations-manager/jobs/${jobId}?exclude=variables`);
+      if (res.status !== 200) throw new Error(`GET job: ${res.status} ${JSON.stringify(res.body)}`);
+      return (res.body as { data: JobDocument }).data;
+    };
+    await jobReaching('s1 running', readJob, (j) => j.tasks.s1?.status === 'running');
+
+    // the disk fills up to its last page: dd ends on ENOSPC
+    const filled = inPlatformNamespace(pid, ['dd', 'if=/dev/zero', `of=${path.join(disk, 'filler')}`, 'bs=1M']);
+    expect(filled.out).toMatch(/No space left on device/);
+
+    // s1 ends: LMDB fails the step's write on the full disk (STORE_FULL, part of it may be kept); the
+    // engine holds the step and asks the store, once it answers, whether it has it
+    await eventually('the step write failing', () => /The store did not say whether it wrote the step|Job step failed/.test(nap.output()));
+    expect(nap.child.exitCode).toBeNull();
+    expect(inPlatformNamespace(pid, ['rm', path.join(disk, 'filler')]).status).toBe(0);
+    const done = await jobReaching('the job finished', readJob, (j) => j.status === 'complete', { timeoutMs: 30_000 });
+    expect(done.error).toEqual([]);
+    const whole = (await call(url, admin, 'GET', `/operations-manager/jobs/${jobId}`)).body as {
+      data: { variables: Record<string, unknown> };
+    };
+    const { variables } = whole.data;
+    expect({ echoed: (variables.echoed as string).length, second: variables.second }).toEqual({ echoed: payload.length, second: 'two' });
+    expect(nap.output()).toMatch(/The store did not say whether it wrote the step: the job keeps its step/);
+    expect(nap.output()).toMatch(/The store answers again: (the job wrote its step|it had written the step)/);
+    expect(nap.output()).not.toMatch(/Job step failed|Unhandled/);
     expect(await nap.stop()).toBe(0);
   },
   180_000,

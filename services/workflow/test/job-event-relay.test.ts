@@ -85,9 +85,14 @@ async function insertJob(id: string, outbox: OutboxEntry[]): Promise<void> {
   } as unknown as JobRecord);
 }
 
+/** Steps written by job id, as the runner counts them. */
+const stepsWritten = new Map<string, number>();
+
 /** A runner's write of events `names`; the outbox as it left it. */
 async function write(id: string, names: string[]): Promise<OutboxState> {
-  const after = await repository.writeClaimed(id, SERVER, { last_updated: names.join() }, names.map(event));
+  const steps = stepsWritten.get(id) ?? 0;
+  stepsWritten.set(id, steps + 1);
+  const after = await repository.writeClaimed(id, SERVER, { last_updated: names.join() }, names.map(event), { steps });
   if (typeof after === 'boolean') throw new Error('A write of events returns the outbox it left');
   return after;
 }

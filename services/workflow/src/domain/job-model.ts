@@ -103,6 +103,13 @@ export interface JobRecord extends JobDocument {
   /** How many of the job's events the bus has acknowledged (they left the outbox). */
   eventsPublished?: number;
   /**
+   * How many steps the engines that drove the job wrote after storing it. Each step's write is made
+   * only while the count is the one its engine knows, and adds one: an engine that did not learn
+   * whether a write was applied (the store failed to answer) reads the count to know, and never
+   * applies a step twice.
+   */
+  steps?: number;
+  /**
    * The archive batch that is moving this finished job out of the store (`<archive id>:<batch>`):
    * while it is set the job can no longer change (a task of it is not retried), and the batch
    * removes it once it is written to the archive.
@@ -122,7 +129,7 @@ export interface JobRecord extends JobDocument {
 export const WAITING_LEASE = '(waiting for a job worker)';
 
 /** Members of a stored job that never leave the service (not returned, queried, sorted or projected). */
-export const INTERNAL_JOB_MEMBERS = ['runAs', 'lease', 'outbox', 'eventsPublished', 'archive', 'visibleTo'] as const;
+export const INTERNAL_JOB_MEMBERS = ['runAs', 'lease', 'outbox', 'eventsPublished', 'steps', 'archive', 'visibleTo'] as const;
 
 /** What a new job is made of (see {@link newJobRecord}). */
 export interface NewJob {
@@ -221,6 +228,7 @@ export function toPublicJob(job: JobRecord): JobDocument {
     lease: _lease,
     outbox: _outbox,
     eventsPublished: _published,
+    steps: _steps,
     archive: _archive,
     visibleTo: _visibleTo,
     ...out

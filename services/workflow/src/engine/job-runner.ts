@@ -12,6 +12,7 @@ import type { ChildJobHost } from './child-jobs';
 import { jobEventPayload, outboxEntry } from './job-events';
 import type { JobEventRelay } from './job-events';
 import { JobState } from './job-state';
+import type { StepWrite } from './job-state';
 import { Loops } from './loops';
 import type { DrivenJob, RunnerListener } from './owned-jobs';
 import { Retries } from './retries';
@@ -20,15 +21,36 @@ import { TaskDispatcher } from './task-dispatch';
 import type { DispatchHost } from './task-dispatch';
 import type { WorkerSwitches } from './worker-switches';
 
-/** What {@link JobRunner.whenThereIsRoom} answers when the runner halted while it waited. */
+/** What {@link JobRunner.untilWritten} and {@link JobRunner.untilStoreAnswers} answer when the runner halted while they waited. */
 const HALTED = Symbol('halted');
-/** The first and the longest wait before a step refused for want of space is written again. */
-const ROOM_RETRY_FIRST_MS = 250;
-const ROOM_RETRY_MAX_MS = 15_000;
+/** The first and the longest wait before the store is tried again (it had no room, or did not answer). */
+const STORE_RETRY_FIRST_MS = 250;
+const STORE_RETRY_MAX_MS = 15_000;
 
 /** True for a write the store refused for want of space before writing any of it (it may be made again as it is). */
 function refusedForSpace(err: unknown): boolean {
   return hasCode(err, 'STORE_FULL') && isAppError(err) && isRecord(err.details) && err.details.nothingWritten === true;
+}
+
+/**
+ * True for a store call that failed without saying what it did: the store could not be reached, was
+ * interrupted (a failover), did not confirm a write to a majority, ran out of space part-way, or
+ * refused the service's credentials. A read may simply be made again; a write may have been applied.
+ */
+function storeOutage(err: unknown): boolean {
+  return (
+    hasCode(err, 'STORE_UNAVAILABLE') ||
+    hasCode(err, 'STORE_INTERRUPTED') ||
+    hasCode(err, 'STORE_WRITE_CONCERN_FAILED') ||
+    hasCode(err, 'STORE_CURSOR_NOT_FOUND') ||
+    hasCode(err, 'STORE_AUTH_FAILED') ||
+    (hasCode(err, 'STORE_FULL') && !refusedForSpace(err))
+  );
+}
+
+/** The wait before the store is tried again, after `attempt` failures. */
+function retryDelay(attempt: number): number {
+  return Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_FIRST_MS * 2 ** Math.max(0, attempt - 1));
 }
 
 /** What every runner of an engine works with (the same for all of them). */
@@ -147,7 +169,8 @@ export class JobRunner implements DrivenJob {
 
   /** Takes the job as stored; stops when it ended or another engine owns it, else applies what handlers left on it. */
   private async reload(): Promise<void> {
-    const fresh = await this.host.repository.findById(this.jobId);
+    const fresh = await this.untilStoreAnswers(() => this.host.repository.findById(this.jobId));
+    if (fresh === HALTED) return;
     if (fresh === null) {
       this.stop();
       return;
@@ -247,26 +270,85 @@ export class JobRunner implements DrivenJob {
   }
 
   /**
-   * Runs a step's write; one refused for want of space before any of it was written (`STORE_FULL`) is
-   * tried again, later and later, until the store has room: the job holds its step in memory, so
-   * the tasks that ended keep their results and none runs again. Every other failure is thrown as it
-   * is (a write that may have been applied is not repeated). Answers {@link HALTED} when the runner
-   * halts while it waits (shutdown).
+   * Reads the store, and reads again while it does not answer (see {@link storeOutage}), later and
+   * later: the runner keeps what it holds (its tasks run on) rather than dropping it. Answers
+   * {@link HALTED} when the runner halts while it waits (shutdown).
    */
-  private async whenThereIsRoom<T>(write: () => Promise<T>): Promise<T | typeof HALTED> {
-    const since = Date.now();
+  private async untilStoreAnswers<T>(read: () => Promise<T>): Promise<T | typeof HALTED> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const written = await write();
-        if (attempt > 0)
+        const answer = await read();
+        if (attempt > 0) this.host.log.info({ jobId: this.jobId }, 'The store answers again: the job reads it');
+        return answer;
+      } catch (err) {
+        if (!storeOutage(err)) throw err;
+        if (attempt === 0) this.host.log.warn({ err, jobId: this.jobId }, 'The store does not answer: the job reads it again once it does');
+        await sleep(retryDelay(attempt + 1), this.halting.signal);
+        if (this.stopped) return HALTED;
+      }
+    }
+  }
+
+  /**
+   * Writes a step, holding it in memory until the store has it: the tasks that ended keep their
+   * results, and none runs again.
+   * - A write refused for want of space before any of it was written (`STORE_FULL`) is made again,
+   *   later and later, until the store has room.
+   * - A write whose outcome the store did not say (see {@link storeOutage}) may have been applied:
+   *   once the store answers, the job's count of steps says whether it was; if it was not, it is
+   *   made again (it applies only at that count, so never twice).
+   * - A job that outgrew the document limit moves every value out of it and is written again.
+   * Every other failure is thrown as it is. Answers {@link HALTED} when the runner halts while it
+   * waits (shutdown); `true` for a write found applied (its outbox is read back to publish it).
+   */
+  private async untilWritten(write: StepWrite): Promise<Awaited<ReturnType<JobRepository['writeClaimed']>> | typeof HALTED> {
+    const since = Date.now();
+    let inlineBytes: number | undefined;
+    let refusals = 0;
+    let outages = 0;
+    for (;;) {
+      try {
+        const written = await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events, {
+          steps: write.steps,
+          ...(inlineBytes === undefined ? {} : { inlineBytes }),
+        });
+        if (refusals > 0)
           this.host.log.info({ jobId: this.jobId, waitedMs: Date.now() - since }, 'The store had room again: the job wrote its step');
+        else if (outages > 0)
+          this.host.log.info({ jobId: this.jobId, waitedMs: Date.now() - since }, 'The store answers again: the job wrote its step');
         return written;
       } catch (err) {
-        if (!refusedForSpace(err)) throw err;
-        if (attempt === 0)
-          this.host.log.warn({ err, jobId: this.jobId }, 'The store is full: the job keeps its step and writes it once there is room');
-        await sleep(Math.min(ROOM_RETRY_MAX_MS, ROOM_RETRY_FIRST_MS * 2 ** attempt), this.halting.signal);
+        if (hasCode(err, 'STORE_DOCUMENT_TOO_LARGE') && inlineBytes === undefined) {
+          // many values, each under the inline size, made the job too large: every value leaves the document
+          this.host.log.warn({ jobId: this.jobId }, 'The job document reached the store limit; its values move out of it');
+          inlineBytes = 0;
+          continue;
+        }
+        if (refusedForSpace(err)) {
+          refusals += 1;
+          if (refusals === 1)
+            this.host.log.warn({ err, jobId: this.jobId }, 'The store is full: the job keeps its step and writes it once there is room');
+          await sleep(retryDelay(refusals), this.halting.signal);
+          if (this.stopped) return HALTED;
+          continue;
+        }
+        if (!storeOutage(err)) throw err;
+        outages += 1;
+        if (outages === 1)
+          this.host.log.warn(
+            { err, jobId: this.jobId },
+            'The store did not say whether it wrote the step: the job keeps its step, and writes it once the store answers unless it has it',
+          );
+        await sleep(retryDelay(outages), this.halting.signal);
         if (this.stopped) return HALTED;
+        const stored = await this.untilStoreAnswers(() => this.host.repository.stepsOf(this.jobId));
+        if (stored === HALTED) return HALTED;
+        // canceled or taken over meanwhile: the step is dropped as a refused one is
+        if (stored === null || !isActiveStatus(stored.status) || stored.serverId !== this.host.serverId) return false;
+        if (stored.steps === write.steps + 1) {
+          this.host.log.info({ jobId: this.jobId, waitedMs: Date.now() - since }, 'The store answers again: it had written the step');
+          return true;
+        }
       }
     }
   }
@@ -294,19 +376,7 @@ export class JobRunner implements DrivenJob {
       return;
     }
     if (write === undefined) return;
-    let written: Awaited<ReturnType<JobRepository['writeClaimed']>> | typeof HALTED;
-    try {
-      written = await this.whenThereIsRoom(() =>
-        this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events),
-      );
-    } catch (err) {
-      if (!hasCode(err, 'STORE_DOCUMENT_TOO_LARGE')) throw err;
-      // many values, each under the inline size, made the job too large: every value leaves the document
-      this.host.log.warn({ jobId: this.jobId }, 'The job document reached the store limit; its values move out of it');
-      written = await this.whenThereIsRoom(() =>
-        this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events, { inlineBytes: 0 }),
-      );
-    }
+    const written = await this.untilWritten(write);
     if (written === HALTED) return;
     if (written !== false) {
       for (const entry of write.events) this.host.observe(entry.event, this.state.job, entry.payload);

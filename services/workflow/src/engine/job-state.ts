@@ -18,6 +18,8 @@ export type RunStep = (fn: () => void | Promise<void>) => Promise<void>;
 export interface StepWrite {
   set: Record<string, unknown>;
   events: OutboxEntry[];
+  /** The job's count of written steps before this one: the write is made only while the stored count is this. */
+  steps: number;
 }
 
 /** Members of a job that a step writes whole when it changed them (tasks are written one by one). */
@@ -226,7 +228,9 @@ export class JobState {
     this.dirtyTasks.clear();
     this.dirtyFields.clear();
     const events = this.events.splice(0).map(([event, payload]) => outboxEntry(event, payload));
-    return { set, events };
+    const steps = this.job.steps ?? 0;
+    this.job.steps = steps + 1;
+    return { set, events, steps };
   }
 
   /**

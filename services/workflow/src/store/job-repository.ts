@@ -66,9 +66,9 @@ export type ArchiveCandidate = ArchiveCheck & { endTime: number };
 /** Newest first, as the job lists' default sort (`domain/job-page`), which their indexes serve. */
 const RECENT_FIRST: SortSpec = { 'metrics.start_time': -1, _id: -1 };
 
-/** Matches the count of published events of a job (jobs stored before the count existed have none). */
-function publishedIs(published: number): unknown {
-  return published === 0 ? { $in: [0, null] } : published;
+/** Matches a count kept on a job (events published, steps written): jobs stored before the count existed have none. */
+function countIs(count: number): unknown {
+  return count === 0 ? { $in: [0, null] } : count;
 }
 
 /** The outbox of a job at one moment: its entries, how many events left it before, the job's status. */
@@ -191,18 +191,22 @@ export class JobRepository {
 
   /**
    * Writes a runner's changes (`$set` by path) and its events while `serverId` still owns the active
-   * job. With events, the job's outbox as this update left it (for the relay, which then need not
-   * read it back); `true` without events; false when the engine no longer owns the job.
+   * job, counting one more step: the write is made only while the job's count of steps is `steps`
+   * (the count before it), so a write whose answer was lost is never applied twice, and
+   * {@link stepsOf} tells whether it was. With events, the job's outbox as this update left it (for
+   * the relay, which then need not read it back); `true` without events; false when the engine no
+   * longer owns the job (or the count moved).
    */
   async writeClaimed(
     jobId: string,
     serverId: string,
     changes: Record<string, unknown>,
     events: OutboxEntry[],
-    options: { inlineBytes?: number } = {},
+    options: { steps: number; inlineBytes?: number },
   ): Promise<OutboxState | boolean> {
     const set = await this.outOfLine(jobId, changes, options.inlineBytes);
-    const filter = { _id: jobId, 'metrics.server_id': serverId, status: ACTIVE };
+    set.steps = options.steps + 1;
+    const filter = { _id: jobId, 'metrics.server_id': serverId, status: ACTIVE, steps: countIs(options.steps) };
     if (events.length === 0) return (await this.jobs.updateOne(filter, { $set: set })).matchedCount > 0;
     const after = await this.jobs.findOneAndUpdate(
       filter,
@@ -210,6 +214,17 @@ export class JobRepository {
       { returnDocument: 'after', projection: OUTBOX_PROJECTION },
     );
     return after === null ? false : outboxState(after);
+  }
+
+  /**
+   * How many steps of the job are stored, with its status and owner (what a runner reads after a
+   * write of its whose outcome it did not learn); null when there is no such job.
+   */
+  async stepsOf(jobId: string): Promise<{ steps: number; status: string; serverId?: string } | null> {
+    const found = await this.jobs.findOne({ _id: jobId }, { projection: { steps: 1, status: 1, 'metrics.server_id': 1 } });
+    if (found === null) return null;
+    const serverId = found.metrics?.server_id;
+    return { steps: found.steps ?? 0, status: found.status, ...(serverId === undefined ? {} : { serverId }) };
   }
 
   /**
@@ -245,12 +260,12 @@ export class JobRepository {
   async ackOutbox(jobId: string, published: number, ids: string[], outbox: OutboxEntry[]): Promise<boolean> {
     const count = { eventsPublished: published + ids.length };
     const unchanged = await this.jobs.updateOne(
-      { _id: jobId, eventsPublished: publishedIs(published), outbox: { $size: outbox.length } },
+      { _id: jobId, eventsPublished: countIs(published), outbox: { $size: outbox.length } },
       { $set: { outbox: outbox.slice(ids.length), ...count } },
     );
     if (unchanged.matchedCount > 0) return true;
     const res = await this.jobs.updateOne(
-      { _id: jobId, eventsPublished: publishedIs(published) },
+      { _id: jobId, eventsPublished: countIs(published) },
       { $pull: { outbox: { id: { $in: ids } } }, $set: count },
     );
     return res.matchedCount > 0;
@@ -263,7 +278,7 @@ export class JobRepository {
    */
   async ackLastEvents(jobId: string, published: number, ids: string[]): Promise<boolean> {
     const res = await this.jobs.updateOne(
-      { _id: jobId, eventsPublished: publishedIs(published), status: { $nin: [...ACTIVE_STATUSES] }, outbox: { $size: ids.length } },
+      { _id: jobId, eventsPublished: countIs(published), status: { $nin: [...ACTIVE_STATUSES] }, outbox: { $size: ids.length } },
       { $set: { outbox: [], eventsPublished: published + ids.length }, $unset: { lease: '' } },
     );
     return res.matchedCount > 0;

@@ -1,0 +1,175 @@
+import { eventually } from '@nap/testing';
+import type { JobRecord } from '../src/domain/job-model';
+import type { EngineHarness } from './support/harness';
+import { startEngineHarness, stoppedAfterEach } from './support/harness';
+import { StoreOutage } from './support/outage';
+import type { CallMatch } from './support/outage';
+import { COMPLETE_STREAM, counter, streamOf, twoRemote } from './support/remote-tasks';
+
+/**
+ * The store fails under a running job as MongoDB does in a failover or a network cut
+ * (`STORE_UNAVAILABLE`): a step's write fails with its outcome unknown, or every call fails for a
+ * while. The engine holds the step (the results of the tasks that ended) until the store answers,
+ * learns from the store whether the write was applied, and goes on: the job ends, no task runs
+ * twice, and its events are published once each, in order.
+ */
+
+const harnesses = stoppedAfterEach();
+
+async function engine(outage: StoreOutage): Promise<EngineHarness> {
+  const h = await startEngineHarness({ serverId: 'outage' }, undefined, outage);
+  harnesses.push(h);
+  return h;
+}
+
+/** The write of a job's step: the update of the job that this engine owns, with the step's events. */
+const stepWrite: CallMatch = (collection, method, args) => {
+  const filter = args[0] as Record<string, unknown>;
+  return (
+    collection === 'jobs' &&
+    (method === 'findOneAndUpdate' || method === 'updateOne') &&
+    'metrics.server_id' in filter &&
+    'status' in filter
+  );
+};
+
+function taskStatuses(job: JobRecord): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(job.tasks).map(([id, t]) => [id, t.status]));
+}
+
+describe('a step whose write fails with its outcome unknown', () => {
+  it.each([
+    ['was applied (the answer was lost)', true],
+    ['was not applied', false],
+  ])('%s: the job ends, each task ran once, each event is published once', async (_what, applied) => {
+    const outage = new StoreOutage();
+    const h = await engine(outage);
+    const { runs, handler } = counter();
+    h.services.set('mop.RunCommandTemplate', async (input) => {
+      const answer = await handler(input);
+      // the write that stores m1's result (and m2 running) fails
+      if ((input.body as { step: number }).step === 1) outage.failOnce(stepWrite, { applied });
+      return answer;
+    });
+    const started = await h.run(twoRemote, { tag: 'lost' });
+    const job = await h.waitFor(started._id, ['complete', 'error']);
+    expect(outage.failed).toHaveLength(1);
+    expect({ status: job.status, error: job.error, tasks: taskStatuses(job) }).toEqual({
+      status: 'complete',
+      error: [],
+      tasks: { workflow_start: 'complete', m1: 'complete', m2: 'complete', workflow_end: 'complete' },
+    });
+    expect(Object.fromEntries(runs)).toEqual({ 'lost/1': 1, 'lost/2': 1 });
+    // the result of m1 that the step held is the one stored
+    expect(job.tasks.m1?.variables?.outgoing).toEqual({ result: 'lost/1' });
+    await h.waitUntil(started._id, (j) => (j.outbox ?? []).length === 0, 'outbox published');
+    expect(streamOf(h.events, started._id)).toEqual({ names: COMPLETE_STREAM, seqs: [1, 2, 3, 4, 5, 6], duplicates: 0 });
+  });
+});
+
+describe('a store that does not answer for a while', () => {
+  it('holds the step of a task that ended until the store is back, then the job goes on', async () => {
+    const outage = new StoreOutage();
+    const h = await engine(outage);
+    const { runs, handler } = counter();
+    h.services.set('mop.RunCommandTemplate', async (input) => {
+      const answer = await handler(input);
+      if ((input.body as { step: number }).step === 1) outage.down();
+      return answer;
+    });
+    const started = await h.run(twoRemote, { tag: 'down' });
+    // the step's write failed, then the reads that ask the store whether it had it, again and again
+    await eventually('three calls failed', () => outage.failed.filter((c) => c.startsWith('jobs.')).length >= 3);
+    outage.up();
+    const job = await h.waitFor(started._id, ['complete', 'error']);
+    expect({ status: job.status, error: job.error }).toEqual({ status: 'complete', error: [] });
+    expect(Object.fromEntries(runs)).toEqual({ 'down/1': 1, 'down/2': 1 });
+    await h.waitUntil(started._id, (j) => (j.outbox ?? []).length === 0, 'outbox published');
+    expect(streamOf(h.events, started._id)).toEqual({ names: COMPLETE_STREAM, seqs: [1, 2, 3, 4, 5, 6], duplicates: 0 });
+  });
+
+  it('keeps a running task running when the job is woken meanwhile (its reload waits for the store)', async () => {
+    const outage = new StoreOutage();
+    const h = await engine(outage);
+    const { runs, handler } = counter();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    h.services.set('mop.RunCommandTemplate', async (input) => {
+      const answer = await handler(input);
+      if ((input.body as { step: number }).step === 1) await held;
+      return answer;
+    });
+    const started = await h.run(twoRemote, { tag: 'woken' });
+    await h.waitUntil(started._id, () => runs.get('woken/1') === 1, 'm1 running');
+    outage.down();
+    // what a cancel, a person's answer or a worker switch on another replica does: the job is read again
+    h.engine.wake(started._id);
+    // the whole job read (findById: no projection), not the outbox read of the events relay
+    const reads = (collection: string, method: string, args: unknown[]) =>
+      collection === 'jobs' && method === 'findOne' && args[1] === undefined;
+    await eventually('the reload failed twice', () => outage.failedWhere(reads) >= 2);
+    release();
+    outage.up();
+    const job = await h.waitFor(started._id, ['complete', 'error']);
+    expect({ status: job.status, error: job.error }).toEqual({ status: 'complete', error: [] });
+    expect(Object.fromEntries(runs)).toEqual({ 'woken/1': 1, 'woken/2': 1 });
+  });
+
+  it('drops the held step of a job canceled meanwhile through another replica', async () => {
+    const outage = new StoreOutage();
+    const h = await engine(outage);
+    const other = await startEngineHarness(
+      { serverId: 'other-replica' },
+      { store: h.store, workflows: h.workflows, wake: () => undefined },
+    );
+    harnesses.push(other);
+    const { runs, handler } = counter();
+    h.services.set('mop.RunCommandTemplate', async (input) => {
+      const answer = await handler(input);
+      if ((input.body as { step: number }).step === 1) outage.down();
+      return answer;
+    });
+    const started = await h.run(twoRemote, { tag: 'canceled' });
+    await eventually('the step write failed', () => outage.failed.length > 0);
+    expect(await other.engine.cancelJob(started._id, 'admin')).toBe(true);
+    outage.up();
+    await eventually('the engine dropped the job', () => h.engine.ownedJobs === 0);
+    const job = await h.waitFor(started._id, ['canceled']);
+    // m1's result was never stored (the cancel ended it), and m2 never started
+    expect(taskStatuses(job)).toMatchObject({ m1: 'canceled', m2: 'incomplete' });
+    expect(Object.fromEntries(runs)).toEqual({ 'canceled/1': 1 });
+  });
+
+  it("drops the held step of a job another engine took over (this engine's heartbeat stopped with its store), which that engine finishes", async () => {
+    const outage = new StoreOutage();
+    const cutOff = await startEngineHarness({ serverId: 'cut-off', leaseMs: 300 }, undefined, outage);
+    harnesses.push(cutOff);
+    const { runs, handler } = counter();
+    cutOff.services.set('mop.RunCommandTemplate', async (input) => {
+      const answer = await handler(input);
+      if ((input.body as { step: number }).step === 1) outage.down();
+      return answer;
+    });
+    const started = await cutOff.run(twoRemote, { tag: 'partition' });
+    await eventually('the step write failed', () => outage.failed.length > 0);
+    const survivor = await startEngineHarness(
+      { serverId: 'survivor', leaseMs: 300 },
+      { store: cutOff.store, workflows: cutOff.workflows, wake: () => undefined },
+    );
+    harnesses.push(survivor);
+    survivor.services.set('mop.RunCommandTemplate', handler);
+    const done = await survivor.waitFor(started._id, ['complete', 'error']);
+    expect(done).toMatchObject({ status: 'complete', error: [], metrics: { server_id: 'survivor' } });
+    outage.up();
+    await eventually('the cut-off engine dropped the job', () => cutOff.engine.ownedJobs === 0);
+    // the cut-off engine wrote nothing after the survivor finished the job
+    const stored = (await cutOff.store.collection<JobRecord>('jobs').findOne({ _id: started._id })) as JobRecord;
+    expect({ steps: stored.steps, status: stored.status, server: stored.metrics?.server_id }).toEqual({
+      steps: done.steps,
+      status: 'complete',
+      server: 'survivor',
+    });
+    // m1's result never reached the store from the cut-off engine: the survivor ran it again (at least once)
+    expect(Object.fromEntries(runs)).toEqual({ 'partition/1': 2, 'partition/2': 1 });
+  });
+});
