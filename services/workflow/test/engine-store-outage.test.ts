@@ -1,3 +1,4 @@
+import { SYSTEM_CALLER } from '@nap/contracts';
 import { eventually } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness } from './support/harness';
@@ -171,5 +172,80 @@ describe('a store that does not answer for a while', () => {
     });
     // m1's result never reached the store from the cut-off engine: the survivor ran it again (at least once)
     expect(Object.fromEntries(runs)).toEqual({ 'partition/1': 2, 'partition/2': 1 });
+  });
+});
+
+describe('a store that no engine reaches for longer than the lease (a MongoDB election)', () => {
+  it('leaves every job with its engine afterwards: no engine takes the others for dead, and no task runs twice', async () => {
+    const outage = new StoreOutage();
+    // each engine looks at the others far more often than they beat, as a scan may come right after the store is back
+    const timing = { leaseMs: 300, renewMs: 140, scanMs: 20 };
+    const a = await startEngineHarness({ serverId: 'elect-a', ...timing }, undefined, outage);
+    harnesses.push(a);
+    const b = await startEngineHarness(
+      { serverId: 'elect-b', ...timing },
+      { store: a.store, workflows: a.workflows, wake: () => undefined },
+      outage,
+    );
+    harnesses.push(b);
+    const { runs, handler } = counter();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const service = async (input: Parameters<typeof handler>[0]) => {
+      const answer = await handler(input);
+      if ((input.body as { step: number }).step === 1) await held;
+      return answer;
+    };
+    a.services.set('mop.RunCommandTemplate', service);
+    b.services.set('mop.RunCommandTemplate', service);
+    const onA = await a.run(twoRemote, { tag: 'a' });
+    const onB = await b.engine.startJob({ workflow: twoRemote, variables: { tag: 'b' }, caller: SYSTEM_CALLER });
+    await eventually('m1 running on both engines', () => runs.get('a/1') === 1 && runs.get('b/1') === 1);
+
+    outage.down();
+    // four heartbeats of each engine fail: the outage outlasts the lease (300 ms) for both
+    const beats = (collection: string, method: string) => collection === 'engines' && method === 'updateOne';
+    await eventually('heartbeats failing for longer than the lease', () => outage.failedWhere(beats) >= 8);
+    outage.up();
+    release();
+
+    const [doneA, doneB] = await Promise.all([a.waitFor(onA._id, ['complete', 'error']), b.waitFor(onB._id, ['complete', 'error'])]);
+    expect([doneA, doneB].map((j) => ({ status: j.status, server: j.metrics?.server_id }))).toEqual([
+      { status: 'complete', server: 'elect-a' },
+      { status: 'complete', server: 'elect-b' },
+    ]);
+    expect(Object.fromEntries(runs)).toEqual({ 'a/1': 1, 'a/2': 1, 'b/1': 1, 'b/2': 1 });
+  });
+
+  it('still takes over the jobs of an engine that died meanwhile, once its heartbeat has not moved for a lease after the store is back', async () => {
+    const outage = new StoreOutage();
+    const timing = { leaseMs: 300, renewMs: 100, scanMs: 20 };
+    const survivor = await startEngineHarness({ serverId: 'elect-survivor', ...timing }, undefined, outage);
+    harnesses.push(survivor);
+    const dying = await startEngineHarness(
+      { serverId: 'elect-dying', ...timing },
+      { store: survivor.store, workflows: survivor.workflows, wake: () => undefined },
+      outage,
+    );
+    const { runs, handler } = counter();
+    survivor.services.set('mop.RunCommandTemplate', handler);
+    dying.services.set('mop.RunCommandTemplate', () => new Promise<never>(() => undefined));
+    const started = await dying.engine.startJob({ workflow: twoRemote, variables: { tag: 'orphan' }, caller: SYSTEM_CALLER });
+    await dying.waitUntil(started._id, (j) => j.tasks.m1?.status === 'running', 'm1 running');
+
+    outage.down();
+    // the engine ends while the store is down: it cannot even record that it stopped
+    dying.abandon();
+    const beats = (collection: string, method: string) => collection === 'engines' && method === 'updateOne';
+    await eventually('heartbeats failing for longer than the lease', () => outage.failedWhere(beats) >= 4);
+    outage.up();
+
+    const job = await survivor.waitFor(started._id, ['complete', 'error']);
+    expect({ status: job.status, server: job.metrics?.server_id, error: job.error }).toEqual({
+      status: 'complete',
+      server: 'elect-survivor',
+      error: [],
+    });
+    expect(Object.fromEntries(runs)).toEqual({ 'orphan/1': 1, 'orphan/2': 1 });
   });
 });

@@ -92,10 +92,16 @@ export class LeaseManager {
     const scanning = failureStreak(this.log, 'Looking for jobs of dead engines');
     this.timers.push(
       setInterval(() => {
-        void this.renew().then(renewing.worked, renewing.failed);
+        void this.renew().then(renewing.worked, (err: unknown) => {
+          this.forgetHeartbeats();
+          renewing.failed(err);
+        });
       }, this.timing.renewMs),
       setInterval(() => {
-        void this.scan().then(scanning.worked, scanning.failed);
+        void this.scan().then(scanning.worked, (err: unknown) => {
+          this.forgetHeartbeats();
+          scanning.failed(err);
+        });
       }, this.timing.scanMs),
     );
     for (const t of this.timers) t.unref();
@@ -119,6 +125,18 @@ export class LeaseManager {
         'The engine could not record that it stopped; other engines take its jobs over when its lease ends',
       );
     }
+  }
+
+  /**
+   * Forgets what this engine saw of the others' heartbeats, when its own store calls fail: the
+   * others most likely could not beat either (a MongoDB election, a store that refuses writes), so
+   * the time this engine could not look says nothing of them. Each of them is dead again only once
+   * its heartbeat has not moved for a whole lease after the store answers this engine again;
+   * otherwise every engine would take the others' jobs over (and run their tasks in flight again)
+   * after any outage longer than the lease.
+   */
+  private forgetHeartbeats(): void {
+    this.seen.clear();
   }
 
   /** True when engine `id` is dead to this engine: stopped, or its heartbeat has not moved for `leaseMs`. */
