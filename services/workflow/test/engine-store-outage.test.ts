@@ -1,5 +1,5 @@
 import { SYSTEM_CALLER } from '@nap/contracts';
-import { eventually } from '@nap/testing';
+import { eventually, task, workflowDocument } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness } from './support/harness';
 import { startEngineHarness, stoppedAfterEach } from './support/harness';
@@ -247,5 +247,56 @@ describe('a store that no engine reaches for longer than the lease (a MongoDB el
       error: [],
     });
     expect(Object.fromEntries(runs)).toEqual({ 'orphan/1': 1, 'orphan/2': 1 });
+  });
+});
+
+describe('a child job whose creation the store fails', () => {
+  const child = workflowDocument(
+    'outage-child',
+    { c1: task('stringConcat', { str: 'child of ', stringN: '$var.job.parent' }, { combinedStrings: '$var.job.out' }) },
+    [
+      ['workflow_start', 'c1'],
+      ['c1', 'workflow_end'],
+    ],
+  );
+  const parent = workflowDocument(
+    'outage-parent',
+    {
+      cj: task(
+        'childJob',
+        {
+          task: '',
+          workflow: 'outage-child',
+          variables: { parent: { task: 'static', value: 'outage' } },
+          data_array: '',
+          transformation: '',
+          loopType: '',
+        },
+        { job_details: null },
+        { type: 'operation' },
+      ),
+    },
+    [
+      ['workflow_start', 'cj'],
+      ['cj', 'workflow_end'],
+    ],
+  );
+
+  it.each([
+    ['was created (the answer was lost)', true],
+    ['was not created', false],
+  ])('%s: the child is created once and the parent goes on', async (_what, applied) => {
+    const outage = new StoreOutage();
+    const h = await engine(outage);
+    h.workflows.set(child.name, child);
+    // the insert of a job that has a parent: the child's
+    outage.failOnce((collection, method, args) => collection === 'jobs' && method === 'insertOneId' && 'parent' in (args[0] as object), {
+      applied,
+    });
+    const job = await h.waitFor((await h.run(parent))._id, ['complete', 'error']);
+    expect(outage.spent).toBe(true);
+    expect({ status: job.status, error: job.error }).toEqual({ status: 'complete', error: [] });
+    expect(job.tasks.cj?.variables?.outgoing?.job_details).toMatchObject({ status: 'complete', variables: { out: 'child of outage' } });
+    expect(await h.store.collection<JobRecord>('jobs').countDocuments({ 'parent.job': job._id })).toBe(1);
   });
 });

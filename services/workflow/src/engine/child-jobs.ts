@@ -1,7 +1,8 @@
 import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller, WorkflowDocument } from '@nap/contracts';
 import { TaskInputError } from '../domain/builtins';
-import { errorMessage, isRecord } from '@nap/util';
+import type { Logger } from '@nap/telemetry';
+import { errorMessage, isRecord, sleep } from '@nap/util';
 import { needArray } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
 import type { ChildRun } from '../domain/job-model';
@@ -11,6 +12,7 @@ import type { TaskOutcome } from '../domain/task-outcome';
 import type { ChildJobSummary, JobRepository } from '../store/job-repository';
 import type { StartJobInput } from './job-lifecycle';
 import type { JobState, RunStep } from './job-state';
+import { refusedForSpace, storeOutage, storeRetryDelay } from './store-failures';
 
 /** What child jobs need from the engine around the job. */
 export interface ChildJobHost {
@@ -19,6 +21,7 @@ export interface ChildJobHost {
   getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument>;
   /** Creates and starts a job (here, a child under an id its parent recorded). */
   startJob(input: StartJobInput): Promise<unknown>;
+  log: Logger;
 }
 
 /** A child job as the childJob task's `job_details` shows it; `incomplete` for one not created yet. */
@@ -90,8 +93,12 @@ export class ChildJobs {
     }
   }
 
-  /** Creates the child jobs of a childJob task that should run now and do not exist yet (a resumed task too). */
-  spawn(id: string): void {
+  /**
+   * Creates the child jobs of a childJob task that should run now and do not exist yet (a resumed
+   * task too). When the store fails meanwhile (a failover; the child may be stored or not), it
+   * looks again later, as long as the task waits: a child that exists is not created again.
+   */
+  spawn(id: string, failures = 0): void {
     const task = this.state.task(id);
     const run = task.childRun;
     const planned = task.childJobs ?? [];
@@ -124,6 +131,20 @@ export class ChildJobs {
           if (run.sequential) break;
         }
       } catch (err) {
+        if (storeOutage(err) || refusedForSpace(err)) {
+          this.host.log.warn(
+            { err, jobId: parentJob._id, taskId: id },
+            'The store failed while child jobs were created; the task looks again once it answers',
+          );
+          await sleep(storeRetryDelay(failures + 1));
+          void this.step(() => {
+            if (this.state.job.tasks[id]?.status !== 'running') return;
+            this.spawn(id, failures + 1);
+            // a child stored before the failure may have ended already, telling no one
+            this.checkSoon();
+          });
+          return;
+        }
         void this.step(() => {
           if (this.state.job.tasks[id]?.status !== 'running') return;
           this.state.complete(id, startFailure(run.workflow, err));

@@ -17,42 +17,13 @@ import { Loops } from './loops';
 import type { DrivenJob, RunnerListener } from './owned-jobs';
 import { Retries } from './retries';
 import { Scheduler } from './scheduler';
+import { refusedForSpace, storeOutage, storeRetryDelay } from './store-failures';
 import { TaskDispatcher } from './task-dispatch';
 import type { DispatchHost } from './task-dispatch';
 import type { WorkerSwitches } from './worker-switches';
 
 /** What {@link JobRunner.untilWritten} and {@link JobRunner.untilStoreAnswers} answer when the runner halted while they waited. */
 const HALTED = Symbol('halted');
-/** The first and the longest wait before the store is tried again (it had no room, or did not answer). */
-const STORE_RETRY_FIRST_MS = 250;
-const STORE_RETRY_MAX_MS = 15_000;
-
-/** True for a write the store refused for want of space before writing any of it (it may be made again as it is). */
-function refusedForSpace(err: unknown): boolean {
-  return hasCode(err, 'STORE_FULL') && isAppError(err) && isRecord(err.details) && err.details.nothingWritten === true;
-}
-
-/**
- * True for a store call that failed without saying what it did: the store could not be reached, was
- * interrupted (a failover), did not confirm a write to a majority, ran out of space part-way, or
- * refused the service's credentials. A read may simply be made again; a write may have been applied.
- */
-function storeOutage(err: unknown): boolean {
-  return (
-    hasCode(err, 'STORE_UNAVAILABLE') ||
-    hasCode(err, 'STORE_INTERRUPTED') ||
-    hasCode(err, 'STORE_WRITE_CONCERN_FAILED') ||
-    hasCode(err, 'STORE_CURSOR_NOT_FOUND') ||
-    hasCode(err, 'STORE_AUTH_FAILED') ||
-    (hasCode(err, 'STORE_FULL') && !refusedForSpace(err))
-  );
-}
-
-/** The wait before the store is tried again, after `attempt` failures. */
-function retryDelay(attempt: number): number {
-  return Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_FIRST_MS * 2 ** Math.max(0, attempt - 1));
-}
-
 /** What every runner of an engine works with (the same for all of them). */
 export interface RunnerHost extends ChildJobHost, DispatchHost {
   serverId: string;
@@ -283,7 +254,7 @@ export class JobRunner implements DrivenJob {
       } catch (err) {
         if (!storeOutage(err)) throw err;
         if (attempt === 0) this.host.log.warn({ err, jobId: this.jobId }, 'The store does not answer: the job reads it again once it does');
-        await sleep(retryDelay(attempt + 1), this.halting.signal);
+        await sleep(storeRetryDelay(attempt + 1), this.halting.signal);
         if (this.stopped) return HALTED;
       }
     }
@@ -328,7 +299,7 @@ export class JobRunner implements DrivenJob {
           refusals += 1;
           if (refusals === 1)
             this.host.log.warn({ err, jobId: this.jobId }, 'The store is full: the job keeps its step and writes it once there is room');
-          await sleep(retryDelay(refusals), this.halting.signal);
+          await sleep(storeRetryDelay(refusals), this.halting.signal);
           if (this.stopped) return HALTED;
           continue;
         }
@@ -339,7 +310,7 @@ export class JobRunner implements DrivenJob {
             { err, jobId: this.jobId },
             'The store did not say whether it wrote the step: the job keeps its step, and writes it once the store answers unless it has it',
           );
-        await sleep(retryDelay(outages), this.halting.signal);
+        await sleep(storeRetryDelay(outages), this.halting.signal);
         if (this.stopped) return HALTED;
         const stored = await this.untilStoreAnswers(() => this.host.repository.stepsOf(this.jobId));
         if (stored === HALTED) return HALTED;
