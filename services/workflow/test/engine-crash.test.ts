@@ -2,7 +2,7 @@ import { AppError, SYSTEM_CALLER } from '@nap/contracts';
 import { linearWorkflow } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness, StoreFaults } from './support/harness';
-import { startEngineHarness, stoppedAfterEach } from './support/harness';
+import { sharedWith, startEngineHarness, stoppedAfterEach } from './support/harness';
 import { CrashSwitch } from './support/crash';
 import { StoreOutage } from './support/outage';
 import { COMPLETE_STREAM, counter, streamOf, twoRemote } from './support/remote-tasks';
@@ -34,7 +34,7 @@ async function onSameStore(
   options: Parameters<typeof startEngineHarness>[0],
   crash?: StoreFaults,
 ): Promise<EngineHarness> {
-  const h = await startEngineHarness(options, { store: other.store, workflows: other.workflows, wake: () => undefined }, crash);
+  const h = await startEngineHarness(options, sharedWith(other), crash);
   harnesses.push(h);
   return h;
 }
@@ -223,12 +223,9 @@ describe('leases', () => {
   it('refuses to start under the id of an engine that is alive', async () => {
     const a = await startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30 });
     harnesses.push(a);
-    await expect(
-      startEngineHarness(
-        { serverId: 'twin', leaseMs: 300, renewMs: 30 },
-        { store: a.store, workflows: a.workflows, wake: () => undefined },
-      ),
-    ).rejects.toThrow(/engine id "twin" is in use by a running process/);
+    await expect(startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30 }, sharedWith(a))).rejects.toThrow(
+      /engine id "twin" is in use by a running process/,
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import { sleep } from '@nap/util';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness } from './support/harness';
 import { startEngineHarness } from './support/harness';
+import { parentOf } from './support/child-job';
 
 let h: EngineHarness;
 
@@ -244,28 +245,7 @@ describe('child jobs', () => {
 
   it('runs a single child job and returns its details; the child names its parent as ancestor', async () => {
     h.workflows.set('child', child);
-    const wf = workflowDocument(
-      'parent-single',
-      {
-        cj: task(
-          'childJob',
-          {
-            task: '',
-            workflow: 'child',
-            variables: { prefix: { task: 'static', value: 'p-' }, item: { task: 'job', value: 'x' } },
-            data_array: '',
-            transformation: '',
-            loopType: '',
-          },
-          { job_details: null },
-          { type: 'operation' },
-        ),
-      },
-      [
-        ['workflow_start', 'cj'],
-        ['cj', 'workflow_end'],
-      ],
-    );
+    const wf = parentOf('parent-single', 'child', { prefix: { task: 'static', value: 'p-' }, item: { task: 'job', value: 'x' } });
     const job = await done((await h.run(wf, { x: '1' }))._id);
     expect(job.status).toBe('complete');
     const details = job.tasks.cj?.variables?.outgoing?.job_details as { _id: string; status: string; variables: Record<string, unknown> };

@@ -2,7 +2,8 @@ import { SYSTEM_CALLER } from '@nap/contracts';
 import { eventually, task, workflowDocument } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness } from './support/harness';
-import { startEngineHarness, stoppedAfterEach } from './support/harness';
+import { sharedWith, startEngineHarness, stoppedAfterEach } from './support/harness';
+import { parentOf } from './support/child-job';
 import { StoreOutage } from './support/outage';
 import type { CallMatch } from './support/outage';
 import { COMPLETE_STREAM, counter, streamOf, twoRemote } from './support/remote-tasks';
@@ -119,10 +120,7 @@ describe('a store that does not answer for a while', () => {
   it('drops the held step of a job canceled meanwhile through another replica', async () => {
     const outage = new StoreOutage();
     const h = await engine(outage);
-    const other = await startEngineHarness(
-      { serverId: 'other-replica' },
-      { store: h.store, workflows: h.workflows, wake: () => undefined },
-    );
+    const other = await startEngineHarness({ serverId: 'other-replica' }, sharedWith(h));
     harnesses.push(other);
     const { runs, handler } = counter();
     h.services.set('mop.RunCommandTemplate', async (input) => {
@@ -153,10 +151,7 @@ describe('a store that does not answer for a while', () => {
     });
     const started = await cutOff.run(twoRemote, { tag: 'partition' });
     await eventually('the step write failed', () => outage.failed.length > 0);
-    const survivor = await startEngineHarness(
-      { serverId: 'survivor', leaseMs: 300 },
-      { store: cutOff.store, workflows: cutOff.workflows, wake: () => undefined },
-    );
+    const survivor = await startEngineHarness({ serverId: 'survivor', leaseMs: 300 }, sharedWith(cutOff));
     harnesses.push(survivor);
     survivor.services.set('mop.RunCommandTemplate', handler);
     const done = await survivor.waitFor(started._id, ['complete', 'error']);
@@ -182,11 +177,7 @@ describe('a store that no engine reaches for longer than the lease (a MongoDB el
     const timing = { leaseMs: 300, renewMs: 140, scanMs: 20 };
     const a = await startEngineHarness({ serverId: 'elect-a', ...timing }, undefined, outage);
     harnesses.push(a);
-    const b = await startEngineHarness(
-      { serverId: 'elect-b', ...timing },
-      { store: a.store, workflows: a.workflows, wake: () => undefined },
-      outage,
-    );
+    const b = await startEngineHarness({ serverId: 'elect-b', ...timing }, sharedWith(a), outage);
     harnesses.push(b);
     const { runs, handler } = counter();
     let release: () => void = () => undefined;
@@ -222,11 +213,7 @@ describe('a store that no engine reaches for longer than the lease (a MongoDB el
     const timing = { leaseMs: 300, renewMs: 100, scanMs: 20 };
     const survivor = await startEngineHarness({ serverId: 'elect-survivor', ...timing }, undefined, outage);
     harnesses.push(survivor);
-    const dying = await startEngineHarness(
-      { serverId: 'elect-dying', ...timing },
-      { store: survivor.store, workflows: survivor.workflows, wake: () => undefined },
-      outage,
-    );
+    const dying = await startEngineHarness({ serverId: 'elect-dying', ...timing }, sharedWith(survivor), outage);
     const { runs, handler } = counter();
     survivor.services.set('mop.RunCommandTemplate', handler);
     dying.services.set('mop.RunCommandTemplate', () => new Promise<never>(() => undefined));
@@ -259,28 +246,7 @@ describe('a child job whose creation the store fails', () => {
       ['c1', 'workflow_end'],
     ],
   );
-  const parent = workflowDocument(
-    'outage-parent',
-    {
-      cj: task(
-        'childJob',
-        {
-          task: '',
-          workflow: 'outage-child',
-          variables: { parent: { task: 'static', value: 'outage' } },
-          data_array: '',
-          transformation: '',
-          loopType: '',
-        },
-        { job_details: null },
-        { type: 'operation' },
-      ),
-    },
-    [
-      ['workflow_start', 'cj'],
-      ['cj', 'workflow_end'],
-    ],
-  );
+  const parent = parentOf('outage-parent', 'outage-child', { parent: { task: 'static', value: 'outage' } });
 
   it.each([
     ['was created (the answer was lost)', true],

@@ -4,7 +4,7 @@ import { WAITING_LEASE } from '../src/domain/job-model';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineRecord } from '../src/store/engine-registry';
 import type { EngineHarness } from './support/harness';
-import { startEngineHarness, stoppedAfterEach } from './support/harness';
+import { sharedWith, startEngineHarness, stoppedAfterEach } from './support/harness';
 import { CrashSwitch } from './support/crash';
 
 /**
@@ -59,10 +59,7 @@ describe('the job worker switch', () => {
   it('stores a job started while it is off leased to no engine; another engine that claims jobs again runs it', async () => {
     const one = await startEngineHarness({ serverId: 'engine-one', leaseMs: 200 });
     harnesses.push(one);
-    const two = await startEngineHarness(
-      { serverId: 'engine-two', leaseMs: 200 },
-      { store: one.store, workflows: one.workflows, wake: () => undefined },
-    );
+    const two = await startEngineHarness({ serverId: 'engine-two', leaseMs: 200 }, sharedWith(one));
     harnesses.push(two);
     one.engine.setWorkers(OFF);
     two.engine.setWorkers(OFF);
@@ -95,10 +92,7 @@ describe('the job worker switch', () => {
     const started = await dead.engine.startJob({ workflow: remote, variables: {}, caller: SYSTEM_CALLER });
     dead.abandon();
 
-    const survivor = await startEngineHarness(
-      { serverId: 'engine-survivor', leaseMs: 200 },
-      { store: dead.store, workflows: dead.workflows, wake: () => undefined },
-    );
+    const survivor = await startEngineHarness({ serverId: 'engine-survivor', leaseMs: 200 }, sharedWith(dead));
     harnesses.push(survivor);
     survivor.services.set('mop.RunCommandTemplate', async () => ({ result: 'done' }));
     survivor.engine.setWorkers(OFF);

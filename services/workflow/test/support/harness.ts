@@ -57,6 +57,11 @@ export interface SharedStore {
   wake: (id: string) => void;
 }
 
+/** The store and workflows of engine `other`, for another engine on them (a replica); wakes reach no one. */
+export function sharedWith(other: EngineHarness): SharedStore {
+  return { store: other.store, workflows: other.workflows, wake: () => undefined };
+}
+
 /**
  * Starts an engine on a fresh store, or on `shared` (several engines, one store). With `crash`, the
  * engine's store calls go through it, so a test can kill the engine at a chosen point, or fail its store.
