@@ -69,6 +69,32 @@ describe('a step whose write fails with its outcome unknown', () => {
   });
 });
 
+describe('a step whose write lands after the engine gave up on it', () => {
+  it('is seen applied when the write made again is refused, and the job goes on at once', async () => {
+    const outage = new StoreOutage();
+    // a long lease: a job whose runner stopped would wait minutes for its engine's rescan
+    const h = await startEngineHarness({ serverId: 'late', leaseMs: 60_000 }, undefined, outage);
+    harnesses.push(h);
+    const { runs, handler } = counter();
+    // the read that asks whether the step went in
+    const stepsRead = (collection: string, method: string, args: unknown[]) =>
+      collection === 'jobs' && method === 'findOne' && 'steps' in ((args[1] as { projection?: object } | undefined)?.projection ?? {});
+    h.services.set('mop.RunCommandTemplate', async (input) => {
+      const answer = await handler(input);
+      // the write of m1's step fails at once, and lands right after the engine read that it had not
+      if ((input.body as { step: number }).step === 1) outage.failOnce(stepWrite, { applied: { after: stepsRead } });
+      return answer;
+    });
+    const started = await h.run(twoRemote, { tag: 'late' });
+    const job = await h.waitFor(started._id, ['complete', 'error']);
+    expect(outage.spent).toBe(true);
+    expect({ status: job.status, error: job.error }).toEqual({ status: 'complete', error: [] });
+    expect(Object.fromEntries(runs)).toEqual({ 'late/1': 1, 'late/2': 1 });
+    await h.waitUntil(started._id, (j) => (j.outbox ?? []).length === 0, 'outbox published');
+    expect(streamOf(h.events, started._id)).toEqual({ names: COMPLETE_STREAM, seqs: [1, 2, 3, 4, 5, 6], duplicates: 0 });
+  });
+});
+
 describe('a store that does not answer for a while', () => {
   it('holds the step of a task that ended until the store is back, then the job goes on', async () => {
     const outage = new StoreOutage();

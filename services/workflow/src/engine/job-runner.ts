@@ -283,6 +283,16 @@ export class JobRunner implements DrivenJob {
           steps: write.steps,
           ...(inlineBytes === undefined ? {} : { inlineBytes }),
         });
+        if (written === false && outages > 0) {
+          // refused: the write that failed may have landed since the count was read (it reached the server late)
+          const stored = await this.untilStoreAnswers(() => this.host.repository.stepsOf(this.jobId));
+          if (stored === HALTED) return HALTED;
+          if (this.appliedAs(stored, write)) {
+            this.host.log.info({ jobId: this.jobId, waitedMs: Date.now() - since }, 'The store answers again: it had written the step');
+            return true;
+          }
+          return false;
+        }
         if (refusals > 0)
           this.host.log.info({ jobId: this.jobId, waitedMs: Date.now() - since }, 'The store had room again: the job wrote its step');
         else if (outages > 0)
@@ -316,12 +326,17 @@ export class JobRunner implements DrivenJob {
         if (stored === HALTED) return HALTED;
         // canceled or taken over meanwhile: the step is dropped as a refused one is
         if (stored === null || !isActiveStatus(stored.status) || stored.serverId !== this.host.serverId) return false;
-        if (stored.steps === write.steps + 1) {
+        if (this.appliedAs(stored, write)) {
           this.host.log.info({ jobId: this.jobId, waitedMs: Date.now() - since }, 'The store answers again: it had written the step');
           return true;
         }
       }
     }
+  }
+
+  /** True when the job as stored (`stepsOf`) has `write` applied: this engine still drives it, active, one step further. */
+  private appliedAs(stored: Awaited<ReturnType<JobRepository['stepsOf']>>, write: StepWrite): boolean {
+    return stored !== null && isActiveStatus(stored.status) && stored.serverId === this.host.serverId && stored.steps === write.steps + 1;
   }
 
   /** Writes the step's changes and events while this engine owns the job; when it no longer does, drops them and stops. */
