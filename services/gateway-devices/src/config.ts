@@ -57,30 +57,50 @@ function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number, prob
   return value;
 }
 
-function dir(env: NodeJS.ProcessEnv, key: string, fallback: string): string {
+/**
+ * The directories of the device gateway's files: per kind, the variable that moves it and its place
+ * under `<data>/gateway` otherwise (which is also its place in a backup, `nap-data`).
+ */
+export const GATEWAY_FILE_DIRS = [
+  { kind: 'playbooks', variable: 'NAP_GW_PLAYBOOKS_DIR', subdir: 'playbooks' },
+  { kind: 'modules', variable: 'NAP_GW_MODULES_DIR', subdir: 'modules' },
+  { kind: 'runnerModules', variable: 'NAP_GW_RUNNER_MODULES_DIR', subdir: 'runner-modules' },
+  { kind: 'roles', variable: 'NAP_GW_ROLES_DIR', subdir: 'roles' },
+  { kind: 'collections', variable: 'NAP_GW_COLLECTIONS_DIR', subdir: 'collections' },
+  { kind: 'scripts', variable: 'NAP_SCRIPTS_DIR', subdir: 'scripts' },
+  { kind: 'iac', variable: 'NAP_GW_IAC_DIR', subdir: 'iac' },
+] as const satisfies readonly { kind: keyof GatewayDevicesConfig['dirs']; variable: string; subdir: string }[];
+
+/** The inventory file's variable and its name under `<data>/gateway` otherwise. */
+export const GATEWAY_INVENTORY_FILE = { variable: 'NAP_GW_INVENTORY_FILE', name: 'inventory.json' } as const;
+
+/** The value of a path variable, resolved; undefined when it is unset or empty. */
+export function pathSetting(env: NodeJS.ProcessEnv, key: string): string | undefined {
   const raw = env[key];
-  return path.resolve(raw === undefined || raw === '' ? fallback : raw);
+  return raw === undefined || raw === '' ? undefined : path.resolve(raw);
+}
+
+/** Where the device gateway keeps its files under the data directory `dataDir` and the environment's overrides. */
+export function gatewayFileLocations(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<GatewayDevicesConfig, 'dirs' | 'inventoryFile'> {
+  const base = path.resolve(dataDir, 'gateway');
+  const dirs = Object.fromEntries(
+    GATEWAY_FILE_DIRS.map(({ kind, variable, subdir }) => [kind, pathSetting(env, variable) ?? path.join(base, subdir)]),
+  ) as GatewayDevicesConfig['dirs'];
+  return { dirs, inventoryFile: pathSetting(env, GATEWAY_INVENTORY_FILE.variable) ?? path.join(base, GATEWAY_INVENTORY_FILE.name) };
 }
 
 /** Reads the gateway settings; a bad value throws naming every problem. */
 export function loadGatewayDevicesConfig(dataDir: string, env: NodeJS.ProcessEnv = process.env): GatewayDevicesConfig {
   const problems: string[] = [];
-  const base = path.join(dataDir, 'gateway');
   const config: GatewayDevicesConfig = {
     globalSessionLimit: positiveInt(env, 'NAP_GW_SESSION_LIMIT', 100, problems),
     deviceSessionLimit: positiveInt(env, 'NAP_GW_DEVICE_SESSION_LIMIT', 2, problems),
     sessionQueueTimeoutMs: positiveInt(env, 'NAP_GW_SESSION_QUEUE_TIMEOUT_MS', 60_000, problems),
     connectTimeoutMs: positiveInt(env, 'NAP_GW_CONNECT_TIMEOUT_MS', 10_000, problems),
-    dirs: {
-      playbooks: dir(env, 'NAP_GW_PLAYBOOKS_DIR', path.join(base, 'playbooks')),
-      modules: dir(env, 'NAP_GW_MODULES_DIR', path.join(base, 'modules')),
-      runnerModules: dir(env, 'NAP_GW_RUNNER_MODULES_DIR', path.join(base, 'runner-modules')),
-      roles: dir(env, 'NAP_GW_ROLES_DIR', path.join(base, 'roles')),
-      collections: dir(env, 'NAP_GW_COLLECTIONS_DIR', path.join(base, 'collections')),
-      scripts: dir(env, 'NAP_SCRIPTS_DIR', path.join(base, 'scripts')),
-      iac: dir(env, 'NAP_GW_IAC_DIR', path.join(base, 'iac')),
-    },
-    inventoryFile: dir(env, 'NAP_GW_INVENTORY_FILE', path.join(base, 'inventory.json')),
+    ...gatewayFileLocations(dataDir, env),
     runTimeoutMs: positiveInt(env, 'NAP_GW_RUN_TIMEOUT_MS', 300_000, problems),
     runOutputBytes: positiveInt(env, 'NAP_GW_RUN_OUTPUT_BYTES', 1_048_576, problems),
   };

@@ -1,6 +1,6 @@
 export { createGatewayDevicesService } from './service';
 export type { GatewayDevicesServiceOptions } from './service';
-export { loadGatewayDevicesConfig } from './config';
+export { GATEWAY_FILE_DIRS, GATEWAY_INVENTORY_FILE, gatewayFileLocations, loadGatewayDevicesConfig, pathSetting } from './config';
 export type { GatewayDevicesConfig } from './config';
 // The session library on its own (no bus, store or limiter), for tools and the device benchmark
 // (test/bench/devices.mjs), which measures the service against it.

@@ -9,6 +9,7 @@ import { startPlatform } from '@nap/standalone';
 import type { Platform } from '@nap/standalone';
 import type { Store } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
+import { GATEWAY_FILE_DIRS, GATEWAY_INVENTORY_FILE, gatewayFileLocations } from '../src/config';
 
 const ADMIN_PASSWORD = 'gateway-devices-admin-password';
 /** The secret key of the test platforms; tests check nothing sealed with it leaks. */
@@ -34,16 +35,7 @@ export interface GatewayPlatform {
   stop(): Promise<void>;
 }
 
-const GW_ENV = [
-  'NAP_GW_PLAYBOOKS_DIR',
-  'NAP_GW_MODULES_DIR',
-  'NAP_GW_RUNNER_MODULES_DIR',
-  'NAP_GW_ROLES_DIR',
-  'NAP_GW_COLLECTIONS_DIR',
-  'NAP_SCRIPTS_DIR',
-  'NAP_GW_IAC_DIR',
-  'NAP_GW_INVENTORY_FILE',
-];
+const GW_ENV = [...GATEWAY_FILE_DIRS.map((d) => d.variable), GATEWAY_INVENTORY_FILE.variable];
 
 /**
  * Starts admin + gateway-devices + the HTTP gateway on a free port with a fresh data dir. `env`
@@ -93,7 +85,6 @@ export async function startGatewayPlatform(env: Record<string, string> = {}): Pr
   const token = login.body;
   const client = createBusClient({ bus: platform.bus });
   const caller: Caller = { id: 'test-admin', username: 'admin', roles: ['admin'], groups: [] };
-  const base = path.join(dataDir, 'gateway');
   const store = platform.stores.get('gateway-devices');
   if (store === undefined) throw new Error('no gateway-devices store');
   return {
@@ -101,16 +92,7 @@ export async function startGatewayPlatform(env: Record<string, string> = {}): Pr
     token,
     dataDir,
     store,
-    dirs: {
-      playbooks: env.NAP_GW_PLAYBOOKS_DIR ?? path.join(base, 'playbooks'),
-      modules: env.NAP_GW_MODULES_DIR ?? path.join(base, 'modules'),
-      runnerModules: env.NAP_GW_RUNNER_MODULES_DIR ?? path.join(base, 'runner-modules'),
-      roles: env.NAP_GW_ROLES_DIR ?? path.join(base, 'roles'),
-      collections: env.NAP_GW_COLLECTIONS_DIR ?? path.join(base, 'collections'),
-      scripts: env.NAP_SCRIPTS_DIR ?? path.join(base, 'scripts'),
-      iac: env.NAP_GW_IAC_DIR ?? path.join(base, 'iac'),
-    },
-    inventoryFile: env.NAP_GW_INVENTORY_FILE ?? path.join(base, 'inventory.json'),
+    ...gatewayFileLocations(dataDir, env),
     logs: () => lines.join(''),
     http: (method, route, body, t = token) => http(method, route, body, t),
     // Tests name operations at run time and read answers as the shapes they assert: the untyped door.
