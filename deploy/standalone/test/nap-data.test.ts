@@ -122,11 +122,26 @@ async function runBin(...args: string[]): Promise<{ code: number | null; out: st
 }
 
 async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return runIn({}, ...args);
+}
+
+/** `nap-data` in an environment of its own (the device gateway's `NAP_GW_*` variables). */
+async function runIn(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main(['node', 'nap-data', ...args], { out: (t) => (out += t), err: (t) => (err += t) }, {});
+  const code = await main(['node', 'nap-data', ...args], { out: (t) => (out += t), err: (t) => (err += t) }, env);
   return { code, out, err };
 }
+
+/** Writes files (path relative to `dir` → text), making their directories. */
+function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+}
+
+const textOf = (file: string) => readFileSync(file, 'utf8');
 
 it('backs up a stopped laptop and restores it elsewhere: every document, value kind, index and file as it was; the key checked and kept', async () => {
   const laptop = dirOf('laptop');
@@ -237,6 +252,104 @@ it('refuses a source a platform runs on, and a target that holds data, writing n
 
   expect((await run('restore', file, target, '--replace')).code).toBe(0);
   expect(await digestsOf(target)).toEqual(await digestsOf(laptop));
+});
+
+describe("the device gateway's files where its variables moved them", () => {
+  /**
+   * A laptop whose playbooks live in an Ansible checkout with its roles inside (`/srv/ansible`,
+   * `/srv/ansible/roles`), its inventory in `/etc`, and an old playbooks directory left under
+   * `<data>/gateway` from before the move.
+   */
+  async function movedLaptop(): Promise<{ laptop: string; env: NodeJS.ProcessEnv }> {
+    const laptop = dirOf('laptop');
+    await fillLaptop(laptop, 3);
+    const ansible = dirOf('srv-ansible');
+    writeFiles(ansible, { 'site.yml': '- hosts: all # moved\n', 'roles/ntp/tasks/main.yml': '- name: ntp\n' });
+    writeFiles(dirOf('etc'), { 'nap-inventory.json': '[{"name":"r1"}]' });
+    const env = {
+      NAP_GW_PLAYBOOKS_DIR: ansible,
+      NAP_GW_ROLES_DIR: path.join(ansible, 'roles'),
+      NAP_GW_INVENTORY_FILE: path.join(dirOf('etc'), 'nap-inventory.json'),
+    };
+    return { laptop, env };
+  }
+
+  it('backs them up from where the gateway reads them, each once, and restores them where the restoring environment keeps them', async () => {
+    const { laptop, env } = await movedLaptop();
+    const file = dirOf('nap.ndjson.gz');
+    const backedUp = await runIn(env, 'backup', laptop, file);
+    expect(backedUp).toMatchObject({ code: 0 });
+    // site.yml and the role from the checkout, the inventory, and scripts.sh of <data>/gateway; not the old playbooks
+    expect(backedUp.out).toMatch(/files\s+4 of the device gateway/);
+    expect(backedUp.err).toContain(
+      `1 files under ${path.join(laptop, 'gateway', 'playbooks')} left out: NAP_GW_PLAYBOOKS_DIR moved them elsewhere`,
+    );
+    expect(backedUp.err).toContain(`playbooks read from ${dirOf('srv-ansible')} (NAP_GW_PLAYBOOKS_DIR)`);
+    const shown = await runIn(env, 'show', laptop);
+    expect(shown.out).toMatch(/files\s+4 of the device gateway/);
+
+    // into a platform that keeps everything in the default places
+    const plain = dirOf('plain');
+    expect((await runIn({}, 'restore', file, plain)).code).toBe(0);
+    expect(textOf(path.join(plain, 'gateway', 'playbooks', 'site.yml'))).toContain('# moved');
+    expect(textOf(path.join(plain, 'gateway', 'roles', 'ntp', 'tasks', 'main.yml'))).toContain('ntp');
+    expect(textOf(path.join(plain, 'gateway', 'inventory.json'))).toContain('r1');
+    expect(existsSync(path.join(plain, 'gateway', 'playbooks', 'roles'))).toBe(false);
+    expect(statSync(path.join(plain, 'gateway', 'scripts.sh')).mode & 0o777).toBe(0o750);
+
+    // into one whose roles and scripts live elsewhere
+    const other = dirOf('other');
+    const otherEnv = { NAP_GW_ROLES_DIR: dirOf('other-roles'), NAP_GW_INVENTORY_FILE: dirOf('other-inventory.json') };
+    const restored = await runIn(otherEnv, 'restore', file, other);
+    expect(restored.code).toBe(0);
+    expect(restored.err).toContain(`roles written to ${dirOf('other-roles')} (NAP_GW_ROLES_DIR)`);
+    expect(textOf(path.join(dirOf('other-roles'), 'ntp', 'tasks', 'main.yml'))).toContain('ntp');
+    expect(textOf(dirOf('other-inventory.json'))).toContain('r1');
+    expect(textOf(path.join(other, 'gateway', 'playbooks', 'site.yml'))).toContain('# moved');
+    expect(existsSync(path.join(other, 'gateway', 'roles'))).toBe(false);
+
+    // and a backup of the default layout restores into moved directories the same way
+    const back = dirOf('back.ndjson.gz');
+    expect((await runIn({}, 'backup', plain, back)).code).toBe(0);
+    const movedAgain = dirOf('moved-again');
+    expect((await runIn({ NAP_GW_PLAYBOOKS_DIR: dirOf('pb') }, 'restore', back, movedAgain)).code).toBe(0);
+    expect(textOf(path.join(dirOf('pb'), 'site.yml'))).toContain('# moved');
+  });
+
+  it('refuses a moved directory that holds files, and --replace deletes them first', async () => {
+    const { laptop, env } = await movedLaptop();
+    const file = dirOf('nap.ndjson.gz');
+    expect((await runIn(env, 'backup', laptop, file)).code).toBe(0);
+    const target = dirOf('target');
+    const pb = dirOf('target-playbooks');
+    writeFiles(pb, { 'stale.yml': '- hosts: none\n' });
+    const refused = await runIn({ NAP_GW_PLAYBOOKS_DIR: pb }, 'restore', file, target);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`already holds data: 1 files of the device gateway (${path.join(pb, 'stale.yml')}…)`);
+    expect(existsSync(path.join(target, 'nap_admin'))).toBe(false);
+    expect(existsSync(path.join(pb, 'site.yml'))).toBe(false);
+
+    expect((await runIn({ NAP_GW_PLAYBOOKS_DIR: pb }, 'restore', file, target, '--replace')).code).toBe(0);
+    expect(existsSync(path.join(pb, 'stale.yml'))).toBe(false);
+    expect(textOf(path.join(pb, 'site.yml'))).toContain('# moved');
+    expect(textOf(path.join(target, 'gateway', 'roles', 'ntp', 'tasks', 'main.yml'))).toContain('ntp');
+  });
+
+  it('leaves the moved directories a copy shares with its source in place, neither copied over themselves nor emptied', async () => {
+    const { laptop, env } = await movedLaptop();
+    const target = dirOf('copy');
+    const copied = await copy(parseLocation(laptop), parseLocation(target), { env });
+    // site.yml, the role and the inventory stay where both platforms read them; scripts.sh is copied
+    expect(copied.files).toBe(1);
+    expect(copied.notes).toContain('3 files of the device gateway are in place already: the source and the target share their directories');
+    expect(textOf(path.join(dirOf('srv-ansible'), 'site.yml'))).toContain('# moved');
+    expect(statSync(path.join(target, 'gateway', 'scripts.sh')).mode & 0o777).toBe(0o750);
+    expect(existsSync(path.join(target, 'gateway', 'playbooks'))).toBe(false);
+
+    // with --replace too: the shared files are not deleted
+    await copy(parseLocation(laptop), parseLocation(dirOf('copy-2')), { env, replace: true });
+    expect(textOf(path.join(dirOf('srv-ansible'), 'roles', 'ntp', 'tasks', 'main.yml'))).toContain('ntp');
+  });
 });
 
 it('refuses a damaged, cut short or foreign backup as a whole, naming the line, and writes nothing from it', async () => {
@@ -377,12 +490,12 @@ if (!mongoUrl)
     const client = new MongoClient(mongoUrl as string);
     try {
       const toMongo = new LocationWriter(mongo, undefined);
-      for await (const item of renamed(readLocation(parseLocation(laptop), ['nap_admin', 'nap_workflow'], { files: false })))
+      for await (const item of renamed(readLocation(parseLocation(laptop), ['nap_admin', 'nap_workflow'], { files: [] })))
         await toMongo.write(item);
       await toMongo.close();
       const toDir = new LocationWriter(parseLocation(back), undefined);
       const original = Object.fromEntries(Object.entries(names).map(([from, to]) => [to, from]));
-      for await (const item of readLocation(mongo, Object.values(names), { files: false }))
+      for await (const item of readLocation(mongo, Object.values(names), { files: [] }))
         await toDir.write(item.kind === 'collection' || item.kind === 'end' ? { ...item, db: original[item.db] ?? item.db } : item);
       await toDir.close();
       expect(await digestsOf(back)).toEqual(await digestsOf(laptop));

@@ -59,14 +59,18 @@ export function filesDirOf(dataDir: string): string {
   return path.join(dataDir, 'gateway');
 }
 
-/** Every regular file under `dir`, as paths relative to it with `/`, in order; symbolic links are named in `skipped`. */
-export function filesUnder(dir: string): { files: string[]; skipped: string[] } {
+/**
+ * Every regular file under `dir`, as paths relative to it with `/`, in order, but those under the
+ * paths `apart` answers true for; symbolic links are named in `skipped`.
+ */
+export function filesUnder(dir: string, apart: (full: string) => boolean = () => false): { files: string[]; skipped: string[] } {
   const files: string[] = [];
   const skipped: string[] = [];
   const walk = (relative: string) => {
     const here = path.join(dir, relative);
     for (const entry of readdirSync(here, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const rel = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (apart(path.join(here, entry.name))) continue;
       if (entry.isDirectory()) walk(rel);
       else if (entry.isFile()) files.push(rel);
       else skipped.push(rel);

@@ -64,7 +64,7 @@ function printReport(output: Output, report: TransferReport): void {
 function program(output: Output, env: NodeJS.ProcessEnv): Command {
   const cli = new Command('nap-data')
     .description(
-      'Back up, restore and move the data of a stopped NAP.\nA LOCATION is a data directory (NAP_DATA_DIR) or a MongoDB URL (mongodb://…, one database per service).',
+      "Back up, restore and move the data of a stopped NAP.\nA LOCATION is a data directory (NAP_DATA_DIR) or a MongoDB URL (mongodb://…, one database per service).\nThe device gateway's files are read from and written to where this environment's NAP_GW_*_DIR, NAP_SCRIPTS_DIR and\nNAP_GW_INVENTORY_FILE place them (under <data>/gateway when unset), as the gateway finds them.",
     )
     .showHelpAfterError()
     .configureOutput({ writeOut: output.out, writeErr: output.err })
@@ -74,7 +74,7 @@ function program(output: Output, env: NodeJS.ProcessEnv): Command {
   const writeOptions = (command: Command) =>
     command
       .addOption(services())
-      .option('--replace', 'delete what the target holds first (every check passes before)')
+      .option('--replace', "delete what the target holds first, the device gateway's files included (every check passes before)")
       .option('--secret-key-file <file>', "the data's NAP_SECRET_KEY, checked against its sealed secrets (default: NAP_SECRET_KEY[_FILE])")
       .option('--files-to <dir>', "the device gateway's data directory, for its files (a MongoDB target)");
   const writeOptionsOf = (opts: { service?: ServiceName[]; replace?: boolean; secretKeyFile?: string; filesTo?: string }): WriteOptions => {
@@ -84,6 +84,7 @@ function program(output: Output, env: NodeJS.ProcessEnv): Command {
       ...(opts.replace ? { replace: true } : {}),
       ...(secretKey !== undefined ? { secretKey } : {}),
       ...(opts.filesTo !== undefined ? { filesTo: opts.filesTo } : {}),
+      env,
     };
   };
 
@@ -95,7 +96,7 @@ function program(output: Output, env: NodeJS.ProcessEnv): Command {
     .addOption(services())
     .action(async (from: string, file: string, opts: { service?: ServiceName[] }) => {
       const location = parseLocation(from);
-      const report = await backup(location, file, opts.service ? { services: opts.service } : {});
+      const report = await backup(location, file, { ...(opts.service ? { services: opts.service } : {}), env });
       output.out(`Backed up ${describeLocation(location)} into ${file} (${sizeOf(report.bytes)}) in ${report.seconds.toFixed(1)} s\n`);
       printReport(output, report);
     });
@@ -139,7 +140,7 @@ function program(output: Output, env: NodeJS.ProcessEnv): Command {
         printReport(output, report);
         return;
       }
-      const report = await inspectLocation(location);
+      const report = await inspectLocation(location, env);
       output.out(`${describeLocation(location)}:\n`);
       printReport(output, report);
     });

@@ -8,9 +8,11 @@ import { DEFAULT_LEASE_MS, EngineRegistry } from '@nap/workflow';
 import type { EngineRecord } from '@nap/workflow';
 import { BackupFileError, BackupWriter, readBackup } from './archive';
 import type { BackupHeader, Item } from './archive';
-import { BUS_DATABASE, databaseExists, databasesFor, describeLocation, filesDirOf, openDatabase } from './locations';
+import { gatewayFilesOf, listGatewayFiles, movedNotes, placeOf, unreadNotes } from './gateway-files';
+import type { GatewayFile, GatewayFiles } from './gateway-files';
+import { BUS_DATABASE, databaseExists, databasesFor, describeLocation, openDatabase } from './locations';
 import type { Location } from './locations';
-import { LocationWriter, documentsAt, emptyDatabases, filesAt, readLocation, targetFilesDir } from './stores';
+import { LocationWriter, documentsAt, emptyDatabases, readLocation, targetGatewayFiles } from './stores';
 
 /** A refusal: nothing was written. */
 export class TransferRefused extends Error {}
@@ -26,6 +28,8 @@ export interface TransferReport {
 export interface CommonOptions {
   /** Only these services' databases (all six and the standalone's journal when absent). */
   services?: ServiceName[];
+  /** The environment whose `NAP_GW_*_DIR` variables say where the device gateway's files are (default: the process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface WriteOptions extends CommonOptions {
@@ -82,13 +86,12 @@ function checkKey(secretKey: string, sealed: string | undefined, source: string)
 }
 
 /** Refuses a target that holds documents in the databases to be written, or files where the gateway's go. */
-async function refuseOccupied(target: Location, databases: string[], filesDir: string | undefined): Promise<void> {
+async function refuseOccupied(target: Location, databases: string[], files: readonly GatewayFile[]): Promise<void> {
   const held = await documentsAt(target, databases);
-  const files = filesDir !== undefined ? filesAt(filesDir) : [];
   if (held.length === 0 && files.length === 0) return;
   const listed = held.slice(0, 6).map((c) => `${c.db}.${c.name} (${c.count})`);
   if (held.length > 6) listed.push(`${held.length - 6} more collections`);
-  if (files.length > 0) listed.push(`${files.length} files under ${filesDir}`);
+  if (files.length > 0) listed.push(`${files.length} files of the device gateway (${files[0]?.full ?? ''}…)`);
   throw new TransferRefused(
     `The target ${describeLocation(target)} already holds data: ${listed.join(', ')}. Restore into a platform that never started, or pass --replace to delete what it holds first`,
   );
@@ -157,13 +160,26 @@ async function journalNotes(location: Location, databases: string[]): Promise<st
       ];
 }
 
+/** The device gateway's files at a transfer's target: where they go, and those already there. */
+interface TargetFiles {
+  files: GatewayFiles;
+  held: GatewayFile[];
+}
+
+function targetFilesOf(to: Location, options: WriteOptions): TargetFiles | undefined {
+  if (options.services !== undefined && !options.services.includes('gateway-devices')) return undefined;
+  const files = targetGatewayFiles(to, options.filesTo, options.env ?? process.env);
+  return { files, held: listGatewayFiles(files).files };
+}
+
 /**
- * Writes items into the target (its databases emptied first with `replace`), counting them; a
- * failure takes back everything written and is thrown. What the writer left out goes to `notes`.
+ * Writes items into the target (its databases and the gateway's files there emptied first with
+ * `replace`), counting them; a failure takes back everything written and is thrown. What the writer
+ * left out goes to `notes`.
  */
 async function writeAll(
   to: Location,
-  filesDir: string | undefined,
+  target: TargetFiles | undefined,
   databases: string[],
   replace: boolean,
   items: AsyncIterable<Item>,
@@ -171,9 +187,9 @@ async function writeAll(
 ): Promise<Tally> {
   if (replace) {
     await emptyDatabases(to, databases);
-    if (filesDir !== undefined) await rm(filesDir, { recursive: true, force: true });
+    for (const file of target?.held ?? []) await rm(file.full, { force: true });
   }
-  const writer = new LocationWriter(to, filesDir);
+  const writer = new LocationWriter(to, target?.files);
   const tally = new Tally();
   try {
     for await (const item of items) {
@@ -188,6 +204,7 @@ async function writeAll(
   notes.unshift(...writer.notes);
   if (writer.filesLeftOut > 0)
     notes.push(`${writer.filesLeftOut} files of the device gateway left out: name its data directory with --files-to`);
+  if (target !== undefined && tally.files > 0) notes.push(...movedNotes(target.files, 'written to'));
   return tally;
 }
 
@@ -203,13 +220,12 @@ export async function backup(from: Location, file: string, options: CommonOption
     throw new TransferRefused(`${from.dir} holds no data of NAP (no ${serviceDatabase('admin')} database)`);
   await refuseWhileRunning(from, 'source');
   const databases = databasesFor(options.services).filter((db) => databaseExists(from, db));
+  const source = sourceFilesOf(from, options);
   const header: BackupHeader = { createdAt: new Date().toISOString(), release: RELEASE, source: describeLocation(from), databases };
   const writer = new BackupWriter(file, header);
   const tally = new Tally();
   try {
-    for await (const item of readLocation(from, databases, {
-      files: options.services === undefined || options.services.includes('gateway-devices'),
-    })) {
+    for await (const item of readLocation(from, databases, { files: source.listed })) {
       tally.see(item);
       await writer.write(item);
     }
@@ -218,10 +234,23 @@ export async function backup(from: Location, file: string, options: CommonOption
     await writer.abort();
     throw err;
   }
-  const notes = await journalNotes(from, databases);
+  const notes = [...source.notes, ...(await journalNotes(from, databases))];
   if (from.kind === 'dir' && existsSync(path.join(from.dir, 'secret.key')))
     notes.push(`the secret key is not in the backup: keep ${path.join(from.dir, 'secret.key')} with it, stored apart (restore needs it)`);
   return { ...tally.report(notes, started), bytes: (await stat(file)).size };
+}
+
+/**
+ * The device gateway's files of a transfer's source: those of a data directory (MongoDB holds none),
+ * as the environment places them, with notes on those left out and where moved kinds came from.
+ */
+function sourceFilesOf(from: Location, options: CommonOptions): { listed: GatewayFile[]; notes: string[] } {
+  if (from.kind !== 'dir' || (options.services !== undefined && !options.services.includes('gateway-devices')))
+    return { listed: [], notes: [] };
+  const files = gatewayFilesOf(from.dir, options.env ?? process.env);
+  const listing = listGatewayFiles(files);
+  const notes = [...unreadNotes(listing), ...(listing.files.length > 0 ? movedNotes(files, 'read from') : [])];
+  return { listed: listing.files, notes };
 }
 
 /** What a backup holds, read to its end and checked; throws at the first problem. */
@@ -260,10 +289,9 @@ export async function restore(file: string, to: Location, options: WriteOptions 
   const inspected = await inspectBackup(file);
   const wanted = new Set(databasesFor(options.services));
   const databases = inspected.databases.filter((db) => wanted.has(db));
-  const withFiles = options.services === undefined || options.services.includes('gateway-devices');
-  const filesDir = withFiles ? targetFilesDir(to, options.filesTo) : undefined;
+  const target = targetFilesOf(to, options);
   await refuseWhileRunning(to, 'target');
-  if (!options.replace) await refuseOccupied(to, databases, filesDir);
+  if (!options.replace) await refuseOccupied(to, databases, target?.held ?? []);
   const notes: string[] = [];
   if (options.secretKey !== undefined) checkKey(options.secretKey, inspected.sealed, file);
   else
@@ -276,11 +304,11 @@ export async function restore(file: string, to: Location, options: WriteOptions 
     for await (const item of readBackup(file)) {
       if (item.kind === 'header') continue;
       if (item.kind === 'collection') skipping = !wanted.has(item.db);
-      if (item.kind === 'file') skipping = !withFiles;
+      if (item.kind === 'file') skipping = target === undefined;
       if (!skipping) yield item;
     }
   };
-  const tally = await writeAll(to, filesDir, databases, options.replace === true, items(), notes);
+  const tally = await writeAll(to, target, databases, options.replace === true, items(), notes);
   installKey(keyFile, options.secretKey, notes);
   return tally.report([...notes, ...(await journalNotes(to, databases))], started);
 }
@@ -297,10 +325,16 @@ export async function copy(from: Location, to: Location, options: WriteOptions =
   await refuseWhileRunning(from, 'source');
   await refuseWhileRunning(to, 'target');
   const databases = databasesFor(options.services).filter((db) => databaseExists(from, db));
-  const withFiles = options.services === undefined || options.services.includes('gateway-devices');
-  const filesDir = withFiles ? targetFilesDir(to, options.filesTo) : undefined;
-  if (!options.replace) await refuseOccupied(to, databases, filesDir);
-  const notes: string[] = [];
+  const source = sourceFilesOf(from, options);
+  const target = targetFilesOf(to, options);
+  // a directory both sides use (a kind the environment moved) is in place already: neither copied nor emptied
+  const inPlace = new Set(source.listed.filter((f) => target !== undefined && placeOf(target.files, f.path) === f.full).map((f) => f.full));
+  const toCopy = source.listed.filter((f) => !inPlace.has(f.full));
+  if (target !== undefined) target.held = target.held.filter((f) => !inPlace.has(f.full));
+  if (!options.replace) await refuseOccupied(to, databases, target?.held ?? []);
+  const notes: string[] = source.notes.filter((n) => !n.includes(' read from '));
+  if (inPlace.size > 0)
+    notes.push(`${inPlace.size} files of the device gateway are in place already: the source and the target share their directories`);
   let secretKey = options.secretKey;
   const sourceKeyFile = from.kind === 'dir' ? path.join(from.dir, 'secret.key') : undefined;
   if (secretKey === undefined && sourceKeyFile !== undefined && existsSync(sourceKeyFile))
@@ -319,25 +353,18 @@ export async function copy(from: Location, to: Location, options: WriteOptions =
     );
   }
   const keyFile = keyFileCheck(to, secretKey);
-  const tally = await writeAll(
-    to,
-    filesDir,
-    databases,
-    options.replace === true,
-    readLocation(from, databases, { files: withFiles }),
-    notes,
-  );
+  const tally = await writeAll(to, target, databases, options.replace === true, readLocation(from, databases, { files: toCopy }), notes);
   installKey(keyFile, secretKey, notes);
   return tally.report([...notes, ...(await journalNotes(from, databases))], started);
 }
 
-/** What a location holds: per database, its collections and documents. */
-export async function inspectLocation(location: Location): Promise<TransferReport> {
+/** What a location holds: per database, its collections and documents; for a data directory, the device gateway's files. */
+export async function inspectLocation(location: Location, env: NodeJS.ProcessEnv = process.env): Promise<TransferReport> {
   const started = Date.now();
   const tally = new Tally();
   const databases = databasesFor(undefined).filter((db) => databaseExists(location, db));
   for (const c of await documentsAt(location, databases)) tally.add(c.db, c.count);
-  tally.files = location.kind === 'dir' ? filesAt(filesDirOf(location.dir)).length : 0;
+  tally.files = location.kind === 'dir' ? listGatewayFiles(gatewayFilesOf(location.dir, env)).files.length : 0;
   const notes = await journalNotes(location, databases);
   const running = await runningEngines(location);
   if (running.length > 0) notes.push(`NAP is running on it: ${running.join('; ')}`);

@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Doc, IndexSpec, ListedIndex, Store } from '@nap/store';
 import type { Item } from './archive';
 import { CollectionDigest, docToLine } from './doc-lines';
-import { databaseExists, filesDirOf, filesUnder, openDatabase } from './locations';
+import { gatewayFilesOf, placeOf } from './gateway-files';
+import type { GatewayFile, GatewayFiles } from './gateway-files';
+import { databaseExists, openDatabase } from './locations';
 import type { Location } from './locations';
 
 /** Documents read from a store per request. */
@@ -36,9 +38,13 @@ export async function digestOf(store: Store, db: string, name: string): Promise<
 
 /**
  * The items of a location: each database named that exists there, each of its collections with
- * its indexes, documents and digest; then, from a data directory, the device gateway's files.
+ * its indexes, documents and digest; then the device gateway's `files` (see {@link listGatewayFiles}).
  */
-export async function* readLocation(location: Location, databases: readonly string[], options: { files: boolean }): AsyncGenerator<Item> {
+export async function* readLocation(
+  location: Location,
+  databases: readonly string[],
+  options: { files: readonly GatewayFile[] },
+): AsyncGenerator<Item> {
   for (const db of databases) {
     if (!databaseExists(location, db)) continue;
     const store = openDatabase(location, db);
@@ -57,13 +63,8 @@ export async function* readLocation(location: Location, databases: readonly stri
       await store.close();
     }
   }
-  if (location.kind === 'dir' && options.files) {
-    const dir = filesDirOf(location.dir);
-    for (const file of filesUnder(dir).files) {
-      const full = path.join(dir, ...file.split('/'));
-      yield { kind: 'file', path: file, mode: (await stat(full)).mode & 0o777, data: await readFile(full) };
-    }
-  }
+  for (const file of options.files)
+    yield { kind: 'file', path: file.path, mode: (await stat(file.full)).mode & 0o777, data: await readFile(file.full) };
 }
 
 /** Per database, the collections of a location that hold documents, with their counts. */
@@ -100,11 +101,6 @@ export async function emptyDatabases(location: Location, databases: readonly str
   }
 }
 
-/** Files under `dir` (the device gateway's), relative. */
-export function filesAt(dir: string): string[] {
-  return filesUnder(dir).files;
-}
-
 /**
  * The index as the target store can make it: MongoDB takes any; the embedded store refuses the
  * options only MongoDB has (partial, TTL, collation) and the index kinds it does not have (text,
@@ -125,7 +121,7 @@ function indexFor(target: Location, index: ListedIndex): IndexSpec | undefined {
 /**
  * Writes items into a location whose databases hold no documents: indexes first, then documents in
  * batches; at the end of each collection reads it back and compares its count and digest with the
- * source's. Files go under `filesDir` and never over an existing file. {@link undo} takes back what
+ * source's. The device gateway's files go where `files` keeps their kind ({@link placeOf}), never over an existing file. {@link undo} takes back what
  * was written.
  */
 export class LocationWriter {
@@ -136,12 +132,12 @@ export class LocationWriter {
   private readonly filesWritten: string[] = [];
   /** What was left out, for the report. */
   readonly notes: string[] = [];
-  /** Files not written: no directory was named for the device gateway's files. */
+  /** Files not written: no directory is known for them (a MongoDB target without `--files-to`). */
   filesLeftOut = 0;
 
   constructor(
     private readonly target: Location,
-    private readonly filesDir: string | undefined,
+    private readonly files: GatewayFiles | undefined,
   ) {}
 
   private storeOf(db: string): Store {
@@ -188,11 +184,11 @@ export class LocationWriter {
         return;
       }
       case 'file': {
-        if (this.filesDir === undefined) {
+        const full = this.files === undefined ? undefined : placeOf(this.files, item.path);
+        if (full === undefined) {
           this.filesLeftOut += 1;
           return;
         }
-        const full = path.join(this.filesDir, ...item.path.split('/'));
         await mkdir(path.dirname(full), { recursive: true });
         await writeFile(full, item.data, { flag: 'wx', mode: item.mode });
         this.filesWritten.push(full);
@@ -219,9 +215,9 @@ export class LocationWriter {
 
 /**
  * Where the device gateway's files go: under the data directory of the device gateway given
- * (`--files-to`, its `NAP_DATA_DIR`), else under the target's own when it is a data directory.
+ * (`--files-to`, its `NAP_DATA_DIR`), else under the target's own when it is a data directory; the
+ * kinds the environment moved (`NAP_GW_PLAYBOOKS_DIR`, …) to their directories.
  */
-export function targetFilesDir(target: Location, gatewayDataDir: string | undefined): string | undefined {
-  if (gatewayDataDir !== undefined) return filesDirOf(path.resolve(gatewayDataDir));
-  return target.kind === 'dir' ? filesDirOf(target.dir) : undefined;
+export function targetGatewayFiles(target: Location, gatewayDataDir: string | undefined, env: NodeJS.ProcessEnv): GatewayFiles {
+  return gatewayFilesOf(gatewayDataDir ?? (target.kind === 'dir' ? target.dir : undefined), env);
 }
