@@ -97,6 +97,12 @@ export const ERROR_CODES = {
     retryable: true,
     description: 'The store dropped the cursor of a read before it ended (a failover, or a cursor left idle too long); read again.',
   },
+  STORE_FORMAT_NEWER: {
+    status: 503,
+    retryable: false,
+    description:
+      'The embedded store was written by a newer release of NAP, in a format this release cannot read (details name both formats); start the newer release, or restore the backup made before the upgrade.',
+  },
   JSON_TOO_DEEP: {
     status: 400,
     retryable: false,

@@ -17,6 +17,7 @@
  */
 import type { Doc } from '../../types';
 import { isBinary, isDate, isRegExp } from '../values';
+import { unknownDocumentFormat } from './store-format';
 
 type Path = (string | number)[];
 type Tagged =
@@ -216,6 +217,7 @@ function setMember(target: Record<string, unknown>, name: string, value: unknown
 export function decodeDoc(text: string): Doc {
   if (text.startsWith(MEMBERS)) return JSON.parse(text.slice(text.indexOf('\n') + 1)) as Doc;
   if (text.startsWith(PLAIN)) return JSON.parse(text.slice(1)) as Doc;
+  if (!text.startsWith(WITH_SPECIALS)) throw unknownDocumentFormat(text.slice(0, 1));
   const [paths, doc] = JSON.parse(text.slice(1)) as [Path[], Doc];
   for (const path of paths) {
     let parent: Record<string | number, unknown> = doc;

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { open } from 'lmdb';
+import { isAppError } from '@nap/contracts';
 import { errorMessage } from '@nap/util';
 import type { Collection, CountOptions, Doc, Filter, FindOptions, Store } from '../../types';
 import { badRequest, conflict, storeUnavailable } from '../errors';
@@ -81,6 +82,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
       throw e;
     }
   } catch (e) {
+    if (isAppError(e) && e.code === 'STORE_FORMAT_NEWER') throw e;
     throw storeUnavailable(`Cannot open the embedded store at "${path}": ${errorMessage(e)}`, e);
   }
   openPaths.add(path);

@@ -7,6 +7,7 @@ import type { DiskSpace, Filter, FindOptions } from '../../types';
 import { isKeyTooLongError, keyTooLong, storeFull, storeUnavailable } from '../errors';
 import { CATALOG_GENERATION_KEY, CATALOG_KEY, collectionDef, emptyCatalog, type Catalog } from './catalog';
 import { countQuery, runQuery, type QueryStats, type StoreDbs } from './query-exec';
+import { STORE_FORMAT, STORE_FORMAT_KEY, assertReadableFormat, formatBehind } from './store-format';
 import { WriteTxn, type WriteDbs } from './write-txn';
 
 /** What a queued write runs once it ran: nothing. */
@@ -77,7 +78,13 @@ export class EmbeddedEngine {
       docs: root.openDB<string, Buffer>('docs', { keyEncoding: 'binary', encoding: 'string' }),
       idx: root.openDB<Buffer, Buffer>('idx', { keyEncoding: 'binary', encoding: 'binary' }),
     };
+    const format = this.dbs.meta.get(STORE_FORMAT_KEY);
+    assertReadableFormat(path, format);
+    this.formatKept = !formatBehind(format);
   }
+
+  /** Whether the store's format marker is this release's (else the next write batch moves it on). */
+  private formatKept: boolean;
 
   /**
    * The committed catalog, decoded once and kept until the next write commits: reads are the hot
@@ -273,6 +280,7 @@ export class EmbeddedEngine {
         }
         generation = this.generation();
         if (catalogWritten) this.dbs.meta.putSync(CATALOG_GENERATION_KEY, ++generation);
+        if (!this.formatKept && formatBehind(this.dbs.meta.get(STORE_FORMAT_KEY))) this.dbs.meta.putSync(STORE_FORMAT_KEY, STORE_FORMAT);
         committed = catalog;
       });
       // the operations ran: what they hold (documents, filters, updates) need not live through the
@@ -285,6 +293,7 @@ export class EmbeddedEngine {
       for (const write of batch) write.reject(error);
       return;
     }
+    this.formatKept = true;
     // the batch's own catalog when it ended on a write that succeeded; read again otherwise
     this.committedCatalog = committed;
     this.committedGeneration = generation;
