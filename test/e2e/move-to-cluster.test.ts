@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +8,7 @@ import { startNatsServer, workflowDocument } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
 import { jobReaching, waitingTask } from '../support/automation';
 import { call, login } from '../support/http';
-import { REPO_ROOT, distributedEnv, gatewayUrl, startNapProcess, startStandaloneAsDocumented } from '../support/processes';
+import { distributedEnv, gatewayUrl, runNapData, startNapProcess, startStandaloneAsDocumented } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
 /**
@@ -48,19 +47,6 @@ afterAll(async () => {
   await device?.stop();
   rmSync(work, { recursive: true, force: true });
 }, 60_000);
-
-/** `nap-data` as a person runs it (the bin npm links); answers its exit code and output. */
-function napData(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'deploy/standalone/bin/nap-data.js'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
 
 async function runOnDevice(url: string, token: string): Promise<{ status: number; body: unknown }> {
   return call(url, token, 'POST', '/gw/sshSendCommandExec', { host: 'edge-moved', commands: ['show version'] });
@@ -121,12 +107,12 @@ it('moves a laptop platform to a distributed set that goes on where the laptop s
 
   // ── the move ──
   const file = path.join(work, 'laptop.ndjson.gz');
-  const backedUp = await napData(['backup', laptop, file]);
+  const backedUp = await runNapData(['backup', laptop, file]);
   expect(backedUp).toMatchObject({ code: 0 });
   expect(backedUp.out).toContain('keep');
   const keyFile = path.join(laptop, 'secret.key');
   const cluster = path.join(work, 'cluster');
-  const restored = await napData(['restore', file, cluster, '--secret-key-file', keyFile]);
+  const restored = await runNapData(['restore', file, cluster, '--secret-key-file', keyFile]);
   expect(restored).toMatchObject({ code: 0 });
   expect(restored.out).toMatch(/nap_admin\s+\d+ collections\s+\d+ documents/);
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import { startCliSimulator } from '@nap/lab';
 import type { CliSimulator } from '@nap/lab';
 import { jobReaching } from '../support/automation';
 import { call, login } from '../support/http';
-import { REPO_ROOT, startStandaloneAsDocumented } from '../support/processes';
+import { REPO_ROOT, runNapData, startStandaloneAsDocumented } from '../support/processes';
 import type { NapProcess } from '../support/processes';
 
 /**
@@ -51,18 +50,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 }, 60_000);
 
-function napData(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'deploy/standalone/bin/nap-data.js'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
-
 it('has the data of at least one past release to start on', () => {
   expect(releases.length).toBeGreaterThan(0);
 });
@@ -73,7 +60,7 @@ describe.each(releases)('the data of the release %s', (release) => {
 
   it('starts, and everything goes on where the old release stopped', async () => {
     const dataDir = path.join(work, release);
-    const restored = await napData([
+    const restored = await runNapData([
       'restore',
       path.join(dir, 'backup.ndjson.gz'),
       dataDir,

@@ -104,3 +104,16 @@ export async function startStandaloneAsDocumented(
   if (url === undefined) throw new Error(`The platform did not say where it listens:\n${nap.output()}`);
   return { nap, url };
 }
+
+/** `nap-data` as a person runs it (the bin npm links): answers its exit code and its output, stdout and stderr together. */
+export function runNapData(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'deploy/standalone/bin/nap-data.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}

@@ -23,6 +23,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { call as callAt } from './http.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -56,24 +57,7 @@ const url = await new Promise((resolve, reject) => {
   platform.on('exit', (code) => reject(new Error(`the old release exited (${code}):\n${output}`)));
 });
 
-async function call(token, method, route, body) {
-  const res = await fetch(`${url}${route}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  let parsed = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // a token is plain text
-  }
-  return { status: res.status, body: parsed };
-}
+const call = (token, method, route, body) => callAt(url, token, method, route, body);
 
 async function must(token, method, route, body, status = [200, 201]) {
   const res = await call(token, method, route, body);

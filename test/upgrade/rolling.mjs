@@ -22,6 +22,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { call as callAt } from './http.mjs';
 
 const NEW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OLD = process.argv[2] && path.resolve(process.argv[2]);
@@ -80,22 +81,7 @@ const gateway = (root) => start(root, 'gateway/dist/main.js', /Gateway listening
 const urlOf = (proc) => /"url":"(https?:\/\/[^"]+)"/.exec(proc.output())[1];
 
 let url;
-async function call(token, method, route, body) {
-  const res = await fetch(`${url}${route}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  try {
-    return { status: res.status, body: JSON.parse(text) };
-  } catch {
-    return { status: res.status, body: text };
-  }
-}
+const call = (token, method, route, body) => callAt(url, token, method, route, body);
 
 const { workflowDocument } = await import(path.join(NEW, 'packages/testing/dist/index.js'));
 const greet = {
