@@ -32,11 +32,28 @@ export interface GraphLayout {
   routes: Map<string, Point[]>;
 }
 
+/** Whether two of the boxes drawn at these places would cover each other (a task is drawn `sizeOf` wide). */
+function overlapping(placed: ReadonlyMap<string, Point>, sizeOf: (id: string) => number): boolean {
+  const boxes = [...placed].map(([id, at]) => {
+    const marker = sizeOf(id) === MARKER_SIZE;
+    return { ...at, w: marker ? MARKER_SIZE : NODE_WIDTH, h: marker ? MARKER_SIZE : NODE_HEIGHT };
+  });
+  for (let i = 0; i < boxes.length; i++) {
+    const a = boxes[i] as (typeof boxes)[number];
+    for (let j = i + 1; j < boxes.length; j++) {
+      const b = boxes[j] as (typeof boxes)[number];
+      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Where each task is drawn: where its document's `x`/`y` (or the studio's `nodeLocation`) put it;
- * when a task has no position, the whole graph is laid out by dagre, top to bottom, so that a
- * document without positions reads the way its transitions run, and each edge keeps dagre's route
- * (around the tasks it would otherwise cross).
+ * when a task has no position, or the positions would draw tasks over each other (a document made
+ * by a script, whose places were never seen on a canvas: the studio's never overlap), the whole
+ * graph is laid out by dagre, top to bottom, so that it reads the way its transitions run, and each
+ * edge keeps dagre's route (around the tasks it would otherwise cross).
  */
 export function layoutTasks(
   tasks: Readonly<Record<string, PlacedTask>>,
@@ -49,7 +66,7 @@ export function layoutTasks(
     const at = positionOf(tasks[id] ?? {});
     if (at) placed.set(id, at);
   }
-  if (placed.size === ids.length) return { positions: placed, routes: new Map() };
+  if (placed.size === ids.length && !overlapping(placed, sizeOf)) return { positions: placed, routes: new Map() };
   const graph = new Graph();
   graph.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 56, marginx: 20, marginy: 20 });
   graph.setDefaultEdgeLabel(() => ({}));
