@@ -1,51 +1,16 @@
 import { Graph, layout } from '@dagrejs/dagre';
+import { MARKER_SIZE, NODE_HEIGHT, NODE_WIDTH, placedPositions } from './placement';
+import type { PlacedTask, Point } from './placement';
 
-/** A task as the graph needs it: where its document put it, if anywhere. */
-export interface PlacedTask {
-  x?: number | undefined;
-  y?: number | undefined;
-  nodeLocation?: { x?: number; y?: number } | undefined;
-}
+export { MARKER_SIZE, NODE_HEIGHT, NODE_WIDTH } from './placement';
+export type { PlacedTask, Point } from './placement';
 
 export type Transitions = Readonly<Record<string, Readonly<Record<string, { state?: string; type?: string }>>>>;
-
-export const NODE_WIDTH = 220;
-export const NODE_HEIGHT = 62;
-/** The entry and exit markers are small. */
-export const MARKER_SIZE = 56;
-
-export interface Point {
-  x: number;
-  y: number;
-}
-
-function positionOf(task: PlacedTask): Point | undefined {
-  if (typeof task.x === 'number' && typeof task.y === 'number') return { x: task.x, y: task.y };
-  const at = task.nodeLocation;
-  if (at && typeof at.x === 'number' && typeof at.y === 'number') return { x: at.x, y: at.y };
-  return undefined;
-}
 
 /** Where the tasks go, and (for a laid-out graph) the bends of each edge, by `<from>-><to>`. */
 export interface GraphLayout {
   positions: Map<string, Point>;
   routes: Map<string, Point[]>;
-}
-
-/** Whether two of the boxes drawn at these places would cover each other (a task is drawn `sizeOf` wide). */
-function overlapping(placed: ReadonlyMap<string, Point>, sizeOf: (id: string) => number): boolean {
-  const boxes = [...placed].map(([id, at]) => {
-    const marker = sizeOf(id) === MARKER_SIZE;
-    return { ...at, w: marker ? MARKER_SIZE : NODE_WIDTH, h: marker ? MARKER_SIZE : NODE_HEIGHT };
-  });
-  for (let i = 0; i < boxes.length; i++) {
-    const a = boxes[i] as (typeof boxes)[number];
-    for (let j = i + 1; j < boxes.length; j++) {
-      const b = boxes[j] as (typeof boxes)[number];
-      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) return true;
-    }
-  }
-  return false;
 }
 
 /**
@@ -61,12 +26,8 @@ export function layoutTasks(
   sizeOf: (id: string) => number,
 ): GraphLayout {
   const ids = Object.keys(tasks);
-  const placed = new Map<string, Point>();
-  for (const id of ids) {
-    const at = positionOf(tasks[id] ?? {});
-    if (at) placed.set(id, at);
-  }
-  if (placed.size === ids.length && !overlapping(placed, sizeOf)) return { positions: placed, routes: new Map() };
+  const placed = placedPositions(tasks, sizeOf);
+  if (placed !== undefined) return { positions: placed, routes: new Map() };
   const graph = new Graph();
   graph.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 56, marginx: 20, marginy: 20 });
   graph.setDefaultEdgeLabel(() => ({}));
