@@ -166,6 +166,11 @@ export const ERROR_CODES = {
   JOB_STATE_CONFLICT: { status: 409, retryable: false, description: 'The job is not in a state that allows the operation.' },
   TASK_NOT_FOUND: { status: 404, retryable: false, description: 'No task with that id in the job.' },
   JOB_ARCHIVE_NOT_FOUND: { status: 404, retryable: false, description: 'No job archive with that id.' },
+  JOB_ARCHIVE_DELETED: {
+    status: 410,
+    retryable: false,
+    description: 'The job archive was deleted: its file is gone (its jobs still count in the job and task metrics).',
+  },
   JOB_ARCHIVE_NOT_READY: {
     status: 409,
     retryable: true,

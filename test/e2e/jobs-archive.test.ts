@@ -176,6 +176,69 @@ describe('archiving on request', () => {
     const list = await ok<{ results: JobArchive[]; total: number }>(http, token, 'GET', '/operations-manager/jobs/archives');
     expect(list.total).toBe(2);
     expect(list.results.map((a) => a._id)).toEqual([second._id, first._id]);
+
+    // once downloaded, the first archive's file is deleted: the store frees it, the list keeps saying where its jobs went
+    const parts = () => platform.stores.get('workflow')?.collection('job_archive_chunks').countDocuments({}) as Promise<number>;
+    const partsBefore = await parts();
+    const deleted = await ok<JobArchive>(http, token, 'DELETE', `/operations-manager/jobs/archives/${first._id}`);
+    expect(deleted).toMatchObject({ _id: first._id, state: 'deleted', deletedBy: 'admin', jobs: 4, roots: 3 });
+    expect(Date.parse(deleted.deletedAt as string)).toBeGreaterThan(Date.parse(first.completedAt as string) - 1);
+    expect(await parts()).toBeLessThan(partsBefore);
+    const gone = await http('GET', `/operations-manager/jobs/archives/${first._id}`, { token });
+    expect(gone).toMatchObject({ status: 410, body: { code: 'JOB_ARCHIVE_DELETED' } });
+    expect(JSON.stringify(gone.body)).toContain('by admin');
+    // asked again (an answer lost, or a deletion cut short after the mark, its parts left): the same
+    // archive, its deletion kept as it was, and the parts left removed
+    const chunks = platform.stores.get('workflow')?.collection('job_archive_chunks');
+    await chunks?.insertOne({ _id: `${first._id}:000009:0`, archive: first._id, batch: `${first._id}:000009`, data: Buffer.from('left') });
+    expect(await ok<JobArchive>(http, token, 'DELETE', `/operations-manager/jobs/archives/${first._id}`)).toEqual(deleted);
+    expect(await chunks?.countDocuments({ archive: first._id })).toBe(0);
+    // the other archive is whole, and the metrics still count every archived job
+    expect((await download(platform, token, second._id)).jobs).toHaveLength(2);
+    expect(await metrics(platform, token)).toEqual(before);
+    const listed = await ok<{ results: JobArchive[] }>(http, token, 'GET', '/operations-manager/jobs/archives?equals[state]=deleted');
+    expect(listed.results.map((a) => a._id)).toEqual([first._id]);
+    // in the audit trail: who deleted which archive
+    const audit = await ok<{ results: { operation: string; target?: { kind: string; id?: string } }[] }>(
+      http,
+      token,
+      'GET',
+      `/audit?operation=workflow.deleteJobArchive`,
+    );
+    // (both deletions: the second asked again)
+    const deletion = expect.objectContaining({ target: expect.objectContaining({ kind: 'archive', id: first._id }) });
+    expect(audit.results).toEqual([deletion, deletion]);
+  });
+
+  it('deletes no archive while it is being written, nor one it does not know', async () => {
+    const { http } = platform;
+    const store = platform.stores.get('workflow');
+    await store?.collection('job_archives').insertOne({
+      _id: 'still-filling',
+      state: 'running',
+      origin: 'request',
+      before: Date.now(),
+      statuses: ['complete'],
+      requestedBy: 'admin',
+      createdAt: new Date().toISOString(),
+      completedAt: null,
+      jobs: 3,
+      roots: 3,
+      bytes: 0,
+      nextBatch: 1,
+      cursor: null,
+      // claimed far in the future: no replica of this platform takes it up meanwhile
+      nextRunAt: Date.now() + DAY_MS,
+    });
+    const refused = await http('DELETE', '/operations-manager/jobs/archives/still-filling', { token });
+    expect(refused).toMatchObject({ status: 409, body: { code: 'JOB_ARCHIVE_NOT_READY' } });
+    expect(JSON.stringify(refused.body)).toContain('delete it once it is complete');
+    expect((await store?.collection('job_archives').findOne({ _id: 'still-filling' }))?.state).toBe('running');
+    await store?.collection('job_archives').deleteOne({ _id: 'still-filling' });
+    expect(await http('DELETE', '/operations-manager/jobs/archives/no-such-archive', { token })).toMatchObject({
+      status: 404,
+      body: { code: 'JOB_ARCHIVE_NOT_FOUND' },
+    });
   });
 
   it('answers bad requests and unknown archives with the offending member or id named', async () => {
@@ -221,6 +284,7 @@ describe('archiving on request', () => {
     const reader = await platform.login('arch-reader', 'password-12345');
     expect((await http('GET', '/operations-manager/jobs/archives', { token: reader })).status).toBe(403);
     expect((await http('POST', '/operations-manager/jobs/archive', { token: reader, body: { before: Date.now() } })).status).toBe(403);
+    expect((await http('DELETE', '/operations-manager/jobs/archives/any', { token: reader })).status).toBe(403);
   });
 });
 

@@ -95,6 +95,7 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'workflow.archiveJobs',
   'workflow.getJobArchives',
   'workflow.getJobArchive',
+  'workflow.deleteJobArchive',
   'workflow.getAutomations',
   'workflow.getAutomation',
   'workflow.exportAutomation',

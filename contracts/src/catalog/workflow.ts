@@ -292,7 +292,21 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     contentType: JOB_ARCHIVE_CONTENT_TYPE,
     addition: true,
     notes:
-      'An attachment named <archive id>.ndjson.gz (gunzip it, then read one job per line). 409 JOB_ARCHIVE_NOT_READY while the archive is still running; 404 JOB_ARCHIVE_NOT_FOUND for an unknown id.',
+      'An attachment named <archive id>.ndjson.gz (gunzip it, then read one job per line). 409 JOB_ARCHIVE_NOT_READY while the archive is still running; 404 JOB_ARCHIVE_NOT_FOUND for an unknown id; ' +
+      '410 JOB_ARCHIVE_DELETED once it was deleted.',
+  },
+  {
+    name: 'deleteJobArchive',
+    summary: "Delete a job archive's file",
+    http: { method: 'DELETE', path: '/operations-manager/jobs/archives/:archiveId' },
+    roles: ROLE_SETS.admin,
+    response: jobArchiveSchema,
+    addition: true,
+    notes:
+      'Frees the store of a complete archive (download it first: nothing brings it back): its file is deleted, and the archive stays listed in state deleted, ' +
+      'with deletedAt and deletedBy, so that the list and the audit trail say where its jobs went. Its jobs still count in the job and task metrics. ' +
+      'Deleting a deleted archive answers it again (its file parts left by an interrupted deletion are removed). 409 JOB_ARCHIVE_NOT_READY while the archive is running; ' +
+      '404 JOB_ARCHIVE_NOT_FOUND for an unknown id.',
   },
   {
     name: 'getAutomations',

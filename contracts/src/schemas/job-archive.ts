@@ -19,8 +19,12 @@ export type ArchivableJobStatus = (typeof ARCHIVABLE_JOB_STATUSES)[number];
 /** Media type of a downloaded archive: gzip of newline-delimited JSON. */
 export const JOB_ARCHIVE_CONTENT_TYPE = 'application/gzip';
 
-/** States of an archive: `running` while jobs are moved into it (resumed by another replica if its holder dies), then `complete`. */
-export const JOB_ARCHIVE_STATES = ['running', 'complete'] as const;
+/**
+ * States of an archive: `running` while jobs are moved into it (resumed by another replica if its
+ * holder dies), then `complete`; `deleted` once an administrator deleted its file (its jobs still
+ * count in the job and task metrics).
+ */
+export const JOB_ARCHIVE_STATES = ['running', 'complete', 'deleted'] as const;
 /** One of {@link JOB_ARCHIVE_STATES}. */
 export type JobArchiveState = (typeof JOB_ARCHIVE_STATES)[number];
 
@@ -54,7 +58,10 @@ export const jobArchiveSchema = withId(
   obj(
     {
       _id: str({ description: 'the archive id (download: GET /operations-manager/jobs/archives/:id)' }),
-      state: oneOf(JOB_ARCHIVE_STATES, { description: 'running while jobs are moved into it; complete once it can be downloaded' }),
+      state: oneOf(JOB_ARCHIVE_STATES, {
+        description:
+          'running while jobs are moved into it; complete once it can be downloaded; deleted once its file was deleted (DELETE /operations-manager/jobs/archives/:id)',
+      }),
       origin: oneOf(['request', 'retention'], {
         description: "request: POST /operations-manager/jobs/archive; retention: the active profile's job retention",
       }),
@@ -67,6 +74,8 @@ export const jobArchiveSchema = withId(
       roots: int({ minimum: 0, description: 'root jobs in the archive' }),
       bytes: int({ minimum: 0, description: 'size of the compressed archive' }),
       fileName: str({ description: 'the name a download is saved as' }),
+      deletedAt: timestamp('when its file was deleted (state deleted)'),
+      deletedBy: str({ description: 'who deleted its file (state deleted)' }),
     },
     ['_id', 'state', 'origin', 'before', 'statuses', 'requestedBy', 'createdAt', 'completedAt', 'jobs', 'roots', 'bytes', 'fileName'],
   ),

@@ -44,6 +44,9 @@ export type JobArchiveRecord = {
   fire?: { serverId: string; claimTime: number };
   /** For the retention: the due time the archive was made for (epoch ms). */
   due?: number;
+  /** Once its file was deleted: when, and by whom. */
+  deletedAt?: string;
+  deletedBy?: string;
 };
 
 /** Phases of a batch: planned (jobs chosen), marked (jobs frozen), written (the archive holds them), done (removed from the store). */
@@ -190,6 +193,8 @@ export function archiveView(record: JobArchiveRecord): JobArchive {
     roots: record.roots,
     bytes: record.bytes,
     fileName: archiveFileName(record._id),
+    ...(record.deletedAt !== undefined ? { deletedAt: record.deletedAt } : {}),
+    ...(record.deletedBy !== undefined ? { deletedBy: record.deletedBy } : {}),
   };
 }
 

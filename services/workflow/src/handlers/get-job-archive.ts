@@ -14,6 +14,11 @@ export function getJobArchive(svc: WorkflowContext): Handler<'workflow.getJobArc
   return async (input) => {
     const { archiveId } = input.params;
     const archive = await svc.archives.get(archiveId);
+    if (archive.state === 'deleted')
+      throw new AppError(
+        'JOB_ARCHIVE_DELETED',
+        `Job archive "${archiveId}" was deleted on ${archive.deletedAt ?? 'an earlier day'} by ${archive.deletedBy ?? 'an administrator'}; its file is gone`,
+      );
     if (archive.state !== 'complete')
       throw new AppError(
         'JOB_ARCHIVE_NOT_READY',

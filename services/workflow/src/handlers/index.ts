@@ -17,6 +17,7 @@ import { finishTask } from './finish-task';
 import { getAutomation } from './get-automation';
 import { getAutomations } from './get-automations';
 import { getJob } from './get-job';
+import { deleteJobArchive } from './delete-job-archive';
 import { getJobArchive } from './get-job-archive';
 import { getJobArchives } from './get-job-archives';
 import { getJobList } from './get-job-list';
@@ -65,6 +66,7 @@ export function workflowHandlers(svc: WorkflowContext): HandlerMap<'workflow'> {
     archiveJobs: archiveJobs(svc),
     getJobArchives: getJobArchives(svc),
     getJobArchive: getJobArchive(svc),
+    deleteJobArchive: deleteJobArchive(svc),
     getAutomations: getAutomations(svc),
     getAutomation: getAutomation(svc),
     exportAutomation: exportAutomation(svc),

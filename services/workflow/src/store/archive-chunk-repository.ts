@@ -27,6 +27,11 @@ export class ArchiveChunkRepository {
     await this.chunks.deleteMany({ batch, _id: { $gte: chunkId(batch, from) } });
   }
 
+  /** Removes every part of an archive's file; answers how many there were. */
+  async dropArchive(archive: string): Promise<number> {
+    return this.chunks.deleteMany({ _id: { $gt: `${archive}:`, $lt: `${archive};` } });
+  }
+
   /** The parts of an archive's file after part id `after` (from the first without it), in file order, at most `limit`. */
   after(archive: string, after: string | undefined, limit: number): Promise<ArchiveChunkRecord[]> {
     return this.chunks.find({ _id: { $gt: after ?? `${archive}:`, $lt: `${archive};` } }, { sort: { _id: 1 }, limit });

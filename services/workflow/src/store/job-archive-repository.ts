@@ -79,6 +79,22 @@ export class JobArchiveRepository {
   }
 
   /**
+   * Marks a complete archive deleted, by `by` at `now`; the archive as stored afterwards (one
+   * deleted before keeps when and by whom), or null when it is not complete nor deleted (running,
+   * or gone). Marked first, its parts removed after: a download never reads a file in part.
+   */
+  async markDeleted(id: string, by: string, now: number): Promise<JobArchiveRecord | null> {
+    const marked = await this.archives.findOneAndUpdate(
+      { _id: { $eq: id }, state: 'complete' },
+      { $set: { state: 'deleted', deletedAt: new Date(now).toISOString(), deletedBy: by } },
+      { returnDocument: 'after' },
+    );
+    if (marked !== null) return marked;
+    const found = await this.find(id);
+    return found?.state === 'deleted' ? found : null;
+  }
+
+  /**
    * Counts batch `batch` (done) into its archive and moves the archive on to the next batch, once:
    * only while the archive's next batch is still this one, whoever does it.
    */
