@@ -37,43 +37,59 @@ export function requireBuilt(): void {
   }
 }
 
-/** `env`: more of the platform's environment, for example `NAP_LDAP_*` for a directory. */
+/**
+ * `env`: more of the platform's environment, for example `NAP_LDAP_*` for a directory. The platform
+ * picks its own port and says which (a port found free beforehand could be taken by another suite
+ * before the platform listened on it).
+ */
 export async function startPlatform(password = 'cli-test-password', env: NodeJS.ProcessEnv = {}): Promise<Platform> {
   requireBuilt();
-  const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-cli-platform-'));
   const child: ChildProcess = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
-      NAP_PORT: String(port),
+      NAP_PORT: '0',
       NAP_HOST: '127.0.0.1',
       NAP_DATA_DIR: dataDir,
       NAP_ADMIN_PASSWORD: password,
-      NAP_LOG_LEVEL: 'error',
+      // info: the line that says where it listens (the rest is read and dropped)
+      NAP_LOG_LEVEL: 'info',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const url = `http://127.0.0.1:${port}`;
+  let stdout = '';
+  let url: string | undefined;
+  child.stdout?.on('data', (d: Buffer) => {
+    if (url !== undefined) return;
+    stdout = (stdout + d.toString()).slice(-16_000);
+    url = /NAP is listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the platform exited with ${child.exitCode}: ${stderr}`);
-    const ready = await fetch(`${url}/health/ready`)
-      .then((r) => r.ok)
-      .catch(() => false);
+    if (child.exitCode !== null) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`the platform exited with ${child.exitCode}: ${stderr}`);
+    }
+    const ready =
+      url !== undefined &&
+      (await fetch(`${url}/health/ready`)
+        .then((r) => r.ok)
+        .catch(() => false));
     if (ready) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the platform on ${url} was not ready within 60 s: ${stderr}`);
+      throw new Error(`the platform${url === undefined ? '' : ` on ${url}`} was not ready within 60 s: ${stderr}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  const port = Number(new URL(url as string).port);
   return {
-    url,
+    url: url as string,
     port,
     password,
     stop: async () => {
