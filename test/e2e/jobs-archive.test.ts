@@ -198,7 +198,14 @@ describe('archiving on request', () => {
     expect(await metrics(platform, token)).toEqual(before);
     const listed = await ok<{ results: JobArchive[] }>(http, token, 'GET', '/operations-manager/jobs/archives?equals[state]=deleted');
     expect(listed.results.map((a) => a._id)).toEqual([first._id]);
-    // in the audit trail: who deleted which archive
+    // in the audit trail: who asked for an archive and who deleted it, the archive as target
+    const asked = await ok<{ results: { target?: { kind: string; id?: string } }[] }>(
+      http,
+      token,
+      'GET',
+      `/audit?operation=workflow.archiveJobs&targetId=${first._id}`,
+    );
+    expect(asked.results).toEqual([expect.objectContaining({ target: expect.objectContaining({ kind: 'job-archive', id: first._id }) })]);
     const audit = await ok<{ results: { operation: string; target?: { kind: string; id?: string } }[] }>(
       http,
       token,
@@ -206,7 +213,7 @@ describe('archiving on request', () => {
       `/audit?operation=workflow.deleteJobArchive`,
     );
     // (both deletions: the second asked again)
-    const deletion = expect.objectContaining({ target: expect.objectContaining({ kind: 'archive', id: first._id }) });
+    const deletion = expect.objectContaining({ target: expect.objectContaining({ kind: 'job-archive', id: first._id }) });
     expect(audit.results).toEqual([deletion, deletion]);
   });
 

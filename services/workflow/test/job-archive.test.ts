@@ -331,7 +331,7 @@ describe('the job retention', () => {
       // each archive is in the audit trail as an action of the platform actor `retention`
       expect(new Set(recorded.map((r) => r.occasion))).toEqual(new Set(archives.map((a) => a._id)));
       for (const r of recorded)
-        expect(r).toMatchObject({ actor: 'retention', operation: 'workflow.archiveJobs', target: { kind: 'jobArchive' } });
+        expect(r).toMatchObject({ actor: 'retention', operation: 'workflow.archiveJobs', target: { kind: 'job-archive' } });
       expect(new Set(ids)).toEqual(new Set([...firstWave, ...secondWave].map((j) => j._id)));
     } finally {
       for (const r of replicas) await r.retention.stop();

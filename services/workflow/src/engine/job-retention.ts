@@ -119,7 +119,7 @@ export class JobRetention {
       actor: 'retention',
       operation: 'workflow.archiveJobs',
       occasion: record._id,
-      target: { kind: 'jobArchive', id: record._id, name: `jobs ended before ${new Date(record.before).toISOString()} (${days} days)` },
+      target: { kind: 'job-archive', id: record._id, name: `jobs ended before ${new Date(record.before).toISOString()} (${days} days)` },
     });
   }
 }
