@@ -12,6 +12,18 @@ export function parseDuration(text: string, flag: string): number {
   return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * (UNITS_MS[p[2] as string] ?? 0), 0));
 }
 
+/**
+ * A moment given on the command line, as epoch milliseconds: a duration (`30m`, `2d`) is that long
+ * ago; an ISO 8601 date or time is read as `Date` reads it (`2026-12-01` is its midnight UTC, a time
+ * without a zone is local); anything else is refused, naming the flag (exit 4).
+ */
+export function parseMoment(text: string, flag: string, now = Date.now()): number {
+  if (/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(text.trim())) return now - parseDuration(text, flag);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(Date.parse(text)))
+    throw usage(`${flag} ${text}: expected an ISO 8601 time (2026-12-01T09:00:00Z) or a duration ago (30m, 1h, 2d)`);
+  return Date.parse(text);
+}
+
 /** A duration for people: `850ms`, `12s`, `3m04s`, `2h05m`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;

@@ -279,6 +279,50 @@ export function buildProgram(io: Io, run: Runner): Command {
     .action((id: string, task: string, opts: { var?: string[] }, cmd: Command) =>
       run(cmd, async (ctx) => (await import('./commands/jobs.js')).retryTask(ctx, id, task, opts)),
     );
+  jobs
+    .command('archive')
+    .description(
+      'move the finished root jobs (with their child jobs) that ended before a moment out of the live job store into an archive, a file of one job a line that the platform fills in the background (administrators)',
+    )
+    .requiredOption(
+      '--before <date|duration>',
+      'jobs that ended before this: an ISO 8601 date or time (2026-09-01, 2026-09-01T00:00:00Z) or a duration ago (90d, 12h)',
+    )
+    .option('--status <statuses>', 'only root jobs in these states (comma-separated: complete, error, canceled; default all three)')
+    .option('--wait', 'wait until the archive is complete, then print it with its jobs and size')
+    .option('--timeout <duration>', 'with --wait: give up after this long (30s, 5m) with exit code 3; implies --wait')
+    .action((opts: { before?: string; status?: string; wait?: boolean; timeout?: string }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).archiveJobs(ctx, opts)),
+    );
+  jobs
+    .command('archives')
+    .description("list the job archives, newest first: made by nap jobs archive or by the platform's job retention (administrators)")
+    .option('--state <state>', 'only archives in this state: running, complete or deleted')
+    .option('--limit <n>', 'at most this many archives (default 25)')
+    .action((opts: { state?: string; limit?: string }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).listArchives(ctx, opts)),
+    );
+  jobs
+    .command('archive-download')
+    .description(
+      "save a complete archive's file as the platform sends it: gzip of one job a line (JSON), as GET /operations-manager/jobs/:id shows it",
+    )
+    .argument('<id>', 'the archive id (nap jobs archives lists them)')
+    .option('-f, --file <file>', 'where to save it (default: <id>.ndjson.gz in the current folder); - writes to stdout')
+    .option('--force', 'overwrite the file if it exists')
+    .action((id: string, opts: { file?: string; force?: boolean }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).downloadArchive(ctx, id, opts)),
+    );
+  jobs
+    .command('archive-delete')
+    .description(
+      "delete an archive's file on the platform, for good (download it first); the archive stays listed as deleted, by whom and when. Asks to confirm on a terminal",
+    )
+    .argument('<id>', 'the archive id')
+    .option('--yes', 'do not ask (needed when stdin is not a terminal)')
+    .action((id: string, opts: { yes?: boolean }, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/jobs.js')).deleteArchive(ctx, id, opts)),
+    );
 
   const tasks = program.command('tasks').description('manual tasks waiting for a person');
   tasks

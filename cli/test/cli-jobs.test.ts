@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { eventually } from '@nap/testing';
 import type { NapHome, NapResult } from './support/nap';
 import { createHome, FIXTURES, nap, profileSection } from './support/nap';
@@ -336,5 +337,148 @@ describe('nap audit', () => {
     const res = await run(['audit', 'export', '-f', file]);
     expect(res.code).toBe(4);
     expect(res.stderr).toBe(`nap: cannot write ${file}: no such folder\n`);
+  });
+});
+
+describe('nap jobs archive', () => {
+  interface Archive {
+    _id: string;
+    state: string;
+    origin: string;
+    before: number;
+    statuses: string[];
+    jobs: number;
+    roots: number;
+    bytes: number;
+    deletedBy?: string;
+  }
+
+  const DAY_MS = 86_400_000;
+  const listIds = async (status: string): Promise<string[]> =>
+    (await run(['jobs', 'list', '--status', status, '--limit', '500', '-o', 'json'])).json<Job[]>().map((j) => j._id);
+  const archives = async (): Promise<Archive[]> => (await run(['jobs', 'archives', '--limit', '100', '-o', 'json'])).json<Archive[]>();
+
+  it('archives finished jobs with --wait, lists the archive, downloads it, and deletes it with --yes', async () => {
+    const completed = await start('cli-complete', '--var', 'greeting=archived', '--wait');
+    const failed = (await run(['run', 'workflow', 'cli-error', '--wait', '-o', 'json'])).json<Job>()._id;
+    // every complete or failed root job goes, the ones the tests above started too; the canceled ones stay
+    const finished = await listIds('complete,error');
+    expect(finished).toEqual(expect.arrayContaining([completed, failed]));
+    const stopped = await start('cli-manual', '--var', 'payload=1');
+    await waitingTask(stopped);
+    expect((await run(['jobs', 'cancel', stopped])).code).toBe(0);
+    const canceled = await listIds('canceled');
+    expect(canceled).toContain(stopped);
+
+    const before = new Date(Math.ceil((Date.now() + 60_000) / 1000) * 1000).toISOString();
+    const archived = await run(['jobs', 'archive', '--before', before, '--status', 'complete,error', '--wait', '-o', 'json']);
+    expect(archived.code).toBe(0);
+    const archive = archived.json<Archive>();
+    expect(archive).toMatchObject({
+      state: 'complete',
+      origin: 'request',
+      before: Date.parse(before),
+      statuses: ['complete', 'error'],
+      jobs: finished.length,
+      roots: finished.length,
+    });
+    const id = archive._id;
+    expect(await listIds('complete,error')).toEqual([]);
+    expect((await listIds('canceled')).sort()).toEqual([...canceled].sort());
+    expect((await run(['jobs', 'describe', completed])).code).toBe(1);
+
+    // a duration is that long ago: nothing ended a day ago, so this archive is empty
+    const empty = await run(['jobs', 'archive', '--before', '1d', '--wait']);
+    expect(empty.code).toBe(0);
+    const shown = /^archive (\S+) complete: 0 jobs \(0 root jobs\) that ended before (\S+) \(complete, error, canceled\), 0 B\n$/.exec(
+      empty.stdout,
+    );
+    expect(shown).not.toBeNull();
+    expect(Math.abs(Date.parse(shown![2]!) - (Date.now() - DAY_MS))).toBeLessThan(60_000);
+    expect(empty.stderr).toBe(`\`nap jobs archive-download ${shown![1]}\` saves its file\n`);
+
+    const list = await run(['jobs', 'archives']);
+    expect(list.code).toBe(0);
+    const lines = list.stdout.split('\n');
+    expect(lines[0]).toMatch(/^ID\s+STATE\s+ORIGIN\s+JOBS\s+ROOTS\s+SIZE\s+BEFORE\s+COMPLETED$/);
+    // newest first
+    expect(lines[1]).toMatch(new RegExp(`^${shown![1]}\\s+complete\\s+request\\s+0\\s+0\\s+0 B\\s`));
+    const n = finished.length;
+    expect(lines[2]).toMatch(
+      new RegExp(`^${id}\\s+complete\\s+request\\s+${n}\\s+${n}\\s+\\d+(\\.\\d)? K?i?B\\s+${before.replace('.000Z', 'Z')}\\s+\\S+Z$`),
+    );
+
+    // saved byte for byte to <id>.ndjson.gz in the current folder: gzip of one job a line
+    const saved = await nap(['jobs', 'archive-download', id], { env: home.env, cwd: home.home });
+    expect(saved.code).toBe(0);
+    const file = path.join(home.home, `${id}.ndjson.gz`);
+    expect(saved.stdout).toMatch(new RegExp(`^saved archive ${id} to ${id}\\.ndjson\\.gz \\(${archive.bytes} bytes, `));
+    expect(statSync(file).size).toBe(archive.bytes);
+    const jobs = gunzipSync(readFileSync(file))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as Job)._id);
+    expect(jobs.sort()).toEqual([...finished].sort());
+    const again = await nap(['jobs', 'archive-download', id], { env: home.env, cwd: home.home });
+    expect(again).toMatchObject({ code: 4, stderr: `nap: ${id}.ndjson.gz exists: nap does not overwrite it without --force\n` });
+    expect(statSync(file).size).toBe(archive.bytes);
+
+    const deleted = await run(['jobs', 'archive-delete', id, '--yes']);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toBe(
+      `deleted archive ${id} (${n} jobs): the platform no longer has its file, so keep your downloaded copy elsewhere\n`,
+    );
+    expect((await archives()).find((a) => a._id === id)).toMatchObject({ state: 'deleted', deletedBy: 'admin', jobs: n });
+    const listed = await run(['jobs', 'archives', '--state', 'deleted']);
+    expect(listed.stdout).toMatch(/^ID\s+STATE\s+ORIGIN\s+JOBS\s+ROOTS\s+SIZE\s+BEFORE\s+COMPLETED\s+DELETED\n/);
+    expect(listed.stdout).toMatch(new RegExp(`\\n${id}\\s+deleted\\s+request\\s+${n}\\s+${n}\\s.*\\S+Z by admin\\n$`));
+
+    // its file is gone: a download says so (410), and leaves no file behind
+    const other = path.join(home.home, 'gone.ndjson.gz');
+    const gone = await run(['jobs', 'archive-download', id, '--file', other]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(
+      new RegExp(
+        `^nap: GET /operations-manager/jobs/archives/${id} failed: Job archive "${id}" was deleted on \\S+ by admin; its file is gone \\(410 JOB_ARCHIVE_DELETED\\)\\n$`,
+      ),
+    );
+    expect(existsSync(other)).toBe(false);
+    expect(existsSync(`${other}.part`)).toBe(false);
+  });
+
+  it('refuses to delete an archive without --yes when stdin is not a terminal', async () => {
+    const archived = await run(['jobs', 'archive', '--before', '2000-01-01', '--wait', '-o', 'json']);
+    expect(archived.code).toBe(0);
+    const archive = archived.json<Archive>();
+    expect(archive).toMatchObject({ state: 'complete', before: Date.parse('2000-01-01T00:00:00Z'), jobs: 0 });
+    const refused = await run(['jobs', 'archive-delete', archive._id]);
+    expect(refused).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: `nap: stdin is not a terminal, so nap cannot ask to confirm: add --yes to delete the file of archive ${archive._id}\n`,
+    });
+    expect((await archives()).find((a) => a._id === archive._id)?.state).toBe('complete');
+  });
+
+  it('refuses a --before or --status it cannot read, naming the option, before asking the platform; --timeout exits 3', async () => {
+    const count = (await archives()).length;
+    const bad = await run(['jobs', 'archive', '--before', 'last week']);
+    expect(bad).toMatchObject({
+      code: 4,
+      stderr: 'nap: --before last week: expected an ISO 8601 time (2026-12-01T09:00:00Z) or a duration ago (30m, 1h, 2d)\n',
+    });
+    const running = await run(['jobs', 'archive', '--before', '90d', '--status', 'complete,running']);
+    expect(running.code).toBe(4);
+    expect(running.stderr).toMatch(/^nap: --status complete,running: expected finished statuses/);
+    expect((await run(['jobs', 'archive'])).code).toBe(4);
+    expect(await archives()).toHaveLength(count);
+
+    // the platform answers a request at once, while the archive fills: a timeout of nothing gives up then
+    const waited = await run(['jobs', 'archive', '--before', '2000-01-01', '--timeout', '0s']);
+    expect(waited.code).toBe(3);
+    expect(waited.stderr).toMatch(
+      /^nap: archive \S+ is still running after 0ms \(--timeout\), 0 jobs so far; `nap jobs archives` shows when it is complete\n$/,
+    );
   });
 });

@@ -396,7 +396,10 @@ describe('what stays refused', () => {
         ['create', 'job', '-f', fixture('cli-complete.workflow.json')],
         /^nap: nap create job: jobs are started, not created: use `nap run workflow NAME`/,
       ],
-      [['delete', 'job', 'x'], /^nap: nap delete job: the platform keeps every job for its audit: no route deletes or archives one/],
+      [
+        ['delete', 'job', 'x'],
+        /^nap: nap delete job: jobs are not deleted one by one: finished jobs are moved into archives \(`nap jobs archive --before 90d`/,
+      ],
       [['import', 'job', fixture('cli-complete.workflow.json')], /^nap: nap import job: no route creates a job record/],
       [['copy', 'job', 'x', '--to', 'production'], /^nap: nap copy job: jobs cannot be copied: run the workflow on the other platform\n$/],
       [

@@ -48,6 +48,15 @@ describe('the routes nap calls', () => {
     ]) {
       expect(routes.has(route)).toBe(true);
     }
+    // the job archive commands call them as the pattern above reads, so that a renamed route fails here
+    for (const route of [
+      'POST /operations-manager/jobs/archive',
+      'GET /operations-manager/jobs/archives',
+      'GET /operations-manager/jobs/archives/:archiveId',
+      'DELETE /operations-manager/jobs/archives/:archiveId',
+    ]) {
+      expect(used).toContain(route);
+    }
   });
 
   it('has a gap entry wherever a resource lacks a route for a verb and nap has no other way', () => {

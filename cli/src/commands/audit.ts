@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Colors } from 'picocolors/types';
 import type { Context } from '../context';
-import { parseDuration } from '../duration';
+import { parseMoment } from '../duration';
 import { CliError, EXIT, usage } from '../errors';
 import { pathOf } from '../http/client';
 import type { Query } from '../http/client';
@@ -35,11 +35,7 @@ export interface AuditListOptions extends AuditRange {
  * refused here, naming the flag.
  */
 export function auditTime(text: string, flag: string, now = Date.now()): string {
-  if (/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(text.trim())) return new Date(now - parseDuration(text, flag)).toISOString();
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(Date.parse(text)))
-    throw usage(`${flag} ${text}: expected an ISO 8601 time (2026-12-01T09:00:00Z) or a duration ago (30m, 1h, 2d)`);
-  // a date alone is its midnight UTC, a time without a zone is local, as Date reads them
-  return new Date(Date.parse(text)).toISOString();
+  return new Date(parseMoment(text, flag, now)).toISOString();
 }
 
 function rangeQuery(opts: AuditRange): Query {

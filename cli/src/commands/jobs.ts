@@ -1,14 +1,20 @@
+import { once } from 'node:events';
+import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import type { WriteStream } from 'node:fs';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import { triggerKind } from '@nap/contracts/dist/trigger-kinds';
 import type { Colors } from 'picocolors/types';
 import type { Context } from '../context';
-import { formatDuration, parseDuration } from '../duration';
+import { confirmOrStop, stdinIsTerminal } from '../confirm';
+import { formatDuration, parseDuration, parseMoment } from '../duration';
 import { CliError, EXIT, usage } from '../errors';
 import type { ExitCode } from '../errors';
 import { parseVars, readData } from '../files';
 import { loadEventsourceParser } from '../lazy';
 import type { Client, Query } from '../http/client';
 import { pathOf } from '../http/client';
-import { statusColor, table } from '../output/format';
+import { bytesText, statusColor, table } from '../output/format';
 import type { Doc } from '../resources/documents';
 import { field, isDoc, itemsOf, str, unwrap } from '../resources/documents';
 import { mustFind } from '../resources/lookup';
@@ -555,4 +561,260 @@ export async function finishTask(ctx: Context, jobId: string, task: string, opts
   });
   const after = unwrap(res.body);
   ctx.print(after, () => `finished task ${taskId} of job ${jobId}${opts.failure === true ? ' with failure' : ''}`);
+}
+
+/** The statuses a job can be archived in: finished ones (a running or paused job never is). */
+const ARCHIVABLE = ['complete', 'error', 'canceled'] as const;
+const ARCHIVE_STATES = ['running', 'complete', 'deleted'] as const;
+
+/** A time of an archive (epoch ms or ISO 8601) to the second, in UTC, as every time nap prints. */
+function timeText(value: unknown): string | undefined {
+  return isoTime(value)?.replace(/\.\d+Z$/, 'Z');
+}
+
+function plural(n: unknown, word: string): string {
+  return `${String(n ?? 0)} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function archiveStateColor(state: string, c: Colors): string {
+  return state === 'deleted' ? c.dim(state) : statusColor(state, c);
+}
+
+/** One archive on one line: `archive ID complete: 12 jobs (10 root jobs) that ended before T (complete, error), 3.4 KiB`. */
+function archiveLine(a: Doc, c: Colors): string {
+  const id = String(a._id ?? '?');
+  const state = String(a.state ?? '');
+  const statuses = Array.isArray(a.statuses) ? a.statuses.map(String).join(', ') : '';
+  const which = `that ended before ${timeText(a.before) ?? '?'}${statuses === '' ? '' : ` (${statuses})`}`;
+  const what = `${plural(a.jobs, 'job')} (${plural(a.roots, 'root job')}) ${which}`;
+  const head = `archive ${id} ${archiveStateColor(state, c)}`;
+  if (state === 'running') return `${head}: moving the finished root jobs ${which} into it, ${plural(a.jobs, 'job')} so far`;
+  if (state === 'deleted')
+    return `${head} on ${timeText(a.deletedAt) ?? '?'} by ${String(a.deletedBy ?? '?')}: it held ${what}; its file is gone`;
+  return `${head}: ${what}, ${typeof a.bytes === 'number' ? bytesText(a.bytes) : '?'}`;
+}
+
+/** One archive by id, as the list answers it; undefined when there is none. */
+async function findArchive(client: Client, id: string): Promise<Doc | undefined> {
+  const res = await client.request({ method: 'GET', path: '/operations-manager/jobs/archives', query: { 'equals[_id]': id, limit: 1 } });
+  return itemsOf(res.body)[0];
+}
+
+async function mustFindArchive(client: Client, id: string): Promise<Doc> {
+  const archive = await findArchive(client, id);
+  if (archive === undefined) throw new CliError(`no job archive ${id} on ${client.url}; \`nap jobs archives\` lists them`, EXIT.FAILED);
+  return archive;
+}
+
+/** `--status complete,error`: the statuses named, each a finished one; undefined for every finished status. */
+function archiveStatuses(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const statuses = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
+  const wrong = statuses.filter((s) => !(ARCHIVABLE as readonly string[]).includes(s));
+  if (statuses.length === 0 || wrong.length > 0)
+    throw usage(
+      `--status ${text}: expected finished statuses, comma-separated: ${ARCHIVABLE.join(', ')} (a running or paused job is never archived)`,
+    );
+  return statuses;
+}
+
+/** Polls the archive until it is complete; a deadline passed is exit 3, as for a job still running. */
+async function waitForArchive(ctx: Context, client: Client, archive: Doc, timeoutMs: number | undefined): Promise<Doc> {
+  const id = String(archive._id);
+  const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  let current = archive;
+  let pause = 200;
+  return ctx.spin(`archiving jobs into ${id}`, async () => {
+    while (current.state === 'running') {
+      if (deadline !== undefined && Date.now() >= deadline)
+        throw new CliError(
+          `archive ${id} is still running after ${formatDuration(timeoutMs ?? 0)} (--timeout), ${plural(current.jobs, 'job')} so far; \`nap jobs archives\` shows when it is complete`,
+          EXIT.STILL_RUNNING,
+        );
+      const wait = deadline === undefined ? pause : Math.max(0, Math.min(pause, deadline - Date.now()));
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      pause = Math.min(pause * 2, 2000);
+      current = await mustFindArchive(client, id);
+    }
+    return current;
+  });
+}
+
+export interface ArchiveOptions {
+  before?: string;
+  status?: string;
+  wait?: boolean;
+  timeout?: string;
+}
+
+/**
+ * `nap jobs archive --before T`: asks for an archive of the finished root jobs (with their child
+ * jobs) that ended before T (`POST /operations-manager/jobs/archive`); the platform fills it in the
+ * background. `--wait` (or `--timeout`) polls it until it is complete.
+ */
+export async function archiveJobs(ctx: Context, opts: ArchiveOptions): Promise<void> {
+  if (opts.before === undefined) throw usage('--before is required: an ISO 8601 date or time (2026-09-01), or a duration ago (90d)');
+  const before = parseMoment(opts.before, '--before');
+  const statuses = archiveStatuses(opts.status);
+  const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
+  const client = ctx.client();
+  const body: Doc = { before: new Date(before).toISOString() };
+  if (statuses !== undefined) body.status = statuses.length === 1 ? statuses[0] : statuses;
+  const res = await client.request({ method: 'POST', path: '/operations-manager/jobs/archive', json: body });
+  const archive = unwrap(res.body);
+  if (!isDoc(archive) || str(archive._id) === undefined)
+    throw new CliError('POST /operations-manager/jobs/archive answered no archive', EXIT.FAILED);
+  const id = String(archive._id);
+  if (opts.wait !== true && timeoutMs === undefined) {
+    ctx.print(archive, () => archiveLine(archive, ctx.colors));
+    if (ctx.format === 'human')
+      ctx.note(`\`nap jobs archives\` shows when it is complete; \`nap jobs archive-download ${id}\` then saves its file`);
+    return;
+  }
+  const done = await waitForArchive(ctx, client, archive, timeoutMs);
+  ctx.print(done, () => archiveLine(done, ctx.colors));
+  if (ctx.format === 'human') ctx.note(`\`nap jobs archive-download ${id}\` saves its file`);
+}
+
+/** `nap jobs archives`: the job archives, newest first, made on request or by the retention. */
+export async function listArchives(ctx: Context, opts: { state?: string; limit?: string }): Promise<void> {
+  if (opts.state !== undefined && !(ARCHIVE_STATES as readonly string[]).includes(opts.state))
+    throw usage(`--state ${opts.state}: expected one of ${ARCHIVE_STATES.join(', ')}`);
+  const query: Query = { limit: limitOption(opts.limit, 25), 'equals[state]': opts.state };
+  const res = await ctx.client().request({ method: 'GET', path: '/operations-manager/jobs/archives', query });
+  const archives = itemsOf(res.body);
+  const c = ctx.colors;
+  const anyDeleted = archives.some((a) => a.state === 'deleted');
+  ctx.print(archives, () =>
+    archives.length === 0
+      ? 'No job archives found.\n'
+      : table(
+          archives,
+          [
+            { header: 'ID', value: (a: Doc) => a._id },
+            { header: 'STATE', value: (a: Doc) => a.state, color: (s: string) => archiveStateColor(s, c) },
+            { header: 'ORIGIN', value: (a: Doc) => a.origin },
+            { header: 'JOBS', value: (a: Doc) => a.jobs },
+            { header: 'ROOTS', value: (a: Doc) => a.roots },
+            { header: 'SIZE', value: (a: Doc) => (typeof a.bytes === 'number' ? bytesText(a.bytes) : undefined) },
+            { header: 'BEFORE', value: (a: Doc) => timeText(a.before) },
+            { header: 'COMPLETED', value: (a: Doc) => timeText(a.completedAt) },
+            ...(anyDeleted
+              ? [
+                  {
+                    header: 'DELETED',
+                    value: (a: Doc) =>
+                      a.state === 'deleted' ? `${timeText(a.deletedAt) ?? '?'} by ${String(a.deletedBy ?? '?')}` : undefined,
+                  },
+                ]
+              : []),
+          ],
+          c,
+        ),
+  );
+}
+
+/** The file an archive is saved as when no --file is given: `<id>.ndjson.gz` in the working folder. */
+function defaultArchiveFile(id: string): string {
+  if (id === '' || id.startsWith('.') || id !== path.basename(id) || id.includes('\\'))
+    throw usage(`${id}: not an archive id (\`nap jobs archives\` lists them)`);
+  return `${id}.ndjson.gz`;
+}
+
+/**
+ * `nap jobs archive-download ID`: saves the archive's file (`GET
+ * /operations-manager/jobs/archives/:archiveId`, gzip of one job a line) byte for byte: written to
+ * `<file>.part` first and renamed once whole, so that a cut download leaves no file that looks
+ * whole. An existing file is kept unless `--force`; `--file -` writes to stdout (a pipe).
+ */
+export async function downloadArchive(ctx: Context, id: string, opts: { file?: string; force?: boolean }): Promise<void> {
+  const route = { method: 'GET', path: pathOf('/operations-manager/jobs/archives/:archiveId', { archiveId: id }) } as const;
+  if (opts.file === '-') {
+    if (ctx.io.stdout.isTTY === true)
+      throw usage('--file - writes the gzip file to stdout, which is a terminal: pipe it (| gunzip) or name a file');
+    const stdout = ctx.io.stdout;
+    const { bytes } = await ctx.client().download(route, async (chunk) => {
+      if (!stdout.write(chunk)) await once(stdout, 'drain');
+    });
+    ctx.note(`wrote archive ${id} to stdout (${bytes} bytes, ${bytesText(bytes)})`);
+    return;
+  }
+  const file = opts.file ?? defaultArchiveFile(id);
+  const exists = (): boolean => existsSync(file);
+  if (opts.force !== true && exists()) throw usage(`${file} exists: nap does not overwrite it without --force`);
+  const part = `${file}.part`;
+  let out: WriteStream;
+  try {
+    out = createWriteStream(part);
+    await once(out, 'open');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw usage(`cannot write ${file}: ${code === 'ENOENT' ? 'no such folder' : (code ?? (err as Error).message)}`);
+  }
+  // a write that fails later (a full disk) is said once the download stops
+  let writeError: Error | undefined;
+  out.on('error', (err) => (writeError ??= err));
+  const client = ctx.client();
+  let bytes: number;
+  try {
+    ({ bytes } = await ctx.spin(`downloading archive ${id}`, () =>
+      client.download(route, async (chunk) => {
+        if (writeError !== undefined) throw writeError;
+        if (!out.write(chunk)) await once(out, 'drain');
+      }),
+    ));
+    out.end();
+    // written and closed (or failed: finished rejects with the error, even one emitted already)
+    await finished(out);
+    if (writeError !== undefined) throw writeError;
+  } catch (err) {
+    out.destroy();
+    rmSync(part, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!(err instanceof CliError) && typeof code === 'string')
+      throw new CliError(`cannot write ${file}: ${code}`, EXIT.FAILED, { cause: err });
+    throw err;
+  }
+  if (opts.force !== true && exists()) {
+    rmSync(part, { force: true });
+    throw usage(`${file} appeared while downloading: nap does not overwrite it without --force`);
+  }
+  renameSync(part, file);
+  const saved = { archive: id, file: path.resolve(file), bytes };
+  ctx.print(saved, () => `saved archive ${id} to ${file} (${bytes} bytes, ${bytesText(bytes)}; gzip of one job a line)`);
+}
+
+/**
+ * `nap jobs archive-delete ID`: deletes an archive's file on the platform (`DELETE
+ * /operations-manager/jobs/archives/:archiveId`); the archive stays listed as deleted. Nothing
+ * brings the file back, so it asks first on a terminal, and wants `--yes` elsewhere.
+ */
+export async function deleteArchive(ctx: Context, id: string, opts: { yes?: boolean }): Promise<void> {
+  if (opts.yes !== true && !stdinIsTerminal(ctx))
+    throw usage(`stdin is not a terminal, so nap cannot ask to confirm: add --yes to delete the file of archive ${id}`);
+  const client = ctx.client();
+  const found = await mustFindArchive(client, id);
+  const already = found.state === 'deleted';
+  if (!already && found.state !== 'running')
+    await confirmOrStop(
+      ctx,
+      opts,
+      `Delete the file of archive ${id} (${plural(found.jobs, 'job')}, ${typeof found.bytes === 'number' ? bytesText(found.bytes) : '?'})? Nothing brings it back; download it first.`,
+      `archive ${id} was not deleted`,
+    );
+  const res = await client.request({ method: 'DELETE', path: pathOf('/operations-manager/jobs/archives/:archiveId', { archiveId: id }) });
+  const deleted = unwrap(res.body);
+  const a = isDoc(deleted) ? deleted : found;
+  ctx.print(deleted, () =>
+    already
+      ? `archive ${id} was already deleted on ${timeText(a.deletedAt) ?? '?'} by ${String(a.deletedBy ?? '?')}`
+      : `deleted archive ${id} (${plural(a.jobs, 'job')}): the platform no longer has its file, so keep your downloaded copy elsewhere`,
+  );
 }

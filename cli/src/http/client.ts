@@ -180,6 +180,67 @@ export class Client {
   }
 
   /**
+   * A file the platform sends (a job archive), handed to `write` chunk by chunk exactly as it
+   * arrives, never decoded. The profile's timeout bounds the wait for the answer and then each pause
+   * in its body, so that a large file is not cut while it flows. A status of 400 and above (its JSON
+   * error body) becomes a {@link CliError} as with {@link request}. Answers the headers and how many
+   * bytes were written.
+   */
+  async download(req: ApiRequest, write: (chunk: Uint8Array) => Promise<void> | void): Promise<{ headers: Headers; bytes: number }> {
+    const idle = new AbortController();
+    const signal = req.signal === undefined ? idle.signal : AbortSignal.any([idle.signal, req.signal]);
+    const sent: ApiRequest = { ...req, stream: true, signal, headers: { accept: '*/*', ...req.headers } };
+    const res = await this.raw(sent);
+    if (res.status >= 400) throw this.failure(req, { status: res.status, headers: res.headers, body: await this.readBody(req, res) });
+    const limitMs = timeoutOf(this.profile.timeoutMs, req);
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const arm = (): void => {
+      if (limitMs === 0) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        idle.abort(new DOMException('timeout', 'TimeoutError'));
+      }, limitMs);
+      timer.unref();
+    };
+    let bytes = 0;
+    let writeFailure: { err: unknown } | undefined;
+    try {
+      arm();
+      for await (const chunk of res.body ?? []) {
+        clearTimeout(timer);
+        const data = chunk as Uint8Array;
+        try {
+          await write(data);
+        } catch (err) {
+          // the caller's to say (a full disk); leaving the loop cancels the body
+          writeFailure = { err };
+          break;
+        }
+        bytes += data.byteLength;
+        arm();
+      }
+    } catch (err) {
+      const route = `${req.method} ${req.path.split('?')[0]}`;
+      if (timedOut)
+        throw new CliError(
+          `${this.url} sent nothing more of ${route} for ${limitMs / 1000} s (the timeout of profile "${this.profile.name}"), after ${bytes} bytes`,
+          EXIT.UNREACHABLE,
+          { cause: err },
+        );
+      if (req.signal?.aborted === true) throw err;
+      const code = causeCode(err);
+      const what = code === undefined ? String((err as Error).message ?? err) : (NETWORK_CODES[code] ?? code);
+      throw new CliError(`${this.url} cut ${route} short after ${bytes} bytes (${what})`, EXIT.UNREACHABLE, { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (writeFailure !== undefined) throw writeFailure.err;
+    return { headers: res.headers, bytes };
+  }
+
+  /**
    * After the account's secret changed (`nap password`): the session's token is cached for the
    * profile with the new secret too, so that the profile goes on with it once it holds that secret;
    * the entry of the old secret stays until the token expires. Nothing to do for a profile's own token.

@@ -71,6 +71,19 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[], c: C
     .join('\n')}\n`;
 }
 
+/** A size for people: `512 B`, `3.4 KiB`, `12 MiB`, `1.5 GiB` (powers of 1024). */
+export function bytesText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
 /** A status word in its colour: green done, red failed, yellow under way, grey stopped. */
 export function statusColor(status: string, c: Colors): string {
   switch (status) {

@@ -564,7 +564,8 @@ export const RESOURCES: readonly ResourceDef[] = [
     fileName: byId,
     gaps: {
       create: 'jobs are started, not created: use `nap run workflow NAME` or `nap run automation NAME`',
-      delete: 'the platform keeps every job for its audit: no route deletes or archives one (`nap jobs cancel ID` stops a running one)',
+      delete:
+        "jobs are not deleted one by one: finished jobs are moved into archives (`nap jobs archive --before 90d`, or by the retention of the platform's active profile), downloaded with `nap jobs archive-download ID` and deleted with `nap jobs archive-delete ID` (`nap jobs cancel ID` stops a running one)",
       import: 'no route creates a job record: a job is a run, and `nap export job ID` keeps its record for review, not for import',
       copy: 'jobs cannot be copied: run the workflow on the other platform',
     },
