@@ -140,7 +140,7 @@ export default tseslint.config(
             {
               name: '@nap/contracts',
               message:
-                'nap bundles no server code: import a pure module of the contracts (project-members, template-results, trigger-kinds) alone.',
+                'nap bundles no server code: import a pure module of the contracts (project-members, template-results, trigger-kinds, job-archive-states) alone.',
             },
           ],
           patterns: [
@@ -151,6 +151,7 @@ export default tseslint.config(
                 '!@nap/contracts/dist/project-members',
                 '!@nap/contracts/dist/template-results',
                 '!@nap/contracts/dist/trigger-kinds',
+                '!@nap/contracts/dist/job-archive-states',
               ],
               message: 'Import a package through its public door (@nap/<name>).',
             },

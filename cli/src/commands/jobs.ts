@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
+import { ARCHIVABLE_JOB_STATUSES, JOB_ARCHIVE_STATES } from '@nap/contracts/dist/job-archive-states';
 import { triggerKind } from '@nap/contracts/dist/trigger-kinds';
 import type { Colors } from 'picocolors/types';
 import type { Context } from '../context';
@@ -563,10 +564,6 @@ export async function finishTask(ctx: Context, jobId: string, task: string, opts
   ctx.print(after, () => `finished task ${taskId} of job ${jobId}${opts.failure === true ? ' with failure' : ''}`);
 }
 
-/** The statuses a job can be archived in: finished ones (a running or paused job never is). */
-const ARCHIVABLE = ['complete', 'error', 'canceled'] as const;
-const ARCHIVE_STATES = ['running', 'complete', 'deleted'] as const;
-
 /** A time of an archive (epoch ms or ISO 8601) to the second, in UTC, as every time nap prints. */
 function timeText(value: unknown): string | undefined {
   return isoTime(value)?.replace(/\.\d+Z$/, 'Z');
@@ -617,10 +614,10 @@ function archiveStatuses(text: string | undefined): string[] | undefined {
         .filter((s) => s !== ''),
     ),
   ];
-  const wrong = statuses.filter((s) => !(ARCHIVABLE as readonly string[]).includes(s));
+  const wrong = statuses.filter((s) => !(ARCHIVABLE_JOB_STATUSES as readonly string[]).includes(s));
   if (statuses.length === 0 || wrong.length > 0)
     throw usage(
-      `--status ${text}: expected finished statuses, comma-separated: ${ARCHIVABLE.join(', ')} (a running or paused job is never archived)`,
+      `--status ${text}: expected finished statuses, comma-separated: ${ARCHIVABLE_JOB_STATUSES.join(', ')} (a running or paused job is never archived)`,
     );
   return statuses;
 }
@@ -685,8 +682,8 @@ export async function archiveJobs(ctx: Context, opts: ArchiveOptions): Promise<v
 
 /** `nap jobs archives`: the job archives, newest first, made on request or by the retention. */
 export async function listArchives(ctx: Context, opts: { state?: string; limit?: string }): Promise<void> {
-  if (opts.state !== undefined && !(ARCHIVE_STATES as readonly string[]).includes(opts.state))
-    throw usage(`--state ${opts.state}: expected one of ${ARCHIVE_STATES.join(', ')}`);
+  if (opts.state !== undefined && !(JOB_ARCHIVE_STATES as readonly string[]).includes(opts.state))
+    throw usage(`--state ${opts.state}: expected one of ${JOB_ARCHIVE_STATES.join(', ')}`);
   const query: Query = { limit: limitOption(opts.limit, 25), 'equals[state]': opts.state };
   const res = await ctx.client().request({ method: 'GET', path: '/operations-manager/jobs/archives', query });
   const archives = itemsOf(res.body);

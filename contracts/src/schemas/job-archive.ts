@@ -1,6 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
+import { ARCHIVABLE_JOB_STATUSES, JOB_ARCHIVE_STATES } from '../job-archive-states';
 import { arr, closed, embed, epochMs, int, nullable, obj, oneOf, resultsOf, str, timestamp, withId } from './common';
+
+export { ARCHIVABLE_JOB_STATUSES, JOB_ARCHIVE_STATES } from '../job-archive-states';
+export type { ArchivableJobStatus, JobArchiveState } from '../job-archive-states';
 
 /**
  * Job archives: finished root jobs (with their child jobs) moved out of the live job store into a
@@ -11,22 +15,8 @@ import { arr, closed, embed, epochMs, int, nullable, obj, oneOf, resultsOf, str,
 /** Days a finished job stays in the live job store before the retention archives it, unless the active profile says otherwise. */
 export const DEFAULT_JOB_RETENTION_DAYS = 90;
 
-/** Statuses a job may be archived in: finished ones. A running or paused job is never archived. */
-export const ARCHIVABLE_JOB_STATUSES = ['complete', 'error', 'canceled'] as const;
-/** One of {@link ARCHIVABLE_JOB_STATUSES}. */
-export type ArchivableJobStatus = (typeof ARCHIVABLE_JOB_STATUSES)[number];
-
 /** Media type of a downloaded archive: gzip of newline-delimited JSON. */
 export const JOB_ARCHIVE_CONTENT_TYPE = 'application/gzip';
-
-/**
- * States of an archive: `running` while jobs are moved into it (resumed by another replica if its
- * holder dies), then `complete`; `deleted` once an administrator deleted its file (its jobs still
- * count in the job and task metrics).
- */
-export const JOB_ARCHIVE_STATES = ['running', 'complete', 'deleted'] as const;
-/** One of {@link JOB_ARCHIVE_STATES}. */
-export type JobArchiveState = (typeof JOB_ARCHIVE_STATES)[number];
 
 const archivableStatus = oneOf(ARCHIVABLE_JOB_STATUSES);
 
