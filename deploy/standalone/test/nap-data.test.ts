@@ -12,6 +12,7 @@ import { parseLocation } from '../src/nap-data/locations';
 import { backup, copy, restore } from '../src/nap-data/operations';
 import type { Item } from '../src/nap-data/archive';
 import { LocationWriter, digestOf, readLocation } from '../src/nap-data/stores';
+import { gatewayFilesOf, placeOf } from '../src/nap-data/gateway-files';
 
 /**
  * nap-data on real embedded stores: what a backup carries comes back as it was, a copy reads back
@@ -333,6 +334,16 @@ describe("the device gateway's files where its variables moved them", () => {
     expect(existsSync(path.join(pb, 'stale.yml'))).toBe(false);
     expect(textOf(path.join(pb, 'site.yml'))).toContain('# moved');
     expect(textOf(path.join(target, 'gateway', 'roles', 'ntp', 'tasks', 'main.yml'))).toContain('ntp');
+  });
+
+  it('places the moved kinds where their variables say when no data directory is known (a MongoDB target without --files-to), and no other file', () => {
+    const files = gatewayFilesOf(undefined, { NAP_GW_PLAYBOOKS_DIR: '/srv/ansible', NAP_GW_INVENTORY_FILE: '/etc/nap/inventory.json' });
+    expect(placeOf(files, 'playbooks/site.yml')).toBe('/srv/ansible/site.yml');
+    expect(placeOf(files, 'inventory.json')).toBe('/etc/nap/inventory.json');
+    expect(placeOf(files, 'roles/ntp/tasks/main.yml')).toBeUndefined();
+    expect(placeOf(files, 'notes.txt')).toBeUndefined();
+    // a file named like a kind at the top is a file of no kind
+    expect(placeOf(gatewayFilesOf('/data', {}), 'playbooks')).toBe('/data/gateway/playbooks');
   });
 
   it('leaves the moved directories a copy shares with its source in place, neither copied over themselves nor emptied', async () => {

@@ -48,7 +48,7 @@ export function gatewayFilesOf(dataDir: string | undefined, env: NodeJS.ProcessE
 
 /** Where a file of a backup goes: its kind's directory, else under `<data>/gateway`; undefined when that is unknown. */
 export function placeOf(files: GatewayFiles, name: string): string | undefined {
-  if (name === GATEWAY_INVENTORY_FILE.name) return files.inventory?.file ?? undefined;
+  if (name === GATEWAY_INVENTORY_FILE.name) return files.inventory?.file;
   const [first, ...rest] = name.split('/');
   const kind = rest.length > 0 ? files.kinds.find((k) => k.prefix === first) : undefined;
   if (kind !== undefined) return path.join(kind.dir, ...rest);

@@ -234,7 +234,7 @@ export async function backup(from: Location, file: string, options: CommonOption
     await writer.abort();
     throw err;
   }
-  const notes = [...source.notes, ...(await journalNotes(from, databases))];
+  const notes = [...source.unread, ...source.moved, ...(await journalNotes(from, databases))];
   if (from.kind === 'dir' && existsSync(path.join(from.dir, 'secret.key')))
     notes.push(`the secret key is not in the backup: keep ${path.join(from.dir, 'secret.key')} with it, stored apart (restore needs it)`);
   return { ...tally.report(notes, started), bytes: (await stat(file)).size };
@@ -242,15 +242,15 @@ export async function backup(from: Location, file: string, options: CommonOption
 
 /**
  * The device gateway's files of a transfer's source: those of a data directory (MongoDB holds none),
- * as the environment places them, with notes on those left out and where moved kinds came from.
+ * as the environment places them; notes on those left out (`unread`) and on where moved kinds were
+ * read from (`moved`).
  */
-function sourceFilesOf(from: Location, options: CommonOptions): { listed: GatewayFile[]; notes: string[] } {
+function sourceFilesOf(from: Location, options: CommonOptions): { listed: GatewayFile[]; unread: string[]; moved: string[] } {
   if (from.kind !== 'dir' || (options.services !== undefined && !options.services.includes('gateway-devices')))
-    return { listed: [], notes: [] };
+    return { listed: [], unread: [], moved: [] };
   const files = gatewayFilesOf(from.dir, options.env ?? process.env);
   const listing = listGatewayFiles(files);
-  const notes = [...unreadNotes(listing), ...(listing.files.length > 0 ? movedNotes(files, 'read from') : [])];
-  return { listed: listing.files, notes };
+  return { listed: listing.files, unread: unreadNotes(listing), moved: listing.files.length > 0 ? movedNotes(files, 'read from') : [] };
 }
 
 /** What a backup holds, read to its end and checked; throws at the first problem. */
@@ -332,7 +332,8 @@ export async function copy(from: Location, to: Location, options: WriteOptions =
   const toCopy = source.listed.filter((f) => !inPlace.has(f.full));
   if (target !== undefined) target.held = target.held.filter((f) => !inPlace.has(f.full));
   if (!options.replace) await refuseOccupied(to, databases, target?.held ?? []);
-  const notes: string[] = source.notes.filter((n) => !n.includes(' read from '));
+  // where moved kinds were read from is where they stay (in place) or what the target's notes say
+  const notes: string[] = [...source.unread];
   if (inPlace.size > 0)
     notes.push(`${inPlace.size} files of the device gateway are in place already: the source and the target share their directories`);
   let secretKey = options.secretKey;
