@@ -153,8 +153,9 @@ try {
   let archive = null;
   if (await has(admin, 'GET', '/operations-manager/jobs/archives')) {
     archivedJob = await ended(await start('greet', { who: 'archive' }));
-    await new Promise((r) => setTimeout(r, 20));
-    archive = dataOf(await must(admin, 'POST', '/operations-manager/jobs/archive', { before: new Date().toISOString() }, [200, 202]));
+    // just after the job ended: it alone is archived
+    const endedAt = (await jobOf(admin, archivedJob)).metrics.end_time;
+    archive = dataOf(await must(admin, 'POST', '/operations-manager/jobs/archive', { before: endedAt + 1 }, [200, 202]));
     await until('the archive', async () => {
       const listed = dataOf(await must(admin, 'GET', '/operations-manager/jobs/archives'));
       const found = (Array.isArray(listed) ? listed : (listed.results ?? [])).find((a) => a._id === archive._id);
