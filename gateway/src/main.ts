@@ -39,7 +39,7 @@ async function run(): Promise<void> {
   const server = await listen(gateway.handler, config.host, config.port, {
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
-    ...(config.tls ? { tls: config.tls } : {}),
+    ...(config.tls ? { tls: config.tls, log: logger, registry: metrics.registry } : {}),
   });
   // the management listener's readiness is the gateway's own (its bus); /health/ready on the main
   // port also waits for every service, which suits people, not a load balancer's probe

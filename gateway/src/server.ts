@@ -1,13 +1,16 @@
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@nap/contracts';
+import type { Logger, Registry } from '@nap/telemetry';
+import { TlsReloader, readTlsPair } from './tls-files';
 
 export interface HttpServer {
   url: string;
   port: number;
+  /** With TLS: the certificate in service and the look at its files (tests call `check()` rather than wait). */
+  tls?: Pick<TlsReloader, 'current' | 'check'>;
   close(): Promise<void>;
 }
 
@@ -39,18 +42,16 @@ export interface ListenOptions {
   requestTimeoutMs?: number;
   /**
    * Serve https with this certificate chain and private key, both PEM files (`NAP_TLS_CERT_FILE`,
-   * `NAP_TLS_KEY_FILE`): for a single host without an ingress. Read once at start.
+   * `NAP_TLS_KEY_FILE`): for a single host without an ingress. Read at start, and again whenever
+   * either file changes (a renewal; see {@link TlsReloader}).
    */
   tls?: { certFile: string; keyFile: string };
-}
-
-/** The PEM file of a TLS setting; an error naming the setting and the file when it cannot be read. */
-function pemFile(file: string, setting: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (err) {
-    throw new Error(`${setting} names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
-  }
+  /** How often the TLS files are looked at, ms (default 60 s). */
+  tlsReloadCheckMs?: number;
+  /** Where the TLS reloads are logged. */
+  log?: Logger;
+  /** Where the served certificate's expiry and the reloads are counted. */
+  registry?: Registry;
 }
 
 /**
@@ -64,29 +65,37 @@ export async function listen(app: http.RequestListener, host: string, port: numb
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
   // Node checks these timeouts every connectionsCheckingInterval (30 s by default): check each second
   const serverOptions = { headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 };
-  const server = options.tls
-    ? https.createServer(
-        {
-          ...serverOptions,
-          cert: pemFile(options.tls.certFile, 'NAP_TLS_CERT_FILE'),
-          key: pemFile(options.tls.keyFile, 'NAP_TLS_KEY_FILE'),
-        },
-        app,
-      )
+  const pair = options.tls ? readTlsPair(options.tls) : undefined;
+  const server = pair
+    ? https.createServer({ ...serverOptions, cert: pair.cert, key: pair.key }, app)
     : http.createServer(serverOptions, app);
+  const reloader =
+    options.tls && pair && server instanceof https.Server
+      ? new TlsReloader({
+          files: options.tls,
+          initial: pair,
+          apply: ({ cert, key }) => server.setSecureContext({ cert, key }),
+          ...(options.tlsReloadCheckMs !== undefined ? { checkMs: options.tlsReloadCheckMs } : {}),
+          ...(options.log ? { log: options.log } : {}),
+          ...(options.registry ? { registry: options.registry } : {}),
+        })
+      : undefined;
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  reloader?.start();
   const address = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `${options.tls ? 'https' : 'http'}://${shownHost}:${address.port}`,
     port: address.port,
+    ...(reloader ? { tls: reloader } : {}),
     close: () =>
       new Promise<void>((resolve) => {
+        reloader?.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -1,9 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import tls from 'node:tls';
 import os from 'node:os';
 import path from 'node:path';
 import { listen } from '@nap/gateway';
+import { createMetrics } from '@nap/telemetry';
 import { ConfigError, loadConfig } from '@nap/runtime';
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
@@ -25,30 +27,39 @@ let dir: string;
 let certFile: string;
 let keyFile: string;
 
+/** A self-signed certificate for 127.0.0.1 and its key, valid `days`, made with openssl. */
+function makeCertificate(cert: string, key: string, days: number, name = 'localhost'): void {
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      String(days),
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+}
+
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nap-tls-'));
   certFile = path.join(dir, 'cert.pem');
   keyFile = path.join(dir, 'key.pem');
   if (!hasOpenssl) return;
-  execFileSync('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    keyFile,
-    '-out',
-    certFile,
-    '-days',
-    '1',
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1,DNS:localhost',
-  ]);
+  makeCertificate(certFile, keyFile, 1);
 });
 
 afterAll(() => {
@@ -135,5 +146,75 @@ describe('TLS settings', () => {
     await expect(listen(() => undefined, '127.0.0.1', 0, { tls: { certFile: missing, keyFile: missing } })).rejects.toThrow(
       `NAP_TLS_CERT_FILE names ${missing}, which cannot be read (ENOENT)`,
     );
+  });
+});
+
+/** The certificate a TLS client is served on `port` now: its subject's CN and its notAfter (epoch ms). */
+function servedCertificate(port: number): Promise<{ cn: string; expiresAt: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
+      const peer = socket.getPeerCertificate();
+      socket.end();
+      resolve({ cn: String(peer.subject.CN), expiresAt: Date.parse(peer.valid_to) });
+    });
+    socket.on('error', reject);
+  });
+}
+
+describeTls('a renewed certificate', () => {
+  it('is served to new connections without a restart; a key of another certificate is refused and the served one stays', async () => {
+    const renewDir = mkdtempSync(path.join(os.tmpdir(), 'nap-tls-renew-'));
+    const cert = path.join(renewDir, 'cert.pem');
+    const key = path.join(renewDir, 'key.pem');
+    makeCertificate(cert, key, 2, 'first');
+    const metrics = createMetrics({ processMetrics: false });
+    const expiry = async () =>
+      (await metrics.registry.getSingleMetric('nap_tls_certificate_expiry_timestamp_seconds')?.get())?.values[0]?.value;
+    const reloads = async (outcome: string) =>
+      (await metrics.registry.getSingleMetric('nap_tls_certificate_reloads_total')?.get())?.values.find((v) => v.labels.outcome === outcome)
+        ?.value;
+    // checked by hand below, not on a timer
+    const server = await listen((_req, res) => res.end('ok'), '127.0.0.1', 0, {
+      tls: { certFile: cert, keyFile: key },
+      tlsReloadCheckMs: 3_600_000,
+      registry: metrics.registry,
+    });
+    try {
+      const first = await servedCertificate(server.port);
+      expect(first.cn).toBe('first');
+      expect((await expiry()) ?? 0).toBe(first.expiresAt / 1000);
+      expect(server.tls?.check()).toBe(false);
+
+      // certbot writes the new pair beside the old and swaps them in
+      makeCertificate(`${cert}.new`, `${key}.new`, 90, 'renewed');
+      renameSync(`${key}.new`, key);
+      renameSync(`${cert}.new`, cert);
+      expect(server.tls?.check()).toBe(true);
+      const renewed = await servedCertificate(server.port);
+      expect(renewed.cn).toBe('renewed');
+      expect(renewed.expiresAt - first.expiresAt).toBeGreaterThan(80 * 86_400_000);
+      expect(await expiry()).toBe(renewed.expiresAt / 1000);
+      expect(await reloads('ok')).toBe(1);
+
+      // the certificate replaced, its key not (yet): refused, the renewed pair stays in service
+      makeCertificate(path.join(renewDir, 'other.pem'), path.join(renewDir, 'other-key.pem'), 30, 'other');
+      copyFileSync(path.join(renewDir, 'other.pem'), cert);
+      expect(server.tls?.check()).toBe(false);
+      expect(await reloads('failed')).toBe(1);
+      expect((await servedCertificate(server.port)).cn).toBe('renewed');
+      expect(await expiry()).toBe(renewed.expiresAt / 1000);
+      // a half-written file too
+      writeFileSync(cert, '-----BEGIN CERTIFICATE-----\nMIIB');
+      expect(server.tls?.check()).toBe(false);
+      expect(await reloads('failed')).toBe(2);
+      // its key arrives: the pair is taken
+      copyFileSync(path.join(renewDir, 'other.pem'), cert);
+      copyFileSync(path.join(renewDir, 'other-key.pem'), key);
+      expect(server.tls?.check()).toBe(true);
+      expect((await servedCertificate(server.port)).cn).toBe('other');
+    } finally {
+      await server.close();
+      rmSync(renewDir, { recursive: true, force: true });
+    }
   });
 });

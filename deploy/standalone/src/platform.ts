@@ -145,7 +145,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const server = await listen(gateway.handler, config.host, config.port, {
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
-      ...(config.tls ? { tls: config.tls } : {}),
+      ...(config.tls ? { tls: config.tls, log: logger.child({ component: 'gateway' }), registry: metrics.registry } : {}),
     });
     return {
       url: server.url,
