@@ -90,6 +90,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     authenticator,
     clientAddress,
     logger,
+    registry: metrics.registry,
     ...options.eventStreams,
     others: { 'admin.exportAudit': createAuditExport(client, authenticator, clientAddress) },
   });

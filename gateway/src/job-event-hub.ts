@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { SYSTEM_CALLER, audienceAdmitsGroups, audienceAdmitsPerson, eventPattern, redactSecrets } from '@nap/contracts';
 import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, EventDelivery, Subscription } from '@nap/bus';
-import type { Logger } from '@nap/telemetry';
+import { counterOnce, gaugeOnce } from '@nap/telemetry';
+import type { Logger, Registry } from '@nap/telemetry';
 import { isRecord, sleep } from '@nap/util';
 import { SseSink, sharedJoin } from './sse-sink';
 import type { SinkEnd, SinkOptions } from './sse-sink';
@@ -178,10 +179,16 @@ export interface JobEventHubOptions {
   bus: Bus;
   client: BusClient;
   logger: Logger;
+  /** Where the clients are counted: `nap_event_stream_clients{stream}` and the slow ones dropped. */
+  registry?: Registry;
   /** Interval of the comment lines that keep idle connections open, ms. */
   heartbeatMs: number;
   sink: SinkOptions;
 }
+
+/** The hub's two streams, as the metrics name them: every job event (`/operations-manager/events`), or one job's (`…/jobs/:id/events`). */
+export type HubStream = 'events' | 'job';
+const HUB_STREAMS: readonly HubStream[] = ['events', 'job'];
 
 /** A client's handle on the hub: where its frames go, and how it lets go. */
 export interface HubClient {
@@ -215,7 +222,30 @@ export class JobEventHub {
   private flushScheduled = false;
   private stopped = false;
 
-  constructor(private readonly options: JobEventHubOptions) {}
+  /** Clients by stream, and the count of slow ones dropped (both no-ops without a registry). */
+  private readonly perStream = new Map<HubStream, number>(HUB_STREAMS.map((stream) => [stream, 0]));
+  private readonly droppedSlow: (stream: HubStream) => void = () => undefined;
+
+  constructor(private readonly options: JobEventHubOptions) {
+    if (options.registry) {
+      const perStream = this.perStream;
+      gaugeOnce(options.registry, {
+        name: 'nap_event_stream_clients',
+        help: 'Clients of the server-sent event streams: events (every job event a caller may see) and job (one job)',
+        labelNames: ['stream'],
+        collect() {
+          for (const [stream, count] of perStream) this.set({ stream }, count);
+        },
+      });
+      const dropped = counterOnce(options.registry, {
+        name: 'nap_event_stream_clients_dropped_total',
+        help: 'Event stream clients dropped for reading their events too slowly (told to reconnect with Last-Event-ID)',
+        labelNames: ['stream'],
+      });
+      for (const stream of HUB_STREAMS) dropped.inc({ stream }, 0);
+      this.droppedSlow = (stream) => dropped.inc({ stream });
+    }
+  }
 
   /** Clients connected now (both streams). */
   get clients(): number {
@@ -233,7 +263,7 @@ export class JobEventHub {
     // `cancel` lets go without touching the response, which then answers the error
     await this.ensureSubscribed();
     // the sink's release runs once the stream ends, after `watcher` below is set
-    const sink = this.sink(res, () => {
+    const sink = this.sink(res, 'job', () => {
       const set = this.watchers.get(jobId);
       set?.delete(watcher);
       if (set?.size === 0) this.watchers.delete(jobId);
@@ -254,7 +284,7 @@ export class JobEventHub {
     if (group === undefined) this.groups.set(key, (group = new ClientGroup(key, filter, groupsOfCaller)));
     const owner = group;
     // the sink's release runs once the stream ends, after `client` below is set
-    const sink = this.sink(res, () => {
+    const sink = this.sink(res, 'events', () => {
       owner.clients.delete(client);
       if (owner.clients.size === 0) this.groups.delete(owner.key);
       if (client.catchUp?.subscription) void client.catchUp.subscription.unsubscribe().catch(() => undefined);
@@ -266,8 +296,9 @@ export class JobEventHub {
     return { sink };
   }
 
-  private sink(res: ServerResponse, release: () => void): SseSink {
+  private sink(res: ServerResponse, stream: HubStream, release: () => void): SseSink {
     this.clientCount += 1;
+    this.perStream.set(stream, (this.perStream.get(stream) ?? 0) + 1);
     if (this.lingerTimer) clearTimeout(this.lingerTimer);
     this.lingerTimer = undefined;
     this.heartbeat ??= setInterval(() => this.beat(), this.options.heartbeatMs);
@@ -278,9 +309,13 @@ export class JobEventHub {
       (s) => this.schedule(s),
       (why: SinkEnd) => {
         this.clientCount -= 1;
+        this.perStream.set(stream, (this.perStream.get(stream) ?? 1) - 1);
         this.dirty.delete(sink);
         release();
-        if (why === 'slow') this.options.logger.info('Closed an event stream whose client read its events too slowly');
+        if (why === 'slow') {
+          this.droppedSlow(stream);
+          this.options.logger.info({ stream }, 'Closed an event stream whose client read its events too slowly');
+        }
         if (this.clientCount === 0) this.idle();
       },
     );

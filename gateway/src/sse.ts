@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, isSubjectToken } from '@nap/contracts';
 import type { Caller, EventStreamFilter, OperationDef, OperationId, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient, EventDelivery } from '@nap/bus';
-import type { Logger } from '@nap/telemetry';
+import type { Logger, Registry } from '@nap/telemetry';
 import type { Authenticator } from './auth/authenticator';
 import { authenticate } from './authenticate';
 import type { ClientAddress } from './client-address';
@@ -20,6 +20,8 @@ export interface EventStreamOptions {
   /** The address a request came from (Basic credentials are throttled per address). */
   clientAddress: ClientAddress;
   logger: Logger;
+  /** Where the streams' clients are counted (`nap_event_stream_clients`). */
+  registry?: Registry;
   /** Interval of the comment lines that keep idle connections open, ms. */
   heartbeatMs?: number;
   /** How slow clients are treated (bytes a client may leave unread before it is dropped, …). */
@@ -80,6 +82,7 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     bus,
     client,
     logger,
+    ...(options.registry ? { registry: options.registry } : {}),
     heartbeatMs: options.heartbeatMs ?? 15_000,
     sink: { ...DEFAULT_SINK_OPTIONS, ...options.sink },
   });

@@ -5,7 +5,7 @@ import { eventSubject } from '@nap/contracts';
 import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
 import { createMemoryBus } from '@nap/bus';
 import type { BusClient, MemoryBus } from '@nap/bus';
-import { createLogger } from '@nap/telemetry';
+import { createLogger, createMetrics } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
 import { JobEventHub } from '../src/job-event-hub';
 import { DEFAULT_SINK_OPTIONS, sharedJoin } from '../src/sse-sink';
@@ -23,6 +23,8 @@ const caller = (id: string, groups: string[], roles: Caller['roles'] = ['operati
 interface Harness {
   bus: MemoryBus;
   hub: JobEventHub;
+  /** A sample of the hub's metrics for one stream. */
+  sample(name: string, stream: string): Promise<number | undefined>;
   url: string;
   /** Job ids the hub asked the audience of, call by call. */
   asked: string[][];
@@ -32,6 +34,7 @@ interface Harness {
 
 async function harness(audiences: JobAudience[], sink: Partial<SinkOptions> = {}): Promise<Harness> {
   const bus = createMemoryBus();
+  const metrics = createMetrics({ processMetrics: false });
   const asked: string[][] = [];
   // the workflow service's side of `workflow.jobAudiences`, the only call the hub makes
   const client = {
@@ -45,6 +48,7 @@ async function harness(audiences: JobAudience[], sink: Partial<SinkOptions> = {}
     bus,
     client,
     logger: createLogger({ name: 'hub-test', level: 'silent' }),
+    registry: metrics.registry,
     heartbeatMs: 60_000,
     sink: { ...DEFAULT_SINK_OPTIONS, ...sink },
   });
@@ -65,6 +69,8 @@ async function harness(audiences: JobAudience[], sink: Partial<SinkOptions> = {}
   return {
     bus,
     hub,
+    sample: async (name: string, stream: string) =>
+      (await metrics.registry.getSingleMetric(name)?.get())?.values.find((v) => v.labels.stream === stream)?.value,
     url: `http://127.0.0.1:${port}`,
     asked,
     callers,
@@ -199,6 +205,8 @@ describe('the job event hub', () => {
       stalled.write('GET /admin HTTP/1.1\r\nHost: x\r\n\r\n');
       stalled.pause();
       await eventually('both clients connected', () => h.hub.clients === 2);
+      expect(await h.sample('nap_event_stream_clients', 'events')).toBe(2);
+      expect(await h.sample('nap_event_stream_clients_dropped_total', 'events')).toBe(0);
 
       // more than the kernel's socket buffers hold, so that bytes pile up in the process for the stalled
       // client; in bursts the reading client takes before the next (a burst over the bound drops anyone)
@@ -209,6 +217,9 @@ describe('the job event hub', () => {
         if (i % 40 === 0) await eventually('the reading client kept up', () => reader.frames.length >= i);
       }
       await eventually('the stalled client dropped', () => h.hub.clients === 1);
+      expect(await h.sample('nap_event_stream_clients', 'events')).toBe(1);
+      expect(await h.sample('nap_event_stream_clients_dropped_total', 'events')).toBe(1);
+      expect(await h.sample('nap_event_stream_clients', 'job')).toBe(0);
       expect(reader.frames.length).toBe(events);
       expect(reader.frames.every((f) => f.startsWith('id: '))).toBe(true);
 
