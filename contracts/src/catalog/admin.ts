@@ -1018,7 +1018,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     timeoutMs: TIMEOUTS_MS.short,
     notes:
       "Every process's registry, aggregated. Besides request and process metrics: nap_active_sessions, nap_unique_sessions, nap_total_api_calls, nap_active_jobs (the original platform's gauges), " +
-      'nap_jobs{state}, nap_job_duration_seconds and nap_task_duration_seconds{workflow,state}, nap_device_sessions_open, nap_device_commands_total{protocol,outcome}, nap_mop_runs_total{kind,result}, nap_adapters{state}, nap_integrations, nap_store_disk_free_bytes and nap_store_disk_min_free_bytes (the embedded store). See docs/operator-tools.md.',
+      'nap_jobs{state}, nap_job_duration_seconds and nap_task_duration_seconds{workflow,state}, nap_device_sessions_open, nap_device_commands_total{protocol,outcome}, nap_mop_runs_total{kind,result}, nap_adapters{state}, nap_integrations, nap_store_disk_free_bytes and nap_store_disk_min_free_bytes (the embedded store), nap_logins_total{via,outcome}, nap_queue_oldest_entry_age_seconds{queue} and nap_queue_fill_ratio{queue} (NATS), nap_retention_next_run_timestamp_seconds{kind}, nap_event_stream_clients{stream} and nap_event_stream_clients_dropped_total{stream}, nap_tls_certificate_expiry_timestamp_seconds and nap_tls_certificate_reloads_total{outcome} (a gateway serving TLS). See docs/operator-tools.md.',
   },
   {
     name: 'getServerHealth',

@@ -9,6 +9,7 @@ import type {
   PublishedEvents,
   QueueJournal,
   QueuedEntry,
+  QueueBacklog,
   RegisteredService,
   RequestOptions,
   ServiceInfo,
@@ -366,6 +367,11 @@ export class MemoryBus implements Bus {
 
   async queueHandled(queue: WorkQueueName, timeoutMs: number): Promise<void> {
     await this.queue(queue).handled(timeoutMs);
+  }
+
+  async queueBacklog(queue: WorkQueueName): Promise<QueueBacklog> {
+    const oldestAt = this.broker.queues.get(queue)?.oldestAt();
+    return oldestAt === undefined ? {} : { oldestAt };
   }
 
   private queue(name: WorkQueueName): MemoryQueue {

@@ -9,6 +9,7 @@ import type {
   OutgoingEvent,
   PublishedEvents,
   QueuedEntry,
+  QueueBacklog,
   RegisteredService,
   RequestOptions,
   ServiceInfo,
@@ -200,6 +201,10 @@ export class NatsBus implements Bus {
     options: WorkQueueConsumerOptions,
   ): Promise<Subscription> {
     return this.queues.consume(queue, handler, options);
+  }
+
+  queueBacklog(queue: WorkQueueName): Promise<QueueBacklog> {
+    return this.queues.backlog(queue);
   }
 
   /** Resolves at once: JetStream's acknowledgement is all an append promises, and the consumers are other processes. */

@@ -265,11 +265,25 @@ export interface Bus {
    * append promises: it resolves at once.
    */
   queueHandled(queue: WorkQueueName, timeoutMs: number): Promise<void>;
+  /**
+   * What work queue `queue` holds that no consumer has handled yet, for the platform's metrics: when
+   * its oldest entry was appended (on the in-process bus, taken in: an entry a restart found in the
+   * journal counts from the restart), and on NATS how full its stream is. Empty when it holds nothing.
+   */
+  queueBacklog(queue: WorkQueueName): Promise<QueueBacklog>;
   isConnected(): boolean;
   /** Calls `listener` when the connection state changes (NatsBus: disconnect/reconnect). */
   onStatus(listener: (status: 'connected' | 'disconnected') => void): void;
   /** Drains subscriptions and closes. */
   close(): Promise<void>;
+}
+
+/** See {@link Bus.queueBacklog}. */
+export interface QueueBacklog {
+  /** Epoch ms of the oldest entry not yet handled; undefined when none waits. */
+  oldestAt?: number;
+  /** NATS: the bytes the queue's stream holds over those it may hold (appends are refused at 1). */
+  fill?: number;
 }
 
 /** JetStream stream that keeps `nap.evt.>`. */

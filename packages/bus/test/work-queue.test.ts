@@ -126,6 +126,25 @@ describe('work queue of the in-process bus with a journal', () => {
     expect(journal.ids()).toEqual([]);
   });
 
+  it('tells when its oldest entry not yet handled came, the batch a handler holds included, and nothing once handled', async () => {
+    const bus = createMemoryBus({ queueJournal: new TestJournal() });
+    expect(await bus.queueBacklog('audit')).toEqual({});
+    const { batches, first } = await consumeHoldingFirstBatch(bus);
+    const before = Date.now();
+    await bus.appendToQueue('audit', 'a', bytes('a'));
+    await eventually('the first batch in the handler', () => batches.length === 1);
+    await bus.appendToQueue('audit', 'b', bytes('b'));
+    const held = await bus.queueBacklog('audit');
+    // the held batch's entry, not the one waiting behind it
+    expect(held.oldestAt).toBeGreaterThanOrEqual(before);
+    expect(held.oldestAt).toBeLessThanOrEqual(Date.now());
+    expect(held.fill).toBeUndefined();
+    first.open();
+    await bus.queueHandled('audit', 10_000);
+    expect(await bus.queueBacklog('audit')).toEqual({});
+    await bus.close();
+  });
+
   it('delivers what a crash left in the journal to the first consumer of the next start, before anything newer', async () => {
     const journal = new TestJournal();
     const crashed = createMemoryBus({ queueJournal: journal });
@@ -262,6 +281,29 @@ describe('work queue over JetStream', () => {
     await eventually('the new entry', () => later.length === 1);
     expect(later).toEqual(['three']);
     await again.unsubscribe();
+  });
+
+  it('tells when its oldest entry not acknowledged came and how full its stream is, and nothing once consumed', async () => {
+    const before = Date.now() - 1_000; // JetStream's clock and ours, to the second
+    await bus.appendToQueue('audit', 'waiting-1', bytes('first'));
+    await bus.appendToQueue('audit', 'waiting-2', bytes('second'));
+    const waiting = await bus.queueBacklog('audit');
+    expect(waiting.oldestAt).toBeGreaterThanOrEqual(before);
+    expect(waiting.oldestAt).toBeLessThanOrEqual(Date.now() + 1_000);
+    // two small entries in a stream of 1 GiB
+    expect(waiting.fill).toBeGreaterThan(0);
+    expect(waiting.fill).toBeLessThan(0.001);
+    const received: string[] = [];
+    const subscription = await bus.consumeQueue('audit', async (batch) => void received.push(...batch.map((e) => e.id)), {
+      durableName: 'queue-test',
+    });
+    await eventually('both entries', () => received.length === 2);
+    const emptied = await eventually('the stream emptied', async () => {
+      const backlog = await bus.queueBacklog('audit');
+      return backlog.oldestAt === undefined ? backlog : undefined;
+    });
+    expect(emptied.fill).toBe(0);
+    await subscription.unsubscribe();
   });
 
   it('sends the appends of one turn as one message, and hands each entry with its id to the consumer', async () => {

@@ -101,3 +101,34 @@ export function histogramOnce<L extends string>(registry: Registry, config: Omit
   if (found instanceof Histogram) return found;
   return new Histogram<L>({ ...config, registers: [registry] });
 }
+
+/** Where each registry's `nap_retention_next_run_timestamp_seconds` reads its kinds from. */
+const retentionDue = new WeakMap<Registry, Map<string, () => Promise<number | undefined>>>();
+
+/**
+ * Adds `kind` (`jobs`, `audit`) to `nap_retention_next_run_timestamp_seconds{kind}`: when that
+ * retention is next due, epoch seconds, read at scrape time. A due time moves on only once a run
+ * succeeded, so one well in the past says the retention fails or does not run. One gauge per
+ * registry whatever the services that report to it (the standalone process holds several);
+ * replicas read the same due time or their own, and aggregate by `max`.
+ */
+export function reportRetentionDue(registry: Registry, kind: string, nextRunAt: () => Promise<number | undefined>): void {
+  let sources = retentionDue.get(registry);
+  if (sources === undefined) {
+    const kinds = new Map<string, () => Promise<number | undefined>>();
+    sources = kinds;
+    retentionDue.set(registry, kinds);
+    gaugeOnce(registry, {
+      name: 'nap_retention_next_run_timestamp_seconds',
+      help: 'When each retention (jobs, audit) is next due, epoch seconds; it moves on only after a run succeeded',
+      labelNames: ['kind'],
+      aggregator: 'max',
+      async collect() {
+        const read = await Promise.all([...kinds].map(async ([name, next]) => [name, await next().catch(() => undefined)] as const));
+        this.reset();
+        for (const [name, at] of read) if (at !== undefined) this.set({ kind: name }, at / 1000);
+      },
+    });
+  }
+  sources.set(kind, nextRunAt);
+}

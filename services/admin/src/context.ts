@@ -13,6 +13,7 @@ import type { AdminLiveSettings } from './domain/live-settings';
 import type { SigningKey } from './domain/signing-key';
 import type { AdapterMonitor } from './engine/adapter-monitor';
 import type { ApplicationReconciler } from './engine/application-reconciler';
+import type { LoginOutcome, LoginVia } from './metrics';
 import type { AccountRepository } from './store/accounts';
 import type { ActiveProfileRepository } from './store/active-profile';
 import type { AdapterRepository } from './store/adapters';
@@ -38,6 +39,8 @@ export interface AdminContext {
   sessions: SessionRepository;
   /** Counts of failed logins per username and per address (login protection). */
   loginAttempts: LoginAttemptRepository;
+  /** Counts a login attempt's outcome in `nap_logins_total`. */
+  countLogin(via: LoginVia, outcome: LoginOutcome): void;
   links: LinkRepository;
   applicationStates: ApplicationStateRepository;
   profiles: ProfileRepository;

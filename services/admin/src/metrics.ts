@@ -1,5 +1,6 @@
-import { ADAPTER_STATES } from '@nap/contracts';
-import { gaugeOnce } from '@nap/telemetry';
+import { ADAPTER_STATES, WORK_QUEUES } from '@nap/contracts';
+import type { Bus } from '@nap/bus';
+import { counterOnce, gaugeOnce } from '@nap/telemetry';
 import type { DiskSpace } from '@nap/store';
 import type { Registry } from '@nap/telemetry';
 import type { AdapterRepository } from './store/adapters';
@@ -13,6 +14,8 @@ export interface AdminMetricSources {
   integrations: IntegrationRepository;
   /** The disk under the admin service's store, where the store reads it (embedded). */
   storeDisk: () => Promise<DiskSpace | undefined>;
+  /** The bus, whose work queues the admin service consumes (the audit trail's). */
+  bus: Pick<Bus, 'queueBacklog'>;
 }
 
 /**
@@ -73,6 +76,31 @@ export function registerAdminMetrics(registry: Registry, sources: AdminMetricSou
     aggregator: 'min',
     collect: disk((space) => space.minFreeBytes),
   });
+  // the work queues (the audit trail's): every admin replica reads the same queue
+  const backlogs = async () =>
+    Promise.all(WORK_QUEUES.map(async (queue) => [queue, await sources.bus.queueBacklog(queue).catch(() => undefined)] as const));
+  gaugeOnce(registry, {
+    name: 'nap_queue_oldest_entry_age_seconds',
+    help: 'Age of the oldest entry of a work queue no consumer has handled yet (audit: records not yet in the chain); 0 when empty',
+    labelNames: ['queue'],
+    aggregator: 'max',
+    async collect() {
+      const now = Date.now();
+      this.reset();
+      for (const [queue, backlog] of await backlogs())
+        if (backlog !== undefined) this.set({ queue }, backlog.oldestAt === undefined ? 0 : Math.max(0, (now - backlog.oldestAt) / 1000));
+    },
+  });
+  gaugeOnce(registry, {
+    name: 'nap_queue_fill_ratio',
+    help: 'NATS: bytes a work queue stream holds over those it may hold; at 1 appends are refused (audited changes answer 503)',
+    labelNames: ['queue'],
+    aggregator: 'max',
+    async collect() {
+      this.reset();
+      for (const [queue, backlog] of await backlogs()) if (backlog?.fill !== undefined) this.set({ queue }, backlog.fill);
+    },
+  });
   gaugeOnce(registry, {
     name: 'nap_integrations',
     help: 'Integrations configured (an integration has no lifecycle of its own: it is ready while its model exists)',
@@ -81,4 +109,32 @@ export function registerAdminMetrics(registry: Registry, sources: AdminMetricSou
       this.set(await integrations.count());
     },
   });
+}
+
+/** How a login attempt came: `/login`, `/oauth/token`, Basic credentials, a browser sign-in (OIDC, SAML), `PUT /whoami/password`. */
+export const LOGIN_VIAS = ['login', 'oauth', 'basic', 'sso', 'password-change'] as const;
+export type LoginVia = (typeof LOGIN_VIAS)[number];
+/**
+ * How a login attempt ended: `ok`; `wrong` username or password (a browser sign-in the identity
+ * provider or NAP refused); `inactive` account; `throttled` (429 `LOGIN_THROTTLED`, the password
+ * never checked); `unavailable`, the directory that must decide did not answer (503).
+ */
+export const LOGIN_OUTCOMES = ['ok', 'wrong', 'inactive', 'throttled', 'unavailable'] as const;
+export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number];
+
+/**
+ * `nap_logins_total{via,outcome}`, counted by the admin replica that decided: what an on-call team
+ * alerts on for password guessing (many `wrong` across accounts), locked accounts (`throttled`) and a
+ * directory that stopped answering (`unavailable`). Basic credentials a gateway remembers are not
+ * checked, nor counted, again. Answers the callback that counts one attempt.
+ */
+export function registerLoginMetrics(registry: Registry): (via: LoginVia, outcome: LoginOutcome) => void {
+  const logins = counterOnce(registry, {
+    name: 'nap_logins_total',
+    help: 'Login attempts by how they came (login, oauth, basic, sso, password-change) and how they ended (ok, wrong, inactive, throttled, unavailable)',
+    labelNames: ['via', 'outcome'],
+  });
+  // every series present from the start, so that an increase over the first failures is right
+  for (const via of LOGIN_VIAS) for (const outcome of LOGIN_OUTCOMES) logins.inc({ via, outcome }, 0);
+  return (via, outcome) => logins.inc({ via, outcome });
 }

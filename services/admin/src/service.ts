@@ -4,6 +4,7 @@ import { RELEASE } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { DeclaredIndexes } from '@nap/store';
+import { reportRetentionDue } from '@nap/telemetry';
 import { AdminEvents } from './clients/events';
 import { IntegrationCalls } from './clients/integration-calls';
 import { OutboundHttp } from './clients/outbound-http';
@@ -26,7 +27,7 @@ import { AuditRetention } from './engine/audit-retention';
 import type { AuditRetentionTiming } from './engine/audit-retention';
 import { ApplicationReconciler } from './engine/application-reconciler';
 import { bootstrapAdministrator, bootstrapProfiles, reconcileAdministratorPassword } from './engine/bootstrap';
-import { registerAdminMetrics } from './metrics';
+import { registerAdminMetrics, registerLoginMetrics } from './metrics';
 import { adminHandlers } from './handlers';
 import { AccountRepository } from './store/accounts';
 import { ActiveProfileRepository } from './store/active-profile';
@@ -82,6 +83,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     groups: new GroupRepository(store),
     sessions: new SessionRepository(store),
     loginAttempts: new LoginAttemptRepository(store),
+    countLogin: registerLoginMetrics(metrics.registry),
     links: new LinkRepository(store),
     applicationStates,
     profiles: new ProfileRepository(store),
@@ -143,6 +145,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     if (thread) svc.audit = thread.records;
     const appender = new AuditAppender(bus, thread?.writer ?? new AuditChainWriter(audit, auditLog), svc.audit, auditLog);
     const retention = new AuditRetention(svc.audit, auditRecorder, () => auditRetentionDays(svc), auditLog, options.auditRetention);
+    reportRetentionDue(metrics.registry, 'audit', async () => retention.nextRunAt);
     try {
       await appender.start();
     } catch (err) {

@@ -207,6 +207,56 @@ describe('/exporter_metrics', () => {
     expect(value(samples, 'nap_store_disk_min_free_bytes{store="embedded"}')).toBe(128 * 1024 * 1024);
   });
 
+  it('counts logins by how they came and how they ended: right, wrong, throttled', async () => {
+    const user = { username: 'metrics-logins', password: 'metrics-logins-password-1' };
+    expect((await platform.http('POST', '/user-management/accounts', { token, body: { account: { ...user, groups: [] } } })).status).toBe(
+      201,
+    );
+    const before = await scrape();
+    const login = (password: string) => platform.http('POST', '/login', { body: { user: { username: user.username, password } } });
+    expect((await login(user.password)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await login('not-the-password')).status).toBe(401);
+    // the sixth attempt waits, the right password included
+    expect((await login(user.password)).status).toBe(429);
+    const basic = `Basic ${Buffer.from('nobody-at-all:wrong-password').toString('base64')}`;
+    expect((await platform.http('GET', '/whoami', { headers: { authorization: basic } })).status).toBe(401);
+    const oauth = await platform.http('POST', '/oauth/token', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=nobody-at-all&client_secret=wrong-secret',
+    });
+    expect(oauth.status).toBe(401);
+    const after = await scrape();
+    const delta = (via: string, outcome: string) =>
+      value(after, `nap_logins_total{via="${via}",outcome="${outcome}"}`) -
+      value(before, `nap_logins_total{via="${via}",outcome="${outcome}"}`);
+    expect(delta('login', 'ok')).toBe(1);
+    expect(delta('login', 'wrong')).toBe(5);
+    expect(delta('login', 'throttled')).toBe(1);
+    expect(delta('basic', 'wrong')).toBe(1);
+    expect(delta('oauth', 'wrong')).toBe(1);
+    // every series is there from the start, so that an alert's increase() sees the first failure
+    expect(value(before, 'nap_logins_total{via="sso",outcome="unavailable"}')).toBe(0);
+  });
+
+  it("shows when each retention is due next and how old the audit queue's oldest entry is", async () => {
+    const samples = await scrape();
+    const now = Date.now() / 1000;
+    // the job retention's first due time is the platform's first start: it ran, and moved on to a later one
+    const jobs = await eventually('the job retention moved on', async () => {
+      const due = value(await scrape(), 'nap_retention_next_run_timestamp_seconds{kind="jobs"}');
+      return due > now ? due : undefined;
+    });
+    expect(jobs).toBeLessThanOrEqual(now + 86_400);
+    // the audit retention looks every hour
+    const audit = value(samples, 'nap_retention_next_run_timestamp_seconds{kind="audit"}');
+    expect(audit).toBeGreaterThan(now);
+    expect(audit).toBeLessThanOrEqual(now + 3_600);
+    // what the gateway recorded so far is in the chain, or about to be
+    expect(value(samples, 'nap_queue_oldest_entry_age_seconds{queue="audit"}')).toBeLessThan(60);
+    // a journal on the embedded store, not a NATS stream: no fill
+    expect(samples.has('nap_queue_fill_ratio{queue="audit"}')).toBe(false);
+  });
+
   it('names metrics as Prometheus does and keeps labels bounded (no ids, no hosts)', async () => {
     const samples = await scrape();
     const names = new Set([...samples.keys()].map((k) => k.split('{')[0] ?? k));
@@ -233,6 +283,7 @@ describe('aggregation across replicas', () => {
       adapters: new AdapterRepository(store),
       integrations: new IntegrationRepository(store),
       storeDisk: async () => store.diskSpace?.(),
+      bus: platform.bus,
     };
     for (const m of replicas) registerAdminMetrics(m.registry, sources, () => undefined);
     const aggregated = AggregatorRegistry.aggregate(await Promise.all(replicas.map((m) => m.registry.getMetricsAsJSON())));

@@ -3,6 +3,7 @@ import type { Subscription } from '@nap/bus';
 import { RELEASE, systemSubject } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { DeclaredIndexes } from '@nap/store';
+import { reportRetentionDue } from '@nap/telemetry';
 import type { WorkflowContext } from './context';
 import type { JobRecord } from './domain/job-model';
 import { jobVisibleTo } from './domain/job-model';
@@ -106,8 +107,10 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     batchJobs: options.archiveBatchJobs ?? DEFAULT_ARCHIVE_BATCH_JOBS,
     log: archiveLog,
   });
+  const retentionDue = new RetentionRepository(store);
+  reportRetentionDue(metrics.registry, 'jobs', async () => (await retentionDue.find())?.nextRunAt ?? undefined);
   const retention = new JobRetention({
-    retention: new RetentionRepository(store),
+    retention: retentionDue,
     jobs: engine.repository,
     archives,
     archiver,

@@ -12,6 +12,8 @@ const RETRY_DELAY_MS = 1_000;
 
 interface Waiting {
   entry: QueuedEntry;
+  /** Epoch ms the queue took it in (appended, or found in the journal at a restart). */
+  at: number;
   /** Journaled queues: the entry's key in the journal, and its place in the order entries were taken in. */
   key?: string;
   ordinal: number;
@@ -51,6 +53,8 @@ export class MemoryQueue {
   private handledThrough = 0;
   private handledWaiters: { ordinal: number; resolve(): void }[] = [];
   private loaded: Promise<void> | undefined;
+  /** When the oldest entry of the batch a handler holds was taken in. */
+  private handing: number | undefined;
   private releasing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -66,7 +70,7 @@ export class MemoryQueue {
     const entry: QueuedEntry = { id, data: copyBytes(data) };
     if (this.journal === undefined) {
       return new Promise<void>((resolve, reject) => {
-        this.waiting.push({ entry, ordinal: 0, resolve, reject });
+        this.waiting.push({ entry, at: Date.now(), ordinal: 0, resolve, reject });
         this.arrived.notify();
       });
     }
@@ -120,6 +124,11 @@ export class MemoryQueue {
     clearTimeout(timer);
   }
 
+  /** Epoch ms the oldest entry not yet handled was taken in (the batch a handler holds first); undefined when none waits. */
+  oldestAt(): number | undefined {
+    return this.handing ?? this.waiting[0]?.at;
+  }
+
   consume(handler: (batch: QueuedEntry[]) => Promise<void>, options: WorkQueueConsumerOptions): Subscription {
     const member: Member = { handler, maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH };
     this.members.push(member);
@@ -143,7 +152,7 @@ export class MemoryQueue {
   }
 
   private take(entry: QueuedEntry, key: string): void {
-    this.waiting.push({ entry, key, ordinal: ++this.taken });
+    this.waiting.push({ entry, at: Date.now(), key, ordinal: ++this.taken });
     this.arrived.notify();
   }
 
@@ -156,9 +165,11 @@ export class MemoryQueue {
       // the members share the queue, a batch each in turn
       const member = this.members[this.next++ % this.members.length] as Member;
       const batch = this.waiting.splice(0, member.maxBatch);
+      this.handing = batch[0]?.at;
       try {
         await member.handler(batch.map((w) => w.entry));
       } catch (err) {
+        this.handing = undefined;
         if (this.journal === undefined) {
           this.logger.warn({ err, queue: this.name, entries: batch.length }, 'a work queue batch failed; its appends fail');
           const failure = new AppError('SERVICE_UNAVAILABLE', `The ${this.name} queue's consumer could not keep the entry`, { cause: err });
@@ -170,6 +181,7 @@ export class MemoryQueue {
         }
         continue;
       }
+      this.handing = undefined;
       if (this.journal === undefined) for (const w of batch) w.resolve?.();
       else this.done(this.journal, batch);
     }

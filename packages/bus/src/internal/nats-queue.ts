@@ -14,7 +14,7 @@ import {
   jetstream,
 } from '@nats-io/jetstream';
 import type { ConsumerMessages, JetStreamClient, JsMsg, StreamConfig } from '@nats-io/jetstream';
-import type { QueuedEntry, Subscription, WorkQueueConsumerOptions } from '../types';
+import type { QueueBacklog, QueuedEntry, Subscription, WorkQueueConsumerOptions } from '../types';
 import { ConsumerSet } from './consumer-set';
 import { closedError } from './errors';
 import { copyBytes } from './headers';
@@ -182,6 +182,28 @@ export class NatsQueues {
     const messages = await consumer.consume({ max_messages: maxBatch * 2 });
     const worker = new BatchWorker(messages, handler, maxBatch, this.logger, stream);
     return this.consumers.add(() => worker.stop());
+  }
+
+  /**
+   * The queue's stream as it stands: its first message is the oldest entry no consumer acknowledged
+   * (work-queue retention), and its bytes over its limit say how near appends are to being refused.
+   * Empty before the stream exists.
+   */
+  async backlog(queue: WorkQueueName): Promise<QueueBacklog> {
+    const jsm = await this.streams.manager();
+    let info;
+    try {
+      info = await jsm.streams.info(queueStreamName(queue));
+    } catch (err) {
+      if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound) return {};
+      throw err;
+    }
+    const { state, config } = info;
+    const fill = config.max_bytes > 0 ? state.bytes / config.max_bytes : undefined;
+    return {
+      ...(state.messages > 0 ? { oldestAt: Date.parse(state.first_ts) } : {}),
+      ...(fill === undefined ? {} : { fill }),
+    };
   }
 
   stopAll(): Promise<void> {

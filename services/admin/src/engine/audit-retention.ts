@@ -30,6 +30,8 @@ export class AuditRetention {
   private running: Promise<number> | undefined;
   private readonly intervalMs: number;
   private readonly batch: number;
+  /** When this replica's next run is due (epoch ms): moved on by each run that did not fail. */
+  private due: number | undefined;
 
   constructor(
     private readonly records: AuditRecords,
@@ -43,7 +45,13 @@ export class AuditRetention {
     this.batch = timing.batch ?? DEFAULT_BATCH;
   }
 
+  /** When this replica runs next, epoch ms; undefined before it started. A run that fails leaves it in the past. */
+  get nextRunAt(): number | undefined {
+    return this.due;
+  }
+
   start(): void {
+    this.due = Date.now() + this.intervalMs;
     this.timer = setInterval(() => void this.run(), this.intervalMs);
     this.timer.unref();
   }
@@ -57,6 +65,10 @@ export class AuditRetention {
   /** One run now (unless one is under way here): how many records it removed; 0 when another replica holds the run. */
   run(now = Date.now()): Promise<number> {
     this.running ??= this.removeDue(now)
+      .then((removed) => {
+        if (this.timer !== undefined) this.due = Date.now() + this.intervalMs;
+        return removed;
+      })
       .catch((err: unknown) => {
         this.log.warn({ err }, 'Audit retention failed; it runs again later');
         return 0;

@@ -19,7 +19,7 @@ export function changeMyPassword(svc: AdminContext): Handler<'admin.changeMyPass
         'UNPROCESSABLE',
         `Account "${account.username}" signs in with sign-in method "${account.provenance}": change the password there, not in NAP`,
       );
-    const outcome = await attemptLogin(svc, account.username, currentPassword, loginAttempt(ctx, 'password-change'));
+    const outcome = await attemptLogin(svc, account.username, currentPassword, loginAttempt(svc, ctx, 'password-change'));
     if (typeof outcome === 'string')
       throw new AppError('CURRENT_PASSWORD_WRONG', `The current password of "${account.username}" is wrong; the password is unchanged`);
     await svc.accounts.update(account._id, {

@@ -8,7 +8,7 @@ import type { AdminContext } from '../context';
 export function login(svc: AdminContext): Handler<'admin.login'> {
   return async (input, ctx) => {
     const { username, password } = 'user' in input.body ? input.body.user : input.body;
-    const caller = await checkCredentials(svc, username, password, loginAttempt(ctx, 'login'));
+    const caller = await checkCredentials(svc, username, password, loginAttempt(svc, ctx, 'login'));
     ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
     return rawReply((await issueToken(svc, caller, 'login')).token, 'text/plain; charset=utf-8');
   };

@@ -14,7 +14,7 @@ export function samlAcs(svc: AdminContext): Handler<'admin.samlAcs'> {
       input.body.RelayState,
       { query: {}, form },
       'saml',
-      loginAttempt(ctx, 'sso'),
+      loginAttempt(svc, ctx, 'sso'),
     );
     ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
     return { token: (await issueToken(svc, caller, 'sso', renewal)).token, returnTo };

@@ -13,7 +13,7 @@ export function ssoCallback(svc: AdminContext): Handler<'admin.ssoCallback'> {
       query.state,
       { query, form: {} },
       'oidc',
-      loginAttempt(ctx, 'sso'),
+      loginAttempt(svc, ctx, 'sso'),
     );
     ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
     return { token: (await issueToken(svc, caller, 'sso', renewal)).token, returnTo };

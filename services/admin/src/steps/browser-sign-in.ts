@@ -87,8 +87,11 @@ export async function finishBrowserSignIn(
     if (wait > 0) throw throttledLogin('(browser sign-in)', attempt, { scope: 'address', retryAfterSeconds: wait });
   }
   try {
-    return await browserSignInOutcome(svc, state, callback, type);
+    const outcome = await browserSignInOutcome(svc, state, callback, type);
+    attempt.count('ok');
+    return outcome;
   } catch (err) {
+    if (hasCode(err, 'UNAUTHENTICATED')) attempt.count('wrong');
     if (addressCount !== undefined && hasCode(err, 'UNAUTHENTICATED')) {
       const now = svc.now();
       const rules = svc.settings.loginThrottle;

@@ -6,6 +6,7 @@ import { AppError, hasCode } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import type { AdminContext } from '../context';
+import type { LoginOutcome, LoginVia } from '../metrics';
 import { externalAccountChanges, externalAccountRecord, newGroupRecord } from '../domain/accounts';
 import {
   attemptCounts,
@@ -31,16 +32,17 @@ const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAA
 
 /** How a login attempt came: what it is logged with and counted by. */
 export interface LoginAttempt {
-  /** `login`, `oauth`, `basic` or `password-change`. */
-  via: string;
+  via: LoginVia;
   /** The source address the gateway saw; undefined for calls between services (then only the username's count applies). */
   address: string | undefined;
   log: Logger;
+  /** Counts how the attempt ended (`nap_logins_total`); called once per attempt. */
+  count(outcome: LoginOutcome): void;
 }
 
 /** The attempt of a request, from its context: its route and the address the gateway passed on. */
-export function loginAttempt(ctx: HandlerContext, via: string): LoginAttempt {
-  return { via, address: ctx.clientAddress, log: ctx.log };
+export function loginAttempt(svc: Pick<AdminContext, 'countLogin'>, ctx: HandlerContext, via: LoginVia): LoginAttempt {
+  return { via, address: ctx.clientAddress, log: ctx.log, count: (outcome) => svc.countLogin(via, outcome) };
 }
 
 /**
@@ -249,10 +251,12 @@ export async function attemptLogin(
     outcome = await verifyCredentials(svc, username, password);
   } catch (err) {
     // a directory that did not answer is no failure of the person: what was counted goes back
+    if (hasCode(err, 'AUTH_PROVIDER_UNAVAILABLE')) attempt.count('unavailable');
     await giveBack(svc, counts.account, counted.account, now);
     if (counts.address !== undefined && counted.address !== undefined) await giveBack(svc, counts.address, counted.address, now);
     throw err;
   }
+  attempt.count(outcome === 'wrong' || outcome === 'inactive' ? outcome : 'ok');
   if (outcome !== 'wrong' && outcome !== 'inactive') {
     await svc.loginAttempts.forget(counts.account);
     if (counts.address !== undefined && counted.address !== undefined) await giveBack(svc, counts.address, counted.address, now);
@@ -313,6 +317,7 @@ async function countAhead(
 }
 
 export function throttledLogin(username: string, attempt: LoginAttempt, throttled: Throttled): AppError {
+  attempt.count('throttled');
   attempt.log.warn({ username, address: attempt.address, via: attempt.via, ...throttled }, 'Login throttled');
   return loginThrottled(username, throttled);
 }
