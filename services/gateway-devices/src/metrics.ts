@@ -27,5 +27,7 @@ export function registerDeviceMetrics(registry: Registry, limiter: SessionLimite
     help: 'Device operations (commands, configuration changes, NETCONF calls) by protocol and outcome',
     labelNames: ['protocol', 'outcome'],
   });
+  // the successes of each protocol from zero, so that a rate or a ratio over the first operations is right
+  for (const protocol of ['ssh', 'netconf']) commands.inc({ protocol, outcome: 'ok' }, 0);
   return (protocol, outcome) => commands.inc({ protocol, outcome });
 }
