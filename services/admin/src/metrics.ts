@@ -3,6 +3,8 @@ import type { Bus } from '@nap/bus';
 import { counterOnce, gaugeOnce } from '@nap/telemetry';
 import type { DiskSpace } from '@nap/store';
 import type { Registry } from '@nap/telemetry';
+import { adapterView } from './domain/adapters';
+import type { AdapterMonitor } from './engine/adapter-monitor';
 import type { AdapterRepository } from './store/adapters';
 import type { IntegrationRepository } from './store/integrations';
 import type { SessionRepository } from './store/sessions';
@@ -14,6 +16,8 @@ export interface AdminMetricSources {
   integrations: IntegrationRepository;
   /** The disk under the admin service's store, where the store reads it (embedded). */
   storeDisk: () => Promise<DiskSpace | undefined>;
+  /** What the connection checks know of each adapter this replica runs. */
+  adapterMonitor: Pick<AdapterMonitor, 'runtime'>;
   /** The bus, whose work queues the admin service consumes (the audit trail's). */
   bus: Pick<Bus, 'queueBacklog'>;
 }
@@ -45,13 +49,16 @@ export function registerAdminMetrics(registry: Registry, sources: AdminMetricSou
   });
   gaugeOnce(registry, {
     name: 'nap_adapters',
-    help: 'Adapters by lifecycle state',
+    help: 'Adapters by lifecycle state as GET /health/adapters shows it (STARTING, RUNNING, STOPPING, DEAD from the connection checks; STOPPED)',
     labelNames: ['state'],
     aggregator: 'max',
     async collect() {
-      const counts = await Promise.all(
-        ADAPTER_STATES.filter((s) => s !== 'DELETED').map(async (state) => [state, await adapters.countInState(state)] as const),
-      );
+      // the state people see: the stored one says only whether the adapter should run
+      const counts = new Map<string, number>(ADAPTER_STATES.filter((s) => s !== 'DELETED').map((state) => [state, 0]));
+      for (const doc of await adapters.live()) {
+        const state = adapterView(doc, sources.adapterMonitor.runtime(doc.name)).metadata.state;
+        counts.set(state, (counts.get(state) ?? 0) + 1);
+      }
       for (const [state, count] of counts) this.set({ state }, count);
     },
   });

@@ -63,6 +63,15 @@ async function health(name: string): Promise<Health> {
   return res.body as Health;
 }
 
+/** `nap_adapters` by state, as a Prometheus would scrape it. */
+async function adapterGauge(): Promise<Record<string, number>> {
+  const res = await platform.http('GET', '/exporter_metrics', { token });
+  const counts: Record<string, number> = {};
+  for (const match of String(res.body).matchAll(/^nap_adapters\{state="(\w+)"[^}]*\} (\d+)$/gm))
+    counts[match[1] as string] = Number(match[2]);
+  return counts;
+}
+
 async function until(name: string, check: (h: Health) => boolean, what: string): Promise<Health> {
   return eventually(
     `adapter ${name} becoming ${what}`,
@@ -123,6 +132,7 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     expect(start.body).toEqual({ name: 'snow-adapter', state: 'STARTING' });
     const running = await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING and ONLINE');
     expect(running.lastError).toBeNull();
+    expect(await adapterGauge()).toEqual({ STOPPED: 0, STARTING: 0, RUNNING: 1, STOPPING: 0, DEAD: 0 });
     expect(
       peer.received.some(
         (r) =>
@@ -140,6 +150,8 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     });
     const list = await platform.http('GET', '/health/adapters', { token });
     expect(list.body).toMatchObject({ total: 1, results: [{ name: 'snow-adapter', state: 'DEAD' }] });
+    // what the alert on dead adapters reads: the state people see, not the stored wish that it runs
+    expect(await adapterGauge()).toMatchObject({ RUNNING: 0, DEAD: 1 });
 
     await peer.restart();
     const restart = await platform.http('PUT', '/adapters/snow-adapter/restart', { token });

@@ -284,6 +284,7 @@ describe('aggregation across replicas', () => {
       integrations: new IntegrationRepository(store),
       storeDisk: async () => store.diskSpace?.(),
       bus: platform.bus,
+      adapterMonitor: { runtime: () => undefined },
     };
     for (const m of replicas) registerAdminMetrics(m.registry, sources, () => undefined);
     const aggregated = AggregatorRegistry.aggregate(await Promise.all(replicas.map((m) => m.registry.getMetricsAsJSON())));

@@ -1,5 +1,5 @@
 import { AppError, hasCode } from '@nap/contracts';
-import type { AdapterState, ListQueryOptions } from '@nap/contracts';
+import type { ListQueryOptions } from '@nap/contracts';
 import { toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 
@@ -125,9 +125,5 @@ export class AdapterRepository {
 
   async setLoggerProps(name: string, loggerProps: Record<string, unknown>): Promise<void> {
     await this.adapters.updateOne({ _id: name }, { $set: { 'data.loggerProps': loggerProps } });
-  }
-
-  countInState(state: AdapterState): Promise<number> {
-    return this.adapters.countDocuments({ state });
   }
 }
