@@ -60,6 +60,23 @@ export function ensurePythonTemplating() {
   }
 }
 
+/**
+ * Debian's `prometheus` package, its server and promtool: test/deploy/monitoring.test.ts checks and
+ * unit-tests the alert rules with promtool, and the end-to-end monitoring tests run the server.
+ * Installed as root; otherwise a developer machine runs the rest (those tests say loudly that they
+ * did not run) and CI fails.
+ */
+export function ensurePrometheus() {
+  if (existsSync('/usr/bin/promtool') && existsSync('/usr/bin/prometheus')) return;
+  if (process.getuid?.() === 0) {
+    console.log('Installing prometheus (Debian package: the server and promtool) for the alert rule tests…');
+    run('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus']);
+  } else {
+    console.error('Prometheus or promtool is missing: run `sudo apt-get install prometheus` (the alert rule tests need them).');
+    if (process.env.CI === 'true') process.exit(1);
+  }
+}
+
 /** Installs the workspace when it is not, then builds every package (turbo, errors only). */
 export function installAndBuild() {
   process.env.TURBO_TELEMETRY_DISABLED = '1';
