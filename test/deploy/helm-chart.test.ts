@@ -16,7 +16,7 @@ type Values = Record<string, unknown>;
 interface K8sObject {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec?: Record<string, unknown>;
   data?: Record<string, string>;
 }
@@ -43,6 +43,11 @@ interface PodSpec {
     projected?: { sources: { secret: { name: string; items: { key: string; path: string }[] } }[] };
   }[];
   automountServiceAccountToken?: boolean;
+}
+
+interface RuleGroup {
+  name: string;
+  rules: { alert?: string; record?: string; expr: string; annotations?: Record<string, string> }[];
 }
 
 const COMPONENTS = ['gateway', 'admin', 'workflow', 'mop', 'gateway-devices', 'orch-proxy', 'studio'];
@@ -142,6 +147,11 @@ describe('values.schema.json (ajv)', () => {
     ],
     ['the health port on the gateway port', { config: { healthPort: 3000 } }, /\/config\/healthPort must NOT be valid/],
     ['no gateway replica', { gateway: { replicaCount: 0 } }, /\/gateway\/replicaCount must be >= 1/],
+    [
+      'a runbook base that is no URL ending in /',
+      { metrics: { prometheusRule: { runbookBaseUrl: 'wiki/nap' } } },
+      /\/metrics\/prometheusRule\/runbookBaseUrl must match pattern/,
+    ],
     ['a misspelt key', { gatway: { replicaCount: 2 } }, /must NOT have additional properties/],
     ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, /\/image\/pullPolicy must be equal to one of the allowed values/],
     [
@@ -420,6 +430,56 @@ describe('the chart as helm renders it', () => {
         value: 'http://otel-collector.observability.svc:4318',
       });
     }
+  });
+
+  it("ships NAP's alert rules as a PrometheusRule when asked: the groups of files/prometheus/nap-alerts.yaml", () => {
+    expect(named(render(), 'PrometheusRule')).toEqual([]);
+    const file = parse(readFileSync(path.join(CHART_DIR, 'files/prometheus/nap-alerts.yaml'), 'utf8')) as { groups: RuleGroup[] };
+    expect(file.groups.length).toBeGreaterThan(0);
+    const on = ['--set', 'metrics.prometheusRule.enabled=true', '--set', 'metrics.prometheusRule.labels.release=kube-prometheus-stack'];
+    const [rule] = named(render(on), 'PrometheusRule');
+    expect(rule?.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(rule?.metadata.name).toBe('rel-nap');
+    expect(rule?.metadata.labels).toMatchObject({ release: 'kube-prometheus-stack', 'app.kubernetes.io/instance': 'rel' });
+    expect(rule?.spec).toEqual({ groups: file.groups });
+    // a base for the runbook links prefixes each runbook_url, and changes nothing else
+    const base = 'https://git.example.com/netops/nap/-/blob/main/';
+    const [linked] = named(render([...on, '--set', `metrics.prometheusRule.runbookBaseUrl=${base}`]), 'PrometheusRule');
+    const prefixed = file.groups.map((g) => ({
+      ...g,
+      rules: g.rules.map((r) =>
+        r.annotations?.runbook_url === undefined
+          ? r
+          : { ...r, annotations: { ...r.annotations, runbook_url: `${base}${r.annotations.runbook_url}` } },
+      ),
+    }));
+    expect(
+      prefixed.flatMap((g) => g.rules).filter((r) => r.annotations?.runbook_url?.startsWith(`${base}docs/monitoring.md#`)).length,
+    ).toBeGreaterThan(0);
+    expect(linked?.spec).toEqual({ groups: prefixed });
+  });
+
+  it("ships NAP's Grafana dashboard as a ConfigMap for Grafana's sidecar when asked: files/grafana/nap-dashboard.json as it is", () => {
+    const dashboards = (objects: ReturnType<typeof render>) =>
+      named(objects, 'ConfigMap').filter((c) => c.metadata.name.endsWith('-grafana-dashboard'));
+    expect(dashboards(render())).toEqual([]);
+    const [map] = dashboards(
+      render([
+        '--set',
+        'metrics.grafanaDashboard.enabled=true',
+        '--set',
+        'metrics.grafanaDashboard.namespace=monitoring',
+        '--set',
+        'metrics.grafanaDashboard.annotations.grafana_folder=Network automation',
+      ]),
+    );
+    expect(map?.metadata.name).toBe('rel-nap-grafana-dashboard');
+    expect(map?.metadata.namespace).toBe('monitoring');
+    // kube-prometheus-stack's sidecar loads ConfigMaps labelled grafana_dashboard
+    expect(map?.metadata.labels).toMatchObject({ grafana_dashboard: '1', 'app.kubernetes.io/instance': 'rel' });
+    expect(map?.metadata.annotations).toEqual({ grafana_folder: 'Network automation' });
+    const json = map?.data?.['nap-dashboard.json'] ?? '';
+    expect(JSON.parse(json)).toEqual(JSON.parse(readFileSync(path.join(CHART_DIR, 'files/grafana/nap-dashboard.json'), 'utf8')));
   });
 
   it('has a helm test hook that logs in and checks /health/server, and NOTES that say how to reach it', () => {
