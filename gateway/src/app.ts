@@ -17,6 +17,7 @@ import { mountDocs } from './docs';
 import { answerThrown, answerUnrouted, createErrorAnswers } from './errors';
 import type { RequestLocals } from './exchange';
 import { mountHealth } from './health';
+import { countUnrouted } from './observe';
 import { createOperationPath } from './operation';
 import { requestIdOf } from './request-id';
 import { RouteTable } from './routes';
@@ -137,7 +138,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   mountHealth(app, bus, options.requiredServices ?? []);
   mountDocs(app);
   mountConsole(app, { dir: consoleDir, logger });
-  app.use(answerUnrouted(routes, errors));
+  app.use(answerUnrouted(routes, errors, (method, status) => countUnrouted(metrics, method, status)));
   app.use(answerThrown(errors));
 
   return {

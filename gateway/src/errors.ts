@@ -65,15 +65,21 @@ function retryAfterSecondsOf(err: AppError): number | undefined {
 }
 
 /** Express's last route: 405 with `Allow` for a known path of another method, 404 otherwise. */
-export function answerUnrouted(routes: RouteTable, errors: ErrorAnswers) {
+export function answerUnrouted(
+  routes: RouteTable,
+  errors: ErrorAnswers,
+  counted: (method: string, status: number) => void = () => undefined,
+) {
   return (req: Request, res: Response): void => {
     const locals = res.locals as RequestLocals;
     const allowed = routes.allowed(req.path);
     if (allowed.length > 0) {
       res.setHeader('allow', allowed.join(', '));
+      counted(req.method, 405);
       errors.send(res, locals, new AppError('METHOD_NOT_ALLOWED', `${req.path} answers ${allowed.join(', ')}, not ${req.method}`));
       return;
     }
+    counted(req.method, 404);
     errors.send(res, locals, new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`));
   };
 }

@@ -75,6 +75,8 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
     const { op, params, query } = route;
     locals.op = op;
     const method = req.method ?? 'GET';
+    // every answer of an operation counts: event streams and exports when they end, refusals before any work
+    observe(parts.metrics, parts.logger, { res, op, method, locals });
     const audited: AuditedRequest = { req, op, method, params, locals };
     const fail = async (err: unknown): Promise<void> => {
       const error = errors.toHttpError(err);
@@ -116,7 +118,6 @@ export function createOperationPath(parts: OperationPathParts): OperationPath {
 async function handleOperation(parts: OperationPathParts, exchange: OperationExchange, audited: AuditedRequest): Promise<void> {
   const { bus, client, authenticator, readBody, sessionCookies, unavailable, clientAddress } = parts;
   const { req, res, op, method, params, query, locals } = exchange;
-  observe(parts.metrics, parts.logger, exchange);
   await withSpan(
     `${method} ${op.http?.path ?? op.id}`,
     SpanKind.SERVER,

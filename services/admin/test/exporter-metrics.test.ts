@@ -207,6 +207,33 @@ describe('/exporter_metrics', () => {
     expect(value(samples, 'nap_store_disk_min_free_bytes{store="embedded"}')).toBe(128 * 1024 * 1024);
   });
 
+  it('counts every answer: an event stream when its client leaves, a cross-site refusal, a route that does not exist', async () => {
+    const before = await scrape();
+    const controller = new AbortController();
+    const stream = await fetch(`${platform.url}/operations-manager/events`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    controller.abort();
+    const refused = await platform.http('POST', '/user-management/groups', {
+      headers: { cookie: `token=${token}`, origin: 'http://evil.example' },
+      body: { name: 'cross-site', description: 'x', memberOf: [], assignedRoles: [] },
+    });
+    expect(refused.status).toBe(403);
+    expect((await platform.http('GET', '/no/such/route', { token })).status).toBe(404);
+    expect((await platform.http('DELETE', '/whoami', { token })).status).toBe(405);
+    const after = await eventually('the stream counted once its client left', async () => {
+      const samples = await scrape();
+      return samples.has('nap_http_requests_total{operation="workflow.watchEvents",method="GET",status="200"}') ? samples : undefined;
+    });
+    const delta = (key: string) => value(after, key) - (before.get(key) ?? 0);
+    expect(delta('nap_http_requests_total{operation="workflow.watchEvents",method="GET",status="200"}')).toBe(1);
+    expect(delta('nap_http_requests_total{operation="admin.createGroup",method="POST",status="403"}')).toBe(1);
+    expect(delta('nap_http_requests_total{operation="unrouted",method="GET",status="404"}')).toBe(1);
+    expect(delta('nap_http_requests_total{operation="unrouted",method="DELETE",status="405"}')).toBe(1);
+  });
+
   it('counts logins by how they came and how they ended: right, wrong, throttled', async () => {
     const user = { username: 'metrics-logins', password: 'metrics-logins-password-1' };
     expect((await platform.http('POST', '/user-management/accounts', { token, body: { account: { ...user, groups: [] } } })).status).toBe(
