@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { listen } from '@nap/gateway';
 import { createMetrics } from '@nap/telemetry';
+import { makeCertificate } from '@nap/testing';
 import { ConfigError, loadConfig } from '@nap/runtime';
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
@@ -26,33 +27,6 @@ const describeTls = hasOpenssl ? describe : describe.skip;
 let dir: string;
 let certFile: string;
 let keyFile: string;
-
-/** A self-signed certificate for 127.0.0.1 and its key, valid `days`, made with openssl. */
-function makeCertificate(cert: string, key: string, days: number, name = 'localhost'): void {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      String(days),
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-}
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nap-tls-'));

@@ -1,40 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually } from '@nap/testing';
+import { eventually, makeCertificate } from '@nap/testing';
 import { startNapProcess } from './processes';
 import type { NapProcess } from './processes';
 import { NAP_ALERT_RULES, startPrometheus } from './prometheus';
 import type { Prometheus } from './prometheus';
-
-/** A self-signed certificate for 127.0.0.1 and localhost and its key, valid `days`, made with openssl. */
-export function makeCertificate(cert: string, key: string, days: number, name = 'localhost'): void {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      String(days),
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-}
 
 /** A standalone platform serving TLS, scraped on its management port by a real Prometheus with NAP's rules. */
 export interface MonitoredPlatform {

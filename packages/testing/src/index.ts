@@ -8,3 +8,4 @@ export * from './workflow-documents';
 export * from './finished-jobs';
 export * from './node-flags';
 export * from './small-disk';
+export * from './certificates';
