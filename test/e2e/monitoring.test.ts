@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eventually, startNatsServer } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
-import { parse } from 'yaml';
+import { ALERT_METRICS, isAlert, loadRules } from '../deploy/monitoring';
 import { greetWorkflow } from '../support/automation';
 import { distributedEnv, gatewayUrl, startNapProcess } from '../support/processes';
 import type { NapProcess } from '../support/processes';
@@ -26,17 +26,11 @@ const describeWithPrometheus = present ? describe : describe.skip;
 
 const ADMIN_PASSWORD = 'monitoring-admin-password';
 
-type Rules = { groups: { name: string; rules: { alert?: string; record?: string; expr: string }[] }[] };
-
-/** Metric names a rule file's expressions read (recording rules' outputs left out). */
-function metricNames(rules: Rules): Set<string> {
-  const recorded = new Set(rules.groups.flatMap((g) => g.rules.flatMap((r) => (r.record ? [r.record] : []))));
-  const names = new Set<string>();
-  for (const rule of rules.groups.flatMap((g) => g.rules))
-    // a name inside a recording rule's (level:metric:operations) is not one NAP exposes
-    for (const match of rule.expr.matchAll(/(?<![:\w])nap_[a-z0-9_]+/g)) if (!recorded.has(match[0])) names.add(match[0]);
-  return names;
-}
+/**
+ * The series the rules read (test/deploy/monitoring.test.ts holds this list equal to the rule
+ * file's), but Prometheus's own `up`.
+ */
+const RULE_METRICS = ALERT_METRICS.filter((name) => name !== 'up');
 
 /** Which of `names` Prometheus has no series of (histograms by their base name). */
 async function missingMetrics(prometheus: Prometheus, names: string[]): Promise<string[]> {
@@ -54,7 +48,7 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
   let platform: MonitoredPlatform;
   let prometheus: Prometheus;
   let token: string;
-  const rules = parse(readFileSync(NAP_ALERT_RULES, 'utf8')) as Rules;
+  const rules = loadRules();
   const call: MonitoredPlatform['call'] = (...args) => platform.call(...args);
   const login = (username: string, password: string) => platform.login(username, password);
 
@@ -90,7 +84,7 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
 
     // NATS only: the standalone platform's queue is a journal in its store
     const natsOnly = new Set(['nap_queue_fill_ratio']);
-    const names = [...metricNames(rules)].filter((n) => !natsOnly.has(n));
+    const names = RULE_METRICS.filter((n) => !natsOnly.has(n));
     expect(names).toEqual(
       expect.arrayContaining([
         'nap_http_requests_total',
@@ -124,7 +118,7 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
       return all.length > 0 && all.every((r) => !r.lastEvaluation.startsWith('0001')) ? all : undefined;
     });
     expect(evaluated.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.lastError ?? r.health}`)).toEqual([]);
-    expect(evaluated.filter((r) => r.type === 'alerting').length).toBe(rules.groups.flatMap((g) => g.rules).filter((r) => r.alert).length);
+    expect(evaluated.filter((r) => r.type === 'alerting').length).toBe(rules.groups.flatMap((g) => g.rules).filter(isAlert).length);
     // the recording rule has data once an interactive operation was asked more than once (a series
     // is born at its first request, and rate() counts from the second)
     const recorded = await eventually(
@@ -190,7 +184,6 @@ describeWithPrometheus('distributed NAP under a real Prometheus: one target per 
   let nats: NatsServer;
   const processes = new Map<string, NapProcess>();
   let prometheus: Prometheus;
-  const rules = parse(readFileSync(NAP_ALERT_RULES, 'utf8')) as Rules;
   const password = 'monitoring-distributed-password';
 
   /** The management listener a process logged. */
@@ -240,7 +233,7 @@ describeWithPrometheus('distributed NAP under a real Prometheus: one target per 
     ).catch(async () => prometheus.targets());
     expect(targets.map((t) => `${t.scrapeUrl} ${t.health} ${t.lastError}`).filter((t) => !t.includes(' up '))).toEqual([]);
     // no TLS in the gateway here
-    const names = [...metricNames(rules)].filter((n) => !n.startsWith('nap_tls_'));
+    const names = RULE_METRICS.filter((n) => !n.startsWith('nap_tls_'));
     // the job histogram has no series before a job ended here
     const expected = ['nap_job_duration_seconds'];
     await eventually(
