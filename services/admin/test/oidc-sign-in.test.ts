@@ -296,6 +296,16 @@ describe('OpenID Connect sign-in through the browser', () => {
     ).toBe(true);
     expect(records.some((r) => r.actor.kind === 'anonymous' && r.actor.auth === 'sso' && r.outcome.status === 401)).toBe(true);
   });
+  test('the sign-ins and their refusals are counted in nap_logins_total, as logins are', async () => {
+    const res = await platform.http('GET', '/exporter_metrics', { token: admin });
+    const count = (outcome: string) =>
+      Number(new RegExp(`^nap_logins_total\\{via="sso",outcome="${outcome}"[^}]*\\} (\\d+)$`, 'm').exec(String(res.body))?.[1]);
+    // the tests above: people signed in, and two were refused (the local administrator's name, no username)
+    expect(count('ok')).toBeGreaterThanOrEqual(1);
+    expect(count('wrong')).toBeGreaterThanOrEqual(2);
+    expect(count('throttled')).toBe(0);
+  });
+
   test("a browser whose sign-in fails goes back to the console's login page, told why by its error code, the binding cookie cleared", async () => {
     // what Chromium sends for a navigation
     const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
