@@ -619,6 +619,11 @@ export class JobRepository {
   }
 
   /** How many jobs are in `status`, or in any of `status` when it lists several (the metrics' gauges). */
+  /** Every job stored, whatever its status (the embedded store answers from its own count, without reading the jobs). */
+  countAll(): Promise<number> {
+    return this.jobs.countDocuments({});
+  }
+
   countByStatus(status: string | readonly string[]): Promise<number> {
     return this.jobs.countDocuments({ status: typeof status === 'string' ? status : { $in: [...status] } });
   }
