@@ -103,6 +103,12 @@ export interface Collection<T extends Doc = Doc> {
   findOne(filter: Filter, options?: FindOptions): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   countDocuments(filter?: Filter, options?: CountOptions): Promise<number>;
+  /**
+   * How many documents the collection holds, from the store's own count rather than by reading them
+   * (for metrics): exact on the embedded store; MongoDB's collection metadata
+   * (`estimatedDocumentCount`), which an unclean shutdown can leave off until the next validate.
+   */
+  estimatedCount(): Promise<number>;
   updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
   /** Replaces the whole document except `_id`. */

@@ -145,6 +145,7 @@ export function runStoreContractSuite(
         expect(inserted).toHaveLength(3);
         expect(inserted[2]?._id).toMatch(UUID);
         expect(await items.countDocuments()).toBe(3);
+        expect(await items.estimatedCount()).toBe(3);
         expect(await items.countDocuments({ n: { $gte: 2 } })).toBe(2);
         expect(await items.findOne({ n: 99 })).toBeNull();
         expect(await items.deleteOne({ n: { $gte: 2 } })).toBe(1);

@@ -619,9 +619,9 @@ export class JobRepository {
   }
 
   /** How many jobs are in `status`, or in any of `status` when it lists several (the metrics' gauges). */
-  /** Every job stored, whatever its status (the embedded store answers from its own count, without reading the jobs). */
+  /** Every job stored, whatever its status, from the store's own count (no job is read; see `estimatedCount`). */
   countAll(): Promise<number> {
-    return this.jobs.countDocuments({});
+    return this.jobs.estimatedCount();
   }
 
   countByStatus(status: string | readonly string[]): Promise<number> {

@@ -115,6 +115,10 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       return engine.read((dbs, catalog) => countQuery(dbs, collectionDef(catalog, name), filterWithNulls(filter), options.limit));
     },
 
+    estimatedCount() {
+      return engine.read((dbs, catalog) => countQuery(dbs, collectionDef(catalog, name), {}));
+    },
+
     async updateOne(rawFilter, rawUpdate, options = {}) {
       const filter = filterWithNulls(rawFilter);
       const update = updateWithoutUndefined(rawUpdate);

@@ -215,6 +215,8 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
     countDocuments: (filter, options = {}) =>
       run((bound) => driver.countDocuments(asFilter(filter), { ...(options.limit ? { limit: Math.trunc(options.limit) } : {}), ...bound })),
 
+    estimatedCount: () => run((bound) => driver.estimatedDocumentCount(bound)),
+
     updateOne: (filter, update, options = {}) =>
       run(async (bound) =>
         updateResult(
