@@ -1,5 +1,6 @@
 import { ADAPTER_STATES, WORK_QUEUES } from '@nap/contracts';
-import type { Bus } from '@nap/bus';
+import type { WorkQueueName } from '@nap/contracts';
+import type { Bus, QueueBacklog } from '@nap/bus';
 import { counterOnce, gaugeOnce } from '@nap/telemetry';
 import type { DiskSpace } from '@nap/store';
 import type { Registry } from '@nap/telemetry';
@@ -84,8 +85,14 @@ export function registerAdminMetrics(registry: Registry, sources: AdminMetricSou
     collect: disk((space) => space.minFreeBytes),
   });
   // the work queues (the audit trail's): every admin replica reads the same queue
-  const backlogs = async () =>
-    Promise.all(WORK_QUEUES.map(async (queue) => [queue, await sources.bus.queueBacklog(queue).catch(() => undefined)] as const));
+  // both gauges of a scrape share one read (on NATS, one stream info request per queue)
+  let reading: Promise<(readonly [WorkQueueName, QueueBacklog | undefined])[]> | undefined;
+  const backlogs = () =>
+    (reading ??= Promise.all(
+      WORK_QUEUES.map(async (queue) => [queue, await sources.bus.queueBacklog(queue).catch(() => undefined)] as const),
+    ).finally(() => {
+      reading = undefined;
+    }));
   gaugeOnce(registry, {
     name: 'nap_queue_oldest_entry_age_seconds',
     help: 'Age of the oldest entry of a work queue no consumer has handled yet (audit: records not yet in the chain); 0 when empty',
