@@ -181,6 +181,11 @@ describeTls('a renewed certificate', () => {
       writeFileSync(cert, '-----BEGIN CERTIFICATE-----\nMIIB');
       expect(server.tls?.check()).toBe(false);
       expect(await reloads('failed')).toBe(2);
+      // a file taken away (a renewal that deletes before it writes): refused, the served pair stays
+      rmSync(cert);
+      expect(server.tls?.check()).toBe(false);
+      expect(await reloads('failed')).toBe(3);
+      expect((await servedCertificate(server.port)).cn).toBe('renewed');
       // its key arrives: the pair is taken
       copyFileSync(path.join(renewDir, 'other.pem'), cert);
       copyFileSync(path.join(renewDir, 'other-key.pem'), key);
