@@ -88,7 +88,8 @@ import { auditExportQuerySchema, auditPageSchema, auditQuerySchema, auditRecordS
 
 const ADMIN = ROLE_SETS.admin;
 
-const ACCOUNT_LIST_NOTES = 'Filter fields: _id, username, email, firstname, lastname; sorted by username.';
+const ACCOUNT_LIST_NOTES =
+  'Filter fields: _id, username, email, firstname, lastname; sorted by username (sort by lastLogin for an access review).';
 const GROUP_LIST_NOTES = 'Filter fields: _id, name, description; sorted by name.';
 
 /** A record whose fields the spec does not show. */
@@ -110,6 +111,19 @@ const accountRecord = obj(
     groups: strings({ description: 'group ids' }),
     inactive: bool(),
     provenance: str(),
+    roles: arr(oneOf(ROLE_NAMES), { description: 'the roles its groups give (how roles reach a caller)' }),
+    lastLogin: str({
+      format: 'date-time',
+      description: 'the last successful sign-in, by any method; absent when the account never signed in',
+    }),
+    failedLogins: int({
+      minimum: 0,
+      description: 'failed logins counted now for the username (login protection); 0 when none. POST …/unlock forgets them',
+    }),
+    lockedUntil: str({
+      format: 'date-time',
+      description: 'present while a login of the account is answered 429 LOGIN_THROTTLED: until when',
+    }),
   },
   [],
   { description: 'account record; never carries a password or its hash' },

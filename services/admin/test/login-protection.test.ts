@@ -156,6 +156,64 @@ describe('per username', () => {
     expect(again.body).toMatchObject({ message: expect.stringContaining('had no failed logins counted') });
   });
 
+  it('shows an administrator, on the account and in the list, its failed logins, until when it is locked and its last sign-in', async () => {
+    const id = await account('throttled-6', 'right-password-6');
+    type Seen = { failedLogins: number; lockedUntil?: string; lastLogin?: string; lastUpdated: string };
+    const seen = async (): Promise<Seen> => (await platform.http('GET', `/user-management/accounts/${id}`, { token: admin })).body as Seen;
+    const listed = async (): Promise<Seen | undefined> => {
+      const res = await platform.http('GET', '/user-management/accounts?equals=throttled-6&equalsField=username', { token: admin });
+      return (res.body as { results: Seen[] }).results[0];
+    };
+    const fresh = await seen();
+    expect(fresh).toMatchObject({ failedLogins: 0 });
+    expect(fresh).not.toHaveProperty('lockedUntil');
+    expect(fresh).not.toHaveProperty('lastLogin');
+
+    await failLogins('throttled-6', '203.0.113.6', 3);
+    expect(await seen()).toMatchObject({ failedLogins: 3 });
+    expect(await seen()).not.toHaveProperty('lockedUntil');
+    await failLogins('throttled-6', '203.0.113.6', 2);
+    const locked = await seen();
+    expect(locked).toMatchObject({ failedLogins: 5, lockedUntil: new Date(clock + 60_000).toISOString() });
+    expect(await listed()).toEqual(locked);
+
+    // the wait over, the count stays (a further failure would make it wait twice as long), the lock is gone
+    clock += 61_000;
+    expect(await seen()).toMatchObject({ failedLogins: 5 });
+    expect(await seen()).not.toHaveProperty('lockedUntil');
+
+    const at = new Date(clock).toISOString();
+    expect((await login('throttled-6', 'right-password-6', '203.0.113.6')).status).toBe(200);
+    const signedIn = await seen();
+    expect(signedIn).toMatchObject({ failedLogins: 0, lastLogin: at, lastUpdated: fresh.lastUpdated });
+    expect(await listed()).toEqual(signedIn);
+
+    // Basic and /oauth/token are sign-ins too; checking a password to change it is not
+    clock += 1000;
+    expect((await basic('throttled-6', 'right-password-6')).status).toBe(200);
+    expect((await seen()).lastLogin).toBe(new Date(clock).toISOString());
+    clock += 1000;
+    expect((await oauth('throttled-6', 'right-password-6', '203.0.113.6')).status).toBe(200);
+    const viaOauth = (await seen()).lastLogin;
+    expect(viaOauth).toBe(new Date(clock).toISOString());
+    clock += 1000;
+    const token = await platform.login('throttled-6', 'right-password-6');
+    const lastSignIn = (await seen()).lastLogin;
+    clock += 1000;
+    const changed = await platform.http('PUT', '/whoami/password', {
+      token,
+      body: { currentPassword: 'right-password-6', newPassword: 'right-password-6b' },
+    });
+    expect(changed.status).toBe(200);
+    expect((await seen()).lastLogin).toBe(lastSignIn);
+
+    // the accounts that have not signed in for longest come first
+    const review = await platform.http('GET', '/user-management/accounts?sort=lastLogin&order=1', { token: admin });
+    expect(review.status).toBe(200);
+    const order = (review.body as { results: { username: string; lastLogin?: string }[] }).results.map((a) => a.lastLogin ?? '');
+    expect(order).toEqual([...order].sort());
+  });
+
   it('answers a username of no account exactly as one of an account, throttled included', async () => {
     await account('throttled-5', 'right-password-5');
     const words = async (username: string, address: string) => {

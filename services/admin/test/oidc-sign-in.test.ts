@@ -48,6 +48,7 @@ type Account = {
   provenance?: string;
   firstname?: string;
   email?: string;
+  lastLogin?: string;
 };
 
 async function activeProfile(): Promise<Profile> {
@@ -173,6 +174,7 @@ describe('OpenID Connect sign-in through the browser', () => {
 
   test('a person signs in: same token cookie as /login, redirect to the console, groups from the claim with provenance, admin groups', async () => {
     const browser = new BrowserSession();
+    const before = Date.now();
     const answer = await signIn(browser, 'alice-sub');
     expect(answer.status).toBe(303);
     expect(answer.hops.at(-1)?.location).toBe('/console/jobs');
@@ -192,6 +194,8 @@ describe('OpenID Connect sign-in through the browser', () => {
     expect(alice.provenance).toBe('corp');
     expect(alice.firstname).toBe('Alice');
     expect(alice.email).toBe('alice@nap.test');
+    // the sign-in is the account's last (an access review reads it)
+    expect(Date.parse(String(alice.lastLogin))).toBeGreaterThanOrEqual(before - 1000);
     expect(await groupNames(alice.groups)).toEqual(['nap-admins:corp', 'netops:corp']);
     // the ID token was signed by the provider and checked
     expect(op.issuedIdTokens().length).toBeGreaterThan(0);

@@ -2,6 +2,7 @@ import { AppError, isRole } from '@nap/contracts';
 import type { BodyOf, Caller, Role } from '@nap/contracts';
 import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
+import type { ThrottleState } from './login-throttle';
 import type { ExternalIdentity } from './sign-in';
 
 /** An account to create, as `POST /user-management/accounts` carries it. */
@@ -25,6 +26,12 @@ export interface AccountView {
   inactive: boolean;
   /** The sign-in method the account comes from; absent for NAP's own accounts. */
   provenance?: string;
+  /** ISO time of the last successful sign-in; absent when never. */
+  lastLogin?: string;
+  /** Failed logins counted now for the username (login protection); 0 when none. */
+  failedLogins: number;
+  /** ISO time until which a login of the account is answered 429 `LOGIN_THROTTLED`; absent when it is not. */
+  lockedUntil?: string;
   created: string;
   createdBy: string;
   lastUpdated: string;
@@ -122,7 +129,7 @@ export function accountChanges(patch: AccountPatch, by: string, now: string): Re
 }
 
 /** The members an account shows, named one by one: whatever else a stored record holds (its password hash) stays in the store. */
-export function accountView(account: AccountRecord, groups: ReadonlyMap<string, GroupRecord>): AccountView {
+export function accountView(account: AccountRecord, groups: ReadonlyMap<string, GroupRecord>, throttle: ThrottleState): AccountView {
   const roles = [...new Set(account.groups.flatMap((id) => groups.get(id)?.roles ?? []))].sort();
   return {
     _id: account._id,
@@ -133,6 +140,9 @@ export function accountView(account: AccountRecord, groups: ReadonlyMap<string, 
     groups: [...account.groups],
     inactive: account.inactive,
     ...(account.provenance !== undefined ? { provenance: account.provenance } : {}),
+    ...(account.lastLogin !== undefined ? { lastLogin: account.lastLogin } : {}),
+    failedLogins: throttle.failedLogins,
+    ...(throttle.lockedUntil !== undefined ? { lockedUntil: new Date(throttle.lockedUntil).toISOString() } : {}),
     created: account.created,
     createdBy: account.createdBy,
     lastUpdated: account.lastUpdated,

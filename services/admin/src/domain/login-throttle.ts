@@ -88,6 +88,18 @@ export function secondsToWait(record: AttemptRecord | null, now: number): number
   return Math.ceil((record.lockedUntil - now) / 1000);
 }
 
+/** What an administrator sees of an account's count at `now`: the failures it holds and, while logins wait, until when. */
+export interface ThrottleState {
+  failedLogins: number;
+  /** Epoch ms; absent unless a login of the account is answered 429 `LOGIN_THROTTLED` at `now`. */
+  lockedUntil?: number;
+}
+
+export function throttleState(record: AttemptRecord | null | undefined, now: number): ThrottleState {
+  if (record === null || record === undefined || record.expiresAt <= now) return { failedLogins: 0 };
+  return { failedLogins: record.failures, ...(record.lockedUntil > now ? { lockedUntil: record.lockedUntil } : {}) };
+}
+
 /** The count after one more failure, by `attempt` at `now` (a count forgotten by then starts again from nothing). */
 export function withFailure(
   current: AttemptRecord | null,

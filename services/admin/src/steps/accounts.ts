@@ -4,22 +4,33 @@ import type { Caller, ListQueryOptions } from '@nap/contracts';
 import type { AdminContext } from '../context';
 import type { AccountView } from '../domain/accounts';
 import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from '../domain/accounts';
+import { attemptId, throttleState } from '../domain/login-throttle';
 import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
 
-/** An account as answered, its roles resolved from its groups. */
+/** An account as answered, its roles resolved from its groups, with the failed logins counted for it now. */
 export async function viewAccount(svc: AdminContext, account: AccountRecord): Promise<AccountView> {
-  const groups = account.groups.length
-    ? new Map((await svc.groups.byIds(account.groups)).map((g) => [g._id, g]))
-    : new Map<string, GroupRecord>();
-  return accountView(account, groups);
+  const [groups, count] = await Promise.all([
+    account.groups.length ? svc.groups.byIds(account.groups) : Promise.resolve([] as GroupRecord[]),
+    svc.loginAttempts.find(attemptId('account', account.username)),
+  ]);
+  return accountView(account, new Map(groups.map((g) => [g._id, g])), throttleState(count, svc.now()));
 }
 
-/** A page of accounts as answered (`GET /user-management/accounts`, `GET /authorization/accounts`). */
+/** A page of accounts as answered (`GET /user-management/accounts`, `GET /authorization/accounts`): one read of the counts for the page. */
 export async function listAccounts(svc: AdminContext, query: ListQueryOptions): Promise<{ results: AccountView[]; total: number }> {
   const { results, total } = await svc.accounts.list(query);
-  const groups = new Map((await svc.groups.all()).map((g) => [g._id, g]));
-  return { results: results.map((r) => accountView(r, groups)), total };
+  const [groups, counts] = await Promise.all([
+    svc.groups.all(),
+    results.length ? svc.loginAttempts.findMany(results.map((r) => attemptId('account', r.username))) : Promise.resolve([]),
+  ]);
+  const byGroup = new Map(groups.map((g) => [g._id, g]));
+  const byCount = new Map(counts.map((c) => [c._id, c]));
+  const now = svc.now();
+  return {
+    results: results.map((r) => accountView(r, byGroup, throttleState(byCount.get(attemptId('account', r.username)), now))),
+    total,
+  };
 }
 
 /** The group ids, each once; 400 naming `member` when some group does not exist. */

@@ -9,7 +9,7 @@ import type { BrowserMethod, ExternalIdentity } from '../domain/sign-in';
 import { invalidMember } from '../domain/validation-error';
 import { callerOfAccount } from './accounts';
 import type { LoginAttempt } from './sign-in';
-import { signedInAccount, throttledLogin } from './sign-in';
+import { noteSignIn, signedInAccount, throttledLogin } from './sign-in';
 
 /** The enabled browser methods of the active profile, in the order it writes them. */
 export async function browserMethods(svc: AdminContext): Promise<BrowserMethod[]> {
@@ -143,6 +143,7 @@ async function browserSignInOutcome(
       `Sign-in with "${method.name}" refused: the username "${identity.username}" belongs to a local account or to another sign-in method`,
     );
   if (account.inactive) throw new AppError('UNAUTHENTICATED', `Account "${account.username}" is inactive`);
+  await noteSignIn(svc, account);
   return {
     caller: await callerOfAccount(svc, account),
     returnTo: record.returnTo,

@@ -260,6 +260,8 @@ export async function attemptLogin(
   if (outcome !== 'wrong' && outcome !== 'inactive') {
     await svc.loginAttempts.forget(counts.account);
     if (counts.address !== undefined && counted.address !== undefined) await giveBack(svc, counts.address, counted.address, now);
+    // a password checked to change it is no sign-in
+    if (attempt.via !== 'password-change') await noteSignIn(svc, outcome);
     return outcome;
   }
   const accountCount = await svc.loginAttempts.find(counts.account);
@@ -325,6 +327,11 @@ export function throttledLogin(username: string, attempt: LoginAttempt, throttle
 /** Gives back a failure counted ahead by an attempt that succeeded or was throttled after all. */
 async function giveBack(svc: AdminContext, countId: string, counted: CountedAttempt, now: number): Promise<void> {
   await svc.loginAttempts.change(countId, (current) => (current === null ? undefined : withoutFailure(current, counted, now)));
+}
+
+/** Notes on the account that it signed in now (`lastLogin`, for access reviews): every method, password or browser, ends here. */
+export async function noteSignIn(svc: AdminContext, account: AccountRecord): Promise<void> {
+  await svc.accounts.signedIn(account._id, new Date(svc.now()).toISOString());
 }
 
 /** 400 naming `member` when a new password breaks the active profile's password rules. */

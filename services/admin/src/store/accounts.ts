@@ -20,6 +20,8 @@ export interface AccountRecord {
   provenance?: string;
   /** Where that method keeps the person (an LDAP DN), for re-checks. */
   externalId?: string;
+  /** ISO time of the last successful sign-in by any method; absent when the account never signed in. Not a change of the account: `lastUpdated` stays. */
+  lastLogin?: string;
   created: string;
   createdBy: string;
   lastUpdated: string;
@@ -29,7 +31,7 @@ export interface AccountRecord {
 /** What the account list filters and sorts on. */
 const ACCOUNT_LIST_FIELDS: ListFields = {
   filter: ['username', '_id', 'email', 'firstname', 'lastname'],
-  sort: ['username', '_id', 'created'],
+  sort: ['username', '_id', 'created', 'lastLogin'],
   defaultSort: { username: 1 },
   defaultLimit: MAX_LIST_LIMIT,
 };
@@ -87,6 +89,11 @@ export class AccountRepository {
     const updated = await this.accounts.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
     if (!updated) throw accountNotFound(id);
     return updated;
+  }
+
+  /** Notes a successful sign-in at `at` (ISO), leaving `lastUpdated` alone; nothing when the account is gone. */
+  async signedIn(id: string, at: string): Promise<void> {
+    await this.accounts.updateOne({ _id: id }, { $set: { lastLogin: at } });
   }
 
   async delete(id: string): Promise<void> {
