@@ -109,15 +109,25 @@ export function buildProgram(io: Io, run: Runner): Command {
       .command(verb)
       .description(
         enabled
-          ? 'enable triggers by name or id; a schedule goes on at its first due time from now (the ones that came while it was disabled are skipped, not caught up), printed as its next run'
-          : 'disable triggers by name or id: a disabled trigger starts no job, and the due times of a schedule that come while it is disabled are skipped',
+          ? 'enable triggers or accounts by name or id; a schedule goes on at its first due time from now (the ones that came while it was disabled are skipped, not caught up), printed as its next run; an account may log in again'
+          : 'disable triggers or accounts by name or id: a disabled trigger starts no job, and the due times of a schedule that come while it is disabled are skipped; a disabled account (inactive) cannot log in, and its sessions end at once',
       )
-      .argument('<resource>', 'trigger (or triggers): the one resource that can be enabled and disabled')
+      .argument('<resource>', 'trigger or account (singular or plural): the resources that can be enabled and disabled')
       .argument('<names...>', 'names or ids; each is done even when another fails')
       .action((resource: string, names: string[], _opts: unknown, cmd: Command) =>
         run(cmd, async (ctx) => (await import('./commands/enable.js')).enableCommand(ctx, enabled, resource, names)),
       );
   }
+
+  program
+    .command('unlock')
+    .description(
+      'let accounts log in again at once after too many failed logins (429 LOGIN_THROTTLED): the failed logins counted for each username are forgotten; `nap get accounts` shows who is locked, and until when. Failures counted for a source address are not: they end on their own',
+    )
+    .argument('<accounts...>', 'usernames or account ids; each is done even when another fails')
+    .action((names: string[], _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/enable.js')).unlockCommand(ctx, names)),
+    );
 
   const importCmd = gitOptions(
     program

@@ -276,7 +276,7 @@ describe('nap disable and nap enable', () => {
     expect({ code: res.code, stdout: res.stdout, stderr: res.stderr }).toEqual({
       code: 4,
       stdout: '',
-      stderr: 'nap: nap enable workflow: workflows cannot be enabled or disabled; what can: triggers\n',
+      stderr: 'nap: nap enable workflow: workflows cannot be enabled or disabled; what can: triggers, accounts\n',
     });
     expect((await run(['disable', 'gadgets', 'x'])).code).toBe(4);
     // completion offers the verbs, and after them what they take

@@ -88,8 +88,10 @@ export interface ToggleSpec {
   route: Route;
   key: 'id' | 'name';
   body: (enabled: boolean) => Doc;
+  /** Whether a document is enabled, when not by its `enabled` member (an account: not `inactive`). */
+  enabledOf?: (doc: Doc) => boolean;
   /** After the state, for people: `, next run 2026-12-04T02:00:00Z`; '' when there is nothing to add. */
-  after?: (doc: Doc) => string;
+  after?: (doc: Doc, changed: boolean) => string;
 }
 
 export interface Column {
@@ -438,11 +440,25 @@ export const RESOURCES: readonly ResourceDef[] = [
     kind: 'account',
     idOf: byId,
     nameOf: (d) => str(d.username),
-    columns: [{ header: 'USERNAME', path: 'username' }, { header: 'ROLES', path: 'roles' }, { header: 'INACTIVE', path: 'inactive' }, ID],
+    columns: [
+      { header: 'USERNAME', path: 'username' },
+      { header: 'ROLES', path: 'roles' },
+      { header: 'STATUS', path: accountStatus },
+      { header: 'LAST LOGIN', path: (d) => isoTime(d.lastLogin) ?? 'never' },
+      ID,
+    ],
     list: { route: GET('/user-management/accounts') },
     get: { route: GET('/user-management/accounts/:accountId'), key: 'id' },
     create: { route: POST('/user-management/accounts'), wrap: (doc) => ({ account: doc }) },
     delete: { route: DELETE('/user-management/accounts/:accountId'), key: 'id' },
+    // disabling an account is what the platform calls making it inactive: it cannot log in, and its sessions end
+    toggle: {
+      route: PATCH('/authorization/accounts/:accountId'),
+      key: 'id',
+      body: (enabled) => ({ inactive: !enabled }),
+      enabledOf: (d) => d.inactive !== true,
+      after: (d, changed) => (changed && d.inactive === true ? ': it cannot log in, and its sessions have ended' : ''),
+    },
     portable: {
       form: '`username`, `firstname`, `lastname`, `email`, `inactive`, and `groups` by name (ids differ between platforms); never a password (the platform answers none). Imported with `POST /user-management/accounts` and the groups of those names on the target; the password is `--password-from-env VAR`, else a random one nobody knows, and `nap` says an admin must set one. `--replace` updates the account in place (`PATCH /authorization/accounts/:accountId`, its groups, and its password only with `--password-from-env`). Accounts a sign-in method brought in (`provenance`) are not exported: the directory brings them in',
     },
@@ -571,6 +587,12 @@ export const RESOURCES: readonly ResourceDef[] = [
     },
   },
 ];
+
+/** An account's state, for people: `active`, `inactive`, or `locked until <time>` while its logins are answered 429. */
+function accountStatus(d: Doc): string {
+  if (d.inactive === true) return 'inactive';
+  return typeof d.lockedUntil === 'string' ? `locked until ${isoTime(d.lockedUntil) ?? d.lockedUntil}` : 'active';
+}
 
 export function isoTime(value: unknown): string | undefined {
   return typeof value === 'number' ? new Date(value).toISOString().replace(/\.\d+Z$/, 'Z') : str(value);

@@ -1,0 +1,163 @@
+import { rmSync } from 'node:fs';
+import type { NapHome, NapResult } from './support/nap';
+import { createHome, nap, profileSection } from './support/nap';
+import type { Platform } from './support/platform';
+import { startPlatform } from './support/platform';
+
+/**
+ * An administrator's account chores with `nap`: who is locked out and who has not signed in
+ * (`nap get accounts`), letting a locked-out colleague in again (`nap unlock`), and someone who left
+ * (`nap disable account`, `nap enable account`). Each test owns its accounts, so that the failed
+ * logins one counts do not throttle another.
+ */
+let platform: Platform;
+let h: NapHome;
+let groupId: string;
+let adminToken: string;
+
+async function login(username: string, password: string): Promise<Response> {
+  return fetch(`${platform.url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { username, password } }),
+  });
+}
+
+async function api<T>(method: string, route: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${platform.url}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.status).toBeLessThan(300);
+  return (await res.json()) as T;
+}
+
+/** A local account in a group with the operations role; answers its id. */
+async function account(username: string, password: string): Promise<string> {
+  const res = await api<{ data: { _id: string } }>('POST', '/user-management/accounts', {
+    account: { username, password, groups: [groupId] },
+  });
+  return res.data._id;
+}
+
+async function failLogins(username: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 1) expect((await login(username, `wrong-password-${i}`)).status).toBe(401);
+}
+
+function run(...args: string[]): Promise<NapResult> {
+  return nap(args, { env: h.env });
+}
+
+/** The row of `nap get accounts` for a username, split on the table's column gaps. */
+function rowOf(table: string, username: string): string[] {
+  const line = table.split('\n').find((l) => l.startsWith(`${username} `));
+  if (line === undefined) throw new Error(`no row for ${username} in:\n${table}`);
+  return line.trim().split(/\s{2,}/);
+}
+
+beforeAll(async () => {
+  platform = await startPlatform('accounts-admin-password');
+  const res = await login('admin', platform.password);
+  adminToken = (await res.text()).replace(/^"|"$/g, '');
+  groupId = (
+    await api<{ data: { _id: string } }>('POST', '/user-management/groups', { group: { name: 'cli-operators', roles: ['operations'] } })
+  ).data._id;
+  h = createHome();
+  h.writeNapConfig(profileSection('default', platform.port, platform.password));
+}, 120_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  if (h !== undefined) rmSync(h.home, { recursive: true, force: true });
+});
+
+describe('nap get accounts', () => {
+  it('shows who is locked out and until when, who is inactive, and when each last signed in', async () => {
+    await account('acct-locked', 'locked-password-1');
+    await account('acct-never', 'never-password-1');
+    await account('acct-signed', 'signed-password-1');
+    expect((await login('acct-signed', 'signed-password-1')).status).toBe(200);
+    await failLogins('acct-locked', 5);
+
+    const res = await run('get', 'accounts');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['USERNAME', 'ROLES', 'STATUS', 'LAST LOGIN', 'ID']);
+    const locked = rowOf(res.stdout, 'acct-locked');
+    expect(locked[2]).toMatch(/^locked until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
+    expect(locked[3]).toBe('never');
+    expect(rowOf(res.stdout, 'acct-never').slice(1, 4)).toEqual(['operations', 'active', 'never']);
+    const signed = rowOf(res.stdout, 'acct-signed');
+    expect(signed[2]).toBe('active');
+    expect(Date.now() - Date.parse(signed[3])).toBeLessThan(60_000);
+
+    // the document in full has the counts a script reads
+    const json = await run('describe', 'account', 'acct-locked', '-o', 'json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ username: 'acct-locked', failedLogins: 5, lockedUntil: expect.any(String) });
+  });
+});
+
+describe('nap unlock', () => {
+  it('lets a locked-out account log in at once, saying what it forgot; an account with nothing counted is said so', async () => {
+    await account('acct-unlock', 'unlock-password-1');
+    await account('acct-clean', 'clean-password-1');
+    await failLogins('acct-unlock', 5);
+    expect((await login('acct-unlock', 'unlock-password-1')).status).toBe(429);
+
+    const res = await run('unlock', 'acct-unlock', 'acct-clean');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const [unlocked, clean] = res.stdout.trim().split('\n');
+    expect(unlocked).toMatch(
+      /^account "acct-unlock" \([0-9a-f-]{36}\) may log in at once: 5 failed logins forgotten \(it was locked until \d{4}-/,
+    );
+    expect(clean).toMatch(/^account "acct-clean" \([0-9a-f-]{36}\) may log in at once: no failed logins were counted$/);
+    expect((await login('acct-unlock', 'unlock-password-1')).status).toBe(200);
+  });
+
+  it('says which name it does not know, unlocks the others and exits 1', async () => {
+    await account('acct-unlock-2', 'unlock-password-2');
+    await failLogins('acct-unlock-2', 5);
+    const res = await run('unlock', 'no-such-person', 'acct-unlock-2');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/no-such-person/);
+    expect(res.stderr).toMatch(/1 of 2 accounts not unlocked/);
+    expect(res.stdout).toMatch(/account "acct-unlock-2" .* may log in at once: 5 failed logins forgotten/);
+    expect((await login('acct-unlock-2', 'unlock-password-2')).status).toBe(200);
+  });
+});
+
+describe('nap disable account and nap enable account', () => {
+  it('makes an account inactive (its sessions end, it cannot log in) and active again, and says when nothing changed', async () => {
+    const id = await account('acct-leaver', 'leaver-password-1');
+    const session = (await (await login('acct-leaver', 'leaver-password-1')).text()).replace(/^"|"$/g, '');
+    const whoami = async () => (await fetch(`${platform.url}/whoami`, { headers: { authorization: `Bearer ${session}` } })).status;
+    expect(await whoami()).toBe(200);
+
+    const disabled = await run('disable', 'account', 'acct-leaver');
+    expect(disabled.stderr).toBe('');
+    expect(disabled.stdout).toBe(`account "acct-leaver" (${id}) disabled: it cannot log in, and its sessions have ended\n`);
+    expect(await api('GET', `/user-management/accounts/${id}`)).toMatchObject({ inactive: true });
+    expect(await whoami()).toBe(401);
+    expect((await login('acct-leaver', 'leaver-password-1')).status).toBe(401);
+    expect(rowOf((await run('get', 'accounts')).stdout, 'acct-leaver')[2]).toBe('inactive');
+
+    const again = await run('disable', 'account', 'acct-leaver');
+    expect(again.stdout).toBe(`account "acct-leaver" (${id}) was already disabled\n`);
+
+    const enabled = await run('enable', 'accounts', 'acct-leaver', '-o', 'json');
+    expect(enabled.code).toBe(0);
+    expect(JSON.parse(enabled.stdout)).toMatchObject({ _id: id, inactive: false });
+    expect((await login('acct-leaver', 'leaver-password-1')).status).toBe(200);
+  });
+
+  it('refuses to disable the last active administrator with the platform’s reason', async () => {
+    const res = await run('disable', 'account', 'admin');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /^nap: account "admin" \([0-9a-f-]{36}\) not disabled: The change would leave no active account with the admin role \(422 ACCOUNT_PROTECTED\)\n$/,
+    );
+    expect((await login('admin', platform.password)).status).toBe(200);
+  });
+});
