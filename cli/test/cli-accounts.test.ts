@@ -83,14 +83,14 @@ describe('nap get accounts', () => {
     const res = await run('get', 'accounts');
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['USERNAME', 'ROLES', 'STATUS', 'LAST LOGIN', 'ID']);
+    expect(res.stdout.split('\n')[0]?.split(/\s{2,}/)).toEqual(['USERNAME', 'ROLES', 'STATUS', 'LAST LOGIN', 'ID']);
     const locked = rowOf(res.stdout, 'acct-locked');
     expect(locked[2]).toMatch(/^locked until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
     expect(locked[3]).toBe('never');
     expect(rowOf(res.stdout, 'acct-never').slice(1, 4)).toEqual(['operations', 'active', 'never']);
     const signed = rowOf(res.stdout, 'acct-signed');
     expect(signed[2]).toBe('active');
-    expect(Date.now() - Date.parse(signed[3])).toBeLessThan(60_000);
+    expect(Date.now() - Date.parse(signed[3] ?? '')).toBeLessThan(60_000);
 
     // the document in full has the counts a script reads
     const json = await run('describe', 'account', 'acct-locked', '-o', 'json');

@@ -140,6 +140,11 @@ export const ERROR_CODES = {
   GROUP_NOT_FOUND: { status: 404, retryable: false, description: 'No group with that id.' },
   GROUP_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A group with that name exists.' },
   GROUP_IN_USE: { status: 409, retryable: false, description: 'The group cannot be changed that way while accounts rely on it.' },
+  SESSION_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    description: 'The account has no live session of that id (it ended, expired or never was).',
+  },
   ACCOUNT_PROTECTED: { status: 422, retryable: false, description: 'The change would leave the platform without an administrator.' },
   AUTH_PROVIDER_UNAVAILABLE: {
     status: 503,

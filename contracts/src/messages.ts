@@ -46,4 +46,6 @@ export const HEADERS = {
   audit: 'nap-audit',
   /** Set by the gateway: the address the request came from (the socket's, or the trusted proxy's `X-Forwarded-For`). */
   clientAddress: 'nap-client-address',
+  /** The client's `User-Agent` as the gateway saw it (cut to 256 characters): what a session is listed with. */
+  userAgent: 'nap-user-agent',
 } as const;

@@ -30,11 +30,13 @@ export async function forward(
   trace: Context,
 ): Promise<RawResult> {
   const idempotencyKey = req.headers['idempotency-key'];
+  const userAgent = req.headers['user-agent'];
   return client
     .callRaw(op, parts, {
       caller: caller ?? ANONYMOUS,
       requestId,
       clientAddress,
+      ...(userAgent !== undefined && userAgent !== '' ? { userAgent: userAgent.slice(0, 256) } : {}),
       trace,
       validated: true,
       ...(typeof idempotencyKey === 'string' && acceptsIdempotencyKey(op) ? { idempotencyKey } : {}),

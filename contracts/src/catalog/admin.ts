@@ -129,6 +129,21 @@ const accountRecord = obj(
   { description: 'account record; never carries a password or its hash' },
 );
 
+const accountSession = obj(
+  {
+    id: str({ description: 'the reference of the session: not its token, and no use as one' }),
+    method: str({ description: 'how it began: login (POST /login), oauth (POST /oauth/token) or sso (a browser sign-in)' }),
+    provenance: str({ description: 'the sign-in method that confirmed the person, for an account of one' }),
+    created: str({ format: 'date-time' }),
+    lastUsed: str({ format: 'date-time', description: 'the last request it was used for, to the minute' }),
+    expires: str({ format: 'date-time' }),
+    address: str({ description: 'the address it began from, as the gateway saw it' }),
+    userAgent: str({ description: "the client's User-Agent when it began" }),
+  },
+  ['id', 'method', 'created', 'lastUsed', 'expires'],
+  { description: 'a live session of an account; its token is never answered' },
+);
+
 const adapterHealth = embed(adapterHealthSchema);
 const adapterRecord = embed(adapterRecordSchema);
 const adapterBody = obj({ properties: embed(adapterDataSchema) }, ['properties']);
@@ -311,6 +326,37 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     notes:
       "Forgets the failed logins counted for the account's username, so its next login is not answered 429 LOGIN_THROTTLED. " +
       'Failures counted for a source address are not forgotten: they end on their own (docs/security.md).',
+  },
+  {
+    name: 'getAccountSessions',
+    summary: "An account's live sessions: when and where each began, when it was last used",
+    http: { method: 'GET', path: '/user-management/accounts/:accountId/sessions' },
+    roles: ADMIN,
+    response: resultsOf(accountSession),
+    addition: true,
+    notes:
+      'The sessions a token or cookie of the account may still use (not ended, expired or idle beyond the limit), newest first. ' +
+      'Each is named by a reference that is no token and cannot be used as one; Basic credentials open no session.',
+  },
+  {
+    name: 'endAccountSessions',
+    summary: 'End every session of an account (a lost laptop, a leaked token)',
+    http: { method: 'DELETE', path: '/user-management/accounts/:accountId/sessions' },
+    roles: ADMIN,
+    response: acknowledgement(),
+    addition: true,
+    notes:
+      'Every token of the account is refused from now on, on every gateway; the account may log in again. ' +
+      'Basic credentials are not sessions: change the password (which also ends the sessions) or make the account inactive.',
+  },
+  {
+    name: 'endAccountSession',
+    summary: 'End one session of an account',
+    http: { method: 'DELETE', path: '/user-management/accounts/:accountId/sessions/:sessionId' },
+    roles: ADMIN,
+    response: acknowledgement(),
+    addition: true,
+    notes: 'sessionId is the reference GET …/sessions answers; 404 SESSION_NOT_FOUND when the account has no live session of it.',
   },
   // groups
   {

@@ -32,6 +32,8 @@ export interface CallOptions {
   idempotencyKey?: string;
   /** Where the request came from (the gateway's client address): what login throttling counts per address. */
   clientAddress?: string;
+  /** The client's `User-Agent` (the gateway's): what a session begun by the request is listed with. */
+  userAgent?: string;
   /**
    * The trace context the request belongs to: the parent of its CLIENT span, sent on in its
    * `traceparent`. Default: the active context, which only a process with a context manager carries
@@ -101,6 +103,7 @@ export function createBusClient(options: BusClientOptions): BusClient {
     if (callOptions.validated) headers[HEADERS.validated] = '1';
     if (callOptions.idempotencyKey !== undefined) headers[HEADERS.idempotencyKey] = callOptions.idempotencyKey;
     if (callOptions.clientAddress !== undefined) headers[HEADERS.clientAddress] = callOptions.clientAddress;
+    if (callOptions.userAgent !== undefined) headers[HEADERS.userAgent] = callOptions.userAgent;
     const payload = encodeJson({ params: input.params ?? {}, query: input.query ?? {}, body: input.body, caller: callOptions.caller });
     const subject = subjectOf(op);
     const send = async (_span: unknown, ctx: Context): Promise<RawResult> => {

@@ -44,6 +44,8 @@ export interface HandlerContext {
   deadline: number;
   /** The address the request came from, when the gateway said (`nap-client-address`); undefined for calls between services. */
   clientAddress: string | undefined;
+  /** The client's `User-Agent`, when the gateway said (`nap-user-agent`). */
+  userAgent: string | undefined;
   log: Logger;
   /** Calls another catalog operation as the same caller, within this request's deadline; returns its body, typed by the catalog. */
   call<Id extends OperationId>(operationId: Id, input: CallInputOf<Id>): Promise<ResponseOf<Id>>;
@@ -315,7 +317,8 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     let audit: AuditPart | undefined;
     // calls to other services go as the same caller, within this request's deadline and trace
     const callOptions: CallOptions = { caller, requestId: meta.requestId, deadline: meta.deadline, trace: meta.trace };
-    const ctx = new RequestContext(op, caller, meta, req.headers[HEADERS.clientAddress], {
+    const from = { address: req.headers[HEADERS.clientAddress], userAgent: req.headers[HEADERS.userAgent] };
+    const ctx = new RequestContext(op, caller, meta, from, {
       call: async <Id extends OperationId>(operationId: Id, callInput: CallInputOf<Id>) =>
         (await client.call(operationId, callInput, callOptions)).body,
       callDynamic: async (operationId: string, callInput: CallInput) =>
@@ -456,14 +459,18 @@ class RequestContext implements HandlerContext {
   readonly callDynamic: HandlerContext['callDynamic'];
   readonly publishEvent: HandlerContext['publishEvent'];
   readonly audit: HandlerContext['audit'];
+  readonly clientAddress: string | undefined;
+  readonly userAgent: string | undefined;
 
   constructor(
     readonly operation: OperationDef,
     readonly caller: Caller,
     private readonly meta: RequestMeta,
-    readonly clientAddress: string | undefined,
+    client: { address: string | undefined; userAgent: string | undefined },
     calls: Pick<HandlerContext, 'call' | 'callDynamic' | 'publishEvent' | 'audit'>,
   ) {
+    this.clientAddress = client.address;
+    this.userAgent = client.userAgent;
     this.requestId = meta.requestId;
     this.deadline = meta.deadline;
     this.call = calls.call;

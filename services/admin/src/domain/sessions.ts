@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '@nap/contracts';
-import type { Caller } from '@nap/contracts';
+import type { Caller, ResponseOf } from '@nap/contracts';
 import type { SessionRecord } from '../store/sessions';
 
 /**
@@ -15,6 +16,12 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
+/** Where a session began: the request's source address and user agent, as the gateway saw them. */
+export interface SessionOrigin {
+  clientAddress: string | undefined;
+  userAgent: string | undefined;
+}
+
 /** A session that begins at `now` (epoch ms) and lasts `ttlSeconds`; `provenance`: the sign-in method of the account, which confirmed it now. */
 export function newSession(
   sid: string,
@@ -22,7 +29,8 @@ export function newSession(
   method: string,
   now: number,
   ttlSeconds: number,
-  provenance?: string,
+  provenance: string | undefined,
+  from: SessionOrigin,
 ): SessionRecord {
   return {
     _id: sid,
@@ -30,6 +38,8 @@ export function newSession(
     username: caller.username,
     method,
     ...(provenance !== undefined ? { provenance, checkedAt: now } : {}),
+    ...(from.clientAddress !== undefined ? { address: from.clientAddress } : {}),
+    ...(from.userAgent !== undefined ? { userAgent: from.userAgent } : {}),
     created: new Date(now).toISOString(),
     expiresAt: now + ttlSeconds * 1000,
     lastUsed: now,
@@ -54,4 +64,37 @@ export function sessionIdle(idleMinutes: number | undefined): AppError {
     'UNAUTHENTICATED',
     `The session was unused for more than ${idleMinutes} minutes (the active profile's authenticationProps.logoutTime); log in again`,
   );
+}
+
+/** A live session as an administrator sees it (`GET /user-management/accounts/:accountId/sessions`). */
+export type SessionView = ResponseOf<'admin.getAccountSessions'>['results'][number];
+
+/**
+ * The reference of a session an administrator names it by: a digest of its id, which a token
+ * carries (signed), so that a list of sessions gives nobody anything to present as one.
+ */
+export function sessionRef(sid: string): string {
+  return createHash('sha256').update(`nap-session:${sid}`).digest('base64url').slice(0, 22);
+}
+
+export function sessionView(session: SessionRecord): SessionView {
+  return {
+    id: sessionRef(session._id),
+    method: session.method,
+    ...(session.provenance !== undefined ? { provenance: session.provenance } : {}),
+    created: session.created,
+    lastUsed: new Date(session.lastUsed ?? Date.parse(session.created)).toISOString(),
+    expires: new Date(session.expiresAt).toISOString(),
+    ...(session.address !== undefined ? { address: session.address } : {}),
+    ...(session.userAgent !== undefined ? { userAgent: session.userAgent } : {}),
+  };
+}
+
+/** The sessions of an account still accepted at `now`, newest first. */
+export function liveSessions(sessions: readonly SessionRecord[], now: number, idleMinutes: number | undefined): SessionRecord[] {
+  return sessions.filter((s) => sessionEnd(s, now, idleMinutes) === undefined).sort((a, b) => b.created.localeCompare(a.created));
+}
+
+export function sessionNotFound(username: string, ref: string): AppError {
+  return new AppError('SESSION_NOT_FOUND', `Account "${username}" has no live session "${ref}" (it ended, expired or never was)`);
 }

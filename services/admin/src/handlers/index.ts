@@ -94,6 +94,8 @@ import { stopAdapter } from './stop-adapter';
 import { stopApplication } from './stop-application';
 import { switchActiveProfile } from './switch-active-profile';
 import { unlockAccount } from './unlock-account';
+import { getAccountSessions } from './get-account-sessions';
+import { endAccountSession, endAccountSessions } from './end-account-sessions';
 import { updateAccount } from './update-account';
 import { updateAdapter } from './update-adapter';
 import { updateAdapterLogging } from './update-adapter-logging';
@@ -213,6 +215,9 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     stopApplication: stopApplication(svc),
     switchActiveProfile: switchActiveProfile(svc),
     unlockAccount: unlockAccount(svc),
+    getAccountSessions: getAccountSessions(svc),
+    endAccountSessions: endAccountSessions(svc),
+    endAccountSession: endAccountSession(svc),
     updateAccount: updateAccount(svc),
     updateAdapterLogging: updateAdapterLogging(svc),
     updateAdapterProperties: updateAdapterProperties(svc),

@@ -10,6 +10,6 @@ export function login(svc: AdminContext): Handler<'admin.login'> {
     const { username, password } = 'user' in input.body ? input.body.user : input.body;
     const caller = await checkCredentials(svc, username, password, loginAttempt(svc, ctx, 'login'));
     ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
-    return rawReply((await issueToken(svc, caller, 'login')).token, 'text/plain; charset=utf-8');
+    return rawReply((await issueToken(svc, caller, 'login', ctx)).token, 'text/plain; charset=utf-8');
   };
 }

@@ -17,6 +17,6 @@ export function samlAcs(svc: AdminContext): Handler<'admin.samlAcs'> {
       loginAttempt(svc, ctx, 'sso'),
     );
     ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
-    return { token: (await issueToken(svc, caller, 'sso', renewal)).token, returnTo };
+    return { token: (await issueToken(svc, caller, 'sso', ctx, renewal)).token, returnTo };
   };
 }

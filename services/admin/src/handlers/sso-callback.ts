@@ -16,6 +16,6 @@ export function ssoCallback(svc: AdminContext): Handler<'admin.ssoCallback'> {
       loginAttempt(svc, ctx, 'sso'),
     );
     ctx.audit({ target: { kind: 'account', id: caller.id, name: caller.username } });
-    return { token: (await issueToken(svc, caller, 'sso', renewal)).token, returnTo };
+    return { token: (await issueToken(svc, caller, 'sso', ctx, renewal)).token, returnTo };
   };
 }

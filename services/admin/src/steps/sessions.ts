@@ -5,7 +5,7 @@ import type { SecretBox } from '@nap/runtime';
 import { errorMessage } from '@nap/util';
 import { randomUUID } from 'node:crypto';
 import type { AdminContext } from '../context';
-import type { IssuedToken } from '../domain/sessions';
+import type { IssuedToken, SessionOrigin } from '../domain/sessions';
 import { newSession } from '../domain/sessions';
 import type { ExternalIdentity } from '../domain/sign-in';
 import { providerUnavailable, recheckDue } from '../domain/sign-in';
@@ -102,13 +102,19 @@ async function endSessionsOf(svc: AdminContext, accountId: string): Promise<void
  * is re-checked with it from now on, with `renewal` (an OIDC refresh token) when the method gave
  * one, kept sealed with the session.
  */
-export async function issueToken(svc: AdminContext, caller: Caller, method: string, renewal?: string): Promise<IssuedToken> {
+export async function issueToken(
+  svc: AdminContext,
+  caller: Caller,
+  method: string,
+  from: SessionOrigin,
+  renewal?: string,
+): Promise<IssuedToken> {
   const signing = await svc.signingKey();
   const sid = randomUUID();
   const now = Date.now();
   const ttlSeconds = svc.settings.tokenTtlSeconds;
   const provenance = (await svc.accounts.find(caller.id))?.provenance;
-  const session = newSession(sid, caller, method, now, ttlSeconds, provenance);
+  const session = newSession(sid, caller, method, now, ttlSeconds, provenance, from);
   if (renewal !== undefined) session.renewal = svc.secrets.seal(renewal);
   await svc.sessions.insert(session);
   const token = signToken(

@@ -12,6 +12,9 @@ export interface SessionRecord {
   provenance?: string;
   /** When that method last confirmed the person (epoch ms). */
   checkedAt?: number;
+  /** The address the session began from, and the client's user agent, when the gateway said. */
+  address?: string;
+  userAgent?: string;
   /** What the method confirms the person with (an OIDC refresh token), sealed; never answered. */
   renewal?: string;
   created: string;
