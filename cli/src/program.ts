@@ -129,6 +129,29 @@ export function buildProgram(io: Io, run: Runner): Command {
       run(cmd, async (ctx) => (await import('./commands/enable.js')).unlockCommand(ctx, names)),
     );
 
+  const sessions = program
+    .command('sessions')
+    .description("an account's live sessions (a token or a console sign-in each), and ending them: a lost laptop, a leaked token");
+  sessions
+    .command('list')
+    .description(
+      'list the live sessions of an account, newest first: how each began (login, oauth, sso), when, from where and with which client, and when it was last used',
+    )
+    .argument('<account>', 'username or account id')
+    .action((account: string, _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/sessions.js')).listSessions(ctx, account)),
+    );
+  sessions
+    .command('end')
+    .description(
+      'end sessions of an account: those named, or every one; their tokens are refused from the next request on, and the person may log in again (to keep them out: nap disable account)',
+    )
+    .argument('<account>', 'username or account id')
+    .argument('[sessions...]', 'the SESSION references of nap sessions list; none: every session of the account')
+    .action((account: string, refs: string[], _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/sessions.js')).endSessions(ctx, account, refs)),
+    );
+
   const importCmd = gitOptions(
     program
       .command('import')

@@ -161,3 +161,56 @@ describe('nap disable account and nap enable account', () => {
     expect((await login('admin', platform.password)).status).toBe(200);
   });
 });
+
+describe('nap sessions', () => {
+  async function signIn(username: string, password: string, userAgent: string): Promise<string> {
+    const res = await fetch(`${platform.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': userAgent },
+      body: JSON.stringify({ user: { username, password } }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.text()).replace(/^"|"$/g, '');
+  }
+  const whoami = async (token: string) => (await fetch(`${platform.url}/whoami`, { headers: { authorization: `Bearer ${token}` } })).status;
+
+  it('lists an account’s live sessions with how, when, from where and which client, and ends one, then every one', async () => {
+    await account('acct-sessions', 'sessions-password-1');
+    const empty = await run('sessions', 'list', 'acct-sessions');
+    expect(empty.stdout).toMatch(/^account "acct-sessions" \([0-9a-f-]{36}\) has no live session\n$/);
+
+    const laptop = await signIn(
+      'acct-sessions',
+      'sessions-password-1',
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36',
+    );
+    const script = await signIn('acct-sessions', 'sessions-password-1', 'python-requests/2.32.3');
+    const listed = await run('sessions', 'list', 'acct-sessions');
+    expect(listed.stderr).toBe('');
+    const lines = listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.trim().split(/\s{2,}/));
+    expect(lines[0]).toEqual(['SESSION', 'HOW', 'STARTED', 'LAST USED', 'FROM', 'CLIENT']);
+    expect(lines.slice(1).map((l) => [l[1], l[4], l[5]])).toEqual([
+      ['login', '127.0.0.1', 'python-requests/2.32.3'],
+      ['login', '127.0.0.1', 'Chrome 131 on Linux'],
+    ]);
+    const json = (await run('sessions', 'list', 'acct-sessions', '-o', 'json')).json<{ id: string; userAgent: string }[]>();
+    const laptopRef = json.find((s) => s.userAgent.includes('Chrome'))?.id ?? '';
+
+    const one = await run('sessions', 'end', 'acct-sessions', laptopRef);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toBe(`Session ${laptopRef} of "acct-sessions" ended; its token is refused from now on\n`);
+    expect(await whoami(laptop)).toBe(401);
+    expect(await whoami(script)).toBe(200);
+
+    const gone = await run('sessions', 'end', 'acct-sessions', laptopRef);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/has no live session .* \(404 SESSION_NOT_FOUND\)\n$/);
+
+    const all = await run('sessions', 'end', 'acct-sessions');
+    expect(all.stdout).toBe('1 session of "acct-sessions" ended; its tokens are refused from now on\n');
+    expect(await whoami(script)).toBe(401);
+  });
+});
