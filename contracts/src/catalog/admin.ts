@@ -144,6 +144,55 @@ const accountSession = obj(
   { description: 'a live session of an account; its token is never answered' },
 );
 
+const bytes = (description: string) => num({ minimum: 0, description: `${description}, bytes` });
+const serverHealth = obj(
+  {
+    release: str({ description: 'YYYY.N.P' }),
+    version: str({ description: 'the release again, as older clients read it' }),
+    uptime: num({ description: 'seconds the answering process has run' }),
+    status: oneOf(['running', 'degraded'], { description: 'degraded while the answering process is cut off from the bus' }),
+    node: str({ description: 'the Node.js version' }),
+    pid: int(),
+    hostname: str(),
+    bus: obj({ kind: str({ description: 'memory (standalone) or nats' }), connected: bool() }, ['kind', 'connected']),
+    store: obj(
+      {
+        kind: str({ description: 'embedded or mongodb' }),
+        disk: obj(
+          { freeBytes: bytes('free'), totalBytes: bytes('the volume'), minFreeBytes: bytes('the least free space writes are taken with') },
+          ['freeBytes', 'totalBytes', 'minFreeBytes'],
+          { description: "the embedded store's volume; absent on MongoDB" },
+        ),
+      },
+      ['kind'],
+    ),
+    memory: obj({ rss: bytes('resident'), heapTotal: bytes('heap'), heapUsed: bytes('heap used'), external: bytes('outside the heap') }, [
+      'rss',
+      'heapTotal',
+      'heapUsed',
+      'external',
+    ]),
+    cpu: obj({ user: num({ description: 'µs' }), system: num({ description: 'µs' }) }, ['user', 'system']),
+  },
+  ['release', 'uptime'],
+  { description: 'the platform release and the admin replica that answered' },
+);
+const systemHealth = obj(
+  {
+    arch: str(),
+    platform: str(),
+    release: str({ description: "the operating system's release" }),
+    hostname: str(),
+    uptime: num({ description: 'seconds the host has run' }),
+    freemem: bytes('free memory'),
+    totalmem: bytes('memory'),
+    loadavg: arr(num(), { description: 'the 1, 5 and 15 minute load averages' }),
+    cpus: arr(anyObject('a CPU: model, speed (MHz), times')),
+  },
+  [],
+  { description: 'the host of the admin replica that answered' },
+);
+
 const adapterHealth = embed(adapterHealthSchema);
 const adapterRecord = embed(adapterRecordSchema);
 const adapterBody = obj({ properties: embed(adapterDataSchema) }, ['properties']);
@@ -1085,7 +1134,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Health of the server',
     http: { method: 'GET', path: '/health/server' },
     roles: ROLE_SETS.any,
-    response: obj({ release: str({ description: 'YYYY.N.P' }), uptime: num({ description: 'seconds' }) }),
+    response: serverHealth,
     timeoutMs: TIMEOUTS_MS.short,
     notes:
       "Any authenticated caller: the platform's existing clients (the GitHub Actions, the MCP server) read release here to choose the routes they call, with the account they run automations with.",
@@ -1131,7 +1180,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Health of the system',
     http: { method: 'GET', path: '/health/system' },
     roles: ADMIN,
-    response: record('system health: platform, memory, load, dependencies'),
+    response: systemHealth,
     timeoutMs: TIMEOUTS_MS.short,
   },
   // authentication (additions)

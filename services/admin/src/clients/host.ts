@@ -11,7 +11,7 @@ export function serverHealth(bus: Bus, storeKind: string, disk: DiskSpace | unde
   return {
     version: RELEASE,
     release: RELEASE,
-    status: bus.isConnected() ? 'running' : 'degraded',
+    status: bus.isConnected() ? ('running' as const) : ('degraded' as const),
     node: process.version,
     pid: process.pid,
     hostname: os.hostname(),
