@@ -140,7 +140,7 @@ export default tseslint.config(
             {
               name: '@nap/contracts',
               message:
-                'nap bundles no server code: import a pure module of the contracts (project-members, template-results, trigger-kinds, job-archive-states) alone.',
+                'nap bundles no server code: import a pure module of the contracts (project-members, template-results, trigger-kinds, job-archive-states, user-agent) alone.',
             },
           ],
           patterns: [
@@ -152,6 +152,7 @@ export default tseslint.config(
                 '!@nap/contracts/dist/template-results',
                 '!@nap/contracts/dist/trigger-kinds',
                 '!@nap/contracts/dist/job-archive-states',
+                '!@nap/contracts/dist/user-agent',
               ],
               message: 'Import a package through its public door (@nap/<name>).',
             },

@@ -1,3 +1,4 @@
+import { userAgentSummary } from '@nap/contracts/dist/user-agent';
 import type { Context } from '../context';
 import { CliError, EXIT } from '../errors';
 import type { Client } from '../http/client';
@@ -34,7 +35,7 @@ export async function listSessions(ctx: Context, name: string): Promise<void> {
         { header: 'STARTED', value: (s: Doc) => isoTime(s.created) },
         { header: 'LAST USED', value: (s: Doc) => isoTime(s.lastUsed) },
         { header: 'FROM', value: (s: Doc) => str(s.address) ?? '-' },
-        { header: 'CLIENT', value: (s: Doc) => clientOf(str(s.userAgent)) },
+        { header: 'CLIENT', value: (s: Doc) => userAgentSummary(str(s.userAgent)) },
       ],
       ctx.colors,
     );
@@ -71,16 +72,4 @@ export async function endSessions(ctx: Context, name: string, refs: string[]): P
   }
   if (ctx.format !== 'human') ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
   if (failed !== undefined) throw new CliError(`${paths.length - answers.length} of ${paths.length} sessions not ended`, failed.exitCode);
-}
-
-/** A user agent in a few words: the first product of it (`Mozilla/5.0 (X11; …) Chrome/131` → the browser), or `-`. */
-export function clientOf(userAgent: string | undefined): string {
-  if (userAgent === undefined || userAgent === '') return '-';
-  const browser = /\b(Edg|Firefox|Chrome|Safari)\/(\d+)/.exec(userAgent);
-  if (userAgent.startsWith('Mozilla/') && browser !== null) {
-    const name = browser[1] === 'Edg' ? 'Edge' : browser[1];
-    const os = /\((?:[^;)]*; )?(Windows|Mac OS X|Macintosh|Linux|Android|iPhone|iPad)/.exec(userAgent)?.[1];
-    return `${name} ${browser[2]}${os === undefined ? '' : ` on ${os === 'Mac OS X' || os === 'Macintosh' ? 'macOS' : os}`}`;
-  }
-  return userAgent.split(' ')[0]?.slice(0, 40) ?? '-';
 }
