@@ -12,6 +12,8 @@ import { DevicesPage } from './pages/devices/devices-page';
 import { JobsPage } from './pages/jobs/jobs-page';
 import { LoginPage } from './pages/login-page';
 import { NotFoundPage } from './pages/not-found-page';
+import { PeoplePages } from './pages/people/people-pages';
+import { PlatformPages } from './pages/platform/platform-pages';
 import { TasksPage } from './pages/tasks/tasks-page';
 import { WorkflowsPage } from './pages/workflows/workflows-page';
 import { mayFollowEvents } from './session/permissions';
@@ -98,6 +100,8 @@ function SignedIn() {
             <Route path="devices" element={<DevicesPage />} />
             <Route path="devices/:name" element={<DevicePage />} />
             <Route path="audit" element={<AuditPage />} />
+            <Route path="people/*" element={<PeoplePages />} />
+            <Route path="platform/*" element={<PlatformPages />} />
             <Route
               path="workflows/:name"
               element={

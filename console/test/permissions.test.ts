@@ -55,7 +55,7 @@ describe('the console’s page roles', () => {
       'studio.getWorkflows',
       'gateway-devices.getInventoryDevices',
     ]);
-    expect(pages(['admin'])).toHaveLength(6);
+    expect(pages(['admin'])).toHaveLength(8);
     expect(pages([])).toEqual([]);
   });
 

@@ -45,10 +45,14 @@ export type SectionOperation =
   | 'workflow.getAutomations'
   | 'studio.getWorkflows'
   | 'gateway-devices.getInventoryDevices'
-  | 'admin.getAudit';
+  | 'admin.getAudit'
+  | 'admin.getAccounts'
+  | 'admin.getApplications';
 
 /** The catalog's "read" role set (`ROLE_SETS.read`). */
 const READ: (typeof ROLE_SETS)['read'] = ['admin', 'engineering', 'operations', 'apiread'];
+/** The catalog's "admin" role set (`ROLE_SETS.admin`): administering the platform itself. */
+const ADMIN: (typeof ROLE_SETS)['admin'] = ['admin'];
 /** The catalog's "audit" role set (`ROLE_SETS.audit`). */
 const AUDIT: (typeof ROLE_SETS)['audit'] = ['admin', 'auditor'];
 
@@ -60,6 +64,8 @@ export const SECTION_ROLES: { readonly [Id in SectionOperation]: readonly string
   'studio.getWorkflows': READ,
   'gateway-devices.getInventoryDevices': READ,
   'admin.getAudit': AUDIT,
+  'admin.getAccounts': ADMIN,
+  'admin.getApplications': ADMIN,
 };
 
 /** The panels of a page that read more than the page does, by the catalog operation that reads what each shows. */

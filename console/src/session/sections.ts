@@ -9,6 +9,8 @@ export const SECTIONS: readonly { to: string; label: string; operation: SectionO
   { to: '/workflows', label: 'Workflows', operation: 'studio.getWorkflows' },
   { to: '/devices', label: 'Devices', operation: 'gateway-devices.getInventoryDevices' },
   { to: '/audit', label: 'Audit', operation: 'admin.getAudit' },
+  { to: '/people', label: 'People', operation: 'admin.getAccounts' },
+  { to: '/platform', label: 'Platform', operation: 'admin.getApplications' },
 ];
 
 /** Where `/console/` goes: the first page the caller may read (an auditor's is the audit trail); undefined when none. */

@@ -97,7 +97,15 @@ function record(description: string) {
   return anyObject(description);
 }
 
-const groupRecord = obj({ _id: str(), name: str(), description: str(), roles: arr(oneOf(ROLE_NAMES)), provenance: str() }, [], {
+/** Who made a record and last changed it, and when: the server keeps them. */
+const stamps = {
+  created: str({ format: 'date-time' }),
+  createdBy: str({ description: 'the username, or system / the sign-in method that made it' }),
+  lastUpdated: str({ format: 'date-time' }),
+  lastUpdatedBy: str(),
+};
+
+const groupRecord = obj({ _id: str(), name: str(), description: str(), roles: arr(oneOf(ROLE_NAMES)), provenance: str(), ...stamps }, [], {
   description: 'group record',
 });
 
@@ -124,6 +132,7 @@ const accountRecord = obj(
       format: 'date-time',
       description: 'present while a login of the account is answered 429 LOGIN_THROTTLED: until when',
     }),
+    ...stamps,
   },
   [],
   { description: 'account record; never carries a password or its hash' },

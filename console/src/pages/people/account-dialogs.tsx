@@ -1,0 +1,208 @@
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { ApiError, problemWith } from '../../api/http';
+import { people } from '../../api/people';
+import type { Account } from '../../api/people';
+import { Dialog } from '../../components/dialog';
+import { ErrorMessage } from '../../components/error-message';
+import fieldStyles from '../../components/change-password-dialog.module.css';
+import { Field } from './form-parts';
+import { PASSWORD_HINT } from './new-account-dialog';
+import styles from './people.module.css';
+
+interface AccountDialogProps {
+  account: Account;
+  /** True when the account is the caller's own. */
+  own: boolean;
+  onClose: () => void;
+  /** Called with what the page says once the platform has done it. */
+  onDone: (notice: string) => void;
+}
+
+/** Confirms deactivating an account, saying what happens at once: its sessions end, it cannot log in. */
+export function DeactivateDialog({ account, own, onClose, onDone }: AccountDialogProps) {
+  const username = account.username ?? '';
+  const deactivate = useMutation({
+    mutationFn: () => people.updateAccount(account._id ?? '', { inactive: true }),
+    onSuccess: () => onDone(`Account “${username}” is inactive: its sessions ended and it cannot log in.`),
+  });
+  return (
+    <Dialog title={`Deactivate ${username}?`} onClose={onClose}>
+      <div className={styles.says}>
+        <p>Their sessions end now and they cannot log in, with a password or any sign-in method, until the account is reactivated.</p>
+        <p className="muted">The account, its groups and its history stay; Reactivate lets them log in again.</p>
+        {own ? (
+          <p>
+            <strong>This is your own account: you are signed out at once.</strong>
+          </p>
+        ) : null}
+      </div>
+      <ErrorMessage error={deactivate.error} title="The account was not deactivated" />
+      <div className={styles.formActions}>
+        <button type="button" className="button button-danger-solid" onClick={() => deactivate.mutate()} disabled={deactivate.isPending}>
+          {deactivate.isPending ? 'Deactivating…' : 'Deactivate'}
+        </button>
+        <button type="button" className="button" onClick={onClose}>
+          Keep active
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * Confirms deleting an account: the username must be typed, since nothing brings it back. The
+ * platform refuses the caller's own account and the last active admin.
+ */
+export function DeleteAccountDialog({ account, onClose, onDone }: Omit<AccountDialogProps, 'own'>) {
+  const username = account.username ?? '';
+  const [typed, setTyped] = useState('');
+  const inputRef = useRef<HTMLInputElement>(null);
+  const remove = useMutation({
+    mutationFn: () => people.deleteAccount(account._id ?? ''),
+    onSuccess: (answer) => onDone(`${answer.message}.`),
+  });
+  const matches = typed.trim() === username;
+  return (
+    <Dialog title={`Delete ${username}?`} onClose={onClose} initialFocus={inputRef}>
+      <div className={styles.says}>
+        <p>
+          The account <strong>{username}</strong> is deleted and its sessions end. Nothing brings it back: to let them log in again you
+          would create a new account.
+        </p>
+        <p className="muted">To stop someone logging in for a while, Deactivate keeps the account instead.</p>
+      </div>
+      <form
+        className={fieldStyles.form}
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (matches) remove.mutate();
+        }}
+      >
+        <Field
+          name="confirm"
+          label={`Type ${username} to confirm`}
+          value={typed}
+          onChange={setTyped}
+          problem={undefined}
+          autoComplete="off"
+          required
+          inputRef={inputRef}
+        />
+        <ErrorMessage error={remove.error} title="The account was not deleted" />
+        <div className={styles.formActions}>
+          <button type="submit" className="button button-danger-solid" disabled={!matches || remove.isPending}>
+            {remove.isPending ? 'Deleting…' : 'Delete account'}
+          </button>
+          <button type="button" className="button" onClick={onClose}>
+            Keep account
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+type PasswordField = 'password' | 'repeatPassword';
+
+/**
+ * `Set password` of a NAP account: the new one typed twice (`PUT …/accounts/:accountId/password`).
+ * The browser checks both match; the platform's password rules are shown at the field. Every
+ * session of the account ends.
+ */
+export function SetPasswordDialog({ account, own, onClose, onDone }: AccountDialogProps) {
+  const username = account.username ?? '';
+  const [values, setValues] = useState<Record<PasswordField, string>>({ password: '', repeatPassword: '' });
+  const [problems, setProblems] = useState<Partial<Record<PasswordField, string>>>({});
+  const [focusRequest, setFocusRequest] = useState<{ field: PasswordField }>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const firstRef = useRef<HTMLInputElement>(null);
+  const set = useMutation({
+    mutationFn: () => people.setAccountPassword(account._id ?? '', values.password),
+    onSuccess: () => onDone(`Password of “${username}” set. Every session of the account ended: they log in with the new password.`),
+    onError: (error) => {
+      const problem = problemWith(error, 'body.password');
+      if (problem !== undefined) {
+        setProblems({ password: `The password ${problem}.` });
+        setFocusRequest({ field: 'password' });
+      }
+    },
+  });
+  useEffect(() => {
+    if (focusRequest === undefined) return;
+    const input = formRef.current?.elements.namedItem(focusRequest.field);
+    if (input instanceof HTMLInputElement) input.focus();
+  }, [focusRequest]);
+  const edit = (field: PasswordField) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setProblems(({ [field]: _changed, ...others }) => others);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: Partial<Record<PasswordField, string>> = {};
+    if (values.password === '') found.password = 'Type the new password.';
+    else if (values.repeatPassword !== values.password)
+      found.repeatPassword = 'The two passwords differ: type the same password in both fields.';
+    const first = (['password', 'repeatPassword'] as const).find((field) => found[field] !== undefined);
+    if (first !== undefined) {
+      set.reset();
+      setProblems(found);
+      setFocusRequest({ field: first });
+      return;
+    }
+    setProblems({});
+    set.mutate();
+  };
+  const general =
+    set.isError && !(set.error instanceof ApiError && problemWith(set.error, 'body.password') !== undefined) ? set.error : undefined;
+  return (
+    <Dialog title={`Set the password of ${username}`} onClose={onClose} initialFocus={firstRef}>
+      <div className={styles.says}>
+        <p>
+          Every session of <strong>{username}</strong> ends when the password is set: browsers and tokens alike. Tell them the new password
+          the way your team shares secrets; they can change it with Change password once logged in.
+        </p>
+        {own ? (
+          <p>
+            <strong>This is your own account: you are signed out and log in again with the new password.</strong>
+          </p>
+        ) : null}
+      </div>
+      <ErrorMessage error={general} title="The password was not set" />
+      <form ref={formRef} className={fieldStyles.form} onSubmit={submit} noValidate aria-busy={set.isPending}>
+        <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
+        <Field
+          name="password"
+          label="New password"
+          type="password"
+          value={values.password}
+          onChange={edit('password')}
+          problem={problems.password}
+          hint={PASSWORD_HINT}
+          autoComplete="new-password"
+          required
+          inputRef={firstRef}
+        />
+        <Field
+          name="repeatPassword"
+          label="Repeat the new password"
+          type="password"
+          value={values.repeatPassword}
+          onChange={edit('repeatPassword')}
+          problem={problems.repeatPassword}
+          autoComplete="new-password"
+          required
+        />
+        <div className={styles.formActions}>
+          <button type="submit" className="button button-primary" disabled={set.isPending}>
+            {set.isPending ? 'Setting password…' : 'Set password'}
+          </button>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,138 @@
+import { useId } from 'react';
+import type { RefObject } from 'react';
+import { isRoleName } from '../../api/people';
+import type { AssignableRole, Group, RoleName } from '../../api/people';
+import fieldStyles from '../../components/change-password-dialog.module.css';
+import styles from './people.module.css';
+
+interface FieldProps {
+  name: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** What is wrong with it (the browser's check, or the platform's refusal naming it), read out with it. */
+  problem: string | undefined;
+  hint?: string;
+  type?: 'text' | 'email' | 'password';
+  autoComplete?: string;
+  required?: boolean;
+  inputRef?: RefObject<HTMLInputElement | null>;
+}
+
+/** One input with its label, its hint and what is wrong with it, as the Change password dialog draws them. */
+export function Field({ name, label, value, onChange, problem, hint, type = 'text', autoComplete, required, inputRef }: FieldProps) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={`${fieldStyles.field} ${problem ? fieldStyles.invalid : ''}`}>
+      <label htmlFor={id}>
+        {label}
+        {required ? null : <span className="muted"> (optional)</span>}
+      </label>
+      <input
+        ref={inputRef}
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        required={required}
+        spellCheck={false}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={described || undefined}
+      />
+      {hint ? (
+        <p id={`${id}-hint`} className={fieldStyles.hint}>
+          {hint}
+        </p>
+      ) : null}
+      {problem ? (
+        <p id={`${id}-problem`} className={fieldStyles.problem}>
+          {problem}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Toggles one member of a list of choices. */
+function toggled<T extends string>(selected: readonly T[], value: T, on: boolean): T[] {
+  return on ? [...selected.filter((v) => v !== value), value] : selected.filter((v) => v !== value);
+}
+
+interface ChoicesProps<T extends string> {
+  legend: string;
+  options: readonly { value: T; label: string; note: string | undefined }[];
+  selected: readonly T[];
+  onChange: (selected: T[]) => void;
+  /** What the fieldset says when there is nothing to choose. */
+  none: string;
+  problem?: string | undefined;
+  disabled?: boolean;
+}
+
+/** Checkboxes in a fieldset, each with what choosing it means under its name (read out with it). */
+function Choices<T extends string>({ legend, options, selected, onChange, none, problem, disabled }: ChoicesProps<T>) {
+  const id = useId();
+  return (
+    <fieldset className={styles.choices} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined}>
+      <legend>{legend}</legend>
+      {options.length === 0 ? <p className="empty-note">{none}</p> : null}
+      <ul className={styles.choiceList}>
+        {options.map((option, index) => (
+          <li key={option.value} className={styles.choice}>
+            <input
+              id={`${id}-${index}`}
+              type="checkbox"
+              checked={selected.includes(option.value)}
+              disabled={disabled}
+              onChange={(event) => onChange(toggled(selected, option.value, event.target.checked))}
+              aria-describedby={option.note ? `${id}-${index}-note` : undefined}
+            />
+            <label htmlFor={`${id}-${index}`}>{option.label}</label>
+            {option.note ? (
+              <span id={`${id}-${index}-note`} className={styles.choiceNote}>
+                {option.note}
+              </span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {problem ? (
+        <p id={`${id}-problem`} className={`${fieldStyles.problem} ${styles.choiceProblem}`}>
+          {problem}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** What a group gives, in a few words: its roles, its description, the directory it comes from. */
+export function groupNote(group: Group): string {
+  const roles = group.roles ?? [];
+  return [
+    roles.length === 0 ? 'gives no role' : `gives ${roles.join(', ')}`,
+    group.description,
+    group.provenance === undefined ? undefined : `from ${group.provenance}`,
+  ]
+    .filter((part) => part !== undefined && part !== '')
+    .join(' · ');
+}
+
+/** The platform's groups as checkboxes, each with the roles it gives and its description. */
+export function GroupChoices({
+  groups,
+  ...rest
+}: { groups: readonly Group[] } & Omit<ChoicesProps<string>, 'options' | 'none'> & { none?: string }) {
+  const options = groups.flatMap((group) =>
+    group._id === undefined ? [] : [{ value: group._id, label: group.name ?? group._id, note: groupNote(group) }],
+  );
+  return <Choices {...rest} none={rest.none ?? 'There is no group yet: create one under Groups.'} options={options} />;
+}
+
+/** The roles a group can give as checkboxes, each with what it allows. */
+export function RoleChoices({ roles, ...rest }: { roles: readonly AssignableRole[] } & Omit<ChoicesProps<RoleName>, 'options' | 'none'>) {
+  const options = roles.flatMap(({ name, description }) => (isRoleName(name) ? [{ value: name, label: name, note: description }] : []));
+  return <Choices {...rest} none="The platform names no role." options={options} />;
+}

@@ -1,0 +1,221 @@
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { ApiError, problemWith } from '../../api/http';
+import { people } from '../../api/people';
+import type { Account, Group } from '../../api/people';
+import { Dialog } from '../../components/dialog';
+import { ErrorMessage } from '../../components/error-message';
+import fieldStyles from '../../components/change-password-dialog.module.css';
+import { Field, GroupChoices } from './form-parts';
+import { rolesOf } from './people-data';
+import styles from './people.module.css';
+
+type TextField = 'username' | 'firstname' | 'lastname' | 'email' | 'password' | 'repeatPassword';
+type Problems = Partial<Record<TextField | 'groups', string>>;
+
+/** The fields in the order they come: the first with a problem takes the focus. */
+const FIELDS: readonly (TextField | 'groups')[] = ['username', 'firstname', 'lastname', 'email', 'groups', 'password', 'repeatPassword'];
+
+/** The password hint: the platform's rules are the active profile's. */
+export const PASSWORD_HINT = 'At least 12 characters, unless the active profile sets another minimum.';
+
+/** What the browser can tell without asking the platform: a username, a password typed the same twice. */
+function localProblems(values: Record<TextField, string>): Problems {
+  const problems: Problems = {};
+  if (values.username.trim() === '') problems.username = 'Type the username they will log in with.';
+  if (values.password === '') problems.password = 'Type an initial password.';
+  else if (values.repeatPassword !== values.password)
+    problems.repeatPassword = 'The two passwords differ: type the same password in both fields.';
+  return problems;
+}
+
+/** The platform's refusal at the field it names; undefined when it names none (the dialog shows it above the fields). */
+function serverProblems(error: unknown): Problems | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.code === 'ACCOUNT_ALREADY_EXISTS') return { username: `${error.message}: choose another username.` };
+  if (error.code !== 'VALIDATION_FAILED') return undefined;
+  const problems: Problems = {};
+  const said = (field: TextField | 'groups', words: string) => {
+    const problem = problemWith(error, `body.account.${field}`);
+    if (problem !== undefined) problems[field] = `${words} ${problem}.`;
+  };
+  said('username', 'The username');
+  said('firstname', 'The first name');
+  said('lastname', 'The last name');
+  said('email', 'The email');
+  said('groups', 'The groups:');
+  said('password', 'The password');
+  return Object.keys(problems).length === 0 ? undefined : problems;
+}
+
+/**
+ * `New account`: a username, the person's names and email, their groups, and an initial password
+ * typed twice (`POST /user-management/accounts`). The browser checks the two passwords match; the
+ * platform checks the rest, and each refusal is shown at the field it names, the first focused.
+ */
+export function NewAccountDialog({
+  groups,
+  onClose,
+  onCreated,
+}: {
+  groups: readonly Group[];
+  onClose: () => void;
+  onCreated: (account: Account) => void;
+}) {
+  const [values, setValues] = useState<Record<TextField, string>>({
+    username: '',
+    firstname: '',
+    lastname: '',
+    email: '',
+    password: '',
+    repeatPassword: '',
+  });
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [problems, setProblems] = useState<Problems>({});
+  const [focusRequest, setFocusRequest] = useState<{ field: TextField | 'groups' }>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const firstRef = useRef<HTMLInputElement>(null);
+
+  const showProblems = (found: Problems) => {
+    setProblems(found);
+    const first = FIELDS.find((field) => found[field] !== undefined);
+    if (first !== undefined) setFocusRequest({ field: first });
+  };
+  const create = useMutation({
+    mutationFn: () => {
+      const optional = (value: string) => (value.trim() === '' ? undefined : value.trim());
+      const firstname = optional(values.firstname);
+      const lastname = optional(values.lastname);
+      const email = optional(values.email);
+      return people.createAccount({
+        username: values.username.trim(),
+        password: values.password,
+        ...(firstname !== undefined ? { firstname } : {}),
+        ...(lastname !== undefined ? { lastname } : {}),
+        ...(email !== undefined ? { email } : {}),
+        groups: chosen,
+      });
+    },
+    onSuccess: (account) => onCreated(account),
+    onError: (error) => showProblems(serverProblems(error) ?? {}),
+  });
+
+  // the focus moves once the problem is on the page, so that the field is read out with it
+  useEffect(() => {
+    if (focusRequest === undefined) return;
+    const form = formRef.current;
+    const target =
+      focusRequest.field === 'groups'
+        ? form?.querySelector<HTMLInputElement>('fieldset input[type="checkbox"]')
+        : form?.elements.namedItem(focusRequest.field);
+    if (target instanceof HTMLInputElement) target.focus();
+  }, [focusRequest]);
+
+  const edit = (field: TextField) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    // what was wrong with a field is no longer known once it changes
+    setProblems(({ [field]: _changed, ...others }) => others);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = localProblems(values);
+    if (Object.keys(found).length > 0) {
+      create.reset();
+      showProblems(found);
+      return;
+    }
+    setProblems({});
+    create.mutate();
+  };
+  const general = create.isError && serverProblems(create.error) === undefined ? create.error : undefined;
+  const roles = rolesOf(chosen, groups);
+  return (
+    <Dialog title="New account" onClose={onClose} initialFocus={firstRef} wide>
+      <ErrorMessage error={general} title="The account was not created" />
+      <form ref={formRef} className={fieldStyles.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
+        <Field
+          name="username"
+          label="Username"
+          value={values.username}
+          onChange={edit('username')}
+          problem={problems.username}
+          autoComplete="off"
+          required
+          inputRef={firstRef}
+        />
+        <div className={styles.pair}>
+          <Field
+            name="firstname"
+            label="First name"
+            value={values.firstname}
+            onChange={edit('firstname')}
+            problem={problems.firstname}
+            autoComplete="off"
+          />
+          <Field
+            name="lastname"
+            label="Last name"
+            value={values.lastname}
+            onChange={edit('lastname')}
+            problem={problems.lastname}
+            autoComplete="off"
+          />
+        </div>
+        <Field
+          name="email"
+          label="Email"
+          type="email"
+          value={values.email}
+          onChange={edit('email')}
+          problem={problems.email}
+          autoComplete="off"
+        />
+        <GroupChoices
+          legend="Groups"
+          groups={groups}
+          selected={chosen}
+          onChange={(next) => {
+            setChosen(next);
+            setProblems(({ groups: _changed, ...others }) => others);
+          }}
+          problem={problems.groups}
+        />
+        <p className={styles.aside} aria-live="polite">
+          {roles.length === 0
+            ? 'With these groups the account holds no role: it can log in but may call nothing.'
+            : `With these groups the account holds: ${roles.join(', ')}.`}
+        </p>
+        <Field
+          name="password"
+          label="Initial password"
+          type="password"
+          value={values.password}
+          onChange={edit('password')}
+          problem={problems.password}
+          hint={PASSWORD_HINT}
+          autoComplete="new-password"
+          required
+        />
+        <Field
+          name="repeatPassword"
+          label="Repeat the password"
+          type="password"
+          value={values.repeatPassword}
+          onChange={edit('repeatPassword')}
+          problem={problems.repeatPassword}
+          autoComplete="new-password"
+          required
+        />
+        <div className={styles.formActions}>
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            {create.isPending ? 'Creating account…' : 'Create account'}
+          </button>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
