@@ -1,12 +1,13 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import type { FormEvent, RefObject } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, problemWith } from '../api/http';
 import { nap } from '../api/nap';
 import { useRetryAfter } from '../hooks/use-retry-after';
 import { Dialog } from './dialog';
 import { ErrorMessage } from './error-message';
-import styles from './change-password-dialog.module.css';
+import { Field } from './form-field';
+import styles from './form-field.module.css';
 
 type Field = 'currentPassword' | 'newPassword' | 'repeatPassword';
 type FieldProblems = Partial<Record<Field, string>>;
@@ -43,50 +44,6 @@ function serverProblems(error: unknown): FieldProblems | undefined {
     default:
       return undefined;
   }
-}
-
-interface PasswordFieldProps {
-  name: Field;
-  label: string;
-  autoComplete: 'current-password' | 'new-password';
-  value: string;
-  onChange: (value: string) => void;
-  problem: string | undefined;
-  hint?: string;
-  inputRef?: RefObject<HTMLInputElement | null>;
-}
-
-/** One password input with its label, its hint and what is wrong with it, all read out with it. */
-function PasswordField({ name, label, autoComplete, value, onChange, problem, hint, inputRef }: PasswordFieldProps) {
-  const id = useId();
-  const described = [hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ');
-  return (
-    <div className={`${styles.field} ${problem ? styles.invalid : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <input
-        ref={inputRef}
-        id={id}
-        name={name}
-        type="password"
-        autoComplete={autoComplete}
-        required
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={described || undefined}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </p>
-      ) : null}
-      {problem ? (
-        <p id={`${id}-problem`} className={styles.problem}>
-          {problem}
-        </p>
-      ) : null}
-    </div>
-  );
 }
 
 interface ChangePasswordDialogProps {
@@ -161,7 +118,9 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
       <form ref={formRef} className={styles.form} onSubmit={submit} noValidate aria-busy={change.isPending}>
         {/* the account the new password is for, for password managers */}
         <input type="text" name="username" autoComplete="username" value={username ?? ''} readOnly hidden />
-        <PasswordField
+        <Field
+          type="password"
+          required
           name="currentPassword"
           label="Current password"
           autoComplete="current-password"
@@ -170,7 +129,9 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
           problem={problems.currentPassword}
           inputRef={firstRef}
         />
-        <PasswordField
+        <Field
+          type="password"
+          required
           name="newPassword"
           label="New password"
           autoComplete="new-password"
@@ -179,7 +140,9 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
           problem={problems.newPassword}
           hint="At least 12 characters, unless an administrator has set another minimum."
         />
-        <PasswordField
+        <Field
+          type="password"
+          required
           name="repeatPassword"
           label="Repeat new password"
           autoComplete="new-password"

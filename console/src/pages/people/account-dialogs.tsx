@@ -6,8 +6,8 @@ import { people } from '../../api/people';
 import type { Account } from '../../api/people';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
-import fieldStyles from '../../components/change-password-dialog.module.css';
-import { Field } from './form-parts';
+import fieldStyles from '../../components/form-field.module.css';
+import { Field } from '../../components/form-field';
 import { PASSWORD_HINT } from './new-account-dialog';
 import styles from './people.module.css';
 

@@ -1,60 +1,8 @@
 import { useId } from 'react';
-import type { RefObject } from 'react';
 import { isRoleName } from '../../api/people';
 import type { AssignableRole, Group, RoleName } from '../../api/people';
-import fieldStyles from '../../components/change-password-dialog.module.css';
+import fieldStyles from '../../components/form-field.module.css';
 import styles from './people.module.css';
-
-interface FieldProps {
-  name: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  /** What is wrong with it (the browser's check, or the platform's refusal naming it), read out with it. */
-  problem: string | undefined;
-  hint?: string;
-  type?: 'text' | 'email' | 'password';
-  autoComplete?: string;
-  required?: boolean;
-  inputRef?: RefObject<HTMLInputElement | null>;
-}
-
-/** One input with its label, its hint and what is wrong with it, as the Change password dialog draws them. */
-export function Field({ name, label, value, onChange, problem, hint, type = 'text', autoComplete, required, inputRef }: FieldProps) {
-  const id = useId();
-  const described = [hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ');
-  return (
-    <div className={`${fieldStyles.field} ${problem ? fieldStyles.invalid : ''}`}>
-      <label htmlFor={id}>
-        {label}
-        {required ? null : <span className="muted"> (optional)</span>}
-      </label>
-      <input
-        ref={inputRef}
-        id={id}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        required={required}
-        spellCheck={false}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={described || undefined}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className={fieldStyles.hint}>
-          {hint}
-        </p>
-      ) : null}
-      {problem ? (
-        <p id={`${id}-problem`} className={fieldStyles.problem}>
-          {problem}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 /** Toggles one member of a list of choices. */
 function toggled<T extends string>(selected: readonly T[], value: T, on: boolean): T[] {

@@ -6,8 +6,9 @@ import { people } from '../../api/people';
 import type { Account, Group } from '../../api/people';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
-import fieldStyles from '../../components/change-password-dialog.module.css';
-import { Field, GroupChoices } from './form-parts';
+import fieldStyles from '../../components/form-field.module.css';
+import { Field } from '../../components/form-field';
+import { GroupChoices } from './form-parts';
 import { rolesOf } from './people-data';
 import styles from './people.module.css';
 

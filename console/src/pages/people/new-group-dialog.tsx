@@ -6,8 +6,9 @@ import { people } from '../../api/people';
 import type { AssignableRole, RoleName } from '../../api/people';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
-import fieldStyles from '../../components/change-password-dialog.module.css';
-import { Field, RoleChoices } from './form-parts';
+import fieldStyles from '../../components/form-field.module.css';
+import { Field } from '../../components/form-field';
+import { RoleChoices } from './form-parts';
 import styles from './people.module.css';
 
 type Problems = Partial<Record<'name' | 'description' | 'roles', string>>;
