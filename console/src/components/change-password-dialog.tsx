@@ -1,8 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, problemWith } from '../api/http';
 import { nap } from '../api/nap';
+import { useFieldForm } from '../hooks/use-field-form';
+import type { FieldProblems as Problems } from '../hooks/use-field-form';
 import { useRetryAfter } from '../hooks/use-retry-after';
 import { Dialog } from './dialog';
 import { ErrorMessage } from './error-message';
@@ -10,7 +12,7 @@ import { Field } from './form-field';
 import styles from './form-field.module.css';
 
 type Field = 'currentPassword' | 'newPassword' | 'repeatPassword';
-type FieldProblems = Partial<Record<Field, string>>;
+type FieldProblems = Problems<Field>;
 
 /** The fields in the order they come: the first with a problem takes the focus. */
 const FIELDS: readonly Field[] = ['currentPassword', 'newPassword', 'repeatPassword'];
@@ -60,19 +62,15 @@ interface ChangePasswordDialogProps {
  * and each refusal is shown at the field it concerns, the first of them focused.
  */
 export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePasswordDialogProps) {
-  const [values, setValues] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', repeatPassword: '' });
-  const [problems, setProblems] = useState<FieldProblems>({});
-  // a new object each time, so that the same field is focused again after a second refusal
-  const [focusRequest, setFocusRequest] = useState<{ field: Field }>();
-  const formRef = useRef<HTMLFormElement>(null);
+  const {
+    values,
+    problems,
+    formRef,
+    edit,
+    show: showProblems,
+  } = useFieldForm<Field, Field>({ currentPassword: '', newPassword: '', repeatPassword: '' }, FIELDS);
   const firstRef = useRef<HTMLInputElement>(null);
   const retry = useRetryAfter();
-
-  const showProblems = (found: FieldProblems) => {
-    setProblems(found);
-    const first = FIELDS.find((field) => found[field] !== undefined);
-    if (first !== undefined) setFocusRequest({ field: first });
-  };
   const change = useMutation({
     mutationFn: () => nap.changeMyPassword(values.currentPassword, values.newPassword),
     onSuccess: () => onChanged(),
@@ -82,21 +80,6 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
     },
   });
 
-  // the focus moves once the problem is on the page, so that the field is read out with it
-  useEffect(() => {
-    if (focusRequest === undefined) return;
-    const input = formRef.current?.elements.namedItem(focusRequest.field);
-    if (input instanceof HTMLInputElement) {
-      input.focus();
-      input.select();
-    }
-  }, [focusRequest]);
-
-  const edit = (field: Field) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    // what was wrong with a field is no longer known once it changes
-    setProblems(({ [field]: _changed, ...others }) => others);
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = localProblems(values);
@@ -105,7 +88,7 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
       showProblems(found);
       return;
     }
-    setProblems({});
+    showProblems({});
     change.mutate();
   };
   const general = change.isError && serverProblems(change.error) === undefined ? change.error : undefined;

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, problemWith } from '../../api/http';
 import { people } from '../../api/people';
 import type { Account } from '../../api/people';
 import { Dialog } from '../../components/dialog';
+import { useFieldForm } from '../../hooks/use-field-form';
 import { ErrorMessage } from '../../components/error-message';
 import fieldStyles from '../../components/form-field.module.css';
 import { Field } from '../../components/form-field';
@@ -105,6 +106,7 @@ export function DeleteAccountDialog({ account, onClose, onDone }: Omit<AccountDi
 }
 
 type PasswordField = 'password' | 'repeatPassword';
+const PASSWORD_FIELDS: readonly PasswordField[] = ['password', 'repeatPassword'];
 
 /**
  * `Set password` of a NAP account: the new one typed twice (`PUT …/accounts/:accountId/password`).
@@ -113,46 +115,28 @@ type PasswordField = 'password' | 'repeatPassword';
  */
 export function SetPasswordDialog({ account, own, onClose, onDone }: AccountDialogProps) {
   const username = account.username ?? '';
-  const [values, setValues] = useState<Record<PasswordField, string>>({ password: '', repeatPassword: '' });
-  const [problems, setProblems] = useState<Partial<Record<PasswordField, string>>>({});
-  const [focusRequest, setFocusRequest] = useState<{ field: PasswordField }>();
-  const formRef = useRef<HTMLFormElement>(null);
+  const { values, problems, formRef, edit, show } = useFieldForm<PasswordField, PasswordField>(
+    { password: '', repeatPassword: '' },
+    PASSWORD_FIELDS,
+  );
   const firstRef = useRef<HTMLInputElement>(null);
   const set = useMutation({
     mutationFn: () => people.setAccountPassword(account._id ?? '', values.password),
     onSuccess: () => onDone(`Password of “${username}” set. Every session of the account ended: they log in with the new password.`),
     onError: (error) => {
       const problem = problemWith(error, 'body.password');
-      if (problem !== undefined) {
-        setProblems({ password: `The password ${problem}.` });
-        setFocusRequest({ field: 'password' });
-      }
+      if (problem !== undefined) show({ password: `The password ${problem}.` });
     },
   });
-  useEffect(() => {
-    if (focusRequest === undefined) return;
-    const input = formRef.current?.elements.namedItem(focusRequest.field);
-    if (input instanceof HTMLInputElement) input.focus();
-  }, [focusRequest]);
-  const edit = (field: PasswordField) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setProblems(({ [field]: _changed, ...others }) => others);
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found: Partial<Record<PasswordField, string>> = {};
     if (values.password === '') found.password = 'Type the new password.';
     else if (values.repeatPassword !== values.password)
       found.repeatPassword = 'The two passwords differ: type the same password in both fields.';
-    const first = (['password', 'repeatPassword'] as const).find((field) => found[field] !== undefined);
-    if (first !== undefined) {
-      set.reset();
-      setProblems(found);
-      setFocusRequest({ field: first });
-      return;
-    }
-    setProblems({});
-    set.mutate();
+    if (Object.keys(found).length > 0) set.reset();
+    show(found);
+    if (Object.keys(found).length === 0) set.mutate();
   };
   const general =
     set.isError && !(set.error instanceof ApiError && problemWith(set.error, 'body.password') !== undefined) ? set.error : undefined;

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, problemWith } from '../../api/http';
 import { people } from '../../api/people';
 import type { Account, Group } from '../../api/people';
 import { Dialog } from '../../components/dialog';
+import { useFieldForm } from '../../hooks/use-field-form';
 import { ErrorMessage } from '../../components/error-message';
 import fieldStyles from '../../components/form-field.module.css';
 import { Field } from '../../components/form-field';
@@ -17,6 +18,11 @@ type Problems = Partial<Record<TextField | 'groups', string>>;
 
 /** The fields in the order they come: the first with a problem takes the focus. */
 const FIELDS: readonly (TextField | 'groups')[] = ['username', 'firstname', 'lastname', 'email', 'groups', 'password', 'repeatPassword'];
+
+/** The groups are checkboxes, not one input: their problem focuses the first box. */
+function firstGroupBox(form: HTMLFormElement, field: TextField | 'groups'): HTMLElement | null {
+  return field === 'groups' ? form.querySelector<HTMLInputElement>('fieldset input[type="checkbox"]') : null;
+}
 
 /** The password hint: the platform's rules are the active profile's. */
 export const PASSWORD_HINT = 'At least 12 characters, unless the active profile sets another minimum.';
@@ -64,25 +70,20 @@ export function NewAccountDialog({
   onClose: () => void;
   onCreated: (account: Account) => void;
 }) {
-  const [values, setValues] = useState<Record<TextField, string>>({
-    username: '',
-    firstname: '',
-    lastname: '',
-    email: '',
-    password: '',
-    repeatPassword: '',
-  });
+  const {
+    values,
+    problems,
+    formRef,
+    edit,
+    show: showProblems,
+    forget,
+  } = useFieldForm<TextField | 'groups', TextField>(
+    { username: '', firstname: '', lastname: '', email: '', password: '', repeatPassword: '' },
+    FIELDS,
+    firstGroupBox,
+  );
   const [chosen, setChosen] = useState<string[]>([]);
-  const [problems, setProblems] = useState<Problems>({});
-  const [focusRequest, setFocusRequest] = useState<{ field: TextField | 'groups' }>();
-  const formRef = useRef<HTMLFormElement>(null);
   const firstRef = useRef<HTMLInputElement>(null);
-
-  const showProblems = (found: Problems) => {
-    setProblems(found);
-    const first = FIELDS.find((field) => found[field] !== undefined);
-    if (first !== undefined) setFocusRequest({ field: first });
-  };
   const create = useMutation({
     mutationFn: () => {
       const optional = (value: string) => (value.trim() === '' ? undefined : value.trim());
@@ -102,22 +103,6 @@ export function NewAccountDialog({
     onError: (error) => showProblems(serverProblems(error) ?? {}),
   });
 
-  // the focus moves once the problem is on the page, so that the field is read out with it
-  useEffect(() => {
-    if (focusRequest === undefined) return;
-    const form = formRef.current;
-    const target =
-      focusRequest.field === 'groups'
-        ? form?.querySelector<HTMLInputElement>('fieldset input[type="checkbox"]')
-        : form?.elements.namedItem(focusRequest.field);
-    if (target instanceof HTMLInputElement) target.focus();
-  }, [focusRequest]);
-
-  const edit = (field: TextField) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    // what was wrong with a field is no longer known once it changes
-    setProblems(({ [field]: _changed, ...others }) => others);
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = localProblems(values);
@@ -126,7 +111,7 @@ export function NewAccountDialog({
       showProblems(found);
       return;
     }
-    setProblems({});
+    showProblems({});
     create.mutate();
   };
   const general = create.isError && serverProblems(create.error) === undefined ? create.error : undefined;
@@ -178,7 +163,7 @@ export function NewAccountDialog({
           selected={chosen}
           onChange={(next) => {
             setChosen(next);
-            setProblems(({ groups: _changed, ...others }) => others);
+            forget('groups');
           }}
           problem={problems.groups}
         />
