@@ -12,8 +12,6 @@ import { DevicesPage } from './pages/devices/devices-page';
 import { JobsPage } from './pages/jobs/jobs-page';
 import { LoginPage } from './pages/login-page';
 import { NotFoundPage } from './pages/not-found-page';
-import { PeoplePages } from './pages/people/people-pages';
-import { PlatformPages } from './pages/platform/platform-pages';
 import { TasksPage } from './pages/tasks/tasks-page';
 import { WorkflowsPage } from './pages/workflows/workflows-page';
 import { mayFollowEvents } from './session/permissions';
@@ -23,6 +21,9 @@ import { RequireSession, useWhoami } from './session/session';
 // the graph pages carry the graph library and the form renderer: loaded when first opened, not with the console
 const JobPage = lazy(async () => ({ default: (await import('./pages/job/job-page')).JobPage }));
 const WorkflowPage = lazy(async () => ({ default: (await import('./pages/workflows/workflow-page')).WorkflowPage }));
+// the administrator's pages: loaded when an admin first opens them, not with everyone's console
+const PeoplePages = lazy(async () => ({ default: (await import('./pages/people/people-pages')).PeoplePages }));
+const PlatformPages = lazy(async () => ({ default: (await import('./pages/platform/platform-pages')).PlatformPages }));
 
 /** Server state lives in the query cache: lists and documents are fetched, cached and refreshed by events. */
 function createQueryClient(): QueryClient {
@@ -100,8 +101,22 @@ function SignedIn() {
             <Route path="devices" element={<DevicesPage />} />
             <Route path="devices/:name" element={<DevicePage />} />
             <Route path="audit" element={<AuditPage />} />
-            <Route path="people/*" element={<PeoplePages />} />
-            <Route path="platform/*" element={<PlatformPages />} />
+            <Route
+              path="people/*"
+              element={
+                <Suspense fallback={<p className="page muted">Loading…</p>}>
+                  <PeoplePages />
+                </Suspense>
+              }
+            />
+            <Route
+              path="platform/*"
+              element={
+                <Suspense fallback={<p className="page muted">Loading…</p>}>
+                  <PlatformPages />
+                </Suspense>
+              }
+            />
             <Route
               path="workflows/:name"
               element={
