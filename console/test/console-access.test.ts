@@ -202,11 +202,17 @@ describe('the audit trail', () => {
     // by the name people know a thing by, whatever its id
     await page.getByRole('searchbox', { name: 'Target name' }).fill(READER.username);
     await eventually('the name filter in the URL', () => new URL(page.url()).searchParams.get('targetName') === READER.username);
-    await eventually('only the records of what is named after the reader listed', async () => {
-      const targets = await page.locator('tbody tr td:nth-child(5)').allTextContents();
-      // the reader's account, and the sessions named after it
-      return targets.length >= 2 && targets.every((text) => text.endsWith(` ${READER.username}`));
-    });
+    await eventually(
+      'only the records of what is named after the reader listed',
+      async () => {
+        const targets = await page.locator('tbody tr td:nth-child(5)').allTextContents();
+        // the reader's account, and the sessions named after it
+        if (targets.length >= 2 && targets.every((text) => text.endsWith(` ${READER.username}`))) return true;
+        // what was listed instead, for the message of a timeout (a run under heavy load once timed out here)
+        throw new Error(`listed: ${targets.join('; ') || 'nothing'} (URL ${page.url()})`);
+      },
+      { timeoutMs: 30_000 },
+    );
     await page.getByRole('searchbox', { name: 'Target name' }).fill('');
     await eventually('no name filter in the URL', () => !new URL(page.url()).searchParams.has('targetName'));
 
