@@ -11,8 +11,7 @@ import { createEmbeddedStore } from '../src/index';
 
 const DIST = join(__dirname, '..', 'dist', 'index.js');
 const CHILD = join(__dirname, 'durability-child.js');
-const BUILD_HINT =
-  'run `npm run build` at the repository root (or `npx tsc -p packages/store/tsconfig.build.json` after building @nap/contracts)';
+const BUILD_HINT = 'run `npm run build` at the repository root (or `npm run build -w @nap/store`)';
 
 interface ChildRun {
   docs: string[];
