@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createEmbeddedStore } from './internal/embedded/embedded-store';
-import { createMongoStore } from './internal/mongo/mongo-store';
+import { createMongoStore } from './internal/mongo/load';
 import type { Store } from './types';
 
 /** Where a service keeps its data. */

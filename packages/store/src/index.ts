@@ -7,7 +7,8 @@ export {
   type EmbeddedStoreOptions,
 } from './internal/embedded/embedded-store';
 export type { QueryStats } from './internal/embedded/query-exec';
-export { createMongoStore, type MongoStoreOptions } from './internal/mongo/mongo-store';
+export { createMongoStore } from './internal/mongo/load';
+export type { MongoStoreOptions } from './internal/mongo/mongo-store';
 export type { DocumentTooLargeDetails, DuplicateKeyDetails, StoreFullDetails } from './internal/errors';
 export { MAX_DOCUMENT_BYTES } from './internal/errors';
 export {

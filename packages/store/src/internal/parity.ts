@@ -3,7 +3,7 @@
  * behaves alike on MongoDB: `undefined` in filters and updates, the `_id` tie-breaker of sorts and
  * the 16 MiB document limit.
  */
-import { BSON } from 'mongodb';
+import { BSON } from 'bson';
 import { isPlainObject, merged } from '@nap/util';
 import type { Filter, SortSpec, Update } from '../types';
 import { MAX_DOCUMENT_BYTES, documentTooLarge } from './errors';

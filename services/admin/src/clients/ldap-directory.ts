@@ -1,14 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import { Client, InvalidCredentialsError, SizeLimitExceededError } from 'ldapts';
-import type { Entry } from 'ldapts';
+import type * as Ldapts from 'ldapts';
+import type { Client, Entry } from 'ldapts';
 import { AppError } from '@nap/contracts';
 import type { LdapProviderConfig } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
+import { onFirstUse } from '@nap/util';
 import { firstRdnValue, groupFilter, userFilter } from '../domain/ldap-filter';
 import { ldapUrls, providerUnavailable, recheckMinutesOf, serverTimeoutMs } from '../domain/sign-in';
 import type { ExternalIdentity, PasswordMethod, PasswordOutcome } from '../domain/sign-in';
+
+// the LDAP client loads with the first directory sign-in (onFirstUse), not at every start
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+const ldapts = onFirstUse(() => require('ldapts') as typeof Ldapts);
 
 /** Attributes read from a user entry. */
 const USER_ATTRIBUTES = ['memberOf', 'givenName', 'sn', 'mail'];
@@ -71,7 +76,7 @@ export class LdapDirectory implements PasswordMethod {
       try {
         await client.bind(entry.dn, password);
       } catch (err) {
-        if (err instanceof InvalidCredentialsError) {
+        if (err instanceof ldapts().InvalidCredentialsError) {
           rejected = 'wrong password';
           return null;
         }
@@ -101,7 +106,7 @@ export class LdapDirectory implements PasswordMethod {
     if (this.caProblem !== undefined) throw providerUnavailable(this.name, this.caProblem);
     let last = 'no server is configured';
     for (const url of this.urls) {
-      const client = new Client({
+      const client = new (ldapts().Client)({
         url,
         timeout: this.timeoutMs,
         connectTimeout: this.timeoutMs,
@@ -147,7 +152,7 @@ export class LdapDirectory implements PasswordMethod {
     try {
       await client.bind(this.config.bindDN, this.config.bindPassword);
     } catch (err) {
-      if (err instanceof InvalidCredentialsError)
+      if (err instanceof ldapts().InvalidCredentialsError)
         throw providerUnavailable(this.name, `the directory refused the service account ${this.config.bindDN} (bindDN, bindPassword)`, err);
       throw err;
     }
@@ -164,7 +169,7 @@ export class LdapDirectory implements PasswordMethod {
         sizeLimit: 2,
       }));
     } catch (err) {
-      if (!(err instanceof SizeLimitExceededError)) throw err;
+      if (!(err instanceof ldapts().SizeLimitExceededError)) throw err;
       this.log.warn({ provider: this.name, username }, 'The user filter finds more than two entries; refusing the sign-in');
       return null;
     }

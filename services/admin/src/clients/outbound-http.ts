@@ -1,8 +1,8 @@
-import { Agent, request } from 'undici';
-import type { Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { AppError } from '@nap/contracts';
 import type { Authentication, OutboundResponse } from '@nap/contracts';
-import { errorMessage } from '@nap/util';
+import { errorMessage, onFirstUse } from '@nap/util';
 import type { OutboundTarget } from '../domain/integrations';
 
 /**
@@ -10,6 +10,9 @@ import type { OutboundTarget } from '../domain/integrations';
  * adapter added here (the only place secrets are opened), TLS as configured, bounded by a timeout,
  * never retried. OAuth 2 client-credentials tokens are fetched and cached until they expire.
  */
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on the first call out (onFirstUse)
+const undici = onFirstUse(() => require('undici') as typeof Undici);
 
 /** One request below the target's base URL. */
 export interface OutboundRequest {
@@ -79,7 +82,7 @@ export class OutboundHttp {
     const key = JSON.stringify([tls.rejectUnauthorized !== false, tls.ca ?? '']);
     let agent = this.dispatchers.get(key);
     if (agent === undefined) {
-      agent = new Agent({
+      agent = new (undici().Agent)({
         connect: { rejectUnauthorized: tls.rejectUnauthorized !== false, ...(tls.ca !== undefined ? { ca: tls.ca } : {}) },
       });
       this.dispatchers.set(key, agent);
@@ -98,7 +101,7 @@ export class OutboundHttp {
     const dispatcher = this.dispatcher(target);
     let res: Dispatcher.ResponseData<unknown>;
     try {
-      res = await request(url, {
+      res = await undici().request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         ...(body !== undefined ? { body } : {}),
@@ -107,7 +110,7 @@ export class OutboundHttp {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         maxRedirections: 0,
-      } as Parameters<typeof request>[1]);
+      } as Parameters<typeof Undici.request>[1]);
     } catch (err) {
       throw failure(target, method, url, err, timeoutMs);
     }

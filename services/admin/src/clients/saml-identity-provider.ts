@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { SAML, ValidateInResponseTo, generateServiceProviderMetadata } from '@node-saml/node-saml';
-import type { CacheProvider, Profile } from '@node-saml/node-saml';
-import { parseStringPromise, processors } from 'xml2js';
+import type * as NodeSaml from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
+import type * as Xml2js from 'xml2js';
 import { AppError, isAppError } from '@nap/contracts';
 import type { SamlProviderConfig } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
+import { onFirstUse } from '@nap/util';
 import {
   BROWSER_SIGN_IN_TTL_MS,
   groupNamesOf,
@@ -16,6 +17,12 @@ import {
 } from '../domain/sign-in';
 import type { BrowserFinishContext, BrowserMethod, BrowserStart, ExternalIdentity } from '../domain/sign-in';
 import { isUnreachable } from './unreachable';
+
+// SAML and its XML parsing load with the first SAML sign-in or metadata read (onFirstUse), not at every start
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+const nodeSaml = onFirstUse(() => require('@node-saml/node-saml') as typeof NodeSaml);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+const xml2js = onFirstUse(() => require('xml2js') as typeof Xml2js);
 
 /** What NAP takes from the identity provider's metadata. */
 interface IdpMetadata {
@@ -78,7 +85,7 @@ export class SamlIdentityProvider implements BrowserMethod {
 
   serviceProviderMetadata(): string {
     // asks the IdP to sign assertions; a signed response alone is still accepted unless wantAssertionsSigned
-    return generateServiceProviderMetadata({
+    return nodeSaml().generateServiceProviderMetadata({
       issuer: this.spEntityId,
       callbackUrl: this.acsUrl,
       identifierFormat: null,
@@ -137,7 +144,7 @@ export class SamlIdentityProvider implements BrowserMethod {
   }
 
   private saml(idp: IdpMetadata, cacheProvider: CacheProvider): SAML {
-    return new SAML({
+    return new (nodeSaml().SAML)({
       callbackUrl: this.acsUrl,
       entryPoint: idp.ssoUrl,
       issuer: this.spEntityId,
@@ -146,7 +153,7 @@ export class SamlIdentityProvider implements BrowserMethod {
       idpIssuer: idp.entityId,
       wantAssertionsSigned: this.config.wantAssertionsSigned ?? false,
       wantAuthnResponseSigned: this.config.wantResponseSigned ?? false,
-      validateInResponseTo: ValidateInResponseTo.always,
+      validateInResponseTo: nodeSaml().ValidateInResponseTo.always,
       requestIdExpirationPeriodMs: BROWSER_SIGN_IN_TTL_MS,
       cacheProvider,
       acceptedClockSkewMs: CLOCK_SKEW_MS,
@@ -308,7 +315,7 @@ function descendantsOf(element: XmlElement, name: string): XmlElement[] {
 export async function parseIdpMetadata(xml: string): Promise<Omit<IdpMetadata, 'loadedAt'> | string> {
   let root: Record<string, XmlElement>;
   try {
-    root = (await parseStringPromise(xml, { tagNameProcessors: [processors.stripPrefix], explicitRoot: true })) as Record<
+    root = (await xml2js().parseStringPromise(xml, { tagNameProcessors: [xml2js().processors.stripPrefix], explicitRoot: true })) as Record<
       string,
       XmlElement
     >;
@@ -342,7 +349,10 @@ function pemOf(base64: string): string {
 /** The Destination of a SAML Response, when it names one. */
 async function destinationOf(responseXml: string | undefined): Promise<string | undefined> {
   if (responseXml === undefined) return undefined;
-  const root = (await parseStringPromise(responseXml, { tagNameProcessors: [processors.stripPrefix] })) as Record<string, XmlElement>;
+  const root = (await xml2js().parseStringPromise(responseXml, { tagNameProcessors: [xml2js().processors.stripPrefix] })) as Record<
+    string,
+    XmlElement
+  >;
   const destination = root.Response?.$?.Destination;
   return destination ? destination : undefined;
 }

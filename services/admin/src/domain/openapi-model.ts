@@ -1,9 +1,15 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { convertObj } from 'swagger2openapi';
+import type SwaggerParserType from '@apidevtools/swagger-parser';
+import type * as Swagger2OpenApi from 'swagger2openapi';
 import type { ModelFinding } from '@nap/contracts';
-import { errorMessage, isRecord } from '@nap/util';
+import { errorMessage, isRecord, onFirstUse } from '@nap/util';
 import { isHttpMethod, methodName, normalizeBasePath } from './method-names';
 import { specFindings } from './openapi-rules';
+
+// the OpenAPI parser and converter load with the first document read (onFirstUse), not at every start
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+const swaggerParser = onFirstUse(() => require('@apidevtools/swagger-parser') as typeof SwaggerParserType);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+const swagger2openapi = onFirstUse(() => require('swagger2openapi') as typeof Swagger2OpenApi);
 
 /** A JSON object of an OpenAPI document. */
 export type Json = Record<string, unknown>;
@@ -127,7 +133,10 @@ export async function checkModel(document: Json): Promise<ModelCheck> {
   const specification = typeof document.swagger === 'string' ? `swagger ${document.swagger}` : `openapi ${String(document.openapi)}`;
   if (typeof document.swagger === 'string') {
     try {
-      const converted = await convertObj(structuredClone(document) as never, { patch: true, warnOnly: true, resolve: false } as never);
+      const converted = await swagger2openapi().convertObj(
+        structuredClone(document) as never,
+        { patch: true, warnOnly: true, resolve: false } as never,
+      );
       openapi = converted.openapi as unknown as Json;
     } catch (err) {
       return {
@@ -142,7 +151,7 @@ export async function checkModel(document: Json): Promise<ModelCheck> {
   }
   let findings: ModelFinding[] = [];
   try {
-    await SwaggerParser.validate(structuredClone(openapi) as never, PARSER_OPTIONS as never);
+    await swaggerParser().validate(structuredClone(openapi) as never, PARSER_OPTIONS as never);
   } catch (err) {
     findings = findingsOf(err);
   }
@@ -163,7 +172,7 @@ function capped(findings: ModelFinding[]): ModelFinding[] {
 
 /** The document with every internal `$ref` replaced by what it points to; circular ones stay `$ref`. */
 export async function dereferenceModel(openapi: Json): Promise<Json> {
-  return (await SwaggerParser.dereference(
+  return (await swaggerParser().dereference(
     structuredClone(openapi) as never,
     { ...PARSER_OPTIONS, dereference: { circular: 'ignore' } } as never,
   )) as unknown as Json;

@@ -2,10 +2,15 @@ import { connect as connectTcp } from 'node:net';
 import type { Socket } from 'node:net';
 import { AppError, HOST_KEY_CHECKING, knownHostsKey, knownHostsRoute } from '@nap/contracts';
 import type { HostKeyChecking } from '@nap/contracts';
-import { Client } from 'ssh2';
-import type { ConnectConfig, VerifyCallback } from 'ssh2';
+import type * as Ssh2 from 'ssh2';
+import type { Client, ConnectConfig, VerifyCallback } from 'ssh2';
+import { onFirstUse } from '@nap/util';
 import { hostKeyFingerprint } from '../domain/known-hosts';
 import type { KnownHostsStore } from '../store/known-hosts-repository';
+
+// SSH loads with the first connection to a device (onFirstUse), not at every start
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+const ssh2 = onFirstUse(() => require('ssh2') as typeof Ssh2);
 
 /** Where and how to open an SSH connection to a device. */
 export interface SshTarget {
@@ -168,7 +173,7 @@ export async function checkHostKey(
  */
 export async function scanHostKey(host: string, port: number, timeoutMs: number): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
-    const client = new Client();
+    const client = new (ssh2().Client)();
     let key: Buffer | undefined;
     const done = () => {
       client.end();
@@ -231,7 +236,7 @@ export async function openSshConnection(target: SshTarget): Promise<SshConnectio
     });
   };
 
-  const client = new Client();
+  const client = new (ssh2().Client)();
   const config: ConnectConfig = {
     sock: socket,
     host: target.host,
