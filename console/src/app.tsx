@@ -25,6 +25,11 @@ const WorkflowPage = lazy(async () => ({ default: (await import('./pages/workflo
 const PeoplePages = lazy(async () => ({ default: (await import('./pages/people/people-pages')).PeoplePages }));
 const PlatformPages = lazy(async () => ({ default: (await import('./pages/platform/platform-pages')).PlatformPages }));
 
+/** A page loaded when first opened (the `lazy` ones above): a line saying so until it is there. */
+function LazyPage({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<p className="page muted">Loading…</p>}>{children}</Suspense>;
+}
+
 /** Server state lives in the query cache: lists and documents are fetched, cached and refreshed by events. */
 function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -90,9 +95,9 @@ function SignedIn() {
             <Route
               path="jobs/:jobId"
               element={
-                <Suspense fallback={<p className="page muted">Loading…</p>}>
+                <LazyPage>
                   <JobPage onUnauthenticated={lost} />
-                </Suspense>
+                </LazyPage>
               }
             />
             <Route path="tasks" element={<TasksPage />} />
@@ -104,25 +109,25 @@ function SignedIn() {
             <Route
               path="people/*"
               element={
-                <Suspense fallback={<p className="page muted">Loading…</p>}>
+                <LazyPage>
                   <PeoplePages />
-                </Suspense>
+                </LazyPage>
               }
             />
             <Route
               path="platform/*"
               element={
-                <Suspense fallback={<p className="page muted">Loading…</p>}>
+                <LazyPage>
                   <PlatformPages />
-                </Suspense>
+                </LazyPage>
               }
             />
             <Route
               path="workflows/:name"
               element={
-                <Suspense fallback={<p className="page muted">Loading…</p>}>
+                <LazyPage>
                   <WorkflowPage />
-                </Suspense>
+                </LazyPage>
               }
             />
             <Route path="*" element={<NotFoundPage />} />

@@ -32,7 +32,6 @@ const ADMIN_PASSWORD = 'monitoring-admin-password';
  */
 const RULE_METRICS = ALERT_METRICS.filter((name) => name !== 'up');
 
-/** Which of `names` Prometheus has no series of (histograms by their base name). */
 /**
  * The alerts a platform raises, pending or firing, but those paced by the machine's whole disk: the
  * test machine's disk fills and empties at the pace of everything else it runs (builds, other
@@ -43,6 +42,7 @@ async function napAlerts(prometheus: Prometheus): Promise<Awaited<ReturnType<Pro
   return (await prometheus.alerts()).filter((a) => a.labels.alertname !== 'NapStoreDiskFillingUp');
 }
 
+/** Which of `names` Prometheus has no series of (histograms by their base name). */
 async function missingMetrics(prometheus: Prometheus, names: string[]): Promise<string[]> {
   const missing: string[] = [];
   for (const name of names) if ((await prometheus.query(`count(${name})`)).length === 0) missing.push(baseName(name));
