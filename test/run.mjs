@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite. Installs the prerequisites that can be installed, builds (esbuild,
-// seconds), then checks types, lint and formatting side by side (each is one process on one core),
-// then runs jest across the workspace with suites in parallel. Says how long each step took.
-import { spawn, spawnSync } from 'node:child_process';
+// seconds), then runs jest across the workspace (suites in parallel) and, beside it at a lower
+// priority, checks types, lint and formatting. Says how long each step took.
+import { spawn } from 'node:child_process';
 import { ensureExampleTools, ensureNatsServer, ensurePrometheus, ensurePythonTemplating, installAndBuild } from './prerequisites.mjs';
 
 const started = Date.now();
@@ -30,6 +30,19 @@ function quietly(name, cmd, args) {
   });
 }
 
+/** Jest across the workspace, its output as it comes. */
+function jest() {
+  return new Promise((resolve) => {
+    const t = Date.now();
+    const args = ['jest', '--ci', `--maxWorkers=${process.env.NAP_TEST_WORKERS ?? '2'}`, ...process.argv.slice(2)];
+    const child = spawn('npx', args, { stdio: 'inherit' });
+    child.on('close', (code, signal) => {
+      took.push(['jest', Date.now() - t]);
+      resolve({ name: 'jest', ok: code === 0, code: code ?? signal });
+    });
+  });
+}
+
 function summary() {
   const line = took.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(0)} s`).join(', ');
   console.log(`\nnpm test: ${line}; ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
@@ -42,25 +55,17 @@ timed('prerequisites', () => {
   ensurePrometheus();
 });
 timed('build', installAndBuild);
-const checks = await Promise.all([
-  quietly('types', 'npx', ['tsc', '-p', 'tsconfig.json']),
-  quietly('lint', 'npx', ['eslint', '.', '--max-warnings=0']),
-  quietly('format', 'npx', ['prettier', '--check', '--log-level=warn', '**/*.{ts,tsx,js,mjs,cjs}']),
+// Jest and the three checks run at once. The checks run at a lower priority (nice 10): on 2 cores
+// jest's suites keep the CPU they need (their timers and browsers stay on time) and the checks take
+// what jest leaves while its suites wait on processes, sockets and browsers; one after the other,
+// lint alone kept a core idle for a minute. A failure of any of them fails the run, once all ended.
+const steps = await Promise.all([
+  quietly('types', 'nice', ['-n', '10', 'npx', 'tsc', '-p', 'tsconfig.json']),
+  quietly('lint', 'nice', ['-n', '10', 'npx', 'eslint', '.', '--max-warnings=0']),
+  quietly('format', 'nice', ['-n', '10', 'npx', 'prettier', '--check', '--log-level=warn', '**/*.{ts,tsx,js,mjs,cjs}']),
+  jest(),
 ]);
-const failed = checks.filter((c) => !c.ok);
-if (failed.length > 0) {
-  for (const c of failed) console.error(`\n✖ ${c.name} failed (exit ${c.code})`);
-  summary();
-  process.exit(1);
-}
-let jest;
-timed('jest', () => {
-  jest = spawnSync('npx', ['jest', '--ci', `--maxWorkers=${process.env.NAP_TEST_WORKERS ?? '2'}`, ...process.argv.slice(2)], {
-    stdio: 'inherit',
-  });
-});
 summary();
-if (jest.status !== 0) {
-  console.error(`\n✖ jest failed (exit ${jest.status ?? jest.signal})`);
-  process.exit(jest.status ?? 1);
-}
+const failed = steps.filter((s) => !s.ok);
+for (const s of failed) console.error(`\n✖ ${s.name} failed (exit ${s.code})`);
+if (failed.length > 0) process.exit(1);
