@@ -83,9 +83,11 @@ export type Handler<in out Id extends OperationId> = (
 /**
  * Handlers of service `S` keyed by operation name; each is typed by its own operation, so a handler
  * under the wrong name or with the wrong input or answer does not compile. Operations without one
- * answer 501 `NOT_IMPLEMENTED`.
+ * answer 501 `NOT_IMPLEMENTED`. `in out`: one service's map is never another's, and saying so spares
+ * the compiler from measuring S's variance through the catalog's 333 operation names (9 of the
+ * 30 s that type-checking the workspace took, `tsc --generateTrace`).
  */
-export type HandlerMap<S extends ServiceName> = { [N in OperationNamesOf<S>]?: Handler<OperationIdFor<S, N>> };
+export type HandlerMap<in out S extends ServiceName> = { [N in OperationNamesOf<S>]?: Handler<OperationIdFor<S, N>> };
 
 /**
  * Any handler, as `serve` holds them after checking names against the catalog. A method signature
