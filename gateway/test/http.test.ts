@@ -189,6 +189,8 @@ describe('the gateway', () => {
     expect(String(page.body)).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
     const bundle = await fetch(`${platform.url}/docs/assets/swagger-ui-bundle.js`);
     expect(bundle.status).toBe(200);
+    // the whole bundle (about 1.5 MB), read to the end: unread, it held its connection open after the suite
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(500_000);
   });
 
   it('answers the probes without credentials', async () => {
