@@ -17,6 +17,7 @@ const { configs } = JSON.parse(shown.stdout);
 const { id, cacheDirectory } = configs[0];
 const at = process.argv.indexOf('--cache-dir');
 const dir = at > 0 ? process.argv[at + 1] : cacheDirectory;
+if (!dir || !existsSync(dir)) throw new Error(`--cache-dir: no such directory (${dir ?? 'none given'})`);
 const file = readdirSync(dir).find((name) => name.startsWith(`perf-cache-${id}-`));
 if (!file) throw new Error(`no record of a run in ${dir} (perf-cache-${id}-*): run the suite first`);
 /** @type {Record<string, [number, number]>} absolute path: [failed, milliseconds] */
