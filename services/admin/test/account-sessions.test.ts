@@ -90,7 +90,7 @@ describe('an account’s sessions', () => {
       expect(Date.parse(s.created)).toBeGreaterThanOrEqual(before - 1000);
       expect(Date.parse(s.lastUsed)).toBeGreaterThanOrEqual(Date.parse(s.created));
       expect(Date.parse(s.expires)).toBeGreaterThan(Date.now());
-      expect(s.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(s.id).toMatch(/^[0-9a-f]{24}$/);
     }
     // nothing in the answer is a token or a part of one, and a reference is no token
     const text = JSON.stringify(listed);

@@ -71,10 +71,11 @@ export type SessionView = ResponseOf<'admin.getAccountSessions'>['results'][numb
 
 /**
  * The reference of a session an administrator names it by: a digest of its id, which a token
- * carries (signed), so that a list of sessions gives nobody anything to present as one.
+ * carries (signed), so that a list of sessions gives nobody anything to present as one. Hex (96
+ * bits), so that a reference never begins with `-` and reads as an option on a command line.
  */
 export function sessionRef(sid: string): string {
-  return createHash('sha256').update(`nap-session:${sid}`).digest('base64url').slice(0, 22);
+  return createHash('sha256').update(`nap-session:${sid}`).digest('hex').slice(0, 24);
 }
 
 export function sessionView(session: SessionRecord): SessionView {
