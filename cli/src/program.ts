@@ -45,6 +45,16 @@ function runOptions(cmd: Command): Command {
 }
 
 /**
+ * What to do about an unknown option that is a value beginning with `-` (a name, an id, a session
+ * reference): put it after `--`, where nothing reads as an option.
+ */
+function unknownOptionHint(message: string): string {
+  const option = /^error: unknown option '(-[^-'][^']+)'/.exec(message)?.[1];
+  if (option === undefined) return '';
+  return `(a name or id that begins with "-" goes after "--", as in: nap delete workflow -- ${option})\n`;
+}
+
+/**
  * The command tree of `nap`. Every action loads its module only when it runs, so that `nap
  * --version` and `nap --help` stay light; docs/cli.md's reference is generated from this tree.
  */
@@ -62,7 +72,7 @@ export function buildProgram(io: Io, run: Runner): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(`nap: ${s.replace(/^error: /, '')}`),
+      outputError: (s, write) => write(`nap: ${s.replace(/^error: /, '')}${unknownOptionHint(s)}`),
     })
     .exitOverride();
 

@@ -164,6 +164,11 @@ describe('errors', () => {
     for (const [args, message] of [
       [['frobnicate'], /^nap: unknown command 'frobnicate'/],
       [['get', 'workflows', '--frob'], /^nap: unknown option '--frob'/],
+      [
+        ['delete', 'workflow', '-weird-name'],
+        /^nap: unknown option '-weird-name'\n\(a name or id that begins with "-" goes after "--", as in: nap delete workflow -- -weird-name\)\n/,
+      ],
+      [['get', 'workflows', '-x'], /^nap: unknown option '-x'\n\(see nap --help\)\n$/],
       [['get', 'widgets'], /^nap: unknown resource "widgets"; one of: workflows, transformations/],
       [['get', 'roles', '-o', 'xml'], /^nap: option '-o, --output <format>' argument 'xml' is invalid/],
       [['describe', 'workflow'], /^nap: missing required argument 'name'/],
