@@ -293,7 +293,11 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
         account: obj(
           {
             username: name('unique login name'),
-            password: str({ minLength: 8, description: 'stored as a scrypt hash, never returned' }),
+            password: str({
+              minLength: 1,
+              description:
+                "at least the active profile's authenticationProps.passwordRules.minLength characters (12 by default, never fewer than 8); stored as a scrypt hash, never returned",
+            }),
             firstname: str(),
             lastname: str(),
             email: str(),
@@ -360,7 +364,16 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Change password of an account',
     http: { method: 'PUT', path: '/user-management/accounts/:accountId/password' },
     roles: ADMIN,
-    body: obj({ password: str({ minLength: 8, description: "the new password; revokes the account's sessions" }) }, ['password']),
+    body: obj(
+      {
+        password: str({
+          minLength: 1,
+          description:
+            "the new password, at least the active profile's authenticationProps.passwordRules.minLength characters (12 by default, never fewer than 8); revokes the account's sessions",
+        }),
+      },
+      ['password'],
+    ),
     response: acknowledgement(),
   },
   {
@@ -1315,8 +1328,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       {
         currentPassword: str({ minLength: 1, description: 'the password as it is now; never logged' }),
         newPassword: str({
-          minLength: 8,
-          description: "the new password; must meet the active profile's authenticationProps.passwordRules",
+          minLength: 1,
+          description:
+            "the new password, at least the active profile's authenticationProps.passwordRules.minLength characters (12 by default, never fewer than 8)",
         }),
       },
       ['currentPassword', 'newPassword'],

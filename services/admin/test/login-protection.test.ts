@@ -395,9 +395,24 @@ describe('PUT /whoami/password', () => {
       code: 'VALIDATION_FAILED',
       details: [{ member: 'body.newPassword', message: expect.stringContaining('at least 12') }],
     });
-    expect((await platform.http('PUT', '/whoami/password', { token, body: { currentPassword: 'x', newPassword: 'short' } })).status).toBe(
-      400,
-    );
+    // shorter still: the same rule in the same words, not the schema's bare floor
+    const tiny = await platform.http('PUT', '/whoami/password', { token, body: { currentPassword: 'x', newPassword: 'short' } });
+    expect(tiny.status).toBe(400);
+    expect(tiny.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ member: 'body.newPassword', message: expect.stringMatching(/^is 5 characters long; .* at least 12$/) }],
+    });
+    const admin = await platform.login('admin', platform.password);
+    const created = await platform.http('POST', '/user-management/accounts', {
+      token: admin,
+      body: { account: { username: 'short-created', password: 'tiny' } },
+    });
+    expect(created.body).toMatchObject({
+      details: [{ member: 'body.account.password', message: expect.stringMatching(/^is 4 characters long; .* at least 12$/) }],
+    });
+    const mine = (await platform.http('GET', '/whoami', { token })).body as { _id: string };
+    const set = await platform.http('PUT', `/user-management/accounts/${mine._id}/password`, { token: admin, body: { password: 'tiny' } });
+    expect(set.body).toMatchObject({ details: [{ member: 'body.password', message: expect.stringMatching(/at least 12$/) }] });
     expect(
       (await platform.http('PUT', '/whoami/password', { body: { currentPassword: 'x', newPassword: 'long-enough-password' } })).status,
     ).toBe(401);
