@@ -58,5 +58,7 @@ export function writeReply(res: ServerResponse, result: RawResult): void {
   res.setHeader('content-type', contentType ?? 'application/json; charset=utf-8');
   const disposition = result.headers[HEADERS.contentDisposition];
   if (disposition !== undefined) res.setHeader('content-disposition', disposition);
+  // said outright: node works it out from the body, which a HEAD request has none of
+  res.setHeader('content-length', result.data.byteLength);
   res.end(Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength));
 }

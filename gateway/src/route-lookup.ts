@@ -13,6 +13,8 @@ export interface OperationRoute extends RouteMatch {
  * query string; undefined when the path is no catalog route (express answers it: health, docs,
  * 404, 405).
  *
+ * A HEAD request is the GET route's.
+ *
  * Errors: `BAD_REQUEST` for malformed percent-encoding in the path or an unreadable query string,
  * `PARAMETER_TOO_LONG` for a path parameter over the limit.
  */
@@ -20,7 +22,9 @@ export function lookUpRoute(routes: RouteTable, req: IncomingMessage): Operation
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  const found = routes.find(req.method ?? 'GET', path);
+  // HEAD is GET without the body (RFC 9110 §9.3.2): node's response leaves the body out itself
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  const found = routes.find(method, path);
   if (!found) return undefined;
   let query: Record<string, unknown>;
   try {

@@ -111,11 +111,17 @@ export class RouteTable {
     return undefined;
   }
 
-  /** Methods that the path answers to (those of its most literal routes), for a 405. */
+  /** Methods that the path answers to (those of its most literal routes, HEAD wherever GET), for a 405. */
   allowed(path: string): string[] {
+    const methods = this.methodsOf(path);
+    if (methods.includes('GET')) methods.push('HEAD');
+    return methods.sort();
+  }
+
+  private methodsOf(path: string): string[] {
     const normalized = normalize(path);
     const literal = this.literal.get(normalized);
-    if (literal) return [...literal.keys()].sort();
+    if (literal) return [...literal.keys()];
     let best: string | undefined;
     const methods = new Set<string>();
     for (const route of this.bucket(normalized)) {
@@ -124,7 +130,7 @@ export class RouteTable {
       best = route.rank;
       methods.add(route.method);
     }
-    return [...methods].sort();
+    return [...methods];
   }
 
   private bucketsOf(count: number): Map<string, DynamicRoute[]> {

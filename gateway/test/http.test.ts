@@ -156,8 +156,26 @@ describe('the gateway', () => {
   it('answers 405 with the allowed methods for a known path and another method', async () => {
     const res = await platform.http('DELETE', '/user-management/roles', { token });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
     expect(res.body).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
+  });
+
+  it('answers HEAD wherever GET is served: the same status and headers, no body', async () => {
+    const url = `${platform.url}/user-management/roles`;
+    const [get, head] = await Promise.all([
+      fetch(url, { headers: { authorization: `Bearer ${token}` } }),
+      fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } }),
+    ]);
+    const body = await get.text();
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+    expect(await head.text()).toBe('');
+    // refused as GET is: no credentials, no route
+    expect((await fetch(url, { method: 'HEAD' })).status).toBe(401);
+    expect((await fetch(`${platform.url}/no/such/route`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      404,
+    );
   });
 
   it('decodes path parameters', async () => {

@@ -46,7 +46,7 @@ describe('the route table', () => {
     expect(table.allowed('/operations-manager/triggers/action/export')).toEqual(['DELETE']);
     expect(table.find('DELETE', '/operations-manager/triggers/action/a1')?.op.id).toBe('workflow.deleteTriggersByAction');
     expect(table.find('GET', '/operations-manager/triggers/t1/export')?.op.id).toBe('workflow.exportTrigger');
-    expect(table.allowed('/operations-manager/triggers/t1')).toEqual(['DELETE', 'GET', 'PATCH']);
+    expect(table.allowed('/operations-manager/triggers/t1')).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH']);
     expect(table.find('GET', '/operations-manager/triggers/t1/')?.params).toEqual({ id: 't1' });
   });
 
@@ -56,7 +56,7 @@ describe('the route table', () => {
     // the shape of a path names its route whatever its encoding: another method's literal still wins
     expect(table.find('GET', '/operations-manager/triggers/action/%ff')).toBeUndefined();
     expect(table.allowed('/operations-manager/triggers/action/%ff')).toEqual(['DELETE']);
-    expect(table.allowed('/operations-manager/triggers/%ff')).toEqual(['DELETE', 'GET', 'PATCH']);
+    expect(table.allowed('/operations-manager/triggers/%ff')).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH']);
     const short = new RouteTable(CATALOG, { maxParamLength: 8 });
     expect(short.find('GET', '/operations-manager/triggers/12345678')?.params).toEqual({ id: '12345678' });
     expect(() => short.find('GET', '/operations-manager/triggers/123456789')).toThrow(
@@ -79,8 +79,8 @@ describe('the route table', () => {
     expect(synthetic.allowed('/admin/items/special')).toEqual(['DELETE']);
     // /admin/items/x: GET /admin/items/:id (a parameter last) is more literal than PUT /admin/:section/x (a parameter second)
     expect(synthetic.find('PUT', '/admin/items/x')).toBeUndefined();
-    expect(synthetic.allowed('/admin/items/x')).toEqual(['GET']);
+    expect(synthetic.allowed('/admin/items/x')).toEqual(['GET', 'HEAD']);
     expect(synthetic.find('PUT', '/admin/things/x')?.op.id).toBe('a.tenant');
-    expect(synthetic.allowed('/acme/items/7')).toEqual(['GET']);
+    expect(synthetic.allowed('/acme/items/7')).toEqual(['GET', 'HEAD']);
   });
 });
