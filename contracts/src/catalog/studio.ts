@@ -85,6 +85,17 @@ const transformationValidation = embed(transformationValidationSchema);
 const transformationProblem = transformationValidation.properties.errors.items;
 
 /**
+ * The query of the studio's list routes: the shared list options and no other member, so that a
+ * filter the route does not support (`in[name]=…`, `gt[created]=…`, a misspelt member) is refused
+ * with 400 VALIDATION_FAILED naming it, never ignored with every document answered.
+ */
+const listQuery = closed({ ...listQuerySchema.properties });
+
+const LIST_QUERY_NOTE =
+  'Query: equals, contains and startsWith (as text with equalsField/containsField/startsWithField, or field-wise: equals[name]=x), skip, limit, sort and order; ' +
+  'any other member (in[...], not-in[...], gt[...], …) is refused with 400 VALIDATION_FAILED naming it, as is a field outside the filter fields.';
+
+/**
  * Operations of the `studio` service: workflow documents (`/automation-studio/automations`), studio
  * templates, component groups, JSON-form helpers, JST transformations and forms (`/formbuilder/*`).
  *
@@ -158,8 +169,11 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Get a page of component groups',
     http: { method: 'GET', path: '/automation-studio/component-groups' },
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: listQuery,
     response: pageOf(componentGroup),
+    notes:
+      'Filter fields: name, _id, description, type, group, createdBy, lastUpdatedBy; sort also by created and lastUpdated. ' +
+      LIST_QUERY_NOTE,
   },
   {
     name: 'importComponentGroups',
@@ -214,8 +228,11 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Get a page of templates',
     http: { method: 'GET', path: '/automation-studio/templates' },
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: listQuery,
     response: pageOf(template),
+    notes:
+      'Filter fields: name, _id, description, type, group, createdBy, lastUpdatedBy; sort also by created and lastUpdated. ' +
+      LIST_QUERY_NOTE,
   },
   {
     name: 'importTemplates',
@@ -248,7 +265,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'List the references to a document',
     http: { method: 'GET', path: '/automation-studio/references-to' },
     roles: ROLE_SETS.read,
-    query: obj(
+    query: closed(
       {
         target: name('id or name of the referenced document'),
         type: oneOf(['workflow', 'transformation', 'template', 'mopTemplate', 'form'], {
@@ -276,7 +293,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     ),
     notes:
       'Workflows refer to a workflow by childJob workflow, to a JST by transformation tr_id or childJob transformation, to a studio template by TemplateBuilder name or template, ' +
-      'to a command template by MOP template; component groups refer by member id or name. A target that is the id of a stored workflow, template or form also matches its name.',
+      'to a command template by MOP template; component groups refer by member id or name. A target that is the id of a stored workflow, template or form also matches its name. ' +
+      'A query member other than target and type is refused with 400 VALIDATION_FAILED naming it.',
   },
   {
     name: 'runTransformation',
@@ -300,7 +318,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     body: exportFormBodySchema,
     response: formSchema,
     notes:
-      '"No other member" is applied both to the top level (only options) and to options (only _id and name). With both _id and name, both must match.',
+      '"No other member" is applied both to the top level (only options) and to options (only _id and name). With both _id and name, both must match. ' +
+      "The answer is the spec's Form: children and elements are [] when the form has none.",
   },
   // additions
   {
@@ -309,11 +328,12 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'GET', path: '/automation-studio/automations' },
     auditKind: 'workflow',
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: listQuery,
     response: pageOf(workflow),
     addition: true,
     notes:
-      'Filter fields: _id, name, description, type, created_by, last_updated_by; sort also by created and last_updated. Default limit 50, at most 500.',
+      'Filter fields: _id, name, description, type, created_by, last_updated_by; sort also by created and last_updated. Default limit 50, at most 500. ' +
+      LIST_QUERY_NOTE,
   },
   {
     name: 'getAutomation',
@@ -364,7 +384,9 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     body: obj({ form: embed(formInputSchema) }, ['form']),
     response: createdResultSchema('nap:schemas/form-created', storedForm),
     addition: true,
-    notes: 'Names are unique (409 FORM_ALREADY_EXISTS); _id is a UUID v4, kept when the form brings one.',
+    notes:
+      'Names are unique (409 FORM_ALREADY_EXISTS); _id is a UUID v4, kept when the form brings one; a brought _id that is not a UUID v4 is refused with 400 VALIDATION_FAILED naming body.form._id. ' +
+      'children and elements are [] when the form brings none.',
   },
   {
     name: 'importForms',
@@ -375,15 +397,19 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     response: importResult('nap:schemas/form-import-result', storedForm, {}),
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
+    notes:
+      'Reports per item like the other import routes. Forms come from other systems as they are: an _id that is a UUID v4 is kept, another one (an ObjectId) is replaced by a new UUID v4, ' +
+      "which the item's created answers. children and elements are [] when the form brings none.",
   },
   {
     name: 'getForms',
     summary: 'Get a page of forms',
     http: { method: 'GET', path: '/formbuilder/forms' },
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: listQuery,
     response: pageOf(storedForm),
     addition: true,
+    notes: 'Filter fields: name, _id, description, created_by, last_updated_by; sort also by created and last_updated. ' + LIST_QUERY_NOTE,
   },
   {
     name: 'getForm',
@@ -408,21 +434,25 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: "Get a page of workflow documents (the platform's own name for the automations list)",
     http: { method: 'GET', path: '/automation-studio/workflows' },
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: listQuery,
     response: pageOf(workflow),
     addition: true,
     notes:
-      'The same list as GET /automation-studio/automations: { items, total, skip, limit }; equals[name]=<name> finds one by name, project members included.',
+      'The same list as GET /automation-studio/automations: { items, total, skip, limit }; equals[name]=<name> finds one by name, project members included. ' +
+      LIST_QUERY_NOTE,
   },
   {
     name: 'getProjects',
     summary: 'Get a page of projects',
     http: { method: 'GET', path: '/automation-studio/projects' },
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: listQuery,
     response: projectPageSchema,
     addition: true,
-    notes: 'Filter fields: _id, name, description, createdBy. Default limit 50, at most 500; sorted by name.',
+    notes:
+      'Filter fields: _id, name, description, createdBy. Default limit 50, at most 500; sorted by name. ' +
+      "Components shared with groups the caller is in none of (workflows and forms; admins see all) are left out of each project's components. " +
+      LIST_QUERY_NOTE,
   },
   {
     name: 'getProject',
@@ -431,6 +461,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     roles: ROLE_SETS.read,
     response: projectEnvelopeSchema,
     addition: true,
+    notes:
+      'Components shared with groups the caller is in none of (workflows and forms; admins see all) are left out of components; metadata.componentsLeftOut says how many.',
   },
   {
     name: 'deleteProject',
@@ -443,7 +475,10 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     ),
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
-    notes: 'Each component is deleted through its owning service; components already gone are skipped.',
+    notes:
+      'Each component is deleted through its owning service; components already gone are skipped. ' +
+      'A project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component ' +
+      '(details.components: iid, type, name) before anything is deleted.',
   },
   {
     name: 'importProject',
@@ -459,7 +494,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       'Each is stored under the name "@<project _id>: <name>" (the names the projects\' childJob tasks use), so projects with components of the same name do not clash. ' +
       'All or nothing: everything is checked before anything is written; if a component is refused, the ones already stored are deleted and the answer names the component ' +
       "(its iid, type and name) with the owning service's code and status. " +
-      'A project whose _id or name exists: 409 PROJECT_ALREADY_EXISTS.',
+      'A project whose _id or name exists: 409 PROJECT_ALREADY_EXISTS. ' +
+      'A workflow or form component shared only with groups the caller is in none of is refused (403 GROUP_ACCESS_DENIED, admins may) before anything is written.',
   },
   {
     name: 'exportProject',
@@ -470,7 +506,9 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
     notes:
-      'The shape POST /automation-studio/projects/import takes ({ project: <this> }): components with their documents as stored now, names without the project prefix.',
+      'The shape POST /automation-studio/projects/import takes ({ project: <this> }): components with their documents as stored now, names without the project prefix. ' +
+      'A project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component ' +
+      '(details.components: iid, type, name): an export without it would not be the project.',
   },
   // JST transformations (additions, named as the original platform names them)
   {
@@ -491,11 +529,12 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Get a page of JST transformations',
     http: { method: 'GET', path: '/transformations' },
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: listQuery,
     response: pageOf(transformation),
     addition: true,
     notes:
-      'Filter fields: name, _id, description, createdBy, lastUpdatedBy; sort also by created and lastUpdated. Default limit 50, at most 500.',
+      'Filter fields: name, _id, description, createdBy, lastUpdatedBy; sort also by created and lastUpdated. Default limit 50, at most 500. ' +
+      LIST_QUERY_NOTE,
   },
   {
     name: 'getTransformation',

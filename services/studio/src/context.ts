@@ -16,7 +16,7 @@ import type { Logger } from '@nap/telemetry';
 import type { TemplateRenderer } from './clients/template-renderer';
 import { assertAssignable } from './domain/access';
 import { TEMPLATE_KIND, checkForm, keepableId, keptFormId, toStoredForm } from './domain/documents';
-import type { CamelKind, SaveStamp } from './domain/documents';
+import type { CamelKind, ForeignFormId, SaveStamp } from './domain/documents';
 import type { ComponentKind, ComponentKinds, ProjectRecord } from './domain/projects';
 import { kindOf } from './domain/projects';
 import { acceptTransformation, toStoredTransformation } from './domain/transformations';
@@ -101,9 +101,18 @@ export async function replaceCamel<I extends { _id?: unknown }, T extends NamedD
   return stored;
 }
 
-/** Checks and stores a new form; 409 `FORM_ALREADY_EXISTS` when the name or id is taken. */
-export async function createStoredForm(svc: StudioContext, input: unknown, caller: Caller, member: string): Promise<StoredForm> {
-  const form = checkForm(input, member);
+/**
+ * Checks and stores a new form; 409 `FORM_ALREADY_EXISTS` when the name or id is taken. A brought
+ * `_id` that is not a UUID v4 is refused or replaced, as `foreignId` says.
+ */
+export async function createStoredForm(
+  svc: StudioContext,
+  input: unknown,
+  caller: Caller,
+  member: string,
+  foreignId: ForeignFormId = 'replace',
+): Promise<StoredForm> {
+  const form = checkForm(input, member, foreignId);
   assertAssignable(caller, form.groups, 'form');
   return svc.forms.insert(toStoredForm(form, keptFormId(form._id) ?? svc.newId(), stampOf(svc, caller)));
 }
@@ -167,13 +176,15 @@ export async function runStoredTransformation(svc: StudioContext, idOrName: stri
 export function componentKinds(svc: StudioContext): ComponentKinds {
   return {
     workflow: {
-      async check(doc, member) {
+      async check(doc, member, caller) {
         const { workflow } = checkWorkflow(doc, member);
+        assertAssignable(caller, workflow.groups, 'workflow');
         await svc.workflows.assertUnused(workflow.name, keepableId(workflow._id));
       },
       create: async (doc, member, caller) => (await createWorkflow(svc, doc, caller, member)).doc._id,
       remove: (id) => svc.workflows.deleteIfPresent(id),
       read: (id) => svc.workflows.get(id),
+      groupsOf: (ids) => groupsById(svc.workflows, ids),
     },
     transformation: {
       async check(doc, member) {
@@ -197,15 +208,27 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
       read: (id) => svc.templates.get(id),
     },
     jsonForm: {
-      async check(doc, member) {
-        await svc.forms.assertUnused(checkForm(doc, member).name);
+      async check(doc, member, caller) {
+        const form = checkForm(doc, member);
+        assertAssignable(caller, form.groups, 'form');
+        await svc.forms.assertUnused(form.name);
       },
       create: async (doc, member, caller) => (await createStoredForm(svc, doc, caller, member))._id,
       remove: (id) => svc.forms.deleteIfPresent(id),
       read: (id) => svc.forms.get(id),
+      groupsOf: (ids) => groupsById(svc.forms, ids),
     },
     mopCommandTemplate: svc.mopCommandTemplates,
   };
+}
+
+/** The `groups` of the stored documents among `ids`, by id (documents already gone are absent). */
+async function groupsById<T extends NamedDoc & { groups: string[] }>(
+  repo: NamedDocuments<T>,
+  ids: readonly string[],
+): Promise<Map<string, readonly string[]>> {
+  const found = await repo.scan({ _id: { $in: [...ids] } }, ['groups']);
+  return new Map(found.map((doc) => [doc._id, doc.groups]));
 }
 
 /** Deletes what an import stored so far, newest first, then the project; a component that cannot be deleted is logged. */

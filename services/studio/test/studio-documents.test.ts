@@ -197,6 +197,21 @@ describe('forms', () => {
     expect(extra.status).toBe(400);
   });
 
+  it("exports a form without children or elements as the spec's Form, with both []", async () => {
+    const res = await platform.http('POST', '/formbuilder/forms', { token: admin, body: { form: { name: 'Bare form' } } });
+    expect(res.status).toBe(201);
+    const exported = await platform.http('POST', '/formbuilder/forms/export', { token: admin, body: { options: { name: 'Bare form' } } });
+    expect(exported.status).toBe(200);
+    expect(exported.body).toMatchObject({
+      _id: (res.body as CreatedResult<Doc>).data._id,
+      name: 'Bare form',
+      children: [],
+      elements: [],
+      groups: [],
+    });
+    expect(validateResponse(getOperation('studio.exportForm'), exported.body)).toEqual([]);
+  });
+
   it('gets a form by its _id, by its name, or by the id another platform gave it (as exported manual triggers name forms)', async () => {
     const created = (
       await platform.http('POST', '/formbuilder/forms', {
@@ -234,11 +249,28 @@ describe('forms', () => {
       body: { form: { ...form, name: 'Kept id form', _id: id } },
     });
     expect((res.body as CreatedResult<Doc>).data._id).toBe(id);
-    const replaced = await platform.http('POST', '/formbuilder/forms', {
+    // a form written by a client keeps the _id it brings, so one that is not a UUID v4 is refused, not replaced
+    for (const _id of ['67341ced1ef8108b32e9cb0c', 'not-uuid']) {
+      const refused = await platform.http('POST', '/formbuilder/forms', {
+        token: admin,
+        body: { form: { ...form, name: 'Foreign id form', _id } },
+      });
+      expect(refused).toMatchObject({
+        status: 400,
+        body: {
+          code: 'VALIDATION_FAILED',
+          message: expect.stringContaining(`body.form._id "${_id}" is not a UUID v4`),
+          details: [{ member: 'body.form._id' }],
+        },
+      });
+    }
+    expect((await platform.http('GET', '/formbuilder/forms?equals=Foreign id form', { token: admin })).body).toMatchObject({ total: 0 });
+    // a form imported from another system is given a UUID v4 in place of its own id (the import answers it)
+    const replaced = await platform.http('POST', '/formbuilder/forms/import', {
       token: admin,
-      body: { form: { ...form, name: 'ObjectId form', _id: '67341ced1ef8108b32e9cb0c' } },
+      body: { forms: [{ ...form, name: 'ObjectId form', _id: '67341ced1ef8108b32e9cb0c' }] },
     });
-    expect((replaced.body as CreatedResult<Doc>).data._id).toMatch(new RegExp(UUID_V4_PATTERN));
+    expect((replaced.body as ImportResult<unknown, Doc>).imported[0]?.created?._id).toMatch(new RegExp(UUID_V4_PATTERN));
     expect((await platform.http('POST', '/formbuilder/forms', { token: admin, body: { form } })).body).toMatchObject({
       code: 'FORM_ALREADY_EXISTS',
     });
@@ -283,6 +315,46 @@ describe('forms', () => {
     ).items.map((f) => f.name);
     expect(names).toContain('Device form');
     expect(names).not.toContain('Shared form');
+  });
+});
+
+describe('list queries', () => {
+  const LISTS = [
+    '/automation-studio/automations',
+    '/automation-studio/workflows',
+    '/automation-studio/templates',
+    '/automation-studio/component-groups',
+    '/automation-studio/projects',
+    '/formbuilder/forms',
+    '/transformations',
+  ];
+
+  it('refuses a filter the route does not support with 400 naming it, never answering every document', async () => {
+    const queries: [string, string][] = [
+      ['in[name]=VLAN,bomb', 'query.in'],
+      ['not-in[name]=VLAN', 'query.not-in'],
+      ['gt[name]=zzz', 'query.gt'],
+      ['starts-with[name]=a', 'query.starts-with'],
+      ['bogus=1', 'query.bogus'],
+      ['equals[bogus]=x', 'query.equals[bogus]'],
+    ];
+    for (const route of LISTS) {
+      for (const [query, member] of queries) {
+        const res = await platform.http('GET', `${route}?${query}`, { token: admin });
+        expect({ route, query, status: res.status, code: (res.body as { code?: string }).code }).toEqual({
+          route,
+          query,
+          status: 400,
+          code: 'VALIDATION_FAILED',
+        });
+        expect((res.body as { details: { member: string }[] }).details.map((d) => d.member)).toContain(member);
+      }
+      // the filters the route supports still answer
+      const ok = await platform.http('GET', `${route}?equals[name]=no such document&limit=5&skip=0&sort=name&order=-1`, { token: admin });
+      expect({ route, status: ok.status }).toEqual({ route, status: 200 });
+    }
+    const refs = await platform.http('GET', '/automation-studio/references-to?target=x&bogus=1', { token: admin });
+    expect(refs).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [{ member: 'query.bogus' }] } });
   });
 });
 

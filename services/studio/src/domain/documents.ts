@@ -1,4 +1,4 @@
-import { UUID_V4_PATTERN, componentGroupInputSchema, formInputSchema, parseAs, studioTemplateInputSchema } from '@nap/contracts';
+import { AppError, UUID_V4_PATTERN, componentGroupInputSchema, formInputSchema, parseAs, studioTemplateInputSchema } from '@nap/contracts';
 import type {
   ComponentGroup,
   ComponentGroupInput,
@@ -121,9 +121,9 @@ export function toStoredComponentGroup(input: ComponentGroupInput, id: string, s
 }
 
 /**
- * A stored form: the form's content, `groups` (default empty) and the snake-case audit fields of the
- * spec's Form. JSON forms exported elsewhere carry camel-case audit fields; those are the other
- * system's and are replaced.
+ * A stored form: the form's content, `children`, `elements` and `groups` (each default empty) and the
+ * snake-case audit fields of the spec's Form. JSON forms exported elsewhere carry camel-case audit
+ * fields; those are the other system's and are replaced.
  */
 export function toStoredForm(input: FormInput, id: string, stamp: SaveStamp): StoredForm {
   const rest = withoutCamelStamp(withoutSnakeStamp(input));
@@ -131,6 +131,8 @@ export function toStoredForm(input: FormInput, id: string, stamp: SaveStamp): St
     ...rest,
     _id: id,
     name: input.name,
+    children: input.children ?? [],
+    elements: input.elements ?? [],
     groups: input.groups ?? [],
     created: stamp.at,
     created_by: stamp.by,
@@ -164,12 +166,36 @@ export const COMPONENT_GROUP_KIND: CamelKind<ComponentGroupInput, ComponentGroup
   toStored: toStoredComponentGroup,
 };
 
+const UUID_V4 = new RegExp(UUID_V4_PATTERN);
+
+/**
+ * What a form's `_id` that is not a UUID v4 (the id of the spec's Form) comes to: `refuse` (a form a
+ * client writes: 400 naming `<member>._id`, never silently replaced) or `replace` (a document
+ * imported from another system, whose ids are its own: the form is given a new one).
+ */
+export type ForeignFormId = 'refuse' | 'replace';
+
 /** A submitted form (formbuilder form or JSON form) typed by its schema; 400 `VALIDATION_FAILED` naming the form. */
-export function checkForm(input: unknown, member: string): FormInput {
-  return checked('form', input, () => parseAs(formInputSchema, input, member));
+export function checkForm(input: unknown, member: string, foreignId: ForeignFormId = 'replace'): FormInput {
+  return checked('form', input, () => {
+    const form = parseAs(formInputSchema, input, member);
+    if (foreignId === 'refuse' && form._id !== undefined && !UUID_V4.test(form._id)) {
+      throw new AppError('VALIDATION_FAILED', `${member}._id "${form._id}" is not a UUID v4; leave _id out and the form is given one`, {
+        details: [{ member: `${member}._id`, message: 'must be a UUID v4 (or absent)' }],
+      });
+    }
+    return form;
+  });
 }
 
-const UUID_V4 = new RegExp(UUID_V4_PATTERN);
+/** A stored form as the spec's Form: `children` and `elements` are `[]` in forms stored without them (by earlier releases). */
+export function asForm(form: StoredForm): StoredForm {
+  return {
+    ...form,
+    children: Array.isArray(form.children) ? form.children : [],
+    elements: Array.isArray(form.elements) ? form.elements : [],
+  };
+}
 
 /**
  * The id a new form keeps: its submitted `_id` when that is a UUID v4 (`POST /formbuilder/forms/export`

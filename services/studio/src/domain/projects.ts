@@ -1,5 +1,6 @@
 import { AppError, PROJECT_COMPONENT_TYPES, isAppError, memberName, plainName, projectOf } from '@nap/contracts';
 import type { Caller, ExportedProject, Project, ProjectComponent, ProjectComponentType } from '@nap/contracts';
+import { canAccess, isAdmin } from './access';
 import { keepableId } from './documents';
 
 /**
@@ -30,7 +31,15 @@ export interface ComponentKind {
   remove(reference: string, caller: Caller): Promise<void>;
   /** The stored document, by its reference (and stored name, for kinds found by name). */
   read(reference: string, storedName: string, caller: Caller): Promise<Record<string, unknown>>;
+  /**
+   * For kinds whose documents carry `groups` (workflows, forms): the groups of the stored documents
+   * among `references`, by reference; documents already gone are absent.
+   */
+  groupsOf?(references: readonly string[]): Promise<Map<string, readonly string[]>>;
 }
+
+/** A component as the project record lists it. */
+export type StoredComponent = ProjectRecord['components'][number];
 
 /** The component kinds whose owning operations exist, by component type; the others are refused by name. */
 export type ComponentKinds = Partial<Record<ProjectComponentType, ComponentKind>>;
@@ -197,4 +206,72 @@ export function exportedComponent(
     folder: c.folder ?? '/',
     document,
   };
+}
+
+// Access: a project has no groups of its own, but its workflows and forms may; what the caller may not
+// see is left out of the project's reads, and an export or delete of the project is refused.
+
+/**
+ * The components of `components` that `caller` may not see: workflows and forms shared with groups
+ * the caller is in none of (nothing for admins). One read per kind, however many components.
+ */
+export async function hiddenComponents(
+  kinds: ComponentKinds,
+  components: readonly StoredComponent[],
+  caller: Caller,
+): Promise<StoredComponent[]> {
+  if (isAdmin(caller)) return [];
+  const hidden: StoredComponent[] = [];
+  for (const type of PROJECT_COMPONENT_TYPES) {
+    const groupsOf = kinds[type]?.groupsOf;
+    const ofType = components.filter((c) => c.type === type);
+    if (groupsOf === undefined || ofType.length === 0) continue;
+    const groups = await groupsOf([...new Set(ofType.map((c) => c.reference))]);
+    for (const c of ofType) {
+      const shared = groups.get(c.reference);
+      if (shared !== undefined && !canAccess(caller, shared)) hidden.push(c);
+    }
+  }
+  return hidden.sort((a, b) => a.iid - b.iid);
+}
+
+/** `projects`, each with only the components `caller` may see, and how many of its components were left out. */
+export async function visibleToCaller<P extends Pick<ProjectRecord, 'components'>>(
+  kinds: ComponentKinds,
+  projects: readonly P[],
+  caller: Caller,
+): Promise<{ project: P; left: number }[]> {
+  const hidden = new Set(
+    await hiddenComponents(
+      kinds,
+      projects.flatMap((p) => p.components),
+      caller,
+    ),
+  );
+  return projects.map((project) => {
+    const components = project.components.filter((c) => !hidden.has(c));
+    return { project: { ...project, components }, left: project.components.length - components.length };
+  });
+}
+
+/**
+ * Throws 403 `GROUP_ACCESS_DENIED` naming every component of `project` that `caller` may not see
+ * (iid, type and name): the project as a whole is not the caller's to `action` (export, delete).
+ */
+export async function assertWholeProjectVisible(
+  kinds: ComponentKinds,
+  project: Pick<ProjectRecord, '_id' | 'name' | 'components'>,
+  caller: Caller,
+  action: string,
+): Promise<void> {
+  const hidden = await hiddenComponents(kinds, project.components, caller);
+  if (hidden.length === 0) return;
+  const listed = hidden.map((c) => `${c.iid} (${c.type} "${c.name}")`).join(', ');
+  throw new AppError(
+    'GROUP_ACCESS_DENIED',
+    `Project "${project.name}" cannot be ${action}: ${hidden.length === 1 ? 'component' : 'components'} ${listed} ${
+      hidden.length === 1 ? 'is' : 'are'
+    } shared with groups you are not a member of; nothing was ${action}`,
+    { details: { components: hidden.map((c) => ({ iid: c.iid, type: c.type, name: c.name })) } },
+  );
 }

@@ -1,11 +1,13 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import { assertAccess } from '../domain/access';
+import { asForm } from '../domain/documents';
 import type { StudioContext } from '../context';
 
 /**
  * `POST /formbuilder/forms/export`: the form with this `_id` and/or `name` (both must
- * match when both are given); 404 `FORM_NOT_FOUND` otherwise.
+ * match when both are given), as the spec's Form (`children` and `elements` always present);
+ * 404 `FORM_NOT_FOUND` otherwise.
  */
 export function exportForm(svc: StudioContext): Handler<'studio.exportForm'> {
   return async (input) => {
@@ -20,6 +22,6 @@ export function exportForm(svc: StudioContext): Handler<'studio.exportForm'> {
       );
     }
     assertAccess(input.caller, form, 'form');
-    return form;
+    return asForm(form);
   };
 }

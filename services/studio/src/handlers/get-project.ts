@@ -1,7 +1,18 @@
 import type { Handler } from '@nap/bus';
+import { componentKinds } from '../context';
 import type { StudioContext } from '../context';
+import { visibleToCaller } from '../domain/projects';
 
-/** `GET /automation-studio/projects/:id`. */
+/**
+ * `GET /automation-studio/projects/:id`: the project with the components the caller may see; the
+ * workflows and forms shared with groups the caller is in none of are left out, and
+ * `metadata.componentsLeftOut` says how many.
+ */
 export function getProject(svc: StudioContext): Handler<'studio.getProject'> {
-  return async (input) => ({ message: 'Successfully retrieved item', data: await svc.projects.get(input.params.id), metadata: {} });
+  return async (input) => {
+    const stored = await svc.projects.get(input.params.id);
+    const [seen] = await visibleToCaller(componentKinds(svc), [stored], input.caller);
+    const { project, left } = seen ?? { project: stored, left: 0 };
+    return { message: 'Successfully retrieved item', data: project, metadata: left > 0 ? { componentsLeftOut: left } : {} };
+  };
 }

@@ -1,0 +1,172 @@
+import { getOperation, validateResponse } from '@nap/contracts';
+import type { Envelope, ExportedProject, Project } from '@nap/contracts';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { linearWorkflow, userWithRoles } from './helpers';
+
+/**
+ * A project has no groups of its own, but its workflows and forms may: a caller outside those groups
+ * (and not an admin) must not read, export or delete them through the project.
+ */
+
+let platform: TestPlatform;
+let admin: string;
+/** engineering, in the group the guarded members are shared with */
+let insider: { token: string; groupId: string };
+/** engineering, in none of those groups */
+let outsider: { token: string; groupId: string };
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  admin = await platform.login();
+  insider = await userWithRoles(platform, admin, 'project-insider', ['engineering']);
+  outsider = await userWithRoles(platform, admin, 'project-outsider', ['engineering']);
+});
+
+afterAll(async () => {
+  await platform.stop();
+});
+
+/** A project with a guarded workflow and form (shared with the insider's group) and two open members. */
+function guardedProject(id: string, groupId: string): ExportedProject {
+  return {
+    _id: id,
+    name: `guarded ${id}`,
+    description: 'a project with group-shared members',
+    folders: [],
+    components: [
+      { iid: 0, type: 'workflow', folder: '/', document: linearWorkflow('open-wf') },
+      {
+        iid: 1,
+        type: 'workflow',
+        folder: '/',
+        document: linearWorkflow('inner-secret-wf', { groups: [groupId], description: 'SECRET-DESCRIPTION' }),
+      },
+      { iid: 2, type: 'jsonForm', folder: '/', document: { name: 'secret form', groups: [groupId], schema: { type: 'object' } } },
+      {
+        iid: 3,
+        type: 'template',
+        folder: '/',
+        document: { name: 'render', type: 'jinja2', template: 'hostname {{ name }}', data: '{}', group: 'g', command: '', description: '' },
+      },
+    ],
+  };
+}
+
+async function imported(id: string): Promise<Project> {
+  const res = await platform.http('POST', '/automation-studio/projects/import', {
+    token: admin,
+    body: { project: guardedProject(id, insider.groupId) },
+  });
+  expect(res.status).toBe(200);
+  return (res.body as Envelope<Project>).data;
+}
+
+function referenceOf(project: Project, iid: number): string {
+  const c = project.components.find((x) => x.iid === iid);
+  if (c === undefined) throw new Error(`project ${project._id} has no component ${iid}`);
+  return c.reference;
+}
+
+describe('projects with members shared with groups', () => {
+  it('leave the members a caller may not see out of the project and the project list, and say how many', async () => {
+    const project = await imported('aaaaaaaaaaaaaaaaaaaaaa01');
+    const one = await platform.http('GET', `/automation-studio/projects/${project._id}`, { token: outsider.token });
+    expect(one.status).toBe(200);
+    const seen = one.body as Envelope<Project>;
+    expect(seen.data.components.map((c) => c.iid)).toEqual([0, 3]);
+    expect(seen.metadata).toEqual({ componentsLeftOut: 2 });
+    expect(JSON.stringify(one.body)).not.toMatch(/inner-secret-wf|secret form/);
+    expect(validateResponse(getOperation('studio.getProject'), one.body)).toEqual([]);
+
+    const list = await platform.http('GET', `/automation-studio/projects?equals[_id]=${project._id}`, { token: outsider.token });
+    expect(list.status).toBe(200);
+    expect((list.body as { data: Project[] }).data.map((p) => p.components.map((c) => c.iid))).toEqual([[0, 3]]);
+    expect(JSON.stringify(list.body)).not.toMatch(/inner-secret-wf|secret form/);
+
+    // members of the groups, and admins, see every component
+    for (const token of [insider.token, admin]) {
+      const whole = (await platform.http('GET', `/automation-studio/projects/${project._id}`, { token })).body as Envelope<Project>;
+      expect(whole.data.components.map((c) => c.iid)).toEqual([0, 1, 2, 3]);
+      expect(whole.metadata).toEqual({});
+      const listed = (await platform.http('GET', `/automation-studio/projects?equals[_id]=${project._id}`, { token })).body as {
+        data: Project[];
+      };
+      expect(listed.data[0]?.components).toHaveLength(4);
+    }
+  });
+
+  it('refuse an export to a caller outside the groups, naming the members, and export them to the groups and admins', async () => {
+    const project = await imported('aaaaaaaaaaaaaaaaaaaaaa02');
+    const denied = await platform.http('GET', `/automation-studio/projects/${project._id}/export`, { token: outsider.token });
+    expect(denied).toMatchObject({
+      status: 403,
+      body: {
+        code: 'GROUP_ACCESS_DENIED',
+        message: expect.stringContaining('1 (workflow "inner-secret-wf"), 2 (jsonForm "secret form")'),
+        details: {
+          components: [
+            { iid: 1, type: 'workflow', name: 'inner-secret-wf' },
+            { iid: 2, type: 'jsonForm', name: 'secret form' },
+          ],
+        },
+      },
+    });
+    expect(JSON.stringify(denied.body)).not.toContain('SECRET-DESCRIPTION');
+
+    for (const token of [insider.token, admin]) {
+      const exported = await platform.http('GET', `/automation-studio/projects/${project._id}/export`, { token });
+      expect(exported.status).toBe(200);
+      expect((exported.body as ExportedProject).components.map((c) => c.document.name)).toEqual([
+        'open-wf',
+        'inner-secret-wf',
+        'secret form',
+        'render',
+      ]);
+    }
+  });
+
+  it('refuse a delete by a caller outside the groups before anything is deleted, and let the groups delete', async () => {
+    const project = await imported('aaaaaaaaaaaaaaaaaaaaaa03');
+    const denied = await platform.http('DELETE', `/automation-studio/projects/${project._id}`, { token: outsider.token });
+    expect(denied).toMatchObject({
+      status: 403,
+      body: {
+        code: 'GROUP_ACCESS_DENIED',
+        message: expect.stringMatching(/^Project "guarded aaaaaaaaaaaaaaaaaaaaaa03" cannot be deleted: .*nothing was deleted$/),
+        details: { components: [{ iid: 1 }, { iid: 2 }] },
+      },
+    });
+    // nothing was deleted: the project and every component, the open ones too
+    expect((await platform.http('GET', `/automation-studio/projects/${project._id}`, { token: admin })).status).toBe(200);
+    for (const iid of [0, 1]) {
+      const wf = await platform.http('GET', `/automation-studio/automations/${referenceOf(project, iid)}`, { token: admin });
+      expect({ iid, status: wf.status }).toEqual({ iid, status: 200 });
+    }
+    expect((await platform.http('GET', `/formbuilder/forms/${referenceOf(project, 2)}`, { token: admin })).status).toBe(200);
+    expect((await platform.http('GET', `/automation-studio/templates/${referenceOf(project, 3)}`, { token: admin })).status).toBe(200);
+
+    const deleted = await platform.http('DELETE', `/automation-studio/projects/${project._id}`, { token: insider.token });
+    expect(deleted).toMatchObject({ status: 200, body: { data: { deleted: 4 } } });
+    const gone = await platform.http('GET', `/automation-studio/automations/${referenceOf(project, 1)}`, { token: admin });
+    expect(gone).toMatchObject({ status: 404, body: { code: 'WORKFLOW_NOT_FOUND' } });
+  });
+
+  it('refuse an import of members shared only with groups the caller is not in, before anything is written', async () => {
+    const project = guardedProject('aaaaaaaaaaaaaaaaaaaaaa04', insider.groupId);
+    const res = await platform.http('POST', '/automation-studio/projects/import', { token: outsider.token, body: { project } });
+    expect(res).toMatchObject({
+      status: 403,
+      body: { code: 'GROUP_ACCESS_DENIED', message: expect.stringMatching(/^Component 2 \(jsonForm "secret form"\) was refused/) },
+    });
+    expect((await platform.http('GET', `/automation-studio/projects/${project._id ?? ''}`, { token: admin })).status).toBe(404);
+    const workflows = await platform.http(
+      'GET',
+      `/automation-studio/automations?startsWith[name]=${encodeURIComponent(`@${project._id ?? ''}: `)}`,
+      {
+        token: admin,
+      },
+    );
+    expect(workflows.body).toMatchObject({ total: 0 });
+  });
+});
