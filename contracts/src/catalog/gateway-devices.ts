@@ -165,7 +165,9 @@ function booleanOrString(description: string) {
 }
 
 const listPage = { skip: int({ minimum: 0 }), limit: int({ minimum: 0, description: '0 or absent: no limit' }) };
-const sshDeviceNote = 'Sessions go through the process-wide session limiter (gw_session_limit per device, default 2).';
+const sshDeviceNote =
+  'Sessions go through the process-wide session limiter (gw_session_limit per device, default 2). ' +
+  'A private key (gw_ssh_private_key, gw_ssh_private_key_file) that cannot be read or used: 422 DEVICE_CREDENTIALS_MISSING naming the variable.';
 
 /** The gateway methods the spec lists without an HTTP route (section "Gateway operations"). */
 const BUS_METHODS = [
@@ -498,6 +500,9 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     notes:
       'The spec gives createInventoryDevice and updateInventoryDevice the same route; it is one route that creates the device ' +
       'or updates it when the name exists (given variables are merged in, null removes one, a masked secret "********" keeps the stored one). ' +
+      'Secrets nested in an object or array variable (gw_http_headers.Authorization, creds.password, list[0].secret) are sealed and answered ' +
+      '"********" like top-level ones; a value sent back with them masked keeps them (matched by member name and array position), and a mask ' +
+      'where no secret is stored is 400 naming the member. gw_http_headers must be an object of headers that can be sent (400 naming the header). ' +
       'updateInventoryDevice is kept as a bus-only operation.',
   },
   {
@@ -638,7 +643,12 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     body: embed(sendRequestBodySchema),
     response: embed(sendRequestResultSchema),
     timeoutMs: TIMEOUTS_MS.device,
-    notes: 'Only inventory devices with gw_http_base_url are targets; the device answer (any status) is returned as is.',
+    notes:
+      'Only inventory devices with gw_http_base_url are targets; the device answer (any status) is returned as is. ' +
+      'The device gw_http_headers (secrets in them included) are sent with every request, under the request headers of the same name. ' +
+      'A header name that is not an HTTP token, or a value with CR, LF or another control character: 400 naming body.headers.<name>. ' +
+      'The endpoint stays below gw_http_base_url: . or .. segments (percent-encoded too) or an absolute URL of the origin outside the base path: ' +
+      '400 naming body.endpoint; another origin: 422 DEVICE_HTTP_NOT_CONFIGURED. Redirects are followed only below the base URL.',
   },
   // the spec's POST /gw/ssh/send_command
   {
@@ -691,7 +701,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     addition: true,
     notes:
       'Replaces any key trusted for the endpoint: the next session checks the device against this fingerprint (under strict checking too). ' +
-      'Take the fingerprint from the device itself, out of band (`ssh-keyscan -p PORT HOST | ssh-keygen -lf -`). Recorded in the audit trail with the fingerprint before and after.',
+      'Take the fingerprint from the device itself, out of band (`ssh-keyscan -p PORT HOST | ssh-keygen -lf -`). Recorded in the audit trail with the fingerprint before and after. ' +
+      'A port outside 1..65535 (or written with a leading zero) is 400 naming params.hostPort.',
   },
   {
     name: 'forgetHostKey',

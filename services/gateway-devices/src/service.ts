@@ -57,6 +57,9 @@ export function createGatewayDevicesService(
     limiter,
     async start(): Promise<RunningService> {
       await ensureCollections(store);
+      // devices stored before secrets nested in their variables were sealed: sealed now
+      const sealed = await inventory.sealNestedSecrets();
+      if (sealed > 0) logger.info({ devices: sealed }, 'Secrets nested in device variables sealed');
       for (const device of await inventory.sessionLimits()) access.trackSessionLimit(device.name, device.variables);
       await runners.catalog.ensureDirectories();
       const registered = await serve({

@@ -103,6 +103,15 @@ describe('inventory files, HTTP targets and runner paths', () => {
     expect(deviceUrl('https://10.0.0.1:8443/api/', '/v1/x?y=1', { z: 2 }, 'r1').toString()).toBe('https://10.0.0.1:8443/api/v1/x?y=1&z=2');
     expect(codeOf(() => deviceUrl('https://10.0.0.1/api', 'https://10.0.0.2/api', undefined, 'r1'))).toBe('DEVICE_HTTP_NOT_CONFIGURED');
     expect(codeOf(() => deviceUrl('https://10.0.0.1/api', '//evil.example/x', undefined, 'r1'))).toBe('DEVICE_HTTP_NOT_CONFIGURED');
+    // below the base path only: dot segments (encoded too) and other paths of the origin are refused
+    for (const endpoint of ['../x', '%2e%2e/x', 'a/%2E/b', '..%2Fx', '..\\x', 'https://10.0.0.1/other', 'https://10.0.0.1/apix']) {
+      expect({ endpoint, code: codeOf(() => deviceUrl('https://10.0.0.1/api/', endpoint, undefined, 'r1')) }).toEqual({
+        endpoint,
+        code: 'VALIDATION_FAILED',
+      });
+    }
+    expect(deviceUrl('https://10.0.0.1/api', 'https://10.0.0.1/api/v1', undefined, 'r1').pathname).toBe('/api/v1');
+    expect(deviceUrl('https://10.0.0.1/', '/x/y..z/.hidden', undefined, 'r1').pathname).toBe('/x/y..z/.hidden');
   });
 
   it('resolves runner names inside their directory only', () => {

@@ -247,6 +247,21 @@ describe('the trusted host keys over HTTP: list, forget a replaced device, trust
     const badEndpoint = await gw.http('DELETE', '/gw/knownHosts/10.0.0.1');
     expect(badEndpoint.status).toBe(400);
     expect(JSON.stringify(badEndpoint.body)).toContain('params.hostPort');
+    // a port outside 1..65535 (or written so that no session would look it up) is no endpoint
+    for (const hostPort of ['10.0.0.1:99999', '10.0.0.1:0', '10.0.0.1:65536', '10.0.0.1:022', '[2001:db8::1]:70000']) {
+      const badPort = await gw.http('PUT', knownHostsRoute(hostPort), { fingerprint: `SHA256:${'C'.repeat(43)}` });
+      expect({ hostPort, status: badPort.status, body: badPort.body }).toMatchObject({
+        hostPort,
+        status: 400,
+        body: { code: 'VALIDATION_FAILED', details: [{ member: 'params.hostPort' }] },
+      });
+    }
+    const trusted = ((await gw.http('GET', '/gw/knownHosts')).body as { results: { hostPort: string }[] }).results.map((r) => r.hostPort);
+    expect(trusted.filter((h) => h.startsWith('10.0.0.1:') || h.startsWith('[2001:db8::1]:'))).toEqual([]);
+    expect(await gw.http('PUT', knownHostsRoute('10.0.0.1:65535'), { fingerprint: `SHA256:${'C'.repeat(43)}` })).toMatchObject({
+      status: 200,
+    });
+    expect((await gw.http('DELETE', knownHostsRoute('10.0.0.1:65535'))).status).toBe(200);
     const badMode = await gw.http('POST', '/gw/createInventoryDevice', {
       name: 'bad-mode',
       variables: { gw_host: '192.0.2.1', host_key_checking: 'bogus' },

@@ -1,11 +1,14 @@
 // How the handlers reach devices: one resolution of connection settings per request, sessions
 // through the process-wide limiter.
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, isAppError } from '@nap/contracts';
 import { withNetconfSession } from './netconf-client';
 import type { NetconfOptions, NetconfSession } from './netconf-client';
 import { withSshSession } from './ssh-session';
+import { privateKeyProblem } from './ssh-connection';
 import type { SshTarget } from './ssh-connection';
 import type { SshSession, SshSessionOptions } from './ssh-session';
 import type { GatewayDevicesConfig } from '../config';
@@ -157,26 +160,73 @@ export class DeviceAccess {
     return options;
   }
 
-  /** The device's private key: `gw_ssh_private_key` (material), or `gw_ssh_private_key_file` (material or an absolute path). */
+  /**
+   * The device's private key: `gw_ssh_private_key` (material), or `gw_ssh_private_key_file` (material
+   * or an absolute path), checked as the login would use it. Errors: 422 `DEVICE_CREDENTIALS_MISSING`
+   * naming the variable. A path that cannot be read and a file that is not a usable key get the same
+   * answer: it tells nobody whether a path exists or what the file holds.
+   */
   private async privateKey(device: ResolvedDevice | undefined): Promise<string | undefined> {
     const v = device?.variables ?? {};
+    const name = device?.name ?? '';
+    const passphrase = optionalString(v.gw_ssh_passphrase);
     const material = optionalString(v.gw_ssh_private_key);
-    if (material !== undefined) return material;
+    if (material !== undefined) return usableKey(material, passphrase, 'gw_ssh_private_key', name);
     const file = optionalString(v.gw_ssh_private_key_file);
     if (file === undefined) return undefined;
-    if (KEY_MATERIAL.test(file)) return file;
+    if (KEY_MATERIAL.test(file)) return usableKey(file, passphrase, 'gw_ssh_private_key_file', name);
     if (!path.isAbsolute(file)) {
       throw new AppError(
         'DEVICE_CREDENTIALS_MISSING',
-        `gw_ssh_private_key_file of device "${device?.name ?? ''}" must be an absolute path or the key itself`,
+        `gw_ssh_private_key_file of device "${name}" must be an absolute path or the key itself`,
+        {
+          details: { name, variable: 'gw_ssh_private_key_file' },
+        },
       );
     }
-    try {
-      return await readFile(file, 'utf8');
-    } catch (err) {
-      throw new AppError('DEVICE_CREDENTIALS_MISSING', `The private key file ${file} of device "${device?.name ?? ''}" cannot be read`, {
-        cause: err,
-      });
-    }
+    const unusable = (): AppError =>
+      new AppError(
+        'DEVICE_CREDENTIALS_MISSING',
+        `The private key file ${file} (gw_ssh_private_key_file) of device "${name}" cannot be read, or is not a private key SSH can use ` +
+          '(OpenSSH or PEM; an encrypted one opened by gw_ssh_passphrase)',
+        { details: { name, variable: 'gw_ssh_private_key_file' } },
+      );
+    const key = await readKeyFile(file);
+    if (key === undefined || privateKeyProblem(key, passphrase) !== undefined) throw unusable();
+    return key;
   }
+}
+
+/** Largest private key file read (an RSA 16384-bit key in PEM is about 13 KiB). */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
+/**
+ * The text of a key file, or `undefined` when it cannot be read, is not a regular file (a FIFO or a
+ * device such as /dev/zero would block or never end) or is larger than a key.
+ */
+async function readKeyFile(file: string): Promise<string | undefined> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > MAX_KEY_FILE_BYTES) return undefined;
+    return await handle.readFile('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** `key` when the login can use it; otherwise 422 `DEVICE_CREDENTIALS_MISSING` naming the variable that holds it. */
+function usableKey(key: string, passphrase: string | undefined, variable: string, name: string): string {
+  const problem = privateKeyProblem(key, passphrase);
+  if (problem === undefined) return key;
+  const why =
+    problem === 'passphrase-missing'
+      ? 'is an encrypted private key and the device has no gw_ssh_passphrase to open it'
+      : problem === 'passphrase-wrong'
+        ? 'is an encrypted private key that gw_ssh_passphrase does not open'
+        : 'is not a private key SSH can use: give an OpenSSH or PEM private key';
+  throw new AppError('DEVICE_CREDENTIALS_MISSING', `${variable} of device "${name}" ${why}`, { details: { name, variable } });
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { AppError } from '@nap/contracts';
-import { deviceUrl } from '../domain/device-url';
+import { deviceUrl, isBelowBase } from '../domain/device-url';
 import type { QueryParams } from '../domain/device-url';
 
 /** The request members of `sendRequest`, by the names of Python `requests`. */
@@ -39,6 +39,8 @@ export interface DeviceHttpTarget {
   deviceName: string;
   baseUrl: string;
   credentials?: { username: string; password: string } | undefined;
+  /** Headers of every request to the device (`gw_http_headers`); the request's own headers win, names compared without case. */
+  headers?: Record<string, string>;
   /** Epoch ms the caller waits until. */
   deadline?: number;
 }
@@ -140,12 +142,17 @@ function once(
 
 /**
  * Sends one HTTP/1.1 request to the device and returns its answer whatever the status. Redirects
- * are followed (when allowed) only within the device's origin; 303, and 301/302 after a POST, turn
+ * are followed (when allowed) only below the device's base URL; 303, and 301/302 after a POST, turn
  * into GET as browsers and `requests` do. Errors: `DEVICE_UNREACHABLE`, `DEVICE_TIMEOUT`,
- * `DEVICE_HTTP_NOT_CONFIGURED` (endpoint outside the device), `UPSTREAM_FAILED` (body too large).
+ * `DEVICE_HTTP_NOT_CONFIGURED` (endpoint of another origin), `VALIDATION_FAILED` (endpoint that leaves
+ * the base path), `UPSTREAM_FAILED` (body too large).
  */
 export async function sendDeviceRequest(target: DeviceHttpTarget, req: DeviceHttpRequest): Promise<DeviceHttpResponse> {
-  const headers: Record<string, string> = { 'user-agent': 'nap-gateway-devices', ...(req.headers ?? {}) };
+  const headers: Record<string, string> = { 'user-agent': 'nap-gateway-devices' };
+  for (const [name, value] of [...Object.entries(target.headers ?? {}), ...Object.entries(req.headers ?? {})]) {
+    for (const h of Object.keys(headers)) if (h.toLowerCase() === name.toLowerCase()) delete headers[h];
+    headers[name] = value;
+  }
   if (target.credentials !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
     headers.authorization = `Basic ${Buffer.from(`${target.credentials.username}:${target.credentials.password}`).toString('base64')}`;
   }
@@ -161,7 +168,8 @@ export async function sendDeviceRequest(target: DeviceHttpTarget, req: DeviceHtt
     const location = res.headers.location;
     if (req.allow_redirects !== false && res.status >= 300 && res.status < 400 && typeof location === 'string' && hop < MAX_REDIRECTS) {
       const next = new URL(location, url);
-      if (next.origin === origin) {
+      // followed only below the device's base URL, as requests are; elsewhere the redirect is answered as it is
+      if (next.origin === origin && isBelowBase(target.baseUrl, next)) {
         if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
           method = 'GET';
           body = undefined;

@@ -167,6 +167,29 @@ export async function checkHostKey(
   }
 }
 
+/** Why a private key cannot log in over SSH: no passphrase for an encrypted key, a wrong one, or not a private key ssh2 reads. */
+export type PrivateKeyProblem = 'passphrase-missing' | 'passphrase-wrong' | 'unusable';
+
+/**
+ * Checks `key` as an SSH login would use it (ssh2's own parser, which refuses it at connect time);
+ * `undefined` when it can be used. Never puts the key or the passphrase in anything it answers.
+ */
+export function privateKeyProblem(key: string, passphrase: string | undefined): PrivateKeyProblem | undefined {
+  let parsed: ReturnType<typeof Ssh2.utils.parseKey>;
+  try {
+    parsed = ssh2().utils.parseKey(key, passphrase);
+  } catch {
+    return 'unusable';
+  }
+  if (parsed instanceof Error) {
+    if (/no passphrase given/i.test(parsed.message)) return 'passphrase-missing';
+    if (/bad passphrase|decrypt/i.test(parsed.message)) return 'passphrase-wrong';
+    return 'unusable';
+  }
+  const first = Array.isArray(parsed) ? (parsed as unknown[])[0] : parsed;
+  return first !== undefined && (first as Ssh2.ParsedKey).isPrivateKey() ? undefined : 'unusable';
+}
+
 /**
  * The host key a server presents, read from the start of an SSH handshake that is then broken off
  * (no login is tried); `undefined` when the host does not answer within `timeoutMs`.
@@ -281,7 +304,20 @@ export async function openSshConnection(target: SshTarget): Promise<SshConnectio
       closed = true;
       fail(new AppError('DEVICE_UNREACHABLE', `${label} closed the connection during the SSH login of user "${target.username}"`));
     });
-    client.connect(config);
+    try {
+      client.connect(config);
+    } catch (err) {
+      // ssh2 refuses a key it cannot read before it sends anything (the inventory checks keys before this)
+      fail(
+        new AppError(
+          'DEVICE_CREDENTIALS_MISSING',
+          `The private key for ${label} cannot be used for the SSH login of user "${target.username}"`,
+          {
+            cause: err,
+          },
+        ),
+      );
+    }
   });
   client.on('close', () => {
     closed = true;

@@ -1,6 +1,7 @@
-import { AppError, SECRET_MASK, hostKeyCheckingMode, isSecret, isSecretKey } from '@nap/contracts';
+import { AppError, SECRET_MASK, hostKeyCheckingMode, isSecret, isSecretKey, redactSecrets } from '@nap/contracts';
 import type { HostKeyChecking } from '@nap/contracts';
 import { isRecord } from '@nap/util';
+import { headerProblems } from './http-headers';
 
 const INTEGER_VARIABLES: Readonly<Record<string, { min: number; max: number }>> = {
   gw_port: { min: 1, max: 65535 },
@@ -12,15 +13,21 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /**
  * Checks and normalises gateway variables: names are identifiers, ports and the session limit are
- * whole numbers in range (numeric strings accepted), `gw_http_base_url` is an http(s) URL.
- * `null` values are kept (they mean "remove" in an update). Throws `VALIDATION_FAILED` listing every problem.
+ * whole numbers in range (numeric strings accepted), `gw_http_base_url` is an http(s) URL,
+ * `gw_http_headers` is an object of headers that can be sent. `null` values are kept (they mean
+ * "remove" in an update). Throws `VALIDATION_FAILED` listing every problem, each naming its member
+ * (`body.variables.<name>`).
  */
 export function normalizeVariables(variables: Record<string, unknown>): Record<string, unknown> {
-  const problems: string[] = [];
+  const problems: { member: string; message: string }[] = [];
   const out: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(variables)) {
+    const member = `body.variables.${key}`;
+    const problem = (message: string): void => {
+      problems.push({ member, message });
+    };
     if (!VARIABLE_NAME.test(key) || key.startsWith('$')) {
-      problems.push(`variable name "${key}" is not an identifier`);
+      problem(`variable name "${key}" is not an identifier`);
       continue;
     }
     let value = raw;
@@ -28,38 +35,46 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
     if (range !== undefined && value !== null) {
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < range.min || n > range.max) {
-        problems.push(`${key} must be a whole number from ${range.min} to ${range.max}`);
+        problem(`${key} must be a whole number from ${range.min} to ${range.max}`);
         continue;
       }
       value = n;
     }
     if (key === 'gw_http_base_url' && value !== null) {
       if (typeof value !== 'string' || !/^https?:\/\/[^\s/]+/i.test(value)) {
-        problems.push('gw_http_base_url must be an http:// or https:// URL');
+        problem('gw_http_base_url must be an http:// or https:// URL');
         continue;
       }
       if (hasUrlCredentials(value)) {
         // never echoed back: the message names where the credentials belong instead
-        problems.push(
+        problem(
           'gw_http_base_url must not hold credentials (user:password@); put the user in gw_http_username and the password in gw_http_password, which are stored sealed and never returned',
         );
         continue;
       }
     }
+    if (key === 'gw_http_headers' && value !== null) {
+      // refused when written: stored, they would fail every later request to the device
+      const found = headerProblems(value, member);
+      if (found.length > 0) {
+        problems.push(...found);
+        continue;
+      }
+    }
     if (key === 'host_key_checking' && value !== null && hostKeyCheckingMode(value) === undefined) {
       // refused when written: stored, it would fail every later session to the device
-      problems.push(notAHostKeyCheckingMode(value));
+      problem(notAHostKeyCheckingMode(value));
       continue;
     }
     if (isSecret(key, value) && value !== null && typeof value !== 'string') {
-      problems.push(`${key} must be a string`);
+      problem(`${key} must be a string`);
       continue;
     }
     out[key] = value;
   }
   if (problems.length > 0) {
-    throw new AppError('VALIDATION_FAILED', `Invalid device variables: ${problems.join('; ')}`, {
-      details: problems.map((message) => ({ member: 'body.variables', message })),
+    throw new AppError('VALIDATION_FAILED', `Invalid device variables: ${problems.map((p) => p.message).join('; ')}`, {
+      details: problems,
     });
   }
   return out;
@@ -122,11 +137,15 @@ function notAHostKeyCheckingMode(value: unknown): string {
   return `host_key_checking "${String(value)}" is not one of true, "tofu", "strict", false, "off"`;
 }
 
-/** Replaces every secret by the mask ({@link SECRET_MASK} of the platform's secret policy). */
+/**
+ * Replaces every secret by the mask ({@link SECRET_MASK} of the platform's secret policy): the sealed
+ * variables named, and any secret left in the values (nested ones are stored masked; this also masks
+ * those of a device written before they were sealed).
+ */
 export function maskVariables(plain: Record<string, unknown>, secretNames: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...plain };
   for (const name of secretNames) out[name] = SECRET_MASK;
-  return out;
+  return redactSecrets(out);
 }
 
 /** A store filter and sort built from validated request values only (values are data, never operators). */

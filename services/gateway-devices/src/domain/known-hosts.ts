@@ -20,3 +20,14 @@ export function knownHostsLine(host: string, port: number, keyBlob: Buffer): str
   const pattern = port === 22 ? host : `[${host}]:${port}`;
   return `${pattern} ${hostKeyType(keyBlob)} ${keyBlob.toString('base64')}`;
 }
+
+/**
+ * Why the port of an SSH endpoint `host:port` (or `[address]:port`) cannot be one: it must be a whole
+ * number from 1 to 65535 written without a leading zero (sessions look keys up as `host:22`, never
+ * `host:022`). `undefined` when it is one.
+ */
+export function endpointPortProblem(hostPort: string): string | undefined {
+  const port = hostPort.slice(hostPort.lastIndexOf(':') + 1);
+  if (/^[1-9][0-9]{0,4}$/.test(port) && Number(port) <= 65535) return undefined;
+  return `the port of ${hostPort} must be a whole number from 1 to 65535, without leading zeros`;
+}

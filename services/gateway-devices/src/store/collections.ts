@@ -12,10 +12,15 @@ export const COLLECTIONS = {
 /** An inventory device as stored: secrets sealed apart from the plain variables. */
 export interface DeviceDoc extends Doc {
   name: string;
-  /** Non-secret variables. */
+  /** Non-secret variables; an object or array holding secrets is here with those secrets masked. */
   variables: Record<string, unknown>;
   /** Secret variables, each sealed with the service secret box. */
   secrets: Record<string, string>;
+  /**
+   * Variables whose object or array value holds secrets (`gw_http_headers.Authorization`): the whole
+   * value as JSON, sealed; `variables` has it masked. Absent on devices that have none.
+   */
+  nestedSecrets?: Record<string, string>;
   groups: string[];
   created: string;
   updated: string;

@@ -1,6 +1,7 @@
-import { AppError, SECRET_MASK, hasCode, isSecret } from '@nap/contracts';
+import { AppError, SECRET_MASK, hasCode, isSecret, redactSecrets } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { buildDeviceQuery, maskVariables, normalizeVariables } from '../domain/device-variables';
+import { holdsMask, holdsNestedSecret, restoreMasked } from '../domain/nested-secrets';
 import type { ConfigBackupDoc, DeviceDoc, DeviceGroupDoc, GatewayCollections } from './collections';
 
 /** An inventory device as answered: secrets masked. */
@@ -32,6 +33,13 @@ export type GroupView = {
 
 /** How a write treats an existing or missing device. */
 export type UpsertMode = 'create' | 'update' | 'createOrUpdate';
+
+/** Writes of one device that restore masked secrets, tried again when a concurrent write changed it in between. */
+const MAX_WRITE_ATTEMPTS = 5;
+
+function alreadyExists(name: string, cause?: unknown): AppError {
+  return new AppError('DEVICE_ALREADY_EXISTS', `An inventory device named "${name}" exists`, { cause, details: { name } });
+}
 
 function now(): string {
   return new Date().toISOString();
@@ -79,22 +87,96 @@ export class InventoryRepository {
     const doc = await this.find(name);
     if (doc === null) return undefined;
     const variables: Record<string, unknown> = { ...doc.variables };
-    for (const [key, sealed] of Object.entries(doc.secrets ?? {})) {
-      try {
-        variables[key] = this.secrets.open(sealed);
-      } catch (err) {
-        throw new AppError('INTERNAL', `The secret ${key} of device "${name}" cannot be opened; was NAP_SECRET_KEY changed?`, {
-          cause: err,
-        });
+    for (const [key, sealed] of Object.entries(doc.secrets ?? {})) variables[key] = this.open(doc.name, key, sealed);
+    for (const key of Object.keys(doc.nestedSecrets ?? {})) variables[key] = this.storedValue(doc, key);
+    return { name: doc.name, variables, groups: doc.groups ?? [] };
+  }
+
+  private open(device: string, key: string, sealed: string): string {
+    try {
+      return this.secrets.open(sealed);
+    } catch (err) {
+      throw new AppError('INTERNAL', `The secret ${key} of device "${device}" cannot be opened; was NAP_SECRET_KEY changed?`, {
+        cause: err,
+      });
+    }
+  }
+
+  /** The whole stored value of a non-secret variable: its sealed value with nested secrets, opened, or its plain value. */
+  private storedValue(doc: DeviceDoc, key: string): unknown {
+    const sealed = doc.nestedSecrets?.[key];
+    if (sealed === undefined) return doc.variables?.[key];
+    try {
+      return JSON.parse(this.open(doc.name, key, sealed)) as unknown;
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new AppError('INTERNAL', `The sealed value of ${key} of device "${doc.name}" is not JSON`, { cause: err });
+    }
+  }
+
+  /**
+   * The update of the given variables: plain ones set, secrets sealed (a top-level secret alone; an
+   * object or array holding secrets whole, and kept masked among the plain variables), `null` removed.
+   * `current` is the stored device, to restore the masked secrets of a value sent back (see
+   * {@link restoreMasked}); `guard` then makes the write happen only if those values were not changed meanwhile.
+   */
+  private changesOf(
+    variables: Record<string, unknown>,
+    current: DeviceDoc | null,
+  ): {
+    set: Record<string, unknown>;
+    unset: Record<string, ''>;
+    plain: Record<string, unknown>;
+    sealed: Record<string, string>;
+    nested: Record<string, string>;
+    guard: Record<string, unknown>;
+  } {
+    const set: Record<string, unknown> = {};
+    const unset: Record<string, ''> = {};
+    const plain: Record<string, unknown> = {};
+    const sealed: Record<string, string> = {};
+    const nested: Record<string, string> = {};
+    const guard: Record<string, unknown> = {};
+    for (const [key, given] of Object.entries(variables)) {
+      if (given === null) {
+        unset[`variables.${key}`] = '';
+        unset[`secrets.${key}`] = '';
+        unset[`nestedSecrets.${key}`] = '';
+      } else if (isSecret(key, given)) {
+        if (given === SECRET_MASK) continue;
+        sealed[key] = this.secrets.seal(String(given));
+        set[`secrets.${key}`] = sealed[key];
+        unset[`variables.${key}`] = '';
+        unset[`nestedSecrets.${key}`] = '';
+      } else {
+        let value: unknown = given;
+        if (typeof given === 'object' && holdsMask(given)) {
+          value = restoreMasked(given, current === null ? undefined : this.storedValue(current, key), `body.variables.${key}`);
+          if (current !== null) {
+            const before = current.nestedSecrets?.[key];
+            guard[`nestedSecrets.${key}`] = before === undefined ? { $exists: false } : { $eq: before };
+          }
+        }
+        const shown = redactSecrets(value);
+        plain[key] = shown;
+        set[`variables.${key}`] = shown;
+        unset[`secrets.${key}`] = '';
+        if (shown === value) {
+          unset[`nestedSecrets.${key}`] = '';
+        } else {
+          nested[key] = this.secrets.seal(JSON.stringify(value));
+          set[`nestedSecrets.${key}`] = nested[key];
+        }
       }
     }
-    return { name: doc.name, variables, groups: doc.groups ?? [] };
+    return { set, unset, plain, sealed, nested, guard };
   }
 
   /**
    * Creates and/or updates a device. Given variables are merged in: `null` removes one, a secret
-   * equal to the mask keeps the stored one. `groups`, when given, replace the device's groups.
-   * Atomic per device (one update document, no read-modify-write).
+   * equal to the mask keeps the stored one (in an object or array too: see {@link restoreMasked}).
+   * `groups`, when given, replace the device's groups. Atomic per device (one update document; a
+   * value sent back with masked secrets is written only if its stored value did not change since it was read).
    */
   async upsert(
     name: string,
@@ -103,58 +185,79 @@ export class InventoryRepository {
     by: string,
   ): Promise<{ doc: DeviceDoc; created: boolean }> {
     const variables = normalizeVariables(input.variables ?? {});
-    const set: Record<string, unknown> = { updated: now(), updatedBy: by };
-    const unset: Record<string, ''> = {};
-    const plain: Record<string, unknown> = {};
-    const sealed: Record<string, string> = {};
-    for (const [key, value] of Object.entries(variables)) {
-      if (value === null) {
-        unset[`variables.${key}`] = '';
-        unset[`secrets.${key}`] = '';
-      } else if (isSecret(key, value)) {
-        if (value === SECRET_MASK) continue;
-        sealed[key] = this.secrets.seal(String(value));
-        set[`secrets.${key}`] = sealed[key];
-        unset[`variables.${key}`] = '';
-      } else {
-        plain[key] = value;
-        set[`variables.${key}`] = value;
-        unset[`secrets.${key}`] = '';
+    const restores = Object.values(variables).some((v) => v !== null && typeof v === 'object' && holdsMask(v));
+    for (let attempt = 1; ; attempt++) {
+      const current = restores ? await this.find(name) : null;
+      if (mode === 'create' && current !== null) throw alreadyExists(name);
+      const { set, unset, plain, sealed, nested, guard } = this.changesOf(variables, current);
+      set.updated = now();
+      set.updatedBy = by;
+      if (input.groups !== undefined) set.groups = uniqueStrings(input.groups);
+      const update: Record<string, unknown> = { $set: set };
+      if (Object.keys(unset).length > 0) update.$unset = unset;
+      const retry = (): boolean => {
+        if (attempt < MAX_WRITE_ATTEMPTS) return true;
+        throw new AppError('CONFLICT', `Inventory device "${name}" kept changing while it was written; send the change again`, {
+          details: { name },
+        });
+      };
+
+      const tryUpdate = async (): Promise<DeviceDoc | null> =>
+        this.c.devices.findOneAndUpdate({ name: { $eq: name }, ...guard }, update, { returnDocument: 'after' });
+      if (mode !== 'create') {
+        const updated = await tryUpdate();
+        if (updated !== null) return { doc: updated, created: false };
+        // read, but changed or deleted before the guarded write: read it again
+        if (current !== null && retry()) continue;
+        if (mode === 'update') throw new AppError('DEVICE_NOT_FOUND', `No inventory device named "${name}"`, { details: { name } });
+      }
+      const stamp = now();
+      try {
+        const doc = await this.c.devices.insertOne({
+          name,
+          variables: plain,
+          secrets: sealed,
+          ...(Object.keys(nested).length > 0 ? { nestedSecrets: nested } : {}),
+          groups: uniqueStrings(input.groups ?? []),
+          created: stamp,
+          updated: stamp,
+          createdBy: by,
+          updatedBy: by,
+        });
+        return { doc, created: true };
+      } catch (err) {
+        if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
+        if (mode === 'create') throw alreadyExists(name, err);
+        // Created by a concurrent request between our update and insert: update it now (masked secrets: from what it holds).
+        if (restores && retry()) continue;
+        const updated = await tryUpdate();
+        if (updated === null) throw err;
+        return { doc: updated, created: false };
       }
     }
-    if (input.groups !== undefined) set.groups = uniqueStrings(input.groups);
-    const update: Record<string, unknown> = { $set: set };
-    if (Object.keys(unset).length > 0) update.$unset = unset;
+  }
 
-    const tryUpdate = async (): Promise<DeviceDoc | null> =>
-      this.c.devices.findOneAndUpdate({ name: { $eq: name } }, update, { returnDocument: 'after' });
-    if (mode !== 'create') {
-      const updated = await tryUpdate();
-      if (updated !== null) return { doc: updated, created: false };
-      if (mode === 'update') throw new AppError('DEVICE_NOT_FOUND', `No inventory device named "${name}"`, { details: { name } });
+  /**
+   * Seals the secrets nested in the variables of devices stored before such secrets were sealed
+   * (`gw_http_headers.Authorization` in clear): run at start. Each device is rewritten only if it did
+   * not change meanwhile; one changed since is left for the next start (its answers are masked anyway).
+   * Answers how many devices were sealed.
+   */
+  async sealNestedSecrets(): Promise<number> {
+    let count = 0;
+    for (const doc of await this.c.devices.find({}, { projection: { name: 1, variables: 1, nestedSecrets: 1, updated: 1 } })) {
+      const set: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(doc.variables ?? {})) {
+        if (doc.nestedSecrets?.[key] !== undefined || !holdsNestedSecret(value)) continue;
+        set[`nestedSecrets.${key}`] = this.secrets.seal(JSON.stringify(value));
+        set[`variables.${key}`] = redactSecrets(value);
+      }
+      if (Object.keys(set).length === 0) continue;
+      const guard: Record<string, unknown> = { name: { $eq: doc.name }, updated: { $eq: doc.updated } };
+      for (const key of Object.keys(set)) if (key.startsWith('nestedSecrets.')) guard[key] = { $exists: false };
+      if ((await this.c.devices.updateOne(guard, { $set: set })).modifiedCount > 0) count++;
     }
-    const stamp = now();
-    try {
-      const doc = await this.c.devices.insertOne({
-        name,
-        variables: plain,
-        secrets: sealed,
-        groups: uniqueStrings(input.groups ?? []),
-        created: stamp,
-        updated: stamp,
-        createdBy: by,
-        updatedBy: by,
-      });
-      return { doc, created: true };
-    } catch (err) {
-      if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
-      if (mode === 'create')
-        throw new AppError('DEVICE_ALREADY_EXISTS', `An inventory device named "${name}" exists`, { cause: err, details: { name } });
-      // Created by a concurrent request between our update and insert: update it now.
-      const updated = await tryUpdate();
-      if (updated === null) throw err;
-      return { doc: updated, created: false };
-    }
+    return count;
   }
 
   async delete(name: string): Promise<void> {

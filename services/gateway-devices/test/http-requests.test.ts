@@ -1,0 +1,98 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startGatewayPlatform } from './platform';
+import type { GatewayPlatform } from './platform';
+
+let gw: GatewayPlatform;
+let api: http.Server;
+let origin: string;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  gw = await startGatewayPlatform();
+  api = http.createServer((req, res) => {
+    seen.push(req.url ?? '');
+    if (req.url === '/sub/api/out') {
+      res.writeHead(302, { location: '/etc/passwd' });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(`you asked ${req.url ?? ''}`);
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  expect(
+    (await gw.http('POST', '/gw/createInventoryDevice', { name: 'web1', variables: { gw_http_base_url: `${origin}/sub/api/` } })).status,
+  ).toBe(200);
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => api?.close(resolve));
+  await gw?.stop();
+});
+
+function send(body: Record<string, unknown>) {
+  return gw.http('POST', '/gw/http_requests/request/execute', { host: 'web1', method: 'GET', ...body });
+}
+
+function membersOf(body: unknown): string[] {
+  return ((body as { details?: { member: string }[] }).details ?? []).map((d) => d.member);
+}
+
+describe('POST /gw/http_requests/request/execute', () => {
+  it('refuses a header that cannot be sent with 400 naming body.headers.<name>, sending nothing', async () => {
+    const before = seen.length;
+    const crlf = await send({ endpoint: 'x', headers: { X: 'a\r\nInjected: 1' } });
+    expect(crlf.status).toBe(400);
+    expect(crlf.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(membersOf(crlf.body)).toEqual(['body.headers.X']);
+    const name = await send({ endpoint: 'x', headers: { 'Bad Header': 'v', 'X-Fine': 'ok' } });
+    expect(name.status).toBe(400);
+    expect(membersOf(name.body)).toEqual(['body.headers.Bad Header']);
+    const control = await send({ endpoint: 'x', headers: { 'X-Nul': 'a\u0000b' } });
+    expect(control.status).toBe(400);
+    expect(membersOf(control.body)).toEqual(['body.headers.X-Nul']);
+    expect(seen.length).toBe(before);
+    // a valid one still goes
+    expect(await send({ endpoint: 'x', headers: { 'X-Fine': 'ok' } })).toMatchObject({ status: 200, body: { status_code: 200 } });
+  });
+
+  it('keeps requests below gw_http_base_url: dot segments, encoded or not, are refused with 400 naming body.endpoint', async () => {
+    expect(await send({ endpoint: 'v1/items' })).toMatchObject({ status: 200, body: { text: 'you asked /sub/api/v1/items' } });
+    const before = seen.length;
+    for (const endpoint of [
+      '../../etc',
+      '/../x',
+      '%2e%2e/%2e%2e/',
+      '.%2E/x',
+      'a/./b',
+      '..%2f..%2fetc',
+      '..\\..\\etc',
+      `${origin}/etc/passwd`,
+      `${origin}/sub/api/../../etc`,
+      `${origin}/sub/apix`,
+    ]) {
+      const res = await send({ endpoint });
+      expect({ endpoint, status: res.status, members: membersOf(res.body) }).toEqual({ endpoint, status: 400, members: ['body.endpoint'] });
+    }
+    expect(seen.length).toBe(before);
+    // an absolute URL below the base is fine, and so is the base itself
+    expect(await send({ endpoint: `${origin}/sub/api/ok?x=1` })).toMatchObject({
+      status: 200,
+      body: { text: 'you asked /sub/api/ok?x=1' },
+    });
+    expect(await send({ endpoint: '' })).toMatchObject({ status: 200, body: { text: 'you asked /sub/api/' } });
+    // another origin is still 422
+    expect(await send({ endpoint: 'http://198.51.100.1/sub/api/x' })).toMatchObject({
+      status: 422,
+      body: { code: 'DEVICE_HTTP_NOT_CONFIGURED' },
+    });
+  });
+
+  it('does not follow a redirect out of the base path: the device answer is returned as it is', async () => {
+    const res = await send({ endpoint: 'out' });
+    expect(res).toMatchObject({ status: 200, body: { status_code: 302, headers: { location: '/etc/passwd' } } });
+    expect(seen.at(-1)).toBe('/sub/api/out');
+  });
+});
