@@ -62,7 +62,11 @@ describe('hostile input at the edge', () => {
   });
 
   it('answers long values that reach the store without a 500', async () => {
-    const created = await platform.http('POST', '/user-management/groups', { token, body: { group: { name: 'n'.repeat(5_000) } } });
+    // a username has no length bound of its own, and is a unique key of the store
+    const created = await platform.http('POST', '/user-management/accounts', {
+      token,
+      body: { account: { username: 'n'.repeat(5_000), password: 'long-values-password-1' } },
+    });
     expect([201, 400]).toContain(created.status);
     if (created.status === 400) expect(created.body).toMatchObject({ code: 'STORE_KEY_TOO_LONG' });
     const read = await platform.http('GET', `/user-management/groups/${'€'.repeat(512)}`, { token });

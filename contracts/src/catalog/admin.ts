@@ -91,6 +91,10 @@ const ADMIN = ROLE_SETS.admin;
 const ACCOUNT_LIST_NOTES =
   'Filter fields: _id, username, email, firstname, lastname; sorted by username (sort by lastLogin for an access review).';
 const GROUP_LIST_NOTES = 'Filter fields: _id, name, description; sorted by name.';
+/** The rule that keeps an administrator, on every change that could take the role from the last one. */
+const KEEPS_AN_ADMINISTRATOR =
+  '422 ACCOUNT_PROTECTED when the change would leave no active account with the admin role. Such changes (groups of accounts, roles and deletion of groups, deactivating and deleting accounts) run one at a time across every admin replica, so two sent together cannot both pass; ' +
+  '504 TIMEOUT (retryable, nothing changed) when another one held them past the request deadline.';
 
 /** A record whose fields the spec does not show. */
 function record(description: string) {
@@ -205,7 +209,7 @@ const systemHealth = obj(
 const adapterHealth = embed(adapterHealthSchema);
 const adapterRecord = embed(adapterRecordSchema);
 const adapterBody = obj({ properties: embed(adapterDataSchema) }, ['properties']);
-const integrationBody = obj({ properties: embed(integrationPropertiesSchema) }, ['properties']);
+const integrationBody = closed({ properties: embed(integrationPropertiesSchema) }, ['properties']);
 const modelBody = obj({ model: record('OpenAPI 2.0, 3.0 or 3.1 document') }, ['model']);
 const integrationModel = embed(integrationModelSchema);
 const changelogs = resultsOf(obj({ version: str(), date: str(), changes: str() }));
@@ -316,6 +320,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'DELETE', path: '/user-management/accounts/:accountId' },
     roles: ADMIN,
     response: acknowledgement(),
+    notes: `422 ACCOUNT_PROTECTED for the caller's own account. ${KEEPS_AN_ADMINISTRATOR}`,
   },
   {
     name: 'getAccount',
@@ -358,6 +363,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: obj({ groups: strings({ uniqueItems: true, description: "group ids; replaces the account's groups" }) }, ['groups']),
     response: accountRecord,
+    notes: KEEPS_AN_ADMINISTRATOR,
   },
   {
     name: 'setAccountPassword',
@@ -386,6 +392,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       description: 'members to change; an inactive account cannot log in and its sessions end',
     }),
     response: accountRecord,
+    notes: `inactive: true: ${KEEPS_AN_ADMINISTRATOR}`,
   },
   {
     name: 'unlockAccount',
@@ -435,16 +442,34 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Create a group',
     http: { method: 'POST', path: '/user-management/groups' },
     roles: ['admin'],
-    body: closed({ group: obj({ name: name('group name, unique'), description: str(), roles: arr(oneOf(ROLE_NAMES)) }, ['name']) }, [
-      'group',
-    ]),
+    body: closed(
+      {
+        group: obj(
+          {
+            name: str({
+              minLength: 1,
+              maxLength: 256,
+              description:
+                'group name: unique whatever its letter case, at most 256 characters, one line of text (no control character), not only whitespace nor with whitespace at either end',
+            }),
+            description: str(),
+            roles: arr(oneOf(ROLE_NAMES)),
+          },
+          ['name'],
+        ),
+      },
+      ['group'],
+    ),
     response: createdResultSchema(
       'nap:schemas/group-created',
       Type.Union([groupRecord, embed(prebuiltDescriptorSchema)], {
         description: "the created group (the spec's example shows a prebuilt descriptor here)",
       }),
     ),
-    notes: '"No other member" applies to the top level; other members of group (description, roles) are accepted.',
+    notes:
+      '"No other member" applies to the top level; other members of group (description, roles) are accepted. ' +
+      '400 VALIDATION_FAILED naming body.group.name when the name is only whitespace, holds a control character, begins or ends with whitespace, or is longer than 256 characters; ' +
+      '409 GROUP_ALREADY_EXISTS also for a name that differs from an existing one only in letter case.',
   },
   {
     name: 'deleteGroup',
@@ -452,6 +477,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'DELETE', path: '/user-management/groups/:groupId' },
     roles: ADMIN,
     response: acknowledgement(),
+    notes: KEEPS_AN_ADMINISTRATOR,
   },
   {
     name: 'getGroup',
@@ -494,6 +520,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: obj({ roles: arr(oneOf(ROLE_NAMES), { uniqueItems: true, description: "replaces the group's roles" }) }, ['roles']),
     response: groupRecord,
+    notes: KEEPS_AN_ADMINISTRATOR,
   },
   {
     name: 'getAssignableRoles',

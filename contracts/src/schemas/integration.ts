@@ -35,13 +35,19 @@ export const loggerPropsSchema = withId(
 /** Logger properties of an integration or adapter. */
 export type LoggerProps = Static<typeof loggerPropsSchema>;
 
-/** An integration record, item of `GET /integrations`. */
+/**
+ * An integration record, item of `GET /integrations`. An integration runs in no process of its own:
+ * `loggerProps`, `systemProps` and `eventDeduplication` are those of the admin service, which makes
+ * its calls (its log level, its heap limit; it emits no events to deduplicate).
+ */
 export const integrationRecordSchema = withId(
   'nap:schemas/integration-record',
   open({
     metadata: open({ isActive: bool(), activeSync: bool({ description: 'on some items only' }) }, ['isActive']),
     data: open({
-      loggerProps: embed(loggerPropsSchema),
+      loggerProps: embed(loggerPropsSchema, {
+        description: "log_level and console_level: the admin service's level now, at which the integration's calls are logged",
+      }),
       isEncrypted: bool(),
       model: str(),
       name: str(),
@@ -49,13 +55,19 @@ export const integrationRecordSchema = withId(
       properties: open({ id: str(), type: str(), brokers: strings(), groups: strings({ description: 'group ids' }) }),
       profiling: bool(),
       virtual: bool(),
-      systemProps: open({ maxOldSpaceSize: int() }),
-      eventDeduplication: open({
-        active: bool(),
-        cacheTtl: int(),
-        algorithm: str({ description: 'for example md5' }),
-        uniqueProps: strings({ description: 'JSON pointers' }),
-      }),
+      systemProps: open(
+        { maxOldSpaceSize: int({ description: 'MiB: the heap limit of the process that makes the calls (the admin service)' }) },
+        ['maxOldSpaceSize'],
+      ),
+      eventDeduplication: open(
+        {
+          active: bool({ description: 'always false: an integration emits no events' }),
+          cacheTtl: int({ description: 'ms; 0: nothing is cached' }),
+          algorithm: str({ description: 'for example md5' }),
+          uniqueProps: strings({ description: 'JSON pointers' }),
+        },
+        ['active', 'cacheTtl', 'algorithm', 'uniqueProps'],
+      ),
     }),
   }),
 );
@@ -133,10 +145,14 @@ export const integrationSettingsSchema = withId(
 /** Connection settings of an integration. */
 export type IntegrationSettings = Static<typeof integrationSettingsSchema>;
 
-/** `properties` of `POST /integrations` and `PUT /integrations/:name[/properties]`. */
+/**
+ * `properties` of `POST /integrations` and `PUT /integrations/:name[/properties]`: no other member
+ * (the connection settings go in `properties.properties`; the record's other members are the
+ * platform's, not set here).
+ */
 export const integrationPropertiesSchema = withId(
   'nap:schemas/integration-properties',
-  obj(
+  closed(
     {
       name: name('integration name; tasks whose app is this name call it'),
       model: name('versionId of the integration model: <info.title>:<info.version>'),

@@ -13,6 +13,7 @@ import type { AdminLiveSettings } from './domain/live-settings';
 import type { SigningKey } from './domain/signing-key';
 import type { AdapterMonitor } from './engine/adapter-monitor';
 import type { ApplicationReconciler } from './engine/application-reconciler';
+import type { SerializedChanges } from './engine/serialized-changes';
 import type { LoginOutcome, LoginVia } from './metrics';
 import type { AccountRepository } from './store/accounts';
 import type { ActiveProfileRepository } from './store/active-profile';
@@ -68,6 +69,11 @@ export interface AdminContext {
   /** The disk under this service's store, where the store reads it (embedded); undefined otherwise or when it cannot be read. */
   storeDisk(): Promise<DiskSpace | undefined>;
   reconciler: ApplicationReconciler;
+  /**
+   * Changes that check a rule across records and then write, one at a time across every replica
+   * (a claim in the store): keeping an administrator, and models in use.
+   */
+  serialized: SerializedChanges;
   adapterMonitor: AdapterMonitor;
   /** Seals secrets at rest (`NAP_SECRET_KEY`) and opens them only where a call is made. */
   secrets: SecretBox;

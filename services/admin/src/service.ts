@@ -26,7 +26,8 @@ import type { AuditThreadData } from './engine/audit-thread-protocol';
 import { AuditRetention } from './engine/audit-retention';
 import type { AuditRetentionTiming } from './engine/audit-retention';
 import { ApplicationReconciler } from './engine/application-reconciler';
-import { bootstrapAdministrator, bootstrapProfiles, reconcileAdministratorPassword } from './engine/bootstrap';
+import { SerializedChanges } from './engine/serialized-changes';
+import { bootstrapAdministrator, bootstrapProfiles, reconcileAdministratorPassword, restoreAdministrator } from './engine/bootstrap';
 import { registerAdminMetrics, registerLoginMetrics } from './metrics';
 import { adminHandlers } from './handlers';
 import { AccountRepository } from './store/accounts';
@@ -45,6 +46,7 @@ import { PrebuiltRepository } from './store/prebuilts';
 import { ProfileRepository } from './store/profiles';
 import { SessionRepository } from './store/sessions';
 import { BrowserSignInRepository } from './store/browser-sign-ins';
+import { ChangeClaimRepository } from './store/change-claims';
 import { SigningKeyRepository } from './store/signing-keys';
 
 export interface AdminServiceOptions {
@@ -110,6 +112,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     }),
     adapterMonitor: new AdapterMonitor(http, secrets, events, logger),
+    serialized: new SerializedChanges(new ChangeClaimRepository(store)),
     secrets,
     log: logger,
     settings,
@@ -136,6 +139,25 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
         { username },
         `NAP_ADMIN_PASSWORD is ignored: there is no account "${username}" (NAP_ADMIN_USERNAME); the first administrator was created on an earlier start under another name`,
       );
+    if (reset && outcome !== 'no-account') await sayWhatBecameOfAdminRole(username);
+  }
+
+  /** `NAP_ADMIN_PASSWORD_RESET`: the first administrator holds the admin role and is active again; says what that took. */
+  async function sayWhatBecameOfAdminRole(username: string): Promise<void> {
+    const restored = await restoreAdministrator(svc, username);
+    if (restored === undefined) {
+      logger.info({ username }, `NAP_ADMIN_PASSWORD_RESET: "${username}" is active and holds the admin role; its groups are unchanged`);
+      return;
+    }
+    const done = [
+      ...(restored.createdGroup ? [`made the group "${restored.group}" with the admin role (no group of NAP's own gave it)`] : []),
+      ...(restored.joined ? [`put "${username}" back in the group "${restored.group}"`] : []),
+      ...(restored.reactivated ? [`made "${username}" active again`] : []),
+    ];
+    logger.warn(
+      { username, group: restored.group, createdGroup: restored.createdGroup, joined: restored.joined, reactivated: restored.reactivated },
+      `NAP_ADMIN_PASSWORD_RESET: "${username}" holds the admin role again: ${done.join(', ')}. Start without NAP_ADMIN_PASSWORD_RESET from now on`,
+    );
   }
 
   const auditLog = logger.child({ component: 'audit' });

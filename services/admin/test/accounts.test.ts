@@ -49,6 +49,44 @@ describe('groups', () => {
     expect(dup.body).toMatchObject({ code: 'GROUP_ALREADY_EXISTS', message: expect.stringContaining('netops') });
   });
 
+  it('refuses a name that is only whitespace, holds a control character, has whitespace at an end or is too long, naming it', async () => {
+    const refused: [string, string][] = [
+      ['   ', 'is only whitespace'],
+      ['a\u0000b', 'control character U+0000 at position 2'],
+      ['net\nops', 'control character U+000A'],
+      [' netops ', 'begins or ends with whitespace'],
+      ['a'.repeat(257), 'must NOT have more than 256 characters'],
+    ];
+    for (const [name, why] of refused) {
+      const res = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name } } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ member: 'body.group.name', message: expect.stringContaining(why) }],
+      });
+    }
+    expect(
+      (await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'b'.repeat(256) } } })).status,
+    ).toBe(201);
+    const names = ((await platform.http('GET', '/user-management/groups', { token: admin })).body as { results: Group[] }).results.map(
+      (g) => g.name,
+    );
+    expect(names.filter((n) => n.trim() === '' || n.includes('\u0000') || n.length > 256)).toEqual([]);
+  });
+
+  it('refuses a name that differs from an existing one only in letter case, naming the existing group', async () => {
+    await createGroup('Field-Ops');
+    for (const name of ['field-ops', 'FIELD-OPS']) {
+      const res = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name } } });
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ code: 'GROUP_ALREADY_EXISTS', message: expect.stringContaining('"Field-Ops"') });
+    }
+    // a name that only looks like a pattern is matched as text
+    expect((await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'Field.Ops' } } })).status).toBe(
+      201,
+    );
+  });
+
   it('gets, lists, sets roles and deletes', async () => {
     const group = await createGroup('readers');
     const roles = await platform.http('PUT', `/user-management/groups/${group._id}/roles`, {

@@ -124,6 +124,17 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('body.properties.properties.properties.server.host');
+    // the message names each member once
+    const slow = httpAdapter('slow', 'x') as { properties: { properties: { healthcheck: Record<string, unknown> } } };
+    slow.properties.properties.healthcheck = { intervalSeconds: 7200 };
+    const tooSlow = await platform.http('POST', '/adapters', { token, body: { properties: slow } });
+    expect(tooSlow.status).toBe(400);
+    const member = 'body.properties.properties.properties.healthcheck.intervalSeconds';
+    expect(tooSlow.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: `Invalid HTTP adapter settings: ${member} must be <= 3600`,
+      details: [{ member }],
+    });
   });
 
   it('goes RUNNING and ONLINE, OFFLINE then DEAD when the peer stops, and RUNNING after restart once it is back', async () => {

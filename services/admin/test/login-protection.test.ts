@@ -402,7 +402,7 @@ describe('PUT /whoami/password', () => {
       code: 'VALIDATION_FAILED',
       details: [{ member: 'body.newPassword', message: expect.stringMatching(/^is 5 characters long; .* at least 12$/) }],
     });
-    const admin = await platform.login('admin', platform.password);
+    const admin = await platform.login();
     const created = await platform.http('POST', '/user-management/accounts', {
       token: admin,
       body: { account: { username: 'short-created', password: 'tiny' } },

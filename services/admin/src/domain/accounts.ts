@@ -4,6 +4,7 @@ import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
 import type { ThrottleState } from './login-throttle';
 import type { ExternalIdentity } from './sign-in';
+import { invalidMember } from './validation-error';
 
 /** An account to create, as `POST /user-management/accounts` carries it. */
 export type NewAccount = BodyOf<'admin.createAccount'>['account'];
@@ -106,6 +107,25 @@ export function newAccountRecord(
     lastUpdated: now,
     lastUpdatedBy: by,
   };
+}
+
+/**
+ * Refuses a group name people could not tell apart or type (400 naming `member`): only whitespace,
+ * a control character (NUL, a line break, …), or whitespace at either end (" netops " beside
+ * "netops"). The length is bounded by the schema (256 characters).
+ */
+export function checkGroupName(name: string, member: string): void {
+  if (name.trim() === '') throw invalidMember(member, 'is only whitespace: give the group a name');
+  // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+  const control = /[\u0000-\u001F\u007F-\u009F]/.exec(name);
+  if (control !== null) {
+    const code = (control[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    throw invalidMember(
+      member,
+      `contains the control character U+${code} at position ${control.index + 1}; a group name is one line of text`,
+    );
+  }
+  if (name.trim() !== name) throw invalidMember(member, `"${name}" begins or ends with whitespace; give it as "${name.trim()}"`);
 }
 
 /** The record of a new group, each role once. */

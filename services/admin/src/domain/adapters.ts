@@ -166,7 +166,8 @@ export function sealedAdapterData(data: AdapterData, current: Json | undefined, 
   if (problems.length > 0)
     throw new AppError(
       'VALIDATION_FAILED',
-      `Invalid ${type} adapter settings: ${problems.map((p) => `${p.member} ${p.message}`).join('; ')}`,
+      // each problem's message names its member already
+      `Invalid ${type} adapter settings: ${problems.map((p) => p.message).join('; ')}`,
       { details: problems },
     );
   if (type === 'HTTP')

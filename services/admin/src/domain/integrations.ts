@@ -129,17 +129,40 @@ export function integrationRecordOf(
   };
 }
 
-/** An integration as answered: secrets `********`. */
-export function integrationView(doc: IntegrationDoc): IntegrationRecord {
+/**
+ * What the process that makes an integration's calls (the admin service) holds for every
+ * integration: the members of the original platform's record that are the running process's there.
+ */
+export interface IntegrationHost {
+  /** The level the admin service logs at now (`GET /applications/AdminEssentials`, the active profile's loggerProps). */
+  logLevel: string;
+  /** The V8 heap limit of that process, MiB (what the original's `systemProps.maxOldSpaceSize` sets). */
+  maxOldSpaceSizeMb: number;
+}
+
+/**
+ * An integration as answered: secrets `********`. `loggerProps`, `systemProps` and
+ * `eventDeduplication` are what the platform applies: an integration runs in no process of its own,
+ * so its calls are logged by the admin service at that service's level, within that process's heap,
+ * and it emits no events to deduplicate (`active` false, no cache).
+ */
+export function integrationView(doc: IntegrationDoc, host: IntegrationHost): IntegrationRecord {
   return {
     metadata: { isActive: true },
     data: {
       name: doc.name,
       model: doc.model,
       type: doc.type,
+      loggerProps: {
+        description: 'Calls of the integration are logged by the admin service (application AdminEssentials), at its level',
+        log_level: host.logLevel,
+        console_level: host.logLevel,
+      },
       isEncrypted: true,
       profiling: false,
       virtual: false,
+      systemProps: { maxOldSpaceSize: host.maxOldSpaceSizeMb },
+      eventDeduplication: { active: false, cacheTtl: 0, algorithm: 'md5', uniqueProps: [] },
       properties: maskSettings(doc.settings),
       version: doc.version,
       created: doc.created,

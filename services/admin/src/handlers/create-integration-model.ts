@@ -8,10 +8,14 @@ export function createIntegrationModel(svc: AdminContext): Handler<'admin.create
     const document = input.body.model;
     const check = await validModel(document);
     const doc = modelRecordOf(document, check, ctx.caller.username, new Date().toISOString());
-    await svc.integrationModels.assertFree(doc._id);
-    // the sources first: a record is never there without them
-    await svc.modelSources.put(doc._id, { document, openapi: check.openapi });
-    await svc.integrationModels.insert(doc);
+    // under the claim a deletion of the same versionId takes: its record and sources never end up apart
+    await svc.serialized.run('integration-models', ctx.deadline, async (held) => {
+      await svc.integrationModels.assertFree(doc._id);
+      await held.confirm();
+      // the sources first: a record is never there without them
+      await svc.modelSources.put(doc._id, { document, openapi: check.openapi });
+      await svc.integrationModels.insert(doc);
+    });
     return modelView(doc);
   };
 }

@@ -2,6 +2,7 @@
 // for, group checks, keeping an administrator.
 import type { Caller, ListQueryOptions } from '@nap/contracts';
 import type { AdminContext } from '../context';
+import type { HeldClaim } from '../engine/serialized-changes';
 import type { AccountView } from '../domain/accounts';
 import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from '../domain/accounts';
 import { attemptId, throttleState } from '../domain/login-throttle';
@@ -38,6 +39,17 @@ export async function checkGroups(svc: AdminContext, ids: string[], member: stri
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   return checkedGroups(unique, await svc.groups.existing(unique), member);
+}
+
+/**
+ * Runs `change` of accounts or groups that may take the admin role from someone, one at a time
+ * across every replica (the `administrators` claim): it reads the records it changes, checks them
+ * with {@link keepAnAdmin} / {@link keepAdminRole}, calls `held.confirm()` and writes, and no other
+ * such change runs in between. Without it two changes each see the other's administrator and both
+ * pass, leaving none. `deadline`: the request's (epoch ms).
+ */
+export function changingAdministrators<T>(svc: AdminContext, deadline: number, change: (held: HeldClaim) => Promise<T>): Promise<T> {
+  return svc.serialized.run('administrators', deadline, change);
 }
 
 /** Refuses moving an account from groups `before` to `after` when that leaves no active account with the admin role. */

@@ -23,6 +23,8 @@ export const ADMIN_COLLECTIONS = {
     { keys: { 'outcome.status': 1 } },
   ],
   audit_meta: [],
+  // claims that serialise changes across replicas (keeping an administrator, models in use): _id is the claim's name
+  change_claims: [],
   // browser sign-ins under way (OIDC, SAML) and SAML assertion ids seen: _id is the state, the id
   browser_sign_ins: [{ keys: { expiresAt: 1 } }],
   seen_assertions: [{ keys: { expiresAt: 1 } }],

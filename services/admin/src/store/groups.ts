@@ -61,6 +61,11 @@ export class GroupRepository {
     return this.groups.findOne({ name });
   }
 
+  /** A group whose name is `name` in another letter case ("NetOps" for "netops"); null when none. */
+  findByNameInAnyCase(name: string): Promise<GroupRecord | null> {
+    return this.groups.findOne({ name: { $regex: `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, $options: 'i' } });
+  }
+
   /** The groups a sign-in method brought in, by the names the method gives them. */
   byExternalNames(provenance: string, externalNames: string[]): Promise<GroupRecord[]> {
     return this.groups.find({ provenance, externalName: { $in: externalNames } });
