@@ -53,6 +53,10 @@ describe('POST /gw/http_requests/request/execute', () => {
     const control = await send({ endpoint: 'x', headers: { 'X-Nul': 'a\u0000b' } });
     expect(control.status).toBe(400);
     expect(membersOf(control.body)).toEqual(['body.headers.X-Nul']);
+    // where the request goes and how its body is framed are the platform's
+    const own = await send({ endpoint: 'x', headers: { Host: 'intranet.example', 'Transfer-Encoding': 'chunked', 'content-length': '0' } });
+    expect(own.status).toBe(400);
+    expect(membersOf(own.body)).toEqual(['body.headers.Host', 'body.headers.Transfer-Encoding', 'body.headers.content-length']);
     expect(seen.length).toBe(before);
     // a valid one still goes
     expect(await send({ endpoint: 'x', headers: { 'X-Fine': 'ok' } })).toMatchObject({ status: 200, body: { status_code: 200 } });
