@@ -263,6 +263,12 @@ export const ERROR_CODES = {
     retryable: false,
     description: 'pre or post is not a command template run result (no commands_results).',
   },
+  MOP_DIFF_LIMIT_EXCEEDED: {
+    status: 422,
+    retryable: false,
+    description:
+      'Two texts differ in too many places to diff within the time limit (5 s), or need more memory than a diff may use; the message names the texts. Diff smaller parts.',
+  },
   // templates: the Python Jinja2 / TextFSM renderer of the studio service
   TEMPLATE_TYPE_MISMATCH: {
     status: 422,
@@ -325,7 +331,8 @@ export const ERROR_CODES = {
   DEVICE_CREDENTIALS_MISSING: {
     status: 422,
     retryable: false,
-    description: 'No username (or device type) for the device: neither the request nor the inventory gives one.',
+    description:
+      'No username (or device type) for the device: neither the request nor the inventory gives one; or its private key (gw_ssh_private_key_file) cannot be read or used.',
   },
   DEVICE_HTTP_NOT_CONFIGURED: {
     status: 422,

@@ -18,6 +18,9 @@ const commandTemplate = embed(commandTemplateSchema);
 const analyticTemplate = embed(analyticTemplateSchema);
 const TEMPLATE_TYPES = ['template', 'analytic'] as const;
 
+/** Longest wait a re-attempt may ask for, in minutes: 365 days. */
+const MAX_REATTEMPT_MINUTES = 525_600;
+
 /** Devices targeted by a run: inventory device names. */
 function devices() {
   return arr(name(), { minItems: 1, description: 'inventory device names' });
@@ -128,7 +131,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     body: createAnalyticTemplateBodySchema,
     response: created(analyticTemplate),
     notes:
-      'The spec shows the result as an object of unshown shape; it is { status: "Created", message, data: the stored template }, as createTemplate.',
+      'The spec shows the result as an object of unshown shape; it is { status: "Created", message, data: the stored template }, as createTemplate. ' +
+      'The members of mopAnalyticTemplateDoc that are not given are stored as os "", passRule true, prepostCommands [].',
   },
   {
     name: 'createTemplate',
@@ -140,7 +144,10 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     response: created(commandTemplate),
     notes:
       'Names are unique (409 TEMPLATE_ALREADY_EXISTS). The service sets _id, created and lastUpdated (epoch ms), createdBy and ' +
-      'lastUpdatedBy (the caller); every other member is stored as given.',
+      'lastUpdatedBy (the caller); every other member is stored as given. The members of mopTemplateDoc that are not given are ' +
+      'stored as the original platform stores a new template: os "", passRule true, commands [] (the same for updates, imports, ' +
+      'and every template answered). A template without commands is stored, but running it is refused (400 VALIDATION_FAILED naming ' +
+      'its commands).',
   },
   {
     name: 'deleteAnalyticTemplate',
@@ -248,7 +255,11 @@ export const MOP_OPERATIONS = defineOperations('mop', [
       },
       ['diff', 'added', 'removed', 'unified'],
     ),
-    notes: 'A read although it is a POST.',
+    notes:
+      'A read although it is a POST. Lines that only one text has are removed or added at once; the search for the shortest edit ' +
+      'over the lines both have runs in a worker thread, never on the event loop, for at most 5 s: two texts that differ in too ' +
+      'many places to diff within it are answered 422 MOP_DIFF_LIMIT_EXCEEDED naming them. The diffConfig and runTemplatesDiff ' +
+      'manual tasks diff the same way.',
   },
   {
     name: 'listAnalyticTemplates',
@@ -296,7 +307,11 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     roles: ROLE_SETS.run,
     body: obj(
       {
-        minutes: num({ minimum: 0, description: 'minutes to wait before the next attempt' }),
+        minutes: num({
+          minimum: 0,
+          maximum: MAX_REATTEMPT_MINUTES,
+          description: `minutes to wait before the next attempt, at most ${MAX_REATTEMPT_MINUTES} (365 days)`,
+        }),
         job_id: str({ description: 'job whose step is re-attempted' }),
         attemptID: str({ description: 'name of the step being re-attempted, counted per job' }),
         attempts: int({ minimum: 1, description: 'most attempts allowed; one more answers 422 MOP_REATTEMPTS_EXHAUSTED' }),
@@ -306,7 +321,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     response: reattemptResultSchema,
     notes:
       'Answers at once with the time of the next attempt; the attempt is stored (durable across restarts) and counted per job_id and ' +
-      "attemptID. Waiting until reattemptAt is the workflow engine's job, not a held request.",
+      `attemptID. Waiting until reattemptAt is the workflow engine's job, not a held request. minutes is at most ${MAX_REATTEMPT_MINUTES} (365 days). ` +
+      'A refused call (400, or 422 MOP_REATTEMPTS_EXHAUSTED) stores nothing: it neither counts an attempt nor moves the waiting one.',
   },
   {
     name: 'runAnalyticsTemplate',
@@ -326,7 +342,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     timeoutMs: TIMEOUTS_MS.device,
     notes:
       "Pairs the commands_results of pre and post by device and command (preRawCommand, postRawCommand) and evaluates each pair's rules: " +
-      'regex (preRegex and postRegex capture values compared by evaluation), matches and !matches (what the pattern finds in pre and post is the same / differs).',
+      'regex (preRegex and postRegex capture values compared by evaluation), matches and !matches (what the pattern finds in pre and post is the same / differs). ' +
+      'A template without prepostCommands is refused (400 VALIDATION_FAILED naming them).',
   },
   {
     name: 'runAnalyticsTemplateDevices',
@@ -371,7 +388,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     notes:
       'One commands_results entry per command per device (per array element of a variable). Devices run in parallel, commands of a ' +
       'device in order. A command whose variable has no value is skipped (skipped: true, result false); a rule whose variable has no ' +
-      'value fails naming it; a pattern that runs too long fails its rule. The run is kept: GET /mop/runs/:runId.',
+      'value fails naming it; a pattern that runs too long fails its rule. The run is kept: GET /mop/runs/:runId. A template ' +
+      'without commands is refused (400 VALIDATION_FAILED naming its commands), no device asked: a run of nothing would pass.',
   },
   {
     name: 'RunCommandTemplateSingleCommand',

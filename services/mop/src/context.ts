@@ -1,6 +1,7 @@
 import type { AnalyticRunResult, AnalyticTemplate, CommandTemplate, TemplateRunResult } from '@nap/contracts';
 import type { HandlerContext } from '@nap/bus';
 import { sendCommands } from './clients/device-gateway';
+import type { DiffEngine } from './domain/diff';
 import type { CommandRunner } from './clients/device-gateway';
 import type { RegexEngine } from './domain/regex-engine';
 import type { RuleOptions } from './domain/rules';
@@ -20,6 +21,8 @@ export interface MopContext {
   /** Evaluates the user-written patterns of rules, each bounded in time (the worker pool). */
   engine: RegexEngine;
   ruleOptions: RuleOptions;
+  /** Runs line diffs, each bounded in time and memory, off the event loop (the diff pool). */
+  differ: DiffEngine;
   /** Devices worked on at once in one run. */
   deviceConcurrency: number;
   /** How many times faster than real time re-attempt waits pass (NAP_TIME_SCALE; 1 is real time). */

@@ -5,6 +5,7 @@ import { DeclaredIndexes } from '@nap/store';
 import { createRegexPool } from './clients/regex-pool';
 import type { MopContext } from './context';
 import { registerMopMetrics } from './metrics';
+import { createDiffPool } from './engine/diff-pool';
 import { ReattemptScheduler } from './engine/reattempt-scheduler';
 import { mopHandlers } from './handlers';
 import { MOP_INDEXES, ensureCollections } from './store/collections';
@@ -22,6 +23,10 @@ export interface MopServiceOptions {
   deviceConcurrency?: number;
   /** How many times faster than real time re-attempt waits pass; default the platform's NAP_TIME_SCALE (1). */
   timeScale?: number;
+  /** Longest one diff (`POST /mop/diff`, the diffs of a manual task) may take, in ms; default 5000. */
+  diffTimeoutMs?: number;
+  /** Worker threads running diffs; default 2. */
+  diffWorkers?: number;
 }
 
 /**
@@ -37,6 +42,10 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
         jobTimeoutMs: options.regexTimeoutMs ?? 1_000,
         ...(options.regexWorkers !== undefined ? { size: options.regexWorkers } : {}),
       });
+      const differ = createDiffPool({
+        ...(options.diffTimeoutMs !== undefined ? { timeoutMs: options.diffTimeoutMs } : {}),
+        ...(options.diffWorkers !== undefined ? { size: options.diffWorkers } : {}),
+      });
       const reattempts = new ReattemptRepository(store);
       const scheduler = new ReattemptScheduler(reattempts, bus, logger);
       const svc: MopContext = {
@@ -46,6 +55,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
         reattempts,
         scheduler,
         engine: pool,
+        differ,
         ruleOptions: {
           describeTimeout: () =>
             `The pattern ran longer than ${pool.jobTimeoutMs} ms and was stopped; simplify it (nested quantifiers such as (a+)+ backtrack without end)`,
@@ -70,7 +80,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
         });
       } catch (err) {
         scheduler.stop();
-        await pool.close();
+        await Promise.all([pool.close(), differ.close()]);
         throw err;
       }
       return {
@@ -78,7 +88,7 @@ export function createMopService(deps: ServiceDeps, options: MopServiceOptions =
         async stop() {
           await registered.stop();
           scheduler.stop();
-          await pool.close();
+          await Promise.all([pool.close(), differ.close()]);
         },
       };
     },

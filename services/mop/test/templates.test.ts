@@ -104,6 +104,37 @@ describe('command templates', () => {
     expect((await http('POST', `/mop/updateTemplate/${t._id}`, { mop: { name: 'mcp-1', commands: [] } })).status).toBe(200);
   });
 
+  it('stores the members of mopTemplateDoc that are not given as the original platform does, and refuses to run a template without commands', async () => {
+    const res = await http('POST', '/mop/createTemplate', { mop: { name: 'ct-bare' } });
+    expect(res.status).toBe(201);
+    expect((res.body as { data: Stored }).data).toMatchObject({ name: 'ct-bare', os: '', passRule: true, commands: [] });
+    const listed = (await http('GET', '/mop/listTemplates')).body as Stored[];
+    expect(listed.find((t) => t.name === 'ct-bare')).toMatchObject({ os: '', passRule: true, commands: [] });
+    // what is given is kept
+    const given = await create({ name: 'ct-given', os: 'junos', passRule: false, commands: [{ command: 'show version', rules: [] }] });
+    expect(given).toMatchObject({ os: 'junos', passRule: false, commands: [{ command: 'show version', rules: [] }] });
+    const up = await http('POST', `/mop/updateTemplate/${given._id}`, { mop: { name: 'ct-given', os: 'junos' } });
+    expect(up.body).toMatchObject({ os: 'junos', passRule: true, commands: [] });
+    // a template stored without them before answers them too
+    const store = platform.stores.get('mop');
+    if (store === undefined) throw new Error('the platform runs no mop store');
+    await store.collection('command_templates').insertOne({ name: 'ct-legacy', created: 1, lastUpdated: 1 });
+    expect((await http('GET', '/mop/listATemplate/ct-legacy')).body).toMatchObject([
+      { name: 'ct-legacy', os: '', passRule: true, commands: [] },
+    ]);
+    // a run of no commands would pass a device it never asked: refused, nothing kept
+    const run = await http('POST', '/mop/RunCommandTemplate', { template: 'ct-bare', devices: ['no-such-device'] });
+    expect(run).toMatchObject({
+      status: 400,
+      body: {
+        code: 'VALIDATION_FAILED',
+        message: 'The command template "ct-bare" has no commands: add one before running it',
+        details: [{ member: 'command template "ct-bare".commands' }],
+      },
+    });
+    expect((await http('GET', '/mop/runs?template=ct-bare')).body).toMatchObject({ total: 0 });
+  });
+
   it('refuses an update that takes the name of another template', async () => {
     await create({ name: 'crud-3a' });
     const b = await create({ name: 'crud-3b' });
@@ -187,6 +218,29 @@ describe('analytic templates', () => {
     expect((await http('GET', '/mop/listAnAnalyticTemplate/routes-compare')).body).toEqual([]);
   });
 
+  it('stores the members of mopAnalyticTemplateDoc that are not given, refuses a duplicate in good English, and a run without pairs', async () => {
+    const res = await http('POST', '/mop/createAnalyticTemplate', { template: { name: 'at-bare' } });
+    expect(res.status).toBe(201);
+    expect((res.body as { data: Stored }).data).toMatchObject({ name: 'at-bare', os: '', passRule: true, prepostCommands: [] });
+    expect(await http('POST', '/mop/createAnalyticTemplate', { template: { name: 'at-bare' } })).toMatchObject({
+      status: 409,
+      body: { code: 'TEMPLATE_ALREADY_EXISTS', message: 'An analytic template named "at-bare" exists; choose another name' },
+    });
+    expect(await http('POST', '/mop/createTemplate', { mop: { name: 'ct-dup' } })).toMatchObject({ status: 201 });
+    expect((await http('POST', '/mop/createTemplate', { mop: { name: 'ct-dup' } })).body).toMatchObject({
+      message: 'A command template named "ct-dup" exists; choose another name',
+    });
+    const side = {
+      commands_results: [{ raw: 'show x', evaluated: 'show x', device: 'r1', response: 'x' }],
+    };
+    const run = await http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'at-bare', pre: side, post: side });
+    expect(run).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', details: [{ member: 'analytic template "at-bare".prepostCommands' }] },
+    });
+    expect((await http('GET', '/mop/runs?template=at-bare')).body).toMatchObject({ total: 0 });
+  });
+
   it('runs over given pre and post results, keeps the run, and a catastrophic pattern fails its rule while the service keeps serving', async () => {
     const rules = [
       { type: 'regex', preRegex: 'Total routes: (\\d+)', postRegex: 'Total routes: (\\d+)', evaluation: '>=' },
@@ -249,7 +303,49 @@ describe('analytic templates', () => {
   });
 });
 
+/** `count` lines made by `line`, joined by line breaks. */
+function textOf(count: number, line: (i: number) => string): string {
+  return Array.from({ length: count }, (_, i) => line(i)).join('\n');
+}
+
 describe('diff and reattempt', () => {
+  it('diffs the large texts of the report (20 000 lines each, none in common) at once', async () => {
+    const res = await http('POST', '/mop/diff', {
+      value_a: textOf(20_000, (i) => `line a ${i}`),
+      value_b: textOf(20_000, (i) => `line b ${i}`),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ added: 20_000, removed: 20_000, diff: [{ type: 'removed' }, { type: 'added' }] });
+  });
+
+  it('answers other requests while a diff runs to its time limit, then refuses it with 422 MOP_DIFF_LIMIT_EXCEEDED', async () => {
+    // the same 20 000 lines in opposite orders: the search for the shortest edit would take minutes
+    const value_a = textOf(20_000, (i) => `line ${i}`);
+    const value_b = textOf(20_000, (i) => `line ${19_999 - i}`);
+    let running = true;
+    const pending = http('POST', '/mop/diff', { value_a, value_b }).finally(() => {
+      running = false;
+    });
+    const others: number[] = [];
+    await eventually(
+      'the large diff to end',
+      async () => {
+        others.push((await http('POST', '/mop/diff', { value_a: 'a\n', value_b: 'b\n' })).status);
+        return !running;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(others.length).toBeGreaterThan(1);
+    expect(new Set(others)).toEqual(new Set([200]));
+    expect(await pending).toMatchObject({
+      status: 422,
+      body: {
+        code: 'MOP_DIFF_LIMIT_EXCEEDED',
+        message: expect.stringMatching(/^Could not diff value_a and value_b within 5000 ms: they differ in too many places/),
+      },
+    });
+  }, 40_000);
+
   it('answers the line diff in order and the unified text', async () => {
     const res = await http('POST', '/mop/diff', {
       value_a: 'hostname r1\ninterface Gi0/1\n shutdown\n',
@@ -268,8 +364,8 @@ describe('diff and reattempt', () => {
     });
   });
 
-  it('counts attempts per job and step and refuses one past the limit', async () => {
-    const ask = () => http('POST', '/mop/reattempt', { job_id: 'job-r1', attemptID: 'fwRetry', attempts: 2, minutes: 5 });
+  it('counts attempts per job and step and refuses one past the limit, storing nothing for it', async () => {
+    const ask = (minutes = 5) => http('POST', '/mop/reattempt', { job_id: 'job-r1', attemptID: 'fwRetry', attempts: 2, minutes });
     const first = await ask();
     expect(first.status).toBe(200);
     const b = first.body as { attempt: number; reattemptAt: number; response: string };
@@ -277,7 +373,33 @@ describe('diff and reattempt', () => {
     expect(Math.abs(b.reattemptAt - (Date.now() + 5 * 60_000))).toBeLessThan(10_000);
     expect(b.response).toContain('fwRetry');
     expect(((await ask()).body as { attempt: number }).attempt).toBe(2);
-    expect(await ask()).toMatchObject({ status: 422, body: { code: 'MOP_REATTEMPTS_EXHAUSTED' } });
+    const store = platform.stores.get('mop');
+    if (store === undefined) throw new Error('the platform runs no mop store');
+    const stored = () => store.collection('reattempts').findOne({ jobId: 'job-r1', attemptID: 'fwRetry' });
+    const before = await stored();
+    expect(await ask(60)).toMatchObject({ status: 422, body: { code: 'MOP_REATTEMPTS_EXHAUSTED' } });
+    // neither the count nor the time of the attempt that waits moved
+    expect(await stored()).toEqual(before);
+  });
+
+  it('gives the last attempts to as many calls at once as there are attempts left', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => http('POST', '/mop/reattempt', { job_id: 'job-r3', attemptID: 'burst', attempts: 3, minutes: 5 })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 422, 422, 422]);
+    expect(answers.flatMap((a) => (a.status === 200 ? [(a.body as { attempt: number }).attempt] : [])).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('refuses minutes past 365 days naming body.minutes, and counts no attempt for a refused call', async () => {
+    const body = { job_id: 'job-r2', attemptID: 'a1', minutes: 1 };
+    expect((await http('POST', '/mop/reattempt', body)).body).toMatchObject({ attempt: 1 });
+    for (const minutes of [1e12, 525_601]) {
+      expect(await http('POST', '/mop/reattempt', { ...body, minutes })).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_FAILED', details: [expect.objectContaining({ member: 'body.minutes' })] },
+      });
+    }
+    expect((await http('POST', '/mop/reattempt', { ...body, minutes: 525_600 })).body).toMatchObject({ attempt: 2, minutes: 525_600 });
   });
 });
 

@@ -2,6 +2,7 @@ import { variablesIn } from '@nap/contracts';
 import type { AnalyticTemplate } from '@nap/contracts';
 import { runAnalyticTemplate } from './analytic';
 import { diffConfigs } from './diff';
+import type { ConfigDiff } from './diff';
 import { nextFreeName } from './names';
 import { createInlineRegexEngine } from './regex-engine';
 import { expandCommand, substitute } from './variables';
@@ -151,7 +152,7 @@ describe('analytic templates', () => {
 
 describe('diff and names', () => {
   it('diffs lines in order with counts and a unified form', () => {
-    const d = diffConfigs('hostname r1\nvlan 10\nvlan 20\n', 'hostname r1\nvlan 10\nvlan 30\n');
+    const d = diffConfigs('hostname r1\nvlan 10\nvlan 20\n', 'hostname r1\nvlan 10\nvlan 30\n') as ConfigDiff;
     expect(d.diff).toEqual([
       { type: 'unchanged', value: 'hostname r1\nvlan 10\n', count: 2 },
       { type: 'removed', value: 'vlan 20\n', count: 1 },

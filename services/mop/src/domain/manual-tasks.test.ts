@@ -1,4 +1,6 @@
 import type { JobDocument } from '@nap/contracts';
+import { diffBatch } from './diff';
+import type { DiffEngine } from './diff';
 import { diffConfigView, incomingOf, resolveReference, reviewSummaryView, templateResultsView, templatesDiffView } from './manual-tasks';
 
 const run = (response: string, result: boolean) => ({
@@ -50,6 +52,15 @@ const job: JobDocument = {
   },
 };
 
+/** Diffs in this thread without a time limit, as the service's worker does. */
+const differ: DiffEngine = {
+  timeoutMs: Infinity,
+  diff(inputs) {
+    const outcome = diffBatch(inputs, Infinity);
+    return outcome.ok ? Promise.resolve(outcome.diffs) : Promise.reject(new Error(`diff ${outcome.index} gave up`));
+  },
+};
+
 describe('manual task views', () => {
   it('resolves $var references of the incoming variables against the job', () => {
     expect(resolveReference(job, '$var.job.templateResults')).toBe((job.variables as Record<string, unknown>).templateResults);
@@ -58,9 +69,9 @@ describe('manual task views', () => {
     expect(Object.keys(incomingOf(job, job.tasks.a1 as never))).toEqual(['pre', 'post']);
   });
 
-  it('runTemplatesDiff shows each command output diff per device', () => {
+  it('runTemplatesDiff shows each command output diff per device', async () => {
     const incoming = incomingOf(job, job.tasks.a1 as never);
-    const view = templatesDiffView(incoming.pre, incoming.post);
+    const view = await templatesDiffView(incoming.pre, incoming.post, differ);
     expect(view).toMatchObject({ changed: 1, diffs: [{ device: 'r1', command: 'show vlan', diff: { added: 1, removed: 0 } }] });
   });
 
@@ -88,9 +99,9 @@ describe('manual task views', () => {
     expect(templateResultsView('not a run')).toEqual({ name: null, result: null, devices: [] });
   });
 
-  it('diffConfig diffs the two configurations it received, reviewSummary lists the tasks', () => {
-    expect(diffConfigView({ value_a: 'a\n', value_b: 'b\n' })).toMatchObject({ added: 1, removed: 1 });
-    expect(diffConfigView({ running: 'a\n', candidate: 'a\nb\n' })).toMatchObject({ added: 1, removed: 0 });
+  it('diffConfig diffs the two configurations it received, reviewSummary lists the tasks', async () => {
+    expect(await diffConfigView({ value_a: 'a\n', value_b: 'b\n' }, differ)).toMatchObject({ added: 1, removed: 1 });
+    expect(await diffConfigView({ running: 'a\n', candidate: 'a\nb\n' }, differ)).toMatchObject({ added: 1, removed: 0 });
     const summary = reviewSummaryView(job);
     expect(summary).toMatchObject({ job: { _id: 'j1', status: 'running' } });
     expect((summary.tasks as { id: string }[]).map((t) => t.id)).toEqual(['e4f3', '643c', 'a1', 'a2']);

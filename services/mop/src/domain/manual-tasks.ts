@@ -1,7 +1,6 @@
 import { templateOutcome } from '@nap/contracts';
 import type { JobDocument, ResponseOf, Task } from '@nap/contracts';
-import { diffConfigs } from './diff';
-import type { ConfigDiff } from './diff';
+import type { ConfigDiff, DiffEngine } from './diff';
 
 /**
  * What the manual tasks of a workflow show a person: pure functions from the job document and the
@@ -62,11 +61,19 @@ export function templateResultsView(results: unknown): Record<string, unknown> {
   return { name: outcome?.name ?? null, result: outcome?.result ?? null, devices: outcome?.devices ?? [] };
 }
 
-/** runTemplatesDiff: the diff of each command's output before and after, per device. */
-export function templatesDiffView(pre: unknown, post: unknown): Record<string, unknown> {
+/**
+ * runTemplatesDiff: the diff of each command's output before and after, per device; the diffs run
+ * as one batch on `differ` (`deadline`: when the caller stops waiting).
+ */
+export async function templatesDiffView(
+  pre: unknown,
+  post: unknown,
+  differ: DiffEngine,
+  deadline?: number,
+): Promise<Record<string, unknown>> {
   const before = entries(pre);
   const after = entries(post);
-  const pairs: { device: string; command: string; diff: ConfigDiff }[] = [];
+  const pairs: { device: string; command: string; a: string; b: string }[] = [];
   const used = new Set<CommandEntry>();
   for (const a of before) {
     const b = after.find((x) => !used.has(x) && x.device === a.device && (x.raw === a.raw || x.evaluated === a.evaluated));
@@ -74,21 +81,28 @@ export function templatesDiffView(pre: unknown, post: unknown): Record<string, u
     pairs.push({
       device: String(a.device ?? ''),
       command: String(a.evaluated ?? a.raw ?? ''),
-      diff: diffConfigs(String(a.response ?? ''), String(b?.response ?? ''), { a: 'pre', b: 'post' }),
+      a: String(a.response ?? ''),
+      b: String(b?.response ?? ''),
     });
   }
   for (const b of after.filter((x) => !used.has(x))) {
-    pairs.push({
-      device: String(b.device ?? ''),
-      command: String(b.evaluated ?? b.raw ?? ''),
-      diff: diffConfigs('', String(b.response ?? ''), { a: 'pre', b: 'post' }),
-    });
+    pairs.push({ device: String(b.device ?? ''), command: String(b.evaluated ?? b.raw ?? ''), a: '', b: String(b.response ?? '') });
   }
+  const diffs = await differ.diff(
+    pairs.map((p) => ({
+      a: p.a,
+      b: p.b,
+      names: { a: 'pre', b: 'post' },
+      label: `the outputs of "${p.command}" on device "${p.device}" before and after`,
+    })),
+    deadline,
+  );
+  const shown = pairs.map((p, i) => ({ device: p.device, command: p.command, diff: diffs[i] as ConfigDiff }));
   return {
     pre: templateResultsView(pre),
     post: templateResultsView(post),
-    diffs: pairs,
-    changed: pairs.filter((p) => p.diff.added + p.diff.removed > 0).length,
+    diffs: shown,
+    changed: shown.filter((p) => p.diff.added + p.diff.removed > 0).length,
   };
 }
 
@@ -106,10 +120,15 @@ function twoTexts(incoming: Record<string, unknown>): [string, string] {
   return [texts[0] ?? '', texts[1] ?? ''];
 }
 
-/** diffConfig: the line diff of the two configurations the task received. */
-export function diffConfigView(incoming: Record<string, unknown>): Record<string, unknown> {
+/** diffConfig: the line diff of the two configurations the task received, run on `differ`. */
+export async function diffConfigView(
+  incoming: Record<string, unknown>,
+  differ: DiffEngine,
+  deadline?: number,
+): Promise<Record<string, unknown>> {
   const [a, b] = twoTexts(incoming);
-  return { ...diffConfigs(a, b), incoming };
+  const [diff] = await differ.diff([{ a, b, label: 'the two configurations of the task' }], deadline);
+  return { ...diff, incoming };
 }
 
 /** reviewSummary: the job's summary, task metrics and runtime data. */

@@ -8,7 +8,7 @@ import { runAnalyticTemplate, sideTemplate } from '../domain/analytic';
 export function runAnalyticsTemplateDevices(svc: MopContext): Handler<'mop.runAnalyticsTemplateDevices'> {
   return async (input, ctx) => {
     const started = Date.now();
-    const template = svc.analytics.checked(await svc.analytics.getByName(input.body.analytic_template_name));
+    const template = svc.analytics.runnable(await svc.analytics.getByName(input.body.analytic_template_name));
     const { devices } = input.body;
     const variables = input.body.variables ?? {};
     const run = commandRunner(ctx);

@@ -19,7 +19,7 @@ export function runAnalyticsTemplate(svc: MopContext): Handler<'mop.runAnalytics
         'MOP_ANALYTIC_INPUT_INVALID',
         'post must be a RunCommandTemplate result with commands_results (each entry with device and response texts)',
       );
-    const template = svc.analytics.checked(await svc.analytics.getByName(input.body.analytic_template_name));
+    const template = svc.analytics.runnable(await svc.analytics.getByName(input.body.analytic_template_name));
     const variables = input.body.variables ?? {};
     const output = await runAnalyticTemplate(template, pre, post, variables, svc.engine, svc.ruleOptions);
     const devices = [...new Set(output.commands_results.map((r) => r.device))];

@@ -7,7 +7,7 @@ import type { MopContext } from '../context';
 export function runCommandTemplate(svc: MopContext): Handler<'mop.RunCommandTemplate'> {
   return async (input, ctx) => {
     const started = Date.now();
-    const template = svc.templates.checked(await svc.templates.getByName(input.body.template));
+    const template = svc.templates.runnable(await svc.templates.getByName(input.body.template));
     const { devices } = input.body;
     const variables = input.body.variables ?? {};
     const output = await runTemplate(svc, commandRunner(ctx), template, devices, variables);

@@ -22,12 +22,24 @@ function content(doc: Readonly<Record<string, unknown>>): Record<string, unknown
   return out;
 }
 
+/**
+ * Members of the spec's mopTemplateDoc / mopAnalyticTemplateDoc a template is stored with when it is
+ * given without them, as the original platform stores a new template: no operating system kind (its
+ * exports carry `os: ""`), every command (pair) must pass, none yet. Reads answer them too for a
+ * template stored before they were set.
+ */
+const DEFAULTS: Record<TemplateKind, Readonly<Record<string, unknown>>> = {
+  template: { os: '', passRule: true, commands: [] },
+  analytic: { os: '', passRule: true, prepostCommands: [] },
+};
+
 /** Types a stored template by its schema (`parseAs`), naming it by `label` in the problems; throws when it does not match. */
 export type TemplateCheck<T> = (doc: StoredTemplate, label: string) => T;
 
 /**
- * Command or analytic templates: unique names, authorship set by the service. Reads answer the
- * documents as stored; {@link TemplateRepository.checked} types one as `T` before the service runs it.
+ * Command or analytic templates: unique names, authorship set by the service, the members of
+ * {@link DEFAULTS} set when absent. Reads answer the documents as stored (with those members);
+ * {@link TemplateRepository.checked} types one as `T` before the service runs it.
  */
 export class TemplateRepository<T extends { name: string }> {
   private readonly collection: Collection<StoredTemplate>;
@@ -44,13 +56,30 @@ export class TemplateRepository<T extends { name: string }> {
     return this.kind === 'template' ? 'command template' : 'analytic template';
   }
 
+  /** The members of {@link DEFAULTS} `doc` lacks (fresh arrays, never shared). */
+  private missing(doc: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(DEFAULTS[this.kind]))
+      if (doc[key] === undefined) out[key] = Array.isArray(value) ? [] : value;
+    return out;
+  }
+
+  /** A stored template as answered: with the members it is never without. */
+  private shaped(doc: StoredTemplate): StoredTemplate;
+  private shaped(doc: StoredTemplate | null): StoredTemplate | null;
+  private shaped(doc: StoredTemplate | null): StoredTemplate | null {
+    return doc === null ? null : { ...doc, ...this.missing(doc) };
+  }
+
   /** The kind of target the audit trail names a template of this repository. */
   get auditKind(): 'command-template' | 'analytic-template' {
     return this.kind === 'template' ? 'command-template' : 'analytic-template';
   }
 
   private duplicate(name: string, err: unknown): AppError {
-    return new AppError('TEMPLATE_ALREADY_EXISTS', `A ${this.label} named "${name}" exists; choose another name`, { cause: err });
+    // "An analytic template", "A command template"
+    const article = /^[aeiou]/i.test(this.label) ? 'An' : 'A';
+    return new AppError('TEMPLATE_ALREADY_EXISTS', `${article} ${this.label} named "${name}" exists; choose another name`, { cause: err });
   }
 
   async create(doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
@@ -58,6 +87,7 @@ export class TemplateRepository<T extends { name: string }> {
     try {
       return await this.collection.insertOne({
         ...content(doc),
+        ...this.missing(doc),
         name: doc.name,
         created: now,
         createdBy: username,
@@ -103,6 +133,7 @@ export class TemplateRepository<T extends { name: string }> {
     const id = existing._id;
     const next = {
       ...content(doc),
+      ...this.missing(doc),
       name: doc.name,
       created: existing.created,
       createdBy: existing.createdBy,
@@ -127,11 +158,11 @@ export class TemplateRepository<T extends { name: string }> {
   }
 
   async list(): Promise<StoredTemplate[]> {
-    return this.collection.find({}, { sort: { name: 1 } });
+    return (await this.collection.find({}, { sort: { name: 1 } })).map((doc) => this.shaped(doc));
   }
 
   async findByName(name: string): Promise<StoredTemplate | null> {
-    return this.collection.findOne({ name });
+    return this.shaped(await this.collection.findOne({ name }));
   }
 
   async getByName(name: string): Promise<StoredTemplate> {
@@ -143,7 +174,7 @@ export class TemplateRepository<T extends { name: string }> {
   /** By id, or by name when no id matches. */
   async getByIdOrName(key: string): Promise<StoredTemplate> {
     const byId = await this.collection.findOne({ _id: key });
-    if (byId !== null) return byId;
+    if (byId !== null) return this.shaped(byId);
     const byName = await this.findByName(key);
     if (byName === null) throw new AppError('TEMPLATE_NOT_FOUND', `No ${this.label} has id or name "${key}"`);
     return byName;
@@ -155,6 +186,23 @@ export class TemplateRepository<T extends { name: string }> {
    */
   checked(doc: StoredTemplate): T {
     return this.check(doc, `${this.label} "${doc.name}"`);
+  }
+
+  /**
+   * {@link TemplateRepository.checked}, and refused with 400 `VALIDATION_FAILED` naming its
+   * `commands` (`prepostCommands`) when it has none: a run of nothing would pass every device
+   * without asking it anything.
+   */
+  runnable(doc: StoredTemplate): T {
+    const template = this.checked(doc);
+    const member = this.kind === 'template' ? 'commands' : 'prepostCommands';
+    const list = doc[member];
+    if (Array.isArray(list) && list.length > 0) return template;
+    const label = `${this.label} "${doc.name}"`;
+    const what = this.kind === 'template' ? 'commands' : 'pre/post command pairs (prepostCommands)';
+    throw new AppError('VALIDATION_FAILED', `The ${label} has no ${what}: add one before running it`, {
+      details: [{ member: `${label}.${member}`, message: 'must have at least 1 item to run', keyword: 'minItems' }],
+    });
   }
 
   /** Stores an exported template; a taken name becomes `name (n)` with the next free n. */
