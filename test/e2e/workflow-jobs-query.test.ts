@@ -90,19 +90,20 @@ afterAll(async () => {
 });
 
 describe('GET /operations-manager/jobs', () => {
-  it('answers a page with the default limit of 25 and page links that are null at the ends', async () => {
+  it('answers a page with the default limit of 25 and page links that are left out at the ends', async () => {
     const first = await page('');
     expect(first).toMatchObject({
       total: 30,
       currentPageSize: 25,
       skip: 0,
       limit: 25,
-      previousPageSkip: null,
       nextPageSkip: 25,
       hints: [],
     });
+    expect(first).not.toHaveProperty('previousPageSkip');
     const last = await page('skip=25');
-    expect(last).toMatchObject({ currentPageSize: 5, skip: 25, previousPageSkip: 0, nextPageSkip: null });
+    expect(last).toMatchObject({ currentPageSize: 5, skip: 25, previousPageSkip: 0 });
+    expect(last).not.toHaveProperty('nextPageSkip');
     const ids = [...first.items, ...last.items].map((j) => j._id);
     expect(new Set(ids).size).toBe(30);
     // newest first by default
@@ -153,7 +154,7 @@ describe('GET /operations-manager/jobs', () => {
       for (let skip = 0; ; skip += 7) {
         const res = await page(`${query}&limit=7&skip=${skip}&include=_id`);
         bySkip.push(...res.items.map((j) => j._id as string));
-        if (res.nextPageSkip === null) break;
+        if (res.nextPageSkip === undefined) break;
       }
       const byAfter: string[] = [];
       let after: string | null | undefined;

@@ -75,7 +75,9 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     roles: ROLE_SETS.write,
     body: importCatalogAutomationsBodySchema,
     response: catalogImportResultSchema,
-    notes: 'Failures are reported per item (success false, created null); the response status stays success.',
+    notes:
+      'Failures are reported per item (success false, created null); the response status stays success. ' +
+      'An item whose repeatInterval is not a count and a unit (1 hour, 2 weeks; units second, minute, hour, day, week, month) fails naming repeatInterval.',
   },
   // the spec's PUT /operations-manager/automations
   {
@@ -99,7 +101,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     body: createAutomationBodySchema,
     response: createdResultSchema('nap:schemas/automation-created', embed(automationDocumentSchema)),
     notes:
-      'The spec does not say which automation fields are required; a name is required to create one. A triggers member creates the triggers with it, as PUT /operations-manager/automations does; the answer holds them.',
+      'The spec does not say which automation fields are required; a name is required to create one. A triggers member creates the triggers with it, as PUT /operations-manager/automations does; the answer holds them. ' +
+      'gbac { read, write } holds group ids that must exist (404 GROUP_NOT_FOUND otherwise; a gbac that is not such an object is 400 naming it, on import too): ' +
+      'an automation whose gbac lists groups is read (get, list, export) by members of its read or write groups and changed (delete, its triggers) by members of its write groups; admins pass (403 GROUP_ACCESS_DENIED otherwise). ' +
+      "A name in use is 409 AUTOMATION_ALREADY_EXISTS naming the existing automation's id.",
   },
   // the spec's GET /operations-manager/jobs
   {
@@ -111,8 +116,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: jobPageSchema,
     notes:
       'queryParameters arrive as flat query members; operators are bracketed per field (equals[status]=running, in[status]=running,complete). ' +
+      'The spec types in, not-in, equals, contains, starts-with, ends-with, gt, gte, lt and lte as strings but does not say which field a plain value applies to ' +
+      '(unlike queryOptions, which pairs equals with equalsField): a plain equals=<value> is refused (400 VALIDATION_FAILED naming query.equals), the field goes in the brackets. ' +
       'Default limit 25, at most 500 (a larger limit is clamped and hints says so); sorted by metrics.start_time, newest first, unless sort/order say otherwise; ' +
-      'nextPageSkip and previousPageSkip are null at the ends. q is a JSON expression {"and":[…]}, {"or":[…]}, {"not":…} or a leaf {"<operator>":{"<field>":value}} ' +
+      'nextPageSkip and previousPageSkip are integers, left out where there is no such page (the last page, the first page). q is a JSON expression {"and":[…]}, {"or":[…]}, {"not":…} or a leaf {"<operator>":{"<field>":value}} ' +
       'with the operators above, or free text searched in name and description. dereference=ancestors,parent replaces job ids by { _id, name, status }. ' +
       'Field names are dotted paths of letters, digits, "_" and "-" (400 JOB_QUERY_INVALID otherwise); values are always data, never operators. ' +
       'Non-admin callers see jobs without groups, jobs of their groups and jobs they started. ' +
@@ -315,10 +322,12 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'Get a page of automations',
     http: { method: 'GET', path: '/operations-manager/automations' },
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: closed({ ...listQuerySchema.properties }),
     response: automationPageSchema,
     addition: true,
-    notes: 'Filter fields: _id, name, description, componentType, componentName, componentId, createdBy. Default limit 50, at most 500.',
+    notes:
+      'Filter fields: _id, name, description, componentType, componentName, componentId, createdBy (equals, contains, startsWith; another query member is refused, 400 naming it). ' +
+      'Default limit 50, at most 500. A caller who is not an admin sees the automations whose gbac lists none of the groups, or one of theirs (read or write).',
   },
   {
     name: 'getAutomation',
@@ -348,7 +357,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       obj({ automation: embed(deletedCountSchema), triggers: embed(deletedCountSchema) }, ['automation', 'triggers']),
     ),
     addition: true,
-    notes: "The automation's triggers are deleted first, so that none is left pointing at nothing.",
+    notes:
+      "The automation's triggers are deleted first, so that none is left pointing at nothing. A caller outside the automation's gbac write groups: 403 GROUP_ACCESS_DENIED.",
   },
   // triggers
   {
@@ -356,7 +366,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'Get a page of triggers',
     http: { method: 'GET', path: '/operations-manager/triggers' },
     roles: ROLE_SETS.read,
-    query: obj({
+    query: closed({
       ...listQuerySchema.properties,
       enabled: bool({ description: 'only enabled (true) or disabled (false) triggers' }),
       actionId: str({ description: 'only the triggers of this automation' }),
@@ -364,8 +374,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: triggerPageSchema,
     addition: true,
     notes:
-      'Filter fields: _id, name, description, type, actionId, routeName, topic, formId, createdBy. equals=endpoint&equalsField=type or equals[type]=endpoint. ' +
-      'Default limit 50, at most 500; sorted by name.',
+      'Filter fields: _id, name, description, type, actionId, routeName, topic, formId, createdBy. equals=endpoint&equalsField=type or equals[type]=endpoint ' +
+      '(equals, contains, startsWith; another query member is refused, 400 naming it). Default limit 50, at most 500; sorted by name. ' +
+      "A caller who is not an admin sees the triggers of the automations they may read (the automation's gbac); get, export, change, delete and run " +
+      "of a trigger of another group's automation are 403 GROUP_ACCESS_DENIED.",
   },
   {
     name: 'createTrigger',
@@ -379,7 +391,11 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'Members by type: endpoint routeName (unique, one path segment), verb POST, schema (JSON Schema of the body; any object when absent), jst (optional transformation id); ' +
       'manual formId, formData; schedule firstRunAt (epoch ms), repeatUnit (second, minute, hour, day, week, month; none: fires once), repeatFrequency, processMissedRuns (none, last, all); ' +
       'eventSystem topic (jobComplete, jobError, … or <service>.<entity>.<event>), schema (the payload must match), jst. ' +
-      'A problem answers 400 VALIDATION_FAILED naming the member; an unknown actionId 404 AUTOMATION_NOT_FOUND. Triggers run as their creator (roles and groups at creation).',
+      'A problem answers 400 VALIDATION_FAILED naming the member; an unknown actionId 404 AUTOMATION_NOT_FOUND; an automation the caller may not change (its gbac write groups) 403 GROUP_ACCESS_DENIED. ' +
+      'Schedules and event triggers run as whoever created or last changed them (their roles and groups then): an enabled one whose workflow the caller may not run is 403 GROUP_ACCESS_DENIED. ' +
+      'A schema is checked with a time limit (1 s per value): a pattern that backtracks without end answers 422 UNPROCESSABLE, and that schema version is not used again until the trigger changes. ' +
+      'An event trigger fires only for job events of jobs its creator may see, never for a job its own firing led to (directly or through other event triggers), and not past 10 triggers in a row. ' +
+      'A schedule or event trigger whose account was deleted or made inactive starts nothing; why it last failed to start is its lastError { at, code, message }.',
   },
   {
     name: 'importTriggers',
@@ -409,7 +425,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     body: anyObject('the members to change (or { changes: { … } }); type and _id cannot change'),
     response: triggerEnvelopeSchema,
     addition: true,
-    notes: "The changed trigger is checked as on creation. Changing a schedule's firstRunAt or repeat computes its next due time again.",
+    notes:
+      'The changed trigger is checked as on creation; a member no trigger has (including { trigger: … }, the form of creation) is 400 VALIDATION_FAILED naming it. ' +
+      "Changing a schedule's firstRunAt or repeat computes its next due time again. The trigger runs as the caller from then on (a schedule or event trigger changed by " +
+      "another account takes that account's roles and groups, never keeps its creator's): 403 GROUP_ACCESS_DENIED when the caller may not change its automation or run its workflow.",
   },
   {
     name: 'deleteTrigger',

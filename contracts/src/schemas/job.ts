@@ -214,8 +214,8 @@ export const jobPageSchema = withId(
       hints: strings({ description: 'context-sensitive messages, for example that limit was clamped' }),
       skip: int({ minimum: 0 }),
       limit: int({ minimum: 0 }),
-      nextPageSkip: nullable(int({ minimum: 0, description: 'skip of the next page; null on the last page' })),
-      previousPageSkip: nullable(int({ minimum: 0, description: 'skip of the previous page; null on the first page' })),
+      nextPageSkip: int({ minimum: 0, description: 'skip of the next page; left out on the last page' }),
+      previousPageSkip: int({ minimum: 0, description: 'skip of the previous page; left out on the first page' }),
       nextPageAfter: nullable(
         str({
           description:

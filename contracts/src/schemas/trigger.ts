@@ -94,6 +94,18 @@ function triggerProperties() {
     }),
     topic: str({ description: 'eventSystem: the event name (jobComplete, jobError, …) or <service>.<entity>.<event>' }),
     lastExecuted: nullable(epochMs('when the trigger last started a job (set by the service)')),
+    lastError: open(
+      {
+        at: epochMs('when the start failed'),
+        code: str({ description: 'the error code (for example ACCOUNT_INACTIVE, GROUP_ACCESS_DENIED)' }),
+        message: str(),
+      },
+      ['at', 'code', 'message'],
+      {
+        description:
+          'schedule and eventSystem: why the trigger last failed to start its automation on its own (set by the service; removed by its next start or change)',
+      },
+    ),
   };
 }
 

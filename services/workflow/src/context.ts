@@ -1,4 +1,4 @@
-import { AppError, assertJsonDepth, isAppError } from '@nap/contracts';
+import { AppError, SYSTEM_CALLER, assertJsonDepth, isAppError } from '@nap/contracts';
 import type { Caller, StartJobWithOptionsBody, Trigger } from '@nap/contracts';
 import type { BusClient, HandlerContext } from '@nap/bus';
 import { errorMessage, isPlainObject } from '@nap/util';
@@ -6,9 +6,9 @@ import { assertMayRun, canSeeJob, visibilityFilter } from './domain/job-model';
 import type { JobRecord } from './domain/job-model';
 import type { ArchivedMetricSums } from './domain/archived-metrics';
 import type { JobMetricsAccumulator } from './domain/job-metrics';
-import { toAutomationRecord } from './domain/automations';
+import { assertAutomationAccess, gbacGroupIds, toAutomationRecord } from './domain/automations';
 import type { StoredAutomation } from './domain/automations';
-import { asImported, newTriggerId, toPublicTrigger, toTriggerRecord } from './domain/trigger-model';
+import { asImported, newTriggerId, runsAsItsOwner, toPublicTrigger, toTriggerRecord } from './domain/trigger-model';
 import type { TriggerRecord } from './domain/trigger-model';
 import type { EventTriggers } from './engine/event-triggers';
 import type { JobEngine } from './engine/job-engine';
@@ -124,7 +124,8 @@ export async function saveTrigger(
   keepId: boolean,
 ): Promise<TriggerRecord> {
   const record = toTriggerRecord(input, member, caller, Date.now(), { newId: newTriggerId, keepId });
-  await svc.automations.getAutomation(record.actionId);
+  await svc.automations.accessibleAutomation(record.actionId, caller, 'write');
+  if (runsAsItsOwner(record)) await svc.triggerStarter.assertMayStart(record, caller);
   const stored = await svc.triggers.insert(record);
   svc.eventTriggers.invalidate();
   return stored;
@@ -153,7 +154,8 @@ export async function saveAutomation(
       details: [{ member: `${member}.triggers`, message: 'must be an array of trigger objects' }],
     });
   const now = Date.now();
-  const automation = toAutomationRecord(rest, caller, now, keepId);
+  const automation = toAutomationRecord(rest, caller, now, keepId, member);
+  await assertGroupsExist(svc, gbacGroupIds(automation), `${member}.gbac`);
   const notes: string[] = [];
   const triggers = (submitted ?? []).map((t, i) => {
     const { trigger, note } = keepId ? asImported(t) : { trigger: t, note: undefined };
@@ -194,6 +196,34 @@ export async function saveAutomation(
     svc.eventTriggers.invalidate();
   }
   return { automation: { ...stored, triggers: kept }, notes };
+}
+
+/**
+ * Refuses group ids that name no group (404 GROUP_NOT_FOUND naming the first, as the catalog import
+ * refuses a group that does not exist): such a gbac would shut everyone but admins out for good.
+ */
+async function assertGroupsExist(svc: WorkflowContext, ids: string[], member: string): Promise<void> {
+  if (ids.length === 0) return;
+  const { results } = (await svc.client.call('admin.getGroups', { query: {} }, { caller: SYSTEM_CALLER })).body;
+  const known = new Set(results.map((g) => g._id));
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0)
+    throw new AppError(
+      'GROUP_NOT_FOUND',
+      `${member} names ${missing.map((id) => `"${id}"`).join(', ')}, which ${missing.length === 1 ? 'is no group' : 'are no groups'} of this platform; create ${missing.length === 1 ? 'it' : 'them'} first or use a group id`,
+      { details: [{ member, message: `names groups that do not exist: ${missing.join(', ')}` }] },
+    );
+}
+
+/**
+ * The trigger with this id when the caller may read (`read`) or change (`write`) its automation
+ * (the automation's gbac): 404 TRIGGER_NOT_FOUND, 403 GROUP_ACCESS_DENIED.
+ */
+export async function accessibleTrigger(svc: WorkflowContext, id: string, caller: Caller, mode: 'read' | 'write'): Promise<TriggerRecord> {
+  const trigger = await svc.triggers.get(id);
+  const automation = await svc.automations.findAutomation(trigger.actionId);
+  if (automation !== null) assertAutomationAccess(automation, caller, mode);
+  return trigger;
 }
 
 /** Deletes every trigger of an automation; answers how many. */

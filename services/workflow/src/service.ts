@@ -81,7 +81,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
   const triggers = new TriggerRepository(store);
   const log = logger.child({ component: 'triggers' });
   const triggerStarter = new TriggerStarter({ engine, automations, triggers, client, log, audit: createAuditRecorder(bus) });
-  const eventTriggers = new EventTriggers(bus, triggers, triggerStarter, log);
+  const eventTriggers = new EventTriggers(bus, triggers, engine.repository, triggerStarter, log);
   // schedules fire under the engine's lease: a claim not released within it passes to another replica
   const tickMs = Math.min(1_000, Math.max(50, Math.floor(engine.leaseMs / 3)));
   const schedules = new ScheduleRunner(

@@ -84,11 +84,20 @@ describe('the engine id of a single-process installation', () => {
 
 describe('members of a stored job that never leave the service', () => {
   it('cannot be queried, sorted or projected, and are left out of every page', () => {
-    for (const member of ['runAs', 'lease', 'outbox.0.payload', 'eventsPublished', 'steps', 'archive', 'visibleTo']) {
+    for (const member of ['runAs', 'lease', 'outbox.0.payload', 'eventsPublished', 'steps', 'archive', 'visibleTo', 'triggerChain']) {
       expect(() => buildJobQuery({ include: member })).toThrow(/not a field path/);
       expect(() => buildJobQuery({ sort: member })).toThrow(/not a field path/);
     }
-    expect(buildJobQuery({}).projection).toEqual({ runAs: 0, lease: 0, outbox: 0, eventsPublished: 0, steps: 0, archive: 0, visibleTo: 0 });
+    expect(buildJobQuery({}).projection).toEqual({
+      runAs: 0,
+      lease: 0,
+      outbox: 0,
+      eventsPublished: 0,
+      steps: 0,
+      archive: 0,
+      visibleTo: 0,
+      triggerChain: 0,
+    });
     expect(buildJobQuery({ exclude: 'tasks' }).projection).toEqual({
       tasks: 0,
       runAs: 0,
@@ -98,6 +107,7 @@ describe('members of a stored job that never leave the service', () => {
       steps: 0,
       archive: 0,
       visibleTo: 0,
+      triggerChain: 0,
     });
   });
 
@@ -117,8 +127,8 @@ describe('members of a stored job that never leave the service', () => {
       visibleTo: ['*'],
       tasks: { workflow_start: { status: 'pending' }, workflow_end: { status: 'incomplete' } },
     });
-    const shown = toPublicJob({ ...job, steps: 3, archive: 'an-archive:000000' }) as Record<string, unknown>;
-    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished', 'steps', 'archive', 'visibleTo'])
+    const shown = toPublicJob({ ...job, steps: 3, archive: 'an-archive:000000', triggerChain: ['t1'] }) as Record<string, unknown>;
+    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished', 'steps', 'archive', 'visibleTo', 'triggerChain'])
       expect(shown).not.toHaveProperty(member);
   });
 });

@@ -14,10 +14,51 @@ export type StoredAutomation = AutomationDocument & { _id: string; name: string 
 /** An automation of the automation catalog as stored. */
 export type StoredCatalogAutomation = CatalogAutomationDocument & { _id: string; name: string };
 
+/**
+ * Group-based access to an automation (`gbac`), as on every group-scoped record of the platform: an
+ * automation whose `gbac.read` or `gbac.write` lists groups is open to callers in one of them (write
+ * implies read); empty lists mean everyone with the operation's role. Admins (and the platform) pass.
+ */
+export function mayAccessAutomation(doc: Pick<StoredAutomation, 'gbac'>, caller: Caller, mode: 'read' | 'write'): boolean {
+  if (caller.roles.includes('admin') || caller.id === 'system') return true;
+  const write = Array.isArray(doc.gbac?.write) ? doc.gbac.write : [];
+  const read = Array.isArray(doc.gbac?.read) ? doc.gbac.read : [];
+  const groups = mode === 'write' ? write : read.length === 0 && write.length === 0 ? [] : [...read, ...write];
+  return groups.length === 0 || groups.some((g) => caller.groups.includes(g));
+}
+
+/** Throws 403 GROUP_ACCESS_DENIED unless the caller may read (or change) the automation. */
+export function assertAutomationAccess(doc: StoredAutomation, caller: Caller, mode: 'read' | 'write'): void {
+  if (!mayAccessAutomation(doc, caller, mode))
+    throw new AppError('GROUP_ACCESS_DENIED', `Automation "${doc.name}" is not shared with any group of "${caller.username}" for ${mode}`);
+}
+
+/** The store filter of the automations a caller may read (see {@link mayAccessAutomation}); nothing for admins. */
+export function automationVisibilityFilter(caller: Caller): Record<string, unknown> | undefined {
+  if (caller.roles.includes('admin') || caller.id === 'system') return undefined;
+  return {
+    $or: [
+      { gbac: { $exists: false } },
+      { 'gbac.read': { $size: 0 }, 'gbac.write': { $size: 0 } },
+      { 'gbac.read': { $in: [...caller.groups] } },
+      { 'gbac.write': { $in: [...caller.groups] } },
+    ],
+  };
+}
+
+/** Every group id an automation's `gbac` names (to check that they exist). */
+export function gbacGroupIds(doc: Pick<StoredAutomation, 'gbac'>): string[] {
+  return [...new Set([...(doc.gbac?.write ?? []), ...(doc.gbac?.read ?? [])])];
+}
+
+function invalid(member: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `${member} ${message}`, { details: [{ member, message: `${member} ${message}` }] });
+}
+
 function groupIds(value: unknown, where: string): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || !value.every((g): g is string => typeof g === 'string'))
-    throw new AppError('VALIDATION_FAILED', `${where} must be an array of group ids`);
+    throw invalid(where, 'must be an array of group ids');
   return [...value];
 }
 
@@ -25,9 +66,18 @@ function groupIds(value: unknown, where: string): string[] {
  * The automation to store from a submitted one, stamped by `caller` at `now` (epoch ms). An import
  * (`keepId`) keeps the submitted `_id`, `created` and `createdBy`. Throws 400 VALIDATION_FAILED.
  */
-export function toAutomationRecord(input: Record<string, unknown>, caller: Caller, now: number, keepId: boolean): StoredAutomation {
+export function toAutomationRecord(
+  input: Record<string, unknown>,
+  caller: Caller,
+  now: number,
+  keepId: boolean,
+  member = 'body.automation',
+): StoredAutomation {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (name === '') throw new AppError('VALIDATION_FAILED', 'An automation needs a non-empty name');
+  if (name === '') throw invalid(`${member}.name`, 'must be a non-empty name: an automation needs one');
+  // a malformed gbac is refused, never replaced by none (which would open the automation to everyone)
+  if (input.gbac !== undefined && input.gbac !== null && !isRecord(input.gbac))
+    throw invalid(`${member}.gbac`, 'must be an object { read: [group ids], write: [group ids] }');
   const gbac = isRecord(input.gbac) ? input.gbac : {};
   const t = new Date(now).toISOString();
   return {
@@ -38,13 +88,16 @@ export function toAutomationRecord(input: Record<string, unknown>, caller: Calle
     componentType: typeof input.componentType === 'string' ? input.componentType : null,
     componentName: typeof input.componentName === 'string' ? input.componentName : null,
     componentId: typeof input.componentId === 'string' ? input.componentId : null,
-    gbac: { write: groupIds(gbac.write, 'gbac.write'), read: groupIds(gbac.read, 'gbac.read') },
+    gbac: { write: groupIds(gbac.write, `${member}.gbac.write`), read: groupIds(gbac.read, `${member}.gbac.read`) },
     created: keepId && typeof input.created === 'string' ? input.created : t,
     createdBy: keepId && typeof input.createdBy === 'string' ? input.createdBy : caller.username,
     lastUpdated: t,
     lastUpdatedBy: caller.username,
   };
 }
+
+/** A catalog automation's `repeatInterval`: a count and a unit (`1 hour`, `2 weeks`, `3months`). */
+const REPEAT_INTERVAL = /^\s*\d+\s*(second|minute|hour|day|week|month)s?\s*$/i;
 
 function nameOf(item: ExportedAutomation): string {
   return typeof item.name === 'string' ? item.name.trim() : '';
@@ -89,6 +142,12 @@ export function toCatalogAutomation(
 ): StoredCatalogAutomation {
   const name = nameOf(item);
   if (name === '') throw new AppError('VALIDATION_FAILED', 'an exported automation needs a non-empty name');
+  const repeat: unknown = item.repeatInterval;
+  if (repeat !== undefined && repeat !== null && repeat !== '' && (typeof repeat !== 'string' || !REPEAT_INTERVAL.test(repeat)))
+    throw invalid(
+      'repeatInterval',
+      `must be a count and a unit, for example "2 weeks" (units: second, minute, hour, day, week, month); ${JSON.stringify(repeat)} is not`,
+    );
   const { data, gbac } = gbacOf(item);
   const toIds = (refs: unknown, kind: string): string[] => {
     if (refs === undefined) return [];

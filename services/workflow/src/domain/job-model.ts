@@ -120,6 +120,12 @@ export interface JobRecord extends JobDocument {
    * matches through an index. Jobs stored before it existed get it when the service starts.
    */
   visibleTo?: string[];
+  /**
+   * The event triggers whose firing led to this job, oldest first, the last the one that started
+   * it (see engine/event-triggers): a trigger does not fire for events of a job its own firing led
+   * to, so that no chain of triggers starts jobs without end.
+   */
+  triggerChain?: string[];
 }
 
 /**
@@ -129,7 +135,16 @@ export interface JobRecord extends JobDocument {
 export const WAITING_LEASE = '(waiting for a job worker)';
 
 /** Members of a stored job that never leave the service (not returned, queried, sorted or projected). */
-export const INTERNAL_JOB_MEMBERS = ['runAs', 'lease', 'outbox', 'eventsPublished', 'steps', 'archive', 'visibleTo'] as const;
+export const INTERNAL_JOB_MEMBERS = [
+  'runAs',
+  'lease',
+  'outbox',
+  'eventsPublished',
+  'steps',
+  'archive',
+  'visibleTo',
+  'triggerChain',
+] as const;
 
 /** What a new job is made of (see {@link newJobRecord}). */
 export interface NewJob {
@@ -148,6 +163,8 @@ export interface NewJob {
   parent?: { link: ParentLink; ancestors: string[]; groups: string[] };
   pinned?: Record<string, Record<string, unknown>>;
   trigger?: JobTrigger;
+  /** See {@link JobRecord.triggerChain}. */
+  triggerChain?: string[];
 }
 
 /** The trigger that started a job, as the job says. */
@@ -213,6 +230,7 @@ export function newJobRecord(input: NewJob): JobRecord {
   if (input.parent) job.parent = input.parent.link;
   if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = input.pinned;
   if (input.trigger !== undefined) job.trigger = input.trigger;
+  if (input.triggerChain !== undefined && input.triggerChain.length > 0) job.triggerChain = [...input.triggerChain];
   return job;
 }
 
@@ -231,6 +249,7 @@ export function toPublicJob(job: JobRecord): JobDocument {
     steps: _steps,
     archive: _archive,
     visibleTo: _visibleTo,
+    triggerChain: _triggerChain,
     ...out
   } = job;
   return redactSecrets(out);

@@ -25,8 +25,17 @@ export interface FireClaim {
   due: number;
 }
 
+/** Why a schedule or event trigger last failed to start its automation: when (epoch ms), the error code and message. */
+export interface TriggerError {
+  at: number;
+  code: string;
+  message: string;
+}
+
 /** A trigger as stored: the trigger, who it runs as (never answered), and a schedule's claim. */
 export type TriggerRecord = Trigger & {
+  /** Set by the service when the trigger failed to start its automation on its own; removed by its next start or change. */
+  lastError?: TriggerError;
   _id: string;
   /** The caller that jobs started by schedule and event triggers act as: the creator, with the roles and groups they had. */
   runAs?: Caller;
@@ -49,6 +58,7 @@ const SERVICE_MEMBERS = [
   'repeatInterval',
   'runAs',
   'fire',
+  'lastError',
 ] as const;
 /** Members of one type only: dropped from the other types so that a record says what it does. */
 const TYPE_MEMBERS: Record<Trigger['type'], readonly string[]> = {
@@ -69,6 +79,11 @@ const TYPE_MEMBERS: Record<Trigger['type'], readonly string[]> = {
 };
 const ALL_TYPE_MEMBERS = new Set(Object.values(TYPE_MEMBERS).flat());
 
+/** The latest due time a schedule may name: the last millisecond a JavaScript date holds is far beyond; year 9999 is plenty. */
+const MAX_EPOCH_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** The longest time between two due times: 100 years. */
+const MAX_REPEAT_MS = 100 * 366 * 86_400_000;
+
 /** Fixed lengths of the repeat units in milliseconds (a month is calendar arithmetic, see {@link nextDue}). */
 const UNIT_MS: Record<Exclude<RepeatUnit, 'month'>, number> = {
   second: 1_000,
@@ -81,6 +96,27 @@ const UNIT_MS: Record<Exclude<RepeatUnit, 'month'>, number> = {
 function invalid(member: string, message: string): AppError {
   const problem: ValidationProblem = { member, message: `${member} ${message}` };
   return new AppError('VALIDATION_FAILED', problem.message, { details: [problem] });
+}
+
+/** Members a client may send in a change of a trigger: the trigger's own, and those the service sets (ignored). */
+const CHANGEABLE_MEMBERS = new Set([...Object.keys(triggerInputSchema.properties), ...SERVICE_MEMBERS]);
+
+/**
+ * Refuses a change of a trigger that names a member no trigger has (400 VALIDATION_FAILED naming it):
+ * it would be stored and answered as if it meant something, and `{ trigger: … }` (the form creation
+ * takes) would change nothing while answering success.
+ */
+export function assertKnownChanges(changes: Record<string, unknown>, member: string): void {
+  const unknown = Object.keys(changes).filter((key) => !CHANGEABLE_MEMBERS.has(key));
+  if (unknown.length === 0) return;
+  const problems: ValidationProblem[] = unknown.map((key) => ({
+    member: `${member}.${key}`,
+    message:
+      key === 'trigger' || key === 'changes'
+        ? `${member}.${key} is not a member of a trigger: send the members to change themselves (or { "changes": { … } } alone)`
+        : `${member}.${key} is not a member of a trigger`,
+  }));
+  throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
 }
 
 /** The submitted trigger: the body itself, or `{ trigger: … }` as some clients send it. */
@@ -158,7 +194,8 @@ export function toTriggerRecord(
     createdBy: existing?.createdBy ?? caller.username,
     lastUpdated: at,
     lastUpdatedBy: caller.username,
-    runAs: existing?.runAs ?? { id: caller.id, username: caller.username, roles: [...caller.roles], groups: [...caller.groups] },
+    // a trigger acts as whoever made it what it is: its creator, or the last account that changed it
+    runAs: { id: caller.id, username: caller.username, roles: [...caller.roles], groups: [...caller.groups] },
   };
   if (out.name === '') throw invalid(`${member}.name`, 'must not be empty');
   switch (input.type) {
@@ -245,15 +282,22 @@ function checkEvent(t: TriggerRecord, member: string): void {
 }
 
 function checkSchedule(t: TriggerRecord, member: string, now: number, existing: TriggerRecord | undefined): void {
-  if (typeof t.firstRunAt !== 'number' || !Number.isInteger(t.firstRunAt) || t.firstRunAt < 0)
+  if (t.firstRunAt === undefined || t.firstRunAt === null)
     throw invalid(`${member}.firstRunAt`, 'is required for a schedule trigger: the first due time, epoch milliseconds');
+  if (typeof t.firstRunAt !== 'number' || !Number.isInteger(t.firstRunAt) || t.firstRunAt < 0 || t.firstRunAt > MAX_EPOCH_MS)
+    throw invalid(
+      `${member}.firstRunAt`,
+      `must be a time in epoch milliseconds from 0 to ${MAX_EPOCH_MS} (${new Date(MAX_EPOCH_MS).toISOString()}); ${JSON.stringify(t.firstRunAt)} is not`,
+    );
   const unit = t.repeatUnit ?? null;
   if (unit !== null && !(REPEAT_UNITS as readonly string[]).includes(unit))
     throw invalid(`${member}.repeatUnit`, `must be one of ${REPEAT_UNITS.join(', ')}, or null for a single run`);
   t.repeatUnit = unit;
   if (unit !== null) {
     const frequency = t.repeatFrequency ?? 1;
-    if (!Number.isInteger(frequency) || frequency < 1) throw invalid(`${member}.repeatFrequency`, 'must be an integer of at least 1');
+    const most = Math.floor(MAX_REPEAT_MS / (unit === 'month' ? 30 * UNIT_MS.day : UNIT_MS[unit]));
+    if (!Number.isInteger(frequency) || frequency < 1 || frequency > most)
+      throw invalid(`${member}.repeatFrequency`, `must be an integer from 1 to ${most} (${unit}s between due times, 100 years at most)`);
     t.repeatFrequency = frequency;
     t.repeatInterval = unit === 'month' ? frequency * 30 * UNIT_MS.day : frequency * UNIT_MS[unit];
   } else {
@@ -374,8 +418,14 @@ export function toPublicTrigger(t: TriggerRecord): Trigger {
 
 /** The trigger as export gives it (and import takes it back): the public record without what the service computes. */
 export function toExportedTrigger(t: TriggerRecord): Trigger {
-  const { nextRunAt: _next, lastRunAt: _last, lastExecuted: _executed, ...out } = toPublicTrigger(t);
+  const { lastError: _error, ...rest } = t;
+  const { nextRunAt: _next, lastRunAt: _last, lastExecuted: _executed, ...out } = toPublicTrigger(rest);
   return out;
+}
+
+/** True for an enabled schedule or event trigger: it starts jobs on its own, as its `runAs`. */
+export function runsAsItsOwner(trigger: Pick<Trigger, 'type' | 'enabled'>): boolean {
+  return trigger.enabled !== false && (trigger.type === 'schedule' || trigger.type === 'eventSystem');
 }
 
 /** Refuses to run a disabled trigger: 409 TRIGGER_DISABLED. */

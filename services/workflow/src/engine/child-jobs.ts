@@ -104,9 +104,12 @@ export class ChildJobs {
     const planned = task.childJobs ?? [];
     if (!run || planned.length === 0) return;
     const parentJob = this.state.job;
+    // the children known to exist: those found, and those created here
+    const created = new Set<string>();
     void (async () => {
       try {
         const existing = await this.host.repository.statusesOf(planned.map((c) => c._id));
+        for (const childId of existing.keys()) created.add(childId);
         const caller = parentJob.runAs ?? SYSTEM_CALLER;
         let workflow: WorkflowDocument | undefined;
         for (const child of planned) {
@@ -128,6 +131,7 @@ export class ChildJobs {
             },
             ...(parentJob.pinned !== undefined ? { pinned: parentJob.pinned } : {}),
           });
+          created.add(child._id);
           if (run.sequential) break;
         }
       } catch (err) {
@@ -146,7 +150,11 @@ export class ChildJobs {
           return;
         }
         void this.step(() => {
-          if (this.state.job.tasks[id]?.status !== 'running') return;
+          const failed = this.state.job.tasks[id];
+          if (failed?.status !== 'running') return;
+          // a child refused (no access, variables its inputSchema refuses) was never created: the task
+          // lists the children that exist, and the refusal is its error
+          failed.childJobs = (failed.childJobs ?? []).filter((c) => created.has(c._id));
           this.state.complete(id, startFailure(run.workflow, err));
         });
       }

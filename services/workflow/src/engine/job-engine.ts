@@ -12,6 +12,7 @@ import type { JobValueRecord } from '../store/job-value-repository';
 import { DEFAULT_INLINE_VALUE_BYTES, DEFAULT_MAX_VALUE_BYTES } from '../domain/job-values';
 import type { ValueLimits } from '../domain/job-values';
 import { InputSchemaCache } from './input-schemas';
+import { SchemaThread } from './schema-thread';
 import { JobEventRelay } from './job-events';
 import type { PublishEvents } from './job-events';
 import { JobLifecycle } from './job-lifecycle';
@@ -99,6 +100,8 @@ export class JobEngine {
   readonly valueLimits: ValueLimits;
   readonly repository: JobRepository;
   readonly events: JobEventRelay;
+  /** Checks values against users' JSON Schemas (inputSchemas, trigger and form schemas) off the event loop, with a time limit. */
+  readonly schemaThread = new SchemaThread();
   private readonly workers = new WorkerSwitches();
   private readonly owned: OwnedJobs;
   private readonly lease: LeaseManager;
@@ -146,7 +149,16 @@ export class JobEngine {
     );
     const timing = { leaseMs: this.leaseMs, renewMs: this.renewMs, scanMs: this.scanMs };
     const lease = new LeaseManager(serverId, timing, repository, new EngineRegistry(deps.engines), { owned, events, workers }, log);
-    const lifecycle = new JobLifecycle({ serverId, repository, schemas: new InputSchemaCache(), owned, lease, events, workers, observe });
+    const lifecycle = new JobLifecycle({
+      serverId,
+      repository,
+      schemas: new InputSchemaCache(this.schemaThread),
+      owned,
+      lease,
+      events,
+      workers,
+      observe,
+    });
     this.repository = repository;
     this.events = events;
     this.owned = owned;
@@ -167,6 +179,7 @@ export class JobEngine {
    */
   async stop(drainMs = 2_000): Promise<void> {
     this.lease.stopTimers();
+    await this.schemaThread.stop();
     await this.owned.haltAll();
     await this.events.idle(drainMs);
     this.events.stop();

@@ -28,6 +28,8 @@ export interface StartJobInput {
   pinned?: Record<string, Record<string, unknown>>;
   /** The trigger that starts the job. */
   trigger?: JobTrigger;
+  /** The event triggers whose firing led to the job (see JobRecord.triggerChain). */
+  triggerChain?: string[];
 }
 
 /** What job control works with: the store, and the parts of the engine that drive, wake and publish. */
@@ -87,12 +89,13 @@ export class JobLifecycle {
       ...(input.parent !== undefined ? { parent: input.parent } : {}),
       ...(input.pinned !== undefined ? { pinned: input.pinned } : {}),
       ...(input.trigger !== undefined ? { trigger: input.trigger } : {}),
+      ...(input.triggerChain !== undefined ? { triggerChain: input.triggerChain } : {}),
     });
     // The inputSchema is what a caller starting the workflow must give; the platform's own `_id` and
     // `initiator` count, as the job holds them. A child job's variables are its parent's wiring and
     // are not checked: the fixtures' workflows pass their children values the children's schemas do
     // not describe (null re-attempt settings where an integer is declared), and run so.
-    if (input.parent === undefined) this.parts.schemas.check(workflow, variables, { _id: job._id, initiator: caller.username });
+    if (input.parent === undefined) await this.parts.schemas.check(workflow, variables, { _id: job._id, initiator: caller.username });
     job.outbox = [outboxEntry('jobStart', jobEventPayload(job, { by: caller.username }))];
     // with the job worker deactivated the job waits, leased to no engine, for one that claims jobs
     const claims = this.parts.workers.claimsJobs;

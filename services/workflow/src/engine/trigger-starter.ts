@@ -1,8 +1,9 @@
-import { AppError, hasCode } from '@nap/contracts';
-import type { Caller } from '@nap/contracts';
+import { AppError, SYSTEM_CALLER, hasCode } from '@nap/contracts';
+import type { Caller, WorkflowDocument } from '@nap/contracts';
 import type { AuditRecorder, BusClient } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import { isRecord } from '@nap/util';
+import { assertAutomationAccess } from '../domain/automations';
 import { assertMayRun } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
 import type { JobEngine } from './job-engine';
@@ -29,26 +30,37 @@ export interface TriggerStarterDeps {
  * becomes the variables of a job of the automation's workflow, started as the given caller.
  */
 export class TriggerStarter {
-  private readonly schemas = new UserSchemas();
+  private readonly schemas: UserSchemas;
 
-  constructor(private readonly deps: TriggerStarterDeps) {}
-
-  /** Checks `body` against the trigger's schema; 400 VALIDATION_FAILED naming each member (`body.device`). */
-  checkBody(trigger: TriggerRecord, body: unknown, label = 'body'): void {
-    this.checkSchema(`trigger ${trigger._id}@${trigger.lastUpdated}`, `trigger "${trigger.name}"`, trigger.schema, body, label);
+  constructor(private readonly deps: TriggerStarterDeps) {
+    this.schemas = new UserSchemas(deps.engine.schemaThread);
   }
 
-  /** Checks `value` against a user's JSON Schema kept under `key` (its version); 400 VALIDATION_FAILED naming each member. */
-  checkSchema(key: string, owner: string, schema: unknown, value: unknown, label: string): void {
-    if (!isRecord(schema) || Object.keys(schema).length === 0) return;
-    const problems = this.schemas.problems(
+  /**
+   * Checks `body` against the trigger's schema: 400 VALIDATION_FAILED naming each member
+   * (`body.device`); answers the body with the defaults of the schema filled in.
+   */
+  checkBody(trigger: TriggerRecord, body: unknown, label = 'body'): Promise<unknown> {
+    return this.checkSchema(`trigger ${trigger._id}@${trigger.lastUpdated}`, `trigger "${trigger.name}"`, trigger.schema, body, label);
+  }
+
+  /**
+   * Checks `value` against a user's JSON Schema kept under `key` (its version): 400 VALIDATION_FAILED
+   * naming each member; 422 UNPROCESSABLE when the schema is not usable or its check overran the time
+   * limit (a pattern that backtracks). Answers the value with the defaults of the schema filled in.
+   */
+  async checkSchema(key: string, owner: string, schema: unknown, value: unknown, label: string): Promise<unknown> {
+    if (!isRecord(schema) || Object.keys(schema).length === 0) return value;
+    const checked = await this.schemas.problems(
       key,
       schema,
       value,
       label,
       (message) => new AppError('UNPROCESSABLE', `The schema of ${owner} is not a usable JSON Schema: ${message}`),
     );
+    const { problems } = checked;
     if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
+    return checked.value;
   }
 
   /** The job variables made from a body: the JST's outgoing values when the trigger has one, the body itself otherwise. */
@@ -88,6 +100,12 @@ export class TriggerStarter {
       error === undefined
         ? { status: 201 }
         : { status: error instanceof AppError ? error.status : 500, code: error instanceof AppError ? error.code : 'INTERNAL' };
+    if (error !== undefined)
+      await this.deps.triggers.markFailed(trigger._id, {
+        at: Date.now(),
+        code: error instanceof AppError ? error.code : 'INTERNAL',
+        message: error instanceof AppError ? error.message : 'The trigger could not start its automation: see the service log',
+      });
     await this.deps.audit.recordPlatformAction({
       actor,
       onBehalfOf: caller,
@@ -99,23 +117,54 @@ export class TriggerStarter {
   }
 
   /**
-   * Starts a job of the trigger's automation with `variables`, as `caller`; the job names the
-   * trigger. With an occasion's `jobId` (a schedule's due time `due`, an event's position) a second
-   * start of the same occasion creates nothing and answers undefined.
+   * Refuses (422 UNPROCESSABLE) to act for an account that was deleted or made inactive since the
+   * trigger took its identity: removing a person removes what their triggers do. Asked of the admin
+   * service at each start (a start costs far more); the platform's own caller is always there.
    */
-  async start(
-    trigger: TriggerRecord,
-    variables: Record<string, unknown>,
-    caller: Caller,
-    occasion?: { jobId: string; due?: number },
-  ): Promise<JobRecord | undefined> {
-    const jobId = occasion?.jobId;
+  private async assertIdentity(trigger: TriggerRecord, caller: Caller): Promise<void> {
+    if (caller.id === SYSTEM_CALLER.id) return;
+    let gone: string | null;
+    try {
+      const account = (await this.deps.client.call('admin.getAccount', { params: { accountId: caller.id } }, { caller: SYSTEM_CALLER }))
+        .body;
+      gone = account.inactive === true ? 'was made inactive' : null;
+    } catch (err) {
+      if (!hasCode(err, 'ACCOUNT_NOT_FOUND')) throw err;
+      gone = 'was deleted';
+    }
+    if (gone !== null)
+      throw new AppError(
+        'UNPROCESSABLE',
+        `Trigger "${trigger.name}" runs as "${caller.username}", whose account ${gone}: it starts nothing until someone changes it (it then runs as them) or deletes it`,
+      );
+  }
+
+  /**
+   * Refuses (403 GROUP_ACCESS_DENIED) a schedule or event trigger that would run, as `caller`, a
+   * workflow shared with groups `caller` is not in: checked when such a trigger is created or
+   * changed, as it then runs as that caller. A workflow that does not exist yet is left to the run.
+   */
+  async assertMayStart(trigger: TriggerRecord, caller: Caller): Promise<void> {
+    let workflow: WorkflowDocument;
+    try {
+      workflow = await this.workflowOf(trigger, caller);
+    } catch (err) {
+      if (hasCode(err, 'GROUP_ACCESS_DENIED')) throw err;
+      return;
+    }
+    assertMayRun(workflow, caller);
+  }
+
+  /** The workflow of the trigger's automation, read as `caller`. */
+  private async workflowOf(trigger: TriggerRecord, caller: Caller): Promise<WorkflowDocument> {
     const automation = await this.deps.automations.findAutomation(trigger.actionId);
     if (automation === null)
       throw new AppError(
         'AUTOMATION_NOT_FOUND',
         `Trigger "${trigger.name}" starts the automation "${trigger.actionId}", which does not exist`,
       );
+    // an automation shared with groups is run only by those who may see it (its gbac)
+    assertAutomationAccess(automation, caller, 'read');
     if (automation.componentType !== null && automation.componentType !== undefined && automation.componentType !== 'workflows') {
       throw new AppError(
         'UNPROCESSABLE',
@@ -129,7 +178,25 @@ export class TriggerStarter {
         `Automation "${automation.name}" names no workflow (componentName or componentId); set one to run it`,
       );
     const body = automation.componentId ? { id: automation.componentId } : { name: String(automation.componentName) };
-    const workflow = (await this.deps.client.call('studio.getWorkflow', { body }, { caller })).body;
+    return (await this.deps.client.call('studio.getWorkflow', { body }, { caller })).body;
+  }
+
+  /**
+   * Starts a job of the trigger's automation with `variables`, as `caller`; the job names the
+   * trigger. With an occasion's `jobId` (a schedule's due time `due`, an event's position) a second
+   * start of the same occasion creates nothing and answers undefined; an event's occasion carries the
+   * chain of event triggers that led to the job (see JobRecord.triggerChain).
+   */
+  async start(
+    trigger: TriggerRecord,
+    variables: Record<string, unknown>,
+    caller: Caller,
+    occasion?: { jobId: string; due?: number; triggerChain?: string[] },
+  ): Promise<JobRecord | undefined> {
+    const jobId = occasion?.jobId;
+    // a trigger acting on its own (schedule, event) acts for an account that must still be there
+    if (occasion !== undefined) await this.assertIdentity(trigger, caller);
+    const workflow = await this.workflowOf(trigger, caller);
     assertMayRun(workflow, caller);
     let job: JobRecord;
     try {
@@ -146,6 +213,7 @@ export class TriggerStarter {
           ...(occasion?.due !== undefined ? { due: occasion.due } : {}),
         },
         ...(jobId !== undefined ? { jobId } : {}),
+        ...(occasion?.triggerChain !== undefined ? { triggerChain: occasion.triggerChain } : {}),
       });
     } catch (err) {
       if (jobId !== undefined && hasCode(err, 'STORE_DUPLICATE_KEY')) return undefined;

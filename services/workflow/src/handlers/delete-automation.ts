@@ -5,8 +5,8 @@ import type { WorkflowContext } from '../context';
 
 /** `DELETE /operations-manager/automations/:id`: its triggers first, so that none points at nothing. */
 export function deleteAutomation(svc: WorkflowContext): Handler<'workflow.deleteAutomation'> {
-  return async (input) => {
-    const automation = await svc.automations.getAutomation(input.params.id);
+  return async (input, ctx) => {
+    const automation = await svc.automations.accessibleAutomation(input.params.id, ctx.caller, 'write');
     const triggers = await deleteTriggersOf(svc, automation._id);
     const deleted = await svc.automations.deleteAutomation(automation._id);
     if (deleted === 0) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${automation._id}"`);

@@ -11,9 +11,9 @@ const AUTOMATION_LIST_FIELDS: ListFields = {
 
 /** `GET /operations-manager/automations`: a page of automations in the envelope. */
 export function getAutomations(svc: WorkflowContext): Handler<'workflow.getAutomations'> {
-  return async (input) => {
+  return async (input, ctx) => {
     const query = toListQuery(input.query, AUTOMATION_LIST_FIELDS);
-    const { items, total } = await svc.automations.pageAutomations(query);
+    const { items, total } = await svc.automations.pageAutomations(query, ctx.caller);
     return {
       message: 'Successfully retrieved items',
       data: items,

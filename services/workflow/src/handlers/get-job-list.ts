@@ -11,7 +11,9 @@ export function getJobList(svc: WorkflowContext): Handler<'workflow.getJobList'>
   return async (input, ctx) => {
     const { status } = input.params;
     if (status !== 'all' && !JOB_STATUSES.some((known) => known === status)) {
-      throw new AppError('VALIDATION_FAILED', `Status "${status}" is unknown; use all or one of ${JOB_STATUSES.join(', ')}`);
+      throw new AppError('VALIDATION_FAILED', `params.status "${status}" is unknown; use all or one of ${JOB_STATUSES.join(', ')}`, {
+        details: [{ member: 'params.status', message: `must be all or one of ${JOB_STATUSES.join(', ')}` }],
+      });
     }
     const { filter, page, sort } = input.body.options;
     assertJsonDepth(filter, 'options.filter');

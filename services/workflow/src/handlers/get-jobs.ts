@@ -48,8 +48,9 @@ export function getJobs(svc: WorkflowContext): Handler<'workflow.getJobs'> {
       hints: query.hints,
       skip: query.skip,
       limit: query.limit,
-      nextPageSkip: page.hasMore ? query.skip + query.limit : null,
-      previousPageSkip: query.skip > 0 ? Math.max(0, query.skip - query.limit) : null,
+      // the spec types both as integers: where there is no such page (the last, the first) the member is left out
+      ...(page.hasMore ? { nextPageSkip: query.skip + query.limit } : {}),
+      ...(query.skip > 0 ? { previousPageSkip: Math.max(0, query.skip - query.limit) } : {}),
       nextPageAfter: page.nextAfter,
     };
   };

@@ -1,12 +1,13 @@
 import type { Handler } from '@nap/bus';
+import { accessibleTrigger } from '../context';
 import type { WorkflowContext } from '../context';
 import { toPublicTrigger } from '../domain/trigger-model';
 
 /** `GET /operations-manager/triggers/:id`. */
 export function getTrigger(svc: WorkflowContext): Handler<'workflow.getTrigger'> {
-  return async (input) => ({
+  return async (input, ctx) => ({
     message: 'Successfully retrieved item',
-    data: toPublicTrigger(await svc.triggers.get(input.params.id)),
+    data: toPublicTrigger(await accessibleTrigger(svc, input.params.id, ctx.caller, 'read')),
     metadata: {},
   });
 }

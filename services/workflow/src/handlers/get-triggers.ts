@@ -13,8 +13,11 @@ const TRIGGER_LIST_FIELDS: ListFields = {
 
 /** `GET /operations-manager/triggers`: a page of triggers, `{ data, metadata: { total } }`. */
 export function getTriggers(svc: WorkflowContext): Handler<'workflow.getTriggers'> {
-  return async (input) => {
+  return async (input, ctx) => {
     const extra: Filter[] = [];
+    // only the triggers of automations the caller may see (their gbac)
+    const visible = await svc.automations.visibleAutomationIds(ctx.caller);
+    if (visible !== undefined) extra.push({ actionId: { $in: visible } });
     if (input.query.enabled !== undefined) extra.push({ enabled: input.query.enabled });
     if (input.query.actionId !== undefined) extra.push({ actionId: { $eq: input.query.actionId } });
     const query = toListQuery(input.query, TRIGGER_LIST_FIELDS, extra);

@@ -12,8 +12,8 @@ export function runEndpointTrigger(svc: WorkflowContext): Handler<'workflow.runE
     const trigger = await svc.triggers.findEndpoint(routeName);
     if (trigger === null) throw new AppError('TRIGGER_NOT_FOUND', `No endpoint trigger has the route name "${routeName}"`);
     assertEnabled(trigger);
-    svc.triggerStarter.checkBody(trigger, input.body ?? {});
-    const variables = await svc.triggerStarter.variablesOf(trigger, input.body, ctx.caller);
+    const body = await svc.triggerStarter.checkBody(trigger, input.body ?? {});
+    const variables = await svc.triggerStarter.variablesOf(trigger, input.body === undefined ? input.body : body, ctx.caller);
     return {
       message: 'Successfully created the requested item',
       data: toPublicJob(await startFromTrigger(svc, trigger, variables, ctx.caller)),

@@ -1,5 +1,6 @@
 import { AppError, runSchemaOfForm } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { isRecord } from '@nap/util';
 import { startFromTrigger } from '../context';
 import type { WorkflowContext } from '../context';
 import { toPublicJob } from '../domain/job-model';
@@ -16,11 +17,18 @@ export function runManualTrigger(svc: WorkflowContext): Handler<'workflow.runMan
     if (trigger.type !== 'manual')
       throw new AppError('UNPROCESSABLE', `Trigger "${trigger.name}" is a ${trigger.type} trigger, not a manual one`);
     assertEnabled(trigger);
-    const data = { ...(trigger.formData ?? {}), ...(input.body.formData ?? {}) };
+    let data: Record<string, unknown> = { ...(trigger.formData ?? {}), ...(input.body.formData ?? {}) };
     if (typeof trigger.formId === 'string' && trigger.formId !== '') {
       const form = (await svc.client.call('studio.getForm', { params: { id: trigger.formId } }, { caller: ctx.caller })).body;
       const schema = runSchemaOfForm(form.schema);
-      svc.triggerStarter.checkSchema(`form ${form._id}@${form.last_updated}`, `form "${form.name}"`, schema, data, 'body.formData');
+      const checked = await svc.triggerStarter.checkSchema(
+        `form ${form._id}@${form.last_updated}`,
+        `form "${form.name}"`,
+        schema,
+        data,
+        'body.formData',
+      );
+      if (isRecord(checked)) data = checked;
     }
     return {
       message: 'Successfully created the requested item',

@@ -1,5 +1,7 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { Collection, ListQuery, Store } from '@nap/store';
+import type { Caller } from '@nap/contracts';
+import { assertAutomationAccess, automationVisibilityFilter } from '../domain/automations';
 import type { StoredAutomation, StoredCatalogAutomation } from '../domain/automations';
 
 /** Rethrows a duplicate key as 409 AUTOMATION_ALREADY_EXISTS with `message`; anything else as it is. */
@@ -25,7 +27,19 @@ export class AutomationRepository {
     try {
       return await this.automations.insertOne(doc);
     } catch (err) {
-      return translateDuplicate(err, `An automation named "${doc.name}" (or with id "${doc._id}") exists`);
+      if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
+      // name the automation in the way: the one with this name, else the one with this id
+      const existing =
+        (await this.automations.findOne({ name: doc.name }).catch(() => null)) ??
+        (await this.automations.findOne({ _id: doc._id }).catch(() => null));
+      return translateDuplicate(
+        err,
+        existing === null
+          ? `An automation named "${doc.name}" or with id "${doc._id}" exists`
+          : existing.name === doc.name
+            ? `An automation named "${doc.name}" exists (id "${existing._id}")`
+            : `An automation with id "${doc._id}" exists (named "${existing.name}")`,
+      );
     }
   }
 
@@ -48,10 +62,27 @@ export class AutomationRepository {
     return found;
   }
 
-  async pageAutomations(query: ListQuery): Promise<{ items: StoredAutomation[]; total: number }> {
+  /** The automation with this id if the caller may read (`read`) or change it (`write`): 404 AUTOMATION_NOT_FOUND, 403 GROUP_ACCESS_DENIED. */
+  async accessibleAutomation(id: string, caller: Caller, mode: 'read' | 'write'): Promise<StoredAutomation> {
+    const found = await this.getAutomation(id);
+    assertAutomationAccess(found, caller, mode);
+    return found;
+  }
+
+  /** The ids of the automations `caller` may read; undefined for a caller who reads them all (admins). */
+  async visibleAutomationIds(caller: Caller): Promise<string[] | undefined> {
+    const visible = automationVisibilityFilter(caller);
+    if (visible === undefined) return undefined;
+    return (await this.automations.find(visible, { projection: { _id: 1 } })).map((a) => a._id);
+  }
+
+  /** A page of the automations `caller` may read. */
+  async pageAutomations(query: ListQuery, caller: Caller): Promise<{ items: StoredAutomation[]; total: number }> {
+    const visible = automationVisibilityFilter(caller);
+    const filter = visible === undefined ? query.filter : { $and: [query.filter, visible] };
     const [items, total] = await Promise.all([
-      this.automations.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
-      this.automations.countDocuments(query.filter),
+      this.automations.find(filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.automations.countDocuments(filter),
     ]);
     return { items, total };
   }

@@ -532,6 +532,20 @@ export class JobRepository {
     return this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, groups: 1, metrics: 1, runAs: 1 } });
   }
 
+  /**
+   * What decides whether an event of the job may fire an event trigger: who may see the job, the
+   * triggers that led to it, and its ancestors (a child job's chain is its root's); null when it does not exist.
+   */
+  async firingContextOf(
+    id: string,
+  ): Promise<Pick<JobRecord, '_id' | 'groups' | 'metrics' | 'runAs' | 'triggerChain' | 'ancestors'> | null> {
+    const [found] = await this.jobs.find(
+      { _id: id },
+      { projection: { _id: 1, groups: 1, 'metrics.owner': 1, runAs: 1, triggerChain: 1, ancestors: 1 }, limit: 1 },
+    );
+    return found ?? null;
+  }
+
   // ---- archiving (see engine/job-archiver) -------------------------------------------------------
 
   /**

@@ -1,6 +1,6 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { Collection, Filter, ListQuery, Store } from '@nap/store';
-import type { TriggerRecord } from '../domain/trigger-model';
+import type { TriggerError, TriggerRecord } from '../domain/trigger-model';
 import { DueClaims } from './due-claims';
 
 /** Members of a trigger the schedule runner writes (the due times, its claim, when it last started a job). */
@@ -105,7 +105,12 @@ export class TriggerRepository {
 
   /** Records when a trigger last started a job. */
   async markExecuted(id: string, at: number): Promise<void> {
-    await this.triggers.updateOne({ _id: id }, { $set: { lastExecuted: at } });
+    await this.triggers.updateOne({ _id: id }, { $set: { lastExecuted: at }, $unset: { lastError: '' } });
+  }
+
+  /** Records why the trigger could not start its automation on its own (a schedule's due time, an event): answered as `lastError`. */
+  async markFailed(id: string, error: TriggerError): Promise<void> {
+    await this.triggers.updateOne({ _id: id }, { $set: { lastError: error } });
   }
 
   // ---- schedules ------------------------------------------------------------------------------

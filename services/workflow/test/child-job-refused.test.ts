@@ -1,0 +1,61 @@
+import { AppError } from '@nap/contracts';
+import type { WorkflowDocument } from '@nap/contracts';
+import { task, workflowDocument } from '@nap/testing';
+import type { EngineHarness } from './support/harness';
+import { startEngineHarness } from './support/harness';
+
+/**
+ * A childJob task whose child is refused (no access to its workflow, a workflow that does not
+ * exist) lists no child job that was never created: its `childJobs` names the children that exist,
+ * and the refusal is the task's error.
+ */
+
+let h: EngineHarness;
+
+beforeAll(async () => {
+  h = await startEngineHarness();
+  // the studio refuses the workflow "guarded" to every caller here
+  const get = h.workflows.get.bind(h.workflows);
+  h.workflows.get = (name: string): WorkflowDocument | undefined => {
+    if (name === 'guarded') throw new AppError('GROUP_ACCESS_DENIED', 'Workflow "guarded" is shared with groups the caller is not in');
+    return get(name);
+  };
+});
+
+afterAll(async () => {
+  await h.stop();
+});
+
+function parent(name: string, child: string, items: unknown[]): WorkflowDocument {
+  return workflowDocument(
+    name,
+    {
+      cj: task(
+        'childJob',
+        { task: '', workflow: child, variables: {}, data_array: items, transformation: '', loopType: 'parallel' },
+        { job_details: null },
+        { type: 'operation' },
+      ),
+    },
+    [
+      ['workflow_start', 'cj'],
+      ['cj', 'workflow_end'],
+    ],
+  );
+}
+
+it.each([
+  ['refused', 'guarded', 'GROUP_ACCESS_DENIED'],
+  ['missing', 'no-such-workflow', 'WORKFLOW_NOT_FOUND'],
+])('records no child job for a %s child workflow, and the refusal as the task error', async (_what, child, code) => {
+  const job = await h.waitFor((await h.run(parent(`parent-of-${child}`, child, [{ n: 1 }, { n: 2 }])))._id, [
+    'complete',
+    'error',
+    'canceled',
+  ]);
+  expect(job.status).toBe('error');
+  const cj = job.tasks.cj;
+  expect(cj?.childJobs).toEqual([]);
+  expect(JSON.stringify(cj?.variables?.error ?? job.error)).toContain(code);
+  expect(await h.store.collection('jobs').countDocuments({ 'parent.job': job._id })).toBe(0);
+});
