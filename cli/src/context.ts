@@ -81,6 +81,18 @@ export class Context {
     return resolveProfile(this.config(), this.options.profile, this.io.env);
   }
 
+  /** Whether {@link spin} shows a spinner. */
+  spins(): boolean {
+    const env = this.io.env;
+    return (
+      this.io.stderr.isTTY === true &&
+      this.stderrColors.isColorSupported &&
+      env.TERM !== 'dumb' &&
+      !this.options.debug &&
+      (env.CI === undefined || env.CI === '' || env.CI === 'false')
+    );
+  }
+
   /** A client of the active profile, or of a profile named by `copy --from/--to`. */
   client(name?: string): Client {
     const profile = name === undefined ? this.profile() : namedProfile(this.config(), name, this.io.env);
@@ -95,9 +107,13 @@ export class Context {
     return client;
   }
 
-  /** A spinner on stderr while `work` runs, only when stderr is a terminal and output is for people. */
+  /**
+   * A spinner on stderr while `work` runs, only on a terminal that shows colours (not with
+   * `--no-color`, `NO_COLOR` or `TERM=dumb`, where a spinner's frames would stay in the output),
+   * and not with `--debug` or in CI.
+   */
   async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
-    if (this.io.stderr.isTTY !== true || this.options.debug || this.io.env.CI === 'true') return work();
+    if (!this.spins()) return work();
     const spinner = loadSpinner()({ text, stream: this.io.stderr }).start();
     try {
       return await work();

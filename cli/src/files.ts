@@ -5,6 +5,11 @@ import { loadYaml } from './lazy';
 import type { Doc } from './resources/documents';
 import { isDoc } from './resources/documents';
 
+/** How a file is named in messages: `stdin` for `-`. */
+export function shownFile(file: string): string {
+  return file === '-' ? 'stdin' : file;
+}
+
 /** A JSON or YAML document (by extension; JSON first for anything else). */
 export function parseDocument(text: string, file: string): unknown {
   const yamlFile = /\.ya?ml$/i.test(file);
@@ -12,14 +17,14 @@ export function parseDocument(text: string, file: string): unknown {
     try {
       return JSON.parse(text) as unknown;
     } catch (err) {
-      if (/\.json$/i.test(file)) throw usage(`${file} is not valid JSON: ${(err as Error).message}`);
+      if (/\.json$/i.test(file)) throw usage(`${shownFile(file)} is not valid JSON: ${(err as Error).message}`);
     }
   }
   const YAML = loadYaml();
   try {
     return YAML.parse(text) as unknown;
   } catch (err) {
-    throw usage(`${file} is not valid ${yamlFile ? 'YAML' : 'JSON or YAML'}: ${(err as Error).message.split('\n')[0]}`);
+    throw usage(`${shownFile(file)} is not valid ${yamlFile ? 'YAML' : 'JSON or YAML'}: ${(err as Error).message.split('\n')[0]}`);
   }
 }
 
@@ -28,7 +33,7 @@ export function readText(file: string): string {
     return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw usage(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`);
+    throw usage(`cannot read ${shownFile(file)}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`);
   }
 }
 
@@ -36,7 +41,7 @@ export function readText(file: string): string {
 export function readDocuments(file: string): Doc[] {
   const value = parseDocument(readText(file), file);
   const docs = Array.isArray(value) ? value : [value];
-  if (docs.length === 0 || !docs.every(isDoc)) throw usage(`${file} must hold a JSON/YAML object or an array of objects`);
+  if (docs.length === 0 || !docs.every(isDoc)) throw usage(`${shownFile(file)} must hold a JSON/YAML object or an array of objects`);
   return docs;
 }
 
@@ -84,8 +89,8 @@ export function parseVars(pairs: readonly string[] | undefined, flag = '--var'):
   return vars;
 }
 
-/** `--data JSON` or `--data @file`. */
-export function readData(data: string): unknown {
+/** `--data JSON` or `--data @file` (`flag` names the option in messages: `--form-data`). */
+export function readData(data: string, flag = '--data'): unknown {
   if (data.startsWith('@')) {
     const file = data.slice(1);
     return parseDocument(readText(file), file);
@@ -93,6 +98,6 @@ export function readData(data: string): unknown {
   try {
     return JSON.parse(data) as unknown;
   } catch (err) {
-    throw usage(`--data is not valid JSON: ${(err as Error).message}`);
+    throw usage(`${flag} is not valid JSON: ${(err as Error).message}`);
   }
 }

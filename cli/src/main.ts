@@ -24,9 +24,9 @@ function report(io: Io, err: unknown, debug: boolean): number {
   }
   const commanderCode = (err as { code?: unknown }).code;
   if (typeof commanderCode === 'string' && commanderCode.startsWith('commander.')) {
-    // commander printed its message already
-    const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(commanderCode);
-    return ok ? EXIT.OK : EXIT.USAGE;
+    // commander printed its message (or the help) already; help asked for is 0, help shown for a
+    // command group without its subcommand (`nap jobs`) is commander's 1: a usage error
+    return (err as { exitCode?: unknown }).exitCode === 0 ? EXIT.OK : EXIT.USAGE;
   }
   const message = err instanceof Error ? err.message : String(err);
   io.stderr.write(`nap: unexpected error: ${message}${debug ? '' : ' (--debug shows where)'}\n`);
@@ -45,6 +45,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stderr.write(program.helpInformation());
     return EXIT.USAGE;
   }
+  // `nap help WORD`: commander shows the main help for a word that is no command; say so, exit 4
+  const [first, second] = argv;
+  if (first === 'help' && second !== undefined && !second.startsWith('-') && !program.commands.some((c) => c.name() === second)) {
+    io.stderr.write(`nap: unknown command "${second}"; the commands: ${program.commands.map((c) => c.name()).join(', ')}\n`);
+    return EXIT.USAGE;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK;
@@ -59,6 +65,10 @@ export function run(): void {
   // a closed pipe (`nap get workflows | head`) is not an error
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
+  });
+  // a closed stderr (`2>&1 | head -1`) loses the notes, not the command: it ends with its own exit code
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
   });
   void main(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Context, GlobalOptions, Io } from './context';
 import { OUTPUT_FORMATS } from './output/format';
+import { RESOURCES } from './resources/registry';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version: VERSION } = require('../package.json') as { version: string };
@@ -10,8 +11,7 @@ export type Runner = (command: Command, work: (ctx: Context) => Promise<void>) =
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-const RESOURCE_HELP =
-  'the resource: workflows, transformations, templates, command-templates, analytic-templates, forms, projects, automations, triggers, adapters, integrations, integration-models, prebuilts, profiles, accounts, groups, roles, devices, device-groups, jobs (singular or plural)';
+const RESOURCE_HELP = `the resource: ${RESOURCES.map((r) => r.plural).join(', ')} (singular or plural)`;
 
 function gitOptions(cmd: Command, withMessage: boolean): Command {
   cmd
@@ -81,8 +81,8 @@ export function buildProgram(io: Io, run: Runner): Command {
     .description('list the documents of a resource, or show one by name or id')
     .argument('<resource>', RESOURCE_HELP)
     .argument('[name]', 'name or id of one document')
-    .option('--limit <n>', 'at most this many documents', (v) => Number(v))
-    .action((resource: string, name: string | undefined, opts: { limit?: number }, cmd: Command) =>
+    .option('--limit <n>', 'at most this many documents (a whole number from 1)')
+    .action((resource: string, name: string | undefined, opts: { limit?: string }, cmd: Command) =>
       run(cmd, async (ctx) => (await import('./commands/assets.js')).getCommand(ctx, resource, name, opts)),
     );
 
@@ -166,13 +166,13 @@ export function buildProgram(io: Io, run: Runner): Command {
     program
       .command('import')
       .description(
-        'import exported documents from a file or a folder (<name>.<kind>.json files), locally or from a Git repository; what the platform notes on an item it imported (a trigger it took in disabled) is printed on stderr as note: …',
+        'import exported documents from a file or a folder (<name>.<kind>.json files), locally or from a Git repository, each on its own: one refused (or of a name that exists, without --replace) is said on stderr and costs no other; what the platform notes on an item it imported (a trigger it took in disabled) is printed on stderr as note: …',
       )
       .argument('<resource>', RESOURCE_HELP)
       .argument('<path>', 'a file or folder; with --repository, relative to the root of the repository')
       .option(
         '--replace',
-        "overwrite a document of the same name: deleted first, or updated in place for resources exported in nap's own form",
+        'replace a document of the same name: updated in place where the platform can, else deleted and imported again, and put back if the platform refuses the new one (see "How --replace replaces")',
       ),
     false,
   );
@@ -371,7 +371,10 @@ export function buildProgram(io: Io, run: Runner): Command {
   tasks
     .command('list')
     .description('list the manual tasks waiting for a person (--all: tasks of every kind and state)')
-    .option('--status <status>', 'tasks in this state (default: running, i.e. waiting)')
+    .option(
+      '--status <status>',
+      'tasks in this state: incomplete, pending, running, complete, error or canceled (default: running, i.e. waiting)',
+    )
     .option('--job <id>', 'only tasks of this job')
     .option('--workflow <name>', 'only tasks of jobs of this workflow')
     .option('--all', 'every task, not only waiting manual ones')

@@ -139,6 +139,27 @@ export function renderReference(program: Command): string {
     '',
   );
   for (const def of RESOURCES) if (def.portable !== undefined) lines.push(`- \`${def.plural}\`: ${def.portable.form}.`);
+  lines.push(
+    '',
+    '#### How --replace replaces',
+    '',
+    '`nap import --replace` and `nap copy --replace` never delete a document to replace it where the platform can update it in place: the one there keeps its id (not the `_id` of the file), and a document the platform refuses leaves it exactly as it was. Where only a delete and an import can replace it, `nap` first reads the document there as the platform exports it, keeps it in memory and in a file of the OS temp folder (`nap-replaced-<resource>-…/`, readable by its owner only), deletes it, imports the new one, and, if the platform refuses that, imports the kept one back; if even that fails, the message names the document deleted and the file that holds it (exit 1), and the file stays.',
+    '',
+  );
+  for (const def of RESOURCES) {
+    if (def.portable !== undefined) {
+      lines.push(`- \`${def.plural}\`: updated in place, in nap's portable form (above).`);
+      continue;
+    }
+    if (def.import === undefined) continue;
+    const update = def.update;
+    if (update === undefined)
+      lines.push(`- \`${def.plural}\`: deleted and imported again (no route updates one in place), put back if refused.`);
+    else
+      lines.push(
+        `- \`${def.plural}\`: updated in place with \`${update.route.method} ${update.route.path}\`${update.note === undefined ? '' : `: ${update.note}`}.`,
+      );
+  }
   lines.push('', '#### Verbs served another way', '');
   for (const def of RESOURCES) {
     if (def.create?.via !== undefined) lines.push(`- \`nap create ${def.singular}\`: through ${def.create.via}.`);

@@ -135,7 +135,7 @@ describe('errors', () => {
     });
     expect(refused.code).toBe(6);
     expect(refused.stderr).toMatch(
-      /^nap: cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection refused\): is the platform running, and are host, port and use_tls of profile "environment" right\?\n$/,
+      /^nap: cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection refused\): is the platform running, and is NAP_URL right\?\n$/,
     );
 
     // a server that accepts connections and never answers
@@ -175,6 +175,11 @@ describe('errors', () => {
       [['run', 'workflow', 'x', '--timeout', 'soon'], /^nap: --timeout soon: expected a duration such as 30s, 5m, 1h or 2d/],
       [['--profile', 'missing', 'get', 'roles'], /^nap: profile "missing" is not in/],
       [[], /^Usage: nap \[options\] \[command\]/],
+      // a command group without its subcommand, and help for a word that is no command
+      [['jobs'], /^Usage: nap jobs \[options\] \[command\]/],
+      [['run'], /^Usage: nap run \[options\] \[command\]/],
+      [['audit'], /^Usage: nap audit \[options\] \[command\]/],
+      [['help', 'bogus'], /^nap: unknown command "bogus"; the commands: get, describe, /],
     ] as const) {
       const res = await nap([...args], { env: h.env });
       expect({ args, code: res.code }).toEqual({ args, code: 4 });
@@ -189,6 +194,38 @@ describe('errors', () => {
     const debug = await nap(['describe', 'workflow', 'nope', '--debug'], { env: h.env });
     expect(debug.code).toBe(1);
     expect(debug.stderr).toMatch(/^curl /m);
+  });
+});
+
+describe('the environment', () => {
+  it('names the variable that holds a bad value, or the credentials refused', async () => {
+    const h = home();
+    const env = { ...h.env, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password };
+    for (const [extra, message] of [
+      [{ NAP_URL: `127.0.0.1:${platform.port}` }, `nap: NAP_URL=127.0.0.1:${platform.port} is not an http:// or https:// URL\n`],
+      [{ NAP_URL: platform.url, NAP_VERIFY: 'maybe' }, 'nap: NAP_VERIFY=maybe is not true or false\n'],
+      [{ NAP_URL: platform.url, NAP_TIMEOUT: 'soon' }, 'nap: NAP_TIMEOUT=soon is not a number of seconds\n'],
+    ] as const) {
+      expect(await nap(['get', 'roles'], { env: { ...env, ...extra } })).toMatchObject({ code: 4, stderr: message });
+    }
+    // NAP_VERIFY of a named profile is the variable's too, and ipctl's variables are named as well
+    h.writeNapConfig(profileSection('lab', platform.port, platform.password));
+    expect(await nap(['get', 'roles', '--profile', 'lab'], { env: { ...h.env, NAP_VERIFY: 'maybe' } })).toMatchObject({
+      code: 4,
+      stderr: 'nap: NAP_VERIFY=maybe is not true or false\n',
+    });
+    expect(await nap(['get', 'roles', '--profile', 'lab'], { env: { ...h.env, IPCTL_PROFILE_LAB_PORT: 'x' } })).toMatchObject({
+      code: 4,
+      stderr: 'nap: IPCTL_PROFILE_LAB_PORT=x is not a port number\n',
+    });
+    const revoked = await nap(['get', 'roles'], { env: { ...h.env, NAP_URL: platform.url, NAP_TOKEN: 'not-a-token' } });
+    expect(revoked.code).toBe(5);
+    expect(revoked.stderr).toMatch(/^nap: http:\/\/127\.0\.0\.1:\d+ refused the credentials of NAP_TOKEN \(401 /);
+    const wrong = await nap(['get', 'roles'], { env: { ...h.env, NAP_URL: platform.url, NAP_USERNAME: 'admin', NAP_PASSWORD: 'wrong' } });
+    expect(wrong.code).toBe(5);
+    expect(wrong.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused the credentials of user "admin" \(NAP_USERNAME and NAP_PASSWORD: .+\); check NAP_USERNAME and NAP_PASSWORD\n$/,
+    );
   });
 });
 

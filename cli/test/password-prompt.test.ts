@@ -211,6 +211,24 @@ describe('the profile line nap rewrites', () => {
     expect(replaceProfileKey(text, 'lab', 'password', 'back\\;slash')).toBeUndefined();
   });
 
+  it('keeps a comment after the value and the end of the last line', () => {
+    const commented = '[profile dave]\n; the password below rotates monthly\npassword = dave-pass-000000   ; rotated 2026-12\n';
+    expect(replaceProfileKey(commented, 'dave', 'password', 'dave-pass-111111')).toBe(
+      '[profile dave]\n; the password below rotates monthly\npassword = dave-pass-111111   ; rotated 2026-12\n',
+    );
+    expect(replaceProfileKey(commented.replace(/\n/g, '\r\n'), 'dave', 'password', 'dave-pass-111111')).toBe(
+      '[profile dave]\r\n; the password below rotates monthly\r\npassword = dave-pass-111111   ; rotated 2026-12\r\n',
+    );
+    // an escaped # is the value's, the first one not escaped begins the comment
+    expect(replaceProfileKey('[profile dave]\npassword = old\\#hash # note', 'dave', 'password', 'new-password-2')).toBe(
+      '[profile dave]\npassword = new-password-2 # note',
+    );
+    // a value that needs escaping keeps the comment too, and reads back whole
+    expect(replaceProfileKey(commented, 'dave', 'password', 'semi;colon')).toBe(
+      '[profile dave]\n; the password below rotates monthly\npassword = semi\\;colon   ; rotated 2026-12\n',
+    );
+  });
+
   it('answers nothing for a profile or key the text does not hold', () => {
     expect(replaceProfileKey(text, 'missing', 'password', 'x-password-1')).toBeUndefined();
     expect(replaceProfileKey(text, 'lab', 'client_secret', 'x-password-1')).toBeUndefined();

@@ -22,13 +22,28 @@ describe('the routes nap calls', () => {
   it('are routes of the catalog, for every resource and verb', () => {
     const used: string[] = [];
     for (const def of RESOURCES) {
-      for (const spec of [def.list, def.get, def.create, def.delete, def.import, def.export, def.toggle]) {
+      for (const spec of [def.list, def.get, def.create, def.delete, def.import, def.update, def.export, def.toggle]) {
         if (spec !== undefined) used.push(`${spec.route.method} ${spec.route.path}`);
       }
     }
     expect(used.length).toBeGreaterThan(80);
     expect(used.filter((r) => !routes.has(r))).toEqual([]);
     expect(used).toContain('PATCH /operations-manager/triggers/:id');
+    expect(used).toContain('PUT /profiles/:id');
+  });
+
+  it('replace in place wherever the platform has an update route for a resource it imports', () => {
+    // import --replace deletes and imports again only these: no route of the catalog updates one in place
+    expect(RESOURCES.filter((def) => def.import !== undefined && def.update === undefined).map((def) => def.plural)).toEqual([
+      'forms',
+      'projects',
+      'automations',
+    ]);
+    for (const def of RESOURCES.filter((d) => d.update !== undefined))
+      expect({ resource: def.plural, deletable: def.delete !== undefined || def.update?.notApplicable === undefined }).toEqual({
+        resource: def.plural,
+        deletable: true,
+      });
   });
 
   it('are routes of the catalog in the commands too', () => {

@@ -1,19 +1,24 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context';
+import { eachItem, stopsAll } from '../each';
 import { CliError, EXIT, usage } from '../errors';
 import { exportFileName, importFiles, readDocuments } from '../files';
 import { commitAndPush, withClone } from '../git';
 import type { Client } from '../http/client';
+import { platformMessage } from '../http/client';
+import { limitOption } from '../limit';
 import { describeDocument, serialize, statusColor, table } from '../output/format';
 import type { Doc } from '../resources/documents';
 import { field, isDoc, unwrap } from '../resources/documents';
 import type { Found } from '../resources/lookup';
-import { deleteFound, exportDocument, fullDocument, listAll, lookup, mustFind } from '../resources/lookup';
+import { deleteFound, exportDocument, fullDocument, listAll, mustFind } from '../resources/lookup';
 import type { PortableOptions } from '../resources/portable';
 import { importPortable, OMITTED_SECRETS, portableOf } from '../resources/portable';
 import type { ResourceDef, Verb } from '../resources/registry';
 import { findResource, RESOURCES } from '../resources/registry';
+import type { ImportItem, ImportOutcome } from './importing';
+import { IMPORTED, importEach, namedItems } from './importing';
 
 /** The resource a word names, or a usage error listing the ones there are. */
 export function resourceOf(word: string): ResourceDef {
@@ -41,12 +46,13 @@ function rows(ctx: Context, def: ResourceDef, docs: readonly Doc[]): string {
   );
 }
 
-export async function getCommand(ctx: Context, word: string, name: string | undefined, opts: { limit?: number }): Promise<void> {
+export async function getCommand(ctx: Context, word: string, name: string | undefined, opts: { limit?: string }): Promise<void> {
   const def = resourceOf(word);
   requireVerb(def, 'get');
+  const limit = opts.limit === undefined ? undefined : limitOption(opts.limit, 0);
   const client = ctx.client();
   if (name === undefined) {
-    const { items } = await ctx.spin(`Listing ${def.plural}`, () => listAll(client, def, opts.limit));
+    const { items } = await ctx.spin(`Listing ${def.plural}`, () => listAll(client, def, limit));
     ctx.print(items, () => rows(ctx, def, items));
     return;
   }
@@ -86,15 +92,31 @@ export async function createCommand(ctx: Context, word: string, opts: { file?: s
   }
   if (create === undefined) throw new CliError(`nap create ${def.singular}: the platform has no route for it`, EXIT.USAGE);
   const created: unknown[] = [];
-  for (const doc of docs) {
-    const res = await client.request({ method: create.route.method, path: create.route.path, json: create.wrap(doc) });
-    const stored = unwrap(res.body);
-    created.push(stored);
-    // the inventory's create route also updates a device of that name, and says which it did
-    const verb = isDoc(stored) && stored.created === false ? 'updated' : 'created';
-    if (ctx.format === 'human') ctx.out(`${verb} ${label(def, isDoc(stored) ? { ...doc, ...stored } : doc)}`);
-  }
-  if (ctx.format !== 'human') ctx.print(created.length === 1 ? created[0] : created, () => '');
+  await eachItem(
+    ctx,
+    docs,
+    { plural: def.plural, done: 'created', item: 'document' },
+    async (doc) => {
+      const req = { method: create.route.method, path: create.route.path, json: create.wrap(doc) } as const;
+      const res = await client.send(req);
+      if (res.status >= 400) {
+        if (res.status === 401 || res.status === 403) throw client.failure(req, res);
+        const { code, message } = platformMessage(res.body);
+        throw new CliError(
+          `${label(def, doc)} not created: ${message} (${res.status}${code === undefined ? '' : ` ${code}`})`,
+          EXIT.FAILED,
+        );
+      }
+      const stored = unwrap(res.body);
+      created.push(stored);
+      // the inventory's create route also updates a device of that name, and says which it did
+      const verb = isDoc(stored) && stored.created === false ? 'updated' : 'created';
+      if (ctx.format === 'human') ctx.out(`${verb} ${label(def, isDoc(stored) ? { ...doc, ...stored } : doc)}`);
+    },
+    () => {
+      if (ctx.format !== 'human' && created.length > 0) ctx.print(docs.length === 1 ? created[0] : created, () => '');
+    },
+  );
 }
 
 export async function deleteCommand(ctx: Context, word: string, names: string[]): Promise<void> {
@@ -109,18 +131,19 @@ export async function deleteCommand(ctx: Context, word: string, names: string[])
   if (remove === undefined) throw new CliError(`nap delete ${def.singular}: the platform has no route for it`, EXIT.USAGE);
   const client = ctx.client();
   const answers: unknown[] = [];
-  for (const name of names) {
-    const found = await mustFind(client, def, name);
-    answers.push(await remove(client, found));
-    if (ctx.format === 'human') ctx.out(`deleted ${label(def, found.doc)}`);
-  }
-  if (ctx.format !== 'human') ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
-}
-
-/** Items of an import answer that the platform refused (`{ imported: [{ success: false, message }] }`). */
-function refusals(body: unknown): string[] {
-  if (!isDoc(body) || !Array.isArray(body.imported)) return [];
-  return body.imported.filter((i): i is Doc => isDoc(i) && i.success === false).map((i) => String(i.message ?? 'refused'));
+  await eachItem(
+    ctx,
+    names,
+    { plural: def.plural, done: 'deleted', item: 'name' },
+    async (name) => {
+      const found = await mustFind(client, def, name);
+      answers.push(await remove(client, found));
+      if (ctx.format === 'human') ctx.out(`deleted ${label(def, found.doc)}`);
+    },
+    () => {
+      if (ctx.format !== 'human' && answers.length > 0) ctx.print(names.length === 1 ? answers[0] : answers, () => '');
+    },
+  );
 }
 
 /** `--secret-from-env MEMBER=VAR` and `--password-from-env VAR`: what they name, read from the environment. */
@@ -155,41 +178,37 @@ export function portableOptions(ctx: Context, def: ResourceDef, flags: SecretFla
 }
 
 /**
- * Imports documents into one platform. With an import route, `replace` deletes a document of the
- * same name first; a resource in nap's portable form is created, or with `replace` updated in place.
+ * Imports documents into one platform, each on its own (cli/src/commands/importing.ts): a document
+ * of the same name is left alone without `replace`, and replaced with it — updated in place where
+ * the platform can, else deleted and imported again with a copy kept and put back if the new one is
+ * refused. A resource in nap's portable form is checked whole first, then created or, with
+ * `replace`, updated in place. Answers how each document ended.
  */
 export async function importDocuments(
   ctx: Context,
   client: Client,
   def: ResourceDef,
-  docs: Doc[],
+  items: ImportItem[],
   replace: boolean,
   flags: SecretFlags = {},
-): Promise<unknown[]> {
-  const spec = def.import;
+  onOutcome?: (outcome: ImportOutcome) => void,
+): Promise<ImportOutcome[]> {
   const options = portableOptions(ctx, def, flags);
-  if (spec === undefined && def.portable !== undefined) return importPortable(client, def, docs, replace, options);
-  if (spec === undefined) throw new CliError(`nap import ${def.singular}: the platform has no route for it`, EXIT.USAGE);
-  for (const doc of docs) {
-    const name = def.nameOf(doc);
-    if (name === undefined) throw usage(`a ${def.singular} document without a name cannot be imported`);
-    const existing = await lookup(client, def, name);
-    if (existing === undefined) continue;
-    if (!replace)
-      throw new CliError(`${def.singular} "${name}" already exists on ${client.url}; add --replace to overwrite it`, EXIT.FAILED);
-    if (def.delete === undefined)
-      throw new CliError(`${def.singular} "${name}" exists on ${client.url} and the platform cannot delete it to replace it`, EXIT.FAILED);
-    await deleteFound(client, def, existing);
+  if (def.import === undefined && def.portable !== undefined) {
+    const named = namedItems(def, items);
+    const answers = await importPortable(
+      client,
+      def,
+      named.map((i) => i.doc),
+      replace,
+      options,
+    );
+    const outcomes = named.map((item, i): ImportOutcome => ({ ...item, state: 'created', answer: answers[i] }));
+    for (const outcome of outcomes) onOutcome?.(outcome);
+    return outcomes;
   }
-  const batches = spec.one === true ? docs.map((d) => [d]) : [docs];
-  const answers: unknown[] = [];
-  for (const batch of batches) {
-    const res = await client.request({ method: spec.route.method, path: spec.route.path, json: spec.wrap(batch) });
-    const refused = refusals(res.body);
-    if (refused.length > 0) throw new CliError(`${client.url} refused the import: ${refused.join('; ')}`, EXIT.FAILED);
-    answers.push(res.body);
-  }
-  return answers;
+  if (def.import === undefined) throw new CliError(`nap import ${def.singular}: the platform has no route for it`, EXIT.USAGE);
+  return importEach(client, def, items, replace, onOutcome);
 }
 
 /** What the platform noted on items it imported (`… imported. Note: <what>`): a trigger it took in disabled, say. */
@@ -213,6 +232,50 @@ export interface GitOptions {
   message?: string;
 }
 
+/** How an imported document took the place of one of its name, for people: `, updating the one there in place`. */
+function howReplaced(outcome: ImportOutcome): string {
+  if (outcome.state === 'updated') return ', updating the one there in place';
+  return outcome.state === 'replaced' ? ' in place of the one there' : '';
+}
+
+/** The line that says a document was imported, for people. */
+function importedLine(def: ResourceDef, outcome: ImportOutcome): string {
+  const doc = outcome.stored === undefined ? outcome.doc : { ...outcome.doc, ...outcome.stored };
+  return `imported ${label(def, doc)}${howReplaced(outcome)}`;
+}
+
+/**
+ * Says how an import ended: a line on stdout for each document imported and on stderr for each
+ * not imported, as each ends, the platform's notes after; then, when any was not, the summary
+ * (`N of M workflows not imported`) or, for one document, its failure, as the command's error.
+ */
+async function reportImport(
+  ctx: Context,
+  def: ResourceDef,
+  count: number,
+  run: (onOutcome: (outcome: ImportOutcome) => void) => Promise<ImportOutcome[]>,
+): Promise<ImportOutcome[]> {
+  const onOutcome = (outcome: ImportOutcome): void => {
+    if (IMPORTED.has(outcome.state)) {
+      if (ctx.format === 'human') ctx.out(importedLine(def, outcome));
+    } else if (count > 1 && outcome.error !== undefined) ctx.note(`nap: ${outcome.error.message}`);
+  };
+  const outcomes = await ctx.spin(`Importing ${count} ${count === 1 ? def.singular : def.plural}`, () => run(onOutcome));
+  const done = outcomes.filter((o) => IMPORTED.has(o.state));
+  if (ctx.format === 'human') for (const note of importNotes(done.map((o) => o.answer))) ctx.note(`note: ${note}`);
+  else if (done.length > 0) ctx.print(count === 1 ? done[0]?.answer : done.map((o) => o.answer), () => '');
+  const failed = outcomes.filter((o) => !IMPORTED.has(o.state));
+  const first = failed[0]?.error;
+  if (first === undefined) return outcomes;
+  if (count === 1) throw first;
+  const lost = failed.filter((o) => o.state === 'lost');
+  const notTried = count - outcomes.length;
+  const parts = [`${failed.length + notTried} of ${count} ${def.plural} not imported`];
+  if (lost.length > 0) parts.push(`${lost.length} deleted and NOT put back (copies: ${lost.map((o) => o.backup).join(', ')})`);
+  if (notTried > 0) parts.push(`${notTried} not tried`);
+  throw new CliError(parts.join('; '), stopsAll(first) ? first.exitCode : lost.length > 0 ? EXIT.FAILED : first.exitCode);
+}
+
 export async function importCommand(
   ctx: Context,
   word: string,
@@ -225,14 +288,11 @@ export async function importCommand(
   const run = async (root: string): Promise<void> => {
     const resolved = path.resolve(root, target);
     if (opts.repository !== undefined && !resolved.startsWith(path.resolve(root))) throw usage(`${target} is outside the repository`);
-    const docs = importFiles(resolved, def.kind).flatMap(readDocuments);
-    const answers = await ctx.spin(`Importing ${docs.length} ${def.plural}`, () =>
-      importDocuments(ctx, client, def, docs, opts.replace === true, opts),
+    const items: ImportItem[] = importFiles(resolved, def.kind).flatMap((file) => readDocuments(file).map((doc) => ({ doc, file })));
+    portableOptions(ctx, def, opts); // the flags checked before anything is written
+    await reportImport(ctx, def, items.length, (onOutcome) =>
+      importDocuments(ctx, client, def, items, opts.replace === true, opts, onOutcome),
     );
-    if (ctx.format === 'human') {
-      for (const doc of docs) ctx.out(`imported ${label(def, doc)}`);
-      for (const note of importNotes(answers)) ctx.note(`note: ${note}`);
-    } else ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
   };
   if (opts.repository === undefined) await run(process.cwd());
   else await withClone({ repository: opts.repository, reference: opts.reference, debug: debugLog(ctx) }, false, run);
@@ -242,10 +302,55 @@ function debugLog(ctx: Context): ((line: string) => void) | undefined {
   return ctx.options.debug ? (line) => ctx.note(ctx.stderrColors.dim(line)) : undefined;
 }
 
-function writeDocument(dir: string, file: string, doc: unknown): string {
-  mkdirSync(dir, { recursive: true });
+/** Why a folder or file cannot be written, for people. */
+function writeProblem(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such folder';
+    case 'ENOTDIR':
+      return 'a part of the path is a file, not a folder';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'a read-only file system';
+    case 'ENAMETOOLONG':
+      return 'the name is too long';
+    case 'ENOSPC':
+      return 'no space left';
+    default:
+      return code ?? (err as Error).message;
+  }
+}
+
+/**
+ * Writes an exported document to `<dir>/<file>` (the folder made when missing). A file there that
+ * holds another document of the kind — one whose name gives the same file name, `a/b` and `a_b` —
+ * is not overwritten: the export is refused (exit 4), so that a folder never loses a document.
+ */
+function writeDocument(def: ResourceDef, dir: string, file: string, doc: Doc, shown = dir): string {
   const full = path.join(dir, file);
-  writeFileSync(full, `${JSON.stringify(doc, null, 2)}\n`);
+  const name = def.fileName?.(doc) ?? def.nameOf(doc);
+  let before: unknown;
+  try {
+    before = JSON.parse(readFileSync(full, 'utf8')) as unknown;
+  } catch {
+    before = undefined;
+  }
+  const beforeName = isDoc(before) ? (def.fileName?.(before) ?? def.nameOf(before)) : undefined;
+  if (beforeName !== undefined && name !== undefined && beforeName !== name)
+    throw usage(
+      `${path.join(shown, file)} holds ${def.singular} "${beforeName}", whose name gives the same file name as "${name}": nap does not overwrite it; export ${def.singular} "${name}" to another --path`,
+    );
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(full, `${JSON.stringify(doc, null, 2)}\n`);
+  } catch (err) {
+    throw usage(`cannot write ${path.join(shown, file)}: ${writeProblem(err)}`);
+  }
   return full;
 }
 
@@ -274,7 +379,7 @@ export async function exportCommand(ctx: Context, word: string, name: string, op
     const pushed = await withClone({ repository, reference: opts.reference, debug: debugLog(ctx) }, true, async (dir) => {
       const target = path.resolve(dir, opts.path ?? '.');
       if (!target.startsWith(dir)) throw usage(`--path ${opts.path ?? ''} is outside the repository`);
-      writeDocument(target, file, doc);
+      writeDocument(def, target, file, doc, opts.path ?? '.');
       return commitAndPush(dir, {
         repository,
         reference: opts.reference,
@@ -295,7 +400,7 @@ export async function exportCommand(ctx: Context, word: string, name: string, op
     ctx.out(ctx.format === 'yaml' ? serialize(doc, 'yaml') : `${JSON.stringify(doc, null, 2)}\n`);
     return;
   }
-  const written = writeDocument(opts.path ?? '.', file, doc);
+  const written = writeDocument(def, opts.path ?? '.', file, doc);
   ctx.note(`exported ${label(def, doc)} to ${written}`);
 }
 
@@ -317,8 +422,11 @@ export async function copyCommand(
   const found = await mustFind(from, def, name);
   // what the target lacks is said by the import, which knows whether it created or updated
   const doc = await exported(ctx, from, def, found, false);
-  const answers = await importDocuments(ctx, to, def, [doc], opts.replace === true, opts);
-  if (ctx.format === 'human')
-    ctx.out(`copied ${label(def, doc)} from ${from.profile.name} (${from.url}) to ${to.profile.name} (${to.url})`);
-  else ctx.print(answers[0], () => '');
+  const [outcome] = await importDocuments(ctx, to, def, [{ doc }], opts.replace === true, opts);
+  if (outcome === undefined) throw new Error('the import answered nothing');
+  if (outcome.error !== undefined) throw outcome.error;
+  if (ctx.format === 'human') {
+    ctx.out(`copied ${label(def, doc)} from ${from.profile.name} (${from.url}) to ${to.profile.name} (${to.url})${howReplaced(outcome)}`);
+    for (const note of importNotes([outcome.answer])) ctx.note(`note: ${note}`);
+  } else ctx.print(outcome.answer, () => '');
 }

@@ -75,7 +75,8 @@ export async function listAudit(ctx: Context, opts: AuditListOptions): Promise<v
   const res = await ctx.client().request({ method: 'GET', path: '/audit', query });
   const records = itemsOf(res.body);
   const c = ctx.colors;
-  ctx.print(res.body, () =>
+  // -o json: the array of the records, as every list prints
+  ctx.print(records, () =>
     records.length === 0
       ? 'No audit record matches.\n'
       : table(

@@ -4,7 +4,7 @@ import type { Context } from '../context';
 import { parseDuration } from '../duration';
 import { CliError, EXIT, usage } from '../errors';
 import { parseVars, readData, readText } from '../files';
-import type { ApiResponse, Client } from '../http/client';
+import type { ApiRequest, ApiResponse, Client } from '../http/client';
 import { table } from '../output/format';
 import type { Doc } from '../resources/documents';
 import { field, isDoc, itemsOf, str } from '../resources/documents';
@@ -50,6 +50,32 @@ function errorOf(res: ApiResponse): { code?: string; message: string; details?: 
 }
 
 /**
+ * A device call the platform refused: when the device it names is no device of the inventory (a
+ * typo, most often), the message says so first, since that is what to fix; else the refusal as it is.
+ */
+async function deviceFailure(client: Client, device: string, err: CliError): Promise<CliError> {
+  if (err.exitCode !== EXIT.FAILED) return err;
+  const res = await client.send({ method: 'POST', path: '/gw/getInventoryDevice', json: { name: device } }).catch(() => undefined);
+  if (res?.status !== 404) return err;
+  return new CliError(
+    `"${device}" is no device of the inventory on ${client.url} (\`nap get devices\` lists them), and ${err.message}`,
+    EXIT.FAILED,
+    {
+      cause: err,
+    },
+  );
+}
+
+/** A device call: its answer, or the platform's refusal as {@link deviceFailure} says it. */
+async function deviceCall(client: Client, device: string, req: ApiRequest): Promise<ApiResponse> {
+  try {
+    return await client.request(req);
+  } catch (err) {
+    throw err instanceof CliError ? await deviceFailure(client, device, err) : err;
+  }
+}
+
+/**
  * `nap devices command DEVICE COMMAND...`: the commands in one SSH session, as
  * `POST /gw/sshSendCommandExec` runs them (the first the device refuses stops the rest); prints each
  * output under the device's prompt and the command. Exit 1 when the device refused one, after the
@@ -68,7 +94,8 @@ export async function deviceCommand(ctx: Context, device: string, commands: stri
     return;
   }
   const error = errorOf(res);
-  if (error.code !== 'DEVICE_COMMAND_FAILED') throw client.failure({ method: 'POST', path: '/gw/sshSendCommandExec' }, res);
+  if (error.code !== 'DEVICE_COMMAND_FAILED')
+    throw await deviceFailure(client, device, client.failure({ method: 'POST', path: '/gw/sshSendCommandExec' }, res));
   // what the device answered before and with the command it refused: the user reads why
   ctx.print(res.body, () => transcript(device, commandOutputs(error.details?.results), ctx.colors));
   const refused = str(error.details?.command) ?? '?';
@@ -100,7 +127,7 @@ export async function configureDevice(
   if (opts.errorPattern !== undefined) body.error_pattern = opts.errorPattern;
   const client = ctx.client();
   const res = await ctx.spin(`configuring ${device} (${config.length} line${config.length === 1 ? '' : 's'})`, () =>
-    client.request({ method: 'POST', path: '/gw/sshSendConfigSet', json: body, timeoutMs: DEVICE_TIMEOUT_MS }),
+    deviceCall(client, device, { method: 'POST', path: '/gw/sshSendConfigSet', json: body, timeoutMs: DEVICE_TIMEOUT_MS }),
   );
   const errors = field(res.body, 'result.errors');
   const refused = Array.isArray(errors) ? errors.filter(isDoc) : [];
@@ -121,7 +148,7 @@ export async function getDeviceConfig(ctx: Context, device: string, opts: { sour
   if (opts.filter !== undefined) body.filter = opts.filter.startsWith('@') ? readText(opts.filter.slice(1)) : opts.filter;
   const client = ctx.client();
   const res = await ctx.spin(`reading the ${opts.source ?? 'running'} configuration of ${device}`, () =>
-    client.request({ method: 'POST', path: '/gw/netconf/get_config/execute', json: body, timeoutMs: DEVICE_TIMEOUT_MS }),
+    deviceCall(client, device, { method: 'POST', path: '/gw/netconf/get_config/execute', json: body, timeoutMs: DEVICE_TIMEOUT_MS }),
   );
   ctx.print(res.body, () => String(field(res.body, 'data') ?? ''));
 }

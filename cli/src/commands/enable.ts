@@ -1,4 +1,5 @@
 import type { Context } from '../context';
+import { eachItem } from '../each';
 import { CliError, EXIT, usage } from '../errors';
 import type { Client } from '../http/client';
 import type { ApiRequest } from '../http/client';
@@ -60,10 +61,10 @@ async function send(client: Client, def: ResourceDef, found: Found, req: ApiRequ
 }
 
 /**
- * Does `act` to each name (or id), looked up as every command looks one up. A name that fails (not
- * found, several of that name, refused) is said on stderr and the others are still done; the exit
- * code is then that of the first failure. A refusal of the credentials or roles, or an unreachable
- * platform, ends the command at once: the names after it would fail the same way.
+ * Does `act` to each name (or id), looked up as every command looks one up, by the rule of
+ * {@link eachItem}: a name that fails (not found, several of that name, refused) is said on stderr
+ * and the others are still done; a refusal of the credentials or roles, or an unreachable platform,
+ * ends the command at once.
  */
 async function eachNamed(
   ctx: Context,
@@ -74,29 +75,19 @@ async function eachNamed(
 ): Promise<void> {
   const client = ctx.client();
   const docs: Doc[] = [];
-  const failures: CliError[] = [];
-  for (const [at, name] of names.entries()) {
-    try {
+  await eachItem(
+    ctx,
+    names,
+    { plural: def.plural, done, item: 'name' },
+    async (name) => {
       const { doc, line } = await act(client, await mustFind(client, def, name));
       docs.push(doc);
       if (ctx.format === 'human') ctx.out(line);
-    } catch (err) {
-      if (!(err instanceof CliError)) throw err;
-      const left = names.length - at - 1;
-      if (err.exitCode === EXIT.AUTH || err.exitCode === EXIT.UNREACHABLE) {
-        if (ctx.format !== 'human' && docs.length > 0) ctx.print(docs, () => '');
-        throw left === 0
-          ? err
-          : new CliError(`${err.message}; the ${left === 1 ? 'name' : `${left} names`} after it not tried`, err.exitCode, { cause: err });
-      }
-      if (names.length === 1) throw err;
-      ctx.note(`nap: ${err.message}`);
-      failures.push(err);
-    }
-  }
-  if (ctx.format !== 'human' && docs.length > 0) ctx.print(names.length === 1 ? docs[0] : docs, () => '');
-  const first = failures[0];
-  if (first !== undefined) throw new CliError(`${failures.length} of ${names.length} ${def.plural} not ${done}`, first.exitCode);
+    },
+    () => {
+      if (ctx.format !== 'human' && docs.length > 0) ctx.print(names.length === 1 ? docs[0] : docs, () => '');
+    },
+  );
 }
 
 /** `nap enable|disable <resource> <names...>`: each named document switched on or off (a trigger, an account). */

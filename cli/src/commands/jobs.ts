@@ -14,12 +14,13 @@ import type { ExitCode } from '../errors';
 import { parseVars, readData } from '../files';
 import { loadEventsourceParser } from '../lazy';
 import type { Client, Query } from '../http/client';
-import { pathOf } from '../http/client';
+import { pathOf, platformMessage } from '../http/client';
+import { eachItem } from '../each';
 import { bytesText, statusColor, table } from '../output/format';
 import type { Doc } from '../resources/documents';
 import { field, isDoc, itemsOf, str, unwrap } from '../resources/documents';
 import { mustFind } from '../resources/lookup';
-import { findResource, isoTime } from '../resources/registry';
+import { an, findResource, isoTime } from '../resources/registry';
 import { limitOption } from '../limit';
 
 /** What a job's final status means as an exit code. */
@@ -78,10 +79,12 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
   let lastEventId: string | undefined;
   let snapshot: Doc | undefined;
   let ended = false;
-  // tasks the snapshot showed finished: the stream may repeat their taskFinish (at least once)
-  const shownFinished = new Set<string>();
-  // tasks the snapshot showed running: the stream may repeat their taskStart
-  const shownRunning = new Set<string>();
+  /**
+   * What was printed last of each task: a stream that is opened again starts with a new snapshot
+   * (and may repeat an event already seen), and only what changed since is printed, so that the
+   * progress reads as one story however often the connection drops.
+   */
+  const printed = new Map<string, 'running' | 'finished'>();
   const say = (line: string): void => {
     if (opts.progress) ctx.note(line);
   };
@@ -93,40 +96,66 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
       `${' '.repeat(9)}${c.yellow('⏸')} waits for a person: \`nap tasks finish ${jobId} ${taskId}\` (--failure for its "no" branch), or the job's page ${client.url}/console/jobs/${jobId}`,
     );
   };
+  /** How a job that ended before it was followed ended, as the live events say it. */
+  const endLine = (job: Doc): string => {
+    const at = time(field(job, 'metrics.end_time'));
+    switch (job.status) {
+      case 'error': {
+        const errors = Array.isArray(job.error)
+          ? job.error.filter(isDoc).map((e) => `${String(e.task ?? '?')}: ${String(e.message ?? '')}`)
+          : [];
+        return `${at} ${c.red('job ended in error')}${errors.length > 0 ? `: ${errors.join('; ')}` : ''}`;
+      }
+      case 'canceled':
+        return `${at} ${c.yellow('job canceled')}`;
+      default:
+        return `${at} ${c.green('job complete')}`;
+    }
+  };
   const onEvent = async (event: string, data: Doc): Promise<void> => {
     const taskId = str(data.taskId) ?? '';
     switch (event) {
       case 'snapshot': {
+        const first = snapshot === undefined;
         snapshot = data;
-        if (TERMINAL.has(String(data.status))) ended = true;
-        say(`${time(Date.now())} job ${jobId} ${c.bold(String(data.name ?? ''))} is ${statusColor(String(data.status), c)}`);
+        const over = TERMINAL.has(String(data.status));
+        if (first)
+          say(
+            `${time(Date.now())} job ${jobId} ${c.bold(String(data.name ?? ''))} ${over ? 'had already ended' : `is ${statusColor(String(data.status), c)}`}`,
+          );
         for (const [id, task] of orderedTasks(data)) {
           if (task.status === 'running') {
-            shownRunning.add(id);
+            if (printed.get(id) === 'running') continue;
+            printed.set(id, 'running');
             say(`${time(field(task, 'metrics.start_time'))} ${c.cyan('▶')} ${taskLabel(data, id)} is running`);
             waitsForPerson(id);
             continue;
           }
           const state = String(field(task, 'metrics.finish_state') ?? '');
-          if (state === '') continue;
-          shownFinished.add(id);
+          if (state === '' || printed.get(id) === 'finished') continue;
+          printed.set(id, 'finished');
           const mark = state === 'success' ? c.green('✔') : c.red('✖');
           const detail = state === 'error' ? taskError(task) : undefined;
           say(
             `${time(field(task, 'metrics.end_time'))} ${mark} ${taskLabel(data, id)} finished: ${statusColor(state, c)}${detail === undefined ? '' : ` — ${detail}`}`,
           );
         }
+        if (over) {
+          ended = true;
+          say(endLine(data));
+        }
         break;
       }
       case 'taskStart':
-        shownFinished.delete(taskId);
-        if (shownRunning.delete(taskId)) break;
+        // a start the snapshot showed already (the stream may repeat it)
+        if (printed.get(taskId) === 'running') break;
+        printed.set(taskId, 'running');
         say(`${time(data.timestamp)} ${c.cyan('▶')} ${taskLabel(snapshot, taskId, str(data.taskName))} started`);
         waitsForPerson(taskId);
         break;
       case 'taskFinish': {
-        shownRunning.delete(taskId);
-        if (shownFinished.delete(taskId)) break;
+        if (printed.get(taskId) === 'finished') break;
+        printed.set(taskId, 'finished');
         const state = String(data.finishState ?? data.taskStatus ?? '');
         let line = `${time(data.timestamp)} ${state === 'success' ? c.green('✔') : c.red('✖')} ${taskLabel(snapshot, taskId, str(data.taskName))} finished: ${statusColor(state, c)}`;
         if (opts.progress && state === 'error') {
@@ -162,6 +191,14 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
         break;
     }
   };
+  // Ctrl-C stops following, not the job: say how to go on
+  const onInterrupt = (): void => {
+    ctx.note(
+      `\nnap: interrupted; job ${jobId} goes on running: \`nap jobs watch ${jobId}\` follows it, \`nap jobs cancel ${jobId}\` stops it`,
+    );
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
   try {
     for (let attempt = 0; !ended; attempt += 1) {
       const queue: { event: string; data: Doc; id?: string }[] = [];
@@ -217,6 +254,7 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
+    process.off('SIGINT', onInterrupt);
   }
   const job = await getJob(client, jobId);
   const status = String(job.status);
@@ -313,7 +351,7 @@ export async function runAutomation(ctx: Context, name: string, opts: RunOptions
   }
   let formData: Record<string, unknown> = {};
   if (opts.formData !== undefined) {
-    const data = readData(opts.formData);
+    const data = readData(opts.formData, '--form-data');
     if (!isDoc(data)) throw usage('--form-data must be a JSON object (or @file holding one)');
     formData = data;
   }
@@ -363,6 +401,37 @@ const JOB_COLUMNS = (c: Colors) =>
     { header: 'DESCRIPTION', value: (j: Doc) => j.description },
   ] as const;
 
+/** The states of a job, and of a task (as the platform's contracts list them: cli/test/limit.test.ts checks). */
+export const JOB_STATUSES = ['running', 'paused', 'complete', 'error', 'canceled'] as const;
+export const TASK_STATUSES = ['incomplete', 'pending', 'running', 'complete', 'error', 'canceled'] as const;
+
+/** `--status a,b`: the states named, each one of `known`; a usage error naming those that are not. */
+export function statusesOf(text: string, known: readonly string[], what: string): string[] {
+  const named = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
+  const wrong = named.filter((s) => !known.includes(s));
+  if (named.length === 0 || wrong.length > 0)
+    throw usage(
+      `--status ${text}: ${wrong.length === 0 ? 'no state named' : `${wrong.map((w) => `"${w}"`).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not ${an(what)} state`}; the states: ${known.join(', ')}`,
+    );
+  return named;
+}
+
+/**
+ * After a list filtered by `--workflow NAME` came back empty: a workflow of that name must exist,
+ * else it is "not found" as a trigger of `--trigger` is (jobs of a workflow deleted since are still
+ * listed by its name).
+ */
+async function workflowMustExist(client: Client, name: string): Promise<void> {
+  await mustFind(client, findResource('workflows')!, name);
+}
+
 export async function listJobs(
   ctx: Context,
   opts: { status?: string; workflow?: string; trigger?: string; since?: string; limit?: string },
@@ -370,13 +439,14 @@ export async function listJobs(
   const client = ctx.client();
   const limit = limitOption(opts.limit, 25);
   const query: Query = { limit, exclude: 'tasks,transitions,variables' };
-  if (opts.status !== undefined) query['in[status]'] = opts.status;
+  if (opts.status !== undefined) query['in[status]'] = statusesOf(opts.status, JOB_STATUSES, 'job').join(',');
   if (opts.workflow !== undefined) query['equals[name]'] = opts.workflow;
   // the jobs a trigger started name it (`trigger._id`); a name several triggers carry is refused with their ids
   if (opts.trigger !== undefined) query['equals[trigger._id]'] = (await mustFind(client, findResource('triggers')!, opts.trigger)).id;
   if (opts.since !== undefined) query['gte[metrics.start_time]'] = Date.now() - parseDuration(opts.since, '--since');
   const res = await client.request({ method: 'GET', path: '/operations-manager/jobs', query });
   const jobs = itemsOf(res.body);
+  if (jobs.length === 0 && opts.workflow !== undefined) await workflowMustExist(client, opts.workflow);
   ctx.print(jobs, () => (jobs.length === 0 ? 'No jobs found.\n' : table(jobs, JOB_COLUMNS(ctx.colors), ctx.colors)));
 }
 
@@ -454,29 +524,45 @@ export async function cancelJobs(ctx: Context, ids: string[]): Promise<void> {
     const res = await client.request({ method: 'POST', path: '/operations-manager/jobs/cancel', json: { jobIds } });
     results.push(...itemsOf(res.body));
   }
+  // each job canceled on stdout, each one not canceled on stderr, as every failure
   ctx.print({ results }, () =>
     results
-      .map(
-        (r) =>
-          `${r.success === true ? 'canceled' : 'not canceled'} job ${String(r.jobId)}${r.success === true ? '' : `: ${String(r.message ?? '')}`}`,
-      )
-      .join('\n'),
+      .filter((r) => r.success === true)
+      .map((r) => `canceled job ${String(r.jobId)}\n`)
+      .join(''),
   );
   const failed = results.filter((r) => r.success !== true);
-  if (failed.length > 0) throw new CliError(`${failed.length} of ${results.length} jobs could not be canceled`, EXIT.FAILED);
+  if (failed.length === 0) return;
+  const why = (r: Doc): string => `job ${String(r.jobId)} not canceled: ${String(r.message ?? 'refused')}`;
+  if (results.length === 1) throw new CliError(why(failed[0]!), EXIT.FAILED);
+  for (const r of failed) ctx.note(`nap: ${why(r)}`);
+  throw new CliError(`${failed.length} of ${results.length} jobs not canceled`, EXIT.FAILED);
 }
 
 export async function pauseOrResume(ctx: Context, action: 'pause' | 'resume', ids: string[]): Promise<void> {
   const client = ctx.client();
   const answers: unknown[] = [];
-  for (const id of ids) {
-    const res = await client.request({ method: 'POST', path: pathOf(`/operations-manager/jobs/:jobId/${action}`, { jobId: id }) });
-    const job = unwrap(res.body);
-    answers.push(job);
-    if (ctx.format === 'human')
-      ctx.out(`${action === 'pause' ? 'paused' : 'resumed'} job ${id}${isDoc(job) ? ` (${String(job.status)})` : ''}`);
-  }
-  if (ctx.format !== 'human') ctx.print(answers.length === 1 ? answers[0] : answers, () => '');
+  const done = action === 'pause' ? 'paused' : 'resumed';
+  await eachItem(
+    ctx,
+    ids,
+    { plural: 'jobs', done, item: 'id' },
+    async (id) => {
+      const req = { method: 'POST', path: pathOf(`/operations-manager/jobs/:jobId/${action}`, { jobId: id }) } as const;
+      const res = await client.send(req);
+      if (res.status === 401 || res.status === 403) throw client.failure(req, res);
+      if (res.status >= 400) {
+        const { code, message } = platformMessage(res.body);
+        throw new CliError(`job ${id} not ${done}: ${message} (${res.status}${code === undefined ? '' : ` ${code}`})`, EXIT.FAILED);
+      }
+      const job = unwrap(res.body);
+      answers.push(job);
+      if (ctx.format === 'human') ctx.out(`${done} job ${id}${isDoc(job) ? ` (${String(job.status)})` : ''}`);
+    },
+    () => {
+      if (ctx.format !== 'human' && answers.length > 0) ctx.print(ids.length === 1 ? answers[0] : answers, () => '');
+    },
+  );
 }
 
 /** A task of a job by id, or by its summary or name when that is unique. */
@@ -512,16 +598,20 @@ export async function listTasks(
 ): Promise<void> {
   const client = ctx.client();
   const query: Query = { limit: limitOption(opts.limit, 50) };
+  // one state: the tasks route filters a task's status with equals[status] (in[status] finds none)
+  const status = opts.status === undefined ? undefined : statusesOf(opts.status, TASK_STATUSES, 'task');
+  if (status !== undefined && status.length > 1) throw usage(`--status ${opts.status}: one state, one of ${TASK_STATUSES.join(', ')}`);
   if (opts.all !== true) {
     query['equals[type]'] = 'manual';
-    query['equals[status]'] = opts.status ?? 'running';
+    query['equals[status]'] = status?.[0] ?? 'running';
     // only jobs that can still wait for a person: the platform then reads every such job, however old
     query['in[job.status]'] = 'running,paused';
-  } else if (opts.status !== undefined) query['equals[status]'] = opts.status;
+  } else if (status !== undefined) query['equals[status]'] = status[0];
   if (opts.job !== undefined) query['equals[job._id]'] = opts.job;
   if (opts.workflow !== undefined) query['equals[job.name]'] = opts.workflow;
   const res = await client.request({ method: 'GET', path: '/operations-manager/tasks', query });
   const tasks = itemsOf(res.body);
+  if (tasks.length === 0 && opts.workflow !== undefined) await workflowMustExist(client, opts.workflow);
   const metadata = isDoc(res.body) && isDoc(res.body.metadata) ? res.body.metadata : undefined;
   if (metadata?.bounded === true)
     ctx.note(

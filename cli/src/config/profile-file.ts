@@ -5,35 +5,55 @@ import type { SecretKey } from './profiles';
 import { parseConfigText } from './profiles';
 
 /**
+ * Where the comment of a value begins (`password = x   ; rotated monthly`): at the whitespace
+ * before the first `;` or `#` the INI reader does not read as part of the value (one not escaped
+ * with a backslash); the length of the value when it has none.
+ */
+function commentAt(value: string): number {
+  for (let i = 0; i < value.length; i += 1) {
+    const ch = value[i];
+    if (ch === '\\') i += 1;
+    else if (ch === ';' || ch === '#') return /\s*$/.exec(value.slice(0, i))!.index;
+  }
+  return value.length;
+}
+
+/**
  * Changes one key of one profile in a config file's text, line by line, so that everything else —
- * comments, other sections, the order of keys — stays as the person wrote it. The value is written
- * as the INI reader reads it back (quoted or escaped where `;`, `#`, `=` or spaces need it), and the
- * text is read back to check: undefined when the key is not there or would not read back as `value`.
+ * comments (a comment after the value too), other sections, the order of keys, the last line end —
+ * stays as the person wrote it. The value is written as the INI reader reads it back (quoted or
+ * escaped where `;`, `#`, `=` or spaces need it), and the text is read back to check: undefined when
+ * the key is not there or would not read back as `value`.
  */
 export function replaceProfileKey(text: string, profile: string, key: SecretKey, value: string): string | undefined {
   const encoded = loadIni().safe(value);
-  const lines = text.split('\n');
-  let inProfile = false;
-  let replaced = 0;
-  const keyLine = new RegExp(`^(\\s*${key}\\s*=\\s*)(.*?)(\\r?)$`);
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i] as string;
-    // a section header as the INI reader sees one: `[name]` from the first column
-    const header = /^\[([^\]]*)\]\s*$/.exec(line.replace(/\r$/, ''));
-    if (header !== null) {
-      inProfile = /^profile\s+(\S+)$/.exec((header[1] as string).trim())?.[1] === profile;
-      continue;
+  // with the comment after the value kept, else (a value the reader would not read back beside one) without it
+  for (const keepComment of [true, false]) {
+    const lines = text.split('\n');
+    let inProfile = false;
+    let replaced = 0;
+    const keyLine = new RegExp(`^(\\s*${key}\\s*=\\s*)(.*?)(\r?)$`);
+    for (let i = 0; i < lines.length; i += 1) {
+      const line = lines[i] as string;
+      // a section header as the INI reader sees one: `[name]` from the first column
+      const header = /^\[([^\]]*)\]\s*$/.exec(line.replace(/\r$/, ''));
+      if (header !== null) {
+        inProfile = /^profile\s+(\S+)$/.exec((header[1] as string).trim())?.[1] === profile;
+        continue;
+      }
+      if (!inProfile) continue;
+      const match = keyLine.exec(line);
+      if (match === null) continue;
+      const old = match[2] as string;
+      const comment = keepComment ? old.slice(commentAt(old)) : '';
+      lines[i] = `${match[1] as string}${encoded}${comment}${match[3] as string}`;
+      replaced += 1;
     }
-    if (!inProfile) continue;
-    const match = keyLine.exec(line);
-    if (match === null) continue;
-    lines[i] = `${match[1] as string}${encoded}${match[3] as string}`;
-    replaced += 1;
+    if (replaced === 0) return undefined;
+    const next = lines.join('\n');
+    if (parseConfigText(next).profiles.get(profile)?.[key] === value) return next;
   }
-  if (replaced === 0) return undefined;
-  const next = lines.join('\n');
-  const readBack = parseConfigText(next).profiles.get(profile)?.[key];
-  return readBack === value ? next : undefined;
+  return undefined;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface Profile {
   token?: string;
   /** Bound of one request (connection and answer), in milliseconds; 0: none. */
   timeoutMs: number;
+  /** The environment variables that set keys of the profile (`NAP_VERIFY` for verify), for messages. */
+  variables?: Partial<Record<ProfileKey, string>>;
   /**
    * Where the secret the profile logs in with is kept (`client_secret` when it has a `client_id`,
    * else `password`), so that `nap password` can update it or say what to change; absent when none is set.
@@ -53,7 +55,7 @@ export const PROFILE_KEYS = [
   'url',
   'token',
 ] as const;
-type ProfileKey = (typeof PROFILE_KEYS)[number];
+export type ProfileKey = (typeof PROFILE_KEYS)[number];
 type Section = Partial<Record<ProfileKey, string>>;
 
 /** Request timeout when a profile sets none (ipctl's 0 means no limit, and is kept as such). */
@@ -148,26 +150,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, configFlag?: st
   return loaded;
 }
 
-function bool(value: string | undefined, fallback: boolean, key: string, where: string): boolean {
+/** Where a key's value came from, for messages: `NAP_VERIFY=maybe`, or `verify = maybe in <file>`. */
+type Setting = (key: ProfileKey, value: string) => string;
+
+function settingIn(where: string, variables: Partial<Record<ProfileKey, string>>): Setting {
+  return (key, value) => {
+    const variable = variables[key];
+    return variable === undefined ? `${key} = ${value} in ${where}` : `${variable}=${value}`;
+  };
+}
+
+function bool(value: string | undefined, fallback: boolean, key: ProfileKey, setting: Setting): boolean {
   if (value === undefined || value === '') return fallback;
   const v = value.toLowerCase();
   if (['true', 'yes', '1', 'on'].includes(v)) return true;
   if (['false', 'no', '0', 'off'].includes(v)) return false;
-  throw usage(`${key} = ${value} in ${where} is not true or false`);
+  throw usage(`${setting(key, value)} is not true or false`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-function timeoutMs(value: string | undefined, where: string): number {
+function timeoutMs(value: string | undefined, setting: Setting): number {
   if (value === undefined || value === '') return DEFAULT_TIMEOUT_SECONDS * 1000;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds < 0) throw usage(`timeout = ${value} in ${where} is not a number of seconds`);
+  if (!Number.isFinite(seconds) || seconds < 0) throw usage(`${setting('timeout', value)} is not a number of seconds`);
   return Math.round(seconds * 1000);
 }
 
-function baseUrlOf(section: Section, where: string): string {
+function baseUrlOf(section: Section, setting: Setting): string {
+  const fromUrl = nonEmpty(section.url) !== undefined;
   const url = nonEmpty(section.url) ?? (nonEmpty(section.host)?.includes('://') === true ? section.host : undefined);
   if (url !== undefined) {
     try {
@@ -175,27 +188,29 @@ function baseUrlOf(section: Section, where: string): string {
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
       return parsed.href.replace(/\/+$/, '');
     } catch {
-      throw usage(`${url} in ${where} is not an http:// or https:// URL`);
+      throw usage(`${setting(fromUrl ? 'url' : 'host', url)} is not an http:// or https:// URL`);
     }
   }
   const host = nonEmpty(section.host) ?? 'localhost';
-  const tls = bool(section.use_tls, true, 'use_tls', where);
+  const tls = bool(section.use_tls, true, 'use_tls', setting);
   let port = Number(nonEmpty(section.port) ?? 0);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`port = ${section.port} in ${where} is not a port number`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`${setting('port', section.port ?? '')} is not a port number`);
   if (port === 0) port = tls ? 443 : 80;
   const hostPart = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return `${tls ? 'https' : 'http'}://${hostPart}:${port}`;
 }
 
-/** The profile a section (over ipctl's `[profile default]`) describes. */
-function profileOf(name: string, section: Section, source: string): Profile {
+/** The profile a section (over ipctl's `[profile default]`) describes; `variables` names the keys environment variables set. */
+function profileOf(name: string, section: Section, source: string, variables: Partial<Record<ProfileKey, string>> = {}): Profile {
+  const setting = settingIn(source, variables);
   const profile: Profile = {
     name,
     source,
-    baseUrl: baseUrlOf(section, source),
-    verify: bool(section.verify, true, 'verify', source),
-    timeoutMs: timeoutMs(section.timeout, source),
+    baseUrl: baseUrlOf(section, setting),
+    verify: bool(section.verify, true, 'verify', setting),
+    timeoutMs: timeoutMs(section.timeout, setting),
   };
+  if (Object.keys(variables).length > 0) profile.variables = variables;
   const token = nonEmpty(section.token);
   const clientId = nonEmpty(section.client_id);
   const username = nonEmpty(section.username);
@@ -211,6 +226,52 @@ function profileOf(name: string, section: Section, source: string): Profile {
   return profile;
 }
 
+/** The profile made from the environment alone (`NAP_URL`), which has no name of its own. */
+export function fromEnvironmentOnly(profile: Profile): boolean {
+  return profile.name === ENVIRONMENT && profile.source === ENVIRONMENT;
+}
+
+const ENVIRONMENT = 'environment';
+
+/**
+ * How to set a key of the profile, for a hint: `set NAP_VERIFY=false` where the environment sets
+ * it (or is the whole profile), else `add verify = false to profile "lab"`.
+ */
+export function settingHint(profile: Profile, key: ProfileKey, value: string, napVariable: string): string {
+  const variable = profile.variables?.[key] ?? (fromEnvironmentOnly(profile) ? napVariable : undefined);
+  return variable === undefined ? `add ${key} = ${value} to profile "${profile.name}"` : `set ${variable}=${value}`;
+}
+
+/** The key that holds the credential a profile logs in with (or uses as is). */
+function credentialKeys(profile: Profile): [ProfileKey, ProfileKey?] | undefined {
+  if (profile.token !== undefined) return ['token'];
+  if (profile.clientId !== undefined) return ['client_id', 'client_secret'];
+  if (profile.username !== undefined) return ['username', 'password'];
+  return undefined;
+}
+
+/** Whose credentials, for messages: `profile "lab"`, or the variables that hold them (`NAP_TOKEN`, `NAP_USERNAME and NAP_PASSWORD`). */
+export function credentialsOrigin(profile: Profile): string {
+  const keys = credentialKeys(profile);
+  const variables = keys?.map((k) => (k === undefined ? undefined : profile.variables?.[k])).filter((v): v is string => v !== undefined);
+  if (variables === undefined || variables.length === 0) return `profile "${profile.name}"`;
+  return variables.join(' and ');
+}
+
+/** Where the timeout of a profile comes from, for messages. */
+export function timeoutOrigin(profile: Profile): string {
+  const variable = profile.variables?.timeout;
+  if (variable !== undefined) return `the timeout ${variable} sets`;
+  return fromEnvironmentOnly(profile) ? 'the default timeout (NAP_TIMEOUT sets another)' : `the timeout of profile "${profile.name}"`;
+}
+
+/** Where the address of a profile comes from, for the "cannot reach" hint. */
+export function addressOrigin(profile: Profile): string {
+  const variable = profile.variables?.url ?? profile.variables?.host;
+  if (variable !== undefined) return `is ${variable} right?`;
+  return `are host, port and use_tls of profile "${profile.name}" right?`;
+}
+
 /** ipctl's per-profile overrides: `IPCTL_PROFILE_<NAME>_<KEY>`. */
 function ipctlOverrides(name: string, env: NodeJS.ProcessEnv): Section {
   const section: Section = {};
@@ -219,6 +280,28 @@ function ipctlOverrides(name: string, env: NodeJS.ProcessEnv): Section {
     if (value !== undefined) section[key] = value;
   }
   return section;
+}
+
+/** The variable of NAP's that sets each key. */
+const NAP_VARIABLES: Partial<Record<ProfileKey, string>> = {
+  url: 'NAP_URL',
+  timeout: 'NAP_TIMEOUT',
+  verify: 'NAP_VERIFY',
+  token: 'NAP_TOKEN',
+  client_id: 'NAP_CLIENT_ID',
+  client_secret: 'NAP_CLIENT_SECRET',
+  username: 'NAP_USERNAME',
+  password: 'NAP_PASSWORD',
+};
+
+/** The variables that set the keys of a section: those of `IPCTL_PROFILE_<NAME>_<KEY>` or NAP's. */
+function variablesOf(section: Section, name: (key: ProfileKey) => string | undefined): Partial<Record<ProfileKey, string>> {
+  const variables: Partial<Record<ProfileKey, string>> = {};
+  for (const key of Object.keys(section) as ProfileKey[]) {
+    const variable = name(key);
+    if (variable !== undefined) variables[key] = variable;
+  }
+  return variables;
 }
 
 /** NAP's environment variables, as a profile section. */
@@ -264,7 +347,8 @@ export function resolveProfile(config: LoadedConfig, requested: string | undefin
         'NAP_URL is set but no credentials: set NAP_USERNAME and NAP_PASSWORD, NAP_CLIENT_ID and NAP_CLIENT_SECRET, or NAP_TOKEN',
       );
     }
-    return withSecretSource(profileOf('environment', fromEnv, 'environment'), (key) => napSecretSource(key, env));
+    const variables = variablesOf(fromEnv, (key) => NAP_VARIABLES[key]);
+    return withSecretSource(profileOf(ENVIRONMENT, fromEnv, ENVIRONMENT, variables), (key) => napSecretSource(key, env));
   }
   const name = explicit ?? config.defaultProfile ?? 'default';
   return namedProfile(config, name, env, fromEnv);
@@ -290,7 +374,11 @@ export function namedProfile(config: LoadedConfig, name: string, env: NodeJS.Pro
     delete merged.client_secret;
     delete merged.token;
   }
-  const profile = profileOf(name, { ...merged, ...extra }, config.read.join(', '));
+  const variables = {
+    ...variablesOf(overrides, (key) => `IPCTL_PROFILE_${name.toUpperCase()}_${key.toUpperCase()}`),
+    ...variablesOf(extra, (key) => NAP_VARIABLES[key]),
+  };
+  const profile = profileOf(name, { ...merged, ...extra }, config.read.join(', '), variables);
   return withSecretSource(profile, (key): SecretSource | undefined => {
     if (credentialsFromEnv) return napSecretSource(key, env);
     if (overrides[key] !== undefined) return { kind: 'env', variable: `IPCTL_PROFILE_${name.toUpperCase()}_${key.toUpperCase()}` };

@@ -1,4 +1,5 @@
 import type { Profile } from '../config/profiles';
+import { addressOrigin, credentialsOrigin, settingHint, timeoutOrigin } from '../config/profiles';
 import { CliError, EXIT } from '../errors';
 import { loadUndici } from '../lazy';
 import { isDoc } from '../resources/documents';
@@ -41,11 +42,26 @@ function timeoutOf(profileMs: number, req: Pick<ApiRequest, 'timeoutMs'>): numbe
   return profileMs === 0 || req.timeoutMs === undefined ? profileMs : Math.max(profileMs, req.timeoutMs);
 }
 
-/** Fills `:params` of a catalog path, each one percent-encoded. */
+/**
+ * Whether a value can be one segment of a URL path: not empty, and not `.` or `..`, which every URL
+ * parser (fetch's included, encoded as `%2E` or not) reads as "this folder" and "the folder above".
+ */
+export function addressable(value: string): boolean {
+  return value !== '' && value !== '.' && value !== '..';
+}
+
+/** Fills `:params` of a catalog path, each one percent-encoded; a value that cannot be a path segment is a usage error. */
 export function pathOf(template: string, params: Record<string, string>): string {
   return template.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`no value for :${name} of ${template}`);
+    if (!addressable(value))
+      throw new CliError(
+        value === ''
+          ? `an empty ${name} cannot be sent in ${template.split('/:')[0]}/:${name}`
+          : `"${value}" cannot be sent as the ${name} of ${template.split('/:')[0]}/:${name}: a URL reads it as a folder, not a name`,
+        EXIT.USAGE,
+      );
     return encodeURIComponent(value);
   });
 }
@@ -225,7 +241,7 @@ export class Client {
       const route = `${req.method} ${req.path.split('?')[0]}`;
       if (timedOut)
         throw new CliError(
-          `${this.url} sent nothing more of ${route} for ${limitMs / 1000} s (the timeout of profile "${this.profile.name}"), after ${bytes} bytes`,
+          `${this.url} sent nothing more of ${route} for ${limitMs / 1000} s (${timeoutOrigin(this.profile)}), after ${bytes} bytes`,
           EXIT.UNREACHABLE,
           { cause: err },
         );
@@ -258,7 +274,7 @@ export class Client {
     const route = `${req.method} ${req.path.split('?')[0]}`;
     const label = code === undefined ? `${res.status}` : `${res.status} ${code}`;
     if (res.status === 401) {
-      return new CliError(`${this.url} refused the credentials of profile "${this.profile.name}" (${label}: ${message})`, EXIT.AUTH);
+      return new CliError(`${this.url} refused the credentials of ${credentialsOrigin(this.profile)} (${label}: ${message})`, EXIT.AUTH);
     }
     if (res.status === 403) return new CliError(`${route}: not allowed (${label}: ${message})`, EXIT.AUTH);
     return new CliError(`${route} failed: ${message} (${label})`, EXIT.FAILED);
@@ -344,8 +360,7 @@ export class Client {
     const name = (err as { name?: unknown }).name;
     if (name === 'TimeoutError' || (name === 'AbortError' && req.signal?.aborted !== true)) {
       const limitMs = timeoutOf(this.profile.timeoutMs, req);
-      const whose =
-        limitMs === this.profile.timeoutMs ? `the timeout of profile "${this.profile.name}"` : 'what a device operation may take';
+      const whose = limitMs === this.profile.timeoutMs ? timeoutOrigin(this.profile) : 'what a device operation may take';
       return new CliError(
         `${this.url} did not answer ${req.method} ${req.path.split('?')[0]} within ${limitMs / 1000} s (${whose})`,
         EXIT.UNREACHABLE,
@@ -355,14 +370,14 @@ export class Client {
     const code = causeCode(err);
     if (code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
       return new CliError(
-        `the TLS certificate of ${this.url} is not trusted (${code}); add verify = false to profile "${this.profile.name}" if that is expected`,
+        `the TLS certificate of ${this.url} is not trusted (${code}); ${settingHint(this.profile, 'verify', 'false', 'NAP_VERIFY')} if that is expected`,
         EXIT.UNREACHABLE,
         { cause: err },
       );
     }
     const what = code === undefined ? String((err as Error).message ?? err) : (NETWORK_CODES[code] ?? code);
     return new CliError(
-      `cannot reach ${this.url} (${what}): is the platform running, and are host, port and use_tls of profile "${this.profile.name}" right?`,
+      `cannot reach ${this.url} (${what}): is the platform running, and ${addressOrigin(this.profile)}`,
       EXIT.UNREACHABLE,
       { cause: err },
     );
@@ -419,11 +434,13 @@ export class Client {
 
   private loginFailure(req: ApiRequest, res: ApiResponse, who: string): CliError {
     const throttled = throttledLogin(res, who);
-    if (throttled !== undefined) return new CliError(`${throttled} (profile "${this.profile.name}"; 429 LOGIN_THROTTLED)`, EXIT.AUTH);
+    if (throttled !== undefined) return new CliError(`${throttled} (${credentialsOrigin(this.profile)}; 429 LOGIN_THROTTLED)`, EXIT.AUTH);
     if (res.status === 400 || res.status === 401 || res.status === 403) {
       const { message } = platformMessage(res.body);
       return new CliError(
-        `${this.url} refused the credentials of ${who} (profile "${this.profile.name}": ${message}); check them in the profile or the NAP_* variables`,
+        credentialsOrigin(this.profile).startsWith('profile ')
+          ? `${this.url} refused the credentials of ${who} (profile "${this.profile.name}": ${message}); check them in the profile or the NAP_* variables`
+          : `${this.url} refused the credentials of ${who} (${credentialsOrigin(this.profile)}: ${message}); check ${credentialsOrigin(this.profile)}`,
         EXIT.AUTH,
       );
     }

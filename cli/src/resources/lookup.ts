@@ -2,10 +2,11 @@
 import { plainName, projectOf } from '@nap/contracts/dist/project-members';
 import { CliError, EXIT, usage } from '../errors';
 import type { Client } from '../http/client';
-import { pathOf } from '../http/client';
+import { addressable, pathOf } from '../http/client';
 import type { Doc } from './documents';
 import { field, isDoc, itemsOf, str, totalOf, unwrap } from './documents';
 import type { ResourceDef, Route } from './registry';
+import { an } from './registry';
 
 /** Page size for list routes that page (the platform's largest). */
 const PAGE = 500;
@@ -63,7 +64,8 @@ function keyFor(def: ResourceDef, found: Found, kind: 'id' | 'name'): string {
 
 async function fetchOne(client: Client, def: ResourceDef, key: string): Promise<Doc | undefined> {
   const get = def.get;
-  if (get === undefined) return undefined;
+  // "", "." and ".." cannot be a segment of a URL path (a URL reads the dots as folders): no document is addressed so
+  if (get === undefined || (get.body === undefined && !addressable(key))) return undefined;
   const res = await client.send({ method: get.route.method, path: routePath(get.route, key), json: get.body?.(key) });
   if (res.status === 404 || res.status === 400) return undefined;
   if (res.status >= 400) throw client.failure({ method: get.route.method, path: get.route.path }, res);
@@ -125,6 +127,7 @@ export async function lookup(
  * unique (`sharedNames`), a name that several documents carry is a usage error listing their ids.
  */
 export async function mustFind(client: Client, def: ResourceDef, nameOrId: string): Promise<Found> {
+  if (nameOrId.trim() === '') throw usage(`an empty name: give the name or id of ${an(def.singular)}`);
   const found = await lookup(client, def, nameOrId, { unique: def.sharedNames === true });
   if (found === undefined) {
     const members = await memberNames(client, def, nameOrId);
@@ -166,6 +169,37 @@ async function memberNames(client: Client, def: ResourceDef, name: string): Prom
   return itemsOf(res.body)
     .map((d) => def.nameOf(d))
     .filter((n): n is string => n !== undefined && projectOf(n) !== undefined && plainName(n) === name);
+}
+
+/**
+ * The document on the target that an imported document would overwrite: the one of its name, by
+ * name only (never a document whose id happens to be that name). Where names are shared (triggers:
+ * unique within an automation), the one with the document's id, else the one of its name in the
+ * same automation (`actionId`); several of them are refused with their ids.
+ */
+export async function findExisting(client: Client, def: ResourceDef, doc: Doc, name: string): Promise<Found | undefined> {
+  const list = def.list;
+  if (def.get?.key === 'name' || list === undefined) return lookup(client, def, name);
+  const found = (d: Doc): Found => ({ doc: d, id: def.idOf(d), name: def.nameOf(d) });
+  const shared = def.sharedNames === true;
+  if (shared) {
+    const id = def.idOf(doc);
+    const byId = id === undefined ? undefined : await fetchOne(client, def, id);
+    if (byId !== undefined) return found(byId);
+  }
+  const candidates =
+    list.byName !== undefined
+      ? itemsOf(
+          (await client.request({ method: list.route.method, path: list.route.path, query: { ...list.query, ...list.byName(name) } })).body,
+        )
+      : (await listAll(client, def)).items;
+  const same = candidates.filter((d) => def.nameOf(d) === name && (!shared || doc.actionId === undefined || d.actionId === doc.actionId));
+  if (shared && same.length > 1)
+    throw new CliError(
+      `${same.length} ${def.plural} are named "${name}" on ${client.url} (${same.map((d) => def.idOf(d) ?? '?').join(', ')}): give the document the _id of the one to replace`,
+      EXIT.USAGE,
+    );
+  return same[0] === undefined ? undefined : found(same[0]);
 }
 
 /** The whole document (the get route), falling back to what the list said. */

@@ -7,6 +7,7 @@ import { field, isDoc, itemsOf, str, unwrap } from './documents';
 import type { Found } from './lookup';
 import { listAll, lookup } from './lookup';
 import type { ResourceDef } from './registry';
+import { an } from './registry';
 
 /**
  * Export, import and copy of the resources the platform has no export or import route for
@@ -101,7 +102,7 @@ function secretHint(missing: readonly string[]): string {
 
 function nameOf(def: ResourceDef, doc: Doc): string {
   const name = def.nameOf(doc);
-  if (name === undefined) throw usage(`a ${def.singular} document without a name cannot be imported`);
+  if (name === undefined) throw usage(`${an(def.singular)} document without a name cannot be imported`);
   return name;
 }
 

@@ -58,6 +58,26 @@ export interface ImportSpec {
   one?: boolean;
 }
 
+/**
+ * How `import --replace` (and `copy --replace`) replaces a document that exists: a route that
+ * updates it in place, so that nothing is deleted and a refused document leaves the one there as it
+ * was. Resources without one are replaced by a delete and an import, guarded (cli/src/commands/importing.ts).
+ */
+export interface UpdateSpec {
+  route: Route;
+  /** What fills the route's parameter (the existing document's id or name); none when the route has none. */
+  key?: 'id' | 'name';
+  /** The body the route takes for one document as exported. */
+  wrap: (doc: Doc) => unknown;
+  /**
+   * Platform error codes for which the update route does not apply while a delete and an import
+   * still can replace the document (a prebuilt of the same or an older version: 409 PREBUILT_VERSION_NOT_NEWER).
+   */
+  notApplicable?: readonly string[];
+  /** What to add about it in the reference. */
+  note?: string;
+}
+
 export interface ExportSpec {
   route: Route;
   key: 'id' | 'name';
@@ -118,6 +138,8 @@ export interface ResourceDef {
   create?: WriteSpec;
   delete?: ExportSpec;
   import?: ImportSpec;
+  /** The route `import --replace` updates an existing document with; without it, the document there is deleted and imported again. */
+  update?: UpdateSpec;
   export?: ExportSpec;
   /** No export/import route: exported, imported and copied in nap's own portable form. */
   portable?: PortableSpec;
@@ -147,6 +169,24 @@ const memberName = (name: string): Query => ({ 'contains[name]': `: ${name}` });
 const byId = (doc: Doc): string | undefined => str(doc._id);
 const byName = (doc: Doc): string | undefined => str(doc.name);
 
+/** A copy of a document without the members named (an id the route takes from its path). */
+const without =
+  (...keys: string[]) =>
+  (doc: Doc): Doc =>
+    Object.fromEntries(Object.entries(doc).filter(([key]) => !keys.includes(key)));
+
+/**
+ * The name the platform gives an integration model: its `versionId`, or `<info.title>:<info.version>`
+ * of the OpenAPI document (what `nap export integration-model` writes, and what an import is).
+ */
+function modelName(d: Doc): string | undefined {
+  const stored = str(d.versionId) ?? byName(d) ?? str(field(d, 'model'));
+  if (stored !== undefined) return stored;
+  const title = str(field(d, 'info.title'));
+  const version = str(field(d, 'info.version'));
+  return title === undefined || version === undefined ? undefined : `${title}:${version}`;
+}
+
 const NAME: Column = { header: 'NAME', path: 'name' };
 const ID: Column = { header: 'ID', path: '_id' };
 const DESCRIPTION: Column = { header: 'DESCRIPTION', path: 'description' };
@@ -165,6 +205,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/automation-studio/automations'), wrap: (doc) => ({ automation: doc }) },
     delete: { route: DELETE('/automation-studio/automations/:id'), key: 'id' },
     import: { route: POST('/automation-studio/automations/import'), wrap: (docs) => ({ automations: docs }) },
+    update: { route: PUT('/automation-studio/automations/:id'), key: 'id', wrap: (doc) => ({ update: doc }) },
     export: { route: GET('/automation-studio/automations/:id'), key: 'id' },
     gaps: {},
   },
@@ -182,6 +223,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/transformations'), wrap: (doc) => doc },
     delete: { route: DELETE('/transformations/:id'), key: 'id' },
     import: { route: POST('/transformations/import'), wrap: (docs) => ({ transformations: docs }) },
+    update: { route: PUT('/transformations/:id'), key: 'id', wrap: (doc) => doc },
     export: { route: GET('/transformations/:id'), key: 'id' },
     gaps: {},
   },
@@ -198,6 +240,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/automation-studio/templates'), wrap: (doc) => ({ template: doc }) },
     delete: { route: DELETE('/automation-studio/templates/:id'), key: 'id' },
     import: { route: POST('/automation-studio/templates/import'), wrap: (docs) => ({ templates: docs }) },
+    update: { route: PUT('/automation-studio/templates/:id'), key: 'id', wrap: (doc) => ({ update: doc }) },
     export: { route: GET('/automation-studio/templates/:id/export'), key: 'id' },
     gaps: {},
   },
@@ -219,6 +262,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/mop/createTemplate'), wrap: (doc) => ({ mop: doc }) },
     delete: { route: POST('/mop/deleteTemplate/:id'), key: 'id' },
     import: { route: POST('/mop/import'), wrap: (docs) => ({ template: docs[0], type: 'template' }), one: true },
+    update: { route: PUT('/mop/updateTemplate/:name'), key: 'name', wrap: (doc) => ({ mop: doc }) },
     export: { route: POST('/mop/export'), key: 'name', body: (name) => ({ options: { name, type: 'template' } }) },
     gaps: {},
   },
@@ -235,6 +279,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/mop/createAnalyticTemplate'), wrap: (doc) => ({ template: doc }) },
     delete: { route: POST('/mop/deleteAnalyticTemplate/:id'), key: 'id' },
     import: { route: POST('/mop/import'), wrap: (docs) => ({ template: docs[0], type: 'analytic' }), one: true },
+    update: { route: POST('/mop/updateAnalyticTemplate/:mopID'), key: 'id', wrap: (doc) => ({ template: doc }) },
     export: { route: POST('/mop/export'), key: 'name', body: (name) => ({ options: { name, type: 'analytic' } }) },
     gaps: {},
   },
@@ -313,6 +358,13 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/operations-manager/triggers'), wrap: (doc) => doc },
     delete: { route: DELETE('/operations-manager/triggers/:id'), key: 'id' },
     import: { route: PUT('/operations-manager/triggers'), wrap: (docs) => ({ triggers: docs }) },
+    // the members of the document, checked as on creation; the id (and the type) stay those of the trigger there
+    update: {
+      route: PATCH('/operations-manager/triggers/:id'),
+      key: 'id',
+      wrap: without('_id'),
+      note: "the trigger replaced is the one with the document's `_id`, else the one of its name in its automation (`actionId`); its type cannot change",
+    },
     export: { route: GET('/operations-manager/triggers/:id/export'), key: 'id' },
     toggle: {
       route: PATCH('/operations-manager/triggers/:id'),
@@ -344,6 +396,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/adapters'), wrap: (doc) => ({ properties: doc }) },
     delete: { route: DELETE('/adapters/:name'), key: 'name' },
     import: { route: POST('/adapters/import'), wrap: (docs) => ({ properties: docs[0] }), one: true },
+    update: { route: PUT('/adapters/:name'), key: 'name', wrap: (doc) => ({ properties: doc }) },
     export: { route: GET('/adapters/:name/export'), key: 'name' },
     gaps: {},
   },
@@ -374,8 +427,8 @@ export const RESOURCES: readonly ResourceDef[] = [
     aliases: ['models'],
     summary: 'integration models (OpenAPI documents)',
     kind: 'integration-model',
-    idOf: (d) => str(d.versionId) ?? byName(d) ?? str(field(d, 'model')),
-    nameOf: (d) => str(d.versionId) ?? byName(d) ?? str(field(d, 'model')),
+    idOf: modelName,
+    nameOf: modelName,
     columns: [
       { header: 'NAME', path: (d) => d.versionId ?? d.name ?? d.model },
       { header: 'DESCRIPTION', path: 'description' },
@@ -385,6 +438,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/integration-models'), wrap: (doc) => ({ model: doc }) },
     delete: { route: DELETE('/integration-models/:name'), key: 'name' },
     import: { route: POST('/integration-models'), wrap: (docs) => ({ model: docs[0] }), one: true },
+    update: { route: PUT('/integration-models'), wrap: (doc) => ({ model: doc }) },
     export: { route: GET('/integration-models/:name/export'), key: 'name' },
     gaps: {},
   },
@@ -410,6 +464,14 @@ export const RESOURCES: readonly ResourceDef[] = [
     },
     delete: { route: DELETE('/prebuilts/:id'), key: 'id' },
     import: { route: POST('/prebuilts/import'), wrap: (docs) => ({ prebuilt: docs[0] }), one: true },
+    // an upgrade, all or nothing; the same or an older version is deleted and imported again
+    update: {
+      route: PUT('/prebuilts/:id'),
+      key: 'id',
+      wrap: (doc) => ({ prebuilt: doc }),
+      notApplicable: ['PREBUILT_VERSION_NOT_NEWER'],
+      note: 'an upgrade, all or nothing, when the document is a newer version; the same or an older version (409 PREBUILT_VERSION_NOT_NEWER) is deleted and imported again, put back if refused',
+    },
     export: { route: GET('/prebuilts/:id/export'), key: 'id' },
     gaps: {},
   },
@@ -430,6 +492,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/profiles'), wrap: (doc) => ({ properties: doc }) },
     delete: { route: DELETE('/profiles/:id'), key: 'id' },
     import: { route: POST('/profiles/import'), wrap: (docs) => ({ profile: docs[0] }), one: true },
+    update: { route: PUT('/profiles/:id'), key: 'id', wrap: (doc) => ({ properties: doc }) },
     export: { route: GET('/profiles/:id/export'), key: 'id' },
     gaps: {},
   },
@@ -607,6 +670,11 @@ export function nextRun(trigger: Doc): string | undefined {
   if (trigger.type !== 'schedule') return undefined;
   if (trigger.enabled === false) return 'disabled';
   return isoTime(trigger.nextRunAt) ?? 'none';
+}
+
+/** The word with its indefinite article: `a workflow`, `an integration-model`. */
+export function an(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 }
 
 /** The resource a word names: plural, singular or an alias, any case. */

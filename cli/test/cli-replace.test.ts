@@ -1,0 +1,315 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { NapHome, NapResult } from './support/nap';
+import { createHome, FIXTURES, nap, profileSection } from './support/nap';
+import type { Platform } from './support/platform';
+import { ROOT, startPlatform } from './support/platform';
+import type { Proxy } from './support/proxy';
+import { startProxy } from './support/proxy';
+
+/**
+ * `import --replace` and `copy --replace` never lose a document the platform refuses to replace:
+ * where the platform has an update route the document there is updated in place, elsewhere it is
+ * deleted and imported again with a copy kept (in memory and in a file) and put back on a refusal.
+ * "flaky" is staging behind a proxy that refuses every project import, for the case where even the
+ * copy cannot go back.
+ */
+let staging: Platform;
+let production: Platform;
+let flaky: Proxy;
+let home: NapHome;
+let work: string;
+
+const run = (args: string[]): Promise<NapResult> => nap(args, { env: home.env, cwd: work });
+const fixture = (name: string): string => path.join(FIXTURES, name);
+const file = (name: string, doc: unknown): string => {
+  const full = path.join(work, name);
+  mkdirSync(path.dirname(full), { recursive: true });
+  writeFileSync(full, `${JSON.stringify(doc, null, 2)}\n`);
+  return full;
+};
+const json = <T>(name: string): T => JSON.parse(readFileSync(fixture(name), 'utf8')) as T;
+
+interface Named {
+  _id: string;
+  name: string;
+  description?: string;
+}
+
+beforeAll(async () => {
+  [staging, production] = await Promise.all([startPlatform('staging-password'), startPlatform('production-password')]);
+  flaky = await startProxy(staging.url, { refuse: (method, route) => method === 'POST' && route === '/automation-studio/projects/import' });
+  home = createHome();
+  home.writeIpctlConfig(
+    `[application]\ndefault_profile = staging\n\n${profileSection('staging', staging.port, staging.password)}\n${profileSection('production', production.port, production.password)}\n${profileSection('flaky', flaky.port, staging.password)}`,
+  );
+  work = mkdtempSync(path.join(os.tmpdir(), 'nap-cli-replace-'));
+}, 120_000);
+
+afterAll(async () => {
+  await flaky?.stop();
+  await Promise.all([staging?.stop(), production?.stop()]);
+  if (home !== undefined) rmSync(home.home, { recursive: true, force: true });
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+describe('a document updated in place', () => {
+  it('is left as it was when the platform refuses the new one, and nothing is deleted', async () => {
+    const original = { ...json<Record<string, unknown>>('cli-error.workflow.json'), name: 'keep-me' };
+    expect((await run(['create', 'workflow', '-f', file('keep-me.json', original)])).code).toBe(0);
+    const before = (await run(['get', 'workflow', 'keep-me', '-o', 'json'])).json<Named & { tasks: object }>();
+
+    const refused = await run(['import', 'workflow', file('bad/keep-me.workflow.json', { name: 'keep-me', tasks: 'oops' }), '--replace']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused workflow "keep-me": .*tasks must be object \(400 VALIDATION_FAILED\); the workflow "keep-me" there was left as it was\n$/,
+    );
+    expect((await run(['get', 'workflow', 'keep-me', '-o', 'json'])).json()).toEqual(before);
+    const deletes = await run(['audit', 'list', '--target-name', 'keep-me', '--operation', 'studio.deleteAutomation', '-o', 'json']);
+    expect(deletes.json()).toEqual([]);
+
+    // a good one replaces it in place: the same id
+    const replaced = await run([
+      'import',
+      'workflow',
+      file('good/keep-me.workflow.json', { ...before, description: 'replaced' }),
+      '--replace',
+    ]);
+    expect(replaced).toMatchObject({ code: 0, stdout: `imported workflow "keep-me" (${before._id}), updating the one there in place\n` });
+    expect((await run(['get', 'workflow', 'keep-me', '-o', 'json'])).json()).toMatchObject({ _id: before._id, description: 'replaced' });
+  });
+
+  it('replaces the active platform profile, which cannot be deleted', async () => {
+    const exported = await run(['export', 'profile', 'default', '--path', path.join(work, 'profiles')]);
+    expect(exported.code).toBe(0);
+    const profileFile = path.join(work, 'profiles', 'default.profile.json');
+    const doc = JSON.parse(readFileSync(profileFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(profileFile, JSON.stringify({ ...doc, description: 'carried over' }));
+    const imported = await run(['import', 'profile', profileFile, '--replace']);
+    expect(imported).toMatchObject({ code: 0, stdout: 'imported profile "default", updating the one there in place\n', stderr: '' });
+    const copied = await run(['copy', 'profile', 'default', '--to', 'production', '--replace']);
+    expect(copied.code).toBe(0);
+    expect(copied.stdout).toMatch(/^copied profile "default" from staging .* to production .*, updating the one there in place\n$/);
+    const there = await run(['get', 'profile', 'default', '--profile', 'production', '-o', 'json']);
+    expect(there.json()).toMatchObject({ metadata: { isActive: true }, profile: { description: 'carried over' } });
+  });
+
+  it('replaces a trigger of the automation it belongs to, keeping its id', async () => {
+    expect((await run(['import', 'automation', fixture('cli-nightly.automation.json')])).code).toBe(0);
+    // another automation's trigger of the same name is not the one an import of this one replaces
+    const other = await run([
+      'api',
+      'post',
+      '/operations-manager/automations',
+      '--data',
+      '{"automation":{"name":"cli-other","componentName":"keep-me"}}',
+      '-o',
+      'json',
+    ]);
+    const otherId = other.json<{ data: { _id: string } }>().data._id;
+    expect(
+      (
+        await run([
+          'api',
+          'post',
+          '/operations-manager/triggers',
+          '--data',
+          JSON.stringify({ name: 'By hand', type: 'manual', actionId: otherId }),
+        ])
+      ).code,
+    ).toBe(0);
+    const exported = await run(['export', 'trigger', 'cli-nightly-by-hand']);
+    const trigger = JSON.parse(exported.stdout) as Named & { actionId: string };
+    const changed = file('triggers/by-hand.trigger.json', { ...trigger, description: 'changed by an import' });
+    const replaced = await run(['import', 'trigger', changed, '--replace']);
+    expect(replaced).toMatchObject({
+      code: 0,
+      stdout: 'imported trigger "By hand" (cli-nightly-by-hand), updating the one there in place\n',
+    });
+    const triggers = (await run(['get', 'triggers', '-o', 'json'])).json<(Named & { actionId: string })[]>();
+    expect(
+      triggers
+        .filter((t) => t.name === 'By hand')
+        .map((t) => [t.actionId, t.description])
+        .sort(),
+    ).toEqual(
+      [
+        ['cli-nightly-automation', 'changed by an import'],
+        [otherId, ''],
+      ].sort(),
+    );
+  });
+});
+
+describe('a document deleted and imported again', () => {
+  it('is put back when the platform refuses the new one', async () => {
+    expect((await run(['import', 'project', fixture('cli-project.project.json')])).code).toBe(0);
+    const before = (await run(['get', 'project', 'cli-project', '-o', 'json'])).json<Named & { components: { storedName: string }[] }>();
+    const broken = file('broken/cli-project.project.json', { name: 'cli-project', components: [{ type: 'workflow', document: 'oops' }] });
+    const refused = await run(['import', 'project', broken, '--replace']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused project "cli-project": .* \(400 VALIDATION_FAILED\); the project "cli-project" there, deleted to replace it, was put back as it was\n$/,
+    );
+    // the same project, with its id and its members
+    const after = (await run(['get', 'project', 'cli-project', '-o', 'json'])).json<typeof before>();
+    expect(after).toMatchObject({ _id: before._id, name: 'cli-project' });
+    expect(after.components.map((c) => c.storedName)).toEqual(before.components.map((c) => c.storedName));
+    expect((await run(['get', 'workflow', before.components[0]!.storedName])).code).toBe(0);
+    // nothing is left in the temp folder once it is back
+    expect(refused.stderr).not.toContain(os.tmpdir());
+
+    // a good one replaces it
+    const exported = await run(['export', 'project', 'cli-project']);
+    const doc = JSON.parse(exported.stdout) as Record<string, unknown>;
+    const replaced = await run([
+      'import',
+      'project',
+      file('good/cli-project.project.json', { ...doc, description: 'replaced' }),
+      '--replace',
+    ]);
+    expect(replaced).toMatchObject({ code: 0, stdout: `imported project "cli-project" (${before._id}) in place of the one there\n` });
+    expect((await run(['get', 'project', 'cli-project', '-o', 'json'])).json()).toMatchObject({ description: 'replaced' });
+  });
+
+  it('says what was deleted and where its copy is when it cannot be put back either, and exits 1', async () => {
+    const exported = await run(['export', 'project', 'cli-project']);
+    const doc = JSON.parse(exported.stdout) as Named;
+    const res = await run(['import', 'project', file('again/cli-project.project.json', doc), '--replace', '--profile', 'flaky']);
+    expect(res.code).toBe(1);
+    const backup = /its copy is (\S+\.project\.json) \(`nap import project \1` puts it back\)\n$/.exec(res.stderr)?.[1];
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused project "cli-project": the test proxy refused the request \(503 PROXY_REFUSED\); the project "cli-project" there was deleted to replace it and could NOT be put back \(.*503 PROXY_REFUSED\)\): its copy is /,
+    );
+    expect(backup).toBeDefined();
+    expect(backup!.startsWith(os.tmpdir())).toBe(true);
+    expect(statSync(backup!).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(backup!, 'utf8'))).toMatchObject({ _id: doc._id, name: 'cli-project' });
+    expect((await run(['get', 'project', 'cli-project'])).code).toBe(1);
+
+    // the copy brings it back as it was
+    const restored = await run(['import', 'project', backup!]);
+    expect(restored.code).toBe(0);
+    expect((await run(['get', 'project', 'cli-project', '-o', 'json'])).json()).toMatchObject({ _id: doc._id, description: 'replaced' });
+    rmSync(path.dirname(backup!), { recursive: true, force: true });
+  });
+
+  it('replaces a prebuilt of the same version by a delete and an import', async () => {
+    expect((await run(['import', 'prebuilt', fixture('cli-edge-tools.prebuilt.json')])).code).toBe(0);
+    const again = await run(['import', 'prebuilt', fixture('cli-edge-tools.prebuilt.json'), '--replace']);
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^imported prebuilt "@nap-cli\/edge-tools" \(\S+\) in place of the one there\n$/) as unknown,
+    });
+    expect((await run(['get', 'transformation', 'cli-prebuilt-tr'])).code).toBe(0);
+  });
+});
+
+describe('a folder', () => {
+  it('imports every file it can: a refused one costs no other, and the output says which is which', async () => {
+    const base = { ...json<Record<string, unknown>>('cli-error.workflow.json') };
+    for (const name of ['a/b', '..', 'a?b#c'])
+      expect((await run(['create', 'workflow', '-f', file('one.json', { ...base, name })])).code).toBe(0);
+    const batch = path.join(work, 'batch');
+    for (const name of ['a/b', '..']) expect((await run(['export', 'workflow', name, '--path', batch])).code).toBe(0);
+    writeFileSync(path.join(batch, 'a?b#c.workflow.json'), JSON.stringify({ name: 'a?b#c', tasks: 'oops' }));
+    writeFileSync(path.join(batch, 'new-one.workflow.json'), JSON.stringify({ ...base, name: 'new-one' }));
+
+    const res = await run(['import', 'workflows', batch, '--replace']);
+    expect(res.code).toBe(1);
+    expect(res.stdout.split('\n').sort()).toEqual(
+      [
+        '',
+        expect.stringMatching(/^imported workflow "\.\." \(\S+\), updating the one there in place$/),
+        expect.stringMatching(/^imported workflow "a\/b" \(\S+\), updating the one there in place$/),
+        expect.stringMatching(/^imported workflow "new-one" \(\S+\)$/),
+      ].sort(),
+    );
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused workflow "a\?b#c": .*tasks must be object \(400 VALIDATION_FAILED\); the workflow "a\?b#c" there was left as it was\nnap: 1 of 4 workflows not imported\n$/,
+    );
+    for (const name of ['a/b', '..', 'a?b#c', 'new-one'])
+      expect({ name, code: (await run(['get', 'workflow', name])).code }).toEqual({ name, code: 0 });
+
+    // without --replace: the ones there are left as they are, the others imported
+    writeFileSync(path.join(batch, 'a?b#c.workflow.json'), JSON.stringify({ ...base, name: 'newer-one' }));
+    const plain = await run(['import', 'workflows', batch]);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toMatch(/^imported workflow "newer-one" \(\S+\)\n$/);
+    expect(plain.stderr).toContain('nap: workflow "a/b" already exists on ');
+    expect(plain.stderr).toMatch(/nap: 3 of 4 workflows not imported\n$/);
+  });
+
+  it('of forms, deleted and imported again, puts back the one the platform refuses', async () => {
+    const forms = path.join(work, 'forms');
+    for (const name of ['f1', 'f2'])
+      expect((await run(['create', 'form', '-f', file(`${name}.json`, { name, struct: { type: 'object', items: [] } })])).code).toBe(0);
+    expect((await run(['export', 'form', 'f1', '--path', forms])).code).toBe(0);
+    const f1 = JSON.parse(readFileSync(path.join(forms, 'f1.form.json'), 'utf8')) as Named;
+    writeFileSync(path.join(forms, 'f1.form.json'), JSON.stringify({ ...f1, description: 'changed' }));
+    writeFileSync(path.join(forms, 'f2.form.json'), JSON.stringify({ name: 'f2', struct: 'oops' }));
+    const f2 = (await run(['get', 'form', 'f2', '-o', 'json'])).json<Named>();
+    const res = await run(['import', 'forms', forms, '--replace']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe(`imported form "f1" (${f1._id}) in place of the one there\n`);
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused form "f2": .*struct must be object; the form "f2" there, deleted to replace it, was put back as it was\nnap: 1 of 2 forms not imported\n$/,
+    );
+    // the same form (its id, name and content), its stamps those of the import that put it back
+    expect((await run(['get', 'form', 'f2', '-o', 'json'])).json()).toMatchObject({ _id: f2._id, name: 'f2', struct: { type: 'object' } });
+    expect((await run(['get', 'form', 'f1', '-o', 'json'])).json()).toMatchObject({ _id: f1._id, description: 'changed' });
+  });
+
+  it('refuses, before writing anything, a document without a name or two of one name', async () => {
+    const twice = path.join(work, 'twice');
+    file('twice/x.workflow.json', { name: 'twin' });
+    file('twice/y.workflow.json', { name: 'twin' });
+    const res = await run(['import', 'workflows', twice]);
+    expect(res).toMatchObject({ code: 4, stdout: '' });
+    expect(res.stderr).toBe(
+      `nap: 2 documents are named workflow "twin" (${path.join(twice, 'x.workflow.json')}, ${path.join(twice, 'y.workflow.json')}): import one of them; nothing was imported\n`,
+    );
+  });
+});
+
+describe('integration models', () => {
+  it('go round: exported under their name, imported, replaced and copied', async () => {
+    expect((await run(['create', 'integration-model', '-f', fixture('cli-petstore.integration-model.json')])).code).toBe(0);
+    const out = path.join(work, 'models');
+    const exported = await run(['export', 'integration-model', 'CliPetstore:1.0.0', '--path', out]);
+    expect(exported.stderr).toBe(
+      `exported integration-model "CliPetstore:1.0.0" to ${path.join(out, 'CliPetstore:1.0.0.integration-model.json')}\n`,
+    );
+    const exportedFile = path.join(out, 'CliPetstore:1.0.0.integration-model.json');
+    const again = await run(['import', 'integration-model', exportedFile]);
+    expect(again).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('integration-model "CliPetstore:1.0.0" already exists on ') as unknown,
+    });
+    expect(await run(['import', 'integration-model', exportedFile, '--replace'])).toMatchObject({
+      code: 0,
+      stdout: 'imported integration-model "CliPetstore:1.0.0", updating the one there in place\n',
+    });
+    // an OpenAPI document from elsewhere is named as the platform names it
+    const ise = path.join(ROOT, '..', 'shared', 'fixtures', 'itential-assets', 'openapi', 'Cisco_ISE_OpenAPIs_network_device_3.2.json');
+    if (existsSync(ise)) {
+      const title = (JSON.parse(readFileSync(ise, 'utf8')) as { info: { title: string; version: string } }).info;
+      expect(await run(['import', 'integration-model', ise])).toMatchObject({
+        code: 0,
+        stdout: `imported integration-model "${title.title}:${title.version}"\n`,
+      });
+    }
+    const copied = await run(['copy', 'integration-model', 'CliPetstore:1.0.0', '--to', 'production']);
+    expect(copied.stdout).toMatch(/^copied integration-model "CliPetstore:1\.0\.0" from staging .* to production /);
+    expect((await run(['copy', 'integration-model', 'CliPetstore:1.0.0', '--to', 'production', '--replace'])).code).toBe(0);
+    expect((await run(['get', 'integration-model', 'CliPetstore:1.0.0', '--profile', 'production'])).code).toBe(0);
+
+    const nameless = await run(['import', 'integration-model', file('nameless.json', { openapi: '3.0.0', paths: {} })]);
+    expect(nameless).toMatchObject({
+      code: 4,
+      stderr: `nap: an integration-model document without a name cannot be imported (${path.join(work, 'nameless.json')}); nothing was imported\n`,
+    });
+  });
+});

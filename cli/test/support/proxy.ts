@@ -1,0 +1,76 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** A request the proxy saw. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface ProxyOptions {
+  /** Requests answered `503 PROXY_REFUSED` instead of reaching the platform (a failing load balancer). */
+  refuse?: (method: string, path: string) => boolean;
+  /** Event streams (`text/event-stream`) cut this long after they open, as an idle timeout of a load balancer would. */
+  cutStreamsAfterMs?: number;
+}
+
+export interface Proxy {
+  port: number;
+  /** Every request, in order. */
+  seen: SeenRequest[];
+  stop(): Promise<void>;
+}
+
+/**
+ * An HTTP proxy in front of a platform started by a test: it forwards every request as it is, and
+ * injects the faults a test asks for (requests refused, event streams cut), so that `nap` meets them
+ * against the real platform behind.
+ */
+export async function startProxy(target: string, options: ProxyOptions = {}): Promise<Proxy> {
+  const base = new URL(target);
+  const seen: SeenRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    const method = req.method ?? 'GET';
+    const path = req.url ?? '/';
+    seen.push({ method, path, headers: req.headers });
+    if (options.refuse?.(method, path.split('?')[0] ?? path) === true) {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 'PROXY_REFUSED', message: 'the test proxy refused the request' }));
+      return;
+    }
+    const upstream = http.request(
+      { host: base.hostname, port: base.port, method, path, headers: { ...req.headers, host: base.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        const cut = options.cutStreamsAfterMs;
+        if (cut !== undefined && String(answer.headers['content-type'] ?? '').includes('text/event-stream')) {
+          const timer = setTimeout(() => {
+            answer.destroy();
+            res.destroy();
+          }, cut);
+          res.on('close', () => clearTimeout(timer));
+        }
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    seen,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
