@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, BrowserRouter, Routes, useLocation, useNavigate } from 'react-router';
 import { ApiError, whenSessionLost } from './api/http';
+import type { LostRequest } from './api/http';
 import { Layout } from './components/layout';
 import { LiveEventsProvider } from './live/live-events';
 import { AuditPage } from './pages/audit/audit-page';
@@ -11,10 +12,13 @@ import { DevicePage } from './pages/devices/device-page';
 import { DevicesPage } from './pages/devices/devices-page';
 import { JobsPage } from './pages/jobs/jobs-page';
 import { LoginPage } from './pages/login-page';
+import type { SessionEnded } from './pages/login-page';
+import { Section } from './pages/no-access-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { TasksPage } from './pages/tasks/tasks-page';
 import { WorkflowsPage } from './pages/workflows/workflows-page';
 import { mayFollowEvents } from './session/permissions';
+import { hasDraft } from './session/drafts';
 import { homeOf } from './session/sections';
 import { RequireSession, useWhoami } from './session/session';
 
@@ -74,38 +78,105 @@ function LiveEvents({ children, onUnauthenticated }: { children: ReactNode; onUn
   );
 }
 
+/** What the log-in page was told of the session that ended last, while the person has not logged in again. */
+let ended: SessionEnded | undefined;
+
 /** The pages behind the session: the live stream runs while one of them is open. */
 function SignedIn() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
-  const lost = useCallback(() => {
-    client.clear();
-    const next = `${location.pathname}${location.search}`;
-    void navigate(`/login?next=${encodeURIComponent(next)}`, { replace: true });
-  }, [client, navigate, location.pathname, location.search]);
+  // the log-in page says that the session ended, and whether what the person was sending was lost or is kept for them
+  const lost = useCallback(
+    (request?: LostRequest) => {
+      client.clear();
+      const next = `${location.pathname}${location.search}`;
+      const unsent = request === undefined || request.method === 'GET' ? undefined : hasDraft() ? 'kept' : 'lost';
+      // several requests may meet the ended session at once (a change and a refresh): the change decides what is said
+      const state: SessionEnded = { sessionEnded: true, unsent: unsent ?? ended?.unsent };
+      ended = state;
+      void navigate(`/login?next=${encodeURIComponent(next)}`, { replace: true, state });
+    },
+    [client, navigate, location.pathname, location.search],
+  );
+  const streamLost = useCallback(() => lost(), [lost]);
   useEffect(() => whenSessionLost(lost), [lost]);
+  // signed in again: a later loss is a new one
+  useEffect(() => {
+    ended = undefined;
+  }, []);
   return (
     <RequireSession>
-      <LiveEvents onUnauthenticated={lost}>
+      <LiveEvents onUnauthenticated={streamLost}>
         <Routes>
           <Route element={<Layout />}>
             <Route index element={<Home />} />
-            <Route path="jobs" element={<JobsPage />} />
+            <Route
+              path="jobs"
+              element={
+                <Section operation="workflow.getJobs" what="jobs">
+                  <JobsPage />
+                </Section>
+              }
+            />
             <Route
               path="jobs/:jobId"
               element={
-                <LazyPage>
-                  <JobPage onUnauthenticated={lost} />
-                </LazyPage>
+                <Section operation="workflow.getJobs" what="jobs">
+                  <LazyPage>
+                    <JobPage onUnauthenticated={streamLost} />
+                  </LazyPage>
+                </Section>
               }
             />
-            <Route path="tasks" element={<TasksPage />} />
-            <Route path="automations" element={<AutomationsPage />} />
-            <Route path="workflows" element={<WorkflowsPage />} />
-            <Route path="devices" element={<DevicesPage />} />
-            <Route path="devices/:name" element={<DevicePage />} />
-            <Route path="audit" element={<AuditPage />} />
+            <Route
+              path="tasks"
+              element={
+                <Section operation="workflow.getTasks" what="the tasks waiting for a person">
+                  <TasksPage />
+                </Section>
+              }
+            />
+            <Route
+              path="automations"
+              element={
+                <Section operation="workflow.getAutomations" what="automations">
+                  <AutomationsPage />
+                </Section>
+              }
+            />
+            <Route
+              path="workflows"
+              element={
+                <Section operation="studio.getWorkflows" what="workflows">
+                  <WorkflowsPage />
+                </Section>
+              }
+            />
+            <Route
+              path="devices"
+              element={
+                <Section operation="gateway-devices.getInventoryDevices" what="devices">
+                  <DevicesPage />
+                </Section>
+              }
+            />
+            <Route
+              path="devices/:name"
+              element={
+                <Section operation="gateway-devices.getInventoryDevices" what="devices">
+                  <DevicePage />
+                </Section>
+              }
+            />
+            <Route
+              path="audit"
+              element={
+                <Section operation="admin.getAudit" what="the audit trail">
+                  <AuditPage />
+                </Section>
+              }
+            />
             <Route
               path="people/*"
               element={
@@ -125,9 +196,11 @@ function SignedIn() {
             <Route
               path="workflows/:name"
               element={
-                <LazyPage>
-                  <WorkflowPage />
-                </LazyPage>
+                <Section operation="studio.getWorkflows" what="workflows">
+                  <LazyPage>
+                    <WorkflowPage />
+                  </LazyPage>
+                </Section>
               }
             />
             <Route path="*" element={<NotFoundPage />} />

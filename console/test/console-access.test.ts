@@ -87,6 +87,20 @@ describe('the console by role', () => {
     expect(new URL(page.url()).pathname).toBe('/console/login');
   }, 60_000);
 
+  it('leads to the home page after a log-in whose next page is another site in disguise, never saying the log-in failed', async () => {
+    for (const next of ['/\\example.com', '//example.com', 'https://example.com/']) {
+      await page.goto(`${platform.url}/console/login?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('Username').fill(READER.username);
+      await page.getByLabel('Password').fill(READER.password);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+      expect(new URL(page.url()).origin).toBe(platform.url);
+      expect(new URL(page.url()).pathname).toBe('/console/jobs');
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByRole('button', { name: 'Log in' }).waitFor();
+    }
+  }, 60_000);
+
   it('tells a person whose groups give no role yet what to ask for, and lets them change their password and log out', async () => {
     // a new colleague's account, made before anyone put it in a group: it could not even log in to the console before
     const NEWCOMER = { username: 'day-one', password: 'first-password-1' };
@@ -231,6 +245,19 @@ describe('the audit trail', () => {
     const lines = (await exported.text()).trimEnd().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { seq: number }).seq)).toContain(Number(seq));
 
+    // a page the auditor's role may not read says so in a few words: no filters, no empty table, no raw refusal
+    for (const address of ['/console/jobs', `/console/jobs/${job._id}`, '/console/devices/edge-1', '/console/workflows']) {
+      await page.goto(`${platform.url}${address}`);
+      await page.getByText(/^You have no access to (jobs|devices|workflows)\./).waitFor();
+      expect(await page.getByRole('table').count()).toBe(0);
+      expect(await page.getByRole('search').count()).toBe(0);
+      expect(await page.getByRole('alert').count()).toBe(0);
+    }
+    await page.getByText('The Workflows page is for the roles admin, engineering, operations, apiread; your roles are auditor.').waitFor();
+    await expectAccessible();
+    await page.getByRole('link', { name: 'Go to Audit' }).click();
+    await page.getByRole('heading', { name: 'Audit trail', level: 1 }).waitFor();
+
     // the console opened no event stream the auditor may not follow (each refusal would be a record)
     const streams = await platform.api<{ total: number }>('GET', `/audit?actor=${AUDITOR.username}&operation=workflow.watchEvents`);
     expect(streams.total).toBe(0);
@@ -302,6 +329,13 @@ describe('workflows', () => {
     await panel.getByText('ViewData', { exact: true }).waitFor();
     await panel.getByText('Change CHG-1042 on core-1', { exact: false }).waitFor();
     await expectAccessible();
+    // Start and End are circles with one border all round (not a task's coloured stripe on the left)
+    expect(
+      await graph.getByRole('button', { name: /^Start/ }).evaluate((el) => {
+        const style = el.ownerDocument.defaultView?.getComputedStyle(el);
+        return style ? [style.borderLeftWidth === style.borderRightWidth, style.borderLeftColor === style.borderRightColor] : [];
+      }),
+    ).toEqual([true, true]);
     // a deep link reloads into the same view
     expect(new URL(page.url()).searchParams.get('task')).toBe('approve');
     await page.reload();
@@ -339,6 +373,66 @@ describe('workflows', () => {
     await row.getByRole('link', { name: 'Nightly backup', exact: true }).waitFor();
     await row.getByText('Core changes', { exact: true }).waitFor();
     await platform.api('POST', '/operations-manager/jobs/cancel', { jobIds: [job.data._id] });
+  }, 60_000);
+
+  it('lists a project’s workflows together under its name, and one project’s alone by the Project filter', async () => {
+    const projectId = 'a11a11a11a11a11a11a11a11';
+    const members = ['Zone audit', 'Apply ACL'].map((name, iid) => ({
+      iid,
+      type: 'workflow',
+      reference: `${projectId}-${iid}`,
+      folder: '/all',
+      document: { ...LONG, name },
+    }));
+    await platform.api('POST', '/automation-studio/projects/import', {
+      project: {
+        _id: projectId,
+        name: 'Access lists',
+        description: 'made by the console test',
+        folders: [{ nodeType: 'folder', name: 'all', children: members.map(({ iid }) => ({ iid, nodeType: 'component' })) }],
+        components: members,
+      },
+    });
+    await page.goto(`${platform.url}/console/workflows`);
+    const table = page.getByRole('table', { name: 'Workflows' });
+    // each project under a line with its name, A–Z within it; the workflows outside a project under a line of their own
+    await table.getByRole('columnheader', { name: 'Access lists', exact: true }).waitFor();
+    await table.getByRole('columnheader', { name: 'Not in a project', exact: true }).waitFor();
+    const names = await table
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.querySelector('th')?.textContent ?? `  ${r.querySelector('a')?.textContent ?? ''}`));
+    const group = names.indexOf('Access lists');
+    expect(names.slice(group, group + 3)).toEqual(['Access lists', '  Apply ACL', '  Zone audit']);
+    expect(names.indexOf('  Change approval')).toBeGreaterThan(names.indexOf('Not in a project'));
+    await expectAccessible();
+
+    await page.getByLabel('Project').selectOption({ label: 'Access lists' });
+    await eventually('the project in the URL', () => new URL(page.url()).searchParams.get('project') === projectId);
+    await eventually('only the project’s workflows, A–Z', async () => {
+      const links = await table.locator('tbody tr a').allTextContents();
+      return links.join(', ') === 'Apply ACL, Zone audit';
+    });
+    expect(await table.getByRole('columnheader', { name: 'Access lists', exact: true }).count()).toBe(0);
+    await page.getByLabel('Project').selectOption({ label: 'every workflow' });
+    await eventually('the project filter dropped', () => !new URL(page.url()).searchParams.has('project'));
+  }, 60_000);
+
+  it('says at once that a workflow does not exist, asking the platform once', async () => {
+    const asked: string[] = [];
+    const listener = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/automation-studio/workflows' && url.searchParams.get('equals[name]') === 'Nope nothing') asked.push(url.href);
+    };
+    page.on('request', listener);
+    try {
+      await page.goto(`${platform.url}/console/workflows/${encodeURIComponent('Nope nothing')}`);
+      const said = page.getByRole('alert').filter({ hasText: 'The workflow cannot be shown: No workflow is named “Nope nothing”' });
+      await said.waitFor();
+      await page.getByRole('link', { name: 'Back to the workflows' }).waitFor();
+      expect(asked).toHaveLength(1);
+    } finally {
+      page.off('request', listener);
+    }
   }, 60_000);
 });
 

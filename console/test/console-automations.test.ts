@@ -271,6 +271,36 @@ describe('the Automations page', () => {
     await every.getByRole('button', { name: 'Enable Every minute' }).waitFor();
   }, 90_000);
 
+  it('keeps every automation’s triggers readable when a description is a long URL or an unbroken token', async () => {
+    const url =
+      'Runbook: https://wiki.example.net/display/NETOPS/Change+Approval+Process+for+Core+Switch+Maintenance+Windows+2026-Q4-runbook-v3';
+    for (const [name, description] of [
+      ['Core switch change', url],
+      ['Token automation', 'x'.repeat(400)],
+    ] as const) {
+      const automation = await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/automations', {
+        automation: { name, description, componentName: 'Interface check' },
+      });
+      await createTrigger({ name: `Run ${name}`, type: 'manual', actionId: automation.data._id, formData: { mode: 'success' } });
+    }
+    await page.reload();
+    await line('Run Token automation').waitFor();
+    const table = page.getByRole('table', { name: 'Automations and their triggers' });
+    await table.getByText(url).waitFor();
+    // nothing scrolls sideways: not the page, not the table's card
+    const sideways = (locator: Locator) => locator.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(await sideways(page.locator('html'))).toBe(0);
+    expect(await sideways(table.locator('xpath=..'))).toBe(0);
+    // each trigger's name on a line of words (it was one letter a line), its Run in the window
+    for (const name of ['On demand', 'Hourly interface check', 'Run Core switch change', 'Run Token automation']) {
+      const box = await line(name).getByText(name, { exact: true }).boundingBox();
+      expect({ name, oneLine: box !== null && box.height < 30 && box.width > 50 }).toEqual({ name, oneLine: true });
+    }
+    const run = await line('Run Token automation').getByRole('button', { name: 'Run', exact: true }).boundingBox();
+    expect(run !== null && run.x + run.width <= 1280).toBe(true);
+    await expectAccessible();
+  }, 60_000);
+
   it('lays out in a window 800 px wide without scrolling sideways, the Disable buttons in view', async () => {
     const wide = page.viewportSize();
     await page.setViewportSize({ width: 800, height: 800 });

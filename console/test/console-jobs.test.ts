@@ -191,10 +191,31 @@ describe('the operations console', () => {
     }
   }, 60_000);
 
-  it('cancels selected jobs in bulk after confirming', async () => {
+  it('cancels selected jobs in bulk after confirming: only running and paused jobs can be selected, and select-all skips the others', async () => {
+    const finished = await startJob(platform, 'Long maintenance', { seconds: 3600 });
+    await platform.api('POST', '/operations-manager/jobs/cancel', { jobIds: [finished._id] });
     const jobs = await Promise.all([1, 2].map(() => startJob(platform, 'Long maintenance', { seconds: 3600 })));
+    await platform.api('POST', `/operations-manager/jobs/${jobs[1]?._id ?? ''}/pause`);
     await page.goto(`${platform.url}/console/jobs?workflow=Long`);
-    for (const job of jobs) await row(job._id.slice(-6)).getByText('running').waitFor();
+    await row(jobs[0]?._id.slice(-6) ?? '')
+      .getByText('running')
+      .waitFor();
+    await row(jobs[1]?._id.slice(-6) ?? '')
+      .getByText('paused')
+      .waitFor();
+    await row(finished._id.slice(-6)).getByText('canceled').waitFor();
+    // a finished job has no box to tick
+    expect(await row(finished._id.slice(-6)).getByRole('checkbox').count()).toBe(0);
+    const running = await page
+      .getByRole('table', { name: 'Jobs' })
+      .locator('tbody [data-status="running"], tbody [data-status="paused"]')
+      .count();
+    await tabTo(page, page.getByRole('checkbox', { name: 'Select every running or paused job on this page' }));
+    await page.keyboard.press('Space');
+    await page.getByText(`${running} selected`).waitFor();
+    // one ticked by hand, then select-all: the count is of jobs that can be canceled
+    await page.getByRole('checkbox', { name: 'Select every running or paused job on this page' }).uncheck();
+    await page.getByText('Select running or paused jobs to cancel several at once').waitFor();
     for (const job of jobs) {
       await tabTo(page, page.getByRole('checkbox', { name: new RegExp(job._id) }));
       await page.keyboard.press('Space');
@@ -202,11 +223,95 @@ describe('the operations console', () => {
     await page.getByText('2 selected').waitFor();
     await page.getByRole('button', { name: 'Cancel selected jobs', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel these 2 jobs?' });
+    // the dialog names the jobs it cancels
+    const listed = await dialog.getByRole('listitem').allTextContents();
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        `Long maintenance …${jobs[0]?._id.slice(-6) ?? ''} (running)`,
+        `Long maintenance …${jobs[1]?._id.slice(-6) ?? ''} (paused)`,
+      ]),
+    );
+    expect(listed).toHaveLength(2);
+    await expectAccessible();
     await dialog.getByRole('button', { name: 'Cancel jobs' }).click();
     await dialog.getByText('2 of 2 canceled.').waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
     for (const job of jobs) expect(await jobStatus(platform, job._id)).toBe('canceled');
     for (const job of jobs) await row(job._id.slice(-6)).getByText('canceled').waitFor();
+  }, 60_000);
+
+  it('shows a job’s description on its page and in the list, a long URL wrapped inside the table', async () => {
+    const description =
+      'CHG-2044 Runbook: https://wiki.example.net/display/NETOPS/Change+Approval+Process+for+Core+Switch+Maintenance+Windows+2026-Q4-runbook-v3';
+    const job = await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/jobs/start', {
+      workflow: 'Long maintenance',
+      options: { variables: { seconds: 3600 }, description },
+    });
+    await page.goto(`${platform.url}/console/jobs?workflow=Long`);
+    const listed = row(job.data._id.slice(-6));
+    await listed.getByText(description).waitFor();
+    // the table fits its frame: the URL wraps, it does not push the columns off
+    const frame = page.locator('[aria-busy]').filter({ has: page.getByRole('table', { name: 'Jobs' }) });
+    expect(await frame.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    await listed.getByRole('link', { name: 'Long maintenance' }).click();
+    await page.getByRole('heading', { name: 'Long maintenance', level: 1 }).waitFor();
+    const fact = page.locator('dt', { hasText: /^Description$/ }).locator('xpath=following-sibling::dd');
+    expect(await fact.textContent()).toBe(description);
+    expect(await page.locator('html').evaluate((root) => root.scrollWidth - root.clientWidth)).toBe(0);
+    await platform.api('POST', '/operations-manager/jobs/cancel', { jobIds: [job.data._id] });
+  }, 60_000);
+
+  it('counts a paused job’s duration on, on its page and in the list alike', async () => {
+    const job = await startJob(platform, 'Long maintenance', { seconds: 3600 });
+    await platform.api('POST', `/operations-manager/jobs/${job._id}/pause`);
+    await page.goto(`${platform.url}/console/jobs/${job._id}`);
+    await page.locator('h1 + [data-status="paused"]').waitFor();
+    const duration = page.locator('dt', { hasText: /^Duration$/ }).locator('xpath=following-sibling::dd');
+    // "850 ms", "12 s", "1 min 05 s" in seconds
+    const seconds = async (text: Promise<string | null>) => {
+      const written = (await text) ?? '';
+      if (/^\d+ ms$/.test(written)) return 0;
+      const [, minutes = '0', secs = Number.NaN] = /^(?:(\d+) min )?(\d+) s$/.exec(written) ?? [];
+      return Number(minutes) * 60 + Number(secs);
+    };
+    const first = await seconds(duration.textContent());
+    expect(first).toBeGreaterThanOrEqual(0);
+    // the clock goes on while it is paused (it stopped at the time the page opened)
+    await eventually('the paused job’s duration counting', async () => (await seconds(duration.textContent())) >= first + 2);
+    const onPage = await seconds(duration.textContent());
+    await page.goto(`${platform.url}/console/jobs?status=paused`);
+    const inList = row(job._id.slice(-6)).locator('td').nth(4);
+    await inList.getByText(/ s$/).waitFor();
+    expect(await seconds(inList.textContent())).toBeGreaterThanOrEqual(onPage);
+    await eventually('the list’s duration counting too', async () => (await seconds(inList.textContent())) > onPage + 1);
+    await platform.api('POST', '/operations-manager/jobs/cancel', { jobIds: [job._id] });
+  }, 60_000);
+
+  it('takes an address it cannot show as written to one it can: a page past the end, a status the platform does not have, an empty range of dates', async () => {
+    await page.goto(`${platform.url}/console/jobs?page=99`);
+    const pager = page.getByRole('navigation', { name: 'Pages of jobs' });
+    await eventually('the last page in the URL', () => Number(new URL(page.url()).searchParams.get('page') ?? '1') < 99);
+    const last = Number(new URL(page.url()).searchParams.get('page'));
+    expect(last).toBeGreaterThan(1);
+    await pager.getByText(`Page ${last} of ${last}`).waitFor();
+    expect(await page.getByRole('table', { name: 'Jobs' }).locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.getByText('No job matches these filters.').count()).toBe(0);
+
+    await page.goto(`${platform.url}/console/jobs?status=bogus`);
+    await eventually('the unknown status dropped from the URL', () => !new URL(page.url()).searchParams.has('status'));
+    expect(await page.getByLabel('Status').inputValue()).toBe('');
+    await row(/Interface check/)
+      .first()
+      .waitFor();
+
+    await page.goto(`${platform.url}/console/jobs?after=2027-01-01T00:00&before=2026-01-01T00:00`);
+    await page
+      .getByRole('status')
+      .filter({ hasText: '“Started after” is later than “Started before”: no job can match. Change one of them.' })
+      .waitFor();
+    await page.getByText('No job can match: “Started after” is later than “Started before”.').waitFor();
+    expect(await page.getByLabel('Started before').getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible();
   }, 60_000);
 
   it('draws a job’s graph with each task named by its summary and status, and follows it live as a person finishes its manual task', async () => {
@@ -241,6 +346,17 @@ describe('the operations console', () => {
     await graph.getByRole('button', { name: 'Apply the change — complete' }).waitFor();
     await page.locator('h1 + [data-status="complete"]').waitFor();
     expect(await jobStatus(platform, job._id)).toBe('complete');
+    // the finished task says which choice was taken
+    await panel.getByText(/^Answered “Approve”: took its success path at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.$/).waitFor();
+    // the circles of Start and End have one border all round (no task's status stripe on their left)
+    const start = graph.getByRole('button', { name: /^Start/ });
+    expect(
+      await start.evaluate((el) => {
+        const style = el.ownerDocument.defaultView?.getComputedStyle(el);
+        if (!style) return [];
+        return [style.borderLeftWidth === style.borderRightWidth, style.borderLeftColor === style.borderRightColor];
+      }),
+    ).toEqual([true, true]);
   }, 60_000);
 
   it('retries a task that errored with an edited incoming variable, and the job goes on', async () => {
@@ -274,6 +390,9 @@ describe('the operations console', () => {
     await graph.getByRole('button', { name: 'Check interface state — complete' }).waitFor();
     await graph.getByRole('button', { name: 'Report the result — complete' }).waitFor();
     await page.locator('h1 + [data-status="complete"]').waitFor();
+    // a task without automatic retries says nothing of them (not "Retries: none" after it was retried by hand)
+    expect(await panel.getByRole('term').allTextContents()).not.toContain('Retries');
+    expect(await panel.getByRole('term').allTextContents()).not.toContain('Automatic retries');
     await page.unroute(`**/workflow_engine/jobs/${job._id}/retryTask`);
   }, 60_000);
 
@@ -306,6 +425,55 @@ describe('the operations console', () => {
         );
       });
       expect(await sideways()).toBe(0);
+    } finally {
+      if (wide) await page.setViewportSize(wide);
+    }
+  }, 60_000);
+
+  it('lays out on a phone (390 px): the header folds into a menu with Log out, and a job’s task panel comes under its graph with Approve and Reject in reach', async () => {
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const job = await startJob(platform, 'Change approval', { plan: 'interface Gi0/7\n shutdown', applySeconds: 0 });
+      const sideways = () => page.locator('html').evaluate((root) => root.scrollWidth - root.clientWidth);
+      const inView = async (locator: ReturnType<Page['locator']>) => {
+        const box = await locator.boundingBox();
+        return box !== null && box.x >= 0 && box.x + box.width <= 390;
+      };
+      for (const at of ['jobs', 'tasks', 'automations', 'workflows', 'devices', 'audit', 'people', 'platform']) {
+        await page.goto(`${platform.url}/console/${at}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        expect({ at, sideways: await sideways() }).toEqual({ at, sideways: 0 });
+      }
+      await page.goto(`${platform.url}/console/jobs`);
+      // the sections and Log out are behind Menu, and in the window once it opens
+      const menu = page.getByRole('button', { name: 'Menu' });
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await page.getByRole('button', { name: 'Log out' }).isVisible()).toBe(false);
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      expect(await inView(page.getByRole('button', { name: 'Log out' }))).toBe(true);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      for (const name of ['Jobs', 'Tasks', 'Audit', 'People', 'Platform']) expect(await inView(nav.getByRole('link', { name }))).toBe(true);
+      await expectAccessible();
+      await nav.getByRole('link', { name: 'Tasks' }).click();
+      await page.getByRole('heading', { name: 'Tasks', level: 1 }).waitFor();
+      // a section chosen: the menu folds again
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+
+      await page.goto(`${platform.url}/console/jobs/${job._id}`);
+      const graph = page.getByRole('group', { name: 'Graph of job Change approval' });
+      await graph.getByRole('button', { name: /^Approve change — running/ }).click();
+      const panel = page.getByRole('complementary', { name: 'Approve change' });
+      await panel.getByText('interface Gi0/7').waitFor();
+      const [graphBox, panelBox] = await Promise.all([graph.boundingBox(), panel.boundingBox()]);
+      // under the graph, as wide as the page
+      expect(panelBox !== null && graphBox !== null && panelBox.y >= graphBox.y + graphBox.height).toBe(true);
+      for (const name of ['Approve', 'Reject']) expect(await inView(panel.getByRole('button', { name, exact: true }))).toBe(true);
+      expect(await sideways()).toBe(0);
+      await expectAccessible();
+      await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+      await eventually('the job complete', async () => (await jobStatus(platform, job._id)) === 'complete');
     } finally {
       if (wide) await page.setViewportSize(wide);
     }

@@ -274,6 +274,57 @@ describe("a device's page", () => {
     expect(browser.problems()).toEqual([]);
   }, 60_000);
 
+  it('offers a project’s command templates by their own names with the project’s name, and lists their checks so', async () => {
+    // two projects with a template of the same name, as the fixtures' Cisco projects have
+    const projects = [
+      ['f11e0001f11e0001f11e0001', 'Core switches'],
+      ['f11e0002f11e0002f11e0002', 'Edge routers'],
+    ] as const;
+    for (const [id, name] of projects)
+      await platform.api('POST', '/automation-studio/projects/import', {
+        project: {
+          _id: id,
+          name,
+          description: 'made by the console test',
+          folders: [{ nodeType: 'folder', name: 'all', children: [{ iid: 0, nodeType: 'component' }] }],
+          components: [
+            {
+              iid: 0,
+              type: 'mopCommandTemplate',
+              reference: `@${id}: File Verification`,
+              folder: '/all',
+              document: {
+                name: 'File Verification',
+                os: '',
+                passRule: true,
+                commands: [{ command: 'show clock', passRule: true, rules: [{ rule: ':', eval: 'contains', severity: 'error' }] }],
+              },
+            },
+          ],
+        },
+      });
+    await page.goto(`${platform.url}/console/devices/edge-2`);
+    const card = page.getByRole('region', { name: 'Check with a command template' });
+    const select = card.getByLabel('Command template');
+    await eventually('the projects’ names in the choices', async () => {
+      const options = await select.locator('option').allTextContents();
+      return options.includes('File Verification — Core switches') && options.includes('File Verification — Edge routers');
+    });
+    const options = await select.locator('option').allTextContents();
+    expect(options.some((text) => text.includes('@'))).toBe(false);
+    // by name, then by project
+    expect(options.indexOf('File Verification — Core switches') + 1).toBe(options.indexOf('File Verification — Edge routers'));
+    await select.selectOption({ label: 'File Verification — Edge routers' });
+    await card.getByRole('button', { name: 'Run check' }).click();
+    await card.getByRole('region', { name: 'Check results' }).getByText('passed on edge-2').waitFor();
+    const recent = page.getByRole('region', { name: 'Recent checks' });
+    const newest = recent.getByRole('listitem').first();
+    await newest.getByText('Edge routers', { exact: true }).waitFor();
+    expect(await newest.locator('strong').first().textContent()).toBe('File VerificationEdge routers');
+    expect(await newest.textContent()).not.toContain('@f11e');
+    expect(await accessibilityViolations(page)).toEqual([]);
+  }, 60_000);
+
   it('shows why a check failed on a device that does not answer', async () => {
     const gone = await startCliSimulator({ deviceType: 'cisco_ios', username: USER, password: PASSWORD, startPrivileged: true });
     await platform.api('POST', '/gw/createInventoryDevice', {

@@ -371,6 +371,14 @@ describe('the Platform pages', () => {
     await eventually('MOP RUNNING on the page', async () =>
       /^RUNNING/.test((await applicationRow('mop').getByRole('cell').first().textContent()) ?? ''),
     );
+    // running again since the Start: not since its process began (the record's time), which Stop and Start leave running
+    const record = await platform.api<{ instances: { started?: string }[] }>('GET', '/applications/MOP');
+    const processAge = (Date.now() - Date.parse(record.instances[0]?.started ?? '')) / 1000;
+    const state = (await applicationRow('mop').getByRole('cell').first().textContent()) ?? '';
+    // "for 850 ms", "for 3 s"
+    const since = /for (?:(\d+) s|\d+ ms)/.exec(state);
+    expect({ state, matched: since !== null }).toEqual({ state, matched: true });
+    expect(Number(since?.[1] ?? 0)).toBeLessThan(Math.min(30, processAge - 5));
   }, 60_000);
 
   it('follow changes by itself, without a reload', async () => {

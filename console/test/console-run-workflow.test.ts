@@ -16,16 +16,37 @@ const READER = { username: 'run-reader', password: 'reader-password-1' } as cons
 /** The imported project the Command Template Runner belongs to, as a newcomer's import leaves it. */
 const PROJECT_ID = 'c15c0105c15c0105c15c0105';
 const RUNNER = `@${PROJECT_ID}: Command Template Runner`;
+/**
+ * The inputs of the fixtures' "HA Pair Software Upgrade" (Palo Alto Panorama): three required
+ * members without an example, one of any type: the JSON starts with a blank for each.
+ */
+const FIREWALL_UPGRADE = {
+  ...LONG,
+  name: 'Firewall upgrade',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      adapterId: { type: ['array', 'boolean', 'null', 'number', 'object', 'string'] },
+      targetVersion: { type: 'string' },
+      firewall: { type: 'string' },
+      seconds: { type: 'integer', default: 0 },
+      _id: { title: 'job_id', type: 'string', examples: ['test'] },
+    },
+    required: ['adapterId', 'targetVersion', 'firewall', '_id'],
+  },
+};
 
 let platform: RunningPlatform;
 let browser: ConsoleBrowser;
 let page: Page;
 /** The starts the page asked the platform for, by their bodies. */
 const starts: unknown[] = [];
+/** What the page wrote to the browser's console as errors, but the browser's own line for each refusal (a 400, a 401). */
+const logged: string[] = [];
 
 beforeAll(async () => {
   [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-  await createWorkflows(platform, PROVISION_VLAN, LONG);
+  await createWorkflows(platform, PROVISION_VLAN, LONG, FIREWALL_UPGRADE);
   await platform.api('POST', '/automation-studio/projects/import', {
     project: {
       _id: PROJECT_ID,
@@ -41,6 +62,9 @@ beforeAll(async () => {
     account: { ...READER, firstname: 'Run', lastname: 'Reader', email: 'run-reader@example.net', groups: [group.data._id] },
   });
   page = await browser.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/^Failed to load resource/.test(message.text())) logged.push(message.text());
+  });
   page.on('request', (request) => {
     if (request.method() === 'POST' && new URL(request.url()).pathname === '/operations-manager/jobs/start')
       starts.push(request.postDataJSON());
@@ -88,18 +112,25 @@ describe('Run on a workflow’s page', () => {
   it('asks for plain inputs with a form, examples as placeholders, and opens the new job complete with the values given', async () => {
     await logIn(ADMIN.username, ADMIN.password);
     const dialog = await openRun('Provision VLAN');
-    const vlan = dialog.getByRole('spinbutton', { name: /^vlan/ });
+    // labelled by the schema's title, the variable's name beside it
+    const vlan = dialog.getByRole('spinbutton', { name: /^VLAN id/ });
+    const descriptions = await vlan.evaluate((input) =>
+      (input.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id: string) => input.ownerDocument.getElementById(id)?.textContent ?? null),
+    );
+    expect(descriptions).toContain('vlan');
     // the example shows what to write; it is not a value that would be sent
     expect(await vlan.getAttribute('placeholder')).toBe('120');
     expect(await vlan.inputValue()).toBe('');
-    await dialog.getByText('VLAN id').waitFor();
     // _id is the platform's to give: not asked
     expect(await dialog.getByRole('textbox', { name: /^_id/ }).count()).toBe(0);
     await expectAccessible();
 
-    // the form's own check first: required members
+    // the form's own check first: required members, the focus on the first
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     await dialog.getByText('device is required').first().waitFor();
+    expect(await dialog.getByRole('textbox', { name: /^device/ }).evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true);
     expect(starts).toHaveLength(0);
 
     await dialog.getByRole('textbox', { name: /^device/ }).fill('core-2');
@@ -144,6 +175,28 @@ describe('Run on a workflow’s page', () => {
     });
     await expectAccessible();
 
+    // the blanks are there to be written over: Run as it opened sends nothing, and says which
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await dialog
+      .getByRole('alert')
+      .filter({
+        hasText:
+          'Nothing was sent: suppressSuccessMessage, reattempt and suppressFailureMessage are required, and are still blank (null or ""): write a value for each.',
+      })
+      .waitFor();
+    expect(await json.getAttribute('aria-invalid')).toBe('true');
+    expect(starts).toHaveLength(1);
+
+    // the platform's refusal names the workflow by its own name, not `@<project id>: …`
+    await json.fill('{ "templateName": 5 }');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    const refusal = dialog.getByRole('alert').filter({ hasText: /^The workflow did not start: / });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain('"Command Template Runner"');
+    expect(await refusal.textContent()).not.toContain(PROJECT_ID);
+    expect(starts).toHaveLength(2);
+
+    // what was written stays as written after a refusal
     await json.fill('{ "templateName": "show clock", }');
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     await dialog
@@ -151,14 +204,15 @@ describe('Run on a workflow’s page', () => {
       .filter({ hasText: /^Nothing was sent: The variables are not valid JSON: / })
       .waitFor();
     expect(await json.getAttribute('aria-invalid')).toBe('true');
-    expect(starts).toHaveLength(1);
+    expect(await json.inputValue()).toBe('{ "templateName": "show clock", }');
+    expect(starts).toHaveLength(2);
     await expectAccessible();
 
     const variables = {
       suppressSuccessMessage: false,
       templateName: 'show clock',
       templateVariables: { device_name: 'edge-7' },
-      reattempt: null,
+      reattempt: false,
       reattemptWaitTime: 1,
       reattemptQuantity: 2,
       deviceName: ['edge-7', 'edge-8'],
@@ -168,8 +222,8 @@ describe('Run on a workflow’s page', () => {
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     const job = await landedJob('Command Template Runner');
     expect(job.variables).toMatchObject(variables);
-    expect(starts).toHaveLength(2);
-    expect(starts[1]).toEqual({ workflow: RUNNER, options: { variables } });
+    expect(starts).toHaveLength(3);
+    expect(starts[2]).toEqual({ workflow: RUNNER, options: { variables } });
   }, 60_000);
 
   it('shows the platform’s refusal naming each member, and stays in the dialog', async () => {
@@ -178,7 +232,8 @@ describe('Run on a workflow’s page', () => {
     // the form's own checks would catch these: written as JSON they reach the platform
     await dialog.getByRole('button', { name: 'Edit as JSON' }).click();
     const json = dialog.getByRole('textbox', { name: 'Variables as JSON' });
-    expect(JSON.parse(await json.inputValue())).toEqual({ device: 'core-1', vlan: 120, vlanName: 'guests', shutdown: false });
+    // the examples the author wrote; shutdown has none and is not required: it is left out, not sent as false
+    expect(JSON.parse(await json.inputValue())).toEqual({ device: 'core-1', vlan: 120, vlanName: 'guests' });
     await json.fill('{ "vlan": "ten" }');
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     const refusal = dialog.getByRole('alert').filter({ hasText: /^The workflow did not start: / });
@@ -200,7 +255,7 @@ describe('Run on a workflow’s page', () => {
     await json.fill('{ "device": "core-3", "vlan": 300 }');
     await dialog.getByRole('button', { name: 'Edit as a form' }).click();
     expect(await dialog.getByRole('textbox', { name: /^device/ }).inputValue()).toBe('core-3');
-    expect(await dialog.getByRole('spinbutton', { name: /^vlan/ }).inputValue()).toBe('300');
+    expect(await dialog.getByRole('spinbutton', { name: /^VLAN id/ }).inputValue()).toBe('300');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     // the focus goes back to the control that opened the dialog
@@ -215,6 +270,82 @@ describe('Run on a workflow’s page', () => {
     await json.fill('{ "seconds": 0 }');
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     expect((await landedJob('Long maintenance')).variables).toMatchObject({ seconds: 0 });
+  }, 60_000);
+
+  it('starts no job with required inputs left blank: Run names them, and the platform names those left out', async () => {
+    const before = starts.length;
+    const dialog = await openRun('Firewall upgrade');
+    const json = dialog.getByRole('textbox', { name: 'Variables as JSON' });
+    expect(JSON.parse(await json.inputValue())).toEqual({ adapterId: null, targetVersion: '', firewall: '', seconds: 0 });
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    const blocked = dialog.getByRole('alert').filter({ hasText: /^Nothing was sent: / });
+    await blocked.waitFor();
+    expect(await blocked.textContent()).toBe(
+      'Nothing was sent: adapterId, targetVersion and firewall are required, and are still blank (null or ""): write a value for each.',
+    );
+    // spaces are blank too; what was written stays
+    await json.fill('{ "adapterId": "pan-1", "targetVersion": "  ", "firewall": "fw-east-1", "seconds": 0 }');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await blocked.filter({ hasText: 'targetVersion is required, and is still blank' }).waitFor();
+    expect(await json.inputValue()).toContain('"firewall": "fw-east-1"');
+    expect(starts).toHaveLength(before);
+    // a member left out is the platform's to refuse, naming it
+    await json.fill('{ "adapterId": "pan-1", "firewall": "fw-east-1", "seconds": 0 }');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: /^The workflow did not start: .*must have required property 'targetVersion'/ })
+      .waitFor();
+    expect(starts).toHaveLength(before + 1);
+    await json.fill('{ "adapterId": "pan-1", "targetVersion": "11.1.2", "firewall": "fw-east-1", "seconds": 0 }');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    expect((await landedJob('Firewall upgrade')).variables).toMatchObject({
+      adapterId: 'pan-1',
+      targetVersion: '11.1.2',
+      firewall: 'fw-east-1',
+    });
+  }, 60_000);
+
+  it('says on the log-in page that the session ended while Run was sending, and gives back what was written after the log-in', async () => {
+    const dialog = await openRun('Provision VLAN');
+    await dialog.getByRole('textbox', { name: /^device/ }).fill('core-9');
+    await dialog.getByRole('spinbutton', { name: /^VLAN id/ }).fill('909');
+    await dialog.getByRole('textbox', { name: /^vlanName/ }).fill('lab');
+    await dialog.getByRole('textbox', { name: /^Description/ }).fill('CHG-2001');
+    // the person logs out in another tab: this one does not know yet
+    const other = await browser.newPage();
+    await other.goto(`${platform.url}/console/jobs`);
+    await other.getByRole('button', { name: 'Log out' }).click();
+    await other.getByRole('button', { name: 'Log in' }).waitFor();
+    await other.close();
+    const before = starts.length;
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    const said = page.getByRole('status').filter({ hasText: /^Your session ended/ });
+    await said.waitFor();
+    expect(await said.textContent()).toBe(
+      'Your session ended (you logged out in another tab or window, or it expired). What you were sending was not sent: log in again, and the form opens with what you wrote.',
+    );
+    expect(starts).toHaveLength(before + 1);
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const again = page.getByRole('dialog', { name: 'Run Provision VLAN' });
+    await again.getByText('Your session ended before this was sent.').waitFor();
+    expect(await again.getByRole('textbox', { name: /^device/ }).inputValue()).toBe('core-9');
+    expect(await again.getByRole('spinbutton', { name: /^VLAN id/ }).inputValue()).toBe('909');
+    expect(await again.getByRole('textbox', { name: /^Description/ }).inputValue()).toBe('CHG-2001');
+    await expectAccessible();
+    await again.getByRole('button', { name: 'Run', exact: true }).click();
+    const job = await landedJob('Provision VLAN');
+    expect(job.variables).toMatchObject({ device: 'core-9', vlan: 909 });
+    expect(job.description).toBe('CHG-2001');
+    // given back once: the next Run starts empty
+    await page.goBack();
+    const fresh = await openRun('Provision VLAN');
+    expect(await fresh.getByRole('textbox', { name: /^device/ }).inputValue()).toBe('');
+    expect(await fresh.getByText('Your session ended before this was sent.').count()).toBe(0);
+    await page.keyboard.press('Escape');
   }, 60_000);
 
   it('offers no Run to an account that may not start jobs', async () => {
@@ -232,7 +363,8 @@ describe('Run on a workflow’s page', () => {
     ).rejects.toThrow(/403/);
   }, 60_000);
 
-  it('met no Content-Security-Policy violation and no page error on the way', () => {
+  it('met no Content-Security-Policy violation and no page error on the way, and wrote no error to the console (a form refused shows its errors)', () => {
     expect(browser.problems()).toEqual([]);
+    expect(logged).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 import type { Account, Group } from '../src/api/people';
 import {
   accountState,
+  byUsername,
+  caseTwins,
   clockTime,
   fullName,
   lockExplanation,
@@ -129,5 +131,19 @@ describe('the accounts list’s URL', () => {
       limit: 25,
     });
     expect(toAccountQuery({ username: '', page: 1, limit: 100 })).toEqual({ sort: 'username', skip: 0, limit: 100 });
+  });
+});
+
+describe('the accounts list’s order', () => {
+  it('sort a page of accounts by username whatever its case, and point out two usernames alike but for case', () => {
+    const accounts = ['olga', 'admin', 'OLGA', 'Bob', 'audrey'].map((username) => ({ username }));
+    expect([...accounts].sort(byUsername).map((a) => a.username)).toEqual(['admin', 'audrey', 'Bob', 'OLGA', 'olga']);
+    expect(caseTwins(accounts)).toEqual(
+      new Map([
+        ['olga', ['OLGA']],
+        ['OLGA', ['olga']],
+      ]),
+    );
+    expect(caseTwins([{ username: 'admin' }, { username: 'audrey' }]).size).toBe(0);
   });
 });

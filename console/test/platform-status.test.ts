@@ -110,6 +110,17 @@ describe('the Platform pages’ rows', () => {
     expect(rows.find((r) => r.service === 'orch-proxy')).toMatchObject({ running: 0, paused: 0, upSince: undefined });
   });
 
+  it('say since when a service runs from its health: an operator’s Stop and Start restart the count, not the process', () => {
+    const restarted = { ...appHealth('OrchManager', 'orch-proxy', 0, 0) };
+    restarted.instances = [{ id: 'orch-proxy-reg', state: 'running', started: new Date(NOW - 3000).toISOString(), requests: 0, errors: 0 }];
+    const [row] = serviceRows([application('OrchManager', 'orch-proxy', 'RUNNING')], [restarted]);
+    // the record says the process began a minute ago; the health, that the application was started again 3 s ago
+    expect(row?.upSince).toBe(NOW - 3000);
+    // a health without the time: the record's
+    const [unknown] = serviceRows([application('OrchManager', 'orch-proxy', 'RUNNING')], [appHealth('OrchManager', 'orch-proxy', 0, 0)]);
+    expect(unknown?.upSince).toBe(NOW - 60_000);
+  });
+
   it('offer a service the actions its state allows, never a stop of the admin service', () => {
     expect(serviceActions({ state: 'RUNNING', isProtected: false })).toEqual(['restart', 'stop']);
     expect(serviceActions({ state: 'RUNNING', isProtected: true })).toEqual([]);

@@ -1,7 +1,9 @@
 import {
+  blankRequired,
   formOf,
   inputsOf,
   isFormFriendly,
+  listText,
   parseVariables,
   skeletonOf,
   typeText,
@@ -33,18 +35,23 @@ describe('a workflow’s inputs', () => {
     expect(byName.get('templateName')).toMatchObject({ title: 'template', required: true });
   });
 
-  it('ask for plain members with a form labelled by their names, examples as placeholders, the platform’s _id left out', () => {
+  it('ask for plain members with a form labelled by their titles, the name beside a title, examples as placeholders, the platform’s _id left out', () => {
     const schema = PROVISION_VLAN.inputSchema;
     expect(isFormFriendly(schema)).toBe(true);
     const form = formOf(schema);
     expect(form.schema.required).toEqual(['device', 'vlan']);
     expect(Object.keys(form.schema.properties)).toEqual(['device', 'vlan', 'vlanName', 'shutdown']);
-    expect(form.schema.properties.vlan).toEqual({ type: 'integer', minimum: 1, maximum: 4094, title: 'vlan', description: 'VLAN id' });
+    expect(form.schema.properties.vlan).toEqual({ type: 'integer', minimum: 1, maximum: 4094, title: 'VLAN id' });
+    expect(form.schema.properties.device).toEqual({ type: 'string', title: 'device', description: 'the switch' });
     expect(form.uiSchema).toEqual({
       device: { 'ui:placeholder': 'core-1' },
-      vlan: { 'ui:placeholder': '120' },
+      vlan: { 'ui:options': { variable: 'vlan' }, 'ui:description': 'vlan', 'ui:placeholder': '120' },
       vlanName: { 'ui:placeholder': 'guests' },
     });
+    // a title that only capitalises the name labels the field, with nothing beside it
+    const plan = formOf({ type: 'object', properties: { plan: { type: 'string', title: 'Plan' } } });
+    expect(plan.schema.properties.plan).toEqual({ type: 'string', title: 'Plan' });
+    expect(plan.uiSchema).toEqual({});
   });
 
   it('write as JSON what a form cannot hold: objects, lists, several types, composed schemas, no members', () => {
@@ -58,11 +65,53 @@ describe('a workflow’s inputs', () => {
     expect(isFormFriendly({ type: 'object', properties: { _id: { type: 'string' } } })).toBe(false);
     expect(isFormFriendly(undefined)).toBe(false);
     expect(inputsOf(undefined)).toEqual([]);
-    expect(skeletonOf(inputsOf({ properties: { s: { type: 'string' }, n: { type: 'number' }, e: { enum: ['x', 'y'] } } }))).toEqual({
-      s: '',
-      n: 0,
-      e: 'x',
+  });
+
+  it('start the JSON with what the workflow’s author wrote, a blank to fill for a required member without, and nothing for an optional one', () => {
+    const inputs = inputsOf({
+      type: 'object',
+      properties: {
+        s: { type: 'string' },
+        n: { type: 'number' },
+        e: { enum: ['x', 'y'] },
+        d: { type: 'integer', default: 3 },
+        host: { type: 'string' },
+        port: { type: 'integer' },
+        any: { type: ['array', 'boolean', 'null', 'number', 'object', 'string'] },
+        mode: { enum: ['a', 'b'] },
+        _id: { type: 'string' },
+      },
+      required: ['host', 'port', 'any', 'mode', '_id'],
     });
+    // no placeholder value (0, false, the first of a list) that would be sent as if someone had chosen it
+    expect(skeletonOf(inputs)).toEqual({ d: 3, host: '', port: null, any: null, mode: null });
+  });
+
+  it('name the required members still blank (null, "", spaces) before anything is sent, not those left out or given', () => {
+    const inputs = inputsOf({
+      type: 'object',
+      properties: {
+        adapterId: { type: ['array', 'boolean', 'null', 'number', 'object', 'string'] },
+        targetVersion: { type: 'string' },
+        firewall: { type: 'string' },
+        note: { type: 'string' },
+        suffix: { type: 'string', default: '' },
+        flag: { type: ['boolean', 'null'], enum: [true, false, null] },
+        _id: { type: 'string' },
+      },
+      required: ['adapterId', 'targetVersion', 'firewall', 'suffix', 'flag', '_id'],
+    });
+    expect(blankRequired(inputs, skeletonOf(inputs))).toEqual(['adapterId', 'targetVersion', 'firewall']);
+    expect(blankRequired(inputs, { adapterId: null, targetVersion: '  ', firewall: 'fw-1', note: '' })).toEqual([
+      'adapterId',
+      'targetVersion',
+    ]);
+    // left out: the platform refuses the start and names them; a blank the schema names as a value of its own is a choice
+    expect(blankRequired(inputs, {})).toEqual([]);
+    expect(blankRequired(inputs, { adapterId: 0, targetVersion: '10.2', firewall: 'fw-1', suffix: '', flag: null, _id: '' })).toEqual([]);
+    expect(blankRequired(inputs, { adapterId: false, targetVersion: '10.2', firewall: 'fw-1' })).toEqual([]);
+    expect(listText(['a'])).toBe('a');
+    expect(listText(['a', 'b', 'c'])).toBe('a, b and c');
   });
 
   it('are written one member a line, a short object on its member’s line, a long value indented below', () => {

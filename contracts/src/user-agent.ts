@@ -2,7 +2,7 @@
 const BROWSERS: readonly (readonly [RegExp, string])[] = [
   [/\bEdg\/(\d+)/, 'Edge'],
   [/\bFirefox\/(\d+)/, 'Firefox'],
-  [/\bChrome\/(\d+)/, 'Chrome'],
+  [/\b(?:Headless)?Chrome\/(\d+)/, 'Chrome'],
   [/\bVersion\/(\d+)\S* .*\bSafari\//, 'Safari'],
 ];
 

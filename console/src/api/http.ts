@@ -63,10 +63,16 @@ export function isUnauthenticated(err: unknown): boolean {
   return err instanceof ApiError && err.status === 401;
 }
 
-let onSessionLost: (() => void) | undefined;
+/** The request the platform answered 401: a change (any method but GET) was not carried out. */
+export interface LostRequest {
+  method: string;
+  path: string;
+}
 
-/** Who is told when the platform answers 401 (the app sends people to the log-in page). */
-export function whenSessionLost(handler: () => void): void {
+let onSessionLost: ((request: LostRequest) => void) | undefined;
+
+/** Who is told when the platform answers 401 (the app sends people to the log-in page, saying why). */
+export function whenSessionLost(handler: (request: LostRequest) => void): void {
   onSessionLost = handler;
 }
 
@@ -133,7 +139,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   if (!res.ok) {
     const error = await errorOf(res);
     // a wrong password is the log-in page's to say, not a lost session
-    if (error.status === 401 && path !== '/login') onSessionLost?.();
+    if (error.status === 401 && path !== '/login') onSessionLost?.({ method, path });
     throw error;
   }
   if (res.status === 204) return undefined as T;

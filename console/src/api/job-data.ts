@@ -10,6 +10,29 @@ export function isFinalStatus(status: string | undefined): boolean {
   return status !== undefined && FINAL_JOB_STATUSES.has(status);
 }
 
+/** True for a job that may be canceled: running or paused (the platform refuses the others). */
+export function isCancelable(status: string | undefined): boolean {
+  return status === 'running' || status === 'paused';
+}
+
+/**
+ * When a job's duration ends: its end time once final; until then now, paused or not (a paused
+ * job's time goes on: the list, its page and a reload say the same). Undefined before it started.
+ */
+export function jobDurationMs(
+  job: { status?: string | undefined; startTime?: number | undefined; endTime?: number | undefined },
+  now: number,
+): number | undefined {
+  // a final job without an end time: how long it ran is not known
+  if (isFinalStatus(job.status)) return job.endTime === undefined ? undefined : durationMs(job.startTime, job.endTime, now);
+  return durationMs(job.startTime, undefined, now);
+}
+
+/** True while a job's duration counts up on screen: running or paused. */
+export function isTicking(status: string | undefined): boolean {
+  return status === 'running' || status === 'paused';
+}
+
 /** The members of a job the list shows (`include=` keeps the page small: a job carries every task). */
 export const JOB_LIST_FIELDS = ['_id', 'name', 'status', 'created_by', 'metrics', 'description', 'ancestors', 'trigger'] as const;
 
@@ -19,6 +42,8 @@ export interface JobSummary {
   name: string;
   status: string;
   createdBy: string;
+  /** What the person who started it wrote (a change number, a reason); '' when nothing. */
+  description: string;
   startTime?: number;
   endTime?: number;
   /** The trigger that started the job, when one did. */
@@ -61,6 +86,7 @@ export function toJobSummary(item: Record<string, unknown>): JobSummary {
     name: text(item.name),
     status: text(item.status),
     createdBy: text(item.created_by) || text(metrics.owner),
+    description: text(item.description).trim(),
   };
   const start = epoch(metrics.start_time);
   const end = epoch(metrics.end_time);
@@ -77,16 +103,23 @@ export function durationMs(start: number | undefined, end: number | undefined, n
   return Math.max(0, (end ?? now) - start);
 }
 
-/** `850 ms`, `12 s`, `3 min 05 s`, `2 h 04 min`: short enough for a table column. */
-export function formatDuration(ms: number | undefined): string {
-  if (ms === undefined) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+/**
+ * `850 ms`, `12 s`, `3 min 05 s`, `2 h 04 min`, `3 d 4 h`: short enough for a table column. A
+ * duration is rounded to the unit shown (2,999 ms ran `3 s`), never cut down; a countdown
+ * (`floor`) says the whole units it has left, as a clock does.
+ */
+export function formatDuration(ms: number | undefined, mode: 'round' | 'floor' = 'round'): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '—';
+  const to = mode === 'round' ? Math.round : Math.floor;
+  if (to(ms) < 1000) return `${Math.max(0, to(ms))} ms`;
+  const seconds = to(ms / 1000);
+  if (seconds < 60 * 60) {
+    const minutes = Math.floor(seconds / 60);
+    return minutes === 0 ? `${seconds} s` : `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
+  }
+  const minutes = to(ms / 60_000);
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+  const hours = to(ms / 3_600_000);
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 

@@ -4,4 +4,4 @@
  * name and, beside it, the project's name. The rule itself is the platform's (`@nap/contracts`,
  * a pure module with no server code).
  */
-export { plainName, projectOf } from '@nap/contracts/dist/project-members';
+export { memberName, plainName, projectOf } from '@nap/contracts/dist/project-members';

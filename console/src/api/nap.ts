@@ -171,6 +171,8 @@ export const nap = {
     request<ResponseOf<'mop.getTemplateRuns'>>('GET', '/mop/runs', { query }),
 
   workflows: (query: Query) => request<WorkflowPage>('GET', '/automation-studio/workflows', { query }),
+  /** `GET /automation-studio/projects`: a page of projects, sorted by name. */
+  projects: (query: Query) => request<ResponseOf<'studio.getProjects'>>('GET', '/automation-studio/projects', { query }),
   project: async (projectId: string) =>
     (await request<ResponseOf<'studio.getProject'>>('GET', `/automation-studio/projects/${enc(projectId)}`)).data,
 };

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { nap } from '../api/nap';
 import type { Whoami } from '../api/nap';
 import { useLiveEvents } from '../live/live-events';
@@ -57,6 +57,10 @@ function keepsOwnPassword(whoami: Whoami | undefined): boolean {
 export function Layout() {
   const { data: whoami } = useWhoami();
   const [changingPassword, setChangingPassword] = useState(false);
+  // on a narrow window (a phone) the sections and the caller's controls fold into a menu
+  const [menuOpen, setMenuOpen] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setMenuOpen(false), [pathname]);
   const [notice, setNotice] = useState<string>();
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -69,38 +73,52 @@ export function Layout() {
   });
   return (
     <div className={styles.shell}>
-      <header className={styles.header}>
+      <a className={styles.skip} href="#main">
+        Skip to the page
+      </a>
+      <header className={`${styles.header} ${menuOpen ? styles.open : ''}`}>
         <a className={styles.brand} href="/console/" aria-label="NAP operations console, home">
           <span aria-hidden="true" className={styles.logo}>
             ◈
           </span>
           NAP
         </a>
-        <nav aria-label="Main" className={styles.nav}>
-          <ul>
-            {SECTIONS.filter((section) => maySee(whoami?.roles, section.operation)).map((section) => (
-              <li key={section.to}>
-                <NavLink to={section.to} className={({ isActive }) => (isActive ? `${styles.link} ${styles.active}` : styles.link)}>
-                  {section.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className={styles.user}>
-          <span>
-            <span className="visually-hidden">Logged in as </span>
-            {whoami?.username}
-            {whoami?.roles?.length ? <span className={styles.roles}> ({whoami.roles.join(', ')})</span> : null}
-          </span>
-          {keepsOwnPassword(whoami) ? (
-            <button type="button" className={styles.headerButton} onClick={() => setChangingPassword(true)}>
-              Change password
+        <button
+          type="button"
+          className={`${styles.headerButton} ${styles.menuButton}`}
+          aria-expanded={menuOpen}
+          aria-controls="header-menu"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
+        </button>
+        <div id="header-menu" className={styles.menu}>
+          <nav aria-label="Main" className={styles.nav}>
+            <ul>
+              {SECTIONS.filter((section) => maySee(whoami?.roles, section.operation)).map((section) => (
+                <li key={section.to}>
+                  <NavLink to={section.to} className={({ isActive }) => (isActive ? `${styles.link} ${styles.active}` : styles.link)}>
+                    {section.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className={styles.user}>
+            <span className={styles.who}>
+              <span className="visually-hidden">Logged in as </span>
+              {whoami?.username}
+              {whoami?.roles?.length ? <span className={styles.roles}> ({whoami.roles.join(', ')})</span> : null}
+            </span>
+            {keepsOwnPassword(whoami) ? (
+              <button type="button" className={styles.headerButton} onClick={() => setChangingPassword(true)}>
+                Change password
+              </button>
+            ) : null}
+            <button type="button" className={styles.headerButton} onClick={() => logout.mutate()} disabled={logout.isPending}>
+              Log out
             </button>
-          ) : null}
-          <button type="button" className={styles.headerButton} onClick={() => logout.mutate()} disabled={logout.isPending}>
-            Log out
-          </button>
+          </div>
         </div>
       </header>
       <ConnectionBanner />
@@ -115,7 +133,7 @@ export function Layout() {
           }}
         />
       ) : null}
-      <main className={styles.main}>
+      <main id="main" tabIndex={-1} className={styles.main}>
         <Outlet />
       </main>
     </div>

@@ -1,16 +1,31 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/http';
 import { nap } from '../api/nap';
 import { useRetryAfter } from '../hooks/use-retry-after';
+import { dropDrafts } from '../session/drafts';
+import { safeNext } from '../session/next-page';
 import { WHOAMI_KEY } from '../session/session';
 import styles from './login-page.module.css';
 
-/** Only a page of the console itself may follow the log-in (never another site). */
-function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+/** Why the log-in page was opened: the platform answered 401 to a request of a signed-in page (`location.state`). */
+export interface SessionEnded {
+  sessionEnded: true;
+  /** A change was being sent: `kept` when the form gives back what was written after the log-in, `lost` when not. */
+  unsent: 'kept' | 'lost' | undefined;
+}
+
+function isSessionEnded(state: unknown): state is SessionEnded {
+  return typeof state === 'object' && state !== null && (state as { sessionEnded?: unknown }).sessionEnded === true;
+}
+
+/** What the log-in page says of a session that ended under a page of the console, after why: what became of what was being sent. */
+function sessionEndedText(state: SessionEnded): string {
+  if (state.unsent === 'kept') return 'What you were sending was not sent: log in again, and the form opens with what you wrote.';
+  if (state.unsent === 'lost') return 'What you were sending was not sent: log in again, then send it again.';
+  return 'Log in again to go back to where you were.';
 }
 
 /**
@@ -45,6 +60,8 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [params] = useSearchParams();
+  const location = useLocation();
+  const ended = isSessionEnded(location.state) ? location.state : undefined;
   const navigate = useNavigate();
   const client = useQueryClient();
   const retry = useRetryAfter();
@@ -52,8 +69,15 @@ export function LoginPage() {
     mutationFn: () => nap.login(username, password),
     onSuccess: async () => {
       client.clear();
-      await client.fetchQuery({ queryKey: WHOAMI_KEY, queryFn: nap.whoami });
-      await navigate(safeNext(params.get('next')), { replace: true });
+      const whoami = await client.fetchQuery({ queryKey: WHOAMI_KEY, queryFn: nap.whoami });
+      // what a form kept is its writer's alone
+      if (ended === undefined || whoami.username === undefined) dropDrafts();
+      // logged in: a page the router still refuses to open leads home, not to a failed log-in
+      try {
+        await navigate(safeNext(params.get('next')), { replace: true });
+      } catch {
+        await navigate('/', { replace: true });
+      }
     },
     onError: (error) => retry.startFrom(error),
   });
@@ -80,6 +104,11 @@ export function LoginPage() {
           </span>{' '}
           NAP operations console
         </h1>
+        {ended && login.isIdle ? (
+          <p role="status" className="attention-note">
+            <strong>Your session ended</strong> (you logged out in another tab or window, or it expired). {sessionEndedText(ended)}
+          </p>
+        ) : null}
         <p className="muted">Log in with your NAP account.</p>
         <label htmlFor="login-username">Username</label>
         <input

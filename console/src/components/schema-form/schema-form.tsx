@@ -1,5 +1,6 @@
 import Form from '@rjsf/core';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { getUiOptions } from '@rjsf/utils';
+import type { DescriptionFieldProps, RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { ReactNode } from 'react';
 import { isFilledWhenShown, runSchemaOfForm } from '@nap/contracts/dist/form-schema';
 import { formValidator } from './validator';
@@ -19,8 +20,34 @@ interface SchemaFormProps {
 }
 
 /**
+ * A field's description, as text (never markdown). A field whose label is its schema's title names
+ * the variable it sets first (`ui:options.variable`), in code type: the name the workflow's tasks
+ * and the platform's refusals use.
+ */
+function DescriptionField({ id, description, schema, uiSchema }: DescriptionFieldProps<FormData, RJSFSchema>) {
+  const variable = getUiOptions<FormData, RJSFSchema>(uiSchema).variable;
+  if (typeof variable === 'string') {
+    const text = typeof schema.description === 'string' ? schema.description : '';
+    return (
+      <div id={id} className="field-description">
+        <code className="field-variable">{variable}</code>
+        {text ? <span>: {text}</span> : null}
+      </div>
+    );
+  }
+  if (!description) return null;
+  return (
+    <div id={id} className="field-description">
+      {description}
+    </div>
+  );
+}
+
+const TEMPLATES = { DescriptionFieldTemplate: DescriptionField };
+
+/**
  * A JSON Schema rendered as a form by RJSF: labelled fields, defaults, and the schema's validation
- * messages shown beside the fields (after a first submit, then live).
+ * messages shown beside the fields (after a first submit, then live), the focus on the first wrong one.
  */
 export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, disabled, children }: SchemaFormProps) {
   return (
@@ -32,6 +59,10 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, dis
       validator={formValidator}
       disabled={disabled ?? false}
       showErrorList="top"
+      templates={TEMPLATES}
+      focusOnFirstError
+      // the errors are shown in the form; without a handler RJSF also writes them to the browser's console
+      onError={() => undefined}
       noHtml5Validate
       onChange={(event) => onChange(event.formData ?? {})}
       onSubmit={(event) => onSubmit(event.formData ?? {})}

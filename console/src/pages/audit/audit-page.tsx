@@ -6,6 +6,7 @@ import { nap } from '../../api/nap';
 import type { AuditRecord } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { useDebounced } from '../../hooks/use-debounced';
+import { usePageClamp } from '../../hooks/use-page-clamp';
 import bar from '../../components/filter-bar.module.css';
 import { AuditOutcome } from './audit-outcome';
 import { AuditRecordPanel, auditRecordPanelId } from './audit-record-panel';
@@ -123,6 +124,15 @@ export function AuditPage() {
   const results = records.data?.results ?? [];
   const total = records.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  usePageClamp(
+    page,
+    records.data && !records.isPlaceholderData ? { total, limit: PAGE_SIZE, count: results.length } : undefined,
+    (last) => {
+      const next = new URLSearchParams(search);
+      next.set('page', String(last));
+      setSearch(next, { replace: true });
+    },
+  );
   const filtered = ['actor', 'operation', 'target', 'targetName', 'outcome', 'since', 'until'].some((key) => param(key) !== '');
   const verification = verify.data;
   return (
@@ -240,7 +250,9 @@ export function AuditPage() {
                       </span>
                     ) : null}
                   </td>
-                  <td>{targetText(record)}</td>
+                  <td>
+                    <div className="cell-text">{targetText(record)}</div>
+                  </td>
                   <td>
                     <AuditOutcome outcome={record.outcome} />
                   </td>

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -9,7 +9,9 @@ import { ErrorMessage } from '../../components/error-message';
 import { StatusIcon } from '../../components/status-icon';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { useNow } from '../../hooks/use-now';
+import { draftKeys, peekDraft, settleDraft } from '../../session/drafts';
 import { usePermissions } from '../../session/session';
+import type { TriggerDraft } from './run-automation-dialog';
 import { comingUp, disabledText, refetchIntervalMs, relativeTime, repeatText } from './trigger-times';
 import styles from './automations-page.module.css';
 
@@ -180,30 +182,32 @@ function ComingUp({ triggers, automations }: { triggers: readonly Trigger[]; aut
             : ''}
         </span>
       </div>
-      <table className={`table ${styles.comingTable}`} aria-labelledby="coming-up-title">
-        <thead>
-          <tr>
-            <th scope="col">Starts</th>
-            <th scope="col">At</th>
-            <th scope="col">Automation</th>
-            <th scope="col">Schedule</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((t) => (
-            <tr key={t._id}>
-              <td className={styles.when}>{t.nextRunAt <= now ? 'due now' : relativeTime(t.nextRunAt, now)}</td>
-              <td className="nowrap">
-                <time dateTime={new Date(t.nextRunAt).toISOString()}>{formatTime(t.nextRunAt)}</time>
-              </td>
-              <td>{automations.get(t.actionId)?.name ?? <span className="mono">{t.actionId}</span>}</td>
-              <td>
-                {t.name} <span className="muted">· {repeatText(t)}</span>
-              </td>
+      <div className={styles.comingWrap}>
+        <table className={`table ${styles.comingTable}`} aria-labelledby="coming-up-title">
+          <thead>
+            <tr>
+              <th scope="col">Starts</th>
+              <th scope="col">At</th>
+              <th scope="col">Automation</th>
+              <th scope="col">Schedule</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {runs.map((t) => (
+              <tr key={t._id}>
+                <td className={styles.when}>{t.nextRunAt <= now ? 'due now' : relativeTime(t.nextRunAt, now)}</td>
+                <td className="nowrap">
+                  <time dateTime={new Date(t.nextRunAt).toISOString()}>{formatTime(t.nextRunAt)}</time>
+                </td>
+                <td>{automations.get(t.actionId)?.name ?? <span className="mono">{t.actionId}</span>}</td>
+                <td>
+                  {t.name} <span className="muted">· {repeatText(t)}</span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -245,7 +249,7 @@ function AutomationsTable({
               <tr key={String(automation._id)}>
                 <td className={styles.automation}>
                   <strong>{automation.name}</strong>
-                  {automation.description ? <div className="muted">{automation.description}</div> : null}
+                  {automation.description ? <div className="muted cell-text">{automation.description}</div> : null}
                 </td>
                 <td className={styles.workflow}>
                   {automation.componentName ? (
@@ -301,7 +305,7 @@ export function AutomationsPage() {
     // a schedule that fired moves on to its next run, and another person's change shows
     refetchInterval: (query) => refetchIntervalMs(query.state.data?.data, Date.now()),
   });
-  const { may } = usePermissions();
+  const { may, whoami } = usePermissions();
   const mayRun = may('workflow.runManualTrigger');
   const mayChange = may('workflow.updateTrigger');
   const [running, setRunning] = useState<{ automation: Automation; trigger: Trigger } | undefined>(undefined);
@@ -312,6 +316,17 @@ export function AutomationsPage() {
   }, [triggers.data]);
   const items = useMemo(() => automations.data?.data ?? [], [automations.data]);
   const byId = useMemo(() => new Map(items.map((a) => [String(a._id), a])), [items]);
+  // what the person wrote in a Run dialog before their session ended: it opens again with it
+  const [draft, setDraft] = useState(() => peekDraft<TriggerDraft>(draftKeys.runTrigger, whoami?.username));
+  useEffect(() => {
+    if (draft) settleDraft(draftKeys.runTrigger);
+  }, [draft]);
+  const restored = useMemo(() => {
+    const trigger = draft ? triggers.data?.data.find((t) => t._id === draft.triggerId) : undefined;
+    const automation = trigger ? byId.get(trigger.actionId) : undefined;
+    return trigger && automation ? { automation, trigger } : undefined;
+  }, [draft, triggers.data, byId]);
+  const dialog = running ?? restored;
   return (
     <div className="page">
       <div className="page-header">
@@ -335,9 +350,17 @@ export function AutomationsPage() {
           </p>
         ) : null}
       </div>
-      {running ? (
+      {dialog ? (
         <Suspense fallback={<p className="muted">Loading the form…</p>}>
-          <RunAutomationDialog automation={running.automation} trigger={running.trigger} onClose={() => setRunning(undefined)} />
+          <RunAutomationDialog
+            automation={dialog.automation}
+            trigger={dialog.trigger}
+            draft={running ? undefined : draft}
+            onClose={() => {
+              setRunning(undefined);
+              setDraft(undefined);
+            }}
+          />
         </Suspense>
       ) : null}
     </div>

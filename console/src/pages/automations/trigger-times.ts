@@ -17,7 +17,8 @@ export const COMING_UP_LIMIT = 10;
 export function relativeTime(at: number, now: number): string {
   const ms = at - now;
   if (Math.abs(ms) < 1000) return 'now';
-  return ms > 0 ? `in ${formatDuration(ms)}` : `${formatDuration(-ms)} ago`;
+  // whole units, as a clock counts down (and up)
+  return ms > 0 ? `in ${formatDuration(ms, 'floor')}` : `${formatDuration(-ms, 'floor')} ago`;
 }
 
 /** A schedule's repeat in words: `every hour`, `every 2 days`, `once`. */

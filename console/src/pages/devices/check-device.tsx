@@ -2,19 +2,41 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { templateOutcome } from '@nap/contracts/dist/template-results';
+import { plainName, projectOf } from '../../api/names';
 import { nap } from '../../api/nap';
 import type { CommandTemplate } from '../../api/nap';
 import { templateVariables, variableValue } from '../../api/template-inputs';
 import { ErrorMessage } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
+import { useProjectNames } from '../../components/workflow-name';
 import { ResultsView } from '../job/mop-result-view';
 import { deviceChecksKey } from './recent-checks';
 import styles from './device-page.module.css';
 
-/** The templates for this device first (its network OS, or none named), then the others, each by name. */
-function orderFor(templates: readonly CommandTemplate[], os: string | undefined): CommandTemplate[] {
+/** A template's project, as people read it: its name once known, else the end of its id; '' outside any project. */
+function projectText(name: string, projects: ReadonlyMap<string, string>): string {
+  const id = projectOf(name);
+  return id === undefined ? '' : (projects.get(id) ?? `project …${id.slice(-6)}`);
+}
+
+/**
+ * The templates for this device first (its network OS, or none named), then the others, each by
+ * the name people read (a project's template by its own name, then its project's).
+ */
+function orderFor(templates: readonly CommandTemplate[], os: string | undefined, projects: ReadonlyMap<string, string>): CommandTemplate[] {
   const fits = (t: CommandTemplate) => !t.os || t.os === os;
-  return [...templates].sort((a, b) => Number(fits(b)) - Number(fits(a)) || a.name.localeCompare(b.name));
+  return [...templates].sort(
+    (a, b) =>
+      Number(fits(b)) - Number(fits(a)) ||
+      plainName(a.name).localeCompare(plainName(b.name)) ||
+      projectText(a.name, projects).localeCompare(projectText(b.name, projects)),
+  );
+}
+
+/** A template as its option reads: `File Verification — Cisco NX-OS` (its project), `(for eos)` when made for another OS. */
+function optionText(template: CommandTemplate, os: string | undefined, projects: ReadonlyMap<string, string>): string {
+  const project = projectText(template.name, projects);
+  return `${plainName(template.name)}${project ? ` — ${project}` : ''}${template.os && template.os !== os ? ` (for ${template.os})` : ''}`;
 }
 
 /**
@@ -34,7 +56,8 @@ export function CheckDevice({ device, os }: { device: string; os: string | undef
     // the run is kept: the device's recent checks list it
     onSettled: () => client.invalidateQueries({ queryKey: deviceChecksKey(device) }),
   });
-  const ordered = orderFor(templates.data ?? [], os);
+  const projects = useProjectNames((templates.data ?? []).map((t) => t.name));
+  const ordered = orderFor(templates.data ?? [], os, projects);
   const template = ordered.find((t) => t.name === chosen);
   const names = template === undefined ? [] : templateVariables(template);
   const commands = template?.commands ?? [];
@@ -76,9 +99,8 @@ export function CheckDevice({ device, os }: { device: string; os: string | undef
             >
               <option value="">Choose a template…</option>
               {ordered.map((t) => (
-                <option key={t.name} value={t.name}>
-                  {t.name}
-                  {t.os && t.os !== os ? ` (for ${t.os})` : ''}
+                <option key={t.name} value={t.name} title={t.name}>
+                  {optionText(t, os, projects)}
                 </option>
               ))}
             </select>

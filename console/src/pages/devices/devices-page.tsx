@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { Pager } from '../../components/pager';
+import { usePageClamp } from '../../hooks/use-page-clamp';
 import frame from '../../components/list-frame.module.css';
 import { DeviceFilters } from './device-filters';
 import { DEVICE_PAGE_SIZES, readDeviceParams, toDeviceListBody, writeDeviceParams } from './device-list-params';
@@ -52,6 +53,9 @@ export function DevicesPage() {
   const total = shown?.total ?? 0;
   const filtered = params.name !== '' || params.group !== '';
   const loading = devices.isPlaceholderData;
+  usePageClamp(params.page, shown && !loading ? { total, limit: params.limit, count: rows.length } : undefined, (last) =>
+    setSearch(writeDeviceParams({ ...params, page: last }), { replace: true }),
+  );
 
   return (
     <div className="page">

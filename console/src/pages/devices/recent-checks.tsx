@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { formatTime } from '../../api/job-data';
 import { templateOutcome } from '@nap/contracts/dist/template-results';
+import { plainName } from '../../api/names';
 import { nap } from '../../api/nap';
 import type { StoredTemplateRun } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { StatusIcon } from '../../components/status-icon';
+import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { ResultsView } from '../job/mop-result-view';
 import styles from './device-page.module.css';
 
@@ -20,7 +22,7 @@ function passedOn(run: StoredTemplateRun, device: string): boolean | undefined {
   return templateOutcome(run.output)?.devices.find((d) => d.device === device)?.passed;
 }
 
-function CheckItem({ run, device }: { run: StoredTemplateRun; device: string }) {
+function CheckItem({ run, device, projects }: { run: StoredTemplateRun; device: string; projects: ReadonlyMap<string, string> }) {
   const [open, setOpen] = useState(false);
   const passed = passedOn(run, device) ?? run.result;
   const others = (run.devices ?? []).filter((d) => d !== device).length;
@@ -31,7 +33,9 @@ function CheckItem({ run, device }: { run: StoredTemplateRun; device: string }) 
         <span className={passed ? styles.checkPassed : styles.checkFailed}>
           <StatusIcon status={passed ? 'complete' : 'error'} /> {passed ? 'passed' : 'failed'}
         </span>
-        <strong>{run.template}</strong>
+        <strong>
+          <WorkflowName name={run.template} projects={projects} />
+        </strong>
         <span className="muted">
           {formatTime(run.started)}
           {run.createdBy ? ` by ${run.createdBy}` : ''}
@@ -41,7 +45,7 @@ function CheckItem({ run, device }: { run: StoredTemplateRun; device: string }) 
           {open ? 'Hide' : 'Show'}
           <span className="visually-hidden">
             {' '}
-            {run.template} at {formatTime(run.started)}
+            {plainName(run.template)} at {formatTime(run.started)}
           </span>
         </button>
       </div>
@@ -60,6 +64,7 @@ export function RecentChecks({ device }: { device: string }) {
     queryFn: () => nap.templateRuns({ device, kind: 'command', limit: SHOWN }),
   });
   const items = runs.data?.items ?? [];
+  const projects = useProjectNames(items.map((run) => run.template));
   return (
     <section aria-labelledby="recent-checks-title" className={`card ${styles.card}`}>
       <h2 id="recent-checks-title">Recent checks</h2>
@@ -70,7 +75,7 @@ export function RecentChecks({ device }: { device: string }) {
         <>
           <ul className={styles.checks}>
             {items.map((run) => (
-              <CheckItem key={run._id} run={run} device={device} />
+              <CheckItem key={run._id} run={run} device={device} projects={projects} />
             ))}
           </ul>
           {(runs.data?.total ?? 0) > items.length ? (

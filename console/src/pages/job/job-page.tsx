@@ -3,11 +3,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import {
   ancestorIds,
-  durationMs,
   formatDuration,
   formatTime,
   isFinalStatus,
+  isTicking,
   isWaitingForPerson,
+  jobDurationMs,
   jobTriggerOf,
   toJobSummary,
 } from '../../api/job-data';
@@ -136,7 +137,8 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   const job = useQuery({ queryKey: ['job', jobId], queryFn: () => nap.job(jobId) });
   const projects = useProjectNames(job.data ? [job.data.name] : []);
   useJobStream(jobId, job.data?.status, onUnauthenticated);
-  const now = useNow(job.data?.status === 'running');
+  // a running or paused job's duration counts up (the list says the same)
+  const now = useNow(isTicking(job.data?.status));
   const { whoami } = usePermissions();
   const mayAudit = maySee(whoami?.roles, 'admin.getAudit');
 
@@ -169,6 +171,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   const parent = parentOf(doc);
   const trigger = jobTriggerOf(doc);
   const waitingTasks = Object.entries(doc.tasks).filter(([, t]) => isWaitingForPerson(doc, t));
+  const description = typeof doc.description === 'string' ? doc.description.trim() : '';
   return (
     <div className={`page ${styles.page}`}>
       <Breadcrumbs job={doc} />
@@ -187,6 +190,12 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
             ) : null}
           </div>
           <dl className={styles.facts}>
+            {description ? (
+              <div className={styles.description}>
+                <dt>Description</dt>
+                <dd>{description}</dd>
+              </div>
+            ) : null}
             <div>
               <dt>Started by</dt>
               <dd>{doc.created_by ?? '—'}</dd>
@@ -211,7 +220,11 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
             </div>
             <div>
               <dt>Duration</dt>
-              <dd>{formatDuration(durationMs(doc.metrics?.start_time, doc.metrics?.end_time, now))}</dd>
+              <dd>
+                {formatDuration(
+                  jobDurationMs({ status: doc.status, startTime: doc.metrics?.start_time, endTime: doc.metrics?.end_time }, now),
+                )}
+              </dd>
             </div>
             <div>
               <dt>Parent job</dt>

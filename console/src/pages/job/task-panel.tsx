@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { durationMs, formatDuration, formatTime, isRetryable, isWaitingForPerson, taskLabel } from '../../api/job-data';
+import { durationMs, formatDuration, formatTime, isManualTask, isRetryable, isWaitingForPerson, taskLabel } from '../../api/job-data';
 import { templateOutcome } from '@nap/contracts/dist/template-results';
 import type { JobDocument } from '../../api/nap';
 import { JsonView } from '../../components/json-view';
@@ -11,13 +11,41 @@ import { ResultsView } from './mop-result-view';
 import { RetryTaskDialog } from './retry-task-dialog';
 import styles from './job-page.module.css';
 
-/** Retry settings as people read them. */
-function retriesOf(settings: { autoRetry?: boolean; limit?: number; count?: number; state?: string[] } | null | undefined): string {
-  if (!settings) return 'none';
+/** A task's automatic retries as people read them (a task retried by hand leaves none in the job). */
+function retriesOf(settings: { autoRetry?: boolean; limit?: number; count?: number; state?: string[] }): string {
   const done = settings.count ?? 0;
   const limit = settings.limit ?? 0;
   const auto = settings.autoRetry ? `automatic on ${(settings.state ?? []).join(', ') || 'error'}` : 'manual';
   return `${done} of ${limit} (${auto})`;
+}
+
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/**
+ * The answer a person gave a manual task, once finished: the choice as the workflow named it
+ * ("Approve", "Reject": a ViewData task's `btn_success` and `btn_failure`) and the path it took.
+ * The job does not keep who answered (the audit trail does).
+ */
+function ManualAnswer({ task }: { task: NonNullable<JobDocument['tasks'][string]> }) {
+  const finish = task.metrics?.finish_state;
+  if (!isManualTask(task) || task.status !== 'complete' || (finish !== 'success' && finish !== 'failure')) return null;
+  const shown = task.variables?.resolved ?? task.variables?.incoming ?? {};
+  const choice = finish === 'success' ? textOf(shown.btn_success) : textOf(shown.btn_failure);
+  return (
+    <p className={styles.answer}>
+      Answered{' '}
+      {choice ? (
+        <>
+          “<strong>{choice}</strong>”: took
+        </>
+      ) : (
+        'and took'
+      )}{' '}
+      its {finish} path{task.metrics?.end_time !== undefined ? ` at ${formatTime(task.metrics.end_time)}` : ''}.
+    </p>
+  );
 }
 
 /**
@@ -28,6 +56,14 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
   const task = job.tasks[taskId];
   const { may } = usePermissions();
   const [retrying, setRetrying] = useState(false);
+  const panel = useRef<HTMLElement>(null);
+  const shownFirst = useRef(taskId);
+  // on a narrow window the panel is under the graph: a task chosen there is brought into view (not
+  // the one a link opened the page with: the page starts at its top)
+  useEffect(() => {
+    if (taskId !== shownFirst.current && window.matchMedia('(max-width: 900px)').matches) panel.current?.scrollIntoView({ block: 'start' });
+    shownFirst.current = '';
+  }, [taskId]);
   if (!task) return null;
   const label = taskLabel(task, taskId);
   const metrics = task.metrics ?? {};
@@ -48,7 +84,7 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
     return results === undefined ? [] : [[name, results] as const];
   });
   return (
-    <aside className={styles.panel} aria-labelledby="task-panel-title">
+    <aside ref={panel} className={styles.panel} aria-labelledby="task-panel-title">
       <div className={styles.panelHeader}>
         <div>
           <h2 id="task-panel-title">{label}</h2>
@@ -62,7 +98,7 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
         <StatusBadge status={waiting ? 'waiting' : (task.status ?? 'incomplete')} label={task.status ?? 'incomplete'} />
         {metrics.finish_state ? <span className="muted">finished as {metrics.finish_state}</span> : null}
       </div>
-      {waiting ? <ManualTask job={job} taskId={taskId} task={task} mayFinish={may('workflow.finishTask')} /> : null}
+      {waiting ? <ManualTask job={job} taskId={taskId} task={task} mayFinish={may('workflow.finishTask')} /> : <ManualAnswer task={task} />}
       {isRetryable(job, task) && may('workflow.retryTask') ? (
         <div className="row">
           <button type="button" className="button button-primary" onClick={() => setRetrying(true)}>
@@ -92,8 +128,12 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
         <dd>{formatTime(metrics.end_time)}</dd>
         <dt>Duration</dt>
         <dd>{formatDuration(metrics.run_time ?? durationMs(metrics.start_time, metrics.end_time, now))}</dd>
-        <dt>Retries</dt>
-        <dd>{retriesOf(task.retrySettings)}</dd>
+        {task.retrySettings ? (
+          <>
+            <dt>Automatic retries</dt>
+            <dd>{retriesOf(task.retrySettings)}</dd>
+          </>
+        ) : null}
       </dl>
       {childJobs.length > 0 ? (
         <section aria-labelledby="task-children-title">

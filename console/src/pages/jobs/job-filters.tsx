@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { JOB_STATUSES } from '../../api/job-data';
 import { useDebounced } from '../../hooks/use-debounced';
+import { emptyRange } from './job-list-params';
 import type { JobListParams } from './job-list-params';
 import bar from '../../components/filter-bar.module.css';
 
@@ -85,6 +86,8 @@ export function JobFilters({ params, onChange, triggerName }: JobFiltersProps) {
           type="datetime-local"
           value={params.before}
           onChange={(e) => onChange({ before: e.target.value, page: 1 })}
+          aria-invalid={emptyRange(params) || undefined}
+          aria-describedby={emptyRange(params) ? 'filter-range-empty' : undefined}
         />
       </div>
       <button
@@ -98,6 +101,11 @@ export function JobFilters({ params, onChange, triggerName }: JobFiltersProps) {
       >
         Clear filters
       </button>
+      {emptyRange(params) ? (
+        <p id="filter-range-empty" role="status" className={bar.warning}>
+          “Started after” is later than “Started before”: no job can match. Change one of them.
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import type { Query } from '../../api/http';
-import { JOB_LIST_FIELDS } from '../../api/job-data';
+import { JOB_LIST_FIELDS, JOB_STATUSES } from '../../api/job-data';
 
 /** Columns the table sorts by, and the job field each sorts on. */
 export const SORT_FIELDS = {
@@ -37,7 +37,8 @@ export function readParams(search: URLSearchParams): JobListParams {
   const page = Number(search.get('page'));
   const sort = search.get('sort');
   return {
-    status: search.get('status') ?? '',
+    // a status the platform does not have filters nothing: it is dropped (and the URL with it)
+    status: (JOB_STATUSES as readonly string[]).includes(search.get('status') ?? '') ? (search.get('status') ?? '') : '',
     workflow: search.get('workflow') ?? '',
     trigger: search.get('trigger') ?? '',
     after: search.get('after') ?? '',
@@ -62,6 +63,13 @@ export function writeParams(params: JobListParams): URLSearchParams {
   if (params.page !== 1) search.set('page', String(params.page));
   if (params.limit !== 25) search.set('limit', String(params.limit));
   return search;
+}
+
+/** True when the start range is empty: "Started after" is later than "Started before" (no job can match). */
+export function emptyRange(params: Pick<JobListParams, 'after' | 'before'>): boolean {
+  const after = epochOf(params.after);
+  const before = epochOf(params.before);
+  return after !== undefined && before !== undefined && after > before;
 }
 
 function epochOf(local: string): number | undefined {

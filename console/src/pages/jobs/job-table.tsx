@@ -1,6 +1,6 @@
 import { triggerKind } from '@nap/contracts/dist/trigger-kinds';
 import { Link } from 'react-router';
-import { durationMs, formatDuration, formatTime } from '../../api/job-data';
+import { formatDuration, formatTime, isCancelable, jobDurationMs } from '../../api/job-data';
 import type { JobSummary } from '../../api/job-data';
 import { StatusBadge } from '../../components/status-badge';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
@@ -14,7 +14,7 @@ interface JobTableProps {
   onSort: (column: SortColumn) => void;
   /** Jobs with a manual task waiting for a person. */
   waiting: ReadonlySet<string>;
-  /** Row selection for bulk actions; absent for a caller who may take none. */
+  /** Row selection for bulk cancel (running and paused jobs only); absent for a caller who may not cancel. */
   selection?: { selected: ReadonlySet<string>; toggle: (id: string) => void; setAll: (ids: string[] | []) => void };
 }
 
@@ -54,7 +54,9 @@ function SortHeader({
 
 /** The jobs of one page: a real table, the name linking to the job's page. */
 export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobTableProps) {
-  const allSelected = selection !== undefined && jobs.length > 0 && jobs.every((job) => selection.selected.has(job._id));
+  // only a running or paused job can be canceled: the others have no box to tick
+  const cancelable = jobs.filter((job) => isCancelable(job.status));
+  const allSelected = selection !== undefined && cancelable.length > 0 && cancelable.every((job) => selection.selected.has(job._id));
   const projects = useProjectNames(jobs.map((job) => job.name));
   return (
     <table className="table">
@@ -65,9 +67,11 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
             <th scope="col" className={styles.check}>
               <input
                 type="checkbox"
-                aria-label="Select every job on this page"
+                aria-label="Select every running or paused job on this page"
+                title={cancelable.length === 0 ? 'No job on this page is running or paused' : undefined}
                 checked={allSelected}
-                onChange={() => selection.setAll(allSelected ? [] : jobs.map((job) => job._id))}
+                disabled={cancelable.length === 0}
+                onChange={() => selection.setAll(allSelected ? [] : cancelable.map((job) => job._id))}
               />
             </th>
           ) : null}
@@ -78,17 +82,19 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
       </thead>
       <tbody>
         {jobs.map((job) => {
-          const selected = selection?.selected.has(job._id) ?? false;
+          const selected = (selection?.selected.has(job._id) ?? false) && isCancelable(job.status);
           return (
             <tr key={job._id} data-selected={selected ? 'true' : undefined}>
               {selection ? (
                 <td className={styles.check}>
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${job.name} (${job._id})`}
-                    checked={selected}
-                    onChange={() => selection.toggle(job._id)}
-                  />
+                  {isCancelable(job.status) ? (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${job.name} (${job._id})`}
+                      checked={selected}
+                      onChange={() => selection.toggle(job._id)}
+                    />
+                  ) : null}
                 </td>
               ) : null}
               <td className={styles.name}>
@@ -102,6 +108,11 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
                 <span className={`${styles.id} mono`} title={job._id}>
                   …{job._id.slice(-6)}
                 </span>
+                {job.description ? (
+                  <div className={`${styles.description} cell-text`} title={job.description}>
+                    {job.description}
+                  </div>
+                ) : null}
               </td>
               <td>
                 <span className={styles.statusCell}>
@@ -110,9 +121,7 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
                 </span>
               </td>
               <td className={styles.time}>{formatTime(job.startTime)}</td>
-              <td className={styles.time}>
-                {formatDuration(durationMs(job.startTime, job.endTime, job.status === 'running' ? now : (job.endTime ?? now)))}
-              </td>
+              <td className={styles.time}>{formatDuration(jobDurationMs(job, now))}</td>
               <td>
                 {job.createdBy || '—'}
                 {job.trigger ? (

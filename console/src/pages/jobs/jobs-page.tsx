@@ -1,7 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { toJobSummary } from '../../api/job-data';
+import { isCancelable, isTicking, toJobSummary } from '../../api/job-data';
+import type { JobSummary } from '../../api/job-data';
+import { plainName } from '../../api/names';
 import { nap } from '../../api/nap';
 import { useWorkQueue } from '../../api/work-queue';
 import type { CancelResult } from '../../api/nap';
@@ -10,16 +12,18 @@ import { ErrorMessage } from '../../components/error-message';
 import { Pager } from '../../components/pager';
 import frame from '../../components/list-frame.module.css';
 import { useNow } from '../../hooks/use-now';
+import { usePageClamp } from '../../hooks/use-page-clamp';
 import { usePermissions } from '../../session/session';
 import { JobFilters } from './job-filters';
-import { PAGE_SIZES, readParams, toJobQuery, writeParams } from './job-list-params';
+import { PAGE_SIZES, emptyRange, readParams, toJobQuery, writeParams } from './job-list-params';
 import type { JobListParams, SortColumn } from './job-list-params';
 import { JobTable } from './job-table';
 import styles from './jobs-page.module.css';
 
-/** Confirms a bulk cancel, then says per job what happened. */
-function CancelJobsDialog({ jobIds, onClose }: { jobIds: string[]; onClose: (done: boolean) => void }) {
+/** Confirms a bulk cancel of running and paused jobs, naming them, then says per job what happened. */
+function CancelJobsDialog({ jobs, onClose }: { jobs: readonly JobSummary[]; onClose: (done: boolean) => void }) {
   const client = useQueryClient();
+  const jobIds = jobs.map((job) => job._id);
   const cancel = useMutation({
     mutationFn: () => nap.cancelJobs(jobIds),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['jobs'] }),
@@ -49,6 +53,14 @@ function CancelJobsDialog({ jobIds, onClose }: { jobIds: string[]; onClose: (don
         </>
       ) : (
         <>
+          <ul className={styles.cancelList}>
+            {jobs.map((job) => (
+              <li key={job._id}>
+                {plainName(job.name) || job._id} <span className="mono muted">…{job._id.slice(-6)}</span>{' '}
+                <span className="muted">({job.status})</span>
+              </li>
+            ))}
+          </ul>
           <p>Canceled jobs stop where they are: tasks in flight are abandoned and the job cannot be resumed.</p>
           <ErrorMessage error={cancel.error} />
           <div className="row">
@@ -76,7 +88,8 @@ export function JobsPage() {
   const { may } = usePermissions();
   const mayCancel = may('workflow.cancelJobs');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [confirming, setConfirming] = useState(false);
+  // the jobs the dialog asks about, as they were when it opened (their rows change as they are canceled)
+  const [confirming, setConfirming] = useState<readonly JobSummary[] | undefined>(undefined);
 
   const jobs = useQuery({
     queryKey: ['jobs', query],
@@ -86,7 +99,24 @@ export function JobsPage() {
   const rows = useMemo(() => (jobs.data?.items ?? []).map(toJobSummary), [jobs.data]);
   const queue = useWorkQueue();
   const waiting = useMemo(() => new Set((queue.data?.data ?? []).map((task) => task.job?._id ?? '')), [queue.data]);
-  const now = useNow(rows.some((row) => row.status === 'running'));
+  // a running or paused job's duration counts up
+  const now = useNow(rows.some((row) => isTicking(row.status)));
+  // the jobs to cancel: those selected that are still running or paused (a selected job may have finished since)
+  const chosen = useMemo(() => rows.filter((row) => selected.has(row._id) && isCancelable(row.status)), [rows, selected]);
+
+  // an address the list cannot show as written goes to one it can: a status the platform does not
+  // have is dropped (the Status field shows "all", and so does the list), a page past the end is the last page
+  useEffect(() => {
+    const status = search.get('status');
+    if (status !== null && status !== params.status) setSearch(writeParams(params), { replace: true });
+  }, [params, search, setSearch]);
+  usePageClamp(
+    params.page,
+    jobs.data && !jobs.isPlaceholderData
+      ? { total: jobs.data.total, limit: params.limit, count: jobs.data.items.length, exact: jobs.data.totalExact !== false }
+      : undefined,
+    (last) => setSearch(writeParams({ ...params, page: last }), { replace: true }),
+  );
 
   const update = (changes: Partial<JobListParams>) => {
     setSelected(new Set());
@@ -107,10 +137,10 @@ export function JobsPage() {
         {mayCancel ? (
           <div className="row">
             <span className="muted" aria-live="polite">
-              {selected.size > 0 ? `${selected.size} selected` : 'Select jobs to act on several at once'}
+              {chosen.length > 0 ? `${chosen.length} selected` : 'Select running or paused jobs to cancel several at once'}
             </span>
-            <button type="button" className="button button-danger" disabled={selected.size === 0} onClick={() => setConfirming(true)}>
-              {selected.size === 1 ? 'Cancel selected job' : 'Cancel selected jobs'}
+            <button type="button" className="button button-danger" disabled={chosen.length === 0} onClick={() => setConfirming(chosen)}>
+              {chosen.length === 1 ? 'Cancel selected job' : 'Cancel selected jobs'}
             </button>
           </div>
         ) : null}
@@ -140,7 +170,15 @@ export function JobsPage() {
               }
             : {})}
         />
-        {jobs.isSuccess && rows.length === 0 ? <p className={styles.empty}>No job matches these filters.</p> : null}
+        {jobs.isSuccess && rows.length === 0 ? (
+          <p className={styles.empty}>
+            {emptyRange(params)
+              ? 'No job can match: “Started after” is later than “Started before”.'
+              : params.status || params.workflow || params.trigger || params.after || params.before
+                ? 'No job matches these filters.'
+                : 'No job yet.'}
+          </p>
+        ) : null}
         {jobs.isPending ? <p className={styles.empty}>Loading jobs…</p> : null}
       </div>
       <Pager
@@ -155,7 +193,7 @@ export function JobsPage() {
                 count: rows.length,
                 total: shown.total ?? 0,
                 exact: shown.totalExact !== false,
-                hasNext: shown.nextPageSkip !== null,
+                hasNext: shown.nextPageSkip != null,
               }
         }
         page={params.page}
@@ -166,9 +204,9 @@ export function JobsPage() {
       />
       {confirming ? (
         <CancelJobsDialog
-          jobIds={[...selected]}
+          jobs={confirming}
           onClose={(done) => {
-            setConfirming(false);
+            setConfirming(undefined);
             if (done) setSelected(new Set());
           }}
         />

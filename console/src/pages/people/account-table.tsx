@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { Account, Group } from '../../api/people';
 import { AccountStateBadge, GroupChips, LastSignIn, RolesText, accountPath } from './account-parts';
-import { accountState, fullName, rolesOf, signInText } from './people-data';
+import { accountState, byUsername, caseTwins, fullName, rolesOf, signInText } from './people-data';
 import styles from './people.module.css';
 
 /**
@@ -11,6 +11,9 @@ import styles from './people.module.css';
  */
 export function AccountTable({ accounts, groups, now }: { accounts: readonly Account[]; groups: ReadonlyMap<string, Group>; now: number }) {
   const allGroups = [...groups.values()];
+  // the page's accounts by username whatever its case (the platform pages them by code point: "OLGA" before "admin")
+  const rows = [...accounts].sort(byUsername);
+  const twins = caseTwins(accounts);
   return (
     <table className="table">
       <caption className="visually-hidden">Accounts</caption>
@@ -25,7 +28,7 @@ export function AccountTable({ accounts, groups, now }: { accounts: readonly Acc
         </tr>
       </thead>
       <tbody>
-        {accounts.map((account) => {
+        {rows.map((account) => {
           const id = account._id ?? '';
           const name = fullName(account);
           const groupIds = account.groups ?? [];
@@ -34,6 +37,15 @@ export function AccountTable({ accounts, groups, now }: { accounts: readonly Acc
               <td className={styles.who}>
                 <Link to={accountPath(id)}>{account.username}</Link>
                 {name || account.email ? <span className={styles.under}>{name || account.email}</span> : null}
+                {twins.has(account.username ?? '') ? (
+                  <span className={styles.twin}>
+                    another account than{' '}
+                    {twins
+                      .get(account.username ?? '')
+                      ?.map((other) => `“${other}”`)
+                      .join(', ')}
+                  </span>
+                ) : null}
               </td>
               <td>
                 <GroupChips ids={groupIds} groups={groups} />

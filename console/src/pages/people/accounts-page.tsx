@@ -7,6 +7,7 @@ import frame from '../../components/list-frame.module.css';
 import bar from '../../components/filter-bar.module.css';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useNow } from '../../hooks/use-now';
+import { usePageClamp } from '../../hooks/use-page-clamp';
 import { groupsById, accountPath } from './account-parts';
 import { AccountTable } from './account-table';
 import { NewAccountDialog } from './new-account-dialog';
@@ -102,6 +103,9 @@ export function AccountsPage() {
   const rows = shown?.results ?? [];
   const total = shown?.total ?? rows.length;
   const filtered = params.username !== '';
+  usePageClamp(params.page, shown && !accounts.isPlaceholderData ? { total, limit: params.limit, count: rows.length } : undefined, (last) =>
+    setSearch(writeAccountParams({ ...params, page: last }), { replace: true }),
+  );
   const byId = useMemo(() => groupsById(groups.data?.results), [groups.data]);
   const failed = accounts.error ?? groups.error;
   if (isForbidden(failed)) return <ForbiddenPage error={failed} />;

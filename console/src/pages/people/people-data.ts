@@ -53,6 +53,28 @@ export function toAccountQuery(params: AccountListParams): {
   };
 }
 
+/** Usernames as people look them up: `admin`, `audrey`, `OLGA`, `olga` (letters before case, then case; the platform sorts by code point). */
+export function byUsername(a: Pick<Account, 'username'>, b: Pick<Account, 'username'>): number {
+  const x = a.username ?? '';
+  const y = b.username ?? '';
+  return x.localeCompare(y, undefined, { sensitivity: 'base' }) || (x < y ? -1 : x > y ? 1 : 0);
+}
+
+/** The usernames of `accounts` that another of them spells the same but for case (`olga` and `OLGA`): two accounts easy to mistake. */
+export function caseTwins(accounts: readonly Pick<Account, 'username'>[]): Map<string, string[]> {
+  const byFold = new Map<string, string[]>();
+  for (const { username = '' } of accounts) byFold.set(username.toLowerCase(), [...(byFold.get(username.toLowerCase()) ?? []), username]);
+  const twins = new Map<string, string[]>();
+  for (const names of byFold.values())
+    if (names.length > 1)
+      for (const name of names)
+        twins.set(
+          name,
+          names.filter((other) => other !== name),
+        );
+  return twins;
+}
+
 /** The person's name as their account gives it ('' when it gives none). */
 export function fullName(account: Pick<Account, 'firstname' | 'lastname'>): string {
   return [account.firstname, account.lastname]

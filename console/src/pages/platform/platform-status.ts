@@ -57,7 +57,7 @@ export interface ServiceRow {
   versions: string[];
   /** Every replica is in the state, at the log level and with the settings operators set. */
   inSync: boolean;
-  /** When its longest-running replica started, epoch ms. */
+  /** Since when its longest-serving replica runs (started again by an operator, or since its process began), epoch ms. */
   upSince: number | undefined;
   /** Requests and errors its replicas served since they started (the NATS services framework's counts). */
   requests: number | undefined;
@@ -81,8 +81,16 @@ export function serviceRows(records: readonly ApplicationRecord[], health: reado
     const applications = list.map((r) => r.data.name).sort((a, b) => a.localeCompare(b));
     const replicas = new Map(first.instances.map((instance) => [instance.instance ?? instance.id, instance]));
     const running = [...replicas.values()].filter((i) => i.state === 'running');
-    const starts = running.map((i) => Date.parse(i.started ?? '')).filter(Number.isFinite);
     const stats = health.find((h) => h.service === service);
+    // since when each running replica serves: its health says since it was last started (an
+    // operator's Stop and Start, which leave the process running); its record, since the process began
+    const served = new Map((stats?.instances ?? []).map((i) => [i.id, Date.parse(i.started ?? '')]));
+    const starts = running
+      .map((i) => {
+        const since = served.get(i.id);
+        return since !== undefined && Number.isFinite(since) ? since : Date.parse(i.started ?? '');
+      })
+      .filter(Number.isFinite);
     const state = first.metadata.state;
     const inSync = list.every((r) => r.metadata.activeSync);
     rows.push({

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
+import { ApiError, isUnauthenticated } from '../../api/http';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useNavigate } from 'react-router';
 import { plainName } from '../../api/names';
@@ -10,13 +11,44 @@ import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
 import { SchemaForm } from '../../components/schema-form/schema-form';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
-import { formOf, inputsOf, isFormFriendly, parseVariables, skeletonOf, typeText, valueText, variablesText } from './workflow-inputs';
+import { draftKeys, keepDraft, settleDraft } from '../../session/drafts';
+import { useWhoami } from '../../session/session';
+import {
+  blankRequired,
+  formOf,
+  inputsOf,
+  isFormFriendly,
+  listText,
+  parseVariables,
+  skeletonOf,
+  typeText,
+  valueText,
+  variablesText,
+} from './workflow-inputs';
 import type { WorkflowInput } from './workflow-inputs';
 import styles from './run-workflow-dialog.module.css';
 
 type Variables = Record<string, unknown>;
 
+/** What the dialog holds: kept when the session ends as it sends, and given back after the log-in. */
+export interface RunDraft {
+  mode: 'form' | 'json';
+  data: Variables;
+  json: string;
+  description: string;
+}
+
 const lines = (text: string) => text.split('\n').length;
+
+/** The platform's refusal naming the workflow as people read it: its own name, not `@<project id>: <name>`. */
+function inPlainWords(error: Error | null, storedName: string): Error | null {
+  const plain = plainName(storedName);
+  if (!(error instanceof ApiError) || plain === storedName || !error.message.includes(storedName)) return error;
+  return new ApiError(error.status, error.code, error.message.split(storedName).join(plain), {
+    requestId: error.requestId,
+    details: error.details,
+  });
+}
 
 /** What the workflow's inputSchema asks for, one row a member: what a person writing the JSON needs beside it. */
 function InputsTable({ inputs }: { inputs: readonly WorkflowInput[] }) {
@@ -60,8 +92,18 @@ function InputsTable({ inputs }: { inputs: readonly WorkflowInput[] }) {
  * workflow without a schema are written as JSON, started from a skeleton of the members' examples.
  * The platform checks the variables against the schema: its refusal, naming each member, stays here.
  */
-export function RunWorkflowDialog({ workflow, onClose }: { workflow: Workflow; onClose: () => void }) {
+export function RunWorkflowDialog({
+  workflow,
+  onClose,
+  draft,
+}: {
+  workflow: Workflow;
+  onClose: () => void;
+  /** What the person wrote before their session ended, given back. */
+  draft?: RunDraft | undefined;
+}) {
   const navigate = useNavigate();
+  const { data: whoami } = useWhoami();
   const projects = useProjectNames([workflow.name]);
   const inputs = useMemo(() => inputsOf(workflow.inputSchema), [workflow.inputSchema]);
   const form = useMemo(() => {
@@ -71,23 +113,36 @@ export function RunWorkflowDialog({ workflow, onClose }: { workflow: Workflow; o
     return { schema: schema as RJSFSchema, uiSchema: uiSchema as UiSchema<Variables, RJSFSchema> };
   }, [workflow.inputSchema]);
   const skeleton = useMemo(() => variablesText(skeletonOf(inputs)), [inputs]);
-  const [mode, setMode] = useState<'form' | 'json'>(form ? 'form' : 'json');
-  const [data, setData] = useState<Variables>({});
-  const [json, setJson] = useState(skeleton);
+  const [mode, setMode] = useState<'form' | 'json'>(draft?.mode === 'form' && form ? 'form' : draft ? 'json' : form ? 'form' : 'json');
+  const [data, setData] = useState<Variables>(draft?.data ?? {});
+  const [json, setJson] = useState(draft?.json ?? skeleton);
   // the text the form's values became: going back to the form unchanged keeps the form as it was
   const [converted, setConverted] = useState<string | undefined>(undefined);
-  const [description, setDescription] = useState('');
+  const [description, setDescription] = useState(draft?.description ?? '');
   // what is wrong with the JSON text, said before anything is sent (or before it becomes the form)
   const [problem, setProblem] = useState<{ title: string; message: string } | undefined>(undefined);
   const body = useRef<HTMLDivElement>(null);
   const ids = { variables: useId(), json: useId(), problem: useId(), description: useId() };
+  const draftKey = draftKeys.runWorkflow(workflow.name);
   const run = useMutation({
-    mutationFn: (variables: Variables) => nap.startJob(workflow.name, variables, description.trim() || undefined),
+    mutationFn: (variables: Variables) => {
+      // kept until answered: should the session have ended, the person gets it back after logging in
+      keepDraft(draftKey, whoami?.username, { mode, data, json, description } satisfies RunDraft);
+      return nap.startJob(workflow.name, variables, description.trim() || undefined);
+    },
     onSuccess: async (answer) => {
+      settleDraft(draftKey);
       onClose();
       await navigate(`/jobs/${encodeURIComponent(answer.data._id)}`);
     },
+    onError: (error) => {
+      if (!isUnauthenticated(error)) settleDraft(draftKey);
+    },
   });
+  const close = () => {
+    settleDraft(draftKey);
+    onClose();
+  };
 
   // the first field has the focus when the dialog opens and when the person switches between form and JSON
   useEffect(() => {
@@ -95,6 +150,16 @@ export function RunWorkflowDialog({ workflow, onClose }: { workflow: Workflow; o
   }, [mode]);
 
   const start = (variables: Variables) => {
+    // a blank the platform would take as given: the job would run against nothing
+    const blank = blankRequired(inputs, variables);
+    if (blank.length > 0) {
+      run.reset();
+      setProblem({
+        title: 'Nothing was sent',
+        message: `${listText(blank)} ${blank.length === 1 ? 'is' : 'are'} required, and ${blank.length === 1 ? 'is' : 'are'} still blank (null or ""): write ${blank.length === 1 ? 'its value' : 'a value for each'}.`,
+      });
+      return;
+    }
     setProblem(undefined);
     run.mutate(variables);
   };
@@ -144,12 +209,12 @@ export function RunWorkflowDialog({ workflow, onClose }: { workflow: Workflow; o
           <ErrorMessage error={new Error(problem.message)} title={problem.title} />
         </div>
       ) : null}
-      <ErrorMessage error={run.error} title="The workflow did not start" />
+      <ErrorMessage error={inPlainWords(run.error, workflow.name)} title="The workflow did not start" />
       <div className="row">
         <button type="submit" className="button button-primary" disabled={run.isPending}>
           Run
         </button>
-        <button type="button" className="button" onClick={onClose}>
+        <button type="button" className="button" onClick={close}>
           Close
         </button>
       </div>
@@ -157,7 +222,12 @@ export function RunWorkflowDialog({ workflow, onClose }: { workflow: Workflow; o
   );
 
   return (
-    <Dialog title={`Run ${plainName(workflow.name)}`} onClose={onClose} wide>
+    <Dialog title={`Run ${plainName(workflow.name)}`} onClose={close} wide>
+      {draft ? (
+        <p role="status" className="attention-note">
+          <strong>Your session ended before this was sent.</strong> Here is what you wrote: check it, then run it.
+        </p>
+      ) : null}
       <p className={styles.intro}>
         Starts a job of{' '}
         <strong>

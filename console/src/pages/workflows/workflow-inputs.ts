@@ -92,34 +92,61 @@ export function valueText(value: unknown): string {
   return typeof value === 'string' ? value : inline(value);
 }
 
-/** What the skeleton gives a member: its first example, its default, else an empty value of its type (null where null is allowed). */
-function startingValue(input: WorkflowInput): unknown {
-  if (input.hasExample) return input.example;
+/**
+ * What the skeleton gives a member: a value its author wrote (its first example, its default, its
+ * const), else nothing. A member without one is not filled with a blank that would be sent as if
+ * someone had chosen it: a required one gets a blank to overwrite (`""` for text, null otherwise),
+ * which Run refuses while it stays blank ({@link blankRequired}); an optional one is left out (the
+ * inputs table lists it).
+ */
+function startingValue(input: WorkflowInput): { value: unknown } | undefined {
+  if (input.hasExample) return { value: input.example };
   const { schema } = input;
-  if ('default' in schema) return schema.default;
-  if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  if (input.types.length === 0 || input.types.includes('null')) return null;
-  switch (input.types[0]) {
-    case 'string':
-      return '';
-    case 'integer':
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'array':
-      return [];
-    case 'object':
-      return {};
-    default:
-      return null;
-  }
+  if ('default' in schema) return { value: schema.default };
+  if ('const' in schema) return { value: schema.const };
+  if (!input.required) return undefined;
+  return { value: input.types.length === 1 && input.types[0] === 'string' ? '' : null };
 }
 
-/** The variables as the JSON editor starts them: every member but the platform's own, with a value to change. */
+/** The variables as the JSON editor starts them: the members with a value their author gave, and a blank for each required one without. */
 export function skeletonOf(inputs: readonly WorkflowInput[]): FormData {
-  return Object.fromEntries(inputs.filter((input) => !input.givenByPlatform).map((input) => [input.name, startingValue(input)]));
+  const members: [string, unknown][] = [];
+  for (const input of inputs) {
+    if (input.givenByPlatform) continue;
+    const start = startingValue(input);
+    if (start !== undefined) members.push([input.name, start.value]);
+  }
+  return Object.fromEntries(members);
+}
+
+/** True for a value that says nothing: null, or text of spaces alone. */
+function isBlank(value: unknown): boolean {
+  return value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * The required members (not the platform's own) that `variables` give as a blank, null or `""`,
+ * when their schema does not name that blank as a value of its own (its default, const or enum):
+ * the platform would take a blank as given, and the job would run against nothing. A member left
+ * out is not listed: the platform refuses the start and names it.
+ */
+export function blankRequired(inputs: readonly WorkflowInput[], variables: FormData): string[] {
+  return inputs
+    .filter((input) => input.required && !input.givenByPlatform && input.name in variables && isBlank(variables[input.name]))
+    .filter((input) => {
+      const { schema } = input;
+      const value = variables[input.name];
+      const named = [...('default' in schema ? [schema.default] : []), ...('const' in schema ? [schema.const] : [])];
+      if (Array.isArray(schema.enum)) named.push(...(schema.enum as unknown[]));
+      return !named.some((v) => v === value);
+    })
+    .map((input) => input.name);
+}
+
+/** Names as a sentence: `a`, `a and b`, `a, b and c`. */
+export function listText(names: readonly string[]): string {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
 }
 
 /** True when every member the caller gives is one plain value (text, a number, true or false): the dialog then asks with a form. */
@@ -138,21 +165,30 @@ export function isFormFriendly(inputSchema: unknown): boolean {
 }
 
 /**
- * The form of a form-friendly inputSchema: each member labelled by its name (the name the
- * workflow's tasks and the platform's refusals use), its title and description as help, its first
- * example as a placeholder (not a value: nothing is sent that the person did not write).
+ * The form of a form-friendly inputSchema: each member labelled by its title (its name where it
+ * has none), the name it sets beside a title in code type (the name the workflow's tasks and the
+ * platform's refusals use), its description as help, its first example as a placeholder (not a
+ * value: nothing is sent that the person did not write).
  */
 export function formOf(inputSchema: unknown): { schema: JsonObject & { properties: Record<string, JsonObject> }; uiSchema: JsonObject } {
   const asked = inputsOf(inputSchema).filter((input) => !input.givenByPlatform);
   const properties: Record<string, JsonObject> = {};
   const uiSchema: JsonObject = {};
   for (const input of asked) {
-    // examples become the placeholder, not a list of suggestions; the label is the name
+    // examples become the placeholder, not a list of suggestions
     const rest = Object.fromEntries(Object.entries(input.schema).filter(([keyword]) => !FORM_OWN.has(keyword)));
-    const help = [input.title, input.description].filter(Boolean).join(': ');
-    properties[input.name] = { ...rest, title: input.name, ...(help ? { description: help } : {}) };
+    properties[input.name] = {
+      ...rest,
+      // the title as the schema writes it ("Plan" for plan), the name where it gives none
+      title: text(input.schema.title) ?? input.name,
+      ...(input.description ? { description: input.description } : {}),
+    };
+    const ui: JsonObject = {};
+    // the description line shows the variable's name (and the description after it)
+    if (input.title) Object.assign(ui, { 'ui:options': { variable: input.name }, 'ui:description': input.description ?? input.name });
     const plain = input.types[0] !== 'boolean' && !Array.isArray(input.schema.enum);
-    if (input.hasExample && plain) uiSchema[input.name] = { 'ui:placeholder': valueText(input.example) };
+    if (input.hasExample && plain) ui['ui:placeholder'] = valueText(input.example);
+    if (Object.keys(ui).length > 0) uiSchema[input.name] = ui;
   }
   const required = asked.filter((input) => input.required).map((input) => input.name);
   return { schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) }, uiSchema };

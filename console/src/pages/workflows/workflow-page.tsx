@@ -1,7 +1,8 @@
-import { Suspense, lazy, useCallback, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { taskLabel } from '../../api/job-data';
+import { ApiError } from '../../api/http';
 import { plainName } from '../../api/names';
 import { nap } from '../../api/nap';
 import type { Workflow } from '../../api/nap';
@@ -9,7 +10,9 @@ import { ErrorMessage } from '../../components/error-message';
 import { WorkflowGraph } from '../../components/graph/workflow-graph';
 import { JsonView } from '../../components/json-view';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
+import { draftKeys, peekDraft, settleDraft } from '../../session/drafts';
 import { usePermissions } from '../../session/session';
+import type { RunDraft } from './run-workflow-dialog';
 import styles from '../job/job-page.module.css';
 
 // the form renderer is loaded with the first Run, not with the graph
@@ -73,8 +76,13 @@ function WorkflowTaskPanel({ workflow, taskId, onClose }: { workflow: Workflow; 
  */
 export function WorkflowPage() {
   const { name = '' } = useParams();
-  const { may } = usePermissions();
-  const [running, setRunning] = useState(false);
+  const { may, whoami } = usePermissions();
+  // what the person wrote in Run before their session ended: the dialog opens again with it
+  const [draft, setDraft] = useState(() => peekDraft<RunDraft>(draftKeys.runWorkflow(name), whoami?.username));
+  useEffect(() => {
+    if (draft) settleDraft(draftKeys.runWorkflow(name));
+  }, [draft, name]);
+  const [running, setRunning] = useState(draft !== undefined);
   const [search, setSearch] = useSearchParams();
   const selected = search.get('task') ?? undefined;
   const projects = useProjectNames([name]);
@@ -83,7 +91,8 @@ export function WorkflowPage() {
     queryFn: async () => {
       const page = await nap.workflows({ equals: { name }, limit: 1 });
       const found = page.items[0];
-      if (!found) throw new Error(`No workflow named "${name}"`);
+      // an answer, not a failure: asking again finds no more (the list route answers 200 with no item)
+      if (!found) throw new ApiError(404, 'WORKFLOW_NOT_FOUND', `No workflow is named “${plainName(name)}”`);
       return found;
     },
   });
@@ -144,7 +153,14 @@ export function WorkflowPage() {
       </div>
       {running ? (
         <Suspense fallback={<p className="muted">Loading the form…</p>}>
-          <RunWorkflowDialog workflow={doc} onClose={() => setRunning(false)} />
+          <RunWorkflowDialog
+            workflow={doc}
+            draft={draft}
+            onClose={() => {
+              setRunning(false);
+              setDraft(undefined);
+            }}
+          />
         </Suspense>
       ) : null}
     </div>

@@ -1,52 +1,128 @@
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { formatTime } from '../../api/job-data';
+import { memberName, projectOf } from '../../api/names';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { useDebounced } from '../../hooks/use-debounced';
+import { usePageClamp } from '../../hooks/use-page-clamp';
+import bar from '../../components/filter-bar.module.css';
+import styles from './workflows-page.module.css';
 
 const PAGE_SIZE = 50;
 
-/** `/console/workflows`: the workflow documents, filtered by name and paged by the platform. */
+/** Every project, by name (the platform sorts them): the Project filter's choices. */
+function useProjects() {
+  return useQuery({
+    queryKey: ['projects'],
+    queryFn: async () => (await nap.projects({ limit: 500, sort: 'name', order: 1 })).data,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * `/console/workflows`: the workflow documents, filtered by name and by project, and paged by the
+ * platform. The platform sorts them by their stored name, in which a project's workflows are
+ * `@<project id>: <name>`: a project's workflows come together, A–Z by their own name, under a
+ * line naming the project; the Project filter lists one project's alone.
+ */
 export function WorkflowsPage() {
   const [search, setSearch] = useSearchParams();
   const name = search.get('name') ?? '';
-  const page = Math.max(1, Number(search.get('page')) || 1);
+  const project = search.get('project') ?? '';
+  const page = Math.max(1, Math.floor(Number(search.get('page'))) || 1);
   const [typed, setTyped] = useState(name);
   const settled = useDebounced(typed, 300);
   useEffect(() => {
     if (settled === name) return;
-    const next = new URLSearchParams();
+    const next = new URLSearchParams(search);
+    next.delete('page');
     if (settled) next.set('name', settled);
+    else next.delete('name');
     setSearch(next);
     // only the typed text decides
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settled]);
-  const query = { limit: PAGE_SIZE, skip: (page - 1) * PAGE_SIZE, sort: 'name', order: 1, contains: name ? { name } : undefined };
+  useEffect(() => {
+    // back and forward in the browser change the URL under the text box
+    setTyped(name);
+  }, [name]);
+  const projects = useProjects();
+  const query = {
+    limit: PAGE_SIZE,
+    skip: (page - 1) * PAGE_SIZE,
+    sort: 'name',
+    order: 1,
+    contains: name ? { name } : undefined,
+    // a project's workflows are stored as `@<project id>: <name>`
+    startsWith: project ? { name: memberName(project, '') } : undefined,
+  };
   const workflows = useQuery({ queryKey: ['workflows', query], queryFn: () => nap.workflows(query), placeholderData: keepPreviousData });
   const items = workflows.data?.items ?? [];
   const total = workflows.data?.total ?? 0;
-  const projects = useProjectNames(items.map((w) => w.name));
+  const names = useProjectNames(items.map((w) => w.name));
   // a column only when some workflow of the page has a description
   const described = items.some((w) => typeof w.description === 'string' && w.description.trim() !== '');
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const columns = described ? 5 : 4;
   const go = (to: number) => {
     const next = new URLSearchParams(search);
     if (to === 1) next.delete('page');
     else next.set('page', String(to));
     setSearch(next);
   };
+  const choose = (id: string) => {
+    const next = new URLSearchParams(search);
+    next.delete('page');
+    if (id) next.set('project', id);
+    else next.delete('project');
+    setSearch(next);
+  };
+  // a page past the end (a stale link) is the last page
+  usePageClamp(
+    page,
+    workflows.data && !workflows.isPlaceholderData ? { total, limit: PAGE_SIZE, count: items.length } : undefined,
+    (last) => {
+      const next = new URLSearchParams(search);
+      if (last === 1) next.delete('page');
+      else next.set('page', String(last));
+      setSearch(next, { replace: true });
+    },
+  );
+  const projectName = (id: string | undefined) =>
+    id === undefined ? 'Not in a project' : (names.get(id) ?? projects.data?.find((p) => p._id === id)?.name ?? `project …${id.slice(-6)}`);
   return (
     <div className="page">
       <div className="page-header">
         <h1>Workflows</h1>
         <span className="muted">{workflows.isSuccess ? `${total} workflow${total === 1 ? '' : 's'}` : ''}</span>
       </div>
-      <form role="search" aria-label="Filter workflows" className="row" onSubmit={(e) => e.preventDefault()}>
-        <label htmlFor="workflow-name">Workflow</label>
-        <input id="workflow-name" type="search" placeholder="name contains…" value={typed} onChange={(e) => setTyped(e.target.value)} />
+      <form role="search" aria-label="Filter workflows" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
+        <div className={bar.field}>
+          <label htmlFor="workflow-name">Workflow</label>
+          <input id="workflow-name" type="search" placeholder="name contains…" value={typed} onChange={(e) => setTyped(e.target.value)} />
+        </div>
+        <div className={bar.field}>
+          <label htmlFor="workflow-project">Project</label>
+          <select id="workflow-project" value={project} onChange={(e) => choose(e.target.value)}>
+            <option value="">every workflow</option>
+            {(projects.data ?? []).map((p) => (
+              <option key={p._id} value={p._id}>
+                {p.name}
+              </option>
+            ))}
+            {project && projects.isSuccess && !projects.data.some((p) => p._id === project) ? (
+              <option value={project}>project …{project.slice(-6)}</option>
+            ) : null}
+          </select>
+        </div>
+        <p className={styles.order}>
+          {project
+            ? 'A–Z by name.'
+            : 'A project’s workflows are listed together, A–Z by name, under the project’s name; choose a project to list its own alone.'}
+        </p>
       </form>
       <ErrorMessage error={workflows.error} title="The workflows cannot be listed" />
       <div className="card table-card">
@@ -62,21 +138,41 @@ export function WorkflowsPage() {
             </tr>
           </thead>
           <tbody>
-            {items.map((workflow) => (
-              <tr key={String(workflow._id ?? workflow.name)}>
-                <td>
-                  <WorkflowName name={workflow.name} projects={projects}>
-                    {(plain) => <Link to={`/workflows/${encodeURIComponent(workflow.name)}`}>{plain}</Link>}
-                  </WorkflowName>
-                </td>
-                {described ? <td className="muted">{typeof workflow.description === 'string' ? workflow.description : ''}</td> : null}
-                <td>{Math.max(0, Object.keys(workflow.tasks ?? {}).length - 2)}</td>
-                <td className="nowrap">
-                  {typeof workflow.last_updated === 'string' ? formatTime(Date.parse(workflow.last_updated)) : '—'}
-                </td>
-                <td>{typeof workflow.last_updated_by === 'string' ? workflow.last_updated_by : '—'}</td>
-              </tr>
-            ))}
+            {items.map((workflow, i) => {
+              const id = projectOf(workflow.name);
+              const previous = i === 0 ? null : projectOf(items[i - 1]?.name ?? '');
+              // a line naming the project where its workflows begin (and atop every page), unless one project is chosen
+              const heading =
+                !project && (i === 0 ? id !== undefined || items.some((w) => projectOf(w.name) !== undefined) : previous !== id);
+              return (
+                <Fragment key={String(workflow._id ?? workflow.name)}>
+                  {heading ? (
+                    <tr className={styles.group}>
+                      <th scope="colgroup" colSpan={columns}>
+                        {projectName(id)}
+                      </th>
+                    </tr>
+                  ) : null}
+                  <tr>
+                    <td className={styles.name}>
+                      <WorkflowName name={workflow.name} projects={names}>
+                        {(plain) => <Link to={`/workflows/${encodeURIComponent(workflow.name)}`}>{plain}</Link>}
+                      </WorkflowName>
+                    </td>
+                    {described ? (
+                      <td className="muted">
+                        <div className="cell-text">{typeof workflow.description === 'string' ? workflow.description : ''}</div>
+                      </td>
+                    ) : null}
+                    <td>{Math.max(0, Object.keys(workflow.tasks ?? {}).length - 2)}</td>
+                    <td className="nowrap">
+                      {typeof workflow.last_updated === 'string' ? formatTime(Date.parse(workflow.last_updated)) : '—'}
+                    </td>
+                    <td>{typeof workflow.last_updated_by === 'string' ? workflow.last_updated_by : '—'}</td>
+                  </tr>
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
         {workflows.isSuccess && items.length === 0 ? <p className="empty-note">No workflow matches.</p> : null}
@@ -86,7 +182,7 @@ export function WorkflowsPage() {
           Previous page
         </button>
         <span>
-          Page {page} of {pages}
+          Page {Math.min(page, pages)} of {pages}
         </span>
         <button type="button" className="button" disabled={page >= pages} onClick={() => go(page + 1)}>
           Next page
