@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createSecretBox } from '@nap/runtime';
 import { gatewayCollections } from '../src/store/collections';
-import { InventoryRepository } from '../src/store/inventory-repository';
+import { InventoryRepository, SEAL_PAGE } from '../src/store/inventory-repository';
 import { startGatewayPlatform, TEST_SECRET_KEY } from './platform';
 import type { GatewayPlatform } from './platform';
 
@@ -215,5 +215,26 @@ describe('secrets nested in device variables', () => {
 
     await gw.http('POST', '/gw/http_requests/request/execute', { host: 'legacy', method: 'GET', endpoint: 'x' });
     expect(seen.at(-1)).toMatchObject({ url: '/api/x', authorization: 'Bearer legacy-token-3390' });
+  });
+
+  it('seals an inventory larger than one page of the start’s scan, each device once', async () => {
+    const devices = gw.store.collection('devices');
+    const stamp = new Date().toISOString();
+    const legacy = Array.from({ length: SEAL_PAGE + 3 }, (_, i) => ({
+      name: `paged-${String(i).padStart(4, '0')}`,
+      variables: { creds: { password: `paged-secret-${i}` } },
+      secrets: {},
+      groups: [],
+      created: stamp,
+      updated: stamp,
+      createdBy: 'admin',
+      updatedBy: 'admin',
+    }));
+    await devices.insertMany(legacy);
+    const repository = new InventoryRepository(gatewayCollections(gw.store), createSecretBox(TEST_SECRET_KEY));
+    expect(await repository.sealNestedSecrets()).toBe(SEAL_PAGE + 3);
+    expect(await repository.sealNestedSecrets()).toBe(0);
+    const last = JSON.stringify(await devices.findOne({ name: `paged-${String(SEAL_PAGE + 2).padStart(4, '0')}` }));
+    expect(last).not.toContain(`paged-secret-${SEAL_PAGE + 2}`);
   });
 });

@@ -53,6 +53,9 @@ function uniqueStrings(values: readonly string[]): string[] {
  * The inventory: devices (unique name, variables with secrets sealed apart), device groups, config
  * backups. Plain objects in, plain objects out; secrets leave only through {@link resolve}.
  */
+/** Devices read at a time by the start's sealing of nested secrets. */
+export const SEAL_PAGE = 500;
+
 export class InventoryRepository {
   constructor(
     private readonly c: GatewayCollections,
@@ -245,19 +248,31 @@ export class InventoryRepository {
    */
   async sealNestedSecrets(): Promise<number> {
     let count = 0;
-    for (const doc of await this.c.devices.find({}, { projection: { name: 1, variables: 1, nestedSecrets: 1, updated: 1 } })) {
-      const set: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(doc.variables ?? {})) {
-        if (doc.nestedSecrets?.[key] !== undefined || !holdsNestedSecret(value)) continue;
-        set[`nestedSecrets.${key}`] = this.secrets.seal(JSON.stringify(value));
-        set[`variables.${key}`] = redactSecrets(value);
-      }
-      if (Object.keys(set).length === 0) continue;
-      const guard: Record<string, unknown> = { name: { $eq: doc.name }, updated: { $eq: doc.updated } };
-      for (const key of Object.keys(set)) if (key.startsWith('nestedSecrets.')) guard[key] = { $exists: false };
-      if ((await this.c.devices.updateOne(guard, { $set: set })).modifiedCount > 0) count++;
+    // a page at a time by the unique name index: a large inventory is never held whole at start
+    for (let after: string | undefined; ;) {
+      const page = await this.c.devices.find(after === undefined ? {} : { name: { $gt: after } }, {
+        projection: { name: 1, variables: 1, nestedSecrets: 1, updated: 1 },
+        sort: { name: 1 },
+        limit: SEAL_PAGE,
+      });
+      for (const doc of page) if (await this.sealNestedSecretsOf(doc)) count++;
+      if (page.length < SEAL_PAGE) return count;
+      after = page[page.length - 1]?.name;
     }
-    return count;
+  }
+
+  /** Seals the clear nested secrets of one stored device; whether it was rewritten. */
+  private async sealNestedSecretsOf(doc: Pick<DeviceDoc, 'name' | 'variables' | 'nestedSecrets' | 'updated'>): Promise<boolean> {
+    const set: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(doc.variables ?? {})) {
+      if (doc.nestedSecrets?.[key] !== undefined || !holdsNestedSecret(value)) continue;
+      set[`nestedSecrets.${key}`] = this.secrets.seal(JSON.stringify(value));
+      set[`variables.${key}`] = redactSecrets(value);
+    }
+    if (Object.keys(set).length === 0) return false;
+    const guard: Record<string, unknown> = { name: { $eq: doc.name }, updated: { $eq: doc.updated } };
+    for (const key of Object.keys(set)) if (key.startsWith('nestedSecrets.')) guard[key] = { $exists: false };
+    return (await this.c.devices.updateOne(guard, { $set: set })).modifiedCount > 0;
   }
 
   async delete(name: string): Promise<void> {
