@@ -51,6 +51,12 @@ export class Context {
     return this.outColors;
   }
 
+  /** The terminal's width when stdout is one (tables are cut to it); undefined for a pipe or a file. */
+  get width(): number | undefined {
+    const out = this.io.stdout;
+    return out.isTTY === true && typeof out.columns === 'number' && out.columns > 0 ? out.columns : undefined;
+  }
+
   get stderrColors(): Colors {
     this.errColors ??= colorsFor(this.io.stderr, this.io.env, !this.options.color);
     return this.errColors;

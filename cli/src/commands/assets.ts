@@ -41,8 +41,10 @@ function rows(ctx: Context, def: ResourceDef, docs: readonly Doc[]): string {
       header: col.header,
       value: (d: Doc) => (typeof col.path === 'function' ? col.path(d) : field(d, col.path)),
       ...(col.status === true ? { color: (text: string) => statusColor(text, ctx.colors) } : {}),
+      ...(col.prose === true ? { prose: true } : {}),
     })),
     ctx.colors,
+    ctx.width,
   );
 }
 

@@ -94,6 +94,7 @@ export async function listAudit(ctx: Context, opts: AuditListOptions): Promise<v
             },
           ],
           c,
+          ctx.width,
         ),
   );
 }

@@ -263,6 +263,7 @@ export async function deviceChecks(ctx: Context, device: string, opts: { templat
         { header: 'RUN', value: (r: Doc) => r._id },
       ],
       c,
+      ctx.width,
     );
   });
 }

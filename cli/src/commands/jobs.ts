@@ -398,7 +398,7 @@ const JOB_COLUMNS = (c: Colors) =>
         return typeof s === 'number' && typeof e === 'number' ? formatDuration(e - s) : undefined;
       },
     },
-    { header: 'DESCRIPTION', value: (j: Doc) => j.description },
+    { header: 'DESCRIPTION', value: (j: Doc) => j.description, prose: true },
   ] as const;
 
 /** The states of a job, and of a task (as the platform's contracts list them: cli/test/limit.test.ts checks). */
@@ -447,7 +447,7 @@ export async function listJobs(
   const res = await client.request({ method: 'GET', path: '/operations-manager/jobs', query });
   const jobs = itemsOf(res.body);
   if (jobs.length === 0 && opts.workflow !== undefined) await workflowMustExist(client, opts.workflow);
-  ctx.print(jobs, () => (jobs.length === 0 ? 'No jobs found.\n' : table(jobs, JOB_COLUMNS(ctx.colors), ctx.colors)));
+  ctx.print(jobs, () => (jobs.length === 0 ? 'No jobs found.\n' : table(jobs, JOB_COLUMNS(ctx.colors), ctx.colors, ctx.width)));
 }
 
 function orderedTasks(job: Doc): [string, Doc][] {
@@ -635,6 +635,7 @@ export async function listTasks(
             { header: 'STARTED', value: (t: Doc) => isoTime(field(t, 'metrics.start_time')) },
           ],
           c,
+          ctx.width,
         ),
   );
 }
@@ -804,6 +805,7 @@ export async function listArchives(ctx: Context, opts: { state?: string; limit?:
               : []),
           ],
           c,
+          ctx.width,
         ),
   );
 }

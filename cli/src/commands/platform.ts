@@ -85,6 +85,7 @@ export async function inspectCommand(ctx: Context, what: string): Promise<void> 
           { header: 'LOG LEVEL', value: (a: Doc) => field(a, 'data.loggerProps.log_level') },
         ],
         c,
+        ctx.width,
       ),
     );
     return;

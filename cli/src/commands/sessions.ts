@@ -38,6 +38,7 @@ export async function listSessions(ctx: Context, name: string): Promise<void> {
         { header: 'CLIENT', value: (s: Doc) => userAgentSummary(str(s.userAgent)) },
       ],
       ctx.colors,
+      ctx.width,
     );
   });
 }

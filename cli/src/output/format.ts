@@ -22,6 +22,8 @@ export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
   color?: (text: string, row: T) => string;
+  /** Free text (a description): the only kind of column cut to the terminal's width. */
+  prose?: boolean;
 }
 
 /** A plain value as one table cell. */
@@ -32,8 +34,18 @@ export function cell(value: unknown): string {
   return String(value).replace(/\s*\n\s*/g, ' ');
 }
 
-/** Rows as an aligned, borderless table (kubectl's look); colour never changes the alignment. */
-export function table<T>(rows: readonly T[], columns: readonly Column<T>[], c: Colors): string {
+/** The narrowest a column is cut to when a table is wider than the terminal. */
+const MIN_CUT_WIDTH = 12;
+
+/**
+ * Rows as an aligned, borderless table (kubectl's look); colour never changes the alignment.
+ * With `width` (the terminal's, given only when stdout is one), a table wider than it has its
+ * widest free-text columns ({@link Column.prose}: descriptions) cut, each cut cell ending in `…`,
+ * down to {@link MIN_CUT_WIDTH} characters: a long description no longer folds every row over
+ * several lines. Ids, names and states are never cut (people copy them into the next command), and
+ * without `width` (a pipe, a file) every value is whole.
+ */
+export function table<T>(rows: readonly T[], columns: readonly Column<T>[], c: Colors, width?: number): string {
   const Table = loadTable();
   const t = new Table({
     head: columns.map((col) => c.bold(col.header)),
@@ -56,19 +68,64 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[], c: C
     },
     style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [] },
   });
-  for (const row of rows) {
+  const texts = rows.map((row) => columns.map((col) => cell(col.value(row))));
+  const limits = columnLimits(
+    columns.map((col) => ({ header: col.header, prose: col.prose === true })),
+    texts,
+    width,
+  );
+  rows.forEach((row, r) => {
     t.push(
-      columns.map((col) => {
-        const text = cell(col.value(row));
+      columns.map((col, i) => {
+        const text = cut(texts[r]![i]!, limits[i]!);
         return col.color === undefined ? text : col.color(text, row);
       }),
     );
-  }
+  });
   return `${t
     .toString()
     .split('\n')
     .map((line) => line.trimEnd())
     .join('\n')}\n`;
+}
+
+/** Characters a cell takes on a terminal (code points: a cell's text holds no colour yet). */
+function widthOf(text: string): number {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+}
+
+/**
+ * The widest each column may be so that a line fits in `width` (two spaces between columns): the
+ * widest free-text column is narrowed first, one character at a time, never below
+ * {@link MIN_CUT_WIDTH} nor below its header. Infinity for a column that is not cut.
+ */
+export function columnLimits(
+  columns: readonly { header: string; prose: boolean }[],
+  texts: readonly (readonly string[])[],
+  width?: number,
+): number[] {
+  const widths = columns.map((col, i) => Math.max(widthOf(col.header), ...texts.map((row) => widthOf(row[i]!))));
+  const limits = [...widths];
+  if (width !== undefined && Number.isFinite(width) && width > 0) {
+    const floors = columns.map((col) => (col.prose ? Math.max(MIN_CUT_WIDTH, widthOf(col.header)) : Infinity));
+    let total = limits.reduce((a, b) => a + b, 0) + 2 * Math.max(0, columns.length - 1);
+    while (total > width) {
+      let widest = -1;
+      for (let i = 0; i < limits.length; i++) if (limits[i]! > floors[i]! && (widest < 0 || limits[i]! > limits[widest]!)) widest = i;
+      if (widest < 0) break;
+      limits[widest]! -= 1;
+      total -= 1;
+    }
+  }
+  return limits.map((limit, i) => (limit >= widths[i]! ? Infinity : limit));
+}
+
+/** `text` cut to `limit` terminal characters, its last one `…` when anything was cut (never a text already coloured). */
+function cut(text: string, limit: number): string {
+  if (widthOf(text) <= limit || text.includes('\u001b')) return text;
+  return `${[...text].slice(0, Math.max(0, limit - 1)).join('')}…`;
 }
 
 /** A size for people: `512 B`, `3.4 KiB`, `12 MiB`, `1.5 GiB` (powers of 1024). */

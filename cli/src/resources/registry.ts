@@ -118,6 +118,8 @@ export interface Column {
   header: string;
   path: string | ((doc: Doc) => unknown);
   status?: boolean;
+  /** Free text (a description): cut to the terminal's width in a table, never an id or a name. */
+  prose?: boolean;
 }
 
 export interface ResourceDef {
@@ -189,7 +191,7 @@ function modelName(d: Doc): string | undefined {
 
 const NAME: Column = { header: 'NAME', path: 'name' };
 const ID: Column = { header: 'ID', path: '_id' };
-const DESCRIPTION: Column = { header: 'DESCRIPTION', path: 'description' };
+const DESCRIPTION: Column = { header: 'DESCRIPTION', path: 'description', prose: true };
 
 export const RESOURCES: readonly ResourceDef[] = [
   {
@@ -431,7 +433,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     nameOf: modelName,
     columns: [
       { header: 'NAME', path: (d) => d.versionId ?? d.name ?? d.model },
-      { header: 'DESCRIPTION', path: 'description' },
+      { header: 'DESCRIPTION', path: 'description', prose: true },
     ],
     list: { route: GET('/integration-models') },
     get: { route: GET('/integration-models/:name'), key: 'name' },
@@ -452,7 +454,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     columns: [
       { header: 'NAME', path: 'metadata.name' },
       { header: 'VERSION', path: 'metadata.version' },
-      { header: 'DESCRIPTION', path: 'metadata.description' },
+      { header: 'DESCRIPTION', path: 'metadata.description', prose: true },
       ID,
     ],
     list: { route: GET('/prebuilts') },
@@ -485,7 +487,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     columns: [
       { header: 'NAME', path: (d) => field(d, 'profile.id') ?? d.id },
       { header: 'ACTIVE', path: 'metadata.isActive' },
-      { header: 'DESCRIPTION', path: (d) => field(d, 'profile.description') ?? d.description },
+      { header: 'DESCRIPTION', path: (d) => field(d, 'profile.description') ?? d.description, prose: true },
     ],
     list: { route: GET('/profiles') },
     get: { route: GET('/profiles/:id'), key: 'id' },
