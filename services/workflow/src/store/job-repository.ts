@@ -632,12 +632,12 @@ export class JobRepository {
     return removed;
   }
 
-  /** How many jobs are in `status`, or in any of `status` when it lists several (the metrics' gauges). */
   /** Every job stored, whatever its status, from the store's own count (no job is read; see `estimatedCount`). */
   countAll(): Promise<number> {
     return this.jobs.estimatedCount();
   }
 
+  /** How many jobs are in `status`, or in any of `status` when it lists several (the metrics' gauges). */
   countByStatus(status: string | readonly string[]): Promise<number> {
     return this.jobs.countDocuments({ status: typeof status === 'string' ? status : { $in: [...status] } });
   }
