@@ -1,4 +1,16 @@
-import { formatDuration, isCancelable, isTicking, jobDurationMs, toJobSummary } from '../src/api/job-data';
+import type { JobDocument, Task } from '@nap/contracts';
+import {
+  formatDuration,
+  formatTime,
+  isCancelable,
+  isTicking,
+  jobDurationMs,
+  manualAnswerText,
+  retryHistory,
+  retryText,
+  toJobSummary,
+} from '../src/api/job-data';
+import { jobAfterEvent } from '../src/live/job-events';
 import { emptyRange, readParams, toJobQuery, writeParams } from '../src/pages/jobs/job-list-params';
 
 /** How the jobs list and a job's page read a job: its duration, whether it may be canceled, the list's URL. */
@@ -62,5 +74,108 @@ describe('the jobs list’s URL', () => {
     expect(emptyRange({ after: '2027-01-01T00:00', before: '2026-01-01T00:00' })).toBe(true);
     expect(emptyRange({ after: '2026-01-01T00:00', before: '2027-01-01T00:00' })).toBe(false);
     expect(emptyRange({ after: '2027-01-01T00:00', before: '' })).toBe(false);
+  });
+});
+
+describe('a task people acted on', () => {
+  const at = new Date(2026, 0, 12, 1, 34, 15).getTime();
+  const approval = (finish: 'success' | 'failure', metrics: Task['metrics'] = {}): Task => ({
+    name: 'ViewData',
+    app: 'WorkFlowEngine',
+    type: 'manual',
+    status: 'complete',
+    metrics: { start_time: at - 60_000, end_time: at, finish_state: finish, ...metrics },
+    variables: { incoming: { btn_success: '$var.job.yes' }, resolved: { btn_success: 'Approve', btn_failure: 'Reject' }, outgoing: {} },
+  });
+
+  it('says which answer a manual task was given, by whom and when', () => {
+    expect(manualAnswerText(approval('success', { user: 'admin' }))).toBe(
+      'Answered “Approve” by admin at 2026-01-12 01:34:15: took its success path.',
+    );
+    expect(manualAnswerText(approval('failure', { user: 'olga' }))).toBe(
+      'Answered “Reject” by olga at 2026-01-12 01:34:15: took its failure path.',
+    );
+    // a job from before the platform kept who answered
+    expect(manualAnswerText(approval('success'))).toBe('Answered “Approve” at 2026-01-12 01:34:15: took its success path.');
+    // a manual task that names no choice (a MOP review)
+    const review: Task = {
+      name: 'reviewSummary',
+      app: 'MOP',
+      type: 'manual',
+      status: 'complete',
+      metrics: { finish_state: 'failure', user: 'olga', end_time: at },
+    };
+    expect(manualAnswerText(review)).toBe('Finished as failure by olga at 2026-01-12 01:34:15.');
+    // nothing to say of a task still waiting, of one canceled, or of one no person answers
+    expect(manualAnswerText({ ...approval('success', { user: 'admin' }), status: 'running' })).toBeUndefined();
+    expect(manualAnswerText({ ...approval('success'), status: 'canceled', metrics: { finish_state: 'canceled' } })).toBeUndefined();
+    expect(
+      manualAnswerText({
+        name: 'query',
+        app: 'WorkFlowEngine',
+        type: 'automatic',
+        status: 'complete',
+        metrics: { finish_state: 'success' },
+      }),
+    ).toBeUndefined();
+    expect(manualAnswerText(undefined)).toBeUndefined();
+  });
+
+  it('says who retried a task, when, how it had failed and what they changed', () => {
+    expect(
+      retryText({
+        number: 1,
+        by: 'admin',
+        at,
+        finish_state: 'error',
+        error: 'TASK_APP_UNKNOWN: No integration answers to app "Panorama"',
+        variables: ['type'],
+      }),
+    ).toBe(
+      'Retried by admin at 2026-01-12 01:34:15 (failed before: TASK_APP_UNKNOWN: No integration answers to app "Panorama"); changed type.',
+    );
+    expect(retryText({ number: 2, by: 'olga', at, finish_state: 'failure', variables: ['device', 'password'] })).toBe(
+      'Retried by olga at 2026-01-12 01:34:15 (finished as failure before); changed device, password.',
+    );
+    expect(retryText({ number: 3, by: 'olga', at, variables: [] })).toBe(`Retried by olga at ${formatTime(at)}; no variable changed.`);
+  });
+
+  it('lists the retries the platform kept, and says how many earlier ones it no longer keeps', () => {
+    expect(retryHistory({})).toEqual({ lines: [], earlier: 0 });
+    expect(retryHistory({ retries: [{ number: 1, by: 'a', at, variables: [] }] })).toEqual({
+      lines: [`Retried by a at ${formatTime(at)}; no variable changed.`],
+      earlier: 0,
+    });
+    const kept = Array.from({ length: 10 }, (_, i) => ({ number: i + 4, by: `p${i + 4}`, at, variables: ['x'] }));
+    const history = retryHistory({ retries: kept });
+    expect(history.earlier).toBe(3);
+    expect(history.lines).toHaveLength(10);
+    expect(history.lines[0]).toBe(`Retried by p4 at ${formatTime(at)}; changed x.`);
+  });
+
+  it('shows who answered as soon as the taskFinish event arrives', () => {
+    const job: JobDocument = {
+      _id: 'j1',
+      name: 'Change',
+      status: 'running',
+      tasks: { v1: { ...approval('success'), status: 'running', metrics: { start_time: at - 5_000 } } },
+    };
+    const after = jobAfterEvent(job, {
+      name: 'taskFinish',
+      payload: {
+        jobId: 'j1',
+        name: 'Change',
+        status: 'running',
+        timestamp: at,
+        seq: 4,
+        taskId: 'v1',
+        taskName: 'ViewData',
+        taskStatus: 'complete',
+        finishState: 'success',
+        by: 'admin',
+      },
+    });
+    expect(after.tasks.v1?.metrics).toEqual({ start_time: at - 5_000, end_time: at, finish_state: 'success', user: 'admin' });
+    expect(manualAnswerText(after.tasks.v1)).toBe('Answered “Approve” by admin at 2026-01-12 01:34:15: took its success path.');
   });
 });

@@ -52,7 +52,7 @@ function jobEventSchema<X extends Record<string, TSchema>, const R extends reado
 ) {
   const properties = {
     ...jobBase(),
-    by: str({ description: 'account id of who caused it (start, cancel, pause, resume), when a person or client did' }),
+    by: str({ description: 'username of who caused it (start, cancel, pause, resume), when a person or client did' }),
     ...extra,
   };
   return withId(eventId('workflow', 'job', event), obj(properties, ['jobId', 'name', 'status', 'timestamp', 'seq', ...required]));
@@ -91,9 +91,16 @@ export const EVENT_SCHEMAS = {
       ),
       jobCancel: jobEventSchema('jobCancel', { finishState: str({ description: 'finish state of the job' }) }, []),
       jobPause: jobEventSchema('jobPause', {}, []),
-      jobResume: jobEventSchema('jobResume', {}, []),
+      jobResume: jobEventSchema(
+        'jobResume',
+        { taskId: name("a retry by hand (retryTask) resumed the job: the task it runs again (see the task's retries)") },
+        [],
+      ),
       taskStart: taskEventSchema('taskStart', {}),
-      taskFinish: taskEventSchema('taskFinish', { finishState: str({ description: 'success, error or failure' }) }),
+      taskFinish: taskEventSchema('taskFinish', {
+        finishState: str({ description: 'success, error or failure' }),
+        by: str({ description: "a manual task: the username of who answered it (the task's metrics.user)" }),
+      }),
     },
   },
   admin: {

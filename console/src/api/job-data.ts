@@ -1,4 +1,4 @@
-import type { JobDocument, JobStatus, Task, TaskStatus } from '@nap/contracts';
+import type { JobDocument, JobStatus, Task, TaskRetry, TaskStatus } from '@nap/contracts';
 
 /** Job statuses the Status filter offers, in the order an engineer on call scans them. */
 export const JOB_STATUSES: readonly JobStatus[] = ['running', 'paused', 'complete', 'error', 'canceled'];
@@ -186,4 +186,50 @@ export function isRetryable(job: Pick<JobDocument, 'status'>, task: Task | undef
 /** The ids of a job's ancestors, root first (the job itself not included). */
 export function ancestorIds(job: Pick<JobDocument, 'ancestors'>): string[] {
   return [...(job.ancestors ?? [])];
+}
+
+function choiceText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/**
+ * What a person answered a finished manual task, as one sentence: the choice as the workflow named
+ * it (a ViewData task's `btn_success`/`btn_failure`, "Approve"/"Reject"), who chose it
+ * (`metrics.user`) and when (`metrics.end_time`): `Answered “Approve” by admin at 2026-01-12
+ * 01:34:15: took its success path.`, or `Finished as failure by admin at …` where the task names no
+ * choice. Undefined for any other task (not manual, not finished by a person's answer).
+ */
+export function manualAnswerText(task: Task | undefined): string | undefined {
+  const finish = task?.metrics?.finish_state;
+  if (!task || !isManualTask(task) || task.status !== 'complete' || (finish !== 'success' && finish !== 'failure')) return undefined;
+  const shown = task.variables?.resolved ?? task.variables?.incoming ?? {};
+  const choice = choiceText(finish === 'success' ? shown.btn_success : shown.btn_failure);
+  const user = choiceText(task.metrics?.user);
+  const who = `${user !== undefined ? ` by ${user}` : ''}${task.metrics?.end_time !== undefined ? ` at ${formatTime(task.metrics.end_time)}` : ''}`;
+  return choice !== undefined ? `Answered “${choice}”${who}: took its ${finish} path.` : `Finished as ${finish}${who}.`;
+}
+
+/**
+ * One retry by hand of a task, as one sentence: `Retried by admin at 2026-01-12 01:35:02 (failed
+ * before: <message>); changed type, device.` The previous error is the one the platform kept
+ * (shortened, secrets masked); the variables are names only.
+ */
+export function retryText(retry: TaskRetry): string {
+  const before =
+    retry.error !== undefined && retry.error !== ''
+      ? ` (failed before: ${retry.error})`
+      : retry.finish_state !== undefined
+        ? ` (finished as ${retry.finish_state} before)`
+        : '';
+  const changed = retry.variables.length > 0 ? `changed ${retry.variables.join(', ')}` : 'no variable changed';
+  return `Retried by ${retry.by} at ${formatTime(retry.at)}${before}; ${changed}.`;
+}
+
+/**
+ * A task's retries by hand, oldest first, each as {@link retryText}, and how many earlier ones the
+ * platform no longer keeps (it keeps the last few; `number` counts them all). Empty when none.
+ */
+export function retryHistory(task: Pick<Task, 'retries'> | undefined): { lines: string[]; earlier: number } {
+  const retries = task?.retries ?? [];
+  return { lines: retries.map(retryText), earlier: Math.max(0, (retries[0]?.number ?? 1) - 1) };
 }

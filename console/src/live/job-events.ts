@@ -44,7 +44,13 @@ export function jobAfterEvent(job: JobDocument, event: LiveJobEvent): JobDocumen
       const metrics =
         event.name === 'taskStart'
           ? { ...task.metrics, start_time: payload.timestamp }
-          : { ...task.metrics, end_time: payload.timestamp, ...('finishState' in payload ? { finish_state: payload.finishState } : {}) };
+          : {
+              ...task.metrics,
+              end_time: payload.timestamp,
+              ...('finishState' in payload ? { finish_state: payload.finishState } : {}),
+              // a manual task: who answered it
+              ...('by' in payload && typeof payload.by === 'string' ? { user: payload.by } : {}),
+            };
       next.tasks = { ...job.tasks, [payload.taskId]: { ...task, status: payload.taskStatus, metrics } };
     }
   }

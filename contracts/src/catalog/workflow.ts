@@ -42,6 +42,7 @@ import {
   cancelJobsResultSchema,
   getJobListBodySchema,
   jobDocumentSchema,
+  MAX_TASK_RETRIES_KEPT,
   jobEnvelopeSchema,
   jobListSchema,
   jobPageSchema,
@@ -136,7 +137,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     body: retryTaskBodySchema,
     response: jobDocumentSchema,
     notes:
-      'Only for a job in status error (409 otherwise): the task runs again with its incoming variables replaced by the given values, and the job goes on from there.',
+      'Only for a job in status error (409 otherwise): the task runs again with its incoming variables replaced by the given values, and the job goes on from there. ' +
+      `The task keeps the retry in its retries (the last ${MAX_TASK_RETRIES_KEPT}, oldest first): number, by, at, the finish_state and error it had, and the names (never the values) of the variables given another value. The job's jobResume event names the task (taskId).`,
   },
   // the spec's GET /workflow_engine/getJobShallow/:job_data
   {
@@ -191,7 +193,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     addition: true,
     notes:
       'The manual-task routes GET /mop/task/<name> show what a person needs to decide; this route finishes the task. ' +
-      "variables become the task's outgoing; variables.finish_state (success, the default, or failure) chooses the transitions. 409 when the task is not a manual task waiting.",
+      "variables become the task's outgoing; variables.finish_state (success, the default, or failure) chooses the transitions. 409 when the task is not a manual task waiting. " +
+      "Once applied, the task's metrics.user is the caller's username and metrics.end_time the time of the answer (also when another engine applies it); its taskFinish event carries by.",
   },
   {
     name: 'cancelJobs',

@@ -51,6 +51,9 @@ export const metricsSchema = withId(
     run_time: int({ description: 'milliseconds' }),
     claim_time: epochMs('epoch milliseconds; absent in job lists'),
     finish_state: str({ description: 'values that occur: success, error, failure, complete, canceled' }),
+    user: str({
+      description: 'a finished manual task: the username of who answered it (their answer is finish_state; end_time is when they answered)',
+    }),
     server_id: str(),
     app: obj({ id: str(), version: str() }),
   }),
@@ -71,6 +74,35 @@ export const retrySettingsSchema = withId(
 );
 /** Retry settings of a task. */
 export type RetrySettings = Static<typeof retrySettingsSchema>;
+
+/** How many retries by hand a task keeps in `retries`: the most recent ones. */
+export const MAX_TASK_RETRIES_KEPT = 10;
+/** The longest previous error a retry entry keeps, in characters (an adapter's error can be a page long). */
+export const MAX_TASK_RETRY_ERROR_CHARS = 500;
+
+/**
+ * A retry by hand of a task (`POST /workflow_engine/jobs/:jobId/retryTask`), as the task keeps it:
+ * who retried it and when, how the task had ended before, and the names of the incoming variables
+ * the retry changed. Values are not kept (the task's incoming holds the new ones), so no secret is.
+ */
+export const taskRetrySchema = withId(
+  'nap:schemas/task-retry',
+  obj(
+    {
+      number: int({ minimum: 1, description: "this retry's place among the task's retries by hand, from 1 (older entries may be gone)" }),
+      by: str({ description: 'username of who retried the task' }),
+      at: epochMs('when the task was retried, epoch milliseconds'),
+      finish_state: str({ description: 'how the task had finished before the retry: error, failure or canceled' }),
+      error: str({
+        description: `why it had failed: the task's error, else the job's error entry for it; at most ${MAX_TASK_RETRY_ERROR_CHARS} characters, secret values of its variables masked`,
+      }),
+      variables: strings({ description: 'names of the incoming variables the retry gave another value (names only, never values)' }),
+    },
+    ['number', 'by', 'at', 'variables'],
+  ),
+);
+/** One retry by hand of a task (member of a task's `retries`). */
+export type TaskRetry = Static<typeof taskRetrySchema>;
 
 /** Entry of a job's `error` array. */
 export const jobErrorEntrySchema = withId(
@@ -113,6 +145,10 @@ function commonTaskProperties() {
     iterations: strings(),
     childJobs: arr(obj({ _id: str(), name: str(), iteration: int() }, ['_id'])),
     retrySettings: nullable(embed(retrySettingsSchema)),
+    retries: arr(embed(taskRetrySchema), {
+      maxItems: MAX_TASK_RETRIES_KEPT,
+      description: `retries by hand of the task, oldest first: the last ${MAX_TASK_RETRIES_KEPT} (number counts them all); absent until one`,
+    }),
   };
 }
 

@@ -1,6 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { durationMs, formatDuration, formatTime, isManualTask, isRetryable, isWaitingForPerson, taskLabel } from '../../api/job-data';
+import {
+  durationMs,
+  formatDuration,
+  formatTime,
+  isRetryable,
+  isWaitingForPerson,
+  manualAnswerText,
+  retryHistory,
+  taskLabel,
+} from '../../api/job-data';
 import { templateOutcome } from '@nap/contracts/dist/template-results';
 import type { JobDocument } from '../../api/nap';
 import { JsonView } from '../../components/json-view';
@@ -11,7 +20,7 @@ import { ResultsView } from './mop-result-view';
 import { RetryTaskDialog } from './retry-task-dialog';
 import styles from './job-page.module.css';
 
-/** A task's automatic retries as people read them (a task retried by hand leaves none in the job). */
+/** A task's automatic retries as people read them (retries by hand are listed apart, see RetryHistory). */
 function retriesOf(settings: { autoRetry?: boolean; limit?: number; count?: number; state?: string[] }): string {
   const done = settings.count ?? 0;
   const limit = settings.limit ?? 0;
@@ -19,32 +28,32 @@ function retriesOf(settings: { autoRetry?: boolean; limit?: number; count?: numb
   return `${done} of ${limit} (${auto})`;
 }
 
-function textOf(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
 /**
  * The answer a person gave a manual task, once finished: the choice as the workflow named it
- * ("Approve", "Reject": a ViewData task's `btn_success` and `btn_failure`) and the path it took.
- * The job does not keep who answered (the audit trail does).
+ * ("Approve", "Reject"), who gave it and when (see manualAnswerText).
  */
 function ManualAnswer({ task }: { task: NonNullable<JobDocument['tasks'][string]> }) {
-  const finish = task.metrics?.finish_state;
-  if (!isManualTask(task) || task.status !== 'complete' || (finish !== 'success' && finish !== 'failure')) return null;
-  const shown = task.variables?.resolved ?? task.variables?.incoming ?? {};
-  const choice = finish === 'success' ? textOf(shown.btn_success) : textOf(shown.btn_failure);
+  const text = manualAnswerText(task);
+  return text === undefined ? null : <p className={styles.answer}>{text}</p>;
+}
+
+/** The task's retries by hand (Retry task), oldest first: who, when, how it had failed, what they changed. */
+function RetryHistory({ task }: { task: NonNullable<JobDocument['tasks'][string]> }) {
+  const { lines, earlier } = retryHistory(task);
+  if (lines.length === 0) return null;
   return (
-    <p className={styles.answer}>
-      Answered{' '}
-      {choice ? (
-        <>
-          “<strong>{choice}</strong>”: took
-        </>
-      ) : (
-        'and took'
-      )}{' '}
-      its {finish} path{task.metrics?.end_time !== undefined ? ` at ${formatTime(task.metrics.end_time)}` : ''}.
-    </p>
+    <section aria-labelledby="task-retries-title">
+      <h3 id="task-retries-title">Retried by hand</h3>
+      {earlier > 0 ? (
+        <p className="muted">{earlier === 1 ? '1 earlier retry is' : `${earlier} earlier retries are`} no longer kept.</p>
+      ) : null}
+      {/* numbered as the platform counts them: the first kept may be a later one */}
+      <ol className={styles.retries} start={earlier + 1}>
+        {lines.map((line, i) => (
+          <li key={`${i}-${line}`}>{line}</li>
+        ))}
+      </ol>
+    </section>
   );
 }
 
@@ -96,7 +105,12 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
       </div>
       <div className="row">
         <StatusBadge status={waiting ? 'waiting' : (task.status ?? 'incomplete')} label={task.status ?? 'incomplete'} />
-        {metrics.finish_state ? <span className="muted">finished as {metrics.finish_state}</span> : null}
+        {metrics.finish_state ? (
+          <span className="muted">
+            finished as {metrics.finish_state}
+            {metrics.user ? ` by ${metrics.user}` : ''}
+          </span>
+        ) : null}
       </div>
       {waiting ? <ManualTask job={job} taskId={taskId} task={task} mayFinish={may('workflow.finishTask')} /> : <ManualAnswer task={task} />}
       {isRetryable(job, task) && may('workflow.retryTask') ? (
@@ -117,6 +131,7 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
           ))}
         </section>
       ) : null}
+      <RetryHistory task={task} />
       <dl className="definition-list">
         <dt>Task id</dt>
         <dd className="mono">{taskId}</dd>

@@ -262,18 +262,23 @@ export function isManual(task: Task): boolean {
 
 /**
  * The shallow job data (getJobShallow): the tasks' application, incoming arguments, returned data
- * and error information left out.
+ * and error information (their retries' previous errors included) left out.
  */
 export function toShallowJob(job: JobRecord): JobDocument {
   const out = toPublicJob(job);
   const tasks: Record<string, Task> = {};
   for (const [id, task] of Object.entries(out.tasks)) {
-    const { app: _app, variables, finishRequest: _finish, childRun: _childRun, loop: _loop, ...rest } = task;
+    const { app: _app, variables, finishRequest: _finish, childRun: _childRun, loop: _loop, retries, ...rest } = task;
     void _app;
     void _finish;
     void _childRun;
     void _loop;
-    tasks[id] = { ...rest, ...(variables?.decorators ? { variables: { decorators: variables.decorators } } : {}) };
+    tasks[id] = {
+      ...rest,
+      ...(variables?.decorators ? { variables: { decorators: variables.decorators } } : {}),
+      // who retried it and when stay; why it had failed is error information, which shallow data leaves out
+      ...(retries !== undefined ? { retries: retries.map(({ error: _error, ...kept }) => kept) } : {}),
+    };
   }
   return { ...out, tasks };
 }

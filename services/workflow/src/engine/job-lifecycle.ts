@@ -4,6 +4,7 @@ import { cloneJson } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
 import { isActiveStatus, isManual, newJobRecord, WAITING_LEASE } from '../domain/job-model';
 import type { FinishRequest, JobRecord, JobTask, JobTrigger, ParentLink } from '../domain/job-model';
+import { retryEntry, withRetry } from '../domain/task-retries';
 import type { JobRepository } from '../store/job-repository';
 import type { InputSchemaCache } from './input-schemas';
 import { jobEventPayload, outboxEntry } from './job-events';
@@ -194,7 +195,9 @@ export class JobLifecycle {
 
   /**
    * Runs a task of a job that ended in error again, with replacement incoming variables; the job
-   * goes on from there, driven by this engine. Returns the job as it restarts.
+   * goes on from there, driven by this engine. The task keeps a record of the retry in `retries`
+   * (who, when, how it had ended, which variables changed; see {@link retryEntry}), and the
+   * jobResume event names the task. Returns the job as it restarts.
    */
   async retryTask(jobId: string, taskId: string, variables: Record<string, { value: unknown }>, by: string): Promise<JobRecord> {
     const job = await this.parts.repository.findById(jobId);
@@ -206,12 +209,20 @@ export class JobLifecycle {
     if (job.archive !== undefined)
       throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is being archived; its tasks can no longer be retried`);
     const incoming = { ...(task.variables?.incoming ?? {}) };
-    for (const [name, v] of Object.entries(variables)) incoming[name] = v.value;
-    const retried: JobTask = { ...task, status: 'pending', variables: { ...(task.variables ?? {}), incoming, error: '' } };
+    const replacements: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(variables)) replacements[name] = incoming[name] = v.value;
+    const now = Date.now();
+    const entry = retryEntry({ task, taskId, jobErrors: job.error, replacements, by, at: now });
+    const retried: JobTask = {
+      ...task,
+      status: 'pending',
+      variables: { ...(task.variables ?? {}), incoming, error: '' },
+      retries: withRetry(task.retries, entry),
+    };
     delete retried.retryAt;
     if (retried.retrySettings) retried.retrySettings = { ...retried.retrySettings, count: 0 };
-    const resumed = outboxEntry('jobResume', jobEventPayload({ ...job, status: 'running' }, { by }));
-    const updated = await this.parts.repository.restartTask(jobId, taskId, retried, this.parts.serverId, Date.now(), by, resumed);
+    const resumed = outboxEntry('jobResume', jobEventPayload({ ...job, status: 'running' }, { by, taskId }));
+    const updated = await this.parts.repository.restartTask(jobId, taskId, retried, this.parts.serverId, now, by, resumed);
     if (updated === null) throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" changed while its task was being retried; try again`);
     this.parts.owned.adopt(cloneJson(updated), true);
     this.parts.events.drain(jobId);

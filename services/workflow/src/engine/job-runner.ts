@@ -155,13 +155,13 @@ export class JobRunner implements DrivenJob {
     this.children.checkSoon();
   }
 
-  /** Applies the answers that finishTask left on waiting manual tasks. */
+  /** Applies the answers that finishTask left on waiting manual tasks, recording who answered and when. */
   private applyFinishRequests(): void {
     for (const [id, task] of Object.entries(this.state.job.tasks)) {
       const request = task.finishRequest;
       if (task.status !== 'running' || request === undefined) continue;
       delete task.finishRequest;
-      this.state.complete(id, { finishState: request.finishState, outgoing: request.variables });
+      this.state.complete(id, { finishState: request.finishState, outgoing: request.variables }, { by: request.by, at: request.at });
     }
   }
 

@@ -22,6 +22,17 @@ export interface StepWrite {
   steps: number;
 }
 
+/** Who answered a manual task (username) and when (epoch ms): a FinishRequest's `by` and `at`. */
+export interface PersonAnswer {
+  by: string;
+  at: number;
+}
+
+/** When a task a person answered ended: when they answered, and never before it started (replicas' clocks differ). */
+function endOf(task: JobTask, answer: PersonAnswer): number {
+  return Math.max(answer.at, task.metrics?.start_time ?? answer.at);
+}
+
 /** Members of a job that a step writes whole when it changed them (tasks are written one by one). */
 export type JobField = 'variables' | 'error' | 'status' | 'metrics';
 
@@ -90,7 +101,8 @@ export class JobState {
     this.events.push([event, jobEventPayload(this.job, extra)]);
   }
 
-  emitTask(event: 'taskStart' | 'taskFinish', id: string, finishState?: string): void {
+  /** Queues a task event; a manual task's finish names who answered, and happened when they did. */
+  emitTask(event: 'taskStart' | 'taskFinish', id: string, finishState?: string, answer?: PersonAnswer): void {
     const task = this.task(id);
     this.events.push([
       event,
@@ -98,11 +110,12 @@ export class JobState {
         jobId: this.job._id,
         name: this.job.name,
         status: this.job.status,
-        timestamp: Date.now(),
+        timestamp: answer === undefined ? Date.now() : endOf(task, answer),
         taskId: id,
         taskName: String(task.name ?? id),
         taskStatus: String(task.status),
         ...(finishState ? { finishState } : {}),
+        ...(answer !== undefined ? { by: answer.by } : {}),
       },
     ]);
   }
@@ -135,10 +148,20 @@ export class JobState {
     this.markField('error');
   }
 
-  /** Records how a task finished: status, metrics, outgoing and error, and the job variables its `writes` name. */
-  recordFinish(id: string, finishState: TaskOutcome['finishState'], outgoing: Record<string, unknown>, error?: string): void {
+  /**
+   * Records how a task finished: status, metrics, outgoing and error, and the job variables its
+   * `writes` name. A manual task a person answered records who (`metrics.user`) and ends when they
+   * answered, whichever engine applies the answer and however long after.
+   */
+  recordFinish(
+    id: string,
+    finishState: TaskOutcome['finishState'],
+    outgoing: Record<string, unknown>,
+    error?: string,
+    answer?: PersonAnswer,
+  ): void {
     const task = this.task(id);
-    const t = Date.now();
+    const t = answer === undefined ? Date.now() : endOf(task, answer);
     const start = task.metrics?.start_time ?? t;
     task.status = finishState === 'error' ? 'error' : 'complete';
     task.metrics = merged(task.metrics, {
@@ -147,6 +170,7 @@ export class JobState {
       run_time: t - start,
       finish_state: finishState,
       server_id: this.serverId,
+      ...(answer !== undefined ? { user: answer.by } : {}),
     });
     const variables = (task.variables ??= {});
     variables.outgoing = merged(variables.outgoing, outgoing);
@@ -176,19 +200,22 @@ export class JobState {
     return { ...errorOutcome(valueTooLargeMessage(what, big.bytes, maxBytes)), ...(outcome.endsJob === true ? { endsJob: true } : {}) };
   }
 
-  /** Records a finished task and takes its transitions; an outcome that ends the job takes none and records the job's error. */
-  complete(id: string, finished: TaskOutcome): void {
+  /**
+   * Records a finished task and takes its transitions; an outcome that ends the job takes none and
+   * records the job's error. `answer` is the person who finished a manual task, and when.
+   */
+  complete(id: string, finished: TaskOutcome, answer?: PersonAnswer): void {
     const outcome = this.withinLimits(id, finished);
     if (outcome.endsJob === true) {
-      this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error);
-      this.emitTask('taskFinish', id, outcome.finishState);
+      this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error, answer);
+      this.emitTask('taskFinish', id, outcome.finishState, answer);
       this.addError(id, outcome.error ?? 'The task cannot run');
       return;
     }
     const task = this.task(id);
-    this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error);
+    this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error, answer);
     for (const [name, value] of Object.entries(outcome.setVariables ?? {})) this.setVariable(name, value);
-    if (id !== START) this.emitTask('taskFinish', id, outcome.finishState);
+    if (id !== START) this.emitTask('taskFinish', id, outcome.finishState, answer);
     const targets = this.graph.next(id, outcome.finishState);
     for (const to of targets) this.activate(to);
     if (targets.length > 0) this.deadEnds.delete(id);
