@@ -138,6 +138,13 @@ describe('the accounts list’s order', () => {
   it('sort a page of accounts by username whatever its case, and point out two usernames alike but for case', () => {
     const accounts = ['olga', 'admin', 'OLGA', 'Bob', 'audrey'].map((username) => ({ username }));
     expect([...accounts].sort(byUsername).map((a) => a.username)).toEqual(['admin', 'audrey', 'Bob', 'OLGA', 'olga']);
+    // as the platform's pages come (lower case, then code point): a letter with an accent after z
+    expect(
+      ['émile', 'Zed', 'Eve']
+        .map((username) => ({ username }))
+        .sort(byUsername)
+        .map((a) => a.username),
+    ).toEqual(['Eve', 'Zed', 'émile']);
     expect(caseTwins(accounts)).toEqual(
       new Map([
         ['olga', ['OLGA']],

@@ -53,11 +53,19 @@ export function toAccountQuery(params: AccountListParams): {
   };
 }
 
-/** Usernames as people look them up: `admin`, `audrey`, `OLGA`, `olga` (letters before case, then case; the platform sorts by code point). */
+/**
+ * Usernames in the platform's list order (`GET /user-management/accounts?sort=username`): letter
+ * case aside (`admin`, `audrey`, `Bob`), names that differ only in case capitals first (`OLGA`,
+ * `olga`), by code point otherwise, so that a page sorted again here keeps the order of the pages.
+ */
 export function byUsername(a: Pick<Account, 'username'>, b: Pick<Account, 'username'>): number {
   const x = a.username ?? '';
   const y = b.username ?? '';
-  return x.localeCompare(y, undefined, { sensitivity: 'base' }) || (x < y ? -1 : x > y ? 1 : 0);
+  return codePointOrder(x.normalize('NFC').toLowerCase(), y.normalize('NFC').toLowerCase()) || codePointOrder(x, y);
+}
+
+function codePointOrder(x: string, y: string): number {
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The usernames of `accounts` that another of them spells the same but for case (`olga` and `OLGA`): two accounts easy to mistake. */
