@@ -83,14 +83,35 @@ import {
   ssoRedirectSchema,
   ssoSignedInSchema,
 } from '../schemas/sign-in';
-import { defineOperations, TIMEOUTS_MS } from './define';
+import { defineOperations, noQuery, TIMEOUTS_MS } from './define';
 import { auditExportQuerySchema, auditPageSchema, auditQuerySchema, auditRecordSchema, auditVerificationSchema } from '../schemas/audit';
 
 const ADMIN = ROLE_SETS.admin;
 
+/**
+ * The query of the admin list routes: the shared list options and no other member, so that a
+ * filter a route does not serve (`in[name]=…`, `gt[created]=…`, `include=…`, a misspelt member) is
+ * refused with 400 VALIDATION_FAILED naming it (`query.in`), never ignored with every record
+ * answered. A field outside a route's filter fields (`equals[nosuch]=x`) is refused the same way
+ * (`query.equals[nosuch]`), and so is a sort outside its sort fields (`query.sort`).
+ */
+const listQuery = closed({ ...listQuerySchema.properties });
+
+/** What the notes of a list route say about its query: the fields it filters and sorts on, and that nothing else is taken. */
+function listNotes(filter: string, sort: string): string {
+  return (
+    `Filter fields: ${filter} (equals, contains, startsWith: as text with equalsField/containsField/startsWithField, or field-wise: equals[name]=x); sort: ${sort}; skip, limit, order. ` +
+    'Any other member (in[...], gt[...], include, …), filter field or sort field is refused with 400 VALIDATION_FAILED naming it.'
+  );
+}
+
+/** The notes of a route that answers its whole list and takes no query member (other than `token`). */
+const NO_QUERY_NOTE = 'No query member is taken (other than token): one is refused with 400 VALIDATION_FAILED naming it.';
+
 const ACCOUNT_LIST_NOTES =
-  'Filter fields: _id, username, email, firstname, lastname; sorted by username (sort by lastLogin for an access review).';
-const GROUP_LIST_NOTES = 'Filter fields: _id, name, description; sorted by name.';
+  'Sorted by username, letter case aside (Alice, bob, Zed), the same on every store; sort by lastLogin for an access review. ' +
+  listNotes('username, _id, email, firstname, lastname', 'username, _id, created, lastLogin');
+const GROUP_LIST_NOTES = 'Sorted by name, letter case aside. ' + listNotes('name, _id, description', 'name, _id, created');
 /** The rule that keeps an administrator, on every change that could take the role from the last one. */
 const KEEPS_AN_ADMINISTRATOR =
   '422 ACCOUNT_PROTECTED when the change would leave no active account with the admin role. Such changes (groups of accounts, roles and deletion of groups, deactivating and deleting accounts) run one at a time across every admin replica, so two sent together cannot both pass; ' +
@@ -282,9 +303,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All predefined indexes',
     http: { method: 'GET', path: '/indexes' },
     roles: ADMIN,
+    query: noQuery(),
     response: resultsOf(embed(declaredIndexesSchema)),
     timeoutMs: TIMEOUTS_MS.short,
-    notes: 'What each running service declares, by collection.',
+    notes: `What each running service declares, by collection. ${NO_QUERY_NOTE}`,
   },
   // accounts
   {
@@ -334,7 +356,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All accounts',
     http: { method: 'GET', path: '/user-management/accounts' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(accountRecord),
     notes: ACCOUNT_LIST_NOTES,
   },
@@ -343,7 +365,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: "All accounts (the platform's own name for GET /user-management/accounts)",
     http: { method: 'GET', path: '/authorization/accounts' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(accountRecord),
     addition: true,
     notes: ACCOUNT_LIST_NOTES,
@@ -410,11 +432,13 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: "An account's live sessions: when and where each began, when it was last used",
     http: { method: 'GET', path: '/user-management/accounts/:accountId/sessions' },
     roles: ADMIN,
+    query: noQuery(),
     response: resultsOf(accountSession),
     addition: true,
     notes:
       'The sessions a token or cookie of the account may still use (not ended, expired or idle beyond the limit), newest first. ' +
-      'Each is named by a reference that is no token and cannot be used as one; Basic credentials open no session.',
+      'Each is named by a reference that is no token and cannot be used as one; Basic credentials open no session. ' +
+      NO_QUERY_NOTE,
   },
   {
     name: 'endAccountSessions',
@@ -491,7 +515,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All groups',
     http: { method: 'GET', path: '/user-management/groups' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(groupRecord),
     notes: GROUP_LIST_NOTES,
   },
@@ -500,7 +524,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: "All groups (the platform's own name for GET /user-management/groups)",
     http: { method: 'GET', path: '/authorization/groups' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(groupRecord),
     addition: true,
     notes: GROUP_LIST_NOTES,
@@ -527,7 +551,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All assignable roles',
     http: { method: 'GET', path: '/user-management/roles' },
     roles: ADMIN,
+    query: listQuery,
     response: resultsOf(obj({ name: str(), description: str() }, ['name'])),
+    notes: `In the order of the roles (admin first) unless sorted. ${listNotes('name, description', 'name')}`,
   },
   // adapters
   {
@@ -568,23 +594,27 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All adapters',
     http: { method: 'GET', path: '/adapters' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(adapterRecord),
+    notes: `Deleted adapters left out. ${listNotes('name, data.model, data.properties.type', 'name, created, lastUpdated')}`,
   },
   {
     name: 'getAdapterChangelogs',
     summary: 'Changelogs of an adapter',
     http: { method: 'GET', path: '/adapters/:name/changelogs' },
     roles: ADMIN,
+    query: noQuery(),
     response: changelogs,
-    notes: 'One entry per change of the adapter document (create, update, import), newest first.',
+    notes: `One entry per change of the adapter document (create, update, import), newest first. ${NO_QUERY_NOTE}`,
   },
   {
     name: 'getAdapterModelTypes',
     summary: 'Available adapter model types',
     http: { method: 'GET', path: '/adapter-models/types' },
     roles: ADMIN,
+    query: noQuery(),
     response: resultsOf(oneOf(ADAPTER_TYPES)),
+    notes: NO_QUERY_NOTE,
   },
   {
     name: 'getAdapterSchema',
@@ -599,7 +629,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Mapping between brokers and adapters',
     http: { method: 'GET', path: '/adapters/brokers/mapping' },
     roles: ADMIN,
+    query: noQuery(),
     response: record('broker name to adapter names'),
+    notes: NO_QUERY_NOTE,
   },
   {
     name: 'importAdapter',
@@ -680,7 +712,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: obj({ results: arr(adapterHealth), total: int({ minimum: 0 }) }, [], { description: 'the adapters health data' }),
     timeoutMs: TIMEOUTS_MS.short,
     notes:
-      'queryOptions arrive as flat query members. The spec does not show the shape of results; the service answers { results: [...], total } like GET /integrations.',
+      'queryOptions arrive as flat query members, the operators as text with their *Field member (equals=x&equalsField=name); filter fields: name (also called id, as the MCP server writes it), state; sort: name. ' +
+      'Any other member is refused with 400 VALIDATION_FAILED naming it. The spec does not show the shape of results; the service answers { results: [...], total } like GET /integrations.',
   },
   // applications
   {
@@ -697,18 +730,19 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All applications',
     http: { method: 'GET', path: '/applications' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(applicationRecord),
     timeoutMs: TIMEOUTS_MS.short,
-    notes: APPLICATION_NOTES,
+    notes: `${APPLICATION_NOTES} ${listNotes('name, state, service, isActive', 'name, state, service')}`,
   },
   {
     name: 'getApplicationChangelogs',
     summary: 'Changelogs of an application',
     http: { method: 'GET', path: '/applications/:name/changelogs' },
     roles: ADMIN,
+    query: noQuery(),
     response: changelogs,
-    notes: "Changes operators made to the application's service (state, log level, settings), newest first.",
+    notes: `Changes operators made to the application's service (state, log level, settings), newest first. ${NO_QUERY_NOTE}`,
   },
   {
     name: 'getApplicationSchema',
@@ -791,9 +825,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Health of all applications',
     http: { method: 'GET', path: '/health/applications' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(applicationHealth),
     timeoutMs: TIMEOUTS_MS.short,
+    notes: listNotes('id, name, state, service, version, type', 'id, name, state, service'),
   },
   // integrations
   {
@@ -826,7 +861,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     query: queryOptionsSchema,
     response: integrationListSchema,
-    notes: 'queryOptions arrive as flat query members (as on GET /integrations).',
+    notes:
+      'queryOptions arrive as flat query members, the operators as text with their *Field member (equals=snow&equalsField=name); filter fields: name, model, type; ' +
+      'sort: name, model, created, lastUpdated. Any other member, filter field or sort field is refused with 400 VALIDATION_FAILED naming it.',
   },
   {
     name: 'getIntegrationSchema',
@@ -894,8 +931,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All models',
     http: { method: 'GET', path: '/integration-models' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(integrationModel),
+    notes: listNotes('versionId, title, version, app', 'versionId, title, version, created, lastUpdated'),
   },
   {
     name: 'updateIntegrationModel',
@@ -942,9 +980,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All links',
     http: { method: 'GET', path: '/external-links' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(link),
-    notes: 'Filter fields: name, address, description; sorted by name.',
+    notes: `Sorted by name. ${listNotes('name, address, description', 'name, address')}`,
   },
   {
     name: 'updateLink',
@@ -987,8 +1025,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All profiles',
     http: { method: 'GET', path: '/profiles' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(profileRecord),
+    notes: `Sorted by id. ${listNotes('id, description', 'id, created, lastUpdated')}`,
   },
   {
     name: 'getProfileSchema',
@@ -1050,9 +1089,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All prebuilts',
     http: { method: 'GET', path: '/prebuilts' },
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(prebuiltRecord),
-    notes: 'Filter fields: metadata.name, metadata.version; sorted by name.',
+    notes: `Installations under way left out; sorted by metadata.name. ${listNotes('metadata.name, metadata.version, metadata.description', 'metadata.name, metadata.version, installed')}`,
   },
   {
     name: 'importPrebuilt',
@@ -1129,9 +1168,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'GET', path: '/prebuilts-repository/configs' },
     auditKind: 'repository-config',
     roles: ADMIN,
-    query: listQuerySchema,
+    query: listQuery,
     response: resultsOf(repositoryConfigView),
-    notes: 'Those of the active profile. Filter fields: name, type, path, hostname, description; sorted by name.',
+    notes: `Those of the active profile, sorted by name. ${listNotes('name, type, path, hostname, description', 'name, type')}`,
   },
   {
     name: 'updateRepositoryConfig',
@@ -1155,7 +1194,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'All prebuilts of a repository',
     http: { method: 'GET', path: '/prebuilts-repository' },
     roles: ADMIN,
-    query: obj({
+    query: closed({
       ...listQuerySchema.properties,
       config: str({ description: 'repository configuration name; every enabled one when absent' }),
       name: str({ description: 'one package by metadata.name: answered with its bundles, ready for POST /prebuilts/import' }),
@@ -1163,7 +1202,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     response: resultsOf(repositoryPrebuilt),
     timeoutMs: TIMEOUTS_MS.device,
     notes:
-      'The packages the repositories offer: metadata, manifest and readme (bundles only with ?name=, local repositories), the repository, and the installed version if any. Filter fields: metadata.name, metadata.version, metadata.description, repository. 502 REPOSITORY_UNREACHABLE names a repository that cannot be read.',
+      'The packages the repositories offer: metadata, manifest and readme (bundles only with ?name=, local repositories), the repository, and the installed version if any. ' +
+      'Query: config and name, and the shared list options: ' +
+      listNotes('metadata.name, metadata.version, metadata.description, repository', 'metadata.name, repository') +
+      ' 502 REPOSITORY_UNREACHABLE names a repository that cannot be read.',
   },
   // metrics and health
   {
@@ -1459,7 +1501,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     notes:
       'Every change (any route, any credentials), login, logout, failed login and refusal (401, 403, 429), and the platform actions (schedules, event triggers, retention). ' +
       'The shared list options (sort by seq, timestamp, operation; equals/contains/startsWith on operation, method, route, actor.username, target.kind, target.id, target.name, requestId) ' +
-      'plus actor (a username or a platform actor), operation, targetId, outcome (403, FORBIDDEN, success or failure), since and until (ISO 8601). See docs/security.md.',
+      'plus actor (a username or a platform actor), operation, targetId, outcome (403, FORBIDDEN, success or failure), since and until (ISO 8601). ' +
+      'Any other member, filter field or sort field is refused with 400 VALIDATION_FAILED naming it. See docs/security.md.',
   },
   {
     name: 'getAuditRecord',

@@ -114,10 +114,10 @@ export type AuditRecord = Static<typeof auditRecordSchema>;
  */
 export type AuditPart = Pick<AuditEntry, 'target' | 'changes'> & { each?: Pick<AuditEntry, 'target' | 'changes'>[] };
 
-/** The query of `GET /audit`: the shared list options, and the audit's own filters. */
+/** The query of `GET /audit`: the shared list options, and the audit's own filters; no other member (refused, named). */
 export const auditQuerySchema = withId(
   'nap:schemas/audit-query',
-  obj({
+  closed({
     ...embed(listQuerySchema).properties,
     actor: str({ description: 'the username, or a platform actor (schedule, trigger, retention)' }),
     operation: str({ description: 'catalog operation id' }),

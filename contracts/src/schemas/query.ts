@@ -41,8 +41,11 @@ function filterValue(description: string) {
 /**
  * The same members for the list routes whose query the spec does not show, where `equals`,
  * `contains` and `startsWith` are also accepted field-wise (`equals[name]=core-1`), the way the
- * platform's existing clients write them. Unknown members are accepted (and ignored) there. Every
- * list route applies these options (`toListQuery` of `@nap/store`).
+ * platform's existing clients write them. Every list route applies these options (`toListQuery` of
+ * `@nap/store`, which refuses a field outside the route's filter and sort fields). The schema itself
+ * leaves other members to the route: the admin, studio and workflow lists take it closed
+ * (`closed({ ...listQuerySchema.properties, ... })`) and refuse any other member with 400
+ * VALIDATION_FAILED naming it; a route that takes it as it is ignores them.
  */
 export const listQuerySchema = withId(
   'nap:schemas/list-query',

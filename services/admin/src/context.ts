@@ -88,4 +88,6 @@ export interface AdminContext {
   browserSignIns: BrowserSignInRepository;
   /** The clock of login throttling, epoch ms (tests move it rather than wait). */
   now(): number;
+  /** scrypt's cost (N) of the password hashes made: `DEFAULT_SCRYPT_COST` but in tests. */
+  scryptCost: number;
 }

@@ -17,7 +17,7 @@ import { activeAuthentication, profileLiveSettings, seedSignInProviders } from '
 import { signingKeyLoader } from './steps/sessions';
 import type { AdminContext } from './context';
 import { AdminLiveSettings } from './domain/live-settings';
-import { generatePassword } from './domain/password';
+import { DEFAULT_SCRYPT_COST, generatePassword } from './domain/password';
 import { AdapterMonitor } from './engine/adapter-monitor';
 import { AuditAppender } from './engine/audit-appender';
 import { AuditChainWriter } from './engine/audit-chain-writer';
@@ -63,6 +63,19 @@ export interface AdminServiceOptions {
   auditThread?: AuditThreadData;
   /** The clock of login throttling, epoch ms; `Date.now` by default (tests move it rather than wait out a throttle). */
   now?: () => number;
+  /**
+   * For tests only: scrypt's cost (N, a power of 2 from 2) of the password hashes the service makes,
+   * `DEFAULT_SCRYPT_COST` (16384) by default. A test that logs in hundreds of times lowers it, each
+   * hash at the default taking about 50 ms of CPU; nothing that starts NAP for use sets it.
+   */
+  scryptCost?: number;
+}
+
+function scryptCostOf(cost: number | undefined): number {
+  if (cost === undefined) return DEFAULT_SCRYPT_COST;
+  if (!Number.isInteger(cost) || cost < 2 || (cost & (cost - 1)) !== 0)
+    throw new Error(`AdminServiceOptions.scryptCost ${cost}: expected a power of 2 from 2 (scrypt's N)`);
+  return cost;
 }
 
 /**
@@ -120,6 +133,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
     signIn: new SignInMethods(() => activeAuthentication(svc), logger.child({ component: 'sign-in' }), { publicUrl: config.publicUrl }),
     browserSignIns: new BrowserSignInRepository(store),
     now: options.now ?? Date.now,
+    scryptCost: scryptCostOf(options.scryptCost),
   };
 
   /** A later start with NAP_ADMIN_PASSWORD set: never silent about it, since a login with that password may now fail. */
@@ -187,6 +201,9 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
   return {
     async start(): Promise<RunningService> {
       await ensureCollections(store);
+      // accounts and groups stored before the lists sorted letter case aside: their sort keys
+      const keyed = (await svc.accounts.backfillSortKeys()) + (await svc.groups.backfillSortKeys());
+      if (keyed > 0) logger.info({ records: keyed }, 'Sort keys given to accounts and groups stored before them');
       // the audit trail takes entries before anything is served: the gateway records the first login
       const auditTrail = await startAuditTrail();
       try {

@@ -18,7 +18,8 @@ let usersGroup: string;
 const MINUTE_MS = 60_000;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ config: { trustProxy: true }, admin: { now: () => clock } });
+  // hundreds of logins: passwords hashed at a low scrypt cost, which the logins' outcomes do not depend on
+  platform = await startTestPlatform({ config: { trustProxy: true }, admin: { now: () => clock, scryptCost: 1024 } });
   admin = await platform.login();
   const group = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'login-users' } } });
   usersGroup = (group.body as { data: { _id: string } }).data._id;

@@ -14,6 +14,7 @@ import type { SessionLimiter } from './domain/session-limiter';
 import { gatewayDevicesHandlers } from './handlers';
 import { GATEWAY_INDEXES, ensureCollections, gatewayCollections } from './store/collections';
 import { InventoryRepository } from './store/inventory-repository';
+import { sealNestedSecretsOnce } from './store/start-migrations';
 import { createStoreKnownHosts } from './store/known-hosts-repository';
 import { TemplateRepository } from './store/template-repository';
 
@@ -57,9 +58,14 @@ export function createGatewayDevicesService(
     limiter,
     async start(): Promise<RunningService> {
       await ensureCollections(store);
-      // devices stored before secrets nested in their variables were sealed: sealed now
-      const sealed = await inventory.sealNestedSecrets();
-      if (sealed > 0) logger.info({ devices: sealed }, 'Secrets nested in device variables sealed');
+      // devices stored before secrets nested in their variables were sealed: sealed by the first start, which records it
+      const sealing = await sealNestedSecretsOnce(collections, inventory);
+      if (sealing.ran && sealing.sealed > 0) logger.info({ devices: sealing.sealed }, 'Secrets nested in device variables sealed');
+      if (sealing.ran && !sealing.recorded)
+        logger.warn(
+          { devices: sealing.changedMeanwhile },
+          'Devices changed while their nested secrets were being sealed were left as they are; the next start looks at the inventory again',
+        );
       for (const device of await inventory.sessionLimits()) access.trackSessionLimit(device.name, device.variables);
       await runners.catalog.ensureDirectories();
       const registered = await serve({

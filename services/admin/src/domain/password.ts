@@ -1,7 +1,12 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { BinaryLike, ScryptOptions } from 'node:crypto';
 
-const N = 16_384;
+/**
+ * scrypt's cost (N, a power of 2) of the hashes the service makes: 2^14, about 50 ms of CPU a hash.
+ * Only tests pass another (`AdminServiceOptions.scryptCost`); a hash records its own cost, so it
+ * verifies whatever the cost of the service checking it.
+ */
+export const DEFAULT_SCRYPT_COST = 16_384;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
@@ -12,11 +17,16 @@ function scryptAsync(password: BinaryLike, salt: BinaryLike, keylen: number, opt
   });
 }
 
-/** Hashes a password with scrypt: `scrypt$N$r$p$salt$hash` (base64url). */
-export async function hashPassword(password: string): Promise<string> {
+/** Hashes a password with scrypt at `cost` (N): `scrypt$N$r$p$salt$hash` (base64url). */
+export async function hashPassword(password: string, cost: number = DEFAULT_SCRYPT_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, KEY_LENGTH, { N, r: R, p: P });
-  return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await scryptAsync(password, salt, KEY_LENGTH, { N: cost, r: R, p: P });
+  return ['scrypt', cost, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** A hash at `cost` that no password matches: checked for an unknown username, so that its answer takes as long as a known one's. */
+export function unknownAccountHash(cost: number = DEFAULT_SCRYPT_COST): string {
+  return ['scrypt', cost, R, P, 'A'.repeat(22), 'A'.repeat(43)].join('$');
 }
 
 /** Constant-time check of a password against a stored hash. */

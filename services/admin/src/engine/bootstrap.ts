@@ -19,11 +19,11 @@ import type { SerializedChanges } from './serialized-changes';
  * create each. `created` is false when accounts exist already.
  */
 export async function bootstrapAdministrator(
-  repositories: { accounts: AccountRepository; groups: GroupRepository },
+  repositories: { accounts: AccountRepository; groups: GroupRepository; scryptCost: number },
   username: string,
   password: string,
 ): Promise<{ created: boolean }> {
-  const { accounts, groups } = repositories;
+  const { accounts, groups, scryptCost } = repositories;
   if ((await accounts.count()) > 0) return { created: false };
   let group = await groups.findByName('admins');
   if (!group) {
@@ -42,7 +42,7 @@ export async function bootstrapAdministrator(
       newAccountRecord(
         { username, password, groups: memberOf },
         memberOf,
-        await hashPassword(password),
+        await hashPassword(password, scryptCost),
         'system',
         new Date().toISOString(),
       ),
@@ -72,7 +72,13 @@ export type AdministratorPasswordOutcome =
  * the way back closed.
  */
 export async function reconcileAdministratorPassword(
-  svc: { accounts: AccountRepository; sessions: SessionRepository; loginAttempts: LoginAttemptRepository; events: AdminEvents },
+  svc: {
+    accounts: AccountRepository;
+    sessions: SessionRepository;
+    loginAttempts: LoginAttemptRepository;
+    events: AdminEvents;
+    scryptCost: number;
+  },
   username: string,
   password: string,
   reset: boolean,
@@ -84,7 +90,7 @@ export async function reconcileAdministratorPassword(
   await svc.loginAttempts.forget(attemptId('account', username));
   if (matches) return 'matches';
   await svc.accounts.update(account._id, {
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashPassword(password, svc.scryptCost),
     lastUpdated: new Date().toISOString(),
     lastUpdatedBy: 'system',
   });

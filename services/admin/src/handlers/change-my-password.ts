@@ -23,7 +23,7 @@ export function changeMyPassword(svc: AdminContext): Handler<'admin.changeMyPass
     if (typeof outcome === 'string')
       throw new AppError('CURRENT_PASSWORD_WRONG', `The current password of "${account.username}" is wrong; the password is unchanged`);
     await svc.accounts.update(account._id, {
-      passwordHash: await hashPassword(newPassword),
+      passwordHash: await hashPassword(newPassword, svc.scryptCost),
       lastUpdated: new Date().toISOString(),
       lastUpdatedBy: ctx.caller.username,
     });

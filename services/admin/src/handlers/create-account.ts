@@ -12,7 +12,13 @@ export function createAccount(svc: AdminContext): Handler<'admin.createAccount'>
     checkPasswordRules(svc, account.password, 'body.account.password');
     const groups = await checkGroups(svc, account.groups ?? [], 'body.account.groups');
     const record = await svc.accounts.insert(
-      newAccountRecord(account, groups, await hashPassword(account.password), ctx.caller.username, new Date().toISOString()),
+      newAccountRecord(
+        account,
+        groups,
+        await hashPassword(account.password, svc.scryptCost),
+        ctx.caller.username,
+        new Date().toISOString(),
+      ),
     );
     const data = await viewAccount(svc, record);
     return { status: 'Created', message: `Account "${data.username}" created`, data };

@@ -17,7 +17,7 @@ export function setAccountPassword(svc: AdminContext): Handler<'admin.setAccount
         `Account "${current.username}" signs in with sign-in method "${current.provenance}": its password is kept there, not in NAP`,
       );
     const updated = await svc.accounts.update(id, {
-      passwordHash: await hashPassword(input.body.password),
+      passwordHash: await hashPassword(input.body.password, svc.scryptCost),
       lastUpdated: new Date().toISOString(),
       lastUpdatedBy: ctx.caller.username,
     });

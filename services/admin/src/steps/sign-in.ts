@@ -19,16 +19,13 @@ import {
   withoutFailure,
 } from '../domain/login-throttle';
 import type { AttemptCounts, AttemptScope, CountedAttempt, Throttled } from '../domain/login-throttle';
-import { verifyPassword } from '../domain/password';
+import { unknownAccountHash, verifyPassword } from '../domain/password';
 import { adminRoleChange, groupsAfterSignIn, newGroupName, sameGroupName } from '../domain/sign-in';
 import type { ExternalIdentity, PasswordMethod, SignInMethod } from '../domain/sign-in';
 import { invalidMember } from '../domain/validation-error';
 import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
 import { callerOfAccount } from './accounts';
-
-/** Hashed when the account is unknown, so that timing does not tell which usernames exist. */
-const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 /** How a login attempt came: what it is logged with and counted by. */
 export interface LoginAttempt {
@@ -77,7 +74,8 @@ export async function verifyCredentials(
   }
   const signedIn = await passwordSignIn(svc, username, password, account);
   if (signedIn === undefined) {
-    if (account === null) await verifyPassword(password, UNKNOWN_ACCOUNT_HASH);
+    // hashed when the account is unknown, so that timing does not tell which usernames exist
+    if (account === null) await verifyPassword(password, unknownAccountHash(svc.scryptCost));
     return 'wrong';
   }
   return signedIn.inactive ? 'inactive' : signedIn;

@@ -3,6 +3,7 @@ import { AppError, hasCode } from '@nap/contracts';
 import type { ListQueryOptions } from '@nap/contracts';
 import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
 import type { Collection, ListFields, Store } from '@nap/store';
+import { caseInsensitiveSort, sortKeyOf } from './sort-keys';
 
 /** An account as stored: the password only as its scrypt hash. */
 export interface AccountRecord {
@@ -28,7 +29,18 @@ export interface AccountRecord {
   lastUpdatedBy: string;
 }
 
-/** What the account list filters and sorts on. */
+/** An account in the store: the record and its username in lower case, which the list sorts by (`usernameKey`, indexed). */
+type StoredAccount = AccountRecord & { usernameKey: string };
+
+/** Leaves the sort key out of what the store read: it is the store's, never part of the record. */
+const WITHOUT_KEY = { projection: { usernameKey: 0 } } as const;
+
+function recordOf(stored: StoredAccount): AccountRecord {
+  const { usernameKey: _key, ...record } = stored;
+  return record;
+}
+
+/** What the account list filters and sorts on (username letter case aside: see {@link caseInsensitiveSort}). */
 const ACCOUNT_LIST_FIELDS: ListFields = {
   filter: ['username', '_id', 'email', 'firstname', 'lastname'],
   sort: ['username', '_id', 'created', 'lastLogin'],
@@ -36,18 +48,18 @@ const ACCOUNT_LIST_FIELDS: ListFields = {
   defaultLimit: MAX_LIST_LIMIT,
 };
 
-/** The `accounts` collection (unique `username`). */
+/** The `accounts` collection (unique `username`; listed by `usernameKey`, its lower case). */
 export class AccountRepository {
-  private readonly accounts: Collection<AccountRecord>;
+  private readonly accounts: Collection<StoredAccount>;
 
   constructor(store: Store) {
-    this.accounts = store.collection<AccountRecord>('accounts');
+    this.accounts = store.collection<StoredAccount>('accounts');
   }
 
   /** Stores a new account under a fresh id; 409 `ACCOUNT_ALREADY_EXISTS` when the username is taken. */
   async insert(record: Omit<AccountRecord, '_id'>): Promise<AccountRecord> {
     try {
-      return await this.accounts.insertOne({ _id: randomUUID(), ...record });
+      return recordOf(await this.accounts.insertOne({ _id: randomUUID(), ...record, usernameKey: sortKeyOf(String(record.username)) }));
     } catch (err) {
       if (hasCode(err, 'STORE_DUPLICATE_KEY'))
         throw new AppError('ACCOUNT_ALREADY_EXISTS', `An account with username "${record.username}" already exists`, { cause: err });
@@ -57,27 +69,51 @@ export class AccountRepository {
 
   /** The account; 404 `ACCOUNT_NOT_FOUND`. */
   async get(id: string): Promise<AccountRecord> {
-    const account = await this.accounts.findOne({ _id: id });
+    const account = await this.accounts.findOne({ _id: id }, WITHOUT_KEY);
     if (!account) throw accountNotFound(id);
     return account;
   }
 
   find(id: string): Promise<AccountRecord | null> {
-    return this.accounts.findOne({ _id: id });
+    return this.accounts.findOne({ _id: id }, WITHOUT_KEY);
   }
 
   findByUsername(username: string): Promise<AccountRecord | null> {
-    return this.accounts.findOne({ username });
+    return this.accounts.findOne({ username }, WITHOUT_KEY);
   }
 
-  /** A page of accounts by the shared list options (every account up to 500 when no limit is given). */
+  /**
+   * A page of accounts by the shared list options (every account up to 500 when no limit is given),
+   * by username letter case aside (`alice`, `Bob`, `zed`), through the `usernameKey` index.
+   */
   async list(options: ListQueryOptions = {}): Promise<{ results: AccountRecord[]; total: number }> {
     const query = toListQuery(options, ACCOUNT_LIST_FIELDS);
     const [results, total] = await Promise.all([
-      this.accounts.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.accounts.find(query.filter, {
+        sort: caseInsensitiveSort(query.sort, 'username', 'usernameKey'),
+        skip: query.skip,
+        limit: query.limit,
+        ...WITHOUT_KEY,
+      }),
       this.accounts.countDocuments(query.filter),
     ]);
     return { results, total };
+  }
+
+  /**
+   * Gives the accounts stored before `usernameKey` existed their key, found through its index
+   * (where they have none); how many. Run at start: once every account has one it reads one index key.
+   */
+  async backfillSortKeys(): Promise<number> {
+    let updated = 0;
+    for (const account of await this.accounts.find({ usernameKey: null }, { projection: { _id: 1, username: 1 } })) {
+      const res = await this.accounts.updateOne(
+        { _id: account._id, username: account.username, usernameKey: null },
+        { $set: { usernameKey: sortKeyOf(account.username) } },
+      );
+      updated += res.modifiedCount;
+    }
+    return updated;
   }
 
   count(): Promise<number> {
@@ -86,7 +122,8 @@ export class AccountRepository {
 
   /** Sets members of the account; the account as it is after; 404 `ACCOUNT_NOT_FOUND`. */
   async update(id: string, set: Record<string, unknown>): Promise<AccountRecord> {
-    const updated = await this.accounts.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+    const keyed = typeof set.username === 'string' ? { ...set, usernameKey: sortKeyOf(set.username) } : set;
+    const updated = await this.accounts.findOneAndUpdate({ _id: id }, { $set: keyed }, { returnDocument: 'after', ...WITHOUT_KEY });
     if (!updated) throw accountNotFound(id);
     return updated;
   }

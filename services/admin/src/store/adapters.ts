@@ -20,6 +20,16 @@ export interface AdapterDoc {
   lastUpdatedBy: string;
 }
 
+/**
+ * The query with `id` read as `name`: the original platform's health records call an adapter's name
+ * its id, and its clients filter on it (the MCP server finds an adapter by `equals=<name>&equalsField=id`).
+ */
+function idAsName(query: ListQueryOptions): ListQueryOptions {
+  const out = { ...query };
+  for (const member of ['equalsField', 'containsField', 'startsWithField', 'sort'] as const) if (out[member] === 'id') out[member] = 'name';
+  return out;
+}
+
 /** The `adapters` collection, keyed by adapter name; a deleted adapter stays as a tombstone (state DELETED, no settings). */
 export class AdapterRepository {
   private readonly adapters: Collection<AdapterDoc>;
@@ -97,7 +107,7 @@ export class AdapterRepository {
 
   /** A page of every adapter, deleted ones too (their health says DELETED), filtered on name and state. */
   async listAll(query: ListQueryOptions): Promise<{ results: AdapterDoc[]; total: number }> {
-    const q = toListQuery(query, { filter: ['name', 'state'], sort: ['name'], defaultSort: { name: 1 } });
+    const q = toListQuery(idAsName(query), { filter: ['name', 'state'], sort: ['name'], defaultSort: { name: 1 } });
     const all = await this.adapters.find(q.filter, { sort: q.sort });
     return { results: all.slice(q.skip, q.skip + q.limit), total: all.length };
   }

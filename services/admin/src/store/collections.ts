@@ -2,8 +2,9 @@ import type { IndexSpec, Store } from '@nap/store';
 
 /** Collections of the admin service and their indexes, created at start. */
 export const ADMIN_COLLECTIONS = {
-  accounts: [{ keys: { username: 1 }, unique: true }, { keys: { groups: 1 } }],
-  groups: [{ keys: { name: 1 }, unique: true }, { keys: { provenance: 1, externalName: 1 } }],
+  // usernameKey / nameKey: the name in lower case, which the lists sort by (letter case aside, on both stores)
+  accounts: [{ keys: { username: 1 }, unique: true }, { keys: { groups: 1 } }, { keys: { usernameKey: 1, username: 1, _id: 1 } }],
+  groups: [{ keys: { name: 1 }, unique: true }, { keys: { provenance: 1, externalName: 1 } }, { keys: { nameKey: 1, name: 1, _id: 1 } }],
   sessions: [{ keys: { accountId: 1 } }, { keys: { expiresAt: 1 } }],
   login_attempts: [{ keys: { expiresAt: 1 } }],
   keys: [],

@@ -3,6 +3,7 @@ import { AppError, hasCode } from '@nap/contracts';
 import type { ListQueryOptions, Role } from '@nap/contracts';
 import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
 import type { Collection, ListFields, Store } from '@nap/store';
+import { caseInsensitiveSort, sortKeyOf } from './sort-keys';
 
 /** A group as stored: the roles its accounts hold. */
 export interface GroupRecord {
@@ -23,7 +24,18 @@ export interface GroupRecord {
   lastUpdatedBy: string;
 }
 
-/** What the group list filters and sorts on. */
+/** A group in the store: the record and its name in lower case, which the list sorts by (`nameKey`, indexed). */
+type StoredGroup = GroupRecord & { nameKey: string };
+
+/** Leaves the sort key out of what the store read: it is the store's, never part of the record. */
+const WITHOUT_KEY = { projection: { nameKey: 0 } } as const;
+
+function recordOf(stored: StoredGroup): GroupRecord {
+  const { nameKey: _key, ...record } = stored;
+  return record;
+}
+
+/** What the group list filters and sorts on (name letter case aside: see {@link caseInsensitiveSort}). */
 const GROUP_LIST_FIELDS: ListFields = {
   filter: ['name', '_id', 'description'],
   sort: ['name', '_id', 'created'],
@@ -31,18 +43,18 @@ const GROUP_LIST_FIELDS: ListFields = {
   defaultLimit: MAX_LIST_LIMIT,
 };
 
-/** The `groups` collection (unique `name`). */
+/** The `groups` collection (unique `name`; listed by `nameKey`, its lower case). */
 export class GroupRepository {
-  private readonly groups: Collection<GroupRecord>;
+  private readonly groups: Collection<StoredGroup>;
 
   constructor(store: Store) {
-    this.groups = store.collection<GroupRecord>('groups');
+    this.groups = store.collection<StoredGroup>('groups');
   }
 
   /** Stores a new group under a fresh id; 409 `GROUP_ALREADY_EXISTS` when the name is taken. */
   async insert(record: Omit<GroupRecord, '_id'>): Promise<GroupRecord> {
     try {
-      return await this.groups.insertOne({ _id: randomUUID(), ...record });
+      return recordOf(await this.groups.insertOne({ _id: randomUUID(), ...record, nameKey: sortKeyOf(String(record.name)) }));
     } catch (err) {
       if (hasCode(err, 'STORE_DUPLICATE_KEY'))
         throw new AppError('GROUP_ALREADY_EXISTS', `A group named "${record.name}" already exists`, { cause: err });
@@ -52,38 +64,62 @@ export class GroupRepository {
 
   /** The group; 404 `GROUP_NOT_FOUND`. */
   async get(id: string): Promise<GroupRecord> {
-    const group = await this.groups.findOne({ _id: id });
+    const group = await this.groups.findOne({ _id: id }, WITHOUT_KEY);
     if (!group) throw groupNotFound(id);
     return group;
   }
 
   findByName(name: string): Promise<GroupRecord | null> {
-    return this.groups.findOne({ name });
+    return this.groups.findOne({ name }, WITHOUT_KEY);
   }
 
   /** A group whose name is `name` in another letter case ("NetOps" for "netops"); null when none. */
   findByNameInAnyCase(name: string): Promise<GroupRecord | null> {
-    return this.groups.findOne({ name: { $regex: `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, $options: 'i' } });
+    return this.groups.findOne({ name: { $regex: `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, $options: 'i' } }, WITHOUT_KEY);
   }
 
   /** The groups a sign-in method brought in, by the names the method gives them. */
   byExternalNames(provenance: string, externalNames: string[]): Promise<GroupRecord[]> {
-    return this.groups.find({ provenance, externalName: { $in: externalNames } });
+    return this.groups.find({ provenance, externalName: { $in: externalNames } }, WITHOUT_KEY);
   }
 
-  /** A page of groups by the shared list options (every group up to 500 when no limit is given). */
+  /**
+   * A page of groups by the shared list options (every group up to 500 when no limit is given), by
+   * name letter case aside (`admins`, `NetOps`, `readers`), through the `nameKey` index.
+   */
   async list(options: ListQueryOptions = {}): Promise<{ results: GroupRecord[]; total: number }> {
     const query = toListQuery(options, GROUP_LIST_FIELDS);
     const [results, total] = await Promise.all([
-      this.groups.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
+      this.groups.find(query.filter, {
+        sort: caseInsensitiveSort(query.sort, 'name', 'nameKey'),
+        skip: query.skip,
+        limit: query.limit,
+        ...WITHOUT_KEY,
+      }),
       this.groups.countDocuments(query.filter),
     ]);
     return { results, total };
   }
 
+  /**
+   * Gives the groups stored before `nameKey` existed their key, found through its index (where they
+   * have none); how many. Run at start: once every group has one it reads one index key.
+   */
+  async backfillSortKeys(): Promise<number> {
+    let updated = 0;
+    for (const group of await this.groups.find({ nameKey: null }, { projection: { _id: 1, name: 1 } })) {
+      const res = await this.groups.updateOne(
+        { _id: group._id, name: group.name, nameKey: null },
+        { $set: { nameKey: sortKeyOf(group.name) } },
+      );
+      updated += res.modifiedCount;
+    }
+    return updated;
+  }
+
   /** The groups of these ids that exist. */
   byIds(ids: string[]): Promise<GroupRecord[]> {
-    return this.groups.find({ _id: { $in: ids } });
+    return this.groups.find({ _id: { $in: ids } }, WITHOUT_KEY);
   }
 
   /** Which of these ids name a group. */
@@ -92,7 +128,7 @@ export class GroupRepository {
   }
 
   all(): Promise<GroupRecord[]> {
-    return this.groups.find({});
+    return this.groups.find({}, WITHOUT_KEY);
   }
 
   /** Ids of the groups that give `role`, leaving out `except`. */
@@ -102,7 +138,8 @@ export class GroupRepository {
 
   /** Sets members of the group; the group as it is after; 404 `GROUP_NOT_FOUND`. */
   async update(id: string, set: Record<string, unknown>): Promise<GroupRecord> {
-    const updated = await this.groups.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+    const keyed = typeof set.name === 'string' ? { ...set, nameKey: sortKeyOf(set.name) } : set;
+    const updated = await this.groups.findOneAndUpdate({ _id: id }, { $set: keyed }, { returnDocument: 'after', ...WITHOUT_KEY });
     if (!updated) throw groupNotFound(id);
     return updated;
   }

@@ -7,6 +7,7 @@ export const COLLECTIONS = {
   knownHosts: 'known_hosts',
   configBackups: 'config_backups',
   deviceTemplates: 'device_templates',
+  migrations: 'migrations',
 } as const;
 
 /** An inventory device as stored: secrets sealed apart from the plain variables. */
@@ -67,6 +68,19 @@ export interface DeviceTemplateDoc extends Doc {
   gbac: { read: string[]; write: string[] };
 }
 
+/**
+ * The record that a start-time migration of the stored data is done: `_id` names the migration, and
+ * `version` is the version of it that ran (a later version of the service that needs the data
+ * migrated again raises the version it wants, and runs it once more).
+ */
+export interface MigrationDoc extends Doc {
+  version: number;
+  /** ISO time the migration finished. */
+  completed: string;
+  /** Documents it changed. */
+  changed: number;
+}
+
 /** Typed handles on the service's collections. */
 export interface GatewayCollections {
   devices: Collection<DeviceDoc>;
@@ -74,6 +88,7 @@ export interface GatewayCollections {
   knownHosts: Collection<KnownHostDoc>;
   configBackups: Collection<ConfigBackupDoc>;
   deviceTemplates: Collection<DeviceTemplateDoc>;
+  migrations: Collection<MigrationDoc>;
 }
 
 /** Opens the collections. */
@@ -84,12 +99,14 @@ export function gatewayCollections(store: Store): GatewayCollections {
     knownHosts: store.collection<KnownHostDoc>(COLLECTIONS.knownHosts),
     configBackups: store.collection<ConfigBackupDoc>(COLLECTIONS.configBackups),
     deviceTemplates: store.collection<DeviceTemplateDoc>(COLLECTIONS.deviceTemplates),
+    migrations: store.collection<MigrationDoc>(COLLECTIONS.migrations),
   };
 }
 
 /** The indexes of the service's collections, by collection name (listed by `/indexes`). */
 export const GATEWAY_INDEXES = {
-  [COLLECTIONS.devices]: [{ keys: { name: 1 }, unique: true }, { keys: { groups: 1 } }],
+  // gw_session_limit: the start primes the session limiter from the devices that set one, and reads no other
+  [COLLECTIONS.devices]: [{ keys: { name: 1 }, unique: true }, { keys: { groups: 1 } }, { keys: { 'variables.gw_session_limit': 1 } }],
   [COLLECTIONS.deviceGroups]: [{ keys: { name: 1 }, unique: true }],
   [COLLECTIONS.configBackups]: [{ keys: { device: 1, created: -1 } }],
   [COLLECTIONS.deviceTemplates]: [{ keys: { name: 1 }, unique: true }],

@@ -49,13 +49,19 @@ function uniqueStrings(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
 
+/** Devices read at a time by the start's sealing of nested secrets. */
+export const SEAL_PAGE = 500;
+
+/** What a scan for clear nested secrets did: devices sealed, and devices left because they changed while it ran. */
+export interface NestedSecretsScan {
+  sealed: number;
+  changedMeanwhile: number;
+}
+
 /**
  * The inventory: devices (unique name, variables with secrets sealed apart), device groups, config
  * backups. Plain objects in, plain objects out; secrets leave only through {@link resolve}.
  */
-/** Devices read at a time by the start's sealing of nested secrets. */
-export const SEAL_PAGE = 500;
-
 export class InventoryRepository {
   constructor(
     private readonly c: GatewayCollections,
@@ -242,12 +248,17 @@ export class InventoryRepository {
 
   /**
    * Seals the secrets nested in the variables of devices stored before such secrets were sealed
-   * (`gw_http_headers.Authorization` in clear): run at start. Each device is rewritten only if it did
-   * not change meanwhile; one changed since is left for the next start (its answers are masked anyway).
-   * Answers how many devices were sealed.
+   * (`gw_http_headers.Authorization` in clear). Each device is rewritten only if it did not change
+   * meanwhile; one changed since is left (its answers are masked anyway). Answers how many devices
+   * were sealed. The start runs it through {@link sealNestedSecretsOnce}, which records that it is done.
    */
   async sealNestedSecrets(): Promise<number> {
-    let count = 0;
+    return (await this.scanNestedSecrets()).sealed;
+  }
+
+  /** {@link sealNestedSecrets}, answering also how many devices it left because they changed during the scan. */
+  async scanNestedSecrets(): Promise<NestedSecretsScan> {
+    const scan: NestedSecretsScan = { sealed: 0, changedMeanwhile: 0 };
     // a page at a time by the unique name index: a large inventory is never held whole at start
     for (let after: string | undefined; ;) {
       const page = await this.c.devices.find(after === undefined ? {} : { name: { $gt: after } }, {
@@ -255,24 +266,30 @@ export class InventoryRepository {
         sort: { name: 1 },
         limit: SEAL_PAGE,
       });
-      for (const doc of page) if (await this.sealNestedSecretsOf(doc)) count++;
-      if (page.length < SEAL_PAGE) return count;
+      for (const doc of page) {
+        const outcome = await this.sealNestedSecretsOf(doc);
+        if (outcome === 'sealed') scan.sealed++;
+        else if (outcome === 'changed') scan.changedMeanwhile++;
+      }
+      if (page.length < SEAL_PAGE) return scan;
       after = page[page.length - 1]?.name;
     }
   }
 
-  /** Seals the clear nested secrets of one stored device; whether it was rewritten. */
-  private async sealNestedSecretsOf(doc: Pick<DeviceDoc, 'name' | 'variables' | 'nestedSecrets' | 'updated'>): Promise<boolean> {
+  /** Seals the clear nested secrets of one stored device: sealed, clean (nothing to seal) or changed since it was read (left). */
+  private async sealNestedSecretsOf(
+    doc: Pick<DeviceDoc, 'name' | 'variables' | 'nestedSecrets' | 'updated'>,
+  ): Promise<'sealed' | 'clean' | 'changed'> {
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(doc.variables ?? {})) {
       if (doc.nestedSecrets?.[key] !== undefined || !holdsNestedSecret(value)) continue;
       set[`nestedSecrets.${key}`] = this.secrets.seal(JSON.stringify(value));
       set[`variables.${key}`] = redactSecrets(value);
     }
-    if (Object.keys(set).length === 0) return false;
+    if (Object.keys(set).length === 0) return 'clean';
     const guard: Record<string, unknown> = { name: { $eq: doc.name }, updated: { $eq: doc.updated } };
     for (const key of Object.keys(set)) if (key.startsWith('nestedSecrets.')) guard[key] = { $exists: false };
-    return (await this.c.devices.updateOne(guard, { $set: set })).modifiedCount > 0;
+    return (await this.c.devices.updateOne(guard, { $set: set })).modifiedCount > 0 ? 'sealed' : 'changed';
   }
 
   async delete(name: string): Promise<void> {
@@ -301,12 +318,18 @@ export class InventoryRepository {
     return this.c.devices.find(filter, { sort: { name: 1 } });
   }
 
-  /** Every device's session limit, to prime the limiter at start. */
+  /**
+   * The devices that set their own session limit (`gw_session_limit`, stored as a whole number), to
+   * prime the limiter at start: read from that variable's index, so a start reads them and no other
+   * device (a device without one has the default, which needs no priming).
+   */
   async sessionLimits(): Promise<{ name: string; variables: Record<string, unknown> }[]> {
-    return (await this.c.devices.find({}, { projection: { name: 1, variables: 1 } })).map((d) => ({
-      name: d.name,
-      variables: d.variables ?? {},
-    }));
+    return (await this.c.devices.find({ 'variables.gw_session_limit': { $gte: 1 } }, { projection: { name: 1, variables: 1 } })).map(
+      (d) => ({
+        name: d.name,
+        variables: d.variables ?? {},
+      }),
+    );
   }
 
   // ---- groups: metadata in device_groups, membership on the devices ----
