@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { NapHome, NapResult } from './support/nap';
-import { createHome, nap, profileSection } from './support/nap';
+import { createHome, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
 
@@ -46,7 +46,7 @@ async function failLogins(username: string, count: number): Promise<void> {
 }
 
 function run(...args: string[]): Promise<NapResult> {
-  return nap(args, { env: h.env });
+  return napInProcess(args, { env: h.env });
 }
 
 /** The row of `nap get accounts` for a username, split on the table's column gaps. */

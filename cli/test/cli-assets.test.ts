@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { NapHome } from './support/nap';
-import { createHome, FIXTURES, nap, profileSection } from './support/nap';
+import { createHome, FIXTURES, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
 
@@ -14,7 +14,7 @@ let home: NapHome;
 let work: string;
 
 const fixture = (name: string): string => path.join(FIXTURES, name);
-const run = (args: string[], cwd?: string) => nap(args, { env: home.env, ...(cwd === undefined ? {} : { cwd }) });
+const run = (args: string[], cwd?: string) => napInProcess(args, { env: home.env, ...(cwd === undefined ? {} : { cwd }) });
 
 beforeAll(async () => {
   [staging, production] = await Promise.all([startPlatform('staging-password'), startPlatform('production-password')]);

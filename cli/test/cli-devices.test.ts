@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startCliSimulator, startNetconfLab } from '@nap/lab';
 import type { CliSimulator, NetconfLab } from '@nap/lab';
 import type { NapHome } from './support/nap';
-import { createHome, nap } from './support/nap';
+import { createHome, napInProcess } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
 
@@ -22,7 +22,7 @@ const sims: CliSimulator[] = [];
 let netconf: NetconfLab;
 
 const run = (args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}) =>
-  nap(args, { env: { ...home.env, ...opts.env }, ...(opts.input === undefined ? {} : { input: opts.input }), timeoutMs: 90_000 });
+  napInProcess(args, { env: { ...home.env, ...opts.env }, ...(opts.input === undefined ? {} : { input: opts.input }), timeoutMs: 90_000 });
 
 async function api(method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${platform.url}${route}`, {

@@ -10,7 +10,7 @@ import {
 } from '../../test/support/directory-servers';
 import type { Slapd } from '../../test/support/directory-servers';
 import type { NapHome } from './support/nap';
-import { createHome, nap, profileSection } from './support/nap';
+import { createHome, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
 
@@ -27,7 +27,7 @@ let slapd: Slapd;
 let platform: Platform;
 let home: NapHome;
 
-const run = (args: string[], env: NodeJS.ProcessEnv = {}) => nap(args, { env: { ...home.env, ...env } });
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => napInProcess(args, { env: { ...home.env, ...env } });
 
 suite('accounts and groups of a directory', () => {
   beforeAll(async () => {

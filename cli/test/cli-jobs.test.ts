@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { eventually } from '@nap/testing';
 import type { NapHome, NapResult } from './support/nap';
-import { createHome, FIXTURES, nap, profileSection } from './support/nap';
+import { createHome, FIXTURES, nap, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { NAP_BIN, startPlatform } from './support/platform';
 import { startProxy } from './support/proxy';
@@ -12,7 +12,9 @@ import { startProxy } from './support/proxy';
 let platform: Platform;
 let home: NapHome;
 
-const run = (args: string[]): Promise<NapResult> => nap(args, { env: home.env });
+const run = (args: string[]): Promise<NapResult> => napInProcess(args, { env: home.env });
+/** The bin in a process of its own: its exit code is the process's. */
+const runProcess = (args: string[]): Promise<NapResult> => nap(args, { env: home.env });
 
 interface Job {
   _id: string;
@@ -61,7 +63,7 @@ afterAll(async () => {
 
 describe('nap run', () => {
   it('exits 0 when the job completes, and --follow streams its tasks', async () => {
-    const followed = await run(['run', 'workflow', 'cli-complete', '--var', 'greeting=hello', '--follow']);
+    const followed = await runProcess(['run', 'workflow', 'cli-complete', '--var', 'greeting=hello', '--follow']);
     expect(followed.code).toBe(0);
     expect(followed.stderr).toMatch(/^started job \w+ \(cli-complete\)$/m);
     expect(followed.stderr).toMatch(/✔ a1 \(set a\) finished: success/);
@@ -78,7 +80,7 @@ describe('nap run', () => {
     const followed = await run(['run', 'workflow', 'cli-error', '--follow']);
     expect(followed.code).toBe(1);
     expect(followed.stderr).toMatch(/✖ e2 \(fail on purpose\) finished: error — the device said no/);
-    expect((await run(['run', 'workflow', 'cli-error', '--wait'])).code).toBe(1);
+    expect((await runProcess(['run', 'workflow', 'cli-error', '--wait'])).code).toBe(1);
   });
 
   it('exits 2 when the job is canceled while it waits on a manual task', async () => {
@@ -151,7 +153,7 @@ describe('following a job', () => {
     const proxy = await startProxy(platform.url, { cutStreamsAfterMs: 700 });
     try {
       const id = await start('cli-3steps');
-      const watched = await nap(['jobs', 'watch', id], {
+      const watched = await napInProcess(['jobs', 'watch', id], {
         env: { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password },
       });
       expect(watched.code).toBe(0);
@@ -319,7 +321,7 @@ describe('nap audit', () => {
       new RegExp(`\\n${results[0]!.seq}\\s+\\S+Z\\s+admin\\s+workflow\\.startJob\\s+job cli-complete\\s+200\\n`),
     );
     // a refusal is recorded as a failure
-    await nap(['jobs', 'list'], { env: { ...home.env, NAP_TOKEN: 'not-a-token' } });
+    await napInProcess(['jobs', 'list'], { env: { ...home.env, NAP_TOKEN: 'not-a-token' } });
     const failures = (await run(['audit', 'list', '--outcome', 'failure', '-o', 'json'])).json<AuditRecord[]>();
     expect(failures.length).toBeGreaterThan(0);
     expect(failures.every((r) => r.outcome.status >= 400)).toBe(true);
@@ -484,7 +486,7 @@ describe('nap jobs archive', () => {
     );
 
     // saved byte for byte to <id>.ndjson.gz in the current folder: gzip of one job a line
-    const saved = await nap(['jobs', 'archive-download', id], { env: home.env, cwd: home.home });
+    const saved = await napInProcess(['jobs', 'archive-download', id], { env: home.env, cwd: home.home });
     expect(saved.code).toBe(0);
     const file = path.join(home.home, `${id}.ndjson.gz`);
     expect(saved.stdout).toMatch(new RegExp(`^saved archive ${id} to ${id}\\.ndjson\\.gz \\(${archive.bytes} bytes, `));
@@ -495,7 +497,7 @@ describe('nap jobs archive', () => {
       .split('\n')
       .map((line) => (JSON.parse(line) as Job)._id);
     expect(jobs.sort()).toEqual([...finished].sort());
-    const again = await nap(['jobs', 'archive-download', id], { env: home.env, cwd: home.home });
+    const again = await napInProcess(['jobs', 'archive-download', id], { env: home.env, cwd: home.home });
     expect(again).toMatchObject({ code: 4, stderr: `nap: ${id}.ndjson.gz exists: nap does not overwrite it without --force\n` });
     expect(statSync(file).size).toBe(archive.bytes);
 

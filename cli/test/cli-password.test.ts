@@ -12,7 +12,7 @@ import {
 } from '../../test/support/directory-servers';
 import type { Slapd } from '../../test/support/directory-servers';
 import type { NapHome, NapResult } from './support/nap';
-import { createHome, nap } from './support/nap';
+import { createHome, napInProcess } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
 
@@ -34,7 +34,7 @@ function home(): NapHome {
 }
 
 async function run(args: string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<NapResult> {
-  const res = await nap(args, opts);
+  const res = await napInProcess(args, opts);
   printed.push(res);
   return res;
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import type { NapHome } from './support/nap';
-import { createHome, FIXTURES, nap, profileSection } from './support/nap';
+import { createHome, FIXTURES, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
 
@@ -19,7 +19,7 @@ let home: NapHome;
 let work: string;
 
 const fixture = (name: string): string => path.join(FIXTURES, name);
-const run = (args: string[], env: NodeJS.ProcessEnv = {}) => nap(args, { env: { ...home.env, ...env } });
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => napInProcess(args, { env: { ...home.env, ...env } });
 const onProduction = (args: string[], env: NodeJS.ProcessEnv = {}) => run([...args, '--profile', 'production'], env);
 const json = <T = Record<string, unknown>>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 const writeJson = (file: string, doc: unknown): string => {
@@ -162,7 +162,7 @@ describe('groups and accounts', () => {
     });
     expect(copied).toMatchObject({ code: 0, stderr: '' });
     // the copied account logs in on production with that password, and holds the group's roles
-    const asBot = await nap(['get', 'workflows', '-o', 'json'], {
+    const asBot = await napInProcess(['get', 'workflows', '-o', 'json'], {
       env: { ...home.env, NAP_URL: production.url, NAP_USERNAME: 'cli-bot', NAP_PASSWORD: 'bot-password-2' },
     });
     expect(asBot).toMatchObject({ code: 0, stdout: '[]\n' });

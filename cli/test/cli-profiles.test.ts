@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { NapHome } from './support/nap';
-import { createHome, nap, profileSection } from './support/nap';
+import { createHome, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { freePort, ROOT, startPlatform } from './support/platform';
 
@@ -34,7 +34,7 @@ describe('profiles', () => {
     h.writeIpctlConfig(
       `[application]\ndefault_profile = lab\n\n[profile default]\nhost = 127.0.0.1\nport = ${platform.port}\nuse_tls = false\ntimeout = 10\n\n[profile lab]\nusername = admin\npassword = ${platform.password}\n`,
     );
-    const res = await nap(whoAmI, { env: h.env });
+    const res = await napInProcess(whoAmI, { env: h.env });
     expect(res.code).toBe(0);
     expect(res.json()).toMatchObject({ username: 'admin' });
   });
@@ -43,9 +43,9 @@ describe('profiles', () => {
     const h = home();
     h.writeIpctlConfig(`${profileSection('prod', platform.port, 'the-old-password')}`);
     h.writeNapConfig(`[profile prod]\npassword = ${platform.password}\n\n${profileSection('other', 1, 'x')}`);
-    expect((await nap(['--profile', 'prod', ...whoAmI], { env: h.env })).code).toBe(0);
-    expect((await nap(whoAmI, { env: { ...h.env, NAP_PROFILE: 'prod' } })).code).toBe(0);
-    const none = await nap(whoAmI, { env: h.env });
+    expect((await napInProcess(['--profile', 'prod', ...whoAmI], { env: h.env })).code).toBe(0);
+    expect((await napInProcess(whoAmI, { env: { ...h.env, NAP_PROFILE: 'prod' } })).code).toBe(0);
+    const none = await napInProcess(whoAmI, { env: h.env });
     expect(none.code).toBe(4);
     expect(none.stderr).toMatch(
       /^nap: profile "default" is not in .*\.platform\.d\/config or .*nap\/config \(profiles: prod, other\); name one with --profile, or set NAP_URL and credentials\n$/,
@@ -55,25 +55,25 @@ describe('profiles', () => {
   it('works from the environment alone: password, client credentials or a token', async () => {
     const h = home();
     const base = { ...h.env, NAP_URL: platform.url };
-    expect((await nap(whoAmI, { env: { ...base, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password } })).code).toBe(0);
-    expect((await nap(whoAmI, { env: { ...base, NAP_CLIENT_ID: 'admin', NAP_CLIENT_SECRET: platform.password } })).code).toBe(0);
+    expect((await napInProcess(whoAmI, { env: { ...base, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password } })).code).toBe(0);
+    expect((await napInProcess(whoAmI, { env: { ...base, NAP_CLIENT_ID: 'admin', NAP_CLIENT_SECRET: platform.password } })).code).toBe(0);
     const login = await fetch(`${platform.url}/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user: { username: 'admin', password: platform.password } }),
     });
     const token = await login.text();
-    const withToken = await nap(['get', 'roles'], { env: { ...base, NAP_TOKEN: token } });
+    const withToken = await napInProcess(['get', 'roles'], { env: { ...base, NAP_TOKEN: token } });
     expect(withToken.code).toBe(0);
-    const noCredentials = await nap(whoAmI, { env: base });
+    const noCredentials = await napInProcess(whoAmI, { env: base });
     expect(noCredentials).toMatchObject({ code: 4, stderr: expect.stringMatching(/^nap: NAP_URL is set but no credentials/) as unknown });
   });
 
   it('takes global flags before or after the command', async () => {
     const h = home();
     h.writeNapConfig(profileSection('p', platform.port, platform.password));
-    const before = await nap(['--profile', 'p', '-o', 'json', 'get', 'roles'], { env: h.env });
-    const after = await nap(['get', 'roles', '--profile', 'p', '-o', 'yaml'], { env: h.env });
+    const before = await napInProcess(['--profile', 'p', '-o', 'json', 'get', 'roles'], { env: h.env });
+    const after = await napInProcess(['get', 'roles', '--profile', 'p', '-o', 'yaml'], { env: h.env });
     expect(before.json<{ name: string }[]>().map((r) => r.name)).toEqual(expect.arrayContaining(['admin', 'operations', 'auditor']));
     expect(after.stdout).toMatch(/^- name: admin$/m);
   });
@@ -83,7 +83,7 @@ describe('the token cache', () => {
   it('keeps the token in a file only its owner can read, without the password, and logs in again when it is revoked', async () => {
     const h = home();
     h.writeNapConfig(profileSection('default', platform.port, platform.password));
-    const first = await nap(['get', 'roles', '--debug'], { env: h.env });
+    const first = await napInProcess(['get', 'roles', '--debug'], { env: h.env });
     expect(first.stderr).toMatch(
       /^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/login' -H 'accept: application\/json' -H 'content-type: application\/json' -d '\{"user":\{"username":"admin","password":"\*\*\*\*"\}\}'$/m,
     );
@@ -100,12 +100,12 @@ describe('the token cache', () => {
     expect(cached).not.toContain(platform.password);
     const token = (Object.values(JSON.parse(cached) as Record<string, { token: string }>)[0] as { token: string }).token;
 
-    const second = await nap(['get', 'roles', '--debug'], { env: h.env });
+    const second = await napInProcess(['get', 'roles', '--debug'], { env: h.env });
     expect(second.code).toBe(0);
     expect(second.stderr).not.toContain('/login');
 
     await fetch(`${platform.url}/logout`, { headers: { authorization: `Bearer ${token}` } });
-    const third = await nap(['get', 'roles', '--debug'], { env: h.env });
+    const third = await napInProcess(['get', 'roles', '--debug'], { env: h.env });
     expect(third.code).toBe(0);
     expect(third.stderr).toMatch(/^< 401 /m);
     expect(third.stderr).toContain('/login');
@@ -117,20 +117,22 @@ describe('errors', () => {
   it('exits 5 on wrong credentials, with one line and no stack', async () => {
     const h = home();
     h.writeNapConfig(profileSection('default', platform.port, 'not-the-password'));
-    const res = await nap(['get', 'workflows'], { env: h.env });
+    const res = await napInProcess(['get', 'workflows'], { env: h.env });
     expect(res.code).toBe(5);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(
       /^nap: http:\/\/127\.0\.0\.1:\d+ refused the credentials of user "admin" \(profile "default": The username or password of "admin" is wrong\); check them in the profile or the NAP_\* variables\n$/,
     );
-    const client = await nap(whoAmI, { env: { ...h.env, NAP_URL: platform.url, NAP_CLIENT_ID: 'admin', NAP_CLIENT_SECRET: 'wrong' } });
+    const client = await napInProcess(whoAmI, {
+      env: { ...h.env, NAP_URL: platform.url, NAP_CLIENT_ID: 'admin', NAP_CLIENT_SECRET: 'wrong' },
+    });
     expect(client.code).toBe(5);
   });
 
   it('exits 6 when the platform is unreachable, within the profile timeout', async () => {
     const h = home();
     const closed = await freePort();
-    const refused = await nap(['get', 'workflows'], {
+    const refused = await napInProcess(['get', 'workflows'], {
       env: { ...h.env, NAP_URL: `http://127.0.0.1:${closed}`, NAP_USERNAME: 'admin', NAP_PASSWORD: 'x' },
     });
     expect(refused.code).toBe(6);
@@ -147,7 +149,7 @@ describe('errors', () => {
       `[profile silent]\nhost = 127.0.0.1\nport = ${port}\nuse_tls = false\nusername = admin\npassword = x\ntimeout = 1\n`,
     );
     const started = Date.now();
-    const res = await nap(['get', 'workflows', '--profile', 'silent'], { env: h.env });
+    const res = await napInProcess(['get', 'workflows', '--profile', 'silent'], { env: h.env });
     const elapsedMs = Date.now() - started;
     for (const s of sockets) s.destroy();
     silent.close();
@@ -181,17 +183,17 @@ describe('errors', () => {
       [['audit'], /^Usage: nap audit \[options\] \[command\]/],
       [['help', 'bogus'], /^nap: unknown command "bogus"; the commands: get, describe, /],
     ] as const) {
-      const res = await nap([...args], { env: h.env });
+      const res = await napInProcess([...args], { env: h.env });
       expect({ args, code: res.code }).toEqual({ args, code: 4 });
       expect(res.stderr).toMatch(message);
       expect(res.stderr).not.toMatch(/^\s+at /m);
     }
-    const notFound = await nap(['api', 'get', '/operations-manager/jobs/nope'], { env: h.env });
+    const notFound = await napInProcess(['api', 'get', '/operations-manager/jobs/nope'], { env: h.env });
     expect(notFound).toMatchObject({
       code: 1,
       stderr: 'nap: GET /operations-manager/jobs/nope failed: No job with id "nope" (404 JOB_NOT_FOUND)\n',
     });
-    const debug = await nap(['describe', 'workflow', 'nope', '--debug'], { env: h.env });
+    const debug = await napInProcess(['describe', 'workflow', 'nope', '--debug'], { env: h.env });
     expect(debug.code).toBe(1);
     expect(debug.stderr).toMatch(/^curl /m);
   });
@@ -206,22 +208,24 @@ describe('the environment', () => {
       [{ NAP_URL: platform.url, NAP_VERIFY: 'maybe' }, 'nap: NAP_VERIFY=maybe is not true or false\n'],
       [{ NAP_URL: platform.url, NAP_TIMEOUT: 'soon' }, 'nap: NAP_TIMEOUT=soon is not a number of seconds\n'],
     ] as const) {
-      expect(await nap(['get', 'roles'], { env: { ...env, ...extra } })).toMatchObject({ code: 4, stderr: message });
+      expect(await napInProcess(['get', 'roles'], { env: { ...env, ...extra } })).toMatchObject({ code: 4, stderr: message });
     }
     // NAP_VERIFY of a named profile is the variable's too, and ipctl's variables are named as well
     h.writeNapConfig(profileSection('lab', platform.port, platform.password));
-    expect(await nap(['get', 'roles', '--profile', 'lab'], { env: { ...h.env, NAP_VERIFY: 'maybe' } })).toMatchObject({
+    expect(await napInProcess(['get', 'roles', '--profile', 'lab'], { env: { ...h.env, NAP_VERIFY: 'maybe' } })).toMatchObject({
       code: 4,
       stderr: 'nap: NAP_VERIFY=maybe is not true or false\n',
     });
-    expect(await nap(['get', 'roles', '--profile', 'lab'], { env: { ...h.env, IPCTL_PROFILE_LAB_PORT: 'x' } })).toMatchObject({
+    expect(await napInProcess(['get', 'roles', '--profile', 'lab'], { env: { ...h.env, IPCTL_PROFILE_LAB_PORT: 'x' } })).toMatchObject({
       code: 4,
       stderr: 'nap: IPCTL_PROFILE_LAB_PORT=x is not a port number\n',
     });
-    const revoked = await nap(['get', 'roles'], { env: { ...h.env, NAP_URL: platform.url, NAP_TOKEN: 'not-a-token' } });
+    const revoked = await napInProcess(['get', 'roles'], { env: { ...h.env, NAP_URL: platform.url, NAP_TOKEN: 'not-a-token' } });
     expect(revoked.code).toBe(5);
     expect(revoked.stderr).toMatch(/^nap: http:\/\/127\.0\.0\.1:\d+ refused the credentials of NAP_TOKEN \(401 /);
-    const wrong = await nap(['get', 'roles'], { env: { ...h.env, NAP_URL: platform.url, NAP_USERNAME: 'admin', NAP_PASSWORD: 'wrong' } });
+    const wrong = await napInProcess(['get', 'roles'], {
+      env: { ...h.env, NAP_URL: platform.url, NAP_USERNAME: 'admin', NAP_PASSWORD: 'wrong' },
+    });
     expect(wrong.code).toBe(5);
     expect(wrong.stderr).toMatch(
       /^nap: http:\/\/127\.0\.0\.1:\d+ refused the credentials of user "admin" \(NAP_USERNAME and NAP_PASSWORD: .+\); check NAP_USERNAME and NAP_PASSWORD\n$/,
@@ -233,16 +237,16 @@ describe('output', () => {
   it('colours only a terminal or FORCE_COLOR, never with --no-color, and answers --version and completion', async () => {
     const h = home();
     h.writeNapConfig(profileSection('default', platform.port, platform.password));
-    expect((await nap(['get', 'roles'], { env: h.env })).stdout).not.toContain('\u001b[');
-    expect((await nap(['get', 'roles'], { env: { ...h.env, FORCE_COLOR: '1' } })).stdout).toContain('\u001b[1mNAME');
-    expect((await nap(['get', 'roles', '--no-color'], { env: { ...h.env, FORCE_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+    expect((await napInProcess(['get', 'roles'], { env: h.env })).stdout).not.toContain('\u001b[');
+    expect((await napInProcess(['get', 'roles'], { env: { ...h.env, FORCE_COLOR: '1' } })).stdout).toContain('\u001b[1mNAME');
+    expect((await napInProcess(['get', 'roles', '--no-color'], { env: { ...h.env, FORCE_COLOR: '1' } })).stdout).not.toContain('\u001b[');
 
-    const version = await nap(['--version'], { env: h.env });
+    const version = await napInProcess(['--version'], { env: h.env });
     expect(version.stdout).toBe(
       `${(JSON.parse(readFileSync(path.join(ROOT, 'cli/package.json'), 'utf8')) as { version: string }).version}\n`,
     );
 
-    const bash = await nap(['completion', 'bash'], { env: h.env });
+    const bash = await napInProcess(['completion', 'bash'], { env: h.env });
     expect(bash.stdout).toContain('complete -o default -F _nap_complete nap');
     expect(bash.stdout).toContain('integration-models');
     const script = path.join(h.home, 'nap.bash');
@@ -261,7 +265,7 @@ describe('output', () => {
       { encoding: 'utf8' },
     );
     expect(auditFlags.split(/\s+/)).toEqual(expect.arrayContaining(['--actor', '--outcome', '--since']));
-    const zsh = await nap(['completion', 'zsh'], { env: h.env });
+    const zsh = await napInProcess(['completion', 'zsh'], { env: h.env });
     expect(zsh.stdout).toMatch(/^#compdef nap$/m);
   });
 });
@@ -270,27 +274,27 @@ describe('inspect and lifecycle', () => {
   it('inspects the server and its applications, and stops and starts an application', async () => {
     const h = home();
     h.writeNapConfig(profileSection('default', platform.port, platform.password));
-    const server = await nap(['inspect', 'server'], { env: h.env });
+    const server = await napInProcess(['inspect', 'server'], { env: h.env });
     expect(server.stdout).toMatch(/^Version:\s+\d+\.\d+\.\d+$/m);
     expect(server.stdout).toMatch(/^Applications: (\d+) of \1 running$/m);
     // the embedded store's disk: what is free, and what the store keeps
     expect(server.stdout).toMatch(/^Store:\s+embedded, \d+(\.\d)? [MG]iB free of \d+(\.\d)? [MG]iB \(keeps 128 MiB\)$/m);
     const state = async (): Promise<string | undefined> => {
-      const apps = (await nap(['inspect', 'applications', '-o', 'json'], { env: h.env })).json<
+      const apps = (await napInProcess(['inspect', 'applications', '-o', 'json'], { env: h.env })).json<
         { data: { name: string }; metadata: { state: string } }[]
       >();
       return apps.find((a) => a.data.name === 'MOP')?.metadata.state;
     };
     expect(await state()).toBe('RUNNING');
-    expect((await nap(['stop', 'application', 'MOP'], { env: h.env })).stdout).toBe('stopped application MOP (STOPPED)\n');
+    expect((await napInProcess(['stop', 'application', 'MOP'], { env: h.env })).stdout).toBe('stopped application MOP (STOPPED)\n');
     expect(await state()).toBe('STOPPED');
-    expect((await nap(['start', 'application', 'MOP'], { env: h.env })).stdout).toBe('started application MOP (RUNNING)\n');
-    const missing = await nap(['restart', 'adapter', 'nope'], { env: h.env });
+    expect((await napInProcess(['start', 'application', 'MOP'], { env: h.env })).stdout).toBe('started application MOP (RUNNING)\n');
+    const missing = await napInProcess(['restart', 'adapter', 'nope'], { env: h.env });
     expect(missing).toMatchObject({
       code: 1,
       stderr: 'nap: PUT /adapters/nope/restart failed: No adapter "nope" (404 ADAPTER_NOT_FOUND)\n',
     });
-    const wrongKind = await nap(['restart', 'service', 'MOP'], { env: h.env });
+    const wrongKind = await napInProcess(['restart', 'service', 'MOP'], { env: h.env });
     expect(wrongKind).toMatchObject({ code: 4, stderr: 'nap: nap restart service: one of application, adapter\n' });
   });
 });

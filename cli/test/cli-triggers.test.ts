@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { NapHome, NapResult } from './support/nap';
-import { createHome, FIXTURES, nap, profileSection } from './support/nap';
+import { createHome, FIXTURES, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
 
@@ -16,7 +16,7 @@ let token: string;
 let automationId: string;
 const ids: Record<string, string> = {};
 
-const run = (args: string[], env: NodeJS.ProcessEnv = home.env): Promise<NapResult> => nap(args, { env });
+const run = (args: string[], env: NodeJS.ProcessEnv = home.env): Promise<NapResult> => napInProcess(args, { env });
 
 interface Trigger {
   _id: string;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eventually } from '@nap/testing';
 import type { NapHome, NapResult } from './support/nap';
-import { createHome, FIXTURES, nap, profileSection } from './support/nap';
+import { createHome, FIXTURES, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
 
@@ -16,7 +16,7 @@ let home: NapHome;
 let work: string;
 
 const run = (args: string[], input?: string): Promise<NapResult> =>
-  nap(args, { env: home.env, cwd: work, ...(input === undefined ? {} : { input }) });
+  napInProcess(args, { env: home.env, cwd: work, ...(input === undefined ? {} : { input }) });
 const workflow = JSON.parse(readFileSync(path.join(FIXTURES, 'cli-error.workflow.json'), 'utf8')) as Record<string, unknown>;
 const file = (name: string, doc: unknown): string => {
   const full = path.join(work, name);

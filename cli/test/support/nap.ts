@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NAP_BIN } from './platform';
+import { PassThrough, Writable } from 'node:stream';
+import { NAP_BIN, ROOT } from './platform';
 
-/** The outcome of one `nap` process. */
+/** The outcome of one `nap` run. */
 export interface NapResult {
   code: number | null;
   stdout: string;
@@ -44,11 +45,34 @@ export function createHome(): NapHome {
   };
 }
 
-/** Runs the built `nap` bin with `args`; never throws on a non-zero exit. */
-export function nap(
-  args: readonly string[],
-  opts: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number },
-): Promise<NapResult> {
+export interface NapOptions {
+  /** The whole environment of the run (a home's `env`, with more). */
+  env: NodeJS.ProcessEnv;
+  /** The folder it runs in; the system's temporary folder by default. */
+  cwd?: string;
+  /** What stdin holds (a pipe, not a terminal). */
+  input?: string;
+  /** A process of its own is killed after this long: 60 s by default. */
+  timeoutMs?: number;
+}
+
+function result(args: readonly string[], code: number | null, stdout: string, stderr: string): NapResult {
+  return {
+    code,
+    stdout,
+    stderr,
+    json<T>() {
+      try {
+        return JSON.parse(stdout) as T;
+      } catch {
+        throw new Error(`nap ${args.join(' ')} printed no JSON (exit ${code}): ${stdout}${stderr}`);
+      }
+    },
+  };
+}
+
+/** Runs the built `nap` bin with `args` in a process of its own; never throws on a non-zero exit. */
+export function nap(args: readonly string[], opts: NapOptions): Promise<NapResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [NAP_BIN, ...args], {
       env: opts.env,
@@ -63,21 +87,101 @@ export function nap(
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({
-        code,
-        stdout,
-        stderr,
-        json<T>() {
-          try {
-            return JSON.parse(stdout) as T;
-          } catch {
-            throw new Error(`nap ${args.join(' ')} printed no JSON (exit ${code}): ${stdout}${stderr}`);
-          }
-        },
-      });
+      resolve(result(args, code, stdout, stderr));
+    });
+    // a command that reads no stdin may have ended before its input is written: EPIPE, not an error of the test
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
     });
     child.stdin.end(opts.input ?? '');
   });
+}
+
+interface Io {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+interface Cli {
+  main(argv: readonly string[], io: Io): Promise<number>;
+}
+
+let cli: Cli | undefined;
+// runs in this process one at a time: a command's exit code is process.exitCode, and the folder it works in process.cwd()
+let queue: Promise<unknown> = Promise.resolve();
+
+function collector(): { stream: NodeJS.WriteStream; text(): string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  return { stream: stream as unknown as NodeJS.WriteStream, text: () => Buffer.concat(chunks).toString() };
+}
+
+/**
+ * What a run needs of its own process: stdin read (`-f -`, `--password-stdin`, an input), or git
+ * run with the process's environment (`--repository`).
+ */
+function needsProcess(args: readonly string[], opts: NapOptions): boolean {
+  if (opts.input !== undefined && opts.input !== '') return true;
+  if (opts.env.HOME === undefined || opts.env.HOME === '') return true;
+  return args.some((a) => a === '-' || a.endsWith('=-') || a.endsWith('@-') || a === '--password-stdin' || a === '--repository');
+}
+
+/**
+ * The environment of a run in this process: the bundle finds the home folder with os.homedir(),
+ * which reads this process's HOME, so the files under the run's HOME are named by the variables
+ * that name them anyway (the same paths the bin would use).
+ */
+function inProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const home = env.HOME as string;
+  const orHome = (value: string | undefined, folder: string): string =>
+    value === undefined || value === '' ? path.join(home, folder) : value;
+  return {
+    ...env,
+    IPCTL_CONFIG_FILE: env.IPCTL_CONFIG_FILE ?? path.join(home, '.platform.d', 'config'),
+    XDG_CONFIG_HOME: orHome(env.XDG_CONFIG_HOME, '.config'),
+    XDG_CACHE_HOME: orHome(env.XDG_CACHE_HOME, '.cache'),
+  };
+}
+
+async function runInProcess(args: readonly string[], opts: NapOptions): Promise<NapResult> {
+  // the bundle the bin runs (dist/nap.js), through its exported entry point
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  cli ??= require(path.join(ROOT, 'cli/dist/nap.js')) as Cli;
+  const stdout = collector();
+  const stderr = collector();
+  // stdin as the bin gets it here: a pipe with nothing in it, not a terminal
+  const stdin = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
+  (stdin as unknown as PassThrough).end();
+  const cwd = process.cwd();
+  const exitCode = process.exitCode;
+  process.chdir(opts.cwd ?? os.tmpdir());
+  process.exitCode = undefined;
+  try {
+    const code = await cli.main([...args], { stdin, stdout: stdout.stream, stderr: stderr.stream, env: inProcessEnv(opts.env) });
+    return result(args, code, stdout.text(), stderr.text());
+  } finally {
+    process.exitCode = exitCode;
+    process.chdir(cwd);
+  }
+}
+
+/**
+ * Runs `nap` with `args` as {@link nap} does, without a process of its own each time (a node start
+ * costs more than most commands): in this process through the bundle's `main`, the function
+ * `bin/nap.js` calls, one run at a time; in a process of its own when the run reads stdin or runs
+ * git. The files that run most commands this way keep a few through the bin, to prove it works.
+ */
+export function napInProcess(args: readonly string[], opts: NapOptions): Promise<NapResult> {
+  if (needsProcess(args, opts)) return nap(args, opts);
+  const run = queue.then(() => runInProcess(args, opts));
+  queue = run.catch(() => undefined);
+  return run;
 }
 
 /** The profile section of a platform, as ipctl writes it. */
