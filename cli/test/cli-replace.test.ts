@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import type { NapHome, NapResult } from './support/nap';
-import { createHome, FIXTURES, nap, profileSection } from './support/nap';
+import { createHome, FIXTURES, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { ROOT, startPlatform } from './support/platform';
 import type { Proxy } from './support/proxy';
@@ -13,7 +13,8 @@ import { startProxy } from './support/proxy';
  * where the platform has an update route the document there is updated in place, elsewhere it is
  * deleted and imported again with a copy kept (in memory and in a file) and put back on a refusal.
  * "flaky" is staging behind a proxy that refuses every project import, for the case where even the
- * copy cannot go back.
+ * copy cannot go back. The commands run in this process (a node start for each cost most of the
+ * file's time); the other files run the bin itself.
  */
 let staging: Platform;
 let production: Platform;
@@ -21,7 +22,7 @@ let flaky: Proxy;
 let home: NapHome;
 let work: string;
 
-const run = (args: string[]): Promise<NapResult> => nap(args, { env: home.env, cwd: work });
+const run = (args: string[]): Promise<NapResult> => napInProcess(args, { env: home.env, cwd: work });
 const fixture = (name: string): string => path.join(FIXTURES, name);
 const file = (name: string, doc: unknown): string => {
   const full = path.join(work, name);
@@ -35,6 +36,15 @@ interface Named {
   _id: string;
   name: string;
   description?: string;
+}
+
+type ProjectFile = Named & { components: { iid: number; document: Record<string, unknown> }[] };
+
+/** The project with the description of its first component changed: the update route cannot make the project there this one. */
+function withChangedComponent(project: ProjectFile, description: string): ProjectFile {
+  const [first, ...rest] = project.components;
+  if (first === undefined) throw new Error(`project ${project.name} has no component`);
+  return { ...project, components: [{ ...first, document: { ...first.document, description } }, ...rest] };
 }
 
 beforeAll(async () => {
@@ -143,6 +153,81 @@ describe('a document updated in place', () => {
   });
 });
 
+describe('forms, projects and automations', () => {
+  it('update a form in place, and leave one the platform refuses as it was', async () => {
+    const forms = path.join(work, 'forms');
+    for (const name of ['f1', 'f2'])
+      expect((await run(['create', 'form', '-f', file(`${name}.json`, { name, struct: { type: 'object', items: [] } })])).code).toBe(0);
+    expect((await run(['export', 'form', 'f1', '--path', forms])).code).toBe(0);
+    const f1 = JSON.parse(readFileSync(path.join(forms, 'f1.form.json'), 'utf8')) as Named;
+    writeFileSync(path.join(forms, 'f1.form.json'), JSON.stringify({ ...f1, description: 'changed' }));
+    writeFileSync(path.join(forms, 'f2.form.json'), JSON.stringify({ name: 'f2', struct: 'oops' }));
+    const f2 = (await run(['get', 'form', 'f2', '-o', 'json'])).json<Named>();
+    const res = await run(['import', 'forms', forms, '--replace']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe(`imported form "f1" (${f1._id}), updating the one there in place\n`);
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused form "f2": .*struct must be object \(400 VALIDATION_FAILED\); the form "f2" there was left as it was\nnap: 1 of 2 forms not imported\n$/,
+    );
+    expect((await run(['get', 'form', 'f2', '-o', 'json'])).json()).toEqual(f2);
+    expect((await run(['get', 'form', 'f1', '-o', 'json'])).json()).toMatchObject({ _id: f1._id, description: 'changed' });
+    const deletes = await run(['audit', 'list', '--operation', 'studio.deleteForm', '-o', 'json']);
+    expect(deletes.json()).toEqual([]);
+  });
+
+  it('update a project in place when its components and folders are those there', async () => {
+    const project = file('in-place.project.json', { ...json<Record<string, unknown>>('cli-project.project.json'), name: 'cli-in-place' });
+    expect((await run(['import', 'project', project])).code).toBe(0);
+    const before = (await run(['get', 'project', 'cli-in-place', '-o', 'json'])).json<Named & { components: { storedName: string }[] }>();
+    const exported = JSON.parse((await run(['export', 'project', 'cli-in-place'])).stdout) as Record<string, unknown>;
+    const changed = file('in-place/cli-in-place.project.json', { ...exported, description: 'changed in place' });
+    const updated = await run(['import', 'project', changed, '--replace']);
+    expect(updated).toMatchObject({
+      code: 0,
+      stdout: `imported project "cli-in-place" (${before._id}), updating the one there in place\n`,
+    });
+    const after = (await run(['get', 'project', 'cli-in-place', '-o', 'json'])).json<typeof before>();
+    expect(after).toMatchObject({ _id: before._id, description: 'changed in place', components: before.components });
+    expect((await run(['audit', 'list', '--operation', 'studio.deleteProject', '-o', 'json'])).json()).toEqual([]);
+  });
+
+  it('update an automation in place, its triggers kept, unless the file changes its triggers', async () => {
+    expect((await run(['import', 'automation', fixture('cli-nightly.automation.json'), '--replace'])).code).toBe(0);
+    const triggersOf = async (): Promise<string[]> =>
+      (await run(['get', 'triggers', '-o', 'json']))
+        .json<(Named & { actionId: string })[]>()
+        .filter((t) => t.actionId === 'cli-nightly-automation')
+        .map((t) => t._id)
+        .sort();
+    const triggers = await triggersOf();
+    expect(triggers).toEqual(['cli-nightly-by-hand', 'cli-nightly-from-ci', 'cli-nightly-on-kafka']);
+    const exported = JSON.parse((await run(['export', 'automation', 'cli-nightly'])).stdout) as Named & { triggers: Named[] };
+
+    const deletes = async (): Promise<unknown[]> =>
+      (await run(['audit', 'list', '--operation', 'workflow.deleteAutomation', '-o', 'json'])).json();
+    const deletedBefore = (await deletes()).length;
+    const changed = file('in-place/cli-nightly.automation.json', { ...exported, description: 'changed in place' });
+    expect(await run(['import', 'automation', changed, '--replace'])).toMatchObject({
+      code: 0,
+      stdout: 'imported automation "cli-nightly" (cli-nightly-automation), updating the one there in place\n',
+    });
+    expect((await run(['get', 'automation', 'cli-nightly', '-o', 'json'])).json()).toMatchObject({ description: 'changed in place' });
+    expect(await triggersOf()).toEqual(triggers);
+    expect(await deletes()).toHaveLength(deletedBefore);
+
+    // a trigger less: only a delete and an import make the automation the file's
+    const fewer = file('fewer/cli-nightly.automation.json', {
+      ...exported,
+      triggers: exported.triggers.filter((t) => t.name !== 'On a Kafka message'),
+    });
+    expect(await run(['import', 'automation', fewer, '--replace'])).toMatchObject({
+      code: 0,
+      stdout: 'imported automation "cli-nightly" (cli-nightly-automation) in place of the one there\n',
+    });
+    expect(await triggersOf()).toEqual(['cli-nightly-by-hand', 'cli-nightly-from-ci']);
+  });
+});
+
 describe('a document deleted and imported again', () => {
   it('is put back when the platform refuses the new one', async () => {
     expect((await run(['import', 'project', fixture('cli-project.project.json')])).code).toBe(0);
@@ -163,7 +248,7 @@ describe('a document deleted and imported again', () => {
 
     // a good one replaces it
     const exported = await run(['export', 'project', 'cli-project']);
-    const doc = JSON.parse(exported.stdout) as Record<string, unknown>;
+    const doc = withChangedComponent(JSON.parse(exported.stdout) as ProjectFile, 'replaced');
     const replaced = await run([
       'import',
       'project',
@@ -176,7 +261,7 @@ describe('a document deleted and imported again', () => {
 
   it('says what was deleted and where its copy is when it cannot be put back either, and exits 1', async () => {
     const exported = await run(['export', 'project', 'cli-project']);
-    const doc = JSON.parse(exported.stdout) as Named;
+    const doc = withChangedComponent(JSON.parse(exported.stdout) as ProjectFile, 'again');
     const res = await run(['import', 'project', file('again/cli-project.project.json', doc), '--replace', '--profile', 'flaky']);
     expect(res.code).toBe(1);
     const backup = /its copy is (\S+\.project\.json) \(`nap import project \1` puts it back\)\n$/.exec(res.stderr)?.[1];
@@ -240,26 +325,6 @@ describe('a folder', () => {
     expect(plain.stdout).toMatch(/^imported workflow "newer-one" \(\S+\)\n$/);
     expect(plain.stderr).toContain('nap: workflow "a/b" already exists on ');
     expect(plain.stderr).toMatch(/nap: 3 of 4 workflows not imported\n$/);
-  });
-
-  it('of forms, deleted and imported again, puts back the one the platform refuses', async () => {
-    const forms = path.join(work, 'forms');
-    for (const name of ['f1', 'f2'])
-      expect((await run(['create', 'form', '-f', file(`${name}.json`, { name, struct: { type: 'object', items: [] } })])).code).toBe(0);
-    expect((await run(['export', 'form', 'f1', '--path', forms])).code).toBe(0);
-    const f1 = JSON.parse(readFileSync(path.join(forms, 'f1.form.json'), 'utf8')) as Named;
-    writeFileSync(path.join(forms, 'f1.form.json'), JSON.stringify({ ...f1, description: 'changed' }));
-    writeFileSync(path.join(forms, 'f2.form.json'), JSON.stringify({ name: 'f2', struct: 'oops' }));
-    const f2 = (await run(['get', 'form', 'f2', '-o', 'json'])).json<Named>();
-    const res = await run(['import', 'forms', forms, '--replace']);
-    expect(res.code).toBe(1);
-    expect(res.stdout).toBe(`imported form "f1" (${f1._id}) in place of the one there\n`);
-    expect(res.stderr).toMatch(
-      /^nap: http:\/\/127\.0\.0\.1:\d+ refused form "f2": .*struct must be object; the form "f2" there, deleted to replace it, was put back as it was\nnap: 1 of 2 forms not imported\n$/,
-    );
-    // the same form (its id, name and content), its stamps those of the import that put it back
-    expect((await run(['get', 'form', 'f2', '-o', 'json'])).json()).toMatchObject({ _id: f2._id, name: 'f2', struct: { type: 'object' } });
-    expect((await run(['get', 'form', 'f1', '-o', 'json'])).json()).toMatchObject({ _id: f1._id, description: 'changed' });
   });
 
   it('refuses, before writing anything, a document without a name or two of one name', async () => {

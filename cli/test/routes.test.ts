@@ -33,14 +33,14 @@ describe('the routes nap calls', () => {
   });
 
   it('replace in place wherever the platform has an update route for a resource it imports', () => {
-    // import --replace deletes and imports again only these: no route of the catalog updates one in place
-    expect(RESOURCES.filter((def) => def.import !== undefined && def.update === undefined).map((def) => def.plural)).toEqual([
-      'forms',
-      'projects',
-      'automations',
-    ]);
+    // every resource nap imports has a route of the catalog that updates one in place
+    expect(RESOURCES.filter((def) => def.import !== undefined && def.update === undefined).map((def) => def.plural)).toEqual([]);
+    // where the update route does not always apply, a delete (and the import) must replace the document instead
     for (const def of RESOURCES.filter((d) => d.update !== undefined))
-      expect({ resource: def.plural, deletable: def.delete !== undefined || def.update?.notApplicable === undefined }).toEqual({
+      expect({
+        resource: def.plural,
+        deletable: def.delete !== undefined || (def.update?.notApplicable === undefined && def.update?.inPlace === undefined),
+      }).toEqual({
         resource: def.plural,
         deletable: true,
       });

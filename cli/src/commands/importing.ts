@@ -17,8 +17,9 @@ import { an } from '../resources/registry';
  * Imports through a resource's import route, one document at a time, so that one the platform
  * refuses costs no other. A document of the same name on the target is left alone without
  * `replace`; with it, it is updated in place where the resource has an update route
- * (`ResourceDef.update`), so that a refused document leaves it exactly as it was. Elsewhere it can
- * only be deleted and imported again; then, before anything is deleted, the document there is read
+ * (`ResourceDef.update`) that can make it the new document (a project's route changes its name and
+ * description, not its components), so that a refused document leaves it exactly as it was.
+ * Elsewhere it can only be deleted and imported again; then, before anything is deleted, the document there is read
  * as the platform exports it, kept in memory and written to a file in the OS temp folder; when the
  * platform refuses the new document, the kept one is imported back, and when even that fails the
  * outcome says what was deleted and where its copy is.
@@ -130,7 +131,30 @@ export class Backups {
   }
 }
 
-/** Replaces `existing` by `doc`: in place where the resource has an update route, else by a guarded delete and import. */
+/** The document there as the platform exports it (to keep a copy of), or the outcome that says it cannot be read. */
+async function readToKeep(
+  client: Client,
+  def: ResourceDef,
+  existing: Found,
+  there: string,
+): Promise<{ doc: Doc } | { refusal: Omit<ImportOutcome, 'doc' | 'name'> }> {
+  try {
+    return { doc: await exportDocument(client, def, existing) };
+  } catch (err) {
+    if (!(err instanceof CliError) || stopsAll(err)) throw err;
+    return {
+      refusal: {
+        state: 'refused',
+        error: new CliError(`${there} cannot be read to keep a copy (${err.message}), so it was not replaced`, err.exitCode),
+      },
+    };
+  }
+}
+
+/**
+ * Replaces `existing` by `doc`: in place where the resource has an update route that can make the
+ * document there `doc`, else by a guarded delete and import.
+ */
 async function replaceOne(
   client: Client,
   def: ResourceDef,
@@ -142,7 +166,14 @@ async function replaceOne(
   const what = `${def.singular} "${name}"`;
   const there = `the ${def.singular} "${name}" there`;
   const update = def.update;
-  if (update !== undefined) {
+  // the document there as the platform exports it: read first where it says whether the update route can replace it
+  let kept: Doc | undefined;
+  if (update?.inPlace !== undefined) {
+    const read = await readToKeep(client, def, existing, there);
+    if ('refusal' in read) return read.refusal;
+    kept = read.doc;
+  }
+  if (update !== undefined && (update.inPlace === undefined || (kept !== undefined && update.inPlace(doc, kept)))) {
     const key = update.key === undefined ? undefined : update.key === 'id' ? existing.id : existing.name;
     const req = { method: update.route.method, path: routePath(update.route, key), json: update.wrap(doc) } as const;
     const res = await client.send(req);
@@ -163,15 +194,10 @@ async function replaceOne(
     };
 
   // only a delete and an import can replace it: keep a copy first, in memory and in a file
-  let kept: Doc;
-  try {
-    kept = await exportDocument(client, def, existing);
-  } catch (err) {
-    if (!(err instanceof CliError) || stopsAll(err)) throw err;
-    return {
-      state: 'refused',
-      error: new CliError(`${there} cannot be read to keep a copy (${err.message}), so it was not replaced`, err.exitCode),
-    };
+  if (kept === undefined) {
+    const read = await readToKeep(client, def, existing, there);
+    if ('refusal' in read) return read.refusal;
+    kept = read.doc;
   }
   let backup: string;
   try {

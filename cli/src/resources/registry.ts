@@ -74,6 +74,13 @@ export interface UpdateSpec {
    * still can replace the document (a prebuilt of the same or an older version: 409 PREBUILT_VERSION_NOT_NEWER).
    */
   notApplicable?: readonly string[];
+  /**
+   * For documents that carry parts the route does not change (a project's components, an
+   * automation's triggers): whether the update route alone makes the document there `doc`, given
+   * the one there as the platform exports it. When it does not, the document is replaced by a
+   * delete and an import, guarded, as where there is no update route.
+   */
+  inPlace?: (doc: Doc, there: Doc) => boolean;
   /** What to add about it in the reference. */
   note?: string;
 }
@@ -176,6 +183,45 @@ const without =
   (...keys: string[]) =>
   (doc: Doc): Doc =>
     Object.fromEntries(Object.entries(doc).filter(([key]) => !keys.includes(key)));
+
+/** A copy of a document with only the members named that it has. */
+const only =
+  (...keys: string[]) =>
+  (doc: Doc): Doc =>
+    Object.fromEntries(Object.entries(doc).filter(([key]) => keys.includes(key)));
+
+/**
+ * The members the platform sets on every save (camel case for most documents, snake case for
+ * workflows and forms), and the link of a trigger to its automation (the automation's id): never
+ * what a person changed in a file.
+ */
+const STAMPS = ['created', 'createdBy', 'created_by', 'lastUpdated', 'lastUpdatedBy', 'last_updated', 'last_updated_by', 'actionId'];
+
+/** JSON with the members of every object in name order: two values that mean the same give the same text. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Doc).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** The parts of a project the update route does not change: its folders and its components, stamps aside. */
+function projectParts(doc: Doc): string {
+  const components = (Array.isArray(doc.components) ? doc.components : []).map((c: unknown) => {
+    const comp = (c ?? {}) as Doc;
+    const document = comp.document !== null && typeof comp.document === 'object' ? without(...STAMPS)(comp.document as Doc) : comp.document;
+    return { iid: comp.iid, type: comp.type, folder: comp.folder ?? '/', document };
+  });
+  components.sort((a, b) => Number(a.iid) - Number(b.iid));
+  return canonical({ folders: doc.folders ?? [], components });
+}
+
+/** An automation's triggers, stamps aside, in id order. */
+function triggerParts(doc: Doc): string {
+  const triggers = (Array.isArray(doc.triggers) ? doc.triggers : []).map((t: unknown) => without(...STAMPS)((t ?? {}) as Doc));
+  return canonical(triggers.sort((a, b) => String(a._id ?? a.name).localeCompare(String(b._id ?? b.name))));
+}
 
 /**
  * The name the platform gives an integration model: its `versionId`, or `<info.title>:<info.version>`
@@ -299,6 +345,8 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/formbuilder/forms'), wrap: (doc) => ({ form: doc }) },
     delete: { route: DELETE('/formbuilder/forms/:id'), key: 'id' },
     import: { route: POST('/formbuilder/forms/import'), wrap: (docs) => ({ forms: docs }) },
+    // the whole form, checked as on creation; the id (and the creation stamp) stay those of the form there
+    update: { route: PUT('/formbuilder/forms/:id'), key: 'id', wrap: (doc) => ({ form: without('_id')(doc) }) },
     export: { route: POST('/formbuilder/forms/export'), key: 'id', body: (id) => ({ options: { _id: id } }) },
     gaps: {},
   },
@@ -319,6 +367,13 @@ export const RESOURCES: readonly ResourceDef[] = [
     },
     delete: { route: DELETE('/automation-studio/projects/:id'), key: 'id' },
     import: { route: POST('/automation-studio/projects/import'), wrap: (docs) => ({ project: docs[0] }), one: true },
+    update: {
+      route: PATCH('/automation-studio/projects/:id'),
+      key: 'id',
+      wrap: only('name', 'description'),
+      inPlace: (doc, there) => projectParts(doc) === projectParts(there),
+      note: "its name and description, when the document's components and folders are those there (their stamps aside); a project whose components or folders differ is deleted and imported again, put back if refused",
+    },
     export: { route: GET('/automation-studio/projects/:id/export'), key: 'id' },
     gaps: {},
   },
@@ -335,6 +390,13 @@ export const RESOURCES: readonly ResourceDef[] = [
     create: { route: POST('/operations-manager/automations'), wrap: (doc) => ({ automation: doc }) },
     delete: { route: DELETE('/operations-manager/automations/:id'), key: 'id' },
     import: { route: PUT('/operations-manager/automations'), wrap: (docs) => ({ automations: docs, options: {} }) },
+    update: {
+      route: PATCH('/operations-manager/automations/:id'),
+      key: 'id',
+      wrap: only('name', 'description', 'componentType', 'componentName', 'componentId', 'gbac'),
+      inPlace: (doc, there) => doc.triggers === undefined || triggerParts(doc) === triggerParts(there),
+      note: "its own members, when the document's triggers are those there (their stamps aside) or it has no `triggers` member (the triggers there stay, and go on starting it: its id is kept); an automation whose triggers differ is deleted and imported again with them, put back if refused",
+    },
     export: { route: GET('/operations-manager/automations/:id/export'), key: 'id' },
     gaps: {},
   },

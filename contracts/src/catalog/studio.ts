@@ -22,7 +22,7 @@ import {
 import { createdResultSchema } from '../schemas/automation';
 import { exportFormBodySchema, formSchema } from '../schemas/form';
 import { listQuerySchema } from '../schemas/query';
-import { exportedProjectSchema, projectEnvelopeSchema, projectPageSchema } from '../schemas/project';
+import { exportedProjectSchema, projectEnvelopeSchema, projectPageSchema, updateProjectBodySchema } from '../schemas/project';
 import { envelopeOf } from '../schemas/envelope';
 import {
   componentGroupInputSchema,
@@ -422,6 +422,23 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       "Found by its id, then by its name (a project member's @<project id>: <name>, as exported manual triggers name their form in formId), then by the id member other platforms give a form; 404 FORM_NOT_FOUND otherwise.",
   },
   {
+    name: 'updateForm',
+    summary: 'Replace a form',
+    http: { method: 'PUT', path: '/formbuilder/forms/:id' },
+    roles: ROLE_SETS.write,
+    body: closed({ form: embed(formInputSchema) }, ['form']),
+    response: withId(
+      'nap:schemas/form-updated',
+      obj({ status: literal('success'), message: str(), data: storedForm }, ['status', 'message', 'data']),
+    ),
+    addition: true,
+    notes:
+      'Replaces the whole form by body.form, checked as on creation (POST /formbuilder/forms); its id, created and created_by stay. ' +
+      'An _id in the form must be the id of the route (400 VALIDATION_FAILED naming body.form._id otherwise); leave it out. ' +
+      'A form shared with groups the caller is in none of, or groups given that the caller is in none of, is 403 GROUP_ACCESS_DENIED (admins may); ' +
+      'an unknown id 404 FORM_NOT_FOUND; a name another form has 409 FORM_ALREADY_EXISTS.',
+  },
+  {
     name: 'deleteForm',
     summary: 'Delete a form',
     http: { method: 'DELETE', path: '/formbuilder/forms/:id' },
@@ -463,6 +480,22 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     addition: true,
     notes:
       'Components shared with groups the caller is in none of (workflows and forms; admins see all) are left out of components; metadata.componentsLeftOut says how many.',
+  },
+  {
+    name: 'updateProject',
+    summary: 'Change a project: its name or description',
+    http: { method: 'PATCH', path: '/automation-studio/projects/:id' },
+    roles: ROLE_SETS.write,
+    body: updateProjectBodySchema,
+    response: projectEnvelopeSchema,
+    addition: true,
+    notes:
+      'The members given change, the others stay; another member (components, folders, _id, …) is 400 VALIDATION_FAILED naming it: components change through their own routes. ' +
+      'A project has no members or roles of its own; who may change it is who may delete it: ' +
+      'a project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component. ' +
+      "Renaming keeps the components' stored names (they carry the project's id, not its name). " +
+      'An unknown id 404 PROJECT_NOT_FOUND; a name another project has 409 PROJECT_ALREADY_EXISTS; a project whose import is still under way 409 CONFLICT. ' +
+      'The answer is the project as GET …/projects/:id answers it to the caller.',
   },
   {
     name: 'deleteProject',

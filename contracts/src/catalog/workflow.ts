@@ -37,6 +37,7 @@ import {
   createdResultSchema,
   importAutomationsBodySchema,
   importCatalogAutomationsBodySchema,
+  updateAutomationBodySchema,
 } from '../schemas/automation';
 import {
   cancelJobsResultSchema,
@@ -349,6 +350,21 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     addition: true,
     notes:
       'The automation with a triggers member holding each of its triggers as GET …/triggers/:id/export gives it: what PUT /operations-manager/automations takes back, automation and triggers together.',
+  },
+  {
+    name: 'updateAutomation',
+    summary: 'Change an automation',
+    http: { method: 'PATCH', path: '/operations-manager/automations/:id' },
+    roles: ['admin', 'apiwrite', 'engineering'],
+    body: updateAutomationBodySchema,
+    response: automationEnvelopeSchema,
+    addition: true,
+    notes:
+      "Itential's updateAutomation: the members given change, the others stay; a member this body does not list (_id, created, triggers, …) is 400 VALIDATION_FAILED naming it. " +
+      'gbac is checked as on creation (group ids that must exist, 404 GROUP_NOT_FOUND) and replaces the gbac whole, a list it leaves out being empty. ' +
+      'componentName and componentId name one workflow: changing one without the other sets the other to null, so that the automation runs the workflow named. ' +
+      "A caller outside the automation's gbac write groups: 403 GROUP_ACCESS_DENIED; an unknown id 404 AUTOMATION_NOT_FOUND; a name in use 409 AUTOMATION_ALREADY_EXISTS naming the automation that has it. " +
+      'The id stays, so its triggers keep starting it (they read the automation when they fire).',
   },
   {
     name: 'deleteAutomation',

@@ -139,3 +139,33 @@ export const createAutomationBodySchema = withId(
 );
 /** Body of `POST /operations-manager/automations`. */
 export type CreateAutomationBody = Static<typeof createAutomationBodySchema>;
+
+/**
+ * Body of `PATCH /operations-manager/automations/:id`: the members of an automation a user changes,
+ * each optional (at least one); any other member is refused. `gbac` replaces the automation's gbac
+ * whole, a list it leaves out being empty, as on creation.
+ */
+export const updateAutomationBodySchema = withId(
+  'nap:schemas/update-automation-body',
+  closed(
+    {
+      name: name('new name of the automation (unique)'),
+      description: str(),
+      componentType: nullable(str({ description: 'kind of component, for example workflows' })),
+      componentName: nullable(str({ description: 'name of the workflow the automation runs' })),
+      componentId: nullable(str({ description: 'id of the workflow the automation runs' })),
+      gbac: closed(
+        {
+          read: arr(str(), { description: 'group ids that may read it' }),
+          write: arr(str(), { description: 'group ids that may change it' }),
+        },
+        [],
+        { description: 'group-based access: group ids allowed to read and to change the automation' },
+      ),
+    },
+    [],
+    { minProperties: 1 },
+  ),
+);
+/** Body of `PATCH /operations-manager/automations/:id`. */
+export type UpdateAutomationBody = Static<typeof updateAutomationBodySchema>;

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, anyValue, arr, embed, int, name, oneOf, open, str, timestamp, withId } from './common';
+import { anyObject, anyValue, arr, closed, embed, int, name, oneOf, open, str, timestamp, withId } from './common';
 import { envelopeOf, envelopePageOf } from './envelope';
 
 /**
@@ -84,3 +84,15 @@ export type Project = Static<typeof projectSchema>;
 export const projectEnvelopeSchema = envelopeOf('nap:schemas/project-envelope', embed(projectSchema));
 /** A page of projects in the envelope. */
 export const projectPageSchema = envelopePageOf('nap:schemas/project-page', embed(projectSchema));
+
+/**
+ * Body of `PATCH /automation-studio/projects/:id`: the members of the project itself a user changes
+ * (its components change through their own routes), each optional (at least one); any other member
+ * is refused.
+ */
+export const updateProjectBodySchema = withId(
+  'nap:schemas/update-project-body',
+  closed({ name: name('new name of the project (unique)'), description: str() }, [], { minProperties: 1 }),
+);
+/** Body of `PATCH /automation-studio/projects/:id`. */
+export type UpdateProjectBody = Static<typeof updateProjectBodySchema>;

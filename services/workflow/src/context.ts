@@ -202,7 +202,7 @@ export async function saveAutomation(
  * Refuses group ids that name no group (404 GROUP_NOT_FOUND naming the first, as the catalog import
  * refuses a group that does not exist): such a gbac would shut everyone but admins out for good.
  */
-async function assertGroupsExist(svc: WorkflowContext, ids: string[], member: string): Promise<void> {
+export async function assertGroupsExist(svc: WorkflowContext, ids: string[], member: string): Promise<void> {
   if (ids.length === 0) return;
   const { results } = (await svc.client.call('admin.getGroups', { query: {} }, { caller: SYSTEM_CALLER })).body;
   const known = new Set(results.map((g) => g._id));

@@ -1,5 +1,5 @@
 import { AppError, PROJECT_COMPONENT_TYPES, isAppError, memberName, plainName, projectOf } from '@nap/contracts';
-import type { Caller, ExportedProject, Project, ProjectComponent, ProjectComponentType } from '@nap/contracts';
+import type { Caller, ExportedProject, Project, ProjectComponent, ProjectComponentType, UpdateProjectBody } from '@nap/contracts';
 import { canAccess, isAdmin } from './access';
 import { keepableId } from './documents';
 
@@ -185,6 +185,25 @@ export function storedComponent(p: PlannedComponent, reference: string): Project
 export function finishedProject(record: ProjectRecord): Project {
   const { importing: _done, ...project } = record;
   return { ...project, components: [...record.components].sort((a, b) => a.iid - b.iid) };
+}
+
+/**
+ * The project `record` becomes with `changes` (PATCH): the members given replace theirs, the others
+ * stay; stamped by `by` at `at`. A name of blanks only is 400 `VALIDATION_FAILED` naming `body.name`.
+ * The components keep their stored names: those carry the project's id, not its name.
+ */
+export function changedProject(record: ProjectRecord, changes: UpdateProjectBody, by: string, at: string): ProjectRecord {
+  if (changes.name !== undefined && changes.name.trim() === '')
+    throw new AppError('VALIDATION_FAILED', 'body.name must be a non-empty name: a project needs one', {
+      details: [{ member: 'body.name', message: 'must not be blank' }],
+    });
+  return {
+    ...record,
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    ...(changes.description !== undefined ? { description: changes.description } : {}),
+    lastUpdated: at,
+    lastUpdatedBy: by,
+  };
 }
 
 /** The original name of a component stored as `@<project _id>: <name>`. */

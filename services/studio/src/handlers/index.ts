@@ -43,6 +43,8 @@ import { runTransformationById } from './run-transformation-by-id';
 import { runTransformation } from './run-transformation';
 import { updateAutomation } from './update-automation';
 import { updateComponentGroup } from './update-component-group';
+import { updateForm } from './update-form';
+import { updateProject } from './update-project';
 import { updateTemplate } from './update-template';
 import { updateTransformation } from './update-transformation';
 import { validateTransformation } from './validate-transformation';
@@ -61,7 +63,9 @@ export function studioHandlers(svc: StudioContext): HandlerMap<'studio'> {
     createTransformation: createTransformation(svc),
     deleteAutomation: deleteAutomation(svc),
     deleteComponentGroup: deleteComponentGroup(svc),
+    updateForm: updateForm(svc),
     deleteForm: deleteForm(svc),
+    updateProject: updateProject(svc),
     deleteProject: deleteProject(svc),
     deleteTemplate: deleteTemplate(svc),
     deleteTransformation: deleteTransformation(svc),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@nap/contracts';
-import type { AutomationDocument, Caller, CatalogAutomationDocument, ExportedAutomation } from '@nap/contracts';
+import type { AutomationDocument, Caller, CatalogAutomationDocument, ExportedAutomation, UpdateAutomationBody } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 
 /**
@@ -94,6 +94,48 @@ export function toAutomationRecord(
     lastUpdated: t,
     lastUpdatedBy: caller.username,
   };
+}
+
+/**
+ * The automation `existing` becomes with `changes` (PATCH): the members given replace theirs, the
+ * others stay; stamped by `caller` at `now` (epoch ms). Checked as {@link toAutomationRecord} checks
+ * a new one (a non-empty name, gbac lists of group ids); `gbac` replaces the gbac whole, a list it
+ * leaves out being empty, as on creation. `componentName` and `componentId` name one workflow (the
+ * trigger starter takes the id first): a change of one alone sets the other to null, so that the
+ * automation runs the workflow the change names. Throws 400 VALIDATION_FAILED naming `member.<name>`.
+ */
+export function toUpdatedAutomation(
+  existing: StoredAutomation,
+  changes: UpdateAutomationBody,
+  caller: Caller,
+  now: number,
+  member = 'body',
+): StoredAutomation {
+  const next: StoredAutomation = { ...existing };
+  if (changes.name !== undefined) {
+    const name = changes.name.trim();
+    if (name === '') throw invalid(`${member}.name`, 'must be a non-empty name: an automation needs one');
+    next.name = name;
+  }
+  if (changes.description !== undefined) next.description = changes.description;
+  if (changes.componentType !== undefined) next.componentType = changes.componentType;
+  if (changes.componentName !== undefined) {
+    next.componentName = changes.componentName;
+    if (changes.componentId === undefined && changes.componentName !== existing.componentName) next.componentId = null;
+  }
+  if (changes.componentId !== undefined) {
+    next.componentId = changes.componentId;
+    if (changes.componentName === undefined && changes.componentId !== existing.componentId) next.componentName = null;
+  }
+  if (changes.gbac !== undefined) {
+    // a malformed gbac is refused, never replaced by none (which would open the automation to everyone)
+    const gbac: unknown = changes.gbac;
+    if (!isRecord(gbac)) throw invalid(`${member}.gbac`, 'must be an object { read: [group ids], write: [group ids] }');
+    next.gbac = { write: groupIds(gbac.write, `${member}.gbac.write`), read: groupIds(gbac.read, `${member}.gbac.read`) };
+  }
+  next.lastUpdated = new Date(now).toISOString();
+  next.lastUpdatedBy = caller.username;
+  return next;
 }
 
 /** A catalog automation's `repeatInterval`: a count and a unit (`1 hour`, `2 weeks`, `3months`). */

@@ -40,6 +40,7 @@ import { runEndpointTrigger } from './run-endpoint-trigger';
 import { runManualTrigger } from './run-manual-trigger';
 import { startJob } from './start-job';
 import { startJobWithOptions } from './start-job-with-options';
+import { updateAutomation } from './update-automation';
 import { updateTrigger } from './update-trigger';
 import { watchEvents } from './watch-events';
 import { watchJobEvents } from './watch-job-events';
@@ -70,6 +71,7 @@ export function workflowHandlers(svc: WorkflowContext): HandlerMap<'workflow'> {
     getAutomations: getAutomations(svc),
     getAutomation: getAutomation(svc),
     exportAutomation: exportAutomation(svc),
+    updateAutomation: updateAutomation(svc),
     deleteAutomation: deleteAutomation(svc),
     getTriggers: getTriggers(svc),
     createTrigger: createTrigger(svc),

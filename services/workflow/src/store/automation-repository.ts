@@ -43,6 +43,24 @@ export class AutomationRepository {
     }
   }
 
+  /**
+   * Replaces the automation with id `doc._id` by `doc`: the stored one, or null when it is gone;
+   * 409 AUTOMATION_ALREADY_EXISTS naming the automation that has its name.
+   */
+  async replaceAutomation(doc: StoredAutomation): Promise<StoredAutomation | null> {
+    try {
+      const { matchedCount } = await this.automations.replaceOne({ _id: doc._id }, doc);
+      return matchedCount === 0 ? null : doc;
+    } catch (err) {
+      if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
+      const existing = await this.automations.findOne({ name: doc.name }).catch(() => null);
+      return translateDuplicate(
+        err,
+        existing === null ? `An automation named "${doc.name}" exists` : `An automation named "${doc.name}" exists (id "${existing._id}")`,
+      );
+    }
+  }
+
   async insertCatalogAutomation(doc: StoredCatalogAutomation): Promise<StoredCatalogAutomation> {
     try {
       return await this.catalog.insertOne(doc);

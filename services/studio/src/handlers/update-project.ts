@@ -1,0 +1,23 @@
+import type { Handler } from '@nap/bus';
+import { AppError, auditChanges } from '@nap/contracts';
+import { componentKinds, stampOf } from '../context';
+import type { StudioContext } from '../context';
+import { assertWholeProjectVisible, changedProject } from '../domain/projects';
+
+/**
+ * `PATCH /automation-studio/projects/:id`: change a project's name or description. Who may change
+ * it is who may delete it: 403 `GROUP_ACCESS_DENIED` naming the components the caller may not see.
+ */
+export function updateProject(svc: StudioContext): Handler<'studio.updateProject'> {
+  return async (input, ctx) => {
+    const current = await svc.projects.get(input.params.id);
+    // the import writes its own copy of the record as it goes, which would undo a change made meanwhile
+    if (current.importing !== undefined)
+      throw new AppError('CONFLICT', `Project "${current.name}" is still being imported; change it once its import has finished`);
+    await assertWholeProjectVisible(componentKinds(svc), current, input.caller, 'changed');
+    const stamp = stampOf(svc, input.caller);
+    const stored = await svc.projects.replace(changedProject(current, input.body, stamp.by, stamp.at));
+    ctx.audit({ target: { kind: 'project', id: stored._id, name: stored.name }, changes: auditChanges(current, stored) });
+    return { message: `Project "${stored.name}" updated`, data: stored, metadata: {} };
+  };
+}

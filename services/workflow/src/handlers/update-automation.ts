@@ -1,0 +1,22 @@
+import { AppError, auditChanges } from '@nap/contracts';
+import type { Handler } from '@nap/bus';
+import { assertGroupsExist } from '../context';
+import type { WorkflowContext } from '../context';
+import { gbacGroupIds, toUpdatedAutomation } from '../domain/automations';
+
+/**
+ * `PATCH /operations-manager/automations/:id` (Itential's updateAutomation): the members given
+ * change, the others stay. The caller must be allowed to change the automation (its gbac write
+ * groups); a new gbac is checked as on creation. Its id stays, so its triggers keep starting it.
+ */
+export function updateAutomation(svc: WorkflowContext): Handler<'workflow.updateAutomation'> {
+  return async (input, ctx) => {
+    const existing = await svc.automations.accessibleAutomation(input.params.id, ctx.caller, 'write');
+    const next = toUpdatedAutomation(existing, input.body, ctx.caller, Date.now());
+    if (input.body.gbac !== undefined) await assertGroupsExist(svc, gbacGroupIds(next), 'body.gbac');
+    const stored = await svc.automations.replaceAutomation(next);
+    if (stored === null) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${existing._id}"`);
+    ctx.audit({ target: { kind: 'automation', id: stored._id, name: stored.name }, changes: auditChanges(existing, stored) });
+    return { message: `Automation "${stored.name}" updated`, data: stored, metadata: {} };
+  };
+}
