@@ -158,6 +158,18 @@ describe('PATCH /automation-studio/projects/:id', () => {
     ]);
   });
 
+  it('loses no change to another made at the same time: each writes over the project only as it read it', async () => {
+    const before = await project('bbbbbbbbbbbbbbbbbbbbbb09');
+    const answers = await Promise.all([
+      patch(before._id, { name: 'raced project' }),
+      ...[1, 2, 3, 4, 5, 6].map((n) => patch(before._id, { description: `d${n}` })),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const after = (await platform.http('GET', `/automation-studio/projects/${before._id}`, { token: admin })).body as Envelope<Project>;
+    expect(after.data.name).toBe('raced project');
+    expect(['d1', 'd2', 'd3', 'd4', 'd5', 'd6']).toContain(after.data.description);
+  });
+
   it('refuses members it does not change by name, an unknown id, and a name another project has', async () => {
     const mine = await project('bbbbbbbbbbbbbbbbbbbbbb02');
     const other = await project('bbbbbbbbbbbbbbbbbbbbbb03');

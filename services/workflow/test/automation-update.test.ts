@@ -101,6 +101,21 @@ it('changes the members given, keeps the others, and records what changed', asyn
   expect(record.changes).toEqual([{ member: 'description', before: 'first', after: 'second' }]);
 });
 
+it('loses no change to another made at the same time: each writes over the automation only as it read it', async () => {
+  const before = await created({ name: 'patch-race', description: 'd0', componentType: 'workflows', componentName: 'patch-race-wf' });
+  const answers = await Promise.all([
+    patch(before._id, { name: 'patch-race-renamed' }),
+    ...[1, 2, 3, 4, 5, 6].map((n) => patch(before._id, { description: `d${n}` })),
+    patch(before._id, { componentName: 'patch-race-other' }),
+  ]);
+  expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+  const read = await platform.http('GET', `/operations-manager/automations/${before._id}`, { token: admin });
+  const after = (read.body as { data: Automation }).data;
+  // the rename and the workflow change both stand, whatever description was written last
+  expect(after).toMatchObject({ name: 'patch-race-renamed', componentName: 'patch-race-other' });
+  expect(['d1', 'd2', 'd3', 'd4', 'd5', 'd6']).toContain(after.description);
+});
+
 it('refuses a member the body does not list, naming each, and changes nothing', async () => {
   const before = await created({ name: 'patch-unknown' });
   const res = await patch(before._id, { name: 'renamed', triggers: [], createdBy: 'someone' });

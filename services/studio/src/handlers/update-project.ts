@@ -10,14 +10,25 @@ import { assertWholeProjectVisible, changedProject } from '../domain/projects';
  */
 export function updateProject(svc: StudioContext): Handler<'studio.updateProject'> {
   return async (input, ctx) => {
-    const current = await svc.projects.get(input.params.id);
-    // the import writes its own copy of the record as it goes, which would undo a change made meanwhile
-    if (current.importing !== undefined)
-      throw new AppError('CONFLICT', `Project "${current.name}" is still being imported; change it once its import has finished`);
-    await assertWholeProjectVisible(componentKinds(svc), current, input.caller, 'changed');
-    const stamp = stampOf(svc, input.caller);
-    const stored = await svc.projects.replace(changedProject(current, input.body, stamp.by, stamp.at));
-    ctx.audit({ target: { kind: 'project', id: stored._id, name: stored.name }, changes: auditChanges(current, stored) });
-    return { message: `Project "${stored.name}" updated`, data: stored, metadata: {} };
+    // read, check, write only if unchanged meanwhile: a change made between (another PATCH, an
+    // import of the project) is never written over, whatever the order the writes reach the store
+    for (let attempt = 1; ; attempt++) {
+      const current = await svc.projects.get(input.params.id);
+      // the import writes its own copy of the record as it goes, which would undo a change made meanwhile
+      if (current.importing !== undefined)
+        throw new AppError('CONFLICT', `Project "${current.name}" is still being imported; change it once its import has finished`);
+      await assertWholeProjectVisible(componentKinds(svc), current, input.caller, 'changed');
+      const stamp = stampOf(svc, input.caller);
+      const stored = await svc.projects.replaceUnchanged(changedProject(current, input.body, stamp.by, stamp.at), current);
+      if (stored !== null) {
+        ctx.audit({ target: { kind: 'project', id: stored._id, name: stored.name }, changes: auditChanges(current, stored) });
+        return { message: `Project "${stored.name}" updated`, data: stored, metadata: {} };
+      }
+      if (attempt >= UPDATE_ATTEMPTS)
+        throw new AppError('CONFLICT', `Project "${current.name}" kept changing while it was being updated; try again`);
+    }
   };
 }
+
+/** Reads of a project a change makes before it gives up on a project that keeps changing. */
+const UPDATE_ATTEMPTS = 5;

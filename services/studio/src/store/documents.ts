@@ -71,6 +71,24 @@ export class NamedDocuments<T extends NamedDoc> {
     return doc;
   }
 
+  /**
+   * Replaces the document `previous` by `doc` only if it is still as `previous` was read (same
+   * `lastUpdated`, and not being imported): the replaced document, or null when it changed meanwhile
+   * (read it again and redo the change). 404 when it is gone, 409 when the new name is taken.
+   */
+  async replaceUnchanged(doc: T, previous: T & { lastUpdated?: string }): Promise<T | null> {
+    const filter = { _id: doc._id, lastUpdated: previous.lastUpdated ?? null, importing: null } as Filter;
+    let matched: number;
+    try {
+      ({ matchedCount: matched } = await this.docs.replaceOne(filter, doc));
+    } catch (err) {
+      throw this.translate(err, doc);
+    }
+    if (matched > 0) return doc;
+    if ((await this.findById(doc._id)) === null) throw this.notFound(doc._id);
+    return null;
+  }
+
   async findById(id: string): Promise<T | null> {
     return this.docs.findOne({ _id: id });
   }

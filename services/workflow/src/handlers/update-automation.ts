@@ -11,12 +11,23 @@ import { gbacGroupIds, toUpdatedAutomation } from '../domain/automations';
  */
 export function updateAutomation(svc: WorkflowContext): Handler<'workflow.updateAutomation'> {
   return async (input, ctx) => {
-    const existing = await svc.automations.accessibleAutomation(input.params.id, ctx.caller, 'write');
-    const next = toUpdatedAutomation(existing, input.body, ctx.caller, Date.now());
-    if (input.body.gbac !== undefined) await assertGroupsExist(svc, gbacGroupIds(next), 'body.gbac');
-    const stored = await svc.automations.replaceAutomation(next);
-    if (stored === null) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${existing._id}"`);
-    ctx.audit({ target: { kind: 'automation', id: stored._id, name: stored.name }, changes: auditChanges(existing, stored) });
-    return { message: `Automation "${stored.name}" updated`, data: stored, metadata: {} };
+    // read, check, write only if unchanged meanwhile: a concurrent change (another PATCH, a gbac that
+    // takes the caller's access away) is never written over
+    for (let attempt = 1; ; attempt++) {
+      const existing = await svc.automations.accessibleAutomation(input.params.id, ctx.caller, 'write');
+      const next = toUpdatedAutomation(existing, input.body, ctx.caller, Date.now());
+      if (input.body.gbac !== undefined) await assertGroupsExist(svc, gbacGroupIds(next), 'body.gbac');
+      const stored = await svc.automations.replaceAutomation(next, existing);
+      if (stored === null) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${existing._id}"`);
+      if (stored !== 'changed') {
+        ctx.audit({ target: { kind: 'automation', id: stored._id, name: stored.name }, changes: auditChanges(existing, stored) });
+        return { message: `Automation "${stored.name}" updated`, data: stored, metadata: {} };
+      }
+      if (attempt >= UPDATE_ATTEMPTS)
+        throw new AppError('CONFLICT', `Automation "${existing.name}" kept changing while it was being updated; try again`);
+    }
   };
 }
+
+/** Reads of an automation a change makes before it gives up on one that keeps changing. */
+const UPDATE_ATTEMPTS = 5;

@@ -44,13 +44,15 @@ export class AutomationRepository {
   }
 
   /**
-   * Replaces the automation with id `doc._id` by `doc`: the stored one, or null when it is gone;
-   * 409 AUTOMATION_ALREADY_EXISTS naming the automation that has its name.
+   * Replaces the automation `previous` by `doc` if it is still as `previous` was read (same
+   * `lastUpdated`): the stored one, `'changed'` when it changed meanwhile (read it again and redo the
+   * change), null when it is gone; 409 AUTOMATION_ALREADY_EXISTS naming the automation that has its name.
    */
-  async replaceAutomation(doc: StoredAutomation): Promise<StoredAutomation | null> {
+  async replaceAutomation(doc: StoredAutomation, previous: StoredAutomation): Promise<StoredAutomation | 'changed' | null> {
     try {
-      const { matchedCount } = await this.automations.replaceOne({ _id: doc._id }, doc);
-      return matchedCount === 0 ? null : doc;
+      const { matchedCount } = await this.automations.replaceOne({ _id: doc._id, lastUpdated: previous.lastUpdated ?? null }, doc);
+      if (matchedCount > 0) return doc;
+      return (await this.automations.findOne({ _id: doc._id }, { projection: { _id: 1 } })) === null ? null : 'changed';
     } catch (err) {
       if (!hasCode(err, 'STORE_DUPLICATE_KEY')) throw err;
       const existing = await this.automations.findOne({ name: doc.name }).catch(() => null);
