@@ -1,6 +1,5 @@
-import type { QueryClient } from '@tanstack/react-query';
 import type { JobEvent, JobEventName, TaskEvent } from '@nap/contracts';
-import type { JobDocument, JobPage } from '../api/nap';
+import type { JobDocument } from '../api/nap';
 
 /** A job event as the streams deliver it: its name and payload. */
 export type LiveJobEvent = { name: JobEventName; payload: JobEvent | TaskEvent };
@@ -31,7 +30,7 @@ export function isTaskEvent(payload: JobEvent | TaskEvent): payload is TaskEvent
   return 'taskId' in payload && typeof payload.taskId === 'string';
 }
 
-const FINAL_EVENTS: ReadonlySet<string> = new Set(['jobComplete', 'jobError', 'jobCancel']);
+export const FINAL_EVENTS: ReadonlySet<string> = new Set(['jobComplete', 'jobError', 'jobCancel']);
 
 /** The job after the event: its status, a task's status, its end time. Older events than the document's change nothing. */
 export function jobAfterEvent(job: JobDocument, event: LiveJobEvent): JobDocument {
@@ -55,57 +54,4 @@ export function jobAfterEvent(job: JobDocument, event: LiveJobEvent): JobDocumen
     }
   }
   return next;
-}
-
-/** Limits a refetch to one per interval however many events ask for it. */
-function throttled(run: () => void, intervalMs: number): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return () => {
-    if (timer !== undefined) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      run();
-    }, intervalMs);
-  };
-}
-
-/**
- * Keeps the query cache in step with job events: a job's status changes in place in every cached
- * page that shows it and in its cached document (at once, without a request); a job that no page
- * shows yet (a new one), and the work queue, are fetched again, at most a few times a second.
- */
-export function createJobEventApplier(client: QueryClient): (event: LiveJobEvent) => void {
-  const refetchLists = throttled(() => void client.invalidateQueries({ queryKey: ['jobs'] }), 250);
-  const refetchQueue = throttled(() => void client.invalidateQueries({ queryKey: ['tasks'] }), 250);
-  // both streams (the platform-wide one and a job's own) deliver a job's events, each in order: the
-  // second delivery of an event, by its seq, would move the job back
-  const lastSeq = new Map<string, number>();
-  return (event) => {
-    const { payload } = event;
-    if (payload.seq <= (lastSeq.get(payload.jobId) ?? 0)) return;
-    if (lastSeq.size >= 10_000) lastSeq.clear();
-    lastSeq.set(payload.jobId, payload.seq);
-    let shown = false;
-    for (const [key, page] of client.getQueriesData<JobPage>({ queryKey: ['jobs'] })) {
-      if (!page?.items.some((item) => item._id === payload.jobId)) continue;
-      shown = true;
-      client.setQueryData<JobPage>(key, {
-        ...page,
-        items: page.items.map((item) =>
-          item._id === payload.jobId
-            ? {
-                ...item,
-                status: payload.status,
-                ...(FINAL_EVENTS.has(event.name)
-                  ? { metrics: { ...(item.metrics as Record<string, unknown> | undefined), end_time: payload.timestamp } }
-                  : {}),
-              }
-            : item,
-        ),
-      });
-    }
-    if (!shown && event.name === 'jobStart') refetchLists();
-    client.setQueryData<JobDocument>(['job', payload.jobId], (job) => (job ? jobAfterEvent(job, event) : job));
-    if (isTaskEvent(payload) || FINAL_EVENTS.has(event.name)) refetchQueue();
-  };
 }

@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { followEventStream } from '../api/event-stream';
 import type { StreamState } from '../api/event-stream';
-import { createJobEventApplier, parseJobEvent } from './job-events';
+import { createJobEventApplier } from './job-event-applier';
+import { parseJobEvent } from './job-events';
 import type { LiveJobEvent } from './job-events';
 
 type Listener = (event: LiveJobEvent) => void;
