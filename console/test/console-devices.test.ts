@@ -1,5 +1,3 @@
-import os from 'node:os';
-import path from 'node:path';
 import { startCliSimulator } from '@nap/lab';
 import type { CliSimulator } from '@nap/lab';
 import { eventually } from '@nap/testing';
@@ -149,7 +147,6 @@ describe('the Devices pages', () => {
     expect(await listedNames()).toEqual(['edge-1', 'edge-2']);
     await page.getByText('1–2 of 2 devices').waitFor();
     await expectAccessible();
-    await page.screenshot({ path: path.join(os.tmpdir(), 'nap-console-devices-list.png') });
 
     // the name filter, typed: the platform's substring match, kept in the URL
     await page.getByRole('searchbox', { name: 'Name' }).fill('ge-2');

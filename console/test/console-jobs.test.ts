@@ -347,7 +347,7 @@ describe('the operations console', () => {
     await page.locator('h1 + [data-status="complete"]').waitFor();
     expect(await jobStatus(platform, job._id)).toBe('complete');
     // the finished task says which choice was taken
-    await panel.getByText(/^Answered “Approve”: took its success path at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.$/).waitFor();
+    await panel.getByText(/^Answered “Approve” by admin at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: took its success path\.$/).waitFor();
     // the circles of Start and End have one border all round (no task's status stripe on their left)
     const start = graph.getByRole('button', { name: /^Start/ });
     expect(

@@ -150,6 +150,29 @@ const applicationRow = (service: string) =>
     .getByRole('row')
     .filter({ hasText: `service ${service}` });
 
+/** How often the Platform pages read the platform again by themselves (console/src/pages/platform/queries.ts). */
+const REFRESH_MS = 10_000;
+let clockInstalled = false;
+
+/**
+ * Puts the page's timers under the test's hand from the next page loaded on (the clock still runs
+ * as the real one does): see {@link refreshNow}.
+ */
+async function controlPageClock(): Promise<void> {
+  if (clockInstalled) return;
+  await page.clock.install();
+  clockInstalled = true;
+}
+
+/**
+ * Moves the page's timers over its wait between two reads, so that it reads the platform again
+ * by itself now rather than up to 10 s later; its dates stay the real ones.
+ */
+async function refreshNow(): Promise<void> {
+  await page.clock.fastForward(REFRESH_MS);
+  await page.clock.setSystemTime(Date.now());
+}
+
 async function openPlatform(): Promise<void> {
   await page.goto(`${platform.url}/console/platform`);
   await page.getByRole('heading', { name: 'Platform', level: 1 }).waitFor();
@@ -320,6 +343,7 @@ describe('the Platform pages', () => {
   }, 60_000);
 
   it('restart a DEAD adapter: DEAD again while its system is down, RUNNING once it answers', async () => {
+    await controlPageClock();
     await openPlatform();
     const restart = adapterRow('servicenow').getByRole('button', { name: 'Restart adapter servicenow' });
     await restart.click();
@@ -332,6 +356,7 @@ describe('the Platform pages', () => {
     // its system is still down: the platform's checks fail again, and the page says so
     const before = Date.now();
     await adapterBecomes('servicenow', (h) => h.state === 'DEAD' && Date.parse(h.lastError?.at ?? '') >= before - 1000, 'DEAD again');
+    await refreshNow();
     await summary().filter({ hasText: '1 problem: adapter servicenow DEAD' }).waitFor();
     expect((await listedAdapters())[0]).toBe('servicenow');
 
@@ -340,6 +365,7 @@ describe('the Platform pages', () => {
     await adapterRow('servicenow').getByRole('button', { name: 'Restart adapter servicenow' }).click();
     await dialog.getByRole('button', { name: 'Restart adapter' }).click();
     await adapterBecomes('servicenow', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING and ONLINE');
+    await refreshNow();
     await cell('servicenow', 3).getByText('ONLINE').waitFor();
     await summary()
       .filter({ hasText: /^1 stopped by an operator: adapter gitlab STOPPED$/ })
@@ -382,29 +408,33 @@ describe('the Platform pages', () => {
   }, 60_000);
 
   it('follow changes by itself, without a reload', async () => {
+    await controlPageClock();
     await openPlatform();
     await page.evaluate('window.__samePage = true');
     // another administrator stops infoblox with the command line's route
     await platform.api('PUT', '/adapters/infoblox/stop');
-    await eventually('infoblox STOPPED on the page', async () => /^STOPPED/.test((await cell('infoblox', 2).textContent()) ?? ''), {
-      timeoutMs: 25_000,
-    });
+    await adapterBecomes('infoblox', (h) => h.state === 'STOPPED', 'STOPPED');
+    // the page's next read, without the 10 s wait
+    await refreshNow();
+    await eventually('infoblox STOPPED on the page', async () => /^STOPPED/.test((await cell('infoblox', 2).textContent()) ?? ''));
     await summary().filter({ hasText: '2 stopped by an operator: adapter gitlab STOPPED, adapter infoblox STOPPED' }).waitFor();
     expect(await page.evaluate('window.__samePage')).toBe(true);
     await platform.api('PUT', '/adapters/infoblox/start');
-    await eventually('infoblox RUNNING on the page', async () => /^RUNNING/.test((await cell('infoblox', 2).textContent()) ?? ''), {
-      timeoutMs: 25_000,
-    });
+    await adapterBecomes('infoblox', (h) => h.state === 'RUNNING', 'RUNNING');
+    await refreshNow();
+    await eventually('infoblox RUNNING on the page', async () => /^RUNNING/.test((await cell('infoblox', 2).textContent()) ?? ''));
     expect(await page.evaluate('window.__samePage')).toBe(true);
   }, 60_000);
 
   it('keep what it read when a refresh is refused, and show the platform’s refusal of an action', async () => {
+    await controlPageClock();
     await page.goto(`${platform.url}/console/platform/adapters/gitlab`);
     await page.getByRole('heading', { name: 'gitlab', level: 1 }).waitFor();
     // someone deletes the adapter while its page is open
     await platform.api('DELETE', '/adapters/gitlab');
+    await refreshNow();
     const failed = page.getByRole('alert').filter({ hasText: 'Refreshing failed' });
-    await failed.waitFor({ timeout: 25_000 });
+    await failed.waitFor();
     expect(await failed.textContent()).toMatch(/No adapter "gitlab" \(it was deleted\) \(ADAPTER_NOT_FOUND · request [\w-]+\)/);
     // what it read stays
     await page.getByLabel('Properties of gitlab').waitFor();

@@ -71,7 +71,7 @@ function TriggerTimes({ trigger, now }: { trigger: Trigger; now: number }) {
     parts.push(
       <>
         last started a job <Moment at={trigger.lastExecuted} now={now} exact="title" /> ·{' '}
-        <Link to={`/jobs?${new URLSearchParams({ trigger: trigger._id }).toString()}`} aria-label={`Jobs of ${trigger.name}`}>
+        <Link to={`/jobs?${new URLSearchParams({ trigger: trigger._id }).toString()}`} aria-label={`its jobs: ${trigger.name}`}>
           its jobs
         </Link>
       </>,
