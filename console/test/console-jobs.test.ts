@@ -390,6 +390,9 @@ describe('the operations console', () => {
     await graph.getByRole('button', { name: 'Check interface state — complete' }).waitFor();
     await graph.getByRole('button', { name: 'Report the result — complete' }).waitFor();
     await page.locator('h1 + [data-status="complete"]').waitFor();
+    // the retry by hand stays on the task: who, when, why it had failed, what the retry changed
+    const retried = page.getByRole('region', { name: 'Retried by hand' });
+    await retried.getByText(/^Retried by admin at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(failed before: .+\); changed type\.$/).waitFor();
     // a task without automatic retries says nothing of them (not "Retries: none" after it was retried by hand)
     expect(await panel.getByRole('term').allTextContents()).not.toContain('Retries');
     expect(await panel.getByRole('term').allTextContents()).not.toContain('Automatic retries');
