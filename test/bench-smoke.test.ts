@@ -8,12 +8,18 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { startScriptNodeFlags } from '@nap/testing';
 
 const ROOT = path.resolve(__dirname, '..');
 const RUN = path.join(ROOT, 'test/bench/run.mjs');
 const AT_ONCE = 2;
 /** A smoke run that takes longer than this is stuck, not slow. */
 const SMOKE_TIMEOUT_MS = 120_000;
+/**
+ * The Node flags of `npm start`, which run.mjs gives every benchmark too: one that hosts the
+ * platform runs itself again under them when it lacks them (platform-flags.mjs), a second process.
+ */
+const PLATFORM_NODE_FLAGS = startScriptNodeFlags(path.join(ROOT, 'package.json'));
 
 interface Listing {
   benches: string[];
@@ -35,7 +41,7 @@ const { benches, orphans } = JSON.parse(listed.stdout) as Listing;
 function smoke(file: string): Promise<Outcome> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [path.join(ROOT, 'test/bench', file), '--smoke'], {
+    const child = spawn(process.execPath, [...PLATFORM_NODE_FLAGS, path.join(ROOT, 'test/bench', file), '--smoke'], {
       cwd: ROOT,
       env: process.env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@
 // the answer; the admin service appends it to the chain after). Each mode is measured off, on, off,
 // on, and the ratio is of the means. Target: on >= 0.9 x off. The standalone is measured again at
 // 128 connections, where both runs are bound by the CPU rather than by each request's wait.
-// `--smoke`: one short round each.
+// `--smoke`: one round each of a quarter of a second.
 // Beside req/s, the CPU time the platform's processes spent per request (Linux: /proc), which a busy
 // machine disturbs less than req/s: on a machine the platform saturates, req/s follows it.
 // Needs nats-server on the PATH (a skip without it; a failure under CI=true).
@@ -28,7 +28,7 @@ const CONNECTIONS = size(32, 4);
  * connections halves what a closed loop of clients can send whatever the CPU has left).
  */
 const SATURATING = size(128, 8);
-const DURATION_S = size(Number(process.env.NAP_BENCH_SECONDS ?? 10), 1);
+const DURATION_S = size(Number(process.env.NAP_BENCH_SECONDS ?? 10), 0.25);
 const ROUNDS = size(2, 1);
 const PASSWORD = 'bench-admin-password';
 const SECRET = 'bench-secret-key-of-32-characters';

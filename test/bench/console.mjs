@@ -4,7 +4,8 @@
 // and the time to render the largest fixture workflow's job (and a 150-task one) with its pan rate.
 //   node test/bench/console.mjs            100,000 jobs (inserted through the API, in parallel)
 //   node test/bench/console.mjs --jobs 20000
-//   node test/bench/console.mjs --smoke    a tiny run that proves the bench still works
+//   node test/bench/console.mjs --smoke    a tiny run that proves the bench still works (50 jobs, one reload and
+//                                          one job event, a 30-task workflow, a short pan)
 // Each figure is also a BENCH line (report.mjs) for `npm run bench`.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -21,8 +22,13 @@ const FIXTURES = path.resolve(ROOT, '../shared/fixtures/itential-assets');
 const CHROMIUM = '/usr/bin/chromium';
 const smoke = process.argv.includes('--smoke');
 const jobsArg = process.argv.indexOf('--jobs');
-const JOBS = smoke ? 300 : jobsArg > 0 ? Number(process.argv[jobsArg + 1]) : 100_000;
-const EVENT_RUNS = smoke ? 3 : 15;
+const JOBS = smoke ? 50 : jobsArg > 0 ? Number(process.argv[jobsArg + 1]) : 100_000;
+const EVENT_RUNS = smoke ? 1 : 15;
+const RELOADS = smoke ? 1 : 3;
+/** Mouse moves of a pan across a job's graph. */
+const PAN_MOVES = smoke ? 10 : 60;
+/** Tasks of the workflow laid out by dagre. */
+const LAID_OUT_TASKS = smoke ? 30 : 150;
 const secondsArg = process.argv.indexOf('--insert-seconds');
 /** Inserting stops after this long even when fewer jobs than asked are stored: the count stored is printed. */
 const INSERT_SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 240;
@@ -149,7 +155,7 @@ try {
     baseline: { name: 'the same page from the API alone', value: median(apiTimes) },
   });
   const reloads = [];
-  for (let i = 0; i < 3; i += 1) {
+  for (let i = 0; i < RELOADS; i += 1) {
     const t = performance.now();
     await page.reload();
     await page.locator('table tbody tr').first().waitFor({ timeout: 60_000 });
@@ -216,7 +222,7 @@ try {
     const panStart = performance.now();
     await page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
     await page.mouse.down();
-    for (let i = 1; i <= 60; i += 1) await page.mouse.move(pane.x + pane.width / 2 - i * 8, pane.y + pane.height / 2 - i * 5);
+    for (let i = 1; i <= PAN_MOVES; i += 1) await page.mouse.move(pane.x + pane.width / 2 - i * 8, pane.y + pane.height / 2 - i * 5);
     await page.mouse.up();
     const panMs = performance.now() - panStart;
     const frames = await page.evaluate(() => (cancelAnimationFrame(window.__napRaf), window.__napFrames));
@@ -253,7 +259,7 @@ try {
   } else {
     report('largest fixture workflow', `not measured: ${FIXTURES} is absent`);
   }
-  const many = 150;
+  const many = LAID_OUT_TASKS;
   const tasks = {};
   const transitions = { workflow_start: { t0: go } };
   for (let i = 0; i < many; i += 1) {
@@ -271,8 +277,8 @@ try {
         ? { [`t${i + 1}`]: go, ...(i % 10 === 0 && i + 5 < many ? { [`t${i + 5}`]: { state: 'failure', type: 'standard' } } : {}) }
         : { workflow_end: go };
   }
-  await api('POST', '/automation-studio/automations', { automation: wf('Bench 150 tasks', tasks, transitions) });
-  await renderJob('a 150-task workflow without positions (dagre)', 'Bench 150 tasks', many + 2);
+  await api('POST', '/automation-studio/automations', { automation: wf(`Bench ${many} tasks`, tasks, transitions) });
+  await renderJob(`a ${many}-task workflow without positions (dagre)`, `Bench ${many} tasks`, many + 2);
 } finally {
   await browser?.close();
   await bench.stop();

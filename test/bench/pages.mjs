@@ -13,7 +13,7 @@
 //  5. a metrics scrape, GET /exporter_metrics (nap_jobs counts the jobs of each state in the store).
 // Requests are sequential and interleaved across sizes, so a busy machine slows every size alike.
 // Prints p50/p95 of each at each size and the ratio of the largest size to the smallest (target:
-// at most 1.2). `--smoke`: 300 and 1,200 jobs, a few rounds (proves it runs; figures mean nothing).
+// at most 1.2). `--smoke`: 100 and 300 jobs, two rounds (proves it runs; figures mean nothing).
 // Sizes: NAP_BENCH_PAGE_SIZES=25000,100000,1000000; rounds: NAP_BENCH_PAGE_ROUNDS (200).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -23,8 +23,8 @@ import { PLATFORM_NODE_FLAGS } from './platform-flags.mjs';
 import { quantile, report, size, SMOKE } from './report.mjs';
 import { startBenchPlatform } from './standalone.mjs';
 
-const SIZES = (process.env.NAP_BENCH_PAGE_SIZES ?? size('25000,100000,1000000', '300,1200')).split(',').map(Number);
-const ROUNDS = Number(process.env.NAP_BENCH_PAGE_ROUNDS ?? size(200, 5));
+const SIZES = (process.env.NAP_BENCH_PAGE_SIZES ?? size('25000,100000,1000000', '100,300')).split(',').map(Number);
+const ROUNDS = Number(process.env.NAP_BENCH_PAGE_ROUNDS ?? size(200, 2));
 const TARGET_RATIO = 1.2;
 const STATUSES = ['complete', 'complete', 'complete', 'error', 'canceled'];
 const OWNERS = ['alice', 'bob', 'admin'];

@@ -20,8 +20,8 @@
 // moves both sides of a round alike.
 // Targets (issues 3, 24): >= 2,000 transitions/s standalone and >= 0.8x the store floor, p50 < 5 ms;
 // filtered page p95 < 50 ms.
-// (Pages against the size of history: pages.mjs.) `--smoke`: 1 round of 3 jobs, 2,000 stored jobs,
-// 20 page requests (proves it runs).
+// (Pages against the size of history: pages.mjs.) `--smoke`: 1 round of 3 jobs, 300 stored jobs,
+// 5 page requests (proves it runs).
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { createRequire } from 'node:module';
@@ -40,8 +40,8 @@ const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? size(20, 1));
  * hours rather than of its first second. The first round is printed too (the cold start).
  */
 const WARMUP_S = Number(process.env.NAP_BENCH_WARMUP_SECONDS ?? size(5, 0));
-const JOBS = Number(process.env.NAP_BENCH_JOBS ?? size(100_000, 2_000));
-const PAGE_REQUESTS = Number(process.env.NAP_BENCH_PAGES ?? size(300, 20));
+const JOBS = Number(process.env.NAP_BENCH_JOBS ?? size(100_000, 300));
+const PAGE_REQUESTS = Number(process.env.NAP_BENCH_PAGES ?? size(300, 5));
 
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 

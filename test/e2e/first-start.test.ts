@@ -10,6 +10,11 @@ import { REPO_ROOT } from '../support/processes';
  * where it listens; Ctrl-C in the terminal (SIGINT to npm's process group), or a signal to npm
  * alone, stops it — no process is left behind; without Python's jinja2 and textfsm it starts with
  * templates off, says so and names the one command that turns them on.
+ *
+ * The first test runs `npm start` whole, its `prestart` build (turbo, every package up to date
+ * already) included; the others start with `--ignore-scripts`, which leaves out the `prestart`
+ * build only (npm still runs `start` itself): what they check begins once that build is done, and
+ * each build would cost them a turbo run.
  */
 
 /** How long `npm start` may take to listen: the build it runs first is done already under npm test, not always by hand. */
@@ -30,9 +35,12 @@ interface NpmStart {
   exited: Promise<number | string>;
 }
 
-/** `npm start` in a process group of its own, as a terminal runs it; resolves once NAP says where it listens. */
-async function npmStart(env: Record<string, string>): Promise<NpmStart> {
-  const child = spawn('npm', ['start'], {
+/**
+ * `npm start` in a process group of its own, as a terminal runs it; resolves once NAP says where it
+ * listens. `build: false` leaves out the `prestart` build (`npm start --ignore-scripts`).
+ */
+async function npmStart(env: Record<string, string>, { build = false }: { build?: boolean } = {}): Promise<NpmStart> {
+  const child = spawn('npm', build ? ['start'] : ['start', '--ignore-scripts'], {
     cwd: REPO_ROOT,
     detached: true,
     env: { ...process.env, NAP_PORT: '0', NAP_LOG_LEVEL: 'info', ...env },
@@ -100,7 +108,7 @@ describe('npm start', () => {
   it(
     'stops cleanly on Ctrl-C (SIGINT to its process group), leaving no process behind',
     async () => {
-      const started = await npmStart({ NAP_DATA_DIR: freshDataDir() });
+      const started = await npmStart({ NAP_DATA_DIR: freshDataDir() }, { build: true });
       const pid = started.child.pid ?? 0;
       expect((await fetch(`${started.url}/health/live`)).status).toBe(200);
       process.kill(-pid, 'SIGINT');

@@ -81,10 +81,14 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
   });
 
   it('scrapes the management port, and every metric the rules read is there with the labels they use', async () => {
-    const target = await eventually('the target scraped', async () => {
-      const [first] = await prometheus.targets();
-      return first?.health === 'up' ? first : undefined;
-    });
+    const target = await eventually(
+      'the target scraped',
+      async () => {
+        const [first] = await prometheus.targets();
+        return first?.health === 'up' ? first : undefined;
+      },
+      { intervalMs: 250 },
+    );
     expect(target.scrapeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
 
     // a job that completes, so that the job and task histograms have series
@@ -106,6 +110,7 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
       ]),
     );
     await eventually('every metric the rules read scraped', async () => (await missingMetrics(prometheus, names)).length === 0, {
+      intervalMs: 250,
       timeoutMs: 20_000,
     }).catch(() => undefined);
     const missing = await missingMetrics(prometheus, names);
@@ -123,10 +128,14 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
   }, 90_000);
 
   it('evaluates every rule without an error on what NAP exposes', async () => {
-    const evaluated = await eventually('every rule evaluated', async () => {
-      const all = await prometheus.rules();
-      return all.length > 0 && all.every((r) => !r.lastEvaluation.startsWith('0001')) ? all : undefined;
-    });
+    const evaluated = await eventually(
+      'every rule evaluated',
+      async () => {
+        const all = await prometheus.rules();
+        return all.length > 0 && all.every((r) => !r.lastEvaluation.startsWith('0001')) ? all : undefined;
+      },
+      { intervalMs: 250 },
+    );
     expect(evaluated.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.lastError ?? r.health}`)).toEqual([]);
     expect(evaluated.filter((r) => r.type === 'alerting').length).toBe(rules.groups.flatMap((g) => g.rules).filter(isAlert).length);
     // the recording rule has data once an interactive operation was asked more than once (a series
@@ -145,10 +154,14 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
 
   it('raises nothing on a healthy platform but the certificate that expires in two days', async () => {
     // a few evaluations after every rule's first
-    const raisedNow = await eventually('the certificate alert pending', async () => {
-      const now = await raised();
-      return now.includes('NapTlsCertificateExpiring/critical') ? now : undefined;
-    });
+    const raisedNow = await eventually(
+      'the certificate alert pending',
+      async () => {
+        const now = await raised();
+        return now.includes('NapTlsCertificateExpiring/critical') ? now : undefined;
+      },
+      { intervalMs: 250 },
+    );
     expect(raisedNow).toEqual(['NapTlsCertificateExpiring/critical']);
     const [alert] = (await napAlerts(prometheus)).filter((a) => a.labels.alertname === 'NapTlsCertificateExpiring');
     // pending for its 10 minutes, with the time left in its summary
@@ -179,7 +192,7 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
         const throttled = firing('NapAccountsThrottled');
         return guessing && throttled ? { guessing, throttled } : undefined;
       },
-      { timeoutMs: 30_000 },
+      { intervalMs: 250, timeoutMs: 30_000 },
     );
     expect(now.guessing.labels.severity).toBe('warning');
     expect(Number(now.guessing.value)).toBeGreaterThanOrEqual(25);
@@ -239,7 +252,7 @@ describeWithPrometheus('distributed NAP under a real Prometheus: one target per 
         const now = await prometheus.targets();
         return now.length === processes.size && now.every((t) => t.health === 'up') ? now : undefined;
       },
-      { timeoutMs: 20_000 },
+      { intervalMs: 250, timeoutMs: 20_000 },
     ).catch(async () => prometheus.targets());
     expect(targets.map((t) => `${t.scrapeUrl} ${t.health} ${t.lastError}`).filter((t) => !t.includes(' up '))).toEqual([]);
     // no TLS in the gateway here
@@ -249,7 +262,7 @@ describeWithPrometheus('distributed NAP under a real Prometheus: one target per 
     await eventually(
       'every metric scraped',
       async () => JSON.stringify(await missingMetrics(prometheus, names)) === JSON.stringify(expected),
-      { timeoutMs: 20_000 },
+      { intervalMs: 250, timeoutMs: 20_000 },
     ).catch(() => undefined);
     const absent = await missingMetrics(prometheus, names);
     expect(absent).toEqual(['nap_job_duration_seconds']);
@@ -261,10 +274,14 @@ describeWithPrometheus('distributed NAP under a real Prometheus: one target per 
     expect(fill.length).toBe(1);
     expect(fill[0]?.value).toBeLessThan(0.01);
 
-    const evaluated = await eventually('every rule evaluated', async () => {
-      const all = await prometheus.rules();
-      return all.length > 0 && all.every((r) => !r.lastEvaluation.startsWith('0001')) ? all : undefined;
-    });
+    const evaluated = await eventually(
+      'every rule evaluated',
+      async () => {
+        const all = await prometheus.rules();
+        return all.length > 0 && all.every((r) => !r.lastEvaluation.startsWith('0001')) ? all : undefined;
+      },
+      { intervalMs: 250 },
+    );
     expect(evaluated.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.lastError ?? r.health}`)).toEqual([]);
     expect(await napAlerts(prometheus)).toEqual([]);
   }, 60_000);
@@ -279,7 +296,7 @@ describeWithPrometheus('distributed NAP under a real Prometheus: one target per 
         const names = now.map((a) => `${a.labels.alertname}/${a.labels.component ?? a.labels.instance}`);
         return names.some((n) => n === 'NapComponentDown/workflow') && names.some((n) => n.startsWith('NapProcessDown/')) ? now : undefined;
       },
-      { timeoutMs: 20_000 },
+      { intervalMs: 250, timeoutMs: 20_000 },
     );
     // pending for their 5 minutes; the one down component only
     expect(alerts.every((a) => a.state === 'pending')).toBe(true);

@@ -45,10 +45,14 @@ it('fires a due time that passed while the platform was stopped, once, after the
     platform = await startTestPlatform({ dataDir });
     try {
       token = await platform.login();
-      const [job] = await eventually('the job of the missed due time', async () => {
-        const found = await jobsOf(platform, token, 'after-restart');
-        return found.length > 0 && found;
-      });
+      const [job] = await eventually(
+        'the job of the missed due time',
+        async () => {
+          const found = await jobsOf(platform, token, 'after-restart');
+          return found.length > 0 && found;
+        },
+        { intervalMs: 200 },
+      );
       expect(job?.variables).toMatchObject({ who: 'restart' });
       // a schedule due a second later has fired: the missed due time did not fire again before it
       await scheduleMarker(platform, token, 'after-restart-marker', Date.now() + 1_000);
@@ -111,7 +115,7 @@ it('fires each due time once with two workflow replicas sharing the store', asyn
           const stored = ((await platform.http('GET', `/operations-manager/triggers/${s._id}`, { token })).body as { data: Trigger }).data;
           return (stored.lastRunAt ?? 0) >= firstRunAt + 2_000;
         },
-        { timeoutMs: 30_000 },
+        { intervalMs: 200, timeoutMs: 30_000 },
       );
     }
     for (const s of schedules) await platform.http('PATCH', `/operations-manager/triggers/${s._id}`, { token, body: { enabled: false } });
@@ -121,6 +125,7 @@ it('fires each due time once with two workflow replicas sharing the store', asyn
     await eventually(
       'every fire under way ends',
       async () => (await store.collection('triggers').countDocuments({ _id: { $in: ids }, fire: { $exists: true } })) === 0,
+      { intervalMs: 200 },
     );
 
     const owners = new Set<string>();
@@ -160,13 +165,14 @@ it('skips the due times that come while a schedule is disabled, and resumes at t
     });
     const stored = async () =>
       ((await platform.http('GET', `/operations-manager/triggers/${schedule._id}`, { token })).body as { data: Trigger }).data;
-    await eventually('a first job of the schedule', async () => (await jobsOf(platform, token, 'frozen')).length > 0);
+    await eventually('a first job of the schedule', async () => (await jobsOf(platform, token, 'frozen')).length > 0, { intervalMs: 200 });
 
     const disable = await platform.http('PATCH', `/operations-manager/triggers/${schedule._id}`, { token, body: { enabled: false } });
     expect(disable.status).toBe(200);
     await eventually(
       'the fire under way ends',
       async () => (await store.collection('triggers').countDocuments({ _id: schedule._id, fire: { $exists: true } })) === 0,
+      { intervalMs: 200 },
     );
     const frozenFrom = (await stored()).nextRunAt;
     if (typeof frozenFrom !== 'number') throw new Error('the disabled schedule has no next due time');
@@ -183,10 +189,14 @@ it('skips the due times that come while a schedule is disabled, and resumes at t
     expect(resumed.nextRunAt).toBeLessThan(enabledAt + 2_000);
 
     // it fires again from there on, and never for a due time of the frozen while
-    const after = await eventually('a job of the schedule enabled again', async () => {
-      const jobs = await jobsOf(platform, token, 'frozen');
-      return jobs.length > before && jobs;
-    });
+    const after = await eventually(
+      'a job of the schedule enabled again',
+      async () => {
+        const jobs = await jobsOf(platform, token, 'frozen');
+        return jobs.length > before && jobs;
+      },
+      { intervalMs: 200 },
+    );
     await platform.http('PATCH', `/operations-manager/triggers/${schedule._id}`, { token, body: { enabled: false } });
     // a job's id begins with the seconds of its due time
     const dueSeconds = after.map((job) => parseInt(job._id.slice(0, 8), 16));

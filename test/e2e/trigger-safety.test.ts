@@ -121,10 +121,14 @@ it("runs a schedule changed by another account as that account: eve cannot re-po
     body: { firstRunAt: Date.now() + 300, repeatUnit: null },
   });
   expect(mine.status).toBe(200);
-  const [job] = await eventually('the job of the schedule eve changed', async () => {
-    const jobs = await jobsOf(platform, admin, 'safety-admin-wf');
-    return jobs.length > 0 && jobs;
-  });
+  const [job] = await eventually(
+    'the job of the schedule eve changed',
+    async () => {
+      const jobs = await jobsOf(platform, admin, 'safety-admin-wf');
+      return jobs.length > 0 && jobs;
+    },
+    { intervalMs: 100 },
+  );
   expect(job?.metrics?.owner).toBe('safety-eve');
 }, 30_000);
 
@@ -200,16 +204,20 @@ it('does not let an event trigger on its own automation start jobs without end, 
     await start('safety-start');
     // the loop trigger fires once for the job a person started, never for the job it started itself;
     // ping fires for safety-start, pong for ping's job, and ping not again for pong's job (its own firing led to it)
-    await eventually('the triggered jobs', async () => (await jobsOf(platform, admin, 'safety-pong')).length === 1);
+    await eventually('the triggered jobs', async () => (await jobsOf(platform, admin, 'safety-pong')).length === 1, { intervalMs: 100 });
     await scheduleMarker(platform, admin, 'safety-loop-marker', Date.now() + 2_000);
-    await eventually('every triggered job ended', async () => {
-      const jobs = [
-        ...(await jobsOf(platform, admin, 'safety-loop')),
-        ...(await jobsOf(platform, admin, 'safety-ping')),
-        ...(await jobsOf(platform, admin, 'safety-pong')),
-      ];
-      return jobs.every((j) => j.status === 'complete');
-    });
+    await eventually(
+      'every triggered job ended',
+      async () => {
+        const jobs = [
+          ...(await jobsOf(platform, admin, 'safety-loop')),
+          ...(await jobsOf(platform, admin, 'safety-ping')),
+          ...(await jobsOf(platform, admin, 'safety-pong')),
+        ];
+        return jobs.every((j) => j.status === 'complete');
+      },
+      { intervalMs: 100 },
+    );
     expect((await jobsOf(platform, admin, 'safety-loop')).length).toBe(2);
     expect((await jobsOf(platform, admin, 'safety-ping')).length).toBe(1);
     expect((await jobsOf(platform, admin, 'safety-pong')).length).toBe(1);
@@ -248,10 +256,14 @@ it('fires an event trigger only for jobs its creator may see, and a trigger of a
   // a job of a group the watcher is not in: not hers to act on
   await run([guarded]);
   const open = await run([]);
-  const [captured] = await eventually('the capture of the open job', async () => {
-    const jobs = await jobsOf(platform, admin, 'safety-capture');
-    return jobs.length > 0 && jobs;
-  });
+  const [captured] = await eventually(
+    'the capture of the open job',
+    async () => {
+      const jobs = await jobsOf(platform, admin, 'safety-capture');
+      return jobs.length > 0 && jobs;
+    },
+    { intervalMs: 100 },
+  );
   expect(captured?.variables).toMatchObject({ jobId: open });
   await scheduleMarker(platform, admin, 'safety-seen-marker', Date.now() + 1_500);
   expect((await jobsOf(platform, admin, 'safety-capture')).length).toBe(1);
@@ -265,7 +277,7 @@ it('fires an event trigger only for jobs its creator may see, and a trigger of a
       const t = await trigger(capture._id);
       return t.lastError !== undefined && t;
     },
-    { timeoutMs: 15_000 },
+    { intervalMs: 100, timeoutMs: 15_000 },
   );
   expect(failed.lastError).toMatchObject({ code: 'UNPROCESSABLE', message: expect.stringContaining('was deleted') });
   expect((await jobsOf(platform, admin, 'safety-capture')).length).toBe(1);

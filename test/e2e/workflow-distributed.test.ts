@@ -60,9 +60,13 @@ async function job(id: string): Promise<JobDocument> {
   return (res.body as { data: JobDocument }).data;
 }
 
-/** Reads the job until `check` holds (bounded); a read that fails is tried again: the workflow service may be down on purpose. */
+/**
+ * Reads the job until `check` holds (bounded); a read that fails is tried again: the workflow service
+ * may be down on purpose. Every 200 ms: the delay task runs 2 s, and a dozen jobs are watched at once
+ * through the gateway, the bus and the workflow process.
+ */
 function until(id: string, check: (j: JobDocument) => boolean, what: string, timeoutMs = 30_000): Promise<JobDocument> {
-  return jobReaching(`Job ${id} reaching ${what}`, () => job(id), check, { timeoutMs, intervalMs: 50 });
+  return jobReaching(`Job ${id} reaching ${what}`, () => job(id), check, { timeoutMs, intervalMs: 200 });
 }
 
 beforeAll(async () => {

@@ -116,6 +116,7 @@ export async function scheduleMarker(platform: TestPlatform, token: string, name
   });
   if (res.status !== 201) throw new Error(`Creating the marker schedule ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   await eventually(`the job of the marker schedule ${name}`, async () => (await jobsOf(platform, token, name)).length > 0, {
+    intervalMs: 200,
     timeoutMs: Math.max(0, dueAt - Date.now()) + 15_000,
   });
 }

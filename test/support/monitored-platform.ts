@@ -62,7 +62,7 @@ export async function startMonitoredPlatform(adminPassword: string, certificateD
     const started = await startPrometheus({ targets: [health], ruleFiles: [NAP_ALERT_RULES] });
     prometheus = started;
     // scraped once before anything happens, so that rates see what follows
-    await eventually('the platform scraped', async () => (await started.targets())[0]?.health === 'up');
+    await eventually('the platform scraped', async () => (await started.targets())[0]?.health === 'up', { intervalMs: 250 });
 
     const call: MonitoredPlatform['call'] = (method, route, body, bearer) =>
       new Promise((resolve, reject) => {
@@ -90,12 +90,16 @@ export async function startMonitoredPlatform(adminPassword: string, certificateD
       const run = await call('POST', `/workflow_engine/startJobWithOptions/${workflow}`, { options: { variables } }, token);
       if (run.status !== 200) throw new Error(`starting ${workflow}: ${run.status} ${run.text}`);
       const jobId = (JSON.parse(run.text) as { _id: string })._id;
-      return eventually(`job ${jobId} of ${workflow} ended`, async () => {
-        const { data } = JSON.parse((await call('GET', `/operations-manager/jobs/${jobId}`, undefined, token)).text) as {
-          data: { status: string };
-        };
-        return ['complete', 'error', 'canceled'].includes(data.status) ? data.status : undefined;
-      });
+      return eventually(
+        `job ${jobId} of ${workflow} ended`,
+        async () => {
+          const { data } = JSON.parse((await call('GET', `/operations-manager/jobs/${jobId}`, undefined, token)).text) as {
+            data: { status: string };
+          };
+          return ['complete', 'error', 'canceled'].includes(data.status) ? data.status : undefined;
+        },
+        { intervalMs: 100 },
+      );
     };
     return {
       nap,

@@ -104,7 +104,7 @@ export async function startPrometheus(options: { targets: string[]; ruleFiles?: 
         const res = await fetch(`${url}/-/ready`).catch(() => undefined);
         return res?.status === 200;
       },
-      { timeoutMs: 30_000 },
+      { intervalMs: 100, timeoutMs: 30_000 },
     );
   } catch (err) {
     await stop();
