@@ -65,3 +65,14 @@ export function onFirstUse<T>(load: () => T): () => T {
   let loaded: T | undefined;
   return () => (loaded ??= load());
 }
+
+/**
+ * An ISO 8601 time for a document changed at `now` (epoch ms) whose last change was at `previous`:
+ * `now`, or a millisecond after `previous` when the clock has not passed it (two changes in one
+ * millisecond, a replica whose clock is behind). A change guarded by the `lastUpdated` it read
+ * (compare and set) then always sees the one before it.
+ */
+export function changedAfter(previous: string | undefined, now: number): string {
+  const before = previous === undefined ? Number.NaN : Date.parse(previous);
+  return new Date(Number.isFinite(before) && before >= now ? before + 1 : now).toISOString();
+}

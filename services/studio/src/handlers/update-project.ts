@@ -1,5 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { AppError, auditChanges } from '@nap/contracts';
+import { changedAfter } from '@nap/util';
 import { componentKinds, stampOf } from '../context';
 import type { StudioContext } from '../context';
 import { assertWholeProjectVisible, changedProject } from '../domain/projects';
@@ -19,7 +20,9 @@ export function updateProject(svc: StudioContext): Handler<'studio.updateProject
         throw new AppError('CONFLICT', `Project "${current.name}" is still being imported; change it once its import has finished`);
       await assertWholeProjectVisible(componentKinds(svc), current, input.caller, 'changed');
       const stamp = stampOf(svc, input.caller);
-      const stored = await svc.projects.replaceUnchanged(changedProject(current, input.body, stamp.by, stamp.at), current);
+      // always later than the lastUpdated read, which the write is guarded by
+      const at = changedAfter(current.lastUpdated, Date.parse(stamp.at));
+      const stored = await svc.projects.replaceUnchanged(changedProject(current, input.body, stamp.by, at), current);
       if (stored !== null) {
         ctx.audit({ target: { kind: 'project', id: stored._id, name: stored.name }, changes: auditChanges(current, stored) });
         return { message: `Project "${stored.name}" updated`, data: stored, metadata: {} };
@@ -30,5 +33,8 @@ export function updateProject(svc: StudioContext): Handler<'studio.updateProject
   };
 }
 
-/** Reads of a project a change makes before it gives up on a project that keeps changing. */
-const UPDATE_ATTEMPTS = 5;
+/**
+ * Reads of a project a change makes before it gives up: an attempt fails only when another
+ * change landed since its read, so this many changes at once all land.
+ */
+const UPDATE_ATTEMPTS = 20;

@@ -1,5 +1,6 @@
 import { AppError, auditChanges } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
+import { changedAfter } from '@nap/util';
 import { assertGroupsExist } from '../context';
 import type { WorkflowContext } from '../context';
 import { gbacGroupIds, toUpdatedAutomation } from '../domain/automations';
@@ -15,7 +16,7 @@ export function updateAutomation(svc: WorkflowContext): Handler<'workflow.update
     // takes the caller's access away) is never written over
     for (let attempt = 1; ; attempt++) {
       const existing = await svc.automations.accessibleAutomation(input.params.id, ctx.caller, 'write');
-      const next = toUpdatedAutomation(existing, input.body, ctx.caller, Date.now());
+      const next = toUpdatedAutomation(existing, input.body, ctx.caller, Date.parse(changedAfter(existing.lastUpdated, Date.now())));
       if (input.body.gbac !== undefined) await assertGroupsExist(svc, gbacGroupIds(next), 'body.gbac');
       const stored = await svc.automations.replaceAutomation(next, existing);
       if (stored === null) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${existing._id}"`);
@@ -29,5 +30,8 @@ export function updateAutomation(svc: WorkflowContext): Handler<'workflow.update
   };
 }
 
-/** Reads of an automation a change makes before it gives up on one that keeps changing. */
-const UPDATE_ATTEMPTS = 5;
+/**
+ * Reads of an automation a change makes before it gives up: an attempt fails only when another
+ * change landed since its read, so this many changes at once all land.
+ */
+const UPDATE_ATTEMPTS = 20;
