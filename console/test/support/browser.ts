@@ -68,7 +68,7 @@ export async function launchBrowser(): Promise<ConsoleBrowser> {
 }
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-/** The engine of axe-core (the console's own dependency, the one @axe-core/playwright injects), as source text. */
+/** The engine of axe-core (the console's own dev dependency), as source text. */
 const AXE_SOURCE = (createRequire(__filename)('axe-core') as { source: string }).source;
 
 /**
