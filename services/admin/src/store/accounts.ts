@@ -3,7 +3,7 @@ import { AppError, hasCode } from '@nap/contracts';
 import type { ListQueryOptions } from '@nap/contracts';
 import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
 import type { Collection, ListFields, Store } from '@nap/store';
-import { caseInsensitiveSort, sortKeyOf } from './sort-keys';
+import { backfillSortKeys, caseInsensitiveSort, sortKeyOf } from './sort-keys';
 
 /** An account as stored: the password only as its scrypt hash. */
 export interface AccountRecord {
@@ -104,16 +104,8 @@ export class AccountRepository {
    * Gives the accounts stored before `usernameKey` existed their key, found through its index
    * (where they have none); how many. Run at start: once every account has one it reads one index key.
    */
-  async backfillSortKeys(): Promise<number> {
-    let updated = 0;
-    for (const account of await this.accounts.find({ usernameKey: null }, { projection: { _id: 1, username: 1 } })) {
-      const res = await this.accounts.updateOne(
-        { _id: account._id, username: account.username, usernameKey: null },
-        { $set: { usernameKey: sortKeyOf(account.username) } },
-      );
-      updated += res.modifiedCount;
-    }
-    return updated;
+  backfillSortKeys(): Promise<number> {
+    return backfillSortKeys(this.accounts, 'username', 'usernameKey');
   }
 
   count(): Promise<number> {

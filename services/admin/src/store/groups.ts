@@ -3,7 +3,7 @@ import { AppError, hasCode } from '@nap/contracts';
 import type { ListQueryOptions, Role } from '@nap/contracts';
 import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
 import type { Collection, ListFields, Store } from '@nap/store';
-import { caseInsensitiveSort, sortKeyOf } from './sort-keys';
+import { backfillSortKeys, caseInsensitiveSort, sortKeyOf } from './sort-keys';
 
 /** A group as stored: the roles its accounts hold. */
 export interface GroupRecord {
@@ -105,16 +105,8 @@ export class GroupRepository {
    * Gives the groups stored before `nameKey` existed their key, found through its index (where they
    * have none); how many. Run at start: once every group has one it reads one index key.
    */
-  async backfillSortKeys(): Promise<number> {
-    let updated = 0;
-    for (const group of await this.groups.find({ nameKey: null }, { projection: { _id: 1, name: 1 } })) {
-      const res = await this.groups.updateOne(
-        { _id: group._id, name: group.name, nameKey: null },
-        { $set: { nameKey: sortKeyOf(group.name) } },
-      );
-      updated += res.modifiedCount;
-    }
-    return updated;
+  backfillSortKeys(): Promise<number> {
+    return backfillSortKeys(this.groups, 'name', 'nameKey');
   }
 
   /** The groups of these ids that exist. */

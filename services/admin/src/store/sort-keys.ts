@@ -1,4 +1,4 @@
-import type { SortSpec } from '@nap/store';
+import type { Collection, Doc, SortSpec } from '@nap/store';
 
 /**
  * The key a name is listed by, letter case aside: its lower case (after Unicode NFC, so that the
@@ -28,4 +28,19 @@ export function caseInsensitiveSort(sort: SortSpec, field: string, key: string):
   }
   out._id = direction;
   return out;
+}
+
+/**
+ * Gives the documents of `collection` stored before their sort key existed the key of their
+ * `field` (found through the key's index, where they have none), each written only if its name did
+ * not change meanwhile; how many. Run at start: once every document has one it reads one index key.
+ */
+export async function backfillSortKeys<T extends Doc>(collection: Collection<T>, field: string, key: string): Promise<number> {
+  let updated = 0;
+  for (const doc of await collection.find({ [key]: null }, { projection: { _id: 1, [field]: 1 } })) {
+    const name = String(doc[field]);
+    const res = await collection.updateOne({ _id: doc._id, [field]: name, [key]: null }, { $set: { [key]: sortKeyOf(name) } });
+    updated += res.modifiedCount;
+  }
+  return updated;
 }
