@@ -170,6 +170,17 @@ describe('PATCH /automation-studio/projects/:id', () => {
     expect(['d1', 'd2', 'd3', 'd4', 'd5', 'd6']).toContain(after.data.description);
   });
 
+  it('is refused (409) while the project is being imported, and changes nothing of it', async () => {
+    const before = await project('bbbbbbbbbbbbbbbbbbbbbb0a');
+    // as an import leaves its record while it runs (and a crashed one until the next start rolls it back)
+    const store = platform.stores.get('studio');
+    if (store === undefined) throw new Error('the platform has no studio store');
+    const projects = store.collection('projects');
+    await projects.updateOne({ _id: before._id }, { $set: { importing: { startedAt: Date.now() } } });
+    expect(await patch(before._id, { description: 'during the import' })).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
+    expect(await projects.findOne({ _id: before._id })).toMatchObject({ description: 'first', importing: expect.any(Object) as unknown });
+  });
+
   it('refuses members it does not change by name, an unknown id, and a name another project has', async () => {
     const mine = await project('bbbbbbbbbbbbbbbbbbbbbb02');
     const other = await project('bbbbbbbbbbbbbbbbbbbbbb03');
