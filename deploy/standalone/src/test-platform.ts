@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Bus } from '@nap/bus';
-import type { ServiceName } from '@nap/contracts';
+import type { AuditRecord, ServiceName } from '@nap/contracts';
 import { loadConfig } from '@nap/runtime';
 import type { RuntimeConfig } from '@nap/runtime';
 import { createLogger } from '@nap/telemetry';
@@ -22,6 +22,11 @@ export interface TestPlatform extends Platform {
     route: string,
     options?: { token?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<{ status: number; body: unknown; headers: Headers }>;
+  /**
+   * The one audit record of the request that gave `res` (found by the `x-request-id` it was
+   * answered with), read with `token`; throws when there is not exactly one.
+   */
+  auditRecordOf(res: { headers: Headers }, token: string): Promise<AuditRecord>;
 }
 
 export interface TestPlatformOptions {
@@ -82,6 +87,14 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     ...platform,
     dataDir,
     http,
+    async auditRecordOf(res, token) {
+      const requestId = res.headers.get('x-request-id') ?? '';
+      const found = await http('GET', `/audit?equals[requestId]=${encodeURIComponent(requestId)}`, { token });
+      if (found.status !== 200) throw new Error(`GET /audit: ${found.status} ${JSON.stringify(found.body)}`);
+      const { results } = found.body as { results: AuditRecord[] };
+      if (results.length !== 1) throw new Error(`${results.length} audit records for request ${requestId}`);
+      return results[0] as AuditRecord;
+    },
     async login(username: string = TEST_ADMIN.username, password: string = TEST_ADMIN.password) {
       const res = await http('POST', '/login', { body: { user: { username, password } } });
       if (res.status !== 200 || typeof res.body !== 'string')

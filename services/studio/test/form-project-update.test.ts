@@ -1,5 +1,5 @@
 import { getOperation, validateResponse } from '@nap/contracts';
-import type { AuditRecord, Envelope, ExportedProject, Project, StoredForm } from '@nap/contracts';
+import type { Envelope, ExportedProject, Project, StoredForm } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { linearWorkflow, userWithRoles } from './helpers';
@@ -31,14 +31,6 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function auditOf(res: { headers: Headers }): Promise<AuditRecord> {
-  const requestId = res.headers.get('x-request-id') ?? '';
-  const found = await platform.http('GET', `/audit?equals[requestId]=${encodeURIComponent(requestId)}`, { token: admin });
-  const results = (found.body as { results: AuditRecord[] }).results;
-  if (results.length !== 1) throw new Error(`${results.length} audit records for request ${requestId}`);
-  return results[0] as AuditRecord;
-}
-
 function details(body: unknown): string[] {
   return ((body as { details?: { member: string }[] }).details ?? []).map((d) => d.member).sort();
 }
@@ -67,7 +59,7 @@ describe('PUT /formbuilder/forms/:id', () => {
       last_updated_by: 'admin',
     });
     expect((await platform.http('GET', `/formbuilder/forms/${before._id}`, { token: admin })).body).toEqual(after);
-    const record = await auditOf(res);
+    const record = await platform.auditRecordOf(res, admin);
     expect(record).toMatchObject({ operation: 'studio.updateForm', target: { kind: 'form', id: before._id, name: 'put-form' } });
     expect(record.changes).toEqual(
       expect.arrayContaining([
@@ -147,7 +139,7 @@ describe('PATCH /automation-studio/projects/:id', () => {
 
     const partial = await patch(before._id, { description: 'third' });
     expect((partial.body as Envelope<Project>).data).toMatchObject({ name: 'renamed project', description: 'third' });
-    const record = await auditOf(res);
+    const record = await platform.auditRecordOf(res, admin);
     expect(record).toMatchObject({
       operation: 'studio.updateProject',
       target: { kind: 'project', id: before._id, name: 'renamed project' },

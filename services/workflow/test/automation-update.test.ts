@@ -1,5 +1,4 @@
 import { getOperation, validateResponse } from '@nap/contracts';
-import type { AuditRecord } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { task, workflowDocument } from '@nap/testing';
@@ -74,14 +73,6 @@ async function member(username: string, roles: string[]): Promise<{ token: strin
   return { token: await platform.login(username, 'password-123'), groupId };
 }
 
-async function auditOf(res: { headers: Headers }): Promise<AuditRecord> {
-  const requestId = res.headers.get('x-request-id') ?? '';
-  const found = await platform.http('GET', `/audit?equals[requestId]=${encodeURIComponent(requestId)}`, { token: admin });
-  const results = (found.body as { results: AuditRecord[] }).results;
-  if (results.length !== 1) throw new Error(`${results.length} audit records for request ${requestId}`);
-  return results[0] as AuditRecord;
-}
-
 it('changes the members given, keeps the others, and records what changed', async () => {
   const before = await created({ name: 'patch-keep', description: 'first', componentType: 'workflows', componentName: 'patch-first' });
   const res = await patch(before._id, { description: 'second' });
@@ -92,7 +83,7 @@ it('changes the members given, keeps the others, and records what changed', asyn
   const read = await platform.http('GET', `/operations-manager/automations/${before._id}`, { token: admin });
   expect((read.body as { data: Automation }).data).toEqual(after);
 
-  const record = await auditOf(res);
+  const record = await platform.auditRecordOf(res, admin);
   expect(record).toMatchObject({
     operation: 'workflow.updateAutomation',
     target: { kind: 'automation', id: before._id, name: 'patch-keep' },
