@@ -18,6 +18,7 @@ import { createOrchProxyService } from '@nap/orch-proxy';
 import { createStudioService } from '@nap/studio';
 import { createWorkflowService, persistentEngineId } from '@nap/workflow';
 import type { WorkflowServiceOptions } from '@nap/workflow';
+import { createStoreEventSequences } from './event-sequences';
 import { createStoreQueueJournal } from './queue-journal';
 
 export interface PlatformOptions {
@@ -92,6 +93,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   // The in-process bus keeps its work queues' entries (the audit trail's) in a store of its own: an
   // append is durable once kept there, as JetStream's acknowledgement makes it over NATS, and the
   // consumer (the admin service's audit appender) chains it after, without holding up the answer.
+  // The same store keeps the event stream's reserved sequences, so that event ids keep rising
+  // across restarts (a console resuming with an old id gets what the new process published).
   const journalStore = options.bus === undefined && !config.natsUrl ? await storeOf('nap_bus') : undefined;
   let bus: Bus;
   try {
@@ -102,7 +105,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         : // the in-process stream lives in this process's memory: bounded by bytes, not only by age
           createMemoryBus({
             stream: { maxBytes: config.memoryEventsMaxBytes },
-            ...(journalStore ? { queueJournal: await createStoreQueueJournal(journalStore) } : {}),
+            ...(journalStore
+              ? { queueJournal: await createStoreQueueJournal(journalStore), eventSequences: await createStoreEventSequences(journalStore) }
+              : {}),
             logger: logger.child({ component: 'bus' }),
           }));
   } catch (err) {

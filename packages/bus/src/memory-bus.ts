@@ -5,6 +5,7 @@ import type {
   BusMessage,
   BusReply,
   EventConsumerOptions,
+  EventSequences,
   OutgoingEvent,
   PublishedEvents,
   QueueJournal,
@@ -18,7 +19,9 @@ import type {
   Subscription,
   WorkQueueConsumerOptions,
 } from './types';
+import { AppError } from '@nap/contracts';
 import type { WorkQueueName } from '@nap/contracts';
+import { errorMessage } from '@nap/util';
 import { isValidPattern, isValidSubject } from './subject-match';
 import { closedError, invalidArgument, noRespondersError, timeoutError } from './internal/errors';
 import { EventLog } from './internal/event-log';
@@ -54,7 +57,15 @@ export interface MemoryBrokerOptions {
    * an append resolves only once a consumer's handler has taken it.
    */
   queueJournal?: QueueJournal;
+  /**
+   * Where the event stream reserves its sequences, so that they keep rising across restarts (see
+   * {@link EventSequences}); without it they start at 1 with each broker.
+   */
+  eventSequences?: EventSequences;
 }
+
+/** Sequences reserved at a time: one durable write per this many events. */
+const SEQUENCE_BLOCK = 100_000;
 
 /** Options of {@link createMemoryBus}. */
 export interface MemoryBusOptions {
@@ -64,6 +75,8 @@ export interface MemoryBusOptions {
   stream?: EventStreamLimits;
   /** The work queues' journal when a new broker is created (ignored with `broker`); see {@link MemoryBrokerOptions}. */
   queueJournal?: QueueJournal;
+  /** Where a new broker's event stream reserves its sequences (ignored with `broker`); see {@link MemoryBrokerOptions}. */
+  eventSequences?: EventSequences;
   /** Redelivery of events whose handler threw. */
   events?: EventConsumerSettings;
   /** How long `close()` (and `RegisteredService.stop()`) wait for requests in flight. Defaults to 15 000 ms. */
@@ -92,10 +105,55 @@ export class MemoryBroker {
   /** @internal */
   readonly queueJournal: QueueJournal | undefined;
 
+  private readonly sequences: EventSequences | undefined;
+  /** The last sequence this life may hand out without reserving more. */
+  private reservedUpTo: number;
+  /** The reservation in flight. */
+  private reserving: Promise<void> | undefined;
+  /** An event waits for a reservation: every later one waits behind it, so they keep their order. */
+  private mustWait = false;
+
   constructor(options: MemoryBrokerOptions = {}) {
     const limits = resolveStreamLimits(options.stream);
-    this.log = new EventLog(limits.maxAgeMs, limits.maxBytes);
+    this.sequences = options.eventSequences;
+    const first = this.sequences?.first ?? 1;
+    this.log = new EventLog(limits.maxAgeMs, limits.maxBytes, Date.now, first);
+    this.reservedUpTo = this.sequences === undefined ? Infinity : first - 1;
     this.queueJournal = options.queueJournal;
+  }
+
+  /**
+   * @internal Whether `count` more events may be stored now: `undefined` when they may, else what
+   * to await before asking again (a reservation of sequences, which rejects when it failed).
+   * Past half of a reserved block the next block is reserved in the background.
+   */
+  roomFor(count: number): Promise<void> | undefined {
+    if (this.sequences === undefined) return undefined;
+    const needed = this.log.lastSequence + count;
+    if (!this.mustWait && needed <= this.reservedUpTo) {
+      // a background reservation that fails is tried again by the next event, which waits for it
+      // once the block is used up and then hears the failure
+      if (needed > this.reservedUpTo - SEQUENCE_BLOCK / 2) this.reserve(this.sequences, needed).catch(() => undefined);
+      return undefined;
+    }
+    this.mustWait = true;
+    return this.reserve(this.sequences, needed);
+  }
+
+  private reserve(sequences: EventSequences, needed: number): Promise<void> {
+    this.reserving ??= (async () => {
+      const upTo = Math.max(this.reservedUpTo, needed) + SEQUENCE_BLOCK;
+      try {
+        await sequences.reserve(upTo);
+        this.reservedUpTo = Math.max(this.reservedUpTo, upTo);
+      } catch (err) {
+        throw new AppError('SERVICE_UNAVAILABLE', `The event stream could not reserve sequences: ${errorMessage(err)}`, { cause: err });
+      } finally {
+        this.reserving = undefined;
+        this.mustWait = false;
+      }
+    })();
+    return this.reserving;
   }
 
   /** Sequence of the last event stored (0 when none). */
@@ -151,7 +209,9 @@ export class MemoryBus implements Bus {
   private closed = false;
 
   constructor(options: MemoryBusOptions = {}) {
-    this.broker = options.broker ?? new MemoryBroker({ stream: options.stream, queueJournal: options.queueJournal });
+    this.broker =
+      options.broker ??
+      new MemoryBroker({ stream: options.stream, queueJournal: options.queueJournal, eventSequences: options.eventSequences });
     this.logger = options.logger ?? SILENT_LOGGER;
     this.consumerSettings = resolveConsumerSettings(options.events);
     this.drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
@@ -285,11 +345,17 @@ export class MemoryBus implements Bus {
   // ---- events --------------------------------------------------------------------------------
 
   async publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }> {
+    for (let wait = this.broker.roomFor(1); wait !== undefined; wait = this.broker.roomFor(1)) await wait;
     return { seq: this.storeEvent(subject, data, headers) };
   }
 
   async publishEvents(events: readonly OutgoingEvent[]): Promise<PublishedEvents> {
     const seqs: number[] = [];
+    try {
+      for (let wait = this.broker.roomFor(events.length); wait !== undefined; wait = this.broker.roomFor(events.length)) await wait;
+    } catch (error) {
+      return { seqs, error };
+    }
     for (const event of events) {
       try {
         seqs.push(this.storeEvent(event.subject, event.data, event.headers));

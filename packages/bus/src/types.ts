@@ -146,6 +146,13 @@ export interface PublishedEvents {
   error?: unknown;
 }
 
+/**
+ * Where a consumer starts: every stored event, only new ones, at a sequence, or at a time. A
+ * `startSeq` before the first stored event starts at the first stored one; a `startSeq` past the
+ * stream's end (beyond the next sequence to come) is a position in an earlier life of the stream
+ * (a stream created again, an in-process stream without reserved sequences after a restart): the
+ * stream holds nothing the consumer has seen, so it starts at the first stored event too.
+ */
 export type EventDelivery = 'all' | 'new' | { startSeq: number } | { startTimeMs: number };
 
 export interface EventConsumerOptions {
@@ -172,6 +179,22 @@ export interface WorkQueueConsumerOptions {
 /** An entry a {@link QueueJournal} keeps, with the key it was kept under. */
 export interface JournaledEntry extends QueuedEntry {
   key: string;
+}
+
+/**
+ * Where the in-process event stream reserves its sequences, so that they keep rising across
+ * restarts of the process as a JetStream stream's do (the standalone platform keeps the
+ * reservation in a store). A client that resumes with the id of an event of the process before
+ * then holds a position before everything the stream now holds, and gets all of it, instead of a
+ * position that the new process's numbering would reach again only later. The stream hands out no
+ * sequence before it is reserved: it reserves a block ahead, so that storing an event waits for a
+ * reservation only once a block is used up before the next one was reserved.
+ */
+export interface EventSequences {
+  /** The first sequence of this life of the stream: past every one an earlier life reserved. */
+  readonly first: number;
+  /** Durably reserves the sequences up to `upTo` for this life; resolves once they may be used. */
+  reserve(upTo: number): Promise<void>;
 }
 
 /**

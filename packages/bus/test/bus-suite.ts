@@ -682,6 +682,23 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect((await completes.waitFor(6)).map((e) => e.subject)).toEqual([1, 2, 3, 4, 5, 6].map(subjectFor));
       });
 
+      test('a startSeq past the end of the stream (a position in an earlier life of it) starts at its first event', async () => {
+        await open();
+        const bus = await world.connect();
+        const seqs = await publishAll(bus, 1, 2);
+        const resumed = new Collector<BusEvent>();
+        const last = seqs[1] ?? 0;
+        await bus.consumeEvents('nap.evt.workflow.>', resumed.push, { deliver: { startSeq: last + 1_000 } });
+        expect((await resumed.waitFor(2)).map((e) => e.seq)).toEqual(seqs);
+        const later = await publishAll(bus, 3, 3);
+        expect((await resumed.waitFor(3)).map((e) => e.seq)).toEqual([...seqs, ...later]);
+        // the next sequence to come is not past the end: that consumer waits for it
+        const next = new Collector<BusEvent>();
+        await bus.consumeEvents('nap.evt.workflow.>', next.push, { deliver: { startSeq: (later[0] ?? 0) + 1 } });
+        const newest = await publishAll(bus, 4, 4);
+        expect((await next.waitFor(1)).map((e) => e.seq)).toEqual(newest);
+      });
+
       test('startTimeMs starts at the first event stored at or after that time', async () => {
         await open();
         const bus = await world.connect();

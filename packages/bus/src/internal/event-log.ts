@@ -25,7 +25,7 @@ export function storedSize(subject: string, headers: BusHeaders, data: Uint8Arra
 
 /**
  * The in-memory counterpart of the JetStream stream `NAP_EVENTS` with limits retention and
- * discard-old: increasing sequences from 1, events older than `maxAgeMs` expire, and the oldest go
+ * discard-old: increasing sequences (from 1, or from where an earlier life of the stream left off), events older than `maxAgeMs` expire, and the oldest go
  * when the bytes exceed `maxBytes`. Expiry is applied whenever the log is read or written, which a
  * reader cannot tell from JetStream's periodic expiry.
  */
@@ -38,11 +38,18 @@ export class EventLog {
   /** Who hears of appends, each with the filter of the subjects it is told of (all when undefined). */
   private readonly listeners = new Map<() => void, string | undefined>();
 
+  /**
+   * `firstSeq` is the sequence of the first event to be stored (1 for a stream new to the world;
+   * higher for one that follows an earlier life of the stream, so that its sequences keep rising).
+   */
   constructor(
     private readonly maxAgeMs: number,
     private readonly maxBytes: number,
     private readonly now: () => number = Date.now,
-  ) {}
+    firstSeq = 1,
+  ) {
+    this.lastSeq = firstSeq - 1;
+  }
 
   /** Sequence of the last event ever stored (0 when none). */
   get lastSequence(): number {

@@ -22,7 +22,9 @@ export function startSequence(log: EventLog, delivery: CheckedDelivery): number 
     case 'new':
       return log.lastSequence + 1;
     case 'startSeq':
-      return delivery.seq;
+      // past the stream's end: a position in an earlier life of the stream, whose events this
+      // one does not hold; what it holds is all new to the consumer
+      return delivery.seq > log.lastSequence + 1 ? 1 : delivery.seq;
     case 'startTime':
       return log.firstSeqAtOrAfter(delivery.timeMs);
   }

@@ -64,11 +64,12 @@ export class NatsEvents {
 
   async consume(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription> {
     assertEventFilter(filter);
-    const delivery = checkConsumerOptions(options);
+    const asked = checkConsumerOptions(options);
     if (this.isClosing()) throw closedError(`consume events on "${filter}"`);
     const durable = options.durableName;
     let consumer: Consumer;
     try {
+      const delivery = await this.inThisLife(asked);
       consumer =
         durable === undefined ? await this.orderedConsumer(filter, delivery) : await this.durableConsumer(durable, filter, delivery);
     } catch (err) {
@@ -93,6 +94,17 @@ export class NatsEvents {
   /** Stops every consumer: the event in hand is finished (and acked), the rest are left to others. */
   stopAll(): Promise<void> {
     return this.consumers.stopAll();
+  }
+
+  /**
+   * A start past the stream's end is a position in an earlier life of the stream (created again
+   * since): the consumer starts at the stream's first event instead of waiting for the sequence to
+   * come round (see `EventDelivery`).
+   */
+  private async inThisLife(delivery: CheckedDelivery): Promise<CheckedDelivery> {
+    if (delivery.kind !== 'startSeq' || delivery.seq === 1) return delivery;
+    const info = await (await this.stream.manager()).streams.info(EVENT_STREAM);
+    return delivery.seq > info.state.last_seq + 1 ? { kind: 'all' } : delivery;
   }
 
   private async orderedConsumer(filter: string, delivery: CheckedDelivery): Promise<Consumer> {
