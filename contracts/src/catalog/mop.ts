@@ -164,6 +164,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     auditKind: 'command-template',
     roles: ROLE_SETS.write,
     response: acknowledgement(),
+    notes:
+      'A template that is a project component may be deleted: it leaves its project, whose reads (GET, export) leave it out and name it in componentsGone.',
   },
   {
     name: 'exportTemplate',
@@ -426,7 +428,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     roles: ROLE_SETS.write,
     body: obj({ mop: commandTemplate }, ['mop']),
     response: commandTemplate,
-    notes: 'Replaces the template; created and createdBy are kept, lastUpdated and lastUpdatedBy set.',
+    notes:
+      'Replaces the template; created and createdBy are kept, lastUpdated and lastUpdatedBy set. A template that is a project component stays one when renamed (projects hold it by id, and follow its name).',
   },
   // manual workflow tasks
   manualTask('chooseDevice', 'Manual task: choose the device to work on'),
@@ -473,6 +476,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     response: commandTemplate,
     addition: true,
     notes:
-      "The route Itential's MCP server calls (`update_command_template`): the template named in the path is replaced as `POST /mop/updateTemplate/:mopID` replaces it; `mop._id` is ignored, created and createdBy are kept, lastUpdated and lastUpdatedBy set. A `mop.name` other than the path's renames it (409 when that name is taken).",
+      "The route Itential's MCP server calls (`update_command_template`): the template named in the path is replaced as `POST /mop/updateTemplate/:mopID` replaces it; `mop._id` is ignored, created and createdBy are kept, lastUpdated and lastUpdatedBy set. A `mop.name` other than the path's renames it (409 when that name is taken)." +
+      ' A template that is a project component stays one when renamed (projects hold it by id, and follow its name).',
   },
 ]);

@@ -468,7 +468,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     addition: true,
     notes:
       'Filter fields: _id, name, description, createdBy. Default limit 50, at most 500; sorted by name. ' +
-      "Components shared with groups the caller is in none of (workflows and forms; admins see all) are left out of each project's components. " +
+      "Components shared with groups the caller is in none of (workflows and forms; admins see all) are left out of each project's components, " +
+      'and so are components deleted through their own routes; components renamed through their own routes are listed under their names now. ' +
       LIST_QUERY_NOTE,
   },
   {
@@ -479,7 +480,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     response: projectEnvelopeSchema,
     addition: true,
     notes:
-      'Components shared with groups the caller is in none of (workflows and forms; admins see all) are left out of components; metadata.componentsLeftOut says how many.',
+      'Components shared with groups the caller is in none of (workflows and forms; admins see all) are left out of components; metadata.componentsLeftOut says how many. ' +
+      'A project holds its components by id: a component renamed through its own route is answered under its name now; one deleted through its own route is left out, and metadata.componentsGone ({ iid, type, name }) and metadata.note name it.',
   },
   {
     name: 'updateProject',
@@ -495,7 +497,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       'a project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component. ' +
       "Renaming keeps the components' stored names (they carry the project's id, not its name). " +
       'An unknown id 404 PROJECT_NOT_FOUND; a name another project has 409 PROJECT_ALREADY_EXISTS; a project whose import is still under way 409 CONFLICT. ' +
-      'The answer is the project as GET …/projects/:id answers it to the caller.',
+      'The answer is the project as GET …/projects/:id answers it to the caller (components under their names now, those deleted through their own routes named in metadata.componentsGone and metadata.note).',
   },
   {
     name: 'deleteProject',
@@ -509,7 +511,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
     notes:
-      'Each component is deleted through its owning service; components already gone are skipped. ' +
+      'Each component is deleted through its owning service, whatever it is named now (a project holds its components by id); components deleted through their own routes before are skipped and not counted. ' +
       'A project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component ' +
       '(details.components: iid, type, name) before anything is deleted.',
   },
@@ -540,6 +542,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     addition: true,
     notes:
       'The shape POST /automation-studio/projects/import takes ({ project: <this> }): components with their documents as stored now, names without the project prefix. ' +
+      "A project holds its components by id: a component renamed through its own route is exported under its name now (a mopCommandTemplate's reference is its stored name now); " +
+      'one deleted through its own route is left out of components and folders, and componentsGone ({ iid, type, name }) and note name it; what is left imports again. ' +
       'A project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component ' +
       '(details.components: iid, type, name): an export without it would not be the project.',
   },

@@ -17,7 +17,7 @@ import type { TemplateRenderer } from './clients/template-renderer';
 import { assertAssignable } from './domain/access';
 import { TEMPLATE_KIND, checkForm, keepableId, keptFormId, toStoredForm } from './domain/documents';
 import type { CamelKind, ForeignFormId, SaveStamp } from './domain/documents';
-import type { ComponentKind, ComponentKinds, ProjectRecord } from './domain/projects';
+import type { ComponentKind, ComponentKinds, ComponentState, ProjectRecord, StoredComponent } from './domain/projects';
 import { kindOf } from './domain/projects';
 import { acceptTransformation, toStoredTransformation } from './domain/transformations';
 import type { TransformationRunner } from './domain/transformations';
@@ -184,7 +184,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
       create: async (doc, member, caller) => (await createWorkflow(svc, doc, caller, member)).doc._id,
       remove: (id) => svc.workflows.deleteIfPresent(id),
       read: (id) => svc.workflows.get(id),
-      groupsOf: (ids) => groupsById(svc.workflows, ids),
+      statesOf: (components) => namesAndGroupsById(svc.workflows, components),
     },
     transformation: {
       async check(doc, member) {
@@ -197,6 +197,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
         svc.jst.forget(id);
       },
       read: (id) => svc.transformations.get(id),
+      statesOf: (components) => namesById(svc.transformations, components),
     },
     template: {
       async check(doc, member) {
@@ -206,6 +207,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
       create: async (doc, member, caller) => (await createCamel(svc, svc.templates, TEMPLATE_KIND, doc, caller, member))._id,
       remove: (id) => svc.templates.deleteIfPresent(id),
       read: (id) => svc.templates.get(id),
+      statesOf: (components) => namesById(svc.templates, components),
     },
     jsonForm: {
       async check(doc, member, caller) {
@@ -216,19 +218,28 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
       create: async (doc, member, caller) => (await createStoredForm(svc, doc, caller, member))._id,
       remove: (id) => svc.forms.deleteIfPresent(id),
       read: (id) => svc.forms.get(id),
-      groupsOf: (ids) => groupsById(svc.forms, ids),
+      statesOf: (components) => namesAndGroupsById(svc.forms, components),
     },
     mopCommandTemplate: svc.mopCommandTemplates,
   };
 }
 
-/** The `groups` of the stored documents among `ids`, by id (documents already gone are absent). */
-async function groupsById<T extends NamedDoc & { groups: string[] }>(
+/** The names now of the stored documents of `repo` among `components`, by id: one read, documents gone absent. */
+async function namesById<T extends NamedDoc>(
   repo: NamedDocuments<T>,
-  ids: readonly string[],
-): Promise<Map<string, readonly string[]>> {
-  const found = await repo.scan({ _id: { $in: [...ids] } }, ['groups']);
-  return new Map(found.map((doc) => [doc._id, doc.groups]));
+  components: readonly Pick<StoredComponent, 'reference'>[],
+): Promise<Map<string, ComponentState>> {
+  const found = await repo.scan({ _id: { $in: components.map((c) => c.reference) } }, ['name']);
+  return new Map(found.map((doc) => [doc._id, { storedName: doc.name }]));
+}
+
+/** {@link namesById}, with the `groups` each document is shared with. */
+async function namesAndGroupsById<T extends NamedDoc & { groups: string[] }>(
+  repo: NamedDocuments<T>,
+  components: readonly Pick<StoredComponent, 'reference'>[],
+): Promise<Map<string, ComponentState>> {
+  const found = await repo.scan({ _id: { $in: components.map((c) => c.reference) } }, ['name', 'groups']);
+  return new Map(found.map((doc) => [doc._id, { storedName: doc.name, groups: doc.groups }]));
 }
 
 /** Deletes what an import stored so far, newest first, then the project; a component that cannot be deleted is logged. */

@@ -1,7 +1,8 @@
 import type { BusClient } from '@nap/bus';
+import type { Caller } from '@nap/contracts';
 import { AppError, commandTemplateSchema, parseAs } from '@nap/contracts';
 import { checked } from '../domain/checked';
-import type { ComponentKind } from '../domain/projects';
+import type { ComponentKind, ComponentState } from '../domain/projects';
 
 /** The members mop sets itself (epoch-ms stamps and authors): a project's stamps are the source platform's. */
 function withoutMopStamps(doc: Record<string, unknown>): Record<string, unknown> {
@@ -18,11 +19,32 @@ async function ignoreMissing(remove: () => Promise<unknown>): Promise<void> {
   }
 }
 
+/** Templates looked up one by one by name at most; more at once are found in one read of the list. */
+const BY_NAME_AT_MOST = 8;
+
 /**
  * MOP command templates as project components: they belong to the mop service, reached over the bus
- * as the caller (so mop applies the caller's rights), and found by name.
+ * as the caller (so mop applies the caller's rights). Mop finds templates by name, but a project holds
+ * them by id: a template renamed through mop's own routes stays the project's. A few are looked up
+ * by the names they had last (one small read each); those not found so (renamed or deleted), or more
+ * than a few at once (a page of projects), cost one read of the whole list of templates.
  */
 export function createMopCommandTemplates(client: BusClient): ComponentKind {
+  type Found = Record<string, unknown> & { _id?: unknown; name?: unknown };
+  /** The templates among `wanted` (id → name last known), by id; those gone are absent. */
+  async function byId(wanted: ReadonlyMap<string, string>, caller: Caller): Promise<Map<string, Found>> {
+    const found = new Map<string, Found>();
+    if (wanted.size <= BY_NAME_AT_MOST)
+      for (const [id, storedName] of wanted) {
+        const [named] = (await client.call('mop.listATemplate', { params: { name: storedName } }, { caller })).body as Found[];
+        if (named !== undefined && named._id === id) found.set(id, named);
+      }
+    if (found.size < wanted.size) {
+      const all = (await client.call('mop.listTemplates', {}, { caller })).body as Found[];
+      for (const t of all) if (typeof t._id === 'string' && wanted.has(t._id) && !found.has(t._id)) found.set(t._id, t);
+    }
+    return found;
+  }
   return {
     async check(doc, member, caller) {
       const template = checked('command template', doc, () => parseAs(commandTemplateSchema, doc, member));
@@ -42,10 +64,16 @@ export function createMopCommandTemplates(client: BusClient): ComponentKind {
     },
     remove: (id, caller) => ignoreMissing(() => client.call('mop.deleteTemplate', { params: { id } }, { caller })),
     async read(id, storedName, caller) {
-      const [found] = (await client.call('mop.listATemplate', { params: { name: storedName } }, { caller })).body;
-      if (found === undefined || found._id !== id)
-        throw new AppError('TEMPLATE_NOT_FOUND', `No command template "${storedName}" (id "${id}") in mop`);
+      const found = (await byId(new Map([[id, storedName]]), caller)).get(id);
+      if (found === undefined)
+        throw new AppError('TEMPLATE_NOT_FOUND', `No command template with id "${id}" (last named "${storedName}") in mop`);
       return found;
+    },
+    async statesOf(components, caller) {
+      const found = await byId(new Map(components.map((c) => [c.reference, c.storedName])), caller);
+      const states = new Map<string, ComponentState>();
+      for (const [id, t] of found) if (typeof t.name === 'string') states.set(id, { storedName: t.name, document: t });
+      return states;
     },
   };
 }

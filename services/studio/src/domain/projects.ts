@@ -5,7 +5,9 @@ import { keepableId } from './documents';
 
 /**
  * Projects: imported with every component through its owning service, all or nothing; exported
- * with the components as stored now, under their original names; deleted with their components.
+ * with the components as stored now, under their names in the project; deleted with their
+ * components. A project holds its components by reference (id), so it follows their renames and
+ * goes on without those deleted through their own routes.
  * The import checks every component before it writes any; while it writes, the project record is
  * its journal (the components stored so far), so that a failure deletes them again and a crash is
  * rolled back at the next start. Pure: the rules of those steps; the handlers run them.
@@ -29,13 +31,26 @@ export interface ComponentKind {
   create(doc: Record<string, unknown>, member: string, caller: Caller): Promise<string>;
   /** Deletes a stored component; nothing when it is already gone. */
   remove(reference: string, caller: Caller): Promise<void>;
-  /** The stored document, by its reference (and stored name, for kinds found by name). */
+  /**
+   * The stored document, by its reference, whatever it is named now; `storedName` (its name as last
+   * known) only speeds up kinds whose service finds documents by name. 404 when it is gone.
+   */
   read(reference: string, storedName: string, caller: Caller): Promise<Record<string, unknown>>;
   /**
-   * For kinds whose documents carry `groups` (workflows, forms): the groups of the stored documents
-   * among `references`, by reference; documents already gone are absent.
+   * The state now of the stored documents among `components`, by reference (renames followed);
+   * documents gone are absent. One read of the store where the service allows it.
    */
-  groupsOf?(references: readonly string[]): Promise<Map<string, readonly string[]>>;
+  statesOf(components: readonly Pick<StoredComponent, 'reference' | 'storedName'>[], caller: Caller): Promise<Map<string, ComponentState>>;
+}
+
+/** What a project reads of a stored component now. */
+export interface ComponentState {
+  /** Its stored name now: `@<project id>: <name>` unless renamed otherwise through its own route. */
+  storedName: string;
+  /** For kinds whose documents carry `groups` (workflows, forms): who may see it. */
+  groups?: readonly string[];
+  /** The whole document, for kinds whose service answers it anyway (MOP templates): an export need not read it again. */
+  document?: Record<string, unknown>;
 }
 
 /** A component as the project record lists it. */
@@ -211,7 +226,7 @@ function originalNameOf(projectId: string, stored: string): string {
   return projectOf(stored) === projectId ? plainName(stored) : stored;
 }
 
-/** An exported component: the document as stored now, under its original name. */
+/** An exported component (`c` as it stands now): the document as stored now, under its name in the project. */
 export function exportedComponent(
   projectId: string,
   c: ProjectRecord['components'][number],
@@ -227,63 +242,129 @@ export function exportedComponent(
   };
 }
 
+// Components as they stand now. A project holds its components by reference (the stable id each
+// service gives its documents), never by name: a member renamed through its own route stays a member
+// under its new name, and one deleted through its own route is gone from the project, which goes on
+// without it (a project cannot lose a member in any other way, so refusing the delete would leave
+// the member undeletable short of deleting the whole project).
+//
 // Access: a project has no groups of its own, but its workflows and forms may; what the caller may not
-// see is left out of the project's reads, and an export or delete of the project is refused.
+// see is left out of the project's reads, and an export, change or delete of the project is refused.
 
-/**
- * The components of `components` that `caller` may not see: workflows and forms shared with groups
- * the caller is in none of (nothing for admins). One read per kind, however many components.
- */
-export async function hiddenComponents(
-  kinds: ComponentKinds,
-  components: readonly StoredComponent[],
-  caller: Caller,
-): Promise<StoredComponent[]> {
-  if (isAdmin(caller)) return [];
-  const hidden: StoredComponent[] = [];
-  for (const type of PROJECT_COMPONENT_TYPES) {
-    const groupsOf = kinds[type]?.groupsOf;
-    const ofType = components.filter((c) => c.type === type);
-    if (groupsOf === undefined || ofType.length === 0) continue;
-    const groups = await groupsOf([...new Set(ofType.map((c) => c.reference))]);
-    for (const c of ofType) {
-      const shared = groups.get(c.reference);
-      if (shared !== undefined && !canAccess(caller, shared)) hidden.push(c);
-    }
-  }
-  return hidden.sort((a, b) => a.iid - b.iid);
+/** A project's components as they stand now. */
+export interface CurrentComponents {
+  /** Those still stored, under their names now (renames followed), in the record's order. */
+  present: StoredComponent[];
+  /** The documents of `present` already read (by reference), for kinds whose service answers them whole. */
+  documents: Map<string, Record<string, unknown>>;
+  /** Those of `present` shared with groups the caller is in none of (none for admins). */
+  hidden: StoredComponent[];
+  /** Those deleted through their own routes since the project was imported. */
+  gone: StoredComponent[];
 }
 
-/** `projects`, each with only the components `caller` may see, and how many of its components were left out. */
-export async function visibleToCaller<P extends Pick<ProjectRecord, 'components'>>(
+/**
+ * The components of each of `projects` as they stand now, for `caller`: one read per component kind,
+ * however many projects and components.
+ */
+export async function currentComponents(
   kinds: ComponentKinds,
-  projects: readonly P[],
+  projects: readonly Pick<ProjectRecord, '_id' | 'components'>[],
   caller: Caller,
-): Promise<{ project: P; left: number }[]> {
-  const hidden = new Set(
-    await hiddenComponents(
-      kinds,
-      projects.flatMap((p) => p.components),
-      caller,
-    ),
-  );
-  return projects.map((project) => {
-    const components = project.components.filter((c) => !hidden.has(c));
-    return { project: { ...project, components }, left: project.components.length - components.length };
+): Promise<CurrentComponents[]> {
+  const all = projects.flatMap((p) => p.components);
+  const states = new Map<string, ComponentState>();
+  for (const type of PROJECT_COMPONENT_TYPES) {
+    const ofType = all.filter((c) => c.type === type);
+    if (ofType.length === 0) continue;
+    const unique = [...new Map(ofType.map((c) => [c.reference, c])).values()];
+    for (const [reference, state] of await kindOf(kinds, type).statesOf(unique, caller)) states.set(stateKey(type, reference), state);
+  }
+  const admin = isAdmin(caller);
+  return projects.map((p) => {
+    const current: CurrentComponents = { present: [], documents: new Map(), hidden: [], gone: [] };
+    for (const c of p.components) {
+      const state = states.get(stateKey(c.type, c.reference));
+      if (state === undefined) {
+        current.gone.push(c);
+        continue;
+      }
+      const now = { ...c, storedName: state.storedName, name: originalNameOf(p._id, state.storedName) };
+      current.present.push(now);
+      if (state.document !== undefined) current.documents.set(c.reference, state.document);
+      if (!admin && state.groups !== undefined && !canAccess(caller, state.groups)) current.hidden.push(now);
+    }
+    return current;
   });
 }
 
-/**
- * Throws 403 `GROUP_ACCESS_DENIED` naming every component of `project` that `caller` may not see
- * (iid, type and name): the project as a whole is not the caller's to `action` (export, delete).
- */
-export async function assertWholeProjectVisible(
+/** The components of one project as they stand now ({@link currentComponents} of it alone). */
+export async function componentsNow(
   kinds: ComponentKinds,
-  project: Pick<ProjectRecord, '_id' | 'name' | 'components'>,
+  project: Pick<ProjectRecord, '_id' | 'components'>,
   caller: Caller,
-  action: string,
-): Promise<void> {
-  const hidden = await hiddenComponents(kinds, project.components, caller);
+): Promise<CurrentComponents> {
+  const [current] = await currentComponents(kinds, [project], caller);
+  return current ?? { present: [], documents: new Map(), hidden: [], gone: [] };
+}
+
+function stateKey(type: ProjectComponentType, reference: string): string {
+  return `${type}\u0000${reference}`;
+}
+
+/** `projects`, each with only the components still stored that `caller` may see, how many were left out, and those gone. */
+export async function visibleToCaller<P extends Pick<ProjectRecord, '_id' | 'components'>>(
+  kinds: ComponentKinds,
+  projects: readonly P[],
+  caller: Caller,
+): Promise<{ project: P; left: number; gone: StoredComponent[] }[]> {
+  const current = await currentComponents(kinds, projects, caller);
+  return projects.map((project, i) => {
+    const hidden = new Set(current[i]?.hidden);
+    const components = (current[i]?.present ?? []).filter((c) => !hidden.has(c));
+    return { project: { ...project, components }, left: hidden.size, gone: current[i]?.gone ?? [] };
+  });
+}
+
+/** What a read of a project says of its components deleted through their own routes: none, or the list and a note. */
+export function goneNote(gone: readonly StoredComponent[]): { componentsGone?: GoneComponent[]; note?: string } {
+  if (gone.length === 0) return {};
+  const listed = gone.map((c) => `${c.iid} (${c.type} "${c.name}")`).join(', ');
+  return {
+    componentsGone: gone.map((c) => ({ iid: c.iid, type: c.type, name: c.name })),
+    note: `${gone.length === 1 ? 'Component' : 'Components'} ${listed} ${gone.length === 1 ? 'was' : 'were'} deleted since the project was imported; the project goes on without ${gone.length === 1 ? 'it' : 'them'}`,
+  };
+}
+
+/** A component deleted through its own route, as the reads of its project name it. */
+export interface GoneComponent {
+  iid: number;
+  type: ProjectComponentType;
+  name: string;
+}
+
+/**
+ * The folder tree of an export without the nodes of the components `gone` (iids): an import finds
+ * every component a folder names.
+ */
+export function foldersWithout(folders: readonly unknown[], gone: ReadonlySet<number>): unknown[] {
+  if (gone.size === 0) return [...folders];
+  const keep = (node: unknown): unknown[] => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return [node];
+    const n = node as Record<string, unknown>;
+    if (n.nodeType === 'component' && typeof n.iid === 'number' && gone.has(n.iid)) return [];
+    return [Array.isArray(n.children) ? { ...n, children: n.children.flatMap(keep) } : n];
+  };
+  return folders.flatMap(keep);
+}
+
+/**
+ * Throws 403 `GROUP_ACCESS_DENIED` naming every component of `project` that the caller may not see
+ * (`current.hidden`: iid, type and name): the project as a whole is not the caller's to `action`
+ * (export, change, delete).
+ */
+export function assertWholeProjectVisible(project: Pick<ProjectRecord, 'name'>, current: CurrentComponents, action: string): void {
+  const { hidden } = current;
   if (hidden.length === 0) return;
   const listed = hidden.map((c) => `${c.iid} (${c.type} "${c.name}")`).join(', ');
   throw new AppError(

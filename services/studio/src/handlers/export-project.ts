@@ -1,24 +1,40 @@
 import type { Handler } from '@nap/bus';
+import { isAppError } from '@nap/contracts';
 import type { ProjectComponent } from '@nap/contracts';
 import { componentKinds } from '../context';
 import type { StudioContext } from '../context';
-import { assertWholeProjectVisible, exportedComponent, kindOf } from '../domain/projects';
+import { assertWholeProjectVisible, componentsNow, exportedComponent, foldersWithout, goneNote, kindOf } from '../domain/projects';
 
 /**
- * `GET /automation-studio/projects/:id/export`: the components as stored now, under their original
- * names; 403 `GROUP_ACCESS_DENIED` naming the components the caller may not see (an export without
- * them would import as a different project).
+ * `GET /automation-studio/projects/:id/export`: the components as stored now, under their names in
+ * the project (renames followed); those deleted through their own routes are left out (of the
+ * folders too) and named in `componentsGone` and `note`. 403 `GROUP_ACCESS_DENIED` naming the
+ * components the caller may not see (an export without them would import as a different project).
  */
 export function exportProject(svc: StudioContext): Handler<'studio.exportProject'> {
   return async (input) => {
     const kinds = componentKinds(svc);
-    const { importing: _importing, components, ...project } = await svc.projects.get(input.params.id);
-    await assertWholeProjectVisible(kinds, { ...project, components }, input.caller, 'exported');
+    const { importing: _importing, components, folders, ...project } = await svc.projects.get(input.params.id);
+    const current = await componentsNow(kinds, { ...project, components }, input.caller);
+    assertWholeProjectVisible(project, current, 'exported');
     const exported: ProjectComponent[] = [];
-    for (const c of components) {
-      const stored = await kindOf(kinds, c.type).read(c.reference, c.storedName, input.caller);
-      exported.push(exportedComponent(project._id, c, stored));
+    const gone = [...current.gone];
+    for (const c of current.present) {
+      try {
+        const stored = current.documents.get(c.reference) ?? (await kindOf(kinds, c.type).read(c.reference, c.storedName, input.caller));
+        exported.push(exportedComponent(project._id, c, stored));
+      } catch (err) {
+        // deleted since the states were read
+        if (!isAppError(err) || err.status !== 404) throw err;
+        gone.push(c);
+      }
     }
-    return { ...project, components: exported };
+    gone.sort((a, b) => a.iid - b.iid);
+    return {
+      ...project,
+      folders: foldersWithout(folders, new Set(gone.map((c) => c.iid))),
+      components: exported,
+      ...goneNote(gone),
+    };
   };
 }

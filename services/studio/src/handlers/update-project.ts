@@ -3,11 +3,12 @@ import { AppError, auditChanges } from '@nap/contracts';
 import { changedAfter } from '@nap/util';
 import { componentKinds, stampOf } from '../context';
 import type { StudioContext } from '../context';
-import { assertWholeProjectVisible, changedProject } from '../domain/projects';
+import { assertWholeProjectVisible, changedProject, componentsNow, goneNote } from '../domain/projects';
 
 /**
  * `PATCH /automation-studio/projects/:id`: change a project's name or description. Who may change
  * it is who may delete it: 403 `GROUP_ACCESS_DENIED` naming the components the caller may not see.
+ * Answered as `GET …/projects/:id` answers it.
  */
 export function updateProject(svc: StudioContext): Handler<'studio.updateProject'> {
   return async (input, ctx) => {
@@ -18,14 +19,16 @@ export function updateProject(svc: StudioContext): Handler<'studio.updateProject
       // the import writes its own copy of the record as it goes, which would undo a change made meanwhile
       if (current.importing !== undefined)
         throw new AppError('CONFLICT', `Project "${current.name}" is still being imported; change it once its import has finished`);
-      await assertWholeProjectVisible(componentKinds(svc), current, input.caller, 'changed');
+      const now = await componentsNow(componentKinds(svc), current, input.caller);
+      assertWholeProjectVisible(current, now, 'changed');
       const stamp = stampOf(svc, input.caller);
       // always later than the lastUpdated read, which the write is guarded by
       const at = changedAfter(current.lastUpdated, Date.parse(stamp.at));
       const stored = await svc.projects.replaceUnchanged(changedProject(current, input.body, stamp.by, at), current);
       if (stored !== null) {
         ctx.audit({ target: { kind: 'project', id: stored._id, name: stored.name }, changes: auditChanges(current, stored) });
-        return { message: `Project "${stored.name}" updated`, data: stored, metadata: {} };
+        // answered as GET answers it: the components as they stand now (the record keeps them by reference)
+        return { message: `Project "${stored.name}" updated`, data: { ...stored, components: now.present }, metadata: goneNote(now.gone) };
       }
       if (attempt >= UPDATE_ATTEMPTS)
         throw new AppError('CONFLICT', `Project "${current.name}" kept changing while it was being updated; try again`);
