@@ -34,7 +34,10 @@ export function createGatewayDevicesService(
   const { bus, store, logger, metrics, client, config } = deps;
   const gateway = options.gateway ?? loadGatewayDevicesConfig(config.dataDir);
   const collections = gatewayCollections(store);
-  const inventory = new InventoryRepository(collections, createSecretBox(config.secretKey));
+  const inventory = new InventoryRepository(collections, createSecretBox(config.secretKey), {
+    // during a rolling upgrade a replica of an older version may still write them in clear
+    onSealedOnRead: (device, variables) => logger.info({ device, variables }, 'Secrets nested in device variables sealed on read'),
+  });
   const knownHosts = createStoreKnownHosts(collections);
   const limiter = createSessionLimiter({
     perDeviceLimit: gateway.deviceSessionLimit,

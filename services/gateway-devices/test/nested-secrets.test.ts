@@ -183,7 +183,7 @@ describe('secrets nested in device variables', () => {
     ]);
   });
 
-  it('devices stored with clear nested secrets are masked, and sealed by the start of the service', async () => {
+  it('devices stored with clear nested secrets are masked, and sealed by the first read (or the start of the service)', async () => {
     const devices = gw.store.collection('devices');
     const stamp = new Date().toISOString();
     await devices.insertOne({
@@ -200,14 +200,13 @@ describe('secrets nested in device variables', () => {
       createdBy: 'admin',
       updatedBy: 'admin',
     });
-    // before: answered masked all the same
+    // answered masked; the read sealed it (seal-on-read.test.ts: masked also when a concurrent write kept it from sealing)
     const got = await gw.http('POST', '/gw/getInventoryDevice', { name: 'legacy' });
     expect(variablesOf(got.body)).toMatchObject({ gw_http_headers: { Authorization: '********' }, creds: { password: '********' } });
     expect(JSON.stringify(got.body)).not.toContain('legacy-token-3390');
 
-    // what the service does at start
+    // what the service does at start finds nothing left to seal
     const repository = new InventoryRepository(gatewayCollections(gw.store), createSecretBox(TEST_SECRET_KEY));
-    expect(await repository.sealNestedSecrets()).toBe(1);
     expect(await repository.sealNestedSecrets()).toBe(0);
     const stored = JSON.stringify(await devices.findOne({ name: 'legacy' }));
     expect(stored).not.toContain('legacy-token-3390');

@@ -58,6 +58,23 @@ export interface NestedSecretsScan {
   changedMeanwhile: number;
 }
 
+/** Options of an {@link InventoryRepository}. */
+export interface InventoryRepositoryOptions {
+  /**
+   * Called when a read found a device with secrets in clear in the named variables and sealed them
+   * (a device written by a replica of a version before nested secrets were sealed, during a rolling
+   * upgrade); the names of the variables, never their values.
+   */
+  onSealedOnRead?: (device: string, variables: string[]) => void;
+}
+
+/** The sealing of a device's clear nested secrets: the guarded filter and the `$set`, or nothing to seal. */
+interface NestedSealing {
+  filter: Record<string, unknown>;
+  set: Record<string, unknown>;
+  variables: string[];
+}
+
 /**
  * The inventory: devices (unique name, variables with secrets sealed apart), device groups, config
  * backups. Plain objects in, plain objects out; secrets leave only through {@link resolve}.
@@ -66,6 +83,7 @@ export class InventoryRepository {
   constructor(
     private readonly c: GatewayCollections,
     private readonly secrets: SecretBox,
+    private readonly options: InventoryRepositoryOptions = {},
   ) {}
 
   /** The answer form of a stored device. */
@@ -81,8 +99,28 @@ export class InventoryRepository {
     };
   }
 
+  /** The stored device, its clear nested secrets sealed first if it had any (see {@link sealedOnRead}). */
   async find(name: string): Promise<DeviceDoc | null> {
-    return this.c.devices.findOne({ name: { $eq: name } });
+    const doc = await this.c.devices.findOne({ name: { $eq: name } });
+    return doc === null ? null : this.sealedOnRead(doc);
+  }
+
+  /**
+   * `doc`, read whole from the store, as stored once its clear nested secrets are sealed. The start
+   * seals those of the inventory once ({@link sealNestedSecrets}), but during a rolling upgrade a
+   * replica of an older version may still write a device with clear nested secrets after that: every
+   * read of a whole device (for a session, a request, an answer, an update) seals them in the store.
+   * The write is guarded like the start's: it happens only if the device, its `updated` and the
+   * values sealed are as read, so it never overwrites a concurrent change; a device changed meanwhile
+   * is answered as read (masked all the same) and sealed by a later read.
+   */
+  private async sealedOnRead(doc: DeviceDoc): Promise<DeviceDoc> {
+    const sealing = this.nestedSealingOf(doc);
+    if (sealing === undefined) return doc;
+    const sealed = await this.c.devices.findOneAndUpdate(sealing.filter, { $set: sealing.set }, { returnDocument: 'after' });
+    if (sealed === null) return doc;
+    this.options.onSealedOnRead?.(doc.name, sealing.variables);
+    return sealed;
   }
 
   async get(name: string): Promise<DeviceDoc> {
@@ -215,7 +253,8 @@ export class InventoryRepository {
         this.c.devices.findOneAndUpdate({ name: { $eq: name }, ...guard }, update, { returnDocument: 'after' });
       if (mode !== 'create') {
         const updated = await tryUpdate();
-        if (updated !== null) return { doc: updated, created: false };
+        // the variables not written may be clear nested secrets an older replica wrote
+        if (updated !== null) return { doc: await this.sealedOnRead(updated), created: false };
         // read, but changed or deleted before the guarded write: read it again
         if (current !== null && retry()) continue;
         if (mode === 'update') throw new AppError('DEVICE_NOT_FOUND', `No inventory device named "${name}"`, { details: { name } });
@@ -241,7 +280,7 @@ export class InventoryRepository {
         if (restores && retry()) continue;
         const updated = await tryUpdate();
         if (updated === null) throw err;
-        return { doc: updated, created: false };
+        return { doc: await this.sealedOnRead(updated), created: false };
       }
     }
   }
@@ -280,16 +319,30 @@ export class InventoryRepository {
   private async sealNestedSecretsOf(
     doc: Pick<DeviceDoc, 'name' | 'variables' | 'nestedSecrets' | 'updated'>,
   ): Promise<'sealed' | 'clean' | 'changed'> {
+    const sealing = this.nestedSealingOf(doc);
+    if (sealing === undefined) return 'clean';
+    return (await this.c.devices.updateOne(sealing.filter, { $set: sealing.set })).modifiedCount > 0 ? 'sealed' : 'changed';
+  }
+
+  /**
+   * The write that seals the clear nested secrets of `doc` as read: each variable holding one is
+   * stored masked, its whole value sealed. The filter makes it a no-op unless the device is still as
+   * read: same `updated`, no sealed copy of those variables, and those variables still hold the values
+   * sealed (a writer in the same millisecond changes no stamp, so the values are compared too).
+   */
+  private nestedSealingOf(doc: Pick<DeviceDoc, 'name' | 'variables' | 'nestedSecrets' | 'updated'>): NestedSealing | undefined {
     const set: Record<string, unknown> = {};
+    const filter: Record<string, unknown> = { name: { $eq: doc.name }, updated: { $eq: doc.updated } };
+    const variables: string[] = [];
     for (const [key, value] of Object.entries(doc.variables ?? {})) {
       if (doc.nestedSecrets?.[key] !== undefined || !holdsNestedSecret(value)) continue;
+      variables.push(key);
       set[`nestedSecrets.${key}`] = this.secrets.seal(JSON.stringify(value));
       set[`variables.${key}`] = redactSecrets(value);
+      filter[`nestedSecrets.${key}`] = { $exists: false };
+      filter[`variables.${key}`] = { $eq: value };
     }
-    if (Object.keys(set).length === 0) return 'clean';
-    const guard: Record<string, unknown> = { name: { $eq: doc.name }, updated: { $eq: doc.updated } };
-    for (const key of Object.keys(set)) if (key.startsWith('nestedSecrets.')) guard[key] = { $exists: false };
-    return (await this.c.devices.updateOne(guard, { $set: set })).modifiedCount > 0 ? 'sealed' : 'changed';
+    return variables.length === 0 ? undefined : { filter, set, variables };
   }
 
   async delete(name: string): Promise<void> {
@@ -310,12 +363,20 @@ export class InventoryRepository {
       this.c.devices.find(query.filter, { sort: query.sort, skip: options.skip ?? 0, limit: options.limit ?? 0 }),
       this.c.devices.countDocuments(query.filter),
     ]);
-    return { items: docs.map((d) => this.view(d)), total };
+    return { items: (await this.allSealedOnRead(docs)).map((d) => this.view(d)), total };
   }
 
+  /** The named devices (all when no names are given), by name, their clear nested secrets sealed first. */
   async listByNames(names: readonly string[] | undefined): Promise<DeviceDoc[]> {
     const filter = names === undefined ? {} : { name: { $in: [...names] } };
-    return this.c.devices.find(filter, { sort: { name: 1 } });
+    return this.allSealedOnRead(await this.c.devices.find(filter, { sort: { name: 1 } }));
+  }
+
+  /** {@link sealedOnRead} of each, one write at a time (a page read during an upgrade may hold many). */
+  private async allSealedOnRead(docs: DeviceDoc[]): Promise<DeviceDoc[]> {
+    const out: DeviceDoc[] = [];
+    for (const doc of docs) out.push(await this.sealedOnRead(doc));
+    return out;
   }
 
   /**
