@@ -12,6 +12,8 @@ import type { ArchiveBatchRecord, BatchPhase } from '../domain/job-archive';
  */
 export class ArchiveBatchRepository {
   private readonly batches: Collection<ArchiveBatchRecord>;
+  /** The sums of {@link doneStatusCounts} as last read, and how many batches were done then. */
+  private doneCounts: { batches: number; counts: Record<string, number> } | undefined;
 
   constructor(store: Store) {
     this.batches = store.collection<ArchiveBatchRecord>('job_archive_batches');
@@ -43,8 +45,20 @@ export class ArchiveBatchRepository {
     return moved ?? this.find(id);
   }
 
-  /** Jobs archived by every batch done, by status. */
+  /**
+   * Jobs archived by every batch done, by status (what each scrape of the job gauges adds). A batch
+   * done stays done and is never removed, so the number of batches done says whether the sums
+   * changed: they are read again only then, and a scrape costs a count of the phase index instead of
+   * a read of every batch the archive history holds.
+   */
   async doneStatusCounts(): Promise<Record<string, number>> {
+    // counted before the read: a batch done in between is in the sums, and the next call reads again
+    const done = await this.batches.countDocuments({ phase: 'done' });
+    if (this.doneCounts?.batches !== done) this.doneCounts = { batches: done, counts: await this.readDoneStatusCounts() };
+    return { ...this.doneCounts.counts };
+  }
+
+  private async readDoneStatusCounts(): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
     let after = '';
     for (;;) {
