@@ -1,12 +1,6 @@
 import { createInterface } from 'node:readline';
-import { isatty } from 'node:tty';
 import type { Context } from './context';
 import { CliError, EXIT, usage } from './errors';
-
-/** Whether stdin is a terminal, where a person can answer a question. */
-export function stdinIsTerminal(ctx: Context): boolean {
-  return ctx.io.stdin?.isTTY ?? isatty(0);
-}
 
 /**
  * What a destructive command does before it acts: nothing with `--yes`; else, on a terminal, asks
@@ -16,7 +10,7 @@ export function stdinIsTerminal(ctx: Context): boolean {
  */
 export async function confirmOrStop(ctx: Context, opts: { yes?: boolean }, question: string, refused: string): Promise<void> {
   if (opts.yes === true) return;
-  if (!stdinIsTerminal(ctx)) throw usage(`stdin is not a terminal, so nap cannot ask to confirm: add --yes (${refused})`);
+  if (!ctx.stdinIsTerminal()) throw usage(`stdin is not a terminal, so nap cannot ask to confirm: add --yes (${refused})`);
   const rl = createInterface({ input: ctx.io.stdin ?? process.stdin, output: ctx.io.stderr, terminal: true });
   const answer = await new Promise<string | undefined>((resolve) => {
     let done = false;

@@ -1,6 +1,8 @@
+import { isatty } from 'node:tty';
 import type { Colors } from 'picocolors/types';
 import type { LoadedConfig, Profile } from './config/profiles';
 import { loadConfig, namedProfile, resolveProfile } from './config/profiles';
+import { usage } from './errors';
 import { Client } from './http/client';
 import type { TokenCache } from './http/token-cache';
 import { createTokenCache, tokenCacheFile } from './http/token-cache';
@@ -19,7 +21,10 @@ export interface GlobalOptions {
 }
 
 export interface Io {
-  /** Where `nap password` asks on a terminal; absent: process.stdin, touched only then (it makes a pipe non-blocking). */
+  /**
+   * What `-f -`, `@-` and `--password-stdin` read, and where `nap password` asks on a terminal;
+   * absent: process.stdin, touched only then (it makes a pipe non-blocking).
+   */
   stdin?: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
@@ -36,6 +41,8 @@ export class Context {
   private tokenCache: TokenCache | undefined;
   private outColors: Colors | undefined;
   private errColors: Colors | undefined;
+  /** The option that read stdin, once one has: stdin can be read once. */
+  private stdinReader: string | undefined;
 
   constructor(
     readonly options: GlobalOptions,
@@ -75,6 +82,30 @@ export class Context {
   print(doc: unknown, human: () => string): void {
     if (this.format === 'human') this.out(human());
     else this.out(serialize(doc, this.format));
+  }
+
+  /** Whether stdin is a terminal, where a person can answer a question (and where nothing was piped in). */
+  stdinIsTerminal(): boolean {
+    return this.io.stdin?.isTTY ?? isatty(0);
+  }
+
+  /**
+   * The whole of stdin as text, read asynchronously to its end, for the option `flag` (`-f -`,
+   * `--data @-`): a usage error when stdin is a terminal (nothing was piped in, and waiting for
+   * Ctrl-D would look like a hang), when another option read it already, or when it cannot be read.
+   */
+  async readStdin(flag: string): Promise<string> {
+    if (this.stdinIsTerminal()) throw usage(`${flag} reads stdin, which is a terminal: pipe the input in, or name a file`);
+    if (this.stdinReader !== undefined) throw usage(`${flag} reads stdin, which ${this.stdinReader} read already: give one of them a file`);
+    this.stdinReader = flag;
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of this.io.stdin ?? process.stdin)
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    } catch (err) {
+      throw usage(`${flag}: cannot read stdin (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   config(): LoadedConfig {

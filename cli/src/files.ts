@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { Context } from './context';
 import { CliError, EXIT, usage } from './errors';
 import { loadYaml } from './lazy';
 import type { Doc } from './resources/documents';
@@ -28,9 +29,14 @@ export function parseDocument(text: string, file: string): unknown {
   }
 }
 
-export function readText(file: string): string {
+/**
+ * The text of a file, or of stdin for `-` (read asynchronously through the context's stdin;
+ * `stdinFlag` is the option that names it, for messages: `-f -`).
+ */
+export async function readText(ctx: Context, file: string, stdinFlag: string): Promise<string> {
+  if (file === '-') return ctx.readStdin(stdinFlag);
   try {
-    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw usage(`cannot read ${shownFile(file)}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`);
@@ -38,8 +44,8 @@ export function readText(file: string): string {
 }
 
 /** The documents of a file: one object, or an array of them. */
-export function readDocuments(file: string): Doc[] {
-  const value = parseDocument(readText(file), file);
+export async function readDocuments(ctx: Context, file: string, stdinFlag = '-f -'): Promise<Doc[]> {
+  const value = parseDocument(await readText(ctx, file, stdinFlag), file);
   const docs = Array.isArray(value) ? value : [value];
   if (docs.length === 0 || !docs.every(isDoc)) throw usage(`${shownFile(file)} must hold a JSON/YAML object or an array of objects`);
   return docs;
@@ -89,11 +95,14 @@ export function parseVars(pairs: readonly string[] | undefined, flag = '--var'):
   return vars;
 }
 
-/** `--data JSON` or `--data @file` (`flag` names the option in messages: `--form-data`). */
-export function readData(data: string, flag = '--data'): unknown {
+/**
+ * `--data JSON` or `--data @file` (`@-`: stdin). `flag` names the option in messages
+ * (`--form-data`), `stdinFlag` the option reading stdin (`--vars -`).
+ */
+export async function readData(ctx: Context, data: string, flag = '--data', stdinFlag = `${flag} @-`): Promise<unknown> {
   if (data.startsWith('@')) {
     const file = data.slice(1);
-    return parseDocument(readText(file), file);
+    return parseDocument(await readText(ctx, file, stdinFlag), file);
   }
   try {
     return JSON.parse(data) as unknown;

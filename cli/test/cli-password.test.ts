@@ -12,14 +12,15 @@ import {
 } from '../../test/support/directory-servers';
 import type { Slapd } from '../../test/support/directory-servers';
 import type { NapHome, NapResult } from './support/nap';
-import { createHome, napInProcess } from './support/nap';
+import { createHome, nap, napInProcess } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
 
 /**
  * `nap password`: a person changes their own password (`PUT /whoami/password`), the passwords
  * given on stdin (the terminal prompt is tested as a unit in password-prompt.test.ts). Each test
- * owns an account of its own, so that the failed logins one counts do not throttle another.
+ * owns an account of its own, so that the failed logins one counts do not throttle another. The
+ * commands run in this process, stdin a stream; the change itself runs the bin, its stdin a pipe.
  */
 let platform: Platform;
 const homes: NapHome[] = [];
@@ -33,8 +34,11 @@ function home(): NapHome {
   return h;
 }
 
-async function run(args: string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<NapResult> {
-  const res = await napInProcess(args, opts);
+async function run(
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; input?: string; terminal?: boolean; ownProcess?: boolean },
+): Promise<NapResult> {
+  const res = await (opts.ownProcess === true ? nap(args, opts) : napInProcess(args, opts));
   printed.push(res);
   return res;
 }
@@ -120,12 +124,23 @@ describe('nap password', () => {
         lines('a-password-1', 'b-password-2', 'b-password-2', 'b-password-2'),
         'nap: --password-stdin reads the current password on a line, then the new one (and, optionally, the new one again); stdin held 4 lines\n',
       ],
+      // a pipe closed with nothing in it
+      [
+        '',
+        'nap: --password-stdin reads the current password on a line, then the new one (and, optionally, the new one again); stdin held 0 lines\n',
+      ],
     ];
     for (const [input, message] of cases) {
       const res = await run(['password', '--password-stdin', '--debug'], { env: h.env, input });
       // --debug prints every request: there is none
       expect({ input, code: res.code, stdout: res.stdout, stderr: res.stderr }).toEqual({ input, code: 4, stdout: '', stderr: message });
     }
+    // --password-stdin reads a pipe or a file: on a terminal it says to leave it out, rather than wait for Ctrl-D
+    expect(await run(['password', '--password-stdin', '--debug'], { env: h.env, terminal: true })).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: 'nap: --password-stdin reads a pipe or a file, not a terminal: leave it out to be asked\n',
+    });
     // without --password-stdin, nap asks only on a terminal: a pipe is not one
     const noTerminal = await run(['password', '--debug'], { env: h.env, input: lines('refused-password-1', 'refused-new-password') });
     expect(noTerminal).toMatchObject({
@@ -178,9 +193,11 @@ describe('nap password', () => {
     expect((await run(['api', 'get', '/whoami'], { env: h.env })).code).toBe(0);
     const elsewhere = await tokenOf('pw-main', 'main-password-old');
 
+    // the bin itself, reading a real pipe
     const changed = await run(['password', '--password-stdin', '--debug'], {
       env: h.env,
       input: lines('main-password-old', 'main-password-new', 'main-password-new'),
+      ownProcess: true,
     });
     expect(changed.code).toBe(0);
     expect(changed.stdout).toBe('Password of "pw-main" changed; its other sessions are ended, this one goes on\n');

@@ -15,8 +15,8 @@ let platform: Platform;
 let home: NapHome;
 let work: string;
 
-const run = (args: string[], input?: string): Promise<NapResult> =>
-  napInProcess(args, { env: home.env, cwd: work, ...(input === undefined ? {} : { input }) });
+const run = (args: string[], input?: string, terminal?: boolean): Promise<NapResult> =>
+  napInProcess(args, { env: home.env, cwd: work, ...(input === undefined ? {} : { input }), ...(terminal === true ? { terminal } : {}) });
 const workflow = JSON.parse(readFileSync(path.join(FIXTURES, 'cli-error.workflow.json'), 'utf8')) as Record<string, unknown>;
 const file = (name: string, doc: unknown): string => {
   const full = path.join(work, name);
@@ -94,6 +94,39 @@ describe('values refused before anything is asked', () => {
     expect(await run(['create', 'workflow', '-f', '-'], '42')).toMatchObject({
       code: 4,
       stderr: 'nap: stdin must hold a JSON/YAML object or an array of objects\n',
+    });
+  });
+
+  it('reads stdin to its end, tens of MB too, refuses a terminal rather than wait for Ctrl-D, and lets one option read it', async () => {
+    const name = 'cli-from-stdin';
+    const created = await run(['create', 'workflow', '-f', '-', '-o', 'json'], JSON.stringify({ ...workflow, name }));
+    expect(created.code).toBe(0);
+    expect(created.json()).toMatchObject({ name });
+    // 32 MB: parsed whole (a document cut short is no JSON, and would be said so)
+    const large = `[${'1,'.repeat(16 * 1024 * 1024)}1]`;
+    expect(await run(['create', 'workflow', '-f', '-'], large)).toMatchObject({
+      code: 4,
+      stderr: 'nap: stdin must hold a JSON/YAML object or an array of objects\n',
+    });
+    // a pipe closed with nothing in it
+    expect(await run(['create', 'workflow', '-f', '-'], '')).toMatchObject({
+      code: 4,
+      stderr: 'nap: stdin must hold a JSON/YAML object or an array of objects\n',
+    });
+    for (const [args, flag] of [
+      [['create', 'workflow', '-f', '-'], '-f -'],
+      [['api', 'post', '/workflow_builder/workflows/save', '--data', '@-'], '--data @-'],
+      [['run', 'workflow', 'cli-error', '--vars', '-'], '--vars -'],
+    ] as const) {
+      expect(await run([...args], undefined, true)).toMatchObject({
+        code: 4,
+        stdout: '',
+        stderr: `nap: ${flag} reads stdin, which is a terminal: pipe the input in, or name a file\n`,
+      });
+    }
+    expect(await run(['run', 'automation', 'cli-nightly', '--form-data', '@-', '--vars', '-'], '{}')).toMatchObject({
+      code: 4,
+      stderr: 'nap: --vars - reads stdin, which --form-data @- read already: give one of them a file\n',
     });
   });
 

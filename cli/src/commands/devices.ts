@@ -118,9 +118,7 @@ export async function configureDevice(
   const fromFile =
     opts.file === undefined
       ? []
-      : readText(opts.file)
-          .split(/\r?\n/)
-          .filter((line) => line.trim() !== '' && !line.trimStart().startsWith('!'));
+      : (await readText(ctx, opts.file, '-f -')).split(/\r?\n/).filter((line) => line.trim() !== '' && !line.trimStart().startsWith('!'));
   const config = [...lines, ...fromFile];
   if (config.length === 0) throw usage('nap devices configure: give the configuration lines as arguments or with -f FILE');
   const body: Doc = { host: device, config_commands: config };
@@ -145,7 +143,8 @@ export async function configureDevice(
 export async function getDeviceConfig(ctx: Context, device: string, opts: { source?: string; filter?: string }): Promise<void> {
   const body: Doc = { host: device };
   if (opts.source !== undefined) body.source = opts.source;
-  if (opts.filter !== undefined) body.filter = opts.filter.startsWith('@') ? readText(opts.filter.slice(1)) : opts.filter;
+  if (opts.filter !== undefined)
+    body.filter = opts.filter.startsWith('@') ? await readText(ctx, opts.filter.slice(1), '--filter @-') : opts.filter;
   const client = ctx.client();
   const res = await ctx.spin(`reading the ${opts.source ?? 'running'} configuration of ${device}`, () =>
     deviceCall(client, device, { method: 'POST', path: '/gw/netconf/get_config/execute', json: body, timeoutMs: DEVICE_TIMEOUT_MS }),
@@ -213,7 +212,7 @@ export async function checkDevices(
   const fromGroup = opts.group === undefined ? [] : await groupDevices(client, opts.group);
   const devices = [...new Set([...named, ...fromGroup])];
   if (devices.length === 0) throw usage(`nap devices check ${template}: name the devices, or a group with --group`);
-  const fileVars = opts.vars === undefined ? {} : readData(`@${opts.vars}`);
+  const fileVars = opts.vars === undefined ? {} : await readData(ctx, `@${opts.vars}`, '--vars', '--vars -');
   if (!isDoc(fileVars)) throw usage(`--vars ${opts.vars}: expected an object of variables`);
   const variables = { ...fileVars, ...parseVars(opts.var) };
   const res = await ctx.spin(`checking ${devices.length} device${devices.length === 1 ? '' : 's'} with ${template}`, () =>

@@ -7,7 +7,7 @@ import { ARCHIVABLE_JOB_STATUSES, JOB_ARCHIVE_STATES } from '@nap/contracts/dist
 import { triggerKind } from '@nap/contracts/dist/trigger-kinds';
 import type { Colors } from 'picocolors/types';
 import type { Context } from '../context';
-import { confirmOrStop, stdinIsTerminal } from '../confirm';
+import { confirmOrStop } from '../confirm';
 import { formatDuration, parseDuration, parseMoment } from '../duration';
 import { CliError, EXIT, usage } from '../errors';
 import type { ExitCode } from '../errors';
@@ -278,10 +278,10 @@ export interface RunOptions {
   trigger?: string;
 }
 
-function jobVariables(opts: RunOptions): Record<string, unknown> {
+async function jobVariables(ctx: Context, opts: RunOptions): Promise<Record<string, unknown>> {
   let vars: Record<string, unknown> = {};
   if (opts.vars !== undefined) {
-    const fromFile = readData(`@${opts.vars}`);
+    const fromFile = await readData(ctx, `@${opts.vars}`, '--vars', '--vars -');
     if (!isDoc(fromFile)) throw usage(`--vars ${opts.vars} must hold an object of variables`);
     vars = fromFile;
   }
@@ -318,7 +318,7 @@ export async function runWorkflow(ctx: Context, name: string, opts: RunOptions):
   const client = ctx.client();
   const workflows = findResource('workflows')!;
   const found = await mustFind(client, workflows, name);
-  const options: Doc = { variables: jobVariables(opts) };
+  const options: Doc = { variables: await jobVariables(ctx, opts) };
   if (opts.description !== undefined) options.description = opts.description;
   const res = await client.request({
     method: 'POST',
@@ -351,11 +351,11 @@ export async function runAutomation(ctx: Context, name: string, opts: RunOptions
   }
   let formData: Record<string, unknown> = {};
   if (opts.formData !== undefined) {
-    const data = readData(opts.formData, '--form-data');
+    const data = await readData(ctx, opts.formData, '--form-data');
     if (!isDoc(data)) throw usage('--form-data must be a JSON object (or @file holding one)');
     formData = data;
   }
-  formData = { ...formData, ...jobVariables({ ...opts, formData: undefined }) };
+  formData = { ...formData, ...(await jobVariables(ctx, { ...opts, formData: undefined })) };
   const started =
     chosen.type === 'manual'
       ? await client.request({
@@ -886,7 +886,7 @@ export async function downloadArchive(ctx: Context, id: string, opts: { file?: s
  * brings the file back, so it asks first on a terminal, and wants `--yes` elsewhere.
  */
 export async function deleteArchive(ctx: Context, id: string, opts: { yes?: boolean }): Promise<void> {
-  if (opts.yes !== true && !stdinIsTerminal(ctx))
+  if (opts.yes !== true && !ctx.stdinIsTerminal())
     throw usage(`stdin is not a terminal, so nap cannot ask to confirm: add --yes to delete the file of archive ${id}`);
   const client = ctx.client();
   const found = await mustFindArchive(client, id);

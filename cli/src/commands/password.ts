@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { isatty } from 'node:tty';
 import { writeProfileKey } from '../config/profile-file';
 import type { Profile, SecretSource } from '../config/profiles';
 import type { Context } from '../context';
@@ -60,18 +58,6 @@ export async function askPasswords(prompt: Pick<SecretPrompt, 'ask'>): Promise<P
 /** The account the profile logs in as, for messages; undefined for a profile's own token. */
 function accountOf(profile: Profile): string | undefined {
   return profile.token !== undefined ? undefined : (profile.clientId ?? profile.username);
-}
-
-function stdinIsTerminal(ctx: Context): boolean {
-  return ctx.io.stdin?.isTTY ?? isatty(0);
-}
-
-function readStdin(): string {
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (err) {
-    throw usage(`--password-stdin: cannot read stdin (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
 }
 
 async function passwordsFromTerminal(ctx: Context, profile: Profile): Promise<PasswordChange> {
@@ -153,10 +139,10 @@ export async function passwordCommand(ctx: Context, opts: { passwordStdin?: bool
   }
   let change: PasswordChange;
   if (opts.passwordStdin === true) {
-    if (stdinIsTerminal(ctx)) throw usage('--password-stdin reads a pipe or a file, not a terminal: leave it out to be asked');
-    change = passwordsFromText(readStdin());
+    if (ctx.stdinIsTerminal()) throw usage('--password-stdin reads a pipe or a file, not a terminal: leave it out to be asked');
+    change = passwordsFromText(await ctx.readStdin('--password-stdin'));
   } else {
-    if (!stdinIsTerminal(ctx)) {
+    if (!ctx.stdinIsTerminal()) {
       throw usage(
         'stdin is not a terminal, so nap cannot ask for the passwords: give them with --password-stdin (the current password on a line, then the new one)',
       );

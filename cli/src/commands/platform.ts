@@ -25,8 +25,9 @@ export async function apiCommand(ctx: Context, method: string, route: string, op
     if (eq <= 0) throw usage(`--query ${pair}: expected key=value`);
     add(pair.slice(0, eq), pair.slice(eq + 1));
   }
+  const json = opts.data === undefined ? undefined : await readData(ctx, opts.data);
   const client = ctx.client();
-  const res = await client.request({ method: m, path: bare, query, ...(opts.data === undefined ? {} : { json: readData(opts.data) }) });
+  const res = await client.request({ method: m, path: bare, query, ...(opts.data === undefined ? {} : { json }) });
   if (typeof res.body === 'string') ctx.out(res.body);
   else ctx.print(res.body, () => `${JSON.stringify(res.body, null, 2)}\n`);
 }

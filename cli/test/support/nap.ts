@@ -52,6 +52,8 @@ export interface NapOptions {
   cwd?: string;
   /** What stdin holds (a pipe, not a terminal). */
   input?: string;
+  /** stdin is a terminal where nobody types (Ctrl-D at once), instead of `input`: for runs in this process ({@link napInProcess}). */
+  terminal?: boolean;
   /** A process of its own is killed after this long: 60 s by default. */
   timeoutMs?: number;
 }
@@ -122,14 +124,10 @@ function collector(): { stream: NodeJS.WriteStream; text(): string } {
   return { stream: stream as unknown as NodeJS.WriteStream, text: () => Buffer.concat(chunks).toString() };
 }
 
-/**
- * What a run needs of its own process: stdin read (`-f -`, `--password-stdin`, an input), or git
- * run with the process's environment (`--repository`).
- */
+/** What a run needs of its own process: git run with the process's environment (`--repository`), or an environment without HOME. */
 function needsProcess(args: readonly string[], opts: NapOptions): boolean {
-  if (opts.input !== undefined && opts.input !== '') return true;
   if (opts.env.HOME === undefined || opts.env.HOME === '') return true;
-  return args.some((a) => a === '-' || a.endsWith('=-') || a.endsWith('@-') || a === '--password-stdin' || a === '--repository');
+  return args.includes('--repository');
 }
 
 /**
@@ -155,9 +153,10 @@ async function runInProcess(args: readonly string[], opts: NapOptions): Promise<
   cli ??= require(path.join(ROOT, 'cli/dist/nap.js')) as Cli;
   const stdout = collector();
   const stderr = collector();
-  // stdin as the bin gets it here: a pipe with nothing in it, not a terminal
-  const stdin = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
-  (stdin as unknown as PassThrough).end();
+  // stdin as the bin gets it: a pipe holding the input (nothing by default), or a terminal
+  const pipe = new PassThrough();
+  const stdin = Object.assign(pipe, { isTTY: opts.terminal === true }) as unknown as NodeJS.ReadStream;
+  pipe.end(opts.terminal === true ? undefined : opts.input);
   const cwd = process.cwd();
   const exitCode = process.exitCode;
   process.chdir(opts.cwd ?? os.tmpdir());
@@ -174,11 +173,15 @@ async function runInProcess(args: readonly string[], opts: NapOptions): Promise<
 /**
  * Runs `nap` with `args` as {@link nap} does, without a process of its own each time (a node start
  * costs more than most commands): in this process through the bundle's `main`, the function
- * `bin/nap.js` calls, one run at a time; in a process of its own when the run reads stdin or runs
- * git. The files that run most commands this way keep a few through the bin, to prove it works.
+ * `bin/nap.js` calls, one run at a time, its stdin a stream holding `input`; in a process of its
+ * own when the run runs git. The files that run most commands
+ * this way keep a few through the bin, to prove it works.
  */
 export function napInProcess(args: readonly string[], opts: NapOptions): Promise<NapResult> {
-  if (needsProcess(args, opts)) return nap(args, opts);
+  if (needsProcess(args, opts)) {
+    if (opts.terminal === true) throw new Error('a run in a process of its own has no terminal for stdin');
+    return nap(args, opts);
+  }
   const run = queue.then(() => runInProcess(args, opts));
   queue = run.catch(() => undefined);
   return run;
