@@ -12,8 +12,8 @@ import { startProxy } from './support/proxy';
  * `import --replace` and `copy --replace` never lose a document the platform refuses to replace:
  * where the platform has an update route the document there is updated in place, elsewhere it is
  * deleted and imported again with a copy kept (in memory and in a file) and put back on a refusal.
- * "flaky" is staging behind a proxy that refuses every project import, for the case where even the
- * copy cannot go back. The commands run in this process (a node start for each cost most of the
+ * "flaky" is staging behind a proxy that refuses every project and trigger import, for the case
+ * where even the copy cannot go back. The commands run in this process (a node start for each cost most of the
  * file's time); the other files run the bin itself.
  */
 let staging: Platform;
@@ -49,7 +49,11 @@ function withChangedComponent(project: ProjectFile, description: string): Projec
 
 beforeAll(async () => {
   [staging, production] = await Promise.all([startPlatform('staging-password'), startPlatform('production-password')]);
-  flaky = await startProxy(staging.url, { refuse: (method, route) => method === 'POST' && route === '/automation-studio/projects/import' });
+  flaky = await startProxy(staging.url, {
+    refuse: (method, route) =>
+      (method === 'POST' && route === '/automation-studio/projects/import') ||
+      (method === 'PUT' && route === '/operations-manager/triggers'),
+  });
   home = createHome();
   home.writeIpctlConfig(
     `[application]\ndefault_profile = staging\n\n${profileSection('staging', staging.port, staging.password)}\n${profileSection('production', production.port, production.password)}\n${profileSection('flaky', flaky.port, staging.password)}`,
@@ -192,7 +196,13 @@ describe('forms, projects and automations', () => {
   });
 
   it('update an automation in place, its triggers kept, unless the file changes its triggers', async () => {
-    expect((await run(['import', 'automation', fixture('cli-nightly.automation.json'), '--replace'])).code).toBe(0);
+    const again = await run(['import', 'automation', fixture('cli-nightly.automation.json'), '--replace']);
+    // the platform took the Kafka trigger in disabled (no such event here), and keeps it so
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: 'imported automation "cli-nightly" (cli-nightly-automation), updating the one there in place (its triggers: unchanged)\n',
+      stderr: 'note: trigger "On a Kafka message" stays disabled: "kafka" is no event this platform publishes\n',
+    });
     const triggersOf = async (): Promise<string[]> =>
       (await run(['get', 'triggers', '-o', 'json']))
         .json<(Named & { actionId: string })[]>()
@@ -215,16 +225,232 @@ describe('forms, projects and automations', () => {
     expect(await triggersOf()).toEqual(triggers);
     expect(await deletes()).toHaveLength(deletedBefore);
 
-    // a trigger less: only a delete and an import make the automation the file's
+    // a trigger less: the automation stays, the trigger the file leaves out goes
     const fewer = file('fewer/cli-nightly.automation.json', {
       ...exported,
       triggers: exported.triggers.filter((t) => t.name !== 'On a Kafka message'),
     });
     expect(await run(['import', 'automation', fewer, '--replace'])).toMatchObject({
       code: 0,
-      stdout: 'imported automation "cli-nightly" (cli-nightly-automation) in place of the one there\n',
+      stdout: 'imported automation "cli-nightly" (cli-nightly-automation), updating the one there in place (its triggers: 1 deleted)\n',
     });
     expect(await triggersOf()).toEqual(['cli-nightly-by-hand', 'cli-nightly-from-ci']);
+    expect(await deletes()).toHaveLength(deletedBefore);
+  });
+});
+
+type TriggerDoc = Named & { type: string; actionId?: string; [member: string]: unknown };
+type AutomationDoc = Named & { triggers: TriggerDoc[] };
+
+/** An export without what every save stamps, its triggers in name order: what a person wrote. */
+function written(doc: AutomationDoc): unknown {
+  const bare = ({ created: _c, createdBy: _cb, lastUpdated: _u, lastUpdatedBy: _ub, ...rest }: Record<string, unknown>) => rest;
+  return { ...bare({ ...doc }), triggers: doc.triggers.map(bare).sort((a, b) => String(a.name).localeCompare(String(b.name))) };
+}
+
+describe('an automation whose triggers change', () => {
+  // an automation of its own: the fixture's, its ids and route name its own
+  beforeAll(async () => {
+    const fixtureDoc = json<AutomationDoc>('cli-nightly.automation.json');
+    const own = {
+      ...fixtureDoc,
+      _id: 'cli-changing-automation',
+      name: 'cli-changing',
+      triggers: fixtureDoc.triggers.map((t) => ({
+        ...t,
+        _id: t._id.replace('cli-nightly', 'cli-changing'),
+        actionId: 'cli-changing-automation',
+        ...(t.routeName === undefined ? {} : { routeName: 'cli-changing' }),
+      })),
+    };
+    expect((await run(['import', 'automation', file('changing/cli-changing.automation.json', own)])).code).toBe(0);
+  });
+
+  const exportAutomation = async (): Promise<AutomationDoc> => {
+    const res = await run(['export', 'automation', 'cli-changing']);
+    expect(res.code).toBe(0);
+    return JSON.parse(res.stdout) as AutomationDoc;
+  };
+  const nightly: TriggerDoc = {
+    name: 'Every night',
+    type: 'schedule',
+    enabled: false,
+    firstRunAt: Date.UTC(2031, 0, 1, 2),
+    repeatUnit: 'day',
+    repeatFrequency: 1,
+    processMissedRuns: 'none',
+  } as unknown as TriggerDoc;
+
+  it('is updated in place: its id and the ids of the triggers it keeps stay, the others are created and deleted', async () => {
+    const before = await exportAutomation();
+    const byHand = before.triggers.find((t) => t.name === 'By hand')!;
+    const fromCi = before.triggers.find((t) => t.name === 'From CI')!;
+    const deletesBefore = (await run(['audit', 'list', '--operation', 'workflow.deleteAutomation', '-o', 'json'])).json<unknown[]>().length;
+    // the file of another platform: other ids, the trigger matched by its name
+    const changed = file('triggers-changed/cli-changing.automation.json', {
+      ...before,
+      description: 'its triggers changed in place',
+      // On a Kafka message left out
+      triggers: [{ ...byHand, _id: 'elsewhere-by-hand', description: 'now with a description' }, fromCi, nightly],
+    });
+    const res = await run(['import', 'automation', changed, '--replace']);
+    expect(res).toMatchObject({
+      code: 0,
+      stdout:
+        'imported automation "cli-changing" (cli-changing-automation), updating the one there in place (its triggers: 1 changed, 1 created, 1 deleted)\n',
+      stderr: '',
+    });
+    const after = await exportAutomation();
+    expect(after).toMatchObject({ _id: 'cli-changing-automation', description: 'its triggers changed in place' });
+    expect(after.triggers.map((t) => [t.name, t._id, t.actionId]).sort()).toEqual(
+      [
+        ['By hand', 'cli-changing-by-hand', 'cli-changing-automation'],
+        ['Every night', expect.any(String), 'cli-changing-automation'],
+        ['From CI', 'cli-changing-from-ci', 'cli-changing-automation'],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    expect(after.triggers.find((t) => t.name === 'By hand')).toMatchObject({ description: 'now with a description' });
+    expect(after.triggers.find((t) => t.name === 'Every night')).toMatchObject({ type: 'schedule', repeatUnit: 'day', enabled: false });
+    // nothing deleted and imported again: the automation is the one there
+    expect((await run(['audit', 'list', '--operation', 'workflow.deleteAutomation', '-o', 'json'])).json<unknown[]>()).toHaveLength(
+      deletesBefore,
+    );
+    // the same file again changes nothing
+    expect(await run(['import', 'automation', changed, '--replace'])).toMatchObject({
+      code: 0,
+      stdout: 'imported automation "cli-changing" (cli-changing-automation), updating the one there in place (its triggers: unchanged)\n',
+    });
+  });
+
+  it('is put back as it was when the platform refuses a trigger halfway, the error naming the trigger', async () => {
+    const before = await exportAutomation();
+    const [byHand, everyNight] = ['By hand', 'Every night'].map((n) => before.triggers.find((t) => t.name === n)!);
+    // the automation changes, From CI goes, By hand changes, then Every night is refused: all of it undone
+    const refusedFile = file('triggers-refused/cli-changing.automation.json', {
+      ...before,
+      description: 'must not stay',
+      triggers: [
+        { ...byHand, description: 'must not stay either' },
+        { ...everyNight, repeatUnit: 'fortnight' },
+        { name: 'Never created', type: 'manual' },
+      ],
+    });
+    const res = await run(['import', 'automation', refusedFile, '--replace']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused trigger "Every night" of automation "cli-changing": .*repeatUnit must be one of .*\(400 VALIDATION_FAILED\); what had been changed of the automation "cli-changing" there was put back as it was\n$/,
+    );
+    const after = await exportAutomation();
+    expect(written(after)).toEqual(written(before));
+    expect(after.triggers.map((t) => t._id).sort()).toEqual(before.triggers.map((t) => t._id).sort());
+  });
+
+  it('says what could not be put back and where its copy is when the rollback fails too, and the copy puts it back', async () => {
+    const before = await exportAutomation();
+    const everyNight = before.triggers.find((t) => t.name === 'Every night')!;
+    // behind "flaky", a trigger deleted cannot be imported back
+    const res = await run([
+      'import',
+      'automation',
+      file('rollback-fails/cli-changing.automation.json', {
+        ...before,
+        triggers: before.triggers
+          .filter((t) => t.name !== 'From CI')
+          .map((t) => (t === everyNight ? { ...t, repeatUnit: 'fortnight' } : t)),
+      }),
+      '--replace',
+      '--profile',
+      'flaky',
+    ]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused trigger "Every night" of automation "cli-changing": .*\(400 VALIDATION_FAILED\); the automation "cli-changing" there was changed in part and could NOT all be put back \(trigger "From CI" \(cli-changing-from-ci, deleted\): .*503 PROXY_REFUSED.*\): its copy as it was is \S+ \(`nap import automation \S+ --replace` makes it that again\)\n$/,
+    );
+    const backup = /its copy as it was is (\S+\.automation\.json) /.exec(res.stderr)?.[1];
+    expect(backup).toBeDefined();
+    expect(statSync(backup!).mode & 0o777).toBe(0o600);
+    expect((await exportAutomation()).triggers.map((t) => t.name).sort()).toEqual(['By hand', 'Every night']);
+
+    const restored = await run(['import', 'automation', backup!, '--replace']);
+    expect(restored).toMatchObject({
+      code: 0,
+      stdout: 'imported automation "cli-changing" (cli-changing-automation), updating the one there in place (its triggers: 1 created)\n',
+    });
+    const after = await exportAutomation();
+    expect(written(after)).toEqual(written(before));
+    expect(after.triggers.find((t) => t.name === 'From CI')?._id).toBe('cli-changing-from-ci');
+    rmSync(path.dirname(backup!), { recursive: true, force: true });
+  });
+
+  it('is refused before anything changes when its triggers cannot be told apart by name', async () => {
+    const before = await exportAutomation();
+    const byHand = before.triggers.find((t) => t.name === 'By hand')!;
+    const twice = await run([
+      'import',
+      'automation',
+      file('twice/cli-changing.automation.json', {
+        ...before,
+        description: 'no',
+        triggers: [...before.triggers, { ...byHand, _id: 'another' }],
+      }),
+      '--replace',
+    ]);
+    expect(twice).toMatchObject({
+      code: 4,
+      stderr:
+        'nap: automation "cli-changing": the file has two triggers named "By hand", and nap matches the file\'s triggers to those there by name: give each its own; nothing was changed\n',
+    });
+    // two of one name there: the file's must name one by its _id
+    const second = await run([
+      'api',
+      'post',
+      '/operations-manager/triggers',
+      '--data',
+      JSON.stringify({ name: 'By hand', type: 'manual', actionId: 'cli-changing-automation' }),
+      '-o',
+      'json',
+    ]);
+    const secondId = second.json<{ data: { _id: string } }>().data._id;
+    const { _id: _ignored, ...withoutId } = byHand;
+    const ambiguous = await run([
+      'import',
+      'automation',
+      file('ambiguous/cli-changing.automation.json', { ...before, description: 'no', triggers: [withoutId] }),
+      '--replace',
+    ]);
+    expect(ambiguous).toMatchObject({
+      code: 1,
+      stderr: `nap: automation "cli-changing" has 2 triggers named "By hand" there (${[byHand._id, secondId].join(', ')}) and the file's has the _id of none: nap cannot tell which one it replaces; rename one there, or give the file's the _id of one; nothing was changed\n`,
+    });
+    const untouched = await exportAutomation();
+    expect(untouched.description).toBe(before.description);
+    expect(untouched.triggers.map((t) => t._id).sort()).toEqual([...before.triggers.map((t) => t._id), secondId].sort());
+    // named by its _id, the other one of that name goes
+    expect(await run(['import', 'automation', file('by-id/cli-changing.automation.json', before), '--replace'])).toMatchObject({
+      code: 0,
+      stdout: 'imported automation "cli-changing" (cli-changing-automation), updating the one there in place (its triggers: 1 deleted)\n',
+    });
+    expect(written(await exportAutomation())).toEqual(written(before));
+  });
+  it('deletes and creates again a trigger whose type changes (a type cannot change), keeping the id the file gives it', async () => {
+    const before = await exportAutomation();
+    const fromCi = before.triggers.find((t) => t.name === 'From CI')!;
+    const manual = { _id: fromCi._id, name: 'From CI', type: 'manual', enabled: true, description: 'by hand now' };
+    const res = await run([
+      'import',
+      'automation',
+      file('type-changed/cli-changing.automation.json', { ...before, triggers: before.triggers.map((t) => (t === fromCi ? manual : t)) }),
+      '--replace',
+    ]);
+    expect(res).toMatchObject({
+      code: 0,
+      stdout:
+        'imported automation "cli-changing" (cli-changing-automation), updating the one there in place (its triggers: 1 replaced (its type changed))\n',
+    });
+    const after = (await exportAutomation()).triggers.find((t) => t.name === 'From CI');
+    expect(after).toMatchObject({ _id: 'cli-changing-from-ci', type: 'manual', description: 'by hand now' });
+    expect(after).not.toHaveProperty('routeName');
   });
 });
 

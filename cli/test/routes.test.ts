@@ -63,8 +63,13 @@ describe('the routes nap calls', () => {
     ]) {
       expect(routes.has(route)).toBe(true);
     }
-    // the job archive commands call them as the pattern above reads, so that a renamed route fails here
+    // the job archive commands and the update in place of an automation's triggers call them as the
+    // pattern above reads, so that a renamed route fails here
     for (const route of [
+      'PATCH /operations-manager/automations/:id',
+      'PATCH /operations-manager/triggers/:id',
+      'DELETE /operations-manager/triggers/:id',
+      'PUT /operations-manager/triggers',
       'POST /operations-manager/jobs/archive',
       'GET /operations-manager/jobs/archives',
       'GET /operations-manager/jobs/archives/:archiveId',

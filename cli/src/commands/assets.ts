@@ -83,7 +83,7 @@ export async function createCommand(ctx: Context, word: string, opts: { file?: s
   requireVerb(def, 'create');
   if (opts.file === undefined) throw usage(`nap create ${def.singular} needs -f FILE (JSON or YAML; - for stdin)`);
   const create = def.create;
-  const docs = readDocuments(opts.file);
+  const docs = await readDocuments(ctx, opts.file);
   const client = ctx.client();
   if (create === undefined && def.portable?.create !== undefined) {
     // no route of its own (device groups): written as an import that replaces nothing
@@ -214,10 +214,11 @@ export async function importDocuments(
 }
 
 /** What the platform noted on items it imported (`… imported. Note: <what>`): a trigger it took in disabled, say. */
-function importNotes(answers: unknown[]): string[] {
+function importNotes(outcomes: readonly ImportOutcome[]): string[] {
   const notes: string[] = [];
-  for (const answer of answers) {
-    const items = (answer as { imported?: unknown }).imported;
+  for (const { answer, notes: own } of outcomes) {
+    notes.push(...(own ?? []));
+    const items = (answer as { imported?: unknown } | undefined)?.imported;
     if (!Array.isArray(items)) continue;
     for (const item of items as { success?: unknown; message?: unknown }[]) {
       if (item.success !== true || typeof item.message !== 'string') continue;
@@ -236,7 +237,7 @@ export interface GitOptions {
 
 /** How an imported document took the place of one of its name, for people: `, updating the one there in place`. */
 function howReplaced(outcome: ImportOutcome): string {
-  if (outcome.state === 'updated') return ', updating the one there in place';
+  if (outcome.state === 'updated') return `, updating the one there in place${outcome.detail === undefined ? '' : ` (${outcome.detail})`}`;
   return outcome.state === 'replaced' ? ' in place of the one there' : '';
 }
 
@@ -264,18 +265,22 @@ async function reportImport(
   };
   const outcomes = await ctx.spin(`Importing ${count} ${count === 1 ? def.singular : def.plural}`, () => run(onOutcome));
   const done = outcomes.filter((o) => IMPORTED.has(o.state));
-  if (ctx.format === 'human') for (const note of importNotes(done.map((o) => o.answer))) ctx.note(`note: ${note}`);
+  if (ctx.format === 'human') for (const note of importNotes(done)) ctx.note(`note: ${note}`);
   else if (done.length > 0) ctx.print(count === 1 ? done[0]?.answer : done.map((o) => o.answer), () => '');
   const failed = outcomes.filter((o) => !IMPORTED.has(o.state));
   const first = failed[0]?.error;
   if (first === undefined) return outcomes;
   if (count === 1) throw first;
   const lost = failed.filter((o) => o.state === 'lost');
+  const partial = failed.filter((o) => o.state === 'partial');
   const notTried = count - outcomes.length;
   const parts = [`${failed.length + notTried} of ${count} ${def.plural} not imported`];
   if (lost.length > 0) parts.push(`${lost.length} deleted and NOT put back (copies: ${lost.map((o) => o.backup).join(', ')})`);
+  if (partial.length > 0)
+    parts.push(`${partial.length} changed in part and NOT all put back (copies: ${partial.map((o) => o.backup).join(', ')})`);
   if (notTried > 0) parts.push(`${notTried} not tried`);
-  throw new CliError(parts.join('; '), stopsAll(first) ? first.exitCode : lost.length > 0 ? EXIT.FAILED : first.exitCode);
+  const unrestored = lost.length + partial.length > 0;
+  throw new CliError(parts.join('; '), stopsAll(first) ? first.exitCode : unrestored ? EXIT.FAILED : first.exitCode);
 }
 
 export async function importCommand(
@@ -290,7 +295,8 @@ export async function importCommand(
   const run = async (root: string): Promise<void> => {
     const resolved = path.resolve(root, target);
     if (opts.repository !== undefined && !resolved.startsWith(path.resolve(root))) throw usage(`${target} is outside the repository`);
-    const items: ImportItem[] = importFiles(resolved, def.kind).flatMap((file) => readDocuments(file).map((doc) => ({ doc, file })));
+    const items: ImportItem[] = [];
+    for (const file of importFiles(resolved, def.kind)) for (const doc of await readDocuments(ctx, file)) items.push({ doc, file });
     portableOptions(ctx, def, opts); // the flags checked before anything is written
     await reportImport(ctx, def, items.length, (onOutcome) =>
       importDocuments(ctx, client, def, items, opts.replace === true, opts, onOutcome),
@@ -429,6 +435,6 @@ export async function copyCommand(
   if (outcome.error !== undefined) throw outcome.error;
   if (ctx.format === 'human') {
     ctx.out(`copied ${label(def, doc)} from ${from.profile.name} (${from.url}) to ${to.profile.name} (${to.url})${howReplaced(outcome)}`);
-    for (const note of importNotes([outcome.answer])) ctx.note(`note: ${note}`);
+    for (const note of importNotes([outcome])) ctx.note(`note: ${note}`);
   } else ctx.print(outcome.answer, () => '');
 }

@@ -7,6 +7,7 @@ import { exportFileName } from '../files';
 import type { ApiRequest, ApiResponse, Client } from '../http/client';
 import { platformMessage } from '../http/client';
 import type { Doc } from '../resources/documents';
+import { updateAutomationInPlace } from './automation-in-place';
 import { isDoc, unwrap } from '../resources/documents';
 import type { Found } from '../resources/lookup';
 import { deleteFound, exportDocument, findExisting, routePath } from '../resources/lookup';
@@ -18,8 +19,9 @@ import { an } from '../resources/registry';
  * refuses costs no other. A document of the same name on the target is left alone without
  * `replace`; with it, it is updated in place where the resource has an update route
  * (`ResourceDef.update`) that can make it the new document (a project's route changes its name and
- * description, not its components), so that a refused document leaves it exactly as it was.
- * Elsewhere it can only be deleted and imported again; then, before anything is deleted, the document there is read
+ * description, not its components), so that a refused document leaves it exactly as it was; an
+ * automation whose triggers differ is updated in place too, its triggers one by one, rolled back
+ * when one is refused (automation-in-place.ts). Elsewhere it can only be deleted and imported again; then, before anything is deleted, the document there is read
  * as the platform exports it, kept in memory and written to a file in the OS temp folder; when the
  * platform refuses the new document, the kept one is imported back, and when even that fails the
  * outcome says what was deleted and where its copy is.
@@ -40,7 +42,9 @@ export type ImportState =
   /** not imported: refused after the document there was deleted, which was put back */
   | 'restored'
   /** not imported, and the document there was deleted and could not be put back: its copy is in `backup` */
-  | 'lost';
+  | 'lost'
+  /** not imported, and the document there was changed in part and could not all be put back: its copy is in `backup` */
+  | 'partial';
 
 export interface ImportOutcome {
   /** The document as given. */
@@ -55,8 +59,12 @@ export interface ImportOutcome {
   stored?: Doc;
   /** Why it was not imported: one line. */
   error?: CliError;
-  /** `lost`: the file that holds the copy of the deleted document. */
+  /** `lost`, `partial`: the file that holds the copy of the document as it was. */
   backup?: string;
+  /** More about an update in place, for people: `its triggers: 1 changed`. */
+  detail?: string;
+  /** What the platform noted about it (a trigger imported disabled). */
+  notes?: string[];
 }
 
 export const IMPORTED: ReadonlySet<ImportState> = new Set(['created', 'updated', 'replaced']);
@@ -186,6 +194,9 @@ async function replaceOne(
       const err = refused(client, req, res, what);
       return { state: 'refused', error: stopsAll(err) ? err : new CliError(`${err.message}; ${there} was left as it was`, err.exitCode) };
     }
+  } else if (update?.triggers === true && kept !== undefined && existing.id !== undefined) {
+    // the update route, then the triggers one by one: the automation keeps its id
+    return updateAutomationInPlace(client, doc, name, existing.id, kept, (d) => update.wrap(d) as Doc, backups);
   }
   if (def.delete === undefined)
     return {

@@ -81,6 +81,11 @@ export interface UpdateSpec {
    * delete and an import, guarded, as where there is no update route.
    */
   inPlace?: (doc: Doc, there: Doc) => boolean;
+  /**
+   * An automation's: where `inPlace` says no, the update route and then the document's triggers
+   * one by one make it `doc` (cli/src/commands/automation-in-place.ts), rather than a delete and an import.
+   */
+  triggers?: true;
   /** What to add about it in the reference. */
   note?: string;
 }
@@ -395,7 +400,8 @@ export const RESOURCES: readonly ResourceDef[] = [
       key: 'id',
       wrap: only('name', 'description', 'componentType', 'componentName', 'componentId', 'gbac'),
       inPlace: (doc, there) => doc.triggers === undefined || triggerParts(doc) === triggerParts(there),
-      note: "its own members, when the document's triggers are those there (their stamps aside) or it has no `triggers` member (the triggers there stay, and go on starting it: its id is kept); an automation whose triggers differ is deleted and imported again with them, put back if refused",
+      triggers: true,
+      note: "its own members, its id kept (its jobs and its triggers stay linked to it); a document without a `triggers` member leaves the triggers there as they are. Otherwise its triggers are made the document's, matched to those there by name: one whose members differ is changed (`PATCH /operations-manager/triggers/:id`, its id kept; members the document leaves out stay), one whose type differs is deleted and created again, one the document adds is created (`PUT /operations-manager/triggers`, its `_id` kept) and one it leaves out is deleted. Two triggers of one name in the document, or a name two triggers there carry when the document's has the `_id` of neither, are refused before anything changes. When the platform refuses a step, every step done is undone, so the automation is left as it was; if even that fails, the error names what could not be put back and where the copy read before the first change is (`nap import automation FILE --replace` makes the automation that again)",
     },
     export: { route: GET('/operations-manager/automations/:id/export'), key: 'id' },
     gaps: {},
