@@ -2,6 +2,7 @@ import { eventually } from '@nap/testing';
 import type { Locator, Page } from 'playwright-core';
 import { accessibilityViolations, launchBrowser, logInAs, screenshot } from './support/browser';
 import type { ConsoleBrowser } from './support/browser';
+import { descriptionOf, expectProblemAt, hasFocus } from './support/fields';
 import { startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
 
@@ -43,26 +44,6 @@ function logIn(username: string, password: string): Promise<void> {
 
 async function expectAccessible(): Promise<void> {
   expect(await accessibilityViolations(page)).toEqual([]);
-}
-
-/** What a screen reader says after a field's name: the texts its `aria-describedby` points at. */
-function descriptionOf(field: Locator): Promise<string> {
-  return field.evaluate((element) =>
-    (element.getAttribute('aria-describedby') ?? '')
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((id: string) => element.ownerDocument.getElementById(id)?.textContent ?? '')
-      .join(' '),
-  );
-}
-
-const hasFocus = (target: Locator) => target.evaluate((element) => element === element.ownerDocument.activeElement);
-
-/** Waits until `field` is marked invalid, has the focus and is described by `problem`. */
-async function expectProblemAt(field: Locator, problem: RegExp): Promise<void> {
-  await eventually(`${String(field)} marked invalid`, async () => (await field.getAttribute('aria-invalid')) === 'true');
-  expect(await descriptionOf(field)).toMatch(problem);
-  await eventually(`${String(field)} focused`, () => hasFocus(field));
 }
 
 async function openDialog(): Promise<Locator> {

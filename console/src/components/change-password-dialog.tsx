@@ -1,5 +1,4 @@
 import { useRef } from 'react';
-import type { FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, problemWith } from '../api/http';
 import { nap } from '../api/nap';
@@ -8,8 +7,10 @@ import type { FieldProblems as Problems } from '../hooks/use-field-form';
 import { useRetryAfter } from '../hooks/use-retry-after';
 import { Dialog } from './dialog';
 import { ErrorMessage } from './error-message';
+import { FormActions } from './form-actions';
 import { Field } from './form-field';
 import styles from './form-field.module.css';
+import { NewPasswordFields, newPasswordProblems } from './new-password-fields';
 
 type Field = 'currentPassword' | 'newPassword' | 'repeatPassword';
 type FieldProblems = Problems<Field>;
@@ -19,12 +20,15 @@ const FIELDS: readonly Field[] = ['currentPassword', 'newPassword', 'repeatPassw
 
 /** What the browser can tell without asking the platform; the password rules are the platform's to check. */
 function localProblems(values: Record<Field, string>): FieldProblems {
-  const problems: FieldProblems = {};
-  if (values.currentPassword === '') problems.currentPassword = 'Type your current password.';
-  if (values.newPassword === '') problems.newPassword = 'Type a new password.';
-  else if (values.repeatPassword !== values.newPassword)
-    problems.repeatPassword = 'The two new passwords differ: type the same new password in both fields.';
-  return problems;
+  return {
+    ...(values.currentPassword === '' ? { currentPassword: 'Type your current password.' } : {}),
+    ...newPasswordProblems(
+      values,
+      ['newPassword', 'repeatPassword'],
+      'Type a new password.',
+      'The two new passwords differ: type the same new password in both fields.',
+    ),
+  };
 }
 
 /** The platform's refusal at the field it concerns; undefined when it concerns none (the dialog shows it above the fields). */
@@ -62,35 +66,18 @@ interface ChangePasswordDialogProps {
  * and each refusal is shown at the field it concerns, the first of them focused.
  */
 export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePasswordDialogProps) {
-  const {
-    values,
-    problems,
-    formRef,
-    edit,
-    show: showProblems,
-  } = useFieldForm<Field, Field>({ currentPassword: '', newPassword: '', repeatPassword: '' }, FIELDS);
+  const form = useFieldForm<Field, Field>({ currentPassword: '', newPassword: '', repeatPassword: '' }, FIELDS);
   const firstRef = useRef<HTMLInputElement>(null);
   const retry = useRetryAfter();
   const change = useMutation({
-    mutationFn: () => nap.changeMyPassword(values.currentPassword, values.newPassword),
+    mutationFn: () => nap.changeMyPassword(form.values.currentPassword, form.values.newPassword),
     onSuccess: () => onChanged(),
     onError: (error) => {
       retry.startFrom(error);
-      showProblems(serverProblems(error) ?? {});
+      form.show(serverProblems(error) ?? {});
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = localProblems(values);
-    if (Object.keys(found).length > 0) {
-      change.reset();
-      showProblems(found);
-      return;
-    }
-    showProblems({});
-    change.mutate();
-  };
   const general = change.isError && serverProblems(change.error) === undefined ? change.error : undefined;
   return (
     <Dialog title="Change password" onClose={onClose} initialFocus={firstRef}>
@@ -98,7 +85,13 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
         When your password changes, your other sessions (other browsers, tokens from logging in) are signed out; this one goes on.
       </p>
       <ErrorMessage error={general} title="The password was not changed" />
-      <form ref={formRef} className={styles.form} onSubmit={submit} noValidate aria-busy={change.isPending}>
+      <form
+        ref={form.formRef}
+        className={styles.form}
+        onSubmit={form.submit(localProblems, change)}
+        noValidate
+        aria-busy={change.isPending}
+      >
         {/* the account the new password is for, for password managers */}
         <input type="text" name="username" autoComplete="username" value={username ?? ''} readOnly hidden />
         <Field
@@ -107,41 +100,26 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
           name="currentPassword"
           label="Current password"
           autoComplete="current-password"
-          value={values.currentPassword}
-          onChange={edit('currentPassword')}
-          problem={problems.currentPassword}
+          value={form.values.currentPassword}
+          onChange={form.edit('currentPassword')}
+          problem={form.problems.currentPassword}
           inputRef={firstRef}
         />
-        <Field
-          type="password"
-          required
-          name="newPassword"
-          label="New password"
-          autoComplete="new-password"
-          value={values.newPassword}
-          onChange={edit('newPassword')}
-          problem={problems.newPassword}
+        <NewPasswordFields
+          form={form}
+          fields={['newPassword', 'repeatPassword']}
+          labels={['New password', 'Repeat new password']}
           hint="At least 12 characters, unless an administrator has set another minimum."
         />
-        <Field
-          type="password"
-          required
-          name="repeatPassword"
-          label="Repeat new password"
-          autoComplete="new-password"
-          value={values.repeatPassword}
-          onChange={edit('repeatPassword')}
-          problem={problems.repeatPassword}
-        />
-        <div className="row">
-          <button type="submit" className="button button-primary" disabled={change.isPending || retry.waiting}>
-            {change.isPending ? 'Changing password…' : 'Change password'}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <FormActions
+          action="Change password"
+          pendingAction="Changing password…"
+          pending={change.isPending}
+          disabled={retry.waiting}
+          onCancel={onClose}
+        >
           {retry.waiting ? <span className="muted">You can try again in {retry.seconds} s.</span> : null}
-        </div>
+        </FormActions>
       </form>
     </Dialog>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { RefObject } from 'react';
+import type { FormEvent, RefObject } from 'react';
 
 /** What is wrong with which field: the browser's check, or the platform's refusal naming it. */
 export type FieldProblems<F extends string> = Partial<Record<F, string>>;
@@ -14,6 +14,17 @@ export interface FieldForm<F extends string, V extends string> {
   show: (found: FieldProblems<F>) => void;
   /** Forgets the problem of a field that changed without `edit` (a group of checkboxes). */
   forget: (field: F) => void;
+  /**
+   * The form's submit handler: the problems `check` finds in the values are shown, and the
+   * platform's last refusal forgotten; with none, the problems shown go and `send` runs.
+   */
+  submit: (check: (values: Record<V, string>) => FieldProblems<F>, send: SendMutation) => (event: FormEvent) => void;
+}
+
+/** What `submit` sends: a mutation that takes nothing (React Query's `useMutation`). */
+export interface SendMutation {
+  mutate: () => void;
+  reset: () => void;
 }
 
 /**
@@ -44,6 +55,11 @@ export function useFieldForm<F extends string, V extends F>(
   }, [focusRequest, target]);
 
   const forget = (field: F) => setProblems(({ [field]: _changed, ...others }) => others as FieldProblems<F>);
+  const show = (found: FieldProblems<F>) => {
+    setProblems(found);
+    const first = order.find((field) => found[field] !== undefined);
+    if (first !== undefined) setFocusRequest({ field: first });
+  };
   return {
     values,
     problems,
@@ -52,11 +68,18 @@ export function useFieldForm<F extends string, V extends F>(
       setValues((current) => ({ ...current, [field]: value }));
       forget(field);
     },
-    show: (found) => {
-      setProblems(found);
-      const first = order.find((field) => found[field] !== undefined);
-      if (first !== undefined) setFocusRequest({ field: first });
-    },
+    show,
     forget,
+    submit: (check, send) => (event) => {
+      event.preventDefault();
+      const found = check(values);
+      if (Object.keys(found).length > 0) {
+        send.reset();
+        show(found);
+        return;
+      }
+      show({});
+      send.mutate();
+    },
   };
 }

@@ -1,13 +1,13 @@
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import type { AuditRecord } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
-import { useDebounced } from '../../hooks/use-debounced';
 import { usePageClamp } from '../../hooks/use-page-clamp';
 import bar from '../../components/filter-bar.module.css';
+import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
 import { AuditOutcome } from './audit-outcome';
 import { AuditRecordPanel, auditRecordPanelId } from './audit-record-panel';
 import styles from './audit-page.module.css';
@@ -61,29 +61,8 @@ function TextField({
   value: string;
   onChange: (value: string) => void;
 }) {
-  const [typed, setTyped] = useState(value);
-  const settled = useDebounced(typed, 300);
-  useEffect(() => {
-    if (settled !== value) onChange(settled);
-    // only the typed text decides; the URL's value follows it
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [settled]);
-  useEffect(() => setTyped(value), [value]);
-  return (
-    <div className={bar.field}>
-      <label htmlFor={`audit-${name}`}>{label}</label>
-      <input
-        id={`audit-${name}`}
-        type="search"
-        placeholder={placeholder}
-        value={typed}
-        onChange={(e) => setTyped(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') onChange(typed);
-        }}
-      />
-    </div>
-  );
+  const filter = useTypedFilter(value, onChange);
+  return <TypedFilterField id={`audit-${name}`} label={label} placeholder={placeholder} filter={filter} />;
 }
 
 /**

@@ -8,6 +8,7 @@ import { isRecord } from '../../api/records';
 import type { Automation, StoredForm, Trigger } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
+import { FormActions } from '../../components/form-actions';
 import { SchemaForm, adaptStudioForm } from '../../components/schema-form/schema-form';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { draftKeys, keepDraft, settleDraft } from '../../session/drafts';
@@ -96,14 +97,7 @@ export function RunAutomationDialog({
           onSubmit={(d) => run.mutate(d)}
           disabled={run.isPending}
         >
-          <div className="row">
-            <button type="submit" className="button button-primary" disabled={run.isPending}>
-              Run
-            </button>
-            <button type="button" className="button" onClick={close}>
-              Close
-            </button>
-          </div>
+          <FormActions action="Run" pending={run.isPending} cancel="Close" onCancel={close} />
         </SchemaForm>
       ) : null}
     </Dialog>

@@ -8,6 +8,7 @@ import { nap } from '../../api/nap';
 import type { KnownHost } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
+import { FormActions } from '../../components/form-actions';
 import styles from './device-page.module.css';
 
 /** The query key of the key trusted for an SSH endpoint: a run of commands refreshes it (the first session trusts a key). */
@@ -93,14 +94,15 @@ function ForgetKeyDialog({
       <p>{afterForgetText(mode)}</p>
       <p className="muted">The change is recorded in the audit trail with the fingerprint forgotten.</p>
       <ErrorMessage error={forget.error} title="The key was not forgotten" />
-      <div className="row">
-        <button type="button" className="button button-danger-solid" onClick={() => forget.mutate()} disabled={forget.isPending}>
-          {forget.isPending ? 'Forgetting…' : 'Forget key'}
-        </button>
-        <button type="button" className="button" onClick={onClose}>
-          Keep key
-        </button>
-      </div>
+      <FormActions
+        action="Forget key"
+        pendingAction="Forgetting…"
+        pending={forget.isPending}
+        tone="danger"
+        onAction={() => forget.mutate()}
+        cancel="Keep key"
+        onCancel={onClose}
+      />
     </Dialog>
   );
 }

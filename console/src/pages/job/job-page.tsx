@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import {
   ancestorIds,
   formatDuration,
@@ -18,11 +18,13 @@ import { nap } from '../../api/nap';
 import type { JobDocument } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
+import { FormActions } from '../../components/form-actions';
 import { WorkflowGraph } from '../../components/graph/workflow-graph';
 import { JsonView } from '../../components/json-view';
 import { StatusBadge } from '../../components/status-badge';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { useNow } from '../../hooks/use-now';
+import { useSelectedTask } from '../../hooks/use-selected-task';
 import { useJobStream } from '../../live/use-job-stream';
 import { maySee } from '../../session/permissions';
 import { usePermissions } from '../../session/session';
@@ -114,14 +116,14 @@ function JobActions({ job }: { job: JobDocument }) {
         <Dialog title={`Cancel job ${job.name}?`} onClose={() => setConfirming(false)}>
           <p>The job stops where it is: tasks in flight are abandoned and it cannot be resumed.</p>
           <ErrorMessage error={cancel.error} title="The job was not canceled" />
-          <div className="row">
-            <button type="button" className="button button-danger-solid" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
-              Cancel job
-            </button>
-            <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Keep running
-            </button>
-          </div>
+          <FormActions
+            action="Cancel job"
+            pending={cancel.isPending}
+            tone="danger"
+            onAction={() => cancel.mutate()}
+            cancel="Keep running"
+            onCancel={() => setConfirming(false)}
+          />
         </Dialog>
       ) : null}
     </div>
@@ -131,9 +133,8 @@ function JobActions({ job }: { job: JobDocument }) {
 /** `/console/jobs/<id>`: one job, its graph live, the selected task's panel, its variables and errors. */
 export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }) {
   const { jobId = '' } = useParams();
-  const [search, setSearch] = useSearchParams();
+  const [selected, select] = useSelectedTask();
   const navigate = useNavigate();
-  const selected = search.get('task') ?? undefined;
   const job = useQuery({ queryKey: ['job', jobId], queryFn: () => nap.job(jobId) });
   const projects = useProjectNames(job.data ? [job.data.name] : []);
   useJobStream(jobId, job.data?.status, onUnauthenticated);
@@ -142,15 +143,6 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   const { whoami } = usePermissions();
   const mayAudit = maySee(whoami?.roles, 'admin.getAudit');
 
-  const select = useCallback(
-    (taskId: string | undefined) => {
-      const next = new URLSearchParams(search);
-      if (taskId === undefined || taskId === selected) next.delete('task');
-      else next.set('task', taskId);
-      setSearch(next, { replace: true });
-    },
-    [search, selected, setSearch],
-  );
   const data = job.data;
   const isWaiting = useCallback((id: string) => (data ? isWaitingForPerson(data, data.tasks[id]) : false), [data]);
   const childJobs = useMemo(() => Object.values(data?.tasks ?? {}).flatMap((t) => t.childJobs ?? []), [data]);

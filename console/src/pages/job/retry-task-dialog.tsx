@@ -6,6 +6,7 @@ import { nap } from '../../api/nap';
 import type { JobDocument, RetryVariables, Task } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
+import { FormActions } from '../../components/form-actions';
 import { SchemaForm } from '../../components/schema-form/schema-form';
 
 type FormData = Record<string, unknown>;
@@ -89,14 +90,7 @@ export function RetryTaskDialog({ job, taskId, task, onClose }: { job: JobDocume
         onSubmit={(d) => retry.mutate(d)}
         disabled={retry.isPending}
       >
-        <div className="row">
-          <button type="submit" className="button button-primary" disabled={retry.isPending}>
-            Retry task
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Close
-          </button>
-        </div>
+        <FormActions action="Retry task" pending={retry.isPending} cancel="Close" onCancel={onClose} />
       </SchemaForm>
     </Dialog>
   );

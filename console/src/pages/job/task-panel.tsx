@@ -12,7 +12,7 @@ import {
 } from '../../api/job-data';
 import { templateOutcome } from '@nap/contracts/dist/template-results';
 import type { JobDocument } from '../../api/nap';
-import { JsonView } from '../../components/json-view';
+import { TaskVariables } from '../../components/task-variables';
 import { StatusBadge } from '../../components/status-badge';
 import { usePermissions } from '../../session/session';
 import { ManualTask } from './manual-task';
@@ -169,14 +169,7 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
           <ResultsView results={results} />
         </section>
       ))}
-      <section aria-labelledby="task-in-title">
-        <h3 id="task-in-title">Incoming variables</h3>
-        <JsonView value={task.variables?.incoming ?? {}} label="Incoming variables" />
-      </section>
-      <section aria-labelledby="task-out-title">
-        <h3 id="task-out-title">Outgoing variables</h3>
-        <JsonView value={task.variables?.outgoing ?? {}} label="Outgoing variables" />
-      </section>
+      <TaskVariables variables={task.variables} />
       {retrying ? <RetryTaskDialog job={job} taskId={taskId} task={task} onClose={() => setRetrying(false)} /> : null}
     </aside>
   );

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
 import { JOB_STATUSES } from '../../api/job-data';
-import { useDebounced } from '../../hooks/use-debounced';
+import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
 import { emptyRange } from './job-list-params';
 import type { JobListParams } from './job-list-params';
 import bar from '../../components/filter-bar.module.css';
@@ -14,17 +13,7 @@ interface JobFiltersProps {
 
 /** Status, workflow name and start time: what narrows the list (each change goes to the URL and back to page 1). */
 export function JobFilters({ params, onChange, triggerName }: JobFiltersProps) {
-  const [workflow, setWorkflow] = useState(params.workflow);
-  const settled = useDebounced(workflow, 300);
-  useEffect(() => {
-    if (settled !== params.workflow) onChange({ workflow: settled, page: 1 });
-    // only the typed text decides; the URL's value follows it
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [settled]);
-  useEffect(() => {
-    // back and forward in the browser change the URL under the text box
-    setWorkflow(params.workflow);
-  }, [params.workflow]);
+  const workflow = useTypedFilter(params.workflow, (text) => onChange({ workflow: text, page: 1 }));
   const filtered = params.status || params.workflow || params.trigger || params.after || params.before;
   return (
     <form role="search" aria-label="Filter jobs" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
@@ -57,19 +46,7 @@ export function JobFilters({ params, onChange, triggerName }: JobFiltersProps) {
           ))}
         </select>
       </div>
-      <div className={bar.field}>
-        <label htmlFor="filter-workflow">Workflow</label>
-        <input
-          id="filter-workflow"
-          type="search"
-          placeholder="name contains…"
-          value={workflow}
-          onChange={(e) => setWorkflow(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') onChange({ workflow, page: 1 });
-          }}
-        />
-      </div>
+      <TypedFilterField id="filter-workflow" label="Workflow" placeholder="name contains…" filter={workflow} />
       <div className={bar.field}>
         <label htmlFor="filter-after">Started after</label>
         <input
@@ -95,7 +72,7 @@ export function JobFilters({ params, onChange, triggerName }: JobFiltersProps) {
         className="button"
         disabled={!filtered}
         onClick={() => {
-          setWorkflow('');
+          workflow.setTyped('');
           onChange({ status: '', workflow: '', trigger: '', after: '', before: '', page: 1 });
         }}
       >

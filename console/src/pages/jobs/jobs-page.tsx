@@ -9,6 +9,7 @@ import { useWorkQueue } from '../../api/work-queue';
 import type { CancelResult } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
+import { FormActions } from '../../components/form-actions';
 import { Pager } from '../../components/pager';
 import frame from '../../components/list-frame.module.css';
 import { useNow } from '../../hooks/use-now';
@@ -63,14 +64,14 @@ function CancelJobsDialog({ jobs, onClose }: { jobs: readonly JobSummary[]; onCl
           </ul>
           <p>Canceled jobs stop where they are: tasks in flight are abandoned and the job cannot be resumed.</p>
           <ErrorMessage error={cancel.error} />
-          <div className="row">
-            <button type="button" className="button button-danger-solid" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
-              {jobIds.length === 1 ? 'Cancel job' : 'Cancel jobs'}
-            </button>
-            <button type="button" className="button" onClick={() => onClose(false)}>
-              Keep running
-            </button>
-          </div>
+          <FormActions
+            action={jobIds.length === 1 ? 'Cancel job' : 'Cancel jobs'}
+            pending={cancel.isPending}
+            tone="danger"
+            onAction={() => cancel.mutate()}
+            cancel="Keep running"
+            onCancel={() => onClose(false)}
+          />
         </>
       )}
     </Dialog>

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import type { FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, problemWith } from '../../api/http';
 import { people } from '../../api/people';
@@ -8,7 +7,9 @@ import { Dialog } from '../../components/dialog';
 import { useFieldForm } from '../../hooks/use-field-form';
 import { ErrorMessage } from '../../components/error-message';
 import fieldStyles from '../../components/form-field.module.css';
+import { FormActions } from '../../components/form-actions';
 import { Field } from '../../components/form-field';
+import { NewPasswordFields, newPasswordProblems } from '../../components/new-password-fields';
 import { PASSWORD_HINT } from './new-account-dialog';
 import styles from './people.module.css';
 
@@ -40,14 +41,15 @@ export function DeactivateDialog({ account, own, onClose, onDone }: AccountDialo
         ) : null}
       </div>
       <ErrorMessage error={deactivate.error} title="The account was not deactivated" />
-      <div className={styles.formActions}>
-        <button type="button" className="button button-danger-solid" onClick={() => deactivate.mutate()} disabled={deactivate.isPending}>
-          {deactivate.isPending ? 'Deactivating…' : 'Deactivate'}
-        </button>
-        <button type="button" className="button" onClick={onClose}>
-          Keep active
-        </button>
-      </div>
+      <FormActions
+        action="Deactivate"
+        pendingAction="Deactivating…"
+        pending={deactivate.isPending}
+        tone="danger"
+        onAction={() => deactivate.mutate()}
+        cancel="Keep active"
+        onCancel={onClose}
+      />
     </Dialog>
   );
 }
@@ -92,21 +94,22 @@ export function DeleteAccountDialog({ account, onClose, onDone }: Omit<AccountDi
           inputRef={inputRef}
         />
         <ErrorMessage error={remove.error} title="The account was not deleted" />
-        <div className={styles.formActions}>
-          <button type="submit" className="button button-danger-solid" disabled={!matches || remove.isPending}>
-            {remove.isPending ? 'Deleting…' : 'Delete account'}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Keep account
-          </button>
-        </div>
+        <FormActions
+          action="Delete account"
+          pendingAction="Deleting…"
+          pending={remove.isPending}
+          disabled={!matches}
+          tone="danger"
+          cancel="Keep account"
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
 }
 
 type PasswordField = 'password' | 'repeatPassword';
-const PASSWORD_FIELDS: readonly PasswordField[] = ['password', 'repeatPassword'];
+const PASSWORD_FIELDS = ['password', 'repeatPassword'] as const satisfies readonly PasswordField[];
 
 /**
  * `Set password` of a NAP account: the new one typed twice (`PUT …/accounts/:accountId/password`).
@@ -115,29 +118,17 @@ const PASSWORD_FIELDS: readonly PasswordField[] = ['password', 'repeatPassword']
  */
 export function SetPasswordDialog({ account, own, onClose, onDone }: AccountDialogProps) {
   const username = account.username ?? '';
-  const { values, problems, formRef, edit, show } = useFieldForm<PasswordField, PasswordField>(
-    { password: '', repeatPassword: '' },
-    PASSWORD_FIELDS,
-  );
+  const form = useFieldForm<PasswordField, PasswordField>({ password: '', repeatPassword: '' }, PASSWORD_FIELDS);
   const firstRef = useRef<HTMLInputElement>(null);
   const set = useMutation({
-    mutationFn: () => people.setAccountPassword(account._id ?? '', values.password),
+    mutationFn: () => people.setAccountPassword(account._id ?? '', form.values.password),
     onSuccess: () => onDone(`Password of “${username}” set. Every session of the account ended: they log in with the new password.`),
     onError: (error) => {
       const problem = problemWith(error, 'body.password');
-      if (problem !== undefined) show({ password: `The password ${problem}.` });
+      if (problem !== undefined) form.show({ password: `The password ${problem}.` });
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found: Partial<Record<PasswordField, string>> = {};
-    if (values.password === '') found.password = 'Type the new password.';
-    else if (values.repeatPassword !== values.password)
-      found.repeatPassword = 'The two passwords differ: type the same password in both fields.';
-    if (Object.keys(found).length > 0) set.reset();
-    show(found);
-    if (Object.keys(found).length === 0) set.mutate();
-  };
+  const check = (values: Record<PasswordField, string>) => newPasswordProblems(values, PASSWORD_FIELDS, 'Type the new password.');
   const general =
     set.isError && !(set.error instanceof ApiError && problemWith(set.error, 'body.password') !== undefined) ? set.error : undefined;
   return (
@@ -154,38 +145,16 @@ export function SetPasswordDialog({ account, own, onClose, onDone }: AccountDial
         ) : null}
       </div>
       <ErrorMessage error={general} title="The password was not set" />
-      <form ref={formRef} className={fieldStyles.form} onSubmit={submit} noValidate aria-busy={set.isPending}>
+      <form ref={form.formRef} className={fieldStyles.form} onSubmit={form.submit(check, set)} noValidate aria-busy={set.isPending}>
         <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-        <Field
-          name="password"
-          label="New password"
-          type="password"
-          value={values.password}
-          onChange={edit('password')}
-          problem={problems.password}
+        <NewPasswordFields
+          form={form}
+          fields={PASSWORD_FIELDS}
+          labels={['New password', 'Repeat the new password']}
           hint={PASSWORD_HINT}
-          autoComplete="new-password"
-          required
           inputRef={firstRef}
         />
-        <Field
-          name="repeatPassword"
-          label="Repeat the new password"
-          type="password"
-          value={values.repeatPassword}
-          onChange={edit('repeatPassword')}
-          problem={problems.repeatPassword}
-          autoComplete="new-password"
-          required
-        />
-        <div className={styles.formActions}>
-          <button type="submit" className="button button-primary" disabled={set.isPending}>
-            {set.isPending ? 'Setting password…' : 'Set password'}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions action="Set password" pendingAction="Setting password…" pending={set.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { people } from '../../api/people';
 import type { Account, Group } from '../../api/people';
-import { ErrorMessage } from '../../components/error-message';
-import { GroupChoices } from './form-parts';
+import { GroupChoices, SaveChangesForm } from './form-parts';
 import { rolesOf, sameMembers } from './people-data';
 import deviceStyles from '../devices/device-page.module.css';
 import styles from './people.module.css';
@@ -50,12 +49,13 @@ export function AccountGroupsCard({
           ? ''
           : ` Groups that ${account.provenance} brings in follow the directory at each sign-in; the others stay as set here.`}
       </p>
-      <form
-        className="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (changed) save.mutate();
-        }}
+      <SaveChangesForm
+        save={save}
+        changed={changed}
+        action="Save groups"
+        pendingAction="Saving groups…"
+        failedTitle="The groups were not changed"
+        onUndo={() => setChosen(saved)}
       >
         <GroupChoices
           legend={`Groups of ${account.username ?? ''}`}
@@ -71,24 +71,7 @@ export function AccountGroupsCard({
             ? 'With these groups: no role (it can log in but may call nothing).'
             : `With these groups: ${roles.join(', ')}.`}
         </p>
-        <ErrorMessage error={save.error} title="The groups were not changed" />
-        <div className={styles.formActions}>
-          <button type="submit" className="button button-primary" disabled={!changed || save.isPending}>
-            {save.isPending ? 'Saving groups…' : 'Save groups'}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={!changed || save.isPending}
-            onClick={() => {
-              setChosen(saved);
-              save.reset();
-            }}
-          >
-            Undo changes
-          </button>
-        </div>
-      </form>
+      </SaveChangesForm>
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { people } from '../../api/people';
 import type { Account } from '../../api/people';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
+import { FormActions } from '../../components/form-actions';
 import { sinceText } from './people-data';
 import { peopleKeys } from './people-queries';
 import deviceStyles from '../devices/device-page.module.css';
@@ -114,14 +115,15 @@ export function AccountSessionsCard({ account, now, onDone }: { account: Account
             <p className="muted">They may log in again at once; to keep them out, Deactivate the account or set a new password.</p>
           </div>
           <ErrorMessage error={endAll.error} title="The sessions were not ended" />
-          <div className={styles.formActions}>
-            <button type="button" className="button button-danger-solid" onClick={() => endAll.mutate()} disabled={endAll.isPending}>
-              {endAll.isPending ? 'Ending…' : 'End every session'}
-            </button>
-            <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Keep them
-            </button>
-          </div>
+          <FormActions
+            action="End every session"
+            pendingAction="Ending…"
+            pending={endAll.isPending}
+            tone="danger"
+            onAction={() => endAll.mutate()}
+            cancel="Keep them"
+            onCancel={() => setConfirming(false)}
+          />
         </Dialog>
       ) : null}
     </section>

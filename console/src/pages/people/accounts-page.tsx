@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { people } from '../../api/people';
 import { Pager } from '../../components/pager';
 import frame from '../../components/list-frame.module.css';
 import bar from '../../components/filter-bar.module.css';
-import { useDebounced } from '../../hooks/use-debounced';
+import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
 import { useNow } from '../../hooks/use-now';
 import { usePageClamp } from '../../hooks/use-page-clamp';
 import { groupsById, accountPath } from './account-parts';
@@ -21,38 +21,16 @@ import styles from './people.module.css';
 
 /** The username filter: typed, and kept in the URL once typing settles (Enter sends it at once). */
 function AccountFilters({ params, onChange }: { params: AccountListParams; onChange: (changes: Partial<AccountListParams>) => void }) {
-  const [username, setUsername] = useState(params.username);
-  const settled = useDebounced(username, 300);
-  useEffect(() => {
-    if (settled !== params.username) onChange({ username: settled, page: 1 });
-    // only the typed text decides; the URL's value follows it
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [settled]);
-  useEffect(() => {
-    // back and forward in the browser change the URL under the text box
-    setUsername(params.username);
-  }, [params.username]);
+  const username = useTypedFilter(params.username, (text) => onChange({ username: text, page: 1 }));
   return (
     <form role="search" aria-label="Filter accounts" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
-      <div className={bar.field}>
-        <label htmlFor="account-username">Username</label>
-        <input
-          id="account-username"
-          type="search"
-          placeholder="username contains…"
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') onChange({ username, page: 1 });
-          }}
-        />
-      </div>
+      <TypedFilterField id="account-username" label="Username" placeholder="username contains…" filter={username} />
       <button
         type="button"
         className="button"
         disabled={!params.username}
         onClick={() => {
-          setUsername('');
+          username.setTyped('');
           onChange({ username: '', page: 1 });
         }}
       >

@@ -1,6 +1,9 @@
 import { useId } from 'react';
+import type { ReactNode } from 'react';
 import { isRoleName } from '../../api/people';
 import type { AssignableRole, Group, RoleName } from '../../api/people';
+import { ErrorMessage } from '../../components/error-message';
+import { FormActions } from '../../components/form-actions';
 import fieldStyles from '../../components/form-field.module.css';
 import styles from './people.module.css';
 
@@ -83,4 +86,54 @@ export function GroupChoices({
 export function RoleChoices({ roles, ...rest }: { roles: readonly AssignableRole[] } & Omit<ChoicesProps<RoleName>, 'options' | 'none'>) {
   const options = roles.flatMap(({ name, description }) => (isRoleName(name) ? [{ value: name, label: name, note: description }] : []));
   return <Choices {...rest} none="The platform names no role." options={options} />;
+}
+
+/**
+ * A card's checkboxes saved together with one button; `Undo changes` puts them back as saved. A
+ * refusal is shown above the buttons and changes nothing.
+ */
+export function SaveChangesForm({
+  save,
+  changed,
+  action,
+  pendingAction,
+  failedTitle,
+  onUndo,
+  children,
+}: {
+  /** The mutation that saves them. */
+  save: { mutate: () => void; reset: () => void; isPending: boolean; error: unknown };
+  /** True when the boxes differ from what is saved: only then can they be saved or undone. */
+  changed: boolean;
+  action: string;
+  pendingAction: string;
+  failedTitle: string;
+  /** Puts the boxes back as saved. */
+  onUndo: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      className="stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (changed) save.mutate();
+      }}
+    >
+      {children}
+      <ErrorMessage error={save.error} title={failedTitle} />
+      <FormActions
+        action={action}
+        pendingAction={pendingAction}
+        pending={save.isPending}
+        disabled={!changed}
+        cancel="Undo changes"
+        cancelDisabled={!changed || save.isPending}
+        onCancel={() => {
+          onUndo();
+          save.reset();
+        }}
+      />
+    </form>
+  );
 }

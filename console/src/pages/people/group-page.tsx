@@ -7,7 +7,8 @@ import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
 import { useNow } from '../../hooks/use-now';
 import { AccountStateBadge, RolesText, accountPath } from './account-parts';
-import { RoleChoices } from './form-parts';
+import { FormActions } from '../../components/form-actions';
+import { RoleChoices, SaveChangesForm } from './form-parts';
 import { accountState, fullName, membersOf, sameMembers } from './people-data';
 import { Notice, PeopleError, noticeState, useNotice } from './people-notice';
 import { peopleKeys, useAllAccounts, useRefreshPeople, useRoles } from './people-queries';
@@ -51,12 +52,13 @@ function GroupRolesCard({
       <p className={deviceStyles.note}>
         Every account in the group holds these roles, in its open sessions too, as soon as they are saved.
       </p>
-      <form
-        className="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (changed) save.mutate();
-        }}
+      <SaveChangesForm
+        save={save}
+        changed={changed}
+        action="Save roles"
+        pendingAction="Saving roles…"
+        failedTitle="The roles were not changed"
+        onUndo={() => setChosen(saved)}
       >
         <RoleChoices
           legend={`Roles of ${group.name ?? ''}`}
@@ -67,24 +69,7 @@ function GroupRolesCard({
             save.reset();
           }}
         />
-        <ErrorMessage error={save.error} title="The roles were not changed" />
-        <div className={styles.formActions}>
-          <button type="submit" className="button button-primary" disabled={!changed || save.isPending}>
-            {save.isPending ? 'Saving roles…' : 'Save roles'}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={!changed || save.isPending}
-            onClick={() => {
-              setChosen(saved);
-              save.reset();
-            }}
-          >
-            Undo changes
-          </button>
-        </div>
-      </form>
+      </SaveChangesForm>
     </section>
   );
 }
@@ -167,14 +152,15 @@ function DeleteGroupDialog({
         <p className="muted">Nothing brings the group back: a new group of the same name is another group.</p>
       </div>
       <ErrorMessage error={remove.error} title="The group was not deleted" />
-      <div className={styles.formActions}>
-        <button type="button" className="button button-danger-solid" onClick={() => remove.mutate()} disabled={remove.isPending}>
-          {remove.isPending ? 'Deleting…' : 'Delete group'}
-        </button>
-        <button type="button" className="button" onClick={onClose}>
-          Keep group
-        </button>
-      </div>
+      <FormActions
+        action="Delete group"
+        pendingAction="Deleting…"
+        pending={remove.isPending}
+        tone="danger"
+        onAction={() => remove.mutate()}
+        cancel="Keep group"
+        onCancel={onClose}
+      />
     </Dialog>
   );
 }

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import type { FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, problemWith } from '../../api/http';
 import { people } from '../../api/people';
@@ -8,7 +7,9 @@ import { Dialog } from '../../components/dialog';
 import { useFieldForm } from '../../hooks/use-field-form';
 import { ErrorMessage } from '../../components/error-message';
 import fieldStyles from '../../components/form-field.module.css';
+import { FormActions } from '../../components/form-actions';
 import { Field } from '../../components/form-field';
+import { NewPasswordFields, newPasswordProblems } from '../../components/new-password-fields';
 import { GroupChoices } from './form-parts';
 import { rolesOf } from './people-data';
 import styles from './people.module.css';
@@ -29,12 +30,10 @@ export const PASSWORD_HINT = 'At least 12 characters, unless the active profile 
 
 /** What the browser can tell without asking the platform: a username, a password typed the same twice. */
 function localProblems(values: Record<TextField, string>): Problems {
-  const problems: Problems = {};
-  if (values.username.trim() === '') problems.username = 'Type the username they will log in with.';
-  if (values.password === '') problems.password = 'Type an initial password.';
-  else if (values.repeatPassword !== values.password)
-    problems.repeatPassword = 'The two passwords differ: type the same password in both fields.';
-  return problems;
+  return {
+    ...(values.username.trim() === '' ? { username: 'Type the username they will log in with.' } : {}),
+    ...newPasswordProblems(values, ['password', 'repeatPassword'], 'Type an initial password.'),
+  };
 }
 
 /** The platform's refusal at the field it names; undefined when it names none (the dialog shows it above the fields). */
@@ -70,20 +69,14 @@ export function NewAccountDialog({
   onClose: () => void;
   onCreated: (account: Account) => void;
 }) {
-  const {
-    values,
-    problems,
-    formRef,
-    edit,
-    show: showProblems,
-    forget,
-  } = useFieldForm<TextField | 'groups', TextField>(
+  const form = useFieldForm<TextField | 'groups', TextField>(
     { username: '', firstname: '', lastname: '', email: '', password: '', repeatPassword: '' },
     FIELDS,
     firstGroupBox,
   );
   const [chosen, setChosen] = useState<string[]>([]);
   const firstRef = useRef<HTMLInputElement>(null);
+  const { values, problems, edit } = form;
   const create = useMutation({
     mutationFn: () => {
       const optional = (value: string) => (value.trim() === '' ? undefined : value.trim());
@@ -100,26 +93,21 @@ export function NewAccountDialog({
       });
     },
     onSuccess: (account) => onCreated(account),
-    onError: (error) => showProblems(serverProblems(error) ?? {}),
+    onError: (error) => form.show(serverProblems(error) ?? {}),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = localProblems(values);
-    if (Object.keys(found).length > 0) {
-      create.reset();
-      showProblems(found);
-      return;
-    }
-    showProblems({});
-    create.mutate();
-  };
   const general = create.isError && serverProblems(create.error) === undefined ? create.error : undefined;
   const roles = rolesOf(chosen, groups);
   return (
     <Dialog title="New account" onClose={onClose} initialFocus={firstRef} wide>
       <ErrorMessage error={general} title="The account was not created" />
-      <form ref={formRef} className={fieldStyles.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
+      <form
+        ref={form.formRef}
+        className={fieldStyles.form}
+        onSubmit={form.submit(localProblems, create)}
+        noValidate
+        aria-busy={create.isPending}
+      >
         <Field
           name="username"
           label="Username"
@@ -163,7 +151,7 @@ export function NewAccountDialog({
           selected={chosen}
           onChange={(next) => {
             setChosen(next);
-            forget('groups');
+            form.forget('groups');
           }}
           problem={problems.groups}
         />
@@ -172,35 +160,13 @@ export function NewAccountDialog({
             ? 'With these groups the account holds no role: it can log in but may call nothing.'
             : `With these groups the account holds: ${roles.join(', ')}.`}
         </p>
-        <Field
-          name="password"
-          label="Initial password"
-          type="password"
-          value={values.password}
-          onChange={edit('password')}
-          problem={problems.password}
+        <NewPasswordFields
+          form={form}
+          fields={['password', 'repeatPassword']}
+          labels={['Initial password', 'Repeat the password']}
           hint={PASSWORD_HINT}
-          autoComplete="new-password"
-          required
         />
-        <Field
-          name="repeatPassword"
-          label="Repeat the password"
-          type="password"
-          value={values.repeatPassword}
-          onChange={edit('repeatPassword')}
-          problem={problems.repeatPassword}
-          autoComplete="new-password"
-          required
-        />
-        <div className={styles.formActions}>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating account…' : 'Create account'}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions action="Create account" pendingAction="Creating account…" pending={create.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -7,9 +7,9 @@ import type { AssignableRole, RoleName } from '../../api/people';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
 import fieldStyles from '../../components/form-field.module.css';
+import { FormActions } from '../../components/form-actions';
 import { Field } from '../../components/form-field';
 import { RoleChoices } from './form-parts';
-import styles from './people.module.css';
 
 type Problems = Partial<Record<'name' | 'description' | 'roles', string>>;
 
@@ -92,14 +92,7 @@ export function NewGroupDialog({
           autoComplete="off"
         />
         <RoleChoices legend="Roles its members hold" roles={roles} selected={chosen} onChange={setChosen} problem={problems.roles} />
-        <div className={styles.formActions}>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating group…' : 'Create group'}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions action="Create group" pendingAction="Creating group…" pending={create.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -1,18 +1,9 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { platform } from '../../api/platform';
 import type { AdapterLifecycle, AdapterRecord } from '../../api/platform';
-import { Dialog } from '../../components/dialog';
-import { ErrorMessage } from '../../components/error-message';
+import { DONE, LifecycleActions, VERB } from './lifecycle-actions';
 import { adapterActions, adapterCheckUrl, healthcheckOf } from './platform-status';
 import type { LifecycleAction } from './platform-status';
 import type { Outcome } from './outcome';
-import { PLATFORM_KEY } from './queries';
-import styles from './platform.module.css';
-
-const VERB = { start: 'Start', stop: 'Stop', restart: 'Restart' } as const;
-const DONE = { start: 'started', stop: 'stopped', restart: 'restarted' } as const;
-const PENDING = { start: 'Starting…', stop: 'Stopping…', restart: 'Restarting…' } as const;
 
 /** What the platform answered, in words: the state the change began and what comes next. */
 function answerText(answer: AdapterLifecycle, action: LifecycleAction): string {
@@ -77,62 +68,24 @@ export function AdapterActions({
   record?: AdapterRecord | undefined;
   onOutcome: (outcome: Outcome) => void;
 }) {
-  const client = useQueryClient();
-  const [confirming, setConfirming] = useState<LifecycleAction>();
-  const change = useMutation({
-    mutationFn: (action: LifecycleAction) => platform.changeAdapter(name, action),
-    onSuccess: async (answer, action) => {
-      setConfirming(undefined);
-      onOutcome({ text: answerText(answer, action) });
-      await client.invalidateQueries({ queryKey: PLATFORM_KEY });
-    },
-    onError: (error, action) => {
-      // a refusal of a confirmed change shows in its dialog; of a start, under the table
-      if (action === 'start') onOutcome({ error, title: `Adapter ${name} was not started` });
-    },
-  });
-  const actions = adapterActions(state);
-  if (actions.length === 0) return state === 'STOPPING' ? <span className="muted">stopping…</span> : null;
   return (
-    <div className={styles.actions}>
-      {actions.map((action) => (
-        <button
-          key={action}
-          type="button"
-          className={`button ${action === 'start' || state === 'DEAD' ? 'button-primary' : ''}`}
-          aria-label={`${VERB[action]} adapter ${name}`}
-          disabled={change.isPending}
-          onClick={() => {
-            if (action === 'start') change.mutate(action);
-            else {
-              change.reset();
-              setConfirming(action);
-            }
-          }}
-        >
-          {VERB[action]}
-        </button>
-      ))}
-      {confirming ? (
-        <Dialog title={`${VERB[confirming]} adapter ${name}?`} onClose={() => setConfirming(undefined)}>
-          <ConfirmText action={confirming} name={name} state={state} record={record} />
+    <LifecycleActions
+      actions={adapterActions(state)}
+      none={state === 'STOPPING' ? <span className="muted">stopping…</span> : null}
+      change={(action) => platform.changeAdapter(name, action)}
+      doneText={answerText}
+      onOutcome={onOutcome}
+      buttonName={(action) => `${VERB[action]} adapter ${name}`}
+      primary={(action) => action === 'start' || state === 'DEAD'}
+      title={(action) => `${VERB[action]} adapter ${name}?`}
+      explain={(action) => (
+        <>
+          <ConfirmText action={action} name={name} state={state} record={record} />
           <p className="muted">The change is recorded in the audit trail.</p>
-          <ErrorMessage error={change.error} title={`Adapter ${name} was not ${DONE[confirming]}`} />
-          <div className="row">
-            <button
-              type="button"
-              className={`button ${confirming === 'stop' ? 'button-danger-solid' : 'button-primary'}`}
-              onClick={() => change.mutate(confirming)}
-              disabled={change.isPending}
-            >
-              {change.isPending ? PENDING[confirming] : `${VERB[confirming]} adapter`}
-            </button>
-            <button type="button" className="button" onClick={() => setConfirming(undefined)}>
-              {confirming === 'stop' ? 'Keep it running' : 'Cancel'}
-            </button>
-          </div>
-        </Dialog>
-      ) : null}
-    </div>
+        </>
+      )}
+      confirm={(action) => `${VERB[action]} adapter`}
+      failedTitle={(action) => `Adapter ${name} was not ${DONE[action]}`}
+    />
   );
 }

@@ -2,11 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { formatDuration } from '../../api/job-data';
 import type { AdapterRecord } from '../../api/platform';
-import { ErrorMessage } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
 import { relativeTime } from '../automations/trigger-times';
 import { AdapterActions } from './adapter-actions';
-import { OutcomeLine } from './outcome';
+import { OutcomeLine, RowsNotRead } from './outcome';
 import type { Outcome } from './outcome';
 import { TONE_BADGE } from './platform-status';
 import type { AdapterRow } from './platform-status';
@@ -98,11 +97,7 @@ export function AdaptersSection({
       </div>
       <OutcomeLine outcome={outcome} />
       {rows === undefined ? (
-        error ? (
-          <ErrorMessage error={error} title="The adapters cannot be read" />
-        ) : pending ? (
-          <p className="muted">Reading the adapters…</p>
-        ) : null
+        <RowsNotRead what="adapters" error={error} pending={pending} />
       ) : rows.length === 0 ? (
         <p className={styles.note}>
           No adapter yet. Create one with <code>nap create adapter</code> or <code>POST /adapters</code>: see{' '}

@@ -1,22 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { formatDuration } from '../../api/job-data';
 import { platform } from '../../api/platform';
 import type { ApplicationLifecycle } from '../../api/platform';
-import { Dialog } from '../../components/dialog';
-import { ErrorMessage } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
-import { OutcomeLine } from './outcome';
+import { DONE, LifecycleActions, VERB } from './lifecycle-actions';
+import { OutcomeLine, RowsNotRead } from './outcome';
 import type { Outcome } from './outcome';
 import { TONE_BADGE, serviceActions, serviceText } from './platform-status';
 import type { LifecycleAction, ServiceRow } from './platform-status';
-import { PLATFORM_KEY } from './queries';
 import styles from './platform.module.css';
 
 const NUMBER = new Intl.NumberFormat();
-const VERB = { start: 'Start', stop: 'Stop', restart: 'Restart' } as const;
-const DONE = { start: 'started', stop: 'stopped', restart: 'restarted' } as const;
-const PENDING = { start: 'Starting…', stop: 'Stopping…', restart: 'Restarting…' } as const;
 
 function replicasText(row: ServiceRow): string {
   const count = row.running + row.paused;
@@ -65,67 +59,27 @@ function ConfirmText({ row, action }: { row: ServiceRow; action: LifecycleAction
 
 /** Start of a stopped service at once; stop and restart after a confirmation that says what they do. */
 function ServiceActions({ row, onOutcome }: { row: ServiceRow; onOutcome: (outcome: Outcome) => void }) {
-  const client = useQueryClient();
-  const [confirming, setConfirming] = useState<LifecycleAction>();
-  const change = useMutation({
-    mutationFn: (action: LifecycleAction) => platform.changeApplication(row.actionName, action),
-    onSuccess: async (answer: ApplicationLifecycle, action) => {
-      setConfirming(undefined);
-      onOutcome({
-        text: `${answer.applications.join(', ')} ${DONE[action]}: ${answer.state} (${answer.replicas} replica${answer.replicas === 1 ? '' : 's'} of ${answer.service}).`,
-      });
-      await client.invalidateQueries({ queryKey: PLATFORM_KEY });
-    },
-    onError: (error, action) => {
-      if (action === 'start') onOutcome({ error, title: `${serviceText(row)} not started` });
-    },
-  });
-  const actions = serviceActions(row);
-  if (row.isProtected) return <span className={styles.protectedNote}>Serves log-in: it cannot be stopped.</span>;
-  if (actions.length === 0) return null;
   return (
-    <div className={styles.actions}>
-      {actions.map((action) => (
-        <button
-          key={action}
-          type="button"
-          className={`button ${action === 'start' ? 'button-primary' : ''}`}
-          aria-label={`${VERB[action]} ${row.name}`}
-          disabled={change.isPending}
-          onClick={() => {
-            if (action === 'start') change.mutate(action);
-            else {
-              change.reset();
-              setConfirming(action);
-            }
-          }}
-        >
-          {VERB[action]}
-        </button>
-      ))}
-      {confirming ? (
-        <Dialog title={`${VERB[confirming]} ${serviceText(row)}?`} onClose={() => setConfirming(undefined)}>
-          <ConfirmText row={row} action={confirming} />
+    <LifecycleActions
+      actions={row.isProtected ? [] : serviceActions(row)}
+      none={row.isProtected ? <span className={styles.protectedNote}>Serves log-in: it cannot be stopped.</span> : null}
+      change={(action) => platform.changeApplication(row.actionName, action)}
+      doneText={(answer: ApplicationLifecycle, action) =>
+        `${answer.applications.join(', ')} ${DONE[action]}: ${answer.state} (${answer.replicas} replica${answer.replicas === 1 ? '' : 's'} of ${answer.service}).`
+      }
+      onOutcome={onOutcome}
+      buttonName={(action) => `${VERB[action]} ${row.name}`}
+      primary={(action) => action === 'start'}
+      title={(action) => `${VERB[action]} ${serviceText(row)}?`}
+      explain={(action) => (
+        <>
+          <ConfirmText row={row} action={action} />
           <p className="muted">The change is recorded in the audit trail and in the application’s changelog.</p>
-          <ErrorMessage error={change.error} title={`${serviceText(row)} not ${DONE[confirming]}`} />
-          <div className="row">
-            <button
-              type="button"
-              className={`button ${confirming === 'stop' ? 'button-danger-solid' : 'button-primary'}`}
-              onClick={() => change.mutate(confirming)}
-              disabled={change.isPending}
-            >
-              {change.isPending
-                ? PENDING[confirming]
-                : `${VERB[confirming]} ${row.applications.length === 1 ? row.actionName : `${row.applications.length} applications`}`}
-            </button>
-            <button type="button" className="button" onClick={() => setConfirming(undefined)}>
-              {confirming === 'stop' ? 'Keep it running' : 'Cancel'}
-            </button>
-          </div>
-        </Dialog>
-      ) : null}
-    </div>
+        </>
+      )}
+      confirm={(action) => `${VERB[action]} ${row.applications.length === 1 ? row.actionName : `${row.applications.length} applications`}`}
+      failedTitle={(action) => `${serviceText(row)} not ${DONE[action]}`}
+    />
   );
 }
 
@@ -165,11 +119,7 @@ export function ApplicationsSection({
       </div>
       <OutcomeLine outcome={outcome} />
       {rows === undefined ? (
-        error ? (
-          <ErrorMessage error={error} title="The applications cannot be read" />
-        ) : pending ? (
-          <p className="muted">Reading the applications…</p>
-        ) : null
+        <RowsNotRead what="applications" error={error} pending={pending} />
       ) : (
         <div className={styles.tableWrap}>
           <table className="table">

@@ -1,5 +1,5 @@
-import { ErrorMessage } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
+import { RowsNotRead } from './outcome';
 import type { IntegrationRow } from './platform-status';
 import styles from './platform.module.css';
 
@@ -30,11 +30,7 @@ export function IntegrationsSection({
         ) : null}
       </div>
       {rows === undefined ? (
-        error ? (
-          <ErrorMessage error={error} title="The integrations cannot be read" />
-        ) : pending ? (
-          <p className="muted">Reading the integrations…</p>
-        ) : null
+        <RowsNotRead what="integrations" error={error} pending={pending} />
       ) : rows.length === 0 ? (
         <p className={styles.note}>
           No integration yet. Import a model with <code>POST /integration-models</code>, then create an integration of it with{' '}

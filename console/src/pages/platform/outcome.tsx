@@ -18,3 +18,9 @@ export function OutcomeLine({ outcome }: { outcome: Outcome | undefined }) {
     </>
   );
 }
+
+/** What a section shows until its rows are read: why they cannot be read, or that they are being read (`what`: `adapters`). */
+export function RowsNotRead({ what, error, pending }: { what: string; error: unknown; pending: boolean }) {
+  if (error) return <ErrorMessage error={error} title={`The ${what} cannot be read`} />;
+  return pending ? <p className="muted">{`Reading the ${what}…`}</p> : null;
+}

@@ -9,6 +9,7 @@ import { nap } from '../../api/nap';
 import type { Workflow } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
+import { FormActions } from '../../components/form-actions';
 import { SchemaForm } from '../../components/schema-form/schema-form';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { draftKeys, keepDraft, settleDraft } from '../../session/drafts';
@@ -210,14 +211,7 @@ export function RunWorkflowDialog({
         </div>
       ) : null}
       <ErrorMessage error={inPlainWords(run.error, workflow.name)} title="The workflow did not start" />
-      <div className="row">
-        <button type="submit" className="button button-primary" disabled={run.isPending}>
-          Run
-        </button>
-        <button type="button" className="button" onClick={close}>
-          Close
-        </button>
-      </div>
+      <FormActions action="Run" pending={run.isPending} cancel="Close" onCancel={close} />
     </div>
   );
 

@@ -1,6 +1,6 @@
-import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { taskLabel } from '../../api/job-data';
 import { ApiError } from '../../api/http';
 import { plainName } from '../../api/names';
@@ -8,8 +8,9 @@ import { nap } from '../../api/nap';
 import type { Workflow } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { WorkflowGraph } from '../../components/graph/workflow-graph';
-import { JsonView } from '../../components/json-view';
+import { TaskVariables } from '../../components/task-variables';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
+import { useSelectedTask } from '../../hooks/use-selected-task';
 import { draftKeys, peekDraft, settleDraft } from '../../session/drafts';
 import { usePermissions } from '../../session/session';
 import type { RunDraft } from './run-workflow-dialog';
@@ -58,14 +59,7 @@ function WorkflowTaskPanel({ workflow, taskId, onClose }: { workflow: Workflow; 
                 .join('; ')}
         </dd>
       </dl>
-      <section aria-labelledby="workflow-task-in">
-        <h3 id="workflow-task-in">Incoming variables</h3>
-        <JsonView value={task.variables?.incoming ?? {}} label="Incoming variables" />
-      </section>
-      <section aria-labelledby="workflow-task-out">
-        <h3 id="workflow-task-out">Outgoing variables</h3>
-        <JsonView value={task.variables?.outgoing ?? {}} label="Outgoing variables" />
-      </section>
+      <TaskVariables variables={task.variables} />
     </aside>
   );
 }
@@ -83,8 +77,7 @@ export function WorkflowPage() {
     if (draft) settleDraft(draftKeys.runWorkflow(name));
   }, [draft, name]);
   const [running, setRunning] = useState(draft !== undefined);
-  const [search, setSearch] = useSearchParams();
-  const selected = search.get('task') ?? undefined;
+  const [selected, select] = useSelectedTask();
   const projects = useProjectNames([name]);
   const workflow = useQuery({
     queryKey: ['workflow', name],
@@ -96,15 +89,6 @@ export function WorkflowPage() {
       return found;
     },
   });
-  const select = useCallback(
-    (taskId: string | undefined) => {
-      const next = new URLSearchParams(search);
-      if (taskId === undefined || taskId === selected) next.delete('task');
-      else next.set('task', taskId);
-      setSearch(next, { replace: true });
-    },
-    [search, selected, setSearch],
-  );
   if (workflow.isPending) return <p className="page muted">Loading the workflow…</p>;
   if (workflow.isError)
     return (
