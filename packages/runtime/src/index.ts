@@ -6,3 +6,4 @@ export * from './main';
 export * from './health';
 export * from './probe';
 export * from './idempotency';
+export * from './worker-pool';

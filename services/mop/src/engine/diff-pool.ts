@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { AppError } from '@nap/contracts';
-import { errorMessage } from '@nap/util';
-import type { ConfigDiff, DiffEngine, DiffInput } from '../domain/diff';
+import { createWorkerPool, isWorkerPoolClosed } from '@nap/runtime';
+import type { WorkerPool, WorkerPoolOutcome, WorkerPoolReply } from '@nap/runtime';
+import type { ConfigDiff, DiffBatchOutcome, DiffEngine, DiffInput } from '../domain/diff';
 
 /** Options of {@link createDiffPool}. */
 export interface DiffPoolOptions {
@@ -23,38 +23,17 @@ export interface DiffPool extends DiffEngine {
   close(): Promise<void>;
 }
 
-/** What the pool sends its worker (engine/diff-worker.ts): one batch. */
+/** What the pool sends its worker (engine/diff-worker.ts): one batch, and how long its search may take. */
 export interface DiffPoolJob {
-  id: number;
   inputs: readonly DiffInput[];
   timeoutMs: number;
 }
 
-/** What the worker answers: that it listens, then per batch the diffs, the one that gave up, or a failure. */
-export type DiffPoolAnswer =
-  | { ready: true }
-  | { id: number; ok: true; diffs: ConfigDiff[] }
-  | { id: number; ok: false; index: number }
-  | { id: number; ok: false; error: string };
+/** What the worker answers: that it listens, then per batch the diffs or the one that gave up, or a failure. */
+export type DiffPoolAnswer = WorkerPoolReply<DiffBatchOutcome>;
 
 /** The worker checks its limit between steps of the search; one that has not answered this long after it is stopped. */
 const GRACE_MS = 2_000;
-
-interface Job {
-  id: number;
-  inputs: readonly DiffInput[];
-  deadline: number | undefined;
-  resolve(diffs: ConfigDiff[]): void;
-  reject(err: unknown): void;
-}
-
-interface Slot {
-  worker: Worker;
-  /** The worker has started and listens: only then does a batch's time start. */
-  ready: boolean;
-  job?: Job;
-  timer?: NodeJS.Timeout;
-}
 
 /** The worker's module: compiled beside this one; run from sources (jest), the package's build. */
 function workerModule(): string {
@@ -82,13 +61,9 @@ export function createDiffPool(options: DiffPoolOptions = {}): DiffPool {
   const size = Math.max(1, options.size ?? 2);
   const timeoutMs = options.timeoutMs ?? 5_000;
   const maxMemoryMb = options.maxMemoryMb ?? 256;
-  const queue: Job[] = [];
-  const slots: (Slot | undefined)[] = Array.from({ length: size }, () => undefined);
-  let nextId = 1;
-  let replaced = 0;
+  /** Started at the first diff: the worker's module is looked up then. */
+  let pool: WorkerPool<DiffPoolJob, DiffBatchOutcome> | undefined;
   let closed = false;
-  /** Batches asked for and not answered: while there are any, the workers keep the process alive. */
-  let pending = 0;
 
   function tooDifferent(input: DiffInput | undefined): AppError {
     const what = input?.label ?? 'the two texts';
@@ -108,140 +83,58 @@ export function createDiffPool(options: DiffPoolOptions = {}): DiffPool {
     );
   }
 
-  function track(delta: 1 | -1): void {
-    pending += delta;
-    if (delta === 1 && pending === 1) for (const slot of slots) slot?.worker.ref();
-    if (delta === -1 && pending === 0) for (const slot of slots) slot?.worker.unref();
+  function stopping(cause?: unknown): AppError {
+    return new AppError('SERVICE_UNAVAILABLE', 'The diff pool is closed: the service is stopping', { cause });
   }
 
-  function spawn(index: number): void {
-    const slot: Slot = {
-      worker: new Worker(workerModule(), { name: 'nap-mop-diff', resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } }),
-      ready: false,
-    };
-    slot.worker.on('message', (msg: DiffPoolAnswer) => onMessage(slot, msg));
-    slot.worker.on('error', (err: Error & { code?: string }) => {
-      onEnd(slot, err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : err);
+  function started(): WorkerPool<DiffPoolJob, DiffBatchOutcome> {
+    pool ??= createWorkerPool<DiffPoolJob, DiffBatchOutcome>({
+      name: 'diff',
+      script: workerModule(),
+      workerOptions: { name: 'nap-mop-diff', resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } },
+      size,
+      timeoutMs: timeoutMs + GRACE_MS,
     });
-    slot.worker.on('exit', (code) => onEnd(slot, new Error(`the diff worker ended (exit code ${code})`)));
-    if (pending === 0) slot.worker.unref();
-    slots[index] = slot;
+    return pool;
   }
 
-  /** Hands queued batches to ready workers, starting workers where there are none. */
-  function dispatch(): void {
-    for (let index = 0; index < slots.length && queue.length > 0; index++) {
-      const slot = slots[index];
-      if (slot === undefined) {
-        try {
-          spawn(index);
-        } catch (err) {
-          for (const job of queue.splice(0)) job.reject(err);
-          return;
-        }
-        continue;
-      }
-      if (!slot.ready || slot.job !== undefined) continue;
-      let job = queue.shift();
-      while (job !== undefined && job.deadline !== undefined && Date.now() > job.deadline) {
-        job.reject(new AppError('TIMEOUT', 'The diff waited for a worker past the request deadline and was dropped'));
-        job = queue.shift();
-      }
-      if (job === undefined) return;
-      slot.job = job;
-      slot.timer = setTimeout(() => stop(slot, tooDifferent(job.inputs[0])), timeoutMs + GRACE_MS);
-      const message: DiffPoolJob = { id: job.id, inputs: job.inputs, timeoutMs };
-      slot.worker.postMessage(message);
+  async function diff(inputs: readonly DiffInput[], deadline: number | undefined): Promise<ConfigDiff[]> {
+    let outcome: WorkerPoolOutcome<DiffBatchOutcome>;
+    try {
+      outcome = await started().run({ inputs, timeoutMs }, deadline === undefined ? {} : { deadline });
+    } catch (err) {
+      // closed: the service is stopping; else the workers could not start (WorkerPoolError, 503)
+      throw isWorkerPoolClosed(err) ? stopping(err) : err;
     }
-  }
-
-  function finish(slot: Slot): Job | undefined {
-    const job = slot.job;
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.job = undefined;
-    slot.timer = undefined;
-    return job;
-  }
-
-  function onMessage(slot: Slot, msg: DiffPoolAnswer): void {
-    if ('ready' in msg) {
-      slot.ready = true;
-      dispatch();
-      return;
+    switch (outcome.kind) {
+      case 'done':
+        if (outcome.value.ok) return outcome.value.diffs;
+        throw tooDifferent(inputs[outcome.value.index]);
+      case 'failed':
+        throw new Error(`The diff failed: ${outcome.message}`);
+      case 'timedOut':
+        throw tooDifferent(inputs[0]);
+      case 'crashed':
+        throw outcome.outOfMemory ? tooLarge(inputs[0]) : outcome.error;
+      case 'expired':
+        throw new AppError('TIMEOUT', 'The diff waited for a worker past the request deadline and was dropped');
     }
-    if (slot.job?.id !== msg.id) return;
-    const job = finish(slot) as Job;
-    if (msg.ok) job.resolve(msg.diffs);
-    else if ('index' in msg) job.reject(tooDifferent(job.inputs[msg.index]));
-    else job.reject(new Error(`The diff failed: ${msg.error}`));
-    dispatch();
-  }
-
-  /** Stops the worker of `slot` (past its time limit); its batch fails with `failure`, a fresh worker takes the queue. */
-  function stop(slot: Slot, failure: unknown): void {
-    const job = finish(slot);
-    const index = slots.indexOf(slot);
-    if (index !== -1) slots[index] = undefined;
-    replaced += 1;
-    void slot.worker.terminate();
-    job?.reject(failure);
-    if (!closed) dispatch();
-  }
-
-  /** The worker of `slot` failed or ended by itself: out of memory, or a fault. */
-  function onEnd(slot: Slot, why: 'memory' | Error): void {
-    if (!slots.includes(slot)) return;
-    const job = slot.job;
-    if (!slot.ready && job === undefined && why !== 'memory') {
-      // it never started: every queued batch would meet the same end
-      const index = slots.indexOf(slot);
-      slots[index] = undefined;
-      const failure = new AppError('SERVICE_UNAVAILABLE', `The diff worker could not start: ${errorMessage(why)}`);
-      for (const queued of queue.splice(0)) queued.reject(failure);
-      return;
-    }
-    stop(slot, why === 'memory' ? tooLarge(job?.inputs[0]) : why);
   }
 
   return {
     size,
     timeoutMs,
     get replaced() {
-      return replaced;
+      return pool?.replaced ?? 0;
     },
     diff(inputs, deadline) {
-      if (closed) return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'The diff pool is closed: the service is stopping'));
+      if (closed) return Promise.reject(stopping());
       if (inputs.length === 0) return Promise.resolve([]);
-      return new Promise<ConfigDiff[]>((resolve, reject) => {
-        track(1);
-        queue.push({
-          id: nextId++,
-          inputs,
-          deadline,
-          resolve: (diffs) => {
-            track(-1);
-            resolve(diffs);
-          },
-          reject: (err) => {
-            track(-1);
-            reject(err);
-          },
-        });
-        dispatch();
-      });
+      return diff(inputs, deadline);
     },
     async close() {
       closed = true;
-      const stopping = new AppError('SERVICE_UNAVAILABLE', 'The diff pool is closed: the service is stopping');
-      for (const job of queue.splice(0)) job.reject(stopping);
-      await Promise.all(
-        slots.map(async (slot, index) => {
-          if (slot === undefined) return;
-          slots[index] = undefined;
-          finish(slot)?.reject(stopping);
-          await slot.worker.terminate();
-        }),
-      );
+      await pool?.close();
     },
   };
 }

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { AppError } from '@nap/contracts';
 import type { JsonSchema, ValidationProblem } from '@nap/contracts';
+import { createWorkerPool, isWorkerPoolClosed } from '@nap/runtime';
+import type { WorkerPool, WorkerPoolOutcome, WorkerPoolReply } from '@nap/runtime';
 
 /**
  * Checks values against JSON Schemas written by users (a workflow's `inputSchema`, a trigger's
@@ -10,12 +11,11 @@ import type { JsonSchema, ValidationProblem } from '@nap/contracts';
  * `^(a+)+$` backtracks for a time that doubles with each character of the value: run on the event
  * loop it would stop every request of the process. Here the thread that overruns is terminated and
  * a new one started for the next check; the check answers `timedOut`. Checks are answered one after
- * the other, in the order they were asked.
+ * the other, in the order they were asked (@nap/runtime's worker pool, of one worker).
  */
 
 /** A check asked of the thread. */
 export interface SchemaThreadRequest {
-  id: number;
   /** The schema's version: the thread compiles each key once. */
   key: string;
   schema: JsonSchema;
@@ -24,9 +24,17 @@ export interface SchemaThreadRequest {
   label: string;
 }
 
-/** The thread's answer: the problems and the value with its schema's defaults, or why the schema could not be used. */
-export type SchemaThreadAnswer =
-  { id: number; ok: true; problems: ValidationProblem[]; value: unknown } | { id: number; ok: false; error: string };
+/** The problems found and the value with its schema's defaults. */
+export interface SchemaThreadResult {
+  problems: ValidationProblem[];
+  value: unknown;
+}
+
+/**
+ * The thread's answer: the problems and the value, or why the schema could not be used; `retire`
+ * once it holds more compiled schemas than it should keep.
+ */
+export type SchemaThreadAnswer = WorkerPoolReply<SchemaThreadResult>;
 
 /** What one check found. */
 export type SchemaCheck =
@@ -42,29 +50,11 @@ export interface SchemaThreadOptions {
   startTimeoutMs?: number;
 }
 
-/** Schemas one thread compiles before it is replaced: its validator keeps every schema it compiled. */
-const SCHEMAS_PER_THREAD = 1_000;
-
-interface Thread {
-  worker: Worker;
-  ready: Promise<void>;
-  keys: Set<string>;
-  waiting: Map<number, (answer: SchemaThreadAnswer | Error) => void>;
-}
-
-interface Queued {
-  request: Omit<SchemaThreadRequest, 'id'>;
-  resolve(check: SchemaCheck): void;
-  reject(err: unknown): void;
-}
-
 export class SchemaThread {
   private readonly timeoutMs: number;
   private readonly startTimeoutMs: number;
-  private readonly queue: Queued[] = [];
-  private thread: Thread | undefined;
-  private busy = false;
-  private nextId = 0;
+  /** One thread, started at the first check and again after a stop: checks are answered in order. */
+  private pool: WorkerPool<SchemaThreadRequest, SchemaThreadResult> | undefined;
 
   constructor(options: SchemaThreadOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 1_000;
@@ -72,105 +62,44 @@ export class SchemaThread {
   }
 
   /** Checks `value` against `schema` (compiled once per `key`); never rejects for a bad schema or a slow pattern. */
-  check(key: string, schema: JsonSchema, value: unknown, label: string): Promise<SchemaCheck> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ request: { key, schema, value, label }, resolve, reject });
-      void this.pump();
-    });
-  }
-
-  /** Ends the thread (a later check starts another); checks still queued fail. */
-  async stop(): Promise<void> {
-    for (const queued of this.queue.splice(0)) queued.reject(new AppError('SERVICE_UNAVAILABLE', 'The schema checks were stopped'));
-    const thread = this.thread;
-    this.thread = undefined;
-    if (thread !== undefined) await thread.worker.terminate();
-  }
-
-  private async pump(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
+  async check(key: string, schema: JsonSchema, value: unknown, label: string): Promise<SchemaCheck> {
+    let outcome: WorkerPoolOutcome<SchemaThreadResult>;
     try {
-      for (let queued = this.queue.shift(); queued !== undefined; queued = this.queue.shift()) {
-        try {
-          queued.resolve(await this.run(queued.request));
-        } catch (err) {
-          queued.reject(err);
-        }
-      }
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  private async run(request: Omit<SchemaThreadRequest, 'id'>): Promise<SchemaCheck> {
-    const thread = await this.started();
-    thread.keys.add(request.key);
-    const id = ++this.nextId;
-    const answer = await new Promise<SchemaThreadAnswer | Error | 'timedOut'>((resolve) => {
-      const timer = setTimeout(() => {
-        thread.waiting.delete(id);
-        this.retire(thread);
-        resolve('timedOut');
-      }, this.timeoutMs);
-      thread.waiting.set(id, (a) => {
-        clearTimeout(timer);
-        resolve(a);
-      });
-      thread.worker.postMessage({ ...request, id } satisfies SchemaThreadRequest);
-    });
-    if (thread.keys.size > SCHEMAS_PER_THREAD) this.retire(thread);
-    if (answer === 'timedOut') return { kind: 'timedOut', timeoutMs: this.timeoutMs };
-    if (answer instanceof Error) throw answer;
-    return answer.ok ? { kind: 'checked', problems: answer.problems, value: answer.value } : { kind: 'unusable', message: answer.error };
-  }
-
-  private retire(thread: Thread): void {
-    if (this.thread === thread) this.thread = undefined;
-    void thread.worker.terminate();
-  }
-
-  private async started(): Promise<Thread> {
-    if (this.thread === undefined) {
-      const worker = new Worker(threadModule(), { name: 'nap-user-schemas' });
-      worker.unref();
-      const waiting: Thread['waiting'] = new Map();
-      const ready = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new AppError('SERVICE_UNAVAILABLE', `The schema thread did not start within ${this.startTimeoutMs} ms`)),
-          this.startTimeoutMs,
-        );
-        worker.on('message', (answer: SchemaThreadAnswer) => {
-          if (answer.id === 0) {
-            clearTimeout(timer);
-            resolve();
-            return;
-          }
-          const answered = waiting.get(answer.id);
-          waiting.delete(answer.id);
-          answered?.(answer);
-        });
-        const ended = (reason: string): void => {
-          clearTimeout(timer);
-          const failure = new AppError('SERVICE_UNAVAILABLE', `The schema thread ended: ${reason}`);
-          reject(failure);
-          for (const answered of waiting.values()) answered(failure);
-          waiting.clear();
-          if (this.thread?.worker === worker) this.thread = undefined;
-        };
-        worker.on('error', (err) => ended(err.message));
-        worker.on('exit', (code) => ended(`exit code ${code}`));
-      });
-      this.thread = { worker, ready, keys: new Set(), waiting };
-    }
-    const thread = this.thread;
-    try {
-      await thread.ready;
+      outcome = await this.started().run({ key, schema, value, label });
     } catch (err) {
-      this.retire(thread);
-      throw err;
+      // else the thread could not start: a WorkerPoolError, SERVICE_UNAVAILABLE too
+      throw isWorkerPoolClosed(err) ? new AppError('SERVICE_UNAVAILABLE', 'The schema checks were stopped', { cause: err }) : err;
     }
-    return thread;
+    switch (outcome.kind) {
+      case 'done':
+        return { kind: 'checked', problems: outcome.value.problems, value: outcome.value.value };
+      case 'failed':
+        return { kind: 'unusable', message: outcome.message };
+      case 'timedOut':
+        return { kind: 'timedOut', timeoutMs: this.timeoutMs };
+      case 'crashed':
+        throw new AppError('SERVICE_UNAVAILABLE', `The schema thread ended: ${outcome.error.message}`, { cause: outcome.error });
+      case 'expired':
+        throw new AppError('SERVICE_UNAVAILABLE', 'The schema check was dropped before it ran');
+    }
+  }
+
+  /** Ends the thread (a later check starts another); checks still queued or running fail. */
+  async stop(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
+  }
+
+  private started(): WorkerPool<SchemaThreadRequest, SchemaThreadResult> {
+    this.pool ??= createWorkerPool<SchemaThreadRequest, SchemaThreadResult>({
+      name: 'schema',
+      script: threadModule(),
+      workerOptions: { name: 'nap-user-schemas' },
+      timeoutMs: this.timeoutMs,
+      startTimeoutMs: this.startTimeoutMs,
+    });
+    return this.pool;
   }
 }
 
