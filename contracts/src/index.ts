@@ -21,3 +21,4 @@ export * from './form-schema';
 export * from './asyncapi';
 export * from './audit';
 export * from './job-audience';
+export * from './trigger-kinds';

@@ -1,6 +1,7 @@
 /**
  * What kind of trigger started a job, in the words a person reads it in (the console's job page
- * and jobs list, `nap jobs describe`). Pure: no imports, so that the console and the CLI may carry it.
+ * and jobs list, `nap jobs describe`), and which members of a trigger the platform sets itself.
+ * Pure: no imports, so that the console and the CLI may carry it.
  */
 
 const TRIGGER_KINDS: Readonly<Record<string, string>> = {
@@ -14,3 +15,21 @@ const TRIGGER_KINDS: Readonly<Record<string, string>> = {
 export function triggerKind(type: string): string {
   return TRIGGER_KINDS[type] ?? `${type} trigger`;
 }
+
+/**
+ * Members of a trigger that the platform sets on every save (stamps, schedule state, who it runs
+ * as): a value submitted for one is ignored, and a file a trigger is imported from does not set them.
+ */
+export const TRIGGER_SERVICE_MEMBERS = [
+  'created',
+  'createdBy',
+  'lastUpdated',
+  'lastUpdatedBy',
+  'nextRunAt',
+  'lastRunAt',
+  'lastExecuted',
+  'repeatInterval',
+  'runAs',
+  'fire',
+  'lastError',
+] as const;

@@ -1,3 +1,4 @@
+import { TRIGGER_SERVICE_MEMBERS } from '@nap/contracts/dist/trigger-kinds';
 import { stopsAll } from '../each';
 import { CliError, EXIT } from '../errors';
 import type { ApiRequest, ApiResponse, Client } from '../http/client';
@@ -29,23 +30,7 @@ import { isDoc, unwrap } from '../resources/documents';
  */
 
 /** The members of a trigger that a file does not set: its ids and what the platform sets on every save. */
-const NOT_SET_BY_A_FILE = new Set([
-  '_id',
-  'actionId',
-  'actionType',
-  'type',
-  'created',
-  'createdBy',
-  'lastUpdated',
-  'lastUpdatedBy',
-  'nextRunAt',
-  'lastRunAt',
-  'lastExecuted',
-  'repeatInterval',
-  'lastError',
-  'runAs',
-  'fire',
-]);
+const NOT_SET_BY_A_FILE = new Set<string>(['_id', 'actionId', 'actionType', 'type', ...TRIGGER_SERVICE_MEMBERS]);
 /** Members the platform takes as absent when null (as other platforms export a trigger without them). */
 const NULL_AS_ABSENT = new Set(['schema', 'jst', 'formId']);
 /** Members the platform stores as `{}` when null (a manual trigger without defaults). */

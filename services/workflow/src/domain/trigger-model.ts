@@ -5,6 +5,7 @@ import {
   MISSED_RUN_POLICIES,
   REPEAT_UNITS,
   ROUTE_NAME_PATTERN,
+  TRIGGER_SERVICE_MEMBERS,
   TRIGGER_TYPES,
   parseAs,
   triggerInputSchema,
@@ -47,19 +48,7 @@ const ROUTE_NAME = new RegExp(ROUTE_NAME_PATTERN);
 /** A kept `_id`: letters, digits, `_` and `-`, up to 64 (Mongo ObjectIds and UUIDs are). */
 const KEEPABLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Members the service sets; a submitted value is ignored. */
-const SERVICE_MEMBERS = [
-  'created',
-  'createdBy',
-  'lastUpdated',
-  'lastUpdatedBy',
-  'nextRunAt',
-  'lastRunAt',
-  'lastExecuted',
-  'repeatInterval',
-  'runAs',
-  'fire',
-  'lastError',
-] as const;
+const SERVICE_MEMBERS = TRIGGER_SERVICE_MEMBERS;
 /** Members of one type only: dropped from the other types so that a record says what it does. */
 const TYPE_MEMBERS: Record<Trigger['type'], readonly string[]> = {
   endpoint: ['routeName', 'verb', 'schema', 'jst'],
