@@ -122,13 +122,6 @@ const ERROR_CATEGORIES: readonly ErrorCategory[] = [
     legend: 'an `evaluation` compares a count read from a pinned answer (`{}`, so `undefined`) with a number.',
   },
   {
-    name: 'unset job variable',
-    asset: false,
-    message: /^Reference \$var\.job\.\w+ is not resolved: the job has no variable\b/,
-    legend:
-      'a task reads a job variable nothing set: the failure path of a check on pinned data shows the error variable only the error path sets (ServiceNow and Panorama "… Error" views), or a parent does not pass a variable its child reads (Provision VPC and EC2 Instance passes `vpcSubnet`, its child reads `cidrBlock`).',
-  },
-  {
     name: 're-attempts exhausted',
     asset: false,
     message: /^MOP_REATTEMPTS_EXHAUSTED\b/,

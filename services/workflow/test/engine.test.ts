@@ -56,9 +56,9 @@ describe('job engine', () => {
     expect(job.error).toEqual([{ task: 'c3', message: NO_TRANSITION_MESSAGE, timestamp: expect.any(Number) }]);
   });
 
-  it('fails a task with an unresolved reference, naming it, and follows the error transition', async () => {
+  it('gives a built-in an unset job variable as absent: the task refuses it by its own check, naming the incoming, and the error transition is followed', async () => {
     const wf = workflowDocument(
-      'unresolved',
+      'unset-variable',
       {
         d4: task('arrayLength', { arr: '$var.job.nothing' }, { length: null }),
         e5: task('newVariable', { name: 'handled', value: true }),
@@ -72,8 +72,36 @@ describe('job engine', () => {
     );
     const job = await h.waitFor((await h.run(wf))._id, ['complete', 'error']);
     expect(job.status).toBe('complete');
-    expect(job.tasks.d4).toMatchObject({ status: 'error', metrics: { finish_state: 'error' } });
-    expect(job.tasks.d4?.variables?.error).toContain('$var.job.nothing');
+    expect(job.tasks.d4).toMatchObject({
+      status: 'error',
+      metrics: { finish_state: 'error' },
+      // the record keeps the reference as written: what the task was given is readable from it and the job's variables
+      variables: { incoming: { arr: '$var.job.nothing' }, error: 'Incoming "arr" must be an array, not nothing' },
+    });
+    expect(Object.hasOwn(job.variables, 'nothing')).toBe(false);
+    expect(job.variables.handled).toBe(true);
+  });
+
+  it('fails a task whose reference names a task the workflow does not have, naming it, and follows the error transition', async () => {
+    const wf = workflowDocument(
+      'unknown-task',
+      {
+        d4: task('arrayLength', { arr: '$var.zz9.result' }, { length: null }),
+        e5: task('newVariable', { name: 'handled', value: true }),
+      },
+      [
+        ['workflow_start', 'd4'],
+        ['d4', 'workflow_end'],
+        ['d4', 'e5', 'error'],
+        ['e5', 'workflow_end'],
+      ],
+    );
+    const job = await h.waitFor((await h.run(wf))._id, ['complete', 'error']);
+    expect(job.status).toBe('complete');
+    expect(job.tasks.d4).toMatchObject({
+      status: 'error',
+      variables: { error: 'Reference $var.zz9.result is not resolved: the workflow has no task "zz9"' },
+    });
     expect(job.variables.handled).toBe(true);
   });
 

@@ -1,12 +1,32 @@
 import type { Task } from '@nap/contracts';
 
-/** What references resolve against: the job's variables and its tasks (their outgoing values). */
+/**
+ * What references resolve against: the job's variables and its tasks (their outgoing values). With
+ * `unresolved`, each reference that names nothing set is added to it (for the engine's log).
+ */
 export interface ReferenceScope {
   variables: Record<string, unknown>;
   tasks: Record<string, Task>;
+  unresolved?: string[];
 }
 
-/** A reference that names nothing: the task that holds it fails with this message. */
+/**
+ * Who receives a resolved value, which decides what a reference to nothing gives (the 2023.2 rules of
+ * the platform NAP replaces): `engine` for a WorkFlowEngine task (merge, evaluation, transformation,
+ * childJob and the other built-ins, manual ones too), `app` for a task of any other app or adapter.
+ */
+export type Receiver = 'engine' | 'app';
+
+/** The receiver of a task's incoming values: `engine` for a WorkFlowEngine task, `app` for the others. */
+export function receiverOf(task: Pick<Task, 'app'>): Receiver {
+  return task.app === 'WorkFlowEngine' ? 'engine' : 'app';
+}
+
+/**
+ * A reference that can never name anything: `$var.<taskId>.…` for a task the job (its workflow) does
+ * not have, a defect of the workflow rather than a value not set yet. The task that holds it fails
+ * with this message.
+ */
 export class UnresolvedReferenceError extends Error {
   constructor(
     readonly reference: string,
@@ -43,47 +63,72 @@ function readPath(root: unknown, path: string): unknown {
   return current;
 }
 
-function jobVariable(scope: ReferenceScope, name: string, reference: string): unknown {
+/** What a reference to nothing gives: noted in the scope, then `value`. */
+function unset(scope: ReferenceScope, reference: string, value: null | undefined): null | undefined {
+  scope.unresolved?.push(reference);
+  return value;
+}
+
+/** A job variable; one nobody set is undefined for a WorkFlowEngine task and null for an app's. */
+function jobVariable(scope: ReferenceScope, name: string, reference: string, receiver: Receiver): unknown {
   if (Object.hasOwn(scope.variables, name)) return scope.variables[name];
   if (name.includes('.')) {
     const value = readPath(scope.variables, name);
     if (value !== undefined) return value;
   }
-  throw new UnresolvedReferenceError(reference, `the job has no variable "${name}"`);
+  return unset(scope, reference, receiver === 'engine' ? undefined : null);
 }
 
+/**
+ * An outgoing value of a task (`error`: its error); null when it is not there (the task has not run,
+ * or did not give that member), for every receiver. A task the job does not have fails the reference.
+ */
 function taskVariable(scope: ReferenceScope, taskId: string, name: string, reference: string): unknown {
-  const task = scope.tasks[taskId];
-  if (task === undefined) throw new UnresolvedReferenceError(reference, `the job has no task "${taskId}"`);
-  if (!FINISHED.has(String(task.status))) throw new UnresolvedReferenceError(reference, `task "${taskId}" has not run`);
+  const task = Object.hasOwn(scope.tasks, taskId) ? scope.tasks[taskId] : undefined;
+  if (task === undefined) throw new UnresolvedReferenceError(reference, `the workflow has no task "${taskId}"`);
+  if (!FINISHED.has(String(task.status))) return unset(scope, reference, null);
   if (name === 'error') return task.variables?.error ?? null;
   const outgoing = task.variables?.outgoing ?? {};
   if (Object.hasOwn(outgoing, name)) return outgoing[name];
   const value = name.includes('.') ? readPath(outgoing, name) : undefined;
   if (value !== undefined) return value;
-  throw new UnresolvedReferenceError(reference, `task "${taskId}" has no outgoing variable "${name}"`);
+  return unset(scope, reference, null);
 }
 
-/** The value of one `$var.…` reference; throws {@link UnresolvedReferenceError}. */
-export function resolveReference(reference: string, scope: ReferenceScope): unknown {
+/**
+ * The value of one `$var.…` reference as `receiver` gets it. One that names nothing set is not an
+ * error: a job variable nobody set is undefined for a WorkFlowEngine task and null for an app's, an
+ * outgoing value that is not there (its task has not run, or did not give it) is null; each such
+ * reference is noted in `scope.unresolved`. Throws {@link UnresolvedReferenceError} for a task the
+ * workflow does not have.
+ */
+export function resolveReference(reference: string, scope: ReferenceScope, receiver: Receiver = 'engine'): unknown {
   const m = REFERENCE.exec(reference);
   if (!m) return reference;
   const [, source, name] = m as unknown as [string, string, string];
-  return source === 'job' ? jobVariable(scope, name, reference) : taskVariable(scope, source, name, reference);
+  return source === 'job' ? jobVariable(scope, name, reference, receiver) : taskVariable(scope, source, name, reference);
 }
 
-/** A value that may be a reference string: the referenced value, else the value itself. */
-export function resolveValue(value: unknown, scope: ReferenceScope): unknown {
-  return isReference(value) ? resolveReference(value, scope) : value;
+/** A value that may be a reference string: the referenced value ({@link resolveReference}), else the value itself. */
+export function resolveValue(value: unknown, scope: ReferenceScope, receiver: Receiver = 'engine'): unknown {
+  return isReference(value) ? resolveReference(value, scope, receiver) : value;
 }
 
 /**
  * The incoming variables of a task with every top-level `$var.…` string replaced by its value, as
  * existing workflows expect (references are not searched inside nested objects, whose text is data).
+ * A member whose value is undefined (a job variable nobody set, for a WorkFlowEngine task) is left out.
  */
-export function resolveIncoming(incoming: Record<string, unknown> | undefined, scope: ReferenceScope): Record<string, unknown> {
+export function resolveIncoming(
+  incoming: Record<string, unknown> | undefined,
+  scope: ReferenceScope,
+  receiver: Receiver = 'engine',
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(incoming ?? {})) out[name] = resolveValue(value, scope);
+  for (const [name, value] of Object.entries(incoming ?? {})) {
+    const resolved = resolveValue(value, scope, receiver);
+    if (resolved !== undefined) out[name] = resolved;
+  }
   return out;
 }
 
@@ -91,16 +136,18 @@ export function resolveIncoming(incoming: Record<string, unknown> | undefined, s
 const REFERENCE_MAPS: Readonly<Record<string, string>> = Object.freeze({ transformation: 'variableMap' });
 
 /**
- * The incoming variables of a task as it runs: {@link resolveIncoming}, and the members of a map
- * that holds references one level down (a transformation task's `variableMap`, where the fixtures'
- * `"createVpcResponse": "$var.997d.result"` names the value each JST incoming gets).
+ * The incoming variables of a task as it runs: {@link resolveIncoming} for its receiver
+ * ({@link receiverOf}), and the members of a map that holds references one level down (a
+ * transformation task's `variableMap`, where the fixtures' `"createVpcResponse": "$var.997d.result"`
+ * names the value each JST incoming gets).
  */
 export function resolveTaskIncoming(task: Task, scope: ReferenceScope): Record<string, unknown> {
-  const out = resolveIncoming(task.variables?.incoming, scope);
-  const map = task.app === 'WorkFlowEngine' ? REFERENCE_MAPS[String(task.name)] : undefined;
+  const receiver = receiverOf(task);
+  const out = resolveIncoming(task.variables?.incoming, scope, receiver);
+  const map = receiver === 'engine' ? REFERENCE_MAPS[String(task.name)] : undefined;
   const members = map === undefined ? undefined : out[map];
   if (map !== undefined && members !== null && typeof members === 'object' && !Array.isArray(members))
-    out[map] = resolveIncoming(members as Record<string, unknown>, scope);
+    out[map] = resolveIncoming(members as Record<string, unknown>, scope, receiver);
   return out;
 }
 
@@ -109,7 +156,8 @@ export function resolveTaskIncoming(task: Task, scope: ReferenceScope): Record<s
  * variable }` is the literal, `{ task: 'job', variable }` a job variable, `{ task: <id>, variable }`
  * an outgoing variable of that task. `value` stands for `variable` in childJob variables, also
  * beside an empty `variable` (`{ variable: '', task: '7096', value: 'devices' }`, as the editor
- * leaves a variable picked from a task's outgoing).
+ * leaves a variable picked from a task's outgoing). Those tasks are the engine's: a job variable
+ * nobody set is undefined, an outgoing value that is not there null ({@link resolveReference}).
  */
 export function resolveOperand(operand: unknown, scope: ReferenceScope): unknown {
   if (operand === null || typeof operand !== 'object' || Array.isArray(operand) || !('task' in operand))
@@ -118,6 +166,6 @@ export function resolveOperand(operand: unknown, scope: ReferenceScope): unknown
   const named = 'variable' in operand && !(variable === '' && 'value' in operand) ? variable : value;
   if (task === 'static' || task === '' || task === undefined || task === null) return resolveValue(named, scope);
   const name = String(named);
-  if (task === 'job') return jobVariable(scope, name, `$var.job.${name}`);
+  if (task === 'job') return jobVariable(scope, name, `$var.job.${name}`, 'engine');
   return taskVariable(scope, String(task), name, `$var.${String(task)}.${name}`);
 }

@@ -73,7 +73,13 @@ export class ChildJobs {
       const raw = (task.variables?.incoming ?? {}).variables;
       const given = isRecord(raw) ? raw : isRecord(incoming.variables) ? incoming.variables : {};
       const base: Record<string, unknown> = {};
-      for (const [name, operand] of Object.entries(given)) base[name] = resolveOperand(operand, this.state.scope());
+      // a job variable nobody set is left out: the child does not have it (its own references to it resolve as unset)
+      this.state.resolving(id, (scope) => {
+        for (const [name, operand] of Object.entries(given)) {
+          const value = resolveOperand(operand, scope);
+          if (value !== undefined) base[name] = value;
+        }
+      });
       const dataArray = incoming.data_array;
       const looped = Array.isArray(dataArray) || (typeof dataArray === 'string' && dataArray !== '');
       const inputs = looped

@@ -22,6 +22,19 @@ export interface StepWrite {
   steps: number;
 }
 
+/**
+ * Logs (debug) the references of task `id` that named nothing set (a scope's `unresolved`): the task
+ * got undefined or null for them, by the platform's rules, and ran on.
+ */
+export function logUnresolved(log: Logger, job: JobRecord, id: string, unresolved: readonly string[]): void {
+  if (unresolved.length === 0) return;
+  const task = job.tasks[id];
+  log.debug(
+    { jobId: job._id, taskId: id, app: task?.app, task: task?.name, references: [...new Set(unresolved)] },
+    'References of a task name nothing set: the task got undefined or null for them',
+  );
+}
+
 /** Who answered a manual task (username) and when (epoch ms): a FinishRequest's `by` and `at`. */
 export interface PersonAnswer {
   by: string;
@@ -123,6 +136,21 @@ export class JobState {
   /** What references in incoming values resolve against. */
   scope(): ReferenceScope {
     return { variables: this.job.variables, tasks: this.job.tasks };
+  }
+
+  /**
+   * Resolves references for task `id` with {@link scope}: `resolve` gets a scope that notes each
+   * reference naming nothing set (given to the task as undefined or null, by the platform's rules),
+   * and those are logged at debug level with the job and the task, so that a person can tell why a
+   * value is missing. The task's record already shows the reference itself (`variables.incoming`).
+   */
+  resolving<T>(id: string, resolve: (scope: ReferenceScope) => T): T {
+    const unresolved: string[] = [];
+    try {
+      return resolve({ ...this.scope(), unresolved });
+    } finally {
+      logUnresolved(this.log, this.job, id, unresolved);
+    }
   }
 
   /** The job has an error entry: it starts nothing more and ends in error once nothing is in flight. */

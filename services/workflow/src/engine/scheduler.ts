@@ -106,7 +106,7 @@ export class Scheduler {
     state.emitTask('taskStart', id);
     let incoming: Record<string, unknown>;
     try {
-      incoming = resolveTaskIncoming(task, state.scope());
+      incoming = state.resolving(id, (scope) => resolveTaskIncoming(task, scope));
     } catch (err) {
       state.complete(id, errorOutcome(errorMessage(err)));
       return;

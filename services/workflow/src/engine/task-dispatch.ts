@@ -20,6 +20,7 @@ import {
   pinFor,
   resultOf,
 } from '../domain/task-routing';
+import { logUnresolved } from './job-state';
 import type { JobState, RunStep } from './job-state';
 import type { Retries } from './retries';
 
@@ -110,7 +111,9 @@ export class TaskDispatcher {
     try {
       const builtin = INLINE_BUILTINS[name];
       outcome = builtin
-        ? builtin({ incoming, scope: this.state.scope(), startedAt, signal: NEVER_ABORTED, timeScale: this.host.timeScale })
+        ? this.state.resolving(id, (scope) =>
+            builtin({ incoming, scope, startedAt, signal: NEVER_ABORTED, timeScale: this.host.timeScale }),
+          )
         : errorOutcome(`WorkFlowEngine has no built-in task "${name}"`);
     } catch (err) {
       outcome = errorOutcome(errorMessage(err));
@@ -125,7 +128,7 @@ export class TaskDispatcher {
     this.tokens.set(id, token);
     const startedAt = task.metrics?.start_time ?? Date.now();
     const job = this.state.job;
-    const scope: ReferenceScope = { variables: cloneJson(job.variables), tasks: job.tasks };
+    const scope: ReferenceScope = { variables: cloneJson(job.variables), tasks: job.tasks, unresolved: [] };
     const caller = job.runAs ?? SYSTEM_CALLER;
     this.state.later(() => {
       const abort = new AbortController();
@@ -133,6 +136,7 @@ export class TaskDispatcher {
       this.execute(task, incoming, scope, caller, startedAt, abort.signal)
         .then((outcome) => {
           if (this.aborts.get(id) === abort) this.aborts.delete(id);
+          logUnresolved(this.host.log, job, id, scope.unresolved ?? []);
           void this.step(() => this.apply(id, token, outcome));
         })
         .catch((err: unknown) => this.host.log.error({ err, jobId: job._id, taskId: id }, 'Task execution failed unexpectedly'));
