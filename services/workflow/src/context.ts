@@ -255,5 +255,5 @@ export async function addArchivedMetrics(
   sums: JobMetricsAccumulator,
   visible: (entry: ArchivedMetricSums) => boolean = () => true,
 ): Promise<void> {
-  for await (const entries of svc.archiveBatches.doneSums()) for (const entry of entries) if (visible(entry)) sums.addSums(entry);
+  for (const entry of await svc.archiveBatches.doneSumsMerged()) if (visible(entry)) sums.addSums(entry);
 }

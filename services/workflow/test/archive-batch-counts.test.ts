@@ -74,3 +74,42 @@ it('reads the batches done again only once another batch is done', async () => {
   answer.complete = 0;
   expect(await repository.doneStatusCounts()).toEqual({ complete: 14, error: 1 });
 });
+
+it('adds up the metric sums of the batches done per visibility, and reads them again only once another batch is done', async () => {
+  const sums = (workflow: string, complete: number, total: number) => ({
+    jobs: [{ workflow, counts: { complete }, durations: { total, count: complete, min: 1, max: total }, lastStarted: complete }],
+    tasks: [],
+  });
+  const withSums = (phase: ArchiveBatchRecord['phase'], entries: unknown[]) =>
+    ({ ...batch(phase, {}), sums: entries }) as ArchiveBatchRecord;
+  await batches.insertMany([
+    withSums('done', [
+      { groups: ['g1'], ...sums('flow', 2, 10) },
+      { groups: [], metrics: { owner: 'ann' }, ...sums('flow', 1, 5) },
+    ]),
+    withSums('done', [{ groups: ['g1'], ...sums('flow', 3, 30) }]),
+    withSums('written', [{ groups: ['g1'], ...sums('flow', 4, 40) }]),
+  ]);
+  const merged = await repository.doneSumsMerged();
+  expect(merged).toEqual([
+    {
+      groups: ['g1'],
+      jobs: [{ workflow: 'flow', counts: { complete: 5 }, durations: { total: 40, count: 5, min: 1, max: 30 }, lastStarted: 3 }],
+      tasks: [],
+    },
+    {
+      groups: [],
+      metrics: { owner: 'ann' },
+      jobs: [{ workflow: 'flow', counts: { complete: 1 }, durations: { total: 5, count: 1, min: 1, max: 5 }, lastStarted: 1 }],
+      tasks: [],
+    },
+  ]);
+  const readsThen = reads.length;
+  expect(await repository.doneSumsMerged()).toEqual(merged);
+  expect(reads).toHaveLength(readsThen);
+
+  await batches.updateOne({ phase: 'written' }, { $set: { phase: 'done' } });
+  const later = await repository.doneSumsMerged();
+  expect(reads.length).toBeGreaterThan(readsThen);
+  expect(later[0]?.jobs[0]?.counts).toEqual({ complete: 9 });
+});

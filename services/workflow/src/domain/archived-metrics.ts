@@ -34,15 +34,37 @@ function visibilityOf(job: MetricJob): Omit<ArchivedMetricSums, 'jobs' | 'tasks'
   };
 }
 
+type Visibility = Omit<ArchivedMetricSums, 'jobs' | 'tasks'>;
+
+/** Sums kept apart per distinct visibility (groups, initiator, owner). */
+class SumsByVisibility {
+  private readonly byVisibility = new Map<string, { visibility: Visibility; sums: JobMetricsAccumulator }>();
+
+  of(visibility: Visibility): JobMetricsAccumulator {
+    const key = JSON.stringify([visibility.groups, visibility.runAs?.id ?? null, visibility.metrics?.owner ?? null]);
+    let entry = this.byVisibility.get(key);
+    if (entry === undefined) {
+      entry = { visibility, sums: new JobMetricsAccumulator() };
+      this.byVisibility.set(key, entry);
+    }
+    return entry.sums;
+  }
+
+  entries(): ArchivedMetricSums[] {
+    return [...this.byVisibility.values()].map(({ visibility, sums }) => ({ ...visibility, ...sums.sums() }));
+  }
+}
+
 /** The sums of `jobs`, one entry per distinct visibility (groups, initiator, owner). */
 export function archivedMetricSums(jobs: MetricJob[]): ArchivedMetricSums[] {
-  const byVisibility = new Map<string, { visibility: Omit<ArchivedMetricSums, 'jobs' | 'tasks'>; sums: JobMetricsAccumulator }>();
-  for (const job of jobs) {
-    const visibility = visibilityOf(job);
-    const key = JSON.stringify([visibility.groups, visibility.runAs?.id ?? null, visibility.metrics?.owner ?? null]);
-    const entry = byVisibility.get(key) ?? { visibility, sums: new JobMetricsAccumulator() };
-    entry.sums.add(job as Record<string, unknown>);
-    byVisibility.set(key, entry);
-  }
-  return [...byVisibility.values()].map(({ visibility, sums }) => ({ ...visibility, ...sums.sums() }));
+  const sums = new SumsByVisibility();
+  for (const job of jobs) sums.of(visibilityOf(job)).add(job as Record<string, unknown>);
+  return sums.entries();
+}
+
+/** `entries` (of many batches) added up: one entry per distinct visibility, whatever the number of batches. */
+export function mergeArchivedMetricSums(entries: Iterable<ArchivedMetricSums>): ArchivedMetricSums[] {
+  const sums = new SumsByVisibility();
+  for (const { jobs, tasks, ...visibility } of entries) sums.of(visibility).addSums({ jobs, tasks });
+  return sums.entries();
 }

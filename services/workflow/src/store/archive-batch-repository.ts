@@ -1,5 +1,6 @@
 import { hasCode } from '@nap/contracts';
 import type { Collection, Store } from '@nap/store';
+import { mergeArchivedMetricSums } from '../domain/archived-metrics';
 import type { ArchivedMetricSums } from '../domain/archived-metrics';
 import type { ArchiveBatchRecord, BatchPhase } from '../domain/job-archive';
 
@@ -14,6 +15,8 @@ export class ArchiveBatchRepository {
   private readonly batches: Collection<ArchiveBatchRecord>;
   /** The sums of {@link doneStatusCounts} as last read, and how many batches were done then. */
   private doneCounts: { batches: number; counts: Record<string, number> } | undefined;
+  /** The sums of {@link doneSumsMerged} as last read, and how many batches were done then. */
+  private doneMerged: { batches: number; sums: readonly ArchivedMetricSums[] } | undefined;
 
   constructor(store: Store) {
     this.batches = store.collection<ArchiveBatchRecord>('job_archive_batches');
@@ -71,6 +74,24 @@ export class ArchiveBatchRepository {
       if (page.length < 1_000 || last === undefined) return counts;
       after = last._id;
     }
+  }
+
+  /**
+   * The metric sums of every batch done, added up per set of callers who may see them (groups,
+   * initiator, owner): what job and task metrics add for archived jobs. Read again only when more
+   * batches are done (see {@link doneStatusCounts}), so a metrics request costs a count of the phase
+   * index and a few entries, not a read of every batch the archive history holds. The entries are
+   * shared between callers: read them, never change them.
+   */
+  async doneSumsMerged(): Promise<readonly ArchivedMetricSums[]> {
+    const done = await this.batches.countDocuments({ phase: 'done' });
+    if (this.doneMerged?.batches !== done) {
+      // page by page: what is kept is one entry per visibility, not one per batch
+      let merged: ArchivedMetricSums[] = [];
+      for await (const page of this.doneSums()) merged = mergeArchivedMetricSums([...merged, ...page]);
+      this.doneMerged = { batches: done, sums: merged };
+    }
+    return this.doneMerged.sums;
   }
 
   /** The metric sums of every batch done (their jobs left the store), a page of `batch` batches at a time. */
