@@ -363,7 +363,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       "Itential's updateAutomation: the members given change, the others stay; a member this body does not list (_id, created, triggers, …) is 400 VALIDATION_FAILED naming it. " +
       'gbac is checked as on creation (group ids that must exist, 404 GROUP_NOT_FOUND) and replaces the gbac whole, a list it leaves out being empty. ' +
       'componentName and componentId name one workflow: changing one without the other sets the other to null, so that the automation runs the workflow named. ' +
-      "A caller outside the automation's gbac write groups: 403 GROUP_ACCESS_DENIED; an unknown id 404 AUTOMATION_NOT_FOUND; a name in use 409 AUTOMATION_ALREADY_EXISTS naming the automation that has it. " +
+      "A caller outside the automation's gbac write groups, or one that points it (componentName, componentId, componentType) at a workflow shared with groups the caller is in none of " +
+      '(its schedules and event triggers run as whoever last changed them, not as the caller): 403 GROUP_ACCESS_DENIED; an unknown id 404 AUTOMATION_NOT_FOUND; a name in use 409 AUTOMATION_ALREADY_EXISTS naming the automation that has it. ' +
       'The id stays, so its triggers keep starting it (they read the automation when they fire).',
   },
   {

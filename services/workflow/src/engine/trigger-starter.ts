@@ -4,6 +4,7 @@ import type { AuditRecorder, BusClient } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import { isRecord } from '@nap/util';
 import { assertAutomationAccess } from '../domain/automations';
+import type { StoredAutomation } from '../domain/automations';
 import { assertMayRun } from '../domain/job-model';
 import type { JobRecord } from '../domain/job-model';
 import type { JobEngine } from './job-engine';
@@ -155,6 +156,23 @@ export class TriggerStarter {
     assertMayRun(workflow, caller);
   }
 
+  /**
+   * Refuses (403 GROUP_ACCESS_DENIED) a change by `caller` that points `automation` at a workflow
+   * shared with groups `caller` is not in: its schedules and event triggers run as whoever last
+   * changed them, not as `caller`, so they would run what `caller` may not. A workflow that does not
+   * exist yet (or a component that is no workflow) is left to the run, as {@link assertMayStart} leaves it.
+   */
+  async assertMayRepoint(automation: StoredAutomation, caller: Caller): Promise<void> {
+    let workflow: WorkflowDocument;
+    try {
+      workflow = await this.workflowOfAutomation(automation, caller);
+    } catch (err) {
+      if (hasCode(err, 'GROUP_ACCESS_DENIED')) throw err;
+      return;
+    }
+    assertMayRun(workflow, caller);
+  }
+
   /** The workflow of the trigger's automation, read as `caller`. */
   private async workflowOf(trigger: TriggerRecord, caller: Caller): Promise<WorkflowDocument> {
     const automation = await this.deps.automations.findAutomation(trigger.actionId);
@@ -163,6 +181,11 @@ export class TriggerStarter {
         'AUTOMATION_NOT_FOUND',
         `Trigger "${trigger.name}" starts the automation "${trigger.actionId}", which does not exist`,
       );
+    return this.workflowOfAutomation(automation, caller);
+  }
+
+  /** The workflow `automation` names, read as `caller`. */
+  private async workflowOfAutomation(automation: StoredAutomation, caller: Caller): Promise<WorkflowDocument> {
     // an automation shared with groups is run only by those who may see it (its gbac)
     assertAutomationAccess(automation, caller, 'read');
     if (automation.componentType !== null && automation.componentType !== undefined && automation.componentType !== 'workflows') {
