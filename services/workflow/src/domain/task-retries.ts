@@ -3,6 +3,8 @@ import { MAX_TASK_RETRIES_KEPT, MAX_TASK_RETRY_ERROR_CHARS, SECRET_MASK, isSecre
 import type { JobErrorEntry, TaskRetry } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 import type { JobTask } from './job-model';
+import { resolveTaskIncoming } from './references';
+import type { ReferenceScope } from './references';
 
 /** Secret values shorter than this are not searched for in a message: a 1–3 character secret would mask ordinary words. */
 const MIN_SECRET_CHARS = 4;
@@ -17,6 +19,8 @@ export interface RetryFacts {
   taskId: string;
   /** The job's error entries before the retry (it clears them). */
   jobErrors: readonly JobErrorEntry[];
+  /** The job's variables and tasks before the retry: what the task's references gave it. */
+  job?: Pick<ReferenceScope, 'variables' | 'tasks'>;
   /** The replacement incoming values the retry gives, by name. */
   replacements: Record<string, unknown>;
   /** Username of who retried. */
@@ -28,8 +32,9 @@ export interface RetryFacts {
 /**
  * The record a retry by hand leaves on its task: who and when, how the task had ended (its finish
  * state, and its error or else the job's error entry for it, shortened and with the secret values of
- * its variables masked), and the names of the incoming variables given another value. It keeps no
- * value: the task's incoming holds the new ones.
+ * its variables masked, those its references gave it and the job's own among them), and the names
+ * of the incoming variables given another value. It keeps no value: the task's incoming holds the
+ * new ones.
  */
 export function retryEntry(facts: RetryFacts): TaskRetry {
   const { task, taskId, replacements, by, at } = facts;
@@ -43,7 +48,14 @@ export function retryEntry(facts: RetryFacts): TaskRetry {
   if (typeof finishState === 'string' && finishState !== '') entry.finish_state = finishState;
   const error = errorOf(task, taskId, facts.jobErrors);
   if (error !== undefined) {
-    const secrets = [...secretStrings(previous), ...secretStrings(replacements), ...secretStrings(task.variables?.resolved)];
+    const secrets = [
+      ...secretStrings(previous),
+      ...secretStrings(replacements),
+      ...secretStrings(task.variables?.resolved),
+      // what the task's references ($var.job.creds) gave it, and every secret of the job's variables
+      ...secretStrings(ranWith(task, facts.job)),
+      ...secretStrings(facts.job?.variables),
+    ];
     entry.error = shortened(masked(error, secrets));
   }
   return entry;
@@ -62,6 +74,16 @@ function errorOf(task: JobTask, taskId: string, jobErrors: readonly JobErrorEntr
   if (isRecord(own) || Array.isArray(own)) return JSON.stringify(own);
   const entry = jobErrors.filter((e) => e.task === taskId).at(-1);
   return entry === undefined || entry.message.trim() === '' ? undefined : entry.message.trim();
+}
+
+/** The incoming values the task ran with: its references resolved against the job (nothing when one cannot be). */
+function ranWith(task: JobTask, job: RetryFacts['job']): unknown {
+  if (job === undefined) return undefined;
+  try {
+    return resolveTaskIncoming(task, { variables: job.variables, tasks: job.tasks });
+  } catch {
+    return undefined;
+  }
 }
 
 /** The strings held by members with a secret name (or that are key material), anywhere in `value`. */

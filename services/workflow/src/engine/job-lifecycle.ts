@@ -212,7 +212,7 @@ export class JobLifecycle {
     const replacements: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(variables)) replacements[name] = incoming[name] = v.value;
     const now = Date.now();
-    const entry = retryEntry({ task, taskId, jobErrors: job.error, replacements, by, at: now });
+    const entry = retryEntry({ task, taskId, jobErrors: job.error, job, replacements, by, at: now });
     const retried: JobTask = {
       ...task,
       status: 'pending',
