@@ -167,7 +167,10 @@ export class JobState {
   }
 
   setVariable(name: string, value: unknown): void {
-    this.job.variables[name] = value;
+    // an own member even when named __proto__ (as JSON.parse makes it), never the prototype
+    if (name === '__proto__')
+      Object.defineProperty(this.job.variables, name, { value, writable: true, enumerable: true, configurable: true });
+    else this.job.variables[name] = value;
     this.markField('variables');
   }
 

@@ -1,0 +1,234 @@
+import type { Envelope } from '@nap/contracts';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { eventually, task, workflowDocument } from '@nap/testing';
+
+/**
+ * The recent additions of the workflow service tried as an attacker and a careless user would:
+ * PATCH of an automation by callers who may not (another group, apiread, no role, a deactivated
+ * account), or pointing it at a workflow they may not run; hostile members in its body; a retry's
+ * error text with a secret the task's references gave it; a job variable named __proto__.
+ */
+let platform: TestPlatform;
+let admin: string;
+/** engineering, in a group of its own */
+let bob: string;
+let bobGroup: string;
+/** engineering, in the group the guarded workflow is shared with */
+let alice: string;
+let aliceGroup: string;
+
+type Automation = { _id: string; name: string; componentName: string | null; componentId: string | null; lastUpdatedBy: string };
+type Job = {
+  _id: string;
+  status: string;
+  variables: Record<string, unknown>;
+  tasks: Record<string, { status?: string; variables?: { error?: unknown }; retries?: { error?: string }[] }>;
+};
+
+async function member(username: string, roles: string[]): Promise<{ token: string; groupId: string; accountId: string }> {
+  const group = await platform.http('POST', '/user-management/groups', {
+    token: admin,
+    body: { group: { name: `${username}-group`, roles } },
+  });
+  const groupId = (group.body as Envelope<{ _id: string }>).data._id;
+  const account = await platform.http('POST', '/user-management/accounts', {
+    token: admin,
+    body: { account: { username, password: 'password-123', groups: [groupId] } },
+  });
+  if (account.status !== 201) throw new Error(`account ${username}: ${account.status} ${JSON.stringify(account.body)}`);
+  return {
+    token: await platform.login(username, 'password-123'),
+    groupId,
+    accountId: (account.body as Envelope<{ _id: string }>).data._id,
+  };
+}
+
+async function workflow(
+  name: string,
+  groups: string[],
+  tasks: Record<string, ReturnType<typeof task>> = { a1: task('newVariable', { name: 'a', value: 1 }) },
+): Promise<string> {
+  const edges: [string, string][] = [['workflow_start', Object.keys(tasks)[0] as string]];
+  const ids = Object.keys(tasks);
+  ids.forEach((id, i) => edges.push([id, ids[i + 1] ?? 'workflow_end']));
+  const doc = workflowDocument(name, tasks, edges, { groups, inputSchema: { type: 'object' } });
+  const res = await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: doc } });
+  if (res.status !== 201) throw new Error(`workflow ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as Envelope<{ _id: string }>).data._id;
+}
+
+async function automation(body: Record<string, unknown>, token = admin): Promise<Automation> {
+  const res = await platform.http('POST', '/operations-manager/automations', { token, body: { automation: body } });
+  if (res.status !== 201) throw new Error(`automation: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as Envelope<Automation>).data;
+}
+
+async function stored(id: string): Promise<Automation> {
+  const res = await platform.http('GET', `/operations-manager/automations/${id}`, { token: admin });
+  return ((res.body as Envelope<Automation>).data ?? res.body) as Automation;
+}
+
+function patch(id: string, body: unknown, token: string) {
+  return platform.http('PATCH', `/operations-manager/automations/${encodeURIComponent(id)}`, { token, body });
+}
+
+async function started(workflowName: string, variables: Record<string, unknown>): Promise<string> {
+  const res = await platform.http('POST', '/operations-manager/jobs/start', {
+    token: admin,
+    body: { workflow: workflowName, options: { variables } },
+  });
+  if (res.status !== 200) throw new Error(`start ${workflowName}: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as Envelope<{ _id: string }>).data._id;
+}
+
+async function job(id: string): Promise<Job> {
+  const res = await platform.http('GET', `/operations-manager/jobs/${id}`, { token: admin });
+  const body = res.body as Envelope<Job> | Job;
+  return 'data' in body ? body.data : body;
+}
+
+function ended(id: string): Promise<Job> {
+  return eventually(
+    `job ${id} ended`,
+    async () => {
+      const j = await job(id);
+      return ['complete', 'error', 'canceled'].includes(j.status) && j;
+    },
+    { timeoutMs: 20_000 },
+  );
+}
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  admin = await platform.login();
+  ({ token: bob, groupId: bobGroup } = await member('attack-bob', ['engineering']));
+  ({ token: alice, groupId: aliceGroup } = await member('attack-alice', ['engineering']));
+  await workflow('attack-guarded', [aliceGroup]);
+  await workflow('attack-open', []);
+}, 60_000);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+describe('PATCH /operations-manager/automations/:id pointing at a workflow', () => {
+  it("refuses to point another's automation at a workflow the caller may not run, by name or by id, and changes nothing", async () => {
+    // the admin's automation is open to every engineer (no gbac); its schedules run as the admin
+    const auto = await automation({ name: 'attack-admin-auto', componentType: 'workflows', componentName: 'attack-open' });
+    const guardedId = (
+      (await platform.http('GET', '/automation-studio/automations?equals[name]=attack-guarded', { token: admin })).body as {
+        items: { _id: string }[];
+      }
+    ).items[0]?._id;
+    expect(guardedId).toEqual(expect.any(String));
+    for (const body of [
+      { componentName: 'attack-guarded' },
+      { componentId: guardedId },
+      { componentName: 'attack-guarded', componentId: null },
+    ]) {
+      const res = await patch(auto._id, body, bob);
+      expect({ status: res.status, code: (res.body as { code?: string }).code }).toEqual({ status: 403, code: 'GROUP_ACCESS_DENIED' });
+    }
+    expect(await stored(auto._id)).toMatchObject({ componentName: 'attack-open', componentId: null, lastUpdatedBy: 'admin' });
+
+    // a workflow the caller may run is theirs to point at; one in their group too
+    expect((await patch(auto._id, { componentName: 'attack-open', description: 'bob was here' }, bob)).status).toBe(200);
+    expect((await patch(auto._id, { componentName: 'attack-guarded' }, alice)).status).toBe(200);
+    // and the admin may point it anywhere
+    expect((await patch(auto._id, { componentName: 'attack-open' }, admin)).status).toBe(200);
+  });
+
+  it('leaves a workflow that does not exist yet, and a change of other members, to the run as creation does', async () => {
+    const auto = await automation({ name: 'attack-bob-auto', componentType: 'workflows', componentName: 'attack-open' }, bob);
+    expect((await patch(auto._id, { componentName: 'attack-not-yet' }, bob)).status).toBe(200);
+    const guarded = await automation({ name: 'attack-alice-auto', componentType: 'workflows', componentName: 'attack-guarded' }, alice);
+    // bob may describe alice's (open) automation without running what it runs
+    expect((await patch(guarded._id, { description: 'changed' }, bob)).status).toBe(200);
+  });
+});
+
+describe('PATCH /operations-manager/automations/:id: who may, and hostile bodies', () => {
+  it('refuses apiread, no role, a deactivated account, and another group on a gbac-guarded automation', async () => {
+    const carol = await member('attack-carol', ['apiread']);
+    const dave = await member('attack-dave', []);
+    const eve = await member('attack-eve', ['engineering']);
+    const deactivated = await platform.http('PATCH', `/authorization/accounts/${eve.accountId}`, {
+      token: admin,
+      body: { inactive: true },
+    });
+    expect(deactivated.status).toBe(200);
+    const guarded = await automation(
+      { name: 'attack-gbac', componentType: 'workflows', componentName: 'attack-open', gbac: { read: [aliceGroup], write: [aliceGroup] } },
+      alice,
+    );
+    const tries = [
+      [carol.token, 403, 'FORBIDDEN'],
+      [dave.token, 403, 'FORBIDDEN'],
+      [eve.token, 401, 'UNAUTHENTICATED'],
+      [bob, 403, 'GROUP_ACCESS_DENIED'],
+    ] as const;
+    for (const [token, status, code] of tries) {
+      const res = await patch(guarded._id, { description: 'mine now' }, token);
+      expect({ status: res.status, code: (res.body as { code?: string }).code }).toEqual({ status, code });
+    }
+    expect(await stored(guarded._id)).toMatchObject({ lastUpdatedBy: 'attack-alice' });
+    expect(bobGroup).not.toBe(aliceGroup);
+  });
+
+  it('refuses __proto__ and constructor members at every level, naming them, and pollutes nothing', async () => {
+    const auto = await automation({ name: 'attack-proto', componentType: 'workflows', componentName: 'attack-open' });
+    for (const [raw, member] of [
+      ['{"__proto__":{"gbac":{"read":[],"write":[]}},"description":"x"}', 'body.__proto__'],
+      ['{"gbac":{"__proto__":{"write":[]}}}', 'body.gbac.__proto__'],
+      ['{"constructor":{"prototype":{"polluted":true}}}', 'body.constructor'],
+    ] as const) {
+      const res = await patch(auto._id, raw, admin);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member }] });
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('a retry by hand', () => {
+  it("masks in its error the secrets the task's references gave it", async () => {
+    await workflow('attack-retry-mask', [], {
+      a1: task('stringConcat', { str: 'x', stringN: '$var.job.creds' }, { combinedStrings: '$var.job.out' }),
+      a2: task('stringConcat', { str: 'x', stringN: '$var.job.keyed' }, { combinedStrings: '$var.job.out2' }),
+    });
+    const secret = 'Hunter2-secret-pw';
+    const id = await started('attack-retry-mask', { creds: { username: 'ops', password: secret }, keyed: ['k'] });
+    const failed = await ended(id);
+    // the task failed with the value its reference gave it in its error
+    expect(String(failed.tasks.a1?.variables?.error)).toContain(secret);
+    const retried = await platform.http('POST', `/workflow_engine/jobs/${id}/retryTask`, {
+      token: admin,
+      body: { taskId: 'a1', variables: { str: { value: 'y' } } },
+    });
+    expect(retried.status).toBe(200);
+    const after = await ended(id);
+    const retries = after.tasks.a1?.retries ?? [];
+    expect(retries).toHaveLength(1);
+    expect(retries[0]?.error).toEqual(expect.stringContaining('"password":"********"'));
+    expect(JSON.stringify(retries)).not.toContain(secret);
+  });
+});
+
+describe('references and job variables named after Object members', () => {
+  it('keeps a job variable named __proto__ as a variable, which $var.job.__proto__ then reads', async () => {
+    await workflow('attack-proto-variable', [], {
+      a1: task('newVariable', { name: '__proto__', value: { polluted: 'yes' } }),
+      a2: task('newVariable', { name: 'copy', value: '$var.job.__proto__' }),
+      a3: task('newVariable', { name: 'ctor', value: '$var.job.constructor' }),
+    });
+    const done = await ended(await started('attack-proto-variable', {}));
+    expect(done.status).toBe('complete');
+    expect(Object.hasOwn(done.variables, '__proto__')).toBe(true);
+    expect(done.variables.__proto__).toEqual({ polluted: 'yes' });
+    expect(done.variables.copy).toEqual({ polluted: 'yes' });
+    // nobody set constructor: the reference gives nothing, never Object
+    expect(Object.hasOwn(done.variables, 'ctor')).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
