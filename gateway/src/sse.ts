@@ -147,16 +147,21 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
   return { get: (id) => streams.get(id) ?? options.others?.[id], stop: () => hub.stop(), hub };
 }
 
+/** How much of a Last-Event-ID that is not one an error quotes. */
+const MAX_SHOWN_ID_CHARS = 40;
+
 /** Where a stream starts: after the event a reconnecting client saw last (`Last-Event-ID`), or at new events. */
 function resumeFrom(req: IncomingMessage): EventDelivery {
   const header = req.headers['last-event-id'];
   const text = typeof header === 'string' ? header.trim() : '';
   if (text === '') return 'new';
-  const seq = Number(text);
-  if (!Number.isInteger(seq) || seq < 0) {
+  // decimal digits only (Number() would read 0x10, 1e3 and 0b1 too), and a position the stream can have
+  const seq = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(seq + 1)) {
+    const shown = text.length > MAX_SHOWN_ID_CHARS ? `${text.slice(0, MAX_SHOWN_ID_CHARS)}…` : text;
     throw new AppError(
       'VALIDATION_FAILED',
-      `The Last-Event-ID header must be the id of an event of this stream (a whole number), not "${text}"`,
+      `The Last-Event-ID header must be the id of an event of this stream (a whole number, at most ${Number.MAX_SAFE_INTEGER - 1}), not "${shown}"`,
       {
         details: [{ member: 'headers.last-event-id', message: 'must be a whole number' }],
       },
