@@ -317,7 +317,7 @@ describe('the Automations page', () => {
     await expectAccessible();
   }, 60_000);
 
-  it('lays out in a window 800 px wide without scrolling sideways, the Disable buttons in view', async () => {
+  it('lays out in a window 800 px wide without scrolling sideways, the Disable buttons in view, and a trigger’s words on a phone', async () => {
     const wide = page.viewportSize();
     await page.setViewportSize({ width: 800, height: 800 });
     try {
@@ -328,6 +328,10 @@ describe('the Automations page', () => {
       const button = line('Hourly interface check').getByRole('button', { name: 'Disable Hourly interface check' });
       const box = await button.boundingBox();
       expect(box !== null && box.x + box.width <= 800).toBe(true);
+      // on a phone the buttons go under the trigger's words, which keep a line's width (they came one letter a line)
+      await page.setViewportSize({ width: 390, height: 844 });
+      const words = await line('Hourly interface check').getByText('Hourly interface check', { exact: true }).boundingBox();
+      expect(words?.width).toBeGreaterThan(100);
     } finally {
       if (wide) await page.setViewportSize(wide);
     }

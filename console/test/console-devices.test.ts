@@ -369,7 +369,7 @@ describe('the Devices pages', () => {
     expect(await trustedKeys(endpoint(edge2))).toEqual([edge2.hostKeyFingerprint]);
   }, 60_000);
 
-  it('lay out in a window 768 px wide without scrolling sideways', async () => {
+  it('lay out in a window 768 px wide, and a long device name on a phone, without scrolling sideways', async () => {
     const wide = page.viewportSize();
     await page.setViewportSize({ width: 768, height: 800 });
     try {
@@ -385,6 +385,16 @@ describe('the Devices pages', () => {
       for (const name of ['Jobs', 'Devices', 'Audit'])
         expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).isVisible()).toBe(true);
       expect(await page.getByRole('button', { name: 'Log out' }).isVisible()).toBe(true);
+      // on a phone, a device named by a long domain name: its name and facts wrap inside the summary
+      const fqdn = 'core-router-paris-th2-rack42-unit17-primary.backbone.netops.example.net';
+      await platform.api('POST', '/gw/createInventoryDevice', {
+        name: fqdn,
+        groups: ['paris-backbone-core-routers-primary'],
+        variables: { gw_host: '192.0.2.42', gw_network_os: 'cisco_ios', gw_user: 'netops-automation-service-account' },
+      });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await openDevice(fqdn);
+      expect(await sideways()).toBe(0);
     } finally {
       if (wide) await page.setViewportSize(wide);
     }

@@ -308,6 +308,12 @@ describe('the Platform pages', () => {
     await dialog.getByText('fails at once with').waitFor();
     await dialog.getByText('ADAPTER_NOT_RUNNING').waitFor();
     await dialog.getByText('It stays stopped, across restarts of the platform, until someone starts it.').waitFor();
+    // its paragraphs wrap inside it: opened from a cell kept on one line, they ran on past its right edge
+    expect(
+      await dialog.evaluate((element) =>
+        [element, ...element.querySelectorAll('p')].filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent?.slice(0, 40)),
+      ),
+    ).toEqual([]);
     await expectAccessible();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
@@ -463,6 +469,17 @@ describe('the Platform pages', () => {
         expect(
           await page.getByRole('table', { name }).evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth),
         ).toBe(0);
+      // a version reads on one line (it wrapped inside, "2026.1." over "0")
+      expect(
+        await applicationRow('mop')
+          .getByRole('cell')
+          .nth(2)
+          .evaluate((cell) => {
+            const range = cell.ownerDocument.createRange();
+            range.selectNodeContents(cell);
+            return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+          }),
+      ).toBe(1);
       await page.goto(`${platform.url}/console/platform/adapters/servicenow`);
       await page.getByRole('heading', { name: 'servicenow', level: 1 }).waitFor();
       expect(await sideways('html')).toBe(0);

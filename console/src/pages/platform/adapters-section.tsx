@@ -121,7 +121,7 @@ export function AdaptersSection({
             <tbody>
               {rows.map((row) => (
                 <tr key={row.name} data-tone={row.tone}>
-                  <th scope="row">
+                  <th scope="row" className={styles.adapterName}>
                     <Link to={`adapters/${encodeURIComponent(row.name)}`} className={styles.name}>
                       {row.name}
                     </Link>
@@ -135,7 +135,7 @@ export function AdaptersSection({
                     />
                     <SinceText row={row} now={now} />
                   </td>
-                  <td>
+                  <td className={styles.connectionCell}>
                     <ConnectionText row={row} now={now} />
                   </td>
                   <td className={styles.actionsCell}>

@@ -153,7 +153,7 @@ export function ApplicationsSection({
                       {reason ? <span className={styles.reason}>{reason}</span> : null}
                     </td>
                     <td>{replicasText(row)}</td>
-                    <td className="mono">{row.versions.length > 0 ? row.versions.join(', ') : '—'}</td>
+                    <td className={`mono ${styles.versions}`}>{row.versions.length > 0 ? row.versions.join(', ') : '—'}</td>
                     <td>
                       {row.requests === undefined ? '—' : NUMBER.format(row.requests)}
                       {row.errors ? <span className={styles.errors}> · {NUMBER.format(row.errors)} errors</span> : null}
