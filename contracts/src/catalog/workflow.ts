@@ -365,7 +365,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'componentName and componentId name one workflow: changing one without the other sets the other to null, so that the automation runs the workflow named. ' +
       "A caller outside the automation's gbac write groups, or one that points it (componentName, componentId, componentType) at a workflow shared with groups the caller is in none of " +
       '(its schedules and event triggers run as whoever last changed them, not as the caller): 403 GROUP_ACCESS_DENIED; an unknown id 404 AUTOMATION_NOT_FOUND; a name in use 409 AUTOMATION_ALREADY_EXISTS naming the automation that has it. ' +
-      'The id stays, so its triggers keep starting it (they read the automation when they fire).',
+      'The id stays, so its triggers keep starting it (they read the automation when they fire). ' +
+      'Pointing it at another workflow gives its schedules and event triggers that act as another account the identity of the caller (as a change of the trigger itself does), before the automation changes: the message says so, and the audit record lists each as triggers.<id>.runAs.',
   },
   {
     name: 'deleteAutomation',

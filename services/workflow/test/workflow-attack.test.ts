@@ -148,6 +148,41 @@ describe('PATCH /operations-manager/automations/:id pointing at a workflow', () 
   });
 });
 
+describe('PATCH /operations-manager/automations/:id and the identity of its triggers', () => {
+  it("gives the schedules and event triggers the identity of whoever points the automation elsewhere, so the admin's schedule never runs what bob chose as the admin", async () => {
+    const auto = await automation({ name: 'attack-admin-scheduled', componentType: 'workflows', componentName: 'attack-open' });
+    const create = (body: Record<string, unknown>) =>
+      platform.http('POST', '/operations-manager/triggers', { token: admin, body: { actionId: auto._id, enabled: false, ...body } });
+    const schedule = await create({ name: 'nightly', type: 'schedule', firstRunAt: Date.now() + 3_600_000, processMissedRuns: 'none' });
+    const event = await create({ name: 'on-complete', type: 'eventSystem', topic: 'jobComplete' });
+    const endpoint = await create({ name: 'hook', type: 'endpoint', routeName: 'attack-hook', verb: 'POST' });
+    for (const res of [schedule, event, endpoint]) expect(res.status).toBe(201);
+    const triggers = platform.stores.get('workflow')?.collection<{ _id: string; name: string; runAs?: { username: string } }>('triggers');
+    const runsAs = async () =>
+      Object.fromEntries((await triggers?.find({ actionId: auto._id }))?.map((t) => [t.name, t.runAs?.username]) ?? []);
+    expect(await runsAs()).toEqual({ nightly: 'admin', 'on-complete': 'admin', hook: 'admin' });
+
+    // a change that does not point it elsewhere leaves them as they are
+    expect((await patch(auto._id, { description: 'bob describes it' }, bob)).status).toBe(200);
+    expect(await runsAs()).toEqual({ nightly: 'admin', 'on-complete': 'admin', hook: 'admin' });
+
+    const repointed = await patch(auto._id, { componentName: 'attack-bob-own' }, bob);
+    expect(repointed.status).toBe(200);
+    expect((repointed.body as { message: string }).message).toBe(
+      'Automation "attack-admin-scheduled" updated; its 2 schedules and event triggers now run as attack-bob',
+    );
+    // the endpoint trigger runs as whoever calls it: nothing to change
+    expect(await runsAs()).toEqual({ nightly: 'attack-bob', 'on-complete': 'attack-bob', hook: 'admin' });
+    const record = await platform.auditRecordOf(repointed, admin);
+    expect(record.changes).toEqual(
+      expect.arrayContaining([
+        { member: 'componentName', before: 'attack-open', after: 'attack-bob-own' },
+        expect.objectContaining({ member: expect.stringMatching(/^triggers\..+\.runAs$/), before: 'admin', after: 'attack-bob' }),
+      ]),
+    );
+  });
+});
+
 describe('PATCH /operations-manager/automations/:id: who may, and hostile bodies', () => {
   it('refuses apiread, no role, a deactivated account, and another group on a gbac-guarded automation', async () => {
     const carol = await member('attack-carol', ['apiread']);

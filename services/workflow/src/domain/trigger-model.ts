@@ -184,7 +184,7 @@ export function toTriggerRecord(
     lastUpdated: at,
     lastUpdatedBy: caller.username,
     // a trigger acts as whoever made it what it is: its creator, or the last account that changed it
-    runAs: { id: caller.id, username: caller.username, roles: [...caller.roles], groups: [...caller.groups] },
+    runAs: runAsOf(caller),
   };
   if (out.name === '') throw invalid(`${member}.name`, 'must not be empty');
   switch (input.type) {
@@ -410,6 +410,16 @@ export function toExportedTrigger(t: TriggerRecord): Trigger {
   const { lastError: _error, ...rest } = t;
   const { nextRunAt: _next, lastRunAt: _last, lastExecuted: _executed, ...out } = toPublicTrigger(rest);
   return out;
+}
+
+/** The identity a trigger acts as once `caller` made it what it is (roles and groups as they are now). */
+export function runAsOf(caller: Caller): Caller {
+  return { id: caller.id, username: caller.username, roles: [...caller.roles], groups: [...caller.groups] };
+}
+
+/** True for a schedule or event trigger: it starts jobs on its own, as its `runAs` (when enabled). */
+export function actsOnItsOwn(trigger: Pick<TriggerRecord, 'type'>): boolean {
+  return trigger.type === 'schedule' || trigger.type === 'eventSystem';
 }
 
 /** True for an enabled schedule or event trigger: it starts jobs on its own, as its `runAs`. */

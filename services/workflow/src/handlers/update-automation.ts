@@ -1,9 +1,12 @@
 import { AppError, auditChanges } from '@nap/contracts';
+import type { AuditChange, Caller } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import { changedAfter } from '@nap/util';
 import { assertGroupsExist } from '../context';
 import type { WorkflowContext } from '../context';
 import { gbacGroupIds, toUpdatedAutomation } from '../domain/automations';
+import type { StoredAutomation } from '../domain/automations';
+import { actsOnItsOwn, runAsOf } from '../domain/trigger-model';
 
 /**
  * `PATCH /operations-manager/automations/:id` (Itential's updateAutomation): the members given
@@ -22,18 +25,32 @@ export function updateAutomation(svc: WorkflowContext): Handler<'workflow.update
       if (input.body.gbac !== undefined) await assertGroupsExist(svc, gbacGroupIds(next), 'body.gbac');
       // its schedules and event triggers run as whoever last changed them: pointing it at a workflow
       // is for those who may run that workflow themselves
-      if (
+      const repointed =
         next.componentType !== existing.componentType ||
         next.componentName !== existing.componentName ||
-        next.componentId !== existing.componentId
-      )
-        await svc.triggerStarter.assertMayRepoint(next, ctx.caller);
-      const stored = await svc.automations.replaceAutomation(next, existing);
-      if (stored === null) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${existing._id}"`);
-      if (stored !== 'changed') {
-        ctx.audit({ target: { kind: 'automation', id: stored._id, name: stored.name }, changes: auditChanges(existing, stored) });
-        return { message: `Automation "${stored.name}" updated`, data: stored, metadata: {} };
+        next.componentId !== existing.componentId;
+      if (repointed) await svc.triggerStarter.assertMayRepoint(next, ctx.caller);
+      // and they take the identity of whoever points it elsewhere, before it points there: a change by
+      // another account never leaves them acting as their creator on what that account chose
+      const restamped = repointed ? await restampTriggers(svc, existing, ctx.caller) : [];
+      let stored: Awaited<ReturnType<typeof svc.automations.replaceAutomation>>;
+      try {
+        stored = await svc.automations.replaceAutomation(next, existing);
+        if (stored === null) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${existing._id}"`);
+      } catch (err) {
+        await restoreTriggers(svc, restamped, ctx.caller);
+        throw err;
       }
+      if (stored !== 'changed') {
+        const changes = [...auditChanges(existing, stored), ...restamped.map((r) => r.change)];
+        ctx.audit({ target: { kind: 'automation', id: stored._id, name: stored.name }, changes });
+        const runsAs =
+          restamped.length === 0
+            ? ''
+            : `; its ${restamped.length === 1 ? 'schedule or event trigger' : `${restamped.length} schedules and event triggers`} now run${restamped.length === 1 ? 's' : ''} as ${ctx.caller.username}`;
+        return { message: `Automation "${stored.name}" updated${runsAs}`, data: stored, metadata: {} };
+      }
+      await restoreTriggers(svc, restamped, ctx.caller);
       if (attempt >= UPDATE_ATTEMPTS)
         throw new AppError('CONFLICT', `Automation "${existing.name}" kept changing while it was being updated; try again`);
     }
@@ -45,3 +62,38 @@ export function updateAutomation(svc: WorkflowContext): Handler<'workflow.update
  * change landed since its read, so this many changes at once all land.
  */
 const UPDATE_ATTEMPTS = 20;
+
+/** A trigger given the identity of whoever pointed its automation elsewhere, and who it acted as before. */
+interface Restamped {
+  id: string;
+  before: Caller | undefined;
+  change: AuditChange;
+}
+
+/**
+ * Gives the schedules and event triggers of `automation` that act as another account the identity of
+ * `caller` (each only if it still acts as it was read): those changed.
+ */
+async function restampTriggers(svc: WorkflowContext, automation: StoredAutomation, caller: Caller): Promise<Restamped[]> {
+  const restamped: Restamped[] = [];
+  for (const trigger of await svc.triggers.ofAction(automation._id)) {
+    if (!actsOnItsOwn(trigger) || trigger.runAs?.id === caller.id) continue;
+    if (!(await svc.triggers.setRunAs(trigger._id, trigger.runAs?.id, runAsOf(caller)))) continue;
+    restamped.push({
+      id: trigger._id,
+      before: trigger.runAs,
+      change: { member: `triggers.${trigger._id}.runAs`, before: trigger.runAs?.username ?? null, after: caller.username },
+    });
+  }
+  if (restamped.length > 0) svc.eventTriggers.invalidate();
+  return restamped;
+}
+
+/** Puts back who the triggers acted as, when the automation was not changed after all (each only if still `caller`). */
+async function restoreTriggers(svc: WorkflowContext, restamped: readonly Restamped[], caller: Caller): Promise<void> {
+  for (const r of restamped) {
+    if (r.before === undefined) continue;
+    await svc.triggers.setRunAs(r.id, caller.id, r.before).catch(() => undefined);
+  }
+  if (restamped.length > 0) svc.eventTriggers.invalidate();
+}

@@ -1,4 +1,5 @@
 import { AppError, hasCode } from '@nap/contracts';
+import type { Caller } from '@nap/contracts';
 import type { Collection, Filter, ListQuery, Store } from '@nap/store';
 import type { TriggerError, TriggerRecord } from '../domain/trigger-model';
 import { DueClaims } from './due-claims';
@@ -97,6 +98,15 @@ export class TriggerRepository {
   /** The triggers of an automation, oldest first. */
   ofAction(actionId: string): Promise<TriggerRecord[]> {
     return this.triggers.find({ actionId: { $eq: actionId } }, { sort: { created: 1, _id: 1 } });
+  }
+
+  /**
+   * Gives trigger `id` the identity `runAs` if it still acts as `from` (its `runAs.id`, or none):
+   * whether it did. Nothing else of it changes.
+   */
+  async setRunAs(id: string, from: string | undefined, runAs: Caller): Promise<boolean> {
+    const filter = from === undefined ? { _id: id, 'runAs.id': { $exists: false } } : { _id: id, 'runAs.id': { $eq: from } };
+    return (await this.triggers.updateOne(filter, { $set: { runAs } })).modifiedCount > 0;
   }
 
   async deleteByAction(actionId: string): Promise<number> {
