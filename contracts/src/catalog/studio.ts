@@ -436,7 +436,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       'Replaces the whole form by body.form, checked as on creation (POST /formbuilder/forms); its id, created and created_by stay. ' +
       'An _id in the form must be the id of the route (400 VALIDATION_FAILED naming body.form._id otherwise); leave it out. ' +
       'A form shared with groups the caller is in none of, or groups given that the caller is in none of, is 403 GROUP_ACCESS_DENIED (admins may); ' +
-      'an unknown id 404 FORM_NOT_FOUND; a name another form has 409 FORM_ALREADY_EXISTS.',
+      'an unknown id 404 FORM_NOT_FOUND; a name another form has 409 FORM_ALREADY_EXISTS. ' +
+      'The form is replaced only as it was read and checked (compare-and-set on last_updated, tried again up to 20 times): a change made meanwhile is never written over unchecked.',
   },
   {
     name: 'deleteForm',

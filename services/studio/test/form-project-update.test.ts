@@ -69,6 +69,28 @@ describe('PUT /formbuilder/forms/:id', () => {
     );
   });
 
+  it('replaces the form only as it read it: replacements at the same time each record what they replaced', async () => {
+    const before = await form({ name: 'put-race', description: 'd0', struct: { type: 'object', items: [] } }, insider.token);
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((n) =>
+        put(before._id, { form: { name: 'put-race', description: `d${n}`, struct: { type: 'object', items: [] } } }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    // each replaced what the one before it left: the descriptions before and after make one chain from d0
+    const steps = new Map<unknown, unknown>();
+    for (const answer of answers) {
+      const change = (await platform.auditRecordOf(answer, admin)).changes?.find((c) => c.member === 'description');
+      expect(steps.has(change?.before)).toBe(false);
+      steps.set(change?.before, change?.after);
+    }
+    const chain = ['d0'];
+    while (steps.has(chain.at(-1))) chain.push(steps.get(chain.at(-1)) as string);
+    expect(chain).toHaveLength(9);
+    const stored = (await platform.http('GET', `/formbuilder/forms/${before._id}`, { token: admin })).body as StoredForm;
+    expect(stored.description).toBe(chain.at(-1));
+  });
+
   it('checks the form as on creation and refuses members the body does not have, naming them', async () => {
     const before = await form({ name: 'put-checked', struct: { type: 'object' } });
     expect(details((await put(before._id, { form: { name: 'put-checked', struct: 'oops' } })).body)).toEqual(['body.form.struct']);

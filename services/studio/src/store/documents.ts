@@ -73,11 +73,13 @@ export class NamedDocuments<T extends NamedDoc> {
 
   /**
    * Replaces the document `previous` by `doc` only if it is still as `previous` was read (same
-   * `lastUpdated`, and not being imported): the replaced document, or null when it changed meanwhile
-   * (read it again and redo the change). 404 when it is gone, 409 when the new name is taken.
+   * `lastUpdated`, or `last_updated` for the kinds stamped in snake case, and not being imported):
+   * the replaced document, or null when it changed meanwhile (read it again and redo the change).
+   * 404 when it is gone, 409 when the new name is taken.
    */
-  async replaceUnchanged(doc: T, previous: T & { lastUpdated?: string }): Promise<T | null> {
-    const filter = { _id: doc._id, lastUpdated: previous.lastUpdated ?? null, importing: null } as Filter;
+  async replaceUnchanged(doc: T, previous: T, stamp: 'lastUpdated' | 'last_updated' = 'lastUpdated'): Promise<T | null> {
+    const read = (previous as Record<string, unknown>)[stamp];
+    const filter = { _id: doc._id, [stamp]: read ?? null, importing: null } as Filter;
     let matched: number;
     try {
       ({ matchedCount: matched } = await this.docs.replaceOne(filter, doc));
