@@ -7,6 +7,7 @@ export * from './auth-token';
 export * from './catalog/types';
 export * from './catalog';
 export * from './validation';
+export * from './names';
 export * from './events';
 export * from './subjects';
 export * from './secrets';

@@ -6,6 +6,7 @@ import type { JsonSchema, OperationDef } from './catalog/types';
 import { AppError } from './errors';
 import type { ValidationProblem } from './errors';
 import type { EventDef } from './events';
+import { PRINTABLE_NAME_PATTERN, nameProblem } from './names';
 
 /** The parts of a request as the gateway has parsed them. */
 export interface RequestParts {
@@ -167,6 +168,15 @@ function memberPath(label: string, segments: readonly string[], data: unknown): 
   return path;
 }
 
+function valueAt(segments: readonly string[], data: unknown): unknown {
+  let current = data;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = Array.isArray(current) ? current[Number(segment)] : (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
 function quote(value: unknown): string {
   return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
 }
@@ -189,6 +199,12 @@ function describe(label: string, e: ErrorObject, data: unknown): ValidationProbl
     }
     case 'const':
       return { member: at, message: `${at} must be ${quote(params.allowedValue)}`, keyword: e.keyword };
+    case 'pattern': {
+      // a printable name: say which character is not allowed, not the pattern that refused it
+      const value = params.pattern === PRINTABLE_NAME_PATTERN ? valueAt(segmentsOf(e.instancePath), data) : undefined;
+      const problem = typeof value === 'string' ? nameProblem(value, at) : undefined;
+      return problem ?? { member: at, message: `${at} ${e.message ?? 'is invalid'}`, keyword: e.keyword };
+    }
     default:
       return { member: at, message: `${at} ${e.message ?? 'is invalid'}`, keyword: e.keyword };
   }

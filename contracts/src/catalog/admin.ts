@@ -1,4 +1,5 @@
 import { ROLE_NAMES, ROLE_SETS } from '../roles';
+import { PRINTABLE_NAME_PATTERN } from '../names';
 import {
   Type,
   acknowledgement,
@@ -473,8 +474,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
             name: str({
               minLength: 1,
               maxLength: 256,
+              pattern: PRINTABLE_NAME_PATTERN,
               description:
-                'group name: unique whatever its letter case, at most 256 characters, one line of text (no control character), not only whitespace nor with whitespace at either end',
+                'group name: unique whatever its letter case, at most 256 characters, one line of printable text (no control, line-separator or bidirectional formatting character), not only whitespace nor with whitespace at either end',
             }),
             description: str(),
             roles: arr(oneOf(ROLE_NAMES)),
@@ -492,7 +494,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     ),
     notes:
       '"No other member" applies to the top level; other members of group (description, roles) are accepted. ' +
-      '400 VALIDATION_FAILED naming body.group.name when the name is only whitespace, holds a control character, begins or ends with whitespace, or is longer than 256 characters; ' +
+      '400 VALIDATION_FAILED naming body.group.name when the name is only whitespace, holds a control, line-separator or bidirectional formatting character (the message names it as U+XXXX), begins or ends with whitespace, or is longer than 256 characters; ' +
       '409 GROUP_ALREADY_EXISTS also for a name that differs from an existing one only in letter case.',
   },
   {

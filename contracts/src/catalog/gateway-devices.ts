@@ -12,6 +12,7 @@ import {
   int,
   mapOf,
   name,
+  printableName,
   num,
   obj,
   oneOf,
@@ -274,7 +275,7 @@ const BUS_METHODS = [
     'createDeviceGroup',
     'Create a device group',
     'write',
-    obj({ name: name('group name'), description: str(), devices: strings() }, ['name']),
+    obj({ name: printableName('group name'), description: str(), devices: strings() }, ['name']),
     anything,
   ),
   bus(
@@ -485,7 +486,11 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     http: { method: 'POST', path: '/gw/createInventoryDevice' },
     roles: ROLE_SETS.write,
     body: obj(
-      { name: name('device name'), variables, groups: strings({ description: 'inventory groups; replace the device groups when given' }) },
+      {
+        name: printableName('device name'),
+        variables,
+        groups: strings({ description: 'inventory groups; replace the device groups when given' }),
+      },
       ['name'],
     ),
     response: obj(

@@ -1,10 +1,28 @@
 import { ROLE_SETS } from '../roles';
-import { acknowledgement, anyObject, arr, bool, closed, embed, int, name, num, obj, oneOf, open, pageOf, str } from '../schemas/common';
+import {
+  acknowledgement,
+  anyObject,
+  arr,
+  bool,
+  closed,
+  embed,
+  int,
+  name,
+  num,
+  obj,
+  oneOf,
+  open,
+  pageOf,
+  printableName,
+  str,
+} from '../schemas/common';
 import type { TSchema } from '../schemas/common';
 import {
   TEMPLATE_RUN_KINDS,
   analyticRunResultSchema,
+  analyticTemplateInputSchema,
   analyticTemplateSchema,
+  commandTemplateInputSchema,
   commandTemplateSchema,
   createAnalyticTemplateBodySchema,
   reattemptResultSchema,
@@ -16,6 +34,8 @@ import { defineOperations, noQuery, TIMEOUTS_MS } from './define';
 
 const commandTemplate = embed(commandTemplateSchema);
 const analyticTemplate = embed(analyticTemplateSchema);
+const commandTemplateInput = embed(commandTemplateInputSchema);
+const analyticTemplateInput = embed(analyticTemplateInputSchema);
 const TEMPLATE_TYPES = ['template', 'analytic'] as const;
 
 /** Longest wait a re-attempt may ask for, in minutes: 365 days. */
@@ -140,7 +160,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/createTemplate' },
     auditKind: 'command-template',
     roles: ROLE_SETS.write,
-    body: obj({ mop: commandTemplate }, ['mop']),
+    body: obj({ mop: commandTemplateInput }, ['mop']),
     response: created(commandTemplate),
     notes:
       'Names are unique (409 TEMPLATE_ALREADY_EXISTS). The service sets _id, created and lastUpdated (epoch ms), createdBy and ' +
@@ -185,7 +205,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/import' },
     auditKind: 'command-template',
     roles: ROLE_SETS.write,
-    body: obj({ template: open({ name: name() }, ['name']), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['template']),
+    body: obj({ template: open({ name: printableName() }, ['name']), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['template']),
     response: anyObject('the stored template'),
     notes:
       'A template whose name exists is stored as "name (n)" with the next free n. The _id and the authorship members of the document are replaced.',
@@ -416,7 +436,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/updateAnalyticTemplate/:mopID' },
     auditKind: 'analytic-template',
     roles: ROLE_SETS.write,
-    body: obj({ template: analyticTemplate }, ['template']),
+    body: obj({ template: analyticTemplateInput }, ['template']),
     response: analyticTemplate,
     notes: 'Replaces the template; created and createdBy are kept, lastUpdated and lastUpdatedBy set.',
   },
@@ -426,7 +446,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/updateTemplate/:mopID' },
     auditKind: 'command-template',
     roles: ROLE_SETS.write,
-    body: obj({ mop: commandTemplate }, ['mop']),
+    body: obj({ mop: commandTemplateInput }, ['mop']),
     response: commandTemplate,
     notes:
       'Replaces the template; created and createdBy are kept, lastUpdated and lastUpdatedBy set. A template that is a project component stays one when renamed (projects hold it by id, and follow its name).',
@@ -472,7 +492,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'PUT', path: '/mop/updateTemplate/:name' },
     auditKind: 'command-template',
     roles: ROLE_SETS.write,
-    body: obj({ mop: commandTemplate }, ['mop']),
+    body: obj({ mop: commandTemplateInput }, ['mop']),
     response: commandTemplate,
     addition: true,
     notes:

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { anyObject, arr, bool, closed, embed, gbac, literal, name, nullable, obj, open, str, timestamp, withId } from './common';
+import { anyObject, arr, bool, closed, embed, gbac, literal, nullable, obj, open, printableName, str, timestamp, withId } from './common';
 
 export function automationDocumentProperties() {
   return {
@@ -135,7 +135,9 @@ export type ImportAutomationsBody = Static<typeof importAutomationsBodySchema>;
 /** Body of `POST /operations-manager/automations`: only `automation`, which needs a `name` to be created. */
 export const createAutomationBodySchema = withId(
   'nap:schemas/create-automation-body',
-  closed({ automation: open({ ...automationDocumentProperties(), name: name('name of the automation') }, ['name']) }, ['automation']),
+  closed({ automation: open({ ...automationDocumentProperties(), name: printableName('name of the automation') }, ['name']) }, [
+    'automation',
+  ]),
 );
 /** Body of `POST /operations-manager/automations`. */
 export type CreateAutomationBody = Static<typeof createAutomationBodySchema>;
@@ -149,7 +151,7 @@ export const updateAutomationBodySchema = withId(
   'nap:schemas/update-automation-body',
   closed(
     {
-      name: name('new name of the automation (unique)'),
+      name: printableName('new name of the automation (unique)'),
       description: str(),
       componentType: nullable(str({ description: 'kind of component, for example workflows' })),
       componentName: nullable(str({ description: 'name of the workflow the automation runs' })),

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PRINTABLE_NAME_PATTERN } from '../names';
 import type {
   ObjectOptions,
   SchemaOptions,
@@ -46,6 +47,18 @@ export function str(extra: StringOptions = {}): TString {
 /** A non-empty string: names and ids that identify something. */
 export function name(description?: string): TString {
   return description === undefined ? Type.String({ minLength: 1 }) : Type.String({ minLength: 1, description });
+}
+
+/**
+ * A name people choose for something they keep (a project, workflow, automation, form, template,
+ * transformation, trigger, device, link): non-empty, and without the control, line-separator and
+ * bidirectional formatting characters of {@link PRINTABLE_NAME_PATTERN}. A name refused for one of
+ * them is a 400 `VALIDATION_FAILED` naming the member and the character (U+XXXX). Only for what a
+ * request gives: schemas of stored documents keep `str()`, so that a name stored before the rule
+ * can still be read (and renamed).
+ */
+export function printableName(description?: string): TString {
+  return Type.String({ minLength: 1, pattern: PRINTABLE_NAME_PATTERN, ...(description === undefined ? {} : { description }) });
 }
 
 /** An integer schema. */

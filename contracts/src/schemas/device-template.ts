@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, arr, closed, embed, gbac, name, num, obj, open, str, timestamp, withId } from './common';
+import { anyObject, arr, closed, embed, gbac, num, obj, open, printableName, str, timestamp, withId } from './common';
 
 /** Device template of the configuration manager. */
 export const deviceTemplateSchema = withId(
@@ -49,7 +49,7 @@ export const deviceTemplateInputSchema = withId(
   'nap:schemas/device-template-input',
   obj(
     {
-      name: name('template name, unique'),
+      name: printableName('template name, unique'),
       template: str({ description: 'template text with placeholders in double braces' }),
       variables: anyObject('default values of the placeholders'),
       gbac: gbac(),

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { closed, name, obj, str, withId } from './common';
+import { closed, obj, printableName, str, withId } from './common';
 
 /** An http(s) URL: what an external link's address must be. */
 const HTTP_URL_PATTERN = '^https?://[^\\s/?#]+[^\\s]*$';
@@ -11,13 +11,13 @@ function address() {
 /** An external link as it is created (`POST /external-links`): name and address required. */
 export const linkInputSchema = withId(
   'nap:schemas/link-input',
-  closed({ name: name('unique link name'), address: address(), description: str({ maxLength: 4096 }) }, ['name', 'address']),
+  closed({ name: printableName('unique link name'), address: address(), description: str({ maxLength: 4096 }) }, ['name', 'address']),
 );
 
 /** The members of a link to change (`PATCH /external-links/:linkId`), at least one. */
 export const linkPatchSchema = withId(
   'nap:schemas/link-patch',
-  closed({ name: name('unique link name'), address: address(), description: str({ maxLength: 4096 }) }, [], { minProperties: 1 }),
+  closed({ name: printableName('unique link name'), address: address(), description: str({ maxLength: 4096 }) }, [], { minProperties: 1 }),
 );
 
 /** An external link: a named address an operator keeps at hand (a runbook, a dashboard, a ticket system), as the original platform keeps it. */

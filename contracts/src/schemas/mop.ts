@@ -15,6 +15,7 @@ import {
   obj,
   oneOf,
   open,
+  printableName,
   str,
   withId,
 } from './common';
@@ -88,6 +89,11 @@ function commandTemplateProperties() {
 export const commandTemplateSchema = withId('nap:schemas/command-template', open(commandTemplateProperties(), ['name']));
 /** Command template (mopTemplateDoc); members beyond the named ones are stored as given. */
 export type CommandTemplate = Static<typeof commandTemplateSchema>;
+/** A command template as a request gives it (create, update, import): its name printable ({@link printableName}). */
+export const commandTemplateInputSchema = withId(
+  'nap:schemas/command-template-input',
+  open({ ...commandTemplateProperties(), name: printableName('template name') }, ['name']),
+);
 
 function analyticRule() {
   return open({
@@ -133,13 +139,18 @@ function analyticTemplateProperties() {
 
 /** Analytic template (mopAnalyticTemplateDoc). */
 export const analyticTemplateSchema = withId('nap:schemas/analytic-template', open(analyticTemplateProperties(), ['name']));
+/** An analytic template as a request gives it (create, update, import): its name printable ({@link printableName}). */
+export const analyticTemplateInputSchema = withId(
+  'nap:schemas/analytic-template-input',
+  open({ ...analyticTemplateProperties(), name: printableName('template name') }, ['name']),
+);
 /** Analytic template (mopAnalyticTemplateDoc); members beyond the named ones are stored as given. */
 export type AnalyticTemplate = Static<typeof analyticTemplateSchema>;
 
 /** Body of `POST /mop/createAnalyticTemplate`: only `template`, an analytic template with a name. */
 export const createAnalyticTemplateBodySchema = withId(
   'nap:schemas/create-analytic-template-body',
-  closed({ template: embed(analyticTemplateSchema) }, ['template']),
+  closed({ template: embed(analyticTemplateInputSchema) }, ['template']),
 );
 /** Body of `POST /mop/createAnalyticTemplate`. */
 export type CreateAnalyticTemplateBody = Static<typeof createAnalyticTemplateBodySchema>;

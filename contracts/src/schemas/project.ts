@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, anyValue, arr, closed, embed, int, name, oneOf, open, str, timestamp, withId } from './common';
+import { anyObject, anyValue, arr, closed, embed, int, name, oneOf, open, printableName, str, timestamp, withId } from './common';
 import { envelopeOf, envelopePageOf } from './envelope';
 
 /**
@@ -42,7 +42,10 @@ function projectProperties() {
 /** A project as exported (and imported): every component with its document. */
 export const exportedProjectSchema = withId(
   'nap:schemas/exported-project',
-  open({ ...projectProperties(), components: arr(embed(projectComponentSchema)) }, ['name', 'components']),
+  open({ ...projectProperties(), name: printableName('project name'), components: arr(embed(projectComponentSchema)) }, [
+    'name',
+    'components',
+  ]),
 );
 /** A project as exported and imported. */
 export type ExportedProject = Static<typeof exportedProjectSchema>;
@@ -92,7 +95,7 @@ export const projectPageSchema = envelopePageOf('nap:schemas/project-page', embe
  */
 export const updateProjectBodySchema = withId(
   'nap:schemas/update-project-body',
-  closed({ name: name('new name of the project (unique)'), description: str() }, [], { minProperties: 1 }),
+  closed({ name: printableName('new name of the project (unique)'), description: str() }, [], { minProperties: 1 }),
 );
 /** Body of `PATCH /automation-studio/projects/:id`. */
 export type UpdateProjectBody = Static<typeof updateProjectBodySchema>;

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { anyObject, anyValue, arr, name, nullable, oneOf, open, str, strings, timestamp, withId } from './common';
+import { anyObject, anyValue, arr, name, nullable, oneOf, open, printableName, str, strings, timestamp, withId } from './common';
 import { uuidV4 } from './form';
 
 export * from './workflow-document';
@@ -38,7 +38,7 @@ function audit() {
 /** A studio template as a client submits it. */
 export const studioTemplateInputSchema = withId(
   'nap:schemas/studio-template-input',
-  open(studioTemplateProperties(), ['name', 'type', 'template']),
+  open({ ...studioTemplateProperties(), name: printableName('template name, unique') }, ['name', 'type', 'template']),
 );
 /** A studio template as a client submits it: name, type and template text; `_id` is kept when it is a plain word. */
 export type StudioTemplateInput = Static<typeof studioTemplateInputSchema>;
@@ -76,7 +76,10 @@ function componentGroupProperties() {
 }
 
 /** A component group as a client submits it. */
-export const componentGroupInputSchema = withId('nap:schemas/component-group-input', open(componentGroupProperties(), ['name']));
+export const componentGroupInputSchema = withId(
+  'nap:schemas/component-group-input',
+  open({ ...componentGroupProperties(), name: printableName('component group name, unique') }, ['name']),
+);
 /** A component group as a client submits it. */
 export type ComponentGroupInput = Static<typeof componentGroupInputSchema>;
 
@@ -98,7 +101,7 @@ export const formInputSchema = withId(
   open(
     {
       _id: str({ description: 'kept when a UUID v4' }),
-      name: name('form name, unique'),
+      name: printableName('form name, unique'),
       description: str(),
       groups: strings({ description: 'group ids that may see the form; empty: everyone with the role' }),
       children: arr(anyObject()),

@@ -1,5 +1,5 @@
 import type { Static } from './common';
-import { anyObject, anyValue, arr, bool, embed, name, obj, open, str, withId } from './common';
+import { anyObject, anyValue, arr, bool, embed, name, obj, open, printableName, str, withId } from './common';
 
 /**
  * JST transformations (JSON Schema Transformations): documents that wire library methods, user
@@ -36,7 +36,16 @@ function audit() {
 }
 
 /** A transformation as a client submits it (create, update, import): the bare document. */
-export const transformationInputSchema = withId('nap:schemas/transformation-input', open(transformationProperties(), ['name']));
+export const transformationInputSchema = withId(
+  'nap:schemas/transformation-input',
+  open(
+    {
+      ...transformationProperties(),
+      name: printableName('transformation name, unique; project members are named "@<project _id>: <name>"'),
+    },
+    ['name'],
+  ),
+);
 export type TransformationInput = Static<typeof transformationInputSchema>;
 
 /** A stored transformation: the submitted document (older `thisArg` callbacks migrated), its id and the audit fields. */

@@ -15,6 +15,7 @@ import {
   obj,
   oneOf,
   open,
+  printableName,
   str,
   strings,
   timestamp,
@@ -161,6 +162,7 @@ function submittedWorkflowProperties() {
   return {
     _id: anyValue({ description: 'kept when it is a word of letters, digits, _ and - (up to 64); made otherwise' }),
     ...graphProperties(submittedTask(), submittedTransition()),
+    name: printableName('workflow name, unique'),
     created: owned(),
     created_by: owned(),
     last_updated: owned(),

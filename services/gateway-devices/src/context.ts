@@ -1,4 +1,4 @@
-import { knownHostsKey } from '@nap/contracts';
+import { checkPrintableName, knownHostsKey } from '@nap/contracts';
 import type { Caller, ConfigChangeResult } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import type { DeviceAccess, SessionRunOptions } from './clients/device-access';
@@ -44,6 +44,8 @@ export async function writeDevice(
   mode: UpsertMode,
   caller: Caller,
 ): Promise<{ doc: DeviceDoc; created: boolean }> {
+  // a new device's name is one people choose; an update finds the device by the name it has
+  if (mode !== 'update') checkPrintableName(name, 'body.name');
   const result = await svc.inventory.upsert(name, input, mode, caller.username);
   svc.access.trackSessionLimit(result.doc.name, result.doc.variables);
   svc.logger.info(

@@ -1,4 +1,4 @@
-import { AppError, isRole } from '@nap/contracts';
+import { AppError, checkPrintableName, isRole } from '@nap/contracts';
 import type { BodyOf, Caller, Role } from '@nap/contracts';
 import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
@@ -111,20 +111,13 @@ export function newAccountRecord(
 
 /**
  * Refuses a group name people could not tell apart or type (400 naming `member`): only whitespace,
- * a control character (NUL, a line break, …), or whitespace at either end (" netops " beside
+ * a character no name may hold (a control character such as NUL or a line break, a bidirectional
+ * override: `checkPrintableName` of the contracts), or whitespace at either end (" netops " beside
  * "netops"). The length is bounded by the schema (256 characters).
  */
 export function checkGroupName(name: string, member: string): void {
   if (name.trim() === '') throw invalidMember(member, 'is only whitespace: give the group a name');
-  // eslint-disable-next-line no-control-regex -- control characters are what is looked for
-  const control = /[\u0000-\u001F\u007F-\u009F]/.exec(name);
-  if (control !== null) {
-    const code = (control[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-    throw invalidMember(
-      member,
-      `contains the control character U+${code} at position ${control.index + 1}; a group name is one line of text`,
-    );
-  }
+  checkPrintableName(name, member);
   if (name.trim() !== name) throw invalidMember(member, `"${name}" begins or ends with whitespace; give it as "${name.trim()}"`);
 }
 

@@ -1,9 +1,12 @@
-import { AppError, isAppError } from '@nap/contracts';
+import { AppError, escapeUnprintable, isAppError } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 
-/** The `name` of a submitted document for messages, `(no name)` when it has none. */
+/**
+ * The `name` of a submitted document for messages, `(no name)` when it has none; a character no name
+ * may hold is shown escaped (`\x1b`), so that the message of a refused name does not carry it.
+ */
 export function nameOf(input: unknown): string {
-  return isRecord(input) && typeof input.name === 'string' ? input.name : '(no name)';
+  return isRecord(input) && typeof input.name === 'string' ? escapeUnprintable(input.name) : '(no name)';
 }
 
 /**

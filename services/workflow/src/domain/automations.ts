@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@nap/contracts';
+import { AppError, checkPrintableName } from '@nap/contracts';
 import type { AutomationDocument, Caller, CatalogAutomationDocument, ExportedAutomation, UpdateAutomationBody } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 
@@ -73,6 +73,7 @@ export function toAutomationRecord(
   keepId: boolean,
   member = 'body.automation',
 ): StoredAutomation {
+  if (typeof input.name === 'string') checkPrintableName(input.name, `${member}.name`);
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name === '') throw invalid(`${member}.name`, 'must be a non-empty name: an automation needs one');
   // a malformed gbac is refused, never replaced by none (which would open the automation to everyone)
@@ -113,6 +114,7 @@ export function toUpdatedAutomation(
 ): StoredAutomation {
   const next: StoredAutomation = { ...existing };
   if (changes.name !== undefined) {
+    checkPrintableName(changes.name, `${member}.name`);
     const name = changes.name.trim();
     if (name === '') throw invalid(`${member}.name`, 'must be a non-empty name: an automation needs one');
     next.name = name;
@@ -182,6 +184,7 @@ export function toCatalogAutomation(
   caller: Caller,
   groups: ReadonlyMap<string, string>,
 ): StoredCatalogAutomation {
+  if (typeof item.name === 'string') checkPrintableName(item.name, 'name');
   const name = nameOf(item);
   if (name === '') throw new AppError('VALIDATION_FAILED', 'an exported automation needs a non-empty name');
   const repeat: unknown = item.repeatInterval;

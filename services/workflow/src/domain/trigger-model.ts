@@ -7,6 +7,7 @@ import {
   ROUTE_NAME_PATTERN,
   TRIGGER_SERVICE_MEMBERS,
   TRIGGER_TYPES,
+  checkPrintableName,
   parseAs,
   triggerInputSchema,
 } from '@nap/contracts';
@@ -154,6 +155,8 @@ export function toTriggerRecord(
   options: { existing?: TriggerRecord; newId: () => string; keepId?: boolean },
 ): TriggerRecord {
   const { existing } = options;
+  // the name given, not one stored before the rule: changing another member of such a trigger still works
+  if (typeof submitted.name === 'string') checkPrintableName(submitted.name, `${member}.name`);
   const input: TriggerInput = parseAs(
     triggerInputSchema,
     { ...(existing ? stripService(existing) : {}), ...stripService(submitted) },
