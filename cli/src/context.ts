@@ -10,6 +10,7 @@ import { loadSpinner } from './lazy';
 import { colorsFor } from './output/colors';
 import type { OutputFormat } from './output/format';
 import { serialize } from './output/format';
+import { terminalText } from './output/terminal';
 
 /** The global flags, valid before or after the command. */
 export interface GlobalOptions {
@@ -69,13 +70,19 @@ export class Context {
     return this.errColors;
   }
 
+  /**
+   * Text on stdout; in the human format, control and bidirectional formatting characters of the
+   * platform's text are shown escaped (`\x1b`), never raw (the colours of `nap` stay); `-o json|yaml`
+   * is written exactly.
+   */
   out(text: string): void {
-    this.io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    const shown = this.format === 'human' ? terminalText(text, this.colors.isColorSupported) : text;
+    this.io.stdout.write(shown.endsWith('\n') || shown === '' ? shown : `${shown}\n`);
   }
 
-  /** A line for people on stderr (progress, notes), so that stdout stays the document. */
+  /** A line for people on stderr (progress, notes), so that stdout stays the document; escaped as {@link out} escapes human text. */
   note(text: string): void {
-    this.io.stderr.write(`${text}\n`);
+    this.io.stderr.write(`${terminalText(text, this.stderrColors.isColorSupported)}\n`);
   }
 
   /** The document as the API gave it for `-o json|yaml`; the human rendering otherwise. */

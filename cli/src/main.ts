@@ -3,6 +3,7 @@ import { Context } from './context';
 import type { GlobalOptions, Io } from './context';
 import { CliError, EXIT } from './errors';
 import { parseOutputFormat } from './output/format';
+import { terminalText } from './output/terminal';
 import { buildProgram } from './program';
 
 function globalOptions(cmd: Command): GlobalOptions {
@@ -18,7 +19,7 @@ function globalOptions(cmd: Command): GlobalOptions {
 
 function report(io: Io, err: unknown, debug: boolean): number {
   if (err instanceof CliError) {
-    io.stderr.write(`nap: ${err.message}\n`);
+    io.stderr.write(`nap: ${terminalText(err.message, false)}\n`);
     if (debug && err.cause !== undefined) io.stderr.write(`${String((err.cause as Error).stack ?? err.cause)}\n`);
     return err.exitCode;
   }
@@ -29,7 +30,7 @@ function report(io: Io, err: unknown, debug: boolean): number {
     return (err as { exitCode?: unknown }).exitCode === 0 ? EXIT.OK : EXIT.USAGE;
   }
   const message = err instanceof Error ? err.message : String(err);
-  io.stderr.write(`nap: unexpected error: ${message}${debug ? '' : ' (--debug shows where)'}\n`);
+  io.stderr.write(`nap: unexpected error: ${terminalText(message, false)}${debug ? '' : ' (--debug shows where)'}\n`);
   if (debug && err instanceof Error) io.stderr.write(`${err.stack ?? ''}\n`);
   return EXIT.FAILED;
 }

@@ -1,6 +1,7 @@
 import type { Colors } from 'picocolors/types';
 import { usage } from '../errors';
 import { loadTable, loadYaml } from '../lazy';
+import { escapeUnprintable } from './terminal';
 
 export const OUTPUT_FORMATS = ['human', 'json', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -26,12 +27,16 @@ export interface Column<T> {
   prose?: boolean;
 }
 
-/** A plain value as one table cell. */
+/**
+ * A plain value as one table cell: lines joined with a space, and every other control,
+ * line-separator or bidirectional formatting character escaped (`\x1b`): a name stored with one
+ * cannot act on the terminal, and the cell keeps its width.
+ */
 export function cell(value: unknown): string {
   if (value === undefined || value === null || value === '') return '-';
   if (Array.isArray(value)) return value.map(cell).join(',');
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value).replace(/\s*\n\s*/g, ' ');
+  if (typeof value === 'object') return escapeUnprintable(JSON.stringify(value));
+  return escapeUnprintable(String(value).replace(/\s*\n\s*/g, ' '));
 }
 
 /** The narrowest a column is cut to when a table is wider than the terminal. */
