@@ -119,17 +119,23 @@ describe('updates applied without mingo', () => {
 });
 
 describe('projections applied without mingo', () => {
-  it.each([[{ outbox: 1, eventsPublished: 1, status: 1 }], [{ _id: 1, status: 1 }], [{ _id: 0, metrics: 1, n: 1 }], [{ lease: 1 }]])(
-    '%j projects as mingo does',
-    (projection) => {
-      const project = simpleProjection(projection as Projection);
-      expect(project).toBeDefined();
-      for (const doc of DOCS) expect(project?.(doc)).toEqual(find([cloneValue(doc)], {}, projection).all()[0]);
-    },
-  );
+  it.each([
+    [{ outbox: 1, eventsPublished: 1, status: 1 }],
+    [{ _id: 1, status: 1 }],
+    [{ _id: 0, metrics: 1, n: 1 }],
+    [{ lease: 1 }],
+    [{ lease: 0 }],
+    [{ metrics: 0, n: false }],
+    [{ _id: 0, status: 0 }],
+    [{ _id: 0 }],
+  ])('%j projects as mingo does', (projection) => {
+    const project = simpleProjection(projection as Projection);
+    expect(project).toBeDefined();
+    for (const doc of DOCS) expect(project?.(doc)).toEqual(find([cloneValue(doc)], {}, projection).all()[0]);
+  });
 
-  it('leaves exclusions, dotted fields and operators to mingo', () => {
-    for (const projection of [{ a: 0 }, { 'a.b': 1 }, { a: { $slice: 1 } }])
+  it('leaves dotted fields, operators and inclusion mixed with exclusion to mingo', () => {
+    for (const projection of [{ 'a.b': 0 }, { 'a.b': 1 }, { a: { $slice: 1 } }, { a: 1, b: 0 }, { _id: 1, b: 0 }])
       expect(simpleProjection(projection as unknown as Projection)).toBeUndefined();
   });
 });
