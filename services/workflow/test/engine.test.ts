@@ -56,11 +56,12 @@ describe('job engine', () => {
     expect(job.error).toEqual([{ task: 'c3', message: NO_TRANSITION_MESSAGE, timestamp: expect.any(Number) }]);
   });
 
-  it('gives a built-in an unset job variable as absent: the task refuses it by its own check, naming the incoming, and the error transition is followed', async () => {
-    const wf = workflowDocument(
-      'unset-variable',
+  /** arrayLength of `arr` (a reference), whose error transition sets the job variable `handled`. */
+  function arrayLengthWithErrorPath(name: string, arr: string) {
+    return workflowDocument(
+      name,
       {
-        d4: task('arrayLength', { arr: '$var.job.nothing' }, { length: null }),
+        d4: task('arrayLength', { arr }, { length: null }),
         e5: task('newVariable', { name: 'handled', value: true }),
       },
       [
@@ -70,6 +71,10 @@ describe('job engine', () => {
         ['e5', 'workflow_end'],
       ],
     );
+  }
+
+  it('gives a built-in an unset job variable as absent: the task refuses it by its own check, naming the incoming, and the error transition is followed', async () => {
+    const wf = arrayLengthWithErrorPath('unset-variable', '$var.job.nothing');
     const job = await h.waitFor((await h.run(wf))._id, ['complete', 'error']);
     expect(job.status).toBe('complete');
     expect(job.tasks.d4).toMatchObject({
@@ -83,19 +88,7 @@ describe('job engine', () => {
   });
 
   it('fails a task whose reference names a task the workflow does not have, naming it, and follows the error transition', async () => {
-    const wf = workflowDocument(
-      'unknown-task',
-      {
-        d4: task('arrayLength', { arr: '$var.zz9.result' }, { length: null }),
-        e5: task('newVariable', { name: 'handled', value: true }),
-      },
-      [
-        ['workflow_start', 'd4'],
-        ['d4', 'workflow_end'],
-        ['d4', 'e5', 'error'],
-        ['e5', 'workflow_end'],
-      ],
-    );
+    const wf = arrayLengthWithErrorPath('unknown-task', '$var.zz9.result');
     const job = await h.waitFor((await h.run(wf))._id, ['complete', 'error']);
     expect(job.status).toBe('complete');
     expect(job.tasks.d4).toMatchObject({
