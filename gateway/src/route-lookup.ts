@@ -16,7 +16,8 @@ export interface OperationRoute extends RouteMatch {
  * A HEAD request is the GET route's.
  *
  * Errors: `BAD_REQUEST` for malformed percent-encoding in the path or an unreadable query string,
- * `PARAMETER_TOO_LONG` for a path parameter over the limit.
+ * `VALIDATION_FAILED` for a query member named `__proto__`, `PARAMETER_TOO_LONG` for a path
+ * parameter over the limit.
  */
 export function lookUpRoute(routes: RouteTable, req: IncomingMessage): OperationRoute | undefined {
   const url = req.url ?? '/';
@@ -32,5 +33,29 @@ export function lookUpRoute(routes: RouteTable, req: IncomingMessage): Operation
   } catch {
     throw new AppError('BAD_REQUEST', 'The query string cannot be read');
   }
+  if (q >= 0) refuseProtoKeys(url.slice(q + 1));
   return { op: found.op, params: found.params, query };
+}
+
+/** A `__proto__` anywhere in a query key (`__proto__=1`, `equals[__proto__]=1`), as `qs` reads keys. */
+const PROTO_KEY = /(^|\[|\.)__proto__(\]|\[|\.|$)/;
+
+/**
+ * Refuses a query member named `__proto__`: `qs` drops it without a word, so a route that refuses
+ * members it does not serve would answer as if it had not been sent. 400 `VALIDATION_FAILED` naming it.
+ */
+function refuseProtoKeys(search: string): void {
+  for (const pair of search.split('&')) {
+    const eq = pair.indexOf('=');
+    let key: string;
+    try {
+      key = decodeURIComponent((eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' '));
+    } catch {
+      continue; // qs read it as it is: not a __proto__ key
+    }
+    if (PROTO_KEY.test(key))
+      throw new AppError('VALIDATION_FAILED', `The query member "${key.slice(0, 80)}" is not allowed`, {
+        details: [{ member: `query.${key.slice(0, 80)}`, message: 'is not allowed' }],
+      });
+  }
 }

@@ -45,6 +45,20 @@ describe('hostile input at the edge', () => {
     expect(atLimit.body.code).not.toBe('JSON_TOO_DEEP');
   });
 
+  it('refuses a query member named __proto__ (which the query parser would drop unseen), naming it, and keeps ordinary members', async () => {
+    for (const query of ['__proto__=1', '__proto__[x]=1', 'equals[__proto__]=1', 'equals%5B__proto__%5D=1', 'a.__proto__=1']) {
+      const res = await platform.http('GET', `/user-management/accounts?${query}`, { token });
+      expect({ query, status: res.status, code: (res.body as { code: string }).code }).toEqual({
+        query,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      });
+      expect((res.body as { details: { member: string }[] }).details[0]?.member).toMatch(/__proto__/);
+    }
+    expect((await platform.http('GET', '/user-management/accounts?equals[username]=admin&limit=5', { token })).status).toBe(200);
+    expect((await platform.http('GET', '/user-management/accounts?equals[username]=__proto__x', { token })).status).toBe(200);
+  });
+
   it('answers 400 for malformed percent-encoding in a path parameter', async () => {
     for (const bad of ['%ff', '%zz', '%E0%A4%A']) {
       const res = await platform.http('GET', `/user-management/groups/${bad}`, { token });
