@@ -106,7 +106,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'The spec does not say which automation fields are required; a name is required to create one. A triggers member creates the triggers with it, as PUT /operations-manager/automations does; the answer holds them. ' +
       'gbac { read, write } holds group ids that must exist (404 GROUP_NOT_FOUND otherwise; a gbac that is not such an object is 400 naming it, on import too): ' +
       'an automation whose gbac lists groups is read (get, list, export) by members of its read or write groups and changed (delete, its triggers) by members of its write groups; admins pass (403 GROUP_ACCESS_DENIED otherwise). ' +
-      "A name in use is 409 AUTOMATION_ALREADY_EXISTS naming the existing automation's id.",
+      "A name in use is 409 AUTOMATION_ALREADY_EXISTS naming the existing automation's id when the caller may read it.",
   },
   // the spec's GET /operations-manager/jobs
   {
@@ -364,7 +364,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'gbac is checked as on creation (group ids that must exist, 404 GROUP_NOT_FOUND) and replaces the gbac whole, a list it leaves out being empty. ' +
       'componentName and componentId name one workflow: changing one without the other sets the other to null, so that the automation runs the workflow named. ' +
       "A caller outside the automation's gbac write groups, or one that points it (componentName, componentId, componentType) at a workflow shared with groups the caller is in none of " +
-      '(its schedules and event triggers run as whoever last changed them, not as the caller): 403 GROUP_ACCESS_DENIED; an unknown id 404 AUTOMATION_NOT_FOUND; a name in use 409 AUTOMATION_ALREADY_EXISTS naming the automation that has it. ' +
+      '(its schedules and event triggers run as whoever last changed them, not as the caller): 403 GROUP_ACCESS_DENIED; an unknown id 404 AUTOMATION_NOT_FOUND; a name in use 409 AUTOMATION_ALREADY_EXISTS naming the automation that has it (its id when the caller may read it). ' +
       'The id stays, so its triggers keep starting it (they read the automation when they fire). ' +
       'Pointing it at another workflow gives its schedules and event triggers that act as another account the identity of the caller (as a change of the trigger itself does), before the automation changes: the message says so, and the audit record lists each as triggers.<id>.runAs.',
   },

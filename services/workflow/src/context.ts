@@ -6,7 +6,7 @@ import { assertMayRun, canSeeJob, visibilityFilter } from './domain/job-model';
 import type { JobRecord } from './domain/job-model';
 import type { ArchivedMetricSums } from './domain/archived-metrics';
 import type { JobMetricsAccumulator } from './domain/job-metrics';
-import { assertAutomationAccess, gbacGroupIds, toAutomationRecord } from './domain/automations';
+import { assertAutomationAccess, gbacGroupIds, mayAccessAutomation, toAutomationRecord } from './domain/automations';
 import type { StoredAutomation } from './domain/automations';
 import { asImported, newTriggerId, runsAsItsOwner, toPublicTrigger, toTriggerRecord } from './domain/trigger-model';
 import type { TriggerRecord } from './domain/trigger-model';
@@ -173,7 +173,7 @@ export async function saveAutomation(
       });
     ids.add(t._id);
   });
-  const stored = await svc.automations.insertAutomation(automation);
+  const stored = await svc.automations.insertAutomation(automation, (existing) => mayAccessAutomation(existing, caller, 'read'));
   if (triggers.length === 0) return { automation: { ...stored, triggers: [] }, notes };
   const kept: Trigger[] = [];
   try {

@@ -183,6 +183,37 @@ describe('PATCH /operations-manager/automations/:id and the identity of its trig
   });
 });
 
+describe('a name or id in use', () => {
+  it('names the automation in the way by its id only to a caller who may read it', async () => {
+    const hidden = await automation(
+      {
+        name: 'attack-hidden-name',
+        componentType: 'workflows',
+        componentName: 'attack-open',
+        gbac: { read: [aliceGroup], write: [aliceGroup] },
+      },
+      alice,
+    );
+    const mine = await automation({ name: 'attack-bob-rename', componentType: 'workflows', componentName: 'attack-open' }, bob);
+    const message = (res: { body: unknown }) => (res.body as { message: string }).message;
+    const created = await platform.http('POST', '/operations-manager/automations', {
+      token: bob,
+      body: { automation: { name: 'attack-hidden-name', componentType: 'workflows', componentName: 'attack-open' } },
+    });
+    expect(created.status).toBe(409);
+    expect(message(created)).toBe('An automation named "attack-hidden-name" exists');
+    const renamed = await patch(mine._id, { name: 'attack-hidden-name' }, bob);
+    expect(renamed.status).toBe(409);
+    expect(message(renamed)).not.toContain(hidden._id);
+    // its readers are told which
+    const byAlice = await platform.http('POST', '/operations-manager/automations', {
+      token: alice,
+      body: { automation: { name: 'attack-hidden-name', componentType: 'workflows', componentName: 'attack-open' } },
+    });
+    expect(message(byAlice)).toContain(hidden._id);
+  });
+});
+
 describe('PATCH /operations-manager/automations/:id: who may, and hostile bodies', () => {
   it('refuses apiread, no role, a deactivated account, and another group on a gbac-guarded automation', async () => {
     const carol = await member('attack-carol', ['apiread']);

@@ -4,7 +4,7 @@ import type { Handler } from '@nap/bus';
 import { changedAfter } from '@nap/util';
 import { assertGroupsExist } from '../context';
 import type { WorkflowContext } from '../context';
-import { gbacGroupIds, toUpdatedAutomation } from '../domain/automations';
+import { gbacGroupIds, mayAccessAutomation, toUpdatedAutomation } from '../domain/automations';
 import type { StoredAutomation } from '../domain/automations';
 import { actsOnItsOwn, runAsOf } from '../domain/trigger-model';
 
@@ -35,7 +35,7 @@ export function updateAutomation(svc: WorkflowContext): Handler<'workflow.update
       const restamped = repointed ? await restampTriggers(svc, existing, ctx.caller) : [];
       let stored: Awaited<ReturnType<typeof svc.automations.replaceAutomation>>;
       try {
-        stored = await svc.automations.replaceAutomation(next, existing);
+        stored = await svc.automations.replaceAutomation(next, existing, (other) => mayAccessAutomation(other, ctx.caller, 'read'));
         if (stored === null) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${existing._id}"`);
       } catch (err) {
         await restoreTriggers(svc, restamped, ctx.caller);

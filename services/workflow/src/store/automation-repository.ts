@@ -23,7 +23,12 @@ export class AutomationRepository {
     this.catalog = store.collection<StoredCatalogAutomation>('catalog_automations');
   }
 
-  async insertAutomation(doc: StoredAutomation): Promise<StoredAutomation> {
+  /**
+   * Stores a new automation; 409 AUTOMATION_ALREADY_EXISTS naming the one in the way: its id (or,
+   * for an id in use, its name) only when `mayRead` says the caller may read it, so that a clash
+   * tells nobody more of an automation than its name or id they gave.
+   */
+  async insertAutomation(doc: StoredAutomation, mayRead: (existing: StoredAutomation) => boolean = () => true): Promise<StoredAutomation> {
     try {
       return await this.automations.insertOne(doc);
     } catch (err) {
@@ -32,13 +37,14 @@ export class AutomationRepository {
       const existing =
         (await this.automations.findOne({ name: doc.name }).catch(() => null)) ??
         (await this.automations.findOne({ _id: doc._id }).catch(() => null));
+      const shown = existing !== null && mayRead(existing);
       return translateDuplicate(
         err,
         existing === null
           ? `An automation named "${doc.name}" or with id "${doc._id}" exists`
           : existing.name === doc.name
-            ? `An automation named "${doc.name}" exists (id "${existing._id}")`
-            : `An automation with id "${doc._id}" exists (named "${existing.name}")`,
+            ? `An automation named "${doc.name}" exists${shown ? ` (id "${existing._id}")` : ''}`
+            : `An automation with id "${doc._id}" exists${shown ? ` (named "${existing.name}")` : ''}`,
       );
     }
   }
@@ -46,9 +52,14 @@ export class AutomationRepository {
   /**
    * Replaces the automation `previous` by `doc` if it is still as `previous` was read (same
    * `lastUpdated`): the stored one, `'changed'` when it changed meanwhile (read it again and redo the
-   * change), null when it is gone; 409 AUTOMATION_ALREADY_EXISTS naming the automation that has its name.
+   * change), null when it is gone; 409 AUTOMATION_ALREADY_EXISTS naming the automation that has its
+   * name (its id only when `mayRead` says the caller may read it).
    */
-  async replaceAutomation(doc: StoredAutomation, previous: StoredAutomation): Promise<StoredAutomation | 'changed' | null> {
+  async replaceAutomation(
+    doc: StoredAutomation,
+    previous: StoredAutomation,
+    mayRead: (existing: StoredAutomation) => boolean = () => true,
+  ): Promise<StoredAutomation | 'changed' | null> {
     try {
       const { matchedCount } = await this.automations.replaceOne({ _id: doc._id, lastUpdated: previous.lastUpdated ?? null }, doc);
       if (matchedCount > 0) return doc;
@@ -58,7 +69,9 @@ export class AutomationRepository {
       const existing = await this.automations.findOne({ name: doc.name }).catch(() => null);
       return translateDuplicate(
         err,
-        existing === null ? `An automation named "${doc.name}" exists` : `An automation named "${doc.name}" exists (id "${existing._id}")`,
+        existing === null || !mayRead(existing)
+          ? `An automation named "${doc.name}" exists`
+          : `An automation named "${doc.name}" exists (id "${existing._id}")`,
       );
     }
   }
