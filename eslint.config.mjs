@@ -145,7 +145,7 @@ export default tseslint.config(
             {
               name: '@nap/contracts',
               message:
-                'nap bundles no server code: import a pure module of the contracts (project-members, template-results, trigger-kinds, job-archive-states, user-agent) alone.',
+                'nap bundles no server code: import a pure module of the contracts (project-members, template-results, trigger-kinds, job-archive-states, user-agent, name-characters) alone.',
             },
           ],
           patterns: [
@@ -158,6 +158,7 @@ export default tseslint.config(
                 '!@nap/contracts/dist/trigger-kinds',
                 '!@nap/contracts/dist/job-archive-states',
                 '!@nap/contracts/dist/user-agent',
+                '!@nap/contracts/dist/name-characters',
               ],
               message: 'Import a package through its public door (@nap/<name>).',
             },
