@@ -38,8 +38,8 @@ export function updateAutomation(svc: WorkflowContext): Handler<'workflow.update
         stored = await svc.automations.replaceAutomation(next, existing, (other) => mayAccessAutomation(other, ctx.caller, 'read'));
         if (stored === null) throw new AppError('AUTOMATION_NOT_FOUND', `No automation with id "${existing._id}"`);
       } catch (err) {
-        await restoreTriggers(svc, restamped, ctx.caller);
-        throw err;
+        const left = await restoreTriggers(svc, restamped, ctx.caller);
+        throw left.length === 0 ? err : withTriggersLeft(err, left, ctx.caller);
       }
       if (stored !== 'changed') {
         const changes = [...auditChanges(existing, stored), ...restamped.map((r) => r.change)];
@@ -50,7 +50,14 @@ export function updateAutomation(svc: WorkflowContext): Handler<'workflow.update
             : `; its ${restamped.length === 1 ? 'schedule or event trigger' : `${restamped.length} schedules and event triggers`} now run${restamped.length === 1 ? 's' : ''} as ${ctx.caller.username}`;
         return { message: `Automation "${stored.name}" updated${runsAs}`, data: stored, metadata: {} };
       }
-      await restoreTriggers(svc, restamped, ctx.caller);
+      const left = await restoreTriggers(svc, restamped, ctx.caller);
+      // a trigger left acting as the caller would not be re-stamped (nor audited) by the next attempt
+      if (left.length > 0)
+        throw withTriggersLeft(
+          new AppError('CONFLICT', `Automation "${existing.name}" changed while it was being updated; try again`),
+          left,
+          ctx.caller,
+        );
       if (attempt >= UPDATE_ATTEMPTS)
         throw new AppError('CONFLICT', `Automation "${existing.name}" kept changing while it was being updated; try again`);
     }
@@ -66,6 +73,7 @@ const UPDATE_ATTEMPTS = 20;
 /** A trigger given the identity of whoever pointed its automation elsewhere, and who it acted as before. */
 interface Restamped {
   id: string;
+  name: string;
   before: Caller | undefined;
   change: AuditChange;
 }
@@ -81,6 +89,7 @@ async function restampTriggers(svc: WorkflowContext, automation: StoredAutomatio
     if (!(await svc.triggers.setRunAs(trigger._id, trigger.runAs?.id, runAsOf(caller)))) continue;
     restamped.push({
       id: trigger._id,
+      name: trigger.name,
       before: trigger.runAs,
       change: { member: `triggers.${trigger._id}.runAs`, before: trigger.runAs?.username ?? null, after: caller.username },
     });
@@ -89,11 +98,41 @@ async function restampTriggers(svc: WorkflowContext, automation: StoredAutomatio
   return restamped;
 }
 
-/** Puts back who the triggers acted as, when the automation was not changed after all (each only if still `caller`). */
-async function restoreTriggers(svc: WorkflowContext, restamped: readonly Restamped[], caller: Caller): Promise<void> {
+/** Tries to put a trigger back this many times before it is reported left acting as the caller. */
+const RESTORE_ATTEMPTS = 3;
+
+/**
+ * Puts back who the triggers acted as (none, for one stored without), when the automation was not
+ * changed after all; each only if it still acts as `caller`, so that a change made meanwhile stays.
+ * The triggers that could not be put back (the store failed each try): they act as `caller`.
+ */
+async function restoreTriggers(svc: WorkflowContext, restamped: readonly Restamped[], caller: Caller): Promise<Restamped[]> {
+  const left: Restamped[] = [];
   for (const r of restamped) {
-    if (r.before === undefined) continue;
-    await svc.triggers.setRunAs(r.id, caller.id, r.before).catch(() => undefined);
+    let restored = false;
+    for (let attempt = 1; attempt <= RESTORE_ATTEMPTS && !restored; attempt++) {
+      restored = await svc.triggers.setRunAs(r.id, caller.id, r.before).then(
+        () => true,
+        () => false,
+      );
+    }
+    if (!restored) left.push(r);
   }
   if (restamped.length > 0) svc.eventTriggers.invalidate();
+  return left;
+}
+
+/**
+ * `err` (its code and status kept) telling the caller that the triggers `left` still act as them:
+ * the change failed, yet their re-stamp could not be undone, and the caller must know it.
+ */
+function withTriggersLeft(err: unknown, left: readonly Restamped[], caller: Caller): unknown {
+  if (!(err instanceof AppError)) return err;
+  const names = left.map((r) => `"${r.name}"`).join(', ');
+  const which = left.length === 1 ? `its schedule or event trigger ${names}` : `its schedules and event triggers ${names}`;
+  return new AppError(
+    err.code,
+    `${err.message}; ${which} could not be given back the identity ${left.length === 1 ? 'it' : 'they'} had and now run${left.length === 1 ? 's' : ''} as ${caller.username}`,
+    { status: err.status, cause: err, ...(err.details !== undefined ? { details: err.details } : {}) },
+  );
 }

@@ -101,12 +101,14 @@ export class TriggerRepository {
   }
 
   /**
-   * Gives trigger `id` the identity `runAs` if it still acts as `from` (its `runAs.id`, or none):
-   * whether it did. Nothing else of it changes.
+   * Gives trigger `id` the identity `runAs` (none when undefined: it acts as the platform, as one
+   * stored without it did) if it still acts as `from` (its `runAs.id`, or none): whether it did.
+   * Nothing else of it changes.
    */
-  async setRunAs(id: string, from: string | undefined, runAs: Caller): Promise<boolean> {
+  async setRunAs(id: string, from: string | undefined, runAs: Caller | undefined): Promise<boolean> {
     const filter = from === undefined ? { _id: id, 'runAs.id': { $exists: false } } : { _id: id, 'runAs.id': { $eq: from } };
-    return (await this.triggers.updateOne(filter, { $set: { runAs } })).modifiedCount > 0;
+    const update = runAs === undefined ? { $unset: { runAs: '' } } : { $set: { runAs } };
+    return (await this.triggers.updateOne(filter, update)).modifiedCount > 0;
   }
 
   async deleteByAction(actionId: string): Promise<number> {
