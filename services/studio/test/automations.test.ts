@@ -354,7 +354,9 @@ describe('group-based access to workflow documents', () => {
     expect((await platform.http('GET', `/automation-studio/automations/${shared._id}`, { token: alice.token })).status).toBe(200);
     const denied = await platform.http('GET', `/automation-studio/automations/${shared._id}`, { token: bob.token });
     expect(denied.status).toBe(403);
-    expect(denied.body).toMatchObject({ code: 'GROUP_ACCESS_DENIED', message: expect.stringContaining('Team A only') });
+    // named as asked for (its id), never by a name the caller may not read
+    expect(denied.body).toMatchObject({ code: 'GROUP_ACCESS_DENIED', message: expect.stringContaining(shared._id) });
+    expect((denied.body as { message: string }).message).not.toContain('Team A only');
     expect((await platform.http('GET', `/automation-studio/automations/${open._id}`, { token: bob.token })).status).toBe(200);
 
     const names = async (token: string): Promise<string[]> =>

@@ -54,10 +54,12 @@ export class TemplateRepository {
 
   private async access(idOrName: string, caller: Caller, mode: 'read' | 'write'): Promise<DeviceTemplateDoc> {
     const doc = await this.find(idOrName);
+    // named as the caller asked for it, unless the caller may read it: a refusal tells no more of it
+    const named = mode === 'write' && allowed(doc, caller, 'read') ? doc.name : idOrName;
     if (!allowed(doc, caller, mode))
       throw new AppError(
         'GROUP_ACCESS_DENIED',
-        `Device template "${doc.name}" is not shared with any group of "${caller.username}" for ${mode}`,
+        `Device template "${named}" is not shared with any group of "${caller.username}" for ${mode}`,
       );
     return doc;
   }

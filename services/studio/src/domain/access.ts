@@ -18,10 +18,13 @@ export function canAccess(caller: Caller, groups: readonly string[] | undefined)
   return groups.some((g) => caller.groups.includes(g));
 }
 
-/** Throws 403 `GROUP_ACCESS_DENIED` unless `caller` may see the document. */
-export function assertAccess(caller: Caller, doc: { name: string; groups?: readonly string[] }, kind: string): void {
+/**
+ * Throws 403 `GROUP_ACCESS_DENIED` unless `caller` may see the document, naming it by `asked`, the id
+ * or name the caller gave: a caller who may not see a document is never told its name (nor its id).
+ */
+export function assertAccess(caller: Caller, doc: { groups?: readonly string[] }, kind: string, asked: string): void {
   if (!canAccess(caller, doc.groups)) {
-    throw new AppError('GROUP_ACCESS_DENIED', `The ${kind} "${doc.name}" is shared with groups you are not a member of`);
+    throw new AppError('GROUP_ACCESS_DENIED', `The ${kind} "${asked}" is shared with groups you are not a member of`);
   }
 }
 

@@ -21,7 +21,7 @@ export function exportForm(svc: StudioContext): Handler<'studio.exportForm'> {
         `No form with ${[id !== undefined ? `_id "${id}"` : '', name !== undefined ? `name "${name}"` : ''].filter(Boolean).join(' and ')}`,
       );
     }
-    assertAccess(input.caller, form, 'form');
+    assertAccess(input.caller, form, 'form', id ?? form.name);
     return asForm(form);
   };
 }

@@ -6,7 +6,7 @@ import type { StudioContext } from '../context';
 export function getAutomation(svc: StudioContext): Handler<'studio.getAutomation'> {
   return async (input) => {
     const doc = await svc.workflows.get(input.params.id);
-    assertAccess(input.caller, doc, 'workflow');
+    assertAccess(input.caller, doc, 'workflow', input.params.id);
     return doc;
   };
 }

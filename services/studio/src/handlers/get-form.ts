@@ -16,7 +16,7 @@ export function getForm(svc: StudioContext): Handler<'studio.getForm'> {
       form = byOwnId === undefined ? null : await svc.forms.findById(byOwnId._id);
     }
     if (form === null) throw svc.forms.notFound(key, 'id or name');
-    assertAccess(input.caller, form, 'form');
+    assertAccess(input.caller, form, 'form', key);
     return form;
   };
 }

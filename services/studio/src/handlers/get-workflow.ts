@@ -27,7 +27,7 @@ export function getWorkflow(svc: StudioContext): Handler<'studio.getWorkflow'> {
         `No workflow with ${[id !== undefined ? `id "${id}"` : '', name !== undefined ? `name ${byName}` : ''].filter(Boolean).join(' and ')}`,
       );
     }
-    assertAccess(input.caller, doc, 'workflow');
+    assertAccess(input.caller, doc, 'workflow', id ?? name ?? doc._id);
     return doc;
   };
 }

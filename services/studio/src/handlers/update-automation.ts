@@ -10,7 +10,7 @@ export function updateAutomation(svc: StudioContext): Handler<'studio.updateAuto
   return async (input, ctx) => {
     const { id } = input.params;
     const current = await svc.workflows.get(id);
-    assertAccess(input.caller, current, 'workflow');
+    assertAccess(input.caller, current, 'workflow', id);
     const { workflow, warnings } = checkWorkflow(input.body.update, 'body.update');
     assertAssignable(input.caller, workflow.groups, 'workflow');
     const original = { _id: id, created: current.created, createdBy: current.created_by };

@@ -19,7 +19,7 @@ export function updateForm(svc: StudioContext): Handler<'studio.updateForm'> {
     // narrowed so that the caller may no longer change it) is never written over
     for (let attempt = 1; ; attempt++) {
       const current = await svc.forms.get(id);
-      assertAccess(input.caller, current, 'form');
+      assertAccess(input.caller, current, 'form', id);
       const stored = await replaceForm(svc, current, form, input.caller);
       if (stored !== null) {
         ctx.audit({ target: { kind: 'form', id: stored._id, name: stored.name }, changes: auditChanges(current, stored) });

@@ -27,10 +27,15 @@ export function mayAccessAutomation(doc: Pick<StoredAutomation, 'gbac'>, caller:
   return groups.length === 0 || groups.some((g) => caller.groups.includes(g));
 }
 
-/** Throws 403 GROUP_ACCESS_DENIED unless the caller may read (or change) the automation. */
+/**
+ * Throws 403 GROUP_ACCESS_DENIED unless the caller may read (or change) the automation; named by its
+ * name only to a caller who may read it (by its id otherwise, the key of its routes).
+ */
 export function assertAutomationAccess(doc: StoredAutomation, caller: Caller, mode: 'read' | 'write'): void {
-  if (!mayAccessAutomation(doc, caller, mode))
-    throw new AppError('GROUP_ACCESS_DENIED', `Automation "${doc.name}" is not shared with any group of "${caller.username}" for ${mode}`);
+  if (mayAccessAutomation(doc, caller, mode)) return;
+  const named =
+    mode === 'write' && mayAccessAutomation(doc, caller, 'read') ? `Automation "${doc.name}"` : `Automation with id "${doc._id}"`;
+  throw new AppError('GROUP_ACCESS_DENIED', `${named} is not shared with any group of "${caller.username}" for ${mode}`);
 }
 
 /** The store filter of the automations a caller may read (see {@link mayAccessAutomation}); nothing for admins. */
