@@ -113,13 +113,7 @@ const ERROR_CATEGORIES: readonly ErrorCategory[] = [
     message: /^TRANSFORMATION_INCOMING_INVALID\b/,
     legend:
       "a transformation task with `validateIncoming` gets a value its JST's incoming schema refuses: " +
-      'a manual view of an app (AppArtifacts "Get Pre-Built Object") answered with no data gives null where the JST wants an object; Push Configuration to Device - IAG passes the rendered text where its JST declares an object holding it.',
-  },
-  {
-    name: 'evaluation on pinned data',
-    asset: false,
-    message: /^Operator \S+ compares numbers or texts, not undefined\b/,
-    legend: 'an `evaluation` compares a count read from a pinned answer (`{}`, so `undefined`) with a number.',
+      'Push Configuration to Device - IAG passes the rendered text where its JST declares an object holding it.',
   },
   {
     name: 're-attempts exhausted',

@@ -238,11 +238,13 @@ describe('conformance workflows through HTTP', () => {
       status: 'complete',
       variables: { path: 'few' },
       tasks: {
-        e1: { status: 'complete', metrics: { finish_state: 'failure' }, variables: { outgoing: { return_value: false } } },
+        e1: { status: 'complete', metrics: { finish_state: 'failure' } },
         s2: { status: 'incomplete' },
         f3: { status: 'complete' },
       },
     });
+    // an evaluation whose condition is not met outputs undefined (Itential's evaluation reference)
+    expect(job.tasks.e1?.variables?.outgoing).not.toHaveProperty('return_value');
   });
 
   it('revert loop', async () => {
