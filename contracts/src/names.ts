@@ -74,3 +74,37 @@ export function checkPrintableName(text: string, member: string): void {
   const problem = nameProblem(text, member);
   if (problem !== undefined) throw new AppError('VALIDATION_FAILED', problem.message, { details: [problem] });
 }
+
+/**
+ * `schema` (an object schema) with each of its members `members` a name people choose: the pattern
+ * {@link PRINTABLE_NAME_PATTERN} added to the member's own schema, its other keywords (type,
+ * minLength, description) kept, so that a request holding a character names may not hold is a 400
+ * `VALIDATION_FAILED` naming the member and the character (as for {@link nameProblem}). A member
+ * inside an object member is named by its path (`metadata.name`), one in the items of an array
+ * member with `[]` (`components[].folder`). For the request schemas of
+ * documents whose schema is shared with stored documents and answers (an adapter, a profile, a
+ * prebuilt package): those keep no pattern, so that a name stored before the rule can still be
+ * read. A copy; `schema` is left as it was. Throws at load when a member is not one of the
+ * schema's, or has a pattern of its own already.
+ */
+export function withPrintableNames<T extends object>(schema: T, members: readonly string[]): T {
+  type Node = { properties?: Record<string, Node>; items?: Node; pattern?: unknown };
+  const printable = (leaf: Node, whole: string): Node => {
+    if (leaf.pattern !== undefined && leaf.pattern !== PRINTABLE_NAME_PATTERN)
+      throw new Error(`withPrintableNames: ${whole} has a pattern of its own`);
+    return { ...leaf, pattern: PRINTABLE_NAME_PATTERN };
+  };
+  const mark = (node: Node, path: readonly string[], whole: string): Node => {
+    const [segment = '', ...rest] = path;
+    const many = segment.endsWith('[]');
+    const key = many ? segment.slice(0, -2) : segment;
+    const member = node.properties?.[key];
+    const target = many ? member?.items : member;
+    if (member === undefined || target === undefined) throw new Error(`withPrintableNames: the schema has no member ${whole}`);
+    const changed = rest.length > 0 ? mark(target, rest, whole) : printable(target, whole);
+    return { ...node, properties: { ...node.properties, [key]: many ? { ...member, items: changed } : changed } };
+  };
+  let out = schema as Node;
+  for (const member of members) out = mark(out, member.split('.'), member);
+  return out as T;
+}

@@ -1,6 +1,16 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { checkPrintableName, escapeUnprintable, getOperation, isAppError, nameProblem, unprintableIn, validateRequest } from '../src';
+import {
+  PRINTABLE_NAME_PATTERN,
+  checkPrintableName,
+  escapeUnprintable,
+  getOperation,
+  isAppError,
+  nameProblem,
+  unprintableIn,
+  validateRequest,
+  withPrintableNames,
+} from '../src';
 import type { RequestParts } from '../src';
 
 /**
@@ -45,6 +55,52 @@ const CASES: [string, (name: string) => RequestParts, string][] = [
   ['admin.createLink', (name) => ({ body: { name, address: 'https://runbooks.example.com/' } }), 'body.name'],
   ['admin.updateLink', (name) => ({ params: { linkId: 'l1' }, body: { name } }), 'body.name'],
   ['admin.createGroup', (name) => ({ body: { group: { name } } }), 'body.group.name'],
+  ['admin.createAccount', (name) => ({ body: { account: { username: name, password: 'x' } } }), 'body.account.username'],
+  ['admin.createAccount', (name) => ({ body: { account: { username: 'u', password: 'x', lastname: name } } }), 'body.account.lastname'],
+  ['admin.updateAccount', (name) => ({ params: { accountId: 'a1' }, body: { firstname: name } }), 'body.firstname'],
+  ['admin.createAdapter', (name) => ({ body: { properties: { name, properties: {} } } }), 'body.properties.name'],
+  ['admin.importAdapter', (name) => ({ body: { properties: { name, properties: {} } } }), 'body.properties.name'],
+  [
+    'admin.updateAdapter',
+    (name) => ({ params: { name: 'a' }, body: { properties: { name: 'a', model: name, properties: {} } } }),
+    'body.properties.model',
+  ],
+  ['admin.createIntegration', (name) => ({ body: { properties: { name } } }), 'body.properties.name'],
+  ['admin.createIntegrationModel', (name) => ({ body: { model: { info: { title: name } } } }), 'body.model.info.title'],
+  ['admin.validateIntegrationModel', (name) => ({ body: { model: { info: { title: 'T', version: name } } } }), 'body.model.info.version'],
+  ['admin.createProfile', (name) => ({ body: { properties: { id: name } } }), 'body.properties.id'],
+  ['admin.importProfile', (name) => ({ body: { profile: { id: name } } }), 'body.profile.id'],
+  [
+    'admin.importPrebuilt',
+    (name) => ({ body: { prebuilt: { metadata: { name, version: '1.0.0' }, bundles: [] } } }),
+    'body.prebuilt.metadata.name',
+  ],
+  [
+    'admin.validatePrebuilt',
+    (name) => ({ body: { prebuilt: { metadata: { name, version: '1.0.0' }, bundles: [] } } }),
+    'body.prebuilt.metadata.name',
+  ],
+  [
+    'admin.updatePrebuilt',
+    (name) => ({ params: { id: 'p' }, body: { prebuilt: { metadata: { name: 'p', version: name }, bundles: [] } } }),
+    'body.prebuilt.metadata.version',
+  ],
+  ['admin.createRepositoryConfig', (name) => ({ body: { config: { name, type: 'local', path: '/x' } } }), 'body.config.name'],
+  [
+    'studio.importProject',
+    (name) => ({ body: { project: { name: 'p', components: [{ iid: 0, type: 'workflow', folder: name, document: {} }] } } }),
+    'body.project.components[0].folder',
+  ],
+  [
+    'studio.createAutomation',
+    (name) => ({ body: { automation: { name: 'w', tasks: { a1b2: { name: 'query', summary: name } } } } }),
+    'body.automation.tasks.a1b2.summary',
+  ],
+  [
+    'studio.updateAutomation',
+    (name) => ({ params: { id: 'w1' }, body: { update: { name: 'w', tasks: { a1b2: { name: 'query', displayName: name } } } } }),
+    'body.update.tasks.a1b2.displayName',
+  ],
 ];
 
 describe('names with control characters', () => {
@@ -149,5 +205,52 @@ describe('the names of the shared itential-assets fixtures', () => {
       expect([kind, kinds.has(kind)]).toEqual([kind, true]);
     expect(names.length).toBeGreaterThanOrEqual(391);
     expect(names.filter(([, , name]) => unprintableIn(name) !== undefined)).toEqual([]);
+  });
+
+  it("all pass the rule: the folders of the projects' components, the summaries and display names of the workflows' tasks", () => {
+    const labels: [string, string, string][] = [];
+    const add = (file: string, kind: string, value: unknown) => {
+      if (typeof value === 'string') labels.push([file, kind, value]);
+    };
+    const tasksOf = (file: string, workflow: unknown) => {
+      const tasks = (workflow as { tasks?: Record<string, { summary?: unknown; displayName?: unknown }> } | undefined)?.tasks ?? {};
+      for (const task of Object.values(tasks)) {
+        add(file, 'summary', task.summary);
+        add(file, 'displayName', task.displayName);
+      }
+    };
+    for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith('.project.json'))) {
+      const doc = JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as {
+        components: { type: string; folder?: unknown; document?: unknown }[];
+      };
+      for (const c of doc.components) {
+        add(file, 'folder', c.folder);
+        if (c.type === 'workflow') tasksOf(file, c.document);
+      }
+    }
+    const count = (kind: string) => labels.filter(([, k]) => k === kind).length;
+    expect([count('folder') >= 300, count('summary') >= 1000, count('displayName') >= 1000]).toEqual([true, true, true]);
+    expect(labels.filter(([, , label]) => unprintableIn(label) !== undefined)).toEqual([]);
+  });
+});
+
+describe('withPrintableNames', () => {
+  it('adds the pattern to the members it names, in objects and array items, and leaves the schema it was given as it was', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        meta: { type: 'object', properties: { name: { type: 'string', minLength: 1 } } },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+    };
+    const before = JSON.stringify(schema);
+    const marked = withPrintableNames(schema, ['meta.name', 'tags[]']);
+    expect(marked.properties.meta.properties.name).toEqual({ type: 'string', minLength: 1, pattern: PRINTABLE_NAME_PATTERN });
+    expect(marked.properties.tags.items).toEqual({ type: 'string', pattern: PRINTABLE_NAME_PATTERN });
+    expect(JSON.stringify(schema)).toBe(before);
+    expect(() => withPrintableNames(schema, ['meta.title'])).toThrow('no member meta.title');
+    expect(() => withPrintableNames({ properties: { code: { type: 'string', pattern: '^[a-z]+$' } } }, ['code'])).toThrow(
+      'pattern of its own',
+    );
   });
 });

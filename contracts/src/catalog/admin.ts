@@ -1,5 +1,5 @@
 import { ROLE_NAMES, ROLE_SETS } from '../roles';
-import { PRINTABLE_NAME_PATTERN } from '../names';
+import { PRINTABLE_NAME_PATTERN, withPrintableNames } from '../names';
 import {
   Type,
   acknowledgement,
@@ -13,6 +13,7 @@ import {
   num,
   obj,
   oneOf,
+  printableName,
   resultsOf,
   str,
   strings,
@@ -117,6 +118,11 @@ const GROUP_LIST_NOTES = 'Sorted by name, letter case aside. ' + listNotes('name
 const KEEPS_AN_ADMINISTRATOR =
   '422 ACCOUNT_PROTECTED when the change would leave no active account with the admin role. Such changes (groups of accounts, roles and deletion of groups, deactivating and deleting accounts) run one at a time across every admin replica, so two sent together cannot both pass; ' +
   '504 TIMEOUT (retryable, nothing changed) when another one held them past the request deadline.';
+
+/** Text people choose that shows beside a name (an account's first and last name): may be empty, one line of printable text. */
+function printableText() {
+  return str({ pattern: PRINTABLE_NAME_PATTERN, description: 'one line of printable text' });
+}
 
 /** A record whose fields the spec does not show. */
 function record(description: string) {
@@ -230,9 +236,37 @@ const systemHealth = obj(
 
 const adapterHealth = embed(adapterHealthSchema);
 const adapterRecord = embed(adapterRecordSchema);
-const adapterBody = obj({ properties: embed(adapterDataSchema) }, ['properties']);
-const integrationBody = closed({ properties: embed(integrationPropertiesSchema) }, ['properties']);
-const modelBody = obj({ model: record('OpenAPI 2.0, 3.0 or 3.1 document') }, ['model']);
+/**
+ * The adapter document of a create, import (`name`: the name it gets) or update (`name`: the one it
+ * keeps, which the service compares with the path's). Its name and model print in lists and logs:
+ * one line of printable text ({@link withPrintableNames}); an update's name is checked against the
+ * path instead, so that an adapter named before the rule can still be changed.
+ */
+const adapterBody = (names: readonly ('name' | 'model')[]) =>
+  obj({ properties: withPrintableNames(embed(adapterDataSchema), names) }, ['properties']);
+/** `names`: the members checked as printable names, as for {@link adapterBody}. */
+const integrationBody = (names: readonly 'name'[]) =>
+  closed({ properties: withPrintableNames(embed(integrationPropertiesSchema), names) }, ['properties']);
+/**
+ * An OpenAPI document. Its `info.title` and `info.version` name the model (`<title>:<version>`, its
+ * id in paths) and its tasks' app: where a document is taken as a new model (`printable`), each
+ * that is a string is one line of printable text (400 naming body.model.info.title and the
+ * character). Only the pattern: that they are there and strings is the service's check of the
+ * document (400 INTEGRATION_MODEL_INVALID).
+ */
+const modelBody = (printable: boolean) => {
+  const names = { title: { pattern: PRINTABLE_NAME_PATTERN }, version: { pattern: PRINTABLE_NAME_PATTERN } };
+  return obj(
+    {
+      model: Type.Unsafe<Record<string, unknown>>({
+        type: 'object',
+        description: 'OpenAPI 2.0, 3.0 or 3.1 document',
+        ...(printable ? { properties: { info: { properties: names } } } : {}),
+      }),
+    },
+    ['model'],
+  );
+};
 const integrationModel = embed(integrationModelSchema);
 const changelogs = resultsOf(obj({ version: str(), date: str(), changes: str() }));
 const logLevelBody = embed(logLevelBodySchema);
@@ -241,10 +275,19 @@ const applicationChange = embed(applicationChangeSchema);
 const applicationLifecycle = embed(applicationLifecycleSchema);
 const applicationHealth = embed(applicationHealthSchema);
 const link = embed(linkSchema);
-const profileBody = closed({ properties: embed(profileSchema) }, ['properties']);
+/** A profile as created (`names`: ['id'], the name it gets) or updated (its id is the path's, compared by the service). */
+const profileBody = (names: readonly 'id'[]) => closed({ properties: withPrintableNames(embed(profileSchema), names) }, ['properties']);
 const profileRecord = embed(profileRecordSchema);
 const profileChange = embed(profileChangeSchema);
 const prebuiltPackage = embed(prebuiltPackageSchema);
+/** A package taken as a new prebuilt (import, its validation): its name and version print in lists, one line of printable text each. */
+const newPrebuiltBody = obj(
+  {
+    prebuilt: withPrintableNames(prebuiltPackage, ['metadata.name', 'metadata.version']),
+    options: embed(prebuiltImportOptionsSchema),
+  },
+  ['prebuilt'],
+);
 const prebuiltRecord = embed(prebuiltRecordSchema);
 const repositoryConfigView = embed(repositoryConfigViewSchema);
 const repositoryPrebuilt = obj(
@@ -319,14 +362,14 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       {
         account: obj(
           {
-            username: name('unique login name'),
+            username: printableName('unique login name, one line of printable text'),
             password: str({
               minLength: 1,
               description:
                 "at least the active profile's authenticationProps.passwordRules.minLength characters (12 by default, never fewer than 8); stored as a scrypt hash, never returned",
             }),
-            firstname: str(),
-            lastname: str(),
+            firstname: printableText(),
+            lastname: printableText(),
             email: str(),
             groups: strings({ description: 'group ids' }),
           },
@@ -410,7 +453,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Update an account',
     http: { method: 'PATCH', path: '/authorization/accounts/:accountId' },
     roles: ADMIN,
-    body: closed({ firstname: str(), lastname: str(), email: str(), inactive: bool() }, [], {
+    body: closed({ firstname: printableText(), lastname: printableText(), email: str(), inactive: bool() }, [], {
       minProperties: 1,
       description: 'members to change; an inactive account cannot log in and its sessions end',
     }),
@@ -563,7 +606,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Create an adapter',
     http: { method: 'POST', path: '/adapters' },
     roles: ADMIN,
-    body: adapterBody,
+    body: adapterBody(['name', 'model']),
     response: adapterRecord,
     notes: 'Body { properties: <the adapter document> }; created STOPPED.',
   },
@@ -640,7 +683,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Import an adapter',
     http: { method: 'POST', path: '/adapters/import' },
     roles: ADMIN,
-    body: adapterBody,
+    body: adapterBody(['name', 'model']),
     response: adapterRecord,
     notes: 'Same body as POST /adapters. A secret still masked (********) is refused: an export carries none.',
   },
@@ -674,7 +717,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Update an adapter',
     http: { method: 'PUT', path: '/adapters/:name' },
     roles: ADMIN,
-    body: adapterBody,
+    body: adapterBody(['model']),
     response: adapterRecord,
     notes: 'Replaces the document (the name stays); a RUNNING adapter restarts with it.',
   },
@@ -838,7 +881,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Create an integration',
     http: { method: 'POST', path: '/integrations' },
     roles: ADMIN,
-    body: integrationBody,
+    body: integrationBody(['name']),
     response: embed(integrationRecordSchema),
     notes: "An instance of a model: server defaults to the model's first server; secrets are sealed and answered as ********.",
   },
@@ -880,7 +923,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Update an integration',
     http: { method: 'PUT', path: '/integrations/:name' },
     roles: ADMIN,
-    body: integrationBody,
+    body: integrationBody([]),
     response: embed(integrationRecordSchema),
     notes: 'Members given replace the stored ones (the name stays); secrets sent as ******** keep their stored value.',
   },
@@ -889,7 +932,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Update properties of an integration',
     http: { method: 'PUT', path: '/integrations/:name/properties' },
     roles: ADMIN,
-    body: integrationBody,
+    body: integrationBody([]),
     response: embed(integrationRecordSchema),
     notes: 'As PUT /integrations/:name.',
   },
@@ -899,7 +942,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Create an integration model',
     http: { method: 'POST', path: '/integration-models' },
     roles: ADMIN,
-    body: modelBody,
+    body: modelBody(true),
     response: integrationModel,
     bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
@@ -942,7 +985,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Update a model',
     http: { method: 'PUT', path: '/integration-models' },
     roles: ADMIN,
-    body: modelBody,
+    body: modelBody(false),
     response: integrationModel,
     bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
@@ -953,7 +996,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Validate a model',
     http: { method: 'PUT', path: '/integration-models/validation' },
     roles: ADMIN,
-    body: modelBody,
+    body: modelBody(true),
     response: embed(modelValidationSchema),
     bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
@@ -1001,7 +1044,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Create a profile',
     http: { method: 'POST', path: '/profiles' },
     roles: ADMIN,
-    body: profileBody,
+    body: profileBody(['id']),
     response: profileRecord,
     notes: 'Body { properties: <profile> } with at least id; the server fills every member left out with its default. Created inactive.',
   },
@@ -1043,7 +1086,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Import a profile',
     http: { method: 'POST', path: '/profiles/import' },
     roles: ADMIN,
-    body: closed({ profile: embed(profileSchema) }, ['profile']),
+    body: closed({ profile: withPrintableNames(embed(profileSchema), ['id']) }, ['profile']),
     response: profileRecord,
     status: 201,
     notes: 'Body { profile: <an exported profile> }; defaults fill what it lacks; created inactive. A token still ******** is refused.',
@@ -1063,7 +1106,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Update a profile',
     http: { method: 'PUT', path: '/profiles/:id' },
     roles: ADMIN,
-    body: profileBody,
+    body: profileBody([]),
     response: profileChange,
     timeoutMs: TIMEOUTS_MS.lifecycle,
     notes:
@@ -1100,7 +1143,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Import a prebuilt',
     http: { method: 'POST', path: '/prebuilts/import' },
     roles: ADMIN,
-    body: obj({ prebuilt: prebuiltPackage, options: embed(prebuiltImportOptionsSchema) }, ['prebuilt']),
+    body: newPrebuiltBody,
     response: prebuiltRecord,
     status: 201,
     timeoutMs: TIMEOUTS_MS.long,
@@ -1124,7 +1167,14 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Update a prebuilt',
     http: { method: 'PUT', path: '/prebuilts/:id' },
     roles: ADMIN,
-    body: obj({ prebuilt: prebuiltPackage, options: embed(prebuiltImportOptionsSchema) }, ['prebuilt']),
+    body: obj(
+      {
+        // its name is compared with the installed prebuilt's; its new version prints in lists
+        prebuilt: withPrintableNames(prebuiltPackage, ['metadata.version']),
+        options: embed(prebuiltImportOptionsSchema),
+      },
+      ['prebuilt'],
+    ),
     response: prebuiltRecord,
     timeoutMs: TIMEOUTS_MS.long,
     notes:
@@ -1135,7 +1185,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Validate the data structure of a prebuilt',
     http: { method: 'PUT', path: '/prebuilts/import/validation' },
     roles: ADMIN,
-    body: obj({ prebuilt: prebuiltPackage, options: embed(prebuiltImportOptionsSchema) }, ['prebuilt']),
+    body: newPrebuiltBody,
     response: embed(prebuiltValidationSchema),
     timeoutMs: TIMEOUTS_MS.long,
     notes:
@@ -1149,7 +1199,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     auditKind: 'repository-config',
     roles: ADMIN,
     body: closed(
-      { config: closed({ name: name('unique repository name'), ...repositoryConfigSchema.properties }, ['name', 'type', 'path']) },
+      { config: closed({ name: printableName('unique repository name'), ...repositoryConfigSchema.properties }, ['name', 'type', 'path']) },
       ['config'],
     ),
     response: repositoryConfigView,

@@ -1,4 +1,5 @@
 import { ROLE_SETS } from '../roles';
+import { withPrintableNames } from '../names';
 import type { TProperties, TSchema } from '@sinclair/typebox';
 import {
   acknowledgement,
@@ -482,7 +483,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     addition: true,
     notes:
       'Components shared with groups the caller is in none of (workflows and forms; admins see all) are left out of components; metadata.componentsLeftOut says how many. ' +
-      'A project holds its components by id: a component renamed through its own route is answered under its name now; one deleted through its own route is left out, and metadata.componentsGone ({ iid, type, name }) and metadata.note name it.',
+      'A project holds its components by id: a component renamed through its own route is answered under its name now; one deleted through its own route is left out, and metadata.componentsGone ({ iid, type, name }) and metadata.note name it ' +
+      '(a deleted workflow or form by its iid and type alone, its name only to admins: who it was shared with is not known once it is gone).',
   },
   {
     name: 'updateProject',
@@ -495,7 +497,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     notes:
       'The members given change, the others stay; another member (components, folders, _id, …) is 400 VALIDATION_FAILED naming it: components change through their own routes. ' +
       'A project has no members or roles of its own; who may change it is who may delete it: ' +
-      'a project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component. ' +
+      'a project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component by its iid and type alone (details: count, components), as GET leaves them out. ' +
       "Renaming keeps the components' stored names (they carry the project's id, not its name). " +
       'An unknown id 404 PROJECT_NOT_FOUND; a name another project has 409 PROJECT_ALREADY_EXISTS; a project whose import is still under way 409 CONFLICT. ' +
       'The answer is the project as GET …/projects/:id answers it to the caller (components under their names now, those deleted through their own routes named in metadata.componentsGone and metadata.note).',
@@ -513,15 +515,16 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     addition: true,
     notes:
       'Each component is deleted through its owning service, whatever it is named now (a project holds its components by id); components deleted through their own routes before are skipped and not counted. ' +
-      'A project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component ' +
-      '(details.components: iid, type, name) before anything is deleted.',
+      'A project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component by its iid and type alone ' +
+      "(details: count, components: iid, type; its name is not the caller's to know, as GET leaves it out) before anything is deleted.",
   },
   {
     name: 'importProject',
     summary: 'Import a project: every component through its owning service, all or nothing',
     http: { method: 'POST', path: '/automation-studio/projects/import' },
     roles: ROLE_SETS.write,
-    body: obj({ project: embed(exportedProjectSchema) }, ['project']),
+    // the folder of each component shows in the project's tree: one line of printable text
+    body: obj({ project: withPrintableNames(embed(exportedProjectSchema), ['components[].folder']) }, ['project']),
     response: projectEnvelopeSchema,
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
@@ -544,9 +547,9 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     notes:
       'The shape POST /automation-studio/projects/import takes ({ project: <this> }): components with their documents as stored now, names without the project prefix. ' +
       "A project holds its components by id: a component renamed through its own route is exported under its name now (a mopCommandTemplate's reference is its stored name now); " +
-      'one deleted through its own route is left out of components and folders, and componentsGone ({ iid, type, name }) and note name it; what is left imports again. ' +
-      'A project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component ' +
-      '(details.components: iid, type, name): an export without it would not be the project.',
+      'one deleted through its own route is left out of components and folders, and componentsGone ({ iid, type, name }) and note name it (a deleted workflow or form by its iid and type alone, its name only to admins); what is left imports again. ' +
+      'A project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component by its iid and type alone ' +
+      '(details: count, components: iid, type): an export without it would not be the project.',
   },
   // JST transformations (additions, named as the original platform names them)
   {

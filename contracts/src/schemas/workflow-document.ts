@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { OpenStatic } from './common';
+import { PRINTABLE_NAME_PATTERN } from '../names';
 import {
   anyObject,
   anyValue,
@@ -105,9 +106,23 @@ function storedTask() {
   return open(taskProperties(), ['name'], { description: 'task; members beyond these are kept' });
 }
 
-/** A task as submitted: its name is checked by the service (TASK_NAME_MISSING), not by the schema. */
+/**
+ * A task as submitted: its name is checked by the service (TASK_NAME_MISSING), not by the schema.
+ * Its summary and displayName label it in the canvas and in a job's list of tasks: one line of
+ * printable text each ({@link PRINTABLE_NAME_PATTERN}). Its description may run over several lines
+ * (those of the shared assets do), so it is not held to the rule.
+ */
 function submittedTask() {
-  return open(taskProperties(), [], { description: 'task; members beyond these are kept' });
+  const label = (description: string) => str({ pattern: PRINTABLE_NAME_PATTERN, description });
+  return open(
+    {
+      ...taskProperties(),
+      summary: label('what the task does, as lists of tasks show it'),
+      displayName: label('the name the canvas shows'),
+    },
+    [],
+    { description: 'task; members beyond these are kept' },
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AppError } from '@nap/contracts';
+import { AppError, escapeUnprintable } from '@nap/contracts';
 import type { BundleType, ErrorCode, PrebuiltComponent, PrebuiltPackage, PrebuiltRecord, PrebuiltValidation } from '@nap/contracts';
 import semver from 'semver';
 import type { HandlerContext } from '@nap/bus';
@@ -366,7 +366,7 @@ export function checkSamePackage(id: string, current: PrebuiltDoc, pkg: Prebuilt
   if (pkg.metadata.name !== current.metadata.name) {
     throw new AppError(
       'PREBUILT_VERSION_NOT_NEWER',
-      `Prebuilt "${id}" is ${current.metadata.name}; body.prebuilt.metadata.name "${pkg.metadata.name}" is another package (import it instead)`,
+      `Prebuilt "${id}" is ${current.metadata.name}; body.prebuilt.metadata.name "${escapeUnprintable(pkg.metadata.name)}" is another package (import it instead)`,
       {
         details: [{ member: 'body.prebuilt.metadata.name', message: `must be ${current.metadata.name}` }],
       },

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { APPLICATIONS } from '@nap/contracts';
+import { APPLICATIONS, escapeUnprintable } from '@nap/contracts';
 import { applicationNamed } from '../domain/applications';
 import { invalidMember } from '../domain/validation-error';
 import { applyApplicationDocument } from '../steps/applications';
@@ -12,9 +12,9 @@ export function updateApplication(svc: AdminContext): Handler<'admin.updateAppli
     const app = applicationNamed(input.params.name);
     const service = APPLICATIONS[app].service;
     if (body.name !== undefined && body.name !== app)
-      throw invalidMember('body.properties.name', `is "${body.name}"; an application keeps its name ("${app}")`);
+      throw invalidMember('body.properties.name', `is "${escapeUnprintable(body.name)}"; an application keeps its name ("${app}")`);
     if (body.model !== undefined && body.model !== `@nap/${service}`)
-      throw invalidMember('body.properties.model', `is "${body.model}"; ${app} is served by @nap/${service}`);
+      throw invalidMember('body.properties.model', `is "${escapeUnprintable(body.model)}"; ${app} is served by @nap/${service}`);
     return applyApplicationDocument(svc, app, body, ctx.caller.username, ctx);
   };
 }

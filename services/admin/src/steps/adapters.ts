@@ -1,5 +1,5 @@
 // Adapters: added, changed, and called through.
-import { AppError, adapterDataSchema, auditChanges, parseAs } from '@nap/contracts';
+import { AppError, adapterDataSchema, auditChanges, escapeUnprintable, parseAs } from '@nap/contracts';
 import type { AdapterData, AdapterRecord, OutboundResponse } from '@nap/contracts';
 import type { AdminContext, AuditSink } from '../context';
 import {
@@ -37,7 +37,7 @@ export async function changeAdapter(
   let data: AdapterData;
   if ('data' in change) {
     if (change.data.name !== name)
-      throw invalidMember('body.properties.name', `is "${change.data.name}"; an adapter keeps its name ("${name}")`);
+      throw invalidMember('body.properties.name', `is "${escapeUnprintable(change.data.name)}"; an adapter keeps its name ("${name}")`);
     data = change.data;
   } else {
     const currentData = parseAs(adapterDataSchema, current.data);

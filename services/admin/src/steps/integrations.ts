@@ -1,6 +1,6 @@
 // Integrations: records and changes.
 import { getHeapStatistics } from 'node:v8';
-import { auditChanges } from '@nap/contracts';
+import { auditChanges, escapeUnprintable } from '@nap/contracts';
 import type { IntegrationRecord, IntegrationSettings } from '@nap/contracts';
 import type { AdminContext, AuditSink } from '../context';
 import { integrationRecordOf, integrationView } from '../domain/integrations';
@@ -41,7 +41,7 @@ export async function changeIntegration(
   const { current, doc } = await svc.serialized.run('integration-models', deadline, async (held) => {
     const current = await svc.integrations.get(name);
     if (input.name !== undefined && input.name !== name)
-      throw invalidMember('body.properties.name', `is "${input.name}"; an integration keeps its name ("${name}")`);
+      throw invalidMember('body.properties.name', `is "${escapeUnprintable(input.name)}"; an integration keeps its name ("${name}")`);
     const settings = input.properties ?? (maskSettings(current.settings) as IntegrationSettings);
     const doc = await integrationRecordFor(
       svc,

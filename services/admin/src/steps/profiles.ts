@@ -1,5 +1,5 @@
 // Profiles: the active one, its live settings, changes, and the sign-in methods it holds.
-import { AppError, auditChanges } from '@nap/contracts';
+import { AppError, auditChanges, escapeUnprintable } from '@nap/contracts';
 import type { Profile } from '@nap/contracts';
 import type { ActiveAuthentication } from '../clients/sign-in-methods';
 import type { AdminContext, AuditSink } from '../context';
@@ -41,7 +41,8 @@ export async function addProfile(svc: AdminContext, profile: Profile, by: string
 
 /** Replaces a profile (the id stays; defaults fill what it lacks); when it is active, its live members reach every replica. */
 export async function replaceProfile(svc: AdminContext, id: string, profile: Profile, by: string, audit?: AuditSink) {
-  if (profile.id !== id) throw invalidMember('body.properties.id', `is "${profile.id}"; a profile keeps its id ("${id}")`);
+  if (profile.id !== id)
+    throw invalidMember('body.properties.id', `is "${escapeUnprintable(profile.id)}"; a profile keeps its id ("${id}")`);
   providersOf(profile.authenticationProps, 'body.properties.authenticationProps');
   const before = await svc.profiles.get(id);
   const record = profileRecordOf(withDefaults(profile), svc.secrets, before.profile, before.created, by);
