@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Context } from './context';
 import { CliError, EXIT, usage } from './errors';
+import { terminalText } from './output/terminal';
 
 /**
  * What a destructive command does before it acts: nothing with `--yes`; else, on a terminal, asks
@@ -31,7 +32,8 @@ export async function confirmOrStop(ctx: Context, opts: { yes?: boolean }, quest
       if (!done) ctx.io.stderr.write('\n');
       end(undefined);
     });
-    rl.question(`${question} [y/N] `, end);
+    // the question names what it acts on: shown as every line of nap is (`\x1b`, never raw)
+    rl.question(terminalText(`${question} [y/N] `, false), end);
   });
   rl.close();
   if (answer === undefined || !/^\s*y(es)?\s*$/i.test(answer)) throw new CliError(`not confirmed: ${refused}`, EXIT.FAILED);

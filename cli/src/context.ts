@@ -71,12 +71,13 @@ export class Context {
   }
 
   /**
-   * Text on stdout; in the human format, control and bidirectional formatting characters of the
-   * platform's text are shown escaped (`\x1b`), never raw (the colours of `nap` stay); `-o json|yaml`
-   * is written exactly.
+   * Text on stdout, through the one rule of {@link terminalText}: in the human format, control and
+   * bidirectional formatting characters are shown escaped (`\x1b`), never raw, and only the styles
+   * of `nap` are colours; `-o json|yaml` is written exactly to a pipe or a file, and to a terminal
+   * with those characters as the escapes of JSON and YAML (`\u202e`: the same value).
    */
   out(text: string): void {
-    const shown = this.format === 'human' ? terminalText(text, this.colors.isColorSupported) : text;
+    const shown = this.format === 'human' || this.io.stdout.isTTY === true ? terminalText(text, this.colors.isColorSupported) : text;
     this.io.stdout.write(shown.endsWith('\n') || shown === '' ? shown : `${shown}\n`);
   }
 
@@ -85,10 +86,14 @@ export class Context {
     this.io.stderr.write(`${terminalText(text, this.stderrColors.isColorSupported)}\n`);
   }
 
-  /** The document as the API gave it for `-o json|yaml`; the human rendering otherwise. */
+  /** The document as the API gave it for `-o json|yaml` (quoted for a terminal where YAML must escape); the human rendering otherwise. */
   print(doc: unknown, human: () => string): void {
-    if (this.format === 'human') this.out(human());
-    else this.out(serialize(doc, this.format));
+    this.out(this.format === 'human' ? human() : this.document(doc, this.format));
+  }
+
+  /** `doc` as JSON or YAML for stdout: YAML for a terminal quotes every string that holds a character {@link out} escapes. */
+  document(doc: unknown, format: 'json' | 'yaml'): string {
+    return serialize(doc, format, { terminal: this.io.stdout.isTTY === true });
   }
 
   /** Whether stdin is a terminal, where a person can answer a question (and where nothing was piped in). */
@@ -144,7 +149,7 @@ export class Context {
     let client = this.clients.get(key);
     if (client === undefined) {
       this.tokenCache ??= createTokenCache(tokenCacheFile(this.io.env));
-      const debug = { enabled: this.options.debug, log: (line: string) => this.io.stderr.write(`${this.stderrColors.dim(line)}\n`) };
+      const debug = { enabled: this.options.debug, log: (line: string) => this.note(this.stderrColors.dim(line)) };
       client = new Client(profile, debug, this.tokenCache);
       this.clients.set(key, client);
     }
@@ -158,7 +163,7 @@ export class Context {
    */
   async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
     if (!this.spins()) return work();
-    const spinner = loadSpinner()({ text, stream: this.io.stderr }).start();
+    const spinner = loadSpinner()({ text: terminalText(text, false), stream: this.io.stderr }).start();
     try {
       return await work();
     } finally {

@@ -20,7 +20,7 @@ function globalOptions(cmd: Command): GlobalOptions {
 function report(io: Io, err: unknown, debug: boolean): number {
   if (err instanceof CliError) {
     io.stderr.write(`nap: ${terminalText(err.message, false)}\n`);
-    if (debug && err.cause !== undefined) io.stderr.write(`${String((err.cause as Error).stack ?? err.cause)}\n`);
+    if (debug && err.cause !== undefined) io.stderr.write(`${terminalText(String((err.cause as Error).stack ?? err.cause), false)}\n`);
     return err.exitCode;
   }
   const commanderCode = (err as { code?: unknown }).code;
@@ -31,7 +31,7 @@ function report(io: Io, err: unknown, debug: boolean): number {
   }
   const message = err instanceof Error ? err.message : String(err);
   io.stderr.write(`nap: unexpected error: ${terminalText(message, false)}${debug ? '' : ' (--debug shows where)'}\n`);
-  if (debug && err instanceof Error) io.stderr.write(`${err.stack ?? ''}\n`);
+  if (debug && err instanceof Error) io.stderr.write(`${terminalText(err.stack ?? '', false)}\n`);
   return EXIT.FAILED;
 }
 

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Context, GlobalOptions, Io } from './context';
 import { OUTPUT_FORMATS } from './output/format';
+import { terminalText } from './output/terminal';
 import { RESOURCES } from './resources/registry';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -71,7 +72,8 @@ export function buildProgram(io: Io, run: Runner): Command {
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      // commander's errors quote the words typed: shown as every line of nap is
+      writeErr: (s) => io.stderr.write(terminalText(s, false)),
       outputError: (s, write) => write(`nap: ${s.replace(/^error: /, '')}${unknownOptionHint(s)}`),
     })
     .exitOverride();

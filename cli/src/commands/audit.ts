@@ -9,6 +9,7 @@ import { CliError, EXIT, usage } from '../errors';
 import { pathOf } from '../http/client';
 import type { Query } from '../http/client';
 import { table } from '../output/format';
+import { terminalText } from '../output/terminal';
 import type { Doc } from '../resources/documents';
 import { field, isDoc, itemsOf, str } from '../resources/documents';
 import { limitOption } from '../limit';
@@ -233,6 +234,8 @@ export async function exportAudit(ctx: Context, opts: AuditRange & { afterSeq?: 
   let partial = '';
   let last: string | undefined;
   const decoder = new TextDecoder();
+  // to a terminal, the records' characters it would act on as JSON's escapes (the same records); to a pipe or a file, byte for byte
+  const onTerminal = out === ctx.io.stdout && ctx.io.stdout.isTTY === true ? new TextDecoder() : undefined;
   try {
     for await (const chunk of res.body ?? []) {
       const bytes = chunk as Uint8Array;
@@ -242,7 +245,8 @@ export async function exportAudit(ctx: Context, opts: AuditRange & { afterSeq?: 
         lines += whole.length;
         last = whole[whole.length - 1];
       }
-      if (!out.write(bytes)) await once(out, 'drain');
+      if (!out.write(onTerminal === undefined ? bytes : terminalText(onTerminal.decode(bytes, { stream: true }), false)))
+        await once(out, 'drain');
     }
   } catch (err) {
     const resume = seqOf(last);

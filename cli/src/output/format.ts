@@ -1,7 +1,8 @@
 import type { Colors } from 'picocolors/types';
+import { UNPRINTABLE_NAME_CHARACTERS } from '@nap/contracts/dist/name-characters';
 import { usage } from '../errors';
 import { loadTable, loadYaml } from '../lazy';
-import { escapeUnprintable } from './terminal';
+import { escapeUnprintable, markStyles, unmarkStyles } from './terminal';
 
 export const OUTPUT_FORMATS = ['human', 'json', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -12,12 +13,26 @@ export function parseOutputFormat(value: string): OutputFormat {
   throw usage(`-o ${value}: the output format is one of ${OUTPUT_FORMATS.join(', ')}`);
 }
 
-/** The document as JSON or YAML, for `-o json|yaml`: exactly what the API gave. */
-export function serialize(value: unknown, format: 'json' | 'yaml'): string {
+/**
+ * The document as JSON or YAML, for `-o json|yaml`: exactly what the API gave. For a `terminal`,
+ * YAML double-quotes each string (value or key) holding a character the terminal writer escapes,
+ * so that its escape (`\u202e`) is YAML's own there (JSON needs nothing: its strings take `\uHHHH`).
+ */
+export function serialize(value: unknown, format: 'json' | 'yaml', opts: { terminal?: boolean } = {}): string {
   if (format === 'json') return `${JSON.stringify(value, null, 2)}\n`;
   const YAML = loadYaml();
-  return YAML.stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+  if (opts.terminal !== true) return YAML.stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+  const doc = new YAML.Document(value, { aliasDuplicateObjects: false });
+  YAML.visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && UNPRINTABLE.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
 }
+
+/** A character the terminal writer escapes (line feeds and tabs are layout, which block scalars keep). */
+const UNPRINTABLE = new RegExp(`(?![\\n\\t])[${UNPRINTABLE_NAME_CHARACTERS}]`, 'u');
 
 export interface Column<T> {
   header: string;
@@ -53,7 +68,8 @@ const MIN_CUT_WIDTH = 12;
 export function table<T>(rows: readonly T[], columns: readonly Column<T>[], c: Colors, width?: number): string {
   const Table = loadTable();
   const t = new Table({
-    head: columns.map((col) => c.bold(col.header)),
+    // the renderer measures nap's styles as real SGR sequences; every ESC of a cell is escaped already
+    head: columns.map((col) => unmarkStyles(c.bold(col.header))),
     chars: {
       top: '',
       'top-mid': '',
@@ -83,12 +99,11 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[], c: C
     t.push(
       columns.map((col, i) => {
         const text = cut(texts[r]![i]!, limits[i]!);
-        return col.color === undefined ? text : col.color(text, row);
+        return col.color === undefined ? text : unmarkStyles(col.color(text, row));
       }),
     );
   });
-  return `${t
-    .toString()
+  return `${markStyles(t.toString())
     .split('\n')
     .map((line) => line.trimEnd())
     .join('\n')}\n`;

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import { NAP_BIN, ROOT } from './platform';
 
@@ -54,6 +55,11 @@ export interface NapOptions {
   input?: string;
   /** stdin is a terminal where nobody types (Ctrl-D at once), instead of `input`: for runs in this process ({@link napInProcess}). */
   terminal?: boolean;
+  /**
+   * stdout and stderr are terminals (120 columns), as a person's are, instead of pipes: for runs in
+   * this process ({@link napInProcess}); colours are on unless `env` turns them off.
+   */
+  tty?: boolean;
   /** A process of its own is killed after this long: 60 s by default. */
   timeoutMs?: number;
 }
@@ -113,7 +119,7 @@ let cli: Cli | undefined;
 // runs in this process one at a time: a command's exit code is process.exitCode, and the folder it works in process.cwd()
 let queue: Promise<unknown> = Promise.resolve();
 
-function collector(): { stream: NodeJS.WriteStream; text(): string } {
+function collector(tty: boolean): { stream: NodeJS.WriteStream; text(): string } {
   const chunks: Buffer[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -121,6 +127,15 @@ function collector(): { stream: NodeJS.WriteStream; text(): string } {
       done();
     },
   });
+  // a terminal's cursor moves as node's tty.WriteStream writes them (a spinner clears its line)
+  if (tty)
+    Object.assign(stream, {
+      isTTY: true,
+      columns: 120,
+      cursorTo: (x: number, y?: number) => readline.cursorTo(stream, x, y),
+      moveCursor: (dx: number, dy: number) => readline.moveCursor(stream, dx, dy),
+      clearLine: (dir: -1 | 0 | 1) => readline.clearLine(stream, dir),
+    });
   return { stream: stream as unknown as NodeJS.WriteStream, text: () => Buffer.concat(chunks).toString() };
 }
 
@@ -151,8 +166,8 @@ async function runInProcess(args: readonly string[], opts: NapOptions): Promise<
   // the bundle the bin runs (dist/nap.js), through its exported entry point
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   cli ??= require(path.join(ROOT, 'cli/dist/nap.js')) as Cli;
-  const stdout = collector();
-  const stderr = collector();
+  const stdout = collector(opts.tty === true);
+  const stderr = collector(opts.tty === true);
   // stdin as the bin gets it: a pipe holding the input (nothing by default), or a terminal
   const pipe = new PassThrough();
   const stdin = Object.assign(pipe, { isTTY: opts.terminal === true }) as unknown as NodeJS.ReadStream;
@@ -179,7 +194,7 @@ async function runInProcess(args: readonly string[], opts: NapOptions): Promise<
  */
 export function napInProcess(args: readonly string[], opts: NapOptions): Promise<NapResult> {
   if (needsProcess(args, opts)) {
-    if (opts.terminal === true) throw new Error('a run in a process of its own has no terminal for stdin');
+    if (opts.terminal === true || opts.tty === true) throw new Error('a run in a process of its own has no terminal');
     return nap(args, opts);
   }
   const run = queue.then(() => runInProcess(args, opts));
