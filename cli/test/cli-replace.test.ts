@@ -40,12 +40,27 @@ interface Named {
 
 type ProjectFile = Named & { components: { iid: number; document: Record<string, unknown> }[] };
 
-/** The project with the description of its first component changed: the update route cannot make the project there this one. */
+/** The project with the description of its first component changed: that component's own route changes it in place. */
 function withChangedComponent(project: ProjectFile, description: string): ProjectFile {
   const [first, ...rest] = project.components;
   if (first === undefined) throw new Error(`project ${project.name} has no component`);
   return { ...project, components: [{ ...first, document: { ...first.document, description } }, ...rest] };
 }
+
+/**
+ * The project with one more component, a copy of its last one named `name`: no route adds a
+ * component to a project, so only a delete and an import can make the project there this one.
+ */
+function withAddedComponent(project: ProjectFile, name: string): ProjectFile {
+  const last = project.components[project.components.length - 1];
+  if (last === undefined) throw new Error(`project ${project.name} has no component`);
+  const { _id: _ignored, ...document } = last.document;
+  return { ...project, components: [...project.components, { ...last, iid: last.iid + 1, document: { ...document, name } }] };
+}
+
+/** What the line of a project replaced by a delete and an import says after it, for a component added. */
+const ADDED = (component: string): string =>
+  `, deleted and imported again: the file adds ${component}, and the platform has no route that adds a component to a project or takes one out`;
 
 beforeAll(async () => {
   [staging, production] = await Promise.all([startPlatform('staging-password'), startPlatform('production-password')]);
@@ -193,6 +208,55 @@ describe('forms, projects and automations', () => {
     const after = (await run(['get', 'project', 'cli-in-place', '-o', 'json'])).json<typeof before>();
     expect(after).toMatchObject({ _id: before._id, description: 'changed in place', components: before.components });
     expect((await run(['audit', 'list', '--operation', 'studio.deleteProject', '-o', 'json'])).json()).toEqual([]);
+  });
+
+  it('update the components of a project in place through their own routes: the ids of all and the jobs of its workflow stay', async () => {
+    const project = file('members.project.json', { ...json<Record<string, unknown>>('cli-project.project.json'), name: 'cli-members' });
+    expect((await run(['import', 'project', project])).code).toBe(0);
+    type Stored = Named & { components: { type: string; name: string; reference: string; storedName: string }[] };
+    const before = (await run(['get', 'project', 'cli-members', '-o', 'json'])).json<Stored>();
+    const workflow = before.components.find((c) => c.type === 'workflow')!;
+    const job = (await run(['run', 'workflow', workflow.storedName, '--var', 'greeting=hi', '--wait', '-o', 'json'])).json<Named>();
+    const exported = JSON.parse((await run(['export', 'project', 'cli-members'])).stdout) as ProjectFile;
+    const changed = withChangedComponent({ ...exported, _id: 'another-platforms-id', description: 'members changed' }, 'changed in place');
+
+    const res = await run(['import', 'project', file('members/cli-members.project.json', changed), '--replace']);
+    expect(res).toMatchObject({
+      code: 0,
+      stdout: `imported project "cli-members" (${before._id}), updating the one there in place (its components: 1 changed)\n`,
+      stderr: '',
+    });
+    const after = (await run(['get', 'project', 'cli-members', '-o', 'json'])).json<Stored>();
+    expect(after).toMatchObject({ _id: before._id, description: 'members changed', components: before.components });
+    expect((await run(['get', 'workflow', workflow.storedName, '-o', 'json'])).json()).toMatchObject({
+      _id: workflow.reference,
+      description: 'changed in place',
+    });
+    const jobs = (await run(['jobs', 'list', '--workflow', workflow.storedName, '-o', 'json'])).json<Named[]>();
+    expect(jobs.map((j) => j._id)).toContain(job._id);
+    expect((await run(['audit', 'list', '--operation', 'studio.deleteProject', '-o', 'json'])).json()).toEqual([]);
+  });
+
+  it('undo the components of a project changed before one its own route refuses', async () => {
+    const project = file('undo.project.json', { ...json<Record<string, unknown>>('cli-project.project.json'), name: 'cli-undo' });
+    expect((await run(['import', 'project', project])).code).toBe(0);
+    const exported = JSON.parse((await run(['export', 'project', 'cli-undo'])).stdout) as ProjectFile;
+    const workflowBefore = exported.components[0]!.document;
+    const [first, second] = withChangedComponent(exported, 'not kept').components;
+    // the workflow changes first, then the transformation is refused
+    const refusedFile = {
+      ...exported,
+      description: 'not kept',
+      components: [first!, { ...second!, document: { ...second!.document, steps: 'oops' } }],
+    };
+    const res = await run(['import', 'project', file('undo/cli-undo.project.json', refusedFile), '--replace']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused transformation "upper" of project "cli-undo": .*\(400 VALIDATION_FAILED\); what had been changed of the project "cli-undo" there was put back as it was\n$/,
+    );
+    const after = JSON.parse((await run(['export', 'project', 'cli-undo'])).stdout) as ProjectFile;
+    expect(after.description).toBe(exported.description);
+    expect(after.components[0]!.document).toMatchObject({ _id: workflowBefore._id, description: workflowBefore.description });
   });
 
   it('update an automation in place, its triggers kept, unless the file changes its triggers', async () => {
@@ -458,7 +522,14 @@ describe('a document deleted and imported again', () => {
   it('is put back when the platform refuses the new one', async () => {
     expect((await run(['import', 'project', fixture('cli-project.project.json')])).code).toBe(0);
     const before = (await run(['get', 'project', 'cli-project', '-o', 'json'])).json<Named & { components: { storedName: string }[] }>();
-    const broken = file('broken/cli-project.project.json', { name: 'cli-project', components: [{ type: 'workflow', document: 'oops' }] });
+    const there = JSON.parse((await run(['export', 'project', 'cli-project'])).stdout) as ProjectFile;
+    const added = withAddedComponent(there, 'broken');
+    const broken = file('broken/cli-project.project.json', {
+      ...added,
+      components: added.components.map((c) =>
+        c.document.name === 'broken' ? { ...c, type: 'workflow', document: { name: 'broken', tasks: 'oops' } } : c,
+      ),
+    });
     const refused = await run(['import', 'project', broken, '--replace']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
@@ -474,20 +545,23 @@ describe('a document deleted and imported again', () => {
 
     // a good one replaces it
     const exported = await run(['export', 'project', 'cli-project']);
-    const doc = withChangedComponent(JSON.parse(exported.stdout) as ProjectFile, 'replaced');
+    const doc = withAddedComponent(JSON.parse(exported.stdout) as ProjectFile, 'upper again');
     const replaced = await run([
       'import',
       'project',
       file('good/cli-project.project.json', { ...doc, description: 'replaced' }),
       '--replace',
     ]);
-    expect(replaced).toMatchObject({ code: 0, stdout: `imported project "cli-project" (${before._id}) in place of the one there\n` });
+    expect(replaced).toMatchObject({
+      code: 0,
+      stdout: `imported project "cli-project" (${before._id}) in place of the one there${ADDED('transformation "upper again"')}\n`,
+    });
     expect((await run(['get', 'project', 'cli-project', '-o', 'json'])).json()).toMatchObject({ description: 'replaced' });
   });
 
   it('says what was deleted and where its copy is when it cannot be put back either, and exits 1', async () => {
     const exported = await run(['export', 'project', 'cli-project']);
-    const doc = withChangedComponent(JSON.parse(exported.stdout) as ProjectFile, 'again');
+    const doc = withAddedComponent(JSON.parse(exported.stdout) as ProjectFile, 'upper once more');
     const res = await run(['import', 'project', file('again/cli-project.project.json', doc), '--replace', '--profile', 'flaky']);
     expect(res.code).toBe(1);
     const backup = /its copy is (\S+\.project\.json) \(`nap import project \1` puts it back\)\n$/.exec(res.stderr)?.[1];

@@ -238,7 +238,8 @@ export interface GitOptions {
 /** How an imported document took the place of one of its name, for people: `, updating the one there in place`. */
 function howReplaced(outcome: ImportOutcome): string {
   if (outcome.state === 'updated') return `, updating the one there in place${outcome.detail === undefined ? '' : ` (${outcome.detail})`}`;
-  return outcome.state === 'replaced' ? ' in place of the one there' : '';
+  if (outcome.state !== 'replaced') return '';
+  return ` in place of the one there${outcome.detail === undefined ? '' : `, deleted and imported again: ${outcome.detail}`}`;
 }
 
 /** The line that says a document was imported, for people. */

@@ -4,6 +4,7 @@ import { CliError, EXIT } from '../errors';
 import type { ApiRequest, ApiResponse, Client } from '../http/client';
 import { pathOf, platformMessage } from '../http/client';
 import type { Doc } from '../resources/documents';
+import { terminalText } from '../output/terminal';
 import { isDoc, unwrap } from '../resources/documents';
 
 /**
@@ -168,7 +169,7 @@ function refusedMembers(res: ApiResponse): string[] {
 }
 
 /** One step done, and how to undo it. */
-interface Step {
+export interface Step {
   /** What the step did, for the message of an undo that fails: `trigger "x" (deleted)`. */
   what: string;
   undo: () => Promise<void>;
@@ -242,7 +243,10 @@ export async function updateAutomationInPlace(
   // Ctrl-C halfway must not leave the copy unsaid
   const onInterrupt = (): void => {
     process.stderr.write(
-      `\nnap: interrupted while updating ${what} in place: it may be changed in part; its copy as it was is ${backup} (\`nap import automation ${backup} --replace\` makes it that again)\n`,
+      terminalText(
+        `\nnap: interrupted while updating ${what} in place: it may be changed in part; its copy as it was is ${backup} (\`nap import automation ${backup} --replace\` makes it that again)\n`,
+        false,
+      ),
     );
     process.exit(130);
   };
@@ -334,7 +338,7 @@ export async function updateAutomationInPlace(
         err instanceof CliError
           ? err
           : new CliError(`unexpected error: ${err instanceof Error ? err.message : String(err)}`, EXIT.FAILED, { cause: err });
-      return await rollBack(failure, done, backup, backups, there);
+      return await rollBack(failure, done, backup, backups, there, 'automation');
     }
     backups.remove(backup);
     const created = plan.creates.filter((t) => !plan.deletes.some((d) => d.name === t.name)).length;
@@ -358,13 +362,17 @@ export async function updateAutomationInPlace(
   }
 }
 
-/** After a refused step: every step done undone, newest first; what could not be undone said, with the copy. */
-async function rollBack(
+/**
+ * After a refused step of an update in place: every step done undone, newest first; what could not
+ * be undone said, with the copy (`nap import <singular> <copy> --replace` makes it that again).
+ */
+export async function rollBack(
   failure: CliError,
   done: readonly Step[],
   backup: string,
   backups: BackupStore,
   there: string,
+  singular: string,
 ): Promise<InPlaceOutcome> {
   // the platform unreachable: the step it did not answer may have been done, and is not undone
   const unknown = failure.exitCode === EXIT.UNREACHABLE;
@@ -383,7 +391,7 @@ async function rollBack(
       notUndone.push(`${step.what}: ${err instanceof CliError ? err.message : String(err)}`);
     }
   }
-  const copy = `its copy as it was is ${backup} (\`nap import automation ${backup} --replace\` makes it that again)`;
+  const copy = `its copy as it was is ${backup} (\`nap import ${singular} ${backup} --replace\` makes it that again)`;
   if (unknown) {
     const undone =
       done.length === 0

@@ -6,8 +6,10 @@ import { CliError, EXIT, usage } from '../errors';
 import { exportFileName } from '../files';
 import type { ApiRequest, ApiResponse, Client } from '../http/client';
 import { platformMessage } from '../http/client';
+import { terminalText } from '../output/terminal';
 import type { Doc } from '../resources/documents';
 import { updateAutomationInPlace } from './automation-in-place';
+import { updateProjectInPlace } from './project-in-place';
 import { isDoc, unwrap } from '../resources/documents';
 import type { Found } from '../resources/lookup';
 import { deleteFound, exportDocument, findExisting, routePath } from '../resources/lookup';
@@ -176,12 +178,19 @@ async function replaceOne(
   const update = def.update;
   // the document there as the platform exports it: read first where it says whether the update route can replace it
   let kept: Doc | undefined;
-  if (update?.inPlace !== undefined) {
+  if (update?.inPlace !== undefined || update?.members === true) {
     const read = await readToKeep(client, def, existing, there);
     if ('refusal' in read) return read.refusal;
     kept = read.doc;
   }
-  if (update !== undefined && (update.inPlace === undefined || (kept !== undefined && update.inPlace(doc, kept)))) {
+  // why only a delete and an import can replace it, when an update in place was tried
+  let why: string | undefined;
+  if (update?.members === true) {
+    if (kept === undefined || existing.id === undefined) throw new Error(`${what} was read without its id`);
+    const inPlace = await updateProjectInPlace(client, doc, name, existing.id, kept, existing.doc, backups);
+    if (!('why' in inPlace)) return inPlace;
+    why = inPlace.why;
+  } else if (update !== undefined && (update.inPlace === undefined || (kept !== undefined && update.inPlace(doc, kept)))) {
     const key = update.key === undefined ? undefined : update.key === 'id' ? existing.id : existing.name;
     const req = { method: update.route.method, path: routePath(update.route, key), json: update.wrap(doc) } as const;
     const res = await client.send(req);
@@ -223,7 +232,10 @@ async function replaceOne(
   // Ctrl-C between the delete and the import must not leave the copy unsaid
   const onInterrupt = (): void => {
     process.stderr.write(
-      `\nnap: interrupted while replacing ${what}: if it is no longer on ${client.url}, its copy is ${backup} (\`nap import ${def.singular} ${backup}\` puts it back)\n`,
+      terminalText(
+        `\nnap: interrupted while replacing ${what}: if it is no longer on ${client.url}, its copy is ${backup} (\`nap import ${def.singular} ${backup}\` puts it back)\n`,
+        false,
+      ),
     );
     process.exit(130);
   };
@@ -242,7 +254,8 @@ async function replaceOne(
       if (stopsAll(err)) throw err;
       return { state: 'refused', error: new CliError(`${err.message}; ${there} was not replaced`, err.exitCode) };
     }
-    return await importOrPutBack(client, def, doc, kept, backup, backups, what, there);
+    const outcome = await importOrPutBack(client, def, doc, kept, backup, backups, what, there);
+    return why === undefined || outcome.state !== 'replaced' ? outcome : { ...outcome, detail: why };
   } finally {
     process.off('SIGINT', onInterrupt);
   }

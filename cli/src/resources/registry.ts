@@ -86,6 +86,12 @@ export interface UpdateSpec {
    * one by one make it `doc` (cli/src/commands/automation-in-place.ts), rather than a delete and an import.
    */
   triggers?: true;
+  /**
+   * A project's: its components matched by type and name are changed through their own routes,
+   * then the project's own members through the update route (cli/src/commands/project-in-place.ts);
+   * a delete and an import only when a component is added or left out or the folders change.
+   */
+  members?: true;
   /** What to add about it in the reference. */
   note?: string;
 }
@@ -200,26 +206,15 @@ const only =
  * workflows and forms), and the link of a trigger to its automation (the automation's id): never
  * what a person changed in a file.
  */
-const STAMPS = ['created', 'createdBy', 'created_by', 'lastUpdated', 'lastUpdatedBy', 'last_updated', 'last_updated_by', 'actionId'];
+export const STAMPS = ['created', 'createdBy', 'created_by', 'lastUpdated', 'lastUpdatedBy', 'last_updated', 'last_updated_by', 'actionId'];
 
 /** JSON with the members of every object in name order: two values that mean the same give the same text. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v as Doc).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v,
   );
-}
-
-/** The parts of a project the update route does not change: its folders and its components, stamps aside. */
-function projectParts(doc: Doc): string {
-  const components = (Array.isArray(doc.components) ? doc.components : []).map((c: unknown) => {
-    const comp = (c ?? {}) as Doc;
-    const document = comp.document !== null && typeof comp.document === 'object' ? without(...STAMPS)(comp.document as Doc) : comp.document;
-    return { iid: comp.iid, type: comp.type, folder: comp.folder ?? '/', document };
-  });
-  components.sort((a, b) => Number(a.iid) - Number(b.iid));
-  return canonical({ folders: doc.folders ?? [], components });
 }
 
 /** An automation's triggers, stamps aside, in id order. */
@@ -376,8 +371,8 @@ export const RESOURCES: readonly ResourceDef[] = [
       route: PATCH('/automation-studio/projects/:id'),
       key: 'id',
       wrap: only('name', 'description'),
-      inPlace: (doc, there) => projectParts(doc) === projectParts(there),
-      note: "its name and description, when the document's components and folders are those there (their stamps aside); a project whose components or folders differ is deleted and imported again, put back if refused",
+      members: true,
+      note: "its name and description, and each component whose document differs (matched by type and name) through the component's own route, so that the project and its components keep their ids and the jobs of its workflows; a step refused undoes those done. The platform has no route that adds a component to a project, takes one out or changes its folders: a project whose file does is deleted and imported again, put back if refused",
     },
     export: { route: GET('/automation-studio/projects/:id/export'), key: 'id' },
     gaps: {},
