@@ -1,9 +1,9 @@
 import { AppError, SYSTEM_CALLER } from '@nap/contracts';
-import { linearWorkflow } from '@nap/testing';
+import { eventually, linearWorkflow } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineHarness, StoreFaults } from './support/harness';
 import { sharedWith, startEngineHarness, stoppedAfterEach } from './support/harness';
-import { CrashSwitch } from './support/crash';
+import { CrashSwitch, LateAnswer } from './support/crash';
 import { StoreOutage } from './support/outage';
 import { COMPLETE_STREAM, counter, streamOf, twoRemote } from './support/remote-tasks';
 
@@ -254,6 +254,48 @@ describe('job events (outbox)', () => {
       expect(stored.lease).toBeUndefined();
     }
   });
+
+  it.each([
+    ['from the outbox the earlier writes handed over', false],
+    ['from the store (the job was woken meanwhile)', true],
+  ])(
+    'are published once when the store has the last step before its writer has the answer: the relay publishes %s',
+    async (_from, woken) => {
+      // the write that ends the job is in the store, but its runner has not heard back (the flush a
+      // write's answer waits for is slow under load): the relay publishes and removes the events it
+      // knows of first; the outbox the runner then hands over, as its write left it, is stale
+      const late = new LateAnswer(
+        (collection, method, args) =>
+          collection === 'jobs' && method === 'findOneAndUpdate' && JSON.stringify(args[1]).includes('"jobComplete"'),
+      );
+      const h = await startEngineHarness({ serverId: 'outbox-late' }, undefined, late);
+      harnesses.push(h);
+      try {
+        h.services.set('mop.RunCommandTemplate', counter().handler);
+        h.setBusDown(true);
+        const started = await h.run(twoRemote, { tag: 'late-answer' });
+        await h.waitFor(started._id, ['complete']);
+        await eventually('the answer of the last write held', () => late.holding, { timeoutMs: 5_000 });
+        // a wake hands nothing over: the relay reads the store, which has the whole outbox
+        if (woken) h.engine.wake(started._id);
+        h.setBusDown(false);
+        await h.engine.flushEvents(10_000);
+        const before = streamOf(h.events, started._id);
+        expect(before.duplicates).toBe(0);
+        expect(before.names).toEqual(COMPLETE_STREAM.slice(0, before.names.length));
+        if (woken) expect(before.names).toEqual(COMPLETE_STREAM);
+        late.release();
+        await eventually('the runner heard back and stopped', () => !h.engine.owns(started._id), { timeoutMs: 5_000 });
+        await h.engine.flushEvents(10_000);
+        expect(streamOf(h.events, started._id)).toEqual({ names: COMPLETE_STREAM, seqs: [1, 2, 3, 4, 5, 6], duplicates: 0 });
+        const stored = (await h.store.collection<JobRecord>('jobs').findOne({ _id: started._id })) as JobRecord;
+        expect(stored).toMatchObject({ outbox: [], eventsPublished: 6 });
+        expect(stored.lease).toBeUndefined();
+      } finally {
+        late.release();
+      }
+    },
+  );
 
   it('left in the outbox by an engine that died are published by its successor, in order', async () => {
     const crash = new CrashSwitch();

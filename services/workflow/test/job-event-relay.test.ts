@@ -149,6 +149,67 @@ describe('JobEventRelay', () => {
   });
 });
 
+describe('JobEventRelay after it removed what it published', () => {
+  // a write is in the store (a read sees it) before its writer has the answer: the relay can publish
+  // and remove its events from a read, and the writer hands the outbox over only afterwards
+
+  /** A runner's write that ends the job with events `names`; the outbox as it left it. */
+  async function lastWrite(id: string, names: string[]): Promise<OutboxState> {
+    const steps = stepsWritten.get(id) ?? 0;
+    stepsWritten.set(id, steps + 1);
+    const after = await repository.writeClaimed(id, SERVER, { status: 'complete' }, names.map(event), { steps });
+    if (typeof after === 'boolean') throw new Error('A write of events returns the outbox it left');
+    return after;
+  }
+
+  it('publishes nothing again from the late hand-over of the write that ended the job', async () => {
+    const r = relay();
+    await insertJob('j5', [event('e1')]);
+    const ended = await lastWrite('j5', ['e2', 'e3']);
+    // something without a hand-over (a wake, the lease scan) makes the relay read the store first
+    r.drain('j5');
+    await r.idle(2_000);
+    expect(await jobs.findOne({ _id: 'j5' })).toMatchObject({ outbox: [], eventsPublished: 3 });
+    // the writer's answer comes now
+    r.drain('j5', ended);
+    await r.idle(2_000);
+    expect(published.map((p) => [p.event, p.seq])).toEqual([
+      ['e1', 1],
+      ['e2', 2],
+      ['e3', 3],
+    ]);
+    r.stop();
+  });
+
+  it('publishes nothing again from a late hand-over once the published events of a running job left its outbox', async () => {
+    const r = relay();
+    await insertJob('j6', []);
+    const late = await write('j6', ['e1', 'e2']);
+    r.drain('j6');
+    // the relay removes them after ACK_DELAY_MS and forgets the job
+    await r.idle(2_000);
+    expect(await jobs.findOne({ _id: 'j6' })).toMatchObject({ outbox: [], eventsPublished: 2 });
+    r.drain('j6', late);
+    await r.idle(2_000);
+    expect(published.map((p) => [p.event, p.seq])).toEqual([
+      ['e1', 1],
+      ['e2', 2],
+    ]);
+    // a later write's hand-over is published from as it is (no read of the store)
+    const before = reads;
+    r.drain('j6', await write('j6', ['e3']));
+    await r.idle(2_000);
+    expect(published.map((p) => [p.event, p.seq])).toEqual([
+      ['e1', 1],
+      ['e2', 2],
+      ['e3', 3],
+    ]);
+    expect(reads).toBe(before);
+    expect(await jobs.findOne({ _id: 'j6' })).toMatchObject({ outbox: [], eventsPublished: 3 });
+    r.stop();
+  });
+});
+
 describe('JobEventRelay publishing an outbox at once', () => {
   it('counts what the bus stored before a failure: those are not published again, the rest follow in order under their seq', async () => {
     const r = relay();

@@ -40,6 +40,12 @@ const MAX_RETRY_MS = 2_000;
  * that dies meanwhile leaves them to be published again, under the same seq.
  */
 const ACK_DELAY_MS = 250;
+/**
+ * How many jobs whose events this relay published and removed (and then stopped tracking) it keeps
+ * the count of: enough to cover the writes still waiting for their answer meanwhile (see
+ * {@link JobEventRelay.forgotten}).
+ */
+const REMEMBERED_JOBS = 1_000;
 
 interface Drain {
   /** Something was written to the job's outbox since the last read. */
@@ -48,7 +54,12 @@ interface Drain {
   fresh?: OutboxState;
   /** A write handed nothing over since the last read: the next pass reads the store whatever was handed over. */
   unknownWrite: boolean;
-  /** The outbox as this relay last read it, less what it removed since: a lower bound of the stored one. */
+  /**
+   * The outbox as this relay last read it, less what it removed since: a lower bound of the stored
+   * one (its count of published events and its count of all events ever written, both of which only
+   * grow). Kept after a removal and after a failure, so that a hand-over older than it is never
+   * published from (see {@link JobEventRelay.forgotten}).
+   */
   known?: OutboxState;
   running: boolean;
   retryMs: number;
@@ -81,6 +92,15 @@ export interface RelayBus {
  */
 export class JobEventRelay {
   private readonly drains = new Map<string, Drain>();
+  /**
+   * What this relay knew of the outbox of jobs it stopped tracking once it had published and removed
+   * everything (at most {@link REMEMBERED_JOBS}, the latest): a write is in the store, for every
+   * reader, before its writer has the answer, so the relay may read, publish and remove a write's
+   * events before the writer hands over the outbox as the write left it. That hand-over is stale
+   * then: it is compared with what the relay knew, as if the relay had kept tracking the job, and
+   * the store is read instead of publishing those events a second time.
+   */
+  private readonly forgotten = new Map<string, OutboxState>();
   private readonly idleWaiters: (() => void)[] = [];
   private stopped = false;
 
@@ -138,6 +158,7 @@ export class JobEventRelay {
       if (d.ackTimer) clearTimeout(d.ackTimer);
     }
     this.drains.clear();
+    this.forgotten.clear();
     this.settleIdle();
   }
 
@@ -145,9 +166,25 @@ export class JobEventRelay {
     let d = this.drains.get(jobId);
     if (d === undefined) {
       d = { dirty: false, unknownWrite: false, running: false, retryMs: 0, sent: new Set(), ackDue: false };
+      const known = this.forgotten.get(jobId);
+      if (known !== undefined) {
+        this.forgotten.delete(jobId);
+        d.known = known;
+      }
       this.drains.set(jobId, d);
     }
     return d;
+  }
+
+  /** Stops tracking a job whose events are all published and removed, remembering what the relay knew of its outbox. */
+  private forget(jobId: string, d: Drain): void {
+    this.drains.delete(jobId);
+    if (d.known === undefined) return;
+    this.forgotten.set(jobId, { outbox: [], published: d.known.published, status: d.known.status });
+    if (this.forgotten.size > REMEMBERED_JOBS) {
+      const oldest = this.forgotten.keys().next();
+      if (oldest.done !== true) this.forgotten.delete(oldest.value);
+    }
   }
 
   private kick(jobId: string, d: Drain): void {
@@ -165,9 +202,9 @@ export class JobEventRelay {
         d.retryMs = 0;
       } catch (err) {
         d.dirty = true;
-        // a retry reads the store: what a write handed over may be stale by then
+        // a retry reads the store: what a write handed over may be stale by then (what the relay
+        // knows stays a lower bound of the stored outbox, which a later hand-over must be newer than)
         delete d.fresh;
-        delete d.known;
         failed = true;
         d.retryMs = Math.min(MAX_RETRY_MS, d.retryMs === 0 ? FIRST_RETRY_MS : d.retryMs * 2);
         this.log.warn(
@@ -196,7 +233,7 @@ export class JobEventRelay {
       return;
     }
     if (this.drains.get(jobId) === d && !d.dirty) {
-      this.drains.delete(jobId);
+      this.forget(jobId, d);
       if (this.drains.size === 0) this.settleIdle();
     }
   }
@@ -247,7 +284,7 @@ export class JobEventRelay {
     }
     const ended = !isActiveStatus(box.status);
     const all = failure === undefined && d.sent.size === box.outbox.length;
-    if (ended && all) await this.removeLast(jobId, box.published, box.outbox, d);
+    if (ended && all) await this.removeLast(jobId, box, d);
     else if (d.ackDue || ended) await this.remove(jobId, box.published, box.outbox, d);
     if (failure !== undefined) throw failure;
   }
@@ -278,20 +315,36 @@ export class JobEventRelay {
     d.sent.clear();
   }
 
-  /** The job ended and every event in its outbox is published: clear it and end the lease. */
-  private async removeLast(jobId: string, published: number, outbox: OutboxEntry[], d: Drain): Promise<void> {
+  /**
+   * The job ended and every event in its outbox is published: clear it and end the lease. What the
+   * relay knows of the outbox is then the empty one after them: the next pass reads the store
+   * (unless a write hands over an outbox newer than that), and a late hand-over of a write whose
+   * events were just removed is not published from.
+   */
+  private async removeLast(jobId: string, box: OutboxState, d: Drain): Promise<void> {
     if (d.ackTimer) clearTimeout(d.ackTimer);
     delete d.ackTimer;
     d.ackDue = false;
+    const { published, outbox } = box;
     const ids = outbox.map((e) => e.id);
     d.sent.clear();
-    // whatever happens next, the next pass reads the store
-    delete d.known;
-    if (ids.length === 0 || (await this.repository.ackLastEvents(jobId, published, ids))) {
-      if (ids.length === 0) await this.repository.releaseLease(jobId);
+    const removed: OutboxState = { outbox: [], published: published + ids.length, status: box.status };
+    if (ids.length === 0) {
+      d.known = removed;
+      await this.repository.releaseLease(jobId);
       return;
     }
-    if (await this.repository.ackOutbox(jobId, published, ids, outbox)) await this.repository.releaseLease(jobId);
+    if (await this.repository.ackLastEvents(jobId, published, ids)) {
+      d.known = removed;
+      return;
+    }
+    // refused when another publisher removed them first (it published them too): the next pass reads the store
+    if (!(await this.repository.ackOutbox(jobId, published, ids, outbox))) {
+      delete d.known;
+      return;
+    }
+    d.known = removed;
+    await this.repository.releaseLease(jobId);
   }
 
   private settleIdle(): void {

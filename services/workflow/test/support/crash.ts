@@ -57,3 +57,52 @@ export class CrashSwitch {
     });
   }
 }
+
+/**
+ * A write whose answer comes late: the first call for which `when` holds (given its arguments) runs,
+ * so the store has its write and every reader sees it, but its caller gets the answer only once
+ * {@link release} is called (as under load, when the flush to disk that a write's answer waits for
+ * takes long and other readers of the store go on meanwhile).
+ */
+export class LateAnswer {
+  private when: ((collection: string, method: string, args: unknown[]) => boolean) | undefined;
+  private open: (() => void) | undefined;
+  private readonly released: Promise<void>;
+  private holds = false;
+
+  constructor(when: (collection: string, method: string, args: unknown[]) => boolean) {
+    this.when = when;
+    this.released = new Promise<void>((resolve) => (this.open = resolve));
+  }
+
+  /** True once the call was made (its write is in the store) and its answer is held. */
+  get holding(): boolean {
+    return this.holds;
+  }
+
+  /** Hands the held answer (and any later one) over. */
+  release(): void {
+    this.when = undefined;
+    this.open?.();
+  }
+
+  wrap<T extends Doc>(collection: Collection<T>): Collection<T> {
+    return new Proxy(collection, {
+      get: (target, prop, receiver) => {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function') return value;
+        const method = String(prop);
+        return (...args: unknown[]) => {
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (!(result instanceof Promise) || !this.when?.(target.name, method, args)) return result;
+          this.when = undefined;
+          return result.then(async (answer) => {
+            this.holds = true;
+            await this.released;
+            return answer;
+          });
+        };
+      },
+    });
+  }
+}
