@@ -36,7 +36,10 @@ export function cloneValue<T>(value: T, notes?: CloneNotes): T {
     if (!Object.hasOwn(value, k)) continue;
     const v = (value as Record<string, unknown>)[k];
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    out[k] = cloneValue(v, notes);
+    // an own __proto__ (JSON.parse makes them) stays a member: an assignment would set the copy's prototype instead
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: cloneValue(v, notes), enumerable: true, writable: true, configurable: true });
+    else out[k] = cloneValue(v, notes);
   }
   return out as T;
 }
