@@ -96,22 +96,26 @@ describe('projects with members shared with groups', () => {
     }
   });
 
-  it('refuse an export to a caller outside the groups, naming the members, and export them to the groups and admins', async () => {
+  it('refuse an export to a caller outside the groups, naming the members by iid and type alone, and export them to the groups and admins', async () => {
     const project = await imported('aaaaaaaaaaaaaaaaaaaaaa02');
     const denied = await platform.http('GET', `/automation-studio/projects/${project._id}/export`, { token: outsider.token });
     expect(denied).toMatchObject({
       status: 403,
       body: {
         code: 'GROUP_ACCESS_DENIED',
-        message: expect.stringContaining('1 (workflow "inner-secret-wf"), 2 (jsonForm "secret form")'),
+        message:
+          'Project "guarded aaaaaaaaaaaaaaaaaaaaaa02" cannot be exported: 2 components (1 (workflow), 2 (jsonForm)) are shared with groups you are not a member of; nothing was exported',
         details: {
+          count: 2,
           components: [
-            { iid: 1, type: 'workflow', name: 'inner-secret-wf' },
-            { iid: 2, type: 'jsonForm', name: 'secret form' },
+            { iid: 1, type: 'workflow' },
+            { iid: 2, type: 'jsonForm' },
           ],
         },
       },
     });
+    // as GET, which leaves them out and counts them: their names are not the caller's to know
+    expect(JSON.stringify(denied.body)).not.toMatch(/inner-secret-wf|secret form/);
     expect(JSON.stringify(denied.body)).not.toContain('SECRET-DESCRIPTION');
 
     for (const token of [insider.token, admin]) {
@@ -134,9 +138,16 @@ describe('projects with members shared with groups', () => {
       body: {
         code: 'GROUP_ACCESS_DENIED',
         message: expect.stringMatching(/^Project "guarded aaaaaaaaaaaaaaaaaaaaaa03" cannot be deleted: .*nothing was deleted$/),
-        details: { components: [{ iid: 1 }, { iid: 2 }] },
+        details: {
+          count: 2,
+          components: [
+            { iid: 1, type: 'workflow' },
+            { iid: 2, type: 'jsonForm' },
+          ],
+        },
       },
     });
+    expect(JSON.stringify(denied.body)).not.toMatch(/inner-secret-wf|secret form/);
     // nothing was deleted: the project and every component, the open ones too
     expect((await platform.http('GET', `/automation-studio/projects/${project._id}`, { token: admin })).status).toBe(200);
     for (const iid of [0, 1]) {
@@ -150,6 +161,80 @@ describe('projects with members shared with groups', () => {
     expect(deleted).toMatchObject({ status: 200, body: { data: { deleted: 4 } } });
     const gone = await platform.http('GET', `/automation-studio/automations/${referenceOf(project, 1)}`, { token: admin });
     expect(gone).toMatchObject({ status: 404, body: { code: 'WORKFLOW_NOT_FOUND' } });
+  });
+
+  it('refuse a change by a caller outside the groups without naming the members, even renamed ones', async () => {
+    const project = await imported('aaaaaaaaaaaaaaaaaaaaaa05');
+    // renamed through its own route by a member of the group: a refusal must not tell the new name either
+    const ref = referenceOf(project, 1);
+    const wf = (await platform.http('GET', `/automation-studio/automations/${ref}`, { token: insider.token })).body as Record<
+      string,
+      unknown
+    >;
+    const { _id: _wfId, created: _c, createdBy: _cb, lastUpdated: _lu, lastUpdatedBy: _lub, ...doc } = wf;
+    const renamed = await platform.http('PUT', `/automation-studio/automations/${ref}`, {
+      token: insider.token,
+      body: { update: { ...doc, name: '@aaaaaaaaaaaaaaaaaaaaaa05: renamed-secret-wf' } },
+    });
+    expect({ status: renamed.status, body: renamed.status === 200 ? {} : renamed.body }).toEqual({ status: 200, body: {} });
+    const denied = await platform.http('PATCH', `/automation-studio/projects/${project._id}`, {
+      token: outsider.token,
+      body: { description: 'mine now' },
+    });
+    expect(denied).toMatchObject({
+      status: 403,
+      body: {
+        code: 'GROUP_ACCESS_DENIED',
+        details: {
+          count: 2,
+          components: [
+            { iid: 1, type: 'workflow' },
+            { iid: 2, type: 'jsonForm' },
+          ],
+        },
+      },
+    });
+    expect(JSON.stringify(denied.body)).not.toMatch(/secret-wf|secret form/);
+    const seen = await platform.http('GET', `/automation-studio/projects/${project._id}`, { token: admin });
+    expect((seen.body as Envelope<Project>).data.description).toBe('a project with group-shared members');
+  });
+
+  it('name a deleted member a caller may not have seen by its iid and type alone; admins are told its name', async () => {
+    const project = await imported('aaaaaaaaaaaaaaaaaaaaaa06');
+    const removed = await platform.http('DELETE', `/automation-studio/automations/${referenceOf(project, 1)}`, { token: insider.token });
+    expect(removed.status).toBe(200);
+    const removedForm = await platform.http('DELETE', `/formbuilder/forms/${referenceOf(project, 2)}`, { token: insider.token });
+    expect(removedForm.status).toBe(200);
+    const template = await platform.http('DELETE', `/automation-studio/templates/${referenceOf(project, 3)}`, { token: insider.token });
+    expect(template.status).toBe(200);
+
+    const note =
+      'Components 1 (workflow), 2 (jsonForm), 3 (template "render") were deleted since the project was imported; the project goes on without them';
+    const gone = [
+      { iid: 1, type: 'workflow' },
+      { iid: 2, type: 'jsonForm' },
+      { iid: 3, type: 'template', name: 'render' },
+    ];
+    for (const token of [outsider.token, insider.token]) {
+      const got = await platform.http('GET', `/automation-studio/projects/${project._id}`, { token });
+      expect(got).toMatchObject({ status: 200, body: { metadata: { componentsGone: gone, note } } });
+      expect(validateResponse(getOperation('studio.getProject'), got.body)).toEqual([]);
+      const exported = await platform.http('GET', `/automation-studio/projects/${project._id}/export`, { token });
+      expect(exported).toMatchObject({ status: 200, body: { componentsGone: gone, note } });
+      const changed = await platform.http('PATCH', `/automation-studio/projects/${project._id}`, { token, body: { description: 'd' } });
+      expect(changed).toMatchObject({ status: 200, body: { metadata: { componentsGone: gone, note } } });
+      expect(JSON.stringify([got.body, exported.body, changed.body])).not.toMatch(/inner-secret-wf|secret form/);
+    }
+    const byAdmin = await platform.http('GET', `/automation-studio/projects/${project._id}`, { token: admin });
+    expect(byAdmin.body).toMatchObject({
+      metadata: {
+        componentsGone: [
+          { iid: 1, type: 'workflow', name: 'inner-secret-wf' },
+          { iid: 2, type: 'jsonForm', name: 'secret form' },
+          { iid: 3, type: 'template', name: 'render' },
+        ],
+      },
+    });
   });
 
   it('refuse an import of members shared only with groups the caller is not in, before anything is written', async () => {

@@ -326,21 +326,37 @@ export async function visibleToCaller<P extends Pick<ProjectRecord, '_id' | 'com
   });
 }
 
-/** What a read of a project says of its components deleted through their own routes: none, or the list and a note. */
-export function goneNote(gone: readonly StoredComponent[]): { componentsGone?: GoneComponent[]; note?: string } {
+/** The component types whose documents carry `groups` (who may see them): those a project may hide from a caller. */
+const GROUP_SHARED_TYPES: ReadonlySet<ProjectComponentType> = new Set(['workflow', 'jsonForm']);
+
+/**
+ * What a read of a project says to `caller` of its components deleted through their own routes:
+ * none, or the list and a note. A deleted workflow or form is named (by its name at the import)
+ * only to admins: who it was shared with when it was deleted is not known any more, so a caller who
+ * might never have been able to see it is told its iid and type alone, as a refusal names hidden
+ * members. The other types are readable by every caller of the project routes.
+ */
+export function goneNote(gone: readonly StoredComponent[], caller: Caller): { componentsGone?: GoneComponent[]; note?: string } {
   if (gone.length === 0) return {};
-  const listed = gone.map((c) => `${c.iid} (${c.type} "${c.name}")`).join(', ');
+  const admin = isAdmin(caller);
+  const told = gone.map((c): GoneComponent =>
+    admin || !GROUP_SHARED_TYPES.has(c.type) ? { iid: c.iid, type: c.type, name: c.name } : { iid: c.iid, type: c.type },
+  );
+  const listed = told.map((c) => (c.name !== undefined ? `${c.iid} (${c.type} "${c.name}")` : `${c.iid} (${c.type})`)).join(', ');
   return {
-    componentsGone: gone.map((c) => ({ iid: c.iid, type: c.type, name: c.name })),
+    componentsGone: told,
     note: `${gone.length === 1 ? 'Component' : 'Components'} ${listed} ${gone.length === 1 ? 'was' : 'were'} deleted since the project was imported; the project goes on without ${gone.length === 1 ? 'it' : 'them'}`,
   };
 }
 
-/** A component deleted through its own route, as the reads of its project name it. */
+/**
+ * A component deleted through its own route, as the reads of its project name it: `name` (at the
+ * import) only where the caller may be told it (see {@link goneNote}).
+ */
 export interface GoneComponent {
   iid: number;
   type: ProjectComponentType;
-  name: string;
+  name?: string;
 }
 
 /**
@@ -360,18 +376,19 @@ export function foldersWithout(folders: readonly unknown[], gone: ReadonlySet<nu
 
 /**
  * Throws 403 `GROUP_ACCESS_DENIED` naming every component of `project` that the caller may not see
- * (`current.hidden`: iid, type and name): the project as a whole is not the caller's to `action`
+ * (`current.hidden`) by its iid and type alone, as GET leaves them out and only counts them: their
+ * names are not the caller's to know. The project as a whole is not the caller's to `action`
  * (export, change, delete).
  */
 export function assertWholeProjectVisible(project: Pick<ProjectRecord, 'name'>, current: CurrentComponents, action: string): void {
   const { hidden } = current;
   if (hidden.length === 0) return;
-  const listed = hidden.map((c) => `${c.iid} (${c.type} "${c.name}")`).join(', ');
+  const listed = hidden.map((c) => `${c.iid} (${c.type})`).join(', ');
   throw new AppError(
     'GROUP_ACCESS_DENIED',
-    `Project "${project.name}" cannot be ${action}: ${hidden.length === 1 ? 'component' : 'components'} ${listed} ${
+    `Project "${project.name}" cannot be ${action}: ${hidden.length === 1 ? '1 component' : `${hidden.length} components`} (${listed}) ${
       hidden.length === 1 ? 'is' : 'are'
     } shared with groups you are not a member of; nothing was ${action}`,
-    { details: { components: hidden.map((c) => ({ iid: c.iid, type: c.type, name: c.name })) } },
+    { details: { count: hidden.length, components: hidden.map((c) => ({ iid: c.iid, type: c.type })) } },
   );
 }

@@ -34,7 +34,7 @@ export function exportProject(svc: StudioContext): Handler<'studio.exportProject
       ...project,
       folders: foldersWithout(folders, new Set(gone.map((c) => c.iid))),
       components: exported,
-      ...goneNote(gone),
+      ...goneNote(gone, input.caller),
     };
   };
 }

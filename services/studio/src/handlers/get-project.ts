@@ -17,7 +17,7 @@ export function getProject(svc: StudioContext): Handler<'studio.getProject'> {
     return {
       message: 'Successfully retrieved item',
       data: project,
-      metadata: { ...(left > 0 ? { componentsLeftOut: left } : {}), ...goneNote(gone) },
+      metadata: { ...(left > 0 ? { componentsLeftOut: left } : {}), ...goneNote(gone, input.caller) },
     };
   };
 }

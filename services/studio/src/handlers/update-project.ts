@@ -28,7 +28,11 @@ export function updateProject(svc: StudioContext): Handler<'studio.updateProject
       if (stored !== null) {
         ctx.audit({ target: { kind: 'project', id: stored._id, name: stored.name }, changes: auditChanges(current, stored) });
         // answered as GET answers it: the components as they stand now (the record keeps them by reference)
-        return { message: `Project "${stored.name}" updated`, data: { ...stored, components: now.present }, metadata: goneNote(now.gone) };
+        return {
+          message: `Project "${stored.name}" updated`,
+          data: { ...stored, components: now.present },
+          metadata: goneNote(now.gone, input.caller),
+        };
       }
       if (attempt >= UPDATE_ATTEMPTS)
         throw new AppError('CONFLICT', `Project "${current.name}" kept changing while it was being updated; try again`);
