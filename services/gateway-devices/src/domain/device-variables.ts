@@ -14,8 +14,8 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /**
  * Checks and normalises gateway variables: names are identifiers, ports and the session limit are
  * whole numbers in range (numeric strings accepted), `gw_http_base_url` is an http(s) URL,
- * `gw_http_headers` is an object of headers that can be sent. `null` values are kept (they mean
- * "remove" in an update). Throws `VALIDATION_FAILED` listing every problem, each naming its member
+ * `gw_http_headers` is an object of headers that can be sent, `__proto__` is reserved. `null` values
+ * are kept (they mean "remove" in an update). Throws `VALIDATION_FAILED` listing every problem, each naming its member
  * (`body.variables.<name>`).
  */
 export function normalizeVariables(variables: Record<string, unknown>): Record<string, unknown> {
@@ -30,8 +30,14 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
       problem(`variable name "${key}" is not an identifier`);
       continue;
     }
+    if (key === '__proto__') {
+      // the store's member paths (variables.<name>) cannot address it: refused rather than dropped unseen
+      problem('variable name "__proto__" is reserved: choose another name');
+      continue;
+    }
     let value = raw;
-    const range = INTEGER_VARIABLES[key];
+    // own members only: a variable named toString or constructor is no integer variable
+    const range = Object.hasOwn(INTEGER_VARIABLES, key) ? INTEGER_VARIABLES[key] : undefined;
     if (range !== undefined && value !== null) {
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < range.min || n > range.max) {
@@ -70,7 +76,7 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
       problem(`${key} must be a string`);
       continue;
     }
-    out[key] = value;
+    ownMember(out, key, value);
   }
   if (problems.length > 0) {
     throw new AppError('VALIDATION_FAILED', `Invalid device variables: ${problems.map((p) => p.message).join('; ')}`, {
@@ -78,6 +84,14 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
     });
   }
   return out;
+}
+
+/**
+ * Sets `out[key]` as an own member whatever `key` is: an assignment to `__proto__` would replace the
+ * object's prototype instead (and the variable would be dropped unseen).
+ */
+function ownMember(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** The spec's createDevice mapping of deviceVars to gateway variables, exactly. */
@@ -102,9 +116,9 @@ export function mapDeviceVars(deviceVars: Record<string, unknown>): Record<strin
   const out: Record<string, unknown> = {};
   const unknown: string[] = [];
   for (const [key, value] of Object.entries(deviceVars)) {
-    const target = DEVICE_VARS_MAPPING[key];
+    const target = Object.hasOwn(DEVICE_VARS_MAPPING, key) ? DEVICE_VARS_MAPPING[key] : undefined;
     if (target === undefined) unknown.push(key);
-    else out[target] = value;
+    else ownMember(out, target, value);
   }
   if (unknown.length > 0) {
     throw new AppError(
