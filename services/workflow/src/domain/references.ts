@@ -1,4 +1,5 @@
 import type { Task } from '@nap/contracts';
+import { setMember } from './builtins/types';
 
 /**
  * What references resolve against: the job's variables and its tasks (their outgoing values). With
@@ -127,7 +128,7 @@ export function resolveIncoming(
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(incoming ?? {})) {
     const resolved = resolveValue(value, scope, receiver);
-    if (resolved !== undefined) out[name] = resolved;
+    if (resolved !== undefined) setMember(out, name, resolved);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { AppError } from '@nap/contracts';
 import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
-import { cloneJson } from '../domain/builtins/types';
+import { cloneJson, setMember } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
 import { isActiveStatus, isManual, newJobRecord, WAITING_LEASE } from '../domain/job-model';
 import type { FinishRequest, JobRecord, JobTask, JobTrigger, ParentLink } from '../domain/job-model';
@@ -210,7 +210,10 @@ export class JobLifecycle {
       throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is being archived; its tasks can no longer be retried`);
     const incoming = { ...(task.variables?.incoming ?? {}) };
     const replacements: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(variables)) replacements[name] = incoming[name] = v.value;
+    for (const [name, v] of Object.entries(variables)) {
+      setMember(replacements, name, v.value);
+      setMember(incoming, name, v.value);
+    }
     const now = Date.now();
     const entry = retryEntry({ task, taskId, jobErrors: job.error, job, replacements, by, at: now });
     const retried: JobTask = {

@@ -2,7 +2,7 @@ import { runJsonQuery } from '@nap/json-query';
 import { resolveOperand } from '../references';
 import type { SyncBuiltin } from './types';
 import { isRecord } from '@nap/util';
-import { TaskInputError, cloneJson, needString, success, tryJson } from './types';
+import { TaskInputError, cloneJson, needString, setMember, success, tryJson } from './types';
 
 /** newVariable: `name`, `value` → job variable `name` set; outgoing `value`. */
 export const newVariable: SyncBuiltin = ({ incoming }) => {
@@ -33,7 +33,7 @@ function mergeItems(items: unknown, scope: Parameters<SyncBuiltin>[0]['scope']):
     if (!isRecord(item) || typeof item.key !== 'string' || item.key === '') {
       throw new TaskInputError(`data_to_merge[${i}] must be an object with a non-empty "key" and a "value"`);
     }
-    out[item.key] = resolveOperand(item.value, scope);
+    setMember(out, item.key, resolveOperand(item.value, scope));
   }
   return out;
 }
@@ -43,8 +43,9 @@ export const merge: SyncBuiltin = ({ incoming, scope }) => success({ merged_obje
 
 function deepMergeInto(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(source)) {
-    const current = target[key];
-    target[key] = isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value);
+    // own members only: target's __proto__ is its prototype unless it has a member of that name
+    const current = Object.hasOwn(target, key) ? target[key] : undefined;
+    setMember(target, key, isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value));
   }
   return target;
 }
@@ -66,8 +67,8 @@ export const deepmerge: SyncBuiltin = ({ incoming, scope }) => {
     if (!isRecord(item) || typeof item.key !== 'string' || item.key === '')
       throw new TaskInputError(`data_to_merge[${i}] must have a non-empty "key"`);
     const value = resolveOperand(item.value, scope);
-    const current = out[item.key];
-    out[item.key] = isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value);
+    const current = Object.hasOwn(out, item.key) ? out[item.key] : undefined;
+    setMember(out, item.key, isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value));
   }
   return success({ merged_object: out });
 };
