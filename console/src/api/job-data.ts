@@ -183,6 +183,25 @@ export function isRetryable(job: Pick<JobDocument, 'status'>, task: Task | undef
   return task.status === 'error' || finish === 'error' || finish === 'failure';
 }
 
+/**
+ * What a task itself reported as its error, once it failed: its `error` variable names where the
+ * error goes (`$var.job.x`) until then, and holds the error after (a text, or an object shown as JSON).
+ */
+export function taskErrorText(task: Task | undefined): string | undefined {
+  const raw: unknown = task?.variables?.error;
+  if (typeof raw === 'string') return raw !== '' && !raw.startsWith('$var.') ? raw : undefined;
+  return raw !== null && typeof raw === 'object' ? JSON.stringify(raw) : undefined;
+}
+
+/**
+ * How a task that ran to its end did not succeed: `failure` or `error` for a task complete whose
+ * finish state says so (its status alone reads "complete"); undefined for any other task.
+ */
+export function unsuccessfulFinish(task: Pick<Task, 'status' | 'metrics'> | undefined): 'failure' | 'error' | undefined {
+  const finish = task?.metrics?.finish_state;
+  return task?.status === 'complete' && (finish === 'failure' || finish === 'error') ? finish : undefined;
+}
+
 /** The ids of a job's ancestors, root first (the job itself not included). */
 export function ancestorIds(job: Pick<JobDocument, 'ancestors'>): string[] {
   return [...(job.ancestors ?? [])];

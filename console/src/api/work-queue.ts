@@ -17,3 +17,17 @@ const WAITING = JSON.stringify({
 export function useWorkQueue() {
   return useQuery({ queryKey: ['tasks', 'waiting'], queryFn: () => nap.tasks({ q: WAITING, limit: 500 }) });
 }
+
+/**
+ * How many manual tasks wait for a person (the header's count beside Tasks): the platform's total,
+ * one task asked for; task events refresh it with the queue.
+ */
+export function useWaitingCount(enabled: boolean): number | undefined {
+  const count = useQuery({
+    queryKey: ['tasks', 'waiting', 'count'],
+    queryFn: () => nap.tasks({ q: WAITING, limit: 1 }),
+    enabled,
+    select: (page) => page.metadata.total,
+  });
+  return count.data;
+}

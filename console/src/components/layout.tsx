@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { nap } from '../api/nap';
+import { useWaitingCount } from '../api/work-queue';
 import type { Whoami } from '../api/nap';
 import { useLiveEvents } from '../live/live-events';
 import { maySee } from '../session/permissions';
@@ -56,6 +57,8 @@ function keepsOwnPassword(whoami: Whoami | undefined): boolean {
 /** The frame of every page after log-in: the header with the sections, Change password and Log out, the banners, the page. */
 export function Layout() {
   const { data: whoami } = useWhoami();
+  // beside Tasks: how many tasks wait for a person, when any
+  const waitingCount = useWaitingCount(maySee(whoami?.roles, 'workflow.getTasks'));
   const [changingPassword, setChangingPassword] = useState(false);
   // on a narrow window (a phone) the sections and the caller's controls fold into a menu
   const [menuOpen, setMenuOpen] = useState(false);
@@ -97,8 +100,19 @@ export function Layout() {
             <ul>
               {SECTIONS.filter((section) => maySee(whoami?.roles, section.operation)).map((section) => (
                 <li key={section.to}>
-                  <NavLink to={section.to} className={({ isActive }) => (isActive ? `${styles.link} ${styles.active}` : styles.link)}>
+                  <NavLink
+                    to={section.to}
+                    className={({ isActive }) => (isActive ? `${styles.link} ${styles.active}` : styles.link)}
+                    // read out as one phrase that holds the visible text: "Tasks 2 waiting"
+                    aria-label={section.to === '/tasks' && waitingCount ? `${section.label} ${waitingCount} waiting` : undefined}
+                  >
                     {section.label}
+                    {section.to === '/tasks' && waitingCount ? (
+                      <>
+                        {' '}
+                        <span className={styles.count}>{waitingCount}</span>
+                      </>
+                    ) : null}
                   </NavLink>
                 </li>
               ))}

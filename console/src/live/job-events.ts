@@ -42,7 +42,8 @@ export function jobAfterEvent(job: JobDocument, event: LiveJobEvent): JobDocumen
     if (task) {
       const metrics =
         event.name === 'taskStart'
-          ? { ...task.metrics, start_time: payload.timestamp }
+          ? // a task that starts (again: a retry) has not finished yet: how it finished before no longer holds
+            { ...task.metrics, start_time: payload.timestamp, finish_state: undefined }
           : {
               ...task.metrics,
               end_time: payload.timestamp,

@@ -10,8 +10,12 @@ export interface TaskNodeData extends Record<string, unknown> {
   label: string;
   /** The second line: the task's app and method. */
   detail: string;
+  /** The task's method: all of the second line a job's graph has room for beside the status. */
+  method?: string;
   /** Job graphs: the task's status; workflow graphs: none. */
   status?: string;
+  /** A task complete that finished as failure or error: the path the job took from it is not its success path. */
+  finish?: 'failure' | 'error';
   /** A manual task waiting for a person. */
   waiting: boolean;
   /** Entry and exit markers are drawn small. */
@@ -31,7 +35,9 @@ function TaskNodeView({ id, data, positionAbsoluteX, positionAbsoluteY, width, h
   const flow = useReactFlow();
   const viewport = useStore((s) => ({ width: s.width, height: s.height }));
   const status = data.status;
-  const tone = data.waiting ? 'waiting' : (status ?? 'plain');
+  const tone = data.waiting ? 'waiting' : data.finish !== undefined ? 'failed' : (status ?? 'plain');
+  // beside a status only the method fits; the app is read out, and shown on hover
+  const shortDetail = status !== undefined && data.method !== undefined && data.detail.endsWith(data.method);
   const onFocus = (_event: FocusEvent<HTMLButtonElement>) => {
     const { x, y, zoom } = flow.getViewport();
     const left = positionAbsoluteX * zoom + x;
@@ -63,7 +69,12 @@ function TaskNodeView({ id, data, positionAbsoluteX, positionAbsoluteY, width, h
           <>
             <span className={styles.title}>{data.label}</span>
             <span className={styles.meta}>
-              {status ? (
+              {status && data.finish !== undefined ? (
+                <span className={styles.status}>
+                  <span className="visually-hidden"> — {status}, finished as </span>
+                  <StatusIcon status="error" /> {data.finish}
+                </span>
+              ) : status ? (
                 <span className={styles.status}>
                   <span className="visually-hidden"> — </span>
                   <StatusIcon status={status} /> {status}
@@ -77,9 +88,16 @@ function TaskNodeView({ id, data, positionAbsoluteX, positionAbsoluteY, width, h
                   <StatusIcon status="waiting" /> needs a person
                 </span>
               ) : (
-                <span className={styles.detail}>
+                <span className={styles.detail} title={shortDetail ? data.detail : undefined}>
                   {status ? <span className="visually-hidden">, </span> : null}
-                  {data.detail}
+                  {shortDetail && data.method !== undefined ? (
+                    <>
+                      <span className="visually-hidden">{data.detail.slice(0, data.detail.length - data.method.length)}</span>
+                      {data.method}
+                    </>
+                  ) : (
+                    data.detail
+                  )}
                 </span>
               )}
             </span>

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStore } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { END, START, taskLabel } from '../../api/job-data';
+import { END, START, taskLabel, unsuccessfulFinish } from '../../api/job-data';
 import { MARKER_SIZE, NODE_HEIGHT, NODE_WIDTH, layoutTasks } from './layout';
 import type { PlacedTask, Transitions } from './layout';
 import { RoutedEdge } from './routed-edge';
@@ -17,6 +17,8 @@ export interface GraphTask extends PlacedTask {
   displayName?: string | undefined;
   app?: string | undefined;
   status?: string | undefined;
+  /** A job's task: how it finished (`success`, `failure`, `error`). */
+  metrics?: { finish_state?: string | undefined } | undefined;
 }
 
 interface WorkflowGraphProps {
@@ -89,6 +91,7 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
       const name = taskLabel(task, id);
       const detail = [task.app, task.name].filter(Boolean).join(' · ');
       const status = withStatus ? (task.status ?? 'incomplete') : undefined;
+      const finish = withStatus ? unsuccessfulFinish(task) : undefined;
       const waiting = isWaiting?.(id) ?? false;
       return {
         id,
@@ -99,7 +102,9 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
         data: {
           label: name,
           detail,
+          ...(task.name !== undefined && task.name !== '' ? { method: task.name } : {}),
           ...(status !== undefined ? { status } : {}),
+          ...(finish !== undefined ? { finish } : {}),
           waiting,
           marker,
           selected: id === selectedId,
@@ -205,5 +210,6 @@ const MINIMAP: Readonly<Record<string, string>> = {
 
 function minimapColour(node: TaskNodeType): string {
   if (node.data.waiting) return '#d35f00';
+  if (node.data.finish !== undefined) return '#b35c00';
   return MINIMAP[node.data.status ?? ''] ?? '#c7ced8';
 }

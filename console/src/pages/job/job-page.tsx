@@ -10,7 +10,9 @@ import {
   isWaitingForPerson,
   jobDurationMs,
   jobTriggerOf,
+  taskErrorText,
   toJobSummary,
+  unsuccessfulFinish,
 } from '../../api/job-data';
 import { triggerKind } from '@nap/contracts/dist/trigger-kinds';
 import { plainName } from '../../api/names';
@@ -175,10 +177,18 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
             </h1>
             <StatusBadge status={doc.status} />
             {waitingTasks.length > 0 ? (
-              <StatusBadge
-                status="waiting"
-                label={`${waitingTasks.length} task${waitingTasks.length > 1 ? 's' : ''} waiting for a person`}
-              />
+              // opens the (first) waiting task: in a large graph it may be anywhere
+              <button
+                type="button"
+                className={styles.badgeButton}
+                onClick={() => select(waitingTasks.find(([id]) => id !== selected)?.[0] ?? waitingTasks[0]?.[0])}
+                title="Show the task that waits"
+              >
+                <StatusBadge
+                  status="waiting"
+                  label={`${waitingTasks.length} task${waitingTasks.length > 1 ? 's' : ''} waiting for a person`}
+                />
+              </button>
             ) : null}
           </div>
           <dl className={styles.facts}>
@@ -242,14 +252,29 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
         <section aria-labelledby="job-errors-title" className={styles.errors}>
           <h2 id="job-errors-title">Errors</h2>
           <ul>
-            {doc.error.map((e) => (
-              <li key={`${e.task}-${e.timestamp}`}>
-                <button type="button" className={styles.linkButton} onClick={() => select(e.task)}>
-                  {doc.tasks[e.task]?.summary ?? e.task}
-                </button>{' '}
-                <span className="muted">{formatTime(e.timestamp)}</span>: {e.message}
-              </li>
-            ))}
+            {doc.error.map((e) => {
+              const task = doc.tasks[e.task];
+              // the engine's message says where the job stopped; the task's own error (or its finish) says why
+              const own = taskErrorText(task);
+              const finish = unsuccessfulFinish(task);
+              return (
+                <li key={`${e.task}-${e.timestamp}`}>
+                  <button type="button" className={styles.linkButton} onClick={() => select(e.task)}>
+                    {task?.summary ?? e.task}
+                  </button>{' '}
+                  <span className="muted">{formatTime(e.timestamp)}</span>: {e.message}
+                  {own !== undefined ? (
+                    <p className={styles.taskError}>
+                      <span className={styles.cause}>Task error:</span> {own}
+                    </p>
+                  ) : finish !== undefined ? (
+                    <p className={styles.taskError}>
+                      <span className={styles.cause}>The task finished as {finish}</span>, and the workflow has no path from it for that.
+                    </p>
+                  ) : null}
+                </li>
+              );
+            })}
           </ul>
         </section>
       ) : null}

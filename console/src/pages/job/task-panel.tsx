@@ -8,6 +8,7 @@ import {
   isWaitingForPerson,
   manualAnswerText,
   retryHistory,
+  taskErrorText,
   taskLabel,
 } from '../../api/job-data';
 import { templateOutcome } from '@nap/contracts/dist/template-results';
@@ -79,14 +80,7 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
   const errors = (job.error ?? []).filter((e) => e.task === taskId);
   const childJobs = task.childJobs ?? [];
   const waiting = isWaitingForPerson(job, task);
-  // a task's error member names where the error goes ($var.job.x) until the task fails; then it holds the error
-  const rawError: unknown = task.variables?.error;
-  const taskError =
-    typeof rawError === 'string' && rawError !== '' && !rawError.startsWith('$var.')
-      ? rawError
-      : rawError !== null && typeof rawError === 'object'
-        ? JSON.stringify(rawError)
-        : undefined;
+  const taskError = taskErrorText(task);
   // a command template's run among what the task returned (MOP's RunCommandTemplate): drawn device by device
   const checks = Object.entries(task.variables?.outgoing ?? {}).flatMap(([name, value]) => {
     const results = templateOutcome(value);

@@ -12,8 +12,8 @@ interface JobTableProps {
   params: JobListParams;
   now: number;
   onSort: (column: SortColumn) => void;
-  /** Jobs with a manual task waiting for a person. */
-  waiting: ReadonlySet<string>;
+  /** Jobs with a manual task waiting for a person, and the id of that task (of one of them). */
+  waiting: ReadonlyMap<string, string>;
   /** Row selection for bulk cancel (running and paused jobs only); absent for a caller who may not cancel. */
   selection?: { selected: ReadonlySet<string>; toggle: (id: string) => void; setAll: (ids: string[] | []) => void };
 }
@@ -117,7 +117,15 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
               <td>
                 <span className={styles.statusCell}>
                   <StatusBadge status={job.status} />
-                  {waiting.has(job._id) && job.status !== 'canceled' ? <StatusBadge status="waiting" label="waiting for a person" /> : null}
+                  {waiting.has(job._id) && job.status !== 'canceled' ? (
+                    <Link
+                      to={`/jobs/${encodeURIComponent(job._id)}?${new URLSearchParams({ task: waiting.get(job._id) ?? '' }).toString()}`}
+                      className={styles.waitingLink}
+                      title="Open the task that waits"
+                    >
+                      <StatusBadge status="waiting" label="waiting for a person" />
+                    </Link>
+                  ) : null}
                 </span>
               </td>
               <td className={styles.time}>{formatTime(job.startTime)}</td>

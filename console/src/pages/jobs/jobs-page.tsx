@@ -99,7 +99,11 @@ export function JobsPage() {
   });
   const rows = useMemo(() => (jobs.data?.items ?? []).map(toJobSummary), [jobs.data]);
   const queue = useWorkQueue();
-  const waiting = useMemo(() => new Set((queue.data?.data ?? []).map((task) => task.job?._id ?? '')), [queue.data]);
+  // each job with a task waiting for a person, and that task (its badge opens the job at it)
+  const waiting = useMemo(
+    () => new Map((queue.data?.data ?? []).map((task) => [task.job?._id ?? '', task.id ?? ''] as const).reverse()),
+    [queue.data],
+  );
   // a running or paused job's duration counts up
   const now = useNow(rows.some((row) => isTicking(row.status)));
   // the jobs to cancel: those selected that are still running or paused (a selected job may have finished since)

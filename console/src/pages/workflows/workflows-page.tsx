@@ -2,10 +2,10 @@ import { Fragment, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { formatTime } from '../../api/job-data';
-import { memberName, projectOf } from '../../api/names';
+import { memberName, plainName, projectOf } from '../../api/names';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
-import { WorkflowName, useProjectNames } from '../../components/workflow-name';
+import { useProjectNames } from '../../components/workflow-name';
 import { useDebounced } from '../../hooks/use-debounced';
 import { usePageClamp } from '../../hooks/use-page-clamp';
 import bar from '../../components/filter-bar.module.css';
@@ -155,9 +155,8 @@ export function WorkflowsPage() {
                   ) : null}
                   <tr>
                     <td className={styles.name}>
-                      <WorkflowName name={workflow.name} projects={names}>
-                        {(plain) => <Link to={`/workflows/${encodeURIComponent(workflow.name)}`}>{plain}</Link>}
-                      </WorkflowName>
+                      {/* the line above the project's workflows (or the Project filter) names the project: not again on each row */}
+                      <Link to={`/workflows/${encodeURIComponent(workflow.name)}`}>{plainName(workflow.name)}</Link>
                     </td>
                     {described ? (
                       <td className="muted">
