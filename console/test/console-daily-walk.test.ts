@@ -63,10 +63,10 @@ describe('a day with the console', () => {
     const node = graphOf('Interface check').getByRole('button', { name: /^Check interface state — complete, finished as failure/ });
     await node.waitFor();
     expect(await node.textContent()).not.toMatch(/✓|complete$/);
-    expect(await node.evaluate((el) => getComputedStyle(el).borderLeftColor)).not.toBe(
+    expect(await node.evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).borderLeftColor)).not.toBe(
       await graphOf('Interface check')
         .getByRole('button', { name: /^Start/ })
-        .evaluate((el) => getComputedStyle(el).borderLeftColor),
+        .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).borderLeftColor),
     );
   }, 60_000);
 
@@ -117,7 +117,9 @@ describe('a day with the console', () => {
     );
     const clear = await filters.getByRole('button', { name: 'Clear filters' }).boundingBox();
     const heights = new Set(boxes.map((b) => Math.round(b.control?.height ?? 0)).concat(Math.round(clear?.height ?? 0)));
-    const rem = await page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));
+    const rem = await page
+      .locator('html')
+      .evaluate((el) => parseFloat(el.ownerDocument.defaultView?.getComputedStyle(el).fontSize ?? '16'));
     const bottoms = new Set(boxes.map((b) => Math.round((b.control?.y ?? 0) + (b.control?.height ?? 0))));
     const labelTops = new Set(boxes.map((b) => Math.round(b.text?.y ?? 0)));
     expect({ heights: [...heights], bottoms: bottoms.size, labelTops: labelTops.size }).toEqual({
