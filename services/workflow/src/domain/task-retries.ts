@@ -1,16 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import { MAX_TASK_RETRIES_KEPT, MAX_TASK_RETRY_ERROR_CHARS, SECRET_MASK, isSecretKey, isSecretValue } from '@nap/contracts';
+import { MAX_TASK_RETRIES_KEPT, MAX_TASK_RETRY_ERROR_CHARS } from '@nap/contracts';
 import type { JobErrorEntry, TaskRetry } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 import type { JobTask } from './job-model';
 import { resolveTaskIncoming } from './references';
 import type { ReferenceScope } from './references';
-
-/** Secret values shorter than this are not searched for in a message: a 1–3 character secret would mask ordinary words. */
-const MIN_SECRET_CHARS = 4;
-
-/** How deep {@link secretStrings} looks into a variable's value. */
-const MAX_DEPTH = 16;
+import { findSecrets, noSecrets, secretMask } from './secret-texts';
 
 /** What a retry by hand of a task is made of (see {@link retryEntry}). */
 export interface RetryFacts {
@@ -48,15 +43,11 @@ export function retryEntry(facts: RetryFacts): TaskRetry {
   if (typeof finishState === 'string' && finishState !== '') entry.finish_state = finishState;
   const error = errorOf(task, taskId, facts.jobErrors);
   if (error !== undefined) {
-    const secrets = [
-      ...secretStrings(previous),
-      ...secretStrings(replacements),
-      ...secretStrings(task.variables?.resolved),
-      // what the task's references ($var.job.creds) gave it, and every secret of the job's variables
-      ...secretStrings(ranWith(task, facts.job)),
-      ...secretStrings(facts.job?.variables),
-    ];
-    entry.error = shortened(masked(error, secrets));
+    const secrets = noSecrets();
+    for (const value of [previous, replacements, task.variables?.resolved, ranWith(task, facts.job), facts.job?.variables])
+      findSecrets(value, secrets);
+    // masked as the error was when recorded (an error recorded before that was, too), then shortened
+    entry.error = shortened(secretMask(secrets).text(error));
   }
   return entry;
 }
@@ -84,25 +75,6 @@ function ranWith(task: JobTask, job: RetryFacts['job']): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The strings held by members with a secret name (or that are key material), anywhere in `value`. */
-function secretStrings(value: unknown, secretName = false, depth = 0): string[] {
-  if (typeof value === 'string') return (secretName || isSecretValue(value)) && value.length >= MIN_SECRET_CHARS ? [value] : [];
-  if (typeof value === 'number') return secretName && String(value).length >= MIN_SECRET_CHARS ? [String(value)] : [];
-  if (depth >= MAX_DEPTH) return [];
-  if (Array.isArray(value)) return value.flatMap((item) => secretStrings(item, secretName, depth + 1));
-  if (!isRecord(value)) return [];
-  return Object.entries(value).flatMap(([name, member]) => secretStrings(member, secretName || isSecretKey(name), depth + 1));
-}
-
-/** `message` with every occurrence of the secrets replaced by the mask; the mask alone when it is key material. */
-function masked(message: string, secrets: readonly string[]): string {
-  if (isSecretValue(message)) return SECRET_MASK;
-  // longest first: a secret that contains another is masked whole
-  let out = message;
-  for (const secret of [...new Set(secrets)].sort((a, b) => b.length - a.length)) out = out.split(secret).join(SECRET_MASK);
-  return out;
 }
 
 function shortened(message: string): string {

@@ -4,7 +4,10 @@ import { merged } from '@nap/util';
 import { END, JobGraph, START } from '../domain/graph';
 import { NO_TRANSITION_MESSAGE } from '../domain/job-model';
 import type { JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
+import { resolveTaskIncoming } from '../domain/references';
 import type { ReferenceScope } from '../domain/references';
+import { findSecrets, noSecrets, secretMask } from '../domain/secret-texts';
+import type { FoundSecrets } from '../domain/secret-texts';
 import type { TaskOutcome } from '../domain/task-outcome';
 import { errorOutcome } from '../domain/task-outcome';
 import { DEFAULT_VALUE_LIMITS, oversizedValue, valueTooLargeMessage } from '../domain/job-values';
@@ -71,6 +74,10 @@ export class JobState {
   private readonly dirtyFields = new Set<JobField>();
   private events: [JobEventName, Record<string, unknown>][] = [];
   private launches: (() => void)[] = [];
+  /** The resolved incoming values each running task started with (see {@link started}); kept in memory only. */
+  private readonly ranWith = new Map<string, Record<string, unknown>>();
+  /** The secrets of the job's variables, found at a task's failure and kept until a variable changes. */
+  private variableSecrets: FoundSecrets | undefined;
 
   constructor(
     job: JobRecord,
@@ -87,6 +94,7 @@ export class JobState {
   replace(job: JobRecord): void {
     this.job = job;
     this.graph = new JobGraph(job.tasks, job.transitions);
+    this.variableSecrets = undefined;
   }
 
   /** The task `id` of the job; throws when the job has none (an engine bug, not a user error). */
@@ -171,7 +179,16 @@ export class JobState {
     if (name === '__proto__')
       Object.defineProperty(this.job.variables, name, { value, writable: true, enumerable: true, configurable: true });
     else this.job.variables[name] = value;
+    this.variableSecrets = undefined;
     this.markField('variables');
+  }
+
+  /**
+   * Notes the resolved incoming values task `id` starts with: should it fail, the secrets among
+   * them are masked in its error even when the variables they came from changed meanwhile.
+   */
+  started(id: string, incoming: Record<string, unknown>): void {
+    this.ranWith.set(id, incoming);
   }
 
   addError(task: string, message: string): void {
@@ -232,11 +249,50 @@ export class JobState {
   }
 
   /**
+   * A failed task's outcome with the secrets it may repeat masked, in its error text and in its
+   * outgoing values (a system's answer to a failed call: its body may echo the request): the
+   * secrets of the values the task ran with (its resolved incoming, its incoming as written, what a
+   * manual task was shown, a childJob's inputs), of the job's variables and of that answer, in the
+   * forms texts hold them ({@link secretMask}). Every failure is recorded through here (a
+   * built-in's, an app's, a child job's, a reference that cannot resolve; {@link complete}, and an
+   * automatic retry, which shows the error until the task runs again), so the store, the job's
+   * answers and events, its archives and the retry record never see them. Any other outcome is
+   * returned as it is, without a search: a task that succeeded costs nothing.
+   */
+  withSecretsMasked(id: string, outcome: TaskOutcome): TaskOutcome {
+    if (outcome.finishState !== 'error' && outcome.error === undefined) return outcome;
+    const found = noSecrets((this.variableSecrets ??= findSecrets(this.job.variables)));
+    const task = this.job.tasks[id];
+    if (task !== undefined) {
+      findSecrets(this.ranWith.get(id) ?? this.resolvedAgain(task), found);
+      findSecrets(task.variables?.incoming, found);
+      findSecrets(task.variables?.resolved, found);
+      findSecrets(task.childRun?.inputs, found);
+    }
+    findSecrets(outcome.outgoing, found);
+    const mask = secretMask(found);
+    const error = outcome.error === undefined ? undefined : mask.text(outcome.error);
+    const outgoing = mask.value(outcome.outgoing);
+    if (error === outcome.error && outgoing === outcome.outgoing) return outcome;
+    return { ...outcome, outgoing, ...(error !== undefined ? { error } : {}) };
+  }
+
+  /** The task's incoming resolved against the job as it is now (the values it started with were not noted: a reload); nothing when one cannot be. */
+  private resolvedAgain(task: JobTask): Record<string, unknown> | undefined {
+    try {
+      return resolveTaskIncoming(task, this.scope());
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Records a finished task and takes its transitions; an outcome that ends the job takes none and
    * records the job's error. `answer` is the person who finished a manual task, and when.
    */
   complete(id: string, finished: TaskOutcome, answer?: PersonAnswer): void {
-    const outcome = this.withinLimits(id, finished);
+    const outcome = this.withinLimits(id, this.withSecretsMasked(id, finished));
+    this.ranWith.delete(id);
     if (outcome.endsJob === true) {
       this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error, answer);
       this.emitTask('taskFinish', id, outcome.finishState, answer);

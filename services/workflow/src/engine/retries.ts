@@ -23,7 +23,8 @@ export class Retries {
     settings.count = count + 1;
     task.status = 'pending';
     task.retryAt = Date.now() + Math.max(0, settings.delay ?? 0);
-    if (outcome.error !== undefined && task.variables) task.variables.error = outcome.error;
+    // the error it failed with shows until the retry runs: masked as a recorded one is
+    if (outcome.error !== undefined && task.variables) task.variables.error = this.state.withSecretsMasked(id, outcome).error;
     this.state.markTask(id);
     this.wakeAt(id, Math.max(0, settings.delay ?? 0));
     return true;

@@ -111,6 +111,7 @@ export class Scheduler {
       state.complete(id, errorOutcome(errorMessage(err)));
       return;
     }
+    state.started(id, incoming);
     const big = oversizedValue(incoming, state.valueLimits.maxBytes);
     if (big !== undefined) {
       state.complete(

@@ -1,3 +1,4 @@
+import { redactSecrets } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 import type { ReferenceScope } from '../references';
 
@@ -83,11 +84,15 @@ export function tryJson(text: string): unknown {
   }
 }
 
+/**
+ * What a value is, for an error message: its type and the start of its JSON, secret members masked
+ * first (the text is cut, and a cut could leave part of a secret that nothing would recognise).
+ */
 export function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (value === undefined) return 'nothing';
-  return `${typeof value === 'object' ? 'an object' : `a ${typeof value}`} (${JSON.stringify(value)?.slice(0, 60) ?? ''})`;
+  return `${typeof value === 'object' ? 'an object' : `a ${typeof value}`} (${JSON.stringify(redactSecrets(value))?.slice(0, 60) ?? ''})`;
 }
 
 /** Deep equality of JSON values; a number and its decimal text are equal, as users compare them. */

@@ -1,0 +1,203 @@
+import { SECRET_MASK, isSecretKey, isSecretValue } from '@nap/contracts';
+import { isRecord } from '@nap/util';
+
+/**
+ * Masking the secrets a text repeats. The platform's policy (`redactSecrets`) masks the secret
+ * members of a document, but a task's error is a string: an error that quotes the object a task was
+ * given (`{"username":"ops","password":"…"}`), or a system's answer that echoes the request (an
+ * Authorization header, a form body), holds the secret inside ordinary text. The secrets are taken
+ * from the values the task ran with and the job's variables, by the policy, and searched for in the
+ * forms they take in such texts.
+ */
+
+/**
+ * Secret texts shorter than this are not searched for: a 1–3 character secret (a PIN, `abc`) would
+ * mask ordinary words and numbers all over a message, so the message would no longer say what went
+ * wrong. Every form of a secret is kept only from this length too.
+ */
+export const MIN_SECRET_CHARS = 4;
+
+/**
+ * How deep {@link findSecrets} and {@link SecretMask.value} look into a value, as deep as the policy's
+ * `redactSecrets`: below it an object is replaced by the mask whole, as answers show it.
+ */
+const MAX_DEPTH = 32;
+
+/** Private key material in a text: from its BEGIN line to its END line, or to the end of the text when it was cut. */
+const KEY_BLOCK = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
+
+/** Member names that hold the user of a credential, normalised (lower case, no `_` or `-`): the first half of HTTP Basic auth. */
+const USER_NAMES: ReadonlySet<string> = new Set(['username', 'user', 'login']);
+
+/** Secrets found in values: the secret texts, and the `user:secret` pairs of credential objects (for Basic auth). */
+export interface FoundSecrets {
+  readonly texts: Set<string>;
+  readonly pairs: Set<string>;
+}
+
+/** Nothing found yet; `from` copies what another search found. */
+export function noSecrets(from?: FoundSecrets): FoundSecrets {
+  return { texts: new Set(from?.texts), pairs: new Set(from?.pairs) };
+}
+
+/**
+ * Adds to `found` the secrets of `value` by the platform's policy: the strings and numbers held by
+ * members with a secret name (at any depth below one: `credentials.username` too), and key material
+ * under any name; and for an object that has a user member beside a secret one, `user:secret` (what
+ * HTTP Basic auth encodes). Texts shorter than {@link MIN_SECRET_CHARS} are left out.
+ */
+export function findSecrets(value: unknown, found: FoundSecrets = noSecrets()): FoundSecrets {
+  walk(value, false, 0, found);
+  return found;
+}
+
+function walk(value: unknown, secretName: boolean, depth: number, found: FoundSecrets): void {
+  if (typeof value === 'string') {
+    if ((secretName || isSecretValue(value)) && value.length >= MIN_SECRET_CHARS) found.texts.add(value);
+    return;
+  }
+  if (typeof value === 'number') {
+    if (secretName && String(value).length >= MIN_SECRET_CHARS) found.texts.add(String(value));
+    return;
+  }
+  if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) walk(item, secretName, depth + 1, found);
+    return;
+  }
+  if (!isRecord(value)) return;
+  let secrets: string[] | undefined;
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue;
+    const member = value[name];
+    const secret = isSecretKey(name);
+    walk(member, secretName || secret, depth + 1, found);
+    if (secret && (typeof member === 'string' || typeof member === 'number') && String(member).length >= MIN_SECRET_CHARS)
+      (secrets ??= []).push(String(member));
+  }
+  // the user is looked for only beside a secret: most objects hold none
+  if (secrets === undefined) return;
+  const user = userOf(value);
+  if (user !== undefined) for (const secret of secrets) found.pairs.add(`${user}:${secret}`);
+}
+
+/** The user member of a credential object (`username`, `user`, `login`, in any case, with `_` or `-`), as text. */
+function userOf(value: Record<string, unknown>): string | undefined {
+  for (const name in value) {
+    const member = value[name];
+    if (
+      Object.hasOwn(value, name) &&
+      (typeof member === 'string' || typeof member === 'number') &&
+      USER_NAMES.has(name.toLowerCase().replace(/[_-]/g, ''))
+    )
+      return String(member);
+  }
+  return undefined;
+}
+
+/** A text with the secrets it may hold masked (see {@link secretMask}). */
+export interface SecretMask {
+  /** `text` with each form of each secret, and any private key block, replaced by the mask; `text` itself when it holds none. */
+  text(text: string): string;
+  /** `value` with {@link text} applied to every string in it, copied only where a string changed (the value itself otherwise). */
+  value<T>(value: T): T;
+}
+
+/**
+ * What masks the `found` secrets in a text: each secret as it is, JSON-escaped (inside
+ * `JSON.stringify` of an object, once or twice), URL-encoded (`encodeURIComponent`, either case of
+ * hex), in base64 (with and without padding), and each `user:secret` pair in base64 (an echoed
+ * `Authorization: Basic …` header); a text that ends with the start of one of these (cut short) has
+ * that end masked too. Private key material is masked whatever was found.
+ */
+export function secretMask(found: FoundSecrets): SecretMask {
+  const forms = new Set<string>();
+  for (const secret of found.texts) addForms(forms, secret);
+  for (const pair of found.pairs) addBase64(forms, pair);
+  // longest first: a form that contains another is masked whole
+  const ordered = [...forms].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
+  const pattern = ordered.length === 0 ? undefined : new RegExp(ordered.map(escapeRegExp).join('|'), 'g');
+  const text = (input: string): string => {
+    let out = input.includes('-----BEGIN ') ? input.replace(KEY_BLOCK, SECRET_MASK) : input;
+    if (pattern === undefined) return out;
+    out = out.replace(pattern, SECRET_MASK);
+    return maskCutEnd(out, ordered);
+  };
+  return { text, value: <T>(value: T): T => maskStrings(value, text, 0) as T };
+}
+
+function addForms(forms: Set<string>, secret: string): void {
+  forms.add(secret);
+  const json = JSON.stringify(secret).slice(1, -1);
+  forms.add(json);
+  forms.add(JSON.stringify(json).slice(1, -1));
+  const uri = encodeURIComponent(secret);
+  forms.add(uri);
+  forms.add(uri.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+  addBase64(forms, secret);
+}
+
+function addBase64(forms: Set<string>, text: string): void {
+  const base64 = Buffer.from(text, 'utf8').toString('base64');
+  forms.add(base64);
+  forms.add(base64.replace(/=+$/, ''));
+  forms.add(encodeURIComponent(base64));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * `text` whose end is the start of a form (at least {@link MIN_SECRET_CHARS} of it) with that end
+ * masked: messages are cut to a length (`…not valid JSON: <the first 80 characters>`), and a cut can
+ * fall inside a secret, leaving its start.
+ */
+function maskCutEnd(text: string, forms: readonly string[]): string {
+  for (const form of forms) {
+    const tail = text.slice(-(form.length - 1));
+    const head = form.slice(0, MIN_SECRET_CHARS);
+    for (let i = tail.indexOf(head); i >= 0 && tail.length - i >= MIN_SECRET_CHARS; i = tail.indexOf(head, i + 1)) {
+      if (form.startsWith(tail.slice(i))) return `${text.slice(0, text.length - tail.length + i)}${SECRET_MASK}`;
+    }
+  }
+  return text;
+}
+
+function maskStrings(value: unknown, text: (input: string) => string, depth: number): unknown {
+  if (typeof value === 'string') return text(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return SECRET_MASK;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const masked = maskStrings(item, text, depth + 1);
+      if (masked !== item) out ??= value.slice(0, i);
+      if (out !== undefined) out[i] = masked;
+    }
+    return out ?? value;
+  }
+  if (!isRecord(value)) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const member = value[key];
+    const masked = maskStrings(member, text, depth + 1);
+    if (masked !== member && out === undefined) {
+      out = {};
+      for (const k in value) {
+        if (k === key) break;
+        if (Object.hasOwn(value, k)) setOwn(out, k, value[k]);
+      }
+    }
+    if (out !== undefined) setOwn(out, key, masked);
+  }
+  return out ?? value;
+}
+
+/** Sets an own member, `__proto__` included (an assignment would set the prototype instead). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

@@ -1,0 +1,104 @@
+import { SECRET_MASK } from '@nap/contracts';
+import { findSecrets, noSecrets, secretMask } from '../src/domain/secret-texts';
+
+/**
+ * The secrets of values by the platform's policy, and the forms a text holds them in (as they are,
+ * JSON-escaped, URL-encoded, base64, HTTP Basic auth), masked in error texts and the values a failed
+ * task keeps.
+ */
+
+const PASSWORD = 'Pa"ss/w@rd 9+\\x';
+
+function mask(...values: unknown[]) {
+  const found = noSecrets();
+  for (const value of values) findSecrets(value, found);
+  return secretMask(found);
+}
+
+describe('findSecrets', () => {
+  it('finds the strings and numbers of secret members at any depth, everything below a secret name, and key material anywhere', () => {
+    const key = '-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----';
+    const found = findSecrets({
+      creds: { username: 'ops', password: PASSWORD },
+      list: [{ api_token: 'tok-123456' }, { community: 424242 }],
+      credentials: { user: 'netops', pass: 'p4ssphrase' },
+      note: key,
+      name: 'not a secret',
+    });
+    expect([...found.texts].sort()).toEqual([PASSWORD, '424242', 'netops', 'p4ssphrase', 'tok-123456', key].sort());
+    // Basic auth pairs: a user member beside a secret one
+    expect([...found.pairs]).toEqual([`ops:${PASSWORD}`]);
+  });
+
+  it('leaves out texts shorter than 4 characters, which would mask ordinary words', () => {
+    const found = findSecrets({ password: 'abc', pin: 1, token: 123, username: 'u', secret: 'abcd' });
+    expect([...found.texts]).toEqual(['abcd']);
+    expect([...found.pairs]).toEqual(['u:abcd']);
+    expect(mask({ password: 'abc' }).text('abc is the password: abc')).toBe('abc is the password: abc');
+  });
+
+  it('adds to what another search found without changing it', () => {
+    const first = findSecrets({ password: 'first-secret' });
+    const both = findSecrets({ token: 'second-secret' }, noSecrets(first));
+    expect([...first.texts]).toEqual(['first-secret']);
+    expect([...both.texts]).toEqual(['first-secret', 'second-secret']);
+  });
+});
+
+describe('secretMask', () => {
+  const m = mask({ account: { username: 'ops-admin', password: PASSWORD } });
+
+  it.each([
+    ['as it is', PASSWORD],
+    ['JSON-escaped', JSON.stringify(PASSWORD).slice(1, -1)],
+    ['JSON-escaped twice (JSON text inside JSON)', JSON.stringify(JSON.stringify(PASSWORD).slice(1, -1)).slice(1, -1)],
+    ['URL-encoded', encodeURIComponent(PASSWORD)],
+    ['URL-encoded, lower-case hex', encodeURIComponent(PASSWORD).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())],
+    ['in base64', Buffer.from(PASSWORD).toString('base64')],
+    ['in base64 without padding', Buffer.from(PASSWORD).toString('base64').replace(/=+$/, '')],
+    ['as HTTP Basic auth with its user', Buffer.from(`ops-admin:${PASSWORD}`).toString('base64')],
+  ])('masks the secret %s, keeping the text around it', (_form, form) => {
+    expect(m.text(`before ${form} after`)).toBe(`before ${SECRET_MASK} after`);
+  });
+
+  it('masks a request echoed as JSON so that the text still names the member', () => {
+    const echoed = `401 for ${JSON.stringify({ username: 'ops-admin', password: PASSWORD })}`;
+    expect(m.text(echoed)).toBe(`401 for {"username":"ops-admin","password":"${SECRET_MASK}"}`);
+  });
+
+  it('masks the start of a secret that ends a text (the text was cut inside it), and nothing when the text ends otherwise', () => {
+    expect(m.text(`output is ${PASSWORD.slice(0, 6)}`)).toBe(`output is ${SECRET_MASK}`);
+    expect(m.text(`output is ${PASSWORD.slice(0, 3)}`)).toBe(`output is ${PASSWORD.slice(0, 3)}`);
+    expect(m.text('output is Pa')).toBe('output is Pa');
+  });
+
+  it('masks private key material whatever was found, keeping the rest of the text', () => {
+    const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----';
+    expect(mask().text(`bad key ${key} given`)).toBe(`bad key ${SECRET_MASK} given`);
+    // cut before its end: masked to the end of the text
+    expect(mask().text(`bad key ${key.slice(0, 50)}`)).toBe(`bad key ${SECRET_MASK}`);
+  });
+
+  it('answers a text without a secret as it is, also when nothing was found', () => {
+    expect(mask().text('plain error')).toBe('plain error');
+    expect(m.text('plain error')).toBe('plain error');
+  });
+
+  it('masks the strings of a value, copying only what changed and leaving the value given as it was', () => {
+    const value = { status: 401, body: `rejected ${PASSWORD}`, headers: { a: 'b' }, list: ['x', PASSWORD] };
+    const masked = m.value(value);
+    expect(masked).toEqual({ status: 401, body: `rejected ${SECRET_MASK}`, headers: { a: 'b' }, list: ['x', SECRET_MASK] });
+    expect(masked.headers).toBe(value.headers);
+    expect(value.body).toBe(`rejected ${PASSWORD}`);
+    const clean = { a: ['b', { c: 'd' }] };
+    expect(m.value(clean)).toBe(clean);
+  });
+
+  it('keeps a member named __proto__ as an own member of the copy', () => {
+    const value = JSON.parse(`{"__proto__": {"x": 1}, "msg": ${JSON.stringify(PASSWORD)}}`) as Record<string, unknown>;
+    const masked = m.value(value);
+    expect(Object.hasOwn(masked, '__proto__')).toBe(true);
+    expect(masked.msg).toBe(SECRET_MASK);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
