@@ -1,6 +1,7 @@
 import { AppError, SYSTEM_CALLER } from '@nap/contracts';
 import { eventually, linearWorkflow } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
+import { TestClock } from './support/clock';
 import type { EngineHarness, StoreFaults } from './support/harness';
 import { sharedWith, startEngineHarness, stoppedAfterEach } from './support/harness';
 import { CrashSwitch, LateAnswer } from './support/crash';
@@ -10,9 +11,15 @@ import { COMPLETE_STREAM, counter, streamOf, twoRemote } from './support/remote-
 /**
  * An engine killed at the worst moments, simulated with a {@link CrashSwitch}: from the trip on, its
  * store calls hang, so what another engine finds in the store is what a SIGKILL would have left.
+ * The engines' leases run on a {@link TestClock}: a lease passes when the test lets it pass, so a
+ * loaded machine running heartbeats late can neither make a live engine look dead nor slow a takeover.
  */
 
 const linear = linearWorkflow('crash-linear');
+
+/** The engines' lease (the default); their heartbeats and scans come every third of it on the test's clock. */
+const LEASE_MS = 3_000;
+const SCAN_MS = LEASE_MS / 3;
 
 const harnesses = stoppedAfterEach();
 
@@ -39,14 +46,20 @@ async function onSameStore(
   return h;
 }
 
+/** Which engine the job is leased to, as the store has it. */
+async function leaseOf(h: EngineHarness, jobId: string): Promise<string | undefined> {
+  return (await h.store.collection<JobRecord>('jobs').findOne({ _id: jobId }))?.lease;
+}
+
 describe('a job whose start was answered', () => {
   // a job is stored with its first step: one of inline built-ins is stored finished, one that calls
   // a service is stored with that task running, and the engine may die before anything else
 
   it('runs to its end when the engine dies after storing it with its first step (restart, same identity)', async () => {
     const crash = new CrashSwitch();
+    const clock = new TestClock();
     // the lease is a minute: only the engine's own identity can make it resume at once
-    const h = await first(crash, { leaseMs: 60_000, renewMs: 50 });
+    const h = await first(crash, { leaseMs: 60_000, renewMs: 50, clock });
     h.workflows.set(twoRemote.name, twoRemote);
     // the insert is durable and answered; nothing after it reaches the store
     crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOneId');
@@ -57,7 +70,10 @@ describe('a job whose start was answered', () => {
 
     // the restarted process has the same engine identity: it resumes its own jobs at once (in one
     // process it first watches the dead one's heartbeat for two renewals, since the pid is the same)
-    const restarted = await onSameStore(h, { serverId: 'engine-one', leaseMs: 60_000, renewMs: 50 });
+    const restarted = await clock.whileWaiting(
+      onSameStore(h, { serverId: 'engine-one', leaseMs: 60_000, renewMs: 50, clock }),
+      'the restarted engine started',
+    );
     const { runs, handler } = counter();
     restarted.services.set('mop.RunCommandTemplate', handler);
     const job = await restarted.waitFor(started._id, ['complete', 'error']);
@@ -69,14 +85,18 @@ describe('a job whose start was answered', () => {
 
   it("runs to its end when another replica takes it over after the dead engine's lease", async () => {
     const crash = new CrashSwitch();
-    const h = await first(crash, { leaseMs: 300 });
+    const clock = new TestClock();
+    const h = await first(crash, { leaseMs: LEASE_MS, clock });
     h.workflows.set(twoRemote.name, twoRemote);
     crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOneId');
     const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'takeover' }, caller: SYSTEM_CALLER });
     kill(h);
 
-    const survivor = await onSameStore(h, { serverId: 'engine-two', leaseMs: 300 });
+    const survivor = await onSameStore(h, { serverId: 'engine-two', leaseMs: LEASE_MS, clock });
     survivor.services.set('mop.RunCommandTemplate', counter().handler);
+    // the survivor's first scan saw a heartbeat it had not seen before: the job stays with its engine for a lease
+    expect(await leaseOf(survivor, started._id)).toBe('engine-one');
+    await clock.advance(LEASE_MS);
     const job = await survivor.waitFor(started._id, ['complete', 'error']);
     expect(job.error).toEqual([]);
     expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'engine-two' } });
@@ -84,7 +104,8 @@ describe('a job whose start was answered', () => {
 
   it("is stored finished when its tasks are inline built-ins, and its events leave the dead engine's outbox through the successor", async () => {
     const crash = new CrashSwitch();
-    const h = await first(crash, { leaseMs: 300 });
+    const clock = new TestClock();
+    const h = await first(crash, { leaseMs: LEASE_MS, clock });
     h.workflows.set(linear.name, linear);
     crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOneId');
     const started = await h.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
@@ -95,7 +116,8 @@ describe('a job whose start was answered', () => {
     expect(stored).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 }, lease: 'engine-one' });
     expect(stored.outbox?.map((e) => e.event)).toEqual(['jobStart', 'taskStart', 'taskFinish', 'taskStart', 'taskFinish', 'jobComplete']);
 
-    const survivor = await onSameStore(h, { serverId: 'engine-two', leaseMs: 300 });
+    const survivor = await onSameStore(h, { serverId: 'engine-two', leaseMs: LEASE_MS, clock });
+    await clock.advance(LEASE_MS);
     await survivor.waitUntil(
       started._id,
       (j) => j.lease === undefined && (j.outbox ?? []).length === 0,
@@ -144,16 +166,34 @@ describe('a task whose service is not up yet', () => {
 
 describe('leases', () => {
   it('a live engine keeps its jobs: another engine scanning all along never takes them, and no task runs twice', async () => {
-    const a = await startEngineHarness({ serverId: 'live-a', leaseMs: 200 });
+    const clock = new TestClock();
+    const a = await startEngineHarness({ serverId: 'live-a', leaseMs: LEASE_MS, clock });
     harnesses.push(a);
-    const b = await onSameStore(a, { serverId: 'live-b', leaseMs: 200 });
+    const b = await onSameStore(a, { serverId: 'live-b', leaseMs: LEASE_MS, clock });
     // each task takes several leases: only renewals keep the job with its engine
-    const { runs, handler } = counter(700);
-    a.services.set('mop.RunCommandTemplate', handler);
-    b.services.set('mop.RunCommandTemplate', handler);
+    const { runs, handler } = counter();
+    const ends = [1, 2].map(() => {
+      let end: () => void = () => undefined;
+      return { ended: new Promise<void>((resolve) => (end = resolve)), end: () => end() };
+    });
+    const service = async (input: { body?: unknown }) => {
+      const answer = await handler(input);
+      await ends[(input.body as { step: number }).step - 1]?.ended;
+      return answer;
+    };
+    a.services.set('mop.RunCommandTemplate', service);
+    b.services.set('mop.RunCommandTemplate', service);
     const started = await Promise.all(
       [0, 1, 2].map((i) => a.engine.startJob({ workflow: twoRemote, variables: { tag: `live-${i}` }, caller: SYSTEM_CALLER })),
     );
+    for (const [step, { end }] of ends.entries()) {
+      const task = `m${step + 1}`;
+      for (const job of started) await a.waitUntil(job._id, (j) => j.tasks[task]?.status === 'running', `${task} in flight`);
+      // four leases pass while every task is in flight: a renews its heartbeat, b scans, each every third of a lease
+      await clock.advance(4 * LEASE_MS);
+      for (const job of started) expect(await leaseOf(b, job._id)).toBe('live-a');
+      end();
+    }
     const done = await Promise.all(started.map((j) => a.waitFor(j._id, ['complete', 'error'])));
     expect(done.map((j) => [j.status, j.metrics?.server_id])).toEqual([0, 1, 2].map(() => ['complete', 'live-a']));
     expect([...runs.values()]).toEqual([1, 1, 1, 1, 1, 1]);
@@ -161,7 +201,8 @@ describe('leases', () => {
 
   it("a surviving engine takes a dead engine's job over after its lease and runs the task in flight again (at-least-once)", async () => {
     const crash = new CrashSwitch();
-    const a = await first(crash, { serverId: 'dying-a', leaseMs: 300 });
+    const clock = new TestClock();
+    const a = await first(crash, { serverId: 'dying-a', leaseMs: LEASE_MS, clock });
     const { runs, handler } = counter();
     let release: () => void = () => undefined;
     // engine a's execution of m1 never answers: the engine dies while it is in flight
@@ -176,8 +217,10 @@ describe('leases', () => {
     crash.crashNow();
     kill(a);
 
-    const b = await onSameStore(a, { serverId: 'survivor-b', leaseMs: 300 });
+    const b = await onSameStore(a, { serverId: 'survivor-b', leaseMs: LEASE_MS, clock });
     b.services.set('mop.RunCommandTemplate', handler);
+    expect(await leaseOf(b, started._id)).toBe('dying-a');
+    await clock.advance(LEASE_MS);
     const job = await b.waitFor(started._id, ['complete', 'error']);
     release();
     expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'survivor-b' } });
@@ -185,9 +228,10 @@ describe('leases', () => {
     expect(Object.fromEntries(runs)).toEqual({ 'dying/1': 2, 'dying/2': 1 });
   });
 
-  it("takes a dead engine's jobs one at a time: a takeover cut short by a store error drives what it moved, and the next scan takes the rest", async () => {
+  it("takes a dead engine's jobs one at a time: a takeover cut short by a store error drives what it moved, and a later scan takes the rest", async () => {
     const crash = new CrashSwitch();
-    const a = await first(crash, { serverId: 'cut-a', leaseMs: 300 });
+    const clock = new TestClock();
+    const a = await first(crash, { serverId: 'cut-a', leaseMs: LEASE_MS, clock });
     const { runs, handler } = counter();
     a.services.set('mop.RunCommandTemplate', async (input) => {
       await handler(input);
@@ -210,8 +254,16 @@ describe('leases', () => {
         collection === 'jobs' && method === 'findOneAndUpdate' && (args[0] as { lease?: string }).lease === 'cut-a' && ++moves === 2,
       { applied: false, code: 'STORE_INTERRUPTED' },
     );
-    const b = await onSameStore(a, { serverId: 'cut-b', leaseMs: 300 }, cut);
+    const b = await onSameStore(a, { serverId: 'cut-b', leaseMs: LEASE_MS, clock }, cut);
     b.services.set('mop.RunCommandTemplate', handler);
+    // a lease on, b's scan finds a dead: it moves the first job, and the failover ends that scan
+    await clock.advance(LEASE_MS);
+    expect(cut.spent).toBe(true);
+    expect(await Promise.all(jobs.map((job) => leaseOf(b, job._id)))).toEqual(['cut-b', 'cut-a', 'cut-a']);
+    await b.waitUntil(jobs[0]?._id as string, (j) => j.tasks.m1?.status === 'complete', 'the job it moved driven on');
+    // a failed scan forgets the heartbeats it saw (the store failing says nothing of the others): the
+    // next scan sees a's heartbeat anew, and it is dead again a lease after that
+    await clock.advance(SCAN_MS + LEASE_MS);
     const done = await Promise.all(jobs.map((job) => b.waitFor(job._id, ['complete', 'error'])));
     expect(cut.spent).toBe(true);
     for (const job of done) expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'cut-b' }, error: [] });
@@ -221,11 +273,12 @@ describe('leases', () => {
   });
 
   it('refuses to start under the id of an engine that is alive', async () => {
-    const a = await startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30 });
+    const clock = new TestClock();
+    const a = await startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30, clock });
     harnesses.push(a);
-    await expect(startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30 }, sharedWith(a))).rejects.toThrow(
-      /engine id "twin" is in use by a running process/,
-    );
+    // the second engine watches the heartbeat for two renewals and a little more of the clock: a renews meanwhile
+    const twin = startEngineHarness({ serverId: 'twin', leaseMs: 300, renewMs: 30, clock }, sharedWith(a));
+    await expect(clock.whileWaiting(twin, 'the second engine gave up')).rejects.toThrow(/engine id "twin" is in use by a running process/);
   });
 });
 
@@ -299,7 +352,8 @@ describe('job events (outbox)', () => {
 
   it('left in the outbox by an engine that died are published by its successor, in order', async () => {
     const crash = new CrashSwitch();
-    const a = await first(crash, { serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50 });
+    const clock = new TestClock();
+    const a = await first(crash, { serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50, clock });
     const { handler } = counter();
     a.services.set('mop.RunCommandTemplate', handler);
     a.setBusDown(true);
@@ -308,14 +362,18 @@ describe('job events (outbox)', () => {
     crash.crashNow();
     kill(a);
 
-    const b = await onSameStore(a, { serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50 });
+    const b = await clock.whileWaiting(
+      onSameStore(a, { serverId: 'outbox-dies', leaseMs: 60_000, renewMs: 50, clock }),
+      'the restarted engine started',
+    );
     await b.engine.flushEvents(10_000);
     expect(streamOf(b.events, started._id)).toEqual({ names: COMPLETE_STREAM, seqs: [1, 2, 3, 4, 5, 6], duplicates: 0 });
   });
 
   it('published but not acknowledged when the engine died are published again with the same seq (at-least-once)', async () => {
     const crash = new CrashSwitch();
-    const a = await first(crash, { serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50 });
+    const clock = new TestClock();
+    const a = await first(crash, { serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50, clock });
     const { handler } = counter();
     let release: () => void = () => undefined;
     // on a, m1 is still in flight when the published events are due to leave the outbox
@@ -337,7 +395,10 @@ describe('job events (outbox)', () => {
     expect(before.names).toEqual(['jobStart', 'taskStart:m1']);
     kill(a);
 
-    const b = await onSameStore(a, { serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50 });
+    const b = await clock.whileWaiting(
+      onSameStore(a, { serverId: 'ack-dies', leaseMs: 60_000, renewMs: 50, clock }),
+      'the restarted engine started',
+    );
     b.services.set('mop.RunCommandTemplate', handler);
     await b.waitFor(started._id, ['complete']);
     release();

@@ -1,6 +1,7 @@
 import { SYSTEM_CALLER } from '@nap/contracts';
 import { eventually, task, workflowDocument } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
+import { TestClock } from './support/clock';
 import type { EngineHarness } from './support/harness';
 import { sharedWith, startEngineHarness, stoppedAfterEach } from './support/harness';
 import { parentOf } from './support/child-job';
@@ -17,6 +18,11 @@ import { COMPLETE_STREAM, counter, streamOf, twoRemote } from './support/remote-
  */
 
 const harnesses = stoppedAfterEach();
+
+/** Which engine the job is leased to, as the store has it. */
+async function leaseOf(h: EngineHarness, jobId: string): Promise<string | undefined> {
+  return (await h.store.collection<JobRecord>('jobs').findOne({ _id: jobId }))?.lease;
+}
 
 async function engine(outage: StoreOutage): Promise<EngineHarness> {
   const h = await startEngineHarness({ serverId: 'outage' }, undefined, outage);
@@ -176,7 +182,9 @@ describe('a store that does not answer for a while', () => {
 
   it("drops the held step of a job another engine took over (this engine's heartbeat stopped with its store), which that engine finishes", async () => {
     const outage = new StoreOutage();
-    const cutOff = await startEngineHarness({ serverId: 'cut-off', leaseMs: 300 }, undefined, outage);
+    // the engines' leases run on the test's clock: the cut-off engine is dead to the survivor when the test lets a lease pass
+    const clock = new TestClock();
+    const cutOff = await startEngineHarness({ serverId: 'cut-off', leaseMs: 3_000, clock }, undefined, outage);
     harnesses.push(cutOff);
     const { runs, handler } = counter();
     cutOff.services.set('mop.RunCommandTemplate', async (input) => {
@@ -186,9 +194,10 @@ describe('a store that does not answer for a while', () => {
     });
     const started = await cutOff.run(twoRemote, { tag: 'partition' });
     await eventually('the step write failed', () => outage.failed.length > 0);
-    const survivor = await startEngineHarness({ serverId: 'survivor', leaseMs: 300 }, sharedWith(cutOff));
+    const survivor = await startEngineHarness({ serverId: 'survivor', leaseMs: 3_000, clock }, sharedWith(cutOff));
     harnesses.push(survivor);
     survivor.services.set('mop.RunCommandTemplate', handler);
+    await clock.advance(3_000);
     const done = await survivor.waitFor(started._id, ['complete', 'error']);
     expect(done).toMatchObject({ status: 'complete', error: [], metrics: { server_id: 'survivor' } });
     outage.up();
@@ -208,8 +217,10 @@ describe('a store that does not answer for a while', () => {
 describe('a store that no engine reaches for longer than the lease (a MongoDB election)', () => {
   it('leaves every job with its engine afterwards: no engine takes the others for dead, and no task runs twice', async () => {
     const outage = new StoreOutage();
-    // each engine looks at the others far more often than they beat, as a scan may come right after the store is back
-    const timing = { leaseMs: 300, renewMs: 140, scanMs: 20 };
+    // each engine looks at the others far more often than they beat, as a scan may come right after
+    // the store is back; the leases run on the test's clock, so only the outage can stop a heartbeat
+    const clock = new TestClock();
+    const timing = { leaseMs: 300, renewMs: 140, scanMs: 20, clock };
     const a = await startEngineHarness({ serverId: 'elect-a', ...timing }, undefined, outage);
     harnesses.push(a);
     const b = await startEngineHarness({ serverId: 'elect-b', ...timing }, sharedWith(a), outage);
@@ -227,12 +238,18 @@ describe('a store that no engine reaches for longer than the lease (a MongoDB el
     const onA = await a.run(twoRemote, { tag: 'a' });
     const onB = await b.engine.startJob({ workflow: twoRemote, variables: { tag: 'b' }, caller: SYSTEM_CALLER });
     await eventually('m1 running on both engines', () => runs.get('a/1') === 1 && runs.get('b/1') === 1);
+    // a lease in which each engine sees the other's heartbeat move
+    await clock.advance(timing.leaseMs);
 
     outage.down();
     // four heartbeats of each engine fail: the outage outlasts the lease (300 ms) for both
     const beats = (collection: string, method: string) => collection === 'engines' && method === 'updateOne';
-    await eventually('heartbeats failing for longer than the lease', () => outage.failedWhere(beats) >= 8);
+    await clock.advance(2 * timing.leaseMs);
+    expect(outage.failedWhere(beats)).toBeGreaterThanOrEqual(8);
     outage.up();
+    // two leases after the store is back, each engine having scanned before the other's first heartbeat: nothing moved
+    await clock.advance(2 * timing.leaseMs);
+    expect(await Promise.all([onA, onB].map((j) => leaseOf(a, j._id)))).toEqual(['elect-a', 'elect-b']);
     release();
 
     const [doneA, doneB] = await Promise.all([a.waitFor(onA._id, ['complete', 'error']), b.waitFor(onB._id, ['complete', 'error'])]);
@@ -245,7 +262,8 @@ describe('a store that no engine reaches for longer than the lease (a MongoDB el
 
   it('still takes over the jobs of an engine that died meanwhile, once its heartbeat has not moved for a lease after the store is back', async () => {
     const outage = new StoreOutage();
-    const timing = { leaseMs: 300, renewMs: 100, scanMs: 20 };
+    const clock = new TestClock();
+    const timing = { leaseMs: 300, renewMs: 100, scanMs: 20, clock };
     const survivor = await startEngineHarness({ serverId: 'elect-survivor', ...timing }, undefined, outage);
     harnesses.push(survivor);
     const dying = await startEngineHarness({ serverId: 'elect-dying', ...timing }, sharedWith(survivor), outage);
@@ -254,13 +272,23 @@ describe('a store that no engine reaches for longer than the lease (a MongoDB el
     dying.services.set('mop.RunCommandTemplate', () => new Promise<never>(() => undefined));
     const started = await dying.engine.startJob({ workflow: twoRemote, variables: { tag: 'orphan' }, caller: SYSTEM_CALLER });
     await dying.waitUntil(started._id, (j) => j.tasks.m1?.status === 'running', 'm1 running');
+    // a lease in which the survivor sees the other engine's heartbeat move, up to its last beat before the outage
+    await clock.advance(timing.leaseMs + timing.scanMs);
 
     outage.down();
     // the engine ends while the store is down: it cannot even record that it stopped
     dying.abandon();
+    const stopping = (collection: string, method: string, args: unknown[]) =>
+      collection === 'engines' && method === 'updateOne' && JSON.stringify(args[1]).includes('"stopped"');
+    await eventually('the dying engine failing to record that it stopped', () => outage.failedWhere(stopping) > 0);
     const beats = (collection: string, method: string) => collection === 'engines' && method === 'updateOne';
-    await eventually('heartbeats failing for longer than the lease', () => outage.failedWhere(beats) >= 4);
+    await clock.advance(2 * timing.leaseMs);
+    expect(outage.failedWhere(beats)).toBeGreaterThanOrEqual(4);
     outage.up();
+    // half a lease after the store is back the dead engine still holds its job; a lease later it is taken over
+    await clock.advance(timing.leaseMs / 2);
+    expect(await leaseOf(survivor, started._id)).toBe('elect-dying');
+    await clock.advance(timing.leaseMs);
 
     const job = await survivor.waitFor(started._id, ['complete', 'error']);
     expect({ status: job.status, server: job.metrics?.server_id, error: job.error }).toEqual({

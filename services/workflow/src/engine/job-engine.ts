@@ -20,6 +20,7 @@ import type { StartJobInput } from './job-lifecycle';
 import { JobRunner } from './job-runner';
 import type { RunnerHost } from './job-runner';
 import { LeaseManager } from './lease-manager';
+import type { LeaseClock } from './lease-manager';
 import { OwnedJobs } from './owned-jobs';
 import { WorkerSwitches } from './worker-switches';
 
@@ -47,6 +48,8 @@ export interface EngineDeps {
   logger: Logger;
   /** Sees every event of a job with the job as it is then (the service's metrics). */
   observe?: (event: JobEventName, job: JobRecord, payload: Record<string, unknown>) => void;
+  /** The clock the leases are timed on (heartbeats, scans, when another engine is dead); the process's unless given (tests). */
+  leaseClock?: LeaseClock;
 }
 
 /** Lease defaults: a dead engine's jobs are taken over within about lease + scan (4 s). */
@@ -148,7 +151,15 @@ export class JobEngine {
       (jobId) => deps.broadcastWake(jobId),
     );
     const timing = { leaseMs: this.leaseMs, renewMs: this.renewMs, scanMs: this.scanMs };
-    const lease = new LeaseManager(serverId, timing, repository, new EngineRegistry(deps.engines), { owned, events, workers }, log);
+    const lease = new LeaseManager(
+      serverId,
+      timing,
+      repository,
+      new EngineRegistry(deps.engines),
+      { owned, events, workers },
+      log,
+      deps.leaseClock,
+    );
     const lifecycle = new JobLifecycle({
       serverId,
       repository,

@@ -26,6 +26,32 @@ export interface LeaseTiming {
   scanMs: number;
 }
 
+/**
+ * The time and the timers the lease manager decides by ({@link REAL_CLOCK} unless given): its
+ * renewals and scans run on it, and whether another engine is alive or dead is measured on it (the
+ * times written to the store, for people, stay the process's). A test passes a clock that it moves
+ * on itself, so that a loaded machine running the timers late cannot make a live engine look dead.
+ */
+export interface LeaseClock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Runs `work` every `everyMs` (the timer does not keep the process alive) until the function answered is called. */
+  every(everyMs: number, work: () => Promise<void>): () => void;
+  /** Resolves after `ms`. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** The clock of the process: `Date.now()`, `setInterval` and `sleep`. */
+export const REAL_CLOCK: LeaseClock = {
+  now: () => Date.now(),
+  every(everyMs, work) {
+    const timer = setInterval(() => void work(), everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+  sleep: (ms) => sleep(ms),
+};
+
 /** What the lease manager works with besides the store (parts the engine builds beside it). */
 export interface LeaseParts {
   /** The jobs driven here: a job whose lease this engine takes is adopted there. */
@@ -46,7 +72,7 @@ export interface LeaseParts {
  * previous process (standalone keeps its id in the data directory) resumes that process's jobs at once.
  */
 export class LeaseManager {
-  private timers: NodeJS.Timeout[] = [];
+  private timers: (() => void)[] = [];
   private stopped = false;
   private scans = 0;
   private readonly record: EngineRecord;
@@ -63,6 +89,7 @@ export class LeaseManager {
     private readonly registry: EngineRegistry,
     parts: LeaseParts,
     private readonly log: Logger,
+    private readonly clock: LeaseClock = REAL_CLOCK,
   ) {
     this.owned = parts.owned;
     this.events = parts.events;
@@ -91,26 +118,25 @@ export class LeaseManager {
     const renewing = failureStreak(this.log, 'Renewing the engine heartbeat');
     const scanning = failureStreak(this.log, 'Looking for jobs of dead engines');
     this.timers.push(
-      setInterval(() => {
-        void this.renew().then(renewing.worked, (err: unknown) => {
+      this.clock.every(this.timing.renewMs, () =>
+        this.renew().then(renewing.worked, (err: unknown) => {
           this.forgetHeartbeats();
           renewing.failed(err);
-        });
-      }, this.timing.renewMs),
-      setInterval(() => {
-        void this.scan().then(scanning.worked, (err: unknown) => {
+        }),
+      ),
+      this.clock.every(this.timing.scanMs, () =>
+        this.scan().then(scanning.worked, (err: unknown) => {
           this.forgetHeartbeats();
           scanning.failed(err);
-        });
-      }, this.timing.scanMs),
+        }),
+      ),
     );
-    for (const t of this.timers) t.unref();
   }
 
   /** Stops the timers; takes nothing more over. */
   stopTimers(): void {
     this.stopped = true;
-    for (const t of this.timers) clearInterval(t);
+    for (const stop of this.timers) stop();
     this.timers = [];
   }
 
@@ -162,9 +188,9 @@ export class LeaseManager {
       { serverId: this.serverId, pid: previous.pid, host: previous.host, watchMs },
       'The engine id was in use by a process that may still run; watching its heartbeat',
     );
-    const deadline = Date.now() + watchMs;
-    while (Date.now() < deadline) {
-      await sleep(Math.max(10, Math.floor(this.timing.renewMs / 2)));
+    const deadline = this.clock.now() + watchMs;
+    while (this.clock.now() < deadline) {
+      await this.clock.sleep(Math.max(10, Math.floor(this.timing.renewMs / 2)));
       const now = await this.registry.find(this.serverId);
       if (now === null || now.stopped === true) return;
       if (now.beat !== previous.beat || now.instance !== previous.instance) {
@@ -199,7 +225,7 @@ export class LeaseManager {
     if (this.stopped || !this.workers.claimsJobs) return;
     this.scans += 1;
     const thorough = full || this.scans % FULL_SCAN_EVERY === 0;
-    const now = Date.now();
+    const now = this.clock.now();
     const engines = await this.registry.all();
     const dead: { id: string; beat?: number }[] = [];
     const known = new Set<string>([this.serverId]);
@@ -294,8 +320,8 @@ export class LeaseManager {
       const engine = await this.registry.find(holder);
       const dead =
         engine === null
-          ? this.isDead(holder, 'none', Date.now())
-          : engine.stopped === true || this.isDead(holder, `${engine.instance}:${engine.beat}`, Date.now());
+          ? this.isDead(holder, 'none', this.clock.now())
+          : engine.stopped === true || this.isDead(holder, `${engine.instance}:${engine.beat}`, this.clock.now());
       if (!dead) return false;
     }
     await this.takeOver(jobId, holder);

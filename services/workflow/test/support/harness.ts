@@ -11,6 +11,7 @@ import { eventually } from '@nap/testing';
 import { JobEngine } from '../../src';
 import type { EngineOptions } from '../../src';
 import type { JobRecord } from '../../src/domain/job-model';
+import type { LeaseClock } from '../../src/engine/lease-manager';
 import type { EngineRecord } from '../../src/store/engine-registry';
 import { JobRepository } from '../../src/store/job-repository';
 import { JobValueRepository } from '../../src/store/job-value-repository';
@@ -50,6 +51,9 @@ export interface EngineHarness {
   abandon(): void;
 }
 
+/** The engine's options, and the clock its leases are timed on (a `TestClock` of `./clock` that the test moves on; the real one unless given). */
+export type HarnessOptions = EngineOptions & { clock?: LeaseClock };
+
 /** Engines sharing one store: the store, the workflows, and how a wake reaches every engine. */
 export interface SharedStore {
   store: EmbeddedStore;
@@ -66,7 +70,11 @@ export function sharedWith(other: EngineHarness): SharedStore {
  * Starts an engine on a fresh store, or on `shared` (several engines, one store). With `crash`, the
  * engine's store calls go through it, so a test can kill the engine at a chosen point, or fail its store.
  */
-export async function startEngineHarness(options: EngineOptions = {}, shared?: SharedStore, crash?: StoreFaults): Promise<EngineHarness> {
+export async function startEngineHarness(
+  { clock, ...options }: HarnessOptions = {},
+  shared?: SharedStore,
+  crash?: StoreFaults,
+): Promise<EngineHarness> {
   const dir = shared ? undefined : mkdtempSync(path.join(os.tmpdir(), 'nap-wf-'));
   const store = shared?.store ?? createEmbeddedStore({ path: path.join(dir as string, 'db') });
   await ensureCollections(store);
@@ -103,6 +111,7 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
       busConnected: () => !busDown.down,
       broadcastWake: (jobId) => (shared ? shared.wake(jobId) : holder.engine?.wake(jobId)),
       logger: createLogger({ name: 'engine-test', level: process.env.NAP_LOG_LEVEL ?? 'silent' }),
+      ...(clock ? { leaseClock: clock } : {}),
     },
     options,
   );
@@ -144,7 +153,8 @@ export async function startEngineHarness(options: EngineOptions = {}, shared?: S
     waitFor: (jobId, statuses, timeoutMs) => waitUntil(jobId, (j) => statuses.includes(j.status), statuses.join(' or '), timeoutMs),
     waitUntil,
     abandon() {
-      void ready.stop();
+      // a process that dies publishes nothing more: no time to drain the outboxes
+      void ready.stop(0);
     },
     async stop() {
       await ready.stop();

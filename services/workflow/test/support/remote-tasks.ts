@@ -1,6 +1,5 @@
 import type { WorkflowTask } from '@nap/contracts';
 import { workflowDocument } from '@nap/testing';
-import { sleep } from '@nap/util';
 import type { PublishedEvent } from './harness';
 
 /** A task that calls another service (mop.RunCommandTemplate), which the tests count and can hold. */
@@ -19,16 +18,14 @@ export const twoRemote = workflowDocument('crash-remote', { m1: remote(1), m2: r
   ['m2', 'workflow_end'],
 ]);
 
-/** Executions of the remote task by `<tag>/<step>`, answered after `holdMs` (or held while `hold` says so). */
-export function counter(holdMs = 0) {
+/** Executions of the remote task by `<tag>/<step>`, answered at once. */
+export function counter() {
   const runs = new Map<string, number>();
-  const handler = async (input: { body?: unknown }) => {
+  const handler = (input: { body?: unknown }): Promise<{ result: string }> => {
     const body = input.body as { template: string; step: number };
     const key = `${body.template}/${body.step}`;
     runs.set(key, (runs.get(key) ?? 0) + 1);
-    // the service's own time: a task that outlasts several leases
-    if (holdMs > 0) await sleep(holdMs);
-    return { result: key };
+    return Promise.resolve({ result: key });
   };
   return { runs, handler };
 }
