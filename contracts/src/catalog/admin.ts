@@ -255,13 +255,16 @@ const integrationBody = (names: readonly 'name'[]) =>
  * document (400 INTEGRATION_MODEL_INVALID).
  */
 const modelBody = (printable: boolean) => {
-  const names = { title: { pattern: PRINTABLE_NAME_PATTERN }, version: { pattern: PRINTABLE_NAME_PATTERN } };
+  // every JSON type: the pattern and the members apply to a text and an object, and any other value
+  // is left to the service's check (Ajv's strict mode wants the types a keyword applies to named)
+  const anyType = ['object', 'array', 'string', 'number', 'boolean', 'null'];
+  const names = { title: { type: anyType, pattern: PRINTABLE_NAME_PATTERN }, version: { type: anyType, pattern: PRINTABLE_NAME_PATTERN } };
   return obj(
     {
       model: Type.Unsafe<Record<string, unknown>>({
         type: 'object',
         description: 'OpenAPI 2.0, 3.0 or 3.1 document',
-        ...(printable ? { properties: { info: { properties: names } } } : {}),
+        ...(printable ? { properties: { info: { type: anyType, properties: names } } } : {}),
       }),
     },
     ['model'],
