@@ -81,7 +81,7 @@ export function renderAsyncApi(): AsyncApiDocument {
       version: RELEASE,
       description:
         'Domain events of the network automation platform. Subscribe over NATS (JetStream stream NAP_EVENTS, durable consumers for services that must not miss one) ' +
-        'or, without NATS access, over HTTP with GET /operations-manager/events (server-sent events of the job events the caller may see, resumable with Last-Event-ID). ' +
+        'or, without NATS access, over HTTP with GET /operations-manager/events (server-sent events of the job events the caller may see, resumable with Last-Event-ID up to 10,000 positions back; from further back a gap event comes first and names where the stream goes on). ' +
         DELIVERY,
     },
     defaultContentType: 'application/json',

@@ -55,7 +55,7 @@ export interface GatewayOptions extends BrowserSafetyOptions {
    */
   audit?: AuditRecorder | false;
   /** Settings of the event streams: heartbeat interval, how slow clients are dropped. */
-  eventStreams?: Pick<EventStreamOptions, 'heartbeatMs' | 'sink'>;
+  eventStreams?: Pick<EventStreamOptions, 'heartbeatMs' | 'sink' | 'resume'>;
 }
 
 export interface Gateway {

@@ -24,6 +24,8 @@ export type SinkEnd = 'ended' | 'left' | 'slow';
  */
 export class SseSink {
   private pending: Buffer[] = [];
+  /** Bytes of `pending`. */
+  private pendingBytes = 0;
   private done = false;
 
   constructor(
@@ -44,7 +46,38 @@ export class SseSink {
   /** Queues a frame for the next flush. */
   push(frame: Buffer): void {
     if (this.done) return;
+    this.pendingBytes += frame.length;
     if (this.pending.push(frame) === 1) this.schedule(this);
+  }
+
+  /** Bytes queued for the next flush. */
+  get queuedBytes(): number {
+    return this.pendingBytes;
+  }
+
+  /**
+   * Writes what is queued now and resolves once the client has taken what was written (the
+   * response drained) or the stream ended: a replay of stored events waits so before it reads more,
+   * and so holds no more than a chunk in memory for a client that reads slowly. A client that has
+   * not taken it within `stallMs` does not keep up: it is dropped as {@link flush} drops one.
+   */
+  async written(stallMs: number): Promise<void> {
+    this.flush();
+    if (this.done || !this.res.writableNeedDrain) return;
+    await new Promise<void>((resolve) => {
+      const settled = () => {
+        clearTimeout(stalled);
+        this.res.off('drain', settled);
+        this.res.off('close', settled);
+        resolve();
+      };
+      const stalled = setTimeout(() => {
+        settled();
+        if (!this.done) this.drop();
+      }, stallMs);
+      this.res.on('drain', settled);
+      this.res.on('close', settled);
+    });
   }
 
   /** Writes at once, before anything queued (the first frames of a stream). */
@@ -66,6 +99,7 @@ export class SseSink {
     }
     const chunk = this.pending.length === 1 ? (this.pending[0] as Buffer) : join(this.pending);
     this.pending = [];
+    this.pendingBytes = 0;
     this.res.write(chunk);
   }
 
@@ -82,6 +116,7 @@ export class SseSink {
   close(): void {
     if (this.done) return;
     this.pending = [];
+    this.pendingBytes = 0;
     if (!this.res.writableEnded) this.res.end();
     this.finish('ended');
   }
@@ -93,6 +128,7 @@ export class SseSink {
 
   private drop(): void {
     this.pending = [];
+    this.pendingBytes = 0;
     this.res.end(`: this client reads its events too slowly; reconnect with Last-Event-ID\nretry: ${this.options.retryMs}\n\n`);
     // the connection closes once the client has read that: it must not be kept alive for another request
     this.res.socket?.end();
@@ -107,6 +143,7 @@ export class SseSink {
     if (this.done) return;
     this.done = true;
     this.pending = [];
+    this.pendingBytes = 0;
     this.onEnd(why);
   }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, isSubjectToken } from '@nap/contracts';
 import type { Caller, EventStreamFilter, OperationDef, OperationId, ResponseOf } from '@nap/contracts';
-import type { Bus, BusClient, EventDelivery } from '@nap/bus';
+import type { Bus, BusClient } from '@nap/bus';
 import type { Logger, Registry } from '@nap/telemetry';
 import type { Authenticator } from './auth/authenticator';
 import { authenticate } from './authenticate';
@@ -9,6 +9,7 @@ import type { ClientAddress } from './client-address';
 import { authorize } from './authorize';
 import type { RequestLocals } from './exchange';
 import { JobEventHub } from './job-event-hub';
+import type { ResumeOptions, StreamStart } from './job-event-hub';
 import { DEFAULT_SINK_OPTIONS } from './sse-sink';
 import type { SinkOptions } from './sse-sink';
 import { validate } from './validate';
@@ -26,6 +27,8 @@ export interface EventStreamOptions {
   heartbeatMs?: number;
   /** How slow clients are treated (bytes a client may leave unread before it is dropped, …). */
   sink?: Partial<SinkOptions>;
+  /** How far back, and how many at once, streams resume with Last-Event-ID (a window of stream positions, replays per caller and in all). */
+  resume?: Partial<ResumeOptions>;
   /** Further streamed answers the gateway gives itself, by operation id (the audit export). */
   others?: Readonly<Record<string, EventStreamHandler>>;
 }
@@ -74,7 +77,8 @@ function openStream(res: ServerResponse): void {
  *   (`snapshot`), then its events until it ends; the event id is the event's `seq` in the job's stream.
  * - `GET /operations-manager/events` (`workflow.watchEvents`): every job event the caller may see,
  *   filtered by workflow and event name; the event id is the stream position, and `Last-Event-ID`
- *   resumes after it.
+ *   resumes after it: at most `resume.window` positions before the stream's end (from further back,
+ *   a `gap` event comes first), replaying a few streams of a caller at once (the others wait, open).
  */
 export function createEventStreams(options: EventStreamOptions): EventStreams {
   const { bus, client, authenticator, logger } = options;
@@ -85,6 +89,7 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     ...(options.registry ? { registry: options.registry } : {}),
     heartbeatMs: options.heartbeatMs ?? 15_000,
     sink: { ...DEFAULT_SINK_OPTIONS, ...options.sink },
+    ...(options.resume ? { resume: options.resume } : {}),
   });
 
   async function authorized(
@@ -151,7 +156,7 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
 const MAX_SHOWN_ID_CHARS = 40;
 
 /** Where a stream starts: after the event a reconnecting client saw last (`Last-Event-ID`), or at new events. */
-function resumeFrom(req: IncomingMessage): EventDelivery {
+function resumeFrom(req: IncomingMessage): StreamStart {
   const header = req.headers['last-event-id'];
   const text = typeof header === 'string' ? header.trim() : '';
   if (text === '') return 'new';

@@ -4,6 +4,7 @@ import type {
   BusHeaders,
   BusMessage,
   BusReply,
+  EventBounds,
   EventConsumerOptions,
   EventSequences,
   OutgoingEvent,
@@ -403,6 +404,13 @@ export class MemoryBus implements Bus {
         await worker.stop();
       },
     };
+  }
+
+  async eventBounds(filter: string): Promise<EventBounds> {
+    assertEventFilter(filter);
+    if (this.closing !== undefined) throw closedError(`read the bounds of the event stream for "${filter}"`);
+    const { log } = this.broker;
+    return { firstSeq: log.firstSequence, lastSeq: log.lastSequence, lastMatchingSeq: log.lastMatching(filter) };
   }
 
   // ---- work queues ---------------------------------------------------------------------------

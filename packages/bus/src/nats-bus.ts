@@ -5,6 +5,7 @@ import type {
   BusEvent,
   BusHeaders,
   BusReply,
+  EventBounds,
   EventConsumerOptions,
   OutgoingEvent,
   PublishedEvents,
@@ -189,6 +190,10 @@ export class NatsBus implements Bus {
 
   consumeEvents(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription> {
     return this.events.consume(filter, handler, options);
+  }
+
+  eventBounds(filter: string): Promise<EventBounds> {
+    return this.events.bounds(filter);
   }
 
   appendToQueue(queue: WorkQueueName, id: string, data: Uint8Array): Promise<void> {

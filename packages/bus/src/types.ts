@@ -155,6 +155,16 @@ export interface PublishedEvents {
  */
 export type EventDelivery = 'all' | 'new' | { startSeq: number } | { startTimeMs: number };
 
+/** Where the event stream stands (see {@link Bus.eventBounds}). */
+export interface EventBounds {
+  /** Sequence of the first event the stream holds; the next sequence to come when it holds none. */
+  firstSeq: number;
+  /** Sequence of the last event stored (0 when none ever was). */
+  lastSeq: number;
+  /** Sequence of the last held event whose subject matches the filter asked about (0 when none does). */
+  lastMatchingSeq: number;
+}
+
 export interface EventConsumerOptions {
   /** Where a new consumer starts; a durable consumer that exists resumes where it stopped. */
   deliver: EventDelivery;
@@ -253,6 +263,15 @@ export interface Bus {
   publishEvents(events: readonly OutgoingEvent[]): Promise<PublishedEvents>;
   /** Consumes durable events whose subject matches `filter` (NATS wildcards `*` and `>`). */
   consumeEvents(filter: string, handler: (event: BusEvent) => Promise<void> | void, options: EventConsumerOptions): Promise<Subscription>;
+  /**
+   * Where the event stream stands now: its first and last sequence, and the last held event whose
+   * subject matches `filter` (NATS wildcards). A reader resuming from a position learns how far
+   * behind it is and where the stored events it is to read end (events stored after the call have
+   * higher sequences). On NATS, two requests to JetStream (stream info, last message of the subjects).
+   *
+   * Errors: `SERVICE_UNAVAILABLE` when JetStream cannot be asked.
+   */
+  eventBounds(filter: string): Promise<EventBounds>;
   /**
    * Appends an entry to work queue `queue` and resolves once it is durable. On NATS: once JetStream
    * has acknowledged it in the queue's stream (`NAP_QUEUE_<QUEUE>`: file storage, work-queue

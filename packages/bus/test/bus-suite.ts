@@ -802,6 +802,27 @@ export function runBusSuite(target: BusSuiteTarget): void {
         expect(await got.waitFor(kept)).toEqual(seqs.slice(10 - kept));
       });
 
+      test('eventBounds answers the first and last sequence held and the last one matching a filter', async () => {
+        await open({ stream: { maxBytes: 1000 } });
+        const bus = await world.connect();
+        expect(await bus.eventBounds('nap.evt.workflow.>')).toEqual({ firstSeq: 1, lastSeq: 0, lastMatchingSeq: 0 });
+        const payload = 'x'.repeat(200);
+        const seqs: number[] = [];
+        for (let n = 1; n <= 10; n++) seqs.push((await bus.publishEvent(subjectFor(n), bytes(payload))).seq);
+        const other = (await bus.publishEvent('nap.evt.studio.doc.d1.saved', bytes('s'))).seq;
+        const kept = await world.storedEvents();
+        const bounds = await bus.eventBounds('nap.evt.workflow.job.>');
+        // the oldest went beyond maxBytes: the first held is the first a consumer of every event gets
+        const first = new Collector<number>();
+        await bus.consumeEvents('nap.evt.>', (e) => first.push(e.seq), { deliver: 'all' });
+        expect((await first.waitFor(1))[0]).toBe(bounds.firstSeq);
+        expect(bounds).toEqual({ firstSeq: other - kept + 1, lastSeq: other, lastMatchingSeq: seqs[9] });
+        expect(bounds.firstSeq).toBeGreaterThan(1);
+        expect((await bus.eventBounds('nap.evt.studio.>')).lastMatchingSeq).toBe(other);
+        expect((await bus.eventBounds('nap.evt.mop.>')).lastMatchingSeq).toBe(0);
+        await expectAppError(bus.eventBounds('nap.evt.bad..filter'), 'INTERNAL');
+      });
+
       test('the stream drops events older than maxAgeMs', async () => {
         await open({ stream: { maxAgeMs: 1000 } });
         const bus = await world.connect();

@@ -56,6 +56,22 @@ export class EventLog {
     return this.lastSeq;
   }
 
+  /** Sequence of the first kept event; the next sequence to come when none is kept. */
+  get firstSequence(): number {
+    this.expire();
+    return this.entries[this.head]?.seq ?? this.lastSeq + 1;
+  }
+
+  /** Sequence of the last kept event whose subject matches `filter` (0 when none does). */
+  lastMatching(filter: string): number {
+    this.expire();
+    for (let i = this.entries.length - 1; i >= this.head; i--) {
+      const event = this.entries[i];
+      if (event !== undefined && subjectMatches(filter, event.subject)) return event.seq;
+    }
+    return 0;
+  }
+
   /** Events currently kept, oldest first (copies of the records, sharing the stored bytes). */
   snapshot(): StoredEvent[] {
     this.expire();

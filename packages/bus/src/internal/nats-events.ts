@@ -5,7 +5,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import type { Consumer, ConsumerConfig, ConsumerInfo, JetStreamClient, JetStreamManager, OrderedConsumerOptions } from '@nats-io/jetstream';
 import { EVENT_STREAM } from '../types';
-import type { BusEvent, BusHeaders, EventConsumerOptions, Subscription } from '../types';
+import type { BusEvent, BusHeaders, EventBounds, EventConsumerOptions, Subscription } from '../types';
 import { ConsumerSet } from './consumer-set';
 import { closedError } from './errors';
 import { assertEventFilter, assertEventSubject, checkConsumerOptions } from './events';
@@ -89,6 +89,27 @@ export class NatsEvents {
           if (durable === undefined && !this.nc.isClosed()) await consumer.delete().catch(() => undefined);
         })()),
     );
+  }
+
+  /** See `Bus.eventBounds`: the last matching event first, so that it is never past the stream's last. */
+  async bounds(filter: string): Promise<EventBounds> {
+    assertEventFilter(filter);
+    if (this.isClosing()) throw closedError(`read the bounds of the event stream for "${filter}"`);
+    try {
+      const jsm = await this.stream.manager();
+      const last = await jsm.streams.getMessage(EVENT_STREAM, { last_by_subj: filter });
+      const { state } = await jsm.streams.info(EVENT_STREAM);
+      // a stream that holds nothing answers 0 as its first sequence (or the next one, once purged)
+      return {
+        firstSeq: state.messages === 0 ? state.last_seq + 1 : state.first_seq,
+        lastSeq: state.last_seq,
+        lastMatchingSeq: last?.seq ?? 0,
+      };
+    } catch (err) {
+      throw new AppError('SERVICE_UNAVAILABLE', `Cannot read the bounds of ${EVENT_STREAM} for "${filter}": ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
   }
 
   /** Stops every consumer: the event in hand is finished (and acked), the rest are left to others. */

@@ -1,0 +1,364 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import { eventSubject } from '@nap/contracts';
+import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
+import { createMemoryBus, createNatsBus } from '@nap/bus';
+import type { Bus, BusClient } from '@nap/bus';
+import { createLogger } from '@nap/telemetry';
+import { eventually, startNatsServer } from '@nap/testing';
+import type { NatsServer } from '@nap/testing';
+import { JobEventHub } from '../src/job-event-hub';
+import type { ResumeOptions } from '../src/job-event-hub';
+import { DEFAULT_SINK_OPTIONS } from '../src/sse-sink';
+
+/**
+ * Streams resumed with Last-Event-ID, on the in-process bus and on NATS: from at most `window`
+ * positions before the stream's end (further back, a `gap` event says where the stream goes on),
+ * every event of the window once and in order whatever is published meanwhile, only the jobs the
+ * caller may see, and a few replays of a caller at once (the others wait, open, for their turn).
+ */
+
+const ALL: EventStreamFilter = { workflows: [], events: [], allJobs: false };
+const caller = (id: string, groups: string[], roles: Caller['roles'] = ['operations']): Caller => ({ id, username: id, groups, roles });
+const admin = caller('admin', [], ['admin']);
+
+interface World {
+  bus: Bus;
+  close(): Promise<void>;
+}
+
+interface Harness {
+  bus: Bus;
+  hub: JobEventHub;
+  url: string;
+  /** Job ids the hub asked the audience of, call by call. */
+  asked: string[][];
+  /** While set, asking for audiences waits for it. */
+  gate: Promise<void> | undefined;
+  callers: Map<string, { caller: Caller; filter: EventStreamFilter }>;
+  stop(): Promise<void>;
+}
+
+async function harness(world: World, audiences: JobAudience[], resume: Partial<ResumeOptions>): Promise<Harness> {
+  const asked: string[][] = [];
+  const callers = new Map<string, { caller: Caller; filter: EventStreamFilter }>();
+  const h = { bus: world.bus, asked, gate: undefined, callers } as unknown as Harness;
+  // the workflow service's side of `workflow.jobAudiences`, the only call the hub makes
+  const client = {
+    call: async (operation: string, input: { body: { jobIds: string[] } }) => {
+      if (operation !== 'workflow.jobAudiences') throw new Error(`unexpected call of ${operation}`);
+      asked.push(input.body.jobIds);
+      await h.gate;
+      return { status: 200, body: { jobs: audiences.filter((a) => input.body.jobIds.includes(a.jobId)) } };
+    },
+  } as unknown as BusClient;
+  const hub = new JobEventHub({
+    bus: world.bus,
+    client,
+    logger: createLogger({ name: 'resume-test', level: 'silent' }),
+    heartbeatMs: 60_000,
+    sink: DEFAULT_SINK_OPTIONS,
+    resume,
+  });
+  const server = http.createServer((req, res) => {
+    const who = callers.get(req.url?.slice(1) ?? '');
+    if (who === undefined) {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    res.setHeader('content-type', 'text/event-stream');
+    res.flushHeaders();
+    const last = req.headers['last-event-id'];
+    void hub.watchAll(who.caller, who.filter, typeof last === 'string' ? { startSeq: Number(last) + 1 } : 'new', res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  Object.assign(h, {
+    hub,
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      await hub.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
+  return h;
+}
+
+interface Frame {
+  id: number | undefined;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** An open stream that collects the frames it receives (comments left out). */
+async function follow(h: Harness, name: string, lastEventId?: number): Promise<{ frames: Frame[]; close(): void }> {
+  const controller = new AbortController();
+  const headers: Record<string, string> = lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) };
+  const res = await fetch(`${h.url}/${name}`, { signal: controller.signal, headers });
+  const frames: Frame[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const text = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (text.startsWith(':')) continue;
+          const id = /^id: (\d+)$/m.exec(text)?.[1];
+          frames.push({
+            id: id === undefined ? undefined : Number(id),
+            event: /^event: (.+)$/m.exec(text)?.[1] ?? 'message',
+            data: JSON.parse(/^data: (.+)$/m.exec(text)?.[1] ?? '{}') as Record<string, unknown>,
+          });
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return { frames, close: () => controller.abort() };
+}
+
+/** Publishes one event of each job in turn, `count` in all; answers their stream positions. */
+async function publish(bus: Bus, jobs: readonly string[], count: number, from = 0, extra: Record<string, unknown> = {}): Promise<number[]> {
+  const seqs: number[] = [];
+  for (let i = from; i < from + count; i++) {
+    const jobId = jobs[i % jobs.length] as string;
+    const payload = { jobId, name: 'wf', status: 'running', timestamp: Date.now(), seq: Math.floor(i / jobs.length) + 1, n: i, ...extra };
+    seqs.push((await bus.publishEvent(eventSubject('workflow', 'job', jobId, 'taskStart'), Buffer.from(JSON.stringify(payload)))).seq);
+  }
+  return seqs;
+}
+
+const events = (frames: Frame[]) => frames.filter((f) => f.event !== 'gap');
+
+const buses: [string, () => Promise<World>][] = [
+  [
+    'the in-process bus',
+    async () => {
+      const bus = createMemoryBus();
+      return { bus, close: () => bus.close() };
+    },
+  ],
+  [
+    'NATS',
+    async () => {
+      const server: NatsServer = await startNatsServer({ jetstream: true });
+      const bus = await createNatsBus({ servers: server.url, name: 'resume-test' });
+      return {
+        bus,
+        async close() {
+          await bus.close();
+          await server.stop();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(buses)('resumed job event streams on %s', (_name, createWorld) => {
+  let world: World;
+  let h: Harness | undefined;
+  beforeEach(async () => {
+    world = await createWorld();
+  });
+  afterEach(async () => {
+    await h?.stop();
+    h = undefined;
+    await world.close();
+  });
+
+  it('a resume from before the window gets a gap event, then every event from the window on, once and in order', async () => {
+    h = await harness(world, [], { window: 10 });
+    h.callers.set('admin', { caller: admin, filter: { ...ALL, allJobs: true } });
+    // another kind of event between them: positions count every event of the stream
+    const seqs = await publish(world.bus, ['job-1', 'job-2'], 20);
+    const other = (await world.bus.publishEvent('nap.evt.studio.doc.d1.saved', Buffer.from('{}'))).seq;
+    seqs.push(...(await publish(world.bus, ['job-1', 'job-2'], 5, 20)));
+    const last = seqs.at(-1) as number;
+    const resumesAt = last + 1 - 10;
+
+    const stream = await follow(h, 'admin', 0);
+    await eventually('the window replayed', () => events(stream.frames).at(-1)?.id === last);
+    const [gap, ...replayed] = stream.frames;
+    expect(gap).toEqual({ id: resumesAt - 1, event: 'gap', data: expect.objectContaining({ lastEventId: 0, resumesAt }) });
+    expect(String(gap?.data.message)).toContain(`before ${resumesAt}`);
+    expect(replayed.map((f) => f.id)).toEqual(seqs.filter((s) => s >= resumesAt));
+    expect(replayed.map((f) => f.id)).not.toContain(other);
+
+    // and then live: the events that follow come once each
+    const later = await publish(world.bus, ['job-1', 'job-2'], 6, 25);
+    await eventually('the live events', () => events(stream.frames).at(-1)?.id === later.at(-1));
+    expect(events(stream.frames).map((f) => f.id)).toEqual([...seqs.filter((s) => s >= resumesAt), ...later]);
+    expect(h.hub.replaying).toEqual({ running: 0, waiting: 0 });
+    stream.close();
+  });
+
+  it('a position past the end of the stream (an earlier life of it) starts at the window, with a gap event', async () => {
+    h = await harness(world, [], { window: 5 });
+    h.callers.set('admin', { caller: admin, filter: { ...ALL, allJobs: true } });
+    const seqs = await publish(world.bus, ['job-1'], 12);
+    const stream = await follow(h, 'admin', (seqs.at(-1) as number) + 1_000);
+    await eventually('the window replayed', () => events(stream.frames).at(-1)?.id === seqs.at(-1));
+    expect(stream.frames[0]).toMatchObject({ event: 'gap', id: seqs[6], data: { resumesAt: seqs[7] } });
+    expect(events(stream.frames).map((f) => f.id)).toEqual(seqs.slice(7));
+    stream.close();
+  });
+
+  it('a resume within the window gets every event after its id once, in order, while events keep coming', async () => {
+    h = await harness(world, [], { window: 1_000 });
+    h.callers.set('admin', { caller: admin, filter: { ...ALL, allJobs: true } });
+    const jobs = ['job-1', 'job-2', 'job-3'];
+    const before = await publish(world.bus, jobs, 300);
+    const lastSeen = before[99] as number;
+    // published while the stream resumes: the replay meets the live events somewhere among them
+    const publishing = publish(world.bus, jobs, 300, 300);
+    const stream = await follow(h, 'admin', lastSeen);
+    const during = await publishing;
+    const expected = [...before.slice(100), ...during];
+    await eventually('every event', () => stream.frames.at(-1)?.id === expected.at(-1), { timeoutMs: 20_000 });
+    expect(stream.frames.every((f) => f.event === 'taskStart')).toBe(true);
+    expect(stream.frames.map((f) => f.id)).toEqual(expected);
+    await eventually('the replay ended', () => h?.hub.replaying.running === 0);
+    stream.close();
+  });
+
+  it('replays only the jobs the caller may see, as the live stream does, asking who may see them a batch at a time', async () => {
+    h = await harness(
+      world,
+      [
+        { jobId: 'job-a', groups: ['A'] },
+        { jobId: 'job-b', groups: ['B'], owner: 'bob' },
+        { jobId: 'job-open', groups: [] },
+      ],
+      { window: 1_000 },
+    );
+    h.callers.set('a', { caller: caller('a', ['A']), filter: ALL });
+    h.callers.set('bob', { caller: caller('bob', ['A']), filter: ALL });
+    h.callers.set('b-open', { caller: caller('b', ['B']), filter: { ...ALL, workflows: ['wf'], events: ['taskStart'] } });
+    h.callers.set('admin', { caller: admin, filter: { ...ALL, allJobs: true } });
+    // job-gone does not exist: only callers who see every job see its events
+    const jobs = ['job-a', 'job-b', 'job-open', 'job-gone'];
+    const seqs = await publish(world.bus, jobs, 40);
+    const jobOf = new Map(seqs.map((seq, i) => [seq, jobs[i % jobs.length]]));
+    const expected: Record<string, string[]> = {
+      a: ['job-a', 'job-open'],
+      bob: ['job-a', 'job-b', 'job-open'],
+      'b-open': ['job-b', 'job-open'],
+      admin: jobs,
+    };
+    for (const [name, visible] of Object.entries(expected)) {
+      const asked = h.asked.length;
+      const stream = await follow(h, name, 0);
+      const want = seqs.filter((seq) => visible.includes(jobOf.get(seq) as string));
+      await eventually(`${name}'s replay`, () => stream.frames.at(-1)?.id === want.at(-1));
+      expect({ name, ids: stream.frames.map((f) => f.id) }).toEqual({ name, ids: want });
+      expect(stream.frames.every((f) => visible.includes(f.data.jobId as string))).toBe(true);
+      // each job asked about at most once in a replay (those the live stream knows not at all), several at a time
+      const calls = h.asked.slice(asked);
+      expect(calls.flat().sort()).toEqual([...new Set(calls.flat())].sort());
+      if (world.bus.kind === 'memory') expect(calls.length).toBeLessThanOrEqual(1);
+      if (name === 'a' && world.bus.kind === 'memory') expect(calls).toEqual([expect.arrayContaining(jobs)]);
+      // the live events that follow are filtered the same way
+      const [live] = await publish(world.bus, ['job-b'], 1, 100 + seqs.length);
+      if (visible.includes('job-b')) await eventually(`${name} sees job-b live`, () => stream.frames.at(-1)?.id === live);
+      stream.close();
+      await eventually('the stream closed', () => h?.hub.clients === 0);
+      seqs.push(live as number);
+      jobOf.set(live as number, 'job-b');
+    }
+  });
+
+  it('runs a few replays of a caller at once: the others wait, open, for their turn; other callers do not wait for them', async () => {
+    h = await harness(world, [{ jobId: 'job-1', groups: [] }], { window: 1_000, perCaller: 1, atOnce: 2 });
+    h.callers.set('alice', { caller: caller('alice', ['A']), filter: ALL });
+    h.callers.set('bob', { caller: caller('bob', ['A']), filter: ALL });
+    h.callers.set('carol', { caller: caller('carol', ['A']), filter: ALL });
+    const seqs = await publish(world.bus, ['job-1'], 5);
+    // asking who may see job-1 waits: each replay holds its turn meanwhile
+    let open: () => void = () => undefined;
+    h.gate = new Promise<void>((resolve) => (open = resolve));
+
+    const first = await follow(h, 'alice', 0);
+    await eventually('alice replays', () => h?.hub.replaying.running === 1);
+    const second = await follow(h, 'alice', 0);
+    await eventually('alice’s second stream waits', () => h?.hub.replaying.waiting === 1);
+    const bob = await follow(h, 'bob', 0);
+    await eventually('bob replays beside alice', () => h?.hub.replaying.running === 2);
+    // the gateway runs two at once: carol waits too
+    const carol = await follow(h, 'carol', 0);
+    await eventually('carol waits', () => h?.hub.replaying.waiting === 2);
+    // a waiting stream that leaves gives up its turn
+    const third = await follow(h, 'alice', 0);
+    await eventually('three wait', () => h?.hub.replaying.waiting === 3);
+    third.close();
+    await eventually('two wait', () => h?.hub.replaying.waiting === 2);
+    expect(second.frames).toEqual([]);
+    expect(carol.frames).toEqual([]);
+
+    open();
+    h.gate = undefined;
+    for (const stream of [first, second, bob, carol]) {
+      await eventually('every replay', () => stream.frames.at(-1)?.id === seqs.at(-1));
+      expect(stream.frames.map((f) => f.id)).toEqual(seqs);
+    }
+    await eventually('none runs or waits', () => h?.hub.replaying.running === 0 && h.hub.replaying.waiting === 0);
+    // and every stream is live now
+    const [live] = await publish(world.bus, ['job-1'], 1, 5);
+    for (const stream of [first, second, bob, carol]) await eventually('the live event', () => stream.frames.at(-1)?.id === live);
+    for (const stream of [first, second, bob, carol]) stream.close();
+  });
+
+  it('drops a resumed client that takes nothing of its replay, with a retry line, and its turn goes to the next', async () => {
+    h = await harness(world, [], { window: 100_000, perCaller: 1, stallMs: 3_000 });
+    h.callers.set('admin', { caller: admin, filter: { ...ALL, allJobs: true } });
+    // more than the kernel's socket buffers hold
+    const seqs = await publish(world.bus, ['job-1', 'job-2'], 4_000, 0, { filler: 'x'.repeat(4_000) });
+    const stalled = net.connect(Number(new URL(h.url).port), '127.0.0.1');
+    await new Promise<void>((resolve) => stalled.once('connect', resolve));
+    stalled.write('GET /admin HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 0\r\n\r\n');
+    stalled.pause();
+    await eventually('the stalled client replays', () => h?.hub.replaying.running === 1);
+    const next = await follow(h, 'admin', 0);
+    await eventually('the stalled client dropped, the next replays', () => h?.hub.clients === 1 && h.hub.replaying.waiting === 0, {
+      timeoutMs: 30_000,
+    });
+    await eventually('the next got every event', () => next.frames.at(-1)?.id === seqs.at(-1), { timeoutMs: 30_000 });
+    expect(next.frames.map((f) => f.id)).toEqual(seqs);
+    let received = '';
+    stalled.on('data', (d: Buffer) => {
+      received = (received + d.toString('latin1')).slice(-2_000);
+    });
+    const ended = new Promise<void>((resolve) => stalled.once('end', resolve));
+    stalled.resume();
+    await ended;
+    expect(received).toContain('retry: ');
+    stalled.destroy();
+    next.close();
+  }, 90_000);
+
+  it('a replay that is left gives up its turn', async () => {
+    h = await harness(world, [{ jobId: 'job-1', groups: [] }], { window: 1_000, perCaller: 1 });
+    h.callers.set('alice', { caller: caller('alice', ['A']), filter: ALL });
+    const seqs = await publish(world.bus, ['job-1'], 3);
+    let open: () => void = () => undefined;
+    h.gate = new Promise<void>((resolve) => (open = resolve));
+    const left = await follow(h, 'alice', 0);
+    await eventually('alice replays', () => h?.hub.replaying.running === 1);
+    const next = await follow(h, 'alice', 0);
+    await eventually('the next waits', () => h?.hub.replaying.waiting === 1);
+    left.close();
+    await eventually('the next replays', () => h?.hub.replaying.waiting === 0 && h.hub.replaying.running === 1);
+    open();
+    h.gate = undefined;
+    await eventually('its replay', () => next.frames.at(-1)?.id === seqs.at(-1));
+    expect(next.frames.map((f) => f.id)).toEqual(seqs);
+    next.close();
+  });
+});
