@@ -64,6 +64,11 @@ export function LiveEventsProvider({
     let lostOnce = false;
     const close = followEventStream('/operations-manager/events', {
       onEvent: (message) => {
+        // the platform sends no events from before a resume's window: what the console shows is read again
+        if (message.event === 'gap') {
+          void client.invalidateQueries();
+          return;
+        }
         const event = parseJobEvent(message.event ?? 'message', message.data);
         if (event) publish(event);
       },
