@@ -76,3 +76,20 @@ export function changedAfter(previous: string | undefined, now: number): string 
   const before = previous === undefined ? Number.NaN : Date.parse(previous);
   return new Date(Number.isFinite(before) && before >= now ? before + 1 : now).toISOString();
 }
+
+/*
+ * Objects used as maps whose keys come from users (request bodies, job and template variables,
+ * integration specs, stored documents): only own members count, and `__proto__` (JSON.parse makes
+ * an own member of that name) is a member like any other.
+ */
+
+/** The own member `key` of `map`, or undefined: `constructor` or `toString` are names, not Object's members. */
+export function ownValue<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
+/** `target[key] = value` as an own member whatever `key` is: an assignment to `__proto__` would set the prototype instead, dropping the member unseen. */
+export function setOwn<T>(target: Record<string, T>, key: string, value: NoInfer<T>): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

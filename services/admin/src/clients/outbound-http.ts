@@ -2,7 +2,7 @@ import type * as Undici from 'undici';
 import type { Agent, Dispatcher } from 'undici';
 import { AppError } from '@nap/contracts';
 import type { Authentication, OutboundResponse } from '@nap/contracts';
-import { errorMessage, onFirstUse } from '@nap/util';
+import { errorMessage, onFirstUse, setOwn } from '@nap/util';
 import type { OutboundTarget } from '../domain/integrations';
 
 /**
@@ -42,7 +42,7 @@ export class OutboundHttp {
   /** Sends one request; answers status, headers (lower-case) and the body (JSON when it says so). Throws UPSTREAM_FAILED/DEVICE_TIMEOUT when no answer came. */
   async send(target: OutboundTarget, req: OutboundRequest): Promise<OutboundResponse> {
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries(req.headers ?? {})) setOwn(headers, k.toLowerCase(), v);
     let path = req.path;
     const auth = target.authentication;
     if (auth !== undefined && auth.type !== 'none') {
@@ -57,7 +57,7 @@ export class OutboundHttp {
         const key = auth.api_key ?? '';
         if (auth.in === 'query') path += `${path.includes('?') ? '&' : '?'}${encodeURIComponent(name)}=${encodeURIComponent(key)}`;
         else if (auth.in === 'cookie') headers.cookie = [headers.cookie, `${name}=${key}`].filter(Boolean).join('; ');
-        else headers[name.toLowerCase()] = key;
+        else setOwn(headers, name.toLowerCase(), key);
       }
     }
     const url = joinUrl(target.baseUrl, path);
@@ -134,7 +134,8 @@ export class OutboundHttp {
     }
     const text = Buffer.concat(chunks).toString('utf8');
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) setOwn(out, k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v);
     return { status: res.statusCode, headers: out, body: parseBody(text, out['content-type']) };
   }
 

@@ -146,7 +146,8 @@ export class RadiusServers implements PasswordMethod {
 
   /** The values of the groups attribute, as text (`Class` is octets on the wire). */
   private groupsOf(reply: Reply): string[] {
-    const value: unknown = reply.attributes[this.groupsAttribute];
+    // own members only: an attribute named constructor is absent unless the server sent it
+    const value: unknown = Object.hasOwn(reply.attributes, this.groupsAttribute) ? reply.attributes[this.groupsAttribute] : undefined;
     const values: unknown[] = value === undefined ? [] : Array.isArray(value) ? value : [value];
     return values.map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v))).filter((v) => v !== '');
   }

@@ -17,7 +17,7 @@ import type {
   NsoAdapterSettings,
 } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
-import { isRecord } from '@nap/util';
+import { isRecord, ownValue, setOwn } from '@nap/util';
 import type { AdapterDoc } from '../store/adapters';
 import { checkAuthentication, serverUrl } from './integrations';
 import type { OutboundTarget } from './integrations';
@@ -93,12 +93,13 @@ export function withCredentials(
       .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const last = segments.pop() ?? '';
     let parent: unknown = out;
-    for (const segment of segments) parent = isRecord(parent) ? parent[segment] : undefined;
+    // own members only: "/__proto__/x" or "/constructor/x" must not lead out of the body (into Object.prototype)
+    for (const segment of segments) parent = isRecord(parent) ? ownValue(parent, segment) : undefined;
     if (!isRecord(parent))
       throw new AppError('VALIDATION_FAILED', `body.credentialsAt.${member} "${pointer}" does not point into an object of the body`, {
         details: [{ member: `body.credentialsAt.${member}`, message: 'its parent is not an object of the body' }],
       });
-    parent[last] = value;
+    setOwn(parent, last, value);
   };
   place(credentialsAt.user, 'user', authentication.username ?? '');
   place(credentialsAt.password, 'password', authentication.password ?? '');
@@ -231,7 +232,13 @@ export function brokerMapOf(docs: AdapterDoc[]): Record<string, string[]> {
   const map: Record<string, string[]> = {};
   for (const doc of docs) {
     const props = isRecord(doc.data.properties) ? doc.data.properties : {};
-    for (const broker of Array.isArray(props.brokers) ? props.brokers : []) (map[String(broker)] ??= []).push(doc.name);
+    for (const broker of Array.isArray(props.brokers) ? props.brokers : []) {
+      const name = String(broker);
+      // a broker may be named constructor or __proto__: only the map's own members are its entries
+      const adapters = ownValue(map, name);
+      if (adapters === undefined) setOwn(map, name, [doc.name]);
+      else adapters.push(doc.name);
+    }
   }
   return map;
 }
@@ -310,9 +317,9 @@ export function genericAdapterRequest(
   const restMethod = typeof incoming.restMethod === 'string' ? incoming.restMethod.toUpperCase() : 'GET';
   const query: Record<string, string> = {};
   if (isRecord(incoming.queryData))
-    for (const [k, v] of Object.entries(incoming.queryData)) query[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    for (const [k, v] of Object.entries(incoming.queryData)) setOwn(query, k, typeof v === 'string' ? v : JSON.stringify(v));
   const headers: Record<string, string> = {};
-  if (isRecord(incoming.addlHeaders)) for (const [k, v] of Object.entries(incoming.addlHeaders)) headers[k] = String(v);
+  if (isRecord(incoming.addlHeaders)) for (const [k, v] of Object.entries(incoming.addlHeaders)) setOwn(headers, k, String(v));
   return {
     request: { method: restMethod, path: uriPath, query, headers, body: incoming.requestBody, timeoutMs },
     noBasePath: method === 'genericAdapterRequestNoBasePath',

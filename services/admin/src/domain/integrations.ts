@@ -1,7 +1,7 @@
 import { AppError, integrationPropertiesSchema, integrationSettingsSchema, parseAs } from '@nap/contracts';
 import type { Authentication, BodyOf, IntegrationModel, IntegrationRecord, IntegrationSettings } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
-import { isRecord } from '@nap/util';
+import { isRecord, ownValue } from '@nap/util';
 import type { IntegrationDoc } from '../store/integrations';
 import type { ModelDoc } from '../store/integration-models';
 import { appName, normalizeBasePath } from './method-names';
@@ -226,7 +226,7 @@ export function checkAuthentication(auth: IntegrationSettings['authentication'],
     apiKey: ['name', 'api_key'],
     oauthClientCredentials: ['token_url', 'client_id', 'client_secret'],
   };
-  for (const member of needs[auth.type] ?? []) {
+  for (const member of ownValue(needs, auth.type) ?? []) {
     const v = (auth as Json)[member];
     if (typeof v !== 'string' || v === '') throw invalidMember(`${at}.${member}`, `is required for ${auth.type} authentication`);
   }

@@ -6,6 +6,7 @@
 
 /** The user filter when the provider names none: OpenLDAP's `uid` and Active Directory's `sAMAccountName` alike. */
 export const DEFAULT_USER_FILTER = '(|(uid={{username}})(sAMAccountName={{username}}))';
+import { ownValue } from '@nap/util';
 
 /** The group filter when the provider names none: groupOfNames, groupOfUniqueNames and posixGroup members. */
 export const DEFAULT_GROUP_FILTER = '(|(member={{dn}})(uniqueMember={{dn}})(memberUid={{username}}))';
@@ -48,7 +49,8 @@ export function escapeFilterValue(value: string): string {
 /** A filter template with its `{{name}}` placeholders filled by escaped values; a placeholder without a value stays as typed. */
 export function fillFilter(template: string, values: Readonly<Record<string, string>>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
-    const value = values[key];
+    // own members only: {{constructor}} is a placeholder without a value, not Object's constructor
+    const value = ownValue(values, key);
     return value === undefined ? whole : escapeFilterValue(value);
   });
 }

@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import { AppError } from '@nap/contracts';
-import { isRecord } from '@nap/util';
+import { isRecord, ownValue, setOwn } from '@nap/util';
 import { camelCase } from './method-names';
 import type { Json, ModelOperation } from './openapi-model';
 
@@ -138,7 +138,8 @@ function serializeQuery(p: Parameter, value: unknown): string[] {
 
 /** Schemas of the platform being replaced use OpenAPI keywords Ajv does not know; they are annotations. */
 function newAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes, useDefaults: false, validateFormats: false });
+  // ownProperties: a parameter or member named constructor or toString that is not given is absent, not Object's
+  const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes, useDefaults: false, validateFormats: false, ownProperties: true });
   for (const keyword of ['example', 'xml', 'externalDocs', 'discriminator', 'x-nullable']) ajv.addKeyword(keyword);
   return ajv;
 }
@@ -152,7 +153,7 @@ function withoutRefs(schema: unknown, seen = new WeakMap<object, unknown>()): un
   if (typeof schema.$ref === 'string') return {};
   const out: Json = {};
   seen.set(schema, out);
-  for (const [k, v] of Object.entries(schema)) out[k] = withoutRefs(v, seen);
+  for (const [k, v] of Object.entries(schema)) setOwn(out, k, withoutRefs(v, seen));
   return out;
 }
 
@@ -172,7 +173,7 @@ export class OperationRequestBuilder {
     const properties: Json = {};
     const required: string[] = [];
     for (const p of this.parameters) {
-      properties[p.name] = withoutRefs(p.schema);
+      setOwn(properties, p.name, withoutRefs(p.schema));
       if (p.required) required.push(p.name);
     }
     this.validateParams = newAjv(true).compile({ type: 'object', properties, required });
@@ -188,8 +189,9 @@ export class OperationRequestBuilder {
   build(incoming: Record<string, unknown>): BuiltRequest {
     const values: Json = {};
     for (const p of this.parameters) {
-      const v = incoming[camelCase(p.name)] ?? incoming[p.name];
-      if (v !== undefined && v !== null && v !== '') values[p.name] = v;
+      // own members only: a parameter named constructor or toString that is not given has no value
+      const v = ownValue(incoming, camelCase(p.name)) ?? ownValue(incoming, p.name);
+      if (v !== undefined && v !== null && v !== '') setOwn(values, p.name, v);
     }
     const problems: { member: string; message: string }[] = [];
     if (!this.validateParams(values)) {
@@ -217,14 +219,16 @@ export class OperationRequestBuilder {
     if (this.body !== undefined) {
       bodyValue =
         incoming.body ??
-        (this.body.altName !== undefined ? (incoming[camelCase(this.body.altName)] ?? incoming[this.body.altName]) : undefined);
+        (this.body.altName !== undefined
+          ? (ownValue(incoming, camelCase(this.body.altName)) ?? ownValue(incoming, this.body.altName))
+          : undefined);
       const props = isRecord(this.body.schema.properties) ? Object.keys(this.body.schema.properties) : [];
       if (bodyValue === undefined && props.length > 0) {
         // form bodies of converted 2.0 documents: their members come as variables of their own
         const assembled: Json = {};
         for (const name of props) {
-          const v = incoming[camelCase(name)] ?? incoming[name];
-          if (v !== undefined) assembled[name] = v;
+          const v = ownValue(incoming, camelCase(name)) ?? ownValue(incoming, name);
+          if (v !== undefined) setOwn(assembled, name, v);
         }
         if (Object.keys(assembled).length > 0) bodyValue = assembled;
       }
@@ -246,11 +250,11 @@ export class OperationRequestBuilder {
     const headers: Record<string, string> = {};
     const cookies: string[] = [];
     for (const p of this.parameters) {
-      const v = values[p.name];
+      const v = ownValue(values, p.name);
       if (v === undefined) continue;
       if (p.in === 'path') path = path.split(`{${p.name}}`).join(serializePathLike(p, v));
       else if (p.in === 'query') query.push(...serializeQuery(p, v));
-      else if (p.in === 'header') headers[p.name.toLowerCase()] = serializePathLike(p, v);
+      else if (p.in === 'header') setOwn(headers, p.name.toLowerCase(), serializePathLike(p, v));
       else cookies.push(...serializeQuery({ ...p, allowReserved: false }, v));
     }
     if (cookies.length > 0) headers.cookie = cookies.join('; ');

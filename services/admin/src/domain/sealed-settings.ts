@@ -1,6 +1,6 @@
 import { AppError, SECRET_MASK, isSecretKey } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
-import { isRecord } from '@nap/util';
+import { isRecord, ownValue, setOwn } from '@nap/util';
 
 /**
  * Connection settings with their secrets sealed. Every string member whose name the platform's
@@ -28,15 +28,20 @@ export function sealSettings(settings: Tree, box: SecretBox, current: Tree | und
   const out: Tree = {};
   for (const [key, value] of Object.entries(settings)) {
     const here = `${at}.${key}`;
-    const before = current?.[key];
+    // own members only: a setting named constructor or __proto__ has nothing stored unless it was given
+    const before = current === undefined ? undefined : ownValue(current, key);
     if (isRecord(value) && !isSealed(value)) {
-      out[key] = sealSettings(value, box, isRecord(before) ? before : undefined, here);
+      setOwn(out, key, sealSettings(value, box, isRecord(before) ? before : undefined, here));
     } else if (Array.isArray(value)) {
       // members of objects in arrays (a profile's alarmProps[].community) are sealed the same way, matched by position
-      out[key] = value.map((item: unknown, i) =>
-        isRecord(item)
-          ? sealSettings(item, box, Array.isArray(before) && isRecord(before[i]) ? before[i] : undefined, `${here}[${i}]`)
-          : item,
+      setOwn(
+        out,
+        key,
+        value.map((item: unknown, i) =>
+          isRecord(item)
+            ? sealSettings(item, box, Array.isArray(before) && isRecord(before[i]) ? before[i] : undefined, `${here}[${i}]`)
+            : item,
+        ),
       );
     } else if (isSecretKey(key) && typeof value === 'string') {
       if (value === SECRET_MASK) {
@@ -44,12 +49,12 @@ export function sealSettings(settings: Tree, box: SecretBox, current: Tree | und
           throw new AppError('VALIDATION_FAILED', `${here} is ${SECRET_MASK}, but no secret is stored to keep: give the secret itself`, {
             details: [{ member: here, message: 'give the secret itself' }],
           });
-        out[key] = before;
+        setOwn(out, key, before);
       } else {
-        out[key] = { __sealed: box.seal(value) };
+        setOwn(out, key, { __sealed: box.seal(value) });
       }
     } else {
-      out[key] = value;
+      setOwn(out, key, value);
     }
   }
   return out;
@@ -59,13 +64,17 @@ export function sealSettings(settings: Tree, box: SecretBox, current: Tree | und
 export function maskSettings(settings: Tree): Tree {
   const out: Tree = {};
   for (const [key, value] of Object.entries(settings))
-    out[key] = isSealed(value)
-      ? SECRET_MASK
-      : isRecord(value)
-        ? maskSettings(value)
-        : Array.isArray(value)
-          ? value.map((v: unknown) => (isRecord(v) ? maskSettings(v) : v))
-          : value;
+    setOwn(
+      out,
+      key,
+      isSealed(value)
+        ? SECRET_MASK
+        : isRecord(value)
+          ? maskSettings(value)
+          : Array.isArray(value)
+            ? value.map((v: unknown) => (isRecord(v) ? maskSettings(v) : v))
+            : value,
+    );
   return out;
 }
 
@@ -73,12 +82,16 @@ export function maskSettings(settings: Tree): Tree {
 export function openSettings(settings: Tree, box: SecretBox): Tree {
   const out: Tree = {};
   for (const [key, value] of Object.entries(settings))
-    out[key] = isSealed(value)
-      ? box.open(value.__sealed)
-      : isRecord(value)
-        ? openSettings(value, box)
-        : Array.isArray(value)
-          ? value.map((v: unknown) => (isRecord(v) ? openSettings(v, box) : v))
-          : value;
+    setOwn(
+      out,
+      key,
+      isSealed(value)
+        ? box.open(value.__sealed)
+        : isRecord(value)
+          ? openSettings(value, box)
+          : Array.isArray(value)
+            ? value.map((v: unknown) => (isRecord(v) ? openSettings(v, box) : v))
+            : value,
+    );
   return out;
 }

@@ -8,7 +8,7 @@ import {
   samlProviderSchema,
 } from '@nap/contracts';
 import type { LdapProviderConfig, OidcProviderConfig, RadiusProviderConfig, Role, SamlProviderConfig } from '@nap/contracts';
-import { isRecord } from '@nap/util';
+import { isRecord, ownValue } from '@nap/util';
 import type { GroupRecord } from '../store/groups';
 import { invalidMember } from './validation-error';
 
@@ -309,11 +309,12 @@ export function groupNamesOf(value: unknown): string[] {
 
 /** A member of claims by a dotted path (`realm_access.roles`); a member whose own name holds dots is found first. */
 export function claimAt(claims: Record<string, unknown>, path: string): unknown {
-  if (path in claims) return claims[path];
+  // own members only: a claim named constructor or toString is absent unless the provider sent it
+  if (Object.hasOwn(claims, path)) return claims[path];
   let here: unknown = claims;
   for (const part of path.split('.')) {
     if (!isRecord(here)) return undefined;
-    here = here[part];
+    here = ownValue(here, part);
   }
   return here;
 }

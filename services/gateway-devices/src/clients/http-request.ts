@@ -3,6 +3,7 @@ import https from 'node:https';
 import { AppError } from '@nap/contracts';
 import { deviceUrl, isBelowBase } from '../domain/device-url';
 import type { QueryParams } from '../domain/device-url';
+import { setOwn } from '@nap/util';
 
 /** The request members of `sendRequest`, by the names of Python `requests`. */
 export interface DeviceHttpRequest {
@@ -151,7 +152,7 @@ export async function sendDeviceRequest(target: DeviceHttpTarget, req: DeviceHtt
   const headers: Record<string, string> = { 'user-agent': 'nap-gateway-devices' };
   for (const [name, value] of [...Object.entries(target.headers ?? {}), ...Object.entries(req.headers ?? {})]) {
     for (const h of Object.keys(headers)) if (h.toLowerCase() === name.toLowerCase()) delete headers[h];
-    headers[name] = value;
+    setOwn(headers, name, value);
   }
   if (target.credentials !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
     headers.authorization = `Basic ${Buffer.from(`${target.credentials.username}:${target.credentials.password}`).toString('base64')}`;
@@ -182,7 +183,7 @@ export async function sendDeviceRequest(target: DeviceHttpTarget, req: DeviceHtt
     const text = res.body.toString('utf8');
     const out: DeviceHttpResponse = { status_code: res.status, headers: {}, text, url: url.toString() };
     for (const [key, value] of Object.entries(res.headers)) {
-      if (value !== undefined) out.headers[key] = Array.isArray(value) ? value.join(', ') : value;
+      if (value !== undefined) setOwn(out.headers, key, Array.isArray(value) ? value.join(', ') : value);
     }
     if ((out.headers['content-type'] ?? '').includes('json') && text.trim() !== '') {
       try {

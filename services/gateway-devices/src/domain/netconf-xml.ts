@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { setOwn } from '@nap/util';
 
 /**
  * The XML the NETCONF client reads: capabilities and session id of a hello, the message-id, data
@@ -99,7 +100,8 @@ function toValue(value: unknown): XmlValue {
 
 function toElement(value: object): XmlElement {
   const out: XmlElement = {};
-  for (const [key, member] of Object.entries(value)) out[key] = toValue(member);
+  // an element named __proto__ (a valid XML name) is a member like any other
+  for (const [key, member] of Object.entries(value)) setOwn(out, key, toValue(member));
   return out;
 }
 

@@ -1,4 +1,5 @@
 import { AppError } from '@nap/contracts';
+import { ownValue, setOwn } from '@nap/util';
 
 /** Limits of a {@link SessionLimiter}. */
 export interface SessionLimiterOptions {
@@ -247,9 +248,11 @@ export function createSessionLimiter(options: SessionLimiterOptions = {}): Sessi
     },
     stats() {
       const perDevice: Record<string, { active: number; queued: number }> = {};
-      for (const [key, s] of devices) perDevice[key] = { active: s.active, queued: 0 };
+      for (const [key, s] of devices) setOwn(perDevice, key, { active: s.active, queued: 0 });
       for (const w of waiting) {
-        const entry = (perDevice[w.key] ??= { active: 0, queued: 0 });
+        // own members only: a device named constructor must not count its waiters on Object itself
+        let entry = ownValue(perDevice, w.key);
+        if (entry === undefined) setOwn(perDevice, w.key, (entry = { active: 0, queued: 0 }));
         entry.queued += 1;
       }
       return { active, queued: waiting.length, devices: perDevice };

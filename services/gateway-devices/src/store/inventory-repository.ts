@@ -3,6 +3,7 @@ import type { SecretBox } from '@nap/runtime';
 import { buildDeviceQuery, maskVariables, normalizeVariables } from '../domain/device-variables';
 import { holdsMask, holdsNestedSecret, restoreMasked } from '../domain/nested-secrets';
 import type { ConfigBackupDoc, DeviceDoc, DeviceGroupDoc, GatewayCollections } from './collections';
+import { ownValue, setOwn } from '@nap/util';
 
 /** An inventory device as answered: secrets masked. */
 export type DeviceView = {
@@ -47,6 +48,11 @@ function now(): string {
 
 function uniqueStrings(values: readonly string[]): string[] {
   return [...new Set(values)];
+}
+
+/** The sealed whole value stored for variable `key` of `doc`, if one is: its own member, whatever the name. */
+function sealedCopyOf(doc: Pick<DeviceDoc, 'nestedSecrets'>, key: string): string | undefined {
+  return doc.nestedSecrets === undefined ? undefined : ownValue(doc.nestedSecrets, key);
 }
 
 /** Devices read at a time by the start's sealing of nested secrets. */
@@ -134,8 +140,8 @@ export class InventoryRepository {
     const doc = await this.find(name);
     if (doc === null) return undefined;
     const variables: Record<string, unknown> = { ...doc.variables };
-    for (const [key, sealed] of Object.entries(doc.secrets ?? {})) variables[key] = this.open(doc.name, key, sealed);
-    for (const key of Object.keys(doc.nestedSecrets ?? {})) variables[key] = this.storedValue(doc, key);
+    for (const [key, sealed] of Object.entries(doc.secrets ?? {})) setOwn(variables, key, this.open(doc.name, key, sealed));
+    for (const key of Object.keys(doc.nestedSecrets ?? {})) setOwn(variables, key, this.storedValue(doc, key));
     return { name: doc.name, variables, groups: doc.groups ?? [] };
   }
 
@@ -151,8 +157,9 @@ export class InventoryRepository {
 
   /** The whole stored value of a non-secret variable: its sealed value with nested secrets, opened, or its plain value. */
   private storedValue(doc: DeviceDoc, key: string): unknown {
-    const sealed = doc.nestedSecrets?.[key];
-    if (sealed === undefined) return doc.variables?.[key];
+    // own members only: a variable named constructor or toString has no sealed copy unless one was stored
+    const sealed = sealedCopyOf(doc, key);
+    if (sealed === undefined) return doc.variables === undefined ? undefined : ownValue(doc.variables, key);
     try {
       return JSON.parse(this.open(doc.name, key, sealed)) as unknown;
     } catch (err) {
@@ -191,8 +198,9 @@ export class InventoryRepository {
         unset[`nestedSecrets.${key}`] = '';
       } else if (isSecret(key, given)) {
         if (given === SECRET_MASK) continue;
-        sealed[key] = this.secrets.seal(String(given));
-        set[`secrets.${key}`] = sealed[key];
+        const box = this.secrets.seal(String(given));
+        setOwn(sealed, key, box);
+        set[`secrets.${key}`] = box;
         unset[`variables.${key}`] = '';
         unset[`nestedSecrets.${key}`] = '';
       } else {
@@ -200,19 +208,20 @@ export class InventoryRepository {
         if (typeof given === 'object' && holdsMask(given)) {
           value = restoreMasked(given, current === null ? undefined : this.storedValue(current, key), `body.variables.${key}`);
           if (current !== null) {
-            const before = current.nestedSecrets?.[key];
+            const before = sealedCopyOf(current, key);
             guard[`nestedSecrets.${key}`] = before === undefined ? { $exists: false } : { $eq: before };
           }
         }
         const shown = redactSecrets(value);
-        plain[key] = shown;
+        setOwn(plain, key, shown);
         set[`variables.${key}`] = shown;
         unset[`secrets.${key}`] = '';
         if (shown === value) {
           unset[`nestedSecrets.${key}`] = '';
         } else {
-          nested[key] = this.secrets.seal(JSON.stringify(value));
-          set[`nestedSecrets.${key}`] = nested[key];
+          const box = this.secrets.seal(JSON.stringify(value));
+          setOwn(nested, key, box);
+          set[`nestedSecrets.${key}`] = box;
         }
       }
     }
@@ -335,7 +344,7 @@ export class InventoryRepository {
     const filter: Record<string, unknown> = { name: { $eq: doc.name }, updated: { $eq: doc.updated } };
     const variables: string[] = [];
     for (const [key, value] of Object.entries(doc.variables ?? {})) {
-      if (doc.nestedSecrets?.[key] !== undefined || !holdsNestedSecret(value)) continue;
+      if (sealedCopyOf(doc, key) !== undefined || !holdsNestedSecret(value)) continue;
       variables.push(key);
       set[`nestedSecrets.${key}`] = this.secrets.seal(JSON.stringify(value));
       set[`variables.${key}`] = redactSecrets(value);

@@ -30,7 +30,8 @@ export async function loadTask(ctx: HandlerContext, ids: { jobId: string; taskId
     }
     throw err;
   }
-  const task = job.tasks[taskId];
+  // own members only: a task id such as constructor or __proto__ names no task of the job
+  const task = Object.hasOwn(job.tasks, taskId) ? job.tasks[taskId] : undefined;
   if (task === undefined) throw new AppError('TASK_NOT_FOUND', `Job "${jobId}" has no task "${taskId}"`);
   return { job, task };
 }

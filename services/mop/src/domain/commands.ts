@@ -3,6 +3,7 @@ import type { ResponseOf } from '@nap/contracts';
 import type { DeviceAnswers } from './template-run';
 import { expandCommand } from './variables';
 import type { Expansion } from './variables';
+import { ownValue } from '@nap/util';
 
 /** A skip message of {@link expandCommand} as the rest of an error message. */
 function reason(message: string): string {
@@ -13,7 +14,10 @@ function reason(message: string): string {
 export function singleCommand(command: string, variables: Readonly<Record<string, unknown>>): Expansion {
   const expansion = expandCommand(command, variables);
   if (expansion.kind === 'skip') {
-    const missing = variablesIn(command).filter((n) => variables[n] === undefined || variables[n] === null);
+    const missing = variablesIn(command).filter((n) => {
+      const value = ownValue(variables, n);
+      return value === undefined || value === null;
+    });
     throw new AppError(
       missing.length > 0 ? 'MOP_VARIABLE_MISSING' : 'MOP_VARIABLE_INVALID',
       `${reason(expansion.message)} in "${command}"`,

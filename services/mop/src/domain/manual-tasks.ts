@@ -1,6 +1,7 @@
 import { templateOutcome } from '@nap/contracts';
 import type { JobDocument, ResponseOf, Task } from '@nap/contracts';
 import type { ConfigDiff, DiffEngine } from './diff';
+import { setOwn } from '@nap/util';
 
 /**
  * What the manual tasks of a workflow show a person: pure functions from the job document and the
@@ -21,7 +22,7 @@ export function resolveReference(job: JobDocument, value: unknown): unknown {
   if (scope === undefined || name === undefined) return value;
   let current: unknown;
   if (scope === 'job') current = memberOf(job.variables, name);
-  else current = job.tasks[scope]?.variables?.outgoing?.[name];
+  else current = memberOf(memberOf(memberOf(memberOf(job.tasks, scope), 'variables'), 'outgoing'), name);
   for (const key of path) current = memberOf(current, key);
   return current;
 }
@@ -29,7 +30,7 @@ export function resolveReference(job: JobDocument, value: unknown): unknown {
 /** The task's incoming variables with references resolved. */
 export function incomingOf(job: JobDocument, task: Task): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(task.variables?.incoming ?? {})) out[key] = resolveReference(job, value);
+  for (const [key, value] of Object.entries(task.variables?.incoming ?? {})) setOwn(out, key, resolveReference(job, value));
   return out;
 }
 

@@ -1,4 +1,5 @@
 import { SECRET_MASK, isSecretKey, redactSecrets } from '@nap/contracts';
+import { setOwn } from '@nap/util';
 
 /**
  * What keeps secrets out of the run history: the values of secret variables are masked wherever a
@@ -29,7 +30,7 @@ function maskValues(value: unknown, secrets: readonly string[]): unknown {
 
 function maskMembers(members: Iterable<[string, unknown]>, secrets: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, member] of members) out[key] = maskValues(member, secrets);
+  for (const [key, member] of members) setOwn(out, key, maskValues(member, secrets));
   return out;
 }
 

@@ -4,6 +4,7 @@
  */
 
 import { TEMPLATE_VARIABLE, variablesIn } from '@nap/contracts';
+import { ownValue, setOwn } from '@nap/util';
 
 /** A scalar value a variable can take in a command or rule. */
 export type Scalar = string | number | boolean;
@@ -29,7 +30,7 @@ export function substitute(text: string, values: Readonly<Record<string, unknown
   const missing: string[] = [];
   const invalid: string[] = [];
   const out = text.replace(TEMPLATE_VARIABLE, (whole, n: string) => {
-    const value = Object.hasOwn(values, n) ? values[n] : undefined;
+    const value = ownValue(values, n);
     if (value === undefined || value === null) {
       if (!missing.includes(n)) missing.push(n);
       return whole;
@@ -71,12 +72,12 @@ export function expandCommand(command: string, variables: Readonly<Record<string
   const axes: { name: string; values: Scalar[] }[] = [];
   const known: Record<string, unknown> = {};
   for (const n of names) {
-    const value = Object.hasOwn(variables, n) ? variables[n] : undefined;
+    const value = ownValue(variables, n);
     if (value === undefined || value === null) {
       missing.push(n);
       continue;
     }
-    known[n] = value;
+    setOwn(known, n, value);
     if (isScalar(value)) axes.push({ name: n, values: [value] });
     else if (Array.isArray(value) && value.every(isScalar)) {
       if (value.length === 0) empty.push(n);

@@ -3,6 +3,7 @@ import type { AuditSink } from '@nap/bus';
 import type { Collection, Doc, Store } from '@nap/store';
 import { escapeRegex, nextFreeName } from '../domain/names';
 import { COLLECTIONS } from './collections';
+import { setOwn } from '@nap/util';
 
 /** Which kind of template a repository holds. */
 export type TemplateKind = 'template' | 'analytic';
@@ -18,7 +19,7 @@ const OWNED = ['_id', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy'] as
 
 function content(doc: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(doc)) if (!(OWNED as readonly string[]).includes(key)) out[key] = value;
+  for (const [key, value] of Object.entries(doc)) if (!(OWNED as readonly string[]).includes(key)) setOwn(out, key, value);
   return out;
 }
 

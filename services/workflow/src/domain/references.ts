@@ -1,5 +1,5 @@
 import type { Task } from '@nap/contracts';
-import { setMember } from './builtins/types';
+import { setOwn } from '@nap/util';
 
 /**
  * What references resolve against: the job's variables and its tasks (their outgoing values). With
@@ -128,7 +128,7 @@ export function resolveIncoming(
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(incoming ?? {})) {
     const resolved = resolveValue(value, scope, receiver);
-    if (resolved !== undefined) setMember(out, name, resolved);
+    if (resolved !== undefined) setOwn(out, name, resolved);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { SECRET_MASK, isSecretKey, isSecretValue } from '@nap/contracts';
-import { isRecord } from '@nap/util';
+import { isRecord, setOwn } from '@nap/util';
 
 /**
  * Masking the secrets a text repeats. The platform's policy (`redactSecrets`) masks the secret
@@ -194,10 +194,4 @@ function maskStrings(value: unknown, text: (input: string) => string, depth: num
     if (out !== undefined) setOwn(out, key, masked);
   }
   return out ?? value;
-}
-
-/** Sets an own member, `__proto__` included (an assignment would set the prototype instead). */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }

@@ -2,8 +2,8 @@ import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller, WorkflowDocument } from '@nap/contracts';
 import { TaskInputError } from '../domain/builtins';
 import type { Logger } from '@nap/telemetry';
-import { errorMessage, isRecord, sleep } from '@nap/util';
-import { needArray, setMember } from '../domain/builtins/types';
+import { errorMessage, isRecord, setOwn, sleep } from '@nap/util';
+import { needArray } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
 import type { ChildRun } from '../domain/job-model';
 import { resolveOperand } from '../domain/references';
@@ -77,7 +77,7 @@ export class ChildJobs {
       this.state.resolving(id, (scope) => {
         for (const [name, operand] of Object.entries(given)) {
           const value = resolveOperand(operand, scope);
-          if (value !== undefined) setMember(base, name, value);
+          if (value !== undefined) setOwn(base, name, value);
         }
       });
       const dataArray = incoming.data_array;

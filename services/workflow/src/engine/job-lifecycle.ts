@@ -1,6 +1,6 @@
 import { AppError } from '@nap/contracts';
 import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
-import { cloneJson, setMember } from '../domain/builtins/types';
+import { cloneJson } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
 import { isActiveStatus, isManual, newJobRecord, WAITING_LEASE } from '../domain/job-model';
 import type { FinishRequest, JobRecord, JobTask, JobTrigger, ParentLink } from '../domain/job-model';
@@ -12,6 +12,7 @@ import type { JobEventRelay } from './job-events';
 import type { LeaseManager } from './lease-manager';
 import type { OwnedJobs } from './owned-jobs';
 import type { WorkerSwitches } from './worker-switches';
+import { setOwn } from '@nap/util';
 
 /** A job to create: the workflow it copies, its variables and options, the caller it acts as. */
 export interface StartJobInput {
@@ -211,8 +212,8 @@ export class JobLifecycle {
     const incoming = { ...(task.variables?.incoming ?? {}) };
     const replacements: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(variables)) {
-      setMember(replacements, name, v.value);
-      setMember(incoming, name, v.value);
+      setOwn(replacements, name, v.value);
+      setOwn(incoming, name, v.value);
     }
     const now = Date.now();
     const entry = retryEntry({ task, taskId, jobErrors: job.error, job, replacements, by, at: now });

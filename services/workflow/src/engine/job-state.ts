@@ -1,6 +1,6 @@
 import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import { merged } from '@nap/util';
+import { merged, setOwn } from '@nap/util';
 import { END, JobGraph, START } from '../domain/graph';
 import { NO_TRANSITION_MESSAGE } from '../domain/job-model';
 import type { JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
@@ -176,9 +176,7 @@ export class JobState {
 
   setVariable(name: string, value: unknown): void {
     // an own member even when named __proto__ (as JSON.parse makes it), never the prototype
-    if (name === '__proto__')
-      Object.defineProperty(this.job.variables, name, { value, writable: true, enumerable: true, configurable: true });
-    else this.job.variables[name] = value;
+    setOwn(this.job.variables, name, value);
     this.variableSecrets = undefined;
     this.markField('variables');
   }

@@ -15,6 +15,7 @@
  * recognise their Dates. Functions and symbols are dropped, `undefined` object members are
  * dropped and `undefined` array elements become null, as the MongoDB driver stores them.
  */
+import { setOwn } from '@nap/util';
 import type { Doc } from '../../types';
 import { isBinary, isDate, isRegExp } from '../values';
 import { unknownDocumentFormat } from './store-format';
@@ -166,7 +167,7 @@ export function decodeMembers(stored: StoredMembers, names: ReadonlySet<string>)
   const { header, body } = stored;
   for (let i = 0; i < header.length; i += 3) {
     const name = header[i] as string;
-    if (names.has(name)) setMember(out, name, JSON.parse(body.slice(header[i + 1] as number, header[i + 2] as number)));
+    if (names.has(name)) setOwn(out, name, JSON.parse(body.slice(header[i + 1] as number, header[i + 2] as number)));
   }
   return out as Doc;
 }
@@ -201,16 +202,10 @@ export function isPlainUpdate(update: Record<string, unknown>): boolean {
 export function wholeDoc(from: StoredMembers, doc: Doc, changed: ReadonlySet<string>): Doc {
   const whole = JSON.parse(from.body) as Record<string, unknown>;
   for (const name of changed) {
-    if (Object.hasOwn(doc, name)) setMember(whole, name, doc[name]);
+    if (Object.hasOwn(doc, name)) setOwn(whole, name, doc[name]);
     else delete whole[name];
   }
   return whole as Doc;
-}
-
-/** Sets an own member, `__proto__` included (an assignment to it would set the object's prototype instead, as JSON.parse never does). */
-function setMember(target: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
-  else target[name] = value;
 }
 
 /** Decodes a stored document into fresh objects of this realm. */

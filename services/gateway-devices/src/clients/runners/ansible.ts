@@ -14,6 +14,7 @@ import type { InventoryRepository, ResolvedDevice } from '../../store/inventory-
 import type { RunnerCatalog } from './catalog';
 import { baseEnv, objectArgs } from './runs';
 import type { RunProgram, RunRequest } from './runs';
+import { ownValue, setOwn } from '@nap/util';
 
 /** How long reading a device's host key before a run may take, ms. */
 const HOST_KEY_SCAN_TIMEOUT_MS = 5_000;
@@ -127,8 +128,13 @@ export class AnsibleRunner {
         if (line !== undefined) lines.push(line);
         vars.ansible_host_key_checking = checking !== HOST_KEY_CHECKING.OFF;
         vars.ansible_ssh_common_args = `-o UserKnownHostsFile=${knownHostsFile} -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=${checking === HOST_KEY_CHECKING.OFF ? 'no' : 'yes'}`;
-        hosts[device.name] = vars;
-        for (const group of device.groups) (children[group] ??= { hosts: {} }).hosts[device.name] = {};
+        setOwn(hosts, device.name, vars);
+        // own members only: a group named constructor or __proto__ is a group like any other
+        for (const group of device.groups) {
+          let child = ownValue(children, group);
+          if (child === undefined) setOwn(children, group, (child = { hosts: {} }));
+          setOwn(child.hosts, device.name, {});
+        }
       }
       await writeFile(knownHostsFile, lines.length > 0 ? `${lines.join('\n')}\n` : '', { mode: 0o600 });
       const inventoryFile = path.join(dir, 'inventory.json');

@@ -1,8 +1,8 @@
 import { runJsonQuery } from '@nap/json-query';
 import { resolveOperand } from '../references';
 import type { SyncBuiltin } from './types';
-import { isRecord } from '@nap/util';
-import { TaskInputError, cloneJson, needString, setMember, success, tryJson } from './types';
+import { isRecord, setOwn } from '@nap/util';
+import { TaskInputError, cloneJson, needString, success, tryJson } from './types';
 
 /** newVariable: `name`, `value` → job variable `name` set; outgoing `value`. */
 export const newVariable: SyncBuiltin = ({ incoming }) => {
@@ -33,7 +33,7 @@ function mergeItems(items: unknown, scope: Parameters<SyncBuiltin>[0]['scope']):
     if (!isRecord(item) || typeof item.key !== 'string' || item.key === '') {
       throw new TaskInputError(`data_to_merge[${i}] must be an object with a non-empty "key" and a "value"`);
     }
-    setMember(out, item.key, resolveOperand(item.value, scope));
+    setOwn(out, item.key, resolveOperand(item.value, scope));
   }
   return out;
 }
@@ -45,7 +45,7 @@ function deepMergeInto(target: Record<string, unknown>, source: Record<string, u
   for (const [key, value] of Object.entries(source)) {
     // own members only: target's __proto__ is its prototype unless it has a member of that name
     const current = Object.hasOwn(target, key) ? target[key] : undefined;
-    setMember(target, key, isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value));
+    setOwn(target, key, isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value));
   }
   return target;
 }
@@ -68,7 +68,7 @@ export const deepmerge: SyncBuiltin = ({ incoming, scope }) => {
       throw new TaskInputError(`data_to_merge[${i}] must have a non-empty "key"`);
     const value = resolveOperand(item.value, scope);
     const current = Object.hasOwn(out, item.key) ? out[item.key] : undefined;
-    setMember(out, item.key, isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value));
+    setOwn(out, item.key, isRecord(current) && isRecord(value) ? deepMergeInto({ ...current }, value) : cloneJson(value));
   }
   return success({ merged_object: out });
 };

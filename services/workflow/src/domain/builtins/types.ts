@@ -114,16 +114,6 @@ export function looseEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * `target[key] = value` as an own member whatever `key` is: user data names members `__proto__`
- * (JSON.parse makes them own members), which an assignment would take for the prototype, dropping
- * the member unseen.
- */
-export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
-
-/**
  * A deep copy of JSON data, as `JSON.parse(JSON.stringify(value))` makes it (members that are
  * undefined, functions or symbols dropped, such array elements and non-finite numbers null, values
  * with `toJSON` such as dates as they serialize), made by walking plain objects and arrays rather
