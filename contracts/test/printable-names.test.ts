@@ -40,6 +40,7 @@ const CASES: [string, (name: string) => RequestParts, string][] = [
   ['studio.updateComponentGroup', (name) => ({ params: { id: 'g1' }, body: { update: { name } } }), 'body.update.name'],
   ['studio.updateProject', (name) => ({ params: { id: 'p1' }, body: { name } }), 'body.name'],
   ['studio.importProject', (name) => ({ body: { project: { name, components: [] } } }), 'body.project.name'],
+  ['studio.createProject', (name) => ({ body: { name, components: [] } }), 'body.name'],
   ['workflow.createAutomation', (name) => ({ body: { automation: { name } } }), 'body.automation.name'],
   ['workflow.updateAutomation', (name) => ({ params: { id: 'a1' }, body: { name } }), 'body.name'],
   ['mop.createTemplate', (name) => ({ body: { mop: { name } } }), 'body.mop.name'],
@@ -90,6 +91,11 @@ const CASES: [string, (name: string) => RequestParts, string][] = [
     'studio.importProject',
     (name) => ({ body: { project: { name: 'p', components: [{ iid: 0, type: 'workflow', folder: name, document: {} }] } } }),
     'body.project.components[0].folder',
+  ],
+  [
+    'studio.addProjectComponents',
+    (name) => ({ params: { id: 'p1' }, body: { components: [{ type: 'workflow', reference: 'w1', folder: name }] } }),
+    'body.components[0].folder',
   ],
   [
     'studio.createAutomation',

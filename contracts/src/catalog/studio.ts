@@ -23,7 +23,15 @@ import {
 import { createdResultSchema } from '../schemas/automation';
 import { exportFormBodySchema, formSchema } from '../schemas/form';
 import { listQuerySchema } from '../schemas/query';
-import { exportedProjectSchema, projectEnvelopeSchema, projectPageSchema, updateProjectBodySchema } from '../schemas/project';
+import {
+  addProjectComponentsBodySchema,
+  createProjectBodySchema,
+  exportedProjectSchema,
+  projectEnvelopeSchema,
+  projectPageSchema,
+  removeProjectComponentBodySchema,
+  updateProjectBodySchema,
+} from '../schemas/project';
 import { envelopeOf } from '../schemas/envelope';
 import {
   componentGroupInputSchema,
@@ -535,6 +543,65 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       "(its iid, type and name) with the owning service's code and status. " +
       'A project whose _id or name exists: 409 PROJECT_ALREADY_EXISTS. ' +
       'A workflow or form component shared only with groups the caller is in none of is refused (403 GROUP_ACCESS_DENIED, admins may) before anything is written.',
+  },
+  {
+    name: 'createProject',
+    summary: 'Create a project, empty or with copies of existing documents',
+    http: { method: 'POST', path: '/automation-studio/projects' },
+    roles: ROLE_SETS.write,
+    body: createProjectBodySchema,
+    response: projectEnvelopeSchema,
+    status: 200,
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes:
+      'Answered 200 (as the original platform answers it, and as its clients check) with { message, data: the project, metadata }. The project gets a new _id (24 hex digits), no folders. ' +
+      'components (optional; ipctl sends []) are documents that exist, each taken in as POST …/projects/:id/components/add takes it with mode copy: a copy named "@<project _id>: <name>" becomes the member and the original stays as it was ' +
+      '(a new project changes no document; move documents in with components/add mode move). ' +
+      'All or nothing: a component refused (its document missing 404, shared with groups the caller is in none of 403 GROUP_ACCESS_DENIED naming it by iid and type alone, invalid) leaves no project and no copy. ' +
+      'A name another project has: 409 PROJECT_ALREADY_EXISTS.',
+  },
+  {
+    name: 'addProjectComponents',
+    summary: 'Add existing documents to a project: move, copy, duplicate or take in one made for it',
+    http: { method: 'POST', path: '/automation-studio/projects/:id/components/add' },
+    roles: ROLE_SETS.write,
+    body: addProjectComponentsBodySchema,
+    response: projectEnvelopeSchema,
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    auditKind: 'project',
+    notes:
+      "Each component names a document by its type and reference (its id; a MOP command template's id or name). mode: " +
+      'move renames the document itself into the project ("@<project _id>: <name>"; its id and content kept, so what holds it by id stays linked; what names it by its old name, such as a reference from outside the project or the jobs a workflow ran, keeps that name); ' +
+      'copy stores a copy under that name (a new id) and leaves the original; duplicate is copy, but a name taken in the project gives the copy the first free "<name> (2)", "<name> (3)", … (to duplicate a member of the project itself); ' +
+      'create (the default) takes in a document made for the project through its own route, already named "@<project _id>: <name>", as it is (any other name: 400 VALIDATION_FAILED naming the component; use move or copy). ' +
+      'copy and duplicate take any document the caller may see, a component of a project too (of this one, with duplicate); move and create refuse one that is a component of a project already (409 CONFLICT naming the component and the project). ' +
+      'iid: the next free number when absent (409 CONFLICT when taken); folder: / when absent; a component in another folder is added to the folder tree (folders made as needed), one at / only when the tree lists components at its root. ' +
+      "Access: a workflow or form shared with groups the caller is in none of is refused with 403 GROUP_ACCESS_DENIED naming the component by its iid and type alone; a move also needs the document to be the caller's to change (MOP templates: as mop allows); " +
+      'a project with a component the caller may not see may still gain components (its hidden members stay hidden and unchanged). ' +
+      'A name taken (the new member name, or for a move the document it would be): 409 <TYPE>_ALREADY_EXISTS naming the component (its iid, type and name) and the name taken. ' +
+      'All or nothing: every component is checked before any document is written; a component refused while writing puts back what was written (renames undone, copies deleted) and the answer names it; what a crash left half written is put back at the next start. ' +
+      'An unknown project 404 PROJECT_NOT_FOUND; a document gone 404 naming the component; a project being imported or changed by another request 409 CONFLICT. ' +
+      'The answer is the project as GET …/projects/:id answers it to the caller.',
+  },
+  {
+    name: 'removeProjectComponent',
+    summary: 'Remove a component from a project: delete its document or move it out',
+    http: { method: 'DELETE', path: '/automation-studio/projects/:id/components/:componentId' },
+    roles: ROLE_SETS.write,
+    body: removeProjectComponentBodySchema,
+    response: projectEnvelopeSchema,
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    auditKind: 'project',
+    notes:
+      "componentId: the component's iid (digits), else the id (reference) of its document. The body is optional; options.mode: " +
+      'move (the default: nothing is lost) renames the document out of the project to its name in the project ("@<project _id>: x" becomes "x"; same id), and refuses 409 <TYPE>_ALREADY_EXISTS when a document outside has that name (remove it with mode delete, or rename it first); ' +
+      'delete deletes the document through its owning service. A component deleted through its own route before is taken out of the project in either mode. ' +
+      'The component leaves the folder tree too. A workflow or form shared with groups the caller is in none of is refused with 403 GROUP_ACCESS_DENIED naming it by its iid and type alone, before anything changes. ' +
+      'An unknown project 404 PROJECT_NOT_FOUND; a component it does not have 404 NOT_FOUND; a project being imported or changed by another request 409 CONFLICT. ' +
+      'The answer is the project as GET …/projects/:id answers it to the caller.',
   },
   {
     name: 'exportProject',

@@ -99,3 +99,76 @@ export const updateProjectBodySchema = withId(
 );
 /** Body of `PATCH /automation-studio/projects/:id`. */
 export type UpdateProjectBody = Static<typeof updateProjectBodySchema>;
+
+/**
+ * How `POST …/projects/:id/components/add` takes in each document: `move` (the document itself
+ * becomes the member, renamed `@<project _id>: <name>`), `copy` (a new member, a copy; the original
+ * stays), `duplicate` (as copy, under the first free name `<name> (2)`, `(3)`, … when its name is
+ * taken in the project) or `create` (a document already named as a member of the project, made
+ * for it through its own route, is taken in as it is).
+ */
+export const ADD_COMPONENT_MODES = ['move', 'copy', 'duplicate', 'create'] as const;
+/** One of {@link ADD_COMPONENT_MODES}. */
+export type AddComponentMode = (typeof ADD_COMPONENT_MODES)[number];
+
+/** How `DELETE …/projects/:id/components/:componentId` removes one: `delete` the document, or `move` it out of the project. */
+export const REMOVE_COMPONENT_MODES = ['delete', 'move'] as const;
+/** One of {@link REMOVE_COMPONENT_MODES}. */
+export type RemoveComponentMode = (typeof REMOVE_COMPONENT_MODES)[number];
+
+/** A document to add to a project: its type, its id (`reference`) and where the project shows it. */
+export const addedComponentSchema = withId(
+  'nap:schemas/added-project-component',
+  closed(
+    {
+      iid: int({ minimum: 0, description: "the component's number in the project; the next free one when absent" }),
+      type: oneOf(PROJECT_COMPONENT_TYPES),
+      reference: name("the document's id (a MOP command template's id or name)"),
+      folder: printableName('folder path, for example /Port Turn Up; / when absent'),
+    },
+    ['type', 'reference'],
+  ),
+);
+/** A document to add to a project. */
+export type AddedComponent = Static<typeof addedComponentSchema>;
+
+/** Body of `POST /automation-studio/projects/:id/components/add`. */
+export const addProjectComponentsBodySchema = withId(
+  'nap:schemas/add-project-components-body',
+  closed(
+    {
+      components: arr(embed(addedComponentSchema), { minItems: 1 }),
+      mode: oneOf(ADD_COMPONENT_MODES, { default: 'create', description: 'how each document is taken in' }),
+    },
+    ['components'],
+  ),
+);
+/** Body of `POST /automation-studio/projects/:id/components/add`. */
+export type AddProjectComponentsBody = Static<typeof addProjectComponentsBodySchema>;
+
+/** Body of `POST /automation-studio/projects`: a new project, with copies of the documents `components` names. */
+export const createProjectBodySchema = withId(
+  'nap:schemas/create-project-body',
+  closed(
+    {
+      name: printableName('project name (unique)'),
+      description: str(),
+      components: arr(embed(addedComponentSchema), { description: 'documents copied into the project (as components/add with mode copy)' }),
+    },
+    ['name'],
+  ),
+);
+/** Body of `POST /automation-studio/projects`. */
+export type CreateProjectBody = Static<typeof createProjectBodySchema>;
+
+/** Body of `DELETE /automation-studio/projects/:id/components/:componentId` (optional). */
+export const removeProjectComponentBodySchema = withId(
+  'nap:schemas/remove-project-component-body',
+  closed({
+    options: closed({
+      mode: oneOf(REMOVE_COMPONENT_MODES, { default: 'move', description: 'delete the document, or move it out of the project' }),
+    }),
+  }),
+);
+/** Body of `DELETE /automation-studio/projects/:id/components/:componentId`. */
+export type RemoveProjectComponentBody = Static<typeof removeProjectComponentBodySchema>;

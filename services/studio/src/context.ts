@@ -12,12 +12,13 @@ import type {
   WorkflowProblem,
 } from '@nap/contracts';
 import type { AuditSink } from '@nap/bus';
+import { changedAfter } from '@nap/util';
 import type { Logger } from '@nap/telemetry';
 import type { TemplateRenderer } from './clients/template-renderer';
 import { assertAssignable } from './domain/access';
 import { TEMPLATE_KIND, checkForm, keepableId, keptFormId, toStoredForm } from './domain/documents';
 import type { CamelKind, ForeignFormId, SaveStamp } from './domain/documents';
-import type { ComponentKind, ComponentKinds, ComponentState, ProjectRecord, StoredComponent } from './domain/projects';
+import type { ComponentKind, ComponentKinds, ComponentState, ProjectRecord, StoredComponent, UndoStep } from './domain/projects';
 import { kindOf } from './domain/projects';
 import { acceptTransformation, toStoredTransformation } from './domain/transformations';
 import type { TransformationRunner } from './domain/transformations';
@@ -185,6 +186,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
       remove: (id) => svc.workflows.deleteIfPresent(id),
       read: (id) => svc.workflows.get(id),
       statesOf: (components) => namesAndGroupsById(svc.workflows, components),
+      ...renamable(svc, svc.workflows, 'snake'),
     },
     transformation: {
       async check(doc, member) {
@@ -198,6 +200,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
       },
       read: (id) => svc.transformations.get(id),
       statesOf: (components) => namesById(svc.transformations, components),
+      ...renamable(svc, svc.transformations, 'camel', (id) => svc.jst.forget(id)),
     },
     template: {
       async check(doc, member) {
@@ -208,6 +211,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
       remove: (id) => svc.templates.deleteIfPresent(id),
       read: (id) => svc.templates.get(id),
       statesOf: (components) => namesById(svc.templates, components),
+      ...renamable(svc, svc.templates, 'camel'),
     },
     jsonForm: {
       async check(doc, member, caller) {
@@ -219,8 +223,42 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
       remove: (id) => svc.forms.deleteIfPresent(id),
       read: (id) => svc.forms.get(id),
       statesOf: (components) => namesAndGroupsById(svc.forms, components),
+      ...renamable(svc, svc.forms, 'snake'),
     },
     mopCommandTemplate: svc.mopCommandTemplates,
+  };
+}
+
+/**
+ * Finding, name checks and renames of a kind stored in `repo` (stamped in camel or snake case): a
+ * rename keeps everything but the name and the stamp, and writes only over the document as read.
+ */
+function renamable<T extends NamedDoc>(
+  svc: StudioContext,
+  repo: NamedDocuments<T>,
+  stamp: 'camel' | 'snake',
+  renamed?: (id: string) => void,
+): Pick<ComponentKind, 'find' | 'nameTaken' | 'rename'> {
+  const [at, by] = stamp === 'camel' ? (['lastUpdated', 'lastUpdatedBy'] as const) : (['last_updated', 'last_updated_by'] as const);
+  return {
+    find: (reference) => repo.findById(reference),
+    nameTaken: async (name) => (await repo.findByName(name)) !== null,
+    async rename(id, from, to, caller) {
+      const current = await repo.get(id);
+      const label = repo.kind.label;
+      if (current.name !== from)
+        throw new AppError('CONFLICT', `The ${label} "${from}" was renamed "${current.name}" meanwhile; try again`);
+      const previous = (current as Record<string, unknown>)[at];
+      const next = {
+        ...current,
+        name: to,
+        [at]: changedAfter(typeof previous === 'string' ? previous : undefined, Date.parse(svc.now())),
+        [by]: caller.username,
+      };
+      if ((await repo.replaceUnchanged(next, current, at)) === null)
+        throw new AppError('CONFLICT', `The ${label} "${from}" changed while it was being renamed; try again`);
+      renamed?.(id);
+    },
   };
 }
 
@@ -254,6 +292,43 @@ export async function rollBackImport(svc: StudioContext, record: Pick<ProjectRec
     }
   }
   await svc.projects.delete(record._id).catch(() => undefined);
+}
+
+/**
+ * Undoes what adding components wrote (`steps`, oldest first), newest first: a moved document renamed
+ * back, a copy deleted. A step that cannot be undone is logged, and the others still are.
+ */
+export async function undoComponentSteps(svc: StudioContext, projectId: string, steps: readonly UndoStep[], caller: Caller): Promise<void> {
+  const kinds = componentKinds(svc);
+  const log = svc.log.child({ component: 'projects' });
+  for (const step of [...steps].reverse()) {
+    try {
+      const kind = kindOf(kinds, step.type);
+      if (step.renameTo !== undefined) await kind.rename(step.reference, step.storedName, step.renameTo, caller);
+      else await kind.remove(step.reference, caller);
+    } catch (err) {
+      log.error(
+        { err, projectId, component: step.storedName, renameTo: step.renameTo },
+        'A document written while adding components to a project could not be put back',
+      );
+    }
+  }
+}
+
+/** Undoes the component changes a crash left unfinished (older than the routes' time limit, so that none still runs). */
+export async function recoverProjectChanges(svc: StudioContext, caller: Caller): Promise<void> {
+  const log = svc.log.child({ component: 'projects' });
+  for (const p of await svc.projects.unfinishedChanges(Date.now() - TIMEOUTS_MS.long)) {
+    const journal = p.changing;
+    if (journal === undefined) continue;
+    log.warn({ projectId: p._id, steps: journal.undo.length }, 'Undoing a change of project components that did not finish');
+    await undoComponentSteps(svc, p._id, journal.undo, caller);
+    if (journal.creating === true) await svc.projects.delete(p._id).catch(() => undefined);
+    else {
+      const { changing: _done, ...record } = p;
+      await svc.projects.replace(record);
+    }
+  }
 }
 
 /** Rolls back imports a crash left half done (older than the import's time limit, so that none still runs). */

@@ -8,7 +8,7 @@ import { createMopCommandTemplates } from './clients/mop-command-templates';
 import { createWorkerRegexRunner } from './clients/regex-worker';
 import { createTemplateRenderer, loadTemplateRendererConfig, templatingProblem } from './clients/template-renderer';
 import type { TemplateRendererConfig } from './clients/template-renderer';
-import { recoverProjectImports } from './context';
+import { recoverProjectChanges, recoverProjectImports } from './context';
 import type { StudioContext } from './context';
 import type { RunLimits } from './domain/jst';
 import { TransformationRunner } from './domain/transformations';
@@ -74,6 +74,9 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
       // an import that a crash left half done is rolled back (as the platform: its components may belong to anyone)
       recoverProjectImports(svc, SYSTEM_CALLER).catch((err: unknown) =>
         logger.warn({ err }, 'Rolling back unfinished project imports failed'),
+      );
+      recoverProjectChanges(svc, SYSTEM_CALLER).catch((err: unknown) =>
+        logger.warn({ err }, 'Undoing unfinished changes of project components failed'),
       );
       return {
         name: 'studio',

@@ -219,7 +219,7 @@ describe('PATCH /automation-studio/projects/:id', () => {
     expect(await patch(guarded._id, { description: 'x' }, reader.token)).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
     expect(await patch(guarded._id, { description: 'x' }, outsider.token)).toMatchObject({
       status: 403,
-      body: { code: 'GROUP_ACCESS_DENIED', details: { components: [{ iid: 0, type: 'workflow', name: 'guarded-wf' }] } },
+      body: { code: 'GROUP_ACCESS_DENIED', details: { components: [{ iid: 0, type: 'workflow' }] } },
     });
     expect(await patch(guarded._id, { description: 'theirs' }, insider.token)).toMatchObject({
       status: 200,

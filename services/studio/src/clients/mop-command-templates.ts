@@ -69,6 +69,23 @@ export function createMopCommandTemplates(client: BusClient): ComponentKind {
         throw new AppError('TEMPLATE_NOT_FOUND', `No command template with id "${id}" (last named "${storedName}") in mop`);
       return found;
     },
+    async find(reference, caller) {
+      // a template is named by its id or, as mop's own routes name it, its name
+      const [named] = (await client.call('mop.listATemplate', { params: { name: reference } }, { caller })).body as Found[];
+      const found = named ?? (await byId(new Map([[reference, reference]]), caller)).get(reference);
+      if (found === undefined || typeof found._id !== 'string' || typeof found.name !== 'string') return null;
+      return { ...found, _id: found._id, name: found.name };
+    },
+    nameTaken: async (name, caller) => (await client.call('mop.listATemplate', { params: { name } }, { caller })).body.length > 0,
+    async rename(id, from, to, caller) {
+      const found = (await byId(new Map([[id, from]]), caller)).get(id);
+      if (found === undefined)
+        throw new AppError('TEMPLATE_NOT_FOUND', `No command template with id "${id}" (last named "${from}") in mop`);
+      if (found.name !== from)
+        throw new AppError('CONFLICT', `The command template "${from}" was renamed "${String(found.name)}" meanwhile; try again`);
+      const template = parseAs(commandTemplateSchema, { ...withoutMopStamps(found), name: to }, 'mop');
+      await client.call('mop.updateTemplate', { params: { mopID: id }, body: { mop: template } }, { caller });
+    },
     async statesOf(components, caller) {
       const found = await byId(new Map(components.map((c) => [c.reference, c.storedName])), caller);
       const states = new Map<string, ComponentState>();

@@ -17,7 +17,29 @@ import { keepableId } from './documents';
 export type ProjectRecord = Project & {
   /** Set while the import runs; a project left in this state by a crash is rolled back at the next start. */
   importing?: { startedAt: number };
+  /** Set while components are added to it (project-components.ts): how to undo what was written so far. */
+  changing?: ChangingJournal;
 };
+
+/** How to undo one document written while components are added: rename it back, or (a copy) delete it. */
+export interface UndoStep {
+  type: ProjectComponentType;
+  reference: string;
+  /** Its name once written. */
+  storedName: string;
+  /** The name it had before a move; absent for a copy, which is deleted. */
+  renameTo?: string;
+}
+
+/** The journal on a project record while components are added to it. */
+export interface ChangingJournal {
+  /** Epoch ms; a journal older than the time limit of the routes was left by a crash. */
+  startedAt: number;
+  /** True when the project itself is being created: undoing deletes it. */
+  creating?: boolean;
+  /** What was written so far, oldest first. */
+  undo: UndoStep[];
+}
 
 /**
  * How a project reaches the owning service of each kind of component: check a document without
@@ -41,6 +63,19 @@ export interface ComponentKind {
    * documents gone are absent. One read of the store where the service allows it.
    */
   statesOf(components: readonly Pick<StoredComponent, 'reference' | 'storedName'>[], caller: Caller): Promise<Map<string, ComponentState>>;
+  /**
+   * The stored document `reference` names (its id; for MOP templates its id or name), with its `_id`
+   * and `name`; null when there is none. For adding existing documents to a project.
+   */
+  find(reference: string, caller: Caller): Promise<(Record<string, unknown> & { _id: string; name: string }) | null>;
+  /** True when a document of this kind is named `name` (names are unique per kind). */
+  nameTaken(name: string, caller: Caller): Promise<boolean>;
+  /**
+   * Renames the stored document `reference` (named `from` when read) to `to`, all else kept, as the
+   * caller through its owning service: 409 when `to` is taken, 404 when it is gone, 409 `CONFLICT`
+   * when it changed since it was read.
+   */
+  rename(reference: string, from: string, to: string, caller: Caller): Promise<void>;
 }
 
 /** What a project reads of a stored component now. */

@@ -1,6 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { componentKinds } from '../context';
 import type { StudioContext } from '../context';
+import { assertNotChanging } from '../domain/project-components';
 import { assertWholeProjectVisible, componentsNow, kindOf } from '../domain/projects';
 
 /**
@@ -12,6 +13,7 @@ export function deleteProject(svc: StudioContext): Handler<'studio.deleteProject
   return async (input) => {
     const kinds = componentKinds(svc);
     const project = await svc.projects.get(input.params.id);
+    if (project.changing !== undefined) assertNotChanging(project, 'delete it');
     const current = await componentsNow(kinds, project, input.caller);
     assertWholeProjectVisible(project, current, 'deleted');
     for (const c of current.present) await kindOf(kinds, c.type).remove(c.reference, input.caller);

@@ -1,6 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { componentKinds } from '../context';
 import type { StudioContext } from '../context';
+import { withoutJournals } from '../domain/project-components';
 import { goneNote, visibleToCaller } from '../domain/projects';
 
 /**
@@ -11,7 +12,7 @@ import { goneNote, visibleToCaller } from '../domain/projects';
  */
 export function getProject(svc: StudioContext): Handler<'studio.getProject'> {
   return async (input) => {
-    const stored = await svc.projects.get(input.params.id);
+    const stored = withoutJournals(await svc.projects.get(input.params.id));
     const [seen] = await visibleToCaller(componentKinds(svc), [stored], input.caller);
     const { project, left, gone } = seen ?? { project: stored, left: 0, gone: [] };
     return {

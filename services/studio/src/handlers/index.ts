@@ -8,6 +8,8 @@ import { createTransformation } from './create-transformation';
 import { deleteAutomation } from './delete-automation';
 import { deleteComponentGroup } from './delete-component-group';
 import { deleteForm } from './delete-form';
+import { addProjectComponents } from './add-project-components';
+import { createProject } from './create-project';
 import { deleteProject } from './delete-project';
 import { deleteTemplate } from './delete-template';
 import { deleteTransformation } from './delete-transformation';
@@ -34,6 +36,7 @@ import { importAutomations } from './import-automations';
 import { importComponentGroups } from './import-component-groups';
 import { importForms } from './import-forms';
 import { importProject } from './import-project';
+import { removeProjectComponent } from './remove-project-component';
 import { importTemplates } from './import-templates';
 import { importTransformations } from './import-transformations';
 import { parseTemplate } from './parse-template';
@@ -66,6 +69,9 @@ export function studioHandlers(svc: StudioContext): HandlerMap<'studio'> {
     updateForm: updateForm(svc),
     deleteForm: deleteForm(svc),
     updateProject: updateProject(svc),
+    createProject: createProject(svc),
+    addProjectComponents: addProjectComponents(svc),
+    removeProjectComponent: removeProjectComponent(svc),
     deleteProject: deleteProject(svc),
     deleteTemplate: deleteTemplate(svc),
     deleteTransformation: deleteTransformation(svc),

@@ -3,6 +3,7 @@ import { AppError, auditChanges } from '@nap/contracts';
 import { changedAfter } from '@nap/util';
 import { componentKinds, stampOf } from '../context';
 import type { StudioContext } from '../context';
+import { assertNotChanging } from '../domain/project-components';
 import { assertWholeProjectVisible, changedProject, componentsNow, goneNote } from '../domain/projects';
 
 /**
@@ -16,9 +17,8 @@ export function updateProject(svc: StudioContext): Handler<'studio.updateProject
     // import of the project) is never written over, whatever the order the writes reach the store
     for (let attempt = 1; ; attempt++) {
       const current = await svc.projects.get(input.params.id);
-      // the import writes its own copy of the record as it goes, which would undo a change made meanwhile
-      if (current.importing !== undefined)
-        throw new AppError('CONFLICT', `Project "${current.name}" is still being imported; change it once its import has finished`);
+      // an import or an addition of components writes its own copy of the record as it goes, which would undo a change made meanwhile
+      assertNotChanging(current, 'change it');
       const now = await componentsNow(componentKinds(svc), current, input.caller);
       assertWholeProjectVisible(current, now, 'changed');
       const stamp = stampOf(svc, input.caller);

@@ -12,4 +12,11 @@ export class ProjectRecords extends NamedDocuments<ProjectRecord> {
   async unfinishedImports(startedBeforeMs: number): Promise<Pick<ProjectRecord, '_id' | 'name' | 'components'>[]> {
     return this.scan({ 'importing.startedAt': { $lt: startedBeforeMs } }, ['name', 'components']);
   }
+
+  /** Projects whose components began to change (components/add, a create) before `startedBeforeMs` (epoch ms) and have not finished. */
+  async unfinishedChanges(startedBeforeMs: number): Promise<ProjectRecord[]> {
+    const found = await this.scan({ 'changing.startedAt': { $lt: startedBeforeMs } }, ['name']);
+    const records = await Promise.all(found.map((p) => this.findById(p._id)));
+    return records.filter((r): r is ProjectRecord => r !== null && r.changing !== undefined);
+  }
 }
