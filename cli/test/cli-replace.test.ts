@@ -38,7 +38,7 @@ interface Named {
   description?: string;
 }
 
-type ProjectFile = Named & { components: { iid: number; document: Record<string, unknown> }[] };
+type ProjectFile = Named & { components: { iid: number; folder?: string; document: Record<string, unknown> }[]; folders?: unknown[] };
 
 /** The project with the description of its first component changed: that component's own route changes it in place. */
 function withChangedComponent(project: ProjectFile, description: string): ProjectFile {
@@ -47,20 +47,40 @@ function withChangedComponent(project: ProjectFile, description: string): Projec
   return { ...project, components: [{ ...first, document: { ...first.document, description } }, ...rest] };
 }
 
-/**
- * The project with one more component, a copy of its last one named `name`: no route adds a
- * component to a project, so only a delete and an import can make the project there this one.
- */
-function withAddedComponent(project: ProjectFile, name: string): ProjectFile {
+/** The project with one more component, a copy of its last one named `name`, in `folder` (`/` when absent). */
+function withAddedComponent(project: ProjectFile, name: string, folder?: string): ProjectFile {
   const last = project.components[project.components.length - 1];
   if (last === undefined) throw new Error(`project ${project.name} has no component`);
   const { _id: _ignored, ...document } = last.document;
-  return { ...project, components: [...project.components, { ...last, iid: last.iid + 1, document: { ...document, name } }] };
+  const iid = Math.max(...project.components.map((c) => c.iid)) + 1;
+  return {
+    ...project,
+    components: [...project.components, { ...last, iid, folder: folder ?? '/', document: { ...document, name } }],
+    ...(folder === undefined
+      ? {}
+      : {
+          folders: [...(project.folders ?? []), { nodeType: 'folder', name: folder.slice(1), children: [{ nodeType: 'component', iid }] }],
+        }),
+  };
 }
 
-/** What the line of a project replaced by a delete and an import says after it, for a component added. */
-const ADDED = (component: string): string =>
-  `, deleted and imported again: the file adds ${component}, and the platform has no route that adds a component to a project or takes one out`;
+/**
+ * The project with its last component moved to the folder `folder`: no route moves a component of a
+ * project between folders, so only a delete and an import can make the project there this one.
+ */
+function withMovedComponent(project: ProjectFile, folder: string): ProjectFile {
+  const last = project.components[project.components.length - 1];
+  if (last === undefined) throw new Error(`project ${project.name} has no component`);
+  return {
+    ...project,
+    components: [...project.components.slice(0, -1), { ...last, folder }],
+    folders: [{ nodeType: 'folder', name: folder.slice(1), children: [{ nodeType: 'component', iid: last.iid }] }],
+  };
+}
+
+/** What the line of a project replaced by a delete and an import says after it, for a component moved between folders. */
+const MOVED = (component: string): string =>
+  `, deleted and imported again: the file moves ${component} to another folder, and the platform has no route that moves a component of a project between folders`;
 
 beforeAll(async () => {
   [staging, production] = await Promise.all([startPlatform('staging-password'), startPlatform('production-password')]);
@@ -257,6 +277,65 @@ describe('forms, projects and automations', () => {
     const after = JSON.parse((await run(['export', 'project', 'cli-undo'])).stdout) as ProjectFile;
     expect(after.description).toBe(exported.description);
     expect(after.components[0]!.document).toMatchObject({ _id: workflowBefore._id, description: workflowBefore.description });
+  });
+
+  it('add and take out components of a project in place: its id, the ids of the members kept and the jobs of its workflow stay', async () => {
+    const project = file('grow.project.json', { ...json<Record<string, unknown>>('cli-project.project.json'), name: 'cli-grow' });
+    expect((await run(['import', 'project', project])).code).toBe(0);
+    type Stored = Named & {
+      components: { iid: number; type: string; name: string; reference: string; storedName: string; folder: string }[];
+    };
+    const before = (await run(['get', 'project', 'cli-grow', '-o', 'json'])).json<Stored>();
+    const workflow = before.components.find((c) => c.type === 'workflow')!;
+    const upper = before.components.find((c) => c.type === 'transformation')!;
+    const job = (await run(['run', 'workflow', workflow.storedName, '--var', 'greeting=hi', '--wait', '-o', 'json'])).json<Named>();
+    const exported = JSON.parse((await run(['export', 'project', 'cli-grow'])).stdout) as ProjectFile;
+    // "lower" added in a folder of its own, "upper" left out
+    const grown = withAddedComponent(exported, 'lower', '/tools');
+    const changed = { ...grown, components: grown.components.filter((c) => c.document.name !== 'upper') };
+
+    const res = await run(['import', 'project', file('grow/cli-grow.project.json', changed), '--replace']);
+    expect(res).toMatchObject({
+      code: 0,
+      stdout: `imported project "cli-grow" (${before._id}), updating the one there in place (its components: 1 added, 1 deleted)\n`,
+      stderr: '',
+    });
+    const after = (await run(['get', 'project', 'cli-grow', '-o', 'json'])).json<Stored & { folders: unknown[] }>();
+    expect(after._id).toBe(before._id);
+    expect(after.components.map((c) => [c.type, c.name, c.folder])).toEqual([
+      ['workflow', 'turn up', '/'],
+      ['transformation', 'lower', '/tools'],
+    ]);
+    expect(after.components[0]).toEqual(workflow);
+    const lower = after.components[1]!;
+    expect(lower.storedName).toBe(`@${before._id}: lower`);
+    expect(after.folders).toEqual([{ nodeType: 'folder', name: 'tools', children: [{ nodeType: 'component', iid: lower.iid }] }]);
+    // "upper" was deleted with its document, as a delete and an import would have
+    expect((await run(['get', 'transformation', upper.storedName])).code).toBe(1);
+    const jobs = (await run(['jobs', 'list', '--workflow', workflow.storedName, '-o', 'json'])).json<Named[]>();
+    expect(jobs.map((j) => j._id)).toContain(job._id);
+    expect((await run(['audit', 'list', '--operation', 'studio.deleteProject', '-o', 'json'])).json()).toEqual([]);
+    expect((await run(['audit', 'list', '--operation', 'studio.addProjectComponents', '-o', 'json'])).json()).toHaveLength(1);
+
+    // the same file again changes nothing: the project there is the file's
+    const again = await run(['import', 'project', file('grow/again/cli-grow.project.json', changed), '--replace']);
+    expect(again).toMatchObject({ code: 0, stdout: `imported project "cli-grow" (${before._id}), updating the one there in place\n` });
+
+    // a component the platform refuses to create leaves the project as it was
+    const exportedAgain = JSON.parse((await run(['export', 'project', 'cli-grow'])).stdout) as ProjectFile;
+    const broken = withAddedComponent(exportedAgain, 'broken');
+    const refusedFile = {
+      ...broken,
+      components: broken.components.map((c) =>
+        c.document.name === 'broken' ? { ...c, type: 'workflow', document: { name: 'broken', tasks: 'oops' } } : c,
+      ),
+    };
+    const refused = await run(['import', 'project', file('grow/broken/cli-grow.project.json', refusedFile), '--replace']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /refused workflow "broken" of project "cli-grow": .*; the project "cli-grow" there was left as it was\n$/,
+    );
+    expect((await run(['get', 'project', 'cli-grow', '-o', 'json'])).json<Stored>().components).toEqual(after.components);
   });
 
   it('update an automation in place, its triggers kept, unless the file changes its triggers', async () => {
@@ -523,7 +602,8 @@ describe('a document deleted and imported again', () => {
     expect((await run(['import', 'project', fixture('cli-project.project.json')])).code).toBe(0);
     const before = (await run(['get', 'project', 'cli-project', '-o', 'json'])).json<Named & { components: { storedName: string }[] }>();
     const there = JSON.parse((await run(['export', 'project', 'cli-project'])).stdout) as ProjectFile;
-    const added = withAddedComponent(there, 'broken');
+    // a component moved between folders (only a delete and an import can do that) and a broken one added
+    const added = withAddedComponent(withMovedComponent(there, '/moved'), 'broken');
     const broken = file('broken/cli-project.project.json', {
       ...added,
       components: added.components.map((c) =>
@@ -545,7 +625,7 @@ describe('a document deleted and imported again', () => {
 
     // a good one replaces it
     const exported = await run(['export', 'project', 'cli-project']);
-    const doc = withAddedComponent(JSON.parse(exported.stdout) as ProjectFile, 'upper again');
+    const doc = withMovedComponent(JSON.parse(exported.stdout) as ProjectFile, '/moved');
     const replaced = await run([
       'import',
       'project',
@@ -554,14 +634,14 @@ describe('a document deleted and imported again', () => {
     ]);
     expect(replaced).toMatchObject({
       code: 0,
-      stdout: `imported project "cli-project" (${before._id}) in place of the one there${ADDED('transformation "upper again"')}\n`,
+      stdout: `imported project "cli-project" (${before._id}) in place of the one there${MOVED('transformation "upper"')}\n`,
     });
     expect((await run(['get', 'project', 'cli-project', '-o', 'json'])).json()).toMatchObject({ description: 'replaced' });
   });
 
   it('says what was deleted and where its copy is when it cannot be put back either, and exits 1', async () => {
     const exported = await run(['export', 'project', 'cli-project']);
-    const doc = withAddedComponent(JSON.parse(exported.stdout) as ProjectFile, 'upper once more');
+    const doc = withMovedComponent(JSON.parse(exported.stdout) as ProjectFile, '/elsewhere');
     const res = await run(['import', 'project', file('again/cli-project.project.json', doc), '--replace', '--profile', 'flaky']);
     expect(res.code).toBe(1);
     const backup = /its copy is (\S+\.project\.json) \(`nap import project \1` puts it back\)\n$/.exec(res.stderr)?.[1];

@@ -372,7 +372,7 @@ export const RESOURCES: readonly ResourceDef[] = [
       key: 'id',
       wrap: only('name', 'description'),
       members: true,
-      note: "its name and description, and each component whose document differs (matched by type and name) through the component's own route, so that the project and its components keep their ids and the jobs of its workflows; a step refused undoes those done. The platform has no route that adds a component to a project, takes one out or changes its folders: a project whose file does is deleted and imported again, put back if refused",
+      note: "its name and description, and each component whose document differs (matched by type and name) through the component's own route, so that the project and its components keep their ids and the jobs of its workflows; a step refused undoes those done. Components the file adds are created through their own routes and taken in with `POST …/projects/:id/components/add` (in their folders), those it leaves out deleted with `DELETE …/projects/:id/components/:iid`; no route moves a component between folders or changes a project's folder tree otherwise: a project whose file does is deleted and imported again, put back if refused",
     },
     export: { route: GET('/automation-studio/projects/:id/export'), key: 'id' },
     gaps: {},
