@@ -48,8 +48,9 @@ function httpAdapter(name: string, password: string): Record<string, unknown> {
       properties: {
         server: { protocol: 'http', host: '127.0.0.1', port: peer.port, base_path: '/api/now' },
         authentication: { type: 'basic', username: peer.user, password },
-        // four failures in a row before DEAD: one check slowed by a busy machine is not the peer gone
-        healthcheck: { path: '/stats.do', intervalSeconds: 0.1, failuresBeforeDead: 4 },
+        // four failures in a row before DEAD: one check slowed by a busy machine is not the peer gone;
+        // a check waits at most its interval, so half a second lets a loaded machine answer in time
+        healthcheck: { path: '/stats.do', intervalSeconds: 0.5, failuresBeforeDead: 4 },
       },
     },
   };
@@ -309,7 +310,7 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
           http: { host: '127.0.0.1', port: peer.port },
           ssl: { enabled: false, acceptInvalidCerts: false },
           credentials: { user: peer.user, passwd: 'nso-secret' },
-          healthcheck: { intervalSeconds: 0.1, failuresBeforeDead: 2 },
+          healthcheck: { intervalSeconds: 0.5, failuresBeforeDead: 2 },
         },
       },
     };
