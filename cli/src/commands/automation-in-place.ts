@@ -1,11 +1,13 @@
 import { TRIGGER_SERVICE_MEMBERS } from '@nap/contracts/dist/trigger-kinds';
-import { stopsAll } from '../each';
 import { CliError, EXIT } from '../errors';
-import type { ApiRequest, ApiResponse, Client } from '../http/client';
-import { pathOf, platformMessage } from '../http/client';
+import type { ApiResponse, Client } from '../http/client';
+import { pathOf } from '../http/client';
 import type { Doc } from '../resources/documents';
-import { terminalText } from '../output/terminal';
 import { isDoc, unwrap } from '../resources/documents';
+import type { BackupStore, InPlaceOutcome, Step } from './in-place';
+import { guardInPlace, refusal, rollBack, sent } from './in-place';
+
+export type { BackupStore, InPlaceOutcome } from './in-place';
 
 /**
  * `import --replace` of an automation whose triggers are not those there: the automation is updated
@@ -38,24 +40,6 @@ const NULL_AS_ABSENT = new Set(['schema', 'jst', 'formId']);
 const NULL_AS_EMPTY = new Set(['formData']);
 /** Optional members a change cannot take away with null (null is absent): '' says none. */
 const EMPTY_AS_NONE = new Set(['jst', 'formId']);
-
-/** The copies of documents about to be changed (importing.ts's Backups). */
-export interface BackupStore {
-  write(name: string, doc: Doc): string;
-  remove(file: string): void;
-}
-
-/** How the update ended, as importing.ts's outcomes say it. */
-export interface InPlaceOutcome {
-  state: 'updated' | 'refused' | 'partial';
-  answer?: unknown;
-  stored?: Doc;
-  /** What was done to the triggers, for people: `1 changed, 1 created`. */
-  detail?: string;
-  notes?: string[];
-  error?: CliError;
-  backup?: string;
-}
 
 interface TriggerChange {
   name: string;
@@ -168,27 +152,6 @@ function refusedMembers(res: ApiResponse): string[] {
   return details.filter(isDoc).map((d) => String(d.member));
 }
 
-/** One step done, and how to undo it. */
-export interface Step {
-  /** What the step did, for the message of an undo that fails: `trigger "x" (deleted)`. */
-  what: string;
-  undo: () => Promise<void>;
-}
-
-/** The error a refusal of a step means: 401 and 403 stop the command (exit 5) as everywhere; others exit 1, naming what was refused. */
-function refusal(client: Client, req: Pick<ApiRequest, 'method' | 'path'>, res: ApiResponse, what: string): CliError {
-  if (res.status === 401 || res.status === 403) return client.failure(req, res);
-  const { code, message } = platformMessage(res.body);
-  return new CliError(`${client.url} refused ${what}: ${message} (${res.status}${code === undefined ? '' : ` ${code}`})`, EXIT.FAILED);
-}
-
-/** Sends a request, the platform's refusal thrown (naming `what`). */
-async function sent(client: Client, req: ApiRequest, what: string): Promise<ApiResponse> {
-  const res = await client.send(req);
-  if (res.status >= 400) throw refusal(client, req, res, what);
-  return res;
-}
-
 /** Imports one trigger (its `_id` kept, as the automation's import keeps it): the trigger stored, and the platform's note. */
 async function importTrigger(client: Client, trigger: Doc, what: string): Promise<{ stored: Doc; note?: string }> {
   const res = await sent(client, { method: 'PUT', path: '/operations-manager/triggers', json: { triggers: [trigger] } }, what);
@@ -230,27 +193,12 @@ export async function updateAutomationInPlace(
     if (!(err instanceof CliError)) throw err;
     return { state: 'refused', error: err };
   }
-  let backup: string;
-  try {
-    backup = backups.write(name, kept);
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    return { state: 'refused', error: new CliError(`no copy of ${there} can be written (${reason}), so it was not changed`, EXIT.FAILED) };
-  }
+  const guard = guardInPlace(backups, name, kept, there, what, 'automation');
+  if (!('release' in guard)) return guard;
+  const { backup } = guard;
   const done: Step[] = [];
   const notes: string[] = [];
   let changed = 0;
-  // Ctrl-C halfway must not leave the copy unsaid
-  const onInterrupt = (): void => {
-    process.stderr.write(
-      terminalText(
-        `\nnap: interrupted while updating ${what} in place: it may be changed in part; its copy as it was is ${backup} (\`nap import automation ${backup} --replace\` makes it that again)\n`,
-        false,
-      ),
-    );
-    process.exit(130);
-  };
-  process.once('SIGINT', onInterrupt);
   try {
     let answer: unknown;
     try {
@@ -358,69 +306,6 @@ export async function updateAutomationInPlace(
       ...(notes.length > 0 ? { notes } : {}),
     };
   } finally {
-    process.off('SIGINT', onInterrupt);
+    guard.release();
   }
-}
-
-/**
- * After a refused step of an update in place: every step done undone, newest first; what could not
- * be undone said, with the copy (`nap import <singular> <copy> --replace` makes it that again).
- */
-export async function rollBack(
-  failure: CliError,
-  done: readonly Step[],
-  backup: string,
-  backups: BackupStore,
-  there: string,
-  singular: string,
-): Promise<InPlaceOutcome> {
-  // the platform unreachable: the step it did not answer may have been done, and is not undone
-  const unknown = failure.exitCode === EXIT.UNREACHABLE;
-  if (done.length === 0 && !unknown) {
-    backups.remove(backup);
-    return {
-      state: 'refused',
-      error: stopsAll(failure) ? failure : new CliError(`${failure.message}; ${there} was left as it was`, failure.exitCode),
-    };
-  }
-  const notUndone: string[] = [];
-  for (const step of [...done].reverse()) {
-    try {
-      await step.undo();
-    } catch (err) {
-      notUndone.push(`${step.what}: ${err instanceof CliError ? err.message : String(err)}`);
-    }
-  }
-  const copy = `its copy as it was is ${backup} (\`nap import ${singular} ${backup} --replace\` makes it that again)`;
-  if (unknown) {
-    const undone =
-      done.length === 0
-        ? 'nothing else was changed'
-        : notUndone.length === 0
-          ? 'the steps before it were undone'
-          : `undoing the steps before it failed too (${notUndone.join('; ')})`;
-    return {
-      state: 'partial',
-      backup,
-      error: new CliError(
-        `${failure.message}; whether the step it cut short changed ${there} is not known, and ${undone}: ${copy}`,
-        failure.exitCode,
-      ),
-    };
-  }
-  if (notUndone.length === 0) {
-    backups.remove(backup);
-    return {
-      state: 'refused',
-      error: new CliError(`${failure.message}; what had been changed of ${there} was put back as it was`, failure.exitCode),
-    };
-  }
-  return {
-    state: 'partial',
-    backup,
-    error: new CliError(
-      `${failure.message}; ${there} was changed in part and could NOT all be put back (${notUndone.join('; ')}): ${copy}`,
-      stopsAll(failure) ? failure.exitCode : EXIT.FAILED,
-    ),
-  };
 }

@@ -1,14 +1,13 @@
 import { CliError, EXIT } from '../errors';
-import type { ApiRequest, ApiResponse, Client } from '../http/client';
-import { pathOf, platformMessage } from '../http/client';
+import type { ApiResponse, Client } from '../http/client';
+import { pathOf } from '../http/client';
 import type { Doc } from '../resources/documents';
-import { terminalText } from '../output/terminal';
 import { field, isDoc, unwrap } from '../resources/documents';
 import { routePath } from '../resources/lookup';
 import type { ResourceDef } from '../resources/registry';
 import { RESOURCES, STAMPS, canonical } from '../resources/registry';
-import type { BackupStore, InPlaceOutcome, Step } from './automation-in-place';
-import { rollBack } from './automation-in-place';
+import type { BackupStore, InPlaceOutcome, Step } from './in-place';
+import { guardInPlace, rollBack, sent } from './in-place';
 
 /**
  * `import --replace` of a project: the project there is updated in place, so that it keeps its id
@@ -215,15 +214,6 @@ function componentResource(type: string): ResourceDef & { update: NonNullable<Re
   return def as ResourceDef & { update: NonNullable<ResourceDef['update']> };
 }
 
-/** Sends a step; a refusal thrown: 401 and 403 stop the command (exit 5) as everywhere, others exit 1 naming what was refused. */
-async function sent(client: Client, req: ApiRequest, what: string): Promise<ApiResponse> {
-  const res = await client.send(req);
-  if (res.status < 400) return res;
-  if (res.status === 401 || res.status === 403) throw client.failure(req, res);
-  const { code, message } = platformMessage(res.body);
-  throw new CliError(`${client.url} refused ${what}: ${message} (${res.status}${code === undefined ? '' : ` ${code}`})`, EXIT.FAILED);
-}
-
 /** Writes `doc` as the component there of `change`, under the name it is stored as. */
 async function writeComponent(client: Client, change: ComponentChange, doc: Doc, what: string): Promise<void> {
   const def = componentResource(change.type);
@@ -332,27 +322,12 @@ export async function updateProjectInPlace(
     return { state: 'refused', error: err };
   }
   if ('why' in plan) return plan;
-  let backup: string;
-  try {
-    backup = backups.write(name, kept);
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    return { state: 'refused', error: new CliError(`no copy of ${there} can be written (${reason}), so it was not changed`, EXIT.FAILED) };
-  }
+  const guard = guardInPlace(backups, name, kept, there, what, 'project');
+  if (!('release' in guard)) return guard;
+  const { backup } = guard;
   const done: Step[] = [];
   const own = (d: Doc): Doc => ({ name: d.name, ...(typeof d.description === 'string' ? { description: d.description } : {}) });
   const projectPath = pathOf('/automation-studio/projects/:id', { id });
-  // Ctrl-C halfway must not leave the copy unsaid
-  const onInterrupt = (): void => {
-    process.stderr.write(
-      terminalText(
-        `\nnap: interrupted while updating ${what} in place: it may be changed in part; its copy as it was is ${backup} (\`nap import project ${backup} --replace\` makes it that again)\n`,
-        false,
-      ),
-    );
-    process.exit(130);
-  };
-  process.once('SIGINT', onInterrupt);
   try {
     for (const change of plan.changes) {
       const componentWhat = `${change.type} "${change.name}" of ${what}`;
@@ -412,6 +387,6 @@ export async function updateProjectInPlace(
         : new CliError(`unexpected error: ${err instanceof Error ? err.message : String(err)}`, EXIT.FAILED, { cause: err });
     return await rollBack(failure, done, backup, backups, there, 'project');
   } finally {
-    process.off('SIGINT', onInterrupt);
+    guard.release();
   }
 }
