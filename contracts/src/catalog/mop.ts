@@ -36,7 +36,8 @@ const commandTemplate = embed(commandTemplateSchema);
 const analyticTemplate = embed(analyticTemplateSchema);
 const commandTemplateInput = embed(commandTemplateInputSchema);
 const analyticTemplateInput = embed(analyticTemplateInputSchema);
-const TEMPLATE_TYPES = ['template', 'analytic'] as const;
+/** Kinds of template of export and import; `templates` is the name ipctl sends for command templates. */
+const TEMPLATE_TYPES = ['template', 'templates', 'analytic'] as const;
 
 /** Longest wait a re-attempt may ask for, in minutes: 365 days. */
 const MAX_REATTEMPT_MINUTES = 525_600;
@@ -193,11 +194,18 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     http: { method: 'POST', path: '/mop/export' },
     auditKind: 'command-template',
     roles: ROLE_SETS.read,
-    body: obj({ options: obj({ name: name('template name'), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['name']) }, [
-      'options',
-    ]),
+    body: obj(
+      {
+        options: obj(
+          { name: name('template name'), type: oneOf(TEMPLATE_TYPES, { description: 'kind of template; template unless given' }) },
+          ['name'],
+        ),
+        type: oneOf(TEMPLATE_TYPES, { description: 'kind of template when options.type is left out (where ipctl puts it)' }),
+      },
+      ['options'],
+    ),
     response: anyObject('the template document, command or analytic, as stored'),
-    notes: 'A read although it is a POST.',
+    notes: 'A read although it is a POST. The kind is options.type, else type, else template; templates means template.',
   },
   {
     name: 'importTemplate',
@@ -208,7 +216,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     body: obj({ template: open({ name: printableName() }, ['name']), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['template']),
     response: anyObject('the stored template'),
     notes:
-      'A template whose name exists is stored as "name (n)" with the next free n. The _id and the authorship members of the document are replaced.',
+      'A template whose name exists is stored as "name (n)" with the next free n. The _id and the authorship members of the document are replaced. type templates (what ipctl sends) means template.',
   },
   {
     name: 'GetBootFlash',
