@@ -21,7 +21,8 @@ export interface BrowserSafety {
   /**
    * `403 CROSS_SITE_REQUEST` for a change (any method but GET, HEAD, OPTIONS) to `op` authenticated
    * by the `token` cookie alone whose `Origin` is not the platform's own or an allowed one (without
-   * `Origin`: whose `Sec-Fetch-Site` is not `same-origin` or `none`); undefined when it may go on.
+   * `Origin`: whose `Sec-Fetch-Site` is there and not `same-origin` or `none`; a request with
+   * neither is a program's, not a page's); undefined when it may go on.
    * `queryToken` is the `?token=` of the request: a token in the URL is not the browser's doing.
    */
   refuseCrossSite(req: IncomingMessage, op: OperationDef, queryToken: unknown): AppError | undefined;
@@ -99,10 +100,14 @@ export function createBrowserSafety(options: BrowserSafetyOptions = {}): Browser
       );
     }
     const fetchSite = firstHeader(req.headers['sec-fetch-site']);
-    if (fetchSite !== undefined && SAME_SITE_FETCHES.has(fetchSite)) return undefined;
+    // Neither Origin nor Sec-Fetch-Site: a program's request (ipctl, ipsdk keep the cookie of their
+    // login), not a page's. A browser that could send the cookie from another site's page (it is
+    // SameSite=Strict) sends Origin with every change, and Sec-Fetch-Site; Go's net/http
+    // CrossOriginProtection draws the same line.
+    if (fetchSite === undefined || SAME_SITE_FETCHES.has(fetchSite)) return undefined;
     return new AppError(
       'CROSS_SITE_REQUEST',
-      `${method} ${op.http?.path ?? op.id} was sent with only the token cookie and neither an Origin header nor Sec-Fetch-Site: same-origin; ` +
+      `${method} ${op.http?.path ?? op.id} was sent with only the token cookie from another site's page (Sec-Fetch-Site: ${fetchSite}); ` +
         'send the token in an Authorization header',
     );
   }

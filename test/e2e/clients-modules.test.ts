@@ -249,9 +249,7 @@ describe('the Ansible collection itential.platform', () => {
 describe('the Python SDK ipsdk', () => {
   const headers = { 'user-agent': 'ipsdk/0.0.0' };
 
-  // Left out: a change (POST, PUT, PATCH, DELETE) sent with that cookie alone, as ipsdk sends it, is
-  // refused 403 CROSS_SITE_REQUEST (no Origin, no Sec-Fetch-Site: gateway/src/browser-safety.ts).
-  it('logs in with user and password and goes on with the session cookie (reads)', async () => {
+  it('logs in with user and password and goes on with the session cookie (reads and changes)', async () => {
     const login = await fetch(`${base}/login`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
@@ -276,6 +274,19 @@ describe('the Python SDK ipsdk', () => {
     expect(renewed).toMatch(/^token=nap1\./);
     expect(renewed).not.toBe(cookie);
     expect((await fetch(`${base}/whoami`, { headers: { ...headers, cookie: renewed } })).ok).toBe(true);
+    // a change with the cookie alone and no browser's header (no Origin, no Sec-Fetch-Site), as ipsdk sends it
+    const group = await fetch(`${base}/user-management/groups`, {
+      method: 'POST',
+      headers: { ...headers, cookie: renewed, 'content-type': 'application/json' },
+      body: JSON.stringify({ group: { name: 'ipsdk-cookie-change' } }),
+    });
+    expect(group.ok).toBe(true);
+    const created = ((await group.json()) as { data: { _id: string } }).data;
+    const removed = await fetch(`${base}/user-management/groups/${created._id}`, {
+      method: 'DELETE',
+      headers: { ...headers, cookie: renewed },
+    });
+    expect(removed.ok).toBe(true);
   });
 
   it('raises on a wrong password or secret: neither login answers 2xx', async () => {
