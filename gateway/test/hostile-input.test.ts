@@ -40,7 +40,7 @@ describe('hostile input at the edge', () => {
       '/user-management/groups',
       JSON.stringify({ group: { name: `deep-${'{['.repeat(100)}`, description: nested(10) } }),
     );
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const atLimit = await raw('POST', '/mop/deviceObjects', `{"options":${nested(63)}}`);
     expect(atLimit.body.code).not.toBe('JSON_TOO_DEEP');
   });
@@ -81,7 +81,7 @@ describe('hostile input at the edge', () => {
       token,
       body: { account: { username: 'n'.repeat(5_000), password: 'long-values-password-1' } },
     });
-    expect([201, 400]).toContain(created.status);
+    expect([200, 400]).toContain(created.status);
     if (created.status === 400) expect(created.body).toMatchObject({ code: 'STORE_KEY_TOO_LONG' });
     const read = await platform.http('GET', `/user-management/groups/${'€'.repeat(512)}`, { token });
     expect([400, 404]).toContain(read.status);

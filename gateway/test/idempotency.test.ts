@@ -21,7 +21,7 @@ beforeAll(async () => {
       },
     },
   });
-  expect(created.status).toBe(201);
+  expect(created.status).toBe(200);
 });
 
 afterAll(async () => {
@@ -63,7 +63,7 @@ describe('Idempotency-Key', () => {
 
   it('refuses the same key with another body with 422 and creates nothing', async () => {
     const first = await post('/user-management/groups', { group: { name: 'idem-a' } }, 'group-1');
-    expect(first.status).toBe(201);
+    expect(first.status).toBe(200);
     const other = await post('/user-management/groups', { group: { name: 'idem-b' } }, 'group-1');
     expect(other.status).toBe(422);
     expect(other.body).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
@@ -74,8 +74,8 @@ describe('Idempotency-Key', () => {
   it('treats member order as the same request, and keys of different operations as different', async () => {
     const a = await post('/user-management/groups', { group: { name: 'idem-c', description: 'd' } }, 'group-2');
     const b = await post('/user-management/groups', { group: { description: 'd', name: 'idem-c' } }, 'group-2');
-    expect(a.status).toBe(201);
-    expect(b.status).toBe(201);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
     expect(b.body).toEqual(a.body);
     // the same key on another operation is another key
     const start = await post('/workflow_engine/startJobWithOptions/idem-flow', { options: {} }, 'group-2');
@@ -90,7 +90,7 @@ describe('Idempotency-Key', () => {
       token,
       body: { account: { username: 'idem-user', password: 'idem-user-password', groups: [admins?._id] } },
     });
-    expect(account.status).toBe(201);
+    expect(account.status).toBe(200);
     const other = await platform.login('idem-user', 'idem-user-password');
     // the admin's key "group-1" created idem-a; the same key and body from another caller runs again (and meets the name)
     const theirs = await post('/user-management/groups', { group: { name: 'idem-a' } }, 'group-1', other);
@@ -99,7 +99,7 @@ describe('Idempotency-Key', () => {
     // while the admin's own retry, from any session, is answered as the first time
     const second = await platform.login(TEST_ADMIN.username, TEST_ADMIN.password);
     const replay = await post('/user-management/groups', { group: { name: 'idem-a' } }, 'group-1', second);
-    expect(replay.status).toBe(201);
+    expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 

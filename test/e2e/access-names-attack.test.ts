@@ -24,7 +24,7 @@ function refusal(res: Refusal): { status: number; code?: string; message: string
 }
 
 async function created<T>(res: Refusal, what: string): Promise<T> {
-  if (res.status !== 201 && res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 && res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
   const body = res.body as Envelope<T> | T;
   return (typeof body === 'object' && body !== null && 'data' in body ? body.data : body) as T;
 }

@@ -30,7 +30,7 @@ beforeAll(async () => {
     token: admin,
     body: { account: { username: 'resume-reader', password: 'password-123', groups: [readers] } },
   });
-  if (account.status !== 201) throw new Error(`account: ${account.status} ${JSON.stringify(account.body)}`);
+  if (account.status !== 200) throw new Error(`account: ${account.status} ${JSON.stringify(account.body)}`);
   reader = await platform.login('resume-reader', 'password-123');
 }, 60_000);
 

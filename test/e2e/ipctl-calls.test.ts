@@ -7,8 +7,8 @@ import { createAutomation, greetWorkflow } from '../support/automation';
  * way it writes them: every request carries `Content-Type: application/json` and `Accept:
  * application/json` (a bodyless one too, with Content-Length 0), the paging of its GetAll loops
  * (`limit=100&skip=n` until the items read reach the total), and each answer checked the way ipctl
- * checks it: the exact status it expects (200 for GET, PUT, PATCH and DELETE, 201 for a POST unless it
- * says otherwise) and the members it reads. A profile with client_id/client_secret takes an OAuth token
+ * checks it: the exact status it expects (200 for every call, creations and imports included, 204 for the
+ * delete of a transformation) and the members it reads. A profile with client_id/client_secret takes an OAuth token
  * (golang.org/x/oauth2 clientcredentials, credentials in the form) and sends it as Bearer; one with a
  * username and password logs in with POST /login and keeps the cookie.
  */
@@ -131,7 +131,7 @@ describe('ipctl get accounts, groups, profiles', () => {
 
   it('lists profiles as { metadata.isActive, profile } with one active, gets and deletes one', async () => {
     const created = await platform.http('POST', '/profiles', { token: bearer, body: { properties: { id: 'ipctl-profile' } } });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     const list = await ipctl('GET', '/profiles');
     expect(list.status).toBe(200);
     const results = list.body.results as { metadata: { isActive: boolean }; profile: { id: string } }[];
@@ -279,7 +279,7 @@ describe('ipctl command templates and analytic templates', () => {
 
   it('lists, gets by name, exports (type templates), imports (type templates) and deletes a command template', async () => {
     const created = await platform.http('POST', '/mop/createTemplate', { token: bearer, body: { mop: command } });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     const list = await ipctl('GET', '/mop/listTemplates');
     expect(list.status).toBe(200);
     expect((list.body as { name: string }[]).map((t) => t.name)).toContain('ipctl-ct');
@@ -300,7 +300,7 @@ describe('ipctl command templates and analytic templates', () => {
 
   it('lists, gets by name, exports with type analytic beside options, and deletes an analytic template', async () => {
     const created = await platform.http('POST', '/mop/createAnalyticTemplate', { token: bearer, body: { template: analytic } });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     const list = await ipctl('GET', '/mop/listAnalyticTemplates');
     expect((list.body as { name: string }[]).map((t) => t.name)).toContain('ipctl-at');
     const one = await ipctl('GET', '/mop/listAnAnalyticTemplate/ipctl-at');

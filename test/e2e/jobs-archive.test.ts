@@ -34,7 +34,7 @@ async function createWorkflow(platform: TestPlatform, token: string, name: strin
     ['workflow_start', Object.keys(tasks)[0] as string],
     [Object.keys(tasks)[0] as string, 'workflow_end'],
   ]);
-  await ok(platform.http, token, 'POST', '/automation-studio/automations', { automation: doc }, 201);
+  await ok(platform.http, token, 'POST', '/automation-studio/automations', { automation: doc }, 200);
 }
 
 async function start(platform: TestPlatform, token: string, workflow: string, variables: Record<string, unknown> = {}): Promise<string> {
@@ -86,7 +86,7 @@ describe('archiving on request', () => {
 
   it('moves finished root jobs with their child jobs, never a running or paused one, and keeps their metrics', async () => {
     const { http } = platform;
-    await ok(http, token, 'POST', '/automation-studio/automations', { automation: greetWorkflow('arch-greet') }, 201);
+    await ok(http, token, 'POST', '/automation-studio/automations', { automation: greetWorkflow('arch-greet') }, 200);
     await createWorkflow(platform, token, 'arch-parent', {
       cj: task(
         'childJob',
@@ -268,7 +268,7 @@ describe('archiving on request', () => {
       'POST',
       '/user-management/groups',
       { group: { name: 'archive-readers' } },
-      201,
+      200,
     );
     await ok(http, token, 'PUT', `/user-management/groups/${group.data._id}/roles`, { roles: ['operations', 'apiread'] });
     await ok(
@@ -286,7 +286,7 @@ describe('archiving on request', () => {
           groups: [group.data._id],
         },
       },
-      201,
+      200,
     );
     const reader = await platform.login('arch-reader', 'password-12345');
     expect((await http('GET', '/operations-manager/jobs/archives', { token: reader })).status).toBe(403);

@@ -110,7 +110,7 @@ it('reads a device with restQuery, dry-runs then commits a leaf with setLeaf, an
   const created = await http('POST', '/automation-studio/automations', {
     automation: workflowDocument('orch-change-hostname', tasks, edges, { description: 'orchestrator leaf change' }),
   });
-  expect(created.status).toBe(201);
+  expect(created.status).toBe(200);
 
   const started = await http('POST', '/workflow_engine/startJobWithOptions/orch-change-hostname', {
     options: { description: 'orch', type: 'automation', variables: { adapter: 'nso-wf', leafVariables: 'dev C-IOS1\nhost C-IOS1-EDGE' } },
@@ -172,7 +172,7 @@ it("fails the task with the orchestrator's error when setLeaf is refused", async
   ];
   expect(
     (await http('POST', '/automation-studio/automations', { automation: workflowDocument('orch-refused', tasks, edges) })).status,
-  ).toBe(201);
+  ).toBe(200);
   const started = await http('POST', '/workflow_engine/startJobWithOptions/orch-refused', { options: {} });
   const job = await untilEnded((started.body as JobDocument)._id);
   expect(job.status).toBe('error');

@@ -83,7 +83,7 @@ async function workflow(name: string, tasks: Record<string, ReturnType<typeof ta
   ids.forEach((id, i) => edges.push([id, ids[i + 1] ?? 'workflow_end']));
   const doc = workflowDocument(name, tasks, edges, { inputSchema: { type: 'object' } });
   const res = await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: doc } });
-  if (res.status !== 201) throw new Error(`workflow ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`workflow ${name}: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
 async function ran(name: string, variables: Record<string, unknown>): Promise<Job> {

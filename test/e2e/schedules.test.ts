@@ -20,7 +20,7 @@ import { createAutomation, greetWorkflow, jobsOf, scheduleMarker } from '../supp
 
 async function createSchedule(platform: TestPlatform, token: string, body: Record<string, unknown>): Promise<Trigger> {
   const res = await platform.http('POST', '/operations-manager/triggers', { token, body: { type: 'schedule', ...body } });
-  if (res.status !== 201) throw new Error(`Creating a schedule: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`Creating a schedule: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as { data: Trigger }).data;
 }
 

@@ -21,7 +21,7 @@ type Envelope<T> = { message: string; data: T; metadata: Record<string, unknown>
 
 async function group(name: string, roles: string[]): Promise<string> {
   const res = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name } } });
-  if (res.status !== 201) throw new Error(`Creating group ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`Creating group ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   const id = (res.body as { data: { _id: string } }).data._id;
   await platform.http('PUT', `/user-management/groups/${id}/roles`, { token: admin, body: { roles } });
   return id;
@@ -30,13 +30,13 @@ async function group(name: string, roles: string[]): Promise<string> {
 async function account(username: string, groups: string[]): Promise<{ token: string; id: string }> {
   const password = `${username}-password-1234`;
   const res = await platform.http('POST', '/user-management/accounts', { token: admin, body: { account: { username, password, groups } } });
-  if (res.status !== 201) throw new Error(`Creating account ${username}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`Creating account ${username}: ${res.status} ${JSON.stringify(res.body)}`);
   return { token: await platform.login(username, password), id: (res.body as { data: { _id: string } }).data._id };
 }
 
 async function createTrigger(token: string, body: Record<string, unknown>): Promise<Trigger> {
   const res = await platform.http('POST', '/operations-manager/triggers', { token, body: { trigger: body } });
-  if (res.status !== 201) throw new Error(`Creating trigger: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`Creating trigger: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as Envelope<Trigger>).data;
 }
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
     token: admin,
     body: { automation: greetWorkflow('safety-guarded', { groups: [secret] }) },
   });
-  expect(wf.status).toBe(201);
+  expect(wf.status).toBe(200);
   guarded = secret;
 }, 90_000);
 
@@ -105,7 +105,7 @@ it("runs a schedule changed by another account as that account: eve cannot re-po
     token: eve,
     body: { automation: { name: 'safety-eve-guarded', componentType: 'workflows', componentName: 'safety-guarded' } },
   });
-  expect(eveAuto.status).toBe(201);
+  expect(eveAuto.status).toBe(200);
   const eveAutoId = (eveAuto.body as Envelope<{ _id: string }>).data._id;
   const repoint = await platform.http('PATCH', `/operations-manager/triggers/${schedule._id}`, {
     token: eve,
@@ -233,7 +233,7 @@ it('fires an event trigger only for jobs its creator may see, and a trigger of a
     token: watcher.token,
     body: { automation: { name: 'safety-capture', componentType: 'workflows', componentName: 'safety-capture' } },
   });
-  expect(auto.status).toBe(201);
+  expect(auto.status).toBe(200);
   await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: greetWorkflow('safety-capture') } });
   await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: greetWorkflow('safety-seen') } });
   const capture = await createTrigger(watcher.token, {

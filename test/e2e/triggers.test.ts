@@ -34,7 +34,7 @@ afterAll(async () => {
 
 async function createTrigger(body: Record<string, unknown>): Promise<Trigger> {
   const res = await platform.http('POST', '/operations-manager/triggers', { token, body });
-  if (res.status !== 201) throw new Error(`Creating trigger: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`Creating trigger: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as Envelope<Trigger>).data;
 }
 
@@ -135,7 +135,7 @@ describe('endpoint triggers', () => {
       functions: [],
     };
     const jst = await platform.http('POST', '/transformations', { token, body: shout });
-    expect(jst.status).toBe(201);
+    expect(jst.status).toBe(200);
     const jstId = (jst.body as { _id: string })._id;
     await createTrigger({
       name: 'shouted greet',
@@ -326,7 +326,7 @@ describe('manual triggers', () => {
         },
       },
     });
-    expect(form.status).toBe(201);
+    expect(form.status).toBe(200);
     const formId = (form.body as { data: { _id: string } }).data._id;
     const trigger = await createTrigger({ name: 'greet by hand', type: 'manual', actionId: greetId, formId, formData: { who: 'ops' } });
     const bad = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, {

@@ -43,7 +43,7 @@ afterAll(async () => {
 
 async function create(doc: WorkflowDocument): Promise<void> {
   const res = await platform.http('POST', '/automation-studio/automations', { token, body: { automation: doc } });
-  if (res.status !== 201) throw new Error(`Creating workflow ${doc.name} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`Creating workflow ${doc.name} failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
 async function start(name: string, variables: Record<string, unknown> = {}): Promise<JobDocument> {

@@ -98,7 +98,7 @@ beforeAll(async () => {
       ],
     ),
   });
-  expect(created.status).toBe(201);
+  expect(created.status).toBe(200);
 }, 90_000);
 
 afterAll(async () => {

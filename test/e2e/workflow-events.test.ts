@@ -39,7 +39,7 @@ beforeAll(async () => {
       ),
     },
   });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
 });
 
 afterAll(async () => {

@@ -42,12 +42,12 @@ export async function createAutomation(
   automationName = `${workflow.name} automation`,
 ): Promise<string> {
   const wf = await platform.http('POST', '/automation-studio/automations', { token, body: { automation: workflow } });
-  if (wf.status !== 201) throw new Error(`Creating workflow ${workflow.name}: ${wf.status} ${JSON.stringify(wf.body)}`);
+  if (wf.status !== 200) throw new Error(`Creating workflow ${workflow.name}: ${wf.status} ${JSON.stringify(wf.body)}`);
   const automation = await platform.http('POST', '/operations-manager/automations', {
     token,
     body: { automation: { name: automationName, componentType: 'workflows', componentName: workflow.name } },
   });
-  if (automation.status !== 201)
+  if (automation.status !== 200)
     throw new Error(`Creating automation ${automationName}: ${automation.status} ${JSON.stringify(automation.body)}`);
   return (automation.body as { data: { _id: string } }).data._id;
 }
@@ -114,7 +114,7 @@ export async function scheduleMarker(platform: TestPlatform, token: string, name
     token,
     body: { name, type: 'schedule', actionId, firstRunAt: dueAt, formData: { who: 'marker' } },
   });
-  if (res.status !== 201) throw new Error(`Creating the marker schedule ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`Creating the marker schedule ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   await eventually(`the job of the marker schedule ${name}`, async () => (await jobsOf(platform, token, name)).length > 0, {
     intervalMs: 200,
     timeoutMs: Math.max(0, dueAt - Date.now()) + 15_000,

@@ -138,7 +138,8 @@ async function check(step) {
       expect('a job', one.status === 200, one);
     }
     const group = await call(token, 'POST', '/user-management/groups', { group: { name: `group ${step}`, roles: [] } });
-    expect('create a group', group.status === 201, group);
+    // an older release answers a creation 201, this one 200 (as Itential's platform answers it)
+    expect('create a group', group.status === 200 || group.status === 201, group);
     const verify = await call(token, 'GET', '/audit/verify');
     if (verify.status !== 404) expect('the audit chain', verify.body?.valid === true, verify);
   } catch (err) {
@@ -167,7 +168,7 @@ try {
     ]),
   ]) {
     const created = await call(admin, 'POST', '/automation-studio/automations', { automation });
-    if (created.status !== 201) throw new Error(`creating ${automation.name}: ${JSON.stringify(created)}`);
+    if (created.status !== 200 && created.status !== 201) throw new Error(`creating ${automation.name}: ${JSON.stringify(created)}`);
   }
   console.log(
     `${OLD} → ${NEW}, ${overlap ? 'new replica up before the old one stops' : 'each old process stopped first'}; logs in ${logs}`,

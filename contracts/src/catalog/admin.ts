@@ -1091,7 +1091,6 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: closed({ profile: withPrintableNames(embed(profileSchema), ['id']) }, ['profile']),
     response: profileRecord,
-    status: 201,
     notes: 'Body { profile: <an exported profile> }; defaults fill what it lacks; created inactive. A token still ******** is refused.',
   },
   {
@@ -1148,7 +1147,6 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: newPrebuiltBody,
     response: prebuiltRecord,
-    status: 201,
     timeoutMs: TIMEOUTS_MS.long,
     notes:
       'Installs each bundle through the import of the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template; workflow: automation with its triggers), all or nothing: ' +

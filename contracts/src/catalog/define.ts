@@ -148,7 +148,7 @@ export function defineOperations<S extends ServiceName, const Specs extends read
     if (input.query !== undefined) request.query = withId(`nap:${id}/query`, input.query);
     if (input.body !== undefined) request.body = withId(`nap:${id}/body`, input.body);
 
-    const response: OperationDef['response'] = { status: input.status ?? defaultStatus(input) };
+    const response: OperationDef['response'] = { status: input.status ?? SUCCESS_STATUS };
     if (input.response !== undefined) response.body = withId(`nap:${id}/response`, input.response);
     if (input.contentType !== undefined) response.contentType = input.contentType;
 
@@ -177,14 +177,12 @@ export function defineOperations<S extends ServiceName, const Specs extends read
 }
 
 /**
- * Creations over HTTP answer 201 (`{ status: 'Created', message, data }` where the spec shows it);
- * create-or-update routes and index creation answer 200. Everything else 200.
+ * Every answer of a route that succeeds is 200, creations included (`{ status: 'Created', message,
+ * data }` where the spec shows it), as Itential's platform answers them: its command line ipctl
+ * accepts exactly 200 from every create and import, and the Ansible collection fails a task on
+ * anything else. An operation may still name another status (`status`).
  */
-const NOT_CREATIONS = new Set(['createInventoryDevice', 'createIndexes']);
-
-function defaultStatus(input: OperationSpec): number {
-  return input.http?.method === 'POST' && /^create/.test(input.name) && !NOT_CREATIONS.has(input.name) ? 201 : 200;
-}
+const SUCCESS_STATUS = 200;
 
 /** A query schema that accepts no member ("No parameters"). */
 export function noQuery() {

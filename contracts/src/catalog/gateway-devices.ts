@@ -730,7 +730,6 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     roles: ROLE_SETS.write,
     body: deviceTemplateInputSchema,
     response: deviceTemplateSchema,
-    status: 201,
     addition: true,
   },
   {

@@ -626,7 +626,6 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     roles: ROLE_SETS.write,
     body: transformationInput,
     response: transformation,
-    status: 201,
     addition: true,
     notes:
       'Takes the bare document and answers the stored one. Refused with 400 TRANSFORMATION_INVALID when a step cannot run (an unknown method names the step), with details { code, message, path }. ' +

@@ -125,7 +125,7 @@ export interface RawReply {
   continueWith?: Record<string, string>;
 }
 
-/** The operation's JSON body with another status than the catalog's (201 for a create-or-update that created, …). */
+/** The operation's JSON body with another status than the catalog's (202 for work accepted and still under way, …). */
 export function reply<T>(status: number, body: T): Reply<T> {
   return { [REPLY]: 'json', status, body };
 }

@@ -33,7 +33,7 @@ async function account(username: string, password: string): Promise<string> {
     token: admin,
     body: { account: { username, password, groups: [groupId] } },
   });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   return (res.body as { data: { _id: string } }).data._id;
 }
 

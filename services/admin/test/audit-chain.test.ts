@@ -9,7 +9,7 @@ function entry(i: number): AuditEntry {
     actor: { kind: 'account', username: 'ana', auth: 'bearer' },
     operation: 'admin.createGroup',
     method: 'POST',
-    outcome: { status: 201 },
+    outcome: { status: 200 },
   };
 }
 

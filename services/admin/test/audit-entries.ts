@@ -1,7 +1,7 @@
 import type { AuditEntry } from '@nap/contracts';
 
-/** An audit entry as the gateway records it: a group created by `ana` (`status` 201 unless given). */
-export function groupCreated(entryId: string, status = 201): AuditEntry {
+/** An audit entry as the gateway records it: a group created by `ana` (`status` 200 unless given). */
+export function groupCreated(entryId: string, status = 200): AuditEntry {
   return {
     entryId,
     timestamp: new Date().toISOString(),

@@ -68,13 +68,13 @@ async function createAccount(username: string, groups: string[]): Promise<string
     token: admin,
     body: { account: { username, password: 'adm-password-12345', groups } },
   });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   return (res.body as { data: { _id: string } }).data._id;
 }
 
 async function createGroup(name: string, roles: string[]): Promise<string> {
   const res = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name, roles } } });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   return (res.body as { data: { _id: string } }).data._id;
 }
 

@@ -156,7 +156,7 @@ describe('the queries existing clients send', () => {
         },
       },
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     // the MCP server finds an adapter by its id (the original platform's name for it) and wants one
     const adapter = await ok<{ name: string }>('/health/adapters?equals=mcp-adapter&equalsField=id');
     expect(adapter).toMatchObject({ total: 1, results: [{ name: 'mcp-adapter' }] });

@@ -38,7 +38,7 @@ async function account(username: string, password: string): Promise<string> {
     token: admin,
     body: { account: { username, password, groups: [usersGroup] } },
   });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   return (res.body as { data: { _id: string } }).data._id;
 }
 
@@ -297,7 +297,7 @@ describe('live settings of the active profile', () => {
         },
       },
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     const switched = await platform.http('PUT', '/profiles/strict-logins/active', { token: admin });
     expect(switched.body).toMatchObject({
       metadata: { activeSync: true },

@@ -84,7 +84,7 @@ describe('prebuilt repository configurations', () => {
       token,
       body: { config: { name: 'shelf', type: 'local', path: dir, description: 'packages on this host' } },
     });
-    expect(local.status).toBe(201);
+    expect(local.status).toBe(200);
     expect(local.body).toEqual({ name: 'shelf', type: 'local', path: dir, enabled: true, description: 'packages on this host' });
     const gl = await platform.http('POST', '/prebuilts-repository/configs', {
       token,
@@ -99,7 +99,7 @@ describe('prebuilt repository configurations', () => {
         },
       },
     });
-    expect(gl.status).toBe(201);
+    expect(gl.status).toBe(200);
     expect(gl.body).toMatchObject({ name: 'opensource', credentials: { token: '********' } });
 
     const list = (await platform.http('GET', '/prebuilts-repository/configs', { token })).body as { results: { name: string }[] };
@@ -196,7 +196,7 @@ describe('GET /prebuilts-repository', () => {
       token,
       body: { prebuilt: { metadata: beta?.metadata, manifest: beta?.manifest, bundles: beta?.bundles, readme: beta?.readme } },
     });
-    expect(installed.status).toBe(201);
+    expect(installed.status).toBe(200);
     const after = (await platform.http('GET', '/prebuilts-repository?config=shelf&name=@example/beta', { token })).body as {
       results: Listed[];
     };

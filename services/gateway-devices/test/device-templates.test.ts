@@ -26,14 +26,14 @@ type Template = {
 describe('configuration manager device templates', () => {
   let edge: Template;
 
-  it('creates templates (201) and refuses a duplicate name (409)', async () => {
+  it('creates templates (200) and refuses a duplicate name (409)', async () => {
     const res = await gw.http('POST', '/configuration_manager/templates', {
       name: 'edge-base',
       template:
         'hostname {{ hostname }}\n{% for i in interfaces %}interface {{ i }}\n description {{ description | default("uplink") }}\n{% endfor %}',
       variables: { hostname: 'default-host', interfaces: ['Gi0/0'] },
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     edge = res.body as Template;
     expect(edge).toMatchObject({
       name: 'edge-base',
@@ -45,7 +45,7 @@ describe('configuration manager device templates', () => {
     expect(edge.id).toEqual(expect.any(String));
     expect(Number.isNaN(Date.parse(edge.created))).toBe(false);
     expect((await gw.http('POST', '/configuration_manager/templates', { name: 'core-base', template: 'router-id {{ rid }}' })).status).toBe(
-      201,
+      200,
     );
     const dup = await gw.http('POST', '/configuration_manager/templates', { name: 'edge-base', template: 'x' });
     expect(dup.status).toBe(409);

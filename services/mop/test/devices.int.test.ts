@@ -125,7 +125,7 @@ describe('templates on lab devices', () => {
   };
 
   it('RunCommandTemplate answers the exact result shape, one entry per command per device per element, and keeps the run', async () => {
-    expect((await http('POST', '/mop/createTemplate', { mop: template })).status).toBe(201);
+    expect((await http('POST', '/mop/createTemplate', { mop: template })).status).toBe(200);
     const res = await http('POST', '/mop/RunCommandTemplate', {
       template: 'lab-checks',
       variables: { version: '15.9', vlan: [10, 20] },
@@ -207,7 +207,7 @@ describe('templates on lab devices', () => {
       passRule: true,
       commands: [{ command: 'show running-config', passRule: true, rules: [{ rule: 'hostname', eval: 'contains' }] }],
     };
-    expect((await http('POST', '/mop/createTemplate', { mop: checks })).status).toBe(201);
+    expect((await http('POST', '/mop/createTemplate', { mop: checks })).status).toBe(200);
     const analytic = {
       name: 'hostname-compare',
       passRule: true,
@@ -223,7 +223,7 @@ describe('templates on lab devices', () => {
         },
       ],
     };
-    expect((await http('POST', '/mop/createAnalyticTemplate', { template: analytic })).status).toBe(201);
+    expect((await http('POST', '/mop/createAnalyticTemplate', { template: analytic })).status).toBe(200);
     const pre = (await http('POST', '/mop/RunCommandTemplate', { template: 'hostname-checks', devices: ['ios-2'] })).body;
     expect(pre).toMatchObject({ result: true });
     // the change itself, through the device gateway's bus-only setConfig
@@ -318,7 +318,7 @@ describe('the fixture command templates on simulators of their os', () => {
       expect({ project: t.project, device }).toEqual({ project: t.project, device: expect.any(String) });
       if (t.document.commands.some((c) => INTERACTIVE.test(c.command))) continue;
       const name = `fixture ${index} ${t.document.name}`;
-      expect((await http('POST', '/mop/createTemplate', { mop: { ...t.document, name } })).status).toBe(201);
+      expect((await http('POST', '/mop/createTemplate', { mop: { ...t.document, name } })).status).toBe(200);
       const res = await http('POST', '/mop/RunCommandTemplate', { template: name, variables: VARIABLES, devices: [device] });
       expect({ name, status: res.status }).toEqual({ name, status: 200 });
       const out = res.body as TemplateRunResult;

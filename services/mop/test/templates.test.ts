@@ -29,12 +29,12 @@ const http = (method: string, route: string, body?: unknown) =>
 
 async function create(mop: Record<string, unknown>): Promise<Stored> {
   const res = await http('POST', '/mop/createTemplate', { mop });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   return (res.body as { data: Stored }).data;
 }
 
 describe('command templates', () => {
-  it('creates with 201 { status, message, data }, epoch ms and the caller as author, and refuses a duplicate name with 409', async () => {
+  it('creates with 200 { status, message, data }, epoch ms and the caller as author, and refuses a duplicate name with 409', async () => {
     const before = Date.now();
     const res = await http('POST', '/mop/createTemplate', {
       mop: {
@@ -44,7 +44,7 @@ describe('command templates', () => {
         commands: [{ command: 'show version', passRule: true, rules: [{ rule: 'IOS', eval: 'contains' }] }],
       },
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       status: 'Created',
       message: expect.stringContaining('crud-1'),
@@ -106,7 +106,7 @@ describe('command templates', () => {
 
   it('stores the members of mopTemplateDoc that are not given as the original platform does, and refuses to run a template without commands', async () => {
     const res = await http('POST', '/mop/createTemplate', { mop: { name: 'ct-bare' } });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect((res.body as { data: Stored }).data).toMatchObject({ name: 'ct-bare', os: '', passRule: true, commands: [] });
     const listed = (await http('GET', '/mop/listTemplates')).body as Stored[];
     expect(listed.find((t) => t.name === 'ct-bare')).toMatchObject({ os: '', passRule: true, commands: [] });
@@ -200,7 +200,7 @@ describe('analytic templates', () => {
       ],
     };
     const res = await http('POST', '/mop/createAnalyticTemplate', { template });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'Created', data: { ...template, createdBy: 'admin' } });
     const id = (res.body as { data: Stored }).data._id;
     expect((await http('POST', '/mop/createAnalyticTemplate', { template, extra: 1 })).status).toBe(400);
@@ -220,13 +220,13 @@ describe('analytic templates', () => {
 
   it('stores the members of mopAnalyticTemplateDoc that are not given, refuses a duplicate in good English, and a run without pairs', async () => {
     const res = await http('POST', '/mop/createAnalyticTemplate', { template: { name: 'at-bare' } });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect((res.body as { data: Stored }).data).toMatchObject({ name: 'at-bare', os: '', passRule: true, prepostCommands: [] });
     expect(await http('POST', '/mop/createAnalyticTemplate', { template: { name: 'at-bare' } })).toMatchObject({
       status: 409,
       body: { code: 'TEMPLATE_ALREADY_EXISTS', message: 'An analytic template named "at-bare" exists; choose another name' },
     });
-    expect(await http('POST', '/mop/createTemplate', { mop: { name: 'ct-dup' } })).toMatchObject({ status: 201 });
+    expect(await http('POST', '/mop/createTemplate', { mop: { name: 'ct-dup' } })).toMatchObject({ status: 200 });
     expect((await http('POST', '/mop/createTemplate', { mop: { name: 'ct-dup' } })).body).toMatchObject({
       message: 'A command template named "ct-dup" exists; choose another name',
     });

@@ -47,7 +47,7 @@ export async function addNsoAdapter(
   options: NsoAdapterOptions = {},
 ): Promise<void> {
   const created = await platform.http('POST', '/adapters', { token, body: { properties: nsoAdapterDoc(name, peer, options) } });
-  if (created.status !== 201) throw new Error(`Creating adapter ${name} failed: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 200) throw new Error(`Creating adapter ${name} failed: ${created.status} ${JSON.stringify(created.body)}`);
   if (options.start === false) return;
   await startAdapter(platform, token, name);
 }

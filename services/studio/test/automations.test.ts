@@ -26,7 +26,7 @@ async function create(workflow: Record<string, unknown>, token = admin): Promise
 
 async function created(workflow: Record<string, unknown>, token = admin): Promise<WorkflowDocument> {
   const res = await create(workflow, token);
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   return (res.body as WorkflowSaveResult).data;
 }
 
@@ -35,10 +35,10 @@ function callerOf(username: string, roles: Caller['roles'], groups: string[]): C
 }
 
 describe('creating workflow documents', () => {
-  it('answers 201 Created with the stored document, its audit fields and no warning for a sound graph', async () => {
+  it('answers 200 Created with the stored document, its audit fields and no warning for a sound graph', async () => {
     const before = Date.now();
     const res = await create(linearWorkflow('Create me'));
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const body = res.body as WorkflowSaveResult;
     expect(body).toMatchObject({ status: 'Created', message: expect.stringContaining('Create me'), warnings: [] });
     expect(body.data).toMatchObject({
@@ -133,7 +133,7 @@ describe('creating workflow documents', () => {
     const wf = linearWorkflow('Risky');
     wf.transitions = { workflow_start: { a1: OK }, a1: { e1: OK }, e1: {} };
     const res = await create(wf);
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const body = res.body as WorkflowSaveResult;
     expect(body.message).toContain('warning');
     expect(body.warnings.map((w) => [w.code, w.task])).toEqual([
@@ -396,7 +396,7 @@ describe('group-based access to workflow documents', () => {
     const lockout = await create(linearWorkflow('Bob for Alice', { groups: [alice.groupId] }), bob.token);
     expect(lockout.status).toBe(403);
     expect(lockout.body).toMatchObject({ code: 'GROUP_ACCESS_DENIED' });
-    expect((await create(linearWorkflow('Bob for Bob', { groups: [bob.groupId, alice.groupId] }), bob.token)).status).toBe(201);
+    expect((await create(linearWorkflow('Bob for Bob', { groups: [bob.groupId, alice.groupId] }), bob.token)).status).toBe(200);
   });
 
   it('lets the roles of the catalog decide who writes: a read-only caller cannot create', async () => {

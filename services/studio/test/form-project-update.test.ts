@@ -38,7 +38,7 @@ function details(body: unknown): string[] {
 describe('PUT /formbuilder/forms/:id', () => {
   async function form(doc: Record<string, unknown>, token = admin): Promise<StoredForm> {
     const res = await platform.http('POST', '/formbuilder/forms', { token, body: { form: doc } });
-    if (res.status !== 201) throw new Error(`form ${String(doc.name)}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200) throw new Error(`form ${String(doc.name)}: ${res.status} ${JSON.stringify(res.body)}`);
     return (res.body as { data: StoredForm }).data;
   }
   const put = (id: string, body: unknown, token = admin) => platform.http('PUT', `/formbuilder/forms/${id}`, { token, body });

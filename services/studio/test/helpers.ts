@@ -50,13 +50,13 @@ export async function userWithRoles(
     token: admin,
     body: { group: { name: `${username}-group`, roles } },
   });
-  if (group.status !== 201) throw new Error(`Group for ${username}: ${group.status} ${JSON.stringify(group.body)}`);
+  if (group.status !== 200) throw new Error(`Group for ${username}: ${group.status} ${JSON.stringify(group.body)}`);
   const groupId = (group.body as { data: { _id: string } }).data._id;
   const account = await platform.http('POST', '/user-management/accounts', {
     token: admin,
     body: { account: { username, password: 'password-123', groups: [groupId] } },
   });
-  if (account.status !== 201) throw new Error(`Account ${username}: ${account.status} ${JSON.stringify(account.body)}`);
+  if (account.status !== 200) throw new Error(`Account ${username}: ${account.status} ${JSON.stringify(account.body)}`);
   return {
     token: await platform.login(username, 'password-123'),
     groupId,

@@ -34,7 +34,7 @@ function jinja(name: string, extra: Record<string, unknown> = {}): Record<string
 describe('studio templates', () => {
   it('creates, gets, lists, replaces, exports and deletes a template', async () => {
     const res = await platform.http('POST', '/automation-studio/templates', { token: admin, body: { template: jinja('Interface') } });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const created = (res.body as CreatedResult<Doc>).data;
     expect(res.body).toMatchObject({ status: 'Created', message: expect.stringContaining('Interface') });
     expect(created).toMatchObject({
@@ -75,7 +75,7 @@ describe('studio templates', () => {
 
   it('refuses a duplicate name with 409 and a kind other than jinja2 or textfsm with 400', async () => {
     expect((await platform.http('POST', '/automation-studio/templates', { token: admin, body: { template: jinja('Twice') } })).status).toBe(
-      201,
+      200,
     );
     const dup = await platform.http('POST', '/automation-studio/templates', { token: admin, body: { template: jinja('Twice') } });
     expect(dup).toMatchObject({ status: 409, body: { code: 'TEMPLATE_ALREADY_EXISTS' } });
@@ -115,7 +115,7 @@ describe('component groups', () => {
       token: admin,
       body: { componentGroup: { name: 'Day 0', members: [{ type: 'workflow', name: 'Onboard' }] } },
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const group = (res.body as CreatedResult<Doc>).data;
     expect(group).toMatchObject({ name: 'Day 0', description: '', members: [{ type: 'workflow', name: 'Onboard' }], createdBy: 'admin' });
     expect((await platform.http('GET', `/automation-studio/component-groups/${group._id}`, { token: admin })).body).toEqual(group);
@@ -167,7 +167,7 @@ describe('forms', () => {
 
   it('exports a form by _id, by name, or by both when both match (operation 19)', async () => {
     const res = await platform.http('POST', '/formbuilder/forms', { token: admin, body: { form } });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const created = (res.body as CreatedResult<Doc>).data;
     expect(created._id).toMatch(new RegExp(UUID_V4_PATTERN));
     expect(created).toMatchObject({ name: 'Device form', groups: [], created_by: 'admin', last_updated_by: 'admin' });
@@ -199,7 +199,7 @@ describe('forms', () => {
 
   it("exports a form without children or elements as the spec's Form, with both []", async () => {
     const res = await platform.http('POST', '/formbuilder/forms', { token: admin, body: { form: { name: 'Bare form' } } });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const exported = await platform.http('POST', '/formbuilder/forms/export', { token: admin, body: { options: { name: 'Bare form' } } });
     expect(exported.status).toBe(200);
     expect(exported.body).toMatchObject({
@@ -390,7 +390,7 @@ describe('references between studio documents', () => {
       e1: { workflow_end: OK },
     };
     const saved = await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: parent } });
-    expect(saved.status).toBe(201);
+    expect(saved.status).toBe(200);
     const parentId = (saved.body as CreatedResult<Doc>).data._id;
     await platform.http('POST', '/automation-studio/component-groups', {
       token: admin,

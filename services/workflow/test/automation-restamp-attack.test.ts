@@ -30,7 +30,7 @@ async function workflow(name: string): Promise<void> {
     ['a1', 'workflow_end'],
   ]);
   const res = await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: doc } });
-  if (res.status !== 201) throw new Error(`workflow ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`workflow ${name}: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
 /** An automation of the admin's with a schedule, an event trigger and an endpoint trigger (all disabled, so none fires). */
@@ -39,7 +39,7 @@ async function scheduledAutomation(name: string): Promise<Automation> {
     token: admin,
     body: { automation: { name, componentType: 'workflows', componentName: 'restamp-open' } },
   });
-  if (res.status !== 201) throw new Error(`automation: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`automation: ${res.status} ${JSON.stringify(res.body)}`);
   const auto = (res.body as Envelope<Automation>).data;
   for (const body of [
     { name: 'nightly', type: 'schedule', firstRunAt: Date.now() + 3_600_000, processMissedRuns: 'none' },
@@ -50,7 +50,7 @@ async function scheduledAutomation(name: string): Promise<Automation> {
       token: admin,
       body: { actionId: auto._id, enabled: false, ...body },
     });
-    if (created.status !== 201) throw new Error(`trigger: ${created.status} ${JSON.stringify(created.body)}`);
+    if (created.status !== 200) throw new Error(`trigger: ${created.status} ${JSON.stringify(created.body)}`);
   }
   return auto;
 }
@@ -78,7 +78,7 @@ beforeAll(async () => {
     token: admin,
     body: { account: { username: 'restamp-bob', password: 'password-123', groups: [groupId] } },
   });
-  if (account.status !== 201) throw new Error(`account: ${account.status} ${JSON.stringify(account.body)}`);
+  if (account.status !== 200) throw new Error(`account: ${account.status} ${JSON.stringify(account.body)}`);
   bobId = (account.body as Envelope<{ _id: string }>).data._id;
   bob = await platform.login('restamp-bob', 'password-123');
   await workflow('restamp-open');

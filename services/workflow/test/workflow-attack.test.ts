@@ -36,7 +36,7 @@ async function member(username: string, roles: string[]): Promise<{ token: strin
     token: admin,
     body: { account: { username, password: 'password-123', groups: [groupId] } },
   });
-  if (account.status !== 201) throw new Error(`account ${username}: ${account.status} ${JSON.stringify(account.body)}`);
+  if (account.status !== 200) throw new Error(`account ${username}: ${account.status} ${JSON.stringify(account.body)}`);
   return {
     token: await platform.login(username, 'password-123'),
     groupId,
@@ -54,13 +54,13 @@ async function workflow(
   ids.forEach((id, i) => edges.push([id, ids[i + 1] ?? 'workflow_end']));
   const doc = workflowDocument(name, tasks, edges, { groups, inputSchema: { type: 'object' } });
   const res = await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: doc } });
-  if (res.status !== 201) throw new Error(`workflow ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`workflow ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as Envelope<{ _id: string }>).data._id;
 }
 
 async function automation(body: Record<string, unknown>, token = admin): Promise<Automation> {
   const res = await platform.http('POST', '/operations-manager/automations', { token, body: { automation: body } });
-  if (res.status !== 201) throw new Error(`automation: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200) throw new Error(`automation: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as Envelope<Automation>).data;
 }
 
@@ -156,7 +156,7 @@ describe('PATCH /operations-manager/automations/:id and the identity of its trig
     const schedule = await create({ name: 'nightly', type: 'schedule', firstRunAt: Date.now() + 3_600_000, processMissedRuns: 'none' });
     const event = await create({ name: 'on-complete', type: 'eventSystem', topic: 'jobComplete' });
     const endpoint = await create({ name: 'hook', type: 'endpoint', routeName: 'attack-hook', verb: 'POST' });
-    for (const res of [schedule, event, endpoint]) expect(res.status).toBe(201);
+    for (const res of [schedule, event, endpoint]) expect(res.status).toBe(200);
     const triggers = platform.stores.get('workflow')?.collection<{ _id: string; name: string; runAs?: { username: string } }>('triggers');
     const runsAs = async () =>
       Object.fromEntries((await triggers?.find({ actionId: auto._id }))?.map((t) => [t.name, t.runAs?.username]) ?? []);

@@ -99,7 +99,7 @@ export class TriggerStarter {
   async recordStart(actor: 'schedule' | 'trigger', trigger: TriggerRecord, caller: Caller, jobId: string, error?: unknown): Promise<void> {
     const outcome =
       error === undefined
-        ? { status: 201 }
+        ? { status: 200 }
         : { status: error instanceof AppError ? error.status : 500, code: error instanceof AppError ? error.code : 'INTERNAL' };
     if (error !== undefined)
       await this.deps.triggers.markFailed(trigger._id, {
