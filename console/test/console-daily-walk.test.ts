@@ -3,6 +3,7 @@ import path from 'node:path';
 import { eventually } from '@nap/testing';
 import type { Locator, Page } from 'playwright-core';
 import { launchBrowser, logInAs } from './support/browser';
+import { descriptionOf, expectProblemAt, hasFocus } from './support/fields';
 import type { ConsoleBrowser } from './support/browser';
 import { ADMIN, ROOT, startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
@@ -12,7 +13,9 @@ import { APPROVAL, CHECK, createWorkflows, jobStatus, startJob } from './support
  * A network engineer's day at 1280×800, with the shared fixtures' Cisco IOS project imported: what
  * a failed job says at once (the task's own error, which task finished as a failure), how a task
  * waiting for a person is found (the count beside Tasks, the badges that open the task), the
- * workflows of a project listed under its name once, and the filters of a list lined up.
+ * workflows of a project listed under its name once, and the filters of a list lined up; the
+ * Tasks page naming each task's job, the jobs filter's times written as the console writes times,
+ * and a job's variables beside its graph.
  */
 
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/itential-assets');
@@ -127,6 +130,93 @@ describe('a day with the console', () => {
       bottoms: 1,
       labelTops: 1,
     });
+  }, 60_000);
+
+  it('names the job a task waits in as the jobs list does, and marks a paused job (live) rather than a status column that says running', async () => {
+    const going = await startJob(platform, 'Change approval', { plan: 'vlan 130', applySeconds: 0 });
+    const held = await startJob(platform, 'Change approval', { plan: 'vlan 140', applySeconds: 0 });
+    await page.goto(`${platform.url}/console/tasks`);
+    const table = page.getByRole('table', { name: 'Manual tasks waiting for a person' });
+    const rowOf = (job: { _id: string }) => table.getByRole('row').filter({ hasText: `…${job._id.slice(-6)}` });
+    await rowOf(going).waitFor();
+    await rowOf(held).waitFor();
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Task', 'Job', 'Waiting since']);
+    // the job by its name, a link to it, the end of its id beside it (the whole id in its title)
+    const job = rowOf(going).getByRole('link', { name: 'Change approval', exact: true });
+    expect(await job.getAttribute('href')).toBe(`/console/jobs/${going._id}`);
+    expect(await rowOf(going).getByTitle(going._id).textContent()).toBe(`…${going._id.slice(-6)}`);
+    expect(await rowOf(going).getByText('job paused').count()).toBe(0);
+
+    await platform.api('POST', `/operations-manager/jobs/${held._id}/pause`);
+    await rowOf(held).getByText('job paused', { exact: true }).waitFor();
+    expect(await rowOf(going).getByText('job paused').count()).toBe(0);
+    await platform.api('POST', `/operations-manager/jobs/${held._id}/resume`);
+    await rowOf(held).getByText('job paused', { exact: true }).waitFor({ state: 'detached' });
+  }, 60_000);
+
+  it('reads and writes the start times of the jobs filter as the console writes times, and says what is wrong with one that is not', async () => {
+    await page.goto(`${platform.url}/console/jobs?after=2026-01-01T00:00`);
+    const filters = page.getByRole('search', { name: 'Filter jobs' });
+    const after = filters.getByLabel('Started after', { exact: true });
+    // a link's value shown as the console writes times, not the browser's mm/dd/yyyy
+    await eventually('the time shown', async () => (await after.inputValue()) === '2026-01-01 00:00');
+    expect(await after.getAttribute('placeholder')).toBe('YYYY-MM-DD HH:MM');
+
+    await after.fill('2999-12-31 23:59');
+    await after.press('Enter');
+    await page.getByText('No job matches these filters.').waitFor();
+    expect(new URL(page.url()).searchParams.get('after')).toBe('2999-12-31T23:59');
+
+    // a day that does not exist: said, at the field, and the list stays as it was
+    await after.fill('2026-02-30 10:00');
+    await after.press('Enter');
+    await expectProblemAt(after, /^Started after: “2026-02-30 10:00” is not a time: February 2026 has days 01 to 28, not 30\.$/);
+    expect(new URL(page.url()).searchParams.get('after')).toBe('2999-12-31T23:59');
+    // and the browser's form is not read as a time either
+    await after.fill('12/05/2026');
+    await page.keyboard.press('Tab');
+    await eventually('the form said', async () => /write it as YYYY-MM-DD HH:MM/.test(await descriptionOf(after)));
+
+    // typed right, it is sent as the field is left (seconds, as the table writes them, are read too)
+    await after.fill('2026-01-01 00:00:01');
+    expect(await after.getAttribute('aria-invalid')).toBeNull();
+    await page.keyboard.press('Tab');
+    await eventually('the time in the URL', async () => new URL(page.url()).searchParams.get('after') === '2026-01-01T00:00:01');
+    await page.getByRole('row').filter({ hasText: 'Change approval' }).first().waitFor();
+  }, 60_000);
+
+  it('shows the job’s variables beside its graph at 1280×800, in place of a task’s panel, and hides them on request', async () => {
+    const job = await startJob(platform, 'Interface check', { mode: 'success', site: 'lyon-2' });
+    await eventually('the job complete', async () => (await jobStatus(platform, job._id)) === 'complete');
+    await page.goto(`${platform.url}/console/jobs/${job._id}`);
+    const graph = graphOf('Interface check');
+    const details = page.getByRole('complementary', { name: 'Job details' });
+    await details.getByLabel('Job variables').getByText('"site": "lyon-2"').waitFor();
+    // in view without scrolling, right of the graph
+    const variables = await details.getByLabel('Job variables').boundingBox();
+    const drawn = await graph.boundingBox();
+    expect(variables && drawn).toBeTruthy();
+    if (!variables || !drawn) return;
+    expect(variables.y + Math.min(variables.height, 80)).toBeLessThan(800);
+    expect(variables.x).toBeGreaterThanOrEqual(drawn.x + drawn.width);
+    expect(await page.locator('html').evaluate((el) => el.ownerDocument.defaultView?.scrollY)).toBe(0);
+
+    // hidden, the graph takes the width; the focus goes to what shows them again
+    await details.getByRole('button', { name: 'Hide the job details' }).click();
+    await details.waitFor({ state: 'detached' });
+    const show = page.getByRole('button', { name: 'Show job details' });
+    await eventually('the focus on Show', () => hasFocus(show));
+    await eventually('the graph wider', async () => ((await graph.boundingBox())?.width ?? 0) > drawn.width);
+    await page.keyboard.press('Enter');
+    await eventually('the focus on Hide', () => hasFocus(details.getByRole('button', { name: 'Hide the job details' })));
+
+    // a task selected takes the panel's place; closed, the job's details come back
+    await graph.getByRole('button', { name: /^Check interface state/ }).click();
+    const panel = page.getByRole('complementary', { name: 'Check interface state' });
+    await panel.waitFor();
+    expect(await details.count()).toBe(0);
+    await panel.getByRole('button', { name: 'Close the task panel' }).click();
+    await details.waitFor();
   }, 60_000);
 
   it('met no Content-Security-Policy violation and no page error on the way', () => {

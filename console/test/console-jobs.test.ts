@@ -546,7 +546,9 @@ describe('the operations console', () => {
     const job = await startJob(platform, 'Change approval', { plan: 'vlan 200', applySeconds: 0 });
     await page.goto(`${platform.url}/console/tasks`);
     await page.getByRole('heading', { name: 'Tasks', level: 1 }).waitFor();
-    const queued = page.getByRole('row').filter({ has: page.getByRole('link', { name: `Job …${job._id.slice(-6)}` }) });
+    // the job by its name, the end of its id beside it
+    const queued = page.getByRole('row').filter({ hasText: `…${job._id.slice(-6)}` });
+    await queued.getByRole('link', { name: 'Change approval', exact: true }).waitFor();
     await queued.getByRole('link', { name: 'Approve change' }).waitFor();
     await expectAccessible();
     await queued.getByRole('link', { name: 'Approve change' }).click();

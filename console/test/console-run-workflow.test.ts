@@ -3,13 +3,15 @@ import { accessibilityViolations, launchBrowser, logInAs } from './support/brows
 import type { ConsoleBrowser } from './support/browser';
 import { ADMIN, startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
+import { hasFocus } from './support/fields';
 import { COMMAND_TEMPLATE_RUNNER, LONG, PROVISION_VLAN, createWorkflows } from './support/workflows';
 
 /**
  * `Run` on a workflow's page: the job's variables asked as the workflow's inputSchema describes
  * them (a form for plain members, JSON for an imported schema of members of every type, JSON for a
  * workflow without one), the platform's refusal shown in the dialog, the new job's page after,
- * and no Run for an account that may not start jobs.
+ * the same dialog from a workflow's row of the workflows list, and no Run for an account that may
+ * not start jobs.
  */
 
 const READER = { username: 'run-reader', password: 'reader-password-1' } as const;
@@ -348,6 +350,48 @@ describe('Run on a workflow’s page', () => {
     await page.keyboard.press('Escape');
   }, 60_000);
 
+  it('runs a workflow from its row of the workflows list, with the same dialog and form as its page', async () => {
+    await page.goto(`${platform.url}/console/workflows`);
+    const table = page.getByRole('table', { name: 'Workflows' });
+    const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: 'Provision VLAN', exact: true }) });
+    // one Run a row, named by its workflow (a project member by its own name)
+    await row.getByRole('button', { name: 'Run Provision VLAN', exact: true }).waitFor();
+    expect(await table.getByRole('button', { name: 'Run Command Template Runner', exact: true }).count()).toBe(1);
+    await row.getByRole('button', { name: 'Run Provision VLAN', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run Provision VLAN' });
+    // the workflow's inputs as a form, as on its page
+    const vlan = dialog.getByRole('spinbutton', { name: /^VLAN id/ });
+    expect(await vlan.getAttribute('placeholder')).toBe('120');
+    await expectAccessible();
+    // closing it leaves the list as it was, the focus back on the row's Run
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('run')).toBeNull();
+    expect(await hasFocus(row.getByRole('button', { name: 'Run Provision VLAN', exact: true }))).toBe(true);
+
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('textbox', { name: /^device/ }).fill('core-7');
+    await vlan.fill('707');
+    // the session ends in another tab as it sends: after the log-in, the list opens the dialog again with what was written
+    const other = await browser.newPage();
+    await other.goto(`${platform.url}/console/jobs`);
+    await other.getByRole('button', { name: 'Log out' }).click();
+    await other.getByRole('button', { name: 'Log in' }).waitFor();
+    await other.close();
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await dialog.getByText('Your session ended before this was sent.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/workflows');
+    expect(await dialog.getByRole('textbox', { name: /^device/ }).inputValue()).toBe('core-7');
+    expect(await vlan.inputValue()).toBe('707');
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    const job = await landedJob('Provision VLAN');
+    expect(job.variables).toMatchObject({ device: 'core-7', vlan: 707 });
+  }, 60_000);
+
   it('offers no Run to an account that may not start jobs', async () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
@@ -356,6 +400,11 @@ describe('Run on a workflow’s page', () => {
     await page.getByRole('heading', { name: 'Provision VLAN', level: 1 }).waitFor();
     await page.getByRole('group', { name: 'Graph of workflow Provision VLAN' }).waitFor();
     expect(await page.getByRole('button', { name: 'Run', exact: true }).count()).toBe(0);
+    // nor on the workflows list, even where a link asks for the dialog
+    await page.goto(`${platform.url}/console/workflows?run=${encodeURIComponent('Provision VLAN')}`);
+    await page.getByRole('link', { name: 'Provision VLAN', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: /^Run / }).count()).toBe(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
     // the platform still decides
     const token = await platform.login(READER.username, READER.password);
     await expect(

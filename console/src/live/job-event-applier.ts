@@ -56,6 +56,7 @@ export function createJobEventApplier(client: QueryClient): (event: LiveJobEvent
     }
     if (!shown && event.name === 'jobStart') refetchLists();
     client.setQueryData<JobDocument>(['job', payload.jobId], (job) => (job ? jobAfterEvent(job, event) : job));
-    if (isTaskEvent(payload) || FINAL_EVENTS.has(event.name)) refetchQueue();
+    // the work queue marks the tasks of a paused job: a pause or a resume changes it too
+    if (isTaskEvent(payload) || FINAL_EVENTS.has(event.name) || event.name === 'jobPause' || event.name === 'jobResume') refetchQueue();
   };
 }

@@ -7,6 +7,7 @@ import type { AuditRecord } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { usePageClamp } from '../../hooks/use-page-clamp';
 import bar from '../../components/filter-bar.module.css';
+import { TimeFilterField, useTimeFilter } from '../../components/time-filter';
 import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
 import { AuditOutcome } from './audit-outcome';
 import { AuditRecordPanel, auditRecordPanelId } from './audit-record-panel';
@@ -23,7 +24,7 @@ const TEXT_FILTERS = [
 ] as const;
 type TextFilter = (typeof TEXT_FILTERS)[number]['key'];
 
-/** A `datetime-local` value (the person's own time) as the ISO 8601 time the platform reads; '' when empty or unreadable. */
+/** A time filter's value (`2026-12-05T10:12`, the person's own clock) as the ISO 8601 time the platform reads; '' when empty or unreadable. */
 function isoOf(local: string): string {
   const ms = local === '' ? Number.NaN : Date.parse(local);
   return Number.isFinite(ms) ? new Date(ms).toISOString() : '';
@@ -83,6 +84,8 @@ export function AuditPage() {
     if (!('page' in changes)) next.delete('page');
     setSearch(next);
   };
+  const sinceFilter = useTimeFilter(param('since'), (value) => change({ since: value }));
+  const untilFilter = useTimeFilter(param('until'), (value) => change({ until: value }));
   const since = isoOf(param('since'));
   const until = isoOf(param('until'));
   const query = {
@@ -112,7 +115,11 @@ export function AuditPage() {
       setSearch(next, { replace: true });
     },
   );
-  const filtered = ['actor', 'operation', 'target', 'targetName', 'outcome', 'since', 'until'].some((key) => param(key) !== '');
+  // text typed in a time box that is not a time is something to clear too
+  const filtered =
+    ['actor', 'operation', 'target', 'targetName', 'outcome', 'since', 'until'].some((key) => param(key) !== '') ||
+    sinceFilter.typed !== '' ||
+    untilFilter.typed !== '';
   const verification = verify.data;
   return (
     <div className="page">
@@ -167,19 +174,17 @@ export function AuditPage() {
             <option value="failure">failure (refused or failed)</option>
           </select>
         </div>
-        <div className={bar.field}>
-          <label htmlFor="audit-since">From</label>
-          <input id="audit-since" type="datetime-local" value={param('since')} onChange={(e) => change({ since: e.target.value })} />
-        </div>
-        <div className={bar.field}>
-          <label htmlFor="audit-until">Before</label>
-          <input id="audit-until" type="datetime-local" value={param('until')} onChange={(e) => change({ until: e.target.value })} />
-        </div>
+        <TimeFilterField id="audit-since" label="From" filter={sinceFilter} />
+        <TimeFilterField id="audit-until" label="Before" filter={untilFilter} />
         <button
           type="button"
           className="button"
           disabled={!filtered}
-          onClick={() => change({ actor: '', operation: '', target: '', targetName: '', outcome: '', since: '', until: '' })}
+          onClick={() => {
+            sinceFilter.setTyped('');
+            untilFilter.setTyped('');
+            change({ actor: '', operation: '', target: '', targetName: '', outcome: '', since: '', until: '' });
+          }}
         >
           Clear filters
         </button>

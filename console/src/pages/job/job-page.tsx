@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
@@ -70,6 +70,51 @@ function Breadcrumbs({ job }: { job: JobDocument }) {
   );
 }
 
+/** Whether the job panel is hidden: the person's choice holds for every job they open until the page reloads. */
+let jobPanelHidden = false;
+
+type ChildJob = NonNullable<JobDocument['tasks'][string]['childJobs']>[number];
+
+/**
+ * Beside the graph while no task is selected: the job's variables (and the jobs it started), in
+ * view with the graph at once rather than under it. Selecting a task shows the task's panel in its
+ * place; closing that brings it back.
+ */
+function JobPanel({ job, childJobs, onHide }: { job: JobDocument; childJobs: readonly ChildJob[]; onHide: () => void }) {
+  return (
+    <aside id="job-panel" className={`${styles.panel} ${styles.jobPanel}`} aria-label="Job details">
+      <div className={styles.panelHeader}>
+        <h2 id="job-variables-title">Job variables</h2>
+        <button
+          type="button"
+          id="job-panel-hide"
+          className="button"
+          onClick={onHide}
+          aria-controls="job-panel"
+          aria-expanded="true"
+          aria-label="Hide the job details"
+          title="Hide the job details: the graph takes the whole width"
+        >
+          ×
+        </button>
+      </div>
+      <JsonView value={job.variables ?? {}} label="Job variables" />
+      {childJobs.length > 0 ? (
+        <section aria-labelledby="child-jobs-title">
+          <h3 id="child-jobs-title">Child jobs</h3>
+          <ul className={styles.links}>
+            {childJobs.map((child) => (
+              <li key={child._id}>
+                <Link to={`/jobs/${encodeURIComponent(child._id)}`}>{child.name ?? child._id}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </aside>
+  );
+}
+
 /** Cancel, pause and resume, as the job's state and the caller's roles allow. */
 function JobActions({ job }: { job: JobDocument }) {
   const client = useQueryClient();
@@ -132,7 +177,10 @@ function JobActions({ job }: { job: JobDocument }) {
   );
 }
 
-/** `/console/jobs/<id>`: one job, its graph live, the selected task's panel, its variables and errors. */
+/**
+ * `/console/jobs/<id>`: one job, its errors, its graph live and beside it the selected task's
+ * panel, or the job's variables while no task is selected (the person may hide them).
+ */
 export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }) {
   const { jobId = '' } = useParams();
   const [selected, select] = useSelectedTask();
@@ -148,6 +196,19 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   const data = job.data;
   const isWaiting = useCallback((id: string) => (data ? isWaitingForPerson(data, data.tasks[id]) : false), [data]);
   const childJobs = useMemo(() => Object.values(data?.tasks ?? {}).flatMap((t) => t.childJobs ?? []), [data]);
+  const [panelHidden, setPanelHidden] = useState(jobPanelHidden);
+  // the button pressed goes with what it hid or showed: the focus moves to the one that undoes it
+  const toggled = useRef(false);
+  const hidePanel = (hidden: boolean) => {
+    jobPanelHidden = hidden;
+    toggled.current = true;
+    setPanelHidden(hidden);
+  };
+  useEffect(() => {
+    if (!toggled.current) return;
+    toggled.current = false;
+    document.getElementById(panelHidden ? 'job-panel-show' : 'job-panel-hide')?.focus();
+  }, [panelHidden]);
 
   if (job.isPending) return <p className="page muted">Loading the job…</p>;
   if (job.isError)
@@ -166,6 +227,8 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   const trigger = jobTriggerOf(doc);
   const waitingTasks = Object.entries(doc.tasks).filter(([, t]) => isWaitingForPerson(doc, t));
   const description = typeof doc.description === 'string' ? doc.description.trim() : '';
+  const taskShown = selected !== undefined && doc.tasks[selected] !== undefined;
+  const jobPanelShown = !taskShown && !panelHidden;
   return (
     <div className={`page ${styles.page}`}>
       <Breadcrumbs job={doc} />
@@ -246,7 +309,21 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
             ) : null}
           </dl>
         </div>
-        <JobActions job={doc} />
+        <div className={styles.actions}>
+          <JobActions job={doc} />
+          {!taskShown && panelHidden ? (
+            <button
+              type="button"
+              id="job-panel-show"
+              className="button"
+              aria-controls="job-panel"
+              aria-expanded="false"
+              onClick={() => hidePanel(false)}
+            >
+              Show job details
+            </button>
+          ) : null}
+        </div>
       </div>
       {doc.error && doc.error.length > 0 ? (
         <section aria-labelledby="job-errors-title" className={styles.errors}>
@@ -278,7 +355,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
           </ul>
         </section>
       ) : null}
-      <div className={`${styles.workspace} ${selected ? styles.withPanel : ''}`}>
+      <div className={`${styles.workspace} ${taskShown || jobPanelShown ? styles.withPanel : ''}`}>
         <WorkflowGraph
           label={`Graph of job ${doc.name}`}
           tasks={doc.tasks}
@@ -288,24 +365,9 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
           withStatus
           isWaiting={isWaiting}
         />
-        {selected && doc.tasks[selected] ? <TaskPanel job={doc} taskId={selected} now={now} onClose={() => select(undefined)} /> : null}
+        {taskShown && selected ? <TaskPanel job={doc} taskId={selected} now={now} onClose={() => select(undefined)} /> : null}
+        {jobPanelShown ? <JobPanel job={doc} childJobs={childJobs} onHide={() => hidePanel(true)} /> : null}
       </div>
-      {childJobs.length > 0 ? (
-        <section aria-labelledby="child-jobs-title" className="card">
-          <h2 id="child-jobs-title">Child jobs</h2>
-          <ul className={styles.links}>
-            {childJobs.map((child) => (
-              <li key={child._id}>
-                <Link to={`/jobs/${encodeURIComponent(child._id)}`}>{child.name ?? child._id}</Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      <section aria-labelledby="job-variables-title" className="card">
-        <h2 id="job-variables-title">Job variables</h2>
-        <JsonView value={doc.variables ?? {}} label="Job variables" />
-      </section>
     </div>
   );
 }

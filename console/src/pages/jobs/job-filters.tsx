@@ -1,4 +1,5 @@
 import { JOB_STATUSES } from '../../api/job-data';
+import { TimeFilterField, useTimeFilter } from '../../components/time-filter';
 import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
 import { emptyRange } from './job-list-params';
 import type { JobListParams } from './job-list-params';
@@ -11,10 +12,16 @@ interface JobFiltersProps {
   triggerName?: string | undefined;
 }
 
-/** Status, workflow name and start time: what narrows the list (each change goes to the URL and back to page 1). */
+/**
+ * Status, workflow name and start time (typed as the console writes times): what narrows the list
+ * (each change goes to the URL and back to page 1).
+ */
 export function JobFilters({ params, onChange, triggerName }: JobFiltersProps) {
   const workflow = useTypedFilter(params.workflow, (text) => onChange({ workflow: text, page: 1 }));
-  const filtered = params.status || params.workflow || params.trigger || params.after || params.before;
+  const after = useTimeFilter(params.after, (value) => onChange({ after: value, page: 1 }));
+  const before = useTimeFilter(params.before, (value) => onChange({ before: value, page: 1 }));
+  // text typed in a time box that is not a time is something to clear too
+  const filtered = params.status || params.workflow || params.trigger || params.after || params.before || after.typed || before.typed;
   return (
     <form role="search" aria-label="Filter jobs" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
       {params.trigger ? (
@@ -47,32 +54,22 @@ export function JobFilters({ params, onChange, triggerName }: JobFiltersProps) {
         </select>
       </div>
       <TypedFilterField id="filter-workflow" label="Workflow" placeholder="name contains…" filter={workflow} />
-      <div className={bar.field}>
-        <label htmlFor="filter-after">Started after</label>
-        <input
-          id="filter-after"
-          type="datetime-local"
-          value={params.after}
-          onChange={(e) => onChange({ after: e.target.value, page: 1 })}
-        />
-      </div>
-      <div className={bar.field}>
-        <label htmlFor="filter-before">Started before</label>
-        <input
-          id="filter-before"
-          type="datetime-local"
-          value={params.before}
-          onChange={(e) => onChange({ before: e.target.value, page: 1 })}
-          aria-invalid={emptyRange(params) || undefined}
-          aria-describedby={emptyRange(params) ? 'filter-range-empty' : undefined}
-        />
-      </div>
+      <TimeFilterField id="filter-after" label="Started after" filter={after} />
+      <TimeFilterField
+        id="filter-before"
+        label="Started before"
+        filter={before}
+        invalid={emptyRange(params)}
+        describedBy={emptyRange(params) ? 'filter-range-empty' : undefined}
+      />
       <button
         type="button"
         className="button"
         disabled={!filtered}
         onClick={() => {
           workflow.setTyped('');
+          after.setTyped('');
+          before.setTyped('');
           onChange({ status: '', workflow: '', trigger: '', after: '', before: '', page: 1 });
         }}
       >

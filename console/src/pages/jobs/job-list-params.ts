@@ -19,7 +19,7 @@ export interface JobListParams {
   workflow: string;
   /** The id of the trigger that started the jobs (a link from a job or an automation leads here). */
   trigger: string;
-  /** `datetime-local` values (the engineer's clock). */
+  /** Times on the engineer's clock, `2026-12-05T10:12` (see `readTime`; a `datetime-local` field's form, which older links hold). */
   after: string;
   before: string;
   sort: SortColumn;

@@ -5,8 +5,13 @@ import { ErrorMessage } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { useNow } from '../../hooks/use-now';
+import styles from './tasks-page.module.css';
 
-/** `/console/tasks`: every manual task waiting for a person that the caller may see. */
+/**
+ * `/console/tasks`: every manual task waiting for a person that the caller may see, with the job it
+ * waits in as the jobs list names it (the workflow's name, the end of its id). The queue holds only
+ * tasks of running or paused jobs: a paused job is marked, a running one goes without saying.
+ */
 export function TasksPage() {
   const tasks = useWorkQueue();
   const now = useNow(true, 10_000);
@@ -33,8 +38,6 @@ export function TasksPage() {
             <tr>
               <th scope="col">Task</th>
               <th scope="col">Job</th>
-              <th scope="col">Workflow</th>
-              <th scope="col">Job status</th>
               <th scope="col">Waiting since</th>
             </tr>
           </thead>
@@ -48,14 +51,25 @@ export function TasksPage() {
                   <td>
                     <Link to={link}>{item.summary || item.name || item.id}</Link>
                   </td>
-                  <td>
-                    <Link to={`/jobs/${encodeURIComponent(jobId)}`} className="mono" title={jobId}>
-                      <span className="visually-hidden">Job </span>…{jobId.slice(-6)}
-                    </Link>
-                  </td>
-                  <td>{item.job?.name ? <WorkflowName name={item.job.name} projects={projects} /> : null}</td>
-                  <td>
-                    <StatusBadge status={item.job?.status ?? 'running'} />
+                  <td className={styles.job}>
+                    {item.job?.name ? (
+                      <WorkflowName name={item.job.name} projects={projects}>
+                        {(plain) => <Link to={`/jobs/${encodeURIComponent(jobId)}`}>{plain}</Link>}
+                      </WorkflowName>
+                    ) : (
+                      <Link to={`/jobs/${encodeURIComponent(jobId)}`}>{jobId}</Link>
+                    )}
+                    <span className={`${styles.id} mono`} title={jobId}>
+                      …{jobId.slice(-6)}
+                    </span>
+                    {item.job?.status === 'paused' ? (
+                      <span
+                        className={styles.paused}
+                        title="The job is paused: the task can be answered now, and the job goes on from it once resumed"
+                      >
+                        <StatusBadge status="paused" label="job paused" />
+                      </span>
+                    ) : null}
                   </td>
                   <td>
                     {formatTime(since)} <span className="muted">({formatDuration(durationMs(since, undefined, now))})</span>

@@ -1,17 +1,26 @@
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, Suspense, lazy, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/http';
 import { formatTime } from '../../api/job-data';
 import { memberName, plainName, projectOf } from '../../api/names';
 import { nap } from '../../api/nap';
+import type { Workflow } from '../../api/nap';
+import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
 import { useProjectNames } from '../../components/workflow-name';
 import { useDebounced } from '../../hooks/use-debounced';
 import { usePageClamp } from '../../hooks/use-page-clamp';
+import { draftKeys, peekDraft, settleDraft } from '../../session/drafts';
+import { usePermissions } from '../../session/session';
+import type { RunDraft } from './run-workflow-dialog';
 import bar from '../../components/filter-bar.module.css';
 import styles from './workflows-page.module.css';
 
 const PAGE_SIZE = 50;
+
+// the form renderer is loaded with the first Run, not with the list
+const RunWorkflowDialog = lazy(async () => ({ default: (await import('./run-workflow-dialog')).RunWorkflowDialog }));
 
 /** Every project, by name (the platform sorts them): the Project filter's choices. */
 function useProjects() {
@@ -23,15 +32,54 @@ function useProjects() {
 }
 
 /**
+ * The Run dialog of the workflow the list's `run` parameter names (its row's Run, or a link): the
+ * list's document when the page shows it, else read by name. What the person wrote before their
+ * session ended comes back with it, as on the workflow's page (the log-in returns to this URL).
+ */
+function RunFromList({ name, listed, onClose }: { name: string; listed: Workflow | undefined; onClose: () => void }) {
+  const { whoami } = usePermissions();
+  const [draft] = useState(() => peekDraft<RunDraft>(draftKeys.runWorkflow(name), whoami?.username));
+  useEffect(() => {
+    if (draft) settleDraft(draftKeys.runWorkflow(name));
+  }, [draft, name]);
+  const workflow = useQuery({
+    queryKey: ['workflow', name],
+    queryFn: async () => {
+      const found = (await nap.workflows({ equals: { name }, limit: 1 })).items[0];
+      if (!found) throw new ApiError(404, 'WORKFLOW_NOT_FOUND', `No workflow is named “${plainName(name)}”`);
+      return found;
+    },
+    enabled: listed === undefined,
+  });
+  const doc = listed ?? workflow.data;
+  if (workflow.isError && !doc)
+    return (
+      <Dialog title={`Run ${plainName(name)}`} onClose={onClose}>
+        <ErrorMessage error={workflow.error} title="The workflow cannot be run" />
+      </Dialog>
+    );
+  if (!doc) return <p className="muted">Loading the workflow…</p>;
+  return (
+    <Suspense fallback={<p className="muted">Loading the form…</p>}>
+      <RunWorkflowDialog workflow={doc} draft={draft} onClose={onClose} />
+    </Suspense>
+  );
+}
+
+/**
  * `/console/workflows`: the workflow documents, filtered by name and by project, and paged by the
  * platform. The platform sorts them by their stored name, in which a project's workflows are
  * `@<project id>: <name>`: a project's workflows come together, A–Z by their own name, under a
- * line naming the project; the Project filter lists one project's alone.
+ * line naming the project; the Project filter lists one project's alone. A caller who may start
+ * jobs runs a workflow from its row (the dialog of the workflow's page; `run` in the URL names it).
  */
 export function WorkflowsPage() {
   const [search, setSearch] = useSearchParams();
   const name = search.get('name') ?? '';
   const project = search.get('project') ?? '';
+  const running = search.get('run') ?? '';
+  const { may } = usePermissions();
+  const mayRun = may('workflow.startJob');
   const page = Math.max(1, Math.floor(Number(search.get('page'))) || 1);
   const [typed, setTyped] = useState(name);
   const settled = useDebounced(typed, 300);
@@ -66,7 +114,14 @@ export function WorkflowsPage() {
   // a column only when some workflow of the page has a description
   const described = items.some((w) => typeof w.description === 'string' && w.description.trim() !== '');
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const columns = described ? 5 : 4;
+  const columns = (described ? 5 : 4) + (mayRun ? 1 : 0);
+  const run = (workflowName: string) => {
+    const next = new URLSearchParams(search);
+    if (workflowName) next.set('run', workflowName);
+    else next.delete('run');
+    // opening or closing the dialog is no page of the browser's history
+    setSearch(next, { replace: true });
+  };
   const go = (to: number) => {
     const next = new URLSearchParams(search);
     if (to === 1) next.delete('page');
@@ -135,6 +190,11 @@ export function WorkflowsPage() {
               <th scope="col">Tasks</th>
               <th scope="col">Last changed</th>
               <th scope="col">Changed by</th>
+              {mayRun ? (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -168,6 +228,19 @@ export function WorkflowsPage() {
                       {typeof workflow.last_updated === 'string' ? formatTime(Date.parse(workflow.last_updated)) : '—'}
                     </td>
                     <td>{typeof workflow.last_updated_by === 'string' ? workflow.last_updated_by : '—'}</td>
+                    {mayRun ? (
+                      <td className={styles.actions}>
+                        <button
+                          type="button"
+                          className="button"
+                          aria-label={`Run ${plainName(workflow.name)}`}
+                          aria-haspopup="dialog"
+                          onClick={() => run(workflow.name)}
+                        >
+                          Run
+                        </button>
+                      </td>
+                    ) : null}
                   </tr>
                 </Fragment>
               );
@@ -187,6 +260,9 @@ export function WorkflowsPage() {
           Next page
         </button>
       </nav>
+      {mayRun && running ? (
+        <RunFromList key={running} name={running} listed={items.find((w) => w.name === running)} onClose={() => run('')} />
+      ) : null}
     </div>
   );
 }
