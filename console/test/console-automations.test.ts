@@ -266,11 +266,14 @@ describe('the Automations page', () => {
     const once = line('One-off check');
     await readAgain();
     await every.waitFor();
-    await eventually(
-      'both schedules fired',
-      async () => (await getTrigger('Every minute')).lastExecuted && (await getTrigger('One-off check')).lastExecuted,
-      { timeoutMs: 25_000 },
-    );
+    // fired, and moved on: a schedule records its job's start before it moves its next run on
+    const movedOn = async (name: string) => {
+      const t = await getTrigger(name);
+      return typeof t.lastExecuted === 'number' && t.nextRunAt !== soon;
+    };
+    await eventually('both schedules fired and moved on', async () => (await movedOn('Every minute')) && (await movedOn('One-off check')), {
+      timeoutMs: 25_000,
+    });
     await readAgain();
     await every.getByText(/last started a job/).waitFor();
     expect(await every.textContent()).toContain(`next run in`);
