@@ -541,7 +541,7 @@ describe('adapters and an orchestrator that fails', () => {
       model: '@nap/adapter-http',
       properties: { id: 'web', type: 'HTTP', properties: { server: { protocol: 'http', host: '127.0.0.1', port: peer.port } } },
     };
-    expect((await platform.http('POST', '/adapters', { token, body: { properties: httpAdapter } })).status).toBe(201);
+    expect((await platform.http('POST', '/adapters', { token, body: { properties: httpAdapter } })).status).toBe(200);
     const notNso = await setLeaf({ path: '/devices/device{C-IOS1}/config/hostname', value: 'x' }, 'web');
     expect(notNso.status).toBe(422);
     expect(errorOf(notNso).code).toBe('ORCH_ADAPTER_NOT_NSO');
