@@ -179,6 +179,39 @@ describe('following a job', () => {
     }
   });
 
+  it('says how the job went on when its stream dropped and the job ended before nap asked again', async () => {
+    const basic = `Basic ${Buffer.from(`admin:${platform.password}`).toString('base64')}`;
+    const statusOf = async (jobId: string): Promise<string> => {
+      const res = await fetch(`${platform.url}/operations-manager/jobs/${jobId}`, { headers: { authorization: basic } });
+      return ((await res.json()) as { data: { status: string } }).data.status;
+    };
+    let id = '';
+    // the stream is cut right after the last task's start, and nap's next read of the job waits until the job ended
+    const proxy = await startProxy(platform.url, {
+      cutStreamsAfter: (chunk) => chunk.includes('taskStart') && chunk.includes('"s3"'),
+      hold: (method, route) =>
+        method === 'GET' && id !== '' && route === `/operations-manager/jobs/${id}`
+          ? eventually('the job ended', async () => (await statusOf(id)) === 'complete', { timeoutMs: 30_000 })
+          : undefined,
+    });
+    try {
+      id = await start('cli-3steps');
+      const watched = await napInProcess(['jobs', 'watch', id], {
+        env: { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password },
+      });
+      expect(watched.code).toBe(0);
+      const tasks = watched.stderr
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''));
+      expect(tasks.slice(-2)).toEqual(['✔ s3 (third) finished: success', 'job complete']);
+      expect(tasks.filter((l) => l.startsWith('✔ s3'))).toHaveLength(1);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it('tells how a job that had ended already ended', async () => {
     const id = (await run(['run', 'workflow', 'cli-error', '--wait', '-o', 'json'])).json<Job>()._id;
     const watched = await run(['jobs', 'watch', id]);

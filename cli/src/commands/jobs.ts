@@ -246,9 +246,10 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
         await res.body?.cancel().catch(() => undefined);
       }
       if (!ended) {
-        // the stream closed: the job may have ended between two events; ask
+        // the stream closed: the job may have ended between two events; ask, and say what it did
+        // since the last event seen as the snapshot of a stream opened again would say it
         const job = await getJob(client, jobId);
-        if (TERMINAL.has(String(job.status))) ended = true;
+        if (TERMINAL.has(String(job.status))) await onEvent('snapshot', job);
         else if (attempt >= 20) throw new CliError(`the event stream of job ${jobId} on ${client.url} keeps closing`, EXIT.UNREACHABLE);
       }
     }

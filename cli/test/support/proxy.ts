@@ -13,6 +13,10 @@ export interface ProxyOptions {
   refuse?: (method: string, path: string) => boolean;
   /** Event streams (`text/event-stream`) cut this long after they open, as an idle timeout of a load balancer would. */
   cutStreamsAfterMs?: number;
+  /** Event streams cut right after passing on a chunk whose text this says yes to. */
+  cutStreamsAfter?: (chunk: string) => boolean;
+  /** Waited for before a request is passed on (a slow hop), when it gives a promise. */
+  hold?: (method: string, path: string) => Promise<unknown> | undefined;
 }
 
 export interface Proxy {
@@ -41,24 +45,44 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
       res.end(JSON.stringify({ code: 'PROXY_REFUSED', message: 'the test proxy refused the request' }));
       return;
     }
+    const held = options.hold?.(method, path.split('?')[0] ?? path);
+    if (held !== undefined) {
+      req.pause();
+      void held.then(() => forward(req, res, method, path));
+      return;
+    }
+    forward(req, res, method, path);
+  });
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse, method: string, path: string): void => {
     const upstream = http.request(
       { host: base.hostname, port: base.port, method, path, headers: { ...req.headers, host: base.host } },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
+        const stream = String(answer.headers['content-type'] ?? '').includes('text/event-stream');
         const cut = options.cutStreamsAfterMs;
-        if (cut !== undefined && String(answer.headers['content-type'] ?? '').includes('text/event-stream')) {
+        if (cut !== undefined && stream) {
           const timer = setTimeout(() => {
             answer.destroy();
             res.destroy();
           }, cut);
           res.on('close', () => clearTimeout(timer));
         }
+        const cutAfter = options.cutStreamsAfter;
+        if (cutAfter !== undefined && stream)
+          answer.on('data', (chunk: Buffer) => {
+            if (!cutAfter(chunk.toString('utf8'))) return;
+            // after this chunk reached the client
+            res.write('', () => {
+              answer.destroy();
+              res.destroy();
+            });
+          });
       },
     );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
-  });
+  };
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
