@@ -76,7 +76,12 @@ export function optionalInt(value: unknown, name: string): number | undefined {
   return n;
 }
 
+/** What a JSON text starts with after its white space: any other text would only make JSON.parse throw. */
+const JSON_START = /^[ \t\n\r]*[{["\-0-9tfn]/;
+
+/** `text` parsed as JSON, or `text` itself when it is not JSON (told apart first: a throw costs a stack trace). */
 export function tryJson(text: string): unknown {
+  if (!JSON_START.test(text)) return text;
   try {
     return JSON.parse(text) as unknown;
   } catch {
