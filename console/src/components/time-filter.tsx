@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { TIME_FORMAT, readTime, timeText } from '../api/console-time';
-import { useDebounced } from '../hooks/use-debounced';
+import { useSettledSend } from '../hooks/use-settled-send';
 import bar from './filter-bar.module.css';
 
 /** A time filter's text as typed, before it reaches the URL. */
@@ -23,31 +23,37 @@ export interface TimeFilter {
 export function useTimeFilter(value: string, onChange: (value: string) => void): TimeFilter {
   const [typed, setTypedText] = useState(() => timeText(value));
   const [sent, setSent] = useState(false);
-  const settled = useDebounced(typed, 300);
+  const current = useRef(value);
+  useLayoutEffect(() => {
+    current.current = value;
+  });
+  const settle = useSettledSend((text) => {
+    const read = readTime(text);
+    if (!('value' in read) || read.value === current.current) return undefined;
+    onChange(read.value);
+    return read.value;
+  });
   useEffect(() => {
-    const read = readTime(settled);
-    if ('value' in read && read.value !== value) onChange(read.value);
-    // only the typed text decides; the URL's value follows it
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [settled]);
-  useEffect(() => {
-    // back and forward in the browser change the URL under the box (a time typed another way stays as typed)
+    // a time sent is in the URL in its own form: the box keeps it as typed
+    if (settle.fromUrl(value)) return;
+    // back and forward in the browser, or Clear filters, change the URL under the box (a time typed another way stays as typed)
     setTypedText((text) => {
       const read = readTime(text);
       return 'value' in read && read.value === value ? text : timeText(value);
     });
-  }, [value]);
+  }, [value, settle]);
   const read = readTime(typed);
   return {
     typed,
     setTyped: (text) => {
       setTypedText(text);
+      settle.typed(text);
       // the problem shown goes once the text is a time; another one shows when it is sent again
       if ('value' in readTime(text)) setSent(false);
     },
     send: () => {
       setSent(true);
-      if ('value' in read && read.value !== value) onChange(read.value);
+      settle.now(typed);
     },
     problem: sent && 'problem' in read ? read.problem : undefined,
   };

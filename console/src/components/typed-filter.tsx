@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { useDebounced } from '../hooks/use-debounced';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useSettledSend } from '../hooks/use-settled-send';
 import bar from './filter-bar.module.css';
 
 /** A filter's text as typed, before it reaches the URL. */
@@ -12,23 +12,32 @@ export interface TypedFilter {
 }
 
 /**
- * A text filter whose value lives in the URL: what is typed reaches `onChange` once typing settles
- * for 300 ms, or at once with `send`; when the URL's value changes under it (back and forward in
- * the browser), the box shows it.
+ * A text filter whose value lives in the URL: what a person types reaches `onChange` once typing
+ * rests for 300 ms, or at once with `send`; when the URL's value changes under it (back and forward
+ * in the browser, Clear filters), the box shows it and what was typed before is dropped.
  */
 export function useTypedFilter(value: string, onChange: (text: string) => void): TypedFilter {
-  const [typed, setTyped] = useState(value);
-  const settled = useDebounced(typed, 300);
+  const [typed, setTypedText] = useState(value);
+  const current = useRef(value);
+  useLayoutEffect(() => {
+    current.current = value;
+  });
+  const settle = useSettledSend((text) => {
+    if (text === current.current) return undefined;
+    onChange(text);
+    return text;
+  });
   useEffect(() => {
-    if (settled !== value) onChange(settled);
-    // only the typed text decides; the URL's value follows it
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [settled]);
-  useEffect(() => {
-    // back and forward in the browser change the URL under the text box
-    setTyped(value);
-  }, [value]);
-  return { typed, setTyped, send: () => onChange(typed) };
+    if (!settle.fromUrl(value)) setTypedText(value);
+  }, [value, settle]);
+  return {
+    typed,
+    setTyped: (text) => {
+      setTypedText(text);
+      settle.typed(text);
+    },
+    send: () => settle.now(typed),
+  };
 }
 
 /** The search box of a `useTypedFilter` in a filter bar, with its label; Enter sends what is typed. */

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlSearch } from './use-url-search';
 
 /**
  * The task selected on a graph, kept in the URL (`?task=`) so that a link or a reload shows it:
@@ -7,16 +7,19 @@ import { useSearchParams } from 'react-router';
  * leaves the page rather than walking through the tasks looked at.
  */
 export function useSelectedTask(): [selected: string | undefined, select: (taskId: string | undefined) => void] {
-  const [search, setSearch] = useSearchParams();
+  const [search, editSearch] = useUrlSearch();
   const selected = search.get('task') ?? undefined;
   const select = useCallback(
     (taskId: string | undefined) => {
-      const next = new URLSearchParams(search);
-      if (taskId === undefined || taskId === selected) next.delete('task');
-      else next.set('task', taskId);
-      setSearch(next, { replace: true });
+      editSearch(
+        (next) => {
+          if (taskId === undefined || taskId === next.get('task')) next.delete('task');
+          else next.set('task', taskId);
+        },
+        { replace: true },
+      );
     },
-    [search, selected, setSearch],
+    [editSearch],
   );
   return [selected, select];
 }

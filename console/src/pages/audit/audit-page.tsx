@@ -1,6 +1,5 @@
 import { Fragment, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import type { AuditRecord } from '../../api/nap';
@@ -12,6 +11,7 @@ import { TypedFilterField, useTypedFilter } from '../../components/typed-filter'
 import { AuditOutcome } from './audit-outcome';
 import { AuditRecordPanel, auditRecordPanelId } from './audit-record-panel';
 import styles from './audit-page.module.css';
+import { useUrlSearch } from '../../hooks/use-url-search';
 
 const PAGE_SIZE = 50;
 
@@ -72,17 +72,18 @@ function TextField({
  * a record opens to show everything it holds, as people read it and as JSON; the chain can be verified and exported from here.
  */
 export function AuditPage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, editSearch] = useUrlSearch();
   const param = (key: string) => search.get(key) ?? '';
   const page = Math.max(1, Number(search.get('page')) || 1);
   const change = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(search);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === '') next.delete(key);
-      else next.set(key, value);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setSearch(next);
+    // from the URL as it is now: a filter typed just after Clear filters must not bring the cleared ones back
+    editSearch((next) => {
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === '') next.delete(key);
+        else next.set(key, value);
+      }
+      if (!('page' in changes)) next.delete('page');
+    });
   };
   const sinceFilter = useTimeFilter(param('since'), (value) => change({ since: value }));
   const untilFilter = useTimeFilter(param('until'), (value) => change({ until: value }));
@@ -110,9 +111,7 @@ export function AuditPage() {
     page,
     records.data && !records.isPlaceholderData ? { total, limit: PAGE_SIZE, count: results.length } : undefined,
     (last) => {
-      const next = new URLSearchParams(search);
-      next.set('page', String(last));
-      setSearch(next, { replace: true });
+      editSearch((next) => void next.set('page', String(last)), { replace: true });
     },
   );
   // text typed in a time box that is not a time is something to clear too

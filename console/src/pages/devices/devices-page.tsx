@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { nap } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
 import { Pager } from '../../components/pager';
@@ -11,6 +10,7 @@ import { DEVICE_PAGE_SIZES, readDeviceParams, toDeviceListBody, writeDeviceParam
 import type { DeviceListParams } from './device-list-params';
 import { DeviceTable } from './device-table';
 import styles from './devices-page.module.css';
+import { useUrlSearch } from '../../hooks/use-url-search';
 
 const NUMBER = new Intl.NumberFormat();
 
@@ -36,7 +36,7 @@ function NoDeviceYet() {
  * filters live in the URL); a name opens the device's page.
  */
 export function DevicesPage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, editSearch] = useUrlSearch();
   const params = useMemo(() => readDeviceParams(search), [search]);
   const body = useMemo(() => toDeviceListBody(params), [params]);
   const devices = useQuery({
@@ -45,7 +45,9 @@ export function DevicesPage() {
     placeholderData: keepPreviousData,
   });
   const groups = useQuery({ queryKey: ['device-groups'], queryFn: nap.deviceGroups });
-  const update = (changes: Partial<DeviceListParams>) => setSearch(writeDeviceParams({ ...params, ...changes }));
+  // a change starts from the URL as it is now, which a render may not have drawn yet
+  const update = (changes: Partial<DeviceListParams>, options?: { replace: true }) =>
+    editSearch((now) => writeDeviceParams({ ...readDeviceParams(now), ...changes }), options);
 
   // the range describes the rows on screen: while another page loads the previous answer stays (keepPreviousData)
   const shown = devices.data;
@@ -54,7 +56,7 @@ export function DevicesPage() {
   const filtered = params.name !== '' || params.group !== '';
   const loading = devices.isPlaceholderData;
   usePageClamp(params.page, shown && !loading ? { total, limit: params.limit, count: rows.length } : undefined, (last) =>
-    setSearch(writeDeviceParams({ ...params, page: last }), { replace: true }),
+    update({ page: last }, { replace: true }),
   );
 
   return (

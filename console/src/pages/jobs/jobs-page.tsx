@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { isCancelable, isTicking, toJobSummary } from '../../api/job-data';
 import type { JobSummary } from '../../api/job-data';
 import { plainName } from '../../api/names';
@@ -20,6 +19,7 @@ import { PAGE_SIZES, emptyRange, readParams, toJobQuery, writeParams } from './j
 import type { JobListParams, SortColumn } from './job-list-params';
 import { JobTable } from './job-table';
 import styles from './jobs-page.module.css';
+import { useUrlSearch } from '../../hooks/use-url-search';
 
 /** Confirms a bulk cancel of running and paused jobs, naming them, then says per job what happened. */
 function CancelJobsDialog({ jobs, onClose }: { jobs: readonly JobSummary[]; onClose: (done: boolean) => void }) {
@@ -83,8 +83,11 @@ function CancelJobsDialog({ jobs, onClose }: { jobs: readonly JobSummary[]; onCl
  * live by the job event stream (a started job appears, a status changes in place).
  */
 export function JobsPage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, editSearch] = useUrlSearch();
   const params = useMemo(() => readParams(search), [search]);
+  // a change starts from the URL as it is now, which a render may not have drawn yet
+  const setParams = (changes: Partial<JobListParams>, options?: { replace: true }) =>
+    editSearch((now) => writeParams({ ...readParams(now), ...changes }), options);
   const query = useMemo(() => toJobQuery(params), [params]);
   const { may } = usePermissions();
   const mayCancel = may('workflow.cancelJobs');
@@ -113,19 +116,19 @@ export function JobsPage() {
   // have is dropped (the Status field shows "all", and so does the list), a page past the end is the last page
   useEffect(() => {
     const status = search.get('status');
-    if (status !== null && status !== params.status) setSearch(writeParams(params), { replace: true });
-  }, [params, search, setSearch]);
+    if (status !== null && status !== params.status) editSearch((now) => writeParams(readParams(now)), { replace: true });
+  }, [params, search, editSearch]);
   usePageClamp(
     params.page,
     jobs.data && !jobs.isPlaceholderData
       ? { total: jobs.data.total, limit: params.limit, count: jobs.data.items.length, exact: jobs.data.totalExact !== false }
       : undefined,
-    (last) => setSearch(writeParams({ ...params, page: last }), { replace: true }),
+    (last) => setParams({ page: last }, { replace: true }),
   );
 
   const update = (changes: Partial<JobListParams>) => {
     setSelected(new Set());
-    setSearch(writeParams({ ...params, ...changes }));
+    setParams(changes);
   };
   const sortBy = (column: SortColumn) =>
     update({ sort: column, order: params.sort === column && params.order === 'desc' ? 'asc' : 'desc', page: 1 });

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { people } from '../../api/people';
 import { Pager } from '../../components/pager';
 import frame from '../../components/list-frame.module.css';
@@ -18,6 +18,7 @@ import { peopleKeys, useGroups, useRefreshPeople } from './people-queries';
 import { PeopleTabs } from './people-tabs';
 import deviceStyles from '../devices/devices-page.module.css';
 import styles from './people.module.css';
+import { useUrlSearch } from '../../hooks/use-url-search';
 
 /** The username filter: typed, and kept in the URL once typing settles (Enter sends it at once). */
 function AccountFilters({ params, onChange }: { params: AccountListParams; onChange: (changes: Partial<AccountListParams>) => void }) {
@@ -60,7 +61,7 @@ function NoAccountYet() {
  * `New account` opens the dialog that creates one; a username opens the account's page.
  */
 export function AccountsPage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, editSearch] = useUrlSearch();
   const navigate = useNavigate();
   const params = useMemo(() => readAccountParams(search), [search]);
   const query = useMemo(() => toAccountQuery(params), [params]);
@@ -75,14 +76,16 @@ export function AccountsPage() {
   const [notice] = useNotice();
   // the locks end and the sign-ins grow older while the page is open
   const now = useNow(true, 30_000);
-  const update = (changes: Partial<AccountListParams>) => setSearch(writeAccountParams({ ...params, ...changes }));
+  // a change starts from the URL as it is now, which a render may not have drawn yet
+  const update = (changes: Partial<AccountListParams>, options?: { replace: true }) =>
+    editSearch((now) => writeAccountParams({ ...readAccountParams(now), ...changes }), options);
 
   const shown = accounts.data;
   const rows = shown?.results ?? [];
   const total = shown?.total ?? rows.length;
   const filtered = params.username !== '';
   usePageClamp(params.page, shown && !accounts.isPlaceholderData ? { total, limit: params.limit, count: rows.length } : undefined, (last) =>
-    setSearch(writeAccountParams({ ...params, page: last }), { replace: true }),
+    update({ page: last }, { replace: true }),
   );
   const byId = useMemo(() => groupsById(groups.data?.results), [groups.data]);
   const failed = accounts.error ?? groups.error;

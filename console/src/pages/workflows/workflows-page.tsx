@@ -1,6 +1,6 @@
 import { Fragment, Suspense, lazy, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { ApiError } from '../../api/http';
 import { formatTime } from '../../api/job-data';
 import { memberName, plainName, projectOf } from '../../api/names';
@@ -9,13 +9,14 @@ import type { Workflow } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
 import { useProjectNames } from '../../components/workflow-name';
-import { useDebounced } from '../../hooks/use-debounced';
+import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
 import { usePageClamp } from '../../hooks/use-page-clamp';
 import { draftKeys, peekDraft, settleDraft } from '../../session/drafts';
 import { usePermissions } from '../../session/session';
 import type { RunDraft } from './run-workflow-dialog';
 import bar from '../../components/filter-bar.module.css';
 import styles from './workflows-page.module.css';
+import { useUrlSearch } from '../../hooks/use-url-search';
 
 const PAGE_SIZE = 50;
 
@@ -74,29 +75,20 @@ function RunFromList({ name, listed, onClose }: { name: string; listed: Workflow
  * jobs runs a workflow from its row (the dialog of the workflow's page; `run` in the URL names it).
  */
 export function WorkflowsPage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, editSearch] = useUrlSearch();
   const name = search.get('name') ?? '';
   const project = search.get('project') ?? '';
   const running = search.get('run') ?? '';
   const { may } = usePermissions();
   const mayRun = may('workflow.startJob');
   const page = Math.max(1, Math.floor(Number(search.get('page'))) || 1);
-  const [typed, setTyped] = useState(name);
-  const settled = useDebounced(typed, 300);
-  useEffect(() => {
-    if (settled === name) return;
-    const next = new URLSearchParams(search);
-    next.delete('page');
-    if (settled) next.set('name', settled);
-    else next.delete('name');
-    setSearch(next);
-    // only the typed text decides
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [settled]);
-  useEffect(() => {
-    // back and forward in the browser change the URL under the text box
-    setTyped(name);
-  }, [name]);
+  const nameFilter = useTypedFilter(name, (text) =>
+    editSearch((next) => {
+      next.delete('page');
+      if (text) next.set('name', text);
+      else next.delete('name');
+    }),
+  );
   const projects = useProjects();
   const query = {
     limit: PAGE_SIZE,
@@ -116,34 +108,40 @@ export function WorkflowsPage() {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const columns = (described ? 5 : 4) + (mayRun ? 1 : 0);
   const run = (workflowName: string) => {
-    const next = new URLSearchParams(search);
-    if (workflowName) next.set('run', workflowName);
-    else next.delete('run');
-    // opening or closing the dialog is no page of the browser's history
-    setSearch(next, { replace: true });
+    editSearch(
+      (next) => {
+        if (workflowName) next.set('run', workflowName);
+        else next.delete('run');
+        // opening or closing the dialog is no page of the browser's history
+      },
+      { replace: true },
+    );
   };
   const go = (to: number) => {
-    const next = new URLSearchParams(search);
-    if (to === 1) next.delete('page');
-    else next.set('page', String(to));
-    setSearch(next);
+    editSearch((next) => {
+      if (to === 1) next.delete('page');
+      else next.set('page', String(to));
+    });
   };
   const choose = (id: string) => {
-    const next = new URLSearchParams(search);
-    next.delete('page');
-    if (id) next.set('project', id);
-    else next.delete('project');
-    setSearch(next);
+    editSearch((next) => {
+      next.delete('page');
+      if (id) next.set('project', id);
+      else next.delete('project');
+    });
   };
   // a page past the end (a stale link) is the last page
   usePageClamp(
     page,
     workflows.data && !workflows.isPlaceholderData ? { total, limit: PAGE_SIZE, count: items.length } : undefined,
     (last) => {
-      const next = new URLSearchParams(search);
-      if (last === 1) next.delete('page');
-      else next.set('page', String(last));
-      setSearch(next, { replace: true });
+      editSearch(
+        (next) => {
+          if (last === 1) next.delete('page');
+          else next.set('page', String(last));
+        },
+        { replace: true },
+      );
     },
   );
   const projectName = (id: string | undefined) =>
@@ -155,10 +153,7 @@ export function WorkflowsPage() {
         <span className="muted">{workflows.isSuccess ? `${total} workflow${total === 1 ? '' : 's'}` : ''}</span>
       </div>
       <form role="search" aria-label="Filter workflows" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
-        <div className={bar.field}>
-          <label htmlFor="workflow-name">Workflow</label>
-          <input id="workflow-name" type="search" placeholder="name contains…" value={typed} onChange={(e) => setTyped(e.target.value)} />
-        </div>
+        <TypedFilterField id="workflow-name" label="Workflow" placeholder="name contains…" filter={nameFilter} />
         <div className={bar.field}>
           <label htmlFor="workflow-project">Project</label>
           <select id="workflow-project" value={project} onChange={(e) => choose(e.target.value)}>
