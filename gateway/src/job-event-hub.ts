@@ -252,15 +252,26 @@ function nextTurn(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Why a resumed client is not sent every event after its id: it left off further back than a
+ * resume goes (`window`), or the events it missed are no longer kept (`retention`: the stream's age
+ * or size limit removed them, or an in-process stream started afresh).
+ */
+type GapReason = { kind: 'window'; window: number } | { kind: 'retention' };
+
 /** The frame that tells a resumed client it missed events: the stream goes on at `resumesAt`. */
-function gapFrame(lastEventId: number, resumesAt: number, window: number): Buffer {
+function gapFrame(lastEventId: number, resumesAt: number, reason: GapReason): Buffer {
+  const why =
+    reason.kind === 'window'
+      ? `are not sent: a stream resumes at most ${reason.window} positions before the end of the event stream`
+      : 'are no longer kept: the event stream removed them (it keeps events for a limited time and size)';
   const data = {
     lastEventId,
     resumesAt,
+    reason: reason.kind,
     message:
-      `Events after ${lastEventId} and before ${resumesAt} are not sent: a stream resumes at most ${window} positions ` +
-      'before the end of the event stream. Read the jobs you follow again (GET /operations-manager/jobs); the events from ' +
-      `${resumesAt} on follow.`,
+      `Events after ${lastEventId} and before ${resumesAt} ${why}. Read the jobs you follow again ` +
+      `(GET /operations-manager/jobs); the events from ${resumesAt} on follow.`,
   };
   // its id is the position before the first it sends: a client that reconnects now is not told again
   return Buffer.from(`id: ${resumesAt - 1}\nevent: gap\ndata: ${JSON.stringify(data)}\n\n`);
@@ -724,7 +735,10 @@ export class JobEventHub {
     const from = startSeq > bounds.lastSeq + 1 ? bounds.firstSeq : Math.max(startSeq, bounds.firstSeq);
     const windowStart = bounds.lastSeq + 1 - this.resume.window;
     const start = Math.max(from, windowStart, 1);
-    if (start > from) client.sink.push(gapFrame(startSeq - 1, start, this.resume.window));
+    // events after the client's id that the stream no longer holds (an id of this life of the stream)
+    const expired = startSeq < bounds.firstSeq && startSeq <= bounds.lastSeq + 1;
+    if (start > from) client.sink.push(gapFrame(startSeq - 1, start, { kind: 'window', window: this.resume.window }));
+    else if (expired) client.sink.push(gapFrame(startSeq - 1, start, { kind: 'retention' }));
     catchUp.end = bounds.lastMatchingSeq;
     catchUp.position = catchUp.received = start - 1;
     // what the shared subscription relayed meanwhile from before that start was seen, or is in the gap

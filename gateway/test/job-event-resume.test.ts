@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import { eventSubject } from '@nap/contracts';
+import { eventPattern, eventSubject } from '@nap/contracts';
 import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
 import { createMemoryBus, createNatsBus } from '@nap/bus';
 import type { Bus, BusClient } from '@nap/bus';
@@ -161,6 +161,73 @@ const buses: [string, () => Promise<World>][] = [
     },
   ],
 ];
+
+/** Streams that keep about the last 20 of the test's events (about 200 bytes each as JetStream counts them). */
+const limitedBuses: [string, () => Promise<World>][] = [
+  [
+    'the in-process bus',
+    async () => {
+      const bus = createMemoryBus({ stream: { maxBytes: 4_000 } });
+      return { bus, close: () => bus.close() };
+    },
+  ],
+  [
+    'NATS',
+    async () => {
+      const server: NatsServer = await startNatsServer({ jetstream: true });
+      const bus = await createNatsBus({ servers: server.url, name: 'resume-test', stream: { maxBytes: 4_000, storage: 'memory' } });
+      return {
+        bus,
+        async close() {
+          await bus.close();
+          await server.stop();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(limitedBuses)('a resumed stream on %s whose events the stream no longer keeps', (_name, createWorld) => {
+  let world: World;
+  let h: Harness | undefined;
+  beforeEach(async () => {
+    world = await createWorld();
+  });
+  afterEach(async () => {
+    await h?.stop();
+    h = undefined;
+    await world.close();
+  });
+
+  it('gets a gap event saying they are no longer kept, then every event still kept; one resuming from a kept event gets none', async () => {
+    h = await harness(world, [], { window: 1_000 });
+    h.callers.set('admin', { caller: admin, filter: { ...ALL, allJobs: true } });
+    const seqs = await publish(world.bus, ['job-1', 'job-2'], 60);
+    const bounds = await world.bus.eventBounds(eventPattern('workflow', 'job'));
+    // the stream's limit removed the first events, not the last
+    expect(bounds.firstSeq).toBeGreaterThan(seqs[1] as number);
+    expect(bounds.firstSeq).toBeLessThan(seqs.at(-1) as number);
+    const kept = seqs.filter((s) => s >= bounds.firstSeq);
+
+    const stream = await follow(h, 'admin', seqs[0]);
+    await eventually('the kept events replayed', () => events(stream.frames).at(-1)?.id === seqs.at(-1));
+    const [gap, ...replayed] = stream.frames;
+    expect(gap).toEqual({
+      id: bounds.firstSeq - 1,
+      event: 'gap',
+      data: expect.objectContaining({ lastEventId: seqs[0], resumesAt: bounds.firstSeq, reason: 'retention' }),
+    });
+    expect(String(gap?.data.message)).toContain(`Events after ${seqs[0]} and before ${bounds.firstSeq} are no longer kept`);
+    expect(replayed.map((f) => f.id)).toEqual(kept);
+    stream.close();
+
+    // the gap event's id resumes without a gap: nothing was lost after it
+    const again = await follow(h, 'admin', bounds.firstSeq - 1);
+    await eventually('the kept events replayed again', () => events(again.frames).at(-1)?.id === seqs.at(-1));
+    expect(again.frames.map((f) => f.id)).toEqual(kept);
+    again.close();
+  });
+});
 
 describe.each(buses)('resumed job event streams on %s', (_name, createWorld) => {
   let world: World;

@@ -64,7 +64,7 @@ export function LiveEventsProvider({
     let lostOnce = false;
     const close = followEventStream('/operations-manager/events', {
       onEvent: (message) => {
-        // the platform sends no events from before a resume's window: what the console shows is read again
+        // events missed that the platform does not send (before a resume's window, or no longer kept): what the console shows is read again
         if (message.event === 'gap') {
           void client.invalidateQueries();
           return;

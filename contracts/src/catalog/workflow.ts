@@ -590,8 +590,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'Over the bus this operation checks the filter and answers it normalized; the gateway then relays every nap.evt.workflow.job.*.* event that matches it and that the caller may see ' +
       '(event name = the job event, data = its payload, id = its position in the event stream). Reconnect with Last-Event-ID: <the last id> to resume after it (events are kept 7 days; standalone keeps the last NAP_MEMORY_EVENTS_MAX_BYTES of them). ' +
       'A resume goes back at most 10,000 positions from the end of the event stream: from further back (or from an id the platform never handed out, when the stream holds more than that) ' +
-      'the stream starts with an event named gap (id = the position before the first event it sends; data = {lastEventId, resumesAt, message}), then the events from resumesAt on: ' +
-      'read the jobs you follow again (GET /operations-manager/jobs) for what happened before. A caller has two resumed streams replaying at once (a gateway eight); ' +
+      'the stream starts with an event named gap (id = the position before the first event it sends; data = {lastEventId, resumesAt, reason: window, message}), then the events from resumesAt on: ' +
+      'read the jobs you follow again (GET /operations-manager/jobs) for what happened before. A resume after events the stream no longer keeps (older than its retention) starts the same way, with reason retention. A caller has two resumed streams replaying at once (a gateway eight); ' +
       'more wait their turn, open, with comment lines. ' +
       'Delivery is in order per job, at least once. Comment lines keep idle connections open. A client that reads too slowly to keep up is sent a retry: line and closed: ' +
       'it reconnects with Last-Event-ID.',
