@@ -34,7 +34,7 @@ export function isTicking(status: string | undefined): boolean {
 }
 
 /** The members of a job the list shows (`include=` keeps the page small: a job carries every task). */
-export const JOB_LIST_FIELDS = ['_id', 'name', 'status', 'created_by', 'metrics', 'description', 'ancestors', 'trigger'] as const;
+export const JOB_LIST_FIELDS = ['_id', 'name', 'status', 'created_by', 'metrics', 'description', 'ancestors', 'trigger', 'error'] as const;
 
 /** A row of the jobs table, read from a job-page item (the page's items are untyped job projections). */
 export interface JobSummary {
@@ -48,6 +48,10 @@ export interface JobSummary {
   endTime?: number;
   /** The trigger that started the job, when one did. */
   trigger?: JobTrigger;
+  /** The job whose `childJob` task started this one (the last of its ancestors), when one did. */
+  parentId?: string;
+  /** The ids of the tasks where the job stopped (its `error` items), first first; empty when none. */
+  errorTasks?: string[];
 }
 
 /** The trigger that started a job: its id, name, type and, for a schedule, the due time. */
@@ -94,7 +98,30 @@ export function toJobSummary(item: Record<string, unknown>): JobSummary {
   if (end !== undefined) summary.endTime = end;
   const trigger = jobTriggerOf(item);
   if (trigger !== undefined) summary.trigger = trigger;
+  const ancestors = Array.isArray(item.ancestors) ? item.ancestors.filter((id): id is string => typeof id === 'string') : [];
+  const parentId = ancestors[ancestors.length - 1];
+  if (parentId !== undefined) summary.parentId = parentId;
+  const errorTasks = Array.isArray(item.error) ? [...new Set(item.error.map((e) => text(record(e).task)).filter((t) => t !== ''))] : [];
+  if (errorTasks.length > 0) summary.errorTasks = errorTasks;
   return summary;
+}
+
+/**
+ * Why a job stopped, in one line for the jobs list: the task where it stopped (its summary) and
+ * what that task reported (its own error), or how it finished (`finished as failure`) when it
+ * reported nothing; undefined when the job's document says neither.
+ */
+export function jobStopReason(job: { tasks?: unknown }, taskIds: readonly string[]): string | undefined {
+  const tasks = record(job.tasks);
+  for (const id of taskIds) {
+    const task = record(tasks[id]) as Task;
+    const name = text(task.summary) || id;
+    const own = taskErrorText(task);
+    if (own !== undefined) return `${name}: ${own}`;
+    const finish = text(record(task.metrics).finish_state);
+    if (finish === 'failure' || finish === 'error') return `${name} finished as ${finish}`;
+  }
+  return undefined;
 }
 
 /** How long a job or task ran (until now while it runs), ms; undefined before it started. */

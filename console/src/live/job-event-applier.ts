@@ -54,7 +54,8 @@ export function createJobEventApplier(client: QueryClient): (event: LiveJobEvent
         ),
       });
     }
-    if (!shown && event.name === 'jobStart') refetchLists();
+    // a new job, or one that stopped in error (the list says where and why: the job's `error`)
+    if ((!shown && event.name === 'jobStart') || (shown && event.name === 'jobError')) refetchLists();
     client.setQueryData<JobDocument>(['job', payload.jobId], (job) => (job ? jobAfterEvent(job, event) : job));
     // the work queue marks the tasks of a paused job: a pause or a resume changes it too
     if (isTaskEvent(payload) || FINAL_EVENTS.has(event.name) || event.name === 'jobPause' || event.name === 'jobResume') refetchQueue();

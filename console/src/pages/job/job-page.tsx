@@ -30,6 +30,8 @@ import { useSelectedTask } from '../../hooks/use-selected-task';
 import { useJobStream } from '../../live/use-job-stream';
 import { maySee } from '../../session/permissions';
 import { usePermissions } from '../../session/session';
+import { ChildJobs } from './child-jobs';
+import type { ChildJob } from './child-jobs';
 import { TaskPanel } from './task-panel';
 import styles from './job-page.module.css';
 
@@ -41,8 +43,8 @@ function parentOf(job: JobDocument): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** Jobs → root job → … → this job: names of the ancestors from one list request. */
-function Breadcrumbs({ job }: { job: JobDocument }) {
+/** The names of a job's ancestors, from one list request (the breadcrumbs and the Parent job fact share it). */
+function useAncestorNames(job: JobDocument): ReadonlyMap<string, string> {
   const ids = ancestorIds(job);
   const names = useQuery({
     queryKey: ['job-names', ids],
@@ -50,7 +52,13 @@ function Breadcrumbs({ job }: { job: JobDocument }) {
     enabled: ids.length > 0,
     staleTime: 60_000,
   });
-  const byId = new Map((names.data?.items ?? []).map((item) => [String(item._id), toJobSummary(item)]));
+  return new Map((names.data?.items ?? []).map((item) => [String(item._id), toJobSummary(item).name]));
+}
+
+/** Jobs → root job → … → this job. */
+function Breadcrumbs({ job }: { job: JobDocument }) {
+  const ids = ancestorIds(job);
+  const names = useAncestorNames(job);
   return (
     <nav aria-label="Breadcrumb" className={styles.breadcrumbs}>
       <ol>
@@ -59,7 +67,7 @@ function Breadcrumbs({ job }: { job: JobDocument }) {
         </li>
         {ids.map((id) => (
           <li key={id}>
-            <Link to={`/jobs/${encodeURIComponent(id)}`}>{plainName(byId.get(id)?.name ?? id)}</Link>
+            <Link to={`/jobs/${encodeURIComponent(id)}`}>{plainName(names.get(id) ?? id)}</Link>
           </li>
         ))}
         <li>
@@ -73,7 +81,21 @@ function Breadcrumbs({ job }: { job: JobDocument }) {
 /** Whether the job panel is hidden: the person's choice holds for every job they open until the page reloads. */
 let jobPanelHidden = false;
 
-type ChildJob = NonNullable<JobDocument['tasks'][string]['childJobs']>[number];
+/** The job that started this one, by its name and the end of its id (as the jobs list names a job), the whole id in its title. */
+function ParentJob({ job, parent }: { job: JobDocument; parent: string }) {
+  const name = plainName(useAncestorNames(job).get(parent) ?? '');
+  return (
+    <Link to={`/jobs/${encodeURIComponent(parent)}`} title={parent}>
+      {name ? (
+        <>
+          {name} <span className="mono">…{parent.slice(-6)}</span>
+        </>
+      ) : (
+        <span className="mono">{parent}</span>
+      )}
+    </Link>
+  );
+}
 
 /**
  * Beside the graph while no task is selected: the job's variables (and the jobs it started), in
@@ -99,18 +121,7 @@ function JobPanel({ job, childJobs, onHide }: { job: JobDocument; childJobs: rea
         </button>
       </div>
       <JsonView value={job.variables ?? {}} label="Job variables" />
-      {childJobs.length > 0 ? (
-        <section aria-labelledby="child-jobs-title">
-          <h3 id="child-jobs-title">Child jobs</h3>
-          <ul className={styles.links}>
-            {childJobs.map((child) => (
-              <li key={child._id}>
-                <Link to={`/jobs/${encodeURIComponent(child._id)}`}>{child.name ?? child._id}</Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {childJobs.length > 0 ? <ChildJobs childJobs={childJobs} titleId="child-jobs-title" /> : null}
     </aside>
   );
 }
@@ -293,7 +304,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
             </div>
             <div>
               <dt>Parent job</dt>
-              <dd>{parent ? <Link to={`/jobs/${encodeURIComponent(parent)}`}>{parent}</Link> : 'none'}</dd>
+              <dd>{parent ? <ParentJob job={doc} parent={parent} /> : 'none'}</dd>
             </div>
             <div>
               <dt>Job id</dt>

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import {
   durationMs,
   formatDuration,
@@ -16,6 +15,7 @@ import type { JobDocument } from '../../api/nap';
 import { TaskVariables } from '../../components/task-variables';
 import { StatusBadge } from '../../components/status-badge';
 import { usePermissions } from '../../session/session';
+import { ChildJobs } from './child-jobs';
 import { ManualTask } from './manual-task';
 import { ResultsView } from './mop-result-view';
 import { RetryTaskDialog } from './retry-task-dialog';
@@ -144,19 +144,7 @@ export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; tas
           </>
         ) : null}
       </dl>
-      {childJobs.length > 0 ? (
-        <section aria-labelledby="task-children-title">
-          <h3 id="task-children-title">Child jobs</h3>
-          <ul className={styles.links}>
-            {childJobs.map((child) => (
-              <li key={child._id}>
-                <Link to={`/jobs/${encodeURIComponent(child._id)}`}>{child.name ?? child._id}</Link>
-                {child.iteration !== undefined ? <span className="muted"> (iteration {child.iteration})</span> : null}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {childJobs.length > 0 ? <ChildJobs childJobs={childJobs} titleId="task-children-title" /> : null}
       {checks.map(([name, results]) => (
         <section key={name} aria-labelledby={`task-check-${name}`}>
           <h3 id={`task-check-${name}`}>{checks.length === 1 ? 'Check results' : `Check results (${name})`}</h3>

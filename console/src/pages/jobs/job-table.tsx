@@ -4,7 +4,9 @@ import { formatDuration, formatTime, isCancelable, jobDurationMs } from '../../a
 import type { JobSummary } from '../../api/job-data';
 import { StatusBadge } from '../../components/status-badge';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
+import { plainName } from '../../api/names';
 import type { JobListParams, SortColumn } from './job-list-params';
+import { useRowContext } from './use-row-context';
 import styles from './jobs-page.module.css';
 
 interface JobTableProps {
@@ -58,6 +60,7 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
   const cancelable = jobs.filter((job) => isCancelable(job.status));
   const allSelected = selection !== undefined && cancelable.length > 0 && cancelable.every((job) => selection.selected.has(job._id));
   const projects = useProjectNames(jobs.map((job) => job.name));
+  const { reasons, parents } = useRowContext(jobs);
   return (
     <table className="table">
       <caption className="visually-hidden">Jobs</caption>
@@ -113,6 +116,14 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
                     {job.description}
                   </div>
                 ) : null}
+                {job.parentId !== undefined ? (
+                  <div className={styles.parent}>
+                    child of{' '}
+                    <Link to={`/jobs/${encodeURIComponent(job.parentId)}`} title={job.parentId}>
+                      {plainName(parents.get(job.parentId) ?? '') || 'a job'} …{job.parentId.slice(-6)}
+                    </Link>
+                  </div>
+                ) : null}
               </td>
               <td>
                 <span className={styles.statusCell}>
@@ -127,6 +138,11 @@ export function JobTable({ jobs, params, now, onSort, waiting, selection }: JobT
                     </Link>
                   ) : null}
                 </span>
+                {reasons.has(job._id) ? (
+                  <div className={`${styles.reason} cell-text`} title={reasons.get(job._id)}>
+                    {reasons.get(job._id)}
+                  </div>
+                ) : null}
               </td>
               <td className={styles.time}>{formatTime(job.startTime)}</td>
               <td className={styles.time}>{formatDuration(jobDurationMs(job, now))}</td>
