@@ -100,7 +100,7 @@ if (!present) {
       for (const original of all) {
         const res = await platform.http('GET', `/automation-studio/projects/${original._id}/export`, { token });
         expect(res.status).toBe(200);
-        const exported = res.body as ExportedProject;
+        const exported = (res.body as { data: ExportedProject }).data;
         const expected = original.components;
         expect({ name: exported.name, components: exported.components.map(signature).sort() }).toEqual({
           name: original.name,
@@ -300,8 +300,11 @@ describe('project import, all or nothing', () => {
     expect(again.body).toMatchObject({ code: 'PROJECT_ALREADY_EXISTS' });
     const one = await platform.http('GET', '/automation-studio/projects?equals[name]=project dddddddddddddddddddddddd', { token });
     expect(one.body).toMatchObject({ metadata: { total: 1 }, data: [{ _id: 'dddddddddddddddddddddddd' }] });
-    const exported = (await platform.http('GET', '/automation-studio/projects/dddddddddddddddddddddddd/export', { token }))
-      .body as ExportedProject;
+    const exported = (
+      (await platform.http('GET', '/automation-studio/projects/dddddddddddddddddddddddd/export', { token })).body as {
+        data: ExportedProject;
+      }
+    ).data;
     expect(exported.components.map((c) => [c.type, c.document.name, c.reference])).toEqual([
       ['template', 'render', expect.any(String)],
       ['mopCommandTemplate', 'checks', '@dddddddddddddddddddddddd: checks'],

@@ -54,7 +54,15 @@ function variables() {
 
 /** `{ status, message, data }`: what a creation answers (as operations 3 and 10). */
 function created<T extends TSchema>(data: T) {
-  return obj({ status: str({ description: 'Created' }), message: str(), data }, ['status', 'message', 'data']);
+  return obj(
+    {
+      status: str({ description: 'Created' }),
+      message: str(),
+      data,
+      ops: arr(data, { description: 'the stored template again, where ipctl reads it (ops[0])' }),
+    },
+    ['status', 'message', 'data', 'ops'],
+  );
 }
 
 /** One command run on one device without rules. */
@@ -152,7 +160,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     body: createAnalyticTemplateBodySchema,
     response: created(analyticTemplate),
     notes:
-      'The spec shows the result as an object of unshown shape; it is { status: "Created", message, data: the stored template }, as createTemplate. ' +
+      'The spec shows the result as an object of unshown shape; it is { status: "Created", message, data: the stored template, ops: [the same] }, as createTemplate (ipctl reads ops[0]). ' +
       'The members of mopAnalyticTemplateDoc that are not given are stored as os "", passRule true, prepostCommands [].',
   },
   {
@@ -216,7 +224,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
     body: obj({ template: open({ name: printableName() }, ['name']), type: oneOf(TEMPLATE_TYPES, { default: 'template' }) }, ['template']),
     response: anyObject('the stored template'),
     notes:
-      'A template whose name exists is stored as "name (n)" with the next free n. The _id and the authorship members of the document are replaced. type templates (what ipctl sends) means template.',
+      'A template whose name exists is stored as "name (n)" with the next free n. The _id and the authorship members of the document are replaced. type templates (what ipctl sends) means template. ' +
+      'Answered 200, and 201 for type analytic: ipctl checks 201 when it imports an analytic template (200 for a command template).',
   },
   {
     name: 'GetBootFlash',

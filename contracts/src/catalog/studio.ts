@@ -1,6 +1,7 @@
 import { ROLE_SETS } from '../roles';
 import { withPrintableNames } from '../names';
-import type { TProperties, TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import type { TObject, TProperties, TSchema } from '@sinclair/typebox';
 import {
   acknowledgement,
   anyObject,
@@ -79,6 +80,12 @@ function importResult<C extends TSchema, X extends TProperties>(id: string, crea
   );
 }
 
+/** `result` with one more member, `created`: the stored document again, where ipctl reads it. */
+function withCreated<P extends TProperties, C extends TSchema>(id: string, result: TObject<P>, created: C) {
+  // the optional members of result stay optional: their schemas carry the modifier
+  return withId(id, Type.Object({ ...result.properties, created }));
+}
+
 const workflow = embed(workflowDocumentSchema);
 const workflowInput = embed(workflowInputSchema);
 const problem = embed(workflowProblemSchema);
@@ -87,11 +94,19 @@ const templateInput = embed(studioTemplateInputSchema);
 const componentGroup = embed(componentGroupSchema);
 const componentGroupInput = embed(componentGroupInputSchema);
 const storedForm = embed(storedFormSchema);
+/** A stored form as the json-forms routes answer it: with id, its _id, where the original platform puts it. */
+const jsonForm = Type.Intersect([storedForm, obj({ id: str({ description: 'the same as _id' }) }, ['id'])]);
 const transformation = embed(transformationSchema);
 const transformationInput = embed(transformationInputSchema);
 const transformationRunBody = embed(transformationRunBodySchema);
 const transformationValidation = embed(transformationValidationSchema);
 const transformationProblem = transformationValidation.properties.errors.items;
+const transformationsImportBody = obj({ transformations: arr(anyObject('a transformation document'), { minItems: 1 }) }, [
+  'transformations',
+]);
+const transformationImportResult = importResult('nap:schemas/transformation-import-result', transformation, {
+  problems: arr(transformationProblem, { description: 'why the item was refused (failed items)' }),
+});
 
 /**
  * The query of the studio's list routes: the shared list options and no other member, so that a
@@ -119,9 +134,9 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     auditKind: 'workflow',
     roles: ROLE_SETS.write,
     body: obj({ automation: workflowInput }, ['automation']),
-    response: workflowSaveResultSchema('nap:schemas/workflow-created', 'Created'),
+    response: withCreated('nap:schemas/workflow-created', workflowSaveResultSchema('nap:schemas/workflow-saved', 'Created'), workflow),
     notes:
-      'Payload not shown by the spec. Answers { status: Created, message, data: <stored workflow>, warnings }. The graph is validated: ' +
+      'Payload not shown by the spec. Answers { status: Created, message, data: <stored workflow>, created: <the same>, warnings } (ipctl reads created). The graph is validated: ' +
       'transitions name existing tasks, workflow_start and workflow_end exist, every task is reachable from workflow_start, states and types are known; ' +
       'a problem answers 400 WORKFLOW_INVALID whose details list each one; what is legal but risky comes back in warnings. Names are unique (409 WORKFLOW_ALREADY_EXISTS). ' +
       "A submitted _id made of letters, digits, _ and - (up to 64) is kept, so references survive an export; the audit fields are always the service's.",
@@ -207,8 +222,14 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'POST', path: '/automation-studio/templates' },
     roles: ROLE_SETS.write,
     body: obj({ template: templateInput }, ['template']),
-    response: createdResultSchema('nap:schemas/studio-template-created', template),
-    notes: 'A studio template is a jinja2 or textfsm text with sample data; names are unique (409 TEMPLATE_ALREADY_EXISTS).',
+    response: withCreated(
+      'nap:schemas/studio-template-created',
+      createdResultSchema('nap:schemas/studio-template-saved', template),
+      template,
+    ),
+    notes:
+      'A studio template is a jinja2 or textfsm text with sample data; names are unique (409 TEMPLATE_ALREADY_EXISTS). ' +
+      'Answers { status: Created, message, data: <stored template>, created: <the same> } (ipctl reads created).',
   },
   {
     name: 'deleteTemplate',
@@ -468,6 +489,91 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
       'The same list as GET /automation-studio/automations: { items, total, skip, limit }; equals[name]=<name> finds one by name, project members included. ' +
       LIST_QUERY_NOTE,
   },
+  // the original platform's routes that ipctl calls: workflow_builder and json-forms (additions)
+  {
+    name: 'deleteWorkflowByName',
+    summary: 'Delete a workflow document by name',
+    http: { method: 'DELETE', path: '/workflow_builder/workflows/delete/:name' },
+    auditKind: 'workflow',
+    roles: ROLE_SETS.write,
+    response: acknowledgement(),
+    addition: true,
+    notes:
+      'As DELETE /automation-studio/automations/:id, the workflow named by its exact name (a project member by its @<project id>: <name>). 404 WORKFLOW_NOT_FOUND.',
+  },
+  {
+    name: 'exportWorkflow',
+    summary: 'Export a workflow document by name or id',
+    http: { method: 'POST', path: '/workflow_builder/export' },
+    auditKind: 'workflow',
+    roles: ROLE_SETS.read,
+    body: closed({ options: withOneOf(closed({ name: name('workflow name'), _id: name('workflow id') }), ['name', '_id']) }, ['options']),
+    response: workflow,
+    addition: true,
+    notes:
+      'A read although it is a POST: the stored document, as POST /automation-studio/automations/import takes it back. With both name and _id, both must match. 404 WORKFLOW_NOT_FOUND.',
+  },
+  {
+    name: 'getJsonForms',
+    summary: 'List every JSON form',
+    http: { method: 'GET', path: '/json-forms/forms' },
+    roles: ROLE_SETS.read,
+    response: arr(jsonForm),
+    addition: true,
+    notes:
+      'The forms of GET /formbuilder/forms (studio forms: JSON forms and form-builder forms are one kind), all of them the caller may see, as a bare array sorted by name, ' +
+      'each with id: its _id (where the original platform and ipctl read it).',
+  },
+  {
+    name: 'getJsonForm',
+    summary: 'Get one JSON form',
+    http: { method: 'GET', path: '/json-forms/forms/:id' },
+    roles: ROLE_SETS.read,
+    response: withId('nap:schemas/json-form', jsonForm),
+    addition: true,
+    notes: 'As GET /formbuilder/forms/:id, with id: its _id. 404 FORM_NOT_FOUND.',
+  },
+  {
+    name: 'createJsonForm',
+    summary: 'Create a JSON form',
+    http: { method: 'POST', path: '/json-forms/forms' },
+    roles: ROLE_SETS.write,
+    body: embed(formInputSchema),
+    response: withId(
+      'nap:schemas/json-form-created',
+      obj({ status: literal('success'), n: int({ minimum: 1 }), message: str(), doc: jsonForm }, ['status', 'n', 'message', 'doc']),
+    ),
+    addition: true,
+    notes:
+      "Takes the bare form (as ipctl sends it) and stores it as POST /formbuilder/forms does; an empty id and the audit members it brings are the service's to set. " +
+      'Answers { status: success, n: 1, message, doc: <the stored form with id> }. 409 FORM_ALREADY_EXISTS.',
+  },
+  {
+    name: 'deleteJsonForms',
+    summary: 'Delete JSON forms by id',
+    http: { method: 'DELETE', path: '/json-forms/forms' },
+    roles: ROLE_SETS.write,
+    body: closed({ ids: arr(name('form id'), { minItems: 1, maxItems: 500 }) }, ['ids']),
+    response: withId(
+      'nap:schemas/json-forms-deleted',
+      obj({ status: literal('success'), n: int({ minimum: 0 }), message: str() }, ['status', 'n', 'message']),
+    ),
+    addition: true,
+    notes:
+      'All or nothing: every id is checked first (an unknown one 404 FORM_NOT_FOUND naming it; a form shared with groups the caller is in none of 403 GROUP_ACCESS_DENIED), then each is deleted. n: how many were.',
+  },
+  {
+    name: 'importJsonForms',
+    summary: 'Import JSON forms',
+    http: { method: 'POST', path: '/json-forms/import/forms' },
+    roles: ROLE_SETS.write,
+    body: obj({ forms: arr(anyObject('a JSON form'), { minItems: 1 }) }, ['forms']),
+    response: importResult('nap:schemas/json-form-import-result', storedForm, {}),
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes:
+      "As POST /formbuilder/forms/import: per item; created is the stored form, whose _id GET /json-forms/forms/:id takes. A form's own id (another platform's) is kept as a member, and GET /formbuilder/forms/:id finds it by it.",
+  },
   {
     name: 'getProjects',
     summary: 'Get a page of projects',
@@ -608,11 +714,12 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     summary: 'Export a project with its components under their original names',
     http: { method: 'GET', path: '/automation-studio/projects/:id/export' },
     roles: ROLE_SETS.read,
-    response: exportedProjectSchema,
+    response: envelopeOf('nap:schemas/project-exported', embed(exportedProjectSchema)),
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
     notes:
-      'The shape POST /automation-studio/projects/import takes ({ project: <this> }): components with their documents as stored now, names without the project prefix. ' +
+      'Answers { message, data: <the exported project>, metadata } as the original platform does (ipctl reads data). ' +
+      'data is the shape POST /automation-studio/projects/import takes ({ project: <data> }): components with their documents as stored now, names without the project prefix. ' +
       "A project holds its components by id: a component renamed through its own route is exported under its name now (a mopCommandTemplate's reference is its stored name now); " +
       'one deleted through its own route is left out of components and folders, and componentsGone ({ iid, type, name }) and note name it (a deleted workflow or form by its iid and type alone, its name only to admins); what is left imports again. ' +
       'A project with a component shared with groups the caller is in none of (workflows and forms; admins may) is refused with 403 GROUP_ACCESS_DENIED naming each such component by its iid and type alone ' +
@@ -637,9 +744,13 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'GET', path: '/transformations' },
     roles: ROLE_SETS.read,
     query: listQuery,
-    response: pageOf(transformation),
+    response: withId(
+      'nap:schemas/transformation-page',
+      obj({ results: arr(transformation), ...pageOf(transformation).properties }, ['results', 'items', 'total']),
+    ),
     addition: true,
     notes:
+      'Answers { results, total, skip, limit } as the original platform does (ipctl pages on results until it has read total), and items: the same documents, as the other page routes name them. ' +
       'Filter fields: name, _id, description, createdBy, lastUpdatedBy; sort also by created and lastUpdated. Default limit 50, at most 500. ' +
       LIST_QUERY_NOTE,
   },
@@ -667,21 +778,34 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     http: { method: 'DELETE', path: '/transformations/:id' },
     roles: ROLE_SETS.write,
     response: acknowledgement(),
+    status: 204,
     addition: true,
+    notes: 'Answered 204 with no body, as the original platform answers it and as ipctl checks it (bus callers get the acknowledgement).',
   },
   {
     name: 'importTransformations',
-    summary: 'Import JST transformations',
-    http: { method: 'POST', path: '/transformations/import' },
+    summary: 'Import JST transformations (for the prebuilt installer)',
     roles: ROLE_SETS.write,
-    body: obj({ transformations: arr(anyObject('a transformation document'), { minItems: 1 }) }, ['transformations']),
-    response: importResult('nap:schemas/transformation-import-result', transformation, {
-      problems: arr(transformationProblem, { description: 'why the item was refused (failed items)' }),
-    }),
+    body: transformationsImportBody,
+    response: transformationImportResult,
     timeoutMs: TIMEOUTS_MS.long,
     addition: true,
     notes:
-      'Reports per item like the other import routes. _id and name are kept as exported, so the workflows that name a transformation by tr_id find it.',
+      'Bus-only: POST /transformations/import (importTransformation) with { transformations }, for callers that read the import result.',
+  },
+  {
+    name: 'importTransformation',
+    summary: 'Import a JST transformation (one document), or several ({ transformations })',
+    http: { method: 'POST', path: '/transformations/import' },
+    roles: ROLE_SETS.write,
+    body: anyObject('one transformation document, or { transformations: [documents] }'),
+    response: withId('nap:schemas/transformation-import-answer', Type.Union([embed(transformationImportResult), transformation])),
+    timeoutMs: TIMEOUTS_MS.long,
+    addition: true,
+    notes:
+      'A body with a transformations member (an array of at least one document; else 400 VALIDATION_FAILED naming it) imports each and reports per item like the other import routes. Any other body is one transformation document, as the original platform takes it and ipctl sends it: ' +
+      'it is stored and the stored document answered, as POST /transformations answers it; a refused one is an error (400 TRANSFORMATION_INVALID, 409 TRANSFORMATION_ALREADY_EXISTS). ' +
+      '_id and name are kept as exported, so the workflows that name a transformation by tr_id find it.',
   },
   {
     name: 'validateTransformation',

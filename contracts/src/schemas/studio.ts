@@ -38,9 +38,12 @@ function audit() {
 /** A studio template as a client submits it. */
 export const studioTemplateInputSchema = withId(
   'nap:schemas/studio-template-input',
-  open({ ...studioTemplateProperties(), name: printableName('template name, unique') }, ['name', 'type', 'template']),
+  open({ ...studioTemplateProperties(), name: printableName('template name, unique') }, ['name', 'type']),
 );
-/** A studio template as a client submits it: name, type and template text; `_id` is kept when it is a plain word. */
+/**
+ * A studio template as a client submits it: name, type and template text (empty when left out, as
+ * ipctl creates one); `_id` is kept when it is a plain word.
+ */
 export type StudioTemplateInput = Static<typeof studioTemplateInputSchema>;
 
 /** A stored studio template. */

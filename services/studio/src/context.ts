@@ -15,7 +15,8 @@ import type { AuditSink } from '@nap/bus';
 import { changedAfter } from '@nap/util';
 import type { Logger } from '@nap/telemetry';
 import type { TemplateRenderer } from './clients/template-renderer';
-import { assertAssignable } from './domain/access';
+import { assertAccess, assertAssignable } from './domain/access';
+import { importEach } from './domain/import-results';
 import { TEMPLATE_KIND, checkForm, keepableId, keptFormId, toStoredForm } from './domain/documents';
 import type { CamelKind, ForeignFormId, SaveStamp } from './domain/documents';
 import type { ComponentKind, ComponentKinds, ComponentState, ProjectRecord, StoredComponent, UndoStep } from './domain/projects';
@@ -338,4 +339,40 @@ export async function recoverProjectImports(svc: StudioContext, caller: Caller):
     log.warn({ projectId: p._id, components: p.components.length }, 'Rolling back a project import that did not finish');
     await rollBackImport(svc, p, caller);
   }
+}
+
+/**
+ * The form `key` names: by its id, then by its name (a project member's `@<project id>: <name>`, as
+ * exported manual triggers name their form), then by the `id` other platforms give a form; 404
+ * `FORM_NOT_FOUND` otherwise, 403 when the caller may not see it.
+ */
+export async function findForm(svc: StudioContext, key: string, caller: Caller): Promise<StoredForm> {
+  let form = await svc.forms.findByIdOrName(key);
+  if (form === null) {
+    const [byOwnId] = await svc.forms.scan({ id: { $eq: key } }, ['name']);
+    form = byOwnId === undefined ? null : await svc.forms.findById(byOwnId._id);
+  }
+  if (form === null) throw svc.forms.notFound(key, 'id or name');
+  assertAccess(caller, form, 'form', key);
+  return form;
+}
+
+/** A stored form as the `/json-forms/*` routes answer it: with `id`, its `_id`, where the original platform puts it. */
+export function asJsonForm(form: StoredForm): StoredForm & { id: string } {
+  return { ...form, id: form._id };
+}
+
+/**
+ * Stores each transformation as exported (`_id` and name kept, so workflow tasks that name one by
+ * `tr_id` find it); per-item outcome, problems of a refused item.
+ */
+export async function importTransformationsEach(
+  svc: StudioContext,
+  items: readonly Record<string, unknown>[],
+  caller: Caller,
+  ctx: AuditSink,
+) {
+  return importEach(items, { one: 'transformation', many: 'transformations' }, { ctx, kind: 'transformation' }, async (item, index) => ({
+    created: (await insertTransformation(svc, item, caller, `body.transformations[${index}]`)).created,
+  }));
 }

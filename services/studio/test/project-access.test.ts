@@ -121,7 +121,7 @@ describe('projects with members shared with groups', () => {
     for (const token of [insider.token, admin]) {
       const exported = await platform.http('GET', `/automation-studio/projects/${project._id}/export`, { token });
       expect(exported.status).toBe(200);
-      expect((exported.body as ExportedProject).components.map((c) => c.document.name)).toEqual([
+      expect((exported.body as { data: ExportedProject }).data.components.map((c) => c.document.name)).toEqual([
         'open-wf',
         'inner-secret-wf',
         'secret form',
@@ -220,7 +220,7 @@ describe('projects with members shared with groups', () => {
       expect(got).toMatchObject({ status: 200, body: { metadata: { componentsGone: gone, note } } });
       expect(validateResponse(getOperation('studio.getProject'), got.body)).toEqual([]);
       const exported = await platform.http('GET', `/automation-studio/projects/${project._id}/export`, { token });
-      expect(exported).toMatchObject({ status: 200, body: { componentsGone: gone, note } });
+      expect(exported).toMatchObject({ status: 200, body: { data: { componentsGone: gone, note } } });
       const changed = await platform.http('PATCH', `/automation-studio/projects/${project._id}`, { token, body: { description: 'd' } });
       expect(changed).toMatchObject({ status: 200, body: { metadata: { componentsGone: gone, note } } });
       expect(JSON.stringify([got.body, exported.body, changed.body])).not.toMatch(/inner-secret-wf|secret form/);

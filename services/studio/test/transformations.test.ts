@@ -152,7 +152,7 @@ describe('transformation routes', () => {
     expect((await platform.http('GET', `/transformations/${id}`, { token: admin })).body).toMatchObject({
       description: 'uppercase a site',
     });
-    expect((await platform.http('DELETE', `/transformations/${id}`, { token: admin })).status).toBe(200);
+    expect((await platform.http('DELETE', `/transformations/${id}`, { token: admin })).status).toBe(204);
     expect((await platform.http('GET', `/transformations/${id}`, { token: admin })).status).toBe(404);
     expect((await platform.http('POST', `/transformations/${id}`, { token: admin, body: { incoming: {} } })).status).toBe(404);
   });

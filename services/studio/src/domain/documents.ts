@@ -111,7 +111,7 @@ export function camelStamp(id: string, stamp: SaveStamp, original?: OriginalStam
 /** A stored studio template: the submitted members (defaults for the optional ones the editor shows), id and audit fields. */
 export function toStoredTemplate(input: StudioTemplateInput, id: string, stamp: SaveStamp, original?: OriginalStamp): StudioTemplate {
   const rest = withoutCamelStamp(input);
-  return { description: '', group: '', data: '', command: '', tags: [], ...rest, ...camelStamp(id, stamp, original) };
+  return { description: '', group: '', template: '', data: '', command: '', tags: [], ...rest, ...camelStamp(id, stamp, original) };
 }
 
 /** A stored component group: the submitted members (no members by default), id and audit fields. */

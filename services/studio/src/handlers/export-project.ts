@@ -6,7 +6,7 @@ import type { StudioContext } from '../context';
 import { assertWholeProjectVisible, componentsNow, exportedComponent, foldersWithout, goneNote, kindOf } from '../domain/projects';
 
 /**
- * `GET /automation-studio/projects/:id/export`: the components as stored now, under their names in
+ * `GET /automation-studio/projects/:id/export`: in the envelope (`data`, where ipctl reads it), the components as stored now, under their names in
  * the project (renames followed); those deleted through their own routes are left out (of the
  * folders too) and named in `componentsGone` and `note`. 403 `GROUP_ACCESS_DENIED` naming the
  * components the caller may not see (an export without them would import as a different project).
@@ -31,10 +31,14 @@ export function exportProject(svc: StudioContext): Handler<'studio.exportProject
     }
     gone.sort((a, b) => a.iid - b.iid);
     return {
-      ...project,
-      folders: foldersWithout(folders, new Set(gone.map((c) => c.iid))),
-      components: exported,
-      ...goneNote(gone, input.caller),
+      message: `Exported project "${project.name}"`,
+      data: {
+        ...project,
+        folders: foldersWithout(folders, new Set(gone.map((c) => c.iid))),
+        components: exported,
+        ...goneNote(gone, input.caller),
+      },
+      metadata: {},
     };
   };
 }

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { assertAccess } from '../domain/access';
+import { findForm } from '../context';
 import type { StudioContext } from '../context';
 
 /**
@@ -8,15 +8,5 @@ import type { StudioContext } from '../context';
  * other platforms give a form.
  */
 export function getForm(svc: StudioContext): Handler<'studio.getForm'> {
-  return async (input) => {
-    const key = input.params.id;
-    let form = await svc.forms.findByIdOrName(key);
-    if (form === null) {
-      const [byOwnId] = await svc.forms.scan({ id: { $eq: key } }, ['name']);
-      form = byOwnId === undefined ? null : await svc.forms.findById(byOwnId._id);
-    }
-    if (form === null) throw svc.forms.notFound(key, 'id or name');
-    assertAccess(input.caller, form, 'form', key);
-    return form;
-  };
+  return async (input) => findForm(svc, input.params.id, input.caller);
 }

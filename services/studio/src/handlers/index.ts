@@ -38,7 +38,15 @@ import { importForms } from './import-forms';
 import { importProject } from './import-project';
 import { removeProjectComponent } from './remove-project-component';
 import { importTemplates } from './import-templates';
+import { importTransformation } from './import-transformation';
 import { importTransformations } from './import-transformations';
+import { createJsonForm } from './create-json-form';
+import { deleteJsonForms } from './delete-json-forms';
+import { getJsonForm } from './get-json-form';
+import { getJsonForms } from './get-json-forms';
+import { importJsonForms } from './import-json-forms';
+import { deleteWorkflowByName } from './delete-workflow-by-name';
+import { exportWorkflow } from './export-workflow';
 import { parseTemplate } from './parse-template';
 import { renderJinjaTemplate } from './render-jinja-template';
 import { renderJinjaText } from './render-jinja-text';
@@ -100,6 +108,14 @@ export function studioHandlers(svc: StudioContext): HandlerMap<'studio'> {
     importProject: importProject(svc),
     importTemplates: importTemplates(svc),
     importTransformations: importTransformations(svc),
+    importTransformation: importTransformation(svc),
+    getJsonForms: getJsonForms(svc),
+    getJsonForm: getJsonForm(svc),
+    createJsonForm: createJsonForm(svc),
+    deleteJsonForms: deleteJsonForms(svc),
+    importJsonForms: importJsonForms(svc),
+    deleteWorkflowByName: deleteWorkflowByName(svc),
+    exportWorkflow: exportWorkflow(svc),
     parseTemplate: parseTemplate(svc),
     renderJinjaTemplate: renderJinjaTemplate(svc),
     renderJinjaText: renderJinjaText(svc),
