@@ -29,7 +29,7 @@ let lab: OpenApiPeer;
 interface Health {
   name: string;
   state: string;
-  connection: string;
+  connection: { state: string };
   lastError: { message: string; at: string } | null;
 }
 
@@ -86,7 +86,7 @@ beforeAll(async () => {
     await platform.api('POST', '/adapters', { properties: httpAdapter(name, lab, { intervalSeconds: 5, failuresBeforeDead: 3 }) });
   for (const name of ['servicenow', 'gitlab', 'netbox', 'infoblox']) await platform.api('PUT', `/adapters/${name}/start`);
   for (const name of ['servicenow', 'gitlab', 'netbox', 'infoblox'])
-    await adapterBecomes(name, (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING and ONLINE');
+    await adapterBecomes(name, (h) => h.state === 'RUNNING' && h.connection.state === 'ONLINE', 'RUNNING and ONLINE');
   await platform.api('PUT', '/adapters/gitlab/stop');
   await adapterBecomes('gitlab', (h) => h.state === 'STOPPED', 'STOPPED');
   await snow.stop();
@@ -194,7 +194,7 @@ describe('the Platform pages', () => {
     await eventually('the adapters listed', async () => (await listedAdapters()).length === 4);
     expect(await listedAdapters()).toEqual(['servicenow', 'gitlab', 'infoblox', 'netbox']);
     const dead = await health('servicenow');
-    expect(dead).toMatchObject({ state: 'DEAD', connection: 'OFFLINE' });
+    expect(dead).toMatchObject({ state: 'DEAD', connection: { state: 'OFFLINE' } });
     expect(await cell('servicenow', 1).textContent()).toBe('HTTP');
     expect(await cell('servicenow', 2).textContent()).toMatch(/^DEADfor \d/);
     // the reason is the platform's own words
@@ -328,7 +328,7 @@ describe('the Platform pages', () => {
       .filter({ hasText: /^Adapter netbox stopped: STOP(PING|PED)/ })
       .waitFor();
     // the platform reports it STOPPED, and so does the page, with who stopped it
-    await adapterBecomes('netbox', (h) => h.state === 'STOPPED' && h.connection === 'UNKNOWN', 'STOPPED');
+    await adapterBecomes('netbox', (h) => h.state === 'STOPPED' && h.connection.state === 'UNKNOWN', 'STOPPED');
     await cell('netbox', 2)
       .getByText(/^by admin, /)
       .waitFor();
@@ -342,7 +342,7 @@ describe('the Platform pages', () => {
       .getByRole('status')
       .filter({ hasText: 'Adapter netbox started: STARTING, RUNNING after its first connection check.' })
       .waitFor();
-    await adapterBecomes('netbox', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING and ONLINE again');
+    await adapterBecomes('netbox', (h) => h.state === 'RUNNING' && h.connection.state === 'ONLINE', 'RUNNING and ONLINE again');
     await eventually('netbox RUNNING on the page', async () => /^RUNNING/.test((await cell('netbox', 2).textContent()) ?? ''));
     await cell('netbox', 3).getByText('ONLINE').waitFor();
     await summary().filter({ hasText: '1 stopped by an operator: adapter gitlab STOPPED' }).waitFor();
@@ -370,7 +370,7 @@ describe('the Platform pages', () => {
     await snow.restart();
     await adapterRow('servicenow').getByRole('button', { name: 'Restart adapter servicenow' }).click();
     await dialog.getByRole('button', { name: 'Restart adapter' }).click();
-    await adapterBecomes('servicenow', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING and ONLINE');
+    await adapterBecomes('servicenow', (h) => h.state === 'RUNNING' && h.connection.state === 'ONLINE', 'RUNNING and ONLINE');
     await refreshNow();
     await cell('servicenow', 3).getByText('ONLINE').waitFor();
     await summary()

@@ -61,10 +61,10 @@ function adapter(name: string, settings: Record<string, unknown>, type: 'HTTP' |
 function adapterHealth(
   name: string,
   state: AdapterHealth['state'],
-  connection: AdapterHealth['connection'],
+  connection: AdapterHealth['connection']['state'],
   extra: Partial<AdapterHealth> = {},
 ) {
-  return { name, type: 'HTTP' as const, state, connection, uptime: 0, lastCheck: null, lastError: null, ...extra };
+  return { name, type: 'HTTP' as const, state, connection: { state: connection }, uptime: 0, lastCheck: null, lastError: null, ...extra };
 }
 
 function stopRecord(name: string, by: string, at: string): AuditRecord {

@@ -140,6 +140,10 @@ export const ERROR_CODES = {
   GROUP_NOT_FOUND: { status: 404, retryable: false, description: 'No group with that id.' },
   GROUP_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A group with that name exists.' },
   GROUP_IN_USE: { status: 409, retryable: false, description: 'The group cannot be changed that way while accounts rely on it.' },
+  ROLE_NOT_FOUND: { status: 404, retryable: false, description: 'No role with that id.' },
+  ROLE_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A custom or built-in role with that name exists.' },
+  ROLE_IN_USE: { status: 409, retryable: false, description: 'Groups give the role: take it from them before deleting it.' },
+  ROLE_BUILT_IN: { status: 409, retryable: false, description: 'A built-in role cannot be changed or deleted.' },
   SESSION_NOT_FOUND: {
     status: 404,
     retryable: false,

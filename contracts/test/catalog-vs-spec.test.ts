@@ -52,6 +52,8 @@ const OWNER_BY_FIRST_SEGMENT: Record<string, ServiceName> = {
   'automation-studio': 'studio',
   template_builder: 'studio',
   formbuilder: 'studio',
+  'json-forms': 'studio',
+  workflow_builder: 'studio',
   transformations: 'studio',
   mop: 'mop',
   gw: 'gateway-devices',
@@ -63,6 +65,7 @@ const OWNER_BY_FIRST_SEGMENT: Record<string, ServiceName> = {
   oauth: 'admin',
   sso: 'admin',
   whoami: 'admin',
+  user: 'admin',
   mySession: 'admin',
   logout: 'admin',
   adapters: 'admin',
@@ -362,7 +365,7 @@ describe('catalog consistency', () => {
       if (op.auth === 'public' || (op.http !== undefined && authRoutes.has(routeKey(op.http)))) continue;
       expect({ id: op.id, set: sets.includes([...op.roles].sort().join(',')) }).toEqual({ id: op.id, set: true });
     }
-    // whoami, mySession, logout, changeMyPassword: any caller's own session and account; getServerHealth: the release clients read before anything else;
+    // whoami, getUserSettings, mySession, logout, changeMyPassword: any caller's own session and account; getServerHealth: the release clients read before anything else;
     // the audit trail: admin and auditor
     for (const op of operationsOf('admin').filter((o) => o.http !== undefined && o.auth !== 'public' && o.http.path.startsWith('/audit')))
       expect({ id: op.id, roles: op.roles }).toEqual({ id: op.id, roles: ROLE_SETS.audit });
@@ -370,7 +373,7 @@ describe('catalog consistency', () => {
       (o) =>
         o.http !== undefined &&
         o.auth !== 'public' &&
-        !['whoami', 'mySession', 'logout', 'changeMyPassword', 'getServerHealth'].includes(o.name) &&
+        !['whoami', 'getUserSettings', 'mySession', 'logout', 'changeMyPassword', 'getServerHealth'].includes(o.name) &&
         !o.http.path.startsWith('/audit'),
     )) {
       if (authRoutes.has(routeKey(op.http as SpecRoute))) continue;

@@ -342,7 +342,14 @@ describe('response schemas', () => {
     const token: OAuthTokenResult = { access_token: 'eyJ', token_type: 'Bearer', expires_in: 3600 };
     expect(membersOf('admin.oauthToken', token)).toEqual([]);
     expect(membersOf('admin.oauthToken', { ...token, token_type: 'bearer' })).toEqual(['response.token_type']);
-    expect(membersOf('admin.whoami', { id: 'u1', username: 'admin', roles: ['admin'], groups: ['g1'] })).toEqual([]);
+    expect(
+      membersOf('admin.whoami', {
+        id: 'u1',
+        username: 'admin',
+        roles: ['admin'],
+        groups: [{ id: 'g1', name: 'admins', provenance: 'NAP' }],
+      }),
+    ).toEqual([]);
     expect(membersOf('admin.whoami', { id: 'u1', username: 'admin', roles: ['root'], groups: [] })).toEqual(['response.roles[0]']);
   });
 

@@ -5,11 +5,11 @@ export function isDoc(value: unknown): value is Doc {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The items of a list answer: a bare array, `{ items }`, `{ data }` (envelope) or `{ results }`. */
+/** The items of a list answer: a bare array, `{ items }`, `{ data }` (envelope), `{ results }` or `{ integrationModels }`. */
 export function itemsOf(body: unknown): Doc[] {
   if (Array.isArray(body)) return body.filter(isDoc);
   if (isDoc(body)) {
-    for (const key of ['items', 'data', 'results', 'list']) {
+    for (const key of ['items', 'data', 'results', 'list', 'integrationModels']) {
       const value = body[key];
       if (Array.isArray(value)) return value.filter(isDoc);
     }

@@ -13,10 +13,12 @@ import {
   num,
   obj,
   oneOf,
+  open,
   printableName,
   resultsOf,
   str,
   strings,
+  withId,
 } from '../schemas/common';
 import { createdResultSchema } from '../schemas/automation';
 import {
@@ -29,9 +31,9 @@ import {
   resolveSessionBodySchema,
   sessionSchema,
   tokenKeysSchema,
-  whoamiSchema,
 } from '../schemas/auth';
 import {
+  integrationSettingsSchema,
   integrationListSchema,
   integrationModelSchema,
   integrationPropertiesSchema,
@@ -40,6 +42,7 @@ import {
   modelValidationSchema,
 } from '../schemas/integration';
 import {
+  ADAPTER_CONNECTIONS,
   ADAPTER_TYPES,
   adapterDataSchema,
   adapterHealthSchema,
@@ -137,9 +140,81 @@ const stamps = {
   lastUpdatedBy: str(),
 };
 
-const groupRecord = obj({ _id: str(), name: str(), description: str(), roles: arr(oneOf(ROLE_NAMES)), provenance: str(), ...stamps }, [], {
-  description: 'group record',
-});
+/** A custom role a group gives, by its `_id` (Itential's `assignedRoles` member). */
+const assignedRole = closed({ roleId: name('the _id of a custom role (GET /authorization/roles)') }, ['roleId']);
+
+const groupRecord = obj(
+  {
+    _id: str(),
+    name: str(),
+    description: str(),
+    roles: arr(oneOf(ROLE_NAMES)),
+    assignedRoles: arr(assignedRole, { description: 'the custom roles it gives; absent when none was ever given' }),
+    provenance: str(),
+    ...stamps,
+  },
+  [],
+  { description: 'group record' },
+);
+
+/** What a group's name must be, wherever a group is made. */
+const groupName = () =>
+  str({
+    minLength: 1,
+    maxLength: 256,
+    pattern: PRINTABLE_NAME_PATTERN,
+    description:
+      'group name: unique whatever its letter case, at most 256 characters, one line of printable text (no control, line-separator or bidirectional formatting character), not only whitespace nor with whitespace at either end',
+  });
+
+/** A method a role allows, as Itential names it: the application (`provenance`) and the method's name. */
+const roleMethod = closed(
+  {
+    name: str({ minLength: 1, maxLength: 256, description: "the method's name, as GET /authorization/methods lists it" }),
+    provenance: str({
+      minLength: 1,
+      maxLength: 256,
+      description: 'the application that has the method (WorkFlowEngine, OperationsManager, AdminEssentials, …)',
+    }),
+  },
+  ['name', 'provenance'],
+);
+/** A console view a role allows (kept as given: NAP's console shows what the caller's operations allow). */
+const roleView = closed({ provenance: str({ maxLength: 256 }), path: str({ maxLength: 1024 }) }, ['provenance', 'path']);
+const CUSTOM_PROVENANCE = 'Custom';
+const BUILT_IN_PROVENANCE = 'NAP';
+const roleMembers = {
+  _id: str({ description: 'ignored: a role made here gets a new _id (an export carries none)' }),
+  name: str({
+    minLength: 1,
+    maxLength: 256,
+    pattern: PRINTABLE_NAME_PATTERN,
+    description:
+      'unique whatever its letter case among custom and built-in roles, at most 256 characters, one line of printable text, no whitespace at either end',
+  }),
+  description: str({ maxLength: 4096 }),
+  provenance: str({ description: `${CUSTOM_PROVENANCE} (what every role made here is; absent means ${CUSTOM_PROVENANCE})` }),
+  allowedMethods: arr(roleMethod, { maxItems: 2000, description: 'the operations a member of a group given the role may call' }),
+  allowedViews: arr(roleView, { maxItems: 2000 }),
+};
+const roleRecord = obj(
+  {
+    _id: str({ description: 'a custom role: 24 hex digits; a built-in role: its name' }),
+    name: str(),
+    description: str(),
+    provenance: str({ description: `${CUSTOM_PROVENANCE} for a custom role, ${BUILT_IN_PROVENANCE} for a built-in one` }),
+    builtIn: bool({ description: 'true for the six roles of NAP, which are read-only' }),
+    allowedMethods: arr(obj({ name: str(), provenance: str() }, ['name', 'provenance'])),
+    allowedViews: arr(obj({ provenance: str(), path: str() }, ['provenance', 'path'])),
+    ...stamps,
+  },
+  ['_id', 'name', 'description', 'provenance', 'builtIn', 'allowedMethods', 'allowedViews'],
+  { description: 'role record' },
+);
+const ROLE_NOTES =
+  `A custom role (provenance ${CUSTOM_PROVENANCE}) allows exactly the operations of its allowedMethods to the members of the groups given it (PUT /user-management/groups/:groupId/assigned-roles, or assignedRoles of POST /authorization/groups), on top of the built-in roles of their groups; ` +
+  'a method is { provenance, name } as GET /authorization/methods lists it: provenance the application, name the operation (docs/administration.md). ' +
+  `The six built-in roles are listed too (provenance ${BUILT_IN_PROVENANCE}, _id their name, builtIn true, the methods they allow) and are read-only.`;
 
 const accountRecord = obj(
   {
@@ -234,7 +309,18 @@ const systemHealth = obj(
   { description: 'the host of the admin replica that answered' },
 );
 
-const adapterHealth = embed(adapterHealthSchema);
+/** Health of one adapter; its connection as `{ state }`, as the platform answers it (ipctl decodes it so). */
+const adapterHealth = obj(
+  {
+    ...adapterHealthSchema.properties,
+    connection: obj(
+      { state: oneOf(ADAPTER_CONNECTIONS, { description: 'ONLINE, OFFLINE, or UNKNOWN before the first check and while stopped' }) },
+      ['state'],
+    ),
+  },
+  ['name', 'state', 'connection', 'uptime', 'lastError'],
+  { description: 'health of one adapter' },
+);
 const adapterRecord = embed(adapterRecordSchema);
 /**
  * The adapter document of a create, import (`name`: the name it gets) or update (`name`: the one it
@@ -247,6 +333,37 @@ const adapterBody = (names: readonly ('name' | 'model')[]) =>
 /** `names`: the members checked as printable names, as for {@link adapterBody}. */
 const integrationBody = (names: readonly 'name'[]) =>
   closed({ properties: withPrintableNames(embed(integrationPropertiesSchema), names) }, ['properties']);
+/** The members of an integration record the platform sets: ipctl's Integration struct sends them (null when it read none); taken, not kept. */
+const platformSet = (description: string) => Type.Union([Type.Null(), anyObject(description)]);
+/**
+ * `POST /integrations`: NAP's `{ name, model, type, properties: <settings> }`, or the record as
+ * ipctl's Integration struct writes it (`model` empty, the model in `properties.type`, the settings
+ * in `properties.properties`, the platform's own members beside).
+ */
+const newIntegrationBody = closed(
+  {
+    properties: withPrintableNames(
+      closed({
+        ...integrationPropertiesSchema.properties,
+        model: str({ description: 'versionId of the integration model; empty when properties.type names it (ipctl)' }),
+        properties: closed({
+          ...integrationSettingsSchema.properties,
+          id: str({ description: 'ipctl: the name' }),
+          type: str({ description: 'ipctl: the versionId of the model' }),
+          properties: embed(integrationSettingsSchema, { description: 'ipctl: the settings' }),
+        }),
+        isEncrypted: bool({ description: 'the platform sets it' }),
+        virtual: bool({ description: 'the platform sets it' }),
+        profiling: bool({ description: 'the platform sets it' }),
+        loggerProps: platformSet('the platform sets it'),
+        systemProps: platformSet('the platform sets it'),
+        eventDeduplication: platformSet('the platform sets it'),
+      }),
+      ['name'],
+    ),
+  },
+  ['properties'],
+);
 /**
  * An OpenAPI document. Its `info.title` and `info.version` name the model (`<title>:<version>`, its
  * id in paths) and its tasks' app: where a document is taken as a new model (`printable`), each
@@ -270,7 +387,11 @@ const modelBody = (printable: boolean) => {
     ['model'],
   );
 };
-const integrationModel = embed(integrationModelSchema);
+const integrationModel = obj(
+  { ...integrationModelSchema.properties, model: str({ description: 'its versionId: the name the other routes take' }) },
+  ['versionId', 'title', 'version'],
+  { description: 'an integration model' },
+);
 const changelogs = resultsOf(obj({ version: str(), date: str(), changes: str() }));
 const logLevelBody = embed(logLevelBodySchema);
 const applicationRecord = embed(applicationRecordSchema);
@@ -291,7 +412,20 @@ const newPrebuiltBody = obj(
   },
   ['prebuilt'],
 );
-const prebuiltRecord = embed(prebuiltRecordSchema);
+/** An installed prebuilt, with the members of its metadata the platform also answers at the top level (ipctl finds a prebuilt by `name`). */
+const prebuiltRecord = open(
+  {
+    ...prebuiltRecordSchema.properties,
+    name: str({ description: 'metadata.name' }),
+    version: str({ description: 'metadata.version' }),
+    description: str({ description: 'metadata.description' }),
+    author: str({ description: 'metadata.author' }),
+    license: str({ description: 'metadata.license' }),
+    keywords: strings({ description: 'metadata.keywords' }),
+  },
+  ['_id', 'metadata', 'components', 'name', 'version'],
+  { description: 'an installed prebuilt' },
+);
 const repositoryConfigView = embed(repositoryConfigViewSchema);
 const repositoryPrebuilt = obj(
   {
@@ -312,6 +446,30 @@ const APPLICATION_NOTES =
 const adapterLifecycle = obj(
   { name: str(), state: str({ description: 'STARTING, STOPPING, …: the change has begun; GET /health/adapters/:name follows it' }) },
   ['name', 'state'],
+);
+
+/** `GET /whoami`: the account, `id` beside `_id`, its groups named (Itential's shape, which ipctl decodes). */
+const whoamiAnswer = withId(
+  'nap:schemas/whoami-account',
+  obj(
+    {
+      id: str({ description: 'the account id (system for the platform acting on its own)' }),
+      _id: str(),
+      username: str(),
+      firstname: str(),
+      lastname: str(),
+      email: str(),
+      roles: arr(oneOf(ROLE_NAMES), { uniqueItems: true }),
+      groups: arr(obj({ id: str(), name: str(), provenance: str() }, ['id', 'name', 'provenance']), {
+        description: 'the groups of the account: provenance the sign-in method that brought the group in, NAP for one made here',
+      }),
+      provenance: str({
+        description:
+          'the sign-in method (LDAP, RADIUS, OIDC, SAML) that brought the account in and keeps its password; absent for an account whose password NAP keeps (PUT /whoami/password changes it)',
+      }),
+    },
+    ['id', 'username', 'roles', 'groups'],
+  ),
 );
 
 /**
@@ -526,6 +684,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
             }),
             description: str(),
             roles: arr(oneOf(ROLE_NAMES)),
+            assignedRoles: arr(assignedRole, { uniqueItems: true, description: 'custom roles the group gives' }),
           },
           ['name'],
         ),
@@ -539,7 +698,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       }),
     ),
     notes:
-      '"No other member" applies to the top level; other members of group (description, roles) are accepted. ' +
+      '"No other member" applies to the top level; other members of group (description, roles, assignedRoles: custom roles by roleId, 400 naming the member when one does not exist) are accepted. ' +
       '400 VALIDATION_FAILED naming body.group.name when the name is only whitespace, holds a control, line-separator or bidirectional formatting character (the message names it as U+XXXX), begins or ends with whitespace, or is longer than 256 characters; ' +
       '409 GROUP_ALREADY_EXISTS also for a name that differs from an existing one only in letter case.',
   },
@@ -586,6 +745,57 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     addition: true,
   },
   {
+    name: 'createAuthorizationGroup',
+    summary: "Create a group (the platform's own name for POST /user-management/groups, as ipctl sends it)",
+    http: { method: 'POST', path: '/authorization/groups' },
+    roles: ADMIN,
+    body: closed(
+      {
+        group: closed(
+          {
+            name: groupName(),
+            description: str(),
+            provenance: str({ description: 'ignored (ipctl sends Pronghorn): a group made here comes from no sign-in method' }),
+            roles: arr(oneOf(ROLE_NAMES), { uniqueItems: true }),
+            assignedRoles: arr(assignedRole, { uniqueItems: true, description: 'custom roles the group gives' }),
+            inactive: bool({ description: 'false or absent: a NAP group is never inactive' }),
+            memberOf: arr(anyObject(), { maxItems: 0, description: 'empty or absent: NAP groups do not nest' }),
+          },
+          ['name'],
+        ),
+      },
+      ['group'],
+    ),
+    response: createdResultSchema('nap:schemas/authorization-group-created', groupRecord),
+    addition: true,
+    notes:
+      'As POST /user-management/groups, answered 200 { status: Created, message, data: the group } as ipctl checks it. ' +
+      '400 VALIDATION_FAILED naming body.group.inactive when it is true, body.group.memberOf when it is not empty, body.group.assignedRoles when a roleId names no custom role; 409 GROUP_ALREADY_EXISTS for a name taken whatever its letter case.',
+  },
+  {
+    name: 'deleteAuthorizationGroup',
+    summary: "Delete a group (the platform's own name for DELETE /user-management/groups/:groupId)",
+    http: { method: 'DELETE', path: '/authorization/groups/:groupId' },
+    roles: ADMIN,
+    response: acknowledgement(),
+    addition: true,
+    notes: KEEPS_AN_ADMINISTRATOR,
+  },
+  {
+    name: 'setGroupAssignedRoles',
+    summary: 'Set the custom roles of a group',
+    http: { method: 'PUT', path: '/user-management/groups/:groupId/assigned-roles' },
+    roles: ADMIN,
+    body: closed({ assignedRoles: arr(assignedRole, { uniqueItems: true, description: "replaces the group's custom roles" }) }, [
+      'assignedRoles',
+    ]),
+    response: groupRecord,
+    addition: true,
+    notes:
+      'The members of the group may then call the operations those roles allow, at their next request on every gateway. ' +
+      '400 VALIDATION_FAILED naming body.assignedRoles[i].roleId when it names no custom role (a built-in role is given with PUT …/roles).',
+  },
+  {
     name: 'setGroupRoles',
     summary: 'Set roles of a group',
     http: { method: 'PUT', path: '/user-management/groups/:groupId/roles' },
@@ -602,6 +812,82 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     query: listQuery,
     response: resultsOf(obj({ name: str(), description: str() }, ['name'])),
     notes: `In the order of the roles (admin first) unless sorted. ${listNotes('name, description', 'name')}`,
+  },
+  {
+    name: 'getRoles',
+    summary: 'All roles, custom and built-in',
+    http: { method: 'GET', path: '/authorization/roles' },
+    roles: ADMIN,
+    query: listQuery,
+    response: resultsOf(roleRecord),
+    addition: true,
+    notes: `The built-in roles first (admin first), then the custom ones by name, letter case aside. ${ROLE_NOTES} ${listNotes('name, _id, provenance, description', 'name')}`,
+  },
+  {
+    name: 'getRole',
+    summary: 'Get a role',
+    http: { method: 'GET', path: '/authorization/roles/:roleId' },
+    roles: ADMIN,
+    response: roleRecord,
+    addition: true,
+    notes: '404 ROLE_NOT_FOUND. roleId is the _id of a custom role or the name of a built-in one.',
+  },
+  {
+    name: 'createRole',
+    summary: 'Create (or import) a custom role',
+    http: { method: 'POST', path: '/authorization/roles' },
+    roles: ADMIN,
+    body: closed({ role: closed(roleMembers, ['name']) }, ['role']),
+    response: createdResultSchema('nap:schemas/role-created', roleRecord),
+    addition: true,
+    notes:
+      `Answered 200 { status: Created, message, data: the role }, as ipctl's role create and import check it (an export posted back as it is). ${ROLE_NOTES} ` +
+      '400 VALIDATION_FAILED naming body.role.allowedMethods[i] when NAP has no such method (or it is public, or any signed-in caller may call it), body.role.provenance when it is not Custom, body.role.name when it is only whitespace or has whitespace at either end; ' +
+      '409 ROLE_ALREADY_EXISTS for a name taken by a custom or built-in role, whatever its letter case.',
+  },
+  {
+    name: 'updateRole',
+    summary: 'Change a custom role',
+    http: { method: 'PUT', path: '/authorization/roles/:roleId' },
+    roles: ADMIN,
+    body: closed({ role: closed(roleMembers) }, ['role']),
+    response: roleRecord,
+    addition: true,
+    notes:
+      'The members given replace those of the role; the others stay. The members of the groups given the role may call what it allows now at their next request, on every gateway. ' +
+      '404 ROLE_NOT_FOUND; 409 ROLE_BUILT_IN for a built-in role; otherwise as POST /authorization/roles.',
+  },
+  {
+    name: 'deleteRole',
+    summary: 'Delete a custom role',
+    http: { method: 'DELETE', path: '/authorization/roles/:roleId' },
+    roles: ADMIN,
+    response: acknowledgement(),
+    addition: true,
+    notes:
+      '409 ROLE_IN_USE naming the groups given it (take it from them first); 409 ROLE_BUILT_IN for a built-in role; 404 ROLE_NOT_FOUND.',
+  },
+  {
+    name: 'getMethods',
+    summary: 'The methods a custom role can allow',
+    http: { method: 'GET', path: '/authorization/methods' },
+    roles: ADMIN,
+    query: listQuery,
+    response: resultsOf(
+      obj(
+        {
+          provenance: str({ description: 'the application' }),
+          name: str({ description: 'the operation' }),
+          deprecated: bool(),
+          route: obj({ path: str(), fullPath: str(), verb: str() }, ['path', 'fullPath', 'verb']),
+        },
+        ['provenance', 'name', 'deprecated', 'route'],
+      ),
+    ),
+    addition: true,
+    notes:
+      'Every HTTP operation that needs a role, as { provenance, name, deprecated, route: { path, fullPath, verb } }, by provenance then name; all of them unless limit is given (ipctl reads one page). ' +
+      listNotes('name, provenance', 'name, provenance'),
   },
   // adapters
   {
@@ -661,8 +947,8 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'GET', path: '/adapter-models/types' },
     roles: ADMIN,
     query: noQuery(),
-    response: resultsOf(oneOf(ADAPTER_TYPES)),
-    notes: NO_QUERY_NOTE,
+    response: obj({ adapterModels: arr(oneOf(ADAPTER_TYPES)), total: int({ minimum: 0 }) }, ['adapterModels', 'total']),
+    notes: `{ adapterModels, total }, as the platform answers it and ipctl reads it. ${NO_QUERY_NOTE}`,
   },
   {
     name: 'getAdapterSchema',
@@ -884,9 +1170,12 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Create an integration',
     http: { method: 'POST', path: '/integrations' },
     roles: ADMIN,
-    body: integrationBody(['name']),
+    body: newIntegrationBody,
     response: embed(integrationRecordSchema),
-    notes: "An instance of a model: server defaults to the model's first server; secrets are sealed and answered as ********.",
+    notes:
+      "An instance of a model: server defaults to the model's first server; secrets are sealed and answered as ********. " +
+      "Also as ipctl sends it (its Integration struct): model empty and the model in properties.type, properties.id the name, the settings (if any) in properties.properties, and the record's own members (isEncrypted, loggerProps, virtual, profiling, systemProps, eventDeduplication, null or not) taken and left to the platform. " +
+      '400 VALIDATION_FAILED naming body.properties.model when no model is given either way, body.properties.properties.id when it is not the name.',
   },
   {
     name: 'deleteIntegration',
@@ -946,10 +1235,11 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'POST', path: '/integration-models' },
     roles: ADMIN,
     body: modelBody(true),
-    response: integrationModel,
+    response: createdResultSchema('nap:schemas/integration-model-created', integrationModel),
     bodyLimit: 'document',
     timeoutMs: TIMEOUTS_MS.lifecycle,
     notes:
+      'Answered 200 { status: Created, message, data: the model } (ipctl reads data.versionId). ' +
       'Validated with an OpenAPI parser (2.0 converted to 3.x first); 400 INTEGRATION_MODEL_INVALID lists the findings { path, message } in details.',
   },
   {
@@ -980,8 +1270,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'GET', path: '/integration-models' },
     roles: ADMIN,
     query: listQuery,
-    response: resultsOf(integrationModel),
-    notes: listNotes('versionId, title, version, app', 'versionId, title, version, created, lastUpdated'),
+    response: obj({ integrationModels: arr(integrationModel), total: int({ minimum: 0 }) }, ['integrationModels', 'total']),
+    notes:
+      '{ integrationModels, total }, as the platform answers it and ipctl reads it; each model carries model (its versionId, the name the other routes take). ' +
+      listNotes('versionId, title, version, app', 'versionId, title, version, created, lastUpdated'),
   },
   {
     name: 'updateIntegrationModel',
@@ -1089,9 +1381,34 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'Import a profile',
     http: { method: 'POST', path: '/profiles/import' },
     roles: ADMIN,
-    body: closed({ profile: withPrintableNames(embed(profileSchema), ['id']) }, ['profile']),
+    body: closed(
+      {
+        profile: withPrintableNames(embed(profileSchema), ['id']),
+        properties: withPrintableNames(
+          closed(
+            {
+              ...profileSchema.properties,
+              launchDelay: num({
+                minimum: 0,
+                description: "ipctl's profile struct sends it: above 0: kept as systemProps.launchDelay when that has none",
+              }),
+              launchTimeout: num({
+                minimum: 0,
+                description: "ipctl's profile struct sends it: above 0: kept as systemProps.launchTimeout when that has none",
+              }),
+            },
+            ['id'],
+          ),
+          ['id'],
+        ),
+      },
+      [],
+      { minProperties: 1, maxProperties: 1 },
+    ),
     response: profileRecord,
-    notes: 'Body { profile: <an exported profile> }; defaults fill what it lacks; created inactive. A token still ******** is refused.',
+    notes:
+      'Body { profile: <an exported profile> }, or { properties: <the profile> } as ipctl sends it (the members of its profile struct: launchDelay and launchTimeout at the top level, uiProps and applicationProps with empty strings); one of them, not both. ' +
+      'Defaults fill what it lacks; created inactive. A token still ******** is refused.',
   },
   {
     name: 'switchActiveProfile',
@@ -1146,9 +1463,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'POST', path: '/prebuilts/import' },
     roles: ADMIN,
     body: newPrebuiltBody,
-    response: prebuiltRecord,
+    response: createdResultSchema('nap:schemas/prebuilt-installed', prebuiltRecord),
     timeoutMs: TIMEOUTS_MS.long,
     notes:
+      'Answered 200 { status: Created, message, data: the prebuilt record } (ipctl reads data.name and data._id). ' +
       'Installs each bundle through the import of the service that owns it (studio: workflow, transformation, template, json-forms, forms; mop: mop-template, mop-analytic-template; workflow: automation with its triggers), all or nothing: ' +
       'on any failure the artifacts created are deleted (and those overwritten put back) and nothing is recorded. Bundle types NAP does not have are refused by name (422 PREBUILT_BUNDLE_UNSUPPORTED); ' +
       'an artifact name that exists is 409 PREBUILT_ARTIFACT_EXISTS unless options.overwrite (never one of another prebuilt); an artifact its service refuses names the bundle. ' +
@@ -1435,9 +1753,39 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'GET', path: '/whoami' },
     roles: ROLE_SETS.any,
     auth: 'caller',
-    response: whoamiSchema,
+    response: whoamiAnswer,
     timeoutMs: TIMEOUTS_MS.short,
     addition: true,
+    notes:
+      'The account as GET /authorization/accounts/:accountId answers it, with id beside _id and its groups as { id, name, provenance } (as Itential answers /whoami and ipctl reads it); provenance of a group made here is NAP.',
+  },
+  {
+    name: 'getUserSettings',
+    summary: "The calling account as the platform's user settings",
+    http: { method: 'GET', path: '/user/settings' },
+    roles: ROLE_SETS.any,
+    auth: 'caller',
+    response: obj(
+      {
+        _id: str(),
+        username: str(),
+        firstname: str(),
+        provenance: str({ description: 'the sign-in method of the account, NAP for an account whose password NAP keeps' }),
+        inactive: bool(),
+        lastLogin: str({ format: 'date-time', description: 'absent when the account never signed in' }),
+        memberOf: arr(
+          obj({ groupId: str(), aaaManaged: bool({ description: 'true for a group a sign-in method brought in' }) }, [
+            'groupId',
+            'aaaManaged',
+          ]),
+        ),
+        assignedRoles: arr(obj({ roleId: str() }, ['roleId']), { description: 'the custom roles its groups give' }),
+      },
+      ['_id', 'username', 'provenance', 'inactive', 'memberOf', 'assignedRoles'],
+    ),
+    timeoutMs: TIMEOUTS_MS.short,
+    addition: true,
+    notes: 'What ipctl reads to know the user it acts as (project copy and import).',
   },
   {
     name: 'changeMyPassword',

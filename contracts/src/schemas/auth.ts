@@ -19,6 +19,9 @@ export const identitySchema = withId(
       roles: roleList(),
       groups: strings({ description: 'group ids' }),
       sid: str({ description: 'session id of the token, when the call came from a token' }),
+      operations: strings({
+        description: 'ids of the operations the custom roles of its groups allow, beside what its roles allow; absent when none',
+      }),
     },
     ['id', 'username', 'roles', 'groups'],
   ),

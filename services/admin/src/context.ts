@@ -29,6 +29,7 @@ import type { LinkRepository } from './store/links';
 import type { LoginAttemptRepository } from './store/login-attempts';
 import type { PrebuiltRepository } from './store/prebuilts';
 import type { ProfileRepository } from './store/profiles';
+import type { RoleRepository } from './store/roles';
 import type { SessionRepository } from './store/sessions';
 
 export type { AuditSink };
@@ -37,6 +38,8 @@ export type { AuditSink };
 export interface AdminContext {
   accounts: AccountRepository;
   groups: GroupRepository;
+  /** Custom roles (the built-in ones are the contracts'). */
+  roles: RoleRepository;
   sessions: SessionRepository;
   /** Counts of failed logins per username and per address (login protection). */
   loginAttempts: LoginAttemptRepository;

@@ -37,6 +37,7 @@ import { ApplicationStateRepository } from './store/application-states';
 import { AuditRepository } from './store/audit-records';
 import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
 import { GroupRepository } from './store/groups';
+import { RoleRepository } from './store/roles';
 import { IntegrationModelSourceRepository } from './store/integration-model-sources';
 import { IntegrationModelRepository } from './store/integration-models';
 import { IntegrationRepository } from './store/integrations';
@@ -96,6 +97,7 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
   const svc: AdminContext = {
     accounts: new AccountRepository(store),
     groups: new GroupRepository(store),
+    roles: new RoleRepository(store),
     sessions: new SessionRepository(store),
     loginAttempts: new LoginAttemptRepository(store),
     countLogin: registerLoginMetrics(metrics.registry),

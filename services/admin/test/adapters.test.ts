@@ -56,7 +56,7 @@ function httpAdapter(name: string, password: string): Record<string, unknown> {
   };
 }
 
-type Health = { name: string; state: string; connection: string; uptime: number; lastError: { message: string } | null };
+type Health = { name: string; state: string; connection: { state: string }; uptime: number; lastError: { message: string } | null };
 
 async function health(name: string): Promise<Health> {
   const res = await platform.http('GET', `/health/adapters/${name}`, { token });
@@ -112,7 +112,7 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     const stored = await platform.stores.get('admin')?.collection('adapters').findOne({ _id: 'snow-adapter' });
     expect(JSON.stringify(stored)).not.toContain(peer.password);
     expect((await platform.http('POST', '/adapters', { token, body: { properties: httpAdapter('snow-adapter', 'x') } })).status).toBe(409);
-    expect((await platform.http('GET', '/adapter-models/types', { token })).body).toEqual({ results: ['HTTP', 'NSO'], total: 2 });
+    expect((await platform.http('GET', '/adapter-models/types', { token })).body).toEqual({ adapterModels: ['HTTP', 'NSO'], total: 2 });
     expect((await platform.http('GET', '/adapters/brokers/mapping', { token })).body).toEqual({ ticketing: ['snow-adapter'] });
     expect((await platform.http('GET', '/schema/adapters/snow-adapter', { token })).body).toMatchObject({
       type: 'object',
@@ -142,7 +142,7 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     const start = await platform.http('PUT', '/adapters/snow-adapter/start', { token });
     expect(start.status).toBe(200);
     expect(start.body).toEqual({ name: 'snow-adapter', state: 'STARTING' });
-    const running = await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING and ONLINE');
+    const running = await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection.state === 'ONLINE', 'RUNNING and ONLINE');
     expect(running.lastError).toBeNull();
     expect(await adapterGauge()).toEqual({ STOPPED: 0, STARTING: 0, RUNNING: 1, STOPPING: 0, DEAD: 0 });
     expect(
@@ -153,10 +153,10 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     ).toBe(true);
 
     await peer.stop();
-    await until('snow-adapter', (h) => h.connection === 'OFFLINE', 'OFFLINE');
+    await until('snow-adapter', (h) => h.connection.state === 'OFFLINE', 'OFFLINE');
     const dead = await until('snow-adapter', (h) => h.state === 'DEAD', 'DEAD');
     expect(dead).toMatchObject({
-      connection: 'OFFLINE',
+      connection: { state: 'OFFLINE' },
       uptime: 0,
       lastError: { message: expect.stringContaining('could not be reached') },
     });
@@ -168,7 +168,7 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     await peer.restart();
     const restart = await platform.http('PUT', '/adapters/snow-adapter/restart', { token });
     expect(restart.body).toEqual({ name: 'snow-adapter', state: 'STARTING' });
-    await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING again');
+    await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection.state === 'ONLINE', 'RUNNING again');
     const states = events.filter((e) => e.payload.reason === 'state').map((e) => e.payload.state);
     expect(states).toEqual(expect.arrayContaining(['STARTING', 'RUNNING', 'DEAD']));
     expect(events.every((e) => e.subject.startsWith('nap.evt.admin.adapter.snow-adapter.adapterChanged'))).toBe(true);
@@ -274,7 +274,7 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     });
     expect(updated.status).toBe(200);
     expect((await platform.http('PUT', '/adapters/snow-adapter/start', { token })).status).toBe(200);
-    await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection === 'ONLINE', 'RUNNING with the kept secret');
+    await until('snow-adapter', (h) => h.state === 'RUNNING' && h.connection.state === 'ONLINE', 'RUNNING with the kept secret');
     const level = await platform.http('PUT', '/adapters/snow-adapter/loglevel', {
       token,
       body: { properties: { level: 'debug', transport: 'console' } },
@@ -324,7 +324,7 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     // the peer is no NSO: /restconf is a 404 with wrong credentials (Basic nso-secret): still an answer, so ONLINE
     const check = peer.received.filter((r) => r.path === '/restconf').at(-1);
     expect(check?.headers.authorization).toBe(`Basic ${Buffer.from(`${peer.user}:nso-secret`).toString('base64')}`);
-    expect((await health('nso-lab')).connection).toBe('ONLINE');
+    expect((await health('nso-lab')).connection).toEqual({ state: 'ONLINE' });
     expect((await platform.http('DELETE', '/adapters/nso-lab', { token })).status).toBe(200);
   });
 });

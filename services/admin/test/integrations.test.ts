@@ -93,7 +93,8 @@ run('integration models', () => {
         headers: { 'content-type': 'application/json' },
       });
       expect({ file, status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ file, status: 200, body: 'ok' });
-      ids.push((res.body as { versionId: string }).versionId);
+      // answered { status: Created, message, data }, as ipctl reads it
+      ids.push((res.body as { data: { versionId: string } }).data.versionId);
     }
     expect(ids).toEqual([
       'Cisco ISE Network Device:1.0.0',

@@ -29,9 +29,9 @@ beforeEach(async () => {
   replica = await startSecondAdminReplica(platform);
   client = createBusClient({ bus: platform.bus });
   admin = await platform.login();
-  const whoami = (await platform.http('GET', '/whoami', { token: admin })).body as { _id: string; groups: string[] };
+  const whoami = (await platform.http('GET', '/whoami', { token: admin })).body as { _id: string; groups: { id: string }[] };
   adminId = whoami._id;
-  adminsGroup = whoami.groups[0] ?? '';
+  adminsGroup = whoami.groups[0]?.id ?? '';
 });
 
 afterEach(async () => {

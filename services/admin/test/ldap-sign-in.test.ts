@@ -105,10 +105,12 @@ async function tokenOf(username: string, password: string): Promise<string> {
   return res.body as string;
 }
 
+/** GET /whoami, its groups (`{ id, name, provenance }`) read as their ids, as an account record has them. */
 async function whoami(token: string): Promise<Whoami> {
   const res = await platform.http('GET', '/whoami', { token });
   expect(res.status).toBe(200);
-  return res.body as Whoami;
+  const body = res.body as Omit<Whoami, 'groups'> & { groups: { id: string }[] };
+  return { ...body, groups: body.groups.map((g) => g.id) };
 }
 
 /** The account as the administrator sees it (a person without any role may not ask /whoami). */

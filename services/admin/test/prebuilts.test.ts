@@ -97,8 +97,12 @@ async function inventory(): Promise<Record<string, number>> {
   };
 }
 
+/** POST /prebuilts/import; a success's body read as the record it answers in `data` ({ status: Created, message, data }). */
 async function install(pkg: Package, options?: { overwrite: boolean }) {
-  return platform.http('POST', '/prebuilts/import', { token, body: { prebuilt: pkg, ...(options ? { options } : {}) } });
+  const res = await platform.http('POST', '/prebuilts/import', { token, body: { prebuilt: pkg, ...(options ? { options } : {}) } });
+  if (res.status !== 200) return res;
+  expect(res.body).toMatchObject({ status: 'Created', message: expect.any(String), data: { _id: expect.any(String) } });
+  return { ...res, body: (res.body as { data: unknown }).data };
 }
 
 function transformation(name: string): Bundle {
@@ -470,7 +474,8 @@ describe('prebuilt installation', () => {
         body: { prebuilt: kentik(KENTIK), options: { ignoreDependencies: true } },
       });
       expect(forced.status).toBe(200);
-      const installed = forced.body as Installed & { missingDependencies: { name: string; kind: string; message: string }[] };
+      const installed = (forced.body as { data: Installed & { missingDependencies: { name: string; kind: string; message: string }[] } })
+        .data;
       expect(installed.missingDependencies.map((d) => [d.name, d.kind])).toEqual([
         ['@itentialopensource/adapter-netbox_v33', 'adapter'],
         ['@itentialopensource/adapter-servicenow', 'adapter'],

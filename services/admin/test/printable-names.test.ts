@@ -147,7 +147,7 @@ describe('integration models and integrations', () => {
     const title = `${ZURICH} API`;
     const versionId = `${title}:1`;
     const model = await send('POST', '/integration-models', { model: openapi(title) });
-    expect([model.status, model.body]).toMatchObject([200, { versionId, title }]);
+    expect([model.status, model.body]).toMatchObject([200, { status: 'Created', data: { versionId, title } }]);
     expect(await send('GET', route('/integration-models', versionId))).toMatchObject({ status: 200, body: { versionId } });
     expect((await send('PUT', '/integration-models/validation', { model: openapi(title) })).body).toMatchObject({ valid: true });
 
@@ -213,7 +213,7 @@ describe('prebuilts', () => {
     const name = `@example/${ZURICH}`;
     const installed = await send('POST', '/prebuilts/import', { prebuilt: pkg(name, '1.0.0', `${ZURICH} jst`) });
     expect(installed.status).toBe(200);
-    const id = (installed.body as { _id: string })._id;
+    const id = (installed.body as { data: { _id: string } }).data._id;
     expect(await send('GET', route('/prebuilts', id))).toMatchObject({ status: 200, body: { metadata: { name } } });
     for (const [bad, code, kind] of REFUSED) {
       expectRefusedEscaped(await send('PUT', route('/prebuilts', id), { prebuilt: pkg(bad, '2.0.0') }), 'body.prebuilt.metadata.name', 409);

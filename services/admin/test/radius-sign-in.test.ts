@@ -89,7 +89,10 @@ suite('sign-in with RADIUS', () => {
     const me = await platform.http('GET', '/whoami', { token: res.body as string });
     expect(me.body).toMatchObject({ username: 'alice', provenance: 'radius' });
     expect((me.body as Account).roles).toContain('admin');
-    expect(await groupNames((me.body as Account).groups)).toEqual(['netops', 'radius-admins']);
+    // /whoami names its groups, with the method that brought them in
+    const groups = (me.body as { groups: { id: string; name: string; provenance: string }[] }).groups;
+    expect(groups.map((g) => `${g.name} (${g.provenance})`).sort()).toEqual(['netops (radius)', 'radius-admins (radius)']);
+    expect(await groupNames(groups.map((g) => g.id))).toEqual(['netops', 'radius-admins']);
     const bob = await login('bob', 'bob-pass');
     expect(bob.status).toBe(200);
     expect(await accountOf('bob')).toMatchObject({ provenance: 'radius', roles: [] });

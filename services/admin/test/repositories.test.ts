@@ -200,7 +200,7 @@ describe('GET /prebuilts-repository', () => {
     const after = (await platform.http('GET', '/prebuilts-repository?config=shelf&name=@example/beta', { token })).body as {
       results: Listed[];
     };
-    expect(after.results[0]?.installed).toEqual({ id: (installed.body as { _id: string })._id, version: '2.1.0' });
+    expect(after.results[0]?.installed).toEqual({ id: (installed.body as { data: { _id: string } }).data._id, version: '2.1.0' });
   });
 
   it('lists the projects of a GitLab group that carry a package.json', async () => {

@@ -224,9 +224,15 @@ export function AdapterPage() {
               <dt>Connection</dt>
               <dd>
                 <span
-                  className={health.connection === 'OFFLINE' ? styles.offline : health.connection === 'ONLINE' ? styles.online : undefined}
+                  className={
+                    health.connection.state === 'OFFLINE'
+                      ? styles.offline
+                      : health.connection.state === 'ONLINE'
+                        ? styles.online
+                        : undefined
+                  }
                 >
-                  {health.connection}
+                  {health.connection.state}
                 </span>
                 {health.state === 'STOPPED' ? <span className="muted"> (not checked while stopped)</span> : null}
               </dd>

@@ -6,6 +6,9 @@ import type { ThrottleState } from './login-throttle';
 import type { ExternalIdentity } from './sign-in';
 import { invalidMember } from './validation-error';
 
+/** The provenance of an account or group made through the routes, where an answer names one (one a sign-in method brought in has the method's). */
+export const OWN_PROVENANCE = 'NAP';
+
 /** An account to create, as `POST /user-management/accounts` carries it. */
 export type NewAccount = BodyOf<'admin.createAccount'>['account'];
 
@@ -121,12 +124,18 @@ export function checkGroupName(name: string, member: string): void {
   if (name.trim() !== name) throw invalidMember(member, `"${name}" begins or ends with whitespace; give it as "${name.trim()}"`);
 }
 
-/** The record of a new group, each role once. */
-export function newGroupRecord(input: NewGroup, by: string, now: string): Omit<GroupRecord, '_id'> {
+/** The record of a new group, each role once (`assignedRoles` already checked). */
+export function newGroupRecord(
+  input: Omit<NewGroup, 'assignedRoles'>,
+  by: string,
+  now: string,
+  assignedRoles: { roleId: string }[] = [],
+): Omit<GroupRecord, '_id'> {
   return {
     name: input.name,
     description: input.description ?? '',
     roles: [...new Set(input.roles ?? [])],
+    ...(assignedRoles.length > 0 ? { assignedRoles } : {}),
     created: now,
     createdBy: by,
     lastUpdated: now,
@@ -164,10 +173,19 @@ export function accountView(account: AccountRecord, groups: ReadonlyMap<string, 
   };
 }
 
-/** The caller an account stands for: the union of its groups' roles. */
-export function callerOf(account: AccountRecord, groups: readonly GroupRecord[]): Caller {
+/**
+ * The caller an account stands for: the union of its groups' roles, and the operations the custom
+ * roles of its groups allow (`operations`, absent when none).
+ */
+export function callerOf(account: AccountRecord, groups: readonly GroupRecord[], operations: readonly string[] = []): Caller {
   const roles = [...new Set(groups.flatMap((g) => g.roles))].filter(isRole).sort();
-  return { id: account._id, username: account.username, roles, groups: [...account.groups] };
+  return {
+    id: account._id,
+    username: account.username,
+    roles,
+    groups: [...account.groups],
+    ...(operations.length > 0 ? { operations: [...operations] } : {}),
+  };
 }
 
 /** The group ids asked for, each once; 400 naming `member` when some do not exist. */

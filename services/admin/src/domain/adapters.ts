@@ -204,14 +204,17 @@ export function adapterView(doc: AdapterDoc, runtime: AdapterRuntimeState | unde
   };
 }
 
+/** The health of an adapter as answered: its connection as `{ state }` (the platform's shape, which ipctl decodes). */
+export type AdapterHealthView = Omit<AdapterHealth, 'connection'> & { connection: { state: AdapterHealth['connection'] } };
+
 /** The health of an adapter at `now` (epoch ms). */
-export function adapterHealth(doc: AdapterDoc, runtime: AdapterRuntimeState | undefined, now: number): AdapterHealth {
+export function adapterHealth(doc: AdapterDoc, runtime: AdapterRuntimeState | undefined, now: number): AdapterHealthView {
   const state: AdapterState = doc.state === 'DELETED' ? 'DELETED' : (runtime?.state ?? 'STOPPED');
   return {
     name: doc.name,
     ...(doc.state !== 'DELETED' ? { type: adapterTypeOf(doc) } : {}),
     state,
-    connection: runtime?.connection ?? 'UNKNOWN',
+    connection: { state: runtime?.connection ?? 'UNKNOWN' },
     uptime: runtime?.runningSince !== undefined && state === 'RUNNING' ? (now - runtime.runningSince) / 1000 : 0,
     lastCheck: runtime?.lastCheck ?? null,
     lastError: runtime?.lastError ?? null,

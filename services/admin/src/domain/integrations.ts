@@ -71,9 +71,10 @@ export function modelRecordOf(document: Json, check: ModelCheck & { openapi: Jso
 }
 
 /** A model as answered. */
-export function modelView(doc: ModelDoc): IntegrationModel {
+export function modelView(doc: ModelDoc): IntegrationModel & { model: string } {
   const { _id, server: _server, ...rest } = doc;
-  return rest;
+  // model: the name the other routes take (its versionId), which ipctl reads and deletes by
+  return { ...rest, model: rest.versionId };
 }
 
 /** Refuses replacing or deleting a model that integrations use, naming them. */

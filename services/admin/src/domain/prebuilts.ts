@@ -438,10 +438,15 @@ export function exportedPackage(record: PrebuiltDoc, bundles: PrebuiltPackage['b
   };
 }
 
-/** A prebuilt as answered: without the journal of its installation. */
-export function prebuiltView(doc: PrebuiltDoc): PrebuiltRecord {
+/** Members of a prebuilt's metadata the platform also answers at the top level of its record (ipctl finds a prebuilt by `name`). */
+const TOP_LEVEL_METADATA = ['description', 'author', 'license', 'keywords'] as const;
+
+/** A prebuilt as answered: without the journal of its installation, its name, version, description, author, license and keywords also at the top level. */
+export function prebuiltView(doc: PrebuiltDoc): PrebuiltRecord & { name: string; version: string } {
   const { installing: _i, ...record } = doc;
-  return record;
+  const flat: Record<string, unknown> = { name: record.metadata.name, version: record.metadata.version };
+  for (const key of TOP_LEVEL_METADATA) if (record.metadata[key] !== undefined) flat[key] = record.metadata[key];
+  return { ...record, ...flat } as PrebuiltRecord & { name: string; version: string };
 }
 
 /** What a workflow document's tasks name statically: child-job workflows and JST transformations (`$var` references resolve when the job runs). */

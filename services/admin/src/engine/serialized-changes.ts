@@ -34,6 +34,7 @@ const ANSWER_MARGIN_MS = 250;
 const WHAT: Record<ChangeClaimName, string> = {
   administrators: 'accounts, groups or roles',
   'integration-models': 'integrations or integration models',
+  'custom-roles': 'custom roles or the groups given them',
 };
 
 /**

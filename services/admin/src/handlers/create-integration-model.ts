@@ -2,7 +2,7 @@ import type { Handler } from '@nap/bus';
 import { modelRecordOf, modelView, validModel } from '../domain/integrations';
 import type { AdminContext } from '../context';
 
-/** `POST /integration-models`: an OpenAPI document (2.0 converted to 3.x) as a model named `<info.title>:<info.version>`. */
+/** `POST /integration-models`: an OpenAPI document (2.0 converted to 3.x) as a model named `<info.title>:<info.version>`, answered `{ status, message, data }` as ipctl reads it. */
 export function createIntegrationModel(svc: AdminContext): Handler<'admin.createIntegrationModel'> {
   return async (input, ctx) => {
     const document = input.body.model;
@@ -16,6 +16,6 @@ export function createIntegrationModel(svc: AdminContext): Handler<'admin.create
       await svc.modelSources.put(doc._id, { document, openapi: check.openapi });
       await svc.integrationModels.insert(doc);
     });
-    return modelView(doc);
+    return { status: 'Created', message: `Integration model "${doc.versionId}" created`, data: modelView(doc) };
   };
 }

@@ -6,7 +6,7 @@ import type { Call } from '../domain/prebuilts';
 import { analysePrebuilt } from '../steps/prebuilts';
 import type { AdminContext } from '../context';
 
-/** `POST /prebuilts/import`: every bundle through its owning service; on any failure, nothing stays and nothing is recorded. */
+/** `POST /prebuilts/import`: every bundle through its owning service; on any failure, nothing stays and nothing is recorded. Answered `{ status, message, data }` as ipctl reads it. */
 export function importPrebuilt(svc: AdminContext): Handler<'admin.importPrebuilt'> {
   return async (input, ctx) => {
     const pkg = input.body.prebuilt;
@@ -31,7 +31,8 @@ export function importPrebuilt(svc: AdminContext): Handler<'admin.importPrebuilt
       throw err;
     }
     await svc.prebuilts.finish(record._id, record.components);
-    return prebuiltView(record);
+    const data = prebuiltView(record);
+    return { status: 'Created', message: `Prebuilt "${data.name}" ${data.version} installed`, data };
   };
 }
 

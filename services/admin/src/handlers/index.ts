@@ -117,6 +117,16 @@ import { exportAudit } from './export-audit';
 import { getAudit } from './get-audit';
 import { getAuditRecord } from './get-audit-record';
 import { verifyAudit } from './verify-audit';
+import { createAuthorizationGroup } from './create-authorization-group';
+import { createRole } from './create-role';
+import { deleteAuthorizationGroup } from './delete-authorization-group';
+import { deleteRole } from './delete-role';
+import { getMethods } from './get-methods';
+import { getRole } from './get-role';
+import { getRoles } from './get-roles';
+import { getUserSettings } from './get-user-settings';
+import { setGroupAssignedRoles } from './set-group-assigned-roles';
+import { updateRole } from './update-role';
 
 /** The admin operations by catalog name, each handler in the file of its name. */
 export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
@@ -235,6 +245,16 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     validateIntegrationModel: validateIntegrationModel(svc),
     validatePrebuilt: validatePrebuilt(svc),
     whoami: whoami(svc),
+    createAuthorizationGroup: createAuthorizationGroup(svc),
+    createRole: createRole(svc),
+    deleteAuthorizationGroup: deleteAuthorizationGroup(svc),
+    deleteRole: deleteRole(svc),
+    getMethods: getMethods(svc),
+    getRole: getRole(svc),
+    getRoles: getRoles(svc),
+    getUserSettings: getUserSettings(svc),
+    setGroupAssignedRoles: setGroupAssignedRoles(svc),
+    updateRole: updateRole(svc),
     getAudit: getAudit(svc),
     getAuditRecord: getAuditRecord(svc),
     verifyAudit: verifyAudit(svc),

@@ -6,6 +6,7 @@ import type { HeldClaim } from '../engine/serialized-changes';
 import type { AccountView } from '../domain/accounts';
 import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from '../domain/accounts';
 import { attemptId, throttleState } from '../domain/login-throttle';
+import { operationsOf } from '../domain/roles';
 import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
 
@@ -66,7 +67,27 @@ export async function keepAdminRole(svc: AdminContext, groupId: string): Promise
   if (others === 0) throw lastAdmin();
 }
 
-/** The caller an account stands for, with its groups' roles as they are now. */
+/** The caller an account stands for, with its groups' roles, and the operations of their custom roles, as they are now. */
 export async function callerOfAccount(svc: AdminContext, account: AccountRecord): Promise<Caller> {
-  return callerOf(account, account.groups.length === 0 ? [] : await svc.groups.byIds(account.groups));
+  const groups = account.groups.length === 0 ? [] : await svc.groups.byIds(account.groups);
+  const roleIds = [...new Set(groups.flatMap((g) => (g.assignedRoles ?? []).map((r) => r.roleId)))];
+  return callerOf(account, groups, roleIds.length === 0 ? [] : operationsOf(await svc.roles.byIds(roleIds)));
+}
+
+/**
+ * Deletes a group (`DELETE /user-management/groups/:groupId`, `DELETE /authorization/groups/:groupId`):
+ * it leaves every account that was in it, never the last that gives an active account the admin
+ * role; gateways are told. The acknowledgement, with the group as it was.
+ */
+export async function removeGroup(svc: AdminContext, id: string, deadline: number) {
+  const data = await changingAdministrators(svc, deadline, async (held) => {
+    const group = await svc.groups.get(id);
+    if (group.roles.includes('admin')) await keepAdminRole(svc, id);
+    await held.confirm();
+    await svc.groups.delete(id);
+    await svc.accounts.removeGroup(id);
+    return group;
+  });
+  await svc.events.groupChanged({ groupId: id });
+  return { status: 'success', message: `Group "${data.name}" deleted`, data };
 }

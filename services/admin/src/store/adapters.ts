@@ -1,6 +1,6 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { ListQueryOptions } from '@nap/contracts';
-import { toListQuery } from '@nap/store';
+import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 
 /** An adapter as stored: the document with sealed secrets, its lifecycle state and changelog. */
@@ -96,6 +96,8 @@ export class AdapterRepository {
       filter: ['name', 'data.model', 'data.properties.type'],
       sort: ['name', 'created', 'lastUpdated'],
       defaultSort: { name: 1 },
+      // every one when no limit is given (ipctl reads this list in one request)
+      defaultLimit: MAX_LIST_LIMIT,
     });
     const filter = { $and: [q.filter, { state: { $ne: 'DELETED' } }] };
     const [results, total] = await Promise.all([
@@ -107,7 +109,13 @@ export class AdapterRepository {
 
   /** A page of every adapter, deleted ones too (their health says DELETED), filtered on name and state. */
   async listAll(query: ListQueryOptions): Promise<{ results: AdapterDoc[]; total: number }> {
-    const q = toListQuery(idAsName(query), { filter: ['name', 'state'], sort: ['name'], defaultSort: { name: 1 } });
+    const q = toListQuery(idAsName(query), {
+      filter: ['name', 'state'],
+      sort: ['name'],
+      defaultSort: { name: 1 },
+      // every one when no limit is given (ipctl reads this list in one request)
+      defaultLimit: MAX_LIST_LIMIT,
+    });
     const all = await this.adapters.find(q.filter, { sort: q.sort });
     return { results: all.slice(q.skip, q.skip + q.limit), total: all.length };
   }

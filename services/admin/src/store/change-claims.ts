@@ -6,7 +6,7 @@ import type { Collection, Store } from '@nap/store';
  * account (groups of accounts, roles and deletion of groups, deactivating and deleting accounts);
  * `integration-models` creating and changing integrations against deleting and replacing models.
  */
-export type ChangeClaimName = 'administrators' | 'integration-models';
+export type ChangeClaimName = 'administrators' | 'integration-models' | 'custom-roles';
 
 /** A claim as stored (`change_claims`, `_id` its name): who holds it, and until when (epoch ms). */
 export interface ChangeClaimRecord {

@@ -4,7 +4,14 @@ import type { IndexSpec, Store } from '@nap/store';
 export const ADMIN_COLLECTIONS = {
   // usernameKey / nameKey: the name in lower case, which the lists sort by (letter case aside, on both stores)
   accounts: [{ keys: { username: 1 }, unique: true }, { keys: { groups: 1 } }, { keys: { usernameKey: 1, username: 1, _id: 1 } }],
-  groups: [{ keys: { name: 1 }, unique: true }, { keys: { provenance: 1, externalName: 1 } }, { keys: { nameKey: 1, name: 1, _id: 1 } }],
+  groups: [
+    { keys: { name: 1 }, unique: true },
+    { keys: { provenance: 1, externalName: 1 } },
+    { keys: { nameKey: 1, name: 1, _id: 1 } },
+    { keys: { 'assignedRoles.roleId': 1 } },
+  ],
+  // custom roles: nameKey (the name in lower case) unique, so that names differ in more than letter case
+  roles: [{ keys: { nameKey: 1 }, unique: true }],
   sessions: [{ keys: { accountId: 1 } }, { keys: { expiresAt: 1 } }],
   login_attempts: [{ keys: { expiresAt: 1 } }],
   keys: [],

@@ -12,6 +12,8 @@ export interface GroupRecord {
   name: string;
   description: string;
   roles: Role[];
+  /** The custom roles it gives, by id (Itential's `assignedRoles`); absent when none was ever given. */
+  assignedRoles?: { roleId: string }[];
   /** The sign-in method (provider name) a group comes from; absent for groups made through the routes. */
   provenance?: string;
   /** The group's name in that method (its cn, a claim value): what a sign-in finds it by, whatever its NAP name. */
@@ -126,6 +128,11 @@ export class GroupRepository {
   /** Ids of the groups that give `role`, leaving out `except`. */
   async withRole(role: Role, except?: string): Promise<string[]> {
     return (await this.groups.find({ roles: role, ...(except !== undefined ? { _id: { $ne: except } } : {}) })).map((g) => g._id);
+  }
+
+  /** The groups that give the custom role. */
+  withCustomRole(roleId: string): Promise<GroupRecord[]> {
+    return this.groups.find({ 'assignedRoles.roleId': roleId }, WITHOUT_KEY);
   }
 
   /** Sets members of the group; the group as it is after; 404 `GROUP_NOT_FOUND`. */

@@ -1,6 +1,6 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { ListQueryOptions } from '@nap/contracts';
-import { toListQuery } from '@nap/store';
+import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 
 /** An integration model as stored: the view's members, the document as imported and its 3.x form. */
@@ -72,6 +72,8 @@ export class IntegrationModelRepository {
       filter: ['versionId', 'title', 'version', 'app'],
       sort: ['versionId', 'title', 'version', 'created', 'lastUpdated'],
       defaultSort: { versionId: 1 },
+      // every one when no limit is given (ipctl reads this list in one request)
+      defaultLimit: MAX_LIST_LIMIT,
     });
     const [results, total] = await Promise.all([
       this.models.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),

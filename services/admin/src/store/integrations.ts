@@ -1,6 +1,6 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { ListQueryOptions } from '@nap/contracts';
-import { toListQuery } from '@nap/store';
+import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 
 /** An integration as stored: its connection settings with secrets sealed. */
@@ -58,6 +58,8 @@ export class IntegrationRepository {
       filter: ['name', 'model', 'type'],
       sort: ['name', 'model', 'created', 'lastUpdated'],
       defaultSort: { name: 1 },
+      // every one when no limit is given (ipctl reads this list in one request)
+      defaultLimit: MAX_LIST_LIMIT,
     });
     const [results, total] = await Promise.all([
       this.integrations.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),

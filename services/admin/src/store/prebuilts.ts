@@ -1,6 +1,6 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { ListQueryOptions, PrebuiltComponent, PrebuiltRecord } from '@nap/contracts';
-import { toListQuery } from '@nap/store';
+import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 
 /** An installed prebuilt as stored; while an installation runs, `installing` is set and the record is its journal. */
@@ -20,6 +20,8 @@ export class PrebuiltRepository {
       filter: ['metadata.name', 'metadata.version', 'metadata.description'],
       sort: ['metadata.name', 'metadata.version', 'installed'],
       defaultSort: { 'metadata.name': 1 },
+      // every one when no limit is given (ipctl reads this list in one request)
+      defaultLimit: MAX_LIST_LIMIT,
     });
     const filter = { $and: [q.filter, { installing: { $exists: false } }] };
     const [results, total] = await Promise.all([

@@ -1,6 +1,6 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { ListQueryOptions } from '@nap/contracts';
-import { toListQuery } from '@nap/store';
+import { MAX_LIST_LIMIT, toListQuery } from '@nap/store';
 import type { Collection, Store } from '@nap/store';
 
 /** A stored profile: the document with its secrets sealed (repository tokens, TLS passphrases). */
@@ -45,7 +45,13 @@ export class ProfileRepository {
   }
 
   async list(query: ListQueryOptions): Promise<{ results: ProfileRecord[]; total: number }> {
-    const q = toListQuery(query, { filter: ['id', 'description'], sort: ['id', 'created', 'lastUpdated'], defaultSort: { id: 1 } });
+    const q = toListQuery(query, {
+      filter: ['id', 'description'],
+      sort: ['id', 'created', 'lastUpdated'],
+      defaultSort: { id: 1 },
+      // every one when no limit is given (ipctl reads this list in one request)
+      defaultLimit: MAX_LIST_LIMIT,
+    });
     const [results, total] = await Promise.all([
       this.profiles.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
       this.profiles.countDocuments(q.filter),
