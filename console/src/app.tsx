@@ -51,7 +51,7 @@ function createQueryClient(): QueryClient {
 /** `/console/`: the first page the caller may read (RequireSession has the caller by then). */
 function Home() {
   const { data } = useWhoami();
-  const home = homeOf(data?.roles);
+  const home = homeOf(data);
   if (home !== undefined) return <Navigate to={home} replace />;
   const roles = data?.roles ?? [];
   return (
@@ -72,7 +72,7 @@ function Home() {
 function LiveEvents({ children, onUnauthenticated }: { children: ReactNode; onUnauthenticated: () => void }) {
   const { data } = useWhoami();
   return (
-    <LiveEventsProvider onUnauthenticated={onUnauthenticated} enabled={mayFollowEvents(data?.roles)}>
+    <LiveEventsProvider onUnauthenticated={onUnauthenticated} enabled={mayFollowEvents(data)}>
       {children}
     </LiveEventsProvider>
   );

@@ -21,9 +21,9 @@ describe('the console’s action roles', () => {
     // forgetting a host key and disabling or enabling a trigger change what the platform keeps
     const changes: readonly string[] = ['gateway-devices.forgetHostKey', 'workflow.updateTrigger'];
     for (const id of Object.keys(ACTION_ROLES) as (keyof typeof ACTION_ROLES)[]) {
-      expect(mayCall(['apiread'], id)).toBe(false);
-      expect(mayCall(['engineering'], id)).toBe(true);
-      expect(mayCall(['operations'], id)).toBe(!changes.includes(id));
+      expect(mayCall({ roles: ['apiread'] }, id)).toBe(false);
+      expect(mayCall({ roles: ['engineering'] }, id)).toBe(true);
+      expect(mayCall({ roles: ['operations'] }, id)).toBe(!changes.includes(id));
       expect(mayCall(undefined, id)).toBe(false);
     }
   });
@@ -33,8 +33,8 @@ describe('the console’s action roles', () => {
 describe('the console’s panel roles', () => {
   it('are the roles of each panel’s operation in the catalog, and a read-only account reads them', () => {
     for (const [id, roles] of Object.entries(PANEL_ROLES)) expect([...roles].sort()).toEqual([...getOperation(id).roles].sort());
-    expect(mayRead(['apiread'], 'mop.getTemplateRuns')).toBe(true);
-    expect(mayRead(['apiwrite'], 'mop.getTemplateRuns')).toBe(false);
+    expect(mayRead({ roles: ['apiread'] }, 'mop.getTemplateRuns')).toBe(true);
+    expect(mayRead({ roles: ['apiwrite'] }, 'mop.getTemplateRuns')).toBe(false);
     expect(mayRead(undefined, 'mop.getTemplateRuns')).toBe(false);
   });
 });
@@ -46,7 +46,7 @@ describe('the console’s page roles', () => {
   });
 
   it('show an auditor the audit trail alone, and a read-only account everything else', () => {
-    const pages = (roles: string[]) => (Object.keys(SECTION_ROLES) as (keyof typeof SECTION_ROLES)[]).filter((id) => maySee(roles, id));
+    const pages = (roles: string[]) => (Object.keys(SECTION_ROLES) as (keyof typeof SECTION_ROLES)[]).filter((id) => maySee({ roles }, id));
     expect(pages(['auditor'])).toEqual(['admin.getAudit']);
     expect(pages(['apiread'])).toEqual([
       'workflow.getJobs',
@@ -61,14 +61,29 @@ describe('the console’s page roles', () => {
 
   it('open the live event stream only for roles that may follow the events', () => {
     expect([...LIVE_EVENT_ROLES].sort()).toEqual([...getOperation('workflow.watchEvents').roles].sort());
-    expect(mayFollowEvents(['auditor'])).toBe(false);
-    expect(mayFollowEvents(['apiread'])).toBe(true);
+    expect(mayFollowEvents({ roles: ['auditor'] })).toBe(false);
+    expect(mayFollowEvents({ roles: ['apiread'] })).toBe(true);
   });
 
   it('open the console on the first page the caller may read, or on none', () => {
     expect(SECTIONS.map((section) => section.operation).sort()).toEqual(Object.keys(SECTION_ROLES).sort());
-    expect(homeOf(['admin'])).toBe('/jobs');
-    expect(homeOf(['auditor'])).toBe('/audit');
-    expect(homeOf(['apiwrite'])).toBeUndefined();
+    expect(homeOf({ roles: ['admin'] })).toBe('/jobs');
+    expect(homeOf({ roles: ['auditor'] })).toBe('/audit');
+    expect(homeOf({ roles: ['apiwrite'] })).toBeUndefined();
+  });
+});
+
+describe('custom roles in the console', () => {
+  it('offer what the custom roles of the caller’s groups allow beside its roles, and nothing more', () => {
+    // a group given a custom role that lets its members read jobs and cancel them, and nothing else
+    const grants = { roles: [], operations: ['workflow.getJobs', 'workflow.cancelJobs'] };
+    expect(maySee(grants, 'workflow.getJobs')).toBe(true);
+    expect(maySee(grants, 'admin.getAudit')).toBe(false);
+    expect(mayCall(grants, 'workflow.cancelJobs')).toBe(true);
+    expect(mayCall(grants, 'workflow.startJob')).toBe(false);
+    expect(homeOf(grants)).toBe('/jobs');
+    expect(mayFollowEvents(grants)).toBe(false);
+    expect(mayFollowEvents({ ...grants, operations: [...grants.operations, 'workflow.watchEvents'] })).toBe(true);
+    expect(mayRead(grants, 'mop.getTemplateRuns')).toBe(false);
   });
 });

@@ -58,7 +58,7 @@ function keepsOwnPassword(whoami: Whoami | undefined): boolean {
 export function Layout() {
   const { data: whoami } = useWhoami();
   // beside Tasks: how many tasks wait for a person, when any
-  const waitingCount = useWaitingCount(maySee(whoami?.roles, 'workflow.getTasks'));
+  const waitingCount = useWaitingCount(maySee(whoami, 'workflow.getTasks'));
   const [changingPassword, setChangingPassword] = useState(false);
   // on a narrow window (a phone) the sections and the caller's controls fold into a menu
   const [menuOpen, setMenuOpen] = useState(false);
@@ -98,7 +98,7 @@ export function Layout() {
         <div id="header-menu" className={styles.menu}>
           <nav aria-label="Main" className={styles.nav}>
             <ul>
-              {SECTIONS.filter((section) => maySee(whoami?.roles, section.operation)).map((section) => (
+              {SECTIONS.filter((section) => maySee(whoami, section.operation)).map((section) => (
                 <li key={section.to}>
                   <NavLink
                     to={section.to}

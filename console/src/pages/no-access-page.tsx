@@ -21,7 +21,7 @@ function NoAccessPage({ operation, what }: { operation: SectionOperation; what: 
   }, [client]);
   const section = SECTIONS.find((s) => s.operation === operation);
   const roles = data?.roles ?? [];
-  const home = homeOf(roles);
+  const home = homeOf(data);
   const homeLabel = SECTIONS.find((s) => s.to === home)?.label;
   return (
     <div className="page">
@@ -43,6 +43,6 @@ function NoAccessPage({ operation, what }: { operation: SectionOperation; what: 
 /** A page of the console, shown when the caller's roles may read what it shows; else a short page that says so. */
 export function Section({ operation, what, children }: { operation: SectionOperation; what: string; children: ReactNode }) {
   const { data } = useWhoami();
-  if (maySee(data?.roles, operation)) return children;
+  if (maySee(data, operation)) return children;
   return <NoAccessPage operation={operation} what={what} />;
 }

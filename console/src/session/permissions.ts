@@ -1,5 +1,19 @@
 import type { Operations, ROLE_SETS } from '@nap/contracts';
 
+/**
+ * What the caller may do, as `GET /whoami` answers it: its built-in roles, and the operations the
+ * custom roles of its groups allow beside them (ids of the catalog, as the gateway checks them).
+ */
+export interface Grants {
+  readonly roles?: readonly string[] | undefined;
+  readonly operations?: readonly string[] | undefined;
+}
+
+/** True when a role of the caller is among `allowed`, or a custom role of theirs allows `operation`. */
+function granted(grants: Grants | undefined, allowed: readonly string[], operation: string): boolean {
+  return (grants?.roles ?? []).some((role) => allowed.includes(role)) || (grants?.operations ?? []).includes(operation);
+}
+
 /** The actions the console offers, by the catalog operation that carries each out. */
 export type ActionOperation =
   | 'workflow.cancelJobs'
@@ -77,30 +91,27 @@ export const PANEL_ROLES: { readonly [Id in PanelOperation]: Operations[Id]['rol
 };
 
 /** True when the caller's roles let them read what a panel shows: the page leaves out the others. */
-export function mayRead(roles: readonly string[] | undefined, operation: PanelOperation): boolean {
-  const allowed: readonly string[] = PANEL_ROLES[operation];
-  return (roles ?? []).some((role) => allowed.includes(role));
+export function mayRead(grants: Grants | undefined, operation: PanelOperation): boolean {
+  return granted(grants, PANEL_ROLES[operation], operation);
 }
 
 /** True when the caller's roles let them read what a page shows: the console lists only those pages. */
-export function maySee(roles: readonly string[] | undefined, operation: SectionOperation): boolean {
-  const allowed = SECTION_ROLES[operation];
-  return (roles ?? []).some((role) => allowed.includes(role));
+export function maySee(grants: Grants | undefined, operation: SectionOperation): boolean {
+  return granted(grants, SECTION_ROLES[operation], operation);
 }
 
 /** The roles that may follow the platform's job events (`workflow.watchEvents`): the live stream runs for them only. */
 export const LIVE_EVENT_ROLES: readonly string[] = READ;
 
 /** True when the caller may follow the platform's events: an auditor may not, and the console opens no stream for them. */
-export function mayFollowEvents(roles: readonly string[] | undefined): boolean {
-  return (roles ?? []).some((role) => LIVE_EVENT_ROLES.includes(role));
+export function mayFollowEvents(grants: Grants | undefined): boolean {
+  return granted(grants, LIVE_EVENT_ROLES, 'workflow.watchEvents');
 }
 
 /**
  * True when the caller's roles let them take the action: the console does not offer what the
  * platform would refuse (the platform still decides).
  */
-export function mayCall(roles: readonly string[] | undefined, operation: ActionOperation): boolean {
-  const allowed: readonly string[] = ACTION_ROLES[operation];
-  return (roles ?? []).some((role) => allowed.includes(role));
+export function mayCall(grants: Grants | undefined, operation: ActionOperation): boolean {
+  return granted(grants, ACTION_ROLES[operation], operation);
 }

@@ -1,7 +1,7 @@
 import { maySee } from './permissions';
-import type { SectionOperation } from './permissions';
+import type { Grants, SectionOperation } from './permissions';
 
-/** The console's pages, each with the operation that reads what it shows: a caller sees those its roles may read. */
+/** The console's pages, each with the operation that reads what it shows: a caller sees those its roles (or custom roles) may read. */
 export const SECTIONS: readonly { to: string; label: string; operation: SectionOperation }[] = [
   { to: '/jobs', label: 'Jobs', operation: 'workflow.getJobs' },
   { to: '/tasks', label: 'Tasks', operation: 'workflow.getTasks' },
@@ -14,6 +14,6 @@ export const SECTIONS: readonly { to: string; label: string; operation: SectionO
 ];
 
 /** Where `/console/` goes: the first page the caller may read (an auditor's is the audit trail); undefined when none. */
-export function homeOf(roles: readonly string[] | undefined): string | undefined {
-  return SECTIONS.find((section) => maySee(roles, section.operation))?.to;
+export function homeOf(grants: Grants | undefined): string | undefined {
+  return SECTIONS.find((section) => maySee(grants, section.operation))?.to;
 }

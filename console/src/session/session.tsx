@@ -18,7 +18,7 @@ export function useWhoami() {
 /** What the logged-in caller may do: one question per action. */
 export function usePermissions(): { may: (operation: ActionOperation) => boolean; whoami: Whoami | undefined } {
   const { data } = useWhoami();
-  return { whoami: data, may: (operation) => mayCall(data?.roles, operation) };
+  return { whoami: data, may: (operation) => mayCall(data, operation) };
 }
 
 /** Renders its children for a logged-in caller; anyone else goes to the log-in page and comes back after. */

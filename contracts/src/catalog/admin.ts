@@ -467,6 +467,10 @@ const whoamiAnswer = withId(
         description:
           'the sign-in method (LDAP, RADIUS, OIDC, SAML) that brought the account in and keeps its password; absent for an account whose password NAP keeps (PUT /whoami/password changes it)',
       }),
+      operations: arr(str(), {
+        description:
+          'the operations (catalog ids) the custom roles of its groups allow beside its roles, as the gateway checks them; absent when they allow none',
+      }),
     },
     ['id', 'username', 'roles', 'groups'],
   ),

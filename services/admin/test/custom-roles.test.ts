@@ -59,7 +59,9 @@ describe('custom roles on one platform', () => {
   });
 
   it('lets the members of a group given the role call exactly its operations', async () => {
-    expect((await call('GET', '/whoami', bob)).body).toMatchObject({ username: 'bob', roles: [] });
+    // whoami says what the role allows, so that the console offers it
+    expect((await call('GET', '/whoami', bob)).body).toMatchObject({ username: 'bob', roles: [], operations: ['workflow.getJobs'] });
+    expect((await call('GET', '/whoami', admin)).body).not.toHaveProperty('operations');
     expect((await call('GET', '/operations-manager/jobs', bob)).status).toBe(200);
     // what every built-in reading role may call, and what the role does not name, stay refused
     for (const [method, route] of [

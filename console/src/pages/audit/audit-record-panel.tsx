@@ -219,7 +219,7 @@ function TargetFact({ target }: { target: AuditRecord['target'] }) {
 function FollowLinks({ record }: { record: AuditRecord }) {
   const { data: whoami } = useWhoami();
   const targetId = record.target?.id;
-  const jobId = record.target?.kind === 'job' && maySee(whoami?.roles, 'workflow.getJobs') ? targetId : undefined;
+  const jobId = record.target?.kind === 'job' && maySee(whoami, 'workflow.getJobs') ? targetId : undefined;
   return (
     <ul className={styles.follow} aria-label={`Follow record ${record.seq}`}>
       {targetId !== undefined ? (

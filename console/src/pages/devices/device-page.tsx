@@ -47,7 +47,7 @@ export function DevicePage() {
   const mayRun = may('gateway-devices.sshSendCommandExec');
   const mayForget = may('gateway-devices.forgetHostKey');
   const mayCheck = may('mop.RunCommandTemplate');
-  const mayReadChecks = mayRead(whoami?.roles, 'mop.getTemplateRuns');
+  const mayReadChecks = mayRead(whoami, 'mop.getTemplateRuns');
   return (
     <div className={`page ${jobStyles.page}`}>
       <nav aria-label="Breadcrumb" className={jobStyles.breadcrumbs}>

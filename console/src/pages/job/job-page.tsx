@@ -202,7 +202,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   // a running or paused job's duration counts up (the list says the same)
   const now = useNow(isTicking(job.data?.status));
   const { whoami } = usePermissions();
-  const mayAudit = maySee(whoami?.roles, 'admin.getAudit');
+  const mayAudit = maySee(whoami, 'admin.getAudit');
 
   const data = job.data;
   const isWaiting = useCallback((id: string) => (data ? isWaitingForPerson(data, data.tasks[id]) : false), [data]);

@@ -75,7 +75,7 @@ function SignInCard({
       <p className={deviceStyles.note}>
         {hasNapPassword(account) ? 'Set password, ' : ''}Deactivate and Delete end every session of the account at once (Sessions, below).
       </p>
-      {maySee(whoami?.roles, 'admin.getAudit') ? (
+      {maySee(whoami, 'admin.getAudit') ? (
         <p>
           <Link to={`/audit?target=${encodeURIComponent(account._id ?? '')}`}>Its changes in the audit trail</Link>
         </p>

@@ -46,6 +46,6 @@ export function PlatformPages() {
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );
-  if (maySee(whoami?.roles, 'admin.getApplications')) return pages;
+  if (maySee(whoami, 'admin.getApplications')) return pages;
   return <ForAdminsOnly roles={whoami?.roles ?? []}>{pages}</ForAdminsOnly>;
 }

@@ -5,8 +5,8 @@ import type { AdminContext } from '../context';
 
 /**
  * `GET /whoami`: the calling account, `id` beside `_id` and its groups as `{ id, name, provenance }`
- * (the platform's shape, which ipctl's CurrentUser decodes); the system caller as it is, for calls
- * between services.
+ * (the platform's shape, which ipctl's CurrentUser decodes) and the operations its custom roles allow;
+ * the system caller as it is, for calls between services.
  */
 export function whoami(svc: AdminContext): Handler<'admin.whoami'> {
   return async (_input, ctx) => {
@@ -17,8 +17,11 @@ export function whoami(svc: AdminContext): Handler<'admin.whoami'> {
       account.groups.length ? svc.groups.byIds(account.groups) : Promise.resolve([]),
     ]);
     const byId = new Map(groups.map((g) => [g._id, g]));
+    const operations = ctx.caller.operations;
     return {
       ...view,
+      // what the custom roles of its groups allow, so that a console offers it
+      ...(operations !== undefined && operations.length > 0 ? { operations: [...operations] } : {}),
       id: view._id,
       groups: account.groups.flatMap((id) => {
         const group = byId.get(id);
