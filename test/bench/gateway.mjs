@@ -69,34 +69,37 @@ async function load(name, url, req) {
 const ROUNDS = Number(process.env.NAP_BENCH_ROUNDS ?? size(5, 1));
 const servers = [];
 try {
-  const http = await start([path.join(here, 'baselines.mjs'), 'http'], {}, /listening (\d+)/);
+  /** nats-server, the admin service and a gateway over them; answers the gateway's url. */
+  const distributed = async () => {
+    const nats = await startNats();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-dist-'));
+    const env = {
+      NAP_NATS_URL: nats,
+      NAP_DATA_DIR: dataDir,
+      NAP_ADMIN_PASSWORD: PASSWORD,
+      NAP_PORT: '0',
+      NAP_LOG_LEVEL: 'warn',
+      NAP_SECRET_KEY: 'bench-secret-key-of-32-characters',
+    };
+    await start(['services/admin/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /Service admin is serving/);
+    const gw = await start(['gateway/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /"url":"(http:\/\/[^"]+)"/);
+    return gw.match[1];
+  };
+  // every server starts at once (nothing is measured before all are up): a run waits for the slowest, not for their sum
+  const [http, ex, sa, gwUrl] = await Promise.all([
+    start([path.join(here, 'baselines.mjs'), 'http'], {}, /listening (\d+)/),
+    start([path.join(here, 'baselines.mjs'), 'express'], {}, /listening (\d+)/),
+    start([...PLATFORM_NODE_FLAGS, path.join(here, 'platform.mjs')], { NAP_ADMIN_PASSWORD: PASSWORD }, /listening (http:\/\/\S+)/),
+    distributed(),
+  ]);
   servers.push({
     name: 'bare node:http',
     url: `http://127.0.0.1:${http.match[1]}`,
     req: { path: '/user-management/groups/x', headers: {} },
   });
-  const ex = await start([path.join(here, 'baselines.mjs'), 'express'], {}, /listening (\d+)/);
   servers.push({ name: 'bare express 5', url: `http://127.0.0.1:${ex.match[1]}`, req: { path: '/user-management/groups/x', headers: {} } });
-  const sa = await start(
-    [...PLATFORM_NODE_FLAGS, path.join(here, 'platform.mjs')],
-    { NAP_ADMIN_PASSWORD: PASSWORD },
-    /listening (http:\/\/\S+)/,
-  );
   servers.push({ name: 'NAP standalone', url: sa.match[1], req: await prepare(sa.match[1]) });
-
-  const nats = await startNats();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-dist-'));
-  const env = {
-    NAP_NATS_URL: nats,
-    NAP_DATA_DIR: dataDir,
-    NAP_ADMIN_PASSWORD: PASSWORD,
-    NAP_PORT: '0',
-    NAP_LOG_LEVEL: 'warn',
-    NAP_SECRET_KEY: 'bench-secret-key-of-32-characters',
-  };
-  await start(['services/admin/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /Service admin is serving/);
-  const gw = await start(['gateway/dist/main.js'], { ...env, NAP_LOG_LEVEL: 'info' }, /"url":"(http:\/\/[^"]+)"/);
-  servers.push({ name: 'NAP distributed (NATS)', url: gw.match[1], req: await prepare(gw.match[1]) });
+  servers.push({ name: 'NAP distributed (NATS)', url: gwUrl, req: await prepare(gwUrl) });
 
   // the baselines and the platform take turns, so that what else loads the machine weighs on each alike
   const rounds = servers.map(() => []);

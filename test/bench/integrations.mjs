@@ -198,7 +198,9 @@ async function measureImport(url, call, token) {
   try {
     for (let round = 0; round < IMPORTS; round += 1) {
       let started = performance.now();
-      model = await send('POST', '/integration-models');
+      // the model is answered inside { status, message, data } (as ipctl reads it) or, before that shape, bare
+      const answer = await send('POST', '/integration-models');
+      model = answer.data ?? answer;
       create.push(performance.now() - started);
       started = performance.now();
       warnings = (await send('PUT', '/integration-models/validation')).warnings.length;

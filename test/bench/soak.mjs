@@ -12,7 +12,8 @@
 // the platform come from the environment (NAP_MEMORY_EVENTS_MAX_BYTES: the in-process event stream).
 // Every figure also goes out as a BENCH line (report.mjs) for run.mjs's table.
 //   node test/bench/soak.mjs [--snapshots]   full size (minutes)
-//   node test/bench/soak.mjs --smoke         30 + 90 jobs and the heap snapshots' diff: proves it runs
+//   node test/bench/soak.mjs --smoke         10 + 20 jobs (two stretches: three samples, so both slopes) and
+//                                            the heap snapshots' diff: proves it runs
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,9 +24,9 @@ import { report, size, SMOKE } from './report.mjs';
 // heap snapshots are taken when the target is not met, or always with --snapshots (and --smoke, so that the code runs)
 const FORCE_SNAPSHOTS = process.argv.includes('--snapshots') || SMOKE;
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
-const WARMUP = size(env('NAP_BENCH_SOAK_WARMUP', 5_000), 30);
-const JOBS = size(env('NAP_BENCH_SOAK_JOBS', 100_000), 90);
-const EVERY = size(env('NAP_BENCH_SOAK_EVERY', 10_000), 30);
+const WARMUP = size(env('NAP_BENCH_SOAK_WARMUP', 5_000), 10);
+const JOBS = size(env('NAP_BENCH_SOAK_JOBS', 100_000), 20);
+const EVERY = size(env('NAP_BENCH_SOAK_EVERY', 10_000), 10);
 const OLD_SPACE_MB = env('NAP_BENCH_SOAK_OLD_SPACE_MB', 352);
 const CONCURRENT = 50;
 const TARGET_KIB = 0.5;

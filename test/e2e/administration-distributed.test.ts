@@ -23,8 +23,11 @@ const env = () => distributedEnv(nats.url, dataDir, password);
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-admin-'));
   nats = await startNatsServer({ jetstream: true });
-  processes.push(await startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/));
-  processes.push(await startNapProcess('services/mop/dist/main.js', env(), /Service mop is serving/));
+  // side by side, each kept as soon as it serves (afterAll stops whichever started)
+  await Promise.all([
+    startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/).then((p) => processes.push(p)),
+    startNapProcess('services/mop/dist/main.js', env(), /Service mop is serving/).then((p) => processes.push(p)),
+  ]);
   const gateway = await startNapProcess('gateway/dist/main.js', env(), /Gateway listening/);
   processes.push(gateway);
   url = gatewayUrl(gateway);

@@ -120,7 +120,9 @@ describe('npm start', () => {
     TEST_TIMEOUT_MS,
   );
 
-  it.each(['SIGTERM', 'SIGINT'] as const)(
+  // The tests from here on start without the build, each in a data folder and process group of its
+  // own: they run side by side (most of each is waiting for a process to start or to end).
+  it.concurrent.each(['SIGTERM', 'SIGINT'] as const)(
     'stops the platform when npm alone gets %s',
     async (signal) => {
       const started = await npmStart({ NAP_DATA_DIR: freshDataDir() });
@@ -134,7 +136,7 @@ describe('npm start', () => {
     TEST_TIMEOUT_MS,
   );
 
-  it(
+  it.concurrent(
     'says at start that NAP_ADMIN_PASSWORD is ignored once the administrator exists, and applies it when asked to reset',
     async () => {
       const dataDir = freshDataDir();
@@ -182,7 +184,7 @@ describe('npm start', () => {
     3 * TEST_TIMEOUT_MS,
   );
 
-  it(
+  it.concurrent(
     'starts with templates off where Python lacks jinja2 and textfsm, saying so and naming the command that turns them on',
     async () => {
       const started = await npmStart({

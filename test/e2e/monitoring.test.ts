@@ -54,6 +54,55 @@ function baseName(name: string): string {
   return name.replace(/_(bucket|count|sum)$/, '');
 }
 
+const DISTRIBUTED_PASSWORD = 'monitoring-distributed-password';
+
+/** The platform of the distributed block: a nats-server, a process per component, and their own Prometheus. */
+const world: { dir?: string; nats?: NatsServer; processes: Map<string, NapProcess>; prometheus?: Prometheus } = {
+  processes: new Map(),
+};
+let worldStarted: Promise<void> | undefined;
+
+/** The management listener a process logged. */
+function healthOf(process: NapProcess): string {
+  const found = /"health":"http:\/\/([\d.]+:\d+)"/.exec(process.output())?.[1];
+  if (found === undefined) throw new Error(`no management listener logged:\n${process.output()}`);
+  return found;
+}
+
+/**
+ * Starts the distributed block's platform, once. The first block starts it beside its own, so that
+ * the second does not wait for five processes and a Prometheus after the first block's tests; it
+ * idles meanwhile, scraped by a Prometheus of its own that sees nothing of the other platform.
+ */
+function startDistributedWorld(): Promise<void> {
+  worldStarted ??= (async () => {
+    world.dir = mkdtempSync(path.join(os.tmpdir(), 'nap-monitoring-distributed-'));
+    world.nats = await startNatsServer({ jetstream: true });
+    const env = distributedEnv(world.nats.url, world.dir, DISTRIBUTED_PASSWORD, { NAP_HEALTH_PORT: '0' });
+    // the services side by side (each kept as soon as it serves, so that it is stopped whatever
+    // became of the others), then the gateway
+    await Promise.all(
+      (['admin', 'workflow', 'gateway-devices'] as const).map(async (service) =>
+        world.processes.set(
+          service,
+          await startNapProcess(`services/${service}/dist/main.js`, env, new RegExp(`Service ${service} is serving`)),
+        ),
+      ),
+    );
+    world.processes.set('gateway', await startNapProcess('gateway/dist/main.js', env, /Gateway listening/));
+    world.prometheus = await startPrometheus({ targets: [...world.processes.values()].map(healthOf), ruleFiles: [NAP_ALERT_RULES] });
+  })();
+  return worldStarted;
+}
+
+afterAll(async () => {
+  await worldStarted?.catch(() => undefined);
+  await world.prometheus?.stop();
+  for (const process of [...world.processes.values()].reverse()) await process.stop();
+  await world.nats?.stop();
+  if (world.dir) rmSync(world.dir, { recursive: true, force: true });
+}, 60_000);
+
 describeWithPrometheus('NAP under a real Prometheus with the alert rules it ships', () => {
   let platform: MonitoredPlatform;
   let prometheus: Prometheus;
@@ -68,6 +117,8 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
   }
 
   beforeAll(async () => {
+    // the distributed block's platform starts meanwhile (that block reports a failure of it)
+    startDistributedWorld().catch(() => undefined);
     // a certificate that expires in two days: its alert must come
     platform = await startMonitoredPlatform(ADMIN_PASSWORD, 2);
     prometheus = platform.prometheus;
@@ -203,47 +254,21 @@ describeWithPrometheus('NAP under a real Prometheus with the alert rules it ship
 });
 
 describeWithPrometheus('distributed NAP under a real Prometheus: one target per process, the audit queue in JetStream', () => {
-  let dir: string;
-  let nats: NatsServer;
-  const processes = new Map<string, NapProcess>();
   let prometheus: Prometheus;
-  const password = 'monitoring-distributed-password';
-
-  /** The management listener a process logged. */
-  const healthOf = (process: NapProcess) => {
-    const found = /"health":"http:\/\/([\d.]+:\d+)"/.exec(process.output())?.[1];
-    if (found === undefined) throw new Error(`no management listener logged:\n${process.output()}`);
-    return found;
-  };
+  const processes = world.processes;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'nap-monitoring-distributed-'));
-    nats = await startNatsServer({ jetstream: true });
-    const env = distributedEnv(nats.url, dir, password, { NAP_HEALTH_PORT: '0' });
-    processes.set('admin', await startNapProcess('services/admin/dist/main.js', env, /Service admin is serving/));
-    processes.set('workflow', await startNapProcess('services/workflow/dist/main.js', env, /Service workflow is serving/));
-    processes.set(
-      'gateway-devices',
-      await startNapProcess('services/gateway-devices/dist/main.js', env, /Service gateway-devices is serving/),
-    );
-    processes.set('gateway', await startNapProcess('gateway/dist/main.js', env, /Gateway listening/));
-    prometheus = await startPrometheus({ targets: [...processes.values()].map(healthOf), ruleFiles: [NAP_ALERT_RULES] });
+    await startDistributedWorld();
+    prometheus = world.prometheus as Prometheus;
     // a login, so that the audit queue's stream exists and holds what the gateway appended
     const url = gatewayUrl(processes.get('gateway') as NapProcess);
     const res = await fetch(`${url}/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user: { username: 'admin', password } }),
+      body: JSON.stringify({ user: { username: 'admin', password: DISTRIBUTED_PASSWORD } }),
     });
     expect(res.status).toBe(200);
   }, 120_000);
-
-  afterAll(async () => {
-    await prometheus?.stop();
-    for (const process of [...processes.values()].reverse()) await process.stop();
-    await nats?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   it('finds every metric the rules read in the process that owns it, the queue’s fill included, and evaluates every rule', async () => {
     const targets = await eventually(

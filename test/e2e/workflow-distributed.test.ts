@@ -72,8 +72,11 @@ function until(id: string, check: (j: JobDocument) => boolean, what: string, tim
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-wf-e2e-'));
   nats = await startNatsServer({ jetstream: true });
-  admin = await startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/);
-  studio = await startNapProcess('services/studio/dist/main.js', env(), /Service studio is serving/);
+  // side by side, each kept as soon as it serves (afterAll stops whichever started)
+  await Promise.all([
+    startNapProcess('services/admin/dist/main.js', env(), /Service admin is serving/).then((p) => (admin = p)),
+    startNapProcess('services/studio/dist/main.js', env(), /Service studio is serving/).then((p) => (studio = p)),
+  ]);
   gateway = await startNapProcess('gateway/dist/main.js', env(), /Gateway listening/);
   url = gatewayUrl(gateway);
   const login = await fetch(`${url}/login`, {

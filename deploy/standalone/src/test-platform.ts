@@ -12,6 +12,14 @@ import type { Platform, PlatformOptions } from './platform';
 /** The administrator every test platform starts with. */
 export const TEST_ADMIN = { username: 'admin', password: 'admin-password-for-tests' } as const;
 
+/**
+ * scrypt's cost (N) of the password hashes a test platform makes unless its `admin` options say
+ * otherwise: a hash at the production cost (16384) takes about 50 ms of CPU, and every account
+ * created, login and Basic request of a test pays it. The hashing is the same code at any cost; the
+ * production cost is what the platforms tests start as processes (`npm start`'s entry) use.
+ */
+export const TEST_SCRYPT_COST = 1024;
+
 export interface TestPlatform extends Platform {
   dataDir: string;
   /** Logs in and returns the token. */
@@ -36,7 +44,7 @@ export interface TestPlatformOptions {
   dataDir?: string;
   /** Which services to run; all six by default (leave one out to see it as no replica answering). */
   services?: readonly ServiceName[];
-  /** Options of the admin service (for example how often it reconciles the replicas). */
+  /** Options of the admin service (for example how often it reconciles the replicas; scrypt's cost, `TEST_SCRYPT_COST` unless given). */
   admin?: PlatformOptions['admin'];
   /** Options of the workflow service (for example how often the job retention runs). */
   workflow?: PlatformOptions['workflow'];
@@ -66,7 +74,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     logger,
     ...(options.bus ? { bus: options.bus } : {}),
     ...(options.services ? { services: options.services } : {}),
-    ...(options.admin ? { admin: options.admin } : {}),
+    admin: { scryptCost: TEST_SCRYPT_COST, ...options.admin },
     ...(options.workflow ? { workflow: options.workflow } : {}),
   });
   const http: TestPlatform['http'] = async (method, route, opts = {}) => {
