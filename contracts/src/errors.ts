@@ -228,6 +228,8 @@ export const ERROR_CODES = {
     description: 'No JST transformation with that id or name; the message names it.',
   },
   TRANSFORMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A transformation with that name or id exists.' },
+  TAG_NOT_FOUND: { status: 404, retryable: false, description: 'No tag with that id (or name); the message names it.' },
+  TAG_ALREADY_EXISTS: { status: 409, retryable: false, description: 'A tag with that name exists; tag names are unique.' },
   TRANSFORMATION_INVALID: {
     status: 400,
     retryable: false,

@@ -55,6 +55,7 @@ const OWNER_BY_FIRST_SEGMENT: Record<string, ServiceName> = {
   'json-forms': 'studio',
   workflow_builder: 'studio',
   transformations: 'studio',
+  tags: 'studio',
   mop: 'mop',
   gw: 'gateway-devices',
   configuration_manager: 'gateway-devices',

@@ -14,6 +14,8 @@ import { WORKFLOW_OPERATIONS } from './workflow';
 export { TIMEOUTS_MS, pathParams } from './define';
 export type { OperationSpec, OperationTypes, PathParamNames, TypedOperation, TypesOfOperation } from './define';
 export { ADMIN_OPERATIONS, GATEWAY_DEVICES_OPERATIONS, MOP_OPERATIONS, ORCH_PROXY_OPERATIONS, STUDIO_OPERATIONS, WORKFLOW_OPERATIONS };
+export { TAG_REFERENCE_TYPES, tagReferenceSchema, tagSchema } from './studio';
+export type { Tag, TagReference, TagReferenceType } from './studio';
 
 /** Every operation of the platform keyed by id; its type carries each operation's request and answer types. */
 export const OPERATIONS = Object.freeze({
@@ -173,6 +175,15 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'studio.createJsonForm',
   'studio.deleteJsonForms',
   'studio.importJsonForms',
+  'studio.getTags',
+  'studio.getTag',
+  'studio.createTag',
+  'studio.updateTag',
+  'studio.deleteTag',
+  'studio.getTagsByReference',
+  'studio.createTagReference',
+  'studio.getTagReferences',
+  'studio.handleTagReferences',
   'mop.getTemplateRuns',
   'mop.getTemplateRun',
   'mop.updateTemplateByName',

@@ -1,7 +1,7 @@
 import { ROLE_SETS } from '../roles';
 import { withPrintableNames } from '../names';
 import { Type } from '@sinclair/typebox';
-import type { TObject, TProperties, TSchema } from '@sinclair/typebox';
+import type { Static, TObject, TProperties, TSchema } from '@sinclair/typebox';
 import {
   acknowledgement,
   anyObject,
@@ -17,7 +17,9 @@ import {
   obj,
   oneOf,
   pageOf,
+  printableName,
   str,
+  timestamp,
   withId,
   withOneOf,
 } from '../schemas/common';
@@ -118,6 +120,56 @@ const listQuery = closed({ ...listQuerySchema.properties });
 const LIST_QUERY_NOTE =
   'Query: equals, contains and startsWith (as text with equalsField/containsField/startsWithField, or field-wise: equals[name]=x), skip, limit, sort and order; ' +
   'any other member (in[...], not-in[...], gt[...], …) is refused with 400 VALIDATION_FAILED naming it, as is a field outside the filter fields.';
+
+/** The kinds of studio document a tag can be put on (`type` of a tag reference): the studio's own, whose existence it checks. */
+export const TAG_REFERENCE_TYPES = ['workflow', 'transformation', 'template', 'jsonForm'] as const;
+/** One of {@link TAG_REFERENCE_TYPES}. */
+export type TagReferenceType = (typeof TAG_REFERENCE_TYPES)[number];
+
+/** A tag as the `/tags/*` routes answer it: `{ _id, name, description }` (what ipctl reads) and its audit members. */
+export const tagSchema = withId(
+  'nap:schemas/tag',
+  obj(
+    {
+      _id: str(),
+      name: str({ description: 'unique' }),
+      description: str({ description: 'empty when none was given' }),
+      created: timestamp(),
+      createdBy: str(),
+      lastUpdated: timestamp(),
+      lastUpdatedBy: str(),
+    },
+    ['_id', 'name', 'description', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy'],
+  ),
+);
+/** A tag: a unique name and a description, put on studio documents by tag references. */
+export type Tag = Static<typeof tagSchema>;
+
+/** A tag reference: tag `tag_id` is on the document `ref_id` of kind `type`. */
+export const tagReferenceSchema = withId(
+  'nap:schemas/tag-reference',
+  obj(
+    {
+      _id: str({ description: "the reference's own id" }),
+      tag_id: str(),
+      ref_id: str({ description: 'id of the tagged document' }),
+      type: oneOf(TAG_REFERENCE_TYPES, { description: 'kind of the tagged document' }),
+    },
+    ['_id', 'tag_id', 'ref_id', 'type'],
+  ),
+);
+/** One tag on one studio document. */
+export type TagReference = Static<typeof tagReferenceSchema>;
+
+const tag = embed(tagSchema);
+const tagReference = embed(tagReferenceSchema);
+/** A tag's description as a request gives it: one paragraph of text at most 1000 characters long. */
+const tagDescription = str({ maxLength: 1000, description: 'free text, up to 1000 characters; empty when left out' });
+const tagId = name('id of a tag');
+const refId = name('id of the tagged document');
+const refType = oneOf(TAG_REFERENCE_TYPES, { description: 'kind of the tagged document' });
+const TAG_ACCESS_NOTE =
+  'A workflow or form shared with groups the caller is in none of is refused with 403 GROUP_ACCESS_DENIED (admins may), as its own routes refuse it.';
 
 /**
  * Operations of the `studio` service: workflow documents (`/automation-studio/automations`), studio
@@ -552,6 +604,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     name: 'deleteJsonForms',
     summary: 'Delete JSON forms by id',
     http: { method: 'DELETE', path: '/json-forms/forms' },
+    // a refusal is recorded against each form asked for, as each deleted form is
+    auditEach: 'ids',
     roles: ROLE_SETS.write,
     body: closed({ ids: arr(name('form id'), { minItems: 1, maxItems: 500 }) }, ['ids']),
     response: withId(
@@ -827,5 +881,128 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     response: anyValue({ description: 'the result itself: an object keyed by outgoing $id, or a bare value with extractOutput' }),
     addition: true,
     notes: 'The same engine and answers as runTransformation.',
+  },
+  // tags (additions, the original platform's /tags routes as ipctl calls them)
+  {
+    name: 'getTags',
+    summary: 'List every tag',
+    http: { method: 'GET', path: '/tags/all' },
+    auditKind: 'tag',
+    roles: ROLE_SETS.read,
+    response: arr(tag),
+    addition: true,
+    notes: 'Every tag, by name (ipctl get tags reads _id, name and description; describe and delete find a tag by name here).',
+  },
+  {
+    name: 'getTag',
+    summary: 'Get one tag',
+    http: { method: 'POST', path: '/tags/get' },
+    auditKind: 'tag',
+    roles: ROLE_SETS.read,
+    body: closed({ id: tagId }, ['id']),
+    response: tag,
+    addition: true,
+    notes: 'The tag with that id; 404 TAG_NOT_FOUND naming it.',
+  },
+  {
+    name: 'createTag',
+    summary: 'Create a tag',
+    http: { method: 'POST', path: '/tags/create' },
+    auditKind: 'tag',
+    roles: ROLE_SETS.write,
+    body: closed({ data: closed({ name: printableName('tag name, unique'), description: tagDescription }, ['name']) }, ['data']),
+    response: tag,
+    addition: true,
+    notes:
+      'Answers the stored tag (ipctl create tag sends { data: { name, description } }). Names are unique: 409 TAG_ALREADY_EXISTS naming it.',
+  },
+  {
+    name: 'updateTag',
+    summary: 'Rename a tag or change its description',
+    http: { method: 'POST', path: '/tags/update' },
+    auditKind: 'tag',
+    roles: ROLE_SETS.write,
+    body: closed({ data: closed({ _id: tagId, name: printableName('new tag name, unique'), description: tagDescription }, ['_id']) }, [
+      'data',
+    ]),
+    response: tag,
+    addition: true,
+    notes:
+      'Changes the members given (name, description) and answers the tag; its references stay. 404 TAG_NOT_FOUND; 409 TAG_ALREADY_EXISTS when the new name is taken.',
+  },
+  {
+    name: 'deleteTag',
+    summary: 'Delete a tag and its references',
+    http: { method: 'POST', path: '/tags/delete' },
+    auditKind: 'tag',
+    roles: ROLE_SETS.write,
+    body: closed({ _id: name('id of the tag (or its name)') }, ['_id']),
+    response: tag,
+    addition: true,
+    notes:
+      'Answers the deleted tag. _id is the tag id; a tag of that name is deleted when no tag has that id (ipctl copy tag --replace sends the name). ' +
+      'The tag leaves every document it was on in the same step: it is hidden from every answer first, and a delete that a crash interrupted is finished at the next start. 404 TAG_NOT_FOUND.',
+  },
+  {
+    name: 'getTagsByReference',
+    summary: 'The tags of a document',
+    http: { method: 'POST', path: '/tags/getTagsByReference' },
+    auditKind: 'tag',
+    roles: ROLE_SETS.read,
+    body: closed({ data: closed({ ref_id: refId }, ['ref_id']) }, ['data']),
+    response: arr(tag),
+    addition: true,
+    notes:
+      'The tags on the document ref_id, by name, as tags ({ _id, name, description }: ipctl decodes them so); [] for a document without tags. ' +
+      TAG_ACCESS_NOTE,
+  },
+  {
+    name: 'createTagReference',
+    summary: 'Put a tag on a document',
+    http: { method: 'POST', path: '/tags/createReference' },
+    auditKind: 'tag',
+    roles: ROLE_SETS.write,
+    body: closed({ data: closed({ tag_id: tagId, ref_id: refId, type: refType }, ['tag_id', 'ref_id', 'type']) }, ['data']),
+    response: tagReference,
+    addition: true,
+    notes:
+      'Answers the reference { _id, tag_id, ref_id, type }; a tag already on the document answers its reference as it is. ' +
+      "The tag and the document must exist: 404 TAG_NOT_FOUND, or the kind's own 404 (WORKFLOW_NOT_FOUND, TRANSFORMATION_NOT_FOUND, TEMPLATE_NOT_FOUND, FORM_NOT_FOUND) naming it. " +
+      'Deleting a document removes its references. ' +
+      TAG_ACCESS_NOTE,
+  },
+  {
+    name: 'getTagReferences',
+    summary: 'The tag references of several documents',
+    http: { method: 'POST', path: '/tags/getTagReferences' },
+    auditKind: 'tag',
+    roles: ROLE_SETS.read,
+    body: closed({ data: closed({ ref_ids: arr(refId, { maxItems: 1000 }) }, ['ref_ids']) }, ['data']),
+    response: arr(tagReference),
+    addition: true,
+    notes:
+      'Every reference of the documents ref_ids (up to 1000), in the order of ref_ids then by tag name; documents the caller may not see (workflows and forms of other groups) are left out.',
+  },
+  {
+    name: 'handleTagReferences',
+    summary: 'Set the tags of a document',
+    http: { method: 'POST', path: '/tags/handleReferences' },
+    auditKind: 'tag',
+    roles: ROLE_SETS.write,
+    body: closed(
+      {
+        data: closed(
+          { tag_ids: arr(tagId, { maxItems: 1000, description: 'every tag the document is to have' }), ref_id: refId, type: refType },
+          ['tag_ids', 'ref_id', 'type'],
+        ),
+      },
+      ['data'],
+    ),
+    response: bool({ description: 'true' }),
+    addition: true,
+    notes:
+      'The document ref_id gets exactly the tags tag_ids ([] takes every tag off), in one step: all or nothing. Answers true, as the original platform does. ' +
+      'Every tag and the document must exist (404 naming the first missing one). ' +
+      TAG_ACCESS_NOTE,
   },
 ]);

@@ -26,6 +26,7 @@ import type { TransformationRunner } from './domain/transformations';
 import { checkWorkflow, storedWorkflow } from './domain/workflows';
 import type { NamedDoc, NamedDocuments } from './store/documents';
 import type { ProjectRecords } from './store/project-records';
+import type { TagStore } from './store/tags';
 
 /** What every studio handler receives: the repositories, the clients, and the sources of ids and time (injectable for tests). */
 export interface StudioContext {
@@ -36,6 +37,8 @@ export interface StudioContext {
   transformations: NamedDocuments<Transformation>;
   /** Projects, and the journal of an import while it runs. */
   projects: ProjectRecords;
+  /** Tags, and their references to the documents above. */
+  tags: TagStore;
   /** Compiles and runs JST transformations (compiled plans cached by id). */
   jst: TransformationRunner;
   /** Python Jinja2 and TextFSM, in a pool of worker processes. */

@@ -16,6 +16,9 @@ import { studioHandlers } from './handlers';
 import { STUDIO_COLLECTIONS, ensureCollections } from './store/collections';
 import { KINDS, NamedDocuments } from './store/documents';
 import { ProjectRecords } from './store/project-records';
+import { TaggedDocuments } from './store/tagged-documents';
+import { TagStore } from './store/tags';
+import { repairTags } from './steps/tags';
 
 /** Tuning of the studio service. */
 export interface StudioServiceOptions {
@@ -40,13 +43,17 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
   const regex = createWorkerRegexRunner({ timeoutMs: options.jstRegexTimeoutMs ?? 1_000 });
   const templates = options.templates ?? loadTemplateRendererConfig();
   const renderer = createTemplateRenderer(templates, logger.child({ component: 'template-workers' }));
+  const tags = new TagStore(store);
+  const tagsLog = logger.child({ component: 'tags' });
   const svc: StudioContext = {
-    workflows: new NamedDocuments<StoredWorkflowDocument>(store, KINDS.workflow),
-    templates: new NamedDocuments<StudioTemplate>(store, KINDS.template),
+    // deleting a document that can carry tags removes its tag references
+    workflows: new TaggedDocuments<StoredWorkflowDocument>(store, KINDS.workflow, tags, 'workflow', tagsLog),
+    templates: new TaggedDocuments<StudioTemplate>(store, KINDS.template, tags, 'template', tagsLog),
     componentGroups: new NamedDocuments<ComponentGroup>(store, KINDS.componentGroup),
-    forms: new NamedDocuments<StoredForm>(store, KINDS.form),
-    transformations: new NamedDocuments<Transformation>(store, KINDS.transformation),
+    forms: new TaggedDocuments<StoredForm>(store, KINDS.form, tags, 'jsonForm', tagsLog),
+    transformations: new TaggedDocuments<Transformation>(store, KINDS.transformation, tags, 'transformation', tagsLog),
     projects: new ProjectRecords(store),
+    tags,
     jst: new TransformationRunner({ regex, ...(options.jstLimits ? { limits: options.jstLimits } : {}) }),
     renderer,
     mopCommandTemplates: createMopCommandTemplates(client),
@@ -78,6 +85,8 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
       recoverProjectChanges(svc, SYSTEM_CALLER).catch((err: unknown) =>
         logger.warn({ err }, 'Undoing unfinished changes of project components failed'),
       );
+      // a tag deletion a crash interrupted is finished; references to what is gone are removed
+      repairTags(svc, tagsLog).catch((err: unknown) => logger.warn({ err }, 'Repairing tags failed'));
       return {
         name: 'studio',
         async stop() {

@@ -60,6 +60,15 @@ import { updateTemplate } from './update-template';
 import { updateTransformation } from './update-transformation';
 import { validateTransformation } from './validate-transformation';
 import { visibleWorkflows } from './visible-workflows';
+import { createTag } from './create-tag';
+import { createTagReference } from './create-tag-reference';
+import { deleteTag } from './delete-tag';
+import { getTag } from './get-tag';
+import { getTagReferences } from './get-tag-references';
+import { getTags } from './get-tags';
+import { getTagsByReference } from './get-tags-by-reference';
+import { handleTagReferences } from './handle-tag-references';
+import { updateTag } from './update-tag';
 
 /**
  * The handlers of the studio's operations by catalog name: `studio.*` in `contracts/src/catalog/studio.ts`
@@ -127,5 +136,14 @@ export function studioHandlers(svc: StudioContext): HandlerMap<'studio'> {
     updateTransformation: updateTransformation(svc),
     validateTransformation: validateTransformation(svc),
     visibleWorkflows: visibleWorkflows(svc),
+    getTags: getTags(svc),
+    getTag: getTag(svc),
+    createTag: createTag(svc),
+    updateTag: updateTag(svc),
+    deleteTag: deleteTag(svc),
+    getTagsByReference: getTagsByReference(svc),
+    createTagReference: createTagReference(svc),
+    getTagReferences: getTagReferences(svc),
+    handleTagReferences: handleTagReferences(svc),
   };
 }

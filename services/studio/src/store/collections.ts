@@ -8,6 +8,8 @@ export const STUDIO_COLLECTIONS = {
   forms: [{ keys: { name: 1 }, unique: true }, { keys: { groups: 1 } }],
   projects: [{ keys: { name: 1 }, unique: true }, { keys: { 'importing.startedAt': 1 } }],
   transformations: [{ keys: { name: 1 }, unique: true }, { keys: { lastUpdated: -1 } }],
+  tags: [{ keys: { name: 1 }, unique: true }, { keys: { deleting: 1 } }],
+  tagReferences: [{ keys: { ref_id: 1 } }, { keys: { 'tags.tag_id': 1 } }, { keys: { type: 1 } }],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 export type StudioCollection = keyof typeof STUDIO_COLLECTIONS;
