@@ -37,6 +37,8 @@ const CASES: [string, (name: string) => RequestParts, string][] = [
   ['studio.createForm', (name) => ({ body: { form: { name } } }), 'body.form.name'],
   ['studio.updateForm', (name) => ({ params: { id: 'f1' }, body: { form: { name } } }), 'body.form.name'],
   ['studio.createComponentGroup', (name) => ({ body: { componentGroup: { name } } }), 'body.componentGroup.name'],
+  ['studio.createTag', (name) => ({ body: { data: { name } } }), 'body.data.name'],
+  ['studio.updateTag', (name) => ({ body: { data: { _id: 'tag1', name } } }), 'body.data.name'],
   ['studio.updateComponentGroup', (name) => ({ params: { id: 'g1' }, body: { update: { name } } }), 'body.update.name'],
   ['studio.updateProject', (name) => ({ params: { id: 'p1' }, body: { name } }), 'body.name'],
   ['studio.importProject', (name) => ({ body: { project: { name, components: [] } } }), 'body.project.name'],
