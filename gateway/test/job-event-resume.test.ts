@@ -138,54 +138,36 @@ async function publish(bus: Bus, jobs: readonly string[], count: number, from = 
 
 const events = (frames: Frame[]) => frames.filter((f) => f.event !== 'gap');
 
-const buses: [string, () => Promise<World>][] = [
-  [
-    'the in-process bus',
-    async () => {
-      const bus = createMemoryBus();
-      return { bus, close: () => bus.close() };
-    },
-  ],
-  [
-    'NATS',
-    async () => {
-      const server: NatsServer = await startNatsServer({ jetstream: true });
-      const bus = await createNatsBus({ servers: server.url, name: 'resume-test' });
-      return {
-        bus,
-        async close() {
-          await bus.close();
-          await server.stop();
-        },
-      };
-    },
-  ],
-];
+/** The in-process bus and NATS (a real nats-server), each with the event stream's limits given. */
+function worlds(stream: { maxBytes?: number } = {}): [string, () => Promise<World>][] {
+  return [
+    [
+      'the in-process bus',
+      async () => {
+        const bus = createMemoryBus({ stream });
+        return { bus, close: () => bus.close() };
+      },
+    ],
+    [
+      'NATS',
+      async () => {
+        const server: NatsServer = await startNatsServer({ jetstream: true });
+        const bus = await createNatsBus({ servers: server.url, name: 'resume-test', stream });
+        return {
+          bus,
+          async close() {
+            await bus.close();
+            await server.stop();
+          },
+        };
+      },
+    ],
+  ];
+}
 
+const buses = worlds();
 /** Streams that keep about the last 20 of the test's events (about 200 bytes each as JetStream counts them). */
-const limitedBuses: [string, () => Promise<World>][] = [
-  [
-    'the in-process bus',
-    async () => {
-      const bus = createMemoryBus({ stream: { maxBytes: 4_000 } });
-      return { bus, close: () => bus.close() };
-    },
-  ],
-  [
-    'NATS',
-    async () => {
-      const server: NatsServer = await startNatsServer({ jetstream: true });
-      const bus = await createNatsBus({ servers: server.url, name: 'resume-test', stream: { maxBytes: 4_000, storage: 'memory' } });
-      return {
-        bus,
-        async close() {
-          await bus.close();
-          await server.stop();
-        },
-      };
-    },
-  ],
-];
+const limitedBuses = worlds({ maxBytes: 4_000 });
 
 describe.each(limitedBuses)('a resumed stream on %s whose events the stream no longer keeps', (_name, createWorld) => {
   let world: World;
