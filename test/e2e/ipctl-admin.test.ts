@@ -1,6 +1,8 @@
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { eventually, task, workflowDocument } from '@nap/testing';
+import { expectStatus, ipctlClient, ipctlToken } from '../support/ipctl';
+import type { Ipctl, Loose } from '../support/ipctl';
 
 /**
  * The administration calls of Itential's command line ipctl (github.com/itential/ipctl,
@@ -20,53 +22,15 @@ let bearer: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  const res = await fetch(`${platform.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: TEST_ADMIN.username, client_secret: TEST_ADMIN.password }),
-  });
-  bearer = ((await res.json()) as { access_token: string }).access_token;
+  bearer = await ipctlToken(platform.url);
 }, 60_000);
 
 afterAll(async () => {
   await platform?.stop();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ipctl reads members of answers it types loosely
-type Loose = any;
-
-interface Answer {
-  status: number;
-  body: Loose;
-}
-
-/** One request as ipctl's client sends it (JSON both ways, Content-Length 0 without a body), with an OAuth profile's Bearer token. */
-async function ipctl(
-  method: string,
-  path: string,
-  options: { query?: Record<string, string>; body?: unknown; token?: string } = {},
-): Promise<Answer> {
-  const url = new URL(path, platform.url);
-  for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
-  const payload = options.body === undefined ? '' : JSON.stringify(options.body);
-  const res = await fetch(url, {
-    method,
-    headers: {
-      authorization: `Bearer ${options.token ?? bearer}`,
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'content-length': String(Buffer.byteLength(payload)),
-    },
-    body: method === 'GET' ? undefined : payload,
-  });
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  return { status: res.status, body: await res.json() };
-}
-
-/** The status ipctl checks (`expectedStatusCode`); on another one, the answer is shown too, as ipctl prints it. */
-function expectStatus(res: Answer, status: number): void {
-  expect({ status: res.status, ...(res.status === status ? {} : { body: res.body }) }).toEqual({ status });
-}
+/** One request as ipctl's client sends it, with an OAuth profile's Bearer token (or `options.token`). */
+const ipctl: Ipctl = (method, path, options) => ipctlClient(platform.url, () => bearer)(method, path, options);
 
 // ---------------------------------------------------------------------------------------------
 // Go's encoding/json, as far as ipctl's structs need it

@@ -1,6 +1,8 @@
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { createAutomation, greetWorkflow } from '../support/automation';
+import { ipctlClient, ipctlGetAll, ipctlToken } from '../support/ipctl';
+import type { Ipctl, Loose } from '../support/ipctl';
 
 /**
  * The calls Itential's command line ipctl (github.com/itential/ipctl, pkg/services) makes, written the
@@ -19,63 +21,18 @@ let bearer: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  const form = new URLSearchParams({
-    grant_type: 'client_credentials',
-    client_id: TEST_ADMIN.username,
-    client_secret: TEST_ADMIN.password,
-  });
-  const res = await fetch(`${platform.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form,
-  });
-  const token = (await res.json()) as { access_token: string; token_type: string };
-  bearer = token.access_token;
+  bearer = await ipctlToken(platform.url);
 }, 60_000);
 
 afterAll(async () => {
   await platform.stop();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ipctl reads members of answers it types loosely
-type Loose = any;
-
-interface Answer {
-  status: number;
-  body: Loose;
-}
-
 /** One request as ipctl's client sends it, with the Bearer token of an OAuth profile. */
-async function ipctl(method: string, path: string, options: { query?: Record<string, string>; body?: unknown } = {}): Promise<Answer> {
-  const url = new URL(path, platform.url);
-  for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
-  const payload = options.body === undefined ? '' : JSON.stringify(options.body);
-  const res = await fetch(url, {
-    method,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'content-length': String(Buffer.byteLength(payload)),
-    },
-    body: method === 'GET' ? undefined : payload,
-  });
-  if (res.status === 204) return { status: 204, body: await res.text() }; // no body for ipctl to read
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  return { status: res.status, body: await res.json() };
-}
+const ipctl: Ipctl = (method, path, options) => ipctlClient(platform.url, () => bearer)(method, path, options);
 
-/** ipctl's GetAll loop: pages of 100 until as many items were read as the answer's total says. */
-async function getAll(path: string, items: (body: Loose) => unknown[], total: (body: Loose) => number): Promise<unknown[]> {
-  const read: unknown[] = [];
-  for (let skip = 0; ; skip += 100) {
-    const page = await ipctl('GET', path, { query: { limit: '100', skip: String(skip) } });
-    expect(page.status).toBe(200);
-    read.push(...items(page.body));
-    if (read.length >= total(page.body)) return read;
-    expect(items(page.body).length).toBeGreaterThan(0); // a page that reads nothing would loop for ever
-  }
-}
+/** ipctl's GetAll loop over `path`. */
+const getAll = (path: string, items: (body: Loose) => unknown[], total: (body: Loose) => number) => ipctlGetAll(ipctl, path, items, total);
 
 describe('ipctl login', () => {
   it('logs in with POST /login (200 exactly) and reads with the session cookie it keeps', async () => {

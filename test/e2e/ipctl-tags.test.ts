@@ -1,6 +1,8 @@
-import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
+import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { task, workflowDocument } from '@nap/testing';
+import { expectStatus, ipctlClient, ipctlToken } from '../support/ipctl';
+import type { IpctlAnswer } from '../support/ipctl';
 
 /**
  * The tag calls of Itential's command line ipctl (github.com/itential/ipctl, pkg/services/tags.go
@@ -20,43 +22,16 @@ let bearer: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  const res = await fetch(`${platform.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: TEST_ADMIN.username, client_secret: TEST_ADMIN.password }),
-  });
-  bearer = ((await res.json()) as { access_token: string }).access_token;
+  bearer = await ipctlToken(platform.url);
 }, 60_000);
 
 afterAll(async () => {
   await platform?.stop();
 });
 
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** One request as ipctl's client sends it (JSON both ways, Content-Length 0 without a body), with an OAuth profile's Bearer token. */
-async function ipctl(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
-  const payload = body === undefined ? '' : JSON.stringify(body);
-  const res = await fetch(new URL(path, platform.url), {
-    method,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'content-length': String(Buffer.byteLength(payload)),
-    },
-    body: method === 'GET' ? undefined : payload,
-  });
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  return { status: res.status, body: await res.json() };
-}
-
-/** The status ipctl checks; on another one, the answer too, as ipctl prints it. */
-function expectStatus(res: Answer, status: number): void {
-  expect({ status: res.status, ...(res.status === status ? {} : { body: res.body }) }).toEqual({ status });
+/** One request as ipctl's client sends it, with an OAuth profile's Bearer token; `body` as its Go code marshals it. */
+function ipctl(method: 'GET' | 'POST', path: string, body?: unknown): Promise<IpctlAnswer> {
+  return ipctlClient(platform.url, () => bearer)(method, path, { body });
 }
 
 interface GoTag {
@@ -98,12 +73,12 @@ async function getByName(name: string): Promise<GoTag | 'tag not found'> {
 }
 
 /** TagService.Create: POST /tags/create { data: { name, description } } (description "" when the flag is not given), 200. */
-async function create(name: string, description = ''): Promise<Answer> {
+async function create(name: string, description = ''): Promise<IpctlAnswer> {
   return ipctl('POST', '/tags/create', { data: { name, description } });
 }
 
 /** TagService.Delete: POST /tags/delete { _id }, 200, answer not read. */
-async function remove(id: string): Promise<Answer> {
+async function remove(id: string): Promise<IpctlAnswer> {
   return ipctl('POST', '/tags/delete', { _id: id });
 }
 
