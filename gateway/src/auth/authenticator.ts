@@ -67,6 +67,11 @@ export class Authenticator {
   private readonly sessions = new Map<string, CachedIdentity>();
   private readonly basic = new Map<string, CachedIdentity>();
   private readonly inflight = new Map<string, Promise<CachedIdentity>>();
+  /**
+   * Counts the events that change what is cached (and reconnections): a resolution that began
+   * before one may carry what the event took back, so it answers its own request but is not kept.
+   */
+  private generation = 0;
   private keysFetch: Promise<void> | undefined;
   /** Why the last key fetch failed, while it is the latest word on the keys. */
   private keysError: AppError | undefined;
@@ -98,6 +103,8 @@ export class Authenticator {
   }
 
   clear(): void {
+    this.generation++;
+    this.inflight.clear();
     this.sessions.clear();
     this.basic.clear();
   }
@@ -177,21 +184,24 @@ export class Authenticator {
     if (hit && hit.until > Date.now()) return hit;
     let pending = this.inflight.get(flightKey);
     if (!pending) {
+      const began = this.generation;
       pending = (async () => {
         try {
           const caller = await resolve();
           const entry: CachedIdentity = { caller, until: Date.now() + ttlMs };
-          map.set(key, entry);
+          // a revoking event arrived meanwhile: what was read may be what it took back
+          if (this.generation === began) map.set(key, entry);
           return entry;
         } catch (err) {
           if (rememberRefusals && err instanceof AppError && err.status === 401) {
             const entry: CachedIdentity = { caller: undefined, until: Date.now() + Math.min(ttlMs, 5_000), reason: err.message };
-            map.set(key, entry);
+            if (this.generation === began) map.set(key, entry);
             return entry;
           }
           throw err;
         } finally {
-          this.inflight.delete(flightKey);
+          // after an event the entry is a later resolution's (the event cleared this one's)
+          if (this.generation === began) this.inflight.delete(flightKey);
         }
       })();
       this.inflight.set(flightKey, pending);
@@ -232,6 +242,10 @@ export class Authenticator {
     const parts = parseEventSubject(subject);
     if (parts === undefined) return;
     const { entity, id } = parts;
+    if (entity !== 'session' && entity !== 'account' && entity !== 'group') return;
+    // a resolution under way may have read what this event changes: later requests resolve anew
+    this.generation++;
+    this.inflight.clear();
     if (entity === 'session') {
       this.sessions.set(id, { caller: undefined, until: Date.now() + this.sessionTtlMs, reason: 'The session has ended; log in again' });
     } else if (entity === 'account') {

@@ -154,6 +154,59 @@ export function isBuiltInName(name: string): boolean {
   return ROLE_NAMES.some((role) => role.toLowerCase() === name.toLowerCase());
 }
 
+/**
+ * Letters of other scripts that people read as the Latin letters of the built-in roles' names (in
+ * lower case: a capital of them reads so once lowered, Cyrillic А, Greek Ι), and Latin ones that do
+ * (dotless ı, script ɡ).
+ */
+const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  а: 'a',
+  ɑ: 'a',
+  α: 'a',
+  ԁ: 'd',
+  е: 'e',
+  ε: 'e',
+  ҽ: 'e',
+  ɡ: 'g',
+  ց: 'g',
+  і: 'i',
+  ı: 'i',
+  ι: 'i',
+  ӏ: 'i',
+  ɩ: 'i',
+  м: 'm',
+  μ: 'm',
+  ո: 'n',
+  ν: 'n',
+  о: 'o',
+  ο: 'o',
+  օ: 'o',
+  р: 'p',
+  ρ: 'p',
+  г: 'r',
+  ѕ: 's',
+  т: 't',
+  τ: 't',
+  υ: 'u',
+  ս: 'u',
+  ԝ: 'w',
+};
+
+/** What a name reads as: compatibility forms folded (ｆｕｌｌ width), marks and invisible characters dropped, lower case, look-alikes read as the letters they look like. */
+function readAs(name: string): string {
+  const folded = name
+    .normalize('NFKD')
+    .replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, '')
+    .toLowerCase();
+  return [...folded].map((c) => LOOK_ALIKES[c] ?? c).join('');
+}
+
+/** The built-in role a name reads as (`Admin`, `аdmin` with a Cyrillic а, `admin` with a zero-width space), if any. */
+export function builtInNamedLike(name: string): Role | undefined {
+  const read = readAs(name);
+  return ROLE_NAMES.find((role) => role === read);
+}
+
 /** Refuses a role name people could not tell apart (400 naming `member`): only whitespace, an unprintable character, whitespace at either end. */
 export function checkRoleName(name: string, member: string): void {
   if (name.trim() === '') throw invalidMember(member, 'is only whitespace: give the role a name');

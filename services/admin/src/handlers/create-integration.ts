@@ -31,6 +31,8 @@ export function createIntegration(svc: AdminContext): Handler<'admin.createInteg
       await svc.integrations.insert(record);
       return record;
     });
+    // an integration is named by its name, as its other routes are audited
+    ctx.audit({ target: { kind: 'integration', id: doc.name, name: doc.name } });
     return integrationView(doc, integrationHost(svc));
   };
 }

@@ -4,5 +4,5 @@ import type { AdminContext } from '../context';
 
 /** `POST /profiles`: a new profile, inactive; defaults fill what it leaves out. */
 export function createProfile(svc: AdminContext): Handler<'admin.createProfile'> {
-  return async (input, ctx) => addProfile(svc, input.body.properties, ctx.caller.username, 'body.properties');
+  return async (input, ctx) => addProfile(svc, input.body.properties, ctx.caller.username, 'body.properties', ctx);
 }

@@ -22,6 +22,7 @@ export function deleteRole(svc: AdminContext): Handler<'admin.deleteRole'> {
       await svc.roles.delete(id);
       return role;
     });
+    ctx.audit({ target: { kind: 'role', id, name: role.name } });
     return { status: 'success', message: `Role "${role.name}" deleted` };
   };
 }

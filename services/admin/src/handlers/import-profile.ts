@@ -11,7 +11,7 @@ import type { AdminContext } from '../context';
 export function importProfile(svc: AdminContext): Handler<'admin.importProfile'> {
   return async (input, ctx) => {
     const { profile, properties } = input.body;
-    if (profile !== undefined) return addProfile(svc, profile, ctx.caller.username, 'body.profile');
+    if (profile !== undefined) return addProfile(svc, profile, ctx.caller.username, 'body.profile', ctx);
     const { launchDelay, launchTimeout, ...rest } = properties as NonNullable<typeof properties>;
     const systemProps = { ...rest.systemProps };
     // the struct sends 0 for what it never read: only a value set is kept
@@ -19,6 +19,6 @@ export function importProfile(svc: AdminContext): Handler<'admin.importProfile'>
     if (launchTimeout !== undefined && launchTimeout > 0 && systemProps.launchTimeout === undefined)
       systemProps.launchTimeout = launchTimeout;
     const imported: Profile = Object.keys(systemProps).length > 0 ? { ...rest, systemProps } : rest;
-    return addProfile(svc, imported, ctx.caller.username, 'body.properties');
+    return addProfile(svc, imported, ctx.caller.username, 'body.properties', ctx);
   };
 }

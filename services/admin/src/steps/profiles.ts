@@ -31,11 +31,13 @@ export async function profileLiveSettings(svc: AdminContext): Promise<ProfileLiv
 }
 
 /** Stores a new profile, inactive, filled with its defaults and its secrets sealed (`at`: where it sits in the request). */
-export async function addProfile(svc: AdminContext, profile: Profile, by: string, at: string) {
+export async function addProfile(svc: AdminContext, profile: Profile, by: string, at: string, audit?: AuditSink) {
   providersOf(profile.authenticationProps, `${at}.authenticationProps`);
   const record = await svc.profiles.insert(
     profileRecordOf(withDefaults(profile), svc.secrets, undefined, new Date().toISOString(), by, at),
   );
+  // the answer names the profile under `profile`, where the audit trail does not look for it
+  audit?.audit({ target: { kind: 'profile', id: profile.id, name: profile.id } });
   return profileView(record, false, false);
 }
 

@@ -1,11 +1,11 @@
 // Steps on custom roles that several handlers share: the view, the roles groups are given, and
 // telling the gateways when what a group allows changed.
-import { AppError } from '@nap/contracts';
+import { AppError, escapeUnprintable } from '@nap/contracts';
 import type { Role } from '@nap/contracts';
 import type { AdminContext } from '../context';
 import type { HeldClaim } from '../engine/serialized-changes';
 import { checkGroupName, newGroupRecord } from '../domain/accounts';
-import { CUSTOM_PROVENANCE, isBuiltInName } from '../domain/roles';
+import { CUSTOM_PROVENANCE, builtInNamedLike } from '../domain/roles';
 import type { RoleView } from '../domain/roles';
 import { invalidMember } from '../domain/validation-error';
 import type { GroupRecord } from '../store/groups';
@@ -94,10 +94,16 @@ export async function addGroup(
   return assignedRoles.length > 0 ? changingCustomRoles(svc, deadline, insert) : insert();
 }
 
-/** 409 `ROLE_ALREADY_EXISTS` when a built-in or another custom role has the name, whatever its letter case. */
+/** 409 `ROLE_ALREADY_EXISTS` when a built-in role has the name or one read alike (letter case, look-alike letters, invisible characters), or another custom role the name whatever its letter case. */
 export async function refuseTakenName(svc: AdminContext, name: string, except?: string): Promise<void> {
-  if (isBuiltInName(name))
-    throw new AppError('ROLE_ALREADY_EXISTS', `"${name.toLowerCase()}" is a built-in role; give the role another name`);
+  const builtIn = builtInNamedLike(name);
+  if (builtIn !== undefined)
+    throw new AppError(
+      'ROLE_ALREADY_EXISTS',
+      builtIn === name.toLowerCase()
+        ? `"${builtIn}" is a built-in role; give the role another name`
+        : `"${escapeUnprintable(name)}" reads as the built-in role "${builtIn}"; give the role another name`,
+    );
   const same = await svc.roles.findByNameInAnyCase(name);
   if (same !== null && same._id !== except)
     throw new AppError(

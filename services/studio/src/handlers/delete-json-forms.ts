@@ -1,10 +1,14 @@
 import type { Handler } from '@nap/bus';
-import { AppError } from '@nap/contracts';
+import { AppError, isAppError } from '@nap/contracts';
 import type { StoredForm } from '@nap/contracts';
 import type { StudioContext } from '../context';
 import { assertAccess } from '../domain/access';
 
-/** `DELETE /json-forms/forms`: delete the forms of `ids`, all or nothing (every one checked before any is deleted). */
+/**
+ * `DELETE /json-forms/forms`: delete the forms of `ids`, all or nothing (every one checked before any
+ * is deleted). One deleted by another request meanwhile is gone as asked: the others are deleted
+ * still, and the answer and the audit trail count the forms this request deleted.
+ */
 export function deleteJsonForms(svc: StudioContext): Handler<'studio.deleteJsonForms'> {
   return async (input, ctx) => {
     const forms: StoredForm[] = [];
@@ -19,8 +23,17 @@ export function deleteJsonForms(svc: StudioContext): Handler<'studio.deleteJsonF
       assertAccess(input.caller, form, 'form', id);
       forms.push(form);
     }
-    for (const form of forms) await svc.forms.delete(form._id);
-    ctx.audit({ each: forms.map((f) => ({ target: { kind: 'form', id: f._id, name: f.name } })) });
-    return { status: 'success', n: forms.length, message: `Deleted ${forms.length} form${forms.length === 1 ? '' : 's'}` };
+    const deleted: StoredForm[] = [];
+    for (const form of forms) {
+      try {
+        await svc.forms.delete(form._id);
+        deleted.push(form);
+      } catch (err) {
+        // deleted meanwhile by another request (which says so in its own audit record)
+        if (!isAppError(err) || err.status !== 404) throw err;
+      }
+    }
+    ctx.audit({ each: deleted.map((f) => ({ target: { kind: 'form', id: f._id, name: f.name } })) });
+    return { status: 'success', n: deleted.length, message: `Deleted ${deleted.length} form${deleted.length === 1 ? '' : 's'}` };
   };
 }

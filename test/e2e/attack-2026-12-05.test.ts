@@ -1,0 +1,291 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eventSubject } from '@nap/contracts';
+import type { Caller } from '@nap/contracts';
+import type { Bus, BusClient, BusEvent } from '@nap/bus';
+import { startTestPlatform } from '@nap/standalone';
+import type { TestPlatform } from '@nap/standalone';
+import { createLogger } from '@nap/telemetry';
+import { eventually, startNatsServer } from '@nap/testing';
+import type { NatsServer } from '@nap/testing';
+import { Authenticator } from '../../gateway/src/auth/authenticator';
+import { distributedEnv, gatewayUrl, startNapProcess } from '../support/processes';
+import type { NapProcess } from '../support/processes';
+
+/**
+ * What an attacker tries on what was added on 2026-12-05: custom roles (names read as a built-in
+ * role's, revocation on every gateway, including a resolution that raced the change), the audit
+ * trail of the new change routes (targets named, refusals recorded per thing asked for).
+ */
+
+type Failure = { code: string; message: string };
+const getJobs = { provenance: 'OperationsManager', name: 'getJobs' };
+
+describe('on one platform', () => {
+  let platform: TestPlatform;
+  let admin: string;
+
+  const call = (method: string, route: string, token: string, body?: unknown) =>
+    platform.http(method, route, { token, ...(body !== undefined ? { body } : {}) });
+
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+    admin = await platform.login();
+  }, 60_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('refuses a custom role whose name reads as a built-in role: look-alike letters, full width, invisible characters', async () => {
+    for (const [name, builtIn] of [
+      ['\u0410dmin', 'admin'], // Cyrillic А
+      ['adm\u0131n', 'admin'], // dotless ı
+      ['\uff41\uff44\uff4d\uff49\uff4e', 'admin'], // full width
+      ['admin\u200b', 'admin'], // zero-width space
+      ['ADMIN\ufe0f', 'admin'], // variation selector
+      ['\u0430uditor', 'auditor'],
+      ['apiwr\u0456te', 'apiwrite'],
+      ['\u039fPERATIONS', 'operations'], // Greek Ο
+    ]) {
+      const res = await call('POST', '/authorization/roles', admin, { role: { name, allowedMethods: [getJobs] } });
+      expect({ name, status: res.status, body: res.body }).toMatchObject({
+        name,
+        status: 409,
+        body: { code: 'ROLE_ALREADY_EXISTS', message: expect.stringContaining(`"${builtIn}"`) },
+      });
+    }
+    // nor can a role be renamed so
+    const made = await call('POST', '/authorization/roles', admin, { role: { name: 'job-readers', allowedMethods: [getJobs] } });
+    expect(made.status).toBe(200);
+    const id = (made.body as { data: { _id: string } }).data._id;
+    const renamed = await call('PUT', `/authorization/roles/${id}`, admin, { role: { name: '\u0430dmin' } });
+    expect({ status: renamed.status, code: (renamed.body as Failure).code }).toEqual({ status: 409, code: 'ROLE_ALREADY_EXISTS' });
+    // names that only contain a built-in name, and names Object.prototype has, are ordinary names
+    for (const name of ['admins-of-jobs', '__proto__', 'constructor']) {
+      const res = await call('POST', '/authorization/roles', admin, { role: { name, allowedMethods: [getJobs] } });
+      expect({ name, status: res.status }).toEqual({ name, status: 200 });
+      expect((res.body as { data: { name: string } }).data.name).toBe(name);
+    }
+  });
+
+  it('audits the deletion of a role with its name', async () => {
+    const made = await call('POST', '/authorization/roles', admin, { role: { name: 'short-lived', allowedMethods: [getJobs] } });
+    const id = (made.body as { data: { _id: string } }).data._id;
+    const deleted = await call('DELETE', `/authorization/roles/${id}`, admin);
+    expect(deleted.status).toBe(200);
+    expect(await platform.auditRecordOf(deleted, admin)).toMatchObject({
+      operation: 'admin.deleteRole',
+      target: { kind: 'role', id, name: 'short-lived' },
+    });
+  });
+
+  it('audits the creation of an integration as ipctl sends it with the integration named, and no secret', async () => {
+    const model = await call('POST', '/integration-models', admin, {
+      model: {
+        openapi: '3.0.3',
+        info: { title: 'Attack Pets', version: '1.0.0' },
+        servers: [{ url: 'http://127.0.0.1:9/api' }],
+        paths: { '/pets': { get: { operationId: 'listPets', responses: { '200': { description: 'ok' } } } } },
+      },
+    });
+    expect(model.status).toBe(200);
+    // as ipctl sends it: the model in properties.type, the settings in properties.properties
+    const integration = await call('POST', '/integrations', admin, {
+      properties: {
+        name: 'attack-pets',
+        model: '',
+        type: 'Adapter',
+        properties: {
+          id: 'attack-pets',
+          type: 'Attack Pets:1.0.0',
+          properties: { authentication: { type: 'basic', username: 'u', password: 'integration-secret-123' } },
+        },
+      },
+    });
+    expect(integration.status).toBe(200);
+    expect(JSON.stringify(integration.body)).not.toContain('integration-secret-123');
+    const integrationRecord = await platform.auditRecordOf(integration, admin);
+    expect(integrationRecord).toMatchObject({
+      operation: 'admin.createIntegration',
+      target: { kind: 'integration', id: 'attack-pets', name: 'attack-pets' },
+    });
+    expect(JSON.stringify(integrationRecord)).not.toContain('integration-secret-123');
+  });
+
+  it('audits the creation and the import of a profile (either body) with the profile named', async () => {
+    for (const [route, body, profileId] of [
+      ['/profiles', { properties: { id: 'attack-made', description: '' } }, 'attack-made'],
+      ['/profiles/import', { properties: { id: 'attack-imported', description: '', launchDelay: 0, launchTimeout: 0 } }, 'attack-imported'],
+      ['/profiles/import', { profile: { id: 'attack-imported-2', description: '' } }, 'attack-imported-2'],
+    ] as const) {
+      const res = await call('POST', route, admin, body);
+      expect({ route, status: res.status }).toEqual({ route, status: 200 });
+      expect(await platform.auditRecordOf(res, admin)).toMatchObject({ target: { kind: 'profile', id: profileId, name: profileId } });
+    }
+  });
+
+  it('records a refused DELETE /json-forms/forms against each form asked for', async () => {
+    const ids: string[] = [];
+    for (const name of ['attack-form-1', 'attack-form-2']) {
+      const res = await call('POST', '/json-forms/forms', admin, { name });
+      expect(res.status).toBe(200);
+      ids.push((res.body as { doc: { _id: string } }).doc._id);
+    }
+    const refused = await call('DELETE', '/json-forms/forms', admin, { ids: [...ids, 'no-such-form'] });
+    expect({ status: refused.status, code: (refused.body as Failure).code }).toEqual({ status: 404, code: 'FORM_NOT_FOUND' });
+    const requestId = refused.headers.get('x-request-id') ?? '';
+    const found = await call('GET', `/audit?equals[requestId]=${encodeURIComponent(requestId)}`, admin);
+    const records = (found.body as { results: { target: { kind: string; id?: string }; outcome: { status: number } }[] }).results;
+    expect(records.map((r) => r.target.id).sort()).toEqual([...ids, 'no-such-form'].sort());
+    expect(records.every((r) => r.outcome.status === 404)).toBe(true);
+    // nothing was deleted; a deletion of both names each
+    const deleted = await call('DELETE', '/json-forms/forms', admin, { ids });
+    expect(deleted).toMatchObject({ status: 200, body: { n: 2 } });
+    const after = await call('GET', `/audit?equals[requestId]=${encodeURIComponent(deleted.headers.get('x-request-id') ?? '')}`, admin);
+    expect((after.body as { results: { target: { id?: string; name?: string } }[] }).results.map((r) => r.target.name).sort()).toEqual([
+      'attack-form-1',
+      'attack-form-2',
+    ]);
+  });
+});
+
+describe("a gateway's cache of callers and the events that revoke them", () => {
+  /** An authenticator on a bus whose admin events the test sends, and whose admin service answers when the test says. */
+  function rig() {
+    const handlers: ((event: BusEvent) => void)[] = [];
+    const bus = {
+      consumeEvents: async (_filter: string, handler: (event: BusEvent) => void) => {
+        handlers.push(handler);
+        return { unsubscribe: async () => undefined };
+      },
+      onStatus: () => undefined,
+    } as unknown as Bus;
+    const answers: ((caller: Caller) => void)[] = [];
+    const client = {
+      call: () =>
+        new Promise((resolve) => {
+          answers.push((caller) => resolve({ body: caller }));
+        }),
+    } as unknown as BusClient;
+    const auth = new Authenticator({ bus, client, logger: createLogger({ name: 'attack', level: 'silent' }) });
+    const send = (entity: string, id: string) => {
+      for (const handler of handlers) handler({ subject: eventSubject('admin', entity, id, 'changed') } as BusEvent);
+    };
+    return { auth, answers, send };
+  }
+  const bob = (operations: string[]): Caller => ({ id: 'bob-id', username: 'bob', roles: [], groups: ['g1'], operations });
+  const credentials = { kind: 'basic', username: 'bob', password: 'bob-password-1234' } as const;
+
+  it('does not keep a caller resolved before a group change it raced, nor hand it to requests made after the change', async () => {
+    const { auth, answers, send } = rig();
+    await auth.start();
+    const first = auth.authenticate(credentials);
+    await eventually('the admin service is asked', () => answers.length === 1, { timeoutMs: 5_000 });
+    // the role is taken from bob's group while the admin service's answer (read before) is on its way
+    send('group', 'g1');
+    const second = auth.authenticate(credentials);
+    answers[0]?.(bob(['workflow.getJobs']));
+    expect((await first).operations).toEqual(['workflow.getJobs']);
+    // a request made after the event is not answered from the resolution that began before it
+    await eventually('the admin service is asked again', () => answers.length === 2, { timeoutMs: 5_000 });
+    answers[1]?.(bob([]));
+    expect((await second).operations).toEqual([]);
+    expect((await auth.authenticate(credentials)).operations).toEqual([]);
+    expect(answers).toHaveLength(2);
+    await auth.stop();
+  });
+
+  it('does not bring back a session revoked while its resolution was on its way', async () => {
+    const { auth, answers, send } = rig();
+    await auth.start();
+    // a session's end is an event on it; the caller of a Basic login is forgotten by its account's
+    const first = auth.authenticate(credentials);
+    await eventually('the admin service is asked', () => answers.length === 1, { timeoutMs: 5_000 });
+    send('account', 'bob-id');
+    answers[0]?.(bob(['workflow.getJobs']));
+    await first;
+    const again = auth.authenticate(credentials);
+    await eventually('the admin service is asked again', () => answers.length === 2, { timeoutMs: 5_000 });
+    answers[1]?.(bob([]));
+    expect((await again).operations).toEqual([]);
+    await auth.stop();
+  });
+});
+
+describe('custom roles taken back on every gateway over a real nats-server', () => {
+  let nats: NatsServer;
+  const processes: NapProcess[] = [];
+  let dataDir: string;
+  let first: string;
+  let second: string;
+  const password = 'attack-admin-password-1234';
+
+  async function req(url: string, method: string, route: string, token: string, body?: unknown) {
+    const res = await fetch(`${url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as { data?: { _id: string }; _id?: string } };
+  }
+  async function login(url: string, username: string, secret: string): Promise<string> {
+    const res = await fetch(`${url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { username, password: secret } }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.text()).replace(/"/g, '');
+  }
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-attack-'));
+    nats = await startNatsServer({ jetstream: true });
+    const env = distributedEnv(nats.url, dataDir, password);
+    processes.push(await startNapProcess('services/admin/dist/main.js', env, /Service admin is serving/));
+    for (let i = 0; i < 2; i++) processes.push(await startNapProcess('gateway/dist/main.js', env, /Gateway listening/));
+    first = gatewayUrl(processes[1] as NapProcess);
+    second = gatewayUrl(processes[2] as NapProcess);
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const p of processes.reverse()) await p.stop();
+    await nats?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("a group's deletion, an account's removal from it, its deactivation and the role's removal from the group each take the operations back on the other gateway before its sessions expire", async () => {
+    const admin = await login(first, 'admin', password);
+    const role = await req(first, 'POST', '/authorization/roles', admin, {
+      role: { name: 'adapter-readers', allowedMethods: [{ provenance: 'AdminEssentials', name: 'getAdapters' }] },
+    });
+    const roleId = role.body.data?._id ?? '';
+    const changes: Record<string, (u: { id: string; group: string }) => Promise<{ status: number }>> = {
+      deleted: (u) => req(first, 'DELETE', `/authorization/groups/${u.group}`, admin),
+      removed: (u) => req(first, 'PUT', `/user-management/accounts/${u.id}/groups`, admin, { groups: [] }),
+      deactivated: (u) => req(first, 'PATCH', `/authorization/accounts/${u.id}`, admin, { inactive: true }),
+      unassigned: (u) => req(first, 'PUT', `/user-management/groups/${u.group}/assigned-roles`, admin, { assignedRoles: [] }),
+    };
+    for (const [change, make] of Object.entries(changes)) {
+      const group = await req(first, 'POST', '/authorization/groups', admin, {
+        group: { name: `g-${change}`, assignedRoles: [{ roleId }] },
+      });
+      const username = `user-${change}`;
+      const account = await req(first, 'POST', '/user-management/accounts', admin, {
+        account: { username, password: `${username}-password`, groups: [group.body.data?._id] },
+      });
+      const token = await login(second, username, `${username}-password`);
+      // the second gateway resolves the session once and keeps it (60 s)
+      expect({ change, status: (await req(second, 'GET', '/adapters', token)).status }).toEqual({ change, status: 200 });
+      const done = await make({ id: account.body.data?._id ?? account.body._id ?? '', group: group.body.data?._id ?? '' });
+      expect({ change, status: done.status }).toEqual({ change, status: 200 });
+      await eventually(
+        `the second gateway refuses once the account's group is ${change}`,
+        async () => (await req(second, 'GET', '/adapters', token)).status !== 200,
+        { timeoutMs: 10_000 },
+      );
+    }
+  }, 120_000);
+});
