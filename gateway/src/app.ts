@@ -32,6 +32,8 @@ export interface GatewayOptions extends BrowserSafetyOptions {
   client: BusClient;
   logger: Logger;
   metrics: PlatformMetrics;
+  /** How long a Basic caller's credentials are remembered before the admin service checks them again (default 10 s). */
+  basicCredentialsTtlMs?: number;
   /** Largest accepted body, in bytes or a size string (`1mb`). */
   bodyLimit?: string | number;
   /** Largest accepted body of the operations that take whole documents (catalog `bodyLimit: 'document'`), in bytes. */
@@ -78,7 +80,14 @@ export interface Gateway {
  */
 export function createGateway(options: GatewayOptions): Gateway {
   const { bus, client, logger, metrics } = options;
-  const authenticator = options.authenticator ?? new Authenticator({ bus, client, logger });
+  const authenticator =
+    options.authenticator ??
+    new Authenticator({
+      bus,
+      client,
+      logger,
+      ...(options.basicCredentialsTtlMs !== undefined ? { basicTtlMs: options.basicCredentialsTtlMs } : {}),
+    });
   const routes = new RouteTable(CATALOG, { maxParamLength: options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH });
   const errors = createErrorAnswers(logger, options.bodyLimit);
   const browser = createBrowserSafety(options);

@@ -34,6 +34,8 @@ export interface PlatformOptions {
   workflow?: WorkflowServiceOptions;
   /** Which services to run in this process; all six by default. */
   services?: readonly ServiceName[];
+  /** Settings of the gateway beside the configuration's (tests: how long Basic credentials are remembered). */
+  gateway?: { basicCredentialsTtlMs?: number };
 }
 
 export interface Platform {
@@ -145,6 +147,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       trustProxy: config.trustProxy,
       consoleDir: config.consoleDir,
       ...(config.auditTrail ? {} : { audit: false as const }),
+      ...(options.gateway?.basicCredentialsTtlMs !== undefined ? { basicCredentialsTtlMs: options.gateway.basicCredentialsTtlMs } : {}),
     });
     await gateway.start();
     const server = await listen(gateway.handler, config.host, config.port, {

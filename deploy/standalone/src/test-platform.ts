@@ -48,6 +48,8 @@ export interface TestPlatformOptions {
   admin?: PlatformOptions['admin'];
   /** Options of the workflow service (for example how often the job retention runs). */
   workflow?: PlatformOptions['workflow'];
+  /** Options of the gateway (for example how long it remembers Basic credentials). */
+  gateway?: PlatformOptions['gateway'];
 }
 
 /**
@@ -76,6 +78,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
     ...(options.services ? { services: options.services } : {}),
     admin: { scryptCost: TEST_SCRYPT_COST, ...options.admin },
     ...(options.workflow ? { workflow: options.workflow } : {}),
+    ...(options.gateway ? { gateway: options.gateway } : {}),
   });
   const http: TestPlatform['http'] = async (method, route, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
