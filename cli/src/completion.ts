@@ -29,6 +29,8 @@ function nodes(program: Command): { nodes: Node[]; globals: string[] } {
     if (path === 'inspect') words = ['server', 'applications'];
     if (path === 'api') words = ['get', 'post', 'put', 'patch', 'delete', ...flags];
     if (path === 'completion') words = ['bash', 'zsh'];
+    if (path === 'tags list' || path === 'tags add' || path === 'tags remove')
+      words = ['workflow', 'transformation', 'template', 'form', ...flags];
     out.push({ path, words });
     for (const sub of cmd.commands) walk(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
   };

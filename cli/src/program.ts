@@ -164,6 +164,70 @@ export function buildProgram(io: Io, run: Runner): Command {
       run(cmd, async (ctx) => (await import('./commands/sessions.js')).endSessions(ctx, account, refs)),
     );
 
+  const roles = program
+    .command('roles')
+    .description(
+      'what a role allows, and giving roles to groups (administrators); `nap get roles` lists the built-in and custom roles, `nap create role -f FILE` makes one',
+    );
+  roles
+    .command('methods')
+    .description(
+      'list the methods a role allows, by application, each with its route; `nap get methods` lists every method a custom role can allow',
+    )
+    .argument('<role>', 'the role, by name or id')
+    .action((role: string, _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/roles.js')).roleMethods(ctx, role)),
+    );
+  for (const grant of [true, false]) {
+    roles
+      .command(grant ? 'grant' : 'revoke')
+      .description(
+        grant
+          ? "give a role to groups: their members may call what it allows from their next request, beside what their other roles allow; a custom role is added to the group's assignedRoles, a built-in one to its roles"
+          : 'take a role from groups: their members lose what only it allowed from their next request (a custom role a group is given cannot be deleted: revoke it first)',
+      )
+      .argument('<role>', 'the role, by name or id (custom or built-in)')
+      .argument('<groups...>', 'group names or ids; each is done even when another fails')
+      .action((role: string, groups: string[], _opts: unknown, cmd: Command) =>
+        run(cmd, async (ctx) => (await import('./commands/roles.js')).grantRole(ctx, grant, role, groups)),
+      );
+  }
+
+  const tags = program
+    .command('tags')
+    .description(
+      'the tags of workflows, transformations, templates and forms, and tagging them; `nap get tags` lists the tags, `nap create tag -f FILE` makes one',
+    );
+  const TAGGED = 'workflow, transformation, template or form (singular or plural)';
+  tags
+    .command('list')
+    .description('list the tags on a document')
+    .argument('<resource>', TAGGED)
+    .argument('<name>', 'the document, by name or id')
+    .action((resource: string, name: string, _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/tags.js')).listTags(ctx, resource, name)),
+    );
+  tags
+    .command('add')
+    .description('put tags on a document; every tag must exist (checked before any is put on), and one it already has stays as it is')
+    .argument('<resource>', TAGGED)
+    .argument('<name>', 'the document, by name or id')
+    .argument('<tags...>', 'tag names or ids')
+    .action((resource: string, name: string, names: string[], _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/tags.js')).addTags(ctx, resource, name, names)),
+    );
+  tags
+    .command('remove')
+    .description(
+      'take tags off a document (the tags stay, on other documents too); no route takes one tag off, so the document is given, all at once, the tags it has without these',
+    )
+    .argument('<resource>', TAGGED)
+    .argument('<name>', 'the document, by name or id')
+    .argument('<tags...>', 'tag names or ids')
+    .action((resource: string, name: string, names: string[], _opts: unknown, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./commands/tags.js')).removeTags(ctx, resource, name, names)),
+    );
+
   const importCmd = gitOptions(
     program
       .command('import')

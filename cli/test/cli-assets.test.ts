@@ -106,7 +106,7 @@ describe('other resources', () => {
 
   it('says in one line, with exit 4, where the platform has no route for a verb', async () => {
     for (const [args, message] of [
-      [['delete', 'role', 'admin'], /^nap: nap delete role: roles are fixed by the platform/],
+      [['delete', 'method', 'getJobs'], /^nap: nap delete method: methods are the platform's operations/],
       [['create', 'job', '-f', fixture('cli-complete.workflow.json')], /^nap: nap create job: jobs are started, not created/],
       [['copy', 'job', 'x', '--to', 'production'], /^nap: nap copy job: jobs cannot be copied/],
     ] as const) {

@@ -11,7 +11,7 @@ import { startPlatform } from './support/platform';
  * The resources the platform has no export or import route for (integrations, accounts, groups,
  * devices, device groups), which `nap` exports, imports and copies in its own portable form; the
  * verbs served through another route (create project, create prebuilt, export job); and the
- * refusals that stay (roles, jobs). Two platforms, "staging" and "production", shared by the file.
+ * refusals that stay (methods, jobs). Two platforms, "staging" and "production", shared by the file.
  */
 let staging: Platform;
 let production: Platform;
@@ -380,17 +380,13 @@ describe('verbs served through another route', () => {
 });
 
 describe('what stays refused', () => {
-  it('says in one line, with exit 4, what the platform cannot do for roles and jobs', async () => {
+  it('says in one line, with exit 4, what the platform cannot do for methods and jobs', async () => {
     for (const [args, message] of [
+      [['create', 'method', '-f', fixture('cli-group.group.yaml')], /^nap: nap create method: methods are the platform's operations/],
+      [['export', 'method', 'getJobs'], /^nap: nap export method: methods are exported with the roles that allow them/],
       [
-        ['create', 'role', '-f', fixture('cli-group.group.yaml')],
-        /^nap: nap create role: roles are fixed by the platform: no route creates one\n$/,
-      ],
-      [['delete', 'role', 'admin'], /^nap: nap delete role: roles are fixed by the platform/],
-      [['export', 'role', 'admin'], /^nap: nap export role: roles are fixed by the platform/],
-      [
-        ['copy', 'role', 'admin', '--to', 'production'],
-        /^nap: nap copy role: roles are fixed by the platform and the same on every platform\n$/,
+        ['copy', 'method', 'getJobs', '--to', 'production'],
+        /^nap: nap copy method: methods are the platform's operations, the same on every platform of a version\n$/,
       ],
       [
         ['create', 'job', '-f', fixture('cli-complete.workflow.json')],

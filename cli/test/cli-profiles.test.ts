@@ -75,7 +75,7 @@ describe('profiles', () => {
     const before = await napInProcess(['--profile', 'p', '-o', 'json', 'get', 'roles'], { env: h.env });
     const after = await napInProcess(['get', 'roles', '--profile', 'p', '-o', 'yaml'], { env: h.env });
     expect(before.json<{ name: string }[]>().map((r) => r.name)).toEqual(expect.arrayContaining(['admin', 'operations', 'auditor']));
-    expect(after.stdout).toMatch(/^- name: admin$/m);
+    expect(after.stdout).toMatch(/^ {2}name: admin$/m);
   });
 });
 
@@ -88,7 +88,7 @@ describe('the token cache', () => {
       /^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/login' -H 'accept: application\/json' -H 'content-type: application\/json' -d '\{"user":\{"username":"admin","password":"\*\*\*\*"\}\}'$/m,
     );
     expect(first.stderr).toMatch(
-      /^curl 'http:\/\/127\.0\.0\.1:\d+\/user-management\/roles' -H 'accept: application\/json' -H 'authorization: Bearer \*\*\*\*'$/m,
+      /^curl 'http:\/\/127\.0\.0\.1:\d+\/authorization\/roles\?skip=0&limit=500' -H 'accept: application\/json' -H 'authorization: Bearer \*\*\*\*'$/m,
     );
     expect(first.stderr).not.toContain(platform.password);
     expect(first.stderr).not.toContain('nap1.');

@@ -192,7 +192,7 @@ async function replaceOne(
     why = inPlace.why;
   } else if (update !== undefined && (update.inPlace === undefined || (kept !== undefined && update.inPlace(doc, kept)))) {
     const key = update.key === undefined ? undefined : update.key === 'id' ? existing.id : existing.name;
-    const req = { method: update.route.method, path: routePath(update.route, key), json: update.wrap(doc) } as const;
+    const req = { method: update.route.method, path: routePath(update.route, key), json: update.wrap(doc, key) } as const;
     const res = await client.send(req);
     if (res.status < 400) {
       const stored = unwrap(res.body);

@@ -7,7 +7,7 @@ import { field, isDoc, itemsOf, str, unwrap } from './documents';
 import type { Found } from './lookup';
 import { listAll, lookup } from './lookup';
 import type { ResourceDef } from './registry';
-import { an } from './registry';
+import { an, findResource } from './registry';
 
 /**
  * Export, import and copy of the resources the platform has no export or import route for
@@ -186,14 +186,54 @@ async function groupsByName(client: Client): Promise<Map<string, Doc>> {
   );
 }
 
+/** The custom roles of a platform by name and by id (`GET /authorization/roles`; the built-in ones are given by `roles`). */
+async function customRoles(client: Client): Promise<{ byName: Map<string, Doc>; byId: Map<string, Doc> }> {
+  const roles = findResource('roles');
+  if (roles === undefined) throw new Error('no roles resource');
+  const custom = (await listAll(client, roles)).items.filter((r) => r.builtIn !== true && typeof r.name === 'string');
+  return {
+    byName: new Map(custom.map((r) => [r.name as string, r])),
+    byId: new Map(custom.filter((r) => str(r._id) !== undefined).map((r) => [r._id as string, r])),
+  };
+}
+
+/** The ids of a group's custom roles (`assignedRoles: [{ roleId }]`). */
+export function assignedRoleIds(group: Doc): string[] {
+  const assigned = Array.isArray(group.assignedRoles) ? group.assignedRoles : [];
+  return assigned.map((a: unknown) => (isDoc(a) ? str(a.roleId) : undefined)).filter((id): id is string => id !== undefined);
+}
+
 const groups = (def: ResourceDef): Portable => ({
   async export(client, found) {
     refuseDirectory(def, found, client);
-    return pick(found.doc, ['name', 'description', 'roles']);
+    const doc = pick(found.doc, ['name', 'description', 'roles']);
+    const ids = assignedRoleIds(found.doc);
+    if (ids.length === 0) return doc;
+    // custom roles by name: their ids differ between platforms
+    const { byId } = await customRoles(client);
+    const names = ids.map((id) => {
+      const role = byId.get(id);
+      if (role === undefined)
+        throw new CliError(`group "${found.name ?? ''}" is given role ${id}, which ${client.url} does not list`, EXIT.FAILED);
+      return role.name as string;
+    });
+    return { ...doc, customRoles: names.sort() };
   },
   async prepare(client, input, existing, opts) {
     const name = nameOf(def, input);
     const { doc } = withGivenSecrets(input, opts);
+    let assignedRoles: { roleId: string }[] | undefined;
+    if (doc.customRoles !== undefined) {
+      const { byName, byId } = await customRoles(client);
+      const wanted = strings(doc.customRoles);
+      const unknown = wanted.filter((r) => !byName.has(r) && !byId.has(r));
+      if (unknown.length > 0)
+        throw new CliError(
+          `group "${name}" is given ${unknown.map((r) => `role "${r}"`).join(', ')}, which ${client.url} does not have as a custom role: import ${unknown.length === 1 ? 'it' : 'them'} first (\`nap copy role NAME\` or \`nap import role FILE\`)`,
+          EXIT.FAILED,
+        );
+      assignedRoles = [...new Set(wanted.map((r) => str((byName.get(r) ?? byId.get(r))?._id) ?? r))].map((roleId) => ({ roleId }));
+    }
     if (existing === undefined) {
       return async () =>
         unwrap(
@@ -201,7 +241,9 @@ const groups = (def: ResourceDef): Portable => ({
             await client.request({
               method: 'POST',
               path: '/user-management/groups',
-              json: { group: pick(doc, ['name', 'description', 'roles']) },
+              json: {
+                group: { ...pick(doc, ['name', 'description', 'roles']), ...(assignedRoles === undefined ? {} : { assignedRoles }) },
+              },
             })
           ).body,
         );
@@ -215,6 +257,14 @@ const groups = (def: ResourceDef): Portable => ({
           method: 'PUT',
           path: pathOf('/user-management/groups/:groupId/roles', { groupId }),
           json: { roles: strings(doc.roles) },
+        });
+        answer = unwrap(res.body);
+      }
+      if (assignedRoles !== undefined) {
+        const res = await client.request({
+          method: 'PUT',
+          path: pathOf('/user-management/groups/:groupId/assigned-roles', { groupId }),
+          json: { assignedRoles },
         });
         answer = unwrap(res.body);
       }

@@ -1,3 +1,4 @@
+import { usage } from '../errors';
 import type { HttpMethod, Query } from '../http/client';
 import type { Doc } from './documents';
 import { field, str } from './documents';
@@ -67,8 +68,11 @@ export interface UpdateSpec {
   route: Route;
   /** What fills the route's parameter (the existing document's id or name); none when the route has none. */
   key?: 'id' | 'name';
-  /** The body the route takes for one document as exported. */
-  wrap: (doc: Doc) => unknown;
+  /**
+   * The body the route takes for one document as exported; `key` is the existing document's id or
+   * name (as `key` says), for routes that take it in the body rather than the path (a tag's).
+   */
+  wrap: (doc: Doc, key?: string) => unknown;
   /**
    * Platform error codes for which the update route does not apply while a delete and an import
    * still can replace the document (a prebuilt of the same or an older version: 409 PREBUILT_VERSION_NOT_NEWER).
@@ -235,6 +239,18 @@ function modelName(d: Doc): string | undefined {
   return title === undefined || version === undefined ? undefined : `${title}:${version}`;
 }
 
+/** A role as the create and update routes take it: without what the platform sets (its id, `builtIn`, the stamps). */
+const roleBody = without('_id', 'builtIn', ...STAMPS);
+/** A tag as the create and update routes take it: without its id and the stamps. */
+const tagBody = without('_id', ...STAMPS);
+
+/** A method's route, for people: `GET /operations-manager/jobs`. */
+export function methodRoute(d: Doc): string | undefined {
+  const verb = str(field(d, 'route.verb'));
+  const path = str(field(d, 'route.fullPath')) ?? str(field(d, 'route.path'));
+  return verb === undefined || path === undefined ? undefined : `${verb} ${path}`;
+}
+
 const NAME: Column = { header: 'NAME', path: 'name' };
 const ID: Column = { header: 'ID', path: '_id' };
 const DESCRIPTION: Column = { header: 'DESCRIPTION', path: 'description', prose: true };
@@ -348,6 +364,34 @@ export const RESOURCES: readonly ResourceDef[] = [
     // the whole form, checked as on creation; the id (and the creation stamp) stay those of the form there
     update: { route: PUT('/formbuilder/forms/:id'), key: 'id', wrap: (doc) => ({ form: without('_id')(doc) }) },
     export: { route: POST('/formbuilder/forms/export'), key: 'id', body: (id) => ({ options: { _id: id } }) },
+    gaps: {},
+  },
+  {
+    plural: 'tags',
+    singular: 'tag',
+    summary: 'tags of Automation Studio, put on workflows, transformations, templates and forms (`nap tags`)',
+    kind: 'tag',
+    idOf: byId,
+    nameOf: byName,
+    columns: [NAME, DESCRIPTION, ID],
+    list: { route: GET('/tags/all') },
+    get: { route: POST('/tags/get'), key: 'id', body: (id) => ({ id }) },
+    create: { route: POST('/tags/create'), wrap: (doc) => ({ data: tagBody(doc) }) },
+    // takes the tag off every document it is on, in the same step
+    delete: { route: POST('/tags/delete'), key: 'id', body: (id) => ({ _id: id }) },
+    import: { route: POST('/tags/create'), wrap: (docs) => ({ data: tagBody(docs[0] ?? {}) }), one: true },
+    update: {
+      route: POST('/tags/update'),
+      key: 'id',
+      wrap: (doc, id) => ({ data: { _id: id, description: '', ...tagBody(doc) } }),
+      note: 'its id kept, so the documents it is on keep it; a file without a `description` empties it',
+    },
+    export: {
+      route: POST('/tags/get'),
+      key: 'id',
+      body: (id) => ({ id }),
+      via: 'the tag as `POST /tags/get` answers it (the platform has no export route), without the documents it is on (their ids differ between platforms); an import leaves out its `_id` and the stamps',
+    },
     gaps: {},
   },
   {
@@ -595,35 +639,85 @@ export const RESOURCES: readonly ResourceDef[] = [
   {
     plural: 'groups',
     singular: 'group',
-    summary: 'groups of accounts, with their roles',
+    summary: 'groups of accounts, with their roles (built-in and custom: `nap roles grant`)',
     kind: 'group',
     idOf: byId,
     nameOf: byName,
     columns: [NAME, { header: 'ROLES', path: 'roles' }, DESCRIPTION, ID],
     list: { route: GET('/user-management/groups') },
     get: { route: GET('/user-management/groups/:groupId'), key: 'id' },
-    create: { route: POST('/user-management/groups'), wrap: (doc) => ({ group: doc }) },
+    create: {
+      route: POST('/user-management/groups'),
+      wrap: (doc) => {
+        // the portable form's custom roles by name are read by an import, which finds their ids on the target
+        if (doc.customRoles !== undefined)
+          throw usage(
+            `group "${str(doc.name) ?? ''}": customRoles (custom roles by name, as \`nap export group\` writes them) are read by \`nap import group FILE\`; \`nap create group\` sends the file as it is (custom roles by id: assignedRoles: [{ roleId }])`,
+          );
+        return { group: doc };
+      },
+    },
     delete: { route: DELETE('/user-management/groups/:groupId'), key: 'id' },
     portable: {
-      form: '`name`, `description` and `roles`; imported with `POST /user-management/groups`; `--replace` sets the roles of the group in place (`PUT /user-management/groups/:groupId/roles`, its id kept for the accounts in it) — no route changes a description, and `nap` says so when it differs. Groups a sign-in method brought in (`provenance`) are not exported',
+      form: '`name`, `description`, `roles` (built-in) and `customRoles` (custom roles by name, as ids differ between platforms; left out when it has none); imported with `POST /user-management/groups`, the custom roles of those names on the target (import them first); `--replace` sets the roles of the group in place (`PUT /user-management/groups/:groupId/roles`, and `PUT …/assigned-roles` when the file has `customRoles`; its id kept for the accounts in it) — no route changes a description, and `nap` says so when it differs. Groups a sign-in method brought in (`provenance`) are not exported',
     },
     gaps: {},
   },
   {
     plural: 'roles',
     singular: 'role',
-    summary: 'the roles groups can hold (fixed by the platform)',
+    summary: "roles groups are given: NAP's six built-in ones (read-only) and custom roles, each the methods (operations) it allows",
     kind: 'role',
-    idOf: byName,
+    idOf: byId,
     nameOf: byName,
-    columns: [NAME, DESCRIPTION],
-    list: { route: GET('/user-management/roles') },
+    columns: [
+      NAME,
+      { header: 'TYPE', path: (d) => (d.builtIn === true ? 'built-in' : 'custom') },
+      { header: 'METHODS', path: (d) => (Array.isArray(d.allowedMethods) ? d.allowedMethods.length : 0) },
+      DESCRIPTION,
+      ID,
+    ],
+    list: { route: GET('/authorization/roles'), paged: true, byName: equalsName },
+    get: { route: GET('/authorization/roles/:roleId'), key: 'id' },
+    create: { route: POST('/authorization/roles'), wrap: (doc) => ({ role: roleBody(doc) }) },
+    // a built-in role is refused by the platform (409 ROLE_BUILT_IN), a role a group is given too (409 ROLE_IN_USE, naming the groups)
+    delete: { route: DELETE('/authorization/roles/:roleId'), key: 'id' },
+    import: { route: POST('/authorization/roles'), wrap: (docs) => ({ role: roleBody(docs[0] ?? {}) }), one: true },
+    // the route changes the members given: the ones a file leaves out are sent empty, so that the role becomes the file's
+    update: {
+      route: PUT('/authorization/roles/:roleId'),
+      key: 'id',
+      wrap: (doc) => ({ role: { description: '', allowedMethods: [], allowedViews: [], ...roleBody(doc) } }),
+      note: 'its id kept, so the groups given it keep it; a member the file leaves out (`description`, `allowedMethods`, `allowedViews`) is emptied. A built-in role is refused (409 ROLE_BUILT_IN)',
+    },
+    export: {
+      route: GET('/authorization/roles/:roleId'),
+      key: 'id',
+      via: 'the role as `GET /authorization/roles/:roleId` answers it (the platform has no export route); an import leaves out its `_id`, `builtIn` and the stamps, which the platform sets',
+    },
+    gaps: {},
+  },
+  {
+    plural: 'methods',
+    singular: 'method',
+    summary: 'the methods (operations, by application) a custom role can allow; `nap roles methods ROLE` lists those of a role',
+    kind: 'method',
+    idOf: (d) => (str(d.provenance) === undefined || str(d.name) === undefined ? undefined : `${String(d.provenance)}.${String(d.name)}`),
+    nameOf: byName,
+    columns: [
+      { header: 'APPLICATION', path: 'provenance' },
+      { header: 'METHOD', path: 'name' },
+      { header: 'ROUTE', path: methodRoute },
+    ],
+    // searched whole (one page), so that `nap get method OperationsManager.getJobs` finds it by its id too
+    list: { route: GET('/authorization/methods'), paged: true },
+    sharedNames: true,
     gaps: {
-      create: 'roles are fixed by the platform: no route creates one',
-      delete: 'roles are fixed by the platform: no route deletes one',
-      import: 'roles are fixed by the platform: no route imports one',
-      export: 'roles are fixed by the platform: no route exports one',
-      copy: 'roles are fixed by the platform and the same on every platform',
+      create: "methods are the platform's operations: a custom role allows them (`allowedMethods` of `nap create role`)",
+      delete: "methods are the platform's operations: `nap import role FILE --replace` with fewer `allowedMethods` takes them from a role",
+      import: "methods are the platform's operations, the same on every platform of a version",
+      export: 'methods are exported with the roles that allow them (`nap export role NAME`)',
+      copy: "methods are the platform's operations, the same on every platform of a version",
     },
   },
   {
