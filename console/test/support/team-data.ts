@@ -16,7 +16,8 @@ import type { StartedJob } from './workflows';
  *
  * From a shell (a platform that stays up until Ctrl-C, its address and the accounts printed):
  *   npx esbuild console/test/support/team-data.ts --bundle --platform=node --packages=external \
- *     --outfile=/tmp/team-data.js && node /tmp/team-data.js
+ *     --define:__dirname='"'$PWD/console/test/support'"' --outfile=/tmp/team-data.js && node /tmp/team-data.js
+ * (run from the repository's root: the bundle finds the repository through `__dirname`)
  */
 
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/itential-assets');

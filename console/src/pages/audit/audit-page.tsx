@@ -4,6 +4,7 @@ import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import type { AuditRecord } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
+import { FilterFold, setCount } from '../../components/filter-fold';
 import { usePageClamp } from '../../hooks/use-page-clamp';
 import bar from '../../components/filter-bar.module.css';
 import { TimeFilterField, useTimeFilter } from '../../components/time-filter';
@@ -23,6 +24,8 @@ const TEXT_FILTERS = [
   { key: 'targetName', label: 'Target name', placeholder: 'name of a workflow, group…' },
 ] as const;
 type TextFilter = (typeof TEXT_FILTERS)[number]['key'];
+/** Every filter of the URL: how many are set is what the folded bar of a phone says. */
+const AUDIT_FILTERS = ['actor', 'operation', 'target', 'targetName', 'outcome', 'since', 'until'] as const;
 
 /** A time filter's value (`2026-12-05T10:12`, the person's own clock) as the ISO 8601 time the platform reads; '' when empty or unreadable. */
 function isoOf(local: string): string {
@@ -115,10 +118,7 @@ export function AuditPage() {
     },
   );
   // text typed in a time box that is not a time is something to clear too
-  const filtered =
-    ['actor', 'operation', 'target', 'targetName', 'outcome', 'since', 'until'].some((key) => param(key) !== '') ||
-    sinceFilter.typed !== '' ||
-    untilFilter.typed !== '';
+  const filtered = AUDIT_FILTERS.some((key) => param(key) !== '') || sinceFilter.typed !== '' || untilFilter.typed !== '';
   const verification = verify.data;
   return (
     <div className="page">
@@ -154,40 +154,42 @@ export function AuditPage() {
         ) : null}
       </div>
       <ErrorMessage error={verify.error} title="The chain cannot be verified" />
-      <form role="search" aria-label="Filter the audit trail" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
-        {TEXT_FILTERS.map((f) => (
-          <TextField
-            key={f.key}
-            name={f.key}
-            label={f.label}
-            placeholder={f.placeholder}
-            value={param(f.key)}
-            onChange={(value) => change({ [f.key]: value })}
-          />
-        ))}
-        <div className={bar.field}>
-          <label htmlFor="audit-outcome">Outcome</label>
-          <select id="audit-outcome" value={param('outcome')} onChange={(e) => change({ outcome: e.target.value })}>
-            <option value="">any</option>
-            <option value="success">success</option>
-            <option value="failure">failure (refused or failed)</option>
-          </select>
-        </div>
-        <TimeFilterField id="audit-since" label="From" filter={sinceFilter} />
-        <TimeFilterField id="audit-until" label="Before" filter={untilFilter} />
-        <button
-          type="button"
-          className="button"
-          disabled={!filtered}
-          onClick={() => {
-            sinceFilter.setTyped('');
-            untilFilter.setTyped('');
-            change({ actor: '', operation: '', target: '', targetName: '', outcome: '', since: '', until: '' });
-          }}
-        >
-          Clear filters
-        </button>
-      </form>
+      <FilterFold count={setCount(AUDIT_FILTERS.map(param))}>
+        <form role="search" aria-label="Filter the audit trail" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
+          {TEXT_FILTERS.map((f) => (
+            <TextField
+              key={f.key}
+              name={f.key}
+              label={f.label}
+              placeholder={f.placeholder}
+              value={param(f.key)}
+              onChange={(value) => change({ [f.key]: value })}
+            />
+          ))}
+          <div className={bar.field}>
+            <label htmlFor="audit-outcome">Outcome</label>
+            <select id="audit-outcome" value={param('outcome')} onChange={(e) => change({ outcome: e.target.value })}>
+              <option value="">any</option>
+              <option value="success">success</option>
+              <option value="failure">failure (refused or failed)</option>
+            </select>
+          </div>
+          <TimeFilterField id="audit-since" label="From" filter={sinceFilter} />
+          <TimeFilterField id="audit-until" label="Before" filter={untilFilter} />
+          <button
+            type="button"
+            className="button"
+            disabled={!filtered}
+            onClick={() => {
+              sinceFilter.setTyped('');
+              untilFilter.setTyped('');
+              change({ actor: '', operation: '', target: '', targetName: '', outcome: '', since: '', until: '' });
+            }}
+          >
+            Clear filters
+          </button>
+        </form>
+      </FilterFold>
       <ErrorMessage error={records.error} title="The audit trail cannot be read" />
       <div className="card table-card">
         <table className="table">

@@ -1,4 +1,5 @@
 import type { DeviceGroup } from '../../api/nap';
+import { FilterFold, setCount } from '../../components/filter-fold';
 import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
 import type { DeviceListParams } from './device-list-params';
 import bar from '../../components/filter-bar.module.css';
@@ -18,30 +19,32 @@ export function DeviceFilters({ params, groups, onChange }: DeviceFiltersProps) 
   if (params.group && !names.includes(params.group)) names.push(params.group);
   const members = new Map((groups ?? []).map((group) => [group.name, group.devices.length]));
   return (
-    <form role="search" aria-label="Filter devices" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
-      <TypedFilterField id="device-name" label="Name" placeholder="name contains…" filter={name} />
-      <div className={bar.field}>
-        <label htmlFor="device-group">Group</label>
-        <select id="device-group" value={params.group} onChange={(e) => onChange({ group: e.target.value, page: 1 })}>
-          <option value="">all</option>
-          {names.map((group) => (
-            <option key={group} value={group}>
-              {members.has(group) ? `${group} (${members.get(group)})` : group}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button
-        type="button"
-        className="button"
-        disabled={!params.name && !params.group}
-        onClick={() => {
-          name.setTyped('');
-          onChange({ name: '', group: '', page: 1 });
-        }}
-      >
-        Clear filters
-      </button>
-    </form>
+    <FilterFold count={setCount([params.name, params.group])}>
+      <form role="search" aria-label="Filter devices" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
+        <TypedFilterField id="device-name" label="Name" placeholder="name contains…" filter={name} />
+        <div className={bar.field}>
+          <label htmlFor="device-group">Group</label>
+          <select id="device-group" value={params.group} onChange={(e) => onChange({ group: e.target.value, page: 1 })}>
+            <option value="">all</option>
+            {names.map((group) => (
+              <option key={group} value={group}>
+                {members.has(group) ? `${group} (${members.get(group)})` : group}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="button"
+          className="button"
+          disabled={!params.name && !params.group}
+          onClick={() => {
+            name.setTyped('');
+            onChange({ name: '', group: '', page: 1 });
+          }}
+        >
+          Clear filters
+        </button>
+      </form>
+    </FilterFold>
   );
 }

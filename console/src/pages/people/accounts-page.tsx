@@ -5,6 +5,7 @@ import { people } from '../../api/people';
 import { Pager } from '../../components/pager';
 import frame from '../../components/list-frame.module.css';
 import bar from '../../components/filter-bar.module.css';
+import { FilterFold, setCount } from '../../components/filter-fold';
 import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
 import { useNow } from '../../hooks/use-now';
 import { usePageClamp } from '../../hooks/use-page-clamp';
@@ -24,20 +25,22 @@ import { useUrlSearch } from '../../hooks/use-url-search';
 function AccountFilters({ params, onChange }: { params: AccountListParams; onChange: (changes: Partial<AccountListParams>) => void }) {
   const username = useTypedFilter(params.username, (text) => onChange({ username: text, page: 1 }));
   return (
-    <form role="search" aria-label="Filter accounts" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
-      <TypedFilterField id="account-username" label="Username" placeholder="username contains…" filter={username} />
-      <button
-        type="button"
-        className="button"
-        disabled={!params.username}
-        onClick={() => {
-          username.setTyped('');
-          onChange({ username: '', page: 1 });
-        }}
-      >
-        Clear filter
-      </button>
-    </form>
+    <FilterFold count={setCount([params.username])}>
+      <form role="search" aria-label="Filter accounts" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
+        <TypedFilterField id="account-username" label="Username" placeholder="username contains…" filter={username} />
+        <button
+          type="button"
+          className="button"
+          disabled={!params.username}
+          onClick={() => {
+            username.setTyped('');
+            onChange({ username: '', page: 1 });
+          }}
+        >
+          Clear filter
+        </button>
+      </form>
+    </FilterFold>
   );
 }
 

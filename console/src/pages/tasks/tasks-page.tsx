@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { durationMs, formatDuration, formatTime } from '../../api/job-data';
-import { useWorkQueue } from '../../api/work-queue';
+import { taskTexts, useJobDescriptions, useWorkQueue } from '../../api/work-queue';
 import { ErrorMessage } from '../../components/error-message';
 import { StatusBadge } from '../../components/status-badge';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
@@ -11,12 +11,16 @@ import styles from './tasks-page.module.css';
  * `/console/tasks`: every manual task waiting for a person that the caller may see, with the job it
  * waits in as the jobs list names it (the workflow's name, the end of its id). The queue holds only
  * tasks of running or paused jobs: a paused job is marked, a running one goes without saying.
+ * Several tasks of one name in jobs of one workflow ("Approve change") are told apart by what each
+ * shows (its header, message and the first line of its text, from the queue's own answer) and by
+ * its job's description (the jobs of the queue read in one request).
  */
 export function TasksPage() {
   const tasks = useWorkQueue();
   const now = useNow(true, 10_000);
   const items = tasks.data?.data ?? [];
   const projects = useProjectNames(items.map((item) => item.job?.name ?? ''));
+  const descriptions = useJobDescriptions(items.map((item) => item.job?._id ?? ''));
   // the platform counts every waiting task; a queue longer than one answer shows its newest
   const total = tasks.data?.metadata.total ?? items.length;
   return (
@@ -46,10 +50,28 @@ export function TasksPage() {
               const since = item.metrics?.start_time;
               const jobId = item.job?._id ?? '';
               const link = `/jobs/${encodeURIComponent(jobId)}?task=${encodeURIComponent(item.id ?? '')}`;
+              const texts = taskTexts(item);
+              const description = descriptions.get(jobId);
+              // the link's description names what tells this task apart (a screen reader lists links by name)
+              const shownId = `task-shown-${item._id}`;
+              const shown = texts.header !== undefined || texts.message !== undefined || texts.excerpt !== undefined;
               return (
                 <tr key={item._id}>
-                  <td>
-                    <Link to={link}>{item.summary || item.name || item.id}</Link>
+                  <td className={styles.task}>
+                    <Link to={link} aria-describedby={shown ? shownId : undefined}>
+                      {item.summary || item.name || item.id}
+                    </Link>
+                    {shown ? (
+                      <div id={shownId} className={styles.shown}>
+                        {texts.header ? <div className={styles.header}>{texts.header}</div> : null}
+                        {texts.message ? (
+                          <div className={`${styles.message} cell-text`} title={texts.message}>
+                            {texts.message}
+                          </div>
+                        ) : null}
+                        {texts.excerpt ? <div className={`${styles.excerpt} mono`}>{texts.excerpt}</div> : null}
+                      </div>
+                    ) : null}
                   </td>
                   <td className={styles.job}>
                     {item.job?.name ? (
@@ -69,6 +91,11 @@ export function TasksPage() {
                       >
                         <StatusBadge status="paused" label="job paused" />
                       </span>
+                    ) : null}
+                    {description ? (
+                      <div className={`${styles.description} cell-text`} title={description}>
+                        {description}
+                      </div>
                     ) : null}
                   </td>
                   <td>

@@ -8,6 +8,7 @@ import { nap } from '../../api/nap';
 import type { Workflow } from '../../api/nap';
 import { Dialog } from '../../components/dialog';
 import { ErrorMessage } from '../../components/error-message';
+import { FilterFold, setCount } from '../../components/filter-fold';
 import { useProjectNames } from '../../components/workflow-name';
 import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
 import { usePageClamp } from '../../hooks/use-page-clamp';
@@ -152,28 +153,30 @@ export function WorkflowsPage() {
         <h1>Workflows</h1>
         <span className="muted">{workflows.isSuccess ? `${total} workflow${total === 1 ? '' : 's'}` : ''}</span>
       </div>
-      <form role="search" aria-label="Filter workflows" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
-        <TypedFilterField id="workflow-name" label="Workflow" placeholder="name contains…" filter={nameFilter} />
-        <div className={bar.field}>
-          <label htmlFor="workflow-project">Project</label>
-          <select id="workflow-project" value={project} onChange={(e) => choose(e.target.value)}>
-            <option value="">every workflow</option>
-            {(projects.data ?? []).map((p) => (
-              <option key={p._id} value={p._id}>
-                {p.name}
-              </option>
-            ))}
-            {project && projects.isSuccess && !projects.data.some((p) => p._id === project) ? (
-              <option value={project}>project …{project.slice(-6)}</option>
-            ) : null}
-          </select>
-        </div>
-        <p className={styles.order}>
-          {project
-            ? 'A–Z by name.'
-            : 'A project’s workflows are listed together, A–Z by name, under the project’s name; choose a project to list its own alone.'}
-        </p>
-      </form>
+      <FilterFold count={setCount([name, project])}>
+        <form role="search" aria-label="Filter workflows" className={bar.filters} onSubmit={(e) => e.preventDefault()}>
+          <TypedFilterField id="workflow-name" label="Workflow" placeholder="name contains…" filter={nameFilter} />
+          <div className={bar.field}>
+            <label htmlFor="workflow-project">Project</label>
+            <select id="workflow-project" value={project} onChange={(e) => choose(e.target.value)}>
+              <option value="">every workflow</option>
+              {(projects.data ?? []).map((p) => (
+                <option key={p._id} value={p._id}>
+                  {p.name}
+                </option>
+              ))}
+              {project && projects.isSuccess && !projects.data.some((p) => p._id === project) ? (
+                <option value={project}>project …{project.slice(-6)}</option>
+              ) : null}
+            </select>
+          </div>
+          <p className={styles.order}>
+            {project
+              ? 'A–Z by name.'
+              : 'A project’s workflows are listed together, A–Z by name, under the project’s name; choose a project to list its own alone.'}
+          </p>
+        </form>
+      </FilterFold>
       <ErrorMessage error={workflows.error} title="The workflows cannot be listed" />
       <div className="card table-card">
         <table className="table">
