@@ -12,8 +12,9 @@ import type { Frame } from '../support/sse';
  * The job event stream across a restart of the standalone platform, whose event stream lives in
  * the process's memory: ids keep rising across the restart, so a client that resumes with the id
  * it saw last before it (the console does, with Last-Event-ID) gets the events of the new process
- * instead of waiting, silently, for the new numbering to reach its old id; a client resuming from
- * an id past anything the platform handed out (a data directory started afresh) gets them too.
+ * instead of waiting, silently, for the new numbering to reach its old id, after a `gap` event that
+ * says the events of the first process after its id are no longer kept; a client resuming from an
+ * id past anything the platform handed out (a data directory started afresh) gets them too.
  */
 
 let dataDir: string;
@@ -76,7 +77,12 @@ it('a client resuming with an id from before a restart gets the events of the ne
   // a position no life of this data directory reached
   const fromElsewhere = framesOf(await follow(second, token, String(lastBefore + 1_000_000_000)));
   const after = await start(second, token, 'restart-greet');
-  const [got, gotElsewhere] = await Promise.all([resumed, fromElsewhere]);
+  const [resumedFrames, gotElsewhere] = await Promise.all([resumed, fromElsewhere]);
+  // what the first process published after that id, if anything, is gone with it: the client is told
+  // so (a gap event, reason retention) and reads its jobs again rather than trust it saw everything
+  const [gap, ...got] = resumedFrames;
+  expect(gap).toMatchObject({ event: 'gap', data: { lastEventId: lastBefore, reason: 'retention' } });
+  expect(Number(gap?.data.resumesAt)).toBeGreaterThan(lastBefore);
   for (const frames of [got, gotElsewhere]) {
     expect(frames.map((f) => `${f.event} ${String(f.data.jobId)}`)).toEqual(
       ['jobStart', 'taskStart', 'taskFinish', 'jobComplete'].map((event) => `${event} ${after}`),
