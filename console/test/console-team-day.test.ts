@@ -71,9 +71,10 @@ describe('the morning after', () => {
     expect(await page.getByText(/Check interface state: /).count()).toBe(0);
 
     // one that stops while the list shows it says why without a reload: paused at once, shown
-    // paused, then resumed, it stops in error in front of the person
+    // paused, then resumed, it stops in error in front of the person (its task takes 5 s, so that a
+    // loaded machine shows it paused before the task's error stops it)
     await page.goto(`${platform.url}/console/jobs`);
-    const soak = await startJob(platform, 'Interface soak test', { mode: 'error', seconds: 1 });
+    const soak = await startJob(platform, 'Interface soak test', { mode: 'error', seconds: 5 });
     await platform.api('POST', `/operations-manager/jobs/${soak._id}/pause`);
     await rowOf(soak._id).getByText('paused', { exact: true }).waitFor();
     await platform.api('POST', `/operations-manager/jobs/${soak._id}/resume`);
