@@ -22,7 +22,8 @@ let team: TeamData;
 
 beforeAll(async () => {
   [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-  team = await seedTeam(platform);
+  // a few of the night's good checks: these tests page nothing
+  team = await seedTeam(platform, { nightChecks: 6 });
   page = await browser.newPage();
   await page.setViewportSize({ width: 1440, height: 900 });
   await logInAs(page, platform.url, ADMIN.username, ADMIN.password);
