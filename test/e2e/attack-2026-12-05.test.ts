@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eventSubject } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent } from '@nap/bus';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { createLogger } from '@nap/telemetry';
-import { eventually, startNatsServer } from '@nap/testing';
-import type { NatsServer } from '@nap/testing';
+import { eventually } from '@nap/testing';
 import { Authenticator } from '../../gateway/src/auth/authenticator';
-import { distributedEnv, gatewayUrl, startNapProcess } from '../support/processes';
-import type { NapProcess } from '../support/processes';
+import { startAdminWithGateways } from '../support/processes';
+import type { AdminWithGateways } from '../support/processes';
 
 /**
  * What an attacker tries on what was added on 2026-12-05: custom roles (names read as a built-in
@@ -215,9 +211,7 @@ describe("a gateway's cache of callers and the events that revoke them", () => {
 });
 
 describe('custom roles taken back on every gateway over a real nats-server', () => {
-  let nats: NatsServer;
-  const processes: NapProcess[] = [];
-  let dataDir: string;
+  let world: AdminWithGateways | undefined;
   let first: string;
   let second: string;
   const password = 'attack-admin-password-1234';
@@ -241,19 +235,12 @@ describe('custom roles taken back on every gateway over a real nats-server', () 
   }
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-attack-'));
-    nats = await startNatsServer({ jetstream: true });
-    const env = distributedEnv(nats.url, dataDir, password);
-    processes.push(await startNapProcess('services/admin/dist/main.js', env, /Service admin is serving/));
-    for (let i = 0; i < 2; i++) processes.push(await startNapProcess('gateway/dist/main.js', env, /Gateway listening/));
-    first = gatewayUrl(processes[1] as NapProcess);
-    second = gatewayUrl(processes[2] as NapProcess);
+    world = await startAdminWithGateways('attack', password);
+    [first = '', second = ''] = world.urls;
   }, 90_000);
 
   afterAll(async () => {
-    for (const p of processes.reverse()) await p.stop();
-    await nats?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await world?.stop();
   });
 
   it("a group's deletion, an account's removal from it, its deactivation and the role's removal from the group each take the operations back on the other gateway before its sessions expire", async () => {

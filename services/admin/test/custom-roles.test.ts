@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { CATALOG } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { eventually, startNatsServer } from '@nap/testing';
-import type { NatsServer } from '@nap/testing';
-import { distributedEnv, gatewayUrl, startNapProcess } from '../../../test/support/processes';
-import type { NapProcess } from '../../../test/support/processes';
+import { eventually } from '@nap/testing';
+import { startAdminWithGateways } from '../../../test/support/processes';
+import type { AdminWithGateways } from '../../../test/support/processes';
 
 /**
  * Custom roles: an administrator defines a role of methods `{ provenance, name }` (the application
@@ -193,9 +189,7 @@ describe('custom roles on one platform', () => {
 });
 
 describe('custom roles across gateways over a real nats-server', () => {
-  let nats: NatsServer;
-  const processes: NapProcess[] = [];
-  let dataDir: string;
+  let world: AdminWithGateways | undefined;
   let first: string;
   let second: string;
   const password = 'custom-roles-admin-password';
@@ -226,19 +220,12 @@ describe('custom roles across gateways over a real nats-server', () => {
   }
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-custom-roles-'));
-    nats = await startNatsServer({ jetstream: true });
-    const env = distributedEnv(nats.url, dataDir, password);
-    processes.push(await startNapProcess('services/admin/dist/main.js', env, /Service admin is serving/));
-    for (let i = 0; i < 2; i++) processes.push(await startNapProcess('gateway/dist/main.js', env, /Gateway listening/));
-    first = gatewayUrl(processes[1] as NapProcess);
-    second = gatewayUrl(processes[2] as NapProcess);
+    world = await startAdminWithGateways('custom-roles', password);
+    [first = '', second = ''] = world.urls;
   }, 90_000);
 
   afterAll(async () => {
-    for (const p of processes.reverse()) await p.stop();
-    await nats?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await world?.stop();
   });
 
   it('a change of a role made through one gateway is enforced by the other before its sessions expire', async () => {
