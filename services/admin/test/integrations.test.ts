@@ -270,6 +270,19 @@ run('integrations against the lab peer', () => {
       },
     });
     expect(res.status).toBe(200);
+    // a setting given both beside properties and inside it (ipctl's nesting), differently, is refused by name
+    const twice = await platform.http('POST', '/integrations', {
+      token,
+      body: {
+        properties: {
+          name: 'snow-twice',
+          model: 'ServiceNow Table:latest',
+          properties: { timeoutMs: 5000, properties: { timeoutMs: 9000 } },
+        },
+      },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({ details: [{ member: 'body.properties.properties.properties.timeoutMs' }] });
     expect(res.body).toMatchObject({
       metadata: { isActive: true },
       data: {

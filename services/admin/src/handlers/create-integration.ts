@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Handler } from '@nap/bus';
 import type { IntegrationSettings } from '@nap/contracts';
+import { ownValue } from '@nap/util';
 import { integrationView } from '../domain/integrations';
 import { invalidMember } from '../domain/validation-error';
 import { integrationHost, integrationRecordFor } from '../steps/integrations';
@@ -24,6 +26,14 @@ export function createIntegration(svc: AdminContext): Handler<'admin.createInteg
         'body.properties.model',
         'is required: the versionId of an integration model (or, as ipctl sends it, properties.type)',
       );
+    // a setting given twice, beside `properties` and inside it, differently: which one was meant is not for NAP to guess
+    const given: Readonly<Record<string, unknown>> = direct;
+    for (const [key, value] of Object.entries(nested ?? {}))
+      if (Object.hasOwn(given, key) && !isDeepStrictEqual(ownValue(given, key), value))
+        throw invalidMember(
+          `body.properties.properties.properties.${key}`,
+          `differs from body.properties.properties.${key}: give the setting once`,
+        );
     const settings: IntegrationSettings = { ...direct, ...nested };
     const doc = await svc.serialized.run('integration-models', ctx.deadline, async (held) => {
       const record = await integrationRecordFor(svc, { name, modelId: model, type, settings }, undefined, ctx.caller.username);
