@@ -20,6 +20,14 @@ export interface RequestOptions {
   /** Time to wait for a reply; then the request fails with `TIMEOUT`. */
   timeoutMs: number;
   headers?: BusHeaders;
+  /**
+   * For a request that is safe to send twice (a read): when no reply has come after this many ms,
+   * the request is sent again, to whichever replica the bus picks, and the first reply to either is
+   * the answer (a hedged request). Over NATS a request delivered to a replica that dies before it
+   * answers is lost, and without this its caller waits the whole timeout. The in-process bus loses
+   * no request and ignores it.
+   */
+  hedgeAfterMs?: number;
 }
 
 /** A request as a service endpoint receives it; answer exactly once. */

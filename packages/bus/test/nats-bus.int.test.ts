@@ -208,6 +208,35 @@ describe('NatsBus specifics', () => {
     expect((await waiting).message).toContain('closed');
   });
 
+  test('a hedged request: sent again when no reply came within hedgeAfterMs; the first reply answers, and it fails only once both have', async () => {
+    server = await startNatsServer({ jetstream: true });
+    const replica = await open();
+    const client = await open();
+    const seen: string[] = [];
+    // the first request is lost, as one is that reached a replica just before it died
+    replica.subscribe(
+      'nap.rpc.read.op',
+      (m) => {
+        seen.push(text(m.data));
+        if (seen.length > 1) m.reply?.(bytes(`answer ${seen.length}`));
+      },
+      { queue: 'readers' },
+    );
+    replica.subscribe('nap.rpc.silent.op', (m) => seen.push(`silent ${text(m.data)}`));
+    await replica.flush();
+    const reply = await client.request('nap.rpc.read.op', bytes('r'), { timeoutMs: 20_000, hedgeAfterMs: 100 });
+    expect(text(reply.data)).toBe('answer 2');
+    expect(seen).toEqual(['r', 'r']);
+    // neither answers: TIMEOUT, once both waited
+    await expectAppError(client.request('nap.rpc.silent.op', bytes('s'), { timeoutMs: 400, hedgeAfterMs: 100 }), 'TIMEOUT');
+    expect(seen.filter((s) => s === 'silent s')).toHaveLength(2);
+    // nobody listens: SERVICE_UNAVAILABLE at once, not after the hedge (a minute, beyond the test's timeout)
+    await expectAppError(
+      client.request('nap.rpc.nobody.home', bytes('x'), { timeoutMs: 120_000, hedgeAfterMs: 60_000 }),
+      'SERVICE_UNAVAILABLE',
+    );
+  });
+
   test('what a process sends during one turn of the event loop leaves in one write, in order', async () => {
     server = await startNatsServer({ jetstream: false });
     const sender = await connectNats({ servers: server.url, name: 'coalescing' });

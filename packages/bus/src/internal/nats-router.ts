@@ -1,5 +1,5 @@
 import { AppError } from '@nap/contracts';
-import type { Msg, NatsConnection, Subscription as NatsSubscription } from '@nats-io/nats-core';
+import type { Msg, MsgHdrs, NatsConnection, Subscription as NatsSubscription } from '@nats-io/nats-core';
 import type { BusHeaders, BusMessage, BusReply, RequestOptions, Subscription } from '../types';
 import { isValidPattern, isValidSubject } from '../subject-match';
 import { closedError, invalidArgument } from './errors';
@@ -45,11 +45,56 @@ export class NatsRouter {
     const headers = toNatsHeaders(options.headers);
     let reply: Msg;
     try {
-      reply = await this.replies.request(subject, copyBytes(data), headers, timeoutMs);
+      const bytes = copyBytes(data);
+      const { hedgeAfterMs } = options;
+      reply =
+        hedgeAfterMs !== undefined && hedgeAfterMs > 0 && hedgeAfterMs < timeoutMs
+          ? await this.hedged(subject, bytes, headers, timeoutMs, hedgeAfterMs)
+          : await this.replies.request(subject, bytes, headers, timeoutMs);
     } catch (err) {
       throw requestFailure(err, subject, timeoutMs);
     }
     return { data: reply.data, headers: fromNatsHeaders(reply.headers) };
+  }
+
+  /**
+   * Sends the request, and once more after `hedgeAfterMs` without a reply; the first reply to either
+   * is the answer, and both wait at most until the first one's timeout ends. A failure of the first
+   * before the second is sent (no responders, the connection closed) is the answer at once; after
+   * that, the request fails only once both have.
+   */
+  private hedged(subject: string, data: Uint8Array, headers: MsgHdrs | undefined, timeoutMs: number, hedgeAfterMs: number): Promise<Msg> {
+    const deadline = Date.now() + timeoutMs;
+    return new Promise<Msg>((resolve, reject) => {
+      let open = 1;
+      let settled = false;
+      let firstError: unknown;
+      const attempt = (ms: number): void => {
+        this.replies.request(subject, data, headers, ms).then(
+          (msg) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            resolve(msg);
+          },
+          (err: unknown) => {
+            open -= 1;
+            firstError ??= err;
+            if (settled || open > 0) return;
+            settled = true;
+            clearTimeout(timer);
+            reject(firstError);
+          },
+        );
+      };
+      let timer: NodeJS.Timeout | undefined = setTimeout(() => {
+        timer = undefined;
+        if (settled) return;
+        open += 1;
+        attempt(Math.max(1, deadline - Date.now()));
+      }, hedgeAfterMs);
+      attempt(timeoutMs);
+    });
   }
 
   publish(subject: string, data: Uint8Array, headers?: BusHeaders): void {
