@@ -108,3 +108,43 @@ export function withPrintableNames<T extends object>(schema: T, members: readonl
   for (const member of members) out = mark(out, member.split('.'), member);
   return out as T;
 }
+
+/**
+ * Ids and names a document may not take where it is kept by them (a store's `_id`, a member of a
+ * map or object keyed by id or name): the members every JavaScript object has. Kept as a key, such
+ * an id reads or writes the object's prototype instead of a member (`__proto__`), or finds the
+ * inherited function where no document is (`constructor`); refused on create, import and update.
+ * Documents stored under one by an earlier release stay readable and deletable.
+ */
+export const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+
+const RESERVED: ReadonlySet<string> = new Set(RESERVED_KEYS);
+
+/** True when `text` is one of {@link RESERVED_KEYS}, which an id or a name used as a key may not be. */
+export function isReservedKey(text: string): boolean {
+  return RESERVED.has(text);
+}
+
+/**
+ * The problem of the id or name `value` at `member` (`body._id`) when it is one of
+ * {@link RESERVED_KEYS}: `body._id "__proto__" is reserved; choose another id`. Undefined otherwise
+ * (also when `value` is not a string: its type is the schema's to check).
+ */
+export function reservedKeyProblem(value: unknown, member: string, what = 'id'): ValidationProblem | undefined {
+  if (typeof value !== 'string' || !RESERVED.has(value)) return undefined;
+  return {
+    member,
+    message: `${member} "${value}" is reserved (${RESERVED_KEYS.join(', ')} name members every object has); choose another ${what}`,
+    keyword: 'not',
+  };
+}
+
+/**
+ * Refuses an id or name given for a document kept by it when it is one of {@link RESERVED_KEYS}:
+ * throws 400 `VALIDATION_FAILED` whose one detail names `member` and the value (see
+ * {@link reservedKeyProblem}). `what` is the word the message closes on (`id`, `name`).
+ */
+export function checkNotReservedKey(value: unknown, member: string, what = 'id'): void {
+  const problem = reservedKeyProblem(value, member, what);
+  if (problem !== undefined) throw new AppError('VALIDATION_FAILED', problem.message, { details: [problem] });
+}

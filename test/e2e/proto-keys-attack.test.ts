@@ -196,3 +196,114 @@ describe('workflow tasks', () => {
     expect(looped.map((c) => c.variables.gotCtor)).toEqual(['c', undefined]);
   });
 });
+
+/** 400 `VALIDATION_FAILED` naming `member` and `value` in its one detail and its message. */
+function expectReserved(res: { status: number; body: unknown }, member: string, value: string): void {
+  expect({ status: res.status, body: res.body }).toMatchObject({
+    status: 400,
+    body: { code: 'VALIDATION_FAILED', message: expect.stringContaining(`${member} "${value}" is reserved`), details: [{ member }] },
+  });
+}
+
+describe('ids and names a document is kept by', () => {
+  it('__proto__, constructor and prototype are refused as the id or name of each kind, naming the member and the value', async () => {
+    const send = (method: string, route: string, body: unknown) => platform.http(method, route, { token: admin, body });
+    // studio: the _id a document brings is kept (export/import round trips), so a reserved one is refused, not replaced
+    expectReserved(await send('POST', '/transformations', { name: 'proto-jst', _id: '__proto__' }), 'body._id', '__proto__');
+    const wf = workflowDocument('proto-wf', {}, [['workflow_start', 'workflow_end']]);
+    expectReserved(
+      await send('POST', '/automation-studio/automations', { automation: { ...wf, _id: 'constructor' } }),
+      'body.automation._id',
+      'constructor',
+    );
+    expectReserved(
+      await send('POST', '/automation-studio/templates', { template: { name: 'proto-template', type: 'jinja2', _id: 'prototype' } }),
+      'body.template._id',
+      'prototype',
+    );
+    expectReserved(
+      await send('POST', '/automation-studio/component-groups', { componentGroup: { name: 'proto-group', _id: '__proto__' } }),
+      'body.componentGroup._id',
+      '__proto__',
+    );
+    expectReserved(
+      await send('POST', '/automation-studio/projects/import', { project: { name: 'proto-project', _id: 'constructor', components: [] } }),
+      'body.project._id',
+      'constructor',
+    );
+    // workflow service: imports keep ids; refused per item, the others imported
+    const automations = await send('PUT', '/operations-manager/automations', {
+      automations: [
+        { name: 'proto-automation', _id: '__proto__' },
+        { name: 'proto-triggered', triggers: [{ name: 'proto-trigger', type: 'manual', _id: 'prototype' }] },
+      ],
+      options: {},
+    });
+    expect(automations.body).toMatchObject({
+      imported: [
+        { success: false, message: expect.stringContaining('body.automations[0]._id "__proto__" is reserved') },
+        { success: false, message: expect.stringContaining('body.automations[1].triggers[0]._id "prototype" is reserved') },
+      ],
+    });
+    const catalog = await send('POST', '/automation_catalog/automations/import', {
+      automations: [{ name: 'proto-catalog', _id: 'constructor' }],
+      options: {},
+    });
+    expect(catalog.body).toMatchObject({
+      imported: [{ success: false, message: expect.stringContaining('_id "constructor" is reserved') }],
+    });
+    // admin: adapters and integrations are kept by name, profiles by id, repositories by name in the profile
+    const adapter = await send('POST', '/adapters', {
+      properties: {
+        name: 'constructor',
+        type: 'Adapter',
+        model: '@nap/adapter-http',
+        properties: { id: 'constructor', type: 'HTTP', brokers: [], groups: [], properties: {} },
+      },
+    });
+    expectReserved(adapter, 'body.properties.name', 'constructor');
+    expectReserved(
+      await send('POST', '/integrations', { properties: { name: '__proto__', model: 'none:1' } }),
+      'body.properties.name',
+      '__proto__',
+    );
+    expectReserved(await send('POST', '/profiles', { properties: { id: 'prototype' } }), 'body.properties.id', 'prototype');
+    const repository = await send('POST', '/prebuilts-repository/configs', {
+      config: { name: 'constructor', type: 'local', path: '/tmp' },
+    });
+    expect(repository).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [{ member: 'body.config.name' }] } });
+    // devices and their groups are kept by name
+    expectReserved(await send('POST', '/gw/createInventoryDevice', { name: '__proto__' }), 'body.name', '__proto__');
+    expectReserved(
+      await send('POST', '/gw/createInventoryDevice', { name: 'proto-grouped', groups: ['edge', 'constructor'] }),
+      'body.groups[1]',
+      'constructor',
+    );
+    // nothing of it was stored
+    for (const route of [
+      '/transformations/__proto__',
+      '/automation-studio/templates/prototype',
+      '/adapters/constructor',
+      '/profiles/prototype',
+    ])
+      expect({ route, status: (await platform.http('GET', route, { token: admin })).status }).toEqual({ route, status: 404 });
+    expect((await send('POST', '/gw/getInventoryDevice', { name: 'proto-grouped' })).status).toBe(404);
+  });
+
+  it('a document an earlier release stored under such an id can still be read and deleted', async () => {
+    const created = await platform.http('POST', '/transformations', { token: admin, body: { name: 'proto-legacy-source' } });
+    expect(created.status).toBe(200);
+    const store = platform.stores.get('studio');
+    if (store === undefined) throw new Error('the platform has no studio store');
+    // as an earlier release stored it: the document as this one stores it, under the id it kept then
+    await store
+      .collection('transformations')
+      .insertOne({ ...(created.body as Record<string, unknown>), _id: '__proto__', name: 'proto-legacy' });
+    const got = await platform.http('GET', '/transformations/__proto__', { token: admin });
+    expect({ status: got.status, body: got.body }).toMatchObject({ status: 200, body: { _id: '__proto__', name: 'proto-legacy' } });
+    const ran = await platform.http('POST', '/transformations/__proto__', { token: admin, body: { incoming: {} } });
+    expect(ran.status).toBe(200);
+    expect((await platform.http('DELETE', '/transformations/__proto__', { token: admin })).status).toBe(204);
+    expect((await platform.http('GET', '/transformations/__proto__', { token: admin })).status).toBe(404);
+  });
+});

@@ -1,4 +1,4 @@
-import { checkPrintableName, knownHostsKey } from '@nap/contracts';
+import { checkNotReservedKey, checkPrintableName, knownHostsKey } from '@nap/contracts';
 import type { Caller, ConfigChangeResult } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import type { DeviceAccess, SessionRunOptions } from './clients/device-access';
@@ -44,8 +44,13 @@ export async function writeDevice(
   mode: UpsertMode,
   caller: Caller,
 ): Promise<{ doc: DeviceDoc; created: boolean }> {
-  // a new device's name is one people choose; an update finds the device by the name it has
-  if (mode !== 'update') checkPrintableName(name, 'body.name');
+  // a new device's name is one people choose; an update finds the device by the name it has. A
+  // device and its groups are kept by name (the session limiter's and the runners' inventories)
+  if (mode !== 'update') {
+    checkPrintableName(name, 'body.name');
+    checkNotReservedKey(name, 'body.name', 'name');
+    input.groups?.forEach((group, i) => checkNotReservedKey(group, `body.groups[${i}]`, 'group name'));
+  }
   const result = await svc.inventory.upsert(name, input, mode, caller.username);
   svc.access.trackSessionLimit(result.doc.name, result.doc.variables);
   svc.logger.info(

@@ -231,6 +231,12 @@ describe('bus-only device methods', () => {
     const created = await gw.call('createDeviceGroup', { name: 'wan', description: 'WAN edge', devices: ['core-1'] });
     expect(created).toMatchObject({ name: 'wan', description: 'WAN edge', devices: ['core-1'] });
     expect(await gw.callError('createDeviceGroup', { name: 'wan' })).toMatchObject({ code: 'DEVICE_GROUP_ALREADY_EXISTS', status: 409 });
+    // a group is kept by its name: none of the members every object has
+    expect(await gw.callError('createDeviceGroup', { name: 'constructor' })).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+      message: expect.stringContaining('body.name "constructor" is reserved'),
+    });
     expect(await gw.callError('createDeviceGroup', { name: 'ghosts', devices: ['nobody'] })).toMatchObject({ code: 'DEVICE_NOT_FOUND' });
     expect(await gw.call('addDeviceToDeviceGroup', { group: 'wan', devices: ['core-2', 'leaf-1'] })).toMatchObject({
       devices: ['core-1', 'core-2', 'leaf-1'],

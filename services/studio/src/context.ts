@@ -2,6 +2,7 @@ import { AppError, TIMEOUTS_MS, auditChanges } from '@nap/contracts';
 import type {
   Caller,
   ComponentGroup,
+  FormInput,
   StoredForm,
   StoredWorkflowDocument,
   StudioTemplate,
@@ -69,7 +70,7 @@ export async function createWorkflow(
 ): Promise<{ doc: StoredWorkflowDocument; warnings: WorkflowProblem[] }> {
   const { workflow, warnings } = checkWorkflow(input, member);
   assertAssignable(caller, workflow.groups, 'workflow');
-  const doc = storedWorkflow(workflow, keepableId(workflow._id) ?? svc.newId(), stampOf(svc, caller), member);
+  const doc = storedWorkflow(workflow, keepableId(workflow._id, `${member}._id`) ?? svc.newId(), stampOf(svc, caller), member);
   return { doc: await svc.workflows.insert(doc), warnings };
 }
 
@@ -83,7 +84,7 @@ export async function createCamel<I extends { _id?: unknown }, T extends NamedDo
   member: string,
 ): Promise<T> {
   const doc = kind.check(input, member);
-  return repo.insert(kind.toStored(doc, keepableId(doc._id) ?? svc.newId(), stampOf(svc, caller)));
+  return repo.insert(kind.toStored(doc, keepableId(doc._id, `${member}._id`) ?? svc.newId(), stampOf(svc, caller)));
 }
 
 /** Checks and replaces the template or component group with id `id`; its creation stamp stays. */
@@ -119,7 +120,54 @@ export async function createStoredForm(
 ): Promise<StoredForm> {
   const form = checkForm(input, member, foreignId);
   assertAssignable(caller, form.groups, 'form');
-  return svc.forms.insert(toStoredForm(form, keptFormId(form._id) ?? svc.newId(), stampOf(svc, caller)));
+  const id = keptFormId(form._id) ?? svc.newId();
+  await assertFormKeysFree(svc, form, id, member);
+  return svc.forms.insert(toStoredForm(form, id, stampOf(svc, caller)));
+}
+
+/** The `id` member of a form (the id another platform gave it) when it is one a lookup can find: a non-empty string. */
+function ownIdOf(form: object): string | undefined {
+  const id: unknown = (form as { id?: unknown }).id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/**
+ * Refuses a form (stored as `formId`, given at `member`) that would make a lookup by id ambiguous:
+ * {@link findForm} takes a key as a form's `_id`, then its name, then its `id` member. 409
+ * `FORM_ALREADY_EXISTS` naming the id when the form's `id` is another form's `_id`, name or `id`,
+ * or when its `_id` or name is another form's `id`. `previous` (an update) is the form as stored:
+ * only what the update changes is checked, so a form stored by an earlier release with such an `id`
+ * can still be changed otherwise.
+ */
+export async function assertFormKeysFree(
+  svc: StudioContext,
+  form: FormInput,
+  formId: string,
+  member: string,
+  previous?: StoredForm,
+): Promise<void> {
+  const id = ownIdOf(form);
+  const others = <T extends { _id: string }>(found: T[]): T[] => found.filter((f) => f._id !== formId);
+  if (id !== undefined && id !== ownIdOf(previous ?? {})) {
+    const [taken] = others(
+      await svc.forms.scan({ $or: [{ _id: { $in: [id, id.toLowerCase()] } }, { name: { $eq: id } }, { id: { $eq: id } }] }, ['name']),
+    );
+    if (taken !== undefined) {
+      const message = `${member}.id "${id}" is the id or name of form "${taken.name}" (_id "${taken._id}"), which a lookup by id would find as well; give another id or leave it out`;
+      throw new AppError('FORM_ALREADY_EXISTS', message, {
+        details: [{ member: `${member}.id`, message: 'is the id or name of another form' }],
+      });
+    }
+  }
+  const keys = (previous === undefined ? [formId, form.name] : previous.name === form.name ? [] : [form.name]).filter((k) => k !== '');
+  if (keys.length === 0) return;
+  const [shadowing] = others(await svc.forms.scan({ id: { $in: keys } }, ['name', 'id']));
+  if (shadowing !== undefined) {
+    const key = String(shadowing.id);
+    const at = key === form.name ? `${member}.name` : `${member}._id`;
+    const message = `${at} "${key}" is the id of form "${shadowing.name}" (_id "${shadowing._id}"), which a lookup by id would find as well; choose another`;
+    throw new AppError('FORM_ALREADY_EXISTS', message, { details: [{ member: at, message: 'is the id of another form' }] });
+  }
 }
 
 /** Checks and stores a new transformation; its `_id` is kept when it is a plain word. 409 when the name or id is taken. */
@@ -130,7 +178,9 @@ export async function insertTransformation(
   member = 'body',
 ): Promise<{ created: Transformation; warnings: TransformationProblem[] }> {
   const { doc, warnings } = acceptTransformation(input, member);
-  const created = await svc.transformations.insert(toStoredTransformation(doc, keepableId(doc._id) ?? svc.newId(), stampOf(svc, caller)));
+  const created = await svc.transformations.insert(
+    toStoredTransformation(doc, keepableId(doc._id, `${member}._id`) ?? svc.newId(), stampOf(svc, caller)),
+  );
   return { created, warnings };
 }
 
@@ -184,7 +234,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
       async check(doc, member, caller) {
         const { workflow } = checkWorkflow(doc, member);
         assertAssignable(caller, workflow.groups, 'workflow');
-        await svc.workflows.assertUnused(workflow.name, keepableId(workflow._id));
+        await svc.workflows.assertUnused(workflow.name, keepableId(workflow._id, `${member}._id`));
       },
       create: async (doc, member, caller) => (await createWorkflow(svc, doc, caller, member)).doc._id,
       remove: (id) => svc.workflows.deleteIfPresent(id),
@@ -195,7 +245,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
     transformation: {
       async check(doc, member) {
         const { doc: transformation } = acceptTransformation(doc, member);
-        await svc.transformations.assertUnused(transformation.name, keepableId(transformation._id));
+        await svc.transformations.assertUnused(transformation.name, keepableId(transformation._id, `${member}._id`));
       },
       create: async (doc, member, caller) => (await insertTransformation(svc, doc, caller, member)).created._id,
       async remove(id) {
@@ -209,7 +259,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
     template: {
       async check(doc, member) {
         const template = TEMPLATE_KIND.check(doc, member);
-        await svc.templates.assertUnused(template.name, keepableId(template._id));
+        await svc.templates.assertUnused(template.name, keepableId(template._id, `${member}._id`));
       },
       create: async (doc, member, caller) => (await createCamel(svc, svc.templates, TEMPLATE_KIND, doc, caller, member))._id,
       remove: (id) => svc.templates.deleteIfPresent(id),
@@ -222,6 +272,7 @@ export function componentKinds(svc: StudioContext): ComponentKinds {
         const form = checkForm(doc, member);
         assertAssignable(caller, form.groups, 'form');
         await svc.forms.assertUnused(form.name);
+        await assertFormKeysFree(svc, form, keptFormId(form._id) ?? '', member);
       },
       create: async (doc, member, caller) => (await createStoredForm(svc, doc, caller, member))._id,
       remove: (id) => svc.forms.deleteIfPresent(id),

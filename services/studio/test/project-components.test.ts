@@ -236,6 +236,16 @@ describe('adding components', () => {
       [2, `@${project._id}: copied-tr (3)`],
     ]);
 
+    // a form's copy leaves out the id another platform gave the form: that id still finds the original alone
+    const form = await created('jsonForm', 'copied-form', { id: 'ext-copied-form' });
+    const formCopied = await add(project._id, { mode: 'copy', components: [{ type: 'jsonForm', reference: form }] });
+    expect(formCopied.status).toBe(200);
+    const formCopy = (formCopied.body as Envelope<Project>).data.components.find((c) => c.type === 'jsonForm');
+    const copyRead = (await platform.http('GET', `/formbuilder/forms/${formCopy?.reference ?? ''}`, { token: admin })).body as Body;
+    expect(copyRead).toMatchObject({ name: `@${project._id}: copied-form` });
+    expect(copyRead).not.toHaveProperty('id');
+    expect((await platform.http('GET', '/formbuilder/forms/ext-copied-form', { token: admin })).body).toMatchObject({ _id: form });
+
     // create: a document made for the project through its own route, taken in as it is
     const made = await created('template', `@${project._id}: made-here`);
     const taken = await add(project._id, { components: [{ type: 'template', reference: made, iid: 7 }] });

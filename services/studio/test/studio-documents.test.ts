@@ -294,6 +294,54 @@ describe('forms', () => {
     expect((await platform.http('GET', `/formbuilder/forms/${id}`, { token: admin })).status).toBe(404);
   });
 
+  it("refuses a form whose id another platform gave it is another form's _id, name or id, or whose _id or name is another's id (409, naming it)", async () => {
+    const send = (method: string, route: string, body: unknown) => platform.http(method, route, { token: admin, body });
+    const first = await send('POST', '/json-forms/forms', { ...form, name: 'Id form A', id: 'ext-form-a' });
+    expect(first.status).toBe(200);
+    const a = (first.body as { doc: Doc }).doc;
+    const taken = (res: { status: number; body: unknown }, member: string, value: string) =>
+      expect({ status: res.status, body: res.body }).toMatchObject({
+        status: 409,
+        body: { code: 'FORM_ALREADY_EXISTS', message: expect.stringContaining(`${member} "${value}"`), details: [{ member }] },
+      });
+    // its id is another form's _id, name or id
+    taken(await send('POST', '/json-forms/forms', { ...form, name: 'Id form B', id: a._id }), 'body.id', a._id);
+    taken(await send('POST', '/json-forms/forms', { ...form, name: 'Id form B', id: 'Id form A' }), 'body.id', 'Id form A');
+    const imported = await send('POST', '/json-forms/import/forms', { forms: [{ ...form, name: 'Id form B', id: 'ext-form-a' }] });
+    expect(imported.body).toMatchObject({
+      imported: [
+        { success: false, message: expect.stringContaining('body.forms[0].id "ext-form-a" is the id or name of form "Id form A"') },
+      ],
+    });
+    // its _id or its name is another form's id
+    const kept = '5d7c1e2f-3a4b-4c5d-9e6f-708192a3b4c5';
+    expect((await send('POST', '/formbuilder/forms', { form: { ...form, name: 'Id form C', id: kept } })).status).toBe(200);
+    taken(await send('POST', '/formbuilder/forms', { form: { ...form, name: 'Id form D', _id: kept } }), 'body.form._id', kept);
+    taken(await send('POST', '/formbuilder/forms', { form: { ...form, name: 'ext-form-a' } }), 'body.form.name', 'ext-form-a');
+    // an update: its own id and name are its own; another's id is not
+    const b = (
+      (await send('POST', '/formbuilder/forms', { form: { ...form, name: 'Id form B', id: 'ext-form-b' } })).body as CreatedResult<Doc>
+    ).data;
+    const again = await send('PUT', `/formbuilder/forms/${b._id}`, {
+      form: { ...form, name: 'Id form B', id: 'ext-form-b', description: 'changed' },
+    });
+    expect(again.status).toBe(200);
+    taken(
+      await send('PUT', `/formbuilder/forms/${b._id}`, { form: { ...form, name: 'Id form B', id: 'ext-form-a' } }),
+      'body.form.id',
+      'ext-form-a',
+    );
+    // so that each key finds one form
+    for (const [key, name] of [
+      ['ext-form-a', 'Id form A'],
+      ['ext-form-b', 'Id form B'],
+      [kept, 'Id form C'],
+    ]) {
+      const got = await platform.http('GET', `/json-forms/forms/${encodeURIComponent(key as string)}`, { token: admin });
+      expect({ key, status: got.status, name: (got.body as Doc).name }).toEqual({ key, status: 200, name });
+    }
+  });
+
   it('limits a form shared with groups to their members', async () => {
     const member = await userWithRoles(platform, admin, 'form-member', ['apiread']);
     const outsider = await userWithRoles(platform, admin, 'form-outsider', ['apiread']);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AppError, SECRET_MASK } from '@nap/contracts';
+import { AppError, SECRET_MASK, isReservedKey } from '@nap/contracts';
 import type { BodyOf, RepositoryConfig, ResponseOf } from '@nap/contracts';
 import { invalidMember } from './validation-error';
 
@@ -77,7 +77,7 @@ export function configView(name: string, config: RepositoryConfig): RepositoryCo
 
 /** Names are keys of the profile document: no dots, no leading `$`, nothing an object inherits. */
 function checkName(name: string): void {
-  if (name.includes('.') || name.startsWith('$') || name === '__proto__' || name === 'constructor' || name === 'prototype') {
+  if (name.includes('.') || name.startsWith('$') || isReservedKey(name)) {
     throw invalidMember('body.config.name', `"${name}" cannot name a repository: use letters, digits, - and _ (no dots, no leading $)`);
   }
 }

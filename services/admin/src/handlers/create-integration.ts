@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Handler } from '@nap/bus';
+import { checkNotReservedKey } from '@nap/contracts';
 import type { IntegrationSettings } from '@nap/contracts';
 import { ownValue } from '@nap/util';
 import { integrationView } from '../domain/integrations';
@@ -18,6 +19,8 @@ export function createIntegration(svc: AdminContext): Handler<'admin.createInteg
   return async (input, ctx) => {
     const { name, type, properties = {} } = input.body.properties;
     if (name === undefined) throw invalidMember('body.properties.name', 'is required');
+    // an integration is kept by its name (the store's _id)
+    checkNotReservedKey(name, 'body.properties.name', 'name');
     const { id, type: modelOfIpctl, properties: nested, ...direct } = properties;
     if (id !== undefined && id !== name) throw invalidMember('body.properties.properties.id', `is "${id}": it must be the name, "${name}"`);
     const model = input.body.properties.model || modelOfIpctl;

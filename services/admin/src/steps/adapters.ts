@@ -1,5 +1,5 @@
 // Adapters: added, changed, and called through.
-import { AppError, adapterDataSchema, auditChanges, escapeUnprintable, parseAs } from '@nap/contracts';
+import { AppError, adapterDataSchema, auditChanges, checkNotReservedKey, escapeUnprintable, parseAs } from '@nap/contracts';
 import type { AdapterData, AdapterRecord, OutboundResponse } from '@nap/contracts';
 import type { AdminContext, AuditSink } from '../context';
 import {
@@ -16,6 +16,8 @@ import { invalidMember } from '../domain/validation-error';
 
 /** Stores a new adapter, STOPPED (in place of a deleted one of that name); `how` goes to its changelog. */
 export async function addAdapter(svc: AdminContext, input: AdapterData, by: string, how: 'created' | 'imported'): Promise<AdapterRecord> {
+  // an adapter is kept by its name (the store's _id, the monitor's maps)
+  checkNotReservedKey(input.name, 'body.properties.name', 'name');
   const existing = await svc.adapters.find(input.name);
   if (existing !== null && existing.state !== 'DELETED') throw new AppError('ADAPTER_ALREADY_EXISTS', `An adapter "${input.name}" exists`);
   const doc = newAdapterDoc(input.name, sealedAdapterData(input, undefined, svc.secrets), by, how, new Date().toISOString());

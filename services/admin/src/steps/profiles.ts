@@ -1,5 +1,5 @@
 // Profiles: the active one, its live settings, changes, and the sign-in methods it holds.
-import { AppError, auditChanges, escapeUnprintable } from '@nap/contracts';
+import { AppError, auditChanges, checkNotReservedKey, escapeUnprintable } from '@nap/contracts';
 import type { Profile } from '@nap/contracts';
 import type { ActiveAuthentication } from '../clients/sign-in-methods';
 import type { AdminContext, AuditSink } from '../context';
@@ -32,6 +32,8 @@ export async function profileLiveSettings(svc: AdminContext): Promise<ProfileLiv
 
 /** Stores a new profile, inactive, filled with its defaults and its secrets sealed (`at`: where it sits in the request). */
 export async function addProfile(svc: AdminContext, profile: Profile, by: string, at: string, audit?: AuditSink) {
+  // a profile is kept by its id (the store's _id)
+  checkNotReservedKey(profile.id, `${at}.id`);
   providersOf(profile.authenticationProps, `${at}.authenticationProps`);
   const record = await svc.profiles.insert(
     profileRecordOf(withDefaults(profile), svc.secrets, undefined, new Date().toISOString(), by, at),

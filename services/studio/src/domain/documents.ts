@@ -1,4 +1,12 @@
-import { AppError, UUID_V4_PATTERN, componentGroupInputSchema, formInputSchema, parseAs, studioTemplateInputSchema } from '@nap/contracts';
+import {
+  AppError,
+  UUID_V4_PATTERN,
+  checkNotReservedKey,
+  componentGroupInputSchema,
+  formInputSchema,
+  parseAs,
+  studioTemplateInputSchema,
+} from '@nap/contracts';
 import type {
   ComponentGroup,
   ComponentGroupInput,
@@ -34,8 +42,13 @@ export interface OriginalStamp {
 /** Ids this platform keeps when a document brings one: ObjectIds, UUIDs, short words. */
 const KEEPABLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The submitted `_id` when it may be kept (export/import round trips keep references), else undefined. */
-export function keepableId(value: unknown): string | undefined {
+/**
+ * The submitted `_id` when it may be kept (export/import round trips keep references), else
+ * undefined (the document is given a new one). An id among `RESERVED_KEYS` (`__proto__`,
+ * `constructor`, `prototype`) is refused: 400 `VALIDATION_FAILED` naming `member` (`body._id`).
+ */
+export function keepableId(value: unknown, member: string): string | undefined {
+  checkNotReservedKey(value, member);
   return typeof value === 'string' && KEEPABLE_ID.test(value) ? value : undefined;
 }
 

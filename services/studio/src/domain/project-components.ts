@@ -184,9 +184,14 @@ const COPY_LEAVES_OUT: ReadonlySet<string> = new Set([
   'last_updated_by',
 ]);
 
-/** The document of a copy of `original` named `name`: all but its id and stamps. */
-export function copyOf(original: Record<string, unknown>, name: string): Record<string, unknown> {
-  return { ...Object.fromEntries(Object.entries(original).filter(([key]) => !COPY_LEAVES_OUT.has(key))), name };
+/**
+ * The document of a copy of `original` named `name`: all but its id and stamps. A form's copy leaves
+ * out the `id` another platform gave the form too: it names the original (forms are found by it),
+ * and a second form with it would be refused.
+ */
+export function copyOf(original: Record<string, unknown>, name: string, type?: ProjectComponentType): Record<string, unknown> {
+  const leftOut = (key: string): boolean => COPY_LEAVES_OUT.has(key) || (type === 'jsonForm' && key === 'id');
+  return { ...Object.fromEntries(Object.entries(original).filter(([key]) => !leftOut(key))), name };
 }
 
 /**

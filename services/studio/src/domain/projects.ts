@@ -112,7 +112,7 @@ const CREATE_ORDER: readonly ProjectComponentType[] = ['template', 'jsonForm', '
 
 /** The id of an imported project: the exported one when it may be kept, else 24 hex digits of `uuid`. */
 export function projectIdOf(project: ExportedProject, uuid: string): string {
-  return keepableId(project._id) ?? uuid.replace(/-/g, '').slice(0, 24);
+  return keepableId(project._id, 'body.project._id') ?? uuid.replace(/-/g, '').slice(0, 24);
 }
 
 /** The handler of components of `type`; 501 when none exists. */
@@ -178,7 +178,11 @@ export function planComponents(projectId: string, components: readonly ProjectCo
     seen.set(key, index);
     const doc: Record<string, unknown> = { ...component.document, name: storedName };
     // a workflow exported without its _id keeps the component reference as its id, so links by id survive
-    if (component.type === 'workflow' && doc._id === undefined && keepableId(component.reference) !== undefined)
+    if (
+      component.type === 'workflow' &&
+      doc._id === undefined &&
+      keepableId(component.reference, `body.project.components[${index}].reference`) !== undefined
+    )
       doc._id = component.reference;
     return { component, doc, member, name, storedName };
   });

@@ -1,4 +1,12 @@
-import { ERROR_HANDLER, TASK_TYPES, TRANSITION_STATES, TRANSITION_TYPES, WORKFLOW_END, WORKFLOW_START } from '@nap/contracts';
+import {
+  ERROR_HANDLER,
+  TASK_TYPES,
+  TRANSITION_STATES,
+  TRANSITION_TYPES,
+  WORKFLOW_END,
+  WORKFLOW_START,
+  isReservedKey,
+} from '@nap/contracts';
 import type { WorkflowProblem } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 
@@ -52,10 +60,9 @@ export interface WorkflowCheck {
 
 /**
  * Task ids end up in job variable references (`$var.<taskId>.<outgoing>`) and in store field paths,
- * so they are plain words: letters, digits, `_` and `-`.
+ * so they are plain words: letters, digits, `_` and `-`, and none of the reserved keys.
  */
 const TASK_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const FORBIDDEN_IDS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const STATES: ReadonlySet<string> = new Set(TRANSITION_STATES);
 const TYPES: ReadonlySet<string> = new Set(TRANSITION_TYPES);
@@ -69,7 +76,7 @@ function quote(id: string): string {
 
 /** True when `id` may name a task. */
 export function isValidTaskId(id: string): boolean {
-  return TASK_ID.test(id) && !FORBIDDEN_IDS.has(id);
+  return TASK_ID.test(id) && !isReservedKey(id);
 }
 
 /** Checks a workflow document (as submitted or stored) and lists every error and warning. */

@@ -2,7 +2,7 @@ import type { Handler } from '@nap/bus';
 import { AppError, auditChanges } from '@nap/contracts';
 import type { Caller, FormInput, StoredForm } from '@nap/contracts';
 import { changedAfter } from '@nap/util';
-import { stampOf } from '../context';
+import { assertFormKeysFree, stampOf } from '../context';
 import type { StudioContext } from '../context';
 import { assertAccess, assertAssignable } from '../domain/access';
 import { checkForm, toStoredForm } from '../domain/documents';
@@ -45,6 +45,7 @@ async function replaceForm(svc: StudioContext, current: StoredForm, form: FormIn
       },
     );
   assertAssignable(caller, form.groups, 'form');
+  await assertFormKeysFree(svc, form, current._id, 'body.form', current);
   const stamp = stampOf(svc, caller);
   const replacement = {
     ...toStoredForm(form, current._id, { ...stamp, at: changedAfter(current.last_updated, Date.parse(stamp.at)) }),

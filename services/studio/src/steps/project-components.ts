@@ -128,7 +128,7 @@ export async function planAdd(
         refuse(EXISTS_CODES[c.type], `a ${c.type} named "${storedName}" already exists; names are unique`);
     }
     names.add(`${c.type}\u0000${storedName}`);
-    const copy = mode === 'copy' || mode === 'duplicate' ? copyOf(doc, storedName) : undefined;
+    const copy = mode === 'copy' || mode === 'duplicate' ? copyOf(doc, storedName, c.type) : undefined;
     if (copy !== undefined) {
       try {
         await kind.check(copy, member, caller);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, checkPrintableName } from '@nap/contracts';
+import { AppError, checkNotReservedKey, checkPrintableName } from '@nap/contracts';
 import type { AutomationDocument, Caller, CatalogAutomationDocument, ExportedAutomation, UpdateAutomationBody } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 
@@ -79,6 +79,7 @@ export function toAutomationRecord(
   member = 'body.automation',
 ): StoredAutomation {
   if (typeof input.name === 'string') checkPrintableName(input.name, `${member}.name`);
+  if (keepId) checkNotReservedKey(input._id, `${member}._id`);
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name === '') throw invalid(`${member}.name`, 'must be a non-empty name: an automation needs one');
   // a malformed gbac is refused, never replaced by none (which would open the automation to everyone)
@@ -190,6 +191,7 @@ export function toCatalogAutomation(
   groups: ReadonlyMap<string, string>,
 ): StoredCatalogAutomation {
   if (typeof item.name === 'string') checkPrintableName(item.name, 'name');
+  checkNotReservedKey(item._id, '_id');
   const name = nameOf(item);
   if (name === '') throw new AppError('VALIDATION_FAILED', 'an exported automation needs a non-empty name');
   const repeat: unknown = item.repeatInterval;

@@ -7,6 +7,7 @@ import {
   ROUTE_NAME_PATTERN,
   TRIGGER_SERVICE_MEMBERS,
   TRIGGER_TYPES,
+  checkNotReservedKey,
   checkPrintableName,
   parseAs,
   triggerInputSchema,
@@ -170,6 +171,7 @@ export function toTriggerRecord(
   const record: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) if (!ALL_TYPE_MEMBERS.has(key) || own.has(key)) record[key] = cloneJson(value);
   const at = new Date(now).toISOString();
+  if (existing === undefined && options.keepId === true) checkNotReservedKey(input._id, `${member}._id`);
   const id =
     existing?._id ??
     (options.keepId === true && typeof input._id === 'string' && KEEPABLE_ID.test(input._id) ? input._id : options.newId());

@@ -1,3 +1,4 @@
+import { isReservedKey } from '@nap/contracts';
 import { runJsonQuery } from '@nap/json-query';
 import { resolveOperand } from '../references';
 import type { SyncBuiltin } from './types';
@@ -133,8 +134,7 @@ function setAt(root: unknown, path: (string | number)[], value: unknown): unknow
   for (const [i, key] of path.entries()) {
     if (current === null || typeof current !== 'object')
       throw new TaskInputError(`Cannot set ${path.join('.')}: ${path.slice(0, i).join('.')} is not an object`);
-    if (key === '__proto__' || key === 'constructor' || key === 'prototype')
-      throw new TaskInputError(`The path member "${key}" is not allowed`);
+    if (typeof key === 'string' && isReservedKey(key)) throw new TaskInputError(`The path member "${key}" is not allowed`);
     if (i === path.length - 1) {
       current[key] = value;
     } else {
