@@ -7,6 +7,7 @@ import { AppError } from './errors';
 import type { ValidationProblem } from './errors';
 import type { EventDef } from './events';
 import { PRINTABLE_NAME_PATTERN, nameProblem } from './names';
+import { HTTP_URL_PATTERN } from './schemas/link';
 
 /** The parts of a request as the gateway has parsed them. */
 export interface RequestParts {
@@ -203,12 +204,28 @@ function describe(label: string, e: ErrorObject, data: unknown): ValidationProbl
       // a printable name: say which character is not allowed, not the pattern that refused it
       const value = params.pattern === PRINTABLE_NAME_PATTERN ? valueAt(segmentsOf(e.instancePath), data) : undefined;
       const problem = typeof value === 'string' ? nameProblem(value, at) : undefined;
+      if (params.pattern === HTTP_URL_PATTERN)
+        return { member: at, message: `${at} must be an http or https URL, such as https://wiki.example.com/runbooks`, keyword: e.keyword };
       return problem ?? { member: at, message: `${at} ${e.message ?? 'is invalid'}`, keyword: e.keyword };
+    }
+    case 'format': {
+      // Ajv says `must match format "date-time"`: say what a value of that format looks like
+      const example = FORMAT_EXAMPLES[String(params.format)];
+      if (example !== undefined) return { member: at, message: `${at} must be ${example}`, keyword: e.keyword };
+      return { member: at, message: `${at} ${e.message ?? 'is invalid'}`, keyword: e.keyword };
     }
     default:
       return { member: at, message: `${at} ${e.message ?? 'is invalid'}`, keyword: e.keyword };
   }
 }
+
+/** What a value of a JSON Schema format looks like, for messages. */
+const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
+  'date-time': 'an ISO 8601 date and time with its offset, such as 2026-12-01T09:30:00Z',
+  date: 'an ISO 8601 date, such as 2026-12-01',
+  email: 'an email address, such as ana@example.net',
+  uri: 'an absolute URI, such as https://example.net/path',
+};
 
 /**
  * For an `anyOf` whose branches only require members ("at least one of _id or name"), one problem

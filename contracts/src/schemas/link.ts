@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import { closed, obj, printableName, str, withId } from './common';
 
-/** An http(s) URL: what an external link's address must be. */
-const HTTP_URL_PATTERN = '^https?://[^\\s/?#]+[^\\s]*$';
+/** An http(s) URL: what an external link's address must be (a refusal says so in words, not with this pattern). */
+export const HTTP_URL_PATTERN = '^https?://[^\\s/?#]+[^\\s]*$';
 
 function address() {
   return str({ minLength: 8, maxLength: 2048, pattern: HTTP_URL_PATTERN, format: 'uri', description: 'an http or https URL' });

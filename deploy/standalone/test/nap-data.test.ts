@@ -202,6 +202,21 @@ it('copies a data directory into another, the key with it, and reads the copy ba
   expect(readFileSync(path.join(target, 'secret.key'), 'utf8').trim()).toBe(KEY);
 });
 
+it("notes the audit entries the standalone's journal still holds, and not the event stream's sequence reservation every laptop keeps", async () => {
+  const laptop = dirOf('laptop');
+  await fillLaptop(laptop, 1);
+  // what a cleanly stopped laptop leaves in nap_bus: the reservation alone, the journal empty
+  await withStore(laptop, 'nap_bus', (store) => store.collection('bus_meta').insertOne({ _id: 'event-sequences', reservedUpTo: 97 }));
+  const clean = await run('backup', laptop, dirOf('clean.ndjson.gz'));
+  expect(clean.code).toBe(0);
+  expect(clean.err).not.toContain('not yet chained');
+
+  await withStore(laptop, 'nap_bus', (store) => store.collection('queue_journal').insertOne({ _id: 'audit-1', queue: 'audit' }));
+  const held = await run('backup', laptop, dirOf('held.ndjson.gz'));
+  expect(held.code).toBe(0);
+  expect(held.err).toContain('nap_bus holds audit entries not yet chained (1 journal documents)');
+});
+
 it('refuses a source a platform runs on, and a target that holds data, writing nothing; --replace takes the target over', async () => {
   const laptop = dirOf('laptop');
   await fillLaptop(laptop, 10);

@@ -96,6 +96,8 @@ describe('external links', () => {
     expect(((await platform.http('GET', `/external-links/${a._id}`, { token })).body as Link).name).toBe('Tickets');
     const badPatch = await platform.http('PATCH', `/external-links/${a._id}`, { token, body: { address: 'mailto:ops@example.com' } });
     expect(badPatch.status).toBe(400);
+    // said in words, not with the pattern that refused it
+    expect((badPatch.body as Failure).message).toBe('body.address must be an http or https URL, such as https://wiki.example.com/runbooks');
     expect((await platform.http('PATCH', `/external-links/${a._id}`, { token, body: {} })).status).toBe(400);
     expect((await platform.http('GET', '/external-links/no-such-link', { token })).status).toBe(404);
     expect((await platform.http('PATCH', '/external-links/no-such-link', { token, body: { description: 'x' } })).status).toBe(404);

@@ -243,6 +243,10 @@ describe('prebuilt installation', () => {
     const failure = res.body as Failure;
     expect(failure.message).toContain('Bundle 4 (workflow "aon: broken")');
     expect(failure.message).toContain('Nothing was installed');
+    // each problem names its member in the package sent, not in the studio import the bundle went through
+    const members = (failure.details ?? []).map((d) => d.member);
+    expect(members.length).toBeGreaterThan(0);
+    for (const member of members) expect(member).toMatch(/^body\.prebuilt\.bundles\[4\]\.data\./);
     expect(await inventory()).toEqual(before);
   });
 

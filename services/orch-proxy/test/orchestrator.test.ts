@@ -3,7 +3,7 @@ import type { AdapterRecord, OutboundResponse } from '@nap/contracts';
 import { AdapterCache } from '../src/clients/adapter-cache';
 import { Orchestrator } from '../src/clients/orchestrator';
 import { orchestratorAdapter } from '../src/domain/adapter';
-import { codeForRpcError, loginRequest, sessionCookie } from '../src/domain/jsonrpc';
+import { codeForRpcError, jsonRpcResult, loginRequest, sessionCookie } from '../src/domain/jsonrpc';
 import { codeForStatus, mediaType, restconfError } from '../src/domain/orchestrator-requests';
 
 function record(name: string, type: 'NSO' | 'HTTP', state: AdapterRecord['metadata']['state'] = 'RUNNING'): AdapterRecord {
@@ -109,6 +109,29 @@ describe('orchestrator answers', () => {
       path: '/restconf/data/x',
       errors: [{ type: 'application', tag: 'data-exists', path: '/x', message: 'object already exists' }, { tag: 'in-use' }],
     });
+  });
+
+  it('says where the credentials an orchestrator refuses are fixed, on RESTCONF 401/403 and a refused JSON-RPC login', () => {
+    const denied = { 'ietf-restconf:errors': { error: [{ 'error-tag': 'access-denied', 'error-message': 'access denied' }] } };
+    expect(restconfError('nso1', { method: 'GET', path: '/restconf/data' }, { status: 401, headers: {}, body: denied }).message).toBe(
+      'Orchestrator "nso1" answered 401 to GET /restconf/data: access denied (error-tag access-denied); fix the credentials (user, passwd) of adapter "nso1": PUT /adapters/nso1/properties',
+    );
+    const rpc = (type: string, method: string) => {
+      const answer = { status: 200, headers: {}, body: { jsonrpc: '2.0', id: 1, error: { type, message: 'Method failed' } } };
+      try {
+        jsonRpcResult('nso1', method, loginRequest(1), answer);
+      } catch (err) {
+        return err as AppError;
+      }
+      throw new Error('no error');
+    };
+    expect(rpc('rpc.method.failed', 'login')).toMatchObject({
+      code: 'ORCH_AUTH_FAILED',
+      message:
+        'Orchestrator "nso1" refused JSON-RPC login: Method failed (type rpc.method.failed); fix the credentials (user, passwd) of adapter "nso1": PUT /adapters/nso1/properties',
+    });
+    // an expired session is no credential problem
+    expect(rpc('session.invalid_sessionid', 'set_value').message).not.toContain('fix the credentials');
   });
 
   it('keeps a body that is not RESTCONF errors', () => {

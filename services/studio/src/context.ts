@@ -222,7 +222,30 @@ async function projectMember(svc: StudioContext, key: string): Promise<StudioTem
 /** Runs the stored transformation `idOrName` on `{ incoming, options }` (a body with `data` and no `incoming` runs on `data`). */
 export async function runStoredTransformation(svc: StudioContext, idOrName: string, body: TransformationRunBody): Promise<unknown> {
   const doc = await svc.transformations.getByIdOrName(idOrName);
+  if (body.incoming === undefined && body.data === undefined) refuseBareValues(body);
   return svc.jst.run(doc, body.incoming ?? body.data ?? {}, body.options ?? {});
+}
+
+const RUN_BODY_MEMBERS: ReadonlySet<string> = new Set(['incoming', 'data', 'options']);
+
+/**
+ * A run body without `incoming` (or `data`) whose other members are the values themselves
+ * (`{"site": "ams1"}`): refused naming them, where running on nothing would answer as if no value was given.
+ */
+function refuseBareValues(body: TransformationRunBody): void {
+  const stray = Object.keys(body).filter((k) => !RUN_BODY_MEMBERS.has(k));
+  if (stray.length === 0) return;
+  const named = stray.map((k) => `body.${k}`).join(', ');
+  throw new AppError(
+    'VALIDATION_FAILED',
+    `The run body has no incoming, and ${named} ${stray.length === 1 ? 'is not a member' : 'are not members'} of it: give the input values in body.incoming ({"incoming": {"${stray[0] ?? ''}": …}})`,
+    {
+      details: stray.map((k) => ({
+        member: `body.${k}`,
+        message: 'is not a member of the run body; put the input values in body.incoming',
+      })),
+    },
+  );
 }
 
 // Projects: each component through its owning service.

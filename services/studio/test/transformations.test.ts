@@ -134,6 +134,17 @@ describe('transformation routes', () => {
         message: 'The transformation failed at step 1 (String.toUpperCase): argument 1 (string) must be a string, not undefined',
       },
     });
+    // the values sent without their incoming wrapper are refused by name, not run as if none were given
+    const bare = await platform.http('POST', `/transformations/${id}`, { token: admin, body: { site: 'ams1' } });
+    expect(bare).toMatchObject({
+      status: 400,
+      body: {
+        code: 'VALIDATION_FAILED',
+        message:
+          'The run body has no incoming, and body.site is not a member of it: give the input values in body.incoming ({"incoming": {"site": …}})',
+        details: [{ member: 'body.site' }],
+      },
+    });
     const missing = await platform.http('POST', '/automation-studio/json-forms/runTransformation/no-such-jst', {
       token: admin,
       body: { incoming: {} },

@@ -13,6 +13,7 @@ import type { GatewayFile, GatewayFiles } from './gateway-files';
 import { BUS_DATABASE, databaseExists, databasesFor, describeLocation, openDatabase } from './locations';
 import type { Location } from './locations';
 import { LocationWriter, documentsAt, emptyDatabases, readLocation, targetGatewayFiles } from './stores';
+import { QUEUE_JOURNAL_COLLECTION } from '../queue-journal';
 
 /** A refusal: nothing was written. */
 export class TransferRefused extends Error {}
@@ -152,7 +153,10 @@ class Tally {
 /** Notes on what the standalone's journal still holds: audit entries that only a standalone chains. */
 async function journalNotes(location: Location, databases: string[]): Promise<string[]> {
   if (!databases.includes(BUS_DATABASE)) return [];
-  const held = (await documentsAt(location, [BUS_DATABASE])).reduce((n, c) => n + c.count, 0);
+  // only the journal counts: the bus database also keeps the event stream's sequence reservation (bus_meta), in every laptop's data
+  const held = (await documentsAt(location, [BUS_DATABASE]))
+    .filter((c) => c.name === QUEUE_JOURNAL_COLLECTION)
+    .reduce((n, c) => n + c.count, 0);
   return held === 0
     ? []
     : [

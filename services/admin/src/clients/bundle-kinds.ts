@@ -1,6 +1,7 @@
 import { AppError, BUNDLE_TYPES, analyticTemplateSchema, commandTemplateSchema, isAppError, parseAs } from '@nap/contracts';
 import type { BundleType, PrebuiltComponent } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
+import { isRecord } from '@nap/util';
 import type { Artifact, BundleKind, Call, PlannedBundle } from '../domain/prebuilts';
 
 /**
@@ -18,11 +19,21 @@ function importedId(answer: ImportAnswer, member: string, service: string): stri
   if (item === undefined) throw new AppError('INTERNAL', `${service} answered an import of one item with none`);
   if (!item.success || item.created === null) {
     throw new AppError('PREBUILT_ARTIFACT_REFUSED', `${member} was refused by ${service}: ${item.message}`, {
-      details: item.problems ?? [{ member, message: item.message }],
+      details: item.problems?.map((p) => inBundle(p, member)) ?? [{ member, message: item.message }],
     });
   }
   if (typeof item.created._id !== 'string') throw new AppError('INTERNAL', `${service} stored ${member} without an id`);
   return item.created._id;
+}
+
+/**
+ * A problem of the one-item import as the package's member: `body.automations[0].tasks.x.name`
+ * (the import's body) is `body.prebuilt.bundles[4].data.tasks.x.name` (the caller's).
+ */
+function inBundle(problem: unknown, member: string): unknown {
+  if (!isRecord(problem) || typeof problem.member !== 'string') return problem;
+  const item = /^body\.[A-Za-z]+\[0\]/.exec(problem.member);
+  return item === null ? problem : { ...problem, member: `${member}${problem.member.slice(item[0].length)}` };
 }
 
 async function ignoreMissing(remove: () => Promise<unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import { AppError } from '@nap/contracts';
 import type { ErrorCode, OutboundResponse } from '@nap/contracts';
 import { isRecord } from '@nap/util';
-import { restconfError } from './orchestrator-requests';
+import { credentialsHint, restconfError } from './orchestrator-requests';
 import type { OrchestratorRequest } from './orchestrator-requests';
 
 /**
@@ -55,13 +55,11 @@ export function jsonRpcResult(adapter: string, method: string, req: Orchestrator
     const said = typeof body.error.message === 'string' ? body.error.message : 'error';
     const data = isRecord(body.error.data) ? body.error.data : undefined;
     const reason = typeof data?.reason === 'string' ? `: ${data.reason}` : typeof data?.param === 'string' ? ` (param ${data.param})` : '';
-    throw new AppError(
-      codeForRpcError(method, type),
-      `Orchestrator "${adapter}" refused JSON-RPC ${method}: ${said}${reason} (type ${type})`,
-      {
-        details: { method, code: body.error.code ?? null, type, message: said, ...(data !== undefined ? { data } : {}) },
-      },
-    );
+    const code = codeForRpcError(method, type);
+    const hint = method === 'login' && code === 'ORCH_AUTH_FAILED' ? credentialsHint(adapter) : '';
+    throw new AppError(code, `Orchestrator "${adapter}" refused JSON-RPC ${method}: ${said}${reason} (type ${type})${hint}`, {
+      details: { method, code: body.error.code ?? null, type, message: said, ...(data !== undefined ? { data } : {}) },
+    });
   }
   return body.result;
 }

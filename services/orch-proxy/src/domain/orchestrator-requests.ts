@@ -88,10 +88,16 @@ export function restconfError(adapter: string, req: Pick<OrchestratorRequest, 'm
   const first = entries[0];
   const said = first?.message ?? (typeof answer.body === 'string' && answer.body !== '' ? answer.body.slice(0, 200) : undefined);
   const tag = first?.tag !== undefined ? ` (error-tag ${first.tag})` : '';
-  const message = `Orchestrator "${adapter}" answered ${answer.status} to ${req.method} ${req.path}${said !== undefined ? `: ${said}` : ''}${tag}`;
+  const refusedLogin = answer.status === 401 || answer.status === 403 ? credentialsHint(adapter) : '';
+  const message = `Orchestrator "${adapter}" answered ${answer.status} to ${req.method} ${req.path}${said !== undefined ? `: ${said}` : ''}${tag}${refusedLogin}`;
   const details: Record<string, unknown> = { status: answer.status, method: req.method, path: req.path, errors: entries };
   if (entries.length === 0 && answer.body !== null && answer.body !== undefined) details.body = answer.body;
   return new AppError(codeForStatus(answer.status), message, { details });
+}
+
+/** What to do when the orchestrator refuses the adapter's credentials: they are the adapter's, set through admin. */
+export function credentialsHint(adapter: string): string {
+  return `; fix the credentials (user, passwd) of adapter "${adapter}": PUT /adapters/${adapter}/properties`;
 }
 
 /** The body of a 2xx answer, undefined when it has none; the {@link restconfError} of any other status. */
