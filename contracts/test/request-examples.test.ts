@@ -112,6 +112,14 @@ describe('request validation details', () => {
     expect(problem?.message).toBe("body.options must be one of 'outformat', 'async', 'sync', 'no_overwrite', 'staging', 'dryrun'");
   });
 
+  it('says what a value of a format looks like', () => {
+    const [problem] = validateRequest(getOperation('admin.getAudit'), { query: { since: 'yesterday' } });
+    expect(problem).toMatchObject({
+      member: 'query.since',
+      message: 'query.since must be an ISO 8601 date and time with its offset, such as 2026-12-01T09:30:00Z',
+    });
+  });
+
   it('accepts both login body shapes and the form-encoded token request', () => {
     expect(validateRequest(getOperation('admin.login'), { body: { user: { username: 'admin', password: 'pw' } } })).toEqual([]);
     expect(validateRequest(getOperation('admin.login'), { body: { username: 'admin', password: 'pw' } })).toEqual([]);

@@ -5,6 +5,8 @@ import type { AuditAuthMethod, AuditEntry, AuditPart, OperationDef } from '@nap/
 import type { AuditRecorder, RawResult } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
 import { isRecord } from '@nap/util';
+import { createClientAddress } from './client-address';
+import type { ClientAddress } from './client-address';
 import type { RequestLocals } from './exchange';
 
 /** What the audit step reads of a request: the operation, its parts, and what the gateway learnt of it. */
@@ -37,7 +39,10 @@ export interface AuditTrailOptions {
   /** Where records go; `false` records nothing (measurements of the audit's cost only: the gateway warns at start). */
   recorder: AuditRecorder | false;
   logger: Logger;
-  /** `NAP_TRUST_PROXY`: the client's address is the first of `X-Forwarded-For`. */
+  /**
+   * `NAP_TRUST_PROXY`: the client's address is the one the proxy saw, the last `X-Forwarded-For`
+   * entry (the address login throttling counts by); the entries before it are the client's word.
+   */
   trustProxy?: boolean;
 }
 
@@ -66,6 +71,7 @@ interface RouteTarget {
  */
 export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
   const { recorder, logger } = options;
+  const clientAddress = createClientAddress({ trustProxy: options.trustProxy ?? false });
   const targets = new Map<string, RouteTarget>();
 
   /** The route's target, worked out once per operation. */
@@ -117,7 +123,7 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
       target: targetOf(request, part, answer),
       outcome,
       requestId: locals.requestId,
-      source: sourceOf(req, options.trustProxy ?? false),
+      source: sourceOf(req, clientAddress),
     };
     if (part?.changes !== undefined && part.changes.length > 0) entry.changes = part.changes;
     return entry;
@@ -220,10 +226,9 @@ function loginName(body: unknown): string | undefined {
   return typeof name === 'string' ? name.slice(0, 256) : undefined;
 }
 
-function sourceOf(req: IncomingMessage, trustProxy: boolean): NonNullable<AuditEntry['source']> {
+function sourceOf(req: IncomingMessage, clientAddress: ClientAddress): NonNullable<AuditEntry['source']> {
   const source: NonNullable<AuditEntry['source']> = {};
-  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
-  const address = (typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined) || req.socket.remoteAddress;
+  const address = clientAddress(req);
   if (address) source.address = address;
   const agent = req.headers['user-agent'];
   if (typeof agent === 'string') source.userAgent = agent.slice(0, USER_AGENT_LIMIT);

@@ -213,7 +213,16 @@ describe('directory sign-in for a first start', () => {
   });
 
   it('stops on a bad value, naming it', () => {
-    expect(problemsOf({ NAP_LDAP_URL: 'http://dc1' })).toEqual([expect.stringContaining('NAP_LDAP_URL')]);
+    expect(problemsOf({ NAP_LDAP_URL: 'http://dc1' })).toEqual([
+      'NAP_LDAP_URL is "http://dc1": give LDAP server URLs such as ldaps://dc1.example.net:636 (several space- or comma-separated)',
+    ]);
+    // an enum names the values it takes, not "one of the allowed values"
+    expect(problemsOf({ NAP_LDAP_URL: 'ldap://dc1', NAP_LDAP_USER_BASE: 'dc=x', NAP_LDAP_STARTTLS: 'maybe' })).toEqual([
+      'NAP_LDAP_STARTTLS is "maybe": use one of 1, 0, true, false, yes, no',
+    ]);
+    // a setting that may hold a credential is named, never shown
+    const mongo = problemsOf({ NAP_MONGO_URL: 'postgres://nap:hunter2@db' });
+    expect(mongo).toEqual(['NAP_MONGO_URL: give a MongoDB connection string, mongodb://… or mongodb+srv://…']);
     expect(problemsOf({ NAP_LDAP_URL: 'ldap://dc1' })).toEqual([expect.stringContaining('NAP_LDAP_USER_BASE is required')]);
     expect(problemsOf({ NAP_LDAP_URL: 'ldap://dc1', NAP_LDAP_USER_BASE: 'dc=x', NAP_LDAP_USER_FILTER: '(uid=alice)' })).toEqual([
       expect.stringContaining('NAP_LDAP_USER_FILTER'),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { DEFAULT_MIN_FREE_BYTES } from '@nap/store';
 import { BODY_LIMITS, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, MAX_BODY_LIMIT_BYTES } from '@nap/contracts';
 import type { LdapProviderConfig, OidcProviderConfig, RadiusProviderConfig, SamlProviderConfig } from '@nap/contracts';
@@ -162,6 +163,31 @@ const ENV_SCHEMA = {
   },
 } as const;
 
+/** What a setting checked by a pattern must look like, in words: Ajv's "must match pattern" names none. */
+const PATTERN_HINTS: Record<string, string> = {
+  NAP_MONGO_URL: 'a MongoDB connection string, mongodb://… or mongodb+srv://…',
+  NAP_PUBLIC_URL: 'where people reach NAP, such as https://nap.example.net',
+  NAP_LDAP_URL: 'LDAP server URLs such as ldaps://dc1.example.net:636 (several space- or comma-separated)',
+  NAP_LDAP_USER_FILTER: 'an LDAP filter that holds {{username}}, such as (uid={{username}})',
+  NAP_LDAP_GROUP_FILTER: 'an LDAP filter that holds {{dn}} or {{username}}, such as (member={{dn}})',
+  NAP_OIDC_ISSUER: "the identity provider's issuer URL, https://…",
+  NAP_OIDC_SCOPES: 'scopes that include openid, such as "openid profile email groups"',
+};
+
+/**
+ * One schema failure in words: the variable, and what it must be (the allowed values, the shape).
+ * The value itself is shown only for settings that cannot hold a credential.
+ */
+function problemOf(e: ErrorObject, values: Record<string, unknown>): string {
+  const name = e.instancePath.slice(1) || 'environment';
+  const secret = (FILE_SETTINGS as readonly string[]).includes(name);
+  const given = secret || values[name] === undefined ? ':' : ` is "${String(values[name])}":`;
+  if (e.keyword === 'enum') return `${name}${given} use one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  const hint = PATTERN_HINTS[name];
+  if (e.keyword === 'pattern' && hint !== undefined) return `${name}${given} give ${hint}`;
+  return `${name} ${e.message ?? 'is invalid'}`;
+}
+
 /** A configuration problem stops the process with every problem listed. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -220,7 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   const ajv = new Ajv({ allErrors: true, coerceTypes: true });
   const validate = ajv.compile(ENV_SCHEMA);
   if (!validate(values)) {
-    for (const e of validate.errors ?? []) problems.push(`${e.instancePath.slice(1) || 'environment'} ${e.message ?? 'is invalid'}`);
+    for (const e of validate.errors ?? []) problems.push(problemOf(e, values));
   }
   for (const key of options.require ?? []) if (values[key] === undefined) problems.push(`${key} is required`);
   const allowedOrigins = originsOf(values.NAP_ALLOWED_ORIGINS, problems);

@@ -354,6 +354,20 @@ suite('sign-in with an OpenLDAP directory', () => {
     expect((await login('alice', 'alice-pass')).status).toBe(200);
   });
 
+  it('names a userBase or groupBase the directory does not have (No Such Object), as the troubleshooting table says', async () => {
+    await setProviders({ ldap: ldapProvider({ userBase: `ou=nobody-here,${LDAP_SUFFIX}` }) });
+    const user = await login('alice', 'alice-pass');
+    expect(user.status).toBe(503);
+    expect((user.body as { message: string }).message).toContain(
+      `No Such Object: userBase "ou=nobody-here,${LDAP_SUFFIX}" is not in the directory`,
+    );
+    await setProviders({ ldap: ldapProvider({ groupBase: `ou=no-groups,${LDAP_SUFFIX}` }) });
+    const group = await login('alice', 'alice-pass');
+    expect(group.status).toBe(503);
+    expect((group.body as { message: string }).message).toContain(`No Such Object: groupBase "ou=no-groups,${LDAP_SUFFIX}"`);
+    await setProviders({ ldap: ldapProvider() });
+  });
+
   it('speaks TLS with the CA given, and refuses a server whose certificate it cannot verify', async () => {
     await setProviders({ ldap: ldapProvider({ url: slapd.ldapsUrl, startTls: false }) });
     expect((await login('alice', 'alice-pass')).status).toBe(200);

@@ -246,6 +246,11 @@ describe('per address', () => {
       headers: { 'x-forwarded-for': `198.51.100.77, ${sprayer}` },
     });
     expectThrottled(disguised, 60, 'address');
+    // and the audit trail records the same address, not the one the client claimed
+    const requestId = (disguised.body as { requestId: string }).requestId;
+    const records = await platform.http('GET', `/audit?equals[requestId]=${requestId}`, { token: admin });
+    expect(records.status).toBe(200);
+    expect((records.body as { results: { source?: { address?: string } }[] }).results.map((r) => r.source?.address)).toEqual([sprayer]);
     expect((await login(TEST_ADMIN.username, TEST_ADMIN.password, '203.0.113.51')).status).toBe(200);
   });
 

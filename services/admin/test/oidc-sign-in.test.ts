@@ -2,12 +2,16 @@ import { SYSTEM_CALLER, hasCode, peekToken } from '@nap/contracts';
 import type { BusClient } from '@nap/bus';
 import { createClient } from '@nap/runtime';
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
+import { createLogger } from '@nap/telemetry';
 import type { TestPlatform } from '@nap/standalone';
 import { eventually, freePort } from '@nap/testing';
 import { BrowserSession } from '../../../test/support/browser-session';
 import type { BrowserAnswer } from '../../../test/support/browser-session';
 import { startOpenIdProvider } from '../../../test/support/identity-providers';
 import type { OpenIdProviderHandle } from '../../../test/support/identity-providers';
+import { SignInMethods } from '../src/clients/sign-in-methods';
+import type { AdminContext } from '../src/context';
+import { browserMethodNamed } from '../src/steps/browser-sign-in';
 
 /**
  * Sign-in through an OpenID provider (oidc-provider, the certified Node implementation, run by the
@@ -414,5 +418,28 @@ describe('OpenID Connect sign-in through the browser', () => {
     const waiting = await signIn(new BrowserSession(), 'bob-sub');
     expect(waiting.status).toBe(429);
     expect(errorOf(waiting).code).toBe('LOGIN_THROTTLED');
+  });
+});
+
+describe('a browser provider the platform cannot build', () => {
+  test('GET /sso/login naming it says why it signs nobody in (NAP_PUBLIC_URL unset), not only that it is not enabled', async () => {
+    const providers = { okta: { type: 'oidc', issuer: 'https://corp.okta.example/oauth2/default', clientId: '0oa' } };
+    // no publicUrl: the standalone process without NAP_PUBLIC_URL
+    const signIn = new SignInMethods(
+      async () => ({ version: '1', authenticationProps: () => ({ providers }) }),
+      createLogger({ name: 't', level: 'silent' }),
+    );
+    expect(await signIn.all()).toEqual([]);
+    expect(await signIn.leftOut('okta')).toContain('NAP_PUBLIC_URL is not set');
+    const svc = { signIn } as unknown as AdminContext;
+    await expect(browserMethodNamed(svc, 'okta', 'query.provider')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringMatching(
+        /^query\.provider is "okta", which the active profile has but which signs nobody in: NAP_PUBLIC_URL is not set/,
+      ),
+    });
+    await expect(browserMethodNamed(svc, 'nosuch', 'query.provider')).rejects.toMatchObject({
+      message: expect.stringContaining('is "nosuch", which is not an enabled browser sign-in method (none is enabled)'),
+    });
   });
 });

@@ -75,6 +75,23 @@ describe('inventory devices over HTTP', () => {
     expect(after.secrets.gw_password).toBe(before.secrets.gw_password);
   });
 
+  it('refuses ******** for a secret the device does not have stored, naming it, rather than dropping it', async () => {
+    const kept = await gw.http('POST', '/gw/createInventoryDevice', { name: 'edge-1', variables: { gw_ssh_passphrase: '********' } });
+    expect(kept.status).toBe(400);
+    expect(kept.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'body.variables.gw_ssh_passphrase is ********, but the device has no secret stored there to keep: give the secret itself',
+      details: [{ member: 'body.variables.gw_ssh_passphrase' }],
+    });
+    // a new device copied from an answer: refused, not created without its password
+    const copied = await gw.http('POST', '/gw/createInventoryDevice', {
+      name: 'copied',
+      variables: { gw_user: 'u', gw_password: '********' },
+    });
+    expect(copied.status).toBe(400);
+    expect((await gw.http('POST', '/gw/getInventoryDevice', { name: 'copied' })).status).toBe(404);
+  });
+
   it('refuses bad variables with 400 naming them', async () => {
     const res = await gw.http('POST', '/gw/createInventoryDevice', {
       name: 'bad',
@@ -82,6 +99,12 @@ describe('inventory devices over HTTP', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    // a numeric string is decimal digits: not hexadecimal, binary or an exponent, which Number() would read
+    for (const port of ['0x16', '0b10', '2e1', '22.0']) {
+      const odd = await gw.http('POST', '/gw/createInventoryDevice', { name: 'bad', variables: { gw_port: port } });
+      expect(odd.status).toBe(400);
+      expect(odd.body).toMatchObject({ details: [{ member: 'body.variables.gw_port' }] });
+    }
   });
 
   it('refuses credentials inside gw_http_base_url with 400 saying where they belong, without echoing them', async () => {

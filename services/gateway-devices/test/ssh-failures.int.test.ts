@@ -150,6 +150,10 @@ describe('each failure mode answers its own code and status', () => {
     const res = await send('192.0.2.1', ['show clock'], { device_type: 'cisco_ios' });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ code: 'DEVICE_CREDENTIALS_MISSING' });
+    // a host that is no inventory device (a mistyped name) is said to be none, before what an address would need
+    expect((res.body as { message: string }).message).toMatch(
+      /^No inventory device is named "192\.0\.2\.1", and as an address \(device 192\.0\.2\.1:22\) it needs a login: check the name/,
+    );
     const sim = await startCliSimulator({ deviceType: 'cisco_ios' });
     const port = sim.port;
     await sim.stop();

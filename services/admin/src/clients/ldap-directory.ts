@@ -169,6 +169,7 @@ export class LdapDirectory implements PasswordMethod {
         sizeLimit: 2,
       }));
     } catch (err) {
+      if (err instanceof ldapts().NoSuchObjectError) throw noSuchBase('userBase', this.config.userBase, err);
       if (!(err instanceof ldapts().SizeLimitExceededError)) throw err;
       this.log.warn({ provider: this.name, username }, 'The user filter finds more than two entries; refusing the sign-in');
       return null;
@@ -191,11 +192,16 @@ export class LdapDirectory implements PasswordMethod {
     if (this.config.groupBase === undefined) return valuesOf(entry.memberOf).flatMap((dn) => firstRdnValue(dn) ?? []);
     if (boundAsUser) await this.serviceBind(client);
     const nameAttribute = this.config.groupNameAttribute ?? 'cn';
-    const { searchEntries } = await client.search(this.config.groupBase, {
-      scope: 'sub',
-      filter: groupFilter({ template: this.config.groupFilter, nested: this.config.nestedGroups }, entry.dn, username),
-      attributes: [nameAttribute],
-    });
+    const groupBase = this.config.groupBase;
+    const { searchEntries } = await client
+      .search(groupBase, {
+        scope: 'sub',
+        filter: groupFilter({ template: this.config.groupFilter, nested: this.config.nestedGroups }, entry.dn, username),
+        attributes: [nameAttribute],
+      })
+      .catch((err: unknown) => {
+        throw err instanceof ldapts().NoSuchObjectError ? noSuchBase('groupBase', groupBase, err) : err;
+      });
     return searchEntries.flatMap((group) => valuesOf(group[nameAttribute]).slice(0, 1));
   }
 
@@ -226,8 +232,17 @@ function hostOf(url: string): string {
   return new URL(url).hostname.replace(/^\[|\]$/g, '');
 }
 
+/** A search base the directory does not have: the member and the DN named, rather than ldapts' bare result code. */
+function noSuchBase(member: 'userBase' | 'groupBase', base: string, cause: unknown): ServerFailure {
+  return new ServerFailure(`No Such Object: ${member} "${base}" is not in the directory; set ${member} to an entry that exists`, {
+    cause,
+  });
+}
+
 /** A failure in words for the log and the 503 message: the code and message of the error, never a credential. */
 function describe(err: unknown): string {
+  // ldapts' result-code errors carry the server's diagnostic, often empty (" Code: 0x20"): name the result too
+  if (err instanceof ldapts().ResultCodeError) return `${err.name.replace(/Error$/, '')}: ${err.message.trim()}`;
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
     return code !== undefined && !err.message.includes(code) ? `${code} ${err.message}` : err.message;

@@ -59,7 +59,8 @@ export const METHOD_FACTORIES: Readonly<Record<string, MethodFactory>> = {
  * every replica without a restart. Disabled providers are left out.
  */
 export class SignInMethods {
-  private built: { version: string; methods: SignInMethod[] } | { version: string; problem: string } | undefined;
+  private built:
+    { version: string; methods: SignInMethod[]; leftOut: Map<string, string> } | { version: string; problem: string } | undefined;
 
   constructor(
     private readonly load: () => Promise<ActiveAuthentication>,
@@ -81,6 +82,13 @@ export class SignInMethods {
     return (await this.all()).find((m) => m.name === name);
   }
 
+  /** Why the active profile's provider of that name signs nobody in though enabled (it could not be built); undefined otherwise. */
+  async leftOut(name: string): Promise<string | undefined> {
+    await this.all();
+    const built = this.built;
+    return built !== undefined && 'leftOut' in built ? built.leftOut.get(name) : undefined;
+  }
+
   /** Closes what the methods hold open (the service stops). */
   async close(): Promise<void> {
     const built = this.built;
@@ -93,6 +101,7 @@ export class SignInMethods {
     try {
       const authenticationProps = active.authenticationProps();
       const providers = providersOf(authenticationProps, 'authenticationProps');
+      const leftOut = new Map<string, string>();
       const methods = providers
         .filter((provider) => provider.config.enabled !== false)
         .flatMap((provider) => {
@@ -102,6 +111,7 @@ export class SignInMethods {
               { provider: provider.name, type: provider.config.type },
               'No sign-in method of this type is built; the provider is left out',
             );
+            leftOut.set(provider.name, `no sign-in method of type "${provider.config.type}" is built`);
             return [];
           }
           try {
@@ -114,10 +124,11 @@ export class SignInMethods {
               { provider: provider.name, err: (err as Error).message },
               'Sign-in method cannot be built; the provider is left out',
             );
+            leftOut.set(provider.name, (err as Error).message);
             return [];
           }
         });
-      this.built = { version: active.version, methods };
+      this.built = { version: active.version, methods, leftOut };
       if (methods.length > 0)
         this.log.info({ methods: methods.map((m) => `${m.name} (${m.type})`) }, 'Sign-in methods of the active profile');
     } catch (err) {

@@ -30,11 +30,15 @@ export async function browserMethodNamed(
   const method = provider === undefined ? (methods.length === 1 ? methods[0] : undefined) : methods.find((m) => m.name === provider);
   if (method !== undefined) return method;
   const names = methods.map((m) => m.name).join(', ') || 'none is enabled';
+  // a provider the profile has but that could not be built (NAP_PUBLIC_URL unset): say why, not only that it is not enabled
+  const why = provider === undefined ? undefined : await svc.signIn.leftOut(provider);
   throw invalidMember(
     member,
     provider === undefined
       ? `is missing: name the ${type ?? 'browser'} sign-in method (${names})`
-      : `is "${provider}", which is not an enabled ${type ?? 'browser'} sign-in method (${names})`,
+      : why !== undefined
+        ? `is "${provider}", which the active profile has but which signs nobody in: ${why}`
+        : `is "${provider}", which is not an enabled ${type ?? 'browser'} sign-in method (${names})`,
   );
 }
 

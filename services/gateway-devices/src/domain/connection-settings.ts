@@ -124,7 +124,10 @@ function resolveCommon(
   if (username === undefined) {
     throw new AppError(
       'DEVICE_CREDENTIALS_MISSING',
-      `No username for ${label}: give connection_options.username or set gw_user on the inventory device`,
+      device === undefined
+        ? // most often a device name mistyped: say that it is no inventory device before what an address would need
+          `No inventory device is named "${request.host}", and as an address (${label}) it needs a login: check the name (POST /gw/getInventoryDevices lists them) or give connection_options.username`
+        : `No username for ${label}: give connection_options.username or set gw_user on the inventory device`,
     );
   }
   const settings: ConnectionSettings = {

@@ -39,7 +39,8 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
     // own members only: a variable named toString or constructor is no integer variable
     const range = Object.hasOwn(INTEGER_VARIABLES, key) ? INTEGER_VARIABLES[key] : undefined;
     if (range !== undefined && value !== null) {
-      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      // a string of decimal digits only: Number() would also read "0x16", "1e3" and "0b10"
+      const n = typeof value === 'string' ? (/^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN) : value;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < range.min || n > range.max) {
         problem(`${key} must be a whole number from ${range.min} to ${range.max}`);
         continue;

@@ -197,7 +197,16 @@ export class InventoryRepository {
         unset[`secrets.${key}`] = '';
         unset[`nestedSecrets.${key}`] = '';
       } else if (isSecret(key, given)) {
-        if (given === SECRET_MASK) continue;
+        if (given === SECRET_MASK) {
+          // the mask keeps the stored secret; with none stored (a new device, or an answer copied), nothing would be kept
+          if (current === null || ownValue(current.secrets, key) === undefined)
+            throw new AppError(
+              'VALIDATION_FAILED',
+              `body.variables.${key} is ${SECRET_MASK}, but the device has no secret stored there to keep: give the secret itself`,
+              { details: [{ member: `body.variables.${key}`, message: 'give the secret itself' }] },
+            );
+          continue;
+        }
         const box = this.secrets.seal(String(given));
         setOwn(sealed, key, box);
         set[`secrets.${key}`] = box;
@@ -241,7 +250,9 @@ export class InventoryRepository {
     by: string,
   ): Promise<{ doc: DeviceDoc; created: boolean }> {
     const variables = normalizeVariables(input.variables ?? {});
-    const restores = Object.values(variables).some((v) => v !== null && typeof v === 'object' && holdsMask(v));
+    const restores = Object.entries(variables).some(
+      ([key, v]) => (v !== null && typeof v === 'object' && holdsMask(v)) || (v === SECRET_MASK && isSecret(key, v)),
+    );
     for (let attempt = 1; ; attempt++) {
       const current = restores ? await this.find(name) : null;
       if (mode === 'create' && current !== null) throw alreadyExists(name);
