@@ -7,7 +7,7 @@ import { AppError } from './errors';
 import type { ValidationProblem } from './errors';
 import type { EventDef } from './events';
 import { PRINTABLE_NAME_PATTERN, nameProblem } from './names';
-import { HTTP_URL_PATTERN } from './schemas/link';
+import { patternText } from './schemas/common';
 
 /** The parts of a request as the gateway has parsed them. */
 export interface RequestParts {
@@ -204,8 +204,8 @@ function describe(label: string, e: ErrorObject, data: unknown): ValidationProbl
       // a printable name: say which character is not allowed, not the pattern that refused it
       const value = params.pattern === PRINTABLE_NAME_PATTERN ? valueAt(segmentsOf(e.instancePath), data) : undefined;
       const problem = typeof value === 'string' ? nameProblem(value, at) : undefined;
-      if (params.pattern === HTTP_URL_PATTERN)
-        return { member: at, message: `${at} must be an http or https URL, such as https://wiki.example.com/runbooks`, keyword: e.keyword };
+      const looks = problem === undefined ? patternText(String(params.pattern)) : undefined;
+      if (looks !== undefined) return { member: at, message: `${at} must be ${looks}`, keyword: e.keyword };
       return problem ?? { member: at, message: `${at} ${e.message ?? 'is invalid'}`, keyword: e.keyword };
     }
     case 'format': {

@@ -120,6 +120,26 @@ describe('request validation details', () => {
     });
   });
 
+  it('says what a value of a pattern looks like, not the regular expression', () => {
+    const problems = validateRequest(getOperation('gateway-devices.trustHostKey'), {
+      params: { hostPort: 'core-1' },
+      body: { fingerprint: 'ab:cd:ef' },
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          member: 'params.hostPort',
+          message: 'params.hostPort must be host:port, or [IPv6 address]:port, such as core-1.example.net:22',
+        }),
+        expect.objectContaining({
+          member: 'body.fingerprint',
+          message: expect.stringMatching(/^body\.fingerprint must be a SHA-256 fingerprint as/),
+        }),
+      ]),
+    );
+    expect(problems.map((p) => p.message).join(' ')).not.toContain('^');
+  });
+
   it('accepts both login body shapes and the form-encoded token request', () => {
     expect(validateRequest(getOperation('admin.login'), { body: { user: { username: 'admin', password: 'pw' } } })).toEqual([]);
     expect(validateRequest(getOperation('admin.login'), { body: { username: 'admin', password: 'pw' } })).toEqual([]);

@@ -1,12 +1,12 @@
 import { ROLE_NAMES, ROLE_SETS } from '../roles';
 import { PRINTABLE_NAME_PATTERN, withPrintableNames } from '../names';
 import {
-  Type,
   acknowledgement,
   anyObject,
   arr,
   bool,
   closed,
+  describedPattern,
   embed,
   int,
   name,
@@ -18,6 +18,7 @@ import {
   resultsOf,
   str,
   strings,
+  Type,
   withId,
 } from '../schemas/common';
 import { createdResultSchema } from '../schemas/automation';
@@ -1914,7 +1915,12 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     summary: 'One record of the audit trail',
     http: { method: 'GET', path: '/audit/:seq' },
     roles: ROLE_SETS.audit,
-    params: { seq: str({ pattern: '^[1-9][0-9]{0,14}$', description: "the record's seq (its position in the chain, from 1)" }) },
+    params: {
+      seq: str({
+        pattern: describedPattern('^[1-9][0-9]{0,14}$', 'a whole number from 1, such as 42'),
+        description: "the record's seq (its position in the chain, from 1)",
+      }),
+    },
     response: embed(auditRecordSchema),
     addition: true,
     notes:

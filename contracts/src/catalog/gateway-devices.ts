@@ -2,23 +2,24 @@ import type { TProperties, TSchema } from '@sinclair/typebox';
 import { ROLE_SETS } from '../roles';
 import type { Role } from '../roles';
 import {
-  Type,
   acknowledgement,
   anyObject,
   arr,
   bool,
   closed,
+  describedPattern,
   embed,
   int,
   mapOf,
   name,
-  printableName,
   num,
   obj,
   oneOf,
+  printableName,
   resultsOf,
   str,
   strings,
+  Type,
   withOneOf,
 } from '../schemas/common';
 import {
@@ -83,13 +84,19 @@ function runInCollection(what: string) {
 
 /** `host:port`, `[IPv6 address]:port`: an SSH endpoint as the known hosts key it (URL-encode the brackets and colons of IPv6). */
 const hostPortParam = str({
-  pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$',
+  pattern: describedPattern(
+    '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$',
+    'host:port, or [IPv6 address]:port, such as core-1.example.net:22',
+  ),
   maxLength: 300,
   description: 'the SSH endpoint: host:port, or [IPv6 address]:port',
 });
 /** An OpenSSH SHA-256 fingerprint, as `ssh-keygen -l` prints it. */
 const fingerprintSchema = str({
-  pattern: '^SHA256:[A-Za-z0-9+/]{43}=?$',
+  pattern: describedPattern(
+    '^SHA256:[A-Za-z0-9+/]{43}=?$',
+    'a SHA-256 fingerprint as `ssh-keygen -lf` prints it, SHA256: and 43 characters of base64, such as SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8',
+  ),
   description: "the key's SHA-256 fingerprint as `ssh-keygen -l` prints it: SHA256: and 43 characters of base64",
 });
 const knownHostSchema = obj(

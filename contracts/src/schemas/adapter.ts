@@ -4,6 +4,7 @@ import {
   anyValue,
   bool,
   closed,
+  describedPattern,
   embed,
   int,
   mapOf,
@@ -155,7 +156,7 @@ export const outboundResponseSchema = withId(
 export type OutboundResponse = Static<typeof outboundResponseSchema>;
 
 /** A JSON pointer (RFC 6901) below the root: `/params/passwd`. */
-const JSON_POINTER = '^(/([^~/]|~[01])*)+$';
+const JSON_POINTER = describedPattern('^(/([^~/]|~[01])*)+$', 'a JSON pointer below the root, such as /params/passwd');
 
 /** Body of the bus-only `admin.callAdapter`: one HTTP request through a RUNNING adapter, which adds its authentication. */
 export const callAdapterBodySchema = withId(

@@ -36,8 +36,28 @@ import type {
 export { Type };
 export type { Static, TSchema };
 
+/** What a value of each described pattern looks like, for the message that refuses a value (see {@link describedPattern}). */
+const PATTERN_TEXTS = new Map<string, string>();
+
+/**
+ * `pattern`, kept with `text`, what a value of it looks like ("a UUID v4, such as …"): a value the
+ * pattern refuses is answered `<member> must be <text>`, not with the regular expression.
+ */
+export function describedPattern(pattern: string, text: string): string {
+  PATTERN_TEXTS.set(pattern, text);
+  return pattern;
+}
+
+/** What a value of `pattern` looks like, when the pattern was declared with {@link describedPattern}. */
+export function patternText(pattern: string): string | undefined {
+  return PATTERN_TEXTS.get(pattern);
+}
+
 /** A UUID of version 4 (the `4` nibble and the `8`/`9`/`a`/`b` variant), any letter case. */
-export const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
+export const UUID_V4_PATTERN = describedPattern(
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$',
+  'a UUID of version 4, such as 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
+);
 
 /** A string schema; `extra` adds keywords such as `minLength` or `description`. */
 export function str(extra: StringOptions = {}): TString {

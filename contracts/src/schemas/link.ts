@@ -1,8 +1,11 @@
 import type { Static } from '@sinclair/typebox';
-import { closed, obj, printableName, str, withId } from './common';
+import { closed, describedPattern, obj, printableName, str, withId } from './common';
 
 /** An http(s) URL: what an external link's address must be (a refusal says so in words, not with this pattern). */
-export const HTTP_URL_PATTERN = '^https?://[^\\s/?#]+[^\\s]*$';
+export const HTTP_URL_PATTERN = describedPattern(
+  '^https?://[^\\s/?#]+[^\\s]*$',
+  'an http or https URL, such as https://wiki.example.com/runbooks',
+);
 
 function address() {
   return str({ minLength: 8, maxLength: 2048, pattern: HTTP_URL_PATTERN, format: 'uri', description: 'an http or https URL' });

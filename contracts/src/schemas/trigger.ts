@@ -4,6 +4,7 @@ import {
   anyValue,
   arr,
   bool,
+  describedPattern,
   embed,
   epochMs,
   int,
@@ -44,7 +45,10 @@ export const MISSED_RUN_POLICIES = ['none', 'last', 'all'] as const;
 export type MissedRunPolicy = (typeof MISSED_RUN_POLICIES)[number];
 
 /** A route name of an endpoint trigger: one URL path segment. */
-export const ROUTE_NAME_PATTERN = '^[A-Za-z0-9._~-]+$';
+export const ROUTE_NAME_PATTERN = describedPattern(
+  '^[A-Za-z0-9._~-]+$',
+  'one URL path segment of letters, digits and . _ ~ -, such as nightly-backup',
+);
 
 function triggerProperties() {
   return {
