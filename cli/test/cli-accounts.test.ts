@@ -156,7 +156,7 @@ describe('nap disable account and nap enable account', () => {
     const res = await run('disable', 'account', 'admin');
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(
-      /^nap: account "admin" \([0-9a-f-]{36}\) not disabled: The change would leave no active account with the admin role \(422 ACCOUNT_PROTECTED\)\n$/,
+      /^nap: account "admin" \([0-9a-f-]{36}\) not disabled: The change would leave no active account with the admin role: first give another active account the admin role \(put it in a group that has it\), then make this change \(422 ACCOUNT_PROTECTED\)\n$/,
     );
     expect((await login('admin', platform.password)).status).toBe(200);
   });

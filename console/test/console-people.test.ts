@@ -414,7 +414,7 @@ describe('the People pages', () => {
     const refusal = adminCard.getByRole('alert');
     await refusal.waitFor();
     expect(await refusal.textContent()).toMatch(
-      /^The groups were not changed: The change would leave no active account with the admin role \(ACCOUNT_PROTECTED · request \S+\)$/,
+      /^The groups were not changed: The change would leave no active account with the admin role: first give another active account the admin role \(put it in a group that has it\), then make this change \(ACCOUNT_PROTECTED · request \S+\)$/,
     );
     expect(await accountOf('admin')).toMatchObject({ groups: [groupIdOf('admins')], roles: ['admin'] });
     await expectAccessible();

@@ -24,5 +24,8 @@ describe('docs/administration.md, accounts, groups and roles', () => {
   it('counts the operations and the public ones', () => {
     const publicOps = httpOps.filter((op) => op.roles.length === 0).length;
     expect(DOC).toContain(`HTTP operations (${httpOps.length}, of which ${publicOps} are public)`);
+    const callerOps = httpOps.filter((op) => op.auth === 'caller').length;
+    expect(DOC).toContain(`The counts include the ${callerOps} that act on the caller's own session`);
+    expect(DOC).toContain(`\`admin\` lists ${callerOps} fewer there`);
   });
 });

@@ -207,5 +207,8 @@ export function losesAdmin(before: string[], after: string[], adminGroups: strin
 
 /** The refusal of a change that would leave no active account holding the admin role. */
 export function lastAdmin(): AppError {
-  return new AppError('ACCOUNT_PROTECTED', 'The change would leave no active account with the admin role');
+  return new AppError(
+    'ACCOUNT_PROTECTED',
+    'The change would leave no active account with the admin role: first give another active account the admin role (put it in a group that has it), then make this change',
+  );
 }
