@@ -46,6 +46,8 @@ export interface OperationSpec {
   auditKind?: string;
   /** See {@link OperationDef.auditEach}. */
   auditEach?: string;
+  /** See {@link OperationDef.safe}. */
+  safe?: boolean;
 }
 
 /** Names of the `:params` of an Express-style path, as a union of string literals. */
@@ -170,6 +172,7 @@ export function defineOperations<S extends ServiceName, const Specs extends read
     if (input.notes !== undefined) op.notes = input.notes;
     if (input.auditKind !== undefined) op.auditKind = input.auditKind;
     if (input.auditEach !== undefined) op.auditEach = input.auditEach;
+    if (input.safe !== undefined) op.safe = input.safe;
     out[id] = deepFreeze(op);
   }
   // the keys are exactly `${service}.${name}` of the inputs, which is what the mapped type says

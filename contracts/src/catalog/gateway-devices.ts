@@ -538,6 +538,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   },
   {
     name: 'getInventoryDevice',
+    safe: true,
     summary: 'Get an inventory device',
     http: { method: 'POST', path: '/gw/getInventoryDevice' },
     roles: ROLE_SETS.read,
@@ -546,6 +547,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   },
   {
     name: 'getInventoryDevices',
+    safe: true,
     summary: 'List inventory devices',
     http: { method: 'POST', path: '/gw/getInventoryDevices' },
     roles: ROLE_SETS.read,
@@ -555,6 +557,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   },
   {
     name: 'getInventoryGroups',
+    safe: true,
     summary: 'List groups of the inventory',
     http: { method: 'POST', path: '/gw/getInventoryGroups' },
     roles: ROLE_SETS.read,
@@ -678,6 +681,7 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   // the spec's POST /configuration_manager/templates/search
   {
     name: 'searchDeviceTemplates',
+    safe: true,
     summary: 'Search device templates',
     http: { method: 'POST', path: '/configuration_manager/templates/search' },
     auditKind: 'device-template',

@@ -242,6 +242,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
   },
   {
     name: 'getDeviceObjectsFiltered',
+    safe: true,
     summary: 'Devices whose name matches the given options',
     http: { method: 'POST', path: '/mop/deviceObjects' },
     roles: ROLE_SETS.read,
@@ -268,6 +269,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
   },
   {
     name: 'getDiff',
+    safe: true,
     summary: 'Diff of two configuration strings',
     http: { method: 'POST', path: '/mop/diff' },
     roles: ROLE_SETS.read,

@@ -895,6 +895,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
   },
   {
     name: 'getTag',
+    safe: true,
     summary: 'Get one tag',
     http: { method: 'POST', path: '/tags/get' },
     auditKind: 'tag',
@@ -945,6 +946,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
   },
   {
     name: 'getTagsByReference',
+    safe: true,
     summary: 'The tags of a document',
     http: { method: 'POST', path: '/tags/getTagsByReference' },
     auditKind: 'tag',
@@ -973,6 +975,7 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
   },
   {
     name: 'getTagReferences',
+    safe: true,
     summary: 'The tag references of several documents',
     http: { method: 'POST', path: '/tags/getTagReferences' },
     auditKind: 'tag',

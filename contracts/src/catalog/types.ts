@@ -57,6 +57,12 @@ export interface OperationDef {
    * what happened to one of them is found by its id.
    */
   auditEach?: string;
+  /**
+   * The operation only reads: sending it twice changes nothing, so the bus client may send it again
+   * when no reply comes (a hedged request, see `@nap/bus`). True of every `GET`; set for the spec's
+   * reads that are `POST` (`/gw/getInventoryDevice`). Not set for reads that reach a device.
+   */
+  safe?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

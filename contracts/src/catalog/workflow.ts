@@ -165,6 +165,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
   // the spec's POST /workflow_engine/getJobList/:status
   {
     name: 'getJobList',
+    safe: true,
     summary: 'Get a list of jobs by status',
     http: { method: 'POST', path: '/workflow_engine/getJobList/:status' },
     roles: ROLE_SETS.read,

@@ -4,7 +4,7 @@ import { createMemoryBus } from './memory-bus';
 import type { RequestOptions } from './types';
 
 describe('the bus client', () => {
-  it('hedges reads (GET operations of 15 s or more) after a sixth of their timeout, and nothing else', async () => {
+  it('hedges reads (GET and the POST reads marked safe, of 15 s or more) after a sixth of their timeout, and nothing else', async () => {
     const bus = createMemoryBus();
     const sent: RequestOptions[] = [];
     const request = bus.request.bind(bus);
@@ -18,10 +18,12 @@ describe('the bus client', () => {
     await call('workflow.getJob', { params: { jobId: 'j1' } });
     await call('workflow.startJobWithOptions', { params: { name: 'w' }, body: { options: {} } });
     await call('admin.logout');
+    await call('gateway-devices.getInventoryDevice', { body: { name: 'core-1' } });
+    await call('mop.GetBootFlash', { body: { device: 'core-1' } });
     await client
       .callRaw('workflow.getJob', { params: { jobId: 'j1' } }, { caller: SYSTEM_CALLER, timeoutMs: 3_000 })
       .catch(() => undefined);
-    expect(sent.map((o) => o.hedgeAfterMs)).toEqual([5_000, undefined, undefined, undefined]);
+    expect(sent.map((o) => o.hedgeAfterMs)).toEqual([5_000, undefined, undefined, 5_000, undefined, undefined]);
     await bus.close();
   });
 });

@@ -92,18 +92,18 @@ export function errorFromReply(reply: BusReply, operationId: string): AppError |
 }
 
 /**
- * Reads (the operations behind an HTTP GET) are sent again, hedged, when a sixth of their catalog
- * timeout passes without a reply (5 s of the usual 30 s): over NATS a request that reached a replica
- * just before it died is lost, and the caller would otherwise wait the whole timeout for a 504. A
- * read answers in milliseconds, so the second request goes out only when something is wrong; one
- * that is merely slow costs a second read, never a second change. Operations with short timeouts
- * (under 15 s: health, logout) are not hedged.
+ * Reads (every GET, and the spec's POST reads the catalog marks `safe`) are sent again, hedged, when
+ * a sixth of their catalog timeout passes without a reply (5 s of the usual 30 s): over NATS a
+ * request that reached a replica just before it died is lost, and the caller would otherwise wait
+ * the whole timeout for a 504. A read answers in milliseconds, so the second request goes out only
+ * when something is wrong; one that is merely slow costs a second read, never a second change.
+ * Operations with short timeouts (under 15 s: health, logout) are not hedged.
  */
 const HEDGE_FRACTION = 1 / 6;
 const HEDGE_MIN_TIMEOUT_MS = 15_000;
 
 function hedging(op: OperationDef, timeoutMs: number): { hedgeAfterMs?: number } {
-  if (op.http?.method !== 'GET' || op.timeoutMs < HEDGE_MIN_TIMEOUT_MS) return {};
+  if (!(op.safe ?? op.http?.method === 'GET') || op.timeoutMs < HEDGE_MIN_TIMEOUT_MS) return {};
   const hedgeAfterMs = Math.round(op.timeoutMs * HEDGE_FRACTION);
   return hedgeAfterMs < timeoutMs ? { hedgeAfterMs } : {};
 }
