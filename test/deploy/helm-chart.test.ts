@@ -265,6 +265,13 @@ describe('the chart as helm renders it', () => {
       expect(c.startupProbe?.httpGet).toEqual({ path: '/health/live', port: 'management' });
       expect(c.ports?.find((p) => p.name === 'management')?.containerPort).toBe(8081);
       expect(c.env?.find((e) => e.name === 'NAP_HEALTH_PORT')?.value).toBe('8081');
+      // whole numbers in decimal digits: helm prints a value of 1,000,000 or more as 1.048576e+06 unless the chart says int64
+      const numbers = (c.env ?? []).filter((e) => /_(BYTES|SECONDS|PORT)$/.test(e.name));
+      expect(numbers.filter((e) => !/^\d+$/.test(e.value ?? ''))).toEqual([]);
+      if (d.metadata.labels?.['app.kubernetes.io/component'] === 'gateway')
+        expect(numbers.map((e) => `${e.name}=${e.value ?? ''}`)).toEqual(
+          expect.arrayContaining(['NAP_BODY_LIMIT_BYTES=1048576', 'NAP_DOCUMENT_BODY_LIMIT_BYTES=8388608', 'NAP_TOKEN_TTL_SECONDS=43200']),
+        );
       expect(c.resources?.requests).toHaveProperty('memory');
       expect(c.resources?.limits).toHaveProperty('memory');
       // args keep the image's tini entrypoint

@@ -133,7 +133,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- $root := .root -}}
 {{- $dir := include "nap.secretsDir" $root -}}
 - { name: NAP_HOST, value: "0.0.0.0" }
-- { name: NAP_HEALTH_PORT, value: {{ $root.Values.config.healthPort | quote }} }
+- { name: NAP_HEALTH_PORT, value: {{ $root.Values.config.healthPort | int64 | quote }} }
 - { name: NAP_DATA_DIR, value: /data }
 - { name: NAP_LOG_LEVEL, value: {{ $root.Values.config.logLevel | quote }} }
 - { name: NAP_SECRET_KEY_FILE, value: {{ printf "%s/secret-key" $dir | quote }} }
@@ -146,9 +146,9 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- if eq .component "gateway" }}
 - { name: NAP_PORT, value: "3000" }
-- { name: NAP_BODY_LIMIT_BYTES, value: {{ $root.Values.config.bodyLimitBytes | quote }} }
-- { name: NAP_DOCUMENT_BODY_LIMIT_BYTES, value: {{ $root.Values.config.documentBodyLimitBytes | quote }} }
-- { name: NAP_TOKEN_TTL_SECONDS, value: {{ $root.Values.config.tokenTtlSeconds | quote }} }
+- { name: NAP_BODY_LIMIT_BYTES, value: {{ $root.Values.config.bodyLimitBytes | int64 | quote }} }
+- { name: NAP_DOCUMENT_BODY_LIMIT_BYTES, value: {{ $root.Values.config.documentBodyLimitBytes | int64 | quote }} }
+- { name: NAP_TOKEN_TTL_SECONDS, value: {{ $root.Values.config.tokenTtlSeconds | int64 | quote }} }
 {{- else }}
 {{- if or $root.Values.mongodb.enabled $root.Values.externalMongodb.existingSecret }}
 - { name: NAP_MONGO_URL_FILE, value: {{ printf "%s/mongo-url" $dir | quote }} }
@@ -159,7 +159,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- if eq .component "admin" }}
 - { name: NAP_ADMIN_USERNAME, value: {{ $root.Values.config.adminUsername | quote }} }
 - { name: NAP_ADMIN_PASSWORD_FILE, value: {{ printf "%s/admin-password" $dir | quote }} }
-- { name: NAP_TOKEN_TTL_SECONDS, value: {{ $root.Values.config.tokenTtlSeconds | quote }} }
+- { name: NAP_TOKEN_TTL_SECONDS, value: {{ $root.Values.config.tokenTtlSeconds | int64 | quote }} }
 {{- end }}
 {{- if $root.Values.otel.endpoint }}
 - { name: OTEL_EXPORTER_OTLP_ENDPOINT, value: {{ $root.Values.otel.endpoint | quote }} }
